@@ -1,0 +1,72 @@
+"""Error types. A malformed record is not the same error as a well-formed record the rules forbid.
+
+Both subclass ``ValueError``; every error knows where it happened (``FILE:LINE``) once the
+importer attaches the source position, and a rule violation carries its Comprehensive Rules number.
+"""
+
+from __future__ import annotations
+
+
+class ZXError(ValueError):
+    """Base of every error this package raises for bad input."""
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+
+    def at(self, source: str | None, line: int | None) -> "ZXError":
+        """Attach the position where the error happened (keeps one already set)."""
+        if self.source is None:
+            self.source = source
+        if self.line is None:
+            self.line = line
+        return self
+
+    @property
+    def where(self) -> str:
+        if self.source is None and self.line is None:
+            return ""
+        if self.line is None:
+            return f"{self.source}"
+        return f"{self.source or '<input>'}:{self.line}"
+
+    def __str__(self) -> str:  # FILE:LINE: message
+        where = self.where
+        return f"{where}: {self.message}" if where else self.message
+
+
+class FormatError(ZXError):
+    """The input is not a well-formed match log or catalog (bad JSON, unknown key, wrong type...)."""
+
+    kind = "format"
+
+    def __str__(self) -> str:
+        where = self.where
+        return f"{where}: format: {self.message}" if where else f"format: {self.message}"
+
+
+class CatalogError(FormatError):
+    """A card catalog row is malformed."""
+
+
+class RuleViolation(ZXError):
+    """A well-formed record that the rules forbid. ``rule`` is the Comprehensive Rules number."""
+
+    kind = "rule"
+
+    def __init__(self, rule: str, message: str, *, source: str | None = None, line: int | None = None):
+        super().__init__(message, source=source, line=line)
+        self.rule = rule
+
+    def __str__(self) -> str:
+        where = self.where
+        body = f"rule {self.rule}: {self.message}"
+        return f"{where}: {body}" if where else body
+
+
+class ConflictError(ZXError):
+    """A match id already stored with different content."""
+
+    kind = "conflict"
