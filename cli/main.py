@@ -1,11 +1,124 @@
-"""The ``zx`` command (placeholder until the CLI lands)."""
+"""The ``zx`` command: import, list, replay, audit and analyse Z/X matches."""
+
+from __future__ import annotations
+
+import sys
+
 import click
 
+from zx_events.errors import ZXError
 
-@click.group()
-def zx() -> None:
-    """zx: replay, audit and analyse Z/X matches."""
+from .output import emit, format_option, progress
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--store", envvar="ZX_STORE", default=None, metavar="PATH|URL",
+              help="Event store: a SQLite file (default zx-store.sqlite), memory:, or postgresql://USER@HOST:PORT/DB. "
+                   "Also ZX_STORE.")
+@click.pass_context
+def zx(ctx: click.Context, store: str | None) -> None:
+    """zx: replay, audit and analyse Z/X -Zillions of enemy X- matches.
+
+    Example: zx import examples/*.zxlog && zx matches
+    """
+    ctx.obj = {"store": store}
+
+
+def service(ctx: click.Context):
+    from zx_events.application import MatchService
+
+    try:
+        return MatchService(ctx.obj["store"])
+    except Exception as e:  # a store that cannot be opened is a user error, not a traceback
+        raise click.ClickException(f"cannot open the store {ctx.obj['store'] or ''}: {e}") from None
+
+
+def load_catalog_option(path: str | None):
+    if path is None:
+        return None
+    from zx_events.cards import load_catalog
+
+    try:
+        return load_catalog(path)
+    except ZXError as e:
+        raise click.ClickException(str(e)) from None
+
+
+@zx.command("import")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
+              help="Card catalog for every match (default: the one each header names, else sample).")
+@click.option("--accept-violations", is_flag=True,
+              help="Store matches as played, recording each rule violation as an event.")
+@format_option
+@click.pass_context
+def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | None, accept_violations: bool,
+               fmt: str) -> None:
+    """Import match logs (JSON Lines, zxlog 1) into the event store, checking every rule.
+
+    Example: zx import examples/legal/*.zxlog
+
+    A match that breaks a rule is rejected with FILE:LINE: rule NNN: message and nothing of it is
+    stored; the others are imported. Exit code 1 when any match was rejected.
+    """
+    from zx_events.errors import FormatError
+    from zx_events.logformat.reader import read_log
+
+    svc = service(ctx)
+    catalog = load_catalog_option(catalog_path)
+    matches = []
+    for path in logs:
+        try:
+            matches.extend(read_log(path))
+        except FormatError as e:
+            matches.append(e)
+    outcomes = []
+    with progress(len(matches), "importing") as bar:
+        task = bar.add_task("import", total=len(matches))
+        for log in matches:
+            if isinstance(log, ZXError):
+                from zx_events.application import ImportOutcome
+
+                outcomes.append(ImportOutcome(log.source or "", log.line or 0, None, "rejected", error=log))
+            else:
+                outcomes.append(svc.import_log(log, catalog=catalog, accept_violations=accept_violations))
+            bar.advance(task)
+    rejected = [o for o in outcomes if o.status == "rejected"]
+    for o in rejected:
+        click.echo(str(o.error), err=True)
+    if fmt == "json":
+        emit([o.to_json() for o in outcomes], fmt)
+    else:
+        rows = [{"match": o.match_id, "source": o.error.where if o.error and o.error.line else f"{o.source}:{o.line}", "status": o.status, "events": o.events,
+                 "violations": len(o.violations),
+                 "error": (f"rule {o.error.rule}: {o.error.message}" if getattr(o.error, "rule", None)
+                           else o.error.message) if o.error else None}
+                for o in outcomes]
+        emit(rows, fmt, ["match", "source", "status", "events", "violations", "error"])
+    imported = sum(o.status == "imported" for o in outcomes)
+    unchanged = sum(o.status == "unchanged" for o in outcomes)
+    click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
+               f"into {svc.store.label}", err=True)
+    if rejected:
+        sys.exit(1)
+
+
+@zx.command("matches")
+@format_option
+@click.pass_context
+def matches_cmd(ctx: click.Context, fmt: str) -> None:
+    """List the stored matches: id, date, event, players, decks, turns, winner.
+
+    Example: zx matches --format csv
+    """
+    rows = service(ctx).summaries()
+    emit(rows, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
+                     "reason", "violations"])
 
 
 def main() -> None:
-    zx()
+    zx(prog_name="zx")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""The application service: import matches into the event store, list them, load them.
+
+It loads, calls the rules engine, saves, and returns plain values (ids, dicts), never live
+aggregates to the CLI. A whole match is saved in one transaction: a rejected match leaves nothing
+behind, and a crash mid-import leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError
+
+from .cards import Catalog
+from .engine.referee import Violation
+from .errors import ConflictError, ZXError
+from .importer import build_match
+from .logformat.reader import MatchLog
+from .match import Match, match_uuid
+from .store import StoreConfig, resolve_store
+
+TOPIC_STARTED = "zx.match:Started"
+TOPIC_TURN = "zx.match:TurnStarted"
+TOPIC_ENDED = "zx.match:MatchEnded"
+TOPIC_VIOLATION = "zx.match:ViolationRecorded"
+
+
+@dataclass
+class ImportOutcome:
+    source: str
+    line: int
+    match_id: str | None
+    status: str  # imported, unchanged, rejected
+    events: int = 0
+    error: ZXError | None = None
+    violations: list[Violation] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"match": self.match_id, "source": self.source, "line": self.line,
+                               "status": self.status, "events": self.events,
+                               "violations": [v.to_json() for v in self.violations]}
+        if self.error is not None:
+            out["error"] = {"kind": getattr(self.error, "kind", "error"), "line": self.error.line,
+                            "rule": getattr(self.error, "rule", None), "message": self.error.message,
+                            "text": str(self.error)}
+        return out
+
+
+def _project(aggregate: Match | None, events: Iterator[Any]) -> Match | None:
+    """A plain projector: skips the per-event protocol check of the default one (~3x faster)."""
+    for e in events:
+        aggregate = e.mutate(aggregate)
+    return aggregate
+
+
+class MatchService(Application[UUID]):
+    name = "Matches"
+
+    def __init__(self, store: str | None = None, env: dict[str, str] | None = None) -> None:
+        self.store: StoreConfig = resolve_store(store)
+        super().__init__(env={**self.store.env, **(env or {})})
+
+    # ------------------------------------------------------------------ import
+    def stored_started(self, match_id: str) -> Match.Event | None:
+        """The Started event of a stored match, or None."""
+        stored = self.recorder.select_events(match_uuid(match_id), lte=1, limit=1)
+        if not stored:
+            return None
+        return self.mapper.to_domain_event(stored[0])
+
+    def import_log(self, log: MatchLog, *, catalog: Catalog | None = None,
+                   accept_violations: bool = False) -> ImportOutcome:
+        out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected")
+        try:
+            if log.error is None and log.match_id is not None:
+                existing = self.stored_started(log.match_id)
+                if existing is not None:
+                    self._same_or_conflict(log, existing)
+                    out.status = "unchanged"
+                    return out
+            checked = build_match(log, catalog=catalog, strict=not accept_violations)
+        except ZXError as e:
+            out.error = e
+            return out
+        match = checked.match
+        out.violations = checked.violations
+        pending = len(match.pending_events)
+        try:
+            self.save(match)
+        except IntegrityError:  # another importer stored the same id meanwhile
+            existing = self.stored_started(log.match_id)
+            try:
+                if existing is None:
+                    raise
+                self._same_or_conflict(log, existing)
+            except ZXError as e:
+                out.error = e
+                return out
+            out.status = "unchanged"
+            return out
+        out.status = "imported"
+        out.events = pending
+        return out
+
+    @staticmethod
+    def _same_or_conflict(log: MatchLog, existing: Any) -> None:
+        if existing.content_sha256 != log.content_sha256:
+            raise ConflictError(
+                f"match {log.match_id} is already stored with different content "
+                f"(stored {existing.content_sha256[:12]}, this log {log.content_sha256[:12]}); "
+                f"give the corrected match a new id", source=log.source, line=log.header_line)
+
+    # ------------------------------------------------------------------ read
+    def get_match(self, match_id: str, version: int | None = None) -> Match:
+        return self.repository.get(match_uuid(match_id), version=version, projector_func=_project)
+
+    def has_match(self, match_id: str) -> bool:
+        return self.stored_started(match_id) is not None
+
+    def notifications(self, topics: list[str] | None = None, page: int = 1000,
+                      start: int | None = None) -> Iterator[Any]:
+        """Every stored notification (in order) with the given topics, read in pages."""
+        last = start
+        while True:
+            batch = self.recorder.select_notifications(start=last, limit=page, topics=topics or (),
+                                                       inclusive_of_start=last is None)
+            if not batch:
+                return
+            yield from batch
+            last = batch[-1].id
+            if len(batch) < page:
+                return
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """One row per stored match: id, date, event, players, decks, turns, winner."""
+        rows: dict[UUID, dict[str, Any]] = {}
+        for n in self.notifications([TOPIC_STARTED, TOPIC_TURN, TOPIC_ENDED, TOPIC_VIOLATION]):
+            e = self.mapper.to_domain_event(n)
+            if n.topic == TOPIC_STARTED:
+                h, pl = e.header, e.header["players"]
+                rows[n.originator_id] = {
+                    "match": e.match_id, "played_at": h.get("played_at"), "event": h.get("event"),
+                    "p1": pl["P1"].get("name"), "p2": pl["P2"].get("name"),
+                    "p1_deck": pl["P1"].get("deck_name"), "p2_deck": pl["P2"].get("deck_name"),
+                    "turns": 0, "winner": None, "reason": None, "violations": 0,
+                }
+                continue
+            row = rows.get(n.originator_id)
+            if row is None:
+                continue
+            if n.topic == TOPIC_TURN:
+                row["turns"] = max(row["turns"], e.turn)
+            elif n.topic == TOPIC_ENDED:
+                row["winner"], row["reason"] = e.winner, e.reason
+            else:
+                row["violations"] += 1
+        return list(rows.values())
