@@ -6,6 +6,7 @@ import csv
 import hashlib
 import io
 import math
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from importlib import resources
@@ -17,6 +18,7 @@ COLOURS = ("red", "blue", "white", "black", "green")
 ICONS = ("IG", "LR", "VB")
 HEADER = ["code", "name", "type", "color", "cost", "power", "race", "icons", "keywords"]
 INF = math.inf
+_WHOLE = re.compile(r"[0-9]+")  # ASCII digits only: int() would also take "1_000", "+5", "٣"
 
 
 class CardType(str, Enum):
@@ -153,7 +155,7 @@ class Catalog:
 
     name: str
     sha256: str
-    cards: dict[str, Card] = field(repr=False)
+    cards: dict[str, Card] = field(repr=False, compare=False)  # sha256 stands for the content
     source: str = ""
 
     def __contains__(self, code: object) -> bool:
@@ -180,30 +182,37 @@ def _parse_int(text: str, what: str, where: str, *, allow_inf: bool) -> float | 
         return None
     if allow_inf and text == "inf":
         return INF
-    try:
-        value = int(text)
-    except ValueError:
-        raise CatalogError(f"{what} must be a whole number{', inf' if allow_inf else ''} or empty, got {text!r}") from None
-    if value < 0:
-        raise CatalogError(f"{what} must not be negative, got {value}")
-    return value
+    if text.startswith("-") and _WHOLE.fullmatch(text[1:]):
+        raise CatalogError(f"{what} must not be negative, got {text}")
+    if not _WHOLE.fullmatch(text):
+        raise CatalogError(f"{what} must be a whole number{', inf' if allow_inf else ''} or empty, got {text!r}")
+    return int(text)
 
 
 def parse_catalog(text: str, *, name: str, source: str) -> Catalog:
     """Read a catalog CSV; a bad row raises ``CatalogError`` with ``FILE:LINE``."""
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    reader = csv.reader(io.StringIO(text))
+    # a UTF-8 byte-order mark (spreadsheet exports) is not part of the first column's name
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff")), strict=True)
     try:
         header = next(reader)
     except StopIteration:
         raise CatalogError("empty catalog: expected the header row " + ",".join(HEADER), source=source, line=1) from None
+    except csv.Error as e:
+        raise CatalogError(f"bad CSV: {e}", source=source, line=1) from None
     header = [h.strip() for h in header]
     if header != HEADER:
         raise CatalogError(f"header must be {','.join(HEADER)}, got {','.join(header)}", source=source, line=1)
     cards: dict[str, Card] = {}
-    start = reader.line_num
-    for row in reader:
-        line = start + 1 if reader.line_num == start else reader.line_num
+    start = reader.line_num  # physical lines consumed so far; a record may span several (quoted newline)
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            raise CatalogError(f"bad CSV: {e}", source=source, line=start + 1) from None
+        line = start + 1  # the record's first physical line
         start = reader.line_num
         if not row or all(not c.strip() for c in row):
             continue
@@ -250,7 +259,7 @@ def _parse_row(row: list[str]) -> Card:
     for kw in kws:
         if kw.startswith("range:"):
             v = kw.split(":", 1)[1].strip()
-            if v != "inf" and not (v.isdigit() and int(v) >= 1):
+            if v != "inf" and not (_WHOLE.fullmatch(v) and int(v) >= 1):
                 raise CatalogError(f"{code}: bad Range {kw!r} (range:N with N >= 1, or range:inf)")
     power_v = _parse_int(power, f"{code}: power", "", allow_inf=False)
     if ctype.is_zx and power_v is None:
