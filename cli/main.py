@@ -29,6 +29,8 @@ def service(ctx: click.Context):
 
     try:
         return MatchService(ctx.obj["store"])
+    except ZXError as e:  # StoreError: says which store and why, without the password
+        raise click.ClickException(str(e)) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
         raise click.ClickException(f"cannot open the store {ctx.obj['store'] or ''}: {e}") from None
 

@@ -1,18 +1,56 @@
 """Where matches are stored: ``--store`` / ``ZX_STORE`` to an ``eventsourcing`` environment.
 
-- a file path (the default, ``zx-store.sqlite`` in the working directory): the embedded SQLite store;
+- a file path (the default, ``zx-store.sqlite`` in the working directory): the embedded SQLite store
+  (table ``stored_events``; one writer process at a time, others wait up to 30 s);
 - ``memory:``: in memory, for tests and dry runs;
-- ``postgresql://USER[:PASSWORD]@HOST[:PORT]/DB``: a shared PostgreSQL (``eventsourcing.postgres``).
+- ``postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME]``: a shared PostgreSQL
+  (``eventsourcing.postgres`` with psycopg 3; table ``NAME.matches_events``), for many importers
+  and readers at once. See docs/deployment.md.
+
+For PostgreSQL, ``resolve_store`` connects once (so an unreachable server is a clear
+``StoreError`` at once instead of a 30 s pool timeout) and creates the schema if it is missing
+(eventsourcing 9.5 creates tables but not schemas). The tables themselves are created by
+``PostgresMatchRecorder`` under an advisory lock, so many importers starting together on an
+empty database do not race on ``CREATE TYPE`` / ``CREATE OR REPLACE FUNCTION``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qsl, quote, unquote, urlparse
+
+from .errors import ZXError
 
 DEFAULT_STORE = "zx-store.sqlite"
+RECORDER_TOPIC = "zx_events.store:PostgresMatchRecorder"
+SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+# URL query parameters -> eventsourcing.postgres environment keys (all optional).
+PG_PARAMS = {
+    "schema": "POSTGRES_SCHEMA",  # created if missing; default public (or env POSTGRES_SCHEMA)
+    "connect_timeout": "POSTGRES_CONNECT_TIMEOUT",  # s: first connect, and wait for a pooled one
+    "lock_timeout": "POSTGRES_LOCK_TIMEOUT",  # s: wait for the table lock before retrying
+    "pool_size": "POSTGRES_POOL_SIZE",
+    "max_overflow": "POSTGRES_MAX_OVERFLOW",
+}
+# A CLI process does one thing at a time: one pooled connection (a second only on demand),
+# instead of eventsourcing's 5 + 10, so 50 importers fit in a default max_connections=100.
+PG_DEFAULTS = {
+    "POSTGRES_CONNECT_TIMEOUT": "10",
+    "POSTGRES_LOCK_TIMEOUT": "30",
+    "POSTGRES_POOL_SIZE": "1",
+    "POSTGRES_MAX_OVERFLOW": "2",
+}
+
+
+class StoreError(ZXError):
+    """The store named by ``--store`` / ``ZX_STORE`` cannot be used (bad URL, server unreachable)."""
+
+    kind = "store"
 
 
 @dataclass(frozen=True)
@@ -26,29 +64,33 @@ class StoreConfig:
         return Path(self.env["SQLITE_DBNAME"]) if self.kind == "sqlite" else None
 
     @property
+    def schema(self) -> str | None:
+        return self.env["POSTGRES_SCHEMA"] if self.kind == "postgres" else None
+
+    @property
     def label(self) -> str:
+        """The store for messages: never shows a password."""
         if self.kind == "postgres":
-            u = urlparse(self.url)
-            return f"postgresql://{u.username or ''}@{u.hostname}:{u.port or 5432}{u.path}"
+            e = self.env
+            tail = "" if e["POSTGRES_SCHEMA"] == "public" else f"?schema={e['POSTGRES_SCHEMA']}"
+            return (f"postgresql://{quote(e['POSTGRES_USER'])}@{e['POSTGRES_HOST']}:{e['POSTGRES_PORT']}"
+                    f"/{e['POSTGRES_DBNAME']}{tail}")
         return self.url
 
 
-def resolve_store(store: str | None = None) -> StoreConfig:
+def resolve_store(store: str | None = None, *, prepare: bool = True) -> StoreConfig:
+    """The store named by ``store``, else ``ZX_STORE``, else the default SQLite file.
+
+    ``prepare`` (PostgreSQL only): check the server answers and create the schema if missing.
+    """
     url = store or os.environ.get("ZX_STORE") or DEFAULT_STORE
     if url in ("memory:", ":memory:"):
         return StoreConfig(url, "memory", {"PERSISTENCE_MODULE": "eventsourcing.popo"})
     if url.startswith(("postgresql://", "postgres://")):
-        u = urlparse(url)
-        env = {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": (u.path or "/").lstrip("/") or "postgres",
-            "POSTGRES_HOST": u.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(u.port or 5432),
-            "POSTGRES_USER": unquote(u.username or os.environ.get("PGUSER", "postgres")),
-            "POSTGRES_PASSWORD": unquote(u.password or os.environ.get("PGPASSWORD", "")),
-            "POSTGRES_CREATE_TABLE": "y",
-        }
-        return StoreConfig(url, "postgres", env)
+        config = StoreConfig(url, "postgres", postgres_env(url))
+        if prepare:
+            prepare_postgres(config)
+        return config
     path = Path(url.removeprefix("sqlite://")).expanduser()
     if path.parent and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -58,3 +100,151 @@ def resolve_store(store: str | None = None) -> StoreConfig:
         "SQLITE_LOCK_TIMEOUT": "30",
         "CREATE_TABLE": "y",
     })
+
+
+def postgres_env(url: str) -> dict[str, str]:
+    """The ``eventsourcing.postgres`` environment for a ``postgresql://`` URL.
+
+    Missing parts come from the libpq variables (PGUSER, PGPASSWORD, PGHOST, PGPORT, PGDATABASE),
+    then from the defaults postgres@127.0.0.1:5432/postgres. The schema is ``?schema=`` or
+    POSTGRES_SCHEMA or public. Tuning keys not given in the URL or the environment get
+    ``PG_DEFAULTS``.
+    """
+    u = urlparse(url)
+    try:
+        port = u.port
+    except ValueError:
+        raise StoreError(f"bad port in the store URL {_redact(url)}") from None
+    params = dict(parse_qsl(u.query, keep_blank_values=True))
+    unknown = sorted(set(params) - set(PG_PARAMS))
+    if unknown:
+        raise StoreError(f"unknown parameter {', '.join(unknown)} in the store URL {_redact(url)}; "
+                         f"known: {', '.join(PG_PARAMS)}")
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": unquote(u.path.lstrip("/")) or os.environ.get("PGDATABASE") or "postgres",
+        "POSTGRES_HOST": u.hostname or os.environ.get("PGHOST") or "127.0.0.1",
+        "POSTGRES_PORT": str(port or os.environ.get("PGPORT") or 5432),
+        "POSTGRES_USER": unquote(u.username or "") or os.environ.get("PGUSER") or "postgres",
+        "POSTGRES_PASSWORD": unquote(u.password or "") or os.environ.get("PGPASSWORD", ""),
+        "POSTGRES_SCHEMA": os.environ.get("POSTGRES_SCHEMA") or "public",
+        "CREATE_TABLE": "y",
+        "APPLICATION_RECORDER_TOPIC": RECORDER_TOPIC,
+    }
+    for key, value in PG_DEFAULTS.items():
+        if key not in os.environ:
+            env[key] = value
+    for name, value in params.items():
+        if name != "schema" and not value.isdigit():
+            raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
+        env[PG_PARAMS[name]] = value
+    if not SCHEMA_NAME.fullmatch(env["POSTGRES_SCHEMA"]):
+        raise StoreError(f"bad schema name {env['POSTGRES_SCHEMA']!r}: use 1-63 letters, digits and _, "
+                         f"not starting with a digit")
+    return env
+
+
+def _redact(url: str) -> str:
+    u = urlparse(url)
+    if u.password is None:
+        return url
+    return u._replace(netloc=u.netloc.replace(f":{u.password}@", ":***@", 1)).geturl()
+
+
+def connect_postgres(env: dict[str, str], *, autocommit: bool = True):
+    """A plain psycopg connection to the server of a postgres store environment."""
+    import psycopg
+
+    kwargs = {"host": env["POSTGRES_HOST"], "port": env["POSTGRES_PORT"], "dbname": env["POSTGRES_DBNAME"],
+              "user": env["POSTGRES_USER"], "connect_timeout": int(env.get("POSTGRES_CONNECT_TIMEOUT", "10")),
+              "autocommit": autocommit}
+    if env.get("POSTGRES_PASSWORD"):
+        kwargs["password"] = env["POSTGRES_PASSWORD"]
+    return psycopg.connect(**kwargs)
+
+
+def prepare_postgres(config: StoreConfig) -> None:
+    """Check the server answers, and create the schema if it does not exist yet."""
+    import psycopg
+    from psycopg import sql
+
+    env, schema = config.env, config.env["POSTGRES_SCHEMA"]
+    where = f"{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}"
+    try:
+        conn = connect_postgres(env)
+    except psycopg.Error as e:
+        raise StoreError(f"cannot connect to PostgreSQL at {where}: {_first_line(e)}") from None
+    try:
+        with conn:
+            if conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone():
+                return
+            try:
+                conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+            except psycopg.errors.UniqueViolation:
+                pass  # another importer created it between our check and our CREATE
+    except psycopg.Error as e:
+        raise StoreError(f"cannot create schema {schema} in PostgreSQL at {where}/{env['POSTGRES_DBNAME']}: "
+                         f"{_first_line(e)}") from None
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    # psycopg repeats "connection to server at ... failed:" per address; keep the distinct reasons
+    reasons = []
+    for ln in lines:
+        ln = re.sub(r'^(connection failed: )?(connection to server at "[^"]*"( \([^)]*\))?, port \d+ failed: )?'
+                    r'(FATAL: +)?', "", ln)
+        if ln not in reasons:
+            reasons.append(ln)
+    return "; ".join(reasons) or type(e).__name__
+
+
+def _make_recorder_class():
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    class PostgresMatchRecorder(PostgresApplicationRecorder):
+        """eventsourcing's recorder, with table creation made safe for many processes at once.
+
+        The stock ``create_table`` runs ``CREATE TYPE``, ``CREATE TABLE IF NOT EXISTS`` and
+        ``CREATE OR REPLACE FUNCTION`` unguarded: two importers starting together on an empty
+        database fail with a duplicate-key or "tuple concurrently updated" error. Here the DDL runs
+        under a PostgreSQL advisory lock, and only when the table is missing.
+        """
+
+        def create_table(self) -> None:
+            import psycopg
+
+            ds = self.datastore
+            qualified = f'"{ds.schema}"."{self.events_table_name}"'
+            key = int.from_bytes(hashlib.blake2b(qualified.encode(), digest_size=8).digest(), "big", signed=True)
+            with ds.get_connection() as conn:
+                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+                try:
+                    row = conn.execute("SELECT to_regclass(%s) IS NOT NULL AS present", (qualified,)).fetchone()
+                    if not row["present"]:
+                        for statement in self.sql_create_statements:
+                            if "CREATE TYPE" in statement.as_string():
+                                try:
+                                    conn.execute(statement, prepare=False)
+                                except psycopg.errors.DuplicateObject:
+                                    pass  # left by an earlier creation that stopped half-way
+                        with conn.transaction():
+                            for statement in self.sql_create_statements:
+                                if "CREATE TYPE" not in statement.as_string():
+                                    conn.execute(statement, prepare=False)
+                finally:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+            ds.register_type_adapters()
+
+    PostgresMatchRecorder.__module__ = __name__
+    PostgresMatchRecorder.__qualname__ = "PostgresMatchRecorder"
+    return PostgresMatchRecorder
+
+
+def __getattr__(name: str):  # the recorder class is built on first use: psycopg loads only for PostgreSQL
+    if name == "PostgresMatchRecorder":
+        cls = _make_recorder_class()
+        globals()[name] = cls
+        return cls
+    raise AttributeError(name)
