@@ -1,0 +1,76 @@
+"""Helpers for engine tests: build logs from records and run them through the real importer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from zx_events.decks import deck_by_name
+from zx_events.errors import RuleViolation
+from zx_events.importer import Checked, build_match
+from zx_events.logformat.reader import parse_log
+
+SETUP = [
+    {"do": "setup", "by": "P1", "hand": ["R01-001", "R01-002", "R01-004", "R01-009"],
+     "life": ["R01-010", "R01-011", "R01-005", "R01-006"], "resource": ["R01-001", "R01-002"]},
+    {"do": "setup", "by": "P2", "hand": ["U01-001", "U01-002", "U01-003", "U01-014"],
+     "life": ["U01-011", "U01-013", "U01-005", "U01-006"], "resource": ["U01-001", "U01-002"]},
+]
+
+
+def header(match: str = "t-1", **over: Any) -> dict:
+    h = {"zxlog": 1, "match": match, "played_at": "2026-11-01T10:00:00+09:00", "event": "Test",
+         "catalog": "sample", "first": "P1",
+         "players": {"P1": deck_by_name("Red Dragons").to_header_player("Aki"),
+                     "P2": deck_by_name("Blue Control").to_header_player("Ren")}}
+    h.update(over)
+    return h
+
+
+def text(records: list[dict], hdr: dict | None = None) -> str:
+    return "".join(json.dumps(r) + "\n" for r in [hdr or header(), *records])
+
+
+def run(records: list[dict], *, strict: bool = True, hdr: dict | None = None) -> Checked:
+    """Check ``records`` (after a header on line 1: the first record is line 2)."""
+    (log,) = parse_log(text(records, hdr), "t.zxlog")
+    return build_match(log, strict=strict)
+
+
+def rejects(records: list[dict], rule: str, line: int | None = None, hdr: dict | None = None) -> RuleViolation:
+    with pytest.raises(RuleViolation) as info:
+        run(records, hdr=hdr)
+    err = info.value
+    assert err.rule == rule, str(err)
+    if line is not None:
+        assert err.line == line, str(err)
+    return err
+
+
+def line_of(records: list[dict], index: int) -> int:
+    """The file line of ``records[index]`` (line 1 is the header)."""
+    return index + 2
+
+
+# A board for battle tests: after turn 2, P1 has R01-002 (3000) on a1 and R01-001 (1500) on b2,
+# P2 has U01-003 (4500) on b3 and U01-001 (1500) on a2. Turn 3 is P1's, drawn, in the Main Phase.
+BOARD = [
+    *SETUP,
+    {"do": "turn", "by": "P1"},
+    {"do": "resource", "by": "P1", "card": "R01-009"},
+    {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"},
+    {"do": "play", "by": "P1", "card": "R01-001", "pay": [], "square": "b2"},
+    {"do": "end", "by": "P1"},
+    {"do": "turn", "by": "P2"},
+    {"do": "draw", "by": "P2", "cards": ["U01-003", "U01-004"]},
+    {"do": "resource", "by": "P2", "card": "U01-004"},
+    {"do": "play", "by": "P2", "card": "U01-003", "pay": ["U01-001", "U01-002"], "square": "b3"},
+    {"do": "play", "by": "P2", "card": "U01-001", "pay": [], "square": "a2"},
+    {"do": "end", "by": "P2"},
+    {"do": "turn", "by": "P1"},
+    {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+]
+# After BOARD: P1 hand R01-004, R01-005 (Range 2, cost 3), R01-014 (IG Event, cost 0); three Reboot
+# Resource cards. P2 hand U01-002, U01-014 (IG Event, cost 0), U01-003; P2 Dynamis holds EX-U04 (Z/X OB).
