@@ -1,0 +1,176 @@
+"""The event store on SQLite and PostgreSQL (the ``store_url`` fixture runs each test on both):
+import, reload, idempotent re-import, conflicts, atomic rejection; and the store URL itself."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events.application import MatchService
+from zx_events.errors import ConflictError, RuleViolation
+from zx_events.importer import build_match
+from zx_events.logformat.reader import read_log
+from zx_events.store import StoreError, connect_postgres, postgres_env, resolve_store
+
+MATCH = "hand-first-turns-001"
+DRAW = '"cards": ["U01-003", "U01-004"]'  # P2's Draw Phase on turn 2 (line 10)
+
+
+def state(match) -> dict:
+    """The game state of a Match: its attributes minus eventsourcing's own (_id, _version, ...)."""
+    return {k: v for k, v in match.__dict__.items() if not k.startswith("_")}
+
+
+def variant(example_log: Path, tmp_path: Path, name: str, old: str, new: str) -> Path:
+    text = example_log.read_text()
+    assert old in text
+    out = tmp_path / name
+    out.write_text(text.replace(old, new))
+    return out
+
+
+def test_import_then_a_fresh_service_reloads_identical_state(service, store_url, example_log, count_rows):
+    (log,) = read_log(example_log)
+    reference = build_match(log).match  # the live aggregate, never stored
+    expected_events = len(reference.pending_events)
+    out = service.import_log(log)
+    assert (out.status, out.events, out.error) == ("imported", expected_events, None)
+    assert count_rows(service) == expected_events == count_rows(service, MATCH)
+
+    fresh = MatchService(store_url)
+    try:
+        again = fresh.get_match(MATCH)
+        assert again.version == reference.version == expected_events
+        assert state(again) == state(reference)
+        assert [s["match"] for s in fresh.summaries()] == [MATCH]
+    finally:
+        fresh.close()
+
+
+def test_reimport_is_unchanged_and_adds_nothing(service, store_url, example_log, count_rows):
+    (log,) = read_log(example_log)
+    assert service.import_log(log).status == "imported"
+    rows = count_rows(service)
+    fresh = MatchService(store_url)
+    try:
+        out = fresh.import_log(read_log(example_log)[0])
+    finally:
+        fresh.close()
+    assert (out.status, out.events, out.error) == ("unchanged", 0, None)
+    assert count_rows(service) == rows
+
+
+def test_same_id_with_other_content_is_a_conflict(service, example_log, tmp_path, count_rows):
+    assert service.import_log(read_log(example_log)[0]).status == "imported"
+    rows = count_rows(service)
+    edited = variant(example_log, tmp_path, "edited.zxlog", '"round": 3', '"round": 4')
+    out = service.import_log(read_log(edited)[0])
+    assert out.status == "rejected"
+    assert isinstance(out.error, ConflictError)
+    assert f"match {MATCH} is already stored with different content" in str(out.error)
+    assert str(out.error).startswith(f"{edited}:1: ")
+    assert count_rows(service) == rows
+    assert state(service.get_match(MATCH))["header"]["round"] == 3
+
+
+def test_a_rejected_match_leaves_nothing_in_the_store(service, example_log, tmp_path, count_rows):
+    bad = variant(example_log, tmp_path, "bad-draw.zxlog", DRAW, '"cards": ["U01-003"]')
+    out = service.import_log(read_log(bad)[0])
+    assert out.status == "rejected"
+    assert isinstance(out.error, RuleViolation) and out.error.rule == "503.3"
+    assert count_rows(service) == 0
+    assert not service.has_match(MATCH)
+    assert service.summaries() == []
+    # ... and after it, the valid match imports in full.
+    assert service.import_log(read_log(example_log)[0]).status == "imported"
+    assert count_rows(service) == count_rows(service, MATCH) > 0
+
+
+def test_cli_import_twice_on_the_store(store_url, example_log):
+    runner = CliRunner()
+    first = runner.invoke(zx, ["--store", store_url, "import", str(example_log), "--format", "csv"])
+    assert first.exit_code == 0, first.output
+    assert f"{MATCH},{example_log}:1,imported,31,0," in first.output
+    second = runner.invoke(zx, ["--store", store_url, "import", str(example_log), "--format", "csv"])
+    assert second.exit_code == 0, second.output
+    assert f"{MATCH},{example_log}:1,unchanged,0,0," in second.output
+    assert "0 imported, 1 unchanged, 0 rejected into " in second.output
+
+
+# ---------------------------------------------------------------- PostgreSQL specifics
+
+
+@pytest.mark.postgres
+def test_postgres_schema_is_created_when_missing(postgres_server):
+    url = postgres_server.fresh_url()
+    cfg = resolve_store(url, prepare=False)
+    with connect_postgres(cfg.env) as con:
+        assert con.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (cfg.schema,)).fetchone() is None
+    svc = MatchService(url)
+    try:
+        assert svc.store.schema == cfg.schema
+        with connect_postgres(cfg.env) as con:
+            row = con.execute("SELECT to_regclass(%s)::text", (f'"{cfg.schema}"."matches_events"',)).fetchone()
+        assert row == (f"{cfg.schema}.matches_events",)
+        assert svc.summaries() == []
+    finally:
+        svc.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_unreachable_postgres_is_a_clear_error_without_traceback(example_log):
+    port = free_port()
+    result = CliRunner().invoke(zx, ["--store", f"postgresql://zx:s3cret@127.0.0.1:{port}/zx",
+                                     "import", str(example_log)])
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: cannot connect to PostgreSQL at 127.0.0.1:{port}: ")
+    assert "Connection refused" in result.output
+    assert "Traceback" not in result.output and "s3cret" not in result.output
+
+
+# ---------------------------------------------------------------- the store URL
+
+
+def test_postgres_url_maps_to_the_eventsourcing_env(monkeypatch):
+    for key in ("PGPASSWORD", "PGUSER", "PGHOST", "PGPORT", "PGDATABASE", "POSTGRES_SCHEMA", "POSTGRES_POOL_SIZE"):
+        monkeypatch.delenv(key, raising=False)
+    env = postgres_env("postgresql://ana:p%40ss@db.example:6543/zx?schema=league&lock_timeout=5")
+    assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"], env["POSTGRES_HOST"], env["POSTGRES_PORT"],
+            env["POSTGRES_DBNAME"], env["POSTGRES_SCHEMA"]) == ("ana", "p@ss", "db.example", "6543", "zx", "league")
+    assert env["POSTGRES_LOCK_TIMEOUT"] == "5" and env["POSTGRES_POOL_SIZE"] == "1"
+    assert env["APPLICATION_RECORDER_TOPIC"] == "zx_events.store:PostgresMatchRecorder"
+    cfg = resolve_store("postgresql://ana:p%40ss@db.example:6543/zx?schema=league", prepare=False)
+    assert cfg.label == "postgresql://ana@db.example:6543/zx?schema=league"
+
+
+def test_postgres_password_and_schema_from_the_environment(monkeypatch):
+    monkeypatch.setenv("PGPASSWORD", "from-env")
+    monkeypatch.setenv("POSTGRES_SCHEMA", "shared")
+    env = postgres_env("postgresql://postgres@127.0.0.1/zx")
+    assert (env["POSTGRES_PASSWORD"], env["POSTGRES_SCHEMA"], env["POSTGRES_PORT"]) == ("from-env", "shared", "5432")
+    assert postgres_env("postgresql://postgres:inline@127.0.0.1/zx?schema=s2")["POSTGRES_PASSWORD"] == "inline"
+
+
+@pytest.mark.parametrize("url, message", [
+    ("postgresql://u@h/db?scheme=x", "unknown parameter scheme in the store URL"),
+    ("postgresql://u@h/db?schema=1bad", "bad schema name '1bad'"),
+    ("postgresql://u@h/db?schema=a;drop", "bad schema name 'a;drop'"),
+    ("postgresql://u@h/db?pool_size=many", "pool_size must be a whole number, not 'many'"),
+    ("postgresql://u:pw@h:99999/db", "bad port in the store URL postgresql://u:***@h:99999/db"),
+])
+def test_bad_postgres_urls_are_store_errors(url, message):
+    with pytest.raises(StoreError) as info:
+        resolve_store(url, prepare=False)
+    assert message in str(info.value)
+    assert ":pw@" not in str(info.value)
+
