@@ -187,3 +187,11 @@ def test_905_charge_excess_trashes_exactly_the_excess():
 def test_905_no_charge_excess_below_the_limit():
     recs = [*BOARD, {"do": "charge_excess", "by": "P1", "trash": []}]
     rejects(recs, "905", line_of(recs, len(recs) - 1))
+
+
+def test_202_8d_a_shift_does_not_stand_alone_on_square():
+    hdr = header()
+    hdr["players"]["P1"]["dynamis"] = {"EX-R03": 1}
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "EX-R03",
+                     "from": "dynamis", "to": "square", "dest": "c2", "owner": "P1"}]
+    rejects(recs, "202.8d", line_of(recs, len(recs) - 1), hdr=hdr)

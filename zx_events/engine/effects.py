@@ -103,6 +103,9 @@ def _move(ref: "Referee", r: dict, args: dict) -> None:
         ref.fail("301.1", f"{code} is not in {owner}'s {src}", fatal=True)
     card = ref.cat[code]
     if dst == "square":
+        if card.type == CardType.SHIFT:  # 202.8d: a Shift goes on a vessel, played with `on`
+            ref.fail("202.8d", f"the Shift {code} cannot stand on its own on Square: it goes on a vessel "
+                               f"(a play record with on)", fatal=True)
         ref.check(checks.placement(m, pl, r["dest"]), fatal=True)
         args["base"] = card.power
         args["kind"] = {CardType.ZX_EX: "ex", CardType.ZX_OB: "ob", CardType.TOKEN: "token"}.get(card.type, "zx")

@@ -530,7 +530,7 @@ class Referee:
             self.fail("301.1", f"{', '.join(lost)} not in {pl}'s hand", fatal=True)
         need = max(0, len(z["hand"]) - LIMIT_HAND)
         if len(discard) != need:
-            self.fail("309.2a", f"{pl} holds {len(z['hand'])} cards: the End Phase discards exactly {need} "
+            self.fail("309.2a", f"{pl} holds {_cards(len(z['hand']))}: the End Phase discards exactly {need} "
                                 f"to the hand limit of {LIMIT_HAND}, {len(discard)} discarded")
         m._turn_ended(player=pl, discard=discard, rec=r, line=self.line)
 
@@ -550,6 +550,10 @@ class Referee:
     def _outcome_text(self) -> str:
         o = self.m.outcome or {}
         return f"{_who(o.get('winner'))} by {o.get('reason')}"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'' if n == 1 else 's'}"
 
 
 def _who(winner: str | None) -> str:
