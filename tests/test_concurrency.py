@@ -123,6 +123,8 @@ class LateService(MatchService):
     """An importer that checked for the match just before another one stored it: its first
     look-up sees nothing, so it goes on to save and must collide on the primary key."""
 
+    name = MatchService.name  # eventsourcing names the PostgreSQL table after the application
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.blind = 1
