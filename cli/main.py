@@ -118,6 +118,10 @@ def matches_cmd(ctx: click.Context, fmt: str) -> None:
                      "reason", "violations"])
 
 
+from .replay import replay_cmd  # noqa: E402
+zx.add_command(replay_cmd)
+
+
 def main() -> None:
     zx(prog_name="zx")
 

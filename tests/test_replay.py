@@ -1,0 +1,357 @@
+"""Replay (zx_events.replay, zx_events.views, zx replay): seeking, turns, steps, views, the CLI.
+
+Every test that reads a store runs on SQLite and on PostgreSQL (the ``service`` / ``store_url``
+fixtures of conftest.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from support import BOARD, SETUP, header, text
+from zx_events import replay
+from zx_events.logformat.reader import parse_log, read_log
+from zx_events.match import Match, match_uuid
+from zx_events.sim import simulate
+from zx_events.views import build_view
+
+EXAMPLE_ID = "hand-first-turns-001"
+
+
+def state(m: Match) -> dict:
+    """Everything an aggregate holds except what is only there while saving."""
+    return {k: v for k, v in vars(m).items() if k != "_pending_events"}
+
+
+def rebuilt(svc, match_id: str, seq: int) -> Match:
+    """A Match rebuilt from the first ``seq`` stored events, one after the other, no snapshot."""
+    m = None
+    for row in svc.recorder.select_events(match_uuid(match_id), lte=seq):
+        m = svc.mapper.to_domain_event(row).mutate(m)
+    return m
+
+
+def import_text(svc, source: str, *, accept: bool = False) -> str:
+    (log,) = parse_log(source, "t.zxlog")
+    out = svc.import_log(log, accept_violations=accept)
+    assert out.status == "imported", out.error
+    return log.match_id
+
+
+def import_example(svc, path) -> str:
+    (log,) = read_log(path)
+    assert svc.import_log(log).status == "imported"
+    return log.match_id
+
+
+def snapshot_versions(svc, match_id: str) -> list[int]:
+    store = replay._snapshots(svc)
+    return [r.originator_version for r in store.recorder.select_events(match_uuid(match_id))]
+
+
+# ---------------------------------------------------------------------- seeking
+def test_state_at_every_seq_equals_a_match_rebuilt_from_the_first_seq_events(service, example_log, monkeypatch):
+    monkeypatch.setattr(replay, "SNAPSHOT_EVERY", 5)
+    mid = import_example(service, example_log)
+    last = replay.last_seq(service, mid)
+    assert snapshot_versions(service, mid) == []  # the import writes none: snapshots are lazy
+    for seq in range(1, last + 1):
+        assert state(replay.state_at(service, mid, seq)) == state(rebuilt(service, mid, seq)), seq
+    assert snapshot_versions(service, mid) == list(range(5, last + 1, 5))
+    for seq in range(1, last + 1):  # now through the snapshots
+        assert state(replay.state_at(service, mid, seq)) == state(rebuilt(service, mid, seq)), seq
+    assert state(replay.state_at(service, mid)) == state(rebuilt(service, mid, last))
+
+
+def test_seeks_into_a_long_simulated_match_agree_with_a_full_replay(service):
+    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+    mid = import_text(service, "\n".join(sim.lines()) + "\n")
+    last = replay.last_seq(service, mid)
+    assert replay.prepare_snapshots(service, mid) == last // replay.SNAPSHOT_EVERY
+    assert replay.prepare_snapshots(service, mid) == 0  # already there
+    seqs = sorted({1, 2, 49, 50, 51, 99, 100, 101, last - 1, last, *range(3, last, 17)})
+    for seq in seqs:
+        assert state(replay.state_at(service, mid, seq)) == state(rebuilt(service, mid, seq)), seq
+        view = replay.view_at(service, mid, seq=seq)
+        assert view.seq == seq and view.to_json() == build_view(rebuilt(service, mid, seq), "judge",
+                                                                replay.names_for(rebuilt(service, mid, 1)).names).to_json()
+
+
+def test_unknown_match_and_a_seq_beyond_the_match_are_errors(service, example_log):
+    with pytest.raises(replay.UnknownMatch, match=r"^unknown match 'nope': it is not in the store "):
+        replay.state_at(service, "nope", 3)
+    with pytest.raises(replay.UnknownMatch):
+        replay.load_history(service, "nope")
+    mid = import_example(service, example_log)
+    last = replay.last_seq(service, mid)
+    with pytest.raises(replay.OutOfRange, match=f"has {last} events: seq must be 1..{last}"):
+        replay.state_at(service, mid, last + 1)
+    with pytest.raises(replay.OutOfRange, match="numbered from 1"):
+        replay.state_at(service, mid, 0)
+
+
+def test_turn_starts_are_the_states_right_after_each_turn_record(service, example_log):
+    mid = import_example(service, example_log)
+    starts = replay.turn_starts(service, mid)
+    assert starts == [4, 9, 20]  # the TurnStarted events of lines 4, 9 and 18
+    for n, seq in enumerate(starts, 1):
+        v = replay.view_at(service, mid, turn=n)
+        assert (v.seq, v.turn, v.active, v.phase) == (seq, n, "P1" if n % 2 else "P2", "draw")
+    assert replay.load_history(service, mid).turns == tuple(starts)
+    with pytest.raises(replay.OutOfRange, match=f"match {mid} has 3 turns: turn must be 1..3"):
+        replay.view_at(service, mid, turn=4)
+
+
+# ---------------------------------------------------------------------- steps
+def test_steps_are_the_records_each_with_its_events_and_the_state_after(service, example_log):
+    mid = import_example(service, example_log)
+    (log,) = read_log(example_log)
+    hist = replay.load_history(service, mid)
+    steps = list(hist.steps())
+    assert len(steps) == len(log.records) + 1
+    assert steps[0].record is None and steps[0].line == log.header_line
+    assert [e.kind for e in steps[0].events] == ["Started"]
+    for step, rec in zip(steps[1:], log.records):
+        assert step.line == rec.line
+        assert replay.thaw(step.record) == rec.data
+    # derived events carry the line of the record that caused them: this attack closes the battle before it
+    at22 = next(s for s in steps if s.line == 22)
+    assert [e.kind for e in at22.events] == ["BattleDamageDealt", "ZXDestroyed", "BattleEnded", "AttackDeclared"]
+    assert [e.kind for e in steps[-1].events][-2:] == ["TurnEnded", "Sealed"]
+    seqs = [e.seq for s in steps for e in s.events]
+    assert seqs == list(range(1, hist.last_seq + 1))
+    for s in steps:
+        assert (s.seq_first, s.seq_last) == (s.events[0].seq, s.events[-1].seq)
+        assert s.state.to_json() | {"last_seq": None} == replay.view_at(service, mid, seq=s.seq_last).to_json()
+        assert hist.step_of(s.seq_first) == hist.step_of(s.seq_last) == s.index
+    # a position inside a step: the step cut after it
+    cut = hist.step_at(25)
+    assert (cut.index, cut.seq_last, [e.kind for e in cut.events]) == (at22.index, 25,
+                                                                       ["BattleDamageDealt", "ZXDestroyed"])
+    assert cut.state.square("b3") is None and cut.state.battle is not None
+
+
+def test_a_history_projects_again_and_again_to_the_same_states(service, example_log):
+    mid = import_example(service, example_log)
+    hist = replay.load_history(service, mid)
+    first = [s.state for s in hist.steps("P1")]
+    again = [s.state for s in hist.steps("P1")]
+    assert first == again
+    assert state(hist.state_at(hist.last_seq)) == state(rebuilt(service, mid, hist.last_seq))
+
+
+def _with_violations() -> tuple[str, int, int, int]:
+    """BOARD, then a second Resource in one turn (504.3, applied) and a play of a card that is not
+    in hand (301.1, not applied). Returns the log and the lines of P1's draw and of the two."""
+    records = [*BOARD, {"do": "resource", "by": "P1", "card": "R01-004"},
+               {"do": "resource", "by": "P1", "card": BOARD[-1]["cards"][1]},  # drawn just before
+               {"do": "play", "by": "P1", "card": "R01-008", "pay": [], "square": "c1",
+                "note": "R01-008 from the sleeve"},
+               {"do": "end", "by": "P1"}]
+    draw_line = len(BOARD) + 1  # the header is line 1
+    return text(records, header("viol-1")), draw_line, draw_line + 2, draw_line + 3
+
+
+def test_violations_are_shown_at_the_step_where_they_happened(service):
+    source, draw_line, resource_line, play_line = _with_violations()
+    mid = import_text(service, source, accept=True)
+    steps = list(replay.steps(service, mid))
+    found = {s.line: [(v.rule, v.applied) for v in s.violations] for s in steps if s.violations}
+    assert found == {resource_line: [("504.3", True)], play_line: [("301.1", False)]}
+    play = next(s for s in steps if s.line == play_line)
+    assert replay.thaw(play.record)["card"] == "R01-008"  # the record that was not applied
+    assert [e.kind for e in play.events] == ["ViolationRecorded"]
+    assert "R01-008" in play.violations[0].message
+    assert len(play.state.violations) == 2  # the state keeps every violation so far
+    # outside the judge's view, free text names no card
+    as_p2 = next(s for s in replay.steps(service, mid, "P2") if s.line == play_line)
+    assert "R01-008" not in as_p2.violations[0].message and "[card]" in as_p2.violations[0].message
+    assert replay.thaw(as_p2.record)["note"] == "[card] from the sleeve"
+    drawn = next(s for s in replay.steps(service, mid, "P2") if s.line == draw_line)
+    assert replay.thaw(drawn.record)["cards"] == ["?", "?"]
+    assert [e.to_json()["data"]["cards"] for e in drawn.events] == [["?", "?"]]
+
+
+# ---------------------------------------------------------------------- views (301.3)
+def _gate_log() -> str:
+    records = [dict(r) for r in BOARD]
+    records[0] = dict(SETUP[0], gate="EX-R01")  # a Gate Card is face-up in Dynamis
+    return text(records, header("gate-1"))
+
+
+def test_each_seat_sees_what_301_3_lets_it_see(service):
+    mid = import_text(service, _gate_log())
+    m = replay.state_at(service, mid)
+    judge, p1, p2, spec = (replay.view_at(service, mid, perspective=p) for p in ("judge", "P1", "P2", "spectator"))
+    for v in (judge, p1, p2, spec):  # 301.3d: every zone's size is known to all
+        for pl in ("P1", "P2"):
+            pv, z = v.player(pl), m.p[pl]
+            assert (pv.deck_count, pv.life_count, pv.hand_count, pv.dynamis_count) == \
+                (len(z["deck"]), len(z["life"]), len(z["hand"]), len(z["dynamis"]))
+            assert pv.charge == tuple(z["charge"]) and pv.trash == tuple(z["trash"])  # 301.3a
+            assert [r.code for r in pv.resource] == [r["code"] for r in z["resource"]]
+    assert Counter(judge.player("P1").deck) == Counter(m.p["P1"]["deck"])
+    assert judge.player("P2").life == tuple(m.p["P2"]["life"])
+    assert p1.player("P1").hand == tuple(m.p["P1"]["hand"]) and p1.player("P2").hand is None
+    assert p2.player("P2").hand == tuple(m.p["P2"]["hand"]) and p2.player("P1").hand is None
+    assert spec.player("P1").hand is None and spec.player("P2").hand is None
+    for v in (p1, p2, spec):  # 301.3c: Life is face-down, even to its owner; the deck is hidden
+        assert all(v.player(pl).life is None and v.player(pl).deck is None for pl in ("P1", "P2"))
+    # Dynamis: the owner looks at theirs; a face-up card (the Gate) is public
+    assert Counter(d.code for d in p1.player("P1").dynamis) == Counter(d["code"] for d in m.p["P1"]["dynamis"])
+    for v in (p2, spec):
+        shown = [d.code for d in v.player("P1").dynamis if d.code is not None]
+        assert shown == ["EX-R01"] and v.player("P1").dynamis[0].up
+    assert all(d.code is None for d in p1.player("P2").dynamis)
+    assert p1.square("b3").code == "U01-003" and p1.square("b3").name == "Azure Gearknight"
+    assert "R01-004" in p1.names and "R01-004" not in p2.names  # names only of the cards shown
+
+
+def test_a_view_is_immutable_and_does_not_alias_the_match(service, example_log):
+    mid = import_example(service, example_log)
+    m = replay.state_at(service, mid)
+    v = build_view(m, "judge", replay.names_for(m).names)
+    before = v.to_json()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.turn = 9  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        v.names["X"] = "y"  # type: ignore[index]
+    m.p["P1"]["hand"].append("R01-008")
+    m.sq["a1"]["mods"].append([1000, "end_of_turn"])
+    m.sq["a1"]["dmg"] = 500
+    assert v.to_json() == before
+    assert v.square("a1").power == 3000 and v.square("a1").mods == ()
+
+
+def test_power_with_modifiers_is_the_base_plus_their_sum(service):
+    records = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-003", "op": "power", "square": "a1",
+                        "delta": 1500, "until": "end_of_turn"},
+               {"do": "effect", "by": "P1", "source": "R01-003", "op": "power", "square": "a1",
+                "delta": -500, "until": "permanent"}]
+    mid = import_text(service, text(records, header("mods-1")))
+    a1 = replay.view_at(service, mid).square("a1")
+    assert (a1.base, a1.mods, a1.power) == (3000, ((1500, "end_of_turn"), (-500, "permanent")), 4000)
+
+
+def test_a_changed_catalog_still_names_cards_but_warns():
+    cn = replay.card_names("sample", "0" * 64)
+    assert cn.names["R01-001"] == "Ember Whelp Scout"
+    assert cn.warning.startswith("the match was checked against catalog 'sample' sha256 000000000000, the current")
+    gone = replay.card_names("no-such-catalog", None)
+    assert dict(gone.names) == {} and "cannot be loaded" in gone.warning
+    assert replay.card_names("sample", None).warning is None
+
+
+# ---------------------------------------------------------------------- zx replay
+def _cli(store_url: str, *args: str, input: str | None = None):
+    return CliRunner().invoke(zx, ["--store", store_url, "replay", *args], input=input)
+
+
+@pytest.fixture
+def stored_example(store_url, example_log) -> str:
+    from zx_events.application import MatchService
+
+    svc = MatchService(store_url)
+    try:
+        import_example(svc, example_log)
+    finally:
+        svc.close()
+    return store_url
+
+
+def test_cli_unknown_match_exits_1_with_a_clear_message(stored_example):
+    from zx_events.store import resolve_store
+
+    r = _cli(stored_example, "nope")
+    assert r.exit_code == 1
+    label = resolve_store(stored_example, prepare=False).label
+    assert r.stderr == f"Error: unknown match 'nope': it is not in the store {label} (zx matches lists the stored ones)\n"
+    assert r.stdout == ""
+
+
+def test_cli_bad_positions(stored_example):
+    r = _cli(stored_example, EXAMPLE_ID, "--turn", "4")
+    assert (r.exit_code, r.stderr) == (1, f"Error: match {EXAMPLE_ID} has 3 turns: turn must be 1..3\n")
+    r = _cli(stored_example, EXAMPLE_ID, "--event", "99")
+    assert (r.exit_code, r.stderr) == (1, f"Error: match {EXAMPLE_ID} has 32 events: seq must be 1..32\n")
+    r = _cli(stored_example, EXAMPLE_ID, "--turn", "2", "--event", "3")
+    assert r.exit_code == 2 and "give --turn or --event, not both" in r.stderr
+    r = _cli(stored_example, EXAMPLE_ID, "--to", "later")
+    assert r.exit_code == 2 and "'later' is neither 'end' nor an event number" in r.stderr
+    r = _cli(stored_example, EXAMPLE_ID, "--as", "P3")
+    assert r.exit_code == 2
+    r = _cli(stored_example, EXAMPLE_ID, "--event", "20", "--to", "10")
+    assert (r.exit_code, r.stderr) == (1, "Error: --to 10 is before the start position (event 20)\n")
+
+
+def test_cli_json_is_the_view(stored_example):
+    from zx_events.application import MatchService
+
+    r = _cli(stored_example, EXAMPLE_ID, "--event", "14", "--as", "P2", "--format", "json")
+    assert r.exit_code == 0, r.output
+    svc = MatchService(stored_example)
+    try:
+        expected = replay.view_at(svc, EXAMPLE_ID, seq=14, perspective="P2").to_json()
+    finally:
+        svc.close()
+    got = json.loads(r.stdout)
+    assert got | {"last_seq": None} == expected
+    assert got["players"]["P1"]["hand"] is None and got["players"]["P2"]["hand_count"] == 3
+
+
+def test_cli_to_end_prints_every_step_and_step_does_too_without_a_terminal(stored_example):
+    r = _cli(stored_example, EXAMPLE_ID, "--to", "end")
+    assert r.exit_code == 0, r.output
+    titles = [ln for ln in r.stdout.splitlines() if f"{EXAMPLE_ID} · step " in ln]
+    assert len(titles) == 23 and "step 0 " in titles[0] and "step 22 " in titles[-1]
+    assert "P1 attack" in r.stdout and "Crimson Drake Vanguard" in r.stdout
+    stepped = _cli(stored_example, EXAMPLE_ID, "--step", input="n\nn\n")  # stdin is not a terminal
+    assert stepped.exit_code == 0 and stepped.stdout == r.stdout
+    lines = _cli(stored_example, EXAMPLE_ID, "--turn", "3", "--to", "end", "--format", "json").stdout.splitlines()
+    assert [json.loads(x)["step"] for x in lines] == list(range(17, 23))
+    upto = _cli(stored_example, EXAMPLE_ID, "--event", "14", "--to", "25", "--format", "json").stdout.splitlines()
+    assert [json.loads(x)["seq_last"] for x in upto][-1] == 25
+
+
+def test_cli_board_from_a_seat_hides_the_other_hand(stored_example):
+    judge = _cli(stored_example, EXAMPLE_ID, "--to", "end").stdout
+    p1 = _cli(stored_example, EXAMPLE_ID, "--to", "end", "--as", "P1").stdout
+    p2 = _cli(stored_example, EXAMPLE_ID, "--to", "end", "--as", "P2").stdout
+    # R01-013 only ever sat in P1's deck, then P1's hand (drawn on line 19)
+    assert "R01-013" in judge and "R01-013" in p1 and "Blaze Drake Cadet" in p1
+    assert "R01-013" not in p2 and "Blaze Drake Cadet" not in p2
+    assert "Hand: 2 hidden" in p2 and "Dynamis: 7 face-down" in p2
+    board = _cli(stored_example, EXAMPLE_ID, "--event", "23").stdout
+    assert "│ R01-003 Crimson Drake Vanguard" in board and "Battle: c3 -> b3 (Z/X)" in board
+
+
+def test_cli_csv_lists_each_card_and_each_hidden_zone(stored_example):
+    r = _cli(stored_example, EXAMPLE_ID, "--as", "spectator", "--format", "csv")
+    assert r.exit_code == 0
+    rows = r.stdout.splitlines()
+    assert rows[0] == "seq,step,player,zone,square,code,name,count,power,dmg,state,detail"
+    assert "32,22,P1,square,a1,R01-002,Cinder Hatchling,1,3000,0,Reboot," in rows
+    assert "32,22,P1,hand,,,,2,,,,hidden" in rows
+
+
+def test_cli_violations_at_their_step(store_url):
+    from zx_events.application import MatchService
+
+    source, _, resource_line, play_line = _with_violations()
+    svc = MatchService(store_url)
+    try:
+        import_text(svc, source, accept=True)
+    finally:
+        svc.close()
+    out = _cli(store_url, "viol-1", "--to", "end", "--as", "P2").stdout
+    chunks = out.split("viol-1 · step ")
+    hit = [c for c in chunks if "! violation" in c]
+    assert len(hit) == 2
+    assert f"line {resource_line}: P1 resource" in hit[0] and "rule 504.3" in hit[0]
+    assert f"line {play_line}: P1 play" in hit[1] and "rule 301.1" in hit[1] and "[record not applied]" in hit[1]
