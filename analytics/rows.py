@@ -1,0 +1,336 @@
+"""From Match events to analytics rows: one small state per match, plain tuples out.
+
+``MatchRows`` is fed the decoded payloads of one match's events in order (``feed``) and appends
+finished rows to per-table buffers (lists of tuples in the column order of ``COLUMNS``). A row is
+appended once, when it is final: a play, a life point or an ignition at once; an attack when its
+battle ends (605) or the match does; a turn when it ends; the match row when the match is closed.
+The few values still in flight (the turn and battle under way, Life counts) are JSON-native, so
+the projector can persist them with its tracking position and resume exactly (``to_json``).
+
+Column meanings are documented in docs/data-dictionary.md.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from typing import Any, Callable
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "matches": ("match_id", "match_uuid", "played_at", "played_on", "month", "event",
+                "format", "round", "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all",
+                "p2_name", "p2_deck", "p2_colours", "p2_colours_all", "first", "winner", "reason", "turns",
+                "violations", "source", "imported_at"),
+    "plays": ("match_id", "seq", "turn", "player", "card", "zone", "kind", "square", "on_square", "cost",
+              "extra", "own_turn", "attack_seq"),
+    "attacks": ("match_id", "seq", "turn", "player", "attacker_card", "attacker_power", "attacker_square",
+                "target_kind", "target_card", "target_power", "target_square", "distance", "range_used",
+                "events", "event_count", "outcome", "life_damage", "battle_ended"),
+    "life": ("match_id", "seq", "turn", "player", "card", "kind", "ig_played", "life_recovery", "void_bringer",
+             "life_after", "attack_seq"),
+    "ignitions": ("match_id", "seq", "turn", "player", "charge_card", "revealed", "kind", "played", "square"),
+    "turns": ("match_id", "turn", "player", "drawn", "resource", "ignitions", "plays", "attacks", "damage_dealt",
+              "p1_life", "p2_life", "ended"),
+    "draws": ("match_id", "seq", "turn", "player", "card", "source"),
+    "card_catalog": ("catalog", "code", "name", "type", "colours", "cost", "power", "icons"),
+}
+PROJECTED = tuple(t for t in COLUMNS if t != "card_catalog")
+
+# The topics the projection reads; the others (PriorityPassed, ChargeExcessTrashed, Conceded,
+# ResultRecorded) carry nothing the tables hold, so they are not even fetched.
+TOPICS = tuple(f"zx.match:{n}" for n in (
+    "Started", "PlayerSetUp", "TurnStarted", "CardsDrawn", "Reloaded", "ResourcePlaced", "IgnitionPerformed",
+    "CardPlayed", "AttackDeclared", "BattleDamageDealt", "ZXDestroyed", "BattleEnded", "LifeDamaged",
+    "EffectApplied", "TurnEnded", "MatchEnded", "ViolationRecorded"))
+
+COLOUR_ORDER = ("red", "blue", "white", "black", "green")
+IDENTITY_SHARE = 0.10  # a colour is part of a deck's identity from 10% of its coloured copies
+
+
+def deck_colours(deck: dict[str, int] | None, colours_of: dict[str, tuple[str, ...]] | None) -> tuple[str | None, str | None]:
+    """A deck's colour identity and every colour in it, each as a '/'-joined string in game order.
+
+    Weights are main-deck copies; a multicolour card counts once for each of its colours and a
+    colourless card for none. The identity keeps the colours with at least ``IDENTITY_SHARE`` of
+    the weight, so one splashed card does not make a deck two-coloured ("Blue Control" with one
+    red/blue card is ``blue``; ``colours_all`` says ``red/blue``). None without a catalog.
+    """
+    if colours_of is None or not deck:
+        return None, None
+    weight: dict[str, int] = {}
+    for code, n in deck.items():
+        for c in colours_of.get(code, ()):
+            weight[c] = weight.get(c, 0) + int(n)
+    total = sum(weight.values())
+    if total == 0:
+        return "none", "none"
+    ident = "/".join(c for c in COLOUR_ORDER if weight.get(c, 0) >= IDENTITY_SHARE * total)
+    every = "/".join(c for c in COLOUR_ORDER if weight.get(c, 0) > 0)
+    return ident, every
+
+
+def _timestamp(v: Any) -> str | None:
+    """The transcoder's ``{"_type_": "datetime_iso", "_data_": ...}`` (or a plain ISO string)."""
+    if isinstance(v, dict):
+        v = v.get("_data_")
+    return v if isinstance(v, str) else None
+
+
+def parse_played_at(text: Any) -> tuple[datetime | None, date | None, str | None]:
+    """(instant in UTC, the date as written, 'YYYY-MM' as written); Nones when absent or unreadable."""
+    if not isinstance(text, str):
+        return None, None, None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        return None, None, None
+    on = at.date()  # the local date the organiser wrote, not the UTC one
+    if at.tzinfo is not None:
+        at = at.astimezone(timezone.utc)
+    else:
+        at = at.replace(tzinfo=timezone.utc)
+    return at, on, f"{on.year:04d}-{on.month:02d}"
+
+
+def _instant(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return at.astimezone(timezone.utc) if at.tzinfo else at.replace(tzinfo=timezone.utc)
+
+
+Buffers = dict[str, list[tuple]]
+
+
+def new_buffers() -> Buffers:
+    return {t: [] for t in COLUMNS}
+
+
+class MatchRows:
+    """The in-flight state of one match, and the rows its events produce."""
+
+    __slots__ = ("oid", "mid", "head", "turn", "active", "life", "battle", "trow", "violations",
+                 "winner", "reason", "ended", "buf")
+
+    def __init__(self, oid: str, buf: Buffers) -> None:
+        self.oid = oid
+        self.mid: str = ""
+        self.head: dict[str, Any] = {}  # the match row's values known from Started
+        self.turn = 0
+        self.active: str | None = None
+        self.life = {"P1": 0, "P2": 0}
+        self.battle: dict[str, Any] | None = None
+        self.trow: list | None = None  # [turn, player, drawn, resource, ignitions, plays, attacks, damage]
+        self.violations = 0
+        self.winner: str | None = None
+        self.reason: str | None = None
+        self.ended = False
+        self.buf = buf
+
+    # ------------------------------------------------------------------ persistence of the in-flight state
+    _STATE = ("mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner",
+              "reason", "ended")
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self._STATE}
+
+    @classmethod
+    def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
+        m = cls(oid, buf)
+        for k in cls._STATE:
+            setattr(m, k, data[k])
+        return m
+
+    # ------------------------------------------------------------------ events
+    def feed(self, seq: int, topic: str, d: dict[str, Any]) -> None:
+        handler = HANDLERS.get(topic)
+        if handler is not None:
+            handler(self, seq, d)
+
+    def started(self, d: dict, colours_of: dict | None) -> None:
+        h = d["header"]
+        pl = h.get("players") or {}
+        p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
+        c1, a1 = deck_colours(p1.get("deck"), colours_of)
+        c2, a2 = deck_colours(p2.get("deck"), colours_of)
+        rnd = h.get("round")
+        self.mid = d["match_id"]
+        self.head = {
+            "played_at": h.get("played_at"), "event": h.get("event"), "format": h.get("format"),
+            "round": None if rnd is None else str(rnd), "catalog": (d.get("catalog") or {}).get("name"),
+            "p1_name": p1.get("name"), "p1_deck": p1.get("deck_name"), "p1_colours": c1, "p1_colours_all": a1,
+            "p2_name": p2.get("name"), "p2_deck": p2.get("deck_name"), "p2_colours": c2, "p2_colours_all": a2,
+            "first": h.get("first", "P1"), "source": d.get("source"), "imported_at": _timestamp(d.get("timestamp")),
+        }
+
+    def close(self) -> None:
+        """The match has no more events (for now): flush the battle and turn under way, then the match row."""
+        if self.battle is not None:
+            self._attack_row(None, False)
+        if self.trow is not None:
+            self._turn_row(False)
+        h = self.head
+        at, on, month = parse_played_at(h.get("played_at"))
+        self.buf["matches"].append((
+            self.mid, self.oid, at, on, month, h.get("event"), h.get("format"), h.get("round"),
+            h.get("catalog"), h.get("p1_name"), h.get("p1_deck"), h.get("p1_colours"), h.get("p1_colours_all"),
+            h.get("p2_name"), h.get("p2_deck"), h.get("p2_colours"), h.get("p2_colours_all"), h.get("first"),
+            self.winner, self.reason, self.turn, self.violations, h.get("source"),
+            _instant(h.get("imported_at"))))
+
+    # ------------------------------------------------------------------ rows finished over time
+    def _turn_row(self, ended: bool) -> None:
+        t = self.trow
+        self.buf["turns"].append((self.mid, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7],
+                                  self.life["P1"], self.life["P2"], ended))
+        self.trow = None
+
+    def _attack_row(self, outcome: str | None, ended: bool) -> None:
+        b = self.battle
+        if outcome is None:  # the match ended in the battle: what the Damage Step decided, if it came
+            outcome = b["outcome"]
+        self.buf["attacks"].append((
+            self.mid, b["seq"], b["turn"], b["player"], b["acard"], b["apower"], b["asq"], b["tkind"], b["tcard"],
+            b["tpower"], b["tsq"], b["dist"], b["range"], b["events"], len(b["events"]), outcome, b["damage"], ended))
+        self.battle = None
+
+    def _draw_rows(self, seq: int, player: str, cards: list, source: str) -> None:
+        append, mid, turn = self.buf["draws"].append, self.mid, self.turn
+        for c in cards:
+            append((mid, seq, turn, player, c, source))
+
+
+# ---------------------------------------------------------------------- one handler per topic
+def _setup(m: MatchRows, seq: int, d: dict) -> None:
+    p = d["player"]
+    if d.get("mulligan") is None:
+        m._draw_rows(seq, p, d["hand"], "opening")
+    else:  # 402: the first four go back; the redrawn four are the opening hand
+        m._draw_rows(seq, p, d["hand"], "mulliganed")
+        m._draw_rows(seq, p, d["mulligan"], "opening")
+    m.life[p] = len(d.get("life") or ())
+
+
+def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
+    if m.trow is not None:  # the previous turn had no end record
+        m._turn_row(False)
+    m.turn, m.active = d["turn"], d["player"]
+    m.trow = [m.turn, m.active, 0, False, 0, 0, 0, 0]
+
+
+def _drawn(m: MatchRows, seq: int, d: dict) -> None:
+    m._draw_rows(seq, d["player"], d["cards"], "draw")
+    if m.trow is not None:
+        m.trow[2] += len(d["cards"])
+
+
+def _reloaded(m: MatchRows, seq: int, d: dict) -> None:
+    m.life[d["player"]] -= 1  # 902: one Life card goes to Charge (not damage)
+
+
+def _resource(m: MatchRows, seq: int, d: dict) -> None:
+    if m.trow is not None:
+        m.trow[3] = True
+
+
+def _ignition(m: MatchRows, seq: int, d: dict) -> None:
+    play = d.get("play")
+    m.buf["ignitions"].append((m.mid, seq, m.turn, d["player"], d["charge"], d["revealed"], d.get("kind"),
+                               play is not None, (play or {}).get("square")))
+    if m.trow is not None:
+        m.trow[4] += 1
+
+
+def _played(m: MatchRows, seq: int, d: dict) -> None:
+    b = m.battle
+    in_battle = b is not None and b["step"] == "event"
+    p = d["player"]
+    m.buf["plays"].append((m.mid, seq, m.turn, p, d["card"], d.get("zone"), d.get("kind"), d.get("square"),
+                           d.get("on"), len(d.get("pay") or ()), bool(d.get("extra")), p == m.active,
+                           b["seq"] if in_battle else None))
+    if in_battle:  # 603: an Event played in the Battle Event Step
+        b["events"].append(d["card"])
+    if m.trow is not None and p == m.active:
+        m.trow[5] += 1
+
+
+def _attack(m: MatchRows, seq: int, d: dict) -> None:
+    a, t = d.get("attacker") or {}, d.get("target_info") or {}
+    m.battle = {"seq": seq, "turn": m.turn, "player": d["player"], "acard": a.get("code"), "apower": a.get("power"),
+                "asq": d["square"], "tkind": d["target_kind"], "tcard": t.get("code"), "tpower": t.get("power"),
+                "tuid": t.get("uid"), "tsq": d["target"], "dist": d.get("distance"), "range": d.get("range_used"),
+                "events": [], "outcome": None, "damage": 0, "step": "event"}
+    if m.trow is not None:
+        m.trow[6] += 1
+
+
+def _battle_damage(m: MatchRows, seq: int, d: dict) -> None:
+    b = m.battle
+    if b is not None:  # 604: damaged_zx is "survived" unless lethal damage destroys it (1007)
+        b["step"] = "damage"
+        b["outcome"] = "survived" if d["outcome"] == "damaged_zx" else d["outcome"]
+
+
+def _destroyed(m: MatchRows, seq: int, d: dict) -> None:
+    b = m.battle
+    if b is not None and b["tuid"] is not None and b["tuid"] == d.get("uid"):
+        b["outcome"] = "destroyed"
+
+
+def _battle_ended(m: MatchRows, seq: int, d: dict) -> None:
+    if m.battle is not None:
+        m._attack_row(d["outcome"], True)
+
+
+def _life(m: MatchRows, seq: int, d: dict) -> None:
+    p = d["player"]
+    trig = d.get("triggers") or ()
+    b = m.battle
+    m.buf["life"].append((m.mid, seq, m.turn, p, d["card"], d.get("kind"), d.get("ignite") is not None,
+                          f"recover:{p}" in trig, f"void:{p}" in trig, d["life_after"],
+                          b["seq"] if b is not None else None))
+    m.life[p] = d["life_after"]
+    if b is not None:
+        b["damage"] += 1
+    if m.trow is not None and p != m.active:
+        m.trow[7] += 1
+
+
+def _effect(m: MatchRows, seq: int, d: dict) -> None:
+    op, a, p = d.get("op"), d.get("args") or {}, d["player"]
+    if op == "draw":
+        m._draw_rows(seq, p, a.get("cards") or (), "effect")
+    elif op == "recover":  # 1102: the top card of the deck into Life
+        m.life[p] += 1
+    elif op == "move" and a.get("card") and (a.get("from") == "life") != (a.get("to") == "life"):
+        owner = a.get("owner") or p
+        m.life[owner] += 1 if a.get("to") == "life" else -1
+
+
+def _turn_ended(m: MatchRows, seq: int, d: dict) -> None:
+    if m.trow is not None:
+        m._turn_row(True)
+
+
+def _ended(m: MatchRows, seq: int, d: dict) -> None:
+    m.winner, m.reason, m.ended = d.get("winner"), d.get("reason"), True
+    if m.battle is not None:
+        m._attack_row(None, False)
+    if m.trow is not None:
+        m._turn_row(False)
+
+
+def _violation(m: MatchRows, seq: int, d: dict) -> None:
+    m.violations += 1
+
+
+HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {
+    "zx.match:PlayerSetUp": _setup, "zx.match:TurnStarted": _turn_started, "zx.match:CardsDrawn": _drawn,
+    "zx.match:Reloaded": _reloaded, "zx.match:ResourcePlaced": _resource, "zx.match:IgnitionPerformed": _ignition,
+    "zx.match:CardPlayed": _played, "zx.match:AttackDeclared": _attack, "zx.match:BattleDamageDealt": _battle_damage,
+    "zx.match:ZXDestroyed": _destroyed, "zx.match:BattleEnded": _battle_ended, "zx.match:LifeDamaged": _life,
+    "zx.match:EffectApplied": _effect, "zx.match:TurnEnded": _turn_ended, "zx.match:MatchEnded": _ended,
+    "zx.match:ViolationRecorded": _violation,
+}

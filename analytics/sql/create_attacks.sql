@@ -1,0 +1,20 @@
+CREATE TABLE IF NOT EXISTS attacks (
+    match_id VARCHAR NOT NULL,
+    seq INTEGER NOT NULL,
+    turn INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    attacker_card VARCHAR,
+    attacker_power INTEGER,
+    attacker_square VARCHAR NOT NULL,
+    target_kind VARCHAR NOT NULL,
+    target_card VARCHAR,
+    target_power INTEGER,
+    target_square VARCHAR NOT NULL,
+    distance INTEGER,
+    range_used BOOLEAN,
+    events VARCHAR[] NOT NULL,
+    event_count INTEGER NOT NULL,
+    outcome VARCHAR,
+    life_damage INTEGER NOT NULL,
+    battle_ended BOOLEAN NOT NULL
+)

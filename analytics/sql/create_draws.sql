@@ -1,0 +1,8 @@
+CREATE TABLE IF NOT EXISTS draws (
+    match_id VARCHAR NOT NULL,
+    seq INTEGER NOT NULL,
+    turn INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    card VARCHAR NOT NULL,
+    source VARCHAR NOT NULL
+)

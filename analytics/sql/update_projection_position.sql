@@ -1,0 +1,1 @@
+UPDATE projection_position SET position = ?, events = ?, updated_at = ? WHERE projection = ?

@@ -1,0 +1,9 @@
+SELECT {key} AS key,
+       count(*) AS games,
+       count(*) FILTER (WHERE result = 'win') AS wins,
+       count(*) FILTER (WHERE result = 'loss') AS losses,
+       count(*) FILTER (WHERE result = 'draw') AS draws
+FROM filtered_seats($since, $until, $event, $deck, $player)
+WHERE result IS NOT NULL
+  AND {key} IS DISTINCT FROM opp_{key}
+GROUP BY ALL
