@@ -176,7 +176,8 @@ class Referee:
         """Automatic rule effects: lethal damage, loss, and the end of a finished battle."""
         m = self.m
         while m.outcome is None:
-            dead = [(s, e) for s, e in m.sq.items() if e is not None and e["base"] is not None and checks.lethal(e)]
+            dead = [(s, e) for s, e in m.sq.items()  # undamaged and unmodified cannot be lethal
+                    if e is not None and (e["dmg"] or e["mods"]) and e["base"] is not None and checks.lethal(e)]
             for s, e in dead:  # lethal damage: destroyed, to its owner's Charge (1007)
                 m._destroyed(square=s, uid=e["uid"], code=e["code"], cause="lethal", line=self.line)
             losers = [pl for pl in ("P1", "P2") if m.p[pl]["ready"] and not m.p[pl]["life"]]
