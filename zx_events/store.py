@@ -201,7 +201,7 @@ def _first_line(e: BaseException) -> str:
 
 
 def _make_recorder_class():
-    from eventsourcing.postgres import PostgresApplicationRecorder
+    from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder
 
     class PostgresMatchRecorder(PostgresApplicationRecorder):
         """eventsourcing's recorder, with table creation made safe for many processes at once.
@@ -209,28 +209,34 @@ def _make_recorder_class():
         The stock ``create_table`` runs ``CREATE TYPE``, ``CREATE TABLE IF NOT EXISTS`` and
         ``CREATE OR REPLACE FUNCTION`` unguarded: two importers starting together on an empty
         database fail with a duplicate-key or "tuple concurrently updated" error. Here the DDL runs
-        under a PostgreSQL advisory lock, and only when the table is missing.
+        under a PostgreSQL advisory lock, and only when a table is missing. The snapshots table
+        (``matches_snapshots``, opened later by zx_events.replay with the stock recorder) is
+        created at the same time, so that later ``CREATE TABLE IF NOT EXISTS`` finds it.
         """
 
         def create_table(self) -> None:
             import psycopg
 
             ds = self.datastore
-            qualified = f'"{ds.schema}"."{self.events_table_name}"'
-            key = int.from_bytes(hashlib.blake2b(qualified.encode(), digest_size=8).digest(), "big", signed=True)
+            snapshots = PostgresAggregateRecorder(
+                ds, events_table_name=self.events_table_name.removesuffix("_events") + "_snapshots")
+            tables = [f'"{ds.schema}"."{t}"' for t in (self.events_table_name, snapshots.events_table_name)]
+            statements = [*self.sql_create_statements, *snapshots.sql_create_statements]
+            key = int.from_bytes(hashlib.blake2b(tables[0].encode(), digest_size=8).digest(), "big", signed=True)
             with ds.get_connection() as conn:
                 conn.execute("SELECT pg_advisory_lock(%s)", (key,))
                 try:
-                    row = conn.execute("SELECT to_regclass(%s) IS NOT NULL AS present", (qualified,)).fetchone()
-                    if not row["present"]:
-                        for statement in self.sql_create_statements:
+                    row = conn.execute("SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL AS ok",
+                                       tables).fetchone()
+                    if not row["ok"]:
+                        for statement in statements:
                             if "CREATE TYPE" in statement.as_string():
                                 try:
                                     conn.execute(statement, prepare=False)
                                 except psycopg.errors.DuplicateObject:
-                                    pass  # left by an earlier creation that stopped half-way
+                                    pass  # both tables share the type; or left by an interrupted creation
                         with conn.transaction():
-                            for statement in self.sql_create_statements:
+                            for statement in statements:
                                 if "CREATE TYPE" not in statement.as_string():
                                     conn.execute(statement, prepare=False)
                 finally:
