@@ -121,6 +121,9 @@ def matches_cmd(ctx: click.Context, fmt: str) -> None:
 from .replay import replay_cmd  # noqa: E402
 zx.add_command(replay_cmd)
 
+from .simulate import simulate_cmd  # noqa: E402
+zx.add_command(simulate_cmd)
+
 
 def main() -> None:
     zx(prog_name="zx")
