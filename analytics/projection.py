@@ -73,9 +73,11 @@ def store_identity(svc: Any) -> str:
     return st.label
 
 
-def page_reader(recorder: Any, page_size: int) -> tuple[Callable[[int, int], list], Callable[[str], Any]]:
+def page_reader(recorder: Any, page_size: int) -> tuple[Callable[[int, int], list], Callable[[str], Any],
+                                                        Callable[[Any], str]]:
     """``read(after, stop)``: the next page of ``(id, originator_id, version, topic, state)`` rows of
-    the projected topics; and how a stored match uuid string compares with the rows' originator ids.
+    the projected topics; ``key_of``: a match uuid (canonical text) as the rows carry it; and
+    ``text_of``: the other way round.
 
     For SQLite the same query the recorder runs is issued on the recorder's own datastore, minus
     building a Notification and a UUID per row (a third of the projection's time); every other
@@ -89,13 +91,13 @@ def page_reader(recorder: Any, page_size: int) -> tuple[Callable[[int, int], lis
             with recorder.datastore.transaction(commit=False) as c:
                 c.execute(statement, [after, stop, *TOPICS, page_size])
                 return c.fetchall()
-        return read_sqlite, str
+        return read_sqlite, lambda text: UUID(text).hex, lambda hex_: str(UUID(hex_))  # stored as 32 hex digits
 
     def read(after: int, stop: int) -> list:
         page = recorder.select_notifications(start=after, limit=page_size, stop=stop, topics=TOPICS,
                                              inclusive_of_start=False)
         return [(n.id, n.originator_id, n.originator_version, n.topic, n.state) for n in page]
-    return read, UUID
+    return read, UUID, str
 
 
 class Catalogs:
@@ -134,7 +136,7 @@ class Projection:
         self.buf = new_buffers()
         self.current: MatchRows | None = None
         self.key: Any = None  # the current match's originator id as the page rows carry it
-        self.pages, self.key_of = page_reader(svc.recorder, page_size)
+        self.pages, self.key_of, self.text_of = page_reader(svc.recorder, page_size)
         self.deleted: list[str] = []  # matches re-projected in this page: their stored rows go first
         self.catalogs = Catalogs({r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()})
         self.types = self._arrow_types()
@@ -189,7 +191,8 @@ class Projection:
                     cur.close()
                     self.matches_written += 1
                 key = oid
-                cur = self.current = MatchRows(str(oid), self.buf) if topic == STARTED else self.reopen(str(oid), seq)
+                text = self.text_of(oid)
+                cur = self.current = MatchRows(text, self.buf) if topic == STARTED else self.reopen(text, seq)
             d = loads(state) if decode is None else decode(topic, state)
             if topic == STARTED:
                 cur.started(d, self.catalogs.colours_of((d.get("catalog") or {}).get("name"), self.buf))

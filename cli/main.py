@@ -52,10 +52,12 @@ def load_catalog_option(path: str | None):
               help="Card catalog for every match (default: the one each header names, else sample).")
 @click.option("--accept-violations", is_flag=True,
               help="Store matches as played, recording each rule violation as an event.")
+@click.option("--analytics/--no-analytics", "update_analytics", default=True, show_default=True,
+              help="Then bring the analytics DuckDB file up to date (zx analytics update; path from ZX_ANALYTICS).")
 @format_option
 @click.pass_context
 def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | None, accept_violations: bool,
-               fmt: str) -> None:
+               fmt: str, update_analytics: bool = True) -> None:
     """Import match logs (JSON Lines, zxlog 1) into the event store, checking every rule.
 
     Example: zx import examples/legal/*.zxlog
@@ -101,6 +103,10 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     unchanged = sum(o.status == "unchanged" for o in outcomes)
     click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
                f"into {svc.store.label}", err=True)
+    if update_analytics and imported:
+        from .analytics import update_after_import
+
+        update_after_import(ctx, svc)
     if rejected:
         sys.exit(1)
 
@@ -123,6 +129,9 @@ zx.add_command(replay_cmd)
 
 from .simulate import simulate_cmd  # noqa: E402
 zx.add_command(simulate_cmd)
+
+from .analytics import register as register_analytics  # noqa: E402
+register_analytics(zx)
 
 
 def main() -> None:
