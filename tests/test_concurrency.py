@@ -84,7 +84,8 @@ def test_concurrent_imports_lose_and_duplicate_nothing(store_url, tmp_path, coun
         path = tmp_path / f"batch-{i}.zxlog"
         path.write_text("".join(texts[n] for n in ids))
         files.append(path)
-    procs = [subprocess.Popen([*zx_command(), "--store", store_url, "import", str(f), "--format", "json"],
+    procs = [subprocess.Popen([*zx_command(), "--store", store_url, "import", str(f), "--no-analytics",
+                               "--format", "json"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
              for f in files]
     results = [p.communicate(timeout=300) for p in procs]
