@@ -13,6 +13,10 @@ How to use them (replay, audit, analytics, import tests):
     def test_cli(store_url, backend):     # backend: "sqlite" or "postgres"
         CliRunner().invoke(zx, ["--store", store_url, "import", ...])
 
+A subclass of MatchService must keep ``name = MatchService.name``: eventsourcing names the
+PostgreSQL table after the application (``matches_events``), so a subclass named otherwise would
+silently use a table of its own there (SQLite always uses ``stored_events``).
+
 ``store_url`` is an ordinary ``--store`` value, so it also works for ``zx --store URL ...`` in a
 subprocess and for ``resolve_store``. A module that only wants one backend can override it, or
 select one with ``-k sqlite`` / ``-k postgres``.
