@@ -1,0 +1,188 @@
+"""The analytics commands end to end: zx import -> zx stats / sql / export; resuming after a crash."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from polars.testing import assert_frame_equal
+
+from analytics.projection import CRASH_ENV
+from analytics_support import all_tables, log_text
+from cli.main import zx
+
+ROOT = Path(__file__).resolve().parent.parent
+ZX = [str(Path(sys.executable).with_name("zx"))]  # the installed console script
+
+
+@pytest.fixture
+def imported(tmp_path):
+    """The hand-built matches imported into a SQLite store, analytics updated by zx import."""
+    log = tmp_path / "hand.zxlog"
+    log.write_text(log_text(), encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", str(log)])
+    assert r.exit_code == 0, r.output
+    return store
+
+
+def run(store: Path, *args: str) -> "object":
+    return CliRunner().invoke(zx, ["--store", str(store), *args])
+
+
+def test_import_updates_the_analytics_file_next_to_the_store(imported):
+    assert imported.with_suffix(".duckdb").exists()
+    r = run(imported, "stats", "winrates", "--by", "first", "--format", "json")
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)
+    assert [(x["seat"], x["games"], x["wins"], x["low_sample"]) for x in rows] == [("first", 2, 2, True),
+                                                                                   ("second", 2, 0, True)]
+
+
+def test_no_analytics_skips_it(tmp_path):
+    log = tmp_path / "hand.zxlog"
+    log.write_text(log_text(("m1",)), encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    r = run(store, "import", "--no-analytics", str(log))
+    assert r.exit_code == 0 and not store.with_suffix(".duckdb").exists()
+    r = run(store, "stats", "matchups")
+    assert r.exit_code == 1
+    assert f"no analytics file at {store.with_suffix('.duckdb')}: run `zx analytics update`" in r.output
+    r = run(store, "analytics", "update", "--format", "csv")
+    assert r.exit_code == 0, r.output
+    header, row = r.stdout.splitlines()
+    assert header == "analytics,events,matches,pages,position,seconds,events_per_s,rebuilt"
+    assert row.split(",")[2:4] == ["1", "1"]
+
+
+def test_analytics_path_from_env_and_option(tmp_path, monkeypatch):
+    log = tmp_path / "hand.zxlog"
+    log.write_text(log_text(("m2",)), encoding="utf-8")
+    monkeypatch.setenv("ZX_ANALYTICS", str(tmp_path / "env.duckdb"))
+    assert run(tmp_path / "s.sqlite", "import", str(log)).exit_code == 0
+    assert (tmp_path / "env.duckdb").exists() and not (tmp_path / "s.duckdb").exists()
+    r = run(tmp_path / "s.sqlite", "stats", "winrates", "--analytics", str(tmp_path / "other.duckdb"))
+    assert r.exit_code == 1 and "no analytics file at" in r.output and "other.duckdb" in r.output
+
+
+def test_every_stats_command_prints_a_table_json_and_csv(imported):
+    commands = [["winrates", "--by", b] for b in ("deck", "colour", "player", "first")]
+    commands += [["matchups"], ["life"], ["life", "--by", "turn"], ["cards"]]
+    commands += [["attacks", "--by", b] for b in ("card", "square", "target")]
+    for cmd in commands:
+        table = run(imported, "stats", *cmd)
+        assert table.exit_code == 0 and "low_sample" in table.stdout, (cmd, table.output)
+        rows = json.loads(run(imported, "stats", *cmd, "--format", "json").stdout)
+        csv = run(imported, "stats", *cmd, "--format", "csv").stdout.splitlines()
+        assert len(csv) == len(rows) + 1 and rows and "low_sample" in csv[0].split(","), cmd
+
+
+def test_stats_filters_and_min_games(imported):
+    r = run(imported, "stats", "winrates", "--deck", "Red Dragons", "--by", "player", "--min-games", "1",
+            "--format", "csv")
+    assert r.stdout.splitlines()[1:] == ["Aki,1,1,0,0,1,0.2065,1,False", "Mio,1,0,1,0,0,0,0.7935,False"]
+    r = run(imported, "stats", "matchups", "--since", "2026-12-01", "--until", "2026-12-31", "--event", "Cup",
+            "--player", "Ren", "--format", "json")
+    assert [(x["deck"], x["opponent"], x["wins"]) for x in json.loads(r.stdout)] == [("Blue Control", "Red Dragons", 1)]
+
+
+def test_bad_stats_options_are_usage_errors(imported):
+    r = run(imported, "stats", "winrates", "--by", "colors")
+    assert r.exit_code == 2 and "'colors' is not one of 'deck', 'colour', 'player', 'first'" in r.output
+    r = run(imported, "stats", "life", "--since", "2026-13-01")
+    assert r.exit_code == 2 and "since must be a date YYYY-MM-DD, got '2026-13-01'" in r.output
+    r = run(imported, "stats", "cards", "--min-games", "0")
+    assert r.exit_code == 2
+
+
+def test_sql_read_only(imported):
+    r = run(imported, "sql", "SELECT deck, count(*) AS games FROM seats GROUP BY ALL ORDER BY deck", "--format", "csv")
+    assert r.exit_code == 0 and r.stdout.splitlines() == ["deck,games", "Blue Control,3", "Red Dragons,3"]
+    r = run(imported, "sql", "DELETE FROM matches")
+    assert r.exit_code == 1 and "SQL error" in r.output and "read-only" in r.output
+    r = run(imported, "sql", "SELEC 1")
+    assert r.exit_code == 1 and "SQL error: Parser Error" in r.output
+
+
+def test_export_parquet_partitioned_by_month(imported, tmp_path):
+    out = tmp_path / "out"
+    r = run(imported, "export", "--parquet", str(out), "--format", "json")
+    assert r.exit_code == 0, r.output
+    rows = {x["table"]: x for x in json.loads(r.stdout)}
+    assert rows["matches"]["rows"] == 3 and rows["matches"]["months"] == 3
+    assert sorted(p.name for p in (out / "matches").iterdir()) == ["month=2026-11", "month=2026-12", "month=unknown"]
+    assert (out / "data-dictionary.md").read_text() == (ROOT / "docs" / "data-dictionary.md").read_text()
+    tables = all_tables(imported.with_suffix(".duckdb"))
+    for name in ("matches", "plays", "attacks", "life", "ignitions", "turns", "draws"):
+        back = pl.scan_parquet(out / name, hive_partitioning=True).collect()
+        assert back.height == tables[name].height == rows[name]["rows"], name
+    attacks = pl.scan_parquet(out / "attacks").filter(pl.col("month") == "2026-12").collect()
+    assert attacks["match_id"].to_list() == ["m2"]
+    assert pl.read_parquet(out / "card_catalog" / "card_catalog.parquet").height == 134
+    again = run(imported, "export", "--parquet", str(out))  # replaces, never appends
+    assert again.exit_code == 0 and pl.scan_parquet(out / "plays").collect().height == tables["plays"].height
+
+
+def test_data_dictionary_documents_every_column(imported):
+    text = (ROOT / "docs" / "data-dictionary.md").read_text(encoding="utf-8")
+    documented: dict[str, list[tuple[str, str]]] = {}
+    section = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        m = re.match(r"\| ([a-z0-9_]+) \| ([A-Z\[\]]+) \|", line)
+        if m and section:
+            documented.setdefault(section, []).append((m.group(1), m.group(2)))
+    con = duckdb.connect(str(imported.with_suffix(".duckdb")), read_only=True)
+    spelled = {"TIMESTAMP WITH TIME ZONE": "TIMESTAMPTZ"}
+    for name in ("matches", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_catalog"):
+        cols = [(c, spelled.get(t, t)) for c, t in con.execute(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
+            "ORDER BY ordinal_position", [name]).fetchall()]
+        assert documented.get(name) == cols, name
+    con.close()
+
+
+def _zx(store: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*ZX, "--store", store, *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=300)
+
+
+def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path):
+    """The restart test: the update dies inside a page's transaction (os._exit, like a kill -9),
+    runs again, and every table equals a rebuild into another file."""
+    from zx_events.sim import simulate, write_files
+
+    list(write_files(tmp_path / "sim", 11, simulate(30, 11, policy="mixed"), 30))
+    logs = sorted(str(p) for p in (tmp_path / "sim").glob("*.zxlog"))
+    r = _zx(store_url, "import", "--no-analytics", "--format", "csv", *logs)
+    assert r.returncode == 0, r.stderr
+    path, rebuilt = tmp_path / "a.duckdb", tmp_path / "rebuilt.duckdb"
+    crashed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "300",
+                  env={CRASH_ENV: "3"})
+    assert crashed.returncode == 75, crashed.stderr
+    con = duckdb.connect(str(path), read_only=True)
+    position, inflight = con.execute("SELECT position, (SELECT count(*) FROM projection_inflight) "
+                                     "FROM projection_position").fetchone()
+    partial = con.execute("SELECT count(*) FROM matches").fetchone()[0]
+    con.close()
+    assert position > 0 and 0 < partial < 30  # three pages committed, the fourth rolled back
+    resumed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "300",
+                  "--format", "json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)[0]["matches"] == 30 - partial
+    full = _zx(store_url, "analytics", "update", "--rebuild", "--analytics", str(rebuilt), "--format", "json")
+    assert full.returncode == 0, full.stderr
+    assert json.loads(full.stdout)[0]["matches"] == 30
+    want, got = all_tables(rebuilt), all_tables(path)
+    for name in want:
+        assert_frame_equal(got[name], want[name])
+    assert inflight in (0, 1)
