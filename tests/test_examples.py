@@ -1,0 +1,46 @@
+"""The shipped legal examples import cleanly and together show what the rules-engine issue names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from zx_events.importer import build_match
+from zx_events.logformat.reader import read_log
+from zx_events.sim.coverage import features
+
+LEGAL = sorted(Path(__file__).parent.parent.joinpath("examples", "legal").glob("*.zxlog"))
+COMPLETE = [p for p in LEGAL if p.name != "first-turns.zxlog"]
+NAMED = ("battle_on_zx", "battle_on_player", "range_attack", "ignition_play", "charge_excess", "reload",
+         "life_recovery", "win_by_life", "concession")
+
+
+@pytest.mark.parametrize("path", LEGAL, ids=lambda p: p.name)
+def test_every_legal_example_imports_strictly(path):
+    for log in read_log(path):
+        checked = build_match(log, strict=True)
+        assert checked.violations == []
+        assert checked.match.version > 10
+
+
+def test_three_complete_matches_of_eight_or_more_turns():
+    ended = []
+    for path in COMPLETE:
+        (log,) = read_log(path)
+        m = build_match(log).match
+        assert m.turn >= 8, path.name
+        assert m.outcome is not None, path.name
+        ended.append(m.outcome["reason"])
+    assert len(COMPLETE) >= 3
+    assert "life" in ended and "concede" in ended
+
+
+def test_examples_together_show_every_named_feature():
+    seen = {k: 0 for k in NAMED}
+    for path in COMPLETE:
+        (log,) = read_log(path)
+        f = features(build_match(log).match.pending_events)
+        for k in NAMED:
+            seen[k] += f[k]
+    assert all(seen.values()), {k: v for k, v in seen.items() if not v}
