@@ -223,6 +223,18 @@ def test_1102_life_recovery_lists_the_top_card_of_the_deck():
     assert_all_legal(m, cat, legal_records(m, cat, "P1", FixedOrder(m, {"P1": ["R01-007"]})))
 
 
+def test_1102_source_of_a_trigger_in_a_match_loaded_from_the_store():
+    from zx_events.application import MatchService
+
+    svc = MatchService("memory:")
+    lr = [*HIT_P1, {"do": "life", "by": "P1", "card": "R01-011", "ignite": {"square": "a1"}}]
+    (log,) = parse_log(text(lr), "t.zxlog")
+    assert svc.import_log(log).status == "imported"
+    m = svc.get_match(log.match_id)  # no pending events: the source is found on Square
+    (recover, _) = legal_records(m, load_catalog("sample"), "P1")
+    assert recover["source"] == "R01-011" and is_legal(m, load_catalog("sample"), recover)
+
+
 # ---------------------------------------------------------------- the turn (503-507, 805, 806, 309.2a)
 def test_503_3a_no_draw_on_the_first_players_first_turn():
     recs = listed([*SETUP, {"do": "turn", "by": "P1"}], "P1")

@@ -221,11 +221,10 @@ def _trigger_source(m: Match, cat: Catalog, player: str, icon: str) -> str:
         if isinstance(e, Match.LifeDamaged) and e.player == player:
             return e.card
     # a match loaded from the store has no pending events: a card with the icon the player has used
-    for entry in m.sq.values():
-        if entry is not None and entry["ctrl"] == player and icon in cat[entry["code"]].icons:
-            return entry["code"]
-    for code in reversed(m.p[player]["trash"]):
-        if icon in cat[code].icons:
+    for code in [e["code"] for e in m.sq.values() if e is not None and e["ctrl"] == player] + \
+            list(reversed(m.p[player]["trash"])):
+        card = cat.get(code)  # a Token's code may not be in the catalog
+        if card is not None and icon in card.icons:
             return code
     return m.p[player]["player_card"] or player
 
