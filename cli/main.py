@@ -94,11 +94,11 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         emit([o.to_json() for o in outcomes], fmt)
     else:
         rows = [{"match": o.match_id, "source": o.error.where if o.error and o.error.line else f"{o.source}:{o.line}", "status": o.status, "events": o.events,
-                 "violations": len(o.violations),
+                 "violations": len(o.violations), "head": o.head[:16] if o.head else None,
                  "error": (f"rule {o.error.rule}: {o.error.message}" if getattr(o.error, "rule", None)
                            else o.error.message) if o.error else None}
                 for o in outcomes]
-        emit(rows, fmt, ["match", "source", "status", "events", "violations", "error"])
+        emit(rows, fmt, ["match", "source", "status", "events", "violations", "head", "error"])
     imported = sum(o.status == "imported" for o in outcomes)
     unchanged = sum(o.status == "unchanged" for o in outcomes)
     click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
@@ -127,11 +127,19 @@ def matches_cmd(ctx: click.Context, fmt: str) -> None:
 from .replay import replay_cmd  # noqa: E402
 zx.add_command(replay_cmd)
 
+from .audit import audit_cmd, verify_cmd  # noqa: E402
+zx.add_command(audit_cmd)
+zx.add_command(verify_cmd)
+
+
 from .simulate import simulate_cmd  # noqa: E402
 zx.add_command(simulate_cmd)
 
 from .analytics import register as register_analytics  # noqa: E402
 register_analytics(zx)
+
+from .demo import demo_cmd  # noqa: E402
+zx.add_command(demo_cmd)
 
 
 def main() -> None:

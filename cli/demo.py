@@ -1,0 +1,138 @@
+"""``zx demo``: the whole product in one command, on a fresh embedded store."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .output import FORMATS, emit, progress
+
+
+@click.command("demo")
+@click.option("--matches", "-n", type=click.IntRange(min=2), default=200, show_default=True,
+              help="How many matches to simulate.")
+@click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True, help="Simulation seed.")
+@click.option("--dir", "out", type=click.Path(file_okay=False), default="zx-demo", show_default=True,
+              help="Folder for the demo's logs, event store (events.sqlite) and analytics (events.duckdb); "
+                   "replaced on every run.")
+@click.option("--turn", type=click.IntRange(min=1), default=3, show_default=True,
+              help="The turn of the first match to replay.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="Output as tables, or the summary as JSON or CSV.")
+def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
+    """Simulate matches, import them, update analytics, print a metagame summary and replay a turn.
+
+    Example: zx demo --matches 200
+
+    Every step is the real one: the simulator writes zxlog files, the importer checks every record
+    with the rules engine into a fresh SQLite event store, the projection fills DuckDB, the stats
+    are the same as `zx stats`, and the replay reads only the event store.
+    """
+    from analytics.projection import update
+    from analytics.stats import Stats
+    from zx_events.application import MatchService
+    from zx_events.logformat.reader import read_log
+    from zx_events.sim.batch import simulate, write_files
+
+    t0 = time.perf_counter()
+    root = Path(out)
+    if root.exists():
+        if not (root / "events.sqlite").exists() and any(root.iterdir()):
+            raise click.ClickException(f"{root} exists and is not a zx demo folder: choose another --dir")
+        shutil.rmtree(root)
+    logs_dir = root / "logs"
+    logs_dir.mkdir(parents=True)
+
+    with progress(matches, "simulating") as bar:
+        task = bar.add_task("simulate", total=matches)
+
+        def counted():
+            for sim in simulate(matches, seed, policy="mixed"):
+                bar.advance(task)
+                yield sim
+
+        files = list(write_files(logs_dir, seed, counted(), per_file=50))
+    t_sim = time.perf_counter()
+
+    svc = MatchService(str(root / "events.sqlite"))
+    logs = [log for f in sorted(logs_dir.glob("*.zxlog")) for log in read_log(f)]
+    events = 0
+    rejected = []
+    with progress(len(logs), "importing") as bar:
+        task = bar.add_task("import", total=len(logs))
+        for log in logs:
+            o = svc.import_log(log)
+            events += o.events
+            if o.status == "rejected":
+                rejected.append(str(o.error))
+            bar.advance(task)
+    if rejected:
+        raise click.ClickException("the simulator wrote logs the engine rejects:\n" + "\n".join(rejected[:5]))
+    t_import = time.perf_counter()
+
+    result = update(svc, root / "events.duckdb", rebuild=True)
+    t_analytics = time.perf_counter()
+
+    with Stats(root / "events.duckdb", min_games=30) as stats:
+        decks = stats.winrates(by="deck")
+        seats = stats.winrates(by="first")
+        attacks = stats.attacks(by="target")
+    first = logs[0].match_id
+    summary = {
+        "store": str(root / "events.sqlite"), "analytics": str(root / "events.duckdb"), "matches": len(logs),
+        "files": len(files), "events": events, "simulate_s": round(t_sim - t0, 2),
+        "import_s": round(t_import - t_sim, 2), "analytics_s": round(t_analytics - t_import, 2),
+        "total_s": round(time.perf_counter() - t0, 2), "projected_events": getattr(result, "events", None),
+    }
+    if fmt != "table":
+        rows = [{"table": "deck", **r} for r in decks.to_dicts()] + [{"table": "first", **r} for r in seats.to_dicts()]
+        if fmt == "json":
+            click.echo(json.dumps({"summary": summary, "winrates": rows}, default=str))
+        else:
+            emit(rows, "csv")
+        return
+    emit([summary], "table", ["matches", "events", "simulate_s", "import_s", "analytics_s", "total_s", "store"],
+         title="zx demo")
+    emit(_rate_rows(decks, "deck"), "table", title="Win rate by deck (Wilson 95%)")
+    emit(_rate_rows(seats, "seat"), "table", title="First-player advantage")
+    emit(_rate_rows(attacks.head(6), "target", rate="success_rate", n="attacks"), "table",
+         title="Attacks by target (top 6)")
+    _replay_turn(svc, first, turn)
+    click.echo(f"\nNext: zx --store {root / 'events.sqlite'} replay {first} --step    |    "
+               f"zx --store {root / 'events.sqlite'} stats matchups", err=True)
+
+
+def _rate_rows(df: Any, key: str, rate: str = "win_rate", n: str = "games") -> list[dict]:
+    out = []
+    for r in df.to_dicts():
+        out.append({key: r.get(key), n: r.get(n), rate: f"{r[rate]:.1%}",
+                    "95% interval": f"{r[rate + '_low']:.1%} - {r[rate + '_high']:.1%}",
+                    "low sample": "yes" if r.get("low_sample") else ""})
+    return out
+
+
+def _replay_turn(svc: Any, match_id: str, turn: int) -> None:
+    from zx_events.replay import load_history
+
+    from .replay import draw_step
+
+    hist = load_history(svc, match_id)
+    turn = min(turn, len(hist.turns))
+    lo = hist.step_of(hist.turn_seq(turn))
+    hi = hist.step_of(hist.turn_seq(turn + 1)) if turn < len(hist.turns) else len(hist.bounds)
+    click.echo(f"\nReplay of {match_id}, turn {turn}, as a spectator sees it:")
+    last = None
+    for step in hist.steps(perspective="spectator", start=lo, stop=hi):
+        rec = step.record
+        click.echo(f"  line {step.line}: {rec.get('by', '')} {rec.get('do', '')} "
+                   + json.dumps({k: v for k, v in dict(rec).items() if k not in ('by', 'do')}, default=list))
+        last = step
+    if last is not None:
+        draw_step(last)
+    sys.stdout.flush()
