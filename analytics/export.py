@@ -14,7 +14,7 @@ from typing import Callable
 
 import duckdb
 
-PARTITIONED = ("matches", "plays", "attacks", "life", "ignitions", "turns", "draws")
+PARTITIONED = ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_games")
 DICTIONARY = "data-dictionary.md"
 
 
@@ -29,16 +29,15 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     for table in PARTITIONED:  # names from the allow-list above
-        if table == "matches":
-            select = "SELECT * REPLACE (coalesce(month, 'unknown') AS month) FROM matches"
+        if table in ("matches", "seats"):
+            select = f"SELECT * REPLACE (coalesce(month, 'unknown') AS month) FROM {table}"
         else:
             select = (f"SELECT t.*, coalesce(m.month, 'unknown') AS month FROM {table} t "
-                      f"JOIN matches m ON m.match_id = t.match_id")
+                      f"JOIN matches m ON m.match_no = t.match_no")
         con.execute(f"COPY ({select}) TO {_literal(out / table)} "
                     f"(FORMAT parquet, PARTITION_BY (month), OVERWRITE true)")
         n, months = con.execute(f"SELECT count(*), count(DISTINCT coalesce(m.month, 'unknown')) FROM {table} t "
-                                f"JOIN matches m ON m.match_id = t.match_id" if table != "matches" else
-                                "SELECT count(*), count(DISTINCT coalesce(month, 'unknown')) FROM matches").fetchone()
+                                f"JOIN matches m ON m.match_no = t.match_no").fetchall()[0]
         rows.append({"table": table, "rows": n, "months": months, "path": str(out / table)})
         if on_table is not None:
             on_table(table)
@@ -47,7 +46,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     for old in target.glob("*.parquet"):
         old.unlink()
     con.execute(f"COPY card_catalog TO {_literal(target / 'card_catalog.parquet')} (FORMAT parquet)")
-    n = con.execute("SELECT count(*) FROM card_catalog").fetchone()[0]
+    n = con.execute("SELECT count(*) FROM card_catalog").fetchall()[0][0]
     rows.append({"table": "card_catalog", "rows": n, "months": None, "path": str(target)})
     text = resources.files("analytics").joinpath(DICTIONARY).read_text(encoding="utf-8")
     (out / DICTIONARY).write_text(text, encoding="utf-8")

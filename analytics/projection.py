@@ -36,7 +36,7 @@ from eventsourcing.utils import resolve_topic
 from zx_events.cards import load_catalog
 from zx_events.errors import ZXError
 
-from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, sql
+from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .rows import COLUMNS, HANDLERS, PROJECTED, TOPICS, Buffers, MatchRows, new_buffers
 
 NAME = "matches"
@@ -185,14 +185,15 @@ class Projection:
         """Feed one page of ``(id, originator_id, version, topic, state)`` rows (the hot loop)."""
         cur, key = self.current, self.key
         handlers, decode, loads = HANDLERS, self.decode, orjson.loads
-        for _, oid, seq, topic, state in rows:
+        for nid, oid, seq, topic, state in rows:
             if oid != key:
                 if cur is not None:
                     cur.close()
                     self.matches_written += 1
                 key = oid
                 text = self.text_of(oid)
-                cur = self.current = MatchRows(text, self.buf) if topic == STARTED else self.reopen(text, seq)
+                cur = self.current = MatchRows(text, nid, self.buf) if topic == STARTED else \
+                    self.reopen(text, seq, nid)
             d = loads(state) if decode is None else decode(topic, state)
             if topic == STARTED:
                 cur.started(d, self.catalogs.colours_of((d.get("catalog") or {}).get("name"), self.buf))
@@ -212,10 +213,15 @@ class Projection:
             self.matches_written += 1
             self.current = self.key = None
 
-    def reopen(self, oid: str, seq: int) -> MatchRows:
-        """An event for a match closed earlier: drop its rows and project it again from version 1."""
+    def reopen(self, oid: str, seq: int, nid: int) -> MatchRows:
+        """An event for a match closed earlier: drop its rows and project it again from version 1,
+        under the match_no it had (the notification id of its first event)."""
         stored = self.svc.recorder.select_events(UUID(oid), lte=seq - 1)
-        m = MatchRows(oid, self.buf)
+        no = next((r[1] for r in self.buf["matches"] if r[2] == oid), None)
+        if no is None:
+            row = self.con.execute("SELECT match_no FROM matches WHERE match_uuid = ?", [oid]).fetchall()
+            no = row[0][0] if row else nid
+        m = MatchRows(oid, no, self.buf)
         topics = set(TOPICS)
         for se in stored:
             if se.topic not in topics:
@@ -268,16 +274,16 @@ class Projection:
         self.deleted.clear()
 
 
-def _position(con: duckdb.DuckDBPyConnection) -> tuple[int, int, int, str] | None:
-    row = con.execute("SELECT position, events, schema_version, store FROM projection_position WHERE projection = ?",
-                      [NAME]).fetchone()
-    return row
+def _position(con: duckdb.DuckDBPyConnection) -> tuple[int, int, str]:
+    return con.execute("SELECT position, events, store FROM projection_position WHERE projection = ?",
+                       [NAME]).fetchall()[0]
 
 
 def _reset(con: duckdb.DuckDBPyConnection, store: str) -> None:
+    """Drop everything any version created and start this version's schema at position 0."""
     con.execute("BEGIN TRANSACTION")
-    for table in (*COLUMNS, "projection_inflight", "projection_position"):
-        con.execute(f"DELETE FROM {table}")  # tables from the allow-list
+    drop_schema(con)
+    create_schema(con)
     con.execute(sql("insert_projection_position"), [NAME, SCHEMA_VERSION, store, datetime.now(timezone.utc)])
     con.execute("COMMIT")
 
@@ -298,26 +304,26 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     con = connect_writer(path)
     try:
         rebuild = rebuild or svc.store.kind == "memory"
-        pos = _position(con)
-        if pos is not None and not rebuild:
-            position, _, version, built_from = pos
+        version = stored_version(con)
+        if version is not None and not rebuild:
             if version != SCHEMA_VERSION:
                 raise AnalyticsError(f"{path} has analytics schema {version}, this version writes {SCHEMA_VERSION}: "
                                      f"run `zx analytics update --rebuild`")
+            built_from = _position(con)[2]
             if built_from != store:
                 raise AnalyticsError(f"{path} was built from {built_from}, not {store}: run `zx analytics update "
                                      f"--rebuild` to rebuild it from this store, or choose another file with --analytics")
-        if pos is None or rebuild:
+            create_schema(con)  # tables exist; macros are refreshed
+        else:
             _reset(con, store)
-        position, done_before = _position(con)[:2]
+        position, done_before, _ = _position(con)
         last = svc.recorder.max_notification_id() or 0
         if position > last:
             raise AnalyticsError(f"{path} is up to notification {position} but the store ends at {last}: it was "
                                  f"built from another store; run `zx analytics update --rebuild`")
         proj = Projection(svc, con, page_size)
-        row = con.execute("SELECT match_uuid, state FROM projection_inflight").fetchone()
-        if row is not None:
-            proj.resume(row[0], orjson.loads(row[1]))
+        for oid, state in con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall():
+            proj.resume(oid, orjson.loads(state))  # at most one: the match a page boundary cut
         crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
         total, events, pages = last - position, 0, 0
         while position < last:

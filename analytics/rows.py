@@ -16,21 +16,25 @@ from datetime import date, datetime, timezone
 from typing import Any, Callable
 
 COLUMNS: dict[str, tuple[str, ...]] = {
-    "matches": ("match_id", "match_uuid", "played_at", "played_on", "month", "event",
-                "format", "round", "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all",
-                "p2_name", "p2_deck", "p2_colours", "p2_colours_all", "first", "winner", "reason", "turns",
-                "violations", "source", "imported_at"),
-    "plays": ("match_id", "seq", "turn", "player", "card", "zone", "kind", "square", "on_square", "cost",
+    "matches": ("match_id", "match_no", "match_uuid", "played_at", "played_on", "month", "event", "format", "round",
+                "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all", "p2_name", "p2_deck", "p2_colours",
+                "p2_colours_all", "first", "winner", "reason", "turns", "violations", "source", "imported_at"),
+    "seats": ("match_id", "match_no", "played_on", "month", "event", "format", "side", "name", "deck", "colours",
+              "opp_name", "opp_deck", "opp_colours", "seat", "opp_seat", "result", "turns", "opp_turns",
+              "damage_taken", "life_ignitions", "was_behind"),
+    "plays": ("match_id", "match_no", "seq", "turn", "player", "card", "zone", "kind", "square", "on_square", "cost",
               "extra", "own_turn", "attack_seq"),
-    "attacks": ("match_id", "seq", "turn", "player", "attacker_card", "attacker_power", "attacker_square",
-                "target_kind", "target_card", "target_power", "target_square", "distance", "range_used",
-                "events", "event_count", "outcome", "life_damage", "battle_ended"),
-    "life": ("match_id", "seq", "turn", "player", "card", "kind", "ig_played", "life_recovery", "void_bringer",
-             "life_after", "attack_seq"),
-    "ignitions": ("match_id", "seq", "turn", "player", "charge_card", "revealed", "kind", "played", "square"),
-    "turns": ("match_id", "turn", "player", "drawn", "resource", "ignitions", "plays", "attacks", "damage_dealt",
-              "p1_life", "p2_life", "ended"),
-    "draws": ("match_id", "seq", "turn", "player", "card", "source"),
+    "attacks": ("match_id", "match_no", "seq", "turn", "player", "attacker_card", "attacker_power",
+                "attacker_square", "target_kind", "target_card", "target_power", "target_square", "distance",
+                "range_used", "events", "event_count", "outcome", "life_damage", "battle_ended"),
+    "life": ("match_id", "match_no", "seq", "turn", "player", "card", "kind", "ig_played", "life_recovery",
+             "void_bringer", "life_after", "attack_seq"),
+    "ignitions": ("match_id", "match_no", "seq", "turn", "player", "charge_card", "revealed", "kind", "played",
+                  "square"),
+    "turns": ("match_id", "match_no", "turn", "player", "drawn", "resource", "ignitions", "plays", "attacks",
+              "damage_dealt", "p1_life", "p2_life", "ended"),
+    "draws": ("match_id", "match_no", "seq", "turn", "player", "card", "source"),
+    "card_games": ("match_id", "match_no", "player", "card", "opening", "drawn", "played"),
     "card_catalog": ("catalog", "code", "name", "type", "colours", "cost", "power", "icons"),
 }
 PROJECTED = tuple(t for t in COLUMNS if t != "card_catalog")
@@ -111,11 +115,12 @@ def new_buffers() -> Buffers:
 class MatchRows:
     """The in-flight state of one match, and the rows its events produce."""
 
-    __slots__ = ("oid", "mid", "head", "turn", "active", "life", "battle", "trow", "violations",
-                 "winner", "reason", "ended", "buf")
+    __slots__ = ("oid", "no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner",
+                 "reason", "ended", "cards", "side", "buf")
 
-    def __init__(self, oid: str, buf: Buffers) -> None:
+    def __init__(self, oid: str, no: int, buf: Buffers) -> None:
         self.oid = oid
+        self.no = no  # match_no: the notification id of the match's first event
         self.mid: str = ""
         self.head: dict[str, Any] = {}  # the match row's values known from Started
         self.turn = 0
@@ -127,18 +132,21 @@ class MatchRows:
         self.winner: str | None = None
         self.reason: str | None = None
         self.ended = False
+        self.cards: dict[str, list] = {}  # "P1 R01-001" -> [opening, drawn, played]
+        # per side: [turns taken, Life damage taken, Life cards played by IG, was behind on Life]
+        self.side = {"P1": [0, 0, 0, False], "P2": [0, 0, 0, False]}
         self.buf = buf
 
     # ------------------------------------------------------------------ persistence of the in-flight state
-    _STATE = ("mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner",
-              "reason", "ended")
+    _STATE = ("no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner", "reason",
+              "ended", "cards", "side")
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self._STATE}
 
     @classmethod
     def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
-        m = cls(oid, buf)
+        m = cls(oid, data["no"], buf)
         for k in cls._STATE:
             setattr(m, k, data[k])
         return m
@@ -166,25 +174,44 @@ class MatchRows:
         }
 
     def close(self) -> None:
-        """The match has no more events (for now): flush the battle and turn under way, then the match row."""
+        """The match has no more events (for now): flush the battle and turn under way, then the match,
+        seat and card rows."""
         if self.battle is not None:
             self._attack_row(None, False)
         if self.trow is not None:
             self._turn_row(False)
-        h = self.head
+        h, mid, no = self.head, self.mid, self.no
         at, on, month = parse_played_at(h.get("played_at"))
         self.buf["matches"].append((
-            self.mid, self.oid, at, on, month, h.get("event"), h.get("format"), h.get("round"),
+            mid, no, self.oid, at, on, month, h.get("event"), h.get("format"), h.get("round"),
             h.get("catalog"), h.get("p1_name"), h.get("p1_deck"), h.get("p1_colours"), h.get("p1_colours_all"),
             h.get("p2_name"), h.get("p2_deck"), h.get("p2_colours"), h.get("p2_colours_all"), h.get("first"),
             self.winner, self.reason, self.turn, self.violations, h.get("source"),
             _instant(h.get("imported_at"))))
+        seats = self.buf["seats"].append
+        for me, you, a, b in (("P1", "P2", "p1", "p2"), ("P2", "P1", "p2", "p1")):
+            if self.winner is not None:
+                result = "win" if self.winner == me else "loss"
+            else:
+                result = "draw" if self.reason == "draw" else None
+            mine, theirs = self.side[me], self.side[you]
+            seats((mid, no, on, month, h.get("event"), h.get("format"), me, h.get(f"{a}_name"), h.get(f"{a}_deck"),
+                   h.get(f"{a}_colours"), h.get(f"{b}_name"), h.get(f"{b}_deck"), h.get(f"{b}_colours"),
+                   "first" if h.get("first") == me else "second", "second" if h.get("first") == me else "first",
+                   result, self.turn, theirs[0], mine[1], mine[2], mine[3]))
+        games = self.buf["card_games"].append
+        for key, (opening, drawn, played) in self.cards.items():
+            games((mid, no, key[:2], key[3:], opening, drawn, played))
 
     # ------------------------------------------------------------------ rows finished over time
     def _turn_row(self, ended: bool) -> None:
-        t = self.trow
-        self.buf["turns"].append((self.mid, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7],
-                                  self.life["P1"], self.life["P2"], ended))
+        t, life = self.trow, self.life
+        self.buf["turns"].append((self.mid, self.no, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7],
+                                  life["P1"], life["P2"], ended))
+        if life["P1"] < life["P2"]:
+            self.side["P1"][3] = True
+        elif life["P2"] < life["P1"]:
+            self.side["P2"][3] = True
         self.trow = None
 
     def _attack_row(self, outcome: str | None, ended: bool) -> None:
@@ -192,14 +219,30 @@ class MatchRows:
         if outcome is None:  # the match ended in the battle: what the Damage Step decided, if it came
             outcome = b["outcome"]
         self.buf["attacks"].append((
-            self.mid, b["seq"], b["turn"], b["player"], b["acard"], b["apower"], b["asq"], b["tkind"], b["tcard"],
-            b["tpower"], b["tsq"], b["dist"], b["range"], b["events"], len(b["events"]), outcome, b["damage"], ended))
+            self.mid, self.no, b["seq"], b["turn"], b["player"], b["acard"], b["apower"], b["asq"], b["tkind"],
+            b["tcard"], b["tpower"], b["tsq"], b["dist"], b["range"], b["events"], len(b["events"]), outcome,
+            b["damage"], ended))
         self.battle = None
 
     def _draw_rows(self, seq: int, player: str, cards: list, source: str) -> None:
-        append, mid, turn = self.buf["draws"].append, self.mid, self.turn
+        append, mid, no, turn, seen = self.buf["draws"].append, self.mid, self.no, self.turn, self.cards
         for c in cards:
-            append((mid, seq, turn, player, c, source))
+            append((mid, no, seq, turn, player, c, source))
+            if source == "mulliganed":
+                continue
+            entry = seen.get(f"{player} {c}")
+            if entry is None:
+                entry = seen[f"{player} {c}"] = [False, 0, 0]
+            if source == "opening":
+                entry[0] = True
+            else:
+                entry[1] += 1
+
+    def _played(self, player: str, card: str) -> None:
+        entry = self.cards.get(f"{player} {card}")
+        if entry is None:
+            entry = self.cards[f"{player} {card}"] = [False, 0, 0]
+        entry[2] += 1
 
 
 # ---------------------------------------------------------------------- one handler per topic
@@ -218,6 +261,7 @@ def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
         m._turn_row(False)
     m.turn, m.active = d["turn"], d["player"]
     m.trow = [m.turn, m.active, 0, False, 0, 0, 0, 0]
+    m.side[m.active][0] += 1
 
 
 def _drawn(m: MatchRows, seq: int, d: dict) -> None:
@@ -237,8 +281,10 @@ def _resource(m: MatchRows, seq: int, d: dict) -> None:
 
 def _ignition(m: MatchRows, seq: int, d: dict) -> None:
     play = d.get("play")
-    m.buf["ignitions"].append((m.mid, seq, m.turn, d["player"], d["charge"], d["revealed"], d.get("kind"),
+    m.buf["ignitions"].append((m.mid, m.no, seq, m.turn, d["player"], d["charge"], d["revealed"], d.get("kind"),
                                play is not None, (play or {}).get("square")))
+    if play is not None:  # 505.3a: played free by its IG icon
+        m._played(d["player"], d["revealed"])
     if m.trow is not None:
         m.trow[4] += 1
 
@@ -247,9 +293,10 @@ def _played(m: MatchRows, seq: int, d: dict) -> None:
     b = m.battle
     in_battle = b is not None and b["step"] == "event"
     p = d["player"]
-    m.buf["plays"].append((m.mid, seq, m.turn, p, d["card"], d.get("zone"), d.get("kind"), d.get("square"),
+    m.buf["plays"].append((m.mid, m.no, seq, m.turn, p, d["card"], d.get("zone"), d.get("kind"), d.get("square"),
                            d.get("on"), len(d.get("pay") or ()), bool(d.get("extra")), p == m.active,
                            b["seq"] if in_battle else None))
+    m._played(p, d["card"])
     if in_battle:  # 603: an Event played in the Battle Event Step
         b["events"].append(d["card"])
     if m.trow is not None and p == m.active:
@@ -288,10 +335,16 @@ def _life(m: MatchRows, seq: int, d: dict) -> None:
     p = d["player"]
     trig = d.get("triggers") or ()
     b = m.battle
-    m.buf["life"].append((m.mid, seq, m.turn, p, d["card"], d.get("kind"), d.get("ignite") is not None,
+    ignited = d.get("ignite") is not None
+    m.buf["life"].append((m.mid, m.no, seq, m.turn, p, d["card"], d.get("kind"), ignited,
                           f"recover:{p}" in trig, f"void:{p}" in trig, d["life_after"],
                           b["seq"] if b is not None else None))
     m.life[p] = d["life_after"]
+    taken = m.side[p]
+    taken[1] += 1
+    if ignited:  # played free by its IG icon from Life
+        taken[2] += 1
+        m._played(p, d["card"])
     if b is not None:
         b["damage"] += 1
     if m.trow is not None and p != m.active:

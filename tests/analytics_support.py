@@ -98,9 +98,11 @@ def import_matches(svc: Any, ids: tuple[str, ...] = ("m1", "m2", "m3")) -> None:
         assert out.status == "imported", out.to_json()
 
 
-TABLES = ("matches", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_catalog")
-SORT = {"matches": ["match_id"], "turns": ["match_id", "turn"], "card_catalog": ["catalog", "code"],
-        "draws": ["match_id", "seq", "card", "source"]}
+TABLES = ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_games",
+          "card_catalog")
+SORT = {"matches": ["match_id"], "seats": ["match_id", "side"], "turns": ["match_id", "turn"],
+        "card_catalog": ["catalog", "code"], "draws": ["match_id", "seq", "card", "source"],
+        "card_games": ["match_id", "player", "card"]}
 
 
 def table(path: Path, name: str, drop: tuple[str, ...] = ()) -> pl.DataFrame:
@@ -114,5 +116,12 @@ def table(path: Path, name: str, drop: tuple[str, ...] = ()) -> pl.DataFrame:
 
 
 def all_tables(path: Path) -> dict[str, pl.DataFrame]:
-    # imported_at is when a match was stored: the same in two projections of one store
     return {t: table(path, t) for t in TABLES}
+
+
+def started_ids(svc: Any) -> dict[str, int]:
+    """match id -> the notification id of its Started event, read through the recorder."""
+    out = {}
+    for n in svc.recorder.select_notifications(start=None, limit=10_000, topics=["zx.match:Started"]):
+        out[svc.mapper.to_domain_event(n).match_id] = n.id
+    return out

@@ -121,7 +121,7 @@ def test_export_parquet_partitioned_by_month(imported, tmp_path):
     assert sorted(p.name for p in (out / "matches").iterdir()) == ["month=2026-11", "month=2026-12", "month=unknown"]
     assert (out / "data-dictionary.md").read_text() == (ROOT / "docs" / "data-dictionary.md").read_text()
     tables = all_tables(imported.with_suffix(".duckdb"))
-    for name in ("matches", "plays", "attacks", "life", "ignitions", "turns", "draws"):
+    for name in ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_games"):
         back = pl.scan_parquet(out / name, hive_partitioning=True).collect()
         assert back.height == tables[name].height == rows[name]["rows"], name
     attacks = pl.scan_parquet(out / "attacks").filter(pl.col("month") == "2026-12").collect()
@@ -143,7 +143,8 @@ def test_data_dictionary_documents_every_column(imported):
             documented.setdefault(section, []).append((m.group(1), m.group(2)))
     con = duckdb.connect(str(imported.with_suffix(".duckdb")), read_only=True)
     spelled = {"TIMESTAMP WITH TIME ZONE": "TIMESTAMPTZ"}
-    for name in ("matches", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_catalog"):
+    for name in ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_games",
+                 "card_catalog"):
         cols = [(c, spelled.get(t, t)) for c, t in con.execute(
             "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
             "ORDER BY ordinal_position", [name]).fetchall()]
@@ -170,9 +171,9 @@ def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path):
                   env={CRASH_ENV: "3"})
     assert crashed.returncode == 75, crashed.stderr
     con = duckdb.connect(str(path), read_only=True)
-    position, inflight = con.execute("SELECT position, (SELECT count(*) FROM projection_inflight) "
-                                     "FROM projection_position").fetchone()
-    partial = con.execute("SELECT count(*) FROM matches").fetchone()[0]
+    (position, inflight), = con.execute("SELECT position, (SELECT count(*) FROM projection_inflight) "
+                                        "FROM projection_position").fetchall()
+    partial = con.execute("SELECT count(*) FROM matches").fetchall()[0][0]
     con.close()
     assert position > 0 and 0 < partial < 30  # three pages committed, the fourth rolled back
     resumed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "300",

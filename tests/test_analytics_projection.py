@@ -11,10 +11,10 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analytics.db import AnalyticsError, connect_writer
+from analytics.db import AnalyticsError, connect_writer, create_schema
 from analytics.projection import update
 from analytics.rows import COLUMNS, deck_colours
-from analytics_support import all_tables, import_matches, table
+from analytics_support import all_tables, import_matches, started_ids, table
 from zx_events.application import MatchService
 from zx_events.match import match_uuid
 
@@ -31,10 +31,18 @@ def projected(service, tmp_path):
     return service, path, result
 
 
+def rows_of(path, name: str, svc) -> pl.DataFrame:
+    """A table without match_no, once every row's match_no is checked against the store."""
+    df = table(path, name)
+    want = started_ids(svc)
+    assert [want[m] for m in df["match_id"]] == df["match_no"].to_list(), name
+    return df.drop("match_no")
+
+
 def test_matches_rows(projected):
     svc, path, result = projected
     assert (result.matches, result.pages) == (3, 1)
-    df = table(path, "matches").drop("imported_at", "source")
+    df = rows_of(path, "matches", svc).drop("imported_at", "source")
     tz = timezone.utc
     assert_frame_equal(df, expected(df, [
         ("m1", str(match_uuid("m1")), datetime(2026, 11, 1, 1, 0, tzinfo=tz), date(2026, 11, 1), "2026-11", "Test",
@@ -49,8 +57,8 @@ def test_matches_rows(projected):
 
 
 def test_plays_rows(projected):
-    _, path, _ = projected
-    df = table(path, "plays")
+    svc, path, _ = projected
+    df = rows_of(path, "plays", svc)
     base = [(6, 1, "P1", "R01-002", "hand", "zx", "a1", None, 1, False, True, None),
             (7, 1, "P1", "R01-001", "hand", "zx", "b2", None, 0, False, True, None),
             (12, 2, "P2", "U01-003", "hand", "zx", "b3", None, 2, False, True, None),
@@ -66,8 +74,8 @@ def test_plays_rows(projected):
 
 
 def test_attacks_rows(projected):
-    _, path, _ = projected
-    df = table(path, "attacks")
+    svc, path, _ = projected
+    df = rows_of(path, "attacks", svc)
     assert_frame_equal(df, expected(df, [
         # Range 2 (1104) from c2 to b3, 6000 into 4500: destroyed
         ("m1", 18, 3, "P1", "R01-005", 6000, "c2", "zx", "U01-003", 4500, "b3", 2, True, [], 0, "destroyed", 0, True),
@@ -92,8 +100,8 @@ def test_attacks_rows(projected):
 
 
 def test_life_rows(projected):
-    _, path, _ = projected
-    df = table(path, "life")
+    svc, path, _ = projected
+    df = rows_of(path, "life", svc)
     assert_frame_equal(df, expected(df, [
         ("m1", 30, 3, "P2", "U01-005", "zx", False, False, False, 3, 24),
         # IG from Life (604.3b); Life Recovery (1102) as 2 <= the opponent's 4
@@ -106,10 +114,10 @@ def test_life_rows(projected):
 
 
 def test_ignitions_and_turns_rows(projected):
-    _, path, _ = projected
-    df = table(path, "ignitions")
+    svc, path, _ = projected
+    df = rows_of(path, "ignitions", svc)
     assert_frame_equal(df, expected(df, [("m2", 15, 2, "P1", "R01-005", "R01-013", "zx", True, "c1")]))
-    df = table(path, "turns")
+    df = rows_of(path, "turns", svc)
     opening = [(1, "P1", 0, True, 0, 2, 0, 0, 4, 4, True), (2, "P2", 2, True, 0, 2, 0, 0, 4, 4, True)]
     assert_frame_equal(df, expected(df, [
         *[("m1", *r) for r in opening],
@@ -126,8 +134,8 @@ def test_ignitions_and_turns_rows(projected):
 
 
 def test_draws_rows(projected):
-    _, path, _ = projected
-    df = table(path, "draws")
+    svc, path, _ = projected
+    df = rows_of(path, "draws", svc)
     got = df.filter(pl.col("match_id") == "m2")
     rows = [("m2", 2, 0, "P1", c, "mulliganed") for c in ("R01-001", "R01-002", "R01-004", "R01-009")]
     rows += [("m2", 2, 0, "P1", c, "opening") for c in ("R01-003", "R01-010", "R01-013", "R01-014")]  # 402
@@ -136,6 +144,44 @@ def test_draws_rows(projected):
     assert_frame_equal(got, expected(got, rows).sort(["match_id", "seq", "card", "source"]))
     per_match = df.group_by("match_id").len().sort("match_id")
     assert per_match["len"].to_list() == [20, 14, 12]  # m1: 8 opening + 6 Draw Phases of 2
+
+
+def test_seats_rows(projected):
+    svc, path, _ = projected
+    df = rows_of(path, "seats", svc)
+    on1, on2 = date(2026, 11, 1), date(2026, 12, 5)
+    red, blue = ("Red Dragons", "red"), ("Blue Control", "blue")
+    # side, name, deck, colours, opp_name, opp_deck, opp_colours, seat, opp_seat, result, turns,
+    # opp_turns, damage_taken, life_ignitions, was_behind
+    assert_frame_equal(df, expected(df, [
+        ("m1", on1, "2026-11", "Test", None, "P1", "Aki", *red, "Ren", *blue, "first", "second", "win", 7, 3, 0, 0,
+         False),
+        ("m1", on1, "2026-11", "Test", None, "P2", "Ren", *blue, "Aki", *red, "second", "first", "loss", 7, 4, 5, 1,
+         True),
+        ("m2", on2, "2026-12", "Cup", None, "P1", "Mio", *red, "Ren", *blue, "second", "first", "loss", 2, 1, 1, 0,
+         True),
+        ("m2", on2, "2026-12", "Cup", None, "P2", "Ren", *blue, "Mio", *red, "first", "second", "win", 2, 1, 0, 0,
+         False),
+        ("m3", None, None, "Test", None, "P1", "Aki", *red, "Ren", *blue, "first", "second", None, 3, 1, 0, 0, False),
+        ("m3", None, None, "Test", None, "P2", "Ren", *blue, "Aki", *red, "second", "first", None, 3, 2, 0, 0, False),
+    ]))
+
+
+def test_card_games_rows(projected):
+    svc, path, _ = projected
+    df = rows_of(path, "card_games", svc).filter(pl.col("match_id") == "m2")
+    # Mio's mulliganed four are not in hand; R01-013 was revealed by an Ignition and played (505.3a)
+    assert_frame_equal(df, expected(df, [
+        ("m2", "P1", "R01-003", True, 0, 0), ("m2", "P1", "R01-004", False, 1, 0),
+        ("m2", "P1", "R01-009", False, 1, 0), ("m2", "P1", "R01-010", True, 0, 0),
+        ("m2", "P1", "R01-013", True, 0, 1), ("m2", "P1", "R01-014", True, 0, 0),
+        ("m2", "P2", "U01-001", True, 0, 1), ("m2", "P2", "U01-002", True, 0, 0),
+        ("m2", "P2", "U01-003", True, 0, 0), ("m2", "P2", "U01-014", True, 0, 0),
+    ]))
+    m1 = rows_of(path, "card_games", svc).filter(pl.col("match_id") == "m1")
+    assert m1.filter(pl.col("card") == "U01-011").rows() == [("m1", "P2", "U01-011", False, 0, 1)]  # IG from Life
+    assert m1.filter(pl.col("card") == "R01-013").rows() == [("m1", "P1", "R01-013", False, 2, 0)]
+    assert m1.filter(pl.col("card") == "U01-003").rows() == [("m1", "P2", "U01-003", True, 1, 1)]
 
 
 def test_card_catalog_is_the_shipped_sample(projected):
@@ -152,8 +198,8 @@ def test_tracking_position_and_nothing_in_flight(projected):
     last = svc.recorder.max_notification_id()
     assert result.position == last
     con = duckdb.connect(str(path), read_only=True)
-    assert con.execute("SELECT position, schema_version FROM projection_position").fetchall() == [(last, 1)]
-    assert con.execute("SELECT count(*) FROM projection_inflight").fetchone() == (0,)
+    assert con.execute("SELECT position, schema_version FROM projection_position").fetchall() == [(last, 2)]
+    assert con.execute("SELECT count(*) FROM projection_inflight").fetchall() == [(0,)]
     con.close()
     again = update(svc, path)  # nothing new: nothing written
     assert (again.events, again.matches, again.pages) == (0, 0, 0)
@@ -179,8 +225,8 @@ def test_in_flight_state_is_committed_with_the_page(service, tmp_path):
     update(service, path, page_size=20, stop_after_pages=1)  # 20 projected events: up to seq 22
     con = duckdb.connect(str(path), read_only=True)
     (oid, state), = con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall()
-    position = con.execute("SELECT position FROM projection_position").fetchone()[0]
-    attacks = con.execute("SELECT count(*) FROM attacks").fetchone()[0]
+    position = con.execute("SELECT position FROM projection_position").fetchall()[0][0]
+    attacks = con.execute("SELECT count(*) FROM attacks").fetchall()[0][0]
     con.close()
     state = orjson.loads(state)
     assert oid == str(match_uuid("m1")) and state["mid"] == "m1"
@@ -250,12 +296,13 @@ def test_refuses_an_older_schema(tmp_path):
     con = connect_writer(path)
     con.execute("UPDATE projection_position SET schema_version = 0")
     con.close()
-    with pytest.raises(AnalyticsError, match="schema 0, this version writes 1: run `zx analytics update --rebuild`"):
+    with pytest.raises(AnalyticsError, match="schema 0, this version writes 2: run `zx analytics update --rebuild`"):
         update(svc, path)
 
 
 def test_columns_of_the_code_are_the_columns_of_the_schema(tmp_path):
     con = connect_writer(tmp_path / "s.duckdb")
+    create_schema(con)
     for name, cols in COLUMNS.items():
         got = [r[0] for r in con.execute("SELECT column_name FROM information_schema.columns WHERE table_name = ? "
                                          "ORDER BY ordinal_position", [name]).fetchall()]

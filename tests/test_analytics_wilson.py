@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 from scipy.stats import binomtest
 
-from analytics.db import connect_writer
+from analytics.db import connect_writer, create_schema
 from analytics.wilson import wilson_exprs, wilson_interval, with_rate
 
 CASES = [(0, 1), (1, 1), (0, 5), (3, 7), (5, 5), (1, 2), (17, 30), (29, 30), (0, 30), (512, 1000), (1, 100_000),
@@ -46,11 +46,12 @@ def test_with_rate_adds_rate_and_bounds():
 
 def test_sql_macros_match_scipy(tmp_path):
     con = connect_writer(tmp_path / "w.duckdb")
+    create_schema(con)
     for k, n in CASES:
-        low, high = con.execute("SELECT wilson_low(?, ?), wilson_high(?, ?)", [k, n, k, n]).fetchone()
+        (low, high), = con.execute("SELECT wilson_low(?, ?), wilson_high(?, ?)", [k, n, k, n]).fetchall()
         want = scipy_wilson(k, n)
         assert low == pytest.approx(want[0], abs=1e-9) and high == pytest.approx(want[1], abs=1e-9)
-    assert con.execute("SELECT wilson_low(0, 0)").fetchone() == (None,)
+    assert con.execute("SELECT wilson_low(0, 0)").fetchall() == [(None,)]
     con.close()
 
 

@@ -1,27 +1,18 @@
 WITH s AS (
-    SELECT match_id, side, result FROM filtered_seats($since, $until, $event, $deck, $player)
+    SELECT match_no, side, result FROM filtered_seats($since, $until, $event, $deck, $player)
     WHERE result IS NOT NULL
-), played AS (
-    SELECT DISTINCT match_id, player, card FROM (
-        SELECT match_id, player, card FROM plays
-        UNION ALL SELECT match_id, player, revealed FROM ignitions WHERE played
-        UNION ALL SELECT match_id, player, card FROM life WHERE ig_played)
-), held AS (
-    SELECT DISTINCT match_id, player, card FROM draws WHERE source <> 'mulliganed'
-), p AS (
-    SELECT x.card, count(*) AS games, count(*) FILTER (WHERE s.result = 'win') AS wins
-    FROM played x JOIN s ON s.match_id = x.match_id AND s.side = x.player GROUP BY ALL
-), h AS (
-    SELECT x.card, count(*) AS games, count(*) FILTER (WHERE s.result = 'win') AS wins
-    FROM held x JOIN s ON s.match_id = x.match_id AND s.side = x.player GROUP BY ALL
+), c AS (
+    SELECT g.card, g.played > 0 AS played, g.opening OR g.drawn > 0 AS held, s.result = 'win' AS won
+    FROM card_games g JOIN s ON s.match_no = g.match_no AND s.side = g.player
 ), names AS (
     SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL
 )
-SELECT coalesce(p.card, h.card) AS key,
+SELECT c.card AS key,
        n.name,
-       coalesce(p.games, 0) AS played_games,
-       coalesce(p.wins, 0) AS played_wins,
-       coalesce(h.games, 0) AS hand_games,
-       coalesce(h.wins, 0) AS hand_wins
-FROM p FULL JOIN h ON h.card = p.card
-LEFT JOIN names n ON n.code = coalesce(p.card, h.card)
+       count(*) FILTER (WHERE played) AS played_games,
+       count(*) FILTER (WHERE played AND won) AS played_wins,
+       count(*) FILTER (WHERE held) AS hand_games,
+       count(*) FILTER (WHERE held AND won) AS hand_wins
+FROM c
+LEFT JOIN names n ON n.code = c.card
+GROUP BY ALL

@@ -1,5 +1,6 @@
 CREATE TABLE IF NOT EXISTS attacks (
     match_id VARCHAR NOT NULL,
+    match_no BIGINT NOT NULL,
     seq INTEGER NOT NULL,
     turn INTEGER NOT NULL,
     player VARCHAR NOT NULL,

@@ -1,5 +1,6 @@
 CREATE TABLE IF NOT EXISTS matches (
     match_id VARCHAR PRIMARY KEY,
+    match_no BIGINT NOT NULL,
     match_uuid VARCHAR NOT NULL,
     played_at TIMESTAMPTZ,
     played_on DATE,

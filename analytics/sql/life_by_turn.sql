@@ -1,15 +1,18 @@
 WITH s AS (
-    SELECT match_id, side, seat FROM filtered_seats($since, $until, $event, $deck, $player)
+    SELECT match_no, side, seat, turns FROM filtered_seats($since, $until, $event, $deck, $player)
+), reached AS (
+    SELECT seat, CAST(unnest(range(1, turns + 1)) AS INTEGER) AS turn, count(*) AS n FROM s GROUP BY seat, turns
+), games AS (
+    SELECT turn, seat, CAST(sum(n) AS BIGINT) AS games FROM reached GROUP BY ALL
 ), taken AS (
-    SELECT match_id, turn, player, count(*) AS damage, count(*) FILTER (WHERE ig_played) AS ignited
-    FROM life GROUP BY ALL
+    SELECT l.turn, s.seat, count(*) AS damage, count(*) FILTER (WHERE l.ig_played) AS ignitions
+    FROM life l JOIN s ON s.match_no = l.match_no AND s.side = l.player
+    GROUP BY ALL
 )
-SELECT t.turn,
-       s.seat AS key,
-       count(*) AS games,
-       CAST(sum(coalesce(k.damage, 0)) AS BIGINT) AS damage,
-       CAST(sum(coalesce(k.ignited, 0)) AS BIGINT) AS ignitions
-FROM s
-JOIN turns t ON t.match_id = s.match_id
-LEFT JOIN taken k ON k.match_id = s.match_id AND k.turn = t.turn AND k.player = s.side
-GROUP BY ALL
+SELECT g.turn,
+       g.seat AS key,
+       g.games,
+       coalesce(t.damage, 0) AS damage,
+       coalesce(t.ignitions, 0) AS ignitions
+FROM games g
+LEFT JOIN taken t ON t.turn = g.turn AND t.seat = g.seat

@@ -1,0 +1,23 @@
+CREATE TABLE IF NOT EXISTS seats (
+    match_id VARCHAR NOT NULL,
+    match_no BIGINT NOT NULL,
+    played_on DATE,
+    month VARCHAR,
+    event VARCHAR,
+    format VARCHAR,
+    side VARCHAR NOT NULL,
+    name VARCHAR,
+    deck VARCHAR,
+    colours VARCHAR,
+    opp_name VARCHAR,
+    opp_deck VARCHAR,
+    opp_colours VARCHAR,
+    seat VARCHAR NOT NULL,
+    opp_seat VARCHAR NOT NULL,
+    result VARCHAR,
+    turns INTEGER NOT NULL,
+    opp_turns INTEGER NOT NULL,
+    damage_taken INTEGER NOT NULL,
+    life_ignitions INTEGER NOT NULL,
+    was_behind BOOLEAN NOT NULL
+)

@@ -1,0 +1,227 @@
+"""How fast is the analytics projection, how much memory does it take, how fast are the stats?
+
+1. Corpus: ``--matches`` simulated matches (zx_events.sim, seeded) in a SQLite store, cached in
+   ``--workdir`` between runs.
+2. Projection (a child process, so its peak RSS is its own): ``update(..., rebuild=True)`` into a
+   fresh DuckDB file. Figures: store events/s (the notification log advanced per second: every
+   event, including the topics the tables do not need), projected events/s, peak RSS in MiB.
+   Floor, same run, same rows: reading the projected notifications straight from SQLite and
+   decoding every payload with orjson, nothing else; ratio = projection time / floor time.
+3. Stats at scale: the projected tables are copied (new match ids) until they stand for
+   ``--scale-events`` events (default 30M, at least 100,000 matches), then every stats query
+   runs once cold and ``--repeat`` times warm (median). Floor per query: one scan of the columns
+   it reads (``count(col)`` over each table); ratio = query / floor.
+
+Usage: .venv/bin/python bench/bench_analytics.py [--matches 2000] [--scale-events 30000000] [--format json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cli.output import emit  # noqa: E402
+
+# what each stats query reads, for its floor: table -> columns
+READS = {
+    "winrates --by deck": {"matches": ["match_id", "p1_deck", "p2_deck", "winner", "reason", "played_on"]},
+    "winrates --by first": {"matches": ["match_id", "first", "winner", "reason", "played_on"]},
+    "matchups": {"matches": ["match_id", "p1_deck", "p2_deck", "winner", "reason", "played_on"]},
+    "attacks --by card": {"attacks": ["match_id", "player", "attacker_card", "outcome", "event_count"],
+                          "matches": ["match_id"]},
+    "attacks --by target": {"attacks": ["match_id", "player", "target_kind", "target_card", "outcome"],
+                            "matches": ["match_id"]},
+    "life --by seat": {"life": ["match_id", "player", "ig_played"], "turns": ["match_id", "player", "p1_life"],
+                       "matches": ["match_id"]},
+    "life --by turn": {"life": ["match_id", "turn", "player", "ig_played"], "turns": ["match_id", "turn"],
+                       "matches": ["match_id"]},
+    "cards": {"plays": ["match_id", "player", "card"], "draws": ["match_id", "player", "card", "source"],
+              "ignitions": ["match_id", "player", "revealed"], "life": ["match_id", "player", "card"],
+              "matches": ["match_id"]},
+}
+CALLS = {
+    "winrates --by deck": ("winrates", {"by": "deck"}), "winrates --by first": ("winrates", {"by": "first"}),
+    "matchups": ("matchups", {}), "attacks --by card": ("attacks", {"by": "card"}),
+    "attacks --by target": ("attacks", {"by": "target"}), "life --by seat": ("life", {}),
+    "life --by turn": ("life", {"by": "turn"}), "cards": ("cards", {}),
+}
+CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+from zx_events.application import MatchService
+from analytics.projection import update
+svc = MatchService({store!r})
+r = update(svc, {path!r}, rebuild=True, page_size={page})
+out = r.to_json()
+out["store_events"] = r.position
+out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+def corpus(workdir: Path, matches: int, seed: int) -> Path:
+    from zx_events.application import MatchService
+    from zx_events.logformat.reader import parse_log
+    from zx_events.sim import simulate
+
+    store = workdir / f"corpus-{matches}-{seed}.sqlite"
+    if store.exists():
+        return store
+    tmp = store.with_suffix(".partial")
+    for p in workdir.glob(tmp.name + "*"):
+        p.unlink()
+    svc = MatchService(str(tmp))
+    t = time.perf_counter()
+    for i, sim in enumerate(simulate(matches, seed, policy="mixed"), 1):
+        (log,) = parse_log("\n".join(sim.lines()) + "\n", f"sim-{i}.zxlog")
+        svc.import_log(log)
+        if i % 500 == 0:
+            print(f"corpus: {i}/{matches} matches ({time.perf_counter() - t:.0f} s)", file=sys.stderr)
+    svc.close()
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(tmp) + suffix)
+        if src.exists():
+            src.rename(str(store) + suffix)
+    return store
+
+
+def projection_floor(store: Path) -> tuple[int, float]:
+    """Read the projected topics' rows straight from SQLite and decode each payload: nothing less will do."""
+    import sqlite3
+
+    import orjson
+
+    from analytics.rows import TOPICS
+
+    con = sqlite3.connect(store)
+    t = time.perf_counter()
+    n, last = 0, 0
+    q = (f"SELECT rowid, originator_id, originator_version, topic, state FROM stored_events WHERE rowid > ? "
+         f"AND topic IN ({','.join('?' * len(TOPICS))}) ORDER BY rowid LIMIT 20000")
+    while True:
+        rows = con.execute(q, [last, *TOPICS]).fetchall()
+        if not rows:
+            break
+        for r in rows:
+            orjson.loads(r[4])
+        n += len(rows)
+        last = rows[-1][0]
+    dt = time.perf_counter() - t
+    con.close()
+    return n, dt
+
+
+def scale_up(src: Path, dst: Path, target_events: int, min_matches: int) -> tuple[int, int]:
+    """Copy the tables under new match ids until they stand for ``target_events`` events."""
+    import duckdb
+
+    shutil.copy(src, dst)
+    con = duckdb.connect(str(dst))
+    base_matches = con.execute("SELECT count(*) FROM matches").fetchone()[0]
+    base_events = con.execute("SELECT events FROM projection_position").fetchone()[0]
+    store_events = con.execute("SELECT position FROM projection_position").fetchone()[0]
+    copies = max(-(-target_events // max(store_events, 1)), -(-min_matches // max(base_matches, 1)))
+    con.execute("SET preserve_insertion_order = false")
+    tables = ["matches", "plays", "attacks", "life", "ignitions", "turns", "draws"]
+    for t in tables:
+        con.execute(f"CREATE TEMP TABLE base_{t} AS SELECT * FROM {t}")
+    for k in range(1, copies):
+        con.execute("BEGIN")
+        con.execute(f"INSERT INTO matches SELECT * REPLACE (match_id || '~{k}' AS match_id) FROM base_matches")
+        for t in tables[1:]:
+            con.execute(f"INSERT INTO {t} SELECT * REPLACE (match_id || '~{k}' AS match_id) FROM base_{t}")
+        con.execute("COMMIT")
+    con.execute("CHECKPOINT")
+    con.close()
+    return base_matches * copies, store_events * copies
+
+
+def time_stats(path: Path, repeat: int) -> list[dict]:
+    import duckdb
+
+    from analytics.stats import Stats
+
+    rows = []
+    con = duckdb.connect(str(path), read_only=True)
+    st = Stats(con)
+    for name, (method, kw) in CALLS.items():
+        t = time.perf_counter()
+        getattr(st, method)(**kw)
+        cold = time.perf_counter() - t
+        warm = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            df = getattr(st, method)(**kw)
+            warm.append(time.perf_counter() - t)
+        floor = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            for table, cols in READS[name].items():
+                con.execute(f"SELECT {', '.join(f'count({c})' for c in cols)} FROM {table}").fetchall()
+            floor.append(time.perf_counter() - t)
+        w, f = statistics.median(warm), statistics.median(floor)
+        rows.append({"query": f"zx stats {name}", "rows": df.height, "cold_ms": round(cold * 1000, 1),
+                     "warm_ms": round(w * 1000, 1), "floor_ms": round(f * 1000, 1), "ratio": round(w / f, 1)})
+    con.close()
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=2000, help="simulated matches in the corpus")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--page-size", type=int, default=20000)
+    ap.add_argument("--scale-events", type=int, default=30_000_000, help="events the scaled-up tables stand for")
+    ap.add_argument("--min-matches", type=int, default=100_000, help="matches the scaled-up tables hold at least")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--workdir", default=os.environ.get("ZX_BENCH_DIR", "/tmp/zx-bench-analytics"))
+    ap.add_argument("--skip-stats", action="store_true")
+    ap.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    a = ap.parse_args()
+    work = Path(a.workdir)
+    work.mkdir(parents=True, exist_ok=True)
+    store = corpus(work, a.matches, a.seed)
+    duck = work / "bench.duckdb"
+    for p in (duck, Path(str(duck) + ".wal")):
+        if p.exists():
+            p.unlink()
+    floor_n, floor_s = projection_floor(store)
+    child = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), store=str(store), path=str(duck),
+                                                               page=a.page_size)],
+                           capture_output=True, text=True, check=True)
+    r = json.loads(child.stdout.strip().splitlines()[-1])
+    proj = [{
+        "corpus_matches": r["matches"], "store_events": r["store_events"], "projected_events": r["events"],
+        "seconds": r["seconds"], "store_events_per_s": round(r["store_events"] / r["seconds"]),
+        "projected_events_per_s": round(r["events"] / r["seconds"]), "peak_rss_mib": round(r["peak_rss_mib"], 1),
+        "floor_seconds": round(floor_s, 3), "floor_events_per_s": round(floor_n / floor_s), "ratio": round(
+            r["seconds"] / floor_s, 2)}]
+    out: dict = {"projection": proj}
+    if not a.skip_stats:
+        big = work / "bench-scaled.duckdb"
+        for p in (big, Path(str(big) + ".wal")):
+            if p.exists():
+                p.unlink()
+        matches, events = scale_up(duck, big, a.scale_events, a.min_matches)
+        out["scaled"] = [{"matches": matches, "store_events": events}]
+        out["stats"] = time_stats(big, a.repeat)
+    if a.format == "json":
+        print(json.dumps(out))
+        return
+    for name, rows in out.items():
+        print(f"# {name}")
+        emit(rows, a.format)
+
+
+if __name__ == "__main__":
+    main()
