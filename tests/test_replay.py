@@ -355,3 +355,24 @@ def test_cli_violations_at_their_step(store_url):
     assert len(hit) == 2
     assert f"line {resource_line}: P1 resource" in hit[0] and "rule 504.3" in hit[0]
     assert f"line {play_line}: P1 play" in hit[1] and "rule 301.1" in hit[1] and "[record not applied]" in hit[1]
+
+
+def test_a_read_only_store_still_seeks_without_snapshots(tmp_path):
+    from zx_events.application import MatchService
+
+    path = tmp_path / "ro.sqlite"
+    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+    rw = MatchService(str(path))
+    mid = import_text(rw, "\n".join(sim.lines()) + "\n")
+    replay._snapshots(rw)  # the snapshots table exists, empty
+    rw.close()
+    ro = MatchService(str(path), env={"SQLITE_DBNAME": f"file:{path}?mode=ro", "CREATE_TABLE": "n"})
+    try:
+        assert replay.prepare_snapshots(ro, mid) == 0
+        assert mid in replay._UNWRITABLE[ro]
+        last = replay.last_seq(ro, mid)
+        for seq in (60, 120, last):
+            assert state(replay.state_at(ro, mid, seq)) == state(rebuilt(ro, mid, seq))
+        assert snapshot_versions(ro, mid) == []
+    finally:
+        ro.close()

@@ -19,7 +19,7 @@ from typing import Any, Iterator, Mapping
 from weakref import WeakKeyDictionary
 
 from eventsourcing.domain import Snapshot
-from eventsourcing.persistence import EventStore, IntegrityError, StoredEvent
+from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
 from .cards import load_catalog
 from .errors import ZXError
@@ -30,6 +30,7 @@ from .views import (JUDGE, Masker, MatchView, ViolationView, build_view, event_f
 SNAPSHOT_EVERY = 50
 TOPIC_TURN = "zx.match:TurnStarted"
 _OWN_STORES: "WeakKeyDictionary[Any, EventStore]" = WeakKeyDictionary()
+_UNWRITABLE: "WeakKeyDictionary[Any, set[str]]" = WeakKeyDictionary()  # matches whose snapshots failed
 
 
 class UnknownMatch(ZXError):
@@ -132,7 +133,8 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None) -> int:
             store.recorder.insert_events(todo)
         except IntegrityError:  # another reader wrote them meanwhile
             return 0
-        except Exception:  # a read-only store still replays, only slower
+        except PersistenceError:  # e.g. a read-only store: seeks still work, only slower
+            _UNWRITABLE.setdefault(svc, set()).add(match_id)
             return 0
     return len(todo)
 
@@ -152,8 +154,8 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
         raise OutOfRange(f"match {match_id} has {reached} events: seq must be 1..{reached}")
     decode = svc.mapper.to_domain_event
     match = _project(None, (decode(r) for r in (*snap, *rows)))
-    if len(rows) >= SNAPSHOT_EVERY:  # no snapshot yet where one belongs: write them for the next seek
-        prepare_snapshots(svc, match_id)
+    if len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()):
+        prepare_snapshots(svc, match_id)  # no snapshot yet where one belongs: write them for the next seek
     return match
 
 
@@ -194,9 +196,9 @@ def freeze(value: Any) -> Any:
 
 def thaw(value: Any) -> Any:
     """Plain JSON-native data back from ``freeze``."""
-    if isinstance(value, Mapping):
+    if isinstance(value, (MappingProxyType, dict)):
         return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, tuple):
+    if isinstance(value, (tuple, list)):
         return [thaw(v) for v in value]
     return value
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
@@ -172,14 +172,20 @@ class MatchView:
         return out
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def plain(value: Any) -> Any:
     """Frozen view data back to JSON-native dicts and lists."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, (tuple, list)):
         return [plain(v) for v in value]
+    names = getattr(type(value), "__dataclass_fields__", None)
+    if names is not None:
+        return {n: plain(getattr(value, n)) for n in names}
+    if isinstance(value, (dict, MappingProxyType)):
+        return {k: plain(v) for k, v in value.items()}
     return value
 
 
