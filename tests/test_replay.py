@@ -376,3 +376,20 @@ def test_a_read_only_store_still_seeks_without_snapshots(tmp_path):
         assert snapshot_versions(ro, mid) == []
     finally:
         ro.close()
+
+
+def test_cards_moved_to_force_and_temporary_are_kept_and_shown(service):
+    """301.2a: Force and Temporary are shared public zones; a card an effect moves there stays there."""
+    card = BOARD[-1]["cards"][0]  # just drawn by P1
+    other = BOARD[-1]["cards"][1]
+    records = [*BOARD,
+               {"do": "effect", "by": "P1", "source": card, "op": "move", "card": card, "from": "hand", "to": "force"},
+               {"do": "effect", "by": "P1", "source": other, "op": "move", "card": other, "from": "hand",
+                "to": "temporary"}]
+    mid = import_text(service, text(records, header("force-1")))
+    m = replay.state_at(service, mid)
+    assert m.force == [{"code": card, "owner": "P1"}] and m.temporary == [{"code": other, "owner": "P1"}]
+    for seat in ("P2", "spectator"):
+        v = replay.view_at(service, mid, perspective=seat)
+        assert (v.force, v.temporary) == ((card,), (other,))
+        assert v.player("P1").hand_count == len(m.p["P1"]["hand"])

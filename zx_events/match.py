@@ -132,6 +132,8 @@ class Match(Aggregate):
             zones["dynamis"].append({"code": code, "up": True})
         elif dest == "resource":
             zones["resource"].append({"code": code, "sleep": False})
+        elif dest in ("force", "temporary"):  # 301.2a: shared zones (a card sent there used to vanish)
+            getattr(self, dest).append({"code": code, "owner": owner})
         elif dest in zones and isinstance(zones[dest], list):
             zones[dest].append(code)
 
@@ -173,6 +175,13 @@ class Match(Aggregate):
                 return False
             del z["dynamis"][best]
             return True
+        if zone in ("force", "temporary"):  # 301.2a: shared zones, entries {"code", "owner"}
+            shared = getattr(self, zone)
+            for i, e in enumerate(shared):
+                if e["code"] == code and e["owner"] == player:
+                    del shared[i]
+                    return True
+            return False
         if zone in z and isinstance(z[zone], list):
             return _take(z[zone], code)
         return False
@@ -498,9 +507,8 @@ def _op_move(m: Match, player: str, a: dict) -> None:
     code = a.get("card")
     if not code:
         return
-    if src == "temporary" or not m._from_zone(owner, src, code):
-        if src != "temporary":
-            return
+    if not m._from_zone(owner, src, code) and src != "temporary":  # an Event resolving is not kept in Temporary
+        return
     if dst == "square" and a.get("dest"):
         m._place(a["dest"], m._new_entry(code, owner, player, a.get("base"), a.get("kind", "zx")))
     else:
