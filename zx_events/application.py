@@ -18,6 +18,7 @@ from .cards import Catalog
 from .engine.referee import Violation
 from .errors import ConflictError, ZXError
 from .importer import build_match
+from .integrity import seal, stored_head
 from .logformat.reader import MatchLog
 from .match import Match, match_uuid
 from .store import StoreConfig, resolve_store
@@ -37,11 +38,12 @@ class ImportOutcome:
     events: int = 0
     error: ZXError | None = None
     violations: list[Violation] = field(default_factory=list)
+    head: str | None = None  # the head digest of the stored match (zx_events.integrity)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"match": self.match_id, "source": self.source, "line": self.line,
                                "status": self.status, "events": self.events,
-                               "violations": [v.to_json() for v in self.violations]}
+                               "violations": [v.to_json() for v in self.violations], "head": self.head}
         if self.error is not None:
             out["error"] = {"kind": getattr(self.error, "kind", "error"), "line": self.error.line,
                             "rule": getattr(self.error, "rule", None), "message": self.error.message,
@@ -80,12 +82,14 @@ class MatchService(Application[UUID]):
                 if existing is not None:
                     self._same_or_conflict(log, existing)
                     out.status = "unchanged"
+                    out.head = stored_head(self, existing.originator_id)
                     return out
             checked = build_match(log, catalog=catalog, strict=not accept_violations)
         except ZXError as e:
             out.error = e
             return out
         match = checked.match
+        out.head = seal(match)  # tamper evidence: a digest chained through every event, then the seal
         out.violations = checked.violations
         pending = len(match.pending_events)
         try:
@@ -100,6 +104,7 @@ class MatchService(Application[UUID]):
                 out.error = e
                 return out
             out.status = "unchanged"
+            out.head = stored_head(self, existing.originator_id)
             return out
         out.status = "imported"
         out.events = pending

@@ -451,6 +451,14 @@ class Match(Aggregate):
         if waive:
             self.waived.append(waive)
 
+    @event("Sealed", topic=_T("Sealed"))
+    def _sealed(self, events: int, last: str) -> None:
+        """The end of an import: ``events`` events before this one, the last with digest ``last``.
+
+        zx_events.integrity chains a SHA-256 digest through every event; this one's is the head.
+        """
+        self.sealed = {"events": events, "last": last}
+
 
 # ---------------------------------------------------------------------- effect ops (state only)
 def _entry_at(m: Match, square: str | None) -> dict | None:

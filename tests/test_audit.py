@@ -1,0 +1,307 @@
+"""``zx audit``: every violation of a log or a stored match, the JSON contract, pins, and bundles."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from test_verify import Tamper
+from zx_events import integrity
+from zx_events.audit import audit_log, audit_stored, stored_log
+from zx_events.logformat.reader import parse_log, read_log
+from zx_events.match import match_uuid
+from zx_events.rules import RULES_VERSION, title
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGAL = ROOT / "examples" / "legal" / "first-turns.zxlog"
+INVALID = ROOT / "examples" / "invalid"
+MANIFEST = json.loads((INVALID / "expected.json").read_text(encoding="utf-8"))
+THREE_ID = "audit-three"
+# (line, turn, player, rule) of the three wrong steps put into the legal example below
+THREE = [(10, 2, "P2", "503.3"), (12, 2, "P2", "504.3"), (22, 3, "P1", "602.1b")]
+
+
+def three_violations_text() -> str:
+    """The legal example with three wrong steps: a draw of 3, a second Resource, an attack out of reach."""
+    lines = LEGAL.read_text(encoding="utf-8").splitlines()
+    recs = [json.loads(line) for line in lines]
+    recs[0]["match"] = THREE_ID
+    recs[9] = {"do": "draw", "by": "P2", "cards": ["U01-003", "U01-004", "U01-005"]}  # line 10
+    recs.insert(11, {"do": "resource", "by": "P2", "card": "U01-005"})  # line 12
+    c3 = next(i for i, r in enumerate(recs) if r.get("do") == "attack" and r["from"] == "c3")
+    assert c3 + 1 == 22
+    recs[c3] = {"do": "attack", "by": "P1", "from": "c3", "target": "a2"}  # line 22: distance 3, no Range
+    # a2 is gone after that battle: b2 now attacks b3 (legal), so the one wrong attack costs one finding
+    recs[c3 + 1] = {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}
+    return "".join(json.dumps(r) + "\n" for r in recs)
+
+
+@pytest.fixture
+def three(tmp_path: Path) -> Path:
+    path = tmp_path / "three.zxlog"
+    path.write_text(three_violations_text(), encoding="utf-8")
+    return path
+
+
+def run(*args: str, store: str | None = None):
+    base = ["--store", store] if store else []
+    return CliRunner().invoke(zx, [*base, "audit", *args])
+
+
+def json_lines(stdout: str) -> list[dict]:
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+# ---------------------------------------------------------------------- log files
+def test_log_with_three_violations_reports_all_three(three, tmp_path):
+    store = tmp_path / "none.sqlite"
+    r = run(str(three), "--format", "json", store=str(store))
+    assert r.exit_code == 1, r.output
+    (out,) = json_lines(r.stdout)
+    got = [(v["line"], v["turn"], v["player"], v["rule"]) for v in out["violations"]]
+    assert got == THREE
+    assert out["violations"][2]["message"] == "a2 is not next to c3 and c3 has no Range"
+    assert out["ok"] is False and out["integrity"] == "not stored"
+    assert not store.exists()  # auditing a file never creates a store
+
+
+def test_table_is_the_default(three):
+    r = run(str(three))
+    assert r.exit_code == 1
+    assert "3 violations in 1 match" in r.stdout
+    for line, _, _, rule in THREE:
+        assert rule in r.stdout and f"│ {line} " in r.stdout
+    assert f"{THREE_ID} ({three}): 3 violations; checked with catalog sample" in r.stderr
+    assert RULES_VERSION in r.stderr
+
+
+def test_csv(three):
+    r = run(str(three), "--format", "csv")
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    assert lines[0] == "match,line,seq,turn,player,rule,message"
+    assert lines[1] == f"{THREE_ID},10,,2,P2,503.3,\"3 cards drawn in the Draw Phase, needs exactly 2\""
+    assert len(lines) == 4
+
+
+def test_clean_example_exits_0():
+    r = run(str(LEGAL), "--format", "json")
+    assert r.exit_code == 0, r.output
+    (out,) = json_lines(r.stdout)
+    assert out["ok"] is True and out["violations"] == []
+    assert out["events"] == 31  # the engine's events for this log (a stored copy adds its seal)
+
+
+def test_json_contract_one_object_per_match_per_line(three, tmp_path):
+    both = tmp_path / "both.zxlog"
+    both.write_text(LEGAL.read_text(encoding="utf-8") + three.read_text(encoding="utf-8"), encoding="utf-8")
+    r = run(str(both), "--format", "json")
+    assert r.exit_code == 1
+    outs = json_lines(r.stdout)
+    assert [o["match"] for o in outs] == ["hand-first-turns-001", THREE_ID]
+    for o in outs:
+        assert {"match", "source", "events", "ok", "violations", "integrity"} <= set(o)
+        assert o["source"] == str(both)
+        assert o["catalog"]["name"] == "sample" and len(o["catalog"]["sha256"]) == 64
+        assert o["rules_version"] == RULES_VERSION
+    v = outs[1]["violations"][0]
+    assert {"line", "turn", "player", "rule", "message"} <= set(v)
+    assert isinstance(v["rule"], str) and v["line"] == 10 + 23  # the second match starts on line 24
+    assert v["title"] == title("503.3")
+
+
+def test_format_error_is_a_finding_with_its_line(tmp_path):
+    text = LEGAL.read_text(encoding="utf-8").splitlines()
+    text[2] = text[2][:-1]  # line 3: bad JSON
+    path = tmp_path / "broken.zxlog"
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+    r = run(str(path), "--format", "json")
+    assert r.exit_code == 1
+    (out,) = json_lines(r.stdout)
+    (v,) = out["violations"]
+    assert (v["kind"], v["line"], v["rule"]) == ("format", 3, None)
+    assert v["message"].startswith("bad JSON")
+
+
+def test_neither_file_nor_stored_match(tmp_path):
+    r = run("no-such-thing", store=str(tmp_path / "s.sqlite"))
+    assert r.exit_code == 1
+    assert "no-such-thing: neither a log file nor a stored match in" in r.output
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_invalid_example_audits_with_exactly_the_expected_line_and_rule(name):
+    expected = MANIFEST[name]
+    findings = [f for log in read_log(INVALID / name) for f in audit_log(log).findings]
+    assert [(f.line, f.rule, f.kind) for f in findings] == [(expected["line"], expected["rule"], expected["kind"])]
+    assert expected["message_contains"] in findings[0].message
+
+
+def test_every_invalid_example_through_the_cli():
+    files = sorted(str(INVALID / n) for n in MANIFEST)
+    r = run(*files, "--format", "json")
+    assert r.exit_code == 1
+    outs = json_lines(r.stdout)
+    by_source = {}
+    for o in outs:
+        assert o["ok"] is False
+        by_source.setdefault(Path(o["source"]).name, []).extend(o["violations"])
+    assert {n: [(v["line"], v["rule"]) for v in vs] for n, vs in by_source.items()} == \
+        {n: [(e["line"], e["rule"])] for n, e in MANIFEST.items()}
+
+
+# ---------------------------------------------------------------------- stored matches
+def test_stored_match_with_accepted_violations_audits_with_all_three(three, service, store_url):
+    (log,) = read_log(three)
+    outcome = service.import_log(log, accept_violations=True)
+    assert outcome.status == "imported" and len(outcome.violations) == 3
+    r = run(THREE_ID, "--format", "json", store=store_url)
+    assert r.exit_code == 1, r.output
+    (out,) = json_lines(r.stdout)
+    assert out["events"] == outcome.events == 35
+    assert out["integrity"] == "ok" and out["head"] == outcome.head
+    assert [(v["line"], v["turn"], v["player"], v["rule"]) for v in out["violations"]] == \
+        [(None, t, p, rule) for _, t, p, rule in THREE]
+    rows = integrity.stored_rows(service, match_uuid(THREE_ID))
+    for v, (line, *_rest) in zip(out["violations"], THREE):  # seq: the event that carries that record
+        assert rows[v["seq"] - 1].state["line"] == line and rows[v["seq"] - 1].state["rec"] is not None
+    assert out["pinned"] == {"catalog": out["catalog"], "rules_version": RULES_VERSION}
+    assert out["warnings"] == []
+    assert "seq" in r.stdout and "integrity ok" in r.stderr
+
+
+def test_stored_log_reproduces_the_imported_content(three, service):
+    """Every record is carried by an event: the rebuilt log has the content hash of the original."""
+    logs = [*read_log(LEGAL), *read_log(three)]
+    logs += [log for n in sorted(MANIFEST) if MANIFEST[n]["kind"] == "rule" for log in read_log(INVALID / n)]
+    for log in logs:
+        assert service.import_log(log, accept_violations=True).status == "imported", log.source
+        rebuilt = stored_log(integrity.stored_rows(service, match_uuid(log.match_id)))
+        assert rebuilt.header == log.header
+        assert [(r.line, r.data) for r in rebuilt.records] == [(r.line, r.data) for r in log.records]
+        assert rebuilt.content_sha256 == log.content_sha256
+
+
+def test_tampered_stored_match_fails_its_integrity(three, service, store_url):
+    (log,) = read_log(three)
+    service.import_log(log, accept_violations=True)
+    t = Tamper(service)
+    seq = t.seq_of(THREE_ID, "zx.match:ResourcePlaced", 3)  # P2's second Resource, line 12
+    t.set_state(THREE_ID, seq, t.state(THREE_ID, seq).replace(b"U01-005", b"U01-009"))
+    r = run(THREE_ID, "--format", "json", store=store_url)
+    assert r.exit_code == 1
+    (out,) = json_lines(r.stdout)
+    assert out["integrity"] == "altered" and out["ok"] is False
+    assert f"seq {seq}" in out["integrity_detail"]
+    assert "integrity altered" in r.stderr
+
+
+def test_log_file_compared_with_the_store(three, service, store_url, tmp_path):
+    (log,) = read_log(LEGAL)
+    service.import_log(log)
+    r = run(str(LEGAL), "--format", "json", store=store_url)
+    (out,) = json_lines(r.stdout)
+    assert r.exit_code == 0 and out["integrity"] == "ok" and out["head"] == integrity.stored_head(
+        service, match_uuid(log.match_id))
+    changed = tmp_path / "changed.zxlog"
+    changed.write_text(LEGAL.read_text(encoding="utf-8").replace('"note": "opening drop"', '"note": "x"'),
+                       encoding="utf-8")
+    r = run(str(changed), "--format", "json", store=store_url)
+    (out,) = json_lines(r.stdout)
+    assert r.exit_code == 1 and out["integrity"] == "differs"
+    assert "with other content" in out["integrity_detail"]
+
+
+def test_audit_warns_when_the_pinned_catalog_or_rules_differ(three, service, store_url, tmp_path, monkeypatch):
+    import zx_events.importer
+
+    monkeypatch.setattr(zx_events.importer, "RULES_VERSION", "zx-cr-older")
+    (log,) = read_log(LEGAL)
+    service.import_log(log)
+    monkeypatch.undo()
+    sample = (ROOT / "zx_events" / "catalogs" / "sample.csv").read_text(encoding="utf-8")
+    other = tmp_path / "sample-v2.csv"
+    other.write_text(sample.replace("Ember Whelp Scout", "Ember Whelp Scout v2"), encoding="utf-8")
+    r = run(log.match_id, "--catalog", str(other), "--format", "json", store=store_url)
+    assert r.exit_code == 0, r.output  # warnings do not fail the audit
+    (out,) = json_lines(r.stdout)
+    assert out["pinned"]["rules_version"] == "zx-cr-older"
+    assert out["catalog"]["sha256"] != out["pinned"]["catalog"]["sha256"]
+    assert len(out["warnings"]) == 2
+    assert "against catalog sample" in out["warnings"][0] and "pass --catalog" in out["warnings"][0]
+    assert "against rules zx-cr-older, this audit used " + RULES_VERSION in out["warnings"][1]
+    assert r.stderr.count("warning: hand-first-turns-001:") == 2
+
+
+# ---------------------------------------------------------------------- dispute bundles
+def test_bundle_of_a_stored_match(three, service, store_url, tmp_path):
+    (log,) = read_log(three)
+    head = service.import_log(log, accept_violations=True).head
+    path = tmp_path / "dispute.zip"
+    r = run(THREE_ID, "--bundle", str(path), store=store_url)
+    assert r.exit_code == 1 and f"dispute bundle written to {path}" in r.stderr
+    z = zipfile.ZipFile(path)
+    names = set(z.namelist())
+    assert {"README.txt", "original.zxlog", "events.jsonl", "violations.json"} <= names
+    for n in (1, 2, 3):
+        assert {f"violation-0{n}/state-before.json", f"violation-0{n}/state-after.json"} <= names
+    # the original log: same content, every record on its line
+    (again,) = parse_log(z.read("original.zxlog").decode(), "original.zxlog")
+    assert again.content_sha256 == log.content_sha256
+    assert [f.line for f in audit_log(again).findings] == [line for line, *_ in THREE]
+    # the events with their digests: the stored chain
+    events = [json.loads(line) for line in z.read("events.jsonl").decode().splitlines()]
+    rows = integrity.stored_rows(service, match_uuid(THREE_ID))
+    assert [(e["seq"], e["topic"], e["digest"]) for e in events] == [(r.seq, r.topic, r.digest) for r in rows]
+    assert events[-1]["digest"] == head and "digest" not in events[0]["payload"]
+    # each violation: rule number and title, seq and line
+    vs = json.loads(z.read("violations.json"))
+    assert [(v["line"], v["rule"], v["title"]) for v in vs] == [(line, rule, title(rule)) for line, _, _, rule in THREE]
+    assert all(v["seq"] and v["states"] == f"violation-0{v['n']}" for v in vs)
+    # the states around the second Resource: before it P2 has put one card into Resource, after it two
+    before = json.loads(z.read("violation-02/state-before.json"))
+    after = json.loads(z.read("violation-02/state-after.json"))
+    assert set(before) == {"seq", "judge", "P1", "P2"}
+    assert len(before["judge"]["players"]["P2"]["resource"]) == 3
+    assert len(after["judge"]["players"]["P2"]["resource"]) == 4
+    assert after["seq"] > before["seq"]
+    # 301.3: P1 does not see P2's hand, P2 does, the judge sees both and the decks
+    assert before["P1"]["players"]["P2"]["hand"] is None and before["P1"]["players"]["P2"]["hand_count"] == 6
+    assert "U01-005" in before["P2"]["players"]["P2"]["hand"]
+    assert before["P2"]["players"]["P1"]["hand"] is None
+    assert before["judge"]["players"]["P1"]["deck"] and before["P1"]["players"]["P1"]["deck"] is None
+    readme = z.read("README.txt").decode()
+    assert f"head digest:    {head}" in readme and "integrity:      ok" in readme
+    assert "reproduces the content hash recorded at import" in readme
+    assert "rule 504.3 (Resource Phase: at most one card into Resource)" in readme
+
+
+def test_bundle_of_a_log_file_keeps_its_own_lines(three, tmp_path):
+    path = tmp_path / "file.zip"
+    r = run(str(three), "--bundle", str(path))
+    assert r.exit_code == 1
+    z = zipfile.ZipFile(path)
+    assert z.read("original.zxlog").decode() == three.read_text(encoding="utf-8")
+    events = [json.loads(line) for line in io.TextIOWrapper(z.open("events.jsonl"), encoding="utf-8")]
+    assert len(events) == 34 and all(len(e["digest"]) == 64 for e in events)
+    assert "head digest:    (not stored)" in z.read("README.txt").decode()
+
+
+def test_bundle_needs_exactly_one_match(three, tmp_path):
+    r = run(str(three), str(LEGAL), "--bundle", str(tmp_path / "x.zip"))
+    assert r.exit_code == 2 and "--bundle needs exactly one match" in r.output
+    assert not (tmp_path / "x.zip").exists()
+
+
+def test_audit_stored_library_call(three, service):
+    (log,) = read_log(three)
+    service.import_log(log, accept_violations=True)
+    a = audit_stored(service, THREE_ID)
+    assert [(f.rule, f.seq is not None) for f in a.findings] == [(rule, True) for *_, rule in THREE]
+    assert a.verdict.ok and a.integrity_ok and not a.ok

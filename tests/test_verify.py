@@ -1,0 +1,284 @@
+"""Tamper evidence: the digest chain catches every change made to the store behind our back.
+
+Each test imports two matches, then changes the events table directly with SQL (as someone with
+write access to the database file would: no application code involved) and expects ``zx verify``
+to name the exact seq and kind of the first tampered event. Runs on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events import integrity
+from zx_events.application import MatchService
+from zx_events.logformat.reader import read_log
+from zx_events.match import match_uuid
+from zx_events.store import connect_postgres
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGAL = ROOT / "examples" / "legal" / "first-turns.zxlog"
+MATCH = "hand-first-turns-001"
+
+
+class Tamper:
+    """Direct SQL on the events table of a store (SQLite file or PostgreSQL schema)."""
+
+    def __init__(self, svc: MatchService):
+        self.cfg = svc.store
+        self.table = svc.recorder.events_table_name
+
+    def run(self, sql: str, params: tuple = ()) -> list:
+        if self.cfg.kind == "sqlite":
+            with sqlite3.connect(self.cfg.path) as con:
+                rows = con.execute(sql.replace("%s", "?").replace("{t}", self.table), params).fetchall()
+            con.close()
+            return rows
+        with connect_postgres(self.cfg.env) as con:
+            cur = con.execute(sql.replace("{t}", f'"{self.cfg.schema}"."{self.table}"'), params)
+            return cur.fetchall() if cur.description else []
+
+    def oid(self, match: str):
+        u = match_uuid(match)
+        return u.hex if self.cfg.kind == "sqlite" else u
+
+    def state(self, match: str, seq: int) -> bytes:
+        (row,) = self.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = %s",
+                          (self.oid(match), seq))
+        return bytes(row[0])
+
+    def set_state(self, match: str, seq: int, state: bytes) -> None:
+        self.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = %s",
+                 (state, self.oid(match), seq))
+
+    def delete(self, match: str, seq: int) -> None:
+        self.run("DELETE FROM {t} WHERE originator_id = %s AND originator_version = %s", (self.oid(match), seq))
+
+    def swap(self, match: str, a: int, b: int) -> None:
+        oid = self.oid(match)
+        move = "UPDATE {t} SET originator_version = %s WHERE originator_id = %s AND originator_version = %s"
+        self.run(move, (-1, oid, a))
+        self.run(move, (a, oid, b))
+        self.run(move, (b, oid, -1))
+
+    def append_copy(self, match: str, seq: int) -> int:
+        """Insert a copy of event ``seq`` after the last one (a forged event); returns its seq."""
+        oid = self.oid(match)
+        (last,) = self.run("SELECT max(originator_version) FROM {t} WHERE originator_id = %s", (oid,))
+        new = last[0] + 1
+        self.run("INSERT INTO {t} (originator_id, originator_version, topic, state) "
+                 "SELECT originator_id, %s, topic, state FROM {t} "
+                 "WHERE originator_id = %s AND originator_version = %s", (new, oid, seq))
+        return new
+
+    def seq_of(self, match: str, topic: str, nth: int = 1) -> int:
+        rows = self.run("SELECT originator_version FROM {t} WHERE originator_id = %s AND topic = %s "
+                        "ORDER BY originator_version", (self.oid(match), topic))
+        return rows[nth - 1][0]
+
+
+@pytest.fixture
+def store(service):
+    """A store holding the legal example and a second match; returns (service, Tamper, heads)."""
+    heads = {}
+    for log in read_log(LEGAL):
+        heads[MATCH] = service.import_log(log).head
+    text = LEGAL.read_text(encoding="utf-8").replace(MATCH, "second-match")
+    path = Path(service.store.path.parent if service.store.path else "/tmp") / "second.zxlog"
+    path.write_text(text, encoding="utf-8")
+    for log in read_log(path):
+        heads["second-match"] = service.import_log(log).head
+    return service, Tamper(service), heads
+
+
+def verify(svc: MatchService, match: str = MATCH) -> integrity.Verdict:
+    return integrity.verify_rows(match, integrity.stored_rows(svc, match_uuid(match)))
+
+
+def cli(store_url: str, *args: str):
+    return CliRunner().invoke(zx, ["--store", store_url, "verify", *args])
+
+
+# ---------------------------------------------------------------------- a clean store
+def test_import_prints_the_head_and_stores_a_digest_on_every_event(store, count_rows):
+    svc, t, heads = store
+    rows = integrity.stored_rows(svc, match_uuid(MATCH))
+    assert len(rows) == count_rows(svc, MATCH) == 32
+    assert all(r.digest and len(r.digest) == 64 for r in rows)
+    assert rows[-1].topic == integrity.TOPIC_SEALED
+    assert rows[-1].state["events"] == 31 and rows[-1].state["last"] == rows[-2].digest
+    assert heads[MATCH] == rows[-1].digest != heads["second-match"]
+    # the chain starts at 64 zeros and links each event to the one before it
+    assert rows[0].digest == integrity.link(integrity.ZERO, rows[0].body)
+    assert rows[5].digest == integrity.link(rows[4].digest, rows[5].body)
+    # the aggregate still loads, and knows its seal
+    assert svc.get_match(MATCH).sealed == {"events": 31, "last": rows[-2].digest}
+
+
+def test_a_clean_store_verifies(store, store_url):
+    svc, _, heads = store
+    assert verify(svc).ok and verify(svc, "second-match").ok
+    r = cli(store_url, "--format", "json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert {v["match"] for v in out} == {MATCH, "second-match"}
+    assert all(v["status"] == "ok" and v["seq"] is None for v in out)
+    assert {v["match"]: v["head"] for v in out} == heads
+    assert "2 intact, 0 failed" in r.stderr
+
+
+def test_reimport_reports_the_same_head(store):
+    svc, _, heads = store
+    (log,) = read_log(LEGAL)
+    again = svc.import_log(log)
+    assert again.status == "unchanged" and again.head == heads[MATCH]
+
+
+# ---------------------------------------------------------------------- tampering, one kind at a time
+def test_changed_payload_is_altered_at_its_seq(store, store_url):
+    svc, t, _ = store
+    seq = t.seq_of(MATCH, "zx.match:CardsDrawn")  # P2 draws U01-003, U01-004
+    state = t.state(MATCH, seq)
+    assert b"U01-004" in state
+    t.set_state(MATCH, seq, state.replace(b"U01-004", b"U01-009"))
+    v = verify(svc)
+    assert (v.status, v.seq) == ("altered", seq)
+    assert f"digest mismatch at seq {seq} (CardsDrawn)" in v.message
+    assert verify(svc, "second-match").ok  # the other match is untouched
+    r = cli(store_url, "--format", "csv")
+    assert r.exit_code == 1
+    assert f"{MATCH},32,altered,{seq}," in r.stdout
+    assert "1 intact, 1 failed" in r.stderr
+
+
+def test_undecodable_payload_is_altered(store):
+    svc, t, _ = store
+    t.set_state(MATCH, 4, b"{not json")
+    v = verify(svc)
+    assert (v.status, v.seq) == ("altered", 4)
+    assert "cannot be decoded" in v.message
+
+
+def test_deleted_row_is_named(store):
+    svc, t, _ = store
+    t.delete(MATCH, 7)
+    v = verify(svc)
+    assert (v.status, v.seq) == ("deleted", 7)
+    assert "seq 7 missing" in v.message
+
+
+def test_deleted_seal_is_named(store):
+    svc, t, _ = store
+    t.delete(MATCH, 32)
+    v = verify(svc)
+    assert (v.status, v.seq) == ("deleted", 32)
+    assert "without its seal" in v.message
+
+
+def test_deleted_started_event_is_found_by_verify_all(store, store_url):
+    svc, t, _ = store
+    t.delete(MATCH, 1)
+    r = cli(store_url, "--format", "json")
+    assert r.exit_code == 1
+    (bad,) = [v for v in json.loads(r.stdout) if v["status"] != "ok"]
+    assert (bad["status"], bad["seq"]) == ("deleted", 1)
+    assert bad["match"] == str(match_uuid(MATCH))  # its name went with the Started event
+
+
+@pytest.mark.parametrize("a, b", [(5, 9), (5, 6), (2, 31)])
+def test_swapped_versions_are_reordered_at_the_first(store, a, b):
+    svc, t, _ = store
+    t.swap(MATCH, a, b)
+    v = verify(svc)
+    assert (v.status, v.seq) == ("reordered", a)
+    assert f"seq {a} holds the event recorded as seq {b}" in v.message
+
+
+def test_forged_event_after_the_seal_is_inserted(store, store_url):
+    svc, t, heads = store
+    new = t.append_copy(MATCH, 12)
+    assert new == 33
+    v = verify(svc)
+    assert (v.status, v.seq) == ("inserted", 33)
+    assert "after the seal at seq 32" in v.message
+    r = cli(store_url, MATCH, "--format", "json")
+    assert r.exit_code == 1 and json.loads(r.stdout)[0]["status"] == "inserted"
+
+
+def test_forged_seal_after_the_seal_is_inserted(store):
+    svc, t, _ = store
+    t.append_copy(MATCH, 32)  # a copy of the seal itself: the last seal is now the forgery
+    v = verify(svc)
+    assert (v.status, v.seq) == ("inserted", 33)
+    assert "copy of seq 32" in v.message
+
+
+def test_altered_payload_with_recomputed_digest_breaks_the_next_link(store):
+    """A forger who also rewrites that event's digest moves the break to the next event."""
+    svc, t, _ = store
+    rows = integrity.stored_rows(svc, match_uuid(MATCH))
+    seq = 10
+    state = dict(rows[seq - 1].state)
+    assert rows[seq - 1].topic == "zx.match:CardsDrawn"
+    state["cards"] = ["U01-009", "U01-009"]
+    body = integrity.canonical(rows[seq - 1].topic, rows[seq - 1].originator_id, seq, state)
+    state["digest"] = integrity.link(rows[seq - 2].digest, body)
+    t.set_state(MATCH, seq, svc.mapper.transcoder.encode(state))
+    v = verify(svc)
+    assert (v.status, v.seq) == ("altered", seq + 1)
+    assert f"or the digest of seq {seq} was rewritten" in v.message
+
+
+def test_a_rewritten_chain_is_caught_by_the_head_on_the_score_sheet(store, store_url):
+    """Recompute every digest and the seal after a change: only the head written down shows it."""
+    svc, t, heads = store
+    rows = integrity.stored_rows(svc, match_uuid(MATCH))
+    prev = integrity.ZERO
+    for r in rows:
+        state = dict(r.state)
+        if r.seq == 10:
+            state["cards"] = ["U01-009", "U01-009"]
+        if r.topic == integrity.TOPIC_SEALED:
+            state["last"] = prev
+        state.pop("digest")
+        prev = integrity.link(prev, integrity.canonical(r.topic, r.originator_id, r.seq, state))
+        state["digest"] = prev
+        t.set_state(MATCH, r.seq, svc.mapper.transcoder.encode(state))
+    assert verify(svc).ok  # the chain is consistent again...
+    r = cli(store_url, MATCH, "--head", heads[MATCH][:16], "--format", "json")
+    assert r.exit_code == 1  # ...but not the head written on the score sheet
+    (out,) = json.loads(r.stdout)
+    assert out["status"] == "head" and "is not the head written down" in out["message"]
+
+
+# ---------------------------------------------------------------------- the --head option
+def test_head_from_the_score_sheet_matches(store, store_url):
+    _, _, heads = store
+    r = cli(store_url, MATCH, "--head", heads[MATCH][:16].upper())
+    assert r.exit_code == 0, r.output
+    assert "1 intact, 0 failed" in r.stderr
+    r = cli(store_url, MATCH, "--head", heads["second-match"][:16])
+    assert r.exit_code == 1
+
+
+@pytest.mark.parametrize("head, message", [("abc", "is not a head digest"), ("z" * 16, "is not a head digest")])
+def test_head_must_be_hex(store, store_url, head, message):
+    r = cli(store_url, MATCH, "--head", head)
+    assert r.exit_code == 2 and message in r.output
+
+
+def test_head_needs_one_match(store, store_url):
+    _, _, heads = store
+    r = cli(store_url, "--head", heads[MATCH])
+    assert r.exit_code == 2 and "--head needs exactly one MATCH" in r.output
+
+
+def test_unknown_match_is_an_error(store, store_url):
+    r = cli(store_url, "no-such-match")
+    assert r.exit_code == 1
+    assert "no stored match 'no-such-match'" in r.output

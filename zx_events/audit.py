@@ -1,0 +1,243 @@
+"""The audit: re-run the rules engine over a log, or a stored match, and report every violation.
+
+A log file is checked as it is (format errors are findings of kind ``format``, with their line).
+A stored match is checked by rebuilding its log from the events: every record-level event carries
+the record it came from (``rec``) and its line, a record skipped in lenient mode is carried by its
+``ViolationRecorded`` event, and the header by ``Started``. The rebuilt log goes through the
+current rules engine, so an audit always judges by today's rules and says which catalog and rules
+version it used, and warns when they differ from the ones the match was pinned to at import.
+Findings of a stored match are placed by ``seq`` (the event's position); the line they came from
+is kept for the bundle.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .cards import Catalog
+from .errors import ZXError
+from .importer import Checked, build_match
+from .integrity import ZERO, Row, Verdict, chain, stored_rows, verify_rows
+from .logformat.reader import MatchLog, Record
+from .match import match_uuid
+from .rules import RULES_VERSION, title
+
+TOPIC_STARTED = "zx.match:Started"
+TOPIC_VIOLATION = "zx.match:ViolationRecorded"
+NOT_STORED = "not stored"  # integrity of a log file whose match is not in the store
+DIFFERS = "differs"  # integrity of a log file whose match is stored with other content
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One wrong step: a rule violation (with its number) or a format error (``rule`` None)."""
+
+    kind: str  # "rule" or "format"
+    line: int | None
+    turn: int | None
+    player: str | None
+    rule: str | None
+    message: str
+    seq: int | None = None
+
+    @property
+    def title(self) -> str:
+        return title(self.rule) if self.rule else "malformed log (match-log v1)"
+
+    def to_json(self, stored: bool = False) -> dict[str, Any]:
+        out = {"line": None if stored else self.line, "turn": self.turn, "player": self.player,
+               "rule": self.rule, "message": self.message, "kind": self.kind, "title": self.title}
+        if stored:
+            out["seq"] = self.seq
+        return out
+
+
+@dataclass
+class Audit:
+    """The audit of one match; ``checked`` and ``log`` (and ``rows`` for a stored match) feed a bundle."""
+
+    match: str | None
+    source: str
+    stored: bool
+    events: int
+    findings: list[Finding]
+    integrity: str
+    integrity_detail: str | None = None
+    head: str | None = None
+    catalog: dict | None = None  # the catalog used: {"name", "sha256"}
+    rules_version: str = RULES_VERSION
+    pinned: dict | None = None  # a stored match: {"catalog": {...}, "rules_version": ...}
+    warnings: list[str] = field(default_factory=list)
+    log: MatchLog | None = None
+    checked: Checked | None = None
+    rows: list[Row] | None = None
+    verdict: Verdict | None = None
+
+    @property
+    def integrity_ok(self) -> bool:
+        return self.integrity in ("ok", NOT_STORED)
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings and self.integrity_ok
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"match": self.match, "source": self.source, "events": self.events, "ok": self.ok,
+               "violations": [f.to_json(self.stored) for f in self.findings], "integrity": self.integrity}
+        if self.integrity_detail:
+            out["integrity_detail"] = self.integrity_detail
+        out.update({"head": self.head, "catalog": self.catalog, "rules_version": self.rules_version,
+                    "pinned": self.pinned, "warnings": self.warnings})
+        return out
+
+
+# ---------------------------------------------------------------------- a log
+def audit_log(log: MatchLog, catalog: Catalog | None = None) -> Audit:
+    """Check one match of a log file with the rules engine in lenient mode: every violation."""
+    def broken(e: ZXError) -> Audit:
+        f = Finding("format", e.line if e.line is not None else log.header_line, None, None, None, e.message)
+        return Audit(log.match_id, log.source, False, 0, [f], NOT_STORED, log=log)
+
+    if log.error is not None:
+        return broken(log.error)
+    try:
+        checked = build_match(log, catalog=catalog, strict=False)
+    except ZXError as e:  # no header, an unknown catalog, an unknown card code
+        return broken(e)
+    findings = [Finding("rule", v.line, v.turn, v.player, v.rule, v.message) for v in checked.violations]
+    return Audit(log.match_id, log.source, False, len(checked.match.pending_events), findings, NOT_STORED,
+                 catalog=checked.catalog.ref if checked.catalog else None, log=log, checked=checked)
+
+
+def compare_with_store(audit: Audit, app: Any) -> None:
+    """A log file whose match is in the store: is it the stored content, and is the chain intact?"""
+    if audit.log is None or audit.match is None:
+        return
+    rows = stored_rows(app, match_uuid(audit.match))
+    if not rows:
+        return
+    started = rows[0].state or {}
+    if started.get("content_sha256") != audit.log.content_sha256:
+        audit.integrity = DIFFERS
+        audit.integrity_detail = (f"the store holds {audit.match} with other content (stored "
+                                  f"{str(started.get('content_sha256'))[:12]}, this log "
+                                  f"{audit.log.content_sha256[:12]})")
+        return
+    verdict = verify_rows(audit.match, rows)
+    audit.integrity, audit.head = verdict.status, verdict.head
+    audit.integrity_detail = None if verdict.ok else verdict.message
+
+
+# ---------------------------------------------------------------------- a stored match
+def stored_log(rows: list[Row]) -> MatchLog:
+    """The log a stored match was imported from, rebuilt from its events (header + records by line)."""
+    started = next((r.state for r in rows if r.topic == TOPIC_STARTED and r.state), None)
+    if started is None:
+        raise ZXError("the Started event of this match is missing or cannot be decoded: nothing to audit")
+    records: dict[int, dict] = {}
+    for r in rows:
+        st = r.state or {}
+        rec, line = st.get("rec"), st.get("line")
+        if isinstance(rec, dict) and isinstance(line, int) and line not in records:
+            records[line] = rec
+    header_line = started.get("line") or 1
+    log = MatchLog(source=started.get("source") or "", header_line=header_line, header=started.get("header"),
+                   records=[Record(line, records[line]) for line in sorted(records)])
+    log.lines = regenerate(log)[header_line - 1:]
+    return log
+
+
+def regenerate(log: MatchLog) -> list[str]:
+    """The log's lines, each record on its original line (blank lines in between keep the numbers)."""
+    out: list[str] = [""] * (log.header_line - 1)
+    out.append(json.dumps(log.header, ensure_ascii=False))
+    for rec in log.records:
+        out.extend([""] * (rec.line - len(out) - 1))
+        out.append(json.dumps(rec.data, ensure_ascii=False))
+    return out
+
+
+def seq_of_lines(rows: Iterable[Row]) -> dict[int, int]:
+    """line -> seq of the event that carries that line's record (else the first event of that line)."""
+    carrier: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for r in rows:
+        st = r.state or {}
+        line = st.get("line")
+        if not isinstance(line, int):
+            continue
+        first.setdefault(line, r.seq)
+        if st.get("rec") is not None:
+            carrier.setdefault(line, r.seq)
+    return {**first, **carrier}
+
+
+def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Audit:
+    """Re-check a stored match against the current rules engine and verify its digest chain."""
+    rows = stored_rows(app, match_uuid(match_id))
+    if not rows:
+        raise ZXError(f"no stored match {match_id!r}")
+    verdict = verify_rows(match_id, rows)
+    log = stored_log(rows)
+    audit = audit_log(log, catalog)
+    started = next(r.state for r in rows if r.topic == TOPIC_STARTED and r.state)
+    seqs = seq_of_lines(rows)
+    audit.findings = [Finding(f.kind, f.line, f.turn, f.player, f.rule, f.message,
+                              seqs.get(f.line, 1) if f.line is not None else None) for f in audit.findings]
+    audit.match, audit.stored, audit.rows, audit.verdict = match_id, True, rows, verdict
+    audit.events, audit.head = len(rows), verdict.head
+    audit.integrity = verdict.status
+    audit.integrity_detail = None if verdict.ok else verdict.message
+    audit.pinned = {"catalog": started.get("catalog"), "rules_version": started.get("rules_version")}
+    audit.warnings = pin_warnings(audit)
+    if log.content_sha256 != started.get("content_sha256"):
+        audit.warnings.append(f"the records stored in the events do not reproduce the imported log (content "
+                              f"sha256 {log.content_sha256[:12]}, recorded at import "
+                              f"{str(started.get('content_sha256'))[:12]})")
+    recorded = sum(r.topic == TOPIC_VIOLATION for r in rows)
+    found = sum(f.kind == "rule" for f in audit.findings)
+    if recorded != found:
+        audit.warnings.append(f"{recorded} violation{'s' if recorded != 1 else ''} were recorded at import, "
+                              f"the current rules engine finds {found}")
+    return audit
+
+
+def pin_warnings(audit: Audit) -> list[str]:
+    """Warn when the catalog or rules version used now are not the ones the match was pinned to."""
+    out = []
+    pinned = audit.pinned or {}
+    cat, used = pinned.get("catalog") or {}, audit.catalog or {}
+    if used and cat.get("sha256") != used.get("sha256"):
+        out.append(f"the match was checked at import against catalog {cat.get('name')} (sha256 "
+                   f"{str(cat.get('sha256'))[:12]}), this audit used {used.get('name')} (sha256 "
+                   f"{str(used.get('sha256'))[:12]}): pass --catalog to audit with the pinned one")
+    if pinned.get("rules_version") and pinned["rules_version"] != audit.rules_version:
+        out.append(f"the match was checked at import against rules {pinned['rules_version']}, "
+                   f"this audit used {audit.rules_version}")
+    return out
+
+
+def file_events(audit: Audit) -> list[dict[str, Any]]:
+    """The events of an audit as the bundle lists them: seq, topic, digest, payload."""
+    if audit.rows is not None:
+        return [{"seq": r.seq, "topic": r.topic, "digest": r.digest,
+                 "payload": _payload(r.state) if r.state is not None else None} for r in audit.rows]
+    if audit.checked is None:
+        return []
+    from .integrity import event_topic
+
+    events = list(audit.checked.match.pending_events)
+    chain(events, ZERO)  # the digests these events would get at import (they are not stored)
+    return [{"seq": e.originator_version, "topic": event_topic(e), "digest": e.digest,
+             "payload": _payload(vars(e))} for e in events]
+
+
+def _payload(state: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for k, v in state.items():
+        if k in ("digest", "originator_id", "originator_version"):
+            continue
+        out[k] = v.isoformat() if hasattr(v, "isoformat") else v
+    return out

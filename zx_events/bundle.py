@@ -1,0 +1,158 @@
+"""A dispute bundle: one zip a floor judge sends to the head judge.
+
+It holds the original log, the events with their digests, every violation with its rule number and
+title, and for each violation the state just before and just after the record that broke the rule,
+from the judge's, P1's and P2's seats (301.3: each player sees only what they may see). The states
+are derived by the current rules engine from the log (the same run the audit reports on).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from .audit import Audit, file_events, regenerate
+from .views import build_view
+
+SEATS = ("judge", "P1", "P2")
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=2, default=str) + "\n"
+
+
+def original_lines(audit: Audit) -> list[str]:
+    """The log as it was handed in: a file's own lines, or the log rebuilt from the stored events."""
+    log = audit.log
+    if log is None:
+        return []
+    if audit.stored or not log.lines:
+        return regenerate(log)
+    return [""] * (log.header_line - 1) + list(log.lines)
+
+
+def _blocks(events: list, violation_index: int) -> tuple[int, int]:
+    """The events of the record that broke the rule: [start, end) around its ViolationRecorded event."""
+    line = getattr(events[violation_index], "line", None)
+    start = end = violation_index
+    while start > 0 and getattr(events[start - 1], "line", None) == line:
+        start -= 1
+    while end + 1 < len(events) and getattr(events[end + 1], "line", None) == line:
+        end += 1
+    return start, end + 1
+
+
+def _states(events: list, positions: set[int], names: dict[str, str]) -> dict[int, dict | None]:
+    """position k -> the state after the first k events, from each seat (None before the match)."""
+    out: dict[int, dict | None] = {}
+    agg = None
+    done = 0
+    for k in sorted(positions):
+        while done < k:  # a copy: an event body must not alias the events we list
+            agg = copy.deepcopy(events[done]).mutate(agg)
+            done += 1
+        out[k] = None if agg is None else \
+            {"seq": k, **{seat: build_view(agg, seat, names, seq=k).to_json() for seat in SEATS}}
+    return out
+
+
+def violation_states(audit: Audit) -> list[tuple[dict | None, dict | None]]:
+    """For each rule finding (in order): the state before and after its record, or (None, None)."""
+    if audit.checked is None:
+        return [(None, None)] * len(audit.findings)
+    events = list(audit.checked.match.pending_events)
+    marks = [i for i, e in enumerate(events) if type(e).__name__ == "ViolationRecorded"]
+    spans = [_blocks(events, i) for i in marks]
+    cat = audit.checked.catalog
+    names = {code: card.name for code, card in cat.cards.items()} if cat is not None else {}
+    states = _states(events, {k for span in spans for k in span}, names)
+    out = []
+    rule_findings = iter(spans)
+    for f in audit.findings:
+        if f.kind != "rule":
+            out.append((None, None))
+            continue
+        start, end = next(rule_findings)
+        out.append((states[start], states[end]))
+    return out
+
+
+def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None) -> str:
+    cat, pinned = audit.catalog or {}, audit.pinned or {}
+    lines = [
+        f"Dispute bundle for match {audit.match}",
+        "",
+        f"source:         {audit.source}",
+        f"audited:        {'the stored match (re-checked from its events)' if audit.stored else 'the log file'}",
+        f"catalog used:   {cat.get('name')} sha256 {cat.get('sha256')}",
+        f"rules version:  {audit.rules_version}",
+    ]
+    if audit.stored:
+        pc = pinned.get("catalog") or {}
+        lines += [f"pinned at import: catalog {pc.get('name')} sha256 {pc.get('sha256')}, "
+                  f"rules {pinned.get('rules_version')}"]
+    lines += [
+        f"head digest:    {audit.head or '(not stored)'}",
+        f"integrity:      {audit.integrity}" + (f" ({audit.integrity_detail})" if audit.integrity_detail else ""),
+    ]
+    if content_ok is not None:
+        lines.append("original.zxlog: " + ("reproduces the content hash recorded at import" if content_ok
+                                           else "does NOT reproduce the content hash recorded at import"))
+    for w in audit.warnings:
+        lines.append(f"warning:        {w}")
+    lines += ["", f"{len(findings)} violation{'s' if len(findings) != 1 else ''}:"]
+    for f in findings:
+        where = f"seq {f['seq']} (line {f['line']})" if audit.stored else f"line {f['line']}"
+        rule = f"rule {f['rule']} ({f['title']})" if f["rule"] else f"format ({f['title']})"
+        lines.append(f"  {f['n']:>2}. {where}, turn {f['turn']}, {f['player'] or '-'}: {rule}: {f['message']}")
+    lines += [
+        "",
+        "Contents:",
+        "  original.zxlog      the match log; every record on its original line number",
+        "  events.jsonl        every event: seq, topic, digest (SHA-256 chained over the previous one), payload",
+        "  violations.json     each violation: rule number and title, line/seq, turn, player, message",
+        "  violation-NN/state-before.json, state-after.json",
+        "                      the state just before and just after the record that broke the rule,",
+        "                      as the judge, P1 and P2 each see it (301.3)",
+        "",
+        "Check it: zx audit original.zxlog   (and, against the store: zx verify MATCH --head HEAD)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write_bundle(audit: Audit, path: str | Path) -> list[str]:
+    """Write the dispute bundle of ``audit`` to ``path`` (a zip); returns the names it holds."""
+    path = Path(path)
+    states = violation_states(audit)
+    findings = []
+    files: dict[str, str] = {}
+    for n, (f, (before, after)) in enumerate(zip(audit.findings, states), 1):
+        entry = {"n": n, **f.to_json(audit.stored), "line": f.line}
+        if before is not None or after is not None:
+            folder = f"violation-{n:02d}"
+            entry["states"] = folder
+            files[f"{folder}/state-before.json"] = _dump(before)
+            files[f"{folder}/state-after.json"] = _dump(after)
+        findings.append(entry)
+    original = original_lines(audit)
+    content_ok = None
+    if audit.stored and audit.log is not None and audit.rows:
+        started = next((r.state for r in audit.rows if r.state and "content_sha256" in r.state), None) or {}
+        content_ok = audit.log.content_sha256 == started.get("content_sha256")
+    body = {
+        "README.txt": readme(audit, findings, content_ok),
+        "original.zxlog": "\n".join(original) + "\n" if original else "",
+        "events.jsonl": "".join(json.dumps(e, ensure_ascii=False, default=str) + "\n" for e in file_events(audit)),
+        "violations.json": _dump(findings),
+        **files,
+    }
+    tmp = path.with_name(path.name + ".part")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for name, text in body.items():
+            z.writestr(name, text)
+    os.replace(tmp, path)
+    return list(body)

@@ -1,0 +1,272 @@
+"""Tamper evidence: a SHA-256 digest chained through every stored event of a match.
+
+At import, before the match is saved, every event gets a ``digest``::
+
+    digest_0 = 64 zeros
+    digest_n = SHA-256( bytes(digest_{n-1}) || canonical(event_n) )
+
+``canonical`` is the JSON of the event's topic, aggregate id, version (its ``seq``), timestamp and
+every field, with sorted keys, no whitespace and UTF-8 text (the ``digest`` itself left out).
+The import then appends a ``Sealed`` event (the number of events before it and the last digest),
+chained like the others: its digest is the match's *head*, printed by ``zx import`` so it can be
+written on the score sheet.
+
+``verify_rows`` recomputes the chain from the stored rows (decoded with the store's own transcoder,
+never through the aggregate, so a later change of an event class cannot hide or fake a change)
+and names the first position that fails, with what most likely happened there:
+
+- ``deleted``: a version is missing (or the match ends without its seal);
+- ``inserted``: an event after the last seal, an event without a digest, an event that pushed the
+  others down, or a copy of an event that is still in its place;
+- ``reordered``: the event at this position verifies as the event of another position;
+- ``altered``: the digest does not match the event (its payload, or the digest before it, changed).
+
+What it cannot catch on its own: someone who rewrites a match and recomputes every digest and the
+seal. That is what the head on the score sheet is for (``verify --head``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Iterable, Sequence
+from uuid import UUID
+
+ZERO = "0" * 64
+TOPIC_SEALED = "zx.match:Sealed"
+KINDS = ("ok", "altered", "deleted", "inserted", "reordered", "unchained", "head")
+
+
+# ---------------------------------------------------------------------- the digest
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, UUID):
+        return str(value)
+    raise TypeError(f"not JSON-native in an event: {type(value).__name__}")
+
+
+def canonical(topic: str, originator_id: Any, version: int, state: dict[str, Any]) -> bytes:
+    """The bytes a digest covers: topic, id, version and the fields, as canonical JSON."""
+    body = {k: v for k, v in state.items() if k not in ("digest", "originator_id", "originator_version",
+                                                        "class_version")}
+    body["topic"] = topic
+    body["originator_id"] = str(originator_id)
+    body["originator_version"] = version
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False, default=_plain).encode("utf-8")
+
+
+def link(prev: str, body: bytes) -> str:
+    """``SHA-256(prev digest as 32 bytes || canonical event)`` in hex."""
+    return hashlib.sha256(bytes.fromhex(prev) + body).hexdigest()
+
+
+def event_topic(event: Any) -> str:
+    from eventsourcing.utils import get_topic
+
+    return get_topic(type(event))
+
+
+def event_canonical(event: Any) -> bytes:
+    state = vars(event)
+    return canonical(event_topic(event), state["originator_id"], state["originator_version"], state)
+
+
+def chain(events: Iterable[Any], prev: str = ZERO) -> str:
+    """Give each (pending, not yet saved) event its ``digest``; returns the last one."""
+    for e in events:
+        prev = link(prev, event_canonical(e))
+        object.__setattr__(e, "digest", prev)  # events are frozen dataclasses
+    return prev
+
+
+def seal(match: Any, prev: str = ZERO) -> str:
+    """Chain every pending event of ``match``, append its ``Sealed`` event; returns the head digest.
+
+    ``prev`` is the digest of the last stored event when the match already has events in the store
+    (the chain then continues through the old seal).
+    """
+    pending = list(match.pending_events)
+    last = chain(pending, prev)
+    match._sealed(events=match.version, last=last)
+    return chain(match.pending_events[len(pending):], last)
+
+
+# ---------------------------------------------------------------------- reading the store
+def decode_state(mapper: Any, stored: Any) -> dict[str, Any]:
+    """A stored event's fields, as the transcoder wrote them (no upcasting, no topic lookup)."""
+    state = stored.state
+    if mapper.cipher:
+        state = mapper.cipher.decrypt(state)
+    if mapper.compressor:
+        state = mapper.compressor.decompress(state)
+    out = mapper.transcoder.decode(state)
+    if not isinstance(out, dict):
+        raise ValueError("the stored state is not an object")
+    return out
+
+
+@dataclass
+class Row:
+    """One stored event, ready to verify: its position, topic, stored digest and canonical bytes."""
+
+    seq: int
+    topic: str
+    digest: str | None
+    body: bytes | None  # None: the payload cannot be decoded
+    state: dict[str, Any] | None
+    originator_id: Any
+
+    def body_as(self, version: int) -> bytes:
+        """The canonical bytes this event would have at another position."""
+        return canonical(self.topic, self.originator_id, version, self.state or {})
+
+
+def read_rows(mapper: Any, stored: Sequence[Any]) -> list[Row]:
+    rows = []
+    for s in stored:
+        try:
+            state = decode_state(mapper, s)
+            digest = state.get("digest")
+            body = canonical(s.topic, s.originator_id, s.originator_version, state)
+        except Exception:  # an undecodable payload is an altered one
+            state, digest, body = None, None, None
+        rows.append(Row(s.originator_version, s.topic, digest if isinstance(digest, str) else None, body,
+                        state, s.originator_id))
+    return rows
+
+
+# ---------------------------------------------------------------------- verifying
+@dataclass
+class Verdict:
+    """The result for one match: ``status`` is ``ok`` or the kind of the first failure at ``seq``."""
+
+    match: str
+    events: int
+    status: str
+    seq: int | None
+    message: str
+    head: str | None  # the digest of the last event as stored (the match's head when ok)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"match": self.match, "events": self.events, "status": self.status, "ok": self.ok,
+                "seq": self.seq, "head": self.head, "message": self.message}
+
+
+def _verifies(row: Row, digest_of: str, prev: str) -> bool:
+    return row.body is not None and row.digest is not None and link(prev, row.body) == digest_of
+
+
+def verify_rows(match: str, rows: Sequence[Row]) -> Verdict:
+    """Recompute the chain over ``rows`` (sorted by version) and name the first failure."""
+    n = len(rows)
+    head = rows[-1].digest if rows else None
+
+    def bad(kind: str, seq: int | None, message: str) -> Verdict:
+        return Verdict(match, n, kind, seq, message, head)
+
+    if not rows:
+        return bad("deleted", 1, "no stored events: the whole match was deleted")
+    if all(r.digest is None for r in rows) and all(r.body is not None for r in rows):
+        return bad("unchained", None, "no event carries a digest: imported before tamper evidence existed")
+    seals = [i for i, r in enumerate(rows) if r.topic == TOPIC_SEALED]
+    last_seal = seals[-1] if seals else None
+    prev = ZERO
+    for i, row in enumerate(rows):
+        expected = i + 1
+        if last_seal is not None and i > last_seal:
+            return bad("inserted", row.seq, f"seq {row.seq} ({_short_topic(row.topic)}) comes after the seal "
+                                            f"at seq {rows[last_seal].seq}: it was added after the import")
+        if row.seq > expected:
+            missing = expected if expected == row.seq - 1 else f"{expected}-{row.seq - 1}"
+            return bad("deleted", expected, f"seq {missing} missing: the versions jump from {expected - 1} "
+                                            f"to {row.seq}")
+        if row.seq < expected:
+            return bad("inserted", row.seq, f"seq {row.seq} is out of range (the first event is seq 1)")
+        if row.body is not None and row.digest is None:
+            return bad("inserted", row.seq, f"seq {row.seq} ({_short_topic(row.topic)}) has no digest: "
+                                            f"the importer did not write it")
+        if not _verifies(row, row.digest or "", prev):
+            return _diagnose(match, rows, i, prev, head)
+        prev = row.digest
+    if last_seal is None:
+        return bad("deleted", n + 1, f"the match ends at seq {n} without its seal: its last events were deleted")
+    sealed = rows[-1]  # the last seal: anything after it was reported above
+    before = rows[-2].digest if n > 1 else ZERO
+    if (sealed.state or {}).get("events") != sealed.seq - 1 or (sealed.state or {}).get("last") != before:
+        return bad("altered", sealed.seq, f"the seal at seq {sealed.seq} does not describe the events before it")
+    return Verdict(match, n, "ok", None, f"{n} events, chain intact", head)
+
+
+def _diagnose(match: str, rows: Sequence[Row], i: int, prev: str, head: str | None) -> Verdict:
+    """The event at position ``i`` fails its link: reordered, inserted, or altered?"""
+    row, seq, n = rows[i], rows[i].seq, len(rows)
+
+    def verdict(kind: str, message: str) -> Verdict:
+        return Verdict(match, n, kind, seq, message, head)
+
+    what = _short_topic(row.topic)
+    if row.body is None:
+        return verdict("altered", f"seq {seq} ({what}): the stored payload cannot be decoded")
+    in_place = [k == 0 and _verifies(r, r.digest or "", ZERO) or k > 0 and
+                _verifies(r, r.digest or "", rows[k - 1].digest or "") for k, r in enumerate(rows)]
+    displaced = {ZERO} | {r.digest for k, r in enumerate(rows) if not in_place[k] and r.digest}
+    for k, other in enumerate(rows):  # does this event verify as the event of another position?
+        m = other.seq
+        if m == seq:
+            continue
+        prevs = displaced | ({rows[k - 1].digest} if k > 0 and rows[k - 1].digest else set())
+        body = row.body_as(m)
+        if any(link(p, body) == row.digest for p in prevs):
+            if in_place[k]:
+                return verdict("inserted", f"seq {seq} ({what}) is a copy of seq {m}, which is still in place")
+            return verdict("reordered", f"seq {seq} holds the event recorded as seq {m} ({what}): "
+                                        f"events were swapped or moved")
+    if i + 1 < n and rows[i + 1].body is not None and rows[i + 1].digest is not None and \
+            link(prev, rows[i + 1].body_as(seq)) == rows[i + 1].digest:
+        return verdict("inserted", f"seq {seq} ({what}) was inserted: the event after it was recorded as seq {seq}")
+    if row.digest is None:
+        return verdict("altered", f"seq {seq} ({what}): its digest was removed")
+    return verdict("altered", f"digest mismatch at seq {seq} ({what}): its payload was changed after import "
+                              f"(or the digest of seq {seq - 1} was rewritten)")
+
+
+def _short_topic(topic: str) -> str:
+    return topic.rsplit(":", 1)[-1]
+
+
+# ---------------------------------------------------------------------- the application's side
+def stored_rows(app: Any, originator_id: Any) -> list[Row]:
+    return read_rows(app.mapper, app.recorder.select_events(originator_id))
+
+
+def stored_head(app: Any, originator_id: Any) -> str | None:
+    """The head digest of a stored match: the digest of its last event (its seal), or None."""
+    last = app.recorder.select_events(originator_id, desc=True, limit=1)
+    if not last:
+        return None
+    try:
+        digest = decode_state(app.mapper, last[0]).get("digest")
+    except Exception:
+        return None
+    return digest if isinstance(digest, str) else None
+
+
+def check_head(verdict: Verdict, head: str) -> Verdict:
+    """Compare the stored head with one written down elsewhere (a prefix of at least 16 hex digits)."""
+    given = head.strip().lower()
+    if verdict.head is not None and verdict.head.startswith(given):
+        return verdict
+    if not verdict.ok:
+        return verdict
+    return Verdict(verdict.match, verdict.events, "head", verdict.events or None,
+                   f"the stored head {verdict.head[:16] if verdict.head else None} is not the head written down "
+                   f"({given[:16]}): the match was rewritten with a recomputed chain, or this is another match",
+                   verdict.head)
