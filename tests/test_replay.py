@@ -52,7 +52,7 @@ def import_example(svc, path) -> str:
 
 def snapshot_versions(svc, match_id: str) -> list[int]:
     store = replay._snapshots(svc)
-    return [r.originator_version for r in store.recorder.select_events(match_uuid(match_id))]
+    return [r.originator_version for r in store.recorder.select_events(replay.snapshot_id(match_id))]
 
 
 # ---------------------------------------------------------------------- seeking
@@ -67,6 +67,18 @@ def test_state_at_every_seq_equals_a_match_rebuilt_from_the_first_seq_events(ser
     for seq in range(1, last + 1):  # now through the snapshots
         assert state(replay.state_at(service, mid, seq)) == state(rebuilt(service, mid, seq)), seq
     assert state(replay.state_at(service, mid)) == state(rebuilt(service, mid, last))
+
+
+def test_snapshots_of_other_event_code_are_never_used(service, example_log, monkeypatch):
+    monkeypatch.setattr(replay, "SNAPSHOT_EVERY", 10)
+    mid = import_example(service, example_log)
+    assert replay.prepare_snapshots(service, mid) == 3
+    old = replay.snapshot_id(mid)
+    monkeypatch.setattr(replay, "projection_fingerprint", lambda: "match.py changed")
+    assert replay.snapshot_id(mid) not in (old, match_uuid(mid))
+    assert snapshot_versions(service, mid) == []  # the old ones are not this code's
+    assert state(replay.state_at(service, mid, 25)) == state(rebuilt(service, mid, 25))
+    assert snapshot_versions(service, mid) == [10, 20, 30]  # written again, for this code
 
 
 def test_seeks_into_a_long_simulated_match_agree_with_a_full_replay(service):

@@ -8,12 +8,22 @@ and so do the ``ViolationRecorded`` events of ``--accept-violations``). Step 0 i
 Seeking is fast because of snapshots: the first seek into a match that has none writes one every
 ``SNAPSHOT_EVERY`` versions (``prepare_snapshots``; imports stay as fast as before), and every seek
 then decodes one snapshot plus at most ``SNAPSHOT_EVERY - 1`` events with a plain projector.
+
+A snapshot is a state made by the event bodies of ``zx_events/match.py``; when they change, a
+stored snapshot may no longer be what replaying the events gives. So snapshots are filed under an
+id derived from the match and a fingerprint of that code (``snapshot_id``): after any change of
+match.py the old ones are never read again, and new ones are written on the next seek.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import uuid
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.metadata import version
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 from weakref import WeakKeyDictionary
@@ -21,6 +31,7 @@ from weakref import WeakKeyDictionary
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
+from . import match as match_module
 from .cards import load_catalog
 from .errors import ZXError
 from .match import Match, match_uuid
@@ -87,6 +98,24 @@ def _snapshots(svc: Any) -> EventStore:
     return store
 
 
+@lru_cache(maxsize=1)
+def projection_fingerprint() -> str:
+    """What replaying events runs: the Match's event bodies (match.py) and the eventsourcing version."""
+    code = Path(match_module.__file__).read_bytes() + version("eventsourcing").encode()
+    return hashlib.sha256(code).hexdigest()[:16]
+
+
+def snapshot_id(match_id: str) -> uuid.UUID:
+    """Where this code's snapshots of a match are filed (never the match's own id)."""
+    return uuid.uuid5(match_uuid(match_id), f"zx-replay-snapshot:{projection_fingerprint()}")
+
+
+def _from_snapshot(snapshot: Any, match_id: str) -> Match:
+    match = snapshot.mutate(None)
+    match.__dict__["_id"] = match_uuid(match_id)  # filed under snapshot_id; the events check the match's id
+    return match
+
+
 def _project(aggregate: Match | None, events: Any) -> Match | None:
     """A plain projector: each event mutates the aggregate (no per-event protocol check)."""
     for e in events:
@@ -114,11 +143,11 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None) -> int:
     """Write the missing snapshots of a match (one every ``every`` versions, default
     ``SNAPSHOT_EVERY``); returns how many it wrote."""
     every = every or SNAPSHOT_EVERY
-    oid = match_uuid(match_id)
+    sid = snapshot_id(match_id)
     store = _snapshots(svc)
-    last = store.recorder.select_events(oid, desc=True, limit=1)
+    last = store.recorder.select_events(sid, desc=True, limit=1)
     have = last[0].originator_version if last else 0
-    rows = svc.recorder.select_events(oid)
+    rows = svc.recorder.select_events(match_uuid(match_id))
     if not rows:
         raise unknown(svc, match_id)
     match: Match | None = None
@@ -127,7 +156,8 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None) -> int:
         match = svc.mapper.to_domain_event(row).mutate(match)
         v = match.version
         if v % every == 0 and v > have:  # encoded at once: the state keeps changing after this
-            todo.append(svc.mapper.to_stored_event(Snapshot.take(match)))
+            snap = dataclasses.replace(Snapshot.take(match), originator_id=sid)
+            todo.append(svc.mapper.to_stored_event(snap))
     if todo:
         try:
             store.recorder.insert_events(todo)
@@ -143,17 +173,16 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
     """The match after event ``seq`` (None: after its last event): a live aggregate, for the engine."""
     if seq is not None and seq < 1:
         raise OutOfRange(f"seq {seq}: events are numbered from 1 (the Started event)")
-    oid = match_uuid(match_id)
-    snap = _snapshots(svc).recorder.select_events(oid, lte=seq, desc=True, limit=1)
+    snap = _snapshots(svc).recorder.select_events(snapshot_id(match_id), lte=seq, desc=True, limit=1)
     gt = snap[0].originator_version if snap else None
-    rows = svc.recorder.select_events(oid, gt=gt, lte=seq)
+    rows = svc.recorder.select_events(match_uuid(match_id), gt=gt, lte=seq)
     if not snap and not rows:
         raise unknown(svc, match_id)
     reached = rows[-1].originator_version if rows else gt
     if seq is not None and reached < seq:
         raise OutOfRange(f"match {match_id} has {reached} events: seq must be 1..{reached}")
     decode = svc.mapper.to_domain_event
-    match = _project(None, (decode(r) for r in (*snap, *rows)))
+    match = _project(_from_snapshot(decode(snap[0]), match_id) if snap else None, (decode(r) for r in rows))
     if len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()):
         prepare_snapshots(svc, match_id)  # no snapshot yet where one belongs: write them for the next seek
     return match
