@@ -20,6 +20,8 @@ converted per page into Arrow tables and inserted with ``INSERT ... SELECT``.
 from __future__ import annotations
 
 import os
+import queue
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -140,6 +142,7 @@ class Projection:
         self.deleted: list[str] = []  # matches re-projected in this page: their stored rows go first
         self.catalogs = Catalogs({r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()})
         self.types = self._arrow_types()
+        self.writer = Writer(con, self.types)
         self.decode = self._decoder()
         self.matches_written = 0
 
@@ -219,6 +222,7 @@ class Projection:
         stored = self.svc.recorder.select_events(UUID(oid), lte=seq - 1)
         no = next((r[1] for r in self.buf["matches"] if r[2] == oid), None)
         if no is None:
+            self.writer.drain()  # earlier pages are committed before the file is read
             row = self.con.execute("SELECT match_no FROM matches WHERE match_uuid = ?", [oid]).fetchall()
             no = row[0][0] if row else nid
         m = MatchRows(oid, no, self.buf)
@@ -243,35 +247,103 @@ class Projection:
 
     # ------------------------------------------------------------------ writing
     def commit(self, position: int, events: int, crash: bool = False) -> None:
-        """This page's rows, the in-flight state and the position: one transaction."""
+        """Hand this page's rows, the in-flight state and the position to the writer (one transaction)."""
+        rows = {t: self.buf[t] for t in self.buf}
+        for t in self.buf:  # MatchRows look their lists up by name: they append to the fresh ones
+            self.buf[t] = []
+        inflight = None if self.current is None else (self.current.oid, orjson.dumps(self.current.to_json()).decode())
+        self.writer.put(Page(rows, self.deleted, inflight, position, events, crash))
+        self.deleted = []
+
+
+@dataclass
+class Page:
+    rows: dict[str, list[tuple]]
+    deleted: list[str]  # matches whose stored rows go first (re-projected)
+    inflight: tuple[str, str] | None  # (match uuid, state JSON) of the match a page boundary cut
+    position: int
+    events: int
+    crash: bool = False
+
+
+class Writer:
+    """Commits pages in order on its own thread, each in one DuckDB transaction.
+
+    DuckDB releases the GIL while it inserts and commits, so page N is written while page N+1 is
+    read and decoded. At most one page waits (bounded memory); an error is raised in the caller
+    at its next ``put``/``drain``."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, types: dict[str, pa.Schema]) -> None:
+        self.con, self.types = con, types
+        self.queue: queue.Queue[Page | None] = queue.Queue(maxsize=1)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._loop, name="analytics-writer", daemon=True)
+        self.thread.start()
+
+    def put(self, page: Page) -> None:
+        self._raise()
+        self.queue.put(page)
+
+    def drain(self) -> None:
+        """Wait until every page handed over is committed."""
+        self.queue.join()
+        self._raise()
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        self._raise()
+
+    def stop(self) -> None:
+        """After a failure elsewhere: let the page being written finish, drop the rest."""
+        if self.thread.is_alive():
+            self.error = self.error or RuntimeError("stopped")
+            self.queue.put(None)
+            self.thread.join()
+
+    def _raise(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def _loop(self) -> None:
+        while True:
+            page = self.queue.get()
+            try:
+                if page is None:
+                    return
+                if self.error is None:
+                    self._write(page)
+            except BaseException as e:  # kept for the caller; later pages are dropped, never half-written
+                self.error = e
+            finally:
+                self.queue.task_done()
+
+    def _write(self, page: Page) -> None:
         con = self.con
         con.execute("BEGIN TRANSACTION")
         try:
-            for mid in self.deleted:
+            for mid in page.deleted:
                 for table in PROJECTED:
                     con.execute(f"DELETE FROM {table} WHERE match_id = ?", [mid])  # table from the allow-list
-            for table, rows in self.buf.items():
+            for table, rows in page.rows.items():
                 if rows:
-                    batch = pa.Table.from_arrays([pa.array(col, type=f.type) for col, f in
-                                                  zip(zip(*rows), self.types[table])], schema=self.types[table])
+                    schema = self.types[table]
+                    batch = pa.Table.from_arrays([pa.array(col, type=f.type) for col, f in zip(zip(*rows), schema)],
+                                                 schema=schema)
                     con.register("_batch", batch)
                     con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch")
                     con.unregister("_batch")
-            if crash:  # the test hook: rows written, nothing committed
+            if page.crash:  # the test hook: rows written, nothing committed
                 os._exit(75)
             con.execute("DELETE FROM projection_inflight")
-            if self.current is not None:
-                con.execute("INSERT INTO projection_inflight VALUES (?, ?)",
-                            [self.current.oid, orjson.dumps(self.current.to_json()).decode()])
+            if page.inflight is not None:
+                con.execute("INSERT INTO projection_inflight VALUES (?, ?)", list(page.inflight))
             con.execute(sql("update_projection_position"),
-                        [position, events, datetime.now(timezone.utc), NAME])
+                        [page.position, page.events, datetime.now(timezone.utc), NAME])
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        for rows in self.buf.values():
-            rows.clear()
-        self.deleted.clear()
 
 
 def _position(con: duckdb.DuckDBPyConnection) -> tuple[int, int, str]:
@@ -302,6 +374,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         raise AnalyticsError(f"page size must be at least 1, got {page_size}")
     store = store_identity(svc)
     con = connect_writer(path)
+    proj: Projection | None = None
     try:
         rebuild = rebuild or svc.store.kind == "memory"
         version = stored_version(con)
@@ -345,6 +418,9 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         if position >= last and proj.current is not None:  # resumed at the very end with a match open
             proj.close()
             proj.commit(position, done_before + events)
+        proj.writer.close()
         return UpdateResult(path, events, proj.matches_written, pages, position, time.perf_counter() - t0, rebuild)
     finally:
+        if proj is not None:
+            proj.writer.stop()
         con.close()

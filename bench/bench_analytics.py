@@ -10,7 +10,7 @@
 3. Stats at scale: the projected tables are copied (new match ids) until they stand for
    ``--scale-events`` events (default 30M, at least 100,000 matches), then every stats query
    runs once cold and ``--repeat`` times warm (median). Floor per query: one scan of the columns
-   it reads (``count(col)`` over each table); ratio = query / floor.
+   it reads (``sum(hash(cols))`` over each table it reads); ratio = query / floor.
 
 Usage: .venv/bin/python bench/bench_analytics.py [--matches 2000] [--scale-events 30000000] [--format json]
 """
@@ -33,21 +33,18 @@ sys.path.insert(0, str(ROOT))
 from cli.output import emit  # noqa: E402
 
 # what each stats query reads, for its floor: table -> columns
+SEATS = ["match_no", "side", "played_on", "event", "deck", "name", "result"]
 READS = {
-    "winrates --by deck": {"matches": ["match_id", "p1_deck", "p2_deck", "winner", "reason", "played_on"]},
-    "winrates --by first": {"matches": ["match_id", "first", "winner", "reason", "played_on"]},
-    "matchups": {"matches": ["match_id", "p1_deck", "p2_deck", "winner", "reason", "played_on"]},
-    "attacks --by card": {"attacks": ["match_id", "player", "attacker_card", "outcome", "event_count"],
-                          "matches": ["match_id"]},
-    "attacks --by target": {"attacks": ["match_id", "player", "target_kind", "target_card", "outcome"],
-                            "matches": ["match_id"]},
-    "life --by seat": {"life": ["match_id", "player", "ig_played"], "turns": ["match_id", "player", "p1_life"],
-                       "matches": ["match_id"]},
-    "life --by turn": {"life": ["match_id", "turn", "player", "ig_played"], "turns": ["match_id", "turn"],
-                       "matches": ["match_id"]},
-    "cards": {"plays": ["match_id", "player", "card"], "draws": ["match_id", "player", "card", "source"],
-              "ignitions": ["match_id", "player", "revealed"], "life": ["match_id", "player", "card"],
-              "matches": ["match_id"]},
+    "winrates --by deck": {"seats": SEATS + ["opp_deck"]},
+    "winrates --by first": {"seats": SEATS + ["seat"]},
+    "matchups": {"seats": SEATS + ["opp_deck"]},
+    "attacks --by card": {"attacks": ["match_no", "player", "attacker_card", "outcome", "event_count"],
+                          "seats": SEATS},
+    "attacks --by target": {"attacks": ["match_no", "player", "target_kind", "target_card", "outcome"],
+                            "seats": SEATS},
+    "life --by seat": {"seats": SEATS + ["seat", "opp_turns", "damage_taken", "life_ignitions", "was_behind"]},
+    "life --by turn": {"life": ["match_no", "turn", "player", "ig_played"], "seats": SEATS + ["seat", "turns"]},
+    "cards": {"card_games": ["match_no", "player", "card", "opening", "drawn", "played"], "seats": SEATS},
 }
 CALLS = {
     "winrates --by deck": ("winrates", {"by": "deck"}), "winrates --by first": ("winrates", {"by": "first"}),
@@ -127,19 +124,19 @@ def scale_up(src: Path, dst: Path, target_events: int, min_matches: int) -> tupl
 
     shutil.copy(src, dst)
     con = duckdb.connect(str(dst))
-    base_matches = con.execute("SELECT count(*) FROM matches").fetchone()[0]
-    base_events = con.execute("SELECT events FROM projection_position").fetchone()[0]
-    store_events = con.execute("SELECT position FROM projection_position").fetchone()[0]
+    base_matches = con.execute("SELECT count(*) FROM matches").fetchall()[0][0]
+    store_events = con.execute("SELECT position FROM projection_position").fetchall()[0][0]
     copies = max(-(-target_events // max(store_events, 1)), -(-min_matches // max(base_matches, 1)))
     con.execute("SET preserve_insertion_order = false")
-    tables = ["matches", "plays", "attacks", "life", "ignitions", "turns", "draws"]
+    tables = ["matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_games"]
+    offset = con.execute("SELECT max(match_no) + 1 FROM matches").fetchall()[0][0]
     for t in tables:
         con.execute(f"CREATE TEMP TABLE base_{t} AS SELECT * FROM {t}")
     for k in range(1, copies):
         con.execute("BEGIN")
-        con.execute(f"INSERT INTO matches SELECT * REPLACE (match_id || '~{k}' AS match_id) FROM base_matches")
-        for t in tables[1:]:
-            con.execute(f"INSERT INTO {t} SELECT * REPLACE (match_id || '~{k}' AS match_id) FROM base_{t}")
+        for t in tables:
+            con.execute(f"INSERT INTO {t} SELECT * REPLACE (match_id || '~{k}' AS match_id, "
+                        f"match_no + {k * offset} AS match_no) FROM base_{t}")
         con.execute("COMMIT")
     con.execute("CHECKPOINT")
     con.close()
@@ -167,7 +164,7 @@ def time_stats(path: Path, repeat: int) -> list[dict]:
         for _ in range(repeat):
             t = time.perf_counter()
             for table, cols in READS[name].items():
-                con.execute(f"SELECT {', '.join(f'count({c})' for c in cols)} FROM {table}").fetchall()
+                con.execute(f"SELECT sum(hash({', '.join(cols)})) FROM {table}").fetchall()
             floor.append(time.perf_counter() - t)
         w, f = statistics.median(warm), statistics.median(floor)
         rows.append({"query": f"zx stats {name}", "rows": df.height, "cold_ms": round(cold * 1000, 1),

@@ -316,3 +316,21 @@ def test_deck_colour_identity_ignores_a_splash():
     assert deck_colours({"A": 40, "D": 10}, colours) == ("blue/green", "blue/green")
     assert deck_colours({"C": 50}, colours) == ("none", "none")
     assert deck_colours({"A": 50}, None) == (None, None)
+
+
+def test_the_primary_key_refuses_counting_a_match_twice(tmp_path):
+    """If the position were lost, re-inserting a match fails in the writer, the page is rolled back,
+    and the error reaches the caller."""
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    import_matches(svc, ("m1", "m2"))
+    path = tmp_path / "x.duckdb"
+    update(svc, path)
+    before = all_tables(path)
+    con = connect_writer(path)
+    con.execute("UPDATE projection_position SET position = 0")
+    con.close()
+    with pytest.raises(duckdb.ConstraintException, match="Duplicate key"):
+        update(svc, path)
+    after = all_tables(path)
+    for name in before:
+        assert_frame_equal(after[name], before[name])
