@@ -264,6 +264,7 @@ def test_bundle_of_a_stored_match(three, service, store_url, tmp_path):
     vs = json.loads(z.read("violations.json"))
     assert [(v["line"], v["rule"], v["title"]) for v in vs] == [(line, rule, title(rule)) for line, _, _, rule in THREE]
     assert all(v["seq"] and v["states"] == f"violation-0{v['n']}" for v in vs)
+    assert vs[1]["record"] == {"do": "resource", "by": "P2", "card": "U01-005"}
     # the states around the second Resource: before it P2 has put one card into Resource, after it two
     before = json.loads(z.read("violation-02/state-before.json"))
     after = json.loads(z.read("violation-02/state-after.json"))

@@ -114,7 +114,7 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         "Contents:",
         "  original.zxlog      the match log; every record on its original line number",
         "  events.jsonl        every event: seq, topic, digest (SHA-256 chained over the previous one), payload",
-        "  violations.json     each violation: rule number and title, line/seq, turn, player, message",
+        "  violations.json     each violation: rule number and title, line/seq, turn, player, message, record",
         "  violation-NN/state-before.json, state-after.json",
         "                      the state just before and just after the record that broke the rule,",
         "                      as the judge, P1 and P2 each see it (301.3)",
@@ -130,8 +130,9 @@ def write_bundle(audit: Audit, path: str | Path) -> list[str]:
     states = violation_states(audit)
     findings = []
     files: dict[str, str] = {}
+    records = {r.line: r.data for r in audit.log.records} if audit.log is not None else {}
     for n, (f, (before, after)) in enumerate(zip(audit.findings, states), 1):
-        entry = {"n": n, **f.to_json(audit.stored), "line": f.line}
+        entry = {"n": n, **f.to_json(audit.stored), "line": f.line, "record": records.get(f.line)}
         if before is not None or after is not None:
             folder = f"violation-{n:02d}"
             entry["states"] = folder

@@ -48,15 +48,21 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"not JSON-native in an event: {type(value).__name__}")
 
 
+_LEFT_OUT = frozenset({"digest", "originator_id", "originator_version", "class_version"})
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
+                           default=_plain).encode  # one encoder: building one per call costs more than the hash
+
+
 def canonical(topic: str, originator_id: Any, version: int, state: dict[str, Any]) -> bytes:
     """The bytes a digest covers: topic, id, version and the fields, as canonical JSON."""
-    body = {k: v for k, v in state.items() if k not in ("digest", "originator_id", "originator_version",
-                                                        "class_version")}
+    body = {k: v for k, v in state.items() if k not in _LEFT_OUT}
+    ts = body.get("timestamp")
+    if isinstance(ts, datetime):
+        body["timestamp"] = ts.isoformat()
     body["topic"] = topic
     body["originator_id"] = str(originator_id)
     body["originator_version"] = version
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False, default=_plain).encode("utf-8")
+    return _ENCODE(body).encode("utf-8")
 
 
 def link(prev: str, body: bytes) -> str:
