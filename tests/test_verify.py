@@ -76,6 +76,15 @@ class Tamper:
                  "WHERE originator_id = %s AND originator_version = %s", (new, oid, seq))
         return new
 
+    def shift(self, match: str, after: int, delta: int) -> None:
+        """Renumber every event after seq ``after`` by ``delta`` (one row at a time, keys stay unique)."""
+        oid = self.oid(match)
+        seqs = [r[0] for r in self.run("SELECT originator_version FROM {t} WHERE originator_id = %s AND "
+                                       "originator_version > %s ORDER BY originator_version", (oid, after))]
+        for seq in (reversed(seqs) if delta > 0 else seqs):
+            self.run("UPDATE {t} SET originator_version = %s WHERE originator_id = %s AND originator_version = %s",
+                     (seq + delta, oid, seq))
+
     def seq_of(self, match: str, topic: str, nth: int = 1) -> int:
         rows = self.run("SELECT originator_version FROM {t} WHERE originator_id = %s AND topic = %s "
                         "ORDER BY originator_version", (self.oid(match), topic))
@@ -188,6 +197,25 @@ def test_deleted_started_event_is_found_by_verify_all(store, store_url):
     (bad,) = [v for v in json.loads(r.stdout) if v["status"] != "ok"]
     assert (bad["status"], bad["seq"]) == ("deleted", 1)
     assert bad["match"] == str(match_uuid(MATCH))  # its name went with the Started event
+
+
+def test_deleted_row_with_the_rest_renumbered_is_deleted_at_its_seq(store):
+    svc, t, _ = store
+    t.delete(MATCH, 10)
+    t.shift(MATCH, 10, -1)  # no gap left: only the chain and the seal's count show it
+    v = verify(svc)
+    assert (v.status, v.seq) == ("deleted", 10)
+    assert "the seal counts 31 events before it, the store holds 30" in v.message
+
+
+def test_forged_event_pushing_the_rest_down_is_inserted_at_its_seq(store):
+    svc, t, _ = store
+    forged = t.state(MATCH, 5)  # a ResourcePlaced, with its digest, as a new event at seq 12
+    t.shift(MATCH, 11, +1)
+    t.run("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
+          (t.oid(MATCH), 12, "zx.match:ResourcePlaced", forged))
+    v = verify(svc)
+    assert (v.status, v.seq) == ("inserted", 12)
 
 
 @pytest.mark.parametrize("a, b", [(5, 9), (5, 6), (2, 31)])

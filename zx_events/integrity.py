@@ -15,7 +15,8 @@ written on the score sheet.
 never through the aggregate, so a later change of an event class cannot hide or fake a change)
 and names the first position that fails, with what most likely happened there:
 
-- ``deleted``: a version is missing (or the match ends without its seal);
+- ``deleted``: a version is missing, the match ends without its seal, or the seal counts more
+  events than are left (one was deleted and the later ones renumbered);
 - ``inserted``: an event after the last seal, an event without a digest, an event that pushed the
   others down, or a copy of an event that is still in its place;
 - ``reordered``: the event at this position verifies as the event of another position;
@@ -238,6 +239,11 @@ def _diagnose(match: str, rows: Sequence[Row], i: int, prev: str, head: str | No
     if i + 1 < n and rows[i + 1].body is not None and rows[i + 1].digest is not None and \
             link(prev, rows[i + 1].body_as(seq)) == rows[i + 1].digest:
         return verdict("inserted", f"seq {seq} ({what}) was inserted: the event after it was recorded as seq {seq}")
+    last = rows[-1]
+    counted = (last.state or {}).get("events") if last.topic == TOPIC_SEALED else None
+    if isinstance(counted, int) and counted > n - 1:  # the seal counts more events than are left
+        return verdict("deleted", f"an event was deleted at seq {seq} and the later ones renumbered: the seal "
+                                  f"counts {counted} events before it, the store holds {n - 1}")
     if row.digest is None:
         return verdict("altered", f"seq {seq} ({what}): its digest was removed")
     return verdict("altered", f"digest mismatch at seq {seq} ({what}): its payload was changed after import "
