@@ -54,6 +54,9 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     files = [t for t in targets if Path(t).is_file()]
     ids = [t for t in targets if t not in files]
     svc = None
+    if ids and not _store_exists(ctx):
+        raise click.ClickException(f"{', '.join(ids)}: neither a log file nor a stored match "
+                                   f"(there is no store at {_store_label(ctx)})")
     if ids or _store_exists(ctx):
         svc = service(ctx)
     if ids:
@@ -106,12 +109,21 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         sys.exit(1)
 
 
+def _store_label(ctx: click.Context) -> str:
+    from zx_events.store import resolve_store
+
+    try:
+        return resolve_store(ctx.obj["store"], prepare=False).label
+    except Exception:
+        return str(ctx.obj["store"])
+
+
 def _store_exists(ctx: click.Context) -> bool:
     """Compare logs with the store only when there is one (a log audit must not create a store file)."""
     from zx_events.store import resolve_store
 
     try:
-        cfg = resolve_store(ctx.obj["store"])
+        cfg = resolve_store(ctx.obj["store"], prepare=False)
     except Exception:
         return False
     if cfg.kind == "sqlite":
@@ -142,6 +154,8 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, f
         h = head.strip().lower()
         if len(h) < 16 or len(h) > 64 or any(c not in "0123456789abcdef" for c in h):
             raise click.BadParameter(f"{head!r} is not a head digest (16 to 64 hex digits)", param_hint="--head")
+    if not _store_exists(ctx):
+        raise click.ClickException(f"there is no store at {_store_label(ctx)}: nothing to verify")
     svc = service(ctx)
     if matches:
         targets = [(m, match_uuid(m)) for m in matches]

@@ -310,3 +310,10 @@ def test_unknown_match_is_an_error(store, store_url):
     r = cli(store_url, "no-such-match")
     assert r.exit_code == 1
     assert "no stored match 'no-such-match'" in r.output
+
+
+def test_no_store_is_an_error(tmp_path):
+    store = tmp_path / "none.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "verify"])
+    assert r.exit_code == 1 and f"there is no store at {store}: nothing to verify" in r.output
+    assert not store.exists()
