@@ -32,6 +32,7 @@ from uuid import UUID
 import duckdb
 import orjson
 import pyarrow as pa
+from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import resolve_topic
 
@@ -42,7 +43,7 @@ from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, d
 from .rows import COLUMNS, HANDLERS, PROJECTED, TOPICS, Buffers, MatchRows, new_buffers
 
 NAME = "matches"
-PAGE_SIZE = 10_000
+PAGE_SIZE = 20_000
 STARTED = "zx.match:Started"
 CRASH_ENV = "ZX_ANALYTICS_CRASH_AFTER_PAGES"  # test hook: exit uncleanly inside page K+1's transaction
 
@@ -75,16 +76,16 @@ def store_identity(svc: Any) -> str:
     return st.label
 
 
-def page_reader(recorder: Any, page_size: int) -> tuple[Callable[[int, int], list], Callable[[str], Any],
+def page_reader(recorder: Any, page_size: int, fast: bool = True) -> tuple[Callable[[int, int], list], Callable[[str], Any],
                                                         Callable[[Any], str]]:
     """``read(after, stop)``: the next page of ``(id, originator_id, version, topic, state)`` rows of
     the projected topics; ``key_of``: a match uuid (canonical text) as the rows carry it; and
     ``text_of``: the other way round.
 
-    For SQLite the same query the recorder runs is issued on the recorder's own datastore, minus
-    building a Notification and a UUID per row (a third of the projection's time); every other
-    recorder is read through ``select_notifications``."""
-    if isinstance(recorder, SQLiteApplicationRecorder) and recorder.datastore.originator_id_type == "uuid":
+    For SQLite and PostgreSQL the query the recorder's ``select_notifications`` runs is issued on
+    the recorder's own datastore, minus building a Notification and a UUID per row (a third of the
+    projection's time); any other recorder (memory) is read through ``select_notifications``."""
+    if fast and isinstance(recorder, SQLiteApplicationRecorder) and recorder.datastore.originator_id_type == "uuid":
         statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {recorder.events_table_name} "
                      f"WHERE rowid > ? AND rowid <= ? AND topic IN ({','.join('?' * len(TOPICS))}) "
                      f"ORDER BY rowid LIMIT ?")
@@ -94,6 +95,22 @@ def page_reader(recorder: Any, page_size: int) -> tuple[Callable[[int, int], lis
                 c.execute(statement, [after, stop, *TOPICS, page_size])
                 return c.fetchall()
         return read_sqlite, lambda text: UUID(text).hex, lambda hex_: str(UUID(hex_))  # stored as 32 hex digits
+
+    if fast and isinstance(recorder, PostgresApplicationRecorder) and recorder.datastore.originator_id_type == "uuid":
+        from psycopg import sql as pgsql
+        from psycopg.rows import tuple_row
+
+        pg_statement = pgsql.SQL(
+            "SELECT notification_id, originator_id::text, originator_version, topic, state FROM {}.{} "
+            "WHERE notification_id > %s AND notification_id <= %s AND topic = ANY(%s) "
+            "ORDER BY notification_id LIMIT %s").format(pgsql.Identifier(recorder.datastore.schema),
+                                                        pgsql.Identifier(recorder.events_table_name))
+
+        def read_postgres(after: int, stop: int) -> list:
+            with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+                curs.execute(pg_statement, [after, stop, list(TOPICS), page_size], prepare=True)
+                return curs.fetchall()
+        return read_postgres, str, str  # the uuid as canonical text on both sides
 
     def read(after: int, stop: int) -> list:
         page = recorder.select_notifications(start=after, limit=page_size, stop=stop, topics=TOPICS,
@@ -131,14 +148,15 @@ class Catalogs:
 class Projection:
     """One run of the projection over an open writer connection."""
 
-    def __init__(self, svc: Any, con: duckdb.DuckDBPyConnection, page_size: int = PAGE_SIZE) -> None:
+    def __init__(self, svc: Any, con: duckdb.DuckDBPyConnection, page_size: int = PAGE_SIZE,
+                 fast_read: bool = True) -> None:
         self.svc = svc
         self.con = con
         self.page_size = page_size
         self.buf = new_buffers()
         self.current: MatchRows | None = None
         self.key: Any = None  # the current match's originator id as the page rows carry it
-        self.pages, self.key_of, self.text_of = page_reader(svc.recorder, page_size)
+        self.pages, self.key_of, self.text_of = page_reader(svc.recorder, page_size, fast_read)
         self.deleted: list[str] = []  # matches re-projected in this page: their stored rows go first
         self.catalogs = Catalogs({r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()})
         self.types = self._arrow_types()
@@ -362,11 +380,12 @@ def _reset(con: duckdb.DuckDBPyConnection, store: str) -> None:
 
 def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int = PAGE_SIZE,
            on_progress: Callable[[int, int], None] | None = None,
-           stop_after_pages: int | None = None) -> UpdateResult:
+           stop_after_pages: int | None = None, fast_read: bool = True) -> UpdateResult:
     """Bring the analytics file at ``path`` up to date with the store of ``svc``.
 
     ``on_progress(done, total)`` is called after each page (events of this run). A memory store
-    lives only as long as its process, so its analytics are always rebuilt.
+    lives only as long as its process, so its analytics are always rebuilt. ``fast_read=False``
+    reads through ``select_notifications`` even where a direct query is available (tests compare both).
     """
     t0 = time.perf_counter()
     path = Path(path)
@@ -394,7 +413,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         if position > last:
             raise AnalyticsError(f"{path} is up to notification {position} but the store ends at {last}: it was "
                                  f"built from another store; run `zx analytics update --rebuild`")
-        proj = Projection(svc, con, page_size)
+        proj = Projection(svc, con, page_size, fast_read)
         for oid, state in con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall():
             proj.resume(oid, orjson.loads(state))  # at most one: the match a page boundary cut
         crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)

@@ -92,6 +92,33 @@ def corpus(workdir: Path, matches: int, seed: int) -> Path:
     return store
 
 
+def replicate(store: Path, times: int) -> Path:
+    """The corpus ``times`` over (new aggregate ids, match ids suffixed ~k), to measure at scale
+    without simulating every match: each copy's matches stay contiguous in the log."""
+    import sqlite3
+
+    if times <= 1:
+        return store
+    out = store.with_name(f"{store.stem}-x{times}.sqlite")
+    if out.exists():
+        return out
+    shutil.copy(store, out)
+    con = sqlite3.connect(out)
+    base = con.execute("SELECT max(rowid) FROM stored_events").fetchone()[0]
+    for k in range(1, times):
+        con.execute(
+            "INSERT INTO stored_events (originator_id, originator_version, topic, state) "
+            "SELECT substr(originator_id, 1, 24) || printf('%08x', ?), originator_version, topic, "
+            "CASE WHEN topic = 'zx.match:Started' THEN CAST(json_set(CAST(state AS TEXT), "
+            "'$.match_id', json_extract(CAST(state AS TEXT), '$.match_id') || '~' || ?, "
+            "'$.header.match', json_extract(CAST(state AS TEXT), '$.match_id') || '~' || ?) AS BLOB) "
+            "ELSE state END FROM stored_events WHERE rowid <= ? ORDER BY rowid",
+            [k, k, k, base])
+        con.commit()
+    con.close()
+    return out
+
+
 def projection_floor(store: Path) -> tuple[int, float]:
     """Read the projected topics' rows straight from SQLite and decode each payload: nothing less will do."""
     import sqlite3
@@ -177,6 +204,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=2000, help="simulated matches in the corpus")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--replicate", type=int, default=1, help="project the corpus copied this many times")
     ap.add_argument("--page-size", type=int, default=20000)
     ap.add_argument("--scale-events", type=int, default=30_000_000, help="events the scaled-up tables stand for")
     ap.add_argument("--min-matches", type=int, default=100_000, help="matches the scaled-up tables hold at least")
@@ -187,7 +215,7 @@ def main() -> None:
     a = ap.parse_args()
     work = Path(a.workdir)
     work.mkdir(parents=True, exist_ok=True)
-    store = corpus(work, a.matches, a.seed)
+    store = replicate(corpus(work, a.matches, a.seed), a.replicate)
     duck = work / "bench.duckdb"
     for p in (duck, Path(str(duck) + ".wal")):
         if p.exists():

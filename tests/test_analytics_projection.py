@@ -219,6 +219,16 @@ def test_pages_that_split_matches_give_the_same_tables(service, tmp_path, page_s
         assert_frame_equal(got[name], want[name])
 
 
+def test_direct_reads_equal_reads_through_select_notifications(service, tmp_path):
+    import_matches(service)
+    fast, generic = tmp_path / "fast.duckdb", tmp_path / "generic.duckdb"
+    update(service, fast, page_size=9)
+    update(service, generic, page_size=9, fast_read=False)
+    want, got = all_tables(generic), all_tables(fast)
+    for name in want:
+        assert_frame_equal(got[name], want[name])
+
+
 def test_in_flight_state_is_committed_with_the_page(service, tmp_path):
     import_matches(service, ("m1",))
     path = tmp_path / "a.duckdb"
