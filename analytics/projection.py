@@ -12,16 +12,15 @@ event that arrives later for an already closed match (the application does not d
 but a later feature might append to a match) re-projects that match from its stored events in the
 same transaction, so its rows are never counted twice.
 
-Speed: events are fetched straight from the recorder (only the topics the tables need) and their
-JSON payloads decoded with orjson, without building event objects; rows are plain tuples,
-converted per page into Arrow tables and inserted with ``INSERT ... SELECT``.
+Speed: events are fetched straight from the recorder's database (only the topics the tables need)
+and decoded with orjson, without building event objects (``analytics.reader``); rows are plain
+tuples, turned per page into Arrow tables and inserted with ``INSERT ... SELECT`` by a writer
+thread while the next page is read (``analytics.writer``).
 """
 
 from __future__ import annotations
 
 import os
-import queue
-import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -31,25 +30,18 @@ from uuid import UUID
 
 import duckdb
 import orjson
-import pyarrow as pa
-from eventsourcing.postgres import PostgresApplicationRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder
-from eventsourcing.utils import resolve_topic
 
 from zx_events.cards import load_catalog
 from zx_events.errors import ZXError
 
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
-from .rows import COLUMNS, HANDLERS, PROJECTED, TOPICS, Buffers, MatchRows, new_buffers
+from .reader import decoder, page_reader
+from .rows import HANDLERS, PROJECTED, TOPICS, Buffers, MatchRows, new_buffers
+from .writer import NAME, Page, Writer, arrow_types
 
-NAME = "matches"
 PAGE_SIZE = 20_000
 STARTED = "zx.match:Started"
 CRASH_ENV = "ZX_ANALYTICS_CRASH_AFTER_PAGES"  # test hook: exit uncleanly inside page K+1's transaction
-
-_ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),
-          "DATE": pa.date32(), "TIMESTAMP WITH TIME ZONE": pa.timestamp("us", tz="UTC"),
-          "VARCHAR[]": pa.list_(pa.string())}
 
 
 @dataclass
@@ -74,49 +66,6 @@ def store_identity(svc: Any) -> str:
     if st.kind == "sqlite" and st.path is not None:
         return f"sqlite:{st.path.resolve()}"
     return st.label
-
-
-def page_reader(recorder: Any, page_size: int, fast: bool = True) -> tuple[Callable[[int, int], list], Callable[[str], Any],
-                                                        Callable[[Any], str]]:
-    """``read(after, stop)``: the next page of ``(id, originator_id, version, topic, state)`` rows of
-    the projected topics; ``key_of``: a match uuid (canonical text) as the rows carry it; and
-    ``text_of``: the other way round.
-
-    For SQLite and PostgreSQL the query the recorder's ``select_notifications`` runs is issued on
-    the recorder's own datastore, minus building a Notification and a UUID per row (a third of the
-    projection's time); any other recorder (memory) is read through ``select_notifications``."""
-    if fast and isinstance(recorder, SQLiteApplicationRecorder) and recorder.datastore.originator_id_type == "uuid":
-        statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {recorder.events_table_name} "
-                     f"WHERE rowid > ? AND rowid <= ? AND topic IN ({','.join('?' * len(TOPICS))}) "
-                     f"ORDER BY rowid LIMIT ?")
-
-        def read_sqlite(after: int, stop: int) -> list:
-            with recorder.datastore.transaction(commit=False) as c:
-                c.execute(statement, [after, stop, *TOPICS, page_size])
-                return c.fetchall()
-        return read_sqlite, lambda text: UUID(text).hex, lambda hex_: str(UUID(hex_))  # stored as 32 hex digits
-
-    if fast and isinstance(recorder, PostgresApplicationRecorder) and recorder.datastore.originator_id_type == "uuid":
-        from psycopg import sql as pgsql
-        from psycopg.rows import tuple_row
-
-        pg_statement = pgsql.SQL(
-            "SELECT notification_id, originator_id::text, originator_version, topic, state FROM {}.{} "
-            "WHERE notification_id > %s AND notification_id <= %s AND topic = ANY(%s) "
-            "ORDER BY notification_id LIMIT %s").format(pgsql.Identifier(recorder.datastore.schema),
-                                                        pgsql.Identifier(recorder.events_table_name))
-
-        def read_postgres(after: int, stop: int) -> list:
-            with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
-                curs.execute(pg_statement, [after, stop, list(TOPICS), page_size], prepare=True)
-                return curs.fetchall()
-        return read_postgres, str, str  # the uuid as canonical text on both sides
-
-    def read(after: int, stop: int) -> list:
-        page = recorder.select_notifications(start=after, limit=page_size, stop=stop, topics=TOPICS,
-                                             inclusive_of_start=False)
-        return [(n.id, n.originator_id, n.originator_version, n.topic, n.state) for n in page]
-    return read, UUID, str
 
 
 class Catalogs:
@@ -159,47 +108,9 @@ class Projection:
         self.pages, self.key_of, self.text_of = page_reader(svc.recorder, page_size, fast_read)
         self.deleted: list[str] = []  # matches re-projected in this page: their stored rows go first
         self.catalogs = Catalogs({r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()})
-        self.types = self._arrow_types()
-        self.writer = Writer(con, self.types)
-        self.decode = self._decoder()
+        self.writer = Writer(con, arrow_types(con))
+        self.decode = decoder(svc.mapper)
         self.matches_written = 0
-
-    # ------------------------------------------------------------------ decoding
-    def _decoder(self) -> Callable[[str, bytes], dict] | None:
-        mapper = self.svc.mapper
-        cipher, compressor = mapper.cipher, mapper.compressor
-        upcasts: dict[str, Any] = {}
-        for topic in TOPICS:  # events whose class moved on since they were stored are upcast as the mapper does
-            cls = resolve_topic(topic)
-            if getattr(cls, "class_version", 1) > 1:
-                upcasts[topic] = cls
-        loads = orjson.loads
-        if cipher is None and compressor is None and not upcasts:
-            return None  # the fast path: the stored state is the event's JSON
-
-        def decode(topic: str, state: bytes) -> dict:
-            if cipher is not None:
-                state = cipher.decrypt(state)
-            if compressor is not None:
-                state = compressor.decompress(state)
-            d = loads(state)
-            cls = upcasts.get(topic)
-            if cls is not None:
-                v = d.pop("class_version", 1)
-                while v < cls.class_version:
-                    getattr(cls, f"upcast_v{v}_v{v + 1}")(d)
-                    v += 1
-            return d
-        return decode
-
-    def _arrow_types(self) -> dict[str, pa.Schema]:
-        out = {}
-        for table, cols in COLUMNS.items():
-            types = dict(self.con.execute(
-                "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
-                [table]).fetchall())
-            out[table] = pa.schema([(c, _ARROW[types[c]]) for c in cols])
-        return out
 
     # ------------------------------------------------------------------ events
     def run(self, rows: Iterable[tuple]) -> None:
@@ -272,96 +183,6 @@ class Projection:
         inflight = None if self.current is None else (self.current.oid, orjson.dumps(self.current.to_json()).decode())
         self.writer.put(Page(rows, self.deleted, inflight, position, events, crash))
         self.deleted = []
-
-
-@dataclass
-class Page:
-    rows: dict[str, list[tuple]]
-    deleted: list[str]  # matches whose stored rows go first (re-projected)
-    inflight: tuple[str, str] | None  # (match uuid, state JSON) of the match a page boundary cut
-    position: int
-    events: int
-    crash: bool = False
-
-
-class Writer:
-    """Commits pages in order on its own thread, each in one DuckDB transaction.
-
-    DuckDB releases the GIL while it inserts and commits, so page N is written while page N+1 is
-    read and decoded. At most one page waits (bounded memory); an error is raised in the caller
-    at its next ``put``/``drain``."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection, types: dict[str, pa.Schema]) -> None:
-        self.con, self.types = con, types
-        self.queue: queue.Queue[Page | None] = queue.Queue(maxsize=1)
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._loop, name="analytics-writer", daemon=True)
-        self.thread.start()
-
-    def put(self, page: Page) -> None:
-        self._raise()
-        self.queue.put(page)
-
-    def drain(self) -> None:
-        """Wait until every page handed over is committed."""
-        self.queue.join()
-        self._raise()
-
-    def close(self) -> None:
-        self.queue.put(None)
-        self.thread.join()
-        self._raise()
-
-    def stop(self) -> None:
-        """After a failure elsewhere: let the page being written finish, drop the rest."""
-        if self.thread.is_alive():
-            self.error = self.error or RuntimeError("stopped")
-            self.queue.put(None)
-            self.thread.join()
-
-    def _raise(self) -> None:
-        if self.error is not None:
-            raise self.error
-
-    def _loop(self) -> None:
-        while True:
-            page = self.queue.get()
-            try:
-                if page is None:
-                    return
-                if self.error is None:
-                    self._write(page)
-            except BaseException as e:  # kept for the caller; later pages are dropped, never half-written
-                self.error = e
-            finally:
-                self.queue.task_done()
-
-    def _write(self, page: Page) -> None:
-        con = self.con
-        con.execute("BEGIN TRANSACTION")
-        try:
-            for mid in page.deleted:
-                for table in PROJECTED:
-                    con.execute(f"DELETE FROM {table} WHERE match_id = ?", [mid])  # table from the allow-list
-            for table, rows in page.rows.items():
-                if rows:
-                    schema = self.types[table]
-                    batch = pa.Table.from_arrays([pa.array(col, type=f.type) for col, f in zip(zip(*rows), schema)],
-                                                 schema=schema)
-                    con.register("_batch", batch)
-                    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch")
-                    con.unregister("_batch")
-            if page.crash:  # the test hook: rows written, nothing committed
-                os._exit(75)
-            con.execute("DELETE FROM projection_inflight")
-            if page.inflight is not None:
-                con.execute("INSERT INTO projection_inflight VALUES (?, ?)", list(page.inflight))
-            con.execute(sql("update_projection_position"),
-                        [page.position, page.events, datetime.now(timezone.utc), NAME])
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
 
 
 def _position(con: duckdb.DuckDBPyConnection) -> tuple[int, int, str]:

@@ -1,0 +1,122 @@
+"""Writing pages into the analytics file: each page's rows, the in-flight state and the tracking
+position in ONE DuckDB transaction, on a writer thread (DuckDB releases the GIL while it inserts
+and commits, so page N is written while page N+1 is read and decoded)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import duckdb
+import pyarrow as pa
+
+from .db import sql
+from .rows import COLUMNS, PROJECTED
+
+NAME = "matches"  # the projection's row in projection_position
+_ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),
+          "DATE": pa.date32(), "TIMESTAMP WITH TIME ZONE": pa.timestamp("us", tz="UTC"),
+          "VARCHAR[]": pa.list_(pa.string())}
+
+
+def arrow_types(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Schema]:
+    """The Arrow schema of each table, in the column order of ``rows.COLUMNS``, from the file's own types."""
+    out = {}
+    for table, cols in COLUMNS.items():
+        types = dict(con.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
+                                 [table]).fetchall())
+        out[table] = pa.schema([(c, _ARROW[types[c]]) for c in cols])
+    return out
+
+
+@dataclass
+class Page:
+    rows: dict[str, list[tuple]]
+    deleted: list[str]  # matches whose stored rows go first (re-projected)
+    inflight: tuple[str, str] | None  # (match uuid, state JSON) of the match a page boundary cut
+    position: int
+    events: int
+    crash: bool = False
+
+
+class Writer:
+    """Commits pages in order on its own thread, each in one DuckDB transaction.
+
+    DuckDB releases the GIL while it inserts and commits, so page N is written while page N+1 is
+    read and decoded. At most one page waits (bounded memory); an error is raised in the caller
+    at its next ``put``/``drain``."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, types: dict[str, pa.Schema]) -> None:
+        self.con, self.types = con, types
+        self.queue: queue.Queue[Page | None] = queue.Queue(maxsize=1)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._loop, name="analytics-writer", daemon=True)
+        self.thread.start()
+
+    def put(self, page: Page) -> None:
+        self._raise()
+        self.queue.put(page)
+
+    def drain(self) -> None:
+        """Wait until every page handed over is committed."""
+        self.queue.join()
+        self._raise()
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        self._raise()
+
+    def stop(self) -> None:
+        """After a failure elsewhere: let the page being written finish, drop the rest."""
+        if self.thread.is_alive():
+            self.error = self.error or RuntimeError("stopped")
+            self.queue.put(None)
+            self.thread.join()
+
+    def _raise(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def _loop(self) -> None:
+        while True:
+            page = self.queue.get()
+            try:
+                if page is None:
+                    return
+                if self.error is None:
+                    self._write(page)
+            except BaseException as e:  # kept for the caller; later pages are dropped, never half-written
+                self.error = e
+            finally:
+                self.queue.task_done()
+
+    def _write(self, page: Page) -> None:
+        con = self.con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for mid in page.deleted:
+                for table in PROJECTED:
+                    con.execute(f"DELETE FROM {table} WHERE match_id = ?", [mid])  # table from the allow-list
+            for table, rows in page.rows.items():
+                if rows:
+                    schema = self.types[table]
+                    batch = pa.Table.from_arrays([pa.array(col, type=f.type) for col, f in zip(zip(*rows), schema)],
+                                                 schema=schema)
+                    con.register("_batch", batch)
+                    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch")
+                    con.unregister("_batch")
+            if page.crash:  # the test hook: rows written, nothing committed
+                os._exit(75)
+            con.execute("DELETE FROM projection_inflight")
+            if page.inflight is not None:
+                con.execute("INSERT INTO projection_inflight VALUES (?, ?)", list(page.inflight))
+            con.execute(sql("update_projection_position"),
+                        [page.position, page.events, datetime.now(timezone.utc), NAME])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
