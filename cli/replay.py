@@ -108,9 +108,12 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
 def _interactive(hist: Any, perspective: str, index: int, out: "Output") -> None:
     last = len(hist.bounds) - 1
     index = min(index, last)
+    shown = None
     while True:
-        (step,) = hist.steps(perspective, index, index + 1)
-        out.step(step)
+        if index != shown:
+            (step,) = hist.steps(perspective, index, index + 1)
+            out.step(step)
+            shown = index
         click.echo(f"[{index}/{last}] {KEYS}", err=True)
         key = click.getchar()
         if key in ("q", "Q", "\x1b", "\x03", "\x04"):
@@ -119,10 +122,10 @@ def _interactive(hist: Any, perspective: str, index: int, out: "Output") -> None
             index = max(0, index - 1)
         elif key in ("t", "T"):
             later = [t for t in hist.turns if t > hist.bounds[index][1]]
-            if not later:
+            if later:
+                index = hist.step_of(later[0])
+            else:
                 click.echo("no later turn: this is the last one", err=True)
-                continue
-            index = hist.step_of(later[0])
         elif index == last:
             click.echo("end of the match", err=True)
             return

@@ -405,3 +405,21 @@ def test_cards_moved_to_force_and_temporary_are_kept_and_shown(service):
         v = replay.view_at(service, mid, perspective=seat)
         assert (v.force, v.temporary) == ((card,), (other,))
         assert v.player("P1").hand_count == len(m.p["P1"]["hand"])
+
+
+def test_interactive_keys_step_through_records_and_turns(service, example_log, monkeypatch, capsys):
+    """--step on a terminal: n next record, t next turn, p previous, q quit (keys fed to click.getchar)."""
+    import click
+
+    from cli.replay import Output, _interactive
+
+    mid = import_example(service, example_log)
+    hist = replay.load_history(service, mid)
+    keys = iter(["n", "t", "p", "t", "t", "t", "q"])
+    monkeypatch.setattr(click, "getchar", lambda: next(keys))
+    _interactive(hist, "P1", 0, Output("json"))
+    captured = capsys.readouterr()
+    shown = [json.loads(x)["step"] for x in captured.out.splitlines()]
+    # header, setup P1, turn 1, setup P2, turn 1, turn 2, turn 3; the last t has no later turn
+    assert shown == [0, 1, 3, 2, 3, 8, 17]
+    assert "no later turn: this is the last one" in captured.err
