@@ -415,7 +415,7 @@ def test_interactive_keys_step_through_records_and_turns(service, example_log, m
 
     mid = import_example(service, example_log)
     hist = replay.load_history(service, mid)
-    keys = iter(["n", "t", "p", "t", "t", "t", "q"])
+    keys = iter(["n", "t", "p", "t", "t", "t", "t", "q"])
     monkeypatch.setattr(click, "getchar", lambda: next(keys))
     _interactive(hist, "P1", 0, Output("json"))
     captured = capsys.readouterr()
