@@ -65,28 +65,29 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     A match that breaks a rule is rejected with FILE:LINE: rule NNN: message and nothing of it is
     stored; the others are imported. Exit code 1 when any match was rejected.
     """
+    import os
+
     from zx_events.errors import FormatError
-    from zx_events.logformat.reader import read_log
+    from zx_events.logformat.reader import MatchLog, iter_log
 
     svc = service(ctx)
     catalog = load_catalog_option(catalog_path)
-    matches = []
-    for path in logs:
-        try:
-            matches.extend(read_log(path))
-        except FormatError as e:
-            matches.append(e)
+    sizes = {p: os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs}
     outcomes = []
-    with progress(len(matches), "importing") as bar:
-        task = bar.add_task("import", total=len(matches))
-        for log in matches:
-            if isinstance(log, ZXError):
-                from zx_events.application import ImportOutcome
+    with progress(max(1, sum(sizes.values())), "importing", enabled=sum(sizes.values()) > 2_000_000) as bar:
+        task = bar.add_task("import", total=sum(sizes.values()))
 
-                outcomes.append(ImportOutcome(log.source or "", log.line or 0, None, "rejected", error=log))
-            else:
-                outcomes.append(svc.import_log(log, catalog=catalog, accept_violations=accept_violations))
-            bar.advance(task)
+        def matches():  # one match at a time: memory stays bounded whatever the corpus size
+            for path in logs:
+                try:
+                    for log in iter_log(path):
+                        bar.advance(task, sum(len(line) + 1 for line in log.lines))
+                        yield log
+                except FormatError as e:  # a missing or undecodable file is a rejected "match"
+                    yield MatchLog(source=e.source or path, header_line=e.line or 0, header=None, error=e)
+
+        for o in svc.import_logs(matches(), catalog=catalog, accept_violations=accept_violations):
+            outcomes.append(o)
     rejected = [o for o in outcomes if o.status == "rejected"]
     for o in rejected:
         click.echo(str(o.error), err=True)

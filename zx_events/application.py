@@ -8,7 +8,7 @@ behind, and a crash mid-import leaves nothing half-written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 from uuid import UUID
 
 from eventsourcing.application import Application
@@ -75,48 +75,103 @@ class MatchService(Application[UUID]):
 
     def import_log(self, log: MatchLog, *, catalog: Catalog | None = None,
                    accept_violations: bool = False) -> ImportOutcome:
+        """Check one match and store it in one transaction, or store nothing of it."""
+        (out,) = self.import_logs([log], catalog=catalog, accept_violations=accept_violations, batch=1)
+        return out
+
+    def import_logs(self, logs: Iterable[MatchLog], *, catalog: Catalog | None = None,
+                    accept_violations: bool = False, batch: int = 64) -> Iterator[ImportOutcome]:
+        """Import matches in order, yielding one outcome each (in input order).
+
+        Checked matches are saved ``batch`` at a time in one transaction: a rejected match never
+        joins a batch, so it leaves nothing behind; a batch that loses a race with another importer
+        (an id stored meanwhile) is saved again match by match.
+        """
+        outs: list[ImportOutcome] = []
+        pending: list[tuple[ImportOutcome, MatchLog, Match]] = []
+        in_batch: dict[str, tuple[str, str | None]] = {}  # match id -> (content hash, head)
+        for log in logs:
+            out, match = self._check(log, catalog, accept_violations, in_batch)
+            outs.append(out)
+            if match is not None:
+                pending.append((out, log, match))
+                in_batch[log.match_id] = (log.content_sha256, out.head)
+            if len(pending) >= batch or (not pending and len(outs) >= batch):
+                self._flush(pending)
+                yield from outs
+                outs, pending, in_batch = [], [], {}
+        self._flush(pending)
+        yield from outs
+
+    def _check(self, log: MatchLog, catalog: Catalog | None, accept_violations: bool,
+               in_batch: dict[str, tuple[str, str | None]]) -> tuple[ImportOutcome, Match | None]:
         out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected")
         try:
             if log.error is None and log.match_id is not None:
+                if log.match_id in in_batch:  # the same id earlier in this batch
+                    sha, head = in_batch[log.match_id]
+                    if sha != log.content_sha256:
+                        raise self._conflict(log, sha)
+                    out.status, out.head = "unchanged", head
+                    return out, None
                 existing = self.stored_started(log.match_id)
                 if existing is not None:
                     self._same_or_conflict(log, existing)
                     out.status = "unchanged"
                     out.head = stored_head(self, existing.originator_id)
-                    return out
+                    return out, None
             checked = build_match(log, catalog=catalog, strict=not accept_violations)
         except ZXError as e:
             out.error = e
-            return out
+            return out, None
         match = checked.match
         out.head = seal(match)  # tamper evidence: a digest chained through every event, then the seal
         out.violations = checked.violations
-        pending = len(match.pending_events)
+        out.events = len(match.pending_events)
+        return out, match
+
+    def _flush(self, pending: list[tuple[ImportOutcome, MatchLog, Match]]) -> None:
+        if not pending:
+            return
+        # collected once: a failed save must not lose them (saving an aggregate drains its events)
+        batch = [(out, log, match.collect_events()) for out, log, match in pending]
         try:
-            self.save(match)
-        except IntegrityError:  # another importer stored the same id meanwhile
+            self.save(*[e for _, _, events in batch for e in events])
+        except IntegrityError:  # another importer stored one of these ids meanwhile
+            for out, log, events in batch:
+                self._save_one(out, log, events)
+            return
+        for out, _, _ in batch:
+            out.status = "imported"
+
+    def _save_one(self, out: ImportOutcome, log: MatchLog, events: list[Any]) -> None:
+        try:
+            self.save(*events)
+        except IntegrityError:
             existing = self.stored_started(log.match_id)
             try:
                 if existing is None:
                     raise
                 self._same_or_conflict(log, existing)
             except ZXError as e:
-                out.error = e
-                return out
-            out.status = "unchanged"
+                out.error, out.events = e, 0
+                return
+            out.status, out.events = "unchanged", 0
             out.head = stored_head(self, existing.originator_id)
-            return out
+            return
         out.status = "imported"
-        out.events = pending
-        return out
+
+    @classmethod
+    def _same_or_conflict(cls, log: MatchLog, existing: Any) -> None:
+        if existing.content_sha256 != log.content_sha256:
+            raise cls._conflict(log, existing.content_sha256)
 
     @staticmethod
-    def _same_or_conflict(log: MatchLog, existing: Any) -> None:
-        if existing.content_sha256 != log.content_sha256:
-            raise ConflictError(
-                f"match {log.match_id} is already stored with different content "
-                f"(stored {existing.content_sha256[:12]}, this log {log.content_sha256[:12]}); "
-                f"give the corrected match a new id", source=log.source, line=log.header_line)
+    def _conflict(log: MatchLog, stored_sha: str) -> ConflictError:
+        return ConflictError(
+            f"match {log.match_id} is already stored with different content "
+            f"(stored {stored_sha[:12]}, this log {log.content_sha256[:12]}); "
+            f"give the corrected match a new id", source=log.source, line=log.header_line)
 
     # ------------------------------------------------------------------ read
     def get_match(self, match_id: str, version: int | None = None) -> Match:

@@ -196,8 +196,55 @@ def read_log(path: str | Path) -> list[MatchLog]:
     return parse_log(text, source)
 
 
-def parse_log(text: str, source: str) -> list[MatchLog]:
-    """Split ``text`` into matches and read each one. An empty text gives an empty list."""
+def iter_log(path: str | Path) -> Iterator[MatchLog]:
+    """Read a log file one match at a time, in memory bounded by the largest match.
+
+    The file is split at header lines (lines that hold the key ``zxlog``, as the parser decides)
+    and each piece is parsed with its own line numbers, so matches and errors are exactly those
+    of ``read_log``.
+    """
+    source = str(path)
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        raise FormatError(f"log file not found: {source}", source=source) from None
+    except IsADirectoryError:
+        raise FormatError(f"not a file: {source}", source=source) from None
+    with f:
+        piece: list[str] = []
+        start = 1
+        for no, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                if piece:
+                    yield from parse_log("".join(piece), source, start)
+                raise FormatError(f"not UTF-8: byte 0x{raw[e.start]:02x} cannot be decoded", source=source,
+                                  line=no) from None
+            if no == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            if piece and '"zxlog"' in line and _starts_match(line):
+                yield from parse_log("".join(piece), source, start)
+                piece, start = [], no
+            piece.append(line)
+        if piece:
+            yield from parse_log("".join(piece), source, start)
+
+
+def _starts_match(line: str) -> bool:
+    """Whether the parser takes ``line`` for a header (a new match): an object with ``zxlog``, or a
+    broken line that names it."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return True
+    return type(obj) is not dict or "zxlog" in obj
+
+
+def parse_log(text: str, source: str, first_line: int = 1) -> list[MatchLog]:
+    """Split ``text`` into matches and read each one. An empty text gives an empty list.
+
+    ``first_line`` is the file line of the text's first line (``iter_log`` parses a file in pieces)."""
     if text.startswith("\ufeff"):  # a UTF-8 byte order mark is not part of the first record
         text = text[1:]
     raw = text.split("\n")  # physical lines; str.splitlines would also split on \x1c, \u2028...
@@ -207,7 +254,7 @@ def parse_log(text: str, source: str) -> list[MatchLog]:
     gc_was_on = gc.isenabled()
     gc.disable()  # only acyclic JSON values are built here; collections would be pure overhead
     try:
-        return _read_matches(raw, source, unterminated)
+        return _read_matches(raw, source, unterminated, first_line - 1)
     finally:
         if gc_was_on:
             gc.enable()
@@ -221,7 +268,7 @@ class _Bad:
     column: int | None = None
 
 
-def _read_matches(raw: list[str], source: str, unterminated: bool) -> list[MatchLog]:
+def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0) -> list[MatchLog]:
     matches: list[MatchLog] = []
     cur: MatchLog | None = None
     records: list[Record] = []
@@ -257,13 +304,13 @@ def _read_matches(raw: list[str], source: str, unterminated: bool) -> list[Match
                     raise invalid("no validator for this record kind")
                 v(obj)
             except invalid as e:
-                cur.error = FormatError(_explain(obj, e), source=source, line=i + 1)  # type: ignore[union-attr]
+                cur.error = FormatError(_explain(obj, e), source=source, line=base + i + 1)  # type: ignore[union-attr]
                 skipping = True
                 continue
-            records.append(Record(i + 1, obj))
+            records.append(Record(base + i + 1, obj))
             continue
 
-        no = i + 1
+        no = base + i + 1
         if "zxlog" in obj if is_dict else '"zxlog"' in line:
             # a header (a broken line that names zxlog is taken for a broken header): a new match
             close()

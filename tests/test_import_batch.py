@@ -1,0 +1,67 @@
+"""Batched, streaming import: a batch that loses a race is saved match by match, nothing is lost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from zx_events.application import MatchService
+from zx_events.logformat.reader import iter_log, parse_log, read_log
+
+EXAMPLES = sorted(Path(__file__).parent.parent.joinpath("examples").rglob("*.zxlog"))
+FIRST = Path(__file__).parent.parent / "examples" / "legal" / "first-turns.zxlog"
+
+
+def copies(n: int) -> list[str]:
+    lines = FIRST.read_text().splitlines()
+    header = json.loads(lines[0])
+    out = []
+    for i in range(n):
+        header["match"] = f"batch-{i}"
+        out.append("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    return out
+
+
+def test_iter_log_reads_exactly_what_read_log_reads():
+    for path in EXAMPLES:
+        a = [(m.match_id, m.header_line, [r.line for r in m.records], str(m.error), m.lines) for m in read_log(path)]
+        b = [(m.match_id, m.header_line, [r.line for r in m.records], str(m.error), m.lines) for m in iter_log(path)]
+        assert a == b, path.name
+
+
+def test_iter_log_numbers_lines_across_matches(tmp_path):
+    f = tmp_path / "three.zxlog"
+    f.write_text("".join(copies(3)))
+    logs = list(iter_log(f))
+    n = len(FIRST.read_text().splitlines())
+    assert [m.header_line for m in logs] == [1, n + 1, 2 * n + 1]
+    assert logs[2].records[-1].line == 3 * n
+
+
+def test_a_batch_that_loses_a_race_is_saved_match_by_match(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    a, b = MatchService(store), MatchService(store)
+    logs = [parse_log(t, f"m{i}.zxlog")[0] for i, t in enumerate(copies(3))]
+    def feed():  # a checks all three; then, before a saves its batch, b stores match 1
+        yield from logs
+        assert b.import_log(logs[1]).status == "imported"
+
+    got = list(a.import_logs(feed(), batch=10))
+    assert [o.status for o in got] == ["imported", "unchanged", "imported"]
+    assert got[1].events == 0 and got[0].events > 0
+    fresh = MatchService(store)
+    assert sorted(r["match"] for r in fresh.summaries()) == ["batch-0", "batch-1", "batch-2"]
+    for log in logs:  # every match whole: its Started ... Sealed events all there
+        m = fresh.get_match(log.match_id)
+        assert m.version == got[0].events and m.sealed["events"] == m.version - 1
+
+
+def test_the_same_id_twice_in_one_batch(tmp_path):
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    text = copies(1)[0]
+    changed = text.replace('"opening drop"', '"a different note"')
+    logs = [parse_log(t, "x.zxlog")[0] for t in (text, text, changed)]
+    got = list(svc.import_logs(logs, batch=10))
+    assert [o.status for o in got] == ["imported", "unchanged", "rejected"]
+    assert got[1].head == got[0].head
+    assert "already stored with different content" in str(got[2].error)
