@@ -67,6 +67,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     """
     import os
 
+    from eventsourcing.persistence import PersistenceError
+
     from zx_events.errors import FormatError
     from zx_events.logformat.reader import MatchLog, iter_log
 
@@ -86,8 +88,14 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                 except FormatError as e:  # a missing or undecodable file is a rejected "match"
                     yield MatchLog(source=e.source or path, header_line=e.line or 0, header=None, error=e)
 
-        for o in svc.import_logs(matches(), catalog=catalog, accept_violations=accept_violations):
-            outcomes.append(o)
+        try:
+            for o in svc.import_logs(matches(), catalog=catalog, accept_violations=accept_violations):
+                outcomes.append(o)
+        except PersistenceError as e:  # the store failed mid-import: the batch under way was not saved
+            done = sum(o.status == "imported" for o in outcomes)
+            raise click.ClickException(f"the store {svc.store.label} failed after {done} imported matches "
+                                       f"(the batch under way was not saved; run the import again): "
+                                       f"{type(e).__name__}: {e}") from None
     rejected = [o for o in outcomes if o.status == "rejected"]
     for o in rejected:
         click.echo(str(o.error), err=True)

@@ -65,3 +65,22 @@ def test_the_same_id_twice_in_one_batch(tmp_path):
     assert [o.status for o in got] == ["imported", "unchanged", "rejected"]
     assert got[1].head == got[0].head
     assert "already stored with different content" in str(got[2].error)
+
+
+def test_a_store_that_fails_mid_import_is_a_clear_error(tmp_path):
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    store = tmp_path / "s.sqlite"
+    MatchService(str(store))  # creates the tables
+    con = sqlite3.connect(store)
+    con.execute("CREATE TRIGGER no_insert BEFORE INSERT ON stored_events BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+    con.commit()
+    con.close()
+    result = CliRunner().invoke(zx, ["--store", str(store), "import", str(FIRST), "--no-analytics"])
+    assert result.exit_code == 1
+    assert "failed after 0 imported matches" in result.output and "disk says no" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
