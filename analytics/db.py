@@ -17,7 +17,7 @@ import duckdb
 from zx_events.store import StoreConfig
 
 DEFAULT_ANALYTICS = "zx-analytics.duckdb"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # created in this order (one statement per file)
 SCHEMA = ("create_matches", "create_seats", "create_plays", "create_attacks", "create_life", "create_ignitions",
           "create_turns", "create_draws", "create_card_games", "create_card_catalog", "create_projection_position",

@@ -26,7 +26,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "extra", "own_turn", "attack_seq"),
     "attacks": ("match_id", "match_no", "seq", "turn", "player", "attacker_card", "attacker_power",
                 "attacker_square", "target_kind", "target_card", "target_power", "target_square", "distance",
-                "range_used", "events", "event_count", "outcome", "life_damage", "battle_ended"),
+                "range_used", "events", "event_count", "outcome", "life_damage", "battle_ended", "first_of_card",
+                "first_of_square", "first_of_target"),
     "life": ("match_id", "match_no", "seq", "turn", "player", "card", "kind", "ig_played", "life_recovery",
              "void_bringer", "life_after", "attack_seq"),
     "ignitions": ("match_id", "match_no", "seq", "turn", "player", "charge_card", "revealed", "kind", "played",
@@ -116,7 +117,7 @@ class MatchRows:
     """The in-flight state of one match, and the rows its events produce."""
 
     __slots__ = ("oid", "no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner",
-                 "reason", "ended", "cards", "side", "buf")
+                 "reason", "ended", "cards", "side", "attacked", "buf")
 
     def __init__(self, oid: str, no: int, buf: Buffers) -> None:
         self.oid = oid
@@ -135,6 +136,7 @@ class MatchRows:
         self.cards: dict[str, list] = {}  # "P1 R01-001" -> [opening, drawn, played]
         # per side: [turns taken, Life damage taken, Life cards played by IG, was behind on Life]
         self.side = {"P1": [0, 0, 0, False], "P2": [0, 0, 0, False]}
+        self.attacked: set[str] = set()  # "c P1 R01-001", "s P1 b2", "t P1 player": seen in an attack
         self.buf = buf
 
     # ------------------------------------------------------------------ persistence of the in-flight state
@@ -142,13 +144,16 @@ class MatchRows:
               "ended", "cards", "side")
 
     def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self._STATE}
+        out = {k: getattr(self, k) for k in self._STATE}
+        out["attacked"] = sorted(self.attacked)
+        return out
 
     @classmethod
     def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
         m = cls(oid, data["no"], buf)
         for k in cls._STATE:
             setattr(m, k, data[k])
+        m.attacked = set(data["attacked"])
         return m
 
     # ------------------------------------------------------------------ events
@@ -218,10 +223,16 @@ class MatchRows:
         b = self.battle
         if outcome is None:  # the match ended in the battle: what the Damage Step decided, if it came
             outcome = b["outcome"]
+        # the first attack of this side in the match with this card, from this Square, at this target:
+        # counting them counts games, where a count(DISTINCT match) would cost a second hash table
+        p, seen = b["player"], self.attacked
+        keys = (f"c {p} {b['acard']}", f"s {p} {b['asq']}", f"t {p} {b['tcard'] or 'player'}")
+        firsts = [k not in seen for k in keys]
+        seen.update(keys)
         self.buf["attacks"].append((
-            self.mid, self.no, b["seq"], b["turn"], b["player"], b["acard"], b["apower"], b["asq"], b["tkind"],
+            self.mid, self.no, b["seq"], b["turn"], p, b["acard"], b["apower"], b["asq"], b["tkind"],
             b["tcard"], b["tpower"], b["tsq"], b["dist"], b["range"], b["events"], len(b["events"]), outcome,
-            b["damage"], ended))
+            b["damage"], ended, *firsts))
         self.battle = None
 
     def _draw_rows(self, seq: int, player: str, cards: list, source: str) -> None:

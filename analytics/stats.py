@@ -36,8 +36,10 @@ MIN_GAMES = 30
 # allow-lists: option value -> (SQL expression, output column)
 WINRATE_KEYS = {"deck": ("deck", "deck"), "colour": ("colours", "colours"), "player": ("name", "player"),
                 "first": ("seat", "seat")}
-ATTACK_KEYS = {"card": ("a.attacker_card", "card"), "square": ("a.attacker_square", "square"),
-               "target": ("CASE WHEN a.target_kind = 'player' THEN 'player' ELSE a.target_card END", "target")}
+ATTACK_KEYS = {"card": ("a.attacker_card", "card", "a.first_of_card"),
+               "square": ("a.attacker_square", "square", "a.first_of_square"),
+               "target": ("CASE WHEN a.target_kind = 'player' THEN 'player' ELSE a.target_card END", "target",
+                          "a.first_of_target")}
 LIFE_KEYS = ("seat", "turn")
 
 
@@ -121,11 +123,12 @@ class Stats:
     def attacks(self, by: str = "card", **filters: Any) -> pl.DataFrame:
         """Attacks per attacker card, attacker Square or target (a card, or ``player``).
 
-        ``success_rate``: the share of attacks that destroyed the target Z/X or damaged the player."""
+        ``success_rate``: the share of attacks that destroyed the target Z/X or damaged the player;
+        ``games``: the games (match and side) with such an attack."""
         if by not in ATTACK_KEYS:
             raise ValueError(f"by must be one of {', '.join(ATTACK_KEYS)}, got {by!r}")
-        expr, label = ATTACK_KEYS[by]
-        df = self._query("attacks", Filters(**filters), key=expr)
+        expr, label, first = ATTACK_KEYS[by]
+        df = self._query("attacks", Filters(**filters), key=expr, first=first)
         df = _flag(with_rate(df, "success_rate", "successes", "attacks"), ["attacks"], self.min_games)
         if by != "square":
             df = df.join(self._names(), left_on="key", right_on="code", how="left")

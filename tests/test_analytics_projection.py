@@ -76,26 +76,32 @@ def test_plays_rows(projected):
 def test_attacks_rows(projected):
     svc, path, _ = projected
     df = rows_of(path, "attacks", svc)
+    # the last three columns: the first attack of this side in the match with this card, from this
+    # Square, at this target (the player: P1 at 24 first)
     assert_frame_equal(df, expected(df, [
         # Range 2 (1104) from c2 to b3, 6000 into 4500: destroyed
-        ("m1", 18, 3, "P1", "R01-005", 6000, "c2", "zx", "U01-003", 4500, "b3", 2, True, [], 0, "destroyed", 0, True),
+        ("m1", 18, 3, "P1", "R01-005", 6000, "c2", "zx", "U01-003", 4500, "b3", 2, True, [], 0, "destroyed", 0, True,
+         True, True, True),
         # the empty Player Square b3: 1 damage; Flash Fire played in the Battle Event Step
         ("m1", 24, 3, "P1", "R01-001", 1500, "b2", "player", None, None, "b3", 1, False, ["R01-014"], 1,
-         "player_damaged", 1, True),
-        ("m1", 32, 3, "P1", "R01-002", 3000, "a1", "zx", "U01-001", 1500, "a2", 1, False, [], 0, "destroyed", 0, True),
-        ("m1", 42, 4, "P2", "U01-009", 4000, "a2", "zx", "R01-002", 3000, "a1", 1, False, [], 0, "destroyed", 0, True),
+         "player_damaged", 1, True, True, True, True),
+        ("m1", 32, 3, "P1", "R01-002", 3000, "a1", "zx", "U01-001", 1500, "a2", 1, False, [], 0, "destroyed", 0, True,
+         True, True, True),
+        ("m1", 42, 4, "P2", "U01-009", 4000, "a2", "zx", "R01-002", 3000, "a1", 1, False, [], 0, "destroyed", 0, True,
+         True, True, True),
         ("m1", 51, 5, "P1", "R01-005", 6000, "c2", "player", None, None, "b3", 2, True, [], 0, "player_damaged", 1,
-         True),
+         True, False, False, False),
         ("m1", 58, 5, "P1", "R01-001", 1500, "b2", "player", None, None, "b3", 1, False, [], 0, "player_damaged", 1,
-         True),
+         True, False, False, False),
         ("m1", 70, 7, "P1", "R01-005", 6000, "c2", "player", None, None, "b3", 2, True, [], 0, "player_damaged", 1,
-         True),
+         True, False, False, False),
         # the last point of Life: the match ends inside the battle, before its Battle End Step
         ("m1", 77, 7, "P1", "R01-001", 1500, "b2", "player", None, None, "b3", 1, False, [], 0, "player_damaged", 1,
-         False),
+         False, False, False, False),
         ("m2", 6, 1, "P2", "U01-001", 1500, "b2", "player", None, None, "b1", 1, False, [], 0, "player_damaged", 1,
-         True),
-        ("m3", 17, 3, "P1", "R01-001", 1500, "b2", "zx", "U01-003", 4500, "b3", 1, False, [], 0, "survived", 0, True),
+         True, True, True, True),
+        ("m3", 17, 3, "P1", "R01-001", 1500, "b2", "zx", "U01-003", 4500, "b3", 1, False, [], 0, "survived", 0, True,
+         True, True, True),
     ]))
 
 
@@ -198,7 +204,7 @@ def test_tracking_position_and_nothing_in_flight(projected):
     last = svc.recorder.max_notification_id()
     assert result.position == last
     con = duckdb.connect(str(path), read_only=True)
-    assert con.execute("SELECT position, schema_version FROM projection_position").fetchall() == [(last, 2)]
+    assert con.execute("SELECT position, schema_version FROM projection_position").fetchall() == [(last, 3)]
     assert con.execute("SELECT count(*) FROM projection_inflight").fetchall() == [(0,)]
     con.close()
     again = update(svc, path)  # nothing new: nothing written
@@ -306,7 +312,7 @@ def test_refuses_an_older_schema(tmp_path):
     con = connect_writer(path)
     con.execute("UPDATE projection_position SET schema_version = 0")
     con.close()
-    with pytest.raises(AnalyticsError, match="schema 0, this version writes 2: run `zx analytics update --rebuild`"):
+    with pytest.raises(AnalyticsError, match="schema 0, this version writes 3: run `zx analytics update --rebuild`"):
         update(svc, path)
 
 

@@ -216,3 +216,13 @@ def test_every_stats_command_runs_on_simulated_matches(simulated):
         assert df.height > 0 and "low_sample" in df.columns
     seats = simulated.winrates(by="first")
     assert seats["games"].to_list()[0] == seats["games"].to_list()[1]  # every finished match has both seats
+
+
+@pytest.mark.parametrize("by,expr", [("card", "attacker_card"), ("square", "attacker_square"),
+                                     ("target", "coalesce(target_card, 'player')")])
+def test_attack_games_equal_a_distinct_count(simulated, by, expr):
+    """games counts the first attacks of a side per key; the slow way, count(DISTINCT), agrees."""
+    got = simulated.attacks(by=by).select(by, "games").sort(by)
+    want = simulated.sql(f"SELECT {expr} AS {by}, count(DISTINCT (match_no, player)) AS games FROM attacks "
+                         f"GROUP BY ALL ORDER BY 1")
+    assert_frame_equal(got, want)

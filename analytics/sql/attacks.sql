@@ -1,6 +1,6 @@
 SELECT {key} AS key,
        count(*) AS attacks,
-       count(DISTINCT a.match_no) AS games,
+       count(*) FILTER (WHERE {first}) AS games,
        count(*) FILTER (WHERE a.outcome = 'destroyed') AS destroyed,
        count(*) FILTER (WHERE a.outcome = 'survived') AS survived,
        count(*) FILTER (WHERE a.outcome = 'player_damaged') AS player_damaged,

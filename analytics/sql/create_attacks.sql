@@ -17,5 +17,8 @@ CREATE TABLE IF NOT EXISTS attacks (
     event_count INTEGER NOT NULL,
     outcome VARCHAR,
     life_damage INTEGER NOT NULL,
-    battle_ended BOOLEAN NOT NULL
+    battle_ended BOOLEAN NOT NULL,
+    first_of_card BOOLEAN NOT NULL,
+    first_of_square BOOLEAN NOT NULL,
+    first_of_target BOOLEAN NOT NULL
 )
