@@ -350,3 +350,30 @@ def test_the_primary_key_refuses_counting_a_match_twice(tmp_path):
     after = all_tables(path)
     for name in before:
         assert_frame_equal(after[name], before[name])
+
+
+@pytest.mark.postgres
+def test_gaps_in_postgres_notification_ids(store_url, backend, tmp_path):
+    """A rolled-back insert leaves a gap in PostgreSQL's ids: the position is the last id read."""
+    if backend != "postgres":
+        pytest.skip("SQLite rowids have no gaps")
+    from zx_events.store import connect_postgres
+
+    svc = MatchService(store_url)
+    import_matches(svc, ("m1",))
+    path, rebuilt = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    update(svc, path)
+    cfg = svc.store
+    with connect_postgres(cfg.env) as conn:  # sequence values taken and never used, as a rollback leaves them
+        seq = conn.execute("SELECT pg_get_serial_sequence(%s, 'notification_id')",
+                           (f'"{cfg.schema}"."{svc.recorder.events_table_name}"',)).fetchone()[0]
+        for _ in range(5):
+            conn.execute("SELECT nextval(%s)", (seq,))
+    import_matches(svc, ("m2", "m3"))
+    ids = started_ids(svc)
+    assert ids["m2"] - 1 not in (r.id for r in svc.recorder.select_notifications(start=None, limit=1000))
+    assert update(svc, path).matches == 2
+    update(svc, rebuilt, rebuild=True)
+    for name, want in all_tables(rebuilt).items():
+        assert_frame_equal(all_tables(path)[name], want)
+    svc.close()
