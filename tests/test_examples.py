@@ -58,7 +58,7 @@ def test_replaying_the_events_rebuilds_exactly_the_live_state(seed):
     from zx_events.sim.batch import simulate
 
     logs = [p for path in LEGAL for p in read_log(path)]
-    logs += [parse_log("\n".join(s.lines) + "\n", f"sim-{seed}.zxlog")[0] for s in simulate(15, seed)]
+    logs += [parse_log("\n".join(s.lines()) + "\n", f"sim-{seed}.zxlog")[0] for s in simulate(15, seed)]
     for log in logs:
         m = build_match(log).match
         assert _public(_project(None, list(m.pending_events))) == _public(m), log.match_id
