@@ -377,3 +377,12 @@ def test_gaps_in_postgres_notification_ids(store_url, backend, tmp_path):
     for name, want in all_tables(rebuilt).items():
         assert_frame_equal(all_tables(path)[name], want)
     svc.close()
+
+
+def test_timestamps_read_back_through_the_duckdb_api(projected):
+    """TIMESTAMPTZ values come back as aware datetimes from fetchall() too (DuckDB needs pytz for it)."""
+    _, path, _ = projected
+    con = duckdb.connect(str(path), read_only=True)
+    (at,), = con.execute("SELECT played_at FROM matches WHERE match_id = 'm2'").fetchall()
+    con.close()
+    assert at == datetime(2026, 12, 5, 9, 30, tzinfo=timezone.utc)
