@@ -7,7 +7,6 @@ from collections import Counter
 from support import BOARD, SETUP, header, line_of, rejects, run
 
 from zx_events.decks import deck_by_name
-from zx_events.match import Match
 
 PASS1 = {"do": "pass", "by": "P1"}
 PASS2 = {"do": "pass", "by": "P2"}

@@ -21,7 +21,6 @@ positive whole numbers. Deck colours are not a construction rule and are not che
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from ..board import SQUARE_NAMES, Square, player_square
 from ..cards import CardType
-from ..match import other
 from . import checks
 
 if TYPE_CHECKING:
@@ -42,7 +41,7 @@ def _square_owner(square: str) -> str | None:
 
 
 def check_effect(ref: "Referee", r: dict) -> dict:
-    m, pl, op = ref.m, ref.by, r["op"]
+    m, op = ref.m, r["op"]
     args = {k: r[k] for k in _FIELDS if k in r}
     target = r.get("target", "card")
     square = r.get("square")

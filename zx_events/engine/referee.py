@@ -311,7 +311,7 @@ class Referee:
         self._not_past("ignition", "505.3", "an Ignition")
         self._leave_draw()
         if not z["charge"]:
-            self.fail("505.3a", f"Ignition with an empty Charge", fatal=True)
+            self.fail("505.3a", "Ignition with an empty Charge", fatal=True)
         if r["charge"] not in z["charge"]:
             self.fail("301.1", f"{r['charge']} is not in {pl}'s Charge", fatal=True)
         revealed = r["revealed"]
