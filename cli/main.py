@@ -52,12 +52,14 @@ def load_catalog_option(path: str | None):
               help="Card catalog for every match (default: the one each header names, else sample).")
 @click.option("--accept-violations", is_flag=True,
               help="Store matches as played, recording each rule violation as an event.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Processes that check matches in parallel (default: one per core; a memory: store uses 1).")
 @click.option("--analytics/--no-analytics", "update_analytics", default=True, show_default=True,
               help="Then bring the analytics DuckDB file up to date (zx analytics update; path from ZX_ANALYTICS).")
 @format_option
 @click.pass_context
 def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | None, accept_violations: bool,
-               fmt: str, update_analytics: bool = True) -> None:
+               workers: int | None, fmt: str, update_analytics: bool = True) -> None:
     """Import match logs (JSON Lines, zxlog 1) into the event store, checking every rule.
 
     Example: zx import examples/legal/*.zxlog
@@ -69,27 +71,17 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
 
     from eventsourcing.persistence import PersistenceError
 
-    from zx_events.errors import FormatError
-    from zx_events.logformat.reader import MatchLog, iter_log
+    from zx_events.parallel import import_files
 
     svc = service(ctx)
-    catalog = load_catalog_option(catalog_path)
-    sizes = {p: os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs}
+    load_catalog_option(catalog_path)  # a bad --catalog fails here, before any work
+    total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
     outcomes = []
-    with progress(max(1, sum(sizes.values())), "importing", enabled=sum(sizes.values()) > 2_000_000) as bar:
-        task = bar.add_task("import", total=sum(sizes.values()))
-
-        def matches():  # one match at a time: memory stays bounded whatever the corpus size
-            for path in logs:
-                try:
-                    for log in iter_log(path):
-                        bar.advance(task, sum(len(line) + 1 for line in log.lines))
-                        yield log
-                except FormatError as e:  # a missing or undecodable file is a rejected "match"
-                    yield MatchLog(source=e.source or path, header_line=e.line or 0, header=None, error=e)
-
-        try:
-            for o in svc.import_logs(matches(), catalog=catalog, accept_violations=accept_violations):
+    with progress(max(1, total), "importing", enabled=total > 2_000_000) as bar:
+        task = bar.add_task("import", total=total)
+        try:  # one match at a time: memory stays bounded whatever the corpus size
+            for o in import_files(svc, logs, workers=workers, catalog=catalog_path,
+                                  accept_violations=accept_violations, on_bytes=lambda n: bar.advance(task, n)):
                 outcomes.append(o)
         except PersistenceError as e:  # the store failed mid-import: the batch under way was not saved
             done = sum(o.status == "imported" for o in outcomes)

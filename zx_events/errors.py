@@ -24,6 +24,9 @@ class ZXError(ValueError):
             self.line = line
         return self
 
+    def __reduce__(self):  # picklable whatever the subclass's __init__ takes (parallel import)
+        return _restore, (type(self), dict(self.__dict__))
+
     @property
     def where(self) -> str:
         if self.source is None and self.line is None:
@@ -70,3 +73,10 @@ class ConflictError(ZXError):
     """A match id already stored with different content."""
 
     kind = "conflict"
+
+
+def _restore(cls: type, state: dict) -> ZXError:
+    err = cls.__new__(cls)
+    Exception.__init__(err, state.get("message"))
+    err.__dict__.update(state)
+    return err

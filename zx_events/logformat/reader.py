@@ -203,6 +203,15 @@ def iter_log(path: str | Path) -> Iterator[MatchLog]:
     and each piece is parsed with its own line numbers, so matches and errors are exactly those
     of ``read_log``.
     """
+    for source, first_line, text in iter_pieces(path):
+        yield from parse_log(text, source, first_line)
+
+
+def iter_pieces(path: str | Path) -> Iterator[tuple[str, int, str]]:
+    """``(source, first line, text)`` for each match of a log file, unparsed (see ``iter_log``).
+
+    A missing file, or a line that is not UTF-8, raises ``FormatError`` (after the pieces before it).
+    """
     source = str(path)
     try:
         f = open(path, "rb")
@@ -218,17 +227,17 @@ def iter_log(path: str | Path) -> Iterator[MatchLog]:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
                 if piece:
-                    yield from parse_log("".join(piece), source, start)
+                    yield source, start, "".join(piece)
                 raise FormatError(f"not UTF-8: byte 0x{raw[e.start]:02x} cannot be decoded", source=source,
                                   line=no) from None
             if no == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             if piece and '"zxlog"' in line and _starts_match(line):
-                yield from parse_log("".join(piece), source, start)
+                yield source, start, "".join(piece)
                 piece, start = [], no
             piece.append(line)
         if piece:
-            yield from parse_log("".join(piece), source, start)
+            yield source, start, "".join(piece)
 
 
 def _starts_match(line: str) -> bool:

@@ -1,0 +1,170 @@
+"""Import on several cores: worker processes check matches, the parent writes them in batches.
+
+Each worker reads pieces of log files (one match each), runs the whole check (schema, rules
+engine, digest chain) and encodes the events with the application's own mapper; the parent
+receives the encoded events in input order and inserts ``batch`` matches per transaction. The
+guarantees are those of ``MatchService.import_logs``: a rejected match never joins a batch, a
+duplicate id (in the store, or earlier in the input) is "unchanged" or a conflict, a batch that
+loses a race with another importer is written match by match, and a crash loses at most the batch
+under way, which a second run imports. Memory stays bounded: a few tasks per worker in flight.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from types import SimpleNamespace
+from typing import Any, Callable, Iterable, Iterator
+
+from eventsourcing.persistence import IntegrityError
+
+from .application import ImportOutcome, MatchService
+from .errors import FormatError, ZXError
+from .logformat.reader import iter_pieces, parse_log
+
+TASK_MATCHES = 16  # matches per task sent to a worker
+IN_FLIGHT = 4  # tasks per worker queued at once
+
+_svc: MatchService | None = None
+_catalog: Any = None
+_accept = False
+
+
+def _init(store: str, catalog: str | None, accept: bool) -> None:
+    global _svc, _catalog, _accept
+    from .cards import load_catalog
+
+    _svc = MatchService(store)
+    _catalog = load_catalog(catalog) if catalog else None
+    _accept = accept
+
+
+def _check(pieces: list[tuple[str, int, str]]) -> list[tuple[ImportOutcome, Any, list]]:
+    """In a worker: check each match; encoded events for the ones to store."""
+    out = []
+    for source, first_line, text in pieces:
+        for log in parse_log(text, source, first_line):
+            result, match = _svc._check(log, _catalog, _accept, {})
+            key = SimpleNamespace(match_id=log.match_id, content_sha256=log.content_sha256, source=log.source,
+                                  header_line=log.header_line)
+            stored = [_svc.mapper.to_stored_event(e) for e in match.collect_events()] if match else []
+            out.append((result, key, stored))
+    return out
+
+
+def _tasks(paths: Iterable[str], on_bytes: Callable[[int], None] | None) -> Iterator[Any]:
+    """Tasks of up to TASK_MATCHES pieces; an unreadable file becomes a rejected outcome."""
+    task: list[tuple[str, int, str]] = []
+    for path in paths:
+        try:
+            for piece in iter_pieces(path):
+                if on_bytes is not None:
+                    on_bytes(len(piece[2]))
+                task.append(piece)
+                if len(task) >= TASK_MATCHES:
+                    yield task
+                    task = []
+        except FormatError as e:
+            if task:
+                yield task
+                task = []
+            yield ImportOutcome(e.source or str(path), e.line or 0, None, "rejected", error=e)
+    if task:
+        yield task
+
+
+def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None = None, catalog: str | None = None,
+                 accept_violations: bool = False, batch: int = 64,
+                 on_bytes: Callable[[int], None] | None = None) -> Iterator[ImportOutcome]:
+    """Import every match of ``paths`` into the store of ``svc`` on ``workers`` processes (the workers
+    open the same store); outcomes in input order."""
+    workers = workers or os.cpu_count() or 1
+    if workers <= 1 or svc.store.kind == "memory":  # a memory store lives in this process only
+        from .cards import load_catalog
+        from .logformat.reader import MatchLog, iter_log
+
+        cat = load_catalog(catalog) if catalog else None
+
+        def logs() -> Iterator[MatchLog]:
+            for path in paths:
+                try:
+                    for log in iter_log(path):
+                        if on_bytes is not None:
+                            on_bytes(sum(len(x) + 1 for x in log.lines))
+                        yield log
+                except FormatError as e:
+                    yield MatchLog(source=e.source or str(path), header_line=e.line or 0, header=None, error=e)
+
+        yield from svc.import_logs(logs(), catalog=cat, accept_violations=accept_violations, batch=batch)
+        return
+    writer = _Writer(svc, batch)
+    with ProcessPoolExecutor(workers, initializer=_init, initargs=(svc.store.url, catalog, accept_violations)) as pool:
+        queue: deque = deque()
+        for task in _tasks(paths, on_bytes):
+            queue.append(task if isinstance(task, ImportOutcome) else pool.submit(_check, task))
+            while len(queue) > workers * IN_FLIGHT:
+                yield from writer.take(queue.popleft())
+        while queue:
+            yield from writer.take(queue.popleft())
+    yield from writer.flush()
+
+
+class _Writer:
+    """The parent's side: in-order outcomes, batches of encoded events, one transaction each."""
+
+    def __init__(self, svc: MatchService, batch: int) -> None:
+        self.svc = svc
+        self.batch = batch
+        self.outs: list[ImportOutcome] = []
+        self.pending: list[tuple[ImportOutcome, Any, list]] = []
+        self.ids: dict[str, tuple[str, str | None]] = {}
+
+    def take(self, item: Any) -> Iterator[ImportOutcome]:
+        results = [(item, None, [])] if isinstance(item, ImportOutcome) else item.result()
+        for out, key, stored in results:
+            self.outs.append(out)
+            if not stored:
+                continue
+            seen = self.ids.get(key.match_id)
+            if seen is not None:  # the same id earlier in this batch
+                if seen[0] != key.content_sha256:
+                    out.status, out.error, out.events = "rejected", MatchService._conflict(key, seen[0]), 0
+                else:
+                    out.status, out.head, out.events = "unchanged", seen[1], 0
+                continue
+            self.ids[key.match_id] = (key.content_sha256, out.head)
+            self.pending.append((out, key, stored))
+        if len(self.pending) >= self.batch:
+            yield from self.flush()
+
+    def flush(self) -> Iterator[ImportOutcome]:
+        if self.pending:
+            recorder = self.svc.recorder
+            try:
+                recorder.insert_events([s for _, _, stored in self.pending for s in stored])
+                for out, _, _ in self.pending:
+                    out.status = "imported"
+            except IntegrityError:  # another importer stored one of these ids meanwhile
+                for out, key, stored in self.pending:
+                    self._one(out, key, stored)
+        outs, self.outs, self.pending, self.ids = self.outs, [], [], {}
+        yield from outs
+
+    def _one(self, out: ImportOutcome, key: Any, stored: list) -> None:
+        try:
+            self.svc.recorder.insert_events(stored)
+            out.status = "imported"
+        except IntegrityError:
+            existing = self.svc.stored_started(key.match_id)
+            try:
+                if existing is None:
+                    raise
+                self.svc._same_or_conflict(key, existing)
+            except ZXError as e:
+                out.status, out.error, out.events = "rejected", e, 0
+                return
+            from .integrity import stored_head
+
+            out.status, out.events = "unchanged", 0
+            out.head = stored_head(self.svc, existing.originator_id)
