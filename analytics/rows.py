@@ -3,9 +3,15 @@
 ``MatchRows`` is fed the decoded payloads of one match's events in order (``feed``) and appends
 finished rows to per-table buffers (lists of tuples in the column order of ``COLUMNS``). A row is
 appended once, when it is final: a play, a life point or an ignition at once; an attack when its
-battle ends (605) or the match does; a turn when it ends; the match row when the match is closed.
-The few values still in flight (the turn and battle under way, Life counts) are JSON-native, so
-the projector can persist them with its tracking position and resume exactly (``to_json``).
+battle ends (605) or the match does; a turn when it ends; the match, seat and card-game rows when
+the match is closed. The values still in flight (the turn and battle under way, Life counts, the
+per-side and per-card summaries) are JSON-native, so the projector can persist them with its
+tracking position and resume exactly (``to_json``).
+
+Life counts follow the events that name them: setup, Life damage (which carries the count after
+it), Reload (902), Life Recovery (1102) and effects that move a named card into or out of Life. A
+card an effect moves from a Square into Life is not seen (that needs the board); the next Life
+damage brings the count back in line.
 
 Column meanings are documented in docs/data-dictionary.md.
 """
