@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from analytics.projection import PAGE_SIZE  # noqa: E402
 from cli.output import emit  # noqa: E402
 
 # what each stats query reads, for its floor: table -> columns
@@ -119,7 +120,7 @@ def replicate(store: Path, times: int) -> Path:
     return out
 
 
-def projection_floor(store: Path) -> tuple[int, float]:
+def projection_floor(store: Path, page_size: int) -> tuple[int, float]:
     """Read the projected topics' rows straight from SQLite and decode each payload: nothing less will do."""
     import sqlite3
 
@@ -131,7 +132,7 @@ def projection_floor(store: Path) -> tuple[int, float]:
     t = time.perf_counter()
     n, last = 0, 0
     q = (f"SELECT rowid, originator_id, originator_version, topic, state FROM stored_events WHERE rowid > ? "
-         f"AND topic IN ({','.join('?' * len(TOPICS))}) ORDER BY rowid LIMIT 20000")
+         f"AND topic IN ({','.join('?' * len(TOPICS))}) ORDER BY rowid LIMIT {int(page_size)}")
     while True:
         rows = con.execute(q, [last, *TOPICS]).fetchall()
         if not rows:
@@ -205,7 +206,7 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=2000, help="simulated matches in the corpus")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--replicate", type=int, default=1, help="project the corpus copied this many times")
-    ap.add_argument("--page-size", type=int, default=20000)
+    ap.add_argument("--page-size", type=int, default=PAGE_SIZE)
     ap.add_argument("--scale-events", type=int, default=30_000_000, help="events the scaled-up tables stand for")
     ap.add_argument("--min-matches", type=int, default=100_000, help="matches the scaled-up tables hold at least")
     ap.add_argument("--repeat", type=int, default=5)
@@ -220,7 +221,7 @@ def main() -> None:
     for p in (duck, Path(str(duck) + ".wal")):
         if p.exists():
             p.unlink()
-    floor_n, floor_s = projection_floor(store)
+    floor_n, floor_s = projection_floor(store, a.page_size)
     child = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), store=str(store), path=str(duck),
                                                                page=a.page_size)],
                            capture_output=True, text=True, check=True)

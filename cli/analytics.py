@@ -57,7 +57,7 @@ def analytics_group() -> None:
 @analytics_group.command("update")
 @click.option("--rebuild", is_flag=True, help="Start from zero: drop every row and project the whole store again.")
 @click.option("--page-size", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Notifications read and committed per transaction (default 20000).")
+              help="Notifications read and committed per transaction (default 50000).")
 @click.option("--stop-after-pages", type=click.IntRange(min=1), default=None, hidden=True,
               help="Stop after N committed pages (tests of resuming).")
 @analytics_option
