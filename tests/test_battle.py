@@ -244,3 +244,77 @@ def test_605_5_until_end_of_battle_effects_end():
     assert ended.outcome == "destroyed"  # 1500 + 3000 = 4500 into U01-003's 4500
     assert c.match.sq["b2"]["mods"] == []
     assert c.match.sq["a1"]["mods"] == [[1000, "end_of_turn"]]
+
+
+# ---------------------------------------------------------------- the remaining clauses of 601-605
+def test_602_1c_no_attacker_no_battle():
+    # no Z/X of P1 on c1: neither 602.1a nor 602.1b can be chosen, the declaration is invalid
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "c1", "target": "c2"}]
+    rejects(recs, "602.1a", line_of(recs, len(recs) - 1))
+    c = run([*BOARD, {"do": "attack", "by": "P1", "from": "c1", "target": "c2"}], strict=False)
+    assert events(c, "AttackDeclared") == [] and c.match.battle is None  # recorded, not applied
+
+
+def test_602_1e_start_of_battle_abilities_resolve_as_effects():
+    # "this card attacks": an ability's effect record right after the declaration, before priority
+    recs = [*BOARD, ATTACK_A2, {"do": "effect", "by": "P1", "source": "b2", "op": "power", "square": "b2",
+                                "delta": 1000, "until": "end_of_battle"}]
+    c = run(recs + [PASS1, PASS2])
+    assert c.match.sq["b2"]["mods"] == []  # expired with the battle (605.5)
+    (dealt,) = events(c, "BattleDamageDealt")
+    assert dealt.amount == 2500
+
+
+def test_602_1f_602_1g_declaration_proceeds_to_the_battle_event_step():
+    c = run([*BOARD, ATTACK_A2, {"do": "play", "by": "P1", "card": "R01-014", "pay": []}, PASS2,
+             {"do": "effect", "by": "P1", "source": "R01-014", "op": "counter", "delta": 1}])
+    # the log ends with the step open: it is closed as if both passed
+    assert [type(e).__name__ for e in c.match.pending_events][-3:] == ["BattleDamageDealt", "ZXDestroyed",
+                                                                      "BattleEnded"]
+
+
+def test_603_1_events_and_extra_events_are_played_in_the_step():
+    recs = [*BOARD, ATTACK_A2, {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis",
+                                "pay": ["R01-001", "R01-002"]}, PASS2, PASS1]
+    c = run(recs)
+    (ended,) = events(c, "BattleEnded")
+    played = [e.card for e in events(c, "CardPlayed")]
+    assert "EX-R02" in played and ended.outcome == "destroyed"
+
+
+def test_604_1_rule_effects_before_damage():
+    # damage from an effect in the step destroys the attacker before the Damage Step (lethal damage)
+    recs = [*BOARD, ATTACK_A2, PASS1, {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "damage", "square": "b2", "amount": 1500}]
+    c = run(recs, strict=True)
+    destroyed = events(c, "ZXDestroyed")
+    assert [d.square for d in destroyed][:1] == ["b2"]
+    c = run([*recs, PASS1, PASS2])
+    (ended,) = events(c, "BattleEnded")
+    assert ended.outcome == "fizzled"  # 604.2: the attacker is gone
+
+
+def test_604_4_then_605_the_battle_ends():
+    c = run([*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2])
+    names = [type(e).__name__ for e in c.match.pending_events]
+    assert names[-2:] == ["BattleDamageDealt", "BattleEnded"] and c.match.battle is None
+
+
+def test_605_1_605_3_rule_effects_in_the_end_step():
+    # a destroyed target brings P2's Charge above 4: the Charge Excess is owed before anything else
+    from test_zones import charge_five
+
+    recs = [*charge_five()[:-1], ATTACK_A2, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    err = rejects(recs, "905", line_of(recs, len(recs) - 1))
+    assert "holds 5 cards" in err.message
+
+
+def test_605_2_605_4_605_6_the_battle_ends_only_when_nothing_is_owed():
+    from test_turn import PLAYER_HIT
+
+    recs = [*PLAYER_HIT, {"do": "life", "by": "P2", "card": "U01-011", "ignite": {"square": "c3"}}]
+    c = run(recs)
+    assert c.match.battle is not None and c.match.battle["triggers"] == ["recover:P2"]  # Life Recovery owed
+    c = run([*recs, {"do": "effect", "by": "P2", "source": "U01-011", "op": "recover", "card": "U01-009"}])
+    assert c.match.battle is None
+    assert [e.outcome for e in events(c, "BattleEnded")][-1] == "player_damaged"
