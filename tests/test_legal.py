@@ -12,7 +12,7 @@ from zx_events.cards import load_catalog
 from zx_events.engine import checks
 from zx_events.engine.legal import StateOrder, is_legal, legal_records, payment, to_act
 from zx_events.engine.referee import Referee
-from zx_events.importer import build_match
+from zx_events.importer import build_match, open_match
 from zx_events.logformat.reader import parse_log
 from zx_events.match import Match
 from zx_events.rules import RULES_VERSION
@@ -48,10 +48,7 @@ def state(records: list[dict]):
     finished, so a Battle Event Step at the end stays open (no implied passes, 603.1c)."""
     (log,) = parse_log(text(records), "t.zxlog")
     cat = load_catalog("sample")
-    m = Match(match_id=log.match_id, header=log.header, catalog=cat.ref, rules_version=RULES_VERSION,
-              source="t", content_sha256="", line=1)
-    ref = Referee(m, cat, strict=True)
-    ref.header(log.header, 1)
+    m, ref = open_match(log.header, cat, source="t")
     for rec in log.records:
         ref.handle(rec.line, rec.data)
     return m, cat
@@ -85,10 +82,7 @@ def walk(sim):
     """Every state of a simulated match, with the record that was played next (the real referee)."""
     (log,) = parse_log("\n".join(sim.lines()) + "\n", sim.match_id)
     cat = load_catalog("sample")
-    m = Match(match_id=log.match_id, header=log.header, catalog=cat.ref, rules_version=RULES_VERSION,
-              source="t", content_sha256="", line=1)
-    ref = Referee(m, cat, strict=True)
-    ref.header(log.header, 1)
+    m, ref = open_match(log.header, cat, source="t")
     for rec in log.records:
         yield m, cat, rec.data
         ref.handle(rec.line, rec.data)

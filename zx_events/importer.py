@@ -34,6 +34,18 @@ def catalog_for(log: MatchLog, override: Catalog | None = None) -> Catalog:
         raise FormatError(e.message, source=log.source, line=log.header_line) from None
 
 
+def open_match(header: dict, catalog: Catalog, *, strict: bool = True, source: str | None = None,
+               content_sha256: str = "", line: int | None = 1) -> tuple[Match, Referee]:
+    """A match started from ``header``, with the referee that checks its records (the header's deck
+    construction, 401, already checked). Records go to ``referee.handle``; ``referee.finish`` ends
+    the log."""
+    m = Match(match_id=header["match"], header=header, catalog=catalog.ref, rules_version=RULES_VERSION,
+              source=source or header["match"], content_sha256=content_sha256, line=line)
+    ref = Referee(m, catalog, strict=strict, source=source)
+    ref.header(header, line)
+    return m, ref
+
+
 def build_match(log: MatchLog, *, catalog: Catalog | None = None, strict: bool = True) -> Checked:
     """Check ``log`` with the rules engine; strict raises ``RuleViolation`` at the first violation."""
     if log.error is not None:
@@ -42,10 +54,8 @@ def build_match(log: MatchLog, *, catalog: Catalog | None = None, strict: bool =
         raise FormatError("no match header", source=log.source, line=log.header_line)
     cat = catalog_for(log, catalog)
     check_codes(log, cat)
-    m = Match(match_id=log.match_id, header=log.header, catalog=cat.ref, rules_version=RULES_VERSION,
-              source=log.source, content_sha256=log.content_sha256, line=log.header_line)
-    ref = Referee(m, cat, strict=strict, source=log.source)
-    ref.header(log.header, log.header_line)
+    m, ref = open_match(log.header, cat, strict=strict, source=log.source, content_sha256=log.content_sha256,
+                        line=log.header_line)
     for rec in log.records:
         ref.handle(rec.line, rec.data)
     ref.finish()

@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 
 from ..cards import Catalog
 from ..engine.legal import legal_records, to_act
-from ..engine.referee import Referee
 from ..errors import RuleViolation
-from ..match import Match, other, power_of
-from ..rules import RULES_VERSION
+from ..importer import open_match
+from ..match import other, power_of
 from .hidden import HiddenDecks
 from .policy import Policy
 
@@ -57,10 +56,7 @@ class _Game:
         self.rng = rng
         self.max_turns = max_turns
         self.check = check
-        self.m = Match(match_id=header["match"], header=header, catalog=catalog.ref, rules_version=RULES_VERSION,
-                       source=header["match"], content_sha256="", line=1)
-        self.ref = Referee(self.m, catalog, strict=True, source=header["match"])
-        self.ref.header(header, 1)
+        self.m, self.ref = open_match(header, catalog, source=header["match"])
         self.hidden = HiddenDecks(self.m, rng)
         self.records: list[dict] = []
 
