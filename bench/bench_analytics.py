@@ -9,8 +9,11 @@
    decoding every payload with orjson, nothing else; ratio = projection time / floor time.
 3. Stats at scale: the projected tables are copied (new match ids) until they stand for
    ``--scale-events`` events (default 30M, at least 100,000 matches), then every stats query
-   runs once cold and ``--repeat`` times warm (median). Floor per query: one scan of the columns
-   it reads (``sum(hash(cols))`` over each table it reads); ratio = query / floor.
+   runs once cold and ``--repeat`` times warm (median), at two scales: ``--small-matches``
+   (10,000) and the large one. Baselines per query: a pure-Python loop computing the same groups,
+   counts and Wilson intervals over the same rows already fetched into lists of tuples
+   (``python/warm`` = how many times slower it is), and one DuckDB scan of the columns the query
+   reads (``sum(hash(cols))``; ratio = query / that scan).
 
 Usage: .venv/bin/python bench/bench_analytics.py [--matches 2000] [--scale-events 30000000] [--format json]
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import statistics
@@ -171,6 +175,108 @@ def scale_up(src: Path, dst: Path, target_events: int, min_matches: int) -> tupl
     return base_matches * copies, store_events * copies
 
 
+# ---------------------------------------------------------------- the pure-Python baseline
+Z = 1.959963984540054
+
+
+def _wilson(k: int, n: int) -> tuple[float | None, float | None]:
+    if n == 0:
+        return None, None
+    p = k / n
+    d = 1 + Z * Z / n
+    c = p + Z * Z / (2 * n)
+    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
+    return (c - h) / d, (c + h) / d
+
+
+def _rates(groups: dict) -> dict:
+    return {k: (v, _wilson(v[1], v[0])) for k, v in groups.items()}
+
+
+def _py_winrates(rows: dict, extra: int, by_pair: bool = False) -> dict:
+    g: dict = {}
+    for r in rows["seats"]:  # SEATS + [key]: deck 4, result 6, extra column 7
+        if r[6] is None or (not by_pair and extra == 4 and r[4] == r[7]) or (by_pair and r[4] == r[7]):
+            continue
+        key = (r[4], r[7]) if by_pair else r[extra]
+        v = g.setdefault(key, [0, 0])
+        v[0] += 1
+        v[1] += r[6] == "win"
+    return _rates(g)
+
+
+def _py_attacks(rows: dict, by_target: bool) -> dict:
+    sides = {(r[0], r[1]) for r in rows["seats"]}
+    g: dict = {}
+    for a in rows["attacks"]:
+        if (a[0], a[1]) not in sides:
+            continue
+        key = ("player" if a[2] == "player" else a[3]) if by_target else a[2]
+        outcome = a[4] if by_target else a[3]
+        v = g.setdefault(key, [0, 0, set()])
+        v[0] += 1
+        v[1] += outcome in ("destroyed", "player_damaged")
+        v[2].add(a[0])
+    return {k: ((v[0], v[1], len(v[2])), _wilson(v[1], v[0])) for k, v in g.items()}
+
+
+def _py_life_seat(rows: dict) -> dict:
+    g: dict = {}
+    for r in rows["seats"]:  # seat 7, opp_turns 8, damage 9, ignitions 10, behind 11
+        if r[6] is None:
+            continue
+        v = g.setdefault(r[7], [0, 0, 0, 0, 0, 0])
+        v[0] += 1
+        v[1] += r[8]
+        v[2] += r[9]
+        v[3] += r[10]
+        v[4] += bool(r[11])
+        v[5] += bool(r[11]) and r[6] == "win"
+    return {k: (v, v[2] / max(v[1], 1), _wilson(v[5], v[4])) for k, v in g.items()}
+
+
+def _py_life_turn(rows: dict) -> dict:
+    seat = {(r[0], r[1]): r[7] for r in rows["seats"]}
+    g: dict = {}
+    for x in rows["life"]:  # match_no, turn, player, ig_played
+        s = seat.get((x[0], x[2]))
+        if s is None:
+            continue
+        v = g.setdefault((s, x[1]), [0, 0])
+        v[0] += 1
+        v[1] += bool(x[3])
+    return g
+
+
+def _py_cards(rows: dict) -> dict:
+    result = {(r[0], r[1]): r[6] for r in rows["seats"]}
+    g: dict = {}
+    for c in rows["card_games"]:  # match_no, player, card, opening, drawn, played
+        res = result.get((c[0], c[1]))
+        if res is None:
+            continue
+        v = g.setdefault(c[2], [0, 0, 0, 0])
+        if c[5]:
+            v[0] += 1
+            v[1] += res == "win"
+        if c[3] or c[4]:
+            v[2] += 1
+            v[3] += res == "win"
+    return {k: (v, _wilson(v[1], v[0]), _wilson(v[3], v[2])) for k, v in g.items()}
+
+
+PYTHON = {
+    "winrates --by deck": lambda rows: _py_winrates(rows, 4),
+    "winrates --by first": lambda rows: _py_winrates(rows, 7),
+    "matchups": lambda rows: _py_winrates(rows, 7, by_pair=True),
+    "attacks --by card": lambda rows: _py_attacks(rows, False),
+    "attacks --by target": lambda rows: _py_attacks(rows, True),
+    "life --by seat": _py_life_seat,
+    "life --by turn": _py_life_turn,
+    "cards": _py_cards,
+}
+
+
 def time_stats(path: Path, repeat: int) -> list[dict]:
     import duckdb
 
@@ -195,8 +301,17 @@ def time_stats(path: Path, repeat: int) -> list[dict]:
                 con.execute(f"SELECT sum(hash({', '.join(cols)})) FROM {table}").fetchall()
             floor.append(time.perf_counter() - t)
         w, f = statistics.median(warm), statistics.median(floor)
-        rows.append({"query": f"zx stats {name}", "rows": df.height, "cold_ms": round(cold * 1000, 1),
-                     "warm_ms": round(w * 1000, 1), "floor_ms": round(f * 1000, 1), "ratio": round(w / f, 1)})
+        # the pure-Python loop over the same rows, already fetched into lists of tuples (fetch not timed)
+        data = {table: con.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall()
+                for table, cols in READS[name].items()}
+        t = time.perf_counter()
+        groups = PYTHON[name](data)
+        py = time.perf_counter() - t
+        del data
+        rows.append({"query": f"zx stats {name}", "rows": df.height, "python_groups": len(groups),
+                     "cold_ms": round(cold * 1000, 1), "warm_ms": round(w * 1000, 1),
+                     "python_ms": round(py * 1000, 1), "python/warm": round(py / w, 1),
+                     "floor_ms": round(f * 1000, 1), "ratio": round(w / f, 1)})
     con.close()
     return rows
 
@@ -209,6 +324,7 @@ def main() -> None:
     ap.add_argument("--page-size", type=int, default=PAGE_SIZE)
     ap.add_argument("--scale-events", type=int, default=30_000_000, help="events the scaled-up tables stand for")
     ap.add_argument("--min-matches", type=int, default=100_000, help="matches the scaled-up tables hold at least")
+    ap.add_argument("--small-matches", type=int, default=10_000, help="matches of the smaller stats scale")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir", default=os.environ.get("ZX_BENCH_DIR", "/tmp/zx-bench-analytics"))
     ap.add_argument("--skip-stats", action="store_true")
@@ -238,9 +354,16 @@ def main() -> None:
         for p in (big, Path(str(big) + ".wal")):
             if p.exists():
                 p.unlink()
-        matches, events = scale_up(duck, big, a.scale_events, a.min_matches)
-        out["scaled"] = [{"matches": matches, "store_events": events}]
-        out["stats"] = time_stats(big, a.repeat)
+        scaled, stats = [], []
+        for target_events, min_matches in ((0, a.small_matches), (a.scale_events, a.min_matches)):
+            for p in (big, Path(str(big) + ".wal")):
+                if p.exists():
+                    p.unlink()
+            matches, events = scale_up(duck, big, target_events, min_matches)
+            scaled.append({"matches": matches, "store_events": events})
+            stats += [{"matches": matches, **row} for row in time_stats(big, a.repeat)]
+        out["scaled"] = scaled
+        out["stats"] = stats
     if a.format == "json":
         print(json.dumps(out))
         return
