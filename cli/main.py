@@ -19,7 +19,7 @@ from .output import emit, format_option, progress
 def zx(ctx: click.Context, store: str | None) -> None:
     """zx: replay, audit and analyse Z/X -Zillions of enemy X- matches.
 
-    Example: zx import examples/*.zxlog && zx matches
+    Example: zx demo    (or: zx import examples/legal/*.zxlog && zx matches)
     """
     ctx.obj = {"store": store}
 
@@ -94,12 +94,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     if fmt == "json":
         emit([o.to_json() for o in outcomes], fmt)
     else:
-        rows = [{"match": o.match_id, "source": o.error.where if o.error and o.error.line else f"{o.source}:{o.line}", "status": o.status, "events": o.events,
-                 "violations": len(o.violations), "head": o.head[:16] if o.head else None,
-                 "error": (f"rule {o.error.rule}: {o.error.message}" if getattr(o.error, "rule", None)
-                           else o.error.message) if o.error else None}
-                for o in outcomes]
-        emit(rows, fmt, ["match", "source", "status", "events", "violations", "head", "error"])
+        emit([_import_row(o) for o in outcomes], fmt,
+             ["match", "source", "status", "events", "violations", "head", "error"])
     imported = sum(o.status == "imported" for o in outcomes)
     unchanged = sum(o.status == "unchanged" for o in outcomes)
     click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
@@ -110,6 +106,18 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         update_after_import(ctx, svc)
     if rejected:
         sys.exit(1)
+
+
+def _import_row(o) -> dict:
+    """One table/CSV row of ``zx import``: where (the error's own line when rejected), the head digest
+    (16 hex digits; --format json gives all 64), and the error with its rule."""
+    error = None
+    if o.error is not None:
+        rule = getattr(o.error, "rule", None)
+        error = f"rule {rule}: {o.error.message}" if rule else o.error.message
+    return {"match": o.match_id, "source": o.error.where if o.error and o.error.line else f"{o.source}:{o.line}",
+            "status": o.status, "events": o.events, "violations": len(o.violations),
+            "head": o.head[:16] if o.head else None, "error": error}
 
 
 @zx.command("matches")
@@ -125,22 +133,16 @@ def matches_cmd(ctx: click.Context, fmt: str) -> None:
                      "reason", "violations"])
 
 
-from .replay import replay_cmd  # noqa: E402
-zx.add_command(replay_cmd)
-
-from .audit import audit_cmd, verify_cmd  # noqa: E402
-zx.add_command(audit_cmd)
-zx.add_command(verify_cmd)
-
-
-from .simulate import simulate_cmd  # noqa: E402
-zx.add_command(simulate_cmd)
-
+# the other commands live in their own modules, which import ``service`` from here
 from .analytics import register as register_analytics  # noqa: E402
-register_analytics(zx)
-
+from .audit import audit_cmd, verify_cmd  # noqa: E402
 from .demo import demo_cmd  # noqa: E402
-zx.add_command(demo_cmd)
+from .replay import replay_cmd  # noqa: E402
+from .simulate import simulate_cmd  # noqa: E402
+
+for _command in (replay_cmd, audit_cmd, verify_cmd, simulate_cmd, demo_cmd):
+    zx.add_command(_command)
+register_analytics(zx)
 
 
 def main() -> None:
