@@ -1,8 +1,8 @@
 """The application service: import matches into the event store, list them, load them.
 
 It loads, calls the rules engine, saves, and returns plain values (ids, dicts), never live
-aggregates to the CLI. A whole match is saved in one transaction: a rejected match leaves nothing
-behind, and a crash mid-import leaves nothing half-written.
+aggregates to the CLI. A match is saved whole, in one transaction (with the others of its batch): a
+rejected match leaves nothing behind, and a crash mid-import leaves nothing half-written.
 """
 
 from __future__ import annotations
@@ -108,11 +108,7 @@ class MatchService(Application[UUID]):
         out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected")
         try:
             if log.error is None and log.match_id is not None:
-                if log.match_id in in_batch:  # the same id earlier in this batch
-                    sha, head = in_batch[log.match_id]
-                    if sha != log.content_sha256:
-                        raise self._conflict(log, sha)
-                    out.status, out.head = "unchanged", head
+                if self.seen_in_batch(out, log, in_batch):
                     return out, None
                 existing = self.stored_started(log.match_id)
                 if existing is not None:
@@ -130,6 +126,17 @@ class MatchService(Application[UUID]):
         out.events = len(match.pending_events)
         return out, match
 
+    def seen_in_batch(self, out: ImportOutcome, log: Any, in_batch: dict[str, tuple[str, str | None]]) -> bool:
+        """Whether ``log``'s id came earlier in this batch; then ``out`` says unchanged or conflict."""
+        seen = in_batch.get(log.match_id)
+        if seen is None:
+            return False
+        if seen[0] != log.content_sha256:
+            out.status, out.error, out.events = "rejected", self._conflict(log, seen[0]), 0
+        else:
+            out.status, out.head, out.events = "unchanged", seen[1], 0
+        return True
+
     def _flush(self, pending: list[tuple[ImportOutcome, MatchLog, Match]]) -> None:
         if not pending:
             return
@@ -139,14 +146,15 @@ class MatchService(Application[UUID]):
             self.save(*[e for _, _, events in batch for e in events])
         except IntegrityError:  # another importer stored one of these ids meanwhile
             for out, log, events in batch:
-                self._save_one(out, log, events)
+                self.write_one(out, log, lambda: self.save(*events))
             return
         for out, _, _ in batch:
             out.status = "imported"
 
-    def _save_one(self, out: ImportOutcome, log: MatchLog, events: list[Any]) -> None:
+    def write_one(self, out: ImportOutcome, log: Any, write: Any) -> None:
+        """Store one match by ``write()``; when its id was stored meanwhile: unchanged, or a conflict."""
         try:
-            self.save(*events)
+            write()
         except IntegrityError:
             existing = self.stored_started(log.match_id)
             try:
@@ -154,7 +162,7 @@ class MatchService(Application[UUID]):
                     raise
                 self._same_or_conflict(log, existing)
             except ZXError as e:
-                out.error, out.events = e, 0
+                out.status, out.error, out.events = "rejected", e, 0
                 return
             out.status, out.events = "unchanged", 0
             out.head = stored_head(self, existing.originator_id)

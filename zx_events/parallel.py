@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 from eventsourcing.persistence import IntegrityError
 
 from .application import ImportOutcome, MatchService
-from .errors import FormatError, ZXError
+from .errors import FormatError
 from .logformat.reader import iter_pieces, parse_log
 
 TASK_MATCHES = 16  # matches per task sent to a worker
@@ -126,12 +126,7 @@ class _Writer:
             self.outs.append(out)
             if not stored:
                 continue
-            seen = self.ids.get(key.match_id)
-            if seen is not None:  # the same id earlier in this batch
-                if seen[0] != key.content_sha256:
-                    out.status, out.error, out.events = "rejected", MatchService._conflict(key, seen[0]), 0
-                else:
-                    out.status, out.head, out.events = "unchanged", seen[1], 0
+            if self.svc.seen_in_batch(out, key, self.ids):
                 continue
             self.ids[key.match_id] = (key.content_sha256, out.head)
             self.pending.append((out, key, stored))
@@ -147,24 +142,6 @@ class _Writer:
                     out.status = "imported"
             except IntegrityError:  # another importer stored one of these ids meanwhile
                 for out, key, stored in self.pending:
-                    self._one(out, key, stored)
+                    self.svc.write_one(out, key, lambda: recorder.insert_events(stored))
         outs, self.outs, self.pending, self.ids = self.outs, [], [], {}
         yield from outs
-
-    def _one(self, out: ImportOutcome, key: Any, stored: list) -> None:
-        try:
-            self.svc.recorder.insert_events(stored)
-            out.status = "imported"
-        except IntegrityError:
-            existing = self.svc.stored_started(key.match_id)
-            try:
-                if existing is None:
-                    raise
-                self.svc._same_or_conflict(key, existing)
-            except ZXError as e:
-                out.status, out.error, out.events = "rejected", e, 0
-                return
-            from .integrity import stored_head
-
-            out.status, out.events = "unchanged", 0
-            out.head = stored_head(self.svc, existing.originator_id)
