@@ -115,7 +115,8 @@ def _import_row(o) -> dict:
     if o.error is not None:
         rule = getattr(o.error, "rule", None)
         error = f"rule {rule}: {o.error.message}" if rule else o.error.message
-    return {"match": o.match_id, "source": o.error.where if o.error and o.error.line else f"{o.source}:{o.line}",
+    where = o.error.where if o.error and o.error.line else f"{o.source}:{o.line}" if o.line else o.source
+    return {"match": o.match_id, "source": where,
             "status": o.status, "events": o.events, "violations": len(o.violations),
             "head": o.head[:16] if o.head else None, "error": error}
 
