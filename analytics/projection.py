@@ -33,6 +33,7 @@ import orjson
 
 from zx_events.cards import load_catalog
 from zx_events.errors import ZXError
+from zx_events.match import topic as event_topic
 
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .reader import decoder, page_reader
@@ -42,7 +43,7 @@ from .writer import NAME, Page, Writer, arrow_types
 # measured on 5.3M events: pages of 20k ran at 156k events/s, 50k at 191k (less per-page cost in the
 # writer), 100k no faster and more memory
 PAGE_SIZE = 50_000
-STARTED = "zx.match:Started"
+STARTED = event_topic("Started")
 CRASH_ENV = "ZX_ANALYTICS_CRASH_AFTER_PAGES"  # test hook: exit uncleanly inside page K+1's transaction
 
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any, Callable
 
+from zx_events.match import topic as event_topic
+
 COLUMNS: dict[str, tuple[str, ...]] = {
     "matches": ("match_id", "match_no", "match_uuid", "played_at", "played_on", "month", "event", "format", "round",
                 "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all", "p2_name", "p2_deck", "p2_colours",
@@ -48,7 +50,7 @@ PROJECTED = tuple(t for t in COLUMNS if t != "card_catalog")
 
 # The topics the projection reads; the others (PriorityPassed, ChargeExcessTrashed, Conceded,
 # ResultRecorded) carry nothing the tables hold, so they are not even fetched.
-TOPICS = tuple(f"zx.match:{n}" for n in (
+TOPICS = tuple(event_topic(n) for n in (
     "Started", "PlayerSetUp", "TurnStarted", "CardsDrawn", "Reloaded", "ResourcePlaced", "IgnitionPerformed",
     "CardPlayed", "AttackDeclared", "BattleDamageDealt", "ZXDestroyed", "BattleEnded", "LifeDamaged",
     "EffectApplied", "TurnEnded", "MatchEnded", "ViolationRecorded"))
@@ -396,11 +398,10 @@ def _violation(m: MatchRows, seq: int, d: dict) -> None:
     m.violations += 1
 
 
-HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {
-    "zx.match:PlayerSetUp": _setup, "zx.match:TurnStarted": _turn_started, "zx.match:CardsDrawn": _drawn,
-    "zx.match:Reloaded": _reloaded, "zx.match:ResourcePlaced": _resource, "zx.match:IgnitionPerformed": _ignition,
-    "zx.match:CardPlayed": _played, "zx.match:AttackDeclared": _attack, "zx.match:BattleDamageDealt": _battle_damage,
-    "zx.match:ZXDestroyed": _destroyed, "zx.match:BattleEnded": _battle_ended, "zx.match:LifeDamaged": _life,
-    "zx.match:EffectApplied": _effect, "zx.match:TurnEnded": _turn_ended, "zx.match:MatchEnded": _ended,
-    "zx.match:ViolationRecorded": _violation,
-}
+HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(name): handler for name, handler in {
+    "PlayerSetUp": _setup, "TurnStarted": _turn_started, "CardsDrawn": _drawn, "Reloaded": _reloaded,
+    "ResourcePlaced": _resource, "IgnitionPerformed": _ignition, "CardPlayed": _played, "AttackDeclared": _attack,
+    "BattleDamageDealt": _battle_damage, "ZXDestroyed": _destroyed, "BattleEnded": _battle_ended,
+    "LifeDamaged": _life, "EffectApplied": _effect, "TurnEnded": _turn_ended, "MatchEnded": _ended,
+    "ViolationRecorded": _violation,
+}.items()}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from zx_events.application import TOPIC_STARTED
 from zx_events.errors import ZXError
 
 from .main import load_catalog_option, service
@@ -192,7 +193,7 @@ def _all_matches(svc) -> list[tuple[str, object]]:
     for n in svc.notifications():
         if n.originator_id not in names:
             names[n.originator_id] = str(n.originator_id)
-        if n.topic == "zx.match:Started":
+        if n.topic == TOPIC_STARTED:
             try:
                 names[n.originator_id] = decode_state(svc.mapper, n).get("match_id") or names[n.originator_id]
             except Exception:

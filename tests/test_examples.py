@@ -53,7 +53,7 @@ def _public(m):
 @pytest.mark.parametrize("seed", [11, 12])
 def test_replaying_the_events_rebuilds_exactly_the_live_state(seed):
     """The engine's direct trigger path and replay run the same @event bodies: same state."""
-    from zx_events.application import _project
+    from zx_events.match import project
     from zx_events.logformat.reader import parse_log
     from zx_events.sim.batch import simulate
 
@@ -61,4 +61,4 @@ def test_replaying_the_events_rebuilds_exactly_the_live_state(seed):
     logs += [parse_log("\n".join(s.lines()) + "\n", f"sim-{seed}.zxlog")[0] for s in simulate(15, seed)]
     for log in logs:
         m = build_match(log).match
-        assert _public(_project(None, list(m.pending_events))) == _public(m), log.match_id
+        assert _public(project(None, list(m.pending_events))) == _public(m), log.match_id

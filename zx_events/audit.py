@@ -21,11 +21,11 @@ from .errors import ZXError
 from .importer import Checked, build_match
 from .integrity import ZERO, Row, Verdict, chain, stored_rows, verify_rows
 from .logformat.reader import MatchLog, Record
-from .match import match_uuid
+from .match import match_uuid, topic
 from .rules import RULES_VERSION, title
 
-TOPIC_STARTED = "zx.match:Started"
-TOPIC_VIOLATION = "zx.match:ViolationRecorded"
+TOPIC_STARTED = topic("Started")
+TOPIC_VIOLATION = topic("ViolationRecorded")
 NOT_STORED = "not stored"  # integrity of a log file whose match is not in the store
 DIFFERS = "differs"  # integrity of a log file whose match is stored with other content
 

@@ -36,8 +36,10 @@ from uuid import UUID
 
 import orjson
 
+from .match import topic
+
 ZERO = "0" * 64
-TOPIC_SEALED = "zx.match:Sealed"
+TOPIC_SEALED = topic("Sealed")
 KINDS = ("ok", "altered", "deleted", "inserted", "reordered", "unchained", "head")
 
 

@@ -34,12 +34,12 @@ from eventsourcing.persistence import EventStore, IntegrityError, PersistenceErr
 from . import match as match_module
 from .cards import load_catalog
 from .errors import ZXError
-from .match import Match, match_uuid
+from .match import Match, match_uuid, project, topic
 from .views import (JUDGE, Masker, MatchView, ViolationView, build_view, event_fields, redact_event,
                     redact_record)
 
 SNAPSHOT_EVERY = 50
-TOPIC_TURN = "zx.match:TurnStarted"
+TOPIC_TURN = topic("TurnStarted")
 _OWN_STORES: "WeakKeyDictionary[Any, EventStore]" = WeakKeyDictionary()
 _UNWRITABLE: "WeakKeyDictionary[Any, set[str]]" = WeakKeyDictionary()  # matches whose snapshots failed
 
@@ -116,13 +116,6 @@ def _from_snapshot(snapshot: Any, match_id: str) -> Match:
     return match
 
 
-def _project(aggregate: Match | None, events: Any) -> Match | None:
-    """A plain projector: each event mutates the aggregate (no per-event protocol check)."""
-    for e in events:
-        aggregate = e.mutate(aggregate)
-    return aggregate
-
-
 def stored_events(svc: Any, match_id: str, *, gt: int | None = None, lte: int | None = None) -> list[StoredEvent]:
     return svc.recorder.select_events(match_uuid(match_id), gt=gt, lte=lte)
 
@@ -182,7 +175,7 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
     if seq is not None and reached < seq:
         raise OutOfRange(f"match {match_id} has {reached} events: seq must be 1..{reached}")
     decode = svc.mapper.to_domain_event
-    match = _project(_from_snapshot(decode(snap[0]), match_id) if snap else None, (decode(r) for r in rows))
+    match = project(_from_snapshot(decode(snap[0]), match_id) if snap else None, (decode(r) for r in rows))
     if len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()):
         prepare_snapshots(svc, match_id)  # no snapshot yet where one belongs: write them for the next seek
     return match
@@ -303,7 +296,7 @@ class History:
 
     def state_at(self, seq: int) -> Match:
         """The aggregate after ``seq``, projected from the decoded events (a fresh object)."""
-        return _project(None, self.events[: self.check_seq(seq)])
+        return project(None, self.events[: self.check_seq(seq)])
 
     def step_at(self, seq: int, perspective: str = JUDGE) -> Step:
         """The step holding event ``seq``, cut after it: its record, its events up to ``seq``, the state."""
@@ -318,12 +311,12 @@ class History:
         if start >= stop:
             return
         first = self.bounds[start][0]
-        match = _project(None, self.events[: first - 1]) if first > 1 else None
+        match = project(None, self.events[: first - 1]) if first > 1 else None
         cn: CardNames | None = names_for(match) if match is not None else None
         for index in range(start, stop):
             lo, hi = self.bounds[index]
             chunk = self.events[lo - 1: hi]
-            match = _project(match, chunk)
+            match = project(match, chunk)
             if cn is None:
                 cn = names_for(match)
             yield _step(index, chunk, match, perspective, cn, self.last_seq)
