@@ -32,8 +32,10 @@ def _cell(v: Any) -> str:
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None,
-         title: str | None = None) -> None:
-    """Print ``rows`` to stdout in ``fmt``; ``columns`` picks and orders the table/CSV columns."""
+         title: str | None = None, header: bool = True) -> None:
+    """Print ``rows`` to stdout in ``fmt``; ``columns`` picks and orders the table/CSV columns.
+
+    ``header=False`` leaves out the CSV header row (for rows that continue an earlier emit)."""
     cols = list(columns) if columns is not None else (list(rows[0].keys()) if rows else [])
     if fmt == "json":
         click.echo(json.dumps(list(rows), ensure_ascii=False, default=str, indent=None))
@@ -41,7 +43,8 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(cols)
+        if header:
+            w.writerow(cols)
         for r in rows:
             w.writerow([_cell(r.get(c)) for c in cols])
         click.echo(buf.getvalue(), nl=False)

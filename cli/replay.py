@@ -144,29 +144,14 @@ class Output:
             data = step.state.to_json() if single else step.to_json()
             click.echo(json.dumps(data, ensure_ascii=False))
         elif self.fmt == "csv":
-            rows = card_rows(step.state, step.index)
-            if not self.header:
-                emit_rows_no_header(rows)
-            else:
-                emit(rows, "csv", CSV_COLUMNS)
-                self.header = False
+            emit(card_rows(step.state, step.index), "csv", CSV_COLUMNS, header=self.header)
+            self.header = False
         else:
             draw_step(step)
 
 
 CSV_COLUMNS = ["seq", "step", "player", "zone", "square", "code", "name", "count", "power", "dmg", "state",
                "detail"]
-
-
-def emit_rows_no_header(rows: list[dict]) -> None:
-    import csv
-    import io
-
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    for r in rows:
-        w.writerow(["" if r.get(c) is None else r.get(c) for c in CSV_COLUMNS])
-    click.echo(buf.getvalue(), nl=False)
 
 
 def card_rows(v: MatchView, step: int) -> list[dict]:
