@@ -35,7 +35,7 @@ from . import match as match_module
 from .cards import load_catalog
 from .errors import ZXError
 from .match import Match, match_uuid, project, topic
-from .views import (JUDGE, Masker, MatchView, ViolationView, build_view, event_fields, redact_event,
+from .views import (JUDGE, Masker, MatchView, ViolationView, build_view, event_fields, plain, redact_event,
                     redact_record)
 
 SNAPSHOT_EVERY = 50
@@ -216,13 +216,7 @@ def freeze(value: Any) -> Any:
     return value
 
 
-def thaw(value: Any) -> Any:
-    """Plain JSON-native data back from ``freeze``."""
-    if isinstance(value, (MappingProxyType, dict)):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list)):
-        return [thaw(v) for v in value]
-    return value
+thaw = plain  # the inverse of ``freeze``: views.plain turns any frozen view data back into JSON-native data
 
 
 @dataclass(frozen=True, slots=True)
