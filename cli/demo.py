@@ -37,7 +37,7 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     from analytics.projection import update
     from analytics.stats import Stats
     from zx_events.application import MatchService
-    from zx_events.logformat.reader import read_log
+    from zx_events.parallel import import_files
     from zx_events.sim.batch import simulate, write_files
 
     t0 = time.perf_counter()
@@ -61,17 +61,13 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     t_sim = time.perf_counter()
 
     svc = MatchService(str(root / "events.sqlite"))
-    logs = [log for f in sorted(logs_dir.glob("*.zxlog")) for log in read_log(f)]
-    events = 0
-    rejected = []
-    with progress(len(logs), "importing") as bar:
-        task = bar.add_task("import", total=len(logs))
-        for log in logs:
-            o = svc.import_log(log)
-            events += o.events
-            if o.status == "rejected":
-                rejected.append(str(o.error))
-            bar.advance(task)
+    paths = [str(p) for p in sorted(logs_dir.glob("*.zxlog"))]
+    total = sum(Path(p).stat().st_size for p in paths)
+    with progress(total, "importing") as bar:  # the same import as `zx import`
+        task = bar.add_task("import", total=total)
+        outcomes = list(import_files(svc, paths, on_bytes=lambda n: bar.advance(task, n)))
+    events = sum(o.events for o in outcomes)
+    rejected = [str(o.error) for o in outcomes if o.status == "rejected"]
     if rejected:
         raise click.ClickException("the simulator wrote logs the engine rejects:\n" + "\n".join(rejected[:5]))
     t_import = time.perf_counter()
@@ -83,9 +79,9 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
         decks = stats.winrates(by="deck")
         seats = stats.winrates(by="first")
         attacks = stats.attacks(by="target")
-    first = logs[0].match_id
+    first = outcomes[0].match_id
     summary = {
-        "store": str(root / "events.sqlite"), "analytics": str(root / "events.duckdb"), "matches": len(logs),
+        "store": str(root / "events.sqlite"), "analytics": str(root / "events.duckdb"), "matches": len(outcomes),
         "files": len(files), "events": events, "simulate_s": round(t_sim - t0, 2),
         "import_s": round(t_import - t_sim, 2), "analytics_s": round(t_analytics - t_import, 2),
         "total_s": round(time.perf_counter() - t0, 2), "projected_events": getattr(result, "events", None),
