@@ -1,0 +1,320 @@
+"""Battle, 601-605: one test per clause the engine enforces, on the board of tests/support.BOARD."""
+
+from __future__ import annotations
+
+from support import BOARD, line_of, rejects, run
+
+ATTACK_A2 = {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}  # 1500 into 1500
+PASS1 = {"do": "pass", "by": "P1"}
+PASS2 = {"do": "pass", "by": "P2"}
+
+
+def events(checked, name):
+    return [e for e in checked.match.pending_events if type(e).__name__ == name]
+
+
+def test_601_1_battle_runs_its_steps_in_order():
+    c = run([*BOARD, ATTACK_A2, PASS1, PASS2])
+    names = [type(e).__name__ for e in c.match.pending_events][-6:]
+    assert names == ["AttackDeclared", "PriorityPassed", "PriorityPassed", "BattleDamageDealt", "ZXDestroyed",
+                     "BattleEnded"]
+    assert c.match.battle is None
+
+
+def test_602_1_battle_while_a_battle_is_under_way():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "a1", "target": "b1"}]
+    # b1 is P1's own Player Square: not a target. Use a real player attack instead: play R01-005 first.
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c2"},
+            {"do": "attack", "by": "P1", "from": "c2", "target": "b3"},
+            PASS1, PASS2,  # U01-003 4500 takes 6000: destroyed
+            {"do": "attack", "by": "P1", "from": "b2", "target": "b3"},  # b3 is now the empty Player Square
+            {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}]  # P2 still owes a Life card
+    rejects(recs, "602.1", line_of(recs, len(recs) - 1))
+
+
+def test_602_1_battle_outside_the_main_phase():
+    recs = [*BOARD, {"do": "end", "by": "P1"}, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}]
+    rejects(recs, "602.1", line_of(recs, len(recs) - 1))
+
+
+def test_602_1_only_the_turn_player_declares():
+    recs = [*BOARD, {"do": "attack", "by": "P2", "from": "a2", "target": "b2"}]
+    rejects(recs, "602.1", line_of(recs, len(recs) - 1))
+
+
+def test_602_1a_attacker_must_be_reboot():
+    recs = [*BOARD, ATTACK_A2, PASS1, PASS2, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}]
+    err = rejects(recs, "602.1a", line_of(recs, len(recs) - 1))
+    assert "Sleep" in err.message
+
+
+def test_602_1a_attacker_must_be_a_zx_of_the_turn_player():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "a2", "target": "a1"}]
+    rejects(recs, "602.1a", line_of(recs, len(recs) - 1))
+
+
+def test_602_1b_target_not_next_to_attacker_without_range():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "a1", "target": "b3"}]
+    err = rejects(recs, "602.1b", line_of(recs, len(recs) - 1))
+    assert err.message == "b3 is at distance 3 from a1, beyond its Range 1" or "has no Range" in err.message
+
+
+def test_602_1b_range_2_reaches_distance_2():
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c2"},
+            {"do": "attack", "by": "P1", "from": "c2", "target": "a2"}]
+    c = run(recs)
+    (att,) = events(c, "AttackDeclared")
+    assert (att.distance, att.range_used) == (2, True)
+
+
+def test_602_1b_range_2_does_not_reach_distance_3():
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c1"},
+            {"do": "attack", "by": "P1", "from": "c1", "target": "b3"}]
+    err = rejects(recs, "602.1b", line_of(recs, len(recs) - 1))
+    assert "Range 2" in err.message
+
+
+def test_602_1b_target_holds_own_zx():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a1"}]
+    rejects(recs, "602.1b", line_of(recs, len(recs) - 1))
+
+
+def test_602_1b_empty_normal_square_is_no_target():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "c2"}]
+    rejects(recs, "602.1b", line_of(recs, len(recs) - 1))
+
+
+def test_602_1b_player_square_with_a_zx_targets_the_zx():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2]
+    c = run(recs)
+    (att,) = events(c, "AttackDeclared")
+    assert att.target_kind == "zx" and att.target_info["code"] == "U01-003"
+
+
+def test_602_1d_attacker_is_slept():
+    c = run([*BOARD, ATTACK_A2])
+    assert c.match.sq["b2"]["sleep"] is True
+
+
+def test_603_1a_turn_player_has_priority_first():
+    recs = [*BOARD, ATTACK_A2, PASS2]
+    rejects(recs, "603.1b", line_of(recs, len(recs) - 1))
+
+
+def test_603_1b_event_by_the_player_with_priority():
+    recs = [*BOARD, ATTACK_A2, {"do": "play", "by": "P1", "card": "R01-014", "pay": []},
+            {"do": "play", "by": "P2", "card": "U01-014", "pay": []}, PASS1, PASS2]
+    c = run(recs)
+    (ended,) = events(c, "BattleEnded")
+    assert ended.outcome == "destroyed"
+
+
+def test_603_1b_event_without_priority_is_rejected():
+    recs = [*BOARD, ATTACK_A2, {"do": "play", "by": "P2", "card": "U01-014", "pay": []}]
+    rejects(recs, "603.1b", line_of(recs, len(recs) - 1))
+
+
+def test_603_1b_no_zx_played_in_the_battle_event_step():
+    # P2 cannot play a Z/X in the Battle Event Step (nor at all in P1's turn)
+    recs = [*BOARD, ATTACK_A2, PASS1, {"do": "play", "by": "P2", "card": "U01-002", "pay": ["U01-004"],
+                                       "square": "c3"}]
+    rejects(recs, "506", line_of(recs, len(recs) - 1))
+
+
+def test_603_1c_both_must_pass_in_a_row():
+    # P1 plays an Event: priority goes to P2 (603.1c); P2 passes: priority is P1's again, the step stays open
+    recs = [*BOARD, ATTACK_A2, {"do": "play", "by": "P1", "card": "R01-014", "pay": []}, PASS2,
+            {"do": "play", "by": "P2", "card": "U01-014", "pay": []}]
+    err = rejects(recs, "603.1b", line_of(recs, len(recs) - 1))
+    assert "P1 has it" in err.message
+    c = run([*recs[:-1], PASS1])
+    assert [type(e).__name__ for e in c.match.pending_events][-3:] == ["BattleDamageDealt", "ZXDestroyed",
+                                                                      "BattleEnded"]
+
+
+def test_603_1c_trailing_passes_may_be_left_out():
+    c = run([*BOARD, ATTACK_A2, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"],
+                                 "square": "c1"}])
+    assert c.match.sq["a2"] is None and c.match.sq["c1"]["code"] == "R01-004"
+
+
+def test_604_2_attacker_left_square_nothing_happens():
+    recs = [*BOARD, ATTACK_A2, PASS1, {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "destroy", "square": "b2"}, PASS1, PASS2]
+    c = run(recs)
+    (ended,) = events(c, "BattleEnded")
+    assert ended.outcome == "fizzled"
+    assert c.match.sq["a2"]["dmg"] == 0
+    assert "R01-001" in c.match.p["P1"]["charge"]
+
+
+def test_604_3a_target_left_square_nothing_happens():
+    recs = [*BOARD, ATTACK_A2, PASS1, {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "move", "square": "a2", "from": "square",
+             "to": "hand", "owner": "P2"}, PASS1, PASS2]
+    c = run(recs)
+    (ended,) = events(c, "BattleEnded")
+    assert ended.outcome == "fizzled"
+    assert c.match.p["P2"]["hand"].count("U01-001") == 1
+
+
+def test_604_3a_damage_equal_to_power_destroys_to_charge():
+    c = run([*BOARD, ATTACK_A2, PASS1, PASS2])
+    assert c.match.sq["a2"] is None
+    assert c.match.p["P2"]["charge"] == ["U01-001"]
+
+
+def test_604_3a_damage_below_power_survives_and_resets_in_end_phase():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2]
+    c = run(recs)
+    assert c.match.sq["b3"]["dmg"] == 1500
+    (ended,) = events(c, "BattleEnded")
+    assert ended.outcome == "survived"
+    c = run([*recs, {"do": "end", "by": "P1"}])
+    assert c.match.sq["b3"]["dmg"] == 0  # 507
+
+
+def test_604_3b_player_attack_deals_one_damage_a_life_card():
+    recs = [*BOARD, ATTACK_A2, PASS1, PASS2,
+            {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}]
+    rejects(recs, "602.1b")  # a2 is now empty: not a target
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c2"},
+            {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2,
+            {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2,
+            {"do": "life", "by": "P2", "card": "U01-005"}]
+    c = run(recs)
+    assert len(c.match.p["P2"]["life"]) == 3
+    assert c.match.p["P2"]["charge"] == ["U01-003", "U01-005"]
+    ended = events(c, "BattleEnded")
+    assert [e.outcome for e in ended] == ["destroyed", "player_damaged"]
+
+
+def test_604_3b_missing_life_record_is_a_violation():
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c2"},
+            {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2,
+            {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2,
+            {"do": "end", "by": "P1"}]
+    rejects(recs, "604.3b", line_of(recs, len(recs) - 1))
+
+
+OVERBOOST_P2 = [
+    {"do": "end", "by": "P1"},
+    {"do": "turn", "by": "P2"},
+    {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+    {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c3", "upper": "EX-U04"},
+    {"do": "end", "by": "P2"},
+    {"do": "turn", "by": "P1"},
+    {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-013"]},
+]
+
+
+def test_604_3c_202_7e_no_attack_on_a_player_with_an_overboost():
+    # destroy the Z/X on b3 first, then P2 joins an Overboost: b3 is empty but not a target
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c2"},
+            {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2, *OVERBOOST_P2,
+            {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}]
+    rejects(recs, "202.7e", line_of(recs, len(recs) - 1))
+
+
+def test_604_3d_target_moved_still_takes_the_damage():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1,
+            {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "move", "square": "b3", "from": "square",
+             "to": "square", "dest": "c3"}, PASS1, PASS2]
+    c = run(recs)
+    assert c.match.sq["b3"] is None
+    assert c.match.sq["c3"]["code"] == "U01-003" and c.match.sq["c3"]["dmg"] == 1500
+
+
+def test_605_5_until_end_of_battle_effects_end():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"},
+            {"do": "play", "by": "P1", "card": "R01-014", "pay": []},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "power", "square": "b2", "delta": 3000,
+             "until": "end_of_battle"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "power", "square": "a1", "delta": 1000,
+             "until": "end_of_turn"}, PASS2, PASS1]
+    c = run(recs)
+    (ended,) = events(c, "BattleEnded")
+    assert ended.outcome == "destroyed"  # 1500 + 3000 = 4500 into U01-003's 4500
+    assert c.match.sq["b2"]["mods"] == []
+    assert c.match.sq["a1"]["mods"] == [[1000, "end_of_turn"]]
+
+
+# ---------------------------------------------------------------- the remaining clauses of 601-605
+def test_602_1c_no_attacker_no_battle():
+    # no Z/X of P1 on c1: neither 602.1a nor 602.1b can be chosen, the declaration is invalid
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "c1", "target": "c2"}]
+    rejects(recs, "602.1a", line_of(recs, len(recs) - 1))
+    c = run([*BOARD, {"do": "attack", "by": "P1", "from": "c1", "target": "c2"}], strict=False)
+    assert events(c, "AttackDeclared") == [] and c.match.battle is None  # recorded, not applied
+
+
+def test_602_1e_start_of_battle_abilities_resolve_as_effects():
+    # "this card attacks": an ability's effect record right after the declaration, before priority
+    recs = [*BOARD, ATTACK_A2, {"do": "effect", "by": "P1", "source": "b2", "op": "power", "square": "b2",
+                                "delta": 1000, "until": "end_of_battle"}]
+    c = run(recs + [PASS1, PASS2])
+    assert c.match.sq["b2"]["mods"] == []  # expired with the battle (605.5)
+    (dealt,) = events(c, "BattleDamageDealt")
+    assert dealt.amount == 2500
+
+
+def test_602_1f_602_1g_declaration_proceeds_to_the_battle_event_step():
+    c = run([*BOARD, ATTACK_A2, {"do": "play", "by": "P1", "card": "R01-014", "pay": []}, PASS2,
+             {"do": "effect", "by": "P1", "source": "R01-014", "op": "counter", "delta": 1}])
+    # the log ends with the step open: it is closed as if both passed
+    assert [type(e).__name__ for e in c.match.pending_events][-3:] == ["BattleDamageDealt", "ZXDestroyed",
+                                                                      "BattleEnded"]
+
+
+def test_603_1_events_and_extra_events_are_played_in_the_step():
+    recs = [*BOARD, ATTACK_A2, {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis",
+                                "pay": ["R01-001", "R01-002"]}, PASS2, PASS1]
+    c = run(recs)
+    (ended,) = events(c, "BattleEnded")
+    played = [e.card for e in events(c, "CardPlayed")]
+    assert "EX-R02" in played and ended.outcome == "destroyed"
+
+
+def test_604_1_rule_effects_before_damage():
+    # damage from an effect in the step destroys the attacker before the Damage Step (lethal damage)
+    recs = [*BOARD, ATTACK_A2, PASS1, {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "damage", "square": "b2", "amount": 1500}]
+    c = run(recs, strict=True)
+    destroyed = events(c, "ZXDestroyed")
+    assert [d.square for d in destroyed][:1] == ["b2"]
+    c = run([*recs, PASS1, PASS2])
+    (ended,) = events(c, "BattleEnded")
+    assert ended.outcome == "fizzled"  # 604.2: the attacker is gone
+
+
+def test_604_4_then_605_the_battle_ends():
+    c = run([*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2])
+    names = [type(e).__name__ for e in c.match.pending_events]
+    assert names[-2:] == ["BattleDamageDealt", "BattleEnded"] and c.match.battle is None
+
+
+def test_605_1_605_3_rule_effects_in_the_end_step():
+    # a destroyed target brings P2's Charge above 4: the Charge Excess is owed before anything else
+    from games.zx.test_zones import charge_five
+
+    recs = [*charge_five()[:-1], ATTACK_A2, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    err = rejects(recs, "905", line_of(recs, len(recs) - 1))
+    assert "holds 5 cards" in err.message
+
+
+def test_605_2_605_4_605_6_the_battle_ends_only_when_nothing_is_owed():
+    from games.zx.test_turn import PLAYER_HIT
+
+    recs = [*PLAYER_HIT, {"do": "life", "by": "P2", "card": "U01-011", "ignite": {"square": "c3"}}]
+    c = run(recs)
+    assert c.match.battle is not None and c.match.battle["triggers"] == ["recover:P2"]  # Life Recovery owed
+    c = run([*recs, {"do": "effect", "by": "P2", "source": "U01-011", "op": "recover", "card": "U01-009"}])
+    assert c.match.battle is None
+    assert [e.outcome for e in events(c, "BattleEnded")][-1] == "player_damaged"

@@ -1,0 +1,279 @@
+"""The turn (402, 501-507), playing cards (805, 204.6, 806, 506) and rule effects (902, 905, 1102, 1103, loss)."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+from support import BOARD, SETUP, header, line_of, rejects, run
+
+from zx_events.games.zx.decks import deck_by_name
+
+PASS1 = {"do": "pass", "by": "P1"}
+PASS2 = {"do": "pass", "by": "P2"}
+# P1 clears b3 with the Range Z/X, then hits P2 from b2: P2 owes one Life card
+PLAYER_HIT = [*BOARD,
+              {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"], "square": "c2"},
+              {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2,
+              {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2]
+
+
+def last(recs):
+    return line_of(recs, len(recs) - 1)
+
+
+# ---------------------------------------------------------------- setup (402) and turns (501)
+def test_402_setup_hand_of_four():
+    bad = dict(SETUP[0], hand=SETUP[0]["hand"][:3])
+    rejects([bad], "402", 2)
+
+
+def test_402_mulligan_returns_the_hand_and_draws_four():
+    p2 = dict(SETUP[1], mulligan=["U01-005", "U01-006", "U01-007", "U01-008"],
+              life=["U01-011", "U01-013", "U01-005", "U01-010"])
+    m = run([SETUP[0], p2]).match
+    assert sorted(m.p["P2"]["hand"]) == ["U01-005", "U01-006", "U01-007", "U01-008"]
+    assert len(m.p["P2"]["deck"]) == 40
+
+
+def test_402_setup_twice():
+    rejects([SETUP[0], SETUP[0]], "402", 3)
+
+
+def test_402_turn_before_setup():
+    rejects([SETUP[0], {"do": "turn", "by": "P1"}], "402", 3)
+
+
+def test_501_3_first_turn_is_the_first_players():
+    rejects([*SETUP, {"do": "turn", "by": "P2"}], "501.3", 4)
+
+
+def test_501_3_turns_alternate_and_end():
+    recs = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "turn", "by": "P2"}]
+    err = rejects(recs, "501.3", last(recs))
+    assert "has not ended" in err.message
+
+
+def test_501_3_turn_field_must_match():
+    recs = [*SETUP, {"do": "turn", "by": "P1", "turn": 2}]
+    rejects(recs, "501.3", last(recs))
+
+
+def test_501_3_nothing_after_the_game_ended():
+    recs = [*BOARD, {"do": "concede", "by": "P2"}, {"do": "end", "by": "P1"}]
+    rejects(recs, "501.3", last(recs))
+
+
+def test_502_reboot_phase_reboots_the_turn_players_square():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2,
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}]
+    assert run(recs[:-1]).match.sq["b2"]["sleep"] is True
+    m = run(recs).match
+    assert m.sq["b2"]["sleep"] is True  # P2's Reboot Phase does not reboot P1's cards
+    m = run([*recs, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]}, {"do": "end", "by": "P2"},
+             {"do": "turn", "by": "P1"}]).match
+    assert m.sq["b2"]["sleep"] is False
+
+
+def test_503_3_draw_two():
+    recs = [*BOARD[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005"]}, {"do": "end", "by": "P1"}]
+    err = rejects(recs, "503.3", last(recs))
+    assert "drew 1 card" in err.message
+    recs = [*BOARD[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014", "R01-013"]}]
+    rejects(recs, "503.3", last(recs))
+
+
+def test_503_3a_no_draw_on_the_first_players_first_turn():
+    recs = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}]
+    rejects(recs, "503.3a", last(recs))
+
+
+def test_504_3_one_resource_a_turn():
+    recs = [*BOARD, {"do": "resource", "by": "P1", "card": "R01-004"}, {"do": "resource", "by": "P1",
+                                                                        "card": "R01-005"}]
+    rejects(recs, "504.3", last(recs))
+
+
+def test_504_3_no_resource_after_the_main_phase_began():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"},
+            {"do": "resource", "by": "P1", "card": "R01-004"}]
+    rejects(recs, "504.3", last(recs))
+
+
+def test_505_3a_ignition_needs_a_charge_card():
+    recs = [*BOARD, {"do": "ignition", "by": "P1", "charge": "R01-001", "revealed": "R01-013"}]
+    rejects(recs, "505.3a", last(recs))
+
+
+def test_505_3_ignition_plays_a_revealed_ig_zx_free():
+    recs = [*PLAYER_HIT, {"do": "life", "by": "P2", "card": "U01-005"},
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-007"]},
+            {"do": "ignition", "by": "P2", "charge": "U01-003", "revealed": "U01-010", "play": {"square": "c3"}}]
+    m = run(recs).match
+    assert m.sq["c3"]["code"] == "U01-010" and m.p["P2"]["trash"] == ["U01-003"]
+
+
+def test_505_3a_only_an_ig_card_is_played_free():
+    recs = [*PLAYER_HIT, {"do": "life", "by": "P2", "card": "U01-005"},
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-007"]},
+            {"do": "ignition", "by": "P2", "charge": "U01-003", "revealed": "U01-008", "play": {"square": "c3"}}]
+    rejects(recs, "505.3a", last(recs))
+
+
+def test_505_3_unplayed_revealed_card_goes_to_trash():
+    recs = [*PLAYER_HIT, {"do": "life", "by": "P2", "card": "U01-005"},
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-007"]},
+            {"do": "ignition", "by": "P2", "charge": "U01-005", "revealed": "U01-008"}]
+    m = run(recs).match
+    assert m.p["P2"]["trash"] == ["U01-005", "U01-008"] and m.p["P2"]["charge"] == ["U01-003"]
+
+
+def test_507_end_phase_discards_to_six():
+    draws = [{"do": "effect", "by": "P1", "source": "R01-014", "op": "draw",
+              "cards": ["R01-006", "R01-007", "R01-008", "R01-013"]}]
+    recs = [*BOARD, *draws, {"do": "end", "by": "P1"}]
+    err = rejects(recs, "309.2a", last(recs))
+    assert "exactly 1" in err.message
+    m = run([*BOARD, *draws, {"do": "end", "by": "P1", "discard": ["R01-004"]}]).match
+    assert len(m.p["P1"]["hand"]) == 6 and m.p["P1"]["trash"] == ["R01-004"]
+
+
+# ---------------------------------------------------------------- playing cards
+def test_805_cost_needs_enough_reboot_resource():
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002"], "square": "c2"}]
+    err = rejects(recs, "805", last(recs))
+    assert err.message == "R01-005 costs 3, 2 Resource cards paid"
+
+
+def test_805_sleep_resource_does_not_pay():
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "c2"},
+            {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"], "square": "c1"}]
+    err = rejects(recs, "805", last(recs))
+    assert "R01-001 in P1's Resource is Sleep" in err.message
+
+
+def test_204_6_cost_needs_a_card_of_the_colour():
+    # Black Reapers with two colourless N01-001 as its Resource: a black card cannot be paid
+    hdr = header()
+    hdr["players"]["P1"] = deck_by_name("Black Reapers").to_header_player("Kuro")
+    p1 = {"do": "setup", "by": "P1", "hand": ["K01-001", "K01-002", "K01-003", "K01-004"],
+          "life": ["K01-010", "K01-011", "K01-012", "K01-013"], "resource": ["N01-001", "N01-001"]}
+    recs = [p1, SETUP[1], {"do": "turn", "by": "P1"},
+            {"do": "play", "by": "P1", "card": "K01-002", "pay": ["N01-001"], "square": "a1"}]
+    err = rejects(recs, "204.6", last(recs), hdr=hdr)
+    assert err.message == "none of the paid cards is black, a colour of K01-002"
+    ok = [*recs[:-1], {"do": "play", "by": "P1", "card": "K01-001", "pay": [], "square": "a1"}]
+    assert run(ok, hdr=hdr).match.sq["a1"]["code"] == "K01-001"  # cost 0 needs no colour
+
+
+def test_806_not_on_the_opponents_player_square():
+    recs = [*BOARD, {"do": "effect", "by": "P2", "source": "U01-014", "op": "move", "square": "b3",
+                     "from": "square", "to": "hand"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "b3"}]
+    rejects(recs, "806", last(recs))
+
+
+def test_806_not_on_an_opponent_zx():
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a2"}]
+    rejects(recs, "806", last(recs))
+
+
+def test_806_not_on_your_own_sleep_zx_but_onto_a_reboot_one():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2,
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "b2"}]
+    rejects(recs, "806", last(recs))
+    m = run([*BOARD, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "b2"}]).match
+    assert m.sq["b2"]["code"] == "R01-004" and m.p["P1"]["trash"] == ["R01-001"]
+
+
+def test_506_one_extra_from_dynamis_a_turn():
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": ["R01-001", "R01-002"]},
+            {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": ["R01-009"]}]
+    m = run(recs[:-1]).match
+    assert {"code": "EX-R02", "up": True} in m.p["P1"]["dynamis"]  # an EV EX returns to Dynamis face-up
+    rejects(recs, "506", last(recs))
+
+
+def test_603_1b_one_extra_from_dynamis_a_turn_in_battle():
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": ["R01-001", "R01-002"]},
+            {"do": "attack", "by": "P1", "from": "b2", "target": "a2"},
+            {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": []}]
+    rejects(recs, "603.1b", last(recs))
+
+
+# ---------------------------------------------------------------- rule effects
+def test_604_3b_life_card_goes_to_charge():
+    m = run([*PLAYER_HIT, {"do": "life", "by": "P2", "card": "U01-005"}]).match
+    assert len(m.p["P2"]["life"]) == 3 and "U01-005" in m.p["P2"]["charge"]
+
+
+def test_1102_life_recovery_when_life_not_higher():
+    recs = [*PLAYER_HIT, {"do": "life", "by": "P2", "card": "U01-011", "ignite": {"square": "c3"}},
+            {"do": "end", "by": "P1"}]
+    err = rejects(recs, "1102", last(recs))
+    assert "Life Recovery" in err.message
+    recs = [*recs[:-1], {"do": "effect", "by": "P2", "source": "U01-011", "op": "recover", "card": "U01-009"},
+            {"do": "end", "by": "P1"}]
+    m = run(recs).match
+    assert len(m.p["P2"]["life"]) == 4 and m.sq["c3"]["code"] == "U01-011"
+
+
+def test_1103_void_bringer_puts_a_square_card_into_trash():
+    p2 = copy.deepcopy(SETUP[1])
+    p2["life"] = ["U01-016", "U01-013", "U01-005", "U01-006"]
+    recs = [SETUP[0], p2, *PLAYER_HIT[2:], {"do": "life", "by": "P2", "card": "U01-016", "ignite": {}},
+            {"do": "effect", "by": "P2", "source": "U01-016", "op": "move", "square": "c2", "from": "square",
+             "to": "trash"}, {"do": "end", "by": "P1"}]
+    m = run(recs).match
+    assert m.sq["c2"] is None and "R01-005" in m.p["P1"]["trash"]
+    rejects([*recs[:-2], {"do": "end", "by": "P1"}], "1103", len(recs) - 1 + 1)
+
+
+def test_902_reload_when_the_deck_runs_out():
+    deck = Counter(deck_by_name("Red Dragons").deck)
+    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
+    rest = sorted((deck - used).elements())
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "R01-004",
+                     "from": "hand", "to": "trash"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw", "cards": rest},
+            {"do": "end", "by": "P1", "discard": rest[: len(rest) + 2 - 6]}]
+    rejects(recs, "902", last(recs))
+    recs = [*recs[:-1], {"do": "reload", "by": "P1", "life": "R01-010"}]
+    m = run(recs).match
+    assert len(m.p["P1"]["deck"]) == 1 and m.p["P1"]["charge"] == ["R01-010"] and len(m.p["P1"]["life"]) == 3
+
+
+def test_902_no_reload_while_the_deck_has_cards():
+    rejects([*BOARD, {"do": "reload", "by": "P1", "life": "R01-010"}], "902", line_of(BOARD, len(BOARD)))
+
+
+def test_loss_at_zero_life_and_result_must_agree():
+    drain = [{"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": c, "from": "life",
+              "to": "charge", "owner": "P2"} for c in ("U01-011", "U01-013", "U01-006")]
+    recs = [*PLAYER_HIT[:-5], *drain, *PLAYER_HIT[-5:], {"do": "charge_excess", "by": "P2", "trash": ["U01-003"]}]
+    recs = [*recs[:-1], {"do": "life", "by": "P2", "card": "U01-005"}]
+    m = run(recs).match
+    assert m.outcome == {"winner": "P1", "reason": "life"}
+    assert run([*recs, {"do": "result", "by": "P1", "winner": "P1", "reason": "life"}]).match.outcome["winner"] == "P1"
+    bad = [*recs, {"do": "result", "by": "P1", "winner": "P2", "reason": "life"}]
+    rejects(bad, "101.2", last(bad))
+
+
+def test_101_4_concession_ends_the_game():
+    m = run([*BOARD, {"do": "concede", "by": "P2"}]).match
+    assert m.outcome == {"winner": "P1", "reason": "concede"}
+
+
+def test_lenient_mode_records_every_violation_and_goes_on():
+    recs = [*BOARD[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014", "R01-013"]},
+            {"do": "resource", "by": "P1", "card": "R01-004"}, {"do": "resource", "by": "P1", "card": "R01-013"},
+            {"do": "attack", "by": "P1", "from": "a1", "target": "b3"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    got = [(v.line, v.rule) for v in c.violations]
+    n = line_of(recs, len(BOARD) - 1)  # the draw of three
+    assert got == [(n, "503.3"), (n + 2, "504.3"), (n + 3, "602.1b")]
+    assert [v["rule"] for v in c.match.violations] == ["503.3", "504.3", "602.1b"]
+    assert c.match.phase == "over"

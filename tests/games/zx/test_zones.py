@@ -1,0 +1,196 @@
+"""Zones and card state (301-303), and the card types' rules the engine enforces (202)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from support import BOARD, SETUP, header, line_of, rejects, run
+
+from zx_events.games.zx.decks import deck_by_name
+
+PASS1 = {"do": "pass", "by": "P1"}
+PASS2 = {"do": "pass", "by": "P2"}
+
+
+def test_301_1_a_card_taken_from_a_zone_where_it_is_not():
+    recs = [*BOARD, {"do": "resource", "by": "P1", "card": "R01-008"}]
+    err = rejects(recs, "301.1", line_of(recs, len(recs) - 1))
+    assert "R01-008 is not in P1's hand" == err.message
+
+
+def test_301_1_setup_takes_cards_out_of_the_deck():
+    bad = dict(SETUP[0], hand=["R01-008", "R01-008", "R01-008", "R01-001"])  # only 1 copy in the deck
+    rejects([bad], "301.1", 2)
+
+
+def test_301_2_eleven_zones():
+    m = run(BOARD).match
+    own = {"deck", "hand", "life", "charge", "trash", "remove", "resource", "dynamis"}  # 301.2b
+    assert own <= set(m.p["P1"])
+    for shared in ("sq", "temporary", "force"):  # 301.2a
+        assert hasattr(m, shared)
+
+
+def test_301_4_a_card_that_leaves_square_is_a_new_card():
+    # U01-001 with a Power boost is returned to hand and played again: no boost, a new uid
+    recs = [*BOARD, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "effect", "by": "P2", "source": "U01-010", "op": "power", "square": "a2", "delta": 2000,
+             "until": "permanent"},
+            {"do": "effect", "by": "P2", "source": "U01-010", "op": "move", "square": "a2", "from": "square",
+             "to": "hand"},
+            {"do": "play", "by": "P2", "card": "U01-001", "pay": [], "square": "a2"}]
+    c = run(recs)
+    before = [e for e in c.match.pending_events if type(e).__name__ == "CardPlayed"]
+    entry = c.match.sq["a2"]
+    assert entry["code"] == "U01-001" and entry["mods"] == []
+    assert entry["uid"] > 4 and len(before) >= 3
+
+
+def test_301_4_square_to_square_is_the_same_card():
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "power", "square": "a1",
+                     "delta": 1000, "until": "end_of_turn"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "square": "a1", "from": "square",
+             "to": "square", "dest": "c1"}]
+    m = run(recs).match
+    assert m.sq["a1"] is None and m.sq["c1"]["mods"] == [[1000, "end_of_turn"]]
+
+
+def test_301_5_cards_moved_together_arrive_together():
+    # a charge_excess of two cards is one event that moves both
+    recs = charge_five()
+    first = recs[-1]["card"]
+    c = run([*recs, {"do": "charge_excess", "by": "P2", "trash": [first]}])
+    (ev,) = [e for e in c.match.pending_events if type(e).__name__ == "ChargeExcessTrashed"]
+    assert ev.cards == [first] and c.match.p["P2"]["trash"] == [first]
+    assert len(c.match.p["P2"]["charge"]) == 4
+
+
+def test_302_1b_302_4_a_destroyed_card_goes_to_its_owners_charge():
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2]
+    m = run(recs).match
+    assert m.p["P2"]["charge"] == ["U01-001"] and m.p["P1"]["charge"] == []
+
+
+def test_302_2_resource_cards_sleep_to_pay_and_reboot_in_the_reboot_phase():
+    recs = BOARD[:5]  # P1 turn 1 after paying R01-001
+    m = run(recs).match
+    assert [r["sleep"] for r in m.p["P1"]["resource"]] == [True, False, False]
+    m = run(BOARD).match  # 502: P1's turn 3 rebooted them
+    assert [r["sleep"] for r in m.p["P1"]["resource"]] == [False, False, False]
+
+
+def test_303_5a_a_card_put_on_square_enters_in_reboot():
+    m = run(BOARD).match
+    assert m.sq["a1"]["sleep"] is False and m.sq["b3"]["sleep"] is False
+
+
+def test_303_6a_a_player_card_does_not_move_to_another_square():
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "square": "b1",
+                     "from": "square", "to": "square", "dest": "c1", "target": "player"}]
+    rejects(recs, "303.6a", line_of(recs, len(recs) - 1))
+
+
+def test_202_7f_overboost_controllers_player_card_is_unaffected():
+    recs = [*BOARD, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c3", "upper": "EX-U04"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "sleep", "square": "b3", "target": "player"}]
+    rejects(recs, "202.7f", line_of(recs, len(recs) - 1))
+
+
+def test_202_7g_only_one_overboost_on_square():
+    hdr = header()
+    hdr["players"]["P2"]["dynamis"] = {"EX-U04": 2}
+    recs = [*BOARD, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c3", "upper": "EX-U04"},
+            {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c2", "upper": "EX-U04"}]
+    rejects(recs, "202.7g", line_of(recs, len(recs) - 1), hdr=hdr)
+
+
+def test_202_8c_no_second_shift():
+    hdr = header()
+    hdr["players"]["P1"]["dynamis"] = {"EX-R03": 2}
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "EX-R03", "from": "dynamis", "pay": ["R01-001"], "on": "a1"},
+            {"do": "play", "by": "P1", "card": "EX-R03", "from": "dynamis", "pay": ["R01-002"], "on": "b2"}]
+    m = run(recs[:-1], hdr=hdr).match
+    assert m.sq["a1"]["shift"] == "EX-R03"
+    rejects(recs, "202.8c", line_of(recs, len(recs) - 1), hdr=hdr)
+
+
+def test_202_8a_shift_moves_with_its_vessel():
+    hdr = header()
+    hdr["players"]["P1"]["dynamis"] = {"EX-R03": 1}
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "EX-R03", "from": "dynamis", "pay": ["R01-001"], "on": "b2"},
+            {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2,
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "attack", "by": "P2", "from": "b3", "target": "b2"}, PASS2, PASS1]
+    m = run(recs, hdr=hdr).match
+    assert m.sq["b2"] is None and m.p["P1"]["charge"] == ["R01-001", "EX-R03"]
+
+
+def test_202_11c_a_token_that_leaves_square_disappears():
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "token", "square": "c2",
+                     "name": "Ember Whelp Token", "power": 1000},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "c2"}]
+    m = run(recs).match
+    assert m.sq["c2"] is None and m.p["P1"]["charge"] == [] and m.p["P1"]["trash"] == []
+
+
+def test_202_12d_counters_cannot_go_below_zero():
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "counter", "delta": 2},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "counter", "delta": -3}]
+    assert run(recs[:-1]).match.p["P1"]["counters"] == 2
+    rejects(recs, "202.12d", line_of(recs, len(recs) - 1))
+
+
+def test_202_13f_a_link_is_unaffected_by_effects_not_naming_links():
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "W01-018", "op": "link", "square": "c2"},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "destroy", "square": "c2", "target": "link"}]
+    assert run(recs[:-1]).match.links == {"c2": ["P1"]}
+    rejects(recs, "202.13f", line_of(recs, len(recs) - 1))
+
+
+def test_202_13f_an_effect_naming_links_affects_them():
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "W01-018", "op": "link", "square": "c2"},
+            {"do": "effect", "by": "P1", "source": "G01-009", "op": "destroy", "square": "c2", "target": "link"}]
+    assert run(recs).match.links == {"c2": []}
+
+
+def charge_five() -> list[dict]:
+    """P2's Charge reaches 5 in turn 3: returns the records up to that point."""
+    deck = Counter(deck_by_name("Blue Control").deck)
+    used = Counter(SETUP[1]["hand"] + SETUP[1]["life"] + SETUP[1]["resource"] + ["U01-003", "U01-004"])
+    rest = sorted((deck - used).elements())
+    five = [c for c in rest if c.startswith("U01-00")][:5]
+    moves = [{"do": "effect", "by": "P2", "source": "U01-017", "op": "move", "card": c, "from": "deck",
+              "to": "charge"} for c in five]
+    return [*BOARD, *moves]
+
+
+def test_905_charge_above_4_must_be_trashed_next():
+    recs = [*charge_five(), {"do": "end", "by": "P1"}]
+    rejects(recs, "905", line_of(recs, len(recs) - 1))
+
+
+def test_905_charge_excess_trashes_exactly_the_excess():
+    recs = charge_five()
+    two = [r["card"] for r in recs[-2:]]
+    recs = [*recs, {"do": "charge_excess", "by": "P2", "trash": two}]
+    err = rejects(recs, "905", line_of(recs, len(recs) - 1))
+    assert "exactly 1" in err.message
+
+
+def test_905_no_charge_excess_below_the_limit():
+    recs = [*BOARD, {"do": "charge_excess", "by": "P1", "trash": []}]
+    rejects(recs, "905", line_of(recs, len(recs) - 1))
+
+
+def test_202_8d_a_shift_does_not_stand_alone_on_square():
+    hdr = header()
+    hdr["players"]["P1"]["dynamis"] = {"EX-R03": 1}
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "EX-R03",
+                     "from": "dynamis", "to": "square", "dest": "c2", "owner": "P1"}]
+    rejects(recs, "202.8d", line_of(recs, len(recs) - 1), hdr=hdr)

@@ -1,0 +1,143 @@
+"""Small legality checks, layered as geometry, then state. Each returns a problem or None.
+
+A problem is ``(rule, message)``. These functions never mutate anything and never raise for a
+rules problem, so the referee, the legal-action lister and tests can all use them alone.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from zx_events.games.zx.board import Square, player_square
+from zx_events.games.zx.cards import INF, Card, Catalog
+from zx_events.games.zx.match import Match, other, power_of
+
+Problem = tuple[str, str] | None
+
+
+def missing(zone: Iterable[str], codes: Iterable[str]) -> list[str]:
+    """The codes of ``codes`` that ``zone`` does not hold (as a multiset)."""
+    need: dict[str, int] = {}
+    for code in codes:
+        need[code] = need.get(code, 0) + 1
+    if not need:
+        return []
+    if not isinstance(zone, list):
+        zone = list(zone)
+    out: list[str] = []
+    for code, n in need.items():  # counting only the codes asked for (a deck holds 50 cards)
+        have = zone.count(code)
+        if have < n:
+            out.extend([code] * (n - have))
+    return out
+
+
+# ---------------------------------------------------------------- geometry (303, 602.1b)
+def reach_of(card: Card | None) -> float | int:
+    """How far a Z/X may attack: 1 (next to it, 602.1b), or its Range X (1104)."""
+    r = card.range if card is not None else None
+    return r if r is not None else 1
+
+
+def attack_geometry(src: str, dst: str, card: Card | None) -> Problem:
+    """602.1b geometry: the target Square is next to the attacker, or within its Range."""
+    dist = Square.parse(src).distance(Square.parse(dst))
+    reach = reach_of(card)
+    if dist <= reach:
+        return None
+    if card is not None and card.range is not None:
+        shown = "inf" if card.range == INF else card.range
+        return "602.1b", f"{dst} is at distance {dist} from {src}, beyond its Range {shown}"
+    return "602.1b", f"{dst} is not next to {src} and {src} has no Range"
+
+
+# ---------------------------------------------------------------- state
+def controls_overboost(m: Match, player: str) -> bool:
+    return any(e is not None and e["kind"] == "ob" and e["ctrl"] == player for e in m.sq.values())
+
+
+def controls_shift(m: Match, player: str) -> bool:
+    # 202.8c; the Shift's controller is its owner (302.1b), who put it on the vessel
+    return any(e is not None and e.get("shift") and e.get("shift_owner", e["ctrl"]) == player
+               for e in m.sq.values())
+
+
+def find_uid(m: Match, uid: int | None) -> tuple[str, dict] | None:
+    if uid is None:
+        return None
+    for name, e in m.sq.items():
+        if e is not None and e["uid"] == uid:
+            return name, e
+    return None
+
+
+def placement(m: Match, player: str, square: str) -> Problem:
+    """806: not the opponent's Player Square, not on an opponent Z/X, not on your own Sleep Z/X."""
+    opp = other(player)
+    if Square.parse(square) == player_square(opp):
+        return "806", f"{square} is {opp}'s Player Square"
+    e = m.sq.get(square)
+    if e is not None:
+        if e["ctrl"] != player:
+            return "806", f"{square} holds {opp}'s Z/X {e['code']}"
+        if e["sleep"]:
+            return "806", f"{square} holds {player}'s own Sleep Z/X {e['code']}"
+    return None
+
+
+def attack_target(m: Match, player: str, square: str) -> tuple[str | None, Problem]:
+    """602.1b state: an opponent Z/X, or the opponent's empty Player Square. Returns (kind, problem)."""
+    opp = other(player)
+    e = m.sq.get(square)
+    if e is not None and e.get("up") is False:  # 303.6: a face-down card on Square is no Z/X
+        e = None
+    if e is not None:
+        if e["ctrl"] == player:
+            return None, ("602.1b", f"{square} holds {player}'s own Z/X {e['code']}")
+        return "zx", None
+    if Square.parse(square) == player_square(opp):
+        if controls_overboost(m, opp):  # 202.7e
+            return None, ("202.7e", f"{opp} controls a Z/X Overboost on Square: {opp} cannot be attacked")
+        return "player", None
+    return None, ("602.1b", f"{square} holds no Z/X of {opp} and is not {opp}'s Player Square")
+
+
+def attacker(m: Match, player: str, square: str) -> Problem:
+    """602.1a: a Reboot Z/X controlled by the turn player on Square."""
+    e = m.sq.get(square)
+    if e is None or e["ctrl"] != player:
+        return "602.1a", f"{square} holds no Z/X of {player}"
+    if e.get("up") is False:  # 303.6: a face-down card on Square is no Z/X
+        return "602.1a", f"{square} holds a face-down card of {player}, not a Z/X"
+    if e["sleep"]:
+        return "602.1a", f"the attacker {e['code']} on {square} is Sleep, not Reboot"
+    return None
+
+
+def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str]) -> list[tuple[str, str]]:
+    """805 / 204.6: sleep exactly ``cost`` Reboot Resource cards, one of them of the card's colour."""
+    out: list[tuple[str, str]] = []
+    cost = card.cost
+    if cost == INF:
+        out.append(("805", f"{card.code} has cost inf and cannot be paid"))
+        return out
+    need = int(cost or 0)
+    if len(pay) != need:
+        out.append(("805", f"{card.code} costs {need}, {len(pay)} Resource card{'s' if len(pay) != 1 else ''} paid"))
+    resource = m.p[player]["resource"]
+    reboot = [r["code"] for r in resource if not r["sleep"]]
+    for code in missing(reboot, pay):
+        if any(r["code"] == code for r in resource):
+            out.append(("805", f"{code} in {player}'s Resource is Sleep: only Reboot Resource cards pay"))
+        else:
+            out.append(("301.1", f"{code} is not in {player}'s Resource"))
+    if need > 0 and card.colors and pay:
+        if not any((c := cat.get(code)) is not None and c.shares_colour(card) for code in pay):
+            out.append(("204.6", f"none of the paid cards is {'/'.join(card.colors)}, a colour of {card.code}"))
+    return out
+
+
+def lethal(entry: dict) -> bool:
+    """Lethal damage: damage at least its Power, or Power 0 or less."""
+    p = power_of(entry)
+    return p <= 0 or entry["dmg"] >= p

@@ -1,0 +1,203 @@
+"""``effect`` records: what a card's ability did, checked against what the rules allow its objects.
+
+``check_effect`` validates one effect record and returns the arguments the ``EffectApplied`` event
+carries (the record's fields plus catalog facts the state needs, e.g. a card's base Power).
+Restrictions enforced: a Player card does not move to another Square (303.6a; to another zone it
+does leave the Square); a Link is chosen and
+affected only by cards that name Links (202.13e-f); an Overboost controller's Player cards are
+unaffected (202.7f); Counters do not go below 0 (202.12d); one Z/X Overboost on Square (202.7g).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
+from zx_events.games.zx.cards import CardType
+from zx_events.games.zx.engine import checks
+
+if TYPE_CHECKING:
+    from zx_events.games.zx.engine.referee import Referee
+
+_FIELDS = ("square", "delta", "until", "amount", "card", "from", "to", "owner", "dest", "resource",
+           "cards", "name", "power", "upper", "target", "face")
+
+
+def _source_names_links(ref: "Referee", source: str) -> bool:
+    if source in SQUARE_NAMES:
+        e = ref.m.sq.get(source)
+        code = e["code"] if e is not None else None
+    else:
+        code = source
+    card = ref.cat.get(code) if code else None
+    return card is not None and card.has_keyword("link")
+
+
+def _square_owner(square: str) -> str | None:
+    s = Square.parse(square)
+    for pl in ("P1", "P2"):
+        if s == player_square(pl):
+            return pl
+    return None
+
+
+def check_effect(ref: "Referee", r: dict) -> dict:
+    m, op = ref.m, r["op"]
+    args = {k: r[k] for k in _FIELDS if k in r}
+    target = r.get("target", "card")
+    square = r.get("square")
+    # ---- what on the Square the effect acts on
+    if square and target == "link":
+        if not m.links.get(square):
+            ref.fail("301.1", f"there is no Link on {square}", fatal=True)
+        if not _source_names_links(ref, r["source"]):
+            ref.fail("202.13f", f"{r['source']} does not name Links: the Link on {square} is unaffected")
+    elif square and target == "player":
+        owner = _square_owner(square)
+        if owner is None:
+            ref.fail("301.1", f"{square} is not a Player Square: there is no Player card on it", fatal=True)
+        if checks.controls_overboost(m, owner):
+            ref.fail("202.7f", f"{owner} controls a Z/X Overboost on Square: {owner}'s Player card is "
+                               f"unaffected by card effects")
+        if op == "move" and r.get("to") == "square":
+            ref.fail("303.6a", f"{owner}'s Player card on {square} does not move to another Square")
+        elif op == "move":  # to another zone: 303.6a does not forbid it; the card leaves the Square
+            if not m.p[owner]["player_card"]:
+                ref.fail("301.1", f"{owner} has no Player card on {square}", fatal=True)
+            args["player_leaves"] = True
+            args["owner"] = owner
+    elif square and op in ("power", "damage", "destroy", "sleep", "reboot") or \
+            (op == "move" and r.get("from") == "square" and not (r.get("card") and ref.cat[r["card"]].is_player)):
+        if not square:
+            ref.fail("301.1", "an effect on a card on Square needs its square", fatal=True)
+        if m.sq.get(square) is None:
+            ref.fail("301.1", f"there is no card on {square}", fatal=True)
+    handler = _OPS.get(op)
+    if handler is not None:
+        handler(ref, r, args)
+    return args
+
+
+def _move(ref: "Referee", r: dict, args: dict) -> None:
+    m, pl = ref.m, ref.by
+    src, dst = r["from"], r["to"]
+    code = r.get("card")
+    if code is not None and ref.cat[code].is_player and (src == "square" or dst == "square"):
+        if dst == "square":
+            ref.fail("303.6a", f"the Player card {code} does not move to another Square")
+        else:  # from its Player Square to another zone: not what 303.6a forbids
+            owner = r.get("owner") or pl
+            if m.p[owner]["player_card"] != code:
+                ref.fail("301.1", f"{code} is not {owner}'s Player card on Square", fatal=True)
+            args["player_leaves"] = True
+            args["owner"] = owner
+            return
+    if dst == "square" and not r.get("dest"):
+        ref.fail("301.1", "a move to square needs dest (the Square it goes to)", fatal=True)
+    if dst == "force" and r.get("dest") and m.sq.get(r["dest"]) is None:
+        ref.fail("301.1", f"there is no card on {r['dest']} to put a Force card under", fatal=True)
+    if src == "square":
+        if r.get("target", "card") == "card":
+            e = m.sq.get(r.get("square"))
+            if dst == "life" and e is not None:  # whose Life each arriving card joins (for Life counts)
+                owners = [] if e["kind"] in ("token", "ex") else [e["owner"]]  # 202.11c; an EX to Dynamis
+                if e.get("shift"):
+                    owners.append(e.get("shift_owner", e["owner"]))  # 202.8a: its Shift goes with it
+                if owners:
+                    args["into_life"] = owners
+            b = m.battle
+            if b is not None and f"void:{pl}" in b["triggers"] and dst == "trash":
+                args["resolves"] = f"void:{pl}"
+        return
+    if code is None:
+        ref.fail("301.1", f"a move from {src} needs the card it moves", fatal=True)
+    owner = r.get("owner") or pl
+    z = m.p[owner]
+    if src == "resource":
+        present = any(x["code"] == code for x in z["resource"])
+    elif src == "dynamis":
+        present = any(x["code"] == code for x in z["dynamis"])
+    elif src in ("temporary", "force"):
+        present = True
+    else:
+        present = code in z.get(src, [])
+    if not present:
+        ref.fail("301.1", f"{code} is not in {owner}'s {src}", fatal=True)
+    card = ref.cat[code]
+    if dst == "square":
+        if card.type == CardType.SHIFT:  # 202.8d: a Shift goes on a vessel, played with `on`
+            ref.fail("202.8d", f"the Shift {code} cannot stand on its own on Square: it goes on a vessel "
+                               f"(a play record with on)", fatal=True)
+        if r.get("face") != "down" and not (card.is_zx or card.type == CardType.TOKEN):
+            ref.fail("303.1", f"{code} is a {card.type.value}: only Z/X (and Player cards) are put on Square",
+                     fatal=True)
+        ref.check(checks.placement(m, pl, r["dest"]), fatal=True)
+        args["base"] = card.power
+        args["kind"] = {CardType.ZX_EX: "ex", CardType.ZX_OB: "ob", CardType.TOKEN: "token"}.get(card.type, "zx")
+    elif card.type.is_extra:
+        args["kind"] = "ex"
+
+
+def _resource_or_square(ref: "Referee", r: dict, args: dict) -> None:
+    if r.get("resource") is not None:
+        owner = r.get("owner") or ref.by
+        if not any(x["code"] == r["resource"] for x in ref.m.p[owner]["resource"]):
+            ref.fail("301.1", f"{r['resource']} is not in {owner}'s Resource", fatal=True)
+    elif not r.get("square"):
+        ref.fail("301.1", f"{r['op']} needs a square or a resource card", fatal=True)
+
+
+def _draw(ref: "Referee", r: dict, args: dict) -> None:
+    lost = checks.missing(ref.m.p[ref.by]["deck"], r.get("cards", []))
+    if lost:
+        ref.fail("301.1", f"{', '.join(lost)} not in {ref.by}'s deck", fatal=True)
+
+
+def _recover(ref: "Referee", r: dict, args: dict) -> None:
+    m, pl = ref.m, ref.by
+    if r.get("card") not in m.p[pl]["deck"]:
+        ref.fail("301.1", f"{r.get('card')} is not in {pl}'s deck", fatal=True)
+    b = m.battle
+    if b is not None and f"recover:{pl}" in b["triggers"]:
+        args["resolves"] = f"recover:{pl}"
+
+
+def _token(ref: "Referee", r: dict, args: dict) -> None:
+    ref.check(checks.placement(ref.m, ref.by, r["square"]), fatal=True)
+    if r.get("power") is None:
+        ref.fail("202.11b", "a Z/X Token needs its power", fatal=True)
+
+
+def _counter(ref: "Referee", r: dict, args: dict) -> None:
+    have = ref.m.p[ref.by]["counters"]
+    if have + int(r.get("delta", 0)) < 0:
+        ref.fail("202.12d", f"{ref.by} has {have} Counters: cannot expend {-int(r['delta'])}")
+
+
+def _link(ref: "Referee", r: dict, args: dict) -> None:
+    if not r.get("square"):
+        ref.fail("202.13b", "a Link is put on a chosen Square (square)", fatal=True)
+
+
+def _overboost(ref: "Referee", r: dict, args: dict) -> None:
+    m, pl = ref.m, ref.by
+    upper = r.get("upper")
+    if not any(d["code"] == upper for d in m.p[pl]["dynamis"]):
+        ref.fail("301.1", f"{upper} is not in {pl}'s Dynamis", fatal=True)
+    card = ref.cat[upper]
+    if card.type != CardType.ZX_OB:
+        ref.fail("202.7b", f"{upper} is a {card.type.value}, not a Z/X Overboost upper part")
+    if checks.controls_overboost(m, pl):
+        ref.fail("202.7g", f"{pl} already has a Z/X Overboost on Square")
+    ref.check(checks.placement(m, pl, r["square"]), fatal=True)
+    args["base"] = card.power
+
+
+def _damage(ref: "Referee", r: dict, args: dict) -> None:
+    if int(r.get("amount", 0)) < 0:
+        ref.fail("301.1", "damage is not negative", fatal=True)
+
+
+_OPS = {"move": _move, "sleep": _resource_or_square, "reboot": _resource_or_square, "draw": _draw,
+        "recover": _recover, "token": _token, "counter": _counter, "link": _link, "overboost": _overboost,
+        "damage": _damage}

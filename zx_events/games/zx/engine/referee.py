@@ -1,0 +1,604 @@
+"""The rules engine: checks each log record against the state, then records what happened.
+
+``Referee.handle(record)`` checks one record. In strict mode the first violation raises
+``RuleViolation`` (rule number, message, ``FILE:LINE``); in lenient mode (``--accept-violations``,
+and the audit) each violation is recorded as a ``ViolationRecorded`` event and the record is
+applied as it was played where that is possible. After every record the rule effects are
+processed in the digest's order (Reload, Charge Excess, Lethal Damage, Loss, Player Damage):
+the automatic ones (lethal damage, loss) by the engine, the ones that need a player's choice
+(Reload, Charge Excess, a Life card per point of damage, Life Recovery, Void Bringer) as
+obligations that the next records must meet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from zx_events.games.zx.board import Square, player_square
+from zx_events.games.zx.cards import Card, CardType, Catalog
+from zx_events.games.zx.decks import check_deck
+from zx_events.errors import RuleViolation
+from zx_events.games.zx.match import LIMIT_CHARGE, LIMIT_HAND, PHASES, Match, other, power_of
+from zx_events.games.zx.engine import checks
+
+_DRAW = PHASES.index("draw")
+_MAIN = PHASES.index("main")
+
+
+class _Skip(Exception):
+    """A record that cannot be applied at all (lenient mode): recorded, then skipped."""
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    line: int | None
+    turn: int
+    player: str | None
+    rule: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "turn": self.turn, "player": self.player, "rule": self.rule,
+                "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Obligation:
+    key: str
+    kind: str  # the record that meets it: reload, charge_excess, life, recover, void
+    player: str
+    rule: str
+    message: str
+
+
+_KIND = {CardType.ZX: "zx", CardType.ZX_EX: "ex", CardType.ZX_OB: "ob", CardType.TOKEN: "token",
+         CardType.EVENT: "event", CardType.EV_EX: "evex", CardType.SHIFT: "shift"}
+
+
+class Referee:
+    def __init__(self, match: Match, catalog: Catalog, *, strict: bool = True, source: str | None = None):
+        self.m = match
+        self.cat = catalog
+        self.strict = strict
+        self.source = source
+        self.found: list[Violation] = []
+        self.line: int | None = None
+        self.by: str | None = None
+        self.rec: dict | None = None
+
+    # ------------------------------------------------------------------ violations
+    def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
+        if self.strict:
+            raise RuleViolation(rule, message, source=self.source, line=self.line)
+        v = Violation(self.line, self.m.turn, self.by, rule, message)
+        self.found.append(v)
+        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=self.by,
+                          rec=self.rec if fatal else None, waive=waive)
+        if fatal:
+            raise _Skip
+
+    def check(self, problem: tuple[str, str] | None, *, fatal: bool = False) -> None:
+        if problem is not None:
+            self.fail(*problem, fatal=fatal)
+
+    def card(self, code: str) -> Card:
+        return self.cat[code]
+
+    # ------------------------------------------------------------------ header (401)
+    def header(self, header: dict, line: int | None) -> None:
+        self.line, self.by, self.rec = line, None, None
+        for pl in ("P1", "P2"):
+            info = header["players"][pl]
+            self.by = pl
+            for rule, message in check_deck(self.cat, info.get("deck") or {}, info.get("dynamis"),
+                                            info.get("player_card")):
+                self.fail(rule, f"{pl}: {message}")
+        self.by = None
+
+    # ------------------------------------------------------------------ records
+    def handle(self, line: int, rec: dict) -> None:
+        m = self.m
+        self.line, self.rec, self.by = line, rec, rec.get("by")
+        kind = rec["do"]
+        try:
+            if m.outcome is not None and kind != "result":
+                self.fail("501.3", f"{kind} record after the game has ended "
+                                   f"({self._outcome_text()})", fatal=True)
+            if "turn" in rec:
+                expected = m.turn + 1 if kind == "turn" else m.turn
+                if rec["turn"] != expected:
+                    self.fail("501.3", f"record says turn {rec['turn']}, the engine is in turn {expected}")
+            if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
+                self._damage_step()  # 603.1c: trailing passes that close the step may be left out
+            due = self.due()
+            if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
+                    and not (kind == "attack" and m.battle is not None):  # that one is 602.1
+                self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
+            getattr(self, "do_" + kind)(rec)
+        except _Skip:
+            pass
+        self.settle()
+
+    def finish(self) -> None:
+        """End of the log: close a Battle Event Step whose trailing passes were left out."""
+        self.rec = None
+        if self.m.outcome is None and self.m.battle is not None and self.m.battle["step"] == "event":
+            self._damage_step()
+            self.settle()
+
+    # ------------------------------------------------------------------ obligations (rule effects)
+    def due(self) -> Obligation | None:
+        m = self.m
+        if m.outcome is not None:
+            return None
+        order = (m.active, other(m.active)) if m.active else ("P1", "P2")
+        found: list[Obligation] = []
+        for pl in order:  # 902 Reload
+            z = m.p[pl]
+            if z["ready"] and not z["deck"] and z["trash"]:
+                found.append(Obligation(f"reload:{pl}", "reload", pl, "902",
+                                        f"{pl}'s deck is empty and Trash is not: a reload record for {pl} is due"))
+        for pl in order:  # 905 Charge Excess
+            n = len(m.p[pl]["charge"])
+            if n > LIMIT_CHARGE:
+                found.append(Obligation(f"charge_excess:{pl}", "charge_excess", pl, "905",
+                                        f"{pl}'s Charge holds {n} cards, above the limit of {LIMIT_CHARGE}: "
+                                        f"a charge_excess record for {pl} is due"))
+        b = m.battle
+        if b is not None and b["life_due"] > 0:  # player damage, one Life card a point
+            d = b["defender"]
+            found.append(Obligation(f"life:{d}", "life", d, "604.3b",
+                                    f"{d} takes 1 damage: a life record for {d} is due"))
+        if b is not None:
+            for key in b["triggers"]:
+                what, pl = key.split(":")
+                rule, name, op = ("1102", "Life Recovery", "recover") if what == "recover" else \
+                    ("1103", "Void Bringer", "move from square to trash")
+                found.append(Obligation(key, what, pl, rule,
+                                        f"{name} of {pl} triggered: an effect record ({op}) by {pl} is due"))
+        for ob in found:
+            if ob.key not in m.waived:
+                return ob
+        return None
+
+    @staticmethod
+    def _meets(rec: dict, due: Obligation) -> bool:
+        if rec.get("by") != due.player:
+            return False
+        if due.kind == "recover":
+            return rec["do"] == "effect" and rec.get("op") == "recover"
+        if due.kind == "void":
+            return rec["do"] == "effect" and rec.get("op") in ("move", "destroy")
+        return rec["do"] == due.kind
+
+    def settle(self) -> None:
+        """Automatic rule effects: lethal damage, loss, and the end of a finished battle."""
+        m = self.m
+        while m.outcome is None:
+            # lethal damage: damage at least its Power, or Power 0 or less (a Token made with Power 0,
+            # a printed Power 0), destroyed to its owner's Charge (1007); a card without a Power (a
+            # face-down card) is no Z/X to destroy
+            dead = [(s, e) for s, e in m.sq.items() if e is not None and e["base"] is not None and checks.lethal(e)]
+            for s, e in dead:
+                m._destroyed(square=s, uid=e["uid"], code=e["code"], cause="lethal", line=self.line)
+            losers = [pl for pl in ("P1", "P2") if m.p[pl]["ready"] and not m.p[pl]["life"]]
+            if losers:  # a player with 0 Life loses; both at once is a draw
+                if len(losers) == 2:
+                    m._ended(winner=None, reason="draw", line=self.line)
+                else:
+                    m._ended(winner=other(losers[0]), reason="life", line=self.line)
+                return
+            b = m.battle
+            moved = False
+            if b is not None and b["step"] == "damage" and b["life_due"] == 0:
+                pending = [k for k in b["triggers"] if k not in m.waived]
+                if not pending:  # 605: Battle End Step
+                    if _lethal_after_battle(m):
+                        # 605.5, then 605.6: a rule effect now pending (a Z/X whose damage reaches its
+                        # Power once the boost is gone) is performed before the battle ends
+                        m._battle_effects_ended(line=self.line)
+                    else:
+                        outcome = b["outcome"]
+                        if outcome == "damaged_zx":
+                            outcome = "survived"
+                        m._battle_ended(outcome=outcome, line=self.line)
+                    moved = True
+            if not dead and not moved:
+                return
+
+    # ------------------------------------------------------------------ phases
+    def _turn_player(self, rule: str) -> None:
+        if self.by != self.m.active:
+            self.fail(rule, f"{self.by} acts in {self.m.active}'s turn, where only {self.m.active} may",
+                      fatal=True)
+
+    def _leave_draw(self) -> None:
+        """503.3 / 503.3a: on leaving the Draw Phase exactly 2 were drawn (none on turn 1)."""
+        m = self.m
+        if m.phase != "draw":
+            return
+        expected = 0 if m.turn == 1 else 2
+        if m.drawn < expected:  # too many was already reported by the draw record that went over
+            rule = "503.3a" if m.turn == 1 else "503.3"
+            self.fail(rule, f"{m.active} drew {m.drawn} card{'s' if m.drawn != 1 else ''} in the Draw Phase, "
+                            f"{'none on the first player' + chr(39) + 's first turn' if m.turn == 1 else 'needs exactly 2'}")
+
+    def _not_past(self, phase: str, rule: str, what: str) -> None:
+        m = self.m
+        if m.phase in ("setup", "over", "ended") or PHASES.index(m.phase) > PHASES.index(phase):
+            where = "before the first turn" if m.phase == "setup" else \
+                "after the End Phase" if m.phase == "over" else f"in the {m.phase.capitalize()} Phase"
+            self.fail(rule, f"{what} {where}", fatal=True)
+
+    # ------------------------------------------------------------------ setup and turn
+    def do_setup(self, r: dict) -> None:
+        m, pl = self.m, self.by
+        z = m.p[pl]
+        if m.turn > 0:
+            self.fail("501.3", "setup after the game began", fatal=True)
+        if z["ready"]:
+            self.fail("402", f"{pl} is already set up", fatal=True)
+        for key, n in (("hand", 4), ("mulligan", 4), ("life", 4), ("resource", 2)):
+            if key in r and len(r[key]) != n:
+                self.fail("402", f"setup {key} has {len(r[key])} cards, needs {n}")
+        start = r.get("start_card")
+        if start is not None and not self.card(start).type == CardType.ZX:
+            self.fail("402", f"the Start Card {start} is not a Z/X")
+        gate = r.get("gate")
+        if gate is not None and not any(d["code"] == gate for d in z["dynamis"]):
+            self.fail("301.1", f"the Gate Card {gate} is not in {pl}'s Dynamis")
+        extra = [c for c in (start, r.get("start_resource")) if c]
+        first = list(r["hand"]) + ([start] if start else [])
+        final = list(r.get("mulligan", r["hand"])) + list(r["life"]) + list(r["resource"]) + extra
+        for codes in (first, final):
+            lost = checks.missing(z["deck"], codes)
+            if lost:
+                self.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck (setup takes cards out of the deck)",
+                          fatal=True)
+        start_card = None
+        if start:
+            start_card = {"code": start, "square": str(player_square(pl)), "power": self.card(start).power}
+        m._set_up(player=pl, hand=list(r["hand"]), mulligan=r.get("mulligan"), life=list(r["life"]),
+                  resource=list(r["resource"]), start_card=start_card,
+                  start_resource=r.get("start_resource"), gate=gate, rec=r, line=self.line)
+
+    def do_turn(self, r: dict) -> None:
+        m, pl = self.m, self.by
+        unready = [p for p in ("P1", "P2") if not m.p[p]["ready"]]
+        if unready and m.turn == 0:
+            self.fail("402", f"turn 1 before the setup of {' and '.join(unready)}")
+        expected = m.first if m.turn == 0 else other(m.active)
+        if pl != expected:
+            self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")
+        if m.turn > 0 and m.phase != "over":
+            self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
+        m._turn_started(turn=m.turn + 1, player=pl, rec=r, line=self.line)
+
+    def do_draw(self, r: dict) -> None:
+        m = self.m
+        self._turn_player("503.3")
+        if m.phase != "draw":
+            self.fail("503.3", f"draw record after the Draw Phase ({m.phase}); card effects draw with an "
+                               f"effect record (op draw)", fatal=True)
+        cards = r["cards"]
+        lost = checks.missing(m.p[self.by]["deck"], cards)
+        if lost:
+            self.fail("301.1", f"{', '.join(lost)} not in {self.by}'s deck", fatal=True)
+        expected = 0 if m.turn == 1 else 2
+        if m.drawn + len(cards) > expected:
+            if m.turn == 1:
+                self.fail("503.3a", "the first player draws nothing on their first turn")
+            else:
+                self.fail("503.3", f"{m.drawn + len(cards)} cards drawn in the Draw Phase, needs exactly 2")
+        m._drawn(player=self.by, cards=list(cards), rec=r, line=self.line)
+
+    def do_reload(self, r: dict) -> None:
+        z = self.m.p[self.by]
+        if z["deck"]:
+            self.fail("902", f"{self.by}'s deck is not empty ({len(z['deck'])} cards): no Reload", fatal=True)
+        if not z["trash"]:
+            self.fail("902", f"{self.by}'s Trash is empty: nothing to Reload", fatal=True)
+        if r["life"] not in z["life"]:
+            self.fail("301.1", f"{r['life']} is not in {self.by}'s Life", fatal=True)
+        self.m._reloaded(player=self.by, life=r["life"], rec=r, line=self.line)
+
+    def do_resource(self, r: dict) -> None:
+        m, z = self.m, self.m.p[self.by]
+        self._turn_player("504.3")
+        self._not_past("resource", "504.3", "a Resource record")
+        self._leave_draw()
+        if z["resource_used"]:
+            self.fail("504.3", f"{self.by} already put a card into Resource this turn")
+        if r["card"] not in z["hand"]:
+            self.fail("301.1", f"{r['card']} is not in {self.by}'s hand", fatal=True)
+        m._resource_placed(player=self.by, card=r["card"], rec=r, line=self.line)
+
+    def do_ignition(self, r: dict) -> None:
+        m, z, pl = self.m, self.m.p[self.by], self.by
+        self._turn_player("505.3")
+        self._not_past("ignition", "505.3", "an Ignition")
+        self._leave_draw()
+        if not z["charge"]:
+            self.fail("505.3a", "Ignition with an empty Charge", fatal=True)
+        if r["charge"] not in z["charge"]:
+            self.fail("301.1", f"{r['charge']} is not in {pl}'s Charge", fatal=True)
+        revealed = r["revealed"]
+        if revealed not in z["deck"]:
+            self.fail("301.1", f"{revealed} is not in {pl}'s deck", fatal=True)
+        card = self.card(revealed)
+        play = r.get("play")
+        kind = _KIND.get(card.type, "card")
+        if play is not None:
+            if not card.ignition:
+                self.fail("505.3a", f"{revealed} has no IG icon: it cannot be played free")
+            self._free_play(card, play, pl)
+        m._ignition(player=pl, charge=r["charge"], revealed=revealed, play=play, kind=kind,
+                    base=card.power, rec=r, line=self.line)
+
+    def _free_play(self, card: Card, play: dict, pl: str) -> None:
+        """An IG card played free (505.3a, or from Life by damage): a Z/X needs a legal Square."""
+        if card.is_zx:
+            if not play.get("square"):
+                self.fail("806", f"{card.code} is a Z/X: its play needs a square", fatal=True)
+            self.check(checks.placement(self.m, pl, play["square"]), fatal=True)
+        elif not card.is_event:
+            self.fail("505.3a", f"{card.code} is a {card.type.value}: only Z/X and Events are played free",
+                      fatal=True)
+
+    # ------------------------------------------------------------------ playing cards
+    def do_play(self, r: dict) -> None:
+        m, pl = self.m, self.by
+        z = m.p[pl]
+        code = r["card"]
+        card = self.card(code)
+        zone = r.get("from", "hand")
+        b = m.battle
+        in_step = b is not None and b["step"] == "event"
+        if card.is_event:
+            if in_step:
+                if b["priority"] != pl:
+                    self.fail("603.1b", f"{pl} plays {code} without priority ({b['priority']} has it)")
+            elif pl != m.active:
+                self.fail("603.1b", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
+            else:
+                self._not_past("main", "506", f"the Event {code} played")
+                self._leave_draw()
+        else:
+            if in_step:
+                self.fail("603.1b", f"only Events and abilities are played in the Battle Event Step, "
+                                    f"not the {card.type.value} {code}", fatal=True)
+            if pl != m.active:
+                self.fail("506", f"{pl} plays {code} in {m.active}'s turn: cards other than Events are played "
+                                 f"only in your own Main Phase", fatal=True)
+            self._not_past("main", "506", f"{code} played")
+            self._leave_draw()
+        extra = False
+        if zone == "dynamis":
+            if not card.type.in_dynamis:
+                self.fail("301.1", f"{code} is a {card.type.value}, not a Dynamis card", fatal=True)
+            if not any(d["code"] == code for d in z["dynamis"]):
+                self.fail("301.1", f"{code} is not in {pl}'s Dynamis", fatal=True)
+            if card.type.is_extra:
+                extra = True
+                if z["extra_used"]:
+                    self.fail("603.1b" if in_step else "506",
+                              f"{pl} already played a Z/X EX or EV EX from Dynamis this turn")
+        else:
+            if card.type.in_dynamis:
+                self.fail("301.1", f"{code} is a {card.type.value}: it is played from Dynamis (from: dynamis)",
+                          fatal=True)
+            if code not in z["hand"]:
+                self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
+        for problem in checks.cost_problems(m, self.cat, pl, card, list(r.get("pay", []))):
+            self.check(problem)
+        square = r.get("square")
+        on = r.get("on")
+        kind = _KIND.get(card.type)
+        if card.is_zx:
+            if not square:
+                self.fail("806", f"{code} is a Z/X: its play needs a square", fatal=True)
+            self.check(checks.placement(m, pl, square), fatal=True)
+            if card.type == CardType.ZX_OB and checks.controls_overboost(m, pl):
+                self.fail("202.7g", f"{pl} already has a Z/X Overboost on Square")
+        elif card.type == CardType.SHIFT:
+            vessel = m.sq.get(on) if on else None
+            if vessel is None:
+                self.fail("202.8d", f"the Shift {code} needs a card on Square to go on (on: a Square)", fatal=True)
+            if checks.controls_shift(m, pl):
+                self.fail("202.8c", f"{pl} already controls a Shift on Square")
+        elif not card.is_event:
+            self.fail("806", f"a {card.type.value} card is not played", fatal=True)
+        m._played(player=pl, card=code, zone=zone, pay=list(r.get("pay", [])), kind=kind,
+                  square=square if card.is_zx else None, on=on if card.type == CardType.SHIFT else None,
+                  base=card.power, extra=extra, rec=r, line=self.line)
+
+    # ------------------------------------------------------------------ battle (601-605)
+    def do_attack(self, r: dict) -> None:
+        m, pl = self.m, self.by
+        if pl != m.active:
+            self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
+        if m.battle is not None:
+            self.fail("602.1", "a battle is already under way", fatal=True)
+        self._not_past("main", "602.1", "a battle declared")
+        self._leave_draw()
+        src, dst = r["from"], r["target"]
+        self.check(checks.attacker(m, pl, src), fatal=m.sq.get(src) is None or m.sq[src]["ctrl"] != pl)
+        entry = m.sq[src]
+        target_kind, problem = checks.attack_target(m, pl, dst)
+        self.check(problem, fatal=target_kind is None and problem[0] != "202.7e")
+        if target_kind is None:
+            target_kind = "player"
+        card = self.cat.get(entry["code"])
+        self.check(checks.attack_geometry(src, dst, card))
+        dist = Square.parse(src).distance(Square.parse(dst))
+        target_info = None
+        if target_kind == "zx":
+            t = m.sq[dst]
+            target_info = {"uid": t["uid"], "code": t["code"], "power": power_of(t)}
+        m._attack(player=pl, square=src, target=dst,
+                  attacker={"uid": entry["uid"], "code": entry["code"], "power": power_of(entry)},
+                  target_kind=target_kind, target_info=target_info, distance=dist, range_used=dist > 1,
+                  rec=r, line=self.line)
+
+    def _keeps_step_open(self, rec: dict) -> bool:
+        """Records of the Battle Event Step; any other record closes it (implied trailing passes)."""
+        if rec["do"] in ("pass", "effect", "concede"):
+            return True
+        card = self.cat.get(rec["card"]) if rec["do"] == "play" else None
+        return card is not None and card.is_event
+
+    def do_pass(self, r: dict) -> None:
+        b = self.m.battle
+        if b is None or b["step"] != "event":
+            self.fail("603.1b", "pass outside a Battle Event Step", fatal=True)
+        if b["priority"] != self.by:
+            self.fail("603.1b", f"{self.by} passes without priority ({b['priority']} has it)")
+        self.m._passed(player=self.by, rec=r, line=self.line)
+        if self.m.battle["passes"] >= 2:  # 603.1c: both passed
+            self._damage_step()
+
+    def _damage_step(self) -> None:
+        """604: the attacker deals its Power to a Z/X target, or 1 damage to the player."""
+        m = self.m
+        b = m.battle
+        att = checks.find_uid(m, b["attacker_uid"])
+        if att is None:  # 604.2
+            outcome, amount = "fizzled", 0
+        elif b["target_kind"] == "zx":
+            if checks.find_uid(m, b["target_uid"]) is None:  # 604.3a
+                outcome, amount = "fizzled", 0
+            else:  # 604.3d: the target stays the target, wherever it moved
+                outcome, amount = "damaged_zx", max(0, power_of(att[1]))
+        elif checks.controls_overboost(m, b["defender"]):  # 604.3c
+            outcome, amount = "no_damage_overboost", 0
+        else:  # 604.3b
+            outcome, amount = "player_damaged", 1
+        m._battle_damage(outcome=outcome, amount=amount, line=self.line)
+        self.settle()  # 604.4 / 605: rule effects, then the Battle End Step when nothing is owed
+
+    def do_life(self, r: dict) -> None:
+        m, pl = self.m, self.by
+        b = m.battle
+        if b is None or b["life_due"] <= 0 or b["defender"] != pl:
+            self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
+        z = m.p[pl]
+        code = r["card"]
+        if code not in z["life"]:
+            self.fail("301.1", f"{code} is not in {pl}'s Life", fatal=True)
+        card = self.card(code)
+        ignite = r.get("ignite")
+        if ignite is not None:
+            if not card.ignition:
+                self.fail("505.3a", f"{code} has no IG icon: it cannot be played from Life")
+            self._free_play(card, ignite, pl)
+        life_after = len(z["life"]) - 1
+        triggers: list[str] = []
+        if ignite is not None and life_after <= len(m.p[other(pl)]["life"]):
+            if card.life_recovery and z["deck"]:  # 1102
+                triggers.append(f"recover:{pl}")
+            if card.void_bringer:  # 1103
+                triggers.append(f"void:{pl}")
+        m._life_damaged(player=pl, card=code, ignite=ignite, kind=_KIND.get(card.type, "card"),
+                        base=card.power, life_after=life_after, triggers=triggers, rec=r, line=self.line)
+
+    def do_charge_excess(self, r: dict) -> None:
+        z = self.m.p[self.by]
+        n = len(z["charge"]) - LIMIT_CHARGE
+        if n <= 0:
+            self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards, not above the limit of "
+                             f"{LIMIT_CHARGE}", fatal=True)
+        if len(r["trash"]) != n:
+            self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards: exactly {n} go to Trash, "
+                             f"{len(r['trash'])} given")
+        lost = checks.missing(z["charge"], r["trash"])
+        if lost:
+            self.fail("301.1", f"{', '.join(lost)} not in {self.by}'s Charge", fatal=True)
+        self.m._charge_excess(player=self.by, cards=list(r["trash"]), rec=r, line=self.line)
+
+    # ------------------------------------------------------------------ effects
+    def do_effect(self, r: dict) -> None:
+        from zx_events.games.zx.engine.effects import check_effect
+
+        if r.get("startup"):
+            self._startup(r)
+        args = check_effect(self, r)
+        self.m._effect(player=self.by, source=r["source"], op=r["op"], args=args, rec=r, line=self.line)
+
+    def _startup(self, r: dict) -> None:
+        """807: ``startup: true`` marks the effect record that plays a startup ability (the records
+        after it without the key are its resolution). In the Battle Event Step it is one of the four
+        actions of the player with priority (603.1b), and priority goes to the other player (603.1c);
+        outside a battle only the turn player plays one (the non-turn player acts only in a Battle
+        Event Step)."""
+        m, pl = self.m, self.by
+        b = m.battle
+        source = r["source"]
+        if b is not None and b["step"] == "event":
+            if b["priority"] != pl:
+                self.fail("603.1b", f"{pl} plays a startup ability of {source} without priority "
+                                    f"({b['priority']} has it)")
+        elif pl != m.active:
+            self.fail("603.1b", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside a "
+                                f"Battle Event Step")
+        e = m.sq.get(source)
+        if e is not None and e["ctrl"] != pl:  # 302.1c: an ability's controller is its card's
+            self.fail("302.1c", f"the startup ability of {e['code']} on {source} is {e['ctrl']}'s to play, "
+                                f"not {pl}'s")
+        m._ability_played(player=pl, source=source, line=self.line)
+
+    # ------------------------------------------------------------------ end of turn and game
+    def do_end(self, r: dict) -> None:
+        m, pl = self.m, self.by
+        if pl != m.active:
+            self.fail("501.3", f"{pl} ends a turn that is {m.active}'s", fatal=True)
+        if m.phase in ("over", "setup"):
+            self.fail("501.3", "no turn under way to end", fatal=True)
+        self._leave_draw()
+        z = m.p[pl]
+        discard = list(r.get("discard", []))
+        lost = checks.missing(z["hand"], discard)
+        if lost:
+            self.fail("301.1", f"{', '.join(lost)} not in {pl}'s hand", fatal=True)
+        need = max(0, len(z["hand"]) - LIMIT_HAND)
+        if len(discard) != need:
+            self.fail("309.2a", f"{pl} holds {_cards(len(z['hand']))}: the End Phase discards exactly {need} "
+                                f"to the hand limit of {LIMIT_HAND}, {len(discard)} discarded")
+        m._turn_ended(player=pl, discard=discard, rec=r, line=self.line)
+
+    def do_concede(self, r: dict) -> None:  # 101.4
+        self.m._conceded(player=self.by, rec=r, line=self.line)
+        self.m._ended(winner=other(self.by), reason="concede", line=self.line)
+
+    def do_result(self, r: dict) -> None:  # 101.2
+        o = self.m.outcome
+        winner = r.get("winner")
+        if o is None:
+            self.fail("101.2", f"result says {_who(winner)}, but the game has not ended by the rules")
+        elif o["winner"] != winner:
+            self.fail("101.2", f"result says {_who(winner)}, the engine's outcome is {self._outcome_text()}")
+        self.m._result(winner=winner, reason=r.get("reason"), rec=r, line=self.line)
+
+    def _outcome_text(self) -> str:
+        o = self.m.outcome or {}
+        return f"{_who(o.get('winner'))} by {o.get('reason')}"
+
+
+def _lethal_after_battle(m: Match) -> bool:
+    """605.5: would a Z/X have lethal damage once its "until end of battle" effects disappear? (Only
+    then the engine records their end on its own, before the battle ends; otherwise ``BattleEnded``
+    ends them as it always did, so matches without such a Z/X keep the same events.)"""
+    for e in m.sq.values():
+        if e is not None and e["base"] is not None and any(x[1] == "end_of_battle" for x in e["mods"]):
+            left = {**e, "mods": [x for x in e["mods"] if x[1] != "end_of_battle"]}
+            if checks.lethal(left):
+                return True
+    return False
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
+def _who(winner: str | None) -> str:
+    return f"{winner} won" if winner else "a draw"

@@ -1,0 +1,475 @@
+"""From Match events to analytics rows: one small state per match, plain tuples out.
+
+``MatchRows`` is fed the decoded payloads of one match's events in order (``feed``) and appends
+finished rows to per-table buffers (lists of tuples in the column order of ``COLUMNS``). A row is
+appended once, when it is final: a play, a life point or an ignition at once; an attack when its
+battle ends (605) or the match does; a turn when it ends; the match, seat and card-game rows when
+the match is closed. The values still in flight (the turn and battle under way, Life counts, the
+per-side and per-card summaries) are JSON-native, so the projector can persist them with its
+tracking position and resume exactly (``to_json``).
+
+Life counts follow the events that name them: setup, Life damage (which carries the count after
+it), Reload (902), Life Recovery (1102), effects that move a named card into or out of Life, and
+effects that move a card from a Square into Life: the engine records whose Life each arriving card
+joins (``into_life``: a Token disappears, a Z/X EX goes to Dynamis, a Shift goes with its vessel).
+
+Column meanings are documented in docs/data-dictionary.md.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from functools import cache
+from typing import Any, Callable
+
+from zx_events.games.zx.match import topic as event_topic
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "matches": ("match_id", "match_no", "match_uuid", "game", "played_at", "played_on", "month", "event", "format",
+                "round", "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all", "p1_archetype", "p2_name",
+                "p2_deck", "p2_colours", "p2_colours_all", "p2_archetype", "first", "winner", "reason", "turns",
+                "violations", "source", "imported_at"),
+    "seats": ("match_id", "match_no", "game", "played_on", "month", "event", "format", "side", "name", "deck",
+              "colours", "archetype", "opp_name", "opp_deck", "opp_colours", "opp_archetype", "seat", "opp_seat",
+              "result", "turns", "opp_turns", "damage_taken", "life_ignitions", "was_behind", "hand_size",
+              "mulligan"),
+    "plays": ("match_id", "match_no", "seq", "turn", "player", "card", "zone", "kind", "square", "on_square", "cost",
+              "extra", "own_turn", "attack_seq"),
+    "attacks": ("match_id", "match_no", "seq", "turn", "player", "attacker_card", "attacker_power",
+                "attacker_square", "target_kind", "target_card", "target_power", "target_square", "distance",
+                "range_used", "events", "event_count", "outcome", "life_damage", "battle_ended", "first_of_card",
+                "first_of_square", "first_of_target"),
+    "life": ("match_id", "match_no", "seq", "turn", "player", "card", "kind", "ig_played", "life_recovery",
+             "void_bringer", "life_after", "attack_seq"),
+    "ignitions": ("match_id", "match_no", "seq", "turn", "player", "charge_card", "revealed", "kind", "played",
+                  "square"),
+    "turns": ("match_id", "match_no", "turn", "player", "drawn", "resource", "ignitions", "plays", "attacks",
+              "damage_dealt", "p1_life", "p2_life", "ended"),
+    "draws": ("match_id", "match_no", "seq", "turn", "player", "card", "source"),
+    "card_games": ("match_id", "match_no", "player", "card", "copies", "opening", "drawn", "played"),
+    "card_catalog": ("catalog", "code", "name", "type", "colours", "cost", "power", "icons"),
+}
+PROJECTED = tuple(t for t in COLUMNS if t != "card_catalog")
+
+# The topics the projection reads; the others (PriorityPassed, ChargeExcessTrashed, Conceded,
+# ResultRecorded) carry nothing the tables hold, so they are not even fetched.
+TOPICS = tuple(event_topic(n) for n in (
+    "Started", "PlayerSetUp", "TurnStarted", "CardsDrawn", "Reloaded", "ResourcePlaced", "IgnitionPerformed",
+    "CardPlayed", "AttackDeclared", "BattleDamageDealt", "ZXDestroyed", "BattleEnded", "LifeDamaged",
+    "EffectApplied", "TurnEnded", "MatchEnded", "ViolationRecorded"))
+
+COLOUR_ORDER = ("red", "blue", "white", "black", "green")
+IDENTITY_SHARE = 0.10  # a colour is part of a deck's identity from 10% of its coloured copies
+
+
+def deck_colours(deck: dict[str, int] | None, colours_of: dict[str, tuple[str, ...]] | None) -> tuple[str | None, str | None]:
+    """A deck's colour identity and every colour in it, each as a '/'-joined string in game order.
+
+    Weights are main-deck copies; a multicolour card counts once for each of its colours and a
+    colourless card for none. The identity keeps the colours with at least ``IDENTITY_SHARE`` of
+    the weight, so one splashed card does not make a deck two-coloured ("Blue Control" with one
+    red/blue card is ``blue``; ``colours_all`` says ``red/blue``). None without a catalog.
+    """
+    if colours_of is None or not deck:
+        return None, None
+    weight: dict[str, int] = {}
+    for code, n in deck.items():
+        for c in colours_of.get(code, ()):
+            weight[c] = weight.get(c, 0) + int(n)
+    total = sum(weight.values())
+    if total == 0:
+        return "none", "none"
+    ident = "/".join(c for c in COLOUR_ORDER if weight.get(c, 0) >= IDENTITY_SHARE * total)
+    every = "/".join(c for c in COLOUR_ORDER if weight.get(c, 0) > 0)
+    return ident, every
+
+
+GAME = "zx"  # the analytics ``game`` column of this game's matches
+SIGNATURE_CARDS = 2  # cards named in an archetype label
+
+
+@cache
+def card_facts(catalog: str | None) -> dict[str, tuple[str, float, int]] | None:
+    """code -> (name, cost, power) of a shipped catalog (cost: -1 without, inf for infinite); None
+    when the catalog is not at hand."""
+    if catalog is None:
+        return None
+    from zx_events.errors import ZXError
+    from zx_events.games.zx.cards import load_catalog
+
+    try:
+        cat = load_catalog(catalog)
+    except ZXError:
+        return None
+    return {code: (c.name, -1.0 if c.cost is None else float(c.cost), c.power or 0) for code, c in cat.cards.items()}
+
+
+def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict[str, tuple[str, float, int]] | None
+              ) -> str | None:
+    """A deck's archetype label, from what it contains (not from the name its player typed).
+
+    ``"<colour identity>: <signature card> + <signature card>"``. The signature cards are the main
+    deck's ``SIGNATURE_CARDS`` cards ranked by copies (most first), then cost (highest first: the
+    top end a deck is built around), then Power (highest first), then code: a total order, so the
+    label depends on the deck list and the catalog only, and is the same on every run and machine.
+    Cards are named by the catalog (codes when the catalog is not at hand; ``unknown`` identity).
+    None without a deck list."""
+    if not deck:
+        return None
+    facts = facts or {}
+
+    def rank(item: tuple[str, Any]) -> tuple:
+        code, n = item
+        _, cost, power = facts.get(code, ("", -1.0, 0))
+        return (-int(n), -cost, -power, code)
+
+    sig = [code for code, _ in sorted(deck.items(), key=rank)[:SIGNATURE_CARDS]]
+    return f"{identity or 'unknown'}: " + " + ".join(facts[c][0] if c in facts else c for c in sig)
+
+
+def _timestamp(v: Any) -> str | None:
+    """The transcoder's ``{"_type_": "datetime_iso", "_data_": ...}`` (or a plain ISO string)."""
+    if isinstance(v, dict):
+        v = v.get("_data_")
+    return v if isinstance(v, str) else None
+
+
+def parse_played_at(text: Any) -> tuple[datetime | None, date | None, str | None]:
+    """(instant in UTC, the date as written, 'YYYY-MM' as written); Nones when absent or unreadable."""
+    if not isinstance(text, str):
+        return None, None, None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        return None, None, None
+    on = at.date()  # the local date the organiser wrote, not the UTC one
+    if at.tzinfo is not None:
+        at = at.astimezone(timezone.utc)
+    else:
+        at = at.replace(tzinfo=timezone.utc)
+    return at, on, f"{on.year:04d}-{on.month:02d}"
+
+
+def _instant(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return at.astimezone(timezone.utc) if at.tzinfo else at.replace(tzinfo=timezone.utc)
+
+
+def _deck_list(deck: Any) -> dict[str, int] | None:
+    """The main deck as code -> copies (JSON-native, kept in the in-flight state)."""
+    if not isinstance(deck, dict):
+        return None
+    return {str(code): int(n) for code, n in deck.items() if isinstance(n, int) and not isinstance(n, bool)}
+
+
+Buffers = dict[str, list[tuple]]
+
+
+def new_buffers() -> Buffers:
+    return {t: [] for t in COLUMNS}
+
+
+class MatchRows:
+    """The in-flight state of one match, and the rows its events produce."""
+
+    __slots__ = ("oid", "no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner",
+                 "reason", "ended", "cards", "side", "attacked", "buf")
+
+    def __init__(self, oid: str, no: int, buf: Buffers) -> None:
+        self.oid = oid
+        self.no = no  # match_no: the notification id of the match's first event
+        self.mid: str = ""
+        self.head: dict[str, Any] = {}  # the match row's values known from Started
+        self.turn = 0
+        self.active: str | None = None
+        self.life = {"P1": 0, "P2": 0}
+        self.battle: dict[str, Any] | None = None
+        self.trow: list | None = None  # [turn, player, drawn, resource, ignitions, plays, attacks, damage]
+        self.violations = 0
+        self.winner: str | None = None
+        self.reason: str | None = None
+        self.ended = False
+        self.cards: dict[str, list] = {}  # "P1 R01-001" -> [opening, drawn, played]
+        # per side: [turns taken, Life damage taken, Life cards played by IG, was behind on Life,
+        # cards first dealt (402), took the mulligan (402)]
+        self.side = {"P1": [0, 0, 0, False, None, None], "P2": [0, 0, 0, False, None, None]}
+        self.attacked: set[str] = set()  # "c P1 R01-001", "s P1 b2", "t P1 player": seen in an attack
+        self.buf = buf
+
+    # ------------------------------------------------------------------ persistence of the in-flight state
+    _STATE = ("no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner", "reason",
+              "ended", "cards", "side")
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in self._STATE}
+        out["attacked"] = sorted(self.attacked)
+        return out
+
+    @classmethod
+    def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
+        m = cls(oid, data["no"], buf)
+        for k in cls._STATE:
+            setattr(m, k, data[k])
+        m.attacked = set(data["attacked"])
+        return m
+
+    # ------------------------------------------------------------------ events
+    def feed(self, seq: int, topic: str, d: dict[str, Any]) -> None:
+        handler = HANDLERS.get(topic)
+        if handler is not None:
+            handler(self, seq, d)
+
+    def started(self, d: dict, colours_of: dict | None) -> None:
+        h = d["header"]
+        pl = h.get("players") or {}
+        p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
+        c1, a1 = deck_colours(p1.get("deck"), colours_of)
+        c2, a2 = deck_colours(p2.get("deck"), colours_of)
+        catalog = (d.get("catalog") or {}).get("name")
+        facts = card_facts(catalog) if colours_of is not None else None
+        rnd = h.get("round")
+        self.mid = d["match_id"]
+        self.head = {
+            "played_at": h.get("played_at"), "event": h.get("event"), "format": h.get("format"),
+            "round": None if rnd is None else str(rnd), "catalog": catalog,
+            "p1_name": p1.get("name"), "p1_deck": p1.get("deck_name"), "p1_colours": c1, "p1_colours_all": a1,
+            "p1_archetype": archetype(p1.get("deck"), c1, facts), "p1_list": _deck_list(p1.get("deck")),
+            "p2_name": p2.get("name"), "p2_deck": p2.get("deck_name"), "p2_colours": c2, "p2_colours_all": a2,
+            "p2_archetype": archetype(p2.get("deck"), c2, facts), "p2_list": _deck_list(p2.get("deck")),
+            "first": h.get("first", "P1"), "source": d.get("source"), "imported_at": _timestamp(d.get("timestamp")),
+        }
+
+    def close(self) -> None:
+        """The match has no more events (for now): flush the battle and turn under way, then the match,
+        seat and card rows."""
+        if self.battle is not None:
+            self._attack_row(None, False)
+        if self.trow is not None:
+            self._turn_row(False)
+        h, mid, no = self.head, self.mid, self.no
+        at, on, month = parse_played_at(h.get("played_at"))
+        self.buf["matches"].append((
+            mid, no, self.oid, GAME, at, on, month, h.get("event"), h.get("format"), h.get("round"),
+            h.get("catalog"), h.get("p1_name"), h.get("p1_deck"), h.get("p1_colours"), h.get("p1_colours_all"),
+            h.get("p1_archetype"), h.get("p2_name"), h.get("p2_deck"), h.get("p2_colours"), h.get("p2_colours_all"),
+            h.get("p2_archetype"), h.get("first"), self.winner, self.reason, self.turn, self.violations,
+            h.get("source"), _instant(h.get("imported_at"))))
+        seats = self.buf["seats"].append
+        for me, you, a, b in (("P1", "P2", "p1", "p2"), ("P2", "P1", "p2", "p1")):
+            if self.winner is not None:
+                result = "win" if self.winner == me else "loss"
+            else:
+                result = "draw" if self.reason == "draw" else None
+            mine, theirs = self.side[me], self.side[you]
+            seats((mid, no, GAME, on, month, h.get("event"), h.get("format"), me, h.get(f"{a}_name"),
+                   h.get(f"{a}_deck"), h.get(f"{a}_colours"), h.get(f"{a}_archetype"), h.get(f"{b}_name"),
+                   h.get(f"{b}_deck"), h.get(f"{b}_colours"), h.get(f"{b}_archetype"),
+                   "first" if h.get("first") == me else "second", "second" if h.get("first") == me else "first",
+                   result, self.turn, theirs[0], mine[1], mine[2], mine[3], mine[4], mine[5]))
+        games = self.buf["card_games"].append
+        for me, a in (("P1", "p1"), ("P2", "p2")):  # every card of the deck list, seen or not (never seen: GNS)
+            for code, copies in (h.get(f"{a}_list") or {}).items():
+                if f"{me} {code}" not in self.cards:
+                    games((mid, no, me, code, copies, False, 0, 0))
+        for key, (opening, drawn, played) in self.cards.items():
+            games((mid, no, key[:2], key[3:], (h.get(f"p{key[1]}_list") or {}).get(key[3:], 0), opening, drawn,
+                   played))
+
+    # ------------------------------------------------------------------ rows finished over time
+    def _turn_row(self, ended: bool) -> None:
+        t, life = self.trow, self.life
+        self.buf["turns"].append((self.mid, self.no, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7],
+                                  life["P1"], life["P2"], ended))
+        if life["P1"] < life["P2"]:
+            self.side["P1"][3] = True
+        elif life["P2"] < life["P1"]:
+            self.side["P2"][3] = True
+        self.trow = None
+
+    def _attack_row(self, outcome: str | None, ended: bool) -> None:
+        b = self.battle
+        if outcome is None:  # the match ended in the battle: what the Damage Step decided, if it came
+            outcome = b["outcome"]
+        # the first attack of this side in the match with this card, from this Square, at this target:
+        # counting them counts games, where a count(DISTINCT match) would cost a second hash table
+        p, seen = b["player"], self.attacked
+        keys = (f"c {p} {b['acard']}", f"s {p} {b['asq']}", f"t {p} {b['tcard'] or 'player'}")
+        firsts = [k not in seen for k in keys]
+        seen.update(keys)
+        self.buf["attacks"].append((
+            self.mid, self.no, b["seq"], b["turn"], p, b["acard"], b["apower"], b["asq"], b["tkind"],
+            b["tcard"], b["tpower"], b["tsq"], b["dist"], b["range"], b["events"], len(b["events"]), outcome,
+            b["damage"], ended, *firsts))
+        self.battle = None
+
+    def _draw_rows(self, seq: int, player: str, cards: list, source: str) -> None:
+        append, mid, no, turn, seen = self.buf["draws"].append, self.mid, self.no, self.turn, self.cards
+        for c in cards:
+            append((mid, no, seq, turn, player, c, source))
+            if source == "mulliganed":
+                continue
+            entry = seen.get(f"{player} {c}")
+            if entry is None:
+                entry = seen[f"{player} {c}"] = [False, 0, 0]
+            if source == "opening":
+                entry[0] = True
+            else:
+                entry[1] += 1
+
+    def _played(self, player: str, card: str) -> None:
+        entry = self.cards.get(f"{player} {card}")
+        if entry is None:
+            entry = self.cards[f"{player} {card}"] = [False, 0, 0]
+        entry[2] += 1
+
+
+# ---------------------------------------------------------------------- one handler per topic
+def _setup(m: MatchRows, seq: int, d: dict) -> None:
+    p = d["player"]
+    m.side[p][4], m.side[p][5] = len(d["hand"]), d.get("mulligan") is not None  # 402: one optional mulligan
+    if d.get("mulligan") is None:
+        m._draw_rows(seq, p, d["hand"], "opening")
+    else:  # 402: the first four go back; the redrawn four are the opening hand
+        m._draw_rows(seq, p, d["hand"], "mulliganed")
+        m._draw_rows(seq, p, d["mulligan"], "opening")
+    m.life[p] = len(d.get("life") or ())
+
+
+def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
+    if m.trow is not None:  # the previous turn had no end record
+        m._turn_row(False)
+    m.turn, m.active = d["turn"], d["player"]
+    m.trow = [m.turn, m.active, 0, False, 0, 0, 0, 0]
+    m.side[m.active][0] += 1
+
+
+def _drawn(m: MatchRows, seq: int, d: dict) -> None:
+    m._draw_rows(seq, d["player"], d["cards"], "draw")
+    if m.trow is not None:
+        m.trow[2] += len(d["cards"])
+
+
+def _reloaded(m: MatchRows, seq: int, d: dict) -> None:
+    m.life[d["player"]] -= 1  # 902: one Life card goes to Charge (not damage)
+
+
+def _resource(m: MatchRows, seq: int, d: dict) -> None:
+    if m.trow is not None:
+        m.trow[3] = True
+
+
+def _ignition(m: MatchRows, seq: int, d: dict) -> None:
+    play = d.get("play")
+    m.buf["ignitions"].append((m.mid, m.no, seq, m.turn, d["player"], d["charge"], d["revealed"], d.get("kind"),
+                               play is not None, (play or {}).get("square")))
+    if play is not None:  # 505.3a: played free by its IG icon
+        m._played(d["player"], d["revealed"])
+    if m.trow is not None:
+        m.trow[4] += 1
+
+
+def _played(m: MatchRows, seq: int, d: dict) -> None:
+    b = m.battle
+    in_battle = b is not None and b["step"] == "event"
+    p = d["player"]
+    m.buf["plays"].append((m.mid, m.no, seq, m.turn, p, d["card"], d.get("zone"), d.get("kind"), d.get("square"),
+                           d.get("on"), len(d.get("pay") or ()), bool(d.get("extra")), p == m.active,
+                           b["seq"] if in_battle else None))
+    m._played(p, d["card"])
+    if in_battle:  # 603: an Event played in the Battle Event Step
+        b["events"].append(d["card"])
+    if m.trow is not None and p == m.active:
+        m.trow[5] += 1
+
+
+def _attack(m: MatchRows, seq: int, d: dict) -> None:
+    a, t = d.get("attacker") or {}, d.get("target_info") or {}
+    m.battle = {"seq": seq, "turn": m.turn, "player": d["player"], "acard": a.get("code"), "apower": a.get("power"),
+                "asq": d["square"], "tkind": d["target_kind"], "tcard": t.get("code"), "tpower": t.get("power"),
+                "tuid": t.get("uid"), "tsq": d["target"], "dist": d.get("distance"), "range": d.get("range_used"),
+                "events": [], "outcome": None, "damage": 0, "step": "event"}
+    if m.trow is not None:
+        m.trow[6] += 1
+
+
+def _battle_damage(m: MatchRows, seq: int, d: dict) -> None:
+    b = m.battle
+    if b is not None:  # 604: damaged_zx is "survived" unless lethal damage destroys it (1007)
+        b["step"] = "damage"
+        b["outcome"] = "survived" if d["outcome"] == "damaged_zx" else d["outcome"]
+
+
+def _destroyed(m: MatchRows, seq: int, d: dict) -> None:
+    b = m.battle
+    if b is not None and b["tuid"] is not None and b["tuid"] == d.get("uid"):
+        b["outcome"] = "destroyed"
+
+
+def _battle_ended(m: MatchRows, seq: int, d: dict) -> None:
+    if m.battle is not None:
+        m._attack_row(d["outcome"], True)
+
+
+def _life(m: MatchRows, seq: int, d: dict) -> None:
+    p = d["player"]
+    trig = d.get("triggers") or ()
+    b = m.battle
+    ignited = d.get("ignite") is not None
+    m.buf["life"].append((m.mid, m.no, seq, m.turn, p, d["card"], d.get("kind"), ignited,
+                          f"recover:{p}" in trig, f"void:{p}" in trig, d["life_after"],
+                          b["seq"] if b is not None else None))
+    m.life[p] = d["life_after"]
+    taken = m.side[p]
+    taken[1] += 1
+    if ignited:  # played free by its IG icon from Life
+        taken[2] += 1
+        m._played(p, d["card"])
+    if b is not None:
+        b["damage"] += 1
+    if m.trow is not None and p != m.active:
+        m.trow[7] += 1
+
+
+def _effect(m: MatchRows, seq: int, d: dict) -> None:
+    op, a, p = d.get("op"), d.get("args") or {}, d["player"]
+    if op == "draw":
+        m._draw_rows(seq, p, a.get("cards") or (), "effect")
+    elif op == "recover":  # 1102: the top card of the deck into Life
+        m.life[p] += 1
+    elif op == "move" and a.get("card") and (a.get("from") == "life") != (a.get("to") == "life"):
+        owner = a.get("owner") or p
+        m.life[owner] += 1 if a.get("to") == "life" else -1
+    elif op == "move" and a.get("into_life"):  # cards an effect moved from a Square into Life
+        for owner in a["into_life"]:
+            m.life[owner] += 1
+
+
+def _turn_ended(m: MatchRows, seq: int, d: dict) -> None:
+    if m.trow is not None:
+        m._turn_row(True)
+
+
+def _ended(m: MatchRows, seq: int, d: dict) -> None:
+    m.winner, m.reason, m.ended = d.get("winner"), d.get("reason"), True
+    if m.battle is not None:
+        m._attack_row(None, False)
+    if m.trow is not None:
+        m._turn_row(False)
+
+
+def _violation(m: MatchRows, seq: int, d: dict) -> None:
+    m.violations += 1
+
+
+HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(name): handler for name, handler in {
+    "PlayerSetUp": _setup, "TurnStarted": _turn_started, "CardsDrawn": _drawn, "Reloaded": _reloaded,
+    "ResourcePlaced": _resource, "IgnitionPerformed": _ignition, "CardPlayed": _played, "AttackDeclared": _attack,
+    "BattleDamageDealt": _battle_damage, "ZXDestroyed": _destroyed, "BattleEnded": _battle_ended,
+    "LifeDamaged": _life, "EffectApplied": _effect, "TurnEnded": _turn_ended, "MatchEnded": _ended,
+    "ViolationRecorded": _violation,
+}.items()}

@@ -1,0 +1,63 @@
+"""The rules version this engine checks against, and the titles of the clauses it cites.
+
+Numbers in the seed sections (202, 301-303, 601-605) are the Comprehensive Rules' own. The others
+come from the digest in shared/rules/README.md; those marked uncertain are the project's documented
+choice (docs/rules.md) and are printed together with ``RULES_VERSION`` so a later reader knows
+exactly what a citation meant.
+"""
+
+from __future__ import annotations
+
+RULES_VERSION = "zx-cr-seed-2026.11+digest.2"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+
+# number -> (title, certain)
+RULES: dict[str, tuple[str, bool]] = {
+    "101.2": ("The game's outcome is the engine's own; a result record must agree", True),
+    "101.4": ("A player may concede at any time", True),
+    "202.7b": ("A Z/X Overboost is its upper and lower part combined", True),
+    "202.7e": ("A player who controls a Z/X Overboost on Square receives no damage", True),
+    "202.7f": ("An Overboost controller's Player cards are unaffected by card effects", True),
+    "202.7g": ("Only one of your own Z/X Overboost on Square", True),
+    "202.8c": ("No Shift while you control one on Square", True),
+    "202.8d": ("A Shift is put on top of a card on Square (its vessel)", True),
+    "202.11b": ("A Z/X Token has Power and the other parameters", True),
+    "202.11c": ("A Token that leaves Square disappears", True),
+    "202.12d": ("A Counter cannot go below 0", True),
+    "202.13b": ("A Link is put on a chosen Square", True),
+    "202.13e": ("A Link cannot be chosen except by a card that names Links", True),
+    "202.13f": ("A Link is unaffected by effects that do not name Links", True),
+    "204.6": ("A cost is paid with at least one Resource card of the card's colour", False),
+    "301.1": ("A card is only where the state says it is", True),
+    "302.1c": ("An ability is played by the controller of its card", True),
+    "303.1": ("Square is the zone of Player and Z/X cards", True),
+    "303.5a": ("A card put on Square from elsewhere enters in Reboot", True),
+    "303.6a": ("A Player card is not moved to another Square", True),
+    "309.2a": ("Hand limit 6 after the End Phase", False),
+    "401": ("Deck construction: 50 cards, at most 4 of a name, 20 IG, Dynamis up to 16", False),
+    "402": ("Setup: hand 4, optional mulligan, Life 4, Resource 2, once per player", False),
+    "501.3": ("Turns in order; nothing after the game has ended", False),
+    "502": ("Reboot Phase", False),
+    "503.3": ("Draw Phase: draw 2", False),
+    "503.3a": ("The first player draws nothing on their first turn", False),
+    "504.3": ("Resource Phase: at most one card into Resource", False),
+    "505.3": ("Ignition Phase: Charge to Trash, reveal the top card", False),
+    "505.3a": ("Ignition needs a Charge card; only an IG card is played free", False),
+    "506": ("Main Phase: one Z/X EX or EV EX from Dynamis a turn", False),
+    "507": ("End Phase", False),
+    "602.1": ("A battle is declared in the turn player's Main Phase, one at a time", True),
+    "602.1a": ("The attacker is a Reboot Z/X of the turn player on Square", True),
+    "602.1b": ("The target is an opponent Z/X next to (or in Range of) the attacker, or the empty opponent Player Square", True),
+    "603.1b": ("Battle Event Step: only the player with priority acts", True),
+    "604.3b": ("An attack on a player deals 1 damage, one Life card a point", True),
+    "805": ("Cost: sleep that many Reboot Resource cards", False),
+    "806": ("Placement of a Z/X", False),
+    "902": ("Reload: empty deck, Trash back to the deck, a Life card to Charge", True),
+    "905": ("Charge Excess: Charge above 4, the owner trashes the excess", False),
+    "1102": ("Life Recovery: top of the deck into Life when Life is not higher than the opponent's", False),
+    "1103": ("Void Bringer: a card on Square into Trash when Life is not higher than the opponent's", False),
+}
+
+
+def title(rule: str) -> str:
+    entry = RULES.get(rule)
+    return entry[0] if entry else ""

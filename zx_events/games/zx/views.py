@@ -1,0 +1,426 @@
+"""Immutable views of a match state, seen from one seat (301.3).
+
+``build_view(match, perspective, names)`` copies a ``Match`` state into frozen dataclasses and
+tuples, keeping only what the viewer may see:
+
+- 301.3a: public zones (Square, Trash, Charge, Resource, Temporary, Remove, Force) are seen by all;
+- 301.3b: a face-down card in a public zone is seen by its owner only;
+- 301.3c: hidden zones (deck, Life, hand, Dynamis) are not seen. Unless otherwise specified: a
+  player looks at their own hand and their own Dynamis, and face-up Dynamis cards (an EX that came
+  back, a Gate Card) are public. Life cards are face-down, so even their owner sees only how many;
+- 301.3d: everybody knows the number of cards in every zone.
+
+The judge sees everything. ``redact_record`` and ``redact_event`` apply the same rules to the log
+records and events shown next to a state, so a step never shows what its state hides. Free text
+(notes, violation messages) can name any card: outside the judge's view every card code in it is
+masked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from zx_events.freetext import normalize, seat_event, seat_header, seat_record
+from zx_events.games.zx.board import SQUARE_NAMES
+
+JUDGE = "judge"
+SPECTATOR = "spectator"
+PERSPECTIVES = (JUDGE, "P1", "P2", SPECTATOR)
+HIDDEN = "?"  # stands for one card the viewer may not see, where a record or event names it
+MASK = "[card]"  # replaces a card code inside free text outside the judge's view
+PUBLIC_ZONES = ("square", "trash", "charge", "resource", "temporary", "remove", "force")  # 301.3
+HIDDEN_ZONES = ("deck", "life", "hand", "dynamis")  # 301.3
+OWN_LOOK = ("hand", "dynamis")  # hidden zones whose owner looks at their cards (301.3c, "unless otherwise specified")
+
+
+def parse_perspective(text: str) -> str:
+    """``judge``, ``P1``, ``P2`` or ``spectator`` (case-insensitive)."""
+    low = text.strip().lower()
+    for p in PERSPECTIVES:
+        if p.lower() == low:
+            return p
+    raise ValueError(f"unknown perspective {text!r}: one of {', '.join(PERSPECTIVES)}")
+
+
+def sees_own(viewer: str, owner: str | None) -> bool:
+    """The judge, or the card's owner: hand, Dynamis and face-down cards in public zones."""
+    return viewer == JUDGE or (owner is not None and viewer == owner)
+
+
+# ---------------------------------------------------------------------- view types
+@dataclass(frozen=True, slots=True)
+class SquareView:
+    """One card on Square with its state (303, 302.2), as the viewer sees it."""
+
+    square: str
+    code: str | None  # None: a face-down card the viewer may not look at (301.3b)
+    name: str | None
+    owner: str
+    ctrl: str
+    kind: str  # zx, ex, ob, token
+    base: int | None
+    mods: tuple[tuple[int, str], ...]  # (delta, until)
+    power: int | None  # base + sum of the modifiers
+    dmg: int
+    sleep: bool
+    shift: str | None  # a Shift on it (202.8a)
+    force: tuple[str, ...]  # Force cards under it
+    uid: int
+
+    @property
+    def state(self) -> str:
+        return "Sleep" if self.sleep else "Reboot"
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceView:
+    code: str
+    sleep: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DynamisView:
+    code: str | None  # None: face-down and not the viewer's
+    up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    player: str
+    name: str | None
+    deck_name: str | None
+    player_card: str | None
+    deck_count: int
+    deck: tuple[str, ...] | None  # judge only (a multiset: sorted)
+    life_count: int
+    life: tuple[str, ...] | None  # judge only (301.3c)
+    hand_count: int
+    hand: tuple[str, ...] | None  # the owner and the judge
+    charge: tuple[str, ...]
+    trash: tuple[str, ...]
+    remove: tuple[str, ...]
+    resource: tuple[ResourceView, ...]
+    dynamis_count: int
+    dynamis: tuple[DynamisView, ...]  # face-up first; hidden ones as code None
+    overboost: tuple[str, ...]  # Squares holding this player's Z/X Overboost
+    counters: int
+
+
+@dataclass(frozen=True, slots=True)
+class BattleView:
+    attacker: str  # the Square it attacked from
+    target: str
+    target_kind: str
+    defender: str
+    step: str
+    priority: str
+    outcome: str | None
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ViolationView:
+    line: int | None
+    turn: int
+    player: str | None
+    rule: str
+    message: str
+    applied: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    match_id: str
+    perspective: str
+    seq: int  # the aggregate version this state is after (1 = Started)
+    last_seq: int | None  # the match's last seq, when known
+    turn: int
+    active: str | None
+    phase: str
+    squares: tuple[SquareView | None, ...]  # in SQUARE_NAMES order: a1 b1 c1 a2 b2 c2 a3 b3 c3
+    links: Mapping[str, tuple[str, ...]]  # Square -> players who put a Link there (202.13)
+    players: tuple[PlayerView, PlayerView]  # P1, P2
+    temporary: tuple[str, ...]
+    force: tuple[str, ...]  # Force cards not under a Square
+    battle: BattleView | None
+    outcome: Mapping[str, Any] | None
+    violations: tuple[ViolationView, ...]  # every violation recorded up to seq
+    catalog: Mapping[str, str]
+    names: Mapping[str, str]  # code -> card name, for every code this view shows
+
+    def square(self, name: str) -> SquareView | None:
+        return self.squares[SQUARE_NAMES.index(name)]
+
+    def player(self, player: str) -> PlayerView:
+        return self.players[0 if player == "P1" else 1]
+
+    def name(self, code: str | None) -> str | None:
+        return self.names.get(code) if code else None
+
+    def codes(self) -> Counter:
+        """Every card code the view shows, with multiplicity (for checks and tools)."""
+        return _codes(self.squares, self.players, self.temporary, self.force, self.battle)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-native data: squares by name, players by seat."""
+        out = plain(self)
+        out["squares"] = {n: out["squares"][i] for i, n in enumerate(SQUARE_NAMES)}
+        out["players"] = {"P1": out["players"][0], "P2": out["players"][1]}
+        return out
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def plain(value: Any) -> Any:
+    """Frozen view data back to JSON-native dicts and lists."""
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    names = getattr(type(value), "__dataclass_fields__", None)
+    if names is not None:
+        return {n: plain(getattr(value, n)) for n in names}
+    if isinstance(value, (dict, MappingProxyType)):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+# ---------------------------------------------------------------------- building a view
+def _codes(squares: Iterable[SquareView | None], players: Iterable[PlayerView], temporary: Iterable[str],
+           force: Iterable[str], battle: BattleView | None) -> Counter:
+    out: Counter = Counter()
+    for s in squares:
+        if s is not None:
+            out.update(c for c in (s.code, s.shift, *s.force) if c)
+    for p in players:
+        out.update(c for c in (p.player_card,) if c)
+        for zone in (p.deck, p.life, p.hand, p.charge, p.trash, p.remove):
+            out.update(zone or ())
+        out.update(r.code for r in p.resource)
+        out.update(d.code for d in p.dynamis if d.code)
+    out.update(temporary)
+    out.update(force)
+    if battle is not None:
+        out.update(battle.events)
+    return out
+
+
+def _sorted(codes: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(codes))
+
+
+def _entry_code(e: Any) -> tuple[str | None, str | None, bool]:
+    """A Temporary or Force entry: a code, or ``{"code", "owner", "up"}``."""
+    if isinstance(e, dict):
+        return e.get("code"), e.get("owner"), e.get("up", True)
+    return e, None, True
+
+
+def _public(entries: Iterable[Any], viewer: str) -> tuple[str, ...]:
+    out = []
+    for e in entries:
+        code, owner, up = _entry_code(e)
+        if code and (up or sees_own(viewer, owner)):  # 301.3b
+            out.append(code)
+    return tuple(out)
+
+
+def _player(m: Any, pl: str, viewer: str) -> PlayerView:
+    z = m.p[pl]
+    info = m.players.get(pl, {})
+    own = sees_own(viewer, pl)
+    judge = viewer == JUDGE
+    dyn = z["dynamis"]
+    if own:
+        dynamis = tuple(DynamisView(d["code"], d["up"]) for d in
+                        sorted(dyn, key=lambda d: (not d["up"], d["code"])))
+    else:  # 301.3c: face-up Dynamis cards are public, the others only counted
+        up = sorted(d["code"] for d in dyn if d["up"])
+        dynamis = tuple(DynamisView(c, True) for c in up) + \
+            tuple(DynamisView(None, False) for _ in range(len(dyn) - len(up)))
+    return PlayerView(
+        player=pl, name=info.get("name"), deck_name=info.get("deck_name"), player_card=z.get("player_card"),
+        deck_count=len(z["deck"]), deck=_sorted(z["deck"]) if judge else None,
+        life_count=len(z["life"]), life=tuple(z["life"]) if judge else None,
+        hand_count=len(z["hand"]), hand=tuple(z["hand"]) if own else None,
+        charge=tuple(z["charge"]), trash=tuple(z["trash"]), remove=tuple(z["remove"]),
+        resource=tuple(ResourceView(r["code"], r["sleep"]) for r in z["resource"]),
+        dynamis_count=len(dyn), dynamis=dynamis,
+        overboost=tuple(s for s, e in m.sq.items() if e is not None and e["kind"] == "ob" and e["ctrl"] == pl),
+        counters=z.get("counters", 0),
+    )
+
+
+def _square(name: str, e: dict, viewer: str, force: tuple[str, ...], names: Mapping[str, str]) -> SquareView:
+    face_down = e.get("up") is False and not sees_own(viewer, e["owner"])  # 301.3b
+    mods = tuple((int(d), str(u)) for d, u in e["mods"])
+    base = e.get("base")
+    code = None if face_down else e["code"]
+    return SquareView(
+        square=name, code=code, name=(e.get("name") or names.get(code)) if code else None, owner=e["owner"],
+        ctrl=e["ctrl"], kind=e["kind"], base=base, mods=mods,
+        power=None if base is None else base + sum(d for d, _ in mods), dmg=e["dmg"], sleep=e["sleep"],
+        shift=e.get("shift"), force=force, uid=e["uid"])
+
+
+def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None = None, *,
+               seq: int | None = None, last_seq: int | None = None,
+               mask: "Masker | None" = None) -> MatchView:
+    """The state of ``m`` (a ``Match``) as ``perspective`` sees it; nothing in it aliases ``m``."""
+    viewer = perspective
+    names = names or {}
+    force_under: dict[str, list[Any]] = {}
+    loose_force = []
+    for f in m.force:
+        sq = f.get("square") if isinstance(f, dict) else None
+        (force_under.setdefault(sq, []) if sq else loose_force).append(f)
+    squares = tuple(
+        None if (e := m.sq.get(n)) is None else
+        _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names)
+        for n in SQUARE_NAMES)
+    players = (_player(m, "P1", viewer), _player(m, "P2", viewer))
+    b = m.battle
+    battle = None if b is None else BattleView(
+        attacker=b["from"], target=b["target"], target_kind=b["target_kind"], defender=b["defender"],
+        step=b["step"], priority=b["priority"], outcome=b.get("outcome"), events=tuple(b.get("events", ())))
+    masker = (mask or GENERIC_MASK) if viewer != JUDGE else None
+    violations = tuple(
+        ViolationView(v["line"], v["turn"], v["player"], v["rule"],
+                      masker(v["message"]) if masker else v["message"], v["applied"])
+        for v in m.violations)
+    temporary, force = _public(m.temporary, viewer), _public(loose_force, viewer)
+    shown = {c: names[c] for c in _codes(squares, players, temporary, force, battle) if c in names}
+    for s in squares:  # Tokens carry their own name
+        if s is not None and s.name and s.code:
+            shown.setdefault(s.code, s.name)
+    return MatchView(
+        match_id=m.match_id, perspective=viewer, seq=m.version if seq is None else seq, last_seq=last_seq,
+        turn=m.turn, active=m.active, phase=m.phase, squares=squares,
+        links=MappingProxyType({s: tuple(who) for s, who in m.links.items() if who}), players=players,
+        temporary=temporary, force=force, battle=battle,
+        outcome=MappingProxyType(dict(m.outcome)) if m.outcome else None, violations=violations,
+        catalog=MappingProxyType(dict(m.catalog)), names=MappingProxyType(shown))
+
+
+# ---------------------------------------------------------------------- free text
+_CODE_LIKE = r"\b[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]*[0-9][A-Za-z0-9]*\b"  # R01-001, EX-R01, PL-001, u01-013
+
+
+class Masker:
+    """Replaces card codes and names inside free text by ``[card]``: a catalog's, and anything code-like,
+    in any letter case, after ``freetext.normalize`` (NFKC, dash-like characters as ``-``)."""
+
+    def __init__(self, words: Iterable[str] = ()):
+        ordered = sorted({normalize(w) for w in words if w}, key=len, reverse=True)
+        self.pattern = re.compile("|".join([*(re.escape(w) for w in ordered), _CODE_LIKE]), re.IGNORECASE)
+
+    def __call__(self, text: str) -> str:
+        return self.pattern.sub(MASK, normalize(text)) if text else text
+
+
+GENERIC_MASK = Masker()
+
+
+# ---------------------------------------------------------------------- records and events
+def _hide(codes: Any) -> Any:
+    if isinstance(codes, list):
+        return [HIDDEN] * len(codes)
+    return HIDDEN if codes is not None else None
+
+
+def _move_visible(viewer: str, owner: str | None, src: str | None, dst: str | None) -> bool:
+    """A moved card is seen when it passes through a public zone, or by its owner through hand or Dynamis."""
+    if src in PUBLIC_ZONES or dst in PUBLIC_ZONES or src is None or dst is None:
+        return True
+    return sees_own(viewer, owner) and (src in OWN_LOOK or dst in OWN_LOOK)
+
+
+def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
+    op = fields.get("op")
+    if op == "draw":
+        if not sees_own(viewer, by):
+            fields["cards"] = _hide(fields.get("cards", []))
+    elif op == "recover":  # the top card of the deck goes into Life face-down: nobody sees it
+        if "card" in fields:
+            fields["card"] = HIDDEN
+    elif op == "move" and "card" in fields:
+        owner = fields.get("owner") or by
+        if not _move_visible(viewer, owner, fields.get("from"), fields.get("to")):
+            fields["card"] = HIDDEN
+        elif fields.get("face") == "down" and not sees_own(viewer, owner) and \
+                fields.get("from") not in PUBLIC_ZONES:  # 301.3b: put face-down from a hidden zone
+            fields["card"] = HIDDEN
+
+
+def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None) -> dict | None:
+    """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are masked."""
+    if rec is None:
+        return None
+    out = dict(rec)
+    if viewer == JUDGE:
+        return out
+    by = out.get("by")
+    do = out.get("do")
+    if do == "setup":
+        if not sees_own(viewer, by):
+            for key in ("hand", "mulligan"):
+                if key in out:
+                    out[key] = _hide(out[key])
+        if "life" in out:  # 301.3c: Life is face-down, even to its owner
+            out["life"] = _hide(out["life"])
+    elif do == "draw":
+        if not sees_own(viewer, by):
+            out["cards"] = _hide(out.get("cards", []))
+    elif do == "effect":
+        _redact_effect(out, viewer, by)
+    return seat_record(out, viewer)  # notes: judge only; ts: only a date-time (zx_events.freetext)
+
+
+_PUBLIC_EVENTS = frozenset({
+    "TurnStarted", "Reloaded", "ResourcePlaced", "IgnitionPerformed", "CardPlayed", "AttackDeclared",
+    "PriorityPassed", "BattleDamageDealt", "BattleEnded", "LifeDamaged", "ChargeExcessTrashed", "ZXDestroyed",
+    "TurnEnded", "Conceded", "MatchEnded", "ResultRecorded", "Sealed", "AbilityPlayed", "BattleEffectsEnded"})
+_SKIP = frozenset({"rec", "line", "originator_id", "originator_version", "timestamp", "digest"})
+
+
+def event_fields(event: Any) -> dict[str, Any]:
+    """An event's own fields (what the engine decided), without the record it came from nor its
+    integrity digest (``zx_events.integrity``)."""
+    return {k: v for k, v in vars(event).items() if k not in _SKIP}
+
+
+def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
+    """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
+    out = seat_event(dict(fields), viewer)  # the importer's file path: judge only
+    if viewer == JUDGE or kind in _PUBLIC_EVENTS:
+        return out
+    by = out.get("player")
+    if kind == "Started":
+        header = seat_header(dict(out.get("header", {})), viewer, mask or GENERIC_MASK)  # zx_events.freetext
+        header["players"] = {p: {k: v for k, v in info.items() if k not in ("deck", "dynamis")}
+                             for p, info in header.get("players", {}).items()}
+        out["header"] = header
+    elif kind == "PlayerSetUp":
+        if not sees_own(viewer, by):
+            out["hand"] = _hide(out.get("hand"))
+            out["mulligan"] = _hide(out.get("mulligan"))
+        out["life"] = _hide(out.get("life"))
+    elif kind == "CardsDrawn":
+        if not sees_own(viewer, by):
+            out["cards"] = _hide(out.get("cards"))
+    elif kind == "EffectApplied":
+        args = dict(out.get("args", {}))
+        args["op"] = out.get("op")
+        _redact_effect(args, viewer, by)
+        args.pop("op")
+        out["args"] = args
+    elif kind == "ViolationRecorded":
+        out["message"] = (mask or GENERIC_MASK)(out.get("message", ""))
+    else:  # an event kind this module does not know: show only its name
+        out = {}
+    return out
