@@ -1,0 +1,130 @@
+"""Casting, targets, permanents, Class restriction, abilities and counters (206-209, 401-402)."""
+
+from x610z_builder import P1_DECK, SETUP, T1, header, legal, pp, r, refused, run
+from test_x610z_energy import gain
+
+RICH = dict(P1_DECK, **{"A1-010": 9, "A1-023": 3, "A1-033": 3, "A1-034": 2, "A1-035": 3, "A1-012": 1})
+
+
+def rich() -> dict:
+    h = header()
+    h["players"]["P1"]["deck"] = dict(RICH)
+    return h
+
+
+def fetch(*codes) -> list[dict]:
+    return [r("effect", "P1", source="A1-031", op="search", card=c) for c in codes]
+
+
+def test_x610z_206_1a_permanent_by_the_reactive_player():
+    refused(T1 + [r("cast", "P2", card="A1-022", pay={}, dot="E4")], "206.1a")
+
+
+def test_x610z_402_6_summon_on_its_starting_dot_or_an_ending_dot():
+    refused(T1 + [r("cast", "P1", card="A1-022", pay={}, dot="A1")], "402.6")
+
+
+def test_x610z_600_5_one_summon_per_dot():
+    refused(T1 + [r("cast", "P1", card="A1-022", pay={}, dot="S1")], "600.5", contains="occupied")
+
+
+def test_x610z_402_8_one_summon_of_a_class():
+    recs = T1 + fetch("A1-022") + [r("cast", "P1", card="A1-022", pay={}, dot="E1")] + pp("P1") + \
+        [r("cast", "P1", card="A1-022", pay={}, dot="E2")]
+    refused(recs, "402.8", contains="Class Vessel")
+
+
+def test_x610z_200_3_targeting_card_without_a_target():
+    refused(T1 + [r("cast", "P1", card="A1-040", pay={"B": 1})], "200.3")
+
+
+def test_x610z_401_2a_summon_effect_targets_a_summon():
+    refused(T1 + [r("cast", "P1", card="A1-040", pay={"B": 1}, target="A1-011")], "401.2a")
+
+
+def test_x610z_401_3a_class_specific_effect_targets_its_class():
+    recs = T1 + fetch("A1-033") + gain("P1", M=1) + [r("cast", "P1", card="A1-033", pay={"M": 1}, target="S1")]
+    refused(recs, "401.3a", head=rich(), contains="targets a Dragon")
+
+
+def test_x610z_401_4a_energy_crystal_effect_targets_a_crystal():
+    refused(T1 + fetch("A1-034") + [r("cast", "P1", card="A1-034", pay={"B": 1}, target="S1")], "401.4a", head=rich())
+    m = legal(T1 + fetch("A1-034") + [r("cast", "P1", card="A1-034", pay={"B": 1}, target="A1-011")] + pp("P1"),
+              head=rich())
+    crystal = next(p for p in m.perms if p["code"] == "A1-011")
+    assert next(p for p in m.perms if p["code"] == "A1-034")["on"] == crystal["uid"]
+
+
+def test_x610z_401_5a_effect_effect_targets_an_effect():
+    recs = T1 + fetch("A1-035") + [r("cast", "P1", card="A1-035", pay={"B": 1}, target="A1-011")]
+    refused(recs, "401.5a", head=rich())
+
+
+def test_x610z_207_5a_permanent_summon_effect_is_fixed_on_its_target():
+    m = legal(T1 + [r("cast", "P1", card="A1-040", pay={"B": 1}, target="S1")] + pp("P1"))
+    boots = next(p for p in m.perms if p["code"] == "A1-040")
+    assert boots["on"] == m.dots["S1"]["uid"]
+
+
+def test_x610z_204_3_only_an_effect_with_an_activation_symbol_is_activated():
+    recs = T1 + [r("cast", "P1", card="A1-040", pay={"B": 1}, target="S1")] + pp("P1") + \
+        [r("activate", "P1", effect="A1-040", pay={})]
+    refused(recs, "204.3")
+
+
+WATCH = T1 + [r("effect", "P1", source="A1-031", op="search", card="A1-050")] + [
+    r("effect", "P1", source="A1-031", op="energy", type="C", amount=3),
+    r("cast", "P1", card="A1-050", pay={"B": 1, "C": 1})] + pp("P1")
+
+
+def test_x610z_206_1e_an_activated_effect_cannot_be_activated_again():
+    recs = WATCH + [r("activate", "P1", effect="A1-050", pay={"C": 1}, target="S1")] + pp("P1") + \
+        [r("activate", "P1", effect="A1-050", pay={"C": 1}, target="S1")]
+    refused(recs, "206.1e")
+
+
+def test_x610z_209_2c_activation_counter_at_zero_sends_the_permanent_to_the_discard_pile():
+    recs = WATCH + [r("effect", "P1", source="A1-050", op="counter", object="A1-050", kind="activation", delta=-2),
+                    r("activate", "P1", effect="A1-050", pay={"C": 1}, target="S1")]
+    m = legal(recs)
+    assert any(p["code"] == "A1-050" for p in m.perms)
+    m = legal(recs + pp("P1"))
+    assert not any(p["code"] == "A1-050" for p in m.perms) and "A1-050" in m.p["P1"]["discard"]
+
+
+def test_x610z_209_2f_time_counter_at_zero_sends_the_permanent_to_the_discard_pile():
+    h = rich()
+    h["players"]["P1"]["deck"].update({"A1-025": 3, "A1-010": 6})
+    end = [r("end", "P1")]
+    recs = T1 + fetch("A1-025") + [r("effect", "P1", source="A1-031", op="energy", type="C", amount=1),
+                                   r("cast", "P1", card="A1-025", pay={"B": 1, "C": 1}, dot="E2")] + pp("P1") + \
+        [r("move", "P1", **{"from": "E2"}, path=["B2"], pay={}), ]
+    m, _ = run(recs[:-1], head=h)
+    assert m.dots["E2"]["counters"] == {"time": 3}
+    turn = [r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
+            r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])]
+    # keep the Spirit off the Ending Dot with a relocation, then let three Reactivation Phases pass
+    recs = recs[:-1] + [r("effect", "P1", source="A1-025", op="relocate", dot="E2", to="B2")] + end + turn * 3
+    m = legal(recs[:-1], head=h)
+    assert "B2" not in m.dots and "A1-025" in m.p["P1"]["discard"]
+
+
+def test_x610z_402_10g_paid_ability_once_per_turn():
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-031"]),
+                    r("turn", "P2"), r("draw", "P2", card="A1-011"),
+                    r("effect", "P2", source="A1-031", op="energy", type="B", amount=4),
+                    r("cast", "P2", card="A1-021", pay={"B": 2}, dot="E4")] + pp("P2") + \
+        [r("ability", "P2", summon="E4", kind="paid", pay={"B": 1})] + pp("P2") + \
+        [r("ability", "P2", summon="E4", kind="paid", pay={"B": 1})]
+    refused(recs, "402.10g", contains="already used this turn")
+
+
+def test_x610z_402_10f_activated_ability_once_per_turn_and_it_activates_the_summon():
+    h = rich()
+    recs = T1 + fetch("A1-023") + [r("effect", "P1", source="A1-031", op="energy", type="B", amount=3),
+                                   r("cast", "P1", card="A1-023", pay={"B": 2}, dot="E1")] + pp("P1") + \
+        [r("ability", "P1", summon="E1", kind="activated", pay={"B": 1})] + pp("P1")
+    m = legal(recs, head=h)
+    assert m.dots["E1"]["act"] and m.dots["E1"]["abil"] == ["activated"]
+    refused(recs + [r("ability", "P1", summon="E1", kind="activated", pay={"B": 1})], "402.10f", head=h)
+    refused(recs + [r("move", "P1", **{"from": "E1"}, path=["B1"], pay={"B": 1})], "202.2b", head=h)

@@ -1,0 +1,91 @@
+"""Energy, costs and Energy Crystals (200.5, 203, 204, 206.1e, 403)."""
+
+from x610z_builder import SETUP, T1, legal, pp, r, refused, run
+
+
+def gain(by: str, **energy) -> list[dict]:
+    """Energy from an effect (the engine applies what the log says a card did)."""
+    return [r("effect", by, source="A1-031", op="energy", type=t, amount=n) for t, n in energy.items()]
+
+
+def test_x610z_204_1b_specific_part_paid_with_another_type():
+    refused(T1 + gain("P1", M=1) + [r("cast", "P1", card="A1-030", pay={"B": 1}, target="S4")], "204.1b")
+
+
+def test_x610z_203_2b_colorless_energy_pays_only_colorless():
+    refused(T1 + gain("P1", C=1, M=1) + [r("cast", "P1", card="A1-030", pay={"C": 1}, target="S4")], "203.2b")
+
+
+def test_x610z_204_1c_colorless_part_paid_with_any_type():
+    m = legal(T1 + [r("cast", "P1", card="A1-031", pay={"B": 1})] + pp("P1"))
+    assert m.p["P1"]["pool"] == {} and "A1-031" in m.p["P1"]["discard"]
+
+
+def test_x610z_200_5_paying_more_than_the_cost():
+    refused(T1 + gain("P1", M=1) + [r("cast", "P1", card="A1-031", pay={"B": 1, "M": 1})], "200.5",
+            contains="more than the cost")
+
+
+def test_x610z_200_5_paying_with_energy_not_in_the_pool():
+    refused(T1 + [r("cast", "P1", card="A1-031", pay={"M": 1})], "200.5", contains="Energy Pool holds M0")
+
+
+def test_x610z_200_5_underpaying_while_energy_remained():
+    refused(T1 + gain("P1", M=1) + [r("cast", "P1", card="A1-020", pay={"M": 1}, dot="E1")], "200.5",
+            contains="while energy remained")
+
+
+def test_x610z_200_5_underpaying_with_nothing_left_fails_and_the_card_returns():
+    m = legal(T1 + [r("cast", "P1", card="A1-030", pay={"B": 1}, target="S4")])
+    assert m.stack == [] and "A1-030" in m.p["P1"]["hand"] and m.p["P1"]["pool"] == {}
+
+
+def test_x610z_200_5_a_reactivated_crystal_counts_as_available_energy():
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("crystal", "P1", card="A1-010"),
+                    r("cast", "P1", card="A1-030", pay={}, target="S4")]
+    refused(recs, "200.5")
+
+
+def test_x610z_206_1e_an_activated_crystal_gives_no_energy():
+    refused(T1 + [r("energy", "P1", crystal="A1-011")], "206.1e")
+
+
+def test_x610z_203_3_a_crystal_produces_only_its_types():
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("crystal", "P1", card="A1-011"),
+                    r("energy", "P1", crystal="A1-011", type="M")]
+    refused(recs, "203.3", contains="cannot produce M")
+
+
+def test_x610z_403_1_one_energy_crystal_card_per_turn():
+    refused(T1 + [r("crystal", "P1", card="A1-010")], "403.1")
+
+
+def test_x610z_403_2_energy_crystal_cards_by_the_active_player():
+    refused(T1 + [r("crystal", "P2", card="A1-010")], "403.2")
+
+
+def test_x610z_201_7_energy_crystal_card_outside_the_action_phase():
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("pass", "P1"), r("pass", "P2"),
+                    r("pass", "P1"), r("pass", "P2"), r("crystal", "P1", card="A1-010")]
+    refused(recs, "201.7", contains="in the End Phase")
+
+
+def test_x610z_200_1b_a_crystal_is_not_cast_with_a_cast_record():
+    refused(T1 + [r("cast", "P1", card="A1-010", pay={})], "200.1b")
+
+
+def test_x610z_500_1_a_card_not_in_hand():
+    refused(T1 + [r("cast", "P1", card="A1-050", pay={})], "500.1", contains="not in P1's hand")
+
+
+def test_x610z_203_4_pools_empty_at_the_end_of_the_turn():
+    m, _ = run(T1 + [r("end", "P1")])
+    assert m.p["P1"]["pool"] == {}
+    m, _ = run(T1)
+    assert m.p["P1"]["pool"] == {"B": 1}
+
+
+def test_x610z_701_1_reactivation_phase_reactivates_crystals():
+    m = legal(T1 + [r("end", "P1"), r("turn", "P2"), r("draw", "P2", card="A1-010"),
+                    r("end", "P2", discard=["A1-010"]), r("turn", "P1"), r("energy", "P1", crystal="A1-011")])
+    assert m.p["P1"]["pool"] == {"B": 1}

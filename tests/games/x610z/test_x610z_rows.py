@@ -1,0 +1,56 @@
+"""X610Z analytics rows, fed the events of real matches (the engine, no mocks)."""
+
+from zx_events.games.x610z import rows
+from zx_events.games.x610z.cards import load_catalog
+from zx_events.games.x610z.match import topic
+from zx_events.games.zx.views import event_fields
+
+from x610z_builder import BATTLE, T1, pp, r, run
+
+
+def project(m) -> dict:
+    buf = rows.new_buffers()
+    mr = rows.MatchRows(str(m.id), 1, buf)
+    for seq, ev in enumerate(m.pending_events, 1):
+        name, d = type(ev).__name__, event_fields(ev)
+        if name == "Started":
+            mr.started({**d, "match_id": m.match_id}, rows.energy_of(load_catalog("x610z-sample")))
+        mr.feed(seq, topic(name), d)
+    mr.close()
+    return buf
+
+
+def test_x610z_rows_attack_outcome_life_base_damage_and_moves():
+    recs = BATTLE + [r("effect", "P1", source="B1", op="damage", dot="B5", amount=1),
+                     r("attack", "P1", **{"from": "B1"}, target="B5", path=["B6", "B5"])] + pp("P1") + \
+        [r("effect", "P1", source="B1", op="damage", dot="S4", amount=3), r("concede", "P2")]
+    m, _ = run(recs)
+    buf = project(m)
+    (attack,) = buf["x610z_attacks"]
+    cols = rows.COLUMNS["x610z_attacks"]
+    row = dict(zip(cols, attack))
+    assert (row["attacker_card"], row["target_dot"], row["outcome"], row["damage"], row["distance"]) == \
+        ("A1-022", "B5", "destroyed", 1, 2)
+    (life,) = buf["x610z_life"]
+    assert dict(zip(rows.COLUMNS["x610z_life"], life))["player"] == "P2"
+    moves = [dict(zip(rows.COLUMNS["x610z_moves"], x)) for x in buf["x610z_moves"]]
+    assert [(x["from_dot"], x["to_dot"], x["steps"]) for x in moves] == [("E1", "B1", 1), ("E4", "B5", 2)]
+    (match,) = buf["matches"]
+    match = dict(zip(rows.COLUMNS["matches"], match))
+    assert (match["game"], match["winner"], match["reason"]) == ("x610z", "P1", "concede")
+    assert match["p1_archetype"].startswith(match["p1_colours"] + ": ")
+    seats = {s["side"]: s for s in (dict(zip(rows.COLUMNS["seats"], x)) for x in buf["seats"])}
+    assert (seats["P1"]["result"], seats["P2"]["result"], seats["P2"]["damage_taken"]) == ("win", "loss", 3)
+    assert (seats["P1"]["hand_size"], seats["P1"]["mulligan"]) == (7, False)
+    games = {(g[2], g[3]): g for g in buf["card_games"]}
+    assert games[("P1", "A1-022")][4] == 3  # copies in the deck list
+
+
+def test_x610z_rows_warp_is_flagged():
+    recs = T1 + [r("effect", "P1", source="A1-031", op="energy", type="C", amount=1),
+                         r("move", "P1", **{"from": "S1"}, path=["A1"], pay={"B": 1})] + pp("P1") + \
+        [r("cast", "P1", card="A1-022", pay={}, dot="E3")] + pp("P1") + \
+        [r("move", "P1", **{"from": "E3"}, path=["S1"], pay={"C": 1})] + pp("P1")
+    m, _ = run(recs)
+    moves = [dict(zip(rows.COLUMNS["x610z_moves"], x)) for x in project(m)["x610z_moves"]]
+    assert [(x["from_dot"], x["to_dot"], x["warp"]) for x in moves] == [("S1", "A1", False), ("E3", "S1", True)]

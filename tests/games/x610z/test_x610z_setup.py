@@ -1,0 +1,86 @@
+"""Deck construction (101, 102, 304.3) and game setup (105)."""
+
+from x610z_builder import P1_DECK, P1_HAND, P2_HAND, SETUP, header, legal, r, refused, run
+
+
+def _with_deck(deck, **player) -> dict:
+    h = header()
+    h["players"]["P1"] = {"name": "A", "deck": deck, **player}
+    return h
+
+
+def test_x610z_101_1a_constructed_deck_needs_51_cards():
+    deck = dict(P1_DECK, **{"A1-010": 10})
+    refused(SETUP, "101.1a", line=1, head=_with_deck(deck), contains="needs at least 51")
+
+
+def test_x610z_101_1a_exactly_one_life_base_card():
+    deck = dict(P1_DECK, **{"A1-002": 1})
+    refused(SETUP, "101.1a", line=1, head=_with_deck(deck), contains="2 Life Base Cards")
+
+
+def test_x610z_101_1b_limited_deck_needs_41_cards_and_ignores_restriction():
+    deck = {"A1-001": 1, "A1-010": 10, "A1-011": 5, "A1-020": 10, "A1-022": 5, "A1-030": 1, "A1-031": 1,
+            "A1-040": 1}  # 34 cards; 10 Hunter Dragons are fine in Limited
+    h = _with_deck(deck)
+    h["format"] = "limited"
+    err = refused(SETUP, "101.1b", line=1, head=h)
+    assert "34 cards" in err.message
+    h["players"]["P1"]["deck"]["A1-010"] = 17
+    legal(SETUP, head=h)
+
+
+def test_x610z_304_3a_copies_above_deck_restriction():
+    deck = dict(P1_DECK, **{"A1-020": 4, "A1-010": 17})
+    refused(SETUP, "304.3a", line=1, head=_with_deck(deck), contains="Deck Restriction is 3")
+
+
+def test_x610z_304_3a_restriction_counts_deck_and_side_deck():
+    side = {"A1-020": 1, "A1-010": 9}
+    refused(SETUP, "304.3a", line=1, head=_with_deck(dict(P1_DECK), side=side), contains="deck and side deck")
+
+
+def test_x610z_102_1a_side_deck_is_0_or_10_cards():
+    refused(SETUP, "102.1a", line=1, head=_with_deck(dict(P1_DECK), side={"A1-010": 5}))
+    legal(SETUP, head=_with_deck(dict(P1_DECK), side={"A1-010": 5, "A1-011": 5}))
+
+
+def test_x610z_105_2a_starting_player_sets_up_first():
+    refused([SETUP[1], SETUP[0]], "105.2a", line=2, contains="places his Life Base first")
+
+
+def test_x610z_105_2a_life_base_on_a_starting_dot():
+    refused([r("setup", "P1", dot="A1", hand=P1_HAND)], "105.2a", contains="not a Starting Dot")
+
+
+def test_x610z_105_2b_life_bases_on_opposing_starting_dots():
+    refused([SETUP[0], r("setup", "P2", dot="S3", hand=P2_HAND)], "105.2b", contains="does not oppose")
+
+
+def test_x610z_105_3a_initial_hand_is_7_cards():
+    refused([r("setup", "P1", dot="S1", hand=P1_HAND[:6])], "105.3a", contains="needs 7")
+
+
+def test_x610z_105_3a_hand_comes_from_the_deck_without_the_life_base():
+    refused([r("setup", "P1", dot="S1", hand=P1_HAND[:6] + ["A1-001"])], "105.3a", contains="A1-001")
+
+
+def test_x610z_105_4_murphys_law_hands_shrink_by_one():
+    ok = r("setup", "P1", dot="S1", hand=P1_HAND, murphy=[P1_HAND[:6], P1_HAND[:5]])
+    m = legal([ok])
+    assert len(m.p["P1"]["hand"]) == 5 and len(m.p["P1"]["deck"]) == 50 - 5
+    refused([r("setup", "P1", dot="S1", hand=P1_HAND, murphy=[P1_HAND[:5]])], "105.4", contains="needs 6")
+
+
+def test_x610z_700_1_turns_alternate_from_the_starting_player():
+    refused(SETUP + [r("turn", "P2")], "700.1", contains="belongs to P1")
+
+
+def test_x610z_700_1_turn_number_must_match():
+    refused(SETUP + [r("turn", "P1", turn=2)], "700.1", contains="record says turn 2")
+
+
+def test_x610z_setup_life_base_is_in_play_and_out_of_the_deck():
+    m, _ = run(SETUP)
+    assert m.dots["S1"]["code"] == "A1-001" and m.dots["S1"]["life"]
+    assert len(m.p["P1"]["deck"]) == 51 - 1 - 7

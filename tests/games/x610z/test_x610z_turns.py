@@ -1,0 +1,123 @@
+"""Turns, phases, priority and the stack (106, 200-201, 502.5, 700-704)."""
+
+from x610z_builder import BATTLE, SETUP, T1, legal, pp, r, refused, run
+
+
+def test_x610z_702_1_draw_exactly_one_card():
+    refused(SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("draw", "P1", card="A1-010")], "702.1",
+            contains="second card")
+
+
+def test_x610z_702_1_leaving_the_draw_phase_without_drawing():
+    refused(SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011")], "702.1", contains="without drawing")
+
+
+def test_x610z_702_1_the_starting_player_draws_on_turn_1():
+    m = legal(SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010")])
+    assert len(m.p["P1"]["hand"]) == 8
+
+
+def test_x610z_702_2_only_triggers_in_the_draw_phase():
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("activate", "P2", effect="A1-050", pay={})]
+    refused(recs, "702.2")
+
+
+def test_x610z_201_3_pass_without_priority():
+    refused(T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1"), r("pass", "P1")], "201.3",
+            contains="without priority")
+
+
+def test_x610z_201_3_stackable_action_without_priority():
+    recs = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1"), r("cast", "P1", card="A1-030", pay={"B": 1},
+                                                                       target="E1")]
+    refused(recs, "201.3")
+
+
+def test_x610z_201_5_stack_resolves_last_in_first_out():
+    recs = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1")] + pp("P1")
+    m = legal(recs)
+    assert m.dots["E1"]["code"] == "A1-022" and m.stack == [] and m.prio == "P1"
+
+
+def test_x610z_106_1b_nothing_after_the_game_has_ended():
+    refused(SETUP + [r("concede", "P2"), r("turn", "P1")], "106.1b", contains="after the game has ended")
+
+
+def test_x610z_106_1b_result_must_agree_with_the_engine():
+    refused(SETUP + [r("concede", "P2"), r("result", "P2", winner="P2", reason="concede")], "106.1b",
+            contains="disagrees")
+
+
+def test_x610z_106_1a_time_limit_draw_is_a_result_record():
+    m = legal(SETUP + [r("turn", "P1"), r("result", "P1", winner=None, reason="time")])
+    assert m.outcome == {"winner": None, "reason": "time"}
+
+
+def test_x610z_703_7_end_with_a_non_empty_stack():
+    refused(T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1"), r("end", "P1")], "703.7")
+
+
+def test_x610z_704_6_nothing_after_the_end_phase_closed():
+    recs = T1 + [r("pass", "P1"), r("pass", "P2"), r("pass", "P2"), r("pass", "P1"),
+                 r("cast", "P2", card="A1-031", pay={"C": 1})]
+    refused(recs, "704.6")
+
+
+def test_x610z_704_1_end_phase_priority_to_the_reactive_player():
+    m, _ = run(T1 + [r("pass", "P1"), r("pass", "P2")])
+    assert (m.phase, m.prio) == ("end", "P2")
+
+
+def test_x610z_206_2a_non_permanent_in_the_end_phase_by_the_reactive_player():
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("pass", "P1"), r("pass", "P2"),
+                    r("pass", "P1"), r("pass", "P2"), r("turn", "P2", turn=2)]
+    refused(recs, "700.1")  # the turn has not ended without an end record
+    recs = BATTLE + [r("pass", "P1"), r("pass", "P2"), r("pass", "P1"), r("pass", "P2")]
+    refused(BATTLE + [r("cast", "P2", card="A1-031", pay={})], "206.2a",
+            contains="outside the Action and End Phases")  # P1's Draw Phase
+    # in the End Phase the reactive P2 may cast a non permanent; with no energy left it fails (200.5)
+    m = legal(recs + [r("cast", "P2", card="A1-031", pay={})])
+    assert m.phase == "end" and m.stack == [] and "A1-031" in m.p["P2"]["hand"]
+
+
+def test_x610z_502_5_discard_down_to_7():
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1")]
+    refused(recs, "502.5", contains="holds 8 cards and discards 0")
+    m = legal(recs[:-1] + [r("end", "P1", discard=["A1-031"])])
+    assert len(m.p["P1"]["hand"]) == 7 and m.p["P1"]["discard"] == ["A1-031"]
+
+
+def test_x610z_500_1_discard_a_card_not_in_hand():
+    refused(SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-050"])], "500.1")
+
+
+def test_x610z_106_3_concession_loses():
+    m = legal(SETUP + [r("concede", "P1"), r("result", "P1", winner="P2", reason="concede")])
+    assert m.outcome == {"winner": "P2", "reason": "concede"}
+
+
+def test_x610z_106_3_empty_deck_when_a_draw_is_due_loses():
+    m, _ = run(SETUP)
+    rest = list(m.p["P1"]["deck"])
+    rest.remove("A1-010")
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
+                    r("effect", "P1", source="A1-031", op="draw", cards=rest), r("end", "P1", discard=rest + ["A1-010"]),
+                    r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
+                    r("turn", "P1"), r("result", "P1", winner="P2", reason="deck_out")]
+    m = legal(recs)
+    assert m.outcome == {"winner": "P2", "reason": "deck_out"}
+
+
+def test_x610z_201_2_counter_action_names_an_action_on_the_stack():
+    recs = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1")]
+    refused(recs + [r("effect", "P2", source="A1-030", op="counter_action", line=4)], "201.2",
+            contains="no action announced at line 4")
+    m = legal(recs + [r("effect", "P2", source="A1-030", op="counter_action", line=8)])
+    assert m.stack == [] and "A1-022" in m.p["P1"]["discard"]
+
+
+def test_x610z_200_6_raise_cost_spends_energy_of_the_stack_entry_owner():
+    recs = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1"),
+                 r("effect", "P2", source="A1-030", op="raise_cost", line=8, pay={"B": 1})]
+    m = legal(recs)
+    assert m.p["P1"]["pool"] == {}

@@ -1,0 +1,99 @@
+"""No hidden X610Z card reaches a seat that may not see it (500-506), at every event of simulated
+matches: the view of P1, P2 and a spectator after each event, and each event and record as
+redacted for that seat. A code is forbidden for a viewer when it sits only in zones hidden from
+him (decks; the other player's hand) and in no zone he sees."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+import pytest
+
+from zx_events.games.x610z.match import project
+from zx_events.games.x610z.sim import simulate
+from zx_events.games.x610z.views import build_view, redact_event, redact_record
+from zx_events.games.zx.views import event_fields
+
+from x610z_support import play
+
+VIEWERS = ("P1", "P2", "spectator")
+
+
+def visible(m: Any, viewer: str) -> set[str]:
+    out = {e["code"] for e in m.dots.values()} | {p["code"] for p in m.perms}
+    out |= {s["card"] for s in m.stack if s.get("card")}
+    for pl, z in m.p.items():
+        out |= set(z["discard"]) | set(z["removed"])
+        if viewer == pl:
+            out |= set(z["hand"])
+    return out
+
+
+def hidden(m: Any, viewer: str) -> set[str]:
+    out: set[str] = set()
+    for pl, z in m.p.items():
+        out |= set(z["deck"])
+        if viewer != pl:
+            out |= set(z["hand"])
+    return out
+
+
+def strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from strings(v)
+
+
+def check_match(text: str) -> int:
+    (m, ref), = play(text, source="sim")
+    events = list(m.pending_events)
+    records = {i + 1: json.loads(line) for i, line in enumerate(text.splitlines())}
+    state = None
+    checked = 0
+    last = {getattr(ev, "line", None): i for i, ev in enumerate(events)}
+    seen_before: dict = {}
+    for i, ev in enumerate(events):
+        line = getattr(ev, "line", None)
+        if line not in seen_before and state is not None:
+            seen_before[line] = {v: visible(state, v) for v in VIEWERS}
+        before = set() if state is None else {v: visible(state, v) for v in VIEWERS}
+        state = project(state, [ev])
+        kind = type(ev).__name__
+        for viewer in VIEWERS:
+            forbidden = hidden(state, viewer) - visible(state, viewer)
+            view = build_view(state, viewer).to_json()
+            assert not forbidden & set(strings(view)), (kind, viewer, forbidden & set(strings(view)))
+            fields = redact_event(kind, event_fields(ev), viewer)
+            own = {c for c in strings(fields)} & (before.get(viewer, set()) if before else set())
+            leak = (forbidden - own) & set(strings(fields))
+            assert not leak, (kind, viewer, leak)
+            if line in records and last.get(line) == i and "x610zlog" not in records[line]:
+                rec = redact_record(records[line], viewer)
+                allowed = visible(state, viewer) | seen_before.get(line, {}).get(viewer, set())
+                leak = (hidden(state, viewer) - allowed) & set(strings(rec))
+                assert not leak, (records[line], viewer, leak)
+            checked += 1
+        if state.p["P1"]["hand"] and "P1" in VIEWERS:
+            assert build_view(state, "P2").players["P1"].hand is None
+            assert build_view(state, "P1").players["P1"].hand is not None
+    return checked
+
+
+@pytest.mark.parametrize("n", range(12))
+def test_x610z_no_hidden_card_leaks_from_any_seat(n):
+    sim = next(simulate(1, 11, start=n))
+    assert check_match("\n".join(sim.lines()) + "\n") > 0
+
+
+def test_x610z_deck_order_is_not_kept():
+    sim = next(simulate(1, 3))
+    (m, _), = play("\n".join(sim.lines()) + "\n", source="sim")
+    view = build_view(m, "P1").to_json()
+    assert set(view["players"]["P1"]) >= {"deck_count", "hand"} and "deck" not in view["players"]["P1"]

@@ -1,0 +1,252 @@
+"""The X610Z board file (``x610zboard`` 1) and the geometry the rules need (600-605, 202.9-202.12).
+
+A board is dots joined by lines (600.2-600.3). The rules text fixes the kinds of dot but not the
+printed board, so every match names a board file, pinned like the card catalog by name and SHA-256.
+Geometry is layered as in python-chess: ``step_kind`` (is a step a line, a warp, or neither?),
+``turn_angle`` / ``sharp_turns`` (202.9), then whole paths.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from zx_events.errors import FormatError
+
+KINDS = ("start", "end", "no_attack", "quest", "normal")
+DOT_ID = re.compile(r"[A-Za-z0-9]{1,8}")
+START_DOTS = 6  # 105.2a
+SHARP = 90.0  # glossary "Sharp Turn: a turn of less than 90 degrees"
+TOLERANCE = 0.5  # (choice) coordinates are rounded: an angle within 0.5 degree of 90 is not sharp
+
+
+@dataclass(frozen=True, slots=True)
+class Dot:
+    id: str
+    kind: str
+    x: float
+    y: float
+
+    @property
+    def is_start(self) -> bool:
+        return self.kind == "start"
+
+    @property
+    def is_end(self) -> bool:
+        return self.kind == "end"
+
+    @property
+    def no_attack(self) -> bool:
+        """603.1, 601.6: red No Attack Dots, and every Starting Dot."""
+        return self.kind in ("no_attack", "start")
+
+    @property
+    def warp(self) -> bool:
+        """601.7, 602.4: Starting and Ending Dots are Warp Dots."""
+        return self.kind in ("start", "end")
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    sha256: str
+    dots: dict[str, Dot]
+    # dot -> neighbour -> heading (degrees) of the line leaving dot towards neighbour
+    links: dict[str, dict[str, float]] = field(repr=False)
+    opposite: dict[str, str] = field(repr=False)
+    source: str = ""
+
+    @property
+    def ref(self) -> dict:
+        """What a stored match pins: the board's name and content hash."""
+        return {"name": self.name, "sha256": self.sha256}
+
+    def __contains__(self, dot: object) -> bool:
+        return dot in self.dots
+
+    def kind(self, dot: str) -> str:
+        return self.dots[dot].kind
+
+    def starts(self) -> list[str]:
+        return [d for d, v in self.dots.items() if v.is_start]
+
+    def ends(self) -> list[str]:
+        return [d for d, v in self.dots.items() if v.is_end]
+
+    def connected(self, a: str, b: str) -> bool:
+        """600.3: a line joins ``a`` and ``b``."""
+        return b in self.links.get(a, {})
+
+    def neighbours(self, dot: str) -> list[str]:
+        return list(self.links.get(dot, {}))
+
+    def is_warp(self, a: str, b: str) -> bool:
+        """604.2: a warp joins a Starting Dot and an Ending Dot (either way), without a line."""
+        da, db = self.dots.get(a), self.dots.get(b)
+        return (da is not None and db is not None and not self.connected(a, b)
+                and ((da.is_start and db.is_end) or (da.is_end and db.is_start)))
+
+    def turn_angle(self, a: str, b: str, c: str) -> float | None:
+        """The angle at ``b`` between the lines b-a and b-c, in degrees (180 = straight on);
+        None when either step is not along a line (a warp step has no direction, 604.3)."""
+        ha = self.links.get(b, {}).get(a)
+        hc = self.links.get(b, {}).get(c)
+        if ha is None or hc is None:
+            return None
+        d = abs(ha - hc) % 360.0
+        return 360.0 - d if d > 180.0 else d
+
+    def sharp_turns(self, dots: list[str]) -> list[tuple[str, str, str, float]]:
+        """202.9: every inner dot of ``dots`` where the path turns by less than 90 degrees."""
+        out = []
+        for a, b, c in zip(dots, dots[1:], dots[2:]):
+            angle = self.turn_angle(a, b, c)
+            if angle is not None and angle < SHARP - TOLERANCE:
+                out.append((a, b, c, angle))
+        return out
+
+    def distance(self, a: str, b: str) -> float:
+        pa, pb = self.dots[a], self.dots[b]
+        return math.hypot(pa.x - pb.x, pa.y - pb.y)
+
+
+def _heading(a: Dot, b: Dot) -> float:
+    return math.degrees(math.atan2(b.y - a.y, b.x - a.x)) % 360.0
+
+
+def _fail(message: str, source: str, line: int | None = None) -> FormatError:
+    return FormatError(message, source=source, line=line)
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
+    """Read an ``x610zboard`` 1 file; every problem is a ``FormatError`` naming FILE and the field."""
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise _fail(f"not JSON: {e.msg}", source, e.lineno) from None
+    if not isinstance(doc, dict):
+        raise _fail("a board file is a JSON object", source)
+    if doc.get("x610zboard") != 1:
+        raise _fail(f"x610zboard: must be 1, got {doc.get('x610zboard')!r}", source)
+    extra = set(doc) - {"x610zboard", "name", "note", "dots", "lines", "opposite"}
+    if extra:
+        raise _fail(f"unknown key {sorted(extra)[0]!r}", source)
+    bname = doc.get("name")
+    if not isinstance(bname, str) or not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", bname):
+        raise _fail(f"name: must be 1-64 characters A-Za-z0-9._-, got {bname!r}", source)
+    dots_raw = doc.get("dots")
+    if not isinstance(dots_raw, list) or not dots_raw:
+        raise _fail("dots: must be a non-empty list", source)
+    dots: dict[str, Dot] = {}
+    for i, d in enumerate(dots_raw):
+        where = f"dots[{i}]"
+        if not isinstance(d, dict) or set(d) != {"id", "kind", "x", "y"}:
+            raise _fail(f"{where}: must be an object with exactly id, kind, x, y", source)
+        if not isinstance(d["id"], str) or not DOT_ID.fullmatch(d["id"]):
+            raise _fail(f"{where}.id: must match [A-Za-z0-9]{{1,8}}, got {d['id']!r}", source)
+        if d["id"] in dots:
+            raise _fail(f"{where}.id: duplicate dot {d['id']}", source)
+        if d["kind"] not in KINDS:
+            raise _fail(f"{where}.kind: must be one of {', '.join(KINDS)}, got {d['kind']!r}", source)
+        for axis in ("x", "y"):
+            if not _number(d[axis]):
+                raise _fail(f"{where}.{axis}: must be a number, got {d[axis]!r}", source)
+        dots[d["id"]] = Dot(d["id"], d["kind"], float(d["x"]), float(d["y"]))
+    starts = [k for k, v in dots.items() if v.is_start]
+    if len(starts) != START_DOTS:
+        raise _fail(f"dots: a board has exactly {START_DOTS} Starting Dots (105.2a), got {len(starts)}", source)
+    if not any(v.is_end for v in dots.values()):
+        raise _fail("dots: a board needs at least one Ending Dot (602)", source)
+    links: dict[str, dict[str, float]] = {k: {} for k in dots}
+    lines_raw = doc.get("lines")
+    if not isinstance(lines_raw, list):
+        raise _fail("lines: must be a list", source)
+    for i, ln in enumerate(lines_raw):
+        where = f"lines[{i}]"
+        heading = None
+        if isinstance(ln, dict):
+            if not {"a", "b"} <= set(ln) or set(ln) - {"a", "b", "heading"}:
+                raise _fail(f"{where}: a curved line is an object with a, b and heading", source)
+            a, b, heading = ln["a"], ln["b"], ln.get("heading")
+            if not (isinstance(heading, list) and len(heading) == 2 and all(_number(h) for h in heading)):
+                raise _fail(f"{where}.heading: must be two numbers (degrees at a, at b)", source)
+        elif isinstance(ln, list) and len(ln) == 2:
+            a, b = ln
+        else:
+            raise _fail(f"{where}: must be [a, b] or {{\"a\", \"b\", \"heading\"}}", source)
+        for end in (a, b):
+            if end not in dots:
+                raise _fail(f"{where}: unknown dot {end!r}", source)
+        if a == b:
+            raise _fail(f"{where}: a line joins two different dots", source)
+        if b in links[a]:
+            raise _fail(f"{where}: {a}-{b} is listed twice", source)
+        if heading is None:
+            links[a][b] = _heading(dots[a], dots[b])
+            links[b][a] = _heading(dots[b], dots[a])
+        else:
+            links[a][b] = float(heading[0]) % 360.0
+            links[b][a] = float(heading[1]) % 360.0
+    opposite: dict[str, str] = {}
+    opp_raw = doc.get("opposite")
+    if not isinstance(opp_raw, list) or not opp_raw:
+        raise _fail("opposite: must be a non-empty list of Starting Dot pairs (105.2b)", source)
+    for i, pair in enumerate(opp_raw):
+        where = f"opposite[{i}]"
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise _fail(f"{where}: must be a pair [s, s']", source)
+        for s in pair:
+            if s not in dots or not dots[s].is_start:
+                raise _fail(f"{where}: {s!r} is not a Starting Dot", source)
+            if s in opposite:
+                raise _fail(f"{where}: {s} is already in another pair", source)
+        if pair[0] == pair[1]:
+            raise _fail(f"{where}: a Starting Dot does not oppose itself", source)
+        opposite[pair[0]], opposite[pair[1]] = pair[1], pair[0]
+    if name is not None and name != bname:
+        bname = name
+    return Board(bname, sha, dots, links, opposite, source)
+
+
+def read_board(path: str | Path) -> Board:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise _fail(f"board file not found: {p}", str(p)) from None
+    except UnicodeDecodeError as e:
+        raise _fail(f"board file is not UTF-8: {e}", str(p)) from None
+    return parse_board(text, source=str(p))
+
+
+_BUILTIN: dict[str, Board] = {}
+
+
+def builtin_board_names() -> list[str]:
+    return sorted(p.name[:-5] for p in resources.files(__package__).joinpath("boards").iterdir()
+                  if p.name.endswith(".json"))
+
+
+def load_board(name_or_path: str) -> Board:
+    """A shipped board by name (``x610z-orbits-sample``) or a board file by path."""
+    if name_or_path in _BUILTIN:
+        return _BUILTIN[name_or_path]
+    res = resources.files(__package__).joinpath("boards").joinpath(f"{name_or_path}.json")
+    if "/" not in name_or_path and res.is_file():
+        board = parse_board(res.read_text(encoding="utf-8"), source=f"boards/{name_or_path}.json")
+        _BUILTIN[name_or_path] = board
+        return board
+    if Path(name_or_path).is_file():
+        return read_board(name_or_path)
+    raise FormatError(f"unknown board {name_or_path!r}: not a shipped board "
+                      f"({', '.join(builtin_board_names())}) nor a board file")

@@ -1,0 +1,813 @@
+"""The X610Z rules engine: checks each log record against the state, then records what happened.
+
+``Referee.handle(line, record)`` checks one record. Strict mode raises ``RuleViolation`` at the
+first violation (``FILE:LINE: rule NNN: message``); lenient mode (``--accept-violations``, the
+audit) records each violation as a ``ViolationRecorded`` event and applies the record as played
+where that is possible. The engine derives, and never reads from the log: phase changes when
+passes were left out, resolutions and fizzles (200.4, 202.11, 208.5), failures for want of
+payment (200.5), attack damage (202.5a), destruction (210.5, 601.5, 602.5, 209.2c/f) and the
+outcome (106). Rule numbers are X610Z CR V1.1's; choices are in docs/rules-x610z.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from zx_events.errors import RuleViolation
+
+from . import checks
+from .board import Board
+from .cards import Card, Catalog
+from .decks import check_deck
+from .match import HAND_LIMIT, Match, other, stat
+
+CODE_CHARS = "-"  # a card code has a dash, a dot id never does
+
+
+class _Skip(Exception):
+    """A record that cannot be applied at all (lenient mode): recorded, then skipped."""
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    line: int | None
+    turn: int
+    player: str | None
+    rule: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "turn": self.turn, "player": self.player, "rule": self.rule,
+                "message": self.message}
+
+
+def is_code(value: Any) -> bool:
+    return isinstance(value, str) and CODE_CHARS in value
+
+
+class Referee:
+    def __init__(self, match: Match, catalog: Catalog, board: Board, *, strict: bool = True,
+                 source: str | None = None):
+        self.m = match
+        self.cat = catalog
+        self.board = board
+        self.strict = strict
+        self.source = source
+        self.found: list[Violation] = []
+        self.line: int | None = None
+        self.by: str | None = None
+        self.resolved: str | None = None  # the source of the entry that resolved last (for effects)
+        self.rec: dict | None = None  # the record under way, until an event carries it
+
+    # ------------------------------------------------------------------ violations
+    def fail(self, rule: str, message: str, *, fatal: bool = False) -> None:
+        if self.strict:
+            raise RuleViolation(rule, message, source=self.source, line=self.line)
+        self.found.append(Violation(self.line, self.m.turn, self.by, rule, message))
+        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=self.by,
+                          rec=self._carry() if fatal else None)
+        if fatal:
+            raise _Skip
+
+    def _carry(self) -> dict | None:
+        """The record under way for the first event it causes (replay and the audit read it there)."""
+        rec, self.rec = self.rec, None
+        return rec
+
+    def check(self, problem: tuple[str, str] | None, *, fatal: bool = False) -> None:
+        if problem is not None:
+            self.fail(*problem, fatal=fatal)
+
+    def card(self, code: str) -> Card:
+        return self.cat[code]
+
+    # ------------------------------------------------------------------ header (101, 102, 304)
+    def header(self, header: dict, line: int | None) -> None:
+        self.line, self.by = line, None
+        fmt = header.get("format") or "constructed"
+        for pl in ("P1", "P2"):
+            info = header["players"][pl]
+            self.by = pl
+            for rule, message in check_deck(self.cat, info.get("deck") or {}, info.get("side"), fmt):
+                self.fail(rule, f"{pl}: {message}")
+        self.by = None
+
+    # ------------------------------------------------------------------ records
+    def handle(self, line: int, rec: dict) -> None:
+        m = self.m
+        self.line, self.by, self.rec = line, rec.get("by"), rec
+        kind = rec["do"]
+        try:
+            if m.outcome is not None and kind != "result":
+                self.fail("106.1b", f"{kind} record after the game has ended "
+                                    f"({m.outcome['reason']}, winner {m.outcome['winner'] or 'none'})", fatal=True)
+            if "turn" in rec:
+                expected = m.turn + 1 if kind == "turn" else m.turn
+                if rec["turn"] != expected:
+                    self.fail("700.1", f"record says turn {rec['turn']}, the engine is in turn {expected}")
+            getattr(self, "do_" + kind)(rec)
+        except _Skip:
+            pass
+        self.settle()
+
+    def finish(self) -> None:
+        """End of the log: nothing is left pending (an unfinished match is stored as it stands)."""
+
+    # ------------------------------------------------------------------ derived rule effects
+    def settle(self) -> None:
+        """210.5 lethal damage, 210.8 / 106.3 a Life Base out of play loses the game."""
+        m = self.m
+        if m.outcome is not None:
+            return
+        for dot, e in list(m.dots.items()):
+            if (e["dmg"] or e["mods"]) and e["dmg"] >= stat(e, "defense"):
+                m._destroyed(dot=dot, uid=e["uid"], code=e["code"], cause="210.5", line=self.line)
+        if m.turn == 0 and not all(z["ready"] for z in m.p.values()):
+            return
+        alive = {e["ctrl"] for e in m.dots.values() if e["life"]}
+        losers = [pl for pl in ("P1", "P2") if pl not in alive]
+        if len(losers) == 2:
+            m._ended(winner=None, reason="simultaneous", line=self.line)  # 106.1a
+        elif losers:
+            m._ended(winner=other(losers[0]), reason="life_base", line=self.line)  # 210.8
+
+    def _leave_play(self, dot: str, cause: str) -> None:
+        e = self.m.dots.get(dot)
+        if e is not None:
+            self.m._destroyed(dot=dot, uid=e["uid"], code=e["code"], cause=cause, line=self.line)
+
+    def _start_dot(self, dot: str) -> None:
+        """601.5: a summon moved or placed onto a Starting Dot not its controller's is destroyed."""
+        e = self.m.dots.get(dot)
+        if e is not None and self.board.dots[dot].is_start and dot != self.m.p[e["ctrl"]]["home"]:
+            self._leave_play(dot, "601.5")
+
+    # ------------------------------------------------------------------ phases and priority
+    def _running(self) -> None:
+        if self.m.turn == 0:
+            self.fail("700.1", f"{self.m.phase if self.m.phase != 'setup' else 'no'} turn under way: "
+                               f"a turn record comes first", fatal=True)
+        if self.m.phase == "over":
+            self.fail("700.1", f"turn {self.m.turn} has ended: a turn record comes first", fatal=True)
+
+    def _leave_draw(self) -> None:
+        m = self.m
+        if m.phase == "draw":
+            if m.drawn == 0:
+                self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card")
+            m._phase_entered(phase="action", line=self.line)
+
+    def _action_phase(self, rule: str, what: str) -> None:
+        """Table 1 (201.7): the Action Phase of the active player; passes that close the Draw
+        Phase may be left out."""
+        m = self.m
+        if m.phase == "draw" and not m.stack and self.by == m.active:
+            self._leave_draw()
+        if m.phase != "action":
+            where = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
+            self.fail(rule, f"{what} {where.get(m.phase, 'outside the Action Phase')}: only in the Action Phase")
+
+    def _stackable(self, what: str) -> None:
+        """201.3: only the priority holder announces a stackable action; 702.2: in the Draw Phase
+        only triggers; 704.6: nothing after the End Phase ended."""
+        m = self.m
+        if m.phase == "draw" and m.stack == [] and self.by == m.active and m.drawn:
+            self._leave_draw()
+        if m.phase == "draw":
+            self.fail("702.2", f"{what} in the Draw Phase, where only triggers may be announced")
+        if m.phase == "closed":
+            self.fail("704.6", f"{what} after the End Phase ended (everyone passed)", fatal=True)
+        if self.by != m.prio:
+            self.fail("201.3", f"{self.by} announces {what} without priority ({m.prio} has it)")
+
+    def _active(self, rule: str, what: str, fatal: bool = False) -> None:
+        if self.by != self.m.active:
+            self.fail(rule, f"{self.by} {what} in {self.m.active}'s turn: only the active player may", fatal=fatal)
+
+    def _after_passes(self) -> None:
+        """201.5: all players passed in a row: the top of the stack resolves, or the phase ends."""
+        m = self.m
+        if m.passes < 2:
+            return
+        if m.stack:
+            self._resolve()
+        elif m.phase == "draw":
+            self._leave_draw()
+        elif m.phase == "action":
+            m._phase_entered(phase="end", line=self.line)  # 703.7; priority to the reactive player, 704.1
+        elif m.phase == "end":
+            m._phase_entered(phase="closed", line=self.line)  # 704.6
+
+    # ------------------------------------------------------------------ energy helpers
+    def _reserve(self, player: str) -> tuple[int, dict]:
+        """Energy the player's reactivated crystals could still add (open question 14)."""
+        wild, extra = 0, {}
+        for p in self.m.perms:
+            if p["kind"] == "crystal" and p["ctrl"] == player and not p["act"]:
+                alts = self.card(p["code"]).produces
+                if len(alts) == 1:
+                    extra = checks.add(extra, alts[0])
+                elif alts:
+                    wild += max(sum(a.values()) for a in alts)
+        return wild, extra
+
+    def _pay(self, cost: dict, pay: dict, under_rule: str = "200.5") -> bool:
+        """Check a payment; True when the action goes ahead, False when it fails for want of energy."""
+        wild, extra = self._reserve(self.by)
+        result, problem = checks.payment(cost, pay or {}, self.m.p[self.by]["pool"], wild=wild, extra=extra,
+                                         under_rule=under_rule)
+        self.check(problem)
+        return result == checks.PAID
+
+    # ------------------------------------------------------------------ setup (105)
+    def do_setup(self, r: dict) -> None:
+        m, pl, board = self.m, self.by, self.board
+        z = m.p[pl]
+        if m.turn > 0:
+            self.fail("700.1", "setup after the game began", fatal=True)
+        if z["ready"]:
+            self.fail("105.2a", f"{pl} is already set up", fatal=True)
+        opp = m.p[other(pl)]
+        if not opp["ready"] and pl != m.first:
+            self.fail("105.2a", f"{m.first} (the starting player) places his Life Base first")
+        dot = r["dot"]
+        if dot not in board or not board.dots[dot].is_start:
+            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}", fatal=True)
+        if dot in m.dots:
+            self.fail("105.2a", f"Starting Dot {dot} is taken", fatal=True)
+        if opp["ready"] and board.opposite.get(opp["home"]) != dot:
+            self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {opp['home']} "
+                                f"(opposite: {board.opposite.get(opp['home'], 'none')})")
+        lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
+        if lb is None:
+            self.fail("101.1a", f"{pl}'s deck has no Life Base Card", fatal=True)
+        deck = list(z["deck"])
+        deck.remove(lb)
+        hand = list(r["hand"])
+        if len(hand) != 7:
+            self.fail("105.3a", f"the initial hand has {len(hand)} cards, needs 7")
+        lost = _missing(deck, hand)
+        if lost:
+            self.fail("105.3a", f"{', '.join(lost)} not in {pl}'s deck (the hand is drawn from it)", fatal=True)
+        size, pool = len(hand), deck
+        for i, again in enumerate(r.get("murphy") or []):
+            size -= 1
+            if len(again) != size:
+                self.fail("105.4", f"Murphy's Law hand {i + 1} has {len(again)} cards, needs {size}")
+            lost = _missing(pool, again)
+            if lost:
+                self.fail("105.4", f"{', '.join(lost)} not in {pl}'s deck after shuffling the hand back", fatal=True)
+            size = len(again)
+        card = self.card(lb)
+        m._set_up(player=pl, dot=dot, life_base={"code": lb, "stats": card.stats(), "cls": card.cls,
+                                                  "counters": dict(card.counters)},
+                  hand=hand, murphy=[list(h) for h in r.get("murphy") or []], rec=self._carry(), line=self.line)
+
+    # ------------------------------------------------------------------ turns (700-704)
+    def do_turn(self, r: dict) -> None:
+        m = self.m
+        if not all(z["ready"] for z in m.p.values()):
+            self.fail("105.2a", "a turn before both players set up", fatal=True)
+        if m.phase not in ("setup", "over"):
+            self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first)", fatal=True)
+        expected = m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
+        if self.by != expected:
+            self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by}")
+        m._turn_started(turn=m.turn + 1, player=self.by, rec=self._carry(), line=self.line)
+        for dot, e in list(m.dots.items()):  # 209.2f (open question 20): at once
+            if e["counters"].get("time", 1) <= 0:
+                self._leave_play(dot, "209.2f")
+        for p in list(m.perms):
+            if p["counters"].get("time", 1) <= 0:
+                m._perm_left(uid=p["uid"], code=p["code"], cause="209.2f", line=self.line)
+        if not m.p[self.by]["deck"]:  # 106.3: the draw of 702.1 is due from an empty deck
+            m._ended(winner=other(self.by), reason="deck_out", line=self.line)
+
+    def do_draw(self, r: dict) -> None:
+        m = self.m
+        self._running()
+        if self.by != m.active or m.phase != "draw":
+            self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
+        if m.drawn >= 1:
+            self.fail("702.1", f"{self.by} draws a second card in the Draw Phase (exactly 1)")
+        if r["card"] not in m.p[self.by]["deck"]:
+            self.fail("500.1", f"{r['card']} is not in {self.by}'s deck", fatal=True)
+        m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
+
+    def do_pass(self, r: dict) -> None:
+        m = self.m
+        self._running()
+        if m.phase == "closed":
+            self.fail("704.6", "a pass after the End Phase ended (everyone passed)", fatal=True)
+        if self.by != m.prio:
+            self.fail("201.3", f"{self.by} passes without priority ({m.prio} has it)", fatal=True)
+        m._passed(player=self.by, rec=self._carry(), line=self.line)
+        self._after_passes()
+
+    def do_end(self, r: dict) -> None:
+        m = self.m
+        self._running()
+        if self.by != m.active:
+            self.fail("700.1", f"{self.by} ends {m.active}'s turn", fatal=True)
+        if m.stack:
+            rule = "704.6" if m.phase in ("end", "closed") else "703.7"
+            self.fail(rule, f"the turn ends with {len(m.stack)} action(s) on the stack")
+        if m.phase == "draw":
+            self._leave_draw()
+        z = m.p[self.by]
+        discard = list(r.get("discard") or [])
+        lost = _missing(z["hand"], discard)
+        if lost:
+            self.fail("500.1", f"{', '.join(lost)} not in {self.by}'s hand", fatal=True)
+        need = max(0, len(z["hand"]) - HAND_LIMIT)
+        if len(discard) != need:
+            self.fail("502.5", f"{self.by} holds {len(z['hand'])} cards and discards {len(discard)}: "
+                               f"down to {HAND_LIMIT} means {need}")
+        m._turn_ended(player=self.by, discard=discard, rec=self._carry(), line=self.line)
+        for dot, e in list(m.dots.items()):  # 602.5: Non Life Base summons on Ending Dots
+            if self.board.dots[dot].is_end and not e["life"]:
+                self._leave_play(dot, "602.5")
+
+    def do_concede(self, r: dict) -> None:
+        self.m._conceded(player=self.by, rec=self._carry(), line=self.line)
+        self.m._ended(winner=other(self.by), reason="concede", line=self.line)  # 106.3
+
+    def do_result(self, r: dict) -> None:
+        m = self.m
+        winner, reason = r.get("winner"), r.get("reason")
+        if m.outcome is None and reason == "time" and winner is None:
+            m._ended(winner=None, reason="time", line=self.line)  # 106.1a: a time-limit draw
+        elif m.outcome is None:
+            self.fail("106.1b", f"result {winner or 'none'} ({reason}) but the game has not ended")
+        elif (winner, reason) != (m.outcome["winner"], m.outcome["reason"]):
+            self.fail("106.1b", f"result {winner or 'none'} ({reason}) disagrees with the engine: "
+                                f"{m.outcome['winner'] or 'none'} ({m.outcome['reason']})")
+        m._result(winner=winner, reason=reason, rec=self._carry(), line=self.line)
+
+    # ------------------------------------------------------------------ energy (203, 403)
+    def do_crystal(self, r: dict) -> None:
+        m, code = self.m, r["card"]
+        self._running()
+        self._active("403.2", "casts an Energy Crystal Card")
+        self._action_phase("201.7", "an Energy Crystal Card")
+        if m.p[self.by]["crystal_cast"]:
+            self.fail("403.1", f"{self.by} already cast an Energy Crystal Card this turn")
+        if code not in m.p[self.by]["hand"]:
+            self.fail("500.1", f"{code} is not in {self.by}'s hand", fatal=True)
+        card = self.card(code)
+        if not card.is_crystal:
+            self.fail("200.1b", f"{code} ({card.name}) is a {card.type} card: a crystal record casts only "
+                                f"Energy Crystal Cards", fatal=True)
+        pay = r.get("pay") or {}
+        if not self._pay(card.cost, pay):
+            self.m._failed(player=self.by, kind="crystal", pay=pay, rec=self._carry(), line=self.line)
+            return
+        m._crystal(player=self.by, card=code, pay=pay, counters=dict(card.counters), rec=self._carry(), line=self.line)
+
+    def do_energy(self, r: dict) -> None:
+        m, code = self.m, r["crystal"]
+        self._running()
+        mine = [p for p in m.perms if p["code"] == code and p["ctrl"] == self.by]
+        if not mine:
+            self.fail("500.1", f"{self.by} controls no {code} in play", fatal=True)
+        ready = [p for p in mine if not p["act"]]
+        if not ready:
+            self.fail("206.1e", f"every {code} of {self.by} is activated (it needs reactivation first)")
+        crystal = (ready or mine)[0]
+        alts = self.card(code).produces
+        want = r.get("type")
+        if not alts:
+            self.fail("203.3", f"{code} produces no energy", fatal=True)
+        if want is None:
+            if len(alts) > 1:
+                self.fail("203.3", f"{code} produces {' or '.join(''.join(a) for a in alts)}: name the type")
+            alt = alts[0]
+        else:
+            alt = next((a for a in alts if want in a), None)
+            if alt is None:
+                self.fail("203.3", f"{code} cannot produce {want} energy")
+                alt = alts[0]
+        etype = want if want in alt else next(iter(alt))
+        m._energy(player=self.by, uid=crystal["uid"], type=etype, amount=alt[etype], rec=self._carry(), line=self.line)
+        if crystal["counters"].get("activation", 1) <= 0:
+            m._perm_left(uid=crystal["uid"], code=code, cause="209.2c", line=self.line)
+
+    # ------------------------------------------------------------------ stackable actions
+    def _target(self, card: Card, r: dict) -> dict | None:
+        """200.3, 401.2a-401.5a: the declared target, resolved to what the engine follows."""
+        m = self.m
+        target = r.get("target")
+        kind = card.targets
+        if target is None:
+            if kind is not None:
+                self.fail("200.3", f"{card.name} ({card.type}) needs a target, declared when it is announced")
+            return None
+        if isinstance(target, dict):
+            if kind is not None:
+                self.fail(_TARGET_RULE[kind], f"{card.name} cannot target a player")
+            return {"player": target.get("player")}
+        if not is_code(target):
+            e = m.dots.get(target)
+            if e is None:
+                self.fail("200.3", f"no summon on {target} to target", fatal=True)
+            if kind in ("crystal", "effect"):
+                self.fail(_TARGET_RULE[kind], f"{card.name} targets {'a crystal' if kind == 'crystal' else 'an Effect'}, "
+                                              f"not the summon on {target}")
+            if kind == "class" and e["cls"] != card.cls:
+                self.fail("401.3a", f"{card.name} targets a {card.cls}, the summon on {target} is a {e['cls']}")
+            return {"dot": target, "uid": e["uid"]}
+        on = r.get("on")
+        found = [p for p in m.perms if p["code"] == target and (on is None or _on_matches(m, p, on))]
+        if not found:
+            self.fail("500.1", f"no {target} in play to target", fatal=True)
+        tkind = "crystal" if found[0]["kind"] == "crystal" else "effect"
+        if kind in ("summon", "class") or (kind in ("crystal", "effect") and kind != tkind):
+            self.fail(_TARGET_RULE[kind], f"{card.name} ({card.type}) cannot target {target} "
+                                          f"({self.card(target).type})")
+        return {"code": target, "uid": found[0]["uid"]}
+
+    def do_cast(self, r: dict) -> None:
+        m, code = self.m, r["card"]
+        self._running()
+        card = self.card(code)
+        if card.is_crystal:
+            self.fail("200.1b", f"{code} is an Energy Crystal Card: it is cast with a crystal record", fatal=True)
+        if card.permanent:
+            self._active("206.1a", f"casts the permanent {card.name}")
+            if m.phase == "draw" and self.by == m.active and not m.stack:
+                self._leave_draw()
+            if m.phase != "action":
+                self.fail("206.1a", f"the permanent {card.name} is cast outside the Action Phase")
+        else:
+            if m.phase == "draw" and self.by == m.active and not m.stack and m.drawn:
+                self._leave_draw()
+            if m.phase not in ("action", "end", "closed"):
+                self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases")
+        self._stackable(f"casting {card.name}")
+        if code not in m.p[self.by]["hand"]:
+            self.fail("500.1", f"{code} is not in {self.by}'s hand", fatal=True)
+        entry: dict[str, Any] = {"id": self.line, "kind": "cast", "by": self.by, "card": code,
+                                 "permanent": card.permanent}
+        if card.is_summon:
+            dot = r.get("dot")
+            if dot is None or dot not in self.board:
+                self.fail("402.6", f"a summon is placed on a dot: {card.name} names {dot or 'none'}", fatal=True)
+            if dot != m.p[self.by]["home"] and not self.board.dots[dot].is_end:
+                self.fail("402.6", f"{card.name} is placed on {dot}: only {self.by}'s Starting Dot "
+                                   f"{m.p[self.by]['home']} or an Ending Dot")
+            if dot in m.dots:
+                self.fail("600.5", f"{dot} is occupied by {m.dots[dot]['code']}")
+            if self._controls_class(self.by, card.cls):
+                self.fail("402.8", f"{self.by} already controls a summon of Class {card.cls}")
+            entry["dot"] = dot
+            entry["summon"] = {"stats": card.stats(), "cls": card.cls, "counters": dict(card.counters)}
+        else:
+            entry["counters"] = dict(card.counters)
+        target = self._target(card, r)
+        if target is not None:
+            entry["target"] = target
+        for key in ("choice", "additional"):
+            if key in r:
+                entry[key] = r[key]
+        cost = checks.add(card.cost, card.additional_cost, int(r.get("additional") or 0))
+        if not self._pay(cost, r["pay"]):
+            m._failed(player=self.by, kind="cast", pay=r["pay"], rec=self._carry(), line=self.line)
+            return
+        m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
+
+    def _controls_class(self, player: str, cls: str) -> bool:
+        return any(e["ctrl"] == player and e["cls"] == cls for e in self.m.dots.values())
+
+    def _anytime(self, what: str) -> None:
+        """Table 1: Effect activations and abilities by anyone in the Action and End Phases."""
+        m = self.m
+        if m.phase == "draw" and self.by == m.active and not m.stack and m.drawn:
+            self._leave_draw()
+        if m.phase not in ("action", "end", "closed", "draw"):
+            self.fail("201.7", f"{what} outside the Action and End Phases")
+        self._stackable(what)
+
+    def do_activate(self, r: dict) -> None:
+        m, code = self.m, r["effect"]
+        self._running()
+        self._anytime(f"activating {code}")
+        on = r.get("on")
+        mine = [p for p in m.perms if p["code"] == code and p["ctrl"] == self.by
+                and (on is None or _on_matches(m, p, on))]
+        if not mine:
+            self.fail("500.1", f"{self.by} controls no {code} in play", fatal=True)
+        ready = [p for p in mine if not p["act"]]
+        if not ready:
+            self.fail("206.1e", f"{code} is activated: it cannot be used again until reactivated")
+        perm = (ready or mine)[0]
+        card = self.card(code)
+        if card.activation_cost is None and not card.is_crystal:
+            self.fail("204.3", f"{card.name} has no activation symbol", fatal=True)
+        entry: dict[str, Any] = {"id": self.line, "kind": "activate", "by": self.by, "card": code,
+                                 "uid": perm["uid"]}
+        target = self._target(card, r) if "target" in r else None
+        if target is not None:
+            entry["target"] = target
+        cost = checks.add(card.activation_cost or {}, card.additional_cost, int(r.get("additional") or 0))
+        if not self._pay(cost, r["pay"]):
+            m._failed(player=self.by, kind="activate", pay=r["pay"], rec=self._carry(), line=self.line)
+            return
+        m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
+
+    def do_ability(self, r: dict) -> None:
+        m, dot, kind = self.m, r["summon"], r["kind"]
+        self._running()
+        rule = "402.10f" if kind == "activated" else "402.10g"
+        self._anytime(f"the {kind} ability of the summon on {dot}")
+        e = m.dots.get(dot)
+        if e is None or e["ctrl"] != self.by:
+            self.fail("500.1", f"{self.by} controls no summon on {dot}", fatal=True)
+        card = self.card(e["code"])
+        if kind not in card.abilities:
+            self.fail(rule, f"{card.name} has no {kind} ability", fatal=True)
+        if kind in e["abil"]:
+            self.fail(rule, f"the {kind} ability of {card.name} was already used this turn (once per turn)")
+        if kind == "activated" and e["act"]:
+            self.fail("206.1e", f"{card.name} is activated: its activated ability needs it reactivated")
+        entry: dict[str, Any] = {"id": self.line, "kind": "ability", "by": self.by, "card": e["code"],
+                                 "uid": e["uid"], "ability": kind}
+        if "target" in r:
+            entry["target"] = r["target"]
+        if not self._pay(card.abilities[kind], r["pay"]):
+            m._failed(player=self.by, kind="ability", pay=r["pay"], rec=self._carry(), line=self.line)
+            return
+        m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
+
+    def do_trigger(self, r: dict) -> None:
+        """207.4, 402.10h: a triggered effect or ability goes on the stack; it needs no priority
+        (documented choice: it triggers, nobody chooses when) and is allowed in every phase."""
+        m, src = self.m, r["source"]
+        self._running()
+        if not is_code(src):
+            e = m.dots.get(src)
+            if e is None or e["ctrl"] != self.by:
+                self.fail("500.1", f"{self.by} controls no summon on {src}", fatal=True)
+        entry: dict[str, Any] = {"id": self.line, "kind": "trigger", "by": self.by, "source": src}
+        if "target" in r:
+            entry["target"] = r["target"]
+        m._announced(player=self.by, entry=entry, pay={}, rec=self._carry(), line=self.line)  # 201.4: priority to the next player
+
+    # ------------------------------------------------------------------ movement and attack (202)
+    def _own_summon(self, dot: str, what: str) -> dict:
+        e = self.m.dots.get(dot)
+        if e is None:
+            self.fail("500.1", f"no summon on {dot} {what}", fatal=True)
+        if e["ctrl"] != self.by:
+            self.fail("202.1", f"the summon on {dot} is controlled by {e['ctrl']}, not {self.by}", fatal=True)
+        return e
+
+    def do_move(self, r: dict) -> None:
+        m, board = self.m, self.board
+        src, path = r["from"], list(r["path"])
+        self._running()
+        self._active("202.1", "moves a summon")
+        self._action_phase("201.7", "a movement")
+        self._stackable("a movement")
+        e = self._own_summon(src, "to move")
+        name = self.card(e["code"]).name
+        if e["deact"]:
+            self.fail("202.4", f"{name} on {src} is deactivated: it cannot move until reactivated")
+        elif e["act"]:
+            self.fail("202.2b", f"{name}'s Summon Card is activated: it moves only when reactivated")
+        for d in path:
+            if d not in board:
+                self.fail("600.3", f"{d} is not a dot of board {board.name}", fatal=True)
+        speed = stat(e, "speed")
+        if len(path) > speed:
+            self.fail("202.5c", f"{name} moves {len(path)} dots, its Speed is {speed}")
+        full = [src] + path
+        home = m.p[e["ctrl"]]["home"]
+        for a, b in zip(full, full[1:]):
+            self.check(checks.step_problem(board, a, b, life=e["life"], home=home, attack=False))
+        self.check(checks.sharp(board, full))
+        if path[-1] in m.dots and path[-1] != src:
+            self.fail("600.5", f"{path[-1]} is occupied by {m.dots[path[-1]]['code']}")
+        problem, trail, pos = checks.direction(board, e["trail"], e["pos"], e.get("via"), src, path, "move")
+        self.check(problem)
+        cost = self.card(e["code"]).move_cost
+        if not self._pay(cost, r["pay"], under_rule="202.2a"):
+            m._failed(player=self.by, kind="move", pay=r["pay"], rec=self._carry(), line=self.line)
+            return
+        entry = {"id": self.line, "kind": "move", "by": self.by, "uid": e["uid"], "from": src, "path": path,
+                 "trail": trail, "pos": pos, "warp": any(board.is_warp(a, b) for a, b in zip(full, full[1:]))}
+        m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
+
+    def do_attack(self, r: dict) -> None:
+        m, board = self.m, self.board
+        src, target, path = r["from"], r["target"], list(r["path"])
+        self._running()
+        self._active("202.1", "attacks")
+        self._action_phase("201.7", "an attack")
+        self._stackable("an attack")
+        e = self._own_summon(src, "to attack with")
+        name = self.card(e["code"]).name
+        if e["deact"]:
+            self.fail("202.4", f"{name} on {src} is deactivated: it cannot attack until reactivated")
+        if e["attacks"] >= 1 + e["extra_attacks"]:
+            self.fail("202.3b", f"{name} already attacked this turn (once per turn)")
+        t = m.dots.get(target)
+        if t is None:
+            self.fail("202.3", f"no summon on {target} to attack", fatal=True)
+        if t["ctrl"] == self.by:
+            self.fail("202.3", f"the summon on {target} is {self.by}'s own: an attack targets an opponent's summon")
+        if not path or path[-1] != target:
+            self.fail("202.3", f"the attack path must end at the target {target}", fatal=True)
+        if board.dots[src].no_attack:
+            self.fail("603.2", f"{src} is a No Attack Dot: the summon there cannot attack")
+        if board.dots[target].no_attack:
+            self.fail("603.2", f"{target} is a No Attack Dot: the summon there cannot be attacked")
+        full = [src] + path
+        for d in path:
+            if d not in board:
+                self.fail("600.3", f"{d} is not a dot of board {board.name}", fatal=True)
+        for a, b in zip(full, full[1:]):
+            self.check(checks.step_problem(board, a, b, life=e["life"], home=None, attack=True))
+        inner = [d for d in path[:-1] if board.dots[d].warp]
+        if inner:
+            self.fail("604.4", f"the attack passes through the Warp Dot {inner[0]}")
+        reach = stat(e, "range")
+        if len(path) > reach:
+            self.fail("202.5d", f"{target} is {len(path)} dots away, {name}'s Range is {reach}")
+        self.check(checks.sharp(board, full, what="attack path: "))
+        problem, trail, pos = checks.direction(board, e["trail"], e["pos"], e.get("via"), src, path, "attack")
+        self.check(problem)
+        entry = {"id": self.line, "kind": "attack", "by": self.by, "uid": e["uid"], "from": src, "path": path,
+                 "target": t["uid"], "trail": trail, "pos": pos}
+        m._announced(player=self.by, entry=entry, pay={}, rec=self._carry(), line=self.line)
+
+    # ------------------------------------------------------------------ resolution (201.5)
+    def _resolve(self) -> None:
+        m, board = self.m, self.board
+        entry = m.stack[-1]
+        kind, by = entry["kind"], entry["by"]
+        facts: dict[str, Any] = {}
+        outcome = "done"
+        follow: list = []
+        if kind == "cast":
+            target = entry.get("target") or {}
+            if entry.get("summon"):
+                dot = entry["dot"]
+                if dot in m.dots or self._controls_class(by, entry["summon"]["cls"]):
+                    outcome = "fizzled"  # 200.4
+                else:
+                    facts["dot"] = dot
+                    follow.append(("start", dot))
+            elif target.get("uid") is not None and not self._in_play(target["uid"]):
+                outcome = "fizzled"  # 208.5
+            elif entry.get("permanent") and target.get("uid") is not None:
+                facts["on"] = target["uid"]
+            self.resolved = entry["card"]
+        elif kind == "activate":
+            p = m.perm(entry["uid"])
+            if p is None or p["ctrl"] != by:
+                outcome = "fizzled"  # 200.7, 214.5
+            else:
+                follow.append(("counter", entry["uid"]))
+            self.resolved = entry["card"]
+        elif kind == "move":
+            src, e = m.find(entry["uid"])
+            if e is None or e["ctrl"] != by:
+                outcome = "fizzled"  # 214.5
+            else:
+                to = src
+                free = [d for d in entry["path"] if d not in m.dots or d == src]
+                if entry["path"][-1] in free:
+                    to = entry["path"][-1]
+                elif free:
+                    to = free[-1]  # 202.11: as far as possible along its path
+                facts["to"] = to
+                follow.append(("moved", to))
+            self.resolved = entry["from"]
+        elif kind == "attack":
+            _, e = m.find(entry["uid"])
+            _, t = m.find(entry["target"])
+            if e is None or t is None:
+                outcome = "fizzled"  # 210.4: the source must be in play
+            else:
+                facts["target"] = entry["target"]
+                facts["damage"] = stat(e, "attack")  # 202.5a (open question 17)
+            self.resolved = entry["from"]
+        elif kind == "ability":
+            if m.find(entry["uid"])[1] is None:
+                outcome = "fizzled"
+            self.resolved = entry["card"]
+        else:
+            self.resolved = entry.get("source")
+        m._resolved(outcome=outcome, facts=facts, line=self.line)
+        for what, arg in follow:
+            if what == "start":
+                self._start_dot(arg)
+            elif what == "counter":
+                p = m.perm(arg)
+                if p is not None and p["counters"].get("activation", 1) <= 0:
+                    m._perm_left(uid=arg, code=p["code"], cause="209.2c", line=self.line)
+            elif what == "moved":
+                e = m.dots.get(arg)
+                self._start_dot(arg)
+                if e is not None and arg in m.dots and e["counters"].get("activation", 1) <= 0:
+                    self._leave_play(arg, "209.2c")
+                if e is not None and e["life"] and board.dots[arg].is_end and m.dots.get(arg) is e:
+                    m._ended(winner=e["ctrl"], reason="ending_dot", line=self.line)  # 602.2, 106.2
+
+    def _in_play(self, uid: int) -> bool:
+        return self.m.find(uid)[1] is not None or self.m.perm(uid) is not None
+
+    # ------------------------------------------------------------------ effect records (107.1a)
+    def do_effect(self, r: dict) -> None:
+        m, op = self.m, r["op"]
+        self._running()
+        args = {k: v for k, v in r.items() if k not in ("do", "by", "turn", "ts", "note", "source", "op", "override")}
+        if "override" in r:
+            args["override"] = r["override"]
+        dot = r.get("dot")
+        if op in ("damage", "heal", "stat", "destroy", "relocate", "extra_attack") or \
+                (op in ("deactivate", "reactivate", "counter", "control") and dot):
+            if dot not in m.dots:
+                self.fail("500.1", f"no summon on {dot} for the {op} effect", fatal=True)
+        if op in ("deactivate", "reactivate", "counter", "control") and not dot:
+            obj = r.get("object")
+            found = [p for p in m.perms if p["code"] == obj]
+            if not found:
+                self.fail("500.1", f"no {obj} in play for the {op} effect", fatal=True)
+            args["uid"] = found[0]["uid"]
+        if op == "damage" and not self._source_ok(r["source"]):
+            self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving")
+        if op == "place":
+            card = self.card(r["card"])
+            zone = m.p[self.by].get(r["from"])
+            if not isinstance(zone, list) or r["card"] not in zone:
+                self.fail("500.1", f"{r['card']} is not in {self.by}'s {r['from']}", fatal=True)
+            if r["dot"] in m.dots:
+                self.fail("600.5", f"{r['dot']} is occupied by {m.dots[r['dot']]['code']}", fatal=True)
+            if not card.is_summon:
+                self.fail("500.1", f"{card.name} is not a Summon Card: only summons are placed on dots", fatal=True)
+            if self._controls_class(self.by, card.cls):
+                self.fail("402.8", f"{self.by} already controls a summon of Class {card.cls}")
+            args["summon"] = {"stats": card.stats(), "cls": card.cls, "counters": dict(card.counters)}
+        if op == "relocate" and r["to"] in m.dots:
+            self.fail("600.5", f"{r['to']} is occupied by {m.dots[r['to']]['code']}", fatal=True)
+        if op == "zone":
+            owner = r.get("owner") or self.by
+            zone = m.p[owner].get(r["from"])
+            if not isinstance(zone, list) or r["card"] not in zone:
+                self.fail("500.1", f"{r['card']} is not in {owner}'s {r['from']}", fatal=True)
+        if op in ("draw", "search"):
+            cards = r["cards"] if op == "draw" else [r["card"]]
+            lost = _missing(m.p[self.by]["deck"], cards)
+            if lost:
+                self.fail("500.1", f"{', '.join(lost)} not in {self.by}'s deck", fatal=True)
+        if op in ("counter_action", "raise_cost"):
+            entry = next((s for s in m.stack if s.get("id") == r["line"]), None)
+            if entry is None:
+                self.fail("201.2", f"no action announced at line {r['line']} is on the stack", fatal=True)
+            if op == "raise_cost":
+                args["payer"] = entry["by"]
+        m._effect(player=self.by, source=r["source"], op=op, args=args, rec=self._carry(), line=self.line)
+        if op == "destroy":
+            self._leave_play(dot, "effect")
+        elif op == "place":
+            self._start_dot(r["dot"])
+        elif op == "relocate":
+            self._start_dot(r["to"])
+        elif op == "control" and dot in m.dots:
+            e = m.dots[dot]
+            if sum(1 for x in m.dots.values() if x["ctrl"] == e["ctrl"] and x["cls"] == e["cls"]) > 1:
+                self._leave_play(dot, "402.8")
+
+    def _source_ok(self, source: str) -> bool:
+        """210.4 (open question 18): in play, on the stack or resolving."""
+        m = self.m
+        if source == self.resolved:
+            return True
+        if not is_code(source):
+            return source in m.dots
+        return any(p["code"] == source for p in m.perms) or any(e["code"] == source for e in m.dots.values()) \
+            or any(s.get("card") == source for s in m.stack)
+
+
+_TARGET_RULE = {"summon": "401.2a", "class": "401.3a", "crystal": "401.4a", "effect": "401.5a"}
+
+
+def _on_matches(m: Match, perm: dict, on: str) -> bool:
+    if not is_code(on):
+        e = m.dots.get(on)
+        return e is not None and perm.get("on") == e["uid"]
+    host = m.perm(perm.get("on"))
+    return host is not None and host["code"] == on
+
+
+def _missing(zone: list, codes: list) -> list[str]:
+    pool = list(zone)
+    lost = []
+    for c in codes:
+        try:
+            pool.remove(c)
+        except ValueError:
+            lost.append(c)
+    return lost

@@ -1,0 +1,94 @@
+"""A terminal drawing of the X610Z board: dots at their coordinates, lines between them, pawns.
+
+Each dot is drawn as two characters: its id when empty, ``1L``/``2L`` for a player's Life Base,
+``1a``, ``1b`` ... for his other summons (legend below the board). Lines are dotted.
+"""
+
+from __future__ import annotations
+
+from .board import Board
+
+WIDTH, HEIGHT = 61, 25
+
+
+def _grid_pos(board: Board, width: int, height: int) -> dict[str, tuple[int, int]]:
+    xs = [d.x for d in board.dots.values()]
+    ys = [d.y for d in board.dots.values()]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    sx = (width - 3) / ((x1 - x0) or 1)
+    sy = (height - 1) / ((y1 - y0) or 1)
+    return {k: (round((d.x - x0) * sx), round((y1 - d.y) * sy)) for k, d in board.dots.items()}
+
+
+def draw(board: Board, view, *, width: int = WIDTH, height: int = HEIGHT) -> str:
+    """The board of ``view`` (an X610Z ``MatchView``) as text, with a legend of the pawns."""
+    pos = _grid_pos(board, width, height)
+    grid = [[" "] * width for _ in range(height)]
+    for a, nbrs in board.links.items():
+        for b in nbrs:
+            if a < b:
+                (c0, r0), (c1, r1) = pos[a], pos[b]
+                steps = max(abs(c1 - c0), abs(r1 - r0), 1)
+                for i in range(1, steps):
+                    c = round(c0 + (c1 - c0) * i / steps)
+                    r = round(r0 + (r1 - r0) * i / steps)
+                    grid[r][c] = "·"
+    legend = []
+    counters = {"P1": 0, "P2": 0}
+    for dot, (c, r) in sorted(pos.items(), key=lambda kv: kv[0]):
+        v = view.dots.get(dot)
+        if v is None:
+            label = dot[:2]
+        elif v.life:
+            label = f"{v.ctrl[1]}L"
+        else:
+            label = f"{v.ctrl[1]}{'abcdefghijklmnopqrstuvwxyz'[counters[v.ctrl] % 26]}"
+            counters[v.ctrl] += 1
+        for i, ch in enumerate(label[:2]):
+            if c + i < width:
+                grid[r][c + i] = ch
+        if v is not None:
+            state = ", ".join(x for x in ("activated" if v.activated else "",
+                                          "deactivated" if v.deactivated else "") if x)
+            legend.append(f"  {label} on {dot}: {v.name or v.code} ({v.ctrl}) "
+                          f"A{v.stats['attack']} D{v.stats['defense']} S{v.stats['speed']} R{v.stats['range']}"
+                          f"{f', {v.damage} damage' if v.damage else ''}{f', {state}' if state else ''}")
+    lines = ["".join(row).rstrip() for row in grid]
+    kinds = {"start": "Starting", "end": "Ending", "no_attack": "No Attack", "quest": "Quest"}
+    key = "  dots: " + "; ".join(f"{kinds[k]} {' '.join(sorted(d for d, v in board.dots.items() if v.kind == k))}"
+                                  for k in kinds if any(v.kind == k for v in board.dots.values()))
+    return "\n".join(lines + [key] + legend)
+
+
+CSV_COLUMNS = ["seq", "step", "player", "zone", "dot", "code", "name", "count", "attack", "defense", "speed",
+               "range", "dmg", "state", "detail"]
+
+
+def card_rows(v, step: int) -> list[dict]:
+    """One row per card the view shows, and one per hidden zone (its count only)."""
+    rows: list[dict] = []
+
+    def row(player, zone, code, count=1, **kw):
+        rows.append({"seq": v.seq, "step": step, "player": player, "zone": zone, "code": code,
+                     "name": v.name(code) if code else None, "count": count, **kw})
+
+    for dot, d in sorted(v.dots.items()):
+        state = "deactivated" if d.deactivated else ("activated" if d.activated else "reactivated")
+        row(d.ctrl, "play", d.code, dot=dot, dmg=d.damage, state=state, detail="life base" if d.life else None,
+            **dict(d.stats))
+    for p in v.perms:
+        row(p.ctrl, "play", p.code, state="activated" if p.activated else "reactivated",
+            detail=f"{p.kind}{f' on {p.on}' if p.on else ''}")
+    for s in v.stack:
+        row(s.get("by"), "cast", s.get("card"), detail=s.get("kind"))
+    for pl, pv in sorted(v.players.items()):
+        row(pl, "deck", None, pv.deck_count)
+        if pv.hand is None:
+            row(pl, "hand", None, pv.hand_count)
+        else:
+            for c in pv.hand:
+                row(pl, "hand", c)
+        for zone, cards in (("discard", pv.discard), ("removed", pv.removed)):
+            for c in cards:
+                row(pl, zone, c)
+    return rows

@@ -1,0 +1,454 @@
+"""From X610Z Match events to analytics rows: one small state per match, plain tuples out.
+
+Mirrors ``zx_events.games.zx.rows``: ``MatchRows.feed(seq, topic, payload)`` appends finished
+rows to per-table buffers. The shared tables (``matches``, ``seats``, ``turns``, ``draws``,
+``card_games``) keep the Z/X column order so both games land in the same tables; their Z/X-only
+columns hold the X610Z meaning noted below or NULL:
+- ``p1_colours``/``colours``: the deck's energy identity (M, B, C: the types of its crystals and
+  costs holding at least 10% of the weight), ``p1_colours_all`` every type;
+- ``seats.damage_taken``: damage marked on the seat's Life Base; ``life_ignitions``: 0 (no Ignition);
+  ``was_behind``: its Life Base had more damage than the other after some turn;
+- ``turns.resource``: an Energy Crystal Card was cast; ``ignitions``: 0; ``p1_life``/``p2_life``:
+  the Life Bases' remaining Defense (Defense minus damage).
+X610Z's own tables: ``x610z_attacks`` (each attack with its outcome), ``x610z_life`` (damage to a
+Life Base), ``x610z_moves`` (movements and warps by dot), ``x610z_casts`` (cards cast, crystals,
+activations and abilities with their outcome). The in-flight state is JSON-native (``to_json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from datetime import date, datetime, timezone
+from functools import lru_cache
+from importlib import resources
+
+from .match import topic as event_topic
+
+SHARED = ("matches", "seats", "turns", "draws", "card_games")
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "x610z_attacks": ("match_id", "match_no", "seq", "turn", "player", "attacker_card", "attacker_dot",
+                      "target_card", "target_dot", "target_life", "distance", "outcome", "damage"),
+    "x610z_life": ("match_id", "match_no", "seq", "turn", "player", "source", "cause", "amount", "damage_after"),
+    "x610z_moves": ("match_id", "match_no", "seq", "turn", "player", "card", "life", "from_dot", "to_dot",
+                    "steps", "warp", "outcome"),
+    "x610z_casts": ("match_id", "match_no", "seq", "turn", "player", "card", "kind", "own_turn", "outcome"),
+}
+SHARED_COLUMNS: dict[str, tuple[str, ...]] = {  # the game-neutral tables, in the column order every game uses
+    "matches": ("match_id", "match_no", "match_uuid", "game", "played_at", "played_on", "month", "event", "format",
+                "round", "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all", "p1_archetype", "p2_name",
+                "p2_deck", "p2_colours", "p2_colours_all", "p2_archetype", "first", "winner", "reason", "turns",
+                "violations", "source", "imported_at"),
+    "seats": ("match_id", "match_no", "game", "played_on", "month", "event", "format", "side", "name", "deck",
+              "colours", "archetype", "opp_name", "opp_deck", "opp_colours", "opp_archetype", "seat", "opp_seat",
+              "result", "turns", "opp_turns", "damage_taken", "life_ignitions", "was_behind", "hand_size",
+              "mulligan"),
+    "turns": ("match_id", "match_no", "turn", "player", "drawn", "resource", "ignitions", "plays", "attacks",
+              "damage_dealt", "p1_life", "p2_life", "ended"),
+    "draws": ("match_id", "match_no", "seq", "turn", "player", "card", "source"),
+    "card_games": ("match_id", "match_no", "player", "card", "copies", "opening", "drawn", "played"),
+    "card_catalog": ("catalog", "code", "name", "type", "colours", "cost", "power", "icons"),
+}
+GAME = "x610z"
+SIGNATURE_CARDS = 2
+OWN_COLUMNS = COLUMNS
+# the CREATE statements of X610Z's own tables (zx_events/games/x610z/sql/), run by the projection
+SQL: tuple[str, ...] = tuple(
+    resources.files(__package__).joinpath("sql").joinpath(f"create_{t}.sql").read_text(encoding="utf-8")
+    for t in OWN_COLUMNS)
+COLUMNS = {**SHARED_COLUMNS, **OWN_COLUMNS}
+PROJECTED = tuple(t for t in COLUMNS if t != "card_catalog")
+ENERGY_ORDER = ("M", "B", "C")
+IDENTITY_SHARE = 0.10
+
+DESTROYED = event_topic("Destroyed")
+TOPICS = tuple(event_topic(n) for n in (
+    "Started", "PlayerSetUp", "TurnStarted", "CardDrawn", "CrystalCast", "Announced", "ActionFailed", "Resolved",
+    "EffectApplied", "Destroyed", "TurnEnded", "MatchEnded", "ViolationRecorded"))
+
+
+def deck_energy(deck: dict[str, int] | None, energy_of: dict[str, tuple[str, ...]] | None) -> tuple[str | None, str | None]:
+    """A deck's energy identity and every energy type in it ('/'-joined, M, B, C order)."""
+    if energy_of is None or not deck:
+        return None, None
+    weight: dict[str, int] = {}
+    for code, n in deck.items():
+        for t in energy_of.get(code, ()):
+            weight[t] = weight.get(t, 0) + int(n)
+    total = sum(weight.values())
+    if not total:
+        return "none", "none"
+    order = list(ENERGY_ORDER) + sorted(t for t in weight if t not in ENERGY_ORDER)
+    return ("/".join(t for t in order if weight.get(t, 0) >= IDENTITY_SHARE * total),
+            "/".join(t for t in order if weight.get(t, 0) > 0))
+
+
+def _timestamp(v: Any) -> str | None:
+    if isinstance(v, dict):
+        v = v.get("_data_")
+    return v if isinstance(v, str) else None
+
+
+def parse_played_at(text: Any) -> tuple[datetime | None, date | None, str | None]:
+    """(instant in UTC, the date as written, 'YYYY-MM' as written); Nones when absent or unreadable."""
+    if not isinstance(text, str):
+        return None, None, None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        return None, None, None
+    on = at.date()
+    at = at.astimezone(timezone.utc) if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
+    return at, on, f"{on.year:04d}-{on.month:02d}"
+
+
+def _instant(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return at.astimezone(timezone.utc) if at.tzinfo else at.replace(tzinfo=timezone.utc)
+
+
+def _deck_list(deck: Any) -> dict[str, int] | None:
+    if not isinstance(deck, dict):
+        return None
+    return {str(c): int(n) for c, n in deck.items() if isinstance(n, int) and not isinstance(n, bool)}
+
+
+def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict | None) -> str | None:
+    """``"<energy identity>: <signature card> + <signature card>"``: the two cards of the deck that are
+    neither crystals nor its Life Base, ranked by copies, then total cost, then Attack Power, then code."""
+    if not deck:
+        return None
+    facts = facts or {}
+    cards = [(c, n) for c, n in deck.items() if not facts.get(c, ("", 0, 0, False))[3]]
+
+    def rank(item):
+        code, n = item
+        _, cost, attack, _ = facts.get(code, ("", 0, 0, False))
+        return (-int(n), -cost, -attack, code)
+
+    sig = [c for c, _ in sorted(cards, key=rank)[:SIGNATURE_CARDS]]
+    return f"{identity or 'unknown'}: " + " + ".join(facts[c][0] if c in facts else c for c in sig)
+
+
+@lru_cache(maxsize=8)
+def _facts(name: str | None) -> dict | None:
+    from zx_events.errors import ZXError
+
+    from .cards import load_catalog
+
+    if not name:
+        return None
+    try:
+        return card_facts(load_catalog(name))
+    except ZXError:
+        return None
+
+
+def card_facts(catalog) -> dict[str, tuple[str, int, int, bool]]:
+    """code -> (name, total cost, Attack Power, crystal or Life Base)."""
+    return {code: (c.name, sum(c.cost.values()), c.attack or 0, c.is_crystal or c.is_life_base)
+            for code, c in catalog.cards.items()}
+
+
+def catalog_rows(cat: Any) -> tuple[dict[str, tuple[str, ...]], list[tuple]]:
+    """A catalog's energy types per card (its "colours") and its ``card_catalog`` rows."""
+    rows = []
+    for c in cat.cards.values():
+        cost = "".join(f"{t}{n}" for t, n in c.cost.items()) or None
+        rows.append((cat.name, c.code, c.name, c.type, "/".join(energy_of(cat)[c.code]) or "none", cost, c.attack, None))
+    return energy_of(cat), rows
+
+
+def energy_of(catalog) -> dict[str, tuple[str, ...]]:
+    """Per card code, the energy types it uses (cost) or makes (crystal)."""
+    out = {}
+    for code, c in catalog.cards.items():
+        types = set(c.energy_types) | {t for alt in c.produces for t in alt}
+        out[code] = tuple(sorted(types))
+    return out
+
+
+Buffers = dict[str, list[tuple]]
+
+
+def new_buffers() -> Buffers:
+    return {t: [] for t in COLUMNS}
+
+
+class MatchRows:
+    __slots__ = ("oid", "no", "mid", "head", "turn", "active", "dots", "stack", "lb", "trow", "violations",
+                 "winner", "reason", "ended", "cards", "side", "attack", "buf")
+    _STATE = ("no", "mid", "head", "turn", "active", "dots", "stack", "lb", "trow", "violations", "winner", "reason",
+              "ended", "cards", "side", "attack")
+
+    def __init__(self, oid: str, no: int, buf: Buffers) -> None:
+        self.oid, self.no, self.buf = oid, no, buf
+        self.mid = ""
+        self.head: dict[str, Any] = {}
+        self.turn = 0
+        self.active: str | None = None
+        self.dots: dict[str, list] = {}  # dot -> [code, controller, life]
+        self.stack: list[dict] = []  # the entries announced and not resolved
+        self.lb = {"P1": [0, 0], "P2": [0, 0]}  # Life Base [defense, damage]
+        self.trow: list | None = None  # [turn, player, drawn, crystal, casts, attacks, damage]
+        self.violations = 0
+        self.winner: str | None = None
+        self.reason: str | None = None
+        self.ended = False
+        self.cards: dict[str, list] = {}
+        # per side: [turns taken, was behind, hand size first dealt (105.3a), took Murphy's Law (105.4)]
+        self.side = {"P1": [0, False, None, None], "P2": [0, False, None, None]}
+        self.attack: list | None = None  # the attack row just resolved: a Destroyed event may follow
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self._STATE}
+
+    @classmethod
+    def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
+        m = cls(oid, data["no"], buf)
+        for k in cls._STATE:
+            setattr(m, k, data[k])
+        return m
+
+    def feed(self, seq: int, topic: str, d: dict[str, Any]) -> None:
+        if self.attack is not None and topic != DESTROYED:
+            self._flush_attack()
+        handler = HANDLERS.get(topic)
+        if handler is not None:
+            handler(self, seq, d)
+
+    def started(self, d: dict, energy: dict | None) -> None:
+        h = d["header"]
+        pl = h.get("players") or {}
+        p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
+        facts = _facts((d.get("catalog") or {}).get("name"))
+        c1, a1 = deck_energy(p1.get("deck"), energy)
+        c2, a2 = deck_energy(p2.get("deck"), energy)
+        rnd = h.get("round")
+        self.mid = d["match_id"]
+        self.head = {
+            "played_at": h.get("played_at"), "event": h.get("event"), "format": h.get("format") or "constructed",
+            "round": None if rnd is None else str(rnd), "catalog": (d.get("catalog") or {}).get("name"),
+            "p1_name": p1.get("name"), "p1_deck": p1.get("deck_name"), "p1_colours": c1, "p1_colours_all": a1,
+            "p1_archetype": archetype(p1.get("deck"), c1, facts), "p1_list": _deck_list(p1.get("deck")),
+            "p2_name": p2.get("name"), "p2_deck": p2.get("deck_name"), "p2_colours": c2, "p2_colours_all": a2,
+            "p2_archetype": archetype(p2.get("deck"), c2, facts), "p2_list": _deck_list(p2.get("deck")),
+            "first": h.get("first", "P1"), "source": d.get("source"), "imported_at": _timestamp(d.get("timestamp")),
+        }
+
+    def _flush_attack(self) -> None:
+        self.buf["x610z_attacks"].append(tuple(self.attack))
+        self.attack = None
+
+    def close(self) -> None:
+        if self.attack is not None:
+            self._flush_attack()
+        if self.trow is not None:
+            self._turn_row(False)
+        h, mid, no = self.head, self.mid, self.no
+        at, on, month = parse_played_at(h.get("played_at"))
+        self.buf["matches"].append((
+            mid, no, self.oid, GAME, at, on, month, h.get("event"), h.get("format"), h.get("round"), h.get("catalog"),
+            h.get("p1_name"), h.get("p1_deck"), h.get("p1_colours"), h.get("p1_colours_all"), h.get("p1_archetype"),
+            h.get("p2_name"), h.get("p2_deck"), h.get("p2_colours"), h.get("p2_colours_all"), h.get("p2_archetype"),
+            h.get("first"), self.winner, self.reason, self.turn, self.violations, h.get("source"),
+            _instant(h.get("imported_at"))))
+        for me, you, a, b in (("P1", "P2", "p1", "p2"), ("P2", "P1", "p2", "p1")):
+            if self.winner is not None:
+                result = "win" if self.winner == me else "loss"
+            else:
+                result = "draw" if self.ended else None
+            self.buf["seats"].append((
+                mid, no, GAME, on, month, h.get("event"), h.get("format"), me, h.get(f"{a}_name"), h.get(f"{a}_deck"),
+                h.get(f"{a}_colours"), h.get(f"{a}_archetype"), h.get(f"{b}_name"), h.get(f"{b}_deck"),
+                h.get(f"{b}_colours"), h.get(f"{b}_archetype"),
+                "first" if h.get("first") == me else "second", "second" if h.get("first") == me else "first",
+                result, self.turn, self.side[you][0], self.lb[me][1], 0, self.side[me][1], self.side[me][2],
+                self.side[me][3]))
+        games = self.buf["card_games"].append
+        for me, a in (("P1", "p1"), ("P2", "p2")):  # every card of the deck list, seen or not
+            for code, copies in (h.get(f"{a}_list") or {}).items():
+                if f"{me} {code}" not in self.cards:
+                    games((mid, no, me, code, copies, False, 0, 0))
+        for key, (opening, drawn, played) in self.cards.items():
+            games((mid, no, key[:2], key[3:], (h.get(f"p{key[1]}_list") or {}).get(key[3:], 0), opening, drawn,
+                   played))
+
+    def _turn_row(self, ended: bool) -> None:
+        t = self.trow
+        left = {p: v[0] - v[1] for p, v in self.lb.items()}
+        self.buf["turns"].append((self.mid, self.no, t[0], t[1], t[2], t[3], 0, t[4], t[5], t[6],
+                                  left["P1"], left["P2"], ended))
+        if self.lb["P1"][1] > self.lb["P2"][1]:
+            self.side["P1"][1] = True
+        elif self.lb["P2"][1] > self.lb["P1"][1]:
+            self.side["P2"][1] = True
+        self.trow = None
+
+    def _card(self, player: str, card: str, which: int) -> None:
+        entry = self.cards.get(f"{player} {card}")
+        if entry is None:
+            entry = self.cards[f"{player} {card}"] = [False, 0, 0]
+        if which == 0:
+            entry[0] = True
+        else:
+            entry[which] += 1
+
+    def _draws(self, seq: int, player: str, cards: list, source: str) -> None:
+        for c in cards:
+            self.buf["draws"].append((self.mid, self.no, seq, self.turn, player, c, source))
+            if source != "mulliganed":
+                self._card(player, c, 0 if source == "opening" else 1)
+
+    def _life_damage(self, seq: int, dot: str, amount: int, source: str, cause: str) -> None:
+        hit = self.dots.get(dot)
+        if hit is None or not hit[2] or not amount:
+            return
+        who = hit[1]
+        self.lb[who][1] += amount
+        self.buf["x610z_life"].append((self.mid, self.no, seq, self.turn, who, source, cause, amount, self.lb[who][1]))
+
+
+def _setup(m: MatchRows, seq: int, d: dict) -> None:
+    p = d["player"]
+    murphy = d.get("murphy") or []
+    m.side[p][2], m.side[p][3] = len(d["hand"]), bool(murphy)
+    m._draws(seq, p, d["hand"], "mulliganed" if murphy else "opening")
+    for i, hand in enumerate(murphy):
+        m._draws(seq, p, hand, "opening" if i == len(murphy) - 1 else "mulliganed")
+    lb = d["life_base"]
+    m.dots[d["dot"]] = [lb["code"], p, True]
+    m.lb[p] = [int((lb.get("stats") or {}).get("defense", 0)), 0]
+
+
+def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
+    if m.trow is not None:
+        m._turn_row(False)
+    m.turn, m.active = d["turn"], d["player"]
+    m.trow = [m.turn, m.active, 0, False, 0, 0, 0]
+    m.side[m.active][0] += 1
+
+
+def _drawn(m: MatchRows, seq: int, d: dict) -> None:
+    m._draws(seq, d["player"], [d["card"]], "draw")
+    if m.trow is not None and d["player"] == m.active:
+        m.trow[2] += 1
+
+
+def _crystal(m: MatchRows, seq: int, d: dict) -> None:
+    p = d["player"]
+    m.buf["x610z_casts"].append((m.mid, m.no, seq, m.turn, p, d["card"], "crystal", p == m.active, "resolved"))
+    m._card(p, d["card"], 2)
+    if m.trow is not None:
+        m.trow[3] = True
+
+
+def _announced(m: MatchRows, seq: int, d: dict) -> None:
+    e = dict(d["entry"])
+    e["seq"], e["turn"] = seq, m.turn
+    if e["kind"] == "attack":
+        a = m.dots.get(e["from"]) or [None, None, False]
+        t = m.dots.get(e["path"][-1]) or [None, None, False]
+        e["acard"], e["tdot"], e["tcard"], e["tlife"] = a[0], e["path"][-1], t[0], t[2]
+        if m.trow is not None:
+            m.trow[5] += 1
+    elif e["kind"] == "move":
+        e["card"], e["life"] = (m.dots.get(e["from"]) or [None])[0], (m.dots.get(e["from"]) or [0, 0, False])[2]
+    elif e["kind"] == "cast" and m.trow is not None and e["by"] == m.active:
+        m.trow[4] += 1
+    if e["kind"] == "cast":
+        m._card(e["by"], e["card"], 2)
+    m.stack.append(e)
+
+
+def _failed(m: MatchRows, seq: int, d: dict) -> None:
+    m.buf["x610z_casts"].append((m.mid, m.no, seq, m.turn, d["player"], None, d["kind"], d["player"] == m.active,
+                                 "failed"))
+
+
+def _resolved(m: MatchRows, seq: int, d: dict) -> None:
+    if not m.stack:
+        return
+    e = m.stack.pop()
+    facts, done = d.get("facts") or {}, d.get("outcome") == "done"
+    kind, by = e["kind"], e["by"]
+    if kind in ("cast", "activate", "ability"):
+        m.buf["x610z_casts"].append((m.mid, m.no, e["seq"], e["turn"], by, e.get("card"),
+                                     kind if kind != "ability" else f"ability:{e.get('ability')}",
+                                     by == m.active, "resolved" if done else "fizzled"))
+        if kind == "cast" and done and facts.get("dot"):
+            m.dots[facts["dot"]] = [e["card"], by, False]
+    elif kind == "move":
+        to = facts.get("to") if done else None
+        warp = bool(e.get("warp"))
+        outcome = "fizzled" if not done else ("moved" if to == e["path"][-1] else "stopped")
+        m.buf["x610z_moves"].append((m.mid, m.no, e["seq"], e["turn"], by, e.get("card"), bool(e.get("life")),
+                                     e["from"], to, len(e["path"]), warp, outcome))
+        if done and to and to != e["from"] and e["from"] in m.dots:
+            m.dots[to] = m.dots.pop(e["from"])
+    elif kind == "attack":
+        dmg = int(facts.get("damage", 0)) if done else 0
+        outcome = "fizzled" if not done else "damaged"
+        m.attack = [m.mid, m.no, e["seq"], e["turn"], by, e.get("acard"), e["from"], e.get("tcard"),
+                    e.get("tdot"), bool(e.get("tlife")), len(e["path"]), outcome, dmg]
+        if done:
+            m._life_damage(seq, e.get("tdot"), dmg, e.get("acard") or "", "attack")
+            if m.trow is not None:
+                m.trow[6] += dmg
+
+
+def _effect(m: MatchRows, seq: int, d: dict) -> None:
+    a, op = d.get("args") or {}, d.get("op")
+    if op == "damage":
+        m._life_damage(seq, a.get("dot"), int(a.get("amount", 0)), d.get("source") or "", "effect")
+        if m.trow is not None and d.get("player") == m.active:
+            m.trow[6] += int(a.get("amount", 0))
+    elif op == "heal":
+        hit = m.dots.get(a.get("dot"))
+        if hit is not None and hit[2]:
+            m.lb[hit[1]][1] = max(0, m.lb[hit[1]][1] - int(a.get("amount", 0)))
+    elif op == "relocate" and a.get("dot") in m.dots:
+        m.dots[a["to"]] = m.dots.pop(a["dot"])
+    elif op == "place":
+        m.dots[a["dot"]] = [a.get("card"), d.get("player"), False]
+    elif op == "draw":
+        m._draws(seq, d["player"], a.get("cards") or [], "effect")
+    elif op == "control" and a.get("dot") in m.dots:
+        m.dots[a["dot"]][1] = a.get("to")
+    elif op == "counter_action":
+        m.stack = [s for s in m.stack if s.get("id") != a.get("line")]
+
+
+def _destroyed(m: MatchRows, seq: int, d: dict) -> None:
+    m.dots.pop(d["dot"], None)
+    if m.attack is not None:
+        if m.attack[8] == d["dot"] and d.get("cause") == "210.5":
+            m.attack[11] = "destroyed"
+        m._flush_attack()
+
+
+def _turn_ended(m: MatchRows, seq: int, d: dict) -> None:
+    if m.trow is not None:
+        m._turn_row(True)
+
+
+def _ended(m: MatchRows, seq: int, d: dict) -> None:
+    m.winner, m.reason, m.ended = d.get("winner"), d.get("reason"), True
+    if m.trow is not None:
+        m._turn_row(False)
+
+
+def _violation(m: MatchRows, seq: int, d: dict) -> None:
+    m.violations += 1
+
+
+HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(n): h for n, h in {
+    "PlayerSetUp": _setup, "TurnStarted": _turn_started, "CardDrawn": _drawn, "CrystalCast": _crystal,
+    "Announced": _announced, "ActionFailed": _failed, "Resolved": _resolved, "EffectApplied": _effect,
+    "Destroyed": _destroyed, "TurnEnded": _turn_ended, "MatchEnded": _ended, "ViolationRecorded": _violation,
+}.items()}

@@ -1,0 +1,76 @@
+"""The X610Z ruleset id and the titles of the clauses the engine cites (X610Z CR V1.1 numbers).
+
+The id carries the digest version: it changes whenever a documented choice (docs/rules-x610z.md)
+changes, and every violation is printed with it.
+"""
+
+from __future__ import annotations
+
+RULESET = "x610z-cr-1.1"  # the header's "rules" value
+RULES_VERSION = "x610z-cr-1.1+digest.2"
+KNOWN_RULESETS = (RULESET,)
+
+RULES: dict[str, str] = {
+    "101.1a": "Constructed deck: at least 51 cards, exactly one Life Base Card",
+    "101.1b": "Limited deck: at least 41 cards, exactly one Life Base Card",
+    "102.1a": "Constructed side deck: 0 or 10 cards; Deck Restriction over deck and side deck",
+    "105.2a": "Life Bases on free Starting Dots, starting player first",
+    "105.2b": "Opponents' Life Bases on opposing Starting Dots",
+    "105.3a": "Initial hand: 7 cards from the deck",
+    "105.4": "Murphy's Law: hands of 6, 5, ... cards, only if taken the first time",
+    "106.1b": "The engine's outcome; nothing after the game has ended",
+    "106.3": "A player who must draw from an empty deck loses",
+    "200.3": "Targets are declared when the action is announced",
+    "200.5": "Energy released from the pool; as much as possible when the cost cannot be met",
+    "201.3": "Only the priority holder announces a stackable action or passes",
+    "201.7": "Table 1: moves, attacks and Energy Crystal Cards in the Action Phase only",
+    "202.1": "Only the active player moves and attacks",
+    "202.2a": "Movement Energy must be paid",
+    "202.2b": "A summon moves only if its Summon Card is reactivated",
+    "202.3": "An attack targets an opponent's summon",
+    "202.3b": "One attack per summon per turn",
+    "202.4": "A deactivated summon cannot move or attack",
+    "202.5c": "A movement covers at most Speed dots",
+    "202.5d": "An attack reaches at most Range dots",
+    "202.8": "In one turn a summon moves and attacks in one direction",
+    "202.9": "No sharp turn (under 90 degrees) in a movement",
+    "203.2b": "Colorless energy pays only Colorless costs",
+    "203.3": "A crystal produces one of the energy types it names",
+    "204.1b": "Each specific part of a cost is paid with its own type",
+    "206.1a": "Permanents: by the active player in his Action Phase",
+    "206.1e": "An activated permanent cannot be used until reactivated",
+    "206.2a": "Non permanents: in the Action and End Phases",
+    "401.2a": "A Summon Effect Card targets a summon",
+    "401.3a": "A Class Specific Effect Card targets a summon of its Class",
+    "401.4a": "An Energy Crystal Effect Card targets a crystal",
+    "401.5a": "An Effect Effect Card targets an Effect",
+    "402.6": "A summon is placed on its caster's Starting Dot or an Ending Dot",
+    "402.8": "At most one summon of each Class per player",
+    "402.10f": "An activated ability: once per turn, it activates the summon",
+    "402.10g": "A paid ability: once per turn",
+    "403.1": "One Energy Crystal Card per turn",
+    "403.2": "Energy Crystal Cards by the active player",
+    "500.1": "A card is only where the state says it is",
+    "502.5": "End of turn: discard down to 7 cards",
+    "600.3": "Steps along lines between connected dots",
+    "600.5": "At most one summon per dot",
+    "603.2": "No attack from or onto a No Attack Dot",
+    "604.2": "Warp: a Non Life Base summon, between its Starting Dot and an Ending Dot",
+    "604.4": "No attack through a Warp Dot",
+    "700.1": "Turns clockwise, four phases",
+    "701.2": "Reactivation Phase: only triggers",
+    "702.1": "Draw Phase: the active player draws exactly 1 card",
+    "702.2": "Draw Phase: only triggers",
+    "703.7": "The Action Phase ends with an empty stack",
+    "704.6": "The End Phase ends with an empty stack",
+}
+
+
+def title(rule: str) -> str:
+    return RULES.get(rule, "")
+RULES.update({
+    "200.1b": "Energy Crystal Cards are cast with a crystal record (non stackable)",
+    "201.2": "The stack: an effect names an action on it",
+    "204.3": "Activation Cost: only an Effect with an activation symbol is activated",
+    "210.4": "The source of damage is in play (or resolving)",
+})

@@ -1,0 +1,248 @@
+"""Immutable views of an X610Z match state from one seat, and the redaction of records and events.
+
+What a seat sees (500-506): the Deck is hidden from everybody (only its size is known, and no
+order is kept); the Hand is seen by its owner only, its size by all (502.3-502.4); the Cast Zone
+(the stack), Play (the board, crystals, Effects), the Discard Piles and Removed From Game are
+public (503.2, 504.3, 505, 506). Energy Pools are public. The judge sees everything; the spectator
+sees what both players see publicly. Free text outside the judge's view has its card codes masked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from zx_events.freetext import seat_event, seat_header, seat_record
+from zx_events.games.zx.views import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView,
+                                      parse_perspective, plain, sees_own)
+
+from .match import STATS, stat
+
+__all__ = ["build_view", "redact_record", "redact_event", "MatchView", "parse_perspective", "JUDGE", "SPECTATOR"]
+
+
+@dataclass(frozen=True, slots=True)
+class DotView:
+    dot: str
+    code: str
+    name: str | None
+    owner: str
+    ctrl: str
+    life: bool
+    activated: bool
+    deactivated: bool
+    damage: int
+    stats: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PermView:
+    code: str
+    name: str | None
+    kind: str
+    owner: str
+    ctrl: str
+    activated: bool
+    on: str | None  # the dot or card it is fixed on
+    counters: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    player: str
+    name: str | None
+    home: str | None
+    deck_count: int
+    hand: tuple[str, ...] | None  # None: hidden from this viewer
+    hand_count: int
+    discard: tuple[str, ...]
+    removed: tuple[str, ...]
+    pool: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    match_id: str
+    perspective: str
+    seq: int
+    last_seq: int | None
+    turn: int
+    active: str | None
+    phase: str
+    priority: str | None
+    board: str
+    dots: Mapping[str, DotView]
+    perms: tuple[PermView, ...]
+    stack: tuple[Mapping[str, Any], ...]
+    players: Mapping[str, PlayerView]
+    outcome: Mapping[str, Any] | None
+    violations: tuple[ViolationView, ...]
+    layout: Mapping[str, Any] | None = None  # the board's dots and lines, for drawing (public)
+    game: str = "x610z"
+
+    def player(self, pl: str) -> PlayerView:
+        return self.players[pl]
+
+    def name(self, code: str | None) -> str | None:
+        for d in self.dots.values():
+            if d.code == code and d.name:
+                return d.name
+        return next((p.name for p in self.perms if p.code == code and p.name), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return plain({
+            "game": self.game, "match": self.match_id, "perspective": self.perspective, "seq": self.seq,
+            "last_seq": self.last_seq,
+            "turn": self.turn, "active": self.active, "phase": self.phase, "priority": self.priority,
+            "board": self.board, "dots": {d: v for d, v in self.dots.items()}, "perms": self.perms,
+            "stack": self.stack, "players": self.players, "outcome": self.outcome, "violations": self.violations,
+            "layout": self.layout})
+
+
+def _where(m: Any, uid: int | None) -> str | None:
+    if uid is None:
+        return None
+    dot, _ = m.find(uid)
+    if dot is not None:
+        return dot
+    p = m.perm(uid)
+    return p["code"] if p is not None else None
+
+
+def _public_entry(m: Any, entry: dict) -> dict:
+    out = {k: v for k, v in entry.items() if k in ("id", "kind", "by", "card", "dot", "from", "path", "ability",
+                                                    "source", "choice", "additional")}
+    target = entry.get("target")
+    if isinstance(target, dict) and "uid" in target:
+        out["target"] = _where(m, target["uid"]) or target.get("dot") or target.get("code")
+    elif entry.get("kind") == "attack":
+        out["target"] = _where(m, entry.get("target"))
+    elif target is not None:
+        out["target"] = target
+    return out
+
+
+def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None = None, *,
+               mask: Masker | None = None, seq: int | None = None, last_seq: int | None = None) -> MatchView:
+    viewer = perspective
+    names = names or {}
+    dots = {}
+    for dot in sorted(m.dots):
+        e = m.dots[dot]
+        dots[dot] = DotView(dot, e["code"], names.get(e["code"]), e["owner"], e["ctrl"], e["life"], e["act"],
+                            e["deact"], e["dmg"], MappingProxyType({s: stat(e, s) for s in STATS}))
+    perms = tuple(PermView(p["code"], names.get(p["code"]), p["kind"], p["owner"], p["ctrl"], p["act"],
+                           _where(m, p.get("on")), MappingProxyType(dict(p["counters"]))) for p in m.perms)
+    players = {}
+    for pl, z in m.p.items():
+        hand = tuple(sorted(z["hand"])) if sees_own(viewer, pl) else None
+        players[pl] = PlayerView(pl, (m.players.get(pl) or {}).get("name"), z["home"], len(z["deck"]), hand,
+                                 len(z["hand"]), tuple(z["discard"]), tuple(z["removed"]),
+                                 MappingProxyType(dict(z["pool"])))
+    mask = None if viewer == JUDGE else (mask or GENERIC_MASK)
+    violations = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
+                                     mask(v["message"]) if mask else v["message"], v.get("applied", True))
+                       for v in m.violations)
+    board = (m.board or {}).get("name", "")
+    return MatchView(m.match_id, viewer, m.version if seq is None else seq, last_seq, m.turn, m.active, m.phase, m.prio,
+                     board, MappingProxyType(dots), perms,
+                     tuple(MappingProxyType(_public_entry(m, s)) for s in m.stack), MappingProxyType(players),
+                     MappingProxyType(dict(m.outcome)) if m.outcome else None, violations, _layout(board))
+
+
+@lru_cache(maxsize=16)
+def _layout(name: str) -> Mapping[str, Any] | None:
+    """The shipped board's geometry (dots with coordinates and kinds, lines), or None for a board
+    file that is not at hand."""
+    from zx_events.errors import ZXError
+
+    from .board import load_board
+
+    try:
+        b = load_board(name)
+    except ZXError:
+        return None
+    return MappingProxyType({
+        "dots": MappingProxyType({d: (v.x, v.y, v.kind) for d, v in b.dots.items()}),
+        "lines": tuple((a, c) for a, nbrs in b.links.items() for c in nbrs if a < c)})
+
+
+# ---------------------------------------------------------------------- records and events
+def _hide(codes: Any) -> Any:
+    if isinstance(codes, list):
+        return [_hide(c) if isinstance(c, list) else HIDDEN for c in codes]
+    return HIDDEN if codes is not None else None
+
+
+_SECRET = ("deck", "hand")
+
+
+def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
+    op = fields.get("op")
+    if op == "draw" and not sees_own(viewer, by):
+        fields["cards"] = _hide(fields.get("cards", []))
+    elif op == "search" and not sees_own(viewer, by):
+        fields["card"] = HIDDEN
+    elif op == "zone" and "card" in fields:
+        owner = fields.get("owner") or by
+        if fields.get("from") in _SECRET and fields.get("to") in _SECRET and not sees_own(viewer, owner):
+            fields["card"] = HIDDEN
+    elif op == "place" and fields.get("from") == "deck":
+        pass  # the card comes into play: public from then on
+
+
+def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None) -> dict | None:
+    """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are masked."""
+    if rec is None:
+        return None
+    out = dict(rec)
+    if viewer == JUDGE:
+        return out
+    by, do = out.get("by"), out.get("do")
+    if do == "setup" and not sees_own(viewer, by):
+        out["hand"] = _hide(out.get("hand"))
+        if "murphy" in out:
+            out["murphy"] = _hide(out["murphy"])
+    elif do == "draw" and not sees_own(viewer, by):
+        out["card"] = HIDDEN
+    elif do == "effect":
+        _redact_effect(out, viewer, by)
+    return seat_record(out, viewer)  # notes: judge only; ts: only a date-time (zx_events.freetext)
+
+
+_PUBLIC_EVENTS = frozenset({
+    "TurnStarted", "PhaseEntered", "CrystalCast", "EnergyAdded", "Announced", "ActionFailed", "Passed",
+    "Resolved", "Destroyed", "PermanentLeft", "TurnEnded", "Conceded", "MatchEnded", "ResultRecorded", "Sealed"})
+
+
+def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
+    """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
+    out = seat_event(dict(fields), viewer)  # the importer's file path: judge only
+    if viewer == JUDGE or kind in _PUBLIC_EVENTS:
+        return out
+    by = out.get("player")
+    if kind == "Started":
+        header = seat_header(dict(out.get("header", {})), viewer, mask or GENERIC_MASK)  # zx_events.freetext
+        header["players"] = {p: {k: v for k, v in info.items() if k not in ("deck", "side")}
+                             for p, info in header.get("players", {}).items()}
+        out["header"] = header
+    elif kind == "PlayerSetUp":
+        if not sees_own(viewer, by):
+            out["hand"] = _hide(out.get("hand"))
+            out["murphy"] = _hide(out.get("murphy"))
+    elif kind == "CardDrawn":
+        if not sees_own(viewer, by):
+            out["card"] = HIDDEN
+    elif kind == "EffectApplied":
+        args = dict(out.get("args", {}))
+        args["op"] = out.get("op")
+        _redact_effect(args, viewer, by)
+        args.pop("op")
+        out["args"] = args
+    elif kind == "ViolationRecorded":
+        out["message"] = (mask or GENERIC_MASK)(out.get("message", ""))
+    else:
+        out = {}
+    return out

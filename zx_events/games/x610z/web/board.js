@@ -1,0 +1,107 @@
+/* X610Z board renderer for zx view: the board of dots and lines with the pawns, both players' panels,
+ * the stack. Registered as window.ZXBoards.x610z (see zx_events/games/zx/web/board.js for the contract:
+ * render(el, state, ctx), series(state), status(state)). It draws only what the state holds. */
+(function () {
+  "use strict";
+
+  var PHASES = { setup: "Setup", draw: "Draw Phase", action: "Action Phase", end: "End Phase",
+    closed: "End Phase (closed)", over: "Turn over", ended: "Match ended" };
+  var KIND_FILL = { start: "#f5d0d0", end: "#d6ecd2", no_attack: "#f3b4b4", quest: "#fff1c2", normal: "#ffffff" };
+
+  function svgBoard(s, esc, turned) {
+    var lay = s.layout;
+    if (!lay) return '<div class="x610z-noboard">board ' + esc(s.board || "") + " is not at hand</div>";
+    var ids = Object.keys(lay.dots);
+    var xs = ids.map(function (d) { return lay.dots[d][0]; }), ys = ids.map(function (d) { return lay.dots[d][1]; });
+    var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
+    var W = 420, H = 420, pad = 28;
+    var sx = (W - 2 * pad) / ((x1 - x0) || 1), sy = (H - 2 * pad) / ((y1 - y0) || 1), k = Math.min(sx, sy);
+    var pos = function (d) {
+      var p = lay.dots[d], x = pad + (p[0] - x0) * k, y = pad + (y1 - p[1]) * k;
+      return turned ? [W - x, H - y] : [x, y];
+    };
+    var h = '<svg class="x610z-board" viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="X610Z board">';
+    (lay.lines || []).forEach(function (l) {
+      var a = pos(l[0]), b = pos(l[1]);
+      h += '<line x1="' + a[0] + '" y1="' + a[1] + '" x2="' + b[0] + '" y2="' + b[1] + '"/>';
+    });
+    ids.forEach(function (d) {
+      var p = pos(d), kind = lay.dots[d][2], pawn = (s.dots || {})[d];
+      h += '<g class="dot ' + kind + '" data-dot="' + esc(d) + '"><circle r="9" cx="' + p[0] + '" cy="' + p[1] +
+        '" fill="' + (KIND_FILL[kind] || "#fff") + '"/><text x="' + p[0] + '" y="' + (p[1] + 21) + '">' + esc(d) + "</text>";
+      if (pawn) {
+        h += '<g class="pawn ' + esc(pawn.ctrl) + (pawn.life ? " life" : "") + (pawn.activated ? " activated" : "") +
+          '" data-code="' + esc(pawn.code) + '"><title>' + esc((pawn.name || pawn.code) + " (" + pawn.ctrl + ") A" +
+          pawn.stats.attack + " D" + pawn.stats.defense + " S" + pawn.stats.speed + " R" + pawn.stats.range +
+          (pawn.damage ? ", " + pawn.damage + " damage" : "")) + "</title>" +
+          (pawn.life ? '<rect x="' + (p[0] - 8) + '" y="' + (p[1] - 8) + '" width="16" height="16" rx="3"/>'
+            : '<circle r="7" cx="' + p[0] + '" cy="' + p[1] + '"/>') +
+          (pawn.damage ? '<text class="dmg" x="' + (p[0] + 11) + '" y="' + (p[1] - 8) + '">' + pawn.damage + "</text>" : "") +
+          "</g>";
+      }
+      h += "</g>";
+    });
+    return h + "</svg>";
+  }
+
+  function render(el, s, ctx) {
+    var esc = ctx.esc;
+    var mini = function (code) {
+      if (code == null || code === "?") return '<span class="mini back" title="a card this seat may not see"></span>';
+      return '<span class="mini" data-code="' + esc(code) + '">' + esc(code) + "</span>";
+    };
+    var zone = function (key, label, count, body) {
+      return '<div class="zone" data-zone="' + key + '"><h4>' + label + ' <span class="n">' + count + "</span></h4>" +
+        '<div class="cards">' + (body || '<span class="empty">-</span>') + "</div></div>";
+    };
+    var panel = function (pl) {
+      var p = (s.players || {})[pl] || {};
+      var pool = Object.keys(p.pool || {}).map(function (t) { return t + p.pool[t]; }).join(" ") || "-";
+      var perms = (s.perms || []).filter(function (x) { return x.ctrl === pl; });
+      var h = '<section class="player ' + pl + (s.active === pl ? " active" : "") + '" data-player="' + pl + '">' +
+        '<header><span class="tag">' + pl + "</span> <b>" + esc(p.name || "") + "</b>" +
+        (s.active === pl ? ' <span class="turn-flag">active player</span>' : "") +
+        (s.priority === pl ? ' <span class="turn-flag">priority</span>' : "") + "</header>";
+      h += '<div class="counts"><span class="count"><span class="k">Deck</span> <b data-field="deck_count">' + p.deck_count +
+        '</b></span><span class="count"><span class="k">Hand</span> <b data-field="hand_count">' + p.hand_count +
+        '</b></span><span class="count"><span class="k">Energy Pool</span> <b data-field="pool">' + esc(pool) + "</b></span></div>";
+      h += '<div class="zones">' + zone("hand", "Hand", p.hand_count, p.hand ? p.hand.map(mini).join("")
+        : new Array(p.hand_count + 1).join(mini(null)));
+      h += zone("play", "Crystals and Effects", perms.length, perms.map(function (x) {
+        return mini(x.code) + (x.activated ? "<small>·act</small>" : "");
+      }).join(""));
+      h += zone("discard", "Discard Pile", (p.discard || []).length, (p.discard || []).map(mini).join(""));
+      return h + "</div></section>";
+    };
+    var turned = ctx.seat === "P2";
+    var w = s.outcome && s.outcome.winner;
+    el.innerHTML = '<div class="x610z">' +
+      '<div class="phase-line"><span data-field="turn">Turn ' + (s.turn || 0) + "</span>" +
+      (s.active ? " · " + esc(s.active) + "'s turn" : "") + ' · <span data-field="phase">' +
+      esc(PHASES[s.phase] || s.phase || "") + "</span></div>" + panel(turned ? "P1" : "P2") +
+      svgBoard(s, esc, turned) +
+      ((s.stack || []).length ? '<div class="stack" data-field="stack">Stack (top last): ' + s.stack.map(function (e) {
+        return esc(e.by + " " + e.kind + " " + (e.card || e.from || e.source || "") + (e.target ? " → " + e.target : ""));
+      }).join(" · ") + "</div>" : "") + panel(turned ? "P2" : "P1") +
+      (s.outcome ? '<div class="outcome" data-field="outcome">Match over: ' + (w ? esc(w) + " won" : "a draw") +
+        " (" + esc(s.outcome.reason || "") + ")</div>" : "") + "</div>";
+  }
+
+  function series(s) {
+    var left = { P1: 0, P2: 0 };
+    Object.keys(s.dots || {}).forEach(function (d) {
+      var p = s.dots[d];
+      if (p.life) left[p.ctrl] = p.stats.defense - p.damage;
+    });
+    return { title: "Life Base Defense left", lines: ["P1", "P2"].map(function (k) {
+      return { key: k, label: k + " " + (((s.players || {})[k] || {}).name || ""), value: left[k] };
+    }) };
+  }
+
+  function status(s) {
+    return (PHASES[s.phase] || s.phase || "") + ((s.stack || []).length ? " · stack " + s.stack.length : "");
+  }
+
+  window.ZXBoards = window.ZXBoards || {};
+  window.ZXBoards.x610z = { render: render, series: series, status: status };
+})();
