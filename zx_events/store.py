@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, unquote, urlparse
 
-from .errors import ZXError
+from zx_events.errors import ZXError
 
 DEFAULT_STORE = "zx-store.sqlite"
 RECORDER_TOPIC = "zx_events.store:PostgresMatchRecorder"
+MAPPER_TOPIC = "zx_events.codec:MatchMapper"  # events stored as the canonical bytes their digests cover
 SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 # URL query parameters -> eventsourcing.postgres environment keys (all optional).
@@ -78,28 +79,98 @@ class StoreConfig:
         return self.url
 
 
-def resolve_store(store: str | None = None, *, prepare: bool = True) -> StoreConfig:
+ACCEPTED = ("a SQLite file path (zx-store.sqlite, ./data/league.sqlite, /srv/zx/store.sqlite), sqlite://PATH "
+            "with a relative PATH, memory:, or postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] "
+            "(postgres:// too)")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # two letters at least: C:\ stays a path
+OUR_TABLES = frozenset({"stored_events", "snapshots", "stored_snapshots"})  # what eventsourcing.sqlite creates for this application
+OUR_TOPICS = ("zx.", "zx_events.")  # the topics of this package's events (a game's start with its name)
+
+
+def resolve_store(store: str | None = None, *, prepare: bool = True, create: bool = True) -> StoreConfig:
     """The store named by ``store``, else ``ZX_STORE``, else the default SQLite file.
 
-    ``prepare`` (PostgreSQL only): check the server answers and create the schema if missing.
+    An unknown scheme (``mysql://``, ``http://``, ``postgresql:/x``, ``sqlite:///x``) is a
+    ``StoreError`` that lists the accepted forms: nothing is created for it. ``create`` (import,
+    demo, the Python API): a missing SQLite file and its folder, or a missing PostgreSQL schema,
+    are created; without it (read commands) a missing store is a ``StoreError`` and nothing is
+    created. An existing SQLite file must be a readable database whose tables are this package's
+    (``check_sqlite``). ``prepare`` (PostgreSQL only): check the server answers (and create the
+    schema when ``create``).
     """
+    config = parse_store(store)
+    if config.kind == "postgres" and prepare:
+        prepare_postgres(config, create=create)
+    elif config.kind == "sqlite":
+        path = config.path
+        if path.exists():
+            check_sqlite(path)
+        elif not create:
+            raise StoreError(f"there is no store at {path}: zx import creates one (nothing was created)")
+        elif not path.parent.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+    return config
+
+
+def parse_store(store: str | None = None) -> StoreConfig:
+    """Where ``store`` (else ``ZX_STORE``, else the default file) points, without touching it."""
     url = store or os.environ.get("ZX_STORE") or DEFAULT_STORE
     if url in ("memory:", ":memory:"):
-        return StoreConfig(url, "memory", {"PERSISTENCE_MODULE": "eventsourcing.popo"})
+        return StoreConfig(url, "memory", {"PERSISTENCE_MODULE": "eventsourcing.popo", "MAPPER_TOPIC": MAPPER_TOPIC})
     if url.startswith(("postgresql://", "postgres://")):
-        config = StoreConfig(url, "postgres", postgres_env(url))
-        if prepare:
-            prepare_postgres(config)
-        return config
-    path = Path(url.removeprefix("sqlite://")).expanduser()
-    if path.parent and not path.parent.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
+        return StoreConfig(url, "postgres", postgres_env(url))
+    if url.startswith("sqlite://") and not url.startswith("sqlite:///"):
+        url = url.removeprefix("sqlite://")
+    elif _SCHEME.match(url):
+        scheme = url.split(":", 1)[0]
+        hint = ("; for an absolute path give the path itself" if url.startswith("sqlite:///") else
+                "; PostgreSQL URLs start with postgresql:// (two slashes)" if scheme in ("postgresql", "postgres")
+                else "")
+        raise StoreError(f"unknown store {_redact(url)!r} (scheme {scheme}:){hint}. A store is {ACCEPTED}; "
+                         f"a file whose name contains a colon: write it as ./NAME")
+    path = Path(url).expanduser()
     return StoreConfig(str(path), "sqlite", {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": str(path),
         "SQLITE_LOCK_TIMEOUT": "30",
         "CREATE_TABLE": "y",
+        "MAPPER_TOPIC": MAPPER_TOPIC,
     })
+
+
+def check_sqlite(path: Path) -> None:
+    """``path`` is a SQLite event store of this package (or an empty file), else a ``StoreError``.
+
+    Opened read-only, so a damaged file or another application's database is reported and never
+    written: not a database, unreadable, tables that are not ours, or events of another application.
+    """
+    import sqlite3
+
+    if path.is_dir():
+        raise StoreError(f"the store {path} is a folder: give a SQLite file (for example {path / DEFAULT_STORE})")
+    if path.stat().st_size == 0:
+        return  # an empty file: a new store
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot open the store {path}: {e}") from None
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        foreign = sorted(t for t in tables - OUR_TABLES if not t.startswith("sqlite_"))
+        if foreign:
+            raise StoreError(f"{path} is not a zx-events store: it holds tables of another application "
+                             f"({', '.join(foreign[:5])}{', ...' if len(foreign) > 5 else ''}); nothing was changed. "
+                             f"Give another --store")
+        if "stored_events" in tables:
+            row = con.execute("SELECT topic FROM stored_events LIMIT 1").fetchone()
+            if row is not None and not str(row[0]).startswith(OUR_TOPICS):
+                raise StoreError(f"{path} is not a zx-events store: it holds the events of another application "
+                                 f"(topic {str(row[0])[:60]!r}); nothing was changed. Give another --store")
+    except sqlite3.DatabaseError as e:
+        raise StoreError(f"the store {path} is damaged or not a SQLite database ({e}); nothing was changed. "
+                         f"Restore it from a backup, or give another --store") from None
+    finally:
+        con.close()
 
 
 def postgres_env(url: str) -> dict[str, str]:
@@ -130,6 +201,7 @@ def postgres_env(url: str) -> dict[str, str]:
         "POSTGRES_SCHEMA": os.environ.get("POSTGRES_SCHEMA") or "public",
         "CREATE_TABLE": "y",
         "APPLICATION_RECORDER_TOPIC": RECORDER_TOPIC,
+        "MAPPER_TOPIC": MAPPER_TOPIC,
     }
     for key, value in PG_DEFAULTS.items():
         if key not in os.environ:
@@ -163,8 +235,9 @@ def connect_postgres(env: dict[str, str], *, autocommit: bool = True):
     return psycopg.connect(**kwargs)
 
 
-def prepare_postgres(config: StoreConfig) -> None:
-    """Check the server answers, and create the schema if it does not exist yet."""
+def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
+    """Check the server answers; create the schema if it does not exist yet (``create``), else say
+    there is no store there."""
     import psycopg
     from psycopg import sql
 
@@ -176,6 +249,12 @@ def prepare_postgres(config: StoreConfig) -> None:
         raise StoreError(f"cannot connect to PostgreSQL at {where}: {_first_line(e)}") from None
     try:
         with conn:
+            if not create:
+                table = f'"{schema}".matches_events'
+                if conn.execute("SELECT to_regclass(%s) IS NULL", (table,)).fetchone()[0]:
+                    raise StoreError(f"there is no store at {config.label}: zx import creates one "
+                                     f"(nothing was created)")
+                return
             if conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone():
                 return
             try:

@@ -1,0 +1,107 @@
+"""What free text a seat sees (issue 14 item 6; zx_events/freetext.py, docs/security.md).
+
+A log that smuggles "P2 holds G01-007" into the header's note and event, a record's note and its
+ts (also in lowercase, with a Unicode hyphen, fullwidth, by the card's name), imported from a file
+whose path says something: no player's or spectator's view shows any of it; the judge's shows it
+as written. The property test over simulated matches is tests/games/zx/test_views_leak.py.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events.freetext import is_timestamp, normalize, seat_header, seat_record
+from zx_events.games.zx.views import GENERIC_MASK, JUDGE, Masker
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGAL = ROOT / "examples" / "legal" / "first-turns.zxlog"
+# G01-007 "Great Horn Behemoth" is in neither deck of the match: nothing legitimate shows it
+SMUGGLED = ["G01-007", "g01-007", "G01\u2010007", "\uff27\uff10\uff11\uff0d\uff10\uff10\uff17", "g01\u2212007",
+            "great horn behemoth"]
+
+
+@pytest.fixture
+def leaky(tmp_path):
+    lines = LEGAL.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["match"] = "leak-1"
+    header["note"] = "P2 holds G01-007"
+    header["event"] = "Open g01\u2010007 cup"
+    records = [json.loads(x) for x in lines[1:]]
+    for i, say in enumerate(SMUGGLED):
+        records[3 + i]["note"] = f"P2 holds {say}"
+    records[10]["ts"] = "P2 holds g01-007"
+    records[11]["ts"] = "2026-11-01T14:03:05+09:00"
+    folder = tmp_path / "judges-only-folder"
+    folder.mkdir()
+    log = folder / "leak-path-secret.zxlog"
+    log.write_text("\n".join(json.dumps(x) for x in [header, *records]) + "\n", encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    return store
+
+
+def replay_json(store: Path, seat: str) -> str:
+    r = CliRunner().invoke(zx, ["--store", str(store), "replay", "leak-1", "--as", seat, "--event", "1",
+                                "--to", "end", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+@pytest.mark.parametrize("seat", ["P1", "P2", "spectator"])
+def test_no_seat_sees_smuggled_text_or_the_import_path(leaky, seat):
+    out = replay_json(leaky, seat)
+    folded = normalize(out).casefold()
+    assert "g01-007" not in folded and "great horn behemoth" not in folded
+    assert "judges-only-folder" not in out and "leak-path-secret" not in out
+    assert '"note"' not in out
+    assert "P2 holds g01-007" not in out  # a ts that is not a date-time is not shown...
+    assert "2026-11-01T14:03:05+09:00" in out  # ...one that is, is
+
+
+def test_the_judge_sees_the_text_as_written(leaky):
+    out = replay_json(leaky, JUDGE)
+    assert "P2 holds G01-007" in out and "leak-path-secret" in out and "Open g01\u2010007 cup" in out
+
+
+@pytest.mark.parametrize("seat", ["P1", "spectator"])
+def test_the_browser_viewer_shows_no_smuggled_text(leaky, seat):
+    from web.viewer import viewer_data
+    from zx_events.application import MatchService
+
+    svc = MatchService(str(leaky), create=False)
+    try:
+        data = json.dumps(viewer_data(svc, "leak-1", [seat]), ensure_ascii=False)
+    finally:
+        svc.close()
+    folded = normalize(data).casefold()
+    assert "g01-007" not in folded and "great horn behemoth" not in folded and "leak-path-secret" not in data
+
+
+@pytest.mark.parametrize("text", SMUGGLED)
+def test_the_mask_sees_through_case_dashes_and_width(text):
+    masked = Masker(["G01-007", "Great Horn Behemoth"])(f"P2 holds {text}")
+    assert masked == "P2 holds [card]"
+
+
+def test_the_mask_leaves_ordinary_text_alone():
+    assert GENERIC_MASK("Tokyo Regional 2026, round 3") == "Tokyo Regional 2026, round 3"
+    assert GENERIC_MASK("b3 is not next to a1 (602.1b)") == "b3 is not next to a1 (602.1b)"
+
+
+def test_the_policy_functions():
+    rec = {"do": "draw", "by": "P1", "note": "x", "ts": "soon"}
+    assert seat_record(dict(rec), JUDGE) == rec
+    assert seat_record(dict(rec), "P2") == {"do": "draw", "by": "P1"}
+    assert seat_record({"ts": "2026-11-01"}, "P1") == {"ts": "2026-11-01"}
+    header = {"note": "n", "event": "E U01-013", "players": {"P1": {"name": "u01-013", "deck": {}}}}
+    assert seat_header(header, "spectator", GENERIC_MASK) == {"event": "E [card]",
+                                                              "players": {"P1": {"name": "[card]", "deck": {}}}}
+    assert [is_timestamp(x) for x in ("2026-11-01T14:03:00+09:00", "2026-11-01", "14:03", "", None)] == \
+        [True, True, False, False, False]

@@ -1,0 +1,216 @@
+"""Bad bytes, pathological JSON, and the small things a newcomer hit (issue 14 items 2, 3 and 7).
+
+A hostile or broken line costs its own match only: it is a format error at its FILE:LINE, the match
+holding it is rejected whole, and every other match (of the file, and of the other files) is read
+and stored as usual, on the sequential and the parallel import paths.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shlex
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events.application import MatchService
+from zx_events.games.zx.cards import load_catalog, parse_catalog
+from zx_events.logformat.reader import MAX_DEPTH, MAX_LINE, read_log
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGAL = ROOT / "examples" / "legal" / "first-turns.zxlog"
+LINES = LEGAL.read_bytes().splitlines()
+
+
+def renamed(i: int) -> list[bytes]:
+    head = json.loads(LINES[0])
+    head["match"] = f"m-{i}"
+    return [json.dumps(head).encode(), *LINES[1:]]
+
+
+def stored(store: Path) -> list[str]:
+    svc = MatchService(str(store), create=False)
+    try:
+        return sorted(r["match"] for r in svc.summaries())
+    finally:
+        svc.close()
+
+
+def run(*args: str, input: bytes | None = None):
+    return CliRunner().invoke(zx, list(args), input=input)
+
+
+# ---------------------------------------------------------------------- item 2: bytes that are not UTF-8
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("where", [5, 0], ids=["record", "header"])
+def test_a_bad_byte_rejects_its_match_whole_and_the_others_are_read(tmp_path, workers, where):
+    m1, m2, m3 = renamed(1), renamed(2), renamed(3)
+    m2[where] = m2[where].replace(b'"P1"', b'"P\xff1"', 1) if b'"P1"' in m2[where] else m2[where] + b" \xff"
+    data = b"\n".join(m1 + m2 + m3) + b"\n"
+    log = tmp_path / "x.zxlog"
+    log.write_bytes(data)
+    line = len(m1) + where + 1
+    offset = data.index(b"\xff")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, str(log))
+    assert r.exit_code == 1, r.output
+    assert f"{log}:{line}: format: not UTF-8: byte 0xff at byte offset {offset}" in r.stderr
+    assert "the match is rejected whole" in r.stderr and "Traceback" not in r.output
+    assert "2 imported, 0 unchanged, 1 rejected" in r.stderr
+    assert stored(tmp_path / "s.sqlite") == ["m-1", "m-3"]  # m-2 is not stored cut short, m-3 is not lost
+
+
+def test_a_bad_byte_is_reported_by_the_audit_of_the_file(tmp_path):
+    m1, m2 = renamed(1), renamed(2)
+    m2[3] += b"\xc3"
+    log = tmp_path / "x.zxlog"
+    log.write_bytes(b"\n".join(m1 + m2) + b"\n")
+    logs = read_log(log)
+    assert [x.match_id for x in logs] == ["m-1", "m-2"]
+    assert logs[0].error is None and logs[1].error.line == len(m1) + 4
+
+
+# ---------------------------------------------------------------------- item 3: pathological JSON
+PATHOLOGICAL = {
+    "deep-array": (b'{"do": "end", "by": "P1", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+                   f"nested too deep: more than {MAX_DEPTH} levels"),
+    "deep-object": (b'{"do": "end", "by": "P1", "x": ' + b'{"a": ' * 50 + b"1" + b"}" * 50 + b"}",
+                    f"nested too deep: more than {MAX_DEPTH} levels"),
+    "deep-header": (b'{"zxlog": 1, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested too deep"),
+    "huge-integer": (b'{"do": "turn", "by": "P1", "turn": ' + b"9" * 5000 + b"}", "number too long"),
+    "long-line": (b'{"do": "end", "by": "P1", "note": "' + b"x" * (MAX_LINE + 10) + b'"}', "line too long"),
+}
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("case", list(PATHOLOGICAL))
+def test_pathological_json_is_a_format_error_at_its_line(tmp_path, case, workers):
+    line, message = PATHOLOGICAL[case]
+    bad = renamed(9)
+    bad = bad[:4] + [line] + bad[4:]
+    (tmp_path / "bad.zxlog").write_bytes(b"\n".join(bad) + b"\n")
+    (tmp_path / "good.zxlog").write_bytes(b"\n".join(renamed(8)) + b"\n")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers,
+            str(tmp_path / "bad.zxlog"), str(tmp_path / "good.zxlog"))
+    assert r.exit_code == 1, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert f"{tmp_path / 'bad.zxlog'}:5: format: {message}" in r.stderr, r.stderr[-500:]
+    assert "Traceback" not in r.output and "RecursionError" not in r.output
+    # the valid file beside it is stored (a broken header starts a match of its own: m-9's first lines stand)
+    assert stored(tmp_path / "s.sqlite") == (["m-8", "m-9"] if case == "deep-header" else ["m-8"])
+
+
+def test_the_limits_are_documented():
+    doc = (ROOT / "docs" / "match-log.md").read_text(encoding="utf-8")
+    limits = doc[doc.index("## Limits"):doc.index("## Card catalogs")]
+    assert f"{MAX_LINE:,}" in limits and f"{MAX_DEPTH} levels" in limits and "4,300 digits" in limits
+
+
+# ---------------------------------------------------------------------- item 7: small things
+def test_version(tmp_path):
+    r = run("--version")
+    assert r.exit_code == 0 and r.output.strip() == f"zx {version('zx-events')}"
+
+
+def test_import_a_folder(tmp_path):
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(ROOT / "examples" / "legal"))
+    assert r.exit_code == 0, r.output
+    assert len(stored(tmp_path / "s.sqlite")) == len(list((ROOT / "examples" / "legal").glob("*.zxlog")))
+    (tmp_path / "empty").mkdir()
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", str(tmp_path / "empty"))
+    assert r.exit_code == 1 and "a folder with no *.zxlog file in it" in r.output
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_import_from_standard_input(tmp_path, workers):
+    data = b"\n".join(renamed(1) + renamed(2)) + b"\n"
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, "-", input=data)
+    assert r.exit_code == 0, r.output
+    assert stored(tmp_path / "s.sqlite") == ["m-1", "m-2"]
+    r = run("--store", str(tmp_path / "t.sqlite"), "import", "--no-analytics", "-", input=data.replace(b'"P2"', b'P2', 1))
+    assert r.exit_code == 1 and "<stdin>:" in r.stderr
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n"], ids=["empty", "blank"])
+def test_an_empty_log_is_an_error_naming_the_file(tmp_path, text):
+    log = tmp_path / "empty.zxlog"
+    log.write_text(text)
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(log))
+    assert r.exit_code == 1
+    assert f"{log}: format: {log} is empty: no match in it" in r.stderr
+    r = run("--store", str(tmp_path / "s.sqlite"), "audit", str(log))
+    assert r.exit_code == 1 and f"{log} is empty" in r.output
+
+
+def test_a_truncated_line_reads_well(tmp_path):
+    log = tmp_path / "t.zxlog"
+    log.write_bytes(LEGAL.read_bytes()[:-40])
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(log))
+    assert r.exit_code == 1
+    assert "truncated file: the last line is incomplete JSON (Unterminated string starting at column" in r.stderr
+    assert "at at" not in r.stderr
+
+
+@pytest.fixture
+def one_stored(tmp_path):
+    store = tmp_path / "s.sqlite"
+    assert run("--store", str(store), "import", "--no-analytics", str(LEGAL)).exit_code == 0
+    return store
+
+
+def test_a_bundle_into_a_missing_folder_is_an_error(one_stored, tmp_path):
+    r = run("--store", str(one_stored), "audit", "hand-first-turns-001", "--bundle", str(tmp_path / "no" / "b.zip"))
+    assert r.exit_code == 1 and "the folder" in r.output and "does not exist" in r.output
+    assert "Traceback" not in r.output and not (tmp_path / "no").exists()
+
+
+def test_a_bundle_never_replaces_a_file_unless_forced(one_stored, tmp_path):
+    target = tmp_path / "b.zip"
+    target.write_bytes(b"keep me")
+    r = run("--store", str(one_stored), "audit", "hand-first-turns-001", "--bundle", str(target))
+    assert r.exit_code == 1 and "already exists: give another name, or --force" in r.output
+    assert target.read_bytes() == b"keep me"
+    r = run("--store", str(one_stored), "audit", "hand-first-turns-001", "--bundle", str(target), "--force")
+    assert r.exit_code == 0 and target.read_bytes()[:2] == b"PK"
+
+
+def test_the_audit_of_an_altered_log_says_why_on_stdout(one_stored, tmp_path):
+    lines = LEGAL.read_text(encoding="utf-8").splitlines()
+    rec = json.loads(lines[-1])
+    rec["note"] = "edited"
+    lines[-1] = json.dumps(rec)
+    (tmp_path / "alt.zxlog").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = run("--store", str(one_stored), "audit", str(tmp_path / "alt.zxlog"), "--format", "csv")
+    assert r.exit_code == 1
+    (row,) = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert (row["match"], row["rule"]) == ("hand-first-turns-001", "integrity")
+    assert row["message"].startswith("differs: the store holds hand-first-turns-001 with other content")
+    r = run("--store", str(one_stored), "audit", str(tmp_path / "alt.zxlog"))
+    assert "1 failing integrity and 0 rule violations in 1 match" in r.stdout and "no violations" not in r.stdout
+
+
+def test_the_test_command_shows_its_summary_line():
+    """The README's command and .ci/run's are the same, and pyproject adds no second -q."""
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"].get("addopts", "")
+    assert "-q" not in shlex.split(addopts)
+    ci = (ROOT / ".ci" / "run").read_text()
+    cmd = re.search(r"TEST_CMD=\((.*?)\)", ci).group(1)
+    assert cmd in (ROOT / "README.md").read_text()
+
+
+def test_docs_use_codes_of_the_shipped_catalog_and_document_its_format():
+    catalog = load_catalog("sample")
+    doc = (ROOT / "docs" / "match-log.md").read_text(encoding="utf-8")
+    codes = set(re.findall(r'"([A-Z]{1,2}[0-9]{2}-[0-9]{3}|EX-[A-Z][0-9]{2}|PL-[0-9]{3})"', doc))
+    assert codes and codes <= set(catalog.cards), sorted(codes - set(catalog.cards))
+    section = doc[doc.index("## Card catalogs (CSV)"):doc.index("## How errors are reported")]
+    example = section.split("```")[3].strip()
+    parsed = parse_catalog(example + "\n", name="doc", source="docs/match-log.md")
+    for code, card in parsed.cards.items():  # the example rows are the shipped catalog's own
+        assert card == catalog.cards[code], code

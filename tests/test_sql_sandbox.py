@@ -1,0 +1,172 @@
+"""``zx sql`` and ``Stats.sql`` are read-only and sandboxed (issue 14 item 1; docs/security.md).
+
+One test per escape an attacker tried: each is refused with a clear error and leaves no trace (no
+file written, the event store and the analytics file unchanged, no setting changed), while SELECTs,
+the Wilson macros and every documented table keep working.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from analytics.db import QueryRefused, QueryTimeout
+from analytics.stats import Stats
+from analytics_support import log_text
+from cli.main import zx
+
+DOCUMENTED = ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_catalog")
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # where DuckDB would put secrets and extensions
+    (tmp_path / "home").mkdir()
+    log = tmp_path / "hand.zxlog"
+    log.write_text(log_text(), encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", str(log)])
+    assert r.exit_code == 0, r.output
+    return store
+
+
+def _digest(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+def sql(store: Path, query: str, *options: str):
+    return CliRunner().invoke(zx, ["--store", str(store), "sql", *options, query])
+
+
+def refused(store: Path, query: str, *options: str) -> str:
+    """Run ``query``; assert it was refused with a clear error and changed neither file."""
+    duck = store.with_suffix(".duckdb")
+    before = _digest(store), _digest(duck)
+    r = sql(store, query, *options)
+    assert r.exit_code == 1, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output
+    assert (_digest(store), _digest(duck)) == before
+    return r.output
+
+
+def test_copy_to_a_file_is_refused(store, tmp_path):
+    out = refused(store, f"COPY (SELECT * FROM matches) TO '{tmp_path / 'leak.csv'}'")
+    assert "refused: zx sql is read-only and sandboxed" in out and "reading or writing files" in out
+    assert not (tmp_path / "leak.csv").exists()
+
+
+def test_export_database_is_refused(store, tmp_path):
+    out = refused(store, f"EXPORT DATABASE '{tmp_path / 'dump'}'")
+    assert "refused:" in out
+    assert not any((tmp_path / "dump").glob("*.csv")) if (tmp_path / "dump").exists() else True
+
+
+def test_log_query_path_is_refused(store, tmp_path):
+    out = refused(store, f"SET log_query_path = '{tmp_path / 'q.log'}'; SELECT 1")
+    assert "refused:" in out and "settings cannot be changed" in out
+    assert not (tmp_path / "q.log").exists()
+
+
+def test_overwriting_the_event_store_is_refused(store):
+    out = refused(store, f"COPY (SELECT 'x' AS x) TO '{store}' (FORMAT csv)")
+    assert "refused:" in out
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT * FROM read_csv('/etc/passwd')",
+    "SELECT * FROM read_text('/etc/passwd')",
+    "SELECT * FROM read_blob('/etc/passwd')",
+    "SELECT * FROM glob('/etc/*')",
+    "CREATE TEMP TABLE t (a VARCHAR); COPY t FROM '/etc/passwd'; SELECT * FROM t",
+], ids=["read_csv", "read_text", "read_blob", "glob", "copy-from"])
+def test_reading_any_file_is_refused(store, query):
+    out = refused(store, query)
+    assert "refused:" in out and "root:" not in out
+
+
+def test_a_file_named_as_a_table_is_not_read(store):
+    out = refused(store, "SELECT * FROM '/etc/passwd'")  # DuckDB's replacement scan is off in the sandbox
+    assert "Table with name /etc/passwd does not exist" in out and "root:" not in out
+
+
+def test_attach_another_database_and_delete_from_it_is_refused(store, tmp_path):
+    other = tmp_path / "other.duckdb"
+    con = duckdb.connect(str(other))
+    con.execute("CREATE TABLE t AS SELECT 1 AS a")
+    con.close()
+    out = refused(store, f"ATTACH '{other}' AS o; DELETE FROM o.t; SELECT 1")
+    assert "refused:" in out
+    con = duckdb.connect(str(other), read_only=True)
+    assert con.execute("SELECT count(*) FROM t").fetchone() == (1,)
+    con.close()
+
+
+def test_writing_the_analytics_file_is_refused(store):
+    out = refused(store, "DELETE FROM matches")
+    assert "refused:" in out and "read-only" in out
+
+
+@pytest.mark.parametrize("query", ["SET threads = 1", "RESET lock_configuration", "SET enable_external_access = true",
+                                   "PRAGMA enable_profiling"])
+def test_settings_cannot_be_changed(store, query):
+    assert "settings cannot be changed" in refused(store, query)
+
+
+def test_persistent_secrets_are_refused(store, tmp_path):
+    out = refused(store, "CREATE PERSISTENT SECRET s1 (TYPE s3, KEY_ID 'a', SECRET 'b')")
+    assert "refused:" in out
+    assert not [p for p in (tmp_path / "home").rglob("*") if p.is_file()]
+
+
+@pytest.mark.parametrize("query", ["INSTALL spatial", "LOAD spatial", "FORCE INSTALL httpfs"])
+def test_extensions_cannot_be_installed_or_loaded(store, tmp_path, query):
+    out = refused(store, query)
+    assert "refused:" in out and "http" not in out.lower()  # never tries to download
+    assert not (tmp_path / "home" / ".duckdb").exists()
+
+
+def test_a_query_past_its_time_limit_is_stopped(store):
+    r = sql(store, "SELECT count(*) FROM range(1000000000000) a, range(10) b", "--timeout", "0.5")
+    assert r.exit_code == 1
+    assert "the query ran longer than 0.5 s and was stopped" in r.output
+
+
+def test_the_table_output_is_limited_and_says_so(store):
+    r = sql(store, "SELECT * FROM range(5000) t(n)", "--limit", "20")
+    assert r.exit_code == 0
+    assert "showing the first 20 rows" in r.stderr
+    assert r.stdout.count("\n") < 40
+    r = sql(store, "SELECT * FROM range(5000) t(n)", "--format", "csv")  # csv and json: every row
+    assert r.exit_code == 0 and len(r.stdout.splitlines()) == 5001 and "showing" not in r.stderr
+
+
+def test_selects_macros_and_every_documented_table_still_work(store):
+    for table in DOCUMENTED:
+        r = sql(store, f"SELECT count(*) AS n FROM {table}", "--format", "csv")
+        assert r.exit_code == 0, (table, r.output)
+    r = sql(store, "SELECT round(wilson_low(5, 10), 4) AS lo, round(wilson_high(5, 10), 4) AS hi", "--format", "csv")
+    assert r.exit_code == 0 and r.stdout.splitlines() == ["lo,hi", "0.2366,0.7634"]
+    r = sql(store, "SELECT count(*) AS n FROM filtered_seats(NULL, NULL, NULL, 'Red Dragons', NULL)", "--format", "csv")
+    assert r.exit_code == 0 and r.stdout.splitlines() == ["n", "3"]
+    r = sql(store, "SELECT deck, count(*) AS games FROM seats GROUP BY ALL ORDER BY deck", "--format", "csv")
+    assert r.stdout.splitlines() == ["deck,games", "Blue Control,3", "Red Dragons,3"]
+    r = CliRunner().invoke(zx, ["--store", str(store), "stats", "winrates", "--format", "csv"])
+    assert r.exit_code == 0, r.output
+
+
+def test_the_python_api_is_sandboxed_too(store, tmp_path):
+    with Stats(store.with_suffix(".duckdb")) as st:
+        with pytest.raises(QueryRefused, match="reading or writing files"):
+            st.sql(f"COPY (SELECT 1) TO '{tmp_path / 'api.csv'}'")
+        with pytest.raises(QueryRefused, match="settings cannot be changed"):
+            st.sql("SET enable_external_access = true")
+        with pytest.raises(QueryTimeout):
+            st.sql("SELECT count(*) FROM range(1000000000000) a, range(10) b", timeout=0.3)
+        assert st.sql("SELECT count(*) AS n FROM matches").item() == 3
+        assert st.sql("SELECT * FROM range(100)", limit=7).height == 7
+    assert not (tmp_path / "api.csv").exists()

@@ -1,0 +1,208 @@
+"""Mistyped, missing, damaged and foreign stores (issue 14 item 4; docs/security.md).
+
+An unknown scheme is an error listing the accepted forms; read commands never create a store (not
+even its folder); a damaged SQLite file or another application's database is reported clearly and
+never written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events.application import MatchService
+from zx_events.store import StoreError, resolve_store
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = sorted((ROOT / "examples" / "legal").glob("*.zxlog"))[0]
+MISTYPED = ["mysql://zx@db/zx", "postgresql:/one-slash", "http://example.org/store", "sqlite:///x",
+            "ftp:store.sqlite", "postgres:/db"]
+READ_COMMANDS = [["matches"], ["replay", "m1"], ["verify"], ["audit", "m1"], ["stats", "winrates"],
+                 ["analytics", "update"], ["sql", "SELECT 1"]]
+
+
+def invoke(cwd: Path, *args: str):
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(zx, list(args))
+    finally:
+        os.chdir(old)
+
+
+def files_under(d: Path) -> list[str]:
+    return sorted(str(p.relative_to(d)) for p in d.rglob("*"))
+
+
+def sha(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("url", MISTYPED)
+@pytest.mark.parametrize("command", [["matches"], ["import", str(EXAMPLE)], ["verify"]], ids=["matches", "import",
+                                                                                             "verify"])
+def test_a_mistyped_store_url_is_refused_and_creates_nothing(tmp_path, url, command, monkeypatch):
+    monkeypatch.delenv("ZX_STORE", raising=False)
+    monkeypatch.delenv("ZX_ANALYTICS", raising=False)
+    r = invoke(tmp_path, "--store", url, *command)
+    assert r.exit_code == 1, r.output
+    assert "unknown store" in r.output and "memory:" in r.output and "postgresql://USER" in r.output
+    assert "Traceback" not in r.output and not isinstance(r.exception, Exception) or isinstance(r.exception, SystemExit)
+    assert files_under(tmp_path) == []
+    assert not Path("/x").exists() or url != "sqlite:///x"
+
+
+def test_the_error_explains_the_likely_typo():
+    with pytest.raises(StoreError, match="two slashes"):
+        resolve_store("postgresql:/one-slash")
+    with pytest.raises(StoreError, match="give the path itself"):
+        resolve_store("sqlite:///srv/store.sqlite")
+    with pytest.raises(StoreError, match="write it as ./NAME"):
+        resolve_store("mysql://u@h/db")
+
+
+def test_the_accepted_forms_still_work(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert resolve_store("memory:").kind == "memory"
+    assert resolve_store("sqlite://rel/a.sqlite").path == Path("rel/a.sqlite")
+    assert resolve_store(str(tmp_path / "b.sqlite")).kind == "sqlite"
+    assert resolve_store("./odd:name.sqlite").path == Path("odd:name.sqlite")
+
+
+@pytest.mark.parametrize("command", READ_COMMANDS, ids=lambda c: "-".join(c[:2]))
+def test_a_read_command_on_a_missing_store_says_so_and_creates_nothing(tmp_path, command, monkeypatch):
+    monkeypatch.delenv("ZX_ANALYTICS", raising=False)
+    store = tmp_path / "missing" / "s.sqlite"
+    r = invoke(tmp_path, "--store", str(store), *command)
+    assert r.exit_code == 1, r.output
+    assert ("there is no store at" in r.output or "no analytics file at" in r.output
+            or "neither a log file nor a stored match" in r.output), r.output
+    assert "Traceback" not in r.output
+    assert files_under(tmp_path) == []
+
+
+def test_the_default_store_is_not_created_by_a_read_command(tmp_path, monkeypatch):
+    monkeypatch.delenv("ZX_STORE", raising=False)
+    r = invoke(tmp_path, "matches")
+    assert r.exit_code == 1 and "there is no store at zx-store.sqlite" in r.output
+    assert files_under(tmp_path) == []
+
+
+def test_import_creates_the_store_and_its_folder(tmp_path):
+    store = tmp_path / "new" / "deep" / "s.sqlite"
+    r = invoke(tmp_path, "--store", str(store), "import", "--no-analytics", str(EXAMPLE))
+    assert r.exit_code == 0, r.output
+    assert store.is_file()
+    r = invoke(tmp_path, "--store", str(store), "matches", "--format", "csv")
+    assert r.exit_code == 0 and len(r.stdout.splitlines()) == 2
+
+
+def test_store_after_the_subcommand(tmp_path):
+    store = tmp_path / "s.sqlite"
+    assert invoke(tmp_path, "--store", str(store), "import", str(EXAMPLE)).exit_code == 0
+    r = invoke(tmp_path, "matches", "--store", str(store), "--format", "csv")
+    assert r.exit_code == 0 and len(r.stdout.splitlines()) == 2
+    r = invoke(tmp_path, "stats", "attacks", "--store", str(store), "--format", "csv")
+    assert r.exit_code == 0, r.output
+    r = invoke(tmp_path, "--store", str(tmp_path / "elsewhere.sqlite"), "matches", "--store", str(store))
+    assert r.exit_code == 0  # the later one wins
+
+
+def _damaged(path: Path) -> Path:
+    path.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 16)
+    return path
+
+
+@pytest.mark.parametrize("command", [["matches"], ["verify"], ["replay", "m1"], ["import", str(EXAMPLE)]],
+                         ids=lambda c: c[0])
+def test_a_damaged_sqlite_file_is_reported_and_never_written(tmp_path, command):
+    store = _damaged(tmp_path / "s.sqlite")
+    before = sha(store)
+    r = invoke(tmp_path, "--store", str(store), *command)
+    assert r.exit_code == 1, r.output
+    assert "is damaged or not a SQLite database" in r.output and "nothing was changed" in r.output
+    assert "DatabaseError" not in r.output and "Traceback" not in r.output
+    assert sha(store) == before and files_under(tmp_path) == ["s.sqlite"]
+
+
+def test_a_text_file_given_as_store_is_refused(tmp_path):
+    store = tmp_path / "notes.txt"
+    store.write_text("my notes\n" * 100)
+    r = invoke(tmp_path, "--store", str(store), "import", str(EXAMPLE))
+    assert r.exit_code == 1 and "is damaged or not a SQLite database" in r.output
+    assert store.read_text() == "my notes\n" * 100
+
+
+def test_a_sqlite_file_of_another_application_is_refused(tmp_path):
+    store = tmp_path / "app.sqlite"
+    con = sqlite3.connect(store)
+    con.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+    con.execute("INSERT INTO users VALUES (1, 'ann')")
+    con.commit()
+    con.close()
+    before = sha(store)
+    for command in (["import", str(EXAMPLE)], ["matches"]):
+        r = invoke(tmp_path, "--store", str(store), *command)
+        assert r.exit_code == 1, r.output
+        assert "is not a zx-events store: it holds tables of another application (users)" in r.output
+    assert sha(store) == before and files_under(tmp_path) == ["app.sqlite"]
+
+
+def test_another_event_sourced_application_is_refused(tmp_path):
+    store = tmp_path / "other.sqlite"
+    con = sqlite3.connect(store)
+    con.execute("CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, "
+                "state BLOB, PRIMARY KEY (originator_id, originator_version))")
+    con.execute("INSERT INTO stored_events VALUES ('a', 1, 'shop.orders:Order.Created', x'7b7d')")
+    con.commit()
+    con.close()
+    r = invoke(tmp_path, "--store", str(store), "import", str(EXAMPLE))
+    assert r.exit_code == 1 and "holds the events of another application" in r.output
+
+
+def test_a_folder_given_as_store_is_refused(tmp_path):
+    r = invoke(tmp_path, "--store", str(tmp_path), "import", str(EXAMPLE))
+    assert r.exit_code == 1 and "is a folder" in r.output
+
+
+def test_a_store_damaged_under_a_command_is_an_error_not_a_traceback(tmp_path):
+    store = tmp_path / "s.sqlite"
+    assert invoke(tmp_path, "--store", str(store), "import", "--no-analytics", str(EXAMPLE)).exit_code == 0
+    con = sqlite3.connect(store)
+    con.execute("DROP TABLE stored_events")  # passes the opening check (an empty store has no table either)
+    con.execute("CREATE VIEW stored_events AS SELECT 1/0 AS originator_id")
+    con.commit()
+    con.close()
+    r = invoke(tmp_path, "--store", str(store), "matches")
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"the store {store} failed" in r.output or "damaged" in r.output
+
+
+def test_the_python_api_creates_by_default_and_not_when_asked(tmp_path):
+    with pytest.raises(StoreError, match="there is no store at"):
+        MatchService(str(tmp_path / "a" / "s.sqlite"), create=False)
+    assert not (tmp_path / "a").exists()
+    MatchService(str(tmp_path / "b" / "s.sqlite"))
+    assert (tmp_path / "b" / "s.sqlite").exists()
+
+
+@pytest.mark.postgres
+def test_a_read_command_on_a_missing_postgres_schema_creates_nothing(postgres_server):
+    from zx_events.store import connect_postgres, postgres_env
+
+    url = postgres_server.fresh_url()
+    r = CliRunner().invoke(zx, ["--store", url, "matches"])
+    assert r.exit_code == 1 and "there is no store at postgresql://" in r.output
+    env = postgres_env(url)
+    with connect_postgres(env) as conn:
+        assert conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (env["POSTGRES_SCHEMA"],)).fetchone() is None
+    r = CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(zx, ["--store", url, "matches", "--format", "csv"])
+    assert r.exit_code == 0 and len(r.stdout.splitlines()) == 2

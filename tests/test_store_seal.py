@@ -1,0 +1,284 @@
+"""The store seal (zx_events/ledger.py) and the tampering the match chains alone did not show
+(issue 14 item 5): a match deleted whole, a match rewritten with recomputed digests, a match added
+behind the importer's back, an edited replay snapshot, a deleted event under ``zx replay``.
+
+Each test changes the events table with SQL, as someone with write access to the database would.
+Runs on SQLite and PostgreSQL (the ``service`` fixture).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from test_verify import LEGAL, MATCH, Tamper
+from zx_events import integrity, replay
+from zx_events.application import MatchService
+from zx_events.games.zx.match import match_uuid
+from zx_events.ledger import LEDGER_ID, read_ledger
+from zx_events.logformat.reader import read_log
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = next((d / "shared" / "fixtures" / "zx-store-0.1.0.sqlite" for d in (ROOT.parent, ROOT.parent.parent)
+                if (d / "shared" / "fixtures" / "zx-store-0.1.0.sqlite").exists()), Path("/nonexistent"))
+LONG = ROOT / "examples" / "legal" / "long-game-reload-win-by-life.zxlog"  # ~300 events: has snapshots
+WON = "sim-1-0038"
+
+
+def cli(store_url: str, *args: str):
+    return CliRunner().invoke(zx, ["--store", store_url, *args])
+
+
+@pytest.fixture
+def sealed(service, tmp_path):
+    """Three matches imported (one batch each): the legal example, a copy under another id, a long one."""
+    heads = {}
+    for log in read_log(LEGAL):
+        heads[MATCH] = service.import_log(log).head
+    second = tmp_path / "second.zxlog"
+    second.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "second-match"), encoding="utf-8")
+    for path in (second, LONG):
+        for log in read_log(path):
+            heads[log.match_id] = service.import_log(log).head
+    return service, Tamper(service), heads
+
+
+def rewrite(svc: MatchService, t: Tamper, match: str, change) -> str:
+    """Change one match's events with ``change(topic, state)`` and recompute its whole chain and
+    seal, as a careful forger would; returns the new head."""
+    prev = integrity.ZERO
+    for r in integrity.stored_rows(svc, match_uuid(match)):
+        state = dict(r.state)
+        change(r.topic, state)
+        if r.topic == integrity.TOPIC_SEALED:
+            state["last"] = prev
+        state.pop("digest")
+        prev = integrity.link(prev, integrity.canonical(r.topic, r.originator_id, r.seq, state))
+        state["digest"] = prev
+        t.set_state(match, r.seq, svc.mapper.transcoder.encode(state))
+    return prev
+
+
+def test_import_seals_every_match_with_its_head(sealed, count_rows):
+    svc, _, heads = sealed
+    ledger = read_ledger(svc.recorder, svc.mapper)
+    assert ledger.ok and ledger.entries == 3 == count_rows(svc, ledger=True)
+    assert {s.match: s.head for s in ledger.matches.values()} == heads
+    r = cli(svc.store.url if svc.store.kind != "sqlite" else str(svc.store.path), "verify")
+    assert r.exit_code == 0 and "3 intact, 0 failed" in r.stderr
+    assert f"store seal: 3 matches in 3 entries, store head {ledger.head[:16]}" in r.stderr
+
+
+def test_a_match_deleted_whole_is_caught(sealed, store_url):
+    svc, t, heads = sealed
+    t.run("DELETE FROM {t} WHERE originator_id = %s", (t.oid("second-match"),))
+    r = cli(store_url, "verify", "--format", "json")
+    assert r.exit_code == 1
+    gone = [v for v in json.loads(r.stdout) if v["status"] == "deleted"]
+    assert [v["match"] for v in gone] == ["second-match"]
+    assert "the whole match was deleted: the store seal lists it" in gone[0]["message"]
+    assert heads["second-match"][:16] in gone[0]["message"]
+    r = cli(store_url, "verify", "second-match")
+    assert r.exit_code == 1 and "deleted" in r.stdout
+
+
+def test_a_rewritten_match_with_a_recomputed_chain_is_caught_without_the_score_sheet(sealed, store_url):
+    svc, t, heads = sealed
+
+    def flip(topic, state):
+        if topic.endswith(("MatchEnded", "ResultRecorded")) and state.get("winner") == "P2":
+            state["winner"] = "P1"
+
+    forged = rewrite(svc, t, WON, flip)
+    assert forged != heads[WON]
+    assert integrity.verify_rows(WON, integrity.stored_rows(svc, match_uuid(WON))).ok  # its own chain holds
+    r = cli(store_url, "verify", "--format", "json")
+    assert r.exit_code == 1
+    (bad,) = [v for v in json.loads(r.stdout) if not v["ok"]]
+    assert bad["match"] == WON and bad["status"] == "rewritten"
+    assert f"its head {forged[:16]} is not the one sealed at import ({heads[WON][:16]}" in bad["message"]
+    # zx audit no longer calls it clean, and zx replay warns
+    r = cli(store_url, "audit", WON)
+    assert r.exit_code == 1
+    assert f"warning: {WON}: {WON} fails verification (rewritten" in r.stderr
+    assert "integrity rewritten" in r.stderr
+    r = cli(store_url, "replay", WON, "--format", "json")
+    assert r.exit_code == 0 and f"warning: {WON} fails verification (rewritten" in r.stderr
+
+
+def test_a_match_added_behind_the_importer_is_caught(sealed, store_url, tmp_path):
+    svc, t, _ = sealed
+    other = MatchService(str(tmp_path / "other.sqlite"))
+    text = LEGAL.read_text(encoding="utf-8").replace(MATCH, "smuggled")
+    (tmp_path / "s.zxlog").write_text(text, encoding="utf-8")
+    for log in read_log(tmp_path / "s.zxlog"):
+        assert other.import_log(log).status == "imported"
+    uid = match_uuid("smuggled")
+    rows = other.recorder.select_events(uid)
+    svc.recorder.insert_events(rows)  # straight into the events table, no seal entry
+    r = cli(store_url, "verify", "--format", "json")
+    assert r.exit_code == 1
+    (bad,) = [v for v in json.loads(r.stdout) if not v["ok"]]
+    assert bad["match"] == "smuggled" and bad["status"] == "added" and "not in the store seal" in bad["message"]
+
+
+def test_an_altered_seal_entry_is_caught(sealed, store_url):
+    svc, t, _ = sealed
+    (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = 2",
+                   (LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID,))
+    state = svc.mapper.transcoder.decode(bytes(row[0]))
+    state["matches"] = []  # hide the second match from the seal (then delete it)
+    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = 2",
+          (svc.mapper.transcoder.encode(state), LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID))
+    r = cli(store_url, "verify")
+    assert r.exit_code == 1 and "store seal: BROKEN: store seal entry 2 was altered" in r.stderr
+
+
+def test_a_rewritten_seal_is_caught_by_the_store_head(sealed, store_url):
+    svc, _, _ = sealed
+    head = read_ledger(svc.recorder, svc.mapper).head
+    assert cli(store_url, "verify", "--store-head", head[:16]).exit_code == 0
+    r = cli(store_url, "verify", "--store-head", "0123456789abcdef")
+    assert r.exit_code == 1 and "the store seal was rewritten" in r.stderr
+
+
+def test_an_edited_snapshot_is_never_trusted(sealed, store_url):
+    svc, t, _ = sealed
+    last = replay.last_seq(svc, WON)
+    seq = last - 3
+    truth = replay.view_at(svc, WON, seq=seq).to_json()  # writes the snapshots
+    sid = replay.snapshot_id(WON)
+    snaps = replay._snapshots(svc).recorder.select_events(sid)
+    assert snaps, "the long match has snapshots"
+    table = replay._snapshots(svc).recorder.events_table_name
+    for s in snaps:  # as someone editing the snapshots table would: Life counts and turn changed
+        state = svc.mapper.transcoder.decode(s.state)
+        state["state"]["turn"] += 40
+        body = svc.mapper.transcoder.encode(state)
+        if svc.store.kind == "sqlite":
+            with sqlite3.connect(svc.store.path) as con:
+                con.execute(f"UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                            (body, sid.hex, s.originator_version))
+            con.close()
+        else:
+            t.run(f'UPDATE "{svc.store.schema}"."{table}" SET state = %s WHERE originator_id = %s '
+                  f'AND originator_version = %s', (body, sid, s.originator_version))
+    fresh = MatchService(store_url)
+    assert replay.view_at(fresh, WON, seq=seq).to_json() == truth  # the snapshot is ignored
+    r = cli(store_url, "verify", WON, "--format", "json")
+    assert r.exit_code == 1
+    (v,) = json.loads(r.stdout)
+    assert v["status"] == "snapshot" and "disagrees with the events" in v["message"]
+
+
+def test_a_snapshot_with_a_recomputed_check_is_caught_by_verify(sealed, store_url):
+    svc, t, _ = sealed
+    replay.view_at(svc, WON, seq=replay.last_seq(svc, WON))
+    sid = replay.snapshot_id(WON)
+    store = replay._snapshots(svc)
+    (s, *_) = store.recorder.select_events(sid)
+    snap = svc.mapper.to_domain_event(s)
+    state = dict(snap.state)
+    state["turn"] = state["turn"] + 40
+    state[replay.CHECK_KEY] = replay.state_check(state[replay.CHAIN_KEY], state)  # a forger who read the code
+    forged = svc.mapper.to_stored_event(type(snap)(originator_id=sid, originator_version=snap.originator_version,
+                                                   timestamp=snap.timestamp, topic=snap.topic, state=state))
+    table = store.recorder.events_table_name
+    where = "originator_id = %s AND originator_version = %s"
+    if svc.store.kind == "sqlite":
+        with sqlite3.connect(svc.store.path) as con:
+            con.execute(f"UPDATE {table} SET state = ? WHERE {where.replace('%s', '?')}",
+                        (forged.state, sid.hex, s.originator_version))
+        con.close()
+    else:
+        t.run(f'UPDATE "{svc.store.schema}"."{table}" SET state = %s WHERE {where}',
+              (forged.state, sid, s.originator_version))
+    r = cli(store_url, "verify", WON)
+    assert r.exit_code == 1 and "snapshot" in r.stdout
+
+
+def test_replay_of_a_match_with_a_deleted_event_is_a_clear_error(sealed, store_url):
+    _, t, _ = sealed
+    t.delete(MATCH, 5)
+    r = cli(store_url, "replay", MATCH)
+    assert r.exit_code == 1 and not isinstance(r.exception, Exception) or isinstance(r.exception, SystemExit)
+    assert "Traceback" not in r.output and "OriginatorVersionError" not in r.output
+    assert f"match {MATCH} cannot be replayed: its event seq 5 is missing from the store" in r.output
+    assert f"warning: {MATCH} fails verification (deleted" in r.stderr
+
+
+def test_replay_warns_when_an_event_was_altered(sealed, store_url):
+    svc, t, _ = sealed
+    state = svc.mapper.transcoder.decode(t.state(MATCH, 3))
+    state["note"] = "edited"
+    t.set_state(MATCH, 3, svc.mapper.transcoder.encode(state))
+    r = cli(store_url, "replay", MATCH)
+    assert r.exit_code == 0
+    assert f"warning: {MATCH} fails verification (altered: digest mismatch at seq 3" in r.stderr
+
+
+# ---------------------------------------------------------------------- a store from before the seal
+@pytest.fixture
+def legacy(tmp_path):
+    if not FIXTURE.exists():
+        pytest.skip("the 0.1.0 fixture store is not beside the repository")
+    path = tmp_path / "old.sqlite"
+    shutil.copy(FIXTURE, path)
+    return path
+
+
+def test_the_0_1_0_store_verifies_with_its_heads_and_says_it_is_unsealed(legacy):
+    recorded = {}
+    for line in (FIXTURE.parent / "zx-store-0.1.0.heads.txt").read_text().split("\n"):
+        if line.strip():
+            match, events, head = line.split()
+            recorded[match] = (int(events), head)
+    before = events_of(legacy)
+    r = cli(str(legacy), "verify", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert {v["match"]: (v["events"], v["head"]) for v in json.loads(r.stdout)} == recorded
+    assert "store seal: none (a store from before zx-events 0.2.0)" in r.stderr
+    assert events_of(legacy) == before  # no stored event rewritten, none added
+
+
+def events_of(path: Path) -> list:
+    with sqlite3.connect(path) as con:
+        rows = con.execute("SELECT * FROM stored_events ORDER BY originator_id, originator_version").fetchall()
+    con.close()
+    return rows
+
+
+def test_importing_into_a_legacy_store_keeps_it_unsealed_until_asked(legacy, tmp_path):
+    svc = MatchService(str(legacy))
+    (tmp_path / "new.zxlog").write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "new-match"),
+                                        encoding="utf-8")
+    for log in read_log(tmp_path / "new.zxlog"):
+        assert svc.import_log(log).status == "imported"
+    assert not read_ledger(svc.recorder, svc.mapper).exists
+    r = cli(str(legacy), "verify")
+    assert r.exit_code == 0 and "21 intact" in r.stderr and "store seal: none" in r.stderr
+    r = cli(str(legacy), "verify", "--seal")
+    assert r.exit_code == 0, r.output
+    assert "21 matches sealed; store seal: 21 matches in 1 entries" in r.stderr
+    ledger = read_ledger(svc.recorder, svc.mapper)
+    assert ledger.ok and len(ledger.matches) == 21
+    Tamper(svc).run("DELETE FROM {t} WHERE originator_id = %s", (match_uuid("new-match").hex,))
+    r = cli(str(legacy), "verify")
+    assert r.exit_code == 1 and "the whole match was deleted" in r.stdout
+
+
+def test_seal_refuses_a_store_whose_matches_fail(legacy):
+    svc = MatchService(str(legacy))
+    mid = next(iter(read_ledger(svc.recorder, svc.mapper).matches), None)
+    assert mid is None
+    (row,) = Tamper(svc).run("SELECT originator_id FROM {t} WHERE originator_version = 3 LIMIT 1")
+    Tamper(svc).run("DELETE FROM {t} WHERE originator_id = %s AND originator_version = 3", (row[0],))
+    r = cli(str(legacy), "verify", "--seal")
+    assert r.exit_code == 1 and "not sealing: 1 match fail verification" in r.output
+    assert not read_ledger(svc.recorder, svc.mapper).exists

@@ -1,0 +1,85 @@
+"""What free text a seat sees (docs/security.md, "Hidden information and free text").
+
+A log carries text nobody checks against the rules: the header's ``note``, ``event``, ``round``,
+``format``, player and deck names, and each record's ``note`` and ``ts``. Any of it can name a
+hidden card ("P2 holds U01-013", in lowercase, with a Unicode hyphen, by the card's name). The
+policy, for every seat that is not the judge (players and spectators), in every game:
+
+- ``note`` (header and records): judge only. A note is the scorekeeper's, not a player's.
+- ``ts``: shown only when it is a date-time or date (ISO 8601). Import still accepts any text
+  (match log v1 says "text, ISO 8601 recommended"); the judge sees it as written.
+- the importer's file path (``source`` of the first event): judge only.
+- the header's other text (``event``, ``round``, ``format``, names, deck names): shown, with card
+  codes and card names masked by the game's masker, which compares after ``normalize``: Unicode
+  compatibility forms folded (NFKC), every dash-like character read as ``-``, any letter case.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date, datetime
+from typing import Any, Callable
+
+JUDGE = "judge"
+JUDGE_ONLY_RECORD = ("note",)
+JUDGE_ONLY_HEADER = ("note",)
+JUDGE_ONLY_EVENT = ("source",)  # the file path the match was imported from
+MASKED_HEADER = ("event", "round", "format")
+MASKED_PLAYER = ("name", "deck_name")
+_DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u2e3a\u2e3b\ufe58\ufe63\uff0d\u30fc]")
+
+
+def normalize(text: str) -> str:
+    """``text`` as compared for card codes and names: NFKC, every dash-like character ``-``."""
+    return _DASHES.sub("-", unicodedata.normalize("NFKC", text))
+
+
+def is_timestamp(value: Any) -> bool:
+    """An ISO 8601 date-time or date (what ``ts`` must be)."""
+    if not isinstance(value, str) or not value or len(value) > 40:
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        try:
+            date.fromisoformat(value)
+        except ValueError:
+            return False
+    return True
+
+
+def seat_record(rec: dict, viewer: str) -> dict:
+    """A record's free text as ``viewer`` may see it (in place; returns ``rec``)."""
+    if viewer == JUDGE:
+        return rec
+    for key in JUDGE_ONLY_RECORD:
+        rec.pop(key, None)
+    if "ts" in rec and not is_timestamp(rec["ts"]):
+        rec.pop("ts")
+    return rec
+
+
+def seat_header(header: dict, viewer: str, mask: Callable[[str], str]) -> dict:
+    """A header's free text as ``viewer`` may see it (a new dict; players' decks are the game's business)."""
+    if viewer == JUDGE:
+        return header
+    out = {k: v for k, v in header.items() if k not in JUDGE_ONLY_HEADER}
+    for key in MASKED_HEADER:
+        if isinstance(out.get(key), str):
+            out[key] = mask(out[key])
+    players = out.get("players")
+    if isinstance(players, dict):
+        out["players"] = {p: ({k: (mask(v) if k in MASKED_PLAYER and isinstance(v, str) else v)
+                               for k, v in info.items() if k not in JUDGE_ONLY_HEADER}
+                              if isinstance(info, dict) else info)
+                          for p, info in players.items()}
+    return out
+
+
+def seat_event(fields: dict, viewer: str) -> dict:
+    """An event's fields without what only the judge sees (in place; returns ``fields``)."""
+    if viewer != JUDGE:
+        for key in JUDGE_ONLY_EVENT:
+            fields.pop(key, None)
+    return fields

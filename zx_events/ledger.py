@@ -1,0 +1,257 @@
+"""The store seal: a ledger of every imported match and its head, chained, in the store itself.
+
+Each match's own digest chain (``zx_events.integrity``) shows an event altered, deleted, inserted
+or reordered inside it, but not a match deleted whole, nor one rewritten with every digest
+recomputed: that needed the head written on the score sheet. The ledger closes both gaps without
+rewriting any stored event. It is one more event stream in the same store (aggregate id
+``LEDGER_ID``, topic ``zx_events.ledger:Entry``): each import batch appends, *in the same
+transaction as the batch*, one ``Entry`` that lists the matches it stored (match id, originator id,
+number of events, head), chained like match events::
+
+    digest_n = SHA-256( bytes(digest_{n-1}) || canonical(entry_n) )     digest_0 = 64 zeros
+
+``zx verify`` then checks the set of stored matches against the ledger: a sealed match that is gone
+(``deleted``), a stored match the ledger does not list (``added``), a match whose head is not the
+sealed one (``rewritten``, even with a recomputed chain), and the ledger's own chain (``seal``).
+The head of the last entry is the *store head*, printed by ``zx verify``: someone who rewrites
+the ledger too (recomputing its digests) is caught by comparing it with one written down.
+
+Concurrent importers: an entry's version is the ledger's last version + 1, read just before the
+insert; two importers that collide get an ``IntegrityError`` for the same ledger version and the
+loser re-reads the ledger and tries again (``insert_sealed``). A store from before the ledger (the
+0.1.0 fixture) has matches and no ledger: it stays *unsealed* (imports add no entries, ``zx verify``
+says so and still checks every match chain) until ``zx verify --seal`` checks every chain and
+writes the first entry listing them all.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Iterable, Sequence
+
+from eventsourcing.domain import DomainEvent
+from eventsourcing.persistence import IntegrityError
+
+from zx_events.integrity import ZERO, canonical, decode_state, event_canonical, link
+
+LEDGER_ID = uuid.uuid5(uuid.NAMESPACE_URL, "https://zx-events/store-ledger")
+TOPIC_ENTRY = "zx_events.ledger:Entry"
+RETRIES = 200  # collisions with other importers before giving up (each one means another batch went in)
+ADOPT_CHUNK = 1000  # matches per entry when --seal adopts a legacy store
+
+
+@dataclass(frozen=True)
+class Entry(DomainEvent):
+    """One import batch sealed: its matches, and the digest chained from the entry before.
+
+    Stored under ``LEDGER_ID``; its topic is ``zx_events.ledger:Entry`` (module and name: keep them)."""
+
+    matches: list  # [[match id, originator id, events, head], ...]
+    prev: str
+    digest: str
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """What the ledger says of one match."""
+
+    match: str
+    originator_id: str
+    events: int
+    head: str
+    entry: int  # the ledger version that sealed it
+
+
+@dataclass
+class LedgerState:
+    """The whole ledger, verified: ``ok`` false names the first broken entry in ``problem``."""
+
+    exists: bool
+    entries: int
+    head: str  # digest of the last entry (ZERO when there is none)
+    matches: dict[str, Sealed]  # originator id (str) -> what was sealed
+    ok: bool = True
+    problem: str | None = None
+
+
+# ---------------------------------------------------------------------- writing
+def _last(recorder: Any, mapper: Any) -> tuple[int, str] | None:
+    """(version, digest) of the last ledger entry, or None when the store has no ledger."""
+    rows = recorder.select_events(LEDGER_ID, desc=True, limit=1)
+    if not rows:
+        return None
+    digest = decode_state(mapper, rows[0]).get("digest")
+    return rows[0].originator_version, digest if isinstance(digest, str) else ZERO
+
+
+def _has_events(recorder: Any) -> bool:
+    return bool(recorder.select_notifications(start=None, limit=1))
+
+
+def entry(version: int, prev: str, matches: Sequence[Sequence[Any]]) -> Entry:
+    """A ledger entry at ``version`` after the entry whose digest is ``prev``, digest computed."""
+    e = Entry(originator_id=LEDGER_ID, originator_version=version,
+                          timestamp=datetime.now(timezone.utc), matches=[list(m) for m in matches], prev=prev,
+                          digest="")
+    object.__setattr__(e, "digest", link(prev, event_canonical(e)))
+    return e
+
+
+def insert_sealed(recorder: Any, mapper: Any, stored: list, matches: Sequence[Sequence[Any]],
+                  insert: Any = None) -> bool:
+    """Insert ``stored`` (encoded events) with one ledger entry listing ``matches``, in one transaction.
+
+    Returns False when the store is unsealed (a legacy store: matches and no ledger), after
+    inserting ``stored`` alone. Raises ``IntegrityError`` when one of ``stored`` conflicts (a match
+    id stored meanwhile by another importer); a collision on the ledger alone is retried.
+    ``insert``: how to insert a list of stored events in one transaction (default the recorder's).
+    """
+    insert = insert or recorder.insert_events
+    for attempt in range(RETRIES):
+        last = _last(recorder, mapper)
+        if last is None and _has_events(recorder):
+            insert(stored)
+            return False
+        version, prev = last if last is not None else (0, ZERO)
+        ledger_row = mapper.to_stored_event(entry(version + 1, prev, matches))
+        try:
+            insert([*stored, ledger_row])
+            return True
+        except IntegrityError:
+            now = _last(recorder, mapper)
+            if now is not None and now[0] != version:  # another importer sealed a batch meanwhile: again
+                time.sleep(random.uniform(0, 0.01 * min(attempt + 1, 10)))
+                continue
+            raise  # the ledger did not move: one of our matches is the conflict
+    raise IntegrityError(f"the store ledger kept moving under {RETRIES} attempts (too many importers at once?)")
+
+
+def sealed_entry(out_match: str, originator_id: Any, events: int, head: str | None) -> list:
+    """One row of ``Entry.matches``."""
+    return [out_match, str(originator_id), events, head]
+
+
+# ---------------------------------------------------------------------- reading and checking
+def read_ledger(recorder: Any, mapper: Any) -> LedgerState:
+    """Every entry, its chain checked: the sealed set of matches and the store head."""
+    rows = recorder.select_events(LEDGER_ID)
+    state = LedgerState(exists=bool(rows), entries=len(rows), head=ZERO, matches={})
+    prev = ZERO
+    for i, row in enumerate(rows, start=1):
+        try:
+            d = decode_state(mapper, row)
+            body = canonical(row.topic, row.originator_id, row.originator_version, d)
+        except Exception:
+            d, body = {}, None
+        if row.originator_version != i:
+            return _broken(state, f"store seal entry {i} is missing (the entries jump to {row.originator_version})")
+        if row.topic != TOPIC_ENTRY or body is None or d.get("prev") != prev or link(prev, body) != d.get("digest"):
+            return _broken(state, f"store seal entry {i} was altered (its digest does not match its content)")
+        prev = d["digest"]
+        for m in d.get("matches") or []:
+            try:
+                match, oid, events, head = m
+            except (TypeError, ValueError):
+                return _broken(state, f"store seal entry {i} holds a malformed match row")
+            state.matches[str(oid)] = Sealed(str(match), str(oid), int(events), str(head), i)
+    state.head = prev
+    return state
+
+
+def _broken(state: LedgerState, problem: str) -> LedgerState:
+    state.ok, state.problem = False, problem
+    return state
+
+
+def adopt(recorder: Any, mapper: Any, matches: Iterable[Sequence[Any]]) -> int:
+    """``zx verify --seal``: append entries listing ``matches`` (already verified); returns how many."""
+    rows = list(matches)
+    for _ in range(RETRIES):
+        last = _last(recorder, mapper)
+        version, prev = last if last is not None else (0, ZERO)
+        entries = []
+        for k in range(0, len(rows), ADOPT_CHUNK):
+            e = entry(version + 1 + len(entries), prev, rows[k:k + ADOPT_CHUNK])
+            prev = e.digest
+            entries.append(mapper.to_stored_event(e))
+        try:
+            recorder.insert_events(entries)
+            return len(rows)
+        except IntegrityError:
+            time.sleep(random.uniform(0, 0.05))
+    raise IntegrityError("the store ledger kept moving: run zx verify --seal again")
+
+
+def describe(kind: str, sealed: Sealed | None = None, head: str | None = None) -> str:
+    if kind == "deleted":
+        return (f"the whole match was deleted: the store seal lists it (entry {sealed.entry}, {sealed.events} events, "
+                f"head {sealed.head[:16]})")
+    if kind == "added":
+        return "not in the store seal: stored outside zx import (or after the seal was made)"
+    if kind == "rewritten":
+        return (f"rewritten after import: its head {str(head)[:16]} is not the one sealed at import "
+                f"({sealed.head[:16]}, store seal entry {sealed.entry}), even though its own chain verifies")
+    raise ValueError(kind)
+
+# ---------------------------------------------------------------------- verdicts with the seal
+def against_seal(ledger: LedgerState, verdict: Any, originator_id: Any) -> Any:
+    """``verdict`` (a match's own chain, zx_events.integrity.Verdict) checked against the store seal:
+    a match the seal does not list is ``added``, one whose head or event count differ ``rewritten``."""
+    from zx_events.integrity import Verdict
+
+    if not ledger.exists or not verdict.ok:
+        return verdict
+    sealed = ledger.matches.get(str(originator_id))
+    if sealed is None:
+        return Verdict(verdict.match, verdict.events, "added", None, describe("added"), verdict.head)
+    if sealed.head != verdict.head or sealed.events != verdict.events:
+        return Verdict(verdict.match, verdict.events, "rewritten", verdict.events or None,
+                       describe("rewritten", sealed, verdict.head), verdict.head)
+    return verdict
+
+
+def match_verdict(app: Any, name: str, originator_id: Any, ledger: LedgerState | None = None,
+                  rows: Any = None) -> Any:
+    """One stored match verified: its own chain (``rows`` when given, else read and checked by
+    ``verify_stored``), then against the store seal (read when not given)."""
+    from zx_events.integrity import Verdict, verify_rows, verify_stored
+
+    verdict = verify_rows(name, rows) if rows is not None else verify_stored(app, name, originator_id)
+    ledger = ledger if ledger is not None else read_ledger(app.recorder, app.mapper)
+    if not verdict.events:
+        sealed = ledger.matches.get(str(originator_id))
+        if sealed is not None:
+            return Verdict(sealed.match, 0, "deleted", 1, describe("deleted", sealed), None)
+    if not ledger.ok:
+        return Verdict(verdict.match, verdict.events, "seal", None, ledger.problem or "the store seal is broken",
+                       verdict.head) if verdict.ok else verdict
+    return against_seal(ledger, verdict, originator_id)
+
+
+def failure_warning(verdict: Any) -> str:
+    """The warning ``zx replay`` and ``zx audit`` print for a match that fails verification."""
+    return (f"{verdict.match} fails verification ({verdict.status}: {verdict.message}): what is shown may not be "
+            f"what was imported; zx verify {verdict.match} names the damage")
+
+
+def deleted_verdicts(ledger: LedgerState, present: Iterable[Any]) -> list:
+    """A ``deleted`` verdict for every sealed match that is no longer in the store."""
+    from zx_events.integrity import Verdict
+
+    have = {str(p) for p in present}
+    return [Verdict(s.match, 0, "deleted", 1, describe("deleted", s), None)
+            for oid, s in ledger.matches.items() if oid not in have]
+
+
+def seal_summary(ledger: LedgerState) -> str:
+    if not ledger.exists:
+        return ("store seal: none (a store from before zx-events 0.2.0): a match deleted whole, or rewritten with "
+                "a recomputed chain, is caught only with --head; `zx verify --seal` checks every match and seals them")
+    if not ledger.ok:
+        return f"store seal: BROKEN: {ledger.problem}"
+    return (f"store seal: {len(ledger.matches)} matches in {ledger.entries} entries, store head {ledger.head[:16]} "
+            f"(write it down: a rewritten seal is caught with --store-head)")
