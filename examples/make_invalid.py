@@ -278,6 +278,35 @@ def cases() -> list[Case]:
              list(ALL),
              rec("charge_excess", "P2", trash=["U01-003"])))
 
+    # ---------------------------------------------------------------- rules-fidelity defects (issue 15)
+    add(Case("602.1b-target-destroyed-at-605.6", "602.1b", "a2 holds no Z/X of P2",
+             [*_board(), ATTACK_B2_A2, rec("pass", "P1"),
+              rec("play", "P2", card="U01-014", pay=[]),
+              rec("effect", "P2", source="U01-014", op="power", square="a2", delta=1000, until="end_of_battle",
+                  note="2500 Power survives 1500 damage; the boost ends in the Battle End Step (605.5)")],
+             rec("attack", "P1", **{"from": "a1", "target": "a2"},
+                 note="passes left out: U01-001 was destroyed before the battle ended (605.6)")))
+    add(Case("602.1b-power-0-token-destroyed", "602.1b", "c2 holds no Z/X of P2",
+             [*_board(), rec("attack", "P1", **{"from": "a1", "target": "a2"}), rec("pass", "P1"),
+              rec("play", "P2", card="U01-014", pay=[]),
+              rec("effect", "P2", source="U01-014", op="token", square="c2", name="Husk", power=0),
+              rec("pass", "P1"), rec("pass", "P2")],
+             rec("attack", "P1", **{"from": "b2", "target": "c2"},
+                 note="a Token with Power 0 is destroyed at once (lethal damage)")))
+    add(Case("603.1b-startup-without-priority", "603.1b", "startup ability of b3 without priority (P1 has it)",
+             [*_board(), ATTACK_B2_A2],
+             rec("effect", "P2", source="b3", op="power", square="b3", delta=500, until="end_of_turn",
+                 startup=True, note="the attacker P1 has priority first (603.1a)")))
+
+    add(Case("302.1c-startup-of-opponents-card", "302.1c", "is P2's to play, not P1's",
+             [*_board(), ATTACK_B2_A2],
+             rec("effect", "P1", source="b3", op="power", square="b2", delta=500, until="end_of_turn",
+                 startup=True, note="b3 holds P2's Z/X: its startup ability is P2's")))
+    add(Case("303.1-event-put-on-square", "303.1", "only Z/X (and Player cards) are put on Square",
+             _board(),
+             rec("effect", "P1", source="a1", op="move", card="R01-014", **{"from": "hand"}, to="square",
+                 dest="c1", note="an Event face-up on Square")))
+
     # ---------------------------------------------------------------- format errors (no rule)
     good = [json.dumps(r, ensure_ascii=False) for r in [*SETUP, *T1]]
     add(Case("format-bad-json", None, "bad JSON", good[:4],
@@ -300,9 +329,22 @@ def cases() -> list[Case]:
 
 def _deck_player(name: str, player: str) -> dict:
     sys.path.insert(0, str(HERE.parent))
-    from zx_events.decks import deck_by_name
+    from zx_events.games.zx.decks import deck_by_name
 
     return deck_by_name(name).to_header_player(player)
+
+
+ATTACK_B2_A2 = rec("attack", "P1", **{"from": "b2", "target": "a2"})
+
+
+def _board() -> list[dict]:
+    """Turn 3, P1's Main Phase: P1 has R01-002 (3000) on a1 and R01-001 (1500) on b2, P2 has U01-003
+    (4500) on b3 and U01-001 (1500) on a2; P2 holds the Event U01-014 (cost 0)."""
+    p2 = rec("setup", "P2", hand=["U01-001", "U01-002", "U01-003", "U01-014"],
+             life=["U01-011", "U01-013", "U01-005", "U01-006"], resource=["U01-001", "U01-002"])
+    return [SETUP[0], p2, *T1,
+            _turn("P2", 2), rec("draw", "P2", cards=["U01-003", "U01-004"]), T2[2], T2[3], T2[4],
+            rec("end", "P2"), _turn("P1", 3), rec("draw", "P1", cards=["R01-005", "R01-014"])]
 
 
 def _battle_under_way() -> list[dict]:
