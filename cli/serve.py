@@ -1,0 +1,186 @@
+"""``zx serve`` (the web service: JSON API, match browser, metagame dashboard) and ``zx report``
+(the dashboard as one self-contained HTML file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .analytics import analytics_option, resolve_analytics_path, run_update
+
+
+DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)
+
+
+def _store(ctx: click.Context) -> str | None:
+    """--store / ZX_STORE; else the default store, or the demo's when only ``zx demo`` has been run here."""
+    import os
+
+    from zx_events.store import DEFAULT_STORE
+
+    chosen = ctx.obj.get("store") or os.environ.get("ZX_STORE")
+    if chosen is None and not Path(DEFAULT_STORE).exists() and DEMO_STORE.is_file():
+        click.echo(f"no {DEFAULT_STORE} here: serving the demo's store {DEMO_STORE} (--store picks another)", err=True)
+        ctx.obj["store"] = str(DEMO_STORE)
+    return ctx.obj.get("store")
+
+
+def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False) -> Any:
+    from web.app import open_backend
+    from zx_events.errors import ZXError
+
+    store = _store(ctx)
+    path = resolve_analytics_path(ctx, analytics_path)
+    try:
+        return open_backend(store, path, judge=judge)
+    except ZXError as e:
+        raise click.ClickException(e.message) from None
+    except Exception as e:  # a store that cannot be opened is a user error, not a traceback
+        raise click.ClickException(f"cannot open the store {ctx.obj.get('store') or ''}: {e}") from None
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but a loopback address exposes the store to the network.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="TCP port.")
+@click.option("--judge", is_flag=True,
+              help="Also serve the judge view (every hidden card: hands, decks, Life) to anyone who can reach "
+                   "the server. Off by default: views are the spectator's, or a seat's own.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Server processes (each with its own connections and caches); more than the cores gains nothing.")
+@click.option("--update", is_flag=True,
+              help="Bring the analytics file up to date before serving (the only write serve ever makes).")
+@analytics_option
+@click.pass_context
+def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: int, update: bool,
+              analytics_path: str | None) -> None:
+    """Serve the store over HTTP: a JSON API, the match browser with replays, and the metagame dashboard.
+
+    Example: zx demo && zx --store zx-demo/events.sqlite serve    (then open http://127.0.0.1:8000)
+
+    Read-only: no request writes to the store or the analytics file. The statistics need the
+    analytics file up to date with the store (`zx analytics update`, or --update); while serving,
+    the file is open read-only, so stop the server to update it. See docs/serve.md.
+    """
+    import faulthandler
+    import signal
+
+    import uvicorn
+
+    from analytics.db import AnalyticsError
+    from web.app import create_app
+
+    if hasattr(signal, "SIGUSR1"):  # `kill -USR1 PID` prints every thread's stack to stderr (a stuck request)
+        try:
+            faulthandler.register(signal.SIGUSR1, all_threads=True)
+        except (AttributeError, ValueError, OSError):  # stderr is not a real file (a test runner's capture)
+            pass
+
+    backend = _backend(ctx, analytics_path, judge=judge)
+    if update:
+        try:
+            result = run_update(backend.svc, backend.analytics_path)
+        except AnalyticsError as e:
+            raise click.ClickException(str(e)) from None
+        click.echo(f"analytics: {result.events} events, {result.matches} matches projected into "
+                   f"{backend.analytics_path}", err=True)
+    import socket
+
+    try:  # a clear message instead of uvicorn's when the port is taken
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as e:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another --port") from None
+    if not _loopback(host):
+        click.echo(f"warning: listening on {host}: anyone who can reach this address can read every stored match",
+                   err=True)
+    if judge:
+        click.echo("warning: --judge: the judge view (every hidden card) is served to anyone who can reach "
+                   "this server", err=True)
+    fresh_note = ""
+    try:
+        fresh = backend.freshness()
+        if not fresh.ok:
+            fresh_note = f" (statistics unavailable: {fresh.message})"
+    except Exception as e:  # the WebError of a missing file: serve the matches anyway
+        fresh_note = f" (statistics unavailable: {getattr(e, 'message', e)})"
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops", err=True)
+    if workers > 1:  # each process builds its own app from the environment (web.app.app_from_env)
+        import os
+
+        from web.app import ENV_ANALYTICS, ENV_JUDGE, ENV_STORE
+
+        os.environ.update({ENV_STORE: backend.svc.store.url, ENV_ANALYTICS: str(backend.analytics_path),
+                           ENV_JUDGE: "1" if judge else "0"})
+        backend.close()
+        uvicorn.run("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
+                    log_level="warning", access_log=False)
+        return
+    app = create_app(backend)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    finally:
+        backend.close()
+
+
+@click.command("report")
+@click.option("-o", "--output", "out", default="meta.html", show_default=True, type=click.Path(dir_okay=False),
+              help="The HTML file to write (replaced if it exists).")
+@click.option("--title", default="Metagame", show_default=True, help="The page title.")
+@click.option("--since", default=None, metavar="YYYY-MM-DD", help="Matches played on or after this date.")
+@click.option("--until", default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date.")
+@click.option("--event", default=None, help="Only this event (exact name).")
+@click.option("--deck", default=None, help="Only the side playing this deck (exact deck name).")
+@click.option("--player", default=None, help="Only the side of this player (exact name).")
+@click.option("--min-games", type=click.IntRange(min=1), default=30, show_default=True,
+              help="Rows resting on fewer games are drawn in grey.")
+@analytics_option
+@click.pass_context
+def report_cmd(ctx: click.Context, out: str, title: str, since: str | None, until: str | None, event: str | None,
+               deck: str | None, player: str | None, min_games: int, analytics_path: str | None) -> None:
+    """Write the metagame dashboard as one self-contained HTML file (charts inline, no server, no network).
+
+    Example: zx report --event "Tokyo Regional 2026" -o tokyo-meta.html
+    """
+    from analytics.stats import Filters
+    from web.backend import WebError
+    from web.pages import render_dashboard
+
+    try:
+        filters = Filters(since, until, event, deck, player)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    backend = _backend(ctx, analytics_path)
+    try:
+        text = render_dashboard(backend, filters.params(), min_games, live=False, title=title)
+    except WebError as e:
+        raise click.ClickException(e.message) from None
+    finally:
+        backend.close()
+    path = Path(out)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise click.ClickException(f"cannot write {out}: {e.strerror or e}") from None
+    click.echo(f"wrote {path} ({len(text.encode()) // 1024} KiB): open it in any browser", err=True)
+
+
+def register(zx: click.Group) -> None:
+    for command in (serve_cmd, report_cmd):
+        zx.add_command(command)

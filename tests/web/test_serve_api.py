@@ -1,0 +1,353 @@
+"""The JSON API of ``zx serve`` through an ASGI test client, against a real store (SQLite and
+PostgreSQL) and its real analytics file: the same answers as the CLI, hidden information kept
+hidden (301.3), read-only, and every bad parameter a 4xx with a message."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from cli.main import zx
+from serve_support import VIOLATION_MATCH, Built, build_store
+from web.app import create_app
+
+
+@pytest.fixture(scope="module", params=[pytest.param("sqlite"), pytest.param("postgres", marks=pytest.mark.postgres)])
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    folder = tmp_path_factory.mktemp(f"serve-{request.param}")
+    if request.param == "sqlite":
+        store = str(folder / "events.sqlite")
+    else:
+        store = request.getfixturevalue("postgres_server").fresh_url()
+    return build_store(store, folder)
+
+
+@pytest.fixture(scope="module")
+def client(built: Built):
+    with TestClient(create_app(built.store, analytics=built.analytics), raise_server_exceptions=False) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def judge_client(built: Built):
+    with TestClient(create_app(built.store, judge=True, analytics=built.analytics)) as c:
+        yield c
+
+
+def cli(built: Built, *args: str) -> str:
+    r = CliRunner().invoke(zx, ["--store", built.store, *args], env={"ZX_ANALYTICS": str(built.analytics)})
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def sim_match(built: Built) -> str:
+    return built.matches[0]
+
+
+# ---------------------------------------------------------------------- matches
+def test_games_and_status(client, built):
+    games = client.get("/api/games").json()
+    assert [g["game"] for g in games] == ["zx"]
+    assert games[0]["matches"] == len(built.matches)
+    assert games[0]["perspectives"] == ["spectator", "P1", "P2"]
+    status = client.get("/api/status").json()
+    assert status["analytics_ok"] is True and status["judge"] is False
+
+
+def test_match_list_is_zx_matches_with_filters_and_paging(client, built):
+    every = json.loads(cli(built, "matches", "--format", "json"))
+    got = client.get("/api/matches", params={"limit": 500}).json()
+    assert got["total"] == len(every) == len(built.matches)
+    assert [{k: v for k, v in m.items() if k != "game"} for m in got["matches"]] == every
+    pages = [client.get("/api/matches", params={"limit": 7, "offset": off}).json()["matches"]
+             for off in range(0, len(every), 7)]
+    assert [m["match"] for p in pages for m in p] == [m["match"] for m in every]
+
+    deck = every[0]["p1_deck"]
+    by_deck = client.get("/api/matches", params={"deck": deck, "limit": 500}).json()
+    assert by_deck["total"] == sum(deck in (m["p1_deck"], m["p2_deck"]) for m in every) > 0
+    player = every[0]["p2"]
+    won = client.get("/api/matches", params={"winner": player, "limit": 500}).json()["matches"]
+    assert won and all(m[{"P1": "p1", "P2": "p2"}[m["winner"]]] == player for m in won)
+    assert len(won) == sum(m["winner"] is not None and m[m["winner"].lower()] == player for m in every)
+    p1 = client.get("/api/matches", params={"winner": "P1", "limit": 500}).json()["total"]
+    assert p1 == sum(m["winner"] == "P1" for m in every)
+    day = sorted(m["played_at"][:10] for m in every)[len(every) // 2]
+    since = client.get("/api/matches", params={"since": day, "limit": 500}).json()["matches"]
+    assert since and all(m["played_at"][:10] >= day for m in since)
+    both = client.get("/api/matches", params={"since": day, "until": day, "limit": 500}).json()["matches"]
+    assert both and all(m["played_at"][:10] == day for m in both)
+    event = client.get("/api/matches", params={"event": "Tokyo Regional 2026"}).json()["matches"]
+    assert [m["match"] for m in event] == [VIOLATION_MATCH]
+    q = client.get("/api/matches", params={"q": "not-in-hand"}).json()["matches"]
+    assert [m["match"] for m in q] == [VIOLATION_MATCH]
+    assert client.get("/api/matches", params={"game": "zx"}).json()["total"] == len(every)
+
+
+def test_match_detail_header_result_violations_and_chain(client, judge_client, built):
+    m = client.get(f"/api/matches/{VIOLATION_MATCH}").json()
+    verify = json.loads(cli(built, "verify", VIOLATION_MATCH, "--format", "json"))[0]
+    assert m["chain"] == {"head": verify["head"], "verifies": True, "status": "ok", "seq": None,
+                          "message": verify["message"]}
+    assert m["header"]["event"] == "Tokyo Regional 2026"
+    assert m["events"] == verify["events"]
+    # 301.3: deck lists are hidden information; outside the judge's view they are left out
+    assert all("deck" not in p and "dynamis" not in p for p in m["header"]["players"].values())
+    assert m["header"]["players"]["P1"]["deck_name"] == "Red Dragons"
+    assert m["violations"] and m["violations"][0]["rule"] == "301.1"
+    judged = judge_client.get(f"/api/matches/{VIOLATION_MATCH}").json()
+    assert "deck" in judged["header"]["players"]["P1"]
+    # free text can name a hidden card: masked unless --judge
+    assert re.search(r"[A-Z]\d\d-\d{3}", judged["violations"][0]["message"])
+    assert not re.search(r"[A-Z]\d\d-\d{3}", m["violations"][0]["message"])
+    assert "[card]" in m["violations"][0]["message"]
+    finished = client.get(f"/api/matches/{sim_match(built)}").json()
+    listed = client.get("/api/matches", params={"q": sim_match(built)}).json()["matches"][0]
+    assert finished["result"]["winner"] == listed["winner"] and finished["result"]["turns"] == listed["turns"]
+
+
+def test_audit_matches_zx_audit_with_masked_messages(client, judge_client, built):
+    r = CliRunner().invoke(zx, ["--store", built.store, "audit", VIOLATION_MATCH, "--format", "json"])
+    assert r.exit_code == 1  # a violation
+    expected = json.loads(r.stdout.strip().splitlines()[-1])
+    judged = judge_client.get(f"/api/audit/{VIOLATION_MATCH}").json()
+    assert judged == expected
+    seen = client.get(f"/api/audit/{VIOLATION_MATCH}").json()
+    assert [v["rule"] for v in seen["violations"]] == [v["rule"] for v in expected["violations"]]
+    assert "source" not in seen and judged["source"] == expected["source"]
+    assert not any(re.search(r"[A-Z]\d\d-\d{3}", v["message"]) for v in seen["violations"])
+    assert client.get("/api/audit/no-such-match").status_code == 404
+
+
+# ---------------------------------------------------------------------- views (301.3)
+@pytest.mark.parametrize("seat", ["spectator", "P1", "P2"])
+def test_view_is_zx_replay_json(client, built, seat):
+    match = sim_match(built)
+    last = client.get(f"/api/matches/{match}/view").json()["last_seq"]
+    for at in sorted({1, 2, 5, last // 3, last // 2, last - 1, last}):
+        api = client.get(f"/api/matches/{match}/view", params={"at": at, "as": seat}).json()
+        expected = json.loads(cli(built, "replay", match, "--event", str(at), "--as", seat, "--format", "json"))
+        assert api == expected, (seat, at)
+
+
+def test_view_of_a_match_asked_for_the_first_time_is_zx_replay_json_too(built):
+    """The first request for a match reads events 1..at only; later ones its cached history."""
+    app = create_app(built.store, analytics=built.analytics)
+    with TestClient(app) as c:
+        for i, match in enumerate(built.matches[1:6]):
+            seat = ("spectator", "P1", "P2")[i % 3]
+            for at in (7 + i, 3 + i, 1):  # the first: read up to `at`; then from the history
+                api = c.get(f"/api/matches/{match}/view", params={"at": at, "as": seat}).json()
+                expected = json.loads(cli(built, "replay", match, "--event", str(at), "--as", seat, "--format", "json"))
+                assert api == expected, (match, seat, at)
+            assert app.state.backend.histories.peek(match) is not None
+        fresh = built.matches[7]
+        r = c.get(f"/api/matches/{fresh}/view", params={"at": 100_000})
+        assert r.status_code == 400 and "seq must be 1.." in r.json()["error"]
+
+
+def test_view_judge_only_with_judge_flag(client, judge_client, built):
+    match = sim_match(built)
+    r = client.get(f"/api/matches/{match}/view", params={"as": "judge", "at": 3})
+    assert r.status_code == 403 and "--judge" in r.json()["error"]
+    api = judge_client.get(f"/api/matches/{match}/view", params={"as": "judge", "at": 3}).json()
+    expected = json.loads(cli(built, "replay", match, "--event", "3", "--as", "judge", "--format", "json"))
+    assert api == expected and api["players"]["P1"]["deck"] is not None
+
+
+def test_view_301_3_no_hidden_card_to_a_seat_that_may_not_see_it(client, built):
+    match = sim_match(built)
+    last = client.get(f"/api/matches/{match}/view").json()["last_seq"]
+    for at in range(1, last + 1, 7):
+        spectator = client.get(f"/api/matches/{match}/view", params={"at": at}).json()
+        assert spectator["perspective"] == "spectator"  # a view without `as` is the spectator's
+        for seat in ("P1", "P2"):
+            p = spectator["players"][seat]
+            assert p["hand"] is None and p["deck"] is None and p["life"] is None
+            assert all(d["code"] is None or d["up"] for d in p["dynamis"])
+        for me, other in (("P1", "P2"), ("P2", "P1")):
+            v = client.get(f"/api/matches/{match}/view", params={"at": at, "as": me}).json()
+            assert v["players"][me]["hand"] is not None and len(v["players"][me]["hand"]) == v["players"][me]["hand_count"]
+            o = v["players"][other]
+            assert o["hand"] is None and o["deck"] is None and o["life"] is None and v["players"][me]["life"] is None
+    steps = client.get(f"/api/matches/{match}/steps", params={"limit": 3}).json()["steps"]
+    setup = [s for s in steps if s["record"] and s["record"].get("do") == "setup"]
+    assert setup and all(set(s["record"]["hand"]) == {"?"} for s in setup)  # both setups hidden from spectators
+
+
+# ---------------------------------------------------------------------- stats (zx stats)
+@pytest.mark.parametrize("endpoint,by", [("winrates", "deck"), ("winrates", "first"), ("winrates", "colour"),
+                                         ("winrates", "archetype"), ("matchups", None), ("matchups", "archetype"),
+                                         ("attacks", "card"), ("attacks", "square"), ("life", "seat"),
+                                         ("life", "turn"), ("cards", None), ("mulligans", None),
+                                         ("archetypes", None), ("meta", "week"), ("meta", "event")])
+def test_stats_are_zx_stats(client, built, endpoint, by):
+    params = {"min_games": 5, **({"by": by} if by else {})}
+    api = client.get(f"/api/stats/{endpoint}", params=params).json()
+    args = ["stats", endpoint, "--min-games", "5", "--format", "json", *(["--by", by] if by else [])]
+    expected = json.loads(cli(built, *args))
+    assert api["rows"] == expected and api["rows"]
+    deck = "Red Dragons"
+    filtered = client.get(f"/api/stats/{endpoint}", params={**params, "deck": deck, "since": "2026-01-01"}).json()
+    assert filtered["rows"] == json.loads(cli(built, *args, "--deck", deck, "--since", "2026-01-01"))
+    assert filtered["filters"] == {"deck": deck, "since": "2026-01-01"}
+
+
+def test_stats_take_every_zx_stats_filter(client, built):
+    rows = client.get("/api/stats/winrates").json()["rows"]
+    deck, opp = rows[0]["deck"], rows[1]["deck"]
+    params = {"opp_deck": opp, "seat": "second", "min_games": 3}
+    api = client.get("/api/stats/cards", params={**params, "deck": deck}).json()["rows"]
+    expected = json.loads(cli(built, "stats", "cards", "--deck", deck, "--opp-deck", opp, "--seat", "second",
+                              "--min-games", "3", "--format", "json"))
+    assert api == expected
+    meta = client.get("/api/stats/meta", params={"by": "month", "group": "colour"}).json()
+    assert meta["rows"] == json.loads(cli(built, "stats", "meta", "--by", "month", "--group", "colour", "--format", "json"))
+    one = client.get("/api/stats/cards", params={"card": "R01-001", "min_games": 3}).json()["rows"]
+    assert [r["card"] for r in one] == ["R01-001"]
+
+
+def test_an_unknown_name_is_400_naming_the_closest(client):
+    deck = client.get("/api/stats/winrates").json()["rows"][0]["deck"]
+    r = client.get("/api/stats/winrates", params={"deck": deck.lower() + "x"})
+    assert r.status_code == 400 and "no deck named" in r.json()["error"] and repr(deck) in r.json()["error"]
+    r = client.get("/api/stats/cards", params={"card": "no such card"})
+    assert r.status_code == 400 and "no card named" in r.json()["error"]
+    r = client.get("/api/stats/winrates", params={"seat": "third"})
+    assert r.status_code == 400 and "seat must be first or second" in r.json()["error"]
+
+
+def test_winrates_carry_wilson_intervals(client):
+    from analytics.wilson import wilson_interval
+
+    for row in client.get("/api/stats/winrates").json()["rows"]:
+        low, high = wilson_interval(row["wins"], row["games"])
+        assert row["win_rate_low"] == pytest.approx(low) and row["win_rate_high"] == pytest.approx(high)
+        assert row["low_sample"] == (row["games"] < 30)
+
+
+# ---------------------------------------------------------------------- errors
+@pytest.mark.parametrize("url,status,words", [
+    ("/api/matches/no-such-match", 404, "unknown match 'no-such-match'"),
+    ("/api/matches/no-such-match/view", 404, "unknown match"),
+    ("/api/matches/{m}/view?at=100000", 400, "seq must be 1.."),
+    ("/api/matches/{m}/view?at=0", 400, "at:"),
+    ("/api/matches/{m}/view?at=two", 400, "at:"),
+    ("/api/matches/{m}/view?turn=999", 400, "turn must be 1.."),
+    ("/api/matches/{m}/view?at=3&turn=2", 400, "not both"),
+    ("/api/matches/{m}/view?as=P3", 400, "unknown perspective 'P3'"),
+    ("/api/matches/{m}/view?as=judge", 403, "--judge"),
+    ("/api/matches?since=2026-02-30", 400, "since"),
+    ("/api/matches?since=2026-05-01&until=2026-04-01", 400, "after until"),
+    ("/api/matches?limit=100000", 400, "limit"),
+    ("/api/matches?game=chess", 400, "unknown game 'chess'"),
+    ("/api/stats/winrates?by=shoe", 400, "by"),
+    ("/api/stats/winrates?until=yesterday", 400, "until must be a date"),
+    ("/api/stats/cards?min_games=0", 400, "min_games"),
+    ("/api/nothing-here", 404, "no such page or endpoint"),
+])
+def test_bad_parameters_are_4xx_json_with_a_message(client, built, url, status, words):
+    r = client.get(url.replace("{m}", sim_match(built)))
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["status"] == status and words in body["error"]
+    assert "Traceback" not in r.text
+
+
+def test_no_endpoint_writes(client, built):
+    for method in ("post", "put", "delete", "patch"):
+        r = getattr(client, method)("/api/matches")
+        assert r.status_code == 405 and "read-only" in r.json()["error"]
+
+
+def test_internal_error_is_json_without_traceback(built):
+    app = create_app(built.store, analytics=built.analytics)
+
+    def broken() -> list:
+        raise RuntimeError("disk on fire")
+
+    app.state.backend.summaries = broken  # a fault inside the server, not a stand-in for the store
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.get("/api/matches")
+    assert r.status_code == 500 and r.json() == {"error": "internal error (RuntimeError); the server log has the "
+                                                          "details", "status": 500}
+
+
+def test_openapi_document_lists_the_api(client):
+    doc = client.get("/api/openapi.json").json()
+    for path in ("/api/games", "/api/matches", "/api/matches/{match_id}", "/api/matches/{match_id}/view",
+                 "/api/stats/winrates", "/api/stats/matchups", "/api/stats/attacks", "/api/stats/life",
+                 "/api/stats/cards", "/api/audit/{match_id}"):
+        assert path in doc["paths"] and "get" in doc["paths"][path]
+    params = {p["name"] for p in doc["paths"]["/api/matches"]["get"]["parameters"]}
+    assert {"game", "player", "deck", "event", "since", "until", "winner", "offset", "limit"} <= params
+    assert not any(p.startswith("/api/sql") for p in doc["paths"])  # SQL is not exposed
+
+
+# ---------------------------------------------------------------------- analytics state
+def test_stats_503_when_analytics_missing_or_behind(tmp_path):
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=4)
+    missing = create_app(built.store, analytics=tmp_path / "none.duckdb")
+    with TestClient(missing) as c:
+        r = c.get("/api/stats/winrates")
+        assert r.status_code == 503 and "zx analytics update" in r.json()["error"]
+        assert c.get("/api/matches").status_code == 200  # the matches are served without analytics
+        assert not (tmp_path / "none.duckdb").exists()  # nothing created
+    r = CliRunner().invoke(zx, ["--store", built.store, "import", "--no-analytics",
+                                str(Path(__file__).parents[2] / "examples" / "legal" / "first-turns.zxlog")])
+    assert r.exit_code == 0, r.output
+    with TestClient(create_app(built.store, analytics=built.analytics)) as c:
+        r = c.get("/api/stats/matchups")
+        assert r.status_code == 503 and "behind the store" in r.json()["error"]
+        assert "zx analytics update" in r.json()["error"]
+        assert c.get("/dashboard").status_code == 503
+
+
+def test_serving_writes_nothing(tmp_path):
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=3)
+    db = Path(built.store)
+
+    def snapshot() -> tuple:
+        with sqlite3.connect(db) as con:
+            tables = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for (t,) in
+                      con.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+        return tables, built.analytics.read_bytes()
+
+    before = snapshot()
+    with TestClient(create_app(built.store, judge=True, analytics=built.analytics)) as c:
+        m = built.matches[0]
+        last = c.get(f"/api/matches/{m}/view").json()["last_seq"]
+        for at in range(1, last + 1):  # a seek at every event (zx replay would file snapshots)
+            assert c.get(f"/api/matches/{m}/view", params={"at": at, "as": "judge"}).status_code == 200
+        for url in ("/api/matches", f"/api/matches/{m}", f"/api/audit/{m}", f"/api/matches/{m}/steps",
+                    "/api/stats/winrates", "/api/stats/cards", "/matches", "/dashboard", f"/matches/{m}"):
+            assert c.get(url).status_code == 200, url
+    assert snapshot() == before
+
+
+def test_serve_refuses_a_store_that_does_not_exist(tmp_path):
+    r = CliRunner().invoke(zx, ["--store", str(tmp_path / "nope.sqlite"), "serve", "--port", "1"])
+    assert r.exit_code == 1 and "there is no store at" in r.output
+    assert not (tmp_path / "nope.sqlite").exists()
+
+
+def test_the_match_list_follows_imports_reading_only_what_is_new(tmp_path):
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=3)
+    with TestClient(create_app(built.store, analytics=built.analytics)) as c:
+        before = c.get("/api/matches").json()
+        assert before["total"] == len(built.matches)
+        r = CliRunner().invoke(zx, ["--store", built.store, "import", "--no-analytics",
+                                    str(Path(__file__).parents[2] / "examples" / "legal" / "first-turns.zxlog")])
+        assert r.exit_code == 0, r.output
+        time.sleep(1.1)  # the server re-reads the store's last notification id at most once a second
+        after = c.get("/api/matches").json()
+        assert after["total"] == before["total"] + 1
+        expected = json.loads(cli(built, "matches", "--format", "json"))
+        assert [{k: v for k, v in m.items() if k != "game"} for m in after["matches"]] == expected

@@ -1,0 +1,147 @@
+"""``zx serve`` in a real browser: uvicorn on 127.0.0.1 (a free port) in a thread, Debian's headless
+Chromium driven by Selenium (the ``browser`` fixture of tests/web/conftest.py). The dashboard draws
+its charts, the match list filters, a replay opens and steps."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from typing import Iterator
+
+import pytest
+
+from serve_support import Built, build_store
+from web.dashboard import pct
+
+SECTIONS = ["share", "trend", "winrates", "matchups", "first", "attacks", "life", "cards"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    folder = tmp_path_factory.mktemp("serve-browser")
+    return build_store(str(folder / "events.sqlite"), folder)
+
+
+@pytest.fixture(scope="module")
+def server(built: Built) -> Iterator[str]:
+    import uvicorn
+
+    from web.app import create_app
+
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(built.store, analytics=built.analytics), host="127.0.0.1",
+                                        port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def get_json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def wait(browser, css: str, timeout: float = 20.0):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, timeout).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def test_the_dashboard_draws_its_charts_with_their_data_labels(browser, server):
+    browser.get(server + "/dashboard?min_games=5")
+    wait(browser, "div[data-chart='cards'] svg")
+    drawn = browser.execute_script("""
+        const out = {};
+        for (const div of document.querySelectorAll('div[data-chart]')) {
+          const svg = div.querySelector('svg');
+          const box = svg.getBoundingClientRect();
+          out[div.dataset.chart] = {width: box.width, height: box.height,
+            marks: svg.querySelectorAll('path, rect, line, circle').length,
+            texts: Array.from(svg.querySelectorAll('text')).map(t => t.textContent)};
+        }
+        return out;""")
+    assert sorted(drawn) == sorted(SECTIONS)
+    for key, chart in drawn.items():
+        assert chart["width"] > 250 and chart["height"] > 60 and chart["marks"] > 5, key
+    rows = get_json(server + "/api/stats/winrates?min_games=5")["rows"]
+    for r in rows:
+        label = f"{pct(r['win_rate'])} [{pct(r['win_rate_low'], 0)}–{pct(r['win_rate_high'], 0)}] n={r['games']}"
+        assert label in drawn["winrates"]["texts"]
+        assert r["deck"] in drawn["winrates"]["texts"]
+    cells = get_json(server + "/api/stats/matchups?min_games=5")["rows"]
+    assert {f"{pct(c['win_rate'], 0)} ({c['games']})" for c in cells} <= set(drawn["matchups"]["texts"])
+    first = get_json(server + "/api/stats/winrates?by=first&min_games=5")["rows"]
+    assert {"first", "second"} <= set(drawn["first"]["texts"]) and len(first) == 2
+    # no request left this server: every resource the page loaded is from it
+    hosts = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert all(h.startswith(server) for h in hosts)
+
+
+def test_the_match_list_filters(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server + "/matches")
+    wait(browser, "#match-table")
+    total = get_json(server + "/api/matches")["total"]
+    assert browser.find_element(By.ID, "match-count").text.startswith(f"{total} matches")
+    box = browser.find_element(By.ID, "q")
+    box.clear()
+    box.send_keys("not-in-hand")
+    browser.find_element(By.ID, "search").click()
+    wait(browser, "tr[data-match='invalid-301.1-not-in-hand']")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#match-table tbody tr[data-match]")
+    assert [r.get_attribute("data-match") for r in rows] == ["invalid-301.1-not-in-hand"]
+
+    browser.get(server + "/matches")
+    wait(browser, "#deck")
+    deck = Select(browser.find_element(By.ID, "deck")).options[1].text
+    Select(browser.find_element(By.ID, "deck")).select_by_visible_text(deck)
+    browser.find_element(By.ID, "search").click()
+    wait(browser, "select#deck option[selected]")
+    expected = get_json(server + "/api/matches?limit=500&deck=" + urllib.request.quote(deck))["matches"]
+    shown = [r.get_attribute("data-match") for r in
+             browser.find_elements(By.CSS_SELECTOR, "#match-table tbody tr[data-match]")]
+    assert shown == [m["match"] for m in expected][:50] and shown
+    for row in browser.find_elements(By.CSS_SELECTOR, "#match-table tbody tr[data-match]"):
+        assert deck in row.text
+
+
+def test_a_replay_opens_from_the_match_page_and_steps(browser, server, built):
+    from selenium.webdriver.common.by import By
+
+    match = built.matches[0]
+    browser.get(f"{server}/matches/{match}")
+    wait(browser, "#replay-P1")
+    assert browser.find_elements(By.ID, "replay-judge") == []  # not without --judge
+    assert "chain verifies" in browser.find_element(By.ID, "chain").text
+    browser.find_element(By.ID, "replay-P1").click()
+    wait(browser, "#board")
+    assert match in browser.find_element(By.ID, "match-title").text + browser.find_element(By.ID, "match-sub").text
+    seats = [o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#seat option")]
+    assert seats == ["P1"]  # the page holds that seat's views only (301.3)
+    before = browser.find_element(By.ID, "pos").text
+    browser.find_element(By.ID, "first").click()
+    browser.find_element(By.ID, "next").click()
+    browser.find_element(By.ID, "next").click()
+    after = browser.find_element(By.ID, "pos").text
+    assert after != before and after
+    browser.get(f"{server}/matches/{match}/replay?as=judge")
+    assert "--judge" in browser.find_element(By.ID, "error-message").text

@@ -1,0 +1,76 @@
+"""``zx demo`` then ``zx serve``: the real command, as a newcomer runs it, in its own process on
+127.0.0.1; and ``zx serve``'s refusals."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from click.testing import CliRunner
+
+from cli.main import zx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_zx_demo_then_zx_serve_browses_replays_and_charts(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ZX_STORE", raising=False)
+    monkeypatch.delenv("ZX_ANALYTICS", raising=False)
+    r = CliRunner().invoke(zx, ["demo", "--matches", "6"])
+    assert r.exit_code == 0, r.output
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("ZX_STORE", "ZX_ANALYTICS")}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "serve", "--port", str(port)],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/api/status", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.2)
+        client = httpx.Client(base_url=base, timeout=120)  # a busy machine draws charts slowly
+        listed = client.get("/matches").text
+        matches = client.get("/api/matches").json()["matches"]
+        assert len(matches) == 6 and all(m["match"] in listed for m in matches)
+        first = matches[0]["match"]
+        assert "chain verifies" in client.get(f"/matches/{first}").text
+        replay = client.get(f"/matches/{first}/replay")
+        assert replay.status_code == 200 and 'id="zx-data"' in replay.text
+        dash = client.get("/dashboard?min_games=1").text
+        assert dash.count('<svg role="img" class="chart"') == 8
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert "serving the demo's store zx-demo/events.sqlite" in err
+    assert f"on http://127.0.0.1:{port}" in err
+    assert not (tmp_path / "zx-store.sqlite").exists()  # nothing created
+
+
+def test_serve_refuses_a_taken_port(tmp_path):
+    from serve_support import build_store
+
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=2)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = CliRunner().invoke(zx, ["--store", built.store, "serve", "--port", str(port)])
+    assert r.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in r.output and "--port" in r.output

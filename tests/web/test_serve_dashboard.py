@@ -1,0 +1,149 @@
+"""The metagame dashboard (a page of ``zx serve``) and ``zx report`` (the same, as one file): every
+chart is an SVG drawn on the server whose data labels are the numbers of the stats API."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from cli.main import zx
+from serve_support import Built, build_store
+from web.app import create_app
+from web.dashboard import pct
+
+SECTIONS = ("share", "trend", "winrates", "matchups", "first", "attacks", "life", "cards")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    folder = tmp_path_factory.mktemp("dash")
+    return build_store(str(folder / "events.sqlite"), folder)
+
+
+@pytest.fixture(scope="module")
+def client(built: Built):
+    with TestClient(create_app(built.store, analytics=built.analytics)) as c:
+        yield c
+
+
+class Charts(HTMLParser):
+    """The text of every <text> element inside each chart's SVG, by section."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.section: str | None = None
+        self.in_text = False
+        self.svgs: dict[str, int] = {}
+        self.texts: dict[str, list[str]] = {}
+        self.external: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        a = dict(attrs)
+        if tag == "div" and "data-chart" in a:
+            self.section = a["data-chart"]
+        elif tag == "svg" and self.section:
+            self.svgs[self.section] = self.svgs.get(self.section, 0) + 1
+        elif tag == "text" and self.section:
+            self.in_text = True
+        for key in ("src", "href"):
+            if a.get(key) and re.match(r"(https?:)?//", a[key]):
+                self.external.append(a[key])
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "text":
+            self.in_text = False
+        elif tag == "div" and self.section and not self.in_text:
+            pass
+
+    def handle_data(self, data: str) -> None:
+        if self.in_text and self.section:
+            self.texts.setdefault(self.section, []).append(data)
+
+
+def parse(html: str) -> Charts:
+    p = Charts()
+    # each chart div holds exactly one svg: close the section at its </svg>
+    for part in re.split(r"(?<=</svg>)", html):
+        p.feed(part)
+        p.section = None if part.endswith("</svg>") else p.section
+    return p
+
+
+def labels_expected(client: TestClient, min_games: int = 30, **params: str) -> dict[str, set[str]]:
+    q = {"min_games": min_games, **params}
+    wr = client.get("/api/stats/winrates", params=q).json()["rows"]
+    first = client.get("/api/stats/winrates", params={**q, "by": "first"}).json()["rows"]
+    mu = client.get("/api/stats/matchups", params=q).json()["rows"]
+    att = client.get("/api/stats/attacks", params={**q, "by": "square"}).json()["rows"]
+    return {
+        "winrates": {f"{pct(r['win_rate'])} [{pct(r['win_rate_low'], 0)}–{pct(r['win_rate_high'], 0)}] n={r['games']}"
+                     for r in wr},
+        "first": {f"{pct(r['win_rate'])} [{pct(r['win_rate_low'], 0)}–{pct(r['win_rate_high'], 0)}] n={r['games']}"
+                  for r in first},
+        "matchups": {f"{pct(r['win_rate'], 0)} ({r['games']})" for r in mu},
+        "attacks": {f"{pct(r['success_rate'])} of {r['attacks']}" for r in att},
+    }
+
+
+def test_dashboard_draws_every_chart_with_the_api_numbers(client):
+    r = client.get("/dashboard")
+    assert r.status_code == 200
+    charts = parse(r.text)
+    assert set(charts.svgs) == set(SECTIONS) and all(n == 1 for n in charts.svgs.values())
+    for section, labels in labels_expected(client).items():
+        assert labels and labels <= set(charts.texts[section]), section
+    decks = {row["deck"] for row in client.get("/api/stats/winrates").json()["rows"]}
+    assert decks <= set(charts.texts["share"]) and decks <= set(charts.texts["trend"])
+    assert charts.external == []  # no chart library or font from another server
+
+
+def test_dashboard_filters_are_the_stats_filters(client):
+    deck = client.get("/api/stats/winrates").json()["rows"][0]["deck"]
+    r = client.get("/dashboard", params={"deck": deck, "min_games": 3})
+    charts = parse(r.text)
+    for section, labels in labels_expected(client, min_games=3, deck=deck).items():
+        assert labels <= set(charts.texts[section]), section
+    assert f"deck = {deck}" in r.text
+
+
+def test_dashboard_greys_small_samples(client):
+    html = client.get("/dashboard", params={"min_games": 10_000}).text
+    wr = html.split('data-chart="winrates"')[1].split("</svg>")[0]
+    assert "#b9b9b9" in wr and "#3867a8" not in wr  # every row under the minimum: all grey
+    html = client.get("/dashboard", params={"min_games": 1}).text
+    wr = html.split('data-chart="winrates"')[1].split("</svg>")[0]
+    assert "#3867a8" in wr and "#b9b9b9" not in wr
+
+
+def test_dashboard_bad_filter_is_400(client):
+    r = client.get("/dashboard", params={"since": "someday"}, headers={"accept": "text/html"})
+    assert r.status_code == 400 and "since must be a date" in r.text and "<html" in r.text
+
+
+def test_report_is_one_self_contained_file(built, client, tmp_path):
+    out = tmp_path / "meta.html"
+    r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(out), "--title", "Sim League meta",
+                                "--analytics", str(built.analytics)])
+    assert r.exit_code == 0, r.output
+    html = out.read_text(encoding="utf-8")
+    charts = parse(html)
+    assert set(charts.svgs) == set(SECTIONS)
+    for section, labels in labels_expected(client).items():
+        assert labels <= set(charts.texts[section]), section
+    assert charts.external == []
+    assert not re.search(r'(src|href)="/', html)  # nothing from a server: CSS inline, no links to pages
+    assert "<style>" in html and "Sim League meta" in html
+
+
+def test_report_errors(built, tmp_path):
+    r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(tmp_path / "x.html"), "--since", "nope"])
+    assert r.exit_code == 2 and "since must be a date" in r.output
+    r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(tmp_path / "x.html"),
+                                "--analytics", str(tmp_path / "missing.duckdb")])
+    assert r.exit_code == 1 and "zx analytics update" in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "x.html").exists()

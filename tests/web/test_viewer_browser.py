@@ -1,0 +1,438 @@
+"""The viewer in a real browser: Debian's headless Chromium driven by Selenium (web/browser.py).
+
+Files written by ``zx view`` are opened from disk; the tests click and key through them and compare
+what the board and the panels show, at chosen events, with ``zx replay --format json`` for the same
+event and seat. Screenshots at a battle and at the end of the match go to the test's tmp folder.
+Skipped without Chromium, unless CI is set (then they fail).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from web import viewer
+from zx_events.application import MatchService
+
+DOM = """
+var out = {squares: {}, players: {}, seq: zxViewer.seq(), seat: zxViewer.seat()};
+document.querySelectorAll('#board [data-square]').forEach(function (c) {
+  var card = c.querySelector('.card');
+  var f = function (n) { var e = c.querySelector('.card [data-field="' + n + '"]'); return e ? e.textContent : null; };
+  var l = c.querySelector('[data-field="links"]');
+  out.squares[c.dataset.square] = card ? {code: card.dataset.code || null, facedown: !!card.dataset.facedown,
+    name: f('name'), power: f('power'), dmg: f('dmg'), state: f('state')} : null;
+  if (l) out.squares[c.dataset.square + ':links'] = l.textContent;
+});
+document.querySelectorAll('#board [data-player]').forEach(function (p) {
+  var o = {counts: {}, zones: {}, active: p.classList.contains('active')};
+  p.querySelectorAll('.counts [data-field]').forEach(function (e) { o.counts[e.dataset.field] = +e.textContent; });
+  p.querySelectorAll('[data-zone]').forEach(function (z) {
+    o.zones[z.dataset.zone] = {
+      codes: Array.prototype.map.call(z.querySelectorAll('.mini[data-code]'), function (m) { return m.dataset.code; }),
+      states: Array.prototype.map.call(z.querySelectorAll('.mini[data-state]'), function (m) { return m.dataset.state; }),
+      backs: z.querySelectorAll('.mini.back').length};
+  });
+  out.players[p.dataset.player] = o;
+});
+var t = function (sel) { var e = document.querySelector(sel); return e ? e.textContent : null; };
+out.battle = t('#board [data-field="battle"]');
+out.turn = t('#board [data-field="turn"]');
+out.outcome = t('#board [data-field="outcome"]');
+out.current = t('#events li.current .seq');
+out.hash = location.hash;
+return out;
+"""
+
+
+def replay_json(store: str, match_id: str, seq: int, seat: str) -> dict:
+    res = CliRunner().invoke(zx, ["--store", store, "replay", match_id, "--event", str(seq), "--as", seat,
+                                  "--format", "json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def assert_shows(driver: Any, ref: dict) -> dict:
+    """The board and panels on the page are the replay's state ``ref`` (zx replay --format json)."""
+    dom = driver.execute_script(DOM)
+    assert dom["seq"] == ref["seq"] and dom["current"] == str(ref["seq"])
+    assert dom["turn"] == f"Turn {ref['turn']}"
+    for name, sq in ref["squares"].items():
+        got = dom["squares"][name]
+        if sq is None:
+            assert got is None, (name, got)
+            continue
+        assert got is not None, name
+        if sq["code"] is None:  # 301.3b: a face-down card this seat may not look at
+            assert got["facedown"] and got["code"] is None and got["name"] == "face-down"
+        else:
+            assert (got["code"], got["name"]) == (sq["code"], sq["name"] or sq["code"]), name
+        assert got["power"] == (None if sq["power"] is None else str(sq["power"])), name
+        assert got["dmg"] == (str(sq["dmg"]) if sq["dmg"] else None), name
+        assert got["state"] == ("Sleep" if sq["sleep"] else "Reboot"), name
+        links = ref["links"].get(name)
+        assert dom["squares"].get(f"{name}:links") == (f"Link: {', '.join(links)}" if links else None)
+    for pl, p in ref["players"].items():
+        got = dom["players"][pl]
+        assert got["active"] == (ref["active"] == pl)
+        assert got["counts"]["life_count"] == p["life_count"]
+        assert got["counts"]["deck_count"] == p["deck_count"]
+        assert got["counts"]["hand_count"] == p["hand_count"]
+        assert got["counts"]["dynamis_count"] == p["dynamis_count"]
+        for zone in ("charge", "trash", "remove", "resource"):
+            assert got["counts"][f"{zone}_count"] == len(p[zone])
+        z = got["zones"]
+        if p["hand"] is None:
+            assert z["hand"] == {"codes": [], "states": [], "backs": p["hand_count"]}, pl
+        else:
+            assert z["hand"]["codes"] == p["hand"] and z["hand"]["backs"] == 0, pl
+        if p["life"] is None:  # 301.3c: Life is face-down, even to its owner
+            assert z["life"]["backs"] == p["life_count"] and z["life"]["codes"] == []
+        else:
+            assert z["life"]["codes"] == p["life"]
+        assert z["charge"]["codes"] == p["charge"] and z["trash"]["codes"] == p["trash"]
+        assert z["resource"]["codes"] == [r["code"] for r in p["resource"]]
+        assert z["resource"]["states"] == ["Sleep" if r["sleep"] else "Reboot" for r in p["resource"]]
+        assert z["dynamis"]["codes"] == [d["code"] for d in p["dynamis"] if d["code"]]
+        assert z["dynamis"]["backs"] == sum(1 for d in p["dynamis"] if d["code"] is None)
+        assert z.get("remove", {"codes": []})["codes"] == p["remove"]
+        assert ("deck" in z) == (p["deck"] is not None)
+    b = ref["battle"]
+    if b is None:
+        assert dom["battle"] is None
+    else:
+        assert f"Battle: {b['attacker']} → {b['target']}" in dom["battle"] and f"{b['step']} step" in dom["battle"]
+    if ref["outcome"]:
+        assert dom["outcome"].startswith("Match over: " + (f"{ref['outcome']['winner']} won"
+                                                           if ref["outcome"].get("winner") else "a draw"))
+    else:
+        assert dom["outcome"] is None
+    return dom
+
+
+@pytest.fixture(scope="module")
+def files(viewer_store, tmp_path_factory) -> dict[str, Path]:
+    """Pages written by zx view: one per seat for a match, one with three seats, one of the violation."""
+    root = tmp_path_factory.mktemp("viewer-files")
+    out = {}
+    match_id = viewer_store.matches[1]
+    for name, seats, mid in (("P1", ["P1"], match_id), ("P2", ["P2"], match_id), ("judge", ["judge"], match_id),
+                             ("spectator", ["spectator"], match_id), ("three", ["P1", "P2", "spectator"], match_id),
+                             ("violation", ["P2"], viewer_store.with_violation)):
+        path = root / f"{name}.html"
+        args = ["--store", viewer_store.path, "view", mid, "-o", str(path)]
+        for s in seats:
+            args += ["--as", s]
+        res = CliRunner().invoke(zx, args)
+        assert res.exit_code == 0, res.output
+        out[name] = path
+    return out
+
+
+@pytest.fixture(scope="module")
+def match(viewer_store) -> dict:
+    """Facts about the match of ``files``: its id, last event, turn starts, battle events."""
+    match_id = viewer_store.matches[1]
+    svc = MatchService(viewer_store.path)
+    try:
+        data = viewer.viewer_data(svc, match_id, ["judge"])
+    finally:
+        svc.close()
+    states = viewer.decode(data, "judge")
+    battles = [i + 1 for i, s in enumerate(states) if s["battle"] is not None]
+    hands = [i + 1 for i, s in enumerate(states) if s["players"]["P2"]["hand_count"] >= 2]
+    assert battles and hands
+    return {"id": match_id, "last": data["last"], "turns": data["turns"], "battles": battles, "hands": hands}
+
+
+ON_SCREEN = """
+var li = document.querySelector('#events li.current'), ol = document.getElementById('events');
+if (!li) return 'no current row';
+var r = li.getBoundingClientRect(), o = ol.getBoundingClientRect();
+var ok = r.top >= o.top - 1 && r.bottom <= o.bottom + 1 && r.top >= 0 && r.bottom <= window.innerHeight + 1;
+return ok || {row: [r.top, r.bottom], list: [o.top, o.bottom], scrollTop: ol.scrollTop, window: window.innerHeight,
+              scrollY: window.scrollY, seq: zxViewer.seq(), current: li.dataset.seq};
+"""
+
+
+def current_row_on_screen(driver: Any) -> Any:
+    """The list follows the board: the current event's row is in the list's box and in the window."""
+    deadline = time.monotonic() + 2
+    while True:  # the list scrolls on the next frame
+        shown = driver.execute_script(ON_SCREEN)
+        if shown is True or time.monotonic() > deadline:
+            return shown
+        time.sleep(0.05)
+
+
+def open_file(driver: Any, path: Path, fragment: str = "") -> None:
+    driver.get(path.as_uri() + fragment)
+    driver.execute_script("return document.readyState")
+    assert driver.execute_script("return typeof zxViewer") == "object", "the viewer did not start"
+
+
+def seq(driver: Any) -> int:
+    return driver.execute_script("return zxViewer.seq()")
+
+
+def key(driver: Any, name: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(driver).send_keys(getattr(Keys, name)).perform()
+
+
+def click(driver: Any, element_id: str) -> None:
+    driver.find_element("id", element_id).click()
+
+
+def test_buttons_keys_and_the_list_step_through_P1s_file_showing_what_zx_replay_shows(browser, files, match,
+                                                                                         viewer_store):
+    store, mid = viewer_store.path, match["id"]
+    open_file(browser, files["P1"])
+    assert seq(browser) == 1
+    assert_shows(browser, replay_json(store, mid, 1, "P1"))
+    for _ in range(3):
+        click(browser, "next")
+    assert seq(browser) == 4
+    assert_shows(browser, replay_json(store, mid, 4, "P1"))
+    click(browser, "prev")
+    assert seq(browser) == 3
+    key(browser, "ARROW_RIGHT")
+    key(browser, "ARROW_RIGHT")
+    assert seq(browser) == 5
+    key(browser, "ARROW_LEFT")
+    assert seq(browser) == 4
+    click(browser, "first")
+    click(browser, "next-turn")
+    t1, t2, t3 = match["turns"][:3]
+    assert seq(browser) == t1
+    key(browser, "ARROW_DOWN")
+    assert seq(browser) == t2
+    assert_shows(browser, replay_json(store, mid, t2, "P1"))
+    key(browser, "PAGE_DOWN")
+    assert seq(browser) == t3
+    click(browser, "prev-turn")
+    assert seq(browser) == t2
+    key(browser, "ARROW_UP")
+    assert seq(browser) == t1
+    key(browser, "END")
+    assert seq(browser) == match["last"]
+    dom = assert_shows(browser, replay_json(store, mid, match["last"], "P1"))
+    assert dom["hash"] == f"#e={match['last']}" and browser.current_url.endswith(f"#e={match['last']}")
+    key(browser, "HOME")
+    assert seq(browser) == 1
+    click(browser, "last")
+    assert seq(browser) == match["last"]
+    click(browser, "first")
+    assert seq(browser) == 1
+    # go to turn N
+    box = browser.find_element("id", "turn-input")
+    box.clear()
+    box.send_keys("3")
+    click(browser, "turn-go")
+    assert seq(browser) == t3
+    assert_shows(browser, replay_json(store, mid, t3, "P1"))
+    # a click on any event of the list
+    target = match["battles"][0]
+    row = browser.find_element("css selector", f'#events li.ev[data-seq="{target}"]')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+    row.click()
+    assert seq(browser) == target
+    assert_shows(browser, replay_json(store, mid, target, "P1"))
+
+
+def test_the_slider_covers_the_whole_match(browser, files, match, viewer_store):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    open_file(browser, files["P1"])
+    slider = browser.find_element("id", "slider")
+    assert slider.get_attribute("min") == "1" and slider.get_attribute("max") == str(match["last"])
+    ActionChains(browser).move_to_element(slider).click().perform()  # the middle of the track
+    middle = seq(browser)
+    assert abs(middle - (match["last"] + 1) / 2) <= max(3, match["last"] / 40), middle
+    assert_shows(browser, replay_json(viewer_store.path, match["id"], middle, "P1"))
+    width = slider.size["width"]
+    ActionChains(browser).move_to_element_with_offset(slider, width // 2 - 1, 0).click().perform()
+    assert seq(browser) >= match["last"] - max(3, match["last"] // 40)
+
+
+def test_a_link_opens_at_its_moment_and_screenshots_at_a_battle_and_at_the_end(browser, files, match,
+                                                                             viewer_store, tmp_path):
+    battle = match["battles"][len(match["battles"]) // 2]
+    for seat in ("P1", "P2", "spectator", "judge"):
+        open_file(browser, files[seat], f"#e={battle}")
+        assert seq(browser) == battle
+        dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], battle, seat))
+        assert dom["battle"] is not None
+    browser.save_screenshot(str(tmp_path / "battle.png"))
+    browser.get(files["judge"].as_uri() + f"#e={match['last']}")  # only the fragment changes: no reload
+    assert seq(browser) == match["last"]
+    dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], match["last"], "judge"))
+    assert dom["outcome"] is not None
+    browser.save_screenshot(str(tmp_path / "end.png"))
+    for name in ("battle.png", "end.png"):
+        png = (tmp_path / name).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+
+
+def test_play_and_pause_with_a_speed(browser, files, match):
+    from selenium.webdriver.support.ui import Select
+
+    open_file(browser, files["spectator"], "#e=1")
+    Select(browser.find_element("id", "speed")).select_by_value("60")
+    click(browser, "play")
+    assert browser.execute_script("return zxViewer.playing()")
+    deadline = time.monotonic() + 10
+    while seq(browser) < 10 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    click(browser, "play")
+    assert not browser.execute_script("return zxViewer.playing()")
+    stopped = seq(browser)
+    assert stopped >= 10
+    time.sleep(0.3)
+    assert seq(browser) == stopped
+    key(browser, "SPACE")  # space plays too
+    assert browser.execute_script("return zxViewer.playing()")
+    key(browser, "ARROW_RIGHT")  # any move pauses
+    assert not browser.execute_script("return zxViewer.playing()")
+
+
+def test_switch_seat_only_among_the_seats_of_the_file(browser, files, match, viewer_store):
+    from selenium.webdriver.support.ui import Select
+
+    at = match["hands"][len(match["hands"]) // 2]
+    open_file(browser, files["three"], f"#e={at}")
+    seat = Select(browser.find_element("id", "seat"))
+    assert [o.get_attribute("value") for o in seat.options] == ["P1", "P2", "spectator"]
+    assert browser.execute_script("return zxViewer.seat()") == "P1"
+    assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P1"))
+    seat.select_by_value("P2")
+    assert browser.execute_script("return zxViewer.seat()") == "P2" and seq(browser) == at
+    dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P2"))
+    assert dom["players"]["P2"]["zones"]["hand"]["codes"] and dom["players"]["P1"]["zones"]["hand"]["codes"] == []
+    assert dom["hash"] == f"#e={at}&as=P2"
+    open_file(browser, files["three"], f"#e={at}&as=spectator")  # a link names the seat too
+    assert browser.execute_script("return zxViewer.seat()") == "spectator"
+    dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "spectator"))
+    assert dom["players"]["P2"]["zones"]["hand"]["codes"] == []
+    open_file(browser, files["P1"], f"#e={at}&as=P2")  # a seat the file was not written for: ignored
+    assert browser.execute_script("return zxViewer.seat()") == "P1"
+    one = Select(browser.find_element("id", "seat"))
+    assert [o.get_attribute("value") for o in one.options] == ["P1"]
+    assert not browser.find_element("id", "seat").is_enabled()
+
+
+def test_a_judge_file_says_so_on_its_first_screen_and_a_players_file_does_not(browser, files):
+    open_file(browser, files["judge"])
+    banner = browser.find_element("id", "judge-banner")
+    assert banner.is_displayed() and banner.text.startswith("Judge's file: it holds every hidden card")
+    top = browser.execute_script("return arguments[0].getBoundingClientRect().bottom", banner)
+    assert top < browser.execute_script("return window.innerHeight")
+    for seat in ("P1", "spectator"):
+        open_file(browser, files[seat])
+        assert not browser.find_element("id", "judge-banner").is_displayed()
+
+
+def test_violations_are_marked_in_the_list_with_their_rule_and_message(browser, files, viewer_store):
+    open_file(browser, files["violation"])
+    rows = browser.find_elements("css selector", "#events li.violation")
+    assert len(rows) == 1
+    assert rows[0].get_attribute("data-rule") == "501.3"
+    text = rows[0].find_element("css selector", ".viol").get_attribute("textContent")
+    assert text.startswith("rule 501.3 (") and "after the game has ended" in text
+
+
+def test_the_page_fetches_nothing_and_every_event_has_its_log_line(browser, files, match):
+    open_file(browser, files["P2"])
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    rows = browser.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('#events li.ev'),"
+        " function (li) { return [+li.dataset.seq, li.dataset.line]; })")
+    assert [r[0] for r in rows] == list(range(1, match["last"] + 1))
+    assert all(r[1] for r in rows)  # every event of a log comes from a line of it
+    chart = browser.execute_script("return document.querySelectorAll('#chart path.series').length")
+    assert chart == 2  # Life over turns, both players
+
+
+def test_a_whole_match_from_a_players_seat_key_by_key(browser, files, match, viewer_store):
+    """What a newcomer does with `zx view --as P1`: open the file and step to the end with the keys."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    open_file(browser, files["P1"])
+    browser.execute_script("document.activeElement && document.activeElement.blur()")
+    at = 1
+    while at < match["last"]:
+        n = min(50, match["last"] - at)
+        ActionChains(browser).send_keys(Keys.ARROW_RIGHT * n).perform()
+        at += n
+        assert seq(browser) == at
+        assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P1"))
+        assert current_row_on_screen(browser) is True
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()  # the end stays the end
+    assert seq(browser) == match["last"]
+
+
+def x610z_history(seed: int = 3):
+    """A simulated X610Z match, checked by its referee, as a replay History (no store needed)."""
+    from zx_events import replay
+    from zx_events.games.x610z.game import GAME
+    from zx_events.games.x610z.sim import simulate
+
+    (sm,) = simulate(1, seed=seed)
+    m, ref = GAME.open_match(sm.header, GAME.load_catalog(sm.header["catalog"]), GAME.load_fixtures(sm.header))
+    for i, rec in enumerate(sm.records):
+        ref.handle(i + 2, rec)
+    ref.finish()
+    return GAME, replay.history_of(sm.header["match"], tuple(m.collect_events()))
+
+
+def test_a_second_game_is_a_second_board_renderer_not_a_second_viewer(browser, tmp_path):
+    """X610Z (zx_events/games/x610z/web/board.js) in the same viewer: same controls, list, chart, address."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    game, hist = x610z_history()
+    views = viewer.game_views(game)
+    data = viewer.history_data(hist, ["P1", "spectator"], views)
+    assert data["game"] == "x610z"
+    names = views.names(hist.state_at(1)).names
+    for seat in ("P1", "spectator"):  # the states are the game's own views, at every event
+        states = viewer.decode(data, seat)
+        for at in range(1, hist.last_seq + 1, 7):
+            assert states[at - 1] == game.build_view(hist.state_at(at), seat, names,
+                                                      last_seq=hist.last_seq).to_json()
+    path = tmp_path / "x610z.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    browser.get(path.as_uri() + "#e=1")
+    browser.execute_script("window.__errors = []; window.addEventListener('error', function (e) {"
+                           " window.__errors.push(String(e.message)); });")
+    assert browser.execute_script("return typeof zxViewer") == "object"
+    assert browser.find_elements("css selector", "#board svg.x610z-board")  # its board of dots
+    key(browser, "END")
+    assert seq(browser) == hist.last_seq
+    mid = hist.turns[len(hist.turns) // 2]
+    box = browser.find_element("id", "turn-input")
+    box.clear()
+    box.send_keys(str(len(hist.turns) // 2 + 1))
+    click(browser, "turn-go")
+    assert seq(browser) == mid and browser.current_url.endswith(f"#e={mid}&as=P1")
+    browser.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(browser).send_keys(Keys.HOME).perform()
+    browser.execute_script("for (var s = 1; s <= zxViewer.data.last; s++) zxViewer.go(s);")  # every event draws
+    assert browser.execute_script("return window.__errors") == []
+    assert browser.execute_script("return document.querySelectorAll('#events li.ev').length") == hist.last_seq
+    state = browser.execute_script("return zxViewer.state()")
+    assert state == viewer.decode(data, "P1")[-1]
+    p2 = state["players"]["P2"]
+    hand = browser.find_element("css selector", '#board [data-player="P2"] [data-zone="hand"]')
+    assert p2["hand"] is None and len(hand.find_elements("css selector", ".mini.back")) == p2["hand_count"]
+    browser.save_screenshot(str(tmp_path / "x610z.png"))

@@ -1,0 +1,136 @@
+"""The ASGI application of ``zx serve``: ``create_app(store, judge=False)``.
+
+FastAPI (on Starlette) rather than bare Starlette: the API's query parameters are declared once,
+with their types, bounds and help, and FastAPI both validates them (a bad one is a 400 with the
+parameter's name, never a traceback) and writes the OpenAPI document (``/api/openapi.json``) from
+the same declarations. The pages are Jinja2 templates rendered on the server; the charts are SVG
+drawn on the server (``web.dashboard``), so a page needs nothing beyond this server.
+
+Read-only: no endpoint writes to the store or the analytics file, and SQL is not exposed.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from zx_events.errors import ZXError
+
+from .app_json import JSON
+from .backend import Backend, WebError
+
+HERE = Path(__file__).parent
+THREADS = 8
+ENV_STORE, ENV_ANALYTICS, ENV_JUDGE = "ZX_SERVE_STORE", "ZX_SERVE_ANALYTICS", "ZX_SERVE_JUDGE"
+log = logging.getLogger("zx.serve")
+
+
+def open_backend(store: str | None, analytics: str | Path | None = None, judge: bool = False) -> Backend:
+    """The store and analytics file a server reads; ZXError when the store does not exist (serve never
+    creates one)."""
+    from analytics.db import default_path
+    from zx_events.application import MatchService
+    from zx_events.store import parse_store
+
+    config = parse_store(store)
+    if config.kind == "sqlite" and (config.path is None or not config.path.is_file()):
+        raise ZXError(f"there is no store at {config.label}: run `zx demo` or `zx import LOG...` first, "
+                      f"or pass --store")
+    svc = MatchService(store, create=False)
+    return Backend(svc, default_path(config, str(analytics) if analytics else None), judge=judge)
+
+
+def create_app(store: str | Backend | None = None, judge: bool = False, analytics: str | Path | None = None) -> FastAPI:
+    """The application: the JSON API under /api, the pages, and /static. ``store`` is a store URL or
+    path (see ``zx --store``), or an open ``Backend``."""
+    from . import api, pages
+
+    owned = not isinstance(store, Backend)
+    backend = open_backend(store, analytics, judge) if owned else store
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        import anyio.to_thread
+
+        # endpoints run in worker threads; beyond a few they only fight over the GIL (measured:
+        # bench/bench_serve.py), so requests past THREADS wait in the event loop instead
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+        # the match list reads every match's notifications once (seconds at 10,000 matches): start now
+        threading.Thread(target=_warm, args=(backend,), daemon=True, name="zx-serve-warm").start()
+        yield
+        if owned:
+            backend.close()
+
+    app = FastAPI(lifespan=lifespan, title="zx-events", version="0.1.0", default_response_class=JSON,
+                  description="Read-only API over a zx-events store: matches, views from a seat, metagame "
+                              "statistics with Wilson 95% intervals, audits. See docs/serve.md.",
+                  openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
+    app.state.backend = backend
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    def wants_json(request: Request) -> bool:
+        return request.url.path.startswith("/api") or "text/html" not in request.headers.get("accept", "")
+
+    def error(request: Request, status: int, message: str) -> Any:
+        if wants_json(request):
+            return JSON({"error": message, "status": status}, status_code=status)
+        return HTMLResponse(pages.error_page(request, status, message), status_code=status)
+
+    @app.exception_handler(WebError)
+    async def web_error(request: Request, e: WebError) -> Any:
+        return error(request, e.status, e.message)
+
+    @app.exception_handler(ZXError)
+    async def zx_error(request: Request, e: ZXError) -> Any:
+        return error(request, 404 if getattr(e, "kind", "") == "not_found" else 400, e.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(request: Request, e: RequestValidationError) -> Any:
+        parts = []
+        for err in e.errors():
+            where = ".".join(str(x) for x in err.get("loc", ()) if x not in ("query", "path"))
+            parts.append(f"{where}: {err.get('msg')} (got {err.get('input')!r})")
+        return error(request, 400, "; ".join(parts) or "bad parameters")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> Any:
+        message = e.detail if isinstance(e.detail, str) else str(e.detail)
+        if e.status_code == 404 and message == "Not Found":
+            message = f"no such page or endpoint: {request.url.path} (the API is listed at /api/openapi.json)"
+        if e.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}: this server is read-only"
+        return error(request, e.status_code, message)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, e: Exception) -> Any:
+        log.exception("unexpected error on %s", request.url.path)  # the server's log, never the client
+        return error(request, 500, f"internal error ({type(e).__name__}); the server log has the details")
+
+    return app
+
+
+def _warm(backend: Backend) -> None:
+    try:
+        backend.summaries()
+    except Exception:  # the first request will say what is wrong
+        log.exception("warming the match summaries failed")
+
+
+def app_from_env() -> FastAPI:
+    """The application of one ``zx serve --workers N`` process: the store, analytics file and judge
+    flag come from ZX_SERVE_STORE, ZX_SERVE_ANALYTICS and ZX_SERVE_JUDGE (set by ``zx serve``)."""
+    import os
+
+    return create_app(os.environ.get(ENV_STORE) or None, judge=os.environ.get(ENV_JUDGE) == "1",
+                      analytics=os.environ.get(ENV_ANALYTICS) or None)

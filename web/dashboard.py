@@ -1,0 +1,307 @@
+"""The metagame dashboard: its data (the same frames as ``zx stats``) and its charts, drawn as SVG.
+
+Charts are Vega-Lite specifications built with altair and rendered to SVG on the server by
+vl-convert (both from PyPI; vl-convert embeds its own renderer), so a page, or the single file of
+``zx report``, shows them with no script and no network. Every chart carries its numbers as text
+labels, and the same rows as a table under it. Rows flagged ``low_sample`` (fewer than
+``min_games`` games) are drawn in grey, never hidden.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import polars as pl
+
+BLUE = "#3867a8"
+RED = "#c0504d"
+GREY = "#b9b9b9"
+INK = "#2b2b2b"
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+OUTCOMES = ("destroyed", "player_damaged", "survived", "no_damage_overboost", "fizzled", "unresolved")
+OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0e0")
+TOP_CARDS = 25
+MAX_TURN = 16
+
+
+@cache
+def sql(name: str) -> str:
+    return resources.files("web").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------- data
+@dataclass
+class Section:
+    key: str
+    title: str
+    note: str
+    svg: str
+    rows: list[dict[str, Any]]
+    columns: list[str]
+    empty: str | None = None
+
+
+@dataclass
+class Dashboard:
+    filters: dict[str, Any]
+    min_games: int
+    totals: dict[str, Any]
+    sections: list[Section] = field(default_factory=list)
+
+
+def _frame(source: Any, name: str, params: dict[str, Any]) -> pl.DataFrame:
+    return source.query(("dashboard", name, tuple(sorted(params.items()))),
+                        lambda con: con.sql(sql(name), params=params).pl())
+
+
+def choices(source: Any) -> dict[str, list[str]]:
+    """Events and decks in the analytics file, for the filter form."""
+    df = source.query(("dashboard", "choices"), lambda con: con.sql(sql("choices")).pl())
+    out: dict[str, list[str]] = {"event": [], "deck": []}
+    for row in df.iter_rows(named=True):
+        out.setdefault(row["kind"], []).append(row["value"])
+    return out
+
+
+def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
+    """Every section's frame and chart. ``source`` is a ``web.backend.Backend`` (``stats`` and ``query``);
+    ``filters`` are those of ``analytics.stats.Filters``."""
+    from analytics.stats import Filters
+
+    params = {k: filters.get(k) for k in Filters.names()}
+    totals = _frame(source, "totals", params).to_dicts()[0]
+    d = Dashboard({k: v for k, v in params.items() if v}, min_games, totals)
+
+    def stats(method: str, **kw: Any) -> pl.DataFrame:
+        return source.stats(method, {**params, **kw}, min_games)
+
+    share = _frame(source, "deck_share", params)
+    share = share.with_columns((pl.col("seats") / pl.col("all_seats")).alias("share"),
+                               (pl.col("seats") < min_games).alias("low_sample"))
+    d.sections.append(_section("share", "Deck share",
+                               "Share of all seats (two per match) played with each deck; n = seats.",
+                               share_chart(share), share, ["deck", "seats", "matches", "share", "low_sample"]))
+    weekly = stats("meta", by="week", group="deck")
+    d.sections.append(_section("trend", "Deck share by week",
+                               "Each deck's share of the seats played in an ISO week (zx stats meta --by week).",
+                               trend_chart(weekly), weekly,
+                               ["week", "deck", "seats", "field", "share", "share_low", "share_high", "games",
+                                "win_rate", "low_sample"]))
+    wr = stats("winrates", by="deck")
+    d.sections.append(_section("winrates", "Win rate by deck",
+                               "Wins / finished games (draws count as games without a win; mirror matches left out), "
+                               "with the Wilson 95% interval as a bar. The dashed line is 50%.",
+                               interval_chart(wr, "deck", "win_rate", "games"), wr,
+                               ["deck", "games", "wins", "losses", "draws", "win_rate", "win_rate_low", "win_rate_high",
+                                "low_sample"]))
+    mu = stats("matchups")
+    d.sections.append(_section("matchups", "Matchups",
+                               "Win rate of the row's deck against the column's deck, with its number of games; "
+                               "faded cells rest on fewer than the minimum games.",
+                               matchup_chart(mu), mu,
+                               ["deck", "opponent", "games", "wins", "win_rate", "win_rate_low", "win_rate_high",
+                                "low_sample"]))
+    first = stats("winrates", by="first")
+    d.sections.append(_section("first", "First-player advantage",
+                               "Win rate of the player who went first and of the one who went second, with Wilson "
+                               "95% intervals.",
+                               interval_chart(first, "seat", "win_rate", "games"), first,
+                               ["seat", "games", "wins", "losses", "draws", "win_rate", "win_rate_low", "win_rate_high",
+                                "low_sample"]))
+    att = stats("attacks", by="square")
+    d.sections.append(_section("attacks", "Attack outcomes by attacker Square",
+                               "What became of each attack declared from a Square; the label is the success rate "
+                               "(the target Z/X destroyed or the player damaged).",
+                               attack_chart(att), att,
+                               ["square", "attacks", *OUTCOMES, "success_rate", "success_rate_low",
+                                "success_rate_high", "low_sample"]))
+    life = stats("life", by="turn")
+    d.sections.append(_section("life", "Life damage by turn",
+                               f"Life damage taken per game that reached the turn, by seat (turns 1-{MAX_TURN}).",
+                               life_chart(life), life,
+                               ["turn", "seat", "games", "damage", "damage_per_game", "ignition_rate", "low_sample"]))
+    cards = stats("cards")
+    d.sections.append(_section("cards", "Per-card win rates",
+                               f"The {TOP_CARDS} cards seen most in hand: GIH WR, the win rate of the games where the "
+                               "card was in hand (opening hand kept, or drawn), with Wilson 95% intervals; the table "
+                               "adds IWD (GIH WR minus the win rate when never seen), opening-hand, drawn and played "
+                               "win rates, as 17lands defines them.",
+                               card_chart(cards), cards,
+                               ["card", "name", "gih_games", "gih_wr", "gih_wr_low", "gih_wr_high", "iwd", "oh_games",
+                                "oh_wr", "gd_games", "gd_wr", "gns_games", "gns_wr", "played_games", "played_wr",
+                                "low_sample"]))
+    return d
+
+
+def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, columns: list[str]) -> Section:
+    cols = [c for c in columns if c in df.columns]
+    empty = None if df.height else "no matches for these filters"
+    return Section(key, title, note, svg if df.height else "", df.select(cols).to_dicts(), cols, empty)
+
+
+# ---------------------------------------------------------------------- charts
+def render_svg(chart: Any) -> str:
+    import vl_convert as vlc
+
+    svg = vlc.vegalite_to_svg(chart.to_json())
+    return svg.replace("<svg ", '<svg role="img" class="chart" ', 1)
+
+
+def _alt() -> Any:
+    import altair as alt
+
+    return alt
+
+
+def _config(chart: Any, title: str | None = None) -> Any:
+    return (chart.configure(font=FONT, background="white")
+            .configure_view(stroke=None)
+            .configure_axis(labelLimit=280, labelFontSize=11, titleFontSize=11, labelColor=INK, titleColor=INK, grid=True,
+                            gridColor="#eee", domainColor="#999", tickColor="#999")
+            .configure_legend(labelFontSize=11, titleFontSize=11, orient="bottom")
+            .properties(title=title or ""))
+
+
+def pct(v: float | None, digits: int = 1) -> str:
+    return "-" if v is None else f"{v * 100:.{digits}f}%"
+
+
+def _colour(alt: Any) -> Any:
+    return alt.condition("datum.low_sample", alt.value(GREY), alt.value(BLUE))
+
+
+def share_chart(df: pl.DataFrame) -> str:
+    if not df.height:
+        return ""
+    alt = _alt()
+    data = df.with_columns(pl.format("{} · n={}", pl.col("share").map_elements(pct, return_dtype=pl.String),
+                                     pl.col("seats")).alias("label"))
+    base = alt.Chart(data).encode(y=alt.Y("deck:N", sort="-x", title=None))
+    bars = base.mark_bar(height={"band": 0.7}).encode(
+        x=alt.X("share:Q", axis=alt.Axis(format="%"), title="share of seats", scale=alt.Scale(domain=[0, _top(df, "share")])),
+        color=_colour(alt))
+    text = base.mark_text(align="left", dx=4, fontSize=11, color=INK).encode(x="share:Q", text="label:N")
+    return render_svg(_config((bars + text).properties(width=720, height=26 * df.height)))
+
+
+def _top(df: pl.DataFrame, col: str) -> float:
+    top = df[col].max() or 0.0
+    return min(1.0, max(0.1, float(top) * 1.35))
+
+
+def trend_chart(df: pl.DataFrame) -> str:
+    if not df.height:
+        return ""
+    alt = _alt()
+    data = df.filter(pl.col("week") != "unknown")
+    if not data.height:
+        return ""
+    chart = alt.Chart(data).mark_line(point=True, strokeWidth=2).encode(
+        x=alt.X("week:O", title="ISO week", axis=alt.Axis(labelAngle=-45)),
+        y=alt.Y("share:Q", axis=alt.Axis(format="%"), title="share of the week's seats"),
+        color=alt.Color("deck:N", scale=alt.Scale(scheme="tableau10"), title="deck"))
+    return render_svg(_config(chart.properties(width=760, height=280)))
+
+
+def interval_chart(df: pl.DataFrame, key: str, rate: str, n: str, axis_title: str = "win rate (95% interval)") -> str:
+    """A rate per row as a point, its Wilson 95% interval as a bar, and a label: rate [low-high] n."""
+    if not df.height:
+        return ""
+    alt = _alt()
+    data = df.with_columns(
+        pl.format("{} [{}–{}] n={}", pl.col(rate).map_elements(pct, return_dtype=pl.String),
+                  pl.col(f"{rate}_low").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                  pl.col(f"{rate}_high").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                  pl.col(n)).alias("label"))
+    y = alt.Y(f"{key}:N", sort=alt.EncodingSortField(field=rate, order="descending"), title=None)
+    x_scale = alt.Scale(domain=[0, 1])
+    base = alt.Chart(data).encode(y=y)
+    bars = base.mark_rule(strokeWidth=7, opacity=0.45).encode(
+        x=alt.X(f"{rate}_low:Q", scale=x_scale, axis=alt.Axis(format="%"), title=axis_title),
+        x2=f"{rate}_high:Q", color=_colour(alt))
+    points = base.mark_point(filled=True, size=70, opacity=1).encode(x=f"{rate}:Q", color=_colour(alt))
+    text = base.mark_text(align="left", dx=6, dy=-9, fontSize=11, color=INK).encode(x=f"{rate}:Q", text="label:N")
+    half = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 4], color="#888").encode(x="x:Q")
+    return render_svg(_config((half + bars + points + text).properties(width=720, height=34 * df.height)))
+
+
+def matchup_chart(df: pl.DataFrame) -> str:
+    if not df.height:
+        return ""
+    alt = _alt()
+    data = df.with_columns(pl.format("{} ({})", pl.col("win_rate").map_elements(lambda v: pct(v, 0),
+                                                                                return_dtype=pl.String),
+                                     pl.col("games")).alias("label"))
+    base = alt.Chart(data).encode(
+        x=alt.X("opponent:N", title="against", axis=alt.Axis(labelAngle=-30, orient="top", grid=False)),
+        y=alt.Y("deck:N", title="deck", axis=alt.Axis(grid=False)))
+    cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
+        color=alt.Color("win_rate:Q", scale=alt.Scale(scheme="redblue", domain=[0.2, 0.8]),
+                        legend=alt.Legend(format="%", title="win rate")),
+        opacity=alt.condition("datum.low_sample", alt.value(0.3), alt.value(1.0)))
+    strong = "datum.win_rate > 0.68 || datum.win_rate < 0.32"  # dark cells: white text
+    text = base.mark_text(fontSize=11).encode(
+        text="label:N", color=alt.condition(f"!datum.low_sample && ({strong})", alt.value("white"),
+                                            alt.value(INK)))
+    decks = max(df["deck"].n_unique(), df["opponent"].n_unique())
+    return render_svg(_config((cells + text).properties(width=92 * decks, height=36 * decks)))
+
+
+def attack_chart(df: pl.DataFrame) -> str:
+    if not df.height:
+        return ""
+    alt = _alt()
+    long = df.select(["square", *OUTCOMES]).unpivot(index="square", variable_name="outcome", value_name="count")
+    long = long.filter(pl.col("count") > 0)
+    labels = df.with_columns(pl.format("{} of {}", pl.col("success_rate").map_elements(pct, return_dtype=pl.String),
+                                       pl.col("attacks")).alias("label"))
+    y = alt.Y("square:N", sort="ascending", title="attacker Square")
+    bars = alt.Chart(long).mark_bar(height={"band": 0.7}).encode(
+        y=y, x=alt.X("count:Q", title="attacks", scale=alt.Scale(domain=[0, int(df["attacks"].max() * 1.25) + 1])),
+        color=alt.Color("outcome:N", scale=alt.Scale(domain=list(OUTCOMES), range=list(OUTCOME_COLOURS)),
+                        title="outcome"),
+        order=alt.Order("outcome_order:Q"))
+    bars = bars.transform_calculate(outcome_order=f"indexof({list(OUTCOMES)!r}, datum.outcome)")
+    text = alt.Chart(labels).mark_text(align="left", dx=4, fontSize=11).encode(
+        y=y, x="attacks:Q", text="label:N",
+        color=alt.condition("datum.low_sample", alt.value("#888"), alt.value(INK)))
+    return render_svg(_config((bars + text).properties(width=720, height=28 * df.height)))
+
+
+def life_chart(df: pl.DataFrame) -> str:
+    data = df.filter((pl.col("turn") <= MAX_TURN) & (pl.col("damage") > 0))
+    if not data.height:
+        return ""
+    alt = _alt()
+    data = data.with_columns(pl.col("damage_per_game").round(2).alias("per_game"),
+                             pl.format("{}", pl.col("damage_per_game").round(2)).alias("label"))
+    base = alt.Chart(data).encode(x=alt.X("turn:O", title="turn"), xOffset=alt.XOffset("seat:N"))
+    bars = base.mark_bar().encode(
+        y=alt.Y("per_game:Q", title="Life damage per game"),
+        color=alt.condition("datum.low_sample", alt.value(GREY),
+                            alt.Color("seat:N", scale=alt.Scale(domain=["first", "second"], range=[BLUE, RED]),
+                                      title="damage taken by the player going")))
+    text = base.mark_text(dy=-6, fontSize=9, color=INK).encode(y="per_game:Q", text="label:N")
+    return render_svg(_config((bars + text).properties(width=max(320, 44 * data["turn"].n_unique()), height=240)))
+
+
+def card_chart(df: pl.DataFrame) -> str:
+    top = df.filter(pl.col("gih_games") > 0).sort(["gih_games", "card"], descending=[True, False]).head(TOP_CARDS)
+    if not top.height:
+        return ""
+    top = top.with_columns(pl.format("{} {}", pl.col("card"), pl.col("name").fill_null("")).alias("label_card"))
+    return interval_chart(top.rename({"label_card": "card name"}), "card name", "gih_wr", "gih_games",
+                          axis_title="GIH win rate (95% interval)")
+
+
+# ---------------------------------------------------------------------- page
+def cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if value is None:
+        return ""
+    return html.escape(str(value))

@@ -1,0 +1,86 @@
+"""Filtering and paging the match summaries (``MatchService.summaries``) for the API and the list page."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import date
+from typing import Any, Iterable
+
+GAMES = ("zx",)  # the games a match list can be filtered by (until the game registry lands on main)
+SEATS = ("P1", "P2")
+
+
+@dataclass(frozen=True)
+class MatchFilters:
+    """Every filter is optional; names and decks match either side, exactly (case-insensitive).
+
+    ``winner``: P1, P2, ``draw`` (finished without a winner), ``none`` (no result recorded) or a
+    player's name (the matches that player won). ``since``/``until``: the match date as written
+    in its header, inclusive (a match without a date is left out when either is given).
+    ``q``: free text found in the id, event, a player's name or a deck's name."""
+
+    game: str | None = None
+    player: str | None = None
+    deck: str | None = None
+    event: str | None = None
+    since: str | None = None
+    until: str | None = None
+    winner: str | None = None
+    q: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("since", "until"):
+            v = getattr(self, name)
+            if v:
+                try:
+                    date.fromisoformat(v)
+                except ValueError:
+                    raise ValueError(f"{name}: {v!r} is not a date (YYYY-MM-DD)") from None
+        if self.since and self.until and self.since > self.until:
+            raise ValueError(f"since {self.since} is after until {self.until}")
+        if self.game and self.game not in GAMES:
+            raise ValueError(f"game: unknown game {self.game!r} (known: {', '.join(GAMES)})")
+
+    def params(self) -> dict[str, str]:
+        return {k: v for k, v in asdict(self).items() if v}
+
+    def keep(self, row: dict[str, Any]) -> bool:
+        low = str.casefold
+        if self.player and low(self.player) not in (low(row.get("p1") or ""), low(row.get("p2") or "")):
+            return False
+        if self.deck and low(self.deck) not in (low(row.get("p1_deck") or ""), low(row.get("p2_deck") or "")):
+            return False
+        if self.event and low(self.event) != low(row.get("event") or ""):
+            return False
+        day = (row.get("played_at") or "")[:10]
+        if (self.since or self.until) and not day:
+            return False
+        if self.since and day < self.since:
+            return False
+        if self.until and day > self.until:
+            return False
+        if self.winner and not _won(row, self.winner):
+            return False
+        if self.q:
+            text = low(" ".join(str(row.get(k) or "") for k in ("match", "event", "p1", "p2", "p1_deck", "p2_deck")))
+            if not all(word in text for word in low(self.q).split()):
+                return False
+        return True
+
+
+def _won(row: dict[str, Any], winner: str) -> bool:
+    w = winner.strip()
+    if w.upper() in SEATS:
+        return row.get("winner") == w.upper()
+    if w.lower() == "draw":
+        return row.get("winner") is None and row.get("reason") is not None
+    if w.lower() == "none":
+        return row.get("reason") is None
+    seat = row.get("winner")
+    return seat in SEATS and (row.get("p1" if seat == "P1" else "p2") or "").casefold() == w.casefold()
+
+
+def page(rows: Iterable[dict[str, Any]], filters: MatchFilters, offset: int, limit: int) -> dict[str, Any]:
+    kept = [r for r in rows if filters.keep(r)]
+    return {"total": len(kept), "offset": offset, "limit": limit, "filters": filters.params(),
+            "matches": [{"game": "zx", **r} for r in kept[offset: offset + limit]]}

@@ -1,0 +1,118 @@
+"""The HTML pages: the match list with search, a match, its replay, and the metagame dashboard.
+
+Pages are rendered on the server from the same functions as the API (Jinja2 templates with
+autoescape); they need no script to show their content, and nothing outside this server.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from . import api, dashboard
+from .backend import Backend, WebError
+from .matchlist import MatchFilters, page
+
+router = APIRouter(include_in_schema=False)
+HERE = Path(__file__).parent
+PAGE_SIZE = 50
+
+
+@cache
+def env() -> jinja2.Environment:
+    e = jinja2.Environment(loader=jinja2.PackageLoader("web", "templates"),
+                           autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+    e.filters["pct"] = dashboard.pct
+    e.filters["cell"] = dashboard.cell
+    return e
+
+
+def render(name: str, **context: Any) -> str:
+    context.setdefault("inline_css", None)
+    return env().get_template(name).render(**context)
+
+
+def css() -> str:
+    return (HERE / "static" / "style.css").read_text(encoding="utf-8")
+
+
+def error_page(request: Request, status: int, message: str) -> str:
+    return render("error.html", status=status, message=message, nav="")
+
+
+def _html(text: str) -> HTMLResponse:
+    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+
+
+@router.get("/", response_class=HTMLResponse)
+def home() -> RedirectResponse:
+    return RedirectResponse("/matches", status_code=307)
+
+
+@router.get("/matches", response_class=HTMLResponse)
+def match_list(request: Request, filters: MatchFilters = Depends(api.match_filters),
+               offset: int = Query(0, ge=0), b: Backend = Depends(api.backend)) -> HTMLResponse:
+    result = page(b.summaries(), filters, offset, PAGE_SIZE)
+    params = filters.params()
+
+    def link(off: int) -> str:
+        return "/matches?" + urlencode({**params, "offset": off})
+
+    prev_link = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
+    next_link = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < result["total"] else None
+    everything = b.summaries()
+    decks = sorted({d for r in everything for d in (r.get("p1_deck"), r.get("p2_deck")) if d})
+    events = sorted({r["event"] for r in everything if r.get("event")})
+    return _html(render("matches.html", nav="matches", result=result, f=filters, decks=decks, events=events,
+                        prev_link=prev_link, next_link=next_link, store=b.svc.store.label))
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+def match_page(match_id: str, b: Backend = Depends(api.backend)) -> HTMLResponse:
+    detail = api.match_detail(match_id, b)
+    return _html(render("match.html", nav="matches", m=detail, seats=b.seats()))
+
+
+@router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
+def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
+                b: Backend = Depends(api.backend)) -> HTMLResponse:
+    perspective = b.allowed(as_)
+    b.history(match_id)  # 404 for an unknown match before the viewer reads it
+    try:
+        from .viewer import viewer_html
+    except ImportError:
+        raise WebError(503, "the replay viewer (web/viewer.py) is not installed in this version") from None
+    # one seat per page: a page asked for as a spectator holds nothing a spectator may not see (301.3)
+    return _html(b.replays.get((match_id, perspective), lambda: viewer_html(b.svc, match_id, seats=[perspective])))
+
+
+@router.get("/dashboard", response_class=HTMLResponse)
+def dashboard_page(q: api.StatsQuery = Depends(), b: Backend = Depends(api.backend)) -> HTMLResponse:
+    return _html(render_dashboard(b, q.filters.params(), q.min_games, live=True))
+
+
+def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, live: bool,
+                     title: str = "Metagame") -> str:
+    """The dashboard page: live (with the filter form and links) or static (``zx report``: one file)."""
+    def draw() -> str:
+        d = dashboard.build(b, filters, min_games)
+        opts = dashboard.choices(b) if live else {"event": [], "deck": []}
+        return render("dashboard.html", nav="dashboard", d=d, live=live, title=title, opts=opts,
+                      inline_css=None if live else css(), store=b.svc.store.label)
+
+    return b.cached(("page", tuple(sorted(filters.items())), min_games, live, title), draw)
+
+
+@router.get("/about", response_class=HTMLResponse)
+def about(request: Request, b: Backend = Depends(api.backend)) -> HTMLResponse:
+    schema = request.app.openapi()
+    endpoints = [(path, op.get("summary", ""), [p["name"] for p in op.get("parameters", [])])
+                 for path, ops in schema["paths"].items() for op in ops.values()]
+    return _html(render("about.html", nav="about", endpoints=endpoints, judge=b.judge, store=b.svc.store.label,
+                        seats=b.seats()))

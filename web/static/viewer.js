@@ -1,0 +1,421 @@
+/* zx view: the replay viewer (game-neutral).
+ *
+ * Reads the page's data (the JSON element #zx-data, written by web/viewer.py), rebuilds the state of
+ * every event for the seat shown, and lets the user step through them. The board and the chart's
+ * values come from the game's renderer, registered as window.ZXBoards[data.game] by a script
+ * shipped with the game package: { render(el, state, ctx), series(state), status(state) }.
+ * Nothing here hides anything: the data holds only what the file's seats may see.
+ */
+(function () {
+  "use strict";
+
+  var data = JSON.parse(document.getElementById("zx-data").textContent);
+  var board = (window.ZXBoards || {})[data.game];
+  var pool = data.pool;
+  var paths = data.paths;
+  var nPaths = paths.length;
+  var last = data.last;
+  var turns = data.turns;
+  var $ = function (id) { return document.getElementById(id); };
+
+  var esc = function (s) {
+    return String(s == null ? "" : s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  };
+
+  // ------------------------------------------------------------------ states
+  var decoded = {};  // seat -> array of Int32Array (slot -> pool index, -1 = absent), one per event
+
+  function decodeSeat(seat) {
+    if (decoded[seat]) return decoded[seat];
+    var changes = data.views[seat].changes;
+    var cur = new Int32Array(nPaths).fill(-1);
+    var out = new Array(changes.length);
+    for (var i = 0; i < changes.length; i++) {
+      var d = changes[i];
+      for (var j = 0; j < d.length; j += 2) cur[d[j]] = d[j + 1];
+      out[i] = cur.slice();
+    }
+    decoded[seat] = out;
+    return out;
+  }
+
+  function stateOf(seat, seq) {
+    var slots = decodeSeat(seat)[seq - 1];
+    var root = {};
+    for (var p = 0; p < nPaths; p++) {
+      var v = slots[p];
+      if (v < 0) continue;
+      var path = paths[p];
+      var node = root;
+      for (var k = 0; k < path.length - 1; k++) {
+        var key = path[k];
+        if (node[key] == null || typeof node[key] !== "object") node[key] = {};
+        node = node[key];
+      }
+      node[path[path.length - 1]] = pool[v];
+    }
+    return root;
+  }
+
+  // ------------------------------------------------------------------ where we are
+  var seats = data.seats;
+  var seat = seats[0];
+  var seq = 1;
+  var timer = null;
+  var rows = [];  // event list rows by seq
+  var seatLabel = { judge: "judge", P1: "P1", P2: "P2", spectator: "spectator" };
+  var seatNote = (board && board.seatNotes) || {  // a game may say it with its own rule numbers
+    judge: "sees everything, every hidden card included",
+    P1: "sees what P1 may see: the public zones and P1's own hidden cards",
+    P2: "sees what P2 may see: the public zones and P2's own hidden cards",
+    spectator: "sees the public zones only"
+  };
+
+  function stepOf(s) {  // index of the step (log record) holding event s
+    var lo = 0, hi = data.steps.length - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (data.steps[mid][0] <= s) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  function turnOf(s) {  // turn number at event s (0 before the first turn)
+    var n = 0;
+    for (var i = 0; i < turns.length && turns[i] <= s; i++) n = i + 1;
+    return n;
+  }
+
+  // ------------------------------------------------------------------ event list
+  function buildList() {  // one HTML string, parsed once: ~10x faster than a node per row
+    var v = data.views[seat];
+    var ol = $("events");
+    var viol = {};
+    v.violations.forEach(function (x) { (viol[x[0]] = viol[x[0]] || []).push(x); });
+    var html = [];
+    data.steps.forEach(function (st, i) {
+      var line = st[2] == null ? "" : st[2];
+      var tag = '<span class="line">' + (line === "" ? "" : "L" + line) + "</span>";
+      html.push('<li class="rec" data-seq="' + st[0] + '" data-line="' + line + '">' + tag + " " +
+        esc(pool[v.records[i]]) + "</li>");
+      for (var s = st[0]; s <= st[1]; s++) {
+        var kind = pool[data.kinds[s - 1]];
+        var vs = viol[s] || [];
+        var li = '<li class="ev' + (vs.length ? " violation" : "") + '" data-seq="' + s + '" data-line="' + line +
+          '" data-kind="' + esc(kind) + '"' + (vs.length ? ' data-rule="' + esc(vs[0][1]) + '"' : "") + ">" +
+          '<span class="seq">' + s + '</span><span class="kind">' + esc(kind) + "</span>" + tag +
+          '<span class="text">' + esc(pool[v.events[s - 1]]) + "</span>";
+        vs.forEach(function (x) {
+          li += '<span class="viol">rule ' + esc(x[1]) + (x[2] ? " (" + esc(x[2]) + ")" : "") + ": " +
+            esc(x[3]) + (x[4] ? "" : " [record not applied]") + "</span>";
+        });
+        html.push(li + "</li>");
+      }
+    });
+    ol.innerHTML = html.join("");
+    rows = new Array(last + 1);
+    var evs = ol.getElementsByClassName("ev");
+    for (var k = 0; k < evs.length; k++) rows[+evs[k].dataset.seq] = evs[k];
+    currentRow = null;
+    $("ev-count").textContent = "(" + last + ", " + v.violations.length + " violation" +
+      (v.violations.length === 1 ? "" : "s") + ")";
+  }
+
+  $("events").addEventListener("click", function (e) {
+    var li = e.target.closest("li");
+    if (li && li.dataset.seq) { pause(); go(+li.dataset.seq); }
+  });
+
+  function scrollList(li) {  // keep the current row in the part of the list that is on screen
+    var ol = $("events");
+    var o = ol.getBoundingClientRect(), r = li.getBoundingClientRect();
+    var top = Math.max(o.top, 0), bottom = Math.min(o.bottom, window.innerHeight);
+    if (bottom - top < 60) bottom = top + 60;  // the list is mostly off screen: keep the row near its top
+    if (r.top < top + 8 || r.bottom > bottom - 8)  // measured now, after any layout change since the step
+      ol.scrollTop = Math.max(0, ol.scrollTop + (r.top - top) - (bottom - top) / 3);
+  }
+
+  // ------------------------------------------------------------------ chart
+  var chart = { seat: null, xs: null };
+  var SVGNS = "http://www.w3.org/2000/svg";
+
+  function buildChart() {
+    var svg = $("chart");
+    svg.textContent = "";
+    if (!board || !board.series) { $("chart-title").textContent = ""; return; }
+    var W = Math.max(300, Math.round(svg.clientWidth || 1200)), H = Math.max(60, Math.round(svg.clientHeight || 96));
+    var L = 28, R = 8, T = 8, B = 18;
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    var values = [];  // per event: series
+    var max = 1, title = "";
+    for (var s = 1; s <= last; s++) {
+      var ser = board.series(stateOf(seat, s));
+      title = ser.title;
+      values.push(ser.lines);
+      ser.lines.forEach(function (l) { if (l.value > max) max = l.value; });
+    }
+    $("chart-title").textContent = title + " over turns";
+    var x = function (s) { return L + (W - L - R) * (last <= 1 ? 0 : (s - 1) / (last - 1)); };
+    var y = function (v) { return T + (H - T - B) * (1 - v / max); };
+    var add = function (name, attrs, text) {
+      var el = document.createElementNS(SVGNS, name);
+      for (var k in attrs) el.setAttribute(k, attrs[k]);
+      if (text != null) el.textContent = text;
+      svg.appendChild(el);
+      return el;
+    };
+    for (var v = 0; v <= max; v++) {
+      add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), "class": "grid" });
+      add("text", { x: L - 6, y: y(v) + 4, "class": "axis", "text-anchor": "end" }, v);
+    }
+    var every = Math.max(1, Math.ceil(turns.length / 20));
+    turns.forEach(function (t, i) {
+      add("line", { x1: x(t), x2: x(t), y1: T, y2: H - B, "class": "turn-tick" });
+      if (i % every === 0) add("text", { x: x(t) + 2, y: H - 6, "class": "axis" }, "T" + (i + 1));
+    });
+    (values[0] || []).forEach(function (l0, k) {
+      var d = "M" + x(1) + " " + y(values[0][k].value);
+      for (var s = 2; s <= last; s++) d += " H" + x(s) + " V" + y(values[s - 1][k].value);
+      add("path", { d: d, "class": "series " + l0.key, "data-key": l0.key });
+      add("text", { x: W - R - 6, y: T + 12 + 14 * k, "class": "legend " + l0.key, "text-anchor": "end" },
+        l0.label);
+    });
+    chart.cursor = add("line", { x1: x(1), x2: x(1), y1: T, y2: H - B, "class": "cursor" });
+    chart.x = x;
+    chart.W = W; chart.L = L; chart.R = R;
+    chart.seat = seat;
+  }
+
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () {
+      buildChart();
+      if (chart.cursor) { chart.cursor.setAttribute("x1", chart.x(seq)); chart.cursor.setAttribute("x2", chart.x(seq)); }
+    }, 150);
+  });
+
+  $("chart").addEventListener("click", function (e) {
+    var svg = $("chart");
+    var r = svg.getBoundingClientRect();
+    var fx = (e.clientX - r.left) / r.width * chart.W;
+    var s = Math.round((fx - chart.L) / (chart.W - chart.L - chart.R) * (last - 1)) + 1;
+    pause();
+    go(Math.min(last, Math.max(1, s)));
+  });
+
+  // ------------------------------------------------------------------ drawing one position
+  var current = null;
+  var currentRow = null;
+  var scrollPending = false;
+
+  function draw() {
+    var state = stateOf(seat, seq);
+    current = state;
+    var el = $("board");
+    if (board) board.render(el, state, { seat: seat, seq: seq, last: last, esc: esc });
+    else el.innerHTML = '<p class="no-board">No board renderer for game ' + esc(data.game) + "</p>";
+    var st = stepOf(seq);
+    var line = data.steps[st][2];
+    $("pos").innerHTML = "event <b>" + seq + "</b>/" + last + " · turn <b>" + turnOf(seq) + "</b>/" +
+      turns.length + (line == null ? "" : " · line " + line) +
+      (board && board.status ? " · " + esc(board.status(state)) : "");
+    $("slider").value = seq;
+    if (currentRow) currentRow.classList.remove("current");
+    currentRow = rows[seq] || null;
+    if (currentRow) {
+      currentRow.classList.add("current");
+      if (!scrollPending) {  // once per frame, when the browser lays out anyway: no forced layout per step
+        scrollPending = true;
+        var follow = function () {
+          scrollPending = false;
+          if (currentRow) scrollList(currentRow);
+        };
+        requestAnimationFrame(follow);
+        // frames may be paused (a hidden tab), or the layout may still move after the frame (the board
+        // grows, the page scrolls): look once more a little later; scrollList moves nothing if the row shows
+        setTimeout(follow, 100);
+      }
+    }
+    if (chart.cursor) {
+      var cx = chart.x(seq);
+      chart.cursor.setAttribute("x1", cx);
+      chart.cursor.setAttribute("x2", cx);
+    }
+    writeHash();
+  }
+
+  function go(s) {
+    s = Math.min(last, Math.max(1, Math.round(+s) || 1));
+    seq = s;
+    draw();
+    return seq;
+  }
+
+  // ------------------------------------------------------------------ the address (#e=57&as=P1)
+  var lastHash = "";
+
+  function writeHash() {
+    var h = "#e=" + seq + (seats.length > 1 ? "&as=" + seat : "");
+    if (h === location.hash) return;
+    lastHash = h;
+    try { history.replaceState(null, "", h); } catch (err) { location.replace(h); }
+  }
+
+  function readHash() {
+    var h = location.hash.replace(/^#/, "");
+    var out = {};
+    h.split("&").forEach(function (kv) {
+      var i = kv.indexOf("=");
+      if (i > 0) out[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1));
+    });
+    return out;
+  }
+
+  window.addEventListener("hashchange", function () {
+    if (location.hash === lastHash) return;
+    var h = readHash();
+    if (h.as && seats.indexOf(h.as) >= 0 && h.as !== seat) setSeat(h.as, false);
+    if (h.e) go(+h.e);
+  });
+
+  // ------------------------------------------------------------------ seats
+  function setSeat(s, redraw) {
+    seat = s;
+    $("seat").value = s;
+    $("seat-note").textContent = seatNote[s] || "";
+    document.body.dataset.seat = s;
+    var judge = $("judge-banner");
+    if (s === "judge") {
+      judge.hidden = false;
+      judge.textContent = "Judge's file: it holds every hidden card of this match" +
+        (board && board.hiddenZones ? " (" + board.hiddenZones + ")" : "") +
+        ". Do not share it with players or spectators.";
+    } else if (seats.indexOf("judge") >= 0) {
+      judge.hidden = false;
+      judge.textContent = "This file also holds the judge's view (every hidden card): do not share it with players.";
+    } else {
+      judge.hidden = true;
+    }
+    buildList();
+    buildChart();
+    if (redraw !== false) draw();
+  }
+
+  // ------------------------------------------------------------------ controls
+  function prevTurn() {
+    var t = 1;
+    for (var i = 0; i < turns.length; i++) if (turns[i] < seq) t = turns[i];
+    go(t);
+  }
+
+  function nextTurn() {
+    for (var i = 0; i < turns.length; i++) if (turns[i] > seq) return go(turns[i]);
+    go(last);
+  }
+
+  function goTurn(n) {
+    n = Math.round(+n);
+    if (!(n >= 1 && n <= turns.length)) {
+      $("turn-input").setCustomValidity("turn 1.." + turns.length);
+      $("turn-input").reportValidity();
+      return;
+    }
+    $("turn-input").setCustomValidity("");
+    pause();
+    go(turns[n - 1]);
+  }
+
+  function play() {
+    if (timer) return;
+    if (seq >= last) go(1);
+    $("play").textContent = "\u275A\u275A";
+    $("play").classList.add("on");
+    var tick = function () {
+      if (seq >= last) { pause(); return; }
+      go(seq + 1);
+    };
+    timer = setInterval(tick, 1000 / (+$("speed").value || 2));
+  }
+
+  function pause() {
+    if (!timer) return;
+    clearInterval(timer);
+    timer = null;
+    $("play").textContent = "\u25B6";
+    $("play").classList.remove("on");
+  }
+
+  var user = function (fn) { return function () { pause(); fn(); }; };
+  $("first").onclick = user(function () { go(1); });
+  $("prev").onclick = user(function () { go(seq - 1); });
+  $("next").onclick = user(function () { go(seq + 1); });
+  $("last").onclick = user(function () { go(last); });
+  $("prev-turn").onclick = user(prevTurn);
+  $("next-turn").onclick = user(nextTurn);
+  $("play").onclick = function () { if (timer) pause(); else play(); };
+  $("speed").onchange = function () { if (timer) { pause(); play(); } };
+  $("slider").addEventListener("input", function () { pause(); go(+this.value); });
+  $("turn-form").addEventListener("submit", function (e) { e.preventDefault(); goTurn($("turn-input").value); });
+  $("seat").onchange = function () { pause(); setSeat(this.value); };
+
+  document.addEventListener("keydown", function (e) {
+    var t = e.target;
+    var tag = (t && t.tagName) || "";
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (tag === "SELECT" || (tag === "INPUT" && t.type !== "range")) return;
+    var act = {
+      ArrowRight: function () { go(seq + 1); }, ArrowLeft: function () { go(seq - 1); },
+      ArrowUp: prevTurn, PageUp: prevTurn, ArrowDown: nextTurn, PageDown: nextTurn,
+      Home: function () { go(1); }, End: function () { go(last); }
+    }[e.key];
+    if (e.key === " " && tag !== "BUTTON") {
+      e.preventDefault();
+      if (timer) pause(); else play();
+      return;
+    }
+    if (!act) return;
+    e.preventDefault();
+    pause();
+    act();
+  });
+
+  // ------------------------------------------------------------------ start
+  var info = data.info || {};
+  var pl = info.players || {};
+  var who = function (p) {
+    var i = pl[p] || {};
+    return '<span class="who ' + p + '">' + p + " " + esc(i.name || "") + "</span>" +
+      (i.deck_name ? " (" + esc(i.deck_name) + ")" : "");
+  };
+  $("match-title").textContent = info.match || data.match;
+  $("match-sub").innerHTML = who("P1") + " vs " + who("P2") + " · " +
+    esc([info.event, info.round != null ? "round " + info.round : null, info.played_at].filter(Boolean).join(" · "));
+  var sel = $("seat");
+  seats.forEach(function (s) {
+    var o = document.createElement("option");
+    o.value = s;
+    o.textContent = seatLabel[s] || s;
+    sel.appendChild(o);
+  });
+  sel.disabled = seats.length < 2;
+  if (data.warning) { $("warning").hidden = false; $("warning").textContent = "warning: " + data.warning; }
+  $("slider").max = last;
+  $("turn-input").max = turns.length;
+
+  var h = readHash();
+  if (h.as && seats.indexOf(h.as) >= 0) seat = h.as;
+  if (h.e) seq = Math.min(last, Math.max(1, Math.round(+h.e) || 1));
+  setSeat(seat, false);
+  draw();
+  if (window.performance && performance.mark) performance.mark("zx-first-draw");
+
+  // for tests and benchmarks (and the curious): the viewer's state and moves
+  window.zxViewer = {
+    data: data, go: go, seat: function () { return seat; }, seq: function () { return seq; },
+    state: function () { return current; }, stateOf: stateOf, setSeat: setSeat, play: play, pause: pause,
+    playing: function () { return timer !== null; }
+  };
+})();

@@ -1,0 +1,329 @@
+"""The browser replay viewer: one self-contained HTML file that replays a stored match from chosen seats.
+
+``viewer_data(svc, match_id, seats)`` computes the page's data: for every event of the match and every
+seat the file is written for, the state that seat sees (301.3: the same ``build_view`` that
+``zx replay --as SEAT --format json`` prints), the event and its record as that seat may read them,
+and the violations recorded. ``viewer_html(svc, match_id, seats)`` wraps it with the viewer's script
+and style and the game's board renderer into one HTML page that fetches nothing.
+
+Hidden information is removed here, in Python, never in the page: the data of a seat is computed by
+the view functions alone, and only for the seats the file is written for, so the bytes of a P1 file
+hold nothing P1 may not see (no hidden card code or name, no unmasked free text, no import path).
+
+Encoding (docs/replay.md, "The viewer file"): every state is flattened into *slots* (the leaves of
+its JSON up to depth 3: ``["squares", "a1", "power"]``, ``["players", "P1", "hand"]``, ...); every
+distinct leaf value is stored once in ``pool``; a seat's events are lists of changes
+``[slot, value, slot, value, ...]`` (value -1: the slot is gone) against the previous event. Event
+texts, record texts and kinds go through the same pool. A 500-event match fits in ~100-250 KiB.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass, field
+from importlib.resources import files
+from typing import Any, Iterable, Sequence
+
+import orjson
+
+from zx_events import replay
+from zx_events.games.zx import views as zx_views
+from zx_events.games.zx.views import JUDGE, PERSPECTIVES, event_fields
+
+FORMAT = 1  # the payload's version: viewer.js reads this one
+DEPTH = 3  # slots are the leaves of a state's JSON down to this many keys
+STATIC = files("web") / "static"
+GAME = "zx"  # the only game replay carries so far; the Game registry (issue 13) will name a match's game
+
+
+@dataclass(frozen=True)
+class GameViews:
+    """What the viewer asks of a game: its key (which ``web/board.js`` draws it), its 301.3 view
+    functions, and the card names of a match (``replay.CardNames``: names, masker, warning)."""
+
+    key: str
+    build_view: Any
+    redact_record: Any
+    redact_event: Any
+    names: Any  # Match -> replay.CardNames
+
+
+ZX = GameViews(GAME, zx_views.build_view, zx_views.redact_record, zx_views.redact_event, replay.names_for)
+
+
+def game_views(game: Any) -> GameViews:
+    """``GameViews`` of a game object of zx_events/games (``key``, ``build_view``, ``redact_record``,
+    ``redact_event``, ``load_catalog``): card names come from the catalog its match names."""
+    from types import MappingProxyType
+
+    from zx_events.errors import ZXError
+
+    def names(m: Any) -> replay.CardNames:
+        ref = getattr(m, "catalog", None) or {}
+        try:
+            cat = game.load_catalog(ref.get("name"))
+        except ZXError as e:
+            return replay.CardNames(MappingProxyType({}), zx_views.Masker(),
+                                    f"catalog {ref.get('name')!r} cannot be loaded ({e}): cards are shown by code only")
+        known = {c.code: c.name for c in cat.cards.values()}
+        warning = None
+        if ref.get("sha256") and getattr(cat, "sha256", None) and cat.sha256 != ref["sha256"]:
+            warning = f"the match was checked against another version of catalog {ref.get('name')!r}"
+        return replay.CardNames(MappingProxyType(known), zx_views.Masker([*known, *known.values()]), warning)
+
+    return GameViews(game.key, game.build_view, game.redact_record, game.redact_event, names)
+
+
+class ViewerError(ValueError):
+    """A page that cannot be built: an unknown seat, no seat at all."""
+
+
+def parse_seats(seats: Iterable[str]) -> list[str]:
+    """Seats in the canonical order (judge, P1, P2, spectator), each once; at least one."""
+    from zx_events.games.zx.views import parse_perspective
+
+    chosen = set()
+    for s in seats:
+        try:
+            chosen.add(parse_perspective(s))
+        except ValueError as e:
+            raise ViewerError(str(e)) from None
+    if not chosen:
+        raise ViewerError("no seat: give at least one of " + ", ".join(PERSPECTIVES))
+    return [p for p in PERSPECTIVES if p in chosen]
+
+
+# ---------------------------------------------------------------------- the game's part
+def board_script(game: str = GAME) -> str:
+    """The game's board renderer (JavaScript): draws one state, and names the chart's series.
+
+    It belongs to the game package: ``zx_events/games/GAME/web/board.js`` (Z/X's draws the Square
+    and both players' panels; another game ships its own there and the viewer stays the same)."""
+    return _game_file(game, "board.js")
+
+
+def board_style(game: str = GAME) -> str:
+    """The game's board style sheet, beside its renderer (``web/board.css``)."""
+    return _game_file(game, "board.css")
+
+
+def _game_file(game: str, name: str) -> str:
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", game or ""):
+        raise ViewerError(f"no board renderer for game {game!r}")
+    path = files("zx_events.games") / game / "web" / name
+    if not path.is_file():
+        raise ViewerError(f"no board renderer for game {game!r}: zx_events/games/{game}/web/{name} is missing")
+    return path.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------- texts
+def _compact(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + " ".join(_compact(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + " ".join(f"{k}={_compact(v)}" for k, v in value.items()) + "}"
+    if value is None:
+        return "-"
+    return str(value)
+
+
+def record_text(rec: dict | None, header: bool = False) -> str:
+    """A log record on one line: ``P1 play card=R01-002 pay=[R01-001] square=a1``."""
+    if rec is None:
+        return "header" if header else ""  # a game whose events do not keep their record: its line only
+    r = dict(rec)
+    head = f"{r.pop('by', '')} {r.pop('do', '')}".strip()
+    note = r.pop("note", None)
+    rest = " ".join(f"{k}={_compact(v)}" for k, v in r.items() if v not in (None, [], {}))
+    return " ".join(x for x in (head, rest, f"— {note}" if note else "") if x)
+
+
+def event_text(kind: str, data: dict, seat: str, mask: Any) -> str:
+    """An event's own fields on one line, as ``seat`` may read them (redact_event applied before)."""
+    if kind == "Started":
+        h = data.get("header", {})
+        note = h.get("note")
+        if note and seat != JUDGE:
+            note = mask(note)  # free text in the header may name any card
+        parts = [data.get("match_id"), h.get("event"), h.get("played_at"), note and f"— {note}"]
+        if seat == JUDGE:  # the import's file path and digest: the judge's file only
+            parts += [f"source={data.get('source')}", f"sha256={str(data.get('content_sha256'))[:12]}"]
+        return " ".join(str(p) for p in parts if p)
+    return " ".join(f"{k}={_compact(v)}" for k, v in data.items()
+                    if k != "originator_topic" and v not in (None, [], {}))
+
+
+# ---------------------------------------------------------------------- encoding
+@dataclass
+class _Pool:
+    values: list[Any] = field(default_factory=list)
+    index: dict[bytes, int] = field(default_factory=dict)
+
+    def add(self, value: Any) -> int:
+        key = orjson.dumps(value)
+        i = self.index.get(key)
+        if i is None:
+            i = self.index[key] = len(self.values)
+            self.values.append(value)
+        return i
+
+
+def _leaves(value: Any, prefix: tuple, depth: int, out: dict[tuple, Any]) -> None:
+    if isinstance(value, dict) and value and depth < DEPTH:
+        for k, v in value.items():
+            _leaves(v, prefix + (k,), depth + 1, out)
+    else:
+        out[prefix] = value
+
+
+def flatten(state: dict) -> dict[tuple, Any]:
+    """A state's slots: path (tuple of keys) -> leaf value (JSON-native)."""
+    out: dict[tuple, Any] = {}
+    _leaves(state, (), 0, out)
+    return out
+
+
+def unflatten(slots: dict[tuple, Any]) -> dict:
+    """The inverse of ``flatten`` (what viewer.js does in the page)."""
+    root: dict = {}
+    for path, value in slots.items():
+        node = root
+        for k in path[:-1]:
+            node = node.setdefault(k, {})
+        node[path[-1]] = value
+    return root
+
+
+def _header_info(m: Any, mask: Any) -> dict[str, Any]:
+    """What the title bar shows (every seat of the page): public facts of the header, free text with
+    card codes and names masked (no decks, no note, no file path: zx_events.freetext)."""
+    h = m.header or {}
+
+    def text(v: Any) -> Any:
+        return mask(v) if isinstance(v, str) else v
+
+    return {"match": m.match_id, "event": text(h.get("event")), "round": text(h.get("round")),
+            "played_at": h.get("played_at"), "format": text(h.get("format")),
+            "players": {p: {"name": text(i.get("name")), "deck_name": text(i.get("deck_name"))}
+                        for p, i in (m.players or {}).items()}}
+
+
+def viewer_data(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",), game: GameViews = ZX) -> dict[str, Any]:
+    """The page's data for ``seats`` (JSON-native; see the module docstring for its encoding)."""
+    return history_data(replay.load_history(svc, match_id), seats, game)
+
+
+def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",), game: GameViews = ZX) -> dict[str, Any]:
+    """The page's data of a match's events (``replay.History``) for ``seats``: ``game``'s views
+    decide what each seat sees, its ``key`` which board renderer draws it."""
+    seats = parse_seats(seats)
+    build_view, redact_record, redact_event = game.build_view, game.redact_record, game.redact_event
+    match_id = hist.match_id
+    pool = _Pool()
+    paths: dict[tuple, int] = {}
+    kinds = [pool.add(type(e).__name__) for e in hist.events]
+    steps = [[lo, hi, getattr(hist.events[lo - 1], "line", None)] for lo, hi in hist.bounds]
+    per_seat: dict[str, dict[str, Any]] = {
+        s: {"changes": [], "events": [], "records": [], "violations": []} for s in seats}
+    previous: dict[str, dict[tuple, int]] = {s: {} for s in seats}
+    match = None
+    cn = None
+    info: dict[str, Any] = {}
+    last = hist.last_seq
+    for index, (lo, hi) in enumerate(hist.bounds):
+        chunk = hist.events[lo - 1: hi]
+        rec = next((e.rec for e in chunk if getattr(e, "rec", None) is not None), None)
+        for e in chunk:
+            match = e.mutate(match)
+            if cn is None:
+                cn = game.names(match)
+                info = _header_info(match, cn.mask)
+            kind = type(e).__name__
+            fields = event_fields(e)
+            for s in seats:
+                out = per_seat[s]
+                if e.originator_version == lo:
+                    out["records"].append(pool.add(record_text(redact_record(rec, s, cn.mask), header=index == 0)))
+                out["events"].append(pool.add(event_text(kind, redact_event(kind, fields, s, cn.mask), s, cn.mask)))
+                if kind == "ViolationRecorded":
+                    msg = e.message if s == JUDGE else cn.mask(e.message)
+                    out["violations"].append([e.originator_version, e.rule, e.player, msg, e.rec is None])  # applied
+                view = build_view(match, s, cn.names, mask=cn.mask, last_seq=last).to_json()
+                slots = flatten(view)
+                before = previous[s]
+                now: dict[tuple, int] = {}
+                delta: list[int] = []
+                for path, value in slots.items():
+                    v = pool.add(value)
+                    now[path] = v
+                    if before.get(path) != v:
+                        p = paths.get(path)
+                        if p is None:
+                            p = paths[path] = len(paths)
+                        delta += (p, v)
+                for path in before.keys() - now.keys():
+                    delta += (paths[path], -1)
+                previous[s] = now
+                out["changes"].append(delta)
+    return {"format": FORMAT, "game": game.key, "match": match_id, "info": info,
+            "seats": seats, "last": last, "turns": list(hist.turns), "steps": steps, "kinds": kinds,
+            "paths": [list(p) for p in paths], "pool": pool.values, "views": per_seat,
+            "warning": cn.warning if cn else None}
+
+
+def decode(data: dict[str, Any], seat: str) -> list[dict]:
+    """Every state of ``seat`` in ``data`` (index 0 = after event 1): what the page rebuilds."""
+    paths = [tuple(p) for p in data["paths"]]
+    pool = data["pool"]
+    slots: dict[tuple, Any] = {}
+    out = []
+    for delta in data["views"][seat]["changes"]:
+        for i in range(0, len(delta), 2):
+            path, v = paths[delta[i]], delta[i + 1]
+            if v < 0:
+                slots.pop(path, None)
+            else:
+                slots[path] = pool[v]
+        out.append(unflatten(slots))
+    return out
+
+
+# ---------------------------------------------------------------------- the page
+def _inline_json(data: Any) -> str:
+    """JSON safe inside <script type="application/json">: no "</" can close the element."""
+    return orjson.dumps(data).decode("utf-8").replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def _inline_code(text: str, what: str) -> str:
+    if "</script" in text.lower() or "</style" in text.lower():
+        raise ViewerError(f"{what} cannot be inlined: it contains a closing tag")
+    return text
+
+
+def page(data: dict[str, Any]) -> str:
+    """The whole HTML page for ``data`` (from ``viewer_data``)."""
+    template = (STATIC / "viewer.html").read_text(encoding="utf-8")
+    info = data["info"]
+    title = f"{info['match']} · {', '.join(data['seats'])} · zx view"
+    parts = {
+        "{{TITLE}}": html.escape(title),
+        "{{STYLE}}": _inline_code((STATIC / "viewer.css").read_text(encoding="utf-8"), "viewer.css"),
+        "{{VIEWER}}": _inline_code((STATIC / "viewer.js").read_text(encoding="utf-8"), "viewer.js"),
+        "{{BOARD}}": _inline_code(board_script(data["game"]), "the board renderer"),
+        "{{BOARDSTYLE}}": _inline_code(board_style(data["game"]), "the board style"),
+        "{{DATA}}": _inline_json(data),
+    }
+    # one pass over the template: what is put in is never scanned again
+    return re.sub(r"\{\{[A-Z]+\}\}", lambda m: parts[m.group(0)], template)
+
+
+def viewer_html(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",), game: GameViews = ZX) -> str:
+    """One self-contained HTML page replaying ``match_id`` from ``seats`` (for zx view and zx serve)."""
+    return page(viewer_data(svc, match_id, seats, game))
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """The payload as JSON text (for a server that sends it apart from the page)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
