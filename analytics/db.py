@@ -8,6 +8,7 @@ read-write process or many read-only ones per file).
 from __future__ import annotations
 
 import os
+import time
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -17,7 +18,7 @@ import duckdb
 from zx_events.store import StoreConfig
 
 DEFAULT_ANALYTICS = "zx-analytics.duckdb"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # created in this order (one statement per file)
 SCHEMA = ("create_matches", "create_seats", "create_plays", "create_attacks", "create_life", "create_ignitions",
           "create_turns", "create_draws", "create_card_games", "create_card_catalog", "create_projection_position",
@@ -30,6 +31,31 @@ MACROS = (("filtered_seats", "MACRO TABLE"), ("wilson_low", "MACRO"), ("wilson_h
 
 class AnalyticsError(Exception):
     """The analytics file cannot be used as asked (missing, locked, built from another store)."""
+
+
+class QueryRefused(AnalyticsError):
+    """User SQL tried something the sandbox forbids (files, other databases, settings, extensions, writes)."""
+
+
+class QueryTimeout(AnalyticsError):
+    """User SQL ran longer than its time limit and was interrupted."""
+
+
+# The sandbox of every connection that runs statistics or user SQL (docs/security.md): set when the
+# database is opened, then locked, so no statement can undo it. With external access disabled DuckDB
+# refuses every file and network access other than this database file itself: COPY TO/FROM, EXPORT
+# DATABASE, read_csv/read_text/read_blob/glob/read_parquet, ATTACH, INSTALL/LOAD, persistent secrets.
+# temp_directory '' keeps it from spilling to disk: a query too large for memory_limit fails instead.
+SANDBOX = {
+    "enable_external_access": False,
+    "autoload_known_extensions": False,
+    "autoinstall_known_extensions": False,
+    "allow_community_extensions": False,
+    "allow_persistent_secrets": False,
+    "temp_directory": "",
+    "memory_limit": "2GB",
+    "lock_configuration": True,  # last: SET, RESET, PRAGMA that change settings are refused from here on
+}
 
 
 @cache
@@ -96,16 +122,49 @@ def drop_schema(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f"DROP {kind} IF EXISTS {name}")
 
 
-def connect_reader(path: Path) -> duckdb.DuckDBPyConnection:
-    """A read-only connection for queries; a clear error when there is nothing to read yet."""
+READER_WAIT = 5.0  # seconds a query waits for an update under way (zx analytics follow commits often)
+
+
+def connect_reader(path: Path, *, sandbox: bool = True, wait: float = READER_WAIT) -> duckdb.DuckDBPyConnection:
+    """A read-only connection for queries; a clear error when there is nothing to read yet.
+
+    ``sandbox`` (the default, for statistics and user SQL): no file, network, extension or setting
+    access (``SANDBOX``). Only ``zx export``, which writes Parquet files itself, opens it without.
+    While an update holds the file (DuckDB: one writer or many readers), it retries for up to
+    ``wait`` seconds: ``zx analytics follow`` holds it only while it commits new matches."""
     if not Path(path).exists():
         raise AnalyticsError(f"no analytics file at {path}: run `zx analytics update` (or `zx import`) first")
-    try:
-        con = duckdb.connect(str(path), read_only=True)
-    except duckdb.Error as e:
-        if _locked(e):
-            raise AnalyticsError(f"{path} is being written by `zx analytics update`; "
-                                 f"query it when the update has finished") from None
-        raise AnalyticsError(f"cannot open {path}: {e}") from None
-    con.execute("SET enable_progress_bar = false")  # DuckDB would draw it on stdout, into the data
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            con = duckdb.connect(str(path), read_only=True, config=dict(SANDBOX) if sandbox else {})
+            break
+        except duckdb.Error as e:
+            if _locked(e) and time.monotonic() < deadline:
+                time.sleep(0.05)
+                continue
+            if _locked(e):
+                raise AnalyticsError(f"{path} is being written by `zx analytics update`; "
+                                     f"query it when the update has finished") from None
+            raise AnalyticsError(f"cannot open {path}: {e}") from None
+    if not sandbox:
+        con.execute("SET enable_progress_bar = false")  # DuckDB would draw it on stdout, into the data
     return con
+
+
+def refusal(e: duckdb.Error) -> str | None:
+    """What the sandbox refused, in words, when ``e`` is a refusal (else None)."""
+    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    low = text.lower()
+    if isinstance(e, duckdb.PermissionException) or "disabled by configuration" in low \
+            or "external access" in low:
+        what = "reading or writing files, attaching databases and installing or loading extensions are disabled"
+    elif "configuration has been locked" in low:
+        what = "settings cannot be changed (SET, RESET, PRAGMA)"
+    elif "read-only" in low or "read_only" in low:
+        what = "the analytics file is opened read-only"
+    elif "secret" in low:
+        what = "secrets are disabled (they need extensions, which cannot be installed or loaded)"
+    else:
+        return None
+    return f"refused: zx sql is read-only and sandboxed: {what} ({text})"

@@ -1,7 +1,7 @@
 """The tracked projection: the event store's notification log into the analytics DuckDB file.
 
 ``update(svc, path)`` reads the notification log after the tracking position in pages, turns the
-events into rows (``analytics.rows``) and writes each page's rows, the in-flight state of the match
+events into rows (``zx_events.games.zx.rows``) and writes each page's rows, the in-flight state of the match
 under way and the new position in ONE DuckDB transaction. Killed at any point it resumes exactly:
 an unfinished transaction is rolled back by DuckDB, and the next run starts from the last
 committed position with the committed in-flight state. ``rebuild=True`` starts from zero.
@@ -31,13 +31,13 @@ from uuid import UUID
 import duckdb
 import orjson
 
-from zx_events.cards import load_catalog
+from zx_events.games.zx.cards import load_catalog
 from zx_events.errors import ZXError
-from zx_events.match import topic as event_topic
+from zx_events.games.zx.match import topic as event_topic
 
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .reader import decoder, page_reader
-from .rows import HANDLERS, PROJECTED, TOPICS, Buffers, MatchRows, new_buffers
+from zx_events.games.zx.rows import HANDLERS, PROJECTED, TOPICS, Buffers, MatchRows, new_buffers
 from .writer import NAME, Page, Writer, arrow_types
 
 # measured on 5.3M events: pages of 20k ran at 156k events/s, 50k at 191k (less per-page cost in the

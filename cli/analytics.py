@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import click
 
-from .output import emit, format_option, progress
+from .output import emit, emit_frame, format_option, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
                   "zx-analytics.duckdb in the working directory). Also ZX_ANALYTICS.")
@@ -21,10 +21,10 @@ def analytics_option(f: Callable) -> Callable:
 def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
     from analytics.db import default_path
     from zx_events.errors import ZXError
-    from zx_events.store import resolve_store
+    from zx_events.store import parse_store
 
     try:
-        store = resolve_store(ctx.obj.get("store") if ctx.obj else None, prepare=False)
+        store = parse_store(ctx.obj.get("store") if ctx.obj else None)
     except ZXError as e:
         raise click.ClickException(str(e)) from None
     return default_path(store, explicit)
@@ -84,6 +84,59 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
 
 
 
+@analytics_group.command("follow")
+@click.option("--interval", type=click.FloatRange(min=0.05), default=1.0, show_default=True, metavar="SECONDS",
+              help="How often to look for new matches (SQLite), or the backstop poll behind LISTEN/NOTIFY (PostgreSQL).")
+@click.option("--page-size", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Notifications read and committed per transaction (default 50000).")
+@analytics_option
+@click.pass_context
+def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analytics_path: str | None) -> None:
+    """Keep the analytics file up to date as matches arrive in the store, until Ctrl-C (or SIGTERM).
+
+    Example: zx --store postgresql://zx@db/zx analytics follow --analytics /srv/zx.duckdb
+
+    Catches up from the file's tracking position first (a restart resumes there), then projects new
+    matches as they are stored: woken by PostgreSQL LISTEN/NOTIFY (the eventsourcing subscription),
+    or by polling a SQLite store every --interval seconds. Each update commits its rows with its
+    position in one transaction, as `zx analytics update` does: killed at any point, nothing is lost
+    or counted twice. Progress goes to stderr; `zx stats` reads the file between updates.
+    """
+    import signal
+    import threading
+
+    from analytics.db import AnalyticsError
+    from analytics.follow import follow
+
+    from .main import service
+
+    path = resolve_analytics_path(ctx, analytics_path)
+    svc = service(ctx)
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    err = lambda text: click.echo(f"follow: {text}", err=True)  # noqa: E731
+    try:
+        state = follow(
+            svc, path, stop=stop, interval=interval, page_size=page_size,
+            on_start=lambda st: err(f"{svc.store.label} -> {path}: caught up at notification {st.position} "
+                                    f"({st.events} events, {st.matches} matches projected); waiting for matches "
+                                    + ("(LISTEN/NOTIFY)" if st.mode == "listen" else f"(polling every {interval:g} s)")),
+            on_update=lambda r, st: err(f"+{r.matches} matches, {r.events} events in {r.seconds:.2f} s; "
+                                        f"at notification {st.position}"),
+            on_wait=lambda text: err(f"{text} (retrying)"))
+    except AnalyticsError as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+    err(f"stopped at notification {state.position} ({state.matches} matches, {state.events} events projected "
+        f"since start)")
+
+
 # ---------------------------------------------------------------------- zx stats
 def stats_options(f: Callable) -> Callable:
     """The filters and output options every ``zx stats`` command shares."""
@@ -92,9 +145,19 @@ def stats_options(f: Callable) -> Callable:
         click.option("--until", default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date."),
         click.option("--event", default=None, help="Only this event (exact name)."),
         click.option("--deck", default=None, help="Only the side playing this deck (exact deck name)."),
+        click.option("--opp-deck", "opp_deck", default=None, help="Only sides whose opponent plays this deck."),
+        click.option("--archetype", default=None, help="Only the side playing this archetype (zx stats archetypes)."),
+        click.option("--opp-archetype", "opp_archetype", default=None,
+                     help="Only sides whose opponent plays this archetype."),
+        click.option("--colours", "--colour", "colours", default=None, metavar="COLOURS",
+                     help="Only the side with this colour identity (red, white/green, ...)."),
+        click.option("--seat", type=click.Choice(["first", "second"]), default=None,
+                     help="Only the side that went first (or second)."),
         click.option("--player", default=None, help="Only the side of this player (exact name)."),
+        click.option("--game", default=None, help="Only matches of this game (zx, ...)."),
         click.option("--min-games", type=click.IntRange(min=1), default=30, show_default=True,
                      help="Rows whose rate rests on fewer games (or attacks, damage points) are flagged low_sample."),
+        click.option("--wide", is_flag=True, help="Table: every column, however wide (default: fit the terminal)."),
         analytics_option,
         format_option,
     ]):
@@ -102,38 +165,51 @@ def stats_options(f: Callable) -> Callable:
     return f
 
 
+FILTERS = ("since", "until", "event", "deck", "player", "opp_deck", "seat", "colours", "archetype", "opp_archetype",
+           "game")
+
+
 def _stats_call(method: str, **fixed: Any) -> Callable:
     """Run Stats.<method>(**fixed, filters) and print its frame."""
-    def run(ctx: click.Context, since: str | None, until: str | None, event: str | None, deck: str | None,
-            player: str | None, min_games: int, analytics_path: str | None, fmt: str, **kw: Any) -> None:
+    def run(ctx: click.Context, min_games: int, analytics_path: str | None, fmt: str, wide: bool, **kw: Any) -> None:
         from analytics.db import AnalyticsError
-        from analytics.stats import Filters, Stats
+        from analytics.stats import Filters, Stats, UnknownName
 
+        filters = {k: kw.pop(k) for k in FILTERS}
         try:
-            filters = Filters(since, until, event, deck, player)
+            Filters(**filters)
         except ValueError as e:
             raise click.UsageError(str(e)) from None
         path = resolve_analytics_path(ctx, analytics_path)
         try:
             with Stats(path, min_games=min_games) as st:
-                df = getattr(st, method)(**fixed, **kw, **filters.params())
-        except AnalyticsError as e:
+                df = getattr(st, method)(**fixed, **kw, **filters)
+        except (AnalyticsError, UnknownName) as e:
             raise click.ClickException(str(e)) from None
-        emit(df.to_dicts(), fmt, df.columns)
+        emit_frame(df, fmt, wide=wide, keep=KEEP.get(method, 1))
+        if df.height == 0:
+            given = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in filters.items() if v is not None)
+            click.echo("no rows" + (f" match {given}" if given else ": the analytics file has no matches for this yet"),
+                       err=True)
     return run
+
+
+KEEP = {"matchups": 2, "meta": 2, "cards": 2, "mulligans": 2, "attacks": 2}  # key columns a narrow table keeps
 
 
 @click.group("stats")
 def stats_group() -> None:
     """Metagame statistics: every rate with its count and a Wilson 95% interval.
 
-    Example: zx stats winrates --by deck --since 2026-11-01
+    Example: zx stats winrates --by archetype --since 2026-11-01
 
-    Rows whose sample is under --min-games are flagged low_sample, never hidden.
+    Rows whose sample is under --min-games are flagged low_sample, never hidden. A deck, player,
+    event, archetype or card the analytics file has never seen is an error naming the closest ones.
     """
 
 
-def _stats_command(name: str, method: str, doc: str, by: tuple[str, ...] | None = None, by_default: str | None = None):
+def _stats_command(name: str, method: str, doc: str, by: tuple[str, ...] | None = None, by_default: str | None = None,
+                   extra: tuple[Callable, ...] = ()):
     call = _stats_call(method)
 
     @click.pass_context
@@ -141,6 +217,8 @@ def _stats_command(name: str, method: str, doc: str, by: tuple[str, ...] | None 
         call(ctx, **kw)
 
     command.__doc__ = doc
+    for opt in extra:
+        command = opt(command)
     if by:
         command = click.option("--by", type=click.Choice(by), default=by_default, show_default=True,
                                help="What each row is.")(command)
@@ -148,14 +226,17 @@ def _stats_command(name: str, method: str, doc: str, by: tuple[str, ...] | None 
 
 
 _stats_command("winrates", "winrates",
-               "Win rates by deck, colour identity, player, or seat (first/second), with Wilson 95% intervals.\n\n"
-               "Example: zx stats winrates --by colour --event \"Tokyo Regional 2026\"\n\n"
+               "Win rates by deck, archetype, colour identity, player, or seat (first/second), with Wilson 95% "
+               "intervals.\n\n"
+               "Example: zx stats winrates --by archetype --event \"Tokyo Regional 2026\"\n\n"
                "Finished matches only; a draw is a game without a win; mirror pairings are left out "
-               "(by deck and colour).",
-               ("deck", "colour", "player", "first"), "deck")
+               "(by deck, archetype and colour).",
+               ("deck", "archetype", "colour", "player", "first"), "deck")
 _stats_command("matchups", "matchups",
-               "Deck against deck: the win rate of each deck against each other deck (mirrors left out).\n\n"
-               "Example: zx stats matchups --deck \"Red Dragons\" --format csv")
+               "Deck (or archetype, colours) against deck: the win rate of each against each other (mirrors left "
+               "out).\n\n"
+               "Example: zx stats matchups --by archetype --format csv",
+               ("deck", "archetype", "colour"), "deck")
 _stats_command("attacks", "attacks",
                "Attacks by attacker card, attacker Square, or target: outcomes and success rate.\n\n"
                "Example: zx stats attacks --by square\n\n"
@@ -166,18 +247,40 @@ _stats_command("life", "life",
                "Example: zx stats life --by turn",
                ("seat", "turn"), "seat")
 _stats_command("cards", "cards",
-               "Per card: win rate when played, and when in hand (opening hand or drawn).\n\n"
-               "Example: zx stats cards --deck \"Blue Control\" --min-games 50")
+               "Per card, as 17lands defines them: win rate in hand (GIH), opening hand (OH), drawn (GD), never "
+               "seen (GNS), played, and IWD.\n\n"
+               "Example: zx stats cards --deck \"Blue Control\" --seat second --min-games 50\n\n"
+               "GIH = OH + GD (the opening hand kept after any mulligan, or drawn later); GNS: in the deck list, "
+               "never in hand; IWD = GIH WR - GNS WR in percentage points.",
+               extra=(click.option("--card", default=None, help="Only this card (code or name)."),))
+_stats_command("mulligans", "mulligans",
+               "Opening hands by seat and hand size: keep rate, and the win rate of kept and mulliganed hands (402)."
+               "\n\nExample: zx stats mulligans --deck \"Red Dragons\"")
+_stats_command("archetypes", "archetypes",
+               "Archetypes (colour identity + signature cards of the deck list): share, win rate, deck names seen."
+               "\n\nExample: zx stats archetypes --since 2026-11-01\n\n"
+               "The label is computed from the deck list alone (docs/data-dictionary.md), the same on every run.")
+_stats_command("meta", "meta",
+               "The metagame by week, month or event: each deck's (or archetype's) share of the field and win rate."
+               "\n\nExample: zx stats meta --by week --group archetype",
+               ("week", "month", "event"), "week",
+               extra=(click.option("--group", type=click.Choice(["deck", "archetype", "colour"]), default="deck",
+                                   show_default=True, help="What each row's share is of."),))
 
 
 # ---------------------------------------------------------------------- zx sql, zx export
 @click.command("sql")
 @click.argument("query")
+@click.option("--timeout", type=click.FloatRange(min=0), default=60, show_default=True, metavar="SECONDS",
+              help="Stop the query after this many seconds (0: no limit).")
+@click.option("--limit", "row_limit", type=click.IntRange(min=0), default=1000, show_default=True, metavar="N",
+              help="Rows shown by the table output (0: all); --format json and csv print every row.")
 @analytics_option
 @format_option
 @click.pass_context
-def sql_cmd(ctx: click.Context, query: str, analytics_path: str | None, fmt: str) -> None:
-    """Run SQL on a read-only connection to the analytics file.
+def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, analytics_path: str | None,
+            fmt: str) -> None:
+    """Run read-only SQL on the analytics file (no files, settings or extensions: docs/security.md).
 
     Example: zx sql "SELECT deck, count(*) AS games FROM seats GROUP BY ALL ORDER BY games DESC"
 
@@ -191,13 +294,18 @@ def sql_cmd(ctx: click.Context, query: str, analytics_path: str | None, fmt: str
     from analytics.stats import Stats
 
     path = resolve_analytics_path(ctx, analytics_path)
+    limit = row_limit + 1 if fmt == "table" and row_limit else None  # one more: to know there are more
     try:
         with Stats(path) as st:
-            df = st.sql(query)
+            df = st.sql(query, timeout=timeout or None, limit=limit)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     except duckdb.Error as e:
         raise click.ClickException(f"SQL error: {e}") from None
+    if limit is not None and df.height > row_limit:
+        df = df.head(row_limit)
+        click.echo(f"showing the first {row_limit} rows: --limit N (0: all), or --format csv|json for every row",
+                   err=True)
     emit(df.to_dicts(), fmt, df.columns)
 
 
@@ -221,7 +329,7 @@ def export_cmd(ctx: click.Context, out: str, analytics_path: str | None, fmt: st
     if Path(out).exists() and not Path(out).is_dir():
         raise click.ClickException(f"--parquet {out} is a file, not a directory")
     try:
-        con = connect_reader(path)
+        con = connect_reader(path, sandbox=False)  # it writes the Parquet files itself
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     try:

@@ -18,7 +18,7 @@ import duckdb
 import polars as pl
 
 from support import BOARD, SETUP, header, text
-from zx_events.decks import deck_by_name
+from zx_events.games.zx.decks import deck_by_name
 from zx_events.logformat.reader import parse_log
 
 P1P, P2P = {"do": "pass", "by": "P1"}, {"do": "pass", "by": "P2"}

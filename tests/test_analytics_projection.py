@@ -11,12 +11,12 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analytics.db import AnalyticsError, connect_writer, create_schema
+from analytics.db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema
 from analytics.projection import update
-from analytics.rows import COLUMNS, deck_colours
+from zx_events.games.zx.rows import COLUMNS, deck_colours
 from analytics_support import all_tables, import_matches, started_ids, table
 from zx_events.application import MatchService
-from zx_events.match import match_uuid
+from zx_events.games.zx.match import match_uuid
 
 
 def expected(actual: pl.DataFrame, rows: list[tuple]) -> pl.DataFrame:
@@ -44,15 +44,17 @@ def test_matches_rows(projected):
     assert (result.matches, result.pages) == (3, 1)
     df = rows_of(path, "matches", svc).drop("imported_at", "source")
     tz = timezone.utc
+    # archetypes: colour identity + the two signature cards (most copies, then highest cost)
+    red, blue = "red: Volcanic Ruin Herald + Scorchclaw Raider", "blue: Azure Gearknight + Mistveil Tactician"
     assert_frame_equal(df, expected(df, [
-        ("m1", str(match_uuid("m1")), datetime(2026, 11, 1, 1, 0, tzinfo=tz), date(2026, 11, 1), "2026-11", "Test",
-         None, None, "sample", "Aki", "Red Dragons", "red", "red", "Ren", "Blue Control", "blue", "red/blue", "P1",
-         "P1", "life", 7, 0),
-        ("m2", str(match_uuid("m2")), datetime(2026, 12, 5, 9, 30, tzinfo=tz), date(2026, 12, 5), "2026-12", "Cup",
-         None, None, "sample", "Mio", "Red Dragons", "red", "red", "Ren", "Blue Control", "blue", "red/blue", "P2",
-         "P2", "concede", 2, 0),
-        ("m3", str(match_uuid("m3")), None, None, None, "Test", None, None, "sample", "Aki", "Red Dragons", "red",
-         "red", "Ren", "Blue Control", "blue", "red/blue", "P1", None, None, 3, 0),
+        ("m1", str(match_uuid("m1")), "zx", datetime(2026, 11, 1, 1, 0, tzinfo=tz), date(2026, 11, 1), "2026-11",
+         "Test", None, None, "sample", "Aki", "Red Dragons", "red", "red", red, "Ren", "Blue Control", "blue",
+         "red/blue", blue, "P1", "P1", "life", 7, 0),
+        ("m2", str(match_uuid("m2")), "zx", datetime(2026, 12, 5, 9, 30, tzinfo=tz), date(2026, 12, 5), "2026-12",
+         "Cup", None, None, "sample", "Mio", "Red Dragons", "red", "red", red, "Ren", "Blue Control", "blue",
+         "red/blue", blue, "P2", "P2", "concede", 2, 0),
+        ("m3", str(match_uuid("m3")), "zx", None, None, None, "Test", None, None, "sample", "Aki", "Red Dragons", "red",
+         "red", red, "Ren", "Blue Control", "blue", "red/blue", blue, "P1", None, None, 3, 0),
     ]))
 
 
@@ -156,38 +158,51 @@ def test_seats_rows(projected):
     svc, path, _ = projected
     df = rows_of(path, "seats", svc)
     on1, on2 = date(2026, 11, 1), date(2026, 12, 5)
-    red, blue = ("Red Dragons", "red"), ("Blue Control", "blue")
-    # side, name, deck, colours, opp_name, opp_deck, opp_colours, seat, opp_seat, result, turns,
-    # opp_turns, damage_taken, life_ignitions, was_behind
+    red = ("Red Dragons", "red", "red: Volcanic Ruin Herald + Scorchclaw Raider")
+    blue = ("Blue Control", "blue", "blue: Azure Gearknight + Mistveil Tactician")
+    # side, name, deck, colours, archetype, opp_name, opp_deck, opp_colours, opp_archetype, seat, opp_seat,
+    # result, turns, opp_turns, damage_taken, life_ignitions, was_behind, hand_size, mulligan (402: Mio in m2)
     assert_frame_equal(df, expected(df, [
-        ("m1", on1, "2026-11", "Test", None, "P1", "Aki", *red, "Ren", *blue, "first", "second", "win", 7, 3, 0, 0,
-         False),
-        ("m1", on1, "2026-11", "Test", None, "P2", "Ren", *blue, "Aki", *red, "second", "first", "loss", 7, 4, 5, 1,
-         True),
-        ("m2", on2, "2026-12", "Cup", None, "P1", "Mio", *red, "Ren", *blue, "second", "first", "loss", 2, 1, 1, 0,
-         True),
-        ("m2", on2, "2026-12", "Cup", None, "P2", "Ren", *blue, "Mio", *red, "first", "second", "win", 2, 1, 0, 0,
-         False),
-        ("m3", None, None, "Test", None, "P1", "Aki", *red, "Ren", *blue, "first", "second", None, 3, 1, 0, 0, False),
-        ("m3", None, None, "Test", None, "P2", "Ren", *blue, "Aki", *red, "second", "first", None, 3, 2, 0, 0, False),
+        ("m1", "zx", on1, "2026-11", "Test", None, "P1", "Aki", *red, "Ren", *blue, "first", "second", "win", 7, 3, 0,
+         0, False, 4, False),
+        ("m1", "zx", on1, "2026-11", "Test", None, "P2", "Ren", *blue, "Aki", *red, "second", "first", "loss", 7, 4, 5,
+         1, True, 4, False),
+        ("m2", "zx", on2, "2026-12", "Cup", None, "P1", "Mio", *red, "Ren", *blue, "second", "first", "loss", 2, 1, 1,
+         0, True, 4, True),
+        ("m2", "zx", on2, "2026-12", "Cup", None, "P2", "Ren", *blue, "Mio", *red, "first", "second", "win", 2, 1, 0,
+         0, False, 4, False),
+        ("m3", "zx", None, None, "Test", None, "P1", "Aki", *red, "Ren", *blue, "first", "second", None, 3, 1, 0, 0,
+         False, 4, False),
+        ("m3", "zx", None, None, "Test", None, "P2", "Ren", *blue, "Aki", *red, "second", "first", None, 3, 2, 0, 0,
+         False, 4, False),
     ]))
 
 
 def test_card_games_rows(projected):
     svc, path, _ = projected
-    df = rows_of(path, "card_games", svc).filter(pl.col("match_id") == "m2")
+    from zx_events.games.zx.decks import deck_by_name
+
+    all_m2 = rows_of(path, "card_games", svc).filter(pl.col("match_id") == "m2")
+    df = all_m2.filter(pl.col("opening") | (pl.col("drawn") > 0) | (pl.col("played") > 0))
     # Mio's mulliganed four are not in hand; R01-013 was revealed by an Ignition and played (505.3a)
+    red, blue = deck_by_name("Red Dragons").deck, deck_by_name("Blue Control").deck
     assert_frame_equal(df, expected(df, [
-        ("m2", "P1", "R01-003", True, 0, 0), ("m2", "P1", "R01-004", False, 1, 0),
-        ("m2", "P1", "R01-009", False, 1, 0), ("m2", "P1", "R01-010", True, 0, 0),
-        ("m2", "P1", "R01-013", True, 0, 1), ("m2", "P1", "R01-014", True, 0, 0),
-        ("m2", "P2", "U01-001", True, 0, 1), ("m2", "P2", "U01-002", True, 0, 0),
-        ("m2", "P2", "U01-003", True, 0, 0), ("m2", "P2", "U01-014", True, 0, 0),
+        ("m2", "P1", "R01-003", red["R01-003"], True, 0, 0), ("m2", "P1", "R01-004", red["R01-004"], False, 1, 0),
+        ("m2", "P1", "R01-009", red["R01-009"], False, 1, 0), ("m2", "P1", "R01-010", red["R01-010"], True, 0, 0),
+        ("m2", "P1", "R01-013", red["R01-013"], True, 0, 1), ("m2", "P1", "R01-014", red["R01-014"], True, 0, 0),
+        ("m2", "P2", "U01-001", blue["U01-001"], True, 0, 1), ("m2", "P2", "U01-002", blue["U01-002"], True, 0, 0),
+        ("m2", "P2", "U01-003", blue["U01-003"], True, 0, 0), ("m2", "P2", "U01-014", blue["U01-014"], True, 0, 0),
     ]))
+    # every other card of each deck list is there too, never seen (GNS), with its copies
+    unseen = all_m2.join(df, on=["match_id", "player", "card"], how="anti")
+    assert sorted(unseen.filter(pl.col("player") == "P1")["card"]) == sorted(set(red) - set(df["card"]))
+    assert sorted(unseen.filter(pl.col("player") == "P2")["card"]) == sorted(set(blue) - set(df["card"]))
+    assert unseen.select((pl.col("opening").not_() & (pl.col("drawn") == 0) & (pl.col("played") == 0)).all()).item()
+    assert all(r["copies"] == {"P1": red, "P2": blue}[r["player"]][r["card"]] for r in unseen.iter_rows(named=True))
     m1 = rows_of(path, "card_games", svc).filter(pl.col("match_id") == "m1")
-    assert m1.filter(pl.col("card") == "U01-011").rows() == [("m1", "P2", "U01-011", False, 0, 1)]  # IG from Life
-    assert m1.filter(pl.col("card") == "R01-013").rows() == [("m1", "P1", "R01-013", False, 2, 0)]
-    assert m1.filter(pl.col("card") == "U01-003").rows() == [("m1", "P2", "U01-003", True, 1, 1)]
+    assert m1.filter(pl.col("card") == "U01-011").rows() == [("m1", "P2", "U01-011", blue["U01-011"], False, 0, 1)]
+    assert m1.filter(pl.col("card") == "R01-013").rows() == [("m1", "P1", "R01-013", red["R01-013"], False, 2, 0)]
+    assert m1.filter(pl.col("card") == "U01-003").rows() == [("m1", "P2", "U01-003", blue["U01-003"], True, 1, 1)]
 
 
 def test_card_catalog_is_the_shipped_sample(projected):
@@ -204,7 +219,7 @@ def test_tracking_position_and_nothing_in_flight(projected):
     last = svc.recorder.max_notification_id()
     assert result.position == last
     con = duckdb.connect(str(path), read_only=True)
-    assert con.execute("SELECT position, schema_version FROM projection_position").fetchall() == [(last, 3)]
+    assert con.execute("SELECT position, schema_version FROM projection_position").fetchall() == [(last, SCHEMA_VERSION)]
     assert con.execute("SELECT count(*) FROM projection_inflight").fetchall() == [(0,)]
     con.close()
     again = update(svc, path)  # nothing new: nothing written
@@ -312,7 +327,7 @@ def test_refuses_an_older_schema(tmp_path):
     con = connect_writer(path)
     con.execute("UPDATE projection_position SET schema_version = 0")
     con.close()
-    with pytest.raises(AnalyticsError, match="schema 0, this version writes 3: run `zx analytics update --rebuild`"):
+    with pytest.raises(AnalyticsError, match=f"schema 0, this version writes {SCHEMA_VERSION}: run `zx analytics update --rebuild`"):
         update(svc, path)
 
 

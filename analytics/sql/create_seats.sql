@@ -1,6 +1,7 @@
 CREATE TABLE IF NOT EXISTS seats (
     match_id VARCHAR NOT NULL,
     match_no BIGINT NOT NULL,
+    game VARCHAR NOT NULL,
     played_on DATE,
     month VARCHAR,
     event VARCHAR,
@@ -9,9 +10,11 @@ CREATE TABLE IF NOT EXISTS seats (
     name VARCHAR,
     deck VARCHAR,
     colours VARCHAR,
+    archetype VARCHAR,
     opp_name VARCHAR,
     opp_deck VARCHAR,
     opp_colours VARCHAR,
+    opp_archetype VARCHAR,
     seat VARCHAR NOT NULL,
     opp_seat VARCHAR NOT NULL,
     result VARCHAR,
@@ -19,5 +22,7 @@ CREATE TABLE IF NOT EXISTS seats (
     opp_turns INTEGER NOT NULL,
     damage_taken INTEGER NOT NULL,
     life_ignitions INTEGER NOT NULL,
-    was_behind BOOLEAN NOT NULL
+    was_behind BOOLEAN NOT NULL,
+    hand_size INTEGER,
+    mulligan BOOLEAN
 )

@@ -1,0 +1,148 @@
+"""Live analytics: keep the DuckDB projection up to date as matches arrive in the store.
+
+``follow(svc, path, stop=...)`` runs ``projection.update`` once to catch up from the file's
+tracking position (so a restart resumes exactly where the last committed page left off), then
+waits for new notifications and runs ``update`` again each time some arrive. Every run is the same
+tracked, transactional update as ``zx analytics update``: rows and position commit together, so a
+follow killed at any point (even ``kill -9``) and started again never counts a match twice.
+
+How it learns that matches arrived:
+- PostgreSQL: LISTEN/NOTIFY, through the eventsourcing library's subscription
+  (``PostgresApplicationRecorder.subscribe``: the recorder NOTIFYs its channel in the transaction
+  that inserts events; the subscription's thread LISTENs and pulls the new notifications). It is
+  subscribed to the ``Started`` topic only: the application saves a whole match in one
+  transaction, so a new match's first event is enough to wake up, and the subscription does not
+  read every event a second time. A poll of ``max_notification_id`` every ``interval`` seconds
+  backs it up (an event appended later to an existing match, a lost connection).
+- SQLite (no subscription support in eventsourcing): polling ``max_notification_id`` every
+  ``interval`` seconds.
+- memory: refused (the store lives only in the process that made it).
+
+The DuckDB file is opened read-write only while an update runs (DuckDB allows one writer or many
+readers per file), so ``zx stats`` can read between updates; readers wait for an update under way
+(``db.READER_WAIT``), and an update that finds the file held by a reader tries again at the next tick.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .db import AnalyticsError
+from .projection import STARTED, UpdateResult, update
+
+
+@dataclass
+class FollowState:
+    mode: str  # "listen" (LISTEN/NOTIFY) or "poll"
+    position: int
+    updates: int = 0  # updates that projected something
+    events: int = 0
+    matches: int = 0
+
+
+class _Listener:
+    """The eventsourcing subscription on a thread: ``flag`` is set when a new match is recorded."""
+
+    def __init__(self, recorder: Any, position: int, flag: threading.Event) -> None:
+        self.sub = recorder.subscribe(gt=position, topics=[STARTED])
+        self.flag = flag
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="analytics-follow-listen", daemon=True)
+        self.sub.__enter__()
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            for _ in self.sub:
+                self.flag.set()
+        except BaseException as e:  # a lost connection: reported, polling goes on
+            self.error = e
+            self.flag.set()
+
+    def close(self) -> None:
+        try:
+            self.sub.__exit__(None, None, None)
+        except Exception:
+            pass
+        self.thread.join(timeout=5)
+
+
+def subscribable(recorder: Any) -> bool:
+    """Whether the recorder supports eventsourcing subscriptions (LISTEN/NOTIFY on PostgreSQL)."""
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    return isinstance(recorder, PostgresApplicationRecorder)
+
+
+def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float = 1.0,
+           page_size: int | None = None, on_update: Callable[[UpdateResult, FollowState], None] | None = None,
+           on_start: Callable[[FollowState], None] | None = None,
+           on_wait: Callable[[str], None] | None = None) -> FollowState:
+    """Catch up, then keep ``path`` up to date with ``svc``'s store until ``stop`` is set.
+
+    ``on_start(state)`` once caught up; ``on_update(result, state)`` after each update that
+    projected events; ``on_wait(message)`` when the file is held by a reader (retried)."""
+    if svc.store.kind == "memory":
+        raise AnalyticsError("a memory: store lives only in the process that made it: nothing to follow; "
+                             "use a SQLite file or PostgreSQL")
+    if interval <= 0:
+        raise AnalyticsError(f"the interval must be more than 0 seconds, got {interval}")
+    kw = {} if page_size is None else {"page_size": page_size}
+    path = Path(path)
+
+    def run() -> UpdateResult | None:
+        try:
+            return update(svc, path, **kw)
+        except AnalyticsError as e:
+            # a reader holds the file (another process, or a read-only connection of this one): next tick
+            if "in use by another process" in str(e) or "different configuration" in str(e):
+                if on_wait is not None:
+                    on_wait(str(e))
+                return None
+            raise
+
+    first = None
+    while first is None and not stop.is_set():
+        first = run()
+        if first is None:
+            stop.wait(interval)
+    if first is None:  # stopped before the first update could run
+        return FollowState("poll", 0)
+    flag = threading.Event()
+    listener = _Listener(svc.recorder, first.position, flag) if subscribable(svc.recorder) else None
+    state = FollowState("listen" if listener else "poll", first.position, int(first.events > 0), first.events,
+                        first.matches)
+    if on_start is not None:
+        on_start(state)
+    stop_watch = threading.Thread(target=lambda: (stop.wait(), flag.set()), daemon=True)
+    stop_watch.start()  # a stop wakes the wait below at once
+    retry = False
+    try:
+        while not stop.is_set():
+            woke = flag.wait(min(interval, 0.2) if retry else interval)
+            if stop.is_set():
+                break
+            flag.clear()
+            if not (woke or retry) and (svc.recorder.max_notification_id() or 0) <= state.position:
+                continue  # the poll (or the backstop behind LISTEN): nothing new
+            result = run()
+            retry = result is None  # the file was held by a reader: again shortly
+            if result is None:
+                continue
+            state.position = result.position
+            if result.events:
+                state.updates += 1
+                state.events += result.events
+                state.matches += result.matches
+                if on_update is not None:
+                    on_update(result, state)
+            if listener is not None and listener.error is not None and on_wait is not None:
+                on_wait(f"the LISTEN connection failed ({listener.error}); polling every {interval:g} s")
+                listener.error = None
+    finally:
+        if listener is not None:
+            listener.close()
+    return state

@@ -1,0 +1,28 @@
+WITH s AS (
+    SELECT archetype, colours, deck, opp_archetype, result
+    FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
+                        colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype,
+                        game_ := $game)
+), names AS (
+    SELECT archetype, deck, count(*) AS n FROM s GROUP BY ALL
+), field AS (
+    SELECT count(*) AS field
+    FROM filtered_seats($since, $until, $event, NULL, NULL, seat_ := $seat, game_ := $game)
+)
+SELECT s.archetype AS key,
+       any_value(s.colours) AS colours,
+       count(*) AS seats,
+       any_value(f.field) AS field,
+       count(*) FILTER (WHERE s.result IS NOT NULL AND s.archetype IS DISTINCT FROM s.opp_archetype) AS games,
+       count(*) FILTER (WHERE s.result = 'win' AND s.archetype IS DISTINCT FROM s.opp_archetype) AS wins,
+       any_value(d.decks) AS decks,
+       any_value(d.names) AS deck_names
+FROM s
+CROSS JOIN field f
+LEFT JOIN (
+    SELECT archetype,
+           count(*) AS names,
+           string_agg(coalesce(deck, '(no name)') || ' (' || n || ')', ', ' ORDER BY n DESC, deck) AS decks
+    FROM names GROUP BY ALL
+) d ON d.archetype IS NOT DISTINCT FROM s.archetype
+GROUP BY s.archetype

@@ -1,0 +1,12 @@
+SELECT seat,
+       hand_size,
+       count(*) AS games,
+       count(*) FILTER (WHERE NOT mulligan) AS kept,
+       count(*) FILTER (WHERE result IS NOT NULL AND NOT mulligan) AS kept_games,
+       count(*) FILTER (WHERE result = 'win' AND NOT mulligan) AS kept_wins,
+       count(*) FILTER (WHERE result IS NOT NULL AND mulligan) AS mulligan_games,
+       count(*) FILTER (WHERE result = 'win' AND mulligan) AS mulligan_wins
+FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
+                    colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype, game_ := $game)
+WHERE mulligan IS NOT NULL
+GROUP BY ALL
