@@ -1,6 +1,6 @@
 """How fast is the analytics projection, how much memory does it take, how fast are the stats?
 
-1. Corpus: ``--matches`` simulated matches (zx_events.sim, seeded) in a SQLite store, cached in
+1. Corpus: ``--matches`` simulated matches (zx_events.games.zx.sim, seeded) in a SQLite store, cached in
    ``--workdir`` between runs.
 2. Projection (a child process, so its peak RSS is its own): ``update(..., rebuild=True)`` into a
    fresh DuckDB file. Figures: store events/s (the notification log advanced per second: every
@@ -15,7 +15,13 @@
    (``python/warm`` = how many times slower it is), and one DuckDB scan of the columns the query
    reads (``sum(hash(cols))``; ratio = query / that scan).
 
-Usage: .venv/bin/python bench/bench_analytics.py [--matches 2000] [--scale-events 30000000] [--format json]
+4. Do copies flatter the figures? With ``--corpus`` (a store of distinct simulated matches, e.g.
+   10,000), the small scale is that corpus itself (``made_of: distinct``), and ``copies_check``
+   times the same number of matches built from 1/K of them copied K times: ``copies/distinct`` near
+   1 (or above) says the copied large scale is not flattered by its copies.
+
+Usage: .venv/bin/python bench/bench_analytics.py [--matches 2000] [--corpus STORE] [--scale-events 30000000]
+       [--format json]
 """
 
 from __future__ import annotations
@@ -39,23 +45,37 @@ from cli.output import emit  # noqa: E402
 
 # what each stats query reads, for its floor: table -> columns
 SEATS = ["match_no", "side", "played_on", "event", "deck", "name", "result"]
+CARD_GAMES = ["match_no", "player", "card", "opening", "drawn", "played", "copies"]
 READS = {
     "winrates --by deck": {"seats": SEATS + ["opp_deck"]},
     "winrates --by first": {"seats": SEATS + ["seat"]},
+    "winrates --by archetype": {"seats": SEATS + ["archetype", "opp_archetype"]},
     "matchups": {"seats": SEATS + ["opp_deck"]},
+    "matchups --by archetype": {"seats": SEATS + ["archetype", "opp_archetype"]},
     "attacks --by card": {"attacks": ["match_no", "player", "attacker_card", "outcome", "event_count"],
                           "seats": SEATS},
     "attacks --by target": {"attacks": ["match_no", "player", "target_kind", "target_card", "outcome"],
                             "seats": SEATS},
     "life --by seat": {"seats": SEATS + ["seat", "opp_turns", "damage_taken", "life_ignitions", "was_behind"]},
     "life --by turn": {"life": ["match_no", "turn", "player", "ig_played"], "seats": SEATS + ["seat", "turns"]},
-    "cards": {"card_games": ["match_no", "player", "card", "opening", "drawn", "played"], "seats": SEATS},
+    "cards": {"card_games": CARD_GAMES, "seats": SEATS},
+    "cards --seat first --opp-deck D --since": {"card_games": CARD_GAMES, "seats": SEATS + ["seat", "opp_deck"]},
+    "mulligans": {"seats": SEATS + ["seat", "hand_size", "mulligan"]},
+    "archetypes": {"seats": SEATS + ["archetype", "colours", "opp_archetype"]},
+    "meta --by week": {"seats": SEATS + ["opp_deck"]},
+    "meta --by week --group archetype": {"seats": SEATS + ["archetype", "opp_archetype"]},
 }
 CALLS = {
     "winrates --by deck": ("winrates", {"by": "deck"}), "winrates --by first": ("winrates", {"by": "first"}),
-    "matchups": ("matchups", {}), "attacks --by card": ("attacks", {"by": "card"}),
+    "winrates --by archetype": ("winrates", {"by": "archetype"}),
+    "matchups": ("matchups", {}), "matchups --by archetype": ("matchups", {"by": "archetype"}),
+    "attacks --by card": ("attacks", {"by": "card"}),
     "attacks --by target": ("attacks", {"by": "target"}), "life --by seat": ("life", {}),
     "life --by turn": ("life", {"by": "turn"}), "cards": ("cards", {}),
+    "cards --seat first --opp-deck D --since": ("cards", {"seat": "first", "opp_deck": "Blue Control",
+                                                          "since": "2026-03-01"}),
+    "mulligans": ("mulligans", {}), "archetypes": ("archetypes", {}), "meta --by week": ("meta", {"by": "week"}),
+    "meta --by week --group archetype": ("meta", {"by": "week", "group": "archetype"}),
 }
 CHILD = r"""
 import json, resource, sys, time
@@ -74,7 +94,7 @@ print(json.dumps(out))
 def corpus(workdir: Path, matches: int, seed: int) -> Path:
     from zx_events.application import MatchService
     from zx_events.logformat.reader import parse_log
-    from zx_events.sim import simulate
+    from zx_events.games.zx.sim import simulate
 
     store = workdir / f"corpus-{matches}-{seed}.sqlite"
     if store.exists():
@@ -130,7 +150,7 @@ def projection_floor(store: Path, page_size: int) -> tuple[int, float]:
 
     import orjson
 
-    from analytics.rows import TOPICS
+    from zx_events.games.zx.rows import TOPICS
 
     con = sqlite3.connect(store)
     t = time.perf_counter()
@@ -249,20 +269,22 @@ def _py_life_turn(rows: dict) -> dict:
 
 
 def _py_cards(rows: dict) -> dict:
+    """The 17lands metrics: oh, gd, gih, gns, played, deck (games, wins) per card, with Wilson intervals."""
     result = {(r[0], r[1]): r[6] for r in rows["seats"]}
     g: dict = {}
-    for c in rows["card_games"]:  # match_no, player, card, opening, drawn, played
+    for c in rows["card_games"]:  # match_no, player, card, opening, drawn, played, copies
         res = result.get((c[0], c[1]))
         if res is None:
             continue
-        v = g.setdefault(c[2], [0, 0, 0, 0])
-        if c[5]:
-            v[0] += 1
-            v[1] += res == "win"
-        if c[3] or c[4]:
-            v[2] += 1
-            v[3] += res == "win"
-    return {k: (v, _wilson(v[1], v[0]), _wilson(v[3], v[2])) for k, v in g.items()}
+        v = g.setdefault(c[2], [0] * 12)
+        won = res == "win"
+        facts = (c[3], not c[3] and c[4] > 0, c[3] or c[4] > 0, c[6] > 0 and not c[3] and c[4] == 0, c[5] > 0,
+                 c[6] > 0)
+        for i, f in enumerate(facts):
+            if f:
+                v[2 * i] += 1
+                v[2 * i + 1] += won
+    return {k: (v, [_wilson(v[2 * i + 1], v[2 * i]) for i in range(6)]) for k, v in g.items()}
 
 
 PYTHON = {
@@ -289,11 +311,12 @@ def time_stats(path: Path, repeat: int) -> list[dict]:
         t = time.perf_counter()
         getattr(st, method)(**kw)
         cold = time.perf_counter() - t
-        warm = []
+        warm, cpu = [], []
         for _ in range(repeat):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             df = getattr(st, method)(**kw)
             warm.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)  # every thread of this process: steadier on a shared machine
         floor = []
         for _ in range(repeat):
             t = time.perf_counter()
@@ -302,29 +325,60 @@ def time_stats(path: Path, repeat: int) -> list[dict]:
             floor.append(time.perf_counter() - t)
         w, f = statistics.median(warm), statistics.median(floor)
         # the pure-Python loop over the same rows, already fetched into lists of tuples (fetch not timed)
-        data = {table: con.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall()
-                for table, cols in READS[name].items()}
-        t = time.perf_counter()
-        groups = PYTHON[name](data)
-        py = time.perf_counter() - t
-        del data
-        rows.append({"query": f"zx stats {name}", "rows": df.height, "python_groups": len(groups),
+        groups, py = None, None
+        if name in PYTHON:
+            data = {table: con.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall()
+                    for table, cols in READS[name].items()}
+            t = time.perf_counter()
+            groups = len(PYTHON[name](data))
+            py = time.perf_counter() - t
+            del data
+        rows.append({"query": f"zx stats {name}", "rows": df.height, "python_groups": groups,
                      "cold_ms": round(cold * 1000, 1), "warm_ms": round(w * 1000, 1),
-                     "python_ms": round(py * 1000, 1), "python/warm": round(py / w, 1),
-                     "floor_ms": round(f * 1000, 1), "ratio": round(w / f, 1)})
+                     "warm_cpu_ms": round(statistics.median(cpu) * 1000, 1),
+                     "python_ms": None if py is None else round(py * 1000, 1),
+                     "python/warm": None if py is None else round(py / w, 1),
+                     "floor_ms": round(f * 1000, 1), "ratio": round(w / f, 1),
+                     "under_1s": w < 1.0})
     con.close()
     return rows
+
+
+def subset(src: Path, dst: Path, keep: int) -> None:
+    """A copy of the projected tables with only the first ``keep`` matches (by match_no)."""
+    import duckdb
+
+    shutil.copy(src, dst)
+    con = duckdb.connect(str(dst))
+    con.execute("CREATE TEMP TABLE keep AS SELECT match_no FROM matches ORDER BY match_no LIMIT ?", [keep])
+    for t in ["matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_games"]:
+        con.execute(f"DELETE FROM {t} WHERE match_no NOT IN (SELECT match_no FROM keep)")
+    con.execute("CHECKPOINT")
+    con.close()
+
+
+def _fresh(p: Path) -> Path:
+    for q in (p, Path(str(p) + ".wal")):
+        if q.exists():
+            q.unlink()
+    return p
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=2000, help="simulated matches in the corpus")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--corpus", default=None, metavar="STORE",
+                    help="a SQLite store of distinct matches to project instead of simulating one "
+                         "(e.g. 10,000 from zx simulate + zx import)")
     ap.add_argument("--replicate", type=int, default=1, help="project the corpus copied this many times")
     ap.add_argument("--page-size", type=int, default=PAGE_SIZE)
     ap.add_argument("--scale-events", type=int, default=30_000_000, help="events the scaled-up tables stand for")
     ap.add_argument("--min-matches", type=int, default=100_000, help="matches the scaled-up tables hold at least")
     ap.add_argument("--small-matches", type=int, default=10_000, help="matches of the smaller stats scale")
+    ap.add_argument("--copies-check", type=int, default=5, metavar="K",
+                    help="also time the small scale built from 1/K of the distinct matches copied K times "
+                         "(do copies flatter the figures?); 0: skip")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir", default=os.environ.get("ZX_BENCH_DIR", "/tmp/zx-bench-analytics"))
     ap.add_argument("--skip-stats", action="store_true")
@@ -332,11 +386,9 @@ def main() -> None:
     a = ap.parse_args()
     work = Path(a.workdir)
     work.mkdir(parents=True, exist_ok=True)
-    store = replicate(corpus(work, a.matches, a.seed), a.replicate)
-    duck = work / "bench.duckdb"
-    for p in (duck, Path(str(duck) + ".wal")):
-        if p.exists():
-            p.unlink()
+    store = Path(a.corpus) if a.corpus else corpus(work, a.matches, a.seed)
+    store = replicate(store, a.replicate)
+    duck = _fresh(work / "bench.duckdb")
     floor_n, floor_s = projection_floor(store, a.page_size)
     child = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), store=str(store), path=str(duck),
                                                                page=a.page_size)],
@@ -351,19 +403,34 @@ def main() -> None:
     out: dict = {"projection": proj}
     if not a.skip_stats:
         big = work / "bench-scaled.duckdb"
-        for p in (big, Path(str(big) + ".wal")):
-            if p.exists():
-                p.unlink()
         scaled, stats = [], []
-        for target_events, min_matches in ((0, a.small_matches), (a.scale_events, a.min_matches)):
-            for p in (big, Path(str(big) + ".wal")):
-                if p.exists():
-                    p.unlink()
-            matches, events = scale_up(duck, big, target_events, min_matches)
-            scaled.append({"matches": matches, "store_events": events})
-            stats += [{"matches": matches, **row} for row in time_stats(big, a.repeat)]
+        distinct_small: dict[str, float] = {}
+        for label, target_events, min_matches in (("distinct", 0, a.small_matches),
+                                                  ("scaled", a.scale_events, a.min_matches)):
+            matches, events = scale_up(duck, _fresh(big), target_events, min_matches)
+            kind = "distinct" if matches == r["matches"] and not a.replicate > 1 else "copies"
+            scaled.append({"matches": matches, "store_events": events, "made_of": kind})
+            rows = time_stats(big, a.repeat)
+            if label == "distinct":
+                distinct_small = {x["query"]: (x["warm_ms"], x["warm_cpu_ms"]) for x in rows}
+            stats += [{"matches": matches, "made_of": kind, **row} for row in rows]
         out["scaled"] = scaled
         out["stats"] = stats
+        if a.copies_check and distinct_small:
+            # the same size as the distinct scale, made of 1/K of its matches copied K times: if copies
+            # flattered the figures, these would be faster than the distinct ones
+            n = r["matches"]
+            part = _fresh(work / "bench-part.duckdb")
+            subset(duck, part, -(-n // a.copies_check))
+            matches, _ = scale_up(part, _fresh(big), 0, n)
+            check = []
+            for row in time_stats(big, a.repeat):
+                d, dc = distinct_small[row["query"]]
+                check.append({"query": row["query"], "matches": matches, "distinct_warm_ms": d,
+                              "copies_warm_ms": row["warm_ms"], "copies/distinct": round(row["warm_ms"] / d, 2),
+                              "distinct_cpu_ms": dc, "copies_cpu_ms": row["warm_cpu_ms"],
+                              "cpu copies/distinct": round(row["warm_cpu_ms"] / dc, 2) if dc else None})
+            out["copies_check"] = check
     if a.format == "json":
         print(json.dumps(out))
         return

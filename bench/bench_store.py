@@ -37,7 +37,7 @@ from zx_events.application import MatchService  # noqa: E402
 from zx_events.importer import build_match  # noqa: E402
 from zx_events.integrity import seal  # noqa: E402
 from zx_events.logformat.reader import parse_log  # noqa: E402
-from zx_events.match import match_uuid  # noqa: E402
+from zx_events.games.zx.match import match_uuid  # noqa: E402
 from zx_events.store import connect_postgres  # noqa: E402
 
 EXAMPLE = ROOT / "examples" / "legal" / "first-turns.zxlog"

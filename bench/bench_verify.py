@@ -1,19 +1,16 @@
-"""What does tamper evidence cost? The digest chain at import, zx verify, and zx audit of a stored match.
+"""What tamper evidence costs to check: ``zx verify`` against reading the rows and hashing them.
 
-N copies of the example match (examples/legal/first-turns.zxlog, distinct ids) are built and
-imported into a fresh SQLite store, then:
+The first ``--files`` files of the corpus (``zx simulate --policy mixed``, 100 matches a file) are
+imported into a fresh SQLite store by this tree's ``zx import``; then, CPU time of this process:
 
-- chain:   integrity.chain over the pending events of the built matches (canonical JSON + SHA-256
-           per event: what sealing adds to an import); floor: the store's own JSON encoding of each
-           event (which every save does anyway) and one SHA-256 of it: any content digest needs both.
-- verify:  read every match's rows and recompute its chain (what `zx verify` does per match);
-           floor: read the same rows with the recorder and hash their raw stored bytes once.
-- audit:   audit_stored per match (rebuild the log from the events, re-run the rules engine, verify);
-           floor: the rules engine alone (build_match) on the already parsed log.
+- verify: per match, what ``zx verify`` does: read its rows and recompute and check the chain
+  (``integrity.verify_stored``; before 0.2 ``verify_rows(stored_rows(...))``);
+- floor:  per match, read the same rows with the recorder (``select_events``) and SHA-256 each
+  stored payload once: no verification can do less. Ratio = verify / floor (target: at most 1.5).
+- audit (for information): ``audit_stored`` per match (rebuild the log, re-run the rules engine,
+  verify) against the rules engine alone on the rebuilt log.
 
-Ratios are measured / floor in the same run.
-
-Usage: .venv/bin/python bench/bench_verify.py [--matches 300] [--format json]
+Usage: .venv/bin/python bench/bench_verify.py [--files 3] [--repeat 3] [--format table|json|csv]
 """
 
 from __future__ import annotations
@@ -21,83 +18,76 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from bench_store import copies  # noqa: E402
-from cli.output import emit  # noqa: E402
-from zx_events import integrity  # noqa: E402
-from zx_events.application import MatchService  # noqa: E402
-from zx_events.audit import audit_stored  # noqa: E402
-from zx_events.importer import build_match  # noqa: E402
-from zx_events.logformat.reader import parse_log  # noqa: E402
-from zx_events.match import match_uuid  # noqa: E402
-
-
-def timed(fn) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import WORKDIR, clocks, corpus, fresh, report, result  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--matches", type=int, default=300, help="distinct matches (default 300)")
+    ap.add_argument("--matches", type=int, default=1000, help="corpus size (its first files are used)")
+    ap.add_argument("--files", type=int, default=3, help="corpus files imported (100 matches each)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each (the fastest counts)")
+    ap.add_argument("--workdir", type=Path, default=WORKDIR)
+    ap.add_argument("--audit", action="store_true", help="also time zx audit of the stored matches")
     ap.add_argument("--format", dest="fmt", choices=["table", "json", "csv"], default="table")
     args = ap.parse_args(argv)
-    n = args.matches
-    logs = [parse_log(t, f"copy-{i}.zxlog")[0] for i, t in enumerate(copies(n, "verify"))]
-    rows = []
 
-    # chain: the cost sealing adds to an import
-    built = [build_match(log).match.pending_events for log in logs]
-    events = sum(len(b) for b in built)
-    transcoder = MatchService("memory:").mapper.transcoder
-    flat = [e for b in built for e in b]
-    t_chain = timed(lambda: [integrity.chain(b) for b in built])
-    t_floor = timed(lambda: [hashlib.sha256(transcoder.encode(dict(vars(e)))).digest() for e in flat])
-    rows.append({"step": "chain at import", "matches": n, "events": events,
-                 "ev/s": round(events / t_chain), "floor ev/s": round(events / t_floor),
-                 "ratio": round(t_chain / t_floor, 1), "ms/match": round(t_chain / n * 1e3, 3)})
+    from zx_events import integrity
+    from zx_events.application import MatchService
+    from zx_events.parallel import import_files
 
-    with tempfile.TemporaryDirectory() as tmp:
-        svc = MatchService(str(Path(tmp) / "verify.sqlite"))
-        for log in logs:
-            assert svc.import_log(log).status == "imported"
-        ids = [match_uuid(log.match_id) for log in logs]
-        stored_events = sum(len(svc.recorder.select_events(i)) for i in ids)
+    files = corpus(args.matches, args.workdir)[: args.files]
+    svc = MatchService(fresh(args.workdir / "verify.sqlite"))
+    outs = [o for o in import_files(svc, [str(f) for f in files], workers=1) if o.status == "imported"]
+    import sqlite3
+    from uuid import UUID
 
-        def verify_all() -> None:
-            for log, i in zip(logs, ids):
-                assert integrity.verify_rows(log.match_id, integrity.stored_rows(svc, i)).ok
+    con = sqlite3.connect(svc.store.path)  # the aggregate ids, in import order
+    oids = [UUID(r[0]) for r in con.execute("SELECT originator_id FROM stored_events WHERE originator_version = 1 "
+                                            "ORDER BY rowid")]
+    con.close()
+    ids = list(zip((o.match_id for o in outs), oids))
+    events = sum(o.events for o in outs)
 
-        def read_and_hash() -> None:
-            for i in ids:
-                for s in svc.recorder.select_events(i):
-                    hashlib.sha256(s.state).digest()
+    fast = getattr(integrity, "verify_stored", None)  # (not in 0.1.0)
 
-        t_verify, t_read = timed(verify_all), timed(read_and_hash)
-        rows.append({"step": "zx verify", "matches": n, "events": stored_events,
-                     "ev/s": round(stored_events / t_verify), "floor ev/s": round(stored_events / t_read),
-                     "ratio": round(t_verify / t_read, 1), "ms/match": round(t_verify / n * 1e3, 3)})
+    def verify(mid, oid):
+        return fast(svc, mid, oid) if fast else integrity.verify_rows(mid, integrity.stored_rows(svc, oid))
 
-        def audit_all() -> None:
-            for log in logs:
-                assert audit_stored(svc, log.match_id).ok
+    def verify_all() -> None:
+        for mid, oid in ids:
+            assert verify(mid, oid).ok
 
-        t_audit = timed(audit_all)
-        t_engine = timed(lambda: [build_match(log, strict=False) for log in logs])
-        rows.append({"step": "zx audit (stored)", "matches": n, "events": stored_events,
-                     "ev/s": round(stored_events / t_audit), "floor ev/s": round(stored_events / t_engine),
-                     "ratio": round(t_audit / t_engine, 1), "ms/match": round(t_audit / n * 1e3, 3)})
-        svc.close()
-    emit(rows, args.fmt, ["step", "matches", "events", "ev/s", "floor ev/s", "ratio", "ms/match"],
-         title="tamper evidence (ratio = measured time / floor time, same run)")
+    def read_and_hash() -> None:
+        sha = hashlib.sha256
+        for _, oid in ids:
+            for s in svc.recorder.select_events(oid):
+                sha(s.state).digest()
+
+    def best(fn) -> float:
+        times = []
+        for _ in range(args.repeat):
+            with clocks() as c:
+                fn()
+            times.append(c["cpu"])
+        return min(times)
+
+    t_floor, t_verify = best(read_and_hash), best(verify_all)
+    rows = [result("verify", f"zx verify, {len(ids)} matches, {events} events", round(events / t_verify),
+                   "events/CPU-s", round(events / t_floor), t_verify / t_floor, "<= 1.5x floor",
+                   t_verify / t_floor <= 1.5, floor_note="select_events + SHA-256 of each stored payload")]
+    if args.audit:
+        from zx_events.audit import audit_stored
+
+        with clocks() as c:
+            for mid, _ in ids:
+                assert audit_stored(svc, mid).ok
+        rows.append(result("verify", f"zx audit (stored), {len(ids)} matches", round(events / c["cpu"]),
+                           "events/CPU-s", None, None, "", None))
+    svc.close()
+    report(rows, args.fmt, "zx verify (ratio = verify CPU / floor CPU)")
     return 0
 
 

@@ -1,0 +1,130 @@
+"""How events are stored (zx_events.codec): the canonical bytes the digest covers are the bytes stored.
+
+New events are stored as their canonical JSON plus the digest as the last key; events stored by
+0.1.0 (the shared fixture store) keep their bytes and still decode, replay and verify with their
+recorded heads, also in a store that mixes both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import orjson
+import pytest
+
+from zx_events import integrity, replay
+from zx_events.application import MatchService
+from zx_events.codec import split_digest, with_digest
+from zx_events.games.zx.match import match_uuid
+from zx_events.logformat.reader import read_log
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGAL = ROOT / "examples" / "legal"
+FIXTURES = ROOT.parent / "shared" / "fixtures"
+if not FIXTURES.exists():
+    FIXTURES = Path("/work/shared/fixtures")
+MATCH = "hand-first-turns-001"
+
+
+def imported(store: str) -> MatchService:
+    svc = MatchService(store)
+    for path in sorted(LEGAL.glob("*.zxlog")):
+        for log in read_log(path):
+            assert svc.import_log(log).status == "imported"
+    return svc
+
+
+def test_stored_bytes_are_the_hashed_canonical_bytes(service):
+    for path in sorted(LEGAL.glob("*.zxlog")):
+        for log in read_log(path):
+            assert service.import_log(log).status == "imported"
+    stored = service.recorder.select_events(match_uuid(MATCH))
+    prev = integrity.ZERO
+    for s in stored:
+        body, digest = split_digest(s.state)
+        fields = orjson.loads(s.state)
+        # the canonical bytes of the decoded event are byte for byte the stored body ...
+        assert body == integrity.canonical(s.topic, s.originator_id, s.originator_version, fields)
+        assert (fields["topic"], fields["originator_version"], fields["originator_id"]) == \
+            (s.topic, s.originator_version, str(s.originator_id))
+        # ... and the digest chains over them
+        assert digest.decode() == fields["digest"] == hashlib.sha256(bytes.fromhex(prev) + body).hexdigest()
+        assert with_digest(body, fields["digest"]) == s.state
+        prev = fields["digest"]
+    # decoding gives the event's fields back, with its timestamp as a datetime
+    e = service.mapper.to_domain_event(stored[3])
+    assert isinstance(e.timestamp, datetime) and e.timestamp.tzinfo is not None
+    assert e.originator_id == match_uuid(MATCH) and e.originator_version == 4
+    assert "topic" not in vars(e)
+    assert service.mapper.to_stored_event(e).state == stored[3].state  # encoding again: the same bytes
+
+
+def test_snapshots_round_trip(tmp_path):
+    svc = imported(str(tmp_path / "s.sqlite"))
+    mid = "sim-1-0038"  # 417 events: snapshots at 50, 100, ...
+    last = replay.last_seq(svc, mid)
+    assert replay.prepare_snapshots(svc, mid, 50) == last // 50
+    for seq in (50, 51, 199, last):
+        assert vars(replay.state_at(svc, mid, seq)) == vars(svc.get_match(mid, version=seq))
+
+
+@pytest.mark.skipif(not (FIXTURES / "zx-store-0.1.0.sqlite").exists(), reason="no shared fixture store")
+def test_the_0_1_0_store_opens_replays_and_verifies_beside_new_events(tmp_path):
+    path = tmp_path / "old.sqlite"
+    shutil.copy(FIXTURES / "zx-store-0.1.0.sqlite", path)
+    con = sqlite3.connect(path)
+    before = con.execute("SELECT originator_id, originator_version, topic, state FROM stored_events").fetchall()
+    con.close()
+    heads = {line.split()[0]: (int(line.split()[1]), line.split()[2])
+             for line in (FIXTURES / "zx-store-0.1.0.heads.txt").read_text().splitlines() if line.strip()}
+    svc = MatchService(str(path))
+    for mid, (events, head) in heads.items():
+        v = integrity.verify_stored(svc, mid, match_uuid(mid))
+        assert (v.status, v.events, v.head) == ("ok", events, head), mid
+        assert svc.get_match(mid).version == events
+        assert vars(replay.state_at(svc, mid, events // 2)) == vars(svc.get_match(mid, version=events // 2))
+    # a match imported now (new bytes) beside them
+    text = (LEGAL / "first-turns.zxlog").read_text().replace(MATCH, "new-beside-old")
+    (tmp_path / "new.zxlog").write_text(text)
+    (log,) = read_log(tmp_path / "new.zxlog")
+    out = svc.import_log(log)
+    assert out.status == "imported"
+    assert integrity.verify_stored(svc, "new-beside-old", match_uuid("new-beside-old")).head == out.head
+    for mid, (events, head) in heads.items():
+        assert integrity.verify_stored(svc, mid, match_uuid(mid)).head == head
+    svc.close()
+    con = sqlite3.connect(path)
+    after = con.execute("SELECT originator_id, originator_version, topic, state FROM stored_events "
+                        "WHERE originator_id != ?", [match_uuid("new-beside-old").hex]).fetchall()
+    con.close()
+    assert sorted(after) == sorted(before)  # not one stored byte of 0.1.0 changed
+
+
+def test_content_hash_encoding_is_the_stdlib_canonical_json():
+    """MatchLog.content_sha256 (stored in every Started event) hashes orjson's sorted compact JSON:
+    byte for byte what json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False) wrote
+    before, for every record of the examples and for awkward text; an integer beyond 64 bits
+    (which orjson cannot write) takes the stdlib's way."""
+    import json
+
+    from zx_events.logformat.reader import _canonical
+
+    def stdlib(obj):
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+    objs = []
+    for path in sorted((ROOT / "examples").rglob("*.zxlog")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                objs.append(json.loads(line))
+            except ValueError:
+                pass
+    objs += [{"note": "tab\there \"quoted\" back\\slash \u2028 \x7f \x1f é 日本 😀", "b": 1, "a": [True, None, -0]},
+             {"é": 1, "e": 2, "z": {"y": {}, "x": []}, "😀": 3, "\uffff": 4}, {"big": 2 ** 70, "n": -(2 ** 63)}]
+    assert len(objs) > 100
+    for obj in objs:
+        assert _canonical(obj) == stdlib(obj), obj

@@ -1,0 +1,194 @@
+"""How events are stored: the canonical bytes the digest chain covers are the bytes stored.
+
+An event stored by this version is its canonical JSON (``zx_events.integrity.canonical``: every
+field, its topic, aggregate id and version, keys sorted, no whitespace, UTF-8, the timestamp in
+ISO 8601) with its ``digest`` appended as the last key::
+
+    {"line":7,"originator_id":"…","originator_version":5,…,"topic":"zx.match:CardsDrawn","turn":2}
+    -> stored: {"line":7,…,"turn":2,"digest":"9f…"}
+
+so an import encodes each event once (the bytes it hashes are the bytes it writes), ``zx verify``
+hashes the stored bytes as they are (after checking that the id, version and topic inside them are
+the row's), and any reader can decode them with a plain JSON parser. Events stored before (0.1.0:
+eventsourcing's ``JSONTranscoder`` of the fields without id and version, the timestamp as
+``{"_type_": "datetime_iso", ...}``) carry no ``originator_version`` key; they are decoded as
+before, and their digests, computed from their decoded fields, are unchanged.
+
+Snapshots (``zx_events.replay``) are stored as orjson too (one parse instead of the transcoder's
+per-object hook: the state of a match is a few hundred small objects), marked with ``"_zx": 2``.
+A cipher or compressor configured in the environment still applies to both.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+from uuid import UUID
+
+import orjson
+from eventsourcing.domain import Snapshot
+from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.utils import get_topic, resolve_topic
+
+TOPIC = "zx_events.codec:MatchMapper"  # MAPPER_TOPIC of the application
+DIGEST_KEY = b',"digest":"'
+SUFFIX = len(DIGEST_KEY) + 64 + 2  # ,"digest":"<64 hex>"}
+SNAPSHOT_TOPIC = get_topic(Snapshot)
+_DATES = ("_created_on", "_modified_on")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, UUID):
+        return str(value)
+    raise TypeError(f"not JSON-native in an event: {type(value).__name__}")
+
+
+def with_digest(body: bytes, digest: str) -> bytes:
+    """The stored bytes of an event: its canonical ``body`` with ``digest`` as the last key."""
+    return body[:-1] + DIGEST_KEY + digest.encode("ascii") + b'"}'
+
+
+def split_digest(state: bytes) -> tuple[bytes, bytes] | None:
+    """``(canonical body, digest)`` of bytes made by ``with_digest``, or None."""
+    if len(state) > SUFFIX and state[-SUFFIX:-SUFFIX + len(DIGEST_KEY)] == DIGEST_KEY and state.endswith(b'"}'):
+        return state[:-SUFFIX] + b"}", state[-66:-2]
+    return None
+
+
+@lru_cache(maxsize=None)
+def _cls(topic: str) -> type:
+    return resolve_topic(topic)
+
+
+class MatchMapper(Mapper):
+    """eventsourcing's mapper, storing events as their canonical JSON (see the module docstring)."""
+
+    def stored(self, event: Any, body: bytes, digest: str | None) -> StoredEvent:
+        """The stored event for ``event`` whose canonical bytes ``body`` were just hashed into ``digest``."""
+        state = body if digest is None else with_digest(body, digest)
+        if self.compressor:
+            state = self.compressor.compress(state)
+        if self.cipher:
+            state = self.cipher.encrypt(state)
+        d = event.__dict__
+        return StoredEvent(originator_id=d["originator_id"], originator_version=d["originator_version"],
+                           topic=_topic_of(type(event)), state=state)
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        if isinstance(domain_event, Snapshot):
+            d = vars(domain_event)
+            state = orjson.dumps({"_zx": 2, "state": d["state"], "timestamp": d["timestamp"], "topic": d["topic"]},
+                                 default=_plain)
+            if self.compressor:
+                state = self.compressor.compress(state)
+            if self.cipher:
+                state = self.cipher.encrypt(state)
+            return StoredEvent(originator_id=d["originator_id"], originator_version=d["originator_version"],
+                               topic=SNAPSHOT_TOPIC, state=state)
+        from zx_events.integrity import event_canonical
+
+        if getattr(type(domain_event), "class_version", 1) > 1:
+            return super().to_stored_event(domain_event)
+        try:
+            body = event_canonical(domain_event)
+        except TypeError:  # a value canonical JSON cannot hold: the transcoder's way
+            return super().to_stored_event(domain_event)
+        return self.stored(domain_event, body, domain_event.__dict__.get("digest"))
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        return self.decode(stored_event.originator_id, stored_event.originator_version, stored_event.topic,
+                           stored_event.state)
+
+    def decode(self, originator_id: Any, originator_version: int, topic: str, state: bytes) -> Any:
+        """The domain event of one stored row (``to_domain_event`` without a StoredEvent)."""
+        try:
+            d = orjson.loads(self.plain(state))
+        except orjson.JSONDecodeError:
+            d = None
+        if type(d) is not dict:
+            return self._old(originator_id, originator_version, topic, state)
+        if topic == SNAPSHOT_TOPIC:
+            if d.pop("_zx", None) != 2:
+                return self._old(originator_id, originator_version, topic, state)
+            inner = d["state"]
+            for key in _DATES:
+                if isinstance(inner.get(key), str):
+                    inner[key] = datetime.fromisoformat(inner[key])
+        elif d.pop("originator_version", None) is None:  # stored before 0.2: the transcoder's JSON
+            return self._old(originator_id, originator_version, topic, state)
+        else:
+            d.pop("originator_id", None)
+            d.pop("topic", None)
+        d["timestamp"] = datetime.fromisoformat(d["timestamp"])
+        d["originator_id"] = originator_id
+        d["originator_version"] = originator_version
+        event = object.__new__(_cls(topic))
+        object.__setattr__(event, "__dict__", d)
+        return event
+
+    def _old(self, originator_id: Any, originator_version: int, topic: str, state: bytes) -> Any:
+        return super().to_domain_event(StoredEvent(originator_id=originator_id, originator_version=originator_version,
+                                                   topic=topic, state=state))
+
+    def plain(self, state: bytes) -> bytes:
+        """Stored bytes deciphered and decompressed."""
+        if self.cipher:
+            state = self.cipher.decrypt(state)
+        if self.compressor:
+            state = self.compressor.decompress(state)
+        return state
+
+
+_TOPICS: dict[type, str] = {}
+
+
+def _topic_of(cls: type) -> str:
+    topic = _TOPICS.get(cls)
+    if topic is None:
+        topic = _TOPICS[cls] = get_topic(cls)
+    return topic
+
+
+# ---------------------------------------------------------------------- replaying
+_APPLY: dict[type, Any] = {}
+
+
+def _applier(cls: type) -> Any:
+    """``(method, parameter names)`` of an ``@event`` class whose ``apply`` is the library's own
+    (call the decorated method with the event's fields), else False (``mutate`` is used)."""
+    from eventsourcing.domain import DecoratedFuncCaller, _spec_filter_kwargs_for_method_params, decorated_funcs
+
+    found: Any = False
+    if issubclass(cls, DecoratedFuncCaller) and cls.apply is DecoratedFuncCaller.apply and cls in decorated_funcs \
+            and getattr(cls.mutate, "__qualname__", "").startswith("CanMutateAggregate."):
+        func = decorated_funcs[cls]
+        found = (func, tuple(_spec_filter_kwargs_for_method_params(func)))
+    _APPLY[cls] = found
+    return found
+
+
+def project(aggregate: Any, events: Any) -> Any:
+    """Each event mutates the aggregate in turn, as ``event.mutate`` does (the same checks of id and
+    version, the same method called with the same fields, the same version and modified_on), minus
+    the library's per-event lookups of the method and of its parameters (half of a replay)."""
+    for e in events:
+        cls = type(e)
+        a = _APPLY.get(cls)
+        if a is None:
+            a = _applier(cls)
+        if not a or aggregate is None:
+            aggregate = e.mutate(aggregate)
+            continue
+        d, ad = e.__dict__, aggregate.__dict__
+        oid = d["originator_id"]
+        if d["originator_version"] != ad["_version"] + 1 or (oid is not ad["_id"] and oid != ad["_id"]):
+            aggregate = e.mutate(aggregate)  # raises the library's own error
+            continue
+        func, names = a
+        func(aggregate, **{n: d[n] for n in names if n in d})
+        ad["_version"] = d["originator_version"]
+        ad["_modified_on"] = d["timestamp"]
+    return aggregate
