@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 
-from zx_events.application import TOPIC_STARTED
 from zx_events.errors import ZXError
 
 from .main import load_catalog_option, service
@@ -35,10 +34,11 @@ def _summary(a) -> str:
               help="Card catalog to check with (default: the one each header names).")
 @click.option("--bundle", "bundle_path", default=None, type=click.Path(dir_okay=False), metavar="FILE.zip",
               help="Write a dispute bundle of the (single) audited match to FILE.zip.")
+@click.option("--force", is_flag=True, help="Let --bundle replace an existing file.")
 @format_option
 @click.pass_context
 def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | None, bundle_path: str | None,
-              fmt: str) -> None:
+              force: bool, fmt: str) -> None:
     """Report every rule violation of match logs or stored matches (exit 1 when any).
 
     Example: zx audit r3.zxlog   or   zx audit tokyo-regional-2026-r3-t12 --bundle dispute.zip
@@ -52,6 +52,13 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     from zx_events.logformat.reader import read_log
 
     catalog = load_catalog_option(catalog_path)
+    if bundle_path is not None:  # before any work: never a traceback, never a file replaced unasked
+        folder = Path(bundle_path).parent
+        if not folder.is_dir():
+            raise click.ClickException(f"--bundle {bundle_path}: the folder {folder} does not exist")
+        if Path(bundle_path).exists() and not force:
+            raise click.ClickException(f"--bundle {bundle_path} already exists: give another name, or --force "
+                                       f"to replace it")
     files = [t for t in targets if Path(t).is_file()]
     ids = [t for t in targets if t not in files]
     svc = None
@@ -102,8 +109,14 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         rows = [{"match": a.match, **f.to_json(a.stored), "line": None if a.stored else f.line,
                  "rule": f.rule or "format"} for a in audits for f in a.findings]
         n = len(rows)
-        emit(rows, fmt, AUDIT_COLUMNS, title=f"{n or 'no'} violation{'s' if n != 1 else ''} in "
-                                             f"{len(audits)} match{'es' if len(audits) != 1 else ''}")
+        broken = [a for a in audits if not a.integrity_ok]
+        rows += [{"match": a.match, "rule": "integrity",  # an altered log or stored match is a finding too
+                  "message": f"{a.integrity}: {a.integrity_detail}" if a.integrity_detail else a.integrity}
+                 for a in broken]
+        matches = f"{len(audits)} match{'es' if len(audits) != 1 else ''}"
+        title = (f"{len(broken)} failing integrity and {n} rule violation{'s' if n != 1 else ''} in {matches}"
+                 if broken else f"{n or 'no'} violation{'s' if n != 1 else ''} in {matches}")
+        emit(rows, fmt, AUDIT_COLUMNS, title=title)
     if bundle_path is not None:
         click.echo(f"dispute bundle written to {bundle_path}", err=True)
     if not all(a.ok for a in audits):
@@ -111,53 +124,79 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
 
 
 def _store_label(ctx: click.Context) -> str:
-    from zx_events.store import resolve_store
+    return _parsed(ctx).label
+
+
+def _parsed(ctx: click.Context):
+    from zx_events.store import parse_store
 
     try:
-        return resolve_store(ctx.obj["store"], prepare=False).label
-    except Exception:
-        return str(ctx.obj["store"])
+        return parse_store(ctx.obj["store"])
+    except ZXError as e:  # an unknown scheme: the accepted forms
+        raise click.ClickException(str(e)) from None
 
 
 def _store_exists(ctx: click.Context) -> bool:
     """Compare logs with the store only when there is one (a log audit must not create a store file)."""
-    from zx_events.store import resolve_store
-
-    try:
-        cfg = resolve_store(ctx.obj["store"], prepare=False)
-    except Exception:
-        return False
+    cfg = _parsed(ctx)
     if cfg.kind == "sqlite":
         return cfg.path is not None and cfg.path.is_file()
     return cfg.kind == "postgres"
+
+
+def _snapshots_agree(svc, v):
+    """A match whose replay snapshots disagree with its events fails (status ``snapshot``)."""
+    from zx_events.integrity import Verdict
+    from zx_events.replay import snapshot_problems
+
+    problems = snapshot_problems(svc, v.match)
+    if not problems:
+        return v
+    return Verdict(v.match, v.events, "snapshot", None, "; ".join(problems), v.head)
+
+
+def _hex_option(value: str | None, name: str) -> None:
+    if value is None:
+        return
+    h = value.strip().lower()
+    if len(h) < 16 or len(h) > 64 or any(c not in "0123456789abcdef" for c in h):
+        raise click.BadParameter(f"{value!r} is not a head digest (16 to 64 hex digits)", param_hint=name)
 
 
 @click.command("verify")
 @click.argument("matches", nargs=-1, metavar="[MATCH...]")
 @click.option("--head", "head", default=None, metavar="HEX",
               help="The head digest written on the score sheet (at least 16 hex digits); needs one MATCH.")
+@click.option("--store-head", "store_head", default=None, metavar="HEX",
+              help="The store head printed by an earlier zx verify (at least 16 hex digits): the seal was not rewritten.")
+@click.option("--seal", "make_seal", is_flag=True,
+              help="Then seal the matches the store seal does not list yet (a store from before 0.2.0), "
+                   "when every match verifies.")
 @format_option
 @click.pass_context
-def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, fmt: str) -> None:
-    """Recompute the digest chain of stored matches and name the first tampered event.
+def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, store_head: str | None,
+               make_seal: bool, fmt: str) -> None:
+    """Recompute the digest chain of stored matches, check them against the store seal, name the first tampered event.
 
     Example: zx verify   or   zx verify tokyo-regional-2026-r3-t12 --head 3f9a0c21d4e5b6a7
 
-    Without MATCH every match in the store is checked. Exit 1 when any chain is broken (an event
-    altered, deleted, inserted or reordered after import) or the head differs from --head.
+    Without MATCH every match in the store is checked, and the store seal (zx_events/ledger.py):
+    a match deleted whole, one added outside zx import, one rewritten even with a recomputed chain.
+    Exit 1 when any check fails (an event altered, deleted, inserted or reordered after import; a
+    match deleted, added or rewritten; the seal broken) or a head differs from --head/--store-head.
     """
-    from zx_events.integrity import check_head, stored_rows, verify_rows
-    from zx_events.match import match_uuid
+    from zx_events.integrity import check_head
+    from zx_events.games.zx.match import match_uuid
+    from zx_events.ledger import deleted_verdicts, match_verdict, read_ledger, seal_summary
 
-    if head is not None:
-        if len(matches) != 1:
-            raise click.UsageError("--head needs exactly one MATCH")
-        h = head.strip().lower()
-        if len(h) < 16 or len(h) > 64 or any(c not in "0123456789abcdef" for c in h):
-            raise click.BadParameter(f"{head!r} is not a head digest (16 to 64 hex digits)", param_hint="--head")
-    if not _store_exists(ctx):
-        raise click.ClickException(f"there is no store at {_store_label(ctx)}: nothing to verify")
-    svc = service(ctx)
+    if head is not None and len(matches) != 1:
+        raise click.UsageError("--head needs exactly one MATCH")
+    if make_seal and matches:
+        raise click.UsageError("--seal checks and seals the whole store: give no MATCH")
+    _hex_option(head, "--head")
+    _hex_option(store_head, "--store-head")
+    svc = service(ctx)  # a missing store: "there is no store at ...", nothing created
+    ledger = read_ledger(svc.recorder, svc.mapper)
     if matches:
         targets = [(m, match_uuid(m)) for m in matches]
     else:
@@ -166,14 +205,20 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, f
     with progress(len(targets), "verifying") as bar:
         task = bar.add_task("verify", total=len(targets))
         for name, uid in targets:
-            rows = stored_rows(svc, uid)
-            if not rows and matches:
+            if matches and str(uid) not in ledger.matches and not svc.recorder.select_events(uid, limit=1):
                 raise click.ClickException(f"no stored match {name!r} in {svc.store.label}")
-            v = verify_rows(name, rows)
+            v = match_verdict(svc, name, uid, ledger)
+            if v.ok:
+                v = _snapshots_agree(svc, v)
             if head is not None:
                 v = check_head(v, head)
             verdicts.append(v)
             bar.advance(task)
+    if not matches:
+        verdicts.extend(deleted_verdicts(ledger, [uid for _, uid in targets]))
+    store_ok = True
+    if store_head is not None:
+        store_ok = ledger.exists and ledger.head.startswith(store_head.strip().lower())
     if fmt == "json":
         emit([v.to_json() for v in verdicts], fmt)
     else:
@@ -181,19 +226,50 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, f
         emit(rows_out, fmt, VERIFY_COLUMNS)
     bad = [v for v in verdicts if not v.ok]
     click.echo(f"{len(verdicts) - len(bad)} intact, {len(bad)} failed in {svc.store.label}", err=True)
-    if bad:
+    click.echo(seal_summary(ledger), err=True)
+    if not store_ok:
+        click.echo(f"the store head {ledger.head[:16] if ledger.exists else 'none'} is not the one written down "
+                   f"({store_head.strip().lower()[:16]}): the store seal was rewritten", err=True)
+    if make_seal:
+        _seal(svc, ledger, verdicts, targets, bad)
+    if bad or not store_ok or not ledger.ok:
         sys.exit(1)
+
+
+def _seal(svc, ledger, verdicts, targets, bad) -> None:
+    """zx verify --seal: adopt the matches the seal does not list, once every match verifies."""
+    from zx_events.ledger import adopt, read_ledger, seal_summary, sealed_entry
+
+    refusing = [v for v in bad if v.status != "added"]
+    if refusing:
+        raise click.ClickException(f"not sealing: {len(refusing)} match{'es' if len(refusing) != 1 else ''} "
+                                   f"fail verification (see above); a seal would vouch for them")
+    uids = dict(targets)
+    todo = [v for v in verdicts if v.status == "added" or (v.ok and not ledger.exists)]
+    if todo:
+        adopt(svc.recorder, svc.mapper, [sealed_entry(v.match, uids[v.match], v.events, v.head) for v in todo])
+    for v in todo:
+        click.echo(f"sealed {v.match} (head {str(v.head)[:16]})", err=True)
+    click.echo(f"{len(todo)} matches sealed; " + seal_summary(read_ledger(svc.recorder, svc.mapper)), err=True)
+    for v in todo:  # they verify now
+        v.status, v.message = "ok", "sealed now"
+    bad[:] = [v for v in bad if v.status != "ok"]
 
 
 def _all_matches(svc) -> list[tuple[str, object]]:
     """Every aggregate in the store (not only those whose Started event survived), named by match id."""
+    from zx_events.application import TOPIC_STARTED as started
     from zx_events.integrity import decode_state
+
+    from zx_events.ledger import LEDGER_ID
 
     names: dict[object, str] = {}
     for n in svc.notifications():
+        if n.originator_id == LEDGER_ID:  # the store seal, checked on its own
+            continue
         if n.originator_id not in names:
             names[n.originator_id] = str(n.originator_id)
-        if n.topic == TOPIC_STARTED:
+        if n.topic == started:
             try:
                 names[n.originator_id] = decode_state(svc.mapper, n).get("match_id") or names[n.originator_id]
             except Exception:

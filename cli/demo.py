@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from .output import FORMATS, emit, progress
+from .output import FORMATS, emit, emit_frame, progress
 
 
 @click.command("demo")
@@ -38,7 +38,7 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     from analytics.stats import Stats
     from zx_events.application import MatchService
     from zx_events.parallel import import_files
-    from zx_events.sim.batch import simulate, write_files
+    from zx_events.games.zx.sim.batch import simulate, write_files
 
     t0 = time.perf_counter()
     root = Path(out)
@@ -95,22 +95,18 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
         return
     emit([summary], "table", ["matches", "events", "simulate_s", "import_s", "analytics_s", "total_s", "store"],
          title="zx demo")
-    emit(_rate_rows(decks, "deck"), "table", title="Win rate by deck (Wilson 95%)")
-    emit(_rate_rows(seats, "seat"), "table", title="First-player advantage")
-    emit(_rate_rows(attacks.head(6), "target", rate="success_rate", n="attacks"), "table",
-         title="Attacks by target (top 6)")
+    # the same style as zx stats: rates as percentages with their Wilson 95% interval, fitted to the terminal
+    emit_frame(decks.select("deck", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
+               title="Win rate by deck (Wilson 95%)")
+    emit_frame(seats.select("seat", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
+               title="First-player advantage")
+    emit_frame(attacks.head(6).select("target", "name", "attacks", "success_rate", "success_rate_low",
+                                      "success_rate_high", "low_sample"), "table", title="Attacks by target (top 6)")
     _replay_turn(svc, first, turn)
     click.echo(f"\nNext: zx --store {root / 'events.sqlite'} replay {first} --step    |    "
-               f"zx --store {root / 'events.sqlite'} stats matchups", err=True)
-
-
-def _rate_rows(df: Any, key: str, rate: str = "win_rate", n: str = "games") -> list[dict]:
-    out = []
-    for r in df.to_dicts():
-        out.append({key: r.get(key), n: r.get(n), rate: f"{r[rate]:.1%}",
-                    "95% interval": f"{r[rate + '_low']:.1%} - {r[rate + '_high']:.1%}",
-                    "low sample": "yes" if r.get("low_sample") else ""})
-    return out
+               f"zx --store {root / 'events.sqlite'} view {first} --as P1    |    "
+               f"zx --store {root / 'events.sqlite'} stats matchups    |    "
+               f"zx --store {root / 'events.sqlite'} serve  (then open http://127.0.0.1:8000)", err=True)
 
 
 def _replay_turn(svc: Any, match_id: str, turn: int) -> None:

@@ -11,10 +11,39 @@ from zx_events.errors import ZXError
 from .output import emit, format_option, progress
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--store", envvar="ZX_STORE", default=None, metavar="PATH|URL",
-              help="Event store: a SQLite file (default zx-store.sqlite), memory:, or postgresql://USER@HOST:PORT/DB. "
-                   "Also ZX_STORE.")
+STORE_HELP = ("Event store: a SQLite file (default zx-store.sqlite), memory:, or postgresql://USER@HOST:PORT/DB. "
+              "Also ZX_STORE.")
+
+
+class ZXGroup(click.Group):
+    """The root group: a store that fails under a command (a damaged SQLite page, a lost server
+    connection) is an error message naming the store, never a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        import sqlite3
+
+        from eventsourcing.persistence import PersistenceError
+
+        try:
+            return super().invoke(ctx)
+        except (sqlite3.DatabaseError, PersistenceError) as e:
+            store = (ctx.obj or {}).get("store") or "zx-store.sqlite"
+            raise click.ClickException(f"the store {store} failed: {type(e).__name__}: {e} (is it damaged? "
+                                       f"`zx verify` checks it; restore it from a backup)") from None
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("zx-events")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
+@click.group(cls=ZXGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(_version(), "--version", "-V", prog_name="zx", message="%(prog)s %(version)s")
+@click.option("--store", envvar="ZX_STORE", default=None, metavar="PATH|URL", help=STORE_HELP)
 @click.pass_context
 def zx(ctx: click.Context, store: str | None) -> None:
     """zx: replay, audit and analyse Z/X -Zillions of enemy X- matches.
@@ -24,11 +53,12 @@ def zx(ctx: click.Context, store: str | None) -> None:
     ctx.obj = {"store": store}
 
 
-def service(ctx: click.Context):
+def service(ctx: click.Context, *, create: bool = False):
+    """The store of ``--store``; only ``create`` (zx import) makes one where there is none."""
     from zx_events.application import MatchService
 
     try:
-        return MatchService(ctx.obj["store"])
+        return MatchService(ctx.obj["store"], create=create)
     except ZXError as e:  # StoreError: says which store and why, without the password
         raise click.ClickException(str(e)) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
@@ -38,7 +68,7 @@ def service(ctx: click.Context):
 def load_catalog_option(path: str | None):
     if path is None:
         return None
-    from zx_events.cards import load_catalog
+    from zx_events.games.zx.cards import load_catalog
 
     try:
         return load_catalog(path)
@@ -46,8 +76,28 @@ def load_catalog_option(path: str | None):
         raise click.ClickException(str(e)) from None
 
 
+def log_paths(args: tuple[str, ...]) -> list[str]:
+    """The log files of ``zx import`` arguments: a folder stands for its ``*.zxlog`` files (sorted,
+    subfolders too), ``-`` for standard input."""
+    from pathlib import Path
+
+    out: list[str] = []
+    for a in args:
+        p = Path(a)
+        if a != "-" and p.is_dir():
+            found = sorted(str(f) for f in p.rglob("*.zxlog") if f.is_file())
+            if not found:
+                raise click.ClickException(f"{a}: a folder with no *.zxlog file in it")
+            out.extend(found)
+        else:
+            out.append(a)
+    if out.count("-") > 1:
+        raise click.UsageError("- (standard input) can be given once")
+    return out
+
+
 @zx.command("import")
-@click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("logs", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
               help="Card catalog for every match (default: the one each header names, else sample).")
 @click.option("--accept-violations", is_flag=True,
@@ -62,7 +112,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                workers: int | None, fmt: str, update_analytics: bool = True) -> None:
     """Import match logs (JSON Lines, zxlog 1) into the event store, checking every rule.
 
-    Example: zx import examples/legal/*.zxlog
+    Example: zx import examples/legal/*.zxlog   (or a folder: zx import examples/legal; stdin: zx import -)
 
     A match that breaks a rule is rejected with FILE:LINE: rule NNN: message and nothing of it is
     stored; the others are imported. Exit code 1 when any match was rejected.
@@ -73,7 +123,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
 
     from zx_events.parallel import import_files
 
-    svc = service(ctx)
+    logs = tuple(log_paths(logs))
+    svc = service(ctx, create=True)
     load_catalog_option(catalog_path)  # a bad --catalog fails here, before any work
     total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
     outcomes = []
@@ -122,16 +173,56 @@ def _import_row(o) -> dict:
 
 
 @zx.command("matches")
+@click.option("--player", default=None, help="Only matches this player played (either side; any case).")
+@click.option("--deck", default=None, help="Only matches with this deck on either side (any case).")
+@click.option("--event", default=None, help="Only matches of this event (any case).")
+@click.option("--since", default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
+@click.option("--until", default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
+@click.option("--winner", default=None, metavar="P1|P2|NAME|draw|none",
+              help="Only matches won by this side or player; draw: finished without a winner; none: no result.")
+@click.option("--violations", "with_violations", is_flag=True,
+              help="Only matches stored with rule violations (imported with --accept-violations).")
+@click.option("--game", default=None, help="Only matches of this game (zx).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N matches (store order).")
 @format_option
 @click.pass_context
-def matches_cmd(ctx: click.Context, fmt: str) -> None:
+def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event: str | None, since: str | None,
+                until: str | None, winner: str | None, with_violations: bool, game: str | None, limit: int | None,
+                fmt: str) -> None:
     """List the stored matches: id, date, event, players, decks, turns, winner.
 
-    Example: zx matches --format csv
+    Example: zx matches --player Aki --since 2026-11-01 --winner Aki --limit 20 --format csv
+
+    A player, deck or event no stored match has is an error that names the closest ones.
     """
+    from web.matchlist import MatchFilters
+
+    try:
+        filters = MatchFilters(game, player, deck, event, since, until, winner, None)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
     rows = service(ctx).summaries()
-    emit(rows, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
+    unknown = None  # (kind, name, known names) of a filter no stored match has
+    for value, kind, keys in ((player, "player", ("p1", "p2")), (deck, "deck", ("p1_deck", "p2_deck")),
+                              (event, "event", ("event",))):
+        known = sorted({r[k] for r in rows for k in keys if r.get(k)})
+        if value is not None and value.casefold() not in {k.casefold() for k in known}:
+            unknown = unknown or (kind, value, known)
+    if winner is not None and winner.upper() not in ("P1", "P2") and winner.lower() not in ("draw", "none"):
+        known = sorted({r[k] for r in rows for k in ("p1", "p2") if r.get(k)})
+        if winner.casefold() not in {k.casefold() for k in known}:
+            unknown = unknown or ("player", winner, known)
+    if unknown is not None:
+        from analytics.stats import UnknownName  # (polars and DuckDB: only to word this error)
+
+        raise click.ClickException(str(UnknownName(*unknown, "the store")))
+    kept = [r for r in rows if filters.keep(r) and (not with_violations or r["violations"] > 0)]
+    if limit is not None:
+        kept = kept[:limit]
+    emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
                      "reason", "violations"])
+    if not kept and rows:
+        click.echo("no stored match matches these filters", err=True)
 
 
 # the other commands live in their own modules, which import ``service`` from here
@@ -139,11 +230,32 @@ from .analytics import register as register_analytics  # noqa: E402
 from .audit import audit_cmd, verify_cmd  # noqa: E402
 from .demo import demo_cmd  # noqa: E402
 from .replay import replay_cmd  # noqa: E402
+from .serve import register as register_serve  # noqa: E402
 from .simulate import simulate_cmd  # noqa: E402
+from .view import view_cmd  # noqa: E402
 
-for _command in (replay_cmd, audit_cmd, verify_cmd, simulate_cmd, demo_cmd):
+for _command in (replay_cmd, audit_cmd, verify_cmd, simulate_cmd, demo_cmd, view_cmd):
     zx.add_command(_command)
 register_analytics(zx)
+register_serve(zx)
+
+
+def _late_store(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.find_root().obj["store"] = value
+
+
+def accept_store_everywhere(group: click.Group) -> None:
+    """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command."""
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            accept_store_everywhere(command)
+        elif not any("--store" in getattr(p, "opts", ()) for p in command.params):
+            command.params.append(click.Option(["--store"], default=None, metavar="PATH|URL", expose_value=False,
+                                               is_eager=True, callback=_late_store, help=STORE_HELP))
+
+
+accept_store_everywhere(zx)
 
 
 def main() -> None:

@@ -67,3 +67,94 @@ def progress(total: int, label: str, enabled: bool = True):
 
     return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=Console(file=sys.stderr), disable=not enabled or total < 2, transient=False)
+
+
+# ---------------------------------------------------------------------- frames of rates (zx stats, zx demo)
+LOW_PRIORITY = ("wins", "losses", "draws", "field")  # counts a narrow table leaves out first
+
+
+def _is_rate(df_columns: Sequence[str], c: str) -> bool:
+    return f"{c}_low" in df_columns and f"{c}_high" in df_columns
+
+
+def rate_text(v: float | None, low: float | None, high: float | None, points: bool = False) -> str:
+    """``52.3% (48.1-56.4)``: a rate and its 95% interval; ``points``: a difference in percentage
+    points, signed (``+5.2 pp (-1.0-+11.3)``)."""
+    if v is None:
+        return ""
+    if points:
+        return f"{v * 100:+.1f} pp ({low * 100:+.1f} to {high * 100:+.1f})" if low is not None else f"{v * 100:+.1f} pp"
+    return f"{v:.1%} ({low * 100:.1f}-{high * 100:.1f})" if low is not None else f"{v:.1%}"
+
+
+def table_rows(df: Any) -> tuple[list[str], list[list[str]]]:
+    """A frame as table text: each rate with its interval in one cell, ``low_sample`` as ``low``."""
+    cols = list(df.columns)
+    shown = [c for c in cols if not (c.endswith(("_low", "_high")) and _is_rate(cols, c.rsplit("_", 1)[0]))]
+    out = []
+    for r in df.iter_rows(named=True):
+        row = []
+        for c in shown:
+            if _is_rate(cols, c):
+                row.append(rate_text(r[c], r[f"{c}_low"], r[f"{c}_high"], points=c == "iwd"))
+            elif c == "low_sample":
+                row.append("low" if r[c] else "")
+            else:
+                row.append(_cell(r[c]))
+        out.append(row)
+    return ["sample" if c == "low_sample" else c for c in shown], out
+
+
+def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int) -> list[int]:
+    """The columns (indexes) a table of ``width`` characters keeps: the first ``keep`` always, then in
+    order of priority (frame order, low-priority counts last) while they fit; long text wraps at 30."""
+    def need(i: int) -> int:
+        natural = max([len(headers[i]), *(len(r[i]) for r in rows)]) if rows else len(headers[i])
+        return min(natural, max(30, len(headers[i]))) + 3
+    order = list(range(len(headers)))
+    low = [i for i in order[keep:] if headers[i] in LOW_PRIORITY or headers[i].endswith(tuple(f"_{p}" for p in LOW_PRIORITY))]
+    ranked = order[:keep] + [i for i in order[keep:] if i not in low] + low
+    always = [i for n, i in enumerate(ranked) if n < keep or headers[i] == "sample"]  # keys and the flag
+    chosen, used = list(always), 1 + sum(need(i) for i in always)
+    for i in ranked:
+        if i not in always and used + need(i) <= width:
+            chosen.append(i)
+            used += need(i)
+    return sorted(chosen)
+
+
+def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = None, keep: int = 1,
+               width: int | None = None) -> None:
+    """Print a polars frame of rates: JSON/CSV with every column at full precision; a table with rates
+    as percentages and their interval, fitted to the terminal (columns that do not fit are left out
+    and named on stderr; ``wide`` shows them all)."""
+    import shutil
+
+    if fmt == "json":
+        click.echo(json.dumps(df.to_dicts(), ensure_ascii=False, default=str))
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(df.columns)
+        for r in df.iter_rows():
+            w.writerow(["" if v is None else repr(v) if isinstance(v, float) else _cell(v) for v in r])
+        click.echo(buf.getvalue(), nl=False)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    headers, rows = table_rows(df)
+    width = width or shutil.get_terminal_size((120, 24)).columns
+    idx = list(range(len(headers))) if wide else _fit(headers, rows, width, keep)
+    table = Table(title=title, show_lines=False, header_style="bold")
+    for i in idx:
+        table.add_column(headers[i], overflow="fold", no_wrap=False)
+    for r in rows:
+        table.add_row(*[r[i] for i in idx])
+    natural = 1 + sum(max([len(headers[i]), *(len(r[i]) for r in rows)]) + 3 for i in idx) if rows else width
+    Console(file=sys.stdout, width=max(natural, width) if wide else width, soft_wrap=False).print(table)
+    left = [headers[i] for i in range(len(headers)) if i not in idx]
+    if left:
+        click.echo(f"({len(left)} columns left out to fit {width} characters: {', '.join(left)}; "
+                   f"--wide shows them, --format csv|json gives every value)", err=True)

@@ -9,7 +9,7 @@ from typing import Any, Iterable
 import click
 
 from zx_events.errors import ZXError
-from zx_events.views import JUDGE, PERSPECTIVES, MatchView, SquareView
+from zx_events.games.zx.views import JUDGE, PERSPECTIVES, MatchView, SquareView
 
 from .output import FORMATS, emit
 
@@ -30,6 +30,19 @@ class ToParam(click.ParamType):
         if text.isdigit() and int(text) >= 1:
             return int(text)
         self.fail(f"{value!r} is neither 'end' nor an event number (1 or more)", param, ctx)
+
+
+def _warn_if_tampered(svc, match_id: str) -> None:
+    """A warning on stderr when the stored match fails verification (its chain or the store seal)."""
+    from zx_events.games.zx.match import match_uuid
+    from zx_events.ledger import failure_warning, match_verdict
+
+    uid = match_uuid(match_id)
+    if not svc.recorder.select_events(uid, limit=1):
+        return  # unknown: load_history says so
+    verdict = match_verdict(svc, match_id, uid)
+    if not verdict.ok:
+        click.echo(f"warning: {failure_warning(verdict)}", err=True)
 
 
 @click.command("replay")
@@ -60,7 +73,7 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     `zx import --accept-violations` are shown at the step where they happened.
     """
     from zx_events import replay
-    from zx_events.views import parse_perspective
+    from zx_events.games.zx.views import parse_perspective
 
     from .main import service
 
@@ -71,6 +84,7 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     perspective = parse_perspective(perspective)
     svc = service(ctx)
     try:
+        _warn_if_tampered(svc, match_id)
         hist = replay.load_history(svc, match_id)
         if turn is not None:
             seq = hist.turn_seq(turn)

@@ -15,7 +15,7 @@ COLUMNS = ["file", "matches", "records", "events", "turns", "winners"]
 def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
     if value is None:
         return None
-    from zx_events.decks import sample_decks
+    from zx_events.games.zx.decks import sample_decks
 
     names = [n.strip() for n in value.split(",") if n.strip()]
     known = [d.name for d in sample_decks()]
@@ -49,7 +49,7 @@ def simulate_cmd(matches: int, seed: int, out: str, decks: list[str] | None, pol
 
     Every record is checked by the rules engine as it is played, so every file imports cleanly.
     """
-    from zx_events.sim import simulate, write_files
+    from zx_events.games.zx.sim import simulate, write_files
 
     if Path(out).exists() and not Path(out).is_dir():
         raise click.ClickException(f"--out {out} is a file, not a directory")

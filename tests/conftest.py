@@ -138,25 +138,31 @@ def service(store_url: str):
     svc.close()
 
 
-def count_stored_rows(svc, match_id: str | None = None) -> int:
-    """Rows in the events table behind ``svc`` (``stored_events`` in SQLite,
+def count_stored_rows(svc, match_id: str | None = None, *, ledger: bool = False) -> int:
+    """Rows of match events in the events table behind ``svc`` (``stored_events`` in SQLite,
     ``<schema>.matches_events`` in PostgreSQL), counted with SQL on a separate connection;
-    only those of ``match_id`` when given."""
-    from zx_events.match import match_uuid
+    only those of ``match_id`` when given; ``ledger``: the store seal's entries instead
+    (zx_events.ledger, in the same table)."""
+    from zx_events.games.zx.match import match_uuid
+    from zx_events.ledger import LEDGER_ID
 
     table = svc.recorder.events_table_name
     cfg = svc.store
     oid = match_uuid(match_id) if match_id is not None else None
     if cfg.kind == "sqlite":
         with sqlite3.connect(cfg.path) as con:
+            if ledger:
+                return con.execute(f"SELECT count(*) FROM {table} WHERE originator_id = ?", (LEDGER_ID.hex,)).fetchone()[0]
             if oid is None:
-                return con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                return con.execute(f"SELECT count(*) FROM {table} WHERE originator_id != ?", (LEDGER_ID.hex,)).fetchone()[0]
             return con.execute(f"SELECT count(*) FROM {table} WHERE originator_id = ?", (oid.hex,)).fetchone()[0]
     if cfg.kind == "postgres":
         with connect_postgres(cfg.env) as con:
             q = f'SELECT count(*) FROM "{cfg.schema}"."{table}"'
+            if ledger:
+                return con.execute(q + " WHERE originator_id = %s", (LEDGER_ID,)).fetchone()[0]
             if oid is None:
-                return con.execute(q).fetchone()[0]
+                return con.execute(q + " WHERE originator_id != %s", (LEDGER_ID,)).fetchone()[0]
             return con.execute(q + " WHERE originator_id = %s", (oid,)).fetchone()[0]
     raise ValueError(f"no SQL for a {cfg.kind} store")
 

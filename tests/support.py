@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from zx_events.decks import deck_by_name
+from zx_events.games.zx.decks import deck_by_name
 from zx_events.errors import RuleViolation
 from zx_events.importer import Checked, build_match
 from zx_events.logformat.reader import parse_log

@@ -15,8 +15,8 @@ from test_verify import Tamper
 from zx_events import integrity
 from zx_events.audit import audit_log, audit_stored, stored_log
 from zx_events.logformat.reader import parse_log, read_log
-from zx_events.match import match_uuid
-from zx_events.rules import RULES_VERSION, title
+from zx_events.games.zx.match import match_uuid
+from zx_events.games.zx.rules import RULES_VERSION, title
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = ROOT / "examples" / "legal" / "first-turns.zxlog"
@@ -237,7 +237,7 @@ def test_audit_warns_when_the_pinned_catalog_or_rules_differ(three, service, sto
     (log,) = read_log(LEGAL)
     service.import_log(log)
     monkeypatch.undo()
-    sample = (ROOT / "zx_events" / "catalogs" / "sample.csv").read_text(encoding="utf-8")
+    sample = (ROOT / "zx_events" / "games" / "zx" / "catalogs" / "sample.csv").read_text(encoding="utf-8")
     other = tmp_path / "sample-v2.csv"
     other.write_text(sample.replace("Ember Whelp Scout", "Ember Whelp Scout v2"), encoding="utf-8")
     r = run(log.match_id, "--catalog", str(other), "--format", "json", store=store_url)

@@ -9,7 +9,7 @@ import fastjsonschema
 import jsonschema
 import pytest
 
-from zx_events.cards import parse_catalog
+from zx_events.games.zx.cards import parse_catalog
 from zx_events.errors import FormatError
 from zx_events.logformat.reader import (
     BEFORE_HEADER,
@@ -111,7 +111,7 @@ INVALID = [
      "force, dynamis), got 'bin'"),
     ({"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "X", "from": "hand", "to": "trash",
       "owner": "P1", "dest": "a1"},
-     "an effect move record: dest (an extension) is allowed only when to is square"),
+     "an effect move record: dest (an extension) is allowed only when to is square or force"),
     ({"do": "effect", "by": "P1", "source": "a1", "op": "sleep", "resource": "X", "target": "card"},
      "an effect sleep record: target (an extension) needs square (the card it names is on that Square)"),
     ({"do": "effect", "by": "P1", "source": "a1", "op": "counter", "delta": 1, "square": "a1"},
@@ -355,11 +355,13 @@ def test_read_log_missing_file_is_a_format_error_with_the_path(tmp_path):
 
 def test_read_log_undecodable_utf8_names_the_path_and_line(tmp_path):
     p = tmp_path / "latin1.zxlog"
-    p.write_bytes(jl(HEADER).encode() + '{"do": "turn", "by": "P1", "note": "caf\u00e9"}\n'.encode("latin-1"))
-    with pytest.raises(FormatError) as ei:
-        read_log(p)
-    assert (ei.value.source, ei.value.line) == (str(p), 2)
-    assert ei.value.message == "not UTF-8: byte 0xe9 cannot be decoded"
+    head = jl(HEADER).encode()
+    p.write_bytes(head + '{"do": "turn", "by": "P1", "note": "caf\u00e9"}\n'.encode("latin-1"))
+    (log,) = read_log(p)  # the match holding the byte is rejected whole, with where the byte is
+    assert (log.error.source, log.error.line) == (str(p), 2)
+    offset = len(head) + len('{"do": "turn", "by": "P1", "note": "caf')
+    assert log.error.message == (f"not UTF-8: byte 0xe9 at byte offset {offset} (column 40) cannot be decoded: "
+                                 f"the match is rejected whole")
 
 
 # --- card codes ---------------------------------------------------------------------------
@@ -463,7 +465,7 @@ def test_content_hash_is_over_canonical_json_one_line_each():
 # --- the schema file ------------------------------------------------------------------------
 
 def _schema() -> dict:
-    text = resources.files("zx_events.logformat").joinpath("match-log.schema.json").read_text(encoding="utf-8")
+    text = resources.files("zx_events.games.zx").joinpath("match-log.schema.json").read_text(encoding="utf-8")
     return json.loads(text)
 
 

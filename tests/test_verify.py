@@ -18,7 +18,7 @@ from cli.main import zx
 from zx_events import integrity
 from zx_events.application import MatchService
 from zx_events.logformat.reader import read_log
-from zx_events.match import match_uuid
+from zx_events.games.zx.match import match_uuid
 from zx_events.store import connect_postgres
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,7 +106,11 @@ def store(service):
 
 
 def verify(svc: MatchService, match: str = MATCH) -> integrity.Verdict:
-    return integrity.verify_rows(match, integrity.stored_rows(svc, match_uuid(match)))
+    """The verdict of ``zx verify`` (one pass over the stored bytes), which must be the one of the
+    row-by-row check that diagnoses failures."""
+    fast = integrity.verify_stored(svc, match, match_uuid(match))
+    assert fast == integrity.verify_rows(match, integrity.stored_rows(svc, match_uuid(match)))
+    return fast
 
 
 def cli(store_url: str, *args: str):
@@ -163,6 +167,28 @@ def test_changed_payload_is_altered_at_its_seq(store, store_url):
     assert r.exit_code == 1
     assert f"{MATCH},32,altered,{seq}," in r.stdout
     assert "1 intact, 1 failed" in r.stderr
+
+
+def test_changed_topic_column_is_altered_at_its_seq(store):
+    """The payload is intact but the row says it is another kind of event: replay would decode it
+    as that kind, so the digest (which covers the topic) must not verify."""
+    svc, t, _ = store
+    seq = t.seq_of(MATCH, "zx.match:CardsDrawn")
+    t.run("UPDATE {t} SET topic = %s WHERE originator_id = %s AND originator_version = %s",
+          ("zx.match:PriorityPassed", t.oid(MATCH), seq))
+    v = verify(svc)
+    assert (v.status, v.seq) == ("altered", seq)
+    assert verify(svc, "second-match").ok
+
+
+def test_a_match_moved_under_another_id_is_altered_at_seq_1(store):
+    """Every row of one match relabelled as another match (whose rows were deleted): each event
+    is intact and chained, but the id it was sealed under is not the row's."""
+    svc, t, _ = store
+    t.run("DELETE FROM {t} WHERE originator_id = %s", (t.oid(MATCH),))
+    t.run("UPDATE {t} SET originator_id = %s WHERE originator_id = %s", (t.oid(MATCH), t.oid("second-match")))
+    v = verify(svc)
+    assert (v.status, v.seq) == ("altered", 1)
 
 
 def test_undecodable_payload_is_altered(store):
@@ -262,8 +288,9 @@ def test_altered_payload_with_recomputed_digest_breaks_the_next_link(store):
     assert f"or the digest of seq {seq} was rewritten" in v.message
 
 
-def test_a_rewritten_chain_is_caught_by_the_head_on_the_score_sheet(store, store_url):
-    """Recompute every digest and the seal after a change: only the head written down shows it."""
+def test_a_rewritten_chain_is_caught_by_the_store_seal_and_the_head_on_the_score_sheet(store, store_url):
+    """Recompute every digest and the seal after a change: the store seal (zx_events.ledger) shows it,
+    and so does the head written down."""
     svc, t, heads = store
     rows = integrity.stored_rows(svc, match_uuid(MATCH))
     prev = integrity.ZERO
@@ -278,10 +305,12 @@ def test_a_rewritten_chain_is_caught_by_the_head_on_the_score_sheet(store, store
         state["digest"] = prev
         t.set_state(MATCH, r.seq, svc.mapper.transcoder.encode(state))
     assert verify(svc).ok  # the chain is consistent again...
-    r = cli(store_url, MATCH, "--head", heads[MATCH][:16], "--format", "json")
-    assert r.exit_code == 1  # ...but not the head written on the score sheet
+    r = cli(store_url, MATCH, "--format", "json")
+    assert r.exit_code == 1  # ...but its head is not the one the store seal recorded at import
     (out,) = json.loads(r.stdout)
-    assert out["status"] == "head" and "is not the head written down" in out["message"]
+    assert out["status"] == "rewritten" and "is not the one sealed at import" in out["message"]
+    r = cli(store_url, MATCH, "--head", heads[MATCH][:16], "--format", "json")
+    assert r.exit_code == 1  # ...nor the head written on the score sheet
 
 
 # ---------------------------------------------------------------------- the --head option
@@ -315,5 +344,5 @@ def test_unknown_match_is_an_error(store, store_url):
 def test_no_store_is_an_error(tmp_path):
     store = tmp_path / "none.sqlite"
     r = CliRunner().invoke(zx, ["--store", str(store), "verify"])
-    assert r.exit_code == 1 and f"there is no store at {store}: nothing to verify" in r.output
+    assert r.exit_code == 1 and f"there is no store at {store}: zx import creates one (nothing was created)" in r.output
     assert not store.exists()

@@ -8,25 +8,32 @@ rejected match leaves nothing behind, and a crash mid-import leaves nothing half
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from .cards import Catalog
-from .engine.referee import Violation
-from .errors import ConflictError, ZXError
-from .importer import build_match
-from .integrity import seal, stored_head
-from .logformat.reader import MatchLog
-from .match import Match, match_uuid, project, topic
-from .store import StoreConfig, resolve_store
+from zx_events.errors import ConflictError, ZXError
+from zx_events.integrity import seal_stored, stored_head
+from zx_events.ledger import insert_sealed, sealed_entry
+from zx_events.games.zx.match import Match, match_uuid, project, topic
+from zx_events.store import StoreConfig, resolve_store
+
+if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log is checked, not for zx matches
+    from zx_events.games.zx.cards import Catalog
+    from zx_events.games.zx.engine.referee import Violation
+    from zx_events.logformat.reader import MatchLog
 
 TOPIC_STARTED = topic("Started")
 TOPIC_TURN = topic("TurnStarted")
 TOPIC_ENDED = topic("MatchEnded")
 TOPIC_VIOLATION = topic("ViolationRecorded")
+
+
+def seal_row(out: "ImportOutcome", stored: list) -> list:
+    """The store-seal row of one match about to be written: id, originator id, events, head."""
+    return sealed_entry(out.match_id, stored[0].originator_id, len(stored), out.head)
 
 
 @dataclass
@@ -54,8 +61,9 @@ class ImportOutcome:
 class MatchService(Application[UUID]):
     name = "Matches"
 
-    def __init__(self, store: str | None = None, env: dict[str, str] | None = None) -> None:
-        self.store: StoreConfig = resolve_store(store)
+    def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True) -> None:
+        """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created)."""
+        self.store: StoreConfig = resolve_store(store, create=create)
         super().__init__(env={**self.store.env, **(env or {})})
 
     # ------------------------------------------------------------------ import
@@ -81,13 +89,13 @@ class MatchService(Application[UUID]):
         (an id stored meanwhile) is saved again match by match.
         """
         outs: list[ImportOutcome] = []
-        pending: list[tuple[ImportOutcome, MatchLog, Match]] = []
+        pending: list[tuple[ImportOutcome, MatchLog, list[StoredEvent]]] = []
         in_batch: dict[str, tuple[str, str | None]] = {}  # match id -> (content hash, head)
         for log in logs:
-            out, match = self._check(log, catalog, accept_violations, in_batch)
+            out, stored = self._check(log, catalog, accept_violations, in_batch)
             outs.append(out)
-            if match is not None:
-                pending.append((out, log, match))
+            if stored is not None:
+                pending.append((out, log, stored))
                 in_batch[log.match_id] = (log.content_sha256, out.head)
             if len(pending) >= batch or (not pending and len(outs) >= batch):
                 self._flush(pending)
@@ -97,7 +105,9 @@ class MatchService(Application[UUID]):
         yield from outs
 
     def _check(self, log: MatchLog, catalog: Catalog | None, accept_violations: bool,
-               in_batch: dict[str, tuple[str, str | None]]) -> tuple[ImportOutcome, Match | None]:
+               in_batch: dict[str, tuple[str, str | None]]) -> tuple[ImportOutcome, list[StoredEvent] | None]:
+        """The outcome of checking ``log``, and its sealed events encoded for the recorder (None when
+        there is nothing to store)."""
         out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected")
         try:
             if log.error is None and log.match_id is not None:
@@ -109,15 +119,18 @@ class MatchService(Application[UUID]):
                     out.status = "unchanged"
                     out.head = stored_head(self, existing.originator_id)
                     return out, None
+            from zx_events.importer import build_match
+
             checked = build_match(log, catalog=catalog, strict=not accept_violations)
         except ZXError as e:
             out.error = e
             return out, None
-        match = checked.match
-        out.head = seal(match)  # tamper evidence: a digest chained through every event, then the seal
+        # tamper evidence: a digest chained through every event, then the seal; each event's canonical
+        # bytes, hashed once, are the bytes stored (zx_events.codec)
+        out.head, stored = seal_stored(checked.match, self.mapper)
         out.violations = checked.violations
-        out.events = len(match.pending_events)
-        return out, match
+        out.events = len(stored)
+        return out, stored
 
     def seen_in_batch(self, out: ImportOutcome, log: Any, in_batch: dict[str, tuple[str, str | None]]) -> bool:
         """Whether ``log``'s id came earlier in this batch; then ``out`` says unchanged or conflict."""
@@ -130,24 +143,41 @@ class MatchService(Application[UUID]):
             out.status, out.head, out.events = "unchanged", seen[1], 0
         return True
 
-    def _flush(self, pending: list[tuple[ImportOutcome, MatchLog, Match]]) -> None:
+    def _flush(self, pending: list[tuple[ImportOutcome, Any, list[StoredEvent]]]) -> None:
+        """Insert the encoded events of ``pending`` and their store-seal entry (zx_events.ledger) in one
+        transaction (straight to the recorder: ``Application.save`` would encode them again and check
+        each against a runtime Protocol); a batch that loses a race with another importer (an id
+        stored meanwhile) is written again match by match."""
         if not pending:
             return
-        # collected once: a failed save must not lose them (saving an aggregate drains its events)
-        batch = [(out, log, match.collect_events()) for out, log, match in pending]
         try:
-            self.save(*[e for _, _, events in batch for e in events])
+            insert_sealed(self.recorder, self.mapper, [s for _, _, stored in pending for s in stored],
+                          [seal_row(out, stored) for out, _, stored in pending], insert=self.insert)
         except IntegrityError:  # another importer stored one of these ids meanwhile
-            for out, log, events in batch:
-                self.write_one(out, log, lambda: self.save(*events))
+            for out, log, stored in pending:
+                self.write_one(out, log, stored)
             return
-        for out, _, _ in batch:
+        for out, _, _ in pending:
             out.status = "imported"
 
-    def write_one(self, out: ImportOutcome, log: Any, write: Any) -> None:
-        """Store one match by ``write()``; when its id was stored meanwhile: unchanged, or a conflict."""
+    write_batch = _flush  # the parallel importer's writer (zx_events.parallel)
+
+    def insert(self, stored: list[StoredEvent]) -> None:
+        """Insert encoded events in one transaction. On SQLite with one ``executemany``: the
+        recorder's own insert runs one statement per event to return notification ids, which an
+        import does not use; the transaction and its errors (``IntegrityError``) are the recorder's."""
+        rec = self.recorder
+        if self.store.kind == "sqlite" and getattr(rec.datastore, "originator_id_type", None) == "uuid":
+            params = [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in stored]
+            with rec.datastore.transaction(commit=True) as c:
+                c.executemany(rec.insert_events_statement, params)
+            return
+        rec.insert_events(stored)
+
+    def write_one(self, out: ImportOutcome, log: Any, stored: list[StoredEvent]) -> None:
+        """Store one match with its seal entry; when its id was stored meanwhile: unchanged, or a conflict."""
         try:
-            write()
+            insert_sealed(self.recorder, self.mapper, stored, [seal_row(out, stored)], insert=self.insert)
         except IntegrityError:
             existing = self.stored_started(log.match_id)
             try:
@@ -198,7 +228,16 @@ class MatchService(Application[UUID]):
     def summaries(self) -> list[dict[str, Any]]:
         """One row per stored match: id, date, event, players, decks, turns, winner."""
         rows: dict[UUID, dict[str, Any]] = {}
-        for n in self.notifications([TOPIC_STARTED, TOPIC_TURN, TOPIC_ENDED, TOPIC_VIOLATION]):
+        self.update_summaries(rows)
+        return list(rows.values())
+
+    def update_summaries(self, rows: dict[UUID, dict[str, Any]], after: int | None = None) -> int | None:
+        """Bring ``rows`` (summaries by originator id) up to date with the notifications after ``after``
+        (all of them when None); returns the last notification id read (``after`` when none is new).
+        The store only grows, so a caller can keep ``rows`` and read only what came since."""
+        last = after
+        for n in self.notifications([TOPIC_STARTED, TOPIC_TURN, TOPIC_ENDED, TOPIC_VIOLATION], start=after):
+            last = n.id
             e = self.mapper.to_domain_event(n)
             if n.topic == TOPIC_STARTED:
                 h, pl = e.header, e.header["players"]
@@ -218,4 +257,4 @@ class MatchService(Application[UUID]):
                 row["winner"], row["reason"] = e.winner, e.reason
             else:
                 row["violations"] += 1
-        return list(rows.values())
+        return last

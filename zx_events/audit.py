@@ -16,13 +16,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .cards import Catalog
-from .errors import ZXError
-from .importer import Checked, build_match
-from .integrity import ZERO, Row, Verdict, chain, stored_rows, verify_rows
-from .logformat.reader import MatchLog, Record
-from .match import match_uuid, topic
-from .rules import RULES_VERSION, title
+from zx_events.games.zx.cards import Catalog
+from zx_events.errors import ZXError
+from zx_events.importer import Checked, build_match
+from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows, verify_rows
+from zx_events.ledger import failure_warning, match_verdict
+from zx_events.logformat.reader import MatchLog, Record
+from zx_events.games.zx.match import match_uuid, topic
+from zx_events.games.zx.rules import RULES_VERSION, title
 
 TOPIC_STARTED = topic("Started")
 TOPIC_VIOLATION = topic("ViolationRecorded")
@@ -125,9 +126,11 @@ def compare_with_store(audit: Audit, app: Any) -> None:
                                   f"{str(started.get('content_sha256'))[:12]}, this log "
                                   f"{audit.log.content_sha256[:12]})")
         return
-    verdict = verify_rows(audit.match, rows)
+    verdict = match_verdict(app, audit.match, match_uuid(audit.match), rows=rows)
     audit.integrity, audit.head = verdict.status, verdict.head
     audit.integrity_detail = None if verdict.ok else verdict.message
+    if not verdict.ok:
+        audit.warnings.append(failure_warning(verdict))
 
 
 # ---------------------------------------------------------------------- a stored match
@@ -179,7 +182,7 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
     rows = stored_rows(app, match_uuid(match_id))
     if not rows:
         raise ZXError(f"no stored match {match_id!r}")
-    verdict = verify_rows(match_id, rows)
+    verdict = match_verdict(app, match_id, match_uuid(match_id), rows=rows)  # its chain and the store seal
     log = stored_log(rows)
     audit = audit_log(log, catalog)
     started = next(r.state for r in rows if r.topic == TOPIC_STARTED and r.state)
@@ -192,6 +195,8 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
     audit.integrity_detail = None if verdict.ok else verdict.message
     audit.pinned = {"catalog": started.get("catalog"), "rules_version": started.get("rules_version")}
     audit.warnings = pin_warnings(audit)
+    if not verdict.ok:
+        audit.warnings.insert(0, failure_warning(verdict))
     if log.content_sha256 != started.get("content_sha256"):
         audit.warnings.append(f"the records stored in the events do not reproduce the imported log (content "
                               f"sha256 {log.content_sha256[:12]}, recorded at import "
@@ -226,7 +231,7 @@ def file_events(audit: Audit) -> list[dict[str, Any]]:
                  "payload": _payload(r.state) if r.state is not None else None} for r in audit.rows]
     if audit.checked is None:
         return []
-    from .integrity import event_topic
+    from zx_events.integrity import event_topic
 
     events = list(audit.checked.match.pending_events)
     chain(events, ZERO)  # the digests these events would get at import (they are not stored)

@@ -15,8 +15,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from .audit import Audit, file_events, regenerate
-from .views import build_view
+from zx_events.audit import Audit, file_events, regenerate
+from zx_events.games.zx.views import build_view
 
 SEATS = ("judge", "P1", "P2")
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import Catalog, load_catalog
-from .engine.referee import Referee, Violation
-from .errors import FormatError
-from .logformat.reader import MatchLog, check_codes
-from .match import Match
-from .rules import RULES_VERSION
+from zx_events.games.zx.cards import Catalog, load_catalog
+from zx_events.games.zx.engine.referee import Referee, Violation
+from zx_events.errors import FormatError
+from zx_events.logformat.reader import MatchLog, check_codes
+from zx_events.games.zx.match import Match
+from zx_events.games.zx.rules import RULES_VERSION
 
 
 @dataclass

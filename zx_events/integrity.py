@@ -36,7 +36,7 @@ from uuid import UUID
 
 import orjson
 
-from .match import topic
+from zx_events.games.zx.match import topic
 
 ZERO = "0" * 64
 TOPIC_SEALED = topic("Sealed")
@@ -70,25 +70,44 @@ def canonical(topic: str, originator_id: Any, version: int, state: dict[str, Any
 
 def link(prev: str, body: bytes) -> str:
     """``SHA-256(prev digest as 32 bytes || canonical event)`` in hex."""
-    return hashlib.sha256(bytes.fromhex(prev) + body).hexdigest()
+    h = hashlib.sha256(bytes.fromhex(prev))
+    h.update(body)
+    return h.hexdigest()
+
+
+_TOPICS: dict[type, str] = {}
 
 
 def event_topic(event: Any) -> str:
-    from eventsourcing.utils import get_topic
+    cls = type(event)
+    topic = _TOPICS.get(cls)
+    if topic is None:
+        from eventsourcing.utils import get_topic
 
-    return get_topic(type(event))
+        topic = _TOPICS[cls] = get_topic(cls)
+    return topic
 
 
 def event_canonical(event: Any) -> bytes:
-    state = vars(event)
+    state = event.__dict__
     return canonical(event_topic(event), state["originator_id"], state["originator_version"], state)
 
 
-def chain(events: Iterable[Any], prev: str = ZERO) -> str:
-    """Give each (pending, not yet saved) event its ``digest``; returns the last one."""
-    for e in events:
-        prev = link(prev, event_canonical(e))
-        object.__setattr__(e, "digest", prev)  # events are frozen dataclasses
+def chain(events: Iterable[Any], prev: str = ZERO, bodies: list[bytes] | None = None) -> str:
+    """Give each (pending, not yet saved) event its ``digest``; returns the last one. ``bodies``
+    (when given) receives each event's canonical bytes, to be stored as they are (zx_events.codec)."""
+    sha256, fromhex, setattr_, dumps, left_out = hashlib.sha256, bytes.fromhex, object.__setattr__, orjson.dumps, _LEFT_OUT
+    for e in events:  # event_canonical, inlined (orjson writes the UUID and the datetime itself)
+        state = e.__dict__
+        fields = {k: v for k, v in state.items() if k not in left_out}
+        fields["topic"] = event_topic(e)
+        fields["originator_id"] = str(state["originator_id"])
+        fields["originator_version"] = state["originator_version"]
+        body = dumps(fields, option=orjson.OPT_SORT_KEYS, default=_plain)
+        prev = sha256(fromhex(prev) + body).hexdigest()
+        setattr_(e, "digest", prev)  # events are frozen dataclasses
+        if bodies is not None:
+            bodies.append(body)
     return prev
 
 
@@ -102,6 +121,22 @@ def seal(match: Any, prev: str = ZERO) -> str:
     last = chain(pending, prev)
     match._sealed(events=match.version, last=last)
     return chain(match.pending_events[len(pending):], last)
+
+
+def seal_stored(match: Any, mapper: Any, prev: str = ZERO) -> tuple[str, list[Any]]:
+    """``seal``, then the match's pending events collected and encoded for the recorder: each one's
+    canonical bytes, hashed once, are its stored bytes (``zx_events.codec``). Returns the head and
+    the stored events, ready for ``recorder.insert_events``."""
+    bodies: list[bytes] = []
+    pending = list(match.pending_events)
+    last = chain(pending, prev, bodies)
+    match._sealed(events=match.version, last=last)
+    head = chain(match.pending_events[len(pending):], last, bodies)
+    events = match.collect_events()
+    stored = getattr(mapper, "stored", None)
+    if stored is None:  # another mapper: its own encoding
+        return head, [mapper.to_stored_event(e) for e in events]
+    return head, [stored(e, body, e.__dict__["digest"]) for e, body in zip(events, bodies)]
 
 
 # ---------------------------------------------------------------------- reading the store
@@ -118,16 +153,30 @@ def decode_state(mapper: Any, stored: Any) -> dict[str, Any]:
     return out
 
 
-@dataclass
 class Row:
-    """One stored event, ready to verify: its position, topic, stored digest and canonical bytes."""
+    """One stored event, ready to verify: its position, topic, stored digest and canonical bytes;
+    ``state`` (its decoded fields) is decoded when first asked for."""
 
-    seq: int
-    topic: str
-    digest: str | None
-    body: bytes | None  # None: the payload cannot be decoded
-    state: dict[str, Any] | None
-    originator_id: Any
+    __slots__ = ("seq", "topic", "digest", "body", "_state", "_raw", "originator_id")
+
+    def __init__(self, seq: int, topic: str, digest: str | None, body: bytes | None, state: dict[str, Any] | None,
+                 originator_id: Any, raw: bytes | None = None) -> None:
+        self.seq, self.topic, self.digest, self.body = seq, topic, digest, body  # body None: cannot be decoded
+        self._state, self._raw, self.originator_id = state, raw, originator_id
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        if self._raw is not None:
+            try:
+                d = orjson.loads(self._raw)
+                self._state = d if isinstance(d, dict) else None
+            except orjson.JSONDecodeError:
+                self._state = None
+            self._raw = None
+        return self._state
+
+    def __repr__(self) -> str:
+        return f"Row(seq={self.seq}, topic={self.topic!r}, digest={self.digest!r})"
 
     def body_as(self, version: int) -> bytes:
         """The canonical bytes this event would have at another position."""
@@ -135,16 +184,41 @@ class Row:
 
 
 def read_rows(mapper: Any, stored: Sequence[Any]) -> list[Row]:
+    """The rows of ``stored`` events, ready for ``verify_rows``.
+
+    An event stored as its canonical bytes plus its digest (``zx_events.codec``) is verified on the
+    stored bytes themselves, once the id, version and topic inside them are found to be the row's
+    (exact key-value bytes: the keys are sorted, so the id and the version are adjacent); any other
+    (an event stored before 0.2, or one whose inside disagrees with its row) is decoded and its
+    canonical bytes computed again, as they were at import.
+    """
+    from zx_events.codec import DIGEST_KEY, SUFFIX
+
     rows = []
+    plain = getattr(mapper, "plain", None)
+    key_at, ids, topics = -SUFFIX + len(DIGEST_KEY), {}, {}
     for s in stored:
+        oid = s.originator_id
         try:
+            raw = plain(s.state) if plain is not None else None
+            if raw is not None and raw[-SUFFIX:key_at] == DIGEST_KEY and raw[-2:] == b'"}':
+                key = oid.int if isinstance(oid, UUID) else oid
+                text = ids.get(key)
+                if text is None:
+                    text = ids[key] = b'"originator_id":"%s",' % str(oid).encode()
+                topic = topics.get(s.topic)
+                if topic is None:
+                    topic = topics[s.topic] = b'"topic":"%s"' % s.topic.encode()
+                if b'"originator_version":%d,' % s.originator_version in raw and text in raw and topic in raw:
+                    rows.append(Row(s.originator_version, s.topic, raw[-66:-2].decode("ascii"),
+                                    raw[:-SUFFIX] + b"}", None, oid, raw))
+                    continue
             state = decode_state(mapper, s)
+            body = canonical(s.topic, oid, s.originator_version, state)
             digest = state.get("digest")
-            body = canonical(s.topic, s.originator_id, s.originator_version, state)
         except Exception:  # an undecodable payload is an altered one
             state, digest, body = None, None, None
-        rows.append(Row(s.originator_version, s.topic, digest if isinstance(digest, str) else None, body,
-                        state, s.originator_id))
+        rows.append(Row(s.originator_version, s.topic, digest if isinstance(digest, str) else None, body, state, oid))
     return rows
 
 
@@ -259,6 +333,78 @@ def _short_topic(topic: str) -> str:
 # ---------------------------------------------------------------------- the application's side
 def stored_rows(app: Any, originator_id: Any) -> list[Row]:
     return read_rows(app.mapper, app.recorder.select_events(originator_id))
+
+
+def verify_stored(app: Any, match: str, originator_id: Any) -> Verdict:
+    """``verify_rows(match, stored_rows(app, originator_id))``, on one read of the rows.
+
+    An intact match stored as canonical bytes (``zx_events.codec``) is checked in one pass over
+    the stored bytes (``_intact``); anything else (a failure to diagnose, an event stored before
+    0.2) is read into rows and verified, diagnosed and worded by ``verify_rows``."""
+    stored = app.recorder.select_events(originator_id)
+    verdict = _intact(app.mapper, match, stored)
+    return verdict if verdict is not None else verify_rows(match, read_rows(app.mapper, stored))
+
+
+_VERSIONS: list[bytes] = []  # b"1," b"2," ...: the bytes after "originator_version": in a canonical event
+
+
+def _intact(mapper: Any, match: str, stored: Sequence[Any]) -> Verdict | None:
+    """The ``ok`` verdict when every stored event is canonical bytes plus digest, at its place (the
+    id, version and topic inside it are the row's) and chained, and the last is the seal that
+    counts them; otherwise None (``verify_rows`` then finds out what is wrong)."""
+    from binascii import unhexlify
+
+    from zx_events.codec import DIGEST_KEY, SUFFIX
+
+    plain = getattr(mapper, "plain", None)
+    if plain is None or not stored:
+        return None
+    n = len(stored)
+    while len(_VERSIONS) <= n:
+        _VERSIONS.append(b"%d," % len(_VERSIONS))
+    versions, sha256, key_at = _VERSIONS, hashlib.sha256, -SUFFIX + len(DIGEST_KEY)
+    first = stored[0].originator_id
+    if not isinstance(first, UUID):
+        return None
+    first_int = first.int
+    idv = b'"originator_id":"%s",' % str(first).encode()
+    key, skip = b'"originator_version":', len(b'"originator_version":')
+    topics: dict[str, bytes] = {}
+    prev = prev_hex = None
+    before = ZERO
+    digest = bytes(32)
+    for i, s in enumerate(stored, 1):
+        raw = plain(s.state)
+        if s.originator_version != i or raw[-SUFFIX:key_at] != DIGEST_KEY or raw[-2:] != b'"}' \
+                or s.originator_id.int != first_int:
+            return None
+        at = raw.find(key) + skip
+        v = versions[i]
+        if at < skip or raw[at:at + len(v)] != v or (i == 1 and idv not in raw):
+            return None  # (the other events' ids: the chain from the first proves them the first's)
+        topic = topics.get(s.topic)
+        if topic is None:
+            topic = topics[s.topic] = b'"topic":"%s"' % s.topic.encode()
+        if topic not in raw:
+            return None
+        h = sha256(digest)
+        h.update(raw[:-SUFFIX])
+        h.update(b"}")
+        digest = h.digest()
+        try:
+            if unhexlify(raw[-66:-2]) != digest:
+                return None
+        except ValueError:
+            return None
+        prev, before, prev_hex = raw, prev_hex, raw[-66:-2]
+    if stored[-1].topic != TOPIC_SEALED:
+        return None
+    sealed = orjson.loads(prev)
+    if sealed.get("events") != n - 1 or sealed.get("last") != (before.decode() if before else ZERO):
+        return None
+    head = prev_hex.decode()
+    return Verdict(match, n, "ok", None, f"{n} events, chain intact", head)
 
 
 def stored_head(app: Any, originator_id: Any) -> str | None:

@@ -17,11 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from types import SimpleNamespace
 from typing import Any, Callable, Iterable, Iterator
 
-from eventsourcing.persistence import IntegrityError
-
-from .application import ImportOutcome, MatchService
-from .errors import FormatError
-from .logformat.reader import iter_pieces, parse_log
+from zx_events.application import ImportOutcome, MatchService
+from zx_events.errors import FormatError
+from zx_events.logformat.reader import iter_pieces, parse_piece
 
 TASK_MATCHES = 16  # matches per task sent to a worker
 IN_FLIGHT = 4  # tasks per worker queued at once
@@ -33,29 +31,28 @@ _accept = False
 
 def _init(store: str, catalog: str | None, accept: bool) -> None:
     global _svc, _catalog, _accept
-    from .cards import load_catalog
+    from zx_events.games.zx.cards import load_catalog
 
     _svc = MatchService(store)
     _catalog = load_catalog(catalog) if catalog else None
     _accept = accept
 
 
-def _check(pieces: list[tuple[str, int, str]]) -> list[tuple[ImportOutcome, Any, list]]:
+def _check(pieces: list[tuple[str, int, str, Any]]) -> list[tuple[ImportOutcome, Any, list]]:
     """In a worker: check each match; encoded events for the ones to store."""
     out = []
-    for source, first_line, text in pieces:
-        for log in parse_log(text, source, first_line):
-            result, match = _svc._check(log, _catalog, _accept, {})
+    for piece in pieces:
+        for log in parse_piece(piece):
+            result, stored = _svc._check(log, _catalog, _accept, {})
             key = SimpleNamespace(match_id=log.match_id, content_sha256=log.content_sha256, source=log.source,
                                   header_line=log.header_line)
-            stored = [_svc.mapper.to_stored_event(e) for e in match.collect_events()] if match else []
-            out.append((result, key, stored))
+            out.append((result, key, stored or []))
     return out
 
 
 def _tasks(paths: Iterable[str], on_bytes: Callable[[int], None] | None) -> Iterator[Any]:
     """Tasks of up to TASK_MATCHES pieces; an unreadable file becomes a rejected outcome."""
-    task: list[tuple[str, int, str]] = []
+    task: list[tuple[str, int, str, Any]] = []
     for path in paths:
         try:
             for piece in iter_pieces(path):
@@ -81,8 +78,8 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
     open the same store); outcomes in input order."""
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or svc.store.kind == "memory":  # a memory store lives in this process only
-        from .cards import load_catalog
-        from .logformat.reader import MatchLog, iter_log
+        from zx_events.games.zx.cards import load_catalog
+        from zx_events.logformat.reader import MatchLog, iter_log
 
         cat = load_catalog(catalog) if catalog else None
 
@@ -135,13 +132,6 @@ class _Writer:
 
     def flush(self) -> Iterator[ImportOutcome]:
         if self.pending:
-            recorder = self.svc.recorder
-            try:
-                recorder.insert_events([s for _, _, stored in self.pending for s in stored])
-                for out, _, _ in self.pending:
-                    out.status = "imported"
-            except IntegrityError:  # another importer stored one of these ids meanwhile
-                for out, key, stored in self.pending:
-                    self.svc.write_one(out, key, lambda: recorder.insert_events(stored))
+            self.svc.write_batch(self.pending)
         outs, self.outs, self.pending, self.ids = self.outs, [], [], {}
         yield from outs

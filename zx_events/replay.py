@@ -9,7 +9,7 @@ Seeking is fast because of snapshots: the first seek into a match that has none 
 ``SNAPSHOT_EVERY`` versions (``prepare_snapshots``; imports stay as fast as before), and every seek
 then decodes one snapshot plus at most ``SNAPSHOT_EVERY - 1`` events with a plain projector.
 
-A snapshot is a state made by the event bodies of ``zx_events/match.py``; when they change, a
+A snapshot is a state made by the event bodies of ``zx_events/games/zx/match.py``; when they change, a
 stored snapshot may no longer be what replaying the events gives. So snapshots are filed under an
 id derived from the match and a fingerprint of that code (``snapshot_id``): after any change of
 match.py the old ones are never read again, and new ones are written on the next seek.
@@ -28,20 +28,23 @@ from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 from weakref import WeakKeyDictionary
 
+import orjson
+
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
-from . import match as match_module
-from .cards import load_catalog
-from .errors import ZXError
-from .match import Match, match_uuid, project, topic
-from .views import (JUDGE, Masker, MatchView, ViolationView, build_view, event_fields, plain, redact_event,
+from zx_events.games.zx import match as match_module
+from zx_events.games.zx.cards import load_catalog
+from zx_events.errors import ZXError
+from zx_events.games.zx.match import Match, match_uuid, project, topic
+from zx_events.games.zx.views import (JUDGE, Masker, MatchView, ViolationView, build_view, event_fields, plain, redact_event,
                     redact_record)
 
-SNAPSHOT_EVERY = 50
+SNAPSHOT_EVERY = 10  # a seek decodes one snapshot and at most 9 events
 TOPIC_TURN = topic("TurnStarted")
 _OWN_STORES: "WeakKeyDictionary[Any, EventStore]" = WeakKeyDictionary()
 _UNWRITABLE: "WeakKeyDictionary[Any, set[str]]" = WeakKeyDictionary()  # matches whose snapshots failed
+_DISTRUSTED: "WeakKeyDictionary[Any, set[str]]" = WeakKeyDictionary()  # matches with a snapshot that failed its check
 
 
 class UnknownMatch(ZXError):
@@ -107,12 +110,55 @@ def projection_fingerprint() -> str:
 
 def snapshot_id(match_id: str) -> uuid.UUID:
     """Where this code's snapshots of a match are filed (never the match's own id)."""
-    return uuid.uuid5(match_uuid(match_id), f"zx-replay-snapshot:{projection_fingerprint()}")
+    return _snapshot_id(match_id, projection_fingerprint())
 
 
-def _from_snapshot(snapshot: Any, match_id: str) -> Match:
-    match = snapshot.mutate(None)
-    match.__dict__["_id"] = match_uuid(match_id)  # filed under snapshot_id; the events check the match's id
+@lru_cache(maxsize=1024)
+def _snapshot_id(match_id: str, fingerprint: str) -> uuid.UUID:
+    return uuid.uuid5(match_uuid(match_id), f"zx-replay-snapshot-checked:{fingerprint}")
+
+
+# A snapshot is bound to its events (docs/security.md): its state carries the digest of the event
+# it was taken after (``_zx_chain``) and a SHA-256 over that digest and the state (``_zx_check``).
+# A seek uses a snapshot only when both still hold (else it replays the events from the start), and
+# ``zx verify`` replays every match that has snapshots and compares each one with the events.
+CHAIN_KEY, CHECK_KEY = "_zx_chain", "_zx_check"
+ZERO_CHAIN = "0" * 64  # the chain value of an event without a digest (a match imported before digests)
+
+
+def state_check(chain: str, state: Mapping[str, Any]) -> str:
+    body = {k: v for k, v in state.items() if k not in (CHAIN_KEY, CHECK_KEY)}
+    data = orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=_plain_value)
+    return hashlib.sha256(chain.encode() + b"\n" + data).hexdigest()
+
+
+def _plain_value(value: Any) -> Any:
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(type(value).__name__)
+
+
+def _take(match: Match, sid: uuid.UUID, chain: str) -> Snapshot:
+    snap = dataclasses.replace(Snapshot.take(match), originator_id=sid)
+    state = {**snap.state, CHAIN_KEY: chain}
+    state[CHECK_KEY] = state_check(chain, state)
+    return dataclasses.replace(snap, state=state)
+
+
+def trusted(snapshot: Any, event: Any) -> bool:
+    """The snapshot was taken after ``event`` (the stored event at its version) and is unaltered."""
+    state = snapshot.state
+    chain = state.get(CHAIN_KEY)
+    return (event is not None and isinstance(chain, str) and chain == (getattr(event, "digest", None) or ZERO_CHAIN)
+            and state.get(CHECK_KEY) == state_check(chain, state))
+
+
+def _from_snapshot(snapshot: Any, match_id: str, oid: uuid.UUID | None = None) -> Match:
+    state = {k: v for k, v in snapshot.state.items() if k not in (CHAIN_KEY, CHECK_KEY)}
+    match = dataclasses.replace(snapshot, state=state).mutate(None)
+    match.__dict__["_id"] = oid or match_uuid(match_id)  # filed under snapshot_id; the events check the match's id
     return match
 
 
@@ -140,17 +186,22 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None) -> int:
     store = _snapshots(svc)
     last = store.recorder.select_events(sid, desc=True, limit=1)
     have = last[0].originator_version if last else 0
-    rows = svc.recorder.select_events(match_uuid(match_id))
+    from zx_events import codec
+
+    oid = match_uuid(match_id)
+    _, rows = _read(svc, match_id, oid, None, False)
     if not rows:
         raise unknown(svc, match_id)
+    mapper = svc.mapper
+    decode = getattr(mapper, "decode", None) or (lambda i, v, t, s: mapper.to_domain_event(
+        StoredEvent(originator_id=i, originator_version=v, topic=t, state=s)))
     match: Match | None = None
     todo: list[StoredEvent] = []
-    for row in rows:
-        match = svc.mapper.to_domain_event(row).mutate(match)
+    for e in _decoded_rows(match_id, oid, rows, decode):
+        match = codec.project(match, (e,))
         v = match.version
         if v % every == 0 and v > have:  # encoded at once: the state keeps changing after this
-            snap = dataclasses.replace(Snapshot.take(match), originator_id=sid)
-            todo.append(svc.mapper.to_stored_event(snap))
+            todo.append(svc.mapper.to_stored_event(_take(match, sid, getattr(e, "digest", None) or ZERO_CHAIN)))
     if todo:
         try:
             store.recorder.insert_events(todo)
@@ -163,22 +214,67 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None) -> int:
 
 
 def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
-    """The match after event ``seq`` (None: after its last event): a live aggregate, for the engine."""
+    """The match after event ``seq`` (None: after its last event): a live aggregate, for the engine.
+
+    The latest snapshot at or before ``seq`` (none is looked for below the first place one is
+    filed, so a short match costs no more than replaying it from its first event), then the events
+    after it, read as bare rows and replayed by ``codec.project``."""
+    from zx_events import codec
+
     if seq is not None and seq < 1:
         raise OutOfRange(f"seq {seq}: events are numbered from 1 (the Started event)")
-    snap = _snapshots(svc).recorder.select_events(snapshot_id(match_id), lte=seq, desc=True, limit=1)
-    gt = snap[0].originator_version if snap else None
-    rows = svc.recorder.select_events(match_uuid(match_id), gt=gt, lte=seq)
-    if not snap and not rows:
+    oid = match_uuid(match_id)
+    snap, rows = _read(svc, match_id, oid, seq, seq is None or seq >= SNAPSHOT_EVERY)
+    mapper = svc.mapper
+    decode = getattr(mapper, "decode", None) or (lambda i, v, t, s: mapper.to_domain_event(
+        StoredEvent(originator_id=i, originator_version=v, topic=t, state=s)))
+    start = None
+    if snap:  # _read also gave the event the snapshot was taken after: the snapshot is checked against it
+        snapshot = decode(snapshot_id(match_id), *snap)
+        if rows and rows[0][0] == snap[0] and trusted(snapshot, decode(oid, *rows[0])):
+            start, rows = _from_snapshot(snapshot, match_id, oid), rows[1:]
+        else:  # altered, or taken after other events: never trusted; replay from the first event
+            _DISTRUSTED.setdefault(svc, set()).add(match_id)
+            snap, rows = _read(svc, match_id, oid, seq, False)
+    if start is None and not rows:
         raise unknown(svc, match_id)
-    reached = rows[-1].originator_version if rows else gt
+    reached = rows[-1][0] if rows else start.version
     if seq is not None and reached < seq:
         raise OutOfRange(f"match {match_id} has {reached} events: seq must be 1..{reached}")
-    decode = svc.mapper.to_domain_event
-    match = project(_from_snapshot(decode(snap[0]), match_id) if snap else None, (decode(r) for r in rows))
-    if len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()):
+    match = codec.project(start, _decoded_rows(match_id, oid, rows, decode, 1 if start is None else start.version + 1))
+    if len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()) \
+            and match_id not in _DISTRUSTED.get(svc, ()):
         prepare_snapshots(svc, match_id)  # no snapshot yet where one belongs: write them for the next seek
     return match
+
+
+def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bool) -> tuple[Any, list[Any]]:
+    """The latest snapshot at or before ``lte`` (when ``snapshot``; else None) and the events from
+    the one it was taken after (to check it against) up to ``lte``, each as ``(version, topic, state)``. On SQLite two plain queries on one pooled
+    connection (the recorder's ``select_events`` costs a transaction, a StoredEvent and a UUID
+    a row: most of a seek); elsewhere through the recorders."""
+    rec, top = svc.recorder, (1 << 62) if lte is None else lte
+    store = _snapshots(svc) if snapshot else None
+    if svc.store.kind == "sqlite" and getattr(rec.datastore, "originator_id_type", None) == "uuid" and \
+            (store is None or store.recorder.datastore is rec.datastore):
+        with rec.datastore.get_connection(commit=False) as conn:
+            c = getattr(conn, "_sqlite_conn", None)
+            if c is not None:
+                snap = None
+                if store is not None:
+                    snap = c.execute(f"SELECT originator_version, topic, state FROM {store.recorder.events_table_name} "
+                                     f"WHERE originator_id = ? AND originator_version <= ? "
+                                     f"ORDER BY originator_version DESC LIMIT 1", [snapshot_id(match_id).hex, top]).fetchone()
+                rows = c.execute(f"SELECT originator_version, topic, state FROM {rec.events_table_name} "
+                                 f"WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
+                                 f"ORDER BY originator_version", [oid.hex, snap[0] - 1 if snap else 0, top]).fetchall()
+                return snap, rows
+    snap = None
+    if store is not None:
+        found = store.recorder.select_events(snapshot_id(match_id), lte=lte, desc=True, limit=1)
+        snap = (found[0].originator_version, found[0].topic, found[0].state) if found else None
+    gt = snap[0] - 1 if snap else None
+    return snap, [(r.originator_version, r.topic, r.state) for r in rec.select_events(oid, gt=gt, lte=lte)]
 
 
 def turn_starts(svc: Any, match_id: str) -> list[int]:
@@ -339,12 +435,87 @@ def _step(index: int, chunk: Any, match: Match, perspective: str, cn: CardNames,
                 violations=tuple(violations), state=view)
 
 
+class DamagedMatch(ZXError):
+    """The stored events of a match cannot be replayed: one is missing or cannot be decoded."""
+
+    kind = "integrity"
+
+
+def _damaged(match_id: str, expected: int, found: int | None) -> DamagedMatch:
+    if found is None:
+        return DamagedMatch(f"match {match_id} cannot be replayed: its event seq {expected} cannot be decoded; the "
+                            f"store was altered: zx verify {match_id} names the damage")
+    return DamagedMatch(f"match {match_id} cannot be replayed: its event seq {expected} is missing from the store "
+                        f"(the events jump to seq {found}); the store was altered: zx verify {match_id} names the damage")
+
+
+def _decoded_rows(match_id: str, oid: Any, rows: Any, decode: Any, first: int = 1) -> list[Any]:
+    """The domain events of ``(version, topic, state)`` rows, which must be versions ``first``,
+    ``first + 1``, ...: a gap (an event deleted) or an undecodable payload is a ``DamagedMatch``."""
+    out = []
+    for expected, (version, topic_, state) in enumerate(rows, start=first):
+        if version != expected:
+            raise _damaged(match_id, expected, version)
+        try:
+            out.append(decode(oid, version, topic_, state))
+        except Exception:
+            raise _damaged(match_id, expected, None) from None
+    return out
+
+
+def decoded(svc: Any, match_id: str, rows: list[StoredEvent], first: int = 1) -> list[Any]:
+    """The domain events of stored ``rows`` (versions ``first``, ``first + 1``, ...; else ``DamagedMatch``)."""
+    out = []
+    decode = svc.mapper.to_domain_event
+    for expected, row in enumerate(rows, start=first):
+        if row.originator_version != expected:
+            raise _damaged(match_id, expected, row.originator_version)
+        try:
+            out.append(decode(row))
+        except Exception:
+            raise _damaged(match_id, expected, None) from None
+    return out
+
+
+def snapshot_problems(svc: Any, match_id: str) -> list[str]:
+    """``zx verify``: each stored snapshot of the match compared with the state its events give."""
+    from zx_events import codec
+
+    snaps = _snapshots(svc).recorder.select_events(snapshot_id(match_id))
+    if not snaps:
+        return []
+    decode = svc.mapper.to_domain_event
+    wanted = {s.originator_version: s for s in snaps}
+    problems = []
+    match = None
+    for e in decoded(svc, match_id, svc.recorder.select_events(match_uuid(match_id))):
+        match = codec.project(match, (e,))
+        stored = wanted.pop(match.version, None)
+        if stored is None:
+            continue
+        chain = getattr(e, "digest", None) or ZERO_CHAIN
+        expected = state_check(chain, Snapshot.take(match).state)
+        try:
+            state = decode(stored).state
+        except Exception:
+            state = {}
+        if state.get(CHAIN_KEY) != chain or state_check(chain, state) != expected:
+            problems.append(f"the replay snapshot at seq {match.version} disagrees with the events (altered): seeks "
+                            f"ignore it and replay the events")
+    for v in sorted(wanted):
+        problems.append(f"a replay snapshot at seq {v} has no event at that seq")
+    return problems
+
+
 def load_history(svc: Any, match_id: str) -> History:
     rows = stored_events(svc, match_id)
     if not rows:
         raise unknown(svc, match_id)
-    decode = svc.mapper.to_domain_event
-    events = tuple(decode(r) for r in rows)
+    return history_of(match_id, tuple(decoded(svc, match_id, rows)))
+
+
+def history_of(match_id: str, events: tuple[Any, ...]) -> History:
+    """A match's decoded events (seq order, from 1) grouped into steps, with its turn starts."""
     bounds: list[tuple[int, int]] = []
     current: Any = object()
     for e in events:

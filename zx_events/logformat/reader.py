@@ -17,19 +17,22 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import sys
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
 
 import fastjsonschema
+import orjson
 
-from ..board import SQUARE_NAMES
-from ..errors import FormatError
+from zx_events.games.zx.board import SQUARE_NAMES
+from zx_events.errors import FormatError
 
 SCHEMA_FILE = "match-log.schema.json"
-SCHEMA: dict = json.loads(resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
+SCHEMA: dict = json.loads(resources.files("zx_events.games.zx").joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
 _DEFS: dict = SCHEMA["$defs"]
 
 KINDS: tuple[str, ...] = tuple(_DEFS["action"]["properties"]["do"]["enum"])
@@ -73,12 +76,30 @@ def _inline(schema: Any) -> Any:
 
 
 _RECORD_DEFS = ("header", *(k for k in KINDS if k != "effect"), *(f"effect_{op}" for op in EFFECT_OPS))
-# compiled once, at import: one plain function per record kind (no if/then chain on the hot path)
-_FAST: dict[str, Any] = {
-    name: fastjsonschema.compile({"$schema": SCHEMA["$schema"], **_inline(_DEFS[name])}) for name in _RECORD_DEFS
-}
-_FAST_ACTION = {k: _FAST[k] for k in KINDS if k != "effect"}
-_FAST_EFFECT = {op: _FAST[f"effect_{op}"] for op in EFFECT_OPS}
+
+
+class _Validators(dict):
+    """One plain function per record kind (no if/then chain on the hot path), compiled on the first
+    record of its kind: compiling them all took 165 ms of every ``zx`` start-up, read a log or not.
+    A key that is not a record kind is a ``KeyError``, as in a plain dict."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        super().__init__()
+        self.names = names  # key -> $defs entry
+
+    def __missing__(self, key: Any) -> Any:
+        v = self[key] = _compile(self.names[key])  # KeyError (or TypeError) for an unknown kind
+        return v
+
+
+@lru_cache(maxsize=None)
+def _compile(name: str) -> Any:
+    return fastjsonschema.compile({"$schema": SCHEMA["$schema"], **_inline(_DEFS[name])})
+
+
+_FAST = _Validators({name: name for name in _RECORD_DEFS})
+_FAST_ACTION = _Validators({k: k for k in KINDS if k != "effect"})
+_FAST_EFFECT = _Validators({op: f"effect_{op}" for op in EFFECT_OPS})
 _SLOW: dict[str, Any] = {}  # jsonschema validators, built on the first failure of each kind
 
 
@@ -103,6 +124,27 @@ def _parse_float(text: str) -> int | float:
     return int(value) if value.is_integer() else value
 
 
+MAX_LINE = 1_000_000  # characters in one line (a record is a few hundred)
+MAX_DEPTH = 32  # arrays and objects inside each other (records use 4)
+MAX_DIGITS = sys.get_int_max_str_digits() or 4300  # digits of one integer (Python's own limit)
+
+
+def _depth(obj: Any) -> int:
+    """How many arrays and objects are inside each other in ``obj`` (iterative: no recursion)."""
+    deepest, stack = 0, [(obj, 1)]
+    while stack:
+        value, d = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, d)
+            if d <= MAX_DEPTH:
+                stack.extend((v, d + 1) for v in value)
+            else:
+                return d
+    return deepest
+
+
 def _reject_constant(name: str) -> None:
     raise _NotJSON(f"bad JSON: {name} is not a JSON value")
 
@@ -117,6 +159,8 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> dict:
             seen.add(key)
     return obj
 
+
+_dumps, _SORTED = orjson.dumps, orjson.OPT_SORT_KEYS
 
 _decode = json.JSONDecoder(
     parse_float=_parse_float, parse_constant=_reject_constant, object_pairs_hook=_object_pairs
@@ -141,8 +185,15 @@ class Record:
         return self.data["by"]
 
 
-def _canonical(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def _canonical(obj: Any) -> bytes:
+    """Keys sorted, no whitespace, UTF-8 (not \\u-escaped). orjson writes the very bytes of
+    ``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` for a record (no
+    floats: the schema has integers only), 5x faster; what it cannot write (an integer beyond 64
+    bits) goes the stdlib's way."""
+    try:
+        return _dumps(obj, option=_SORTED)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 @dataclass
@@ -167,77 +218,115 @@ class MatchLog:
         """SHA-256 of the canonical JSON of the header and each record, each followed by a newline.
 
         Canonical: keys sorted, no whitespace, UTF-8 (not \\u-escaped). Line numbers, blank lines,
-        key order and spacing do not change it; any value does.
+        key order and spacing do not change it; any value does. Computed once (an import asks for
+        it several times); a MatchLog is not changed after it is read.
         """
+        cached = self.__dict__.get("_content_sha256")
+        if cached is not None:
+            return cached
         h = hashlib.sha256()
         if self.header is not None:
-            h.update(_canonical(self.header).encode("utf-8") + b"\n")
+            h.update(_canonical(self.header) + b"\n")
         for rec in self.records:
-            h.update(_canonical(rec.data).encode("utf-8") + b"\n")
-        return h.hexdigest()
+            h.update(_canonical(rec.data) + b"\n")
+        out = self.__dict__["_content_sha256"] = h.hexdigest()
+        return out
 
 
 # --- reading --------------------------------------------------------------------------------
 
 def read_log(path: str | Path) -> list[MatchLog]:
-    """Read a log file; a missing or non-UTF-8 file raises ``FormatError`` naming the path."""
-    source = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise FormatError(f"log file not found: {source}", source=source) from None
-    except IsADirectoryError:
-        raise FormatError(f"not a file: {source}", source=source) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise FormatError(f"not UTF-8: byte 0x{data[e.start]:02x} cannot be decoded", source=source, line=line) from None
-    return parse_log(text, source)
+    """Read a log file (``-``: standard input); a missing or empty file raises ``FormatError``
+    naming the path. A line that is not UTF-8 rejects its match only (``iter_pieces``)."""
+    return list(iter_log(path))
 
 
 def iter_log(path: str | Path) -> Iterator[MatchLog]:
     """Read a log file one match at a time, in memory bounded by the largest match.
 
     The file is split at header lines (lines that hold the key ``zxlog``, as the parser decides)
-    and each piece is parsed with its own line numbers, so matches and errors are exactly those
-    of ``read_log``.
+    and each piece is parsed with its own line numbers (``parse_piece``).
     """
-    for source, first_line, text in iter_pieces(path):
-        yield from parse_log(text, source, first_line)
+    for piece in iter_pieces(path):
+        yield from parse_piece(piece)
 
 
-def iter_pieces(path: str | Path) -> Iterator[tuple[str, int, str]]:
-    """``(source, first line, text)`` for each match of a log file, unparsed (see ``iter_log``).
+def parse_piece(piece: tuple[str, int, str, "FormatError | None"]) -> list[MatchLog]:
+    """The matches of one piece of ``iter_pieces``; a piece with an undecodable byte: each of its
+    matches is rejected whole with that error (its header is still read, for the match id)."""
+    source, first_line, text, bad = piece
+    logs = parse_log(text, source, first_line)
+    if bad is not None:
+        for log in logs:  # the first error in line order stands
+            if log.error is None or (log.error.line or 0) >= (bad.line or 0):
+                log.error = bad
+        if not logs:
+            logs = [MatchLog(source=source, header_line=first_line, header=None, error=bad)]
+    return logs
 
-    A missing file, or a line that is not UTF-8, raises ``FormatError`` (after the pieces before it).
-    """
+
+STDIN = "-"
+
+
+def _open(path: str | Path) -> tuple[str, Any, bool]:
+    """(source label, binary file, whether to close it); ``-`` is standard input."""
+    if str(path) == STDIN:
+        return "<stdin>", sys.stdin.buffer, False
     source = str(path)
     try:
-        f = open(path, "rb")
+        return source, open(path, "rb"), True
     except FileNotFoundError:
         raise FormatError(f"log file not found: {source}", source=source) from None
     except IsADirectoryError:
         raise FormatError(f"not a file: {source}", source=source) from None
-    with f:
+    except PermissionError:
+        raise FormatError(f"cannot read {source}: permission denied", source=source) from None
+
+
+def iter_pieces(path: str | Path) -> Iterator[tuple[str, int, str, FormatError | None]]:
+    """``(source, first line, text, error)`` for each match of a log file (``-``: standard input),
+    unparsed (see ``iter_log``).
+
+    ``error`` is None, or the ``FormatError`` of the first line of the piece that is not UTF-8
+    (``FILE:LINE``, the byte and its offset in the file): the match holding it is rejected whole,
+    and the matches after it are read as usual. A missing file raises ``FormatError``, and so does
+    an empty one (no match in it).
+    """
+    source, f, close = _open(path)
+    try:
         piece: list[str] = []
         start = 1
+        bad: FormatError | None = None
+        offset = 0  # of the current line in the file, in bytes
+        seen = False
         for no, raw in enumerate(f, 1):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                if piece:
-                    yield source, start, "".join(piece)
-                raise FormatError(f"not UTF-8: byte 0x{raw[e.start]:02x} cannot be decoded", source=source,
-                                  line=no) from None
+                line = raw.decode("utf-8", errors="replace")  # to find the match it belongs to; never stored
+                error = FormatError(f"not UTF-8: byte 0x{raw[e.start]:02x} at byte offset {offset + e.start} "
+                                    f"(column {len(raw[:e.start].decode('utf-8', 'replace')) + 1}) cannot be "
+                                    f"decoded: the match is rejected whole", source=source, line=no)
+            else:
+                error = None
+            offset += len(raw)
             if no == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             if piece and '"zxlog"' in line and _starts_match(line):
-                yield source, start, "".join(piece)
-                piece, start = [], no
+                yield source, start, "".join(piece), bad
+                piece, start, bad = [], no, None
+            if error is not None and bad is None:
+                bad = error
+            seen = seen or not line.isspace()
             piece.append(line)
         if piece:
-            yield source, start, "".join(piece)
+            yield source, start, "".join(piece), bad
+        if not seen:
+            raise FormatError(f"{source} is empty: no match in it (a log starts with a header record with the "
+                              f"key zxlog)", source=source)
+    finally:
+        if close:
+            f.close()
 
 
 def _starts_match(line: str) -> bool:
@@ -245,7 +334,7 @@ def _starts_match(line: str) -> bool:
     broken line that names it."""
     try:
         obj = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return True
     return type(obj) is not dict or "zxlog" in obj
 
@@ -294,12 +383,24 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
     for i, line in enumerate(raw):
         if not line or line.isspace():
             continue
-        try:
-            obj = decode(line)
-        except json.JSONDecodeError as e:
-            obj = _Bad(e.msg, e.colno)
-        except _NotJSON as e:
-            obj = _Bad(str(e))
+        if len(line) > MAX_LINE:
+            obj = _Bad(f"line too long: {len(line)} characters (at most {MAX_LINE}; docs/match-log.md, Limits)")
+        else:
+            try:
+                obj = decode(line)
+                if line.count("[") + line.count("{") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
+                    obj = _Bad(f"nested too deep: more than {MAX_DEPTH} levels of arrays and objects "
+                               f"(docs/match-log.md, Limits)")
+            except json.JSONDecodeError as e:
+                obj = _Bad(e.msg, e.colno)
+            except _NotJSON as e:
+                obj = _Bad(str(e))
+            except RecursionError:
+                obj = _Bad(f"nested too deep: more than {MAX_DEPTH} levels of arrays and objects "
+                           f"(docs/match-log.md, Limits)")
+            except ValueError as e:  # Python's limit on integer digits
+                obj = _Bad(f"number too long: an integer of more than {MAX_DIGITS} digits ({str(e).split(':')[0]}; "
+                           f"docs/match-log.md, Limits)")
         is_dict = type(obj) is dict
         if is_dict and not skipping and "zxlog" not in obj:  # the hot path: an action record
             end = i
@@ -362,7 +463,8 @@ def _line_error(obj: object, no: int, last_unterminated: bool, source: str) -> F
         if obj.column is None:
             return FormatError(obj.message, source=source, line=no)
         if last_unterminated:
-            return FormatError(f"{TRUNCATED} ({obj.message} at column {obj.column})", source=source, line=no)
+            at = "" if obj.message.endswith(" at") else " at"  # "Unterminated string starting at"
+            return FormatError(f"{TRUNCATED} ({obj.message}{at} column {obj.column})", source=source, line=no)
         return FormatError(f"bad JSON: {obj.message} (column {obj.column})", source=source, line=no)
     return FormatError(f"a record must be a JSON object, got {_json_type(obj)}", source=source, line=no)
 
@@ -396,10 +498,14 @@ def _code_fields() -> dict[str, dict[str, str]]:
 CODE_FIELDS = _code_fields()
 
 
+_CODE_KEYS = {name: tuple(fields.items()) for name, fields in CODE_FIELDS.items()}
+
+
 def _codes_of(obj: dict, name: str) -> Iterator[str]:
-    fields = CODE_FIELDS.get(name, {})
-    for key, value in obj.items():
-        kind = fields.get(key)
+    for key, kind in _CODE_KEYS.get(name, ()):  # the record's few code-valued keys, not all of them
+        value = obj.get(key)
+        if value is None and key not in obj:
+            continue
         if kind == "code":
             yield value
         elif kind == "codes":
