@@ -168,7 +168,11 @@ class MatchService(Application[UUID]):
         import does not use; the transaction and its errors (``IntegrityError``) are the recorder's."""
         rec = self.recorder
         if self.store.kind == "sqlite" and getattr(rec.datastore, "originator_id_type", None) == "uuid":
-            params = [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in stored]
+            params, last, text = [], None, ""
+            for s in stored:  # the events of a match share one id object: its hex once
+                if s.originator_id is not last:
+                    last, text = s.originator_id, s.originator_id.hex
+                params.append((text, s.originator_version, s.topic, s.state))
             with rec.datastore.transaction(commit=True) as c:
                 c.executemany(rec.insert_events_statement, params)
             return

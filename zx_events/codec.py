@@ -31,11 +31,12 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
+from zx_events.integrity import DIGEST_KEY, SUFFIX, event_canonical  # noqa: F401 (DIGEST_KEY, SUFFIX: here too)
+
 TOPIC = "zx_events.codec:MatchMapper"  # MAPPER_TOPIC of the application
-DIGEST_KEY = b',"digest":"'
-SUFFIX = len(DIGEST_KEY) + 64 + 2  # ,"digest":"<64 hex>"}
 SNAPSHOT_TOPIC = get_topic(Snapshot)
 _DATES = ("_created_on", "_modified_on")
+_new, _set = object.__new__, object.__setattr__
 
 
 def _plain(value: Any) -> Any:
@@ -68,14 +69,16 @@ class MatchMapper(Mapper):
 
     def stored(self, event: Any, body: bytes, digest: str | None) -> StoredEvent:
         """The stored event for ``event`` whose canonical bytes ``body`` were just hashed into ``digest``."""
-        state = body if digest is None else with_digest(body, digest)
+        state = body if digest is None else b"".join((memoryview(body)[:-1], DIGEST_KEY, digest.encode(), b'"}'))
         if self.compressor:
             state = self.compressor.compress(state)
         if self.cipher:
             state = self.cipher.encrypt(state)
         d = event.__dict__
-        return StoredEvent(originator_id=d["originator_id"], originator_version=d["originator_version"],
-                           topic=_topic_of(type(event)), state=state)
+        out = _new(StoredEvent)  # StoredEvent's fields without its frozen dataclass __init__ (one setattr each)
+        _set(out, "__dict__", {"originator_id": d["originator_id"], "originator_version": d["originator_version"],
+                               "topic": _topic_of(type(event)), "state": state})
+        return out
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, Snapshot):
@@ -88,8 +91,6 @@ class MatchMapper(Mapper):
                 state = self.cipher.encrypt(state)
             return StoredEvent(originator_id=d["originator_id"], originator_version=d["originator_version"],
                                topic=SNAPSHOT_TOPIC, state=state)
-        from zx_events.integrity import event_canonical
-
         if getattr(type(domain_event), "class_version", 1) > 1:
             return super().to_stored_event(domain_event)
         try:

@@ -39,6 +39,8 @@ import orjson
 from zx_events.games.zx.match import topic
 
 ZERO = "0" * 64
+DIGEST_KEY = b',"digest":"'  # an event stored as its canonical bytes ends ,"digest":"<64 hex>"} (zx_events.codec)
+SUFFIX = len(DIGEST_KEY) + 64 + 2
 TOPIC_SEALED = topic("Sealed")
 KINDS = ("ok", "altered", "deleted", "inserted", "reordered", "unchained", "head")
 
@@ -96,15 +98,20 @@ def event_canonical(event: Any) -> bytes:
 def chain(events: Iterable[Any], prev: str = ZERO, bodies: list[bytes] | None = None) -> str:
     """Give each (pending, not yet saved) event its ``digest``; returns the last one. ``bodies``
     (when given) receives each event's canonical bytes, to be stored as they are (zx_events.codec)."""
-    sha256, fromhex, setattr_, dumps, left_out = hashlib.sha256, bytes.fromhex, object.__setattr__, orjson.dumps, _LEFT_OUT
-    for e in events:  # event_canonical, inlined (orjson writes the UUID and the datetime itself)
-        state = e.__dict__
-        fields = {k: v for k, v in state.items() if k not in left_out}
+    sha256, setattr_, dumps, sort = hashlib.sha256, object.__setattr__, orjson.dumps, orjson.OPT_SORT_KEYS
+    raw = bytes.fromhex(prev)
+    for e in events:  # event_canonical, inlined: orjson writes the id (a UUID) as str() does, and the datetime
+        fields = e.__dict__.copy()
+        if "digest" in fields or "class_version" in fields:
+            fields = {k: v for k, v in fields.items() if k not in _LEFT_OUT}
+            fields["originator_id"] = e.__dict__["originator_id"]
+            fields["originator_version"] = e.__dict__["originator_version"]
         fields["topic"] = event_topic(e)
-        fields["originator_id"] = str(state["originator_id"])
-        fields["originator_version"] = state["originator_version"]
-        body = dumps(fields, option=orjson.OPT_SORT_KEYS, default=_plain)
-        prev = sha256(fromhex(prev) + body).hexdigest()
+        body = dumps(fields, option=sort, default=_plain)
+        h = sha256(raw)
+        h.update(body)
+        raw = h.digest()
+        prev = raw.hex()
         setattr_(e, "digest", prev)  # events are frozen dataclasses
         if bodies is not None:
             bodies.append(body)
@@ -192,8 +199,6 @@ def read_rows(mapper: Any, stored: Sequence[Any]) -> list[Row]:
     (an event stored before 0.2, or one whose inside disagrees with its row) is decoded and its
     canonical bytes computed again, as they were at import.
     """
-    from zx_events.codec import DIGEST_KEY, SUFFIX
-
     rows = []
     plain = getattr(mapper, "plain", None)
     key_at, ids, topics = -SUFFIX + len(DIGEST_KEY), {}, {}
@@ -354,8 +359,6 @@ def _intact(mapper: Any, match: str, stored: Sequence[Any]) -> Verdict | None:
     id, version and topic inside it are the row's) and chained, and the last is the seal that
     counts them; otherwise None (``verify_rows`` then finds out what is wrong)."""
     from binascii import unhexlify
-
-    from zx_events.codec import DIGEST_KEY, SUFFIX
 
     plain = getattr(mapper, "plain", None)
     if plain is None or not stored:

@@ -10,20 +10,31 @@ unaffected (202.7f); Counters do not go below 0 (202.12d); one Z/X Overboost on 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
-from zx_events.games.zx.cards import CardType
+from zx_events.games.zx.cards import CardType, Catalog
 from zx_events.games.zx.engine import checks
+from zx_events.games.zx.match import Match
 
-if TYPE_CHECKING:
-    from zx_events.games.zx.engine.referee import Referee
+
+class Judge(Protocol):
+    """What checking an effect needs of the referee (``engine.referee.Referee``, which imports this
+    module: naming it here instead would make the two import each other)."""
+
+    m: Match
+    cat: Catalog
+    by: str | None
+
+    def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None: ...
+
+    def check(self, problem: tuple[str, str] | None, *, fatal: bool = False) -> None: ...
 
 _FIELDS = ("square", "delta", "until", "amount", "card", "from", "to", "owner", "dest", "resource",
            "cards", "name", "power", "upper", "target", "face")
 
 
-def _source_names_links(ref: "Referee", source: str) -> bool:
+def _source_names_links(ref: Judge, source: str) -> bool:
     if source in SQUARE_NAMES:
         e = ref.m.sq.get(source)
         code = e["code"] if e is not None else None
@@ -41,7 +52,7 @@ def _square_owner(square: str) -> str | None:
     return None
 
 
-def check_effect(ref: "Referee", r: dict) -> dict:
+def check_effect(ref: Judge, r: dict) -> dict:
     m, op = ref.m, r["op"]
     args = {k: r[k] for k in _FIELDS if k in r}
     target = r.get("target", "card")
@@ -78,7 +89,7 @@ def check_effect(ref: "Referee", r: dict) -> dict:
     return args
 
 
-def _move(ref: "Referee", r: dict, args: dict) -> None:
+def _move(ref: Judge, r: dict, args: dict) -> None:
     m, pl = ref.m, ref.by
     src, dst = r["from"], r["to"]
     code = r.get("card")
@@ -138,7 +149,7 @@ def _move(ref: "Referee", r: dict, args: dict) -> None:
         args["kind"] = "ex"
 
 
-def _resource_or_square(ref: "Referee", r: dict, args: dict) -> None:
+def _resource_or_square(ref: Judge, r: dict, args: dict) -> None:
     if r.get("resource") is not None:
         owner = r.get("owner") or ref.by
         if not any(x["code"] == r["resource"] for x in ref.m.p[owner]["resource"]):
@@ -147,13 +158,13 @@ def _resource_or_square(ref: "Referee", r: dict, args: dict) -> None:
         ref.fail("301.1", f"{r['op']} needs a square or a resource card", fatal=True)
 
 
-def _draw(ref: "Referee", r: dict, args: dict) -> None:
+def _draw(ref: Judge, r: dict, args: dict) -> None:
     lost = checks.missing(ref.m.p[ref.by]["deck"], r.get("cards", []))
     if lost:
         ref.fail("301.1", f"{', '.join(lost)} not in {ref.by}'s deck", fatal=True)
 
 
-def _recover(ref: "Referee", r: dict, args: dict) -> None:
+def _recover(ref: Judge, r: dict, args: dict) -> None:
     m, pl = ref.m, ref.by
     if r.get("card") not in m.p[pl]["deck"]:
         ref.fail("301.1", f"{r.get('card')} is not in {pl}'s deck", fatal=True)
@@ -162,24 +173,24 @@ def _recover(ref: "Referee", r: dict, args: dict) -> None:
         args["resolves"] = f"recover:{pl}"
 
 
-def _token(ref: "Referee", r: dict, args: dict) -> None:
+def _token(ref: Judge, r: dict, args: dict) -> None:
     ref.check(checks.placement(ref.m, ref.by, r["square"]), fatal=True)
     if r.get("power") is None:
         ref.fail("202.11b", "a Z/X Token needs its power", fatal=True)
 
 
-def _counter(ref: "Referee", r: dict, args: dict) -> None:
+def _counter(ref: Judge, r: dict, args: dict) -> None:
     have = ref.m.p[ref.by]["counters"]
     if have + int(r.get("delta", 0)) < 0:
         ref.fail("202.12d", f"{ref.by} has {have} Counters: cannot expend {-int(r['delta'])}")
 
 
-def _link(ref: "Referee", r: dict, args: dict) -> None:
+def _link(ref: Judge, r: dict, args: dict) -> None:
     if not r.get("square"):
         ref.fail("202.13b", "a Link is put on a chosen Square (square)", fatal=True)
 
 
-def _overboost(ref: "Referee", r: dict, args: dict) -> None:
+def _overboost(ref: Judge, r: dict, args: dict) -> None:
     m, pl = ref.m, ref.by
     upper = r.get("upper")
     if not any(d["code"] == upper for d in m.p[pl]["dynamis"]):
@@ -193,7 +204,7 @@ def _overboost(ref: "Referee", r: dict, args: dict) -> None:
     args["base"] = card.power
 
 
-def _damage(ref: "Referee", r: dict, args: dict) -> None:
+def _damage(ref: Judge, r: dict, args: dict) -> None:
     if int(r.get("amount", 0)) < 0:
         ref.fail("301.1", "damage is not negative", fatal=True)
 

@@ -21,6 +21,7 @@ from zx_events.games.zx.decks import check_deck
 from zx_events.errors import RuleViolation
 from zx_events.games.zx.match import LIMIT_CHARGE, LIMIT_HAND, PHASES, Match, other, power_of
 from zx_events.games.zx.engine import checks
+from zx_events.games.zx.engine.effects import check_effect
 
 _DRAW = PHASES.index("draw")
 _MAIN = PHASES.index("main")
@@ -179,7 +180,14 @@ class Referee:
             # lethal damage: damage at least its Power, or Power 0 or less (a Token made with Power 0,
             # a printed Power 0), destroyed to its owner's Charge (1007); a card without a Power (a
             # face-down card) is no Z/X to destroy
-            dead = [(s, e) for s, e in m.sq.items() if e is not None and e["base"] is not None and checks.lethal(e)]
+            dead = []
+            for s, e in m.sq.items():  # checks.lethal, inlined: this runs after every record
+                if e is not None and e["base"] is not None:
+                    p = e["base"]
+                    for x in e["mods"]:
+                        p += x[0]
+                    if p <= 0 or e["dmg"] >= p:
+                        dead.append((s, e))
             for s, e in dead:
                 m._destroyed(square=s, uid=e["uid"], code=e["code"], cause="lethal", line=self.line)
             losers = [pl for pl in ("P1", "P2") if m.p[pl]["ready"] and not m.p[pl]["life"]]
@@ -518,8 +526,6 @@ class Referee:
 
     # ------------------------------------------------------------------ effects
     def do_effect(self, r: dict) -> None:
-        from zx_events.games.zx.engine.effects import check_effect
-
         if r.get("startup"):
             self._startup(r)
         args = check_effect(self, r)
