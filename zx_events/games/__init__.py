@@ -1,0 +1,124 @@
+"""The registry of games: which game a log's header or a stored event belongs to.
+
+The core asks here, and only here, for a game (``zx_events.games.base.Game``): by its key (``zx``),
+by the header key that starts one of its matches in a log (``zxlog``), or by the topic prefix of a
+stored event (``zx.match:...``). A game package is imported only when it is first asked for;
+``import_events()`` imports every game's events before a store is read, so stored topics resolve.
+
+Adding a game: a package under ``zx_events/games/`` whose ``game`` module defines ``GAME``, and one
+line in ``GAME_MODULES``.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Iterator
+
+from zx_events.errors import ZXError
+
+if TYPE_CHECKING:
+    from .base import Game
+
+GAME_MODULES: dict[str, str] = {  # key -> module defining GAME; header key -> key below
+    "zx": "zx_events.games.zx.game",
+    "x610z": "zx_events.games.x610z.game",
+}
+HEADER_KEYS: dict[str, str] = {"zxlog": "zx", "x610zlog": "x610z"}
+TOPIC_PREFIXES: dict[str, str] = {"zx.match": "zx", "x610z.match": "x610z"}
+DEFAULT = "zx"  # the game of a catalog option given without a game, and of the 0.1.0 store
+
+_loaded: dict[str, "Game"] = {}
+
+
+class UnknownGame(ZXError):
+    kind = "usage"
+
+
+def keys() -> tuple[str, ...]:
+    return tuple(GAME_MODULES)
+
+
+def get(key: str) -> "Game":
+    """The game ``key`` (``UnknownGame`` naming the installed ones)."""
+    game = _loaded.get(key)
+    if game is None:
+        module = GAME_MODULES.get(key)
+        if module is None:
+            raise UnknownGame(f"unknown game {key!r}: one of {', '.join(GAME_MODULES)} (zx games)")
+        game = _loaded[key] = import_module(module).GAME
+        # the table above names a game's header key and topic prefix without importing it: keep them honest
+        assert HEADER_KEYS[game.header_key] == key and TOPIC_PREFIXES[game.topic_prefix] == key, game
+    return game
+
+
+def all_games() -> list["Game"]:
+    return [get(k) for k in GAME_MODULES]
+
+
+def header_keys() -> tuple[str, ...]:
+    return tuple(HEADER_KEYS)
+
+
+def for_header(obj: dict) -> "Game | None":
+    """The game whose header key ``obj`` holds (None: not a header)."""
+    for hk, key in HEADER_KEYS.items():
+        if hk in obj:
+            return get(key)
+    return None
+
+
+def for_topic(topic: str) -> "Game":
+    """The game a stored event topic belongs to (``zx.match:Started`` -> Z/X)."""
+    prefix = topic.split(":", 1)[0]
+    key = TOPIC_PREFIXES.get(prefix)
+    if key is None:
+        raise UnknownGame(f"stored event topic {topic!r} belongs to no installed game")
+    return get(key)
+
+
+def topics(name: str) -> tuple[str, ...]:
+    """Every game's topic for event ``name`` (``Started`` -> ``zx.match:Started``, ``x610z.match:Started``)."""
+    return tuple(f"{prefix}:{name}" for prefix in TOPIC_PREFIXES)
+
+
+def is_topic(topic: str, name: str) -> bool:
+    """Whether ``topic`` is some game's event ``name`` (``x610z.match:Sealed`` is a ``Sealed``)."""
+    prefix, _, rest = topic.partition(":")
+    return rest == name and prefix in TOPIC_PREFIXES
+
+
+def import_events() -> None:
+    """Import every game's aggregate, so that every stored topic resolves."""
+    for game in all_games():
+        game.aggregate  # noqa: B018
+
+
+def describe() -> Iterator[dict[str, Any]]:
+    for game in all_games():
+        yield game.describe()
+
+
+def load_catalogs(name_or_path: str | None) -> dict[str, Any]:
+    """``--catalog``: a catalog name or file for the game it belongs to, as {game key: catalog}.
+
+    A shipped name belongs to the game that ships it; a file to the first game that reads it (a
+    catalog's CSV header says which game it is for). Unknown: ``CatalogError`` naming every game's
+    catalogs."""
+    from zx_events.errors import CatalogError
+
+    if not name_or_path:
+        return {}
+    errors = []
+    for game in all_games():
+        if name_or_path in game.catalog_names():
+            return {game.key: game.load_catalog(name_or_path)}
+    for game in all_games():
+        try:
+            return {game.key: game.load_catalog(name_or_path)}
+        except CatalogError as e:
+            errors.append((game, e))
+    if len(errors) == 1:
+        raise errors[0][1]
+    names = "; ".join(f"{g.key}: {', '.join(g.catalog_names())}" for g, _ in errors)
+    detail = errors[0][1].message if errors else ""
+    raise CatalogError(f"{detail} (shipped catalogs by game: {names})")

@@ -1,107 +1,137 @@
-"""The X610Z game object: everything the game-neutral core asks a game for, in one place
-(shared/notes/game-boundary-proposal.md §2; boardgame.io's "a game is one plain object")."""
+"""The X610Z game object: everything the game-neutral core asks of X610Z (``zx_events.games.base.Game``).
+
+Its modules are imported when first asked for, so ``zx matches`` never loads the rules engine."""
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
-from . import rows as _rows
-from .board import Board, load_board
-from .cards import Catalog, load_catalog
-from .match import PREFIX, Match, project
-from .referee import is_code
-from .render import draw
+from zx_events.games.base import Game
+
+from .match import PREFIX
 from .rules import RULES_VERSION, title
-from .setup import DEFAULT_CATALOG, open_match
-from .views import build_view, redact_event, redact_record
 
-SCHEMA_FILE = "match-log-x610z.schema.json"
+BOARD_FIXTURE = "board"
 
 
-def _schema() -> dict:
-    return json.loads(resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
-
-
-def _code_fields(schema: dict) -> dict[str, dict[str, str]]:
-    """Per record ``$defs`` entry: field -> 'code' | 'codes' | 'dotOrCode' (from the schema)."""
-    out = {}
-    for name, d in schema["$defs"].items():
-        fields = {}
-        for key, sub in (d.get("properties") or {}).items():
-            ref = sub.get("$ref", "").rsplit("/", 1)[-1]
-            if ref in ("code", "codes", "dotOrCode", "target"):
-                fields[key] = ref
-        out[name] = fields
-    return out
-
-
-class X610Z:
+class X610Z(Game):
     key = "x610z"
+    name = "X610Z"
     header_key = "x610zlog"
     topic_prefix = PREFIX
     rules_version = RULES_VERSION
-    aggregate = Match
-    default_catalog = DEFAULT_CATALOG
+    default_catalog = "x610z-sample"
     log_suffix = ".x610zlog"
-
-    def __init__(self) -> None:
-        self.schema = _schema()
-        self._fields = _code_fields(self.schema)
-
-    # reference data
-    def load_catalog(self, name_or_path: str | None) -> Catalog:
-        return load_catalog(name_or_path or DEFAULT_CATALOG)
-
-    def load_fixtures(self, header: dict) -> dict[str, Any]:
-        return {"board": load_board(header["board"])}
-
-    def codes_in(self, record: dict, def_name: str) -> Iterator[str]:
-        if def_name == "header":
-            for info in (record.get("players") or {}).values():
-                for key in ("deck", "side"):
-                    if isinstance(info, dict) and isinstance(info.get(key), dict):
-                        yield from info[key]
-            return
-        for key, kind in self._fields.get(def_name, {}).items():
-            value = record.get(key)
-            if kind == "codes" and isinstance(value, list):
-                yield from (v for v in value if isinstance(v, str))
-            elif kind == "code" and isinstance(value, str):
-                yield value
-            elif kind in ("dotOrCode", "target") and is_code(value):
-                yield value
-
-    # the engine
-    def open_match(self, header: dict, catalog: Catalog, fixtures: dict, *, strict: bool = True,
-                   source: str | None = None, content_sha256: str = "", line: int | None = 1):
-        board: Board = fixtures["board"]
-        return open_match(header, catalog, board, strict=strict, source=source, content_sha256=content_sha256,
-                          line=line)
+    schema_file = "match-log-x610z.schema.json"
 
     def rule_title(self, rule: str) -> str:
         return title(rule)
 
-    # views
-    build_view = staticmethod(build_view)
-    redact_record = staticmethod(redact_record)
-    redact_event = staticmethod(redact_event)
-    project = staticmethod(project)
+    # ------------------------------------------------------------------ the log
+    def is_position(self, value: Any) -> bool:
+        from .referee import is_code
 
-    def render_board(self, match: Match, view) -> str:
-        return draw(load_board(match.board["name"]), view)
+        return not is_code(value)  # a dot id or a seat; a card code always has a dash
 
-    def projection_code(self) -> bytes:
-        return Path(__file__).with_name("match.py").read_bytes()
+    def header_codes(self, header: dict) -> Iterator[str]:
+        players = header.get("players")
+        for seat in self.seats:
+            info = players.get(seat) if isinstance(players, dict) else None
+            for key in ("deck", "side"):
+                if isinstance(info, dict) and isinstance(info.get(key), dict):
+                    yield from info[key]
 
-    # analytics and simulation
-    rows = _rows
+    # ------------------------------------------------------------------ reference data
+    def load_catalog(self, name_or_path: str | None = None):
+        from .cards import load_catalog
 
-    def simulate(self, matches: int, seed: int, **kw):
+        return load_catalog(name_or_path or self.default_catalog)
+
+    def catalog_names(self) -> list[str]:
+        from .cards import builtin_catalog_names
+
+        return builtin_catalog_names()
+
+    def board_names(self) -> list[str]:
+        from .board import builtin_board_names
+
+        return builtin_board_names()
+
+    def load_fixtures(self, header: dict) -> dict[str, Any]:
+        """The board file the header names (name and SHA-256 are pinned in the Started event)."""
+        from .board import load_board
+
+        return {BOARD_FIXTURE: load_board(header["board"])}
+
+    # ------------------------------------------------------------------ the engine
+    @property
+    def aggregate(self) -> type:
+        from .match import Match
+
+        return Match
+
+    def open_match(self, header: dict, catalog: Any, fixtures: dict, *, strict: bool = True,
+                   source: str | None = None, content_sha256: str = "", line: int | None = 1):
+        from .setup import open_match
+
+        return open_match(header, catalog, fixtures[BOARD_FIXTURE], strict=strict, source=source,
+                          content_sha256=content_sha256, line=line)
+
+    # ------------------------------------------------------------------ seats
+    def build_view(self, match: Any, perspective: str, names: Any = None, **kw: Any):
+        from .views import build_view
+
+        return build_view(match, perspective, names, **kw)
+
+    def redact_record(self, rec: dict | None, viewer: str, mask: Any = None):
+        from .views import redact_record
+
+        return redact_record(rec, viewer, mask)
+
+    def redact_event(self, kind: str, fields: dict, viewer: str, mask: Any = None):
+        from .views import redact_event
+
+        return redact_event(kind, fields, viewer, mask)
+
+    # ------------------------------------------------------------------ drawing
+    def render_board(self, view: Any) -> str:
+        from .board import load_board
+        from .render import draw
+
+        return draw(load_board(view.board), view)
+
+    @property
+    def card_columns(self) -> tuple[str, ...]:  # type: ignore[override]
+        from .render import CSV_COLUMNS
+
+        return tuple(CSV_COLUMNS)
+
+    def card_rows(self, view: Any, step: int) -> list[dict]:
+        from .render import card_rows
+
+        return card_rows(view, step)
+
+    # ------------------------------------------------------------------ analytics and simulation
+    @property
+    def rows(self):
+        from . import rows
+
+        return rows
+
+    def sample_deck_names(self) -> list[str]:
+        from .decks import sample_decks
+
+        return [d["name"] for d in sample_decks()["decks"]]
+
+    def simulate(self, matches: int, seed: int, **kw: Any):
         from .sim import simulate
+
         return simulate(matches, seed, **kw)
+
+    def write_files(self, out: Any, seed: int, sims: Iterable[Any], per_file: int = 1):
+        from .sim import write_files
+
+        return write_files(out, seed, sims, per_file)
 
 
 GAME = X610Z()

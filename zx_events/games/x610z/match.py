@@ -24,7 +24,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
-from zx_events.games.zx.match import match_uuid  # one id space across games (shared/spec/games.md)
+from zx_events.ids import match_uuid, project as _project  # one id space across games (shared/spec/games.md)
 
 PREFIX = "x610z.match"
 PHASES = ("setup", "draw", "action", "end", "closed", "over", "ended")
@@ -54,10 +54,7 @@ def stat(entry: dict, name: str) -> int:
     return max(0, entry["base"].get(name, 0) + sum(m[1] for m in entry["mods"] if m[0] == name))
 
 
-def project(aggregate: "Match | None", events: Any) -> "Match | None":
-    for e in events:
-        aggregate = e.mutate(aggregate)
-    return aggregate
+project = _project  # zx_events.ids: every game's plain projector
 
 
 class Match(Aggregate):

@@ -56,6 +56,7 @@ OWN_COLUMNS = COLUMNS
 SQL: tuple[str, ...] = tuple(
     resources.files(__package__).joinpath("sql").joinpath(f"create_{t}.sql").read_text(encoding="utf-8")
     for t in OWN_COLUMNS)
+SQL_TABLES: tuple[str, ...] = tuple(OWN_COLUMNS)  # what a rebuild of the analytics file drops
 COLUMNS = {**SHARED_COLUMNS, **OWN_COLUMNS}
 PROJECTED = tuple(t for t in COLUMNS if t != "card_catalog")
 ENERGY_ORDER = ("M", "B", "C")
@@ -206,7 +207,7 @@ class MatchRows:
         self.attack: list | None = None  # the attack row just resolved: a Destroyed event may follow
 
     def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self._STATE}
+        return {**{k: getattr(self, k) for k in self._STATE}, "game": GAME}
 
     @classmethod
     def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":

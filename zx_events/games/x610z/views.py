@@ -15,8 +15,8 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_record
-from zx_events.games.zx.views import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView,
-                                      parse_perspective, plain, sees_own)
+from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, parse_perspective,
+                             plain, sees_own)
 
 from .match import STATS, stat
 

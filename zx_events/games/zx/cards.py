@@ -170,10 +170,17 @@ class Catalog:
     def __len__(self) -> int:
         return len(self.cards)
 
+    game = "zx"  # the game a catalog belongs to (zx_events.games)
+
     @property
     def ref(self) -> dict:
         """What a stored match pins: the catalog's name and content hash."""
         return {"name": self.name, "sha256": self.sha256}
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Card code -> card name."""
+        return {c.code: c.name for c in self.cards.values()}
 
 
 def _parse_int(text: str, what: str, where: str, *, allow_inf: bool) -> float | int | None:

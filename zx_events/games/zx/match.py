@@ -26,15 +26,12 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
-NAMESPACE = uuid.UUID("0b6f2f64-4b53-5c2a-9a35-6d0c7f6e2a11")
+from zx_events.ids import NAMESPACE, match_uuid, project  # noqa: F401  (one id space and projector for every game)
+
+PREFIX = "zx.match"
 PHASES = ("setup", "draw", "resource", "ignition", "main", "end", "over", "ended")
 LIMIT_CHARGE = 4  # 905
 LIMIT_HAND = 6  # 309.2a
-
-
-def match_uuid(match_id: str) -> uuid.UUID:
-    """A deterministic aggregate id: importing the same match twice collides instead of duplicating."""
-    return uuid.uuid5(NAMESPACE, match_id)
 
 
 def other(player: str) -> str:
@@ -59,15 +56,7 @@ def power_of(entry: dict) -> int:
 
 def topic(name: str) -> str:
     """The stable topic a Match event is stored under (``Started`` -> ``zx.match:Started``)."""
-    return f"zx.match:{name}"
-
-
-def project(aggregate: "Match | None", events: Any) -> "Match | None":
-    """A plain projector: each event mutates the aggregate in turn. eventsourcing's default one also
-    checks every event against a Protocol at run time, which made rebuilding a match ~3x slower."""
-    for e in events:
-        aggregate = e.mutate(aggregate)
-    return aggregate
+    return f"{PREFIX}:{name}"
 
 
 class Match(Aggregate):

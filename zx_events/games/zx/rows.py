@@ -170,6 +170,16 @@ def _deck_list(deck: Any) -> dict[str, int] | None:
 Buffers = dict[str, list[tuple]]
 
 
+def catalog_rows(cat: Any) -> tuple[dict[str, tuple[str, ...]], list[tuple]]:
+    """A catalog's colours per card (a deck's identity) and its ``card_catalog`` rows."""
+    rows = []
+    for c in cat.cards.values():
+        cost = None if c.cost is None else ("inf" if c.cost == float("inf") else str(c.cost))
+        rows.append((cat.name, c.code, c.name, c.type.value, "/".join(c.colors) or "none", cost, c.power,
+                     "/".join(sorted(c.icons)) or None))
+    return {code: c.colors for code, c in cat.cards.items()}, rows
+
+
 def new_buffers() -> Buffers:
     return {t: [] for t in COLUMNS}
 
@@ -208,6 +218,7 @@ class MatchRows:
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self._STATE}
         out["attacked"] = sorted(self.attacked)
+        out["game"] = GAME
         return out
 
     @classmethod

@@ -18,37 +18,21 @@ masked.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from zx_events.freetext import normalize, seat_event, seat_header, seat_record
+from zx_events.freetext import seat_event, seat_header, seat_record
 from zx_events.games.zx.board import SQUARE_NAMES
+from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, MASK, PERSPECTIVES, SPECTATOR, Masker,  # noqa: F401
+                             ViolationView, event_fields, parse_perspective, plain)
+from zx_events.seats import hide as _hide
+from zx_events.seats import sees_own  # the judge, or the owner: hand, Dynamis, face-down cards in public zones
 
-JUDGE = "judge"
-SPECTATOR = "spectator"
-PERSPECTIVES = (JUDGE, "P1", "P2", SPECTATOR)
-HIDDEN = "?"  # stands for one card the viewer may not see, where a record or event names it
-MASK = "[card]"  # replaces a card code inside free text outside the judge's view
 PUBLIC_ZONES = ("square", "trash", "charge", "resource", "temporary", "remove", "force")  # 301.3
 HIDDEN_ZONES = ("deck", "life", "hand", "dynamis")  # 301.3
 OWN_LOOK = ("hand", "dynamis")  # hidden zones whose owner looks at their cards (301.3c, "unless otherwise specified")
-
-
-def parse_perspective(text: str) -> str:
-    """``judge``, ``P1``, ``P2`` or ``spectator`` (case-insensitive)."""
-    low = text.strip().lower()
-    for p in PERSPECTIVES:
-        if p.lower() == low:
-            return p
-    raise ValueError(f"unknown perspective {text!r}: one of {', '.join(PERSPECTIVES)}")
-
-
-def sees_own(viewer: str, owner: str | None) -> bool:
-    """The judge, or the card's owner: hand, Dynamis and face-down cards in public zones."""
-    return viewer == JUDGE or (owner is not None and viewer == owner)
 
 
 # ---------------------------------------------------------------------- view types
@@ -123,16 +107,6 @@ class BattleView:
 
 
 @dataclass(frozen=True, slots=True)
-class ViolationView:
-    line: int | None
-    turn: int
-    player: str | None
-    rule: str
-    message: str
-    applied: bool
-
-
-@dataclass(frozen=True, slots=True)
 class MatchView:
     match_id: str
     perspective: str
@@ -171,23 +145,6 @@ class MatchView:
         out["squares"] = {n: out["squares"][i] for i, n in enumerate(SQUARE_NAMES)}
         out["players"] = {"P1": out["players"][0], "P2": out["players"][1]}
         return out
-
-
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def plain(value: Any) -> Any:
-    """Frozen view data back to JSON-native dicts and lists."""
-    if isinstance(value, _SCALARS):
-        return value
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    names = getattr(type(value), "__dataclass_fields__", None)
-    if names is not None:
-        return {n: plain(getattr(value, n)) for n in names}
-    if isinstance(value, (dict, MappingProxyType)):
-        return {k: plain(v) for k, v in value.items()}
-    return value
 
 
 # ---------------------------------------------------------------------- building a view
@@ -308,31 +265,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
 
 
 # ---------------------------------------------------------------------- free text
-_CODE_LIKE = r"\b[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]*[0-9][A-Za-z0-9]*\b"  # R01-001, EX-R01, PL-001, u01-013
-
-
-class Masker:
-    """Replaces card codes and names inside free text by ``[card]``: a catalog's, and anything code-like,
-    in any letter case, after ``freetext.normalize`` (NFKC, dash-like characters as ``-``)."""
-
-    def __init__(self, words: Iterable[str] = ()):
-        ordered = sorted({normalize(w) for w in words if w}, key=len, reverse=True)
-        self.pattern = re.compile("|".join([*(re.escape(w) for w in ordered), _CODE_LIKE]), re.IGNORECASE)
-
-    def __call__(self, text: str) -> str:
-        return self.pattern.sub(MASK, normalize(text)) if text else text
-
-
-GENERIC_MASK = Masker()
-
-
 # ---------------------------------------------------------------------- records and events
-def _hide(codes: Any) -> Any:
-    if isinstance(codes, list):
-        return [HIDDEN] * len(codes)
-    return HIDDEN if codes is not None else None
-
-
 def _move_visible(viewer: str, owner: str | None, src: str | None, dst: str | None) -> bool:
     """A moved card is seen when it passes through a public zone, or by its owner through hand or Dynamis."""
     if src in PUBLIC_ZONES or dst in PUBLIC_ZONES or src is None or dst is None:
@@ -385,15 +318,6 @@ _PUBLIC_EVENTS = frozenset({
     "TurnStarted", "Reloaded", "ResourcePlaced", "IgnitionPerformed", "CardPlayed", "AttackDeclared",
     "PriorityPassed", "BattleDamageDealt", "BattleEnded", "LifeDamaged", "ChargeExcessTrashed", "ZXDestroyed",
     "TurnEnded", "Conceded", "MatchEnded", "ResultRecorded", "Sealed", "AbilityPlayed", "BattleEffectsEnded"})
-_SKIP = frozenset({"rec", "line", "originator_id", "originator_version", "timestamp", "digest"})
-
-
-def event_fields(event: Any) -> dict[str, Any]:
-    """An event's own fields (what the engine decided), without the record it came from nor its
-    integrity digest (``zx_events.integrity``)."""
-    return {k: v for k, v in vars(event).items() if k not in _SKIP}
-
-
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
     """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
     out = seat_event(dict(fields), viewer)  # the importer's file path: judge only

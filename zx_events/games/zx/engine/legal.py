@@ -118,21 +118,29 @@ def is_legal(match: Match, catalog: Catalog, record: dict) -> bool:
 
     The record must also be well-formed (the log schema) and name only codes of ``catalog``.
     """
-    from zx_events.logformat.reader import check_codes, parse_log
+    import fastjsonschema
 
-    header = {**match.header, "players": match.players}
-    (log,) = parse_log(json.dumps(header) + "\n" + json.dumps(record) + "\n", "<legal>")
-    if log.error is not None or len(log.records) != 1:
+    from zx_events.games.zx.logformat import log_format
+
+    fmt = log_format()  # what the log reader checks a record against (the header was checked at import)
+    record = json.loads(json.dumps(record))  # as a log line would give it
+    try:
+        name = fmt.def_name(record)
+        if name is None or name == "header":
+            return False
+        (fmt.effect[record["op"]] if record["do"] == "effect" else fmt.action[record["do"]])(record)
+    except (fastjsonschema.JsonSchemaException, KeyError, TypeError):
+        return False
+    if any(code not in catalog for code in fmt.codes_of(record, name)):
         return False
     try:
-        check_codes(log, catalog)
         # pending events are history, not state: the copy starts without them; the header, the
         # players' decks and the catalog reference are never changed by the referee: shared
         memo = {id(match.pending_events): [], id(match.header): match.header,
                 id(match.players): match.players, id(match.catalog): match.catalog}
         trial = copy.deepcopy(match, memo)
         ref = Referee(trial, catalog, strict=True, source="<legal>")
-        ref.handle(2, log.records[0].data)
+        ref.handle(2, record)
     except ZXError:
         return False
     return True

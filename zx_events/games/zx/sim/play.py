@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from zx_events.games.zx.cards import Catalog
 from zx_events.games.zx.engine.legal import legal_records, to_act
 from zx_events.errors import RuleViolation
-from zx_events.importer import open_match
+from zx_events.games.zx.setup import open_match
 from zx_events.games.zx.match import other, power_of
 from zx_events.games.zx.sim.hidden import HiddenDecks
 from zx_events.games.zx.sim.policy import Policy

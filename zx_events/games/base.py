@@ -1,0 +1,209 @@
+"""The boundary between the game-neutral core and a game: what the pipeline asks of a game.
+
+The core (log reader, importer, application service, store, digest chain, audit, bundle, replay,
+analytics projection, CLI, web) never imports a game's modules: it asks the registry
+(``zx_events.games``) for the ``Game`` whose header key starts a match in a log, or whose topic
+prefix a stored event carries, and calls it through this interface only. docs/architecture.md
+draws it.
+
+A game is one object (boardgame.io's "a game is a plain object"; shared/notes/game-boundary-proposal.md
+§2), subclassing ``Game``. The interface is the smallest one both Z/X and X610Z fit:
+
+- identity: ``key``, ``name``, ``header_key``, ``topic_prefix``, ``rules_version``, ``rule_title``;
+- the log: ``log_format`` (from the JSON Schema of its records), ``is_position``, ``header_codes``;
+- reference data: ``load_catalog`` (and ``catalog_names``), ``load_fixtures`` (pinned data besides
+  the catalog a header names, such as X610Z's board file);
+- the engine: ``aggregate`` and ``open_match`` (the aggregate with its referee, strict or lenient);
+- seats: ``build_view``, ``redact_record``, ``redact_event`` (what each seat may see);
+- drawing: ``render_board`` (terminal), ``card_rows``/``card_columns`` (CSV), ``board_script``
+  (the browser's board drawing);
+- analytics: ``rows`` (the module that turns events into DuckDB rows);
+- simulation: ``simulate`` (the legal-action lister and policy behind ``zx simulate``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from typing import Any, Iterable, Iterator, Protocol
+
+import orjson
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A record that breaks a rule: where, when, who, which clause (by number) and what."""
+
+    line: int | None
+    turn: int
+    player: str | None
+    rule: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "turn": self.turn, "player": self.player, "rule": self.rule,
+                "message": self.message}
+
+
+class Referee(Protocol):
+    """Checks one match's records in order and applies them to its aggregate.
+
+    Strict: the first violation raises ``RuleViolation`` (``FILE:LINE: rule NNN: message``).
+    Lenient: each violation is recorded (``found``, and a ``ViolationRecorded`` event) and the
+    record is applied as far as it can be."""
+
+    found: list[Violation]
+
+    def handle(self, line: int, rec: dict) -> None: ...
+
+    def finish(self) -> None: ...
+
+
+class Game(ABC):
+    """One game on the engine. Subclasses set the class attributes and implement the methods."""
+
+    key: str  # "zx": the audit JSON's "game", the analytics "game" column, --game
+    name: str  # "Z/X -Zillions of enemy X-"
+    header_key: str  # "zxlog": the key that starts one of its matches in a log
+    format_version: int = 1  # the header key's value this reader knows
+    topic_prefix: str  # "zx.match": every stored event topic of the game is PREFIX:Name
+    rules_version: str  # the ruleset id printed with every violation
+    default_catalog: str  # the catalog a header without "catalog" means
+    log_suffix: str  # ".zxlog": the file suffix zx import DIR and zx simulate use
+    schema_file: str  # the JSON Schema of the records, a file in the game's package
+    seats: tuple[str, ...] = ("P1", "P2")
+
+    # ------------------------------------------------------------------ identity
+    def __repr__(self) -> str:
+        return f"<game {self.key}>"
+
+    def topic(self, name: str) -> str:
+        """The stable topic an event of this game is stored under (``Started`` -> ``zx.match:Started``)."""
+        return f"{self.topic_prefix}:{name}"
+
+    def owns_topic(self, topic: str) -> bool:
+        return topic.startswith(self.topic_prefix + ":")
+
+    @abstractmethod
+    def rule_title(self, rule: str) -> str:
+        """The title of a clause the engine cites ("" if unknown)."""
+
+    # ------------------------------------------------------------------ the log
+    @cached_property
+    def schema(self) -> dict:
+        return orjson.loads(resources.files(type(self).__module__.rsplit(".", 1)[0]).joinpath(self.schema_file)
+                            .read_bytes())
+
+    @cached_property
+    def log_format(self):
+        """The game's ``LogFormat``: validators compiled on first use of each record kind."""
+        from zx_events.games.schema import LogFormat
+
+        return LogFormat(self.schema, self.header_key, version=self.format_version, is_position=self.is_position)
+
+    @property
+    def record_kinds(self) -> tuple[str, ...]:
+        return tuple(self.schema["$defs"]["action"]["properties"]["do"]["enum"])
+
+    def is_position(self, value: Any) -> bool:
+        """Whether a value of a field that holds "a position or a card code" names a position."""
+        return False
+
+    def header_codes(self, header: dict) -> Iterator[str]:
+        """Every card code a header names (checked against the catalog): by default each player's deck."""
+        players = header.get("players")
+        for seat in self.seats:
+            entry = players.get(seat) if isinstance(players, dict) else None
+            if isinstance(entry, dict) and isinstance(entry.get("deck"), dict):
+                yield from entry["deck"]
+
+    # ------------------------------------------------------------------ reference data
+    @abstractmethod
+    def load_catalog(self, name_or_path: str | None = None) -> Any:
+        """A shipped catalog by name, or a catalog file by path (None: ``default_catalog``).
+        The catalog has ``name``, ``sha256``, ``ref`` (what a match pins), ``names`` (code -> name),
+        ``game`` and ``code in catalog``; a bad file raises ``CatalogError`` naming it."""
+
+    @abstractmethod
+    def catalog_names(self) -> list[str]:
+        """The shipped catalogs."""
+
+    def load_fixtures(self, header: dict) -> dict[str, Any]:
+        """Reference data a header pins besides the catalog (X610Z: its board). Z/X: none."""
+        return {}
+
+    # ------------------------------------------------------------------ the engine
+    @property
+    @abstractmethod
+    def aggregate(self) -> type:
+        """The match aggregate class (eventsourcing ``Aggregate``)."""
+
+    @abstractmethod
+    def open_match(self, header: dict, catalog: Any, fixtures: dict, *, strict: bool = True,
+                   source: str | None = None, content_sha256: str = "", line: int | None = 1
+                   ) -> tuple[Any, Referee]:
+        """A match started from a checked header, with the referee for its records."""
+
+    def projection_code(self) -> bytes:
+        """What replay's snapshot fingerprint hashes: the code that rebuilds a state from events."""
+        module = self.aggregate.__module__
+        return resources.files(module.rsplit(".", 1)[0]).joinpath(module.rsplit(".", 1)[1] + ".py").read_bytes()
+
+    # ------------------------------------------------------------------ seats
+    @abstractmethod
+    def build_view(self, match: Any, perspective: str, names: Any = None, **kw: Any) -> Any:
+        """A frozen view of ``match`` from one seat (``to_json()`` for JSON), hiding what it may not see."""
+
+    @abstractmethod
+    def redact_record(self, rec: dict | None, viewer: str, mask: Any = None) -> dict | None:
+        """A log record as ``viewer`` may see it."""
+
+    @abstractmethod
+    def redact_event(self, kind: str, fields: dict, viewer: str, mask: Any = None) -> dict:
+        """An event's fields as ``viewer`` may see them."""
+
+    # ------------------------------------------------------------------ drawing
+    @abstractmethod
+    def render_board(self, match: Any, view: Any) -> Any:
+        """The board of ``view`` for the terminal (a string or a rich renderable)."""
+
+    card_columns: tuple[str, ...] = ("seq", "step", "player", "zone", "position", "code", "name", "count")
+
+    @abstractmethod
+    def card_rows(self, view: Any, step: int) -> list[dict]:
+        """``zx replay --format csv``: one row per card (or hidden count) in the view."""
+
+    def board_script(self) -> str | None:
+        """The browser's board drawing (a script registering ``window.ZXBoards[key]``), or None."""
+        res = resources.files(type(self).__module__.rsplit(".", 1)[0]).joinpath("web", "board.js")
+        return res.read_text(encoding="utf-8") if res.is_file() else None
+
+    # ------------------------------------------------------------------ analytics and simulation
+    @property
+    @abstractmethod
+    def rows(self) -> Any:
+        """The analytics rows module: ``GAME``, ``COLUMNS``, ``PROJECTED``, ``TOPICS``, ``HANDLERS``,
+        ``MatchRows``, ``catalog_rows`` (see analytics/tables.py)."""
+
+    @abstractmethod
+    def sample_deck_names(self) -> list[str]:
+        """The shipped sample decks ``zx simulate`` plays."""
+
+    @abstractmethod
+    def simulate(self, matches: int, seed: int, **kw: Any) -> Iterable[Any]:
+        """Legal matches between the sample decks, deterministic by seed (a simulator policy over the
+        game's legal-action lister); each item has ``to_jsonl()`` text (one match's log lines)."""
+
+    @abstractmethod
+    def write_files(self, out: Any, seed: int, sims: Iterable[Any], per_file: int = 1) -> Iterator[Any]:
+        """Write simulated matches ``per_file`` to a log file in ``out``; yields each file written
+        (``row()``: file, matches, records, events, turns, winners)."""
+
+    # ------------------------------------------------------------------ zx games
+    def describe(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "rules": self.rules_version,
+                "header": f"{self.header_key} {self.format_version}", "topics": self.topic_prefix + ":*",
+                "record_kinds": list(self.record_kinds), "catalogs": self.catalog_names(),
+                "suffix": self.log_suffix}

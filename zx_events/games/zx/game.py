@@ -1,0 +1,134 @@
+"""The Z/X game object: everything the game-neutral core asks of Z/X (``zx_events.games.base.Game``).
+
+Its modules are imported when first asked for, so ``zx matches`` never loads the rules engine."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+from zx_events.games.base import Game
+
+from . import logformat
+from .match import PREFIX
+from .rules import RULES_VERSION, title
+
+
+class ZX(Game):
+    key = "zx"
+    name = "Z/X -Zillions of enemy X-"
+    header_key = logformat.HEADER_KEY
+    topic_prefix = PREFIX
+    rules_version = RULES_VERSION
+    default_catalog = "sample"
+    log_suffix = ".zxlog"
+    schema_file = logformat.SCHEMA_FILE
+
+    def rule_title(self, rule: str) -> str:
+        return title(rule)
+
+    # ------------------------------------------------------------------ the log
+    @property
+    def log_format(self):  # type: ignore[override]  (one compiled format, shared with the legal-action lister)
+        return logformat.log_format()
+
+    @property
+    def schema(self) -> dict:  # type: ignore[override]
+        return logformat.log_format().schema
+
+    def is_position(self, value: Any) -> bool:
+        return logformat.is_square_name(value)
+
+    def header_codes(self, header: dict) -> Iterator[str]:
+        players = header.get("players")
+        for seat in self.seats:
+            entry = players.get(seat) if isinstance(players, dict) else None
+            if not isinstance(entry, dict):
+                continue
+            for key in ("deck", "player_card", "dynamis"):
+                value = entry.get(key)
+                if isinstance(value, dict):
+                    yield from value
+                elif isinstance(value, str):
+                    yield value
+
+    # ------------------------------------------------------------------ reference data
+    def load_catalog(self, name_or_path: str | None = None):
+        from .cards import load_catalog
+
+        return load_catalog(name_or_path or self.default_catalog)
+
+    def catalog_names(self) -> list[str]:
+        from .cards import builtin_catalog_names
+
+        return builtin_catalog_names()
+
+    # ------------------------------------------------------------------ the engine
+    @property
+    def aggregate(self) -> type:
+        from .match import Match
+
+        return Match
+
+    def open_match(self, header: dict, catalog: Any, fixtures: dict, *, strict: bool = True,
+                   source: str | None = None, content_sha256: str = "", line: int | None = 1):
+        from .setup import open_match
+
+        return open_match(header, catalog, strict=strict, source=source, content_sha256=content_sha256, line=line)
+
+    # ------------------------------------------------------------------ seats
+    def build_view(self, match: Any, perspective: str, names: Any = None, **kw: Any):
+        from .views import build_view
+
+        return build_view(match, perspective, names, **kw)
+
+    def redact_record(self, rec: dict | None, viewer: str, mask: Any = None):
+        from .views import redact_record
+
+        return redact_record(rec, viewer, mask)
+
+    def redact_event(self, kind: str, fields: dict, viewer: str, mask: Any = None):
+        from .views import redact_event
+
+        return redact_event(kind, fields, viewer, mask)
+
+    # ------------------------------------------------------------------ drawing
+    def render_board(self, view: Any) -> Any:
+        from .render import draw_board
+
+        return draw_board(view)
+
+    @property
+    def card_columns(self) -> tuple[str, ...]:  # type: ignore[override]
+        from .render import CSV_COLUMNS
+
+        return CSV_COLUMNS
+
+    def card_rows(self, view: Any, step: int) -> list[dict]:
+        from .render import card_rows
+
+        return card_rows(view, step)
+
+    # ------------------------------------------------------------------ analytics and simulation
+    @property
+    def rows(self):
+        from . import rows
+
+        return rows
+
+    def sample_deck_names(self) -> list[str]:
+        from .decks import sample_decks
+
+        return [d.name for d in sample_decks()]
+
+    def simulate(self, matches: int, seed: int, **kw: Any):
+        from .sim import simulate
+
+        return simulate(matches, seed, **kw)
+
+    def write_files(self, out: Any, seed: int, sims: Iterable[Any], per_file: int = 1):
+        from .sim import write_files
+
+        return write_files(out, seed, sims, per_file)
+
+
+GAME = ZX()

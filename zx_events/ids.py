@@ -1,0 +1,25 @@
+"""Match ids, common to every game: one id space across games (shared/spec/games.md).
+
+A match's aggregate id is ``uuid5(NAMESPACE, match_id)``: importing the same match twice collides
+instead of duplicating, and ``zx replay ID`` needs no game. Never change NAMESPACE: stored matches
+are filed under these ids (the 0.1.0 fixture store is the test).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+NAMESPACE = uuid.UUID("0b6f2f64-4b53-5c2a-9a35-6d0c7f6e2a11")
+
+
+def match_uuid(match_id: str) -> uuid.UUID:
+    """A deterministic aggregate id: importing the same match twice collides instead of duplicating."""
+    return uuid.uuid5(NAMESPACE, match_id)
+
+
+def project(aggregate, events):
+    """A plain projector: each event mutates the aggregate in turn. eventsourcing's default one also
+    checks every event against a Protocol at run time, which made rebuilding a match ~3x slower."""
+    for e in events:
+        aggregate = e.mutate(aggregate)
+    return aggregate
