@@ -17,18 +17,21 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from zx_events.errors import ConflictError, ZXError
 from zx_events.integrity import seal_stored, stored_head
 from zx_events.ledger import insert_sealed, sealed_entry
-from zx_events.games.zx.match import Match, match_uuid, project, topic
+from zx_events import games
+from zx_events.ids import match_uuid, project
 from zx_events.store import StoreConfig, resolve_store
 
 if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log is checked, not for zx matches
-    from zx_events.games.zx.cards import Catalog
-    from zx_events.games.zx.engine.referee import Violation
+    from zx_events.games.base import Violation
     from zx_events.logformat.reader import MatchLog
 
-TOPIC_STARTED = topic("Started")
-TOPIC_TURN = topic("TurnStarted")
-TOPIC_ENDED = topic("MatchEnded")
-TOPIC_VIOLATION = topic("ViolationRecorded")
+Catalog = Any  # a game's catalog (zx_events.games.base.Game.load_catalog), or {game key: catalog}
+
+# every game's events of these kinds (zx.match:Started, x610z.match:Started, ...)
+TOPICS_STARTED = games.topics("Started")
+TOPICS_TURN = games.topics("TurnStarted")
+TOPICS_ENDED = games.topics("MatchEnded")
+TOPICS_VIOLATION = games.topics("ViolationRecorded")
 
 
 def seal_row(out: "ImportOutcome", stored: list) -> list:
@@ -64,10 +67,11 @@ class MatchService(Application[UUID]):
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True) -> None:
         """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created)."""
         self.store: StoreConfig = resolve_store(store, create=create)
+        games.import_events()  # every game's event classes, so every stored topic resolves
         super().__init__(env={**self.store.env, **(env or {})})
 
     # ------------------------------------------------------------------ import
-    def stored_started(self, match_id: str) -> Match.Event | None:
+    def stored_started(self, match_id: str) -> Any:
         """The Started event of a stored match, or None."""
         stored = self.recorder.select_events(match_uuid(match_id), lte=1, limit=1)
         if not stored:
@@ -209,7 +213,7 @@ class MatchService(Application[UUID]):
             f"give the corrected match a new id", source=log.source, line=log.header_line)
 
     # ------------------------------------------------------------------ read
-    def get_match(self, match_id: str, version: int | None = None) -> Match:
+    def get_match(self, match_id: str, version: int | None = None) -> Any:
         return self.repository.get(match_uuid(match_id), version=version, projector_func=project)
 
     def has_match(self, match_id: str) -> bool:
@@ -230,7 +234,7 @@ class MatchService(Application[UUID]):
                 return
 
     def summaries(self) -> list[dict[str, Any]]:
-        """One row per stored match: id, date, event, players, decks, turns, winner."""
+        """One row per stored match: id, date, event, players, decks, turns, winner, violations, game."""
         rows: dict[UUID, dict[str, Any]] = {}
         self.update_summaries(rows)
         return list(rows.values())
@@ -240,24 +244,26 @@ class MatchService(Application[UUID]):
         (all of them when None); returns the last notification id read (``after`` when none is new).
         The store only grows, so a caller can keep ``rows`` and read only what came since."""
         last = after
-        for n in self.notifications([TOPIC_STARTED, TOPIC_TURN, TOPIC_ENDED, TOPIC_VIOLATION], start=after):
+        started, turn, ended = set(TOPICS_STARTED), set(TOPICS_TURN), set(TOPICS_ENDED)
+        for n in self.notifications([*TOPICS_STARTED, *TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION], start=after):
             last = n.id
             e = self.mapper.to_domain_event(n)
-            if n.topic == TOPIC_STARTED:
+            if n.topic in started:
                 h, pl = e.header, e.header["players"]
                 rows[n.originator_id] = {
                     "match": e.match_id, "played_at": h.get("played_at"), "event": h.get("event"),
                     "p1": pl["P1"].get("name"), "p2": pl["P2"].get("name"),
                     "p1_deck": pl["P1"].get("deck_name"), "p2_deck": pl["P2"].get("deck_name"),
                     "turns": 0, "winner": None, "reason": None, "violations": 0,
+                    "game": games.for_topic(n.topic).key,
                 }
                 continue
             row = rows.get(n.originator_id)
             if row is None:
                 continue
-            if n.topic == TOPIC_TURN:
+            if n.topic in turn:
                 row["turns"] = max(row["turns"], e.turn)
-            elif n.topic == TOPIC_ENDED:
+            elif n.topic in ended:
                 row["winner"], row["reason"] = e.winner, e.reason
             else:
                 row["violations"] += 1

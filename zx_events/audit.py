@@ -16,17 +16,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from zx_events.games.zx.cards import Catalog
+from zx_events import games
 from zx_events.errors import ZXError
-from zx_events.importer import Checked, build_match
+from zx_events.ids import match_uuid
+from zx_events.importer import Checked, build_match, game_of
 from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows, verify_rows
 from zx_events.ledger import failure_warning, match_verdict
 from zx_events.logformat.reader import MatchLog, Record
-from zx_events.games.zx.match import match_uuid, topic
-from zx_events.games.zx.rules import RULES_VERSION, title
 
-TOPIC_STARTED = topic("Started")
-TOPIC_VIOLATION = topic("ViolationRecorded")
+Catalog = Any  # a game's catalog, or {game key: catalog} (zx_events.games.load_catalogs)
 NOT_STORED = "not stored"  # integrity of a log file whose match is not in the store
 DIFFERS = "differs"  # integrity of a log file whose match is stored with other content
 
@@ -42,10 +40,11 @@ class Finding:
     rule: str | None
     message: str
     seq: int | None = None
+    game: str = games.DEFAULT  # whose rules the number is
 
     @property
     def title(self) -> str:
-        return title(self.rule) if self.rule else "malformed log (match-log v1)"
+        return games.get(self.game).rule_title(self.rule) if self.rule else "malformed log (match-log v1)"
 
     def to_json(self, stored: bool = False) -> dict[str, Any]:
         out = {"line": None if stored else self.line, "turn": self.turn, "player": self.player,
@@ -68,13 +67,18 @@ class Audit:
     integrity_detail: str | None = None
     head: str | None = None
     catalog: dict | None = None  # the catalog used: {"name", "sha256"}
-    rules_version: str = RULES_VERSION
+    game: str = games.DEFAULT  # the game's key (audit JSON "game")
+    rules_version: str = ""  # the ruleset the audit judged by (audit JSON "rules" and "rules_version")
     pinned: dict | None = None  # a stored match: {"catalog": {...}, "rules_version": ...}
     warnings: list[str] = field(default_factory=list)
     log: MatchLog | None = None
     checked: Checked | None = None
     rows: list[Row] | None = None
     verdict: Verdict | None = None
+
+    def __post_init__(self) -> None:
+        if not self.rules_version:
+            self.rules_version = games.get(self.game).rules_version
 
     @property
     def integrity_ok(self) -> bool:
@@ -90,16 +94,20 @@ class Audit:
         if self.integrity_detail:
             out["integrity_detail"] = self.integrity_detail
         out.update({"head": self.head, "catalog": self.catalog, "rules_version": self.rules_version,
-                    "pinned": self.pinned, "warnings": self.warnings})
+                    "pinned": self.pinned, "warnings": self.warnings, "game": self.game,
+                    "rules": self.rules_version})
         return out
 
 
 # ---------------------------------------------------------------------- a log
 def audit_log(log: MatchLog, catalog: Catalog | None = None) -> Audit:
     """Check one match of a log file with the rules engine in lenient mode: every violation."""
+    game = game_of(log).key
+
     def broken(e: ZXError) -> Audit:
-        f = Finding("format", e.line if e.line is not None else log.header_line, None, None, None, e.message)
-        return Audit(log.match_id, log.source, False, 0, [f], NOT_STORED, log=log)
+        f = Finding("format", e.line if e.line is not None else log.header_line, None, None, None, e.message,
+                    game=game)
+        return Audit(log.match_id, log.source, False, 0, [f], NOT_STORED, log=log, game=game)
 
     if log.error is not None:
         return broken(log.error)
@@ -107,9 +115,9 @@ def audit_log(log: MatchLog, catalog: Catalog | None = None) -> Audit:
         checked = build_match(log, catalog=catalog, strict=False)
     except ZXError as e:  # no header, an unknown catalog, an unknown card code
         return broken(e)
-    findings = [Finding("rule", v.line, v.turn, v.player, v.rule, v.message) for v in checked.violations]
+    findings = [Finding("rule", v.line, v.turn, v.player, v.rule, v.message, game=game) for v in checked.violations]
     return Audit(log.match_id, log.source, False, len(checked.match.pending_events), findings, NOT_STORED,
-                 catalog=checked.catalog.ref if checked.catalog else None, log=log, checked=checked)
+                 catalog=checked.catalog.ref if checked.catalog else None, log=log, checked=checked, game=game)
 
 
 def compare_with_store(audit: Audit, app: Any) -> None:
@@ -136,9 +144,10 @@ def compare_with_store(audit: Audit, app: Any) -> None:
 # ---------------------------------------------------------------------- a stored match
 def stored_log(rows: list[Row]) -> MatchLog:
     """The log a stored match was imported from, rebuilt from its events (header + records by line)."""
-    started = next((r.state for r in rows if r.topic == TOPIC_STARTED and r.state), None)
-    if started is None:
+    first = next((r for r in rows if games.is_topic(r.topic, "Started") and r.state), None)
+    if first is None:
         raise ZXError("the Started event of this match is missing or cannot be decoded: nothing to audit")
+    started = first.state
     records: dict[int, dict] = {}
     for r in rows:
         st = r.state or {}
@@ -147,7 +156,8 @@ def stored_log(rows: list[Row]) -> MatchLog:
             records[line] = rec
     header_line = started.get("line") or 1
     log = MatchLog(source=started.get("source") or "", header_line=header_line, header=started.get("header"),
-                   records=[Record(line, records[line]) for line in sorted(records)])
+                   records=[Record(line, records[line]) for line in sorted(records)],
+                   game=games.for_topic(first.topic))
     log.lines = regenerate(log)[header_line - 1:]
     return log
 
@@ -185,10 +195,10 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
     verdict = match_verdict(app, match_id, match_uuid(match_id), rows=rows)  # its chain and the store seal
     log = stored_log(rows)
     audit = audit_log(log, catalog)
-    started = next(r.state for r in rows if r.topic == TOPIC_STARTED and r.state)
+    started = next(r.state for r in rows if games.is_topic(r.topic, "Started") and r.state)
     seqs = seq_of_lines(rows)
     audit.findings = [Finding(f.kind, f.line, f.turn, f.player, f.rule, f.message,
-                              seqs.get(f.line, 1) if f.line is not None else None) for f in audit.findings]
+                              seqs.get(f.line, 1) if f.line is not None else None, f.game) for f in audit.findings]
     audit.match, audit.stored, audit.rows, audit.verdict = match_id, True, rows, verdict
     audit.events, audit.head = len(rows), verdict.head
     audit.integrity = verdict.status
@@ -201,7 +211,7 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
         audit.warnings.append(f"the records stored in the events do not reproduce the imported log (content "
                               f"sha256 {log.content_sha256[:12]}, recorded at import "
                               f"{str(started.get('content_sha256'))[:12]})")
-    recorded = sum(r.topic == TOPIC_VIOLATION for r in rows)
+    recorded = sum(games.is_topic(r.topic, "ViolationRecorded") for r in rows)
     found = sum(f.kind == "rule" for f in audit.findings)
     if recorded != found:
         audit.warnings.append(f"{recorded} violation{'s' if recorded != 1 else ''} were recorded at import, "

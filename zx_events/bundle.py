@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from zx_events.audit import Audit, file_events, regenerate
-from zx_events.games.zx.views import build_view
+from zx_events import games
 
 SEATS = ("judge", "P1", "P2")
 
@@ -46,7 +46,7 @@ def _blocks(events: list, violation_index: int) -> tuple[int, int]:
     return start, end + 1
 
 
-def _states(events: list, positions: set[int], names: dict[str, str]) -> dict[int, dict | None]:
+def _states(game, events: list, positions: set[int], names: dict[str, str]) -> dict[int, dict | None]:
     """position k -> the state after the first k events, from each seat (None before the match)."""
     out: dict[int, dict | None] = {}
     agg = None
@@ -56,7 +56,7 @@ def _states(events: list, positions: set[int], names: dict[str, str]) -> dict[in
             agg = copy.deepcopy(events[done]).mutate(agg)
             done += 1
         out[k] = None if agg is None else \
-            {"seq": k, **{seat: build_view(agg, seat, names, seq=k).to_json() for seat in SEATS}}
+            {"seq": k, **{seat: game.build_view(agg, seat, names, seq=k).to_json() for seat in SEATS}}
     return out
 
 
@@ -68,8 +68,8 @@ def violation_states(audit: Audit) -> list[tuple[dict | None, dict | None]]:
     marks = [i for i, e in enumerate(events) if type(e).__name__ == "ViolationRecorded"]
     spans = [_blocks(events, i) for i in marks]
     cat = audit.checked.catalog
-    names = {code: card.name for code, card in cat.cards.items()} if cat is not None else {}
-    states = _states(events, {k for span in spans for k in span}, names)
+    names = dict(cat.names) if cat is not None else {}
+    states = _states(games.get(audit.game), events, {k for span in spans for k in span}, names)
     out = []
     rule_findings = iter(spans)
     for f in audit.findings:

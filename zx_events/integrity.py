@@ -36,13 +36,17 @@ from uuid import UUID
 
 import orjson
 
-from zx_events.games.zx.match import topic
+from zx_events import games
 
 ZERO = "0" * 64
 DIGEST_KEY = b',"digest":"'  # an event stored as its canonical bytes ends ,"digest":"<64 hex>"} (zx_events.codec)
 SUFFIX = len(DIGEST_KEY) + 64 + 2
-TOPIC_SEALED = topic("Sealed")
 KINDS = ("ok", "altered", "deleted", "inserted", "reordered", "unchained", "head")
+
+
+def is_seal(topic: str) -> bool:
+    """Whether ``topic`` is a match's closing seal, in any game (``zx.match:Sealed``, ``x610z.match:Sealed``)."""
+    return games.is_topic(topic, "Sealed")
 
 
 # ---------------------------------------------------------------------- the digest
@@ -264,7 +268,7 @@ def verify_rows(match: str, rows: Sequence[Row]) -> Verdict:
         return bad("deleted", 1, "no stored events: the whole match was deleted")
     if all(r.digest is None for r in rows) and all(r.body is not None for r in rows):
         return bad("unchained", None, "no event carries a digest: imported before tamper evidence existed")
-    seals = [i for i, r in enumerate(rows) if r.topic == TOPIC_SEALED]
+    seals = [i for i, r in enumerate(rows) if is_seal(r.topic)]
     last_seal = seals[-1] if seals else None
     prev = ZERO
     for i, row in enumerate(rows):
@@ -321,7 +325,7 @@ def _diagnose(match: str, rows: Sequence[Row], i: int, prev: str, head: str | No
             link(prev, rows[i + 1].body_as(seq)) == rows[i + 1].digest:
         return verdict("inserted", f"seq {seq} ({what}) was inserted: the event after it was recorded as seq {seq}")
     last = rows[-1]
-    counted = (last.state or {}).get("events") if last.topic == TOPIC_SEALED else None
+    counted = (last.state or {}).get("events") if is_seal(last.topic) else None
     if isinstance(counted, int) and counted > n - 1:  # the seal counts more events than are left
         return verdict("deleted", f"an event was deleted at seq {seq} and the later ones renumbered: the seal "
                                   f"counts {counted} events before it, the store holds {n - 1}")
@@ -401,7 +405,7 @@ def _intact(mapper: Any, match: str, stored: Sequence[Any]) -> Verdict | None:
         except ValueError:
             return None
         prev, before, prev_hex = raw, prev_hex, raw[-66:-2]
-    if stored[-1].topic != TOPIC_SEALED:
+    if not is_seal(stored[-1].topic):
         return None
     sealed = orjson.loads(prev)
     if sealed.get("events") != n - 1 or sealed.get("last") != (before.decode() if before else ZERO):

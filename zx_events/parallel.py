@@ -31,10 +31,10 @@ _accept = False
 
 def _init(store: str, catalog: str | None, accept: bool) -> None:
     global _svc, _catalog, _accept
-    from zx_events.games.zx.cards import load_catalog
+    from zx_events.games import load_catalogs
 
     _svc = MatchService(store)
-    _catalog = load_catalog(catalog) if catalog else None
+    _catalog = load_catalogs(catalog) if catalog else None
     _accept = accept
 
 
@@ -78,10 +78,10 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
     open the same store); outcomes in input order."""
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or svc.store.kind == "memory":  # a memory store lives in this process only
-        from zx_events.games.zx.cards import load_catalog
+        from zx_events.games import load_catalogs
         from zx_events.logformat.reader import MatchLog, iter_log
 
-        cat = load_catalog(catalog) if catalog else None
+        cat = load_catalogs(catalog) if catalog else None
 
         def logs() -> Iterator[MatchLog]:
             for path in paths:

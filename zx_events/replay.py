@@ -9,10 +9,11 @@ Seeking is fast because of snapshots: the first seek into a match that has none 
 ``SNAPSHOT_EVERY`` versions (``prepare_snapshots``; imports stay as fast as before), and every seek
 then decodes one snapshot plus at most ``SNAPSHOT_EVERY - 1`` events with a plain projector.
 
-A snapshot is a state made by the event bodies of ``zx_events/games/zx/match.py``; when they change, a
-stored snapshot may no longer be what replaying the events gives. So snapshots are filed under an
-id derived from the match and a fingerprint of that code (``snapshot_id``): after any change of
-match.py the old ones are never read again, and new ones are written on the next seek.
+A snapshot is a state made by the event bodies of a game's aggregate (``Game.projection_code``, for
+Z/X ``zx_events/games/zx/match.py``); when they change, a stored snapshot may no longer be what
+replaying the events gives. So snapshots are filed under an id derived from the match and a
+fingerprint of every game's code (``snapshot_id``): after any change of it the old ones are never
+read again, and new ones are written on the next seek.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import uuid
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import version
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 from weakref import WeakKeyDictionary
@@ -33,15 +33,14 @@ import orjson
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
-from zx_events.games.zx import match as match_module
-from zx_events.games.zx.cards import load_catalog
+from zx_events import games
 from zx_events.errors import ZXError
-from zx_events.games.zx.match import Match, match_uuid, project, topic
-from zx_events.games.zx.views import (JUDGE, Masker, MatchView, ViolationView, build_view, event_fields, plain, redact_event,
-                    redact_record)
+from zx_events.ids import match_uuid, project
+from zx_events.seats import JUDGE, Masker, ViolationView, event_fields, plain
 
 SNAPSHOT_EVERY = 10  # a seek decodes one snapshot and at most 9 events
-TOPIC_TURN = topic("TurnStarted")
+Match = Any  # a game's match aggregate
+MatchView = Any  # a game's frozen view
 _OWN_STORES: "WeakKeyDictionary[Any, EventStore]" = WeakKeyDictionary()
 _UNWRITABLE: "WeakKeyDictionary[Any, set[str]]" = WeakKeyDictionary()  # matches whose snapshots failed
 _DISTRUSTED: "WeakKeyDictionary[Any, set[str]]" = WeakKeyDictionary()  # matches with a snapshot that failed its check
@@ -67,15 +66,23 @@ class CardNames:
     warning: str | None
 
 
+def game_of(match: Any) -> Any:
+    """The game whose aggregate ``match`` is (``zx_events.games.base.Game``)."""
+    for game in games.all_games():
+        if isinstance(match, game.aggregate):
+            return game
+    raise ZXError(f"{type(match).__name__} is the match of no installed game")
+
+
 @lru_cache(maxsize=16)
-def card_names(name: str | None, sha256: str | None) -> CardNames:
+def card_names(game_key: str, name: str | None, sha256: str | None) -> CardNames:
     """Card names from the catalog a match was checked against; a warning when it changed or is gone."""
     try:
-        cat = load_catalog(name or "sample")
+        cat = games.get(game_key).load_catalog(name or None)
     except ZXError as e:
         return CardNames(MappingProxyType({}), Masker(), f"catalog {name!r} cannot be loaded ({e.message}): "
                                                          f"cards are shown by code only")
-    names = {c.code: c.name for c in cat.cards.values()}
+    names = dict(cat.names)
     warning = None
     if sha256 and cat.sha256 != sha256:
         warning = (f"the match was checked against catalog {name!r} sha256 {sha256[:12]}, the current one is "
@@ -85,7 +92,7 @@ def card_names(name: str | None, sha256: str | None) -> CardNames:
 
 def names_for(match: Match) -> CardNames:
     ref = match.catalog or {}
-    return card_names(ref.get("name"), ref.get("sha256"))
+    return card_names(game_of(match).key, ref.get("name"), ref.get("sha256"))
 
 
 # ---------------------------------------------------------------------- reading the store
@@ -103,8 +110,9 @@ def _snapshots(svc: Any) -> EventStore:
 
 @lru_cache(maxsize=1)
 def projection_fingerprint() -> str:
-    """What replaying events runs: the Match's event bodies (match.py) and the eventsourcing version."""
-    code = Path(match_module.__file__).read_bytes() + version("eventsourcing").encode()
+    """What replaying events runs: every game's event bodies (``Game.projection_code``) and the
+    eventsourcing version."""
+    code = b"".join(g.projection_code() for g in games.all_games()) + version("eventsourcing").encode()
     return hashlib.sha256(code).hexdigest()[:16]
 
 
@@ -282,7 +290,7 @@ def turn_starts(svc: Any, match_id: str) -> list[int]:
     rows = stored_events(svc, match_id)
     if not rows:
         raise unknown(svc, match_id)
-    return [r.originator_version for r in rows if r.topic == TOPIC_TURN]
+    return [r.originator_version for r in rows if games.is_topic(r.topic, "TurnStarted")]
 
 
 def turn_seq(svc: Any, match_id: str, turn: int) -> int:
@@ -299,7 +307,7 @@ def view_at(svc: Any, match_id: str, *, seq: int | None = None, turn: int | None
         seq = turn_seq(svc, match_id, turn)
     match = state_at(svc, match_id, seq)
     cn = names_for(match)
-    return build_view(match, perspective, cn.names, mask=cn.mask)
+    return game_of(match).build_view(match, perspective, cn.names, mask=cn.mask)
 
 
 # ---------------------------------------------------------------------- steps
@@ -421,17 +429,18 @@ def _step(index: int, chunk: Any, match: Match, perspective: str, cn: CardNames,
             break
     events = []
     violations = []
+    game = game_of(match)
     for e in chunk:
         kind = type(e).__name__
         events.append(EventView(e.originator_version, kind,
-                                freeze(redact_event(kind, event_fields(e), perspective, cn.mask))))
+                                freeze(game.redact_event(kind, event_fields(e), perspective, cn.mask))))
         if kind == "ViolationRecorded":
             message = e.message if perspective == JUDGE else cn.mask(e.message)
             violations.append(ViolationView(e.line, e.turn, e.player, e.rule, message, e.rec is None))
-    view = build_view(match, perspective, cn.names, mask=cn.mask, last_seq=last)
+    view = game.build_view(match, perspective, cn.names, mask=cn.mask, last_seq=last)
     return Step(index=index, line=getattr(chunk[0], "line", None), seq_first=chunk[0].originator_version,
                 seq_last=chunk[-1].originator_version,
-                record=freeze(redact_record(record, perspective, cn.mask)), events=tuple(events),
+                record=freeze(game.redact_record(record, perspective, cn.mask)), events=tuple(events),
                 violations=tuple(violations), state=view)
 
 
