@@ -18,7 +18,7 @@ import duckdb
 from zx_events.store import StoreConfig
 
 DEFAULT_ANALYTICS = "zx-analytics.duckdb"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5  # 5: every installed game's own tables (x610z_*), created from the games' rows modules
 # created in this order (one statement per file)
 SCHEMA = ("create_matches", "create_seats", "create_plays", "create_attacks", "create_life", "create_ignitions",
           "create_turns", "create_draws", "create_card_games", "create_card_catalog", "create_projection_position",
@@ -106,16 +106,22 @@ def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
 
 
 def create_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Every table (if missing), macro (replaced) of this version."""
+    """Every table (if missing), macro (replaced) of this version, and every game's own tables."""
+    from .tables import GAME_SQL
+
     for name in SCHEMA:
         con.execute(sql(name))
+    for statement in GAME_SQL:
+        con.execute(statement)
 
 
 def drop_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Drop what any version of the projection created (tables, the old seats view, macros)."""
+    from .tables import GAME_TABLES
+
     kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables "
                              "WHERE table_schema = 'main'").fetchall())
-    for name in sorted(TABLES, key=lambda n: kinds.get(n) != "VIEW"):  # names from the allow-list above
+    for name in sorted((*TABLES, *GAME_TABLES), key=lambda n: kinds.get(n) != "VIEW"):  # allow-listed names
         if name in kinds:
             con.execute(f"DROP {'VIEW' if kinds[name] == 'VIEW' else 'TABLE'} {name}")
     for name, kind in MACROS:

@@ -47,7 +47,7 @@ class _Listener:
     """The eventsourcing subscription on a thread: ``flag`` is set when a new match is recorded."""
 
     def __init__(self, recorder: Any, position: int, flag: threading.Event) -> None:
-        self.sub = recorder.subscribe(gt=position, topics=[STARTED])
+        self.sub = recorder.subscribe(gt=position, topics=list(STARTED))  # every game's Started topic
         self.flag = flag
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, name="analytics-follow-listen", daemon=True)

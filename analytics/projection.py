@@ -1,7 +1,7 @@
 """The tracked projection: the event store's notification log into the analytics DuckDB file.
 
 ``update(svc, path)`` reads the notification log after the tracking position in pages, turns the
-events into rows (``zx_events.games.zx.rows``) and writes each page's rows, the in-flight state of the match
+events into rows (each game's rows module, gathered by ``analytics.tables``) and writes each page's rows, the in-flight state of the match
 under way and the new position in ONE DuckDB transaction. Killed at any point it resumes exactly:
 an unfinished transaction is rolled back by DuckDB, and the next run starts from the last
 committed position with the committed in-flight state. ``rebuild=True`` starts from zero.
@@ -31,19 +31,19 @@ from uuid import UUID
 import duckdb
 import orjson
 
-from zx_events.games.zx.cards import load_catalog
 from zx_events.errors import ZXError
-from zx_events.games.zx.match import topic as event_topic
 
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .reader import decoder, page_reader
-from zx_events.games.zx.rows import HANDLERS, PROJECTED, TOPICS, Buffers, MatchRows, new_buffers
+from .tables import HANDLERS, PROJECTED, STARTED, TOPICS, new_buffers, rows_of
 from .writer import NAME, Page, Writer, arrow_types
+
+Buffers = dict[str, list[tuple]]
+MatchRows = Any  # a game's rows.MatchRows
 
 # measured on 5.3M events: pages of 20k ran at 156k events/s, 50k at 191k (less per-page cost in the
 # writer), 100k no faster and more memory
 PAGE_SIZE = 50_000
-STARTED = event_topic("Started")
 CRASH_ENV = "ZX_ANALYTICS_CRASH_AFTER_PAGES"  # test hook: exit uncleanly inside page K+1's transaction
 
 
@@ -72,29 +72,28 @@ def store_identity(svc: Any) -> str:
 
 
 class Catalogs:
-    """Card colours by catalog name (loaded once), and the card_catalog rows of new catalogs."""
+    """A deck's identity per card (Z/X colours, X610Z energy types) by game and catalog name (loaded
+    once), and the card_catalog rows of new catalogs."""
 
     def __init__(self, known: set[str]) -> None:
         self.known = known
-        self.colours: dict[str, dict[str, tuple[str, ...]] | None] = {}
+        self.colours: dict[tuple[str, str], dict[str, tuple[str, ...]] | None] = {}
 
-    def colours_of(self, name: str | None, buf: Buffers) -> dict[str, tuple[str, ...]] | None:
+    def colours_of(self, game: Any, name: str | None, buf: Buffers) -> dict[str, tuple[str, ...]] | None:
         if name is None:
             return None
-        if name not in self.colours:
+        key = (game.key, name)
+        if key not in self.colours:
             try:
-                cat = load_catalog(name)
+                cat = game.load_catalog(name)
             except ZXError:  # a catalog given as a file that is not at hand: no colours
-                self.colours[name] = None
+                self.colours[key] = None
                 return None
-            self.colours[name] = {code: c.colors for code, c in cat.cards.items()}
+            self.colours[key], rows = game.rows.catalog_rows(cat)
             if name not in self.known:
                 self.known.add(name)
-                for c in cat.cards.values():
-                    cost = None if c.cost is None else ("inf" if c.cost == float("inf") else str(c.cost))
-                    buf["card_catalog"].append((name, c.code, c.name, c.type.value, "/".join(c.colors) or "none",
-                                                cost, c.power, "/".join(sorted(c.icons)) or None))
-        return self.colours[name]
+                buf["card_catalog"].extend(rows)
+        return self.colours[key]
 
 
 class Projection:
@@ -119,19 +118,20 @@ class Projection:
     def run(self, rows: Iterable[tuple]) -> None:
         """Feed one page of ``(id, originator_id, version, topic, state)`` rows (the hot loop)."""
         cur, key = self.current, self.key
-        handlers, decode, loads = HANDLERS, self.decode, orjson.loads
+        handlers, decode, loads, started = HANDLERS, self.decode, orjson.loads, STARTED
         for nid, oid, seq, topic, state in rows:
+            first = started.get(topic)  # (game, rows module) when a match begins here
             if oid != key:
                 if cur is not None:
                     cur.close()
                     self.matches_written += 1
                 key = oid
                 text = self.text_of(oid)
-                cur = self.current = MatchRows(text, nid, self.buf) if topic == STARTED else \
+                cur = self.current = first[1].MatchRows(text, nid, self.buf) if first is not None else \
                     self.reopen(text, seq, nid)
             d = loads(state) if decode is None else decode(topic, state)
-            if topic == STARTED:
-                cur.started(d, self.catalogs.colours_of((d.get("catalog") or {}).get("name"), self.buf))
+            if first is not None:
+                cur.started(d, self.catalogs.colours_of(first[0], (d.get("catalog") or {}).get("name"), self.buf))
             else:
                 h = handlers.get(topic)
                 if h is not None:
@@ -139,7 +139,7 @@ class Projection:
         self.current, self.key = cur, key
 
     def resume(self, oid: str, state: dict) -> None:
-        self.current = MatchRows.from_json(oid, state, self.buf)
+        self.current = rows_of(state.get("game")).MatchRows.from_json(oid, state, self.buf)
         self.key = self.key_of(oid)
 
     def close(self) -> None:
@@ -157,14 +157,15 @@ class Projection:
             self.writer.drain()  # earlier pages are committed before the file is read
             row = self.con.execute("SELECT match_no FROM matches WHERE match_uuid = ?", [oid]).fetchall()
             no = row[0][0] if row else nid
-        m = MatchRows(oid, no, self.buf)
+        game, rows = STARTED[stored[0].topic] if stored and stored[0].topic in STARTED else (None, rows_of(None))
+        m = rows.MatchRows(oid, no, self.buf)
         topics = set(TOPICS)
         for se in stored:
             if se.topic not in topics:
                 continue
             d = orjson.loads(se.state) if self.decode is None else self.decode(se.topic, se.state)
-            if se.topic == STARTED:
-                m.started(d, self.catalogs.colours_of((d.get("catalog") or {}).get("name"), self.buf))
+            if se.topic in STARTED:
+                m.started(d, self.catalogs.colours_of(game, (d.get("catalog") or {}).get("name"), self.buf))
                 self._forget(m.mid)
             else:
                 m.feed(se.originator_version, se.topic, d)

@@ -16,7 +16,7 @@ from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import resolve_topic
 
-from zx_events.games.zx.rows import TOPICS
+from .tables import TOPICS
 
 
 def page_reader(recorder: Any, page_size: int, fast: bool = True

@@ -14,7 +14,7 @@ import duckdb
 import pyarrow as pa
 
 from .db import sql
-from zx_events.games.zx.rows import COLUMNS, PROJECTED
+from .tables import COLUMNS, PROJECTED
 
 NAME = "matches"  # the projection's row in projection_position
 _ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),

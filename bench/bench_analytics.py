@@ -150,7 +150,7 @@ def projection_floor(store: Path, page_size: int) -> tuple[int, float]:
 
     import orjson
 
-    from zx_events.games.zx.rows import TOPICS
+    from analytics.tables import TOPICS
 
     con = sqlite3.connect(store)
     t = time.perf_counter()

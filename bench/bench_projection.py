@@ -37,7 +37,7 @@ from analytics import reader
 store, duck = sys.argv[1], sys.argv[2]
 topics = list(reader.TOPICS) if hasattr(reader, "TOPICS") else None
 if topics is None:
-    from zx_events.games.zx.rows import TOPICS as topics
+    from analytics.tables import TOPICS as topics
 
 def floor():
     con = sqlite3.connect(store)
