@@ -71,7 +71,7 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
     """
     from analytics.db import AnalyticsError
 
-    from .main import service
+    from .common import service
 
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
@@ -108,7 +108,7 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
     from analytics.db import AnalyticsError
     from analytics.follow import follow
 
-    from .main import service
+    from .common import service
 
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)

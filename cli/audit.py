@@ -10,7 +10,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .main import load_catalog_option, service
+from .common import load_catalog_option, service
 from .output import emit, format_option, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
@@ -186,7 +186,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     match deleted, added or rewritten; the seal broken) or a head differs from --head/--store-head.
     """
     from zx_events.integrity import check_head
-    from zx_events.games.zx.match import match_uuid
+    from zx_events.ids import match_uuid
     from zx_events.ledger import deleted_verdicts, match_verdict, read_ledger, seal_summary
 
     if head is not None and len(matches) != 1:
@@ -258,7 +258,7 @@ def _seal(svc, ledger, verdicts, targets, bad) -> None:
 
 def _all_matches(svc) -> list[tuple[str, object]]:
     """Every aggregate in the store (not only those whose Started event survived), named by match id."""
-    from zx_events.application import TOPIC_STARTED as started
+    from zx_events import games
     from zx_events.integrity import decode_state
 
     from zx_events.ledger import LEDGER_ID
@@ -269,7 +269,7 @@ def _all_matches(svc) -> list[tuple[str, object]]:
             continue
         if n.originator_id not in names:
             names[n.originator_id] = str(n.originator_id)
-        if n.topic == started:
+        if games.is_topic(n.topic, "Started"):
             try:
                 names[n.originator_id] = decode_state(svc.mapper, n).get("match_id") or names[n.originator_id]
             except Exception:

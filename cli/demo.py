@@ -38,7 +38,9 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     from analytics.stats import Stats
     from zx_events.application import MatchService
     from zx_events.parallel import import_files
-    from zx_events.games.zx.sim.batch import simulate, write_files
+    from zx_events import games
+
+    zx_game = games.get("zx")
 
     t0 = time.perf_counter()
     root = Path(out)
@@ -53,11 +55,11 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
         task = bar.add_task("simulate", total=matches)
 
         def counted():
-            for sim in simulate(matches, seed, policy="mixed"):
+            for sim in zx_game.simulate(matches, seed, policy="mixed"):
                 bar.advance(task)
                 yield sim
 
-        files = list(write_files(logs_dir, seed, counted(), per_file=50))
+        files = list(zx_game.write_files(logs_dir, seed, counted(), per_file=50))
     t_sim = time.perf_counter()
 
     svc = MatchService(str(root / "events.sqlite"))
@@ -110,7 +112,7 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
 
 
 def _replay_turn(svc: Any, match_id: str, turn: int) -> None:
-    from zx_events.replay import load_history
+    from zx_events.replay import game_of, load_history
 
     from .replay import draw_step
 
@@ -126,5 +128,5 @@ def _replay_turn(svc: Any, match_id: str, turn: int) -> None:
                    + json.dumps({k: v for k, v in dict(rec).items() if k not in ('by', 'do')}, default=list))
         last = step
     if last is not None:
-        draw_step(last)
+        draw_step(last, game_of(hist.state_at(1)))
     sys.stdout.flush()

@@ -1,4 +1,4 @@
-"""The ``zx`` command: import, list, replay, audit and analyse Z/X matches."""
+"""The ``zx`` command: import, list, replay, audit and analyse matches of every installed game."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ import click
 
 from zx_events.errors import ZXError
 
+from .common import STORE_HELP, load_catalog_option, log_paths, service  # noqa: F401  (commands' shared helpers)
 from .output import emit, format_option, progress
 
 
-STORE_HELP = ("Event store: a SQLite file (default zx-store.sqlite), memory:, or postgresql://USER@HOST:PORT/DB. "
-              "Also ZX_STORE.")
 
 
 class ZXGroup(click.Group):
@@ -46,60 +45,18 @@ def _version() -> str:
 @click.option("--store", envvar="ZX_STORE", default=None, metavar="PATH|URL", help=STORE_HELP)
 @click.pass_context
 def zx(ctx: click.Context, store: str | None) -> None:
-    """zx: replay, audit and analyse Z/X -Zillions of enemy X- matches.
+    """zx: replay, audit and analyse card game matches: Z/X -Zillions of enemy X- and X610Z (zx games).
 
     Example: zx demo    (or: zx import examples/legal/*.zxlog && zx matches)
     """
     ctx.obj = {"store": store}
 
 
-def service(ctx: click.Context, *, create: bool = False):
-    """The store of ``--store``; only ``create`` (zx import) makes one where there is none."""
-    from zx_events.application import MatchService
-
-    try:
-        return MatchService(ctx.obj["store"], create=create)
-    except ZXError as e:  # StoreError: says which store and why, without the password
-        raise click.ClickException(str(e)) from None
-    except Exception as e:  # a store that cannot be opened is a user error, not a traceback
-        raise click.ClickException(f"cannot open the store {ctx.obj['store'] or ''}: {e}") from None
-
-
-def load_catalog_option(path: str | None):
-    if path is None:
-        return None
-    from zx_events.games.zx.cards import load_catalog
-
-    try:
-        return load_catalog(path)
-    except ZXError as e:
-        raise click.ClickException(str(e)) from None
-
-
-def log_paths(args: tuple[str, ...]) -> list[str]:
-    """The log files of ``zx import`` arguments: a folder stands for its ``*.zxlog`` files (sorted,
-    subfolders too), ``-`` for standard input."""
-    from pathlib import Path
-
-    out: list[str] = []
-    for a in args:
-        p = Path(a)
-        if a != "-" and p.is_dir():
-            found = sorted(str(f) for f in p.rglob("*.zxlog") if f.is_file())
-            if not found:
-                raise click.ClickException(f"{a}: a folder with no *.zxlog file in it")
-            out.extend(found)
-        else:
-            out.append(a)
-    if out.count("-") > 1:
-        raise click.UsageError("- (standard input) can be given once")
-    return out
-
-
 @zx.command("import")
 @click.argument("logs", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
-              help="Card catalog for every match (default: the one each header names, else sample).")
+              help="Card catalog for every match of the game it belongs to (default: the one each header "
+                   "names, else the game's sample; zx games lists them).")
 @click.option("--accept-violations", is_flag=True,
               help="Store matches as played, recording each rule violation as an event.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
@@ -110,7 +67,7 @@ def log_paths(args: tuple[str, ...]) -> list[str]:
 @click.pass_context
 def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | None, accept_violations: bool,
                workers: int | None, fmt: str, update_analytics: bool = True) -> None:
-    """Import match logs (JSON Lines, zxlog 1) into the event store, checking every rule.
+    """Import match logs (JSON Lines: zxlog 1, x610zlog 1) into the event store, checking every rule.
 
     Example: zx import examples/legal/*.zxlog   (or a folder: zx import examples/legal; stdin: zx import -)
 
@@ -182,7 +139,7 @@ def _import_row(o) -> dict:
               help="Only matches won by this side or player; draw: finished without a winner; none: no result.")
 @click.option("--violations", "with_violations", is_flag=True,
               help="Only matches stored with rule violations (imported with --accept-violations).")
-@click.option("--game", default=None, help="Only matches of this game (zx).")
+@click.option("--game", default=None, help="Only matches of this game (zx, x610z: zx games).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N matches (store order).")
 @format_option
 @click.pass_context
@@ -220,12 +177,26 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
     if limit is not None:
         kept = kept[:limit]
     emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
-                     "reason", "violations"])
+                     "reason", "violations", "game"])
     if not kept and rows:
         click.echo("no stored match matches these filters", err=True)
 
 
-# the other commands live in their own modules, which import ``service`` from here
+@zx.command("games")
+@format_option
+def games_cmd(fmt: str) -> None:
+    """List the installed games: key, name, rules version, log header, record kinds, catalogs.
+
+    Example: zx games --format json
+    """
+    from zx_events import games
+
+    rows = [{**d, "record_kinds": d["record_kinds"] if fmt == "json" else ",".join(d["record_kinds"]),
+             "catalogs": d["catalogs"] if fmt == "json" else ",".join(d["catalogs"])} for d in games.describe()]
+    emit(rows, fmt, ["key", "name", "rules", "header", "suffix", "topics", "catalogs", "record_kinds"])
+
+
+# the other commands live in their own modules (their shared helpers are in .common)
 from .analytics import register as register_analytics  # noqa: E402
 from .audit import audit_cmd, verify_cmd  # noqa: E402
 from .demo import demo_cmd  # noqa: E402

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Iterable
+from typing import Any
 
 import click
 
 from zx_events.errors import ZXError
-from zx_events.games.zx.views import JUDGE, PERSPECTIVES, MatchView, SquareView
+from zx_events.seats import JUDGE, PERSPECTIVES
 
 from .output import FORMATS, emit
 
-ROWS = (("a3", "b3", "c3"), ("a2", "b2", "c2"), ("a1", "b1", "c1"))  # P2's side on top (docs/match-log.md)
-PLAYER_SQUARES = {"b1": "P1", "b3": "P2"}
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 
 
@@ -34,7 +32,7 @@ class ToParam(click.ParamType):
 
 def _warn_if_tampered(svc, match_id: str) -> None:
     """A warning on stderr when the stored match fails verification (its chain or the store seal)."""
-    from zx_events.games.zx.match import match_uuid
+    from zx_events.ids import match_uuid
     from zx_events.ledger import failure_warning, match_verdict
 
     uid = match_uuid(match_id)
@@ -73,9 +71,9 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     `zx import --accept-violations` are shown at the step where they happened.
     """
     from zx_events import replay
-    from zx_events.games.zx.views import parse_perspective
+    from zx_events.seats import parse_perspective
 
-    from .main import service
+    from .common import service
 
     if turn is not None and seq is not None:
         raise click.UsageError("give --turn or --event, not both")
@@ -95,10 +93,11 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
         raise click.ClickException(e.message) from None
     finally:
         svc.close()
-    warning = replay.names_for(hist.state_at(1)).warning
+    first = hist.state_at(1)
+    warning = replay.names_for(first).warning
     if warning:
         click.echo(f"warning: {warning}", err=True)
-    out = Output(fmt)
+    out = Output(fmt, replay.game_of(first))
     if to is None and not interactive:  # one moment
         at = hist.last_seq if seq is None else seq
         out.step(hist.step_at(at, perspective), single=True)
@@ -149,8 +148,9 @@ def _interactive(hist: Any, perspective: str, index: int, out: "Output") -> None
 
 # ---------------------------------------------------------------------- output
 class Output:
-    def __init__(self, fmt: str):
+    def __init__(self, fmt: str, game: Any):
         self.fmt = fmt
+        self.game = game  # zx_events.games.base.Game: draws its board and lists its cards
         self.header = True
 
     def step(self, step: Any, single: bool = False) -> None:
@@ -158,175 +158,11 @@ class Output:
             data = step.state.to_json() if single else step.to_json()
             click.echo(json.dumps(data, ensure_ascii=False))
         elif self.fmt == "csv":
-            emit(card_rows(step.state, step.index), "csv", CSV_COLUMNS, header=self.header)
+            emit(self.game.card_rows(step.state, step.index), "csv", list(self.game.card_columns),
+                 header=self.header)
             self.header = False
         else:
-            draw_step(step)
-
-
-CSV_COLUMNS = ["seq", "step", "player", "zone", "square", "code", "name", "count", "power", "dmg", "state",
-               "detail"]
-
-
-def card_rows(v: MatchView, step: int) -> list[dict]:
-    """One row per card the view shows, and one per hidden zone (its count only)."""
-    rows: list[dict] = []
-
-    def row(player: str | None, zone: str, code: str | None, count: int = 1, **kw: Any) -> None:
-        rows.append({"seq": v.seq, "step": step, "player": player, "zone": zone, "code": code,
-                     "name": v.name(code), "count": count, **kw})
-
-    for s in v.squares:
-        if s is None:
-            continue
-        detail = "; ".join(x for x in (
-            f"shift {s.shift}" if s.shift else "", *(f"force {f}" for f in s.force),
-            f"links {'/'.join(v.links[s.square])}" if v.links.get(s.square) else "", f"mods {s.mods}" if s.mods else "",
-            s.kind if s.kind != "zx" else "") if x)
-        row(s.ctrl, "square", s.code, square=s.square, power=s.power, dmg=s.dmg, state=s.state, detail=detail)
-    for p in v.players:
-        pl = p.player
-        if p.player_card:
-            row(pl, "player", p.player_card)
-        for zone, cards, count in (("deck", p.deck, p.deck_count), ("life", p.life, p.life_count),
-                                   ("hand", p.hand, p.hand_count)):
-            if cards is None:
-                row(pl, zone, None, count, detail="hidden")
-            else:
-                for c in cards:
-                    row(pl, zone, c)
-        for zone, cards in (("charge", p.charge), ("trash", p.trash), ("remove", p.remove)):
-            for c in cards:
-                row(pl, zone, c)
-        for r in p.resource:
-            row(pl, "resource", r.code, state="Sleep" if r.sleep else "Reboot")
-        hidden = sum(1 for d in p.dynamis if d.code is None)
-        for d in p.dynamis:
-            if d.code is not None:
-                row(pl, "dynamis", d.code, state="face-up" if d.up else "face-down")
-        if hidden:
-            row(pl, "dynamis", None, hidden, detail="hidden")
-    for c in v.temporary:
-        row(None, "temporary", c)
-    for c in v.force:
-        row(None, "force", c)
-    return rows
-
-
-# ---------------------------------------------------------------------- drawing (rich)
-def _card(v: MatchView, code: str | None) -> str:
-    if code is None:
-        return "(face-down)"
-    name = v.name(code)
-    return f"{code} {name}" if name else code
-
-
-def _cards(v: MatchView, codes: Iterable[str]) -> str:
-    codes = list(codes)
-    return ", ".join(_card(v, c) for c in codes) if codes else "-"
-
-
-def _power(s: SquareView) -> str:
-    if s.power is None:
-        return "Power -"
-    if not s.mods:
-        return f"Power {s.power}"
-    mods = " ".join(f"{d:+d}" for d, _ in s.mods)
-    return f"Power {s.power} ({s.base} {mods})"
-
-
-def _cell(v: MatchView, name: str) -> Any:
-    from rich.text import Text
-
-    s = v.square(name)
-    t = Text()
-    owner = PLAYER_SQUARES.get(name)
-    t.append(name, style="bold dim")
-    if owner:
-        pc = v.player(owner).player_card
-        t.append(f"  {owner}'s Player Square" + (f"\nPlayer: {_card(v, pc)}" if pc else ""), style="dim")
-    if s is not None:
-        side = "red" if s.ctrl == "P1" else "blue"
-        t.append("\n" + _card(v, s.code), style=f"bold {side}")
-        t.append({"ex": " [Z/X EX]", "ob": " [Overboost]", "token": " [Token]"}.get(s.kind, ""))
-        t.append(f"\n{s.ctrl} · {_power(s)}")
-        if s.dmg:
-            t.append(f" · damage {s.dmg}", style="yellow")
-        t.append(f"\n{s.state}", style="dim" if s.sleep else "green")
-        if s.owner != s.ctrl:
-            t.append(f" · owner {s.owner}")
-        if s.shift:
-            t.append(f"\nShift: {_card(v, s.shift)}")
-        for f in s.force:
-            t.append(f"\nForce: {_card(v, f)}")
-    links = v.links.get(name)
-    if links:
-        t.append(f"\nLink: {', '.join(links)}", style="magenta")
-    return t
-
-
-def _player_lines(v: MatchView, pl: str) -> Any:
-    from rich.text import Text
-
-    p = v.player(pl)
-    t = Text()
-    t.append(f"{pl} {p.name or ''}", style="bold red" if pl == "P1" else "bold blue")
-    if p.deck_name:
-        t.append(f" · {p.deck_name}")
-    t.append(f" · Player card {_card(v, p.player_card) if p.player_card else '-'}")
-    if v.active == pl:
-        t.append("  (turn player)", style="bold")
-    t.append(f"\nLife {p.life_count} · Deck {p.deck_count} · Hand {p.hand_count} · Charge {len(p.charge)} · "
-             f"Trash {len(p.trash)} · Resource {len(p.resource)} · Dynamis {p.dynamis_count}"
-             + (f" · Counters {p.counters}" if p.counters else ""))
-    t.append(f"\n  Hand: {_cards(v, p.hand) if p.hand is not None else f'{p.hand_count} hidden'}")
-    if p.life is not None:
-        t.append(f"\n  Life: {_cards(v, p.life)}")
-    t.append(f"\n  Charge: {_cards(v, p.charge)}")
-    t.append(f"\n  Trash: {_cards(v, p.trash)}")
-    res = ", ".join(f"{_card(v, r.code)} ({'Sleep' if r.sleep else 'Reboot'})" for r in p.resource) or "-"
-    t.append(f"\n  Resource: {res}")
-    shown = [d for d in p.dynamis if d.code is not None]
-    hidden = len(p.dynamis) - len(shown)
-    dyn = ", ".join(f"{_card(v, d.code)}{' (face-up)' if d.up else ''}" for d in shown)
-    if hidden:
-        dyn = (dyn + ", " if dyn else "") + f"{hidden} face-down"
-    t.append(f"\n  Dynamis: {dyn or '-'}")
-    t.append(f"\n  Overboost: {', '.join(p.overboost) or '-'}")
-    if p.remove:
-        t.append(f"\n  Remove: {_cards(v, p.remove)}")
-    if p.deck is not None:
-        t.append(f"\n  Deck: {_cards(v, p.deck)}", style="dim")
-    return t
-
-
-def draw_board(v: MatchView) -> Any:
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    grid = Table(show_header=False, show_lines=True, expand=False, padding=(0, 1))
-    for _ in range(3):
-        grid.add_column(width=34, overflow="fold")
-    for row in ROWS:
-        grid.add_row(*[_cell(v, n) for n in row])
-    parts: list[Any] = [_player_lines(v, "P2"), grid, _player_lines(v, "P1")]
-    extra = Text()
-    if v.temporary:
-        extra.append(f"Temporary: {_cards(v, v.temporary)}\n")
-    if v.force:
-        extra.append(f"Force zone: {_cards(v, v.force)}\n")
-    if v.battle is not None:
-        b = v.battle
-        extra.append(f"Battle: {b.attacker} -> {b.target} ({'player' if b.target_kind == 'player' else 'Z/X'}) · "
-                     f"{b.step} step · priority {b.priority}"
-                     + (f" · events {_cards(v, b.events)}" if b.events else "") + "\n", style="yellow")
-    if v.outcome is not None:
-        w = v.outcome.get("winner")
-        extra.append(f"Match over: {w + ' won' if w else 'a draw'} ({v.outcome.get('reason')})\n", style="bold")
-    if extra:
-        parts.append(extra)
-    return Group(*parts)
+            draw_step(step, self.game)
 
 
 def _record_text(rec: Any) -> str:
@@ -349,7 +185,7 @@ def _event_text(e: Any) -> str:
     return " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in data.items())
 
 
-def draw_step(step: Any) -> None:
+def draw_step(step: Any, game: Any) -> None:
     from rich.console import Console
     from rich.rule import Rule
     from rich.text import Text
@@ -368,4 +204,4 @@ def draw_step(step: Any) -> None:
     for viol in step.violations:
         console.print(Text(f"  ! violation rule {viol.rule} ({viol.player or '-'}, line {viol.line}): "
                            f"{viol.message}" + ("" if viol.applied else " [record not applied]"), style="bold red"))
-    console.print(draw_board(v))
+    console.print(game.render_board(v))

@@ -1,4 +1,4 @@
-"""``zx simulate``: generate complete, legal matches between the sample decks as .zxlog files."""
+"""``zx simulate``: generate complete, legal matches of a game between its sample decks as log files."""
 
 from __future__ import annotations
 
@@ -12,13 +12,23 @@ from .output import emit, format_option, progress
 COLUMNS = ["file", "matches", "records", "events", "turns", "winners"]
 
 
+def _game(ctx: click.Context, param: click.Parameter, value: str):
+    from zx_events import games
+
+    try:
+        return games.get(value)
+    except games.UnknownGame as e:
+        raise click.BadParameter(e.message) from None
+
+
 def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
     if value is None:
         return None
-    from zx_events.games.zx.decks import sample_decks
+    from zx_events import games
 
+    game = ctx.params.get("game") or games.get(games.DEFAULT)
     names = [n.strip() for n in value.split(",") if n.strip()]
-    known = [d.name for d in sample_decks()]
+    known = game.sample_deck_names()
     unknown = [n for n in names if n not in known]
     if unknown or not names:
         raise click.BadParameter(f"unknown sample deck {unknown[0] if unknown else repr(value)}; "
@@ -27,11 +37,13 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 
 @click.command("simulate")
+@click.option("--game", default="zx", show_default=True, is_eager=True, callback=_game,
+              help="Which game to play (zx games lists them).")
 @click.option("--matches", "-n", type=click.IntRange(min=1), required=True, help="How many matches to play.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random seed: the same seed gives byte-identical files.")
 @click.option("--out", "out", type=click.Path(file_okay=False), required=True,
-              help="Directory for the .zxlog files (created if missing; files of the same name are replaced).")
+              help="Directory for the log files (created if missing; files of the same name are replaced).")
 @click.option("--decks", callback=_deck_names, default=None, metavar="NAME,NAME,...",
               help="Sample decks to pair (default: all); pairings rotate through every ordered pair.")
 @click.option("--policy", type=click.Choice(["greedy", "random", "mixed"]), default="greedy", show_default=True,
@@ -41,15 +53,15 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--max-turns", type=click.IntRange(min=2), default=60, show_default=True,
               help="Turn cap: the trailing player concedes, or with Life level the log stops without a result.")
 @format_option
-def simulate_cmd(matches: int, seed: int, out: str, decks: list[str] | None, policy: str, per_file: int,
+def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | None, policy: str, per_file: int,
                  max_turns: int, fmt: str) -> None:
-    """Play complete legal matches between sample decks and write them as match logs (zxlog 1).
+    """Play complete legal matches between sample decks and write them as match logs (zxlog 1, x610zlog 1).
 
     Example: zx simulate --matches 100 --seed 7 --out sim/ --policy mixed --per-file 10
+             zx simulate --game x610z -n 20 --out sim-x610z/
 
     Every record is checked by the rules engine as it is played, so every file imports cleanly.
     """
-    from zx_events.games.zx.sim import simulate, write_files
 
     if Path(out).exists() and not Path(out).is_dir():
         raise click.ClickException(f"--out {out} is a file, not a directory")
@@ -59,12 +71,12 @@ def simulate_cmd(matches: int, seed: int, out: str, decks: list[str] | None, pol
         task = bar.add_task("simulate", total=matches)
 
         def played():
-            for sim in simulate(matches, seed, decks=decks, policy=policy, max_turns=max_turns):
+            for sim in game.simulate(matches, seed, decks=decks, policy=policy, max_turns=max_turns):
                 bar.advance(task)
                 yield sim
 
         try:
-            files = [f.row() for f in write_files(out, seed, played(), per_file)]
+            files = [f.row() for f in game.write_files(out, seed, played(), per_file)]
         except OSError as e:
             raise click.ClickException(f"cannot write to {out}: {e}") from None
     elapsed = time.perf_counter() - start

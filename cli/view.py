@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from zx_events.errors import ZXError
-from zx_events.games.zx.views import PERSPECTIVES
+from zx_events.seats import PERSPECTIVES
 
 
 def default_path(match_id: str, seats: list[str]) -> Path:
@@ -39,7 +39,7 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     """
     from web.viewer import ViewerError, parse_seats, viewer_html
 
-    from .main import service
+    from .common import service
 
     try:
         chosen = parse_seats(seats or ("spectator",))

@@ -95,8 +95,14 @@ def status(b: Backend = Depends(backend)) -> Response:
 
 @router.get("/games", summary="The games this server knows, with their stored match counts")
 def games(b: Backend = Depends(backend)) -> Response:
-    return JSON([{"game": "zx", "title": "Z/X -Zillions of enemy X-", "matches": len(b.summaries()),
-                  "seats": ["P1", "P2"], "perspectives": b.seats()}])
+    from zx_events import games as registry
+
+    counts: dict[str, int] = {}
+    for row in b.summaries():
+        counts[row.get("game") or registry.DEFAULT] = counts.get(row.get("game") or registry.DEFAULT, 0) + 1
+    return JSON([{"game": g.key, "title": g.name, "matches": counts.get(g.key, 0), "seats": list(g.seats),
+                  "perspectives": b.seats(), "rules": g.rules_version, "header": g.header_key}
+                 for g in registry.all_games()])
 
 
 # ---------------------------------------------------------------------- matches
@@ -115,20 +121,23 @@ def match_detail_endpoint(match_id: str, b: Backend = Depends(backend)) -> Respo
 
 def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     """The match page's data: header (deck lists only for the judge), result, violations, chain."""
+    from zx_events import games as registry
+    from zx_events.ids import match_uuid
     from zx_events.integrity import stored_rows, verify_rows
-    from zx_events.games.zx.match import match_uuid, topic
     from zx_events.replay import card_names
-    from zx_events.games.zx.views import JUDGE, SPECTATOR, redact_event
+    from zx_events.seats import JUDGE, SPECTATOR
 
     rows = stored_rows(b.svc, match_uuid(match_id))
-    started = next((r for r in rows if r.topic == topic("Started") and r.state), None)
+    started = next((r for r in rows if registry.is_topic(r.topic, "Started") and r.state), None)
     if started is None:
         raise WebError(404, f"unknown match {match_id!r}: it is not in the store {b.svc.store.label}")
+    game = registry.for_topic(started.topic)
+    topic = game.topic
     st = started.state
     viewer = JUDGE if b.judge else SPECTATOR
     catalog = st.get("catalog") or {}
-    mask = card_names(catalog.get("name"), catalog.get("sha256")).mask
-    header = redact_event("Started", {"header": st.get("header", {})}, viewer, mask)["header"]
+    mask = card_names(game.key, catalog.get("name"), catalog.get("sha256")).mask
+    header = game.redact_event("Started", {"header": st.get("header", {})}, viewer, mask)["header"]
     if not b.judge and isinstance(header.get("note"), str):  # free text may name a hidden card
         header = {**header, "note": mask(header["note"])}
     result: dict[str, Any] = {"winner": None, "reason": None, "turns": 0}
@@ -148,7 +157,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     if result["winner"] in players:
         result["winner_name"] = players[result["winner"]].get("name")
     verdict = verify_rows(match_id, rows)
-    return {"match": match_id, "game": "zx", "header": header, "result": result, "events": len(rows),
+    return {"match": match_id, "game": game.key, "header": header, "result": result, "events": len(rows),
             "violations": violations,
             "chain": {"head": verdict.head, "verifies": verdict.ok, "status": verdict.status, "seq": verdict.seq,
                       "message": verdict.message},
@@ -199,7 +208,7 @@ def audit(match_id: str, b: Backend = Depends(backend)) -> Response:
     if not b.judge:  # free text may name hidden cards (301.3); the import path is the server's business
         out.pop("source", None)
         cat = (a.pinned or {}).get("catalog") or {}
-        mask = card_names(cat.get("name"), cat.get("sha256")).mask
+        mask = card_names(a.game, cat.get("name"), cat.get("sha256")).mask
         for v in out["violations"]:
             v["message"] = mask(v["message"])
     return JSON(out)

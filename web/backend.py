@@ -162,7 +162,7 @@ class Backend:
 
     def allowed(self, perspective: str | None) -> str:
         """The perspective a request may have: spectator by default; judge only with --judge (301.3)."""
-        from zx_events.games.zx.views import JUDGE, SPECTATOR, parse_perspective
+        from zx_events.seats import JUDGE, SPECTATOR, parse_perspective
 
         if perspective is None or perspective == "":
             return SPECTATOR
@@ -177,7 +177,7 @@ class Backend:
 
     def seats(self) -> list[str]:
         """The perspectives this server offers, spectator first."""
-        from zx_events.games.zx.views import JUDGE, SPECTATOR
+        from zx_events.seats import JUDGE, SPECTATOR
 
         return [SPECTATOR, "P1", "P2", *([JUDGE] if self.judge else [])]
 
@@ -274,8 +274,7 @@ def _view_upto(svc: Any, match_id: str, at: int, perspective: str) -> dict[str, 
     """``History.step_at(at, perspective).state.to_json()`` computed from events 1..at only: the same
     ``build_view`` of the same state, with the same names, mask and last seq."""
     from zx_events import replay
-    from zx_events.games.zx.match import match_uuid, project
-    from zx_events.games.zx.views import build_view
+    from zx_events.ids import match_uuid, project
 
     try:
         last = replay.last_seq(svc, match_id)
@@ -286,4 +285,4 @@ def _view_upto(svc: Any, match_id: str, at: int, perspective: str) -> dict[str, 
     decode = svc.mapper.to_domain_event
     match = project(None, (decode(r) for r in svc.recorder.select_events(match_uuid(match_id), lte=at)))
     cn = replay.names_for(match)
-    return build_view(match, perspective, cn.names, mask=cn.mask, last_seq=last).to_json()
+    return replay.game_of(match).build_view(match, perspective, cn.names, mask=cn.mask, last_seq=last).to_json()

@@ -28,14 +28,13 @@ from typing import Any, Iterable, Sequence
 
 import orjson
 
-from zx_events import replay
-from zx_events.games.zx import views as zx_views
-from zx_events.games.zx.views import JUDGE, PERSPECTIVES, event_fields
+from zx_events import games, replay
+from zx_events.seats import JUDGE, PERSPECTIVES, event_fields
 
 FORMAT = 1  # the payload's version: viewer.js reads this one
 DEPTH = 3  # slots are the leaves of a state's JSON down to this many keys
 STATIC = files("web") / "static"
-GAME = "zx"  # the only game replay carries so far; the Game registry (issue 13) will name a match's game
+GAME = games.DEFAULT  # the board files a page names when it does not say which game it is
 
 
 @dataclass(frozen=True)
@@ -50,30 +49,15 @@ class GameViews:
     names: Any  # Match -> replay.CardNames
 
 
-ZX = GameViews(GAME, zx_views.build_view, zx_views.redact_record, zx_views.redact_event, replay.names_for)
-
-
 def game_views(game: Any) -> GameViews:
-    """``GameViews`` of a game object of zx_events/games (``key``, ``build_view``, ``redact_record``,
-    ``redact_event``, ``load_catalog``): card names come from the catalog its match names."""
-    from types import MappingProxyType
+    """``GameViews`` of a game of the registry (``zx_events.games.base.Game``): its seat views, and
+    card names from the catalog its match was checked against (``replay.names_for``)."""
+    return GameViews(game.key, game.build_view, game.redact_record, game.redact_event, replay.names_for)
 
-    from zx_events.errors import ZXError
 
-    def names(m: Any) -> replay.CardNames:
-        ref = getattr(m, "catalog", None) or {}
-        try:
-            cat = game.load_catalog(ref.get("name"))
-        except ZXError as e:
-            return replay.CardNames(MappingProxyType({}), zx_views.Masker(),
-                                    f"catalog {ref.get('name')!r} cannot be loaded ({e}): cards are shown by code only")
-        known = {c.code: c.name for c in cat.cards.values()}
-        warning = None
-        if ref.get("sha256") and getattr(cat, "sha256", None) and cat.sha256 != ref["sha256"]:
-            warning = f"the match was checked against another version of catalog {ref.get('name')!r}"
-        return replay.CardNames(MappingProxyType(known), zx_views.Masker([*known, *known.values()]), warning)
-
-    return GameViews(game.key, game.build_view, game.redact_record, game.redact_event, names)
+def views_of(hist: replay.History) -> GameViews:
+    """The ``GameViews`` of the game a stored match belongs to."""
+    return game_views(replay.game_of(hist.state_at(1)))
 
 
 class ViewerError(ValueError):
@@ -82,7 +66,7 @@ class ViewerError(ValueError):
 
 def parse_seats(seats: Iterable[str]) -> list[str]:
     """Seats in the canonical order (judge, P1, P2, spectator), each once; at least one."""
-    from zx_events.games.zx.views import parse_perspective
+    from zx_events.seats import parse_perspective
 
     chosen = set()
     for s in seats:
@@ -210,15 +194,19 @@ def _header_info(m: Any, mask: Any) -> dict[str, Any]:
                         for p, i in (m.players or {}).items()}}
 
 
-def viewer_data(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",), game: GameViews = ZX) -> dict[str, Any]:
+def viewer_data(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",),
+                game: GameViews | None = None) -> dict[str, Any]:
     """The page's data for ``seats`` (JSON-native; see the module docstring for its encoding)."""
     return history_data(replay.load_history(svc, match_id), seats, game)
 
 
-def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",), game: GameViews = ZX) -> dict[str, Any]:
+def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
+                 game: GameViews | None = None) -> dict[str, Any]:
     """The page's data of a match's events (``replay.History``) for ``seats``: ``game``'s views
-    decide what each seat sees, its ``key`` which board renderer draws it."""
+    (default: those of the match's own game) decide what each seat sees, its ``key`` which board
+    renderer draws it."""
     seats = parse_seats(seats)
+    game = game or views_of(hist)
     build_view, redact_record, redact_event = game.build_view, game.redact_record, game.redact_event
     match_id = hist.match_id
     pool = _Pool()
@@ -319,7 +307,7 @@ def page(data: dict[str, Any]) -> str:
     return re.sub(r"\{\{[A-Z]+\}\}", lambda m: parts[m.group(0)], template)
 
 
-def viewer_html(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",), game: GameViews = ZX) -> str:
+def viewer_html(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",), game: GameViews | None = None) -> str:
     """One self-contained HTML page replaying ``match_id`` from ``seats`` (for zx view and zx serve)."""
     return page(viewer_data(svc, match_id, seats, game))
 

@@ -1,0 +1,59 @@
+"""What the ``zx`` commands share: the store they open, the ``--catalog`` option, the log files of
+``zx import``. (Its own module so that the command modules and ``cli.main`` do not import each other.)"""
+
+from __future__ import annotations
+
+import click
+
+from zx_events.errors import ZXError
+
+STORE_HELP = ("Event store: a SQLite file (default zx-store.sqlite), memory:, or postgresql://USER@HOST:PORT/DB. "
+              "Also ZX_STORE.")
+
+
+def service(ctx: click.Context, *, create: bool = False):
+    """The store of ``--store``; only ``create`` (zx import) makes one where there is none."""
+    from zx_events.application import MatchService
+
+    try:
+        return MatchService(ctx.obj["store"], create=create)
+    except ZXError as e:  # StoreError: says which store and why, without the password
+        raise click.ClickException(str(e)) from None
+    except Exception as e:  # a store that cannot be opened is a user error, not a traceback
+        raise click.ClickException(f"cannot open the store {ctx.obj['store'] or ''}: {e}") from None
+
+
+def load_catalog_option(path: str | None):
+    """``--catalog NAME|FILE``: {game key: catalog} for the game it belongs to (None: each header's own)."""
+    if path is None:
+        return None
+    from zx_events.games import load_catalogs
+
+    try:
+        return load_catalogs(path)
+    except ZXError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def log_paths(args: tuple[str, ...]) -> list[str]:
+    """The log files of ``zx import`` arguments: a folder stands for its log files of every game
+    (``*.zxlog``, ``*.x610zlog``; sorted, subfolders too), ``-`` for standard input."""
+    from pathlib import Path
+
+    from zx_events import games
+
+    suffixes = tuple(g.log_suffix for g in games.all_games())
+    out: list[str] = []
+    for a in args:
+        p = Path(a)
+        if a != "-" and p.is_dir():
+            found = sorted(str(f) for f in p.rglob("*") if f.is_file() and f.name.endswith(suffixes))
+            if not found:
+                raise click.ClickException(f"{a}: a folder with no *{suffixes[0]} file in it"
+                                           + "".join(f" (nor *{s})" for s in suffixes[1:]))
+            out.extend(found)
+        else:
+            out.append(a)
+    if out.count("-") > 1:
+        raise click.UsageError("- (standard input) can be given once")
+    return out
