@@ -231,9 +231,9 @@ def test_log_file_compared_with_the_store(three, service, store_url, tmp_path):
 
 
 def test_audit_warns_when_the_pinned_catalog_or_rules_differ(three, service, store_url, tmp_path, monkeypatch):
-    import zx_events.importer
+    import zx_events.games.zx.setup
 
-    monkeypatch.setattr(zx_events.importer, "RULES_VERSION", "zx-cr-older")
+    monkeypatch.setattr(zx_events.games.zx.setup, "RULES_VERSION", "zx-cr-older")
     (log,) = read_log(LEGAL)
     service.import_log(log)
     monkeypatch.undo()

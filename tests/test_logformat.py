@@ -11,16 +11,18 @@ import pytest
 
 from zx_events.games.zx.cards import parse_catalog
 from zx_events.errors import FormatError
+from zx_events import games
 from zx_events.logformat.reader import (
     BEFORE_HEADER,
-    EFFECT_OPS,
-    KINDS,
     MatchLog,
     Record,
     check_codes,
     parse_log,
     read_log,
 )
+
+KINDS = games.get("zx").log_format.kinds
+EFFECT_OPS = games.get("zx").log_format.effect_ops
 
 HEADER = {
     "zxlog": 1, "match": "t-r1-1", "first": "P1", "catalog": "test",
@@ -290,7 +292,7 @@ def test_missing_header_a_file_of_records_only():
     assert log.header is None and log.match_id is None and log.records == []
     assert_error(log, 1, BEFORE_HEADER)
     assert BEFORE_HEADER == ("record before the match header "
-                             "(every match begins with a header record with the key zxlog)")
+                             "(every match begins with a header record with the key zxlog or x610zlog)")
 
 
 def test_records_before_the_first_header_are_a_match_in_error_and_the_next_match_reads():

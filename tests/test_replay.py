@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from cli.main import zx
 from support import BOARD, SETUP, header, text
-from zx_events import replay
+from zx_events import games, replay
 from zx_events.logformat.reader import parse_log, read_log
 from zx_events.games.zx.match import Match, match_uuid
 from zx_events.games.zx.sim import simulate
@@ -252,12 +252,12 @@ def test_power_with_modifiers_is_the_base_plus_their_sum(service):
 
 
 def test_a_changed_catalog_still_names_cards_but_warns():
-    cn = replay.card_names("sample", "0" * 64)
+    cn = replay.card_names("zx", "sample", "0" * 64)
     assert cn.names["R01-001"] == "Ember Whelp Scout"
     assert cn.warning.startswith("the match was checked against catalog 'sample' sha256 000000000000, the current")
-    gone = replay.card_names("no-such-catalog", None)
+    gone = replay.card_names("zx", "no-such-catalog", None)
     assert dict(gone.names) == {} and "cannot be loaded" in gone.warning
-    assert replay.card_names("sample", None).warning is None
+    assert replay.card_names("zx", "sample", None).warning is None
 
 
 # ---------------------------------------------------------------------- zx replay
@@ -417,7 +417,7 @@ def test_interactive_keys_step_through_records_and_turns(service, example_log, m
     hist = replay.load_history(service, mid)
     keys = iter(["n", "t", "p", "t", "t", "t", "t", "q"])
     monkeypatch.setattr(click, "getchar", lambda: next(keys))
-    _interactive(hist, "P1", 0, Output("json"))
+    _interactive(hist, "P1", 0, Output("json", games.get("zx")))
     captured = capsys.readouterr()
     shown = [json.loads(x)["step"] for x in captured.out.splitlines()]
     # header, setup P1, turn 1, setup P2, turn 1, turn 2, turn 3; the last t has no later turn

@@ -56,7 +56,7 @@ def rewrite(svc: MatchService, t: Tamper, match: str, change) -> str:
     for r in integrity.stored_rows(svc, match_uuid(match)):
         state = dict(r.state)
         change(r.topic, state)
-        if r.topic == integrity.TOPIC_SEALED:
+        if integrity.is_seal(r.topic):
             state["last"] = prev
         state.pop("digest")
         prev = integrity.link(prev, integrity.canonical(r.topic, r.originator_id, r.seq, state))

@@ -123,7 +123,7 @@ def test_import_prints_the_head_and_stores_a_digest_on_every_event(store, count_
     rows = integrity.stored_rows(svc, match_uuid(MATCH))
     assert len(rows) == count_rows(svc, MATCH) == 32
     assert all(r.digest and len(r.digest) == 64 for r in rows)
-    assert rows[-1].topic == integrity.TOPIC_SEALED
+    assert integrity.is_seal(rows[-1].topic)
     assert rows[-1].state["events"] == 31 and rows[-1].state["last"] == rows[-2].digest
     assert heads[MATCH] == rows[-1].digest != heads["second-match"]
     # the chain starts at 64 zeros and links each event to the one before it
@@ -298,7 +298,7 @@ def test_a_rewritten_chain_is_caught_by_the_store_seal_and_the_head_on_the_score
         state = dict(r.state)
         if r.seq == 10:
             state["cards"] = ["U01-009", "U01-009"]
-        if r.topic == integrity.TOPIC_SEALED:
+        if integrity.is_seal(r.topic):
             state["last"] = prev
         state.pop("digest")
         prev = integrity.link(prev, integrity.canonical(r.topic, r.originator_id, r.seq, state))

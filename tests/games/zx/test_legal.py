@@ -12,7 +12,8 @@ from zx_events.games.zx.cards import load_catalog
 from zx_events.games.zx.engine import checks
 from zx_events.games.zx.engine.legal import StateOrder, is_legal, legal_records, payment, to_act
 from zx_events.games.zx.engine.referee import Referee
-from zx_events.importer import build_match, open_match
+from zx_events.games.zx.setup import open_match
+from zx_events.importer import build_match
 from zx_events.logformat.reader import parse_log
 from zx_events.games.zx.match import Match
 from zx_events.games.zx.rules import RULES_VERSION

@@ -153,7 +153,7 @@ def varied_log(seed: int, policy: str, notes: bool, late: bool) -> str:
     rng = random.Random(seed)
     header = dict(sim.header)
     codes = sorted({c for pl in PLAYERS for c in header["players"][pl]["deck"]})
-    names = dict(replay.card_names(header.get("catalog"), None).names)
+    names = dict(replay.card_names("zx", header.get("catalog"), None).names)
     records = [dict(r) for r in sim.records]
     if notes:  # free text naming cards, wherever they are, disguised (issue 14 item 6)
         header["note"] = crafted(rng, codes, names)

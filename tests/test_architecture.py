@@ -1,0 +1,141 @@
+"""The architecture holds (docs/architecture.md): the core reaches a game only through the registry,
+games are independent, nothing imports in a circle, every module imports on its own, and the
+registry lists the installed games (``zx games``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pkgutil
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("zx_events", "analytics", "cli", "web")
+
+
+def modules() -> list[str]:
+    out = []
+    for package in PACKAGES:
+        out.append(package)
+        for info in pkgutil.walk_packages([str(ROOT / package.replace(".", "/"))], prefix=package + "."):
+            out.append(info.name)
+    return sorted(out)
+
+
+def test_the_import_contracts_hold(monkeypatch, capsys):
+    """``lint-imports`` (import-linter, contracts in pyproject.toml): the core never imports
+    zx_events.games.zx or zx_events.games.x610z, the games never import each other, and no module
+    or package imports its siblings in a circle (function-level imports included)."""
+    from importlinter.cli import lint_imports
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.syspath_prepend(str(ROOT))
+    code = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.count(" KEPT") == 3 and "BROKEN" not in out
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_every_module_imports_on_its_own():
+    """Each module imported first in a fresh child process (``python -c "import cli.audit"`` for
+    every module): an import circle or a missing import shows here. Third-party packages are
+    imported once in the parent, so each child pays only for the project's own modules."""
+    import subprocess
+
+    names = modules()
+    assert "cli.audit" in names and "zx_events.games.zx.engine.effects" in names and len(names) > 80
+    script = r"""
+import os, sys, importlib, traceback
+for heavy in ("eventsourcing.application", "duckdb", "polars", "pyarrow", "click", "fastapi", "uvicorn",
+              "jsonschema", "fastjsonschema", "orjson", "rich.console", "psycopg", "altair"):
+    importlib.import_module(heavy)
+ours = [m for m in sys.modules if m.split(".")[0] in ("zx_events", "analytics", "cli", "web")]
+assert not ours, ours
+failed = []
+for name in sys.argv[1:]:
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            importlib.import_module(name)
+            code = 0
+        except BaseException:
+            os.write(w, traceback.format_exc().encode()[-2000:])
+            code = 1
+        os._exit(code)
+    os.close(w)
+    err = os.read(r, 4000).decode()
+    os.close(r)
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        failed.append((name, err))
+for name, err in failed:
+    print("FAILED", name, err)
+sys.exit(1 if failed else 0)
+"""
+    r = subprocess.run([sys.executable, "-c", script, *names], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_zx_games_lists_the_installed_games():
+    from cli.main import zx
+
+    r = CliRunner().invoke(zx, ["games", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    games = json.loads(r.stdout)
+    assert [g["key"] for g in games] == ["zx", "x610z"]
+    zxg = games[0]
+    assert zxg["header"] == "zxlog 1" and zxg["topics"] == "zx.match:*" and "sample" in zxg["catalogs"]
+    assert {"setup", "turn", "attack", "effect", "result"} <= set(zxg["record_kinds"])
+    from zx_events.games.zx.rules import RULES_VERSION
+
+    assert zxg["rules"] == RULES_VERSION
+    r = CliRunner().invoke(zx, ["games", "--format", "csv"])
+    assert r.exit_code == 0 and r.stdout.splitlines()[0] == "key,name,rules,header,suffix,topics,catalogs,record_kinds"
+    r = CliRunner().invoke(zx, ["games"])
+    assert r.exit_code == 0 and "zxlog 1" in r.stdout and "x610zlog 1" in r.stdout
+
+
+def test_the_registry_finds_a_game_by_header_key_and_topic():
+    from zx_events import games
+
+    assert games.for_header({"zxlog": 1}).key == "zx" and games.for_header({"x610zlog": 1}).key == "x610z"
+    assert games.for_header({"do": "turn"}) is None
+    assert games.for_topic("zx.match:Started").key == "zx"
+    assert games.for_topic("x610z.match:Sealed").key == "x610z"
+    with pytest.raises(games.UnknownGame, match="belongs to no installed game"):
+        games.for_topic("chess.match:Started")
+    with pytest.raises(games.UnknownGame, match="unknown game 'chess': one of zx, x610z"):
+        games.get("chess")
+
+
+def test_a_log_file_may_hold_matches_of_both_games(tmp_path):
+    """The reader picks each match's game from its header key."""
+    from zx_events.logformat.reader import read_log
+
+    zx_text = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text(encoding="utf-8")
+    x_files = sorted((ROOT / "examples" / "x610z").rglob("*.x610zlog"))
+    legal = next(p for p in x_files if "invalid" not in str(p))
+    mixed = tmp_path / "mixed.log"
+    mixed.write_text(zx_text + legal.read_text(encoding="utf-8"), encoding="utf-8")
+    logs = read_log(mixed)
+    assert [log.game.key for log in logs] == ["zx", "x610z"]
+    assert all(log.error is None for log in logs)
+    assert logs[1].header_line == len(zx_text.splitlines()) + 1
+
+
+def test_a_header_with_two_format_keys_is_a_format_error(tmp_path):
+    from zx_events.logformat.reader import read_log
+
+    path = tmp_path / "two.zxlog"
+    path.write_text('{"zxlog": 1, "x610zlog": 1, "match": "m"}\n', encoding="utf-8")
+    (log,) = read_log(path)
+    assert log.error is not None and log.error.line == 1
+    assert "holds one format key, this one holds 'zxlog' and 'x610zlog'" in str(log.error)
