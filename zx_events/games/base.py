@@ -13,7 +13,8 @@ A game is one object (boardgame.io's "a game is a plain object"; shared/notes/ga
 - the log: ``log_format`` (from the JSON Schema of its records), ``is_position``, ``header_codes``;
 - reference data: ``load_catalog`` (and ``catalog_names``), ``load_fixtures`` (pinned data besides
   the catalog a header names, such as X610Z's board file);
-- the engine: ``aggregate`` and ``open_match`` (the aggregate with its referee, strict or lenient);
+- the engine: ``aggregate`` and ``open_match`` (the aggregate with its referee, strict or lenient),
+  ``to_act`` and ``legal_records`` (the legal-action lister);
 - seats: ``build_view``, ``redact_record``, ``redact_event`` (what each seat may see);
 - drawing: ``render_board`` (terminal), ``card_rows``/``card_columns`` (CSV), ``board_script``
   (the browser's board drawing);
@@ -26,7 +27,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
+from importlib import import_module, resources
 from typing import Any, Iterable, Iterator, Protocol
 
 import orjson
@@ -62,7 +63,12 @@ class Referee(Protocol):
 
 
 class Game(ABC):
-    """One game on the engine. Subclasses set the class attributes and implement the methods."""
+    """One game on the engine. Subclasses set the class attributes and implement the abstract methods.
+
+    The rest has defaults that find the game's parts by module name in its package, imported on
+    first use: ``views`` (``build_view``, ``redact_record``, ``redact_event``), ``render``
+    (``card_rows``, ``CSV_COLUMNS``), ``rows`` (analytics), ``sim`` (``simulate``, ``write_files``),
+    ``web/board.js``."""
 
     key: str  # "zx": the audit JSON's "game", the analytics "game" column, --game
     name: str  # "Z/X -Zillions of enemy X-"
@@ -79,6 +85,15 @@ class Game(ABC):
     def __repr__(self) -> str:
         return f"<game {self.key}>"
 
+    @property
+    def package(self) -> str:
+        """The game's package (``zx_events.games.zx``)."""
+        return type(self).__module__.rsplit(".", 1)[0]
+
+    def part(self, name: str) -> Any:
+        """A module of the game's package (``views``, ``render``, ``rows``, ``sim``), imported on first use."""
+        return import_module(f"{self.package}.{name}")
+
     def topic(self, name: str) -> str:
         """The stable topic an event of this game is stored under (``Started`` -> ``zx.match:Started``)."""
         return f"{self.topic_prefix}:{name}"
@@ -93,8 +108,7 @@ class Game(ABC):
     # ------------------------------------------------------------------ the log
     @cached_property
     def schema(self) -> dict:
-        return orjson.loads(resources.files(type(self).__module__.rsplit(".", 1)[0]).joinpath(self.schema_file)
-                            .read_bytes())
+        return orjson.loads(resources.files(self.package).joinpath(self.schema_file).read_bytes())
 
     @cached_property
     def log_format(self):
@@ -146,60 +160,72 @@ class Game(ABC):
                    ) -> tuple[Any, Referee]:
         """A match started from a checked header, with the referee for its records."""
 
+    @abstractmethod
+    def to_act(self, match: Any, catalog: Any, fixtures: dict) -> str | None:
+        """The seat that acts next (None: nobody, the match is over)."""
+
+    @abstractmethod
+    def legal_records(self, match: Any, catalog: Any, fixtures: dict, player: str) -> list[dict]:
+        """The legal-action lister: every record ``player`` may write next (the simulator's policy
+        chooses among them; each is accepted by a strict referee)."""
+
     def projection_code(self) -> bytes:
         """What replay's snapshot fingerprint hashes: the code that rebuilds a state from events."""
-        module = self.aggregate.__module__
-        return resources.files(module.rsplit(".", 1)[0]).joinpath(module.rsplit(".", 1)[1] + ".py").read_bytes()
+        package, _, name = self.aggregate.__module__.rpartition(".")
+        return resources.files(package).joinpath(name + ".py").read_bytes()
 
     # ------------------------------------------------------------------ seats
-    @abstractmethod
     def build_view(self, match: Any, perspective: str, names: Any = None, **kw: Any) -> Any:
         """A frozen view of ``match`` from one seat (``to_json()`` for JSON), hiding what it may not see."""
+        return self.part("views").build_view(match, perspective, names, **kw)
 
-    @abstractmethod
     def redact_record(self, rec: dict | None, viewer: str, mask: Any = None) -> dict | None:
         """A log record as ``viewer`` may see it."""
+        return self.part("views").redact_record(rec, viewer, mask)
 
-    @abstractmethod
     def redact_event(self, kind: str, fields: dict, viewer: str, mask: Any = None) -> dict:
         """An event's fields as ``viewer`` may see them."""
+        return self.part("views").redact_event(kind, fields, viewer, mask)
 
     # ------------------------------------------------------------------ drawing
     @abstractmethod
     def render_board(self, match: Any, view: Any) -> Any:
         """The board of ``view`` for the terminal (a string or a rich renderable)."""
 
-    card_columns: tuple[str, ...] = ("seq", "step", "player", "zone", "position", "code", "name", "count")
+    @property
+    def card_columns(self) -> tuple[str, ...]:
+        """The columns of ``card_rows``."""
+        return tuple(self.part("render").CSV_COLUMNS)
 
-    @abstractmethod
     def card_rows(self, view: Any, step: int) -> list[dict]:
         """``zx replay --format csv``: one row per card (or hidden count) in the view."""
+        return self.part("render").card_rows(view, step)
 
     def board_script(self) -> str | None:
         """The browser's board drawing (a script registering ``window.ZXBoards[key]``), or None."""
-        res = resources.files(type(self).__module__.rsplit(".", 1)[0]).joinpath("web", "board.js")
+        res = resources.files(self.package).joinpath("web", "board.js")
         return res.read_text(encoding="utf-8") if res.is_file() else None
 
     # ------------------------------------------------------------------ analytics and simulation
     @property
-    @abstractmethod
     def rows(self) -> Any:
-        """The analytics rows module: ``GAME``, ``COLUMNS``, ``PROJECTED``, ``TOPICS``, ``HANDLERS``,
-        ``MatchRows``, ``catalog_rows`` (see analytics/tables.py)."""
+        """The analytics rows module: ``GAME``, ``COLUMNS``, ``TOPICS``, ``HANDLERS``, ``MatchRows``,
+        ``catalog_rows`` and optionally ``SQL``/``SQL_TABLES`` (see analytics/tables.py)."""
+        return self.part("rows")
 
     @abstractmethod
     def sample_deck_names(self) -> list[str]:
         """The shipped sample decks ``zx simulate`` plays."""
 
-    @abstractmethod
     def simulate(self, matches: int, seed: int, **kw: Any) -> Iterable[Any]:
         """Legal matches between the sample decks, deterministic by seed (a simulator policy over the
-        game's legal-action lister); each item has ``to_jsonl()`` text (one match's log lines)."""
+        game's legal-action lister)."""
+        return self.part("sim").simulate(matches, seed, **kw)
 
-    @abstractmethod
     def write_files(self, out: Any, seed: int, sims: Iterable[Any], per_file: int = 1) -> Iterator[Any]:
         """Write simulated matches ``per_file`` to a log file in ``out``; yields each file written
         (``row()``: file, matches, records, events, turns, winners)."""
+        return self.part("sim").write_files(out, seed, sims, per_file)
 
     # ------------------------------------------------------------------ zx games
     def describe(self) -> dict[str, Any]:

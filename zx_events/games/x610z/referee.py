@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zx_events.errors import RuleViolation
+from zx_events.games.base import Violation  # noqa: F401  (what a referee reports, in every game)
 
 from . import checks
 from .board import Board
@@ -27,19 +28,6 @@ CODE_CHARS = "-"  # a card code has a dash, a dot id never does
 
 class _Skip(Exception):
     """A record that cannot be applied at all (lenient mode): recorded, then skipped."""
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    line: int | None
-    turn: int
-    player: str | None
-    rule: str
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "turn": self.turn, "player": self.player, "rule": self.rule,
-                "message": self.message}
 
 
 def is_code(value: Any) -> bool:

@@ -4,7 +4,7 @@ Its modules are imported when first asked for, so ``zx matches`` never loads the
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
 from zx_events.games.base import Game
 
@@ -75,21 +75,15 @@ class ZX(Game):
 
         return open_match(header, catalog, strict=strict, source=source, content_sha256=content_sha256, line=line)
 
-    # ------------------------------------------------------------------ seats
-    def build_view(self, match: Any, perspective: str, names: Any = None, **kw: Any):
-        from .views import build_view
+    def to_act(self, match: Any, catalog: Any, fixtures: dict) -> str | None:
+        from .engine.legal import to_act
 
-        return build_view(match, perspective, names, **kw)
+        return to_act(match, catalog)
 
-    def redact_record(self, rec: dict | None, viewer: str, mask: Any = None):
-        from .views import redact_record
+    def legal_records(self, match: Any, catalog: Any, fixtures: dict, player: str) -> list[dict]:
+        from .engine.legal import legal_records
 
-        return redact_record(rec, viewer, mask)
-
-    def redact_event(self, kind: str, fields: dict, viewer: str, mask: Any = None):
-        from .views import redact_event
-
-        return redact_event(kind, fields, viewer, mask)
+        return legal_records(match, catalog, player)
 
     # ------------------------------------------------------------------ drawing
     def render_board(self, view: Any) -> Any:
@@ -97,38 +91,11 @@ class ZX(Game):
 
         return draw_board(view)
 
-    @property
-    def card_columns(self) -> tuple[str, ...]:  # type: ignore[override]
-        from .render import CSV_COLUMNS
-
-        return CSV_COLUMNS
-
-    def card_rows(self, view: Any, step: int) -> list[dict]:
-        from .render import card_rows
-
-        return card_rows(view, step)
-
-    # ------------------------------------------------------------------ analytics and simulation
-    @property
-    def rows(self):
-        from . import rows
-
-        return rows
-
+    # ------------------------------------------------------------------ simulation
     def sample_deck_names(self) -> list[str]:
         from .decks import sample_decks
 
         return [d.name for d in sample_decks()]
-
-    def simulate(self, matches: int, seed: int, **kw: Any):
-        from .sim import simulate
-
-        return simulate(matches, seed, **kw)
-
-    def write_files(self, out: Any, seed: int, sims: Iterable[Any], per_file: int = 1):
-        from .sim import write_files
-
-        return write_files(out, seed, sims, per_file)
 
 
 GAME = ZX()

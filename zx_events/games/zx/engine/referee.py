@@ -19,6 +19,7 @@ from zx_events.games.zx.board import Square, player_square
 from zx_events.games.zx.cards import Card, CardType, Catalog
 from zx_events.games.zx.decks import check_deck
 from zx_events.errors import RuleViolation
+from zx_events.games.base import Violation  # noqa: F401  (what a referee reports, in every game)
 from zx_events.games.zx.match import LIMIT_CHARGE, LIMIT_HAND, PHASES, Match, other, power_of
 from zx_events.games.zx.engine import checks
 from zx_events.games.zx.engine.effects import check_effect
@@ -29,19 +30,6 @@ _MAIN = PHASES.index("main")
 
 class _Skip(Exception):
     """A record that cannot be applied at all (lenient mode): recorded, then skipped."""
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    line: int | None
-    turn: int
-    player: str | None
-    rule: str
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "turn": self.turn, "player": self.player, "rule": self.rule,
-                "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
