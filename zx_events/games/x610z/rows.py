@@ -19,9 +19,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from datetime import date, datetime, timezone
 from functools import lru_cache
 from importlib import resources
+
+from zx_events.games.rowkit import SHARED_COLUMNS, parse_played_at  # noqa: F401
+from zx_events.games.rowkit import deck_list as _deck_list
+from zx_events.games.rowkit import instant as _instant
+from zx_events.games.rowkit import timestamp as _timestamp
 
 from .match import topic as event_topic
 
@@ -33,21 +37,6 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "x610z_moves": ("match_id", "match_no", "seq", "turn", "player", "card", "life", "from_dot", "to_dot",
                     "steps", "warp", "outcome"),
     "x610z_casts": ("match_id", "match_no", "seq", "turn", "player", "card", "kind", "own_turn", "outcome"),
-}
-SHARED_COLUMNS: dict[str, tuple[str, ...]] = {  # the game-neutral tables, in the column order every game uses
-    "matches": ("match_id", "match_no", "match_uuid", "game", "played_at", "played_on", "month", "event", "format",
-                "round", "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all", "p1_archetype", "p2_name",
-                "p2_deck", "p2_colours", "p2_colours_all", "p2_archetype", "first", "winner", "reason", "turns",
-                "violations", "source", "imported_at"),
-    "seats": ("match_id", "match_no", "game", "played_on", "month", "event", "format", "side", "name", "deck",
-              "colours", "archetype", "opp_name", "opp_deck", "opp_colours", "opp_archetype", "seat", "opp_seat",
-              "result", "turns", "opp_turns", "damage_taken", "life_ignitions", "was_behind", "hand_size",
-              "mulligan"),
-    "turns": ("match_id", "match_no", "turn", "player", "drawn", "resource", "ignitions", "plays", "attacks",
-              "damage_dealt", "p1_life", "p2_life", "ended"),
-    "draws": ("match_id", "match_no", "seq", "turn", "player", "card", "source"),
-    "card_games": ("match_id", "match_no", "player", "card", "copies", "opening", "drawn", "played"),
-    "card_catalog": ("catalog", "code", "name", "type", "colours", "cost", "power", "icons"),
 }
 GAME = "x610z"
 SIGNATURE_CARDS = 2
@@ -83,40 +72,6 @@ def deck_energy(deck: dict[str, int] | None, energy_of: dict[str, tuple[str, ...
     return ("/".join(t for t in order if weight.get(t, 0) >= IDENTITY_SHARE * total),
             "/".join(t for t in order if weight.get(t, 0) > 0))
 
-
-def _timestamp(v: Any) -> str | None:
-    if isinstance(v, dict):
-        v = v.get("_data_")
-    return v if isinstance(v, str) else None
-
-
-def parse_played_at(text: Any) -> tuple[datetime | None, date | None, str | None]:
-    """(instant in UTC, the date as written, 'YYYY-MM' as written); Nones when absent or unreadable."""
-    if not isinstance(text, str):
-        return None, None, None
-    try:
-        at = datetime.fromisoformat(text)
-    except ValueError:
-        return None, None, None
-    on = at.date()
-    at = at.astimezone(timezone.utc) if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
-    return at, on, f"{on.year:04d}-{on.month:02d}"
-
-
-def _instant(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    try:
-        at = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return at.astimezone(timezone.utc) if at.tzinfo else at.replace(tzinfo=timezone.utc)
-
-
-def _deck_list(deck: Any) -> dict[str, int] | None:
-    if not isinstance(deck, dict):
-        return None
-    return {str(c): int(n) for c, n in deck.items() if isinstance(n, int) and not isinstance(n, bool)}
 
 
 def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict | None) -> str | None:

@@ -18,21 +18,17 @@ Column meanings are documented in docs/data-dictionary.md.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
 from functools import cache
 from typing import Any, Callable
 
+from zx_events.games.rowkit import SHARED_COLUMNS, parse_played_at  # noqa: F401  (parse_played_at: here too)
+from zx_events.games.rowkit import deck_list as _deck_list
+from zx_events.games.rowkit import instant as _instant
+from zx_events.games.rowkit import timestamp as _timestamp
 from zx_events.games.zx.match import topic as event_topic
 
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "matches": ("match_id", "match_no", "match_uuid", "game", "played_at", "played_on", "month", "event", "format",
-                "round", "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all", "p1_archetype", "p2_name",
-                "p2_deck", "p2_colours", "p2_colours_all", "p2_archetype", "first", "winner", "reason", "turns",
-                "violations", "source", "imported_at"),
-    "seats": ("match_id", "match_no", "game", "played_on", "month", "event", "format", "side", "name", "deck",
-              "colours", "archetype", "opp_name", "opp_deck", "opp_colours", "opp_archetype", "seat", "opp_seat",
-              "result", "turns", "opp_turns", "damage_taken", "life_ignitions", "was_behind", "hand_size",
-              "mulligan"),
+COLUMNS: dict[str, tuple[str, ...]] = {  # the shared tables (zx_events.games.rowkit), then Z/X's own
+    **SHARED_COLUMNS,
     "plays": ("match_id", "match_no", "seq", "turn", "player", "card", "zone", "kind", "square", "on_square", "cost",
               "extra", "own_turn", "attack_seq"),
     "attacks": ("match_id", "match_no", "seq", "turn", "player", "attacker_card", "attacker_power",
@@ -43,11 +39,6 @@ COLUMNS: dict[str, tuple[str, ...]] = {
              "void_bringer", "life_after", "attack_seq"),
     "ignitions": ("match_id", "match_no", "seq", "turn", "player", "charge_card", "revealed", "kind", "played",
                   "square"),
-    "turns": ("match_id", "match_no", "turn", "player", "drawn", "resource", "ignitions", "plays", "attacks",
-              "damage_dealt", "p1_life", "p2_life", "ended"),
-    "draws": ("match_id", "match_no", "seq", "turn", "player", "card", "source"),
-    "card_games": ("match_id", "match_no", "player", "card", "copies", "opening", "drawn", "played"),
-    "card_catalog": ("catalog", "code", "name", "type", "colours", "cost", "power", "icons"),
 }
 PROJECTED = tuple(t for t in COLUMNS if t != "card_catalog")
 
@@ -125,46 +116,6 @@ def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict[str
 
     sig = [code for code, _ in sorted(deck.items(), key=rank)[:SIGNATURE_CARDS]]
     return f"{identity or 'unknown'}: " + " + ".join(facts[c][0] if c in facts else c for c in sig)
-
-
-def _timestamp(v: Any) -> str | None:
-    """The transcoder's ``{"_type_": "datetime_iso", "_data_": ...}`` (or a plain ISO string)."""
-    if isinstance(v, dict):
-        v = v.get("_data_")
-    return v if isinstance(v, str) else None
-
-
-def parse_played_at(text: Any) -> tuple[datetime | None, date | None, str | None]:
-    """(instant in UTC, the date as written, 'YYYY-MM' as written); Nones when absent or unreadable."""
-    if not isinstance(text, str):
-        return None, None, None
-    try:
-        at = datetime.fromisoformat(text)
-    except ValueError:
-        return None, None, None
-    on = at.date()  # the local date the organiser wrote, not the UTC one
-    if at.tzinfo is not None:
-        at = at.astimezone(timezone.utc)
-    else:
-        at = at.replace(tzinfo=timezone.utc)
-    return at, on, f"{on.year:04d}-{on.month:02d}"
-
-
-def _instant(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    try:
-        at = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return at.astimezone(timezone.utc) if at.tzinfo else at.replace(tzinfo=timezone.utc)
-
-
-def _deck_list(deck: Any) -> dict[str, int] | None:
-    """The main deck as code -> copies (JSON-native, kept in the in-flight state)."""
-    if not isinstance(deck, dict):
-        return None
-    return {str(code): int(n) for code, n in deck.items() if isinstance(n, int) and not isinstance(n, bool)}
 
 
 Buffers = dict[str, list[tuple]]

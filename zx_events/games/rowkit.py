@@ -1,0 +1,67 @@
+"""What every game's analytics rows module shares (``Game.rows``; analytics/tables.py gathers them).
+
+The shared tables every game fills in the same columns, so win rates, matchups and per-card rates
+are one SQL over all games filtered by ``game`` (docs/data-dictionary.md), and the helpers that
+read a match header's values the same way in every game.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from typing import Any
+
+SHARED_COLUMNS: dict[str, tuple[str, ...]] = {
+    "matches": ("match_id", "match_no", "match_uuid", "game", "played_at", "played_on", "month", "event", "format",
+                "round", "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all", "p1_archetype", "p2_name",
+                "p2_deck", "p2_colours", "p2_colours_all", "p2_archetype", "first", "winner", "reason", "turns",
+                "violations", "source", "imported_at"),
+    "seats": ("match_id", "match_no", "game", "played_on", "month", "event", "format", "side", "name", "deck",
+              "colours", "archetype", "opp_name", "opp_deck", "opp_colours", "opp_archetype", "seat", "opp_seat",
+              "result", "turns", "opp_turns", "damage_taken", "life_ignitions", "was_behind", "hand_size",
+              "mulligan"),
+    "turns": ("match_id", "match_no", "turn", "player", "drawn", "resource", "ignitions", "plays", "attacks",
+              "damage_dealt", "p1_life", "p2_life", "ended"),
+    "draws": ("match_id", "match_no", "seq", "turn", "player", "card", "source"),
+    "card_games": ("match_id", "match_no", "player", "card", "copies", "opening", "drawn", "played"),
+    "card_catalog": ("catalog", "code", "name", "type", "colours", "cost", "power", "icons"),
+}
+
+
+def timestamp(v: Any) -> str | None:
+    """The transcoder's ``{"_type_": "datetime_iso", "_data_": ...}`` (or a plain ISO string)."""
+    if isinstance(v, dict):
+        v = v.get("_data_")
+    return v if isinstance(v, str) else None
+
+
+def parse_played_at(text: Any) -> tuple[datetime | None, date | None, str | None]:
+    """(instant in UTC, the date as written, 'YYYY-MM' as written); Nones when absent or unreadable."""
+    if not isinstance(text, str):
+        return None, None, None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        return None, None, None
+    on = at.date()  # the local date the organiser wrote, not the UTC one
+    if at.tzinfo is not None:
+        at = at.astimezone(timezone.utc)
+    else:
+        at = at.replace(tzinfo=timezone.utc)
+    return at, on, f"{on.year:04d}-{on.month:02d}"
+
+
+def instant(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return at.astimezone(timezone.utc) if at.tzinfo else at.replace(tzinfo=timezone.utc)
+
+
+def deck_list(deck: Any) -> dict[str, int] | None:
+    """The main deck as code -> copies (JSON-native, kept in the in-flight state)."""
+    if not isinstance(deck, dict):
+        return None
+    return {str(code): int(n) for code, n in deck.items() if isinstance(n, int) and not isinstance(n, bool)}
