@@ -14,21 +14,93 @@ from .output import emit, format_option, progress
 
 
 
+# The commands defined in other modules, imported only when run (``zx --help`` and ``zx matches``
+# load none of them): name -> (module, attribute, the first paragraph of its help). ``zx --help``
+# lists each by that paragraph, shortened as click shortens a loaded command's help;
+# tests/test_cli_startup.py checks that it is the command's own (change both together).
+LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "analytics": ("cli.analytics", "analytics_group",
+                  "Maintain the analytics DuckDB file projected from the event store."),
+    "audit": ("cli.audit", "audit_cmd",
+              "Report every rule violation of match logs or stored matches (exit 1 when any)."),
+    "demo": ("cli.demo", "demo_cmd",
+             "Simulate matches, import them, update analytics, print a metagame summary and replay a turn."),
+    "export": ("cli.analytics", "export_cmd",
+               "Export every analytics table as Parquet, partitioned by month, with the data dictionary."),
+    "replay": ("cli.replay", "replay_cmd",
+               "Replay a stored match: the board and both players' zones at any moment, from any seat."),
+    "report": ("cli.serve", "report_cmd",
+               "Write the metagame dashboard as one self-contained HTML file (charts inline, no server, no network)."),
+    "serve": ("cli.serve", "serve_cmd",
+              "Serve the store over HTTP: a JSON API, the match browser with replays, and the metagame dashboard."),
+    "simulate": ("cli.simulate", "simulate_cmd",
+                 "Play complete legal matches between sample decks and write them as match logs "
+                 "(zxlog 1, x610zlog 1)."),
+    "sql": ("cli.analytics", "sql_cmd",
+            "Run read-only SQL on the analytics file (no files, settings or extensions: docs/security.md)."),
+    "stats": ("cli.analytics", "stats_group",
+              "Metagame statistics: every rate with its count and a Wilson 95% interval."),
+    "verify": ("cli.audit", "verify_cmd",
+               "Recompute the digest chain of stored matches, check them against the store seal, "
+               "name the first tampered event."),
+    "view": ("cli.view", "view_cmd",
+             "Write a stored match as one HTML file that replays it in any browser, from the seats chosen."),
+}
+
+
 class ZXGroup(click.Group):
-    """The root group: a store that fails under a command (a damaged SQLite page, a lost server
-    connection) is an error message naming the store, never a traceback."""
+    """The root group. The commands of ``LAZY_COMMANDS`` are imported when run (click's "lazily
+    loading subcommands"), each given ``--store`` after its name. A store that fails under a command
+    (a damaged SQLite page, a lost server connection) is an error message naming the store, never a
+    traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = self.commands.get(cmd_name)
+        if command is None and cmd_name in LAZY_COMMANDS:
+            from importlib import import_module
+
+            module, attribute, _ = LAZY_COMMANDS[cmd_name]
+            command = getattr(import_module(module), attribute)
+            accept_store_everywhere(command)
+            self.add_command(command, cmd_name)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``zx --help`` without importing the commands not loaded yet: each of
+        those is listed by the first paragraph of its help, shortened as click shortens a loaded one's."""
+        listed = []
+        for name in self.list_commands(ctx):
+            command = self.commands.get(name) or click.Command(name, help=LAZY_COMMANDS[name][2])
+            if not command.hidden:
+                listed.append((name, command))
+        if listed:
+            limit = formatter.width - 6 - max(len(name) for name, _ in listed)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in listed])
 
     def invoke(self, ctx: click.Context):
-        import sqlite3
-
-        from eventsourcing.persistence import PersistenceError
-
         try:
             return super().invoke(ctx)
-        except (sqlite3.DatabaseError, PersistenceError) as e:
+        except Exception as e:
+            if not _store_failure(e):
+                raise
             store = (ctx.obj or {}).get("store") or "zx-store.sqlite"
             raise click.ClickException(f"the store {store} failed: {type(e).__name__}: {e} (is it damaged? "
                                        f"`zx verify` checks it; restore it from a backup)") from None
+
+
+def _store_failure(e: Exception) -> bool:
+    """Whether ``e`` is the store failing (SQLite's DatabaseError, eventsourcing's PersistenceError),
+    without importing eventsourcing for it: a command that never imported it cannot have raised it."""
+    import sqlite3
+
+    if isinstance(e, sqlite3.DatabaseError):
+        return True
+    persistence = sys.modules.get("eventsourcing.persistence")
+    return persistence is not None and isinstance(e, persistence.PersistenceError)
 
 
 def _version() -> str:
@@ -40,8 +112,17 @@ def _version() -> str:
         return "unknown"
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``: the installed version, looked up only when asked (importlib.metadata is a
+    fifth of ``zx --help``)."""
+    if value and not ctx.resilient_parsing:
+        click.echo(f"zx {_version()}", color=ctx.color)
+        ctx.exit()
+
+
 @click.group(cls=ZXGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(_version(), "--version", "-V", prog_name="zx", message="%(prog)s %(version)s")
+@click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and exit.")
 @click.option("--store", envvar="ZX_STORE", default=None, metavar="PATH|URL", help=STORE_HELP)
 @click.pass_context
 def zx(ctx: click.Context, store: str | None) -> None:
@@ -196,37 +277,24 @@ def games_cmd(fmt: str) -> None:
     emit(rows, fmt, ["key", "name", "rules", "header", "suffix", "topics", "catalogs", "record_kinds"])
 
 
-# the other commands live in their own modules (their shared helpers are in .common)
-from .analytics import register as register_analytics  # noqa: E402
-from .audit import audit_cmd, verify_cmd  # noqa: E402
-from .demo import demo_cmd  # noqa: E402
-from .replay import replay_cmd  # noqa: E402
-from .serve import register as register_serve  # noqa: E402
-from .simulate import simulate_cmd  # noqa: E402
-from .view import view_cmd  # noqa: E402
-
-for _command in (replay_cmd, audit_cmd, verify_cmd, simulate_cmd, demo_cmd, view_cmd):
-    zx.add_command(_command)
-register_analytics(zx)
-register_serve(zx)
-
-
 def _late_store(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     if value is not None:
         ctx.find_root().obj["store"] = value
 
 
-def accept_store_everywhere(group: click.Group) -> None:
-    """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command."""
-    for command in group.commands.values():
-        if isinstance(command, click.Group):
-            accept_store_everywhere(command)
-        elif not any("--store" in getattr(p, "opts", ()) for p in command.params):
-            command.params.append(click.Option(["--store"], default=None, metavar="PATH|URL", expose_value=False,
-                                               is_eager=True, callback=_late_store, help=STORE_HELP))
+def accept_store_everywhere(command: click.Command) -> None:
+    """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command: the
+    root group's own commands here, each lazy one when it is loaded (``ZXGroup.get_command``)."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            accept_store_everywhere(sub)
+    elif not any("--store" in getattr(p, "opts", ()) for p in command.params):
+        command.params.append(click.Option(["--store"], default=None, metavar="PATH|URL", expose_value=False,
+                                           is_eager=True, callback=_late_store, help=STORE_HELP))
 
 
-accept_store_everywhere(zx)
+for _command in zx.commands.values():
+    accept_store_everywhere(_command)
 
 
 def main() -> None:

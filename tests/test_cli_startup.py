@@ -1,0 +1,135 @@
+"""Start-up wiring of the ``zx`` command (issue 20, item 4): each command imports only what it needs.
+
+``zx --help`` lists every command without importing the modules that define them (cli/main.py
+``LAZY_COMMANDS``), and neither it nor ``zx matches`` loads DuckDB, Polars, FastAPI or a rules
+engine. These are behaviour tests (which modules a fresh process has loaded), not timings: the
+timings are bench/bench_startup.py's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from cli.main import LAZY_COMMANDS, zx
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted(str(p) for p in (ROOT / "examples" / "legal").glob("*.zxlog"))
+
+# run ``zx ARGS`` in a fresh interpreter, then write the names of the loaded modules to stderr
+PROBE = """
+import json, sys
+from cli.main import main
+sys.argv = ["zx", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as e:
+    code = e.code
+else:
+    code = 0
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+sys.exit(code)
+"""
+
+HEAVY = ("duckdb", "polars", "pyarrow", "fastapi", "starlette", "uvicorn", "jinja2")
+
+
+def probe(*args: str, store: Path | None = None) -> tuple[subprocess.CompletedProcess, set[str]]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if store is not None:
+        env["ZX_STORE"] = str(store)
+    r = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    marker = r.stderr.rindex("MODULES ")
+    return r, set(json.loads(r.stderr[marker + len("MODULES "):].splitlines()[0]))
+
+
+def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """The modules of ``modules`` that are, or are inside, one of ``names``."""
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    s = tmp_path_factory.mktemp("startup") / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(s), "import", "--no-analytics", *EXAMPLES])
+    assert r.exit_code == 0, r.output
+    return s
+
+
+def test_each_lazy_command_is_listed_by_its_own_help():
+    """The help paragraph ``zx --help`` shows for a command not loaded yet is the command's own,
+    shortened the same way at every terminal width."""
+    from importlib import import_module
+
+    for name, (module, attribute, paragraph) in LAZY_COMMANDS.items():
+        command = getattr(import_module(module), attribute)
+        assert isinstance(command, click.Command) and command.name == name, (name, command)
+        first = command.help.split("\n\n")[0]
+        assert " ".join(first.split()) == paragraph, f"cli/main.py LAZY_COMMANDS[{name!r}]: update it to {first!r}"
+        stand_in = click.Command(name, help=paragraph)
+        for limit in range(20, 200, 7):
+            assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit), (name, limit)
+
+
+def test_help_lists_every_command_without_importing_them():
+    r, modules = probe("--help")
+    listed = r.stdout[r.stdout.index("Commands:"):]
+    for name in ("import", "matches", "games", *LAZY_COMMANDS):
+        assert f"\n  {name} " in listed, name
+    assert loaded(modules, HEAVY) == []
+    assert loaded(modules, tuple({m for m, _, _ in LAZY_COMMANDS.values()})) == []
+    # nor the store, a game, or the installed version (looked up by --version only)
+    assert loaded(modules, ("eventsourcing", "zx_events.games.zx", "zx_events.games.x610z", "rich",
+                            "importlib.metadata")) == []
+
+
+def test_version_is_looked_up_when_asked():
+    from importlib.metadata import version
+
+    r, _ = probe("--version")
+    assert r.stdout.strip() == f"zx {version('zx-events')}"
+
+
+def test_matches_loads_no_analytics_web_or_other_command(store):
+    r, modules = probe("matches", "--format", "csv", store=store)
+    assert len(r.stdout.splitlines()) == len(EXAMPLES) + 1, r.stdout
+    assert loaded(modules, HEAVY) == []
+    assert loaded(modules, ("analytics", *{m for m, _, _ in LAZY_COMMANDS.values()})) == []
+
+
+def test_a_lazy_command_loads_its_own_module_only(store):
+    match = CliRunner().invoke(zx, ["--store", str(store), "matches", "--format", "csv"]).stdout.splitlines()[1]
+    mid = match.split(",")[0]
+    r, modules = probe("verify", mid, "--format", "json", "--store", str(store))  # --store after the command
+    assert [(v["match"], v["status"]) for v in json.loads(r.stdout)] == [(mid, "ok")]
+    assert "cli.audit" in modules
+    assert loaded(modules, ("cli.analytics", "cli.serve", "cli.replay", "cli.demo", "cli.view", "cli.simulate")) == []
+    assert loaded(modules, HEAVY) == []
+
+
+def test_store_is_accepted_after_every_lazy_command():
+    """Loading a command (or a group: every command under it) gives it ``--store`` after its name."""
+    ctx = click.Context(zx)
+
+    def leaves(command: click.Command) -> list[click.Command]:
+        if isinstance(command, click.Group):
+            return [leaf for sub in command.commands.values() for leaf in leaves(sub)]
+        return [command]
+
+    for name in zx.list_commands(ctx):
+        for leaf in leaves(zx.get_command(ctx, name)):
+            assert any("--store" in p.opts for p in leaf.params), (name, leaf.name)
+
+
+def test_an_unknown_command_is_a_usage_error():
+    r = CliRunner().invoke(zx, ["matchez"])
+    assert r.exit_code == 2 and "No such command 'matchez'" in r.output
