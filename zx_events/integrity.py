@@ -103,15 +103,22 @@ def chain(events: Iterable[Any], prev: str = ZERO, bodies: list[bytes] | None = 
     """Give each (pending, not yet saved) event its ``digest``; returns the last one. ``bodies``
     (when given) receives each event's canonical bytes, to be stored as they are (zx_events.codec)."""
     sha256, setattr_, dumps, sort = hashlib.sha256, object.__setattr__, orjson.dumps, orjson.OPT_SORT_KEYS
-    raw = bytes.fromhex(prev)
+    raw, topics = bytes.fromhex(prev), _TOPICS
     for e in events:  # event_canonical, inlined: orjson writes the id (a UUID) as str() does, and the datetime
-        fields = e.__dict__.copy()
-        if "digest" in fields or "class_version" in fields:
+        fields = e.__dict__
+        topic = topics.get(type(e)) or event_topic(e)
+        if "digest" in fields or "class_version" in fields or "topic" in fields:
             fields = {k: v for k, v in fields.items() if k not in _LEFT_OUT}
             fields["originator_id"] = e.__dict__["originator_id"]
             fields["originator_version"] = e.__dict__["originator_version"]
-        fields["topic"] = event_topic(e)
-        body = dumps(fields, option=sort, default=_plain)
+            fields["topic"] = topic
+            body = dumps(fields, option=sort, default=_plain)
+        else:  # the event's own fields plus its topic, without copying them: the key is there for one dumps
+            fields["topic"] = topic
+            try:
+                body = dumps(fields, option=sort, default=_plain)
+            finally:
+                del fields["topic"]
         h = sha256(raw)
         h.update(body)
         raw = h.digest()

@@ -652,8 +652,11 @@ def _direct_trigger(name: str):
     which was about a third of checking a match.
     """
     import inspect
+    from datetime import datetime
+    from functools import partial
 
-    from eventsourcing.domain import decorated_func_callers
+    from eventsourcing import domain
+    from eventsourcing.domain import CanCreateTimestamp, decorated_func_callers
 
     decorator = Match.__dict__[name]
     cls = decorated_func_callers[decorator]
@@ -662,6 +665,8 @@ def _direct_trigger(name: str):
     defaults = {p.name: p.default for p in params if p.default is not p.empty}
     count = len(params)
     now = cls.create_timestamp
+    if now is CanCreateTimestamp.create_timestamp:  # the library's datetime.now(TZINFO), minus two calls
+        now = partial(datetime.now, domain.TZINFO)
     new, set_dict = object.__new__, object.__setattr__
 
     def trigger(self: Match, **kwargs: Any) -> None:

@@ -121,6 +121,11 @@ class Referee:
         m = self.m
         if m.outcome is not None:
             return None
+        p1, p2, b = m.p["P1"], m.p["P2"], m.battle
+        if not (p1["ready"] and not p1["deck"] and p1["trash"] or p2["ready"] and not p2["deck"] and p2["trash"]
+                or len(p1["charge"]) > LIMIT_CHARGE or len(p2["charge"]) > LIMIT_CHARGE
+                or b is not None and (b["life_due"] > 0 or b["triggers"])):
+            return None  # nothing below can be owed (the usual case, asked after every record)
         order = (m.active, other(m.active)) if m.active else ("P1", "P2")
         found: list[Obligation] = []
         for pl in order:  # 902 Reload
@@ -178,7 +183,9 @@ class Referee:
                         dead.append((s, e))
             for s, e in dead:
                 m._destroyed(square=s, uid=e["uid"], code=e["code"], cause="lethal", line=self.line)
-            losers = [pl for pl in ("P1", "P2") if m.p[pl]["ready"] and not m.p[pl]["life"]]
+            p1, p2 = m.p["P1"], m.p["P2"]
+            losers = [pl for pl, z in (("P1", p1), ("P2", p2)) if z["ready"] and not z["life"]] \
+                if p1["ready"] and not p1["life"] or p2["ready"] and not p2["life"] else None
             if losers:  # a player with 0 Life loses; both at once is a draw
                 if len(losers) == 2:
                     m._ended(winner=None, reason="draw", line=self.line)
