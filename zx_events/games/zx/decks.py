@@ -70,9 +70,37 @@ def _name_limit(entries: list[tuple[Card, int]], where: str, problems: list[tupl
             problems.append((RULE, f"{where} has {total} copies of {name!r} ({detail}), at most {MAX_COPIES} of a name"))
 
 
+_CHECKED: dict[tuple, list[tuple[str, str]]] = {}  # a league plays few decks: each is checked once
+_CHECKED_MAX = 1024
+
+
+def _key(cards: Any) -> Any:
+    """``cards`` as part of a cache key: its entries in order, with each value's type (True is not 1)."""
+    if isinstance(cards, dict):
+        return tuple((k, type(v), v) for k, v in cards.items())
+    return type(cards), cards
+
+
 def check_deck(catalog: Catalog, deck: dict[str, int], dynamis: dict[str, int] | None,
                player_card: str | None) -> list[tuple[str, str]]:
-    """Every deck-construction problem (401) as ``(rule, message)``; empty when the deck is legal."""
+    """Every deck-construction problem (401) as ``(rule, message)``; empty when the deck is legal.
+
+    The answer depends on the catalog's content (its SHA-256) and the deck list alone, so it is kept
+    for the next match that brings the same deck (at most ``_CHECKED_MAX`` of them)."""
+    try:
+        key = (catalog.name, catalog.sha256, _key(deck), _key(dynamis), type(player_card), player_card)
+        found = _CHECKED.get(key)
+    except TypeError:  # an unhashable value: nothing to remember
+        return _check_deck(catalog, deck, dynamis, player_card)
+    if found is None:
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        found = _CHECKED[key] = _check_deck(catalog, deck, dynamis, player_card)
+    return list(found)
+
+
+def _check_deck(catalog: Catalog, deck: dict[str, int], dynamis: dict[str, int] | None,
+                player_card: str | None) -> list[tuple[str, str]]:
     problems: list[tuple[str, str]] = []
 
     # main deck

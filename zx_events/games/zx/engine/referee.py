@@ -175,10 +175,14 @@ class Referee:
             # face-down card) is no Z/X to destroy
             dead = []
             for s, e in m.sq.items():  # checks.lethal, inlined: this runs after every record
-                if e is not None and e["base"] is not None:
+                if e is not None:
                     p = e["base"]
-                    for x in e["mods"]:
-                        p += x[0]
+                    if p is None:
+                        continue
+                    mods = e["mods"]
+                    if mods:
+                        for x in mods:
+                            p += x[0]
                     if p <= 0 or e["dmg"] >= p:
                         dead.append((s, e))
             for s, e in dead:
