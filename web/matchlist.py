@@ -6,7 +6,9 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Any, Iterable
 
-GAMES = ("zx",)  # the games a match list can be filtered by (until the game registry lands on main)
+from zx_events.games import DEFAULT, GAME_MODULES
+
+GAMES = tuple(GAME_MODULES)  # the games a match list can be filtered by: every registered game
 SEATS = ("P1", "P2")
 
 
@@ -46,6 +48,8 @@ class MatchFilters:
 
     def keep(self, row: dict[str, Any]) -> bool:
         low = str.casefold
+        if self.game and (row.get("game") or DEFAULT) != self.game:
+            return False
         if self.player and low(self.player) not in (low(row.get("p1") or ""), low(row.get("p2") or "")):
             return False
         if self.deck and low(self.deck) not in (low(row.get("p1_deck") or ""), low(row.get("p2_deck") or "")):

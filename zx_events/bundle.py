@@ -81,8 +81,14 @@ def violation_states(audit: Audit) -> list[tuple[dict | None, dict | None]]:
     return out
 
 
+def original_name(audit: Audit) -> str:
+    """The bundle's copy of the log, with the game's suffix: ``original.zxlog``, ``original.x610zlog``."""
+    return "original" + games.get(audit.game).log_suffix
+
+
 def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None) -> str:
     cat, pinned = audit.catalog or {}, audit.pinned or {}
+    log = original_name(audit)
     lines = [
         f"Dispute bundle for match {audit.match}",
         "",
@@ -100,7 +106,7 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         f"integrity:      {audit.integrity}" + (f" ({audit.integrity_detail})" if audit.integrity_detail else ""),
     ]
     if content_ok is not None:
-        lines.append("original.zxlog: " + ("reproduces the content hash recorded at import" if content_ok
+        lines.append(f"{log}: " + ("reproduces the content hash recorded at import" if content_ok
                                            else "does NOT reproduce the content hash recorded at import"))
     for w in audit.warnings:
         lines.append(f"warning:        {w}")
@@ -112,14 +118,14 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
     lines += [
         "",
         "Contents:",
-        "  original.zxlog      the match log; every record on its original line number",
+        f"  {log:<19} the match log; every record on its original line number",
         "  events.jsonl        every event: seq, topic, digest (SHA-256 chained over the previous one), payload",
         "  violations.json     each violation: rule number and title, line/seq, turn, player, message, record",
         "  violation-NN/state-before.json, state-after.json",
         "                      the state just before and just after the record that broke the rule,",
         "                      as the judge, P1 and P2 each see it (301.3)",
         "",
-        "Check it: zx audit original.zxlog   (and, against the store: zx verify MATCH --head HEAD)",
+        f"Check it: zx audit {log}   (and, against the store: zx verify MATCH --head HEAD)",
     ]
     return "\n".join(lines) + "\n"
 
@@ -146,7 +152,7 @@ def write_bundle(audit: Audit, path: str | Path) -> list[str]:
         content_ok = audit.log.content_sha256 == started.get("content_sha256")
     body = {
         "README.txt": readme(audit, findings, content_ok),
-        "original.zxlog": "\n".join(original) + "\n" if original else "",
+        original_name(audit): "\n".join(original) + "\n" if original else "",
         "events.jsonl": "".join(json.dumps(e, ensure_ascii=False, default=str) + "\n" for e in file_events(audit)),
         "violations.json": _dump(findings),
         **files,

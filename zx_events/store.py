@@ -84,7 +84,7 @@ ACCEPTED = ("a SQLite file path (zx-store.sqlite, ./data/league.sqlite, /srv/zx/
             "(postgres:// too)")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # two letters at least: C:\ stays a path
 OUR_TABLES = frozenset({"stored_events", "snapshots", "stored_snapshots"})  # what eventsourcing.sqlite creates for this application
-OUR_TOPICS = ("zx.", "zx_events.")  # the topics of this package's events (a game's start with its name)
+OUR_TOPICS = ("zx_events.",)  # topics of this package's own events; a game's events start with its topic prefix
 
 
 def resolve_store(store: str | None = None, *, prepare: bool = True, create: bool = True) -> StoreConfig:
@@ -138,6 +138,13 @@ def parse_store(store: str | None = None) -> StoreConfig:
     })
 
 
+def our_topics() -> tuple[str, ...]:
+    """The topic prefixes of this package's events: every registered game's, and the package's own."""
+    from zx_events.games import TOPIC_PREFIXES
+
+    return tuple(f"{prefix}:" for prefix in TOPIC_PREFIXES) + OUR_TOPICS
+
+
 def check_sqlite(path: Path) -> None:
     """``path`` is a SQLite event store of this package (or an empty file), else a ``StoreError``.
 
@@ -163,7 +170,7 @@ def check_sqlite(path: Path) -> None:
                              f"Give another --store")
         if "stored_events" in tables:
             row = con.execute("SELECT topic FROM stored_events LIMIT 1").fetchone()
-            if row is not None and not str(row[0]).startswith(OUR_TOPICS):
+            if row is not None and not str(row[0]).startswith(our_topics()):
                 raise StoreError(f"{path} is not a zx-events store: it holds the events of another application "
                                  f"(topic {str(row[0])[:60]!r}); nothing was changed. Give another --store")
     except sqlite3.DatabaseError as e:

@@ -42,7 +42,7 @@ def test_x610z_600_3_steps_follow_lines():
 
 
 def test_x610z_202_9_sharp_turn_is_refused():
-    refused(VESSEL + [mv("P1", "E1", ["B1", "A1", "A2"], B=1)], "202.9", contains="B1-A1-A2 is 60 degrees")
+    refused(VESSEL + [mv("P1", "E1", ["B1", "A1", "A2"], B=1)], "202.9", contains="B1 > A1 > A2 is 60 degrees")
 
 
 def test_x610z_202_9_a_120_degree_turn_is_not_sharp():

@@ -101,7 +101,7 @@ def sharp(board: Board, dots: list[str], rule: str = "202.9", what: str = "") ->
     if not turns:
         return None
     a, b, c, angle = turns[0]
-    return rule, f"{what}sharp turn at {b}: {a}-{b}-{c} is {angle:.0f} degrees (under 90)"
+    return rule, f"{what}sharp turn at {b}: {a} > {b} > {c} is {angle:.0f} degrees (under 90)"
 
 
 def direction(board: Board, trail: list[str] | None, pos: int, via: str | None, src: str, path: list[str],
@@ -127,7 +127,7 @@ def direction(board: Board, trail: list[str] | None, pos: int, via: str | None, 
         turn = board.sharp_turns(joined[len(trail) - 2 if len(trail) >= 2 else 0: len(trail) + 1])
         if turn:
             a, b, c, angle = turn[0]
-            problem = (rule, f"the {kind} turns back from this turn's {via} at {b}: {a}-{b}-{c} is "
+            problem = (rule, f"the {kind} turns back from this turn's {via} at {b}: {a} > {b} > {c} is "
                              f"{angle:.0f} degrees (under 90)")
         new = joined
     elif problem is not None:

@@ -172,8 +172,7 @@ class MatchRows:
         return m
 
     def feed(self, seq: int, topic: str, d: dict[str, Any]) -> None:
-        if self.attack is not None and topic != DESTROYED:
-            self._flush_attack()
+        """One event; the same as ``HANDLERS[topic](self, seq, d)`` (what the projection calls)."""
         handler = HANDLERS.get(topic)
         if handler is not None:
             handler(self, seq, d)
@@ -382,8 +381,8 @@ def _effect(m: MatchRows, seq: int, d: dict) -> None:
 
 def _destroyed(m: MatchRows, seq: int, d: dict) -> None:
     m.dots.pop(d["dot"], None)
-    if m.attack is not None:
-        if m.attack[8] == d["dot"] and d.get("cause") == "210.5":
+    if m.attack is not None and m.attack[8] == d["dot"]:  # the target of the attack just resolved
+        if d.get("cause") == "210.5":
             m.attack[11] = "destroyed"
         m._flush_attack()
 
@@ -403,8 +402,22 @@ def _violation(m: MatchRows, seq: int, d: dict) -> None:
     m.violations += 1
 
 
+def _after_attack(handler: Callable[[MatchRows, int, dict], None]) -> Callable[[MatchRows, int, dict], None]:
+    """``handler``, first writing the attack row a resolved attack left pending: only a Destroyed event
+    right after it can still change its outcome. Every handler but ``_destroyed`` is wrapped, so the
+    projection, which calls ``HANDLERS[topic]`` directly (never ``MatchRows.feed``), writes the same rows."""
+    def run(m: MatchRows, seq: int, d: dict) -> None:
+        if m.attack is not None:
+            m._flush_attack()
+        handler(m, seq, d)
+    run.__name__ = handler.__name__
+    return run
+
+
 HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(n): h for n, h in {
-    "PlayerSetUp": _setup, "TurnStarted": _turn_started, "CardDrawn": _drawn, "CrystalCast": _crystal,
-    "Announced": _announced, "ActionFailed": _failed, "Resolved": _resolved, "EffectApplied": _effect,
-    "Destroyed": _destroyed, "TurnEnded": _turn_ended, "MatchEnded": _ended, "ViolationRecorded": _violation,
+    "PlayerSetUp": _after_attack(_setup), "TurnStarted": _after_attack(_turn_started),
+    "CardDrawn": _after_attack(_drawn), "CrystalCast": _after_attack(_crystal), "Announced": _after_attack(_announced),
+    "ActionFailed": _after_attack(_failed), "Resolved": _after_attack(_resolved),
+    "EffectApplied": _after_attack(_effect), "Destroyed": _destroyed, "TurnEnded": _after_attack(_turn_ended),
+    "MatchEnded": _after_attack(_ended), "ViolationRecorded": _after_attack(_violation),
 }.items()}

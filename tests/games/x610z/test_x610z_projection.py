@@ -1,0 +1,128 @@
+"""X610Z through the real analytics projection (analytics/projection.py over a SQLite and a
+PostgreSQL store into a DuckDB file): the projection calls ``HANDLERS[topic]`` directly, never
+``MatchRows.feed``, so the rows it writes must be the ones ``feed`` gives over the same stored events,
+with every attack (outcome included) written once, whatever the page size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from uuid import UUID
+
+import duckdb
+import orjson
+import pytest
+
+from analytics.projection import update
+from zx_events.games.x610z import rows
+from zx_events.games.x610z.cards import load_catalog
+from zx_events.games.x610z.sim import simulate
+from zx_events.logformat.reader import parse_log
+
+ROOT = Path(__file__).resolve().parents[3]
+LEGAL = sorted((ROOT / "examples" / "x610z" / "legal").glob("*.x610zlog"))
+OWN = ("x610z_attacks", "x610z_life", "x610z_moves", "x610z_casts")
+
+
+def import_corpus(svc) -> list[str]:
+    ids = []
+    for path in LEGAL:
+        for log in parse_log(path.read_text(encoding="utf-8"), str(path)):
+            assert svc.import_log(log).status == "imported"
+            ids.append(log.match_id)
+    for sim in simulate(6, 21, policy="mixed"):
+        (log,) = parse_log("\n".join(sim.lines()) + "\n", f"sim-{sim.header['match']}.x610zlog")
+        assert svc.import_log(log).status == "imported"
+        ids.append(log.match_id)
+    return ids
+
+
+def fed(svc, match_ids: list[str]) -> dict[str, list[tuple]]:
+    """The rows ``MatchRows.feed`` gives over each stored match's events, in the projection's shape
+    (match_no: the notification id of the match's Started event, as the projection numbers them)."""
+    energy = rows.energy_of(load_catalog("x610z-sample"))
+    started = {orjson.loads(n.state)["match_id"]: (n.originator_id, n.id)
+               for n in svc.recorder.select_notifications(start=1, limit=100_000) if n.topic.endswith(":Started")}
+    buf = rows.new_buffers()
+    topics = set(rows.TOPICS)
+    for mid in match_ids:
+        oid, no = started[mid]
+        m = rows.MatchRows(str(oid), no, buf)
+        for se in svc.recorder.select_events(UUID(str(oid))):
+            if se.topic not in topics:
+                continue
+            d = orjson.loads(se.state)
+            if se.topic.endswith(":Started"):
+                m.started(d, energy)
+            else:
+                m.feed(se.originator_version, se.topic, d)
+        m.close()
+    return buf
+
+
+def table(path: Path, name: str) -> list[tuple]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        cols = ", ".join(rows.COLUMNS[name])
+        return sorted(con.execute(f"SELECT {cols} FROM {name}").fetchall(), key=repr)
+    finally:
+        con.close()
+
+
+def resolved_attacks(svc) -> int:
+    """Attacks that resolved or fizzled, counted from the stored Announced/Resolved pairs."""
+    n = 0
+    for note in svc.recorder.select_notifications(start=1, limit=100_000):
+        if note.topic == rows.event_topic("Announced") and orjson.loads(note.state)["entry"]["kind"] == "attack":
+            n += 1
+    return n
+
+
+@pytest.mark.parametrize("page_size", [50_000, 7])
+def test_x610z_projection_writes_the_rows_feed_gives(service, tmp_path, page_size):
+    ids = import_corpus(service)
+    path = tmp_path / "a.duckdb"
+    result = update(service, path, page_size=page_size)
+    assert result.matches == len(ids)
+    want = fed(service, ids)
+    for name in OWN:
+        expected = sorted((tuple(r) for r in want[name]), key=repr)
+        got = table(path, name)
+        assert len(got) == len(expected), name
+        assert [tuple(_plain(v) for v in r) for r in got] == [tuple(_plain(v) for v in r) for r in expected], name
+    attacks = [dict(zip(rows.COLUMNS["x610z_attacks"], r)) for r in table(path, "x610z_attacks")]
+    assert len(attacks) == resolved_attacks(service) > 0
+    outcomes = {a["outcome"] for a in attacks}
+    assert "destroyed" in outcomes and "damaged" in outcomes, outcomes
+    for a in attacks:
+        assert a["outcome"] in ("destroyed", "damaged", "fizzled") and a["distance"] >= 1
+        assert (a["damage"] == 0) if a["outcome"] == "fizzled" else a["damage"] >= 0
+
+
+def test_x610z_projection_fills_the_shared_tables_for_win_rates(service, tmp_path):
+    ids = import_corpus(service)
+    path = tmp_path / "a.duckdb"
+    update(service, path)
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        games = con.execute("SELECT game, count(*) FROM matches GROUP BY ALL").fetchall()
+        assert games == [("x610z", len(ids))]
+        seats = con.execute("SELECT result, count(*) FROM seats WHERE game = 'x610z' GROUP BY ALL ORDER BY 1").fetchall()
+        wins = dict(seats)
+        assert wins["win"] == wins["loss"] == len(ids)  # every corpus match ends with a winner
+        warps = con.execute("SELECT count(*) FROM x610z_moves WHERE warp").fetchone()[0]
+        life = con.execute("SELECT count(*), sum(amount) FROM x610z_life").fetchone()
+        taken = con.execute("SELECT sum(damage_taken) FROM seats WHERE game = 'x610z'").fetchone()[0]
+        assert life[0] > 0 and 0 < taken <= life[1]  # damage marked at the end: dealt, less any healed
+        first = con.execute("SELECT amount, damage_after FROM x610z_life QUALIFY "
+                            "row_number() OVER (PARTITION BY match_id, player ORDER BY seq) = 1").fetchall()
+        assert first and all(amount == after > 0 for amount, after in first)
+        assert warps >= 0
+        cards = con.execute("SELECT count(*) FROM card_catalog WHERE catalog = 'x610z-sample'").fetchone()[0]
+        assert cards == len(load_catalog("x610z-sample").cards)
+    finally:
+        con.close()
+
+
+def _plain(v):
+    """DuckDB gives back dates and bools as Python values; the buffers hold the same (tuples -> lists)."""
+    return list(v) if isinstance(v, tuple) else v
