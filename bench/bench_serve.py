@@ -1,36 +1,44 @@
 """How fast does ``zx serve`` answer, under concurrent clients, on a store of 10,000 matches?
 
 Starts the real server (``zx serve``, uvicorn, one process unless --workers) on 127.0.0.1 at a free
-port, then runs a bounded asyncio + httpx client loop: C clients (1, 10 and 50 by default), each
-sending its share of R requests one after the other. Every request goes to 127.0.0.1 only, and the
-run stops by itself. Per phase it prints the median, p99 and max latency, the throughput and the
-errors (any status but 200, or a failed connection), and the ratios to the floor:
+port, then runs a bounded asyncio client loop: C clients (1, 10 and 50 by default), each on its own
+keep-alive connection, sending its share of R requests one after the other (a closed loop). The
+client is a minimal HTTP/1.1 reader on asyncio streams (uvloop when installed): it costs ~0.1 ms of
+CPU a request, where httpx cost ~1 ms, which on a 2-core machine shared by client and server was a
+large part of every figure. Every request goes to 127.0.0.1 only, and the run stops by itself.
+Per phase it prints the median, p99 and max latency, the throughput, the errors (any status but
+200, or a failed connection), the server's CPU per request (from /proc: not inflated by waiting for
+a core), the 1-minute load average at the end of the phase, and the ratio of p99 to the floor:
 
 - floor (HTTP):      GET /api/status at the same concurrency: the server's framework, one cached
                      dict and the HTTP round trip, with no work behind it;
-- floor (in-process): the work of the endpoint called in this process, no HTTP (the median of the
-                     same view computed by replay.load_history + step_at + to_json, and of the
-                     same Stats query on a warm DuckDB connection).
+- floor (in-process): the work of the endpoint called in this process, no HTTP: the view by the
+                     server's own path (web.cursor, nothing cached) and by replay.load_history +
+                     step_at; each stats query on a warm DuckDB connection.
 
 Phases:
 - view (random):   /api/matches/{id}/view?at=N&as=SEAT for random matches, events and seats: a new
-                   match almost every time (the server's history cache holds 256 of 10,000);
-- view (stepping): 20 matches stepped through event by event, as the replay page and a client do;
+                   match almost every time (the server keeps 256 matches of 10,000);
+- view (stepping): 20 matches stepped through event by event, as a client replaying a match does;
 - stats (cold):    every /api/stats endpoint and "by" with different filters (decks, date ranges):
                    each query reaches DuckDB once;
-- stats (warm):    the same requests again: served from the server's cache of results.
+- stats (warm):    the same requests again: served from the server's cache of encoded answers;
+- paced:           50 clients that each send at most --view-rate (views) or --stats-rate (cold
+                   stats) requests a second: the latency of concurrent users below saturation.
 
 Targets (issue 18): view p99 under 20 ms, stats p99 under 100 ms, no error under 50 concurrent
-clients. The machine has 2 cores shared with the client loop (and here with other work): with C
-clients in a closed loop every request waits for the ones ahead of it, so p99 grows with C as
-(service time x C / cores); the 1-client figures show the service time itself.
+clients. In a closed loop every request waits for the ones ahead of it: with C clients,
+latency = C / throughput (Little's law), so p99 at 50 clients is set by how many requests a second
+the machine can serve, shared here between client, server and other work; the 1-client figures
+show the service time itself and the paced phase the latency under a bounded rate.
 
 The store: --store/--analytics, or --dir (default /tmp/zx-bench-serve) where --matches (default
-10,000) simulated matches are written and imported by `zx simulate` and `zx import` once (a few
-minutes) and reused by later runs.
+10,000) simulated matches are written and imported by `zx simulate` and `zx import` once (about
+two minutes) and reused by later runs.
 
 Usage: .venv/bin/python bench/bench_serve.py [--store PATH --analytics PATH | --dir DIR --matches N]
                                              [--clients 1,10,50] [--requests 2000] [--workers 1]
+                                             [--paced-clients 50] [--view-rate 10] [--stats-rate 1]
 """
 
 from __future__ import annotations
@@ -48,6 +56,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # this tree's code, also for the in-process floor
+    sys.path.insert(0, str(ROOT))
 ZX = [sys.executable, "-c", "from cli.main import main; main()"]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 
@@ -78,25 +88,65 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
 
 
-async def run_phase(base: str, urls: list[str], clients: int) -> dict[str, Any]:
-    """``clients`` workers share ``urls`` (each sent once, in order of taking); latency per request."""
-    import httpx
+class Connection:
+    """One keep-alive HTTP/1.1 connection to the server: GET a path, read the status and the body."""
 
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: Any = None
+        self.writer: Any = None
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+
+    async def get(self, path: str) -> tuple[int, bytes]:
+        if self.writer is None:
+            await self.open()
+        self.writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head[9:12])
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+            elif name.strip().lower() == b"transfer-encoding":  # not sent by this server; never guessed at
+                raise RuntimeError(f"unexpected transfer-encoding on {path}")
+        return status, await self.reader.readexactly(length)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+def server_cpu(pid: int) -> float:
+    """The server process's CPU seconds so far (user + system, its threads included)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_phase(host: str, port: int, urls: list[str], clients: int, rate: float | None = None,
+                    pid: int | None = None) -> dict[str, Any]:
+    """``clients`` workers share ``urls`` (each sent once, in order of taking); latency per request.
+    With ``rate``, each worker sends at most ``rate`` requests a second (it waits out the rest of
+    1/rate after each answer, from a random start): a paced, not a closed, loop."""
     queue: asyncio.Queue[str] = asyncio.Queue()
     for u in urls:
         queue.put_nowait(u)
     latencies: list[float] = []
     errors: list[str] = []
+    conns = [Connection(host, port) for _ in range(clients)]
+    for c in conns:  # connected before the clock starts
+        await c.open()
+    rng = random.Random(clients)
 
-    # one client per worker, each with one keep-alive connection (a shared httpx pool degrades with many
-    # connections), made and connected before the clock starts: their set-up is the client's cost
-    clients_ = [httpx.AsyncClient(base_url=base, timeout=60.0, verify=False,
-                                  limits=httpx.Limits(max_connections=1, max_keepalive_connections=1))
-                for _ in range(clients)]
-    for c in clients_:
-        await c.get("/api/status")
-
-    async def worker(client: Any) -> None:
+    async def worker(conn: Connection) -> None:
+        if rate:
+            await asyncio.sleep(rng.random() / rate)
         while True:
             try:
                 url = queue.get_nowait()
@@ -104,21 +154,36 @@ async def run_phase(base: str, urls: list[str], clients: int) -> dict[str, Any]:
                 return
             t = time.perf_counter()
             try:
-                r = await client.get(url)
-                if r.status_code != 200:
-                    errors.append(f"{r.status_code} {url}: {r.text[:120]}")
-            except httpx.HTTPError as e:
+                status, body = await conn.get(url)
+                if status != 200:
+                    errors.append(f"{status} {url}: {body[:120]!r}")
+            except (OSError, asyncio.IncompleteReadError, ValueError) as e:
                 errors.append(f"{type(e).__name__} {url}")
-            latencies.append(time.perf_counter() - t)
+                await conn.close()
+            took = time.perf_counter() - t
+            latencies.append(took)
+            if rate and took < 1 / rate:
+                await asyncio.sleep(1 / rate - took)
 
+    cpu0 = server_cpu(pid) if pid else float("nan")
     t0 = time.perf_counter()
-    await asyncio.gather(*(worker(c) for c in clients_))
+    await asyncio.gather(*(worker(c) for c in conns))
     wall = time.perf_counter() - t0
-    for c in clients_:
-        await c.aclose()
+    cpu = (server_cpu(pid) - cpu0) if pid else float("nan")
+    for c in conns:
+        await c.close()
     return {"n": len(latencies), "median_ms": statistics.median(latencies) * 1000,
             "p99_ms": percentile(latencies, 0.99) * 1000, "max_ms": max(latencies) * 1000,
-            "req_s": len(latencies) / wall, "errors": errors}
+            "req_s": len(latencies) / wall, "errors": errors, "server_cpu_ms": cpu * 1000 / max(1, len(latencies)),
+            "load1": os.getloadavg()[0]}
+
+
+def run(coro: Any) -> Any:
+    try:
+        import uvloop  # the client's own overhead, a third lower
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
 
 
 def view_urls(rng: random.Random, matches: list[tuple[str, int]], n: int) -> list[str]:
@@ -151,29 +216,38 @@ def stats_urls(decks: list[str], days: list[str], n: int) -> list[str]:
 def in_process_floor(store: str, analytics: str, matches: list[tuple[str, int]], rng: random.Random) -> dict:
     from analytics.db import connect_reader
     from analytics.stats import Stats
+    from web.backend import Backend
     from zx_events import replay
     from zx_events.application import MatchService
 
     svc = MatchService(store)
-    view = []
-    for _ in range(200):
-        mid, last = rng.choice(matches)
+    picks = [(mid, rng.randint(1, last), rng.choice(["spectator", "P1", "P2"])) for mid, last in rng.sample(matches, 200)]
+    old, new = [], []
+    for mid, at, seat in picks:
         t = time.perf_counter()
-        replay.load_history(svc, mid).step_at(rng.randint(1, last), "P1").state.to_json()
-        view.append(time.perf_counter() - t)
-    svc.close()
+        replay.load_history(svc, mid).step_at(at, seat).state.to_json()
+        old.append(time.perf_counter() - t)
+    backend = Backend(svc, Path(analytics))
+    for mid, at, seat in picks:  # each match new to this backend: nothing cached
+        t = time.perf_counter()
+        backend.view_json(mid, seat, at=at)
+        new.append(time.perf_counter() - t)
+    backend.close()
     con = connect_reader(Path(analytics))
     st = Stats(con)
-    calls = [lambda: st.winrates(by="deck"), lambda: st.matchups(), lambda: st.attacks(by="card"),
-             lambda: st.life(by="turn"), lambda: st.cards()]
-    stats = []
-    for _ in range(3):
-        for c in calls:
+    calls = {"winrates": lambda: st.winrates(by="deck"), "matchups": lambda: st.matchups(),
+             "attacks": lambda: st.attacks(by="card"), "life": lambda: st.life(by="turn"), "cards": lambda: st.cards()}
+    stats: dict[str, float] = {}
+    for name, c in calls.items():
+        times = []
+        for _ in range(3):
             t = time.perf_counter()
             c()
-            stats.append(time.perf_counter() - t)
+            times.append(time.perf_counter() - t)
+        stats[name] = statistics.median(times) * 1000
     con.close()
-    return {"view_ms": statistics.median(view) * 1000, "stats_ms": statistics.median(stats) * 1000}
+    return {"view_ms": statistics.median(new) * 1000, "view_p99_ms": percentile(new, 0.99) * 1000,
+            "history_view_ms": statistics.median(old) * 1000, "stats_ms": stats}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", default="1,10,50", help="concurrent clients per phase (default 1,10,50)")
     ap.add_argument("--requests", type=int, default=2000, help="requests per phase (default 2000)")
     ap.add_argument("--workers", type=int, default=1, help="zx serve --workers (default 1)")
+    ap.add_argument("--paced-clients", type=int, default=50, help="clients of the paced phases (0: none)")
+    ap.add_argument("--view-rate", type=float, default=10.0, help="views a second per paced client (default 10)")
+    ap.add_argument("--stats-rate", type=float, default=1.0, help="cold stats a second per paced client (default 1)")
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
     if (args.store is None) != (args.analytics is None):
@@ -210,15 +287,18 @@ def main(argv: list[str] | None = None) -> int:
     svc.close()
     print(f"store: {store} ({len(ids)} matches, {len(sample)} sampled for the views); analytics: {analytics}",
           file=sys.stderr)
+    load_start = os.getloadavg()
 
     floor = in_process_floor(store, analytics, matches, rng)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = open(Path(args.dir if not args.store else Path(store).parent) / "bench-serve-server.log", "w")
     server = subprocess.Popen([*ZX, "--store", store, "serve", "--host", "127.0.0.1", "--port", str(port),
-                               "--analytics", analytics, "--workers", str(args.workers)], env=ENV, stdout=subprocess.DEVNULL,
-                              stderr=log, text=True)
+                               "--analytics", analytics, "--workers", str(args.workers)], env=ENV,
+                              stdout=subprocess.DEVNULL, stderr=log, text=True)
     print(f"server pid {server.pid}, log {log.name}", file=sys.stderr)
+    pid = server.pid if args.workers == 1 else None  # with workers, the CPU is in the children
+    rows = []
     try:
         import httpx
 
@@ -233,39 +313,59 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"the server did not start: see {log.name}", file=sys.stderr)
                 return 1
             time.sleep(0.2)
-        rows = []
+        while httpx.get(base + "/api/status", timeout=10).json().get("warming"):  # its match list and default
+            time.sleep(0.2)                                                       # statistics, then gc.freeze
+        host = "127.0.0.1"
         stats_cold = stats_urls(decks, days, args.requests)
         phases = [("floor (HTTP): /api/status", lambda: ["/api/status"] * args.requests),
                   ("view (random)", lambda: view_urls(rng, matches, args.requests)),
                   ("view (stepping)", lambda: stepping_urls(rng, matches, args.requests))]
-        for c in clients:
+        for n, c in enumerate(clients):
             for name, make in phases:
-                rows.append((name, c, asyncio.run(run_phase(base, make(), c))))
-            # stats: a fresh server cache is needed for cold figures: each concurrency level gets new filters
-            cold = [u + f"&until=2099-12-{c % 28 + 1:02d}" for u in stats_cold]
-            rows.append(("stats (cold)", c, asyncio.run(run_phase(base, cold, c))))
+                rows.append((name, c, run(run_phase(host, port, make(), c, pid=pid))))
+            # stats: cold figures need queries new to the server: each concurrency level gets new filters
+            cold = [u + f"&until=2099-12-{n + 1:02d}" for u in stats_cold]
+            rows.append(("stats (cold)", c, run(run_phase(host, port, cold, c, pid=pid))))
             warm = (cold * (args.requests // len(cold) + 1))[: args.requests]
-            rows.append(("stats (warm)", c, asyncio.run(run_phase(base, warm, c))))
+            rows.append(("stats (warm)", c, run(run_phase(host, port, warm, c, pid=pid))))
+        if args.paced_clients:
+            c = args.paced_clients
+            views = view_urls(rng, matches, max(c * 20, min(args.requests, int(c * args.view_rate * 10))))
+            rows.append((f"view (random) @{args.view_rate:g}/s each", c,
+                         run(run_phase(host, port, views, c, rate=args.view_rate, pid=pid))))
+            cold = [u + "&until=2099-11-30" for u in stats_cold][: max(c, int(c * args.stats_rate * 4))]
+            rows.append((f"stats (cold) @{args.stats_rate:g}/s each", c,
+                         run(run_phase(host, port, cold, c, rate=args.stats_rate, pid=pid))))
     finally:
         server.terminate()
         try:
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:
             server.kill()
+    load_end = os.getloadavg()
 
-    print(f"in-process floor: view {floor['view_ms']:.2f} ms (load_history + step_at + to_json, median of 200), "
-          f"stats {floor['stats_ms']:.2f} ms (Stats query on a warm connection, median of 15)")
+    print(f"load average (1, 5, 15 min): {load_start[0]:.2f} {load_start[1]:.2f} {load_start[2]:.2f} at the start, "
+          f"{load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f} at the end; {os.cpu_count()} cores")
+    print(f"in-process floor: view {floor['view_ms']:.2f} ms median, {floor['view_p99_ms']:.2f} ms p99 (the server's "
+          f"path, nothing cached; load_history + step_at: {floor['history_view_ms']:.2f} ms), stats "
+          + ", ".join(f"{k} {v:.1f}" for k, v in floor["stats_ms"].items()) + " ms (warm connection, median of 3)")
     http_floor = {c: r for name, c, r in rows if name.startswith("floor")}
     print(f"{'phase':<28} {'clients':>7} {'requests':>8} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'req/s':>7} "
-          f"{'errors':>6} {'p99/floor':>9}")
+          f"{'errors':>6} {'cpu ms/req':>10} {'load1':>6} {'p99/floor':>9}")
     for name, c, r in rows:
         ratio = r["p99_ms"] / http_floor[c]["p99_ms"] if http_floor.get(c) else float("nan")
         print(f"{name:<28} {c:>7} {r['n']:>8} {r['median_ms']:>10.2f} {r['p99_ms']:>8.2f} {r['max_ms']:>8.1f} "
-              f"{r['req_s']:>7.0f} {len(r['errors']):>6} {ratio:>9.2f}")
+              f"{r['req_s']:>7.0f} {len(r['errors']):>6} {r['server_cpu_ms']:>10.2f} {r['load1']:>6.2f} {ratio:>9.2f}")
+    print("targets (issue 18):")
+    for name, c, r in rows:
+        if name.startswith("view") or name.startswith("stats"):
+            limit = 20.0 if name.startswith("view") else 100.0
+            print(f"  {name:<28} {c:>3} clients: p99 {r['p99_ms']:.1f} ms < {limit:g} ms: "
+                  f"{'met' if r['p99_ms'] < limit else 'NOT met'}; errors {len(r['errors'])}")
     errors = [e for _, _, r in rows for e in r["errors"]]
     for e in errors[:10]:
         print(f"error: {e}", file=sys.stderr)
-    return 0
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

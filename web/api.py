@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import anyio.to_thread
 import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
 
@@ -24,12 +25,13 @@ router = APIRouter(prefix="/api")
 MAX_LIMIT = 500
 
 
-def backend(request: Request) -> Backend:
+async def backend(request: Request) -> Backend:
+    # async: FastAPI runs a plain function dependency in a worker thread, a hop each request
     return request.app.state.backend
 
 
 # ---------------------------------------------------------------------- shared parameters
-def match_filters(
+async def match_filters(
     game: str | None = Query(None, description="Only this game (see /api/games)."),
     player: str | None = Query(None, description="Only matches with this player on either side (exact name)."),
     deck: str | None = Query(None, description="Only matches with this deck on either side (exact name)."),
@@ -49,30 +51,33 @@ def match_filters(
 class StatsQuery:
     """The filters of ``zx stats`` (analytics.stats.Filters), and --min-games."""
 
-    def __init__(
-        self,
-        since: str | None = Query(None, description="Matches played on or after this date (YYYY-MM-DD)."),
-        until: str | None = Query(None, description="Matches played on or before this date (YYYY-MM-DD)."),
-        event: str | None = Query(None, description="Only this event (exact name)."),
-        deck: str | None = Query(None, description="Only the side playing this deck (exact name)."),
-        player: str | None = Query(None, description="Only the side of this player (exact name)."),
-        opp_deck: str | None = Query(None, description="Only sides whose opponent plays this deck."),
-        seat: str | None = Query(None, description="Only the side that went first (or second)."),
-        colours: str | None = Query(None, description="Only the side with this colour identity (red, white/green, ...)."),
-        archetype: str | None = Query(None, description="Only the side playing this archetype."),
-        opp_archetype: str | None = Query(None, description="Only sides whose opponent plays this archetype."),
-        game: str | None = Query(None, description="Only matches of this game (see /api/games)."),
-        min_games: int = Query(30, ge=1, description="Rows resting on fewer games are flagged low_sample."),
-    ) -> None:
-        from analytics.stats import Filters
-
-        given = dict(since=since, until=until, event=event, deck=deck, player=player, opp_deck=opp_deck, seat=seat,
-                     colours=colours, archetype=archetype, opp_archetype=opp_archetype, game=game)
-        try:
-            self.filters = Filters(**{k: v or None for k, v in given.items()})
-        except ValueError as e:
-            raise WebError(400, str(e)) from None
+    def __init__(self, filters: Any, min_games: int) -> None:
+        self.filters = filters
         self.min_games = min_games
+
+
+async def stats_query(
+    since: str | None = Query(None, description="Matches played on or after this date (YYYY-MM-DD)."),
+    until: str | None = Query(None, description="Matches played on or before this date (YYYY-MM-DD)."),
+    event: str | None = Query(None, description="Only this event (exact name)."),
+    deck: str | None = Query(None, description="Only the side playing this deck (exact name)."),
+    player: str | None = Query(None, description="Only the side of this player (exact name)."),
+    opp_deck: str | None = Query(None, description="Only sides whose opponent plays this deck."),
+    seat: str | None = Query(None, description="Only the side that went first (or second)."),
+    colours: str | None = Query(None, description="Only the side with this colour identity (red, white/green, ...)."),
+    archetype: str | None = Query(None, description="Only the side playing this archetype."),
+    opp_archetype: str | None = Query(None, description="Only sides whose opponent plays this archetype."),
+    game: str | None = Query(None, description="Only matches of this game (see /api/games)."),
+    min_games: int = Query(30, ge=1, description="Rows resting on fewer games are flagged low_sample."),
+) -> StatsQuery:
+    from analytics.stats import Filters
+
+    given = dict(since=since, until=until, event=event, deck=deck, player=player, opp_deck=opp_deck, seat=seat,
+                 colours=colours, archetype=archetype, opp_archetype=opp_archetype, game=game)
+    try:
+        return StatsQuery(Filters(**{k: v or None for k, v in given.items()}), min_games)
+    except ValueError as e:
+        raise WebError(400, str(e)) from None
 
 
 def frame(df: Any, q: StatsQuery, **extra: Any) -> dict[str, Any]:
@@ -82,8 +87,8 @@ def frame(df: Any, q: StatsQuery, **extra: Any) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- status and games
 @router.get("/status", summary="The server: store, analytics and whether they agree")
-def status(b: Backend = Depends(backend)) -> Response:
-    out: dict[str, Any] = {"store": b.svc.store.label, "judge": b.judge, "seats": b.seats(),
+async def status(b: Backend = Depends(backend)) -> Response:
+    out: dict[str, Any] = {"store": b.svc.store.label, "judge": b.judge, "seats": b.seats(), "warming": b.warming,
                            "store_last_notification": b.store_last_id(), "analytics": str(b.analytics_path)}
     try:
         fresh = b.freshness()
@@ -166,15 +171,17 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
 
 @router.get("/matches/{match_id}/view",
             summary="The state after an event, as a seat sees it (the same JSON as zx replay --event N --as SEAT)")
-def match_view(match_id: str,
+async def match_view(match_id: str,
                at: int | None = Query(None, ge=1, description="The event (seq, 1 = Started); default: the last."),
                turn: int | None = Query(None, ge=1, description="Or: the start of this turn."),
                as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge "
                                                                      "(only with zx serve --judge)."),
                b: Backend = Depends(backend)) -> Response:
+    # async, in the event loop: a cached view is a dictionary look-up, an uncached one a fraction of a
+    # millisecond of reading and projecting (web.cursor); a worker thread would cost more than that
     if at is not None and turn is not None:
         raise WebError(400, "give at or turn, not both")
-    return JSON(b.view(match_id, b.allowed(as_), at=at, turn=turn))
+    return Response(b.view_json(match_id, b.allowed(as_), at=at, turn=turn), media_type="application/json")
 
 
 @router.get("/matches/{match_id}/steps",
@@ -215,61 +222,96 @@ def audit(match_id: str, b: Backend = Depends(backend)) -> Response:
 
 
 # ---------------------------------------------------------------------- statistics (zx stats)
-def _stats(b: Backend, q: StatsQuery, method: str, **options: Any) -> Response:
-    """The frame of ``Stats.<method>(**options, **filters)`` as JSON (the encoded answer is cached)."""
+def stats_json(b: Backend, q: StatsQuery, method: str, **options: Any) -> bytes:
+    """The answer of ``/api/stats/<method>``: the frame of ``Stats.<method>(**options, **filters)`` as JSON,
+    cached (encoded) by the analytics position."""
     options = {k: v for k, v in options.items() if v is not None}
     kwargs = {**q.filters.params(), **options}
+    return b.cached(_stats_key(q, method, options),
+                    lambda: orjson.dumps(frame(b.stats(method, kwargs, q.min_games), q, **options)))
 
-    def encode() -> bytes:
-        return orjson.dumps(frame(b.stats(method, kwargs, q.min_games), q, **options))
 
-    return Response(b.cached(("json", method, tuple(sorted(kwargs.items())), q.min_games), encode),
-                    media_type="application/json")
+def _stats_key(q: StatsQuery, method: str, options: dict[str, Any]) -> tuple[Any, ...]:
+    return ("json", method, tuple(sorted({**q.filters.params(), **options}.items())), q.min_games)
+
+
+async def _stats(b: Backend, q: StatsQuery, method: str, **options: Any) -> Response:
+    """A cached answer is served from the event loop; the others are computed in a worker thread
+    (DuckDB lets go of the GIL while it works, and a query may take tens of milliseconds)."""
+    body = b.peek_cached(_stats_key(q, method, {k: v for k, v in options.items() if v is not None}))
+    if body is None:
+        body = await anyio.to_thread.run_sync(lambda: stats_json(b, q, method, **options))
+    return Response(body, media_type="application/json")
+
+
+def warm_stats(b: Backend) -> int:
+    """Compute the unfiltered answer of every statistics endpoint and "by" (what the dashboard and most
+    clients ask first), so that the first visitor finds them cached; returns how many."""
+    from analytics.stats import Filters
+
+    q = StatsQuery(Filters(), 30)
+    done = 0
+    for method, options in DEFAULT_STATS:
+        if b.closed:
+            break
+        stats_json(b, q, method, **options)
+        done += 1
+    return done
 
 
 @router.get("/stats/winrates", summary="Win rates with Wilson 95% intervals (zx stats winrates)")
-def winrates(by: Literal["deck", "archetype", "colour", "player", "first"] = Query("deck", description="What each row is."),
-             q: StatsQuery = Depends(), b: Backend = Depends(backend)) -> Response:
-    return _stats(b, q, "winrates", by=by)
+async def winrates(by: Literal["deck", "archetype", "colour", "player", "first"] = Query("deck", description="What each row is."),
+             q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "winrates", by=by)
 
 
 @router.get("/stats/matchups", summary="Deck (archetype, colours) against deck (zx stats matchups)")
-def matchups(by: Literal["deck", "archetype", "colour"] = Query("deck", description="What each row is."),
-             q: StatsQuery = Depends(), b: Backend = Depends(backend)) -> Response:
-    return _stats(b, q, "matchups", by=by)
+async def matchups(by: Literal["deck", "archetype", "colour"] = Query("deck", description="What each row is."),
+             q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "matchups", by=by)
 
 
 @router.get("/stats/attacks", summary="Attack outcomes and success rates (zx stats attacks)")
-def attacks(by: Literal["card", "square", "target"] = Query("card", description="What each row is."),
-            q: StatsQuery = Depends(), b: Backend = Depends(backend)) -> Response:
-    return _stats(b, q, "attacks", by=by)
+async def attacks(by: Literal["card", "square", "target"] = Query("card", description="What each row is."),
+            q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "attacks", by=by)
 
 
 @router.get("/stats/life", summary="Life damage by seat or by turn (zx stats life)")
-def life(by: Literal["seat", "turn"] = Query("seat", description="What each row is."),
-         q: StatsQuery = Depends(), b: Backend = Depends(backend)) -> Response:
-    return _stats(b, q, "life", by=by)
+async def life(by: Literal["seat", "turn"] = Query("seat", description="What each row is."),
+         q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "life", by=by)
 
 
 @router.get("/stats/cards", summary="Per-card win rates as 17lands defines them: GIH, OH, GD, GNS, played, IWD "
                                     "(zx stats cards)")
-def cards(card: str | None = Query(None, description="Only this card (code or name)."),
-          q: StatsQuery = Depends(), b: Backend = Depends(backend)) -> Response:
-    return _stats(b, q, "cards", card=card or None)
+async def cards(card: str | None = Query(None, description="Only this card (code or name)."),
+          q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "cards", card=card or None)
 
 
 @router.get("/stats/mulligans", summary="Opening hands by seat and hand size (zx stats mulligans)")
-def mulligans(q: StatsQuery = Depends(), b: Backend = Depends(backend)) -> Response:
-    return _stats(b, q, "mulligans")
+async def mulligans(q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "mulligans")
 
 
 @router.get("/stats/archetypes", summary="Archetypes: share, win rate, deck names (zx stats archetypes)")
-def archetypes(q: StatsQuery = Depends(), b: Backend = Depends(backend)) -> Response:
-    return _stats(b, q, "archetypes")
+async def archetypes(q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "archetypes")
 
 
 @router.get("/stats/meta", summary="The metagame by week, month or event (zx stats meta)")
-def meta(by: Literal["week", "month", "event"] = Query("week", description="What each period is."),
+async def meta(by: Literal["week", "month", "event"] = Query("week", description="What each period is."),
          group: Literal["deck", "archetype", "colour"] = Query("deck", description="What each row's share is of."),
-         q: StatsQuery = Depends(), b: Backend = Depends(backend)) -> Response:
-    return _stats(b, q, "meta", by=by, group=group)
+         q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "meta", by=by, group=group)
+
+
+DEFAULT_STATS: list[tuple[str, dict[str, Any]]] = [
+    *(("winrates", {"by": by}) for by in ("deck", "archetype", "colour", "player", "first")),
+    *(("matchups", {"by": by}) for by in ("deck", "archetype", "colour")),
+    *(("attacks", {"by": by}) for by in ("card", "square", "target")),
+    *(("life", {"by": by}) for by in ("seat", "turn")),
+    ("cards", {}), ("mulligans", {}), ("archetypes", {}),
+    *(("meta", {"by": by, "group": "deck"}) for by in ("week", "month", "event")),
+]

@@ -1,16 +1,21 @@
 """What the endpoints read, and nothing they may write: the event store and the analytics file.
 
 ``Backend`` holds one ``MatchService`` (the store) and one read-only DuckDB connection (the
-analytics projection), shared by every request. It never writes: matches are read with
-``replay.load_history`` and ``integrity.stored_rows`` (never ``replay.state_at``, which files
-snapshots), the DuckDB file is opened ``read_only``, and no SQL text comes from a request.
+analytics projection), shared by every request. It never writes: matches are read by
+``web.cursor`` (a read-only SQLite connection, or the recorder) and ``integrity.stored_rows``
+(never ``replay.state_at``, which files snapshots), the DuckDB file is opened ``read_only``, and no
+SQL text comes from a request.
 
-Caches, all safe because stored events are never rewritten:
+Caches, all safe because stored events are never rewritten (a match's events, once stored, are
+those events for ever; only new matches are added):
 - the match summaries, rebuilt when the store's last notification id moves (an import);
-- decoded match histories (an LRU of ``HISTORY_CACHE`` matches): stepping through a match in the
-  browser decodes its events once;
-- stats frames by query and filters, for as long as the analytics connection is open (the
-  projection cannot change under a read-only connection: DuckDB lets no writer in meanwhile).
+- encoded views by (match, event or turn, perspective) (``VIEW_CACHE``);
+- cursors (``CURSOR_CACHE`` matches): the events of a match read so far and a state walked along
+  them, so stepping through a match costs one event a step and a first view reads only up to its
+  event;
+- match histories grouped into steps (``HISTORY_CACHE``), for the steps endpoint and replay pages;
+- stats frames and their encoded answers by query and filters, keyed by the analytics position
+  (the projection cannot change under a read-only connection: DuckDB lets no writer in meanwhile).
 """
 
 from __future__ import annotations
@@ -22,9 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+import orjson
+
 from zx_events.errors import ZXError
 
+from .cursor import Cursor, EventReader
+
 HISTORY_CACHE = 256
+CURSOR_CACHE = 256
+VIEW_CACHE = 8192  # encoded views, a few KiB each
 STATS_CACHE = 512
 REPLAY_CACHE = 32
 STORE_CHECK_SECONDS = 1.0  # how long the store's last notification id is trusted before it is read again
@@ -40,33 +51,67 @@ class WebError(Exception):
 
 
 class LRU:
-    """A small thread-safe least-recently-used cache."""
+    """A small thread-safe least-recently-used cache. ``get`` builds a missing value once: a caller that
+    asks for a key another thread is building waits for that value instead of building it again (fifty
+    clients opening the same dashboard run its queries once)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.data: OrderedDict[Any, Any] = OrderedDict()
         self.lock = threading.Lock()
+        self.building: dict[Any, _Building] = {}
 
     def get(self, key: Any, make: Callable[[], Any]) -> Any:
         with self.lock:
             if key in self.data:
                 self.data.move_to_end(key)
                 return self.data[key]
-        value = make()  # outside the lock: two threads may both build it, one wins
+            building = self.building.get(key)
+            mine = building is None
+            if mine:
+                building = self.building[key] = _Building()
+        if not mine:
+            building.done.wait()
+            if building.error is not None:
+                raise building.error
+            return building.value
+        try:
+            building.value = make()
+        except BaseException as e:
+            building.error = e
+            raise
+        else:
+            self.put(key, building.value)
+        finally:
+            with self.lock:
+                self.building.pop(key, None)
+            building.done.set()
+        return building.value
+
+    def peek(self, key: Any) -> Any:
+        with self.lock:
+            value = self.data.get(key)
+            if value is not None:
+                self.data.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any) -> None:
         with self.lock:
             self.data[key] = value
             self.data.move_to_end(key)
             while len(self.data) > self.size:
                 self.data.popitem(last=False)
-        return value
-
-    def peek(self, key: Any) -> Any:
-        with self.lock:
-            return self.data.get(key)
 
     def clear(self) -> None:
         with self.lock:
             self.data.clear()
+
+
+class _Building:
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
 
 
 @dataclass(frozen=True)
@@ -84,10 +129,16 @@ class Backend:
         self.svc = svc
         self.analytics_path = Path(analytics_path)
         self.judge = judge
+        self.events = EventReader(svc)
+        self.cursors = LRU(CURSOR_CACHE)  # matches being viewed: their events read so far and a state
+        self.views = LRU(VIEW_CACHE)  # encoded views by (match, at, turn, perspective)
         self.histories = LRU(HISTORY_CACHE)
         self.stats_cache = LRU(STATS_CACHE)
         self.replays = LRU(REPLAY_CACHE)  # viewer pages by (match, seat)
-        self.seen = LRU(HISTORY_CACHE * 4)  # matches asked for once: the second time, their history is cached
+        self._names: dict[tuple[Any, Any, Any], Any] = {}
+        self.closed = False
+        self.warming = False  # the match list and default statistics are being computed (web.app)
+        self._identity: str | None = None
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
         self._summaries_lock = threading.Lock()
         self._summary_rows: dict[Any, dict[str, Any]] = {}  # by originator id, kept up to date
@@ -97,10 +148,23 @@ class Backend:
         self._projection: tuple[int, str] | None = None
 
     def close(self) -> None:
+        self.closed = True
         if self._con is not None:
             self._con.close()
             self._con = None
+        self.events.close()
         self.svc.close()
+
+    def names(self, match: Any) -> Any:
+        """``replay.names_for(match)``, built once per catalog (name and digest)."""
+        from zx_events import replay
+
+        ref = match.catalog or {}
+        key = (type(match), ref.get("name"), ref.get("sha256"))
+        cn = self._names.get(key)
+        if cn is None:
+            cn = self._names[key] = replay.names_for(match)
+        return cn
 
     # ------------------------------------------------------------------ the store
     def store_last_id(self) -> int:
@@ -129,36 +193,55 @@ class Backend:
             return self._summaries[1]
 
     def history(self, match_id: str) -> Any:
-        """The decoded events of a stored match (``replay.load_history``); 404 when unknown."""
+        """The decoded events of a stored match grouped into steps (``replay.History``); 404 when unknown."""
         from zx_events import replay
 
         def load() -> Any:
-            try:
-                return replay.load_history(self.svc, match_id)
-            except replay.UnknownMatch as e:
-                raise WebError(404, e.message) from None
+            cursor = self.cursor(match_id)
+            with cursor.lock:
+                events = cursor.all_events()
+            return replay.history_of(match_id, tuple(events))
 
         return self.histories.get(match_id, load)
 
-    def view(self, match_id: str, perspective: str, at: int | None = None, turn: int | None = None) -> dict[str, Any]:
-        """The state after event ``at`` (or at the start of ``turn``; default: the end) as ``perspective``
-        sees it: exactly ``zx replay MATCH --event N --as SEAT --format json``.
-
-        A match asked for the first time is read only up to ``at`` (one query for the last seq, one for
-        the events): a client that jumps between matches pays for the events it needs. From the
-        second request on, its whole history is decoded once and kept (stepping through a match)."""
+    def cursor(self, match_id: str) -> "Cursor":
+        """The match's ``Cursor`` (its events read so far and a state walked along them), cached; 404 when
+        the match is not stored."""
         from zx_events import replay
 
-        cached = self.histories.peek(match_id)
-        if cached is None and turn is None and at is not None and not self.seen.peek(match_id):
-            self.seen.get(match_id, lambda: True)
-            return _view_upto(self.svc, match_id, at, perspective)
-        hist = cached or self.history(match_id)
-        try:
-            seq = hist.turn_seq(turn) if turn is not None else hist.check_seq(at) if at is not None else hist.last_seq
-        except replay.OutOfRange as e:
-            raise WebError(400, e.message) from None
-        return hist.step_at(seq, perspective).state.to_json()
+        def make() -> Cursor:
+            try:
+                return Cursor(self.events, match_id, self.names)
+            except replay.UnknownMatch as e:
+                raise WebError(404, e.message) from None
+
+        return self.cursors.get(match_id, make)
+
+    def view(self, match_id: str, perspective: str, at: int | None = None, turn: int | None = None) -> dict[str, Any]:
+        """The state after event ``at`` (or at the start of ``turn``; default: the end) as ``perspective``
+        sees it: exactly ``zx replay MATCH --event N --as SEAT --format json``."""
+        return orjson.loads(self.view_json(match_id, perspective, at, turn))
+
+    def view_json(self, match_id: str, perspective: str, at: int | None = None, turn: int | None = None) -> bytes:
+        """``view`` encoded as JSON. A view of a stored match never changes, so the encoded answer is kept
+        (``VIEW_CACHE`` of them). Otherwise the match's cursor reads only the events it has not read
+        yet, up to ``at``, and walks its state forward to it (stepping through a match costs one event a
+        step); a step back replays from the first event."""
+        from zx_events import replay
+
+        key = (match_id, at, turn, perspective)
+        hit = self.views.peek(key)
+        if hit is not None:
+            return hit
+        cursor = self.cursor(match_id)
+        with cursor.lock:
+            try:
+                seq = cursor.turn_seq(turn) if turn is not None else cursor.check_seq(at) if at is not None else cursor.last
+            except replay.OutOfRange as e:
+                raise WebError(400, e.message) from None
+            body = orjson.dumps(cursor.view(seq, perspective).to_json())
+        self.views.put(key, body)
+        return body
 
     def allowed(self, perspective: str | None) -> str:
         """The perspective a request may have: spectator by default; judge only with --judge (301.3)."""
@@ -186,6 +269,8 @@ class Backend:
         from analytics.db import AnalyticsError, connect_reader
 
         with self._con_lock:
+            if self.closed:
+                raise WebError(503, "the server is stopping")
             if self._con is None:
                 try:
                     self._con = connect_reader(self.analytics_path)
@@ -220,7 +305,9 @@ class Backend:
 
         position, built_from = self.projection()
         last = self.store_last_id()
-        if built_from != store_identity(self.svc):
+        if self._identity is None:
+            self._identity = store_identity(self.svc)
+        if built_from != self._identity:
             return Freshness(False, position, last, f"{self.analytics_path} was built from {built_from}, not from "
                                                     f"this store: run `zx analytics update --rebuild`")
         if position < last:
@@ -261,6 +348,13 @@ class Backend:
 
         return self.cached(key, run)
 
+    def peek_cached(self, key: Any) -> Any:
+        """What ``cached(key, ...)`` holds, or None; 503 when the analytics are missing or behind."""
+        fresh = self.freshness()
+        if not fresh.ok:
+            raise WebError(503, fresh.message or "the analytics file cannot be used")
+        return self.stats_cache.peek((fresh.position, *key))
+
     def cached(self, key: Any, make: Callable[[], Any]) -> Any:
         """``make()`` computed from the analytics file (e.g. a drawn dashboard), cached while the file
         stands; 503 when the analytics are missing or behind the store."""
@@ -268,21 +362,3 @@ class Backend:
         if not fresh.ok:
             raise WebError(503, fresh.message or "the analytics file cannot be used")
         return self.stats_cache.get((fresh.position, *key), make)
-
-
-def _view_upto(svc: Any, match_id: str, at: int, perspective: str) -> dict[str, Any]:
-    """``History.step_at(at, perspective).state.to_json()`` computed from events 1..at only: the same
-    ``build_view`` of the same state, with the same names, mask and last seq."""
-    from zx_events import replay
-    from zx_events.ids import match_uuid, project
-
-    try:
-        last = replay.last_seq(svc, match_id)
-    except replay.UnknownMatch as e:
-        raise WebError(404, e.message) from None
-    if not 1 <= at <= last:
-        raise WebError(400, f"match {match_id} has {last} events: seq must be 1..{last}")
-    decode = svc.mapper.to_domain_event
-    match = project(None, (decode(r) for r in svc.recorder.select_events(match_uuid(match_id), lte=at)))
-    cn = replay.names_for(match)
-    return replay.game_of(match).build_view(match, perspective, cn.names, mask=cn.mask, last_seq=last).to_json()

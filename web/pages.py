@@ -93,7 +93,7 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
 
 
 @router.get("/dashboard", response_class=HTMLResponse)
-def dashboard_page(q: api.StatsQuery = Depends(), b: Backend = Depends(api.backend)) -> HTMLResponse:
+def dashboard_page(q: api.StatsQuery = Depends(api.stats_query), b: Backend = Depends(api.backend)) -> HTMLResponse:
     return _html(render_dashboard(b, q.filters.params(), q.min_games, live=True))
 
 

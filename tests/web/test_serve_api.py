@@ -138,19 +138,29 @@ def test_view_is_zx_replay_json(client, built, seat):
 
 
 def test_view_of_a_match_asked_for_the_first_time_is_zx_replay_json_too(built):
-    """The first request for a match reads events 1..at only; later ones its cached history."""
+    """The first request for a match reads events 1..at only; later ones walk its state forward, or replay
+    it from the first event for a step back, or come from the cache of encoded views: all the same JSON."""
     app = create_app(built.store, analytics=built.analytics)
+    backend = app.state.backend
     with TestClient(app) as c:
         for i, match in enumerate(built.matches[1:6]):
             seat = ("spectator", "P1", "P2")[i % 3]
-            for at in (7 + i, 3 + i, 1):  # the first: read up to `at`; then from the history
+            for n, at in enumerate((7 + i, 9 + i, 3 + i, 1, 9 + i)):  # read to 7+i; forward; back; back; cached
                 api = c.get(f"/api/matches/{match}/view", params={"at": at, "as": seat}).json()
                 expected = json.loads(cli(built, "replay", match, "--event", str(at), "--as", seat, "--format", "json"))
                 assert api == expected, (match, seat, at)
-            assert app.state.backend.histories.peek(match) is not None
+                if n == 0:  # nothing past the event asked for was read
+                    assert len(backend.cursors.peek(match).rows) == at
+            assert backend.views.peek((match, 9 + i, None, seat)) is not None
         fresh = built.matches[7]
         r = c.get(f"/api/matches/{fresh}/view", params={"at": 100_000})
         assert r.status_code == 400 and "seq must be 1.." in r.json()["error"]
+        for turn in (1, 2, 3):  # the start of a turn: the whole match is read, the view is zx replay --turn
+            api = c.get(f"/api/matches/{fresh}/view", params={"turn": turn, "as": "P2"}).json()
+            expected = json.loads(cli(built, "replay", fresh, "--turn", str(turn), "--as", "P2", "--format", "json"))
+            assert api == expected, turn
+        r = c.get(f"/api/matches/{fresh}/view", params={"turn": 999})
+        assert r.status_code == 400 and "turn must be 1.." in r.json()["error"]
 
 
 def test_view_judge_only_with_judge_flag(client, judge_client, built):
@@ -350,4 +360,72 @@ def test_the_match_list_follows_imports_reading_only_what_is_new(tmp_path):
         after = c.get("/api/matches").json()
         assert after["total"] == before["total"] + 1
         expected = json.loads(cli(built, "matches", "--format", "json"))
-        assert after["matches"] == expected
+        assert [{k: v for k, v in m.items() if k != "game"} for m in after["matches"]] == expected
+
+
+# ---------------------------------------------------------------------- caches
+def test_the_default_statistics_are_warm_after_startup_and_are_zx_stats(built):
+    from analytics.stats import Filters
+    from web import api
+
+    app = create_app(built.store, analytics=built.analytics)
+    b = app.state.backend
+    with TestClient(app) as c:
+        deadline = time.monotonic() + 60
+        while c.get("/api/status").json()["warming"]:
+            assert time.monotonic() < deadline, "the server never finished warming"
+            time.sleep(0.05)
+        q = api.StatsQuery(Filters(), 30)
+        for method, options in api.DEFAULT_STATS:
+            assert b.peek_cached(api._stats_key(q, method, options)) is not None, (method, options)
+        cached = c.get("/api/stats/winrates", params={"by": "deck"}).json()
+        assert cached["rows"] == json.loads(cli(built, "stats", "winrates", "--by", "deck", "--format", "json"))
+
+
+def test_a_value_being_built_is_built_once_for_every_caller():
+    import threading
+
+    from web.backend import LRU
+
+    lru = LRU(4)
+    go = threading.Event()
+    calls: list[str] = []
+    got: dict[str, object] = {}
+
+    def slow() -> str:
+        calls.append("first")
+        go.wait(10)
+        return "value"
+
+    def second() -> str:
+        calls.append("second")
+        return "other"
+
+    a = threading.Thread(target=lambda: got.update(a=lru.get("k", slow)))
+    a.start()
+    while "k" not in lru.building:
+        time.sleep(0.001)
+    b = threading.Thread(target=lambda: got.update(b=lru.get("k", second)))
+    b.start()
+    time.sleep(0.05)
+    go.set()
+    a.join(10)
+    b.join(10)
+    assert calls == ["first"] and got == {"a": "value", "b": "value"} and lru.peek("k") == "value"
+
+    def broken() -> str:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        lru.get("e", broken)
+    assert lru.peek("e") is None and not lru.building  # a failure is not kept: the next caller tries again
+
+
+def test_a_view_served_from_the_cache_is_the_view_computed(client, built):
+    match = built.matches[2]
+    first = client.get(f"/api/matches/{match}/view", params={"at": 11, "as": "P2"})
+    again = client.get(f"/api/matches/{match}/view", params={"at": 11, "as": "P2"})
+    assert first.status_code == again.status_code == 200 and first.content == again.content
+    assert first.headers["content-type"] == "application/json"
+    other = client.get(f"/api/matches/{match}/view", params={"at": 11, "as": "P1"}).json()
+    assert other["perspective"] == "P1" and other != first.json()  # the cache key holds the seat
