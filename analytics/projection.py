@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -219,6 +220,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     store = store_identity(svc)
     con = connect_writer(path)
     proj: Projection | None = None
+    ahead: ThreadPoolExecutor | None = None
     try:
         rebuild = rebuild or svc.store.kind == "memory"
         version = stored_version(con)
@@ -243,8 +245,16 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             proj.resume(oid, orjson.loads(state))  # at most one: the match a page boundary cut
         crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
         total, events, pages = last - position, 0, 0
+        # the next page is read on a thread while this one is projected (SQLite and psycopg release
+        # the GIL while they fetch); only a full page can have a next one
+        ahead = ThreadPoolExecutor(1, thread_name_prefix="analytics-reader")
+        following = ahead.submit(proj.pages, position, last) if position < last else None
         while position < last:
-            page = proj.pages(position, last)
+            page = following.result()
+            following = None
+            if len(page) >= page_size and page[-1][0] < last and \
+                    (stop_after_pages is None or pages + 1 < stop_after_pages):
+                following = ahead.submit(proj.pages, page[-1][0], last)
             proj.run(page)
             events += len(page)
             if len(page) < page_size:  # the snapshot's end: nothing more can belong to the open match
@@ -265,6 +275,8 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         proj.writer.close()
         return UpdateResult(path, events, proj.matches_written, pages, position, time.perf_counter() - t0, rebuild)
     finally:
+        if ahead is not None:
+            ahead.shutdown(wait=True, cancel_futures=True)
         if proj is not None:
             proj.writer.stop()
         con.close()
