@@ -20,6 +20,11 @@ Definitions (also in docs/data-dictionary.md):
   side's colour identity), ``archetype``, ``opp_archetype`` and ``game`` (exact values). A match
   without a date is left out when a date filter is given. A name that is not in the file at all is
   an ``UnknownName`` error that suggests the closest known names.
+- Games are never mixed: with a ``game`` filter a method reads that game's matches; without one,
+  on a file holding several games, it runs once per game and the frame gains a leading ``game``
+  column (one game: the frame as it always was). A method that reads one game's own table
+  (``attacks``, ``life`` by turn: Z/X's tables) reads only the games that fill it, and a ``game``
+  filter naming another game is a ``NotThisGame`` error pointing at that game's own tables.
 - A win rate counts finished matches only (a winner or a draw); a draw is a game without a win.
   Mirror pairings (same deck, archetype or colours) are left out of win rates by that key and of
   matchups, where they are 50% by construction.
@@ -28,6 +33,7 @@ Definitions (also in docs/data-dictionary.md):
 from __future__ import annotations
 
 import difflib
+import functools
 import threading
 from dataclasses import asdict, dataclass, fields
 from datetime import date
@@ -84,6 +90,63 @@ class UnknownName(ValueError):
         else:
             hint = f"{where} has no matches yet"
         super().__init__(f"no {kind} named {value!r} in {where}; {hint}")
+
+
+class NotThisGame(ValueError):
+    """A statistic that reads one game's own table, asked about another game."""
+
+
+def table_owners(table: str) -> tuple[str, ...]:
+    """The games whose rows module fills ``table`` (every game, for a shared table)."""
+    from .tables import ROWS
+
+    return tuple(key for key, rows in ROWS.items() if table in rows.COLUMNS)
+
+
+def game_tables(game: str) -> tuple[str, ...]:
+    """A game's own tables (besides the shared ones): what ``zx sql`` can ask about it."""
+    from .tables import ROWS
+
+    return tuple(getattr(ROWS[game], "SQL_TABLES", ())) if game in ROWS else ()
+
+
+def by_game(reads: Any = None) -> Any:
+    """Run a ``Stats`` method per game unless its ``game`` filter names one (games are never mixed).
+
+    ``reads(**kwargs)``: the game-own tables the call reads (its rows come only from the games that
+    fill them); None: only shared tables."""
+    def wrap(method: Any) -> Any:
+        @functools.wraps(method)
+        def run(self: "Stats", *args: Any, **kwargs: Any) -> pl.DataFrame:
+            tables = tuple(reads(*args, **kwargs)) if reads is not None else ()
+            only: set[str] | None = None
+            for t in tables:
+                owners = set(table_owners(t))
+                only = owners if only is None else only & owners
+            def refuse(games: list[str]) -> NotThisGame:
+                own = [t for g in games for t in game_tables(g)]
+                return NotThisGame(
+                    f"{method.__name__} reads the {', '.join(tables)} table{'s' if len(tables) > 1 else ''}, which "
+                    f"only {', '.join(sorted(only or ())) or 'no game'} fills: no statistic of this kind for "
+                    f"{', '.join(games)}" + (f"; ask its own tables {', '.join(own)} with zx sql" if own else ""))
+
+            game = kwargs.get("game")
+            if game is not None:
+                if only is not None and game not in only:
+                    raise refuse([game])
+                return method(self, *args, **kwargs)
+            held = present = self.games()
+            if only is not None:
+                present = [g for g in held if g in only]
+                if held and not present:
+                    raise refuse(held)
+            if len(present) <= 1:
+                return method(self, *args, **{**kwargs, "game": present[0] if present and only else None})
+            frames = [method(self, *args, **{**kwargs, "game": g}) for g in present]
+            frames = [f.select(pl.lit(g).alias("game"), pl.all()) for g, f in zip(present, frames)]
+            return pl.concat(frames, how="diagonal_relaxed")
+        return run
+    return wrap
 
 
 @dataclass(frozen=True)
@@ -162,6 +225,11 @@ class Stats:
         self.close()
 
     # ------------------------------------------------------------------ filters
+    def games(self) -> list[str]:
+        """The games the file holds matches of (sorted)."""
+        return sorted(r[0] for r in self.con.execute("SELECT DISTINCT game FROM seats WHERE game IS NOT NULL")
+                      .fetchall())
+
     def known(self, column: str) -> list[str]:
         """The distinct non-null values of a ``seats`` column (from the NAMED_FILTERS allow-list)."""
         if column not in {c for c, _ in NAMED_FILTERS.values()}:
@@ -208,10 +276,53 @@ class Stats:
         return self.con.sql("SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL").pl()
 
     def sql(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
-            limit: int | None = None) -> pl.DataFrame:
+            limit: int | None = None, game: str | None = None) -> pl.DataFrame:
         """Any SQL over the tables, views and macros of the file: read-only and sandboxed (no files,
         other databases, settings or extensions: ``QueryRefused``), interrupted after ``timeout``
-        seconds (``QueryTimeout``; None: no limit); ``limit``: at most that many rows."""
+        seconds (``QueryTimeout``; None: no limit); ``limit``: at most that many rows. ``game``: every
+        table (and the macros over them) reads only that game's matches (``only_game``)."""
+        if game is None:
+            return self._sql(query, params, timeout, limit)
+        shadowed = self.only_game(game)
+        try:
+            return self._sql(query, params, timeout, limit)
+        finally:
+            for name in shadowed:
+                self.con.execute(f'DROP VIEW IF EXISTS temp.main."{name}"')
+
+    def only_game(self, game: str) -> list[str]:
+        """Shadow every table of the file by a temporary view of the same name holding only ``game``'s
+        rows: by its ``game`` column, else by ``match_no`` (the game's matches), ``card_catalog`` by
+        the catalogs its matches name. A query naming a table (or the ``filtered_seats`` macro) then
+        sees one game. Returns the views made (dropped by ``sql`` after the query)."""
+        from zx_events import games as registry
+
+        if game not in registry.keys():
+            raise UnknownName("game", game, list(registry.keys()), "the installed games")
+        self.filters(game=game)  # a game the file holds no match of: UnknownName
+        db = self.con.execute("SELECT current_database()").fetchone()[0].replace('"', '""')
+        columns: dict[str, set[str]] = {}
+        for table, column in self.con.execute(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_schema = 'main' AND table_catalog = current_database()").fetchall():
+            columns.setdefault(table, set()).add(column)
+        made = []
+        lit = "'" + game + "'"  # a registered game key (checked above): letters and digits
+        for table, cols in sorted(columns.items()):
+            src = f'"{db}".main."{table}"'
+            if "game" in cols:
+                where = f"game = {lit}"
+            elif "match_no" in cols:
+                where = f'match_no IN (SELECT match_no FROM "{db}".main.matches WHERE game = {lit})'
+            elif table == "card_catalog":
+                where = f'catalog IN (SELECT DISTINCT catalog FROM "{db}".main.matches WHERE game = {lit})'
+            else:
+                continue  # the projection's own bookkeeping
+            self.con.execute(f'CREATE OR REPLACE TEMP VIEW "{table}" AS SELECT * FROM {src} WHERE {where}')
+            made.append(table)
+        return made
+
+    def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None) -> pl.DataFrame:
         timer = None
         if timeout is not None:
             timer = threading.Timer(timeout, self.con.interrupt)
@@ -235,6 +346,7 @@ class Stats:
                 timer.cancel()
 
     # ------------------------------------------------------------------ win rates
+    @by_game()
     def winrates(self, by: str = "deck", **filters: Any) -> pl.DataFrame:
         """Win rate per deck, archetype, colour identity, player name, or seat (first or second)."""
         if by not in WINRATE_KEYS:
@@ -245,6 +357,7 @@ class Stats:
         df = _flag(df, ["games"], self.min_games).rename({"key": label})
         return df.sort(["games", label], descending=[True, False], nulls_last=True)
 
+    @by_game()
     def matchups(self, by: str = "deck", **filters: Any) -> pl.DataFrame:
         """Deck (or archetype, colours) against deck: the win rate of each against each other (both orientations)."""
         if by not in MATCHUP_KEYS:
@@ -256,6 +369,7 @@ class Stats:
         return df.sort([label, "opponent"], nulls_last=True)
 
     # ------------------------------------------------------------------ archetypes and the metagame
+    @by_game()
     def archetypes(self, **filters: Any) -> pl.DataFrame:
         """Every archetype (colour identity + signature cards, from the deck lists): its share of the
         field (seats), its win rate (mirrors left out) and the deck names seen under it."""
@@ -266,6 +380,7 @@ class Stats:
                          "win_rate_high", "decks", "colours", "deck_names"])
         return df.sort(["seats", "archetype"], descending=[True, False], nulls_last=True)
 
+    @by_game()
     def meta(self, by: str = "week", group: str = "deck", **filters: Any) -> pl.DataFrame:
         """The metagame per period (ISO week, month or event): each deck's (archetype's, colours') share
         of the field (the seats of the period under the date, event, seat and game filters) and its
@@ -284,6 +399,7 @@ class Stats:
         return df.sort([by, "seats", label], descending=[False, True, False], nulls_last=True)
 
     # ------------------------------------------------------------------ mulligans
+    @by_game()
     def mulligans(self, **filters: Any) -> pl.DataFrame:
         """Opening hands (402: four cards, one optional mulligan) by seat and hand size: the keep
         rate, and the win rate of kept and of mulliganed hands."""
@@ -298,6 +414,7 @@ class Stats:
         return df.sort(["seat", "hand_size"])
 
     # ------------------------------------------------------------------ attacks
+    @by_game(lambda by="card", **_: ("attacks",))
     def attacks(self, by: str = "card", **filters: Any) -> pl.DataFrame:
         """Attacks per attacker card, attacker Square or target (a card, or ``player``).
 
@@ -315,6 +432,7 @@ class Stats:
         return df.sort(["attacks", label], descending=[True, False], nulls_last=True)
 
     # ------------------------------------------------------------------ life
+    @by_game(lambda by="seat", **_: ("life",) if by == "turn" else ())
     def life(self, by: str = "seat", **filters: Any) -> pl.DataFrame:
         """Life damage by seat (first or second player), or by turn and seat.
 
@@ -340,6 +458,7 @@ class Stats:
         return df.sort(["turn", "seat"])
 
     # ------------------------------------------------------------------ cards
+    @by_game()
     def cards(self, card: str | None = None, **filters: Any) -> pl.DataFrame:
         """Per card, the 17lands metrics over finished games (a game counts once per card and side,
         however many copies):

@@ -154,7 +154,9 @@ def stats_options(f: Callable) -> Callable:
         click.option("--seat", type=click.Choice(["first", "second"]), default=None,
                      help="Only the side that went first (or second)."),
         click.option("--player", default=None, help="Only the side of this player (exact name)."),
-        click.option("--game", default=None, help="Only matches of this game (zx, ...)."),
+        click.option("--game", default=None,
+                     help="Only matches of this game (zx games lists them). Without it, each game the file holds "
+                          "is counted on its own (a leading game column); games are never mixed."),
         click.option("--min-games", type=click.IntRange(min=1), default=30, show_default=True,
                      help="Rows whose rate rests on fewer games (or attacks, damage points) are flagged low_sample."),
         click.option("--wide", is_flag=True, help="Table: every column, however wide (default: fit the terminal)."),
@@ -173,7 +175,7 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
     """Run Stats.<method>(**fixed, filters) and print its frame."""
     def run(ctx: click.Context, min_games: int, analytics_path: str | None, fmt: str, wide: bool, **kw: Any) -> None:
         from analytics.db import AnalyticsError
-        from analytics.stats import Filters, Stats, UnknownName
+        from analytics.stats import Filters, NotThisGame, Stats, UnknownName
 
         filters = {k: kw.pop(k) for k in FILTERS}
         try:
@@ -184,9 +186,10 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
         try:
             with Stats(path, min_games=min_games) as st:
                 df = getattr(st, method)(**fixed, **kw, **filters)
-        except (AnalyticsError, UnknownName) as e:
+        except (AnalyticsError, UnknownName, NotThisGame) as e:
             raise click.ClickException(str(e)) from None
-        emit_frame(df, fmt, wide=wide, keep=KEEP.get(method, 1))
+        keep = KEEP.get(method, 1) + ("game" in df.columns and df.columns[0] == "game")
+        emit_frame(df, fmt, wide=wide, keep=keep)
         if df.height == 0:
             given = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in filters.items() if v is not None)
             click.echo("no rows" + (f" match {given}" if given else ": the analytics file has no matches for this yet"),
@@ -275,30 +278,34 @@ _stats_command("meta", "meta",
               help="Stop the query after this many seconds (0: no limit).")
 @click.option("--limit", "row_limit", type=click.IntRange(min=0), default=1000, show_default=True, metavar="N",
               help="Rows shown by the table output (0: all); --format json and csv print every row.")
+@click.option("--game", default=None,
+              help="Only this game's matches: every table (and filtered_seats) shows that game's rows only.")
 @analytics_option
 @format_option
 @click.pass_context
-def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, analytics_path: str | None,
-            fmt: str) -> None:
+def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game: str | None,
+            analytics_path: str | None, fmt: str) -> None:
     """Run read-only SQL on the analytics file (no files, settings or extensions: docs/security.md).
 
     Example: zx sql "SELECT deck, count(*) AS games FROM seats GROUP BY ALL ORDER BY games DESC"
 
-    Tables: matches, plays, attacks, life, ignitions, turns, draws, card_catalog; the view seats;
-    the macros filtered_seats(since, until, event, deck, player), wilson_low(k, n), wilson_high(k, n).
-    See docs/data-dictionary.md.
+    Shared tables (every game, a game column in matches and seats): matches, seats, turns, draws,
+    card_games, card_catalog; each game's own tables (zx: plays, attacks, life, ignitions; x610z:
+    x610z_attacks, x610z_life, x610z_moves, x610z_casts); the macros filtered_seats(since, until,
+    event, deck, player), wilson_low(k, n), wilson_high(k, n). See docs/data-dictionary.md.
+    Games are never mixed by zx stats; here --game GAME keeps one game's rows in every table.
     """
     import duckdb
 
     from analytics.db import AnalyticsError
-    from analytics.stats import Stats
+    from analytics.stats import Stats, UnknownName
 
     path = resolve_analytics_path(ctx, analytics_path)
     limit = row_limit + 1 if fmt == "table" and row_limit else None  # one more: to know there are more
     try:
         with Stats(path) as st:
-            df = st.sql(query, timeout=timeout or None, limit=limit)
-    except AnalyticsError as e:
+            df = st.sql(query, timeout=timeout or None, limit=limit, game=game)
+    except (AnalyticsError, UnknownName) as e:
         raise click.ClickException(str(e)) from None
     except duckdb.Error as e:
         raise click.ClickException(f"SQL error: {e}") from None

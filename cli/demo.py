@@ -16,32 +16,32 @@ from .output import FORMATS, emit, emit_frame, progress
 
 @click.command("demo")
 @click.option("--matches", "-n", type=click.IntRange(min=2), default=200, show_default=True,
-              help="How many matches to simulate.")
+              help="How many matches to simulate of each game.")
 @click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True, help="Simulation seed.")
 @click.option("--dir", "out", type=click.Path(file_okay=False), default="zx-demo", show_default=True,
               help="Folder for the demo's logs, event store (events.sqlite) and analytics (events.duckdb); "
                    "replaced on every run.")
 @click.option("--turn", type=click.IntRange(min=1), default=3, show_default=True,
-              help="The turn of the first match to replay.")
+              help="The turn of each game's first match to replay.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Output as tables, or the summary as JSON or CSV.")
 def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
-    """Simulate matches, import them, update analytics, print a metagame summary and replay a turn.
+    """Simulate matches of every game, import them, update analytics, print each game's summary and replay a turn.
 
     Example: zx demo --matches 200
 
-    Every step is the real one: the simulator writes zxlog files, the importer checks every record
-    with the rules engine into a fresh SQLite event store, the projection fills DuckDB, the stats
-    are the same as `zx stats`, and the replay reads only the event store.
+    Every step is the real one: each game's simulator writes its logs (zxlog, x610zlog), the importer
+    checks every record with that game's rules engine into one fresh SQLite event store, the
+    projection fills DuckDB, the stats are the same as `zx stats --game GAME` (games are never mixed),
+    and the replays read only the event store.
     """
     from analytics.projection import update
-    from analytics.stats import Stats
+    from analytics.stats import NotThisGame, Stats
     from zx_events.application import MatchService
     from zx_events.parallel import import_files
     from zx_events import games
 
-    zx_game = games.get("zx")
-
+    every = games.all_games()
     t0 = time.perf_counter()
     root = Path(out)
     if root.exists():
@@ -51,19 +51,21 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     logs_dir = root / "logs"
     logs_dir.mkdir(parents=True)
 
-    with progress(matches, "simulating") as bar:
-        task = bar.add_task("simulate", total=matches)
+    files = []
+    with progress(matches * len(every), "simulating") as bar:
+        task = bar.add_task("simulate", total=matches * len(every))
 
-        def counted():
-            for sim in zx_game.simulate(matches, seed, policy="mixed"):
+        def counted(game: Any):
+            for sim in game.simulate(matches, seed, policy="mixed"):
                 bar.advance(task)
                 yield sim
 
-        files = list(zx_game.write_files(logs_dir, seed, counted(), per_file=50))
+        for game in every:
+            files += list(game.write_files(logs_dir, seed, counted(game), per_file=50))
     t_sim = time.perf_counter()
 
     svc = MatchService(str(root / "events.sqlite"))
-    paths = [str(p) for p in sorted(logs_dir.glob("*.zxlog"))]
+    paths = [str(p) for game in every for p in sorted(logs_dir.glob(f"*{game.log_suffix}"))]
     total = sum(Path(p).stat().st_size for p in paths)
     with progress(total, "importing") as bar:  # the same import as `zx import`
         task = bar.add_task("import", total=total)
@@ -77,38 +79,65 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     result = update(svc, root / "events.duckdb", rebuild=True)
     t_analytics = time.perf_counter()
 
+    per_game = {}  # key -> (game, deck win rates, first-player win rates, attacks by target or None)
     with Stats(root / "events.duckdb", min_games=30) as stats:
-        decks = stats.winrates(by="deck")
-        seats = stats.winrates(by="first")
-        attacks = stats.attacks(by="target")
-    first = outcomes[0].match_id
+        for game in every:
+            try:
+                attacks = stats.attacks(by="target", game=game.key)
+            except NotThisGame:  # a game whose attacks live in its own tables (zx sql)
+                attacks = None
+            per_game[game.key] = (game, stats.winrates(by="deck", game=game.key),
+                                  stats.winrates(by="first", game=game.key), attacks)
+    firsts = {}  # game key -> its first match
+    for o, game in zip(outcomes, _games_of(paths, every)):
+        firsts.setdefault(game.key, o.match_id)
     summary = {
         "store": str(root / "events.sqlite"), "analytics": str(root / "events.duckdb"), "matches": len(outcomes),
-        "files": len(files), "events": events, "simulate_s": round(t_sim - t0, 2),
-        "import_s": round(t_import - t_sim, 2), "analytics_s": round(t_analytics - t_import, 2),
-        "total_s": round(time.perf_counter() - t0, 2), "projected_events": getattr(result, "events", None),
+        "games": ",".join(g.key for g in every), "files": len(files), "events": events,
+        "simulate_s": round(t_sim - t0, 2), "import_s": round(t_import - t_sim, 2),
+        "analytics_s": round(t_analytics - t_import, 2), "total_s": round(time.perf_counter() - t0, 2),
+        "projected_events": getattr(result, "events", None),
     }
     if fmt != "table":
-        rows = [{"table": "deck", **r} for r in decks.to_dicts()] + [{"table": "first", **r} for r in seats.to_dicts()]
+        rows = [{"game": key, "table": table, **r} for key, (_, decks, seats, _) in per_game.items()
+                for table, df in (("deck", decks), ("first", seats)) for r in df.to_dicts()]
         if fmt == "json":
             click.echo(json.dumps({"summary": summary, "winrates": rows}, default=str))
         else:
             emit(rows, "csv")
         return
-    emit([summary], "table", ["matches", "events", "simulate_s", "import_s", "analytics_s", "total_s", "store"],
-         title="zx demo")
+    emit([summary], "table", ["matches", "games", "events", "simulate_s", "import_s", "analytics_s", "total_s",
+                              "store"], title="zx demo")
     # the same style as zx stats: rates as percentages with their Wilson 95% interval, fitted to the terminal
-    emit_frame(decks.select("deck", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
-               title="Win rate by deck (Wilson 95%)")
-    emit_frame(seats.select("seat", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
-               title="First-player advantage")
-    emit_frame(attacks.head(6).select("target", "name", "attacks", "success_rate", "success_rate_low",
-                                      "success_rate_high", "low_sample"), "table", title="Attacks by target (top 6)")
-    _replay_turn(svc, first, turn)
-    click.echo(f"\nNext: zx --store {root / 'events.sqlite'} replay {first} --step    |    "
-               f"zx --store {root / 'events.sqlite'} view {first} --as P1    |    "
-               f"zx --store {root / 'events.sqlite'} stats matchups    |    "
-               f"zx --store {root / 'events.sqlite'} serve  (then open http://127.0.0.1:8000)", err=True)
+    for key, (game, decks, seats, attacks) in per_game.items():
+        click.echo(f"\n== {game.name} ({key}): {sum(1 for g in _games_of(paths, every) if g is game)} matches, "
+                   f"zx stats ... --game {key}")
+        emit_frame(decks.select("deck", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
+                   title="Win rate by deck (Wilson 95%)")
+        emit_frame(seats.select("seat", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
+                   title="First-player advantage")
+        if attacks is not None:
+            emit_frame(attacks.head(6).select("target", "name", "attacks", "success_rate", "success_rate_low",
+                                              "success_rate_high", "low_sample"), "table",
+                       title="Attacks by target (top 6)")
+    for key, match_id in firsts.items():
+        _replay_turn(svc, match_id, turn)
+    store = root / "events.sqlite"
+    first = next(iter(firsts.values()))
+    click.echo(f"\nNext: zx --store {store} replay {first} --step    |    "
+               f"zx --store {store} view {first} --as P1    |    "
+               f"zx --store {store} stats matchups --game {next(iter(firsts))}    |    "
+               f"zx --store {store} serve  (then open http://127.0.0.1:8000)", err=True)
+
+
+def _games_of(paths: list[str], every: list[Any]) -> list[Any]:
+    """The game of each imported match, in import order (one match per log file line of matches)."""
+    out = []
+    for p in paths:
+        game = next(g for g in every if p.endswith(g.log_suffix))
+        with open(p, encoding="utf-8") as f:
+            out += [game] * sum(1 for line in f if f'"{game.header_key}"' in line)
+    return out
 
 
 def _replay_turn(svc: Any, match_id: str, turn: int) -> None:
@@ -120,7 +149,7 @@ def _replay_turn(svc: Any, match_id: str, turn: int) -> None:
     turn = min(turn, len(hist.turns))
     lo = hist.step_of(hist.turn_seq(turn))
     hi = hist.step_of(hist.turn_seq(turn + 1)) if turn < len(hist.turns) else len(hist.bounds)
-    click.echo(f"\nReplay of {match_id}, turn {turn}, as a spectator sees it:")
+    click.echo(f"\nReplay of {match_id} ({game_of(hist.state_at(1)).name}), turn {turn}, as a spectator sees it:")
     last = None
     for step in hist.steps(perspective="spectator", start=lo, stop=hi):
         rec = step.record

@@ -72,11 +72,20 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     ``filters`` are those of ``analytics.stats.Filters``."""
     from analytics.stats import Filters
 
+    from analytics.stats import table_owners
+    from zx_events.games import DEFAULT
+
     params = {k: filters.get(k) for k in Filters.names()}
+    held = _frame(source, "games", {})["game"].to_list()
+    if not params.get("game") and len(held) > 1:  # games are never mixed: one game at a time (?game=KEY)
+        params["game"] = DEFAULT if DEFAULT in held else held[0]
+    game = params.get("game") or (held[0] if held else DEFAULT)
     totals = _frame(source, "totals", params).to_dicts()[0]
     d = Dashboard({k: v for k, v in params.items() if v}, min_games, totals)
 
-    def stats(method: str, **kw: Any) -> pl.DataFrame:
+    def stats(method: str, table: str | None = None, **kw: Any) -> pl.DataFrame | None:
+        if table is not None and game not in table_owners(table):
+            return None  # a statistic of another game's own table (attacks, life by turn): left out
         return source.stats(method, {**params, **kw}, min_games)
 
     share = _frame(source, "deck_share", params)
@@ -112,15 +121,17 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                                interval_chart(first, "seat", "win_rate", "games"), first,
                                ["seat", "games", "wins", "losses", "draws", "win_rate", "win_rate_low", "win_rate_high",
                                 "low_sample"]))
-    att = stats("attacks", by="square")
-    d.sections.append(_section("attacks", "Attack outcomes by attacker Square",
+    att = stats("attacks", "attacks", by="square")
+    if att is not None:
+        d.sections.append(_section("attacks", "Attack outcomes by attacker Square",
                                "What became of each attack declared from a Square; the label is the success rate "
                                "(the target Z/X destroyed or the player damaged).",
                                attack_chart(att), att,
                                ["square", "attacks", *OUTCOMES, "success_rate", "success_rate_low",
                                 "success_rate_high", "low_sample"]))
-    life = stats("life", by="turn")
-    d.sections.append(_section("life", "Life damage by turn",
+    life = stats("life", "life", by="turn")
+    if life is not None:
+        d.sections.append(_section("life", "Life damage by turn",
                                f"Life damage taken per game that reached the turn, by seat (turns 1-{MAX_TURN}).",
                                life_chart(life), life,
                                ["turn", "seat", "games", "damage", "damage_per_game", "ignition_rate", "low_sample"]))

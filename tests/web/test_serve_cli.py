@@ -49,7 +49,8 @@ def test_zx_demo_then_zx_serve_browses_replays_and_charts(tmp_path, monkeypatch)
         client = httpx.Client(base_url=base, timeout=120)  # a busy machine draws charts slowly
         listed = client.get("/matches").text
         matches = client.get("/api/matches").json()["matches"]
-        assert len(matches) == 6 and all(m["match"] in listed for m in matches)
+        assert len(matches) == 12 and all(m["match"] in listed for m in matches)  # 6 of each game
+        assert sorted(m["game"] for m in matches) == ["x610z"] * 6 + ["zx"] * 6
         first = matches[0]["match"]
         assert "chain verifies" in client.get(f"/matches/{first}").text
         replay = client.get(f"/matches/{first}/replay")

@@ -87,3 +87,59 @@ def test_x610z_verify(both):
     r = run(both, "verify", MATCH)
     assert r.exit_code == 0, r.output
     assert "1 intact, 0 failed" in r.output
+
+
+def as_json(r) -> list[dict]:
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_x610z_stats_never_mix_games(both):
+    mixed = as_json(run(both, "stats", "winrates", "--format", "json", "--min-games", "1"))
+    assert {r["game"] for r in mixed} == {"x610z", "zx"}
+    for game in ("x610z", "zx"):
+        alone = as_json(run(both, "stats", "winrates", "--game", game, "--format", "json", "--min-games", "1"))
+        assert alone == [{k: v for k, v in r.items() if k != "game"} for r in mixed if r["game"] == game]
+    x = as_json(run(both, "stats", "mulligans", "--game", "x610z", "--format", "json"))
+    assert {r["hand_size"] for r in x} == {7}  # 105.3a: seven cards (Z/X deals four)
+    refused = run(both, "stats", "attacks", "--game", "x610z")
+    assert refused.exit_code == 1
+    assert "only zx fills" in refused.output and "x610z_attacks" in refused.output
+    attacks = as_json(run(both, "stats", "attacks", "--format", "json", "--min-games", "1"))
+    assert attacks and "game" not in attacks[0]  # Z/X's attacks table: Z/X only
+
+
+def test_x610z_sql_game_filter(both):
+    q = "SELECT (SELECT string_agg(DISTINCT game, ',') FROM matches) AS games, " \
+        "(SELECT count(*) FROM x610z_attacks) AS attacks, (SELECT count(*) FROM filtered_seats(NULL, NULL, NULL, NULL, NULL)) AS seats"
+    (x,) = as_json(run(both, "sql", "--game", "x610z", q, "--format", "json"))
+    (z,) = as_json(run(both, "sql", "--game", "zx", q, "--format", "json"))
+    (a,) = as_json(run(both, "sql", q, "--format", "json"))
+    assert x["games"] == "x610z" and z["games"] == "zx" and sorted(a["games"].split(",")) == ["x610z", "zx"]
+    assert x["attacks"] == a["attacks"] > 0 and z["attacks"] == 0
+    assert x["seats"] + z["seats"] == a["seats"] and x["seats"] == 6
+    bad = run(both, "sql", "--game", "chess", "SELECT 1")
+    assert bad.exit_code == 1 and "no game named 'chess'" in bad.output
+
+
+@pytest.mark.parametrize("seat", ["p1", "p2", "spectator", "judge"])
+def test_x610z_replay_from_every_seat_hides_hands_and_deck_order(both, seat):
+    state = json.loads(run(both, "replay", MATCH, "--turn", "6", "--as", seat, "--format", "json").stdout)
+    for pl, p in state["players"].items():
+        shown = seat == "judge" or seat == pl.lower()
+        assert (p["hand"] is not None) == shown and p["hand_count"] > 0
+        assert "deck" not in p and p["deck_count"] > 0
+    table = run(both, "replay", MATCH, "--turn", "6", "--as", seat)
+    assert table.exit_code == 0 and "dots: Starting S1" in table.output  # the board drawing
+    for pl in ("P1", "P2"):
+        hidden_line = f"  Hand: {state['players'][pl]['hand_count']} hidden"
+        block = table.output.split(f"\n{pl} ")[1].split("\n  Discard")[0]
+        assert (hidden_line in block) == (seat not in ("judge", pl.lower()))
+    csv = run(both, "replay", MATCH, "--turn", "6", "--as", seat, "--format", "csv").stdout.splitlines()
+    assert csv[0].startswith("seq,step,player,zone,dot,code,name")
+    for pl in ("P1", "P2"):
+        hand = [r.split(",") for r in csv[1:] if r.split(",")[2:4] == [pl, "hand"]]
+        if seat in ("judge", pl.lower()):
+            assert len(hand) == state["players"][pl]["hand_count"] and all(h[5] and h[6] for h in hand)
+        else:
+            assert len(hand) == 1 and hand[0][5] == "" and int(hand[0][7]) == state["players"][pl]["hand_count"]

@@ -57,7 +57,41 @@ def draw(board: Board, view, *, width: int = WIDTH, height: int = HEIGHT) -> str
     kinds = {"start": "Starting", "end": "Ending", "no_attack": "No Attack", "quest": "Quest"}
     key = "  dots: " + "; ".join(f"{kinds[k]} {' '.join(sorted(d for d, v in board.dots.items() if v.kind == k))}"
                                   for k in kinds if any(v.kind == k for v in board.dots.values()))
-    return "\n".join(lines + [key] + legend)
+    return "\n".join(lines + [key] + legend + zones(view))
+
+
+def _cards(view, codes) -> str:
+    return ", ".join(f"{c} {view.name(c)}" if view.name(c) else c for c in codes) or "-"
+
+
+def zones(view) -> list[str]:
+    """Each player's zones as this seat sees them: the hand (or only its size), the deck's size
+    (never its order), the discard and removed piles, the energy pool, the permanents off the
+    board (crystals, equipment), and the stack."""
+    out = []
+    for pl, pv in sorted(view.players.items()):
+        turn = "  (turn player)" if pl == view.active else ""
+        pool = " ".join(f"{t}{n}" for t, n in sorted(pv.pool.items()) if n) or "-"
+        out.append(f"{pl} {pv.name or ''} · home {pv.home or '-'} · Deck {pv.deck_count} · Hand {pv.hand_count}"
+                   f" · Discard {len(pv.discard)} · Energy {pool}{turn}")
+        out.append("  Hand: " + (f"{pv.hand_count} hidden" if pv.hand is None else _cards(view, pv.hand)))
+        out.append("  Discard: " + _cards(view, pv.discard))
+        if pv.removed:
+            out.append("  Removed: " + _cards(view, pv.removed))
+        perms = [p for p in view.perms if p.ctrl == pl]
+        if perms:
+            out.append("  Permanents: " + ", ".join(
+                f"{p.code} {p.name or ''} ({p.kind}{f' on {p.on}' if p.on else ''}"
+                f"{', activated' if p.activated else ''}"
+                f"{''.join(f', {k} {n}' for k, n in sorted(p.counters.items()))})".replace("  ", " ")
+                for p in perms))
+    if view.stack:
+        out.append("Stack (top last): " + "; ".join(
+            f"{s.get('by')} {s.get('kind')} {s.get('card') or s.get('from') or ''}".strip() for s in view.stack))
+    if view.outcome:
+        o = view.outcome
+        out.append(f"Result: {o.get('winner') or 'no winner'} ({o.get('reason')})")
+    return out
 
 
 CSV_COLUMNS = ["seq", "step", "player", "zone", "dot", "code", "name", "count", "attack", "defense", "speed",

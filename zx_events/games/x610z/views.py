@@ -9,7 +9,7 @@ sees what both players see publicly. Free text outside the judge's view has its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -81,11 +81,14 @@ class MatchView:
     violations: tuple[ViolationView, ...]
     layout: Mapping[str, Any] | None = None  # the board's dots and lines, for drawing (public)
     game: str = "x610z"
+    names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # the catalog's card names (not part of to_json)
 
     def player(self, pl: str) -> PlayerView:
         return self.players[pl]
 
     def name(self, code: str | None) -> str | None:
+        if code in self.names:
+            return self.names[code]
         for d in self.dots.values():
             if d.code == code and d.name:
                 return d.name
@@ -149,7 +152,8 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     return MatchView(m.match_id, viewer, m.version if seq is None else seq, last_seq, m.turn, m.active, m.phase, m.prio,
                      board, MappingProxyType(dots), perms,
                      tuple(MappingProxyType(_public_entry(m, s)) for s in m.stack), MappingProxyType(players),
-                     MappingProxyType(dict(m.outcome)) if m.outcome else None, violations, _layout(board))
+                     MappingProxyType(dict(m.outcome)) if m.outcome else None, violations, _layout(board),
+                     names=names if isinstance(names, MappingProxyType) else MappingProxyType(dict(names)))
 
 
 @lru_cache(maxsize=16)
