@@ -24,7 +24,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
     "audit": ("cli.audit", "audit_cmd",
               "Report every rule violation of match logs or stored matches (exit 1 when any)."),
     "demo": ("cli.demo", "demo_cmd",
-             "Simulate matches, import them, update analytics, print a metagame summary and replay a turn."),
+             "Simulate matches of every game, import them, update analytics, print each game's summary and replay a turn."),
     "export": ("cli.analytics", "export_cmd",
                "Export every analytics table as Parquet, partitioned by month, with the data dictionary."),
     "replay": ("cli.replay", "replay_cmd",
