@@ -14,7 +14,8 @@ from uuid import UUID
 import orjson
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder
-from eventsourcing.utils import resolve_topic
+
+from zx_events.codec import event_class
 
 from .tables import TOPICS
 
@@ -68,7 +69,7 @@ def decoder(mapper: Any) -> Callable[[str, bytes], dict] | None:
     cipher, compressor = mapper.cipher, mapper.compressor
     upcasts: dict[str, Any] = {}
     for topic in TOPICS:  # events whose class moved on since they were stored are upcast as the mapper does
-        cls = resolve_topic(topic)
+        cls = event_class(topic)  # (the game's events imported first)
         if getattr(cls, "class_version", 1) > 1:
             upcasts[topic] = cls
     loads = orjson.loads

@@ -133,3 +133,48 @@ def test_store_is_accepted_after_every_lazy_command():
 def test_an_unknown_command_is_a_usage_error():
     r = CliRunner().invoke(zx, ["matchez"])
     assert r.exit_code == 2 and "No such command 'matchez'" in r.output
+
+
+def test_matches_imports_no_game(store):
+    """``zx matches`` reads the stored fields of the events it lists (``MatchMapper.fields``): no
+    game's rules engine, log schema or event classes are imported."""
+    _, modules = probe("matches", "--format", "json", store=store)
+    assert loaded(modules, ("zx_events.games.zx", "zx_events.games.x610z", "fastjsonschema")) == []
+
+
+def test_the_events_a_summary_reads_have_no_later_class_version():
+    """``MatchService.update_summaries`` reads its four kinds of events without their classes, so
+    without upcasting: a class version on one of them needs its upcast there too."""
+    from zx_events import games
+    from zx_events.application import TOPICS_ENDED, TOPICS_STARTED, TOPICS_TURN, TOPICS_VIOLATION
+    from zx_events.codec import event_class
+
+    topics = [*TOPICS_STARTED, *TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION]
+    assert {games.topic_key(t) for t in topics} == set(games.keys())
+    for topic in topics:
+        assert getattr(event_class(topic), "class_version", 1) == 1, topic
+
+
+def test_summaries_are_those_of_the_decoded_events(store):
+    """The rows read from the stored fields are the rows the decoded events give."""
+    from zx_events.application import (TOPICS_ENDED, TOPICS_STARTED, TOPICS_TURN, TOPICS_VIOLATION,
+                                       MatchService)
+
+    svc = MatchService(str(store), create=False)
+    rows = {r["match"]: r for r in svc.summaries()}
+    assert len(rows) == len(EXAMPLES)
+    expected: dict = {}
+    by_id: dict = {}
+    for n in svc.notifications([*TOPICS_STARTED, *TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION]):
+        e = svc.mapper.to_domain_event(n)
+        if n.topic in TOPICS_STARTED:
+            by_id[n.originator_id] = e.match_id
+            expected[e.match_id] = {"turns": 0, "winner": None, "reason": None,
+                                    "p1": e.header["players"]["P1"]["name"], "event": e.header.get("event")}
+        elif n.topic in TOPICS_TURN:
+            row = expected[by_id[n.originator_id]]
+            row["turns"] = max(row["turns"], e.turn)
+        elif n.topic in TOPICS_ENDED:
+            expected[by_id[n.originator_id]].update(winner=e.winner, reason=e.reason)
+    assert {m: {k: rows[m][k] for k in ("turns", "winner", "reason", "p1", "event")} for m in rows} == expected
+    assert any(r["winner"] for r in rows.values()) and all(r["game"] == "zx" for r in rows.values())

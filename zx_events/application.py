@@ -67,7 +67,7 @@ class MatchService(Application[UUID]):
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True) -> None:
         """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created)."""
         self.store: StoreConfig = resolve_store(store, create=create)
-        games.import_events()  # every game's event classes, so every stored topic resolves
+        # a game's event classes are imported when an event of it is first decoded (codec.event_class)
         super().__init__(env={**self.store.env, **(env or {})})
 
     # ------------------------------------------------------------------ import
@@ -255,29 +255,35 @@ class MatchService(Application[UUID]):
     def update_summaries(self, rows: dict[UUID, dict[str, Any]], after: int | None = None) -> int | None:
         """Bring ``rows`` (summaries by originator id) up to date with the notifications after ``after``
         (all of them when None); returns the last notification id read (``after`` when none is new).
-        The store only grows, so a caller can keep ``rows`` and read only what came since."""
+        The store only grows, so a caller can keep ``rows`` and read only what came since.
+
+        The events' stored fields are read without their classes (``MatchMapper.fields``), so listing
+        matches imports no game."""
         last = after
         started, turn, ended = set(TOPICS_STARTED), set(TOPICS_TURN), set(TOPICS_ENDED)
+        fields = self.mapper.fields
         for n in self.notifications([*TOPICS_STARTED, *TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION], start=after):
             last = n.id
-            e = self.mapper.to_domain_event(n)
             if n.topic in started:
-                h, pl = e.header, e.header["players"]
+                e = fields(n.state)
+                h = e["header"]
+                pl = h["players"]
                 rows[n.originator_id] = {
-                    "match": e.match_id, "played_at": h.get("played_at"), "event": h.get("event"),
+                    "match": e["match_id"], "played_at": h.get("played_at"), "event": h.get("event"),
                     "p1": pl["P1"].get("name"), "p2": pl["P2"].get("name"),
                     "p1_deck": pl["P1"].get("deck_name"), "p2_deck": pl["P2"].get("deck_name"),
                     "turns": 0, "winner": None, "reason": None, "violations": 0,
-                    "game": games.for_topic(n.topic).key,
+                    "game": games.topic_key(n.topic),
                 }
                 continue
             row = rows.get(n.originator_id)
             if row is None:
                 continue
             if n.topic in turn:
-                row["turns"] = max(row["turns"], e.turn)
+                row["turns"] = max(row["turns"], fields(n.state)["turn"])
             elif n.topic in ended:
-                row["winner"], row["reason"] = e.winner, e.reason
+                e = fields(n.state)
+                row["winner"], row["reason"] = e["winner"], e["reason"]
             else:
                 row["violations"] += 1
         return last

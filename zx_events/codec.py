@@ -31,6 +31,7 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
+from zx_events import games
 from zx_events.integrity import DIGEST_KEY, SUFFIX, event_canonical  # noqa: F401 (DIGEST_KEY, SUFFIX: here too)
 
 TOPIC = "zx_events.codec:MatchMapper"  # MAPPER_TOPIC of the application
@@ -60,8 +61,12 @@ def split_digest(state: bytes) -> tuple[bytes, bytes] | None:
 
 
 @lru_cache(maxsize=None)
-def _cls(topic: str) -> type:
+def event_class(topic: str) -> type:
+    """The class a stored topic names, importing the game it belongs to first (``games.load_events``:
+    a store is read without importing the games whose events are not read)."""
+    games.load_events(topic)
     return resolve_topic(topic)
+
 
 
 class MatchMapper(Mapper):
@@ -115,6 +120,7 @@ class MatchMapper(Mapper):
             if d.pop("_zx", None) != 2:
                 return self._old(originator_id, originator_version, topic, state)
             inner = d["state"]
+            games.load_events(d["topic"])  # the aggregate class the snapshot's mutate resolves
             for key in _DATES:
                 if isinstance(inner.get(key), str):
                     inner[key] = datetime.fromisoformat(inner[key])
@@ -126,13 +132,31 @@ class MatchMapper(Mapper):
         d["timestamp"] = datetime.fromisoformat(d["timestamp"])
         d["originator_id"] = originator_id
         d["originator_version"] = originator_version
-        event = object.__new__(_cls(topic))
+        event = object.__new__(event_class(topic))
         object.__setattr__(event, "__dict__", d)
         return event
 
     def _old(self, originator_id: Any, originator_version: int, topic: str, state: bytes) -> Any:
-        return super().to_domain_event(StoredEvent(originator_id=originator_id, originator_version=originator_version,
-                                                   topic=topic, state=state))
+        event_class(topic)  # the game it belongs to imported, so that the library resolves the topic
+        event = super().to_domain_event(StoredEvent(originator_id=originator_id, originator_version=originator_version,
+                                                    topic=topic, state=state))
+        if topic == SNAPSHOT_TOPIC:
+            games.load_events(event.topic)  # the aggregate class the snapshot's mutate resolves
+        return event
+
+    def fields(self, state: bytes) -> dict[str, Any]:
+        """The stored fields of an event as plain JSON values (the timestamp as stored), without its
+        class: neither the game it belongs to nor its class is imported. No upcast: only for events
+        whose classes are at version 1 (``MatchService.update_summaries``; tests/test_cli_startup.py
+        checks the ones it reads)."""
+        plain = self.plain(state)
+        try:
+            d = orjson.loads(plain)
+        except orjson.JSONDecodeError:
+            d = None
+        if type(d) is not dict or "originator_version" not in d:  # stored before 0.2: the transcoder's JSON
+            d = self.transcoder.decode(plain)
+        return d
 
     def plain(self, state: bytes) -> bytes:
         """Stored bytes deciphered and decompressed."""

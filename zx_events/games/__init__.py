@@ -2,8 +2,8 @@
 
 The core asks here, and only here, for a game (``zx_events.games.base.Game``): by its key (``zx``),
 by the header key that starts one of its matches in a log (``zxlog``), or by the topic prefix of a
-stored event (``zx.match:...``). A game package is imported only when it is first asked for;
-``import_events()`` imports every game's events before a store is read, so stored topics resolve.
+stored event (``zx.match:...``). A game package is imported only when it is first asked for:
+``load_events(topic)`` imports a game's events when a stored event of it is first decoded.
 
 Adding a game: a package under ``zx_events/games/`` whose ``game`` module defines ``GAME``, and one
 line in ``GAME_MODULES``.
@@ -67,13 +67,18 @@ def for_header(obj: dict) -> "Game | None":
     return None
 
 
-def for_topic(topic: str) -> "Game":
-    """The game a stored event topic belongs to (``zx.match:Started`` -> Z/X)."""
-    prefix = topic.split(":", 1)[0]
-    key = TOPIC_PREFIXES.get(prefix)
+def topic_key(topic: str) -> str:
+    """The key of the game a stored event topic belongs to (``zx.match:Started`` -> ``zx``), without
+    importing the game."""
+    key = TOPIC_PREFIXES.get(topic.split(":", 1)[0])
     if key is None:
         raise UnknownGame(f"stored event topic {topic!r} belongs to no installed game")
-    return get(key)
+    return key
+
+
+def for_topic(topic: str) -> "Game":
+    """The game a stored event topic belongs to (``zx.match:Started`` -> Z/X)."""
+    return get(topic_key(topic))
 
 
 def topics(name: str) -> tuple[str, ...]:
@@ -91,6 +96,15 @@ def import_events() -> None:
     """Import every game's aggregate, so that every stored topic resolves."""
     for game in all_games():
         game.aggregate  # noqa: B018
+
+
+def load_events(topic: str) -> None:
+    """Import the aggregate (the event classes) of the game a stored topic belongs to, if any, so
+    that the topic resolves; the store's mapper asks before it resolves a topic (``zx_events.codec``),
+    so reading a store imports only the games whose events are read (``zx matches``: none)."""
+    key = TOPIC_PREFIXES.get(topic.split(":", 1)[0])
+    if key is not None:
+        get(key).aggregate  # noqa: B018
 
 
 def describe() -> Iterator[dict[str, Any]]:
