@@ -19,7 +19,8 @@ a core), the 1-minute load average at the end of the phase, and the ratio of p99
 Phases:
 - view (random):   /api/matches/{id}/view?at=N&as=SEAT for random matches, events and seats: a new
                    match almost every time (the server keeps 256 matches of 10,000);
-- view (stepping): 20 matches stepped through event by event, as a client replaying a match does;
+- view (stepping): each client steps through matches of its own event by event, as a client
+                   replaying a match does;
 - stats (cold):    every /api/stats endpoint and "by" with different filters (decks, date ranges):
                    each query reaches DuckDB once;
 - stats (warm):    the same requests again: served from the server's cache of encoded answers;
@@ -129,14 +130,23 @@ def server_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run_phase(host: str, port: int, urls: list[str], clients: int, rate: float | None = None,
+async def run_phase(host: str, port: int, urls: list[str] | list[list[str]], clients: int, rate: float | None = None,
                     pid: int | None = None) -> dict[str, Any]:
-    """``clients`` workers share ``urls`` (each sent once, in order of taking); latency per request.
-    With ``rate``, each worker sends at most ``rate`` requests a second (it waits out the rest of
-    1/rate after each answer, from a random start): a paced, not a closed, loop."""
-    queue: asyncio.Queue[str] = asyncio.Queue()
-    for u in urls:
-        queue.put_nowait(u)
+    """``clients`` workers share ``urls`` (each sent once, in order of taking), or each sends its own
+    list (``urls`` a list of lists); latency per request. With ``rate``, each worker sends at most
+    ``rate`` requests a second (it waits out the rest of 1/rate after each answer, from a random
+    start): a paced, not a closed, loop."""
+    shared: asyncio.Queue[str] = asyncio.Queue()
+    own: list[asyncio.Queue[str]] = []
+    if urls and isinstance(urls[0], list):
+        for lst in urls:
+            q: asyncio.Queue[str] = asyncio.Queue()
+            for u in lst:
+                q.put_nowait(u)
+            own.append(q)
+    else:
+        for u in urls:
+            shared.put_nowait(u)  # type: ignore[arg-type]
     latencies: list[float] = []
     errors: list[str] = []
     conns = [Connection(host, port) for _ in range(clients)]
@@ -144,7 +154,7 @@ async def run_phase(host: str, port: int, urls: list[str], clients: int, rate: f
         await c.open()
     rng = random.Random(clients)
 
-    async def worker(conn: Connection) -> None:
+    async def worker(conn: Connection, queue: asyncio.Queue[str]) -> None:
         if rate:
             await asyncio.sleep(rng.random() / rate)
         while True:
@@ -167,7 +177,7 @@ async def run_phase(host: str, port: int, urls: list[str], clients: int, rate: f
 
     cpu0 = server_cpu(pid) if pid else float("nan")
     t0 = time.perf_counter()
-    await asyncio.gather(*(worker(c) for c in conns))
+    await asyncio.gather(*(worker(c, own[i] if own else shared) for i, c in enumerate(conns)))
     wall = time.perf_counter() - t0
     cpu = (server_cpu(pid) - cpu0) if pid else float("nan")
     for c in conns:
@@ -194,11 +204,19 @@ def view_urls(rng: random.Random, matches: list[tuple[str, int]], n: int) -> lis
     return out
 
 
-def stepping_urls(rng: random.Random, matches: list[tuple[str, int]], n: int) -> list[str]:
-    out: list[str] = []
-    for mid, last in rng.sample(matches, min(20, len(matches))):
-        out += [f"/api/matches/{mid}/view?at={at}&as=P1" for at in range(1, last + 1)]
-    return out[:n]
+def stepping_urls(rng: random.Random, matches: list[tuple[str, int]], n: int, clients: int) -> list[list[str]]:
+    """One list per client: each client steps through matches of its own, event by event from the first,
+    as a client replaying a match does (n requests in all)."""
+    per = max(1, n // clients)
+    out: list[list[str]] = []
+    picks = iter(rng.sample(matches, len(matches)))
+    for _ in range(clients):
+        urls: list[str] = []
+        while len(urls) < per:
+            mid, last = next(picks)
+            urls += [f"/api/matches/{mid}/view?at={at}&as=P1" for at in range(1, last + 1)]
+        out.append(urls[:per])
+    return out
 
 
 def stats_urls(decks: list[str], days: list[str], n: int) -> list[str]:
@@ -319,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         stats_cold = stats_urls(decks, days, args.requests)
         phases = [("floor (HTTP): /api/status", lambda: ["/api/status"] * args.requests),
                   ("view (random)", lambda: view_urls(rng, matches, args.requests)),
-                  ("view (stepping)", lambda: stepping_urls(rng, matches, args.requests))]
+                  ("view (stepping)", lambda: stepping_urls(rng, matches, args.requests, c))]
         for n, c in enumerate(clients):
             for name, make in phases:
                 rows.append((name, c, run(run_phase(host, port, make(), c, pid=pid))))

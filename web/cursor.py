@@ -38,24 +38,39 @@ class EventReader:
         rec = svc.recorder
         ds = getattr(rec, "datastore", None)
         path = svc.store.path if svc.store.kind == "sqlite" else None
-        self.sqlite = None
+        self.table = rec.events_table_name
+        self.uri: str | None = None  # None: read through the recorder
         if path is not None and getattr(ds, "originator_id_type", None) == "uuid":
-            self.sqlite = (f"{path.resolve().as_uri()}?mode=ro", rec.events_table_name)
+            self.uri = f"{path.resolve().as_uri()}?mode=ro"
         self.local = threading.local()
+        self.lock = threading.Lock()
+        self.opened: list[sqlite3.Connection] = []  # every thread's, closed by close()
 
-    def _con(self) -> sqlite3.Connection:
+    def _con(self) -> sqlite3.Connection | None:
+        """This thread's read-only connection; None (then the recorder reads) when the file cannot be
+        opened read-only, e.g. a store in a read-only folder without its -shm file."""
+        if self.uri is None:
+            return None
         con = getattr(self.local, "con", None)
         if con is None:
-            uri, _ = self.sqlite  # type: ignore[misc]
-            con = self.local.con = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            try:
+                con = sqlite3.connect(self.uri, uri=True, check_same_thread=False)
+                con.execute(f"SELECT 1 FROM {self.table} LIMIT 1").fetchall()
+            except sqlite3.Error:
+                self.uri = None
+                return None
+            self.local.con = con
+            with self.lock:
+                self.opened.append(con)
         return con
 
     def last_seq(self, match_id: str) -> int:
         """The match's last seq; ``replay.UnknownMatch`` when it is not stored."""
-        if self.sqlite is None:
+        con = self._con()
+        if con is None:
             return replay.last_seq(self.svc, match_id)
-        row = self._con().execute(f"SELECT MAX(originator_version) FROM {self.sqlite[1]} WHERE originator_id = ?",
-                                  [match_uuid(match_id).hex]).fetchone()
+        row = con.execute(f"SELECT MAX(originator_version) FROM {self.table} WHERE originator_id = ?",
+                          [match_uuid(match_id).hex]).fetchone()
         if row is None or row[0] is None:
             raise replay.unknown(self.svc, match_id)
         return int(row[0])
@@ -63,19 +78,21 @@ class EventReader:
     def rows(self, match_id: str, gt: int, lte: int) -> list[tuple[int, str, bytes]]:
         """``(version, topic, state)`` of the events ``gt < seq <= lte``, in order."""
         oid = match_uuid(match_id)
-        if self.sqlite is None:
+        con = self._con()
+        if con is None:
             return [(r.originator_version, r.topic, r.state)
                     for r in self.svc.recorder.select_events(oid, gt=gt or None, lte=lte)]
-        return self._con().execute(
-            f"SELECT originator_version, topic, state FROM {self.sqlite[1]} WHERE originator_id = ? "
+        return con.execute(
+            f"SELECT originator_version, topic, state FROM {self.table} WHERE originator_id = ? "
             f"AND originator_version > ? AND originator_version <= ? ORDER BY originator_version",
             [oid.hex, gt, lte]).fetchall()
 
     def close(self) -> None:
-        con = getattr(self.local, "con", None)
-        if con is not None:
+        with self.lock:
+            opened, self.opened = self.opened, []
+        for con in opened:
             con.close()
-            self.local.con = None
+        self.uri = None  # a closed reader reads through the recorder (which says it is closed)
 
 
 @lru_cache(maxsize=None)

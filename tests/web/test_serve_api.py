@@ -429,3 +429,26 @@ def test_a_view_served_from_the_cache_is_the_view_computed(client, built):
     assert first.headers["content-type"] == "application/json"
     other = client.get(f"/api/matches/{match}/view", params={"at": 11, "as": "P1"}).json()
     assert other["perspective"] == "P1" and other != first.json()  # the cache key holds the seat
+
+
+def test_a_store_that_cannot_be_opened_read_only_is_read_through_its_recorder(built):
+    from web.cursor import Cursor, EventReader
+    from zx_events import replay
+    from zx_events.application import MatchService
+
+    svc = MatchService(built.store, create=False)
+    try:
+        reader = EventReader(svc)
+        if svc.store.kind == "sqlite":
+            assert reader._con() is not None  # the fast path: its own read-only connection
+            reader.close()
+            reader = EventReader(svc)
+            reader.uri = "file:/nonexistent/folder/events.sqlite?mode=ro"
+        assert reader._con() is None and reader.uri is None
+        match = built.matches[0]
+        cursor = Cursor(reader, match, replay.names_for)
+        view = cursor.view(cursor.check_seq(5), "P1").to_json()
+        expected = json.loads(cli(built, "replay", match, "--event", "5", "--as", "P1", "--format", "json"))
+        assert view == expected and len(cursor.rows) == 5
+    finally:
+        svc.close()
