@@ -66,6 +66,17 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("P
 def build(folder: Path, matches: int) -> tuple[str, str]:
     store, analytics = folder / "events.sqlite", folder / "events.duckdb"
     if store.exists() and analytics.exists():
+        from analytics.db import SCHEMA_VERSION, connect_reader, stored_version
+
+        con = connect_reader(analytics)
+        try:
+            current = stored_version(con) == SCHEMA_VERSION
+        finally:
+            con.close()
+        if not current:  # made by an older version of the projection
+            print(f"rebuilding {analytics} (zx analytics update --rebuild)", file=sys.stderr)
+            subprocess.run([*ZX, "--store", str(store), "analytics", "update", "--rebuild"], check=True, env=ENV,
+                           stdout=subprocess.DEVNULL)
         return str(store), str(analytics)
     folder.mkdir(parents=True, exist_ok=True)
     print(f"building {matches} matches into {folder} (zx simulate + zx import; a few minutes)", file=sys.stderr)

@@ -132,7 +132,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: in
         uvicorn.run("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                     log_level="warning", access_log=False)
         return
-    app = create_app(backend, freeze_gc=True)
+    app = create_app(backend, serving=True)
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
     finally:

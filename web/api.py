@@ -21,6 +21,7 @@ from .backend import Backend, WebError
 from .matchlist import GAMES, MatchFilters, page
 
 router = APIRouter(prefix="/api")
+DEFAULT_MIN_GAMES = 30  # zx stats --min-games
 
 MAX_LIMIT = 500
 
@@ -68,7 +69,7 @@ async def stats_query(
     archetype: str | None = Query(None, description="Only the side playing this archetype."),
     opp_archetype: str | None = Query(None, description="Only sides whose opponent plays this archetype."),
     game: str | None = Query(None, description="Only matches of this game (see /api/games)."),
-    min_games: int = Query(30, ge=1, description="Rows resting on fewer games are flagged low_sample."),
+    min_games: int = Query(DEFAULT_MIN_GAMES, ge=1, description="Rows resting on fewer games are flagged low_sample."),
 ) -> StatsQuery:
     from analytics.stats import Filters
 
@@ -249,7 +250,7 @@ def warm_stats(b: Backend) -> int:
     clients ask first), so that the first visitor finds them cached; returns how many."""
     from analytics.stats import Filters
 
-    q = StatsQuery(Filters(), 30)
+    q = StatsQuery(Filters(), DEFAULT_MIN_GAMES)
     done = 0
     for method, options in DEFAULT_STATS:
         if b.closed:

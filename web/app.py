@@ -50,12 +50,15 @@ def open_backend(store: str | None, analytics: str | Path | None = None, judge: 
 
 
 def create_app(store: str | Backend | None = None, judge: bool = False, analytics: str | Path | None = None,
-               freeze_gc: bool = False) -> FastAPI:
+               serving: bool = False) -> FastAPI:
     """The application: the JSON API under /api, the pages, and /static. ``store`` is a store URL or
-    path (see ``zx --store``), or an open ``Backend``. ``freeze_gc`` (the server process of ``zx serve``):
-    once the match list and the default statistics are warm, move every object then alive out of the
-    garbage collector's sight (``gc.freeze``): a full collection over the summaries of 10,000 matches
-    took 20-40 ms, a pause in every request in flight; after it, 2-5 ms."""
+    path (see ``zx --store``), or an open ``Backend``.
+
+    At start, in the background, the match list and the unfiltered statistics are computed. With
+    ``serving`` (the process of ``zx serve``), the unfiltered dashboard is drawn too (seconds of
+    vl-convert at 10,000 matches), then every object alive is moved out of the garbage collector's
+    sight (``gc.freeze``): a full collection over the summaries of 10,000 matches took 20-40 ms, a
+    pause in every request in flight; after it, 2-5 ms."""
     from . import api, pages
 
     owned = not isinstance(store, Backend)
@@ -71,7 +74,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         # the match list reads every match's notifications once (seconds at 10,000 matches), and the
         # unfiltered statistics take tens of milliseconds each: start now
         backend.warming = True
-        warm = threading.Thread(target=_warm, args=(backend, freeze_gc), daemon=True, name="zx-serve-warm")
+        warm = threading.Thread(target=_warm, args=(backend, serving), daemon=True, name="zx-serve-warm")
         warm.start()
         yield
         if owned:
@@ -129,8 +132,8 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     return app
 
 
-def _warm(backend: Backend, freeze_gc: bool = False) -> None:
-    """The match list, then the unfiltered statistics: what a first visitor asks for."""
+def _warm(backend: Backend, serving: bool = False) -> None:
+    """The match list, then the unfiltered statistics (and dashboard): what a first visitor asks for."""
     import gc
 
     from . import api
@@ -141,12 +144,18 @@ def _warm(backend: Backend, freeze_gc: bool = False) -> None:
         log.exception("warming the match summaries failed")
     try:
         api.warm_stats(backend)
+        if serving and not backend.closed:
+            from analytics.stats import Filters
+
+            from .pages import render_dashboard
+
+            render_dashboard(backend, Filters().params(), api.DEFAULT_MIN_GAMES, live=True)
     except WebError:  # no analytics file, or one behind the store: every statistic says so (503)
         pass
     except Exception:
         log.exception("warming the statistics failed")
     finally:
-        if freeze_gc:
+        if serving:
             gc.collect()
             gc.freeze()
         backend.warming = False
@@ -158,4 +167,4 @@ def app_from_env() -> FastAPI:
     import os
 
     return create_app(os.environ.get(ENV_STORE) or None, judge=os.environ.get(ENV_JUDGE) == "1",
-                      analytics=os.environ.get(ENV_ANALYTICS) or None, freeze_gc=True)
+                      analytics=os.environ.get(ENV_ANALYTICS) or None, serving=True)

@@ -147,3 +147,25 @@ def test_report_errors(built, tmp_path):
                                 "--analytics", str(tmp_path / "missing.duckdb")])
     assert r.exit_code == 1 and "zx analytics update" in r.output and "Traceback" not in r.output
     assert not (tmp_path / "x.html").exists()
+
+
+def test_the_server_process_draws_the_default_dashboard_at_start_then_freezes_the_heap(built):
+    import gc
+    import time
+
+    from analytics.stats import Filters
+
+    app = create_app(built.store, analytics=built.analytics, serving=True)
+    b = app.state.backend
+    try:
+        with TestClient(app) as c:
+            deadline = time.monotonic() + 120
+            while c.get("/api/status").json()["warming"]:
+                assert time.monotonic() < deadline, "the server never finished warming"
+                time.sleep(0.05)
+            key = ("page", tuple(sorted(Filters().params().items())), 30, True, "Metagame")
+            drawn = b.peek_cached(key)
+            assert drawn is not None and gc.get_freeze_count() > 0
+            assert c.get("/dashboard").text == drawn  # the page served is the one drawn at start
+    finally:
+        gc.unfreeze()
