@@ -178,3 +178,35 @@ def test_summaries_are_those_of_the_decoded_events(store):
             expected[by_id[n.originator_id]].update(winner=e.winner, reason=e.reason)
     assert {m: {k: rows[m][k] for k in ("turns", "winner", "reason", "p1", "event")} for m in rows} == expected
     assert any(r["winner"] for r in rows.values()) and all(r["game"] == "zx" for r in rows.values())
+
+
+def test_the_snapshot_fingerprint_reads_the_same_code_without_importing_it():
+    """Each game's ``projection_code`` is the source of the module that defines its aggregate, and
+    the eventsourcing version in the fingerprint is the one importlib.metadata gives: the same
+    fingerprint as before either was read without an import (stored snapshots stay valid)."""
+    from importlib import import_module, resources
+    from importlib.metadata import version
+
+    import eventsourcing
+
+    from zx_events import games
+    from zx_events.replay import installed_version
+
+    for game in games.all_games():
+        module = game.aggregate.__module__
+        assert module == f"{game.package}.{game.aggregate_module}"
+        package, _, name = module.rpartition(".")
+        assert game.projection_code() == resources.files(package).joinpath(name + ".py").read_bytes()
+        assert game.topic_prefix == import_module(module).PREFIX
+    assert eventsourcing is not None and installed_version("eventsourcing") == version("eventsourcing")
+    assert installed_version("orjson") == version("orjson")
+
+
+def test_replaying_a_match_imports_its_own_game_only(store):
+    match = CliRunner().invoke(zx, ["--store", str(store), "matches", "--format", "csv"]).stdout.splitlines()[1]
+    r, modules = probe("replay", match.split(",")[0], "--event", "5", "--format", "json", store=store)
+    assert json.loads(r.stdout)
+    assert "zx_events.games.zx.match" in modules
+    # the other game is asked for its identity and its projection code (a file read), not imported whole
+    assert loaded(modules, ("zx_events.games.x610z.match", "zx_events.games.x610z.referee", "importlib.metadata",
+                            *HEAVY)) == []

@@ -79,6 +79,7 @@ class Game(ABC):
     default_catalog: str  # the catalog a header without "catalog" means
     log_suffix: str  # ".zxlog": the file suffix zx import DIR and zx simulate use
     schema_file: str  # the JSON Schema of the records, a file in the game's package
+    aggregate_module: str = "match"  # the module of the game's package that defines ``aggregate``
     seats: tuple[str, ...] = ("P1", "P2")
 
     # ------------------------------------------------------------------ identity
@@ -170,9 +171,9 @@ class Game(ABC):
         chooses among them; each is accepted by a strict referee)."""
 
     def projection_code(self) -> bytes:
-        """What replay's snapshot fingerprint hashes: the code that rebuilds a state from events."""
-        package, _, name = self.aggregate.__module__.rpartition(".")
-        return resources.files(package).joinpath(name + ".py").read_bytes()
+        """What replay's snapshot fingerprint hashes: the code that rebuilds a state from events (the
+        source of ``aggregate_module``, read without importing it)."""
+        return resources.files(self.package).joinpath(self.aggregate_module + ".py").read_bytes()
 
     # ------------------------------------------------------------------ seats
     def build_view(self, match: Any, perspective: str, names: Any = None, **kw: Any) -> Any:

@@ -8,7 +8,6 @@ from typing import Any, Iterator
 
 from zx_events.games.base import Game
 
-from .match import PREFIX
 from .rules import RULES_VERSION, title
 
 BOARD_FIXTURE = "board"
@@ -18,7 +17,7 @@ class X610Z(Game):
     key = "x610z"
     name = "X610Z"
     header_key = "x610zlog"
-    topic_prefix = PREFIX
+    topic_prefix = "x610z.match"  # match.PREFIX, not imported: the aggregate loads when asked for
     rules_version = RULES_VERSION
     default_catalog = "x610z-sample"
     log_suffix = ".x610zlog"

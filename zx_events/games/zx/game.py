@@ -9,7 +9,6 @@ from typing import Any, Iterator
 from zx_events.games.base import Game
 
 from . import logformat
-from .match import PREFIX
 from .rules import RULES_VERSION, title
 
 
@@ -17,7 +16,7 @@ class ZX(Game):
     key = "zx"
     name = "Z/X -Zillions of enemy X-"
     header_key = logformat.HEADER_KEY
-    topic_prefix = PREFIX
+    topic_prefix = "zx.match"  # match.PREFIX, not imported: the aggregate loads when asked for
     rules_version = RULES_VERSION
     default_catalog = "sample"
     log_suffix = ".zxlog"
