@@ -151,10 +151,10 @@ def seal_stored(match: Any, mapper: Any, prev: str = ZERO) -> tuple[str, list[An
     match._sealed(events=match.version, last=last)
     head = chain(match.pending_events[len(pending):], last, bodies)
     events = match.collect_events()
-    stored = getattr(mapper, "stored", None)
-    if stored is None:  # another mapper: its own encoding
+    stored_all = getattr(mapper, "stored_all", None)
+    if stored_all is None:  # another mapper: its own encoding
         return head, [mapper.to_stored_event(e) for e in events]
-    return head, [stored(e, body, e.__dict__["digest"]) for e, body in zip(events, bodies)]
+    return head, stored_all(events, bodies)
 
 
 # ---------------------------------------------------------------------- reading the store

@@ -445,10 +445,32 @@ def check_codes(log: MatchLog, catalog) -> None:
         for code in game.header_codes(log.header):
             if code not in catalog:
                 raise unknown(code, log.header_line)
-    for rec in log.records:
-        name = fmt.def_name(rec.data)
-        if name is None:
-            continue
-        for code in fmt.codes_of(rec.data, name):
-            if code not in catalog:
-                raise unknown(code, rec.line)
+    fields_of: dict[Any, tuple] = {}  # (do, op) -> the code-valued fields of that record kind
+    code_fields, is_position = fmt.code_fields, fmt.is_position
+    for rec in log.records:  # fmt.def_name and fmt.codes_of, with the fields looked up once per kind
+        d = rec.data
+        do = d.get("do")
+        kind = (do, d.get("op")) if do == "effect" else do
+        try:
+            fields = fields_of.get(kind)
+        except TypeError:  # an unhashable do or op: that record's own way
+            fields = None
+            kind = None
+        if fields is None:
+            name = fmt.def_name(d)
+            fields = code_fields.get(name, ()) if name is not None else ()
+            if kind is not None and fmt.header_key not in d:
+                fields_of[kind] = fields
+        for key, what in fields:
+            value = d.get(key)
+            if value is None and key not in d:
+                continue
+            if what == "code":
+                if value not in catalog:
+                    raise unknown(value, rec.line)
+            elif what == "codes":
+                for code in value:
+                    if code not in catalog:
+                        raise unknown(code, rec.line)
+            elif isinstance(value, str) and not is_position(value) and value not in catalog:
+                raise unknown(value, rec.line)
