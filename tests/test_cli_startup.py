@@ -210,3 +210,27 @@ def test_replaying_a_match_imports_its_own_game_only(store):
     # the other game is asked for its identity and its projection code (a file read), not imported whole
     assert loaded(modules, ("zx_events.games.x610z.match", "zx_events.games.x610z.referee", "importlib.metadata",
                             *HEAVY)) == []
+
+
+def test_stats_do_not_import_pyarrow(store):
+    """The stats' frames are read from DuckDB's Arrow stream by Polars (``pl.DataFrame(relation)``),
+    the same frames as ``relation.pl()`` without importing pyarrow."""
+    r = CliRunner().invoke(zx, ["--store", str(store), "analytics", "update"])
+    assert r.exit_code == 0, r.output
+    r, modules = probe("stats", "winrates", "--format", "json", store=store)
+    rows = json.loads(r.stdout)
+    assert rows and rows == json.loads(CliRunner().invoke(zx, ["--store", str(store), "stats", "winrates",
+                                                                "--format", "json"]).stdout)
+    assert "duckdb" in modules and "polars" in modules and loaded(modules, ("pyarrow",)) == []
+
+
+def test_stats_frames_are_those_of_pl(store):
+    import duckdb
+    import polars as pl
+
+    con = duckdb.connect()
+    rel = con.sql("SELECT 1 AS a, 2.5::DECIMAL(5,2) AS d, 'x' AS s, {'k': 1} AS st, 1.5::DOUBLE AS f, "
+                  "12::BIGINT AS b, true AS bo, '2026-01-01'::TIMESTAMP AS ts, [1.5] AS l, NULL::VARCHAR AS n")
+    assert pl.DataFrame(rel).equals(rel.pl()) and pl.DataFrame(rel).schema == rel.pl().schema
+    empty = con.sql("SELECT 1 AS a, 'x' AS s WHERE false")
+    assert pl.DataFrame(empty).schema == empty.pl().schema and pl.DataFrame(empty).height == 0
