@@ -16,7 +16,10 @@ Corpus: ``--matches`` simulated matches (``zx simulate --policy mixed``, 100 a f
 - peak RSS of a child ``zx import`` over the first half and over all of the corpus: equal figures
   mean memory does not grow with the corpus.
 
-Usage: .venv/bin/python bench/bench_import.py [--matches 1000] [--format table|json|csv]
+``--game x610z``: the same over an X610Z corpus (``zx simulate --game x610z``), its rows prefixed
+``x610z:``; the floor is measured on that corpus in the same run.
+
+Usage: .venv/bin/python bench/bench_import.py [--matches 1000] [--game zx|x610z] [--format table|json|csv]
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, WORKDIR, clocks, corpus, fresh, load, report, result  # noqa: E402
+from common import ROOT, WORKDIR, clocks, corpus, fresh, game_label, game_option, load, report, result  # noqa: E402
 
 BATCH = 64
 
@@ -108,9 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="processes for the parallel run (default 2)")
     ap.add_argument("--no-rss", action="store_true", help="skip the two peak-memory runs")
     ap.add_argument("--format", dest="fmt", choices=["table", "json", "csv"], default="table")
+    game_option(ap)
     args = ap.parse_args(argv)
     work = args.workdir
-    files = corpus(args.matches, work)
+    files = corpus(args.matches, work, game=args.game)
+    g = game_label(args.game)
     tag = f"{os.getpid()}"
     rows = []
     if not args.no_rss:
@@ -122,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     cf = floor(files, one, fresh(work / f"floor-{tag}.sqlite"))
     events2, c2 = run_import(fresh(work / f"par-{tag}.sqlite"), files, args.workers)
     assert events2 == events
-    rows.append(result("import", f"zx import, 1 process, strict ({args.matches} matches, {events} events)",
+    rows.append(result("import", f"{g}zx import, 1 process, strict ({args.matches} matches, {events} events)",
                        round(events / c1["cpu"]), "events/CPU-s", round(events / cf["cpu"]),
                        c1["cpu"] / cf["cpu"], "<= 3x floor", c1["cpu"] / cf["cpu"] <= 3,
                        wall_s=round(c1["wall"], 2), floor_note="orjson per line + executemany of the stored rows"))
@@ -131,13 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     # cores, so the wall time is at least their CPU over the cores, and at least the parent's own CPU
     cores = min(args.workers, os.cpu_count() or 1)
     bound = c1["cpu"] / max(c2["cpu"], (c2["cpu"] + c2["children_cpu"]) / cores)
-    rows.append(result("import", f"zx import, {args.workers} processes: speed-up over 1 ({load()}; from CPU "
+    rows.append(result("import", f"{g}zx import, {args.workers} processes: speed-up over 1 ({load()}; from CPU "
                                  f"times, parent {c2['cpu']:.2f} s + workers {c2['children_cpu']:.2f} s vs 1 "
                                  f"process {c1['cpu']:.2f} s, on idle cores at most {bound:.2f}x)",
                        round(events / c2["wall"]), "events/s", round(events / c1["wall"]), speedup,
                        ">= 1.8x on 2 idle cores", speedup >= 1.8, cpu_bound_speedup=round(bound, 2)))
     if not args.no_rss:
-        rows.append(result("import", f"peak RSS, {len(half)} of {len(files)} files vs all", round(rss_all, 1),
+        rows.append(result("import", f"{g}peak RSS, {len(half)} of {len(files)} files vs all", round(rss_all, 1),
                            "MiB", round(rss_half, 1), rss_all / rss_half, "flat in corpus size",
                            rss_all / rss_half < 1.25))
     for p in work.glob(f"*-{tag}.sqlite*"):

@@ -11,7 +11,9 @@ into a SQLite store (cached per tree), then in a child process:
 Ratio = projection wall time / floor wall time (target: at most 1.5); CPU times (both threads of
 the projection) are printed beside them.
 
-Usage: .venv/bin/python bench/bench_projection.py [--matches 1000] [--format table|json|csv]
+``--game x610z``: the same over an X610Z corpus (its floor reads the same topics' rows of that store).
+
+Usage: .venv/bin/python bench/bench_projection.py [--matches 1000] [--game zx|x610z] [--format table|json|csv]
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, WORKDIR, corpus, fresh, load, report, result  # noqa: E402
+from common import ROOT, WORKDIR, corpus, fresh, game_label, game_option, load, report, result  # noqa: E402
 
 CHILD = r"""
 import json, sqlite3, sys, time
@@ -68,12 +70,12 @@ print(json.dumps({"events": r.events, "position": r.position, "wall": wall, "cpu
 """
 
 
-def store_for_tree(matches: int, work: Path) -> Path:
+def store_for_tree(matches: int, work: Path, game: str = "zx") -> Path:
     """This tree's import of the corpus (the stored bytes depend on the code that wrote them)."""
-    tag = hashlib.sha256(str(ROOT).encode()).hexdigest()[:8]
+    tag = hashlib.sha256(str(ROOT).encode()).hexdigest()[:8] + ("" if game == "zx" else f"-{game}")
     path = work / f"projection-{matches}-{tag}.sqlite"
     if not path.exists():
-        files = corpus(matches, work)
+        files = corpus(matches, work, game=game)
         tmp = fresh(work / f"projection-{matches}-{tag}.partial")
         code = ("import sys\nfrom zx_events.application import MatchService\nfrom zx_events.parallel import import_files\n"
                 "svc = MatchService(sys.argv[1])\nlist(import_files(svc, sys.argv[2:], workers=1))\nsvc.close()\n")
@@ -90,8 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=1000)
     ap.add_argument("--workdir", type=Path, default=WORKDIR)
     ap.add_argument("--format", dest="fmt", choices=["table", "json", "csv"], default="table")
+    game_option(ap)
     args = ap.parse_args(argv)
-    store = store_for_tree(args.matches, args.workdir)
+    store = store_for_tree(args.matches, args.workdir, args.game)
     duck = args.workdir / f"projection-{os.getpid()}.duckdb"
     fresh(duck)
     p = subprocess.run([sys.executable, "-c", CHILD, str(store), str(duck)], cwd=ROOT, capture_output=True,
@@ -102,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"bench: the projection failed: {p.stderr[-2000:]}")
     r = json.loads(p.stdout.strip().splitlines()[-1])
     ratio = r["wall"] / r["floor_wall"]
-    rows = [result("projection", f"analytics update --rebuild, {r['position']} store events, {r['events']} "
+    rows = [result("projection", f"{game_label(args.game)}analytics update --rebuild, {r['position']} store events, {r['events']} "
                                  f"projected (CPU {r['cpu']:.2f} s vs floor CPU {r['floor_cpu']:.2f} s; {load()})",
                    round(r["position"] / r["wall"]), "events/s", round(r["position"] / r["floor_wall"]), ratio,
                    "<= 1.5x floor", ratio <= 1.5, cpu_ratio=round(r["cpu"] / r["floor_cpu"], 2))]

@@ -14,7 +14,9 @@ busy machine does not count), median and p99 of:
 Targets: state_at never slower than replay from zero on any match (per-match median ratio <= 1),
 and at most 0.5x the decode floor on matches of 300+ events.
 
-Usage: .venv/bin/python bench/bench_seek.py [--seeks 300] [--store PATH|URL] [--format table|json|csv]
+``--game x610z``: the same on X610Z matches (rows prefixed ``x610z:``).
+
+Usage: .venv/bin/python bench/bench_seek.py [--seeks 300] [--store PATH|URL] [--game zx|x610z] [--format table|json|csv]
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import WORKDIR, corpus, fresh, quantiles, report, result  # noqa: E402
+from common import WORKDIR, corpus, fresh, game_label, game_option, quantiles, report, result  # noqa: E402
 
 
 def timed(fn: Callable[[int], Any], seqs: list[int]) -> list[float]:
@@ -49,7 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workdir", type=Path, default=WORKDIR)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--format", dest="fmt", choices=["table", "json", "csv"], default="table")
+    game_option(ap)
     args = ap.parse_args(argv)
+    g = game_label(args.game)
 
     import orjson
 
@@ -57,8 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     from zx_events.application import MatchService
     from zx_events.parallel import import_files
 
-    files = corpus(args.matches, args.workdir)[: args.files]
-    svc = MatchService(args.store or fresh(args.workdir / "seek.sqlite"))
+    files = corpus(args.matches, args.workdir, game=args.game)[: args.files]
+    svc = MatchService(args.store or fresh(args.workdir / f"seek-{args.game}.sqlite"))
     outs = [o for o in import_files(svc, [str(f) for f in files], workers=1) if o.status == "imported"]
     by_len = sorted(((o.events, o.match_id) for o in outs))
     short = sorted(by_len, key=lambda x: abs(x[0] - 40))[:3]
@@ -98,15 +102,15 @@ def main(argv: list[str] | None = None) -> int:
         r_med, r_p99 = quantiles(times["replay from 0"])
         s_med, s_p99 = quantiles(times["state_at"])
         what = f"{label} ({', '.join(str(e) for e, _ in picked)})"
-        rows.append(result("seek", f"state_at vs replay from 0, {what}", round(s_med * 1e3, 3), "ms median",
+        rows.append(result("seek", f"{g}state_at vs replay from 0, {what}", round(s_med * 1e3, 3), "ms median",
                            round(r_med * 1e3, 3), s_med / r_med, "<= 1x replay", s_med <= r_med,
                            p99_ms=round(s_p99 * 1e3, 3), replay_p99_ms=round(r_p99 * 1e3, 3)))
         if label.startswith("300"):
-            rows.append(result("seek", f"state_at vs decode floor, {what}", round(s_med * 1e3, 3), "ms median",
+            rows.append(result("seek", f"{g}state_at vs decode floor, {what}", round(s_med * 1e3, 3), "ms median",
                                round(f_med * 1e3, 3), s_med / f_med, "<= 0.5x decode floor", s_med / f_med <= 0.5,
                                p99_ms=round(s_p99 * 1e3, 3), floor_p99_ms=round(f_p99 * 1e3, 3),
                                first_seek_ms=round(max(cold) * 1e3, 2)))
-    rows.append(result("seek", "state_at / replay from 0, worst match (median of its seeks)", round(worst, 3),
+    rows.append(result("seek", f"{g}state_at / replay from 0, worst match (median of its seeks)", round(worst, 3),
                        "ratio", 1.0, worst, "<= 1 on every match", worst <= 1))
     for r in rows:
         if "p99_ms" in r:

@@ -33,17 +33,30 @@ def zx(*args: str, env: dict[str, str] | None = None, check: bool = True) -> sub
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
 
 
-def corpus(matches: int, workdir: Path = WORKDIR, seed: int = 7, per_file: int = 100) -> list[Path]:
-    """``matches`` simulated matches in .zxlog files (made once with ``zx simulate``, then cached)."""
-    out = workdir / f"corpus-{matches}-{seed}"
+GAMES = {"zx": ".zxlog", "x610z": ".x610zlog"}  # --game of the import, seek and projection benches: log suffix
+
+
+def corpus(matches: int, workdir: Path = WORKDIR, seed: int = 7, per_file: int = 100, game: str = "zx") -> list[Path]:
+    """``matches`` simulated matches of ``game`` in log files (made once with ``zx simulate``, then cached)."""
+    out = workdir / (f"corpus-{matches}-{seed}" if game == "zx" else f"corpus-{game}-{matches}-{seed}")
     done = out / "DONE"
     if not done.exists():
         out.mkdir(parents=True, exist_ok=True)
-        print(f"bench: zx simulate -n {matches} --seed {seed} into {out} (cached)", file=sys.stderr)
-        zx("simulate", "-n", str(matches), "--seed", str(seed), "--out", str(out), "--policy", "mixed",
-           "--per-file", str(per_file), "--format", "csv")
+        print(f"bench: zx simulate --game {game} -n {matches} --seed {seed} into {out} (cached)", file=sys.stderr)
+        zx("simulate", "--game", game, "-n", str(matches), "--seed", str(seed), "--out", str(out), "--policy",
+           "mixed", "--per-file", str(per_file), "--format", "csv")
         done.write_text("ok")
-    return sorted(out.glob("*.zxlog"))
+    return sorted(out.glob(f"*{GAMES[game]}"))
+
+
+def game_option(ap: Any) -> None:
+    """``--game``: which game's simulated corpus the bench measures (its figures sit beside Z/X's)."""
+    ap.add_argument("--game", choices=sorted(GAMES), default="zx",
+                    help="the game of the simulated corpus (default zx)")
+
+
+def game_label(game: str) -> str:
+    return "" if game == "zx" else f"{game}: "
 
 
 def fresh(path: Path) -> str:

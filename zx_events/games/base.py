@@ -190,7 +190,7 @@ class Game(ABC):
 
     # ------------------------------------------------------------------ drawing
     @abstractmethod
-    def render_board(self, match: Any, view: Any) -> Any:
+    def render_board(self, view: Any) -> Any:
         """The board of ``view`` for the terminal (a string or a rich renderable)."""
 
     @property

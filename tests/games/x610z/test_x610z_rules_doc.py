@@ -1,0 +1,59 @@
+"""docs/rules-x610z.md is the list of the enforced X610Z clauses: every row of its table has a test
+named after its number, every clause the referee reports is in it (or among the derived rules it
+names), and its count by section adds up to the table."""
+
+import ast
+import re
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+DOC = (ROOT / "docs" / "rules-x610z.md").read_text(encoding="utf-8")
+ENGINE = ROOT / "zx_events" / "games" / "x610z"
+
+
+def table() -> list[str]:
+    section = DOC.split("## Checks, by section", 1)[1].split("\n## ", 1)[0]
+    return [line.split("|")[1].strip() for line in section.splitlines() if re.match(r"\| \d{3}\.\d+[a-z]? \|", line)]
+
+
+def counts() -> dict[str, tuple[int, list[str]]]:
+    section = DOC.split("## How many, by section", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for line in section.splitlines():
+        m = re.match(r"\| (\d)\. [^|]+\| (\d+) \| ([^|]*)\|", line)
+        if m:
+            out[m.group(1)] = (int(m.group(2)), [c.strip() for c in m.group(3).split(",") if c.strip()])
+    return out
+
+
+def test_names() -> list[str]:
+    out = []
+    for p in (ROOT / "tests" / "games" / "x610z").glob("test_*.py"):
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_x610z_"):
+                out.append(node.name)
+    return out
+
+
+def test_x610z_every_enforced_clause_has_a_test_named_after_it():
+    rows = table()
+    assert len(rows) == len(set(rows)) == 55
+    names = test_names()
+    for clause in rows:
+        assert any(f"_{clause.replace('.', '_')}_" in n for n in names), f"{clause}: no test named after it"
+
+
+def test_x610z_the_count_by_section_is_the_table():
+    rows = table()
+    by = counts()
+    assert Counter(r[0] for r in rows) == Counter({s: n for s, (n, _) in by.items()})
+    assert sorted(c for _, cs in by.values() for c in cs) == sorted(rows)
+    assert f"{len(rows)} clauses are enforced" in DOC
+
+
+def test_x610z_every_clause_the_engine_reports_is_documented():
+    text = "".join((ENGINE / f).read_text(encoding="utf-8") for f in ("referee.py", "checks.py", "decks.py", "setup.py"))
+    cited = set(re.findall(r'"(\d{3}\.\d+[a-z]?)"', text))
+    derived = DOC.split("the derived rules listed after the table:", 1)[1].split("\n\n", 1)[0]
+    assert cited <= set(table()) | set(re.findall(r"\d{3}\.\d+[a-z]?", derived)), cited - set(table())
