@@ -139,15 +139,15 @@ def test_data_dictionary_documents_every_column(imported):
     documented: dict[str, list[tuple[str, str]]] = {}
     section = None
     for line in text.splitlines():
-        if line.startswith("## "):
-            section = line[3:].strip()
+        if line.startswith("## ") or line.startswith("### x610z_"):
+            section = line.split(" ", 1)[1].strip()
         m = re.match(r"\| ([a-z0-9_]+) \| ([A-Z\[\]]+) \|", line)
         if m and section:
             documented.setdefault(section, []).append((m.group(1), m.group(2)))
     con = duckdb.connect(str(imported.with_suffix(".duckdb")), read_only=True)
     spelled = {"TIMESTAMP WITH TIME ZONE": "TIMESTAMPTZ"}
     for name in ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_games",
-                 "card_catalog"):
+                 "card_catalog", "x610z_attacks", "x610z_life", "x610z_moves", "x610z_casts"):
         cols = [(c, spelled.get(t, t)) for c, t in con.execute(
             "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
             "ORDER BY ordinal_position", [name]).fetchall()]

@@ -143,3 +143,16 @@ def test_x610z_replay_from_every_seat_hides_hands_and_deck_order(both, seat):
             assert len(hand) == state["players"][pl]["hand_count"] and all(h[5] and h[6] for h in hand)
         else:
             assert len(hand) == 1 and hand[0][5] == "" and int(hand[0][7]) == state["players"][pl]["hand_count"]
+
+
+def test_x610z_tables_are_exported_as_parquet(both, tmp_path):
+    import polars as pl
+
+    out = tmp_path / "out"
+    rows = {r["table"]: r for r in as_json(run(both, "export", "--parquet", str(out), "--format", "json"))}
+    (n,) = as_json(run(both, "sql", "SELECT count(*) AS n FROM x610z_attacks", "--format", "json"))
+    assert rows["x610z_attacks"]["rows"] == n["n"] > 0
+    back = pl.scan_parquet(out / "x610z_attacks", hive_partitioning=True).collect()
+    assert back.height == n["n"] and set(back["month"]) == {"2026-11"}
+    for table in ("x610z_life", "x610z_moves", "x610z_casts", "plays"):
+        assert rows[table]["rows"] > 0, table
