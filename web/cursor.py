@@ -23,8 +23,6 @@ import threading
 from functools import lru_cache
 from typing import Any, Callable
 
-from eventsourcing.utils import resolve_topic
-
 from zx_events import codec, replay
 from zx_events.ids import match_uuid
 
@@ -98,7 +96,7 @@ class EventReader:
 @lru_cache(maxsize=None)
 def _kind(topic: str) -> str:
     """The event class name of a stored topic (``TurnStarted``), without decoding the event."""
-    return resolve_topic(topic).__name__
+    return codec.event_class(topic).__name__
 
 
 class Cursor:

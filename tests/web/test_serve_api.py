@@ -452,3 +452,24 @@ def test_a_store_that_cannot_be_opened_read_only_is_read_through_its_recorder(bu
         assert view == expected and len(cursor.rows) == 5
     finally:
         svc.close()
+
+
+def test_a_turn_asked_first_in_a_fresh_process_finds_its_game(built):
+    """The start of a turn is found from the stored topics alone; in a process that has decoded no event
+    yet (the games' event classes are imported lazily), the topic still names its class."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, json; from fastapi.testclient import TestClient; from web.app import create_app; "
+            "c = TestClient(create_app(sys.argv[1], analytics=sys.argv[2])); "
+            "r = c.get(f'/api/matches/{sys.argv[3]}/view', params={'turn': 2, 'as': 'P1'}); "
+            "print(r.status_code); print(r.text)")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code, built.store, str(built.analytics), built.matches[0]],
+                         capture_output=True, text=True, cwd=root, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(root)})
+    status, body = out.stdout.split("\n", 1)
+    assert status == "200", out.stdout + out.stderr
+    expected = json.loads(cli(built, "replay", built.matches[0], "--turn", "2", "--as", "P1", "--format", "json"))
+    assert json.loads(body) == expected
