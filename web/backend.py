@@ -217,13 +217,11 @@ class Backend:
 
         return self.cursors.get(match_id, make)
 
-    def view(self, match_id: str, perspective: str, at: int | None = None, turn: int | None = None) -> dict[str, Any]:
-        """The state after event ``at`` (or at the start of ``turn``; default: the end) as ``perspective``
-        sees it: exactly ``zx replay MATCH --event N --as SEAT --format json``."""
-        return orjson.loads(self.view_json(match_id, perspective, at, turn))
-
     def view_json(self, match_id: str, perspective: str, at: int | None = None, turn: int | None = None) -> bytes:
-        """``view`` encoded as JSON. A view of a stored match never changes, so the encoded answer is kept
+        """The state after event ``at`` (or at the start of ``turn``; default: the end) as ``perspective``
+        sees it, as JSON: exactly ``zx replay MATCH --event N --as SEAT --format json``.
+
+        A view of a stored match never changes, so the encoded answer is kept
         (``VIEW_CACHE`` of them). Otherwise the match's cursor reads only the events it has not read
         yet, up to ``at``, and walks its state forward to it (stepping through a match costs one event a
         step); a step back replays from the first event."""
