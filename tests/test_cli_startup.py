@@ -234,3 +234,18 @@ def test_stats_frames_are_those_of_pl(store):
     assert pl.DataFrame(rel).equals(rel.pl()) and pl.DataFrame(rel).schema == rel.pl().schema
     empty = con.sql("SELECT 1 AS a, 'x' AS s WHERE false")
     assert pl.DataFrame(empty).schema == empty.pl().schema and pl.DataFrame(empty).height == 0
+
+
+def test_stored_topics_are_resolved_through_the_codec():
+    """A stored topic resolves only once its game is imported, and games are imported lazily:
+    every module resolves topics with ``codec.event_class`` (its game first), none with
+    eventsourcing's ``resolve_topic`` alone."""
+    offenders = []
+    for folder in ("zx_events", "analytics", "cli", "web"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == ROOT / "zx_events" / "codec.py":
+                continue
+            text = path.read_text(encoding="utf-8")
+            if "resolve_topic(" in text:
+                offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
