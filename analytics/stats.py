@@ -206,6 +206,27 @@ def _order(df: pl.DataFrame, first: list[str]) -> pl.DataFrame:
     return df.select([*first, *[c for c in df.columns if c not in first]])
 
 
+class _ArrowStream:
+    """Only a relation's Arrow C stream. ``pl.DataFrame(relation)`` itself probes the relation with
+    ``hasattr`` for the interfaces it knows, and a DuckDB relation answers those probes with objects
+    nanobind then reports as "leaked" on stderr at every exit; through this wrapper Polars sees the
+    stream and nothing else."""
+
+    __slots__ = ("relation",)
+
+    def __init__(self, relation: Any) -> None:
+        self.relation = relation
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return self.relation.__arrow_c_stream__(requested_schema)
+
+
+def _frame(relation: Any) -> pl.DataFrame:
+    """A DataFrame from the relation's Arrow stream: the same frame as ``.pl()`` without importing
+    pyarrow (which ``.pl()`` goes through: half a second of a zx stats start-up on the shared machine)."""
+    return pl.DataFrame(_ArrowStream(relation))
+
+
 class Stats:
     """Read-only statistics over one analytics file (or an open DuckDB connection)."""
 
@@ -270,12 +291,10 @@ class Stats:
     def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None,
                **identifiers: str) -> pl.DataFrame:
         text = sql(name).format(**identifiers) if identifiers else sql(name)
-        # a DataFrame from the relation's Arrow stream: the same frame as .pl() without importing
-        # pyarrow (which .pl() goes through: half a second of a zx stats start-up on the shared machine)
-        return pl.DataFrame(self.con.sql(text, params={**filters.params(), **(extra or {})}))
+        return _frame(self.con.sql(text, params={**filters.params(), **(extra or {})}))
 
     def _names(self) -> pl.DataFrame:
-        return pl.DataFrame(self.con.sql("SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL"))
+        return _frame(self.con.sql("SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL"))
 
     def sql(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
             limit: int | None = None, game: str | None = None) -> pl.DataFrame:
