@@ -156,7 +156,11 @@ class Cursor:
             raise replay.DamagedMatch(f"match {self.match_id} cannot be replayed: its event seq "
                                       f"{self.pos + len(events) + 1} is missing from the store; zx verify "
                                       f"{self.match_id} names the damage")
-        self.state = codec.project(self.state, events)
+        try:
+            self.state = codec.project(self.state, events)
+        except BaseException:  # a state half walked is no state at any seq: the next view starts over
+            self.state, self.pos = None, 0
+            raise
         self.pos = seq
         return self.state
 

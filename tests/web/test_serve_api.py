@@ -473,3 +473,23 @@ def test_a_turn_asked_first_in_a_fresh_process_finds_its_game(built):
     assert status == "200", out.stdout + out.stderr
     expected = json.loads(cli(built, "replay", built.matches[0], "--turn", "2", "--as", "P1", "--format", "json"))
     assert json.loads(body) == expected
+
+
+def test_a_cursor_whose_walk_failed_starts_over(built, monkeypatch):
+    from web.cursor import Cursor, EventReader
+    from zx_events import codec, replay
+    from zx_events.application import MatchService
+
+    svc = MatchService(built.store, create=False)
+    try:
+        cursor = Cursor(EventReader(svc), built.matches[0], replay.names_for)
+        cursor.state_at(4)
+        with monkeypatch.context() as m:  # the walk interrupted half way (any error inside the projection)
+            m.setattr(codec, "project", lambda aggregate, events: (_ for _ in ()).throw(RuntimeError("interrupted")))
+            with pytest.raises(RuntimeError):
+                cursor.state_at(9)
+        assert cursor.state is None and cursor.pos == 0
+        view = cursor.view(9, "P1").to_json()
+        assert view == json.loads(cli(built, "replay", built.matches[0], "--event", "9", "--as", "P1", "--format", "json"))
+    finally:
+        svc.close()
