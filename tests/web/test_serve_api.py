@@ -484,8 +484,12 @@ def test_a_cursor_whose_walk_failed_starts_over(built, monkeypatch):
     try:
         cursor = Cursor(EventReader(svc), built.matches[0], replay.names_for)
         cursor.state_at(4)
-        with monkeypatch.context() as m:  # the walk interrupted half way (any error inside the projection)
-            m.setattr(codec, "project", lambda aggregate, events: (_ for _ in ()).throw(RuntimeError("interrupted")))
+
+        def interrupted(aggregate, events):  # any error inside the projection, half way
+            raise RuntimeError("interrupted")
+
+        with monkeypatch.context() as m:
+            m.setattr(codec, "project", interrupted)
             with pytest.raises(RuntimeError):
                 cursor.state_at(9)
         assert cursor.state is None and cursor.pos == 0
