@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
 
     con = sqlite3.connect(svc.store.path)  # the aggregate ids, in import order
     oids = [UUID(r[0]) for r in con.execute("SELECT originator_id FROM stored_events WHERE originator_version = 1 "
-                                            "ORDER BY rowid")]
+                                            "AND topic LIKE '%:Started' ORDER BY rowid")]  # not the store ledger
     con.close()
     ids = list(zip((o.match_id for o in outs), oids))
     events = sum(o.events for o in outs)
