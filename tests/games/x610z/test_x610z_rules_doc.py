@@ -27,7 +27,7 @@ def counts() -> dict[str, tuple[int, list[str]]]:
     return out
 
 
-def test_names() -> list[str]:
+def x610z_test_names() -> list[str]:
     out = []
     for p in (ROOT / "tests" / "games" / "x610z").glob("test_*.py"):
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
@@ -39,7 +39,7 @@ def test_names() -> list[str]:
 def test_x610z_every_enforced_clause_has_a_test_named_after_it():
     rows = table()
     assert len(rows) == len(set(rows)) == 55
-    names = test_names()
+    names = x610z_test_names()
     for clause in rows:
         assert any(f"_{clause.replace('.', '_')}_" in n for n in names), f"{clause}: no test named after it"
 
