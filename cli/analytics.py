@@ -208,6 +208,8 @@ def stats_group() -> None:
 
     Rows whose sample is under --min-games are flagged low_sample, never hidden. A deck, player,
     event, archetype or card the analytics file has never seen is an error naming the closest ones.
+    Games are never mixed: --game GAME counts one; without it each game of the file is counted on
+    its own (a leading game column when the file holds several).
     """
 
 
@@ -243,11 +245,13 @@ _stats_command("matchups", "matchups",
 _stats_command("attacks", "attacks",
                "Attacks by attacker card, attacker Square, or target: outcomes and success rate.\n\n"
                "Example: zx stats attacks --by square\n\n"
-               "Success: the target Z/X was destroyed or the player took damage.",
+               "Success: the target Z/X was destroyed or the player took damage. Reads Z/X's attacks table: Z/X "
+               "matches only (another game's attacks are in its own tables: zx sql --game GAME).",
                ("card", "square", "target"), "card")
 _stats_command("life", "life",
                "Life damage per turn per seat, ignition rate of revealed Life cards, comeback rate.\n\n"
-               "Example: zx stats life --by turn",
+               "Example: zx stats life --by turn\n\n"
+               "--by seat reads the seats of every game (one game at a time); --by turn reads Z/X's life table.",
                ("seat", "turn"), "seat")
 _stats_command("cards", "cards",
                "Per card, as 17lands defines them: win rate in hand (GIH), opening hand (OH), drawn (GD), never "
