@@ -36,6 +36,8 @@ from zx_events.freetext import JUDGE, is_timestamp, normalize
 from zx_events.games.x610z.sim import simulate
 from zx_events.logformat.reader import parse_log
 
+from x610z_support import hidden_codes, strings, visible_codes
+
 PLAYERS = ("P1", "P2")
 VIEWERS = ("P1", "P2", "spectator")
 SECRET_PATH = "secret-folder-of-the-judge"
@@ -44,45 +46,7 @@ DISGUISES = (str, str.lower, lambda c: c.replace("-", "\u2010"), lambda c: c.rep
              lambda c: c.replace("-", "\u2212").lower())
 
 
-# ---------------------------------------------------------------------- what a seat may see
-def visible_codes(m: Any, viewer: str) -> set[str]:
-    """Codes in zones the viewer sees: the board, permanents, the stack, discard and removed piles,
-    his own hand."""
-    if m is None:
-        return set()
-    out = {e["code"] for e in m.dots.values()} | {p["code"] for p in m.perms}
-    out |= {s["card"] for s in m.stack if s.get("card")}
-    for pl, z in m.p.items():
-        out |= set(z["discard"]) | set(z["removed"])
-        if viewer == pl:
-            out |= set(z["hand"])
-    return out
-
-
-def hidden_codes(m: Any, viewer: str) -> set[str]:
-    """Codes in zones the viewer may not see: every deck, the other player's hand."""
-    out: set[str] = set()
-    if m is None:
-        return out
-    for pl, z in m.p.items():
-        out |= set(z["deck"])
-        if viewer != pl:
-            out |= set(z["hand"])
-    return out
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from strings(v)
-
-
+# ---------------------------------------------------------------------- what a seat may see (x610z_support)
 FREE_TEXT = ("note", "ts", "event", "round", "format", "name", "deck_name", "message")
 
 

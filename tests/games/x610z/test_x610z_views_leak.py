@@ -15,40 +15,11 @@ from zx_events.games.x610z.sim import simulate
 from zx_events.games.x610z.views import build_view, redact_event, redact_record
 from zx_events.games.zx.views import event_fields
 
-from x610z_support import play
+from x610z_support import hidden_codes as hidden
+from x610z_support import play, strings
+from x610z_support import visible_codes as visible
 
 VIEWERS = ("P1", "P2", "spectator")
-
-
-def visible(m: Any, viewer: str) -> set[str]:
-    out = {e["code"] for e in m.dots.values()} | {p["code"] for p in m.perms}
-    out |= {s["card"] for s in m.stack if s.get("card")}
-    for pl, z in m.p.items():
-        out |= set(z["discard"]) | set(z["removed"])
-        if viewer == pl:
-            out |= set(z["hand"])
-    return out
-
-
-def hidden(m: Any, viewer: str) -> set[str]:
-    out: set[str] = set()
-    for pl, z in m.p.items():
-        out |= set(z["deck"])
-        if viewer != pl:
-            out |= set(z["hand"])
-    return out
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from strings(v)
 
 
 def check_match(text: str) -> int:

@@ -1,9 +1,10 @@
-"""Test helpers: play an X610Z log through the referee."""
+"""Test helpers: play an X610Z log through the referee; what a seat may see (the leak tests)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Iterator
 
 from zx_events.games.x610z.setup import board_for, catalog_for, open_match
 
@@ -33,3 +34,44 @@ def play(text: str, *, strict: bool = True, source: str = "t.x610zlog"):
         ref.finish()
         matches.append((m, ref))
     return matches
+
+
+# ---------------------------------------------------------------------- what a seat may see (leak tests)
+def visible_codes(m: Any, viewer: str) -> set[str]:
+    """Codes in zones the viewer sees: the board, permanents, the stack, discard and removed piles,
+    his own hand."""
+    if m is None:
+        return set()
+    out = {e["code"] for e in m.dots.values()} | {p["code"] for p in m.perms}
+    out |= {s["card"] for s in m.stack if s.get("card")}
+    for pl, z in m.p.items():
+        out |= set(z["discard"]) | set(z["removed"])
+        if viewer == pl:
+            out |= set(z["hand"])
+    return out
+
+
+def hidden_codes(m: Any, viewer: str) -> set[str]:
+    """Codes in zones the viewer may not see: every deck, the other player's hand."""
+    out: set[str] = set()
+    if m is None:
+        return out
+    for pl, z in m.p.items():
+        out |= set(z["deck"])
+        if viewer != pl:
+            out |= set(z["hand"])
+    return out
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON-like value, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from strings(v)
+
