@@ -230,12 +230,13 @@
       if (!scrollPending) {  // once per frame, when the browser lays out anyway: no forced layout per step
         scrollPending = true;
         var follow = function () {
+          if (!scrollPending) return;  // once per step: the list is the user's to scroll afterwards
           scrollPending = false;
           if (currentRow) scrollList(currentRow);
         };
+        // on the next frame, when the browser lays out anyway (scrollList measures the row and the list
+        // as laid out then); frames may be paused (a hidden tab): then the timer does it
         requestAnimationFrame(follow);
-        // frames may be paused (a hidden tab), or the layout may still move after the frame (the board
-        // grows, the page scrolls): look once more a little later; scrollList moves nothing if the row shows
         setTimeout(follow, 100);
       }
     }
