@@ -15,6 +15,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
+from zx_events.games.simfiles import SimFile  # noqa: F401  (what write_files yields)
+from zx_events.games.simfiles import write_files as _write_files
+
 from . import checks
 from .board import Board, load_board
 from .cards import COLORLESS, Catalog, load_catalog
@@ -471,43 +474,6 @@ def simulate(matches: int, seed: int, *, decks: Sequence[str] | None = None, max
                        len(play.m.pending_events))
 
 
-@dataclass
-class SimFile:
-    """One written ``.x610zlog`` file and what is in it."""
-
-    path: str
-    matches: list[SimMatch] = field(default_factory=list)
-
-    def row(self) -> dict:
-        return {"file": self.path, "matches": len(self.matches),
-                "records": sum(len(s.records) for s in self.matches),
-                "events": sum(s.events for s in self.matches),
-                "turns": sum(s.turns for s in self.matches),
-                "winners": [f"{s.winner or '-'} {s.reason or 'unfinished'}" for s in self.matches]}
-
-
 def write_files(out, seed: int, sims: Iterator[SimMatch], per_file: int = 1) -> Iterator[SimFile]:
     """Write the matches ``per_file`` to a file, ``<out>/x610z-sim-<seed>-<k>.x610zlog``."""
-    from pathlib import Path
-
-    if per_file < 1:
-        raise ValueError("per_file must be at least 1")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    batch: list[SimMatch] = []
-    k = 0
-
-    def flush() -> SimFile:
-        nonlocal k
-        k += 1
-        path = out / f"x610z-sim-{seed}-{k:04d}.x610zlog"
-        path.write_text("\n".join(line for s in batch for line in s.lines()) + "\n", encoding="utf-8", newline="\n")
-        return SimFile(str(path), list(batch))
-
-    for sim in sims:
-        batch.append(sim)
-        if len(batch) == per_file:
-            yield flush()
-            batch = []
-    if batch:
-        yield flush()
+    return _write_files(out, f"x610z-sim-{seed}-{{k:04d}}.x610zlog", sims, per_file)

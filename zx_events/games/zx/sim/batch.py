@@ -10,11 +10,12 @@ a fixed date, so analytics that partition by month see several months.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from zx_events.games.simfiles import SimFile  # noqa: F401  (what write_files yields; zx_events.games.zx.sim exports it)
+from zx_events.games.simfiles import write_files as _write_files
 from zx_events.games.zx.cards import load_catalog
 from zx_events.games.zx.decks import Deck, sample_catalog_name, sample_decks
 from zx_events.games.zx.sim.play import MAX_TURNS, SimMatch, play_match
@@ -77,42 +78,6 @@ def simulate(matches: int, seed: int, *, decks: Sequence[str] | None = None, pol
         yield play_match(header, catalog, players, rng, max_turns=max_turns, check=check)
 
 
-@dataclass
-class SimFile:
-    """One written ``.zxlog`` file and what is in it."""
-
-    path: str
-    matches: list[SimMatch] = field(default_factory=list)
-
-    def row(self) -> dict:
-        return {"file": self.path, "matches": len(self.matches),
-                "records": sum(len(s.records) for s in self.matches),
-                "events": sum(s.events for s in self.matches),
-                "turns": sum(s.turns for s in self.matches),
-                "winners": [f"{s.winner or '-'} {s.reason or 'unfinished'}" for s in self.matches]}
-
-
 def write_files(out: str | Path, seed: int, sims: Iterator[SimMatch], per_file: int = 1) -> Iterator[SimFile]:
     """Write the matches ``per_file`` to a file, ``<out>/sim-<seed>-<k>.zxlog``; yields each file written."""
-    if per_file < 1:
-        raise ValueError("per_file must be at least 1")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    batch: list[SimMatch] = []
-    k = 0
-
-    def flush() -> SimFile:
-        nonlocal k
-        k += 1
-        path = out / f"sim-{seed}-{k:04d}.zxlog"
-        lines = [line for s in batch for line in s.lines()]
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
-        return SimFile(str(path), list(batch))
-
-    for sim in sims:
-        batch.append(sim)
-        if len(batch) == per_file:
-            yield flush()
-            batch = []
-    if batch:
-        yield flush()
+    return _write_files(out, f"sim-{seed}-{{k:04d}}.zxlog", sims, per_file)
