@@ -48,6 +48,38 @@ class Violation:
                 "message": self.message}
 
 
+class CardSet:
+    """What every game's catalog answers (a frozen dataclass with ``name``, ``sha256``, ``cards``:
+    code -> card with ``code`` and ``name``, and the class attribute ``game``)."""
+
+    name: str
+    sha256: str
+    cards: dict[str, Any]
+    game: str
+
+    def __contains__(self, code: object) -> bool:
+        return code in self.cards
+
+    def __getitem__(self, code: str) -> Any:
+        return self.cards[code]
+
+    def get(self, code: str) -> Any:
+        return self.cards.get(code)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    @property
+    def ref(self) -> dict:
+        """What a stored match pins: the catalog's name and content hash."""
+        return {"name": self.name, "sha256": self.sha256}
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Card code -> card name."""
+        return {c.code: c.name for c in self.cards.values()}
+
+
 class Referee(Protocol):
     """Checks one match's records in order and applies them to its aggregate.
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from zx_events.games.base import CardSet
 from zx_events.errors import CatalogError
 
 HEADER = ["code", "name", "type", "permanent", "cost", "restriction", "class", "element", "crew",
@@ -112,33 +113,12 @@ class Card:
 
 
 @dataclass(frozen=True)
-class Catalog:
+class Catalog(CardSet):
     name: str
     sha256: str
     cards: dict[str, Card] = field(repr=False, compare=False)
     types: tuple[str, ...] = ENERGY
     source: str = ""
-
-    def __contains__(self, code: object) -> bool:
-        return code in self.cards
-
-    def __getitem__(self, code: str) -> Card:
-        return self.cards[code]
-
-    def get(self, code: str) -> Card | None:
-        return self.cards.get(code)
-
-    def __len__(self) -> int:
-        return len(self.cards)
-
-    @property
-    def ref(self) -> dict:
-        return {"name": self.name, "sha256": self.sha256}
-
-    @property
-    def names(self) -> dict[str, str]:
-        """Card code -> card name."""
-        return {c.code: c.name for c in self.cards.values()}
 
     game = "x610z"  # the game a catalog belongs to (zx import --catalog)
 

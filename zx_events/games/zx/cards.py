@@ -12,6 +12,7 @@ from enum import Enum
 from importlib import resources
 from pathlib import Path
 
+from zx_events.games.base import CardSet
 from zx_events.errors import CatalogError
 
 COLOURS = ("red", "blue", "white", "black", "green")
@@ -150,7 +151,7 @@ class Card:
 
 
 @dataclass(frozen=True)
-class Catalog:
+class Catalog(CardSet):
     """A named set of cards, with the SHA-256 of the CSV it was read from."""
 
     name: str
@@ -158,29 +159,7 @@ class Catalog:
     cards: dict[str, Card] = field(repr=False, compare=False)  # sha256 stands for the content
     source: str = ""
 
-    def __contains__(self, code: object) -> bool:
-        return code in self.cards
-
-    def __getitem__(self, code: str) -> Card:
-        return self.cards[code]
-
-    def get(self, code: str) -> Card | None:
-        return self.cards.get(code)
-
-    def __len__(self) -> int:
-        return len(self.cards)
-
     game = "zx"  # the game a catalog belongs to (zx_events.games)
-
-    @property
-    def ref(self) -> dict:
-        """What a stored match pins: the catalog's name and content hash."""
-        return {"name": self.name, "sha256": self.sha256}
-
-    @property
-    def names(self) -> dict[str, str]:
-        """Card code -> card name."""
-        return {c.code: c.name for c in self.cards.values()}
 
 
 def _parse_int(text: str, what: str, where: str, *, allow_inf: bool) -> float | int | None:
