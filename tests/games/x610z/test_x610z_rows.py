@@ -3,7 +3,7 @@
 from zx_events.games.x610z import rows
 from zx_events.games.x610z.cards import load_catalog
 from zx_events.games.x610z.match import topic
-from zx_events.games.zx.views import event_fields
+from zx_events.seats import event_fields
 
 from x610z_builder import BATTLE, T1, pp, r, run
 

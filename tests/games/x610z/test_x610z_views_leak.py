@@ -6,14 +6,13 @@ him (decks; the other player's hand) and in no zone he sees."""
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
 
 import pytest
 
 from zx_events.games.x610z.match import project
 from zx_events.games.x610z.sim import simulate
 from zx_events.games.x610z.views import build_view, redact_event, redact_record
-from zx_events.games.zx.views import event_fields
+from zx_events.seats import event_fields
 
 from x610z_support import hidden_codes as hidden
 from x610z_support import play, strings
