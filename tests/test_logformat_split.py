@@ -1,0 +1,75 @@
+"""The parallel importer's block splitter (zx_events.logformat.split) gives exactly the pieces of the
+line-by-line reader (reader.iter_pieces): the same texts, first lines, UTF-8 errors and empty-file
+error, whatever the block size and wherever the blocks cut."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zx_events.errors import FormatError
+from zx_events.logformat.reader import iter_pieces
+from zx_events.logformat.split import pieces
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADER = b'{"zxlog": 1, "match": "m-%d", "players": {}}'
+LINES = [
+    HEADER,
+    b'{"x610zlog": 1, "match": "x"}',
+    b'{"kind": "draw", "note": "says \\"zxlog\\" in a string"}',  # names a key, not a header
+    b'{"kind": "draw", "player": "P1"}',
+    b'{"zxlog": 1, "x610zlog": 1}',  # two keys: still a header for the splitter
+    b'not json but "zxlog"',  # broken and names a key: a new match
+    b'[1, 2, "zxlog"]',  # not an object: a new match
+    b"",
+    b"   \t",
+    b"\xef\xbb\xbf" + HEADER,  # a byte order mark (only the file's first one is dropped)
+    b'{"kind": "note", "text": "caf\xc3\xa9 \xe2\x80\xa8"}',  # UTF-8 and U+2028 (not a line end)
+    b'{"kind": "note", "text": "bad \xff byte"}',  # not UTF-8
+    b'{"kind": "note", "text": "cr\r inside"}',  # \r is not a line end
+    b'\xc3',  # a cut multi-byte sequence
+]
+
+
+def outcome(it):
+    out = []
+    try:
+        for source, line, text, bad in it:
+            out.append((source, line, text, None if bad is None else (str(bad), bad.line)))
+    except FormatError as e:
+        out.append(("error", str(e), e.line))
+    return out
+
+
+def same(path: Path, block: int) -> None:
+    assert outcome(pieces(path, block)) == outcome(iter_pieces(path))
+
+
+@pytest.mark.parametrize("path", sorted(ROOT.glob("examples/**/*.*log")), ids=lambda p: p.name)
+def test_split_gives_the_line_readers_pieces_for_every_example_log(path):
+    for block in (1, 13, 4096, 1 << 22):
+        same(path, block)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(range(len(LINES))), max_size=30), st.booleans(), st.integers(1, 300))
+def test_split_gives_the_line_readers_pieces_for_any_file(tmp_path_factory, kinds, newline_at_end, block):
+    data = b"\n".join(LINES[k] % i if b"%d" in LINES[k] else LINES[k] for i, k in enumerate(kinds))
+    if newline_at_end and kinds:
+        data += b"\n"
+    path = tmp_path_factory.mktemp("split") / "log.zxlog"
+    path.write_bytes(data)
+    same(path, block)
+
+
+def test_split_of_a_missing_or_empty_file_is_the_readers_error(tmp_path):
+    for data in (None, b"", b"\n \n", b"\xef\xbb\xbf"):
+        path = tmp_path / "f.zxlog"
+        if data is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_bytes(data)
+        same(path, 4)
