@@ -95,6 +95,59 @@ def test_seeks_into_a_long_simulated_match_agree_with_a_full_replay(service):
                                                                 replay.names_for(rebuilt(service, mid, 1)).names).to_json()
 
 
+def test_a_snapshot_altered_after_a_trusted_seek_is_not_trusted_again(tmp_path):
+    """A seek remembers the snapshot rows it checked by the SHA-256 of their bytes: the same process,
+    seeking again after the snapshots table was edited, checks the edited row afresh and replays."""
+    import sqlite3
+
+    from zx_events.application import MatchService
+
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    try:
+        sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+        mid = import_text(svc, "\n".join(sim.lines()) + "\n")
+        replay.prepare_snapshots(svc, mid)
+        seq = 3 * replay.SNAPSHOT_EVERY + 4
+        truth = state(rebuilt(svc, mid, seq))
+        assert state(replay.state_at(svc, mid, seq)) == truth  # checked and remembered
+        assert state(replay.state_at(svc, mid, seq)) == truth  # remembered
+        sid, table = replay.snapshot_id(mid), replay._snapshots(svc).recorder.events_table_name
+        with sqlite3.connect(tmp_path / "s.sqlite") as con:
+            (body,) = con.execute(f"SELECT state FROM {table} WHERE originator_id = ? AND originator_version = ?",
+                                  (sid.hex, 3 * replay.SNAPSHOT_EVERY)).fetchone()
+            doc = json.loads(body)
+            doc["state"]["turn"] += 40
+            con.execute(f"UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                        (json.dumps(doc).encode(), sid.hex, 3 * replay.SNAPSHOT_EVERY))
+        con.close()
+        assert state(replay.state_at(svc, mid, seq)) == truth  # the edited snapshot is not used
+        assert mid in replay._DISTRUSTED[svc]
+    finally:
+        svc.close()
+
+
+def test_a_seek_never_creates_a_store_file(tmp_path):
+    """The seek's own read connection opens the file without creating it: a store deleted under a
+    running service never becomes a new empty file."""
+    from zx_events.application import MatchService
+
+    path = tmp_path / "s.sqlite"
+    svc = MatchService(str(path))
+    try:
+        mid = import_text(svc, "\n".join(next(iter(simulate(1, seed=3))).lines()) + "\n")
+        assert replay.state_at(svc, mid, 5).version == 5
+        for p in tmp_path.glob("s.sqlite*"):
+            p.unlink()
+        replay._READERS.pop(svc, None)  # a thread that has not read yet
+        try:  # the recorder's pooled connections may still read the deleted file's pages
+            replay.state_at(svc, mid, 6)
+        except Exception:  # noqa: BLE001 - either way, no file may appear
+            pass
+        assert not path.exists()
+    finally:
+        svc.close()
+
+
 def test_unknown_match_and_a_seq_beyond_the_match_are_errors(service, example_log):
     with pytest.raises(replay.UnknownMatch, match=r"^unknown match 'nope': it is not in the store "):
         replay.state_at(service, "nope", 3)

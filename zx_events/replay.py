@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import sqlite3
+import threading
+import urllib.parse
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
@@ -30,6 +34,7 @@ from weakref import WeakKeyDictionary
 import orjson
 
 from eventsourcing.domain import Snapshot
+from eventsourcing.utils import resolve_topic
 from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
 from zx_events import games
@@ -184,10 +189,43 @@ def trusted(snapshot: Any, event: Any) -> bool:
             and state.get(CHECK_KEY) == state_check(chain, state))
 
 
+_VERIFIED: dict[bytes, None] = {}  # the (snapshot row, event row) pairs found trusted, by SHA-256 of their bytes
+_VERIFIED_MAX = 1 << 16
+
+
+def _trusted_rows(snap: Any, event_row: Any, snapshot: Any, oid: uuid.UUID, decode: Any) -> bool:
+    """``trusted(snapshot, event)`` for a snapshot row and the stored row of the event it was taken
+    after, remembered by the SHA-256 of the two rows' bytes: the verdict depends on those bytes
+    alone, so a pair seen before is not re-encoded and re-hashed (a fifth of a seek); bytes altered
+    since are a new pair, checked afresh."""
+    h = hashlib.sha256(len(snap[2]).to_bytes(8, "big"))
+    h.update(snap[2])
+    h.update(event_row[2])
+    key = h.digest()
+    if key in _VERIFIED:
+        return True
+    ok = trusted(snapshot, decode(oid, *event_row))
+    if ok:
+        if len(_VERIFIED) >= _VERIFIED_MAX:
+            _VERIFIED.clear()
+        _VERIFIED[key] = None
+    return ok
+
+
 def _from_snapshot(snapshot: Any, match_id: str, oid: uuid.UUID | None = None) -> Match:
-    state = {k: v for k, v in snapshot.state.items() if k not in (CHAIN_KEY, CHECK_KEY)}
+    state = snapshot.state  # decoded for this seek alone: its check keys are dropped in place
+    state.pop(CHAIN_KEY, None)
+    state.pop(CHECK_KEY, None)
+    cls = resolve_topic(snapshot.topic)
+    if getattr(cls, "class_version", 1) == 1 and "class_version" not in state:  # Snapshot.mutate without upcasts
+        state["_id"] = oid or match_uuid(match_id)  # filed under snapshot_id; the events check the match's id
+        state["_version"] = snapshot.originator_version
+        state["_pending_events"] = []
+        match = object.__new__(cls)
+        object.__setattr__(match, "__dict__", state)
+        return match
     match = dataclasses.replace(snapshot, state=state).mutate(None)
-    match.__dict__["_id"] = oid or match_uuid(match_id)  # filed under snapshot_id; the events check the match's id
+    match.__dict__["_id"] = oid or match_uuid(match_id)
     return match
 
 
@@ -260,7 +298,7 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
     start = None
     if snap:  # _read also gave the event the snapshot was taken after: the snapshot is checked against it
         snapshot = decode(snapshot_id(match_id), *snap)
-        if rows and rows[0][0] == snap[0] and trusted(snapshot, decode(oid, *rows[0])):
+        if rows and rows[0][0] == snap[0] and _trusted_rows(snap, rows[0], snapshot, oid, decode):
             start, rows = _from_snapshot(snapshot, match_id, oid), rows[1:]
         else:  # altered, or taken after other events: never trusted; replay from the first event
             _DISTRUSTED.setdefault(svc, set()).add(match_id)
@@ -277,33 +315,69 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
     return match
 
 
+_READERS: "WeakKeyDictionary[Any, threading.local]" = WeakKeyDictionary()
+
+
+def _reader(svc: Any) -> sqlite3.Connection:  # sqlite3.Error: no file to read
+    """This thread's own read connection to the SQLite file of ``svc`` (autocommit: each statement
+    sees every committed write, the snapshots a seek writes through the recorder included). The
+    recorder's pooled connection cost a seek a fifth of its time to check out and back in."""
+    local = _READERS.get(svc)
+    if local is None:
+        local = _READERS.setdefault(svc, threading.local())
+    c = getattr(local, "conn", None)
+    if c is None:
+        name = svc.store.env.get("SQLITE_DBNAME") if svc.store.kind == "sqlite" else None
+        if not name or ":memory:" in name or "mode=memory" in name:
+            raise sqlite3.OperationalError("not a SQLite file")
+        # a URI as given; a path with mode=rw: never creates a file that is not there (deleted under a server)
+        uri = name if name.startswith("file:") else f"file:{urllib.parse.quote(str(Path(name).resolve()))}?mode=rw"
+        c = local.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=True)
+        c.execute("PRAGMA query_only = ON")
+    return c
+
+
 def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bool) -> tuple[Any, list[Any]]:
     """The latest snapshot at or before ``lte`` (when ``snapshot``; else None) and the events from
-    the one it was taken after (to check it against) up to ``lte``, each as ``(version, topic, state)``. On SQLite two plain queries on one pooled
-    connection (the recorder's ``select_events`` costs a transaction, a StoredEvent and a UUID
-    a row: most of a seek); elsewhere through the recorders."""
+    the one it was taken after (to check it against) up to ``lte``, each as ``(version, topic, state)``.
+    On a SQLite file one plain statement on this thread's read connection (the recorder's
+    ``select_events`` costs a transaction, a StoredEvent and a UUID a row: most of a seek);
+    elsewhere, or when the file cannot be read that way, through the recorders."""
     rec, top = svc.recorder, (1 << 62) if lte is None else lte
     store = _snapshots(svc) if snapshot else None
     if svc.store.kind == "sqlite" and getattr(rec.datastore, "originator_id_type", None) == "uuid" and \
             (store is None or store.recorder.datastore is rec.datastore):
-        with rec.datastore.get_connection(commit=False) as conn:
-            c = getattr(conn, "_sqlite_conn", None)
-            if c is not None:
-                snap = None
-                if store is not None:
-                    snap = c.execute(f"SELECT originator_version, topic, state FROM {store.recorder.events_table_name} "
-                                     f"WHERE originator_id = ? AND originator_version <= ? "
-                                     f"ORDER BY originator_version DESC LIMIT 1", [snapshot_id(match_id).hex, top]).fetchone()
-                rows = c.execute(f"SELECT originator_version, topic, state FROM {rec.events_table_name} "
-                                 f"WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
-                                 f"ORDER BY originator_version", [oid.hex, snap[0] - 1 if snap else 0, top]).fetchall()
-                return snap, rows
+        try:
+            return _read_sqlite(svc, match_id, oid, top, store)
+        except sqlite3.Error:  # e.g. a file this process may read but not open for WAL reading
+            pass
     snap = None
     if store is not None:
         found = store.recorder.select_events(snapshot_id(match_id), lte=lte, desc=True, limit=1)
         snap = (found[0].originator_version, found[0].topic, found[0].state) if found else None
     gt = snap[0] - 1 if snap else None
     return snap, [(r.originator_version, r.topic, r.state) for r in rec.select_events(oid, gt=gt, lte=lte)]
+
+
+def _read_sqlite(svc: Any, match_id: str, oid: uuid.UUID, top: int, store: Any) -> tuple[Any, list[Any]]:
+    """``_read`` on a SQLite file: one statement on this thread's read connection."""
+    rec = svc.recorder
+    c = _reader(svc)
+    if store is None:
+        return None, c.execute(f"SELECT originator_version, topic, state FROM {rec.events_table_name} "
+                               f"WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version",
+                               [oid.hex, top]).fetchall()
+    # the snapshot, tagged 0, and the events from the one it was taken after, tagged 1
+    found = c.execute(
+        f"WITH s AS (SELECT originator_version AS v, topic, state FROM {store.recorder.events_table_name} "
+        f"WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version DESC LIMIT 1) "
+        f"SELECT 0, v, topic, state FROM s UNION ALL "
+        f"SELECT 1, originator_version, topic, state FROM {rec.events_table_name} WHERE originator_id = ? "
+        f"AND originator_version >= coalesce((SELECT v FROM s), 1) AND originator_version <= ? ORDER BY 1, 2",
+        [snapshot_id(match_id).hex, top, oid.hex, top]).fetchall()
+    if found and found[0][0] == 0:
+        return found[0][1:], [r[1:] for r in found[1:]]
+    return None, [r[1:] for r in found]
 
 
 def turn_starts(svc: Any, match_id: str) -> list[int]:

@@ -102,9 +102,16 @@ def load_events(topic: str) -> None:
     """Import the aggregate (the event classes) of the game a stored topic belongs to, if any, so
     that the topic resolves; the store's mapper asks before it resolves a topic (``zx_events.codec``),
     so reading a store imports only the games whose events are read (``zx matches``: none)."""
-    key = TOPIC_PREFIXES.get(topic.split(":", 1)[0])
+    prefix = topic.split(":", 1)[0]
+    if prefix in _LOADED:
+        return
+    key = TOPIC_PREFIXES.get(prefix)
     if key is not None:
         get(key).aggregate  # noqa: B018
+        _LOADED.add(prefix)
+
+
+_LOADED: set[str] = set()  # topic prefixes whose game's aggregate is imported (load_events: once a seek)
 
 
 def describe() -> Iterator[dict[str, Any]]:
