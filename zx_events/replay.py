@@ -34,7 +34,6 @@ from weakref import WeakKeyDictionary
 import orjson
 
 from eventsourcing.domain import Snapshot
-from eventsourcing.utils import resolve_topic
 from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
 from zx_events import games
@@ -216,7 +215,9 @@ def _from_snapshot(snapshot: Any, match_id: str, oid: uuid.UUID | None = None) -
     state = snapshot.state  # decoded for this seek alone: its check keys are dropped in place
     state.pop(CHAIN_KEY, None)
     state.pop(CHECK_KEY, None)
-    cls = resolve_topic(snapshot.topic)
+    from zx_events import codec
+
+    cls = codec.event_class(snapshot.topic)  # the aggregate class, its game imported first
     if getattr(cls, "class_version", 1) == 1 and "class_version" not in state:  # Snapshot.mutate without upcasts
         state["_id"] = oid or match_uuid(match_id)  # filed under snapshot_id; the events check the match's id
         state["_version"] = snapshot.originator_version
