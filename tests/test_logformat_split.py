@@ -1,6 +1,6 @@
-"""The parallel importer's block splitter (zx_events.logformat.split) gives exactly the pieces of the
-line-by-line reader (reader.iter_pieces): the same texts, first lines, UTF-8 errors and empty-file
-error, whatever the block size and wherever the blocks cut."""
+"""The log reader splits a file into matches a block at a time (reader.iter_pieces): it gives exactly
+the pieces of the line-by-line rule it replaced (kept here as the oracle): the same texts, first
+lines, UTF-8 errors and empty-file error, whatever the block size and wherever the blocks cut."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zx_events.errors import FormatError
-from zx_events.logformat.reader import iter_pieces
-from zx_events.logformat.split import pieces
+from zx_events.logformat.reader import _KEYS_TEXT, _names_header_key, _open, _starts_match, iter_pieces
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = b'{"zxlog": 1, "match": "m-%d", "players": {}}'
@@ -34,6 +33,45 @@ LINES = [
 ]
 
 
+def line_by_line(path):
+    """The reader's rule, one line at a time (iter_pieces before it read blocks): the oracle."""
+    source, f, close = _open(path)
+    try:
+        piece: list[str] = []
+        start = 1
+        bad: FormatError | None = None
+        offset = 0  # of the current line in the file, in bytes
+        seen = False
+        for no, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                line = raw.decode("utf-8", errors="replace")  # to find the match it belongs to; never stored
+                error = FormatError(f"not UTF-8: byte 0x{raw[e.start]:02x} at byte offset {offset + e.start} "
+                                    f"(column {len(raw[:e.start].decode('utf-8', 'replace')) + 1}) cannot be "
+                                    f"decoded: the match is rejected whole", source=source, line=no)
+            else:
+                error = None
+            offset += len(raw)
+            if no == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            if piece and _names_header_key(line) and _starts_match(line):
+                yield source, start, "".join(piece), bad
+                piece, start, bad = [], no, None
+            if error is not None and bad is None:
+                bad = error
+            seen = seen or not line.isspace()
+            piece.append(line)
+        if piece:
+            yield source, start, "".join(piece), bad
+        if not seen:
+            raise FormatError(f"{source} is empty: no match in it (a log starts with a header record with the "
+                              f"key {_KEYS_TEXT})", source=source)
+    finally:
+        if close:
+            f.close()
+
+
 def outcome(it):
     out = []
     try:
@@ -45,7 +83,7 @@ def outcome(it):
 
 
 def same(path: Path, block: int) -> None:
-    assert outcome(pieces(path, block)) == outcome(iter_pieces(path))
+    assert outcome(iter_pieces(path, block)) == outcome(line_by_line(path))
 
 
 @pytest.mark.parametrize("path", sorted(ROOT.glob("examples/**/*.*log")), ids=lambda p: p.name)

@@ -23,8 +23,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from zx_events.application import ImportOutcome, MatchService
 from zx_events.errors import FormatError
 from zx_events.ledger import insert_sealed, sealed_entry
-from zx_events.logformat.reader import parse_piece
-from zx_events.logformat.split import pieces as iter_pieces
+from zx_events.logformat.reader import iter_pieces, parse_piece
 
 TASK_MATCHES = 16  # matches per task sent to a worker
 IN_FLIGHT = 4  # tasks per worker queued at once
