@@ -85,19 +85,22 @@ class MatchMapper(Mapper):
                                "topic": _topic_of(type(event)), "state": state})
         return out
 
-    def stored_all(self, events: list[Any], bodies: list[bytes]) -> list[StoredEvent]:
-        """``stored`` of each event and its canonical bytes, its digest read from the event: one loop,
-        for the import's whole match (zx_events.integrity.seal_stored)."""
-        if self.compressor or self.cipher:
-            return [self.stored(e, body, e.__dict__.get("digest")) for e, body in zip(events, bodies)]
-        out, new, set_, key, topics = [], _new, _set, DIGEST_KEY, _TOPICS
-        for e, body in zip(events, bodies):
+    def stored_all(self, events: list[Any], states: list[bytes]) -> list[StoredEvent]:
+        """The stored event of each event whose stored bytes (canonical bytes and digest:
+        ``zx_events.integrity.chain``) are ``states``: one loop, for the import's whole match
+        (zx_events.integrity.seal_stored)."""
+        compress = self.compressor.compress if self.compressor else None
+        encrypt = self.cipher.encrypt if self.cipher else None
+        out, new, set_, topics = [], _new, _set, _TOPICS
+        for e, state in zip(events, states):
             d, cls = e.__dict__, type(e)
-            digest = d.get("digest")
+            if compress is not None:
+                state = compress(state)
+            if encrypt is not None:
+                state = encrypt(state)
             s = new(StoredEvent)
             set_(s, "__dict__", {"originator_id": d["originator_id"], "originator_version": d["originator_version"],
-                                 "topic": topics.get(cls) or _topic_of(cls),
-                                 "state": body if digest is None else b"".join((body[:-1], key, digest.encode(), b'"}'))})
+                                 "topic": topics.get(cls) or _topic_of(cls), "state": state})
             out.append(s)
         return out
 
