@@ -13,6 +13,7 @@ from zx_events.games.zx.cards import INF, Card, Catalog
 from zx_events.games.zx.match import Match, other, power_of
 
 Problem = tuple[str, str] | None
+_PLAYER_SQUARE = {p: str(player_square(p)) for p in ("P1", "P2")}  # the name of each player's Player Square
 
 
 def missing(zone: Iterable[str], codes: Iterable[str]) -> list[str]:
@@ -74,7 +75,8 @@ def find_uid(m: Match, uid: int | None) -> tuple[str, dict] | None:
 def placement(m: Match, player: str, square: str) -> Problem:
     """806: not the opponent's Player Square, not on an opponent Z/X, not on your own Sleep Z/X."""
     opp = other(player)
-    if Square.parse(square) == player_square(opp):
+    Square.parse(square)  # (a name that is not a Square: ValueError)
+    if square == _PLAYER_SQUARE[opp]:  # Square.parse(square) == player_square(opp), without making a Square
         return "806", f"{square} is {opp}'s Player Square"
     e = m.sq.get(square)
     if e is not None:

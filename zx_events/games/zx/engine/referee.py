@@ -25,6 +25,11 @@ from zx_events.games.zx.engine import checks
 from zx_events.games.zx.engine.effects import check_effect
 
 _DRAW = PHASES.index("draw")
+# events whose methods change nothing ``Referee.settle`` acts on (see there): a pass, a draw, a Resource
+# placed; a turn started (Sleep and Reboot, and waivers dropped: a battle owed nothing only waits longer);
+# an attack declared (the attacker Sleep, and a battle in its Event Step, which settle leaves alone)
+_INERT = frozenset({Match.PriorityPassed, Match.CardsDrawn, Match.ResourcePlaced, Match.TurnStarted,
+                    Match.AttackDeclared})
 _MAIN = PHASES.index("main")
 
 
@@ -55,6 +60,7 @@ class Referee:
         self.line: int | None = None
         self.by: str | None = None
         self.rec: dict | None = None
+        self._settled = -1  # the match's version when settle last found nothing to do
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
@@ -104,7 +110,11 @@ class Referee:
             if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
                     and not (kind == "attack" and m.battle is not None):  # that one is 602.1
                 self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
-            getattr(self, "do_" + kind)(rec)
+            do = _DO.get(kind) if type(self) is Referee else None
+            if do is None:
+                getattr(self, "do_" + kind)(rec)
+            else:
+                do(self, rec)
         except _Skip:
             pass
         self.settle()
@@ -167,8 +177,26 @@ class Referee:
         return rec["do"] == due.kind
 
     def settle(self) -> None:
-        """Automatic rule effects: lethal damage, loss, and the end of a finished battle."""
+        """Automatic rule effects: lethal damage, loss, and the end of a finished battle.
+
+        Nothing to do when it found nothing to do the last time and every event since is one whose
+        method cannot give it anything to do (``_INERT``): the Power, damage and modifiers of the
+        cards on Square, Life and readiness, the battle's step, damage owed and triggers, and the
+        outcome are as they were."""
         m = self.m
+        d = m.__dict__
+        since = d["_version"] - self._settled
+        if since >= 0:
+            if since == 0:
+                return
+            pending = d["_pending_events"]
+            if len(pending) >= since:
+                for e in pending[-since:]:
+                    if type(e) not in _INERT:
+                        break
+                else:
+                    self._settled = d["_version"]
+                    return
         while m.outcome is None:
             # lethal damage: damage at least its Power, or Power 0 or less (a Token made with Power 0,
             # a printed Power 0), destroyed to its owner's Charge (1007); a card without a Power (a
@@ -212,6 +240,7 @@ class Referee:
                         m._battle_ended(outcome=outcome, line=self.line)
                     moved = True
             if not dead and not moved:
+                self._settled = d["_version"]
                 return
 
     # ------------------------------------------------------------------ phases
@@ -587,6 +616,9 @@ class Referee:
     def _outcome_text(self) -> str:
         o = self.m.outcome or {}
         return f"{_who(o.get('winner'))} by {o.get('reason')}"
+
+
+_DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_")}  # kind -> Referee.do_KIND
 
 
 def _lethal_after_battle(m: Match) -> bool:
