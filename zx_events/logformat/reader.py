@@ -52,9 +52,12 @@ def _has_header_key(obj: dict) -> bool:
     return False
 
 
+_QUOTED_KEYS = tuple(f'"{k}"' for k in HEADER_KEYS)
+
+
 def _names_header_key(line: str) -> bool:
-    for k in HEADER_KEYS:
-        if f'"{k}"' in line:
+    for k in _QUOTED_KEYS:
+        if k in line:
             return True
     return False
 
@@ -223,12 +226,10 @@ class MatchLog:
         cached = self.__dict__.get("_content_sha256")
         if cached is not None:
             return cached
-        h = hashlib.sha256()
-        if self.header is not None:
-            h.update(_canonical(self.header) + b"\n")
-        for rec in self.records:
-            h.update(_canonical(rec.data) + b"\n")
-        out = self.__dict__["_content_sha256"] = h.hexdigest()
+        parts = [] if self.header is None else [_canonical(self.header)]
+        parts.extend([_canonical(rec.data) for rec in self.records])
+        parts.append(b"")  # each line ends with a newline
+        out = self.__dict__["_content_sha256"] = hashlib.sha256(b"\n".join(parts)).hexdigest()
         return out
 
 
