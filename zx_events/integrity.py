@@ -147,6 +147,9 @@ def seal(match: Any, prev: str = ZERO) -> str:
     return chain(match.pending_events[len(pending):], last)
 
 
+_COLLECT: Any = None  # the library's collect_events (BaseAggregate), once asked
+
+
 def seal_stored(match: Any, mapper: Any, prev: str = ZERO) -> tuple[str, list[Any]]:
     """``seal``, then the match's pending events collected and encoded for the recorder: each one's
     canonical bytes, hashed once, are its stored bytes (``zx_events.codec``). Returns the head and
@@ -156,7 +159,16 @@ def seal_stored(match: Any, mapper: Any, prev: str = ZERO) -> tuple[str, list[An
     last = chain(pending, prev, states)
     match._sealed(events=match.version, last=last)
     head = chain(match.pending_events[len(pending):], last, states)
-    events = match.collect_events()
+    global _COLLECT
+    if _COLLECT is None:
+        from eventsourcing.domain import BaseAggregate
+
+        _COLLECT = BaseAggregate.collect_events
+    if type(match).collect_events is _COLLECT and type(match.__dict__.get("_pending_events")) is list:
+        # what the library's collect_events does, without its pop(0) an event
+        events, match.__dict__["_pending_events"] = match.__dict__["_pending_events"], []
+    else:
+        events = match.collect_events()
     stored_all = getattr(mapper, "stored_all", None)
     if stored_all is None:  # another mapper: its own encoding
         return head, [mapper.to_stored_event(e) for e in events]

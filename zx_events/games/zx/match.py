@@ -30,6 +30,7 @@ from zx_events.ids import NAMESPACE, match_uuid, project  # noqa: F401  (one id 
 
 PREFIX = "zx.match"
 PHASES = ("setup", "draw", "resource", "ignition", "main", "end", "over", "ended")
+_PHASE_NO = {p: i for i, p in enumerate(PHASES)}
 LIMIT_CHARGE = 4  # 905
 LIMIT_HAND = 6  # 309.2a
 
@@ -206,7 +207,7 @@ class Match(Aggregate):
                     break
 
     def _phase(self, phase: str) -> None:
-        if PHASES.index(phase) > PHASES.index(self.phase):
+        if _PHASE_NO[phase] > _PHASE_NO[self.phase]:  # PHASES.index, without a scan
             self.phase = phase
 
     # ------------------------------------------------------------------ setup and turn

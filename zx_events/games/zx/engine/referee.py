@@ -25,6 +25,7 @@ from zx_events.games.zx.engine import checks
 from zx_events.games.zx.engine.effects import check_effect
 
 _DRAW = PHASES.index("draw")
+_PHASE_NO = {p: i for i, p in enumerate(PHASES)}  # PHASES.index, without a scan
 # events whose methods change nothing ``Referee.settle`` acts on (see there): a pass, a draw, a Resource
 # placed; a turn started (Sleep and Reboot, and waivers dropped: a battle owed nothing only waits longer);
 # an attack declared (the attacker Sleep, and a battle in its Event Step, which settle leaves alone)
@@ -262,7 +263,7 @@ class Referee:
 
     def _not_past(self, phase: str, rule: str, what: str) -> None:
         m = self.m
-        if m.phase in ("setup", "over", "ended") or PHASES.index(m.phase) > PHASES.index(phase):
+        if m.phase in ("setup", "over", "ended") or _PHASE_NO[m.phase] > _PHASE_NO[phase]:
             where = "before the first turn" if m.phase == "setup" else \
                 "after the End Phase" if m.phase == "over" else f"in the {m.phase.capitalize()} Phase"
             self.fail(rule, f"{what} {where}", fatal=True)
@@ -626,10 +627,13 @@ def _lethal_after_battle(m: Match) -> bool:
     then the engine records their end on its own, before the battle ends; otherwise ``BattleEnded``
     ends them as it always did, so matches without such a Z/X keep the same events.)"""
     for e in m.sq.values():
-        if e is not None and e["base"] is not None and any(x[1] == "end_of_battle" for x in e["mods"]):
-            left = {**e, "mods": [x for x in e["mods"] if x[1] != "end_of_battle"]}
-            if checks.lethal(left):
-                return True
+        if e is not None and e["base"] is not None and e["mods"]:
+            for x in e["mods"]:  # (loops: any() over a generator cost twice as much, after every battle)
+                if x[1] == "end_of_battle":
+                    left = {**e, "mods": [x for x in e["mods"] if x[1] != "end_of_battle"]}
+                    if checks.lethal(left):
+                        return True
+                    break
     return False
 
 
