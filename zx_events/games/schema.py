@@ -213,6 +213,22 @@ def _accept_lines(schema: Any, v: str, depth: int, out: list[str], consts: dict[
                 del out[-2:]
 
 
+class _Lazy:
+    """A fastjsonschema validator compiled when first called (a few ms a record kind: the fast
+    accept takes every valid record, so a log without errors needs none of them)."""
+
+    __slots__ = ("schema", "validate")
+
+    def __init__(self, schema: dict) -> None:
+        self.schema = schema
+        self.validate: Any = None
+
+    def __call__(self, data: Any) -> Any:
+        if self.validate is None:
+            self.validate = fastjsonschema.compile(self.schema)
+        return self.validate(data)
+
+
 def _with_fast_accept(schema: dict, slow: Callable[[Any], Any], name: str) -> Callable[[Any], Any]:
     """``slow`` (a fastjsonschema validator of ``schema``), preceded by checks that take a record
     that surely matches (a plain function, each type asked with ``type(x) is``, each key set compared
@@ -227,7 +243,7 @@ def _with_fast_accept(schema: dict, slow: Callable[[Any], Any], name: str) -> Ca
     try:
         _accept_lines(schema, "d0", 1, out, consts)
     except _Unsupported:
-        return slow
+        return slow.validate or fastjsonschema.compile(slow.schema) if isinstance(slow, _Lazy) else slow
     source = "def validate(d0):\n" + "\n".join(out) + "\n    return d0\n"
     scope = {"slow": slow, **consts}
     exec(compile(source, f"<accept {name}>", "exec"), scope)
@@ -280,8 +296,8 @@ class LogFormat:
         v = self._compiled.get(name)
         if v is None:
             schema = self._inline(self.defs[name])
-            v = fastjsonschema.compile({"$schema": self.schema["$schema"], **schema})
-            v = self._compiled[name] = _with_fast_accept(schema, v, name)
+            v = self._compiled[name] = _with_fast_accept(schema, _Lazy({"$schema": self.schema["$schema"], **schema}),
+                                                         name)
         return v
 
     @cached_property
