@@ -228,10 +228,17 @@ class Referee:
         return wild, extra
 
     def _pay(self, cost: dict, pay: dict, under_rule: str = "200.5") -> bool:
-        """Check a payment; True when the action goes ahead, False when it fails for want of energy."""
+        """Check a payment; True when the action goes ahead, False when it fails for want of energy.
+
+        A payment that is proper and within the pool is paid whatever the crystals could still add
+        (``checks.payment`` asks the reserve only of one that is not): the reserve is looked for
+        only then."""
+        pool = self.m.p[self.by]["pool"]
+        pay = pay or {}
+        if checks.paid_properly(cost, pay, pool):
+            return True
         wild, extra = self._reserve(self.by)
-        result, problem = checks.payment(cost, pay or {}, self.m.p[self.by]["pool"], wild=wild, extra=extra,
-                                         under_rule=under_rule)
+        result, problem = checks.payment(cost, pay, pool, wild=wild, extra=extra, under_rule=under_rule)
         self.check(problem)
         return result == checks.PAID
 
