@@ -112,4 +112,4 @@ def test_a_proper_payment_within_the_pool_is_paid_whatever_the_reserve():
             shortcuts += 1
             for wild, extra in itertools.product((0, 2), ({}, {"R": 1})):
                 assert checks.payment(cost, pay, pool, wild=wild, extra=extra) == (checks.PAID, None)
-    assert shortcuts > 50
+    assert shortcuts > 20
