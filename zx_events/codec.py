@@ -7,8 +7,10 @@ ISO 8601) with its ``digest`` appended as the last key::
     {"line":7,"originator_id":"…","originator_version":5,…,"topic":"zx.match:CardsDrawn","turn":2}
     -> stored: {"line":7,…,"turn":2,"digest":"9f…"}
 
-so an import encodes each event once (the bytes it hashes are the bytes it writes), ``zx verify``
-hashes the stored bytes as they are (after checking that the id, version and topic inside them are
+so an import encodes each event once (the bytes it hashes are the bytes it writes, the digest
+appended: ``integrity.chain`` makes the stored bytes as it hashes the canonical ones and keeps only
+them; a digest cannot sit inside the bytes it covers, so that one copy of 300-odd bytes an event
+is the least there is), ``zx verify`` hashes the stored bytes as they are (after checking that the id, version and topic inside them are
 the row's), and any reader can decode them with a plain JSON parser. Events stored before (0.1.0:
 eventsourcing's ``JSONTranscoder`` of the fields without id and version, the timestamp as
 ``{"_type_": "datetime_iso", ...}``) carry no ``originator_version`` key; they are decoded as
