@@ -99,10 +99,13 @@ def event_canonical(event: Any) -> bytes:
     return canonical(event_topic(event), state["originator_id"], state["originator_version"], state)
 
 
-def chain(events: Iterable[Any], prev: str = ZERO, states: list[bytes] | None = None) -> str:
+def chain(events: Iterable[Any], prev: str = ZERO, states: list[bytes] | None = None,
+          rows: list[Any] | None = None) -> str:
     """Give each (pending, not yet saved) event its ``digest``; returns the last one. ``states``
     (when given) receives each event's stored bytes: the canonical bytes just hashed, with the
-    digest appended as their last key (``zx_events.codec``).
+    digest appended as their last key (``zx_events.codec``); ``rows`` (when given, instead)
+    receives the StoredEvent holding them, as ``MatchMapper.stored_all`` makes it (for a mapper
+    with neither compressor nor cipher: the stored bytes are the state).
 
     The stored bytes are made from the canonical ones at once, and only they are kept: orjson's
     output buffer, kept for the whole match until it was stored, cost three times its own making
@@ -110,6 +113,10 @@ def chain(events: Iterable[Any], prev: str = ZERO, states: list[bytes] | None = 
     sha256, setattr_, dumps, sort = hashlib.sha256, object.__setattr__, orjson.dumps, orjson.OPT_SORT_KEYS
     raw, topics, key = bytes.fromhex(prev), _TOPICS, DIGEST_KEY
     append = states.append if states is not None else None
+    if rows is not None:
+        from eventsourcing.persistence import StoredEvent
+
+        add_row, new = rows.append, object.__new__
     for e in events:  # event_canonical, inlined: orjson writes the id (a UUID) as str() does, and the datetime
         fields = e.__dict__
         topic = topics.get(type(e)) or event_topic(e)
@@ -132,6 +139,13 @@ def chain(events: Iterable[Any], prev: str = ZERO, states: list[bytes] | None = 
         setattr_(e, "digest", prev)  # events are frozen dataclasses
         if append is not None:
             append(b"".join((body[:-1], key, prev.encode(), b'"}')))
+        elif rows is not None:
+            d = e.__dict__
+            row = new(StoredEvent)  # its fields set at once, as the mapper does (no frozen __init__)
+            setattr_(row, "__dict__", {"originator_id": d["originator_id"],
+                                       "originator_version": d["originator_version"], "topic": topic,
+                                       "state": b"".join((body[:-1], key, prev.encode(), b'"}'))})
+            add_row(row)
     return prev
 
 
@@ -155,10 +169,13 @@ def seal_stored(match: Any, mapper: Any, prev: str = ZERO) -> tuple[str, list[An
     canonical bytes, hashed once, are its stored bytes (``zx_events.codec``). Returns the head and
     the stored events, ready for ``recorder.insert_events``."""
     states: list[bytes] = []
+    rows: list[Any] | None = None
+    if getattr(mapper, "stored_all", None) is not None and not mapper.compressor and not mapper.cipher:
+        states, rows = None, []  # type: ignore[assignment]  (chain makes the stored events itself)
     pending = list(match.pending_events)
-    last = chain(pending, prev, states)
+    last = chain(pending, prev, states, rows)
     match._sealed(events=match.version, last=last)
-    head = chain(match.pending_events[len(pending):], last, states)
+    head = chain(match.pending_events[len(pending):], last, states, rows)
     global _COLLECT
     if _COLLECT is None:
         from eventsourcing.domain import BaseAggregate
@@ -169,6 +186,8 @@ def seal_stored(match: Any, mapper: Any, prev: str = ZERO) -> tuple[str, list[An
         events, match.__dict__["_pending_events"] = match.__dict__["_pending_events"], []
     else:
         events = match.collect_events()
+    if rows is not None:
+        return head, rows
     stored_all = getattr(mapper, "stored_all", None)
     if stored_all is None:  # another mapper: its own encoding
         return head, [mapper.to_stored_event(e) for e in events]
