@@ -107,10 +107,15 @@ class Referee:
                     self.fail("501.3", f"record says turn {rec['turn']}, the engine is in turn {expected}")
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
-            due = self.due()
-            if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
-                    and not (kind == "attack" and m.battle is not None):  # that one is 602.1
-                self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
+            p1, p2, b = m.p["P1"], m.p["P2"], m.battle  # due()'s first test here: it is None unless...
+            if m.outcome is None and (p1["ready"] and not p1["deck"] and p1["trash"]
+                                      or p2["ready"] and not p2["deck"] and p2["trash"]
+                                      or len(p1["charge"]) > LIMIT_CHARGE or len(p2["charge"]) > LIMIT_CHARGE
+                                      or b is not None and (b["life_due"] > 0 or b["triggers"])):
+                due = self.due()
+                if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
+                        and not (kind == "attack" and m.battle is not None):  # that one is 602.1
+                    self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
                 getattr(self, "do_" + kind)(rec)
@@ -138,33 +143,32 @@ class Referee:
                 or b is not None and (b["life_due"] > 0 or b["triggers"])):
             return None  # nothing below can be owed (the usual case, asked after every record)
         order = (m.active, other(m.active)) if m.active else ("P1", "P2")
-        found: list[Obligation] = []
+        waived = m.waived  # the first obligation owed and not waived, in this order (each made only then)
         for pl in order:  # 902 Reload
             z = m.p[pl]
-            if z["ready"] and not z["deck"] and z["trash"]:
-                found.append(Obligation(f"reload:{pl}", "reload", pl, "902",
-                                        f"{pl}'s deck is empty and Trash is not: a reload record for {pl} is due"))
+            if z["ready"] and not z["deck"] and z["trash"] and f"reload:{pl}" not in waived:
+                return Obligation(f"reload:{pl}", "reload", pl, "902",
+                                  f"{pl}'s deck is empty and Trash is not: a reload record for {pl} is due")
         for pl in order:  # 905 Charge Excess
             n = len(m.p[pl]["charge"])
-            if n > LIMIT_CHARGE:
-                found.append(Obligation(f"charge_excess:{pl}", "charge_excess", pl, "905",
-                                        f"{pl}'s Charge holds {n} cards, above the limit of {LIMIT_CHARGE}: "
-                                        f"a charge_excess record for {pl} is due"))
+            if n > LIMIT_CHARGE and f"charge_excess:{pl}" not in waived:
+                return Obligation(f"charge_excess:{pl}", "charge_excess", pl, "905",
+                                  f"{pl}'s Charge holds {n} cards, above the limit of {LIMIT_CHARGE}: "
+                                  f"a charge_excess record for {pl} is due")
         b = m.battle
         if b is not None and b["life_due"] > 0:  # player damage, one Life card a point
             d = b["defender"]
-            found.append(Obligation(f"life:{d}", "life", d, "604.3b",
-                                    f"{d} takes 1 damage: a life record for {d} is due"))
+            if f"life:{d}" not in waived:
+                return Obligation(f"life:{d}", "life", d, "604.3b", f"{d} takes 1 damage: a life record for {d} is due")
         if b is not None:
             for key in b["triggers"]:
+                if key in waived:
+                    continue
                 what, pl = key.split(":")
                 rule, name, op = ("1102", "Life Recovery", "recover") if what == "recover" else \
                     ("1103", "Void Bringer", "move from square to trash")
-                found.append(Obligation(key, what, pl, rule,
-                                        f"{name} of {pl} triggered: an effect record ({op}) by {pl} is due"))
-        for ob in found:
-            if ob.key not in m.waived:
-                return ob
+                return Obligation(key, what, pl, rule,
+                                  f"{name} of {pl} triggered: an effect record ({op}) by {pl} is due")
         return None
 
     @staticmethod
