@@ -67,6 +67,27 @@ def test_the_same_id_twice_in_one_batch(tmp_path):
     assert "already stored with different content" in str(got[2].error)
 
 
+def test_an_import_leaves_the_collector_as_it_found_it(tmp_path):
+    """import_logs freezes the objects alive before it (gc.freeze) and collects once a batch while it
+    runs, and undoes both when it ends or is stopped early; objects someone else froze stay frozen."""
+    import gc
+
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    logs = [parse_log(t, "x.zxlog")[0] for t in copies(3)]
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    run = svc.import_logs(logs, batch=1)
+    assert next(run).status == "imported"
+    assert gc.get_freeze_count() > 0 and gc.isenabled()  # the caller's turn: collecting as it was
+    run.close()  # stopped early
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    gc.freeze()
+    try:
+        assert [o.status for o in svc.import_logs(logs)] == ["unchanged", "imported", "imported"]
+        assert gc.get_freeze_count() > 0  # still frozen
+    finally:
+        gc.unfreeze()
+
+
 def test_a_store_that_fails_mid_import_is_a_clear_error(tmp_path):
     import sqlite3
 

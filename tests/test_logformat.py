@@ -233,6 +233,34 @@ def test_a_duplicate_key_is_an_error():
     assert_error(log, 2, "duplicate key 'by' in one JSON object")
 
 
+def test_a_duplicate_key_in_a_nested_object_is_an_error():
+    log = only(jl(HEADER, '{"do": "ignition", "by": "P1", "play": {"square": "P1", "square": "V1"}}'))
+    assert_error(log, 2, "duplicate key 'square' in one JSON object")
+
+
+LINES = [  # what the fast line decoder must read as the standard decoder does (value or error)
+    '{"a": 1, "a": 2}', '{"a": {"b": 1, "b": 2}}', '{"a": [{"b": 1, "b": 2}]}', '{"a": 1, "b": {"a": 1, "a": 1}}',
+    '{"a": 2.0}', '{"a": 1e2}', '{"a": -0.0}', '{"a": "x:y"}', '{"a:b": 1}', '{"a": "\\u003a", "a": 1}',
+    '{"a": NaN}', '{"a": 1', '[1, 2]', '"x"', '{"a": ' + "9" * 30 + '}', '{"a": -9999999999999999999}',
+    '{"a": 9223372036854775807}', '{"a": "\\ud800"}', '{"a": [1, 2, {"c": [{"d": 1}]}], "b": {"e": {}}}',
+    '{"a": -0}', ' {"a" : 1 } \r', '{"a": "{"}', '{"a": "\\u0000"}', '{"do": "draw", "by": "P1", "cards": ["R01-003"]}',
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_the_fast_line_decoder_reads_as_the_standard_decoder(line):
+    from zx_events.logformat.reader import _decode, _decode_line
+
+    def read(f):
+        try:
+            v = f(line)
+        except Exception as e:  # noqa: BLE001 - the same exception, same message
+            return "error", type(e), str(e)
+        return "value", json.dumps(v), repr(v)
+
+    assert read(_decode_line) == read(_decode)
+
+
 @pytest.mark.parametrize(("record", "message"), INVALID, ids=[m[:40] for _, m in INVALID])
 def test_schema_violation_messages(record, message):
     log = only(jl(HEADER, {"do": "turn", "by": "P1"}, record))

@@ -7,8 +7,10 @@ ISO 8601) with its ``digest`` appended as the last key::
     {"line":7,"originator_id":"…","originator_version":5,…,"topic":"zx.match:CardsDrawn","turn":2}
     -> stored: {"line":7,…,"turn":2,"digest":"9f…"}
 
-so an import encodes each event once (the bytes it hashes are the bytes it writes), ``zx verify``
-hashes the stored bytes as they are (after checking that the id, version and topic inside them are
+so an import encodes each event once (the bytes it hashes are the bytes it writes, the digest
+appended: ``integrity.chain`` makes the stored bytes as it hashes the canonical ones and keeps only
+them; a digest cannot sit inside the bytes it covers, so that one copy of 300-odd bytes an event
+is the least there is), ``zx verify`` hashes the stored bytes as they are (after checking that the id, version and topic inside them are
 the row's), and any reader can decode them with a plain JSON parser. Events stored before (0.1.0:
 eventsourcing's ``JSONTranscoder`` of the fields without id and version, the timestamp as
 ``{"_type_": "datetime_iso", ...}``) carry no ``originator_version`` key; they are decoded as
@@ -85,19 +87,22 @@ class MatchMapper(Mapper):
                                "topic": _topic_of(type(event)), "state": state})
         return out
 
-    def stored_all(self, events: list[Any], bodies: list[bytes]) -> list[StoredEvent]:
-        """``stored`` of each event and its canonical bytes, its digest read from the event: one loop,
-        for the import's whole match (zx_events.integrity.seal_stored)."""
-        if self.compressor or self.cipher:
-            return [self.stored(e, body, e.__dict__.get("digest")) for e, body in zip(events, bodies)]
-        out, new, set_, key, topics = [], _new, _set, DIGEST_KEY, _TOPICS
-        for e, body in zip(events, bodies):
+    def stored_all(self, events: list[Any], states: list[bytes]) -> list[StoredEvent]:
+        """The stored event of each event whose stored bytes (canonical bytes and digest:
+        ``zx_events.integrity.chain``) are ``states``: one loop, for the import's whole match
+        (zx_events.integrity.seal_stored)."""
+        compress = self.compressor.compress if self.compressor else None
+        encrypt = self.cipher.encrypt if self.cipher else None
+        out, new, set_, topics = [], _new, _set, _TOPICS
+        for e, state in zip(events, states):
             d, cls = e.__dict__, type(e)
-            digest = d.get("digest")
+            if compress is not None:
+                state = compress(state)
+            if encrypt is not None:
+                state = encrypt(state)
             s = new(StoredEvent)
             set_(s, "__dict__", {"originator_id": d["originator_id"], "originator_version": d["originator_version"],
-                                 "topic": topics.get(cls) or _topic_of(cls),
-                                 "state": body if digest is None else b"".join((body[:-1], key, digest.encode(), b'"}'))})
+                                 "topic": topics.get(cls) or _topic_of(cls), "state": state})
             out.append(s)
         return out
 

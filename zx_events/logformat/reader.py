@@ -53,9 +53,12 @@ def _has_header_key(obj: dict) -> bool:
     return False
 
 
+_QUOTED_KEYS = tuple(f'"{k}"' for k in HEADER_KEYS)
+
+
 def _names_header_key(line: str) -> bool:
-    for k in HEADER_KEYS:
-        if f'"{k}"' in line:
+    for k in _QUOTED_KEYS:
+        if k in line:
             return True
     return False
 
@@ -113,6 +116,57 @@ _dumps, _SORTED = orjson.dumps, orjson.OPT_SORT_KEYS
 _decode = json.JSONDecoder(
     parse_float=_parse_float, parse_constant=_reject_constant, object_pairs_hook=_object_pairs
 ).decode
+
+_loads, _orjson_error = orjson.loads, orjson.JSONDecodeError
+
+
+def _members(obj: Any) -> int:
+    """How many keys the objects in ``obj`` hold, all levels together; -1 if it holds a float."""
+    n, stack = 0, [obj]
+    while stack:
+        value = stack.pop()
+        if type(value) is dict:
+            n += len(value)
+            value = value.values()
+        for v in value:
+            t = type(v)
+            if t is dict or t is list:
+                stack.append(v)
+            elif t is float:
+                return -1
+    return n
+
+
+def _decode_line(line: str) -> Any:
+    """``_decode(line)``: the same value, or the same exception, without a Python call per object.
+
+    orjson parses the line; its value is taken when it is an object that holds every key the line
+    writes, and no float (``_parse_float`` turns 2.0 into 2; orjson reads an integer beyond 64 bits
+    as a float, the standard decoder as an int). A line with no ``:`` inside its strings has one
+    ``:`` per key it writes, and orjson keeps one of two equal keys in an object, so the objects it
+    returns hold as many keys as the line has ``:`` exactly when no key is repeated and no string
+    holds a ``:``. Any other line (a repeated key, a ``:`` in a string, a float, bad JSON: orjson
+    refuses what the standard decoder refuses, and more) is decoded again by ``_decode``, whose
+    value or error stands.
+    """
+    try:
+        obj = _loads(line)
+    except _orjson_error:
+        return _decode(line)
+    if type(obj) is dict:
+        if line.count("{") == 1 and line.count("[") < 2:  # one object, its values plain or plain lists
+            if line.count(":") == len(obj):
+                types = set(map(type, obj.values()))
+                if float not in types:
+                    if list not in types:
+                        return obj
+                    for v in obj.values():
+                        if type(v) is list and float in map(type, v):
+                            return _decode(line)
+                    return obj
+        elif line.count(":") == _members(obj):
+            return obj
+    return _decode(line)
 
 
 # --- the data -------------------------------------------------------------------------------
@@ -173,12 +227,10 @@ class MatchLog:
         cached = self.__dict__.get("_content_sha256")
         if cached is not None:
             return cached
-        h = hashlib.sha256()
-        if self.header is not None:
-            h.update(_canonical(self.header) + b"\n")
-        for rec in self.records:
-            h.update(_canonical(rec.data) + b"\n")
-        out = self.__dict__["_content_sha256"] = h.hexdigest()
+        parts = [] if self.header is None else [_canonical(self.header)]
+        parts.extend([_canonical(rec.data) for rec in self.records])
+        parts.append(b"")  # each line ends with a newline
+        out = self.__dict__["_content_sha256"] = hashlib.sha256(b"\n".join(parts)).hexdigest()
         return out
 
 
@@ -400,7 +452,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
     start = end = 0  # 0-based index range of cur's lines
     skipping = True  # True before the first header and after an error: look for the next header
     fast = fast_effect = fmt = None  # the current match's game's validators
-    decode, has_key = _decode, _has_header_key
+    decode, has_key = _decode_line, _has_header_key
     invalid = fastjsonschema.JsonSchemaException
 
     def close() -> None:

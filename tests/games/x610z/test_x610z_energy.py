@@ -89,3 +89,27 @@ def test_x610z_701_1_reactivation_phase_reactivates_crystals():
     m = legal(T1 + [r("end", "P1"), r("turn", "P2"), r("draw", "P2", card="A1-010"),
                     r("end", "P2", discard=["A1-010"]), r("turn", "P1"), r("energy", "P1", crystal="A1-011")])
     assert m.p["P1"]["pool"] == {"B": 1}
+
+
+def test_a_proper_payment_within_the_pool_is_paid_whatever_the_reserve():
+    """checks.paid_properly (the referee's shortcut past the crystals' reserve) says yes only where
+    checks.payment says (PAID, None) for any reserve."""
+    import itertools
+    import random
+
+    from zx_events.games.x610z import checks
+
+    rng = random.Random(7)
+    types = ["C", "R", "B"]
+
+    def energy() -> dict:
+        return {t: n for t in types if (n := rng.choice([0, 0, 1, 2, 3]))}
+
+    shortcuts = 0
+    for _ in range(2000):
+        cost, pay, pool = energy(), energy(), energy()
+        if checks.paid_properly(cost, pay, pool):
+            shortcuts += 1
+            for wild, extra in itertools.product((0, 2), ({}, {"R": 1})):
+                assert checks.payment(cost, pay, pool, wild=wild, extra=extra) == (checks.PAID, None)
+    assert shortcuts > 20

@@ -48,6 +48,15 @@ def could_meet(cost: dict, pool: dict, wild: int = 0, extra: dict | None = None)
     return rest >= cost.get(COLORLESS, 0)
 
 
+def paid_properly(cost: dict, pay: dict, pool: dict) -> bool:
+    """Whether ``payment`` says ``(PAID, None)`` before it asks ``wild`` or ``extra``: every part of
+    ``pay`` within ``pool``, no more than the cost, and proper."""
+    for t, n in pay.items():
+        if n > pool.get(t, 0):
+            return False
+    return _total(pay) <= _total(cost) and proper(cost, pay)
+
+
 def payment(cost: dict, pay: dict, pool: dict, *, wild: int = 0, extra: dict | None = None,
             under_rule: str = "200.5") -> tuple[str, tuple[str, str] | None]:
     """Judge ``pay`` against ``cost`` with ``pool`` in the Energy Pool.

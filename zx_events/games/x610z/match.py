@@ -24,6 +24,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
+from zx_events.games.base import install_direct_triggers
 from zx_events.ids import match_uuid, project as _project  # one id space across games (shared/spec/games.md)
 
 PREFIX = "x610z.match"
@@ -501,34 +502,4 @@ _OPS = {
 }
 
 
-def _direct_trigger(name: str):
-    """Same as Z/X's ``match._direct_trigger``: the @event method without per-call signature work."""
-    import inspect
-
-    from eventsourcing.domain import decorated_func_callers
-
-    decorator = Match.__dict__[name]
-    cls = decorated_func_callers[decorator]
-    body = decorator.decorated_func
-    params = list(inspect.signature(body).parameters.values())[1:]
-    defaults = {p.name: p.default for p in params if p.default is not p.empty}
-    count = len(params)
-    now = cls.create_timestamp
-
-    def trigger(self: Match, **kwargs: Any) -> None:
-        if len(kwargs) != count:
-            kwargs = {**defaults, **kwargs}
-        version = self.version + 1
-        new_event = cls(originator_id=self.id, originator_version=version, timestamp=now(), **kwargs)
-        body(self, **kwargs)
-        self.version = version
-        self.modified_on = new_event.timestamp
-        self._pending_events.append(new_event)
-
-    trigger.__name__ = trigger.__qualname__ = name
-    return trigger
-
-
-for _name in [n for n, v in list(Match.__dict__.items())
-              if type(v).__name__ == "CommandMethodDecorator" and n != "__init__"]:
-    setattr(Match, _name, _direct_trigger(_name))
+install_direct_triggers(Match)  # zx_events.games.base: each @event method without the library's per-call work

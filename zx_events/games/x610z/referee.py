@@ -47,6 +47,7 @@ class Referee:
         self.by: str | None = None
         self.resolved: str | None = None  # the source of the entry that resolved last (for effects)
         self.rec: dict | None = None  # the record under way, until an event carries it
+        self._settled = -1  # the match's version when settle last found nothing to do
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False) -> None:
@@ -94,7 +95,11 @@ class Referee:
                 expected = m.turn + 1 if kind == "turn" else m.turn
                 if rec["turn"] != expected:
                     self.fail("700.1", f"record says turn {rec['turn']}, the engine is in turn {expected}")
-            getattr(self, "do_" + kind)(rec)
+            do = _DO.get(kind) if type(self) is Referee else None
+            if do is None:
+                getattr(self, "do_" + kind)(rec)
+            else:
+                do(self, rec)
         except _Skip:
             pass
         self.settle()
@@ -104,14 +109,34 @@ class Referee:
 
     # ------------------------------------------------------------------ derived rule effects
     def settle(self) -> None:
-        """210.5 lethal damage, 210.8 / 106.3 a Life Base out of play loses the game."""
+        """210.5 lethal damage, 210.8 / 106.3 a Life Base out of play loses the game.
+
+        Nothing to do when it found nothing to do the last time and every event since is one whose
+        method cannot give it anything to do (``_INERT``: none changes a summon's damage, stats,
+        modifiers, Life Base or controller, the turn, nor who is set up)."""
         m = self.m
         if m.outcome is not None:
             return
+        d = m.__dict__
+        version = d["_version"]
+        since = version - self._settled
+        if since >= 0:
+            if since == 0:
+                return
+            pending = d["_pending_events"]
+            if len(pending) >= since:
+                for e in pending[-since:]:
+                    if type(e) not in _INERT:
+                        break
+                else:
+                    self._settled = version
+                    return
         for dot, e in list(m.dots.items()):
             if (e["dmg"] or e["mods"]) and e["dmg"] >= stat(e, "defense"):
                 m._destroyed(dot=dot, uid=e["uid"], code=e["code"], cause="210.5", line=self.line)
         if m.turn == 0 and not all(z["ready"] for z in m.p.values()):
+            if d["_version"] == version:
+                self._settled = version
             return
         alive = {e["ctrl"] for e in m.dots.values() if e["life"]}
         losers = [pl for pl in ("P1", "P2") if pl not in alive]
@@ -119,6 +144,8 @@ class Referee:
             m._ended(winner=None, reason="simultaneous", line=self.line)  # 106.1a
         elif losers:
             m._ended(winner=other(losers[0]), reason="life_base", line=self.line)  # 210.8
+        elif d["_version"] == version:
+            self._settled = version
 
     def _leave_play(self, dot: str, cause: str) -> None:
         e = self.m.dots.get(dot)
@@ -201,10 +228,17 @@ class Referee:
         return wild, extra
 
     def _pay(self, cost: dict, pay: dict, under_rule: str = "200.5") -> bool:
-        """Check a payment; True when the action goes ahead, False when it fails for want of energy."""
+        """Check a payment; True when the action goes ahead, False when it fails for want of energy.
+
+        A payment that is proper and within the pool is paid whatever the crystals could still add
+        (``checks.payment`` asks the reserve only of one that is not): the reserve is looked for
+        only then."""
+        pool = self.m.p[self.by]["pool"]
+        pay = pay or {}
+        if checks.paid_properly(cost, pay, pool):
+            return True
         wild, extra = self._reserve(self.by)
-        result, problem = checks.payment(cost, pay or {}, self.m.p[self.by]["pool"], wild=wild, extra=extra,
-                                         under_rule=under_rule)
+        result, problem = checks.payment(cost, pay, pool, wild=wild, extra=extra, under_rule=under_rule)
         self.check(problem)
         return result == checks.PAID
 
@@ -778,6 +812,14 @@ class Referee:
         return any(p["code"] == source for p in m.perms) or any(e["code"] == source for e in m.dots.values()) \
             or any(s.get("card") == source for s in m.stack)
 
+
+_DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_")}  # kind -> Referee.do_KIND
+
+# events whose methods change nothing Referee.settle reads (see there): a pass, energy added, a card
+# drawn, a phase entered, a crystal cast, an action announced (to the stack: the summons' damage,
+# stats, modifiers, Life Bases and controllers are those of before)
+_INERT = frozenset({Match.Passed, Match.EnergyAdded, Match.CardDrawn, Match.PhaseEntered, Match.CrystalCast,
+                    Match.Announced})
 
 _TARGET_RULE = {"summon": "401.2a", "class": "401.3a", "crystal": "401.4a", "effect": "401.5a"}
 

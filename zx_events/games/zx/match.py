@@ -26,10 +26,12 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
+from zx_events.games.base import install_direct_triggers
 from zx_events.ids import NAMESPACE, match_uuid, project  # noqa: F401  (one id space and projector for every game)
 
 PREFIX = "zx.match"
 PHASES = ("setup", "draw", "resource", "ignition", "main", "end", "over", "ended")
+_PHASE_NO = {p: i for i, p in enumerate(PHASES)}
 LIMIT_CHARGE = 4  # 905
 LIMIT_HAND = 6  # 309.2a
 
@@ -206,7 +208,7 @@ class Match(Aggregate):
                     break
 
     def _phase(self, phase: str) -> None:
-        if PHASES.index(phase) > PHASES.index(self.phase):
+        if _PHASE_NO[phase] > _PHASE_NO[self.phase]:  # PHASES.index, without a scan
             self.phase = phase
 
     # ------------------------------------------------------------------ setup and turn
@@ -643,67 +645,4 @@ _EFFECTS = {
 
 
 # ---------------------------------------------------------------------- a direct trigger path
-_TRIGGER = """
-def {name}(self, {params}):
-    d = self.__dict__
-    version = d["_version"] + 1
-    timestamp = now()
-    event = new(cls)
-    set_dict(event, "__dict__", {{"originator_id": d["_id"], "originator_version": version, "timestamp": timestamp,
-                                 {fields}}})
-    body(self, {args})
-    d["_version"] = version
-    d["_modified_on"] = timestamp
-    d["_pending_events"].append(event)
-"""
-
-
-def _direct_trigger(name: str):
-    """The ``@event`` method ``name`` triggered without the library's generic per-call machinery.
-
-    It builds the same event class with the same fields (defaults filled in as the library does),
-    runs the same method body that replay runs, and does the aggregate's version bookkeeping, so
-    stored events and replay are unchanged; it skips re-deriving the signature on every call,
-    which was about a third of checking a match. The event is built as the mapper builds a stored
-    one (its ``__dict__`` set at once): the dataclass ``__init__``'s per-field frozen setattr was a
-    quarter of building an event, and its ``__post_init__`` only checks that the id is a UUID, which
-    an aggregate's always is.
-
-    The method is compiled from ``_TRIGGER`` with the body's own parameter list (names and
-    defaults), so a call binds its arguments as the body would (a missing or unknown one is the same
-    ``TypeError``) without a ``**kwargs`` dict, copied and unpacked again, on every event.
-    """
-    import inspect
-    from datetime import datetime
-    from functools import partial
-
-    from eventsourcing import domain
-    from eventsourcing.domain import CanCreateTimestamp, decorated_func_callers
-
-    decorator = Match.__dict__[name]
-    cls = decorated_func_callers[decorator]
-    body = decorator.decorated_func
-    params = list(inspect.signature(body).parameters.values())[1:]
-    now = cls.create_timestamp
-    if now is CanCreateTimestamp.create_timestamp:  # the library's datetime.now(TZINFO), minus two calls
-        now = partial(datetime.now, domain.TZINFO)
-    if any(p.kind is not p.POSITIONAL_OR_KEYWORD or not p.name.isidentifier() for p in params):
-        raise TypeError(f"Match.{name}: only plain parameters are supported by the direct trigger")
-    defaults = {f"_d_{p.name}": p.default for p in params if p.default is not p.empty}
-    source = _TRIGGER.format(
-        name=name,
-        params=", ".join(p.name if p.default is p.empty else f"{p.name}=_d_{p.name}" for p in params),
-        fields=", ".join(f"{p.name!r}: {p.name}" for p in params),
-        args=", ".join(p.name for p in params))
-    scope = {"now": now, "new": object.__new__, "set_dict": object.__setattr__, "cls": cls, "body": body,
-             **defaults}
-    exec(compile(source, f"<Match.{name} trigger>", "exec"), scope)
-    trigger = scope[name]
-    trigger.__qualname__ = name
-    trigger.__doc__ = body.__doc__
-    return trigger
-
-
-for _name in [n for n, v in list(Match.__dict__.items())
-              if type(v).__name__ == "CommandMethodDecorator" and n != "__init__"]:
-    setattr(Match, _name, _direct_trigger(_name))
+install_direct_triggers(Match)  # zx_events.games.base: each @event method without the library's per-call work

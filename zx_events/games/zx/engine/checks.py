@@ -13,17 +13,20 @@ from zx_events.games.zx.cards import INF, Card, Catalog
 from zx_events.games.zx.match import Match, other, power_of
 
 Problem = tuple[str, str] | None
+_PLAYER_SQUARE = {p: str(player_square(p)) for p in ("P1", "P2")}  # the name of each player's Player Square
 
 
 def missing(zone: Iterable[str], codes: Iterable[str]) -> list[str]:
     """The codes of ``codes`` that ``zone`` does not hold (as a multiset)."""
+    if not isinstance(zone, list):
+        zone = list(zone)
+    if type(codes) is list and len(codes) <= 1:  # one card (or none): whether the zone holds it
+        return [] if not codes or codes[0] in zone else list(codes)
     need: dict[str, int] = {}
     for code in codes:
         need[code] = need.get(code, 0) + 1
     if not need:
         return []
-    if not isinstance(zone, list):
-        zone = list(zone)
     out: list[str] = []
     for code, n in need.items():  # counting only the codes asked for (a deck holds 50 cards)
         have = zone.count(code)
@@ -53,7 +56,10 @@ def attack_geometry(src: str, dst: str, card: Card | None) -> Problem:
 
 # ---------------------------------------------------------------- state
 def controls_overboost(m: Match, player: str) -> bool:
-    return any(e is not None and e["kind"] == "ob" and e["ctrl"] == player for e in m.sq.values())
+    for e in m.sq.values():  # (a loop: any() over a generator cost twice as much)
+        if e is not None and e["kind"] == "ob" and e["ctrl"] == player:
+            return True
+    return False
 
 
 def controls_shift(m: Match, player: str) -> bool:
@@ -74,7 +80,8 @@ def find_uid(m: Match, uid: int | None) -> tuple[str, dict] | None:
 def placement(m: Match, player: str, square: str) -> Problem:
     """806: not the opponent's Player Square, not on an opponent Z/X, not on your own Sleep Z/X."""
     opp = other(player)
-    if Square.parse(square) == player_square(opp):
+    Square.parse(square)  # (a name that is not a Square: ValueError)
+    if square == _PLAYER_SQUARE[opp]:  # Square.parse(square) == player_square(opp), without making a Square
         return "806", f"{square} is {opp}'s Player Square"
     e = m.sq.get(square)
     if e is not None:

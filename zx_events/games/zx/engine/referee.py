@@ -25,6 +25,12 @@ from zx_events.games.zx.engine import checks
 from zx_events.games.zx.engine.effects import check_effect
 
 _DRAW = PHASES.index("draw")
+_PHASE_NO = {p: i for i, p in enumerate(PHASES)}  # PHASES.index, without a scan
+# events whose methods change nothing ``Referee.settle`` acts on (see there): a pass, a draw, a Resource
+# placed; a turn started (Sleep and Reboot, and waivers dropped: a battle owed nothing only waits longer);
+# an attack declared (the attacker Sleep, and a battle in its Event Step, which settle leaves alone)
+_INERT = frozenset({Match.PriorityPassed, Match.CardsDrawn, Match.ResourcePlaced, Match.TurnStarted,
+                    Match.AttackDeclared})
 _MAIN = PHASES.index("main")
 
 
@@ -55,6 +61,7 @@ class Referee:
         self.line: int | None = None
         self.by: str | None = None
         self.rec: dict | None = None
+        self._settled = -1  # the match's version when settle last found nothing to do
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
@@ -100,11 +107,20 @@ class Referee:
                     self.fail("501.3", f"record says turn {rec['turn']}, the engine is in turn {expected}")
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
-            due = self.due()
-            if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
-                    and not (kind == "attack" and m.battle is not None):  # that one is 602.1
-                self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
-            getattr(self, "do_" + kind)(rec)
+            p1, p2, b = m.p["P1"], m.p["P2"], m.battle  # due()'s first test here: it is None unless...
+            if m.outcome is None and (p1["ready"] and not p1["deck"] and p1["trash"]
+                                      or p2["ready"] and not p2["deck"] and p2["trash"]
+                                      or len(p1["charge"]) > LIMIT_CHARGE or len(p2["charge"]) > LIMIT_CHARGE
+                                      or b is not None and (b["life_due"] > 0 or b["triggers"])):
+                due = self.due()
+                if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
+                        and not (kind == "attack" and m.battle is not None):  # that one is 602.1
+                    self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
+            do = _DO.get(kind) if type(self) is Referee else None
+            if do is None:
+                getattr(self, "do_" + kind)(rec)
+            else:
+                do(self, rec)
         except _Skip:
             pass
         self.settle()
@@ -127,33 +143,32 @@ class Referee:
                 or b is not None and (b["life_due"] > 0 or b["triggers"])):
             return None  # nothing below can be owed (the usual case, asked after every record)
         order = (m.active, other(m.active)) if m.active else ("P1", "P2")
-        found: list[Obligation] = []
+        waived = m.waived  # the first obligation owed and not waived, in this order (each made only then)
         for pl in order:  # 902 Reload
             z = m.p[pl]
-            if z["ready"] and not z["deck"] and z["trash"]:
-                found.append(Obligation(f"reload:{pl}", "reload", pl, "902",
-                                        f"{pl}'s deck is empty and Trash is not: a reload record for {pl} is due"))
+            if z["ready"] and not z["deck"] and z["trash"] and f"reload:{pl}" not in waived:
+                return Obligation(f"reload:{pl}", "reload", pl, "902",
+                                  f"{pl}'s deck is empty and Trash is not: a reload record for {pl} is due")
         for pl in order:  # 905 Charge Excess
             n = len(m.p[pl]["charge"])
-            if n > LIMIT_CHARGE:
-                found.append(Obligation(f"charge_excess:{pl}", "charge_excess", pl, "905",
-                                        f"{pl}'s Charge holds {n} cards, above the limit of {LIMIT_CHARGE}: "
-                                        f"a charge_excess record for {pl} is due"))
+            if n > LIMIT_CHARGE and f"charge_excess:{pl}" not in waived:
+                return Obligation(f"charge_excess:{pl}", "charge_excess", pl, "905",
+                                  f"{pl}'s Charge holds {n} cards, above the limit of {LIMIT_CHARGE}: "
+                                  f"a charge_excess record for {pl} is due")
         b = m.battle
         if b is not None and b["life_due"] > 0:  # player damage, one Life card a point
             d = b["defender"]
-            found.append(Obligation(f"life:{d}", "life", d, "604.3b",
-                                    f"{d} takes 1 damage: a life record for {d} is due"))
+            if f"life:{d}" not in waived:
+                return Obligation(f"life:{d}", "life", d, "604.3b", f"{d} takes 1 damage: a life record for {d} is due")
         if b is not None:
             for key in b["triggers"]:
+                if key in waived:
+                    continue
                 what, pl = key.split(":")
                 rule, name, op = ("1102", "Life Recovery", "recover") if what == "recover" else \
                     ("1103", "Void Bringer", "move from square to trash")
-                found.append(Obligation(key, what, pl, rule,
-                                        f"{name} of {pl} triggered: an effect record ({op}) by {pl} is due"))
-        for ob in found:
-            if ob.key not in m.waived:
-                return ob
+                return Obligation(key, what, pl, rule,
+                                  f"{name} of {pl} triggered: an effect record ({op}) by {pl} is due")
         return None
 
     @staticmethod
@@ -167,8 +182,26 @@ class Referee:
         return rec["do"] == due.kind
 
     def settle(self) -> None:
-        """Automatic rule effects: lethal damage, loss, and the end of a finished battle."""
+        """Automatic rule effects: lethal damage, loss, and the end of a finished battle.
+
+        Nothing to do when it found nothing to do the last time and every event since is one whose
+        method cannot give it anything to do (``_INERT``): the Power, damage and modifiers of the
+        cards on Square, Life and readiness, the battle's step, damage owed and triggers, and the
+        outcome are as they were."""
         m = self.m
+        d = m.__dict__
+        since = d["_version"] - self._settled
+        if since >= 0:
+            if since == 0:
+                return
+            pending = d["_pending_events"]
+            if len(pending) >= since:
+                for e in pending[-since:]:
+                    if type(e) not in _INERT:
+                        break
+                else:
+                    self._settled = d["_version"]
+                    return
         while m.outcome is None:
             # lethal damage: damage at least its Power, or Power 0 or less (a Token made with Power 0,
             # a printed Power 0), destroyed to its owner's Charge (1007); a card without a Power (a
@@ -212,6 +245,7 @@ class Referee:
                         m._battle_ended(outcome=outcome, line=self.line)
                     moved = True
             if not dead and not moved:
+                self._settled = d["_version"]
                 return
 
     # ------------------------------------------------------------------ phases
@@ -233,7 +267,7 @@ class Referee:
 
     def _not_past(self, phase: str, rule: str, what: str) -> None:
         m = self.m
-        if m.phase in ("setup", "over", "ended") or PHASES.index(m.phase) > PHASES.index(phase):
+        if m.phase in ("setup", "over", "ended") or _PHASE_NO[m.phase] > _PHASE_NO[phase]:
             where = "before the first turn" if m.phase == "setup" else \
                 "after the End Phase" if m.phase == "over" else f"in the {m.phase.capitalize()} Phase"
             self.fail(rule, f"{what} {where}", fatal=True)
@@ -589,15 +623,21 @@ class Referee:
         return f"{_who(o.get('winner'))} by {o.get('reason')}"
 
 
+_DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_")}  # kind -> Referee.do_KIND
+
+
 def _lethal_after_battle(m: Match) -> bool:
     """605.5: would a Z/X have lethal damage once its "until end of battle" effects disappear? (Only
     then the engine records their end on its own, before the battle ends; otherwise ``BattleEnded``
     ends them as it always did, so matches without such a Z/X keep the same events.)"""
     for e in m.sq.values():
-        if e is not None and e["base"] is not None and any(x[1] == "end_of_battle" for x in e["mods"]):
-            left = {**e, "mods": [x for x in e["mods"] if x[1] != "end_of_battle"]}
-            if checks.lethal(left):
-                return True
+        if e is not None and e["base"] is not None and e["mods"]:
+            for x in e["mods"]:  # (loops: any() over a generator cost twice as much, after every battle)
+                if x[1] == "end_of_battle":
+                    left = {**e, "mods": [x for x in e["mods"] if x[1] != "end_of_battle"]}
+                    if checks.lethal(left):
+                        return True
+                    break
     return False
 
 
