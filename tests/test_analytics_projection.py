@@ -470,3 +470,34 @@ def test_workers_hand_an_event_for_a_closed_match_to_the_serial_projection(servi
     assert update(service, rebuilt, rebuild=True, page_size=5, workers=2).matches == 4
     for name, want in all_tables(rebuilt).items():
         assert_frame_equal(got[name], want)
+
+
+def test_workers_by_default_one_an_idle_core_and_none_on_a_busy_machine(monkeypatch):
+    from analytics import parallel
+
+    monkeypatch.delenv(parallel.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 2)
+    for load, want in ((0.0, 2), (0.6, 2), (1.4, 2), (1.6, 1), (3.0, 1)):
+        monkeypatch.setattr(parallel.os, "getloadavg", lambda load=load: (load, load, load))
+        assert parallel.workers_wanted() == (want, False), load
+    monkeypatch.setenv(parallel.WORKERS_ENV, "3")
+    assert parallel.workers_wanted() == (3, True)
+
+
+def test_a_deck_summary_is_computed_once_per_deck_catalog_and_colours():
+    from zx_events.games.rowkit import DeckMemo
+
+    calls = []
+    memo = DeckMemo(lambda deck, catalog, colours: calls.append(deck) or (catalog, len(deck or ())))
+    red, blue = {"A": 4, "B": 2}, {"C": 4}
+    colours = {"A": ("red",)}
+    assert memo.summary(red, "sample", colours) == ("sample", 2)
+    assert memo.summary(dict(red), "sample", colours) == ("sample", 2) and len(calls) == 1
+    memo.summary(red, "other", colours)
+    memo.summary(red, "sample", {"A": ("blue",)})  # other colours: computed again
+    memo.summary(blue, "sample", colours)
+    assert len(calls) == 4
+    memo.summary({"A": [1]}, "sample", colours)  # not hashable: computed every time
+    memo.summary({"A": [1]}, "sample", colours)
+    memo.summary(None, "sample", colours)
+    assert len(calls) == 7
