@@ -24,12 +24,11 @@ _ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "
 
 def arrow_types(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Schema]:
     """The Arrow schema of each table, in the column order of ``rows.COLUMNS``, from the file's own types."""
-    out = {}
-    for table, cols in COLUMNS.items():
-        types = dict(con.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
-                                 [table]).fetchall())
-        out[table] = pa.schema([(c, _ARROW[types[c]]) for c in cols])
-    return out
+    types: dict[str, dict[str, str]] = {}
+    for table, column, kind in con.execute("SELECT table_name, column_name, data_type FROM information_schema.columns "
+                                           "WHERE table_schema = 'main'").fetchall():  # one query, not one a table
+        types.setdefault(table, {})[column] = kind
+    return {table: pa.schema([(c, _ARROW[types[table][c]]) for c in cols]) for table, cols in COLUMNS.items()}
 
 
 @dataclass
