@@ -472,14 +472,13 @@ def test_workers_hand_an_event_for_a_closed_match_to_the_serial_projection(servi
         assert_frame_equal(got[name], want)
 
 
-def test_workers_by_default_one_an_idle_core_and_none_on_a_busy_machine(monkeypatch):
+def test_workers_by_default_one_a_core_up_to_four(monkeypatch):
     from analytics import parallel
 
     monkeypatch.delenv(parallel.WORKERS_ENV, raising=False)
-    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 2)
-    for load, want in ((0.0, 2), (0.6, 2), (1.4, 2), (1.6, 1), (3.0, 1)):
-        monkeypatch.setattr(parallel.os, "getloadavg", lambda load=load: (load, load, load))
-        assert parallel.workers_wanted() == (want, False), load
+    for cores, want in ((1, 1), (2, 2), (8, 4)):
+        monkeypatch.setattr(parallel.os, "cpu_count", lambda cores=cores: cores)
+        assert parallel.workers_wanted() == (want, False), cores
     monkeypatch.setenv(parallel.WORKERS_ENV, "3")
     assert parallel.workers_wanted() == (3, True)
 
