@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import sqlite3
 import threading
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -92,15 +93,105 @@ def eligible(svc: Any, fast_read: bool, decode: Any) -> bool:
             and all(t.daemon for t in threading.enumerate() if t is not me))
 
 
-def pool(workers: int) -> Any:
-    """Forked workers: they inherit the imported modules (no start-up imports) and never touch the
-    parent's connections (they exit with ``os._exit``)."""
-    return multiprocessing.get_context("fork").Pool(workers, initializer=_die_with_parent, initargs=(os.getpid(),))
+class WorkerDied(Exception):
+    """A worker process ended before sending its chunk (killed, out of memory)."""
+
+
+class Workers:
+    """Forked worker processes, each on a pipe, that project chunks in any order and hand them back
+    in the order given (``results``). Forked: they inherit the imported modules (no start-up
+    imports) and never touch the parent's connections (they end with ``os._exit``). No threads, so a
+    worker that dies is seen at once (its pipe ends), not waited for (``multiprocessing.Pool``
+    would start another and wait for the lost result for ever)."""
+
+    def __init__(self, count: int) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self.procs: list[Any] = []
+        self.pipes: list[Any] = []
+        parent = os.getpid()
+        try:
+            for _ in range(count):
+                mine, theirs = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(theirs, parent), daemon=True, name="analytics-worker")
+                proc.start()
+                theirs.close()
+                self.procs.append(proc)
+                self.pipes.append(mine)
+        except BaseException:
+            self.close()
+            raise
+
+    def results(self, tasks: Any) -> Any:
+        """Each task's Chunk, in the order of ``tasks`` (read lazily: a worker a task at a time)."""
+        from multiprocessing.connection import wait
+
+        tasks = iter(tasks)
+        busy: dict[Any, deque[int]] = {pipe: deque() for pipe in self.pipes}  # the tasks each worker has
+        done: dict[int, Chunk] = {}
+        sent = following = 0
+        exhausted = False
+        while True:
+            # every worker holds two tasks: the next waits in its pipe while the parent is busy
+            for pipe in self.pipes:
+                while len(busy[pipe]) < 2 and not exhausted:
+                    task = next(tasks, None)
+                    if task is None:
+                        exhausted = True
+                        break
+                    try:
+                        pipe.send(task)
+                    except OSError:
+                        raise WorkerDied() from None
+                    busy[pipe].append(sent)
+                    sent += 1
+            while following in done:
+                yield done.pop(following)
+                following += 1
+            waiting = [pipe for pipe, held in busy.items() if held]
+            if not waiting:
+                return
+            for pipe in wait(waiting):
+                try:
+                    ok, value = pipe.recv()
+                except (EOFError, OSError):
+                    raise WorkerDied() from None
+                if not ok:
+                    raise value
+                done[busy[pipe].popleft()] = value
+
+    def close(self) -> None:
+        for pipe in self.pipes:
+            pipe.close()
+        for proc in self.procs:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+
+
+def _serve(pipe: Any, parent: int) -> None:
+    """A worker's loop: a task in, its chunk (or the exception it raised) out, until the pipe ends."""
+    _die_with_parent(parent)
+    while True:
+        try:
+            task = pipe.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            out: tuple[bool, Any] = (True, project(task))
+        except Exception as e:  # raised again in the parent; one that cannot be pickled as its text
+            try:
+                import pickle
+
+                pickle.dumps(e)
+                out = (False, e)
+            except Exception:
+                out = (False, RuntimeError(f"{type(e).__name__}: {e}"))
+        pipe.send(out)
 
 
 def _die_with_parent(parent: int) -> None:
     """A worker ends when the projecting process does, even killed (-9) or at ``os._exit``: it
-    would otherwise wait on the task queue for ever, holding the parent's stdout and stderr."""
+    would otherwise wait on its pipe for ever, holding the parent's stdout and stderr."""
     try:
         import ctypes
         import signal

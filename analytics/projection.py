@@ -23,7 +23,6 @@ from __future__ import annotations
 import gc
 import os
 import time
-from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -209,10 +208,11 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
     span = max(1, min(page_size, -(-(last - position) // (workers * parallel.CHUNKS_PER_WORKER))))
     recorder = svc.recorder
     start, events, pages, matches = position, 0, 0, 0
+    afters = range(start, last, span)
     tasks = (parallel.Task(str(svc.store.path), recorder.events_table_name, TOPICS, types, frozenset(known), after,
                            min(after + span, last), last, after == start, inflight[0] if inflight and after == start
-                           else None, page_size) for after in range(start, last, span))
-    workers_pool = parallel.pool(workers)
+                           else None, page_size) for after in afters)
+    workers_pool = parallel.Workers(workers)
     writer = Writer(con, types)
     group: list[parallel.Chunk] = []  # chunks to commit together: a page of about ``page_size`` events
 
@@ -237,30 +237,24 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
             progress(position)
 
     try:
-        pending: deque = deque()
-        for task in tasks:
-            pending.append(workers_pool.apply_async(parallel.project, (task,)))
-            if len(pending) > workers:
-                break
-        while pending:
-            chunk = pending.popleft().get()
+        for i, chunk in enumerate(workers_pool.results(tasks)):
             if chunk.reopen:
                 break
-            task = next(tasks, None)
-            if task is not None:
-                pending.append(workers_pool.apply_async(parallel.project, (task,)))
             if chunk.position is not None:
                 group.append(chunk)
-            if group and (not pending or sum(c.events for c in group) >= page_size):
+            if group and (i == len(afters) - 1 or sum(c.events for c in group) >= page_size):
                 commit()
                 if stop_after_pages is not None and pages >= stop_after_pages:
                     break
         if group:  # the chunks before one the serial projection takes over
             commit()
         writer.close()
+    except parallel.WorkerDied:
+        raise AnalyticsError("a projection worker process died (killed, or out of memory); nothing after the last "
+                             f"committed page was written: run the update again (or with {parallel.WORKERS_ENV}=0 "
+                             f"to project in this process)") from None
     finally:
-        workers_pool.terminate()
-        workers_pool.join()
+        workers_pool.close()
         writer.stop()
     return position, events, pages, matches
 

@@ -500,3 +500,29 @@ def test_a_deck_summary_is_computed_once_per_deck_catalog_and_colours():
     memo.summary({"A": [1]}, "sample", colours)
     memo.summary(None, "sample", colours)
     assert len(calls) == 7
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_worker_that_dies_fails_the_update_and_the_next_run_finishes_it(service, tmp_path, monkeypatch):
+    import os
+
+    from analytics import parallel
+
+    import_matches(service)
+    path, whole = tmp_path / "a.duckdb", tmp_path / "whole.duckdb"
+    project = parallel.project
+
+    def dies_at_the_third_match(task):  # the forked workers inherit this
+        if task.after >= 60:
+            os._exit(9)
+        return project(task)
+
+    monkeypatch.setattr(parallel, "project", dies_at_the_third_match)
+    with pytest.raises(AnalyticsError, match="worker process died"):
+        update(service, path, page_size=10, workers=2)
+    monkeypatch.setattr(parallel, "project", project)
+    update(service, path, page_size=10, workers=2)
+    update(service, whole, workers=0)
+    want, got = all_tables(whole), all_tables(path)
+    for name in want:
+        assert_frame_equal(got[name], want[name])
