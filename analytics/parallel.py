@@ -39,7 +39,7 @@ from uuid import UUID
 import orjson
 import pyarrow as pa
 
-from .tables import HANDLERS, STARTED, new_buffers, rows_of
+from .tables import HANDLERS, STARTED, Catalogs, new_buffers, rows_of
 
 WORKERS_ENV = "ZX_ANALYTICS_WORKERS"  # worker processes (0 or 1: the serial projection); set: also small runs
 PARALLEL_MIN = 20_000  # notification ids left: fewer are projected serially (forking costs more than it saves)
@@ -216,8 +216,6 @@ def _connection(db: str) -> sqlite3.Connection:
 
 def project(task: Task) -> Chunk:
     """One chunk, in a worker: the same loop as ``Projection.run`` over whole matches."""
-    from .projection import Catalogs
-
     con = _connection(task.db)
     topics = task.topics
     marks = ",".join("?" * len(topics))

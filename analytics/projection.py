@@ -37,12 +37,10 @@ import duckdb
 import orjson
 import pyarrow as pa
 
-from zx_events.errors import ZXError
-
 from . import parallel
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .reader import decoder, page_reader
-from .tables import HANDLERS, PROJECTED, STARTED, TOPICS, new_buffers, rows_of
+from .tables import HANDLERS, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
 from .writer import NAME, Page, Writer, arrow_types
 
 Buffers = dict[str, list[tuple]]
@@ -77,31 +75,6 @@ def store_identity(svc: Any) -> str:
     if st.kind == "sqlite" and st.path is not None:
         return f"sqlite:{st.path.resolve()}"
     return st.label
-
-
-class Catalogs:
-    """A deck's identity per card (Z/X colours, X610Z energy types) by game and catalog name (loaded
-    once), and the card_catalog rows of new catalogs."""
-
-    def __init__(self, known: set[str]) -> None:
-        self.known = known
-        self.colours: dict[tuple[str, str], dict[str, tuple[str, ...]] | None] = {}
-
-    def colours_of(self, game: Any, name: str | None, buf: Buffers) -> dict[str, tuple[str, ...]] | None:
-        if name is None:
-            return None
-        key = (game.key, name)
-        if key not in self.colours:
-            try:
-                cat = game.load_catalog(name)
-            except ZXError:  # a catalog given as a file that is not at hand: no colours
-                self.colours[key] = None
-                return None
-            self.colours[key], rows = game.rows.catalog_rows(cat)
-            if name not in self.known:
-                self.known.add(name)
-                buf["card_catalog"].extend(rows)
-        return self.colours[key]
 
 
 class Projection:
