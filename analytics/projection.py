@@ -15,11 +15,15 @@ same transaction, so its rows are never counted twice.
 Speed: events are fetched straight from the recorder's database (only the topics the tables need)
 and decoded with orjson, without building event objects (``analytics.reader``); rows are plain
 tuples, turned per page into Arrow tables and inserted with ``INSERT ... SELECT`` by a writer
-thread while the next page is read (``analytics.writer``).
+thread while the next page is read (``analytics.writer``). The cyclic GC is off while it runs. A
+large run over a SQLite store is projected by forked worker processes, whole matches a chunk
+(``analytics.parallel``), committed in log order the same way; the serial loop below takes over
+where they cannot go on (an event for a match closed earlier).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -31,12 +35,12 @@ from uuid import UUID
 
 import duckdb
 import orjson
+import pyarrow as pa
 
-from zx_events.errors import ZXError
-
+from . import parallel
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .reader import decoder, page_reader
-from .tables import HANDLERS, PROJECTED, STARTED, TOPICS, new_buffers, rows_of
+from .tables import HANDLERS, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
 from .writer import NAME, Page, Writer, arrow_types
 
 Buffers = dict[str, list[tuple]]
@@ -57,6 +61,7 @@ class UpdateResult:
     position: int  # the notification id the file is now up to date with
     seconds: float
     rebuilt: bool
+    workers: int = 0  # worker processes that projected (analytics.parallel); 0: serially
 
     def to_json(self) -> dict[str, Any]:
         return {"analytics": str(self.path), "events": self.events, "matches": self.matches, "pages": self.pages,
@@ -70,31 +75,6 @@ def store_identity(svc: Any) -> str:
     if st.kind == "sqlite" and st.path is not None:
         return f"sqlite:{st.path.resolve()}"
     return st.label
-
-
-class Catalogs:
-    """A deck's identity per card (Z/X colours, X610Z energy types) by game and catalog name (loaded
-    once), and the card_catalog rows of new catalogs."""
-
-    def __init__(self, known: set[str]) -> None:
-        self.known = known
-        self.colours: dict[tuple[str, str], dict[str, tuple[str, ...]] | None] = {}
-
-    def colours_of(self, game: Any, name: str | None, buf: Buffers) -> dict[str, tuple[str, ...]] | None:
-        if name is None:
-            return None
-        key = (game.key, name)
-        if key not in self.colours:
-            try:
-                cat = game.load_catalog(name)
-            except ZXError:  # a catalog given as a file that is not at hand: no colours
-                self.colours[key] = None
-                return None
-            self.colours[key], rows = game.rows.catalog_rows(cat)
-            if name not in self.known:
-                self.known.add(name)
-                buf["card_catalog"].extend(rows)
-        return self.colours[key]
 
 
 class Projection:
@@ -190,6 +170,71 @@ class Projection:
         self.deleted = []
 
 
+def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position: int, last: int, done_before: int,
+                page_size: int, crash_after: int, stop_after_pages: int | None,
+                progress: Callable[[int], None] | None) -> tuple[int, int, int, int]:
+    """Project (position, last] in chunks of whole matches by worker processes, committing each
+    chunk's tables in log order (one transaction each, nothing in flight after it). Returns
+    (position, events, pages, matches) as far as it got: up to ``last``, or up to the chunk before
+    an event for a match closed earlier (the serial projection goes on from there)."""
+    types = arrow_types(con)
+    known = {r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()}
+    inflight = [(oid, orjson.loads(state)) for oid, state in
+                con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall()]
+    span = max(1, min(page_size, -(-(last - position) // (workers * parallel.CHUNKS_PER_WORKER))))
+    recorder = svc.recorder
+    start, events, pages, matches = position, 0, 0, 0
+    afters = range(start, last, span)
+    tasks = (parallel.Task(str(svc.store.path), recorder.events_table_name, TOPICS, types, frozenset(known), after,
+                           min(after + span, last), last, after == start, inflight[0] if inflight and after == start
+                           else None, page_size) for after in afters)
+    workers_pool = parallel.Workers(workers)
+    writer = Writer(con, types)
+    group: list[parallel.Chunk] = []  # chunks to commit together: a page of about ``page_size`` events
+
+    def commit() -> None:
+        nonlocal pages, position, events, matches
+        rows: dict[str, Any] = {}
+        for table in types:
+            parts = [c.tables[table] for c in group if table in c.tables]
+            if parts:
+                rows[table] = parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+        rows["card_catalog"] = []
+        for c in group:  # a catalog new to the file comes from every worker that met it: keep one
+            rows["card_catalog"] += [r for r in c.catalog_rows if r[0] not in known]
+            known.update(r[0] for r in c.catalog_rows)
+        events += sum(c.events for c in group)
+        matches += sum(c.matches for c in group)
+        position = group[-1].position
+        pages += 1
+        writer.put(Page(rows, [], None, position, done_before + events, bool(crash_after) and pages > crash_after))
+        group.clear()
+        if progress is not None:
+            progress(position)
+
+    try:
+        for i, chunk in enumerate(workers_pool.results(tasks)):
+            if chunk.reopen:
+                break
+            if chunk.position is not None:
+                group.append(chunk)
+            if group and (i == len(afters) - 1 or sum(c.events for c in group) >= page_size):
+                commit()
+                if stop_after_pages is not None and pages >= stop_after_pages:
+                    break
+        if group:  # the chunks before one the serial projection takes over
+            commit()
+        writer.close()
+    except parallel.WorkerDied:
+        raise AnalyticsError("a projection worker process died (killed, or out of memory); nothing after the last "
+                             f"committed page was written: run the update again (or with {parallel.WORKERS_ENV}=0 "
+                             f"to project in this process)") from None
+    finally:
+        workers_pool.close()
+        writer.stop()
+    return position, events, pages, matches
+
+
 def _position(con: duckdb.DuckDBPyConnection) -> tuple[int, int, str]:
     return con.execute("SELECT position, events, store FROM projection_position WHERE projection = ?",
                        [NAME]).fetchall()[0]
@@ -206,12 +251,15 @@ def _reset(con: duckdb.DuckDBPyConnection, store: str) -> None:
 
 def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int = PAGE_SIZE,
            on_progress: Callable[[int, int], None] | None = None,
-           stop_after_pages: int | None = None, fast_read: bool = True) -> UpdateResult:
+           stop_after_pages: int | None = None, fast_read: bool = True, workers: int | None = None) -> UpdateResult:
     """Bring the analytics file at ``path`` up to date with the store of ``svc``.
 
     ``on_progress(done, total)`` is called after each page (events of this run). A memory store
     lives only as long as its process, so its analytics are always rebuilt. ``fast_read=False``
     reads through ``select_notifications`` even where a direct query is available (tests compare both).
+    ``workers``: worker processes for a SQLite store (``analytics.parallel``; default: the
+    ``ZX_ANALYTICS_WORKERS`` variable, else one a core up to 4, for runs of ``PARALLEL_MIN`` events
+    or more; given, whatever the run's size; 0 or 1: the serial projection).
     """
     t0 = time.perf_counter()
     path = Path(path)
@@ -221,6 +269,10 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     con = connect_writer(path)
     proj: Projection | None = None
     ahead: ThreadPoolExecutor | None = None
+    # rows are acyclic tuples: the cyclic collector would only walk every live object again and again
+    # while the pages allocate (a tenth of the run); forked workers inherit it disabled
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         rebuild = rebuild or svc.store.kind == "memory"
         version = stored_version(con)
@@ -240,41 +292,54 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         if position > last:
             raise AnalyticsError(f"{path} is up to notification {position} but the store ends at {last}: it was "
                                  f"built from another store; run `zx analytics update --rebuild`")
-        proj = Projection(svc, con, page_size, fast_read)
-        for oid, state in con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall():
-            proj.resume(oid, orjson.loads(state))  # at most one: the match a page boundary cut
         crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
-        total, events, pages = last - position, 0, 0
-        # the next page is read on a thread while this one is projected (SQLite and psycopg release
-        # the GIL while they fetch); only a full page can have a next one
-        ahead = ThreadPoolExecutor(1, thread_name_prefix="analytics-reader")
-        following = ahead.submit(proj.pages, position, last) if position < last else None
-        while position < last:
-            page = following.result()
-            following = None
-            if len(page) >= page_size and page[-1][0] < last and \
-                    (stop_after_pages is None or pages + 1 < stop_after_pages):
-                following = ahead.submit(proj.pages, page[-1][0], last)
-            proj.run(page)
-            events += len(page)
-            if len(page) < page_size:  # the snapshot's end: nothing more can belong to the open match
+        total, events, pages, matches = last - position, 0, 0, 0
+        wanted, forced = parallel.workers_wanted() if workers is None else (workers, True)
+        used = 0
+        if wanted > 1 and position < last and (forced or last - position >= parallel.PARALLEL_MIN) \
+                and parallel.eligible(svc, fast_read, decoder(svc.mapper)):
+            used = wanted
+            position, events, pages, matches = _in_workers(
+                svc, con, wanted, position, last, done_before, page_size, crash_after, stop_after_pages,
+                on_progress and (lambda p: on_progress(p - (last - total), total)))
+        if position < last and (stop_after_pages is None or pages < stop_after_pages) or \
+                (position >= last and con.execute("SELECT count(*) FROM projection_inflight").fetchall()[0][0]):
+            proj = Projection(svc, con, page_size, fast_read)
+            for oid, state in con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall():
+                proj.resume(oid, orjson.loads(state))  # at most one: the match a page boundary cut
+            # the next page is read on a thread while this one is projected (SQLite and psycopg release
+            # the GIL while they fetch); only a full page can have a next one
+            ahead = ThreadPoolExecutor(1, thread_name_prefix="analytics-reader")
+            following = ahead.submit(proj.pages, position, last) if position < last else None
+            while position < last:
+                page = following.result()
+                following = None
+                if len(page) >= page_size and page[-1][0] < last and \
+                        (stop_after_pages is None or pages + 1 < stop_after_pages):
+                    following = ahead.submit(proj.pages, page[-1][0], last)
+                proj.run(page)
+                events += len(page)
+                if len(page) < page_size:  # the snapshot's end: nothing more can belong to the open match
+                    proj.close()
+                    new_position = last
+                else:
+                    new_position = page[-1][0]
+                pages += 1
+                proj.commit(new_position, done_before + events, crash=bool(crash_after) and pages > crash_after)
+                position = new_position
+                if on_progress is not None:
+                    on_progress(position - (last - total), total)
+                if stop_after_pages is not None and pages >= stop_after_pages:
+                    break
+            if position >= last and proj.current is not None:  # resumed at the very end with a match open
                 proj.close()
-                new_position = last
-            else:
-                new_position = page[-1][0]
-            pages += 1
-            proj.commit(new_position, done_before + events, crash=bool(crash_after) and pages > crash_after)
-            position = new_position
-            if on_progress is not None:
-                on_progress(position - (last - total), total)
-            if stop_after_pages is not None and pages >= stop_after_pages:
-                break
-        if position >= last and proj.current is not None:  # resumed at the very end with a match open
-            proj.close()
-            proj.commit(position, done_before + events)
-        proj.writer.close()
-        return UpdateResult(path, events, proj.matches_written, pages, position, time.perf_counter() - t0, rebuild)
+                proj.commit(position, done_before + events)
+            proj.writer.close()
+            matches += proj.matches_written
+        return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used)
     finally:
+        if collecting:
+            gc.enable()
         if ahead is not None:
             ahead.shutdown(wait=True, cancel_futures=True)
         if proj is not None:

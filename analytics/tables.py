@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from zx_events import games
+from zx_events.errors import ZXError
 
 GAMES = games.all_games()
 ROWS = {g.key: g.rows for g in GAMES}
@@ -41,3 +42,28 @@ def new_buffers() -> dict[str, list[tuple]]:
 def rows_of(game_key: str | None) -> Any:
     """The rows module of a game (the in-flight state of a match names its game; 0.2 and before: zx)."""
     return ROWS[game_key or games.DEFAULT]
+
+
+class Catalogs:
+    """A deck's identity per card (Z/X colours, X610Z energy types) by game and catalog name (loaded
+    once), and the card_catalog rows of new catalogs."""
+
+    def __init__(self, known: set[str]) -> None:
+        self.known = known
+        self.colours: dict[tuple[str, str], dict[str, tuple[str, ...]] | None] = {}
+
+    def colours_of(self, game: Any, name: str | None, buf: dict[str, list[tuple]]) -> dict[str, tuple[str, ...]] | None:
+        if name is None:
+            return None
+        key = (game.key, name)
+        if key not in self.colours:
+            try:
+                cat = game.load_catalog(name)
+            except ZXError:  # a catalog given as a file that is not at hand: no colours
+                self.colours[key] = None
+                return None
+            self.colours[key], rows = game.rows.catalog_rows(cat)
+            if name not in self.known:
+                self.known.add(name)
+                buf["card_catalog"].extend(rows)
+        return self.colours[key]

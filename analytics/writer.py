@@ -24,17 +24,16 @@ _ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "
 
 def arrow_types(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Schema]:
     """The Arrow schema of each table, in the column order of ``rows.COLUMNS``, from the file's own types."""
-    out = {}
-    for table, cols in COLUMNS.items():
-        types = dict(con.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
-                                 [table]).fetchall())
-        out[table] = pa.schema([(c, _ARROW[types[c]]) for c in cols])
-    return out
+    types: dict[str, dict[str, str]] = {}
+    for table, column, kind in con.execute("SELECT table_name, column_name, data_type FROM information_schema.columns "
+                                           "WHERE table_schema = 'main'").fetchall():  # one query, not one a table
+        types.setdefault(table, {})[column] = kind
+    return {table: pa.schema([(c, _ARROW[types[table][c]]) for c in cols]) for table, cols in COLUMNS.items()}
 
 
 @dataclass
 class Page:
-    rows: dict[str, list[tuple]]
+    rows: dict[str, list[tuple] | pa.Table]  # a table's rows, or its Arrow table
     deleted: list[str]  # matches whose stored rows go first (re-projected)
     inflight: tuple[str, str] | None  # (match uuid, state JSON) of the match a page boundary cut
     position: int
@@ -102,13 +101,17 @@ class Writer:
                 for table in PROJECTED:
                     con.execute(f"DELETE FROM {table} WHERE match_id = ?", [mid])  # table from the allow-list
             for table, rows in page.rows.items():
-                if rows:
+                if isinstance(rows, pa.Table):  # built by a worker process (analytics.parallel)
+                    batch = rows
+                elif rows:
                     schema = self.types[table]
                     batch = pa.Table.from_arrays([pa.array(col, type=f.type) for col, f in zip(zip(*rows), schema)],
                                                  schema=schema)
-                    con.register("_batch", batch)
-                    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch")
-                    con.unregister("_batch")
+                else:
+                    continue
+                con.register("_batch", batch)
+                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch")
+                con.unregister("_batch")
             if page.crash:  # the test hook: rows written, nothing committed
                 os._exit(75)
             con.execute("DELETE FROM projection_inflight")

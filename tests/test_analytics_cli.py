@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
+from analytics.parallel import WORKERS_ENV
 from analytics.projection import CRASH_ENV
 from analytics_support import all_tables, log_text
 from cli.main import zx
@@ -160,9 +161,11 @@ def _zx(store: str, *args: str, env: dict | None = None) -> subprocess.Completed
                           env={**os.environ, **(env or {})}, timeout=300)
 
 
-def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path):
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path, workers):
     """The restart test: the update dies inside a page's transaction (os._exit, like a kill -9),
-    runs again, and every table equals a rebuild into another file."""
+    runs again, and every table equals a rebuild into another file. ``workers``: serially, and by
+    worker processes (a SQLite store; they die with the update)."""
     from zx_events.games.zx.sim import simulate, write_files
 
     list(write_files(tmp_path / "sim", 11, simulate(30, 11, policy="mixed"), 30))
@@ -171,7 +174,7 @@ def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path):
     assert r.returncode == 0, r.stderr
     path, rebuilt = tmp_path / "a.duckdb", tmp_path / "rebuilt.duckdb"
     crashed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "300",
-                  env={CRASH_ENV: "3"})
+                  env={CRASH_ENV: "3", WORKERS_ENV: workers})
     assert crashed.returncode == 75, crashed.stderr
     con = duckdb.connect(str(path), read_only=True)
     (position, inflight), = con.execute("SELECT position, (SELECT count(*) FROM projection_inflight) "
@@ -180,7 +183,7 @@ def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path):
     con.close()
     assert position > 0 and 0 < partial < 30  # three pages committed, the fourth rolled back
     resumed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "300",
-                  "--format", "json")
+                  "--format", "json", env={WORKERS_ENV: workers})
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)[0]["matches"] == 30 - partial
     full = _zx(store_url, "analytics", "update", "--rebuild", "--analytics", str(rebuilt), "--format", "json")

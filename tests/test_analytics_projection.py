@@ -401,3 +401,128 @@ def test_timestamps_read_back_through_the_duckdb_api(projected):
     (at,), = con.execute("SELECT played_at FROM matches WHERE match_id = 'm2'").fetchall()
     con.close()
     assert at == datetime(2026, 12, 5, 9, 30, tzinfo=timezone.utc)
+
+
+# ---------------------------------------------------------------------- worker processes (analytics.parallel)
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("page_size", [1, 7, 40, 100_000])
+def test_worker_processes_give_the_same_tables(service, tmp_path, page_size):
+    """Chunks of whole matches projected by forked workers, committed in log order, equal the serial
+    projection, wherever the chunk boundaries fall (1: a chunk a notification)."""
+    import_matches(service)
+    serial, parallel = tmp_path / "serial.duckdb", tmp_path / "parallel.duckdb"
+    assert update(service, serial, workers=0).workers == 0
+    result = update(service, parallel, page_size=page_size, workers=2)
+    assert result.workers == 2 and result.matches == 3
+    want, got = all_tables(serial), all_tables(parallel)
+    for name in want:
+        assert_frame_equal(got[name], want[name])
+    con = duckdb.connect(str(parallel), read_only=True)
+    assert con.execute("SELECT count(*) FROM projection_inflight").fetchall()[0][0] == 0
+    con.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_workers_resume_a_match_left_in_flight(service, tmp_path):
+    """A serial run stopped inside a match (its state committed in flight) is finished by workers."""
+    import_matches(service)
+    path, whole = tmp_path / "a.duckdb", tmp_path / "whole.duckdb"
+    update(service, path, page_size=20, stop_after_pages=1, workers=0)
+    con = duckdb.connect(str(path), read_only=True)
+    assert con.execute("SELECT count(*) FROM projection_inflight").fetchall()[0][0] == 1
+    con.close()
+    result = update(service, path, page_size=11, workers=2)
+    assert result.workers == 2 and result.matches == 3
+    update(service, whole, workers=0)
+    want, got = all_tables(whole), all_tables(path)
+    for name in want:
+        assert_frame_equal(got[name], want[name])
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_workers_stop_after_pages_and_resume(service, tmp_path):
+    import_matches(service)
+    path, whole = tmp_path / "a.duckdb", tmp_path / "whole.duckdb"
+    first = update(service, path, page_size=9, stop_after_pages=2, workers=2)
+    assert first.pages == 2 and first.matches < 3
+    rest = update(service, path, page_size=9, workers=2)
+    assert first.matches + rest.matches == 3 and first.events + rest.events == update(service, whole).events
+    want, got = all_tables(whole), all_tables(path)
+    for name in want:
+        assert_frame_equal(got[name], want[name])
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_workers_hand_an_event_for_a_closed_match_to_the_serial_projection(service, tmp_path):
+    """A worker cannot re-project a match (it needs the analytics file): the serial projection takes
+    over from the chunk before it, and the match is projected again, not doubled."""
+    import_matches(service)
+    path, rebuilt = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    update(service, path, workers=0)
+    m = service.get_match("m1")
+    m._violation(rule="101.2", message="appended by the test", line=None, turn=m.turn, player=None)
+    service.save(m)
+    result = update(service, path, page_size=5, workers=2)
+    assert result.matches == 1
+    got = all_tables(path)
+    assert got["matches"].filter(pl.col("match_id") == "m1")["violations"].to_list() == [1]
+    # a rebuild meets the appended event in a later chunk, after m3's events
+    assert update(service, rebuilt, rebuild=True, page_size=5, workers=2).matches == 4
+    for name, want in all_tables(rebuilt).items():
+        assert_frame_equal(got[name], want)
+
+
+def test_workers_by_default_one_a_core_up_to_four(monkeypatch):
+    from analytics import parallel
+
+    monkeypatch.delenv(parallel.WORKERS_ENV, raising=False)
+    for cores, want in ((1, 1), (2, 2), (8, 4)):
+        monkeypatch.setattr(parallel.os, "cpu_count", lambda cores=cores: cores)
+        assert parallel.workers_wanted() == (want, False), cores
+    monkeypatch.setenv(parallel.WORKERS_ENV, "3")
+    assert parallel.workers_wanted() == (3, True)
+
+
+def test_a_deck_summary_is_computed_once_per_deck_catalog_and_colours():
+    from zx_events.games.rowkit import DeckMemo
+
+    calls = []
+    memo = DeckMemo(lambda deck, catalog, colours: calls.append(deck) or (catalog, len(deck or ())))
+    red, blue = {"A": 4, "B": 2}, {"C": 4}
+    colours = {"A": ("red",)}
+    assert memo.summary(red, "sample", colours) == ("sample", 2)
+    assert memo.summary(dict(red), "sample", colours) == ("sample", 2) and len(calls) == 1
+    memo.summary(red, "other", colours)
+    memo.summary(red, "sample", {"A": ("blue",)})  # other colours: computed again
+    memo.summary(blue, "sample", colours)
+    assert len(calls) == 4
+    memo.summary({"A": [1]}, "sample", colours)  # not hashable: computed every time
+    memo.summary({"A": [1]}, "sample", colours)
+    memo.summary(None, "sample", colours)
+    assert len(calls) == 7
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_worker_that_dies_fails_the_update_and_the_next_run_finishes_it(service, tmp_path, monkeypatch):
+    import os
+
+    from analytics import parallel
+
+    import_matches(service)
+    path, whole = tmp_path / "a.duckdb", tmp_path / "whole.duckdb"
+    project = parallel.project
+
+    def dies_at_the_third_match(task):  # the forked workers inherit this
+        if task.after >= 60:
+            os._exit(9)
+        return project(task)
+
+    monkeypatch.setattr(parallel, "project", dies_at_the_third_match)
+    with pytest.raises(AnalyticsError, match="worker process died"):
+        update(service, path, page_size=10, workers=2)
+    monkeypatch.setattr(parallel, "project", project)
+    update(service, path, page_size=10, workers=2)
+    update(service, whole, workers=0)
+    want, got = all_tables(whole), all_tables(path)
+    for name in want:
+        assert_frame_equal(got[name], want[name])

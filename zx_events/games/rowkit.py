@@ -65,3 +65,34 @@ def deck_list(deck: Any) -> dict[str, int] | None:
     if not isinstance(deck, dict):
         return None
     return {str(code): int(n) for code, n in deck.items() if isinstance(n, int) and not isinstance(n, bool)}
+
+
+class DeckMemo:
+    """A deck's summary (identity, every colour or type, archetype, list) computed once per deck list,
+    catalog and per-card colours: a corpus plays the same decks again and again, and ranking a deck's
+    cards for its archetype costs more than all the other work of starting a match.
+
+    ``summary(deck, catalog, colours_of)`` calls ``compute(deck, catalog, colours_of)`` for a deck not seen
+    yet; a deck that is not a plain JSON object of hashable values is computed every time. The
+    results are shared between matches: callers only read them. Bounded (cleared when full)."""
+
+    __slots__ = ("compute", "seen", "limit")
+
+    def __init__(self, compute: Any, limit: int = 4096) -> None:
+        self.compute, self.seen, self.limit = compute, {}, limit
+
+    def summary(self, deck: Any, catalog: str | None, colours_of: Any) -> Any:
+        if not isinstance(deck, dict):
+            return self.compute(deck, catalog, colours_of)
+        try:
+            key = (catalog, id(colours_of), tuple(deck.items()))
+            hit = self.seen.get(key)
+        except TypeError:  # a value that is not hashable (a malformed deck): nothing to share
+            return self.compute(deck, catalog, colours_of)
+        if hit is not None and hit[0] is colours_of:  # the id of a live object (kept in the entry)
+            return hit[1]
+        out = self.compute(deck, catalog, colours_of)
+        if len(self.seen) >= self.limit:
+            self.seen.clear()
+        self.seen[key] = (colours_of, out)
+        return out

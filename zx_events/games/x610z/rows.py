@@ -22,7 +22,7 @@ from typing import Any, Callable
 from functools import lru_cache
 from importlib import resources
 
-from zx_events.games.rowkit import SHARED_COLUMNS, parse_played_at  # noqa: F401
+from zx_events.games.rowkit import SHARED_COLUMNS, DeckMemo, parse_played_at  # noqa: F401
 from zx_events.games.rowkit import deck_list as _deck_list
 from zx_events.games.rowkit import instant as _instant
 from zx_events.games.rowkit import timestamp as _timestamp
@@ -129,6 +129,14 @@ def energy_of(catalog) -> dict[str, tuple[str, ...]]:
     return out
 
 
+def _deck_summary(deck: Any, catalog: str | None, energy: dict | None) -> tuple:
+    """(energy identity, every type, archetype, list) of a deck: the match row's values of a seat."""
+    ident, every = deck_energy(deck, energy)
+    return ident, every, archetype(deck, ident, _facts(catalog)), _deck_list(deck)
+
+
+_DECKS = DeckMemo(_deck_summary)
+
 Buffers = dict[str, list[tuple]]
 
 
@@ -181,18 +189,18 @@ class MatchRows:
         h = d["header"]
         pl = h.get("players") or {}
         p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
-        facts = _facts((d.get("catalog") or {}).get("name"))
-        c1, a1 = deck_energy(p1.get("deck"), energy)
-        c2, a2 = deck_energy(p2.get("deck"), energy)
+        catalog = (d.get("catalog") or {}).get("name")
+        c1, a1, r1, l1 = _DECKS.summary(p1.get("deck"), catalog, energy)
+        c2, a2, r2, l2 = _DECKS.summary(p2.get("deck"), catalog, energy)
         rnd = h.get("round")
         self.mid = d["match_id"]
         self.head = {
             "played_at": h.get("played_at"), "event": h.get("event"), "format": h.get("format") or "constructed",
-            "round": None if rnd is None else str(rnd), "catalog": (d.get("catalog") or {}).get("name"),
+            "round": None if rnd is None else str(rnd), "catalog": catalog,
             "p1_name": p1.get("name"), "p1_deck": p1.get("deck_name"), "p1_colours": c1, "p1_colours_all": a1,
-            "p1_archetype": archetype(p1.get("deck"), c1, facts), "p1_list": _deck_list(p1.get("deck")),
+            "p1_archetype": r1, "p1_list": l1,
             "p2_name": p2.get("name"), "p2_deck": p2.get("deck_name"), "p2_colours": c2, "p2_colours_all": a2,
-            "p2_archetype": archetype(p2.get("deck"), c2, facts), "p2_list": _deck_list(p2.get("deck")),
+            "p2_archetype": r2, "p2_list": l2,
             "first": h.get("first", "P1"), "source": d.get("source"), "imported_at": _timestamp(d.get("timestamp")),
         }
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Callable
 
-from zx_events.games.rowkit import SHARED_COLUMNS, parse_played_at  # noqa: F401  (parse_played_at: here too)
+from zx_events.games.rowkit import SHARED_COLUMNS, DeckMemo, parse_played_at  # noqa: F401  (parse_played_at: here too)
 from zx_events.games.rowkit import deck_list as _deck_list
 from zx_events.games.rowkit import instant as _instant
 from zx_events.games.rowkit import timestamp as _timestamp
@@ -118,6 +118,15 @@ def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict[str
     return f"{identity or 'unknown'}: " + " + ".join(facts[c][0] if c in facts else c for c in sig)
 
 
+def _deck_summary(deck: Any, catalog: str | None, colours_of: dict | None) -> tuple:
+    """(colour identity, every colour, archetype, list) of a deck: the match row's values of a seat."""
+    colours, every = deck_colours(deck, colours_of)
+    facts = card_facts(catalog) if colours_of is not None else None
+    return colours, every, archetype(deck, colours, facts), _deck_list(deck)
+
+
+_DECKS = DeckMemo(_deck_summary)
+
 Buffers = dict[str, list[tuple]]
 
 
@@ -190,19 +199,18 @@ class MatchRows:
         h = d["header"]
         pl = h.get("players") or {}
         p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
-        c1, a1 = deck_colours(p1.get("deck"), colours_of)
-        c2, a2 = deck_colours(p2.get("deck"), colours_of)
         catalog = (d.get("catalog") or {}).get("name")
-        facts = card_facts(catalog) if colours_of is not None else None
+        c1, a1, r1, l1 = _DECKS.summary(p1.get("deck"), catalog, colours_of)
+        c2, a2, r2, l2 = _DECKS.summary(p2.get("deck"), catalog, colours_of)
         rnd = h.get("round")
         self.mid = d["match_id"]
         self.head = {
             "played_at": h.get("played_at"), "event": h.get("event"), "format": h.get("format"),
             "round": None if rnd is None else str(rnd), "catalog": catalog,
             "p1_name": p1.get("name"), "p1_deck": p1.get("deck_name"), "p1_colours": c1, "p1_colours_all": a1,
-            "p1_archetype": archetype(p1.get("deck"), c1, facts), "p1_list": _deck_list(p1.get("deck")),
+            "p1_archetype": r1, "p1_list": l1,
             "p2_name": p2.get("name"), "p2_deck": p2.get("deck_name"), "p2_colours": c2, "p2_colours_all": a2,
-            "p2_archetype": archetype(p2.get("deck"), c2, facts), "p2_list": _deck_list(p2.get("deck")),
+            "p2_archetype": r2, "p2_list": l2,
             "first": h.get("first", "P1"), "source": d.get("source"), "imported_at": _timestamp(d.get("timestamp")),
         }
 

@@ -1,0 +1,290 @@
+"""The projection of a SQLite store in worker processes: each projects whole matches of a range of
+the notification log, reading it from the store file itself, and hands back Arrow tables.
+
+The serial projection (``analytics.projection``) spends about three quarters of its time in
+Python (decoding, the games' row handlers, turning rows into Arrow), all under one GIL, against a
+floor that only reads and decodes. Here the log after the tracking position is cut into chunks of
+``span`` notification ids; forked workers project the chunks at once (each reads, decodes and
+builds the rows of its chunk), and the parent commits their tables in log order, whole chunks of
+about a page of events in one DuckDB transaction with the position, as it does for a page.
+
+A chunk is whole matches: a match's events are contiguous in the log (the application saves a
+match in one transaction), so a worker skips the leading events of the match that runs into its
+range from the one before (that worker reads on past its range's end to the end of its last match)
+and closes its last match when the next one begins or the log ends, exactly where the serial
+projection closes it. So nothing is in flight at a chunk's commit; a run that starts with a match
+in flight (a serial run cut by a kill) hands its state to the first chunk.
+
+What the workers cannot do falls back to the serial projection from the last committed chunk: an
+event for a match closed earlier (re-projecting it needs the analytics file). Only stores read with
+the direct SQLite query, with plain JSON payloads, take this path (``eligible``); PostgreSQL and
+memory stores, and ciphered, compressed or upcast events, are projected serially.
+
+Measured on the 2-core machine shared with other jobs (bench/README.md, "Projection, this round"):
+two workers take about 1.1-1.3x the CPU of the serial projection (forked processes fault their
+memory in afresh, results cross a pipe) and gain wall time only on cores left idle.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sqlite3
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import orjson
+import pyarrow as pa
+
+from .tables import HANDLERS, STARTED, Catalogs, new_buffers, rows_of
+
+WORKERS_ENV = "ZX_ANALYTICS_WORKERS"  # worker processes (0 or 1: the serial projection); set: also small runs
+PARALLEL_MIN = 20_000  # notification ids left: fewer are projected serially (forking costs more than it saves)
+CHUNKS_PER_WORKER = 4  # a run is cut in about this many chunks a worker (the last ones finish together)
+
+_connections: dict[str, sqlite3.Connection] = {}  # a worker's connection to the store, by file
+
+
+@dataclass
+class Task:
+    db: str  # the store file
+    table: str  # its events table
+    topics: tuple[str, ...]
+    schemas: dict[str, pa.Schema]
+    known: frozenset[str]  # catalogs already in card_catalog
+    after: int  # the chunk: notification ids after this ...
+    stop: int  # ... up to this (and on to the end of the last match begun)
+    last: int  # the end of the log the run reads up to
+    first: bool  # the run's first chunk: nothing to skip, the in-flight match (if any) continues
+    inflight: tuple[str, dict] | None
+    page_size: int
+
+
+@dataclass
+class Chunk:
+    tables: dict[str, pa.Table] = field(default_factory=dict)
+    catalog_rows: list[tuple] = field(default_factory=list)
+    position: int | None = None  # the last notification id projected (None: nothing of its own)
+    events: int = 0
+    matches: int = 0
+    reopen: bool = False  # an event for a match closed earlier: project from ``after`` serially
+
+
+def workers_wanted() -> tuple[int, bool]:
+    """(worker processes, whether asked for explicitly by ``ZX_ANALYTICS_WORKERS``): by default one
+    a core, up to 4."""
+    text = os.environ.get(WORKERS_ENV, "").strip()
+    if text:
+        return max(0, int(text)), True
+    return min(os.cpu_count() or 1, 4), False
+
+
+def eligible(svc: Any, fast_read: bool, decode: Any) -> bool:
+    """Whether the store can be projected by workers: a SQLite file read by the direct query, with
+    plain JSON payloads, and a process that can fork: called on its main thread, every other thread a
+    daemon (the CLI's progress bar). A process that runs other work on threads (``zx serve``) projects
+    serially: a forked child could inherit a lock one of them holds."""
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    recorder = svc.recorder
+    me = threading.current_thread()
+    return (fast_read and decode is None and svc.store.kind == "sqlite" and svc.store.path is not None
+            and isinstance(recorder, SQLiteApplicationRecorder) and recorder.datastore.originator_id_type == "uuid"
+            and "fork" in multiprocessing.get_all_start_methods() and me is threading.main_thread()
+            and all(t.daemon for t in threading.enumerate() if t is not me))
+
+
+class WorkerDied(Exception):
+    """A worker process ended before sending its chunk (killed, out of memory)."""
+
+
+class Workers:
+    """Forked worker processes, each on a pipe, that project chunks in any order and hand them back
+    in the order given (``results``). Forked: they inherit the imported modules (no start-up
+    imports) and never touch the parent's connections (they end with ``os._exit``). No threads, so a
+    worker that dies is seen at once (its pipe ends), not waited for (``multiprocessing.Pool``
+    would start another and wait for the lost result for ever)."""
+
+    def __init__(self, count: int) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self.procs: list[Any] = []
+        self.pipes: list[Any] = []
+        parent = os.getpid()
+        try:
+            for _ in range(count):
+                mine, theirs = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(theirs, parent), daemon=True, name="analytics-worker")
+                proc.start()
+                theirs.close()
+                self.procs.append(proc)
+                self.pipes.append(mine)
+        except BaseException:
+            self.close()
+            raise
+
+    def results(self, tasks: Any) -> Any:
+        """Each task's Chunk, in the order of ``tasks`` (read lazily: a worker a task at a time)."""
+        from multiprocessing.connection import wait
+
+        tasks = iter(tasks)
+        busy: dict[Any, deque[int]] = {pipe: deque() for pipe in self.pipes}  # the tasks each worker has
+        done: dict[int, Chunk] = {}
+        sent = following = 0
+        exhausted = False
+        while True:
+            # every worker holds two tasks: the next waits in its pipe while the parent is busy
+            for pipe in self.pipes:
+                while len(busy[pipe]) < 2 and not exhausted:
+                    task = next(tasks, None)
+                    if task is None:
+                        exhausted = True
+                        break
+                    try:
+                        pipe.send(task)
+                    except OSError:
+                        raise WorkerDied() from None
+                    busy[pipe].append(sent)
+                    sent += 1
+            while following in done:
+                yield done.pop(following)
+                following += 1
+            waiting = [pipe for pipe, held in busy.items() if held]
+            if not waiting:
+                return
+            for pipe in wait(waiting):
+                try:
+                    ok, value = pipe.recv()
+                except (EOFError, OSError):
+                    raise WorkerDied() from None
+                if not ok:
+                    raise value
+                done[busy[pipe].popleft()] = value
+
+    def close(self) -> None:
+        for pipe in self.pipes:
+            pipe.close()
+        for proc in self.procs:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+
+
+def _serve(pipe: Any, parent: int) -> None:
+    """A worker's loop: a task in, its chunk (or the exception it raised) out, until the pipe ends."""
+    _die_with_parent(parent)
+    while True:
+        try:
+            task = pipe.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            out: tuple[bool, Any] = (True, project(task))
+        except Exception as e:  # raised again in the parent; one that cannot be pickled as its text
+            try:
+                import pickle
+
+                pickle.dumps(e)
+                out = (False, e)
+            except Exception:
+                out = (False, RuntimeError(f"{type(e).__name__}: {e}"))
+        pipe.send(out)
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker ends when the projecting process does, even killed (-9) or at ``os._exit``: it
+    would otherwise wait on its pipe for ever, holding the parent's stdout and stderr."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def _connection(db: str) -> sqlite3.Connection:
+    con = _connections.get(db)
+    if con is None:
+        con = _connections[db] = sqlite3.connect(db, check_same_thread=False)
+    return con
+
+
+def project(task: Task) -> Chunk:
+    """One chunk, in a worker: the same loop as ``Projection.run`` over whole matches."""
+    con = _connection(task.db)
+    topics = task.topics
+    marks = ",".join("?" * len(topics))
+    statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {task.table} "
+                 f"WHERE rowid > ? AND rowid <= ? AND topic IN ({marks}) ORDER BY rowid LIMIT ?")
+    buf = new_buffers()
+    catalogs = Catalogs(set(task.known))
+    out = Chunk()
+    cur: Any = None
+    key: Any = None
+    skip: Any = None
+    if task.inflight is not None:
+        oid, state = task.inflight
+        cur = rows_of(state.get("game")).MatchRows.from_json(oid, state, buf)
+        key = UUID(oid).hex
+    elif not task.first:  # the match that runs into this chunk belongs to the one before
+        row = con.execute(f"SELECT originator_id FROM {task.table} WHERE rowid <= ? AND topic IN ({marks}) "
+                          f"ORDER BY rowid DESC LIMIT 1", [task.after, *topics]).fetchone()
+        skip = row[0] if row is not None else None
+    handlers, loads, started, stop = HANDLERS, orjson.loads, STARTED, task.stop
+    # rows a query: a fresh process pays a page fault for every page of memory it touches the first
+    # time; small reads reuse theirs (pages of 50,000 rows: 49k faults and 0.21 s of system time a run
+    # for the two workers, against 17k and 0.1 s)
+    fetch = min(task.page_size, 4096)
+    read_from, events, position, matches, done = task.after, 0, None, 0, False
+    while not done:
+        rows = con.execute(statement, [read_from, task.last, *topics, fetch]).fetchall()
+        for nid, oid, seq, topic, state in rows:
+            if skip is not None:
+                if oid == skip:
+                    continue
+                skip = None
+            first = started.get(topic)
+            if oid != key:
+                if nid > stop:  # the next match begins past this chunk: the next chunk's
+                    done = True
+                    break
+                if cur is not None:
+                    cur.close()
+                    matches += 1
+                if first is None:  # an event for a match closed earlier: the serial projection's
+                    return Chunk(reopen=True)
+                key = oid
+                cur = first[1].MatchRows(str(UUID(oid)), nid, buf)
+            d = loads(state)
+            if first is not None:
+                cur.started(d, catalogs.colours_of(first[0], (d.get("catalog") or {}).get("name"), buf))
+            else:
+                h = handlers.get(topic)
+                if h is not None:
+                    h(cur, seq, d)
+            events += 1
+            position = nid
+        if not done and len(rows) < fetch:  # the end of the log
+            done = True
+            if cur is not None or events:
+                position = task.last
+        elif rows and not done:
+            read_from = rows[-1][0]
+    if cur is not None:
+        cur.close()
+        matches += 1
+        if position is None:  # only the in-flight match, closed: no event of its own
+            position = task.after
+    out.position, out.events, out.matches = position, events, matches
+    out.catalog_rows = buf.pop("card_catalog")
+    for table, rows in buf.items():
+        if rows:
+            schema = task.schemas[table]
+            out.tables[table] = pa.Table.from_arrays(
+                [pa.array(col, type=f.type) for col, f in zip(zip(*rows), schema)], schema=schema)
+    return out
