@@ -337,3 +337,22 @@ def install_direct_triggers(aggregate: type) -> None:
     for name in [n for n, v in list(aggregate.__dict__.items())
                  if type(v).__name__ == "CommandMethodDecorator" and n != "__init__"]:
         setattr(aggregate, name, direct_trigger(aggregate, name))
+
+
+def inert_since(match: Any, settled: int, inert: Any) -> bool:
+    """Whether every event ``match`` recorded after its version ``settled`` is of a class in ``inert``
+    (one that cannot give a referee's automatic rule effects anything to do); True when none came
+    since, False when they are not all still pending (saved meanwhile, or ``settled`` is ahead)."""
+    d = match.__dict__
+    since = d["_version"] - settled
+    if since < 0:
+        return False
+    if since == 0:
+        return True
+    pending = d["_pending_events"]
+    if len(pending) < since:
+        return False
+    for e in pending[-since:]:
+        if type(e) not in inert:
+            return False
+    return True

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zx_events.errors import RuleViolation
-from zx_events.games.base import Violation  # noqa: F401  (what a referee reports, in every game)
+from zx_events.games.base import Violation, inert_since  # noqa: F401  (Violation: what a referee reports, in every game)
 
 from . import checks
 from .board import Board
@@ -119,18 +119,9 @@ class Referee:
             return
         d = m.__dict__
         version = d["_version"]
-        since = version - self._settled
-        if since >= 0:
-            if since == 0:
-                return
-            pending = d["_pending_events"]
-            if len(pending) >= since:
-                for e in pending[-since:]:
-                    if type(e) not in _INERT:
-                        break
-                else:
-                    self._settled = version
-                    return
+        if inert_since(m, self._settled, _INERT):
+            self._settled = version
+            return
         for dot, e in list(m.dots.items()):
             if (e["dmg"] or e["mods"]) and e["dmg"] >= stat(e, "defense"):
                 m._destroyed(dot=dot, uid=e["uid"], code=e["code"], cause="210.5", line=self.line)

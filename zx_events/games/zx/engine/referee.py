@@ -19,7 +19,7 @@ from zx_events.games.zx.board import Square, player_square
 from zx_events.games.zx.cards import Card, CardType, Catalog
 from zx_events.games.zx.decks import check_deck
 from zx_events.errors import RuleViolation
-from zx_events.games.base import Violation  # noqa: F401  (what a referee reports, in every game)
+from zx_events.games.base import Violation, inert_since  # noqa: F401  (Violation: what a referee reports, in every game)
 from zx_events.games.zx.match import LIMIT_CHARGE, LIMIT_HAND, PHASES, Match, other, power_of
 from zx_events.games.zx.engine import checks
 from zx_events.games.zx.engine.effects import check_effect
@@ -190,18 +190,9 @@ class Referee:
         outcome are as they were."""
         m = self.m
         d = m.__dict__
-        since = d["_version"] - self._settled
-        if since >= 0:
-            if since == 0:
-                return
-            pending = d["_pending_events"]
-            if len(pending) >= since:
-                for e in pending[-since:]:
-                    if type(e) not in _INERT:
-                        break
-                else:
-                    self._settled = d["_version"]
-                    return
+        if inert_since(m, self._settled, _INERT):
+            self._settled = d["_version"]
+            return
         while m.outcome is None:
             # lethal damage: damage at least its Power, or Power 0 or less (a Token made with Power 0,
             # a printed Power 0), destroyed to its owner's Charge (1007); a card without a Power (a
