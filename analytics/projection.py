@@ -66,7 +66,8 @@ class UpdateResult:
     def to_json(self) -> dict[str, Any]:
         return {"analytics": str(self.path), "events": self.events, "matches": self.matches, "pages": self.pages,
                 "position": self.position, "seconds": round(self.seconds, 3), "rebuilt": self.rebuilt,
-                "events_per_s": round(self.events / self.seconds) if self.seconds > 0 else None}
+                "events_per_s": round(self.events / self.seconds) if self.seconds > 0 else None,
+                "workers": self.workers}
 
 
 def store_identity(svc: Any) -> str:

@@ -31,7 +31,7 @@ def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
 
 
 def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | None = None,
-               stop_after_pages: int | None = None):
+               stop_after_pages: int | None = None, workers: int | None = None):
     """The projection with a progress bar on stderr; AnalyticsError for the caller to report."""
     from analytics.projection import PAGE_SIZE, update
 
@@ -42,7 +42,7 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
             bar.update(task, completed=done, total=total)
 
         return update(svc, path, rebuild=rebuild, page_size=page_size or PAGE_SIZE, on_progress=on_progress,
-                      stop_after_pages=stop_after_pages)
+                      stop_after_pages=stop_after_pages, workers=workers)
 
 
 # ---------------------------------------------------------------------- zx analytics update
@@ -60,11 +60,14 @@ def analytics_group() -> None:
               help="Notifications read and committed per transaction (default 50000).")
 @click.option("--stop-after-pages", type=click.IntRange(min=1), default=None, hidden=True,
               help="Stop after N committed pages (tests of resuming).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Processes that project a SQLite store in parallel, whole matches each (default: "
+                   "ZX_ANALYTICS_WORKERS, else one per core up to 4, for 20,000 events or more; 1: this process).")
 @analytics_option
 @format_option
 @click.pass_context
 def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_after_pages: int | None,
-               analytics_path: str | None, fmt: str) -> None:
+               workers: int | None, analytics_path: str | None, fmt: str) -> None:
     """Project the events not yet in the analytics file (resumes where it stopped; --rebuild from zero).
 
     Example: zx analytics update --rebuild
@@ -76,11 +79,12 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
     try:
-        result = run_update(svc, path, rebuild=rebuild, page_size=page_size, stop_after_pages=stop_after_pages)
+        result = run_update(svc, path, rebuild=rebuild, page_size=page_size, stop_after_pages=stop_after_pages,
+                            workers=workers)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     emit([result.to_json()], fmt, ["analytics", "events", "matches", "pages", "position", "seconds", "events_per_s",
-                                   "rebuilt"])
+                                   "rebuilt", "workers"])
 
 
 

@@ -60,7 +60,7 @@ def test_no_analytics_skips_it(tmp_path):
     r = run(store, "analytics", "update", "--format", "csv")
     assert r.exit_code == 0, r.output
     header, row = r.stdout.splitlines()
-    assert header == "analytics,events,matches,pages,position,seconds,events_per_s,rebuilt"
+    assert header == "analytics,events,matches,pages,position,seconds,events_per_s,rebuilt,workers"
     assert row.split(",")[2:4] == ["1", "1"]
 
 
@@ -193,6 +193,26 @@ def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path, wor
     for name in want:
         assert_frame_equal(got[name], want[name])
     assert inflight in (0, 1)
+
+
+def test_update_workers_option_projects_the_same_tables(imported, tmp_path):
+    """zx analytics update --workers N: N processes project whole matches (the output says how many);
+    --workers 1 projects in this process; both give every table the same rows."""
+    serial, parallel = tmp_path / "one.duckdb", tmp_path / "two.duckdb"
+    r1 = run(imported, "analytics", "update", "--rebuild", "--analytics", str(serial), "--workers", "1",
+             "--format", "json")
+    r2 = run(imported, "analytics", "update", "--rebuild", "--analytics", str(parallel), "--workers", "2",
+             "--format", "json")
+    assert r1.exit_code == 0 and r2.exit_code == 0, r1.output + r2.output
+    (one,), (two,) = json.loads(r1.stdout), json.loads(r2.stdout)
+    assert one["workers"] == 0 and two["workers"] == 2
+    assert (one["events"], one["matches"], one["position"]) == (two["events"], two["matches"], two["position"])
+    a, b = all_tables(serial), all_tables(parallel)
+    assert a.keys() == b.keys()
+    for name in a:
+        assert_frame_equal(a[name], b[name], check_row_order=False)
+    bad = run(imported, "analytics", "update", "--workers", "0")
+    assert bad.exit_code == 2 and "--workers" in bad.output
 
 
 def test_zx_stats_writes_nothing_but_its_table(imported):
