@@ -80,11 +80,17 @@ class MatchService(Application[UUID]):
         # a game's event classes are imported when an event of it is first decoded (codec.event_class)
         super().__init__(env={**self.store.env, **(env or {})})
 
+    @property
+    def rows_direct(self) -> bool:
+        """Whether the store is a SQLite file of UUID ids, whose rows this service reads and writes
+        with plain statements (``originator_id`` as hex) instead of the recorder's per-row objects."""
+        return self.store.kind == "sqlite" and getattr(self.recorder.datastore, "originator_id_type", None) == "uuid"
+
     # ------------------------------------------------------------------ import
     def stored_started(self, match_id: str) -> Any:
         """The Started event of a stored match, or None."""
         rec, oid = self.recorder, match_uuid(match_id)
-        if self.store.kind == "sqlite" and getattr(rec.datastore, "originator_id_type", None) == "uuid":
+        if self.rows_direct:
             # asked before checking every imported match: one statement on a pooled connection (the
             # recorder's select_events wraps it in BEGIN ... ROLLBACK, three times the cost)
             with rec.datastore.get_connection(commit=False) as conn:
@@ -214,14 +220,20 @@ class MatchService(Application[UUID]):
 
     write_batch = _flush  # the parallel importer's writer (zx_events.parallel)
 
-    def insert(self, stored: list[StoredEvent]) -> None:
+    def insert(self, stored: list[Any]) -> None:
         """Insert encoded events in one transaction. On SQLite with one ``executemany``: the
         recorder's own insert runs one statement per event to return notification ids, which an
-        import does not use; the transaction and its errors (``IntegrityError``) are the recorder's."""
+        import does not use; the transaction and its errors (``IntegrityError``) are the recorder's.
+
+        Where ``rows_direct``, an item may also be the row itself, ``(originator_id hex, version,
+        topic, state)``, as the parallel import's workers send it (zx_events.parallel)."""
         rec = self.recorder
-        if self.store.kind == "sqlite" and getattr(rec.datastore, "originator_id_type", None) == "uuid":
+        if self.rows_direct:
             params, last, text = [], None, ""
             for s in stored:  # the events of a match share one id object: its hex once
+                if type(s) is tuple:
+                    params.append(s)
+                    continue
                 if s.originator_id is not last:
                     last, text = s.originator_id, s.originator_id.hex
                 params.append((text, s.originator_version, s.topic, s.state))

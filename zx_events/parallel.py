@@ -47,11 +47,6 @@ def _init(store: str, catalog: str | None, accept: bool) -> None:
 _tasks_done = 0
 
 
-def _direct(svc: MatchService) -> bool:
-    """Whether events go to the store as ``executemany`` rows (SQLite with UUID ids: ``MatchService.insert``)."""
-    return svc.store.kind == "sqlite" and getattr(svc.recorder.datastore, "originator_id_type", None) == "uuid"
-
-
 def _check(pieces: list[tuple[str, int, str, Any]]) -> list[tuple[ImportOutcome, Any, list]]:
     """In a worker: check each match; the encoded events of the ones to store as plain
     ``(originator_id, originator_version, topic, state)`` tuples, the id as the store's insert takes
@@ -60,7 +55,7 @@ def _check(pieces: list[tuple[str, int, str, Any]]) -> list[tuple[ImportOutcome,
     the parent a tenth of the import's CPU."""
     global _tasks_done
     out = []
-    direct = _direct(_svc)
+    direct = _svc.rows_direct
     # the collector runs once a task, after it, instead of every 700 allocations over the events being
     # built (as MatchService.import_logs does once a batch): a task leaves a few cycles, memory stays flat
     gc.disable()
@@ -162,7 +157,6 @@ class _Writer:
     def __init__(self, svc: MatchService, batch: int) -> None:
         self.svc = svc
         self.batch = batch
-        self.direct = _direct(svc)
         self.outs: list[ImportOutcome] = []
         self.pending: list[tuple[ImportOutcome, Any, list]] = []
         self.ids: dict[str, tuple[str, str | None]] = {}
@@ -181,15 +175,11 @@ class _Writer:
             yield from self.flush()
 
     def _insert(self, items: list) -> None:
-        """Insert the workers' row tuples and the ledger's StoredEvent in one transaction."""
-        if not self.direct:
-            self.svc.insert([i if isinstance(i, StoredEvent) else _stored_events([i])[0] for i in items])
-            return
-        rec = self.svc.recorder
-        params = [i if type(i) is tuple else (i.originator_id.hex, i.originator_version, i.topic, i.state)
-                  for i in items]
-        with rec.datastore.transaction(commit=True) as c:
-            c.executemany(rec.insert_events_statement, params)
+        """Insert the workers' row tuples and the ledger's StoredEvent in one transaction
+        (``MatchService.insert`` takes the rows as they are where the store takes rows directly)."""
+        if not self.svc.rows_direct:
+            items = [i if isinstance(i, StoredEvent) else _stored_events([i])[0] for i in items]
+        self.svc.insert(items)
 
     def flush(self) -> Iterator[ImportOutcome]:
         pending = self.pending
