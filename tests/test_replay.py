@@ -129,6 +129,8 @@ def test_a_snapshot_altered_after_a_trusted_seek_is_not_trusted_again(tmp_path):
 def test_a_seek_never_creates_a_store_file(tmp_path):
     """The seek's own read connection opens the file without creating it: a store deleted under a
     running service never becomes a new empty file."""
+    import threading
+
     from zx_events.application import MatchService
 
     path = tmp_path / "s.sqlite"
@@ -138,11 +140,16 @@ def test_a_seek_never_creates_a_store_file(tmp_path):
         assert replay.state_at(svc, mid, 5).version == 5
         for p in tmp_path.glob("s.sqlite*"):
             p.unlink()
-        replay._READERS.pop(svc, None)  # a thread that has not read yet
-        try:  # the recorder's pooled connections may still read the deleted file's pages
-            replay.state_at(svc, mid, 6)
-        except Exception:  # noqa: BLE001 - either way, no file may appear
-            pass
+
+        def seek() -> None:  # a thread that has not read yet: its own read connection is opened now
+            try:  # the recorder's pooled connections may still read the deleted file's pages
+                replay.state_at(svc, mid, 6)
+            except Exception:  # noqa: BLE001 - either way, no file may appear
+                pass
+
+        thread = threading.Thread(target=seek)
+        thread.start()
+        thread.join()
         assert not path.exists()
     finally:
         svc.close()

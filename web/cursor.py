@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 from zx_events import codec, replay
 from zx_events.ids import match_uuid
+from zx_events.store import ReadConnections
 
 
 class EventReader:
@@ -33,34 +34,23 @@ class EventReader:
     def __init__(self, svc: Any) -> None:
         self.svc = svc
         self.decode = svc.mapper.decode
-        rec = svc.recorder
-        ds = getattr(rec, "datastore", None)
-        path = svc.store.path if svc.store.kind == "sqlite" else None
-        self.table = rec.events_table_name
-        self.uri: str | None = None  # None: read through the recorder
-        if path is not None and getattr(ds, "originator_id_type", None) == "uuid":
-            self.uri = f"{path.resolve().as_uri()}?mode=ro"
-        self.local = threading.local()
-        self.lock = threading.Lock()
-        self.opened: list[sqlite3.Connection] = []  # every thread's, closed by close()
+        self.table = svc.recorder.events_table_name
+        self.reads = ReadConnections(ReadConnections.uri_of(svc.store) if svc.rows_direct else None,
+                                     f"SELECT 1 FROM {self.table} LIMIT 1")
+
+    @property
+    def uri(self) -> str | None:
+        """The read-only URI of the store file; None: read through the recorder."""
+        return self.reads.uri
+
+    @uri.setter
+    def uri(self, value: str | None) -> None:
+        self.reads.uri = value
 
     def _con(self) -> sqlite3.Connection | None:
         """This thread's read-only connection; None (then the recorder reads) when the file cannot be
         opened read-only, e.g. a store in a read-only folder without its -shm file."""
-        if self.uri is None:
-            return None
-        con = getattr(self.local, "con", None)
-        if con is None:
-            try:
-                con = sqlite3.connect(self.uri, uri=True, check_same_thread=False)
-                con.execute(f"SELECT 1 FROM {self.table} LIMIT 1").fetchall()
-            except sqlite3.Error:
-                self.uri = None
-                return None
-            self.local.con = con
-            with self.lock:
-                self.opened.append(con)
-        return con
+        return self.reads.get()
 
     def last_seq(self, match_id: str) -> int:
         """The match's last seq; ``replay.UnknownMatch`` when it is not stored."""
@@ -86,11 +76,7 @@ class EventReader:
             [oid.hex, gt, lte]).fetchall()
 
     def close(self) -> None:
-        with self.lock:
-            opened, self.opened = self.opened, []
-        for con in opened:
-            con.close()
-        self.uri = None  # a closed reader reads through the recorder (which says it is closed)
+        self.reads.close()  # a closed reader reads through the recorder (which says it is closed)
 
 
 @lru_cache(maxsize=None)

@@ -20,7 +20,7 @@ from zx_events.integrity import seal_stored, stored_head
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import games
 from zx_events.ids import match_uuid, project
-from zx_events.store import StoreConfig, resolve_store
+from zx_events.store import ReadConnections, StoreConfig, resolve_store
 
 if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log is checked, not for zx matches
     from zx_events.games.base import Violation
@@ -77,8 +77,22 @@ class MatchService(Application[UUID]):
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True) -> None:
         """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created)."""
         self.store: StoreConfig = resolve_store(store, create=create)
+        self._reads: ReadConnections | None = None
         # a game's event classes are imported when an event of it is first decoded (codec.event_class)
         super().__init__(env={**self.store.env, **(env or {})})
+
+    def read_connection(self) -> Any:
+        """This thread's read-only connection to the store's SQLite file (``ReadConnections``), or
+        None: read through the recorder (another kind of store, or a file it cannot open read-only)."""
+        if self._reads is None:
+            self._reads = ReadConnections(ReadConnections.uri_of(self.store) if self.rows_direct else None,
+                                          f"SELECT 1 FROM {self.recorder.events_table_name} LIMIT 1")
+        return self._reads.get()
+
+    def close(self) -> None:
+        if self._reads is not None:
+            self._reads.close()
+        super().close()
 
     @property
     def rows_direct(self) -> bool:

@@ -21,11 +21,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import sqlite3
-import threading
-import urllib.parse
 import uuid
 from dataclasses import dataclass
-from pathlib import Path
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
@@ -316,41 +313,21 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
     return match
 
 
-_READERS: "WeakKeyDictionary[Any, threading.local]" = WeakKeyDictionary()
-
-
-def _reader(svc: Any) -> sqlite3.Connection:  # sqlite3.Error: no file to read
-    """This thread's own read connection to the SQLite file of ``svc`` (autocommit: each statement
-    sees every committed write, the snapshots a seek writes through the recorder included). The
-    recorder's pooled connection cost a seek a fifth of its time to check out and back in."""
-    local = _READERS.get(svc)
-    if local is None:
-        local = _READERS.setdefault(svc, threading.local())
-    c = getattr(local, "conn", None)
-    if c is None:
-        name = svc.store.env.get("SQLITE_DBNAME") if svc.store.kind == "sqlite" else None
-        if not name or ":memory:" in name or "mode=memory" in name:
-            raise sqlite3.OperationalError("not a SQLite file")
-        # a URI as given; a path with mode=rw: never creates a file that is not there (deleted under a server)
-        uri = name if name.startswith("file:") else f"file:{urllib.parse.quote(str(Path(name).resolve()))}?mode=rw"
-        c = local.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=True)
-        c.execute("PRAGMA query_only = ON")
-    return c
-
-
 def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bool) -> tuple[Any, list[Any]]:
     """The latest snapshot at or before ``lte`` (when ``snapshot``; else None) and the events from
     the one it was taken after (to check it against) up to ``lte``, each as ``(version, topic, state)``.
-    On a SQLite file one plain statement on this thread's read connection (the recorder's
-    ``select_events`` costs a transaction, a StoredEvent and a UUID a row: most of a seek);
-    elsewhere, or when the file cannot be read that way, through the recorders."""
+    On a SQLite file one plain statement on this thread's read-only connection
+    (``MatchService.read_connection``: the recorder's ``select_events`` costs a transaction, a
+    StoredEvent and a UUID a row, most of a seek); elsewhere, or when the file cannot be read that
+    way, through the recorders."""
     rec, top = svc.recorder, (1 << 62) if lte is None else lte
     store = _snapshots(svc) if snapshot else None
-    if svc.store.kind == "sqlite" and getattr(rec.datastore, "originator_id_type", None) == "uuid" and \
-            (store is None or store.recorder.datastore is rec.datastore):
+    reads = getattr(svc, "read_connection", None)
+    c = reads() if reads is not None and (store is None or store.recorder.datastore is rec.datastore) else None
+    if c is not None:
         try:
-            return _read_sqlite(svc, match_id, oid, top, store)
-        except sqlite3.Error:  # e.g. a file this process may read but not open for WAL reading
+            return _read_sqlite(svc, c, match_id, oid, top, store)
+        except sqlite3.Error:  # e.g. the file deleted under a running service
             pass
     snap = None
     if store is not None:
@@ -360,10 +337,10 @@ def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bo
     return snap, [(r.originator_version, r.topic, r.state) for r in rec.select_events(oid, gt=gt, lte=lte)]
 
 
-def _read_sqlite(svc: Any, match_id: str, oid: uuid.UUID, top: int, store: Any) -> tuple[Any, list[Any]]:
-    """``_read`` on a SQLite file: one statement on this thread's read connection."""
+def _read_sqlite(svc: Any, c: sqlite3.Connection, match_id: str, oid: uuid.UUID, top: int,
+                 store: Any) -> tuple[Any, list[Any]]:
+    """``_read`` on a SQLite file: one statement on connection ``c``."""
     rec = svc.recorder
-    c = _reader(svc)
     if store is None:
         return None, c.execute(f"SELECT originator_version, topic, state FROM {rec.events_table_name} "
                                f"WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version",

@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sqlite3
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, unquote, urlparse
@@ -340,3 +342,51 @@ def __getattr__(name: str):  # the recorder class is built on first use: psycopg
         globals()[name] = cls
         return cls
     raise AttributeError(name)
+
+
+class ReadConnections:
+    """Each thread's own read-only connection to a SQLite store file (``mode=ro``: the file can be
+    neither written nor created through it; autocommit: each statement sees every committed write).
+    A plain query on one costs a fraction of the recorder's transaction, ``StoredEvent`` and UUID a
+    row. ``get()`` is None (read through the recorder) when there is no file to read this way: no
+    ``uri``, or a file that cannot be opened read-only (a store in a read-only folder without its
+    -shm file, a file deleted meanwhile), after which it stays None. ``close()`` closes every
+    thread's connection; a closed one gives None."""
+
+    def __init__(self, uri: str | None, probe: str) -> None:
+        self.uri = uri
+        self.probe = probe  # a statement that must run (e.g. the events table exists)
+        self.local = threading.local()
+        self.lock = threading.Lock()
+        self.opened: list[sqlite3.Connection] = []
+
+    @staticmethod
+    def uri_of(config: "StoreConfig") -> str | None:
+        """The read-only URI of a SQLite store's file (None: not a plain file path)."""
+        name = config.env.get("SQLITE_DBNAME") if config.kind == "sqlite" else None
+        if not name or name.startswith("file:") or name == ":memory:":
+            return None
+        return f"{Path(name).resolve().as_uri()}?mode=ro"
+
+    def get(self) -> sqlite3.Connection | None:
+        if self.uri is None:
+            return None
+        con = getattr(self.local, "con", None)
+        if con is None:
+            try:
+                con = sqlite3.connect(self.uri, uri=True, check_same_thread=False, isolation_level=None)
+                con.execute(self.probe).fetchall()
+            except sqlite3.Error:
+                self.uri = None
+                return None
+            self.local.con = con
+            with self.lock:
+                self.opened.append(con)
+        return con
+
+    def close(self) -> None:
+        self.uri = None
+        with self.lock:
+            opened, self.opened = self.opened, []
+        for con in opened:
+            con.close()
