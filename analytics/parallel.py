@@ -39,6 +39,8 @@ from uuid import UUID
 import orjson
 import pyarrow as pa
 
+from zx_events.store import ReadConnections
+
 from .tables import HANDLERS, STARTED, Catalogs, new_buffers, rows_of
 
 WORKERS_ENV = "ZX_ANALYTICS_WORKERS"  # worker processes (0 or 1: the serial projection); set: also small runs
@@ -50,7 +52,7 @@ _connections: dict[str, sqlite3.Connection] = {}  # a worker's connection to the
 
 @dataclass
 class Task:
-    db: str  # the store file
+    db: str  # the store file's read-only URI (zx_events.store.ReadConnections.uri_of)
     table: str  # its events table
     topics: tuple[str, ...]
     schemas: dict[str, pa.Schema]
@@ -91,7 +93,7 @@ def eligible(svc: Any, fast_read: bool, decode: Any) -> bool:
 
     recorder = svc.recorder
     me = threading.current_thread()
-    return (fast_read and decode is None and svc.store.kind == "sqlite" and svc.store.path is not None
+    return (fast_read and decode is None and svc.store.kind == "sqlite" and ReadConnections.uri_of(svc.store) is not None
             and isinstance(recorder, SQLiteApplicationRecorder) and recorder.datastore.originator_id_type == "uuid"
             and "fork" in multiprocessing.get_all_start_methods() and me is threading.main_thread()
             and all(t.daemon for t in threading.enumerate() if t is not me))
@@ -210,7 +212,7 @@ def _die_with_parent(parent: int) -> None:
 def _connection(db: str) -> sqlite3.Connection:
     con = _connections.get(db)
     if con is None:
-        con = _connections[db] = sqlite3.connect(db, check_same_thread=False)
+        con = _connections[db] = sqlite3.connect(db, uri=True, check_same_thread=False)  # mode=ro: reads only
     return con
 
 

@@ -37,6 +37,8 @@ import duckdb
 import orjson
 import pyarrow as pa
 
+from zx_events.store import ReadConnections
+
 from . import parallel
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .reader import decoder, page_reader
@@ -186,7 +188,7 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
     recorder = svc.recorder
     start, events, pages, matches = position, 0, 0, 0
     afters = range(start, last, span)
-    tasks = (parallel.Task(str(svc.store.path), recorder.events_table_name, TOPICS, types, frozenset(known), after,
+    tasks = (parallel.Task(ReadConnections.uri_of(svc.store), recorder.events_table_name, TOPICS, types, frozenset(known), after,
                            min(after + span, last), last, after == start, inflight[0] if inflight and after == start
                            else None, page_size) for after in afters)
     workers_pool = parallel.Workers(workers)
