@@ -93,7 +93,8 @@ def eligible(svc: Any, fast_read: bool, decode: Any) -> bool:
 
     recorder = svc.recorder
     me = threading.current_thread()
-    return (fast_read and decode is None and svc.store.kind == "sqlite" and ReadConnections.uri_of(svc.store) is not None
+    return (fast_read and decode is None and svc.store.kind == "sqlite"
+            and ReadConnections.uri_of(svc.store) is not None
             and isinstance(recorder, SQLiteApplicationRecorder) and recorder.datastore.originator_id_type == "uuid"
             and "fork" in multiprocessing.get_all_start_methods() and me is threading.main_thread()
             and all(t.daemon for t in threading.enumerate() if t is not me))

@@ -188,7 +188,8 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
     recorder = svc.recorder
     start, events, pages, matches = position, 0, 0, 0
     afters = range(start, last, span)
-    tasks = (parallel.Task(ReadConnections.uri_of(svc.store), recorder.events_table_name, TOPICS, types, frozenset(known), after,
+    db = ReadConnections.uri_of(svc.store)
+    tasks = (parallel.Task(db, recorder.events_table_name, TOPICS, types, frozenset(known), after,
                            min(after + span, last), last, after == start, inflight[0] if inflight and after == start
                            else None, page_size) for after in afters)
     workers_pool = parallel.Workers(workers)
