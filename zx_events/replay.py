@@ -323,8 +323,8 @@ def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bo
     rec, top = svc.recorder, (1 << 62) if lte is None else lte
     store = _snapshots(svc) if snapshot else None
     reads = getattr(svc, "read_connection", None)
-    c = reads() if reads is not None and (store is None or store.recorder.datastore is rec.datastore) else None
-    if c is not None:
+    c = reads() if reads is not None else None  # None but on a SQLite file
+    if c is not None and (store is None or store.recorder.datastore is rec.datastore):
         try:
             return _read_sqlite(svc, c, match_id, oid, top, store)
         except sqlite3.Error:  # e.g. the file deleted under a running service
