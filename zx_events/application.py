@@ -85,8 +85,9 @@ class MatchService(Application[UUID]):
         """This thread's read-only connection to the store's SQLite file (``ReadConnections``), or
         None: read through the recorder (another kind of store, or a file it cannot open read-only)."""
         if self._reads is None:
-            self._reads = ReadConnections(ReadConnections.uri_of(self.store) if self.rows_direct else None,
-                                          f"SELECT 1 FROM {self.recorder.events_table_name} LIMIT 1")
+            direct = self.rows_direct
+            self._reads = ReadConnections(ReadConnections.uri_of(self.store) if direct else None,
+                                          f"SELECT 1 FROM {self.recorder.events_table_name} LIMIT 1" if direct else "")
         return self._reads.get()
 
     def close(self) -> None:
