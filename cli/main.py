@@ -27,6 +27,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
              "Simulate matches of every game, import them, update analytics, print each game's summary and replay a turn."),
     "export": ("cli.analytics", "export_cmd",
                "Export every analytics table as Parquet, partitioned by month, with the data dictionary."),
+    "prepare": ("cli.replay", "prepare_cmd",
+                "Write the replay snapshots of stored matches, so that any moment of them opens at once."),
     "replay": ("cli.replay", "replay_cmd",
                "Replay a stored match: the board and both players' zones at any moment, from any seat."),
     "report": ("cli.serve", "report_cmd",

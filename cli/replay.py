@@ -11,7 +11,8 @@ import click
 from zx_events.errors import ZXError
 from zx_events.seats import JUDGE, PERSPECTIVES
 
-from .output import FORMATS, emit
+from .common import service
+from .output import FORMATS, emit, format_option, progress
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 
@@ -72,8 +73,6 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     """
     from zx_events import replay
     from zx_events.seats import parse_perspective
-
-    from .common import service
 
     if turn is not None and seq is not None:
         raise click.UsageError("give --turn or --event, not both")
@@ -205,3 +204,64 @@ def draw_step(step: Any, game: Any) -> None:
         console.print(Text(f"  ! violation rule {viol.rule} ({viol.player or '-'}, line {viol.line}): "
                            f"{viol.message}" + ("" if viol.applied else " [record not applied]"), style="bold red"))
     console.print(game.render_board(v))
+
+
+PREPARE_COLUMNS = ["matches", "prepared", "up_to_date", "snapshots", "damaged", "seconds"]
+
+
+@click.command("prepare")
+@click.argument("matches", nargs=-1, metavar="[MATCH...]")
+@format_option
+@click.pass_context
+def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], fmt: str) -> None:
+    """Write the replay snapshots of stored matches, so that any moment of them opens at once.
+
+    Example: zx prepare   (every stored match)   or   zx prepare tokyo-regional-2026-r3-t12
+
+    One snapshot every 10 events: the state after that event, bound to its digest. A seek
+    (zx replay --event/--turn, zx view, the views of zx serve) then decodes one snapshot and at most
+    9 events instead of every event from the first. zx replay writes a match's snapshots at its
+    first seek; zx serve writes nothing, so run zx prepare after an import to make the server's
+    first view of every match fast. Events are never changed, a snapshot that no longer matches its
+    event is never used (docs/security.md), and matches that have their snapshots are skipped. Exit 1
+    when a match cannot be replayed (zx verify names the damage).
+    """
+    import time
+
+    from eventsourcing.persistence import PersistenceError
+
+    from zx_events import replay
+    from zx_events.application import TOPICS_STARTED
+
+    svc = service(ctx)  # a missing store: "there is no store at ...", nothing created
+    if matches:
+        for m in matches:
+            if not svc.has_match(m):
+                raise click.ClickException(f"no stored match {m!r} in {svc.store.label} (zx matches lists them)")
+        targets = list(matches)
+    else:
+        targets = [svc.mapper.fields(n.state)["match_id"] for n in svc.notifications(list(TOPICS_STARTED))]
+    t0 = time.perf_counter()
+    written = prepared = 0
+    damaged: list[str] = []
+    with progress(len(targets), "preparing snapshots") as bar:
+        task = bar.add_task("prepare", total=len(targets))
+        for m in targets:
+            try:
+                n = replay.prepare_snapshots(svc, m, strict=True)
+            except PersistenceError as e:
+                raise click.ClickException(f"cannot write snapshots to {svc.store.label}: {e} "
+                                           f"(a read-only store: seeks still work, replaying from the first event)")
+            except ZXError as e:  # DamagedMatch: an event missing or undecodable
+                damaged.append(m)
+                click.echo(f"{m}: {e}", err=True)
+            else:
+                written += n
+                prepared += n > 0
+            bar.advance(task)
+    row = {"matches": len(targets), "prepared": prepared, "up_to_date": len(targets) - prepared - len(damaged),
+           "snapshots": written, "damaged": len(damaged), "seconds": round(time.perf_counter() - t0, 2)}
+    emit([row], fmt, PREPARE_COLUMNS)
+    click.echo(f"{written} snapshots written for {prepared} of {len(targets)} matches in {svc.store.label}", err=True)
+    if damaged:
+        sys.exit(1)

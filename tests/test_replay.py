@@ -483,3 +483,147 @@ def test_interactive_keys_step_through_records_and_turns(service, example_log, m
     # header, setup P1, turn 1, setup P2, turn 1, turn 2, turn 3; the last t has no later turn
     assert shown == [0, 1, 3, 2, 3, 8, 17]
     assert "no later turn: this is the last one" in captured.err
+
+
+# ---------------------------------------------------------------------- reading snapshots without writing (zx serve)
+def _long_sim(service) -> str:
+    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+    return import_text(service, "\n".join(sim.lines()) + "\n")
+
+
+def test_seek_without_prepare_writes_nothing_and_uses_the_stored_snapshots(service):
+    mid = _long_sim(service)
+    last = replay.last_seq(service, mid)
+    for seq in (9, 10, 57, last):
+        match, base = replay.seek(service, mid, seq, prepare=False)
+        assert base == 0 and state(match) == state(rebuilt(service, mid, seq)), seq
+    assert snapshot_versions(service, mid) == []  # nothing written
+    assert replay.prepare_snapshots(service, mid) == last // replay.SNAPSHOT_EVERY
+    for seq in (9, 10, 57, 100, last):
+        match, base = replay.seek(service, mid, seq, prepare=False)
+        assert base == seq - seq % replay.SNAPSHOT_EVERY and state(match) == state(rebuilt(service, mid, seq)), seq
+
+
+def test_prepare_snapshots_skips_a_match_that_has_them_all(service, monkeypatch):
+    mid = _long_sim(service)
+    last = replay.last_seq(service, mid)
+    assert replay.prepare_snapshots(service, mid) == last // replay.SNAPSHOT_EVERY
+    calls = []
+    real = replay._read
+    monkeypatch.setattr(replay, "_read", lambda *a, **k: calls.append(a) or real(*a, **k))
+    assert replay.prepare_snapshots(service, mid) == 0
+    assert calls == []  # no event read or decoded: the last snapshot is where the last one belongs
+
+
+def test_prepare_snapshots_strict_raises_on_a_read_only_store(tmp_path):
+    from eventsourcing.persistence import PersistenceError
+
+    from zx_events.application import MatchService
+
+    path = tmp_path / "ro.sqlite"
+    rw = MatchService(str(path))
+    mid = _long_sim(rw)
+    replay._snapshots(rw)
+    rw.close()
+    ro = MatchService(str(path), env={"SQLITE_DBNAME": f"file:{path}?mode=ro", "CREATE_TABLE": "n"})
+    try:
+        with pytest.raises(PersistenceError):
+            replay.prepare_snapshots(ro, mid, strict=True)
+    finally:
+        ro.close()
+
+
+def test_json_bytes_of_every_view_are_its_to_json_encoded(service):
+    """The server encodes a view with ``json_bytes`` (orjson walks the frozen view itself): the same
+    bytes as ``orjson.dumps(view.to_json())`` for every seat at every event, in both games."""
+    import orjson
+
+    from zx_events.games.x610z.sim import simulate as simulate_x610z
+
+    mids = [_long_sim(service)]
+    x = next(iter(simulate_x610z(1, seed=5)))
+    (log,) = parse_log("\n".join(x.lines()) + "\n", "t.x610zlog")
+    assert service.import_log(log).status == "imported"
+    mids.append(log.match_id)
+    seen = set()
+    for mid in mids:
+        history = replay.load_history(service, mid)
+        for seq in range(1, history.last_seq + 1):
+            match = history.state_at(seq)
+            cn = replay.names_for(match)
+            game = replay.game_of(match)
+            seen.add(game.key)
+            for seat in ("judge", "spectator", "P1", "P2"):
+                view = game.build_view(match, seat, cn.names, mask=cn.mask, last_seq=history.last_seq)
+                assert view.json_bytes() == orjson.dumps(view.to_json()), (mid, seq, seat)
+    assert seen == {"zx", "x610z"}
+
+
+# ---------------------------------------------------------------------- zx prepare
+def _prepare(store_url: str, *args: str):
+    return CliRunner().invoke(zx, ["--store", store_url, "prepare", *args])
+
+
+def test_cli_prepare_writes_the_missing_snapshots_once(store_url):
+    from zx_events.application import MatchService
+
+    svc = MatchService(store_url)
+    try:
+        mid = _long_sim(svc)
+        other = import_text(svc, "\n".join(next(iter(simulate(1, seed=3))).lines()) + "\n")
+        last = replay.last_seq(svc, mid)
+    finally:
+        svc.close()
+    r = _prepare(store_url, "--format", "json")
+    assert r.exit_code == 0, r.output
+    (row,) = json.loads(r.stdout)
+    svc = MatchService(store_url)
+    try:
+        want = last // 10 + replay.last_seq(svc, other) // 10
+        assert row == {**row, "matches": 2, "prepared": 2, "up_to_date": 0, "snapshots": want, "damaged": 0}
+        assert snapshot_versions(svc, mid) == list(range(10, last + 1, 10))
+    finally:
+        svc.close()
+    again = _prepare(store_url, mid, "--format", "csv")
+    assert again.exit_code == 0
+    assert again.stdout.splitlines()[1].startswith("1,0,1,0,0,")  # one match named, already prepared
+    table = _prepare(store_url)
+    assert table.exit_code == 0 and "up_to_date" in table.stdout
+
+
+def test_cli_prepare_bad_match_and_missing_store_are_clear_errors(tmp_path):
+    r = _prepare(str(tmp_path / "none.sqlite"))
+    assert r.exit_code == 1 and "there is no store at" in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "none.sqlite").exists()
+    from zx_events.application import MatchService
+
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    import_text(svc, "\n".join(next(iter(simulate(1, seed=3))).lines()) + "\n")
+    svc.close()
+    r = _prepare(str(tmp_path / "s.sqlite"), "nope")
+    assert r.exit_code == 1 and "no stored match 'nope'" in r.output
+
+
+def test_cli_prepare_names_a_damaged_match_and_exits_1(tmp_path):
+    import sqlite3
+
+    from zx_events.application import MatchService
+
+    path = tmp_path / "s.sqlite"
+    svc = MatchService(str(path))
+    mid = _long_sim(svc)
+    ok = import_text(svc, "\n".join(next(iter(simulate(1, seed=3))).lines()) + "\n")
+    svc.close()
+    with sqlite3.connect(path) as con:
+        con.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = 30",
+                    [match_uuid(mid).hex])
+    r = _prepare(str(path), "--format", "json")
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"{mid}: match {mid} cannot be replayed" in r.stderr and "zx verify" in r.stderr
+    (row,) = json.loads(r.stdout)
+    assert row["damaged"] == 1 and row["prepared"] == 1
+    svc = MatchService(str(path))
+    try:
+        assert snapshot_versions(svc, mid) == [] and snapshot_versions(svc, ok)
+    finally:
+        svc.close()

@@ -237,7 +237,7 @@ class Backend:
                 seq = cursor.turn_seq(turn) if turn is not None else cursor.check_seq(at) if at is not None else cursor.last
             except replay.OutOfRange as e:
                 raise WebError(400, e.message) from None
-            body = orjson.dumps(cursor.view(seq, perspective).to_json())
+            body = cursor.view(seq, perspective).json_bytes()
         self.views.put(key, body)
         return body
 

@@ -13,7 +13,8 @@ events in between onto that aggregate (``codec.project``, as ``replay.state_at``
 an earlier seq projects from the first event again. The aggregate is the cursor's own: no view
 aliases it (``build_view`` copies), and a cursor is used under its lock.
 
-Why not ``replay.state_at``: it files snapshots in the store, and the server writes nothing.
+A far view starts from a stored snapshot through ``replay.seek(..., prepare=False)``, which reads
+and never writes: ``replay.state_at`` would file missing snapshots, and the server writes nothing.
 """
 
 from __future__ import annotations
@@ -88,9 +89,15 @@ def _kind(topic: str) -> str:
 class Cursor:
     """One stored match as far as it has been read, with a state walked along it (use under ``lock``).
 
-    It keeps the stored rows (bytes: nothing for the garbage collector to walk) and decodes only the
-    events it projects: a server with a few hundred cursors of decoded events spent 100+ ms in each
-    full collection."""
+    It keeps stored rows (bytes: nothing for the garbage collector to walk), a window of them from
+    ``base + 1``, and decodes only the events it projects: a server with a few hundred cursors of
+    decoded events spent 100+ ms in each full collection.
+
+    A view far from the cursor's state (the first view of a match, a step back, a jump ahead) starts
+    from the match's latest stored snapshot at or before it when there is one (``replay.seek``,
+    ``prepare=False``: read-only; ``zx prepare`` files them), so it decodes one snapshot and at most
+    ``SNAPSHOT_EVERY - 1`` events instead of every event from the first; a match without snapshots is
+    replayed from its first event, as before."""
 
     def __init__(self, reader: EventReader, match_id: str, names: Callable[[Any], Any]) -> None:
         self.reader = reader
@@ -99,10 +106,12 @@ class Cursor:
         self.names_of = names  # Match -> replay.CardNames (cached by the backend)
         self.lock = threading.Lock()
         self.last = reader.last_seq(match_id)  # UnknownMatch first: a cursor exists only for a stored match
-        self.rows: list[tuple[int, str, bytes]] = []  # rows[i] is seq i + 1
+        self.base = 0  # rows[i] is seq base + i + 1
+        self.rows: list[tuple[int, str, bytes]] = []
         self.turns: list[int] | None = None  # seq of each TurnStarted, once every row is read
-        self.state: Any = None  # the aggregate after rows[: self.pos]
+        self.state: Any = None  # the aggregate after event self.pos
         self.pos = 0
+        self.snapshots = True  # False once a seek found none: then never looked for again
         self.cn: Any = None
         self.build_view: Any = None  # the match's game's (zx_events.games: the registry)
 
@@ -113,34 +122,51 @@ class Cursor:
 
     def turn_seq(self, turn: int) -> int:
         if self.turns is None:
-            self.read_to(self.last)
-            self.turns = [version for version, topic, _ in self.rows if _kind(topic) == "TurnStarted"]
+            self.turns = [version for version, topic, _ in self.window(1, self.last) if _kind(topic) == "TurnStarted"]
         if not 1 <= turn <= len(self.turns):
             raise replay.OutOfRange(f"match {self.match_id} has {len(self.turns)} turns: "
                                     f"turn must be 1..{len(self.turns)}")
         return self.turns[turn - 1]
 
-    def read_to(self, seq: int) -> None:
-        have = len(self.rows)
-        if seq > have:
-            self.rows += self.reader.rows(self.match_id, have, seq)
+    def window(self, first: int, last: int) -> list[tuple[int, str, bytes]]:
+        """The stored rows of seq ``first..last`` (fewer when rows are missing: the store was altered),
+        read from the store only where the window kept does not hold them already."""
+        end = self.base + len(self.rows)
+        if not self.base < first <= end + 1:  # not joined to the rows kept: a new window
+            self.base, self.rows, end = first - 1, [], first - 1
+        if last > end:
+            self.rows += self.reader.rows(self.match_id, end, last)
+        return self.rows[first - 1 - self.base: last - self.base]
 
     def decoded(self, first: int, last: int) -> list[Any]:
         """The domain events ``first..last``; ``replay.DamagedMatch`` when one is missing or undecodable."""
-        self.read_to(last)
-        return replay._decoded_rows(self.match_id, self.oid, self.rows[first - 1: last], self.reader.decode, first)
+        return replay._decoded_rows(self.match_id, self.oid, self.window(first, last), self.reader.decode, first)
 
     def all_events(self) -> list[Any]:
         return self.decoded(1, self.last)
 
     def state_at(self, seq: int) -> Any:
         """The aggregate after event ``seq`` (the cursor's own: read it, never keep it)."""
-        if seq < self.pos or self.state is None:
-            self.state, self.pos = None, 0
-        events = self.decoded(self.pos + 1, seq)
-        if len(events) < seq - self.pos:  # rows missing at the end: the store was altered
+        if self.state is not None and self.pos <= seq < self.pos + 2 * replay.SNAPSHOT_EVERY:
+            start = self.pos  # near ahead: walk forward from here
+        elif self.snapshots and seq >= replay.SNAPSHOT_EVERY:
+            self.state = None
+            try:
+                state, base = replay.seek(self.reader.svc, self.match_id, seq, prepare=False)
+            except replay.UnknownMatch:  # every row gone since the cursor was made: the store was altered
+                raise replay.DamagedMatch(f"match {self.match_id} cannot be replayed: its events are missing "
+                                          f"from the store; zx verify {self.match_id} names the damage") from None
+            self.snapshots = base > 0
+            self.state, self.pos = state, seq
+            return state
+        elif self.state is not None and seq > self.pos:
+            start = self.pos
+        else:
+            self.state, start = None, 0
+        events = self.decoded(start + 1, seq)
+        if len(events) < seq - start:  # rows missing at the end: the store was altered
             raise replay.DamagedMatch(f"match {self.match_id} cannot be replayed: its event seq "
-                                      f"{self.pos + len(events) + 1} is missing from the store; zx verify "
+                                      f"{start + len(events) + 1} is missing from the store; zx verify "
                                       f"{self.match_id} names the damage")
         try:
             self.state = codec.project(self.state, events)

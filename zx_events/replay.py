@@ -39,6 +39,7 @@ from zx_events.ids import match_uuid, project
 from zx_events.seats import JUDGE, Masker, ViolationView, event_fields, plain
 
 SNAPSHOT_EVERY = 10  # a seek decodes one snapshot and at most 9 events
+SNAPSHOT_TABLE = "stored_snapshots"  # eventsourcing's table of the "snapshots" recorder, beside the events
 Match = Any  # a game's match aggregate
 MatchView = Any  # a game's frozen view
 _OWN_STORES: "WeakKeyDictionary[Any, EventStore]" = WeakKeyDictionary()
@@ -106,6 +107,27 @@ def _snapshots(svc: Any) -> EventStore:
         store = svc.factory.event_store(mapper=svc.mapper, recorder=recorder)
         _OWN_STORES[svc] = store
     return store
+
+
+def _stored_snapshots(svc: Any) -> EventStore | None:
+    """The snapshot store for a reader that writes nothing (``seek(prepare=False)``): None while a
+    SQLite file has no snapshot table yet (the first seek that files snapshots, or ``zx prepare``,
+    creates it; opening the store through ``_snapshots`` would create it here)."""
+    store = svc.snapshots if svc.snapshots is not None else _OWN_STORES.get(svc)
+    if store is not None or svc.store.kind != "sqlite":
+        return store if store is not None else _snapshots(svc)
+    reads = getattr(svc, "read_connection", None)
+    c = reads() if reads is not None else None
+    try:
+        if c is not None:
+            found = c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [SNAPSHOT_TABLE]).fetchone()
+        else:
+            with svc.recorder.datastore.get_connection(commit=False) as conn:
+                found = conn.cursor().execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                              [SNAPSHOT_TABLE]).fetchone()
+    except sqlite3.Error:
+        return None
+    return _snapshots(svc) if found is not None else None
 
 
 @lru_cache(maxsize=1)
@@ -243,9 +265,10 @@ def unknown(svc: Any, match_id: str) -> UnknownMatch:
                         f"(zx matches lists the stored ones)")
 
 
-def prepare_snapshots(svc: Any, match_id: str, every: int | None = None) -> int:
+def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, strict: bool = False) -> int:
     """Write the missing snapshots of a match (one every ``every`` versions, default
-    ``SNAPSHOT_EVERY``); returns how many it wrote."""
+    ``SNAPSHOT_EVERY``); returns how many it wrote. A store that cannot be written (read-only) is
+    remembered and 0 returned, or with ``strict`` its ``PersistenceError`` raised (``zx prepare``)."""
     every = every or SNAPSHOT_EVERY
     sid = snapshot_id(match_id)
     store = _snapshots(svc)
@@ -254,6 +277,10 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None) -> int:
     from zx_events import codec
 
     oid = match_uuid(match_id)
+    if have:  # every snapshot the match's events call for is there already: nothing read or decoded
+        top = svc.recorder.select_events(oid, desc=True, limit=1)
+        if top and have >= top[0].originator_version - top[0].originator_version % every:
+            return 0
     _, rows = _read(svc, match_id, oid, None, False)
     if not rows:
         raise unknown(svc, match_id)
@@ -273,6 +300,8 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None) -> int:
         except IntegrityError:  # another reader wrote them meanwhile
             return 0
         except PersistenceError:  # e.g. a read-only store: seeks still work, only slower
+            if strict:
+                raise
             _UNWRITABLE.setdefault(svc, set()).add(match_id)
             return 0
     return len(todo)
@@ -283,13 +312,21 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
 
     The latest snapshot at or before ``seq`` (none is looked for below the first place one is
     filed, so a short match costs no more than replaying it from its first event), then the events
-    after it, read as bare rows and replayed by ``codec.project``."""
+    after it, read as bare rows and replayed by ``codec.project``. A match without its snapshots
+    gets them written here, for the next seek (``prepare_snapshots``)."""
+    return seek(svc, match_id, seq)[0]
+
+
+def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = True) -> tuple[Match, int]:
+    """``state_at``, and the version of the snapshot the state was built from (0: none, every event
+    replayed). With ``prepare=False`` nothing is ever written: a reader that may not write
+    (``zx serve``) uses the snapshots already stored (``zx prepare``) and replays where there are none."""
     from zx_events import codec
 
     if seq is not None and seq < 1:
         raise OutOfRange(f"seq {seq}: events are numbered from 1 (the Started event)")
     oid = match_uuid(match_id)
-    snap, rows = _read(svc, match_id, oid, seq, seq is None or seq >= SNAPSHOT_EVERY)
+    snap, rows = _read(svc, match_id, oid, seq, seq is None or seq >= SNAPSHOT_EVERY, create=prepare)
     mapper = svc.mapper
     decode = getattr(mapper, "decode", None) or (lambda i, v, t, s: mapper.to_domain_event(
         StoredEvent(originator_id=i, originator_version=v, topic=t, state=s)))
@@ -306,22 +343,24 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
     reached = rows[-1][0] if rows else start.version
     if seq is not None and reached < seq:
         raise OutOfRange(f"match {match_id} has {reached} events: seq must be 1..{reached}")
-    match = codec.project(start, _decoded_rows(match_id, oid, rows, decode, 1 if start is None else start.version + 1))
-    if len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()) \
+    base = 0 if start is None else start.version
+    match = codec.project(start, _decoded_rows(match_id, oid, rows, decode, base + 1))
+    if prepare and len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()) \
             and match_id not in _DISTRUSTED.get(svc, ()):
         prepare_snapshots(svc, match_id)  # no snapshot yet where one belongs: write them for the next seek
-    return match
+    return match, base
 
 
-def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bool) -> tuple[Any, list[Any]]:
+def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bool,
+          create: bool = True) -> tuple[Any, list[Any]]:
     """The latest snapshot at or before ``lte`` (when ``snapshot``; else None) and the events from
     the one it was taken after (to check it against) up to ``lte``, each as ``(version, topic, state)``.
     On a SQLite file one plain statement on this thread's read-only connection
     (``MatchService.read_connection``: the recorder's ``select_events`` costs a transaction, a
     StoredEvent and a UUID a row, most of a seek); elsewhere, or when the file cannot be read that
-    way, through the recorders."""
+    way, through the recorders. Without ``create`` a missing snapshot table is not created: no snapshot."""
     rec, top = svc.recorder, (1 << 62) if lte is None else lte
-    store = _snapshots(svc) if snapshot else None
+    store = (_snapshots(svc) if create else _stored_snapshots(svc)) if snapshot else None
     reads = getattr(svc, "read_connection", None)
     c = reads() if reads is not None else None  # None but on a SQLite file
     if c is not None and (store is None or store.recorder.datastore is rec.datastore):

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Iterable
 
+import orjson
+
 from zx_events.freetext import JUDGE, normalize
 
 SPECTATOR = "spectator"
@@ -59,6 +61,18 @@ def plain(value: Any) -> Any:
     if isinstance(value, (dict, MappingProxyType)):
         return {k: plain(v) for k, v in value.items()}
     return value
+
+
+def _mapping(value: Any) -> Any:
+    if isinstance(value, MappingProxyType):
+        return dict(value)
+    raise TypeError(type(value).__name__)
+
+
+def dumps(value: Any) -> bytes:
+    """``orjson.dumps(plain(value))``, the same bytes, with the dataclasses, tuples and mappings walked
+    by orjson itself instead of copied by ``plain`` first (a third of a server's view)."""
+    return orjson.dumps(value, default=_mapping)
 
 
 _CODE_LIKE = r"\b[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]*[0-9][A-Za-z0-9]*\b"  # R01-001, EX-R01, PL-001, u01-013

@@ -150,7 +150,8 @@ def test_view_of_a_match_asked_for_the_first_time_is_zx_replay_json_too(built):
                 expected = json.loads(cli(built, "replay", match, "--event", str(at), "--as", seat, "--format", "json"))
                 assert api == expected, (match, seat, at)
                 if n == 0:  # nothing past the event asked for was read
-                    assert len(backend.cursors.peek(match).rows) == at
+                    cur = backend.cursors.peek(match)
+                    assert cur.base + len(cur.rows) <= at
             assert backend.views.peek((match, 9 + i, None, seat)) is not None
         fresh = built.matches[7]
         r = c.get(f"/api/matches/{fresh}/view", params={"at": 100_000})
@@ -495,5 +496,46 @@ def test_a_cursor_whose_walk_failed_starts_over(built, monkeypatch):
         assert cursor.state is None and cursor.pos == 0
         view = cursor.view(9, "P1").to_json()
         assert view == json.loads(cli(built, "replay", built.matches[0], "--event", "9", "--as", "P1", "--format", "json"))
+    finally:
+        svc.close()
+
+
+def test_views_start_from_the_stored_snapshots_and_the_server_writes_none(built):
+    """A view far from a cursor's state starts from the match's latest stored snapshot (``zx prepare``
+    files them; the server reads them and never writes one): the same JSON as zx replay, whether the
+    match has snapshots or not, walking forward, stepping back or jumping ahead."""
+    from zx_events import replay
+    from zx_events.application import MatchService
+
+    match = built.matches[9]
+    svc = MatchService(built.store, create=False)
+
+    def snapshots() -> list[int]:
+        rows = replay._snapshots(svc).recorder.select_events(replay.snapshot_id(match))
+        return [r.originator_version for r in rows]
+
+    try:
+        last = replay.last_seq(svc, match)
+        path = [57, 58, 61, 23, 24, last, 12, 3]  # far, forward, forward, back, forward, far, back, early
+        assert snapshots() == [] and last > 60
+        app = create_app(built.store, analytics=built.analytics)
+        with TestClient(app) as c:
+            bare = [c.get(f"/api/matches/{match}/view", params={"at": at, "as": "P1"}).json() for at in path]
+            assert app.state.backend.cursors.peek(match).snapshots is False  # looked for once, none found
+        assert snapshots() == []  # nothing written by serving
+        expected = [json.loads(cli(built, "replay", match, "--event", str(at), "--as", "P1", "--format", "json"))
+                    for at in path]
+        assert bare == expected
+        assert cli(built, "prepare", match, "--format", "csv").splitlines()[1].startswith("1,")
+        assert snapshots() == list(range(10, last + 1, 10))
+        app = create_app(built.store, analytics=built.analytics)
+        with TestClient(app) as c:
+            backend = app.state.backend
+            first = c.get(f"/api/matches/{match}/view", params={"at": 57, "as": "P1"}).json()
+            cursor = backend.cursors.peek(match)
+            assert cursor.snapshots is True and cursor.pos == 57 and cursor.rows == []  # no event row of its own
+            got = [first] + [c.get(f"/api/matches/{match}/view", params={"at": at, "as": "P1"}).json()
+                             for at in path[1:]]
+        assert got == expected
     finally:
         svc.close()

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_record
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, parse_perspective,
-                             plain, sees_own)
+                             dumps, plain, sees_own)
 
 from .match import STATS, stat
 
@@ -95,7 +95,14 @@ class MatchView:
         return next((p.name for p in self.perms if p.code == code and p.name), None)
 
     def to_json(self) -> dict[str, Any]:
-        return plain({
+        return plain(self._fields())
+
+    def json_bytes(self) -> bytes:
+        """``orjson.dumps(self.to_json())``, encoded without the copy."""
+        return dumps(self._fields())
+
+    def _fields(self) -> dict[str, Any]:
+        return ({
             "game": self.game, "match": self.match_id, "perspective": self.perspective, "seq": self.seq,
             "last_seq": self.last_seq,
             "turn": self.turn, "active": self.active, "phase": self.phase, "priority": self.priority,

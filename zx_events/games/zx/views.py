@@ -26,7 +26,7 @@ from typing import Any, Iterable, Mapping
 from zx_events.freetext import seat_event, seat_header, seat_record
 from zx_events.games.zx.board import SQUARE_NAMES
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, MASK, PERSPECTIVES, SPECTATOR, Masker,  # noqa: F401
-                             ViolationView, event_fields, parse_perspective, plain)
+                             ViolationView, dumps, event_fields, parse_perspective, plain)
 from zx_events.seats import hide as _hide
 from zx_events.seats import sees_own  # the judge, or the owner: hand, Dynamis, face-down cards in public zones
 
@@ -145,6 +145,13 @@ class MatchView:
         out["squares"] = {n: out["squares"][i] for i, n in enumerate(SQUARE_NAMES)}
         out["players"] = {"P1": out["players"][0], "P2": out["players"][1]}
         return out
+
+    def json_bytes(self) -> bytes:
+        """``orjson.dumps(self.to_json())``, encoded without the copy."""
+        out = {n: getattr(self, n) for n in self.__dataclass_fields__}
+        out["squares"] = dict(zip(SQUARE_NAMES, self.squares))
+        out["players"] = {"P1": self.players[0], "P2": self.players[1]}
+        return dumps(out)
 
 
 # ---------------------------------------------------------------------- building a view
