@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from zx_events.errors import ZXError
 
+from .answers import Answers
 from .app_json import JSON
 from .backend import Backend, WebError
 
@@ -87,6 +88,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
                               "statistics with Wilson 95% intervals, audits. See docs/serve.md.",
                   openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
     app.state.backend = backend
+    app.add_middleware(Answers, backend=backend)  # the answers given before, without the framework
     app.include_router(api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -539,3 +539,47 @@ def test_views_start_from_the_stored_snapshots_and_the_server_writes_none(built)
         assert got == expected
     finally:
         svc.close()
+
+
+def test_an_answer_given_before_is_given_again_without_the_framework(built):
+    """``web.answers.Answers``: a view or a statistic asked for again with the same path and query is
+    the same status, headers and body, served before FastAPI (the backend's own caches, emptied after
+    the first answer, stay empty); an error is never kept; another query string is asked afresh."""
+    app = create_app(built.store, analytics=built.analytics)
+    backend = app.state.backend
+    match = built.matches[3]
+    urls = [f"/api/matches/{match}/view?at=12&as=P2", "/api/stats/winrates?by=deck&min_games=2",
+            "/api/stats/cards?min_games=3"]
+    with TestClient(app) as c:
+        while c.get("/api/status").json().get("warming"):  # the start-up statistics, then nothing else
+            time.sleep(0.05)
+        first = [c.get(u) for u in urls]
+        assert all(r.status_code == 200 for r in first)
+        backend.views.clear()
+        backend.stats_cache.clear()
+        again = [c.get(u) for u in urls]
+        assert [(r.status_code, r.headers.items(), r.content) for r in again] == \
+               [(r.status_code, r.headers.items(), r.content) for r in first]
+        assert len(backend.views.data) == 0 and len(backend.stats_cache.data) == 0  # not asked of the backend
+        other = c.get(f"/api/matches/{match}/view?as=P2&at=12")  # the same view, another query string
+        assert other.json() == first[0].json() and len(backend.views.data) == 1
+        for _ in range(2):  # a 4xx is the application's every time (and never kept)
+            r = c.get(f"/api/matches/{match}/view?at=99999&as=P2")
+            assert r.status_code == 400 and "seq must be 1.." in r.json()["error"]
+            r = c.get(f"/api/matches/{match}/view?at=3&as=judge")
+            assert r.status_code == 403
+
+
+def test_a_statistic_given_before_is_not_given_once_the_store_is_ahead(tmp_path):
+    """A statistic is kept under the analytics position: once the store has events the analytics file
+    has not projected, the same request is the application's 503 again, not the answer kept."""
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=4)
+    with TestClient(create_app(built.store, analytics=built.analytics)) as c:
+        for _ in range(2):
+            assert c.get("/api/stats/matchups?min_games=1").status_code == 200
+        r = CliRunner().invoke(zx, ["--store", built.store, "import", "--no-analytics",
+                                    str(Path(__file__).parents[2] / "examples" / "legal" / "first-turns.zxlog")])
+        assert r.exit_code == 0, r.output
+        time.sleep(1.1)  # the server re-reads the store's last notification id at most once a second
+        r = c.get("/api/stats/matchups?min_games=1")
+        assert r.status_code == 503 and "behind the store" in r.json()["error"]
