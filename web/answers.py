@@ -7,7 +7,10 @@ times the cost of looking up an answer already computed (bench/bench_serve.py). 
 plain ASGI layer in front of the application: a request it has answered before with ``200``, the
 same path and the same query string byte for byte, gets the same status, headers and body again,
 without the framework. Anything else (another method, a first request, an error, a streamed body)
-goes through the application unchanged, and only its ``200`` answers are kept. A view never
+goes through the application unchanged, and only its ``200`` answers are kept. A view asked for
+the first time with a plain query (``at``, ``turn``, ``as``; nothing else) is computed here by the
+endpoint's own call (``Backend.view_json``) with the endpoint's headers; when that fails, or the
+query is anything else, the application answers. A view never
 changes (stored events are never rewritten); a statistic is kept under the analytics position it was
 computed at, and asked for again when the analytics file is missing or behind the store, so the
 application answers ``503`` as before.
@@ -21,8 +24,32 @@ from typing import Any
 from .backend import LRU, Backend, WebError
 
 ANSWERS = 8192 + 512  # the views and the statistics the backend keeps (VIEW_CACHE, STATS_CACHE)
-_VIEW = re.compile(r"/api/matches/[^/]+/view")
+_VIEW = re.compile(r"/api/matches/([^/]+)/view")
 _STATS = re.compile(r"/api/stats/[a-z]+")
+_NUMBER = re.compile(rb"[1-9][0-9]{0,8}")
+_SEAT = re.compile(rb"[A-Za-z0-9]{1,16}")
+_JSON_HEADERS = [(b"content-type", b"application/json")]
+
+
+def view_query(query: bytes) -> tuple[int | None, int | None, str | None] | None:
+    """``at``, ``turn`` and ``as`` of a view's query string in their plain form (each at most once, a
+    number without sign or leading zero, a seat of letters and digits), or None for anything else,
+    which the application parses and, when it is wrong, answers with its message."""
+    at = turn = seat = None
+    if query:
+        for part in query.split(b"&"):
+            name, eq, value = part.partition(b"=")
+            if name == b"at" and at is None and _NUMBER.fullmatch(value):
+                at = int(value)
+            elif name == b"turn" and turn is None and _NUMBER.fullmatch(value):
+                turn = int(value)
+            elif name == b"as" and seat is None and _SEAT.fullmatch(value):
+                seat = value.decode()
+            else:
+                return None
+    if at is not None and turn is not None:
+        return None
+    return at, turn, seat
 
 
 class Answers:
@@ -37,14 +64,31 @@ class Answers:
             return None
         path = scope["path"]
         if _VIEW.fullmatch(path):
-            return (path, scope["query_string"])
+            return ("view", path, scope["query_string"])
         if _STATS.fullmatch(path):
             try:
                 fresh = self.backend.freshness()
             except WebError:  # no analytics file: the application says so
                 return None
-            return (fresh.position, path, scope["query_string"]) if fresh.ok else None
+            return ("stats", fresh.position, path, scope["query_string"]) if fresh.ok else None
         return None
+
+    def _view(self, scope: dict[str, Any]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+        """A view not answered before, computed here as the endpoint computes it (``Backend.view_json``)
+        when its query is plain and it succeeds; None: the application answers (an error included,
+        with its own status and message)."""
+        args = view_query(scope["query_string"])
+        if args is None:
+            return None
+        at, turn, seat = args
+        b = self.backend
+        try:
+            body = b.view_json(_VIEW.fullmatch(scope["path"]).group(1), b.allowed(seat), at=at, turn=turn)
+        except Exception:  # noqa: BLE001 - the application computes it again and answers the error its way
+            return None
+        answer = ([(b"content-length", str(len(body)).encode()), *_JSON_HEADERS], body)
+        self.cache.put(("view", scope["path"], scope["query_string"]), answer)
+        return answer
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         key = self._key(scope)
@@ -52,6 +96,8 @@ class Answers:
             await self.app(scope, receive, send)
             return
         hit = self.cache.peek(key)
+        if hit is None and key[0] == "view":
+            hit = self._view(scope)
         if hit is not None:
             await send({"type": "http.response.start", "status": 200, "headers": hit[0]})
             await send({"type": "http.response.body", "body": hit[1]})

@@ -583,3 +583,36 @@ def test_a_statistic_given_before_is_not_given_once_the_store_is_ahead(tmp_path)
         time.sleep(1.1)  # the server re-reads the store's last notification id at most once a second
         r = c.get("/api/stats/matchups?min_games=1")
         assert r.status_code == 503 and "behind the store" in r.json()["error"]
+
+
+def test_a_view_computed_before_the_framework_is_the_endpoints_answer(built):
+    """A view asked for the first time with a plain query is computed by ``Answers`` itself (the
+    endpoint's own ``Backend.view_json``): the same status, headers and body as the endpoint's answer to
+    the same request (another query parameter, which FastAPI ignores, sends it through the framework).
+    Errors are the application's, with its status and message."""
+    import random
+
+    from web.answers import view_query
+
+    assert view_query(b"at=5&as=P1") == (5, None, "P1") and view_query(b"") == (None, None, None)
+    for q in (b"at=05", b"at=0", b"at=5&at=6", b"as=P%31", b"at=1&turn=2", b"x=1", b"at", b"as="):
+        assert view_query(q) is None, q
+    rng = random.Random(3)
+    with TestClient(create_app(built.store, analytics=built.analytics)) as fast, \
+            TestClient(create_app(built.store, analytics=built.analytics)) as slow:
+        for match in built.matches[10:16]:
+            last = fast.get(f"/api/matches/{match}/view?via=app").json()["last_seq"]
+            for query in (f"at={rng.randint(1, last)}&as={rng.choice(['P1', 'P2', 'spectator'])}",
+                          f"turn={rng.randint(1, 3)}&as=P2", f"at={rng.randint(1, last)}", "as=P1", ""):
+                a = fast.get(f"/api/matches/{match}/view?{query}")
+                b = slow.get(f"/api/matches/{match}/view?{query}&via=app")
+                assert (a.status_code, a.headers.items(), a.content) == (b.status_code, b.headers.items(), b.content)
+                assert a.status_code == 200
+        match = built.matches[10]
+        for query, status, words in ((f"at=99999", 400, "seq must be 1.."), ("turn=999", 400, "turn must be 1.."),
+                                     ("as=judge", 403, "--judge"), ("as=nobody", 400, "as:"),
+                                     ("at=0", 400, "at"), ("at=1&turn=1", 400, "not both")):
+            r = fast.get(f"/api/matches/{match}/view?{query}")
+            assert r.status_code == status and words in r.json()["error"], (query, r.text)
+        r = fast.get("/api/matches/no-such-match/view?at=1")
+        assert r.status_code == 404 and "unknown match" in r.json()["error"]
