@@ -119,6 +119,11 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: in
             fresh_note = f" (statistics unavailable: {fresh.message})"
     except Exception as e:  # the WebError of a missing file: serve the matches anyway
         fresh_note = f" (statistics unavailable: {getattr(e, 'message', e)})"
+    from zx_events.replay import no_snapshots
+
+    if no_snapshots(backend.svc):
+        click.echo(f"note: the store has no replay snapshots: the first view of a match replays it from its first "
+                   f"event; `zx --store {backend.svc.store.label} prepare` files them (docs/replay.md)", err=True)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops", err=True)
     if workers > 1:  # each process builds its own app from the environment (web.app.app_from_env)

@@ -627,3 +627,20 @@ def test_cli_prepare_names_a_damaged_match_and_exits_1(tmp_path):
         assert snapshot_versions(svc, mid) == [] and snapshot_versions(svc, ok)
     finally:
         svc.close()
+
+
+def test_no_snapshots_says_whether_a_sqlite_store_has_any(tmp_path):
+    from zx_events.application import MatchService
+
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    try:
+        mid = _long_sim(svc)
+        assert replay.no_snapshots(svc) is True  # no snapshots table yet
+        replay._snapshots(svc)
+        assert replay.no_snapshots(svc) is True  # the table, empty
+        replay.prepare_snapshots(svc, mid)
+        assert replay.no_snapshots(svc) is False
+    finally:
+        svc.close()
+    memory = MatchService("memory:")
+    assert replay.no_snapshots(memory) is False  # not a SQLite file: cannot tell, nothing said

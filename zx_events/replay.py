@@ -130,6 +130,18 @@ def _stored_snapshots(svc: Any) -> EventStore | None:
     return _snapshots(svc) if found is not None else None
 
 
+def no_snapshots(svc: Any) -> bool:
+    """Whether a SQLite store has no replay snapshot at all (its seeks replay every match from the first
+    event until ``zx prepare`` or ``zx replay`` files them); False when it has some, or cannot tell."""
+    if svc.store.kind != "sqlite" or _stored_snapshots(svc) is None:
+        return svc.store.kind == "sqlite"
+    c = svc.read_connection()
+    try:
+        return c is not None and c.execute(f"SELECT 1 FROM {SNAPSHOT_TABLE} LIMIT 1").fetchone() is None
+    except sqlite3.Error:
+        return False
+
+
 @lru_cache(maxsize=1)
 def projection_fingerprint() -> str:
     """What replaying events runs: every game's event bodies (``Game.projection_code``) and the

@@ -61,6 +61,7 @@ def test_zx_demo_then_zx_serve_browses_replays_and_charts(tmp_path, monkeypatch)
         proc.terminate()
         _, err = proc.communicate(timeout=20)
     assert "serving the demo's store zx-demo/events.sqlite" in err
+    assert "note: the store has no replay snapshots" in err and "zx-demo/events.sqlite prepare" in err
     assert f"on http://127.0.0.1:{port}" in err
     assert not (tmp_path / "zx-store.sqlite").exists()  # nothing created
 
