@@ -64,6 +64,16 @@ LIFE_KEYS = ("seat", "turn")
 CARD_METRICS = (("gih", "in hand: the opening hand kept, or drawn later"), ("oh", "in the opening hand kept"),
                 ("gd", "drawn later, not in the opening hand"), ("gns", "in the deck, never in hand"),
                 ("played", "played"), ("deck", "in the deck list"))
+# filter -> its condition on a seats row. A statement gets the conditions of the filters given only
+# (``Filters.where``): the conditions of the ``filtered_seats`` macro with every filter bound, NULL
+# ones included, are not folded away and cost a comparison each per row and a tenth of a cold query
+FILTER_SQL = {"since": "played_on >= CAST($since AS DATE)", "until": "played_on <= CAST($until AS DATE)",
+              "event": "event = $event", "deck": "deck = $deck", "player": "name = $player",
+              "opp_deck": "opp_deck = $opp_deck", "seat": "seat = $seat", "colours": "colours = $colours",
+              "archetype": "archetype = $archetype", "opp_archetype": "opp_archetype = $opp_archetype",
+              "game": "game = $game"}
+# the filters of a share's field (archetypes, meta): the field is every side, whatever its deck or player
+FIELD_FILTERS = ("since", "until", "event", "seat", "game")
 # filter -> (the seats column its values come from, what it is called in messages)
 NAMED_FILTERS = {"event": ("event", "event"), "deck": ("deck", "deck"), "opp_deck": ("deck", "deck"),
                  "player": ("name", "player"), "colours": ("colours", "colour identity"),
@@ -180,6 +190,12 @@ class Filters:
     def params(self) -> dict[str, Any]:
         return asdict(self)
 
+    def where(self, only: tuple[str, ...] | None = None) -> tuple[str, dict[str, Any]]:
+        """The SQL condition on ``seats`` columns of the filters given (of ``only`` if named), and
+        their values as named parameters: ``("TRUE", {})`` without any."""
+        given = {k: v for k, v in asdict(self).items() if v is not None and (only is None or k in only)}
+        return " AND ".join(FILTER_SQL[k] for k in given) or "TRUE", given
+
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
@@ -290,8 +306,12 @@ class Stats:
 
     def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None,
                **identifiers: str) -> pl.DataFrame:
-        text = sql(name).format(**identifiers) if identifiers else sql(name)
-        return _frame(self.con.sql(text, params={**filters.params(), **(extra or {})}))
+        """``analytics/sql/<name>.sql`` with ``{where}`` the filters' condition (``{field_where}``:
+        that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values."""
+        where, params = filters.where()
+        field_where, field_params = filters.where(FIELD_FILTERS)
+        text = sql(name).format(where=where, field_where=field_where, **identifiers)
+        return _frame(self.con.sql(text, params={**params, **field_params, **(extra or {})} or None))
 
     def _names(self) -> pl.DataFrame:
         return _frame(self.con.sql("SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL"))

@@ -1,13 +1,13 @@
 WITH s AS (
     SELECT archetype, colours, deck, opp_archetype, result
-    FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
-                        colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype,
-                        game_ := $game)
+    FROM seats
+    WHERE {where}
 ), names AS (
     SELECT archetype, deck, count(*) AS n FROM s GROUP BY ALL
 ), field AS (
     SELECT count(*) AS field
-    FROM filtered_seats($since, $until, $event, NULL, NULL, seat_ := $seat, game_ := $game)
+    FROM seats
+    WHERE {field_where}
 )
 SELECT s.archetype AS key,
        any_value(s.colours) AS colours,

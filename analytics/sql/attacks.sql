@@ -10,7 +10,6 @@ SELECT {key} AS key,
        count(*) FILTER (WHERE a.outcome IN ('destroyed', 'player_damaged')) AS successes,
        CAST(sum(a.event_count) AS BIGINT) AS events_played
 FROM attacks a
-JOIN filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
-                    colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype, game_ := $game) s
+JOIN (SELECT match_no, side FROM seats WHERE {where}) s
   ON s.match_no = a.match_no AND s.side = a.player
 GROUP BY ALL

@@ -1,8 +1,8 @@
 WITH s AS (
     SELECT match_no, side, result = 'win' AS won
-    FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
-                        colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype, game_ := $game)
-    WHERE result IS NOT NULL
+    FROM seats
+    WHERE {where}
+      AND result IS NOT NULL
 ), f AS (
     -- one row per card and combination of facts (bits: 1 in the deck list, 2 in the opening hand,
     -- 4 drawn later, 8 played, 16 won): a few thousand rows however many games, so the metrics

@@ -5,6 +5,6 @@ SELECT seat AS key,
        CAST(sum(life_ignitions) AS BIGINT) AS ignitions,
        count(*) FILTER (WHERE result IS NOT NULL AND was_behind) AS behind_games,
        count(*) FILTER (WHERE result = 'win' AND was_behind) AS comebacks
-FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
-                    colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype, game_ := $game)
+FROM seats
+WHERE {where}
 GROUP BY ALL

@@ -1,6 +1,5 @@
 WITH s AS (
-    SELECT match_no, side, seat, turns FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
-                    colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype, game_ := $game)
+    SELECT match_no, side, seat, turns FROM seats WHERE {where}
 ), reached AS (
     SELECT seat, CAST(unnest(range(1, turns + 1)) AS INTEGER) AS turn, count(*) AS n FROM s GROUP BY seat, turns
 ), games AS (

@@ -1,11 +1,11 @@
 WITH s AS (
     SELECT coalesce({period}, 'unknown') AS period, {key} AS key, opp_{key} AS opp, result
-    FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
-                        colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype,
-                        game_ := $game)
+    FROM seats
+    WHERE {where}
 ), field AS (
     SELECT coalesce({period}, 'unknown') AS period, count(*) AS field
-    FROM filtered_seats($since, $until, $event, NULL, NULL, seat_ := $seat, game_ := $game)
+    FROM seats
+    WHERE {field_where}
     GROUP BY ALL
 )
 SELECT s.period,

@@ -6,7 +6,7 @@ SELECT seat,
        count(*) FILTER (WHERE result = 'win' AND NOT mulligan) AS kept_wins,
        count(*) FILTER (WHERE result IS NOT NULL AND mulligan) AS mulligan_games,
        count(*) FILTER (WHERE result = 'win' AND mulligan) AS mulligan_wins
-FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
-                    colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype, game_ := $game)
-WHERE mulligan IS NOT NULL
+FROM seats
+WHERE {where}
+  AND mulligan IS NOT NULL
 GROUP BY ALL
