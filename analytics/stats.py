@@ -217,9 +217,13 @@ def with_difference(df: pl.DataFrame, name: str, a: str, b: str) -> pl.DataFrame
                            (d + ((ha - ra) ** 2 + (rb - lb) ** 2).sqrt()).alias(f"{name}_high"))
 
 
-def _order(df: pl.DataFrame, first: list[str]) -> pl.DataFrame:
+def _columns(df: pl.DataFrame | pl.LazyFrame) -> list[str]:
+    return df.collect_schema().names() if isinstance(df, pl.LazyFrame) else df.columns
+
+
+def _order(df: Any, first: list[str]) -> Any:
     """Columns in priority order (what a narrow table keeps): ``first``, then the rest."""
-    return df.select([*first, *[c for c in df.columns if c not in first]])
+    return df.select([*first, *[c for c in _columns(df) if c not in first]])
 
 
 class _ArrowStream:
@@ -305,13 +309,16 @@ class Stats:
         raise UnknownName("card", card, sorted({n for _, n in rows if n} | seen))
 
     def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None,
-               **identifiers: str) -> pl.DataFrame:
+               **identifiers: str) -> pl.LazyFrame:
         """``analytics/sql/<name>.sql`` with ``{where}`` the filters' condition (``{field_where}``:
-        that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values."""
+        that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values.
+
+        Lazy: a method's rates, flags, order and sort are one Polars query (one ``collect``), not a
+        frame copied per step: the steps on a few hundred rows cost more than the work itself."""
         where, params = filters.where()
         field_where, field_params = filters.where(FIELD_FILTERS)
         text = sql(name).format(where=where, field_where=field_where, **identifiers)
-        return _frame(self.con.sql(text, params={**params, **field_params, **(extra or {})} or None))
+        return _frame(self.con.sql(text, params={**params, **field_params, **(extra or {})} or None)).lazy()
 
     def _names(self) -> pl.DataFrame:
         return _frame(self.con.sql("SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL"))
@@ -396,7 +403,7 @@ class Stats:
         df = self._query("winrates", self.filters(**filters), key=expr)
         df = with_rate(df, "win_rate", "wins", "games")
         df = _flag(df, ["games"], self.min_games).rename({"key": label})
-        return df.sort(["games", label], descending=[True, False], nulls_last=True)
+        return df.sort(["games", label], descending=[True, False], nulls_last=True).collect()
 
     @by_game()
     def matchups(self, by: str = "deck", **filters: Any) -> pl.DataFrame:
@@ -407,7 +414,7 @@ class Stats:
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games)
         label = "deck" if by == "deck" else MATCHUP_KEYS[by]
         df = df.rename({"key": label})
-        return df.sort([label, "opponent"], nulls_last=True)
+        return df.sort([label, "opponent"], nulls_last=True).collect()
 
     # ------------------------------------------------------------------ archetypes and the metagame
     @by_game()
@@ -419,7 +426,7 @@ class Stats:
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games).rename({"key": "archetype"})
         df = _order(df, ["archetype", "seats", "share", "share_low", "share_high", "games", "win_rate", "win_rate_low",
                          "win_rate_high", "decks", "colours", "deck_names"])
-        return df.sort(["seats", "archetype"], descending=[True, False], nulls_last=True)
+        return df.sort(["seats", "archetype"], descending=[True, False], nulls_last=True).collect()
 
     @by_game()
     def meta(self, by: str = "week", group: str = "deck", **filters: Any) -> pl.DataFrame:
@@ -437,7 +444,7 @@ class Stats:
         df = df.rename({"period": by, "key": label})
         df = _order(df, [by, label, "seats", "share", "share_low", "share_high", "games", "win_rate", "win_rate_low",
                          "win_rate_high"])
-        return df.sort([by, "seats", label], descending=[False, True, False], nulls_last=True)
+        return df.sort([by, "seats", label], descending=[False, True, False], nulls_last=True).collect()
 
     # ------------------------------------------------------------------ mulligans
     @by_game()
@@ -452,7 +459,7 @@ class Stats:
         df = _order(df, ["seat", "hand_size", "games", "keep_rate", "keep_rate_low", "keep_rate_high", "kept_games",
                          "kept_win_rate", "kept_win_rate_low", "kept_win_rate_high", "mulligan_games",
                          "mulligan_win_rate", "mulligan_win_rate_low", "mulligan_win_rate_high"])
-        return df.sort(["seat", "hand_size"])
+        return df.sort(["seat", "hand_size"]).collect()
 
     # ------------------------------------------------------------------ attacks
     @by_game(lambda by="card", **_: ("attacks",))
@@ -467,10 +474,10 @@ class Stats:
         df = self._query("attacks", self.filters(**filters), key=expr, first=first)
         df = _flag(with_rate(df, "success_rate", "successes", "attacks"), ["attacks"], self.min_games)
         if by != "square":
-            df = df.join(self._names(), left_on="key", right_on="code", how="left")
-            df = df.select(["key", "name", *[c for c in df.columns if c not in ("key", "name")]])
+            df = df.join(self._names().lazy(), left_on="key", right_on="code", how="left")
+            df = df.select(["key", "name", *[c for c in _columns(df) if c not in ("key", "name")]])
         df = df.rename({"key": label})
-        return df.sort(["attacks", label], descending=[True, False], nulls_last=True)
+        return df.sort(["attacks", label], descending=[True, False], nulls_last=True).collect()
 
     # ------------------------------------------------------------------ life
     @by_game(lambda by="seat", **_: ("life",) if by == "turn" else ())
@@ -491,12 +498,12 @@ class Stats:
             df = with_rate(df, "ignition_rate", "ignitions", "damage")
             df = with_rate(df, "comeback_rate", "comebacks", "behind_games")
             df = _flag(df, ["games", "damage", "behind_games"], self.min_games).rename({"key": "seat"})
-            return df.sort("seat")
+            return df.sort("seat").collect()
         df = self._query("life_by_turn", f)
         df = df.with_columns((pl.col("damage") / pl.col("games")).alias("damage_per_game"))
         df = _flag(with_rate(df, "ignition_rate", "ignitions", "damage"), ["games", "damage"], self.min_games)
-        df = df.rename({"key": "seat"}).select(["turn", "seat", *[c for c in df.columns if c not in ("turn", "key", "seat")]])
-        return df.sort(["turn", "seat"])
+        df = df.rename({"key": "seat"}).select(["turn", "seat", *[c for c in _columns(df) if c not in ("turn", "key", "seat")]])
+        return df.sort(["turn", "seat"]).collect()
 
     # ------------------------------------------------------------------ cards
     @by_game()
@@ -528,4 +535,4 @@ class Stats:
             r = "iwd" if m == "iwd" else f"{m}_wr"
             first += [r, f"{r}_low", f"{r}_high"]
         df = _order(df, first)
-        return df.sort(["gih_games", "card"], descending=[True, False])
+        return df.sort(["gih_games", "card"], descending=[True, False]).collect()
