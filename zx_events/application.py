@@ -45,8 +45,17 @@ class _LogKey(NamedTuple):
 
 
 def seal_row(out: "ImportOutcome", stored: list) -> list:
-    """The store-seal row of one match about to be written: id, originator id, events, head."""
-    return sealed_entry(out.match_id, stored[0].originator_id, len(stored), out.head)
+    """The store-seal row of one match about to be written: id, originator id, events, head
+    (``stored``: its StoredEvents, or its plain rows, the id as hex: ``MatchService.insert``)."""
+    return sealed_entry(out.match_id, originator_of(stored[0]), len(stored), out.head)
+
+
+def originator_of(item: Any) -> UUID:
+    """The originator id of a StoredEvent or of a plain row ``(originator_id hex, version, topic, state)``."""
+    if type(item) is tuple:
+        oid = item[0]
+        return oid if isinstance(oid, UUID) else UUID(hex=oid)
+    return item.originator_id
 
 
 @dataclass
@@ -178,9 +187,10 @@ class MatchService(Application[UUID]):
         yield from outs
 
     def _check(self, log: MatchLog, catalog: Catalog | None, accept_violations: bool,
-               in_batch: dict[str, tuple[str, str | None]]) -> tuple[ImportOutcome, list[StoredEvent] | None]:
+               in_batch: dict[str, tuple[str, str | None]]) -> tuple[ImportOutcome, list[Any] | None]:
         """The outcome of checking ``log``, and its sealed events encoded for the recorder (None when
-        there is nothing to store)."""
+        there is nothing to store): StoredEvents, or where the store takes plain rows (``rows_direct``)
+        the rows ``(originator_id hex, version, topic, state)`` that ``insert`` hands on as they are."""
         out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected")
         try:
             if log.error is None and log.match_id is not None:
@@ -200,7 +210,7 @@ class MatchService(Application[UUID]):
             return out, None
         # tamper evidence: a digest chained through every event, then the seal; each event's canonical
         # bytes, hashed once, are the bytes stored (zx_events.codec)
-        out.head, stored = seal_stored(checked.match, self.mapper)
+        out.head, stored = seal_stored(checked.match, self.mapper, hex_rows=self.rows_direct)
         out.violations = checked.violations
         out.events = len(stored)
         return out, stored
@@ -244,14 +254,8 @@ class MatchService(Application[UUID]):
         topic, state)``, as the parallel import's workers send it (zx_events.parallel)."""
         rec = self.recorder
         if self.rows_direct:
-            params, last, text = [], None, ""
-            for s in stored:  # the events of a match share one id object: its hex once
-                if type(s) is tuple:
-                    params.append(s)
-                    continue
-                if s.originator_id is not last:
-                    last, text = s.originator_id, s.originator_id.hex
-                params.append((text, s.originator_version, s.topic, s.state))
+            params = [s if type(s) is tuple else (s.originator_id.hex, s.originator_version, s.topic, s.state)
+                      for s in stored]
             with rec.datastore.transaction(commit=True) as c:
                 c.executemany(rec.insert_events_statement, params)
             return
