@@ -115,17 +115,23 @@ class MatchService(Application[UUID]):
         """The Started event of a stored match, or None."""
         rec, oid = self.recorder, match_uuid(match_id)
         if self.rows_direct:
-            # asked before checking every imported match: one statement on a pooled connection (the
-            # recorder's select_events wraps it in BEGIN ... ROLLBACK, three times the cost)
-            with rec.datastore.get_connection(commit=False) as conn:
-                c = conn.cursor()
-                c.execute(f"SELECT topic, state FROM {rec.events_table_name} WHERE originator_id = ? "
-                          f"AND originator_version = 1", (oid.hex,))
-                row = c.fetchone()
+            # asked before checking every imported match: one statement on this thread's read-only
+            # connection (autocommit: it sees every committed match; the recorder's pooled connection
+            # cost half of it in the pool's check-out, and its select_events wraps the statement in
+            # BEGIN ... ROLLBACK); the matches of a batch not yet committed are the caller's to know
+            # (seen_in_batch), and one stored meanwhile by another importer is the insert's conflict
+            sql = f"SELECT topic, state FROM {rec.events_table_name} WHERE originator_id = ? AND originator_version = 1"
+            con = self.read_connection()
+            if con is not None:
+                row = con.execute(sql, (oid.hex,)).fetchone()
+            else:
+                with rec.datastore.get_connection(commit=False) as conn:
+                    c = conn.cursor()
+                    c.execute(sql, (oid.hex,))
+                    row = c.fetchone()
             if row is None:
                 return None
-            return self.mapper.to_domain_event(StoredEvent(originator_id=oid, originator_version=1,
-                                                           topic=row["topic"], state=row["state"]))
+            return self.mapper.decode(oid, 1, row[0], row[1])
         stored = rec.select_events(oid, lte=1, limit=1)
         if not stored:
             return None
