@@ -19,7 +19,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 import fastjsonschema
 import orjson
@@ -153,6 +153,11 @@ def _decode_line(line: str) -> Any:
         obj = _loads(line)
     except _orjson_error:
         return _decode(line)
+    return _decoded(line, obj)
+
+
+def _decoded(line: str, obj: Any) -> Any:
+    """``_decode_line(line)`` given ``obj``, what orjson read from ``line``."""
     if type(obj) is dict:
         if line.count("{") == 1 and line.count("[") < 2:  # one object, its values plain or plain lists
             if line.count(":") == len(obj):
@@ -171,9 +176,10 @@ def _decode_line(line: str) -> Any:
 
 # --- the data -------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One action record: its 1-based physical line in the file and the parsed object."""
+class Record(NamedTuple):
+    """One action record: its 1-based physical line in the file and the parsed object (a frozen
+    value; a named tuple, which the reader makes with ``tuple.__new__`` at a third of a frozen
+    dataclass's ``__init__``, a line)."""
 
     line: int
     data: dict
@@ -454,6 +460,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
     fast = fast_effect = fmt = None  # the current match's game's validators
     decode, has_key = _decode_line, _has_header_key
     invalid = fastjsonschema.JsonSchemaException
+    loads, not_json, header_keys, new, record, decoded = _loads, _orjson_error, HEADER_KEYS, tuple.__new__, Record, _decoded
 
     def close() -> None:
         if cur is not None:
@@ -463,11 +470,52 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
     for i, line in enumerate(raw):
         if not line or line.isspace():
             continue
+        # the hot path: an action record on one flat line (one object; its values plain, or one plain
+        # list) that orjson reads as the standard decoder does (_decode_line's first case, inlined: the
+        # same tests, and no deeper than 2, so within MAX_DEPTH); any other line takes the general way
+        read = None  # what orjson read from the line, a dict (for the general way: not read twice)
+        if not skipping and len(line) <= MAX_LINE:
+            try:
+                obj = loads(line)
+            except not_json:
+                obj = None
+            if type(obj) is dict:
+                read = obj
+            if read is not None and line.count("{") == 1 and line.count("[") < 2 and line.count(":") == len(obj):
+                types = set(map(type, obj.values()))
+                flat = float not in types
+                if flat and list in types:
+                    for v in obj.values():
+                        if type(v) is list and float in map(type, v):
+                            flat = False
+                            break
+                if flat:
+                    for k in header_keys:
+                        if k in obj:
+                            flat = False  # a header: the general way
+                            break
+                if flat:
+                    end = i
+                    try:
+                        do = obj["do"]
+                        v = fast_effect[obj["op"]] if do == "effect" else fast[do]  # type: ignore[index]
+                    except (KeyError, TypeError):  # no do, an unknown kind, an unhashable value...
+                        v = None
+                    try:
+                        if v is None:
+                            raise invalid("no validator for this record kind")
+                        v(obj)
+                    except invalid as e:
+                        cur.error = FormatError(fmt.explain(obj, e), source=source, line=base + i + 1)  # type: ignore
+                        skipping = True
+                        continue
+                    records.append(new(record, (base + i + 1, obj)))
+                    continue
         if len(line) > MAX_LINE:
             obj = _Bad(f"line too long: {len(line)} characters (at most {MAX_LINE}; docs/match-log.md, Limits)")
         else:
             try:
-                obj = decode(line)
+                obj = decode(line) if read is None else decoded(line, read)
                 if line.count("[") + line.count("{") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
                     obj = _Bad(f"nested too deep: more than {MAX_DEPTH} levels of arrays and objects "
                                f"(docs/match-log.md, Limits)")
@@ -497,7 +545,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                 cur.error = FormatError(fmt.explain(obj, e), source=source, line=base + i + 1)  # type: ignore
                 skipping = True
                 continue
-            records.append(Record(base + i + 1, obj))
+            records.append(new(record, (base + i + 1, obj)))
             continue
 
         no = base + i + 1
