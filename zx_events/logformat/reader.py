@@ -626,6 +626,7 @@ def check_codes(log: MatchLog, catalog) -> None:
                 raise unknown(code, log.header_line)
     fields_of: dict[Any, tuple] = {}  # (do, op) -> the code-valued fields of that record kind
     code_fields, is_position = fmt.code_fields, fmt.is_position
+    known = _codes_of(catalog)
     for rec in log.records:  # fmt.def_name and fmt.codes_of, with the fields looked up once per kind
         d = rec.data
         do = d.get("do")
@@ -645,11 +646,22 @@ def check_codes(log: MatchLog, catalog) -> None:
             if value is None and key not in d:
                 continue
             if what == "code":
-                if value not in catalog:
+                if value not in known:
                     raise unknown(value, rec.line)
             elif what == "codes":
                 for code in value:
-                    if code not in catalog:
+                    if code not in known:
                         raise unknown(code, rec.line)
-            elif isinstance(value, str) and not is_position(value) and value not in catalog:
+            elif isinstance(value, str) and not is_position(value) and value not in known:
                 raise unknown(value, rec.line)
+
+
+def _codes_of(catalog: Any) -> Any:
+    """What ``code in catalog`` asks, without a Python call a code: the dict of cards of a catalog
+    whose ``in`` is ``CardSet``'s (a look-up in that dict), else the catalog itself."""
+    from zx_events.games.base import CardSet
+
+    cards = getattr(catalog, "cards", None)
+    if type(cards) is dict and type(catalog).__contains__ is CardSet.__contains__:
+        return cards
+    return catalog
