@@ -244,6 +244,12 @@ LINES = [  # what the fast line decoder must read as the standard decoder does (
     '{"a": NaN}', '{"a": 1', '[1, 2]', '"x"', '{"a": ' + "9" * 30 + '}', '{"a": -9999999999999999999}',
     '{"a": 9223372036854775807}', '{"a": "\\ud800"}', '{"a": [1, 2, {"c": [{"d": 1}]}], "b": {"e": {}}}',
     '{"a": -0}', ' {"a" : 1 } \r', '{"a": "{"}', '{"a": "\\u0000"}', '{"do": "draw", "by": "P1", "cards": ["R01-003"]}',
+    # nested, with ":" inside strings (a header's times): the keys counted outside the strings
+    '{"t": "12:00", "p": {"a": 1, "b": "x:y"}}', '{"t": "12:00", "p": {"a": 1, "a": "x:y"}}',
+    '{"t": "12:00", "p": {"a": 1, "b": 2.0}}', '{"t": "1:2:3", "p": {"a:": ":", "b" : {"c":[1, {"d" :"::"}]}}}',
+    '{"t": "1:2", "p": {"a": 1}, "p": {"a": 1}}', '{"t": "1:2", "p": [{"a": 1, "a": 1}]}',
+    '{"t": "1\\"2:3", "p": {"a": 1}}', '{"t": "1\\"2:3", "p": {"a": 1, "a": 2}}', '{"t": "\\\\:", "p": {"a": 1}}',
+    '{"t": "12:00", "p": {"a": ' + "9" * 30 + '}}', '{"t": "12:00", "p": {"a": 1e2}}',
 ]
 
 
@@ -270,6 +276,19 @@ RECORD_LINES = [  # action records the reader's inlined flat-line way must read 
     '{"do": "pass", "by": "P2", "zxlog": 1}', '{"do": "nothing", "by": "P2"}', '{"by": "P2"}', '[1]', '{"do": ',
     '{"do": "pass", "by": "P2"} ', '  {"do":"pass","by":"P2"}', '{"do": "pass", "by": "P2", "x": NaN}',
 ]
+
+
+def test_a_header_with_times_is_read_without_the_standard_decoder(monkeypatch):
+    """A header holds ":" inside strings (its times) and nested objects: its keys are counted outside
+    the strings, so orjson's value stands (the standard decoder is asked only where one could differ)."""
+    from zx_events.logformat import reader
+
+    asked = []
+    monkeypatch.setattr(reader, "_decode", lambda line: asked.append(line) or json.loads(line))
+    line = json.dumps(HEADER)
+    assert reader._decode_line(line) == HEADER and not asked
+    assert reader._decode_line('{"t": "1:2", "p": {"a": 1, "a": 2}}') and len(asked) == 1  # a repeated key
+    assert reader._decode_line('{"t": "1\\"2:3", "p": {"a": 1}}') and len(asked) == 2  # a backslash
 
 
 def test_the_readers_flat_line_way_reads_as_its_general_way(monkeypatch):

@@ -169,9 +169,24 @@ def _decoded(line: str, obj: Any) -> Any:
                         if type(v) is list and float in map(type, v):
                             return _decode(line)
                     return obj
-        elif line.count(":") == _members(obj):
-            return obj
+        else:
+            members = _members(obj)  # -1: a float
+            if line.count(":") == members:
+                return obj
+            if members >= 0 and "\\" not in line and _key_colons(line) == members:
+                return obj
     return _decode(line)
+
+
+def _key_colons(line: str) -> int:
+    """How many keys the objects of a valid JSON ``line`` without a backslash write: its ``:`` outside
+    strings. Without a backslash no string holds a ``"``, so splitting at ``"`` gives the text outside
+    strings at the even places, and every ``:`` there separates a key from its value (a header's
+    times hold ``:`` inside strings, where the plain count of ``_decoded`` sees them too)."""
+    n = 0
+    for outside in line.split('"')[::2]:
+        n += outside.count(":")
+    return n
 
 
 # --- the data -------------------------------------------------------------------------------
