@@ -181,6 +181,11 @@ class MatchService(Application[UUID]):
                     batches += 1
                     if was_on:
                         gc.collect(2 if batches % 16 == 0 else 1)
+                        if frozen and batches == 1:
+                            # what the first batch loaded for good (a game's modules, its schema's
+                            # validators, catalogs) out of the passes too, once its garbage is gone:
+                            # the full pass every 16 batches went over all of it (~30 ms of 1,000 matches)
+                            gc.freeze()
                         gc.enable()
                     yield from outs_
                     gc.disable()
