@@ -63,6 +63,32 @@ def test_stored_bytes_are_the_hashed_canonical_bytes(service):
     assert service.mapper.to_stored_event(e).state == stored[3].state  # encoding again: the same bytes
 
 
+def test_the_plain_rows_of_seal_stored_are_its_stored_events(monkeypatch):
+    """seal_stored(hex_rows=True), for a store that takes plain rows (MatchService.rows_direct): each
+    row is the StoredEvent the other way makes, as (originator_id hex, version, topic, state): the same
+    bytes and the same head, for every legal example match of both games."""
+    import copy
+
+    from zx_events.importer import build_match
+
+    svc = MatchService("memory:")
+    paths = sorted(LEGAL.glob("*.zxlog")) + sorted((LEGAL.parent / "x610z" / "legal").glob("*.x610zlog"))
+    logs = [log for path in paths for log in read_log(path) if log.error is None]
+    assert {log.game.key for log in logs} == {"zx", "x610z"}
+    sealed_at = datetime(2026, 11, 25).astimezone()
+    for log in logs:
+        m = build_match(log).match
+        # the seal made by both ways at the same time (its timestamp is in its stored bytes)
+        monkeypatch.setitem(type(m)._sealed.__globals__, "now", lambda: sealed_at)
+        twin = copy.deepcopy(m)
+        head, stored = integrity.seal_stored(m, svc.mapper)
+        head2, rows = integrity.seal_stored(twin, svc.mapper, hex_rows=True)
+        assert head2 == head and len(rows) == len(stored) == m.version
+        assert rows == [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in stored]
+        assert all(type(r) is tuple for r in rows)
+    svc.close()
+
+
 def test_snapshots_round_trip(tmp_path):
     svc = imported(str(tmp_path / "s.sqlite"))
     mid = "sim-1-0038"  # 417 events: snapshots at 50, 100, ...

@@ -244,6 +244,12 @@ LINES = [  # what the fast line decoder must read as the standard decoder does (
     '{"a": NaN}', '{"a": 1', '[1, 2]', '"x"', '{"a": ' + "9" * 30 + '}', '{"a": -9999999999999999999}',
     '{"a": 9223372036854775807}', '{"a": "\\ud800"}', '{"a": [1, 2, {"c": [{"d": 1}]}], "b": {"e": {}}}',
     '{"a": -0}', ' {"a" : 1 } \r', '{"a": "{"}', '{"a": "\\u0000"}', '{"do": "draw", "by": "P1", "cards": ["R01-003"]}',
+    # nested, with ":" inside strings (a header's times): the keys counted outside the strings
+    '{"t": "12:00", "p": {"a": 1, "b": "x:y"}}', '{"t": "12:00", "p": {"a": 1, "a": "x:y"}}',
+    '{"t": "12:00", "p": {"a": 1, "b": 2.0}}', '{"t": "1:2:3", "p": {"a:": ":", "b" : {"c":[1, {"d" :"::"}]}}}',
+    '{"t": "1:2", "p": {"a": 1}, "p": {"a": 1}}', '{"t": "1:2", "p": [{"a": 1, "a": 1}]}',
+    '{"t": "1\\"2:3", "p": {"a": 1}}', '{"t": "1\\"2:3", "p": {"a": 1, "a": 2}}', '{"t": "\\\\:", "p": {"a": 1}}',
+    '{"t": "12:00", "p": {"a": ' + "9" * 30 + '}}', '{"t": "12:00", "p": {"a": 1e2}}',
 ]
 
 
@@ -259,6 +265,56 @@ def test_the_fast_line_decoder_reads_as_the_standard_decoder(line):
         return "value", json.dumps(v), repr(v)
 
     assert read(_decode_line) == read(_decode)
+
+
+RECORD_LINES = [  # action records the reader's inlined flat-line way must read as the general way does
+    json.dumps(r) for r in VALID] + [
+    '{"do": "turn", "by": "P2", "turn": 2.0}', '{"do": "turn", "by": "P2", "turn": 2.5}',
+    '{"do": "draw", "by": "P2", "cards": ["B02-001"], "by": "P1"}', '{"do": "turn", "by": "P2", "note": "a:b"}',
+    '{"do": "draw", "by": "P2", "cards": [1.0, "B02-001"]}', '{"do": "draw", "by": "P2", "cards": [[]]}',
+    '{"do": "turn", "by": "P2", "turn": 18446744073709551616}', '{"do": "turn", "by": "P2", "note": "{["}',
+    '{"do": "pass", "by": "P2", "zxlog": 1}', '{"do": "nothing", "by": "P2"}', '{"by": "P2"}', '[1]', '{"do": ',
+    '{"do": "pass", "by": "P2"} ', '  {"do":"pass","by":"P2"}', '{"do": "pass", "by": "P2", "x": NaN}',
+]
+
+
+def test_a_header_with_times_is_read_without_the_standard_decoder(monkeypatch):
+    """A header holds ":" inside strings (its times) and nested objects: its keys are counted outside
+    the strings, so orjson's value stands (the standard decoder is asked only where one could differ)."""
+    from zx_events.logformat import reader
+
+    asked = []
+    monkeypatch.setattr(reader, "_decode", lambda line: asked.append(line) or json.loads(line))
+    line = json.dumps(HEADER)
+    assert reader._decode_line(line) == HEADER and not asked
+    assert reader._decode_line('{"t": "1:2", "p": {"a": 1, "a": 2}}') and len(asked) == 1  # a repeated key
+    assert reader._decode_line('{"t": "1\\"2:3", "p": {"a": 1}}') and len(asked) == 2  # a backslash
+
+
+def test_the_readers_flat_line_way_reads_as_its_general_way(monkeypatch):
+    """_read_matches takes a flat action record on a way of its own (_decode_line's first case,
+    inlined): every record, after every other, reads as it does when orjson reads nothing (every
+    line then goes the general way, through the standard decoder): the same records and the same
+    error at the same line."""
+    from zx_events.logformat import reader
+
+    def read(text: str) -> list:
+        return [(m.header_line, str(m.error) if m.error else None,
+                 [(r.line, json.dumps(r.data), repr(r.data)) for r in m.records]) for m in parse_log(text, "t.zxlog")]
+
+    texts = [jl(HEADER, json.loads(a), *[json.loads(x) for x in RECORD_LINES[:5]]) for a in RECORD_LINES[:3]]
+    texts += [json.dumps(HEADER) + "\n" + a + "\n" + b + "\n" + json.dumps(VALID[1]) + "\n"
+              for a in RECORD_LINES for b in RECORD_LINES[-6:]]
+    fast = [read(t) for t in texts]
+
+    def refuse(line):
+        raise orjson.JSONDecodeError("refused", line, 0)
+
+    import orjson
+    monkeypatch.setattr(reader, "_loads", refuse)
+    assert [read(t) for t in texts] == fast
+    assert any(r for m in fast for _, _, r in m)  # records were read, and errors found
+    assert any(e for m in fast for _, e, _ in m)
 
 
 @pytest.mark.parametrize(("record", "message"), INVALID, ids=[m[:40] for _, m in INVALID])

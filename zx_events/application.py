@@ -45,8 +45,17 @@ class _LogKey(NamedTuple):
 
 
 def seal_row(out: "ImportOutcome", stored: list) -> list:
-    """The store-seal row of one match about to be written: id, originator id, events, head."""
-    return sealed_entry(out.match_id, stored[0].originator_id, len(stored), out.head)
+    """The store-seal row of one match about to be written: id, originator id, events, head
+    (``stored``: its StoredEvents, or its plain rows, the id as hex: ``MatchService.insert``)."""
+    return sealed_entry(out.match_id, originator_of(stored[0]), len(stored), out.head)
+
+
+def originator_of(item: Any) -> UUID:
+    """The originator id of a StoredEvent or of a plain row ``(originator_id hex, version, topic, state)``."""
+    if type(item) is tuple:
+        oid = item[0]
+        return oid if isinstance(oid, UUID) else UUID(hex=oid)
+    return item.originator_id
 
 
 @dataclass
@@ -106,17 +115,23 @@ class MatchService(Application[UUID]):
         """The Started event of a stored match, or None."""
         rec, oid = self.recorder, match_uuid(match_id)
         if self.rows_direct:
-            # asked before checking every imported match: one statement on a pooled connection (the
-            # recorder's select_events wraps it in BEGIN ... ROLLBACK, three times the cost)
-            with rec.datastore.get_connection(commit=False) as conn:
-                c = conn.cursor()
-                c.execute(f"SELECT topic, state FROM {rec.events_table_name} WHERE originator_id = ? "
-                          f"AND originator_version = 1", (oid.hex,))
-                row = c.fetchone()
+            # asked before checking every imported match: one statement on this thread's read-only
+            # connection (autocommit: it sees every committed match; the recorder's pooled connection
+            # cost half of it in the pool's check-out, and its select_events wraps the statement in
+            # BEGIN ... ROLLBACK); the matches of a batch not yet committed are the caller's to know
+            # (seen_in_batch), and one stored meanwhile by another importer is the insert's conflict
+            sql = f"SELECT topic, state FROM {rec.events_table_name} WHERE originator_id = ? AND originator_version = 1"
+            con = self.read_connection()
+            if con is not None:
+                row = con.execute(sql, (oid.hex,)).fetchone()
+            else:
+                with rec.datastore.get_connection(commit=False) as conn:
+                    c = conn.cursor()
+                    c.execute(sql, (oid.hex,))
+                    row = c.fetchone()
             if row is None:
                 return None
-            return self.mapper.to_domain_event(StoredEvent(originator_id=oid, originator_version=1,
-                                                           topic=row["topic"], state=row["state"]))
+            return self.mapper.decode(oid, 1, row[0], row[1])
         stored = rec.select_events(oid, lte=1, limit=1)
         if not stored:
             return None
@@ -166,6 +181,11 @@ class MatchService(Application[UUID]):
                     batches += 1
                     if was_on:
                         gc.collect(2 if batches % 16 == 0 else 1)
+                        if frozen and batches == 1:
+                            # what the first batch loaded for good (a game's modules, its schema's
+                            # validators, catalogs) out of the passes too, once its garbage is gone:
+                            # the full pass every 16 batches went over all of it (~30 ms of 1,000 matches)
+                            gc.freeze()
                         gc.enable()
                     yield from outs_
                     gc.disable()
@@ -178,9 +198,10 @@ class MatchService(Application[UUID]):
         yield from outs
 
     def _check(self, log: MatchLog, catalog: Catalog | None, accept_violations: bool,
-               in_batch: dict[str, tuple[str, str | None]]) -> tuple[ImportOutcome, list[StoredEvent] | None]:
+               in_batch: dict[str, tuple[str, str | None]]) -> tuple[ImportOutcome, list[Any] | None]:
         """The outcome of checking ``log``, and its sealed events encoded for the recorder (None when
-        there is nothing to store)."""
+        there is nothing to store): StoredEvents, or where the store takes plain rows (``rows_direct``)
+        the rows ``(originator_id hex, version, topic, state)`` that ``insert`` hands on as they are."""
         out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected")
         try:
             if log.error is None and log.match_id is not None:
@@ -200,7 +221,7 @@ class MatchService(Application[UUID]):
             return out, None
         # tamper evidence: a digest chained through every event, then the seal; each event's canonical
         # bytes, hashed once, are the bytes stored (zx_events.codec)
-        out.head, stored = seal_stored(checked.match, self.mapper)
+        out.head, stored = seal_stored(checked.match, self.mapper, hex_rows=self.rows_direct)
         out.violations = checked.violations
         out.events = len(stored)
         return out, stored
@@ -244,14 +265,8 @@ class MatchService(Application[UUID]):
         topic, state)``, as the parallel import's workers send it (zx_events.parallel)."""
         rec = self.recorder
         if self.rows_direct:
-            params, last, text = [], None, ""
-            for s in stored:  # the events of a match share one id object: its hex once
-                if type(s) is tuple:
-                    params.append(s)
-                    continue
-                if s.originator_id is not last:
-                    last, text = s.originator_id, s.originator_id.hex
-                params.append((text, s.originator_version, s.topic, s.state))
+            params = [s if type(s) is tuple else (s.originator_id.hex, s.originator_version, s.topic, s.state)
+                      for s in stored]
             with rec.datastore.transaction(commit=True) as c:
                 c.executemany(rec.insert_events_statement, params)
             return

@@ -34,7 +34,7 @@ def catalog_for(log: MatchLog, override: Any = None) -> Any:
     ``games.load_catalogs`` gives for ``--catalog``) when it is for the match's game, else the one
     its header names (or the game's default)."""
     game = game_of(log)
-    if isinstance(override, Mapping):
+    if override is not None and isinstance(override, Mapping):  # (typing's Mapping: an ABC check, asked only then)
         override = override.get(game.key)
     if override is not None and getattr(override, "game", game.key) == game.key:
         return override

@@ -100,12 +100,15 @@ def event_canonical(event: Any) -> bytes:
 
 
 def chain(events: Iterable[Any], prev: str = ZERO, states: list[bytes] | None = None,
-          rows: list[Any] | None = None) -> str:
+          rows: list[Any] | None = None, hex_rows: bool = False) -> str:
     """Give each (pending, not yet saved) event its ``digest``; returns the last one. ``states``
     (when given) receives each event's stored bytes: the canonical bytes just hashed, with the
     digest appended as their last key (``zx_events.codec``); ``rows`` (when given, instead)
     receives the StoredEvent holding them, as ``MatchMapper.stored_all`` makes it (for a mapper
-    with neither compressor nor cipher: the stored bytes are the state).
+    with neither compressor nor cipher: the stored bytes are the state); with ``hex_rows``, ``rows``
+    receives instead the plain row ``(originator_id hex, originator_version, topic, state)`` that a
+    SQLite store of UUID ids inserts as it is (``MatchService.rows_direct``): no StoredEvent made
+    and taken apart again for ``executemany``.
 
     The stored bytes are made from the canonical ones at once, and only they are kept: orjson's
     output buffer, kept for the whole match until it was stored, cost three times its own making
@@ -117,6 +120,7 @@ def chain(events: Iterable[Any], prev: str = ZERO, states: list[bytes] | None = 
         from eventsourcing.persistence import StoredEvent
 
         add_row, new = rows.append, object.__new__
+    oid, oid_hex = None, ""
     for e in events:  # event_canonical, inlined: orjson writes the id (a UUID) as str() does, and the datetime
         fields = e.__dict__
         topic = topics.get(type(e)) or event_topic(e)
@@ -139,6 +143,12 @@ def chain(events: Iterable[Any], prev: str = ZERO, states: list[bytes] | None = 
         setattr_(e, "digest", prev)  # events are frozen dataclasses
         if append is not None:
             append(b"".join((body[:-1], key, prev.encode(), b'"}')))
+        elif hex_rows:
+            d = e.__dict__
+            if d["originator_id"] is not oid:  # a match's events share one id object: its hex once
+                oid = d["originator_id"]
+                oid_hex = oid.hex
+            add_row((oid_hex, d["originator_version"], topic, b"".join((body[:-1], key, prev.encode(), b'"}'))))
         elif rows is not None:
             d = e.__dict__
             row = new(StoredEvent)  # its fields set at once, as the mapper does (no frozen __init__)
@@ -164,18 +174,22 @@ def seal(match: Any, prev: str = ZERO) -> str:
 _COLLECT: Any = None  # the library's collect_events (BaseAggregate), once asked
 
 
-def seal_stored(match: Any, mapper: Any, prev: str = ZERO) -> tuple[str, list[Any]]:
+def seal_stored(match: Any, mapper: Any, prev: str = ZERO, hex_rows: bool = False) -> tuple[str, list[Any]]:
     """``seal``, then the match's pending events collected and encoded for the recorder: each one's
     canonical bytes, hashed once, are its stored bytes (``zx_events.codec``). Returns the head and
-    the stored events, ready for ``recorder.insert_events``."""
+    the stored events, ready for ``recorder.insert_events``; with ``hex_rows`` (a store that takes
+    plain rows: ``MatchService.rows_direct``) and the project's mapper with neither compressor nor
+    cipher, the rows ``(originator_id hex, originator_version, topic, state)`` instead."""
     states: list[bytes] = []
     rows: list[Any] | None = None
-    if getattr(mapper, "stored_all", None) is not None and not mapper.compressor and not mapper.cipher:
+    plain = getattr(mapper, "stored_all", None) is not None and not mapper.compressor and not mapper.cipher
+    if plain:
         states, rows = None, []  # type: ignore[assignment]  (chain makes the stored events itself)
+    hex_rows = hex_rows and plain
     pending = list(match.pending_events)
-    last = chain(pending, prev, states, rows)
+    last = chain(pending, prev, states, rows, hex_rows)
     match._sealed(events=match.version, last=last)
-    head = chain(match.pending_events[len(pending):], last, states, rows)
+    head = chain(match.pending_events[len(pending):], last, states, rows, hex_rows)
     global _COLLECT
     if _COLLECT is None:
         from eventsourcing.domain import BaseAggregate

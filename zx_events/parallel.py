@@ -21,7 +21,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from zx_events.application import ImportOutcome, MatchService
+from zx_events.application import ImportOutcome, MatchService, originator_of
 from zx_events.errors import FormatError
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events.logformat.reader import iter_pieces, parse_piece
@@ -74,11 +74,14 @@ def _check_pieces(pieces: list[tuple[str, int, str, Any]], direct: bool, out: li
             result, stored = _svc._check(log, _catalog, _accept, {})
             key = SimpleNamespace(match_id=log.match_id, content_sha256=log.content_sha256, source=log.source,
                                   header_line=log.header_line,
-                                  originator_id=str(stored[0].originator_id) if stored else None)
+                                  originator_id=str(originator_of(stored[0])) if stored else None)
             rows: list = []
             if stored:
-                oid = stored[0].originator_id.hex if direct else stored[0].originator_id
-                rows = [(oid, s.originator_version, s.topic, s.state) for s in stored]
+                if direct:  # _check made the plain rows themselves (MatchService.rows_direct)
+                    rows = stored
+                else:
+                    oid = stored[0].originator_id
+                    rows = [(oid, s.originator_version, s.topic, s.state) for s in stored]
             out.append((result, key, rows))
 
 

@@ -19,7 +19,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 import fastjsonschema
 import orjson
@@ -153,6 +153,11 @@ def _decode_line(line: str) -> Any:
         obj = _loads(line)
     except _orjson_error:
         return _decode(line)
+    return _decoded(line, obj)
+
+
+def _decoded(line: str, obj: Any) -> Any:
+    """``_decode_line(line)`` given ``obj``, what orjson read from ``line``."""
     if type(obj) is dict:
         if line.count("{") == 1 and line.count("[") < 2:  # one object, its values plain or plain lists
             if line.count(":") == len(obj):
@@ -164,16 +169,32 @@ def _decode_line(line: str) -> Any:
                         if type(v) is list and float in map(type, v):
                             return _decode(line)
                     return obj
-        elif line.count(":") == _members(obj):
-            return obj
+        else:
+            members = _members(obj)  # -1: a float
+            if line.count(":") == members:
+                return obj
+            if members >= 0 and "\\" not in line and _key_colons(line) == members:
+                return obj
     return _decode(line)
+
+
+def _key_colons(line: str) -> int:
+    """How many keys the objects of a valid JSON ``line`` without a backslash write: its ``:`` outside
+    strings. Without a backslash no string holds a ``"``, so splitting at ``"`` gives the text outside
+    strings at the even places, and every ``:`` there separates a key from its value (a header's
+    times hold ``:`` inside strings, where the plain count of ``_decoded`` sees them too)."""
+    n = 0
+    for outside in line.split('"')[::2]:
+        n += outside.count(":")
+    return n
 
 
 # --- the data -------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One action record: its 1-based physical line in the file and the parsed object."""
+class Record(NamedTuple):
+    """One action record: its 1-based physical line in the file and the parsed object (a frozen
+    value; a named tuple, which the reader makes with ``tuple.__new__`` at a third of a frozen
+    dataclass's ``__init__``, a line)."""
 
     line: int
     data: dict
@@ -454,6 +475,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
     fast = fast_effect = fmt = None  # the current match's game's validators
     decode, has_key = _decode_line, _has_header_key
     invalid = fastjsonschema.JsonSchemaException
+    loads, not_json, header_keys, new, record, decoded = _loads, _orjson_error, HEADER_KEYS, tuple.__new__, Record, _decoded
 
     def close() -> None:
         if cur is not None:
@@ -463,11 +485,52 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
     for i, line in enumerate(raw):
         if not line or line.isspace():
             continue
+        # the hot path: an action record on one flat line (one object; its values plain, or one plain
+        # list) that orjson reads as the standard decoder does (_decode_line's first case, inlined: the
+        # same tests, and no deeper than 2, so within MAX_DEPTH); any other line takes the general way
+        read = None  # what orjson read from the line, a dict (for the general way: not read twice)
+        if not skipping and len(line) <= MAX_LINE:
+            try:
+                obj = loads(line)
+            except not_json:
+                obj = None
+            if type(obj) is dict:
+                read = obj
+            if read is not None and line.count("{") == 1 and line.count("[") < 2 and line.count(":") == len(obj):
+                types = set(map(type, obj.values()))
+                flat = float not in types
+                if flat and list in types:
+                    for v in obj.values():
+                        if type(v) is list and float in map(type, v):
+                            flat = False
+                            break
+                if flat:
+                    for k in header_keys:
+                        if k in obj:
+                            flat = False  # a header: the general way
+                            break
+                if flat:
+                    end = i
+                    try:
+                        do = obj["do"]
+                        v = fast_effect[obj["op"]] if do == "effect" else fast[do]  # type: ignore[index]
+                    except (KeyError, TypeError):  # no do, an unknown kind, an unhashable value...
+                        v = None
+                    try:
+                        if v is None:
+                            raise invalid("no validator for this record kind")
+                        v(obj)
+                    except invalid as e:
+                        cur.error = FormatError(fmt.explain(obj, e), source=source, line=base + i + 1)  # type: ignore
+                        skipping = True
+                        continue
+                    records.append(new(record, (base + i + 1, obj)))
+                    continue
         if len(line) > MAX_LINE:
             obj = _Bad(f"line too long: {len(line)} characters (at most {MAX_LINE}; docs/match-log.md, Limits)")
         else:
             try:
-                obj = decode(line)
+                obj = decode(line) if read is None else decoded(line, read)
                 if line.count("[") + line.count("{") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
                     obj = _Bad(f"nested too deep: more than {MAX_DEPTH} levels of arrays and objects "
                                f"(docs/match-log.md, Limits)")
@@ -497,7 +560,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                 cur.error = FormatError(fmt.explain(obj, e), source=source, line=base + i + 1)  # type: ignore
                 skipping = True
                 continue
-            records.append(Record(base + i + 1, obj))
+            records.append(new(record, (base + i + 1, obj)))
             continue
 
         no = base + i + 1
@@ -578,6 +641,7 @@ def check_codes(log: MatchLog, catalog) -> None:
                 raise unknown(code, log.header_line)
     fields_of: dict[Any, tuple] = {}  # (do, op) -> the code-valued fields of that record kind
     code_fields, is_position = fmt.code_fields, fmt.is_position
+    known = _codes_of(catalog)
     for rec in log.records:  # fmt.def_name and fmt.codes_of, with the fields looked up once per kind
         d = rec.data
         do = d.get("do")
@@ -597,11 +661,22 @@ def check_codes(log: MatchLog, catalog) -> None:
             if value is None and key not in d:
                 continue
             if what == "code":
-                if value not in catalog:
+                if value not in known:
                     raise unknown(value, rec.line)
             elif what == "codes":
                 for code in value:
-                    if code not in catalog:
+                    if code not in known:
                         raise unknown(code, rec.line)
-            elif isinstance(value, str) and not is_position(value) and value not in catalog:
+            elif isinstance(value, str) and not is_position(value) and value not in known:
                 raise unknown(value, rec.line)
+
+
+def _codes_of(catalog: Any) -> Any:
+    """What ``code in catalog`` asks, without a Python call a code: the dict of cards of a catalog
+    whose ``in`` is ``CardSet``'s (a look-up in that dict), else the catalog itself."""
+    from zx_events.games.base import CardSet
+
+    cards = getattr(catalog, "cards", None)
+    if type(cards) is dict and type(catalog).__contains__ is CardSet.__contains__:
+        return cards
+    return catalog

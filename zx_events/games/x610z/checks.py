@@ -12,7 +12,7 @@ PAID, FAILS = "paid", "fails"
 
 
 def _total(energy: dict) -> int:
-    return sum(int(n) for n in energy.values())
+    return sum(map(int, energy.values()))  # (map: no generator frame a value; the same sum)
 
 
 def add(a: dict, b: dict, times: int = 1) -> dict:
@@ -28,7 +28,10 @@ def proper(cost: dict, pay: dict) -> bool:
         return False
     if pay.get(COLORLESS, 0) > cost.get(COLORLESS, 0):
         return False
-    return all(pay.get(t, 0) >= n for t, n in cost.items() if t != COLORLESS)
+    for t, n in cost.items():  # (a loop: all() over a generator cost as much as the rest)
+        if t != COLORLESS and pay.get(t, 0) < n:
+            return False
+    return True
 
 
 def could_meet(cost: dict, pool: dict, wild: int = 0, extra: dict | None = None) -> bool:
@@ -54,7 +57,7 @@ def paid_properly(cost: dict, pay: dict, pool: dict) -> bool:
     for t, n in pay.items():
         if n > pool.get(t, 0):
             return False
-    return _total(pay) <= _total(cost) and proper(cost, pay)
+    return proper(cost, pay)  # (proper asks the totals to be equal: "no more than the cost" within it)
 
 
 def payment(cost: dict, pay: dict, pool: dict, *, wild: int = 0, extra: dict | None = None,

@@ -13,6 +13,17 @@ from .rules import RULES_VERSION, title
 BOARD_FIXTURE = "board"
 
 
+
+_IS_CODE: Any = None
+
+
+def _is_code() -> Any:
+    global _IS_CODE
+    from .referee import is_code
+
+    _IS_CODE = is_code
+    return is_code
+
 class X610Z(Game):
     key = "x610z"
     name = "X610Z"
@@ -28,8 +39,7 @@ class X610Z(Game):
 
     # ------------------------------------------------------------------ the log
     def is_position(self, value: Any) -> bool:
-        from .referee import is_code
-
+        is_code = _IS_CODE or _is_code()  # (the referee's, imported on first use: not each call)
         return not is_code(value)  # a dot id or a seat; a card code always has a dash
 
     def header_codes(self, header: dict) -> Iterator[str]:

@@ -52,7 +52,11 @@ def _take(zone: list, code: str) -> bool:
 
 def stat(entry: dict, name: str) -> int:
     """202.6-202.7c: the Basic Stat plus every modifier, the total clamped at 0 (open question 19)."""
-    return max(0, entry["base"].get(name, 0) + sum(m[1] for m in entry["mods"] if m[0] == name))
+    total = 0  # the modifiers summed as sum() would, in a loop (a generator per call cost as much as the rest)
+    for m in entry["mods"]:
+        if m[0] == name:
+            total += m[1]
+    return max(0, entry["base"].get(name, 0) + total)
 
 
 project = _project  # zx_events.ids: every game's plain projector

@@ -129,7 +129,12 @@ class Referee:
             if d["_version"] == version:
                 self._settled = version
             return
-        alive = {e["ctrl"] for e in m.dots.values() if e["life"]}
+        alive = set()  # the controllers of a Life Base in play (a loop, stopped once both are found)
+        for e in m.dots.values():
+            if e["life"]:
+                alive.add(e["ctrl"])
+                if "P1" in alive and "P2" in alive:
+                    break
         losers = [pl for pl in ("P1", "P2") if pl not in alive]
         if len(losers) == 2:
             m._ended(winner=None, reason="simultaneous", line=self.line)  # 106.1a

@@ -40,38 +40,48 @@ class CardType(str, Enum):
     @property
     def is_marker(self) -> bool:
         """202.2a: Token, Counter and Link are marker types, not card types."""
-        return self in (CardType.TOKEN, CardType.COUNTER, CardType.LINK)
+        return self in _MARKER
 
     @property
     def is_zx(self) -> bool:
         """Z/X, and 202.6a Z/X EX and 202.7a Z/X OB, which are also treated as Z/X."""
-        return self in (CardType.ZX, CardType.ZX_EX, CardType.ZX_OB)
+        return self in _ZX
 
     @property
     def is_event(self) -> bool:
         """Event, and 202.9a EV EX, which is also treated as Event."""
-        return self in (CardType.EVENT, CardType.EV_EX)
+        return self in _EVENT
 
     @property
     def is_player(self) -> bool:
         """Player, and 202.10a PL EX, which is also treated as Player."""
-        return self in (CardType.PLAYER, CardType.PL_EX)
+        return self in _PLAYER
 
     @property
     def is_extra(self) -> bool:
         """Z/X EX and EV EX: played from Dynamis, one of them a turn, back to Dynamis face-up."""
-        return self in (CardType.ZX_EX, CardType.EV_EX)
+        return self in _EXTRA
 
     @property
     def in_main_deck(self) -> bool:
         """Only Z/X and Event cards go in the main deck (401)."""
-        return self in (CardType.ZX, CardType.EVENT)
+        return self in _MAIN_DECK
 
     @property
     def in_dynamis(self) -> bool:
         """Z/X EX, Shift, EV EX and Z/X OB upper halves go in the Dynamis deck (401)."""
-        return self in (CardType.ZX_EX, CardType.SHIFT, CardType.EV_EX, CardType.ZX_OB)
+        return self in _DYNAMIS
 
+
+# the members each CardType test above asks for, looked up once (a member's lookup on the class cost
+# twice the test itself, and the engine asks these for every card it checks)
+_MARKER = (CardType.TOKEN, CardType.COUNTER, CardType.LINK)
+_ZX = (CardType.ZX, CardType.ZX_EX, CardType.ZX_OB)
+_EVENT = (CardType.EVENT, CardType.EV_EX)
+_PLAYER = (CardType.PLAYER, CardType.PL_EX)
+_EXTRA = (CardType.ZX_EX, CardType.EV_EX)
+_MAIN_DECK = (CardType.ZX, CardType.EVENT)
+_DYNAMIS = (CardType.ZX_EX, CardType.SHIFT, CardType.EV_EX, CardType.ZX_OB)
 
 # catalog spellings: the spec's exact strings, and the type names 202.2 uses in words
 _TYPE_ALIASES = {t.value.lower(): t for t in CardType} | {
@@ -139,7 +149,11 @@ class Card:
         return any(kw == name or kw.startswith(name + ":") for kw in self.keywords)
 
     def shares_colour(self, other: "Card") -> bool:
-        return bool(set(self.colors) & set(other.colors))
+        theirs = other.colors
+        for c in self.colors:  # (a loop over the few colours: two sets a call cost more than the test)
+            if c in theirs:
+                return True
+        return False
 
     def to_json(self) -> dict:
         cost = "inf" if self.cost == INF else self.cost

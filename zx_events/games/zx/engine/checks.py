@@ -139,7 +139,11 @@ def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str
         else:
             out.append(("301.1", f"{code} is not in {player}'s Resource"))
     if need > 0 and card.colors and pay:
-        if not any((c := cat.get(code)) is not None and c.shares_colour(card) for code in pay):
+        for code in pay:  # (a loop: any() over a generator)
+            c = cat.get(code)
+            if c is not None and c.shares_colour(card):
+                break
+        else:
             out.append(("204.6", f"none of the paid cards is {'/'.join(card.colors)}, a colour of {card.code}"))
     return out
 
