@@ -489,6 +489,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
         # list) that orjson reads as the standard decoder does (_decode_line's first case, inlined: the
         # same tests, and no deeper than 2, so within MAX_DEPTH); any other line takes the general way
         read = None  # what orjson read from the line, a dict (for the general way: not read twice)
+        hot = False
         if not skipping and len(line) <= MAX_LINE:
             try:
                 obj = loads(line)
@@ -509,24 +510,10 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                         if k in obj:
                             flat = False  # a header: the general way
                             break
-                if flat:
-                    end = i
-                    try:
-                        do = obj["do"]
-                        v = fast_effect[obj["op"]] if do == "effect" else fast[do]  # type: ignore[index]
-                    except (KeyError, TypeError):  # no do, an unknown kind, an unhashable value...
-                        v = None
-                    try:
-                        if v is None:
-                            raise invalid("no validator for this record kind")
-                        v(obj)
-                    except invalid as e:
-                        cur.error = FormatError(fmt.explain(obj, e), source=source, line=base + i + 1)  # type: ignore
-                        skipping = True
-                        continue
-                    records.append(new(record, (base + i + 1, obj)))
-                    continue
-        if len(line) > MAX_LINE:
+                hot = flat
+        if hot:  # obj is the record, as the general way below would read it: validated below
+            pass
+        elif len(line) > MAX_LINE:
             obj = _Bad(f"line too long: {len(line)} characters (at most {MAX_LINE}; docs/match-log.md, Limits)")
         else:
             try:
@@ -545,7 +532,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                 obj = _Bad(f"number too long: an integer of more than {MAX_DIGITS} digits ({str(e).split(':')[0]}; "
                            f"docs/match-log.md, Limits)")
         is_dict = type(obj) is dict
-        if is_dict and not skipping and not has_key(obj):  # the hot path: an action record
+        if hot or is_dict and not skipping and not has_key(obj):  # an action record
             end = i
             try:
                 do = obj["do"]
