@@ -218,13 +218,13 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], fmt: str) -> None:
 
     Example: zx prepare   (every stored match)   or   zx prepare tokyo-regional-2026-r3-t12
 
-    One snapshot every 10 events: the state after that event, bound to its digest. A seek
-    (zx replay --event/--turn, zx view, the views of zx serve) then decodes one snapshot and at most
-    9 events instead of every event from the first. zx replay writes a match's snapshots at its
-    first seek; zx serve writes nothing, so run zx prepare after an import to make the server's
-    first view of every match fast. Events are never changed, a snapshot that no longer matches its
-    event is never used (docs/security.md), and matches that have their snapshots are skipped. Exit 1
-    when a match cannot be replayed (zx verify names the damage).
+    One snapshot every 10 events: the state after that event, bound to its digest. A seek (the
+    views of zx serve, and replay.state_at / view_at in Python) then decodes one snapshot and at most
+    9 events instead of every event from the first. replay.state_at writes a match's snapshots at
+    its first seek into it; zx serve writes nothing, so run zx prepare after an import to make the
+    server's first view of every match fast. Events are never changed, a snapshot that no longer
+    matches its event is never used (docs/security.md), and matches that have their snapshots are
+    skipped. Exit 1 when a match cannot be replayed (zx verify names the damage).
     """
     import time
 

@@ -132,7 +132,7 @@ def _stored_snapshots(svc: Any) -> EventStore | None:
 
 def no_snapshots(svc: Any) -> bool:
     """Whether a SQLite store has no replay snapshot at all (its seeks replay every match from the first
-    event until ``zx prepare`` or ``zx replay`` files them); False when it has some, or cannot tell."""
+    event until ``zx prepare``, or a seek that may write, files them); False when it has some, or cannot tell."""
     if svc.store.kind != "sqlite" or _stored_snapshots(svc) is None:
         return svc.store.kind == "sqlite"
     c = svc.read_connection()
