@@ -118,13 +118,13 @@ def _stored_snapshots(svc: Any) -> EventStore | None:
         return store if store is not None else _snapshots(svc)
     reads = getattr(svc, "read_connection", None)
     c = reads() if reads is not None else None
+    probe = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
     try:
         if c is not None:
-            found = c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [SNAPSHOT_TABLE]).fetchone()
+            found = c.execute(probe, [SNAPSHOT_TABLE]).fetchone()
         else:
             with svc.recorder.datastore.get_connection(commit=False) as conn:
-                found = conn.cursor().execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                              [SNAPSHOT_TABLE]).fetchone()
+                found = conn.cursor().execute(probe, [SNAPSHOT_TABLE]).fetchone()
     except sqlite3.Error:
         return None
     return _snapshots(svc) if found is not None else None
