@@ -616,3 +616,39 @@ def test_a_view_computed_before_the_framework_is_the_endpoints_answer(built):
             assert r.status_code == status and words in r.json()["error"], (query, r.text)
         r = fast.get("/api/matches/no-such-match/view?at=1")
         assert r.status_code == 404 and "unknown match" in r.json()["error"]
+
+
+def test_an_altered_snapshot_or_a_deleted_event_never_changes_a_served_view(tmp_path):
+    """A snapshot edited in the store fails its check (docs/security.md) and the server replays the
+    events instead: the view is still zx replay's. An event deleted is a 4xx naming zx verify, for a
+    view after it; a view before it is served from the events that are intact."""
+    from zx_events import replay
+    from zx_events.application import MatchService
+    from zx_events.ids import match_uuid
+
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=3)
+    match = next(m for m in built.matches if json.loads(cli(built, "replay", m, "--format", "json"))["last_seq"] > 60)
+    expected = {at: json.loads(cli(built, "replay", match, "--event", str(at), "--as", "P1", "--format", "json"))
+                for at in (15, 27, 45)}
+    assert cli(built, "prepare", match, "--format", "csv").splitlines()[1].split(",")[1] == "1"
+    svc = MatchService(built.store, create=False)
+    sid = replay.snapshot_id(match).hex
+    svc.close()
+    with sqlite3.connect(built.store) as con:  # the snapshot after event 40: P1's hand rewritten
+        (state,) = con.execute("SELECT state FROM stored_snapshots WHERE originator_id = ? AND originator_version = 40",
+                               [sid]).fetchone()
+        forged = json.loads(state)
+        forged["state"]["p"]["P1"]["hand"] = ["FORGED-001"] * len(forged["state"]["p"]["P1"]["hand"])
+        con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = 40",
+                    [json.dumps(forged).encode(), sid])
+    with TestClient(create_app(built.store, analytics=built.analytics)) as c:
+        got = c.get(f"/api/matches/{match}/view", params={"at": 45, "as": "P1"})
+        assert got.status_code == 200 and got.json() == expected[45] and "FORGED" not in got.text
+    with sqlite3.connect(built.store) as con:
+        con.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = 25",
+                    [match_uuid(match).hex])
+    with TestClient(create_app(built.store, analytics=built.analytics)) as c:
+        assert c.get(f"/api/matches/{match}/view", params={"at": 15, "as": "P1"}).json() == expected[15]
+        r = c.get(f"/api/matches/{match}/view", params={"at": 27, "as": "P1"})
+        assert r.status_code == 400 and "cannot be replayed" in r.json()["error"] and "zx verify" in r.json()["error"]
+        assert "Traceback" not in r.text
