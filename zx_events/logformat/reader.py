@@ -53,14 +53,11 @@ def _has_header_key(obj: dict) -> bool:
     return False
 
 
-_QUOTED_KEYS = tuple(f'"{k}"' for k in HEADER_KEYS)
+_NAMES_KEY = re.compile("|".join(re.escape(f'"{k}"') for k in HEADER_KEYS))  # a format key, quoted
 
 
 def _names_header_key(line: str) -> bool:
-    for k in _QUOTED_KEYS:
-        if k in line:
-            return True
-    return False
+    return _NAMES_KEY.search(line) is not None
 
 
 # --- JSON decoding --------------------------------------------------------------------------
@@ -156,19 +153,28 @@ def _decode_line(line: str) -> Any:
     return _decoded(line, obj)
 
 
+def _plain_object(line: str, obj: dict) -> bool:
+    """Whether ``obj``, what orjson read from ``line``, a line of one object whose values are plain
+    or plain lists, is what the standard decoder reads: one ``:`` per key (no key repeated, no ``:``
+    inside a string) and no float anywhere."""
+    if line.count(":") != len(obj):
+        return False
+    types = set(map(type, obj.values()))
+    if float in types:
+        return False
+    if list in types:
+        for v in obj.values():
+            if type(v) is list and float in map(type, v):
+                return False
+    return True
+
+
 def _decoded(line: str, obj: Any) -> Any:
     """``_decode_line(line)`` given ``obj``, what orjson read from ``line``."""
     if type(obj) is dict:
         if line.count("{") == 1 and line.count("[") < 2:  # one object, its values plain or plain lists
-            if line.count(":") == len(obj):
-                types = set(map(type, obj.values()))
-                if float not in types:
-                    if list not in types:
-                        return obj
-                    for v in obj.values():
-                        if type(v) is list and float in map(type, v):
-                            return _decode(line)
-                    return obj
+            if _plain_object(line, obj):
+                return obj
         else:
             members = _members(obj)  # -1: a float
             if line.count(":") == members:
@@ -306,7 +312,6 @@ def _open(path: str | Path) -> tuple[str, Any, bool]:
 
 
 BLOCK = 1 << 22  # bytes read at a time by iter_pieces
-_NAMES_KEY = re.compile("|".join(re.escape(f'"{k}"') for k in HEADER_KEYS))
 Piece = tuple[str, int, str, "FormatError | None"]
 
 
@@ -475,7 +480,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
     fast = fast_effect = fmt = None  # the current match's game's validators
     decode, has_key = _decode_line, _has_header_key
     invalid = fastjsonschema.JsonSchemaException
-    loads, not_json, header_keys, new, record, decoded = _loads, _orjson_error, HEADER_KEYS, tuple.__new__, Record, _decoded
+    loads, not_json, plain_object, new, record, decoded = _loads, _orjson_error, _plain_object, tuple.__new__, Record, _decoded
 
     def close() -> None:
         if cur is not None:
@@ -486,8 +491,8 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
         if not line or line.isspace():
             continue
         # the hot path: an action record on one flat line (one object; its values plain, or one plain
-        # list) that orjson reads as the standard decoder does (_decode_line's first case, inlined: the
-        # same tests, and no deeper than 2, so within MAX_DEPTH); any other line takes the general way
+        # list) that orjson reads as the standard decoder does (_decoded's first case: _plain_object;
+        # no deeper than 2, so within MAX_DEPTH); any other line takes the general way
         read = None  # what orjson read from the line, a dict (for the general way: not read twice)
         hot = False
         if not skipping and len(line) <= MAX_LINE:
@@ -497,20 +502,8 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                 obj = None
             if type(obj) is dict:
                 read = obj
-            if read is not None and line.count("{") == 1 and line.count("[") < 2 and line.count(":") == len(obj):
-                types = set(map(type, obj.values()))
-                flat = float not in types
-                if flat and list in types:
-                    for v in obj.values():
-                        if type(v) is list and float in map(type, v):
-                            flat = False
-                            break
-                if flat:
-                    for k in header_keys:
-                        if k in obj:
-                            flat = False  # a header: the general way
-                            break
-                hot = flat
+            hot = (read is not None and line.count("{") == 1 and line.count("[") < 2 and plain_object(line, obj)
+                   and not has_key(obj))  # a header takes the general way
         if hot:  # obj is the record, as the general way below would read it: validated below
             pass
         elif len(line) > MAX_LINE:
