@@ -107,15 +107,10 @@ class Referee:
                     self.fail("501.3", f"record says turn {rec['turn']}, the engine is in turn {expected}")
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
-            p1, p2, b = m.p["P1"], m.p["P2"], m.battle  # due()'s first test here: it is None unless...
-            if m.outcome is None and (p1["ready"] and not p1["deck"] and p1["trash"]
-                                      or p2["ready"] and not p2["deck"] and p2["trash"]
-                                      or len(p1["charge"]) > LIMIT_CHARGE or len(p2["charge"]) > LIMIT_CHARGE
-                                      or b is not None and (b["life_due"] > 0 or b["triggers"])):
-                due = self.due()
-                if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
-                        and not (kind == "attack" and m.battle is not None):  # that one is 602.1
-                    self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
+            due = self.due()  # None at once in the usual case: nothing can be owed
+            if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
+                    and not (kind == "attack" and m.battle is not None):  # that one is 602.1
+                self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
                 getattr(self, "do_" + kind)(rec)
