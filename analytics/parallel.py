@@ -42,6 +42,7 @@ import pyarrow as pa
 from zx_events.store import ReadConnections
 
 from .tables import HANDLERS, STARTED, Catalogs, new_buffers, rows_of
+from .writer import arrow_table
 
 WORKERS_ENV = "ZX_ANALYTICS_WORKERS"  # worker processes (0 or 1: the serial projection); set: also small runs
 PARALLEL_MIN = 20_000  # notification ids left: fewer are projected serially (forking costs more than it saves)
@@ -287,7 +288,5 @@ def project(task: Task) -> Chunk:
     out.catalog_rows = buf.pop("card_catalog")
     for table, rows in buf.items():
         if rows:
-            schema = task.schemas[table]
-            out.tables[table] = pa.Table.from_arrays(
-                [pa.array(col, type=f.type) for col, f in zip(zip(*rows), schema)], schema=schema)
+            out.tables[table] = arrow_table(rows, task.schemas[table])
     return out

@@ -31,6 +31,11 @@ def arrow_types(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Schema]:
     return {table: pa.schema([(c, _ARROW[types[table][c]]) for c in cols]) for table, cols in COLUMNS.items()}
 
 
+def arrow_table(rows: list[tuple], schema: pa.Schema) -> pa.Table:
+    """A table's rows (tuples in ``schema``'s column order) as an Arrow table of that schema."""
+    return pa.Table.from_arrays([pa.array(col, type=f.type) for col, f in zip(zip(*rows), schema)], schema=schema)
+
+
 @dataclass
 class Page:
     rows: dict[str, list[tuple] | pa.Table]  # a table's rows, or its Arrow table
@@ -104,9 +109,7 @@ class Writer:
                 if isinstance(rows, pa.Table):  # built by a worker process (analytics.parallel)
                     batch = rows
                 elif rows:
-                    schema = self.types[table]
-                    batch = pa.Table.from_arrays([pa.array(col, type=f.type) for col, f in zip(zip(*rows), schema)],
-                                                 schema=schema)
+                    batch = arrow_table(rows, self.types[table])
                 else:
                     continue
                 con.register("_batch", batch)
