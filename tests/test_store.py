@@ -190,3 +190,25 @@ def test_bad_postgres_urls_are_store_errors(url, message):
     assert message in str(info.value)
     assert ":pw@" not in str(info.value)
 
+
+
+def test_read_connections_closed_never_hand_out_a_closed_connection(tmp_path):
+    """``ReadConnections.close`` closes every thread's connection and forgets them: given a file
+    again (a reader that shares them, as zx serve's does the service's), a thread gets a new one."""
+    import sqlite3
+
+    from zx_events.store import ReadConnections
+
+    path = tmp_path / "s.sqlite"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE t (x)")
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    reads = ReadConnections(uri, "SELECT 1 FROM t LIMIT 1")
+    first = reads.get()
+    assert first is not None and first.execute("SELECT count(*) FROM t").fetchone() == (0,)
+    reads.close()
+    assert reads.get() is None
+    reads.uri = uri
+    again = reads.get()
+    assert again is not None and again is not first and again.execute("SELECT count(*) FROM t").fetchone() == (0,)
+    reads.close()

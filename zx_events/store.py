@@ -388,5 +388,6 @@ class ReadConnections:
         self.uri = None
         with self.lock:
             opened, self.opened = self.opened, []
+            self.local = threading.local()  # no thread keeps a closed connection to hand out again
         for con in opened:
             con.close()
