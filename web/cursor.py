@@ -1,8 +1,9 @@
 """Reading a stored match for the server, fast and without ever writing: its events, and its state
 walked forward along them.
 
-``EventReader`` reads a match's stored rows as ``(version, topic, state)``: on SQLite through its own
-read-only connection per thread (``mode=ro``: the file cannot be written through it; a plain query
+``EventReader`` reads a match's stored rows as ``(version, topic, state)``: on SQLite through the
+service's read-only connection per thread (``MatchService.read_connection``, the seeks' too;
+``mode=ro``: the file cannot be written through it; a plain query
 instead of the recorder's transaction, ``StoredEvent`` and UUID per row), elsewhere through the
 store's recorder. The rows are decoded by the application's mapper, the same decoding as every
 other reader of the store.
@@ -26,7 +27,6 @@ from typing import Any, Callable
 
 from zx_events import codec, replay
 from zx_events.ids import match_uuid
-from zx_events.store import ReadConnections
 
 
 class EventReader:
@@ -36,22 +36,21 @@ class EventReader:
         self.svc = svc
         self.decode = svc.mapper.decode
         self.table = svc.recorder.events_table_name
-        self.reads = ReadConnections(ReadConnections.uri_of(svc.store) if svc.rows_direct else None,
-                                     f"SELECT 1 FROM {self.table} LIMIT 1")
 
     @property
     def uri(self) -> str | None:
         """The read-only URI of the store file; None: read through the recorder."""
-        return self.reads.uri
+        return self.svc.reads.uri
 
     @uri.setter
     def uri(self, value: str | None) -> None:
-        self.reads.uri = value
+        self.svc.reads.uri = value
 
     def _con(self) -> sqlite3.Connection | None:
-        """This thread's read-only connection; None (then the recorder reads) when the file cannot be
-        opened read-only, e.g. a store in a read-only folder without its -shm file."""
-        return self.reads.get()
+        """This thread's read-only connection, the service's own (``MatchService.read_connection``, as
+        the seeks use); None (then the recorder reads) when the file cannot be opened read-only, e.g.
+        a store in a read-only folder without its -shm file."""
+        return self.svc.read_connection()
 
     def last_seq(self, match_id: str) -> int:
         """The match's last seq; ``replay.UnknownMatch`` when it is not stored."""
@@ -77,7 +76,7 @@ class EventReader:
             [oid.hex, gt, lte]).fetchall()
 
     def close(self) -> None:
-        self.reads.close()  # a closed reader reads through the recorder (which says it is closed)
+        self.svc.reads.close()  # a closed reader reads through the recorder (which says it is closed)
 
 
 @lru_cache(maxsize=None)

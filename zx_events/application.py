@@ -90,14 +90,31 @@ class MatchService(Application[UUID]):
         # a game's event classes are imported when an event of it is first decoded (codec.event_class)
         super().__init__(env={**self.store.env, **(env or {})})
 
-    def read_connection(self) -> Any:
-        """This thread's read-only connection to the store's SQLite file (``ReadConnections``), or
-        None: read through the recorder (another kind of store, or a file it cannot open read-only)."""
+    @property
+    def reads(self) -> ReadConnections:
+        """The per-thread read-only connections to the store's SQLite file, made on first use and
+        closed with the service: the seeks', the import's look-ups' and ``zx serve``'s."""
         if self._reads is None:
             direct = self.rows_direct
             self._reads = ReadConnections(ReadConnections.uri_of(self.store) if direct else None,
                                           f"SELECT 1 FROM {self.recorder.events_table_name} LIMIT 1" if direct else "")
-        return self._reads.get()
+        return self._reads
+
+    def read_connection(self) -> Any:
+        """This thread's read-only connection to the store's SQLite file (``ReadConnections``), or
+        None: read through the recorder (another kind of store, or a file it cannot open read-only)."""
+        return self.reads.get()
+
+    def read_one(self, sql: str, params: Any) -> Any:
+        """The first row of a plain statement on a SQLite store: on this thread's read-only
+        connection, or where there is none on one of the recorder's pooled connections."""
+        con = self.read_connection()
+        if con is not None:
+            return con.execute(sql, params).fetchone()
+        with self.recorder.datastore.get_connection(commit=False) as conn:
+            c = conn.cursor()
+            c.execute(sql, params)
+            return c.fetchone()
 
     def close(self) -> None:
         if self._reads is not None:
@@ -120,15 +137,8 @@ class MatchService(Application[UUID]):
             # cost half of it in the pool's check-out, and its select_events wraps the statement in
             # BEGIN ... ROLLBACK); the matches of a batch not yet committed are the caller's to know
             # (seen_in_batch), and one stored meanwhile by another importer is the insert's conflict
-            sql = f"SELECT topic, state FROM {rec.events_table_name} WHERE originator_id = ? AND originator_version = 1"
-            con = self.read_connection()
-            if con is not None:
-                row = con.execute(sql, (oid.hex,)).fetchone()
-            else:
-                with rec.datastore.get_connection(commit=False) as conn:
-                    c = conn.cursor()
-                    c.execute(sql, (oid.hex,))
-                    row = c.fetchone()
+            row = self.read_one(f"SELECT topic, state FROM {rec.events_table_name} WHERE originator_id = ? "
+                                f"AND originator_version = 1", (oid.hex,))
             if row is None:
                 return None
             return self.mapper.decode(oid, 1, row[0], row[1])

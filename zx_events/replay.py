@@ -113,18 +113,10 @@ def _stored_snapshots(svc: Any) -> EventStore | None:
     """The snapshot store for a reader that writes nothing (``seek(prepare=False)``): None while a
     SQLite file has no snapshot table yet (the first seek that files snapshots, or ``zx prepare``,
     creates it; opening the store through ``_snapshots`` would create it here)."""
-    store = svc.snapshots if svc.snapshots is not None else _OWN_STORES.get(svc)
-    if store is not None or svc.store.kind != "sqlite":
-        return store if store is not None else _snapshots(svc)
-    reads = getattr(svc, "read_connection", None)
-    c = reads() if reads is not None else None
-    probe = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+    if svc.store.kind != "sqlite" or svc.snapshots is not None or svc in _OWN_STORES:
+        return _snapshots(svc)
     try:
-        if c is not None:
-            found = c.execute(probe, [SNAPSHOT_TABLE]).fetchone()
-        else:
-            with svc.recorder.datastore.get_connection(commit=False) as conn:
-                found = conn.cursor().execute(probe, [SNAPSHOT_TABLE]).fetchone()
+        found = svc.read_one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [SNAPSHOT_TABLE])
     except sqlite3.Error:
         return None
     return _snapshots(svc) if found is not None else None
@@ -290,8 +282,8 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, stri
 
     oid = match_uuid(match_id)
     if have:  # every snapshot the match's events call for is there already: nothing read or decoded
-        top = svc.recorder.select_events(oid, desc=True, limit=1)
-        if top and have >= top[0].originator_version - top[0].originator_version % every:
+        last = last_seq(svc, match_id)
+        if have >= last - last % every:
             return 0
     _, rows = _read(svc, match_id, oid, None, False)
     if not rows:
