@@ -34,7 +34,7 @@ from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
 from zx_events import games
-from zx_events.integrity import DIGEST_KEY, SUFFIX, event_canonical  # noqa: F401 (DIGEST_KEY, SUFFIX: here too)
+from zx_events.integrity import DIGEST_KEY, SUFFIX, event_canonical, with_digest  # noqa: F401 (here too)
 
 TOPIC = "zx_events.codec:MatchMapper"  # MAPPER_TOPIC of the application
 SNAPSHOT_TOPIC = get_topic(Snapshot)
@@ -48,11 +48,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, UUID):
         return str(value)
     raise TypeError(f"not JSON-native in an event: {type(value).__name__}")
-
-
-def with_digest(body: bytes, digest: str) -> bytes:
-    """The stored bytes of an event: its canonical ``body`` with ``digest`` as the last key."""
-    return body[:-1] + DIGEST_KEY + digest.encode("ascii") + b'"}'
 
 
 def split_digest(state: bytes) -> tuple[bytes, bytes] | None:
@@ -76,7 +71,7 @@ class MatchMapper(Mapper):
 
     def stored(self, event: Any, body: bytes, digest: str | None) -> StoredEvent:
         """The stored event for ``event`` whose canonical bytes ``body`` were just hashed into ``digest``."""
-        state = body if digest is None else b"".join((memoryview(body)[:-1], DIGEST_KEY, digest.encode(), b'"}'))
+        state = body if digest is None else with_digest(body, digest)
         if self.compressor:
             state = self.compressor.compress(state)
         if self.cipher:

@@ -41,6 +41,12 @@ from zx_events import games
 ZERO = "0" * 64
 DIGEST_KEY = b',"digest":"'  # an event stored as its canonical bytes ends ,"digest":"<64 hex>"} (zx_events.codec)
 SUFFIX = len(DIGEST_KEY) + 64 + 2
+
+
+def with_digest(body: bytes, digest: str) -> bytes:
+    """The stored bytes of an event: its canonical ``body`` with ``digest`` as the last key
+    (``zx_events.codec``)."""
+    return b"".join((body[:-1], DIGEST_KEY, digest.encode("ascii"), b'"}'))
 KINDS = ("ok", "altered", "deleted", "inserted", "reordered", "unchained", "head")
 
 
@@ -114,7 +120,7 @@ def chain(events: Iterable[Any], prev: str = ZERO, states: list[bytes] | None = 
     output buffer, kept for the whole match until it was stored, cost three times its own making
     (about 3 µs an event, in the allocator), where a copy of it costs a tenth of that."""
     sha256, setattr_, dumps, sort = hashlib.sha256, object.__setattr__, orjson.dumps, orjson.OPT_SORT_KEYS
-    raw, topics, key = bytes.fromhex(prev), _TOPICS, DIGEST_KEY
+    raw, topics, stored_bytes = bytes.fromhex(prev), _TOPICS, with_digest
     append = states.append if states is not None else None
     if rows is not None:
         from eventsourcing.persistence import StoredEvent
@@ -142,19 +148,19 @@ def chain(events: Iterable[Any], prev: str = ZERO, states: list[bytes] | None = 
         prev = raw.hex()
         setattr_(e, "digest", prev)  # events are frozen dataclasses
         if append is not None:
-            append(b"".join((body[:-1], key, prev.encode(), b'"}')))
+            append(stored_bytes(body, prev))
         elif hex_rows:
             d = e.__dict__
             if d["originator_id"] is not oid:  # a match's events share one id object: its hex once
                 oid = d["originator_id"]
                 oid_hex = oid.hex
-            add_row((oid_hex, d["originator_version"], topic, b"".join((body[:-1], key, prev.encode(), b'"}'))))
+            add_row((oid_hex, d["originator_version"], topic, stored_bytes(body, prev)))
         elif rows is not None:
             d = e.__dict__
             row = new(StoredEvent)  # its fields set at once, as the mapper does (no frozen __init__)
             setattr_(row, "__dict__", {"originator_id": d["originator_id"],
                                        "originator_version": d["originator_version"], "topic": topic,
-                                       "state": b"".join((body[:-1], key, prev.encode(), b'"}'))})
+                                       "state": stored_bytes(body, prev)})
             add_row(row)
     return prev
 
