@@ -23,6 +23,20 @@ def service(ctx: click.Context, *, create: bool = False):
         raise click.ClickException(f"cannot open the store {ctx.obj['store'] or ''}: {e}") from None
 
 
+def summaries(ctx: click.Context) -> list[dict]:
+    """The stored matches' summaries (``zx matches``): of a SQLite store read straight from its file
+    without opening the application (``zx_events.summaries.read_sqlite``), else the service's."""
+    from zx_events.store import parse_store, resolve_store
+    from zx_events.summaries import read_sqlite
+
+    try:
+        config = parse_store(ctx.obj["store"])
+        rows = read_sqlite(resolve_store(ctx.obj["store"], create=False)) if config.kind == "sqlite" else None
+    except ZXError as e:
+        raise click.ClickException(str(e)) from None
+    return rows if rows is not None else service(ctx).summaries()
+
+
 def load_catalog_option(path: str | None):
     """``--catalog NAME|FILE``: {game key: catalog} for the game it belongs to (None: each header's own)."""
     if path is None:

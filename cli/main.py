@@ -8,7 +8,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import STORE_HELP, load_catalog_option, log_paths, service  # noqa: F401  (commands' shared helpers)
+from .common import STORE_HELP, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
 from .output import emit, format_option, progress
 
 
@@ -241,7 +241,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
         filters = MatchFilters(game, player, deck, event, since, until, winner, None)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
-    rows = service(ctx).summaries()
+    rows = summaries(ctx)
     unknown = None  # (kind, name, known names) of a filter no stored match has
     for value, kind, keys in ((player, "player", ("p1", "p2")), (deck, "deck", ("p1_deck", "p2_deck")),
                               (event, "event", ("event",))):

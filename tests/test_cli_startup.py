@@ -249,3 +249,59 @@ def test_stored_topics_are_resolved_through_the_codec():
             if "resolve_topic(" in text:
                 offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
+
+
+@pytest.fixture(scope="module")
+def both_games(tmp_path_factory):
+    """Both games' legal examples, and matches stored with their violations."""
+    s = tmp_path_factory.mktemp("startup-both") / "s.sqlite"
+    others = sorted(str(p) for p in (ROOT / "examples" / "x610z" / "legal").glob("*.x610zlog"))
+    invalid = sorted(str(p) for p in (ROOT / "examples" / "invalid").glob("30*.zxlog"))[:3]
+    for args in (["import", "--no-analytics", *EXAMPLES, *others],
+                 ["import", "--no-analytics", "--accept-violations", *invalid]):
+        r = CliRunner().invoke(zx, ["--store", str(s), *args])
+        assert r.exit_code == 0, r.output
+    return s
+
+
+def test_matches_on_a_sqlite_store_does_not_open_the_application(store):
+    """``zx matches`` reads a SQLite store's summaries straight from its file: eventsourcing (a
+    fifth of its start-up) is not imported."""
+    r, modules = probe("matches", "--format", "csv", store=store)
+    assert len(r.stdout.splitlines()) == len(EXAMPLES) + 1, r.stdout
+    assert loaded(modules, ("eventsourcing", "zx_events.application")) == []
+
+
+def test_summaries_read_from_the_file_are_the_services(both_games):
+    from zx_events.application import MatchService
+    from zx_events.store import resolve_store
+    from zx_events.summaries import read_sqlite
+
+    direct = read_sqlite(resolve_store(str(both_games), create=False))
+    svc = MatchService(str(both_games), create=False)
+    try:
+        expected = svc.summaries()
+    finally:
+        svc.close()
+    assert direct == expected
+    assert {r["game"] for r in direct} == {"zx", "x610z"} and any(r["violations"] for r in direct)
+    listed = json.loads(CliRunner().invoke(zx, ["--store", str(both_games), "matches", "--format", "json"]).stdout)
+    assert [r["match"] for r in listed] == [r["match"] for r in expected]
+
+
+def test_summaries_the_file_cannot_give_are_the_services(both_games, tmp_path, monkeypatch):
+    """The 0.1.0 store (eventsourcing's transcoder JSON), a new empty file and a store configured
+    with a cipher are read by the application (tests/test_fixture_0_1_0.py lists the first)."""
+    import shutil
+
+    from zx_events.store import resolve_store
+    from zx_events.summaries import read_sqlite
+
+    old = tmp_path / "old.sqlite"
+    shutil.copyfile(ROOT / "tests" / "fixtures" / "zx-store-0.1.0.sqlite", old)
+    assert read_sqlite(resolve_store(str(old), create=False)) is None
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    assert read_sqlite(resolve_store(str(empty), create=False)) is None
+    monkeypatch.setenv("MATCHES_CIPHER_TOPIC", "eventsourcing.cipher:AESCipher")
+    assert read_sqlite(resolve_store(str(both_games), create=False)) is None

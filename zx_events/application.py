@@ -18,21 +18,16 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from zx_events.errors import ConflictError, ZXError
 from zx_events.integrity import seal_stored, stored_head
 from zx_events.ledger import insert_sealed, sealed_entry
-from zx_events import games
+from zx_events import summaries
 from zx_events.ids import match_uuid, project
 from zx_events.store import ReadConnections, StoreConfig, resolve_store
+from zx_events.summaries import TOPICS_ENDED, TOPICS_STARTED, TOPICS_TURN, TOPICS_VIOLATION  # noqa: F401 (their home before)
 
 if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log is checked, not for zx matches
     from zx_events.games.base import Violation
     from zx_events.logformat.reader import MatchLog
 
 Catalog = Any  # a game's catalog (zx_events.games.base.Game.load_catalog), or {game key: catalog}
-
-# every game's events of these kinds (zx.match:Started, x610z.match:Started, ...)
-TOPICS_STARTED = games.topics("Started")
-TOPICS_TURN = games.topics("TurnStarted")
-TOPICS_ENDED = games.topics("MatchEnded")
-TOPICS_VIOLATION = games.topics("ViolationRecorded")
 
 
 class _LogKey(NamedTuple):
@@ -346,31 +341,7 @@ class MatchService(Application[UUID]):
 
         The events' stored fields are read without their classes (``MatchMapper.fields``), so listing
         matches imports no game."""
-        last = after
-        started, turn, ended = set(TOPICS_STARTED), set(TOPICS_TURN), set(TOPICS_ENDED)
-        fields = self.mapper.fields
-        for n in self.notifications([*TOPICS_STARTED, *TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION], start=after):
-            last = n.id
-            if n.topic in started:
-                e = fields(n.state)
-                h = e["header"]
-                pl = h["players"]
-                rows[n.originator_id] = {
-                    "match": e["match_id"], "played_at": h.get("played_at"), "event": h.get("event"),
-                    "p1": pl["P1"].get("name"), "p2": pl["P2"].get("name"),
-                    "p1_deck": pl["P1"].get("deck_name"), "p2_deck": pl["P2"].get("deck_name"),
-                    "turns": 0, "winner": None, "reason": None, "violations": 0,
-                    "game": games.topic_key(n.topic),
-                }
-                continue
-            row = rows.get(n.originator_id)
-            if row is None:
-                continue
-            if n.topic in turn:
-                row["turns"] = max(row["turns"], fields(n.state)["turn"])
-            elif n.topic in ended:
-                e = fields(n.state)
-                row["winner"], row["reason"] = e["winner"], e["reason"]
-            else:
-                row["violations"] += 1
-        return last
+        notes = ((n.id, n.originator_id, n.topic, n.state)
+                 for n in self.notifications(list(summaries.TOPICS), start=after))
+        last = summaries.update(rows, notes, self.mapper.fields)
+        return after if last is None else last

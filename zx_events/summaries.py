@@ -1,0 +1,104 @@
+"""Match summaries: one row per stored match (id, date, event, players, decks, turns, winner,
+violations, game), built from the notifications of four kinds of event read without their classes.
+
+``update`` is the one fold, used by ``MatchService.update_summaries`` (``zx serve``'s match list,
+the Python API) over the recorder's notifications. ``read_sqlite`` folds the same rows read with one
+read-only statement straight from a SQLite store's file, so ``zx matches`` neither imports
+``eventsourcing`` (about a fifth of its start-up, issue 20 target 4) nor opens the application.
+It takes that path only where it reads exactly what the application would: a SQLite file with
+this package's table, no cipher or compressor configured, and every payload the canonical JSON the
+importer writes (0.2 and later); anything else (a store written by 0.1.0, whose payloads are
+eventsourcing's transcoder JSON) gives None and the caller asks the application.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from typing import Any, Callable, Iterable
+
+import orjson
+
+from zx_events import games
+
+# every game's events of these kinds (zx.match:Started, x610z.match:Started, ...)
+TOPICS_STARTED = games.topics("Started")
+TOPICS_TURN = games.topics("TurnStarted")
+TOPICS_ENDED = games.topics("MatchEnded")
+TOPICS_VIOLATION = games.topics("ViolationRecorded")
+TOPICS = (*TOPICS_STARTED, *TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION)
+
+# eventsourcing settings that change how payloads are stored (as ENV or APPNAME_ENV)
+_CODEC_SETTINGS = ("CIPHER_TOPIC", "COMPRESSOR_TOPIC")
+
+
+def update(rows: dict[Any, dict[str, Any]], notes: Iterable[tuple[int, Any, str, bytes]],
+           fields: Callable[[bytes], dict[str, Any]]) -> int | None:
+    """Fold ``notes`` ((notification id, originator id, topic, stored payload), in log order, of the
+    ``TOPICS`` only) into ``rows`` (summaries by originator id); returns the last id read (None if
+    none). ``fields`` decodes a payload to its stored fields."""
+    last = None
+    started, turn, ended = set(TOPICS_STARTED), set(TOPICS_TURN), set(TOPICS_ENDED)
+    for nid, oid, topic, state in notes:
+        last = nid
+        if topic in started:
+            e = fields(state)
+            h = e["header"]
+            pl = h["players"]
+            rows[oid] = {
+                "match": e["match_id"], "played_at": h.get("played_at"), "event": h.get("event"),
+                "p1": pl["P1"].get("name"), "p2": pl["P2"].get("name"),
+                "p1_deck": pl["P1"].get("deck_name"), "p2_deck": pl["P2"].get("deck_name"),
+                "turns": 0, "winner": None, "reason": None, "violations": 0,
+                "game": games.topic_key(topic),
+            }
+            continue
+        row = rows.get(oid)
+        if row is None:
+            continue
+        if topic in turn:
+            row["turns"] = max(row["turns"], fields(state)["turn"])
+        elif topic in ended:
+            e = fields(state)
+            row["winner"], row["reason"] = e["winner"], e["reason"]
+        else:
+            row["violations"] += 1
+    return last
+
+
+class _NotCanonical(Exception):
+    """A payload that is not the importer's canonical JSON: the application must decode it."""
+
+
+def _canonical_fields(state: bytes) -> dict[str, Any]:
+    try:
+        d = orjson.loads(state)
+    except orjson.JSONDecodeError:
+        raise _NotCanonical from None
+    if type(d) is not dict or "originator_version" not in d:
+        raise _NotCanonical
+    return d
+
+
+def read_sqlite(config: Any) -> list[dict[str, Any]] | None:
+    """The summaries of a SQLite store (``zx_events.store.StoreConfig``, already checked by
+    ``resolve_store``), read on a read-only connection to its file; None where only the application
+    can read them (see the module's text)."""
+    from zx_events.store import ReadConnections
+
+    uri = ReadConnections.uri_of(config) if config.kind == "sqlite" else None
+    if uri is None or any(k.endswith(_CODEC_SETTINGS) for k in (*os.environ, *config.env)):
+        return None
+    try:
+        con = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        rows: dict[Any, dict[str, Any]] = {}
+        update(rows, con.execute(f"SELECT rowid, originator_id, topic, state FROM stored_events WHERE topic IN "
+                                 f"({', '.join('?' * len(TOPICS))}) ORDER BY rowid", TOPICS), _canonical_fields)
+        return list(rows.values())
+    except (sqlite3.Error, _NotCanonical):
+        return None  # no events table yet (an empty file), or payloads the application decodes
+    finally:
+        con.close()
