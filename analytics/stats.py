@@ -44,6 +44,7 @@ import duckdb
 import polars as pl
 
 from .db import QueryRefused, QueryTimeout, connect_reader, refusal, sql
+from .derived import Derived
 from .wilson import with_rate
 
 MIN_GAMES = 30
@@ -59,6 +60,10 @@ ATTACK_KEYS = {"card": ("a.attacker_card", "card", "a.first_of_card"),
                "square": ("a.attacker_square", "square", "a.first_of_square"),
                "target": ("CASE WHEN a.target_kind = 'player' THEN 'player' ELSE a.target_card END", "target",
                           "a.first_of_target")}
+# the same keys in the derived attack_seats (analytics.derived), which holds each key as a column
+DERIVED_ATTACK_KEYS = {"card": "a.card", "square": "a.square", "target": "a.target"}
+# statement -> the same statement over the derived tables, when a Stats has them (analytics.derived)
+DERIVED_SQL = {"cards": "cards_derived", "attacks": "attacks_derived", "life_by_turn": "life_by_turn_derived"}
 LIFE_KEYS = ("seat", "turn")
 # 17lands' card metrics: (prefix, meaning)
 CARD_METRICS = (("gih", "in hand: the opening hand kept, or drawn later"), ("oh", "in the opening hand kept"),
@@ -267,13 +272,19 @@ def _frame(relation: Any) -> pl.DataFrame:
 
 
 class Stats:
-    """Read-only statistics over one analytics file (or an open DuckDB connection)."""
+    """Read-only statistics over one analytics file (or an open DuckDB connection).
 
-    def __init__(self, source: str | Path | duckdb.DuckDBPyConnection, min_games: int = MIN_GAMES) -> None:
+    ``derived``: the derived tables of that connection (``analytics.derived.build``, at the file's
+    position: a server's), from which cards, attacks and life by turn are counted, and the games and
+    filter values it already read; the answers are those without."""
+
+    def __init__(self, source: str | Path | duckdb.DuckDBPyConnection, min_games: int = MIN_GAMES,
+                 derived: Derived | None = None) -> None:
         if min_games < 1:
             raise ValueError(f"min_games must be at least 1, got {min_games}")
         self.con = source if isinstance(source, duckdb.DuckDBPyConnection) else connect_reader(Path(source))
         self.min_games = min_games
+        self.derived = derived
 
     def close(self) -> None:
         self.con.close()
@@ -287,6 +298,8 @@ class Stats:
     # ------------------------------------------------------------------ filters
     def games(self) -> list[str]:
         """The games the file holds matches of (sorted)."""
+        if self.derived is not None:
+            return list(self.derived.games)
         return sorted(r[0] for r in self.con.execute("SELECT DISTINCT game FROM seats WHERE game IS NOT NULL")
                       .fetchall())
 
@@ -294,6 +307,8 @@ class Stats:
         """The distinct non-null values of a ``seats`` column (from the NAMED_FILTERS allow-list)."""
         if column not in {c for c, _ in NAMED_FILTERS.values()}:
             raise ValueError(f"not a filter column: {column!r}")
+        if self.derived is not None:
+            return list(self.derived.known[column])
         return [r[0] for r in self.con.execute(f"SELECT DISTINCT {column} FROM seats WHERE {column} IS NOT NULL")
                 .fetchall()]
 
@@ -336,6 +351,8 @@ class Stats:
         frame copied per step: the steps on a few hundred rows cost more than the work itself."""
         where, params = filters.where()
         field_where, field_params = filters.where(FIELD_FILTERS)
+        if self.derived is not None and name in DERIVED_SQL:
+            name, identifiers = DERIVED_SQL[name], {**identifiers, "derived": self.derived.catalog}
         text = sql(name).format(where=where, field_where=field_where, **identifiers)
         return _rows(self.con, text, {**params, **field_params, **(extra or {})} or None).lazy()
 
@@ -490,6 +507,8 @@ class Stats:
         if by not in ATTACK_KEYS:
             raise ValueError(f"by must be one of {', '.join(ATTACK_KEYS)}, got {by!r}")
         expr, label, first = ATTACK_KEYS[by]
+        if self.derived is not None:
+            expr = DERIVED_ATTACK_KEYS[by]
         df = self._query("attacks", self.filters(**filters), key=expr, first=first)
         df = _flag(with_rate(df, "success_rate", "successes", "attacks"), ["attacks"], self.min_games)
         if by != "square":
@@ -542,6 +561,9 @@ class Stats:
         # away and costs a comparison per card game (3x the query at 100,000 matches)
         if card is None:
             df = self._query("cards", f, card="TRUE")
+        elif self.derived is not None:
+            df = self._query("cards", f, {"card": self.card_code(card)},
+                             card=f"k // 32 = (SELECT card_id FROM {self.derived.catalog}.card_ids WHERE card = $card)")
         else:
             df = self._query("cards", f, {"card": self.card_code(card)}, card="g.card = $card")
         for m, _ in CARD_METRICS:
