@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import math
 import threading
 from dataclasses import asdict, dataclass, fields
 from datetime import date
@@ -45,7 +46,7 @@ import polars as pl
 
 from .db import QueryRefused, QueryTimeout, connect_reader, refusal, sql
 from .derived import Derived
-from .wilson import with_rate
+from .wilson import BY_ROW, with_rate
 
 MIN_GAMES = 30
 SQL_TIMEOUT = 60.0  # seconds: Stats.sql and zx sql --timeout
@@ -207,6 +208,12 @@ class Filters:
 
 
 def _flag(df: pl.DataFrame, denominators: list[str], min_games: int) -> pl.DataFrame:
+    """``low_sample``: any of the denominators (null: 0) is below ``min_games``. A DataFrame of at most
+    ``BY_ROW`` rows row by row, as ``with_rate`` (the same values)."""
+    if isinstance(df, pl.DataFrame) and df.height <= BY_ROW:
+        columns = [df.get_column(c).to_list() for c in denominators]
+        flags = [any((v if v is not None else 0) < min_games for v in row) for row in zip(*columns)]
+        return df.with_columns(pl.Series("low_sample", flags, dtype=pl.Boolean))
     return df.with_columns(pl.any_horizontal([pl.col(c).fill_null(0) < min_games for c in denominators])
                            .alias("low_sample"))
 
@@ -215,6 +222,18 @@ def with_difference(df: pl.DataFrame, name: str, a: str, b: str) -> pl.DataFrame
     """``name`` = rate ``a`` - rate ``b``, with Newcombe's (1998, method 10) 95% interval for a
     difference of independent proportions, built from the two Wilson intervals:
     low = d - sqrt((a - a_low)^2 + (b_high - b)^2), high = d + sqrt((a_high - a)^2 + (b - b_low)^2)."""
+    if isinstance(df, pl.DataFrame) and df.height <= BY_ROW:  # row by row, as with_rate: the same values
+        d_, low_, high_ = [], [], []
+        names = (a, f"{a}_low", f"{a}_high", b, f"{b}_low", f"{b}_high")
+        for ra_, la_, ha_, rb_, lb_, hb_ in zip(*(df.get_column(c).to_list() for c in names)):
+            d = ra_ - rb_ if ra_ is not None and rb_ is not None else None
+            d_.append(d)
+            low_.append(None if d is None or la_ is None or hb_ is None else
+                        d - math.sqrt((ra_ - la_) * (ra_ - la_) + (hb_ - rb_) * (hb_ - rb_)))
+            high_.append(None if d is None or ha_ is None or lb_ is None else
+                         d + math.sqrt((ha_ - ra_) * (ha_ - ra_) + (rb_ - lb_) * (rb_ - lb_)))
+        return df.with_columns(pl.Series(c, v, dtype=pl.Float64)
+                               for c, v in ((name, d_), (f"{name}_low", low_), (f"{name}_high", high_)))
     ra, la, ha, rb, lb, hb = (pl.col(c) for c in (a, f"{a}_low", f"{a}_high", b, f"{b}_low", f"{b}_high"))
     d = ra - rb
     return df.with_columns(d.alias(name),
@@ -343,18 +362,19 @@ class Stats:
         raise UnknownName("card", card, sorted({n for _, n in rows if n} | seen))
 
     def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None,
-               **identifiers: str) -> pl.LazyFrame:
+               **identifiers: str) -> pl.DataFrame:
         """``analytics/sql/<name>.sql`` with ``{where}`` the filters' condition (``{field_where}``:
         that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values.
 
-        Lazy: a method's rates, flags, order and sort are one Polars query (one ``collect``), not a
-        frame copied per step: the steps on a few hundred rows cost more than the work itself."""
+        Eager: a statistic's few hundred rows get their rates and flags row by row (``with_rate``,
+        ``with_difference``, ``_flag``: BY_ROW), where planning a Polars query of their expressions cost
+        more than the work itself; a larger frame gets the same values from the expressions."""
         where, params = filters.where()
         field_where, field_params = filters.where(FIELD_FILTERS)
         if self.derived is not None and name in DERIVED_SQL:
             name, identifiers = DERIVED_SQL[name], {**identifiers, "derived": self.derived.catalog}
         text = sql(name).format(where=where, field_where=field_where, **identifiers)
-        return _rows(self.con, text, {**params, **field_params, **(extra or {})} or None).lazy()
+        return _rows(self.con, text, {**params, **field_params, **(extra or {})} or None)
 
     def _names(self) -> pl.DataFrame:
         return _rows(self.con, "SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL", None)
@@ -439,7 +459,7 @@ class Stats:
         df = self._query("winrates", self.filters(**filters), key=expr)
         df = with_rate(df, "win_rate", "wins", "games")
         df = _flag(df, ["games"], self.min_games).rename({"key": label})
-        return df.sort(["games", label], descending=[True, False], nulls_last=True).collect()
+        return df.sort(["games", label], descending=[True, False], nulls_last=True)
 
     @by_game()
     def matchups(self, by: str = "deck", **filters: Any) -> pl.DataFrame:
@@ -450,7 +470,7 @@ class Stats:
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games)
         label = "deck" if by == "deck" else MATCHUP_KEYS[by]
         df = df.rename({"key": label})
-        return df.sort([label, "opponent"], nulls_last=True).collect()
+        return df.sort([label, "opponent"], nulls_last=True)
 
     # ------------------------------------------------------------------ archetypes and the metagame
     @by_game()
@@ -462,7 +482,7 @@ class Stats:
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games).rename({"key": "archetype"})
         df = _order(df, ["archetype", "seats", "share", "share_low", "share_high", "games", "win_rate", "win_rate_low",
                          "win_rate_high", "decks", "colours", "deck_names"])
-        return df.sort(["seats", "archetype"], descending=[True, False], nulls_last=True).collect()
+        return df.sort(["seats", "archetype"], descending=[True, False], nulls_last=True)
 
     @by_game()
     def meta(self, by: str = "week", group: str = "deck", **filters: Any) -> pl.DataFrame:
@@ -480,7 +500,7 @@ class Stats:
         df = df.rename({"period": by, "key": label})
         df = _order(df, [by, label, "seats", "share", "share_low", "share_high", "games", "win_rate", "win_rate_low",
                          "win_rate_high"])
-        return df.sort([by, "seats", label], descending=[False, True, False], nulls_last=True).collect()
+        return df.sort([by, "seats", label], descending=[False, True, False], nulls_last=True)
 
     # ------------------------------------------------------------------ mulligans
     @by_game()
@@ -495,7 +515,7 @@ class Stats:
         df = _order(df, ["seat", "hand_size", "games", "keep_rate", "keep_rate_low", "keep_rate_high", "kept_games",
                          "kept_win_rate", "kept_win_rate_low", "kept_win_rate_high", "mulligan_games",
                          "mulligan_win_rate", "mulligan_win_rate_low", "mulligan_win_rate_high"])
-        return df.sort(["seat", "hand_size"]).collect()
+        return df.sort(["seat", "hand_size"])
 
     # ------------------------------------------------------------------ attacks
     @by_game(lambda by="card", **_: ("attacks",))
@@ -512,10 +532,10 @@ class Stats:
         df = self._query("attacks", self.filters(**filters), key=expr, first=first)
         df = _flag(with_rate(df, "success_rate", "successes", "attacks"), ["attacks"], self.min_games)
         if by != "square":
-            df = df.join(self._names().lazy(), left_on="key", right_on="code", how="left")
+            df = df.join(self._names(), left_on="key", right_on="code", how="left")
             df = df.select(["key", "name", *[c for c in _columns(df) if c not in ("key", "name")]])
         df = df.rename({"key": label})
-        return df.sort(["attacks", label], descending=[True, False], nulls_last=True).collect()
+        return df.sort(["attacks", label], descending=[True, False], nulls_last=True)
 
     # ------------------------------------------------------------------ life
     @by_game(lambda by="seat", **_: ("life",) if by == "turn" else ())
@@ -536,12 +556,12 @@ class Stats:
             df = with_rate(df, "ignition_rate", "ignitions", "damage")
             df = with_rate(df, "comeback_rate", "comebacks", "behind_games")
             df = _flag(df, ["games", "damage", "behind_games"], self.min_games).rename({"key": "seat"})
-            return df.sort("seat").collect()
+            return df.sort("seat")
         df = self._query("life_by_turn", f)
         df = df.with_columns((pl.col("damage") / pl.col("games")).alias("damage_per_game"))
         df = _flag(with_rate(df, "ignition_rate", "ignitions", "damage"), ["games", "damage"], self.min_games)
         df = df.rename({"key": "seat"}).select(["turn", "seat", *[c for c in _columns(df) if c not in ("turn", "key", "seat")]])
-        return df.sort(["turn", "seat"]).collect()
+        return df.sort(["turn", "seat"])
 
     # ------------------------------------------------------------------ cards
     @by_game()
@@ -576,4 +596,4 @@ class Stats:
             r = "iwd" if m == "iwd" else f"{m}_wr"
             first += [r, f"{r}_low", f"{r}_high"]
         df = _order(df, first)
-        return df.sort(["gih_games", "card"], descending=[True, False]).collect()
+        return df.sort(["gih_games", "card"], descending=[True, False])
