@@ -131,13 +131,11 @@ def drop_schema(con: duckdb.DuckDBPyConnection) -> None:
 READER_WAIT = 5.0  # seconds a query waits for an update under way (zx analytics follow commits often)
 
 
-def connect_reader(path: Path, *, sandbox: bool = True, wait: float = READER_WAIT,
-                   settings: dict[str, object] | None = None) -> duckdb.DuckDBPyConnection:
+def connect_reader(path: Path, *, sandbox: bool = True, wait: float = READER_WAIT) -> duckdb.DuckDBPyConnection:
     """A read-only connection for queries; a clear error when there is nothing to read yet.
 
     ``sandbox`` (the default, for statistics and user SQL): no file, network, extension or setting
     access (``SANDBOX``). Only ``zx export``, which writes Parquet files itself, opens it without.
-    ``settings``: other DuckDB settings of the connection (``threads``), set when it is opened.
     While an update holds the file (DuckDB: one writer or many readers), it retries for up to
     ``wait`` seconds: ``zx analytics follow`` holds it only while it commits new matches."""
     if not Path(path).exists():
@@ -145,8 +143,7 @@ def connect_reader(path: Path, *, sandbox: bool = True, wait: float = READER_WAI
     deadline = time.monotonic() + wait
     while True:
         try:
-            con = duckdb.connect(str(path), read_only=True,
-                                 config={**(settings or {}), **(SANDBOX if sandbox else {})})
+            con = duckdb.connect(str(path), read_only=True, config=dict(SANDBOX) if sandbox else {})
             break
         except duckdb.Error as e:
             if _locked(e) and time.monotonic() < deadline:

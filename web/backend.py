@@ -44,9 +44,6 @@ VIEW_CACHE = 8192  # encoded views, a few KiB each
 STATS_CACHE = 512
 REPLAY_CACHE = 32
 log = logging.getLogger("zx.serve")
-# DuckDB threads of the server's connection: concurrent requests already keep the cores busy, and a
-# statistic of a few milliseconds split over threads cost more CPU (bench/bench_serve.py, docs/serve.md)
-DUCKDB_THREADS = 1
 STORE_CHECK_SECONDS = 1.0  # how long the store's last notification id is trusted before it is read again
 
 
@@ -282,7 +279,7 @@ class Backend:
                 raise WebError(503, "the server is stopping")
             if self._con is None:
                 try:
-                    self._con = connect_reader(self.analytics_path, settings={"threads": DUCKDB_THREADS})
+                    self._con = connect_reader(self.analytics_path)
                 except AnalyticsError as e:
                     raise WebError(503, f"{e}") from None
                 self._projection = None
