@@ -62,10 +62,11 @@ def wilson_exprs(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Ex
     return low, high
 
 
-def _rate_rows(df: pl.DataFrame, name: str, k: str, n: str) -> list[pl.Series]:
+def _rate_rows(df: pl.DataFrame, name: str, k: str, n: str) -> list[pl.Series] | None:
     """``with_rate``'s three columns, computed row by row with the same values as its expressions: null
     where n is null or not positive; where only k is null, a null rate and the bounds 0 and 1 (what
-    max_horizontal and min_horizontal make of a null)."""
+    max_horizontal and min_horizontal make of a null). None when a k is outside 0..n (no statistic
+    has one): the expressions' NaN are theirs to make."""
     rates: list[float | None] = []
     lows: list[float | None] = []
     highs: list[float | None] = []
@@ -74,6 +75,8 @@ def _rate_rows(df: pl.DataFrame, name: str, k: str, n: str) -> list[pl.Series]:
             rate, low, high = None, None, None
         elif kk is None:
             rate, low, high = None, 0.0, 1.0
+        elif not 0 <= kk <= nn:
+            return None
         else:
             rate = float(kk) / float(nn)
             low, high = _bounds(rate, float(nn))
@@ -87,7 +90,9 @@ def with_rate(df: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
     """Add ``name`` = k/n and its Wilson 95% bounds ``name_low`` and ``name_high`` (null when n is 0).
     A DataFrame of at most ``BY_ROW`` rows: row by row (``_rate_rows``); otherwise Polars expressions."""
     if isinstance(df, pl.DataFrame) and df.height <= BY_ROW:
-        return df.with_columns(_rate_rows(df, name, k, n))
+        columns = _rate_rows(df, name, k, n)
+        if columns is not None:
+            return df.with_columns(columns)
     low, high = wilson_exprs(pl.col(k), pl.col(n))
     ok = pl.col(n) > 0
     return df.with_columns(
