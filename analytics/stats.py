@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import math
 import threading
 from dataclasses import asdict, dataclass, fields
 from datetime import date
@@ -44,7 +45,8 @@ import duckdb
 import polars as pl
 
 from .db import QueryRefused, QueryTimeout, connect_reader, refusal, sql
-from .wilson import with_rate
+from .derived import Derived
+from .wilson import BY_ROW, with_rate
 
 MIN_GAMES = 30
 SQL_TIMEOUT = 60.0  # seconds: Stats.sql and zx sql --timeout
@@ -59,6 +61,10 @@ ATTACK_KEYS = {"card": ("a.attacker_card", "card", "a.first_of_card"),
                "square": ("a.attacker_square", "square", "a.first_of_square"),
                "target": ("CASE WHEN a.target_kind = 'player' THEN 'player' ELSE a.target_card END", "target",
                           "a.first_of_target")}
+# the same keys in the derived attack_seats (analytics.derived), which holds each key as a column
+DERIVED_ATTACK_KEYS = {"card": "a.card", "square": "a.square", "target": "a.target"}
+# statement -> the same statement over the derived tables, when a Stats has them (analytics.derived)
+DERIVED_SQL = {"cards": "cards_derived", "attacks": "attacks_derived", "life_by_turn": "life_by_turn_derived"}
 LIFE_KEYS = ("seat", "turn")
 # 17lands' card metrics: (prefix, meaning)
 CARD_METRICS = (("gih", "in hand: the opening hand kept, or drawn later"), ("oh", "in the opening hand kept"),
@@ -202,6 +208,12 @@ class Filters:
 
 
 def _flag(df: pl.DataFrame, denominators: list[str], min_games: int) -> pl.DataFrame:
+    """``low_sample``: any of the denominators (null: 0) is below ``min_games``. A DataFrame of at most
+    ``BY_ROW`` rows row by row, as ``with_rate`` (the same values)."""
+    if isinstance(df, pl.DataFrame) and df.height <= BY_ROW:
+        columns = [df.get_column(c).to_list() for c in denominators]
+        flags = [any((v if v is not None else 0) < min_games for v in row) for row in zip(*columns)]
+        return df.with_columns(pl.Series("low_sample", flags, dtype=pl.Boolean))
     return df.with_columns(pl.any_horizontal([pl.col(c).fill_null(0) < min_games for c in denominators])
                            .alias("low_sample"))
 
@@ -210,6 +222,18 @@ def with_difference(df: pl.DataFrame, name: str, a: str, b: str) -> pl.DataFrame
     """``name`` = rate ``a`` - rate ``b``, with Newcombe's (1998, method 10) 95% interval for a
     difference of independent proportions, built from the two Wilson intervals:
     low = d - sqrt((a - a_low)^2 + (b_high - b)^2), high = d + sqrt((a_high - a)^2 + (b - b_low)^2)."""
+    if isinstance(df, pl.DataFrame) and df.height <= BY_ROW:  # row by row, as with_rate: the same values
+        d_, low_, high_ = [], [], []
+        names = (a, f"{a}_low", f"{a}_high", b, f"{b}_low", f"{b}_high")
+        for ra_, la_, ha_, rb_, lb_, hb_ in zip(*(df.get_column(c).to_list() for c in names)):
+            d = ra_ - rb_ if ra_ is not None and rb_ is not None else None
+            d_.append(d)
+            low_.append(None if d is None or la_ is None or hb_ is None else
+                        d - math.sqrt((ra_ - la_) * (ra_ - la_) + (hb_ - rb_) * (hb_ - rb_)))
+            high_.append(None if d is None or ha_ is None or lb_ is None else
+                         d + math.sqrt((ha_ - ra_) * (ha_ - ra_) + (rb_ - lb_) * (rb_ - lb_)))
+        return df.with_columns(pl.Series(c, v, dtype=pl.Float64)
+                               for c, v in ((name, d_), (f"{name}_low", low_), (f"{name}_high", high_)))
     ra, la, ha, rb, lb, hb = (pl.col(c) for c in (a, f"{a}_low", f"{a}_high", b, f"{b}_low", f"{b}_high"))
     d = ra - rb
     return df.with_columns(d.alias(name),
@@ -267,13 +291,19 @@ def _frame(relation: Any) -> pl.DataFrame:
 
 
 class Stats:
-    """Read-only statistics over one analytics file (or an open DuckDB connection)."""
+    """Read-only statistics over one analytics file (or an open DuckDB connection).
 
-    def __init__(self, source: str | Path | duckdb.DuckDBPyConnection, min_games: int = MIN_GAMES) -> None:
+    ``derived``: the derived tables of that connection (``analytics.derived.build``, at the file's
+    position: a server's), from which cards, attacks and life by turn are counted, and the games and
+    filter values it already read; the answers are those without."""
+
+    def __init__(self, source: str | Path | duckdb.DuckDBPyConnection, min_games: int = MIN_GAMES,
+                 derived: Derived | None = None) -> None:
         if min_games < 1:
             raise ValueError(f"min_games must be at least 1, got {min_games}")
         self.con = source if isinstance(source, duckdb.DuckDBPyConnection) else connect_reader(Path(source))
         self.min_games = min_games
+        self.derived = derived
 
     def close(self) -> None:
         self.con.close()
@@ -287,6 +317,8 @@ class Stats:
     # ------------------------------------------------------------------ filters
     def games(self) -> list[str]:
         """The games the file holds matches of (sorted)."""
+        if self.derived is not None:
+            return list(self.derived.games)
         return sorted(r[0] for r in self.con.execute("SELECT DISTINCT game FROM seats WHERE game IS NOT NULL")
                       .fetchall())
 
@@ -294,6 +326,8 @@ class Stats:
         """The distinct non-null values of a ``seats`` column (from the NAMED_FILTERS allow-list)."""
         if column not in {c for c, _ in NAMED_FILTERS.values()}:
             raise ValueError(f"not a filter column: {column!r}")
+        if self.derived is not None:
+            return list(self.derived.known[column])
         return [r[0] for r in self.con.execute(f"SELECT DISTINCT {column} FROM seats WHERE {column} IS NOT NULL")
                 .fetchall()]
 
@@ -328,16 +362,19 @@ class Stats:
         raise UnknownName("card", card, sorted({n for _, n in rows if n} | seen))
 
     def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None,
-               **identifiers: str) -> pl.LazyFrame:
+               **identifiers: str) -> pl.DataFrame:
         """``analytics/sql/<name>.sql`` with ``{where}`` the filters' condition (``{field_where}``:
         that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values.
 
-        Lazy: a method's rates, flags, order and sort are one Polars query (one ``collect``), not a
-        frame copied per step: the steps on a few hundred rows cost more than the work itself."""
+        Eager: a statistic's few hundred rows get their rates and flags row by row (``with_rate``,
+        ``with_difference``, ``_flag``: BY_ROW), where planning a Polars query of their expressions cost
+        more than the work itself; a larger frame gets the same values from the expressions."""
         where, params = filters.where()
         field_where, field_params = filters.where(FIELD_FILTERS)
+        if self.derived is not None and name in DERIVED_SQL:
+            name, identifiers = DERIVED_SQL[name], {**identifiers, "derived": self.derived.catalog}
         text = sql(name).format(where=where, field_where=field_where, **identifiers)
-        return _rows(self.con, text, {**params, **field_params, **(extra or {})} or None).lazy()
+        return _rows(self.con, text, {**params, **field_params, **(extra or {})} or None)
 
     def _names(self) -> pl.DataFrame:
         return _rows(self.con, "SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL", None)
@@ -422,7 +459,7 @@ class Stats:
         df = self._query("winrates", self.filters(**filters), key=expr)
         df = with_rate(df, "win_rate", "wins", "games")
         df = _flag(df, ["games"], self.min_games).rename({"key": label})
-        return df.sort(["games", label], descending=[True, False], nulls_last=True).collect()
+        return df.sort(["games", label], descending=[True, False], nulls_last=True)
 
     @by_game()
     def matchups(self, by: str = "deck", **filters: Any) -> pl.DataFrame:
@@ -433,7 +470,7 @@ class Stats:
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games)
         label = "deck" if by == "deck" else MATCHUP_KEYS[by]
         df = df.rename({"key": label})
-        return df.sort([label, "opponent"], nulls_last=True).collect()
+        return df.sort([label, "opponent"], nulls_last=True)
 
     # ------------------------------------------------------------------ archetypes and the metagame
     @by_game()
@@ -445,7 +482,7 @@ class Stats:
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games).rename({"key": "archetype"})
         df = _order(df, ["archetype", "seats", "share", "share_low", "share_high", "games", "win_rate", "win_rate_low",
                          "win_rate_high", "decks", "colours", "deck_names"])
-        return df.sort(["seats", "archetype"], descending=[True, False], nulls_last=True).collect()
+        return df.sort(["seats", "archetype"], descending=[True, False], nulls_last=True)
 
     @by_game()
     def meta(self, by: str = "week", group: str = "deck", **filters: Any) -> pl.DataFrame:
@@ -463,7 +500,7 @@ class Stats:
         df = df.rename({"period": by, "key": label})
         df = _order(df, [by, label, "seats", "share", "share_low", "share_high", "games", "win_rate", "win_rate_low",
                          "win_rate_high"])
-        return df.sort([by, "seats", label], descending=[False, True, False], nulls_last=True).collect()
+        return df.sort([by, "seats", label], descending=[False, True, False], nulls_last=True)
 
     # ------------------------------------------------------------------ mulligans
     @by_game()
@@ -478,7 +515,7 @@ class Stats:
         df = _order(df, ["seat", "hand_size", "games", "keep_rate", "keep_rate_low", "keep_rate_high", "kept_games",
                          "kept_win_rate", "kept_win_rate_low", "kept_win_rate_high", "mulligan_games",
                          "mulligan_win_rate", "mulligan_win_rate_low", "mulligan_win_rate_high"])
-        return df.sort(["seat", "hand_size"]).collect()
+        return df.sort(["seat", "hand_size"])
 
     # ------------------------------------------------------------------ attacks
     @by_game(lambda by="card", **_: ("attacks",))
@@ -490,13 +527,15 @@ class Stats:
         if by not in ATTACK_KEYS:
             raise ValueError(f"by must be one of {', '.join(ATTACK_KEYS)}, got {by!r}")
         expr, label, first = ATTACK_KEYS[by]
+        if self.derived is not None:
+            expr = DERIVED_ATTACK_KEYS[by]
         df = self._query("attacks", self.filters(**filters), key=expr, first=first)
         df = _flag(with_rate(df, "success_rate", "successes", "attacks"), ["attacks"], self.min_games)
         if by != "square":
-            df = df.join(self._names().lazy(), left_on="key", right_on="code", how="left")
+            df = df.join(self._names(), left_on="key", right_on="code", how="left")
             df = df.select(["key", "name", *[c for c in _columns(df) if c not in ("key", "name")]])
         df = df.rename({"key": label})
-        return df.sort(["attacks", label], descending=[True, False], nulls_last=True).collect()
+        return df.sort(["attacks", label], descending=[True, False], nulls_last=True)
 
     # ------------------------------------------------------------------ life
     @by_game(lambda by="seat", **_: ("life",) if by == "turn" else ())
@@ -517,12 +556,12 @@ class Stats:
             df = with_rate(df, "ignition_rate", "ignitions", "damage")
             df = with_rate(df, "comeback_rate", "comebacks", "behind_games")
             df = _flag(df, ["games", "damage", "behind_games"], self.min_games).rename({"key": "seat"})
-            return df.sort("seat").collect()
+            return df.sort("seat")
         df = self._query("life_by_turn", f)
         df = df.with_columns((pl.col("damage") / pl.col("games")).alias("damage_per_game"))
         df = _flag(with_rate(df, "ignition_rate", "ignitions", "damage"), ["games", "damage"], self.min_games)
         df = df.rename({"key": "seat"}).select(["turn", "seat", *[c for c in _columns(df) if c not in ("turn", "key", "seat")]])
-        return df.sort(["turn", "seat"]).collect()
+        return df.sort(["turn", "seat"])
 
     # ------------------------------------------------------------------ cards
     @by_game()
@@ -542,6 +581,9 @@ class Stats:
         # away and costs a comparison per card game (3x the query at 100,000 matches)
         if card is None:
             df = self._query("cards", f, card="TRUE")
+        elif self.derived is not None:
+            df = self._query("cards", f, {"card": self.card_code(card)},
+                             card=f"k // 32 = (SELECT card_id FROM {self.derived.catalog}.card_ids WHERE card = $card)")
         else:
             df = self._query("cards", f, {"card": self.card_code(card)}, card="g.card = $card")
         for m, _ in CARD_METRICS:
@@ -554,4 +596,4 @@ class Stats:
             r = "iwd" if m == "iwd" else f"{m}_wr"
             first += [r, f"{r}_low", f"{r}_high"]
         df = _order(df, first)
-        return df.sort(["gih_games", "card"], descending=[True, False]).collect()
+        return df.sort(["gih_games", "card"], descending=[True, False])

@@ -15,11 +15,16 @@ those events for ever; only new matches are added):
   event;
 - match histories grouped into steps (``HISTORY_CACHE``), for the steps endpoint and replay pages;
 - stats frames and their encoded answers by query and filters, keyed by the analytics position
-  (the projection cannot change under a read-only connection: DuckDB lets no writer in meanwhile).
+  (the projection cannot change under a read-only connection: DuckDB lets no writer in meanwhile);
+- the derived tables the statistics count from (``analytics.derived``: card games, attacks and
+  life damage joined to their side's filter columns), built in memory on the read-only connection
+  at its analytics position, on the first statistic asked (the warming, at start), and built again
+  for another position or connection.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -38,6 +43,7 @@ CURSOR_CACHE = 256
 VIEW_CACHE = 8192  # encoded views, a few KiB each
 STATS_CACHE = 512
 REPLAY_CACHE = 32
+log = logging.getLogger("zx.serve")
 STORE_CHECK_SECONDS = 1.0  # how long the store's last notification id is trusted before it is read again
 
 
@@ -146,6 +152,8 @@ class Backend:
         self._con: Any = None
         self._con_lock = threading.Lock()
         self._projection: tuple[int, str] | None = None
+        self._derived: tuple[int, Any] | None = None  # (position, its analytics.derived.Derived of self._con or None)
+        self._derived_lock = threading.Lock()
 
     def close(self) -> None:
         self.closed = True
@@ -275,6 +283,7 @@ class Backend:
                 except AnalyticsError as e:
                     raise WebError(503, f"{e}") from None
                 self._projection = None
+                self._derived = None  # they were the closed connection's
                 self.stats_cache.clear()
             return self._con
 
@@ -325,15 +334,49 @@ class Backend:
         key = (fresh.position, method, tuple(sorted(kwargs.items())), min_games)
 
         def run() -> Any:
+            derived = self.derived(fresh.position)
             cur = self._connection().cursor()  # one DuckDB connection per request thread
             try:
-                return getattr(Stats(cur, min_games=min_games), method)(**kwargs)
+                return getattr(Stats(cur, min_games=min_games, derived=derived), method)(**kwargs)
             except ValueError as e:  # a date, a seat, or a name the file has never seen (UnknownName)
                 raise WebError(400, str(e)) from None
             finally:
                 cur.close()
 
         return self.stats_cache.get(key, run)
+
+    def derived(self, position: int) -> Any:
+        """The derived tables (``analytics.derived.Derived``) of the open connection at analytics position
+        ``position``: built on first use, in memory (the file is never written), and built again for
+        another position. None when they could not be built: the statistics then read the file's own
+        tables, with the same answers."""
+        from analytics.derived import build
+
+        held = self._derived
+        if held is not None and held[0] == position:
+            return held[1]
+        with self._derived_lock:
+            held = self._derived
+            if held is not None and held[0] == position:
+                return held[1]
+            cur = self._connection().cursor()
+            try:
+                try:
+                    new = build(cur, position)
+                    log.info("derived statistics tables built at analytics position %s in %.2f s", position,
+                             new.seconds)
+                except Exception:  # noqa: BLE001 - the statistics are still answered, only slower
+                    log.exception("building the derived statistics tables failed")
+                    new = None
+                self._derived = (position, new)
+                if held is not None and held[1] is not None:  # another position of the same connection
+                    try:
+                        held[1].drop(cur)
+                    except Exception:  # noqa: BLE001 - a statistic still reading them: they go with the connection
+                        pass
+            finally:
+                cur.close()
+            return new
 
     def query(self, key: Any, make: Callable[[Any], Any]) -> Any:
         """Any other read of the analytics file (the dashboard's own queries), cached like stats."""

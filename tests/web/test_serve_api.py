@@ -321,6 +321,32 @@ def test_stats_503_when_analytics_missing_or_behind(tmp_path):
         assert c.get("/dashboard").status_code == 503
 
 
+def test_the_derived_statistics_tables_are_built_once_per_analytics_position(tmp_path):
+    """The statistics count from derived tables built in memory at the analytics position the server
+    serves (analytics.derived), with the answers of Stats without them; another position builds them again."""
+    from polars.testing import assert_frame_equal
+
+    from analytics.stats import Stats
+    from web.app import open_backend
+
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=6)
+    b = open_backend(built.store, built.analytics)
+    try:
+        position = b.freshness().position
+        got = b.stats("cards", {"seat": "first"}, 1)
+        first = b.derived(position)
+        assert first is not None and first.position == position and b.derived(position) is first
+        with Stats(built.analytics, min_games=1) as plain:
+            assert_frame_equal(got, plain.cards(seat="first"))
+        again = b.derived(position + 1)  # another position: built again, the old tables dropped
+        assert again is not first and again.position == position + 1 and again.catalog != first.catalog
+        con = b._connection()
+        assert not con.cursor().execute("SELECT 1 FROM duckdb_databases() WHERE database_name = ?",
+                                        [first.catalog]).fetchall()
+    finally:
+        b.close()
+
+
 def test_serving_writes_nothing(tmp_path):
     built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=3)
     db = Path(built.store)
