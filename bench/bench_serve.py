@@ -14,7 +14,8 @@ a core), the 1-minute load average at the end of the phase, and the ratio of p99
                      dict and the HTTP round trip, with no work behind it;
 - floor (in-process): the work of the endpoint called in this process, no HTTP: the view by the
                      server's own path (web.cursor, nothing cached) and by replay.load_history +
-                     step_at; each stats query on a warm DuckDB connection.
+                     step_at; each stats query on a warm DuckDB connection with
+                     the derived tables the server counts from (analytics.derived).
 
 Phases:
 - view (random):   /api/matches/{id}/view?at=N&as=SEAT for random matches, events and seats: a new
@@ -268,7 +269,9 @@ def in_process_floor(store: str, analytics: str, matches: list[tuple[str, int]],
         new.append(time.perf_counter() - t)
     backend.close()
     con = connect_reader(Path(analytics))
-    st = Stats(con)
+    from analytics.derived import build
+
+    st = Stats(con, derived=build(con))  # as the server counts them (web.backend: its derived tables)
     calls = {"winrates": lambda: st.winrates(by="deck"), "matchups": lambda: st.matchups(),
              "attacks": lambda: st.attacks(by="card"), "life": lambda: st.life(by="turn"), "cards": lambda: st.cards()}
     stats: dict[str, float] = {}
