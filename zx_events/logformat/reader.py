@@ -46,11 +46,11 @@ def _header_key(obj: dict) -> str | None:
     return found[0] if found else None
 
 
+_HEADER_KEY_SET = frozenset(HEADER_KEYS)
+
+
 def _has_header_key(obj: dict) -> bool:
-    for k in HEADER_KEYS:
-        if k in obj:
-            return True
-    return False
+    return not _HEADER_KEY_SET.isdisjoint(obj)
 
 
 _NAMES_KEY = re.compile("|".join(re.escape(f'"{k}"') for k in HEADER_KEYS))  # a format key, quoted
@@ -159,13 +159,14 @@ def _plain_object(line: str, obj: dict) -> bool:
     inside a string) and no float anywhere."""
     if line.count(":") != len(obj):
         return False
-    types = set(map(type, obj.values()))
-    if float in types:
-        return False
-    if list in types:
-        for v in obj.values():
-            if type(v) is list and float in map(type, v):
-                return False
+    for v in obj.values():  # (a loop over the few values: a set of their types cost twice as much)
+        t = type(v)
+        if t is float:
+            return False
+        if t is list:
+            for x in v:
+                if type(x) is float:
+                    return False
     return True
 
 
@@ -479,6 +480,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
     skipping = True  # True before the first header and after an error: look for the next header
     fast = fast_effect = fmt = None  # the current match's game's validators
     decode, has_key = _decode_line, _has_header_key
+    no_header_key = _HEADER_KEY_SET.isdisjoint  # _has_header_key's test, without a Python call a line
     invalid = fastjsonschema.JsonSchemaException
     loads, not_json, plain_object, new, record, decoded = _loads, _orjson_error, _plain_object, tuple.__new__, Record, _decoded
 
@@ -503,7 +505,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
             if type(obj) is dict:
                 read = obj
             hot = (read is not None and line.count("{") == 1 and line.count("[") < 2 and plain_object(line, obj)
-                   and not has_key(obj))  # a header takes the general way
+                   and no_header_key(obj))  # a header takes the general way
         if hot:  # obj is the record, as the general way below would read it: validated below
             pass
         elif len(line) > MAX_LINE:
@@ -525,7 +527,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                 obj = _Bad(f"number too long: an integer of more than {MAX_DIGITS} digits ({str(e).split(':')[0]}; "
                            f"docs/match-log.md, Limits)")
         is_dict = type(obj) is dict
-        if hot or is_dict and not skipping and not has_key(obj):  # an action record
+        if hot or is_dict and not skipping and no_header_key(obj):  # an action record
             end = i
             try:
                 do = obj["do"]

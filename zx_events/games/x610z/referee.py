@@ -122,9 +122,12 @@ class Referee:
         if inert_since(m, self._settled, _INERT):
             self._settled = version
             return
-        for dot, e in list(m.dots.items()):
+        dead = []  # (found first, then destroyed: a destruction changes no other summon's defense)
+        for dot, e in m.dots.items():
             if (e["dmg"] or e["mods"]) and e["dmg"] >= stat(e, "defense"):
-                m._destroyed(dot=dot, uid=e["uid"], code=e["code"], cause="210.5", line=self.line)
+                dead.append((dot, e))
+        for dot, e in dead:
+            m._destroyed(dot=dot, uid=e["uid"], code=e["code"], cause="210.5", line=self.line)
         if m.turn == 0 and not all(z["ready"] for z in m.p.values()):
             if d["_version"] == version:
                 self._settled = version
