@@ -52,18 +52,25 @@ _connections: dict[str, sqlite3.Connection] = {}  # a worker's connection to the
 
 
 @dataclass
-class Task:
+class Run:
+    """What every chunk of a run shares: handed to the workers once, when they are forked, not
+    pickled with every task."""
     db: str  # the store file's read-only URI (zx_events.store.ReadConnections.uri_of)
     table: str  # its events table
     topics: tuple[str, ...]
     schemas: dict[str, pa.Schema]
     known: frozenset[str]  # catalogs already in card_catalog
+    last: int  # the end of the log the run reads up to
+    page_size: int
+
+
+@dataclass
+class Task:
     after: int  # the chunk: notification ids after this ...
     stop: int  # ... up to this (and on to the end of the last match begun)
-    last: int  # the end of the log the run reads up to
     first: bool  # the run's first chunk: nothing to skip, the in-flight match (if any) continues
     inflight: tuple[str, dict] | None
-    page_size: int
+    run: Run | None = None  # set in the worker: the Run it was forked with
 
 
 @dataclass
@@ -112,7 +119,7 @@ class Workers:
     worker that dies is seen at once (its pipe ends), not waited for (``multiprocessing.Pool``
     would start another and wait for the lost result for ever)."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, run: Run) -> None:
         ctx = multiprocessing.get_context("fork")
         self.procs: list[Any] = []
         self.pipes: list[Any] = []
@@ -120,7 +127,7 @@ class Workers:
         try:
             for _ in range(count):
                 mine, theirs = ctx.Pipe()
-                proc = ctx.Process(target=_serve, args=(theirs, parent), daemon=True, name="analytics-worker")
+                proc = ctx.Process(target=_serve, args=(theirs, parent, run), daemon=True, name="analytics-worker")
                 proc.start()
                 theirs.close()
                 self.procs.append(proc)
@@ -176,7 +183,7 @@ class Workers:
             proc.join()
 
 
-def _serve(pipe: Any, parent: int) -> None:
+def _serve(pipe: Any, parent: int, run: Run) -> None:
     """A worker's loop: a task in, its chunk (or the exception it raised) out, until the pipe ends."""
     _die_with_parent(parent)
     while True:
@@ -184,6 +191,7 @@ def _serve(pipe: Any, parent: int) -> None:
             task = pipe.recv()
         except (EOFError, OSError):
             return
+        task.run = run
         try:
             out: tuple[bool, Any] = (True, project(task))
         except Exception as e:  # raised again in the parent; one that cannot be pickled as its text
@@ -220,13 +228,15 @@ def _connection(db: str) -> sqlite3.Connection:
 
 def project(task: Task) -> Chunk:
     """One chunk, in a worker: the same loop as ``Projection.run`` over whole matches."""
-    con = _connection(task.db)
-    topics = task.topics
+    run = task.run
+    assert run is not None
+    con = _connection(run.db)
+    topics = run.topics
     marks = ",".join("?" * len(topics))
-    statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {task.table} "
+    statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {run.table} "
                  f"WHERE rowid > ? AND rowid <= ? AND topic IN ({marks}) ORDER BY rowid LIMIT ?")
     buf = new_buffers()
-    catalogs = Catalogs(set(task.known))
+    catalogs = Catalogs(set(run.known))
     out = Chunk()
     cur: Any = None
     key: Any = None
@@ -236,17 +246,17 @@ def project(task: Task) -> Chunk:
         cur = rows_of(state.get("game")).MatchRows.from_json(oid, state, buf)
         key = UUID(oid).hex
     elif not task.first:  # the match that runs into this chunk belongs to the one before
-        row = con.execute(f"SELECT originator_id FROM {task.table} WHERE rowid <= ? AND topic IN ({marks}) "
+        row = con.execute(f"SELECT originator_id FROM {run.table} WHERE rowid <= ? AND topic IN ({marks}) "
                           f"ORDER BY rowid DESC LIMIT 1", [task.after, *topics]).fetchone()
         skip = row[0] if row is not None else None
     handlers, loads, started, stop = HANDLERS, orjson.loads, STARTED, task.stop
     # rows a query: a fresh process pays a page fault for every page of memory it touches the first
     # time; small reads reuse theirs (pages of 50,000 rows: 49k faults and 0.21 s of system time a run
     # for the two workers, against 17k and 0.1 s)
-    fetch = min(task.page_size, 4096)
+    fetch = min(run.page_size, 4096)
     read_from, events, position, matches, done = task.after, 0, None, 0, False
     while not done:
-        rows = con.execute(statement, [read_from, task.last, *topics, fetch]).fetchall()
+        rows = con.execute(statement, [read_from, run.last, *topics, fetch]).fetchall()
         for nid, oid, seq, topic, state in rows:
             if skip is not None:
                 if oid == skip:
@@ -276,7 +286,7 @@ def project(task: Task) -> Chunk:
         if not done and len(rows) < fetch:  # the end of the log
             done = True
             if cur is not None or events:
-                position = task.last
+                position = run.last
         elif rows and not done:
             read_from = rows[-1][0]
     if cur is not None:
@@ -288,5 +298,5 @@ def project(task: Task) -> Chunk:
     out.catalog_rows = buf.pop("card_catalog")
     for table, rows in buf.items():
         if rows:
-            out.tables[table] = arrow_table(rows, task.schemas[table])
+            out.tables[table] = arrow_table(rows, run.schemas[table])
     return out

@@ -185,14 +185,13 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
     inflight = [(oid, orjson.loads(state)) for oid, state in
                 con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall()]
     span = max(1, min(page_size, -(-(last - position) // (workers * parallel.CHUNKS_PER_WORKER))))
-    recorder = svc.recorder
     start, events, pages, matches = position, 0, 0, 0
     afters = range(start, last, span)
-    db = ReadConnections.uri_of(svc.store)
-    tasks = (parallel.Task(db, recorder.events_table_name, TOPICS, types, frozenset(known), after,
-                           min(after + span, last), last, after == start, inflight[0] if inflight and after == start
-                           else None, page_size) for after in afters)
-    workers_pool = parallel.Workers(workers)
+    run = parallel.Run(ReadConnections.uri_of(svc.store) or "", svc.recorder.events_table_name, TOPICS, types,
+                       frozenset(known), last, page_size)
+    tasks = (parallel.Task(after, min(after + span, last), after == start,
+                           inflight[0] if inflight and after == start else None) for after in afters)
+    workers_pool = parallel.Workers(workers, run)
     writer = Writer(con, types)
     group: list[parallel.Chunk] = []  # chunks to commit together: a page of about ``page_size`` events
 
@@ -228,6 +227,7 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
                     break
         if group:  # the chunks before one the serial projection takes over
             commit()
+        workers_pool.close()  # their work is done: they end while the last page is written
         writer.close()
     except parallel.WorkerDied:
         raise AnalyticsError("a projection worker process died (killed, or out of memory); nothing after the last "
