@@ -42,7 +42,7 @@ from zx_events.store import ReadConnections
 from . import parallel
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .reader import decoder, page_reader
-from .tables import HANDLERS, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
+from .tables import HANDLERS, NO_PAYLOAD, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
 from .writer import NAME, Page, Writer, arrow_types
 
 Buffers = dict[str, list[tuple]]
@@ -102,7 +102,7 @@ class Projection:
     def run(self, rows: Iterable[tuple]) -> None:
         """Feed one page of ``(id, originator_id, version, topic, state)`` rows (the hot loop)."""
         cur, key = self.current, self.key
-        handlers, decode, loads, started = HANDLERS, self.decode, orjson.loads, STARTED
+        handlers, decode, loads, started, blind = HANDLERS, self.decode, orjson.loads, STARTED, NO_PAYLOAD
         for nid, oid, seq, topic, state in rows:
             first = started.get(topic)  # (game, rows module) when a match begins here
             if oid != key:
@@ -113,13 +113,13 @@ class Projection:
                 text = self.text_of(oid)
                 cur = self.current = first[1].MatchRows(text, nid, self.buf) if first is not None else \
                     self.reopen(text, seq, nid)
-            d = loads(state) if decode is None else decode(topic, state)
             if first is not None:
+                d = loads(state) if decode is None else decode(topic, state)
                 cur.started(d, self.catalogs.colours_of(first[0], (d.get("catalog") or {}).get("name"), self.buf))
             else:
                 h = handlers.get(topic)
-                if h is not None:
-                    h(cur, seq, d)
+                if h is not None:  # a payload its handler does not read is not decoded (NO_PAYLOAD)
+                    h(cur, seq, None if topic in blind else loads(state) if decode is None else decode(topic, state))
         self.current, self.key = cur, key
 
     def resume(self, oid: str, state: dict) -> None:
