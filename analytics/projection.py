@@ -163,13 +163,13 @@ class Projection:
                 self.buf[table] = [r for r in rows if r[0] != mid]  # MatchRows look lists up by name
 
     # ------------------------------------------------------------------ writing
-    def commit(self, position: int, events: int, crash: bool = False) -> None:
+    def commit(self, position: int, events: int, crash: bool = False, final: bool = False) -> None:
         """Hand this page's rows, the in-flight state and the position to the writer (one transaction)."""
         rows = {t: self.buf[t] for t in self.buf}
         for t in self.buf:  # MatchRows look their lists up by name: they append to the fresh ones
             self.buf[t] = []
         inflight = None if self.current is None else (self.current.oid, orjson.dumps(self.current.to_json()).decode())
-        self.writer.put(Page(rows, self.deleted, inflight, position, events, crash))
+        self.writer.put(Page(rows, self.deleted, inflight, position, events, crash, final and inflight is None))
         self.deleted = []
 
 
@@ -213,7 +213,8 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
         matches += sum(c.matches for c in group)
         position = group[-1].position
         pages += 1
-        writer.put(Page(rows, [], None, position, done_before + events, bool(crash_after) and pages > crash_after))
+        writer.put(Page(rows, [], None, position, done_before + events, bool(crash_after) and pages > crash_after,
+                        position >= last))
         group.clear()
         if progress is not None:
             progress(position)
@@ -333,7 +334,8 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
                 else:
                     new_position = page[-1][0]
                 pages += 1
-                proj.commit(new_position, done_before + events, crash=bool(crash_after) and pages > crash_after)
+                proj.commit(new_position, done_before + events, crash=bool(crash_after) and pages > crash_after,
+                            final=new_position >= last)
                 position = new_position
                 if on_progress is not None:
                     on_progress(position - (last - total), total)
@@ -341,7 +343,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
                     break
             if position >= last and proj.current is not None:  # resumed at the very end with a match open
                 proj.close()
-                proj.commit(position, done_before + events)
+                proj.commit(position, done_before + events, final=True)
             proj.writer.close()
             matches += proj.matches_written
         return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used)

@@ -44,6 +44,7 @@ class Page:
     position: int
     events: int
     crash: bool = False
+    final: bool = False  # the run ends with this page: it is written straight into the file (no WAL)
 
 
 class Writer:
@@ -122,6 +123,9 @@ class Writer:
                 con.execute("INSERT INTO projection_inflight VALUES (?, ?)", list(page.inflight))
             con.execute(sql("update_projection_position"),
                         [page.position, page.events, datetime.now(timezone.utc), NAME])
+            if page.final:  # the commit checkpoints: the page goes into the file once, not into the WAL
+                con.execute("SET checkpoint_threshold = '0B'")  # and again at the checkpoint of close()
+                con.execute("SET auto_checkpoint_skip_wal_threshold = 0")
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
