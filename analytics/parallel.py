@@ -82,6 +82,25 @@ class Chunk:
     matches: int = 0
     reopen: bool = False  # an event for a match closed earlier: project from ``after`` serially
 
+    # through the pipe its tables go as Arrow IPC streams: pickle's own reduction of a table, array by
+    # array, cost twice as much to write and three times as much to read (Z/X corpus: 30 and 14 ms
+    # against 16 and 4 ms)
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["tables"] = {name: _ipc_stream(table) for name, table in self.tables.items()}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state["tables"] = {name: pa.ipc.open_stream(data).read_all() for name, data in state["tables"].items()}
+        self.__dict__.update(state)
+
+
+def _ipc_stream(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as out:
+        out.write_table(table)
+    return sink.getvalue().to_pybytes()
+
 
 def workers_wanted() -> tuple[int, bool]:
     """(worker processes, whether asked for explicitly by ``ZX_ANALYTICS_WORKERS``): by default one
