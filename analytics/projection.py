@@ -15,7 +15,9 @@ same transaction, so its rows are never counted twice.
 Speed: events are fetched straight from the recorder's database (only the topics the tables need)
 and decoded with orjson, without building event objects (``analytics.reader``); rows are plain
 tuples, turned per page into Arrow tables and inserted with ``INSERT ... SELECT`` by a writer
-thread while the next page is read (``analytics.writer``). The cyclic GC is off while it runs. A
+thread while the next page is read (``analytics.writer``; the last page of a run is committed by a
+checkpoint, straight into the file). Payloads no handler reads are not decoded (the games'
+``NO_PAYLOAD``). The cyclic GC is off while it runs. A
 large run over a SQLite store is projected by forked worker processes, whole matches a chunk
 (``analytics.parallel``), committed in log order the same way; the serial loop below takes over
 where they cannot go on (an event for a match closed earlier).

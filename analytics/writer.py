@@ -1,6 +1,11 @@
 """Writing pages into the analytics file: each page's rows, the in-flight state and the tracking
 position in ONE DuckDB transaction, on a writer thread (DuckDB releases the GIL while it inserts
-and commits, so page N is written while page N+1 is read and decoded)."""
+and commits, so page N is written while page N+1 is read and decoded).
+
+A page goes to DuckDB's write-ahead log at its commit and into the file at the checkpoint when the
+connection closes; the last page of a run (``Page.final``) is committed by that checkpoint itself,
+the WAL skipped, so its rows are written once (the tail of a Z/X rebuild after its last rows:
+0.159 -> 0.140 s)."""
 
 from __future__ import annotations
 
