@@ -20,9 +20,17 @@ event for a match closed earlier (re-projecting it needs the analytics file). On
 the direct SQLite query, with plain JSON payloads, take this path (``eligible``); PostgreSQL and
 memory stores, and ciphered, compressed or upcast events, are projected serially.
 
-Measured on the 2-core machine shared with other jobs (bench/README.md, "Projection, this round"):
+The workers get what every chunk shares (``Run``) when they are forked, and hand their tables back
+as Arrow IPC streams; while they work DuckDB writes with one thread (the cores are theirs).
+
+Measured on the 2-core machine shared with other jobs (bench/README.md, "Projection, round 3"):
 two workers take about 1.1-1.3x the CPU of the serial projection (forked processes fault their
-memory in afresh, results cross a pipe) and gain wall time only on cores left idle.
+memory in afresh, results cross a pipe) and gain wall time only on cores left idle. A worker's
+instructions (cachegrind, Z/X corpus): reading the rows from SQLite ~29%, orjson ~22% (the floor's
+own work), the loop and the games' row handlers ~37%, rows to Arrow ~11%. Around them the parent
+runs serially ~0.06-0.08 s before the workers start (opening the DuckDB file, its schema) and
+~0.14-0.2 s after the last chunk arrives (its page, and the checkpoint that compresses the whole
+file into place).
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ import pyarrow as pa
 
 from zx_events.store import ReadConnections
 
-from .tables import HANDLERS, STARTED, Catalogs, new_buffers, rows_of
+from .tables import HANDLERS, NO_PAYLOAD, STARTED, Catalogs, new_buffers, rows_of
 from .writer import arrow_table
 
 WORKERS_ENV = "ZX_ANALYTICS_WORKERS"  # worker processes (0 or 1: the serial projection); set: also small runs
@@ -52,18 +60,25 @@ _connections: dict[str, sqlite3.Connection] = {}  # a worker's connection to the
 
 
 @dataclass
-class Task:
+class Run:
+    """What every chunk of a run shares: handed to the workers once, when they are forked, not
+    pickled with every task."""
     db: str  # the store file's read-only URI (zx_events.store.ReadConnections.uri_of)
     table: str  # its events table
     topics: tuple[str, ...]
     schemas: dict[str, pa.Schema]
     known: frozenset[str]  # catalogs already in card_catalog
+    last: int  # the end of the log the run reads up to
+    page_size: int
+
+
+@dataclass
+class Task:
     after: int  # the chunk: notification ids after this ...
     stop: int  # ... up to this (and on to the end of the last match begun)
-    last: int  # the end of the log the run reads up to
     first: bool  # the run's first chunk: nothing to skip, the in-flight match (if any) continues
     inflight: tuple[str, dict] | None
-    page_size: int
+    run: Run | None = None  # set in the worker: the Run it was forked with
 
 
 @dataclass
@@ -74,6 +89,25 @@ class Chunk:
     events: int = 0
     matches: int = 0
     reopen: bool = False  # an event for a match closed earlier: project from ``after`` serially
+
+    # through the pipe its tables go as Arrow IPC streams: pickle's own reduction of a table, array by
+    # array, cost twice as much to write and three times as much to read (Z/X corpus: 30 and 14 ms
+    # against 16 and 4 ms)
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["tables"] = {name: _ipc_stream(table) for name, table in self.tables.items()}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state["tables"] = {name: pa.ipc.open_stream(data).read_all() for name, data in state["tables"].items()}
+        self.__dict__.update(state)
+
+
+def _ipc_stream(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as out:
+        out.write_table(table)
+    return sink.getvalue().to_pybytes()
 
 
 def workers_wanted() -> tuple[int, bool]:
@@ -112,7 +146,7 @@ class Workers:
     worker that dies is seen at once (its pipe ends), not waited for (``multiprocessing.Pool``
     would start another and wait for the lost result for ever)."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, run: Run) -> None:
         ctx = multiprocessing.get_context("fork")
         self.procs: list[Any] = []
         self.pipes: list[Any] = []
@@ -120,7 +154,7 @@ class Workers:
         try:
             for _ in range(count):
                 mine, theirs = ctx.Pipe()
-                proc = ctx.Process(target=_serve, args=(theirs, parent), daemon=True, name="analytics-worker")
+                proc = ctx.Process(target=_serve, args=(theirs, parent, run), daemon=True, name="analytics-worker")
                 proc.start()
                 theirs.close()
                 self.procs.append(proc)
@@ -176,7 +210,7 @@ class Workers:
             proc.join()
 
 
-def _serve(pipe: Any, parent: int) -> None:
+def _serve(pipe: Any, parent: int, run: Run) -> None:
     """A worker's loop: a task in, its chunk (or the exception it raised) out, until the pipe ends."""
     _die_with_parent(parent)
     while True:
@@ -184,6 +218,7 @@ def _serve(pipe: Any, parent: int) -> None:
             task = pipe.recv()
         except (EOFError, OSError):
             return
+        task.run = run
         try:
             out: tuple[bool, Any] = (True, project(task))
         except Exception as e:  # raised again in the parent; one that cannot be pickled as its text
@@ -220,13 +255,15 @@ def _connection(db: str) -> sqlite3.Connection:
 
 def project(task: Task) -> Chunk:
     """One chunk, in a worker: the same loop as ``Projection.run`` over whole matches."""
-    con = _connection(task.db)
-    topics = task.topics
+    run = task.run
+    assert run is not None
+    con = _connection(run.db)
+    topics = run.topics
     marks = ",".join("?" * len(topics))
-    statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {task.table} "
+    statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {run.table} "
                  f"WHERE rowid > ? AND rowid <= ? AND topic IN ({marks}) ORDER BY rowid LIMIT ?")
     buf = new_buffers()
-    catalogs = Catalogs(set(task.known))
+    catalogs = Catalogs(set(run.known))
     out = Chunk()
     cur: Any = None
     key: Any = None
@@ -236,47 +273,52 @@ def project(task: Task) -> Chunk:
         cur = rows_of(state.get("game")).MatchRows.from_json(oid, state, buf)
         key = UUID(oid).hex
     elif not task.first:  # the match that runs into this chunk belongs to the one before
-        row = con.execute(f"SELECT originator_id FROM {task.table} WHERE rowid <= ? AND topic IN ({marks}) "
+        row = con.execute(f"SELECT originator_id FROM {run.table} WHERE rowid <= ? AND topic IN ({marks}) "
                           f"ORDER BY rowid DESC LIMIT 1", [task.after, *topics]).fetchone()
         skip = row[0] if row is not None else None
-    handlers, loads, started, stop = HANDLERS, orjson.loads, STARTED, task.stop
+    loads, started, stop = orjson.loads, STARTED, task.stop
+    decoded = {t: h for t, h in HANDLERS.items() if t not in NO_PAYLOAD}  # the handlers by what they are given
+    blind = {t: h for t, h in HANDLERS.items() if t in NO_PAYLOAD}
     # rows a query: a fresh process pays a page fault for every page of memory it touches the first
     # time; small reads reuse theirs (pages of 50,000 rows: 49k faults and 0.21 s of system time a run
     # for the two workers, against 17k and 0.1 s)
-    fetch = min(task.page_size, 4096)
+    fetch = min(run.page_size, 4096)
     read_from, events, position, matches, done = task.after, 0, None, 0, False
     while not done:
-        rows = con.execute(statement, [read_from, task.last, *topics, fetch]).fetchall()
+        rows = con.execute(statement, [read_from, run.last, *topics, fetch]).fetchall()
         for nid, oid, seq, topic, state in rows:
-            if skip is not None:
-                if oid == skip:
-                    continue
-                skip = None
-            first = started.get(topic)
             if oid != key:
+                if skip is not None:  # the leading events of a match the chunk before projects
+                    if oid == skip:
+                        continue
+                    skip = None
                 if nid > stop:  # the next match begins past this chunk: the next chunk's
                     done = True
                     break
                 if cur is not None:
                     cur.close()
                     matches += 1
+                first = started.get(topic)
                 if first is None:  # an event for a match closed earlier: the serial projection's
                     return Chunk(reopen=True)
                 key = oid
                 cur = first[1].MatchRows(str(UUID(oid)), nid, buf)
-            d = loads(state)
-            if first is not None:
-                cur.started(d, catalogs.colours_of(first[0], (d.get("catalog") or {}).get("name"), buf))
+            h = decoded.get(topic)  # most events: one look-up
+            if h is not None:
+                h(cur, seq, loads(state))
+            elif topic in blind:  # a payload its handler does not read is not decoded (NO_PAYLOAD)
+                blind[topic](cur, seq, None)
             else:
-                h = handlers.get(topic)
-                if h is not None:
-                    h(cur, seq, d)
+                first = started.get(topic)
+                if first is not None:
+                    d = loads(state)
+                    cur.started(d, catalogs.colours_of(first[0], (d.get("catalog") or {}).get("name"), buf))
             events += 1
             position = nid
         if not done and len(rows) < fetch:  # the end of the log
             done = True
             if cur is not None or events:
-                position = task.last
+                position = run.last
         elif rows and not done:
             read_from = rows[-1][0]
     if cur is not None:
@@ -288,5 +330,5 @@ def project(task: Task) -> Chunk:
     out.catalog_rows = buf.pop("card_catalog")
     for table, rows in buf.items():
         if rows:
-            out.tables[table] = arrow_table(rows, task.schemas[table])
+            out.tables[table] = arrow_table(rows, run.schemas[table])
     return out

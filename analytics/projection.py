@@ -15,7 +15,9 @@ same transaction, so its rows are never counted twice.
 Speed: events are fetched straight from the recorder's database (only the topics the tables need)
 and decoded with orjson, without building event objects (``analytics.reader``); rows are plain
 tuples, turned per page into Arrow tables and inserted with ``INSERT ... SELECT`` by a writer
-thread while the next page is read (``analytics.writer``). The cyclic GC is off while it runs. A
+thread while the next page is read (``analytics.writer``; the last page of a run is committed by a
+checkpoint, straight into the file). Payloads no handler reads are not decoded (the games'
+``NO_PAYLOAD``). The cyclic GC is off while it runs. A
 large run over a SQLite store is projected by forked worker processes, whole matches a chunk
 (``analytics.parallel``), committed in log order the same way; the serial loop below takes over
 where they cannot go on (an event for a match closed earlier).
@@ -42,7 +44,7 @@ from zx_events.store import ReadConnections
 from . import parallel
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .reader import decoder, page_reader
-from .tables import HANDLERS, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
+from .tables import HANDLERS, NO_PAYLOAD, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
 from .writer import NAME, Page, Writer, arrow_types
 
 Buffers = dict[str, list[tuple]]
@@ -102,7 +104,7 @@ class Projection:
     def run(self, rows: Iterable[tuple]) -> None:
         """Feed one page of ``(id, originator_id, version, topic, state)`` rows (the hot loop)."""
         cur, key = self.current, self.key
-        handlers, decode, loads, started = HANDLERS, self.decode, orjson.loads, STARTED
+        handlers, decode, loads, started, blind = HANDLERS, self.decode, orjson.loads, STARTED, NO_PAYLOAD
         for nid, oid, seq, topic, state in rows:
             first = started.get(topic)  # (game, rows module) when a match begins here
             if oid != key:
@@ -113,13 +115,13 @@ class Projection:
                 text = self.text_of(oid)
                 cur = self.current = first[1].MatchRows(text, nid, self.buf) if first is not None else \
                     self.reopen(text, seq, nid)
-            d = loads(state) if decode is None else decode(topic, state)
             if first is not None:
+                d = loads(state) if decode is None else decode(topic, state)
                 cur.started(d, self.catalogs.colours_of(first[0], (d.get("catalog") or {}).get("name"), self.buf))
             else:
                 h = handlers.get(topic)
-                if h is not None:
-                    h(cur, seq, d)
+                if h is not None:  # a payload its handler does not read is not decoded (NO_PAYLOAD)
+                    h(cur, seq, None if topic in blind else loads(state) if decode is None else decode(topic, state))
         self.current, self.key = cur, key
 
     def resume(self, oid: str, state: dict) -> None:
@@ -163,13 +165,13 @@ class Projection:
                 self.buf[table] = [r for r in rows if r[0] != mid]  # MatchRows look lists up by name
 
     # ------------------------------------------------------------------ writing
-    def commit(self, position: int, events: int, crash: bool = False) -> None:
+    def commit(self, position: int, events: int, crash: bool = False, final: bool = False) -> None:
         """Hand this page's rows, the in-flight state and the position to the writer (one transaction)."""
         rows = {t: self.buf[t] for t in self.buf}
         for t in self.buf:  # MatchRows look their lists up by name: they append to the fresh ones
             self.buf[t] = []
         inflight = None if self.current is None else (self.current.oid, orjson.dumps(self.current.to_json()).decode())
-        self.writer.put(Page(rows, self.deleted, inflight, position, events, crash))
+        self.writer.put(Page(rows, self.deleted, inflight, position, events, crash, final and inflight is None))
         self.deleted = []
 
 
@@ -185,14 +187,16 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
     inflight = [(oid, orjson.loads(state)) for oid, state in
                 con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall()]
     span = max(1, min(page_size, -(-(last - position) // (workers * parallel.CHUNKS_PER_WORKER))))
-    recorder = svc.recorder
     start, events, pages, matches = position, 0, 0, 0
     afters = range(start, last, span)
-    db = ReadConnections.uri_of(svc.store)
-    tasks = (parallel.Task(db, recorder.events_table_name, TOPICS, types, frozenset(known), after,
-                           min(after + span, last), last, after == start, inflight[0] if inflight and after == start
-                           else None, page_size) for after in afters)
-    workers_pool = parallel.Workers(workers)
+    run = parallel.Run(ReadConnections.uri_of(svc.store) or "", svc.recorder.events_table_name, TOPICS, types,
+                       frozenset(known), last, page_size)
+    tasks = (parallel.Task(after, min(after + span, last), after == start,
+                           inflight[0] if inflight and after == start else None) for after in afters)
+    workers_pool = parallel.Workers(workers, run)
+    # the cores are the workers': DuckDB's own threads would only contend with them (the parent's
+    # instructions: -13% with one thread, cachegrind)
+    con.execute("SET threads = 1")
     writer = Writer(con, types)
     group: list[parallel.Chunk] = []  # chunks to commit together: a page of about ``page_size`` events
 
@@ -211,7 +215,8 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
         matches += sum(c.matches for c in group)
         position = group[-1].position
         pages += 1
-        writer.put(Page(rows, [], None, position, done_before + events, bool(crash_after) and pages > crash_after))
+        writer.put(Page(rows, [], None, position, done_before + events, bool(crash_after) and pages > crash_after,
+                        position >= last))
         group.clear()
         if progress is not None:
             progress(position)
@@ -228,6 +233,7 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
                     break
         if group:  # the chunks before one the serial projection takes over
             commit()
+        workers_pool.close()  # their work is done: they end while the last page is written
         writer.close()
     except parallel.WorkerDied:
         raise AnalyticsError("a projection worker process died (killed, or out of memory); nothing after the last "
@@ -236,6 +242,7 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
     finally:
         workers_pool.close()
         writer.stop()
+    con.execute("RESET threads")  # a serial projection that goes on from here has the cores again
     return position, events, pages, matches
 
 
@@ -329,7 +336,8 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
                 else:
                     new_position = page[-1][0]
                 pages += 1
-                proj.commit(new_position, done_before + events, crash=bool(crash_after) and pages > crash_after)
+                proj.commit(new_position, done_before + events, crash=bool(crash_after) and pages > crash_after,
+                            final=new_position >= last)
                 position = new_position
                 if on_progress is not None:
                     on_progress(position - (last - total), total)
@@ -337,7 +345,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
                     break
             if position >= last and proj.current is not None:  # resumed at the very end with a match open
                 proj.close()
-                proj.commit(position, done_before + events)
+                proj.commit(position, done_before + events, final=True)
             proj.writer.close()
             matches += proj.matches_written
         return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used)

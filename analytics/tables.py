@@ -6,7 +6,9 @@ Each game contributes a rows module (``Game.rows``) with: ``GAME`` (the ``game``
 ``TOPICS`` (the event topics it reads), ``HANDLERS`` (topic -> handler), ``MatchRows`` (the in-flight
 state of one match: ``started``, ``close``, ``to_json``/``from_json``), ``catalog_rows(cat)`` (a
 catalog's per-card deck identity and its ``card_catalog`` rows), and optionally ``SQL`` (the CREATE
-statements of its own tables). The projection (``analytics.projection``) only talks to these.
+statements of its own tables) and ``NO_PAYLOAD`` (topics whose handler reads nothing of the payload:
+it is called with None, the JSON is not decoded). The projection (``analytics.projection``) only
+talks to these.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ for _key, _rows in ROWS.items():
 PROJECTED = tuple(t for t in COLUMNS if t != "card_catalog")
 TOPICS = tuple(t for r in ROWS.values() for t in r.TOPICS)
 HANDLERS: dict[str, Any] = {t: h for r in ROWS.values() for t, h in r.HANDLERS.items()}
+NO_PAYLOAD: frozenset[str] = frozenset(t for r in ROWS.values() for t in getattr(r, "NO_PAYLOAD", ()))
 # a match begins with its game's Started event: topic -> (game, rows module)
 STARTED: dict[str, tuple[Any, Any]] = {g.topic("Started"): (g, g.rows) for g in GAMES}
 # the CREATE statements of the games' own tables (besides analytics/sql/), and those tables' names

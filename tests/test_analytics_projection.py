@@ -483,6 +483,34 @@ def test_workers_by_default_one_a_core_up_to_four(monkeypatch):
     assert parallel.workers_wanted() == (3, True)
 
 
+class _Unreadable(dict):
+    """A payload that fails the test if anything of it is read."""
+
+    def __getitem__(self, key):
+        raise AssertionError(f"read {key!r}")
+
+    def get(self, key, default=None):
+        raise AssertionError(f"read {key!r}")
+
+
+@pytest.mark.parametrize("game", ["zx", "x610z"])
+def test_handlers_of_topics_without_payload_read_nothing_of_it(game):
+    """The projection does not decode the payloads of ``NO_PAYLOAD`` topics and hands their handlers
+    None: each handler reads nothing of its payload and leaves the same state and rows with None."""
+    from zx_events import games
+
+    rows = games.get(game).rows
+    assert rows.NO_PAYLOAD and rows.NO_PAYLOAD <= set(rows.HANDLERS)
+    for topic in rows.NO_PAYLOAD:
+        made = []
+        for payload in (None, _Unreadable()):
+            m = rows.MatchRows("oid", 1, rows.new_buffers())
+            rows.HANDLERS[rows.event_topic("TurnStarted")](m, 1, {"turn": 1, "player": "P1"})  # a turn under way
+            rows.HANDLERS[topic](m, 2, payload)
+            made.append((m.to_json(), m.buf))
+        assert made[0] == made[1], topic
+
+
 def test_a_deck_summary_is_computed_once_per_deck_catalog_and_colours():
     from zx_events.games.rowkit import DeckMemo
 

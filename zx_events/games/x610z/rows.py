@@ -429,3 +429,6 @@ HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(n): h
     "EffectApplied": _after_attack(_effect), "Destroyed": _destroyed, "TurnEnded": _after_attack(_turn_ended),
     "MatchEnded": _after_attack(_ended), "ViolationRecorded": _after_attack(_violation),
 }.items()}
+# the topics whose handler reads nothing of the payload: the projection calls it with None and does not
+# decode the JSON
+NO_PAYLOAD = frozenset(event_topic(n) for n in ("TurnEnded", "ViolationRecorded"))

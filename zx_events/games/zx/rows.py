@@ -443,3 +443,6 @@ HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(name)
     "LifeDamaged": _life, "EffectApplied": _effect, "TurnEnded": _turn_ended, "MatchEnded": _ended,
     "ViolationRecorded": _violation,
 }.items()}
+# the topics whose handler reads nothing of the payload (a flag, a count, the end of a turn): the
+# projection calls it with None and does not decode the JSON (a seventh of a simulated corpus' events)
+NO_PAYLOAD = frozenset(event_topic(name) for name in ("ResourcePlaced", "TurnEnded", "ViolationRecorded"))
