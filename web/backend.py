@@ -365,8 +365,9 @@ class Backend:
                     new = build(cur, position)
                     log.info("derived statistics tables built at analytics position %s in %.2f s", position,
                              new.seconds)
-                except Exception:  # noqa: BLE001 - the statistics are still answered, only slower
-                    log.exception("building the derived statistics tables failed")
+                except Exception as e:  # noqa: BLE001 - the statistics are still answered, only slower
+                    log.warning("the derived statistics tables could not be built (%s): the statistics read "
+                                "the analytics file's own tables", e)
                     new = None
                 self._derived = (position, new)
                 if held is not None and held[1] is not None:  # another position of the same connection

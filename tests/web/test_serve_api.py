@@ -347,6 +347,35 @@ def test_the_derived_statistics_tables_are_built_once_per_analytics_position(tmp
         b.close()
 
 
+def test_statistics_are_answered_when_the_derived_tables_cannot_be_built(tmp_path, monkeypatch, caplog):
+    """A failure to build them (memory, say) leaves the statistics to the file's tables: the same
+    answer, and one line in the server's log, no traceback."""
+    import logging
+
+    from polars.testing import assert_frame_equal
+
+    import analytics.derived
+    from analytics.stats import Stats
+    from web.app import open_backend
+
+    def fail(*_: object, **__: object) -> None:
+        raise MemoryError("no room for the derived tables")
+
+    monkeypatch.setattr(analytics.derived, "build", fail)
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=4)
+    b = open_backend(built.store, built.analytics)
+    try:
+        with caplog.at_level(logging.WARNING, logger="zx.serve"):
+            got = b.stats("attacks", {}, 1)
+        assert b.derived(b.freshness().position) is None
+        with Stats(built.analytics, min_games=1) as plain:
+            assert_frame_equal(got, plain.attacks())
+        [record] = [r for r in caplog.records if "derived" in r.getMessage()]
+        assert "no room for the derived tables" in record.getMessage() and record.exc_info is None
+    finally:
+        b.close()
+
+
 def test_serving_writes_nothing(tmp_path):
     built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=3)
     db = Path(built.store)
