@@ -373,6 +373,8 @@ class Stats:
         field_where, field_params = filters.where(FIELD_FILTERS)
         if self.derived is not None and name in DERIVED_SQL:
             name, identifiers = DERIVED_SQL[name], {**identifiers, "derived": self.derived.catalog}
+        if name in ("cards", "cards_derived"):  # their common end (SQL text of ours: no braces in it)
+            identifiers["totals"] = sql("cards_totals")
         text = sql(name).format(where=where, field_where=field_where, **identifiers)
         return _rows(self.con, text, {**params, **field_params, **(extra or {})} or None)
 
