@@ -5,6 +5,7 @@ registry lists the installed games (``zx games``)."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import pkgutil
 import sys
@@ -34,7 +35,15 @@ def test_the_import_contracts_hold(monkeypatch, capsys):
 
     monkeypatch.chdir(ROOT)
     monkeypatch.syspath_prepend(str(ROOT))
-    code = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
+    # import-linter configures logging with dictConfig, which disables every logger that exists
+    # already (zx.serve among them, for the tests after this one): they are enabled again after it
+    enabled = [lg for lg in logging.Logger.manager.loggerDict.values()
+               if isinstance(lg, logging.Logger) and not lg.disabled]
+    try:
+        code = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
+    finally:
+        for lg in enabled:
+            lg.disabled = False
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.count(" KEPT") == 3 and "BROKEN" not in out
