@@ -241,13 +241,9 @@ def with_difference(df: pl.DataFrame, name: str, a: str, b: str) -> pl.DataFrame
                            (d + ((ha - ra) ** 2 + (rb - lb) ** 2).sqrt()).alias(f"{name}_high"))
 
 
-def _columns(df: pl.DataFrame | pl.LazyFrame) -> list[str]:
-    return df.collect_schema().names() if isinstance(df, pl.LazyFrame) else df.columns
-
-
-def _order(df: Any, first: list[str]) -> Any:
+def _order(df: pl.DataFrame, first: list[str]) -> pl.DataFrame:
     """Columns in priority order (what a narrow table keeps): ``first``, then the rest."""
-    return df.select([*first, *[c for c in _columns(df) if c not in first]])
+    return df.select([*first, *[c for c in df.columns if c not in first]])
 
 
 class _ArrowStream:
@@ -535,7 +531,7 @@ class Stats:
         df = _flag(with_rate(df, "success_rate", "successes", "attacks"), ["attacks"], self.min_games)
         if by != "square":
             df = df.join(self._names(), left_on="key", right_on="code", how="left")
-            df = df.select(["key", "name", *[c for c in _columns(df) if c not in ("key", "name")]])
+            df = df.select(["key", "name", *[c for c in df.columns if c not in ("key", "name")]])
         df = df.rename({"key": label})
         return df.sort(["attacks", label], descending=[True, False], nulls_last=True)
 
@@ -562,7 +558,7 @@ class Stats:
         df = self._query("life_by_turn", f)
         df = df.with_columns((pl.col("damage") / pl.col("games")).alias("damage_per_game"))
         df = _flag(with_rate(df, "ignition_rate", "ignitions", "damage"), ["games", "damage"], self.min_games)
-        df = df.rename({"key": "seat"}).select(["turn", "seat", *[c for c in _columns(df) if c not in ("turn", "key", "seat")]])
+        df = df.rename({"key": "seat"}).select(["turn", "seat", *[c for c in df.columns if c not in ("turn", "key", "seat")]])
         return df.sort(["turn", "seat"])
 
     # ------------------------------------------------------------------ cards

@@ -146,9 +146,8 @@ class Cursor:
 
     def state_at(self, seq: int) -> Any:
         """The aggregate after event ``seq`` (the cursor's own: read it, never keep it)."""
-        if self.state is not None and self.pos <= seq < self.pos + 2 * replay.SNAPSHOT_EVERY:
-            start = self.pos  # near ahead: walk forward from here
-        elif self.snapshots and seq >= replay.SNAPSHOT_EVERY:
+        near = self.state is not None and self.pos <= seq < self.pos + 2 * replay.SNAPSHOT_EVERY
+        if not near and self.snapshots and seq >= replay.SNAPSHOT_EVERY:  # far: from a stored snapshot
             self.state = None
             try:
                 state, base = replay.seek(self.reader.svc, self.match_id, seq, prepare=False)
@@ -158,7 +157,7 @@ class Cursor:
             self.snapshots = base > 0
             self.state, self.pos = state, seq
             return state
-        elif self.state is not None and seq > self.pos:
+        if self.state is not None and seq >= self.pos:  # ahead: walk forward from here
             start = self.pos
         else:
             self.state, start = None, 0

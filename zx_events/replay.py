@@ -125,8 +125,10 @@ def _stored_snapshots(svc: Any) -> EventStore | None:
 def no_snapshots(svc: Any) -> bool:
     """Whether a SQLite store has no replay snapshot at all (its seeks replay every match from the first
     event until ``zx prepare``, or a seek that may write, files them); False when it has some, or cannot tell."""
-    if svc.store.kind != "sqlite" or _stored_snapshots(svc) is None:
-        return svc.store.kind == "sqlite"
+    if svc.store.kind != "sqlite":
+        return False
+    if _stored_snapshots(svc) is None:
+        return True
     c = svc.read_connection()
     try:
         return c is not None and c.execute(f"SELECT 1 FROM {SNAPSHOT_TABLE} LIMIT 1").fetchone() is None
