@@ -141,17 +141,18 @@ class MatchView:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-native data: squares by name, players by seat."""
-        out = plain(self)
-        out["squares"] = {n: out["squares"][i] for i, n in enumerate(SQUARE_NAMES)}
-        out["players"] = {"P1": out["players"][0], "P2": out["players"][1]}
-        return out
+        return plain(self._fields())
 
     def json_bytes(self) -> bytes:
         """``orjson.dumps(self.to_json())``, encoded without the copy."""
+        return dumps(self._fields())
+
+    def _fields(self) -> dict[str, Any]:
+        """The view's fields, squares by name and players by seat, their values as they are."""
         out = {n: getattr(self, n) for n in self.__dataclass_fields__}
         out["squares"] = dict(zip(SQUARE_NAMES, self.squares))
         out["players"] = {"P1": self.players[0], "P2": self.players[1]}
-        return dumps(out)
+        return out
 
 
 # ---------------------------------------------------------------------- building a view
