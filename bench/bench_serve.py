@@ -22,8 +22,8 @@ Phases:
                    match almost every time (the server keeps 256 matches of 10,000);
 - view (stepping): each client steps through matches of its own event by event, as a client
                    replaying a match does;
-- stats (cold):    every /api/stats endpoint and "by" with different filters (decks, date ranges):
-                   each query reaches DuckDB once;
+- stats (cold):    every /api/stats endpoint and "by" with different filters (decks, opponents' decks,
+                   dates, seats, and pairs of them; 670 requests at 5 decks): each reaches DuckDB once;
 - stats (warm):    the same requests again: served from the server's cache of encoded answers;
 - paced:           50 clients that each send at most --view-rate (views) or --stats-rate (cold
                    stats) requests a second: the latency of concurrent users below saturation.
@@ -237,9 +237,17 @@ def stepping_urls(rng: random.Random, matches: list[tuple[str, int]], n: int, cl
 
 
 def stats_urls(decks: list[str], days: list[str], n: int) -> list[str]:
+    """Up to ``n`` statistics requests: every endpoint and "by" under each filter set, the sets in
+    this order: none, each deck, each opponent's deck, each start date, each seat, then the pairs
+    (deck and date, deck and seat, deck and opponent's deck), as a dashboard user narrows down."""
     kinds = ["winrates?by=deck", "winrates?by=first", "winrates?by=colour", "matchups", "attacks?by=card",
              "attacks?by=square", "attacks?by=target", "life?by=seat", "life?by=turn", "cards"]
-    filters = [""] + [f"&deck={d.replace(' ', '%20')}" for d in decks] + [f"&since={d}" for d in days]
+    deck = [f"&deck={d.replace(' ', '%20')}" for d in decks]
+    opp = [f"&opp_deck={d.replace(' ', '%20')}" for d in decks]
+    since = [f"&since={d}" for d in days]
+    seat = ["&seat=first", "&seat=second"]
+    filters = ([""] + deck + opp + since + seat + [a + b for a in deck for b in since]
+               + [a + b for a in deck for b in seat] + [a + b for a in deck for b in opp if a[6:] != b[10:]])
     urls = []
     for f in filters:
         for k in kinds:
