@@ -238,10 +238,11 @@ def _stats_key(q: StatsQuery, method: str, options: dict[str, Any]) -> tuple[Any
 
 async def _stats(b: Backend, q: StatsQuery, method: str, **options: Any) -> Response:
     """A cached answer is served from the event loop; the others are computed in a worker thread
-    (DuckDB lets go of the GIL while it works, and a query may take tens of milliseconds)."""
+    (DuckDB lets go of the GIL while it works, and a query may take tens of milliseconds), at most
+    ``Backend.stats_limiter`` at once, the others waiting their turn in order (web.app)."""
     body = b.peek_cached(_stats_key(q, method, {k: v for k, v in options.items() if v is not None}))
     if body is None:
-        body = await anyio.to_thread.run_sync(lambda: stats_json(b, q, method, **options))
+        body = await anyio.to_thread.run_sync(lambda: stats_json(b, q, method, **options), limiter=b.stats_limiter)
     return Response(body, media_type="application/json")
 
 

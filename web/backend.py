@@ -144,6 +144,7 @@ class Backend:
         self._names: dict[tuple[Any, Any, Any], Any] = {}
         self.closed = False
         self.warming = False  # the match list and default statistics are being computed (web.app)
+        self.stats_limiter: Any = None  # how many statistics are computed at once (web.app sets it)
         self._identity: str | None = None
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
         self._summaries_lock = threading.Lock()

@@ -707,3 +707,39 @@ def test_an_altered_snapshot_or_a_deleted_event_never_changes_a_served_view(tmp_
         r = c.get(f"/api/matches/{match}/view", params={"at": 27, "as": "P1"})
         assert r.status_code == 400 and "cannot be replayed" in r.json()["error"] and "zx verify" in r.json()["error"]
         assert "Traceback" not in r.text
+
+
+def test_statistics_not_computed_before_are_computed_a_few_at_a_time(client, monkeypatch):
+    """Twelve clients asking at once for statistics the server has not computed: at most
+    ``STATS_AT_ONCE`` are computed together (the others wait their turn), and every one is answered."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from web.app import STATS_AT_ONCE
+
+    backend = client.app.state.backend
+    assert backend.stats_limiter.total_tokens == STATS_AT_ONCE
+    deadline = time.monotonic() + 60
+    while backend.warming and time.monotonic() < deadline:  # its own start-up statistics, not counted
+        time.sleep(0.05)
+    compute = backend.stats
+    lock = threading.Lock()
+    running, most = [0], [0]
+
+    def counted(*args, **kwargs):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            time.sleep(0.05)  # long enough for every request to have arrived
+            return compute(*args, **kwargs)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(backend, "stats", counted)
+    with ThreadPoolExecutor(12) as pool:  # min_games 101..112: twelve answers never computed before
+        answers = list(pool.map(lambda n: client.get("/api/stats/winrates", params={"min_games": 100 + n}),
+                                range(1, 13)))
+    assert [a.status_code for a in answers] == [200] * 12
+    assert most[0] == STATS_AT_ONCE
