@@ -18,9 +18,9 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 from zx_events.application import MatchService
 from zx_events.ledger import LEDGER_ID, read_ledger

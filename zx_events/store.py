@@ -118,13 +118,13 @@ def resolve_store(store: str | None = None, *, prepare: bool = True, create: boo
 
 
 def ensure_wal(path: Path, timeout: float) -> None:
-    """Put the SQLite file ``path`` (new or empty) in WAL mode, as eventsourcing would on its first
-    connection, but waiting while another process does the same.
+    """Put the SQLite file ``path`` in WAL mode, as eventsourcing would on its first connection, but
+    waiting while another process does the same (a store made by ``zx import`` is in WAL already).
 
     ``PRAGMA journal_mode=WAL`` needs an exclusive lock that SQLite does not wait for: when several
     ``zx import`` start together on a new store, eventsourcing's own pragma failed now and then with
     "database is locked" (3 of 180 starts of 6 processes here). WAL is written in the file's header
-    (bytes 18-19 are 2), so a store already in WAL is not opened here at all.
+    (bytes 18-19 are 2), so a store already in WAL is only read 20 bytes of here, not opened.
     """
     try:
         with open(path, "rb") as f:
