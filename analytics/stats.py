@@ -65,6 +65,9 @@ ATTACK_KEYS = {"card": ("a.attacker_card", "card", "a.first_of_card"),
 DERIVED_ATTACK_KEYS = {"card": "a.card", "square": "a.square", "target": "a.target"}
 # statement -> the same statement over the derived tables, when a Stats has them (analytics.derived)
 DERIVED_SQL = {"cards": "cards_derived", "attacks": "attacks_derived", "life_by_turn": "life_by_turn_derived"}
+# statement -> the end it shares with its derived twin (its ``{end}``: SQL text of ours, no braces in it)
+SHARED_END = {"cards": "cards_totals", "cards_derived": "cards_totals",
+              "life_by_turn": "life_by_turn_games", "life_by_turn_derived": "life_by_turn_games"}
 LIFE_KEYS = ("seat", "turn")
 # 17lands' card metrics: (prefix, meaning)
 CARD_METRICS = (("gih", "in hand: the opening hand kept, or drawn later"), ("oh", "in the opening hand kept"),
@@ -369,8 +372,8 @@ class Stats:
         field_where, field_params = filters.where(FIELD_FILTERS)
         if self.derived is not None and name in DERIVED_SQL:
             name, identifiers = DERIVED_SQL[name], {**identifiers, "derived": self.derived.catalog}
-        if name in ("cards", "cards_derived"):  # their common end (SQL text of ours: no braces in it)
-            identifiers["totals"] = sql("cards_totals")
+        if name in SHARED_END:
+            identifiers["end"] = sql(SHARED_END[name])
         text = sql(name).format(where=where, field_where=field_where, **identifiers)
         return _rows(self.con, text, {**params, **field_params, **(extra or {})} or None)
 

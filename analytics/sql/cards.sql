@@ -26,4 +26,4 @@ WITH s AS (
            facts & 7 = 1 AS gns,
            facts & 8 = 8 AS played
     FROM f
-{totals}
+{end}

@@ -19,4 +19,4 @@ WITH f AS (
            f.k & 8 = 8 AS played
     FROM f
     JOIN {derived}.card_ids i ON i.card_id = f.k // 32
-{totals}
+{end}

@@ -1,4 +1,4 @@
--- the end of cards.sql and cards_derived.sql (their {totals}): the 17lands counts of each card from
+-- the end of cards.sql and cards_derived.sql (their {end}): the 17lands counts of each card from
 -- the CTE c (one row per card and combination of facts: n games, and the facts as flags)
 ), names AS (
     SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL
