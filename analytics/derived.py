@@ -95,11 +95,9 @@ def build(con: duckdb.DuckDBPyConnection, position: int | None = None) -> Derive
         columns = ", ".join(f"CAST(s.{c} AS {catalog}.{t}) AS {c}" if t else f"s.{c}" for c, t in SEAT_COLUMNS.items())
         for name in TABLES:
             con.execute(sql(name).format(derived=catalog, seat_columns=columns))
-        games = tuple(sorted(r[0] for r in con.execute("SELECT DISTINCT game FROM seats WHERE game IS NOT NULL")
-                             .fetchall()))
         known = {c: tuple(r[0] for r in con.execute(f"SELECT DISTINCT {c} FROM seats WHERE {c} IS NOT NULL")
                           .fetchall()) for c in KNOWN}
     except BaseException:
         con.execute(f"DETACH DATABASE IF EXISTS {catalog}")
         raise
-    return Derived(catalog, position, games, known, time.perf_counter() - started)
+    return Derived(catalog, position, tuple(sorted(known["game"])), known, time.perf_counter() - started)
