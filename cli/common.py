@@ -26,12 +26,11 @@ def service(ctx: click.Context, *, create: bool = False):
 def summaries(ctx: click.Context) -> list[dict]:
     """The stored matches' summaries (``zx matches``): of a SQLite store read straight from its file
     without opening the application (``zx_events.summaries.read_sqlite``), else the service's."""
-    from zx_events.store import parse_store, resolve_store
+    from zx_events.store import resolve_store
     from zx_events.summaries import read_sqlite
 
-    try:
-        config = parse_store(ctx.obj["store"])
-        rows = read_sqlite(resolve_store(ctx.obj["store"], create=False)) if config.kind == "sqlite" else None
+    try:  # prepare=False: another kind of store is only parsed here, and opened by the service
+        rows = read_sqlite(resolve_store(ctx.obj["store"], prepare=False, create=False))
     except ZXError as e:
         raise click.ClickException(str(e)) from None
     return rows if rows is not None else service(ctx).summaries()
