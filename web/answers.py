@@ -73,10 +73,10 @@ class Answers:
             return ("stats", fresh.position, path, scope["query_string"]) if fresh.ok else None
         return None
 
-    def _view(self, scope: dict[str, Any]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
-        """A view not answered before, computed here as the endpoint computes it (``Backend.view_json``)
-        when its query is plain and it succeeds; None: the application answers (an error included,
-        with its own status and message)."""
+    def _view(self, scope: dict[str, Any], key: tuple[Any, ...]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+        """A view not answered before (``key``: its key in the cache), computed here as the endpoint
+        computes it (``Backend.view_json``) when its query is plain and it succeeds; None: the
+        application answers (an error included, with its own status and message)."""
         args = view_query(scope["query_string"])
         if args is None:
             return None
@@ -87,7 +87,7 @@ class Answers:
         except Exception:  # noqa: BLE001 - the application computes it again and answers the error its way
             return None
         answer = ([(b"content-length", str(len(body)).encode()), *_JSON_HEADERS], body)
-        self.cache.put(("view", scope["path"], scope["query_string"]), answer)
+        self.cache.put(key, answer)
         return answer
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -97,7 +97,7 @@ class Answers:
             return
         hit = self.cache.peek(key)
         if hit is None and key[0] == "view":
-            hit = self._view(scope)
+            hit = self._view(scope, key)
         if hit is not None:
             await send({"type": "http.response.start", "status": 200, "headers": hit[0]})
             await send({"type": "http.response.body", "body": hit[1]})
