@@ -41,13 +41,13 @@ from zx_events import games
 ZERO = "0" * 64
 DIGEST_KEY = b',"digest":"'  # an event stored as its canonical bytes ends ,"digest":"<64 hex>"} (zx_events.codec)
 SUFFIX = len(DIGEST_KEY) + 64 + 2
+KINDS = ("ok", "altered", "deleted", "inserted", "reordered", "unchained", "head")
 
 
 def with_digest(body: bytes, digest: str) -> bytes:
     """The stored bytes of an event: its canonical ``body`` with ``digest`` as the last key
     (``zx_events.codec``)."""
     return b"".join((body[:-1], DIGEST_KEY, digest.encode("ascii"), b'"}'))
-KINDS = ("ok", "altered", "deleted", "inserted", "reordered", "unchained", "head")
 
 
 def is_seal(topic: str) -> bool:
