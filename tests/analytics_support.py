@@ -125,3 +125,22 @@ def started_ids(svc: Any) -> dict[str, int]:
     for n in svc.recorder.select_notifications(start=None, limit=10_000, topics=["zx.match:Started"]):
         out[svc.mapper.to_domain_event(n).match_id] = n.id
     return out
+
+
+def simulated_analytics(folder: Path, matches: int, seed: int) -> Path:
+    """``matches`` simulated Z/X matches (``zx simulate --policy mixed``'s engine, ``seed``), each
+    imported (every rule checked) into ``folder/s.sqlite`` and projected into ``folder/s.duckdb``;
+    returns the analytics file."""
+    from analytics.projection import update
+    from zx_events.application import MatchService
+    from zx_events.games.zx.sim import simulate
+
+    svc = MatchService(str(folder / "s.sqlite"))
+    try:
+        for sim in simulate(matches, seed, policy="mixed"):
+            (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
+            assert svc.import_log(log).status == "imported"
+        update(svc, folder / "s.duckdb")
+    finally:
+        svc.close()
+    return folder / "s.duckdb"

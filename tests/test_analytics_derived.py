@@ -17,7 +17,7 @@ from analytics.derived import build
 from analytics.projection import update
 from analytics.stats import Stats, _flag, with_difference
 from analytics.wilson import _rate_rows, wilson_exprs, with_rate
-from analytics_support import import_matches
+from analytics_support import import_matches, simulated_analytics
 from zx_events.application import MatchService
 
 METHODS = [*(("winrates", {"by": b}) for b in ("deck", "archetype", "colour", "player", "first")),
@@ -83,17 +83,7 @@ def hand_built(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory) -> Path:
-    from zx_events.games.zx.sim import simulate
-    from zx_events.logformat.reader import parse_log
-
-    d = tmp_path_factory.mktemp("derived-sim")
-    svc = MatchService(str(d / "s.sqlite"))
-    for sim in simulate(60, 11, policy="mixed"):
-        (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
-        assert svc.import_log(log).status == "imported"
-    update(svc, d / "s.duckdb")
-    svc.close()
-    return d / "s.duckdb"
+    return simulated_analytics(tmp_path_factory.mktemp("derived-sim"), 60, 11)
 
 
 def test_stats_from_the_derived_tables_are_the_stats_without(hand_built, simulated):

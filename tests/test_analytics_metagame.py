@@ -17,7 +17,7 @@ from scipy.stats import binomtest
 
 from analytics.projection import update
 from analytics.stats import Stats, UnknownName
-from analytics_support import headers, log_text
+from analytics_support import headers, log_text, simulated_analytics
 from cli.main import zx
 from support import text
 from zx_events.application import MatchService
@@ -238,16 +238,7 @@ def test_unknown_card_and_cli_exit_codes(hand):
 # ---------------------------------------------------------------------- an independent computation
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory):
-    from zx_events.games.zx.sim import simulate
-
-    d = tmp_path_factory.mktemp("sim")
-    svc = MatchService(str(d / "s.sqlite"))
-    for sim in simulate(60, 23, policy="mixed"):
-        (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
-        assert svc.import_log(log).status == "imported"
-    update(svc, d / "s.duckdb")
-    svc.close()
-    with Stats(d / "s.duckdb", min_games=1) as st:
+    with Stats(simulated_analytics(tmp_path_factory.mktemp("sim"), 60, 23), min_games=1) as st:
         yield st
 
 

@@ -10,7 +10,7 @@ from scipy.stats import binomtest
 
 from analytics.projection import update
 from analytics.stats import Stats, UnknownName
-from analytics_support import import_matches
+from analytics_support import import_matches, simulated_analytics
 from zx_events.application import MatchService
 
 
@@ -171,17 +171,7 @@ def test_sql_is_read_only(stats):
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory):
     """80 simulated matches (zx simulate's engine), projected."""
-    from zx_events.logformat.reader import parse_log
-    from zx_events.games.zx.sim import simulate
-
-    d = tmp_path_factory.mktemp("sim")
-    svc = MatchService(str(d / "s.sqlite"))
-    for sim in simulate(80, 5, policy="mixed"):
-        (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
-        assert svc.import_log(log).status == "imported"
-    update(svc, d / "s.duckdb")
-    svc.close()
-    with Stats(d / "s.duckdb") as st:
+    with Stats(simulated_analytics(tmp_path_factory.mktemp("sim"), 80, 5)) as st:
         yield st
 
 
