@@ -191,7 +191,6 @@ def test_bad_postgres_urls_are_store_errors(url, message):
     assert ":pw@" not in str(info.value)
 
 
-
 def test_read_connections_closed_never_hand_out_a_closed_connection(tmp_path):
     """``ReadConnections.close`` closes every thread's connection and forgets them: given a file
     again (a reader that shares them, as zx serve's does the service's), a thread gets a new one."""
