@@ -212,7 +212,9 @@ class Workers:
 
 def _serve(pipe: Any, parent: int, run: Run) -> None:
     """A worker's loop: a task in, its chunk (or the exception it raised) out, until the pipe ends."""
-    _die_with_parent(parent)
+    from zx_events.parallel import die_with_parent
+
+    die_with_parent(parent)
     while True:
         try:
             task = pipe.recv()
@@ -230,20 +232,6 @@ def _serve(pipe: Any, parent: int, run: Run) -> None:
             except Exception:
                 out = (False, RuntimeError(f"{type(e).__name__}: {e}"))
         pipe.send(out)
-
-
-def _die_with_parent(parent: int) -> None:
-    """A worker ends when the projecting process does, even killed (-9) or at ``os._exit``: it
-    would otherwise wait on its pipe for ever, holding the parent's stdout and stderr."""
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:  # the parent died before the line above
-        os._exit(1)
 
 
 def _connection(db: str) -> sqlite3.Connection:

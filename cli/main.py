@@ -143,7 +143,8 @@ def zx(ctx: click.Context, store: str | None) -> None:
 @click.option("--accept-violations", is_flag=True,
               help="Store matches as played, recording each rule violation as an event.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Processes that check matches in parallel (default: one per core; a memory: store uses 1).")
+              help="Processes that check matches in parallel, this one (which also writes them) included "
+                   "(default: one per core; a memory: store uses 1).")
 @click.option("--analytics/--no-analytics", "update_analytics", default=True, show_default=True,
               help="Then bring the analytics DuckDB file up to date (zx analytics update; path from ZX_ANALYTICS).")
 @format_option
@@ -161,7 +162,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
 
     from eventsourcing.persistence import PersistenceError
 
-    from zx_events.parallel import import_files
+    from zx_events.parallel import WorkerDied, import_files
 
     logs = tuple(log_paths(logs))
     svc = service(ctx, create=True)
@@ -179,6 +180,9 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             raise click.ClickException(f"the store {svc.store.label} failed after {done} imported matches "
                                        f"(the batch under way was not saved; run the import again): "
                                        f"{type(e).__name__}: {e}") from None
+        except WorkerDied as e:
+            done = sum(o.status == "imported" for o in outcomes)
+            raise click.ClickException(f"{e} ({done} matches were imported before)") from None
     rejected = [o for o in outcomes if o.status == "rejected"]
     for o in rejected:
         click.echo(str(o.error), err=True)

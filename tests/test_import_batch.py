@@ -136,3 +136,80 @@ def test_parallel_import_stores_exactly_what_a_sequential_import_stores(store_ur
         ref = [(e.originator_version, e.topic) for e in reference.recorder.select_events(
             reference.get_match(o.match_id).id)]
         assert mine == ref
+
+
+def _slow_worker(monkeypatch, seconds: float) -> None:
+    """The workers (forked after this) take ``seconds`` longer over each task than this process."""
+    import time
+
+    from zx_events import parallel
+
+    real = parallel._check
+
+    def slow(pieces):
+        time.sleep(seconds)
+        return real(pieces)
+
+    monkeypatch.setattr(parallel, "_check", slow)
+
+
+def test_parallel_import_checks_in_this_process_and_takes_back_what_a_worker_has_not_begun(tmp_path, monkeypatch):
+    """The parent checks a task itself when the worker holds IN_FLIGHT, and at the end takes back the
+    tasks the worker has not begun (it skips them); outcomes, order and stored rows are those of a
+    sequential import, each match stored once."""
+    import os
+
+    from zx_events import parallel
+
+    good = copies(24)
+    a = tmp_path / "a.zxlog"
+    a.write_text("".join(good[:18]) + good[4])  # a duplicate id in the input: unchanged
+    b = tmp_path / "b.zxlog"
+    b.write_text("".join(good[18:]))
+    paths = [str(a), str(b)]
+    expected = list(parallel.import_files(MatchService("memory:"), paths, workers=1, batch=5))
+
+    monkeypatch.setattr(parallel, "TASK_MATCHES", 1)
+    monkeypatch.setattr(parallel, "IN_FLIGHT", 3)
+    _slow_worker(monkeypatch, 0.15)
+    here: list[int] = []
+    real_check = parallel.check_task
+    monkeypatch.setattr(parallel, "check_task", lambda *a: here.append(os.getpid()) or real_check(*a))
+    pools: list = []
+    real_pool = parallel._Pool
+    monkeypatch.setattr(parallel, "_Pool", lambda *a: pools.append(real_pool(*a)) or pools[-1])
+
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    got = list(parallel.import_files(svc, paths, workers=2, batch=5))
+    assert [(o.match_id, o.status, o.events, str(o.error)) for o in got] == \
+        [(o.match_id, o.status, o.events, str(o.error)) for o in expected]
+    assert [o.status for o in got].count("imported") == 24
+    assert here and set(here) == {os.getpid()}  # tasks checked in this process ...
+    assert len(here) < 25  # ... and others by the worker
+    assert pools[0].taken_back >= 1  # the worker held several when the input ended
+    for o in got:
+        if o.status == "imported":  # each stored once, whole
+            assert len(svc.recorder.select_events(svc.get_match(o.match_id).id)) == o.events
+
+
+def test_a_worker_that_dies_mid_import_is_a_clear_error_and_leaves_no_half_batch(tmp_path, monkeypatch):
+    import os
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+    from zx_events import parallel
+
+    monkeypatch.setattr(parallel, "_check", lambda pieces: os._exit(9))  # the worker is killed on its first task
+    logs = tmp_path / "a.zxlog"
+    logs.write_text("".join(copies(40)))
+    store = tmp_path / "s.sqlite"
+    result = CliRunner().invoke(zx, ["--store", str(store), "import", str(logs), "--workers", "2", "--no-analytics"])
+    assert result.exit_code == 1
+    assert "import worker process ended unexpectedly (exit code 9" in result.output
+    assert "0 matches were imported before" in result.output and "run the import again" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback
+    con = sqlite3.connect(store)
+    assert con.execute("SELECT count(*) FROM stored_events").fetchone() == (0,)  # batch=64: nothing written
+    con.close()

@@ -1,9 +1,17 @@
-"""Import on several cores: worker processes check matches, the parent writes them in batches.
+"""Import on several cores: ``workers`` processes check matches, the first of them (this one)
+also writes them in batches.
 
-Each worker reads pieces of log files (one match each), runs the whole check (schema, rules
-engine, digest chain) and encodes the events with the application's own mapper; the parent
-receives the encoded events in input order and inserts ``batch`` matches per transaction. The
-guarantees are those of ``MatchService.import_logs``: a rejected match never joins a batch, a
+Each worker process reads pieces of log files (one match each), runs the whole check (schema,
+rules engine, digest chain) and encodes the events with the application's own mapper; this process
+receives the encoded events in input order and inserts ``batch`` matches per transaction. In
+between it checks tasks itself: one the workers have no room for (each holds ``IN_FLIGHT``), and
+at the end of a run the ones they have not begun (``_Pool.wait_for``), so no core waits while
+there is work. With a worker process for every core, as before, the parent's inserts (a quarter of
+the work, bench/bench_import.py) took their time from the workers, and the extra process cost
+pickling, page faults and context switches: on the 2-core machine one worker and the parent use
+5-10% less CPU than two workers and the parent.
+
+The guarantees are those of ``MatchService.import_logs``: a rejected match never joins a batch, a
 duplicate id (in the store, or earlier in the input) is "unchanged" or a conflict, a batch that
 loses a race with another importer is written match by match, and a crash loses at most the batch
 under way, which a second run imports. Memory stays bounded: a few tasks per worker in flight.
@@ -13,8 +21,8 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 from types import SimpleNamespace
 from typing import Any, Callable, Iterable, Iterator
 from uuid import UUID
@@ -22,12 +30,14 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from zx_events.application import ImportOutcome, MatchService, originator_of
-from zx_events.errors import FormatError
+from zx_events.errors import FormatError, ZXError
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events.logformat.reader import iter_pieces, parse_piece
 
 TASK_MATCHES = 16  # matches per task sent to a worker
 IN_FLIGHT = 4  # tasks per worker queued at once
+PIPE_SIZE = 1 << 20  # bytes a worker's pipes hold (fs.pipe-max-size: 1 MiB by default)
+SWITCH_INTERVAL = 0.0005  # seconds: a worker's thread switch interval (its threads hand tasks and results on)
 
 _svc: MatchService | None = None
 _catalog: Any = None
@@ -53,14 +63,24 @@ def _check(pieces: list[tuple[str, int, str, Any]]) -> list[tuple[ImportOutcome,
     it (its hex on SQLite), so the parent hands them to ``executemany`` as they come: a StoredEvent
     (a dataclass) took ten times as long to pickle, and building one per event in the parent cost
     the parent a tenth of the import's CPU."""
+    assert _svc is not None
+    return check_task(_svc, _catalog, _accept, pieces)
+
+
+def check_task(svc: MatchService, catalog: Any, accept: bool,
+               pieces: list[tuple[str, int, str, Any]]) -> list[tuple[ImportOutcome, Any, list]]:
+    """The check of one task, in a worker (``_check``) or in the parent (a task it takes itself,
+    with the collector off: ``import_files`` runs it once a batch)."""
     global _tasks_done
-    out = []
-    direct = _svc.rows_direct
+    out: list = []
+    if not gc.isenabled():
+        _check_pieces(svc, catalog, accept, pieces, out)
+        return out
     # the collector runs once a task, after it, instead of every 700 allocations over the events being
     # built (as MatchService.import_logs does once a batch): a task leaves a few cycles, memory stays flat
     gc.disable()
     try:
-        _check_pieces(pieces, direct, out)
+        _check_pieces(svc, catalog, accept, pieces, out)
     finally:
         _tasks_done += 1
         gc.collect(2 if _tasks_done % 16 == 0 else 1)
@@ -68,10 +88,12 @@ def _check(pieces: list[tuple[str, int, str, Any]]) -> list[tuple[ImportOutcome,
     return out
 
 
-def _check_pieces(pieces: list[tuple[str, int, str, Any]], direct: bool, out: list) -> None:
+def _check_pieces(svc: MatchService, catalog: Any, accept: bool, pieces: list[tuple[str, int, str, Any]],
+                  out: list) -> None:
+    direct = svc.rows_direct
     for piece in pieces:
         for log in parse_piece(piece):
-            result, stored = _svc._check(log, _catalog, _accept, {})
+            result, stored = svc._check(log, catalog, accept, {})
             key = SimpleNamespace(match_id=log.match_id, content_sha256=log.content_sha256, source=log.source,
                                   header_line=log.header_line,
                                   originator_id=str(originator_of(stored[0])) if stored else None)
@@ -142,16 +164,266 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
 
         yield from svc.import_logs(logs(), catalog=cat, accept_violations=accept_violations, batch=batch)
         return
+    from zx_events.games import load_catalogs
+
     writer = _Writer(svc, batch)
-    with ProcessPoolExecutor(workers, initializer=_init, initargs=(svc.store.url, catalog, accept_violations)) as pool:
-        queue: deque = deque()
+    own_catalog = load_catalogs(catalog) if catalog else None
+
+    def check(task: list) -> list:
+        return check_task(svc, own_catalog, accept_violations, task)
+
+    pool = _Pool(workers - 1, (svc.store.url, catalog, accept_violations))
+    # this process's collector: as in MatchService.import_logs, what is alive before is frozen out of its
+    # passes and it runs once a batch (_Writer.flush), not every 700 allocations of the tasks it checks
+    frozen = gc.get_freeze_count() == 0
+    if frozen:
+        gc.freeze()
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        queue: deque = deque()  # outcomes and tasks (_Slot), in input order
         for task in _tasks(paths, on_bytes):
-            queue.append(task if isinstance(task, ImportOutcome) else pool.submit(_check, task))
-            while len(queue) > workers * IN_FLIGHT:
+            pool.collect()
+            while queue and _ready(queue[0]):  # what is done at the head is written first
+                yield from writer.take(queue.popleft())
+            if isinstance(task, ImportOutcome):
+                queue.append(task)
+            elif not pool.give(task, queue):  # every worker has IN_FLIGHT tasks: this process checks it
+                queue.append(_Slot(check(task)))
+            while len(queue) > 2 * IN_FLIGHT * pool.size:  # memory stays bounded: wait for the head
+                pool.wait_for(queue[0], check)
                 yield from writer.take(queue.popleft())
         while queue:
+            pool.wait_for(queue[0], check)
             yield from writer.take(queue.popleft())
-    yield from writer.flush()
+        yield from writer.flush()
+    finally:
+        pool.close()
+        if was_on:
+            gc.enable()
+        if frozen:
+            gc.unfreeze()
+
+
+class WorkerDied(ZXError):
+    """A worker process of the parallel import ended before sending back what it checked (killed, out
+    of memory)."""
+
+
+class _Slot:
+    """A task's place in the outcome order: its results once checked (until then, its task)."""
+
+    __slots__ = ("results", "task")
+
+    def __init__(self, results: list | None = None, task: list | None = None) -> None:
+        self.results, self.task = results, task
+
+
+def _ready(item: Any) -> bool:
+    return isinstance(item, ImportOutcome) or item.results is not None
+
+
+class _Pool:
+    """Forked worker processes that check tasks (``_serve``), each with a pipe for its tasks and one
+    for its results. No thread in the parent: it sends tasks and reads results itself between its
+    own work (``collect``), so a worker's next task or finished results never wait for a thread of
+    the parent to get the GIL (with ``ProcessPoolExecutor`` each task's hand-over waited ~7 ms for
+    it, and a worker sat idle a fifth of the time while the parent checked or wrote)."""
+
+    def __init__(self, size: int, initargs: tuple) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        self.size = size
+        self.procs: list[Any] = []
+        self.tasks: list[Any] = []  # the parent's end of each worker's task pipe
+        self.results: list[Any] = []  # ... and of its results pipe
+        self.held: list[dict[int, _Slot]] = []  # each worker's tasks not yet back, by number
+        self.sent = 0
+        self.taken_back = 0  # tasks this process took back from a worker and checked itself
+        parent = os.getpid()
+        try:
+            for _ in range(size):
+                task_in, task_out = ctx.Pipe(duplex=False)
+                result_in, result_out = ctx.Pipe(duplex=False)
+                _widen(task_out)
+                _widen(result_out)
+                theirs = [*self.tasks, *self.results, task_out, result_in]  # the parent's ends, closed in the child
+                proc = ctx.Process(target=_serve, args=(task_in, result_out, theirs, parent, initargs), daemon=True,
+                                   name="import-worker")
+                proc.start()
+                task_in.close()
+                result_out.close()
+                self.procs.append(proc)
+                self.tasks.append(task_out)
+                self.results.append(result_in)
+                self.held.append({})
+        except BaseException:
+            self.close()
+            raise
+
+    def give(self, task: list, queue: deque) -> bool:
+        """Send ``task`` to the worker holding fewest, its slot appended to ``queue``; False when
+        each holds IN_FLIGHT already."""
+        i = min(range(self.size), key=lambda k: len(self.held[k]))
+        if len(self.held[i]) >= IN_FLIGHT:
+            return False
+        slot = _Slot(task=task)
+        self.sent += 1
+        try:
+            self.tasks[i].send((self.sent, task))
+        except OSError:
+            raise self._died(i) from None
+        self.held[i][self.sent] = slot
+        queue.append(slot)
+        return True
+
+    def collect(self, timeout: float = 0) -> None:
+        """Read every result already sent (waiting up to ``timeout`` seconds for one)."""
+        from multiprocessing.connection import wait
+
+        busy = [self.results[i] for i in range(self.size) if self.held[i]]
+        if not busy:
+            return
+        for conn in wait(busy, timeout):
+            i = self.results.index(conn)
+            try:
+                number, ok, value = conn.recv()
+            except (EOFError, OSError):
+                raise self._died(i) from None
+            slot = self.held[i].pop(number, None)
+            if slot is None:  # a task taken back (``wait_for``) the worker had begun: checked here already
+                continue
+            if not ok:
+                raise value
+            slot.results, slot.task = value, None
+
+    def wait_for(self, item: Any, check: Callable[[list], list]) -> None:
+        """Until ``item`` is checked: rather than wait for a worker, this process takes back the task
+        sent last to the worker holding most (the one least likely begun: the worker skips it) and
+        checks it with ``check``; so the run does not end with this process idle while a worker
+        works through its queue."""
+        while not _ready(item):
+            self.collect()
+            if _ready(item):
+                return
+            i = max(range(self.size), key=lambda k: len(self.held[k]))
+            if len(self.held[i]) < 2:  # its only task is under way: wait for it
+                self.collect(timeout=None)
+                continue
+            number = next(reversed(self.held[i]))
+            slot = self.held[i].pop(number)
+            try:
+                self.tasks[i].send((number, None))  # skip it
+            except OSError:
+                raise self._died(i) from None
+            self.taken_back += 1
+            slot.results, slot.task = check(slot.task), None
+
+    def _died(self, i: int) -> WorkerDied:
+        self.procs[i].join(timeout=1)
+        return WorkerDied(f"an import worker process ended unexpectedly (exit code {self.procs[i].exitcode}: "
+                          f"killed, or out of memory); the batch under way was not saved: run the import again "
+                          f"(or with --workers 1)")
+
+    def close(self) -> None:
+        for conn in self.tasks:  # a worker ends at None (the pipe's end: every worker holds the others')
+            try:
+                conn.send(None)
+            except OSError:
+                pass
+            conn.close()
+        for conn in self.results:  # a result still being sent (a task taken back) fails: its worker ends
+            conn.close()
+        for proc in self.procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+
+
+def _widen(conn: Any) -> None:
+    """A pipe that holds a task's results whole (Linux: 64 KiB by default, up to 1 MiB unprivileged), so
+    they are written in one go and read without waiting; elsewhere, or refused, it stays as it is."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(conn.fileno(), fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+    except (ImportError, AttributeError, OSError):
+        pass
+
+
+def _serve(tasks: Any, results: Any, theirs: list, parent: int, initargs: tuple) -> None:
+    """A worker: one thread receives tasks, this one checks them, one sends the results, so the
+    worker neither waits for the parent to read its last results nor makes the parent wait to
+    hand it the next task; other threads get this one's GIL within ``SWITCH_INTERVAL``."""
+    import pickle
+    import queue
+    import threading
+
+    die_with_parent(parent)
+    for conn in theirs:  # so a pipe ends when the parent closes its end (not held open by a worker)
+        conn.close()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    _init(*initargs)
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    outbox: queue.SimpleQueue = queue.SimpleQueue()
+
+    skipped: set[int] = set()  # tasks the parent took back
+
+    def receive() -> None:
+        while True:
+            try:
+                item = tasks.recv()
+            except (EOFError, OSError):
+                item = None
+            if item is not None and item[1] is None:
+                skipped.add(item[0])
+                continue
+            inbox.put(item)
+            if item is None:
+                return
+
+    def send() -> None:
+        while (out := outbox.get()) is not None:
+            try:
+                results.send(out)
+            except OSError:  # the parent is gone
+                return
+
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
+    threading.Thread(target=receive, daemon=True).start()
+    while (item := inbox.get()) is not None:
+        number, pieces = item
+        if number in skipped:
+            skipped.discard(number)
+            continue
+        try:
+            out: tuple = (number, True, _check(pieces))
+        except Exception as e:  # raised again in the parent; one that cannot be pickled as its text
+            try:
+                pickle.dumps(e)
+            except Exception:
+                e = RuntimeError(f"{type(e).__name__}: {e}")
+            out = (number, False, e)
+        outbox.put(out)
+    outbox.put(None)
+    sender.join()
+
+
+def die_with_parent(parent: int) -> None:
+    """A forked worker ends when the process that forked it does, even killed (-9) or at
+    ``os._exit``: it would otherwise wait on its pipe for ever, holding the parent's stdout and stderr."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
 
 
 class _Writer:
@@ -163,9 +435,10 @@ class _Writer:
         self.outs: list[ImportOutcome] = []
         self.pending: list[tuple[ImportOutcome, Any, list]] = []
         self.ids: dict[str, tuple[str, str | None]] = {}
+        self.batches = 0
 
     def take(self, item: Any) -> Iterator[ImportOutcome]:
-        results = [(item, None, [])] if isinstance(item, ImportOutcome) else item.result()
+        results = [(item, None, [])] if isinstance(item, ImportOutcome) else item.results
         for out, key, rows in results:
             self.outs.append(out)
             if not rows:
@@ -198,4 +471,7 @@ class _Writer:
                 for out, _, _ in pending:
                     out.status = "imported"
         outs, self.outs, self.pending, self.ids = self.outs, [], [], {}
+        self.batches += 1
+        if not gc.isenabled():  # the parent's collector is off while it imports: it runs once a batch
+            gc.collect(2 if self.batches % 16 == 0 else 1)
         yield from outs
