@@ -27,10 +27,11 @@ Measured on the 2-core machine shared with other jobs (bench/README.md, "Project
 two workers take about 1.1-1.3x the CPU of the serial projection (forked processes fault their
 memory in afresh, results cross a pipe) and gain wall time only on cores left idle. A worker's
 instructions (cachegrind, Z/X corpus): reading the rows from SQLite ~29%, orjson ~22% (the floor's
-own work), the loop and the games' row handlers ~37%, rows to Arrow ~11%. Around them the parent
-runs serially ~0.06-0.08 s before the workers start (opening the DuckDB file, its schema) and
-~0.14-0.2 s after the last chunk arrives (its page, and the checkpoint that compresses the whole
-file into place).
+own work), the loop and the games' row handlers ~37%, rows to Arrow ~11%. A rebuild forks them
+first, so the ~0.06-0.08 s the parent spends opening the DuckDB file and making its schema (DuckDB's
+first connection in a process is the dearest) run beside them, where an update had to read the
+file's position first; after the last chunk arrives the parent still runs ~0.1-0.2 s alone (its
+page, and the checkpoint that compresses the whole file into place).
 """
 
 from __future__ import annotations
@@ -146,10 +147,14 @@ class Workers:
     worker that dies is seen at once (its pipe ends), not waited for (``multiprocessing.Pool``
     would start another and wait for the lost result for ever)."""
 
-    def __init__(self, count: int, run: Run) -> None:
+    def __init__(self, count: int, run: Run, tasks: Any) -> None:
         ctx = multiprocessing.get_context("fork")
         self.procs: list[Any] = []
         self.pipes: list[Any] = []
+        self.tasks = iter(tasks)
+        self.busy: dict[Any, deque[int]] = {}  # the tasks each worker has
+        self.sent = 0
+        self.exhausted = False
         parent = os.getpid()
         try:
             for _ in range(count):
@@ -159,37 +164,39 @@ class Workers:
                 theirs.close()
                 self.procs.append(proc)
                 self.pipes.append(mine)
+                self.busy[mine] = deque()
+            self._feed()  # they begin at once, while this process goes on (opening the analytics file)
         except BaseException:
             self.close()
             raise
 
-    def results(self, tasks: Any) -> Any:
-        """Each task's Chunk, in the order of ``tasks`` (read lazily: a worker a task at a time)."""
+    def _feed(self) -> None:
+        """Every worker holds two tasks: the next waits in its pipe while the parent is busy."""
+        for pipe in self.pipes:
+            while len(self.busy[pipe]) < 2 and not self.exhausted:
+                task = next(self.tasks, None)
+                if task is None:
+                    self.exhausted = True
+                    break
+                try:
+                    pipe.send(task)
+                except OSError:
+                    raise WorkerDied() from None
+                self.busy[pipe].append(self.sent)
+                self.sent += 1
+
+    def results(self) -> Any:
+        """Each task's Chunk, in the order of the tasks (read lazily: a worker a task at a time)."""
         from multiprocessing.connection import wait
 
-        tasks = iter(tasks)
-        busy: dict[Any, deque[int]] = {pipe: deque() for pipe in self.pipes}  # the tasks each worker has
         done: dict[int, Chunk] = {}
-        sent = following = 0
-        exhausted = False
+        following = 0
         while True:
-            # every worker holds two tasks: the next waits in its pipe while the parent is busy
-            for pipe in self.pipes:
-                while len(busy[pipe]) < 2 and not exhausted:
-                    task = next(tasks, None)
-                    if task is None:
-                        exhausted = True
-                        break
-                    try:
-                        pipe.send(task)
-                    except OSError:
-                        raise WorkerDied() from None
-                    busy[pipe].append(sent)
-                    sent += 1
+            self._feed()
             while following in done:
                 yield done.pop(following)
                 following += 1
-            waiting = [pipe for pipe, held in busy.items() if held]
+            waiting = [pipe for pipe, held in self.busy.items() if held]
             if not waiting:
                 return
             for pipe in wait(waiting):
@@ -199,7 +206,7 @@ class Workers:
                     raise WorkerDied() from None
                 if not ok:
                     raise value
-                done[busy[pipe].popleft()] = value
+                done[self.busy[pipe].popleft()] = value
 
     def close(self) -> None:
         for pipe in self.pipes:

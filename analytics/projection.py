@@ -45,7 +45,7 @@ from . import parallel
 from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
 from .reader import decoder, page_reader
 from .tables import HANDLERS, NO_PAYLOAD, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
-from .writer import NAME, Page, Writer, arrow_types
+from .writer import NAME, Page, Writer, declared_types
 
 Buffers = dict[str, list[tuple]]
 MatchRows = Any  # a game's rows.MatchRows
@@ -96,7 +96,7 @@ class Projection:
         self.pages, self.key_of, self.text_of = page_reader(svc.recorder, page_size, fast_read)
         self.deleted: list[str] = []  # matches re-projected in this page: their stored rows go first
         self.catalogs = Catalogs({r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()})
-        self.writer = Writer(con, arrow_types(con))
+        self.writer = Writer(con, declared_types())
         self.decode = decoder(svc.mapper)
         self.matches_written = 0
 
@@ -175,25 +175,44 @@ class Projection:
         self.deleted = []
 
 
+@dataclass
+class _Started:
+    """Worker processes projecting (position, last] in chunks (``_start``), and what the parent needs
+    to commit their chunks."""
+    pool: parallel.Workers
+    chunks: int
+    known: set[str]  # the catalogs already in card_catalog
+
+
+def _start(svc: Any, workers: int, position: int, last: int, page_size: int, known: set[str],
+           inflight: list[tuple[str, dict]]) -> _Started:
+    """Fork the workers and hand them their first chunks of (position, last]: ``known`` catalogs,
+    ``inflight`` the match a page boundary cut (at most one)."""
+    span = max(1, min(page_size, -(-(last - position) // (workers * parallel.CHUNKS_PER_WORKER))))
+    afters = range(position, last, span)
+    run = parallel.Run(ReadConnections.uri_of(svc.store) or "", svc.recorder.events_table_name, TOPICS,
+                       declared_types(), frozenset(known), last, page_size)
+    tasks = (parallel.Task(after, min(after + span, last), after == position,
+                           inflight[0] if inflight and after == position else None) for after in afters)
+    return _Started(parallel.Workers(workers, run, tasks), len(afters), set(known))
+
+
 def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position: int, last: int, done_before: int,
                 page_size: int, crash_after: int, stop_after_pages: int | None,
-                progress: Callable[[int], None] | None) -> tuple[int, int, int, int]:
+                progress: Callable[[int], None] | None, started: _Started | None = None) -> tuple[int, int, int, int]:
     """Project (position, last] in chunks of whole matches by worker processes, committing each
     chunk's tables in log order (one transaction each, nothing in flight after it). Returns
     (position, events, pages, matches) as far as it got: up to ``last``, or up to the chunk before
-    an event for a match closed earlier (the serial projection goes on from there)."""
-    types = arrow_types(con)
-    known = {r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()}
-    inflight = [(oid, orjson.loads(state)) for oid, state in
-                con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall()]
-    span = max(1, min(page_size, -(-(last - position) // (workers * parallel.CHUNKS_PER_WORKER))))
-    start, events, pages, matches = position, 0, 0, 0
-    afters = range(start, last, span)
-    run = parallel.Run(ReadConnections.uri_of(svc.store) or "", svc.recorder.events_table_name, TOPICS, types,
-                       frozenset(known), last, page_size)
-    tasks = (parallel.Task(after, min(after + span, last), after == start,
-                           inflight[0] if inflight and after == start else None) for after in afters)
-    workers_pool = parallel.Workers(workers, run)
+    an event for a match closed earlier (the serial projection goes on from there). ``started``: the
+    workers already at work on (position, last] (a rebuild starts them before the file is opened)."""
+    types = declared_types()
+    if started is None:
+        known = {r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()}
+        inflight = [(oid, orjson.loads(state)) for oid, state in
+                    con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall()]
+        started = _start(svc, workers, position, last, page_size, known, inflight)
+    workers_pool, known = started.pool, started.known
+    events, pages, matches = 0, 0, 0
     # the cores are the workers': DuckDB's own threads would only contend with them (the parent's
     # instructions: -13% with one thread, cachegrind)
     con.execute("SET threads = 1")
@@ -222,12 +241,12 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
             progress(position)
 
     try:
-        for i, chunk in enumerate(workers_pool.results(tasks)):
+        for i, chunk in enumerate(workers_pool.results()):
             if chunk.reopen:
                 break
             if chunk.position is not None:
                 group.append(chunk)
-            if group and (i == len(afters) - 1 or sum(c.events for c in group) >= page_size):
+            if group and (i == started.chunks - 1 or sum(c.events for c in group) >= page_size):
                 commit()
                 if stop_after_pages is not None and pages >= stop_after_pages:
                     break
@@ -244,6 +263,12 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
         writer.stop()
     con.execute("RESET threads")  # a serial projection that goes on from here has the cores again
     return position, events, pages, matches
+
+
+def _parallel(svc: Any, wanted: int, forced: bool, events: int, fast_read: bool) -> bool:
+    """Whether ``events`` notifications are projected by ``wanted`` worker processes (analytics.parallel)."""
+    return wanted > 1 and events > 0 and (forced or events >= parallel.PARALLEL_MIN) \
+        and parallel.eligible(svc, fast_read, decoder(svc.mapper))
 
 
 def _position(con: duckdb.DuckDBPyConnection) -> tuple[int, int, str]:
@@ -277,15 +302,23 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     if page_size < 1:
         raise AnalyticsError(f"page size must be at least 1, got {page_size}")
     store = store_identity(svc)
-    con = connect_writer(path)
+    rebuild = rebuild or svc.store.kind == "memory"
+    wanted, forced = parallel.workers_wanted() if workers is None else (workers, True)
+    con: duckdb.DuckDBPyConnection | None = None
     proj: Projection | None = None
     ahead: ThreadPoolExecutor | None = None
+    early: _Started | None = None
     # rows are acyclic tuples: the cyclic collector would only walk every live object again and again
     # while the pages allocate (a tenth of the run); forked workers inherit it disabled
     collecting = gc.isenabled()
     gc.disable()
     try:
-        rebuild = rebuild or svc.store.kind == "memory"
+        last = svc.recorder.max_notification_id() or 0
+        if rebuild and _parallel(svc, wanted, forced, last, fast_read):
+            # a rebuild projects (0, last] whatever the file holds: the workers begin while this process
+            # opens the file and makes its schema (~60 ms before they began: a tenth of a Z/X rebuild)
+            early = _start(svc, wanted, 0, last, page_size, set(), [])
+        con = connect_writer(path)
         version = stored_version(con)
         if version is not None and not rebuild:
             if version != SCHEMA_VERSION:
@@ -299,20 +332,18 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         else:
             _reset(con, store)
         position, done_before, _ = _position(con)
-        last = svc.recorder.max_notification_id() or 0
         if position > last:
             raise AnalyticsError(f"{path} is up to notification {position} but the store ends at {last}: it was "
                                  f"built from another store; run `zx analytics update --rebuild`")
         crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
         total, events, pages, matches = last - position, 0, 0, 0
-        wanted, forced = parallel.workers_wanted() if workers is None else (workers, True)
         used = 0
-        if wanted > 1 and position < last and (forced or last - position >= parallel.PARALLEL_MIN) \
-                and parallel.eligible(svc, fast_read, decoder(svc.mapper)):
+        if early is not None or _parallel(svc, wanted, forced, last - position, fast_read):
             used = wanted
+            started, early = early, None  # _in_workers closes them
             position, events, pages, matches = _in_workers(
                 svc, con, wanted, position, last, done_before, page_size, crash_after, stop_after_pages,
-                on_progress and (lambda p: on_progress(p - (last - total), total)))
+                on_progress and (lambda p: on_progress(p - (last - total), total)), started)
         if position < last and (stop_after_pages is None or pages < stop_after_pages) or \
                 (position >= last and con.execute("SELECT count(*) FROM projection_inflight").fetchall()[0][0]):
             proj = Projection(svc, con, page_size, fast_read)
@@ -350,10 +381,13 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             matches += proj.matches_written
         return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used)
     finally:
+        if early is not None:  # the file could not be opened or made: the workers' chunks go nowhere
+            early.pool.close()
         if collecting:
             gc.enable()
         if ahead is not None:
             ahead.shutdown(wait=True, cancel_futures=True)
         if proj is not None:
             proj.writer.stop()
-        con.close()
+        if con is not None:
+            con.close()

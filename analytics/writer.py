@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import cache
 
 import duckdb
 import pyarrow as pa
@@ -23,17 +25,38 @@ from .tables import COLUMNS, PROJECTED
 
 NAME = "matches"  # the projection's row in projection_position
 _ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),
-          "DATE": pa.date32(), "TIMESTAMP WITH TIME ZONE": pa.timestamp("us", tz="UTC"),
-          "VARCHAR[]": pa.list_(pa.string())}
+          "DATE": pa.date32(), "TIMESTAMPTZ": pa.timestamp("us", tz="UTC"), "VARCHAR[]": pa.list_(pa.string())}
+_CREATE = re.compile(r"\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s*\((.*)\)\s*;?\s*$", re.S | re.I)
+_CONSTRAINTS = {"PRIMARY", "UNIQUE", "CHECK", "FOREIGN", "CONSTRAINT"}  # a table's constraint, not a column
 
 
-def arrow_types(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Schema]:
-    """The Arrow schema of each table, in the column order of ``rows.COLUMNS``, from the file's own types."""
-    types: dict[str, dict[str, str]] = {}
-    for table, column, kind in con.execute("SELECT table_name, column_name, data_type FROM information_schema.columns "
-                                           "WHERE table_schema = 'main'").fetchall():  # one query, not one a table
-        types.setdefault(table, {})[column] = kind
-    return {table: pa.schema([(c, _ARROW[types[table][c]]) for c in cols]) for table, cols in COLUMNS.items()}
+@cache
+def declared_types() -> dict[str, pa.Schema]:
+    """The Arrow schema of each table, in the column order of ``rows.COLUMNS``, from the types its
+    CREATE statement declares (analytics/sql/create_*.sql and the games' ``SQL``), read without a
+    database: a rebuild's worker processes start before the analytics file is opened, and DuckDB's
+    first connection in a process costs ~100 ms. tests/test_analytics_projection.py checks them
+    against the types DuckDB gives the tables it creates from the same statements."""
+    from .db import SCHEMA
+    from .tables import GAME_SQL
+
+    declared: dict[str, dict[str, pa.DataType]] = {}
+    for text in (*(sql(name) for name in SCHEMA), *GAME_SQL):
+        m = _CREATE.match(text)
+        if m is None:  # a macro, a view
+            continue
+        columns = declared[m.group(1)] = {}
+        for part in re.split(r",(?![^()]*\))", m.group(2)):  # at the commas outside parentheses
+            words = part.split()
+            if not words or words[0].upper() in _CONSTRAINTS:
+                continue
+            kind = words[1].upper()
+            if kind == "TIMESTAMP" and [w.upper() for w in words[2:5]] == ["WITH", "TIME", "ZONE"]:
+                kind = "TIMESTAMPTZ"
+            if kind not in _ARROW:
+                raise TypeError(f"analytics.writer: no Arrow type for {kind} ({m.group(1)}.{words[0]})")
+            columns[words[0]] = _ARROW[kind]
+    return {table: pa.schema([(c, declared[table][c]) for c in cols]) for table, cols in COLUMNS.items()}
 
 
 def arrow_table(rows: list[tuple], schema: pa.Schema) -> pa.Table:

@@ -341,6 +341,30 @@ def test_columns_of_the_code_are_the_columns_of_the_schema(tmp_path):
     con.close()
 
 
+def test_declared_arrow_types_are_the_types_duckdb_gives_the_tables(tmp_path):
+    """analytics.writer.declared_types reads the CREATE statements without a database: each column's
+    Arrow type is the one DuckDB maps the type it created to (the pages' tables insert as they are)."""
+    import pyarrow as pa
+
+    from analytics.tables import COLUMNS as ALL_COLUMNS
+    from analytics.writer import declared_types
+
+    duck = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),
+            "DATE": pa.date32(), "TIMESTAMP WITH TIME ZONE": pa.timestamp("us", tz="UTC"),
+            "VARCHAR[]": pa.list_(pa.string())}
+    con = connect_writer(tmp_path / "s.duckdb")
+    create_schema(con)
+    created: dict[str, dict[str, str]] = {}
+    for t, c, kind in con.execute("SELECT table_name, column_name, data_type FROM information_schema.columns "
+                                  "WHERE table_schema = 'main'").fetchall():
+        created.setdefault(t, {})[c] = kind
+    con.close()
+    declared = declared_types()
+    assert set(declared) == set(ALL_COLUMNS)
+    for table, schema in declared.items():
+        assert schema == pa.schema([(c, duck[created[table][c]]) for c in ALL_COLUMNS[table]]), table
+
+
 def test_deck_colour_identity_ignores_a_splash():
     colours = {"A": ("blue",), "B": ("red", "blue"), "C": (), "D": ("green",)}
     assert deck_colours({"A": 49, "B": 1}, colours) == ("blue", "red/blue")
@@ -554,3 +578,41 @@ def test_a_worker_that_dies_fails_the_update_and_the_next_run_finishes_it(servic
     want, got = all_tables(whole), all_tables(path)
     for name in want:
         assert_frame_equal(got[name], want[name])
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_rebuild_by_workers_begun_before_the_file_is_opened_equals_a_serial_rebuild(service, tmp_path):
+    """A rebuild starts its workers before it opens the analytics file; the file's old rows (and an
+    older match in flight) are dropped all the same."""
+    import_matches(service)
+    path, whole = tmp_path / "a.duckdb", tmp_path / "whole.duckdb"
+    update(service, path, page_size=20, stop_after_pages=1, workers=0)  # a match left in flight
+    result = update(service, path, rebuild=True, page_size=7, workers=2)
+    assert result.rebuilt and result.workers == 2 and result.matches == 3
+    update(service, whole, workers=0)
+    want, got = all_tables(whole), all_tables(path)
+    for name in want:
+        assert_frame_equal(got[name], want[name])
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_rebuild_that_cannot_open_the_file_stops_its_workers(service, tmp_path):
+    """The file held by another process: a clear error, and the workers begun for the rebuild end."""
+    import multiprocessing
+    import subprocess
+    import sys
+
+    import_matches(service)
+    path = tmp_path / "a.duckdb"
+    update(service, path, workers=0)
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time\n"
+                               "con = duckdb.connect(sys.argv[1]); print('held', flush=True); time.sleep(60)",
+                               str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(AnalyticsError, match="in use by another process"):
+            update(service, path, rebuild=True, workers=2)
+        assert multiprocessing.active_children() == []
+    finally:
+        holder.kill()
+        holder.wait()
