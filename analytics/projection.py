@@ -246,7 +246,9 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
                 break
             if chunk.position is not None:
                 group.append(chunk)
-            if group and (i == started.chunks - 1 or sum(c.events for c in group) >= page_size):
+            # a page is about ``page_size`` events; the last chunk is a page of its own, so what is left
+            # to write after the workers end is that chunk and the checkpoint, not a whole page
+            if group and (i >= started.chunks - 2 or sum(c.events for c in group) >= page_size):
                 commit()
                 if stop_after_pages is not None and pages >= stop_after_pages:
                     break
