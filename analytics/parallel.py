@@ -219,9 +219,9 @@ class Workers:
 
 def _serve(pipe: Any, parent: int, run: Run) -> None:
     """A worker's loop: a task in, its chunk (or the exception it raised) out, until the pipe ends."""
-    from zx_events.parallel import die_with_parent
+    from zx_events.parallel import become_worker
 
-    die_with_parent(parent)
+    become_worker(parent)
     while True:
         try:
             task = pipe.recv()

@@ -213,3 +213,25 @@ def test_a_worker_that_dies_mid_import_is_a_clear_error_and_leaves_no_half_batch
     con = sqlite3.connect(store)
     assert con.execute("SELECT count(*) FROM stored_events").fetchone() == (0,)  # batch=64: nothing written
     con.close()
+
+
+def test_workers_leave_ctrl_c_to_the_parent_and_end_when_it_closes_them(tmp_path):
+    """Ctrl-C reaches the whole process group: a worker ignores it (the parent stops the workers and
+    says so once, where each worker printed its own KeyboardInterrupt traceback) and ends at close."""
+    import os
+    import signal
+    import time
+
+    from zx_events import parallel
+
+    store = tmp_path / "s.sqlite"
+    MatchService(str(store))
+    pool = parallel._Pool(1, (str(store), None, False))
+    try:
+        time.sleep(0.5)  # past its start, where it turns SIGINT off
+        os.kill(pool.procs[0].pid, signal.SIGINT)
+        time.sleep(0.2)
+        assert pool.procs[0].is_alive()
+    finally:
+        pool.close()
+    assert not pool.procs[0].is_alive() and pool.procs[0].exitcode == 0

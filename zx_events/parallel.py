@@ -361,7 +361,7 @@ def _serve(tasks: Any, results: Any, theirs: list, parent: int, initargs: tuple)
     import queue
     import threading
 
-    die_with_parent(parent)
+    become_worker(parent)
     for conn in theirs:  # so a pipe ends when the parent closes its end (not held open by a worker)
         conn.close()
     sys.setswitchinterval(SWITCH_INTERVAL)
@@ -370,6 +370,7 @@ def _serve(tasks: Any, results: Any, theirs: list, parent: int, initargs: tuple)
     outbox: queue.SimpleQueue = queue.SimpleQueue()
 
     skipped: set[int] = set()  # tasks the parent took back
+    stopping = threading.Event()
 
     def receive() -> None:
         while True:
@@ -380,6 +381,8 @@ def _serve(tasks: Any, results: Any, theirs: list, parent: int, initargs: tuple)
             if item is not None and item[1] is None:
                 skipped.add(item[0])
                 continue
+            if item is None:  # the end: the tasks still queued are dropped, the one under way finishes
+                stopping.set()
             inbox.put(item)
             if item is None:
                 return
@@ -394,7 +397,7 @@ def _serve(tasks: Any, results: Any, theirs: list, parent: int, initargs: tuple)
     sender = threading.Thread(target=send, daemon=True)
     sender.start()
     threading.Thread(target=receive, daemon=True).start()
-    while (item := inbox.get()) is not None:
+    while (item := inbox.get()) is not None and not stopping.is_set():
         number, pieces = item
         if number in skipped:
             skipped.discard(number)
@@ -412,12 +415,16 @@ def _serve(tasks: Any, results: Any, theirs: list, parent: int, initargs: tuple)
     sender.join()
 
 
-def die_with_parent(parent: int) -> None:
-    """A forked worker ends when the process that forked it does, even killed (-9) or at
-    ``os._exit``: it would otherwise wait on its pipe for ever, holding the parent's stdout and stderr."""
+def become_worker(parent: int) -> None:
+    """What a forked worker process does first: end when the process that forked it does, even killed
+    (-9) or at ``os._exit`` (it would otherwise wait on its pipe for ever, holding the parent's stdout
+    and stderr), and leave Ctrl-C to the parent, which stops its workers and says so once (each
+    worker would print its own KeyboardInterrupt traceback)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         import ctypes
-        import signal
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
     except (OSError, AttributeError):
