@@ -119,6 +119,15 @@ def all_tables(path: Path) -> dict[str, pl.DataFrame]:
     return {t: table(path, t) for t in TABLES}
 
 
+def assert_same_tables(want: Path, got: Path) -> None:
+    """Every analytics table of the file ``got`` equals that of ``want`` (row order included)."""
+    from polars.testing import assert_frame_equal
+
+    expected, actual = all_tables(want), all_tables(got)
+    for name in expected:
+        assert_frame_equal(actual[name], expected[name])
+
+
 def started_ids(svc: Any) -> dict[str, int]:
     """match id -> the notification id of its Started event, read through the recorder."""
     out = {}

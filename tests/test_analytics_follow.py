@@ -15,11 +15,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from polars.testing import assert_frame_equal
 
 from analytics.db import AnalyticsError, connect_reader
 from analytics.projection import update
-from analytics_support import all_tables, log_text
+from analytics_support import assert_same_tables, log_text
 from cli.main import zx
 from zx_events.application import MatchService
 
@@ -111,9 +110,7 @@ def test_follow_projects_new_matches_survives_a_kill_and_stops_on_sigterm(store_
         update(svc, tmp_path / "rebuilt.duckdb", rebuild=True)
     finally:
         svc.close()
-    want, got = all_tables(tmp_path / "rebuilt.duckdb"), all_tables(path)
-    for name in want:
-        assert_frame_equal(got[name], want[name])
+    assert_same_tables(tmp_path / "rebuilt.duckdb", path)
 
 
 def test_follow_refuses_a_memory_store(tmp_path):

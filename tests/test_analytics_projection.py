@@ -14,7 +14,7 @@ from polars.testing import assert_frame_equal
 from analytics.db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema
 from analytics.projection import update
 from zx_events.games.zx.rows import COLUMNS, deck_colours
-from analytics_support import all_tables, import_matches, started_ids, table
+from analytics_support import all_tables, assert_same_tables, import_matches, started_ids, table
 from zx_events.application import MatchService
 from zx_events.games.zx.match import match_uuid
 
@@ -235,9 +235,7 @@ def test_pages_that_split_matches_give_the_same_tables(service, tmp_path, page_s
     update(service, whole)
     result = update(service, paged, page_size=page_size)
     assert result.pages > 1
-    want, got = all_tables(whole), all_tables(paged)
-    for name in want:
-        assert_frame_equal(got[name], want[name])
+    assert_same_tables(whole, paged)
 
 
 def test_direct_reads_equal_reads_through_select_notifications(service, tmp_path):
@@ -245,9 +243,7 @@ def test_direct_reads_equal_reads_through_select_notifications(service, tmp_path
     fast, generic = tmp_path / "fast.duckdb", tmp_path / "generic.duckdb"
     update(service, fast, page_size=9)
     update(service, generic, page_size=9, fast_read=False)
-    want, got = all_tables(generic), all_tables(fast)
-    for name in want:
-        assert_frame_equal(got[name], want[name])
+    assert_same_tables(generic, fast)
 
 
 def test_in_flight_state_is_committed_with_the_page(service, tmp_path):
@@ -275,9 +271,7 @@ def test_incremental_updates_equal_a_rebuild(service, tmp_path):
     second = update(service, path)
     assert second.matches == 2 and not second.rebuilt
     update(service, rebuilt, rebuild=True)
-    want, got = all_tables(rebuilt), all_tables(path)
-    for name in want:
-        assert_frame_equal(got[name], want[name])
+    assert_same_tables(rebuilt, path)
 
 
 def test_an_event_appended_to_a_projected_match_reprojects_it(service, tmp_path):
@@ -438,9 +432,7 @@ def test_worker_processes_give_the_same_tables(service, tmp_path, page_size):
     assert update(service, serial, workers=0).workers == 0
     result = update(service, parallel, page_size=page_size, workers=2)
     assert result.workers == 2 and result.matches == 3
-    want, got = all_tables(serial), all_tables(parallel)
-    for name in want:
-        assert_frame_equal(got[name], want[name])
+    assert_same_tables(serial, parallel)
     con = duckdb.connect(str(parallel), read_only=True)
     assert con.execute("SELECT count(*) FROM projection_inflight").fetchall()[0][0] == 0
     con.close()
@@ -458,9 +450,7 @@ def test_workers_resume_a_match_left_in_flight(service, tmp_path):
     result = update(service, path, page_size=11, workers=2)
     assert result.workers == 2 and result.matches == 3
     update(service, whole, workers=0)
-    want, got = all_tables(whole), all_tables(path)
-    for name in want:
-        assert_frame_equal(got[name], want[name])
+    assert_same_tables(whole, path)
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -471,9 +461,7 @@ def test_workers_stop_after_pages_and_resume(service, tmp_path):
     assert first.pages == 2 and first.matches < 3
     rest = update(service, path, page_size=9, workers=2)
     assert first.matches + rest.matches == 3 and first.events + rest.events == update(service, whole).events
-    want, got = all_tables(whole), all_tables(path)
-    for name in want:
-        assert_frame_equal(got[name], want[name])
+    assert_same_tables(whole, path)
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -575,9 +563,7 @@ def test_a_worker_that_dies_fails_the_update_and_the_next_run_finishes_it(servic
     monkeypatch.setattr(parallel, "project", project)
     update(service, path, page_size=10, workers=2)
     update(service, whole, workers=0)
-    want, got = all_tables(whole), all_tables(path)
-    for name in want:
-        assert_frame_equal(got[name], want[name])
+    assert_same_tables(whole, path)
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -590,9 +576,7 @@ def test_a_rebuild_by_workers_begun_before_the_file_is_opened_equals_a_serial_re
     result = update(service, path, rebuild=True, page_size=7, workers=2)
     assert result.rebuilt and result.workers == 2 and result.matches == 3
     update(service, whole, workers=0)
-    want, got = all_tables(whole), all_tables(path)
-    for name in want:
-        assert_frame_equal(got[name], want[name])
+    assert_same_tables(whole, path)
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
