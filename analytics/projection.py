@@ -316,12 +316,15 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     gc.disable()
     try:
         last = svc.recorder.max_notification_id() or 0
-        if rebuild and _parallel(svc, wanted, forced, last, fast_read):
-            # a rebuild projects (0, last] whatever the file holds: the workers begin while this process
-            # opens the file and makes its schema (~60 ms before they began: a tenth of a Z/X rebuild)
+        if (rebuild or not path.exists()) and _parallel(svc, wanted, forced, last, fast_read):
+            # a rebuild, or a new file, projects (0, last]: the workers begin while this process opens
+            # the file and makes its schema (~60 ms before they began: a tenth of a Z/X rebuild)
             early = _start(svc, wanted, 0, last, page_size, set(), [])
         con = connect_writer(path)
         version = stored_version(con)
+        if early is not None and version is not None and not rebuild:  # made meanwhile by another update
+            early.pool.close()
+            early = None
         if version is not None and not rebuild:
             if version != SCHEMA_VERSION:
                 raise AnalyticsError(f"{path} has analytics schema {version}, this version writes {SCHEMA_VERSION}: "

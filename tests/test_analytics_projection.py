@@ -600,3 +600,29 @@ def test_a_rebuild_that_cannot_open_the_file_stops_its_workers(service, tmp_path
     finally:
         holder.kill()
         holder.wait()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_workers_begun_for_a_new_file_another_update_made_meanwhile_are_dropped(service, tmp_path, monkeypatch):
+    """An update to a file that does not exist begins its workers at once; if another update has
+    made the file by the time this one opens it, they are stopped and this one goes on from the
+    file's position (nothing projected twice)."""
+    import multiprocessing
+
+    from analytics import projection
+
+    import_matches(service)
+    path, whole = tmp_path / "a.duckdb", tmp_path / "whole.duckdb"
+    real = projection.connect_writer
+
+    def another_update_first(p, *a, **k):
+        monkeypatch.setattr(projection, "connect_writer", real)
+        update(service, p, workers=0)
+        return real(p, *a, **k)
+
+    monkeypatch.setattr(projection, "connect_writer", another_update_first)
+    result = update(service, path, workers=2)
+    assert result.events == 0 and result.workers == 0
+    assert multiprocessing.active_children() == []
+    update(service, whole, workers=0)
+    assert_same_tables(whole, path)

@@ -9,7 +9,7 @@ at the end of a run the ones they have not begun (``_Pool.wait_for``), so no cor
 there is work. With a worker process for every core, as before, the parent's inserts (a quarter of
 the work, bench/bench_import.py) took their time from the workers, and the extra process cost
 pickling, page faults and context switches: on the 2-core machine one worker and the parent use
-5-10% less CPU than two workers and the parent.
+less CPU for the same import than two workers and the parent (bench/README.md, fifth round).
 
 The guarantees are those of ``MatchService.import_logs``: a rejected match never joins a batch, a
 duplicate id (in the store, or earlier in the input) is "unchanged" or a conflict, a batch that
@@ -52,6 +52,7 @@ def _init(store: str, catalog: str | None, accept: bool) -> None:
     _catalog = load_catalogs(catalog) if catalog else None
     _accept = accept
     gc.freeze()  # what the worker holds from here on (modules, the service) is out of the collector's passes
+    gc.enable()  # check_task collects once a task (whatever the forking process had set)
 
 
 _tasks_done = 0
@@ -227,8 +228,8 @@ class _Pool:
     """Forked worker processes that check tasks (``_serve``), each with a pipe for its tasks and one
     for its results. No thread in the parent: it sends tasks and reads results itself between its
     own work (``collect``), so a worker's next task or finished results never wait for a thread of
-    the parent to get the GIL (with ``ProcessPoolExecutor`` each task's hand-over waited ~7 ms for
-    it, and a worker sat idle a fifth of the time while the parent checked or wrote)."""
+    the parent to get the GIL (``ProcessPoolExecutor``'s threads did while the parent checked or
+    wrote: each task's hand-over took ~7 ms, and its worker sat idle a fifth of the time)."""
 
     def __init__(self, size: int, initargs: tuple) -> None:
         import multiprocessing
