@@ -9,7 +9,8 @@ Corpus: ``--matches`` simulated matches (``zx simulate --policy mixed``, 100 a f
   insert the rows the import stored (already encoded: read back from its store, in its order) into
   a fresh SQLite file of the same schema with ``executemany``, in transactions of the same 64
   matches. Events per CPU-second. Ratio = import CPU / floor CPU (target: at most 3).
-- import, 2 processes: the same import with ``--workers 2``; speed-up = wall(1) / wall(2) (target
+- import, 2 processes: the same import with ``--workers 2`` (the parent, which also writes, and one
+  worker process); speed-up = wall(1) / wall(2) (target
   at least 1.8 on 2 idle cores; on a busy machine it cannot be). Printed beside it: the speed-up
   the CPU times allow on idle cores (1-process CPU over the larger of the parent's CPU and the
   parent's plus the workers' CPU shared by the cores), which the load does not change much.
