@@ -235,3 +235,16 @@ def test_workers_leave_ctrl_c_to_the_parent_and_end_when_it_closes_them(tmp_path
     finally:
         pool.close()
     assert not pool.procs[0].is_alive() and pool.procs[0].exitcode == 0
+
+
+def test_where_the_system_cannot_fork_the_import_runs_in_this_process(tmp_path, monkeypatch):
+    import multiprocessing
+
+    from zx_events import parallel
+
+    logs = tmp_path / "a.zxlog"
+    logs.write_text("".join(copies(5)))
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    monkeypatch.setattr(parallel, "_Pool", None)  # no worker may be started
+    got = list(parallel.import_files(MatchService(str(tmp_path / "s.sqlite")), [str(logs)], workers=2))
+    assert [o.status for o in got] == ["imported"] * 5

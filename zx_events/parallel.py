@@ -146,8 +146,12 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
                  on_bytes: Callable[[int], None] | None = None) -> Iterator[ImportOutcome]:
     """Import every match of ``paths`` into the store of ``svc`` on ``workers`` processes (the workers
     open the same store); outcomes in input order."""
+    import multiprocessing
+
     workers = workers or os.cpu_count() or 1
-    if workers <= 1 or svc.store.kind == "memory":  # a memory store lives in this process only
+    # a memory store lives in this process only; the workers are forked (where a system cannot fork,
+    # the import runs in this process)
+    if workers <= 1 or svc.store.kind == "memory" or "fork" not in multiprocessing.get_all_start_methods():
         from zx_events.games import load_catalogs
         from zx_events.logformat.reader import MatchLog, iter_log
 
@@ -234,7 +238,7 @@ class _Pool:
     def __init__(self, size: int, initargs: tuple) -> None:
         import multiprocessing
 
-        ctx = multiprocessing.get_context("fork")
+        ctx = multiprocessing.get_context("fork")  # the children inherit the modules: no start-up imports
         self.size = size
         self.procs: list[Any] = []
         self.tasks: list[Any] = []  # the parent's end of each worker's task pipe
