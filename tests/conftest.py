@@ -125,6 +125,8 @@ def store_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> s
     if backend == "sqlite":
         return str(tmp_path / "store.sqlite")
     server: PostgresTestServer = request.getfixturevalue("postgres_server")
+    if "ZX_ANALYTICS" not in os.environ:  # its analytics file: in tmp_path, not zx-analytics.duckdb in the cwd
+        request.getfixturevalue("monkeypatch").setenv("ZX_ANALYTICS", str(tmp_path / "analytics.duckdb"))
     return server.fresh_url()
 
 
