@@ -199,6 +199,11 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
                 pool.wait_for(queue[0], check)
                 yield from writer.take(queue.popleft())
         while queue:
+            pool.collect()
+            if writer.pending and not _ready(queue[0]):
+                # the input is read: the matches checked so far are written while the workers check
+                # their last tasks (before this process takes any back), not after them
+                yield from writer.flush()
             pool.wait_for(queue[0], check)
             yield from writer.take(queue.popleft())
         yield from writer.flush()
