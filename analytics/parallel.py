@@ -48,6 +48,7 @@ from uuid import UUID
 import orjson
 import pyarrow as pa
 
+from zx_events.forked import become_worker
 from zx_events.store import ReadConnections
 
 from .tables import HANDLERS, NO_PAYLOAD, STARTED, Catalogs, new_buffers, rows_of
@@ -219,8 +220,6 @@ class Workers:
 
 def _serve(pipe: Any, parent: int, run: Run) -> None:
     """A worker's loop: a task in, its chunk (or the exception it raised) out, until the pipe ends."""
-    from zx_events.parallel import become_worker
-
     become_worker(parent)
     while True:
         try:

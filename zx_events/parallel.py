@@ -31,6 +31,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from zx_events.application import ImportOutcome, MatchService, originator_of
 from zx_events.errors import FormatError, ZXError
+from zx_events.forked import become_worker
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events.logformat.reader import iter_pieces, parse_piece
 
@@ -423,24 +424,6 @@ def _serve(tasks: Any, results: Any, theirs: list, parent: int, initargs: tuple)
         outbox.put(out)
     outbox.put(None)
     sender.join()
-
-
-def become_worker(parent: int) -> None:
-    """What a forked worker process does first: end when the process that forked it does, even killed
-    (-9) or at ``os._exit`` (it would otherwise wait on its pipe for ever, holding the parent's stdout
-    and stderr), and leave Ctrl-C to the parent, which stops its workers and says so once (each
-    worker would print its own KeyboardInterrupt traceback)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:  # the parent died before the line above
-        os._exit(1)
 
 
 class _Writer:
