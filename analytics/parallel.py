@@ -48,7 +48,7 @@ from uuid import UUID
 import orjson
 import pyarrow as pa
 
-from zx_events.forked import become_worker
+from zx_events.forked import WorkerDied, become_worker
 from zx_events.store import ReadConnections
 
 from .tables import HANDLERS, NO_PAYLOAD, STARTED, Catalogs, new_buffers, rows_of
@@ -135,10 +135,6 @@ def eligible(svc: Any, fast_read: bool, decode: Any) -> bool:
             and isinstance(recorder, SQLiteApplicationRecorder) and recorder.datastore.originator_id_type == "uuid"
             and "fork" in multiprocessing.get_all_start_methods() and me is threading.main_thread()
             and all(t.daemon for t in threading.enumerate() if t is not me))
-
-
-class WorkerDied(Exception):
-    """A worker process ended before sending its chunk (killed, out of memory)."""
 
 
 class Workers:

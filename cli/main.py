@@ -162,7 +162,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
 
     from eventsourcing.persistence import PersistenceError
 
-    from zx_events.parallel import WorkerDied, import_files
+    from zx_events.forked import WorkerDied
+    from zx_events.parallel import import_files
 
     logs = tuple(log_paths(logs))
     svc = service(ctx, create=True)

@@ -1,10 +1,15 @@
-"""What a process forked to work for another does first (the import's and the analytics' workers:
-``zx_events.parallel``, ``analytics.parallel``); standard library only, so a worker imports nothing
-else for it."""
+"""Forked worker processes (the import's and the analytics': ``zx_events.parallel``,
+``analytics.parallel``): what one does first, and the error its parent raises when one dies.
+Standard library only, so a worker imports nothing else for it."""
 
 from __future__ import annotations
 
 import os
+
+
+class WorkerDied(Exception):
+    """A worker process ended before sending back its work (killed, out of memory). Not bad input
+    (``zx_events.errors``): the caller says what was saved and that running again finishes it."""
 
 
 def become_worker(parent: int) -> None:

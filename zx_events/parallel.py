@@ -30,8 +30,8 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from zx_events.application import ImportOutcome, MatchService, originator_of
-from zx_events.errors import FormatError, ZXError
-from zx_events.forked import become_worker
+from zx_events.errors import FormatError
+from zx_events.forked import WorkerDied, become_worker
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events.logformat.reader import iter_pieces, parse_piece
 
@@ -214,11 +214,6 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
             gc.enable()
         if frozen:
             gc.unfreeze()
-
-
-class WorkerDied(ZXError):
-    """A worker process of the parallel import ended before sending back what it checked (killed, out
-    of memory)."""
 
 
 class _Slot:
