@@ -60,13 +60,35 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     Console(file=sys.stdout, width=max(100, min(200, len(cols) * 18)), soft_wrap=False).print(table)
 
 
+class _NoBar:
+    """What ``progress`` gives when no bar is shown: the calls commands make, doing nothing (rich's
+    console and progress modules, ~40 ms to import, are not imported for a bar that is not drawn)."""
+
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def add_task(self, *args: Any, **kwargs: Any) -> int:
+        return 0
+
+    def advance(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
 def progress(total: int, label: str, enabled: bool = True):
     """A progress bar on stderr (shown only when there is enough work to be worth it)."""
+    if not enabled or total < 2:
+        return _NoBar()
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=Console(file=sys.stderr), disable=not enabled or total < 2, transient=False)
+                    console=Console(file=sys.stderr), transient=False)
 
 
 # ---------------------------------------------------------------------- frames of rates (zx stats, zx demo)

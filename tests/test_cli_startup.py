@@ -305,3 +305,16 @@ def test_summaries_the_file_cannot_give_are_the_services(both_games, tmp_path, m
     assert read_sqlite(resolve_store(str(empty), create=False)) is None
     monkeypatch.setenv("MATCHES_CIPHER_TOPIC", "eventsourcing.cipher:AESCipher")
     assert read_sqlite(resolve_store(str(both_games), create=False)) is None
+
+
+def test_a_bar_that_is_not_drawn_loads_no_rich(tmp_path):
+    """A progress bar too small to draw (here: one file to import, one match to verify) is not made:
+    with ``--format json`` nothing of rich (its console and progress modules, ~40 ms) is imported."""
+    store = tmp_path / "s.sqlite"
+    r, modules = probe("import", "--no-analytics", "--format", "json", EXAMPLES[0], store=store)
+    out = json.loads(r.stdout)
+    assert [o["status"] for o in out] == ["imported"]
+    assert loaded(modules, ("rich",)) == []
+    r, modules = probe("verify", out[0]["match"], "--format", "json", store=store)
+    assert [v["status"] for v in json.loads(r.stdout)] == ["ok"]
+    assert loaded(modules, ("rich",)) == []
