@@ -318,3 +318,10 @@ def test_a_bar_that_is_not_drawn_loads_no_rich(tmp_path):
     r, modules = probe("verify", out[0]["match"], "--format", "json", store=store)
     assert [v["status"] for v in json.loads(r.stdout)] == ["ok"]
     assert loaded(modules, ("rich",)) == []
+
+
+def test_an_import_on_one_process_loads_no_multiprocessing():
+    """``--workers 1`` (or a memory store) imports in this process: multiprocessing (~9 ms) is not loaded."""
+    r, modules = probe("--store", "memory:", "import", "--no-analytics", "--format", "json", EXAMPLES[0])
+    assert [o["status"] for o in json.loads(r.stdout)] == ["imported"]
+    assert loaded(modules, ("multiprocessing",)) == []

@@ -147,12 +147,10 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
                  on_bytes: Callable[[int], None] | None = None) -> Iterator[ImportOutcome]:
     """Import every match of ``paths`` into the store of ``svc`` on ``workers`` processes (the workers
     open the same store); outcomes in input order."""
-    import multiprocessing
-
     workers = workers or os.cpu_count() or 1
     # a memory store lives in this process only; the workers are forked (where a system cannot fork,
     # the import runs in this process)
-    if workers <= 1 or svc.store.kind == "memory" or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 1 or svc.store.kind == "memory" or not _can_fork():
         from zx_events.games import load_catalogs
         from zx_events.logformat.reader import MatchLog, iter_log
 
@@ -214,6 +212,14 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
             gc.enable()
         if frozen:
             gc.unfreeze()
+
+
+def _can_fork() -> bool:
+    """Whether this system can fork worker processes (multiprocessing, ~9 ms to import, only asked
+    for an import that would use them)."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 class _Slot:
