@@ -248,3 +248,19 @@ def test_where_the_system_cannot_fork_the_import_runs_in_this_process(tmp_path, 
     monkeypatch.setattr(parallel, "_Pool", None)  # no worker may be started
     got = list(parallel.import_files(MatchService(str(tmp_path / "s.sqlite")), [str(logs)], workers=2))
     assert [o.status for o in got] == ["imported"] * 5
+
+
+def test_at_the_end_a_task_is_taken_back_only_while_the_worker_would_still_be_busy():
+    """Once the input is read, the parent takes back a worker's newest task only while the worker's
+    other tasks outlast what the parent has left: that task's check and every match still to write."""
+    from zx_events.parallel import _take_back_pays
+
+    assert _take_back_pays([16, 16, 16], 48, None, None)  # nothing measured yet: as before, take it back
+    # 6 tasks of 16 matches at 4 ms a match: the worker has (16 * 4 + 8) * 4 ms = 288 ms left besides the
+    # newest; the parent 16 * 4 ms to check it and 96 matches to write at 1 ms: 160 ms
+    assert _take_back_pays([16] * 6, 96, 0.004, 0.001)
+    # the same with writes at 2.5 ms a match: 304 ms for the parent, so it waits
+    assert not _take_back_pays([16] * 6, 96, 0.004, 0.0025)
+    # two tasks: the one under way (half done) is all the worker has besides the newest
+    assert not _take_back_pays([16, 16], 32, 0.004, 0.0)
+    assert _take_back_pays([16, 16, 16], 0, 0.004, 0.0)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import time
 from collections import deque
 from types import SimpleNamespace
 from typing import Any, Callable, Iterable, Iterator
@@ -36,7 +37,7 @@ from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events.logformat.reader import iter_pieces, parse_piece
 
 TASK_MATCHES = 16  # matches per task sent to a worker
-IN_FLIGHT = 4  # tasks per worker queued at once
+IN_FLIGHT = 6  # tasks per worker queued at once (see _Pool.give)
 PIPE_SIZE = 1 << 20  # bytes a worker's pipes hold (fs.pipe-max-size: 1 MiB by default)
 SWITCH_INTERVAL = 0.0005  # seconds: a worker's thread switch interval (its threads hand tasks and results on)
 
@@ -172,9 +173,18 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
 
     writer = _Writer(svc, batch)
     own_catalog = load_catalogs(catalog) if catalog else None
+    costs = _Costs()
 
     def check(task: list) -> list:
-        return check_task(svc, own_catalog, accept_violations, task)
+        start = time.perf_counter()
+        out = check_task(svc, own_catalog, accept_violations, task)
+        costs.checked(len(task), time.perf_counter() - start)
+        return out
+
+    def worth_taking(held: list[_Slot]) -> bool:  # at the end of the input (_take_back_pays)
+        unwritten = len(writer.pending) + sum(
+            len(x.results) if x.results is not None else len(x.task) for x in queue if isinstance(x, _Slot))
+        return _take_back_pays([len(slot.task) for slot in held], unwritten, costs.check, writer.write)
 
     pool = _Pool(workers - 1, (svc.store.url, catalog, accept_violations))
     # this process's collector: as in MatchService.import_logs, what is alive before is frozen out of its
@@ -203,7 +213,7 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
                 # the input is read: the matches checked so far are written while the workers check
                 # their last tasks (before this process takes any back), not after them
                 yield from writer.flush()
-            pool.wait_for(queue[0], check)
+            pool.wait_for(queue[0], check, worth_taking)
             yield from writer.take(queue.popleft())
         yield from writer.flush()
     finally:
@@ -220,6 +230,40 @@ def _can_fork() -> bool:
     import multiprocessing
 
     return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _take_back_pays(sizes: list[int], unwritten: int, check: float | None, write: float | None) -> bool:
+    """Whether this process should take back the newest of a worker's tasks (``sizes``: their matches,
+    oldest first, that one under way) rather than wait for its results, once the input is read: only
+    while the worker's other tasks would keep it busy longer than this process takes to check that
+    one and write the ``unwritten`` matches (all of them its own to write, the worker's too), at
+    ``check`` and ``write`` seconds a match as measured so far (None: nothing measured yet, so take it
+    back). Taking back every task but the one under way left this process checking and writing
+    alone after the worker's last task."""
+    if check is None or write is None:
+        return True
+    worker = (sum(sizes[:-1]) - sizes[0] / 2) * check  # the one under way: half done, on average
+    return worker > sizes[-1] * check + unwritten * write
+
+
+def _average(mean: float | None, value: float, weight: float = 0.3) -> float:
+    """A running average that follows the machine's load: ``weight`` for the newest value."""
+    return value if mean is None else mean + weight * (value - mean)
+
+
+class _Costs:
+    """What checking a match takes this process (a running average of its own tasks, seconds)."""
+
+    __slots__ = ("check", "tasks")
+
+    def __init__(self) -> None:
+        self.check: float | None = None
+        self.tasks = 0
+
+    def checked(self, matches: int, seconds: float) -> None:
+        self.tasks += 1
+        if matches and self.tasks > 1:  # the first pays for loading the game's modules and catalogs
+            self.check = _average(self.check, seconds / matches)
 
 
 class _Slot:
@@ -276,7 +320,14 @@ class _Pool:
 
     def give(self, task: list, queue: deque) -> bool:
         """Send ``task`` to the worker holding fewest, its slot appended to ``queue``; False when
-        each holds IN_FLIGHT already."""
+        each holds IN_FLIGHT already.
+
+        A task counts as held until this process reads its results, and it reads them only between
+        its own work (a task it checks, a batch it writes: 50-110 ms each), so a worker holds fewer
+        tasks still to do than it seems to. With 4 a worker, one ran out of tasks for 0.3-0.4 s of a
+        3.3 s X610Z import (its tasks ~60 ms each); with 6 for 0.04 s, and the import took 3.07 s
+        against 3.33 s (medians of 8 runs alternating; Z/X 1.82 s against 2.05 s). 8 left a longer
+        queue of results for this process to write alone after the worker's last task."""
         i = min(range(self.size), key=lambda k: len(self.held[k]))
         if len(self.held[i]) >= IN_FLIGHT:
             return False
@@ -310,18 +361,20 @@ class _Pool:
                 raise value
             slot.results, slot.task = value, None
 
-    def wait_for(self, item: Any, check: Callable[[list], list]) -> None:
+    def wait_for(self, item: Any, check: Callable[[list], list],
+                 worth: Callable[[list[_Slot]], bool] | None = None) -> None:
         """Until ``item`` is checked: rather than wait for a worker, this process takes back the task
         sent last to the worker holding most (the one least likely begun: the worker skips it) and
         checks it with ``check``; so the run does not end with this process idle while a worker
-        works through its queue."""
+        works through its queue. ``worth(tasks)``, given: whether taking back the last of a worker's
+        ``tasks`` is worth it (else this process waits for a result)."""
         while not _ready(item):
             self.collect()
             if _ready(item):
                 return
             i = max(range(self.size), key=lambda k: len(self.held[k]))
-            if len(self.held[i]) < 2:  # its only task is under way: wait for it
-                self.collect(timeout=None)
+            if len(self.held[i]) < 2 or worth is not None and not worth(list(self.held[i].values())):
+                self.collect(timeout=None)  # its only task is under way, or it will end first: wait
                 continue
             number = next(reversed(self.held[i]))
             slot = self.held[i].pop(number)
@@ -437,6 +490,7 @@ class _Writer:
         self.pending: list[tuple[ImportOutcome, Any, list]] = []
         self.ids: dict[str, tuple[str, str | None]] = {}
         self.batches = 0
+        self.write: float | None = None  # seconds a match takes to write (a running average)
 
     def take(self, item: Any) -> Iterator[ImportOutcome]:
         results = [(item, None, [])] if isinstance(item, ImportOutcome) else item.results
@@ -461,6 +515,7 @@ class _Writer:
     def flush(self) -> Iterator[ImportOutcome]:
         pending = self.pending
         if pending:
+            start = time.perf_counter()
             try:
                 insert_sealed(self.svc.recorder, self.svc.mapper, [r for _, _, rows in pending for r in rows],
                               [sealed_entry(out.match_id, key.originator_id, len(rows), out.head)
@@ -471,6 +526,7 @@ class _Writer:
             else:
                 for out, _, _ in pending:
                     out.status = "imported"
+            self.write = _average(self.write, (time.perf_counter() - start) / len(pending))
         outs, self.outs, self.pending, self.ids = self.outs, [], [], {}
         self.batches += 1
         if not gc.isenabled():  # the parent's collector is off while it imports: it runs once a batch
