@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zx_events.errors import FormatError
-from zx_events.logformat.reader import _KEYS_TEXT, _names_header_key, _open, _starts_match, iter_pieces
+from zx_events.logformat.reader import HEADER_KEYS, _KEYS_TEXT, _names_header_key, _open, _starts_match, iter_pieces
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = b'{"zxlog": 1, "match": "m-%d", "players": {}}'
@@ -111,3 +111,26 @@ def test_split_of_a_missing_or_empty_file_is_the_readers_error(tmp_path):
         else:
             path.write_bytes(data)
         same(path, 4)
+
+
+@pytest.mark.parametrize("line", [
+    '{"zxlog": 1, "match": "m"}', '{"x610zlog": 1}', '{"do": "pass", "by": "P1"}',
+    '{"zxlog": 1, "zxlog": 2}', '{"do": "x", "do": "y"}',  # repeated keys: one kept, either way
+    '{"do": "x", "n": NaN, "note": "\\"zxlog\\": 1"}',  # NaN: orjson refuses, the standard decoder reads it
+    '{"note": "\\"zxlog\\":", "n": 1' + "0" * 400 + '}',  # beyond a double: orjson refuses
+    '{"note": "\\"zxlog\\":", "n": 1' + "0" * 5000 + '}',  # beyond Python's digit limit: a broken line
+    '{"note": "\\"zxlog\\":", "n": 1' + "0" * 30 + '}',  # orjson reads a float, the standard decoder an int
+    '{"zxlog": 1, "s": "\\ud800"}',  # a lone surrogate: orjson refuses
+    "[" * 2000 + "]" * 2000, '["zxlog"]', '"zxlog"', '{"zxlog": 1', "not json \"zxlog\":",
+])
+def test_a_header_is_told_as_the_standard_decoder_tells_it(line):
+    """``_starts_match`` reads a line with orjson first: its answer is the standard decoder's."""
+    import json
+
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError):
+        expected = True
+    else:
+        expected = type(obj) is not dict or any(k in obj for k in HEADER_KEYS)
+    assert _starts_match(line) is expected

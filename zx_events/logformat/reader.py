@@ -437,11 +437,17 @@ def iter_pieces(path: str | Path, block: int = BLOCK) -> Iterator[Piece]:
 
 def _starts_match(line: str) -> bool:
     """Whether the parser takes ``line`` for a header (a new match): an object with a format key, or a
-    broken line that names one."""
+    broken line that names one. orjson reads it first (a header: a fifth of the standard decoder's
+    time): what it reads is an object exactly when the standard decoder's is, with the same keys (of
+    two equal keys both keep one); a line it refuses (it refuses more) is the standard decoder's to
+    judge."""
     try:
-        obj = json.loads(line)
-    except (ValueError, RecursionError):
-        return True
+        obj = _loads(line)
+    except _orjson_error:
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError):
+            return True
     return type(obj) is not dict or _has_header_key(obj)
 
 
