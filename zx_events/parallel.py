@@ -30,7 +30,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from zx_events.application import ImportOutcome, MatchService, originator_of
+from zx_events.application import ImportOutcome, MatchService, collect_after, originator_of
 from zx_events.errors import FormatError
 from zx_events.forked import WorkerDied, become_worker
 from zx_events.ledger import insert_sealed, sealed_entry
@@ -86,7 +86,7 @@ def check_task(svc: MatchService, catalog: Any, accept: bool,
         _check_pieces(svc, catalog, accept, pieces, out)
     finally:
         _tasks_done += 1
-        gc.collect(2 if _tasks_done % 16 == 0 else 1)
+        collect_after(_tasks_done)
         gc.enable()
     return out
 
@@ -171,9 +171,9 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
         return
     from zx_events.games import load_catalogs
 
-    writer = _Writer(svc, batch)
-    own_catalog = load_catalogs(catalog) if catalog else None
     costs = _Costs()
+    writer = _Writer(svc, batch, costs)
+    own_catalog = load_catalogs(catalog) if catalog else None
 
     def check(task: list) -> list:
         start = time.perf_counter()
@@ -184,7 +184,7 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
     def worth_taking(held: list[_Slot]) -> bool:  # at the end of the input (_take_back_pays)
         unwritten = len(writer.pending) + sum(
             len(x.results) if x.results is not None else len(x.task) for x in queue if isinstance(x, _Slot))
-        return _take_back_pays([len(slot.task) for slot in held], unwritten, costs.check, writer.write)
+        return _take_back_pays([len(slot.task) for slot in held], unwritten, costs.check, costs.write)
 
     pool = _Pool(workers - 1, (svc.store.url, catalog, accept_violations))
     # this process's collector: as in MatchService.import_logs, what is alive before is frozen out of its
@@ -252,18 +252,24 @@ def _average(mean: float | None, value: float, weight: float = 0.3) -> float:
 
 
 class _Costs:
-    """What checking a match takes this process (a running average of its own tasks, seconds)."""
+    """What a match takes this process to check (its own tasks) and to write (its batches): running
+    averages in seconds, None until measured."""
 
-    __slots__ = ("check", "tasks")
+    __slots__ = ("check", "write", "tasks")
 
     def __init__(self) -> None:
         self.check: float | None = None
+        self.write: float | None = None
         self.tasks = 0
 
     def checked(self, matches: int, seconds: float) -> None:
         self.tasks += 1
         if matches and self.tasks > 1:  # the first pays for loading the game's modules and catalogs
             self.check = _average(self.check, seconds / matches)
+
+    def wrote(self, matches: int, seconds: float) -> None:
+        if matches:
+            self.write = _average(self.write, seconds / matches)
 
 
 class _Slot:
@@ -483,14 +489,14 @@ def _serve(tasks: Any, results: Any, theirs: list, parent: int, initargs: tuple)
 class _Writer:
     """The parent's side: in-order outcomes, batches of encoded events, one transaction each."""
 
-    def __init__(self, svc: MatchService, batch: int) -> None:
+    def __init__(self, svc: MatchService, batch: int, costs: _Costs) -> None:
         self.svc = svc
         self.batch = batch
         self.outs: list[ImportOutcome] = []
         self.pending: list[tuple[ImportOutcome, Any, list]] = []
         self.ids: dict[str, tuple[str, str | None]] = {}
         self.batches = 0
-        self.write: float | None = None  # seconds a match takes to write (a running average)
+        self.costs = costs  # what its batches took goes there (_take_back_pays)
 
     def take(self, item: Any) -> Iterator[ImportOutcome]:
         results = [(item, None, [])] if isinstance(item, ImportOutcome) else item.results
@@ -526,9 +532,9 @@ class _Writer:
             else:
                 for out, _, _ in pending:
                     out.status = "imported"
-            self.write = _average(self.write, (time.perf_counter() - start) / len(pending))
+            self.costs.wrote(len(pending), time.perf_counter() - start)
         outs, self.outs, self.pending, self.ids = self.outs, [], [], {}
         self.batches += 1
         if not gc.isenabled():  # the parent's collector is off while it imports: it runs once a batch
-            gc.collect(2 if self.batches % 16 == 0 else 1)
+            collect_after(self.batches)
         yield from outs
