@@ -35,6 +35,7 @@ from __future__ import annotations
 import difflib
 import functools
 import math
+import re
 import threading
 from dataclasses import asdict, dataclass, fields
 from datetime import date
@@ -283,6 +284,38 @@ def _rows(con: duckdb.DuckDBPyConnection, text: str, params: dict[str, Any] | No
     return pl.DataFrame(cur.fetchall(), schema=columns, orient="row")
 
 
+# DuckDB types a Polars frame cannot hold as they are (``Stats.sql``): refused (INTERVAL, UNION) or
+# held as something else (BIT, BIGNUM and VARIANT as raw bytes, TIME WITH TIME ZONE without its offset)
+_NOT_POLARS = re.compile(r"\b(INTERVAL|UNION|BIT|BIGNUM|VARINT|VARIANT|TIME WITH TIME ZONE)\b")
+# DuckDB types given as DuckDB's text by ``Stats.sql_rows``: Python has no value for them, or one
+# that says something else (an infinite date or timestamp, an interval of months, a bit string)
+_AS_TEXT = re.compile(r"(DATE|TIME|TIMESTAMP|INTERVAL|BIT|BIGNUM|VARINT|BLOB)(_[A-Z]+| WITH TIME ZONE)?")
+
+
+def _as_text(relation: Any, which: Any) -> Any:
+    """``relation`` with each column whose type string ``which`` says as VARCHAR (by position:
+    a result may name two columns alike), or ``relation`` itself when none is."""
+    types = [str(t) for t in relation.types]
+    if not any(which(t) for t in types):
+        return relation
+    names = [str(c).replace('"', '""') for c in relation.columns]
+    return relation.project(", ".join(f'CAST(#{i} AS VARCHAR) AS "{n}"' if which(t) else f"#{i}"
+                                      for i, (n, t) in enumerate(zip(names, types), 1)))
+
+
+def _frame_of(relation: Any) -> pl.DataFrame:
+    if relation is None:  # a statement with no result
+        return pl.DataFrame()
+    return _as_text(relation, lambda t: _NOT_POLARS.search(re.sub(r'"[^"]*"', "", t)) is not None).pl()
+
+
+def _python_rows(relation: Any) -> tuple[list[str], list[tuple]]:
+    if relation is None:
+        return [], []
+    relation = _as_text(relation, lambda t: _AS_TEXT.fullmatch(t) is not None)
+    return [str(c) for c in relation.columns], relation.fetchall()
+
+
 def _frame(relation: Any) -> pl.DataFrame:
     """A DataFrame from the relation's Arrow stream: the same frame as ``.pl()`` without importing
     pyarrow (which ``.pl()`` goes through: half a second of a zx stats start-up on the shared machine)."""
@@ -385,12 +418,29 @@ class Stats:
         """Any SQL over the tables, views and macros of the file: read-only and sandboxed (no files,
         other databases, settings or extensions: ``QueryRefused``), interrupted after ``timeout``
         seconds (``QueryTimeout``; None: no limit); ``limit``: at most that many rows. ``game``: every
-        table (and the macros over them) reads only that game's matches (``only_game``)."""
+        table (and the macros over them) reads only that game's matches (``only_game``).
+
+        A column of a type Polars cannot hold as DuckDB gives it (an INTERVAL or a UNION, which it
+        refuses; a BIT, a BIGNUM, a VARIANT or a TIME WITH TIME ZONE, which it holds as raw bytes or
+        without the offset), alone or inside a list or struct, comes as DuckDB's text of it."""
+        return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _frame_of))
+
+    def sql_rows(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
+                 limit: int | None = None, game: str | None = None) -> tuple[list[str], list[tuple]]:
+        """``sql``'s result as its column names and rows of DuckDB's own Python values, exact for
+        every type (``zx sql``): a HUGEINT an int of every digit, a UNION its value, a MAP a dict, a
+        DECIMAL a ``Decimal``. A column of a type that has no such value, or whose value would say
+        something else (a date, time, timestamp or interval, which Python cannot hold when infinite
+        or counted in months; a BIT, a BIGNUM, a BLOB), comes as DuckDB's text of it ("infinity",
+        "1 year 2 months", "101", "\\xFF")."""
+        return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _python_rows))
+
+    def _in_game(self, game: str | None, run: Any) -> Any:
         if game is None:
-            return self._sql(query, params, timeout, limit)
+            return run()
         shadowed = self.only_game(game)
         try:
-            return self._sql(query, params, timeout, limit)
+            return run()
         finally:
             for name in shadowed:
                 self.con.execute(f'DROP VIEW IF EXISTS temp.main."{name}"')
@@ -427,7 +477,7 @@ class Stats:
             made.append(table)
         return made
 
-    def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None) -> pl.DataFrame:
+    def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None, fetch: Any) -> Any:
         timer = None
         if timeout is not None:
             timer = threading.Timer(timeout, self.con.interrupt)
@@ -436,8 +486,8 @@ class Stats:
         try:
             rel = self.con.sql(query, params=params)
             if rel is None:
-                return pl.DataFrame()
-            return (rel.limit(limit) if limit is not None else rel).pl()
+                return fetch(None)
+            return fetch(rel.limit(limit) if limit is not None else rel)
         except duckdb.InterruptException:
             raise QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
                                f"(raise the limit with --timeout SECONDS, 0 for none)") from None

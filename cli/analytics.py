@@ -311,17 +311,31 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     path = resolve_analytics_path(ctx, analytics_path)
     limit = row_limit + 1 if fmt == "table" and row_limit else None  # one more: to know there are more
     try:
-        with Stats(path) as st:
-            df = st.sql(query, timeout=timeout or None, limit=limit, game=game)
+        with Stats(path) as st:  # DuckDB's own values, exact for every type it returns (Stats.sql_rows)
+            columns, rows = st.sql_rows(query, timeout=timeout or None, limit=limit, game=game)
     except (AnalyticsError, UnknownName) as e:
         raise click.ClickException(str(e)) from None
     except duckdb.Error as e:
         raise click.ClickException(f"SQL error: {e}") from None
-    if limit is not None and df.height > row_limit:
-        df = df.head(row_limit)
+    if limit is not None and len(rows) > row_limit:
+        rows = rows[:row_limit]
         click.echo(f"showing the first {row_limit} rows: --limit N (0: all), or --format csv|json for every row",
                    err=True)
-    emit(df.to_dicts(), fmt, df.columns)
+    names = unique_names(columns)
+    emit([dict(zip(names, r)) for r in rows], fmt, names)
+
+
+def unique_names(columns: list[str]) -> list[str]:
+    """Column names made unique for the output's rows (a result may name two columns alike: ``a``,
+    ``a_1``, ...), as Polars names them."""
+    out: list[str] = []
+    for name in columns:
+        new, n = name, 0
+        while new in out:
+            n += 1
+            new = f"{name}_{n}"
+        out.append(new)
+    return out
 
 
 @click.command("export")

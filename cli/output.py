@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import sys
 from typing import Any, Callable, Iterable, Sequence
 
@@ -19,16 +20,62 @@ def format_option(f: Callable) -> Callable:
                         help="Output as a table, JSON, or CSV.")(f)
 
 
-def _cell(v: Any) -> str:
+def blob_text(b: bytes) -> str:
+    """Bytes as DuckDB writes a BLOB as text: printable ASCII as it is, every other byte and the
+    backslash as ``\\xHH`` (``'a\\x00'``)."""
+    return "".join(chr(c) if 32 <= c < 127 and c != 92 else f"\\x{c:02X}" for c in b)
+
+
+def _cell(v: Any, exact: bool = False) -> str:
+    """A value as table text (floats to 4 significant digits) or, ``exact``, as CSV text (every digit)."""
     if v is None:
         return ""
     if isinstance(v, float):
-        return f"{v:.4g}"
+        return repr(v) if exact else f"{v:.4g}"
     if isinstance(v, (list, tuple)):
-        return ", ".join(_cell(x) for x in v)
+        return ", ".join(_cell(x, exact) for x in v)
     if isinstance(v, dict):
-        return json.dumps(v, ensure_ascii=False)
+        return json_text(v)
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return blob_text(bytes(v))
     return str(v)
+
+
+def _json_default(v: Any) -> Any:
+    """What ``json`` cannot write itself: bytes as DuckDB's text of a BLOB, a decimal as the number
+    it is (its text where a JSON number would round it), anything else (dates, times, UUIDs) as its text."""
+    from decimal import Decimal  # (asked only for a value json cannot write: not at every start-up)
+
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return blob_text(bytes(v))
+    if isinstance(v, Decimal) and v.is_finite():
+        if v == v.to_integral_value():
+            return int(v)
+        f = float(v)
+        if Decimal(repr(f)) == v:
+            return f
+    return str(v)
+
+
+def _json_ready(v: Any) -> Any:
+    """``v`` with what JSON has no value for replaced: a NaN or an infinity by null, a key that is
+    not a string, number, boolean or null by its text."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k if k is None or isinstance(k, (str, int, float, bool)) else str(_json_default(k)): _json_ready(x)
+                for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_ready(x) for x in v]
+    return v
+
+
+def json_text(value: Any) -> str:
+    """``value`` as valid JSON (never ``NaN``: ``json.dumps`` would write it), on one line."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=_json_default, allow_nan=False)
+    except (ValueError, TypeError):  # a NaN or an infinity, or a dict key JSON cannot have: rare, so looked for only then
+        return json.dumps(_json_ready(value), ensure_ascii=False, default=_json_default, allow_nan=False)
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None,
@@ -38,7 +85,7 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     ``header=False`` leaves out the CSV header row (for rows that continue an earlier emit)."""
     cols = list(columns) if columns is not None else (list(rows[0].keys()) if rows else [])
     if fmt == "json":
-        click.echo(json.dumps(list(rows), ensure_ascii=False, default=str, indent=None))
+        click.echo(json_text(list(rows)))
         return
     if fmt == "csv":
         buf = io.StringIO()
@@ -46,7 +93,7 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
         if header:
             w.writerow(cols)
         for r in rows:
-            w.writerow([_cell(r.get(c)) for c in cols])
+            w.writerow([_cell(r.get(c), exact=True) for c in cols])
         click.echo(buf.getvalue(), nl=False)
         return
     from rich.console import Console
@@ -153,14 +200,14 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     import shutil
 
     if fmt == "json":
-        click.echo(json.dumps(df.to_dicts(), ensure_ascii=False, default=str))
+        click.echo(json_text(df.to_dicts()))
         return
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(df.columns)
         for r in df.iter_rows():
-            w.writerow(["" if v is None else repr(v) if isinstance(v, float) else _cell(v) for v in r])
+            w.writerow([_cell(v, exact=True) for v in r])
         click.echo(buf.getvalue(), nl=False)
         return
     from rich.console import Console

@@ -1,0 +1,113 @@
+"""``zx sql`` prints whatever DuckDB returns, exactly, in every format.
+
+Found by trying types on ``zx sql``: an INTERVAL or a UNION, an infinite timestamp, a struct holding
+bytes each ended in a traceback (the result went through Polars, which refuses or panics on them),
+a HUGEINT lost its last digits, ``--format json`` wrote ``NaN`` (not JSON), and ``--format csv``
+cut every float to 4 digits.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analytics.stats import Stats
+from analytics_support import log_text
+from cli.main import zx
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("sqlout")
+    log = tmp / "hand.zxlog"
+    log.write_text(log_text(), encoding="utf-8")
+    store = tmp / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", str(log)])
+    assert r.exit_code == 0, r.output
+    return store
+
+
+def run(store: Path, query: str, fmt: str):
+    r = CliRunner().invoke(zx, ["--store", str(store), "sql", "--format", fmt, query])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "Traceback" not in r.output
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def strict_json(text: str):
+    """JSON as the standard defines it: NaN and Infinity are not JSON."""
+    def refuse(name: str):
+        raise ValueError(f"not JSON: {name}")
+    return json.loads(text, parse_constant=refuse)
+
+
+HUGE = "170141183460469231731687303715884105727"  # the largest HUGEINT: 39 digits, more than a double or Decimal(38)
+
+# expression -> (JSON value, CSV text): DuckDB's value, exact; DuckDB's text where Python has no value for it
+TYPES = {
+    "interval 14 month": ("1 year 2 months", "1 year 2 months"),
+    "union_value(k := 7)": (7, "7"),
+    "'infinity'::timestamp": ("infinity", "infinity"),
+    "'-infinity'::date": ("-infinity", "-infinity"),
+    "'12:00:00+02'::timetz": ("12:00:00+02", "12:00:00+02"),
+    "'101'::bit": ("101", "101"),
+    f"{HUGE}::hugeint": (int(HUGE), HUGE),
+    "123456789012345678901234567890123456789012::varint": ("123456789012345678901234567890123456789012",) * 2,
+    "'a\\x00\\x5C'::blob": ("a\\x00\\x5C", "a\\x00\\x5C"),
+    "{'a': [1, 2], 'b': 'x\\xFF'::blob}": ({"a": [1, 2], "b": "x\\xFF"}, '{"a": [1, 2], "b": "x\\\\xFF"}'),
+    "map([1, 2], ['one', 'two'])": ({"1": "one", "2": "two"}, '{"1": "one", "2": "two"}'),
+    "map(['2026-11-26'::date], [1])": ({"2026-11-26": 1}, '{"2026-11-26": 1}'),
+    "1.50::decimal(10, 2)": (1.5, "1.50"),
+    "0.1::decimal(10, 1)": (0.1, "0.1"),
+    "0.123456789::double": (0.123456789, "0.123456789"),
+    "1 / 3": (1 / 3, repr(1 / 3)),
+    "'nan'::double": (None, "nan"),
+    "'-inf'::double": (None, "-inf"),
+}
+
+
+@pytest.mark.parametrize("expr", list(TYPES))
+def test_zx_sql_prints_every_type_exactly_in_every_format(store, expr):
+    want_json, want_csv = TYPES[expr]
+    assert strict_json(run(store, f"SELECT {expr} AS v", "json")) == [{"v": want_json}]
+    assert list(csv.reader(io.StringIO(run(store, f"SELECT {expr} AS v", "csv")))) == [["v"], [want_csv]]
+    table = run(store, f"SELECT {expr} AS v", "table")
+    assert "v" in table.splitlines()[1]
+
+
+def test_a_setting_row_holding_bytes_prints(store):
+    """The query that first showed it: duckdb_settings() has a VARIANT column (two byte strings)."""
+    q = "SELECT * FROM duckdb_settings() WHERE name = 'enable_external_access'"
+    rows = strict_json(run(store, q, "json"))
+    assert rows[0]["name"] == "enable_external_access" and rows[0]["value"] == "false"
+    assert "enable_external_access" in run(store, q, "table")
+    assert run(store, q, "csv").splitlines()[0].startswith("name,value,")
+
+
+def test_csv_and_json_keep_every_digit_the_table_rounds(store):
+    q = "SELECT 2 / 3 AS r, 12345.678901234 AS x"
+    assert run(store, q, "csv").splitlines() == ["r,x", f"{2 / 3!r},12345.678901234"]
+    assert strict_json(run(store, q, "json")) == [{"r": 2 / 3, "x": 12345.678901234}]
+    assert "0.6667" in run(store, q, "table")
+
+
+def test_columns_named_alike_stay_apart(store):
+    assert run(store, "SELECT 1 AS a, 2 AS a, 3 AS a_1", "csv").splitlines() == ["a,a_1,a_1_1", "1,2,3"]
+
+
+def test_the_python_api_gives_a_frame_for_types_polars_cannot_hold(store):
+    with Stats(store.with_suffix(".duckdb")) as st:
+        df = st.sql("SELECT interval 14 month AS i, union_value(k := 7) AS u, '101'::bit AS b, "
+                    "{'x': interval 1 day} AS s, 5 AS n, [1, 2] AS l")
+        assert df.to_dicts() == [{"i": "1 year 2 months", "u": "7", "b": "101", "s": "{'x': 1 day}", "n": 5,
+                                  "l": [1, 2]}]
+        assert st.sql("SELECT 1 AS a, 2 AS a").columns == ["a", "a_1"]
+        columns, rows = st.sql_rows(f"SELECT {HUGE}::hugeint AS h, 'infinity'::timestamp AS t")
+        assert columns == ["h", "t"] and rows == [(int(HUGE), "infinity")]
+        assert st.sql_rows("SELECT * FROM range(10) t(n)", limit=3) == (["n"], [(0,), (1,), (2,)])
