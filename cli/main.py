@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -304,8 +305,46 @@ for _command in zx.commands.values():
     accept_store_everywhere(_command)
 
 
+DEBUG_ENV = "ZX_DEBUG"  # set (to anything but 0): an unexpected error shows its traceback
+
+
 def main() -> None:
-    zx(prog_name="zx")
+    try:
+        zx(prog_name="zx")
+    except (SystemExit, KeyboardInterrupt, GeneratorExit):
+        raise
+    except BaseException as e:  # (BaseException: a Rust library's panic reaches Python as one)
+        if os.environ.get(DEBUG_ENV, "0") not in ("", "0"):
+            raise
+        click.echo(internal_error(e), err=True)
+        sys.exit(1)
+
+
+def internal_error(e: BaseException) -> str:
+    """The one line ``zx`` prints for an error no command expected, instead of a traceback: what
+    failed and where (the innermost frame, as FILE:LINE), and that it is a bug to report."""
+    import traceback
+    from pathlib import Path
+
+    where = ""
+    frames = traceback.extract_tb(e.__traceback__)
+    if frames:
+        last = frames[-1]
+        root = Path(__file__).resolve().parent.parent
+        try:
+            name = Path(last.filename).resolve().relative_to(root).as_posix()
+        except ValueError:
+            name = last.filename
+        where = f" at {name}:{last.lineno} (in {last.name})"
+    if isinstance(e, MemoryError):
+        return f"Error: out of memory{where}: nothing more could be done"
+    if isinstance(e, OSError) and e.errno is not None:  # the system refused (disk full, permission, ...)
+        target = f": {e.filename}" if e.filename is not None else ""
+        return f"Error: {e.strerror or e}{target}{where}"
+    text = str(e).strip().splitlines()
+    return (f"Error: internal error: {type(e).__name__}: {text[0] if text else 'no message'}{where}. "
+            f"This is a bug in zx, not in your data or command: please report it with the command that "
+            f"caused it; {DEBUG_ENV}=1 shows the traceback.")
 
 
 if __name__ == "__main__":

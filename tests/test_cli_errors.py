@@ -1,0 +1,47 @@
+"""No error reaches a ``zx`` user as a traceback (the quality bar): the last resort of ``cli.main.main``
+turns an error no command expected into one line naming its type, message and FILE:LINE."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from analytics_support import log_text
+from cli.main import internal_error, zx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_an_unexpected_error_is_one_line_naming_where_not_a_traceback(tmp_path):
+    """The last resort of ``zx`` (``cli.main.main``): an error no command expected is one line on
+    stderr with its type, message and FILE:LINE, exit code 1; ZX_DEBUG=1 shows the traceback."""
+    code = ("import sys\nimport cli.analytics\n"
+            "def boom(*a, **k):\n    raise RuntimeError('injected for the test')\n"
+            "cli.analytics.emit = boom\nfrom cli.main import main\n"
+            "sys.argv = ['zx', '--store', sys.argv[1], 'sql', 'SELECT 1 AS n']\nmain()\n")
+    log = tmp_path / "hand.zxlog"
+    log.write_text(log_text(), encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    assert CliRunner().invoke(zx, ["--store", str(store), "import", str(log)]).exit_code == 0
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    p = subprocess.run([sys.executable, "-c", code, str(store)], cwd=tmp_path, env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 1 and p.stdout == ""
+    assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    assert "Error: internal error: RuntimeError: injected for the test at <string>:4 (in boom)" in p.stderr
+    assert "ZX_DEBUG=1 shows the traceback" in p.stderr
+    p = subprocess.run([sys.executable, "-c", code, str(store)], cwd=tmp_path, env={**env, "ZX_DEBUG": "1"},
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "Traceback" in p.stderr and "RuntimeError: injected for the test" in p.stderr
+
+
+def test_a_system_error_says_what_the_system_refused_not_a_bug():
+    try:
+        open("/nonexistent-dir/x", "w")
+    except OSError as e:
+        text = internal_error(e)
+    assert text.startswith("Error: No such file or directory: /nonexistent-dir/x at ")
+    assert "This is a bug" not in text
