@@ -27,6 +27,26 @@ def _literal(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
+def replaced_by_export(out: Path) -> list[str]:
+    """What in ``out`` an export would replace (its own folders and data dictionary, where they are)
+    when ``out`` is not an earlier export: nothing for a new or empty directory, nor for an earlier
+    export (its ``data-dictionary.md`` is zx's), whose folders an export replaces by design."""
+    names = [*PARTITIONED, "card_catalog", DICTIONARY]
+    there = [n for n in names if (out / n).exists()]
+    if not there:
+        return []
+    dictionary = out / DICTIONARY
+    if dictionary.is_file():
+        ours = resources.files("analytics").joinpath(DICTIONARY).read_text(encoding="utf-8").partition("\n")[0]
+        try:
+            with open(dictionary, encoding="utf-8") as f:
+                if f.readline().rstrip("\n") == ours:
+                    return []
+        except (OSError, UnicodeDecodeError):
+            pass
+    return there
+
+
 def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
                    on_table: Callable[[str], None] | None = None) -> list[dict]:
     """Write every table under ``out`` (replacing an earlier export of the same table)."""

@@ -341,10 +341,12 @@ def unique_names(columns: list[str]) -> list[str]:
 @click.command("export")
 @click.option("--parquet", "out", required=True, type=click.Path(file_okay=False), metavar="DIR",
               help="Directory for the Parquet files (Hive-partitioned by month) and the data dictionary.")
+@click.option("--force", is_flag=True,
+              help="Replace folders named like the export's tables in DIR even when DIR is not an earlier export.")
 @analytics_option
 @format_option
 @click.pass_context
-def export_cmd(ctx: click.Context, out: str, analytics_path: str | None, fmt: str) -> None:
+def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | None, fmt: str) -> None:
     """Export every analytics table as Parquet, partitioned by month, with the data dictionary.
 
     Example: zx export --parquet out/ && python -c "import polars as pl; print(pl.scan_parquet('out/matches').collect())"
@@ -352,11 +354,17 @@ def export_cmd(ctx: click.Context, out: str, analytics_path: str | None, fmt: st
     import duckdb
 
     from analytics.db import AnalyticsError, connect_reader
-    from analytics.export import PARTITIONED, export_parquet
+    from analytics.export import PARTITIONED, export_parquet, replaced_by_export
 
     path = resolve_analytics_path(ctx, analytics_path)
     if Path(out).exists() and not Path(out).is_dir():
         raise click.ClickException(f"--parquet {out} is a file, not a directory")
+    clash = [] if force else replaced_by_export(Path(out))
+    if clash:
+        shown = ", ".join(clash[:5]) + (f" and {len(clash) - 5} more" if len(clash) > 5 else "")
+        raise click.ClickException(f"--parquet {out} holds {shown}, which the export would replace, and is not "
+                                   f"an earlier export of zx (no data dictionary of zx in it): give a new or empty "
+                                   f"directory, or --force to replace them (nothing was written)")
     try:
         con = connect_reader(path, sandbox=False)  # it writes the Parquet files itself
     except AnalyticsError as e:

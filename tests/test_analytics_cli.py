@@ -222,3 +222,30 @@ def test_zx_stats_writes_nothing_but_its_table(imported):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0].startswith("deck,")
     assert r.stderr == "", r.stderr
+
+
+def test_export_never_replaces_folders_it_did_not_write_unless_forced(imported, tmp_path):
+    """A directory that is not an earlier export (no data dictionary of zx): a folder named like a
+    table is the user's, and the export (which replaces its own folders whole) leaves it alone."""
+    out = tmp_path / "mine"
+    (out / "matches").mkdir(parents=True)
+    (out / "matches" / "notes.txt").write_text("keep me")
+    (out / "card_catalog").mkdir()
+    (out / "card_catalog" / "mine.parquet").write_bytes(b"not ours")
+    r = run(imported, "export", "--parquet", str(out))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"--parquet {out} holds matches, card_catalog, which the export would replace" in r.output
+    assert "nothing was written" in r.output
+    assert (out / "matches" / "notes.txt").read_text() == "keep me"
+    assert (out / "card_catalog" / "mine.parquet").read_bytes() == b"not ours"
+    assert sorted(p.name for p in out.iterdir()) == ["card_catalog", "matches"]
+    other = tmp_path / "other"  # other files beside the export's own names: no clash
+    other.mkdir()
+    (other / "readme.txt").write_text("mine")
+    assert run(imported, "export", "--parquet", str(other)).exit_code == 0
+    assert (other / "readme.txt").read_text() == "mine" and (other / "data-dictionary.md").is_file()
+    assert run(imported, "export", "--parquet", str(other)).exit_code == 0  # an earlier export: replaced
+    forced = run(imported, "export", "--parquet", str(out), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert not (out / "matches" / "notes.txt").exists()
+    assert pl.scan_parquet(out / "matches").collect().height == 3
