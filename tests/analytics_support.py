@@ -92,6 +92,21 @@ def log_text(ids: tuple[str, ...] = ("m1", "m2", "m3")) -> str:
     return "".join(text(recs[i], h[i]) for i in ids)
 
 
+def imported_store(folder: Path, *options: str) -> Path:
+    """The hand-built matches written to ``folder/hand.zxlog`` and imported by ``zx import`` (with
+    ``options``) into ``folder/s.sqlite`` (its analytics file beside it, unless ``--no-analytics``)."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    log = folder / "hand.zxlog"
+    log.write_text(log_text(), encoding="utf-8")
+    store = folder / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", *options, str(log)])
+    assert r.exit_code == 0, r.output
+    return store
+
+
 def import_matches(svc: Any, ids: tuple[str, ...] = ("m1", "m2", "m3")) -> None:
     for log in parse_log(log_text(ids), "hand.zxlog"):
         out = svc.import_log(log)

@@ -17,7 +17,7 @@ from polars.testing import assert_frame_equal
 
 from analytics.parallel import WORKERS_ENV
 from analytics.projection import CRASH_ENV
-from analytics_support import all_tables, assert_same_tables, log_text
+from analytics_support import all_tables, assert_same_tables, imported_store, log_text
 from cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,12 +27,7 @@ ZX = [str(Path(sys.executable).with_name("zx"))]  # the installed console script
 @pytest.fixture
 def imported(tmp_path):
     """The hand-built matches imported into a SQLite store, analytics updated by zx import."""
-    log = tmp_path / "hand.zxlog"
-    log.write_text(log_text(), encoding="utf-8")
-    store = tmp_path / "s.sqlite"
-    r = CliRunner().invoke(zx, ["--store", str(store), "import", str(log)])
-    assert r.exit_code == 0, r.output
-    return store
+    return imported_store(tmp_path)
 
 
 def run(store: Path, *args: str) -> "object":

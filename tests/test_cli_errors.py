@@ -7,10 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from analytics_support import log_text
-from cli.main import internal_error, zx
+from analytics_support import imported_store
+from cli.main import internal_error
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,10 +20,7 @@ def test_an_unexpected_error_is_one_line_naming_where_not_a_traceback(tmp_path):
             "def boom(*a, **k):\n    raise RuntimeError('injected for the test')\n"
             "cli.analytics.emit = boom\nfrom cli.main import main\n"
             "sys.argv = ['zx', '--store', sys.argv[1], 'sql', 'SELECT 1 AS n']\nmain()\n")
-    log = tmp_path / "hand.zxlog"
-    log.write_text(log_text(), encoding="utf-8")
-    store = tmp_path / "s.sqlite"
-    assert CliRunner().invoke(zx, ["--store", str(store), "import", str(log)]).exit_code == 0
+    store = imported_store(tmp_path)
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
     p = subprocess.run([sys.executable, "-c", code, str(store)], cwd=tmp_path, env=env, capture_output=True,
                        text=True, timeout=120)

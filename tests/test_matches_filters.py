@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analytics_support import log_text
+from analytics_support import imported_store
 from cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,12 +18,7 @@ INVALID = ROOT / "examples" / "invalid" / "202.7e-player-under-overboost.zxlog"
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    d = tmp_path_factory.mktemp("matches")
-    log = d / "hand.zxlog"
-    log.write_text(log_text(), encoding="utf-8")
-    s = d / "s.sqlite"
-    r = CliRunner().invoke(zx, ["--store", str(s), "import", "--no-analytics", str(log)])
-    assert r.exit_code == 0, r.output
+    s = imported_store(tmp_path_factory.mktemp("matches"), "--no-analytics")
     r = CliRunner().invoke(zx, ["--store", str(s), "import", "--no-analytics", "--accept-violations", str(INVALID)])
     assert r.exit_code == 0, r.output
     return s

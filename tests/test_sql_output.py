@@ -17,19 +17,13 @@ import pytest
 from click.testing import CliRunner
 
 from analytics.stats import Stats
-from analytics_support import log_text
+from analytics_support import imported_store
 from cli.main import zx
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("sqlout")
-    log = tmp / "hand.zxlog"
-    log.write_text(log_text(), encoding="utf-8")
-    store = tmp / "s.sqlite"
-    r = CliRunner().invoke(zx, ["--store", str(store), "import", str(log)])
-    assert r.exit_code == 0, r.output
-    return store
+    return imported_store(tmp_path_factory.mktemp("sqlout"))
 
 
 def run(store: Path, query: str, fmt: str):

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from analytics.db import QueryRefused, QueryTimeout
 from analytics.stats import Stats
-from analytics_support import log_text
+from analytics_support import imported_store
 from cli.main import zx
 
 DOCUMENTED = ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_catalog")
@@ -26,12 +26,7 @@ DOCUMENTED = ("matches", "seats", "plays", "attacks", "life", "ignitions", "turn
 def store(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # where DuckDB would put secrets and extensions
     (tmp_path / "home").mkdir()
-    log = tmp_path / "hand.zxlog"
-    log.write_text(log_text(), encoding="utf-8")
-    store = tmp_path / "s.sqlite"
-    r = CliRunner().invoke(zx, ["--store", str(store), "import", str(log)])
-    assert r.exit_code == 0, r.output
-    return store
+    return imported_store(tmp_path)
 
 
 def _digest(p: Path) -> str:
