@@ -10,7 +10,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import load_catalog_option, service
+from .common import BOARD_HELP, load_catalog_option, service
 from .output import emit, format_option, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
@@ -31,14 +31,15 @@ def _summary(a) -> str:
 @click.command("audit")
 @click.argument("targets", nargs=-1, required=True, metavar="LOG...|MATCH...")
 @click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
-              help="Card catalog to check with (default: the one each header names).")
+              help="Card catalog to check with (default: the shipped one each header names).")
+@click.option("--board", "board_path", default=None, metavar="NAME|FILE", help=BOARD_HELP)
 @click.option("--bundle", "bundle_path", default=None, type=click.Path(dir_okay=False), metavar="FILE.zip",
               help="Write a dispute bundle of the (single) audited match to FILE.zip.")
 @click.option("--force", is_flag=True, help="Let --bundle replace an existing file.")
 @format_option
 @click.pass_context
-def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | None, bundle_path: str | None,
-              force: bool, fmt: str) -> None:
+def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | None, board_path: str | None,
+              bundle_path: str | None, force: bool, fmt: str) -> None:
     """Report every rule violation of match logs or stored matches (exit 1 when any).
 
     Example: zx audit r3.zxlog   or   zx audit tokyo-regional-2026-r3-t12 --bundle dispute.zip
@@ -51,7 +52,7 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     from zx_events.errors import FormatError
     from zx_events.logformat.reader import read_log
 
-    catalog = load_catalog_option(catalog_path)
+    catalog = load_catalog_option(catalog_path, board_path)
     if bundle_path is not None:  # before any work: never a traceback, never a file replaced unasked
         folder = Path(bundle_path).parent
         if not folder.is_dir():

@@ -36,16 +36,21 @@ def summaries(ctx: click.Context) -> list[dict]:
     return rows if rows is not None else service(ctx).summaries()
 
 
-def load_catalog_option(path: str | None):
-    """``--catalog NAME|FILE``: {game key: catalog} for the game it belongs to (None: each header's own)."""
-    if path is None:
+def load_catalog_option(path: str | None, board: str | None = None):
+    """``--catalog NAME|FILE`` and ``--board NAME|FILE``: the reference data for the games they
+    belong to (``games.load_references``; None: each header's own shipped catalog and board)."""
+    if path is None and board is None:
         return None
-    from zx_events.games import load_catalogs
+    from zx_events.games import load_references
 
     try:
-        return load_catalogs(path)
+        return load_references(path, board=board)
     except ZXError as e:
         raise click.ClickException(str(e)) from None
+
+
+BOARD_HELP = ("X610Z board for every X610Z match: a shipped name or a board file (default: the shipped board each "
+              "header names; a log names a board, it cannot make zx read a file).")
 
 
 def log_paths(args: tuple[str, ...]) -> list[str]:

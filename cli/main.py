@@ -9,7 +9,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import STORE_HELP, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
+from .common import BOARD_HELP, STORE_HELP, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
 from .output import emit, format_option, progress
 
 
@@ -139,8 +139,9 @@ def zx(ctx: click.Context, store: str | None) -> None:
 @zx.command("import")
 @click.argument("logs", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
-              help="Card catalog for every match of the game it belongs to (default: the one each header "
+              help="Card catalog for every match of the game it belongs to (default: the shipped one each header "
                    "names, else the game's sample; zx games lists them).")
+@click.option("--board", "board_path", default=None, metavar="NAME|FILE", help=BOARD_HELP)
 @click.option("--accept-violations", is_flag=True,
               help="Store matches as played, recording each rule violation as an event.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
@@ -150,8 +151,8 @@ def zx(ctx: click.Context, store: str | None) -> None:
               help="Then bring the analytics DuckDB file up to date (zx analytics update; path from ZX_ANALYTICS).")
 @format_option
 @click.pass_context
-def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | None, accept_violations: bool,
-               workers: int | None, fmt: str, update_analytics: bool = True) -> None:
+def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | None, board_path: str | None,
+               accept_violations: bool, workers: int | None, fmt: str, update_analytics: bool = True) -> None:
     """Import match logs (JSON Lines: zxlog 1, x610zlog 1) into the event store, checking every rule.
 
     Example: zx import examples/legal/*.zxlog   (or a folder: zx import examples/legal; stdin: zx import -)
@@ -168,13 +169,13 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
 
     logs = tuple(log_paths(logs))
     svc = service(ctx, create=True)
-    load_catalog_option(catalog_path)  # a bad --catalog fails here, before any work
+    load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here, before any work
     total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
     outcomes = []
     with progress(max(1, total), "importing", enabled=total > 2_000_000) as bar:
         task = bar.add_task("import", total=total)
         try:  # one match at a time: memory stays bounded whatever the corpus size
-            for o in import_files(svc, logs, workers=workers, catalog=catalog_path,
+            for o in import_files(svc, logs, workers=workers, catalog=catalog_path, board=board_path,
                                   accept_violations=accept_violations, on_bytes=lambda n: bar.advance(task, n)):
                 outcomes.append(o)
         except PersistenceError as e:  # the store failed mid-import: the batch under way was not saved

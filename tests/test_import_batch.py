@@ -226,7 +226,7 @@ def test_workers_leave_ctrl_c_to_the_parent_and_end_when_it_closes_them(tmp_path
 
     store = tmp_path / "s.sqlite"
     MatchService(str(store))
-    pool = parallel._Pool(1, (str(store), None, False))
+    pool = parallel._Pool(1, (str(store), None, None, False))  # _init: store, catalog, board, accept
     try:
         time.sleep(0.5)  # past its start, where it turns SIGINT off
         os.kill(pool.procs[0].pid, signal.SIGINT)

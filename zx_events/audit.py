@@ -24,7 +24,7 @@ from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows, verify_r
 from zx_events.ledger import failure_warning, match_verdict
 from zx_events.logformat.reader import MatchLog, Record
 
-Catalog = Any  # a game's catalog, or {game key: catalog} (zx_events.games.load_catalogs)
+Catalog = Any  # a game's catalog, or the reference data of the command line (zx_events.games.load_references)
 NOT_STORED = "not stored"  # integrity of a log file whose match is not in the store
 DIFFERS = "differs"  # integrity of a log file whose match is stored with other content
 

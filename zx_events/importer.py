@@ -31,8 +31,9 @@ def game_of(log: MatchLog) -> "Game":
 
 def catalog_for(log: MatchLog, override: Any = None) -> Any:
     """The catalog a match is checked against: ``override`` (a catalog, or {game key: catalog} as
-    ``games.load_catalogs`` gives for ``--catalog``) when it is for the match's game, else the one
-    its header names (or the game's default)."""
+    ``games.load_references`` gives for ``--catalog``) when it is for the match's game, else the
+    shipped one its header names (or the game's default): a header names a catalog, it never makes
+    zx read a file (``Game.load_catalog``)."""
     game = game_of(log)
     if override is not None and isinstance(override, Mapping):  # (typing's Mapping: an ABC check, asked only then)
         override = override.get(game.key)
@@ -40,21 +41,23 @@ def catalog_for(log: MatchLog, override: Any = None) -> Any:
         return override
     name = (log.header or {}).get("catalog") or game.default_catalog
     try:
-        return game.load_catalog(name)
+        return game.load_catalog(name, files=False)
     except FormatError as e:
         raise FormatError(e.message, source=log.source, line=log.header_line) from None
 
 
-def fixtures_for(log: MatchLog) -> dict[str, Any]:
-    """Reference data the header pins besides the catalog (X610Z: the board file)."""
+def fixtures_for(log: MatchLog, override: Any = None) -> dict[str, Any]:
+    """Reference data the header pins besides the catalog (X610Z: the shipped board it names, or the
+    one ``override`` holds: ``games.load_references`` for ``--board``)."""
     try:
-        return game_of(log).load_fixtures(log.header or {})
+        return game_of(log).load_fixtures(log.header or {}, override if isinstance(override, Mapping) else None)
     except FormatError as e:
         raise FormatError(e.message, source=log.source, line=log.header_line) from None
 
 
 def build_match(log: MatchLog, *, catalog: Any = None, strict: bool = True) -> Checked:
-    """Check ``log`` with the rules engine; strict raises ``RuleViolation`` at the first violation."""
+    """Check ``log`` with the rules engine; strict raises ``RuleViolation`` at the first violation.
+    ``catalog``: a catalog, or the reference data given on the command line (``games.load_references``)."""
     if log.error is not None:
         raise log.error
     if log.header is None:
@@ -62,7 +65,7 @@ def build_match(log: MatchLog, *, catalog: Any = None, strict: bool = True) -> C
     game = game_of(log)
     cat = catalog_for(log, catalog)
     check_codes(log, cat)
-    m, ref = game.open_match(log.header, cat, fixtures_for(log), strict=strict, source=log.source,
+    m, ref = game.open_match(log.header, cat, fixtures_for(log, catalog), strict=strict, source=log.source,
                              content_sha256=log.content_sha256, line=log.header_line)
     handle = ref.handle
     for rec in log.records:

@@ -46,12 +46,12 @@ _catalog: Any = None
 _accept = False
 
 
-def _init(store: str, catalog: str | None, accept: bool) -> None:
+def _init(store: str, catalog: str | None, board: str | None, accept: bool) -> None:
     global _svc, _catalog, _accept
-    from zx_events.games import load_catalogs
+    from zx_events.games import load_references
 
     _svc = MatchService(store)
-    _catalog = load_catalogs(catalog) if catalog else None
+    _catalog = load_references(catalog, board=board) if catalog or board else None
     _accept = accept
     gc.freeze()  # what the worker holds from here on (modules, the service) is out of the collector's passes
     gc.enable()  # check_task collects once a task (whatever the forking process had set)
@@ -144,18 +144,19 @@ def _tasks(paths: Iterable[str], on_bytes: Callable[[int], None] | None) -> Iter
 
 
 def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None = None, catalog: str | None = None,
-                 accept_violations: bool = False, batch: int = 64,
+                 board: str | None = None, accept_violations: bool = False, batch: int = 64,
                  on_bytes: Callable[[int], None] | None = None) -> Iterator[ImportOutcome]:
     """Import every match of ``paths`` into the store of ``svc`` on ``workers`` processes (the workers
-    open the same store); outcomes in input order."""
+    open the same store); outcomes in input order. ``catalog``, ``board``: ``--catalog``, ``--board``
+    (``games.load_references``)."""
     workers = workers or os.cpu_count() or 1
     # a memory store lives in this process only; the workers are forked (where a system cannot fork,
     # the import runs in this process)
     if workers <= 1 or svc.store.kind == "memory" or not _can_fork():
-        from zx_events.games import load_catalogs
+        from zx_events.games import load_references
         from zx_events.logformat.reader import MatchLog, iter_log
 
-        cat = load_catalogs(catalog) if catalog else None
+        cat = load_references(catalog, board=board) if catalog or board else None
 
         def logs() -> Iterator[MatchLog]:
             for path in paths:
@@ -169,11 +170,11 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
 
         yield from svc.import_logs(logs(), catalog=cat, accept_violations=accept_violations, batch=batch)
         return
-    from zx_events.games import load_catalogs
+    from zx_events.games import load_references
 
     costs = _Costs()
     writer = _Writer(svc, batch, costs)
-    own_catalog = load_catalogs(catalog) if catalog else None
+    own_catalog = load_references(catalog, board=board) if catalog or board else None
 
     def check(task: list) -> list:
         start = time.perf_counter()
@@ -186,7 +187,7 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
             len(x.results) if x.results is not None else len(x.task) for x in queue if isinstance(x, _Slot))
         return _take_back_pays([len(slot.task) for slot in held], unwritten, costs.check, costs.write)
 
-    pool = _Pool(workers - 1, (svc.store.url, catalog, accept_violations))
+    pool = _Pool(workers - 1, (svc.store.url, catalog, board, accept_violations))
     # this process's collector: as in MatchService.import_logs, what is alive before is frozen out of its
     # passes and it runs once a batch (_Writer.flush), not every 700 allocations of the tasks it checks
     frozen = gc.get_freeze_count() == 0

@@ -79,7 +79,7 @@ def game_of(match: Any) -> Any:
 def card_names(game_key: str, name: str | None, sha256: str | None) -> CardNames:
     """Card names from the catalog a match was checked against; a warning when it changed or is gone."""
     try:
-        cat = games.get(game_key).load_catalog(name or None)
+        cat = games.get(game_key).load_catalog(name or None, files=False)  # a stored name: never a file
     except ZXError as e:
         return CardNames(MappingProxyType({}), Masker(), f"catalog {name!r} cannot be loaded ({e.message}): "
                                                          f"cards are shown by code only")

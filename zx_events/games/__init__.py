@@ -119,6 +119,25 @@ def describe() -> Iterator[dict[str, Any]]:
         yield game.describe()
 
 
+def load_references(catalog: str | None = None, **fixtures: str | None) -> dict[Any, Any]:
+    """``--catalog`` and each game's fixture options (``--board``): the reference data given on the
+    command line, in one mapping for the importer: {game key: catalog} (``load_catalogs``) and
+    {(game key, kind): value} for every kind given (``Game.fixture_options``; a kind no game takes, or
+    a bad file: ``FormatError``). A log's header only names shipped reference data; a file comes from here."""
+    from zx_events.errors import FormatError
+
+    out: dict[Any, Any] = dict(load_catalogs(catalog))
+    for kind, name_or_path in fixtures.items():
+        if not name_or_path:
+            continue
+        takers = [g for g in all_games() if kind in g.fixture_options()]
+        if not takers:
+            raise FormatError(f"no installed game takes a {kind}")
+        for game in takers:
+            out[(game.key, kind)] = game.load_fixture(kind, name_or_path)
+    return out
+
+
 def load_catalogs(name_or_path: str | None) -> dict[str, Any]:
     """``--catalog``: a catalog name or file for the game it belongs to, as {game key: catalog}.
 

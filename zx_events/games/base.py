@@ -28,7 +28,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import import_module, resources
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Iterable, Iterator, Mapping, Protocol
 
 import orjson
 
@@ -168,18 +168,36 @@ class Game(ABC):
 
     # ------------------------------------------------------------------ reference data
     @abstractmethod
-    def load_catalog(self, name_or_path: str | None = None) -> Any:
-        """A shipped catalog by name, or a catalog file by path (None: ``default_catalog``).
+    def load_catalog(self, name_or_path: str | None = None, *, files: bool = True) -> Any:
+        """A shipped catalog by name, or (``files``) a catalog file by path (None: ``default_catalog``).
         The catalog has ``name``, ``sha256``, ``ref`` (what a match pins), ``names`` (code -> name),
-        ``game`` and ``code in catalog``; a bad file raises ``CatalogError`` naming it."""
+        ``game`` and ``code in catalog``; a bad file raises ``CatalogError`` naming it.
+
+        ``files=False`` for every name that comes from data (a log's header, a stored match): such a
+        name picks a shipped catalog and never a file, so a log cannot make zx read a file of the
+        machine (docs/security.md); a catalog file comes from the command line (``--catalog FILE``)."""
 
     @abstractmethod
     def catalog_names(self) -> list[str]:
         """The shipped catalogs."""
 
-    def load_fixtures(self, header: dict) -> dict[str, Any]:
-        """Reference data a header pins besides the catalog (X610Z: its board). Z/X: none."""
+    def load_fixtures(self, header: dict, override: Mapping[Any, Any] | None = None) -> dict[str, Any]:
+        """Reference data a header pins besides the catalog (X610Z: its board), by the shipped names
+        the header gives (never a file: see ``load_catalog``), or where ``override`` holds one (a file
+        given on the command line: ``fixture_options``, ``zx_events.games.load_references``) that
+        one. Z/X: none."""
         return {}
+
+    def fixture_options(self) -> tuple[str, ...]:
+        """The kinds of reference data besides the catalog a user may give as a file on the command
+        line, each a ``--KIND NAME|FILE`` option of ``zx import`` and ``zx audit`` (X610Z: board)."""
+        return ()
+
+    def load_fixture(self, kind: str, name_or_path: str) -> Any:
+        """One of ``fixture_options`` by shipped name or file path (a bad one: ``FormatError``)."""
+        from zx_events.errors import FormatError
+
+        raise FormatError(f"{self.name} has no {kind} to give")
 
     # ------------------------------------------------------------------ the engine
     @property

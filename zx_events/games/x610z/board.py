@@ -237,8 +237,10 @@ def builtin_board_names() -> list[str]:
                   if p.name.endswith(".json"))
 
 
-def load_board(name_or_path: str) -> Board:
-    """A shipped board by name (``x610z-orbits-sample``) or a board file by path."""
+def load_board(name_or_path: str, *, files: bool = True) -> Board:
+    """A shipped board by name (``x610z-orbits-sample``) or, ``files``, a board file by path.
+    ``files=False`` for a name that comes from data (a log's header, a stored match): it names a
+    shipped board, never a file to read (docs/security.md)."""
     if name_or_path in _BUILTIN:
         return _BUILTIN[name_or_path]
     res = resources.files(__package__).joinpath("boards").joinpath(f"{name_or_path}.json")
@@ -246,6 +248,9 @@ def load_board(name_or_path: str) -> Board:
         board = parse_board(res.read_text(encoding="utf-8"), source=f"boards/{name_or_path}.json")
         _BUILTIN[name_or_path] = board
         return board
+    if not files:
+        raise FormatError(f"unknown board {name_or_path!r}: not a shipped board "
+                          f"({', '.join(builtin_board_names())}); a board file is given with --board FILE")
     if Path(name_or_path).is_file():
         return read_board(name_or_path)
     raise FormatError(f"unknown board {name_or_path!r}: not a shipped board "

@@ -258,8 +258,9 @@ def builtin_catalog_names() -> list[str]:
                   if p.name.endswith(".csv"))
 
 
-def load_catalog(name_or_path: str) -> Catalog:
-    """A shipped X610Z catalog by name (``x610z-sample``) or a CSV file by path."""
+def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
+    """A shipped X610Z catalog by name (``x610z-sample``) or, ``files``, a CSV file by path
+    (``files=False`` for a name from data: see ``zx_events.games.zx.cards.load_catalog``)."""
     if name_or_path in _BUILTIN:
         return _BUILTIN[name_or_path]
     res = resources.files(__package__).joinpath("catalogs").joinpath(f"{name_or_path}.csv")
@@ -268,6 +269,9 @@ def load_catalog(name_or_path: str) -> Catalog:
                             source=f"catalogs/{name_or_path}.csv")
         _BUILTIN[name_or_path] = cat
         return cat
+    if not files:
+        raise CatalogError(f"unknown X610Z catalog {name_or_path!r}: not a shipped catalog "
+                           f"({', '.join(builtin_catalog_names())}); a catalog file is given with --catalog FILE")
     if Path(name_or_path).is_file():
         return read_catalog(name_or_path)
     raise CatalogError(f"unknown X610Z catalog {name_or_path!r}: not a shipped catalog "

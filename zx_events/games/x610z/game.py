@@ -4,7 +4,7 @@ Its modules are imported when first asked for, so ``zx matches`` never loads the
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from zx_events.games.base import Game
 
@@ -51,10 +51,10 @@ class X610Z(Game):
                     yield from info[key]
 
     # ------------------------------------------------------------------ reference data
-    def load_catalog(self, name_or_path: str | None = None):
+    def load_catalog(self, name_or_path: str | None = None, *, files: bool = True):
         from .cards import load_catalog
 
-        return load_catalog(name_or_path or self.default_catalog)
+        return load_catalog(name_or_path or self.default_catalog, files=files)
 
     def catalog_names(self) -> list[str]:
         from .cards import builtin_catalog_names
@@ -66,11 +66,23 @@ class X610Z(Game):
 
         return builtin_board_names()
 
-    def load_fixtures(self, header: dict) -> dict[str, Any]:
-        """The board file the header names (name and SHA-256 are pinned in the Started event)."""
+    def load_fixtures(self, header: dict, override: Mapping[Any, Any] | None = None) -> dict[str, Any]:
+        """The shipped board the header names, or the board given with ``--board`` (``override``);
+        its name and SHA-256 are pinned in the Started event."""
         from .board import load_board
 
-        return {BOARD_FIXTURE: load_board(header["board"])}
+        board = override.get((self.key, BOARD_FIXTURE)) if override else None
+        return {BOARD_FIXTURE: board if board is not None else load_board(header["board"], files=False)}
+
+    def fixture_options(self) -> tuple[str, ...]:
+        return (BOARD_FIXTURE,)
+
+    def load_fixture(self, kind: str, name_or_path: str) -> Any:
+        if kind != BOARD_FIXTURE:
+            return super().load_fixture(kind, name_or_path)
+        from .board import load_board
+
+        return load_board(name_or_path)
 
     # ------------------------------------------------------------------ the engine
     @property
@@ -98,10 +110,16 @@ class X610Z(Game):
 
     # ------------------------------------------------------------------ drawing
     def render_board(self, view: Any) -> str:
-        from .board import load_board
-        from .render import draw
+        from zx_events.errors import FormatError
 
-        return draw(load_board(view.board), view)
+        from .board import load_board
+        from .render import draw, draw_unmapped
+
+        try:
+            board = load_board(view.board, files=False)  # a stored name: a shipped board, never a file
+        except FormatError:
+            return draw_unmapped(view, f"board {view.board!r} is not shipped with zx")
+        return draw(board, view)
 
     # ------------------------------------------------------------------ simulation
     def sample_deck_names(self) -> list[str]:

@@ -33,31 +33,49 @@ def draw(board: Board, view, *, width: int = WIDTH, height: int = HEIGHT) -> str
                     c = round(c0 + (c1 - c0) * i / steps)
                     r = round(r0 + (r1 - r0) * i / steps)
                     grid[r][c] = "·"
-    legend = []
-    counters = {"P1": 0, "P2": 0}
+    labels = _labels(view)
     for dot, (c, r) in sorted(pos.items(), key=lambda kv: kv[0]):
-        v = view.dots.get(dot)
-        if v is None:
-            label = dot[:2]
-        elif v.life:
-            label = f"{v.ctrl[1]}L"
-        else:
-            label = f"{v.ctrl[1]}{'abcdefghijklmnopqrstuvwxyz'[counters[v.ctrl] % 26]}"
-            counters[v.ctrl] += 1
+        label = labels.get(dot, dot[:2])
         for i, ch in enumerate(label[:2]):
             if c + i < width:
                 grid[r][c + i] = ch
-        if v is not None:
-            state = ", ".join(x for x in ("activated" if v.activated else "",
-                                          "deactivated" if v.deactivated else "") if x)
-            legend.append(f"  {label} on {dot}: {v.name or v.code} ({v.ctrl}) "
-                          f"A{v.stats['attack']} D{v.stats['defense']} S{v.stats['speed']} R{v.stats['range']}"
-                          f"{f', {v.damage} damage' if v.damage else ''}{f', {state}' if state else ''}")
     lines = ["".join(row).rstrip() for row in grid]
     kinds = {"start": "Starting", "end": "Ending", "no_attack": "No Attack", "quest": "Quest"}
     key = "  dots: " + "; ".join(f"{kinds[k]} {' '.join(sorted(d for d, v in board.dots.items() if v.kind == k))}"
                                   for k in kinds if any(v.kind == k for v in board.dots.values()))
-    return "\n".join(lines + [key] + legend + zones(view))
+    return "\n".join(lines + [key] + _legend(view, labels) + zones(view))
+
+
+def draw_unmapped(view, why: str) -> str:
+    """The board of ``view`` when the board itself is not at hand (a board file given with ``--board``
+    at import, not shipped): no map, the summons by dot, and the zones."""
+    return "\n".join([f"  ({why}: the map is not drawn)"] + _legend(view, _labels(view)) + zones(view))
+
+
+def _labels(view) -> dict[str, str]:
+    """Each occupied dot's two-letter label: the controller and a letter a summon (L: a Life Base), in dot order."""
+    out, counters = {}, {"P1": 0, "P2": 0}
+    for dot in sorted(view.dots):
+        v = view.dots[dot]
+        if v is None:
+            continue
+        if v.life:
+            out[dot] = f"{v.ctrl[1]}L"
+        else:
+            out[dot] = f"{v.ctrl[1]}{'abcdefghijklmnopqrstuvwxyz'[counters[v.ctrl] % 26]}"
+            counters[v.ctrl] += 1
+    return out
+
+
+def _legend(view, labels: dict[str, str]) -> list[str]:
+    out = []
+    for dot, label in labels.items():
+        v = view.dots[dot]
+        state = ", ".join(x for x in ("activated" if v.activated else "", "deactivated" if v.deactivated else "") if x)
+        out.append(f"  {label} on {dot}: {v.name or v.code} ({v.ctrl}) "
+                   f"A{v.stats['attack']} D{v.stats['defense']} S{v.stats['speed']} R{v.stats['range']}"
+                   f"{f', {v.damage} damage' if v.damage else ''}{f', {state}' if state else ''}")
+    return out
 
 
 def _cards(view, codes) -> str:

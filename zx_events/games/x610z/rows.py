@@ -100,7 +100,7 @@ def _facts(name: str | None) -> dict | None:
     if not name:
         return None
     try:
-        return card_facts(load_catalog(name))
+        return card_facts(load_catalog(name, files=False))  # a stored name: never a file
     except ZXError:
         return None
 

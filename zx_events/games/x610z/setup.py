@@ -15,14 +15,14 @@ DEFAULT_CATALOG = "x610z-sample"
 
 def catalog_for(header: dict, source: str | None = None, line: int | None = None) -> Catalog:
     try:
-        return load_catalog(header.get("catalog") or DEFAULT_CATALOG)
+        return load_catalog(header.get("catalog") or DEFAULT_CATALOG, files=False)
     except FormatError as e:
         raise FormatError(e.message, source=source, line=line) from None
 
 
 def board_for(header: dict, source: str | None = None, line: int | None = None) -> Board:
     try:
-        return load_board(header["board"])
+        return load_board(header["board"], files=False)
     except FormatError as e:
         raise FormatError(f"board: {e.message}" if e.source is None else str(e), source=source, line=line) from None
 

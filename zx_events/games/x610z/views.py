@@ -172,7 +172,7 @@ def _layout(name: str) -> Mapping[str, Any] | None:
     from .board import load_board
 
     try:
-        b = load_board(name)
+        b = load_board(name, files=False)  # a stored name: never a file
     except ZXError:
         return None
     return MappingProxyType({

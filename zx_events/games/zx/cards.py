@@ -289,8 +289,10 @@ def builtin_catalog_names() -> list[str]:
     return sorted(p.name[:-4] for p in resources.files("zx_events.games.zx.catalogs").iterdir() if p.name.endswith(".csv"))
 
 
-def load_catalog(name_or_path: str) -> Catalog:
-    """A shipped catalog by name (``sample``) or a CSV file by path."""
+def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
+    """A shipped catalog by name (``sample``) or, ``files``, a CSV file by path. ``files=False`` for a
+    name that comes from data (a log's header, a stored match): it names a shipped catalog, never a
+    file to read (a log cannot make zx read a file: docs/security.md)."""
     if name_or_path in _BUILTIN:
         return _BUILTIN[name_or_path]
     res = resources.files("zx_events.games.zx.catalogs").joinpath(f"{name_or_path}.csv")
@@ -298,6 +300,10 @@ def load_catalog(name_or_path: str) -> Catalog:
         cat = parse_catalog(res.read_text(encoding="utf-8"), name=name_or_path, source=f"zx_events/games/zx/catalogs/{name_or_path}.csv")
         _BUILTIN[name_or_path] = cat
         return cat
+    if not files:
+        raise CatalogError(f"unknown catalog {name_or_path!r}: not a shipped catalog "
+                           f"({', '.join(builtin_catalog_names()) or 'none'}); a catalog file is given with "
+                           f"--catalog FILE")
     if Path(name_or_path).is_file():
         return read_catalog(name_or_path)
     raise CatalogError(f"unknown catalog {name_or_path!r}: not a shipped catalog ({', '.join(builtin_catalog_names()) or 'none'}) nor a CSV file")

@@ -51,10 +51,10 @@ class ZX(Game):
                     yield value
 
     # ------------------------------------------------------------------ reference data
-    def load_catalog(self, name_or_path: str | None = None):
+    def load_catalog(self, name_or_path: str | None = None, *, files: bool = True):
         from .cards import load_catalog
 
-        return load_catalog(name_or_path or self.default_catalog)
+        return load_catalog(name_or_path or self.default_catalog, files=files)
 
     def catalog_names(self) -> list[str]:
         from .cards import builtin_catalog_names

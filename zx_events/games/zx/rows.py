@@ -89,7 +89,7 @@ def card_facts(catalog: str | None) -> dict[str, tuple[str, float, int]] | None:
     from zx_events.games.zx.cards import load_catalog
 
     try:
-        cat = load_catalog(catalog)
+        cat = load_catalog(catalog, files=False)  # a stored name: never a file
     except ZXError:
         return None
     return {code: (c.name, -1.0 if c.cost is None else float(c.cost), c.power or 0) for code, c in cat.cards.items()}

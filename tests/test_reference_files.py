@@ -1,0 +1,119 @@
+"""A match log names its reference data; it never makes zx read a file (docs/security.md).
+
+Found by trying headers: a Z/X or X610Z header's ``catalog`` (or X610Z's ``board``) that was a path
+(``/etc/passwd``, ``../../secret``) made the import read that file and print its first line in the
+error (``header must be code,name,..., got root:x:0:0:...``), so a crafted log handed to a judge
+could copy the first line of any file of the judge's machine into an audit report. Now a header
+names a shipped catalog or board; a file is given on the command line (``--catalog FILE``,
+``--board FILE``), and a stored match's names are looked up among the shipped ones only.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events.application import MatchService
+from zx_events.replay import card_names
+
+ROOT = Path(__file__).resolve().parent.parent
+ZX_LOG = ROOT / "examples" / "legal" / "first-turns.zxlog"
+X610Z_LOG = ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog"
+SECRET = "SECRET-first-line-4f1d"
+
+
+def run(store: Path, *args: str):
+    r = CliRunner().invoke(zx, ["--store", str(store), *args])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "Traceback" not in r.output
+    return r
+
+
+def with_header(src: Path, dst: Path, **changes: str) -> Path:
+    lines = src.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header.update(changes)
+    dst.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    return dst
+
+
+@pytest.fixture
+def secret(tmp_path) -> Path:
+    """A file a log must not reach: a CSV whose first line is a secret."""
+    p = tmp_path / "private" / "secret.csv"
+    p.parent.mkdir()
+    p.write_text(f"{SECRET},x\n1,2\n", encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize("src,key", [(ZX_LOG, "catalog"), (X610Z_LOG, "catalog"), (X610Z_LOG, "board")],
+                         ids=["zx-catalog", "x610z-catalog", "x610z-board"])
+@pytest.mark.parametrize("form", ["absolute", "relative"])
+def test_a_header_naming_a_file_is_rejected_and_the_file_is_not_read(tmp_path, secret, monkeypatch, src, key, form):
+    monkeypatch.chdir(tmp_path)
+    value = str(secret) if form == "absolute" else "private/secret.csv"
+    log = with_header(src, tmp_path / f"evil{src.suffix}", **{key: value})
+    store = tmp_path / "s.sqlite"
+    kind = "board" if key == "board" else "catalog"
+    for args in (["import", str(log)], ["import", "--workers", "2", str(log)], ["audit", "--format", "json", str(log)]):
+        r = run(store, *args)
+        assert r.exit_code == 1, r.output
+        assert SECRET not in r.output
+        assert f"{value!r}: not a shipped {kind}" in r.output
+        assert f"a {kind} file is given with --{kind} FILE" in r.output
+        if args[0] == "import":
+            assert f"{log}:1: format: unknown " in r.output
+    assert MatchService(str(store)).summaries() == []  # nothing stored
+
+
+def test_a_catalog_file_on_the_command_line_is_still_read(tmp_path):
+    """What the header may no longer do, --catalog does: a copy of the shipped catalog under another name."""
+    shipped = resources.files("zx_events.games.zx.catalogs").joinpath("sample.csv").read_text(encoding="utf-8")
+    mine = tmp_path / "my-cards.csv"
+    mine.write_text(shipped, encoding="utf-8")
+    log = with_header(ZX_LOG, tmp_path / "m.zxlog", catalog="my-cards")
+    store = tmp_path / "s.sqlite"
+    r = run(store, "import", "--no-analytics", str(log))
+    assert r.exit_code == 1 and "unknown catalog 'my-cards': not a shipped catalog (sample)" in r.output
+    r = run(store, "import", "--no-analytics", "--catalog", str(mine), str(log))
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_board_file_is_given_with_board(tmp_path, workers):
+    """X610Z's custom board: named in the header, given as a file with --board (import, audit); a
+    replay of the stored match draws no map for a board zx does not ship, and never reads a file."""
+    shipped = json.loads(resources.files("zx_events.games.x610z").joinpath("boards")
+                         .joinpath("x610z-orbits-sample.json").read_text(encoding="utf-8"))
+    shipped["name"] = "my-board"
+    board = tmp_path / "my-board.json"
+    board.write_text(json.dumps(shipped), encoding="utf-8")
+    log = with_header(X610Z_LOG, tmp_path / "m.x610zlog", board="my-board", match="custom-board-1")
+    store = tmp_path / "s.sqlite"
+    r = run(store, "import", "--no-analytics", "--workers", workers, str(log))
+    assert r.exit_code == 1 and "unknown board 'my-board': not a shipped board" in r.output
+    r = run(store, "import", "--no-analytics", "--workers", workers, "--board", str(board), str(log))
+    assert r.exit_code == 0, r.output
+    assert run(store, "audit", "--board", str(board), str(log)).exit_code == 0
+    r = run(store, "import", "--board", str(tmp_path / "nope.json"), str(log))
+    assert r.exit_code == 1 and "nope.json" in r.output and "not a shipped board" in r.output
+    (tmp_path / "my-board").write_text(SECRET)  # a file named like the stored board, where the replay runs
+    r = CliRunner().invoke(zx, ["--store", str(store), "replay", "custom-board-1", "--event", "40"],
+                           catch_exceptions=False, env={"COLUMNS": "120"})
+    assert r.exit_code == 0, r.output
+    assert "(board 'my-board' is not shipped with zx: the map is not drawn)" in r.output
+    assert "on A6: Life Base (P1)" in r.output and SECRET not in r.output
+
+
+def test_a_stored_catalog_name_is_looked_up_among_the_shipped_only(secret, tmp_path, monkeypatch):
+    monkeypatch.chdir(secret.parent)
+    card_names.cache_clear()
+    for name in (str(secret), "secret.csv", "secret"):
+        names = card_names("zx", name, None)
+        assert names.names == {} and "not a shipped catalog" in names.warning and SECRET not in names.warning
+    assert card_names("zx", "sample", None).names["R01-001"]
