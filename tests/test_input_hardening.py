@@ -10,8 +10,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import shlex
+import subprocess
+import sys
 import tomllib
 from importlib.metadata import version
 from pathlib import Path
@@ -22,7 +25,7 @@ from click.testing import CliRunner
 from cli.main import zx
 from zx_events.application import MatchService
 from zx_events.games.zx.cards import load_catalog, parse_catalog
-from zx_events.logformat.reader import MAX_DEPTH, MAX_LINE, read_log
+from zx_events.logformat.reader import MAX_DEPTH, MAX_LINE, MAX_MATCH_CHARS, MAX_MATCH_LINES, read_log
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = ROOT / "examples" / "legal" / "first-turns.zxlog"
@@ -110,6 +113,51 @@ def test_the_limits_are_documented():
     doc = (ROOT / "docs" / "match-log.md").read_text(encoding="utf-8")
     limits = doc[doc.index("## Limits"):doc.index("## Card catalogs")]
     assert f"{MAX_LINE:,}" in limits and f"{MAX_DEPTH} levels" in limits and "4,300 digits" in limits
+    assert f"{MAX_MATCH_LINES:,} lines" in limits and f"{MAX_MATCH_CHARS >> 20} MiB" in limits
+
+
+PASS = b'{"do": "pass", "by": "P1"}'
+TOO_LONG = {
+    "lines": ([PASS] * (MAX_MATCH_LINES + 10), f"more than {MAX_MATCH_LINES:,} lines"),
+    "characters": ([b'{"do": "end", "by": "P1", "note": "' + b"x" * 900_000 + b'"}'] * 10,
+                   f"more than {MAX_MATCH_CHARS >> 20} MiB of lines"),
+}
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("case", list(TOO_LONG))
+def test_a_match_past_the_size_limits_is_rejected_at_its_header(tmp_path, case, workers):
+    """A hostile match of millions of lines used to be read whole (54 MB: 9.3 GB of memory, 31 s,
+    then rejected for its records); past the limits it is rejected at its header, its lines dropped
+    as they are read, and the match after it in the same file is imported."""
+    extra, message = TOO_LONG[case]
+    bad = renamed(9)
+    log = tmp_path / "big.zxlog"
+    log.write_bytes(b"\n".join([*bad[:3], *extra, *bad[3:], *renamed(8)]) + b"\n")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, str(log))
+    assert r.exit_code == 1, r.output
+    assert f"{log}:1: format: match too long: {message} (docs/match-log.md, Limits): the match is rejected whole" \
+        in r.stderr, r.stderr[-500:]
+    assert "Traceback" not in r.output
+    assert stored(tmp_path / "s.sqlite") == ["m-8"]
+
+
+def test_a_hostile_match_costs_no_more_memory_than_the_limit(tmp_path):
+    """Two million lines of one match (54 MB): the import's peak memory stays that of a small import."""
+    bad = renamed(9)
+    log = tmp_path / "huge.zxlog"
+    with open(log, "wb") as f:
+        f.write(bad[0] + b"\n")
+        f.write((PASS + b"\n") * 2_000_000)
+    code = ("import resource, sys\nfrom cli.main import main\n"
+            "sys.argv = ['zx', '--store', sys.argv[1], 'import', '--no-analytics', '--workers', '1', sys.argv[2]]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", code, str(tmp_path / "s.sqlite"), str(log)], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "match too long" in p.stderr
+    peak_mib = int(p.stderr.strip().splitlines()[-1]) / 1024
+    assert peak_mib < 300, f"peak RSS {peak_mib:.0f} MiB"
 
 
 # ---------------------------------------------------------------------- item 7: small things

@@ -73,6 +73,8 @@ def _parse_float(text: str) -> int | float:
 
 
 MAX_LINE = 1_000_000  # characters in one line (a record is a few hundred)
+MAX_MATCH_LINES = 50_000  # lines of one match (the longest of 2,000 simulated matches: 650)
+MAX_MATCH_CHARS = 8 << 20  # characters of one match's lines (the longest simulated: 31 KB)
 MAX_DEPTH = 32  # arrays and objects inside each other (records use 4)
 MAX_DIGITS = sys.get_int_max_str_digits() or 4300  # digits of one integer (Python's own limit)
 
@@ -327,11 +329,39 @@ class _Splitter:
         self.no = 0  # file lines seen so far
         self.offset = 0  # bytes seen so far
         self.seen = False  # a line that is not only whitespace
+        self.size = 0  # characters in parts
+        self.lines = -1  # lines in parts, counted once size could hold too many (-1: not yet)
+        self.over = False  # the piece passed a limit: its lines after the first are dropped
 
     def _cut(self, start: int) -> Piece:
         piece = (self.source, self.start, "".join(self.parts), self.bad)
-        self.parts, self.start, self.bad = [], start, None
+        self.parts, self.start, self.bad, self.size, self.lines, self.over = [], start, None, 0, -1, False
         return piece
+
+    def _add(self, text: str) -> None:
+        """Add ``text`` (whole lines, or a last line without its newline) to the piece, within the
+        limits of one match (``MAX_MATCH_LINES``, ``MAX_MATCH_CHARS``): a match past one keeps its
+        first line (its header, for the match id) and the limit's error, and its other lines are
+        dropped as they come, so a hostile file costs its match no more memory than the limit."""
+        if self.over:
+            return
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size <= MAX_MATCH_LINES:  # (fewer characters than the line limit: fewer lines too)
+            return
+        if self.lines < 0:
+            self.lines = sum(t.count("\n") for t in self.parts)
+        else:
+            self.lines += text.count("\n")
+        if self.size > MAX_MATCH_CHARS or self.lines > MAX_MATCH_LINES:
+            what = (f"more than {MAX_MATCH_LINES:,} lines" if self.lines > MAX_MATCH_LINES
+                    else f"more than {MAX_MATCH_CHARS >> 20} MiB of lines")
+            first = self.parts[0].partition("\n")
+            self.parts = [first[0] + first[1]]
+            self.over = True
+            if self.bad is None:
+                self.bad = FormatError(f"match too long: {what} (docs/match-log.md, Limits): the match is "
+                                       f"rejected whole", source=self.source, line=self.start)
 
     def block(self, data: bytes) -> Iterator[Piece]:
         """Complete lines (and at the very end of the file, a last line without a newline)."""
@@ -349,7 +379,7 @@ class _Splitter:
             text = text[1:]
         self.seen = self.seen or not text.isspace()
         if text == "":  # a file of one byte order mark: one empty line, as the line-by-line reader has it
-            self.parts.append(text)
+            self._add(text)
         pos, first_no = 0, self.no  # pos: where the unconsumed text starts; first_no: lines before it
         search = _NAMES_KEY.search
         m = search(text)
@@ -361,12 +391,12 @@ class _Splitter:
             if (self.parts or ls > pos) and _starts_match(line):
                 no = first_no + text.count("\n", pos, ls) + 1  # the file line of the header
                 if ls > pos:
-                    self.parts.append(text[pos:ls])
+                    self._add(text[pos:ls])
                 yield self._cut(no)
                 first_no, pos = no - 1, ls
             m = search(text, le)
         if pos < len(text):
-            self.parts.append(text[pos:])
+            self._add(text[pos:])
         self.no += data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
         self.offset += len(data)
 
@@ -391,7 +421,7 @@ class _Splitter:
         if error is not None and self.bad is None:
             self.bad = error
         self.seen = self.seen or not line.isspace()
-        self.parts.append(line)
+        self._add(line)
 
 
 def iter_pieces(path: str | Path, block: int = BLOCK) -> Iterator[Piece]:
