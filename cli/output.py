@@ -99,12 +99,34 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     from rich.console import Console
     from rich.table import Table
 
+    cells = [[_cell(r.get(c)) for c in cols] for r in rows]
+    width = terminal_width()
+    # in a terminal, the columns that fit it (the first always, then in order; long text wraps at 30);
+    # elsewhere (a pipe, a file) every column, at the width they ask
+    idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1)
     table = Table(title=title, show_lines=False, header_style="bold")
-    for c in cols:
-        table.add_column(c, overflow="fold")
-    for r in rows:
-        table.add_row(*[_cell(r.get(c)) for c in cols])
-    Console(file=sys.stdout, width=max(100, min(200, len(cols) * 18)), soft_wrap=False).print(table)
+    for i in idx:
+        table.add_column(cols[i], overflow="fold")
+    for row in cells:
+        table.add_row(*[row[i] for i in idx])
+    Console(file=sys.stdout, width=width or max(100, min(200, len(cols) * 18)), soft_wrap=False).print(table)
+    left = [cols[i] for i in range(len(cols)) if i not in idx]
+    if left:
+        click.echo(f"({len(left)} columns left out to fit {width} characters: {', '.join(left)}; a wider "
+                   f"terminal, or --format csv|json, gives every value)", err=True)
+
+
+def terminal_width() -> int | None:
+    """The width of the terminal the output goes to (``COLUMNS`` when set), or None: not a terminal."""
+    import os
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's captured output)
+        return None
 
 
 class _NoBar:

@@ -179,3 +179,10 @@ def count_rows() -> Callable[..., int]:
 def example_log() -> Path:
     return ROOT / "examples" / "legal" / "first-turns.zxlog"
 
+
+
+@pytest.fixture(autouse=True)
+def _no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables as a pipe gets them, whatever terminal runs the tests (a test that wants a width sets
+    ``COLUMNS`` itself): ``cli.output.emit`` fits a table to ``COLUMNS`` when it is set."""
+    monkeypatch.delenv("COLUMNS", raising=False)

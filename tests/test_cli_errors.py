@@ -40,3 +40,25 @@ def test_a_system_error_says_what_the_system_refused_not_a_bug():
         text = internal_error(e)
     assert text.startswith("Error: No such file or directory: /nonexistent-dir/x at ")
     assert "This is a bug" not in text
+
+
+def test_a_table_fits_the_terminal_and_says_what_it_left_out(tmp_path):
+    """Every command's table fits the terminal (``COLUMNS``, or the terminal's own width): the first
+    column always, then the others in order while they fit; the ones left out are named on stderr.
+    Piped (no terminal), a table keeps every column. Before, ``zx matches`` was 200 characters wide
+    in an 80-column terminal."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    store = imported_store(tmp_path, "--no-analytics")
+    for width in (80, 120):
+        r = CliRunner(env={"COLUMNS": str(width)}).invoke(zx, ["--store", str(store), "matches"])
+        assert r.exit_code == 0, r.output
+        lines = r.stdout.splitlines()
+        assert max(len(line) for line in lines) <= width and "m1" in r.stdout
+        assert f"columns left out to fit {width} characters: " in r.stderr and "--format csv|json" in r.stderr
+    wide = CliRunner(env={"COLUMNS": "240"}).invoke(zx, ["--store", str(store), "matches"])
+    assert "left out" not in wide.stderr and "violations" in wide.stdout
+    piped = CliRunner().invoke(zx, ["--store", str(store), "matches"])
+    assert "left out" not in piped.stderr and "violations" in piped.stdout
