@@ -12,7 +12,7 @@ from zx_events.errors import ZXError
 from zx_events.seats import JUDGE, PERSPECTIVES
 
 from .common import service
-from .output import FORMATS, emit, format_option, progress
+from .output import FORMATS, emit, format_option, progress, terminal_width
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 
@@ -190,7 +190,7 @@ def draw_step(step: Any, game: Any) -> None:
     from rich.text import Text
 
     v = step.state
-    console = Console(file=sys.stdout, width=None if sys.stdout.isatty() else 120, soft_wrap=False,
+    console = Console(file=sys.stdout, width=terminal_width() or 120, soft_wrap=False,  # COLUMNS, else the terminal's
                       highlight=False)
     phase = v.phase if v.phase in ("setup", "over", "ended") else f"{v.phase.capitalize()} Phase"
     title = (f"{v.match_id} · step {step.index} · seq {v.seq}/{v.last_seq} · turn {v.turn}"

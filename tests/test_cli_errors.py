@@ -62,3 +62,15 @@ def test_a_table_fits_the_terminal_and_says_what_it_left_out(tmp_path):
     assert "left out" not in wide.stderr and "violations" in wide.stdout
     piped = CliRunner().invoke(zx, ["--store", str(store), "matches"])
     assert "left out" not in piped.stderr and "violations" in piped.stdout
+
+
+def test_a_replay_fits_the_width_it_is_given(tmp_path):
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    store = imported_store(tmp_path, "--no-analytics")
+    for width, env in ((80, {"COLUMNS": "80"}), (120, {})):  # piped without COLUMNS: 120
+        r = CliRunner(env=env).invoke(zx, ["--store", str(store), "replay", "m1", "--event", "20"])
+        assert r.exit_code == 0, r.output
+        assert max(len(line) for line in r.stdout.splitlines()) == width
