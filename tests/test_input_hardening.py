@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from cli.main import zx
 from zx_events.application import MatchService
 from zx_events.games.zx.cards import load_catalog, parse_catalog
-from zx_events.logformat.reader import MAX_DEPTH, MAX_LINE, MAX_MATCH_CHARS, MAX_MATCH_LINES, read_log
+from zx_events.logformat.reader import LONG_LINE, MAX_DEPTH, MAX_LINE, MAX_MATCH_CHARS, MAX_MATCH_LINES, read_log
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = ROOT / "examples" / "legal" / "first-turns.zxlog"
@@ -142,13 +142,28 @@ def test_a_match_past_the_size_limits_is_rejected_at_its_header(tmp_path, case, 
     assert stored(tmp_path / "s.sqlite") == ["m-8"]
 
 
-def test_a_hostile_match_costs_no_more_memory_than_the_limit(tmp_path):
-    """Two million lines of one match (54 MB): the import's peak memory stays that of a small import."""
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_line_past_the_reading_limit_is_dropped_as_it_is_read(tmp_path, workers):
+    """A line that runs past LONG_LINE bytes (twelve million characters here: past a block read and the
+    limit) is dropped as it is read, an error of its match at its line, and the match after it is
+    imported; a file of zeros (no newline at all) is one such line."""
     bad = renamed(9)
-    log = tmp_path / "huge.zxlog"
-    with open(log, "wb") as f:
-        f.write(bad[0] + b"\n")
-        f.write((PASS + b"\n") * 2_000_000)
+    log = tmp_path / "long.zxlog"
+    log.write_bytes(b"\n".join([*bad[:3], b'{"do": "end", "by": "P1", "note": "' + b"x" * (3 * LONG_LINE) + b'"}',
+                                *bad[3:], *renamed(8)]) + b"\n")
+    zeros = tmp_path / "zeros.zxlog"
+    zeros.write_bytes(b"\0" * (3 * LONG_LINE))
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, str(log), str(zeros))
+    assert r.exit_code == 1, r.output
+    for where in (f"{log}:4", f"{zeros}:1"):
+        assert f"{where}: format: line too long: more than {LONG_LINE:,} bytes (at most {MAX_LINE} characters; " \
+               f"docs/match-log.md, Limits)" in r.stderr, r.stderr[-800:]
+    assert "Traceback" not in r.output
+    assert stored(tmp_path / "s.sqlite") == ["m-8"]
+
+
+def _peak_mib(tmp_path: Path, log: Path) -> float:
+    """Peak memory of ``zx import LOG`` in a process of its own (its own high-water mark, VmHWM)."""
     code = ("import sys\nfrom cli.main import main\n"
             "sys.argv = ['zx', '--store', sys.argv[1], 'import', '--no-analytics', '--workers', '1', sys.argv[2]]\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
@@ -156,9 +171,30 @@ def test_a_hostile_match_costs_no_more_memory_than_the_limit(tmp_path):
             "file=sys.stderr)\n")  # its own high-water mark (ru_maxrss keeps a forking parent's)
     p = subprocess.run([sys.executable, "-c", code, str(tmp_path / "s.sqlite"), str(log)], cwd=tmp_path,
                        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert "match too long" in p.stderr
-    peak_mib = int(p.stderr.strip().splitlines()[-1]) / 1024
-    assert peak_mib < 300, f"peak RSS {peak_mib:.0f} MiB"
+    assert "too long" in p.stderr, p.stderr[-500:]
+    return int(p.stderr.strip().splitlines()[-1]) / 1024
+
+
+def test_a_file_without_newlines_costs_no_more_memory_than_a_block(tmp_path):
+    """120 MB of zeros: read whole before, about three times its size in memory (and an endless pipe
+    without end); now dropped as it is read."""
+    log = tmp_path / "zeros.zxlog"
+    with open(log, "wb") as f:
+        for _ in range(120):
+            f.write(b"\0" * 1_000_000)
+    peak = _peak_mib(tmp_path, log)
+    assert peak < 150, f"peak RSS {peak:.0f} MiB"
+
+
+def test_a_hostile_match_costs_no_more_memory_than_the_limit(tmp_path):
+    """Two million lines of one match (54 MB): the import's peak memory stays that of a small import."""
+    bad = renamed(9)
+    log = tmp_path / "huge.zxlog"
+    with open(log, "wb") as f:
+        f.write(bad[0] + b"\n")
+        f.write((PASS + b"\n") * 2_000_000)
+    peak = _peak_mib(tmp_path, log)
+    assert peak < 300, f"peak RSS {peak:.0f} MiB"
 
 
 # ---------------------------------------------------------------------- item 7: small things

@@ -315,6 +315,7 @@ def _open(path: str | Path) -> tuple[str, Any, bool]:
 
 
 BLOCK = 1 << 22  # bytes read at a time by iter_pieces
+LONG_LINE = 4 * MAX_LINE + 4  # bytes: a line this long holds more than MAX_LINE characters in any UTF-8
 Piece = tuple[str, int, str, "FormatError | None"]
 
 
@@ -400,6 +401,17 @@ class _Splitter:
         self.no += data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
         self.offset += len(data)
 
+    def long_line(self, dropped: int) -> None:
+        """A line of more than ``LONG_LINE`` bytes, dropped as it was read (``dropped`` bytes, its
+        newline included): an empty line in its place, its error the piece's (the first one stands)."""
+        self.no += 1
+        self.offset += dropped
+        self.seen = True
+        if self.bad is None:
+            self.bad = FormatError(f"line too long: more than {LONG_LINE:,} bytes (at most {MAX_LINE} characters; "
+                                   f"docs/match-log.md, Limits)", source=self.source, line=self.no)
+        self._add("\n")
+
     def line(self, raw: bytes) -> Iterator[Piece]:
         """One line at a time, for a block with a byte that is not UTF-8."""
         self.no += 1
@@ -437,22 +449,37 @@ def iter_pieces(path: str | Path, block: int = BLOCK) -> Iterator[Piece]:
     ``str.count`` at the lines that name a format key (each confirmed by ``_starts_match``); a block
     with an undecodable byte is split line by line (``_Splitter.line``). Both give the pieces a
     line-by-line reading gives (tests/test_logformat_split.py); the block way costs a tenth of it.
-    Memory is bounded by the block size and the largest match."""
+    Memory is bounded by the block size and the limits of one match (``MAX_MATCH_LINES``,
+    ``MAX_MATCH_CHARS``); a line that runs past ``LONG_LINE`` bytes without ending (a file of
+    zeros, an endless pipe) is dropped as it is read, an error of its match."""
     source, f, close = _open(path)
     try:
         s = _Splitter(source)
         carry = b""
+        dropping = -1  # bytes dropped so far of a line too long to keep (-1: none under way)
         while True:
             chunk = f.read1(block)  # what is there (a pipe is read as it comes), at most a block
             if not chunk:
                 break
+            if dropping >= 0:  # the rest of a too-long line, up to its newline
+                end = chunk.find(b"\n")
+                if end < 0:
+                    dropping += len(chunk)
+                    continue
+                s.long_line(dropping + end + 1)
+                dropping, chunk = -1, chunk[end + 1:]
             data = carry + chunk
             cut = data.rfind(b"\n") + 1
             if cut == 0:  # no line ends in it yet
-                carry = data
+                if len(data) > LONG_LINE:
+                    dropping, carry = len(data), b""
+                else:
+                    carry = data
                 continue
             carry = data[cut:]
             yield from s.block(data[:cut])
+        if dropping >= 0:  # the file ends inside the too-long line
+            s.long_line(dropping)
         if carry:
             yield from s.block(carry)
         if s.parts:
