@@ -22,6 +22,7 @@ from .matchlist import GAMES, MatchFilters, page
 
 router = APIRouter(prefix="/api")
 DEFAULT_MIN_GAMES = 30  # zx stats --min-games
+BIG = 2 ** 53  # the largest a number parameter may be: past it JSON (and the answer echoing it) cannot hold it exactly
 
 MAX_LIMIT = 500
 
@@ -69,7 +70,7 @@ async def stats_query(
     archetype: str | None = Query(None, description="Only the side playing this archetype."),
     opp_archetype: str | None = Query(None, description="Only sides whose opponent plays this archetype."),
     game: str | None = Query(None, description="Only matches of this game (see /api/games)."),
-    min_games: int = Query(DEFAULT_MIN_GAMES, ge=1, description="Rows resting on fewer games are flagged low_sample."),
+    min_games: int = Query(DEFAULT_MIN_GAMES, ge=1, le=BIG, description="Rows resting on fewer games are flagged low_sample."),
 ) -> StatsQuery:
     from analytics.stats import Filters
 
@@ -114,7 +115,7 @@ def games(b: Backend = Depends(backend)) -> Response:
 # ---------------------------------------------------------------------- matches
 @router.get("/matches", summary="Stored matches, filtered and paged")
 def matches(filters: MatchFilters = Depends(match_filters),
-            offset: int = Query(0, ge=0, description="Rows to skip."),
+            offset: int = Query(0, ge=0, le=BIG, description="Rows to skip."),
             limit: int = Query(50, ge=1, le=MAX_LIMIT, description=f"Rows to return (at most {MAX_LIMIT})."),
             b: Backend = Depends(backend)) -> Response:
     return JSON(page(b.summaries(), filters, offset, limit))
@@ -173,8 +174,8 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
 @router.get("/matches/{match_id}/view",
             summary="The state after an event, as a seat sees it (the same JSON as zx replay --event N --as SEAT)")
 async def match_view(match_id: str,
-               at: int | None = Query(None, ge=1, description="The event (seq, 1 = Started); default: the last."),
-               turn: int | None = Query(None, ge=1, description="Or: the start of this turn."),
+               at: int | None = Query(None, ge=1, le=BIG, description="The event (seq, 1 = Started); default: the last."),
+               turn: int | None = Query(None, ge=1, le=BIG, description="Or: the start of this turn."),
                as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge "
                                                                      "(only with zx serve --judge)."),
                b: Backend = Depends(backend)) -> Response:
@@ -188,7 +189,7 @@ async def match_view(match_id: str,
 @router.get("/matches/{match_id}/steps",
             summary="Every step (log record) of a match with its events and the state after, as a seat sees it")
 def match_steps(match_id: str,
-                start: int = Query(0, ge=0, description="The first step (0 = the header)."),
+                start: int = Query(0, ge=0, le=BIG, description="The first step (0 = the header)."),
                 limit: int = Query(50, ge=1, le=MAX_LIMIT, description="Steps to return."),
                 as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge."),
                 b: Backend = Depends(backend)) -> Response:

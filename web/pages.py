@@ -57,7 +57,7 @@ def home() -> RedirectResponse:
 
 @router.get("/matches", response_class=HTMLResponse)
 def match_list(request: Request, filters: MatchFilters = Depends(api.match_filters),
-               offset: int = Query(0, ge=0), b: Backend = Depends(api.backend)) -> HTMLResponse:
+               offset: int = Query(0, ge=0, le=api.BIG), b: Backend = Depends(api.backend)) -> HTMLResponse:
     result = page(b.summaries(), filters, offset, PAGE_SIZE)
     params = filters.params()
 

@@ -263,6 +263,13 @@ def test_winrates_carry_wilson_intervals(client):
     ("/api/stats/winrates?until=yesterday", 400, "until must be a date"),
     ("/api/stats/cards?min_games=0", 400, "min_games"),
     ("/api/nothing-here", 404, "no such page or endpoint"),
+    # numbers past what JSON holds exactly (the answer echoes some): 400, not a 500 from the encoder
+    ("/api/matches?offset=99999999999999999999", 400, "offset: Input should be less than or equal to"),
+    ("/api/stats/winrates?min_games=99999999999999999999", 400, "min_games: Input should be less than"),
+    ("/api/matches/{m}/view?at=99999999999999999999", 400, "at: Input should be less than"),
+    ("/api/matches/{m}/view?turn=99999999999999999999", 400, "turn: Input should be less than"),
+    ("/api/matches/{m}/steps?start=99999999999999999999", 400, "start: Input should be less than"),
+    ("/matches?offset=99999999999999999999", 400, "offset: Input should be less than"),
 ])
 def test_bad_parameters_are_4xx_json_with_a_message(client, built, url, status, words):
     r = client.get(url.replace("{m}", sim_match(built)))
