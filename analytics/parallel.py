@@ -55,6 +55,7 @@ from .tables import HANDLERS, NO_PAYLOAD, STARTED, Catalogs, new_buffers, rows_o
 from .writer import arrow_table
 
 WORKERS_ENV = "ZX_ANALYTICS_WORKERS"  # worker processes (0 or 1: the serial projection); set: also small runs
+MAX_WORKERS = 256  # at most (as zx analytics update --workers)
 PARALLEL_MIN = 20_000  # notification ids left: fewer are projected serially (forking costs more than it saves)
 CHUNKS_PER_WORKER = 4  # a run is cut in about this many chunks a worker (the last ones finish together)
 
@@ -117,7 +118,11 @@ def workers_wanted() -> tuple[int, bool]:
     a core, up to 4."""
     text = os.environ.get(WORKERS_ENV, "").strip()
     if text:
-        return max(0, int(text)), True
+        if not text.isdigit() or int(text) > MAX_WORKERS:
+            from .db import AnalyticsError
+
+            raise AnalyticsError(f"{WORKERS_ENV} must be a whole number from 0 to {MAX_WORKERS}, got {text!r}")
+        return int(text), True
     return min(os.cpu_count() or 1, 4), False
 
 

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import click
 
+from .common import MAX_WORKERS
 from .output import emit, emit_frame, format_option, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
@@ -60,9 +61,10 @@ def analytics_group() -> None:
               help="Notifications read and committed per transaction (default 50000).")
 @click.option("--stop-after-pages", type=click.IntRange(min=1), default=None, hidden=True,
               help="Stop after N committed pages (tests of resuming).")
-@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=None, metavar="N",
               help="Processes that project a SQLite store in parallel, whole matches each (default: "
-                   "ZX_ANALYTICS_WORKERS, else one per core up to 4, for 20,000 events or more; 1: this process).")
+                   "ZX_ANALYTICS_WORKERS, else one per core up to 4, for 20,000 events or more; 1: this process; "
+                   f"at most {MAX_WORKERS}).")
 @analytics_option
 @format_option
 @click.pass_context

@@ -49,6 +49,8 @@ def load_catalog_option(path: str | None, board: str | None = None):
         raise click.ClickException(str(e)) from None
 
 
+MAX_WORKERS = 256  # --workers: processes forked at once (a typo of many digits used to fork until the system refused)
+
 BOARD_HELP = ("X610Z board for every X610Z match: a shipped name or a board file (default: the shipped board each "
               "header names; a log names a board, it cannot make zx read a file).")
 

@@ -9,7 +9,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import BOARD_HELP, STORE_HELP, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
+from .common import BOARD_HELP, MAX_WORKERS, STORE_HELP, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
 from .output import emit, format_option, progress
 
 
@@ -144,9 +144,9 @@ def zx(ctx: click.Context, store: str | None) -> None:
 @click.option("--board", "board_path", default=None, metavar="NAME|FILE", help=BOARD_HELP)
 @click.option("--accept-violations", is_flag=True,
               help="Store matches as played, recording each rule violation as an event.")
-@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=None, metavar="N",
               help="Processes that check matches in parallel, this one (which also writes them) included "
-                   "(default: one per core; a memory: store uses 1).")
+                   f"(default: one per core; a memory: store uses 1; at most {MAX_WORKERS}).")
 @click.option("--analytics/--no-analytics", "update_analytics", default=True, show_default=True,
               help="Then bring the analytics DuckDB file up to date (zx analytics update; path from ZX_ANALYTICS).")
 @format_option

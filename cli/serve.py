@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from .analytics import analytics_option, resolve_analytics_path, run_update
+from .common import MAX_WORKERS
 
 
 DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)
@@ -59,7 +60,7 @@ def _loopback(host: str) -> bool:
 @click.option("--judge", is_flag=True,
               help="Also serve the judge view (every hidden card: hands, decks, Life) to anyone who can reach "
                    "the server. Off by default: views are the spectator's, or a seat's own.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=1, show_default=True,
               help="Server processes (each with its own connections and caches); more than the cores gains nothing.")
 @click.option("--update", is_flag=True,
               help="Bring the analytics file up to date before serving (the only write serve ever makes).")

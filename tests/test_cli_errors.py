@@ -74,3 +74,22 @@ def test_a_replay_fits_the_width_it_is_given(tmp_path):
         r = CliRunner(env=env).invoke(zx, ["--store", str(store), "replay", "m1", "--event", "20"])
         assert r.exit_code == 0, r.output
         assert max(len(line) for line in r.stdout.splitlines()) == width
+
+
+def test_a_process_count_past_the_limit_is_an_error_not_a_fork_storm(tmp_path, monkeypatch):
+    """``--workers 99999999999999999999`` (a typo of many digits) forked workers until the system
+    refused: 20-30 s of a hung command. Now every --workers and ZX_ANALYTICS_WORKERS stops at 256."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    store = imported_store(tmp_path)
+    many = "99999999999999999999"
+    for args in (["import", "--workers", many, str(store.with_name("hand.zxlog"))],
+                 ["analytics", "update", "--workers", many], ["serve", "--workers", many]):
+        r = CliRunner().invoke(zx, ["--store", str(store), *args])
+        assert r.exit_code == 2 and f"Invalid value for '--workers': {many} is not in the range 1<=x<=256" in r.output
+    for value in (many, "abc", "-1"):
+        monkeypatch.setenv("ZX_ANALYTICS_WORKERS", value)
+        r = CliRunner().invoke(zx, ["--store", str(store), "analytics", "update", "--rebuild"])
+        assert r.exit_code == 1 and f"ZX_ANALYTICS_WORKERS must be a whole number from 0 to 256, got '{value}'" in r.output
