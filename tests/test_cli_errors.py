@@ -89,6 +89,10 @@ def test_a_process_count_past_the_limit_is_an_error_not_a_fork_storm(tmp_path, m
                  ["analytics", "update", "--workers", many], ["serve", "--workers", many]):
         r = CliRunner().invoke(zx, ["--store", str(store), *args])
         assert r.exit_code == 2 and f"Invalid value for '--workers': {many} is not in the range 1<=x<=256" in r.output
+    from analytics.parallel import MAX_WORKERS as PROJECTION_MAX
+    from cli.common import MAX_WORKERS
+
+    assert MAX_WORKERS == PROJECTION_MAX == 256  # two constants: the CLI's start-up does not import analytics.parallel
     for value in (many, "abc", "-1"):
         monkeypatch.setenv("ZX_ANALYTICS_WORKERS", value)
         r = CliRunner().invoke(zx, ["--store", str(store), "analytics", "update", "--rebuild"])
