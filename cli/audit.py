@@ -117,7 +117,7 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         matches = f"{len(audits)} match{'es' if len(audits) != 1 else ''}"
         title = (f"{len(broken)} failing integrity and {n} rule violation{'s' if n != 1 else ''} in {matches}"
                  if broken else f"{n or 'no'} violation{'s' if n != 1 else ''} in {matches}")
-        emit(rows, fmt, AUDIT_COLUMNS, title=title)
+        emit(rows, fmt, AUDIT_COLUMNS, title=title, first=("rule", "message", "line"))
     if bundle_path is not None:
         click.echo(f"dispute bundle written to {bundle_path}", err=True)
     if not all(a.ok for a in audits):
@@ -224,7 +224,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
         emit([v.to_json() for v in verdicts], fmt)
     else:
         rows_out = [{**v.to_json(), "head": v.head[:16] if v.head else None} for v in verdicts]
-        emit(rows_out, fmt, VERIFY_COLUMNS)
+        emit(rows_out, fmt, VERIFY_COLUMNS, first=("status", "message", "seq"))
     bad = [v for v in verdicts if not v.ok]
     click.echo(f"{len(verdicts) - len(bad)} intact, {len(bad)} failed in {svc.store.label}", err=True)
     click.echo(seal_summary(ledger), err=True)

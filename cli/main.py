@@ -193,7 +193,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         emit([o.to_json() for o in outcomes], fmt)
     else:
         emit([_import_row(o) for o in outcomes], fmt,
-             ["match", "source", "status", "events", "violations", "head", "error"])
+             ["match", "source", "status", "events", "violations", "head", "error"], first=("status", "error", "head"))
     imported = sum(o.status == "imported" for o in outcomes)
     unchanged = sum(o.status == "unchanged" for o in outcomes)
     click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
@@ -267,7 +267,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
     if limit is not None:
         kept = kept[:limit]
     emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
-                     "reason", "violations", "game"])
+                     "reason", "violations", "game"], first=("winner", "p1_deck", "p2_deck", "played_at"))
     if not kept and rows:
         click.echo("no stored match matches these filters", err=True)
 

@@ -79,10 +79,12 @@ def json_text(value: Any) -> str:
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None,
-         title: str | None = None, header: bool = True) -> None:
+         title: str | None = None, header: bool = True, first: Sequence[str] = ()) -> None:
     """Print ``rows`` to stdout in ``fmt``; ``columns`` picks and orders the table/CSV columns.
 
-    ``header=False`` leaves out the CSV header row (for rows that continue an earlier emit)."""
+    ``header=False`` leaves out the CSV header row (for rows that continue an earlier emit).
+    ``first``: the columns a table in a narrow terminal keeps first, after the first column (the
+    others follow in order while they fit; the table shows them in ``columns``' order)."""
     cols = list(columns) if columns is not None else (list(rows[0].keys()) if rows else [])
     if fmt == "json":
         click.echo(json_text(list(rows)))
@@ -101,9 +103,10 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
 
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
     width = terminal_width()
-    # in a terminal, the columns that fit it (the first always, then in order; long text wraps at 30);
+    # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long text
+    # wraps at 24);
     # elsewhere (a pipe, a file) every column, at the width they ask
-    idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1)
+    idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first, wrap=24)
     table = Table(title=title, show_lines=False, header_style="bold")
     for i in idx:
         table.add_column(cols[i], overflow="fold")
@@ -196,15 +199,19 @@ def table_rows(df: Any) -> tuple[list[str], list[list[str]]]:
     return ["sample" if c == "low_sample" else c for c in shown], out
 
 
-def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int) -> list[int]:
+def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first: Sequence[str] = (),
+         wrap: int = 30) -> list[int]:
     """The columns (indexes) a table of ``width`` characters keeps: the first ``keep`` always, then in
-    order of priority (frame order, low-priority counts last) while they fit; long text wraps at 30."""
+    order of priority (``first``, then frame order, low-priority counts last) while they fit; long
+    text wraps at ``wrap`` characters."""
     def need(i: int) -> int:
         natural = max([len(headers[i]), *(len(r[i]) for r in rows)]) if rows else len(headers[i])
-        return min(natural, max(30, len(headers[i]))) + 3
+        return min(natural, max(wrap, len(headers[i]))) + 3
     order = list(range(len(headers)))
     low = [i for i in order[keep:] if headers[i] in LOW_PRIORITY or headers[i].endswith(tuple(f"_{p}" for p in LOW_PRIORITY))]
-    ranked = order[:keep] + [i for i in order[keep:] if i not in low] + low
+    named = [headers.index(c) for c in first if c in headers and headers.index(c) >= keep]
+    ranked = order[:keep] + named + [i for i in order[keep:] if i not in low and i not in named] + \
+        [i for i in low if i not in named]
     always = [i for n, i in enumerate(ranked) if n < keep or headers[i] == "sample"]  # keys and the flag
     chosen, used = list(always), 1 + sum(need(i) for i in always)
     for i in ranked:

@@ -97,3 +97,22 @@ def test_a_process_count_past_the_limit_is_an_error_not_a_fork_storm(tmp_path, m
         monkeypatch.setenv("ZX_ANALYTICS_WORKERS", value)
         r = CliRunner().invoke(zx, ["--store", str(store), "analytics", "update", "--rebuild"])
         assert r.exit_code == 1 and f"ZX_ANALYTICS_WORKERS must be a whole number from 0 to 256, got '{value}'" in r.output
+
+
+def test_a_narrow_terminal_keeps_the_columns_that_matter(tmp_path):
+    """At 80 columns an audit keeps the rule, its message and the line (the judge's question), an
+    import the status and the error, zx matches the decks and the winner."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    store = imported_store(tmp_path, "--no-analytics")
+    invalid = Path(__file__).resolve().parent.parent / "examples" / "invalid" / "202.7e-player-under-overboost.zxlog"
+    narrow = CliRunner(env={"COLUMNS": "80"})
+    for args, kept in ((["audit", str(invalid)], ("rule", "message", "line", "202.7e")),
+                       (["import", "--no-analytics", str(invalid)], ("status", "error", "rejected", "rule 202.7e")),
+                       (["matches"], ("p1_deck", "p2_deck", "winner", "Red Dragons"))):
+        r = narrow.invoke(zx, ["--store", str(store), *args])
+        assert max(len(line) for line in r.stdout.splitlines()) <= 80
+        for word in kept:
+            assert word in r.stdout, (args, word, r.stdout)
