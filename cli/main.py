@@ -310,6 +310,10 @@ DEBUG_ENV = "ZX_DEBUG"  # set (to anything but 0): an unexpected error shows its
 
 
 def main() -> None:
+    for stream in (sys.stdout, sys.stderr):  # a terminal or pipe that cannot show every character (ASCII,
+        # cp1252): what it cannot show is written as an escape (\u5c71) instead of failing the command
+        if hasattr(stream, "reconfigure") and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            stream.reconfigure(errors="backslashreplace")
     try:
         zx(prog_name="zx")
     except (SystemExit, KeyboardInterrupt, GeneratorExit):

@@ -116,3 +116,24 @@ def test_a_narrow_terminal_keeps_the_columns_that_matter(tmp_path):
         assert max(len(line) for line in r.stdout.splitlines()) <= 80
         for word in kept:
             assert word in r.stdout, (args, word, r.stdout)
+
+
+def test_an_output_that_cannot_show_a_character_escapes_it(tmp_path):
+    """A player named in Japanese, printed to a stream that only takes ASCII (PYTHONIOENCODING=ascii,
+    a cp1252 console): the table shows the name escaped (\\u5c71...) instead of the command failing
+    with UnicodeEncodeError."""
+    import json
+
+    log = Path(__file__).resolve().parent.parent / "examples" / "legal" / "first-turns.zxlog"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P1"]["name"] = "山田太郎"
+    jp = tmp_path / "jp.zxlog"
+    jp.write_text("\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n", encoding="utf-8")
+    code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"}
+    store = str(tmp_path / "s.sqlite")
+    for args in (["--store", store, "import", "--no-analytics", str(jp)], ["--store", store, "matches"]):
+        p = subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path, env=env, capture_output=True, timeout=120)
+        assert p.returncode == 0, p.stderr.decode("ascii", "replace")[-500:]
+    assert b"\\u5c71\\u7530\\u592a\\u90ce" in p.stdout and b"Traceback" not in p.stderr
