@@ -27,6 +27,11 @@ def _literal(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
+def _dictionary() -> str:
+    """The data dictionary an export writes beside its tables (the package's own copy)."""
+    return resources.files("analytics").joinpath(DICTIONARY).read_text(encoding="utf-8")
+
+
 def replaced_by_export(out: Path) -> list[str]:
     """What in ``out`` an export would replace (its own folders and data dictionary, where they are)
     when ``out`` is not an earlier export: nothing for a new or empty directory, nor for an earlier
@@ -37,7 +42,7 @@ def replaced_by_export(out: Path) -> list[str]:
         return []
     dictionary = out / DICTIONARY
     if dictionary.is_file():
-        ours = resources.files("analytics").joinpath(DICTIONARY).read_text(encoding="utf-8").partition("\n")[0]
+        ours = _dictionary().partition("\n")[0]
         try:
             with open(dictionary, encoding="utf-8") as f:
                 if f.readline().rstrip("\n") == ours:
@@ -72,6 +77,5 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     con.execute(f"COPY card_catalog TO {_literal(target / 'card_catalog.parquet')} (FORMAT parquet)")
     n = con.execute("SELECT count(*) FROM card_catalog").fetchall()[0][0]
     rows.append({"table": "card_catalog", "rows": n, "months": None, "path": str(target)})
-    text = resources.files("analytics").joinpath(DICTIONARY).read_text(encoding="utf-8")
-    (out / DICTIONARY).write_text(text, encoding="utf-8")
+    (out / DICTIONARY).write_text(_dictionary(), encoding="utf-8")
     return rows

@@ -39,8 +39,6 @@ def summaries(ctx: click.Context) -> list[dict]:
 def load_catalog_option(path: str | None, board: str | None = None):
     """``--catalog NAME|FILE`` and ``--board NAME|FILE``: the reference data for the games they
     belong to (``games.load_references``; None: each header's own shipped catalog and board)."""
-    if path is None and board is None:
-        return None
     from zx_events.games import load_references
 
     try:

@@ -103,9 +103,8 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
 
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
     width = terminal_width()
-    # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long text
-    # wraps at 24);
-    # elsewhere (a pipe, a file) every column, at the width they ask
+    # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long
+    # text wraps at 24); elsewhere (a pipe, a file) every column, at the width they ask
     idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first, wrap=24)
     table = Table(title=title, show_lines=False, header_style="bold")
     for i in idx:
@@ -226,8 +225,6 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     """Print a polars frame of rates: JSON/CSV with every column at full precision; a table with rates
     as percentages and their interval, fitted to the terminal (columns that do not fit are left out
     and named on stderr; ``wide`` shows them all)."""
-    import shutil
-
     if fmt == "json":
         click.echo(json_text(df.to_dicts()))
         return
@@ -243,7 +240,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     from rich.table import Table
 
     headers, rows = table_rows(df)
-    width = width or shutil.get_terminal_size((120, 24)).columns
+    width = width or terminal_width() or 120
     idx = list(range(len(headers))) if wide else _fit(headers, rows, width, keep)
     table = Table(title=title, show_lines=False, header_style="bold")
     for i in idx:

@@ -51,7 +51,7 @@ def _init(store: str, catalog: str | None, board: str | None, accept: bool) -> N
     from zx_events.games import load_references
 
     _svc = MatchService(store)
-    _catalog = load_references(catalog, board=board) if catalog or board else None
+    _catalog = load_references(catalog, board=board)
     _accept = accept
     gc.freeze()  # what the worker holds from here on (modules, the service) is out of the collector's passes
     gc.enable()  # check_task collects once a task (whatever the forking process had set)
@@ -149,14 +149,14 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
     """Import every match of ``paths`` into the store of ``svc`` on ``workers`` processes (the workers
     open the same store); outcomes in input order. ``catalog``, ``board``: ``--catalog``, ``--board``
     (``games.load_references``)."""
+    from zx_events.games import load_references
+
     workers = workers or os.cpu_count() or 1
+    references = load_references(catalog, board=board)  # this process's (the workers load their own)
     # a memory store lives in this process only; the workers are forked (where a system cannot fork,
     # the import runs in this process)
     if workers <= 1 or svc.store.kind == "memory" or not _can_fork():
-        from zx_events.games import load_references
         from zx_events.logformat.reader import MatchLog, iter_log
-
-        cat = load_references(catalog, board=board) if catalog or board else None
 
         def logs() -> Iterator[MatchLog]:
             for path in paths:
@@ -168,17 +168,14 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
                 except FormatError as e:
                     yield MatchLog(source=e.source or str(path), header_line=e.line or 0, header=None, error=e)
 
-        yield from svc.import_logs(logs(), catalog=cat, accept_violations=accept_violations, batch=batch)
+        yield from svc.import_logs(logs(), catalog=references, accept_violations=accept_violations, batch=batch)
         return
-    from zx_events.games import load_references
-
     costs = _Costs()
     writer = _Writer(svc, batch, costs)
-    own_catalog = load_references(catalog, board=board) if catalog or board else None
 
     def check(task: list) -> list:
         start = time.perf_counter()
-        out = check_task(svc, own_catalog, accept_violations, task)
+        out = check_task(svc, references, accept_violations, task)
         costs.checked(len(task), time.perf_counter() - start)
         return out
 

@@ -119,12 +119,16 @@ def describe() -> Iterator[dict[str, Any]]:
         yield game.describe()
 
 
-def load_references(catalog: str | None = None, **fixtures: str | None) -> dict[Any, Any]:
+def load_references(catalog: str | None = None, **fixtures: str | None) -> dict[Any, Any] | None:
     """``--catalog`` and each game's fixture options (``--board``): the reference data given on the
     command line, in one mapping for the importer: {game key: catalog} (``load_catalogs``) and
     {(game key, kind): value} for every kind given (``Game.fixture_options``; a kind no game takes, or
-    a bad file: ``FormatError``). A log's header only names shipped reference data; a file comes from here."""
+    a bad file: ``FormatError``); None when none is given (each header's own). A log's header only
+    names shipped reference data; a file comes from here."""
     from zx_events.errors import FormatError
+
+    if not catalog and not any(fixtures.values()):
+        return None
 
     out: dict[Any, Any] = dict(load_catalogs(catalog))
     for kind, name_or_path in fixtures.items():
