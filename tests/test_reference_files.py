@@ -11,6 +11,7 @@ names a shipped catalog or board; a file is given on the command line (``--catal
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -108,6 +109,10 @@ def test_a_board_file_is_given_with_board(tmp_path, workers):
     assert r.exit_code == 0, r.output
     assert "(board 'my-board' is not shipped with zx: the map is not drawn)" in r.output
     assert "on A6: Life Base (P1)" in r.output and SECRET not in r.output
+    seat = CliRunner().invoke(zx, ["--store", str(store), "replay", "custom-board-1", "--event", "40", "--as", "P1"],
+                              catch_exceptions=False, env={"COLUMNS": "120"})
+    assert seat.exit_code == 0 and "the map is not drawn" in seat.output
+    assert re.search(r"^  Hand: \d+ hidden$", seat.output, re.M)  # P2's hand, drawn without a map, stays hidden from P1
 
 
 def test_a_stored_catalog_name_is_looked_up_among_the_shipped_only(secret, tmp_path, monkeypatch):
