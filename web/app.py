@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
@@ -97,8 +97,9 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
                   openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
     app.state.backend = backend
     app.add_middleware(Answers, backend=backend)  # the answers given before, without the framework
-    app.include_router(api.router)
-    app.include_router(pages.router)
+    app.add_middleware(Head)  # outermost: a HEAD is a GET to every layer below
+    app.include_router(api.router, dependencies=[Depends(known_query)])
+    app.include_router(pages.router, dependencies=[Depends(known_query)])
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     def wants_json(request: Request) -> bool:
@@ -140,6 +141,63 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         return error(request, 500, f"internal error ({type(e).__name__}); the server log has the details")
 
     return app
+
+
+class Head:
+    """HEAD answered as GET without its body (RFC 9110, 9.3.2): the status and headers a GET would get,
+    ``content-length`` included. FastAPI's GET routes take no HEAD, so a monitor's or a link
+    checker's ``curl -I`` got 405, "this server is read-only"."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
+async def known_query(request: Request) -> None:
+    """Every query parameter is one the endpoint takes, given once; else a 400 naming it. Without
+    this, a misspelt filter (``/api/stats/winrates?decks=...``) or seat (``view?seat=P1``) was
+    ignored and the answer was the unfiltered one, or the spectator's, as if it had been asked for."""
+    if not request.scope.get("query_string"):
+        return
+    route = request.scope.get("route")
+    known = getattr(route, "zx_query_names", None)
+    if known is None:
+        if route is None:
+            return
+        known = route.zx_query_names = frozenset(_query_names(route.dependant))
+    seen: set[str] = set()
+    for name, _ in request.query_params.multi_items():
+        if name not in known:
+            import difflib
+
+            close = difflib.get_close_matches(name, sorted(known), n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            takes = ", ".join(sorted(known)) or "no parameters"
+            raise WebError(400, f"unknown parameter {name!r} for {request.url.path}: {hint}it takes {takes}")
+        if name in seen:
+            raise WebError(400, f"parameter {name!r} is given more than once: give it once")
+        seen.add(name)
+
+
+def _query_names(dependant: Any) -> list[str]:
+    """The names (aliases) of the query parameters an endpoint takes, its dependencies' included."""
+    names = [p.alias for p in dependant.query_params]
+    for sub in dependant.dependencies:
+        names.extend(_query_names(sub))
+    return names
 
 
 def _warm(backend: Backend, serving: bool = False) -> None:

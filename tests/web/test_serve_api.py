@@ -279,6 +279,60 @@ def test_bad_parameters_are_4xx_json_with_a_message(client, built, url, status, 
     assert "Traceback" not in r.text
 
 
+@pytest.mark.parametrize("url, words", [
+    # a misspelt seat was the spectator's view, a misspelt filter the unfiltered statistic
+    ("/api/matches/{m}/view?seat=P1", "unknown parameter 'seat' for /api/matches/{m}/view"),
+    ("/api/matches/{m}/steps?as=P1&seat=P1", "unknown parameter 'seat'"),
+    ("/api/stats/winrates?decks=Red", "did you mean 'deck'?"),
+    ("/api/stats/meta?by=week&grop=deck", "did you mean 'group'?"),
+    ("/api/matches?plyr=Mio", "did you mean 'player'?"),
+    ("/api/status?verbose=1", "it takes no parameters"),
+    ("/matches?plyr=Mio", "unknown parameter 'plyr' for /matches"),
+    ("/matches/{m}/replay?seat=P1", "unknown parameter 'seat'"),
+    ("/dashboard?decks=Red", "did you mean 'deck'?"),
+    ("/api/matches/{m}/view?as=P1&as=P2", "parameter 'as' is given more than once"),
+    ("/api/stats/winrates?deck=a&deck=b", "parameter 'deck' is given more than once"),
+])
+def test_a_parameter_an_endpoint_does_not_take_is_400_naming_it(client, built, url, words):
+    m = sim_match(built)
+    r = client.get(url.replace("{m}", m))
+    assert r.status_code == 400, r.text
+    assert words.replace("{m}", m) in r.json()["error"]
+
+
+def test_every_parameter_an_endpoint_declares_is_taken(client, built):
+    """The check of known parameters knows each endpoint's own and its shared filters' (every name
+    the OpenAPI document lists, and the pages' forms)."""
+    m = sim_match(built)
+    assert client.get(f"/api/matches/{m}/view?as=P1&at=3").status_code == 200
+    assert client.get(f"/api/matches/{m}/steps?as=P2&start=1&limit=2").status_code == 200
+    assert client.get("/api/matches?game=zx&player=x&deck=x&event=x&since=2026-01-01&until=2026-12-31"
+                      "&winner=P1&q=x&offset=0&limit=5").status_code == 200
+    stats = ("since=2026-01-01&until=2026-12-31&event=x&deck=x&player=x&opp_deck=x&seat=first&colours=red"
+             "&archetype=x&opp_archetype=x&game=zx&min_games=1")
+    r = client.get(f"/api/stats/meta?by=month&group=deck&{stats}")
+    assert r.status_code in (200, 400) and "unknown parameter" not in r.text, r.text
+    # what the pages' forms send, empty fields included
+    assert client.get("/matches?q=&player=&deck=&event=&since=&until=&winner=").status_code == 200
+    assert client.get("/dashboard?event=&deck=&player=&since=&until=&min_games=30").status_code == 200
+    assert client.get(f"/matches/{m}/replay?as=P1").status_code == 200
+
+
+def test_head_is_answered_as_get_without_a_body(client, built):
+    """A monitor's or link checker's HEAD (curl -I) gets what GET gets, without the body; it was 405
+    "this server is read-only"."""
+    m = sim_match(built)
+    for url in ("/api/status", "/api/matches?limit=2", f"/api/matches/{m}/view?at=3", "/api/stats/winrates",
+                "/matches", f"/matches/{m}", "/static/style.css"):
+        get, head = client.get(url), client.head(url)
+        assert head.status_code == get.status_code == 200, (url, head.text)
+        assert head.content == b""
+        assert head.headers["content-type"] == get.headers["content-type"]
+        assert head.headers.get("content-length") in (None, str(len(get.content))), url
+    assert client.head("/api/nothing-here").status_code == 404
+    assert client.head(f"/api/matches/{m}/view?seat=P1").status_code == 400
+
+
 def test_no_endpoint_writes(client, built):
     for method in ("post", "put", "delete", "patch"):
         r = getattr(client, method)("/api/matches")
@@ -650,24 +704,25 @@ def test_a_statistic_given_before_is_not_given_once_the_store_is_ahead(tmp_path)
 def test_a_view_computed_before_the_framework_is_the_endpoints_answer(built):
     """A view asked for the first time with a plain query is computed by ``Answers`` itself (the
     endpoint's own ``Backend.view_json``): the same status, headers and body as the endpoint's answer to
-    the same request (another query parameter, which FastAPI ignores, sends it through the framework).
-    Errors are the application's, with its status and message."""
+    the same request (from the same application without ``Answers``). Errors are the application's,
+    with its status and message."""
     import random
 
-    from web.answers import view_query
+    from web.answers import Answers, view_query
 
     assert view_query(b"at=5&as=P1") == (5, None, "P1") and view_query(b"") == (None, None, None)
     for q in (b"at=05", b"at=0", b"at=5&at=6", b"as=P%31", b"at=1&turn=2", b"x=1", b"at", b"as="):
         assert view_query(q) is None, q
     rng = random.Random(3)
-    with TestClient(create_app(built.store, analytics=built.analytics)) as fast, \
-            TestClient(create_app(built.store, analytics=built.analytics)) as slow:
+    framework = create_app(built.store, analytics=built.analytics)
+    framework.user_middleware = [m for m in framework.user_middleware if m.cls is not Answers]
+    with TestClient(create_app(built.store, analytics=built.analytics)) as fast, TestClient(framework) as slow:
         for match in built.matches[10:16]:
-            last = fast.get(f"/api/matches/{match}/view?via=app").json()["last_seq"]
+            last = slow.get(f"/api/matches/{match}/view").json()["last_seq"]
             for query in (f"at={rng.randint(1, last)}&as={rng.choice(['P1', 'P2', 'spectator'])}",
                           f"turn={rng.randint(1, 3)}&as=P2", f"at={rng.randint(1, last)}", "as=P1", ""):
                 a = fast.get(f"/api/matches/{match}/view?{query}")
-                b = slow.get(f"/api/matches/{match}/view?{query}&via=app")
+                b = slow.get(f"/api/matches/{match}/view?{query}")
                 assert (a.status_code, a.headers.items(), a.content) == (b.status_code, b.headers.items(), b.content)
                 assert a.status_code == 200
         match = built.matches[10]
