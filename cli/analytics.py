@@ -144,8 +144,12 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
 
 
 # ---------------------------------------------------------------------- zx stats
-def stats_options(f: Callable) -> Callable:
-    """The filters and output options every ``zx stats`` command shares."""
+GAME_HELP = ("Only matches of this game (zx games lists them). Without it, each game the file holds is counted on its "
+             "own (a leading game column); games are never mixed.")
+
+
+def filter_options(f: Callable, game_help: str = GAME_HELP) -> Callable:
+    """The filters of ``zx stats`` (analytics.stats.Filters), shared with ``zx report``."""
     for opt in reversed([
         click.option("--since", default=None, metavar="YYYY-MM-DD", help="Matches played on or after this date."),
         click.option("--until", default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date."),
@@ -160,9 +164,16 @@ def stats_options(f: Callable) -> Callable:
         click.option("--seat", type=click.Choice(["first", "second"]), default=None,
                      help="Only the side that went first (or second)."),
         click.option("--player", default=None, help="Only the side of this player (exact name)."),
-        click.option("--game", default=None,
-                     help="Only matches of this game (zx games lists them). Without it, each game the file holds "
-                          "is counted on its own (a leading game column); games are never mixed."),
+        click.option("--game", default=None, help=game_help),
+    ]):
+        f = opt(f)
+    return f
+
+
+def stats_options(f: Callable) -> Callable:
+    """The filters and output options every ``zx stats`` command shares."""
+    for opt in reversed([
+        filter_options,
         click.option("--min-games", type=click.IntRange(min=1), default=30, show_default=True,
                      help="Rows whose rate rests on fewer games (or attacks, damage points) are flagged low_sample."),
         click.option("--wide", is_flag=True, help="Table: every column, however wide (default: fit the terminal)."),

@@ -75,3 +75,44 @@ def log_paths(args: tuple[str, ...]) -> list[str]:
     if out.count("-") > 1:
         raise click.UsageError("- (standard input) can be given once")
     return out
+
+
+def check_writable(path, force: bool) -> None:
+    """Before the work: ``path`` (a file a command writes) may be written: its folder exists, and it
+    does not, or ``force`` (zx view, zx report)."""
+    if path.exists() and not force:
+        raise click.ClickException(f"{path} exists: give --force to overwrite it, or -o another file")
+    if not path.parent.is_dir():
+        raise click.ClickException(f"cannot write {path}: the folder {path.parent} does not exist")
+
+
+def write_page(path, data: bytes, force: bool) -> None:
+    """Write ``data`` to ``path`` whole or not at all: into a temporary file beside it, then moved in
+    place; without ``force`` a file that appeared meanwhile is never overwritten. The file gets the
+    permissions of any new file (the umask's)."""
+    import os
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=".zx-", suffix=path.suffix or ".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a written page is an ordinary file
+        if force:
+            os.replace(tmp, path)
+        else:  # never overwrite a file that appeared meanwhile
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                raise click.ClickException(f"{path} exists: give --force to overwrite it") from None
+            except OSError:  # no hard links on this file system
+                if path.exists():
+                    raise click.ClickException(f"{path} exists: give --force to overwrite it") from None
+                os.replace(tmp, path)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -20,6 +20,24 @@ def format_option(f: Callable) -> Callable:
                         help="Output as a table, JSON, or CSV.")(f)
 
 
+def written_option(f: Callable) -> Callable:
+    """``--format`` of a command whose result is a file (zx view, zx report): its path alone (the
+    default, for ``xdg-open "$(zx view ...)"``), or a row describing it as JSON or CSV."""
+    return click.option("--format", "fmt", type=click.Choice(("path", "json", "csv")), default="path",
+                        show_default=True, help="Print the path written, or a row describing the file (JSON, CSV).")(f)
+
+
+def emit_written(fmt: str, row: dict[str, Any]) -> None:
+    """The result of a command that wrote a file: ``row["file"]`` alone, or ``row`` as JSON (one
+    object) or CSV."""
+    if fmt == "path":
+        click.echo(row["file"])
+    elif fmt == "json":
+        click.echo(json_text(row))
+    else:
+        emit([row], "csv")
+
+
 def blob_text(b: bytes) -> str:
     """Bytes as DuckDB writes a BLOB as text: printable ASCII as it is, every other byte and the
     backslash as ``\\xHH`` (``'a\\x00'``)."""

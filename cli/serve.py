@@ -10,6 +10,7 @@ import click
 
 from .analytics import analytics_option, resolve_analytics_path, run_update
 from .common import MAX_WORKERS
+from .output import emit_written, written_option
 
 
 DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)
@@ -145,46 +146,63 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: in
         backend.close()
 
 
+def _report_filters(f: Any) -> Any:
+    from .analytics import filter_options
+
+    return filter_options(f, game_help="The game the dashboard shows (zx games lists them): games are never mixed; "
+                                       "without it, Z/X's when the analytics file holds several, else its one game.")
+
+
 @click.command("report")
 @click.option("-o", "--output", "out", default="meta.html", show_default=True, type=click.Path(dir_okay=False),
-              help="The HTML file to write (replaced if it exists).")
+              help="The HTML file to write.")
+@click.option("--force", is_flag=True, help="Overwrite the file if it exists.")
 @click.option("--title", default="Metagame", show_default=True, help="The page title.")
-@click.option("--since", default=None, metavar="YYYY-MM-DD", help="Matches played on or after this date.")
-@click.option("--until", default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date.")
-@click.option("--event", default=None, help="Only this event (exact name).")
-@click.option("--deck", default=None, help="Only the side playing this deck (exact deck name).")
-@click.option("--player", default=None, help="Only the side of this player (exact name).")
+@_report_filters
 @click.option("--min-games", type=click.IntRange(min=1), default=30, show_default=True,
               help="Rows resting on fewer games are drawn in grey.")
 @analytics_option
+@written_option
 @click.pass_context
-def report_cmd(ctx: click.Context, out: str, title: str, since: str | None, until: str | None, event: str | None,
-               deck: str | None, player: str | None, min_games: int, analytics_path: str | None) -> None:
+def report_cmd(ctx: click.Context, out: str, force: bool, title: str, min_games: int, analytics_path: str | None,
+               fmt: str, **given: Any) -> None:
     """Write the metagame dashboard as one self-contained HTML file (charts inline, no server, no network).
 
-    Example: zx report --event "Tokyo Regional 2026" -o tokyo-meta.html
+    \b
+    Examples:
+      zx report --event "Tokyo Regional 2026" -o tokyo-meta.html
+      zx report --game x610z -o x610z-meta.html
+
+    It takes the filters of zx stats and shows one game (--game). An existing file is kept unless
+    --force. Prints the path written (--format json|csv: a row with its size, game and filters).
     """
     from analytics.stats import Filters
     from web.backend import WebError
+    from web.dashboard import shown_game
     from web.pages import render_dashboard
 
+    from .common import check_writable, write_page
+
     try:
-        filters = Filters(since, until, event, deck, player)
+        filters = Filters(**given)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
+    path = Path(out)
+    check_writable(path, force)
     backend = _backend(ctx, analytics_path)
     try:
         text = render_dashboard(backend, filters.params(), min_games, live=False, title=title)
+        game = shown_game(backend, filters.game)
     except WebError as e:
         raise click.ClickException(e.message) from None
     finally:
         backend.close()
-    path = Path(out)
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise click.ClickException(f"cannot write {out}: {e.strerror or e}") from None
-    click.echo(f"wrote {path} ({len(text.encode()) // 1024} KiB): open it in any browser", err=True)
+    data = text.encode("utf-8")
+    write_page(path, data, force)
+    click.echo(f"{len(data) // 1024} KiB: open it in any browser", err=True)
+    emit_written(fmt, {"file": str(path), "bytes": len(data), "game": game, "title": title,
+                       "filters": {k: v for k, v in filters.params().items() if v is not None and k != "game"},
+                       "min_games": min_games})
 
 
 def register(zx: click.Group) -> None:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import click
 
 from zx_events.errors import ZXError
 from zx_events.seats import PERSPECTIVES
+
+from .output import emit_written, written_option
 
 
 def default_path(match_id: str, seats: list[str]) -> Path:
@@ -27,29 +27,29 @@ def default_path(match_id: str, seats: list[str]) -> Path:
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE.html", help="Where to write the page (default: MATCH-SEAT.html here).")
 @click.option("--force", is_flag=True, help="Overwrite FILE.html if it exists.")
+@written_option
 @click.pass_context
-def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: str | None, force: bool) -> None:
+def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: str | None, force: bool,
+             fmt: str) -> None:
     """Write a stored match as one HTML file that replays it in any browser, from the seats chosen.
 
     Example: zx view sim-2026-0001 --as P1 -o match.html
 
     The file is self-contained (nothing is fetched when it opens) and holds only what its seats may
     see at every event; step with the buttons, the arrow keys, the slider or a click on an event, and
-    share a moment with the address (#e=57). Prints the path written.
+    share a moment with the address (#e=57). Prints the path written (--format json|csv: a row
+    with its size, match and seats).
     """
     from web.viewer import ViewerError, parse_seats, viewer_html
 
-    from .common import service
+    from .common import check_writable, service, write_page
 
     try:
         chosen = parse_seats(seats or ("spectator",))
     except ViewerError as e:
         raise click.UsageError(str(e)) from None
     path = Path(output) if output else default_path(match_id, chosen)
-    if path.exists() and not force:
-        raise click.ClickException(f"{path} exists: give --force to overwrite it, or -o another file")
-    if not path.parent.is_dir():
-        raise click.ClickException(f"cannot write {path}: the folder {path.parent} does not exist")
+    check_writable(path, force)
     svc = service(ctx)
     try:
         text = viewer_html(svc, match_id, chosen)
@@ -58,28 +58,6 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     finally:
         svc.close()
     data = text.encode("utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=".zx-view-", suffix=".html", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a written page is an ordinary file
-        if force:
-            os.replace(tmp, path)
-        else:  # never overwrite a file that appeared meanwhile
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                raise click.ClickException(f"{path} exists: give --force to overwrite it") from None
-            except OSError:  # no hard links on this file system
-                if path.exists():
-                    raise click.ClickException(f"{path} exists: give --force to overwrite it") from None
-                os.replace(tmp, path)
-    except OSError as e:
-        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_page(path, data, force)
     click.echo(f"{len(data) / 1024:.0f} KiB, seats {', '.join(chosen)}: open it in a browser", err=True)
-    click.echo(str(path))
+    emit_written(fmt, {"file": str(path), "bytes": len(data), "match": match_id, "seats": chosen})

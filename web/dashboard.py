@@ -51,6 +51,7 @@ class Dashboard:
     min_games: int
     totals: dict[str, Any]
     sections: list[Section] = field(default_factory=list)
+    game: str = ""  # the game shown (games are never mixed)
 
 
 def _frame(source: Any, name: str, params: dict[str, Any]) -> pl.DataFrame:
@@ -58,13 +59,28 @@ def _frame(source: Any, name: str, params: dict[str, Any]) -> pl.DataFrame:
                         lambda con: con.sql(sql(name), params=params).pl())
 
 
-def choices(source: Any) -> dict[str, list[str]]:
-    """Events and decks in the analytics file, for the filter form."""
-    df = source.query(("dashboard", "choices"), lambda con: con.sql(sql("choices")).pl())
+def choices(source: Any, game: str) -> dict[str, list[Any]]:
+    """Events and decks of ``game`` in the analytics file, and the games it holds, for the filter form."""
+    df = source.query(("dashboard", "choices", game), lambda con: con.sql(sql("choices"), params={"game": game}).pl())
     out: dict[str, list[str]] = {"event": [], "deck": []}
     for row in df.iter_rows(named=True):
         out.setdefault(row["kind"], []).append(row["value"])
+    from zx_events import games
+
+    names = {g.key: g.name for g in games.all_games()}
+    out["game"] = [{"key": k, "name": names.get(k, k)} for k in sorted(_frame(source, "games", {})["game"].to_list())]
     return out
+
+
+def shown_game(source: Any, asked: str | None = None) -> str:
+    """The game a dashboard shows: the one asked for, else Z/X's when the analytics file holds it or
+    nothing, else the one game (or the first) it holds."""
+    from zx_events.games import DEFAULT
+
+    if asked:
+        return asked
+    held = _frame(source, "games", {})["game"].to_list()
+    return DEFAULT if DEFAULT in held or not held else held[0]
 
 
 def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
@@ -73,15 +89,14 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     from analytics.stats import Filters
 
     from analytics.stats import table_owners
-    from zx_events.games import DEFAULT
 
     params = {k: filters.get(k) for k in Filters.names()}
     held = _frame(source, "games", {})["game"].to_list()
-    if not params.get("game") and len(held) > 1:  # games are never mixed: one game at a time (?game=KEY)
-        params["game"] = DEFAULT if DEFAULT in held else held[0]
-    game = params.get("game") or (held[0] if held else DEFAULT)
+    game = shown_game(source, params.get("game"))
+    if len(held) > 1:  # games are never mixed: one game at a time (?game=KEY)
+        params["game"] = game
     totals = _frame(source, "totals", params).to_dicts()[0]
-    d = Dashboard({k: v for k, v in params.items() if v}, min_games, totals)
+    d = Dashboard({k: v for k, v in params.items() if v}, min_games, totals, game=game)
 
     def stats(method: str, table: str | None = None, **kw: Any) -> pl.DataFrame | None:
         if table is not None and game not in table_owners(table):

@@ -102,7 +102,7 @@ def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, liv
     """The dashboard page: live (with the filter form and links) or static (``zx report``: one file)."""
     def draw() -> str:
         d = dashboard.build(b, filters, min_games)
-        opts = dashboard.choices(b) if live else {"event": [], "deck": []}
+        opts = dashboard.choices(b, d.game) if live else {"event": [], "deck": []}
         return render("dashboard.html", nav="dashboard", d=d, live=live, title=title, opts=opts,
                       inline_css=None if live else css(), store=b.svc.store.label)
 

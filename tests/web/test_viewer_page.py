@@ -232,6 +232,20 @@ def test_zx_view_writes_the_file_and_prints_its_path(viewer_store, tmp_path, mon
     assert read_data(Path("both.html").read_text())["seats"] == ["judge", "P2"]
 
 
+def test_zx_view_format_json_and_csv_describe_the_file(viewer_store, tmp_path):
+    match_id = viewer_store.matches[0]
+    out = tmp_path / "m.html"
+    res = CliRunner().invoke(zx, ["--store", viewer_store.path, "view", match_id, "--as", "P1", "-o", str(out),
+                                  "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout) == {"file": str(out), "bytes": out.stat().st_size, "match": match_id,
+                                      "seats": ["P1"]}
+    res = CliRunner().invoke(zx, ["--store", viewer_store.path, "view", match_id, "-o", str(out), "--force",
+                                  "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines() == ["file,bytes,match,seats", f"{out},{out.stat().st_size},{match_id},spectator"]
+
+
 def test_zx_view_does_not_overwrite_a_file_without_force(viewer_store, tmp_path):
     out = tmp_path / "m.html"
     out.write_text("mine")

@@ -90,6 +90,77 @@ def test_x610z_stats_over_the_api_never_mix_games(client):
         assert dash.status_code == 200, (params, dash.text[:300])
 
 
+X610Z_DECKS = {"Mystic Rush", "Grey Tide", "Prism Keep", "Boost Walkers"}
+
+
+def _options(html: str, name: str) -> dict[str, bool]:
+    """The options of the form's ``<select name=...>``: value (or text) -> selected."""
+    import re
+
+    select = re.search(rf'<select name="{name}">(.*?)</select>', html, re.S)
+    assert select, name
+    return {(m.group(1) or m.group(3)).strip(): bool(m.group(2))
+            for m in re.finditer(r'<option (?:value="([^"]*)" )?(selected)?\s*>([^<]*)</option>', select.group(1))}
+
+
+def test_the_dashboard_form_picks_the_game_and_offers_its_decks(client):
+    """On a file of both games the dashboard shows Z/X's unless told; its form has a game select
+    (before, applying the form went back to Z/X's dashboard, and its deck list mixed both games)."""
+    zx_page = client.get("/dashboard", params={"min_games": 1}).text
+    assert _options(zx_page, "game") == {"x610z": False, "zx": True}
+    assert "X610Z</option>" in zx_page and "Z/X -Zillions of enemy X-</option>" in zx_page
+    zx_decks = set(_options(zx_page, "deck")) - {""}
+    assert zx_decks and not zx_decks & X610Z_DECKS
+    page = client.get("/dashboard", params={"game": "x610z", "min_games": 1}).text
+    assert _options(page, "game") == {"x610z": True, "zx": False}
+    assert set(_options(page, "deck")) - {""} <= X610Z_DECKS
+
+
+def test_zx_report_draws_the_dashboard_of_the_game_asked_for(mixed, tmp_path, client):
+    """zx report --game (and every filter of zx stats): an X610Z analyst's report file; before, it
+    could only be Z/X's."""
+    store, analytics = mixed
+    out = tmp_path / "x610z.html"
+    args = ["--store", store, "report", "--analytics", str(analytics), "--min-games", "1"]
+    r = CliRunner().invoke(zx, [*args, "--game", "x610z", "-o", str(out), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    row = json.loads(r.stdout)
+    assert row == {"file": str(out), "bytes": out.stat().st_size, "game": "x610z", "title": "Metagame",
+                   "filters": {}, "min_games": 1}
+    html = out.read_text(encoding="utf-8")
+    assert "filters: game = x610z" in html and "Attack outcomes" not in html  # Z/X's own tables left out
+    served = client.get("/dashboard", params={"game": "x610z", "min_games": 1}).text
+    for deck in X610Z_DECKS & set(_options(served, "deck")):
+        assert deck in html
+    assert "Red Dragons" not in html
+    # the other filters of zx stats; the game a report without --game shows is named in its row
+    zx_out = tmp_path / "zx.html"
+    r = CliRunner().invoke(zx, [*args, "--seat", "first", "--opp-archetype", "nothing-such", "-o", str(zx_out)])
+    assert r.exit_code == 1 and "archetype" in r.output and not zx_out.exists()
+    r = CliRunner().invoke(zx, [*args, "--seat", "first", "-o", str(zx_out), "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines() == ["file,bytes,game,title,filters,min_games",
+                                     f'{zx_out},{zx_out.stat().st_size},zx,Metagame,"{{""seat"": ""first""}}",1']
+    assert "seat = first" in zx_out.read_text(encoding="utf-8")
+
+
+def test_zx_report_keeps_an_existing_file_unless_force(mixed, tmp_path):
+    store, analytics = mixed
+    out = tmp_path / "meta.html"
+    out.write_text("mine")
+    args = ["--store", store, "report", "--analytics", str(analytics), "-o", str(out)]
+    r = CliRunner().invoke(zx, args)
+    assert r.exit_code == 1 and f"{out} exists: give --force" in r.output
+    assert out.read_text() == "mine"
+    r = CliRunner().invoke(zx, [*args, "--force"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.strip() == str(out) and out.read_text(encoding="utf-8").startswith("<!doctype html>")
+    assert list(tmp_path.iterdir()) == [out]  # no temporary file left behind
+    r = CliRunner().invoke(zx, ["--store", store, "report", "--analytics", str(analytics), "--game", "chess",
+                                "-o", str(tmp_path / "c.html")])
+    assert r.exit_code == 1 and "no game named 'chess'" in r.output and not (tmp_path / "c.html").exists()
+
+
 def test_zx_view_of_a_stored_x610z_match_in_chromium(browser, mixed, tmp_path):
     store, _ = mixed
     out = tmp_path / "x.html"
