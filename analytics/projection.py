@@ -74,6 +74,19 @@ class UpdateResult:
                 "workers": self.workers}
 
 
+def _keep_another_stores(con: duckdb.DuckDBPyConnection, path: Path, store: str) -> None:
+    """A memory store's analytics are rebuilt every time (the store lasts as long as its process), but
+    never over a file that holds another store's: a memory import to check a log wiped the analytics
+    of the store ZX_ANALYTICS pointed at."""
+    try:
+        built_from = _position(con)[2]
+    except (duckdb.Error, IndexError):  # not a file of this schema: whose it is cannot be told, so it is kept
+        built_from = "another version of zx-events"
+    if built_from != store:
+        raise AnalyticsError(f"{path} holds the analytics of {built_from}: a memory: store does not replace them "
+                             f"(choose another file with --analytics, or --rebuild to replace them)")
+
+
 def store_identity(svc: Any) -> str:
     """What the position is relative to: the store's kind and location (never a password)."""
     st = svc.store
@@ -304,6 +317,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     if page_size < 1:
         raise AnalyticsError(f"page size must be at least 1, got {page_size}")
     store = store_identity(svc)
+    asked = rebuild
     rebuild = rebuild or svc.store.kind == "memory"
     wanted, forced = parallel.workers_wanted() if workers is None else (workers, True)
     con: duckdb.DuckDBPyConnection | None = None
@@ -322,6 +336,8 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             early = _start(svc, wanted, 0, last, page_size, set(), [])
         con = connect_writer(path)
         version = stored_version(con)
+        if version is not None and not asked and svc.store.kind == "memory":
+            _keep_another_stores(con, path, store)
         if early is not None and version is not None and not rebuild:  # made meanwhile by another update
             early.pool.close()
             early = None

@@ -400,6 +400,9 @@ def update_after_import(ctx: click.Context, svc: Any) -> None:
 
     from analytics.db import AnalyticsError
 
+    if svc.store.kind == "memory":  # nothing would outlive this command but a file nobody asked for
+        click.echo("analytics: not updated: a memory: store lasts only as long as this command", err=True)
+        return
     path = resolve_analytics_path(ctx, None)
     try:
         result = run_update(svc, path)

@@ -4,6 +4,7 @@ engine, the real store on SQLite and PostgreSQL, the real DuckDB file)."""
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
+from pathlib import Path
 
 import duckdb
 import orjson
@@ -299,6 +300,39 @@ def test_memory_store_is_always_rebuilt(tmp_path):
         result = update(svc, path)
         assert result.rebuilt and result.matches == 1
     assert table(path, "matches")["match_id"].to_list() == ["m2"]
+
+
+def test_a_memory_store_never_replaces_the_analytics_of_another_store(tmp_path):
+    """A memory store's analytics are rebuilt each time, but not over a file another store's
+    projection made (a memory import to check a log wiped the analytics ZX_ANALYTICS pointed at)."""
+    path = tmp_path / "shared.duckdb"
+    kept = MatchService(str(tmp_path / "kept.sqlite"))
+    import_matches(kept, ("m1",))
+    update(kept, path)
+    before = all_tables(path)
+    svc = MatchService("memory:")
+    import_matches(svc, ("m2",))
+    with pytest.raises(AnalyticsError, match=r"holds the analytics of sqlite:.*kept\.sqlite: a memory: store does "
+                                             r"not replace them"):
+        update(svc, path)
+    for name, want in all_tables(path).items():
+        assert_frame_equal(before[name], want)
+    assert update(svc, path, rebuild=True).matches == 1  # asked for: replaced
+    assert table(path, "matches")["match_id"].to_list() == ["m2"]
+
+
+def test_zx_import_into_a_memory_store_writes_no_analytics_file(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ZX_ANALYTICS", raising=False)
+    log = Path(__file__).parents[1] / "examples" / "legal" / "first-turns.zxlog"
+    r = CliRunner().invoke(zx, ["--store", "memory:", "import", str(log)])
+    assert r.exit_code == 0, r.output
+    assert "analytics: not updated: a memory: store lasts only as long as this command" in r.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_refuses_a_file_built_from_another_store(tmp_path):
