@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import time
@@ -14,13 +15,49 @@ import click
 from .output import FORMATS, emit, emit_frame, progress
 
 
+MARK = ".zx-demo"  # a folder the demo made: its next run may replace what it wrote there
+OWN = ("logs", "events.sqlite", "events.sqlite-wal", "events.sqlite-shm", "events.sqlite-journal", "events.duckdb",
+       "events.duckdb.wal", MARK)  # what the demo writes, and all it ever deletes
+_SIM_LOG = re.compile(r"(?:[a-z0-9]+-)?sim-[0-9]+-[0-9]+\.[a-z0-9]+log")  # sim-2026-0001.zxlog, x610z-sim-...
+
+
+def _clear(root: Path) -> None:
+    """Make ``root`` ready for a demo: what an earlier demo wrote there goes (``OWN``), nothing else.
+
+    A folder is a demo's when it has the demo's mark, or (made before the mark) when it holds only
+    what a demo writes, its store included and its logs all simulated ones. Anything else is refused
+    before a file is touched: a folder holding someone's own ``events.sqlite`` used to be deleted whole."""
+    if root.exists() and not root.is_dir():
+        raise click.ClickException(f"{root} is a file, not a folder: choose another --dir")
+    if not root.exists() or not any(root.iterdir()):
+        return
+    names = {p.name for p in root.iterdir()}
+    logs = root / "logs"
+    logs_simulated = not logs.exists() or (logs.is_dir() and all(f.is_file() and _SIM_LOG.fullmatch(f.name)
+                                                                 for f in logs.iterdir()))
+    made_before_the_mark = names <= set(OWN) and "events.sqlite" in names and logs.is_dir()  # zx 0.2.0 and before
+    if not ((root / MARK).is_file() or made_before_the_mark) or not logs_simulated:
+        foreign = sorted(names - set(OWN))
+        if logs.is_dir():
+            foreign += [f"logs/{f.name}" for f in sorted(logs.iterdir()) if not _SIM_LOG.fullmatch(f.name)]
+        held = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "") if foreign else "a store it did not make"
+        raise click.ClickException(f"{root} exists and is not a zx demo folder (it holds {held}): choose another "
+                                   f"--dir; nothing was changed")
+    for name in OWN:
+        p = root / name
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        elif p.exists() or p.is_symlink():
+            p.unlink()
+
+
 @click.command("demo")
 @click.option("--matches", "-n", type=click.IntRange(min=2), default=200, show_default=True,
               help="How many matches to simulate of each game.")
 @click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True, help="Simulation seed.")
 @click.option("--dir", "out", type=click.Path(file_okay=False), default="zx-demo", show_default=True,
               help="Folder for the demo's logs, event store (events.sqlite) and analytics (events.duckdb); "
-                   "replaced on every run.")
+                   "what an earlier demo wrote there is replaced, nothing else.")
 @click.option("--turn", type=click.IntRange(min=1), default=3, show_default=True,
               help="The turn of each game's first match to replay.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
@@ -44,12 +81,11 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     every = games.all_games()
     t0 = time.perf_counter()
     root = Path(out)
-    if root.exists():
-        if not (root / "events.sqlite").exists() and any(root.iterdir()):
-            raise click.ClickException(f"{root} exists and is not a zx demo folder: choose another --dir")
-        shutil.rmtree(root)
+    _clear(root)
     logs_dir = root / "logs"
     logs_dir.mkdir(parents=True)
+    (root / MARK).write_text("written by zx demo: a demo run here replaces logs/ and events.* (nothing else)\n",
+                             encoding="utf-8")
 
     files = []
     with progress(matches * len(every), "simulating") as bar:

@@ -39,3 +39,42 @@ def test_demo_refuses_a_folder_that_is_not_its_own(tmp_path):
     assert result.exit_code == 1
     assert "is not a zx demo folder" in result.output
     assert (tmp_path / "precious.txt").read_text() == "keep me"
+
+
+def test_demo_never_deletes_what_it_did_not_write(tmp_path):
+    """A folder holding someone's own events.sqlite was deleted whole (the only test was that file's
+    name). Now a demo replaces what a demo wrote (logs/, events.*), in a folder it marked or one made
+    before the mark that holds nothing else, and refuses any other folder before touching a file."""
+    from zx_events.application import MatchService as Service
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    Service(str(mine / "events.sqlite")).close()  # somebody's store, beside their notes
+    (mine / "notes.txt").write_text("keep me")
+    before = sorted(p.name for p in mine.iterdir())
+    r = CliRunner().invoke(zx, ["demo", "--matches", "2", "--dir", str(mine)])
+    assert r.exit_code == 1 and "is not a zx demo folder (it holds notes.txt)" in r.output
+    assert "nothing was changed" in r.output
+    assert sorted(p.name for p in mine.iterdir()) == before and (mine / "notes.txt").read_text() == "keep me"
+    (mine / "notes.txt").unlink()  # a store alone is not a demo's either (no simulated logs beside it)
+    r = CliRunner().invoke(zx, ["demo", "--matches", "2", "--dir", str(mine)])
+    assert r.exit_code == 1 and "it holds a store it did not make" in r.output and (mine / "events.sqlite").exists()
+    (mine / "logs").mkdir()
+    (mine / "logs" / "round-3.zxlog").write_text("{}")
+    r = CliRunner().invoke(zx, ["demo", "--matches", "2", "--dir", str(mine)])
+    assert r.exit_code == 1 and "logs/round-3.zxlog" in r.output and (mine / "logs" / "round-3.zxlog").exists()
+
+    demo = tmp_path / "demo"
+    r = CliRunner().invoke(zx, ["demo", "--matches", "2", "--seed", "5", "--dir", str(demo), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert (demo / ".zx-demo").is_file()
+    (demo / "my-notes.txt").write_text("mine")  # added later to a demo's folder: kept by the next run
+    r = CliRunner().invoke(zx, ["demo", "--matches", "3", "--seed", "5", "--dir", str(demo), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert (demo / "my-notes.txt").read_text() == "mine"
+    assert len(MatchService(str(demo / "events.sqlite")).summaries()) == 6
+    (demo / ".zx-demo").unlink()  # a demo folder from before the mark: only what a demo writes
+    (demo / "my-notes.txt").unlink()
+    r = CliRunner().invoke(zx, ["demo", "--matches", "2", "--seed", "5", "--dir", str(demo), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert len(MatchService(str(demo / "events.sqlite")).summaries()) == 4
