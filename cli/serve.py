@@ -63,12 +63,16 @@ def _loopback(host: str) -> bool:
                    "the server. Off by default: views are the spectator's, or a seat's own.")
 @click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=1, show_default=True,
               help="Server processes (each with its own connections and caches); more than the cores gains nothing.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="On a loopback address the server answers only requests addressed to 127.0.0.1, localhost or "
+                   "[::1] (a web page cannot read it by pointing its own name here); also answer to NAME (a reverse "
+                   "proxy's name), repeatable.")
 @click.option("--update", is_flag=True,
               help="Bring the analytics file up to date before serving (the only write serve ever makes).")
 @analytics_option
 @click.pass_context
-def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: int, update: bool,
-              analytics_path: str | None) -> None:
+def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: int, allow_hosts: tuple[str, ...],
+              update: bool, analytics_path: str | None) -> None:
     """Serve the store over HTTP: a JSON API, the match browser with replays, and the metagame dashboard.
 
     Example: zx demo && zx --store zx-demo/events.sqlite serve    (then open http://127.0.0.1:8000)
@@ -83,7 +87,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: in
     import uvicorn
 
     from analytics.db import AnalyticsError
-    from web.app import create_app
+    from web.app import LOOPBACK_NAMES, create_app
 
     if hasattr(signal, "SIGUSR1"):  # `kill -USR1 PID` prints every thread's stack to stderr (a stuck request)
         try:
@@ -128,18 +132,25 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: in
                    f"event; `zx --store {backend.svc.store.label} prepare` files them (docs/replay.md)", err=True)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops", err=True)
+    # on loopback, only the server's own names (DNS rebinding: web.app.Hosts); elsewhere the address is open
+    # anyway, so only the names given, if any
+    given = {h.strip().lower() for h in allow_hosts if h.strip()}
+    hosts = None
+    if _loopback(host) or given:
+        hosts = sorted({*(LOOPBACK_NAMES if _loopback(host) else ()), f"[{host}]" if ":" in host else host.lower(),
+                        *given})
     if workers > 1:  # each process builds its own app from the environment (web.app.app_from_env)
         import os
 
-        from web.app import ENV_ANALYTICS, ENV_JUDGE, ENV_STORE
+        from web.app import ENV_ANALYTICS, ENV_HOSTS, ENV_JUDGE, ENV_STORE
 
         os.environ.update({ENV_STORE: backend.svc.store.url, ENV_ANALYTICS: str(backend.analytics_path),
-                           ENV_JUDGE: "1" if judge else "0"})
+                           ENV_JUDGE: "1" if judge else "0", ENV_HOSTS: ",".join(hosts or ())})
         backend.close()
         uvicorn.run("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                     log_level="warning", access_log=False)
         return
-    app = create_app(backend, serving=True)
+    app = create_app(backend, serving=True, hosts=hosts)
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
     finally:

@@ -34,6 +34,8 @@ HERE = Path(__file__).parent
 THREADS = 8
 STATS_AT_ONCE = (os.cpu_count() or 2) + 1  # statistics computed at once (lifespan)
 ENV_STORE, ENV_ANALYTICS, ENV_JUDGE = "ZX_SERVE_STORE", "ZX_SERVE_ANALYTICS", "ZX_SERVE_JUDGE"
+ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names a server on a loopback address answers to, comma-separated
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 log = logging.getLogger("zx.serve")
 
 
@@ -53,7 +55,7 @@ def open_backend(store: str | None, analytics: str | Path | None = None, judge: 
 
 
 def create_app(store: str | Backend | None = None, judge: bool = False, analytics: str | Path | None = None,
-               serving: bool = False) -> FastAPI:
+               serving: bool = False, hosts: Any = None) -> FastAPI:
     """The application: the JSON API under /api, the pages, and /static. ``store`` is a store URL or
     path (see ``zx --store``), or an open ``Backend``.
 
@@ -61,7 +63,10 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     ``serving`` (the process of ``zx serve``), the unfiltered dashboard is drawn too (seconds of
     vl-convert at 10,000 matches), then every object alive is moved out of the garbage collector's
     sight (``gc.freeze``): a full collection over the summaries of 10,000 matches took 20-40 ms, a
-    pause in every request in flight; after it, 2-5 ms."""
+    pause in every request in flight; after it, 2-5 ms.
+
+    ``hosts``: the only names (``Host`` header, port aside) the server answers to; None: any (see
+    ``Hosts``)."""
     from . import api, pages
 
     owned = not isinstance(store, Backend)
@@ -97,7 +102,9 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
                   openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
     app.state.backend = backend
     app.add_middleware(Answers, backend=backend)  # the answers given before, without the framework
-    app.add_middleware(Head)  # outermost: a HEAD is a GET to every layer below
+    app.add_middleware(Head)  # a HEAD is a GET to every layer below
+    if hosts is not None:
+        app.add_middleware(Hosts, names=hosts)  # outermost: nothing of the store before the Host is checked
     app.include_router(api.router, dependencies=[Depends(known_query)])
     app.include_router(pages.router, dependencies=[Depends(known_query)])
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -141,6 +148,43 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         return error(request, 500, f"internal error ({type(e).__name__}); the server log has the details")
 
     return app
+
+
+def host_name(header: str) -> str:
+    """The name of a ``Host`` header without its port, lower-case (``[::1]:8000`` -> ``[::1]``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[:header.find("]") + 1] if "]" in header else header
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+class Hosts:
+    """Requests addressed to another name than the server's are refused (400), before anything else.
+
+    A server on 127.0.0.1 is out of the network's reach, but not of the web pages its user opens: a
+    page on evil.example can point its own name at 127.0.0.1 (DNS rebinding) and then read this
+    server as same-origin, every match (and with ``--judge`` every hidden card). Its requests carry
+    ``Host: evil.example``; the server's own names (127.0.0.1, localhost, [::1], the address it
+    listens on, and the names given with ``zx serve --allow-host``) are all it answers to."""
+
+    def __init__(self, app: Any, names: Any) -> None:
+        self.app = app
+        self.names = frozenset(n.lower() for n in names)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":  # lifespan (this server has no websockets)
+            await self.app(scope, receive, send)
+            return
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), "")
+        if host_name(host) in self.names:
+            await self.app(scope, receive, send)
+            return
+        asked = f"not to {host!r}" if host else "and this request names none (no Host header)"
+        message = (f"this server answers only requests addressed to {', '.join(sorted(self.names))}, "
+                   f"{asked}: a page elsewhere cannot read it through a name "
+                   f"that points here (DNS rebinding); behind a proxy or a name, start it with --allow-host NAME")
+        response = JSON({"error": message, "status": 400}, status_code=400)
+        await response(scope, receive, send)
 
 
 class Head:
@@ -234,5 +278,7 @@ def app_from_env() -> FastAPI:
     flag come from ZX_SERVE_STORE, ZX_SERVE_ANALYTICS and ZX_SERVE_JUDGE (set by ``zx serve``)."""
     import os
 
+    hosts = os.environ.get(ENV_HOSTS)
     return create_app(os.environ.get(ENV_STORE) or None, judge=os.environ.get(ENV_JUDGE) == "1",
-                      analytics=os.environ.get(ENV_ANALYTICS) or None, serving=True)
+                      analytics=os.environ.get(ENV_ANALYTICS) or None, serving=True,
+                      hosts=hosts.split(",") if hosts else None)

@@ -333,6 +333,30 @@ def test_head_is_answered_as_get_without_a_body(client, built):
     assert client.head(f"/api/matches/{m}/view?seat=P1").status_code == 400
 
 
+def test_a_request_addressed_to_another_name_is_refused_before_anything_is_read(built):
+    """DNS rebinding: a page on evil.example points its name at 127.0.0.1 and reads the server as
+    same-origin; its requests carry ``Host: evil.example``. A server given its names answers only to
+    them (zx serve on a loopback address: 127.0.0.1, localhost, [::1], --allow-host)."""
+    from web.app import LOOPBACK_NAMES, host_name
+
+    assert [host_name(h) for h in ("127.0.0.1:8000", "LOCALHOST", "[::1]:8000", "[::1]", "zx.example:443")] == \
+        ["127.0.0.1", "localhost", "[::1]", "[::1]", "zx.example"]
+    app = create_app(built.store, analytics=built.analytics, hosts=[*LOOPBACK_NAMES, "zx.example"])
+    m = sim_match(built)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        for host in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000", "zx.example", "ZX.example:443"):
+            assert c.get("/api/matches?limit=1", headers={"host": host}).status_code == 200, host
+        for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.evil.example:8000"):
+            for url in ("/api/matches", f"/api/matches/{m}/view?as=P1", "/matches", "/static/style.css"):
+                r = c.get(url, headers={"host": host})
+                assert r.status_code == 400, (host, url)
+                assert f"not to {host!r}" in r.json()["error"] and "--allow-host" in r.json()["error"]
+                assert m not in r.text
+            assert c.head("/api/status", headers={"host": host}).status_code == 400
+    with TestClient(create_app(built.store, analytics=built.analytics)) as c:  # no names given: any
+        assert c.get("/api/status", headers={"host": "evil.example"}).status_code == 200
+
+
 def test_no_endpoint_writes(client, built):
     for method in ("post", "put", "delete", "patch"):
         r = getattr(client, method)("/api/matches")

@@ -57,6 +57,10 @@ def test_zx_demo_then_zx_serve_browses_replays_and_charts(tmp_path, monkeypatch)
         assert replay.status_code == 200 and 'id="zx-data"' in replay.text
         dash = client.get("/dashboard?min_games=1").text
         assert dash.count('<svg role="img" class="chart"') == 8
+        # on 127.0.0.1, a request addressed to another name (DNS rebinding) reads nothing
+        rebound = client.get("/api/matches", headers={"host": f"evil.example:{port}"})
+        assert rebound.status_code == 400 and "DNS rebinding" in rebound.json()["error"]
+        assert client.get("/api/matches", headers={"host": f"localhost:{port}"}).status_code == 200
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=20)
@@ -76,3 +80,37 @@ def test_serve_refuses_a_taken_port(tmp_path):
         port = s.getsockname()[1]
         r = CliRunner().invoke(zx, ["--store", built.store, "serve", "--port", str(port)])
     assert r.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in r.output and "--port" in r.output
+
+
+def test_serve_with_workers_answers_only_to_its_names(tmp_path):
+    """--workers N builds each process's application from the environment: the names it answers to
+    travel with it (--allow-host for a reverse proxy's name)."""
+    from serve_support import build_store
+
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=4)
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", built.store,
+                             "serve", "--port", str(port), "--workers", "2", "--allow-host", "ZX.example",
+                             "--analytics", str(built.analytics)],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/api/status", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.2)
+        with httpx.Client(base_url=base, timeout=60) as client:
+            for _ in range(4):  # whichever process answers
+                assert client.get("/api/matches", headers={"host": "zx.example"}).status_code == 200
+                assert client.get("/api/matches", headers={"host": f"127.0.0.1:{port}"}).status_code == 200
+                r = client.get("/api/matches", headers={"host": "evil.example"})
+                assert r.status_code == 400 and "zx.example" in r.json()["error"]
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
