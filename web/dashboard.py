@@ -9,7 +9,6 @@ labels, and the same rows as a table under it. Rows flagged ``low_sample`` (fewe
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -326,8 +325,10 @@ def card_chart(df: pl.DataFrame) -> str:
 
 # ---------------------------------------------------------------------- page
 def cell(value: Any) -> str:
+    """A table cell's text; the template escapes it (escaped here too, a deck named ``R&D`` read
+    ``R&amp;D``)."""
     if isinstance(value, float):
         return f"{value:.3f}"
     if value is None:
         return ""
-    return html.escape(str(value))
+    return str(value)

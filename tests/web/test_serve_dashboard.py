@@ -169,3 +169,50 @@ def test_the_server_process_draws_the_default_dashboard_at_start_then_freezes_th
             assert c.get("/dashboard").text == drawn  # the page served is the one drawn at start
     finally:
         gc.unfreeze()
+
+
+def test_names_from_a_log_are_text_on_every_page_never_markup(tmp_path):
+    """A log's names are someone else's text: on the dashboard, the report, the match list and the
+    match page they read as written (a deck named ``R&D`` read ``R&amp;D`` in the dashboard's data
+    tables, escaped twice) and never become markup."""
+    import json
+
+    lines = (Path(__file__).parents[2] / "examples" / "legal" / "first-turns.zxlog").read_text().splitlines()
+    header = json.loads(lines[0])
+    deck = 'R&D <b>bold</b> "Q" </script><script>alert(1)</script>'
+    header["players"]["P1"]["deck_name"] = deck
+    header["players"]["P1"]["name"] = "Aki <img src=x onerror=alert(2)>"
+    log = tmp_path / "names.zxlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    store, analytics = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(log)], env={"ZX_ANALYTICS": str(analytics)})
+    assert r.exit_code == 0, r.output
+
+    class Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cells: list[str] = []
+            self.tags: list[str] = []
+            self.scripts = 0
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append(tag)
+            self.scripts += tag == "script"
+
+        def handle_data(self, data):
+            self.cells.append(data)
+
+    out = tmp_path / "r.html"
+    r = CliRunner().invoke(zx, ["--store", store, "report", "--analytics", str(analytics), "-o", str(out),
+                                "--min-games", "1"])
+    assert r.exit_code == 0, r.output
+    with TestClient(create_app(store, analytics=analytics)) as c:
+        pages = {"report": out.read_text(encoding="utf-8"), "dashboard": c.get("/dashboard?min_games=1").text,
+                 "matches": c.get("/matches").text, "match": c.get(f"/matches/{header['match']}").text}
+    for name, html in pages.items():
+        p = Text()
+        p.feed(html)
+        assert "img" not in p.tags and "b" not in p.tags and p.scripts == 0, name
+        text = "".join(p.cells)
+        assert deck in text, name
+        assert "&amp;" not in text and "&lt;" not in text, name
