@@ -11,6 +11,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 import click
 
+from zx_events.freetext import printable
+
 FORMATS = ("table", "json", "csv")
 
 
@@ -45,7 +47,9 @@ def blob_text(b: bytes) -> str:
 
 
 def _cell(v: Any, exact: bool = False) -> str:
-    """A value as table text (floats to 4 significant digits) or, ``exact``, as CSV text (every digit)."""
+    """A value as table text (floats to 4 significant digits) or, ``exact``, as CSV text (every digit).
+    Text with control characters gets their escapes (``freetext.printable``): a table or CSV may be
+    read in a terminal."""
     if v is None:
         return ""
     if isinstance(v, float):
@@ -56,7 +60,32 @@ def _cell(v: Any, exact: bool = False) -> str:
         return json_text(v)
     if isinstance(v, (bytes, bytearray, memoryview)):
         return blob_text(bytes(v))
-    return str(v)
+    return printable(str(v))
+
+
+def plain(text: str) -> Any:
+    """``text`` for a rich table or console as it is: never read as markup (a player named ``[/]``
+    failed ``zx matches``, one named ``[link=...]`` became a link)."""
+    from rich.text import Text
+
+    return Text(text)
+
+
+class Printable:
+    """A rich renderable drawn with every control character in its text escaped (``printable``): the
+    game's board and the replay's lines show a log's names, and a name can hold an ESC sequence."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.segment import Segment
+
+        for seg in console.render(self.inner, options):
+            if seg.control is None and printable(seg.text) != seg.text:
+                yield Segment(printable(seg.text), seg.style)
+            else:
+                yield seg
 
 
 def _json_default(v: Any) -> Any:
@@ -111,7 +140,7 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         if header:
-            w.writerow(cols)
+            w.writerow([printable(c) for c in cols])
         for r in rows:
             w.writerow([_cell(r.get(c), exact=True) for c in cols])
         click.echo(buf.getvalue(), nl=False)
@@ -126,9 +155,9 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first, wrap=24)
     table = Table(title=title, show_lines=False, header_style="bold")
     for i in idx:
-        table.add_column(cols[i], overflow="fold")
+        table.add_column(plain(printable(cols[i])), overflow="fold")
     for row in cells:
-        table.add_row(*[row[i] for i in idx])
+        table.add_row(*[plain(row[i]) for i in idx])
     Console(file=sys.stdout, width=width or max(100, min(200, len(cols) * 18)), soft_wrap=False).print(table)
     left = [cols[i] for i in range(len(cols)) if i not in idx]
     if left:
@@ -249,7 +278,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(df.columns)
+        w.writerow([printable(c) for c in df.columns])
         for r in df.iter_rows():
             w.writerow([_cell(v, exact=True) for v in r])
         click.echo(buf.getvalue(), nl=False)
@@ -262,9 +291,9 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     idx = list(range(len(headers))) if wide else _fit(headers, rows, width, keep)
     table = Table(title=title, show_lines=False, header_style="bold")
     for i in idx:
-        table.add_column(headers[i], overflow="fold", no_wrap=False)
+        table.add_column(plain(printable(headers[i])), overflow="fold", no_wrap=False)
     for r in rows:
-        table.add_row(*[r[i] for i in idx])
+        table.add_row(*[plain(r[i]) for i in idx])
     natural = 1 + sum(max([len(headers[i]), *(len(r[i]) for r in rows)]) + 3 for i in idx) if rows else width
     Console(file=sys.stdout, width=max(natural, width) if wide else width, soft_wrap=False).print(table)
     left = [headers[i] for i in range(len(headers)) if i not in idx]

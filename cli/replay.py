@@ -12,7 +12,7 @@ from zx_events.errors import ZXError
 from zx_events.seats import JUDGE, PERSPECTIVES
 
 from .common import service
-from .output import FORMATS, emit, format_option, progress, terminal_width
+from .output import FORMATS, Printable, emit, format_option, progress, terminal_width
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 
@@ -195,15 +195,17 @@ def draw_step(step: Any, game: Any) -> None:
     phase = v.phase if v.phase in ("setup", "over", "ended") else f"{v.phase.capitalize()} Phase"
     title = (f"{v.match_id} · step {step.index} · seq {v.seq}/{v.last_seq} · turn {v.turn}"
              + (f" ({v.active})" if v.active else "") + f" · {phase} · as {v.perspective}")
-    console.print(Rule(title))
+    # a log's text (names, ids, notes) is shown as text: never markup, its control characters escaped
+    console.print(Printable(Rule(Text(title))))
     where = f"line {step.line}: " if step.line is not None else ""
-    console.print(Text(f"{where}{_record_text(step.record)}", style="bold"))
+    console.print(Printable(Text(f"{where}{_record_text(step.record)}", style="bold")))
     for e in step.events:
-        console.print(Text(f"  seq {e.seq:>4} {e.kind:<18} {_event_text(e)}"))
+        console.print(Printable(Text(f"  seq {e.seq:>4} {e.kind:<18} {_event_text(e)}")))
     for viol in step.violations:
-        console.print(Text(f"  ! violation rule {viol.rule} ({viol.player or '-'}, line {viol.line}): "
-                           f"{viol.message}" + ("" if viol.applied else " [record not applied]"), style="bold red"))
-    console.print(game.render_board(v))
+        console.print(Printable(Text(f"  ! violation rule {viol.rule} ({viol.player or '-'}, line {viol.line}): "
+                                     f"{viol.message}" + ("" if viol.applied else " [record not applied]"),
+                                     style="bold red")))
+    console.print(Printable(game.render_board(v)))
 
 
 PREPARE_COLUMNS = ["matches", "prepared", "up_to_date", "snapshots", "damaged", "seconds"]

@@ -27,6 +27,21 @@ JUDGE_ONLY_HEADER = ("note",)
 JUDGE_ONLY_EVENT = ("source",)  # the file path the match was imported from
 MASKED_HEADER = ("event", "round", "format")
 MASKED_PLAYER = ("name", "deck_name")
+# C0 controls but tab and newline, DEL, C1 controls, line/paragraph separators, bidirectional
+# overrides and isolates: what can move a terminal's cursor, set its title, colours, links or
+# clipboard (ESC sequences, OSC 52), or show text in another order than it is stored
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` as a terminal may show it: each control character written as its escape (``\\x1b``,
+    ``\\u202e``), everything else as it is. A log's names and messages are someone else's text:
+    a player named ``\\x1b]52;c;...`` wrote the clipboard of the judge who listed the matches."""
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u2e3a\u2e3b\ufe58\ufe63\uff0d\u30fc]")
 
 

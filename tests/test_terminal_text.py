@@ -1,0 +1,70 @@
+"""A log's text (names, events, deck names) is someone else's: what zx prints of it cannot drive the
+terminal (ESC and OSC sequences: clear the screen, set the title, write the clipboard), reorder
+what is shown (bidirectional overrides), or be read as rich markup (``[/]`` failed ``zx matches``,
+``[link=...]`` made a link). Tables, CSV and the terminal replay show such text with escapes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events.freetext import printable
+
+ROOT = Path(__file__).resolve().parents[1]
+NAME = "Aki\x1b[2J\x1b]0;pwned\x07\x1b[31mRED\u202eevil\x9b2J\r"
+DECK = "[link=https://evil.example]Red Dragons[/link] [reverse]x"
+EVENT = "Cup\x1b]52;c;ZWNobyBoaQ==\x07"
+MATCH = "sim-1-0038"
+RAW = ("\x1b", "\x07", "\x9b", "\u202e", "\r")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> str:
+    folder = tmp_path_factory.mktemp("terminal-text")
+    lines = (ROOT / "examples" / "legal" / "long-game-reload-win-by-life.zxlog").read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P1"].update(name=NAME, deck_name=DECK)
+    header["players"]["P2"]["name"] = "[/]"
+    header["event"] = EVENT
+    log = folder / "hostile.zxlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    path = str(folder / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", path, "import", str(log)], env={"ZX_ANALYTICS": str(folder / "s.duckdb")})
+    assert r.exit_code == 0, r.output
+    return path
+
+
+def run(store: str, *args: str, columns: str = "400") -> str:
+    r = CliRunner().invoke(zx, ["--store", store, *args], env={"COLUMNS": columns})
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def test_printable_escapes_what_drives_a_terminal():
+    assert printable("Aki 山田 Ærø") == "Aki 山田 Ærø"
+    assert printable("a\tb\nc") == "a\tb\nc"
+    assert printable(NAME) == "Aki\\x1b[2J\\x1b]0;pwned\\x07\\x1b[31mRED\\u202eevil\\x9b2J\\r"
+
+
+@pytest.mark.parametrize("args", [["matches"], ["matches", "--format", "csv"],
+                                  ["stats", "winrates", "--by", "player", "--min-games", "1"],
+                                  ["stats", "winrates", "--by", "player", "--min-games", "1", "--format", "csv"],
+                                  ["replay", MATCH, "--turn", "1", "--as", "P1"],
+                                  ["sql", "SELECT event, p1_name, p1_deck, p2_name FROM matches"]])
+def test_a_logs_text_is_shown_escaped_never_raw_nor_as_markup(store, args):
+    out = run(store, *args)
+    for raw in RAW:
+        assert raw not in out, (args, repr(raw))
+    assert "\\x1b" in out  # shown, as its escape
+    assert "[/]" in out  # the P2 name, as written
+    if args[0] in ("matches", "replay", "sql"):
+        assert "[link=https://evil.example]Red Dragons[/link]" in out.replace("\n", "")
+
+
+def test_json_keeps_the_text_exact(store):
+    rows = json.loads(run(store, "matches", "--format", "json"))
+    assert rows[0]["p1"] == NAME and rows[0]["p1_deck"] == DECK and rows[0]["event"] == EVENT
