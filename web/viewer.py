@@ -280,8 +280,11 @@ def decode(data: dict[str, Any], seat: str) -> list[dict]:
 
 # ---------------------------------------------------------------------- the page
 def _inline_json(data: Any) -> str:
-    """JSON safe inside <script type="application/json">: no "</" can close the element."""
-    return orjson.dumps(data).decode("utf-8").replace("</", "<\\/").replace("<!--", "<\\!--")
+    """JSON safe inside <script type="application/json">: every ``<`` (only ever inside a string) as
+    ``\\u003c``, so no ``</script`` can close the element and no ``<!--`` change how it is parsed.
+    (``<!--`` was written ``<\\!--``, not a JSON escape: JSON.parse failed and the page of any match
+    with ``<!--`` in a name or note showed nothing.)"""
+    return orjson.dumps(data).decode("utf-8").replace("<", "\\u003c")
 
 
 def _inline_code(text: str, what: str) -> str:

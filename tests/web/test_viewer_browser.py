@@ -436,3 +436,49 @@ def test_a_second_game_is_a_second_board_renderer_not_a_second_viewer(browser, t
     hand = browser.find_element("css selector", '#board [data-player="P2"] [data-zone="hand"]')
     assert p2["hand"] is None and len(hand.find_elements("css selector", ".mini.back")) == p2["hand_count"]
     browser.save_screenshot(str(tmp_path / "x610z.png"))
+
+
+def test_a_logs_names_run_no_script_in_the_file_nor_in_the_served_page(browser, tmp_path):
+    """Names and events are someone else's text: in a zx view file and zx serve's replay page (Z/X and
+    X610Z) they show as text and run nothing, at every event (the page writes them into the list, the
+    title line and the board). A ``<!--`` in a name made the page's data invalid JSON: it drew nothing."""
+    root = Path(__file__).resolve().parents[2]
+    hostile = {"name": 'Aki<img src=x onerror="window.__pwned=1">',
+               "deck_name": '</script><script>window.__pwned=2</script><!--',
+               "event": '<svg onload="window.__pwned=3">Cup'}
+    store = str(tmp_path / "s.sqlite")
+    pages = []
+    for log, match in ((root / "examples" / "legal" / "long-game-reload-win-by-life.zxlog", "sim-1-0038"),
+                       (root / "examples" / "x610z" / "legal" / "life-base-destroyed.x610zlog",
+                        "x610z-sim-7-000263")):
+        lines = log.read_text("utf-8").splitlines()
+        header = json.loads(lines[0])
+        header["players"]["P1"].update(name=hostile["name"], deck_name=hostile["deck_name"])
+        header["event"] = hostile["event"]
+        out = tmp_path / log.name
+        out.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+        r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(out)])
+        assert r.exit_code == 0, r.output
+        page = tmp_path / f"{match}.html"
+        r = CliRunner().invoke(zx, ["--store", store, "view", match, "--as", "P1", "--as", "spectator",
+                                    "-o", str(page)])
+        assert r.exit_code == 0, r.output
+        pages.append(page)
+        from fastapi.testclient import TestClient
+
+        from web.app import create_app
+
+        with TestClient(create_app(store)) as c:  # zx serve's replay page: self-contained, so read from a file
+            served = c.get(f"/matches/{match}/replay", params={"as": "P1"})
+        assert served.status_code == 200
+        pages.append(tmp_path / f"{match}-served.html")
+        pages[-1].write_text(served.text, encoding="utf-8")
+    for page in pages:
+        browser.get(page.as_uri() + "#e=1")
+        assert browser.execute_script("return typeof zxViewer") == "object", page  # the page's own script ran
+        browser.execute_script("for (var s = 1; s <= zxViewer.data.last; s++) zxViewer.go(s);")
+        browser.execute_script("zxViewer.go(1)")
+        assert browser.execute_script("return window.__pwned === undefined"), page
+        sub = browser.find_element("id", "match-sub").text
+        assert hostile["name"] in sub and hostile["deck_name"] in sub and hostile["event"] in sub, sub
+        assert not browser.find_elements("css selector", "#match-sub img, #match-sub svg, #events img")
