@@ -24,28 +24,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_serve(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """``zx ARGS serve --port P`` in a process of its own, once it answers; (the process, its base URL)."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args, "--port", str(port)],
+                            cwd=cwd, env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(base + "/api/status", timeout=2).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(proc.communicate()[1])
+        time.sleep(0.2)
+
+
 def test_zx_demo_then_zx_serve_browses_replays_and_charts(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("ZX_STORE", raising=False)
     monkeypatch.delenv("ZX_ANALYTICS", raising=False)
     r = CliRunner().invoke(zx, ["demo", "--matches", "6"])
     assert r.exit_code == 0, r.output
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("ZX_STORE", "ZX_ANALYTICS")}
-    env["PYTHONPATH"] = str(ROOT)
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "serve", "--port", str(port)],
-                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
+    proc, base = start_serve(["serve"], tmp_path, env)
+    port = int(base.rsplit(":", 1)[1])
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(base + "/api/status", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
-            time.sleep(0.2)
         client = httpx.Client(base_url=base, timeout=120)  # a busy machine draws charts slowly
         listed = client.get("/matches").text
         matches = client.get("/api/matches").json()["matches"]
@@ -88,23 +96,10 @@ def test_serve_with_workers_answers_only_to_its_names(tmp_path):
     from serve_support import build_store
 
     built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=4)
-    port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", built.store,
-                             "serve", "--port", str(port), "--workers", "2", "--allow-host", "ZX.example",
-                             "--analytics", str(built.analytics)],
-                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
+    proc, base = start_serve(["--store", built.store, "serve", "--workers", "2", "--allow-host", "ZX.example",
+                              "--analytics", str(built.analytics)], tmp_path, dict(os.environ))
+    port = int(base.rsplit(":", 1)[1])
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(base + "/api/status", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
-            time.sleep(0.2)
         with httpx.Client(base_url=base, timeout=60) as client:
             for _ in range(4):  # whichever process answers
                 assert client.get("/api/matches", headers={"host": "zx.example"}).status_code == 200
