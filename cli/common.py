@@ -55,7 +55,8 @@ BOARD_HELP = ("X610Z board for every X610Z match: a shipped name or a board file
 
 def log_paths(args: tuple[str, ...]) -> list[str]:
     """The log files of ``zx import`` arguments: a folder stands for its log files of every game
-    (``*.zxlog``, ``*.x610zlog``; sorted, subfolders too), ``-`` for standard input."""
+    (``*.zxlog``, ``*.x610zlog``; sorted, subfolders too), ``-`` for standard input. A path that does
+    not exist is an error here, before the store is made (it made an empty store)."""
     from pathlib import Path
 
     from zx_events import games
@@ -70,6 +71,8 @@ def log_paths(args: tuple[str, ...]) -> list[str]:
                 raise click.ClickException(f"{a}: a folder with no *{suffixes[0]} file in it"
                                            + "".join(f" (nor *{s})" for s in suffixes[1:]))
             out.extend(found)
+        elif a != "-" and not p.exists():  # before anything is done, the store made included
+            raise click.ClickException(f"{a}: no such file or folder (nothing was imported)")
         else:
             out.append(a)
     if out.count("-") > 1:

@@ -168,8 +168,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     from zx_events.parallel import import_files
 
     logs = tuple(log_paths(logs))
-    svc = service(ctx, create=True)
     load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here, before any work
+    svc = service(ctx, create=True)  # (and before the store is made)
     total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
     outcomes = []
     with progress(max(1, total), "importing", enabled=total > 2_000_000) as bar:

@@ -137,3 +137,24 @@ def test_an_output_that_cannot_show_a_character_escapes_it(tmp_path):
         p = subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path, env=env, capture_output=True, timeout=120)
         assert p.returncode == 0, p.stderr.decode("ascii", "replace")[-500:]
     assert b"\\u5c71\\u7530\\u592a\\u90ce" in p.stdout and b"Traceback" not in p.stderr
+
+
+def test_an_import_that_cannot_start_makes_no_store(tmp_path, monkeypatch):
+    """A log path that does not exist, or a bad --catalog, is an error before anything is done: no
+    empty zx-store.sqlite is left in the working directory (both made one)."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ZX_STORE", raising=False)
+    legal = ROOT / "examples" / "legal" / "first-turns.zxlog"
+    r = CliRunner().invoke(zx, ["import", "typo.zxlog"])
+    assert r.exit_code == 1 and "typo.zxlog: no such file or folder (nothing was imported)" in r.output
+    r = CliRunner().invoke(zx, ["import", str(legal), "missing/"])
+    assert r.exit_code == 1 and "missing/: no such file or folder" in r.output
+    bad = tmp_path / "cards.csv"
+    bad.write_text("code,name\n")
+    r = CliRunner().invoke(zx, ["import", "--catalog", str(bad), str(legal)])
+    assert r.exit_code == 1 and f"{bad}:1: format: not a catalog of any game" in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.csv"]

@@ -85,6 +85,28 @@ def test_a_catalog_file_on_the_command_line_is_still_read(tmp_path):
     assert r.exit_code == 0, r.output
 
 
+def test_a_bad_catalog_file_is_an_error_at_its_file_and_line(tmp_path):
+    """--catalog FILE is tried as every game's catalog; the error keeps the file's position: the row a
+    game refused once its header was read (it is that game's catalog), or what each game wants of the
+    header. Before, the position was lost whenever more than one game refused the file."""
+    rows = resources.files("zx_events.games.zx.catalogs").joinpath("sample.csv").read_text(encoding="utf-8")
+    rows = rows.splitlines()
+    bad_row = tmp_path / "bad-row.csv"
+    bad_row.write_text("\n".join([*rows[:5], "R01-999,Broken,Nonsense,red,1,1000,,,", *rows[5:]]) + "\n")
+    bad_header = tmp_path / "bad-header.csv"
+    bad_header.write_text("code,name,kind\nR01-001,x,y\n")
+    store = tmp_path / "s.sqlite"
+    for args in (["import", "--no-analytics"], ["audit"]):
+        r = run(store, *args, "--catalog", str(bad_row), str(ZX_LOG))
+        assert r.exit_code == 1
+        assert f"{bad_row}:6: format: R01-999: unknown card type 'Nonsense' (202.2" in r.output, r.output
+        r = run(store, *args, "--catalog", str(bad_header), str(ZX_LOG))
+        assert r.exit_code == 1
+        assert f"{bad_header}:1: format: not a catalog of any game: as a zx catalog, header must be code,name," \
+               in r.output and "as a x610z catalog, header must be" in r.output, r.output
+    assert not store.exists()
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_board_file_is_given_with_board(tmp_path, workers):
     """X610Z's custom board: named in the header, given as a file with --board (import, audit); a

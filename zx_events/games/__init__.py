@@ -164,5 +164,14 @@ def load_catalogs(name_or_path: str | None) -> dict[str, Any]:
     if len(errors) == 1:
         raise errors[0][1]
     names = "; ".join(f"{g.key}: {', '.join(g.catalog_names())}" for g, _ in errors)
-    detail = errors[0][1].message if errors else ""
-    raise CatalogError(f"{detail} (shipped catalogs by game: {names})")
+    # the file's position is kept (FILE:LINE): a game that read past the header names the row it
+    # refused (the catalog is that game's); when every game refused the header, each says what it wants
+    deepest = max((e for _, e in errors), key=lambda e: e.line or 0)
+    if deepest.line is None:
+        raise CatalogError(f"{deepest.message} (shipped catalogs by game: {names})")
+    if deepest.line > min(e.line or 0 for _, e in errors):
+        raise CatalogError(f"{deepest.message} (shipped catalogs by game: {names})", source=deepest.source,
+                           line=deepest.line)
+    detail = "; ".join(f"as a {g.key} catalog, {e.message}" for g, e in errors)
+    raise CatalogError(f"not a catalog of any game: {detail} (shipped catalogs by game: {names})",
+                       source=deepest.source, line=deepest.line)
