@@ -3,6 +3,7 @@ turns an error no command expected into one line naming its type, message and FI
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -158,3 +159,27 @@ def test_an_import_that_cannot_start_makes_no_store(tmp_path, monkeypatch):
     r = CliRunner().invoke(zx, ["import", "--catalog", str(bad), str(legal)])
     assert r.exit_code == 1 and f"{bad}:1: format: not a catalog of any game" in r.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.csv"]
+
+
+def test_an_import_that_stores_nothing_leaves_no_new_store(tmp_path, monkeypatch):
+    """Every match rejected: the store this command made (and the folders made for it) is not kept;
+    a store that existed before stays, with whatever it held."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ZX_STORE", raising=False)
+    invalid = str(ROOT / "examples" / "invalid" / "101.2-result-before-end.zxlog")
+    legal = str(ROOT / "examples" / "legal" / "first-turns.zxlog")
+    for store in ([], ["--store", "new/sub/s.sqlite"]):
+        r = CliRunner().invoke(zx, [*store, "import", invalid])
+        assert r.exit_code == 1 and "(nothing stored: the new store was not kept)" in r.stderr
+        assert list(tmp_path.iterdir()) == []
+    r = CliRunner().invoke(zx, ["--store", "kept.sqlite", "import", "--no-analytics", legal, invalid])
+    assert r.exit_code == 1 and "1 imported" in r.stderr
+    r = CliRunner().invoke(zx, ["--store", "kept.sqlite", "import", "--no-analytics", invalid])
+    assert r.exit_code == 1 and "not kept" not in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))) == ["kept.sqlite"]
+    r = CliRunner().invoke(zx, ["--store", "kept.sqlite", "matches", "--format", "json"])
+    assert r.exit_code == 0 and [m["match"] for m in json.loads(r.stdout)] == ["hand-first-turns-001"]
