@@ -74,6 +74,18 @@ class UpdateResult:
                 "workers": self.workers}
 
 
+def _only_our_own(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """A DuckDB file that is not an analytics file (no ``projection_position``, which every version
+    has written) but holds tables of its own is never written to: an update dropped a user's own
+    ``matches`` table in a file given by mistake, and added fifteen tables beside theirs."""
+    found = [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables WHERE table_catalog = "
+                                       "current_database() ORDER BY table_name").fetchall()]
+    if found:
+        shown = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
+        raise AnalyticsError(f"{path} is a DuckDB database that is not zx's analytics (it holds {shown}): zx writes "
+                             f"only its own analytics file; nothing was changed. Choose another file with --analytics")
+
+
 def _keep_another_stores(con: duckdb.DuckDBPyConnection, path: Path, store: str) -> None:
     """A memory store's analytics are rebuilt every time (the store lasts as long as its process), but
     never over a file that holds another store's: a memory import to check a log wiped the analytics
@@ -336,6 +348,8 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             early = _start(svc, wanted, 0, last, page_size, set(), [])
         con = connect_writer(path)
         version = stored_version(con)
+        if version is None:
+            _only_our_own(con, path)
         if version is not None and not asked and svc.store.kind == "memory":
             _keep_another_stores(con, path, store)
         if early is not None and version is not None and not rebuild:  # made meanwhile by another update

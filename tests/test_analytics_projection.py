@@ -335,6 +335,29 @@ def test_zx_import_into_a_memory_store_writes_no_analytics_file(tmp_path, monkey
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_a_duckdb_file_that_is_not_zx_analytics_is_never_written(tmp_path, rebuild):
+    """A user's own DuckDB file given as --analytics by mistake: its tables stay as they were (an
+    update dropped one named like ours, ``matches``, and added fifteen beside them), with or without
+    --rebuild, on one process or several."""
+    path = tmp_path / "mine.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE matches AS SELECT 1 AS mine")
+    con.execute("CREATE TABLE research AS SELECT 42 AS answer")
+    con.close()
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    import_matches(svc, ("m1",))
+    for workers in (0, 2):
+        with pytest.raises(AnalyticsError, match=r"mine\.duckdb is a DuckDB database that is not zx's analytics "
+                                                 r"\(it holds matches, research\)"):
+            update(svc, path, rebuild=rebuild, workers=workers)
+    con = duckdb.connect(str(path), read_only=True)
+    assert con.execute("SHOW TABLES").fetchall() == [("matches",), ("research",)]
+    assert con.execute("SELECT * FROM matches").fetchall() == [(1,)]
+    con.close()
+    assert update(svc, tmp_path / "new.duckdb", rebuild=rebuild).matches == 1  # a new file is made as before
+
+
 def test_refuses_a_file_built_from_another_store(tmp_path):
     a, b = MatchService(str(tmp_path / "a.sqlite")), MatchService(str(tmp_path / "b.sqlite"))
     import_matches(a, ("m1",))
