@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .analytics import analytics_option, resolve_analytics_path, run_update
+from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
 from .common import MAX_WORKERS
 from .output import emit_written, written_option
 
@@ -158,8 +158,6 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: in
 
 
 def _report_filters(f: Any) -> Any:
-    from .analytics import filter_options
-
     return filter_options(f, game_help="The game the dashboard shows (zx games lists them): games are never mixed; "
                                        "without it, Z/X's when the analytics file holds several, else its one game.")
 

@@ -34,7 +34,7 @@ HERE = Path(__file__).parent
 THREADS = 8
 STATS_AT_ONCE = (os.cpu_count() or 2) + 1  # statistics computed at once (lifespan)
 ENV_STORE, ENV_ANALYTICS, ENV_JUDGE = "ZX_SERVE_STORE", "ZX_SERVE_ANALYTICS", "ZX_SERVE_JUDGE"
-ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names a server on a loopback address answers to, comma-separated
+ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names the server answers to (web.app.Hosts), comma-separated; empty: any
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 log = logging.getLogger("zx.serve")
 
