@@ -43,6 +43,7 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     from web.viewer import ViewerError, parse_seats, viewer_html
 
     from .common import check_writable, service, write_page
+    from .replay import warn_if_tampered
 
     try:
         chosen = parse_seats(seats or ("spectator",))
@@ -52,6 +53,7 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     check_writable(path, force)
     svc = service(ctx)
     try:
+        warn_if_tampered(svc, match_id)  # as zx replay; the page's banner says it too
         text = viewer_html(svc, match_id, chosen)
     except (ZXError, ViewerError) as e:
         raise click.ClickException(getattr(e, "message", None) or str(e)) from None

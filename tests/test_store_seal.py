@@ -223,6 +223,31 @@ def test_replay_warns_when_an_event_was_altered(sealed, store_url):
     assert f"warning: {MATCH} fails verification (altered: digest mismatch at seq 3" in r.stderr
 
 
+def test_a_replay_page_of_an_altered_match_says_so_on_its_banner(sealed, store_url, tmp_path):
+    """zx view (the file one shares) and zx serve's replay page: the warning zx replay prints, in the
+    page's banner, for every seat; an intact match's page has none."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    svc, t, _ = sealed
+    out = tmp_path / "intact.html"
+    r = cli(store_url, "view", MATCH, "-o", str(out))
+    assert r.exit_code == 0 and "fails verification" not in r.stderr + out.read_text(encoding="utf-8")
+    state = svc.mapper.transcoder.decode(t.state(MATCH, 3))
+    state["note"] = "edited"
+    t.set_state(MATCH, 3, svc.mapper.transcoder.encode(state))
+    warning = f"{MATCH} fails verification (altered: digest mismatch at seq 3"
+    out = tmp_path / "altered.html"
+    r = cli(store_url, "view", MATCH, "--as", "P1", "--as", "spectator", "-o", str(out))
+    assert r.exit_code == 0 and f"warning: {warning}" in r.stderr
+    assert warning in out.read_text(encoding="utf-8")
+    with TestClient(create_app(store_url)) as c:
+        for seat in ("P1", "spectator"):
+            page = c.get(f"/matches/{MATCH}/replay", params={"as": seat})
+            assert page.status_code == 200 and warning in page.text
+
+
 # ---------------------------------------------------------------------- a store from before the seal
 @pytest.fixture
 def legacy(tmp_path):
