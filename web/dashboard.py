@@ -51,6 +51,7 @@ class Dashboard:
     totals: dict[str, Any]
     sections: list[Section] = field(default_factory=list)
     game: str = ""  # the game shown (games are never mixed)
+    game_name: str = ""
 
 
 def _frame(source: Any, name: str, params: dict[str, Any]) -> pl.DataFrame:
@@ -95,7 +96,11 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     if len(held) > 1:  # games are never mixed: one game at a time (?game=KEY)
         params["game"] = game
     totals = _frame(source, "totals", params).to_dicts()[0]
-    d = Dashboard({k: v for k, v in params.items() if v}, min_games, totals, game=game)
+    from zx_events import games
+
+    names = {g.key: g.name for g in games.all_games()}
+    d = Dashboard({k: v for k, v in params.items() if v and k != "game"}, min_games, totals, game=game,
+                  game_name=names.get(game, game))
 
     def stats(method: str, table: str | None = None, **kw: Any) -> pl.DataFrame | None:
         if table is not None and game not in table_owners(table):

@@ -128,7 +128,7 @@ def test_zx_report_draws_the_dashboard_of_the_game_asked_for(mixed, tmp_path, cl
     assert row == {"file": str(out), "bytes": out.stat().st_size, "game": "x610z", "title": "Metagame",
                    "filters": {}, "min_games": 1}
     html = out.read_text(encoding="utf-8")
-    assert "filters: game = x610z" in html and "Attack outcomes" not in html  # Z/X's own tables left out
+    assert "<span id=\"game\">X610Z</span>" in html and "Attack outcomes" not in html  # Z/X's own tables left out
     served = client.get("/dashboard", params={"game": "x610z", "min_games": 1}).text
     for deck in X610Z_DECKS & set(_options(served, "deck")):
         assert deck in html
@@ -141,7 +141,8 @@ def test_zx_report_draws_the_dashboard_of_the_game_asked_for(mixed, tmp_path, cl
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines() == ["file,bytes,game,title,filters,min_games",
                                      f'{zx_out},{zx_out.stat().st_size},zx,Metagame,"{{""seat"": ""first""}}",1']
-    assert "seat = first" in zx_out.read_text(encoding="utf-8")
+    zx_html = zx_out.read_text(encoding="utf-8")
+    assert "seat = first" in zx_html and '<span id="game">Z/X -Zillions of enemy X-</span>' in zx_html
 
 
 def test_zx_report_keeps_an_existing_file_unless_force(mixed, tmp_path):
