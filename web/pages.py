@@ -66,11 +66,15 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
 
     prev_link = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
     next_link = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < result["total"] else None
+    from zx_events import games as registry
+
     everything = b.summaries()
     decks = sorted({d for r in everything for d in (r.get("p1_deck"), r.get("p2_deck")) if d})
     events = sorted({r["event"] for r in everything if r.get("event")})
+    names = {g.key: g.name for g in registry.all_games()}
+    held = [{"key": k, "name": names.get(k, k)} for k in sorted({r.get("game") or registry.DEFAULT for r in everything})]
     return _html(render("matches.html", nav="matches", result=result, f=filters, decks=decks, events=events,
-                        prev_link=prev_link, next_link=next_link, store=b.svc.store.label))
+                        games=held, prev_link=prev_link, next_link=next_link, store=b.svc.store.label))
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)

@@ -97,10 +97,10 @@ def _options(html: str, name: str) -> dict[str, bool]:
     """The options of the form's ``<select name=...>``: value (or text) -> selected."""
     import re
 
-    select = re.search(rf'<select name="{name}">(.*?)</select>', html, re.S)
+    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', html, re.S)
     assert select, name
-    return {(m.group(1) or m.group(3)).strip(): bool(m.group(2))
-            for m in re.finditer(r'<option (?:value="([^"]*)" )?(selected)?\s*>([^<]*)</option>', select.group(1))}
+    return {(m.group(1) if m.group(1) is not None else m.group(3)).strip(): bool(m.group(2))
+            for m in re.finditer(r'<option(?: value="([^"]*)")?\s*(selected)?\s*>([^<]*)</option>', select.group(1))}
 
 
 def test_the_dashboard_form_picks_the_game_and_offers_its_decks(client):
@@ -114,6 +114,20 @@ def test_the_dashboard_form_picks_the_game_and_offers_its_decks(client):
     page = client.get("/dashboard", params={"game": "x610z", "min_games": 1}).text
     assert _options(page, "game") == {"x610z": True, "zx": False}
     assert set(_options(page, "deck")) - {""} <= X610Z_DECKS
+
+
+def test_the_match_list_page_picks_the_game_and_names_each_matchs(client):
+    """On a store of both games the match list's form has a game select (before, only ?game= in the
+    address could pick one) and the table a game column."""
+    import re
+
+    page = client.get("/matches").text
+    assert _options(page, "game") == {"": False, "x610z": False, "zx": False}
+    assert "<th>game</th>" in page
+    page = client.get("/matches", params={"game": "x610z"}).text
+    assert _options(page, "game") == {"": False, "x610z": True, "zx": False}
+    listed = re.findall(r'<tr data-match="([^"]+)">\s*<td><a [^>]*>[^<]*</a></td>\s*<td>([^<]*)</td>', page)
+    assert sorted(listed) == sorted((m, "x610z") for m in ("x610z-sim-7-000278", MATCH, "x610z-sim-9-000074"))
 
 
 def test_zx_report_draws_the_dashboard_of_the_game_asked_for(mixed, tmp_path, client):
