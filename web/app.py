@@ -20,7 +20,6 @@ from typing import Any, AsyncIterator
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -115,7 +114,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     def error(request: Request, status: int, message: str) -> Any:
         if wants_json(request):
             return JSON({"error": message, "status": status}, status_code=status)
-        return HTMLResponse(pages.error_page(request, status, message), status_code=status)
+        return pages.html_response(pages.error_page(request, status, message), status=status)
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, e: WebError) -> Any:

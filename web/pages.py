@@ -46,8 +46,16 @@ def error_page(request: Request, status: int, message: str) -> str:
     return render("error.html", status=status, message=message, nav="")
 
 
-def _html(text: str) -> HTMLResponse:
-    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+# The server's pages hold no script: a policy that runs none, loads nothing from elsewhere, and
+# lets no other site frame them (the replay page, which carries its own policy naming its two
+# scripts, gets only the framing rule: web.viewer)
+PAGE_POLICY = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+               "base-uri 'none'; frame-ancestors 'none'")
+HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+def html_response(text: str, policy: str = PAGE_POLICY, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status, headers={**HEADERS, "Content-Security-Policy": policy})
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -73,14 +81,14 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     events = sorted({r["event"] for r in everything if r.get("event")})
     names = {g.key: g.name for g in registry.all_games()}
     held = [{"key": k, "name": names.get(k, k)} for k in sorted({r.get("game") or registry.DEFAULT for r in everything})]
-    return _html(render("matches.html", nav="matches", result=result, f=filters, decks=decks, events=events,
+    return html_response(render("matches.html", nav="matches", result=result, f=filters, decks=decks, events=events,
                         games=held, prev_link=prev_link, next_link=next_link, store=b.svc.store.label))
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def match_page(match_id: str, b: Backend = Depends(api.backend)) -> HTMLResponse:
     detail = api.match_detail(match_id, b)
-    return _html(render("match.html", nav="matches", m=detail, seats=b.seats()))
+    return html_response(render("match.html", nav="matches", m=detail, seats=b.seats()))
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
@@ -93,12 +101,13 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
     except ImportError:
         raise WebError(503, "the replay viewer (web/viewer.py) is not installed in this version") from None
     # one seat per page: a page asked for as a spectator holds nothing a spectator may not see (301.3)
-    return _html(b.replays.get((match_id, perspective), lambda: viewer_html(b.svc, match_id, seats=[perspective])))
+    return html_response(b.replays.get((match_id, perspective), lambda: viewer_html(b.svc, match_id, seats=[perspective])),
+                 policy="frame-ancestors 'none'")
 
 
 @router.get("/dashboard", response_class=HTMLResponse)
 def dashboard_page(q: api.StatsQuery = Depends(api.stats_query), b: Backend = Depends(api.backend)) -> HTMLResponse:
-    return _html(render_dashboard(b, q.filters.params(), q.min_games, live=True))
+    return html_response(render_dashboard(b, q.filters.params(), q.min_games, live=True))
 
 
 def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, live: bool,
@@ -118,5 +127,5 @@ def about(request: Request, b: Backend = Depends(api.backend)) -> HTMLResponse:
     schema = request.app.openapi()
     endpoints = [(path, op.get("summary", ""), [p["name"] for p in op.get("parameters", [])])
                  for path, ops in schema["paths"].items() for op in ops.values()]
-    return _html(render("about.html", nav="about", endpoints=endpoints, judge=b.judge, store=b.svc.store.label,
+    return html_response(render("about.html", nav="about", endpoints=endpoints, judge=b.judge, store=b.svc.store.label,
                         seats=b.seats()))

@@ -357,6 +357,26 @@ def test_a_request_addressed_to_another_name_is_refused_before_anything_is_read(
         assert c.get("/api/status", headers={"host": "evil.example"}).status_code == 200
 
 
+def test_pages_run_no_script_and_cannot_be_framed(client, built):
+    """Every page of the server carries a policy that runs no script, loads nothing from elsewhere and
+    cannot be framed by another site; the replay page (its own policy names its two scripts by their
+    SHA-256: web.viewer) only the framing rule. HTML errors too."""
+    from web.pages import PAGE_POLICY
+
+    m = sim_match(built)
+    html = {"accept": "text/html"}
+    for url in ("/matches", f"/matches/{m}", "/dashboard?min_games=1", "/about", "/no-such-page"):
+        r = client.get(url, headers=html)
+        assert r.headers["content-security-policy"] == PAGE_POLICY, url
+        assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
+        assert "<script" not in r.text, url
+    replay = client.get(f"/matches/{m}/replay", params={"as": "P1"})
+    assert replay.headers["content-security-policy"] == "frame-ancestors 'none'"
+    meta = replay.text.split('http-equiv="Content-Security-Policy" content="', 1)[1].split('"', 1)[0]
+    assert "script-src 'sha256-" in meta and "'unsafe-inline'" not in meta.split("script-src", 1)[1].split(";")[0]
+    assert "default-src 'none'" in meta
+
+
 def test_no_endpoint_writes(client, built):
     for method in ("post", "put", "delete", "patch"):
         r = getattr(client, method)("/api/matches")

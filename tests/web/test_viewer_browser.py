@@ -482,3 +482,18 @@ def test_a_logs_names_run_no_script_in_the_file_nor_in_the_served_page(browser, 
         sub = browser.find_element("id", "match-sub").text
         assert hostile["name"] in sub and hostile["deck_name"] in sub and hostile["event"] in sub, sub
         assert not browser.find_elements("css selector", "#match-sub img, #match-sub svg, #events img")
+
+
+def test_the_page_runs_its_own_two_scripts_and_nothing_else(browser, files, tmp_path):
+    """The page's CSP names the SHA-256 of its two scripts: a script or an inline event handler that
+    text of a log could ever smuggle into it does not run (defence behind the escaping above)."""
+    page = files["P1"].read_text(encoding="utf-8")
+    assert "'unsafe-inline'" not in page.split("script-src", 1)[1].split(";", 1)[0]
+    hostile = page.replace("</body>", '<script>window.__pwned = 1</script>'
+                                      '<img src="data:," onload="window.__pwned = 2"></body>', 1)
+    assert hostile != page
+    out = tmp_path / "injected.html"
+    out.write_text(hostile, encoding="utf-8")
+    browser.get(out.as_uri() + "#e=1")
+    assert browser.execute_script("return typeof zxViewer") == "object"  # its own scripts ran
+    assert browser.execute_script("return window.__pwned === undefined")
