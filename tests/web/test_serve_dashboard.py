@@ -138,6 +138,9 @@ def test_report_is_one_self_contained_file(built, client, tmp_path):
     assert charts.external == []
     assert not re.search(r'(src|href)="/', html)  # nothing from a server: CSS inline, no links to pages
     assert "<style>" in html and "Sim League meta" in html
+    # a file one shares: it runs no script and fetches nothing, whatever text it holds
+    assert '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'' \
+        in html and "<script" not in html
 
 
 def test_report_errors(built, tmp_path):
