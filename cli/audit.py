@@ -11,7 +11,7 @@ import click
 from zx_events.errors import ZXError
 
 from .common import BOARD_HELP, load_catalog_option, service
-from .output import emit, format_option, progress
+from .output import emit, format_option, printable, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
 VERIFY_COLUMNS = ["match", "events", "status", "seq", "head", "message"]
@@ -100,9 +100,9 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
 
         write_bundle(audits[0], bundle_path)
     for a in audits:
-        click.echo(_summary(a), err=True)
+        click.echo(printable(_summary(a)), err=True)
         for w in a.warnings:
-            click.echo(f"warning: {a.match}: {w}", err=True)
+            click.echo(printable(f"warning: {a.match}: {w}"), err=True)
     if fmt == "json":
         for a in audits:
             click.echo(json.dumps(a.to_json(), ensure_ascii=False, default=str))

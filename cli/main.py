@@ -11,7 +11,7 @@ import click
 from zx_events.errors import ZXError
 
 from .common import BOARD_HELP, MAX_WORKERS, STORE_HELP, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
-from .output import emit, format_option, progress
+from .output import emit, format_option, printable, progress
 
 
 
@@ -190,7 +190,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             raise click.ClickException(f"{e} ({done} matches were imported before)") from None
     rejected = [o for o in outcomes if o.status == "rejected"]
     for o in rejected:
-        click.echo(str(o.error), err=True)
+        click.echo(printable(str(o.error)), err=True)  # a log's text, as the table shows it
     if fmt == "json":
         emit([o.to_json() for o in outcomes], fmt)
     else:

@@ -12,7 +12,7 @@ from zx_events.errors import ZXError
 from zx_events.seats import JUDGE, PERSPECTIVES
 
 from .common import service
-from .output import FORMATS, Printable, emit, format_option, progress, terminal_width
+from .output import FORMATS, Printable, emit, format_option, printable, progress, terminal_width
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 
@@ -41,7 +41,7 @@ def warn_if_tampered(svc, match_id: str) -> None:
         return  # unknown: load_history says so
     verdict = match_verdict(svc, match_id, uid)
     if not verdict.ok:
-        click.echo(f"warning: {failure_warning(verdict)}", err=True)
+        click.echo(printable(f"warning: {failure_warning(verdict)}"), err=True)
 
 
 @click.command("replay")
@@ -95,7 +95,7 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     first = hist.state_at(1)
     warning = replay.names_for(first).warning
     if warning:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(printable(f"warning: {warning}"), err=True)
     out = Output(fmt, replay.game_of(first))
     if to is None and not interactive:  # one moment
         at = hist.last_seq if seq is None else seq

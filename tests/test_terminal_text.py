@@ -68,3 +68,22 @@ def test_a_logs_text_is_shown_escaped_never_raw_nor_as_markup(store, args):
 def test_json_keeps_the_text_exact(store):
     rows = json.loads(run(store, "matches", "--format", "json"))
     assert rows[0]["p1"] == NAME and rows[0]["p1_deck"] == DECK and rows[0]["event"] == EVENT
+
+
+def test_stderr_lines_with_a_logs_text_are_escaped_too(tmp_path):
+    """The lines zx import and zx audit print on stderr (a rejected match's error, the audit summary)
+    carry a log's text (a match id may not hold control characters, a name may)."""
+    lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P1"]["name"] = NAME
+    header["match"] = "m\x1b[2J"  # not a match id: audit still reports the match by it
+    record = json.loads(lines[5])
+    record["card"] = "R01-999\x1b]52;c;eA==\x07"  # an unknown card: the error quotes it
+    log = tmp_path / "bad.zxlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:5], json.dumps(record), *lines[6:]]) + "\n", "utf-8")
+    for args in (["import", "--no-analytics", str(log)], ["audit", str(log)]):
+        r = CliRunner().invoke(zx, ["--store", str(tmp_path / "s.sqlite"), *args])
+        assert r.exit_code == 1, r.output
+        for raw in RAW:
+            assert raw not in r.output, (args, repr(raw))
+    assert "m\\x1b[2J (" in r.stderr  # the audit's summary line, escaped
