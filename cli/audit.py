@@ -96,9 +96,11 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     if bundle_path is not None:
         if len(audits) != 1:
             raise click.UsageError(f"--bundle needs exactly one match, these arguments hold {len(audits)}")
-        from zx_events.bundle import write_bundle
+        from zx_events.bundle import bundle_bytes
 
-        write_bundle(audits[0], bundle_path)
+        from .common import write_page
+
+        write_page(Path(bundle_path), bundle_bytes(audits[0])[0], force)  # whole, never over a file unasked
     for a in audits:
         click.echo(printable(_summary(a)), err=True)
         for w in a.warnings:

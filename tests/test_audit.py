@@ -306,6 +306,22 @@ def test_bundle_of_a_log_file_keeps_its_own_lines(three, tmp_path):
     assert "head digest:    (not stored)" in z.read("README.txt").decode()
 
 
+def test_a_bundle_never_replaces_a_file_unasked_and_leaves_nothing_beside_it(three, tmp_path):
+    """--bundle onto an existing file is refused before any work; with --force it is replaced whole;
+    no temporary file is left beside it (the bundle used to be written to FILE.zip.part first,
+    replacing a file of that name)."""
+    path = tmp_path / "dispute.zip"
+    path.write_text("mine")
+    (tmp_path / "dispute.zip.part").write_text("also mine")
+    r = run(str(three), "--bundle", str(path))
+    assert r.exit_code == 1 and "already exists" in r.output and path.read_text() == "mine"
+    r = run(str(three), "--bundle", str(path), "--force")
+    assert r.exit_code == 1 and f"dispute bundle written to {path}" in r.stderr
+    assert zipfile.ZipFile(path).read("original.zxlog").decode() == three.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dispute.zip", "dispute.zip.part", three.name]
+    assert (tmp_path / "dispute.zip.part").read_text() == "also mine"
+
+
 def test_bundle_needs_exactly_one_match(three, tmp_path):
     r = run(str(three), str(LEGAL), "--bundle", str(tmp_path / "x.zip"))
     assert r.exit_code == 2 and "--bundle needs exactly one match" in r.output

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import zipfile
-from pathlib import Path
 from typing import Any
 
 from zx_events.audit import Audit, file_events, regenerate
@@ -130,9 +128,10 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
     return "\n".join(lines) + "\n"
 
 
-def write_bundle(audit: Audit, path: str | Path) -> list[str]:
-    """Write the dispute bundle of ``audit`` to ``path`` (a zip); returns the names it holds."""
-    path = Path(path)
+def bundle_bytes(audit: Audit) -> tuple[bytes, list[str]]:
+    """The dispute bundle of ``audit`` (a zip, in memory: a few files of text) and the names it holds."""
+    import io
+
     states = violation_states(audit)
     findings = []
     files: dict[str, str] = {}
@@ -157,9 +156,9 @@ def write_bundle(audit: Audit, path: str | Path) -> list[str]:
         "violations.json": _dump(findings),
         **files,
     }
-    tmp = path.with_name(path.name + ".part")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as z:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
         for name, text in body.items():
             z.writestr(name, text)
-    os.replace(tmp, path)
-    return list(body)
+    return buf.getvalue(), list(body)
+
