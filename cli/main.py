@@ -170,6 +170,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
 
     logs = tuple(log_paths(logs))
     load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here, before any work
+    if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
+        click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
     made = _new_sqlite_store(ctx)
     svc = service(ctx, create=True)  # (and before the store is made)
     total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)

@@ -173,9 +173,10 @@ def terminal_width() -> int | None:
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
     try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
+        width = os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
     except (OSError, ValueError, AttributeError):  # no file descriptor (a test's captured output)
         return None
+    return width or None  # a terminal that reports no size (0: a bare pty, a serial line): as a pipe
 
 
 class _NoBar:

@@ -183,3 +183,51 @@ def test_an_import_that_stores_nothing_leaves_no_new_store(tmp_path, monkeypatch
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))) == ["kept.sqlite"]
     r = CliRunner().invoke(zx, ["--store", "kept.sqlite", "matches", "--format", "json"])
     assert r.exit_code == 0 and [m["match"] for m in json.loads(r.stdout)] == ["hand-first-turns-001"]
+
+
+def _in_a_terminal(args: list[str], typed: bytes = b"") -> str:
+    """``zx ARGS`` with its stdin, stdout and stderr on a fresh pseudo-terminal (which reports no size:
+    0 columns), ``typed`` typed into it; everything it wrote."""
+    import os
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("COLUMNS", None)
+    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args], stdin=slave,
+                            stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    out = b""
+    sent = False
+    while True:
+        ready = select.select([master], [], [], 2.0)[0]
+        if not ready:
+            if not sent:
+                os.write(master, typed)
+                sent = True
+                continue
+            if proc.poll() is not None:
+                break
+            continue
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other side closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=60)
+    os.close(master)
+    return out.decode("utf-8", "replace")
+
+
+def test_a_terminal_that_reports_no_width_gets_the_whole_table_and_stdin_says_it_waits(tmp_path):
+    """A bare pty reports 0 columns: tables were fitted to 0 characters (every column but the first
+    left out); and `zx import -` typed at a terminal waited without a word."""
+    store = imported_store(tmp_path)
+    out = _in_a_terminal(["--store", str(store), "matches"])
+    assert "columns left out" not in out and "played_at" in out
+    out = _in_a_terminal(["--store", "memory:", "import", "-"], typed=b"\x04")
+    assert "reading match logs from standard input: paste or type them, then Ctrl-D" in out
+    assert "0 imported" in out
