@@ -160,7 +160,7 @@ def test_postgres_url_maps_to_the_eventsourcing_env(monkeypatch):
     for key in ("PGPASSWORD", "PGUSER", "PGHOST", "PGPORT", "PGDATABASE", "POSTGRES_SCHEMA", "POSTGRES_POOL_SIZE"):
         monkeypatch.delenv(key, raising=False)
     env = postgres_env("postgresql://ana:p%40ss@db.example:6543/zx?schema=league&lock_timeout=5")
-    assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert env["PERSISTENCE_MODULE"] == "zx_events.store:MatchPostgresFactory"
     assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"], env["POSTGRES_HOST"], env["POSTGRES_PORT"],
             env["POSTGRES_DBNAME"], env["POSTGRES_SCHEMA"]) == ("ana", "p@ss", "db.example", "6543", "zx", "league")
     assert env["POSTGRES_LOCK_TIMEOUT"] == "5" and env["POSTGRES_POOL_SIZE"] == "1"
@@ -189,6 +189,37 @@ def test_bad_postgres_urls_are_store_errors(url, message):
         resolve_store(url, prepare=False)
     assert message in str(info.value)
     assert ":pw@" not in str(info.value)
+
+
+@pytest.mark.postgres
+def test_a_store_url_takes_libpqs_tls_parameters(postgres_server, monkeypatch, example_log):
+    """postgresql://...?sslmode=verify-full&sslrootcert=CA: the store's connections use TLS and check
+    the server's certificate (the URL form every libpq tool takes; it was "unknown parameter sslmode").
+    .ci/run starts its server with TLS and a certificate for 127.0.0.1 (ZX_TEST_POSTGRES_CA)."""
+    import os
+
+    for var in ("PGSSLMODE", "PGSSLROOTCERT"):  # the URL's parameters alone
+        monkeypatch.delenv(var, raising=False)
+    ca = os.environ.get("ZX_TEST_POSTGRES_CA")
+    if not ca:
+        pytest.skip("ZX_TEST_POSTGRES_CA (the test server's certificate) is not set: .ci/run sets it")
+    url = postgres_server.fresh_url()
+    svc = MatchService(f"{url}&sslmode=verify-full&sslrootcert={ca}")
+    try:
+        svc.import_log(read_log(example_log)[0])
+        with svc.recorder.datastore.get_connection() as conn:
+            row = conn.execute("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").fetchone()
+        assert row == {"ssl": True}
+    finally:
+        svc.close()
+    r = CliRunner().invoke(zx, ["--store", f"{url}&sslmode=verify-full&sslrootcert={ca}", "matches", "--format", "csv"])
+    assert r.exit_code == 0 and "hand-first-turns-001" in r.stdout
+    wrong = Path(__file__).parent / "data" / "not-the-ca.pem"
+    r = CliRunner().invoke(zx, ["--store", f"{url}&sslmode=verify-full&sslrootcert={wrong}", "matches"])
+    assert r.exit_code == 1 and "certificate verify failed" in r.output
+    r = CliRunner().invoke(zx, ["--store", f"{url}&sslmode=sometimes", "matches"])
+    assert r.exit_code == 1 and "sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full" \
+        in r.output
 
 
 def test_read_connections_closed_never_hand_out_a_closed_connection(tmp_path):

@@ -24,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlparse
 
 from zx_events.errors import ZXError
@@ -41,6 +42,12 @@ PG_PARAMS = {
     "pool_size": "POSTGRES_POOL_SIZE",
     "max_overflow": "POSTGRES_MAX_OVERFLOW",
 }
+# TLS to a shared server, as libpq names it in a URL (postgresql://...?sslmode=verify-full&sslrootcert=ca.pem):
+# eventsourcing passes psycopg only host, port, user, password and database, so the store's own factory
+# (MatchPostgresFactory) adds these to its pool's connection arguments; kept in the environment as ZX_PG_*
+PG_TLS = {name: f"ZX_PG_{name.upper()}" for name in ("sslmode", "sslrootcert", "sslcert", "sslkey", "sslcrl")}
+FACTORY_TOPIC = "zx_events.store:MatchPostgresFactory"
+SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
 # A CLI process does one thing at a time: one pooled connection (a second only on demand),
 # instead of eventsourcing's 5 + 10, so 50 importers fit in a default max_connections=100.
 PG_DEFAULTS = {
@@ -231,12 +238,16 @@ def postgres_env(url: str) -> dict[str, str]:
     except ValueError:
         raise StoreError(f"bad port in the store URL {_redact(url)}") from None
     params = dict(parse_qsl(u.query, keep_blank_values=True))
-    unknown = sorted(set(params) - set(PG_PARAMS))
+    unknown = sorted(set(params) - set(PG_PARAMS) - set(PG_TLS))
     if unknown:
         raise StoreError(f"unknown parameter {', '.join(unknown)} in the store URL {_redact(url)}; "
-                         f"known: {', '.join(PG_PARAMS)}")
+                         f"known: {', '.join([*PG_PARAMS, *PG_TLS])}")
+    tls = {PG_TLS[k]: params.pop(k) for k in list(params) if k in PG_TLS}
+    if tls.get(PG_TLS["sslmode"], "require") not in SSLMODES:
+        raise StoreError(f"sslmode must be one of {', '.join(SSLMODES)}, not {tls[PG_TLS['sslmode']]!r}, in the store "
+                         f"URL {_redact(url)}")
     env = {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "PERSISTENCE_MODULE": FACTORY_TOPIC,
         "POSTGRES_DBNAME": unquote(u.path.lstrip("/")) or os.environ.get("PGDATABASE") or "postgres",
         "POSTGRES_HOST": u.hostname or os.environ.get("PGHOST") or "127.0.0.1",
         "POSTGRES_PORT": str(port or os.environ.get("PGPORT") or 5432),
@@ -254,6 +265,7 @@ def postgres_env(url: str) -> dict[str, str]:
         if name != "schema" and not value.isdigit():
             raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
         env[PG_PARAMS[name]] = value
+    env.update(tls)
     if not SCHEMA_NAME.fullmatch(env["POSTGRES_SCHEMA"]):
         raise StoreError(f"bad schema name {env['POSTGRES_SCHEMA']!r}: use 1-63 letters, digits and _, "
                          f"not starting with a digit")
@@ -276,7 +288,12 @@ def connect_postgres(env: dict[str, str], *, autocommit: bool = True):
               "autocommit": autocommit}
     if env.get("POSTGRES_PASSWORD"):
         kwargs["password"] = env["POSTGRES_PASSWORD"]
-    return psycopg.connect(**kwargs)
+    return psycopg.connect(**kwargs, **tls_arguments(env))
+
+
+def tls_arguments(env: Any) -> dict[str, str]:
+    """The URL's TLS parameters (``PG_TLS``) of a store environment, as psycopg's connection arguments."""
+    return {name: value for name, key in PG_TLS.items() if (value := env.get(key))}
 
 
 def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
@@ -371,9 +388,28 @@ def _make_recorder_class():
     return PostgresMatchRecorder
 
 
-def __getattr__(name: str):  # the recorder class is built on first use: psycopg loads only for PostgreSQL
-    if name == "PostgresMatchRecorder":
-        cls = _make_recorder_class()
+def _make_factory_class():
+    from eventsourcing.postgres import PostgresFactory
+
+    class MatchPostgresFactory(PostgresFactory):
+        """eventsourcing's factory, whose pooled connections (and so every read, write and LISTEN of the
+        store) also take the store URL's TLS parameters (``PG_TLS``)."""
+
+        def __init__(self, env: Any) -> None:
+            super().__init__(env)
+            self.datastore.pool.kwargs.update(tls_arguments(self.env))
+
+    MatchPostgresFactory.__module__ = __name__
+    MatchPostgresFactory.__qualname__ = "MatchPostgresFactory"
+    return MatchPostgresFactory
+
+
+_LAZY = {"PostgresMatchRecorder": _make_recorder_class, "MatchPostgresFactory": _make_factory_class}
+
+
+def __getattr__(name: str):  # the PostgreSQL classes are built on first use: psycopg loads only for PostgreSQL
+    if name in _LAZY:
+        cls = _LAZY[name]()
         globals()[name] = cls
         return cls
     raise AttributeError(name)
