@@ -96,7 +96,10 @@ def write_page(path, data: bytes, force: bool) -> None:
     import os
     import tempfile
 
-    fd, tmp = tempfile.mkstemp(prefix=".zx-", suffix=path.suffix or ".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".zx-", suffix=path.suffix or ".tmp", dir=path.parent)
+    except OSError as e:  # a folder that takes no new file (read-only, /proc, full)
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -271,6 +271,9 @@ def test_zx_view_errors_unknown_match_bad_seat_missing_folder(viewer_store, tmp_
                              "-o", str(tmp_path / "nope" / "x.html")])
     assert res.exit_code == 1 and "the folder" in res.output and "does not exist" in res.output
     assert list(tmp_path.iterdir()) == []
+    # a folder that takes no new file: the error names the file, not the temporary one beside it
+    res = runner.invoke(zx, ["--store", viewer_store.path, "view", viewer_store.matches[0], "-o", "/proc/x.html"])
+    assert res.exit_code == 1 and "cannot write /proc/x.html: " in res.output and ".zx-" not in res.output
 
 
 def test_the_board_renderer_and_its_style_come_from_the_game_package():
