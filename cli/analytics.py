@@ -321,6 +321,15 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     from analytics.db import AnalyticsError
     from analytics.stats import Stats, UnknownName
 
+    try:
+        statements = len(duckdb.extract_statements(query))
+    except duckdb.Error as e:
+        raise click.ClickException(f"SQL error: {e}") from None
+    if not statements:  # an empty query, or comments only: it printed nothing and succeeded
+        raise click.UsageError("the query holds no statement: give a SELECT (docs/data-dictionary.md lists the "
+                               "tables)")
+    if statements > 1:
+        click.echo(f"{statements} statements: the rows shown are the last one's", err=True)
     path = resolve_analytics_path(ctx, analytics_path)
     limit = row_limit + 1 if fmt == "table" and row_limit else None  # one more: to know there are more
     try:

@@ -105,3 +105,16 @@ def test_the_python_api_gives_a_frame_for_types_polars_cannot_hold(store):
         columns, rows = st.sql_rows(f"SELECT {HUGE}::hugeint AS h, 'infinity'::timestamp AS t")
         assert columns == ["h", "t"] and rows == [(int(HUGE), "infinity")]
         assert st.sql_rows("SELECT * FROM range(10) t(n)", limit=3) == (["n"], [(0,), (1,), (2,)])
+
+
+def test_an_empty_query_is_an_error_and_several_statements_say_which_rows_these_are(store):
+    """An empty query or one of comments only printed nothing and succeeded; several statements
+    showed the last one's rows without a word."""
+    for query in ("", "   ", "/* only a comment */"):
+        r = CliRunner().invoke(zx, ["--store", str(store), "sql", query])
+        assert r.exit_code == 2 and "the query holds no statement" in r.output, query
+    r = CliRunner().invoke(zx, ["--store", str(store), "sql", "SELECT 1 AS a; SELECT 2 AS b", "--format", "csv"])
+    assert r.exit_code == 0 and r.stdout == "b\n2\n"
+    assert "2 statements: the rows shown are the last one's" in r.stderr
+    r = CliRunner().invoke(zx, ["--store", str(store), "sql", "SELEC x"])
+    assert r.exit_code == 1 and "SQL error: Parser Error" in r.output
