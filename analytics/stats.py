@@ -340,6 +340,14 @@ class Stats:
     def close(self) -> None:
         self.con.close()
 
+    def position(self) -> tuple[int, str] | None:
+        """(the last store notification projected, the store it was projected from), or None."""
+        try:
+            rows = self.con.execute("SELECT position, store FROM projection_position").fetchall()
+        except duckdb.Error:
+            return None
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None
+
     def __enter__(self) -> "Stats":
         return self
 

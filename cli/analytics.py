@@ -184,6 +184,42 @@ def stats_options(f: Callable) -> Callable:
     return f
 
 
+def stale_note(ctx: click.Context, st: Any, path: Path) -> None:
+    """A note on stderr when the analytics file read is behind the SQLite store it was built from
+    (zx stats and zx sql read only the file: figures without the matches imported since came with no
+    word), or, for a store named with --store or ZX_STORE, built from another store. A PostgreSQL
+    store is not asked (a connection for a note; ``zx analytics follow`` keeps such a file current)."""
+    import os
+    import sqlite3
+
+    from zx_events.errors import ZXError
+    from zx_events.store import parse_store
+
+    at = st.position()
+    try:
+        config = parse_store(ctx.obj.get("store") if ctx.obj else None)
+    except ZXError:
+        return
+    if at is None or config.kind != "sqlite" or config.path is None or not config.path.is_file():
+        return
+    position, built_from = at
+    if built_from != f"sqlite:{config.path.resolve()}":
+        if (ctx.obj or {}).get("store") or os.environ.get("ZX_STORE"):
+            click.echo(f"note: {path} holds the analytics of {built_from}, not of the store {config.label}", err=True)
+        return
+    try:
+        con = sqlite3.connect(f"{config.path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            last = con.execute("SELECT max(rowid) FROM stored_events").fetchone()[0] or 0
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return
+    if position < last:
+        click.echo(f"note: {path} is behind the store {config.label} (notification {position} of {last}): these "
+                   f"figures leave out what was imported since; `zx analytics update` brings it up to date", err=True)
+
+
 FILTERS = ("since", "until", "event", "deck", "player", "opp_deck", "seat", "colours", "archetype", "opp_archetype",
            "game")
 
@@ -202,6 +238,7 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
         path = resolve_analytics_path(ctx, analytics_path)
         try:
             with Stats(path, min_games=min_games) as st:
+                stale_note(ctx, st, path)
                 df = getattr(st, method)(**fixed, **kw, **filters)
         except (AnalyticsError, UnknownName, NotThisGame) as e:
             raise click.ClickException(str(e)) from None
@@ -334,6 +371,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     limit = row_limit + 1 if fmt == "table" and row_limit else None  # one more: to know there are more
     try:
         with Stats(path) as st:  # DuckDB's own values, exact for every type it returns (Stats.sql_rows)
+            stale_note(ctx, st, path)
             columns, rows = st.sql_rows(query, timeout=timeout or None, limit=limit, game=game)
     except (AnalyticsError, UnknownName) as e:
         raise click.ClickException(str(e)) from None

@@ -244,3 +244,33 @@ def test_export_never_replaces_folders_it_did_not_write_unless_forced(imported, 
     assert forced.exit_code == 0, forced.output
     assert not (out / "matches" / "notes.txt").exists()
     assert pl.scan_parquet(out / "matches").collect().height == 3
+
+
+def test_stats_and_sql_say_when_the_file_is_behind_the_store(tmp_path, monkeypatch):
+    """zx stats and zx sql read only the analytics file: after an import with --no-analytics their
+    figures left out the new matches without a word."""
+    monkeypatch.delenv("ZX_ANALYTICS", raising=False)
+    monkeypatch.delenv("ZX_STORE", raising=False)
+    legal = Path(__file__).resolve().parent.parent / "examples" / "legal"
+    store = str(tmp_path / "s.sqlite")
+
+    def zx_(*args: str):
+        r = CliRunner().invoke(zx, ["--store", store, *args])
+        assert r.exit_code == 0, r.output
+        return r
+
+    zx_("import", str(legal / "long-game-reload-win-by-life.zxlog"))
+    for args in (["stats", "winrates", "--min-games", "1"], ["sql", "SELECT count(*) AS n FROM matches"]):
+        assert "note:" not in zx_(*args).stderr
+    zx_("import", "--no-analytics", str(legal / "range-attacks-win-by-life.zxlog"))
+    for args in (["stats", "winrates", "--min-games", "1"], ["sql", "SELECT count(*) AS n FROM matches"]):
+        r = zx_(*args)
+        assert re.search(r"note: .*s\.duckdb is behind the store .*s\.sqlite \(notification \d+ of \d+\): these "
+                         r"figures leave out what was imported since; `zx analytics update`", r.stderr), r.stderr
+    zx_("analytics", "update")
+    assert "note:" not in zx_("stats", "winrates", "--min-games", "1").stderr
+    other = tmp_path / "other.sqlite"
+    other.write_bytes(Path(store).read_bytes())
+    r = CliRunner().invoke(zx, ["--store", str(other), "stats", "winrates", "--min-games", "1",
+                                "--analytics", str(tmp_path / "s.duckdb")])
+    assert r.exit_code == 0 and "holds the analytics of sqlite:" in r.stderr and "not of the store" in r.stderr
