@@ -430,6 +430,9 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     try:
+        from analytics.stats import Stats
+
+        stale_note(ctx, Stats(con), path)  # (Stats over the open connection: not closed here)
         with progress(len(PARTITIONED), "exporting") as bar:
             task = bar.add_task("export", total=len(PARTITIONED))
             rows = export_parquet(con, Path(out), on_table=lambda _: bar.advance(task))

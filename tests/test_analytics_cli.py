@@ -247,7 +247,7 @@ def test_export_never_replaces_folders_it_did_not_write_unless_forced(imported, 
 
 
 def test_stats_and_sql_say_when_the_file_is_behind_the_store(tmp_path, monkeypatch):
-    """zx stats and zx sql read only the analytics file: after an import with --no-analytics their
+    """zx stats, zx sql and zx export read only the analytics file: after an import with --no-analytics their
     figures left out the new matches without a word."""
     monkeypatch.delenv("ZX_ANALYTICS", raising=False)
     monkeypatch.delenv("ZX_STORE", raising=False)
@@ -267,6 +267,8 @@ def test_stats_and_sql_say_when_the_file_is_behind_the_store(tmp_path, monkeypat
         r = zx_(*args)
         assert re.search(r"note: .*s\.duckdb is behind the store .*s\.sqlite \(notification \d+ of \d+\): these "
                          r"figures leave out what was imported since; `zx analytics update`", r.stderr), r.stderr
+    r = zx_("export", "--parquet", str(tmp_path / "pq"))
+    assert "is behind the store" in r.stderr
     zx_("analytics", "update")
     assert "note:" not in zx_("stats", "winrates", "--min-games", "1").stderr
     other = tmp_path / "other.sqlite"
