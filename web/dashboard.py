@@ -67,8 +67,7 @@ def choices(source: Any, game: str) -> dict[str, list[Any]]:
         out.setdefault(row["kind"], []).append(row["value"])
     from zx_events import games
 
-    names = {g.key: g.name for g in games.all_games()}
-    out["game"] = [{"key": k, "name": names.get(k, k)} for k in sorted(_frame(source, "games", {})["game"].to_list())]
+    out["game"] = games.choices(_frame(source, "games", {})["game"].to_list())
     return out
 
 
@@ -98,9 +97,8 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     totals = _frame(source, "totals", params).to_dicts()[0]
     from zx_events import games
 
-    names = {g.key: g.name for g in games.all_games()}
     d = Dashboard({k: v for k, v in params.items() if v and k != "game"}, min_games, totals, game=game,
-                  game_name=names.get(game, game))
+                  game_name=games.choices([game])[0]["name"])
 
     def stats(method: str, table: str | None = None, **kw: Any) -> pl.DataFrame | None:
         if table is not None and game not in table_owners(table):

@@ -79,10 +79,10 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     everything = b.summaries()
     decks = sorted({d for r in everything for d in (r.get("p1_deck"), r.get("p2_deck")) if d})
     events = sorted({r["event"] for r in everything if r.get("event")})
-    names = {g.key: g.name for g in registry.all_games()}
-    held = [{"key": k, "name": names.get(k, k)} for k in sorted({r.get("game") or registry.DEFAULT for r in everything})]
-    return html_response(render("matches.html", nav="matches", result=result, f=filters, decks=decks, events=events,
-                        games=held, prev_link=prev_link, next_link=next_link, store=b.svc.store.label))
+    held = registry.choices(r.get("game") or registry.DEFAULT for r in everything)
+    return html_response(render("matches.html", nav="matches", result=result, f=filters, decks=decks,
+                                events=events, games=held, prev_link=prev_link, next_link=next_link,
+                                store=b.svc.store.label))
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
@@ -101,8 +101,9 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
     except ImportError:
         raise WebError(503, "the replay viewer (web/viewer.py) is not installed in this version") from None
     # one seat per page: a page asked for as a spectator holds nothing a spectator may not see (301.3)
-    return html_response(b.replays.get((match_id, perspective), lambda: viewer_html(b.svc, match_id, seats=[perspective])),
-                 policy="frame-ancestors 'none'")
+    return html_response(b.replays.get((match_id, perspective),
+                                       lambda: viewer_html(b.svc, match_id, seats=[perspective])),
+                         policy="frame-ancestors 'none'")
 
 
 @router.get("/dashboard", response_class=HTMLResponse)
@@ -127,5 +128,5 @@ def about(request: Request, b: Backend = Depends(api.backend)) -> HTMLResponse:
     schema = request.app.openapi()
     endpoints = [(path, op.get("summary", ""), [p["name"] for p in op.get("parameters", [])])
                  for path, ops in schema["paths"].items() for op in ops.values()]
-    return html_response(render("about.html", nav="about", endpoints=endpoints, judge=b.judge, store=b.svc.store.label,
-                        seats=b.seats()))
+    return html_response(render("about.html", nav="about", endpoints=endpoints, judge=b.judge,
+                                store=b.svc.store.label, seats=b.seats()))

@@ -55,6 +55,13 @@ def all_games() -> list["Game"]:
     return [get(k) for k in GAME_MODULES]
 
 
+def choices(keys: Any) -> list[dict[str, str]]:
+    """``[{"key", "name"}]`` of the game keys given, sorted by key (a form's game select); a key no
+    installed game has keeps itself as its name."""
+    names = {g.key: g.name for g in all_games()}
+    return [{"key": k, "name": names.get(k, k)} for k in sorted(set(keys))]
+
+
 def header_keys() -> tuple[str, ...]:
     return tuple(HEADER_KEYS)
 
