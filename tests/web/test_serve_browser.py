@@ -92,6 +92,17 @@ def test_the_dashboard_draws_its_charts_with_their_data_labels(browser, server):
     # no request left this server: every resource the page loaded is from it
     hosts = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert all(h.startswith(server) for h in hosts)
+    # an emptied "Min. games" is not sent (it was a 400 page): the browser asks for a number instead
+    from selenium.webdriver.common.by import By
+
+    box = browser.find_element(By.CSS_SELECTOR, "#dash-filters input[name=min_games]")
+    box.clear()
+    before = browser.current_url
+    browser.find_element(By.CSS_SELECTOR, "#dash-filters button[type=submit]").click()
+    time.sleep(0.3)
+    assert browser.current_url == before
+    assert browser.execute_script("return document.querySelector('#dash-filters input[name=min_games]')"
+                                  ".validity.valueMissing")
 
 
 def test_the_match_list_filters(browser, server):
