@@ -229,7 +229,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
         emit(rows_out, fmt, VERIFY_COLUMNS, first=("status", "message", "seq"))
     bad = [v for v in verdicts if not v.ok]
     click.echo(f"{len(verdicts) - len(bad)} intact, {len(bad)} failed in {svc.store.label}", err=True)
-    click.echo(seal_summary(ledger), err=True)
+    click.echo(seal_summary(ledger, None if matches else len(targets)), err=True)
     if not store_ok:
         click.echo(f"the store head {ledger.head[:16] if ledger.exists else 'none'} is not the one written down "
                    f"({store_head.strip().lower()[:16]}): the store seal was rewritten", err=True)

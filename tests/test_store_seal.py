@@ -307,3 +307,12 @@ def test_seal_refuses_a_store_whose_matches_fail(legacy):
     r = cli(str(legacy), "verify", "--seal")
     assert r.exit_code == 1 and "not sealing: 1 match fail verification" in r.output
     assert not read_ledger(svc.recorder, svc.mapper).exists
+
+
+def test_verify_of_an_empty_store_says_it_holds_no_match(store_url):
+    """A store that holds no match has no seal yet: that is not a store from before the seal (which
+    it used to be called)."""
+    MatchService(store_url).close()
+    r = cli(store_url, "verify")
+    assert r.exit_code == 0 and "0 intact, 0 failed" in r.stderr
+    assert "store seal: none yet: the store holds no match" in r.stderr and "before zx-events 0.2.0" not in r.stderr

@@ -247,7 +247,11 @@ def deleted_verdicts(ledger: LedgerState, present: Iterable[Any]) -> list:
             for oid, s in ledger.matches.items() if oid not in have]
 
 
-def seal_summary(ledger: LedgerState) -> str:
+def seal_summary(ledger: LedgerState, stored: int | None = None) -> str:
+    """The store seal in one line; ``stored``: how many matches the store holds, when known (a store
+    without a seal that holds none is an empty store, not one from before the seal)."""
+    if not ledger.exists and stored == 0:
+        return "store seal: none yet: the store holds no match (zx import seals each batch it stores)"
     if not ledger.exists:
         return ("store seal: none (a store from before zx-events 0.2.0): a match deleted whole, or rewritten with "
                 "a recomputed chain, is caught only with --head; `zx verify --seal` checks every match and seals them")
