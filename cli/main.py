@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 import click
 
@@ -172,8 +171,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here, before any work
     if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
         click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
-    made = _new_sqlite_store(ctx)
-    svc = service(ctx, create=True)  # (and before the store is made)
+    svc = service(ctx, create=True)  # (after every argument is checked)
     total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
     outcomes = []
     with progress(max(1, total), "importing", enabled=total > 2_000_000) as bar:
@@ -200,51 +198,16 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
              ["match", "source", "status", "events", "violations", "head", "error"], first=("status", "error", "head"))
     imported = sum(o.status == "imported" for o in outcomes)
     unchanged = sum(o.status == "unchanged" for o in outcomes)
-    kept = ""
-    if made is not None and not imported and not unchanged and not svc.recorder.max_notification_id():
-        svc.close()  # a store this command made, and nothing went into it: it leaves nothing behind
-        _remove_store(*made)
-        kept = " (nothing stored: the new store was not kept)"
+    # (a store this command made stays, even when nothing went into it: another importer may have
+    # opened it meanwhile, and a file deleted under it would take its matches along)
     click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
-               f"into {svc.store.label}{kept}", err=True)
+               f"into {svc.store.label}", err=True)
     if update_analytics and imported:
         from .analytics import update_after_import
 
         update_after_import(ctx, svc)
     if rejected:
         sys.exit(1)
-
-
-def _new_sqlite_store(ctx: click.Context) -> tuple[Any, list[Any]] | None:
-    """(the file, the folders to make for it) when ``zx import`` is about to make a SQLite store, else None."""
-    from zx_events.store import parse_store
-
-    try:
-        config = parse_store(ctx.obj["store"])
-    except ZXError:  # the service says what is wrong with it
-        return None
-    if config.kind != "sqlite" or config.path is None or config.path.exists():
-        return None
-    folders = []
-    parent = config.path.parent
-    while not parent.exists():
-        folders.append(parent)
-        parent = parent.parent
-    return config.path, folders
-
-
-def _remove_store(path: Any, folders: list[Any]) -> None:
-    """Delete a SQLite store this command made (its file and journals) and the folders made for it."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        try:
-            os.unlink(f"{path}{suffix}")
-        except FileNotFoundError:
-            pass
-    for folder in folders:  # innermost first; only while empty
-        try:
-            folder.rmdir()
-        except OSError:
-            break
 
 
 def _import_row(o) -> dict:
