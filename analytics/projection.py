@@ -86,19 +86,6 @@ def _only_our_own(con: duckdb.DuckDBPyConnection, path: Path) -> None:
                              f"only its own analytics file; nothing was changed. Choose another file with --analytics")
 
 
-def _keep_another_stores(con: duckdb.DuckDBPyConnection, path: Path, store: str) -> None:
-    """A memory store's analytics are rebuilt every time (the store lasts as long as its process), but
-    never over a file that holds another store's: a memory import to check a log wiped the analytics
-    of the store ZX_ANALYTICS pointed at."""
-    try:
-        built_from = _position(con)[2]
-    except (duckdb.Error, IndexError):  # not a file of this schema: whose it is cannot be told, so it is kept
-        built_from = "another version of zx-events"
-    if built_from != store:
-        raise AnalyticsError(f"{path} holds the analytics of {built_from}: a memory: store does not replace them "
-                             f"(choose another file with --analytics, or --rebuild to replace them)")
-
-
 def store_identity(svc: Any) -> str:
     """What the position is relative to: the store's kind and location (never a password)."""
     st = svc.store
@@ -330,7 +317,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         raise AnalyticsError(f"page size must be at least 1, got {page_size}")
     store = store_identity(svc)
     asked = rebuild
-    rebuild = rebuild or svc.store.kind == "memory"
+    rebuild = rebuild or svc.store.kind == "memory"  # (unless the file is another store's: below)
     wanted, forced = parallel.workers_wanted() if workers is None else (workers, True)
     con: duckdb.DuckDBPyConnection | None = None
     proj: Projection | None = None
@@ -350,8 +337,14 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         version = stored_version(con)
         if version is None:
             _only_our_own(con, path)
-        if version is not None and not asked and svc.store.kind == "memory":
-            _keep_another_stores(con, path, store)
+        elif svc.store.kind == "memory" and not asked:
+            # a memory store's file is rebuilt every time (the store lasts as long as its process), but
+            # never one that holds another store's analytics: that one meets the check below, which
+            # says whose (a dry run into memory: wiped the file ZX_ANALYTICS pointed at)
+            try:
+                rebuild = _position(con)[2] == store
+            except (duckdb.Error, IndexError):  # another version's file: whose, the check below cannot tell
+                rebuild = False
         if early is not None and version is not None and not rebuild:  # made meanwhile by another update
             early.pool.close()
             early = None
