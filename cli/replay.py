@@ -31,7 +31,7 @@ class ToParam(click.ParamType):
         self.fail(f"{value!r} is neither 'end' nor an event number (1 or more)", param, ctx)
 
 
-def warn_if_tampered(svc, match_id: str) -> None:
+def _warn_if_tampered(svc, match_id: str) -> None:
     """A warning on stderr when the stored match fails verification (its chain or the store seal)."""
     from zx_events.ids import match_uuid
     from zx_events.ledger import failure_warning, match_verdict
@@ -81,7 +81,7 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     perspective = parse_perspective(perspective)
     svc = service(ctx)
     try:
-        warn_if_tampered(svc, match_id)
+        _warn_if_tampered(svc, match_id)
         hist = replay.load_history(svc, match_id)
         if turn is not None:
             seq = hist.turn_seq(turn)

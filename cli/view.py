@@ -10,7 +10,7 @@ import click
 from zx_events.errors import ZXError
 from zx_events.seats import PERSPECTIVES
 
-from .output import emit_written, written_option
+from .output import emit_written, printable, written_option
 
 
 def default_path(match_id: str, seats: list[str]) -> Path:
@@ -40,10 +40,9 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     share a moment with the address (#e=57). Prints the path written (--format json|csv: a row
     with its size, match and seats).
     """
-    from web.viewer import ViewerError, parse_seats, viewer_html
+    from web.viewer import ViewerError, page, parse_seats, viewer_data
 
     from .common import check_writable, service, write_page
-    from .replay import warn_if_tampered
 
     try:
         chosen = parse_seats(seats or ("spectator",))
@@ -53,13 +52,14 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     check_writable(path, force)
     svc = service(ctx)
     try:
-        warn_if_tampered(svc, match_id)  # as zx replay; the page's banner says it too
-        text = viewer_html(svc, match_id, chosen)
+        page_data = viewer_data(svc, match_id, chosen)
     except (ZXError, ViewerError) as e:
         raise click.ClickException(getattr(e, "message", None) or str(e)) from None
     finally:
         svc.close()
-    data = text.encode("utf-8")
+    if page_data.get("warning"):  # what the page's banner says (a failed verification first), as zx replay says it
+        click.echo(printable(f"warning: {page_data['warning']}"), err=True)
+    data = page(page_data).encode("utf-8")
     write_page(path, data, force)
     click.echo(f"{len(data) / 1024:.0f} KiB, seats {', '.join(chosen)}: open it in a browser", err=True)
     emit_written(fmt, {"file": str(path), "bytes": len(data), "match": match_id, "seats": chosen})
