@@ -193,7 +193,7 @@ def stale_note(ctx: click.Context, st: Any, path: Path) -> None:
     import sqlite3
 
     from zx_events.errors import ZXError
-    from zx_events.store import parse_store
+    from zx_events.store import ReadConnections, parse_store
 
     at = st.position()
     try:
@@ -207,8 +207,11 @@ def stale_note(ctx: click.Context, st: Any, path: Path) -> None:
         if (ctx.obj or {}).get("store") or os.environ.get("ZX_STORE"):
             click.echo(f"note: {path} holds the analytics of {built_from}, not of the store {config.label}", err=True)
         return
+    uri = ReadConnections.uri_of(config)
+    if uri is None:
+        return
     try:
-        con = sqlite3.connect(f"{config.path.resolve().as_uri()}?mode=ro", uri=True)
+        con = sqlite3.connect(uri, uri=True)
         try:
             last = con.execute("SELECT max(rowid) FROM stored_events").fetchone()[0] or 0
         finally:

@@ -137,32 +137,18 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
         click.echo(json_text(list(rows)))
         return
     if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        if header:
-            w.writerow([printable(c) for c in cols])
-        for r in rows:
-            w.writerow([_cell(r.get(c), exact=True) for c in cols])
-        click.echo(buf.getvalue(), nl=False)
+        _echo_csv(cols if header else None, ([r.get(c) for c in cols] for r in rows))
         return
     from rich.console import Console
-    from rich.table import Table
 
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
     width = terminal_width()
     # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long
     # text wraps at 24); elsewhere (a pipe, a file) every column, at the width they ask
     idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first, wrap=24)
-    table = Table(title=title, show_lines=False, header_style="bold")
-    for i in idx:
-        table.add_column(plain(printable(cols[i])), overflow="fold")
-    for row in cells:
-        table.add_row(*[plain(row[i]) for i in idx])
+    table = _table(title, cols, cells, idx)
     Console(file=sys.stdout, width=width or max(100, min(200, len(cols) * 18)), soft_wrap=False).print(table)
-    left = [cols[i] for i in range(len(cols)) if i not in idx]
-    if left:
-        click.echo(f"({len(left)} columns left out to fit {width} characters: {', '.join(left)}; a wider "
-                   f"terminal, or --format csv|json, gives every value)", err=True)
+    _left_out(cols, idx, width, "a wider terminal, or --format csv|json, gives every value")
 
 
 def terminal_width() -> int | None:
@@ -277,27 +263,45 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
         click.echo(json_text(df.to_dicts()))
         return
     if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow([printable(c) for c in df.columns])
-        for r in df.iter_rows():
-            w.writerow([_cell(v, exact=True) for v in r])
-        click.echo(buf.getvalue(), nl=False)
+        _echo_csv(df.columns, df.iter_rows())
         return
     from rich.console import Console
-    from rich.table import Table
 
     headers, rows = table_rows(df)
     width = width or terminal_width() or 120
     idx = list(range(len(headers))) if wide else _fit(headers, rows, width, keep)
-    table = Table(title=title, show_lines=False, header_style="bold")
-    for i in idx:
-        table.add_column(plain(printable(headers[i])), overflow="fold", no_wrap=False)
-    for r in rows:
-        table.add_row(*[plain(r[i]) for i in idx])
+    table = _table(title, headers, rows, idx)
     natural = 1 + sum(max([len(headers[i]), *(len(r[i]) for r in rows)]) + 3 for i in idx) if rows else width
     Console(file=sys.stdout, width=max(natural, width) if wide else width, soft_wrap=False).print(table)
+    _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")
+
+
+def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]]) -> None:
+    """CSV to stdout: ``header`` (None: none), then each row's values at full precision (``_cell``)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    if header is not None:
+        w.writerow([printable(c) for c in header])
+    for r in rows:
+        w.writerow([_cell(v, exact=True) for v in r])
+    click.echo(buf.getvalue(), nl=False)
+
+
+def _table(title: str | None, headers: Sequence[str], rows: Sequence[Sequence[str]], idx: Sequence[int]) -> Any:
+    """A rich table of the columns ``idx`` of ``rows`` (cells already text): every header and cell as
+    plain text, never markup (``plain``); long text folds."""
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False, header_style="bold")
+    for i in idx:
+        table.add_column(plain(printable(headers[i])), overflow="fold")
+    for r in rows:
+        table.add_row(*[plain(r[i]) for i in idx])
+    return table
+
+
+def _left_out(headers: Sequence[str], idx: Sequence[int], width: int | None, hint: str) -> None:
+    """The note on stderr naming the columns a table left out to fit ``width`` characters."""
     left = [headers[i] for i in range(len(headers)) if i not in idx]
     if left:
-        click.echo(f"({len(left)} columns left out to fit {width} characters: {', '.join(left)}; "
-                   f"--wide shows them, --format csv|json gives every value)", err=True)
+        click.echo(f"({len(left)} columns left out to fit {width} characters: {', '.join(left)}; {hint})", err=True)

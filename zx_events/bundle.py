@@ -161,4 +161,3 @@ def bundle_bytes(audit: Audit) -> tuple[bytes, list[str]]:
         for name, text in body.items():
             z.writestr(name, text)
     return buf.getvalue(), list(body)
-
