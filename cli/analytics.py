@@ -51,7 +51,9 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
 def analytics_group() -> None:
     """Maintain the analytics DuckDB file projected from the event store.
 
-    Example: zx analytics update
+    \b
+    Example:
+      zx analytics update
     """
 
 
@@ -72,7 +74,9 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
                workers: int | None, analytics_path: str | None, fmt: str) -> None:
     """Project the events not yet in the analytics file (resumes where it stopped; --rebuild from zero).
 
-    Example: zx analytics update --rebuild
+    \b
+    Example:
+      zx analytics update --rebuild
     """
     from analytics.db import AnalyticsError
 
@@ -100,7 +104,9 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
 def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analytics_path: str | None) -> None:
     """Keep the analytics file up to date as matches arrive in the store, until Ctrl-C (or SIGTERM).
 
-    Example: zx --store postgresql://zx@db/zx analytics follow --analytics /srv/zx.duckdb
+    \b
+    Example:
+      zx --store postgresql://zx@db/zx analytics follow --analytics /srv/zx.duckdb
 
     Catches up from the file's tracking position first (a restart resumes there), then projects new
     matches as they are stored: woken by PostgreSQL LISTEN/NOTIFY (the eventsourcing subscription),
@@ -261,7 +267,9 @@ KEEP = {"matchups": 2, "meta": 2, "cards": 2, "mulligans": 2, "attacks": 2}  # k
 def stats_group() -> None:
     """Metagame statistics: every rate with its count and a Wilson 95% interval.
 
-    Example: zx stats winrates --by archetype --since 2026-11-01
+    \b
+    Example:
+      zx stats winrates --by archetype --since 2026-11-01
 
     Rows whose sample is under --min-games are flagged low_sample, never hidden. A deck, player,
     event, archetype or card the analytics file has never seen is an error naming the closest ones.
@@ -290,43 +298,43 @@ def _stats_command(name: str, method: str, doc: str, by: tuple[str, ...] | None 
 _stats_command("winrates", "winrates",
                "Win rates by deck, archetype, colour identity, player, or seat (first/second), with Wilson 95% "
                "intervals.\n\n"
-               "Example: zx stats winrates --by archetype --event \"Tokyo Regional 2026\"\n\n"
+               "\b\nExample:\n  zx stats winrates --by archetype --event \"Tokyo Regional 2026\"\n\n"
                "Finished matches only; a draw is a game without a win; mirror pairings are left out "
                "(by deck, archetype and colour).",
                ("deck", "archetype", "colour", "player", "first"), "deck")
 _stats_command("matchups", "matchups",
                "Deck (or archetype, colours) against deck: the win rate of each against each other (mirrors left "
                "out).\n\n"
-               "Example: zx stats matchups --by archetype --format csv",
+               "\b\nExample:\n  zx stats matchups --by archetype --format csv",
                ("deck", "archetype", "colour"), "deck")
 _stats_command("attacks", "attacks",
                "Attacks by attacker card, attacker Square, or target: outcomes and success rate.\n\n"
-               "Example: zx stats attacks --by square\n\n"
+               "\b\nExample:\n  zx stats attacks --by square\n\n"
                "Success: the target Z/X was destroyed or the player took damage. Reads Z/X's attacks table: Z/X "
                "matches only (another game's attacks are in its own tables: zx sql --game GAME).",
                ("card", "square", "target"), "card")
 _stats_command("life", "life",
                "Life damage per turn per seat, ignition rate of revealed Life cards, comeback rate.\n\n"
-               "Example: zx stats life --by turn\n\n"
+               "\b\nExample:\n  zx stats life --by turn\n\n"
                "--by seat reads the seats of every game (one game at a time); --by turn reads Z/X's life table.",
                ("seat", "turn"), "seat")
 _stats_command("cards", "cards",
                "Per card, as 17lands defines them: win rate in hand (GIH), opening hand (OH), drawn (GD), never "
                "seen (GNS), played, and IWD.\n\n"
-               "Example: zx stats cards --deck \"Blue Control\" --seat second --min-games 50\n\n"
+               "\b\nExample:\n  zx stats cards --deck \"Blue Control\" --seat second --min-games 50\n\n"
                "GIH = OH + GD (the opening hand kept after any mulligan, or drawn later); GNS: in the deck list, "
                "never in hand; IWD = GIH WR - GNS WR in percentage points.",
                extra=(click.option("--card", default=None, help="Only this card (code or name)."),))
 _stats_command("mulligans", "mulligans",
                "Opening hands by seat and hand size: keep rate, and the win rate of kept and mulliganed hands (402)."
-               "\n\nExample: zx stats mulligans --deck \"Red Dragons\"")
+               "\n\n\b\nExample:\n  zx stats mulligans --deck \"Red Dragons\"")
 _stats_command("archetypes", "archetypes",
                "Archetypes (colour identity + signature cards of the deck list): share, win rate, deck names seen."
-               "\n\nExample: zx stats archetypes --since 2026-11-01\n\n"
+               "\n\n\b\nExample:\n  zx stats archetypes --since 2026-11-01\n\n"
                "The label is computed from the deck list alone (docs/data-dictionary.md), the same on every run.")
 _stats_command("meta", "meta",
                "The metagame by week, month or event: each deck's (or archetype's) share of the field and win rate."
-               "\n\nExample: zx stats meta --by week --group archetype",
+               "\n\n\b\nExample:\n  zx stats meta --by week --group archetype",
                ("week", "month", "event"), "week",
                extra=(click.option("--group", type=click.Choice(["deck", "archetype", "colour"]), default="deck",
                                    show_default=True, help="What each row's share is of."),))
@@ -348,7 +356,9 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
             analytics_path: str | None, fmt: str) -> None:
     """Run read-only SQL on the analytics file (no files, settings or extensions: docs/security.md).
 
-    Example: zx sql "SELECT deck, count(*) AS games FROM seats GROUP BY ALL ORDER BY games DESC"
+    \b
+    Example:
+      zx sql "SELECT deck, count(*) AS games FROM seats GROUP BY ALL ORDER BY games DESC"
 
     Shared tables (every game, a game column in matches and seats): matches, seats, turns, draws,
     card_games, card_catalog; each game's own tables (zx: plays, attacks, life, ignitions; x610z:
@@ -412,7 +422,9 @@ def unique_names(columns: list[str]) -> list[str]:
 def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | None, fmt: str) -> None:
     """Export every analytics table as Parquet, partitioned by month, with the data dictionary.
 
-    Example: zx export --parquet out/ && python -c "import polars as pl; print(pl.scan_parquet('out/matches').collect())"
+    \b
+    Example:
+      zx export --parquet out/ && python -c "import polars as pl; print(pl.scan_parquet('out/matches').collect())"
     """
     import duckdb
 

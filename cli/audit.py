@@ -42,7 +42,10 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
               bundle_path: str | None, force: bool, fmt: str) -> None:
     """Report every rule violation of match logs or stored matches (exit 1 when any).
 
-    Example: zx audit r3.zxlog   or   zx audit tokyo-regional-2026-r3-t12 --bundle dispute.zip
+    \b
+    Examples:
+      zx audit r3.zxlog
+      zx audit tokyo-regional-2026-r3-t12 --bundle dispute.zip
 
     An argument that is a file is a log (each match in it is audited); anything else is the id of
     a stored match, re-checked from its events by the current rules engine, with its digest chain
@@ -181,7 +184,10 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
                make_seal: bool, fmt: str) -> None:
     """Recompute the digest chain of stored matches, check them against the store seal, name the first tampered event.
 
-    Example: zx verify   or   zx verify tokyo-regional-2026-r3-t12 --head 3f9a0c21d4e5b6a7
+    \b
+    Examples:
+      zx verify
+      zx verify tokyo-regional-2026-r3-t12 --head 3f9a0c21d4e5b6a7
 
     Without MATCH every match in the store is checked, and the store seal (zx_events/ledger.py):
     a match deleted whole, one added outside zx import, one rewritten even with a recomputed chain.

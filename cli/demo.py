@@ -65,7 +65,9 @@ def _clear(root: Path) -> None:
 def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     """Simulate matches of every game, import them, update analytics, print each game's summary and replay a turn.
 
-    Example: zx demo --matches 200
+    \b
+    Example:
+      zx demo --matches 200
 
     Every step is the real one: each game's simulator writes its logs (zxlog, x610zlog), the importer
     checks every record with that game's rules engine into one fresh SQLite event store, the

@@ -131,7 +131,9 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
 def zx(ctx: click.Context, store: str | None) -> None:
     """zx: replay, audit and analyse card game matches: Z/X -Zillions of enemy X- and X610Z (zx games).
 
-    Example: zx demo    (or: zx import examples/legal/*.zxlog && zx matches)
+    \b
+    Example:
+      zx demo    (or: zx import examples/legal/*.zxlog && zx matches)
     """
     ctx.obj = {"store": store}
 
@@ -155,7 +157,11 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                accept_violations: bool, workers: int | None, fmt: str, update_analytics: bool = True) -> None:
     """Import match logs (JSON Lines: zxlog 1, x610zlog 1) into the event store, checking every rule.
 
-    Example: zx import examples/legal/*.zxlog   (or a folder: zx import examples/legal; stdin: zx import -)
+    \b
+    Examples:
+      zx import examples/legal/*.zxlog
+      zx import examples/legal          (a folder)
+      cat r1.zxlog r2.zxlog | zx import -   (stdin)
 
     A match that breaks a rule is rejected with FILE:LINE: rule NNN: message and nothing of it is
     stored; the others are imported. Exit code 1 when any match was rejected.
@@ -242,7 +248,9 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
                 fmt: str) -> None:
     """List the stored matches: id, date, event, players, decks, turns, winner.
 
-    Example: zx matches --player Aki --since 2026-11-01 --winner Aki --limit 20 --format csv
+    \b
+    Example:
+      zx matches --player Aki --since 2026-11-01 --winner Aki --limit 20 --format csv
 
     A player, deck or event no stored match has is an error that names the closest ones.
     """
@@ -281,7 +289,9 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
 def games_cmd(fmt: str) -> None:
     """List the installed games: key, name, rules version, log header, record kinds, catalogs.
 
-    Example: zx games --format json
+    \b
+    Example:
+      zx games --format json
     """
     from zx_events import games
 

@@ -66,7 +66,9 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
                interactive: bool, perspective: str, fmt: str) -> None:
     """Replay a stored match: the board and both players' zones at any moment, from any seat.
 
-    Example: zx replay tokyo-r3-t12 --turn 5 --as P1
+    \b
+    Example:
+      zx replay tokyo-r3-t12 --turn 5 --as P1
 
     Without --turn/--event/--to/--step it shows the final state. Violations recorded by
     `zx import --accept-violations` are shown at the step where they happened.
@@ -218,7 +220,10 @@ PREPARE_COLUMNS = ["matches", "prepared", "up_to_date", "snapshots", "damaged", 
 def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], fmt: str) -> None:
     """Write the replay snapshots of stored matches, so that any moment of them opens at once.
 
-    Example: zx prepare   (every stored match)   or   zx prepare tokyo-regional-2026-r3-t12
+    \b
+    Examples:
+      zx prepare   (every stored match)
+      zx prepare tokyo-regional-2026-r3-t12
 
     One snapshot every 10 events: the state after that event, bound to its digest. A seek (the
     views of zx serve, and replay.state_at / view_at in Python) then decodes one snapshot and at most

@@ -75,7 +75,9 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: in
               update: bool, analytics_path: str | None) -> None:
     """Serve the store over HTTP: a JSON API, the match browser with replays, and the metagame dashboard.
 
-    Example: zx demo && zx --store zx-demo/events.sqlite serve    (then open http://127.0.0.1:8000)
+    \b
+    Example:
+      zx demo && zx --store zx-demo/events.sqlite serve    (then open http://127.0.0.1:8000)
 
     Read-only: no request writes to the store or the analytics file. The statistics need the
     analytics file up to date with the store (`zx analytics update`, or --update); while serving,

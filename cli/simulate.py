@@ -57,8 +57,10 @@ def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | Non
                  max_turns: int, fmt: str) -> None:
     """Play complete legal matches between sample decks and write them as match logs (zxlog 1, x610zlog 1).
 
-    Example: zx simulate --matches 100 --seed 7 --out sim/ --policy mixed --per-file 10
-             zx simulate --game x610z -n 20 --out sim-x610z/
+    \b
+    Examples:
+      zx simulate --matches 100 --seed 7 --out sim/ --policy mixed --per-file 10
+      zx simulate --game x610z -n 20 --out sim-x610z/
 
     Every record is checked by the rules engine as it is played, so every file imports cleanly.
     """

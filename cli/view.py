@@ -33,7 +33,9 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
              fmt: str) -> None:
     """Write a stored match as one HTML file that replays it in any browser, from the seats chosen.
 
-    Example: zx view sim-2026-0001 --as P1 -o match.html
+    \b
+    Example:
+      zx view sim-2026-0001 --as P1 -o match.html
 
     The file is self-contained (nothing is fetched when it opens) and holds only what its seats may
     see at every event; step with the buttons, the arrow keys, the slider or a click on an event, and

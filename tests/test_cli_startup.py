@@ -325,3 +325,30 @@ def test_an_import_on_one_process_loads_no_multiprocessing():
     r, modules = probe("--store", "memory:", "import", "--no-analytics", "--format", "json", EXAMPLES[0])
     assert [o["status"] for o in json.loads(r.stdout)] == ["imported"]
     assert loaded(modules, ("multiprocessing",)) == []
+
+
+def _every_command(group: click.Group, path: tuple[str, ...] = ()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        yield (*path, name), command
+        if isinstance(command, click.Group):
+            yield from _every_command(command, (*path, name))
+
+
+def test_every_help_shows_its_examples_whole_one_per_line():
+    """Each command's examples are printed as written, one command a line, at any terminal width: a
+    wrapped example (``--per-\\n  file 10``, ``tokyo-\\n  regional``) cannot be copied and run."""
+    commands = [((), zx), *_every_command(zx)]
+    assert len(commands) > 20
+    for path, command in commands:
+        written = [line.strip() for line in command.help.splitlines()]
+        start = next((i for i, line in enumerate(written) if line in ("Example:", "Examples:")), None)
+        assert start is not None, f"zx {' '.join(path)}: no Example: block in its help"
+        block = written[start + 1:written.index("", start) if "" in written[start:] else None]
+        assert block and all(line.startswith(("zx ", "cat ")) for line in block), (path, block)
+        for width in (60, 80):
+            shown = CliRunner().invoke(zx, [*path, "--help"], terminal_width=width).output
+            lines = [line.strip() for line in shown.splitlines()]
+            for example in block:
+                assert example in lines, (path, width, example, shown)
