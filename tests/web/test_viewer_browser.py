@@ -497,3 +497,41 @@ def test_the_page_runs_its_own_two_scripts_and_nothing_else(browser, files, tmp_
     browser.get(out.as_uri() + "#e=1")
     assert browser.execute_script("return typeof zxViewer") == "object"  # its own scripts ran
     assert browser.execute_script("return window.__pwned === undefined")
+
+
+CHART_BOXES = """
+function box(el) { var r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }
+var q = function (sel) { return Array.prototype.map.call(document.querySelectorAll(sel), box); };
+return { axis: q('#chart text.axis'), legend: q('#chart text.legend'), series: q('#chart path.series') };
+"""
+
+
+def assert_chart_readable(driver: Any) -> None:
+    boxes = driver.execute_script(CHART_BOXES)
+    ys = sorted((b for b in boxes["axis"] if b[0] < boxes["series"][0][0]), key=lambda b: b[1])  # the y axis
+    assert len(ys) >= 2
+    for upper, lower in zip(ys, ys[1:]):  # no label over the next one
+        assert upper[3] <= lower[1], (upper, lower)
+    assert len(boxes["legend"]) == 2
+    right = max(b[2] for b in boxes["series"])
+    for legend in boxes["legend"]:  # beside the lines, not drawn over them
+        assert legend[0] >= right, (legend, right)
+        assert legend[2] <= driver.execute_script("return document.getElementById('chart')"
+                                                  ".getBoundingClientRect().right") + 0.5
+
+
+def test_the_chart_labels_never_overlap_and_the_legend_sits_beside_the_lines(browser, files, tmp_path):
+    """Z/X's Life (0-4, a label each) and X610Z's Life Base Defense (0-12: a label every 5, not 13
+    labels in 70 pixels); the names of the lines in a column of their own, at two window widths."""
+    game, hist = x610z_history()
+    data = viewer.history_data(hist, ["P1"], viewer.game_views(game))
+    path = tmp_path / "x610z-chart.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    try:
+        for width in (1400, 800):
+            browser.set_window_size(width, 1000)
+            for target in (path, files["P2"]):
+                open_file(browser, target)
+                assert_chart_readable(browser)
+    finally:
+        browser.set_window_size(1400, 1000)

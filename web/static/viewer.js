@@ -157,8 +157,6 @@
       ser.lines.forEach(function (l) { if (l.value > max) max = l.value; });
     }
     $("chart-title").textContent = title + " over turns";
-    var x = function (s) { return L + (W - L - R) * (last <= 1 ? 0 : (s - 1) / (last - 1)); };
-    var y = function (v) { return T + (H - T - B) * (1 - v / max); };
     var add = function (name, attrs, text) {
       var el = document.createElementNS(SVGNS, name);
       for (var k in attrs) el.setAttribute(k, attrs[k]);
@@ -166,7 +164,21 @@
       svg.appendChild(el);
       return el;
     };
-    for (var v = 0; v <= max; v++) {
+    // the legend in a column of its own right of the plot, as wide as its longest label (measured)
+    var legend = (values[0] || []).map(function (l0, k) {
+      return add("text", { y: T + 12 + 14 * k, "class": "legend " + l0.key }, l0.label);
+    });
+    var wide = 0;
+    legend.forEach(function (el) { wide = Math.max(wide, el.getComputedTextLength ? el.getComputedTextLength() : 0); });
+    R = Math.min(Math.round(W / 3), Math.ceil(wide) + 16);
+    legend.forEach(function (el) { el.setAttribute("x", W - R + 10); });
+    var x = function (s) { return L + (W - L - R) * (last <= 1 ? 0 : (s - 1) / (last - 1)); };
+    var y = function (v) { return T + (H - T - B) * (1 - v / max); };
+    // a grid line and label every `step` units, at least 14 px apart (Life 0-4 every 1; 0-12 every 5)
+    var step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].find(function (n) {
+      return (H - T - B) * n / max >= 14;
+    }) || max;
+    for (var v = 0; v <= max; v += step) {
       add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), "class": "grid" });
       add("text", { x: L - 6, y: y(v) + 4, "class": "axis", "text-anchor": "end" }, v);
     }
@@ -179,8 +191,6 @@
       var d = "M" + x(1) + " " + y(values[0][k].value);
       for (var s = 2; s <= last; s++) d += " H" + x(s) + " V" + y(values[s - 1][k].value);
       add("path", { d: d, "class": "series " + l0.key, "data-key": l0.key });
-      add("text", { x: W - R - 6, y: T + 12 + 14 * k, "class": "legend " + l0.key, "text-anchor": "end" },
-        l0.label);
     });
     chart.cursor = add("line", { x1: x(1), x2: x(1), y1: T, y2: H - B, "class": "cursor" });
     chart.x = x;
