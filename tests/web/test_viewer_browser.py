@@ -435,6 +435,18 @@ def test_a_second_game_is_a_second_board_renderer_not_a_second_viewer(browser, t
     p2 = state["players"]["P2"]
     hand = browser.find_element("css selector", '#board [data-player="P2"] [data-zone="hand"]')
     assert p2["hand"] is None and len(hand.find_elements("css selector", ".mini.back")) == p2["hand_count"]
+    # cards by their names (the codes in the tooltip), as zx replay prints them
+    shown = 0
+    for pl in ("P1", "P2"):
+        for zone, codes in (("hand", state["players"][pl]["hand"] or ()), ("discard", state["players"][pl]["discard"])):
+            chips = browser.find_elements("css selector", f'#board [data-player="{pl}"] [data-zone="{zone}"] .mini')
+            assert [c.text for c in chips if "back" not in c.get_attribute("class")] == [state["names"][c] for c in codes]
+            shown += len(codes)
+        perms = [x for x in state["perms"] if x["ctrl"] == pl]
+        chips = browser.find_elements("css selector", f'#board [data-player="{pl}"] [data-zone="play"] .mini')
+        assert [c.text for c in chips] == [x["name"] + (" ACTIVATED" if x["activated"] else "") for x in perms]
+        shown += len(perms)
+    assert shown > 0
     browser.save_screenshot(str(tmp_path / "x610z.png"))
 
 

@@ -12,6 +12,7 @@ import pytest
 from zx_events.games.x610z.match import project
 from zx_events.games.x610z.sim import simulate
 from zx_events.games.x610z.views import build_view, redact_event, redact_record
+from zx_events.replay import names_for
 from zx_events.seats import event_fields
 
 from x610z_support import hidden_codes as hidden
@@ -23,6 +24,8 @@ VIEWERS = ("P1", "P2", "spectator")
 
 def check_match(text: str) -> int:
     (m, ref), = play(text, source="sim")
+    names = names_for(m).names  # the catalog's names, as zx replay and the viewer give them
+    assert names
     events = list(m.pending_events)
     records = {i + 1: json.loads(line) for i, line in enumerate(text.splitlines())}
     state = None
@@ -38,8 +41,9 @@ def check_match(text: str) -> int:
         kind = type(ev).__name__
         for viewer in VIEWERS:
             forbidden = hidden(state, viewer) - visible(state, viewer)
-            view = build_view(state, viewer).to_json()
+            view = build_view(state, viewer, names).to_json()
             assert not forbidden & set(strings(view)), (kind, viewer, forbidden & set(strings(view)))
+            assert set(view["names"]) == shown_codes(view), (kind, viewer)  # the codes it shows, named
             fields = redact_event(kind, event_fields(ev), viewer)
             own = {c for c in strings(fields)} & (before.get(viewer, set()) if before else set())
             leak = (forbidden - own) & set(strings(fields))
@@ -54,6 +58,14 @@ def check_match(text: str) -> int:
             assert build_view(state, "P2").players["P1"].hand is None
             assert build_view(state, "P1").players["P1"].hand is not None
     return checked
+
+
+def shown_codes(view: dict) -> set[str]:
+    """The card codes a view's JSON shows (pawns, permanents, hands, piles, the stack)."""
+    out = {d["code"] for d in view["dots"].values()} | {p["code"] for p in view["perms"]}
+    for p in view["players"].values():
+        out |= set(p["hand"] or ()) | set(p["discard"]) | set(p["removed"])
+    return out | {e["card"] for e in view["stack"] if isinstance(e.get("card"), str)}
 
 
 @pytest.mark.parametrize("n", range(12))

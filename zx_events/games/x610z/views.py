@@ -81,7 +81,7 @@ class MatchView:
     violations: tuple[ViolationView, ...]
     layout: Mapping[str, Any] | None = None  # the board's dots and lines, for drawing (public)
     game: str = "x610z"
-    names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # the catalog's card names (not part of to_json)
+    names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # code -> card name, for every code this view shows
 
     def player(self, pl: str) -> PlayerView:
         return self.players[pl]
@@ -108,7 +108,7 @@ class MatchView:
             "turn": self.turn, "active": self.active, "phase": self.phase, "priority": self.priority,
             "board": self.board, "dots": {d: v for d, v in self.dots.items()}, "perms": self.perms,
             "stack": self.stack, "players": self.players, "outcome": self.outcome, "violations": self.violations,
-            "layout": self.layout})
+            "layout": self.layout, "names": self.names})
 
 
 def _where(m: Any, uid: int | None) -> str | None:
@@ -156,11 +156,25 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
                                      mask(v["message"]) if mask else v["message"], v.get("applied", True))
                        for v in m.violations)
     board = (m.board or {}).get("name", "")
+    stack = tuple(MappingProxyType(_public_entry(m, s)) for s in m.stack)
+    shown = {c: names[c] for c in _codes(dots.values(), perms, players.values(), stack) if c in names}
     return MatchView(m.match_id, viewer, m.version if seq is None else seq, last_seq, m.turn, m.active, m.phase, m.prio,
                      board, MappingProxyType(dots), perms,
-                     tuple(MappingProxyType(_public_entry(m, s)) for s in m.stack), MappingProxyType(players),
+                     stack, MappingProxyType(players),
                      MappingProxyType(dict(m.outcome)) if m.outcome else None, violations, _layout(board),
-                     names=names if isinstance(names, MappingProxyType) else MappingProxyType(dict(names)))
+                     names=MappingProxyType(shown))
+
+
+def _codes(dots: Any, perms: Any, players: Any, stack: Any) -> set[str]:
+    """Every card code a view shows: pawns, permanents, the hands it sees, Discard Piles, Removed
+    From Game, and the cards on the stack (its ``names`` are these codes' only: never a hidden card's)."""
+    out = {d.code for d in dots} | {p.code for p in perms}
+    for pl in players:
+        out.update(pl.hand or ())
+        out.update(pl.discard)
+        out.update(pl.removed)
+    out.update(e["card"] for e in stack if isinstance(e.get("card"), str))
+    return out
 
 
 @lru_cache(maxsize=16)

@@ -46,9 +46,11 @@
 
   function render(el, s, ctx) {
     var esc = ctx.esc;
-    var mini = function (code) {
+    var names = s.names || {};
+    var mini = function (code, extra, cls) {
       if (code == null || code === "?") return '<span class="mini back" title="a card this seat may not see"></span>';
-      return '<span class="mini" data-code="' + esc(code) + '">' + esc(code) + "</span>";
+      return '<span class="mini' + (cls ? " " + cls : "") + '" data-code="' + esc(code) + '" title="' +
+        esc(code + " " + (names[code] || "")) + '">' + esc(names[code] || code) + (extra || "") + "</span>";
     };
     var zone = function (key, label, count, body) {
       return '<div class="zone" data-zone="' + key + '"><h4>' + label + ' <span class="n">' + count + "</span></h4>" +
@@ -65,12 +67,14 @@
       h += '<div class="counts"><span class="count"><span class="k">Deck</span> <b data-field="deck_count">' + p.deck_count +
         '</b></span><span class="count"><span class="k">Hand</span> <b data-field="hand_count">' + p.hand_count +
         '</b></span><span class="count"><span class="k">Energy Pool</span> <b data-field="pool">' + esc(pool) + "</b></span></div>";
-      h += '<div class="zones">' + zone("hand", "Hand", p.hand_count, p.hand ? p.hand.map(mini).join("")
+      h += '<div class="zones">' + zone("hand", "Hand", p.hand_count, p.hand ? p.hand.map(function (c) { return mini(c); }).join("")
         : new Array(p.hand_count + 1).join(mini(null)));
       h += zone("play", "Crystals and Effects", perms.length, perms.map(function (x) {
-        return mini(x.code) + (x.activated ? "<small>·act</small>" : "");
+        return mini(x.code, x.activated ? ' <small class="flag">activated</small>' : "", x.activated ? "activated" : "");
       }).join(""));
-      h += zone("discard", "Discard Pile", (p.discard || []).length, (p.discard || []).map(mini).join(""));
+      h += zone("discard", "Discard Pile", (p.discard || []).length, (p.discard || []).map(function (c) { return mini(c); }).join(""));
+      if ((p.removed || []).length) h += zone("removed", "Removed From Game", p.removed.length,
+        p.removed.map(function (c) { return mini(c); }).join(""));
       return h + "</div></section>";
     };
     var turned = ctx.seat === "P2";
@@ -81,7 +85,8 @@
       esc(PHASES[s.phase] || s.phase || "") + "</span></div>" + panel(turned ? "P1" : "P2") +
       svgBoard(s, esc, turned) +
       ((s.stack || []).length ? '<div class="stack" data-field="stack">Stack (top last): ' + s.stack.map(function (e) {
-        return esc(e.by + " " + e.kind + " " + (e.card || e.from || e.source || "") + (e.target ? " → " + e.target : ""));
+        return esc(e.by + " " + e.kind + " " + (e.card ? names[e.card] || e.card : e.from || e.source || "") +
+          (e.target ? " → " + e.target : ""));
       }).join(" · ") + "</div>" : "") + panel(turned ? "P2" : "P1") +
       (s.outcome ? '<div class="outcome" data-field="outcome">Match over: ' + (w ? esc(w) + " won" : "a draw") +
         " (" + esc(s.outcome.reason || "") + ")</div>" : "") + "</div>";
