@@ -88,6 +88,14 @@ PATHOLOGICAL = {
     "deep-header": (b'{"zxlog": 1, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested too deep"),
     "huge-integer": (b'{"do": "turn", "by": "P1", "turn": ' + b"9" * 5000 + b"}", "number too long"),
     "long-line": (b'{"do": "end", "by": "P1", "note": "' + b"x" * (MAX_LINE + 10) + b'"}', "line too long"),
+    # what no stored event holds: refused at its line, not a crash of the whole import at the chain
+    "integer-past-64-bits": (b'{"do": "turn", "by": "P1", "turn": 18446744073709551616}',
+                             "number out of range: 18446744073709551616 (20 digits"),
+    "integer-below-64-bits": (b'{"do": "turn", "by": "P1", "turn": -9223372036854775809}', "number out of range"),
+    "float-read-as-integer": (b'{"do": "turn", "by": "P1", "turn": 1e30}', "number out of range: 1000000000000000"),
+    "float-past-its-range": (b'{"do": "turn", "by": "P1", "turn": 1e400}', "number out of range: 1e400"),
+    "lone-surrogate": (b'{"do": "end", "by": "P1", "note": "a\\ud800b"}', "not a character: \\ud800 is half"),
+    "lone-surrogate-key": (b'{"do": "end", "by": "P1", "\\udc00": 1}', "not a character: \\udc00"),
 }
 
 
@@ -109,10 +117,52 @@ def test_pathological_json_is_a_format_error_at_its_line(tmp_path, case, workers
     assert stored(tmp_path / "s.sqlite") == (["m-8", "m-9"] if case == "deep-header" else ["m-8"])
 
 
+HEADER_CASES = {  # (old, new) in the header of first-turns.zxlog; the error's text
+    "round-past-64-bits": (b'"round": 3', b'"round": 18446744073709551616', "number out of range"),
+    "copies-past-64-bits": (b'"R01-001": 4', b'"R01-001": 18446744073709551616', "number out of range"),
+    # 300,000,000 copies is within 64 bits: built as a deck it took 4.7 GB and 79 s before rule 401 refused it
+    "copies-past-the-format-limit": (b'"R01-001": 4', b'"R01-001": 300000000',
+                                     "players.P1.deck.R01-001 must be a number of copies (a whole number from 1 to 99"),
+    "lone-surrogate-in-a-name": (b'"Aki"', b'"\\ud800"', "not a character: \\ud800"),
+}
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("case", list(HEADER_CASES))
+def test_a_header_no_event_can_hold_rejects_its_match_and_the_others_are_read(tmp_path, case, workers):
+    old, new, message = HEADER_CASES[case]
+    bad = renamed(7)
+    assert old in bad[0]
+    bad[0] = bad[0].replace(old, new, 1)
+    (tmp_path / "bad.zxlog").write_bytes(b"\n".join(bad) + b"\n")
+    (tmp_path / "good.zxlog").write_bytes(b"\n".join(renamed(8)) + b"\n")
+    files = [str(tmp_path / "good.zxlog"), str(tmp_path / "bad.zxlog")]
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, *files)
+    assert r.exit_code == 1, r.output
+    assert f"{tmp_path / 'bad.zxlog'}:1: format: {message}" in r.stderr, r.stderr[-800:]
+    assert "internal error" not in r.output and "Traceback" not in r.output
+    assert stored(tmp_path / "s.sqlite") == ["m-8"]
+    audit = run("audit", "--format", "csv", *files)  # the audit of the file says the same
+    assert audit.exit_code == 1 and f",1,,,,format,{message}" in audit.stdout.replace('"', ""), audit.output
+
+
+def test_an_x610z_deck_of_1e30_copies_is_a_format_error(tmp_path):
+    log = ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog"
+    lines = log.read_bytes().splitlines()
+    head = json.loads(lines[0])
+    code = next(iter(head["players"]["P1"]["deck"]))
+    lines[0] = lines[0].replace(f'"{code}": {head["players"]["P1"]["deck"][code]}'.encode(), f'"{code}": 1e30'.encode(), 1)
+    assert b"1e30" in lines[0]
+    (tmp_path / "x.x610zlog").write_bytes(b"\n".join(lines) + b"\n")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(tmp_path / "x.x610zlog"))
+    assert r.exit_code == 1 and f"{tmp_path / 'x.x610zlog'}:1: format: number out of range" in r.stderr, r.output
+
+
 def test_the_limits_are_documented():
     doc = (ROOT / "docs" / "match-log.md").read_text(encoding="utf-8")
     limits = doc[doc.index("## Limits"):doc.index("## Card catalogs")]
     assert f"{MAX_LINE:,}" in limits and f"{MAX_DEPTH} levels" in limits and "4,300 digits" in limits
+    assert "2\\*\\*64-1" in limits and "surrogate" in limits and "at most 500 codes, each at most 99 copies" in limits
     assert f"{MAX_MATCH_LINES:,} lines" in limits and f"{MAX_MATCH_CHARS >> 20} MiB" in limits
 
 

@@ -69,7 +69,40 @@ class _NotJSON(ValueError):
 def _parse_float(text: str) -> int | float:
     # JSON Schema counts 2.0 as an integer; hand the engine an int (and hash it as one)
     value = float(text)
+    if value in (_INF, -_INF):
+        raise _NotJSON(f"number out of range: {text[:40]} is beyond what a 64-bit float holds (docs/match-log.md, Limits)")
     return int(value) if value.is_integer() else value
+
+
+_INF = float("inf")
+MIN_INT, MAX_INT = -(1 << 63), (1 << 64) - 1  # what a stored event holds (orjson: int64 and uint64)
+
+
+def _out_of_range(obj: Any) -> str | None:
+    """The first value of ``obj`` no stored event can hold, described, or None: an integer beyond
+    64 bits (2**64, 1e30 read as an integer), a string with half of a UTF-16 surrogate pair
+    (``\\ud800`` alone is not a character: it cannot be written as UTF-8), in a key or a value."""
+    stack = [obj]
+    while stack:
+        value = stack.pop()
+        t = type(value)
+        if t is dict:
+            stack.extend(value)
+            stack.extend(value.values())
+        elif t is list:
+            stack.extend(value)
+        elif t is int:
+            if not MIN_INT <= value <= MAX_INT:
+                digits = str(value)
+                return (f"number out of range: {digits[:24]}{'...' if len(digits) > 24 else ''} "
+                        f"({len(digits)} digits; an integer of a log is between -2**63 and 2**64-1)")
+        elif t is str and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as e:
+                return (f"not a character: \\u{ord(value[e.start]):04x} is half of a UTF-16 surrogate pair "
+                        f"without its other half")
+    return None
 
 
 MAX_LINE = 1_000_000  # characters in one line (a record is a few hundred)
@@ -112,9 +145,20 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> dict:
 
 _dumps, _SORTED = orjson.dumps, orjson.OPT_SORT_KEYS
 
-_decode = json.JSONDecoder(
+_std_decode = json.JSONDecoder(
     parse_float=_parse_float, parse_constant=_reject_constant, object_pairs_hook=_object_pairs
 ).decode
+
+
+def _decode(line: str) -> Any:
+    """The standard decoder's value of ``line``, which may hold what orjson refuses or reads as a
+    float (an integer beyond 64 bits, half a surrogate pair): refused here, as the format's limits
+    (docs/match-log.md, Limits), before anything stores or hashes it."""
+    obj = _std_decode(line)
+    problem = _out_of_range(obj)
+    if problem is not None:
+        raise _NotJSON(f"{problem} (docs/match-log.md, Limits)")
+    return obj
 
 _loads, _orjson_error = orjson.loads, orjson.JSONDecodeError
 
