@@ -325,8 +325,9 @@ DEBUG_ENV = "ZX_DEBUG"  # set (to anything but 0): an unexpected error shows its
 
 def main() -> None:
     for stream in (sys.stdout, sys.stderr):  # a terminal or pipe that cannot show every character (ASCII,
-        # cp1252): what it cannot show is written as an escape (\u5c71) instead of failing the command
-        if hasattr(stream, "reconfigure") and (stream.encoding or "").lower().replace("-", "") != "utf8":
+        # cp1252), or a character no encoding can write (half a surrogate pair: an argument's byte that is
+        # not UTF-8 reaches Python as one): written as an escape (\u5c71, \udcff) instead of failing the command
+        if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     try:
         zx(prog_name="zx")

@@ -231,3 +231,23 @@ def test_a_terminal_that_reports_no_width_gets_the_whole_table_and_stdin_says_it
     out = _in_a_terminal(["--store", "memory:", "import", "-"], typed=b"\x04")
     assert "reading match logs from standard input: paste or type them, then Ctrl-D" in out
     assert "0 imported" in out
+
+
+def test_an_argument_that_is_not_utf8_is_an_error_about_it_not_a_crash(tmp_path):
+    """A byte that is not UTF-8 in an argument (a mistyped id, a file name from another system)
+    reaches Python as half a surrogate pair, which uuid5 and a UTF-8 stream cannot encode: each
+    command says the match is unknown (the byte shown escaped), exit 1, never an internal error."""
+    log = ROOT / "examples" / "legal" / "first-turns.zxlog"
+    store = str(tmp_path / "s.sqlite")
+    code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "LC_ALL": "C.UTF-8"}
+    p = subprocess.run([sys.executable, "-c", code, "--store", store, "import", "--no-analytics", str(log)],
+                       cwd=tmp_path, env=env, capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-500:]
+    for command in ("replay", "view", "audit", "verify", "prepare"):
+        p = subprocess.run([sys.executable, "-c", code, "--store", store, command, b"m\xff1"], cwd=tmp_path, env=env,
+                           capture_output=True, timeout=120)
+        err = p.stderr.decode("utf-8")
+        assert p.returncode == 1, (command, err)
+        assert "m\\udcff1" in err and "internal error" not in err and "Traceback" not in err, (command, err)
+    assert {q.name for q in tmp_path.iterdir()} <= {"s.sqlite", "s.sqlite-shm", "s.sqlite-wal"}  # nothing written for it

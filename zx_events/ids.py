@@ -7,6 +7,7 @@ are filed under these ids (the 0.1.0 fixture store is the test).
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from functools import lru_cache
 
@@ -15,8 +16,16 @@ NAMESPACE = uuid.UUID("0b6f2f64-4b53-5c2a-9a35-6d0c7f6e2a11")
 
 @lru_cache(maxsize=4096)  # uuid5 hashes on every call: a tenth of a seek
 def match_uuid(match_id: str) -> uuid.UUID:
-    """A deterministic aggregate id: importing the same match twice collides instead of duplicating."""
-    return uuid.uuid5(NAMESPACE, match_id)
+    """A deterministic aggregate id: importing the same match twice collides instead of duplicating.
+
+    ``uuid.uuid5(NAMESPACE, match_id)``, also for an id no stored match can have, holding half a
+    surrogate pair (a command-line byte that is not UTF-8: ``zx replay $'\\xff'``), which uuid5
+    cannot encode: its bytes (surrogatepass) are not UTF-8, so it is no other id's."""
+    try:
+        return uuid.uuid5(NAMESPACE, match_id)
+    except UnicodeEncodeError:
+        digest = hashlib.sha1(NAMESPACE.bytes + match_id.encode("utf-8", "surrogatepass")).digest()
+        return uuid.UUID(bytes=digest[:16], version=5)
 
 
 def project(aggregate, events):
