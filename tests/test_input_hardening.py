@@ -349,3 +349,25 @@ def test_docs_use_codes_of_the_shipped_catalog_and_document_its_format():
     parsed = parse_catalog(example + "\n", name="doc", source="docs/match-log.md")
     for code, card in parsed.cards.items():  # the example rows are the shipped catalog's own
         assert card == catalog.cards[code], code
+
+
+@pytest.mark.parametrize("game,row,old,new,message", [
+    ("zx", "R01-010,", ",2000,", ",100000000000000000000000000000,",
+     "R01-010: power must be a whole number of at most 9 digits or empty"),
+    ("x610z", "A1-001,", ",0,10,1,0,", ",0,10000000000000000000000,1,0,",
+     "A1-001: defense must be a whole number of at most 9 digits or empty"),
+])
+def test_a_catalog_number_no_event_can_hold_is_an_error_at_its_line(tmp_path, game, row, old, new, message):
+    """A catalog's numbers reach stored events (powers, stats: 64-bit integers); a power of 10**29
+    stopped the import with an internal error at the digest chain."""
+    shipped = ROOT / "zx_events" / "games" / game / "catalogs" / ("sample.csv" if game == "zx" else "x610z-sample.csv")
+    lines = shipped.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(row))
+    assert old in lines[at]
+    lines[at] = lines[at].replace(old, new, 1)
+    cat = tmp_path / "big.csv"
+    cat.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    log = LEGAL if game == "zx" else ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog"
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--catalog", str(cat), str(log))
+    assert r.exit_code == 1 and f"{cat}:{at + 1}: format: {message}" in r.stderr, r.output
+    assert "internal error" not in r.output and not (tmp_path / "s.sqlite").exists()

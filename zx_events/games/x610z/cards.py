@@ -29,8 +29,8 @@ COLORLESS = "C"  # 203.2b
 LIFE_BASE = "Life Base"  # 402.2: the Life Base summon's Class (choice, open question 12)
 ABILITY_KINDS = ("activated", "paid", "triggered", "continuous")  # 402.10e-h
 INF = math.inf
-_WHOLE = re.compile(r"[0-9]+")
-_PART = re.compile(r"([A-Z])([0-9]+)")
+_WHOLE = re.compile(r"[0-9]{1,9}")  # at most 9 digits: a catalog's numbers reach stored events (64-bit integers)
+_PART = re.compile(r"([A-Z])([0-9]{1,9})")
 CODE = re.compile(r"[A-Z][A-Z0-9]*-[A-Z0-9]+")
 
 
@@ -128,7 +128,7 @@ def _int(text: str, what: str) -> int | None:
     if not text:
         return None
     if not _WHOLE.fullmatch(text):
-        raise CatalogError(f"{what} must be a whole number or empty, got {text!r}")
+        raise CatalogError(f"{what} must be a whole number of at most 9 digits or empty, got {text[:40]!r}")
     return int(text)
 
 

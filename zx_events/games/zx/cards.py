@@ -19,7 +19,8 @@ COLOURS = ("red", "blue", "white", "black", "green")
 ICONS = ("IG", "LR", "VB")
 HEADER = ["code", "name", "type", "color", "cost", "power", "race", "icons", "keywords"]
 INF = math.inf
-_WHOLE = re.compile(r"[0-9]+")  # ASCII digits only: int() would also take "1_000", "+5", "٣"
+_WHOLE = re.compile(r"[0-9]{1,9}")  # ASCII digits only: int() would also take "1_000", "+5", "٣"; at most 9
+# (a power of 10**30 from a catalog was stored in events, which hold 64-bit integers: the import crashed)
 
 
 class CardType(str, Enum):
@@ -185,7 +186,8 @@ def _parse_int(text: str, what: str, where: str, *, allow_inf: bool) -> float | 
     if text.startswith("-") and _WHOLE.fullmatch(text[1:]):
         raise CatalogError(f"{what} must not be negative, got {text}")
     if not _WHOLE.fullmatch(text):
-        raise CatalogError(f"{what} must be a whole number{', inf' if allow_inf else ''} or empty, got {text!r}")
+        raise CatalogError(f"{what} must be a whole number of at most 9 digits{', inf' if allow_inf else ''} or empty, "
+                           f"got {text[:40]!r}")
     return int(text)
 
 
@@ -260,7 +262,7 @@ def _parse_row(row: list[str]) -> Card:
         if kw.startswith("range:"):
             v = kw.split(":", 1)[1].strip()
             if v != "inf" and not (_WHOLE.fullmatch(v) and int(v) >= 1):
-                raise CatalogError(f"{code}: bad Range {kw!r} (range:N with N >= 1, or range:inf)")
+                raise CatalogError(f"{code}: bad Range {kw[:40]!r} (range:N with N >= 1 of at most 9 digits, or range:inf)")
     power_v = _parse_int(power, f"{code}: power", "", allow_inf=False)
     if ctype.is_zx and power_v is None:
         raise CatalogError(f"{code}: a {ctype.value} needs a power")
