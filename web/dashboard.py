@@ -9,6 +9,8 @@ labels, and the same rows as a table under it. Rows flagged ``low_sample`` (fewe
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -175,8 +177,25 @@ def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, column
 def render_svg(chart: Any) -> str:
     import vl_convert as vlc
 
-    svg = vlc.vegalite_to_svg(chart.to_json())
+    svg = vlc.vegalite_to_svg(_xml_safe(chart.to_dict()))
     return svg.replace("<svg ", '<svg role="img" class="chart" ', 1)
+
+
+# what XML 1.0 does not allow in text: a deck named "Red\x01Dragons" made vl-convert panic while writing
+# the chart's SVG, which aborted the whole process (zx serve gone at one GET /dashboard, zx report exit 134)
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_safe(value: Any) -> Any:
+    """``value`` (a chart's spec) with every character XML cannot hold written as its escape (``\\x01``)."""
+    if isinstance(value, str):
+        return _NOT_XML.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), value) \
+            if _NOT_XML.search(value) else value
+    if isinstance(value, dict):
+        return {_xml_safe(k): _xml_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_xml_safe(v) for v in value]
+    return value
 
 
 def _alt() -> Any:

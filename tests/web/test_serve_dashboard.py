@@ -219,3 +219,30 @@ def test_names_from_a_log_are_text_on_every_page_never_markup(tmp_path):
         text = "".join(p.cells)
         assert deck in text, name
         assert "&amp;" not in text and "&lt;" not in text, name
+
+
+@pytest.mark.parametrize("game,log", [("zx", "legal/first-turns.zxlog"), ("x610z", "x610z/legal/concession.x610zlog")])
+def test_a_name_with_characters_xml_cannot_hold_is_drawn_escaped_not_a_crash(tmp_path, game, log):
+    """A deck named with a control character (``\\x01``, ESC, form feed, U+FFFE) made the chart
+    renderer (vl-convert, Rust) panic and abort the whole process: ``zx report`` exit 134, ``zx serve``
+    gone at one GET /dashboard. Run in a process of its own, as a panic would take pytest with it."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).parents[2]
+    lines = (root / "examples" / log).read_text().splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P1"]["deck_name"] = "Red\x01Dragons\x1b[31m\x0c\ufffe"
+    path = tmp_path / f"ctl.{game}log"
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    store, out = str(tmp_path / "s.sqlite"), tmp_path / "r.html"
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root), "ZX_ANALYTICS": str(tmp_path / "s.duckdb")}
+    code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+    for args in (["import", str(path)], ["report", "--game", game, "--min-games", "1", "-o", str(out)]):
+        p = subprocess.run([sys.executable, "-c", code, "--store", store, *args], env=env, capture_output=True,
+                           text=True, timeout=300)
+        assert p.returncode == 0, (args, p.returncode, p.stderr[-800:])
+    charts = re.findall(r"<svg .*?</svg>", out.read_text(encoding="utf-8"), flags=re.S)
+    assert charts and any("Red\\x01Dragons\\x1b[31m\\x0c\\ufffe" in svg for svg in charts)  # drawn, as its escapes
+    assert not any(c in svg for svg in charts for c in "\x01\x1b\x0c\ufffe")  # (the tables keep the text as written)
