@@ -130,6 +130,24 @@ class Freshness:
     message: str | None
 
 
+DECK_LIST_FIGURES = ("deck_", "gns_", "iwd")  # per-card columns that count cards never seen: deck lists
+
+
+def seen_cards_only(df: Any) -> Any:
+    """``Stats.cards`` as a server without ``--judge`` answers it: the figures of cards seen in a hand
+    or played (GIH, OH, GD, played), none of those that rest on the deck lists (deck, GNS, IWD), and no
+    row of a card never seen. A deck list is hidden from every seat (301.3), and the match page leaves
+    it out: narrowed to one player and one day, the per-card rows listed the whole deck, 10 of its 17
+    cards never seen by anybody."""
+    import polars as pl
+
+    keep = [c for c in df.columns if not c.startswith(DECK_LIST_FIGURES)]
+    seen = pl.col("gih_games") > 0
+    if "played_games" in df.columns:
+        seen = seen | (pl.col("played_games") > 0)
+    return df.filter(seen).select(keep)
+
+
 class Backend:
     def __init__(self, svc: Any, analytics_path: Path, judge: bool = False) -> None:
         self.svc = svc
@@ -338,7 +356,8 @@ class Backend:
             derived = self.derived(fresh.position)
             cur = self._connection().cursor()  # one DuckDB connection per request thread
             try:
-                return getattr(Stats(cur, min_games=min_games, derived=derived), method)(**kwargs)
+                df = getattr(Stats(cur, min_games=min_games, derived=derived), method)(**kwargs)
+                return df if self.judge or method != "cards" else seen_cards_only(df)
             except ValueError as e:  # a date, a seat, or a name the file has never seen (UnknownName)
                 raise WebError(400, str(e)) from None
             finally:

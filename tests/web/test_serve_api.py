@@ -199,16 +199,47 @@ def test_view_301_3_no_hidden_card_to_a_seat_that_may_not_see_it(client, built):
                                          ("attacks", "card"), ("attacks", "square"), ("life", "seat"),
                                          ("life", "turn"), ("cards", None), ("mulligans", None),
                                          ("archetypes", None), ("meta", "week"), ("meta", "event")])
-def test_stats_are_zx_stats(client, built, endpoint, by):
+def test_stats_are_zx_stats(client, judge_client, built, endpoint, by):
     params = {"min_games": 5, **({"by": by} if by else {})}
     api = client.get(f"/api/stats/{endpoint}", params=params).json()
     args = ["stats", endpoint, "--min-games", "5", "--format", "json", *(["--by", by] if by else [])]
     expected = json.loads(cli(built, *args))
-    assert api["rows"] == expected and api["rows"]
+    assert judge_client.get(f"/api/stats/{endpoint}", params=params).json()["rows"] == expected
+    public = seen_cards_only if endpoint == "cards" else (lambda rows: rows)  # without --judge
+    assert api["rows"] == public(expected) and api["rows"]
     deck = "Red Dragons"
     filtered = client.get(f"/api/stats/{endpoint}", params={**params, "deck": deck, "since": "2026-01-01"}).json()
-    assert filtered["rows"] == json.loads(cli(built, *args, "--deck", deck, "--since", "2026-01-01"))
+    assert filtered["rows"] == public(json.loads(cli(built, *args, "--deck", deck, "--since", "2026-01-01")))
     assert filtered["filters"] == {"deck": deck, "since": "2026-01-01"}
+
+
+def seen_cards_only(rows: list[dict]) -> list[dict]:
+    """``zx stats cards`` rows as a server without --judge gives them: no figure that rests on the deck
+    lists (deck, GNS, IWD), no card never seen in a hand nor played."""
+    return [{k: v for k, v in r.items() if not k.startswith(("deck_", "gns_", "iwd"))} for r in rows
+            if r["gih_games"] > 0 or r["played_games"] > 0]
+
+
+def test_the_card_figures_never_list_a_deck_outside_the_judges_view(client, judge_client, built):
+    """Narrowed to one player's one match, the per-card rows listed that player's whole deck list (10
+    of 17 cards never seen), which the match page leaves out outside the judge's view (301.3): without
+    --judge they hold the cards that player's seat showed (a hand any seat may ask for, a card played)
+    and no deck, GNS or IWD figure; the judge's server keeps them all."""
+    listed = client.get("/api/matches", params={"game": "zx", "limit": 500}).json()["matches"]
+    match = next(r for r in listed if sum(x["played_at"][:10] == r["played_at"][:10] and r["p1"] in (x["p1"], x["p2"])
+                                          for x in listed) == 1)  # the only match of its P1 that day
+    player, day = match["p1"], match["played_at"][:10]
+    deck = set(judge_client.get(f"/api/matches/{match['match']}").json()["header"]["players"]["P1"]["deck"])
+    params = {"player": player, "since": day, "until": day, "min_games": 1}
+    shown = client.get("/api/stats/cards", params=params).json()["rows"]
+    judged = judge_client.get("/api/stats/cards", params=params).json()["rows"]
+    assert {r["card"] for r in judged} >= deck and all("gns_games" in r and "iwd" in r for r in judged)
+    assert shown and all(r["gih_games"] > 0 or r["played_games"] > 0 for r in shown)
+    assert not any(k.startswith(("deck_", "gns_", "iwd")) for r in shown for k in r)
+    assert {r["card"] for r in shown} < {r["card"] for r in judged}  # the never seen are not listed
+    page = client.get("/dashboard", params={"player": player, "since": day, "until": day, "min_games": 1}).text
+    never = {r["card"] for r in judged if r["gih_games"] == 0 and r["played_games"] == 0}
+    assert never and not any(f">{c}<" in page for c in never)
 
 
 def test_stats_take_every_zx_stats_filter(client, built):
@@ -218,7 +249,7 @@ def test_stats_take_every_zx_stats_filter(client, built):
     api = client.get("/api/stats/cards", params={**params, "deck": deck}).json()["rows"]
     expected = json.loads(cli(built, "stats", "cards", "--deck", deck, "--opp-deck", opp, "--seat", "second",
                               "--min-games", "3", "--format", "json"))
-    assert api == expected
+    assert api == seen_cards_only(expected)
     meta = client.get("/api/stats/meta", params={"by": "month", "group": "colour"}).json()
     assert meta["rows"] == json.loads(cli(built, "stats", "meta", "--by", "month", "--group", "colour", "--format", "json"))
     one = client.get("/api/stats/cards", params={"card": "R01-001", "min_games": 3}).json()["rows"]
@@ -435,7 +466,7 @@ def test_the_derived_statistics_tables_are_built_once_per_analytics_position(tmp
     from web.app import open_backend
 
     built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=6)
-    b = open_backend(built.store, built.analytics)
+    b = open_backend(built.store, built.analytics, judge=True)  # every per-card figure
     try:
         position = b.freshness().position
         got = b.stats("cards", {"seat": "first"}, 1)
