@@ -10,7 +10,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import BOARD_HELP, load_catalog_option, service
+from .common import BOARD_HELP, OutputFile, load_catalog_option, service
 from .output import emit, format_option, printable, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
@@ -33,7 +33,7 @@ def _summary(a) -> str:
 @click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
               help="Card catalog to check with (default: the shipped one each header names).")
 @click.option("--board", "board_path", default=None, metavar="NAME|FILE", help=BOARD_HELP)
-@click.option("--bundle", "bundle_path", default=None, type=click.Path(dir_okay=False), metavar="FILE.zip",
+@click.option("--bundle", "bundle_path", default=None, type=OutputFile(), metavar="FILE.zip",
               help="Write a dispute bundle of the (single) audited match to FILE.zip.")
 @click.option("--force", is_flag=True, help="Let --bundle replace an existing file.")
 @format_option

@@ -80,6 +80,34 @@ def log_paths(args: tuple[str, ...]) -> list[str]:
     return out
 
 
+class OutputFile(click.Path):
+    """A file a command writes (``zx view -o``, ``zx report -o``, ``zx audit --bundle``): a regular
+    file or none yet. Refused before any work: a name ending in ``/`` (``--bundle out/`` wrote a file
+    named ``out``), a folder, and what is not a regular file (a FIFO, a device: ``-o /dev/full --force``
+    replaced the device with a file)."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False)
+
+    def convert(self, value, param, ctx):
+        import os
+        import stat
+
+        text = os.fspath(value)
+        if text.endswith(("/", os.sep)):
+            self.fail(f"{text} names a folder (it ends with /): give the name of a file (in that folder, if you like)",
+                      param, ctx)
+        value = super().convert(value, param, ctx)
+        try:
+            mode = os.stat(value).st_mode
+        except OSError:
+            return value  # none yet (or a dangling link): check_writable and write_page decide
+        if not stat.S_ISREG(mode):
+            self.fail(f"{text} is not a regular file (a device, a FIFO or a socket): zx writes only regular files",
+                      param, ctx)
+        return value
+
+
 def check_writable(path, force: bool) -> None:
     """Before the work: ``path`` (a file a command writes) may be written: its folder exists, and it
     does not, or ``force`` (zx view, zx report)."""
@@ -107,6 +135,8 @@ def write_page(path, data: bytes, force: bool) -> None:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a written page is an ordinary file
         if force:
+            if os.path.exists(path) and not os.path.isfile(path):  # became a FIFO, a device: never replaced
+                raise click.ClickException(f"{path} is not a regular file: zx writes only regular files")
             os.replace(tmp, path)
         else:  # never overwrite a file that appeared meanwhile
             try:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
-from .common import MAX_WORKERS
+from .common import MAX_WORKERS, OutputFile
 from .output import emit_written, written_option
 
 
@@ -165,7 +165,7 @@ def _report_filters(f: Any) -> Any:
 
 
 @click.command("report")
-@click.option("-o", "--output", "out", default="meta.html", show_default=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out", default="meta.html", show_default=True, type=OutputFile(),
               help="The HTML file to write.")
 @click.option("--force", is_flag=True, help="Overwrite the file if it exists.")
 @click.option("--title", default="Metagame", show_default=True, help="The page title.")
