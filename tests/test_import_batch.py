@@ -264,3 +264,49 @@ def test_at_the_end_a_task_is_taken_back_only_while_the_worker_would_still_be_bu
     # two tasks: the one under way (half done) is all the worker has besides the newest
     assert not _take_back_pays([16, 16], 32, 0.004, 0.0)
     assert _take_back_pays([16, 16, 16], 0, 0.004, 0.0)
+
+
+def test_a_rejected_duplicate_shows_no_head_it_never_stored(tmp_path):
+    """The second of two different matches under one id is rejected; its row showed the head digest the
+    parallel import's worker had sealed, which was never stored (judges copy the printed head)."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    text = copies(1)[0]
+    log = tmp_path / "two.zxlog"
+    log.write_text(text + text.replace('"opening drop"', '"a different note"'))
+    for workers in ("1", "2"):
+        store = tmp_path / f"s{workers}.sqlite"
+        r = CliRunner().invoke(zx, ["--store", str(store), "import", "--no-analytics", "--workers", workers,
+                                    "--format", "json", str(log)])
+        assert r.exit_code == 1, r.output
+        first, second = json.loads(r.stdout)
+        assert first["status"] == "imported" and len(first["head"]) == 64
+        assert second["status"] == "rejected" and second["head"] is None, (workers, second)
+
+
+def test_a_strict_import_refuses_a_log_stored_earlier_with_its_violations(store_url):
+    """Stored as played with --accept-violations, the log passed a later strict import as unchanged,
+    violations 0, exit 0: a judge's strict re-check said it was clean. It is refused with its first
+    violation, at its line, as on a store without it; the stored match is kept as it was."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    log = str(Path(__file__).parent.parent / "examples" / "invalid" / "602.1b-out-of-reach.zxlog")
+
+    def run(*args: str):
+        return CliRunner().invoke(zx, ["--store", store_url, "import", "--no-analytics", "--format", "json", *args, log])
+
+    r = run("--accept-violations")
+    assert r.exit_code == 0 and json.loads(r.stdout)[0]["status"] == "imported", r.output
+    head = json.loads(r.stdout)[0]["head"]
+    r = run()
+    assert r.exit_code == 1, r.output
+    (row,) = json.loads(r.stdout)
+    assert row["status"] == "rejected" and row["error"]["rule"] == "602.1b" and row["head"] is None
+    assert f"{log}:20: rule 602.1b: " in r.stderr and "stored as played, with 1 violation" in r.stderr
+    r = run("--accept-violations")  # as played: unchanged, the same head
+    assert r.exit_code == 0 and json.loads(r.stdout)[0]["status"] == "unchanged"
+    assert json.loads(r.stdout)[0]["head"] == head

@@ -15,7 +15,7 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from zx_events.errors import ConflictError, ZXError
+from zx_events.errors import ConflictError, RuleViolation, ZXError
 from zx_events.integrity import seal_stored, stored_head
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
@@ -225,6 +225,8 @@ class MatchService(Application[UUID]):
                 existing = self.stored_started(log.match_id)
                 if existing is not None:
                     self._same_or_conflict(log, existing)
+                    if not accept_violations:
+                        self._refuse_if_stored_with_violations(log, existing.originator_id)
                     out.status = "unchanged"
                     out.head = stored_head(self, existing.originator_id)
                     return out, None
@@ -247,7 +249,8 @@ class MatchService(Application[UUID]):
         if seen is None:
             return False
         if seen[0] != log.content_sha256:
-            out.status, out.error, out.events = "rejected", self._conflict(log, seen[0]), 0
+            # (a worker of the parallel import sealed it already: its head was never stored)
+            out.status, out.error, out.events, out.head = "rejected", self._conflict(log, seen[0]), 0, None
         else:
             out.status, out.head, out.events = "unchanged", seen[1], 0
         return True
@@ -298,12 +301,36 @@ class MatchService(Application[UUID]):
                     raise
                 self._same_or_conflict(log, existing)
             except ZXError as e:
-                out.status, out.error, out.events = "rejected", e, 0
+                out.status, out.error, out.events, out.head = "rejected", e, 0, None  # (the head was never stored)
                 return
             out.status, out.events = "unchanged", 0
             out.head = stored_head(self, existing.originator_id)
             return
         out.status = "imported"
+
+    def _refuse_if_stored_with_violations(self, log: MatchLog, oid: UUID) -> None:
+        """A strict import of a log stored earlier as played (``--accept-violations``) refuses it with its
+        first violation, as it refuses the same log on a store without it (the stored match is kept).
+        It passed as unchanged, violations 0, exit 0: a judge's strict re-check said the log was clean."""
+        rec = self.recorder
+        if self.rows_direct:
+            row = self.read_one(f"SELECT originator_version, topic, state FROM {rec.events_table_name} WHERE "
+                                f"originator_id = ? AND topic LIKE '%:ViolationRecorded' "
+                                f"ORDER BY originator_version LIMIT 1", (oid.hex,))
+            first = None if row is None else self.mapper.decode(oid, row[0], row[1], row[2])
+            count = 0 if row is None else self.read_one(
+                f"SELECT count(*) FROM {rec.events_table_name} WHERE originator_id = ? "
+                f"AND topic LIKE '%:ViolationRecorded'", (oid.hex,))[0]
+        else:
+            found = [s for s in rec.select_events(oid) if s.topic.endswith(":ViolationRecorded")]
+            first, count = (self.mapper.to_domain_event(found[0]) if found else None), len(found)
+        if first is None:
+            return
+        raise RuleViolation(getattr(first, "rule", "?"),
+                            f"{getattr(first, 'message', 'a violation')} (match {log.match_id} is stored as played, "
+                            f"with {count} violation{'s' * (count != 1)}, by zx import --accept-violations; a "
+                            f"strict import refuses it; the stored match is kept)",
+                            source=log.source, line=getattr(first, "line", None) or log.header_line)
 
     @classmethod
     def _same_or_conflict(cls, log: MatchLog, existing: Any) -> None:
