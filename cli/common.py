@@ -66,7 +66,7 @@ def log_paths(args: tuple[str, ...]) -> list[str]:
     for a in args:
         p = Path(a)
         if a != "-" and p.is_dir():
-            found = sorted(str(f) for f in p.rglob("*") if f.is_file() and f.name.endswith(suffixes))
+            found = _logs_in(a, suffixes)
             if not found:
                 raise click.ClickException(f"{a}: a folder with no *{suffixes[0]} file in it"
                                            + "".join(f" (nor *{s})" for s in suffixes[1:]))
@@ -78,6 +78,27 @@ def log_paths(args: tuple[str, ...]) -> list[str]:
     if out.count("-") > 1:
         raise click.UsageError("- (standard input) can be given once")
     return out
+
+
+def _logs_in(folder: str, suffixes: tuple[str, ...]) -> list[str]:
+    """The log files in ``folder`` and its subfolders, sorted. A log that cannot be read (a link to
+    nothing, a file without read permission) is listed, for the import to report it rejected; a
+    subfolder that cannot be read is an error here, before anything is done. Both were skipped without
+    a word: the import said every match was imported."""
+    import os
+
+    def refuse(e: OSError) -> None:
+        raise click.ClickException(f"{e.filename}: a folder that cannot be read ({e.strerror}): its logs would be "
+                                   f"left out (nothing was imported)")
+
+    found = []
+    for root, dirs, files in os.walk(folder, onerror=refuse):  # (links to folders are not followed)
+        dirs.sort()
+        for name in files:
+            path = os.path.join(root, name)
+            if name.endswith(suffixes) and (os.path.islink(path) or os.path.isfile(path)):
+                found.append(path)
+    return sorted(found)
 
 
 class OutputFile(click.Path):

@@ -262,6 +262,48 @@ def test_import_a_folder(tmp_path):
     assert r.exit_code == 1 and "a folder with no *.zxlog file in it" in r.output
 
 
+def test_a_log_in_a_folder_that_cannot_be_read_is_reported_not_skipped(tmp_path):
+    """A link to nothing named like a log was skipped without a word (exit 0, every match said imported);
+    it is a rejected log now. A subfolder that cannot be read is an error before anything is done."""
+    import shutil
+    import tempfile
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.zxlog").write_bytes(b"\n".join(renamed(1)) + b"\n")
+    (folder / "gone.zxlog").symlink_to(tmp_path / "no-such.zxlog")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(folder))
+    assert r.exit_code == 1 and f"{folder / 'gone.zxlog'}: format: log file not found" in r.stderr, r.output
+    assert "1 imported, 0 unchanged, 1 rejected" in r.stderr and stored(tmp_path / "s.sqlite") == ["m-1"]
+
+    # a subfolder this user may not read (as root every folder can be read: the check runs as nobody)
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() == 0 and setpriv is None:
+        pytest.skip("run as root without setpriv: no folder is unreadable")
+    shared = Path(tempfile.mkdtemp(dir="/tmp"))
+    try:
+        shared.chmod(0o777)
+        (shared / "ok.zxlog").write_bytes(b"\n".join(renamed(2)) + b"\n")
+        (shared / "locked").mkdir(mode=0o700)
+        (shared / "locked" / "b.zxlog").write_bytes(b"\n".join(renamed(3)) + b"\n")
+        if os.geteuid() != 0:
+            (shared / "locked").chmod(0)
+        code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+        cmd = [sys.executable, "-c", code, "--store", str(shared / "n.sqlite"), "import", "--no-analytics", str(shared)]
+        if os.geteuid() == 0:
+            cmd = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+            probe = subprocess.run([*cmd[:4], sys.executable, "-c", "import cli.main"], capture_output=True,
+                                   timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            if probe.returncode != 0:  # (a clone in a private folder, as CI's: nobody may not run zx there)
+                pytest.skip("nobody cannot run zx from this checkout")
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert p.returncode == 1 and f"{shared / 'locked'}: a folder that cannot be read" in p.stderr, p.stderr[-600:]
+        assert not (shared / "n.sqlite").exists()  # nothing was imported, no store made
+    finally:
+        (shared / "locked").chmod(0o700)
+        shutil.rmtree(shared)
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_import_from_standard_input(tmp_path, workers):
     data = b"\n".join(renamed(1) + renamed(2)) + b"\n"
