@@ -171,8 +171,10 @@ def test_stored_match_with_accepted_violations_audits_with_all_three(three, serv
     assert imp.exit_code == 0, imp.output
     (outcome,) = json.loads(imp.stdout)
     assert outcome["status"] == "imported" and len(outcome["violations"]) == 3 and len(outcome["head"]) == 64
-    table = CliRunner().invoke(zx, ["--store", store_url, "import", str(three)])
+    table = CliRunner().invoke(zx, ["--store", store_url, "import", "--accept-violations", str(three)])
     assert outcome["head"][:16] in table.stdout  # the head for the score sheet, on re-import too
+    strict = CliRunner().invoke(zx, ["--store", store_url, "import", str(three)])  # refused: it breaks 3 rules
+    assert strict.exit_code == 1 and "stored as played, with 3 violations" in strict.stderr, strict.output
     r = run(THREE_ID, "--format", "json", store=store_url)
     assert r.exit_code == 1, r.output
     (out,) = json_lines(r.stdout)
