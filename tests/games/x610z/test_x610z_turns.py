@@ -48,6 +48,13 @@ def test_x610z_106_1b_result_must_agree_with_the_engine():
             contains="disagrees")
 
 
+def test_x610z_106_1b_one_result_record_after_the_game_has_ended():
+    ended = SETUP + [r("concede", "P2"), r("result", "P1", winner="P1", reason="concede")]
+    legal(ended)
+    refused(ended + [r("result", "P1", winner="P1", reason="concede")], "106.1b",
+            contains="a second result record after the game has ended")
+
+
 def test_x610z_106_1a_time_limit_draw_is_a_result_record():
     m = legal(SETUP + [r("turn", "P1"), r("result", "P1", winner=None, reason="time")])
     assert m.outcome == {"winner": None, "reason": "time"}

@@ -64,6 +64,21 @@ def test_501_3_nothing_after_the_game_ended():
     rejects(recs, "501.3", last(recs))
 
 
+def test_501_3_one_result_record_after_the_game_ended():
+    """The result is the one record allowed after the end, once: a second one (the same or another
+    reason) passed as confirming the result again."""
+    ended = [*BOARD, {"do": "concede", "by": "P2"}, {"do": "result", "by": "P1", "winner": "P1", "reason": "concede"}]
+    assert run(ended).match.outcome == {"winner": "P1", "reason": "concede"}
+    for second in ({"do": "result", "by": "P1", "winner": "P1", "reason": "concede"},
+                   {"do": "result", "by": "P2", "winner": "P1", "reason": "life"}):
+        recs = [*ended, second]
+        err = rejects(recs, "501.3", last(recs))
+        assert f"a second result record after the game has ended (the result is at line {last(ended)})" in err.message
+    lenient = run([*ended, second], strict=False)  # kept as played: the violation, and one result
+    assert [v.rule for v in lenient.violations] == ["501.3"]
+    assert sum(type(e).__name__ == "ResultRecorded" for e in lenient.match.pending_events) == 1
+
+
 def test_502_reboot_phase_reboots_the_turn_players_square():
     recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2,
             {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}]

@@ -48,6 +48,7 @@ class Referee:
         self.resolved: str | None = None  # the source of the entry that resolved last (for effects)
         self.rec: dict | None = None  # the record under way, until an event carries it
         self._settled = -1  # the match's version when settle last found nothing to do
+        self.result_line: int | None = None  # the line of the log's result record, once read
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False) -> None:
@@ -357,6 +358,10 @@ class Referee:
     def do_result(self, r: dict) -> None:
         m = self.m
         winner, reason = r.get("winner"), r.get("reason")
+        if self.result_line is not None:  # the one record allowed after the end is the result, once
+            self.fail("106.1b", f"a second result record after the game has ended (the result is at line "
+                                f"{self.result_line})", fatal=True)
+        self.result_line = self.line
         if m.outcome is None and reason == "time" and winner is None:
             m._ended(winner=None, reason="time", line=self.line)  # 106.1a: a time-limit draw
         elif m.outcome is None:

@@ -62,6 +62,7 @@ class Referee:
         self.by: str | None = None
         self.rec: dict | None = None
         self._settled = -1  # the match's version when settle last found nothing to do
+        self.result_line: int | None = None  # the line of the log's result record, once read
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
@@ -598,6 +599,10 @@ class Referee:
     def do_result(self, r: dict) -> None:  # 101.2
         o = self.m.outcome
         winner = r.get("winner")
+        if self.result_line is not None:  # the one record allowed after the end is the result, once
+            self.fail("501.3", f"a second result record after the game has ended (the result is at line "
+                               f"{self.result_line})", fatal=True)
+        self.result_line = self.line
         if o is None:
             self.fail("101.2", f"result says {_who(winner)}, but the game has not ended by the rules")
         elif o["winner"] != winner:
