@@ -118,7 +118,7 @@ def matches(filters: MatchFilters = Depends(match_filters),
             offset: int = Query(0, ge=0, le=BIG, description="Rows to skip."),
             limit: int = Query(50, ge=1, le=MAX_LIMIT, description=f"Rows to return (at most {MAX_LIMIT})."),
             b: Backend = Depends(backend)) -> Response:
-    return JSON(page(b.summaries(), filters, offset, limit))
+    return JSON(page(b.listed(), filters, offset, limit))
 
 
 @router.get("/matches/{match_id}", summary="One match: header, result, violations, digest chain")

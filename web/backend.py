@@ -24,6 +24,8 @@ those events for ever; only new matches are added):
 
 from __future__ import annotations
 
+import functools
+
 import logging
 import threading
 import time
@@ -130,6 +132,32 @@ class Freshness:
     message: str | None
 
 
+SUMMARY_TEXT = ("event", "p1", "p2", "p1_deck", "p2_deck")  # a summary's free text (security.md, section 4)
+
+
+def mask_summary(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` (a match summary) as a seat that is not the judge's sees it: its free text masked."""
+    from zx_events import games
+
+    mask = game_mask(row.get("game") or games.DEFAULT)
+    return {**row, **{k: mask(row[k]) for k in SUMMARY_TEXT if isinstance(row.get(k), str)}}
+
+
+@functools.lru_cache(maxsize=8)
+def game_mask(game_key: str) -> Any:
+    """A ``Masker`` of every card code and name of the game's shipped catalogs, and anything shaped
+    like a code (a summary does not say which catalog its match was checked with)."""
+    from zx_events import games
+    from zx_events.seats import Masker
+
+    game = games.get(game_key)
+    words: list[str] = []
+    for name in game.catalog_names():
+        names = game.load_catalog(name, files=False).names
+        words += [*names, *names.values()]
+    return Masker(words)
+
+
 DECK_LIST_FIGURES = ("deck_", "gns_", "iwd")  # per-card columns that count cards never seen: deck lists
 
 
@@ -165,6 +193,7 @@ class Backend:
         self.stats_limiter: Any = None  # how many statistics are computed at once (web.app sets it)
         self._identity: str | None = None
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
+        self._listed: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._summaries_lock = threading.Lock()
         self._summary_rows: dict[Any, dict[str, Any]] = {}  # by originator id, kept up to date
         self._last_id: tuple[float, int] | None = None
@@ -218,6 +247,21 @@ class Backend:
             # every notification up to `last` has been read (and perhaps a few more)
             self._summaries = (max(read or 0, last), list(self._summary_rows.values()))
             return self._summaries[1]
+
+    def listed(self) -> list[dict[str, Any]]:
+        """The match summaries a request may see (the list, its search and filters): as stored on a judge's
+        server; on any other, card codes and names in the event, player and deck names replaced by
+        ``[card]``, as on the match page (docs/security.md, section 4). They were shown as written, and
+        the search found a match by the hidden text (``?q=U01-009``)."""
+        rows = self.summaries()
+        if self.judge:
+            return rows
+        cached = self._listed
+        if cached is not None and cached[0] is rows:
+            return cached[1]
+        masked = [mask_summary(r) for r in rows]
+        self._listed = (rows, masked)
+        return masked
 
     def history(self, match_id: str) -> Any:
         """The decoded events of a stored match grouped into steps (``replay.History``); 404 when unknown."""

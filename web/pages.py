@@ -66,7 +66,7 @@ def home() -> RedirectResponse:
 @router.get("/matches", response_class=HTMLResponse)
 def match_list(request: Request, filters: MatchFilters = Depends(api.match_filters),
                offset: int = Query(0, ge=0, le=api.BIG), b: Backend = Depends(api.backend)) -> HTMLResponse:
-    result = page(b.summaries(), filters, offset, PAGE_SIZE)
+    result = page(b.listed(), filters, offset, PAGE_SIZE)
     params = filters.params()
 
     def link(off: int) -> str:
@@ -76,7 +76,7 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     next_link = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < result["total"] else None
     from zx_events import games as registry
 
-    everything = b.summaries()
+    everything = b.listed()
     decks = sorted({d for r in everything for d in (r.get("p1_deck"), r.get("p2_deck")) if d})
     events = sorted({r["event"] for r in everything if r.get("event")})
     held = registry.choices(r.get("game") or registry.DEFAULT for r in everything)

@@ -881,3 +881,33 @@ def test_statistics_not_computed_before_are_computed_a_few_at_a_time(client, mon
                                 range(1, asked + 1)))
     assert [a.status_code for a in answers] == [200] * asked
     assert most[0] == STATS_AT_ONCE
+
+
+def test_the_match_list_masks_card_codes_and_names_in_names_outside_the_judges_view(tmp_path):
+    """An event, player or deck name may smuggle a hidden card (docs/security.md, section 4): the match
+    page masked it, the list, its search, its filters and its choices showed it as written, and
+    ``?q=U01-009`` found the match by the hidden text. The judge's server lists it as written."""
+    lines = (Path(__file__).parents[2] / "examples" / "legal" / "first-turns.zxlog").read_text().splitlines()
+    header = json.loads(lines[0])
+    header.update(match="masked-names", event="Finals U01-009 Cinder Hatchling")
+    header["players"]["P1"]["name"] = "Aki (holds r01-010)"
+    header["players"]["P2"]["deck_name"] = "Blue with Kindling Sprite"
+    log = tmp_path / "m.zxlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    masked = {"event": "Finals [card] [card]", "p1": "Aki (holds [card])", "p2_deck": "Blue with [card]"}
+    with TestClient(create_app(store)) as c, TestClient(create_app(store, judge=True)) as j:
+        (row,) = c.get("/api/matches").json()["matches"]
+        assert {k: row[k] for k in masked} == masked
+        assert c.get(f"/api/matches/{row['match']}").json()["header"]["event"] == masked["event"]  # as before
+        for q in ("U01-009", "cinder", "r01-010", "Kindling"):  # the hidden text finds nothing
+            assert c.get("/api/matches", params={"q": q}).json()["total"] == 0, q
+            assert j.get("/api/matches", params={"q": q}).json()["total"] == 1, q
+        assert c.get("/api/matches", params={"q": "Finals"}).json()["total"] == 1
+        page = c.get("/matches").text
+        assert "U01-009" not in page and "Cinder" not in page and "Kindling" not in page and "r01-010" not in page
+        assert "Finals [card] [card]" in page and "Blue with [card]" in page  # the row and the filter choices
+        (raw,) = j.get("/api/matches").json()["matches"]
+        assert raw["event"] == header["event"] and raw["p2_deck"] == "Blue with Kindling Sprite"
