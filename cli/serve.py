@@ -29,14 +29,14 @@ def _store(ctx: click.Context) -> str | None:
     return ctx.obj.get("store")
 
 
-def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False) -> Any:
+def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False, deck_lists: bool = False) -> Any:
     from web.app import open_backend
     from zx_events.errors import ZXError
 
     store = _store(ctx)
     path = resolve_analytics_path(ctx, analytics_path)
     try:
-        return open_backend(store, path, judge=judge)
+        return open_backend(store, path, judge=judge, deck_lists=deck_lists)
     except ZXError as e:
         raise click.ClickException(e.message) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
@@ -61,6 +61,10 @@ def _loopback(host: str) -> bool:
 @click.option("--judge", is_flag=True,
               help="Also serve the judge view (every hidden card: hands, decks, Life) to anyone who can reach "
                    "the server. Off by default: views are the spectator's, or a seat's own.")
+@click.option("--deck-lists", is_flag=True,
+              help="The deck lists may be shown (published after the event): also give the per-card figures that "
+                   "count them (deck, GNS, IWD: a card in a deck and never seen). Off by default: a deck list is "
+                   "hidden from every seat (301.3). --judge implies it.")
 @click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=1, show_default=True,
               help="Server processes (each with its own connections and caches); more than the cores gains nothing.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
@@ -71,8 +75,8 @@ def _loopback(host: str) -> bool:
               help="Bring the analytics file up to date before serving (the only write serve ever makes).")
 @analytics_option
 @click.pass_context
-def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: int, allow_hosts: tuple[str, ...],
-              update: bool, analytics_path: str | None) -> None:
+def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists: bool, workers: int,
+              allow_hosts: tuple[str, ...], update: bool, analytics_path: str | None) -> None:
     """Serve the store over HTTP: a JSON API, the match browser with replays, and the metagame dashboard.
 
     \b
@@ -97,7 +101,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: in
         except (AttributeError, ValueError, OSError):  # stderr is not a real file (a test runner's capture)
             pass
 
-    backend = _backend(ctx, analytics_path, judge=judge)
+    backend = _backend(ctx, analytics_path, judge=judge, deck_lists=deck_lists)
     if update:
         try:
             result = run_update(backend.svc, backend.analytics_path)
@@ -144,10 +148,11 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, workers: in
     if workers > 1:  # each process builds its own app from the environment (web.app.app_from_env)
         import os
 
-        from web.app import ENV_ANALYTICS, ENV_HOSTS, ENV_JUDGE, ENV_STORE
+        from web.app import ENV_ANALYTICS, ENV_DECK_LISTS, ENV_HOSTS, ENV_JUDGE, ENV_STORE
 
         os.environ.update({ENV_STORE: backend.svc.store.url, ENV_ANALYTICS: str(backend.analytics_path),
-                           ENV_JUDGE: "1" if judge else "0", ENV_HOSTS: ",".join(hosts or ())})
+                           ENV_JUDGE: "1" if judge else "0", ENV_DECK_LISTS: "1" if deck_lists else "0",
+                           ENV_HOSTS: ",".join(hosts or ())})
         backend.close()
         uvicorn.run("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                     log_level="warning", access_log=False)
@@ -169,14 +174,17 @@ def _report_filters(f: Any) -> Any:
               help="The HTML file to write.")
 @click.option("--force", is_flag=True, help="Overwrite the file if it exists.")
 @click.option("--title", default="Metagame", show_default=True, help="The page title.")
+@click.option("--deck-lists", is_flag=True,
+              help="The deck lists may be shown (published after the event): also give the per-card figures that "
+                   "count them (deck, GNS, IWD). Off by default: the file is for sharing, as zx serve's dashboard.")
 @_report_filters
 @click.option("--min-games", type=click.IntRange(min=1), default=30, show_default=True,
               help="Rows resting on fewer games are drawn in grey.")
 @analytics_option
 @written_option
 @click.pass_context
-def report_cmd(ctx: click.Context, out: str, force: bool, title: str, min_games: int, analytics_path: str | None,
-               fmt: str, **given: Any) -> None:
+def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists: bool, min_games: int,
+               analytics_path: str | None, fmt: str, **given: Any) -> None:
     """Write the metagame dashboard as one self-contained HTML file (charts inline, no server, no network).
 
     \b
@@ -200,7 +208,7 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, min_games:
         raise click.UsageError(str(e)) from None
     path = Path(out)
     check_writable(path, force)
-    backend = _backend(ctx, analytics_path)
+    backend = _backend(ctx, analytics_path, deck_lists=deck_lists)
     try:
         text = render_dashboard(backend, filters.params(), min_games, live=False, title=title)
         game = shown_game(backend, filters.game)

@@ -33,12 +33,14 @@ HERE = Path(__file__).parent
 THREADS = 8
 STATS_AT_ONCE = (os.cpu_count() or 2) + 1  # statistics computed at once (lifespan)
 ENV_STORE, ENV_ANALYTICS, ENV_JUDGE = "ZX_SERVE_STORE", "ZX_SERVE_ANALYTICS", "ZX_SERVE_JUDGE"
+ENV_DECK_LISTS = "ZX_SERVE_DECK_LISTS"
 ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names the server answers to (web.app.Hosts), comma-separated; empty: any
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 log = logging.getLogger("zx.serve")
 
 
-def open_backend(store: str | None, analytics: str | Path | None = None, judge: bool = False) -> Backend:
+def open_backend(store: str | None, analytics: str | Path | None = None, judge: bool = False,
+                 deck_lists: bool = False) -> Backend:
     """The store and analytics file a server reads; ZXError when the store does not exist (serve never
     creates one)."""
     from analytics.db import default_path
@@ -50,11 +52,11 @@ def open_backend(store: str | None, analytics: str | Path | None = None, judge: 
         raise ZXError(f"there is no store at {config.label}: run `zx demo` or `zx import LOG...` first, "
                       f"or pass --store")
     svc = MatchService(store, create=False)
-    return Backend(svc, default_path(config, str(analytics) if analytics else None), judge=judge)
+    return Backend(svc, default_path(config, str(analytics) if analytics else None), judge=judge, deck_lists=deck_lists)
 
 
 def create_app(store: str | Backend | None = None, judge: bool = False, analytics: str | Path | None = None,
-               serving: bool = False, hosts: Any = None) -> FastAPI:
+               serving: bool = False, hosts: Any = None, deck_lists: bool = False) -> FastAPI:
     """The application: the JSON API under /api, the pages, and /static. ``store`` is a store URL or
     path (see ``zx --store``), or an open ``Backend``.
 
@@ -69,7 +71,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     from . import api, pages
 
     owned = not isinstance(store, Backend)
-    backend = open_backend(store, analytics, judge) if owned else store
+    backend = open_backend(store, analytics, judge, deck_lists) if owned else store
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -279,5 +281,6 @@ def app_from_env() -> FastAPI:
 
     hosts = os.environ.get(ENV_HOSTS)
     return create_app(os.environ.get(ENV_STORE) or None, judge=os.environ.get(ENV_JUDGE) == "1",
+                      deck_lists=os.environ.get(ENV_DECK_LISTS) == "1",
                       analytics=os.environ.get(ENV_ANALYTICS) or None, serving=True,
                       hosts=hosts.split(",") if hosts else None)

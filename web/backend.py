@@ -162,7 +162,7 @@ DECK_LIST_FIGURES = ("deck_", "gns_", "iwd")  # per-card columns that count card
 
 
 def seen_cards_only(df: Any) -> Any:
-    """``Stats.cards`` as a server without ``--judge`` answers it: the figures of cards seen in a hand
+    """``Stats.cards`` as a server (or ``zx report``) without ``--deck-lists`` or ``--judge`` answers it: the figures of cards seen in a hand
     or played (GIH, OH, GD, played), none of those that rest on the deck lists (deck, GNS, IWD), and no
     row of a card never seen. A deck list is hidden from every seat (301.3), and the match page leaves
     it out: narrowed to one player and one day, the per-card rows listed the whole deck, 10 of its 17
@@ -177,10 +177,11 @@ def seen_cards_only(df: Any) -> Any:
 
 
 class Backend:
-    def __init__(self, svc: Any, analytics_path: Path, judge: bool = False) -> None:
+    def __init__(self, svc: Any, analytics_path: Path, judge: bool = False, deck_lists: bool = False) -> None:
         self.svc = svc
         self.analytics_path = Path(analytics_path)
         self.judge = judge
+        self.deck_lists = judge or deck_lists  # the figures that count the deck lists may be shown (seen_cards_only)
         self.events = EventReader(svc)
         self.cursors = LRU(CURSOR_CACHE)  # matches being viewed: their events read so far and a state
         self.views = LRU(VIEW_CACHE)  # encoded views by (match, at, turn, perspective)
@@ -401,7 +402,7 @@ class Backend:
             cur = self._connection().cursor()  # one DuckDB connection per request thread
             try:
                 df = getattr(Stats(cur, min_games=min_games, derived=derived), method)(**kwargs)
-                return df if self.judge or method != "cards" else seen_cards_only(df)
+                return df if self.deck_lists or method != "cards" else seen_cards_only(df)
             except ValueError as e:  # a date, a seat, or a name the file has never seen (UnknownName)
                 raise WebError(400, str(e)) from None
             finally:

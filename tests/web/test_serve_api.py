@@ -240,6 +240,17 @@ def test_the_card_figures_never_list_a_deck_outside_the_judges_view(client, judg
     page = client.get("/dashboard", params={"player": player, "since": day, "until": day, "min_games": 1}).text
     never = {r["card"] for r in judged if r["gih_games"] == 0 and r["played_games"] == 0}
     assert never and not any(f">{c}<" in page for c in never)
+    with TestClient(create_app(built.store, deck_lists=True, analytics=built.analytics)) as published:
+        assert published.get("/api/stats/cards", params=params).json()["rows"] == judged  # --deck-lists
+        assert published.get("/api/matches/{}/view".format(match["match"]), params={"as": "judge"}).status_code == 403
+    # zx report, a file made to be shared: the same, unless --deck-lists
+    for flag, shown_never in (([], False), (["--deck-lists"], True)):
+        out = built.logs.parent / f"deck-lists-{len(flag)}.html"
+        r = CliRunner().invoke(zx, ["--store", built.store, "report", "--analytics", str(built.analytics), "--player",
+                                    player, "--since", day, "--until", day, "--min-games", "1", "-o", str(out), *flag])
+        assert r.exit_code == 0, r.output
+        html = out.read_text(encoding="utf-8")
+        assert any(f">{c}<" in html for c in never) is shown_never and ("gns_wr" in html) is shown_never
 
 
 def test_stats_take_every_zx_stats_filter(client, built):
