@@ -143,6 +143,23 @@ def mask_summary(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, **{k: mask(row[k]) for k in SUMMARY_TEXT if isinstance(row.get(k), str)}}
 
 
+STATS_TEXT = ("deck", "player", "event", "decks")  # free text in the statistics' frames (event, player, deck names)
+
+
+@functools.lru_cache(maxsize=1)
+def all_games_mask() -> Any:
+    """``game_mask`` of every installed game at once (a statistic may hold several games)."""
+    from zx_events import games
+    from zx_events.seats import Masker
+
+    words: list[str] = []
+    for game in games.all_games():
+        for name in game.catalog_names():
+            names = game.load_catalog(name, files=False).names
+            words += [*names, *names.values()]
+    return Masker(words)
+
+
 @functools.lru_cache(maxsize=8)
 def game_mask(game_key: str) -> Any:
     """A ``Masker`` of every card code and name of the game's shipped catalogs, and anything shaped
@@ -195,6 +212,7 @@ class Backend:
         self._identity: str | None = None
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
         self._listed: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+        self._masked_names: tuple[list[dict[str, Any]], dict[str, Any]] | None = None
         self._summaries_lock = threading.Lock()
         self._summary_rows: dict[Any, dict[str, Any]] = {}  # by originator id, kept up to date
         self._last_id: tuple[float, int] | None = None
@@ -263,6 +281,60 @@ class Backend:
         masked = [mask_summary(r) for r in rows]
         self._listed = (rows, masked)
         return masked
+
+    def mask_names(self, df: Any, method: str = "", by: str | None = None) -> Any:
+        """A statistic's frame as a seat that is not the judge's sees it: the event, player and deck
+        names in it masked as in the match list (``listed``); archetype and colour labels are ours, not
+        free text, and card names are the catalog's."""
+        import polars as pl
+
+        columns = [c for c in df.columns if c in STATS_TEXT or (c == "opponent" and method == "matchups"
+                                                                  and (by or "deck") == "deck")]
+        if not columns or not df.height:
+            return df
+        mask = all_games_mask()
+        return df.with_columns(pl.col(c).map_elements(mask, return_dtype=pl.String) for c in columns)
+
+    def unmask(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Filters as a seat that is not the judge's gives them: a masked name (``Finals [card]``, as the
+        list and the dashboard show it) stands for the name it masks; a name that shows hidden text is
+        not one of this server's (400, as an unknown name: it cannot be used to test a guess)."""
+        if self.judge:
+            return params
+        out = dict(params)
+        for key, kind in (("event", "event"), ("deck", "deck"), ("opp_deck", "deck"), ("player", "player")):
+            value = params.get(key)
+            if not value:
+                continue
+            shown, hidden = self._name_index()[kind]
+            raws = shown.get(value)
+            if raws is None:
+                if value in hidden:
+                    raise WebError(400, f"no {kind} named {all_games_mask()(value)!r} (names are shown masked "
+                                        f"outside the judge's view: use them as listed)")
+                continue
+            if len(raws) > 1:
+                raise WebError(400, f"{key} {value!r} stands for {len(raws)} {kind} names outside the judge's view")
+            out[key] = raws[0]
+        return out
+
+    def _name_index(self) -> dict[str, tuple[dict[str, list[str]], set[str]]]:
+        """Per kind of name (event, deck, player) of the stored matches: the masked name -> the names it
+        masks, and the names the mask changes."""
+        rows = self.summaries()
+        cached = self._masked_names
+        if cached is not None and cached[0] is rows:
+            return cached[1]
+        mask = all_games_mask()
+        out: dict[str, tuple[dict[str, list[str]], set[str]]] = {}
+        for kind, keys in (("event", ("event",)), ("deck", ("p1_deck", "p2_deck")), ("player", ("p1", "p2"))):
+            raw = {r[k] for r in rows for k in keys if isinstance(r.get(k), str)}
+            shown: dict[str, list[str]] = {}
+            for name in sorted(raw):
+                shown.setdefault(mask(name), []).append(name)
+            out[kind] = (shown, {n for n in raw if mask(n) != n})
+        self._masked_names = (rows, out)
+        return out
 
     def history(self, match_id: str) -> Any:
         """The decoded events of a stored match grouped into steps (``replay.History``); 404 when unknown."""
@@ -401,10 +473,11 @@ class Backend:
             derived = self.derived(fresh.position)
             cur = self._connection().cursor()  # one DuckDB connection per request thread
             try:
-                df = getattr(Stats(cur, min_games=min_games, derived=derived), method)(**kwargs)
-                return df if self.deck_lists or method != "cards" else seen_cards_only(df)
+                df = getattr(Stats(cur, min_games=min_games, derived=derived), method)(**self.unmask(kwargs))
+                df = df if self.deck_lists or method != "cards" else seen_cards_only(df)
+                return df if self.judge else self.mask_names(df, method, kwargs.get("by"))
             except ValueError as e:  # a date, a seat, or a name the file has never seen (UnknownName)
-                raise WebError(400, str(e)) from None
+                raise WebError(400, str(e) if self.judge else all_games_mask()(str(e))) from None
             finally:
                 cur.close()
 

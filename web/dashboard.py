@@ -67,6 +67,11 @@ def choices(source: Any, game: str) -> dict[str, list[Any]]:
     out: dict[str, list[str]] = {"event": [], "deck": []}
     for row in df.iter_rows(named=True):
         out.setdefault(row["kind"], []).append(row["value"])
+    if not source.judge:  # the names as the list shows them (Backend.listed): a masked one stands for its name
+        from web.backend import all_games_mask
+
+        mask = all_games_mask()
+        out = {k: sorted({mask(v) for v in values}) for k, values in out.items()}
     from zx_events import games
 
     out["game"] = games.choices(_frame(source, "games", {})["game"].to_list())
@@ -96,7 +101,8 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     game = shown_game(source, params.get("game"))
     if len(held) > 1:  # games are never mixed: one game at a time (?game=KEY)
         params["game"] = game
-    totals = _frame(source, "totals", params).to_dicts()[0]
+    raw = source.unmask(params)  # (the statistics unmask their own: source.stats)
+    totals = _frame(source, "totals", raw).to_dicts()[0]
     from zx_events import games
 
     d = Dashboard({k: v for k, v in params.items() if v and k != "game"}, min_games, totals, game=game,
@@ -107,7 +113,8 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
             return None  # a statistic of another game's own table (attacks, life by turn): left out
         return source.stats(method, {**params, **kw}, min_games)
 
-    share = _frame(source, "deck_share", params)
+    share = _frame(source, "deck_share", raw)
+    share = share if source.judge else source.mask_names(share)
     share = share.with_columns((pl.col("seats") / pl.col("all_seats")).alias("share"),
                                (pl.col("seats") < min_games).alias("low_sample"))
     d.sections.append(_section("share", "Deck share",

@@ -922,3 +922,42 @@ def test_the_match_list_masks_card_codes_and_names_in_names_outside_the_judges_v
         assert "Finals [card] [card]" in page and "Blue with [card]" in page  # the row and the filter choices
         (raw,) = j.get("/api/matches").json()["matches"]
         assert raw["event"] == header["event"] and raw["p2_deck"] == "Blue with Kindling Sprite"
+
+
+def test_the_statistics_mask_names_outside_the_judges_view_and_take_the_masked_names_as_filters(tmp_path):
+    """The statistics and the dashboard show event, player and deck names as the match list does
+    (masked outside the judge's view); a masked name, as listed, filters by the name it masks; the
+    hidden name itself is not one of the server's (400: it cannot test a guess); an unknown name's
+    suggestions are masked too."""
+    lines = (Path(__file__).parents[2] / "examples" / "legal" / "range-attacks-win-by-life.zxlog").read_text().splitlines()
+    header = json.loads(lines[0])
+    header.update(match="masked-stats", event="Finals U01-009 Carrion Imp")  # cards of neither deck
+    header["players"]["P1"].update(name="Aki W01-012", deck_name="Red Judgement Blade Knight")
+    log = tmp_path / "m.zxlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    store, analytics = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(log)], env={"ZX_ANALYTICS": str(analytics)})
+    assert r.exit_code == 0, r.output
+    hidden = ("U01-009", "Carrion", "W01-012", "Judgement")
+    with TestClient(create_app(store, analytics=analytics)) as c, \
+            TestClient(create_app(store, analytics=analytics, judge=True)) as j:
+        answers = {f"{path}?{by}": c.get(path, params={"min_games": 1, **({"by": by} if by else {})}).text
+                   for path, by in (("/api/stats/winrates", "deck"), ("/api/stats/winrates", "player"),
+                                    ("/api/stats/matchups", None), ("/api/stats/meta", "event"),
+                                    ("/api/stats/archetypes", None), ("/dashboard", None))}
+        for path, text in answers.items():
+            assert not any(h in text for h in hidden), path
+        assert "Red [card]" in answers["/api/stats/winrates?deck"] and "Aki [card]" in answers["/api/stats/winrates?player"]
+        assert "Finals [card] [card]" in answers["/api/stats/meta?event"] and "Finals [card] [card]" in answers["/dashboard?None"]
+        shown = c.get("/api/stats/winrates", params={"event": "Finals [card] [card]", "deck": "Red [card]",
+                                                      "min_games": 1}).json()
+        raw = j.get("/api/stats/winrates", params={"event": header["event"], "deck": "Red Judgement Blade Knight",
+                                                    "min_games": 1}).json()
+        assert [row["games"] for row in shown["rows"]] == [row["games"] for row in raw["rows"]] == [1]
+        assert shown["rows"][0]["deck"] == "Red [card]" and raw["rows"][0]["deck"] == "Red Judgement Blade Knight"
+        guess = c.get("/api/stats/winrates", params={"event": header["event"]})
+        assert guess.status_code == 400 and "no event named 'Finals [card] [card]'" in guess.json()["error"]
+        typo = c.get("/api/stats/winrates", params={"event": "Finalz"})
+        assert typo.status_code == 400 and "Finals [card] [card]" in typo.json()["error"]
+        assert not any(h in typo.text for h in hidden)
+        assert header["event"] in j.get("/api/stats/winrates", params={"event": "Finalz"}).json()["error"]
