@@ -37,6 +37,7 @@ import functools
 import math
 import re
 import threading
+import time
 from dataclasses import asdict, dataclass, fields
 from datetime import date
 from pathlib import Path
@@ -442,6 +443,28 @@ class Stats:
         or counted in months; a BIT, a BIGNUM, a BLOB), comes as DuckDB's text of it ("infinity",
         "1 year 2 months", "101", "\\xFF")."""
         return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _python_rows))
+
+    def sql_each(self, query: str, consume: Any, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
+                 limit: int | None = None, game: str | None = None, batch: int = 10_000) -> list[str]:
+        """``sql_rows`` a batch of rows at a time: ``consume(columns, rows)`` is called with each batch as it is
+        fetched, so a result of millions of rows is never held whole; the time limit covers fetching
+        and consuming too (between batches). Returns the column names."""
+        def fetch(relation: Any) -> list[str]:
+            if relation is None:
+                return []
+            relation = _as_text(relation, lambda t: _AS_TEXT.fullmatch(t) is not None)
+            columns = [str(c) for c in relation.columns]
+            self.con.execute(relation.sql_query())  # (a relation keeps no result: the connection's, fetched in parts)
+            while True:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise duckdb.InterruptException("the time limit passed while the rows were written")
+                rows = self.con.fetchmany(batch)
+                if not rows:
+                    return columns
+                consume(columns, rows)
+
+        deadline = None if timeout is None else time.monotonic() + timeout
+        return self._in_game(game, lambda: self._sql(query, params, timeout, limit, fetch))
 
     def _in_game(self, game: str | None, run: Any) -> Any:
         if game is None:

@@ -8,7 +8,7 @@ from typing import Any, Callable
 import click
 
 from .common import MAX_WORKERS
-from .output import emit, emit_frame, format_option, progress
+from .output import _echo_csv, emit, emit_frame, format_option, json_text, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
                   "zx-analytics.duckdb in the working directory). Also ZX_ANALYTICS.")
@@ -382,10 +382,33 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         click.echo(f"{statements} statements: the rows shown are the last one's", err=True)
     path = resolve_analytics_path(ctx, analytics_path)
     limit = row_limit + 1 if fmt == "table" and row_limit else None  # one more: to know there are more
+    written = [0]
+
+    def write(columns: list[str], batch: list[tuple]) -> None:
+        """CSV or JSON as the rows come (sql_each): millions of rows are never held whole, and the
+        time limit covers writing them (it covered the query alone: 10,000,000 rows took 28 s and
+        3.7 GB past a 2 s limit)."""
+        names = unique_names(columns)
+        if fmt == "csv":
+            _echo_csv(names if not written[0] else None, batch)
+        else:
+            click.echo(("[" if not written[0] else ", ") + ", ".join(json_text(dict(zip(names, r))) for r in batch),
+                       nl=False)
+        written[0] += len(batch)
+
     try:
-        with Stats(path) as st:  # DuckDB's own values, exact for every type it returns (Stats.sql_rows)
+        with Stats(path) as st:  # DuckDB's own values, exact for every type it returns (Stats.sql_each)
             stale_note(ctx, st, path)
-            columns, rows = st.sql_rows(query, timeout=timeout or None, limit=limit, game=game)
+            if fmt != "table":
+                columns = st.sql_each(query, write, timeout=timeout or None, game=game)
+                if not written[0]:
+                    emit([], fmt, unique_names(columns))
+                elif fmt == "json":
+                    click.echo("]")
+                return
+            rows: list[tuple] = []  # (at most --limit + 1: the time limit covers fetching them too)
+            columns = st.sql_each(query, lambda _, batch: rows.extend(batch), timeout=timeout or None, limit=limit,
+                                  game=game)
     except (AnalyticsError, UnknownName) as e:
         raise click.ClickException(str(e)) from None
     except duckdb.Error as e:

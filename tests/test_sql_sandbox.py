@@ -8,6 +8,7 @@ the Wilson macros and every documented table keep working.
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import duckdb
@@ -129,6 +130,42 @@ def test_a_query_past_its_time_limit_is_stopped(store):
     r = sql(store, "SELECT count(*) FROM range(1000000000000) a, range(10) b", "--timeout", "0.5")
     assert r.exit_code == 1
     assert "the query ran longer than 0.5 s and was stopped" in r.output
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "table"])
+def test_the_time_limit_and_memory_cover_writing_the_rows(store, fmt):
+    """The rows are written as they are fetched, the time limit checked between batches: 10,000,000 rows
+    as CSV took 28 s and 3.7 GB of memory past a 2 s limit (the limit covered the query alone, and every
+    row was held in Python before the first was written). Run in a process of its own to measure it."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\n"
+            "try:\n    main()\nfinally:\n    print(next(int(x.split()[1]) for x in open('/proc/self/status')"
+            " if x.startswith('VmHWM')), file=sys.stderr)\n")  # its own high-water mark, KiB
+    query = "SELECT range AS a, range AS b FROM range(100000000)"
+    start = time.monotonic()
+    p = subprocess.run([sys.executable, "-c", code, "--store", str(store), "sql", "--timeout", "1", "--format", fmt,
+                        "--limit", "0", query], capture_output=True, timeout=300,
+                       env={**os.environ, "PYTHONPATH": str(root)})
+    took = time.monotonic() - start
+    peak_mib = int(p.stderr.strip().splitlines()[-1]) / 1024
+    assert p.returncode == 1 and b"ran longer than 1 s and was stopped" in p.stderr, p.stderr[-300:]
+    assert took < 20, took  # (1 s, then the batch under way; 28 s and more before)
+    assert peak_mib < 1024, peak_mib
+    if fmt == "csv":
+        assert p.stdout.startswith(b"a,b\n0,0\n")  # what was written before the limit
+
+
+def test_every_row_is_written_in_batches_as_it_was_whole(store):
+    for fmt in ("csv", "json"):
+        r = sql(store, "SELECT range AS n, 'x' || range AS t FROM range(25000)", "--format", fmt)
+        assert r.exit_code == 0, r.output
+        rows = r.stdout.splitlines()[1:] if fmt == "csv" else json.loads(r.stdout)
+        assert len(rows) == 25000 and (rows[-1] == "24999,x24999" if fmt == "csv" else rows[-1] == {"n": 24999, "t": "x24999"})
 
 
 def test_the_table_output_is_limited_and_says_so(store):
