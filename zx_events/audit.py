@@ -44,7 +44,8 @@ class Finding:
 
     @property
     def title(self) -> str:
-        return games.get(self.game).rule_title(self.rule) if self.rule else "malformed log (match-log v1)"
+        game = games.get(self.game)
+        return game.rule_title(self.rule) if self.rule else f"malformed log ({game.header_key} {game.format_version})"
 
     def to_json(self, stored: bool = False) -> dict[str, Any]:
         out = {"line": None if stored else self.line, "turn": self.turn, "player": self.player,
