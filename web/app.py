@@ -104,6 +104,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     app.state.backend = backend
     app.add_middleware(Answers, backend=backend)  # the answers given before, without the framework
     app.add_middleware(Head)  # a HEAD is a GET to every layer below
+    app.add_middleware(NoSniff)  # every answer, JSON and errors too, is read as the type it says
     if hosts is not None:
         app.add_middleware(Hosts, names=hosts)  # outermost: nothing of the store before the Host is checked
     app.include_router(api.router, dependencies=[Depends(known_query)])
@@ -186,6 +187,30 @@ class Hosts:
                    f"that points here (DNS rebinding); behind a proxy or a name, start it with --allow-host NAME")
         response = JSON({"error": message, "status": 400}, status_code=400)
         await response(scope, receive, send)
+
+
+class NoSniff:
+    """``X-Content-Type-Options: nosniff`` on every answer that does not say it already (the pages did;
+    the JSON answers and errors did not, and a browser could read JSON that quotes a log's text as HTML)."""
+
+    HEADER = (b"x-content-type-options", b"nosniff")
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                if not any(k.lower() == self.HEADER[0] for k, _ in headers):
+                    message = {**message, "headers": [*headers, self.HEADER]}
+            await send(message)
+
+        await self.app(scope, receive, sending)
 
 
 class Head:

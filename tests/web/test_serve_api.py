@@ -961,3 +961,13 @@ def test_the_statistics_mask_names_outside_the_judges_view_and_take_the_masked_n
         assert typo.status_code == 400 and "Finals [card] [card]" in typo.json()["error"]
         assert not any(h in typo.text for h in hidden)
         assert header["event"] in j.get("/api/stats/winrates", params={"event": "Finalz"}).json()["error"]
+
+
+def test_every_answer_says_nosniff(client, built):
+    """JSON answers, their errors and the static files are read as the type they say (the pages did;
+    JSON that quotes a log's text could be sniffed as HTML)."""
+    for path in ("/api/status", "/api/matches", f"/api/matches/{built.matches[0]}", "/api/matches/no-such",
+                 "/api/stats/winrates?deck=nothing", "/static/style.css", "/matches", "/no/such/page"):
+        r = client.get(path)
+        assert r.headers.get("x-content-type-options") == "nosniff", (path, r.status_code, dict(r.headers))
+        assert r.headers.get_list("x-content-type-options") == ["nosniff"], path  # once
