@@ -25,7 +25,6 @@ those events for ever; only new matches are added):
 from __future__ import annotations
 
 import functools
-
 import logging
 import threading
 import time
@@ -133,22 +132,20 @@ class Freshness:
 
 
 SUMMARY_TEXT = ("event", "p1", "p2", "p1_deck", "p2_deck")  # a summary's free text (security.md, section 4)
+STATS_TEXT = ("deck", "player", "event", "decks")  # free text in the statistics' frames (event, player, deck names)
 
 
 def mask_summary(row: dict[str, Any]) -> dict[str, Any]:
     """``row`` (a match summary) as a seat that is not the judge's sees it: its free text masked."""
-    from zx_events import games
-
-    mask = game_mask(row.get("game") or games.DEFAULT)
+    mask = all_games_mask()
     return {**row, **{k: mask(row[k]) for k in SUMMARY_TEXT if isinstance(row.get(k), str)}}
-
-
-STATS_TEXT = ("deck", "player", "event", "decks")  # free text in the statistics' frames (event, player, deck names)
 
 
 @functools.lru_cache(maxsize=1)
 def all_games_mask() -> Any:
-    """``game_mask`` of every installed game at once (a statistic may hold several games)."""
+    """A ``Masker`` of every card code and name of every installed game's shipped catalogs, and anything
+    shaped like a code: one mask for the list, the statistics and their filters alike (a summary does
+    not say which catalog its match was checked with; a statistic may hold several games)."""
     from zx_events import games
     from zx_events.seats import Masker
 
@@ -157,21 +154,6 @@ def all_games_mask() -> Any:
         for name in game.catalog_names():
             names = game.load_catalog(name, files=False).names
             words += [*names, *names.values()]
-    return Masker(words)
-
-
-@functools.lru_cache(maxsize=8)
-def game_mask(game_key: str) -> Any:
-    """A ``Masker`` of every card code and name of the game's shipped catalogs, and anything shaped
-    like a code (a summary does not say which catalog its match was checked with)."""
-    from zx_events import games
-    from zx_events.seats import Masker
-
-    game = games.get(game_key)
-    words: list[str] = []
-    for name in game.catalog_names():
-        names = game.load_catalog(name, files=False).names
-        words += [*names, *names.values()]
     return Masker(words)
 
 
