@@ -389,17 +389,22 @@ class Stats:
                 raise UnknownName(kind, v, sorted(checked[column]))
         return f
 
-    def card_code(self, card: str) -> str:
-        """A card named by its code or its name (any case) -> its code; UnknownName otherwise."""
+    def card_codes(self, card: str) -> list[str]:
+        """The cards named by ``card``: its code, or every code of that name (any case: a shipped catalog
+        gives one card two codes, R01-003 and R01-019, and the name kept only the last); UnknownName
+        otherwise."""
         rows = self.con.execute("SELECT DISTINCT code, name FROM card_catalog").fetchall()
         seen = {r[0] for r in self.con.execute("SELECT DISTINCT card FROM card_games").fetchall()}
         by_code = {c.casefold(): c for c, _ in rows} | {c.casefold(): c for c in seen}
-        by_name = {n.casefold(): c for c, n in rows if n}
+        by_name: dict[str, set[str]] = {}
+        for c, n in rows:
+            if n:
+                by_name.setdefault(n.casefold(), set()).add(c)
         key = card.strip().casefold()
         if key in by_code:
-            return by_code[key]
+            return [by_code[key]]
         if key in by_name:
-            return by_name[key]
+            return sorted(by_name[key])
         raise UnknownName("card", card, sorted({n for _, n in rows if n} | seen))
 
     def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None,
@@ -656,18 +661,19 @@ class Stats:
         opening hand); ``gns`` (Games Not Seen: in the deck list, never in hand); ``played`` (played
         from hand or Dynamis, or free by its IG); ``deck`` (in the deck list at all). Each has
         ``X_games``, ``X_wins``, ``X_wr`` and its Wilson interval. ``iwd`` (Improvement When Drawn)
-        = ``gih_wr`` - ``gns_wr``, with Newcombe's interval for a difference. ``card`` (a code or a
-        name) keeps one card."""
+        = ``gih_wr`` - ``gns_wr``, with Newcombe's interval for a difference. ``card`` (a code, or a
+        name: every code of it) keeps that card."""
         f = self.filters(**filters)
         # the card filter is left out of the statement when not asked for: a bound NULL is not folded
         # away and costs a comparison per card game (3x the query at 100,000 matches)
         if card is None:
             df = self._query("cards", f, card="TRUE")
         elif self.derived is not None:
-            df = self._query("cards", f, {"card": self.card_code(card)},
-                             card=f"k // 32 = (SELECT card_id FROM {self.derived.catalog}.card_ids WHERE card = $card)")
+            df = self._query("cards", f, {"cards": self.card_codes(card)},
+                             card=f"k // 32 IN (SELECT card_id FROM {self.derived.catalog}.card_ids "
+                                  f"WHERE list_contains($cards, card))")
         else:
-            df = self._query("cards", f, {"card": self.card_code(card)}, card="g.card = $card")
+            df = self._query("cards", f, {"cards": self.card_codes(card)}, card="list_contains($cards, g.card)")
         for m, _ in CARD_METRICS:
             df = with_rate(df, f"{m}_wr", f"{m}_wins", f"{m}_games")
         df = with_difference(df, "iwd", "gih_wr", "gns_wr")

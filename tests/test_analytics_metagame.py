@@ -125,6 +125,12 @@ def test_card_filters_by_seat_opponent_colour_and_date(hand):
     assert (r["oh_games"], r["oh_wins"], r["played_games"]) == (1, 0, 1)
     one = st.cards(card="Blaze Drake Cadet")  # by name, any case works too
     assert one["card"].to_list() == ["R01-013"] and st.cards(card="r01-013")["card"].to_list() == ["R01-013"]
+    # a name of two codes (the shipped catalog's R01-003 and R01-019): both, each as asked by its code (the
+    # name kept only the last code)
+    both = st.cards(card="crimson drake vanguard").sort("card")
+    assert both["card"].to_list() == ["R01-003", "R01-019"]
+    for code in ("R01-003", "R01-019"):
+        assert both.filter(both["card"] == code).to_dicts() == st.cards(card=code).to_dicts()
 
 
 # ---------------------------------------------------------------------- mulligans (402)
