@@ -254,6 +254,21 @@ def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first
     return sorted(chosen)
 
 
+def _primary(columns: Sequence[str]) -> list[str]:
+    """The first rate of a frame and its count (``gih_games``, ``gih_wr``; ``games``, ``win_rate``): what a
+    narrow table keeps before any other column (at 80 columns ``zx stats cards`` showed four counts and
+    no rate, the rate's cell being the widest)."""
+    rates = [c for c in columns if _is_rate(columns, c)]
+    if not rates:
+        return []
+    rate = rates[0]
+    count = f"{rate[:-3]}_games" if rate.endswith("_wr") else RATE_COUNTS.get(rate, "games")
+    return [c for c in (count, rate) if c in columns] + rates[1:]  # then the other rates, before other counts
+
+
+RATE_COUNTS = {"share": "seats", "success_rate": "attacks"}  # a rate's count, where it is not games or X_games
+
+
 def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = None, keep: int = 1,
                width: int | None = None) -> None:
     """Print a polars frame of rates: JSON/CSV with every column at full precision; a table with rates
@@ -269,7 +284,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
 
     headers, rows = table_rows(df)
     width = width or terminal_width() or 120
-    idx = list(range(len(headers))) if wide else _fit(headers, rows, width, keep)
+    idx = list(range(len(headers))) if wide else _fit(headers, rows, width, keep, first=_primary(df.columns), wrap=24)
     table = _table(title, headers, rows, idx)
     natural = 1 + sum(max([len(headers[i]), *(len(r[i]) for r in rows)]) + 3 for i in idx) if rows else width
     Console(file=sys.stdout, width=max(natural, width) if wide else width, soft_wrap=False).print(table)

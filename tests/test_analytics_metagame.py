@@ -373,6 +373,14 @@ def test_tables_fit_the_terminal_and_wide_shows_every_column(hand):
     # the rate with its Wilson interval in one cell (1 of 1: 100.0%, 20.7-100.0)
     assert "100.0% (20.7-100.0)" in narrow.stdout and "gih_wr" in narrow.stdout
     assert "columns left out to fit 80 characters" in narrow.stderr and "--wide shows them" in narrow.stderr
+    # every card's table keeps its first rate and that rate's count before other counts (it showed
+    # card, name, gih_games, oh_games and no rate: the rate's cell, the widest, did not fit after them)
+    for args in (["cards"], ["matchups"], ["winrates"], ["attacks"], ["archetypes"], ["meta"]):
+        header = CliRunner(env={"COLUMNS": "80"}).invoke(zx, ["--store", str(store), "stats", *args]).stdout.splitlines()[1]
+        cells = [c.strip() for c in header.strip("┃ ").split("┃")]
+        rate = {"cards": "gih_wr", "attacks": "success_rate", "archetypes": "share", "meta": "share"}.get(args[0], "win_rate")
+        count = {"cards": "gih_games", "attacks": "attacks", "archetypes": "seats", "meta": "seats"}.get(args[0], "games")
+        assert rate in cells and count in cells, (args, cells)
     wide = CliRunner(env={"COLUMNS": "80"}).invoke(zx, ["--store", str(store), "stats", "cards", "--card", "R01-001",
                                                         "--wide"])
     assert wide.exit_code == 0 and "left out" not in wide.stderr
