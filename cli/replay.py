@@ -210,14 +210,17 @@ def draw_step(step: Any, game: Any) -> None:
     console.print(Printable(game.render_board(v)))
 
 
-PREPARE_COLUMNS = ["matches", "prepared", "up_to_date", "snapshots", "damaged", "seconds"]
+PREPARE_COLUMNS = ["matches", "prepared", "up_to_date", "snapshots", "repaired", "damaged", "seconds"]
 
 
 @click.command("prepare")
 @click.argument("matches", nargs=-1, metavar="[MATCH...]")
+@click.option("--repair", is_flag=True,
+              help="Also compare every stored snapshot with its match's events (as zx verify does, replaying each "
+                   "match) and write again the snapshots of a match where one disagrees.")
 @format_option
 @click.pass_context
-def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], fmt: str) -> None:
+def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt: str) -> None:
     """Write the replay snapshots of stored matches, so that any moment of them opens at once.
 
     \b
@@ -229,9 +232,11 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], fmt: str) -> None:
     views of zx serve, and replay.state_at / view_at in Python) then decodes one snapshot and at most
     9 events instead of every event from the first. replay.state_at writes a match's snapshots at
     its first seek into it; zx serve writes nothing, so run zx prepare after an import to make the
-    server's first view of every match fast. Events are never changed, a snapshot that no longer
-    matches its event is never used (docs/security.md), and matches that have their snapshots are
-    skipped. Exit 1 when a match cannot be replayed (zx verify names the damage).
+    server's first view of every match fast. Events are never changed, a snapshot damaged or bound to
+    another event is never used (docs/security.md), and matches that have their snapshots are
+    skipped. A snapshot altered with its check recomputed can only be told by replaying the match:
+    zx verify does, and --repair writes such a match's snapshots again. Exit 1 when a match cannot
+    be replayed (zx verify names the damage).
     """
     import time
 
@@ -249,12 +254,14 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], fmt: str) -> None:
     else:
         targets = [svc.mapper.fields(n.state)["match_id"] for n in svc.notifications(list(TOPICS_STARTED))]
     t0 = time.perf_counter()
-    written = prepared = 0
+    written = prepared = repaired = 0
     damaged: list[str] = []
     with progress(len(targets), "preparing snapshots") as bar:
         task = bar.add_task("prepare", total=len(targets))
         for m in targets:
             try:
+                if repair:
+                    repaired += replay.repair_snapshots(svc, m) > 0
                 n = replay.prepare_snapshots(svc, m, strict=True)
             except PersistenceError as e:
                 raise click.ClickException(f"cannot write snapshots to {svc.store.label}: {e} "
@@ -267,7 +274,8 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], fmt: str) -> None:
                 prepared += n > 0
             bar.advance(task)
     row = {"matches": len(targets), "prepared": prepared, "up_to_date": len(targets) - prepared - len(damaged),
-           "snapshots": written, "damaged": len(damaged), "seconds": round(time.perf_counter() - t0, 2)}
+           "snapshots": written, "repaired": repaired, "damaged": len(damaged),
+           "seconds": round(time.perf_counter() - t0, 2)}
     emit([row], fmt, PREPARE_COLUMNS)
     click.echo(f"{written} snapshots written for {prepared} of {len(targets)} matches in {svc.store.label}", err=True)
     if damaged:

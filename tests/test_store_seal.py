@@ -199,8 +199,24 @@ def test_a_snapshot_with_a_recomputed_check_is_caught_by_verify(sealed, store_ur
     else:
         t.run(f'UPDATE "{svc.store.schema}"."{table}" SET state = %s WHERE {where}',
               (forged.state, sid, s.originator_version))
-    r = cli(store_url, "verify", WON)
-    assert r.exit_code == 1 and "snapshot" in r.stdout
+    r = cli(store_url, "verify", WON, "--format", "json")
+    assert r.exit_code == 1
+    (v,) = json.loads(r.stdout)
+    # what verify says is so: a seek reads the forged state (it said seeks ignored it), until --repair
+    assert v["status"] == "snapshot" and f"zx prepare --repair {WON}" in v["message"]
+    seq = s.originator_version
+    forged_turn = state["turn"]
+    assert replay.view_at(MatchService(store_url), WON, seq=seq).turn == forged_turn
+    plain = cli(store_url, "prepare", WON, "--format", "json")  # without --repair: up to date, kept
+    assert plain.exit_code == 0 and json.loads(plain.stdout)[0]["repaired"] == 0
+    fixed = cli(store_url, "prepare", "--repair", "--format", "json")
+    assert fixed.exit_code == 0, fixed.output
+    row = json.loads(fixed.stdout)[0]
+    assert row["repaired"] == 1 and row["snapshots"] >= 1
+    assert cli(store_url, "verify", WON).exit_code == 0
+    assert replay.view_at(MatchService(store_url), WON, seq=seq).turn == forged_turn - 40
+    again = cli(store_url, "prepare", "--repair", "--format", "json")  # nothing left to repair or write
+    assert json.loads(again.stdout)[0]["repaired"] == 0 and json.loads(again.stdout)[0]["snapshots"] == 0
 
 
 def test_replay_of_a_match_with_a_deleted_event_is_a_clear_error(sealed, store_url):

@@ -313,6 +313,27 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, stri
     return len(todo)
 
 
+def repair_snapshots(svc: Any, match_id: str) -> int:
+    """``zx prepare --repair``: when a stored snapshot of the match disagrees with its events (what
+    ``snapshot_problems`` finds: altered, its check recomputed, which no seek can tell from a sound
+    one without replaying), delete the match's snapshots, for ``prepare_snapshots`` to write again from
+    the events; returns how many disagreed (0: nothing changed). Events are never touched."""
+    bad = snapshot_problems(svc, match_id)
+    if not bad:
+        return 0
+    rec = _snapshots(svc).recorder
+    sid = snapshot_id(match_id)
+    with rec.datastore.transaction(commit=True) as c:
+        if svc.store.kind == "sqlite":
+            c.execute(f"DELETE FROM {rec.events_table_name} WHERE originator_id = ?", (sid.hex,))
+        else:
+            from psycopg.sql import SQL, Identifier
+
+            c.execute(SQL("DELETE FROM {schema}.{table} WHERE originator_id = %s").format(
+                schema=Identifier(rec.datastore.schema), table=Identifier(rec.events_table_name)), (sid,))
+    return len(bad)  # (the caller writes them again: prepare_snapshots, counted with the others)
+
+
 def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
     """The match after event ``seq`` (None: after its last event): a live aggregate, for the engine.
 
@@ -628,8 +649,9 @@ def snapshot_problems(svc: Any, match_id: str) -> list[str]:
         except Exception:
             state = {}
         if state.get(CHAIN_KEY) != chain or state_check(chain, state) != expected:
-            problems.append(f"the replay snapshot at seq {match.version} disagrees with the events (altered): seeks "
-                            f"ignore it and replay the events")
+            problems.append(f"the replay snapshot at seq {match.version} disagrees with the events (altered): a "
+                            f"seek that reads it shows the altered state; zx prepare --repair {match_id} writes the "
+                            f"match's snapshots again from its events")
     for v in sorted(wanted):
         problems.append(f"a replay snapshot at seq {v} has no event at that seq")
     return problems
