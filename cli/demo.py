@@ -62,7 +62,8 @@ def _clear(root: Path) -> None:
               help="The turn of each game's first match to replay.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Output as tables, or the summary as JSON or CSV.")
-def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
+@click.pass_context
+def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     """Simulate matches of every game, import them, update analytics, print each game's summary and replay a turn.
 
     \b
@@ -74,6 +75,15 @@ def demo_cmd(matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     projection fills DuckDB, the stats are the same as `zx stats --game GAME` (games are never mixed),
     and the replays read only the event store.
     """
+    root = ctx.find_root()
+    if root.params.get("store") is not None:  # zx --store X demo, or ZX_STORE: the demo makes its own store
+        source = root.get_parameter_source("store")
+        given = "ZX_STORE" if source == click.core.ParameterSource.ENVIRONMENT else "--store"
+        if given == "--store":
+            raise click.UsageError(f"zx demo makes its own store, {Path(out) / 'events.sqlite'} (--dir): --store "
+                                   f"is not used; import into your store with zx --store STORE import DIR")
+        click.echo(f"note: ZX_STORE is not used: zx demo makes its own store, {Path(out) / 'events.sqlite'}",
+                   err=True)
     from analytics.projection import update
     from analytics.stats import NotThisGame, Stats
     from zx_events.application import MatchService

@@ -305,12 +305,18 @@ def _late_store(ctx: click.Context, param: click.Parameter, value: str | None) -
         ctx.find_root().obj["store"] = value
 
 
+STORELESS = frozenset({"demo", "games", "simulate"})  # commands that open no store: --store after them is refused
+# (zx demo --store mine.sqlite was accepted and the demo went into zx-demo/ without a word)
+
+
 def accept_store_everywhere(command: click.Command) -> None:
     """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command: the
     root group's own commands here, each lazy one when it is loaded (``ZXGroup.get_command``)."""
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             accept_store_everywhere(sub)
+    elif command.name in STORELESS:
+        return
     elif not any("--store" in getattr(p, "opts", ()) for p in command.params):
         command.params.append(click.Option(["--store"], default=None, metavar="PATH|URL", expose_value=False,
                                            is_eager=True, callback=_late_store, help=STORE_HELP))
