@@ -116,7 +116,7 @@ def test_a_lazy_command_loads_its_own_module_only(store):
     assert loaded(modules, HEAVY) == []
 
 
-def test_store_is_accepted_after_every_lazy_command():
+def test_store_is_accepted_after_every_lazy_command(tmp_path, monkeypatch):
     """Loading a command (or a group: every command under it) gives it ``--store`` after its name; a
     command that opens no store refuses it (zx demo --store mine.sqlite went into zx-demo/ without a word)."""
     from cli.main import STORELESS
@@ -131,12 +131,11 @@ def test_store_is_accepted_after_every_lazy_command():
     for name in zx.list_commands(ctx):
         for leaf in leaves(zx.get_command(ctx, name)):
             assert any("--store" in p.opts for p in leaf.params) is (leaf.name not in STORELESS), (name, leaf.name)
-    runner = CliRunner()
-    with runner.isolated_filesystem():  # (a regression would run the demo: in a folder of its own)
-        for args in (["demo", "--store", "mine.sqlite"], ["--store", "mine.sqlite", "demo"], ["simulate", "--store", "x"]):
-            r = runner.invoke(zx, args)
-            assert r.exit_code == 2 and ("--store" in r.output), (args, r.output)
-        assert not Path("mine.sqlite").exists() and not Path("zx-demo").exists()
+    monkeypatch.chdir(tmp_path)  # (a regression would run the demo: in a folder of its own)
+    for args in (["demo", "--store", "mine.sqlite"], ["--store", "mine.sqlite", "demo"], ["simulate", "--store", "x"]):
+        r = CliRunner().invoke(zx, args)
+        assert r.exit_code == 2 and ("--store" in r.output), (args, r.output)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_unknown_command_is_a_usage_error():

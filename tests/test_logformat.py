@@ -336,7 +336,7 @@ def test_missing_required_key_in_the_header_and_in_a_player():
 
 def test_wrong_types_in_the_header():
     h = header(players={"P1": {"name": "A", "deck": {"B01-001": 0}}, "P2": HEADER["players"]["P2"]})
-    assert_error(only(jl(h)), 1, "players.P1.deck.B01-001 must be a number of copies (a whole number >= 1), got 0")
+    assert_error(only(jl(h)), 1, "players.P1.deck.B01-001 must be a number of copies (a whole number from 1 to 99: a format limit, far above any legal deck; the rules count the deck, 401), got 0")
     assert_error(only(jl(header("bad id!"))), 1,
                  "match must be a match id of 1-128 characters A-Za-z0-9._:-, got 'bad id!'")
     assert_error(only(jl(header("x" * 129))), 1,
