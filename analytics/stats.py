@@ -459,7 +459,8 @@ class Stats:
                 return []
             relation = _as_text(relation, lambda t: _AS_TEXT.fullmatch(t) is not None)
             columns = [str(c) for c in relation.columns]
-            self.con.execute(relation.sql_query())  # (a relation keeps no result: the connection's, fetched in parts)
+            # (a relation keeps no result: the connection's, fetched in parts; its text keeps the placeholders)
+            self.con.execute(relation.sql_query(), params)
             while True:
                 if deadline is not None and time.monotonic() > deadline:
                     raise duckdb.InterruptException("the time limit passed while the rows were written")

@@ -202,3 +202,13 @@ def test_the_python_api_is_sandboxed_too(store, tmp_path):
         assert st.sql("SELECT count(*) AS n FROM matches").item() == 3
         assert st.sql("SELECT * FROM range(100)", limit=7).height == 7
     assert not (tmp_path / "api.csv").exists()
+
+
+def test_sql_each_takes_parameters_and_is_sandboxed(store):
+    rows: list = []
+    with Stats(store.with_suffix(".duckdb")) as st:
+        columns = st.sql_each("SELECT $x::INTEGER + 1 AS a, count(*) AS n FROM matches", lambda c, b: rows.extend(b),
+                              params={"x": 5})
+        assert columns == ["a", "n"] and rows[0][0] == 6 and rows[0][1] > 0
+        with pytest.raises(QueryRefused):
+            st.sql_each("SELECT * FROM read_csv('/etc/passwd')", lambda c, b: None)
