@@ -10,7 +10,6 @@ labels, and the same rows as a table under it. Rows flagged ``low_sample`` (fewe
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
