@@ -90,7 +90,8 @@ def frame(df: Any, q: StatsQuery, **extra: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------------- status and games
 @router.get("/status", summary="The server: store, analytics and whether they agree")
 async def status(b: Backend = Depends(backend)) -> Response:
-    out: dict[str, Any] = {"store": b.svc.store.label, "judge": b.judge, "seats": b.seats(), "warming": b.warming,
+    out: dict[str, Any] = {"store": b.svc.store.label, "judge": b.judge, "deck_lists": b.deck_lists,
+                           "seats": b.seats(), "warming": b.warming,
                            "store_last_notification": b.store_last_id(), "analytics": str(b.analytics_path)}
     try:
         fresh = b.freshness()

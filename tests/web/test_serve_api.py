@@ -58,7 +58,7 @@ def test_games_and_status(client, built):
     assert games[0]["matches"] == len(built.matches) and games[1]["matches"] == 0
     assert games[0]["perspectives"] == ["spectator", "P1", "P2"]
     status = client.get("/api/status").json()
-    assert status["analytics_ok"] is True and status["judge"] is False
+    assert status["analytics_ok"] is True and status["judge"] is False and status["deck_lists"] is False
 
 
 def test_match_list_is_zx_matches_with_filters_and_paging(client, built):
@@ -242,6 +242,7 @@ def test_the_card_figures_never_list_a_deck_outside_the_judges_view(client, judg
     assert never and not any(f">{c}<" in page for c in never)
     with TestClient(create_app(built.store, deck_lists=True, analytics=built.analytics)) as published:
         assert published.get("/api/stats/cards", params=params).json()["rows"] == judged  # --deck-lists
+        assert published.get("/api/status").json()["deck_lists"] is True
         assert published.get("/api/matches/{}/view".format(match["match"]), params={"as": "judge"}).status_code == 403
     # zx report, a file made to be shared: the same, unless --deck-lists
     for flag, shown_never in (([], False), (["--deck-lists"], True)):
