@@ -92,6 +92,24 @@ def test_x610z_209_2c_activation_counter_at_zero_sends_the_permanent_to_the_disc
     assert not any(p["code"] == "A1-050" for p in m.perms) and "A1-050" in m.p["P1"]["discard"]
 
 
+def test_x610z_209_2c_a_countered_activation_at_zero_counters_sends_the_permanent_away_too():
+    """"directly after its effect or movement has been countered/prevented or successfully resolved": the
+    Watchtower whose last activation was countered stayed in play at 0 (and could be activated again)."""
+    recs = WATCH + [r("effect", "P1", source="A1-050", op="counter", object="A1-050", kind="activation", delta=-2),
+                    r("activate", "P1", effect="A1-050", pay={"C": 1}, target="S1")]
+    countered = recs + [r("effect", "P2", source="A1-032", op="counter_action", line=len(recs) + 1)]
+    m = legal(countered)
+    assert m.stack == [] and not any(p["code"] == "A1-050" for p in m.perms)
+    assert "A1-050" in m.p["P1"]["discard"]
+
+
+def test_x610z_209_2a_a_permanent_without_activation_left_cannot_be_activated():
+    """209.2a: the counter says how many times it can be activated: at 0 (here by an effect), none."""
+    recs = WATCH + [r("effect", "P1", source="A1-050", op="counter", object="A1-050", kind="activation", delta=-3),
+                    r("activate", "P1", effect="A1-050", pay={"C": 1}, target="S1")]
+    refused(recs, "209.2a", contains="its Activation Counter is 0")
+
+
 def test_x610z_209_2f_time_counter_at_zero_sends_the_permanent_to_the_discard_pile():
     h = rich()
     h["players"]["P1"]["deck"].update({"A1-025": 3, "A1-010": 6})

@@ -527,6 +527,8 @@ class Referee:
         if not ready:
             self.fail("206.1e", f"{code} is activated: it cannot be used again until reactivated")
         perm = (ready or mine)[0]
+        if perm["counters"].get("activation", 1) <= 0:
+            self.fail("209.2a", f"{code} has no activation left (its Activation Counter is 0)", fatal=True)
         card = self.card(code)
         if card.activation_cost is None and not card.is_crystal:
             self.fail("204.3", f"{card.name} has no activation symbol", fatal=True)
@@ -693,13 +695,13 @@ class Referee:
             p = m.perm(entry["uid"])
             if p is None or p["ctrl"] != by:
                 outcome = "fizzled"  # 200.7, 214.5
-            else:
-                follow.append(("counter", entry["uid"]))
+            follow.append(("spent", entry))  # 209.2c: resolved or prevented alike
             self.resolved = entry["card"]
         elif kind == "move":
             src, e = m.find(entry["uid"])
             if e is None or e["ctrl"] != by:
                 outcome = "fizzled"  # 214.5
+                follow.append(("spent", entry))  # 209.2c: prevented, as resolved
             else:
                 to = src
                 free = [d for d in entry["path"] if d not in m.dots or d == src]
@@ -729,10 +731,8 @@ class Referee:
         for what, arg in follow:
             if what == "start":
                 self._start_dot(arg)
-            elif what == "counter":
-                p = m.perm(arg)
-                if p is not None and p["counters"].get("activation", 1) <= 0:
-                    m._perm_left(uid=arg, code=p["code"], cause="209.2c", line=self.line)
+            elif what == "spent":
+                self._spent(arg)
             elif what == "moved":
                 e = m.dots.get(arg)
                 self._start_dot(arg)
@@ -740,6 +740,20 @@ class Referee:
                     self._leave_play(arg, "209.2c")
                 if e is not None and e["life"] and board.dots[arg].is_end and m.dots.get(arg) is e:
                     m._ended(winner=e["ctrl"], reason="ending_dot", line=self.line)  # 602.2, 106.2
+
+    def _spent(self, entry: dict) -> None:
+        """209.2c: a permanent or summon whose Activation Counter is at 0 goes to the Discard Pile directly
+        after its activation or movement (``entry``) resolved, or was countered or prevented (it stayed in
+        play when countered, and could be activated again)."""
+        m = self.m
+        if entry["kind"] == "activate":
+            p = m.perm(entry.get("uid"))
+            if p is not None and p["counters"].get("activation", 1) <= 0:
+                m._perm_left(uid=p["uid"], code=p["code"], cause="209.2c", line=self.line)
+        elif entry["kind"] == "move":
+            dot, e = m.find(entry.get("uid"))
+            if e is not None and e["counters"].get("activation", 1) <= 0:
+                self._leave_play(dot, "209.2c")
 
     def _in_play(self, uid: int) -> bool:
         return self.m.find(uid)[1] is not None or self.m.perm(uid) is not None
@@ -795,6 +809,8 @@ class Referee:
             if op == "raise_cost":
                 args["payer"] = entry["by"]
         m._effect(player=self.by, source=r["source"], op=op, args=args, rec=self._carry(), line=self.line)
+        if op == "counter_action":
+            self._spent(entry)  # 209.2c: countered, as resolved
         if op == "destroy":
             self._leave_play(dot, "effect")
         elif op == "place":
