@@ -40,6 +40,21 @@ def test_x610z_200_5_underpaying_with_nothing_left_fails_and_the_card_returns():
     assert m.stack == [] and "A1-030" in m.p["P1"]["hand"] and m.p["P1"]["pool"] == {}
 
 
+def test_x610z_200_5_a_cost_that_cannot_be_met_is_paid_up_to_its_total_in_any_type():
+    """"the amount he can't pay in a specific type must be payed with energy of any type (to a maximum
+    of the energy required)": B2 in the pool, Bullseye costs M1; paying B1 is the whole duty (it was
+    refused as "as much as possible must be paid"), the action fails and the card returns."""
+    recs = T1 + gain("P1", B=1) + [r("cast", "P1", card="A1-030", pay={"B": 1}, target="S4")]
+    m = legal(recs)
+    assert m.stack == [] and "A1-030" in m.p["P1"]["hand"] and m.p["P1"]["pool"] == {"B": 1}
+    over = T1 + gain("P1", B=1) + [r("cast", "P1", card="A1-030", pay={"B": 2}, target="S4")]
+    refused(over, "200.5", contains="more than the cost")
+    m, ref = run(over, strict=False)  # as played: the violation, and the action fails all the same
+    assert [v.rule for v in ref.found] == ["200.5"] and m.stack == [] and "A1-030" in m.p["P1"]["hand"]
+    refused(T1 + gain("P1", B=1) + [r("cast", "P1", card="A1-030", pay={}, target="S4")], "200.5",
+            contains="as much as possible")
+
+
 def test_x610z_200_5_a_reactivated_crystal_counts_as_available_energy():
     recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("crystal", "P1", card="A1-010"),
                     r("cast", "P1", card="A1-030", pay={}, target="S4")]

@@ -72,8 +72,9 @@ def payment(cost: dict, pay: dict, pool: dict, *, wild: int = 0, extra: dict | N
         if n > pool.get(t, 0):
             return PAID, ("200.5", f"pays {t}{n} but the Energy Pool holds {t}{pool.get(t, 0)}")
     want, give = _total(cost), _total(pay)
-    if give > want:
-        return PAID, ("200.5", f"pays {energy_text(pay)}, more than the cost {energy_text(cost)}")
+    if give > want:  # (an action whose cost could not be met fails all the same)
+        return (PAID if could_meet(cost, pool, wild, extra) else FAILS), \
+            ("200.5", f"pays {energy_text(pay)}, more than the cost {energy_text(cost)}")
     if proper(cost, pay):
         return PAID, None
     if could_meet(cost, pool, wild, extra):
@@ -84,8 +85,10 @@ def payment(cost: dict, pay: dict, pool: dict, *, wild: int = 0, extra: dict | N
                                     f"needs its own energy type")
         return PAID, (under_rule, f"pays {energy_text(pay)}, less than {energy_text(cost)}, "
                                   f"while the energy for it was available")
+    # 200.5: what cannot be paid in its type is paid with energy of any type, "to a maximum of the energy
+    # required": as much as possible up to the cost's total (paying the total in the wrong types is that)
     left = add(pool, {t: -n for t, n in pay.items()})
-    if _total(left) > 0 or wild or _total(extra or {}):
+    if give < want and (_total(left) > 0 or wild or _total(extra or {})):
         return FAILS, ("200.5", f"cannot meet {energy_text(cost)} and pays {energy_text(pay)} while energy "
                                 f"remained: as much as possible must be paid")
     return FAILS, None
