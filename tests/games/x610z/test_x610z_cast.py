@@ -66,6 +66,16 @@ def test_x610z_207_5a_permanent_summon_effect_is_fixed_on_its_target():
     assert boots["on"] == m.dots["S1"]["uid"]
 
 
+def test_x610z_208_2_a_permanent_effect_cast_on_an_opponents_summon_is_under_its_controller():
+    """"it's put under the control of that Summon's / Energy Crystal's / Effect's controller": P1's Swift
+    Boots on P2's Life Base is P2's to control (it stayed P1's), and P1's card all the same."""
+    m = legal(T1 + [r("cast", "P1", card="A1-040", pay={"B": 1}, target="S4")] + pp("P1"))
+    boots = next(p for p in m.perms if p["code"] == "A1-040")
+    assert (boots["owner"], boots["ctrl"], boots["on"]) == ("P1", "P2", m.dots["S4"]["uid"])
+    own = legal(T1 + [r("cast", "P1", card="A1-040", pay={"B": 1}, target="S1")] + pp("P1"))
+    assert next(p for p in own.perms if p["code"] == "A1-040")["ctrl"] == "P1"
+
+
 def test_x610z_204_3_only_an_effect_with_an_activation_symbol_is_activated():
     recs = T1 + [r("cast", "P1", card="A1-040", pay={"B": 1}, target="S1")] + pp("P1") + \
         [r("activate", "P1", effect="A1-040", pay={})]

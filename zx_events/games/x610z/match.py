@@ -289,8 +289,12 @@ class Match(Aggregate):
             if done and entry.get("summon"):
                 self.dots[facts["dot"]] = self._summon(card, by, by, entry["summon"])
             elif done and entry.get("permanent"):
-                self.perms.append({"uid": self._uid(), "code": card, "kind": "effect", "owner": by, "ctrl": by,
-                                   "act": False, "on": facts.get("on"), "counters": dict(entry.get("counters") or {})})
+                # 208.2: cast on a Summon, Energy Crystal or Effect, it is under that object's controller
+                on = facts.get("on")
+                host = (self.find(on)[1] or self.perm(on)) if on is not None else None
+                self.perms.append({"uid": self._uid(), "code": card, "kind": "effect", "owner": by,
+                                   "ctrl": host["ctrl"] if host is not None else by, "act": False, "on": on,
+                                   "counters": dict(entry.get("counters") or {})})
             else:  # 206.2b a resolved non permanent, 208.5 / 200.4 a fizzled card
                 self.p[by]["discard"].append(card)
         elif kind == "move" and done:
