@@ -332,3 +332,19 @@ def test_verify_of_an_empty_store_says_it_holds_no_match(store_url):
     r = cli(store_url, "verify")
     assert r.exit_code == 0 and "0 intact, 0 failed" in r.stderr
     assert "store seal: none yet: the store holds no match" in r.stderr and "before zx-events 0.2.0" not in r.stderr
+
+
+def test_the_audit_of_a_record_whose_kind_was_rewritten_says_so_not_an_internal_error(sealed, store_url):
+    """A stored record's kind changed in SQL ("pass" -> "Pass"): zx audit said "internal error:
+    AttributeError: 'Referee' object has no attribute 'do_Pass'" (and the server answered 500)."""
+    svc, t, _ = sealed
+    seq = next(s for s in range(2, 40) if (svc.mapper.transcoder.decode(t.state(MATCH, s)).get("rec") or {}).get("do")
+               == "pass")
+    state = svc.mapper.transcoder.decode(t.state(MATCH, seq))
+    state["rec"]["do"] = "Pass"
+    t.set_state(MATCH, seq, svc.mapper.transcoder.encode(state))
+    r = cli(store_url, "audit", MATCH, "--format", "json")
+    assert r.exit_code == 1 and "internal error" not in r.output, r.output
+    out = json.loads(r.stdout.splitlines()[0])  # (one JSON object a line: one audited match)
+    assert any(f["kind"] == "format" and "unknown record kind 'Pass'" in f["message"] for f in out["violations"])
+    assert out["integrity"] == "altered" and f"warning: {MATCH}" in r.stderr
