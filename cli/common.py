@@ -20,7 +20,10 @@ def service(ctx: click.Context, *, create: bool = False):
     except ZXError as e:  # StoreError: says which store and why, without the password
         raise click.ClickException(str(e)) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
-        raise click.ClickException(f"cannot open the store {ctx.obj['store'] or ''}: {e}") from None
+        from zx_events.store import redacted
+
+        raise click.ClickException(redacted(f"cannot open the store {ctx.obj['store'] or ''}: {e}",
+                                            ctx.obj["store"])) from None
 
 
 def summaries(ctx: click.Context) -> list[dict]:

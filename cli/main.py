@@ -90,9 +90,16 @@ class ZXGroup(click.Group):
         except Exception as e:
             if not _store_failure(e):
                 raise
+            from zx_events.store import redacted
+
             store = (ctx.obj or {}).get("store") or "zx-store.sqlite"
-            raise click.ClickException(f"the store {store} failed: {type(e).__name__}: {e} (is it damaged? "
-                                       f"`zx verify` checks it; restore it from a backup)") from None
+            if "permission denied" in str(e) or "readonly database" in str(e):
+                advice = ("the role or user may not do that: docs/deployment.md lists the grants a reader and an "
+                          "importer need")
+            else:
+                advice = "is it damaged? `zx verify` checks it; restore it from a backup"
+            raise click.ClickException(redacted(f"the store {store} failed: {type(e).__name__}: {e} ({advice})",
+                                                store)) from None
 
 
 def _store_failure(e: Exception) -> bool:

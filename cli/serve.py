@@ -40,7 +40,10 @@ def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False
     except ZXError as e:
         raise click.ClickException(e.message) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
-        raise click.ClickException(f"cannot open the store {ctx.obj.get('store') or ''}: {e}") from None
+        from zx_events.store import redacted
+
+        raise click.ClickException(redacted(f"cannot open the store {ctx.obj.get('store') or ''}: {e}",
+                                            ctx.obj.get("store"))) from None
 
 
 def _loopback(host: str) -> bool:

@@ -206,3 +206,67 @@ def test_a_read_command_on_a_missing_postgres_schema_creates_nothing(postgres_se
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(zx, ["--store", url, "matches", "--format", "csv"])
     assert r.exit_code == 0 and len(r.stdout.splitlines()) == 2
+
+
+@pytest.mark.postgres
+def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_table(postgres_server, tmp_path):
+    """docs/deployment.md's reader grants (USAGE on the schema, SELECT on both tables, INSERT on the
+    snapshots): zx verify failed ("permission denied for schema", then "is it damaged?") and every view of
+    zx serve answered 500, because opening the snapshots ran CREATE TABLE IF NOT EXISTS, which needs
+    CREATE on the schema. And a read command or zx serve made the snapshots table again once dropped."""
+    import uuid
+    from urllib.parse import urlparse
+
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+    from zx_events.store import connect_postgres, postgres_env
+
+    url = postgres_server.fresh_url()
+    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
+    env = postgres_env(url)
+    schema, role = env["POSTGRES_SCHEMA"], f"zx_reader_{uuid.uuid4().hex[:8]}"
+    u = urlparse(url)
+    reader = u._replace(netloc=f"{role}@{u.hostname}:{u.port}").geturl()
+    tables = f'"{schema}".matches_events, "{schema}".matches_snapshots'
+    with connect_postgres(env) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
+        conn.execute(f'GRANT SELECT ON {tables} TO "{role}"')
+        conn.execute(f'GRANT INSERT ON "{schema}".matches_snapshots TO "{role}"')
+    try:
+        match = "hand-first-turns-001"
+        for args in (["verify", match], ["audit", match], ["replay", match, "--event", "9", "--as", "P1"], ["matches"]):
+            r = CliRunner().invoke(zx, ["--store", reader, *args])
+            assert r.exit_code == 0 and "permission denied" not in r.output, (args, r.output)
+        with TestClient(create_app(reader, analytics=tmp_path / "none.duckdb")) as c:
+            assert c.get(f"/api/matches/{match}/view", params={"at": 9, "as": "P1"}).status_code == 200
+        with connect_postgres(env) as conn:  # dropped: no reader and no server makes it again
+            conn.execute(f'DROP TABLE "{schema}".matches_snapshots')
+        for args in (["verify"], ["audit", match], ["matches"], ["replay", match, "--event", "9"]):
+            assert CliRunner().invoke(zx, ["--store", url, *args]).exit_code == 0, args
+        with TestClient(create_app(url, analytics=tmp_path / "none.duckdb")) as c:
+            assert c.get(f"/api/matches/{match}/view", params={"at": 9}).status_code == 200
+        with connect_postgres(env) as conn:
+            assert conn.execute("SELECT to_regclass(%s)", (f'"{schema}".matches_snapshots',)).fetchone()[0] is None
+        assert CliRunner().invoke(zx, ["--store", url, "prepare"]).exit_code == 0  # a writer makes it
+        with connect_postgres(env) as conn:
+            assert conn.execute("SELECT to_regclass(%s)", (f'"{schema}".matches_snapshots',)).fetchone()[0] is not None
+    finally:
+        with connect_postgres(env) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')
+
+
+def test_a_store_password_never_reaches_a_message():
+    """A password with an unencoded #, ? or / cut urlparse's netloc short and stayed in the message, and
+    three messages printed the URL as given."""
+    from zx_events.store import _redact, redacted
+
+    for password in ("Hunter2pw", "Hunter#2pw", "Hun/ter?2", "a@b#c"):
+        url = f"postgresql://postgres:{password}@127.0.0.1:1/db?sslmode=disable"
+        assert password not in _redact(url) and _redact(url).startswith("postgresql://postgres:***@")
+        assert password not in redacted(f"cannot open the store {url}: failed for {password}", url)
+        r = CliRunner().invoke(zx, ["--store", url, "matches"])  # nothing listens on port 1
+        assert r.exit_code == 1 and password not in r.output and "Traceback" not in r.output, r.output
+    assert _redact("postgresql://postgres@127.0.0.1:5432/db") == "postgresql://postgres@127.0.0.1:5432/db"

@@ -98,10 +98,14 @@ def names_for(match: Match) -> CardNames:
 
 # ---------------------------------------------------------------------- reading the store
 def _snapshots(svc: Any) -> EventStore:
-    """The application's snapshot store, or one opened on the same datastore (same table)."""
+    """The application's snapshot store, or one opened on the same datastore (same table). On
+    PostgreSQL its table is made here when missing (a writer: ``zx prepare``, a seek that files
+    snapshots), by the store's guarded creation; a store opened to read creates none."""
     if svc.snapshots is not None:
         return svc.snapshots
     store = _OWN_STORES.get(svc)
+    if store is None and svc.store.kind == "postgres" and not _pg_snapshot_table(svc):
+        svc.recorder.create_table()  # (both tables, under the advisory lock, only what is missing)
     if store is None:
         recorder = svc.factory.aggregate_recorder(purpose="snapshots")
         store = svc.factory.event_store(mapper=svc.mapper, recorder=recorder)
@@ -109,11 +113,23 @@ def _snapshots(svc: Any) -> EventStore:
     return store
 
 
+def _pg_snapshot_table(svc: Any) -> bool:
+    """Whether a PostgreSQL store has its snapshots table (read, never created)."""
+    rec = svc.recorder
+    table = f'"{rec.datastore.schema}"."{rec.events_table_name.removesuffix("_events")}_snapshots"'
+    with rec.datastore.get_connection() as conn:
+        return conn.execute("SELECT to_regclass(%s) IS NOT NULL AS ok", (table,)).fetchone()["ok"] is True
+
+
 def _stored_snapshots(svc: Any) -> EventStore | None:
     """The snapshot store for a reader that writes nothing (``seek(prepare=False)``): None while a
     SQLite file has no snapshot table yet (the first seek that files snapshots, or ``zx prepare``,
     creates it; opening the store through ``_snapshots`` would create it here)."""
-    if svc.store.kind != "sqlite" or svc.snapshots is not None or svc in _OWN_STORES:
+    if svc.snapshots is not None or svc in _OWN_STORES:
+        return _snapshots(svc)
+    if svc.store.kind == "postgres":
+        return _snapshots(svc) if _pg_snapshot_table(svc) else None
+    if svc.store.kind != "sqlite":
         return _snapshots(svc)
     try:
         found = svc.read_one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [SNAPSHOT_TABLE])

@@ -109,6 +109,10 @@ def resolve_store(store: str | None = None, *, prepare: bool = True, create: boo
     schema when ``create``).
     """
     config = parse_store(store)
+    if config.kind == "postgres" and not create:
+        # a reader creates no table (zx serve recreated a dropped snapshots table; and CREATE TABLE IF NOT
+        # EXISTS needs the CREATE privilege a reader role lacks, even when the table is there)
+        config.env["CREATE_TABLE"] = "n"
     if config.kind == "postgres" and prepare:
         prepare_postgres(config, create=create)
     elif config.kind == "sqlite":
@@ -272,11 +276,27 @@ def postgres_env(url: str) -> dict[str, str]:
     return env
 
 
+# the password of a URL: what follows "scheme://user:" up to the last "@" (a password may hold an unencoded
+# "#", "?", "/" or "@", where urlparse cuts the netloc short and left it in the message)
+_PASSWORD = re.compile(r"^([a-z][a-z0-9+.-]*://[^:/@?#]*:)(.*)@", re.IGNORECASE | re.DOTALL)
+
+
 def _redact(url: str) -> str:
-    u = urlparse(url)
-    if u.password is None:
-        return url
-    return u._replace(netloc=u.netloc.replace(f":{u.password}@", ":***@", 1)).geturl()
+    m = _PASSWORD.match(url)
+    return url if m is None else m.group(1) + "***" + url[m.end() - 1:]
+
+
+def redacted(text: str, url: str | None) -> str:
+    """``text`` (a message) with the store ``url`` and its password, wherever they appear, hidden."""
+    if not url:
+        return text
+    m = _PASSWORD.match(url)
+    text = text.replace(url, _redact(url))
+    if m is not None and m.group(2):
+        for secret in {m.group(2), unquote(m.group(2))}:
+            if len(secret) >= 3:  # (a one-character password would blank the whole message)
+                text = text.replace(secret, "***")
+    return text
 
 
 def connect_postgres(env: dict[str, str], *, autocommit: bool = True):
