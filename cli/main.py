@@ -185,6 +185,12 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
         click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
     svc = service(ctx, create=True)  # (after every argument is checked)
+    from zx_events.store import write_refusal
+
+    refusal = write_refusal(svc.store)
+    if refusal is not None:
+        svc.close()
+        raise click.ClickException(refusal)
     total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
     outcomes = []
     with progress(max(1, total), "importing", enabled=total > 2_000_000) as bar:

@@ -241,6 +241,9 @@ def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_ta
             assert r.exit_code == 0 and "permission denied" not in r.output, (args, r.output)
         with TestClient(create_app(reader, analytics=tmp_path / "none.duckdb")) as c:
             assert c.get(f"/api/matches/{match}/view", params={"at": 9, "as": "P1"}).status_code == 200
+        # an import as the reader: its cause at once (it was "pipeline aborted ... run the import again")
+        r = CliRunner().invoke(zx, ["--store", reader, "import", "--no-analytics", str(EXAMPLE)])
+        assert r.exit_code == 1 and f"the role {role} may not write" in r.output and "lacks INSERT" in r.output
         with connect_postgres(env) as conn:  # dropped: no reader and no server makes it again
             conn.execute(f'DROP TABLE "{schema}".matches_snapshots')
         for args in (["verify"], ["audit", match], ["matches"], ["replay", match, "--event", "9"]):

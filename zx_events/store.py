@@ -347,6 +347,23 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
                          f"{_first_line(e)}") from None
 
 
+def write_refusal(config: StoreConfig) -> str | None:
+    """Why the role of a PostgreSQL store may not import into it (it lacks INSERT on the events
+    table), or None. An import without it failed after two seconds of retries with "pipeline aborted ...
+    run the import again", the cause only in the server's log."""
+    if config.kind != "postgres":
+        return None
+    env = config.env
+    table = f'"{env["POSTGRES_SCHEMA"]}".matches_events'
+    with connect_postgres(env) as conn:
+        row = conn.execute("SELECT to_regclass(%s) IS NOT NULL AND NOT has_table_privilege(to_regclass(%s), 'INSERT'), "
+                           "current_user", (table, table)).fetchone()
+    if row[0]:
+        return (f"the role {row[1]} may not write {config.label}: it lacks INSERT on {table} (docs/deployment.md "
+                f"lists the grants of an importer); nothing was imported")
+    return None
+
+
 def _first_line(e: BaseException) -> str:
     text = str(e).strip()
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
