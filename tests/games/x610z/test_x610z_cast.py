@@ -76,10 +76,10 @@ def test_x610z_208_2_a_permanent_effect_cast_on_an_opponents_summon_is_under_its
     assert next(p for p in own.perms if p["code"] == "A1-040")["ctrl"] == "P1"
 
 
-def test_x610z_204_3_only_an_effect_with_an_activation_symbol_is_activated():
+def test_x610z_207_6_only_an_effect_with_an_activation_symbol_is_activated():
     recs = T1 + [r("cast", "P1", card="A1-040", pay={"B": 1}, target="S1")] + pp("P1") + \
         [r("activate", "P1", effect="A1-040", pay={})]
-    refused(recs, "204.3")
+    refused(recs, "207.6")
 
 
 WATCH = T1 + [r("effect", "P1", source="A1-031", op="search", card="A1-050")] + [

@@ -65,10 +65,10 @@ def test_x610z_206_1e_an_activated_crystal_gives_no_energy():
     refused(T1 + [r("energy", "P1", crystal="A1-011")], "206.1e")
 
 
-def test_x610z_203_3_a_crystal_produces_only_its_types():
+def test_x610z_203_2a_a_crystal_produces_only_its_types():
     recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("crystal", "P1", card="A1-011"),
                     r("energy", "P1", crystal="A1-011", type="M")]
-    refused(recs, "203.3", contains="cannot produce M")
+    refused(recs, "203.2a", contains="cannot produce M")
 
 
 def test_x610z_403_1_one_energy_crystal_card_per_turn():

@@ -42,12 +42,12 @@ class Dot:
 
     @property
     def no_attack(self) -> bool:
-        """603.1, 601.6: red No Attack Dots, and every Starting Dot."""
+        """603.1, 601.7: red No Attack Dots, and every Starting Dot."""
         return self.kind in ("no_attack", "start")
 
     @property
     def warp(self) -> bool:
-        """601.7, 602.4: Starting and Ending Dots are Warp Dots."""
+        """601.6, 602.4: Starting and Ending Dots are Warp Dots."""
         return self.kind in ("start", "end")
 
 

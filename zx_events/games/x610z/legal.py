@@ -131,7 +131,7 @@ def legal_records(m: Match, cat: Catalog, board: Board, player: str, order: Deck
             out.append(_rec("turn", player))
         return out
     active = player == m.active
-    for p in m.perms:  # 203.3: energy needs no priority, in any phase
+    for p in m.perms:  # 200.2, 201.3 (Table 1): energy needs no priority, in any phase
         if p["kind"] == "crystal" and p["ctrl"] == player and not p["act"]:
             alts = cat[p["code"]].produces
             if len(alts) == 1:

@@ -407,15 +407,15 @@ class Referee:
         alts = self.card(code).produces
         want = r.get("type")
         if not alts:
-            self.fail("203.3", f"{code} produces no energy", fatal=True)
+            self.fail("203.2a", f"{code} produces no energy", fatal=True)
         if want is None:
             if len(alts) > 1:
-                self.fail("203.3", f"{code} produces {' or '.join(''.join(a) for a in alts)}: name the type")
+                self.fail("203.2a", f"{code} produces {' or '.join(''.join(a) for a in alts)}: name the type")
             alt = alts[0]
         else:
             alt = next((a for a in alts if want in a), None)
             if alt is None:
-                self.fail("203.3", f"{code} cannot produce {want} energy")
+                self.fail("203.2a", f"{code} cannot produce {want} energy")
                 alt = alts[0]
         etype = want if want in alt else next(iter(alt))
         m._energy(player=self.by, uid=crystal["uid"], type=etype, amount=alt[etype], rec=self._carry(), line=self.line)
@@ -534,7 +534,7 @@ class Referee:
             self.fail("209.2a", f"{code} has no activation left (its Activation Counter is 0)", fatal=True)
         card = self.card(code)
         if card.activation_cost is None and not card.is_crystal:
-            self.fail("204.3", f"{card.name} has no activation symbol", fatal=True)
+            self.fail("207.6", f"{card.name} has no activation symbol", fatal=True)
         entry: dict[str, Any] = {"id": self.line, "kind": "activate", "by": self.by, "card": code,
                                  "uid": perm["uid"]}
         target = self._target(card, r) if "target" in r else None

@@ -35,7 +35,7 @@ RULES: dict[str, str] = {
     "202.8": "In one turn a summon moves and attacks in one direction",
     "202.9": "No sharp turn (under 90 degrees) in a movement",
     "203.2b": "Colorless energy pays only Colorless costs",
-    "203.3": "A crystal produces one of the energy types it names",
+    "203.2a": "A crystal produces one of the energy types it names (the type is on the card)",
     "204.1b": "Each specific part of a cost is paid with its own type",
     "206.1a": "Permanents: by the active player in his Action Phase",
     "206.1e": "An activated permanent cannot be used until reactivated",
@@ -71,6 +71,6 @@ def title(rule: str) -> str:
 RULES.update({
     "200.1b": "Energy Crystal Cards are cast with a crystal record (non stackable)",
     "201.2": "The stack: an effect names an action on it",
-    "204.3": "Activation Cost: only an Effect with an activation symbol is activated",
+    "207.6": "Only an Effect whose activated effect begins with an Activation Symbol is activated",
     "210.4": "The source of damage is in play (or resolving)",
 })
