@@ -194,3 +194,19 @@ def test_202_8d_a_shift_does_not_stand_alone_on_square():
     recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "EX-R03",
                      "from": "dynamis", "to": "square", "dest": "c2", "owner": "P1"}]
     rejects(recs, "202.8d", line_of(recs, len(recs) - 1), hdr=hdr)
+
+
+def test_303_6a_an_effect_on_the_player_card_or_a_link_leaves_the_zx_on_that_square():
+    """``target: player`` or ``link`` says what on the Square the effect acts on (docs/match-log.md;
+    202.13f, 303.6a): a destroy, damage, power or sleep effect aimed at the Player card or a Link was
+    applied to the Z/X standing there (it left the Square, and an attack on the player was accepted)."""
+    for effect in ({"op": "destroy"}, {"op": "damage", "amount": 9000}, {"op": "power", "delta": -9000, "until": "end_of_turn"},
+                   {"op": "sleep"}):
+        for target in ("player", "link"):
+            rec = {"do": "effect", "by": "P1", "source": "b2", "square": "b3", "target": target, **effect}
+            m = run([*BOARD, rec], strict=False).match
+            zx = m.sq["b3"]
+            assert zx is not None and zx["code"] == "U01-003", (effect, target)
+            assert (zx["dmg"], zx["mods"], zx["sleep"]) == (0, [], False), (effect, target)
+    m = run([*BOARD, {"do": "effect", "by": "P1", "source": "b2", "op": "destroy", "square": "b3"}], strict=False).match
+    assert m.sq["b3"] is None  # (aimed at the Z/X itself: destroyed, as before)

@@ -496,18 +496,23 @@ class Match(Aggregate):
 
 
 # ---------------------------------------------------------------------- effect ops (state only)
-def _entry_at(m: Match, square: str | None) -> dict | None:
+def _entry_at(m: Match, square: str | None, a: dict | None = None) -> dict | None:
+    """The Z/X (or card) on ``square``; None when the effect (``a``) targets the Player card or a Link
+    there, which the rules treat apart (202.13f, 303.6a): such an effect was applied to the Z/X on that
+    Square, which then left it, and an attack on the player was accepted."""
+    if a is not None and a.get("target") in ("player", "link"):
+        return None
     return m.sq.get(square) if square else None
 
 
 def _op_power(m: Match, player: str, a: dict) -> None:
-    e = _entry_at(m, a.get("square"))
+    e = _entry_at(m, a.get("square"), a)
     if e is not None:
         e["mods"].append([int(a.get("delta", 0)), a.get("until", "end_of_turn")])
 
 
 def _op_damage(m: Match, player: str, a: dict) -> None:
-    e = _entry_at(m, a.get("square"))
+    e = _entry_at(m, a.get("square"), a)
     if e is not None:
         e["dmg"] += int(a.get("amount", 0))
 
@@ -518,7 +523,7 @@ def _op_destroy(m: Match, player: str, a: dict) -> None:
         if links:
             links.pop()  # 915: the Link is banished
         return
-    e = _entry_at(m, a.get("square"))
+    e = _entry_at(m, a.get("square"), a)
     if e is not None:  # 1007: a Z/X to its owner's Charge, another card (face-down, no Z/X) to Trash
         m._leave_square(a["square"], "trash" if e.get("up") is False else "charge")
 
@@ -594,7 +599,7 @@ def _tie_force(m: Match, added: list, a: dict) -> None:
 def _op_state(sleep: bool):
     def apply(m: Match, player: str, a: dict) -> None:
         if a.get("square"):
-            e = _entry_at(m, a["square"])
+            e = _entry_at(m, a["square"], a)
             if e is not None:
                 e["sleep"] = sleep
         elif a.get("resource"):
