@@ -292,3 +292,14 @@ def test_lenient_mode_records_every_violation_and_goes_on():
     assert got == [(n, "503.3"), (n + 2, "504.3"), (n + 3, "602.1b")]
     assert [v["rule"] for v in c.match.violations] == ["503.3", "504.3", "602.1b"]
     assert c.match.phase == "over"
+
+
+def test_505_3_only_the_turn_player_ignites_and_only_before_the_main_phase():
+    """505.3 was reported (the non-turn player's Ignition, or one after the Ignition Phase) and asserted
+    by no test."""
+    recs = [*BOARD, {"do": "ignition", "by": "P2", "charge": "U01-005", "revealed": "U01-008"}]
+    err = rejects(recs, "505.3", last(recs))
+    assert "P2" in err.message
+    late = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"},  # (the Main Phase began)
+            {"do": "ignition", "by": "P1", "charge": "R01-001", "revealed": "R01-013"}]
+    rejects(late, "505.3", last(late))
