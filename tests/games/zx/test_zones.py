@@ -210,3 +210,14 @@ def test_303_6a_an_effect_on_the_player_card_or_a_link_leaves_the_zx_on_that_squ
             assert (zx["dmg"], zx["mods"], zx["sleep"]) == (0, [], False), (effect, target)
     m = run([*BOARD, {"do": "effect", "by": "P1", "source": "b2", "op": "destroy", "square": "b3"}], strict=False).match
     assert m.sq["b3"] is None  # (aimed at the Z/X itself: destroyed, as before)
+
+
+def test_302_1b_a_card_an_effect_puts_on_square_is_controlled_by_its_owner():
+    """"Unless otherwise specified, the controller of a card is the owner of that card": P2's Z/X put
+    on a3 by P1's effect was P1's to attack with (the engine gave it to whoever wrote the effect)."""
+    put = {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "U01-002", "from": "hand",
+           "to": "square", "dest": "a3", "owner": "P2"}
+    m = run([*BOARD, put], strict=False).match
+    assert (m.sq["a3"]["owner"], m.sq["a3"]["ctrl"]) == ("P2", "P2")
+    recs = [*BOARD, put, {"do": "attack", "by": "P1", "from": "a3", "target": "b3"}]
+    rejects(recs, "602.1a", line_of(recs, len(recs) - 1))

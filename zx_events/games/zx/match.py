@@ -572,11 +572,11 @@ def _op_move(m: Match, player: str, a: dict) -> None:
         return
     if dst == "square" and a.get("dest"):
         if a.get("face") == "down":  # 301.3b: a face-down card, no Z/X and no Power
-            entry = m._new_entry(code, owner, player, None, "card")
+            entry = m._new_entry(code, owner, owner, None, "card")  # 302.1b: controlled by its owner
             entry["up"] = False
             m._place(a["dest"], entry)
         else:
-            m._place(a["dest"], m._new_entry(code, owner, player, a.get("base"), a.get("kind", "zx")))
+            m._place(a["dest"], m._new_entry(code, owner, owner, a.get("base"), a.get("kind", "zx")))
     else:
         before = len(m.force)
         m._send(owner, code, a.get("kind", "card"), dst)
