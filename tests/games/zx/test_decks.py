@@ -128,21 +128,21 @@ def test_401_five_copies_of_one_code(cat, red):
     only(problems(cat, deck), "5 copies of 'Ember Whelp Scout'")
 
 
-def test_401_19_ig(cat, red):
+def test_401_nineteen_ig_cards(cat, red):
     deck = dict(red.deck)
     deck["R01-014"] -= 1  # IG event out
     deck["R01-017"] += 1  # non-IG event in
     only(problems(cat, deck), "main deck has 19 cards with the IG icon, needs exactly 20")
 
 
-def test_401_21_ig(cat, red):
+def test_401_twenty_one_ig_cards(cat, red):
     deck = dict(red.deck)
     deck["R01-017"] -= 1
     deck["R01-016"] = 1
     only(problems(cat, deck), "main deck has 21 cards with the IG icon, needs exactly 20")
 
 
-def test_401_5_lr(cat):
+def test_401_five_lr_cards(cat):
     d = deck_by_name("White Knights")
     deck = dict(d.deck)
     deck["W01-011"] -= 1  # IG, not LR
@@ -150,7 +150,7 @@ def test_401_5_lr(cat):
     only(problems(cat, deck, d.dynamis, d.player_card), "main deck has 5 Life Recovery (LR) cards, at most 4")
 
 
-def test_401_5_vb(cat, red):
+def test_401_five_vb_cards(cat, red):
     deck = dict(red.deck)
     deck["R01-015"] -= 1
     deck["K01-012"] = 1  # IG/VB
@@ -172,7 +172,7 @@ def test_401_only_zx_and_event_in_main_deck(cat, red, code):
     only(problems(cat, deck), f"main deck: {code} ")
 
 
-def test_401_17_dynamis(cat, red):
+def test_401_seventeen_dynamis_cards(cat, red):
     dyn = {"EX-R01": 4, "EX-R02": 4, "EX-R03": 4, "EX-R04": 4, "EX-U01": 1}
     only(problems(cat, red.deck, dyn), "Dynamis deck has 17 cards, at most 16")
     assert problems(cat, red.deck, {"EX-R01": 4, "EX-R02": 4, "EX-R03": 4, "EX-R04": 4}) == []
