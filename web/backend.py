@@ -137,8 +137,14 @@ STATS_TEXT = ("deck", "player", "event", "decks")  # free text in the statistics
 
 def mask_summary(row: dict[str, Any]) -> dict[str, Any]:
     """``row`` (a match summary) as a seat that is not the judge's sees it: its free text masked."""
-    mask = all_games_mask()
-    return {**row, **{k: mask(row[k]) for k in SUMMARY_TEXT if isinstance(row.get(k), str)}}
+    return {**row, **{k: masked_name(row[k]) for k in SUMMARY_TEXT if isinstance(row.get(k), str)}}
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def masked_name(text: str) -> str:
+    """``all_games_mask()(text)``, remembered: a store's names repeat (10,000 summaries took 1.0 s to
+    mask one by one, again after every import; a few distinct events, players and decks)."""
+    return all_games_mask()(text)
 
 
 @functools.lru_cache(maxsize=1)
@@ -274,8 +280,7 @@ class Backend:
                                                                   and (by or "deck") == "deck")]
         if not columns or not df.height:
             return df
-        mask = all_games_mask()
-        return df.with_columns(pl.col(c).map_elements(mask, return_dtype=pl.String) for c in columns)
+        return df.with_columns(pl.col(c).map_elements(masked_name, return_dtype=pl.String) for c in columns)
 
     def unmask(self, params: dict[str, Any]) -> dict[str, Any]:
         """Filters as a seat that is not the judge's gives them: a masked name (``Finals [card]``, as the
@@ -307,7 +312,7 @@ class Backend:
         cached = self._masked_names
         if cached is not None and cached[0] is rows:
             return cached[1]
-        mask = all_games_mask()
+        mask = masked_name
         out: dict[str, tuple[dict[str, list[str]], set[str]]] = {}
         for kind, keys in (("event", ("event",)), ("deck", ("p1_deck", "p2_deck")), ("player", ("p1", "p2"))):
             raw = {r[k] for r in rows for k in keys if isinstance(r.get(k), str)}
