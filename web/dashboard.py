@@ -17,6 +17,8 @@ from typing import Any
 
 import polars as pl
 
+from zx_events.freetext import escaped
+
 BLUE = "#3867a8"
 RED = "#c0504d"
 GREY = "#b9b9b9"
@@ -194,8 +196,7 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 def _xml_safe(value: Any) -> Any:
     """``value`` (a chart's spec) with every character XML cannot hold written as its escape (``\\x01``)."""
     if isinstance(value, str):
-        return _NOT_XML.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), value) \
-            if _NOT_XML.search(value) else value
+        return escaped(_NOT_XML, value)
     if isinstance(value, dict):
         return {_xml_safe(k): _xml_safe(v) for k, v in value.items()}
     if isinstance(value, list):

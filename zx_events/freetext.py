@@ -37,9 +37,14 @@ def printable(text: str) -> str:
     """``text`` as a terminal may show it: each control character written as its escape (``\\x1b``,
     ``\\u202e``), everything else as it is. A log's names and messages are someone else's text:
     a player named ``\\x1b]52;c;...`` wrote the clipboard of the judge who listed the matches."""
-    if not _CONTROL.search(text):
+    return escaped(_CONTROL, text)
+
+
+def escaped(chars: re.Pattern, text: str) -> str:
+    """``text`` with each character ``chars`` matches written as its escape (``\\x01``, ``\\ufffe``)."""
+    if not chars.search(text):
         return text
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return chars.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u2e3a\u2e3b\ufe58\ufe63\uff0d\u30fc]")
