@@ -115,8 +115,10 @@ def _snapshots(svc: Any) -> EventStore:
 
 def _pg_snapshot_table(svc: Any) -> bool:
     """Whether a PostgreSQL store has its snapshots table (read, never created)."""
+    from zx_events.store import snapshots_table
+
     rec = svc.recorder
-    table = f'"{rec.datastore.schema}"."{rec.events_table_name.removesuffix("_events")}_snapshots"'
+    table = f'"{rec.datastore.schema}"."{snapshots_table(rec.events_table_name)}"'
     with rec.datastore.get_connection() as conn:
         return conn.execute("SELECT to_regclass(%s) IS NOT NULL AS ok", (table,)).fetchone()["ok"] is True
 

@@ -377,6 +377,12 @@ def _first_line(e: BaseException) -> str:
     return "; ".join(reasons) or type(e).__name__
 
 
+def snapshots_table(events_table: str) -> str:
+    """The snapshots table beside a PostgreSQL events table (eventsourcing's naming: matches_events,
+    matches_snapshots)."""
+    return events_table.removesuffix("_events") + "_snapshots"
+
+
 def _make_recorder_class():
     from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder
 
@@ -396,7 +402,7 @@ def _make_recorder_class():
 
             ds = self.datastore
             snapshots = PostgresAggregateRecorder(
-                ds, events_table_name=self.events_table_name.removesuffix("_events") + "_snapshots")
+                ds, events_table_name=snapshots_table(self.events_table_name))
             tables = [f'"{ds.schema}"."{t}"' for t in (self.events_table_name, snapshots.events_table_name)]
             statements = [*self.sql_create_statements, *snapshots.sql_create_statements]
             key = int.from_bytes(hashlib.blake2b(tables[0].encode(), digest_size=8).digest(), "big", signed=True)
