@@ -314,13 +314,11 @@ class MatchService(Application[UUID]):
         It passed as unchanged, violations 0, exit 0: a judge's strict re-check said the log was clean."""
         rec = self.recorder
         if self.rows_direct:
-            row = self.read_one(f"SELECT originator_version, topic, state FROM {rec.events_table_name} WHERE "
-                                f"originator_id = ? AND topic LIKE '%:ViolationRecorded' "
-                                f"ORDER BY originator_version LIMIT 1", (oid.hex,))
+            row = self.read_one(f"SELECT originator_version, topic, state, count(*) OVER () FROM "
+                                f"{rec.events_table_name} WHERE originator_id = ? AND topic LIKE '%:ViolationRecorded' "
+                                f"ORDER BY originator_version LIMIT 1", (oid.hex,))  # the first, and how many
             first = None if row is None else self.mapper.decode(oid, row[0], row[1], row[2])
-            count = 0 if row is None else self.read_one(
-                f"SELECT count(*) FROM {rec.events_table_name} WHERE originator_id = ? "
-                f"AND topic LIKE '%:ViolationRecorded'", (oid.hex,))[0]
+            count = 0 if row is None else row[3]
         else:
             found = [s for s in rec.select_events(oid) if s.topic.endswith(":ViolationRecorded")]
             first, count = (self.mapper.to_domain_event(found[0]) if found else None), len(found)
