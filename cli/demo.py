@@ -77,13 +77,11 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
     """
     root = ctx.find_root()
     if root.params.get("store") is not None:  # zx --store X demo, or ZX_STORE: the demo makes its own store
-        source = root.get_parameter_source("store")
-        given = "ZX_STORE" if source == click.core.ParameterSource.ENVIRONMENT else "--store"
-        if given == "--store":
-            raise click.UsageError(f"zx demo makes its own store, {Path(out) / 'events.sqlite'} (--dir): --store "
-                                   f"is not used; import into your store with zx --store STORE import DIR")
-        click.echo(f"note: ZX_STORE is not used: zx demo makes its own store, {Path(out) / 'events.sqlite'}",
-                   err=True)
+        own = Path(out) / "events.sqlite"
+        if root.get_parameter_source("store") != click.core.ParameterSource.ENVIRONMENT:
+            raise click.UsageError(f"zx demo makes its own store, {own} (--dir): --store is not used; import into "
+                                   f"your store with zx --store STORE import DIR")
+        click.echo(f"note: ZX_STORE is not used: zx demo makes its own store, {own}", err=True)
     from analytics.projection import update
     from analytics.stats import NotThisGame, Stats
     from zx_events.application import MatchService
