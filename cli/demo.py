@@ -113,7 +113,7 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
     svc = MatchService(str(root / "events.sqlite"))
     paths = [str(p) for game in every for p in sorted(logs_dir.glob(f"*{game.log_suffix}"))]
     total = sum(Path(p).stat().st_size for p in paths)
-    with progress(total, "importing") as bar:  # the same import as `zx import`
+    with progress(total, "importing", in_bytes=True) as bar:  # the same import as `zx import`
         task = bar.add_task("import", total=total)
         outcomes = list(import_files(svc, paths, on_bytes=lambda n: bar.advance(task, n)))
     events = sum(o.events for o in outcomes)

@@ -193,7 +193,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         raise click.ClickException(refusal)
     total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
     outcomes = []
-    with progress(max(1, total), "importing", enabled=total > 2_000_000) as bar:
+    with progress(max(1, total), "importing", enabled=total > 2_000_000, in_bytes=True) as bar:
         task = bar.add_task("import", total=total)
         try:  # one match at a time: memory stays bounded whatever the corpus size
             for o in import_files(svc, logs, workers=workers, catalog=catalog_path, board=board_path,

@@ -185,14 +185,16 @@ class _NoBar:
         return None
 
 
-def progress(total: int, label: str, enabled: bool = True):
-    """A progress bar on stderr (shown only when there is enough work to be worth it)."""
+def progress(total: int, label: str, enabled: bool = True, *, in_bytes: bool = False):
+    """A progress bar on stderr (shown only when there is enough work to be worth it); ``in_bytes``:
+    the count is bytes read, shown as sizes (``1.2/3.2 MB``) rather than a bare number."""
     if not enabled or total < 2:
         return _NoBar()
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, DownloadColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    count = DownloadColumn() if in_bytes else MofNCompleteColumn()
+    return Progress(TextColumn(label), BarColumn(), count, TimeElapsedColumn(),
                     console=Console(file=sys.stderr), transient=False)
 
 
@@ -273,7 +275,8 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
                width: int | None = None) -> None:
     """Print a polars frame of rates: JSON/CSV with every column at full precision; a table with rates
     as percentages and their interval, fitted to the terminal (columns that do not fit are left out
-    and named on stderr; ``wide`` shows them all)."""
+    and named on stderr; ``wide`` shows them all), ``low_sample`` as a ``sample`` column marking rows
+    ``low``, left out when no row is flagged."""
     if fmt == "json":
         click.echo(json_text(df.to_dicts()))
         return
@@ -283,6 +286,9 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     from rich.console import Console
 
     headers, rows = table_rows(df)
+    if "sample" in headers and not any(r[headers.index("sample")] for r in rows):  # no row flagged: an empty column
+        at = headers.index("sample")
+        headers, rows = headers[:at] + headers[at + 1:], [r[:at] + r[at + 1:] for r in rows]
     width = width or terminal_width() or 120
     idx = list(range(len(headers))) if wide else _fit(headers, rows, width, keep, first=_primary(df.columns), wrap=24)
     table = _table(title, headers, rows, idx)

@@ -251,3 +251,38 @@ def test_an_argument_that_is_not_utf8_is_an_error_about_it_not_a_crash(tmp_path)
         assert p.returncode == 1, (command, err)
         assert "m\\udcff1" in err and "internal error" not in err and "Traceback" not in err, (command, err)
     assert {q.name for q in tmp_path.iterdir()} <= {"s.sqlite", "s.sqlite-shm", "s.sqlite-wal"}  # nothing written for it
+
+
+def test_a_table_shows_the_sample_column_only_when_a_row_is_flagged(capsys):
+    """``low_sample`` is a ``sample`` column marking rows ``low``; with no row flagged (zx demo's 80
+    games a deck) it was an empty column taking a table's width; JSON and CSV keep it always."""
+    import polars as pl
+
+    from cli.output import emit_frame
+
+    def frame(low: list[bool]) -> pl.DataFrame:
+        return pl.DataFrame({"deck": ["Red Dragons", "Blue Control"][:len(low)], "games": [80, 12][:len(low)],
+                             "win_rate": [0.5, 0.25][:len(low)], "win_rate_low": [0.4, 0.1][:len(low)],
+                             "win_rate_high": [0.6, 0.5][:len(low)], "low_sample": low})
+    emit_frame(frame([False]), "table", width=100)
+    shown = capsys.readouterr().out
+    assert "Red Dragons" in shown and "50.0% (40.0-60.0)" in shown and "sample" not in shown
+    emit_frame(frame([False, True]), "table", width=100)
+    shown = capsys.readouterr().out
+    assert "sample" in shown and [line.split("│")[-2].strip() for line in shown.splitlines()
+                                  if "Dragons" in line or "Control" in line] == ["", "low"]
+    emit_frame(frame([False]), "csv")
+    assert capsys.readouterr().out.splitlines()[0].endswith(",low_sample")
+
+
+def test_the_import_progress_counts_bytes_as_sizes(capsys):
+    """``zx import`` and ``zx demo`` advance their bar by the bytes read: shown as sizes (``3.2/3.2 MB``),
+    not as ``3165747/3165747``; other bars count their items."""
+    from cli.output import progress
+
+    with progress(3_165_747, "importing", in_bytes=True) as bar:
+        bar.advance(bar.add_task("import", total=3_165_747), 3_165_747)
+    with progress(400, "simulating") as bar:
+        bar.advance(bar.add_task("simulate", total=400), 400)
+    err = capsys.readouterr().err
+    assert "3.2/3.2 MB" in err and "3165747" not in err and "400/400" in err
