@@ -7,7 +7,7 @@ import io
 import json
 import math
 import sys
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Collection, Iterable, Sequence
 
 import click
 
@@ -235,13 +235,13 @@ def table_rows(df: Any) -> tuple[list[str], list[list[str]]]:
 
 
 def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first: Sequence[str] = (),
-         wrap: int = 30) -> list[int]:
+         wrap: int = 30, rigid: Collection[str] = ()) -> list[int]:
     """The columns (indexes) a table of ``width`` characters keeps: the first ``keep`` always, then in
     order of priority (``first``, then frame order, low-priority counts last) while they fit; long
-    text wraps at ``wrap`` characters."""
+    text wraps at ``wrap`` characters, but never in the ``rigid`` columns (a rate and its interval)."""
     def need(i: int) -> int:
         natural = max([len(headers[i]), *(len(r[i]) for r in rows)]) if rows else len(headers[i])
-        return min(natural, max(wrap, len(headers[i]))) + 3
+        return (natural if headers[i] in rigid else min(natural, max(wrap, len(headers[i])))) + 3
     order = list(range(len(headers)))
     low = [i for i in order[keep:] if headers[i] in LOW_PRIORITY or headers[i].endswith(tuple(f"_{p}" for p in LOW_PRIORITY))]
     named = [headers.index(c) for c in first if c in headers and headers.index(c) >= keep]
@@ -290,8 +290,16 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
         at = headers.index("sample")
         headers, rows = headers[:at] + headers[at + 1:], [r[:at] + r[at + 1:] for r in rows]
     width = width or terminal_width() or 120
-    idx = list(range(len(headers))) if wide else _fit(headers, rows, width, keep, first=_primary(df.columns), wrap=24)
-    table = _table(title, headers, rows, idx)
+    primary, rates = _primary(df.columns), {c for c in df.columns if _is_rate(df.columns, c)}
+    idx = list(range(len(headers)))
+    if not wide:  # long text wraps at 24 characters, or narrower where the first rate and its count need it;
+        # too narrow for both: the rate (its interval tells the sample's size) before its count
+        rate_first = primary[1:2] + primary[:1] + primary[2:]
+        for wrap, first in ((24, primary), (16, primary), (12, primary), (12, rate_first)):
+            idx = _fit(headers, rows, width, keep, first=first, wrap=wrap, rigid=rates)
+            if all(headers.index(c) in idx for c in first[:2]):
+                break
+    table = _table(title, headers, rows, idx, rigid=rates)
     natural = 1 + sum(max([len(headers[i]), *(len(r[i]) for r in rows)]) + 3 for i in idx) if rows else width
     Console(file=sys.stdout, width=max(natural, width) if wide else width, soft_wrap=False).print(table)
     _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")
@@ -308,14 +316,15 @@ def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]]) -> No
     click.echo(buf.getvalue(), nl=False)
 
 
-def _table(title: str | None, headers: Sequence[str], rows: Sequence[Sequence[str]], idx: Sequence[int]) -> Any:
+def _table(title: str | None, headers: Sequence[str], rows: Sequence[Sequence[str]], idx: Sequence[int],
+           rigid: Collection[str] = ()) -> Any:
     """A rich table of the columns ``idx`` of ``rows`` (cells already text): every header and cell as
-    plain text, never markup (``plain``); long text folds."""
+    plain text, never markup (``plain``); long text folds, but not in the ``rigid`` columns."""
     from rich.table import Table
 
     table = Table(title=title, show_lines=False, header_style="bold")
     for i in idx:
-        table.add_column(plain(printable(headers[i])), overflow="fold")
+        table.add_column(plain(printable(headers[i])), overflow="fold", no_wrap=headers[i] in rigid)
     for r in rows:
         table.add_row(*[plain(r[i]) for i in idx])
     return table

@@ -286,3 +286,25 @@ def test_the_import_progress_counts_bytes_as_sizes(capsys):
         bar.advance(bar.add_task("simulate", total=400), 400)
     err = capsys.readouterr().err
     assert "3.2/3.2 MB" in err and "3165747" not in err and "400/400" in err
+
+
+def test_a_narrow_table_wraps_long_names_to_keep_the_rate(capsys):
+    """``zx stats winrates --by archetype`` at 60 columns showed games, wins and losses but not the
+    win rate: the archetype's name took 27 of them unwrapped. Long text now wraps narrower before the
+    first rate is left out, a rate's cell never wraps, and where even that is too wide the rate
+    stays before its count."""
+    import polars as pl
+
+    from cli.output import emit_frame
+
+    df = pl.DataFrame({"game": ["x610z"], "archetype": ["M/B: Hunter Dragon + Storm Caller"], "games": [101],
+                       "wins": [45], "losses": [56], "draws": [0], "win_rate": [0.4455],
+                       "win_rate_low": [0.352], "win_rate_high": [0.543], "low_sample": [False]})
+    emit_frame(df, "table", width=60, keep=2)
+    out = capsys.readouterr()
+    header = next(line for line in out.out.splitlines() if "archetype" in line)
+    assert "games" in header and "win_rate" in header and "44.5% (35.2-54.3)" in out.out
+    assert max(len(line) for line in out.out.splitlines()) <= 60 and "wins, losses, draws" in out.err
+    emit_frame(df, "table", width=50, keep=2)
+    out = capsys.readouterr().out
+    assert "44.5% (35.2-54.3)" in out and max(len(line) for line in out.splitlines()) <= 50
