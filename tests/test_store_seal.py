@@ -348,3 +348,47 @@ def test_the_audit_of_a_record_whose_kind_was_rewritten_says_so_not_an_internal_
     out = json.loads(r.stdout.splitlines()[0])  # (one JSON object a line: one audited match)
     assert any(f["kind"] == "format" and "unknown record kind 'Pass'" in f["message"] for f in out["violations"])
     assert out["integrity"] == "altered" and f"warning: {MATCH}" in r.stderr
+
+
+def test_a_stored_topic_never_chooses_which_module_is_imported(sealed, store_url, tmp_path, monkeypatch):
+    """A topic is resolved by importing the module it names: a row's topic set to ``this:s`` made
+    ``zx replay`` print the Zen of Python, a snapshot row's made ``zx verify --format json`` do it
+    inside its JSON. A topic of no installed game (nor the seal's, nor a snapshot's) is refused
+    unimported: an event row's, a snapshot row's, and the aggregate topic inside a snapshot whose
+    check a forger recomputed."""
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    (probe / "zx_import_probe.py").write_text(f"open({str(tmp_path / 'imported')!r}, 'w').close()\nclass s: pass\n")
+    monkeypatch.syspath_prepend(str(probe))
+    svc, t, _ = sealed
+    replay.view_at(svc, WON, seq=replay.last_seq(svc, WON))  # writes the snapshots
+    seq = t.seq_of(MATCH, "zx.match:CardsDrawn")
+    t.run("UPDATE {t} SET topic = %s WHERE originator_id = %s AND originator_version = %s",
+          ("zx_import_probe:s", t.oid(MATCH), seq))
+    r = cli(store_url, "replay", MATCH, "--format", "json")
+    assert r.exit_code == 1 and f"its event seq {seq} cannot be decoded" in r.output, r.output
+    assert (json.loads(cli(store_url, "verify", MATCH, "--format", "json").stdout)[0]["status"], seq) == ("altered", seq)
+    store = replay._snapshots(svc)
+    sid = replay.snapshot_id(WON)
+    (s, *_) = store.recorder.select_events(sid)
+    snap = svc.mapper.to_domain_event(s)
+    state = dict(snap.state)
+    state[replay.CHECK_KEY] = replay.state_check(state[replay.CHAIN_KEY], state)
+    forged = svc.mapper.to_stored_event(type(snap)(originator_id=sid, originator_version=snap.originator_version,
+                                                   timestamp=snap.timestamp, topic="zx_import_probe:s", state=state))
+    table = store.recorder.events_table_name
+    for topic, body in (("zx_import_probe:s", s.state), (s.topic, forged.state)):  # the row's topic; the inner one
+        if svc.store.kind == "sqlite":
+            with sqlite3.connect(svc.store.path) as con:
+                con.execute(f"UPDATE {table} SET topic = ?, state = ? WHERE originator_id = ? AND originator_version = ?",
+                            (topic, body, sid.hex, s.originator_version))
+            con.close()
+        else:
+            t.run(f'UPDATE "{svc.store.schema}"."{table}" SET topic = %s, state = %s WHERE originator_id = %s '
+                  f'AND originator_version = %s', (topic, body, sid, s.originator_version))
+        r = cli(store_url, "verify", WON, "--format", "json")
+        assert r.exit_code == 1 and json.loads(r.stdout)[0]["status"] == "snapshot", r.output
+        fresh = MatchService(store_url)
+        assert replay.view_at(fresh, WON, seq=s.originator_version).turn >= 1  # the snapshot is not used
+        fresh.close()
+    assert not (tmp_path / "imported").exists() and "zx_import_probe" not in __import__("sys").modules

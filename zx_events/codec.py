@@ -57,10 +57,30 @@ def split_digest(state: bytes) -> tuple[bytes, bytes] | None:
     return None
 
 
+class ForeignTopic(ValueError):
+    """A stored topic that is no installed game's (nor the store seal's, nor a snapshot's): never
+    resolved, since resolving a topic imports the module it names (a store's content must never
+    choose which code runs)."""
+
+
+_OWN_TOPICS = frozenset({SNAPSHOT_TOPIC, "zx_events.ledger:Entry"})  # (ledger.TOPIC_ENTRY: ledger imports this module)
+
+
+def game_topic(topic: str) -> str:
+    """``topic`` if it belongs to an installed game (``zx.match:Started``), else ``ForeignTopic``."""
+    if not isinstance(topic, str) or topic.split(":", 1)[0] not in games.TOPIC_PREFIXES:
+        raise ForeignTopic(f"stored topic {str(topic)[:80]!r} belongs to no installed game: the store was altered "
+                           f"or written by another program (zx verify names the damage)")
+    return topic
+
+
 @lru_cache(maxsize=None)
 def event_class(topic: str) -> type:
     """The class a stored topic names, importing the game it belongs to first (``games.load_events``:
-    a store is read without importing the games whose events are not read)."""
+    a store is read without importing the games whose events are not read); a topic of no installed
+    game, the seal or a snapshot is ``ForeignTopic``, never imported."""
+    if topic not in _OWN_TOPICS:
+        game_topic(topic)
     games.load_events(topic)
     return resolve_topic(topic)
 
@@ -136,7 +156,7 @@ class MatchMapper(Mapper):
             if d.pop("_zx", None) != 2:
                 return self._old(originator_id, originator_version, topic, state)
             inner = d["state"]
-            games.load_events(d["topic"])  # the aggregate class the snapshot's mutate resolves
+            games.load_events(game_topic(d["topic"]))  # the aggregate class the snapshot's mutate resolves
             for key in _DATES:
                 if isinstance(inner.get(key), str):
                     inner[key] = datetime.fromisoformat(inner[key])
@@ -157,7 +177,7 @@ class MatchMapper(Mapper):
         event = super().to_domain_event(StoredEvent(originator_id=originator_id, originator_version=originator_version,
                                                     topic=topic, state=state))
         if topic == SNAPSHOT_TOPIC:
-            games.load_events(event.topic)  # the aggregate class the snapshot's mutate resolves
+            games.load_events(game_topic(event.topic))  # the aggregate class the snapshot's mutate resolves
         return event
 
     def fields(self, state: bytes) -> dict[str, Any]:

@@ -377,8 +377,11 @@ def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = Tru
         StoredEvent(originator_id=i, originator_version=v, topic=t, state=s)))
     start = None
     if snap:  # _read also gave the event the snapshot was taken after: the snapshot is checked against it
-        snapshot = decode(snapshot_id(match_id), *snap)
-        if rows and rows[0][0] == snap[0] and _trusted_rows(snap, rows[0], snapshot, oid, decode):
+        try:
+            snapshot = decode(snapshot_id(match_id), *snap)
+        except Exception:  # undecodable, or naming no game's aggregate (codec.ForeignTopic): altered
+            snapshot = None
+        if snapshot is not None and rows and rows[0][0] == snap[0] and _trusted_rows(snap, rows[0], snapshot, oid, decode):
             start, rows = _from_snapshot(snapshot, match_id, oid), rows[1:]
         else:  # altered, or taken after other events: never trusted; replay from the first event
             _DISTRUSTED.setdefault(svc, set()).add(match_id)
