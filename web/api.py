@@ -131,7 +131,8 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     """The match page's data: header (deck lists only for the judge), result, violations, chain."""
     from zx_events import games as registry
     from zx_events.ids import match_uuid
-    from zx_events.integrity import stored_rows, verify_rows
+    from zx_events.integrity import stored_rows
+    from zx_events.ledger import match_verdict
     from zx_events.replay import card_names
     from zx_events.seats import JUDGE, SPECTATOR
 
@@ -164,7 +165,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     players = header.get("players", {})
     if result["winner"] in players:
         result["winner_name"] = players[result["winner"]].get("name")
-    verdict = verify_rows(match_id, rows)
+    verdict = match_verdict(b.svc, match_id, match_uuid(match_id), rows=rows)  # the chain and the store seal: zx verify's
     return {"match": match_id, "game": game.key, "header": header, "result": result, "events": len(rows),
             "violations": violations,
             "chain": {"head": verdict.head, "verifies": verdict.ok, "status": verdict.status, "seq": verdict.seq,

@@ -972,3 +972,49 @@ def test_every_answer_says_nosniff(client, built):
         r = client.get(path)
         assert r.headers.get("x-content-type-options") == "nosniff", (path, r.status_code, dict(r.headers))
         assert r.headers.get_list("x-content-type-options") == ["nosniff"], path  # once
+
+
+def test_a_match_the_store_seal_refuses_is_not_shown_as_verified(tmp_path):
+    """The match page's Integrity panel and ``/api/matches/{id}`` checked the match's own chain only:
+    a match rewritten with every digest recomputed (``rewritten``) or written into the store behind
+    ``zx import`` (``added``) showed "chain verifies" while ``zx verify`` failed it (and the same
+    server's audit and replay pages warned). They now give zx verify's verdict, seal included."""
+    import subprocess
+    import sys
+
+    from zx_events.ids import match_uuid
+
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=2)
+    kept, rewritten = built.matches[:2]
+    other = tmp_path / "other.sqlite"  # the same two matches imported elsewhere, one with other bytes
+    logs = tmp_path / "other-logs"
+    logs.mkdir()
+    code = ("import sys\nfrom zx_events.application import MatchService\nfrom zx_events.logformat.reader import read_log\n"
+            "svc = MatchService(sys.argv[1])\nfor log in read_log(sys.argv[2]):\n    svc.import_log(log)\nsvc.close()\n")
+    example = Path(__file__).resolve().parents[2] / "examples" / "legal" / "first-turns.zxlog"
+    changed = logs / "changed.zxlog"  # the first match's id, another header note: a rewritten match
+    lines = example.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    added = header["match"]
+    header["match"], header["note"] = rewritten, "rewritten elsewhere"
+    changed.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    for log in (changed, example):
+        subprocess.run([sys.executable, "-c", code, str(other), str(log)], check=True, cwd=tmp_path)
+    with sqlite3.connect(built.store) as con:
+        con.execute("ATTACH ? AS other", [str(other)])
+        con.execute("DELETE FROM stored_events WHERE originator_id = ?", [match_uuid(rewritten).hex])
+        for m in (rewritten, added):
+            con.execute("INSERT INTO stored_events SELECT * FROM other.stored_events WHERE originator_id = ?",
+                        [match_uuid(m).hex])
+    con.close()
+    verdicts = {v["match"]: v["status"] for v in json.loads(
+        CliRunner().invoke(zx, ["--store", built.store, "verify", "--format", "json"]).stdout)}
+    assert (verdicts[kept], verdicts[rewritten], verdicts[added]) == ("ok", "rewritten", "added")
+    with TestClient(create_app(built.store, analytics=built.analytics)) as c:
+        for m in (rewritten, added):
+            chain = c.get(f"/api/matches/{m}").json()["chain"]
+            assert (chain["verifies"], chain["status"]) == (False, verdicts[m]), chain
+            panel = re.search(r'id="chain">([^<]*)<', c.get(f"/matches/{m}").text).group(1)
+            assert panel == f"fails verification: {verdicts[m]}"
+        assert c.get(f"/api/matches/{kept}").json()["chain"]["verifies"] is True
+        assert re.search(r'id="chain">([^<]*)<', c.get(f"/matches/{kept}").text).group(1) == "chain verifies"
