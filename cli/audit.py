@@ -176,8 +176,8 @@ def _hex_option(value: str | None, name: str) -> None:
 @click.option("--store-head", "store_head", default=None, metavar="HEX",
               help="The store head printed by an earlier zx verify (at least 16 hex digits): the seal was not rewritten.")
 @click.option("--seal", "make_seal", is_flag=True,
-              help="Then seal the matches the store seal does not list yet (a store from before 0.2.0), "
-                   "when every match verifies.")
+              help="Then seal a store from before 0.2.0 (no store seal yet), when every match verifies; a "
+                   "sealed store's matches are sealed by zx import only.")
 @format_option
 @click.pass_context
 def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, store_head: str | None,
@@ -246,15 +246,23 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
 
 
 def _seal(svc, ledger, verdicts, targets, bad) -> None:
-    """zx verify --seal: adopt the matches the seal does not list, once every match verifies."""
+    """zx verify --seal: seal a store from before the seal (no ledger yet), once every match verifies.
+    A sealed store's matches are sealed by ``zx import`` alone: one the seal does not list (``added``)
+    was written behind it, and sealing it would launder it (it did)."""
     from zx_events.ledger import adopt, read_ledger, seal_summary, sealed_entry
 
-    refusing = [v for v in bad if v.status != "added"]
-    if refusing:
-        raise click.ClickException(f"not sealing: {len(refusing)} match{'es' if len(refusing) != 1 else ''} "
+    added = [v for v in bad if v.status == "added"]
+    if added:
+        raise click.ClickException(
+            f"not sealing: {len(added)} match{'es are' if len(added) != 1 else ' is'} not in the store seal "
+            f"({', '.join(v.match for v in added[:3])}{', ...' if len(added) > 3 else ''}): written into this sealed "
+            f"store outside zx import, and a seal would vouch for them; zx import seals the matches it stores "
+            f"(remove these and import their logs)")
+    if bad:
+        raise click.ClickException(f"not sealing: {len(bad)} match{'es' if len(bad) != 1 else ''} "
                                    f"fail verification (see above); a seal would vouch for them")
     uids = dict(targets)
-    todo = [v for v in verdicts if v.status == "added" or (v.ok and not ledger.exists)]
+    todo = [v for v in verdicts if v.ok and not ledger.exists]
     if todo:
         adopt(svc.recorder, svc.mapper, [sealed_entry(v.match, uids[v.match], v.events, v.head) for v in todo])
     for v in todo:

@@ -126,6 +126,13 @@ def test_a_match_added_behind_the_importer_is_caught(sealed, store_url, tmp_path
     assert r.exit_code == 1
     (bad,) = [v for v in json.loads(r.stdout) if not v["ok"]]
     assert bad["match"] == "smuggled" and bad["status"] == "added" and "not in the store seal" in bad["message"]
+    # zx verify --seal sealed it ("sealed smuggled", exit 0) and every later verify was clean: refused now
+    entries = read_ledger(svc.recorder, svc.mapper).entries
+    r = cli(store_url, "verify", "--seal")
+    assert r.exit_code == 1 and "not sealing: 1 match is not in the store seal (smuggled)" in r.output, r.output
+    assert "outside zx import" in r.output and "sealed smuggled" not in r.output
+    assert read_ledger(svc.recorder, svc.mapper).entries == entries
+    assert cli(store_url, "verify").exit_code == 1
 
 
 def test_an_altered_seal_entry_is_caught(sealed, store_url):
