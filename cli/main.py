@@ -87,6 +87,10 @@ class ZXGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except ZXError as e:  # worded for the user wherever it was raised (a damaged match found deep in a replay)
+            if os.environ.get(DEBUG_ENV, "0") not in ("", "0"):
+                raise
+            raise click.ClickException(str(e)) from None
         except Exception as e:
             if not _store_failure(e):
                 raise

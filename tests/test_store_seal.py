@@ -182,6 +182,7 @@ def test_an_edited_snapshot_is_never_trusted(sealed, store_url):
     assert r.exit_code == 1
     (v,) = json.loads(r.stdout)
     assert v["status"] == "snapshot" and "disagrees with the events" in v["message"]
+    assert "seeks ignore it (its check fails)" in v["message"]  # it said a seek shows the altered state
 
 
 def test_a_snapshot_with_a_recomputed_check_is_caught_by_verify(sealed, store_url):
@@ -211,6 +212,7 @@ def test_a_snapshot_with_a_recomputed_check_is_caught_by_verify(sealed, store_ur
     (v,) = json.loads(r.stdout)
     # what verify says is so: a seek reads the forged state (it said seeks ignored it), until --repair
     assert v["status"] == "snapshot" and f"zx prepare --repair {WON}" in v["message"]
+    assert "a seek that reads it shows the altered state (its check was recomputed" in v["message"]
     seq = s.originator_version
     forged_turn = state["turn"]
     assert replay.view_at(MatchService(store_url), WON, seq=seq).turn == forged_turn
@@ -399,3 +401,109 @@ def test_a_stored_topic_never_chooses_which_module_is_imported(sealed, store_url
         assert replay.view_at(fresh, WON, seq=s.originator_version).turn >= 1  # the snapshot is not used
         fresh.close()
     assert not (tmp_path / "imported").exists() and "zx_import_probe" not in __import__("sys").modules
+
+
+# ---------------------------------------------------------------------- damage no command may crash on
+def test_a_null_payload_is_one_match_altered_not_an_internal_error(sealed, store_url):
+    """A NULL ``state`` in one event row stopped ``zx verify`` for the whole store (TypeError in the
+    one-pass check); now that match is ``altered`` at its seq and the others get their verdicts."""
+    svc, t, _ = sealed
+    t.run("UPDATE {t} SET state = NULL WHERE originator_id = %s AND originator_version = 20", (t.oid(WON),))
+    r = cli(store_url, "verify", "--format", "json")
+    assert r.exit_code == 1 and "internal error" not in r.output, r.output
+    if svc.store.kind == "postgres":  # eventsourcing's reader fails on the row: the command says which row to find
+        assert "holds no payload (its state is NULL)" in r.output and "WHERE state IS NULL" in r.output
+        assert "holds no payload" in cli(store_url, "replay", WON).output
+        return
+    verdicts = {v["match"]: (v["status"], v["seq"]) for v in json.loads(r.stdout)}
+    assert verdicts[WON] == ("altered", 20) and verdicts[MATCH] == ("ok", None)
+    r = cli(store_url, "replay", WON)
+    assert r.exit_code == 1 and f"its event seq 20 cannot be decoded" in r.output
+
+
+def test_a_match_whose_started_event_cannot_be_read_is_listed_as_damaged(sealed, store_url, tmp_path):
+    """Its Started payload replaced by bytes that are not JSON: ``zx matches`` (and the server's match
+    list) failed for the whole store, ``zx audit MATCH`` and a re-import of its log with internal
+    errors. Now it is listed by its stored id with the reason ``damaged``, the audit says it has no
+    readable Started event, and the import rejects the log naming the damage."""
+    svc, t, _ = sealed
+    t.set_state(MATCH, 1, b"\x00\xff")
+    r = cli(store_url, "matches", "--format", "json")
+    assert r.exit_code == 0, r.output
+    rows = {m["match"]: m for m in json.loads(r.stdout)}
+    damaged = rows[str(match_uuid(MATCH))]
+    assert (damaged["reason"], damaged["winner"], damaged["game"]) == ("damaged", None, "zx") and WON in rows
+    r = cli(store_url, "audit", MATCH)
+    assert r.exit_code == 1 and "Started event of this match is missing or cannot be decoded" in r.output
+    assert "internal error" not in r.output
+    r = cli(store_url, "import", "--no-analytics", str(LEGAL))
+    assert r.exit_code == 1 and "internal error" not in r.output
+    assert f"match {MATCH} is in the store" in r.output and "cannot be decoded as its Started event" in r.output
+    from web.app import create_app
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(store_url)) as c:
+        listed = c.get("/api/matches", params={"limit": 50})
+        assert listed.status_code == 200 and str(match_uuid(MATCH)) in listed.text
+
+
+def test_a_match_whose_started_event_was_deleted_is_named_by_audit_and_import(sealed, store_url):
+    """Seq 1 deleted: ``zx audit MATCH`` said "neither a log file nor a stored match", and importing
+    its log again said "run the import again" (a UNIQUE constraint) however often it was run."""
+    svc, t, _ = sealed
+    t.delete(MATCH, 1)
+    r = cli(store_url, "audit", MATCH)
+    assert r.exit_code == 1 and "neither a log file nor a stored match" not in r.output
+    for _ in range(2):
+        r = cli(store_url, "import", "--no-analytics", str(LEGAL))
+        assert r.exit_code == 1 and "run the import again" not in r.output
+        assert f"match {MATCH} is in the store" in r.output and "its event seq 1 is missing" in r.output
+
+
+def test_an_undecodable_store_seal_entry_stops_an_import_with_a_clear_error(sealed, store_url, tmp_path):
+    svc, t, _ = sealed
+    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = "
+          "(SELECT max(originator_version) FROM {t} WHERE originator_id = %s)",
+          (b"\x00\xff", LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID,
+           LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID))
+    log = tmp_path / "new.zxlog"
+    log.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "new-match"), encoding="utf-8")
+    r = cli(store_url, "import", "--no-analytics", str(log))
+    assert r.exit_code == 1 and "internal error" not in r.output, r.output
+    assert "the store seal's last entry" in r.output and "cannot be read" in r.output
+    assert not MatchService(store_url).has_match("new-match")
+
+
+def test_a_topic_swapped_for_another_kind_is_a_damaged_match_in_replay_and_view(sealed, store_url, tmp_path):
+    """The topic column of an attack set to ``TurnEnded`` (the payload intact): ``zx replay`` and ``zx
+    view`` failed with an internal TypeError from the library; verify says ``altered``, and they now
+    say the event cannot be applied and point to zx verify."""
+    svc, t, _ = sealed
+    seq = t.seq_of(WON, "zx.match:AttackDeclared")
+    t.run("UPDATE {t} SET topic = %s WHERE originator_id = %s AND originator_version = %s",
+          ("zx.match:TurnEnded", t.oid(WON), seq))
+    for args in (["replay", WON], ["view", WON, "-o", str(tmp_path / "v.html")]):
+        r = CliRunner().invoke(zx, ["--store", store_url, *args])
+        assert r.exit_code == 1 and "internal error" not in r.output, (args, r.output)
+        assert f"its event seq {seq} (TurnEnded) cannot be applied" in r.output and f"zx verify {WON}" in r.output
+    assert not (tmp_path / "v.html").exists()
+
+
+def test_a_class_version_written_into_a_payload_is_altered(sealed, store_url, legacy):
+    """``"class_version": 0`` added to one stored payload changes how the event is read (replay: it
+    cannot be decoded), but the digest left the key out, so verify called the match intact, in a new
+    store and in the 0.1.0 fixture with its recorded head. The digest covers it now."""
+    svc, t, _ = sealed
+    raw = t.state(WON, 20)
+    t.set_state(WON, 20, raw.replace(b'"originator_version":20,', b'"class_version":0,"originator_version":20,'))
+    (v,) = json.loads(cli(store_url, "verify", WON, "--format", "json").stdout)
+    assert (v["status"], v["seq"]) == ("altered", 20)
+    fixture = MatchService(str(legacy))
+    heads = dict(line.split()[::2] for line in (FIXTURE.parent / "zx-store-0.1.0.heads.txt").read_text().split("\n")
+                 if line.strip())
+    old = Tamper(fixture)
+    match = sorted(heads)[0]
+    body = old.state(match, 5)
+    old.set_state(match, 5, b'{"class_version":0,' + body[1:])
+    r = cli(str(legacy), "verify", match, "--head", heads[match], "--format", "json")
+    assert r.exit_code == 1 and (json.loads(r.stdout)[0]["status"], json.loads(r.stdout)[0]["seq"]) == ("altered", 5)

@@ -30,6 +30,7 @@ import orjson
 
 from zx_events import games, replay
 from zx_events.seats import JUDGE, PERSPECTIVES, event_fields
+from zx_events.ids import project
 
 FORMAT = 1  # the payload's version: viewer.js reads this one
 DEPTH = 3  # slots are the leaves of a state's JSON down to this many keys
@@ -233,7 +234,7 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
         chunk = hist.events[lo - 1: hi]
         rec = next((e.rec for e in chunk if getattr(e, "rec", None) is not None), None)
         for e in chunk:
-            match = e.mutate(match)
+            match = project(match, (e,))  # (ids.project: an event it cannot apply is a DamagedMatch)
             if cn is None:
                 cn = game.names(match)
                 info = _header_info(match, cn.mask)

@@ -134,7 +134,9 @@ class MatchService(Application[UUID]):
 
     # ------------------------------------------------------------------ import
     def stored_started(self, match_id: str) -> Any:
-        """The Started event of a stored match, or None."""
+        """The Started event of a stored match, or None when no event of it is stored; ``DamagedMatch``
+        when its first stored event is not a Started event that decodes (an event row deleted or
+        edited in the store: the import said "run the import again" for ever, zx matches failed)."""
         rec, oid = self.recorder, match_uuid(match_id)
         if self.rows_direct:
             # asked before checking every imported match: one statement on this thread's read-only
@@ -142,15 +144,27 @@ class MatchService(Application[UUID]):
             # cost half of it in the pool's check-out, and its select_events wraps the statement in
             # BEGIN ... ROLLBACK); the matches of a batch not yet committed are the caller's to know
             # (seen_in_batch), and one stored meanwhile by another importer is the insert's conflict
-            row = self.read_one(f"SELECT topic, state FROM {rec.events_table_name} WHERE originator_id = ? "
-                                f"AND originator_version = 1", (oid.hex,))
+            row = self.read_one(f"SELECT originator_version, topic, state FROM {rec.events_table_name} WHERE "
+                                f"originator_id = ? ORDER BY originator_version LIMIT 1", (oid.hex,))
             if row is None:
                 return None
-            return self.mapper.decode(oid, 1, row[0], row[1])
-        stored = rec.select_events(oid, lte=1, limit=1)
-        if not stored:
-            return None
-        return self.mapper.to_domain_event(stored[0])
+            version, topic, decode = row[0], row[1], lambda: self.mapper.decode(oid, 1, row[1], row[2])
+        else:
+            stored = rec.select_events(oid, limit=1)
+            if not stored:
+                return None
+            version, topic = stored[0].originator_version, stored[0].topic
+            decode = lambda: self.mapper.to_domain_event(stored[0])  # noqa: E731
+        if version == 1 and topic in summaries.TOPICS_STARTED:
+            try:
+                return decode()
+            except Exception:
+                pass
+        from zx_events.errors import DamagedMatch
+
+        what = "is missing" if version != 1 else "cannot be decoded as its Started event"
+        raise DamagedMatch(f"match {match_id} is in the store {self.store.label}, but its event seq 1 {what}: the "
+                           f"store was altered; zx verify {match_id} names the damage")
 
     def import_log(self, log: MatchLog, *, catalog: Catalog | None = None,
                    accept_violations: bool = False) -> ImportOutcome:
@@ -295,8 +309,8 @@ class MatchService(Application[UUID]):
         try:
             insert_sealed(self.recorder, self.mapper, stored, [seal_row(out, stored)], insert=self.insert)
         except IntegrityError:
-            existing = self.stored_started(log.match_id)
             try:
+                existing = self.stored_started(log.match_id)
                 if existing is None:
                     raise
                 self._same_or_conflict(log, existing)
@@ -347,7 +361,13 @@ class MatchService(Application[UUID]):
         return self.repository.get(match_uuid(match_id), version=version, projector_func=project)
 
     def has_match(self, match_id: str) -> bool:
-        return self.stored_started(match_id) is not None
+        """Whether any event of the match is stored (a damaged match too: what reads it says so)."""
+        from zx_events.errors import DamagedMatch
+
+        try:
+            return self.stored_started(match_id) is not None
+        except DamagedMatch:
+            return True
 
     def notifications(self, topics: list[str] | None = None, page: int = 1000,
                       start: int | None = None) -> Iterator[Any]:

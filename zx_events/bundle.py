@@ -15,6 +15,7 @@ from typing import Any
 
 from zx_events.audit import Audit, file_events, regenerate
 from zx_events import games
+from zx_events.ids import project
 
 SEATS = ("judge", "P1", "P2")
 
@@ -51,7 +52,7 @@ def _states(game, events: list, positions: set[int], names: dict[str, str]) -> d
     done = 0
     for k in sorted(positions):
         while done < k:  # a copy: an event body must not alias the events we list
-            agg = copy.deepcopy(events[done]).mutate(agg)
+            agg = project(agg, (copy.deepcopy(events[done]),))  # (ids.project: an event it cannot apply is a DamagedMatch)
             done += 1
         out[k] = None if agg is None else \
             {"seq": k, **{seat: game.build_view(agg, seat, names, seq=k).to_json() for seat in SEATS}}

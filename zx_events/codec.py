@@ -234,22 +234,29 @@ def _applier(cls: type) -> Any:
 def project(aggregate: Any, events: Any) -> Any:
     """Each event mutates the aggregate in turn, as ``event.mutate`` does (the same checks of id and
     version, the same method called with the same fields, the same version and modified_on), minus
-    the library's per-event lookups of the method and of its parameters (half of a replay)."""
-    for e in events:
-        cls = type(e)
-        a = _APPLY.get(cls)
-        if a is None:
-            a = _applier(cls)
-        if not a or aggregate is None:
-            aggregate = e.mutate(aggregate)
-            continue
-        d, ad = e.__dict__, aggregate.__dict__
-        oid = d["originator_id"]
-        if d["originator_version"] != ad["_version"] + 1 or (oid is not ad["_id"] and oid != ad["_id"]):
-            aggregate = e.mutate(aggregate)  # raises the library's own error
-            continue
-        func, names = a
-        func(aggregate, **{n: d[n] for n in names if n in d})
-        ad["_version"] = d["originator_version"]
-        ad["_modified_on"] = d["timestamp"]
+    the library's per-event lookups of the method and of its parameters (half of a replay). A stored
+    event that cannot be applied is a ``DamagedMatch`` (``ids.unappliable``)."""
+    e = None
+    try:
+        for e in events:
+            cls = type(e)
+            a = _APPLY.get(cls)
+            if a is None:
+                a = _applier(cls)
+            if not a or aggregate is None:
+                aggregate = e.mutate(aggregate)
+                continue
+            d, ad = e.__dict__, aggregate.__dict__
+            oid = d["originator_id"]
+            if d["originator_version"] != ad["_version"] + 1 or (oid is not ad["_id"] and oid != ad["_id"]):
+                aggregate = e.mutate(aggregate)  # raises the library's own error
+                continue
+            func, names = a
+            func(aggregate, **{n: d[n] for n in names if n in d})
+            ad["_version"] = d["originator_version"]
+            ad["_modified_on"] = d["timestamp"]
+    except Exception as exc:
+        from zx_events.ids import unappliable
+
+        raise unappliable(aggregate, e, exc) from exc
     return aggregate

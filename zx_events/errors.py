@@ -75,6 +75,12 @@ class ConflictError(ZXError):
     kind = "conflict"
 
 
+class DamagedMatch(ZXError):
+    """The stored events of a match cannot be replayed: one is missing or cannot be decoded."""
+
+    kind = "integrity"
+
+
 def _restore(cls: type, state: dict) -> ZXError:
     err = cls.__new__(cls)
     Exception.__init__(err, state.get("message"))

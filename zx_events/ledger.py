@@ -84,7 +84,13 @@ def _last(recorder: Any, mapper: Any) -> tuple[int, str] | None:
     rows = recorder.select_events(LEDGER_ID, desc=True, limit=1)
     if not rows:
         return None
-    digest = decode_state(mapper, rows[0]).get("digest")
+    try:
+        digest = decode_state(mapper, rows[0]).get("digest")
+    except Exception:
+        from zx_events.errors import DamagedMatch
+
+        raise DamagedMatch(f"the store seal's last entry (seq {rows[0].originator_version}) cannot be read: the store "
+                           f"was altered; nothing was imported; zx verify names the damage") from None
     return rows[0].originator_version, digest if isinstance(digest, str) else ZERO
 
 

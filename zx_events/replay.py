@@ -34,7 +34,7 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
 from zx_events import games
-from zx_events.errors import ZXError
+from zx_events.errors import DamagedMatch, ZXError  # noqa: F401 (DamagedMatch: its home before)
 from zx_events.ids import match_uuid, project
 from zx_events.seats import JUDGE, Masker, ViolationView, event_fields, plain
 
@@ -604,12 +604,6 @@ def _step(index: int, chunk: Any, match: Match, perspective: str, cn: CardNames,
                 violations=tuple(violations), state=view)
 
 
-class DamagedMatch(ZXError):
-    """The stored events of a match cannot be replayed: one is missing or cannot be decoded."""
-
-    kind = "integrity"
-
-
 def _damaged(match_id: str, expected: int, found: int | None) -> DamagedMatch:
     if found is None:
         return DamagedMatch(f"match {match_id} cannot be replayed: its event seq {expected} cannot be decoded; the "
@@ -666,13 +660,16 @@ def snapshot_problems(svc: Any, match_id: str) -> list[str]:
         chain = getattr(e, "digest", None) or ZERO_CHAIN
         expected = state_check(chain, Snapshot.take(match).state)
         try:
-            state = decode(stored).state
+            snapshot = decode(stored)
+            state = snapshot.state
         except Exception:
-            state = {}
+            snapshot, state = None, {}
         if state.get(CHAIN_KEY) != chain or state_check(chain, state) != expected:
-            problems.append(f"the replay snapshot at seq {match.version} disagrees with the events (altered): a "
-                            f"seek that reads it shows the altered state; zx prepare --repair {match_id} writes the "
-                            f"match's snapshots again from its events")
+            used = snapshot is not None and trusted(snapshot, e)  # its check recomputed by whoever altered it
+            effect = ("a seek that reads it shows the altered state (its check was recomputed to match)" if used else
+                      "seeks ignore it (its check fails) and replay the events")
+            problems.append(f"the replay snapshot at seq {match.version} disagrees with the events (altered): {effect}; "
+                            f"zx prepare --repair {match_id} writes the match's snapshots again from its events")
     for v in sorted(wanted):
         problems.append(f"a replay snapshot at seq {v} has no event at that seq")
     return problems

@@ -426,6 +426,30 @@ def _make_recorder_class():
                     conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
             ds.register_type_adapters()
 
+        # eventsourcing reads every payload with bytes(row["state"]): a row whose state someone set to NULL
+        # made every reader of the store fail with "TypeError: cannot convert 'NoneType' object to bytes"
+        def select_events(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return super().select_events(*args, **kwargs)
+            except TypeError as e:
+                raise self._null_payload(e) from None
+
+        def select_notifications(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return super().select_notifications(*args, **kwargs)
+            except TypeError as e:
+                raise self._null_payload(e) from None
+
+        def _null_payload(self, e: TypeError) -> Exception:
+            if "NoneType" not in str(e):
+                return e
+            from zx_events.errors import DamagedMatch
+
+            table = f'"{self.datastore.schema}"."{self.events_table_name}"'
+            return DamagedMatch(f"an event row of {table} holds no payload (its state is NULL): the store was altered "
+                                f"outside zx; SELECT originator_id, originator_version FROM {table} WHERE state IS NULL "
+                                f"finds it")
+
     PostgresMatchRecorder.__module__ = __name__
     PostgresMatchRecorder.__qualname__ = "PostgresMatchRecorder"
     return PostgresMatchRecorder

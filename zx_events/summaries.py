@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from typing import Any, Callable, Iterable
+from uuid import UUID
 
 import orjson
 
@@ -41,29 +42,47 @@ def update(rows: dict[Any, dict[str, Any]], notes: Iterable[tuple[int, Any, str,
     started, turn, ended = set(TOPICS_STARTED), set(TOPICS_TURN), set(TOPICS_ENDED)
     for nid, oid, topic, state in notes:
         last = nid
-        if topic in started:
-            e = fields(state)
-            h = e["header"]
-            pl = h["players"]
-            rows[oid] = {
-                "match": e["match_id"], "played_at": h.get("played_at"), "event": h.get("event"),
-                "p1": pl["P1"].get("name"), "p2": pl["P2"].get("name"),
-                "p1_deck": pl["P1"].get("deck_name"), "p2_deck": pl["P2"].get("deck_name"),
-                "turns": 0, "winner": None, "reason": None, "violations": 0,
-                "game": games.topic_key(topic),
-            }
-            continue
-        row = rows.get(oid)
-        if row is None:
-            continue
-        if topic in turn:
-            row["turns"] = max(row["turns"], fields(state)["turn"])
-        elif topic in ended:
-            e = fields(state)
-            row["winner"], row["reason"] = e["winner"], e["reason"]
-        else:
-            row["violations"] += 1
+        try:
+            if topic in started:
+                e = fields(state)
+                h = e["header"]
+                pl = h["players"]
+                rows[oid] = {
+                    "match": e["match_id"], "played_at": h.get("played_at"), "event": h.get("event"),
+                    "p1": pl["P1"].get("name"), "p2": pl["P2"].get("name"),
+                    "p1_deck": pl["P1"].get("deck_name"), "p2_deck": pl["P2"].get("deck_name"),
+                    "turns": 0, "winner": None, "reason": None, "violations": 0,
+                    "game": games.topic_key(topic),
+                }
+                continue
+            row = rows.get(oid)
+            if row is None:
+                continue
+            if topic in turn:
+                row["turns"] = max(row["turns"], fields(state)["turn"])
+            elif topic in ended:
+                e = fields(state)
+                if row["reason"] != DAMAGED:
+                    row["winner"], row["reason"] = e["winner"], e["reason"]
+            else:
+                row["violations"] += 1
+        except _NotCanonical:  # (read_sqlite: the application decodes this store's payloads)
+            raise
+        except Exception:  # a payload edited in the store: the match is listed by its stored id, as damaged
+            damaged(rows, oid, topic)
     return last
+
+
+DAMAGED = "damaged"  # the reason of a match whose stored events cannot all be read (zx verify names the damage)
+
+
+def damaged(rows: dict[Any, dict[str, Any]], oid: Any, topic: str) -> None:
+    row = rows.get(oid)
+    if row is None:
+        row = rows[oid] = {"match": str(oid if isinstance(oid, UUID) else UUID(str(oid))), "played_at": None,
+                           "event": None, "p1": None, "p2": None, "p1_deck": None, "p2_deck": None, "turns": 0,
+                           "winner": None, "reason": None, "violations": 0, "game": games.topic_key(topic)}
+    row["winner"], row["reason"] = None, DAMAGED
 
 
 class _NotCanonical(Exception):
