@@ -87,8 +87,11 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def match_page(match_id: str, b: Backend = Depends(api.backend)) -> HTMLResponse:
+    from zx_events import games as registry
+
     detail = api.match_detail(match_id, b)
-    return html_response(render("match.html", nav="matches", m=detail, seats=b.seats()))
+    return html_response(render("match.html", nav="matches", m=detail, seats=b.seats(),
+                                game=registry.get(detail["game"])))
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
@@ -102,8 +105,23 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
         raise WebError(503, "the replay viewer (web/viewer.py) is not installed in this version") from None
     # one seat per page: a page asked for as a spectator holds nothing a spectator may not see (301.3)
     return html_response(b.replays.get((match_id, perspective),
-                                       lambda: viewer_html(b.svc, match_id, seats=[perspective])),
+                                       lambda: viewer_html(b.svc, match_id, seats=[perspective],
+                                                           nav=replay_nav(match_id, perspective, b.seats()))),
                          policy="frame-ancestors 'none'")
+
+
+def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
+    """The served replay page's links: back to the match and the list, and the same match from each
+    other seat this server offers (the judge's only with --judge). Links only, no script: the page's
+    policy runs its two scripts and nothing else."""
+    from html import escape
+    from urllib.parse import quote
+
+    here = "/matches/" + quote(match_id, safe="")
+    other = " ".join(f'<a class="seat-link" id="as-{escape(s)}" href="{here}/replay?as={quote(s)}">{escape(s)}</a>'
+                     if s != perspective else f'<b class="seat-link here">{escape(s)}</b>' for s in seats)
+    return (f'<nav class="served" id="served-nav" aria-label="zx serve"><a id="back-match" href="{here}">&larr; '
+            f'{escape(match_id)}</a> · <a id="back-list" href="/matches">Matches</a> · seen from: {other}</nav>\n')
 
 
 @router.get("/dashboard", response_class=HTMLResponse)

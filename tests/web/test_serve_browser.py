@@ -225,3 +225,31 @@ def test_on_a_phone_the_charts_keep_their_size_and_scroll_sideways(browser, serv
         assert wide == [True, "auto"]
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_the_served_replay_links_back_and_to_the_other_seats_and_agrees_on_colours(browser, server, built):
+    """The served replay page was a dead end (no way back, the seat box disabled): it links to its match
+    and the list, and to the same match from each other seat the server offers (not the judge's without
+    --judge). The match page's seat badges have the viewer's colours (P1 was blue there, red here)."""
+    from selenium.webdriver.common.by import By
+
+    match = built.matches[0]
+    browser.get(f"{server}/matches/{match}")
+    wait(browser, ".seat.P1")
+    badges = browser.execute_script("return ['P1', 'P2'].map(function (s) { return "
+                                    "getComputedStyle(document.querySelector('.seat.' + s)).backgroundColor; })")
+    browser.find_element(By.ID, "replay-P1").click()
+    wait(browser, "#served-nav")
+    who = browser.execute_script("return ['P1', 'P2'].map(function (s) { return "
+                                 "getComputedStyle(document.querySelector('#match-sub .who.' + s)).color; })")
+    assert badges == who and badges[0] != badges[1]
+    links = {a.get_attribute("id"): a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "#served-nav a")}
+    assert links["back-match"] == f"{server}/matches/{match}" and links["back-list"] == f"{server}/matches"
+    assert sorted(k for k in links if k.startswith("as-")) == ["as-P2", "as-spectator"]  # no judge: no --judge
+    browser.find_element(By.ID, "as-P2").click()
+    wait(browser, "#served-nav")
+    assert browser.execute_script("return zxViewer.seat()") == "P2"
+    assert browser.execute_script("return typeof zxViewer") == "object"  # its scripts still run (CSP)
+    browser.find_element(By.ID, "back-match").click()
+    wait(browser, "#replay-P1")
+    assert browser.current_url == f"{server}/matches/{match}"

@@ -289,3 +289,25 @@ def test_life_damage_keeps_each_seats_colour_when_a_bar_is_low_sample():
     assert GREY not in fills and sorted(fills) == sorted([BLUE, RED, BLUE, RED])
     faded = [b for b in bars if f'opacity="{FADED}"' in b]
     assert len(faded) == 3
+
+
+def test_every_page_names_its_icon_inline_so_no_favicon_request_fails(built, client, tmp_path):
+    """Each served page made the browser ask for /favicon.ico, a 404 in its console: every page (and a
+    zx view file, and a zx report file) names a small icon as a data: URL, which its policy allows."""
+    match = client.get("/api/matches?limit=1").json()["matches"][0]["match"]
+    pages = {p: client.get(p, headers={"accept": "text/html"}) for p in
+             ("/matches", f"/matches/{match}", f"/matches/{match}/replay?as=P1", "/dashboard", "/about", "/nowhere")}
+    view = tmp_path / "v.html"
+    report = tmp_path / "r.html"
+    for args, out in ((["view", match, "-o", str(view)], view), (["report", "-o", str(report), "--analytics", str(built.analytics)], report)):
+        r = CliRunner().invoke(zx, ["--store", built.store, *args])
+        assert r.exit_code == 0, r.output
+    texts = {**{p: r.text for p, r in pages.items()}, "view": view.read_text(), "report": report.read_text()}
+    for name, text in texts.items():
+        icon = re.search(r'<link rel="icon" href="(data:image/svg\+xml,[^"]+)">', text)
+        assert icon, name
+        policy = pages[name].headers["content-security-policy"] if name in pages else ""
+        meta = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', text)
+        for p in filter(None, (policy, meta and meta.group(1))):
+            if "default-src 'none'" in p and "frame-ancestors 'none'" != p.strip():
+                assert re.search(r"img-src [^;]*data:", p), (name, p)

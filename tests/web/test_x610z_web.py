@@ -15,6 +15,7 @@ from web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = "x610z-sim-7-000263"  # examples/x610z/legal/life-base-destroyed.x610zlog: P2 wins on Life Base
+ENDING_DOT = "x610z-sim-9-000074"  # examples/x610z/legal/murphys-law-ending-dot.x610zlog
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +193,21 @@ def test_zx_view_of_a_stored_x610z_match_in_chromium(browser, mixed, tmp_path):
     state = browser.execute_script("return zxViewer.state()")
     assert state == replay_json(store, "--event", str(last), "--as", "P2")
     assert state["players"]["P1"]["hand"] is None
+
+
+def test_the_match_page_says_what_a_seat_sees_and_the_result_in_x610zs_words(client):
+    """The X610Z match page said "that seat's own hand and Dynamis too (301.3)" (Z/X's zones and rule),
+    and "by ending_dot" (the engine's key): each game's own words now."""
+    for match, reason in ((MATCH, "destroying the other Life Base (210.8)"),
+                          (ENDING_DOT, "its Life Base reaching an Ending Dot (602.2)")):
+        page = client.get(f"/matches/{match}").text
+        assert f'title="{reason_key(match)}">{reason}</span>' in page
+        assert "Dynamis" not in page and "301.3" not in page and "own Hand too (502.3-502.4" in page
+        assert client.get(f"/api/matches/{match}").json()["result"]["reason_text"] == reason
+    zx_match = next(m["match"] for m in client.get("/api/matches?game=zx&limit=5").json()["matches"])
+    page = client.get(f"/matches/{zx_match}").text
+    assert "own hand and Dynamis too (301.3)" in page
+
+
+def reason_key(match: str) -> str:
+    return {MATCH: "life_base", ENDING_DOT: "ending_dot"}[match]
