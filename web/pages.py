@@ -126,7 +126,37 @@ def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
 
 @router.get("/dashboard", response_class=HTMLResponse)
 def dashboard_page(q: api.StatsQuery = Depends(api.stats_query), b: Backend = Depends(api.backend)) -> HTMLResponse:
-    return html_response(render_dashboard(b, q.filters.params(), q.min_games, live=True))
+    filters = q.filters.params()
+    game = dashboard.shown_game(b, filters.get("game"))
+    problem = unknown_name(b, game, filters)
+    if problem:  # the dashboard's own page, its form showing what was asked, and names of this game
+        from zx_events import games as registry
+
+        d = dashboard.Dashboard({k: v for k, v in filters.items() if v and k != "game"}, q.min_games, {}, game=game,
+                                game_name=registry.choices([game])[0]["name"])
+        return html_response(render("dashboard.html", nav="dashboard", d=d, live=True, title="Metagame",
+                                    opts=dashboard.choices(b, game), error=problem, store=b.svc.store.label),
+                             status=400)
+    return html_response(render_dashboard(b, filters, q.min_games, live=True))
+
+
+def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
+    """Why an event, deck or player filter names nothing among ``game``'s matches (as the list shows
+    their names), with the closest names of that game; None when every one is known. A name of the
+    other game's matches was taken, and every section came out empty."""
+    from analytics.stats import UnknownName
+    from zx_events import games as registry
+
+    rows = [r for r in b.listed() if (r.get("game") or registry.DEFAULT) == game]
+    for key, kind, columns in (("event", "event", ("event",)), ("deck", "deck", ("p1_deck", "p2_deck")),
+                               ("player", "player", ("p1", "p2"))):
+        value = filters.get(key)
+        if not value:
+            continue
+        known = sorted({r[c] for r in rows for c in columns if isinstance(r.get(c), str)})
+        if value not in known:
+            return str(UnknownName(kind, value, known, f"the {registry.choices([game])[0]['name']} matches"))
+    return None
 
 
 def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, live: bool,

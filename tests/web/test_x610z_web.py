@@ -211,3 +211,28 @@ def test_the_match_page_says_what_a_seat_sees_and_the_result_in_x610zs_words(cli
 
 def reason_key(match: str) -> str:
     return {MATCH: "life_base", ENDING_DOT: "ending_dot"}[match]
+
+
+def test_a_filter_of_the_other_game_shows_in_the_form_and_says_so_in_the_dashboard(client):
+    """A Z/X deck kept when the form switched to X610Z: every section was empty, "filters: deck = ..."
+    in the summary, and the Deck box said "any". An unknown player was a bare 400 page without the form,
+    linking to the matches, suggesting names of the other game. Now: the dashboard's page with its form
+    (the deck selected), the reason, this game's names only, and a link back to the dashboard."""
+    import re
+
+    rows = client.get("/api/matches?limit=500").json()["matches"]
+    zx_deck = next(r["p1_deck"] for r in rows if r["game"] == "zx" and r.get("p1_deck"))
+    x6_names = sorted({r[k] for r in rows if r["game"] == "x610z" for k in ("p1", "p2") if r.get(k)})
+    zx_names = {r[k] for r in rows if r["game"] == "zx" for k in ("p1", "p2") if r.get(k)}
+    r = client.get("/dashboard", params={"game": "x610z", "deck": zx_deck}, headers={"accept": "text/html"})
+    assert r.status_code == 400
+    assert 'id="dash-filters"' in r.text and f"<option selected>{zx_deck}</option>" in r.text
+    assert f"no deck named &#39;{zx_deck}&#39; in the X610Z matches" in r.text
+    assert 'id="back-dashboard" href="/dashboard?game=x610z"' in r.text and "data-chart" not in r.text
+    typo = x6_names[0][:-1] + "q"
+    r = client.get("/dashboard", params={"game": "x610z", "player": typo}, headers={"accept": "text/html"})
+    message = re.search(r'id="error-message">([^<]+)<', r.text).group(1)
+    assert r.status_code == 400 and 'id="dash-filters"' in r.text and f'value="{typo}"' in r.text
+    assert x6_names[0] in message and not any(n in message for n in zx_names - set(x6_names))
+    ok = client.get("/dashboard", params={"game": "x610z", "player": x6_names[0]}, headers={"accept": "text/html"})
+    assert ok.status_code == 200 and "data-chart" in ok.text
