@@ -166,6 +166,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     if result["winner"] in players:
         result["winner_name"] = players[result["winner"]].get("name")
     verdict = match_verdict(b.svc, match_id, match_uuid(match_id), rows=rows)  # the chain and the store seal: zx verify's
+    result["reason_text"] = game.reason_text(result["reason"]) if result["reason"] else None
     return {"match": match_id, "game": game.key, "header": header, "result": result, "events": len(rows),
             "violations": violations,
             "chain": {"head": verdict.head, "verifies": verdict.ok, "status": verdict.status, "seq": verdict.seq,

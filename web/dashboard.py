@@ -4,7 +4,14 @@ Charts are Vega-Lite specifications built with altair and rendered to SVG on the
 vl-convert (both from PyPI; vl-convert embeds its own renderer), so a page, or the single file of
 ``zx report``, shows them with no script and no network. Every chart carries its numbers as text
 labels, and the same rows as a table under it. Rows flagged ``low_sample`` (fewer than
-``min_games`` games) are drawn in grey, never hidden.
+``min_games`` games) are drawn in grey, or faded in their own colour where the colour tells a
+category apart (a seat, an outcome), never hidden.
+
+The charts' text is measured by vl-convert when it lays a chart out, and drawn by the browser that
+shows the page: both must use the same font, or labels overrun the chart's edge and each other.
+``FONT`` names DejaVu Sans first (vl-convert finds it among the system's fonts, and a browser on the
+same kind of system draws with it), then Verdana, of nearly the same widths; ``PADDING`` leaves room
+for what is left of a difference.
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ BLUE = "#3867a8"
 RED = "#c0504d"
 GREY = "#b9b9b9"
 INK = "#2b2b2b"
-FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+FONT = "'DejaVu Sans', Verdana, sans-serif"  # the same font for vl-convert's measure and the browser's drawing
+PADDING = {"left": 12, "right": 24, "top": 8, "bottom": 8}
+FADED = 0.35  # the opacity of a low-sample mark drawn in its category's colour
 OUTCOMES = ("destroyed", "player_damaged", "survived", "no_damage_overboost", "fizzled", "unresolved")
 OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0e0")
 TOP_CARDS = 25
@@ -211,7 +220,7 @@ def _alt() -> Any:
 
 
 def _config(chart: Any, title: str | None = None) -> Any:
-    return (chart.configure(font=FONT, background="white")
+    return (chart.configure(font=FONT, background="white", padding=PADDING)
             .configure_view(stroke=None)
             .configure_axis(labelLimit=280, labelFontSize=11, titleFontSize=11, labelColor=INK, titleColor=INK, grid=True,
                             gridColor="#eee", domainColor="#999", tickColor="#999")
@@ -293,7 +302,7 @@ def matchup_chart(df: pl.DataFrame) -> str:
         x=alt.X("opponent:N", title="against", axis=alt.Axis(labelAngle=-30, orient="top", grid=False)),
         y=alt.Y("deck:N", title="deck", axis=alt.Axis(grid=False)))
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
-        color=alt.Color("win_rate:Q", scale=alt.Scale(scheme="redblue", domain=[0.2, 0.8]),
+        color=alt.Color("win_rate:Q", scale=alt.Scale(scheme="redblue", domain=[0.2, 0.8], clamp=True),
                         legend=alt.Legend(format="%", title="win rate")),
         opacity=alt.condition("datum.low_sample", alt.value(0.3), alt.value(1.0)))
     strong = "datum.win_rate > 0.68 || datum.win_rate < 0.32"  # dark cells: white text
@@ -335,9 +344,9 @@ def life_chart(df: pl.DataFrame) -> str:
     base = alt.Chart(data).encode(x=alt.X("turn:O", title="turn"), xOffset=alt.XOffset("seat:N"))
     bars = base.mark_bar().encode(
         y=alt.Y("per_game:Q", title="Life damage per game"),
-        color=alt.condition("datum.low_sample", alt.value(GREY),
-                            alt.Color("seat:N", scale=alt.Scale(domain=["first", "second"], range=[BLUE, RED]),
-                                      title="damage taken by the player going")))
+        color=alt.Color("seat:N", scale=alt.Scale(domain=["first", "second"], range=[BLUE, RED]),
+                        title="damage taken by the player going"),
+        opacity=alt.condition("datum.low_sample", alt.value(FADED), alt.value(1.0)))  # the seat stays told
     text = base.mark_text(dy=-6, fontSize=9, color=INK).encode(y="per_game:Q", text="label:N")
     return render_svg(_config((bars + text).properties(width=max(320, 44 * data["turn"].n_unique()), height=240)))
 

@@ -87,8 +87,11 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def match_page(match_id: str, b: Backend = Depends(api.backend)) -> HTMLResponse:
+    from zx_events import games as registry
+
     detail = api.match_detail(match_id, b)
-    return html_response(render("match.html", nav="matches", m=detail, seats=b.seats()))
+    return html_response(render("match.html", nav="matches", m=detail, seats=b.seats(),
+                                game=registry.get(detail["game"])))
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
@@ -102,13 +105,58 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
         raise WebError(503, "the replay viewer (web/viewer.py) is not installed in this version") from None
     # one seat per page: a page asked for as a spectator holds nothing a spectator may not see (301.3)
     return html_response(b.replays.get((match_id, perspective),
-                                       lambda: viewer_html(b.svc, match_id, seats=[perspective])),
+                                       lambda: viewer_html(b.svc, match_id, seats=[perspective],
+                                                           nav=replay_nav(match_id, perspective, b.seats()))),
                          policy="frame-ancestors 'none'")
+
+
+def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
+    """The served replay page's links: back to the match and the list, and the same match from each
+    other seat this server offers (the judge's only with --judge). Links only, no script: the page's
+    policy runs its two scripts and nothing else."""
+    from html import escape
+    from urllib.parse import quote
+
+    here = "/matches/" + quote(match_id, safe="")
+    other = " ".join(f'<a class="seat-link" id="as-{escape(s)}" href="{here}/replay?as={quote(s)}">{escape(s)}</a>'
+                     if s != perspective else f'<b class="seat-link here">{escape(s)}</b>' for s in seats)
+    return (f'<nav class="served" id="served-nav" aria-label="zx serve"><a id="back-match" href="{here}">&larr; '
+            f'{escape(match_id)}</a> · <a id="back-list" href="/matches">Matches</a> · seen from: {other}</nav>\n')
 
 
 @router.get("/dashboard", response_class=HTMLResponse)
 def dashboard_page(q: api.StatsQuery = Depends(api.stats_query), b: Backend = Depends(api.backend)) -> HTMLResponse:
-    return html_response(render_dashboard(b, q.filters.params(), q.min_games, live=True))
+    filters = q.filters.params()
+    game = dashboard.shown_game(b, filters.get("game"))
+    problem = unknown_name(b, game, filters)
+    if problem:  # the dashboard's own page, its form showing what was asked, and names of this game
+        from zx_events import games as registry
+
+        d = dashboard.Dashboard({k: v for k, v in filters.items() if v and k != "game"}, q.min_games, {}, game=game,
+                                game_name=registry.choices([game])[0]["name"])
+        return html_response(render("dashboard.html", nav="dashboard", d=d, live=True, title="Metagame",
+                                    opts=dashboard.choices(b, game), error=problem, store=b.svc.store.label),
+                             status=400)
+    return html_response(render_dashboard(b, filters, q.min_games, live=True))
+
+
+def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
+    """Why an event, deck or player filter names nothing among ``game``'s matches (as the list shows
+    their names), with the closest names of that game; None when every one is known. A name of the
+    other game's matches was taken, and every section came out empty."""
+    from analytics.stats import UnknownName
+    from zx_events import games as registry
+
+    rows = [r for r in b.listed() if (r.get("game") or registry.DEFAULT) == game]
+    for key, kind, columns in (("event", "event", ("event",)), ("deck", "deck", ("p1_deck", "p2_deck")),
+                               ("player", "player", ("p1", "p2"))):
+        value = filters.get(key)
+        if not value:
+            continue
+        known = sorted({r[c] for r in rows for c in columns if isinstance(r.get(c), str)})
+        if value not in known:
+            return str(UnknownName(kind, value, known, f"the {registry.choices([game])[0]['name']} matches"))
+    return None
 
 
 def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, live: bool,

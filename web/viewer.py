@@ -311,8 +311,10 @@ def _inline_code(text: str, what: str) -> str:
     return text
 
 
-def page(data: dict[str, Any]) -> str:
-    """The whole HTML page for ``data`` (from ``viewer_data``)."""
+def page(data: dict[str, Any], nav: str = "") -> str:
+    """The whole HTML page for ``data`` (from ``viewer_data``). ``nav``: HTML of links put under the title
+    bar (zx serve's: back to the match and the list, the other seats it offers); a file of ``zx view``
+    has none: it stands alone."""
     template = (STATIC / "viewer.html").read_text(encoding="utf-8")
     info = data["info"]
     title = f"{info['match']} · {', '.join(data['seats'])} · zx view"
@@ -325,6 +327,7 @@ def page(data: dict[str, Any]) -> str:
         "{{BOARD}}": board_js,
         "{{BOARDSTYLE}}": _inline_code(board_style(data["game"]), "the board style"),
         "{{DATA}}": _inline_json(data),
+        "{{NAV}}": nav,
         # only these two scripts run (their SHA-256 in the page's CSP): a script a log's text might
         # ever smuggle into the page would not, nor an inline event handler; and nothing is fetched
         "{{SCRIPTS}}": " ".join(f"'sha256-{_script_hash(js)}'" for js in (board_js, viewer_js)),
@@ -333,9 +336,10 @@ def page(data: dict[str, Any]) -> str:
     return re.sub(r"\{\{[A-Z]+\}\}", lambda m: parts[m.group(0)], template)
 
 
-def viewer_html(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",), game: GameViews | None = None) -> str:
+def viewer_html(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",), game: GameViews | None = None,
+                nav: str = "") -> str:
     """One self-contained HTML page replaying ``match_id`` from ``seats`` (for zx view and zx serve)."""
-    return page(viewer_data(svc, match_id, seats, game))
+    return page(viewer_data(svc, match_id, seats, game), nav)
 
 
 def dumps(data: dict[str, Any]) -> str:

@@ -156,3 +156,100 @@ def test_a_replay_opens_from_the_match_page_and_steps(browser, server, built):
     assert after != before and after
     browser.get(f"{server}/matches/{match}/replay?as=judge")
     assert "--judge" in browser.find_element(By.ID, "error-message").text
+
+
+CHART_TEXT = """
+var out = {outside: [], overlap: [], texts: 0};
+document.querySelectorAll('div[data-chart] svg').forEach(function (svg) {
+  var R = svg.getBoundingClientRect(), key = svg.closest('div[data-chart]').dataset.chart, items = [];
+  svg.querySelectorAll('text').forEach(function (t) {
+    var b = t.getBoundingClientRect();
+    if (!b.width || getComputedStyle(t).opacity === '0' || t.getAttribute('opacity') === '0') return;
+    out.texts++;
+    if (b.left < R.left - 0.5 || b.right > R.right + 0.5) out.outside.push([key, t.textContent, b.left - R.left, b.right - R.right]);
+    if (!/rotate/.test(t.getAttribute('transform') || '')) items.push([t.textContent, b]);  // (a turned label's box is not its shape)
+  });
+  svg.querySelectorAll('.role-legend-symbol path').forEach(function (p) { items.push(['(swatch)', p.getBoundingClientRect()]); });
+  for (var i = 0; i < items.length; i++) for (var j = i + 1; j < items.length; j++) {
+    var a = items[i][1], c = items[j][1];
+    var w = Math.min(a.right, c.right) - Math.max(a.left, c.left), h = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
+    if (w > 1 && h > 2 && !(items[i][0] === '(swatch)' && items[j][0] === '(swatch)'))
+      out.overlap.push([key, items[i][0], items[j][0], w, h]);
+  }
+});
+return out;"""
+
+
+def assert_chart_text_inside_and_apart(browser) -> None:
+    found = browser.execute_script(CHART_TEXT)
+    assert found["texts"] > 50
+    assert found["outside"] == [] and found["overlap"] == []
+
+
+def test_the_charts_text_stays_inside_each_chart_and_apart(browser, server):
+    """vl-convert lays a chart out with the widths of its text in one font, the browser draws it in
+    another: labels were cut at a chart's edge, legend labels ran into the next swatch. The charts
+    name one font both use (web.dashboard.FONT)."""
+    try:
+        browser.set_window_size(1366, 900)
+        for q in ("min_games=5", "min_games=1"):
+            browser.get(server + "/dashboard?" + q)
+            wait(browser, "div[data-chart='cards'] svg")
+            assert_chart_text_inside_and_apart(browser)
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_on_a_phone_the_charts_keep_their_size_and_scroll_sideways(browser, server):
+    """At 390 px the charts were shrunk to 30-50% (text 4 px high); the matches table ran past the
+    screen. Each keeps its size and scrolls in its own box; the page itself is as wide as the screen."""
+    try:
+        browser.set_window_size(390, 844)
+        browser.get(server + "/dashboard?min_games=5")
+        wait(browser, "div[data-chart='cards'] svg")
+        charts = browser.execute_script("""return Array.prototype.map.call(document.querySelectorAll('div[data-chart]'),
+            function (d) { var svg = d.querySelector('svg');
+              return [d.dataset.chart, svg.getBoundingClientRect().width, +svg.getAttribute('width'),
+                      d.scrollWidth > d.clientWidth, getComputedStyle(d).overflowX]; });""")
+        for key, shown, width, scrolls, overflow in charts:
+            assert abs(shown - width) < 1, (key, shown, width)
+            assert overflow == "auto" and (scrolls or width <= 390), key
+        inner = browser.execute_script("return window.innerWidth")
+        for path in ("/dashboard?min_games=5", "/matches"):
+            browser.get(server + path)
+            wait(browser, "main")
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= inner, path
+        wide = browser.execute_script("var t = document.getElementById('match-table'); "
+                                      "return [t.parentElement.scrollWidth > t.parentElement.clientWidth, "
+                                      "getComputedStyle(t.parentElement).overflowX]")
+        assert wide == [True, "auto"]
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_the_served_replay_links_back_and_to_the_other_seats_and_agrees_on_colours(browser, server, built):
+    """The served replay page was a dead end (no way back, the seat box disabled): it links to its match
+    and the list, and to the same match from each other seat the server offers (not the judge's without
+    --judge). The match page's seat badges have the viewer's colours (P1 was blue there, red here)."""
+    from selenium.webdriver.common.by import By
+
+    match = built.matches[0]
+    browser.get(f"{server}/matches/{match}")
+    wait(browser, ".seat.P1")
+    badges = browser.execute_script("return ['P1', 'P2'].map(function (s) { return "
+                                    "getComputedStyle(document.querySelector('.seat.' + s)).backgroundColor; })")
+    browser.find_element(By.ID, "replay-P1").click()
+    wait(browser, "#served-nav")
+    who = browser.execute_script("return ['P1', 'P2'].map(function (s) { return "
+                                 "getComputedStyle(document.querySelector('#match-sub .who.' + s)).color; })")
+    assert badges == who and badges[0] != badges[1]
+    links = {a.get_attribute("id"): a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "#served-nav a")}
+    assert links["back-match"] == f"{server}/matches/{match}" and links["back-list"] == f"{server}/matches"
+    assert sorted(k for k in links if k.startswith("as-")) == ["as-P2", "as-spectator"]  # no judge: no --judge
+    browser.find_element(By.ID, "as-P2").click()
+    wait(browser, "#served-nav")
+    assert browser.execute_script("return zxViewer.seat()") == "P2"
+    assert browser.execute_script("return typeof zxViewer") == "object"  # its scripts still run (CSP)
+    browser.find_element(By.ID, "back-match").click()
+    wait(browser, "#replay-P1")
+    assert browser.current_url == f"{server}/matches/{match}"

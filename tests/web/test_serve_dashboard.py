@@ -246,3 +246,68 @@ def test_a_name_with_characters_xml_cannot_hold_is_drawn_escaped_not_a_crash(tmp
     charts = re.findall(r"<svg .*?</svg>", out.read_text(encoding="utf-8"), flags=re.S)
     assert charts and any("Red\\x01Dragons\\x1b[31m\\x0c\\ufffe" in svg for svg in charts)  # drawn, as its escapes
     assert not any(c in svg for svg in charts for c in "\x01\x1b\x0c\ufffe")  # (the tables keep the text as written)
+
+
+def _fills(svg: str) -> list[str]:
+    return re.findall(r'<path[^>]*aria-roledescription="rect mark"[^>]* fill="([^"]+)"', svg)
+
+
+def test_matchup_colours_clamp_so_0_and_100_percent_take_the_end_colours():
+    """The scale runs 20%-80%; a rate beyond it took a colour extrapolated past the scheme (a 0% and a
+    100% cell looked alike, both near black). Beyond it now means the end colour."""
+    import polars as pl
+
+    from web.dashboard import matchup_chart
+
+    rates = [0.0, 0.2, 0.8, 1.0]
+    df = pl.DataFrame({"deck": ["A", "A", "B", "B"], "opponent": ["C", "D", "C", "D"], "games": [5] * 4,
+                       "win_rate": rates, "low_sample": [False] * 4})
+    cells = _fills(matchup_chart(df))
+    assert len(cells) == 4
+    assert cells[0] == cells[1] and cells[2] == cells[3] and cells[0] != cells[3]
+
+
+def test_life_damage_keeps_each_seats_colour_when_a_bar_is_low_sample():
+    """At the default minimum every bar of a small file is low-sample: they were all grey, so the
+    first and the second player's bars could not be told apart while the legend showed two colours.
+    A low-sample bar is its seat's colour, faded."""
+    import polars as pl
+
+    from web import dashboard
+    from web.dashboard import BLUE, GREY, RED, life_chart
+
+    FADED = getattr(dashboard, "FADED", 0.35)
+
+    df = pl.DataFrame({"turn": [1, 1, 2, 2], "seat": ["first", "second"] * 2, "games": [3] * 4, "damage": [2, 3, 1, 4],
+                       "damage_per_game": [0.67, 1.0, 0.33, 1.33], "ignition_rate": [0.1] * 4,
+                       "low_sample": [True, True, False, True]})
+    svg = life_chart(df)
+    bars = re.findall(r'<path[^>]*aria-roledescription="bar"[^>]*>', svg) or \
+        re.findall(r'<path[^>]* fill="#[0-9a-f]{6}"[^>]*>', svg.split('class="mark-rect', 1)[1].split("</g>", 1)[0])
+    assert len(bars) == 4
+    fills = [re.search(r'fill="(#[0-9a-f]{6})"', b).group(1) for b in bars]
+    assert GREY not in fills and sorted(fills) == sorted([BLUE, RED, BLUE, RED])
+    faded = [b for b in bars if f'opacity="{FADED}"' in b]
+    assert len(faded) == 3
+
+
+def test_every_page_names_its_icon_inline_so_no_favicon_request_fails(built, client, tmp_path):
+    """Each served page made the browser ask for /favicon.ico, a 404 in its console: every page (and a
+    zx view file, and a zx report file) names a small icon as a data: URL, which its policy allows."""
+    match = client.get("/api/matches?limit=1").json()["matches"][0]["match"]
+    pages = {p: client.get(p, headers={"accept": "text/html"}) for p in
+             ("/matches", f"/matches/{match}", f"/matches/{match}/replay?as=P1", "/dashboard", "/about", "/nowhere")}
+    view = tmp_path / "v.html"
+    report = tmp_path / "r.html"
+    for args, out in ((["view", match, "-o", str(view)], view), (["report", "-o", str(report), "--analytics", str(built.analytics)], report)):
+        r = CliRunner().invoke(zx, ["--store", built.store, *args])
+        assert r.exit_code == 0, r.output
+    texts = {**{p: r.text for p, r in pages.items()}, "view": view.read_text(), "report": report.read_text()}
+    for name, text in texts.items():
+        icon = re.search(r'<link rel="icon" href="(data:image/svg\+xml,[^"]+)">', text)
+        assert icon, name
+        policy = pages[name].headers["content-security-policy"] if name in pages else ""
+        meta = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', text)
+        for p in filter(None, (policy, meta and meta.group(1))):
+            if "default-src 'none'" in p and "frame-ancestors 'none'" != p.strip():
+                assert re.search(r"img-src [^;]*data:", p), (name, p)

@@ -547,3 +547,119 @@ def test_the_chart_labels_never_overlap_and_the_legend_sits_beside_the_lines(bro
                 assert_chart_readable(browser)
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_the_end_of_a_turn_says_end_of_turn_and_match_over_only_with_a_result(browser, files, match):
+    """The engine's phase "over" is the end of a turn (TurnEnded), not of the match: the viewer said
+    "Match over" at every end of turn. "Match over" is the result's line, once the match has one."""
+    open_file(browser, files["judge"])
+    shown = browser.execute_script("""
+        var out = [];
+        for (var s = 1; s <= zxViewer.data.last; s++) {
+          zxViewer.go(s);
+          var st = zxViewer.state(), ph = document.querySelector('#board [data-field="phase"]');
+          out.push([st.phase, !!st.outcome, ph.textContent, document.getElementById('pos').textContent,
+                    document.getElementById('board').textContent.indexOf('Match over') >= 0]);
+        }
+        return out;""")
+    ends = [row for row in shown if row[0] == "over"]
+    assert len(ends) >= len(match["turns"]) - 1
+    for phase, result, text, pos, over in shown:
+        if phase == "over":
+            assert text == "End of turn" and "End of turn" in pos
+        assert over == result and ("Match over" in pos) is False
+    assert shown[-1][1] and shown[-1][4]  # the last event: the result
+
+
+def test_the_turn_labels_of_the_chart_never_overlap_at_a_phones_width(browser, files):
+    """Which turns are labelled is chosen by the pixels between them, not by the number of turns."""
+    try:
+        for width in (390, 700, 1400):
+            browser.set_window_size(width, 900)
+            open_file(browser, files["P2"])
+            boxes = browser.execute_script("""
+                var svg = document.getElementById('chart'), H = svg.viewBox.baseVal.height;
+                return Array.prototype.filter.call(svg.querySelectorAll('text.axis'), function (t) {
+                  return +t.getAttribute('y') > H - 10; }).map(function (t) {
+                  var b = t.getBoundingClientRect(); return [b.left, b.right, t.textContent]; });""")
+            assert len(boxes) >= 2, width
+            for a, b in zip(boxes, boxes[1:]):
+                assert a[1] + 2 <= b[0], (width, a, b)
+            assert boxes[0][2] == "T1"
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_space_plays_and_pauses_after_a_button_was_clicked(browser, files):
+    """Space is play/pause (the footer says so) even when the focus is on the last button clicked: it
+    pressed that button again (Next: one more event) instead."""
+    open_file(browser, files["spectator"], "#e=1")
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    click(browser, "next")
+    assert seq(browser) == 2
+    ActionChains(browser).send_keys(Keys.SPACE).perform()
+    time.sleep(0.1)
+    assert browser.execute_script("return zxViewer.playing()")
+    ActionChains(browser).send_keys(Keys.SPACE).perform()
+    assert not browser.execute_script("return zxViewer.playing()")
+    after = seq(browser)
+    click(browser, "play")  # the play button itself, then Space: one toggle each, never two
+    assert browser.execute_script("return zxViewer.playing()")
+    ActionChains(browser).send_keys(Keys.SPACE).perform()
+    time.sleep(0.1)
+    assert not browser.execute_script("return zxViewer.playing()")
+    assert seq(browser) >= after
+
+
+def test_a_long_card_name_stays_in_its_square_on_a_phone(browser, files, match):
+    """A card under another (Shift) or a Player card: its chip is shortened (ellipsis) to the Square's
+    width on a 390 px screen; it ran out of the Square into the next one."""
+    try:
+        browser.set_window_size(390, 900)
+        open_file(browser, files["judge"])
+        out = browser.execute_script("""
+            var out = [], seen = 0;
+            for (var s = 1; s <= zxViewer.data.last; s++) {
+              zxViewer.go(s);
+              document.querySelectorAll('#board .cell .mini').forEach(function (m) {
+                seen++;
+                var c = m.closest('.cell').getBoundingClientRect(), r = m.getBoundingClientRect();
+                if (r.right > c.right + 0.5) out.push([s, m.textContent, r.right, c.right]);
+              });
+            }
+            return [seen, out];""")
+        assert out[0] > 0 and out[1] == []
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_x610z_board_says_what_its_dots_colours_mean_and_colours_each_seat(browser, tmp_path):
+    """The terminal replay's "dots:" line has a key in the page too; each seat's badge has its colour
+    (both were grey), and "active player" and "priority" are labels of their own, not run into the name."""
+    game, hist = x610z_history()
+    data = viewer.history_data(hist, ["P1"], viewer.game_views(game))
+    path = tmp_path / "x610z-key.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    open_file(browser, path, "#e=%d" % hist.turns[1])
+    kinds = browser.execute_script("""
+        var lay = zxViewer.state().layout, seen = {};
+        Object.keys(lay.dots).forEach(function (d) { seen[lay.dots[d][2]] = 1; }); return Object.keys(seen);""")
+    keys = browser.execute_script("""return Array.prototype.map.call(document.querySelectorAll('#board .dot-key .key'),
+        function (k) { return [k.dataset.kind, k.textContent, getComputedStyle(k.querySelector('.swatch')).backgroundColor]; });""")
+    fills = browser.execute_script("""var out = {}; document.querySelectorAll('#board .dot').forEach(function (g) {
+        out[g.classList[1]] = getComputedStyle(g.querySelector('circle')).fill; }); return out;""")
+    names = {"start": "Starting Dot", "end": "Ending Dot", "no_attack": "No Attack Dot", "quest": "Quest Dot"}
+    assert sorted(k for k, _, _ in keys) == sorted(k for k in kinds if k in names) and keys
+    for kind, text, colour in keys:
+        assert text == names[kind] and colour == fills[kind]
+    style = browser.execute_script("""var css = function (sel, p) { var e = document.querySelector(sel);
+        return e ? getComputedStyle(e)[p] : null; };
+        var root = getComputedStyle(document.documentElement);
+        return {p1: css('#board .player.P1 .tag', 'backgroundColor'), p2: css('#board .player.P2 .tag', 'backgroundColor'),
+                flag: css('#board .turn-flag', 'backgroundColor'),
+                want1: root.getPropertyValue('--p1').trim(), want2: root.getPropertyValue('--p2').trim()};""")
+    rgb = lambda h: "rgb(%d, %d, %d)" % tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))
+    assert style["p1"] == rgb(style["want1"]) and style["p2"] == rgb(style["want2"])
+    assert style["flag"] not in (None, "rgba(0, 0, 0, 0)")

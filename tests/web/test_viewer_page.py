@@ -203,6 +203,9 @@ def test_a_file_for_two_seats_holds_only_what_one_of_them_sees(svc, viewer_store
 def test_the_file_fetches_nothing_every_script_and_style_is_inline(svc, viewer_store):
     page = viewer.viewer_html(svc, viewer_store.matches[0], ["P1"])
     assert "default-src 'none'" in page  # the browser itself refuses any request (CSP)
+    # its one <link> is its icon, inline (a data: URL: without it the browser asked for /favicon.ico)
+    assert re.findall(r"<link[^>]*>", page) == [m for m in re.findall(r'<link rel="icon" href="data:[^"]+">', page)]
+    page = re.sub(r'<link rel="icon" href="data:[^"]+">', "", page)
     for bad in ("<link", " src=", "url(", "@import", "fetch(", "XMLHttpRequest", "//cdn", "https://"):
         assert bad not in page, bad
     assert re.findall(r"http://[^\"' ]+", page) == ["http://www.w3.org/2000/svg"]  # a namespace name, not fetched

@@ -15,6 +15,7 @@ from web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = "x610z-sim-7-000263"  # examples/x610z/legal/life-base-destroyed.x610zlog: P2 wins on Life Base
+ENDING_DOT = "x610z-sim-9-000074"  # examples/x610z/legal/murphys-law-ending-dot.x610zlog
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +193,46 @@ def test_zx_view_of_a_stored_x610z_match_in_chromium(browser, mixed, tmp_path):
     state = browser.execute_script("return zxViewer.state()")
     assert state == replay_json(store, "--event", str(last), "--as", "P2")
     assert state["players"]["P1"]["hand"] is None
+
+
+def test_the_match_page_says_what_a_seat_sees_and_the_result_in_x610zs_words(client):
+    """The X610Z match page said "that seat's own hand and Dynamis too (301.3)" (Z/X's zones and rule),
+    and "by ending_dot" (the engine's key): each game's own words now."""
+    for match, reason in ((MATCH, "destroying the other Life Base (210.8)"),
+                          (ENDING_DOT, "its Life Base reaching an Ending Dot (602.2)")):
+        page = client.get(f"/matches/{match}").text
+        assert f'title="{reason_key(match)}">{reason}</span>' in page
+        assert "Dynamis" not in page and "301.3" not in page and "own Hand too (502.3-502.4" in page
+        assert client.get(f"/api/matches/{match}").json()["result"]["reason_text"] == reason
+    zx_match = next(m["match"] for m in client.get("/api/matches?game=zx&limit=5").json()["matches"])
+    page = client.get(f"/matches/{zx_match}").text
+    assert "own hand and Dynamis too (301.3)" in page
+
+
+def reason_key(match: str) -> str:
+    return {MATCH: "life_base", ENDING_DOT: "ending_dot"}[match]
+
+
+def test_a_filter_of_the_other_game_shows_in_the_form_and_says_so_in_the_dashboard(client):
+    """A Z/X deck kept when the form switched to X610Z: every section was empty, "filters: deck = ..."
+    in the summary, and the Deck box said "any". An unknown player was a bare 400 page without the form,
+    linking to the matches, suggesting names of the other game. Now: the dashboard's page with its form
+    (the deck selected), the reason, this game's names only, and a link back to the dashboard."""
+    import re
+
+    rows = client.get("/api/matches?limit=500").json()["matches"]
+    zx_deck = next(r["p1_deck"] for r in rows if r["game"] == "zx" and r.get("p1_deck"))
+    x6_names = sorted({r[k] for r in rows if r["game"] == "x610z" for k in ("p1", "p2") if r.get(k)})
+    zx_names = {r[k] for r in rows if r["game"] == "zx" for k in ("p1", "p2") if r.get(k)}
+    r = client.get("/dashboard", params={"game": "x610z", "deck": zx_deck}, headers={"accept": "text/html"})
+    assert r.status_code == 400
+    assert 'id="dash-filters"' in r.text and f"<option selected>{zx_deck}</option>" in r.text
+    assert f"no deck named &#39;{zx_deck}&#39; in the X610Z matches" in r.text
+    assert 'id="back-dashboard" href="/dashboard?game=x610z"' in r.text and "data-chart" not in r.text
+    typo = x6_names[0][:-1] + "q"
+    r = client.get("/dashboard", params={"game": "x610z", "player": typo}, headers={"accept": "text/html"})
+    message = re.search(r'id="error-message">([^<]+)<', r.text).group(1)
+    assert r.status_code == 400 and 'id="dash-filters"' in r.text and f'value="{typo}"' in r.text
+    assert x6_names[0] in message and not any(n in message for n in zx_names - set(x6_names))
+    ok = client.get("/dashboard", params={"game": "x610z", "player": x6_names[0]}, headers={"accept": "text/html"})
+    assert ok.status_code == 200 and "data-chart" in ok.text

@@ -182,7 +182,16 @@
       add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), "class": "grid" });
       add("text", { x: L - 6, y: y(v) + 4, "class": "axis", "text-anchor": "end" }, v);
     }
-    var every = Math.max(1, Math.ceil(turns.length / 20));
+    // a turn label every `every` turns: the fewest that keep each label clear of the next one at this
+    // width (measured: the widest label, and the pixels between turn starts, which vary with the events)
+    var probe = add("text", { x: 0, y: H - 6, "class": "axis" }, "T" + turns.length);
+    var labelW = (probe.getComputedTextLength ? probe.getComputedTextLength() : 7 * probe.textContent.length) + 8;
+    svg.removeChild(probe);
+    var fits = function (n) {
+      for (var i = n; i < turns.length; i += n) if (x(turns[i]) - x(turns[i - n]) < labelW) return false;
+      return true;
+    };
+    var every = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].find(fits) || turns.length;
     turns.forEach(function (t, i) {
       add("line", { x1: x(t), x2: x(t), y1: T, y2: H - B, "class": "turn-tick" });
       if (i % every === 0) add("text", { x: x(t) + 2, y: H - 6, "class": "axis" }, "T" + (i + 1));
@@ -382,7 +391,7 @@
       ArrowUp: prevTurn, PageUp: prevTurn, ArrowDown: nextTurn, PageDown: nextTurn,
       Home: function () { go(1); }, End: function () { go(last); }
     }[e.key];
-    if (e.key === " " && tag !== "BUTTON") {
+    if (e.key === " ") {  // play/pause, wherever the focus is (a clicked button is not pressed again)
       e.preventDefault();
       if (timer) pause(); else play();
       return;

@@ -113,8 +113,17 @@ class Game(ABC):
     schema_file: str  # the JSON Schema of the records, a file in the game's package
     aggregate_module: str = "match"  # the module of the game's package that defines ``aggregate``
     seats: tuple[str, ...] = ("P1", "P2")
+    # what a player's seat sees beyond the public zones, in the game's words (the match page's Replay card)
+    seat_sees: str = "that seat's own hidden cards too"
+    # the engine's result reasons (MatchEnded.reason) as a reader says them: "by {text}"
+    reasons: Mapping[str, str] = {}
 
     # ------------------------------------------------------------------ identity
+    def reason_text(self, reason: str | None) -> str:
+        """A result's reason as the match page says it (``ending_dot`` -> "its Life Base reaching an Ending
+        Dot (602.2)"); one the game does not name (a log's own text) as it is."""
+        return self.reasons.get(reason or "", reason or "")
+
     def __repr__(self) -> str:
         return f"<game {self.key}>"
 

@@ -33,6 +33,11 @@ class X610Z(Game):
     default_catalog = "x610z-sample"
     log_suffix = ".x610zlog"
     schema_file = "match-log-x610z.schema.json"
+    seat_sees = "that seat's own Hand too (502.3-502.4; the Decks are hidden from everybody)"
+    reasons = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
+               "life_base": "destroying the other Life Base (210.8)",
+               "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
+               "time": "the time limit (a draw, 106.1a)", "simultaneous": "both losing at once (a draw, 106.1a)"}
 
     def rule_title(self, rule: str) -> str:
         return title(rule)

@@ -21,6 +21,9 @@ class ZX(Game):
     default_catalog = "sample"
     log_suffix = ".zxlog"
     schema_file = logformat.SCHEMA_FILE
+    seat_sees = "that seat's own hand and Dynamis too (301.3)"
+    reasons = {"life": "damage with no Life left (a player with 0 Life loses)",
+               "draw": "both players at 0 Life at once (a draw)", "concede": "concession"}
 
     def rule_title(self, rule: str) -> str:
         return title(rule)

@@ -5,7 +5,8 @@
   "use strict";
 
   var PHASES = { setup: "Setup", draw: "Draw Phase", action: "Action Phase", end: "End Phase",
-    closed: "End Phase (closed)", over: "Turn over", ended: "Match ended" };
+    closed: "End Phase (closed)", over: "End of turn", ended: "Match ended" };
+  var KINDS = [["start", "Starting Dot"], ["end", "Ending Dot"], ["no_attack", "No Attack Dot"], ["quest", "Quest Dot"]];
   var KIND_FILL = { start: "#f5d0d0", end: "#d6ecd2", no_attack: "#f3b4b4", quest: "#fff1c2", normal: "#ffffff" };
 
   function svgBoard(s, esc, turned) {
@@ -41,7 +42,13 @@
       }
       h += "</g>";
     });
-    return h + "</svg>";
+    h += "</svg>";
+    // what the dots' colours mean, as the terminal replay's "dots:" line says it (kinds on this board only)
+    var shown = KINDS.filter(function (kd) { return ids.some(function (d) { return lay.dots[d][2] === kd[0]; }); });
+    return h + (shown.length ? '<div class="dot-key" data-field="dot-key">' + shown.map(function (kd) {
+      return '<span class="key" data-kind="' + kd[0] + '"><span class="swatch" style="background:' + KIND_FILL[kd[0]] +
+        '"></span>' + kd[1] + "</span>";
+    }).join("") + "</div>" : "");
   }
 
   function render(el, s, ctx) {

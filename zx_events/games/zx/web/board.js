@@ -12,7 +12,7 @@
   "use strict";
 
   var PHASES = { setup: "Setup", draw: "Draw Phase", resource: "Resource Phase", ignition: "Ignition Phase",
-    main: "Main Phase", end: "End Phase", over: "Match over", ended: "Match ended" };
+    main: "Main Phase", end: "End Phase", over: "End of turn", ended: "Match ended" };
   var KINDS = { ex: "Z/X EX", ob: "Overboost", token: "Token" };
   var PLAYER_SQUARE = { b1: "P1", b3: "P2" };
   var ROWS = {  // P2's side on top; from P2's seat the table is turned round
