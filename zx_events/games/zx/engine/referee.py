@@ -473,8 +473,11 @@ class Referee:
                   rec=r, line=self.line)
 
     def _keeps_step_open(self, rec: dict) -> bool:
-        """Records of the Battle Event Step; any other record closes it (implied trailing passes)."""
-        if rec["do"] in ("pass", "effect", "concede"):
+        """Records of the Battle Event Step; any other record closes it (implied trailing passes).
+
+        A ``reload`` or ``charge_excess`` record is a rule effect owed before a player gets priority
+        (702; 602.1f, 604.1, 605.1): it is performed in the step, and priority stays where it was."""
+        if rec["do"] in ("pass", "effect", "concede", "reload", "charge_excess"):
             return True
         card = self.cat.get(rec["card"]) if rec["do"] == "play" else None
         return card is not None and card.is_event
