@@ -109,6 +109,21 @@ def test_202_7g_only_one_overboost_on_square():
     rejects(recs, "202.7g", line_of(recs, len(recs) - 1), hdr=hdr)
 
 
+def test_202_7g_no_second_overboost_put_on_square_by_an_effects_move():
+    # a Z/X OB upper part moved from Dynamis onto the Square is a Z/X Overboost put on Square as well
+    hdr = header()
+    hdr["players"]["P2"]["dynamis"] = {"EX-U04": 2}
+    recs = [*BOARD, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c3", "upper": "EX-U04"},
+            {"do": "effect", "by": "P2", "source": "PL-002", "op": "move", "card": "EX-U04", "from": "dynamis",
+             "to": "square", "dest": "c2"}]
+    err = rejects(recs, "202.7g", line_of(recs, len(recs) - 1), hdr=hdr)
+    assert err.message == "P2 already has a Z/X Overboost on Square"
+    m = run([*recs[:-2], recs[-1]], hdr=hdr).match  # the first one may come by a move
+    assert m.sq["c2"]["kind"] == "ob"
+
+
 def test_202_8c_no_second_shift():
     hdr = header()
     hdr["players"]["P1"]["dynamis"] = {"EX-R03": 2}

@@ -5,7 +5,8 @@ carries (the record's fields plus catalog facts the state needs, e.g. a card's b
 Restrictions enforced: a Player card does not move to another Square (303.6a; to another zone it
 does leave the Square); a Link is chosen and
 affected only by cards that name Links (202.13e-f); an Overboost controller's Player cards are
-unaffected (202.7f); Counters do not go below 0 (202.12d); one Z/X Overboost on Square (202.7g).
+unaffected (202.7f); Counters do not go below 0 (202.12d); one Z/X Overboost on Square (202.7g), also
+when a move puts one there.
 """
 
 from __future__ import annotations
@@ -143,6 +144,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
             ref.fail("303.1", f"{code} is a {card.type.value}: only Z/X (and Player cards) are put on Square",
                      fatal=True)
         ref.check(checks.placement(m, pl, r["dest"]), fatal=True)
+        if card.type == CardType.ZX_OB and r.get("face") != "down" and checks.controls_overboost(m, owner):
+            ref.fail("202.7g", f"{owner} already has a Z/X Overboost on Square")
         args["base"] = card.power
         args["kind"] = {CardType.ZX_EX: "ex", CardType.ZX_OB: "ob", CardType.TOKEN: "token"}.get(card.type, "zx")
     elif card.type.is_extra:
