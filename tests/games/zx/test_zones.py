@@ -99,6 +99,22 @@ def test_202_7f_overboost_controllers_player_card_is_unaffected():
     rejects(recs, "202.7f", line_of(recs, len(recs) - 1))
 
 
+def test_202_7f_player_card_named_by_its_code_is_unaffected_too():
+    # the same Player card moved off its Square by an effect naming it by code, not by target: player
+    ob = [*BOARD, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+          {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+          {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c3", "upper": "EX-U04"},
+          {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"},
+          {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-013"]}]
+    move = {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "PL-002", "owner": "P2",
+            "from": "square", "to": "trash"}
+    recs = [*ob, move]
+    err = rejects(recs, "202.7f", line_of(recs, len(recs) - 1))
+    assert err.message == "P2 controls a Z/X Overboost on Square: P2's Player card is unaffected by card effects"
+    m = run([*BOARD, move]).match  # without an Overboost the Player card leaves its Square (303.6a)
+    assert m.p["P2"]["player_card"] is None and m.p["P2"]["trash"] == ["PL-002"]
+
+
 def test_202_7g_only_one_overboost_on_square():
     hdr = header()
     hdr["players"]["P2"]["dynamis"] = {"EX-U04": 2}

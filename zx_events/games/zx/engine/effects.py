@@ -94,6 +94,11 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
     m, pl = ref.m, ref.by
     src, dst = r["from"], r["to"]
     code = r.get("card")
+    if code is not None and ref.cat[code].is_player:
+        owner = r.get("owner") or pl
+        if checks.controls_overboost(m, owner):  # named by its code as by its Square (target: player)
+            ref.fail("202.7f", f"{owner} controls a Z/X Overboost on Square: {owner}'s Player card is "
+                               f"unaffected by card effects")
     if code is not None and ref.cat[code].is_player and (src == "square" or dst == "square"):
         if dst == "square":
             ref.fail("303.6a", f"the Player card {code} does not move to another Square")
