@@ -148,6 +148,22 @@ def test_603_1b_startup_ability_of_the_turn_player_in_the_main_phase():
     assert c.match.sq["a1"]["mods"] == [[500, "end_of_turn"]]
 
 
+def test_302_1c_startup_ability_of_the_opponents_player_card():
+    # b3 emptied of its Z/X: the source b3 is P2's Player card, whose abilities are P2's (302.1b)
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "b3"},
+            {"do": "effect", "by": "P1", "source": "b3", "op": "counter", "delta": 1, "startup": True}]
+    err = rejects(recs, "302.1c", line_of(recs, len(recs) - 1))
+    assert err.message == "the startup ability of PL-002 on b3 is P2's to play, not P1's"
+    own = {"do": "effect", "by": "P1", "source": "b1", "op": "counter", "delta": 1, "startup": True}
+    assert run([*BOARD, own]).match.p["P1"]["counters"] == 1  # P1's own Player card
+
+
+def test_302_1c_startup_ability_of_an_empty_square():
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "c2", "op": "counter", "delta": 1, "startup": True}]
+    err = rejects(recs, "301.1", line_of(recs, len(recs) - 1))
+    assert err.message == "there is no card on c2: no startup ability of it can be played"
+
+
 # ---------------------------------------------------------------------- Force cards (202, 301.4)
 FORCE_A1 = {"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "R01-005", "from": "hand",
             "to": "force", "dest": "a1"}

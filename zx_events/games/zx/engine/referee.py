@@ -573,10 +573,7 @@ class Referee:
         elif pl != m.active:
             self.fail("603.1b", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside a "
                                 f"Battle Event Step")
-        e = m.sq.get(source)
-        if e is not None and e["ctrl"] != pl:  # 302.1c: an ability's controller is its card's
-            self.fail("302.1c", f"the startup ability of {e['code']} on {source} is {e['ctrl']}'s to play, "
-                                f"not {pl}'s")
+        self.check(checks.startup_source(m, pl, source))  # 302.1c: an ability's controller is its card's
         m._ability_played(player=pl, source=source, line=self.line)
 
     # ------------------------------------------------------------------ end of turn and game
