@@ -398,6 +398,8 @@ class Match(Aggregate):
         if b is not None and b.get("step") == "event":
             b["priority"] = other(player)
             b["passes"] = 0
+        elif self.active == player:  # 506: played in the Main Phase, which it starts as an Event does
+            self._phase("main")
 
     @event("LifeDamaged", topic=topic("LifeDamaged"))
     def _life_damaged(self, player: str, card: str, ignite: dict | None, kind: str, base: int | None,
