@@ -162,6 +162,23 @@ def test_202_8a_shift_moves_with_its_vessel():
     assert m.sq["b2"] is None and m.p["P1"]["charge"] == ["R01-001", "EX-R03"]
 
 
+def test_202_8a_a_shift_on_a_zx_ex_goes_with_it_to_dynamis():
+    # the pair is one card of the Z/X EX's type (a Shift adds no type, 202.8e): destroyed, or moved to
+    # another zone than Square or Dynamis, it goes to Dynamis face-up, the Shift too (it went to Charge)
+    ex_shift = [*BOARD, {"do": "effect", "by": "P1", "source": "b1", "op": "move", "card": "EX-R01",
+                         "from": "dynamis", "to": "square", "dest": "c2"},
+                {"do": "play", "by": "P1", "card": "EX-R03", "from": "dynamis", "pay": ["R01-001"], "on": "c2"}]
+    life = list(run(ex_shift).match.p["P1"]["life"])
+    for leave in ({"op": "destroy", "square": "c2"},
+                  {"op": "move", "square": "c2", "from": "square", "to": "life", "owner": "P1"}):
+        c = run([*ex_shift, {"do": "effect", "by": "P1", "source": "R01-014", **leave}])
+        z = c.match.p["P1"]
+        assert c.match.sq["c2"] is None and z["charge"] == [] and z["life"] == life, leave
+        assert sorted(d["code"] for d in z["dynamis"] if d["up"]) == ["EX-R01", "EX-R03"], leave
+        (applied,) = [e for e in c.match.pending_events if type(e).__name__ == "EffectApplied"][-1:]
+        assert "into_life" not in applied.args  # (the analytics' Life counts: nothing joined Life)
+
+
 def test_202_11c_a_token_that_leaves_square_disappears():
     recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "token", "square": "c2",
                      "name": "Ember Whelp Token", "power": 1000},

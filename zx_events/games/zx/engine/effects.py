@@ -118,8 +118,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
             e = m.sq.get(r.get("square"))
             if dst == "life" and e is not None:  # whose Life each arriving card joins (for Life counts)
                 owners = [] if e["kind"] in ("token", "ex") else [e["owner"]]  # 202.11c; an EX to Dynamis
-                if e.get("shift"):
-                    owners.append(e.get("shift_owner", e["owner"]))  # 202.8a: its Shift goes with it
+                if e.get("shift") and e["kind"] != "ex":  # 202.8a: its Shift goes with it (with an EX to Dynamis)
+                    owners.append(e.get("shift_owner", e["owner"]))
                 if owners:
                     args["into_life"] = owners
             b = m.battle
