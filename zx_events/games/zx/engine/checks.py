@@ -99,17 +99,21 @@ def find_uid(m: Match, uid: int | None) -> tuple[str, dict] | None:
 
 
 def placement(m: Match, player: str, square: str) -> Problem:
-    """806: not the opponent's Player Square, not on an opponent Z/X, not on your own Sleep Z/X."""
+    """806: not the opponent's Player Square, not on an opponent Z/X, not on your own Sleep Z/X.
+
+    A face-down card (303.6: no Z/X) is held to the same rule (docs/rules.md): no text lets a play put
+    away an opponent's card, nor your own Sleep one. The message does not name it (301.3b: hidden)."""
     opp = other(player)
     Square.parse(square)  # (a name that is not a Square: ValueError)
     if square == _PLAYER_SQUARE[opp]:  # Square.parse(square) == player_square(opp), without making a Square
         return "806", f"{square} is {opp}'s Player Square"
     e = m.sq.get(square)
     if e is not None:
+        what = "face-down card" if e.get("up") is False else f"Z/X {e['code']}"
         if e["ctrl"] != player:
-            return "806", f"{square} holds {opp}'s Z/X {e['code']}"
+            return "806", f"{square} holds {opp}'s {what}"
         if e["sleep"]:
-            return "806", f"{square} holds {player}'s own Sleep Z/X {e['code']}"
+            return "806", f"{square} holds {player}'s own Sleep {what}"
     return None
 
 
