@@ -141,6 +141,58 @@ def test_603_1c_trailing_passes_may_be_left_out():
     assert c.match.sq["a2"] is None and c.match.sq["c1"]["code"] == "R01-004"
 
 
+# P1's Charge filled to 4 in the Main Phase; P2 then destroys P1's a1 in the Battle Event Step: P1's
+# Charge holds 5, and the Charge Excess (905) is owed in the step, before anyone acts again (702)
+CHARGE_4_P1 = [{"do": "effect", "by": "P1", "source": "b1", "op": "move", "card": c, "owner": "P1", "from": z,
+                "to": "charge"} for c, z in (("R01-004", "hand"), ("R01-005", "hand"), ("R01-006", "life"),
+                                              ("R01-010", "life"))]
+EXCESS_IN_STEP = [*BOARD, *CHARGE_4_P1, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1,
+                  {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+                  {"do": "effect", "by": "P2", "source": "U01-014", "op": "destroy", "square": "a1"},
+                  {"do": "charge_excess", "by": "P1", "trash": ["R01-004"]}]
+
+
+def test_603_1c_charge_excess_in_the_step_keeps_it_open():
+    # the owed record is a rule effect, no action of 603.1b: the step stays open, priority stays with P1
+    recs = [*EXCESS_IN_STEP, PASS2]
+    err = rejects(recs, "603.1b", line_of(recs, len(recs) - 1))
+    assert err.message == "P2 passes without priority (P1 has it)"
+    c = run([*EXCESS_IN_STEP, PASS1, PASS2])  # the passes that close it are not "outside the step"
+    names = [type(e).__name__ for e in c.match.pending_events]
+    assert names.index("ChargeExcessTrashed") < names.index("BattleDamageDealt")
+    assert c.match.sq["b3"]["dmg"] == 1500 and c.match.battle is None
+
+
+def test_603_1c_event_after_a_charge_excess_resolves_before_the_damage():
+    # P1's Event after the Charge Excess boosts the attacker in the step: 1500 + 3000 destroys U01-003,
+    # and the boost ends with the battle (605.5) instead of outliving it
+    boost = [{"do": "play", "by": "P1", "card": "R01-014", "pay": []},
+             {"do": "effect", "by": "P1", "source": "R01-014", "op": "power", "square": "b2", "delta": 3000,
+              "until": "end_of_battle"}]
+    for tail in ([PASS2, PASS1], []):  # the closing passes written, or left out
+        c = run([*EXCESS_IN_STEP, *boost, *tail, {"do": "end", "by": "P1"}])
+        (ended,) = events(c, "BattleEnded")
+        assert ended.outcome == "destroyed" and c.match.sq["b3"] is None
+        assert c.match.sq["b2"]["mods"] == []
+
+
+def test_603_1c_reload_in_the_step_keeps_it_open():
+    from collections import Counter
+
+    from zx_events.games.zx.decks import deck_by_name
+
+    used = Counter(BOARD[1]["hand"] + BOARD[1]["life"] + BOARD[1]["resource"] + BOARD[8]["cards"])
+    rest = sorted((Counter(deck_by_name("Blue Control").deck) - used).elements())
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1,
+            {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "draw", "cards": rest},
+            {"do": "reload", "by": "P2", "life": "U01-005"}]
+    err = rejects([*recs, PASS2], "603.1b", line_of(recs, len(recs)))
+    assert err.message == "P2 passes without priority (P1 has it)"
+    c = run([*recs, PASS1, PASS2])
+    assert c.match.sq["b3"]["dmg"] == 1500 and c.match.p["P2"]["charge"] == ["U01-005"]
+
+
 def test_604_2_attacker_left_square_nothing_happens():
     recs = [*BOARD, ATTACK_A2, PASS1, {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
             {"do": "effect", "by": "P2", "source": "U01-014", "op": "destroy", "square": "b2"}, PASS1, PASS2]

@@ -148,6 +148,67 @@ def test_603_1b_startup_ability_of_the_turn_player_in_the_main_phase():
     assert c.match.sq["a1"]["mods"] == [[500, "end_of_turn"]]
 
 
+STARTUP_A1 = {"do": "effect", "by": "P1", "source": "a1", "op": "power", "square": "a1", "delta": 4000,
+              "until": "end_of_turn", "startup": True}
+
+
+def test_506_startup_ability_in_the_draw_phase_before_the_draw():
+    recs = [*BOARD[:-1], STARTUP_A1, BOARD[-1]]  # turn 3: the ability before P1's draw
+    err = rejects(recs, "506", line_of(recs, len(recs) - 2))
+    assert err.message == ("a startup ability of a1 played in the Draw Phase, before the draw: startup "
+                           "abilities are played in the Main Phase")
+    m = run(recs, strict=False).match  # not applied; the draw after it is still the Draw Phase's
+    assert m.sq["a1"]["mods"] == [] and [v["rule"] for v in m.violations] == ["506"]
+
+
+def test_506_startup_ability_after_the_end_phase_does_not_reach_the_next_turn():
+    recs = [*BOARD, {"do": "end", "by": "P1"}, STARTUP_A1]
+    err = rejects(recs, "506", line_of(recs, len(recs) - 1))
+    assert err.message == "a startup ability of a1 played after the End Phase"
+    m = run([*recs, {"do": "turn", "by": "P2"}], strict=False).match
+    assert m.sq["a1"]["mods"] == []  # its "until end of turn" +4000 is not in P2's turn
+
+
+def test_506_startup_ability_before_the_first_turn():
+    recs = [*BOARD[:2], {"do": "effect", "by": "P1", "source": "b1", "op": "counter", "delta": 1, "startup": True}]
+    err = rejects(recs, "506", line_of(recs, len(recs) - 1))
+    assert err.message == "a startup ability of b1 played before the first turn"  # (it said "in None's turn")
+
+
+def test_506_cards_played_before_the_first_turn():
+    # (the same "in None's turn" text as the startup ability's, for an Event and for a Z/X)
+    setup = [dict(BOARD[0], hand=["R01-001", "R01-002", "R01-004", "R01-014"]), BOARD[1]]
+    recs = [*setup, {"do": "play", "by": "P1", "card": "R01-014", "pay": []}]
+    err = rejects(recs, "506", line_of(recs, len(recs) - 1))
+    assert err.message == "the Event R01-014 played before the first turn"
+    recs = [*setup, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a1"}]
+    err = rejects(recs, "506", line_of(recs, len(recs) - 1))
+    assert err.message == "R01-004 played before the first turn"
+
+
+def test_506_startup_ability_is_of_the_main_phase():
+    # played in the Main Phase, it ends the Resource Phase as an Event would
+    recs = [*BOARD, STARTUP_A1, {"do": "resource", "by": "P1", "card": "R01-004"}]
+    err = rejects(recs, "504.3", line_of(recs, len(recs) - 1))
+    assert err.message == "a Resource record in the Main Phase"
+
+
+def test_302_1c_startup_ability_of_the_opponents_player_card():
+    # b3 emptied of its Z/X: the source b3 is P2's Player card, whose abilities are P2's (302.1b)
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "b3"},
+            {"do": "effect", "by": "P1", "source": "b3", "op": "counter", "delta": 1, "startup": True}]
+    err = rejects(recs, "302.1c", line_of(recs, len(recs) - 1))
+    assert err.message == "the startup ability of PL-002 on b3 is P2's to play, not P1's"
+    own = {"do": "effect", "by": "P1", "source": "b1", "op": "counter", "delta": 1, "startup": True}
+    assert run([*BOARD, own]).match.p["P1"]["counters"] == 1  # P1's own Player card
+
+
+def test_302_1c_startup_ability_of_an_empty_square():
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "c2", "op": "counter", "delta": 1, "startup": True}]
+    err = rejects(recs, "301.1", line_of(recs, len(recs) - 1))
+    assert err.message == "there is no card on c2: no startup ability of it can be played"
+
+
 # ---------------------------------------------------------------------- Force cards (202, 301.4)
 FORCE_A1 = {"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "R01-005", "from": "hand",
             "to": "force", "dest": "a1"}

@@ -196,6 +196,16 @@ def test_806_not_on_an_opponent_zx():
     rejects(recs, "806", last(recs))
 
 
+def test_806_not_on_an_opponents_face_down_card_which_is_named_no_zx():
+    # P2's face-down card is no Z/X (303.6) but still P2's card on c2: no play puts it away; the message
+    # does not call it a Z/X nor show its code, which only P2 may see (301.3b)
+    recs = [*BOARD, {"do": "effect", "by": "P2", "source": "U01-014", "op": "move", "card": "U01-002",
+                     "from": "hand", "to": "square", "dest": "c2", "owner": "P2", "face": "down"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "c2"}]
+    err = rejects(recs, "806", last(recs))
+    assert err.message == "c2 holds P2's face-down card"
+
+
 def test_806_not_on_your_own_sleep_zx_but_onto_a_reboot_one():
     recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2,
             {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "b2"}]

@@ -99,6 +99,22 @@ def test_202_7f_overboost_controllers_player_card_is_unaffected():
     rejects(recs, "202.7f", line_of(recs, len(recs) - 1))
 
 
+def test_202_7f_player_card_named_by_its_code_is_unaffected_too():
+    # the same Player card moved off its Square by an effect naming it by code, not by target: player
+    ob = [*BOARD, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+          {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+          {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c3", "upper": "EX-U04"},
+          {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"},
+          {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-013"]}]
+    move = {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "PL-002", "owner": "P2",
+            "from": "square", "to": "trash"}
+    recs = [*ob, move]
+    err = rejects(recs, "202.7f", line_of(recs, len(recs) - 1))
+    assert err.message == "P2 controls a Z/X Overboost on Square: P2's Player card is unaffected by card effects"
+    m = run([*BOARD, move]).match  # without an Overboost the Player card leaves its Square (303.6a)
+    assert m.p["P2"]["player_card"] is None and m.p["P2"]["trash"] == ["PL-002"]
+
+
 def test_202_7g_only_one_overboost_on_square():
     hdr = header()
     hdr["players"]["P2"]["dynamis"] = {"EX-U04": 2}
@@ -107,6 +123,21 @@ def test_202_7g_only_one_overboost_on_square():
             {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c3", "upper": "EX-U04"},
             {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c2", "upper": "EX-U04"}]
     rejects(recs, "202.7g", line_of(recs, len(recs) - 1), hdr=hdr)
+
+
+def test_202_7g_no_second_overboost_put_on_square_by_an_effects_move():
+    # a Z/X OB upper part moved from Dynamis onto the Square is a Z/X Overboost put on Square as well
+    hdr = header()
+    hdr["players"]["P2"]["dynamis"] = {"EX-U04": 2}
+    recs = [*BOARD, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "effect", "by": "P2", "source": "PL-002", "op": "overboost", "square": "c3", "upper": "EX-U04"},
+            {"do": "effect", "by": "P2", "source": "PL-002", "op": "move", "card": "EX-U04", "from": "dynamis",
+             "to": "square", "dest": "c2"}]
+    err = rejects(recs, "202.7g", line_of(recs, len(recs) - 1), hdr=hdr)
+    assert err.message == "P2 already has a Z/X Overboost on Square"
+    m = run([*recs[:-2], recs[-1]], hdr=hdr).match  # the first one may come by a move
+    assert m.sq["c2"]["kind"] == "ob"
 
 
 def test_202_8c_no_second_shift():
@@ -129,6 +160,23 @@ def test_202_8a_shift_moves_with_its_vessel():
             {"do": "attack", "by": "P2", "from": "b3", "target": "b2"}, PASS2, PASS1]
     m = run(recs, hdr=hdr).match
     assert m.sq["b2"] is None and m.p["P1"]["charge"] == ["R01-001", "EX-R03"]
+
+
+def test_202_8a_a_shift_on_a_zx_ex_goes_with_it_to_dynamis():
+    # the pair is one card of the Z/X EX's type (a Shift adds no type, 202.8e): destroyed, or moved to
+    # another zone than Square or Dynamis, it goes to Dynamis face-up, the Shift too (it went to Charge)
+    ex_shift = [*BOARD, {"do": "effect", "by": "P1", "source": "b1", "op": "move", "card": "EX-R01",
+                         "from": "dynamis", "to": "square", "dest": "c2"},
+                {"do": "play", "by": "P1", "card": "EX-R03", "from": "dynamis", "pay": ["R01-001"], "on": "c2"}]
+    life = list(run(ex_shift).match.p["P1"]["life"])
+    for leave in ({"op": "destroy", "square": "c2"},
+                  {"op": "move", "square": "c2", "from": "square", "to": "life", "owner": "P1"}):
+        c = run([*ex_shift, {"do": "effect", "by": "P1", "source": "R01-014", **leave}])
+        z = c.match.p["P1"]
+        assert c.match.sq["c2"] is None and z["charge"] == [] and z["life"] == life, leave
+        assert sorted(d["code"] for d in z["dynamis"] if d["up"]) == ["EX-R01", "EX-R03"], leave
+        (applied,) = [e for e in c.match.pending_events if type(e).__name__ == "EffectApplied"][-1:]
+        assert "into_life" not in applied.args  # (the analytics' Life counts: nothing joined Life)
 
 
 def test_202_11c_a_token_that_leaves_square_disappears():

@@ -146,8 +146,9 @@ class Match(Aggregate):
             return None
         self.sq[square] = None
         self._send(entry["owner"], entry["code"], entry["kind"], dest)
-        if entry.get("shift"):  # 202.8a: a Shift moves with its vessel as one card (to its owner's zone, 302.4)
-            self._send(entry.get("shift_owner", entry["owner"]), entry["shift"], "shift", dest)
+        if entry.get("shift"):  # 202.8a: a Shift moves with its vessel as one card (to its owner's zone, 302.4),
+            to = "dynamis" if entry["kind"] == "ex" and dest != "square" else dest  # so with a Z/X EX to Dynamis
+            self._send(entry.get("shift_owner", entry["owner"]), entry["shift"], "shift", to)
         if self.force and dest != "square":  # Force cards under it leave with it, to Trash (301.4)
             self._force_leaves(entry["uid"])
         if self.battle is not None and self.battle.get("target_uid") == entry["uid"] and dest != "square":
@@ -398,6 +399,8 @@ class Match(Aggregate):
         if b is not None and b.get("step") == "event":
             b["priority"] = other(player)
             b["passes"] = 0
+        elif self.active == player:  # 506: played in the Main Phase, which it starts as an Event does
+            self._phase("main")
 
     @event("LifeDamaged", topic=topic("LifeDamaged"))
     def _life_damaged(self, player: str, card: str, ignite: dict | None, kind: str, base: int | None,

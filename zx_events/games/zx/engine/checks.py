@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from zx_events.games.zx.board import Square, player_square
+from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
 from zx_events.games.zx.cards import INF, Card, Catalog
 from zx_events.games.zx.match import Match, other, power_of
 
@@ -68,6 +68,27 @@ def controls_shift(m: Match, player: str) -> bool:
                for e in m.sq.values())
 
 
+def startup_source(m: Match, player: str, source: str) -> Problem:
+    """302.1c: the startup ability of a card on Square (``source`` names its Square) is played by that
+    card's controller: the card there, or on a Player Square with no card on it the Player card (its
+    controller is its owner, 302.1b). An empty Square holds no card to play one of (301.1). A source
+    named by its code (a card elsewhere, docs/match-log.md) is not checked: the state does not say
+    whose it is."""
+    if source not in SQUARE_NAMES:
+        return None
+    e = m.sq.get(source)
+    if e is not None:
+        code, ctrl = e["code"], e["ctrl"]
+    else:
+        ctrl = next((pl for pl, s in _PLAYER_SQUARE.items() if s == source), None)
+        code = m.p[ctrl]["player_card"] if ctrl is not None else None
+        if code is None:
+            return "301.1", f"there is no card on {source}: no startup ability of it can be played"
+    if ctrl != player:
+        return "302.1c", f"the startup ability of {code} on {source} is {ctrl}'s to play, not {player}'s"
+    return None
+
+
 def find_uid(m: Match, uid: int | None) -> tuple[str, dict] | None:
     if uid is None:
         return None
@@ -78,17 +99,21 @@ def find_uid(m: Match, uid: int | None) -> tuple[str, dict] | None:
 
 
 def placement(m: Match, player: str, square: str) -> Problem:
-    """806: not the opponent's Player Square, not on an opponent Z/X, not on your own Sleep Z/X."""
+    """806: not the opponent's Player Square, not on an opponent Z/X, not on your own Sleep Z/X.
+
+    A face-down card (303.6: no Z/X) is held to the same rule (docs/rules.md): no text lets a play put
+    away an opponent's card, nor your own Sleep one. The message does not name it (301.3b: hidden)."""
     opp = other(player)
     Square.parse(square)  # (a name that is not a Square: ValueError)
     if square == _PLAYER_SQUARE[opp]:  # Square.parse(square) == player_square(opp), without making a Square
         return "806", f"{square} is {opp}'s Player Square"
     e = m.sq.get(square)
     if e is not None:
+        what = "face-down card" if e.get("up") is False else f"Z/X {e['code']}"
         if e["ctrl"] != player:
-            return "806", f"{square} holds {opp}'s Z/X {e['code']}"
+            return "806", f"{square} holds {opp}'s {what}"
         if e["sleep"]:
-            return "806", f"{square} holds {player}'s own Sleep Z/X {e['code']}"
+            return "806", f"{square} holds {player}'s own Sleep {what}"
     return None
 
 

@@ -5,7 +5,8 @@ carries (the record's fields plus catalog facts the state needs, e.g. a card's b
 Restrictions enforced: a Player card does not move to another Square (303.6a; to another zone it
 does leave the Square); a Link is chosen and
 affected only by cards that name Links (202.13e-f); an Overboost controller's Player cards are
-unaffected (202.7f); Counters do not go below 0 (202.12d); one Z/X Overboost on Square (202.7g).
+unaffected (202.7f); Counters do not go below 0 (202.12d); one Z/X Overboost on Square (202.7g), also
+when a move puts one there.
 """
 
 from __future__ import annotations
@@ -93,6 +94,11 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
     m, pl = ref.m, ref.by
     src, dst = r["from"], r["to"]
     code = r.get("card")
+    if code is not None and ref.cat[code].is_player:
+        owner = r.get("owner") or pl
+        if checks.controls_overboost(m, owner):  # named by its code as by its Square (target: player)
+            ref.fail("202.7f", f"{owner} controls a Z/X Overboost on Square: {owner}'s Player card is "
+                               f"unaffected by card effects")
     if code is not None and ref.cat[code].is_player and (src == "square" or dst == "square"):
         if dst == "square":
             ref.fail("303.6a", f"the Player card {code} does not move to another Square")
@@ -112,8 +118,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
             e = m.sq.get(r.get("square"))
             if dst == "life" and e is not None:  # whose Life each arriving card joins (for Life counts)
                 owners = [] if e["kind"] in ("token", "ex") else [e["owner"]]  # 202.11c; an EX to Dynamis
-                if e.get("shift"):
-                    owners.append(e.get("shift_owner", e["owner"]))  # 202.8a: its Shift goes with it
+                if e.get("shift") and e["kind"] != "ex":  # 202.8a: its Shift goes with it (with an EX to Dynamis)
+                    owners.append(e.get("shift_owner", e["owner"]))
                 if owners:
                     args["into_life"] = owners
             b = m.battle
@@ -143,6 +149,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
             ref.fail("303.1", f"{code} is a {card.type.value}: only Z/X (and Player cards) are put on Square",
                      fatal=True)
         ref.check(checks.placement(m, pl, r["dest"]), fatal=True)
+        if card.type == CardType.ZX_OB and r.get("face") != "down" and checks.controls_overboost(m, owner):
+            ref.fail("202.7g", f"{owner} already has a Z/X Overboost on Square")
         args["base"] = card.power
         args["kind"] = {CardType.ZX_EX: "ex", CardType.ZX_OB: "ob", CardType.TOKEN: "token"}.get(card.type, "zx")
     elif card.type.is_extra:

@@ -390,7 +390,7 @@ class Referee:
             if in_step:
                 if b["priority"] != pl:
                     self.fail("603.1b", f"{pl} plays {code} without priority ({b['priority']} has it)")
-            elif pl != m.active:
+            elif m.active is not None and pl != m.active:  # (before turn 1: _not_past says so)
                 self.fail("603.1b", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
             else:
                 self._not_past("main", "506", f"the Event {code} played")
@@ -399,7 +399,7 @@ class Referee:
             if in_step:
                 self.fail("603.1b", f"only Events and abilities are played in the Battle Event Step, "
                                     f"not the {card.type.value} {code}", fatal=True)
-            if pl != m.active:
+            if m.active is not None and pl != m.active:  # (before turn 1: _not_past says so)
                 self.fail("506", f"{pl} plays {code} in {m.active}'s turn: cards other than Events are played "
                                  f"only in your own Main Phase", fatal=True)
             self._not_past("main", "506", f"{code} played")
@@ -473,8 +473,11 @@ class Referee:
                   rec=r, line=self.line)
 
     def _keeps_step_open(self, rec: dict) -> bool:
-        """Records of the Battle Event Step; any other record closes it (implied trailing passes)."""
-        if rec["do"] in ("pass", "effect", "concede"):
+        """Records of the Battle Event Step; any other record closes it (implied trailing passes).
+
+        A ``reload`` or ``charge_excess`` record is a rule effect owed before a player gets priority
+        (702; 602.1f, 604.1, 605.1): it is performed in the step, and priority stays where it was."""
+        if rec["do"] in ("pass", "effect", "concede", "reload", "charge_excess"):
             return True
         card = self.cat.get(rec["card"]) if rec["do"] == "play" else None
         return card is not None and card.is_event
@@ -559,7 +562,8 @@ class Referee:
         after it without the key are its resolution). In the Battle Event Step it is one of the four
         actions of the player with priority (603.1b), and priority goes to the other player (603.1c);
         outside a battle only the turn player plays one (the non-turn player acts only in a Battle
-        Event Step)."""
+        Event Step), in their Main Phase (506): not before the first turn, in the Draw Phase before its
+        draw, or after the End Phase."""
         m, pl = self.m, self.by
         b = m.battle
         source = r["source"]
@@ -567,13 +571,15 @@ class Referee:
             if b["priority"] != pl:
                 self.fail("603.1b", f"{pl} plays a startup ability of {source} without priority "
                                     f"({b['priority']} has it)")
-        elif pl != m.active:
-            self.fail("603.1b", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside a "
-                                f"Battle Event Step")
-        e = m.sq.get(source)
-        if e is not None and e["ctrl"] != pl:  # 302.1c: an ability's controller is its card's
-            self.fail("302.1c", f"the startup ability of {e['code']} on {source} is {e['ctrl']}'s to play, "
-                                f"not {pl}'s")
+        else:
+            if m.active is not None and pl != m.active:
+                self.fail("603.1b", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside "
+                                    f"a Battle Event Step")
+            self._not_past("main", "506", f"a startup ability of {source} played")
+            if m.phase == "draw" and m.drawn < (0 if m.turn == 1 else 2):  # the draw record is still to come
+                self.fail("506", f"a startup ability of {source} played in the Draw Phase, before the draw: "
+                                 f"startup abilities are played in the Main Phase", fatal=True)
+        self.check(checks.startup_source(m, pl, source))  # 302.1c: an ability's controller is its card's
         m._ability_played(player=pl, source=source, line=self.line)
 
     # ------------------------------------------------------------------ end of turn and game
