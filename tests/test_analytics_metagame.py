@@ -209,6 +209,34 @@ def test_meta_by_week_by_hand(hand):
     assert only.select("event", "deck", "seats", "field").rows() == [("Cup", "Dragons!", 1, 4)]
 
 
+def test_unnamed_decks_are_never_a_mirror_and_one_label_everywhere(tmp_path):
+    """deck_name is optional: two decks without a name are not a mirror (we cannot know they are the
+    same deck), so both sides count, under one label, "(no name)", in winrates, matchups, meta and
+    archetypes (winrates and meta counted a side of m1 once and none of it, shown blank). A match
+    without an event and one whose event is called "unknown" are two periods of meta --by event."""
+    from analytics.stats import NO_NAME
+    from analytics_support import M1, M2
+
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    for p in ("P1", "P2"):  # m1: Aki (red, no name) beats Ren (blue, no name); no event
+        del h1["players"][p]["deck_name"]
+    del h1["event"]
+    del h2["players"]["P2"]["deck_name"]  # m2: Ren (blue, no name) beats Mio (Red Dragons); event "unknown"
+    h2["event"] = "unknown"
+    _, path = _project(tmp_path, text(M1, h1) + text(M2, h2))
+    with Stats(path, min_games=1) as st:
+        assert st.winrates().select("deck", "games", "wins").rows() == [(NO_NAME, 3, 2), ("Red Dragons", 1, 0)]
+        assert st.matchups().select("deck", "opponent", "games", "wins").rows() == [
+            (NO_NAME, NO_NAME, 2, 1), (NO_NAME, "Red Dragons", 1, 1), ("Red Dragons", NO_NAME, 1, 0)]
+        assert st.meta(by="event").select("event", "deck", "seats", "field", "games", "wins").rows() == [
+            ("(no event)", NO_NAME, 2, 2, 2, 1), ("unknown", NO_NAME, 1, 2, 1, 1), ("unknown", "Red Dragons", 1, 2, 1, 0)]
+        arch = st.archetypes()
+        assert row(arch, archetype=BLUE)["decks"] == f"{NO_NAME} (2)"
+        assert set(row(arch, archetype=RED)["decks"].split(", ")) == {f"{NO_NAME} (1)", "Red Dragons (1)"}
+        # known archetypes: red against blue in both matches, no mirror
+        assert (row(arch, archetype=RED)["games"], row(arch, archetype=RED)["wins"]) == (2, 1)
+
+
 # ---------------------------------------------------------------------- names that match nothing
 @pytest.mark.parametrize("kw,message", [
     ({"deck": "Red Dragon"}, "no deck named 'Red Dragon' in the analytics file; did you mean 'Red Dragons'"),
