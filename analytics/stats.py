@@ -417,17 +417,18 @@ class Stats:
             return sorted(by_name[key])
         raise UnknownName("card", card, sorted({n for _, n in rows if n} | seen))
 
-    def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None,
+    def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None, own_tables: bool = False,
                **identifiers: str) -> pl.DataFrame:
         """``analytics/sql/<name>.sql`` with ``{where}`` the filters' condition (``{field_where}``:
-        that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values.
+        that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values;
+        over the derived tables when the Stats has them (``DERIVED_SQL``), unless ``own_tables``.
 
         Eager: a statistic's few hundred rows get their rates and flags row by row (``with_rate``,
         ``with_difference``, ``_flag``: BY_ROW), where planning a Polars query of their expressions cost
         more than the work itself; a larger frame gets the same values from the expressions."""
         where, params = filters.where()
         field_where, field_params = filters.where(FIELD_FILTERS)
-        if self.derived is not None and name in DERIVED_SQL:
+        if self.derived is not None and name in DERIVED_SQL and not own_tables:
             name, identifiers = DERIVED_SQL[name], {**identifiers, "derived": self.derived.catalog}
         if name in SHARED_END:
             identifiers["end"] = sql(SHARED_END[name])
@@ -676,18 +677,28 @@ class Stats:
         from hand or Dynamis, or free by its IG); ``deck`` (in the deck list at all). Each has
         ``X_games``, ``X_wins``, ``X_wr`` and its Wilson interval. ``iwd`` (Improvement When Drawn)
         = ``gih_wr`` - ``gns_wr``, with Newcombe's interval for a difference. ``card`` (a code, or a
-        name: every code of it) keeps that card."""
+        name) keeps that card; a name of several codes (a reprint: R01-003 and R01-019) is one row for
+        the name, ``card`` its codes joined by ``/``, a game counted once per side whichever of its codes
+        it held (17lands counts by name; per code, one game could be GNS for one code and GD for the other).
+        Without ``card`` every code is a row of its own."""
         f = self.filters(**filters)
+        codes = None if card is None else self.card_codes(card)
         # the card filter is left out of the statement when not asked for: a bound NULL is not folded
         # away and costs a comparison per card game (3x the query at 100,000 matches)
-        if card is None:
-            df = self._query("cards", f, card="TRUE")
+        if codes is None:
+            df = self._query("cards", f, card="TRUE", games="card_games")
+        elif len(codes) > 1:  # from card_games (the derived card_seats hold a row per code)
+            df = self._query("cards", f, {"cards": codes, "label": "/".join(codes)}, own_tables=True, card="TRUE",
+                             games=sql("card_games_by_name"))
+            name = self.con.execute("SELECT any_value(name) FROM card_catalog WHERE code = $code",
+                                    {"code": codes[0]}).fetchone()[0]
+            df = df.with_columns(pl.lit(name, dtype=pl.String).alias("name"))
         elif self.derived is not None:
-            df = self._query("cards", f, {"cards": self.card_codes(card)},
+            df = self._query("cards", f, {"cards": codes},
                              card=f"k // 32 IN (SELECT card_id FROM {self.derived.catalog}.card_ids "
                                   f"WHERE list_contains($cards, card))")
         else:
-            df = self._query("cards", f, {"cards": self.card_codes(card)}, card="list_contains($cards, g.card)")
+            df = self._query("cards", f, {"cards": codes}, card="list_contains($cards, g.card)", games="card_games")
         for m, _ in CARD_METRICS:
             df = with_rate(df, f"{m}_wr", f"{m}_wins", f"{m}_games")
         df = with_difference(df, "iwd", "gih_wr", "gns_wr")

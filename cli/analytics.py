@@ -324,7 +324,9 @@ _stats_command("cards", "cards",
                "\b\nExample:\n  zx stats cards --deck \"Blue Control\" --seat second --min-games 50\n\n"
                "GIH = OH + GD (the opening hand kept after any mulligan, or drawn later); GNS: in the deck list, "
                "never in hand; IWD = GIH WR - GNS WR in percentage points.",
-               extra=(click.option("--card", default=None, help="Only this card (code or name)."),))
+               extra=(click.option("--card", default=None,
+                                   help="Only this card: a code, or a name (a name of several codes, a reprint, "
+                                        "is one row for the name)."),))
 _stats_command("mulligans", "mulligans",
                "Opening hands by seat and hand size: keep rate, and the win rate of kept and mulliganed hands (402)."
                "\n\n\b\nExample:\n  zx stats mulligans --deck \"Red Dragons\"")
