@@ -253,8 +253,9 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
             raise click.ClickException(str(e)) from None
         keep = KEEP.get(method, 1) + ("game" in df.columns and df.columns[0] == "game")
         emit_frame(df, fmt, wide=wide, keep=keep)
-        if df.height == 0:
-            given = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in filters.items() if v is not None)
+        if df.height == 0:  # name every option that chose rows: the filters, and cards' --card
+            chosen = {"card": kw.get("card"), **filters}
+            given = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in chosen.items() if v is not None)
             click.echo("no rows" + (f" match {given}" if given else ": the analytics file has no matches for this yet"),
                        err=True)
     return run

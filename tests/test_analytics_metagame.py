@@ -292,6 +292,9 @@ def test_unknown_card_and_cli_exit_codes(hand):
     assert r.exit_code == 0 and "no rows match --since 2027-01-01, --deck Red Dragons" in r.output
     r = CliRunner().invoke(zx, ["--store", str(store), "stats", "winrates", "--seat", "third"])
     assert r.exit_code == 2
+    # a card never in the chosen decks: the message names --card too (it named only --deck)
+    r = CliRunner().invoke(zx, ["--store", str(store), "stats", "cards", "--card", "R01-005", "--deck", "Blue Control"])
+    assert r.exit_code == 0 and r.stderr.strip().endswith("no rows match --card R01-005, --deck Blue Control")
 
 
 # ---------------------------------------------------------------------- an independent computation
