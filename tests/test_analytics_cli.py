@@ -276,3 +276,17 @@ def test_stats_and_sql_say_when_the_file_is_behind_the_store(tmp_path, monkeypat
     r = CliRunner().invoke(zx, ["--store", str(other), "stats", "winrates", "--min-games", "1",
                                 "--analytics", str(tmp_path / "s.duckdb")])
     assert r.exit_code == 0 and "holds the analytics of sqlite:" in r.stderr and "not of the store" in r.stderr
+
+
+def test_report_says_it_adds_iwd_only_when_its_table_shows_it(imported, tmp_path):
+    """Without --deck-lists the per-card table leaves out IWD (it counts the deck lists), and its note
+    said 'the table adds IWD ...' all the same."""
+    notes = {}
+    for extra in ([], ["--deck-lists"]):
+        out = tmp_path / f"r{len(extra)}.html"
+        r = CliRunner().invoke(zx, ["--store", str(imported), "report", "-o", str(out), "--min-games", "1", *extra])
+        assert r.exit_code == 0, r.output
+        notes[bool(extra)] = out.read_text(encoding="utf-8")
+    assert "adds IWD" not in notes[False] and "adds opening-hand, drawn and played win rates" in notes[False]
+    assert "shown with --deck-lists" in notes[False]
+    assert "adds IWD (GIH WR minus the win rate when never seen)" in notes[True]
