@@ -18,7 +18,8 @@ import duckdb
 from zx_events.store import StoreConfig
 
 DEFAULT_ANALYTICS = "zx-analytics.duckdb"
-SCHEMA_VERSION = 5  # 5: every installed game's own tables (x610z_*), created from the games' rows modules
+SCHEMA_VERSION = 6  # 5: every installed game's own tables (x610z_*), created from the games' rows modules;
+# 6: a card an effect put into hand (Z/X move to hand, X610Z search and zone to hand) is a draws row and drawn
 # created in this order (one statement per file)
 SCHEMA = ("create_matches", "create_seats", "create_plays", "create_attacks", "create_life", "create_ignitions",
           "create_turns", "create_draws", "create_card_games", "create_card_catalog", "create_projection_position",

@@ -27,7 +27,9 @@ Definitions (also in docs/data-dictionary.md):
   filter naming another game is a ``NotThisGame`` error pointing at that game's own tables.
 - A win rate counts finished matches only (a winner or a draw); a draw is a game without a win.
   Mirror pairings (same deck, archetype or colours) are left out of win rates by that key and of
-  matchups, where they are 50% by construction.
+  matchups, where they are 50% by construction. A mirror is the same known value on both sides: a
+  deck without a name (its rows labelled ``NO_NAME``), or an unknown archetype or colour identity,
+  is never one.
 """
 
 from __future__ import annotations
@@ -57,7 +59,15 @@ SEATS = ("first", "second")
 WINRATE_KEYS = {"deck": ("deck", "deck"), "archetype": ("archetype", "archetype"), "colour": ("colours", "colours"),
                 "player": ("name", "player"), "first": ("seat", "seat")}
 MATCHUP_KEYS = {"deck": "deck", "archetype": "archetype", "colour": "colours"}
-META_PERIODS = {"week": "strftime(played_on, '%G-W%V')", "month": "month", "event": "event"}
+# The label of a deck without a name (a header's deck_name is optional) in every statistic keyed or
+# listing by deck (winrates, matchups, meta, archetypes' deck names). Such sides are one group, not one
+# deck: two of them are no mirror (nor are two sides of an unknown archetype or colour identity, NULL,
+# shown blank). NO_KEY: a key column -> the SQL literal of its NULL.
+NO_NAME = "(no name)"
+NO_KEY = {"deck": f"'{NO_NAME}'"}
+# period -> (SQL expression, the label of a side without one: an event may be called "unknown", a week not)
+META_PERIODS = {"week": ("strftime(played_on, '%G-W%V')", "unknown"), "month": ("month", "unknown"),
+                "event": ("event", "(no event)")}
 META_GROUPS = {"deck": "deck", "archetype": "archetype", "colour": "colours"}
 ATTACK_KEYS = {"card": ("a.attacker_card", "card", "a.first_of_card"),
                "square": ("a.attacker_square", "square", "a.first_of_square"),
@@ -407,17 +417,18 @@ class Stats:
             return sorted(by_name[key])
         raise UnknownName("card", card, sorted({n for _, n in rows if n} | seen))
 
-    def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None,
+    def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None, own_tables: bool = False,
                **identifiers: str) -> pl.DataFrame:
         """``analytics/sql/<name>.sql`` with ``{where}`` the filters' condition (``{field_where}``:
-        that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values.
+        that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values;
+        over the derived tables when the Stats has them (``DERIVED_SQL``), unless ``own_tables``.
 
         Eager: a statistic's few hundred rows get their rates and flags row by row (``with_rate``,
         ``with_difference``, ``_flag``: BY_ROW), where planning a Polars query of their expressions cost
         more than the work itself; a larger frame gets the same values from the expressions."""
         where, params = filters.where()
         field_where, field_params = filters.where(FIELD_FILTERS)
-        if self.derived is not None and name in DERIVED_SQL:
+        if self.derived is not None and name in DERIVED_SQL and not own_tables:
             name, identifiers = DERIVED_SQL[name], {**identifiers, "derived": self.derived.catalog}
         if name in SHARED_END:
             identifiers["end"] = sql(SHARED_END[name])
@@ -544,7 +555,7 @@ class Stats:
         if by not in WINRATE_KEYS:
             raise ValueError(f"by must be one of {', '.join(WINRATE_KEYS)}, got {by!r}")
         expr, label = WINRATE_KEYS[by]
-        df = self._query("winrates", self.filters(**filters), key=expr)
+        df = self._query("winrates", self.filters(**filters), key=expr, none=NO_KEY.get(expr, "NULL"))
         df = with_rate(df, "win_rate", "wins", "games")
         df = _flag(df, ["games"], self.min_games).rename({"key": label})
         return df.sort(["games", label], descending=[True, False], nulls_last=True)
@@ -554,7 +565,8 @@ class Stats:
         """Deck (or archetype, colours) against deck: the win rate of each against each other (both orientations)."""
         if by not in MATCHUP_KEYS:
             raise ValueError(f"by must be one of {', '.join(MATCHUP_KEYS)}, got {by!r}")
-        df = self._query("matchups", self.filters(**filters), key=MATCHUP_KEYS[by])
+        df = self._query("matchups", self.filters(**filters), key=MATCHUP_KEYS[by],
+                         none=NO_KEY.get(MATCHUP_KEYS[by], "NULL"))
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games)
         label = "deck" if by == "deck" else MATCHUP_KEYS[by]
         df = df.rename({"key": label})
@@ -565,7 +577,7 @@ class Stats:
     def archetypes(self, **filters: Any) -> pl.DataFrame:
         """Every archetype (colour identity + signature cards, from the deck lists): its share of the
         field (seats), its win rate (mirrors left out) and the deck names seen under it."""
-        df = self._query("archetypes", self.filters(**filters))
+        df = self._query("archetypes", self.filters(**filters), no_name=NO_KEY["deck"])
         df = with_rate(df, "share", "seats", "field")
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games).rename({"key": "archetype"})
         df = _order(df, ["archetype", "seats", "share", "share_low", "share_high", "games", "win_rate", "win_rate_low",
@@ -581,7 +593,9 @@ class Stats:
             raise ValueError(f"by must be one of {', '.join(META_PERIODS)}, got {by!r}")
         if group not in META_GROUPS:
             raise ValueError(f"group must be one of {', '.join(META_GROUPS)}, got {group!r}")
-        df = self._query("meta", self.filters(**filters), period=META_PERIODS[by], key=META_GROUPS[group])
+        period, no_period = META_PERIODS[by]
+        df = self._query("meta", self.filters(**filters), period=period, no_period=f"'{no_period}'",
+                         key=META_GROUPS[group], none=NO_KEY.get(META_GROUPS[group], "NULL"))
         df = with_rate(df, "share", "seats", "field")
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games)
         label = "deck" if group == "deck" else META_GROUPS[group]
@@ -663,18 +677,28 @@ class Stats:
         from hand or Dynamis, or free by its IG); ``deck`` (in the deck list at all). Each has
         ``X_games``, ``X_wins``, ``X_wr`` and its Wilson interval. ``iwd`` (Improvement When Drawn)
         = ``gih_wr`` - ``gns_wr``, with Newcombe's interval for a difference. ``card`` (a code, or a
-        name: every code of it) keeps that card."""
+        name) keeps that card; a name of several codes (a reprint: R01-003 and R01-019) is one row for
+        the name, ``card`` its codes joined by ``/``, a game counted once per side whichever of its codes
+        it held (17lands counts by name; per code, one game could be GNS for one code and GD for the other).
+        Without ``card`` every code is a row of its own."""
         f = self.filters(**filters)
+        codes = None if card is None else self.card_codes(card)
         # the card filter is left out of the statement when not asked for: a bound NULL is not folded
         # away and costs a comparison per card game (3x the query at 100,000 matches)
-        if card is None:
-            df = self._query("cards", f, card="TRUE")
+        if codes is None:
+            df = self._query("cards", f, card="TRUE", games="card_games")
+        elif len(codes) > 1:  # from card_games (the derived card_seats hold a row per code)
+            df = self._query("cards", f, {"cards": codes, "label": "/".join(codes)}, own_tables=True, card="TRUE",
+                             games=sql("card_games_by_name"))
+            name = self.con.execute("SELECT any_value(name) FROM card_catalog WHERE code = $code",
+                                    {"code": codes[0]}).fetchone()[0]
+            df = df.with_columns(pl.lit(name, dtype=pl.String).alias("name"))
         elif self.derived is not None:
-            df = self._query("cards", f, {"cards": self.card_codes(card)},
+            df = self._query("cards", f, {"cards": codes},
                              card=f"k // 32 IN (SELECT card_id FROM {self.derived.catalog}.card_ids "
                                   f"WHERE list_contains($cards, card))")
         else:
-            df = self._query("cards", f, {"cards": self.card_codes(card)}, card="list_contains($cards, g.card)")
+            df = self._query("cards", f, {"cards": codes}, card="list_contains($cards, g.card)", games="card_games")
         for m, _ in CARD_METRICS:
             df = with_rate(df, f"{m}_wr", f"{m}_wins", f"{m}_games")
         df = with_difference(df, "iwd", "gih_wr", "gns_wr")

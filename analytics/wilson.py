@@ -10,6 +10,10 @@ Python call per row. tests/test_analytics_wilson.py checks this implementation, 
 Wilson (1927): for k successes in n trials, p = k/n,
     centre = (p + z²/2n) / (1 + z²/n),  half-width = z/(1 + z²/n) * sqrt(p(1-p)/n + z²/4n²).
 Unlike the normal (Wald) interval it stays inside [0, 1] and is honest at p = 0 or 1 and small n.
+At p = 0 the low bound is exactly 0 and at p = 1 the high bound exactly 1 (in exact arithmetic
+centre - half and centre + half are 0 and 1 there; in floating point they came out as 2.8e-17 or
+0.9999999999999999, so the interval of 0 wins in 7 did not hold the rate 0), and every bound is
+clamped into [0, 1]; the SQL macros do the same.
 
 ``with_rate`` on a frame of at most ``BY_ROW`` rows (a statistic's few dozen or hundred rows) works
 row by row in Python (``_rate_rows``): a Polars query of these expressions costs ~0.2-0.7 ms to plan
@@ -45,7 +49,7 @@ def _bounds(p: float, nf: float, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z2 / nf
     centre = (p + z2 / (2 * nf)) / denom
     half = z / denom * math.sqrt(p * (1 - p) / nf + z2 / (4 * nf * nf))
-    return max(centre - half, 0.0), min(centre + half, 1.0)
+    return 0.0 if p == 0 else max(centre - half, 0.0), 1.0 if p == 1 else min(centre + half, 1.0)
 
 
 def wilson_exprs(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
@@ -57,8 +61,8 @@ def wilson_exprs(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Ex
     centre = (p + z2 / (2 * nf)) / denom
     half = z / denom * (p * (1 - p) / nf + z2 / (4 * nf * nf)).sqrt()
     ok = n.is_not_null() & (n > 0)
-    low = pl.when(ok).then(pl.max_horizontal(centre - half, pl.lit(0.0)))
-    high = pl.when(ok).then(pl.min_horizontal(centre + half, pl.lit(1.0)))
+    low = pl.when(ok).then(pl.when(p == 0).then(pl.lit(0.0)).otherwise(pl.max_horizontal(centre - half, pl.lit(0.0))))
+    high = pl.when(ok).then(pl.when(p == 1).then(pl.lit(1.0)).otherwise(pl.min_horizontal(centre + half, pl.lit(1.0))))
     return low, high
 
 

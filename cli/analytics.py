@@ -253,8 +253,9 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
             raise click.ClickException(str(e)) from None
         keep = KEEP.get(method, 1) + ("game" in df.columns and df.columns[0] == "game")
         emit_frame(df, fmt, wide=wide, keep=keep)
-        if df.height == 0:
-            given = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in filters.items() if v is not None)
+        if df.height == 0:  # name every option that chose rows: the filters, and cards' --card
+            chosen = {"card": kw.get("card"), **filters}
+            given = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in chosen.items() if v is not None)
             click.echo("no rows" + (f" match {given}" if given else ": the analytics file has no matches for this yet"),
                        err=True)
     return run
@@ -324,7 +325,9 @@ _stats_command("cards", "cards",
                "\b\nExample:\n  zx stats cards --deck \"Blue Control\" --seat second --min-games 50\n\n"
                "GIH = OH + GD (the opening hand kept after any mulligan, or drawn later); GNS: in the deck list, "
                "never in hand; IWD = GIH WR - GNS WR in percentage points.",
-               extra=(click.option("--card", default=None, help="Only this card (code or name)."),))
+               extra=(click.option("--card", default=None,
+                                   help="Only this card: a code, or a name (a name of several codes, a reprint, "
+                                        "is one row for the name)."),))
 _stats_command("mulligans", "mulligans",
                "Opening hands by seat and hand size: keep rate, and the win rate of kept and mulliganed hands (402)."
                "\n\n\b\nExample:\n  zx stats mulligans --deck \"Red Dragons\"")

@@ -43,9 +43,11 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random seed: the same seed gives byte-identical files.")
 @click.option("--out", "out", type=click.Path(file_okay=False), required=True,
-              help="Directory for the log files (created if missing; files of the same name are replaced).")
+              help="Directory for the log files (created with the first file if missing, never left behind "
+                   "empty by an error; files of the same name are replaced).")
 @click.option("--decks", callback=_deck_names, default=None, metavar="NAME,NAME,...",
-              help="Sample decks to pair (default: all); pairings rotate through every ordered pair.")
+              help="Sample decks to pair (default: all); pairings rotate through every ordered pair of "
+                   "different decks; one deck (named once or more) plays mirror matches.")
 @click.option("--policy", type=click.Choice(["greedy", "random", "mixed"]), default="greedy", show_default=True,
               help="How players choose among the legal actions; mixed draws greedy or random per player.")
 @click.option("--per-file", type=click.IntRange(min=1), default=1, show_default=True,
@@ -77,10 +79,14 @@ def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | Non
                 bar.advance(task)
                 yield sim
 
+        made = not Path(out).exists()
         try:
             files = [f.row() for f in game.write_files(out, seed, played(), per_file)]
         except OSError as e:
             raise click.ClickException(f"cannot write to {out}: {e}") from None
+        finally:  # an error (or Ctrl-C) before a file was written leaves no empty directory of ours behind
+            if made and not files and Path(out).is_dir() and not any(Path(out).iterdir()):
+                Path(out).rmdir()
     elapsed = time.perf_counter() - start
     emit(files, fmt, COLUMNS)
     rate = matches / elapsed if elapsed > 0 else float("inf")

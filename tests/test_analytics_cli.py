@@ -276,3 +276,39 @@ def test_stats_and_sql_say_when_the_file_is_behind_the_store(tmp_path, monkeypat
     r = CliRunner().invoke(zx, ["--store", str(other), "stats", "winrates", "--min-games", "1",
                                 "--analytics", str(tmp_path / "s.duckdb")])
     assert r.exit_code == 0 and "holds the analytics of sqlite:" in r.stderr and "not of the store" in r.stderr
+
+
+def test_report_says_it_adds_iwd_only_when_its_table_shows_it(imported, tmp_path):
+    """Without --deck-lists the per-card table leaves out IWD (it counts the deck lists), and its note
+    said 'the table adds IWD ...' all the same."""
+    notes = {}
+    for extra in ([], ["--deck-lists"]):
+        out = tmp_path / f"r{len(extra)}.html"
+        r = CliRunner().invoke(zx, ["--store", str(imported), "report", "-o", str(out), "--min-games", "1", *extra])
+        assert r.exit_code == 0, r.output
+        notes[bool(extra)] = out.read_text(encoding="utf-8")
+    assert "adds IWD" not in notes[False] and "adds opening-hand, drawn and played win rates" in notes[False]
+    assert "shown with --deck-lists" in notes[False]
+    assert "adds IWD (GIH WR minus the win rate when never seen)" in notes[True]
+
+
+def test_a_match_imported_with_accepted_violations_counts_in_the_statistics_as_documented(tmp_path):
+    """docs/analytics.md: such a match is counted like any other (matches.violations says so), and the
+    zx sql recipe there leaves it out."""
+    from analytics_support import M2, headers
+    from support import text
+
+    m2 = [{**r, "cards": r["cards"][:1]} if r.get("do") == "draw" else r for r in M2]  # a Draw Phase of one card
+    log = tmp_path / "v.zxlog"
+    log.write_text(text(m2, headers()["m2"]), encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    assert run(store, "import", "--accept-violations", str(log)).exit_code == 0
+    r = run(store, "sql", "--format", "csv", "SELECT match_id, violations > 0 AS broke FROM matches")
+    assert r.stdout.splitlines() == ["match_id,broke", "m2,True"]
+    r = run(store, "stats", "winrates", "--format", "csv")
+    assert [line.split(",")[:3] for line in r.stdout.splitlines()[1:]] == [["Blue Control", "1", "1"],
+                                                                           ["Red Dragons", "1", "0"]]
+    docs = (ROOT / "docs" / "analytics.md").read_text(encoding="utf-8")
+    recipe = re.search(r'zx sql "(SELECT deck, count\(\*\) AS games.*?GROUP BY ALL)"', docs, re.S).group(1)
+    r = run(store, "sql", "--format", "csv", " ".join(recipe.split()))
+    assert r.exit_code == 0 and r.stdout.splitlines() == ["deck,games,wins"]

@@ -125,12 +125,12 @@ def test_card_filters_by_seat_opponent_colour_and_date(hand):
     assert (r["oh_games"], r["oh_wins"], r["played_games"]) == (1, 0, 1)
     one = st.cards(card="Blaze Drake Cadet")  # by name, any case works too
     assert one["card"].to_list() == ["R01-013"] and st.cards(card="r01-013")["card"].to_list() == ["R01-013"]
-    # a name of two codes (the shipped catalog's R01-003 and R01-019): both, each as asked by its code (the
-    # name kept only the last code)
-    both = st.cards(card="crimson drake vanguard").sort("card")
-    assert both["card"].to_list() == ["R01-003", "R01-019"]
-    for code in ("R01-003", "R01-019"):
-        assert both.filter(both["card"] == code).to_dicts() == st.cards(card=code).to_dicts()
+    # a name of two codes (the shipped catalog's R01-003 and R01-019, a reprint): one row for the name, a game
+    # counted once whichever code it held (test_a_card_name_of_two_codes_counts_a_game_once_for_the_name);
+    # R01-019 is never seen in these matches, so the name's figures are R01-003's
+    (both,) = st.cards(card="crimson drake vanguard").iter_rows(named=True)
+    (one,) = st.cards(card="R01-003").iter_rows(named=True)
+    assert both["card"] == "R01-003/R01-019" and {**both, "card": "R01-003"} == one
 
 
 # ---------------------------------------------------------------------- mulligans (402)
@@ -189,6 +189,31 @@ def test_archetype_label_is_deterministic_and_documented_order():
     assert archetype(None, "red", facts) is None
 
 
+def test_a_card_name_of_two_codes_counts_a_game_once_for_the_name(tmp_path):
+    """Crimson Drake Vanguard is R01-003 and R01-019 (a reprint). m1 with both draws of R01-003 made
+    R01-019: per code, m1 is a game not seen (GNS) for R01-003 and drawn (GD) for R01-019, and m2 (in
+    Mio's redrawn hand: R01-003) the other way round. --card NAME is one row for the name, as 17lands
+    counts: m1 GD (a win), m2 OH (a loss), no GNS; a code alone keeps its own row."""
+    from analytics_support import M1, M2
+
+    m1 = [{**r, "cards": ["R01-019" if c == "R01-003" else c for c in r["cards"]]}
+          if r.get("do") == "draw" and r.get("by") == "P1" else r for r in M1]
+    _, path = _project(tmp_path, text(m1, headers()["m1"]) + text(M2, headers()["m2"]))
+    with Stats(path, min_games=1) as st:
+        per_code = {r["card"]: r for r in st.cards().filter(pl.col("card").is_in(["R01-003", "R01-019"]))
+                    .iter_rows(named=True)}
+        assert [(per_code[c]["oh_games"], per_code[c]["gd_games"], per_code[c]["gns_games"]) for c in
+                ("R01-003", "R01-019")] == [(1, 0, 1), (0, 1, 1)]
+        for name in ("Crimson Drake Vanguard", "crimson drake vanguard"):
+            (r,) = st.cards(card=name).iter_rows(named=True)
+            assert (r["card"], r["name"]) == ("R01-003/R01-019", "Crimson Drake Vanguard")
+            got = {m: (r[f"{m}_games"], r[f"{m}_wins"]) for m in ("deck", "gih", "oh", "gd", "gns", "played")}
+            assert got == {"deck": (2, 1), "gih": (2, 1), "oh": (1, 0), "gd": (1, 1), "gns": (0, 0), "played": (0, 0)}
+            assert (r["gih_wr"], r["gih_wr_low"], r["gih_wr_high"]) == pytest.approx(ci(1, 2))
+        (r,) = st.cards(card="R01-019").iter_rows(named=True)
+        assert (r["card"], r["gd_games"], r["gns_games"]) == ("R01-019", 1, 1)
+
+
 # ---------------------------------------------------------------------- the metagame by period
 def test_meta_by_week_by_hand(hand):
     _, st = hand
@@ -207,6 +232,34 @@ def test_meta_by_week_by_hand(hand):
     # a deck filter keeps the share of the whole field
     only = st.meta(by="event", deck="Dragons!")
     assert only.select("event", "deck", "seats", "field").rows() == [("Cup", "Dragons!", 1, 4)]
+
+
+def test_unnamed_decks_are_never_a_mirror_and_one_label_everywhere(tmp_path):
+    """deck_name is optional: two decks without a name are not a mirror (we cannot know they are the
+    same deck), so both sides count, under one label, "(no name)", in winrates, matchups, meta and
+    archetypes (winrates and meta counted a side of m1 once and none of it, shown blank). A match
+    without an event and one whose event is called "unknown" are two periods of meta --by event."""
+    from analytics.stats import NO_NAME
+    from analytics_support import M1, M2
+
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    for p in ("P1", "P2"):  # m1: Aki (red, no name) beats Ren (blue, no name); no event
+        del h1["players"][p]["deck_name"]
+    del h1["event"]
+    del h2["players"]["P2"]["deck_name"]  # m2: Ren (blue, no name) beats Mio (Red Dragons); event "unknown"
+    h2["event"] = "unknown"
+    _, path = _project(tmp_path, text(M1, h1) + text(M2, h2))
+    with Stats(path, min_games=1) as st:
+        assert st.winrates().select("deck", "games", "wins").rows() == [(NO_NAME, 3, 2), ("Red Dragons", 1, 0)]
+        assert st.matchups().select("deck", "opponent", "games", "wins").rows() == [
+            (NO_NAME, NO_NAME, 2, 1), (NO_NAME, "Red Dragons", 1, 1), ("Red Dragons", NO_NAME, 1, 0)]
+        assert st.meta(by="event").select("event", "deck", "seats", "field", "games", "wins").rows() == [
+            ("(no event)", NO_NAME, 2, 2, 2, 1), ("unknown", NO_NAME, 1, 2, 1, 1), ("unknown", "Red Dragons", 1, 2, 1, 0)]
+        arch = st.archetypes()
+        assert row(arch, archetype=BLUE)["decks"] == f"{NO_NAME} (2)"
+        assert set(row(arch, archetype=RED)["decks"].split(", ")) == {f"{NO_NAME} (1)", "Red Dragons (1)"}
+        # known archetypes: red against blue in both matches, no mirror
+        assert (row(arch, archetype=RED)["games"], row(arch, archetype=RED)["wins"]) == (2, 1)
 
 
 # ---------------------------------------------------------------------- names that match nothing
@@ -239,6 +292,9 @@ def test_unknown_card_and_cli_exit_codes(hand):
     assert r.exit_code == 0 and "no rows match --since 2027-01-01, --deck Red Dragons" in r.output
     r = CliRunner().invoke(zx, ["--store", str(store), "stats", "winrates", "--seat", "third"])
     assert r.exit_code == 2
+    # a card never in the chosen decks: the message names --card too (it named only --deck)
+    r = CliRunner().invoke(zx, ["--store", str(store), "stats", "cards", "--card", "R01-005", "--deck", "Blue Control"])
+    assert r.exit_code == 0 and r.stderr.strip().endswith("no rows match --card R01-005, --deck Blue Control")
 
 
 # ---------------------------------------------------------------------- an independent computation

@@ -683,3 +683,39 @@ def test_workers_begun_for_a_new_file_another_update_made_meanwhile_are_dropped(
     assert multiprocessing.active_children() == []
     update(service, whole, workers=0)
     assert_same_tables(whole, path)
+
+
+def test_a_card_an_effect_moved_into_hand_is_drawn_and_seen(tmp_path):
+    """An effect's ``move`` of a named card to ``hand`` (from the deck, Trash, ...) is a ``draws`` row
+    (source ``effect``) in its owner's hand and ``card_games.drawn``: the card played from hand after
+    it was a "game not seen" (GNS) before. A card returned from a Square names the Square: not one."""
+    from support import BOARD, header, text
+    from zx_events.logformat.reader import parse_log
+
+    from analytics.stats import Stats
+
+    recs = [*BOARD,
+            {"do": "effect", "by": "P1", "source": "R01-005", "op": "move", "card": "R01-013", "from": "deck",
+             "to": "hand"},
+            {"do": "play", "by": "P1", "card": "R01-013", "pay": ["R01-001"], "square": "c1"},
+            {"do": "effect", "by": "P1", "source": "R01-005", "op": "move", "card": "U01-009", "from": "deck",
+             "to": "hand", "owner": "P2"},
+            {"do": "effect", "by": "P1", "source": "R01-005", "op": "move", "square": "c1", "from": "square",
+             "to": "hand"},
+            {"do": "concede", "by": "P2"}]
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    try:
+        (log,) = parse_log(text(recs, header("fetch")), "fetch.zxlog")
+        assert svc.import_log(log).status == "imported"
+        update(svc, tmp_path / "s.duckdb")
+    finally:
+        svc.close()
+    draws = table(tmp_path / "s.duckdb", "draws").filter(pl.col("source") == "effect")
+    assert draws.select("turn", "player", "card").rows() == [(3, "P1", "R01-013"), (3, "P2", "U01-009")]
+    games = table(tmp_path / "s.duckdb", "card_games")
+    seen = games.filter(pl.col("card").is_in(["R01-013", "U01-009"])).select("player", "card", "opening", "drawn",
+                                                                             "played")
+    assert seen.rows() == [("P1", "R01-013", False, 1, 1), ("P2", "U01-009", False, 1, 0)]
+    with Stats(tmp_path / "s.duckdb") as st:
+        row = st.cards(card="R01-013").row(0, named=True)
+    assert (row["gih_games"], row["gd_games"], row["gns_games"], row["played_games"]) == (1, 1, 0, 1)

@@ -174,8 +174,10 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     d.sections.append(_section("cards", "Per-card win rates",
                                f"The {TOP_CARDS} cards seen most in hand: GIH WR, the win rate of the games where the "
                                "card was in hand (opening hand kept, or drawn), with Wilson 95% intervals; the table "
-                               "adds IWD (GIH WR minus the win rate when never seen), opening-hand, drawn and played "
-                               "win rates, as 17lands defines them.",
+                               + ("adds IWD (GIH WR minus the win rate when never seen), opening-hand, drawn and played "
+                                  "win rates, as 17lands defines them." if "iwd" in cards.columns else
+                                  "adds opening-hand, drawn and played win rates, as 17lands defines them (IWD and the "
+                                  "never-seen figures count the deck lists: shown with --deck-lists)."),
                                card_chart(cards), cards,
                                ["card", "name", "gih_games", "gih_wr", "gih_wr_low", "gih_wr_high", "iwd", "oh_games",
                                 "oh_wr", "gd_games", "gd_wr", "gns_games", "gns_wr", "played_games", "played_wr",

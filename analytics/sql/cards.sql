@@ -11,7 +11,7 @@ WITH s AS (
            CAST((g.copies > 0) AS UTINYINT) + 2 * CAST(g.opening AS UTINYINT) + 4 * CAST((g.drawn > 0) AS UTINYINT)
            + 8 * CAST((g.played > 0) AS UTINYINT) + 16 * CAST(s.won AS UTINYINT) AS facts,
            count(*) AS n
-    FROM card_games g
+    FROM {games} g
     JOIN s ON s.match_no = g.match_no AND s.side = g.player
     WHERE {card}
     GROUP BY ALL

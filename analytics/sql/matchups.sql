@@ -1,5 +1,6 @@
-SELECT {key} AS key,
-       opp_{key} AS opponent,
+-- mirrors left out as in winrates.sql: the same known value on both sides (an unknown one is never a mirror)
+SELECT coalesce({key}, {none}) AS key,
+       coalesce(opp_{key}, {none}) AS opponent,
        count(*) AS games,
        count(*) FILTER (WHERE result = 'win') AS wins,
        count(*) FILTER (WHERE result = 'loss') AS losses,
@@ -7,5 +8,5 @@ SELECT {key} AS key,
 FROM seats
 WHERE {where}
   AND result IS NOT NULL
-  AND {key} IS DISTINCT FROM opp_{key}
-GROUP BY ALL
+  AND NOT coalesce({key} = opp_{key}, FALSE)
+GROUP BY {key}, opp_{key}

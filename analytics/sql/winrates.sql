@@ -1,4 +1,6 @@
-SELECT {key} AS key,
+-- a mirror (left out) is the same known value on both sides: a side whose value is unknown (NULL:
+-- a deck without a name, a deck list without a catalog) is never one, and its row is labelled {none} (a group of its own)
+SELECT coalesce({key}, {none}) AS key,
        count(*) AS games,
        count(*) FILTER (WHERE result = 'win') AS wins,
        count(*) FILTER (WHERE result = 'loss') AS losses,
@@ -6,5 +8,5 @@ SELECT {key} AS key,
 FROM seats
 WHERE {where}
   AND result IS NOT NULL
-  AND {key} IS DISTINCT FROM opp_{key}
-GROUP BY ALL
+  AND NOT coalesce({key} = opp_{key}, FALSE)
+GROUP BY {key}

@@ -27,16 +27,18 @@ class SimFile:
 
 def write_files(out: str | Path, name: str, sims: Iterable[Any], per_file: int = 1) -> Iterator[SimFile]:
     """Write the matches ``per_file`` to a file ``<out>/<name>``, ``name`` formatted with ``k`` (the
-    file's number from 1); yields each file written."""
+    file's number from 1); yields each file written. ``out`` is made (if missing) when the first file
+    is written, so a simulation that fails before it leaves no empty directory behind."""
     if per_file < 1:
         raise ValueError("per_file must be at least 1")
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     batch: list[Any] = []
     k = 0
 
     def flush() -> SimFile:
         nonlocal k
+        if k == 0:
+            out.mkdir(parents=True, exist_ok=True)
         k += 1
         path = out / name.format(k=k)
         path.write_text("\n".join(line for s in batch for line in s.lines()) + "\n", encoding="utf-8", newline="\n")

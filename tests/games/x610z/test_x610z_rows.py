@@ -54,3 +54,18 @@ def test_x610z_rows_warp_is_flagged():
     m, _ = run(recs)
     moves = [dict(zip(rows.COLUMNS["x610z_moves"], x)) for x in project(m)["x610z_moves"]]
     assert [(x["from_dot"], x["to_dot"], x["warp"]) for x in moves] == [("S1", "A1", False), ("E3", "S1", True)]
+
+
+def test_x610z_rows_a_card_searched_or_moved_into_hand_is_drawn_not_unseen():
+    """``search`` (211.2) and ``zone`` to ``hand`` put a card into a hand: a ``draws`` row (source
+    ``effect``) and ``card_games.drawn``, so a card fetched and cast is seen, not a "game not seen"."""
+    recs = T1 + [r("effect", "P1", source="A1-031", op="search", card="A1-050"),
+                 r("effect", "P1", source="A1-031", op="energy", type="C", amount=3),
+                 r("cast", "P1", card="A1-050", pay={"B": 1, "C": 1})] + pp("P1") + \
+        [r("effect", "P1", source="A1-031", op="zone", card="A1-032", to="hand", **{"from": "deck"}), r("concede", "P2")]
+    buf = project(run(recs)[0])
+    effect = [d[4:] for d in buf["draws"] if d[6] == "effect"]
+    assert effect == [("P1", "A1-050", "effect"), ("P1", "A1-032", "effect")]
+    games = {(g[2], g[3]): g[4:] for g in buf["card_games"]}  # copies, opening, drawn, played
+    assert games[("P1", "A1-050")] == (2, False, 1, 1)
+    assert games[("P1", "A1-032")] == (3, False, 1, 0)

@@ -30,7 +30,7 @@ def test_x610z_every_simulated_match_imports_strictly(seed, n):
     assert len(m.pending_events) == sim.events
 
 
-@pytest.mark.parametrize("decks", [["Prism Keep", "Grey Tide"], ["Mystic Rush"]])
+@pytest.mark.parametrize("decks", [["Prism Keep", "Grey Tide"], ["Mystic Rush"], ["Mystic Rush", "Mystic Rush"]])
 def test_x610z_simulate_pairs_the_chosen_decks(decks):
     for s in simulate(3, 1, decks=decks):
         assert {p["deck_name"] for p in s.header["players"].values()} <= set(decks)

@@ -192,3 +192,32 @@ def test_cli_out_is_a_file(tmp_path):
     res = CliRunner().invoke(zx, ["simulate", "-n", "1", "--out", str(f)])
     assert res.exit_code != 0
     assert "is a file, not a directory" in res.output or "is a file" in res.output
+
+
+def test_a_deck_named_twice_plays_mirrors_as_named_once(tmp_path):
+    """--decks "Red Dragons,Red Dragons" divided by zero in pairing (no pair of different decks) and
+    left its empty --out directory behind; a deck named twice is named once."""
+    once = [s.lines() for s in simulate(3, 5, decks=["Red Dragons"])]
+    assert [s.lines() for s in simulate(3, 5, decks=["Red Dragons", "Red Dragons"])] == once
+    two = [s.lines() for s in simulate(4, 5, decks=["Red Dragons", "Blue Control"])]
+    assert [s.lines() for s in simulate(4, 5, decks=["Red Dragons", "Blue Control", "Red Dragons"])] == two
+    res = CliRunner().invoke(zx, ["simulate", "-n", "2", "--seed", "5", "--out", str(tmp_path / "o"),
+                                  "--decks", "Red Dragons,Red Dragons", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    for r in json.loads(res.stdout):
+        (log,) = read_log(r["file"])
+        assert {p["deck_name"] for p in log.header["players"].values()} == {"Red Dragons"}
+
+
+def test_an_error_before_the_first_file_leaves_no_directory(tmp_path):
+    def failing():
+        raise RuntimeError("no match")
+        yield  # a generator
+
+    with pytest.raises(RuntimeError):
+        list(write_files(tmp_path / "lib", 1, failing()))
+    assert not (tmp_path / "lib").exists()
+    # the first file cannot be written (its name, with a 300-digit seed, is too long): an error, no directory
+    res = CliRunner().invoke(zx, ["simulate", "-n", "1", "--seed", "9" * 300, "--out", str(tmp_path / "o")])
+    assert res.exit_code == 1 and "cannot write to" in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "o").exists()

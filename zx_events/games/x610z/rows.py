@@ -9,7 +9,9 @@ columns hold the X610Z meaning noted below or NULL:
 - ``seats.damage_taken``: damage marked on the seat's Life Base; ``life_ignitions``: 0 (no Ignition);
   ``was_behind``: its Life Base had more damage than the other after some turn;
 - ``turns.resource``: an Energy Crystal Card was cast; ``ignitions``: 0; ``p1_life``/``p2_life``:
-  the Life Bases' remaining Defense (Defense minus damage).
+  the Life Bases' remaining Defense (Defense minus damage);
+- ``draws`` (and ``card_games.drawn``): the setup and Murphy hands, the Draw Phase, and effects that
+  put a card into a hand: ``draw``, ``search`` (211.2) and ``zone`` to ``hand``.
 X610Z's own tables: ``x610z_attacks`` (each attack with its outcome), ``x610z_life`` (damage to a
 Life Base), ``x610z_moves`` (movements and warps by dot), ``x610z_casts`` (cards cast, crystals,
 activations and abilities with their outcome). The in-flight state is JSON-native (``to_json``).
@@ -381,6 +383,10 @@ def _effect(m: MatchRows, seq: int, d: dict) -> None:
         m.dots[a["dot"]] = [a.get("card"), d.get("player"), False]
     elif op == "draw":
         m._draws(seq, d["player"], a.get("cards") or [], "effect")
+    elif op == "search" and a.get("card"):  # 211.2: a card of the deck into its player's hand
+        m._draws(seq, d["player"], [a["card"]], "effect")
+    elif op == "zone" and a.get("to") == "hand" and a.get("from") != "hand" and a.get("card"):
+        m._draws(seq, a.get("owner") or d["player"], [a["card"]], "effect")  # into its owner's hand
     elif op == "control" and a.get("dot") in m.dots:
         m.dots[a["dot"]][1] = a.get("to")
     elif op == "counter_action":

@@ -13,6 +13,9 @@ it), Reload (902), Life Recovery (1102), effects that move a named card into or 
 effects that move a card from a Square into Life: the engine records whose Life each arriving card
 joins (``into_life``: a Token disappears, a Z/X EX goes to Dynamis, a Shift goes with its vessel).
 
+Cards come into the hand (``draws``, and ``card_games`` drawn: seen, not a "game not seen") by the
+setup, the Draw Phase, an effect's ``draw``, and an effect's ``move`` of a named card to ``hand``.
+
 Column meanings are documented in docs/data-dictionary.md.
 """
 
@@ -407,6 +410,10 @@ def _life(m: MatchRows, seq: int, d: dict) -> None:
 
 def _effect(m: MatchRows, seq: int, d: dict) -> None:
     op, a, p = d.get("op"), d.get("args") or {}, d["player"]
+    # a named card an effect put into its owner's hand (from the deck, Trash, Life, ...): seen, not GNS. A move
+    # from a Square names the Square, not the card (the engine does not check a code given with it: 301.1)
+    if op == "move" and a.get("to") == "hand" and a.get("card") and a.get("from") not in ("hand", "square"):
+        m._draw_rows(seq, a.get("owner") or p, (a["card"],), "effect")
     if op == "draw":
         m._draw_rows(seq, p, a.get("cards") or (), "effect")
     elif op == "recover":  # 1102: the top card of the deck into Life

@@ -29,13 +29,14 @@ NAMES = ("Aki", "Ren", "Mio", "Sora", "Kei", "Yuna", "Taro", "Hana", "Riku", "Em
 
 
 def pick_decks(names: Sequence[str] | None) -> list[Deck]:
-    """The sample decks named (all of them by default); ``KeyError`` names an unknown one."""
+    """The sample decks named (all of them by default), each once however often it is named;
+    ``KeyError`` names an unknown one."""
     decks = sample_decks()
     if not names:
         return decks
     known = {d.name: d for d in decks}
     out = []
-    for name in names:
+    for name in dict.fromkeys(names):
         if name not in known:
             raise KeyError(f"no sample deck named {name!r}; known decks: {', '.join(known)}")
         out.append(known[name])
@@ -43,7 +44,9 @@ def pick_decks(names: Sequence[str] | None) -> list[Deck]:
 
 
 def pairing(decks: Sequence[Deck], n: int) -> tuple[Deck, Deck]:
-    """Match ``n`` (from 1) plays the ``n``-th ordered pair of different decks, round and round."""
+    """Match ``n`` (from 1) plays the ``n``-th ordered pair of different decks, round and round; one
+    deck (named once or more: ``--decks "Red Dragons,Red Dragons"``) plays mirror matches."""
+    decks = list({d.name: d for d in decks}.values())
     if len(decks) == 1:
         return decks[0], decks[0]
     pairs = [(a, b) for a in decks for b in decks if a.name != b.name]
