@@ -507,3 +507,30 @@ def test_a_class_version_written_into_a_payload_is_altered(sealed, store_url, le
     old.set_state(match, 5, b'{"class_version":0,' + body[1:])
     r = cli(str(legacy), "verify", match, "--head", heads[match], "--format", "json")
     assert r.exit_code == 1 and (json.loads(r.stdout)[0]["status"], json.loads(r.stdout)[0]["seq"]) == ("altered", 5)
+
+
+def test_a_match_imported_while_verify_runs_is_not_called_added(sealed, store_url, tmp_path, monkeypatch):
+    """zx verify read the store seal, then the list of matches: a batch zx import committed in between
+    was in the list but not in the seal it had read, and verify called every match of it ``added``
+    (stored outside zx import), exit 1, on a live tournament store. The import here runs, for real,
+    exactly in that window."""
+    import importlib
+
+    audit_cli = importlib.import_module("cli.audit")  # (``cli`` here is this file's helper)
+    svc, _, _ = sealed
+    log = tmp_path / "late.zxlog"
+    log.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "imported-meanwhile"), encoding="utf-8")
+    listed = audit_cli._all_matches
+
+    def import_then_list(s):
+        other = MatchService(store_url)
+        for parsed in read_log(log):
+            assert other.import_log(parsed).status == "imported"
+        other.close()
+        return listed(s)
+
+    monkeypatch.setattr(audit_cli, "_all_matches", import_then_list)
+    r = cli(store_url, "verify", "--format", "json")
+    assert r.exit_code == 0, r.output
+    verdicts = {v["match"]: v["status"] for v in json.loads(r.stdout)}
+    assert verdicts["imported-meanwhile"] == "ok" and set(verdicts.values()) == {"ok"}
