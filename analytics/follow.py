@@ -41,6 +41,7 @@ class FollowState:
     updates: int = 0  # updates that projected something
     events: int = 0
     matches: int = 0
+    started: bool = True  # False: stopped while the file was still held by another process (nothing read)
 
 
 class _Listener:
@@ -109,8 +110,8 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
         first = run()
         if first is None:
             stop.wait(interval)
-    if first is None:  # stopped before the first update could run
-        return FollowState("poll", 0)
+    if first is None:  # stopped before the first update could run: the file's position was never read
+        return FollowState("poll", 0, started=False)
     flag = threading.Event()
     listener = _Listener(svc.recorder, first.position, flag) if subscribable(svc.recorder) else None
     state = FollowState("listen" if listener else "poll", first.position, int(first.events > 0), first.events,

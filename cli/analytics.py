@@ -145,6 +145,10 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+    if not state.started:  # (it said "stopped at notification 0" of a file far ahead)
+        err(f"stopped before the first update: {path} was held by another process the whole time (zx serve, zx "
+            f"sql?); nothing was projected")
+        return
     err(f"stopped at notification {state.position} ({state.matches} matches, {state.events} events projected "
         f"since start)")
 

@@ -139,3 +139,30 @@ def test_follow_in_a_thread_and_sigint_style_stop(tmp_path):
         svc.close()
     assert not t.is_alive()
     assert seen[0] == 1 and seen[-1].mode == "poll" and seen[-1].matches == 2
+
+
+def test_follow_stopped_while_another_process_holds_the_file_says_nothing_was_read(tmp_path):
+    """A reader in another process (zx serve) holds the analytics file the whole time: follow retried
+    each tick, and on SIGTERM said "stopped at notification 0" of a file far ahead of that."""
+    store = str(tmp_path / "s.sqlite")
+    path = tmp_path / "held.duckdb"
+    import_match(store, tmp_path, "m1")
+    svc = MatchService(store)
+    try:
+        update(svc, path)
+    finally:
+        svc.close()
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time\n"
+                               "con = duckdb.connect(sys.argv[1], read_only=True)\nprint('held', flush=True)\n"
+                               "time.sleep(120)\n", str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        f = Follower(store, path)
+        f.wait_for("(retrying)")
+        assert f.kill(signal.SIGTERM) == 0, "".join(f.lines)
+    finally:
+        holder.kill()
+        holder.wait()
+    said = "".join(f.lines)
+    assert "stopped before the first update" in said and "was held by another process" in said
+    assert "stopped at notification 0" not in said
