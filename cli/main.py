@@ -221,6 +221,13 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
              ["match", "source", "status", "events", "violations", "head", "error"], first=("status", "error", "head"))
     imported = sum(o.status == "imported" for o in outcomes)
     unchanged = sum(o.status == "unchanged" for o in outcomes)
+    unfinished = [o.match_id for o in outcomes if o.status == "imported" and not o.finished]
+    if unfinished:  # a log cut short (a pipe whose writer died) is a legal match that stops: kept for good
+        named = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3} more" if len(unfinished) > 3 else "")
+        click.echo(f"note: {len(unfinished)} match{'es' if len(unfinished) != 1 else ''} stored without a result "
+                   f"({named}): {'its log stops' if len(unfinished) == 1 else 'their logs stop'} before the match "
+                   f"ends; a longer log under the same id will be refused as different content (stored matches are "
+                   f"never rewritten)", err=True)
     # (a store this command made stays, even when nothing went into it: another importer may have
     # opened it meanwhile, and a file deleted under it would take its matches along)
     click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "

@@ -430,3 +430,21 @@ def test_a_catalog_number_no_event_can_hold_is_an_error_at_its_line(tmp_path, ga
     r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--catalog", str(cat), str(log))
     assert r.exit_code == 1 and f"{cat}:{at + 1}: format: {message}" in r.stderr, r.output
     assert "internal error" not in r.output and not (tmp_path / "s.sqlite").exists()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_log_that_stops_before_the_result_is_stored_with_a_note(tmp_path, workers):
+    """A log cut at a line boundary (``cat log | zx import -`` whose writer died) is a legal match that
+    stops: it was stored without a word, and its complete log, later, is refused for good as different
+    content. The import says which matches it stored without a result; a finished match gets no note."""
+    won = ROOT / "examples" / "legal" / "range-attacks-win-by-life.zxlog"
+    lines = won.read_bytes().splitlines()
+    cut = tmp_path / "cut.zxlog"
+    cut.write_bytes(b"\n".join(lines[: len(lines) // 2]) + b"\n")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, str(cut))
+    assert r.exit_code == 0, r.output
+    match = json.loads(lines[0])["match"]
+    assert f"note: 1 match stored without a result ({match}): its log stops before the match ends" in r.stderr
+    assert "refused as different content" in r.stderr
+    r = run("--store", str(tmp_path / "t.sqlite"), "import", "--no-analytics", "--workers", workers, str(won))
+    assert r.exit_code == 0 and "without a result" not in r.stderr

@@ -73,6 +73,7 @@ class ImportOutcome:
     error: ZXError | None = None
     violations: list[Violation] = field(default_factory=list)
     head: str | None = None  # the head digest of the stored match (zx_events.integrity)
+    finished: bool = True  # False: checked and stored without a result (a log that stops mid-match)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"match": self.match_id, "source": self.source, "line": self.line,
@@ -253,6 +254,7 @@ class MatchService(Application[UUID]):
         # tamper evidence: a digest chained through every event, then the seal; each event's canonical
         # bytes, hashed once, are the bytes stored (zx_events.codec)
         out.head, stored = seal_stored(checked.match, self.mapper, hex_rows=self.rows_direct)
+        out.finished = getattr(checked.match, "outcome", None) is not None
         out.violations = checked.violations
         out.events = len(stored)
         return out, stored
