@@ -269,3 +269,25 @@ def test_302_1b_a_card_an_effect_puts_on_square_is_controlled_by_its_owner():
     assert (m.sq["a3"]["owner"], m.sq["a3"]["ctrl"]) == ("P2", "P2")
     recs = [*BOARD, put, {"do": "attack", "by": "P1", "from": "a3", "target": "b3"}]
     rejects(recs, "602.1a", line_of(recs, len(recs) - 1))
+
+
+def test_202_8a_a_match_imported_under_digest_2_replays_as_it_was_imported():
+    """The Shift's way to Dynamis is a rules change of digest.3 made in the state's own handler: a
+    match stored under digest.2 must replay as it was checked then (its Shift in Charge), or later
+    events of it would meet another state; one imported now goes to Dynamis."""
+    import copy
+
+    from zx_events.games.zx.rules import RULES_VERSION, digest_of
+    from zx_events.ids import project
+
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "b1", "op": "move", "card": "EX-R01",
+                     "from": "dynamis", "to": "square", "dest": "c2"},
+            {"do": "play", "by": "P1", "card": "EX-R03", "from": "dynamis", "pay": ["R01-001"], "on": "c2"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "c2"}]
+    events = copy.deepcopy(list(run(recs).match.pending_events))
+    assert digest_of(events[0].rules_version) == digest_of(RULES_VERSION) == 3
+    now = project(None, copy.deepcopy(events)).p["P1"]
+    assert [c["code"] for c in now["charge"]] == [] and "EX-R03" in [d["code"] for d in now["dynamis"] if d["up"]]
+    events[0].__dict__["rules_version"] = "zx-cr-seed-2026.11+digest.2"
+    then = project(None, events).p["P1"]
+    assert "EX-R03" in str(then["charge"]) and "EX-R03" not in [d["code"] for d in then["dynamis"] if d["up"]]

@@ -28,6 +28,7 @@ from eventsourcing.domain import Aggregate, event
 
 from zx_events.games.base import install_direct_triggers
 from zx_events.ids import NAMESPACE, match_uuid, project  # noqa: F401  (one id space and projector for every game)
+from zx_events.games.zx.rules import digest_of
 
 PREFIX = "zx.match"
 PHASES = ("setup", "draw", "resource", "ignition", "main", "end", "over", "ended")
@@ -147,7 +148,8 @@ class Match(Aggregate):
         self.sq[square] = None
         self._send(entry["owner"], entry["code"], entry["kind"], dest)
         if entry.get("shift"):  # 202.8a: a Shift moves with its vessel as one card (to its owner's zone, 302.4),
-            to = "dynamis" if entry["kind"] == "ex" and dest != "square" else dest  # so with a Z/X EX to Dynamis
+            to = "dynamis" if entry["kind"] == "ex" and dest != "square" and digest_of(self.rules_version) >= 3 \
+                else dest  # so with a Z/X EX to Dynamis (a match imported under digest.2 replays as then)
             self._send(entry.get("shift_owner", entry["owner"]), entry["shift"], "shift", to)
         if self.force and dest != "square":  # Force cards under it leave with it, to Trash (301.4)
             self._force_leaves(entry["uid"])
@@ -399,8 +401,8 @@ class Match(Aggregate):
         if b is not None and b.get("step") == "event":
             b["priority"] = other(player)
             b["passes"] = 0
-        elif self.active == player:  # 506: played in the Main Phase, which it starts as an Event does
-            self._phase("main")
+        elif self.active == player and digest_of(self.rules_version) >= 3:  # 506: played in the Main Phase,
+            self._phase("main")  # which it starts as an Event does (matches imported under digest.2 replay as then)
 
     @event("LifeDamaged", topic=topic("LifeDamaged"))
     def _life_damaged(self, player: str, card: str, ignite: dict | None, kind: str, base: int | None,
