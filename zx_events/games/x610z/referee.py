@@ -45,7 +45,7 @@ class Referee:
         self.found: list[Violation] = []
         self.line: int | None = None
         self.by: str | None = None
-        self.resolved: str | None = None  # the source of the entry that resolved last (for effects)
+        self.resolved: str | None = None  # the source of the entry resolving (its effects follow it), else None
         self.rec: dict | None = None  # the record under way, until an event carries it
         self._settled = -1  # the match's version when settle last found nothing to do
         self.result_line: int | None = None  # the line of the log's result record, once read
@@ -88,6 +88,8 @@ class Referee:
         m = self.m
         self.line, self.by, self.rec = line, rec.get("by"), rec
         kind = rec["do"]
+        if kind not in ("effect", "trigger"):
+            self.resolved = None  # a resolution's effects are logged right after it: they are over (201.6)
         try:
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
@@ -779,8 +781,12 @@ class Referee:
             if not found:
                 self.fail("500.1", f"no {obj} in play for the {op} effect", fatal=True)
             args["uid"] = found[0]["uid"]
-        if op == "damage" and not self._source_ok(r["source"]):
-            self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving")
+        if not self._source_ok(r["source"]):
+            if op == "damage":
+                self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving")
+            else:
+                self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
+                                   f"nor resolving (a card's effect takes place when its cast resolves)")
         if op == "place":
             card = self.card(r["card"])
             zone = m.p[self.by].get(r["from"])
@@ -826,7 +832,7 @@ class Referee:
                 self._leave_play(dot, "402.8")
 
     def _source_ok(self, source: str) -> bool:
-        """210.4 (open question 18): in play, on the stack or resolving."""
+        """210.4 (open question 18) and 503.1: in play, on the stack or resolving."""
         m = self.m
         if source == self.resolved:
             return True

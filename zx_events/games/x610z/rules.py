@@ -73,4 +73,6 @@ RULES.update({
     "201.2": "The stack: an effect names an action on it",
     "207.6": "Only an Effect whose activated effect begins with an Activation Symbol is activated",
     "210.4": "The source of damage is in play (or resolving)",
+    "503.1": "A cast card's effect takes place when its cast resolves: an effect's source is in play, "
+             "on the stack or resolving",
 })
