@@ -131,7 +131,8 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
      + [r("ability", "P1", summon="E1", kind="activated", pay={"B": 1})] + pp("P1")
      + [r("ability", "P1", summon="E1", kind="activated", pay={"B": 1})], "402.10f", "already used", deck(deck=RICH)),
     ("402.6-placement", T1 + [r("cast", "P1", card="A1-022", pay={}, dot="A1")], "402.6", "or an Ending Dot", {}),
-    ("600.5-occupied-dot", T1 + [r("cast", "P1", card="A1-022", pay={}, dot="S1")], "600.5", "occupied", {}),
+    ("600.5-occupied-dot", VESSEL + [r("move", "P1", src="E1", path=["B1", "A1", "S1"], pay={"B": 1})], "600.5",
+     "occupied", {}),
     ("402.8-class-restriction", VESSEL + [fetch("A1-022"), r("cast", "P1", card="A1-022", pay={}, dot="E2")],
      "402.8", "Class Vessel", {}),
     ("200.3-no-target", T1 + [r("cast", "P1", card="A1-040", pay={"B": 1})], "200.3", "needs a target", {}),

@@ -25,7 +25,25 @@ def test_x610z_402_6_summon_on_its_starting_dot_or_an_ending_dot():
 
 
 def test_x610z_600_5_one_summon_per_dot():
-    refused(T1 + [r("cast", "P1", card="A1-022", pay={}, dot="S1")], "600.5", contains="occupied")
+    """An effect places no summon on a taken dot (a cast summon's dot counts when the cast resolves: the
+    two tests below)."""
+    place = r("effect", "P1", source="S1", op="place", card="A1-022", dot="S1", **{"from": "hand"})
+    refused(T1 + [place], "600.5", contains="occupied")
+
+
+def test_x610z_402_6_a_summon_cast_onto_its_starting_dot_is_placed_if_it_is_free_when_the_cast_resolves():
+    """P1 casts Sky Vessel onto his Starting Dot while his Life Base stands there, then moves the Life Base
+    away before the cast resolves: 402.6 places the pawn when the cast has resolved (it was refused, 600.5)."""
+    recs = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="S1"), r("pass", "P2"),
+                 r("move", "P1", **{"from": "S1"}, path=["A1"], pay={"B": 1})] + pp("P1") + \
+        [r("pass", "P1"), r("pass", "P2")]  # the move resolved: P1 has priority again (201.6)
+    m = legal(recs)
+    assert m.dots["S1"]["code"] == "A1-022" and m.dots["A1"]["life"] and m.stack == []
+
+
+def test_x610z_200_4_a_summon_cast_onto_a_dot_still_taken_when_it_resolves_fizzles():
+    m = legal(T1 + [r("cast", "P1", card="A1-022", pay={}, dot="S1")] + pp("P1"))
+    assert m.dots["S1"]["life"] and "A1-022" in m.p["P1"]["discard"] and m.stack == []
 
 
 def test_x610z_402_8_one_summon_of_a_class():

@@ -487,8 +487,8 @@ class Referee:
             if dot != m.p[self.by]["home"] and not self.board.dots[dot].is_end:
                 self.fail("402.6", f"{card.name} is placed on {dot}: only {self.by}'s Starting Dot "
                                    f"{m.p[self.by]['home']} or an Ending Dot")
-            if dot in m.dots:
-                self.fail("600.5", f"{dot} is occupied by {m.dots[dot]['code']}")
+            # 600.5 is not checked here: 402.6 places the pawn when the cast has resolved, and a dot still
+            # taken then fizzles the cast (200.4, _resolve); the dot is no target fixed at announcement (200.3)
             if self._controls_class(self.by, card.cls):
                 self.fail("402.8", f"{self.by} already controls a summon of Class {card.cls}")
             entry["dot"] = dot
