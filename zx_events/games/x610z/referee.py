@@ -801,7 +801,9 @@ class Referee:
             args["summon"] = {"stats": card.stats(), "cls": card.cls, "counters": dict(card.counters)}
         if op == "relocate" and r["to"] in m.dots:
             self.fail("600.5", f"{r['to']} is occupied by {m.dots[r['to']]['code']}", fatal=True)
-        if op == "zone":
+        if op == "zone" and r["from"] == "play":
+            args.update(self._leaving_play(r))
+        elif op == "zone":
             owner = r.get("owner") or self.by
             zone = m.p[owner].get(r["from"])
             if not isinstance(zone, list) or r["card"] not in zone:
@@ -830,6 +832,25 @@ class Referee:
             e = m.dots[dot]
             if sum(1 for x in m.dots.values() if x["ctrl"] == e["ctrl"] and x["cls"] == e["cls"]) > 1:
                 self._leave_play(dot, "402.8")
+
+    def _leaving_play(self, r: dict) -> dict:
+        """A ``zone`` effect from ``play``: the crystal or Effect in play with that code (its owner's when
+        ``owner`` is given, else the record's player's own first) goes to its owner's ``to`` zone (205.3),
+        the Effects fixed on it to their owners' Discard Piles (207.5a); the fields the state needs."""
+        m, code, owner = self.m, r["card"], r.get("owner")
+        found = sorted((p for p in m.perms if p["code"] == code and owner in (None, p["owner"])),
+                       key=lambda p: p["owner"] != self.by)
+        if not found:
+            if any(e["code"] == code for e in m.dots.values()):
+                self.fail("500.1", f"{code} is a summon: a summon in play is named by its dot (`destroy` sends it "
+                                   f"to the Discard Pile); `zone` from play moves crystals and Effects", fatal=True)
+            owners = sorted({p["owner"] for p in m.perms if p["code"] == code})
+            self.fail("500.1", f"no {code} {'owned by ' + owner + ' ' if owner else ''}is in play"
+                               + (f" (its owner is {' and '.join(owners)})" if owners else ""), fatal=True)
+        if r["to"] not in ("hand", "deck", "discard", "removed"):
+            self.fail("500.1", f"{code} leaves play for its owner's hand, deck, discard or removed zone, "
+                               f"not {r['to']}", fatal=True)
+        return {"uid": found[0]["uid"], "owner": found[0]["owner"]}
 
     def _source_ok(self, source: str) -> bool:
         """210.4 (open question 18) and 503.1: in play, on the stack or resolving."""
