@@ -42,12 +42,15 @@ def pp(active: str) -> list[dict]:
     return [r("pass", "P2" if active == "P1" else "P1"), r("pass", active)]
 
 
+HOME = {"P1": "S1", "P2": "S4"}  # the Life Bases: an effect's source in play (503.1) for the shortcuts below
+
+
 def gain(by: str, t: str, n: int) -> dict:
-    return r("effect", by, source="A1-031", op="energy", type=t, amount=n)
+    return r("effect", by, source=HOME[by], op="energy", type=t, amount=n)
 
 
 def fetch(code: str) -> dict:
-    return r("effect", "P1", source="A1-031", op="search", card=code)
+    return r("effect", "P1", source=HOME["P1"], op="search", card=code)
 
 
 SETUP = [r("setup", "P1", dot="S1", hand=P1_HAND), r("setup", "P2", dot="S4", hand=P2_HAND)]
@@ -128,7 +131,8 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
      + [r("ability", "P1", summon="E1", kind="activated", pay={"B": 1})] + pp("P1")
      + [r("ability", "P1", summon="E1", kind="activated", pay={"B": 1})], "402.10f", "already used", deck(deck=RICH)),
     ("402.6-placement", T1 + [r("cast", "P1", card="A1-022", pay={}, dot="A1")], "402.6", "or an Ending Dot", {}),
-    ("600.5-occupied-dot", T1 + [r("cast", "P1", card="A1-022", pay={}, dot="S1")], "600.5", "occupied", {}),
+    ("600.5-occupied-dot", VESSEL + [r("move", "P1", src="E1", path=["B1", "A1", "S1"], pay={"B": 1})], "600.5",
+     "occupied", {}),
     ("402.8-class-restriction", VESSEL + [fetch("A1-022"), r("cast", "P1", card="A1-022", pay={}, dot="E2")],
      "402.8", "Class Vessel", {}),
     ("200.3-no-target", T1 + [r("cast", "P1", card="A1-040", pay={"B": 1})], "200.3", "needs a target", {}),
@@ -144,7 +148,7 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
     ("202.2a-movement-energy", T1 + [r("move", "P1", src="S1", path=["A1"], pay={})], "202.2a", "less than", {}),
     ("202.2b-card-activated", T1 + [gain("P1", "C", 1), r("move", "P1", src="S1", path=["A1"], pay={"B": 1})] + pp("P1")
      + [r("move", "P1", src="A1", path=["B1"], pay={"C": 1})], "202.2b", "reactivated", {}),
-    ("202.4-deactivated-move", T1 + [r("effect", "P2", source="A1-030", op="deactivate", dot="S1"),
+    ("202.4-deactivated-move", T1 + [r("effect", "P2", source="S4", op="deactivate", dot="S1"),
                                      r("move", "P1", src="S1", path=["A1"], pay={"B": 1})], "202.4", "deactivated", {}),
     ("202.5c-speed", T1 + [r("move", "P1", src="S1", path=["A1", "B1"], pay={"B": 1})], "202.5c", "Speed is 1", {}),
     ("600.3-unconnected", T1 + [r("move", "P1", src="S1", path=["B1"], pay={"B": 1})], "600.3", "no line joins", {}),
@@ -158,7 +162,7 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
                                           r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])] + pp("P1")
      + [r("move", "P1", src="B1", path=["B2"], pay={"M": 1})], "202.8", "leaves this turn's direction", {}),
     ("202.9-second-move-changes-direction", VESSEL + [gain("P1", "C", 1), r("move", "P1", src="E1", path=["E2"], pay={"B": 1})]
-     + pp("P1") + [r("effect", "P1", source="A1-040", op="reactivate", dot="E2"),
+     + pp("P1") + [r("effect", "P1", source="S1", op="reactivate", dot="E2"),
                    r("move", "P1", src="E2", path=["E1"], pay={"C": 1})], "202.9", "turns back", {}),
     ("202.3-friendly-target", BATTLE + [r("attack", "P1", src="B1", target="S1", path=["A1", "S1"])], "202.3",
      "P1's own", {}),
@@ -166,7 +170,7 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
      "202.5d", "Range is 2", {}),
     ("202.3b-second-attack", BATTLE + [r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])] + pp("P1")
      + [r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])], "202.3b", "already attacked", {}),
-    ("202.4-deactivated-attack", BATTLE + [r("effect", "P2", source="A1-030", op="deactivate", dot="B1"),
+    ("202.4-deactivated-attack", BATTLE + [r("effect", "P2", source="S4", op="deactivate", dot="B1"),
                                            r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])], "202.4",
      "deactivated", {}),
     ("603.2-target-on-no-attack-dot", BATTLE + [r("effect", "P2", source="B5", op="relocate", dot="B5", to="B6"),
@@ -183,6 +187,8 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
      "holds 8 cards", {}),
     ("210.4-damage-source-not-in-play", BATTLE + [r("effect", "P1", source="A1-030", op="damage", dot="B5", amount=1)],
      "210.4", "neither in play", {}),
+    ("503.1-effect-source-in-hand", BATTLE + [r("effect", "P1", source="A1-031", op="draw", cards=["A1-010", "A1-010"])],
+     "503.1", "when its cast resolves", {}),
 ]
 
 

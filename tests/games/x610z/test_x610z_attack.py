@@ -49,7 +49,7 @@ def test_x610z_202_3b_an_effect_allows_another_attack():
 
 
 def test_x610z_202_4_a_deactivated_summon_cannot_attack():
-    recs = BATTLE + [r("effect", "P2", source="A1-030", op="deactivate", dot="B1"), atk("B1", "B5", ["B6", "B5"])]
+    recs = BATTLE + [r("effect", "P2", source="S4", op="deactivate", dot="B1"), atk("B1", "B5", ["B6", "B5"])]
     refused(recs, "202.4")
 
 

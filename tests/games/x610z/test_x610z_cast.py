@@ -13,7 +13,7 @@ def rich() -> dict:
 
 
 def fetch(*codes) -> list[dict]:
-    return [r("effect", "P1", source="A1-031", op="search", card=c) for c in codes]
+    return [r("effect", "P1", source="S1", op="search", card=c) for c in codes]
 
 
 def test_x610z_206_1a_permanent_by_the_reactive_player():
@@ -25,7 +25,25 @@ def test_x610z_402_6_summon_on_its_starting_dot_or_an_ending_dot():
 
 
 def test_x610z_600_5_one_summon_per_dot():
-    refused(T1 + [r("cast", "P1", card="A1-022", pay={}, dot="S1")], "600.5", contains="occupied")
+    """An effect places no summon on a taken dot (a cast summon's dot counts when the cast resolves: the
+    two tests below)."""
+    place = r("effect", "P1", source="S1", op="place", card="A1-022", dot="S1", **{"from": "hand"})
+    refused(T1 + [place], "600.5", contains="occupied")
+
+
+def test_x610z_402_6_a_summon_cast_onto_its_starting_dot_is_placed_if_it_is_free_when_the_cast_resolves():
+    """P1 casts Sky Vessel onto his Starting Dot while his Life Base stands there, then moves the Life Base
+    away before the cast resolves: 402.6 places the pawn when the cast has resolved (it was refused, 600.5)."""
+    recs = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="S1"), r("pass", "P2"),
+                 r("move", "P1", **{"from": "S1"}, path=["A1"], pay={"B": 1})] + pp("P1") + \
+        [r("pass", "P1"), r("pass", "P2")]  # the move resolved: P1 has priority again (201.6)
+    m = legal(recs)
+    assert m.dots["S1"]["code"] == "A1-022" and m.dots["A1"]["life"] and m.stack == []
+
+
+def test_x610z_200_4_a_summon_cast_onto_a_dot_still_taken_when_it_resolves_fizzles():
+    m = legal(T1 + [r("cast", "P1", card="A1-022", pay={}, dot="S1")] + pp("P1"))
+    assert m.dots["S1"]["life"] and "A1-022" in m.p["P1"]["discard"] and m.stack == []
 
 
 def test_x610z_402_8_one_summon_of_a_class():
@@ -82,8 +100,8 @@ def test_x610z_207_6_only_an_effect_with_an_activation_symbol_is_activated():
     refused(recs, "207.6")
 
 
-WATCH = T1 + [r("effect", "P1", source="A1-031", op="search", card="A1-050")] + [
-    r("effect", "P1", source="A1-031", op="energy", type="C", amount=3),
+WATCH = T1 + [r("effect", "P1", source="S1", op="search", card="A1-050")] + [
+    r("effect", "P1", source="S1", op="energy", type="C", amount=3),
     r("cast", "P1", card="A1-050", pay={"B": 1, "C": 1})] + pp("P1")
 
 
@@ -107,7 +125,7 @@ def test_x610z_209_2c_a_countered_activation_at_zero_counters_sends_the_permanen
     Watchtower whose last activation was countered stayed in play at 0 (and could be activated again)."""
     recs = WATCH + [r("effect", "P1", source="A1-050", op="counter", object="A1-050", kind="activation", delta=-2),
                     r("activate", "P1", effect="A1-050", pay={"C": 1}, target="S1")]
-    countered = recs + [r("effect", "P2", source="A1-032", op="counter_action", line=len(recs) + 1)]
+    countered = recs + [r("effect", "P2", source="S4", op="counter_action", line=len(recs) + 1)]
     m = legal(countered)
     assert m.stack == [] and not any(p["code"] == "A1-050" for p in m.perms)
     assert "A1-050" in m.p["P1"]["discard"]
@@ -124,7 +142,7 @@ def test_x610z_209_2f_time_counter_at_zero_sends_the_permanent_to_the_discard_pi
     h = rich()
     h["players"]["P1"]["deck"].update({"A1-025": 3, "A1-010": 6})
     end = [r("end", "P1")]
-    recs = T1 + fetch("A1-025") + [r("effect", "P1", source="A1-031", op="energy", type="C", amount=1),
+    recs = T1 + fetch("A1-025") + [r("effect", "P1", source="S1", op="energy", type="C", amount=1),
                                    r("cast", "P1", card="A1-025", pay={"B": 1, "C": 1}, dot="E2")] + pp("P1") + \
         [r("move", "P1", **{"from": "E2"}, path=["B2"], pay={}), ]
     m, _ = run(recs[:-1], head=h)
@@ -140,7 +158,7 @@ def test_x610z_209_2f_time_counter_at_zero_sends_the_permanent_to_the_discard_pi
 def test_x610z_402_10g_paid_ability_once_per_turn():
     recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-031"]),
                     r("turn", "P2"), r("draw", "P2", card="A1-011"),
-                    r("effect", "P2", source="A1-031", op="energy", type="B", amount=4),
+                    r("effect", "P2", source="S4", op="energy", type="B", amount=4),
                     r("cast", "P2", card="A1-021", pay={"B": 2}, dot="E4")] + pp("P2") + \
         [r("ability", "P2", summon="E4", kind="paid", pay={"B": 1})] + pp("P2") + \
         [r("ability", "P2", summon="E4", kind="paid", pay={"B": 1})]
@@ -149,7 +167,7 @@ def test_x610z_402_10g_paid_ability_once_per_turn():
 
 def test_x610z_402_10f_activated_ability_once_per_turn_and_it_activates_the_summon():
     h = rich()
-    recs = T1 + fetch("A1-023") + [r("effect", "P1", source="A1-031", op="energy", type="B", amount=3),
+    recs = T1 + fetch("A1-023") + [r("effect", "P1", source="S1", op="energy", type="B", amount=3),
                                    r("cast", "P1", card="A1-023", pay={"B": 2}, dot="E1")] + pp("P1") + \
         [r("ability", "P1", summon="E1", kind="activated", pay={"B": 1})] + pp("P1")
     m = legal(recs, head=h)

@@ -5,7 +5,7 @@ from x610z_builder import SETUP, T1, legal, pp, r, refused, run
 
 def gain(by: str, **energy) -> list[dict]:
     """Energy from an effect (the engine applies what the log says a card did)."""
-    return [r("effect", by, source="A1-031", op="energy", type=t, amount=n) for t, n in energy.items()]
+    return [r("effect", by, source={"P1": "S1", "P2": "S4"}[by], op="energy", type=t, amount=n) for t, n in energy.items()]
 
 
 def test_x610z_204_1b_specific_part_paid_with_another_type():

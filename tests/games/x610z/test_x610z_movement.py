@@ -29,7 +29,7 @@ def test_x610z_202_2b_summon_card_must_be_reactivated():
 
 
 def test_x610z_202_4_a_deactivated_summon_cannot_move():
-    recs = T1 + [r("effect", "P2", source="A1-030", op="deactivate", dot="S1"), mv("P1", "S1", ["A1"], B=1)]
+    recs = T1 + [r("effect", "P2", source="S4", op="deactivate", dot="S1"), mv("P1", "S1", ["A1"], B=1)]
     refused(recs, "202.4")
 
 
@@ -109,7 +109,7 @@ def test_x610z_602_2_life_base_reaching_an_ending_dot_wins():
 
 def test_x610z_202_11_an_occupied_destination_stops_the_move_short():
     recs = VESSEL + [mv("P1", "E1", ["E2", "E3"], B=1),
-                     r("effect", "P2", source="A1-030", op="relocate", dot="S4", to="E3")] + pp("P1")
+                     r("effect", "P2", source="S4", op="relocate", dot="S4", to="E3")] + pp("P1")
     m, _ = run(recs)
     assert m.dots["E2"]["code"] == "A1-022"
 
@@ -124,5 +124,5 @@ def test_x610z_202_8_a_move_after_an_attack_keeps_its_direction():
 
 def test_x610z_202_9_a_second_movement_keeps_the_direction():
     recs = VESSEL + gain("P1", C=1) + [mv("P1", "E1", ["E2"], B=1)] + pp("P1") + \
-        [r("effect", "P1", source="A1-040", op="reactivate", dot="E2"), mv("P1", "E2", ["E1"], C=1)]
+        [r("effect", "P1", source="S1", op="reactivate", dot="E2"), mv("P1", "E2", ["E1"], C=1)]
     refused(recs, "202.9", contains="turns back")

@@ -47,7 +47,7 @@ def test_x610z_rows_attack_outcome_life_base_damage_and_moves():
 
 
 def test_x610z_rows_warp_is_flagged():
-    recs = T1 + [r("effect", "P1", source="A1-031", op="energy", type="C", amount=1),
+    recs = T1 + [r("effect", "P1", source="S1", op="energy", type="C", amount=1),
                          r("move", "P1", **{"from": "S1"}, path=["A1"], pay={"B": 1})] + pp("P1") + \
         [r("cast", "P1", card="A1-022", pay={}, dot="E3")] + pp("P1") + \
         [r("move", "P1", **{"from": "E3"}, path=["S1"], pay={"C": 1})] + pp("P1")
@@ -59,10 +59,10 @@ def test_x610z_rows_warp_is_flagged():
 def test_x610z_rows_a_card_searched_or_moved_into_hand_is_drawn_not_unseen():
     """``search`` (211.2) and ``zone`` to ``hand`` put a card into a hand: a ``draws`` row (source
     ``effect``) and ``card_games.drawn``, so a card fetched and cast is seen, not a "game not seen"."""
-    recs = T1 + [r("effect", "P1", source="A1-031", op="search", card="A1-050"),
-                 r("effect", "P1", source="A1-031", op="energy", type="C", amount=3),
+    recs = T1 + [r("effect", "P1", source="S1", op="search", card="A1-050"),
+                 r("effect", "P1", source="S1", op="energy", type="C", amount=3),
                  r("cast", "P1", card="A1-050", pay={"B": 1, "C": 1})] + pp("P1") + \
-        [r("effect", "P1", source="A1-031", op="zone", card="A1-032", to="hand", **{"from": "deck"}), r("concede", "P2")]
+        [r("effect", "P1", source="S1", op="zone", card="A1-032", to="hand", **{"from": "deck"}), r("concede", "P2")]
     buf = project(run(recs)[0])
     effect = [d[4:] for d in buf["draws"] if d[6] == "effect"]
     assert effect == [("P1", "A1-050", "effect"), ("P1", "A1-032", "effect")]

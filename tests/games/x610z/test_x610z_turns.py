@@ -108,7 +108,7 @@ def test_x610z_106_3_empty_deck_when_a_draw_is_due_loses():
     rest = list(m.p["P1"]["deck"])
     rest.remove("A1-010")
     recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
-                    r("effect", "P1", source="A1-031", op="draw", cards=rest), r("end", "P1", discard=rest + ["A1-010"]),
+                    r("effect", "P1", source="S1", op="draw", cards=rest), r("end", "P1", discard=rest + ["A1-010"]),
                     r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
                     r("turn", "P1"), r("result", "P1", winner="P2", reason="deck_out")]
     m = legal(recs)
@@ -117,14 +117,14 @@ def test_x610z_106_3_empty_deck_when_a_draw_is_due_loses():
 
 def test_x610z_201_2_counter_action_names_an_action_on_the_stack():
     recs = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1")]
-    refused(recs + [r("effect", "P2", source="A1-030", op="counter_action", line=4)], "201.2",
+    refused(recs + [r("effect", "P2", source="S4", op="counter_action", line=4)], "201.2",
             contains="no action announced at line 4")
-    m = legal(recs + [r("effect", "P2", source="A1-030", op="counter_action", line=8)])
+    m = legal(recs + [r("effect", "P2", source="S4", op="counter_action", line=8)])
     assert m.stack == [] and "A1-022" in m.p["P1"]["discard"]
 
 
 def test_x610z_200_6_raise_cost_spends_energy_of_the_stack_entry_owner():
     recs = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1"),
-                 r("effect", "P2", source="A1-030", op="raise_cost", line=8, pay={"B": 1})]
+                 r("effect", "P2", source="S4", op="raise_cost", line=8, pay={"B": 1})]
     m = legal(recs)
     assert m.p["P1"]["pool"] == {}

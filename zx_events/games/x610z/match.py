@@ -25,6 +25,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate, event
 
 from zx_events.games.base import install_direct_triggers
+from zx_events.games.x610z.rules import digest_of
 from zx_events.ids import match_uuid, project as _project  # one id space across games (shared/spec/games.md)
 
 PREFIX = "x610z.match"
@@ -417,6 +418,13 @@ def _op_relocate(m: Match, player: str, a: dict) -> None:
 def _op_zone(m: Match, player: str, a: dict) -> None:
     owner = a.get("owner") or player
     z = m.p[owner]
+    if a.get("from") == "play" and digest_of(m.rules_version) >= 3:  # (under digest.2 it moved nothing)
+        p, dst = m.perm(a.get("uid")), z.get(a.get("to"))
+        if p is not None and isinstance(dst, list):  # a crystal or Effect leaves play (205.3)
+            m.perms.remove(p)
+            dst.append(p["code"])
+            m._detach(p["uid"])  # 207.5a: the Effects fixed on it go with it to their owners' Discard Piles
+        return
     src, dst = z.get(a.get("from")), z.get(a.get("to"))
     if isinstance(src, list) and isinstance(dst, list) and _take(src, a.get("card", "")):
         dst.append(a["card"])

@@ -45,7 +45,7 @@ class Referee:
         self.found: list[Violation] = []
         self.line: int | None = None
         self.by: str | None = None
-        self.resolved: str | None = None  # the source of the entry that resolved last (for effects)
+        self.resolved: str | None = None  # the source of the entry resolving (its effects follow it), else None
         self.rec: dict | None = None  # the record under way, until an event carries it
         self._settled = -1  # the match's version when settle last found nothing to do
         self.result_line: int | None = None  # the line of the log's result record, once read
@@ -88,6 +88,8 @@ class Referee:
         m = self.m
         self.line, self.by, self.rec = line, rec.get("by"), rec
         kind = rec["do"]
+        if kind not in ("effect", "trigger"):
+            self.resolved = None  # a resolution's effects are logged right after it: they are over (201.6)
         try:
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
@@ -485,8 +487,8 @@ class Referee:
             if dot != m.p[self.by]["home"] and not self.board.dots[dot].is_end:
                 self.fail("402.6", f"{card.name} is placed on {dot}: only {self.by}'s Starting Dot "
                                    f"{m.p[self.by]['home']} or an Ending Dot")
-            if dot in m.dots:
-                self.fail("600.5", f"{dot} is occupied by {m.dots[dot]['code']}")
+            # 600.5 is not checked here: 402.6 places the pawn when the cast has resolved, and a dot still
+            # taken then fizzles the cast (200.4, _resolve); the dot is no target fixed at announcement (200.3)
             if self._controls_class(self.by, card.cls):
                 self.fail("402.8", f"{self.by} already controls a summon of Class {card.cls}")
             entry["dot"] = dot
@@ -779,8 +781,12 @@ class Referee:
             if not found:
                 self.fail("500.1", f"no {obj} in play for the {op} effect", fatal=True)
             args["uid"] = found[0]["uid"]
-        if op == "damage" and not self._source_ok(r["source"]):
-            self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving")
+        if not self._source_ok(r["source"]):
+            if op == "damage":
+                self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving")
+            else:
+                self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
+                                   f"nor resolving (a card's effect takes place when its cast resolves)")
         if op == "place":
             card = self.card(r["card"])
             zone = m.p[self.by].get(r["from"])
@@ -795,7 +801,9 @@ class Referee:
             args["summon"] = {"stats": card.stats(), "cls": card.cls, "counters": dict(card.counters)}
         if op == "relocate" and r["to"] in m.dots:
             self.fail("600.5", f"{r['to']} is occupied by {m.dots[r['to']]['code']}", fatal=True)
-        if op == "zone":
+        if op == "zone" and r["from"] == "play":
+            args.update(self._leaving_play(r))
+        elif op == "zone":
             owner = r.get("owner") or self.by
             zone = m.p[owner].get(r["from"])
             if not isinstance(zone, list) or r["card"] not in zone:
@@ -825,8 +833,27 @@ class Referee:
             if sum(1 for x in m.dots.values() if x["ctrl"] == e["ctrl"] and x["cls"] == e["cls"]) > 1:
                 self._leave_play(dot, "402.8")
 
+    def _leaving_play(self, r: dict) -> dict:
+        """A ``zone`` effect from ``play``: the crystal or Effect in play with that code (its owner's when
+        ``owner`` is given, else the record's player's own first) goes to its owner's ``to`` zone (205.3),
+        the Effects fixed on it to their owners' Discard Piles (207.5a); the fields the state needs."""
+        m, code, owner = self.m, r["card"], r.get("owner")
+        found = sorted((p for p in m.perms if p["code"] == code and owner in (None, p["owner"])),
+                       key=lambda p: p["owner"] != self.by)
+        if not found:
+            if any(e["code"] == code for e in m.dots.values()):
+                self.fail("500.1", f"{code} is a summon: a summon in play is named by its dot (`destroy` sends it "
+                                   f"to the Discard Pile); `zone` from play moves crystals and Effects", fatal=True)
+            owners = sorted({p["owner"] for p in m.perms if p["code"] == code})
+            self.fail("500.1", f"no {code} {'owned by ' + owner + ' ' if owner else ''}is in play"
+                               + (f" (its owner is {' and '.join(owners)})" if owners else ""), fatal=True)
+        if r["to"] not in ("hand", "deck", "discard", "removed"):
+            self.fail("500.1", f"{code} leaves play for its owner's hand, deck, discard or removed zone, "
+                               f"not {r['to']}", fatal=True)
+        return {"uid": found[0]["uid"], "owner": found[0]["owner"]}
+
     def _source_ok(self, source: str) -> bool:
-        """210.4 (open question 18): in play, on the stack or resolving."""
+        """210.4 (open question 18) and 503.1: in play, on the stack or resolving."""
         m = self.m
         if source == self.resolved:
             return True

@@ -7,8 +7,21 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.2"
+RULES_VERSION = "x610z-cr-1.1+digest.3"
+# .3: every effect op's source is in play, on the stack or resolving (503.1; 210.4 for damage as before); a
+# resolved card or ability stays "resolving" only until the next record that is neither an effect nor a
+# trigger (a card resolved turns ago no longer deals damage from its Discard Pile); a `zone` effect moves a
+# crystal or Effect out of play (205.3), its fixed Effects to their owners' Discard Piles (207.5a); a summon
+# cast onto a dot taken at announcement is no longer refused (402.6 places it when the cast resolves: a dot
+# still taken then fizzles the cast, 200.4). The one change in the state's own handlers (`zone` from play)
+# applies to matches imported under digest.3 on (``digest_of``), so a stored match replays as it was checked.
 KNOWN_RULESETS = (RULESET,)
+
+
+def digest_of(rules_version: str | None) -> int:
+    """The digest number of a rules version: ``x610z-cr-1.1+digest.3`` -> 3 (none: 0)."""
+    _, _, n = (rules_version or "").rpartition("+digest.")
+    return int(n) if n.isdigit() else 0
 
 RULES: dict[str, str] = {
     "101.1a": "Constructed deck: at least 51 cards, exactly one Life Base Card",
@@ -73,4 +86,6 @@ RULES.update({
     "201.2": "The stack: an effect names an action on it",
     "207.6": "Only an Effect whose activated effect begins with an Activation Symbol is activated",
     "210.4": "The source of damage is in play (or resolving)",
+    "503.1": "A cast card's effect takes place when its cast resolves: an effect's source is in play, "
+             "on the stack or resolving",
 })

@@ -1,0 +1,136 @@
+"""What an `effect` record may do (rules digest.3): its source (503.1, 210.4), how long a resolved card
+counts as resolving, and `zone` from play (205.3, 207.5a)."""
+
+import copy
+
+import pytest
+
+from x610z_builder import BATTLE, T1, legal, pp, r, refused, run
+from test_x610z_cast import fetch, rich
+
+from zx_events.ids import project
+
+
+def eff(by, source, op, **fields):
+    return r("effect", by, source=source, op=op, **fields)
+
+
+# ---------------------------------------------------------------------- 503.1: the source of every op
+def test_x610z_503_1_a_card_in_hand_destroys_nothing():
+    """Discount (A1-031) is in P1's hand, never cast: it cannot destroy P2's Life Base (it did, and P1 won)."""
+    refused(BATTLE + [eff("P1", "A1-031", "destroy", dot="S4")], "503.1", contains="A1-031 of the destroy effect")
+
+
+@pytest.mark.parametrize("op, fields", [
+    ("energy", {"type": "C", "amount": 3}), ("draw", {"cards": ["A1-010"]}), ("extra_turn", {"player": "P1"}),
+    ("search", {"card": "A1-010"}), ("deactivate", {"dot": "B5"}), ("stat", {"dot": "B1", "stat": "speed", "delta": 1}),
+    ("zone", {"card": "A1-010", "from": "deck", "to": "hand"}), ("skip_turn", {"player": "P2"}),
+])
+def test_x610z_503_1_every_op_needs_a_source_in_play_on_the_stack_or_resolving(op, fields):
+    refused(BATTLE + [eff("P1", "A1-031", op, **fields)], "503.1", contains="when its cast resolves")
+
+
+def test_x610z_503_1_a_source_resolving_or_in_play_is_accepted():
+    """Discount right after its cast resolved draws; a summon in play (its dot or its code) and a
+    crystal in play are sources too."""
+    recs = BATTLE + [r("energy", "P1", crystal="A1-011"), r("cast", "P1", card="A1-031", pay={"B": 1})] + pp("P1") + \
+        [eff("P1", "A1-031", "draw", cards=["A1-010", "A1-010"]), r("pass", "P1"),
+         eff("P1", "B1", "stat", dot="B1", stat="range", delta=1), eff("P1", "A1-022", "stat", dot="B1", stat="attack",
+                                                                       delta=1),
+         eff("P1", "A1-011", "energy", type="B", amount=1)]
+    m = legal(recs)
+    assert m.p["P1"]["hand"].count("A1-010") >= 2 and "A1-031" in m.p["P1"]["discard"]
+    assert m.dots["B1"]["mods"] == [["range", 1, "end_of_turn"], ["attack", 1, "end_of_turn"]]
+    assert m.p["P1"]["pool"] == {"B": 1}
+
+
+# ---------------------------------------------------------------------- 210.4: resolving ends
+def bullseye() -> list[dict]:
+    """Turn 3: P1 casts Bullseye on P2's Sky Vessel (B5); it resolves and deals its damage."""
+    return BATTLE + [r("crystal", "P1", card="A1-010"), r("energy", "P1", crystal="A1-010"),
+                     r("cast", "P1", card="A1-030", pay={"M": 1}, target="B5")] + pp("P1") + \
+        [eff("P1", "A1-030", "damage", dot="B5", amount=1)]
+
+
+@pytest.mark.parametrize("between", [
+    [r("pass", "P1")],
+    [r("end", "P1"), r("turn", "P2"), r("draw", "P2", card="A1-011"), r("end", "P2"), r("turn", "P1"),
+     r("draw", "P1", card="A1-010")],
+], ids=["after-a-pass", "two-turns-later"])
+def test_x610z_210_4_a_card_resolved_earlier_deals_no_damage(between):
+    """The Bullseye is in P1's Discard Pile once its resolution is over: it dealt damage again (from the
+    Discard Pile, turns later) because the engine kept it as 'resolving' for the rest of the match."""
+    m = legal(bullseye())
+    assert "A1-030" in m.p["P1"]["discard"] and m.dots["B5"]["dmg"] == 1
+    refused(bullseye() + between + [eff("P1", "A1-030", "damage", dot="B5", amount=1)], "210.4",
+            contains="A1-030 is neither in play")
+
+
+def test_x610z_210_4_the_resolving_card_deals_all_its_effects_a_trigger_between():
+    """The effects of one resolution follow it, and a trigger announced during it does not end it."""
+    recs = bullseye() + [r("trigger", "P2", source="B5", target="B1"),
+                         eff("P1", "A1-030", "damage", dot="S4", amount=1)]
+    m = legal(recs)
+    assert m.dots["S4"]["dmg"] == 1 and m.stack[-1]["kind"] == "trigger"
+
+
+# ---------------------------------------------------------------------- zone from play (205.3, 207.5a)
+def dispel() -> list[dict]:
+    """Turn 3: P1's Swift Boots on P2's Sky Vessel (so under P2's control, 208.2; owned by P1), then P1's
+    Dispel on the Boots, resolved: its effect follows."""
+    return BATTLE + fetch("A1-035") + [
+        r("crystal", "P1", card="A1-010"), r("energy", "P1", crystal="A1-010"), r("energy", "P1", crystal="A1-011"),
+        r("cast", "P1", card="A1-040", pay={"B": 1}, target="B5")] + pp("P1") + \
+        [r("cast", "P1", card="A1-035", pay={"M": 1}, target="A1-040")] + pp("P1")
+
+
+def zone(owner=None, card="A1-040", to="discard", source="A1-035"):
+    extra = {"owner": owner} if owner else {}
+    return eff("P1", source, "zone", card=card, to=to, **{"from": "play"}, **extra)
+
+
+@pytest.mark.parametrize("owner", ["P1", None])
+def test_x610z_500_1_zone_from_play_sends_an_effect_to_its_owners_discard_pile(owner):
+    """"Send target Effect to its owner's Discard Pile" (Dispel): refused as "A1-040 is not in P1's play"."""
+    m, _ = run(dispel(), head=rich())
+    boots = next(p for p in m.perms if p["code"] == "A1-040")
+    assert (boots["owner"], boots["ctrl"]) == ("P1", "P2")
+    m = legal(dispel() + [zone(owner)], head=rich())
+    assert not any(p["code"] == "A1-040" for p in m.perms)
+    assert m.p["P1"]["discard"].count("A1-040") == 1 and "A1-040" not in m.p["P2"]["discard"]
+    assert "A1-035" in m.p["P1"]["discard"] and "B5" in m.dots
+
+
+def test_x610z_500_1_zone_from_play_names_the_cards_owner():
+    refused(dispel() + [zone("P2")], "500.1", head=rich(),
+            contains="no A1-040 owned by P2 is in play (its owner is P1)")
+
+
+def test_x610z_500_1_zone_from_play_moves_crystals_and_effects_not_summons():
+    refused(BATTLE + [zone(card="A1-022", source="S1")], "500.1", contains="a summon in play is named by its dot")
+    refused(dispel() + [zone("P1", to="cast")], "500.1", head=rich(), contains="not cast")
+
+
+def test_x610z_207_5a_effects_fixed_on_a_permanent_leave_play_with_it():
+    """A crystal returned to its owner's hand (205.3: the zone the effect states) takes the Overcharge
+    fixed on it along: to its owner's Discard Pile."""
+    recs = T1 + fetch("A1-034") + [r("cast", "P1", card="A1-034", pay={"B": 1}, target="A1-011")] + pp("P1")
+    m, _ = run(recs, head=rich())
+    assert {p["code"] for p in m.perms} == {"A1-011", "A1-034"}
+    m = legal(recs + [zone(card="A1-011", to="hand", source="S1")], head=rich())
+    assert m.perms == [] and "A1-011" in m.p["P1"]["hand"] and "A1-034" in m.p["P1"]["discard"]
+
+
+def test_x610z_205_3_a_match_imported_under_digest_2_replays_as_it_was_imported():
+    """`zone` from play is a digest.3 change in the state's own handler: a match stored under digest.2
+    (none could hold such an event: it was refused) replays as then; one imported now moves the Effect."""
+    from zx_events.games.x610z.rules import RULES_VERSION, digest_of
+
+    m, _ = run(dispel() + [zone("P1")], head=rich())
+    events = copy.deepcopy(list(m.pending_events))
+    assert digest_of(events[0].rules_version) == digest_of(RULES_VERSION) == 3
+    now = project(None, copy.deepcopy(events))
+    assert not any(p["code"] == "A1-040" for p in now.perms) and "A1-040" in now.p["P1"]["discard"]
+    events[0].__dict__["rules_version"] = "x610z-cr-1.1+digest.2"
+    then = project(None, events)
+    assert any(p["code"] == "A1-040" for p in then.perms) and "A1-040" not in then.p["P1"]["discard"]
