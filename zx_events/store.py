@@ -148,14 +148,18 @@ def read_only_folder(path: Path) -> bool:
     Such a store is read as an unchanging file instead (SQLite's ``immutable=1``: no lock, no -shm).
     That is exact: with no -wal file no writer has it open (the last connection to close removes it),
     and everything committed is in the file. A writer that starts meanwhile (a user who may write the
-    folder) is not seen by a reader already running; docs/deployment.md says so."""
+    folder) is not seen by a reader already running; docs/deployment.md says so.
+
+    The file itself is opened (its header read) last, only for a folder not writable: closing a file
+    descriptor of it drops every POSIX lock this process holds on it, SQLite's included (``zx serve``'s
+    connections then failed with "disk I/O error")."""
+    if os.path.exists(f"{path}-wal") or os.access(path.parent, os.W_OK | os.X_OK):
+        return False
     try:
         with open(path, "rb") as f:
-            if f.read(20)[18:20] != b"\x02\x02":
-                return False  # not WAL: read-only opening needs no new file
+            return f.read(20)[18:20] == b"\x02\x02"  # WAL (not: read-only opening needs no new file)
     except OSError:
         return False  # unreadable: check_sqlite says so
-    return not os.path.exists(f"{path}-wal") and not os.access(path.parent, os.W_OK | os.X_OK)
 
 
 def unwritable(path: Path) -> str | None:
