@@ -34,6 +34,34 @@ class AnalyticsError(Exception):
     """The analytics file cannot be used as asked (missing, locked, built from another store)."""
 
 
+class DamagedFile(AnalyticsError):
+    """The analytics file cannot be read: damaged (cut short, overwritten) or not a DuckDB database at all.
+    It is only a projection of the store: ``zx analytics update --rebuild`` makes it again (``damaged``)."""
+
+    def __init__(self, path: Path, e: Exception, rebuilding: bool = False) -> None:
+        self.path = path
+        self.cause = first_line(e)  # DuckDB's words
+        todo = (f"--rebuild could not make it again in place: move it away (mv {path} {path}.damaged) and run "
+                f"`zx analytics update`" if rebuilding else "`zx analytics update --rebuild` rebuilds it from the store")
+        super().__init__(f"the analytics file {path} is damaged or not a DuckDB database ({self.cause}): {todo}")
+
+
+# what DuckDB says of a file it cannot read: cut short, blocks that fail their checksum, not a database at all
+_DAMAGE = ("not a valid duckdb database", "could not read enough bytes", "corrupt", "checksum")
+
+
+def damaged(e: BaseException) -> bool:
+    """Whether DuckDB's error ``e`` says the file is damaged or not a database (``DamagedFile``); a file it
+    may not open (permissions, locked, a newer format) or a full disk is not that."""
+    text = str(e).lower()
+    return isinstance(e, duckdb.Error) and any(k in text for k in _DAMAGE)
+
+
+def first_line(e: BaseException) -> str:
+    lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
+    return lines[0] if lines else type(e).__name__
+
+
 class QueryRefused(AnalyticsError):
     """User SQL tried something the sandbox forbids (files, other databases, settings, extensions, writes)."""
 
@@ -90,6 +118,8 @@ def connect_writer(path: Path, memory_limit: str = "512MB") -> duckdb.DuckDBPyCo
         if _locked(e):
             raise AnalyticsError(f"{path} is in use by another process (an update or a query is running); "
                                  f"try again when it has finished") from None
+        if damaged(e):
+            raise DamagedFile(path, e) from None
         raise AnalyticsError(f"cannot open {path}: {e}") from None
     # bounded memory whatever the corpus size; row order within a table carries no meaning here
     con.execute(f"SET memory_limit = '{memory_limit}'")
@@ -153,6 +183,8 @@ def connect_reader(path: Path, *, sandbox: bool = True, wait: float = READER_WAI
             if _locked(e):
                 raise AnalyticsError(f"{path} is being written by `zx analytics update`; "
                                      f"query it when the update has finished") from None
+            if damaged(e):
+                raise DamagedFile(path, e) from None
             raise AnalyticsError(f"cannot open {path}: {e}") from None
     if not sandbox:
         con.execute("SET enable_progress_bar = false")  # DuckDB would draw it on stdout, into the data

@@ -48,7 +48,7 @@ from uuid import UUID
 import orjson
 import pyarrow as pa
 
-from zx_events.forked import WorkerDied, become_worker
+from zx_events.forked import WorkerDied, become_worker, ctrl_c_held
 from zx_events.store import ReadConnections
 
 from .tables import HANDLERS, NO_PAYLOAD, STARTED, Catalogs, new_buffers, rows_of
@@ -162,7 +162,8 @@ class Workers:
             for _ in range(count):
                 mine, theirs = ctx.Pipe()
                 proc = ctx.Process(target=_serve, args=(theirs, parent, run), daemon=True, name="analytics-worker")
-                proc.start()
+                with ctrl_c_held():
+                    proc.start()
                 theirs.close()
                 self.procs.append(proc)
                 self.pipes.append(mine)

@@ -29,6 +29,7 @@ import gc
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -42,7 +43,8 @@ import pyarrow as pa
 from zx_events.store import ReadConnections
 
 from . import parallel
-from .db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema, drop_schema, sql, stored_version
+from .db import (SCHEMA_VERSION, AnalyticsError, DamagedFile, connect_writer, create_schema, damaged, drop_schema,
+                 first_line, sql, stored_version)
 from .reader import decoder, page_reader
 from .tables import HANDLERS, NO_PAYLOAD, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
 from .writer import NAME, Page, Writer, declared_types
@@ -66,6 +68,7 @@ class UpdateResult:
     seconds: float
     rebuilt: bool
     workers: int = 0  # worker processes that projected (analytics.parallel); 0: serially
+    set_aside: Path | None = None  # where a rebuild moved a file DuckDB could not read (_open)
 
     def to_json(self) -> dict[str, Any]:
         return {"analytics": str(self.path), "events": self.events, "matches": self.matches, "pages": self.pages,
@@ -228,7 +231,7 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
     # the cores are the workers': DuckDB's own threads would only contend with them (the parent's
     # instructions: -13% with one thread, cachegrind)
     con.execute("SET threads = 1")
-    writer = Writer(con, types)
+    writer: Writer | None = None
     group: list[parallel.Chunk] = []  # chunks to commit together: a page of about ``page_size`` events
 
     def commit() -> None:
@@ -253,6 +256,7 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
             progress(position)
 
     try:
+        writer = Writer(con, types)
         for i, chunk in enumerate(workers_pool.results()):
             if chunk.reopen:
                 break
@@ -273,10 +277,68 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
                              f"committed page was written: run the update again (or with {parallel.WORKERS_ENV}=0 "
                              f"to project in this process)") from None
     finally:
-        workers_pool.close()
-        writer.stop()
+        with ExitStack() as cleanup:  # each runs whatever another raises (Ctrl-C arriving in one): a writer
+            # thread left running into DuckDB made the close of the file fail, or the process abort at exit
+            if writer is not None:
+                cleanup.callback(writer.stop)
+            cleanup.callback(workers_pool.close)
     con.execute("RESET threads")  # a serial projection that goes on from here has the cores again
     return position, events, pages, matches
+
+
+def _cannot_write(e: Exception) -> bool:
+    """Whether DuckDB's error ``e`` is the file system refusing a write (a full disk, a quota, a read-only
+    file system), not a statement of the projection failing. After a failed COMMIT DuckDB has ended the
+    transaction itself: the writer keeps this error (analytics.writer), not its rollback's."""
+    text = str(e).lower()
+    return "could not write" in text or "no space left" in text or "disk quota" in text or "read-only file" in text
+
+
+def _open(path: Path, rebuild: bool) -> tuple[duckdb.DuckDBPyConnection, int | None, Path | None]:
+    """The writer connection, the file's schema version, and where a damaged file was set aside.
+
+    A file DuckDB cannot read (cut short, overwritten, not a database: ``DamagedFile``) is an error
+    that says to rebuild it; under ``rebuild`` it is set aside (``set_aside``: renamed, never deleted)
+    and a new file made in its place: --rebuild refused it too ("not a valid DuckDB database file")."""
+    con = None
+    try:
+        con = connect_writer(path)
+        return con, stored_version(con), None
+    except (DamagedFile, duckdb.Error) as e:
+        if not isinstance(e, DamagedFile) and not damaged(e):
+            raise
+        if con is not None:
+            try:
+                con.close()
+            except duckdb.Error:
+                pass
+        if not rebuild:
+            raise e if isinstance(e, DamagedFile) else DamagedFile(path, e) from None
+        aside = set_aside(path, e)
+        con = connect_writer(path)
+        return con, stored_version(con), aside
+
+
+def set_aside(path: Path, e: Exception) -> Path:
+    """Rename the unreadable file ``path`` (and its .wal) to ``PATH.damaged-YYYYmmddTHHMMSS``, for a
+    rebuild to make a new one. Only a file named ``*.duckdb`` (every name zx gives its analytics file):
+    one named otherwise may be anything, given to --analytics by mistake, and is left alone."""
+    if path.suffix != ".duckdb":
+        raise AnalyticsError(f"{path} cannot be read as a DuckDB database ({getattr(e, 'cause', None) or first_line(e)}) "
+                             f"and its name does not "
+                             f"end in .duckdb: it may not be zx's analytics file, so --rebuild leaves it alone; move "
+                             f"it away, or choose another file with --analytics") from None
+    stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    path.rename(aside)
+    wal = Path(f"{path}.wal")  # its write-ahead log belongs to it: a new file must not replay it
+    if wal.exists():
+        wal.rename(Path(f"{aside}.wal"))
+    return aside
 
 
 def _parallel(svc: Any, wanted: int, forced: bool, events: int, fast_read: bool) -> bool:
@@ -333,8 +395,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             # a rebuild, or a new file, projects (0, last]: the workers begin while this process opens
             # the file and makes its schema (~60 ms before they began: a tenth of a Z/X rebuild)
             early = _start(svc, wanted, 0, last, page_size, set(), [])
-        con = connect_writer(path)
-        version = stored_version(con)
+        con, version, aside = _open(path, rebuild)
         if version is None:
             _only_our_own(con, path)
         elif svc.store.kind == "memory" and not asked:
@@ -407,15 +468,25 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
                 proj.commit(position, done_before + events, final=True)
             proj.writer.close()
             matches += proj.matches_written
-        return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used)
+        return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used, aside)
+    except duckdb.Error as e:
+        if damaged(e):  # read past what _open read: a block further in
+            raise DamagedFile(path, e, rebuilding=rebuild) from None
+        if not _cannot_write(e):
+            raise
+        raise AnalyticsError(f"cannot write the analytics file {path}: {first_line(e)}. Every page committed before "
+                             f"stays (zx stats reads them); once the disk has room, `zx analytics update` resumes "
+                             f"from the last one") from None
     finally:
-        if early is not None:  # the file could not be opened or made: the workers' chunks go nowhere
-            early.pool.close()
-        if collecting:
-            gc.enable()
-        if ahead is not None:
-            ahead.shutdown(wait=True, cancel_futures=True)
-        if proj is not None:
-            proj.writer.stop()
-        if con is not None:
-            con.close()
+        with ExitStack() as cleanup:  # in the reverse order of these lines, each whatever another raises (a
+            # Ctrl-C arriving in one): the file closed last, after every thread that writes or reads it
+            if con is not None:
+                cleanup.callback(con.close)
+            if proj is not None:
+                cleanup.callback(proj.writer.stop)
+            if ahead is not None:
+                cleanup.callback(ahead.shutdown, wait=True, cancel_futures=True)
+            if collecting:
+                cleanup.callback(gc.enable)
+            if early is not None:  # the file could not be opened or made: the workers' chunks go nowhere
+                cleanup.callback(early.pool.close)

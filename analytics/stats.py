@@ -527,6 +527,7 @@ class Stats:
 
     def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None, fetch: Any) -> Any:
         timer = None
+        began = time.monotonic()
         if timeout is not None:
             timer = threading.Timer(timeout, self.con.interrupt)
             timer.daemon = True
@@ -537,6 +538,8 @@ class Stats:
                 return fetch(None)
             return fetch(rel.limit(limit) if limit is not None else rel)
         except duckdb.InterruptException:
+            if timeout is None or time.monotonic() - began < timeout:
+                raise  # not the time limit: Ctrl-C (the CLI's ordinary interrupt)
             raise QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
                                f"(raise the limit with --timeout SECONDS, 0 for none)") from None
         except duckdb.Error as e:

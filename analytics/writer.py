@@ -88,6 +88,10 @@ class Writer:
         self.con, self.types = con, types
         self.queue: queue.Queue[Page | None] = queue.Queue(maxsize=1)
         self.error: BaseException | None = None
+        # set when the thread's loop has ended: waited for instead of thread.join(), which a Ctrl-C during
+        # the join leaves saying is_alive() False while the thread goes on (CPython 3.11, bpo-45274's fix:
+        # the file was closed under a commit, "connection is busy", then the process aborted)
+        self.ended = threading.Event()
         self.thread = threading.Thread(target=self._loop, name="analytics-writer", daemon=True)
         self.thread.start()
 
@@ -102,32 +106,35 @@ class Writer:
 
     def close(self) -> None:
         self.queue.put(None)
-        self.thread.join()
+        self.ended.wait()
         self._raise()
 
     def stop(self) -> None:
-        """After a failure elsewhere: let the page being written finish, drop the rest."""
-        if self.thread.is_alive():
+        """After a failure elsewhere (a Ctrl-C included): let the page being written finish, drop the rest."""
+        if not self.ended.is_set():
             self.error = self.error or RuntimeError("stopped")
-            self.queue.put(None)
-            self.thread.join()
+            self.queue.put(None)  # (after a page or close()'s None the loop takes first: it ends at either None)
+            self.ended.wait()
 
     def _raise(self) -> None:
         if self.error is not None:
             raise self.error
 
     def _loop(self) -> None:
-        while True:
-            page = self.queue.get()
-            try:
-                if page is None:
-                    return
-                if self.error is None:
-                    self._write(page)
-            except BaseException as e:  # kept for the caller; later pages are dropped, never half-written
-                self.error = e
-            finally:
-                self.queue.task_done()
+        try:
+            while True:
+                page = self.queue.get()
+                try:
+                    if page is None:
+                        return
+                    if self.error is None:
+                        self._write(page)
+                except BaseException as e:  # kept for the caller; later pages are dropped, never half-written
+                    self.error = e
+                finally:
+                    self.queue.task_done()
+        finally:
+            self.ended.set()
 
     def _write(self, page: Page) -> None:
         con = self.con
@@ -158,5 +165,8 @@ class Writer:
                 con.execute("SET auto_checkpoint_skip_wal_threshold = 0")
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            try:
+                con.execute("ROLLBACK")
+            except duckdb.Error:  # a failed COMMIT (the disk full) has ended the transaction itself: its error,
+                pass  # not "cannot rollback - no transaction is active", is the one to report
             raise

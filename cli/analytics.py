@@ -42,8 +42,12 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
         def on_progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return update(svc, path, rebuild=rebuild, page_size=page_size or PAGE_SIZE, on_progress=on_progress,
-                      stop_after_pages=stop_after_pages, workers=workers)
+        result = update(svc, path, rebuild=rebuild, page_size=page_size or PAGE_SIZE, on_progress=on_progress,
+                        stop_after_pages=stop_after_pages, workers=workers)
+    if result.set_aside is not None:
+        click.echo(f"note: {path} could not be read (damaged, or not a DuckDB database): it was moved to "
+                   f"{result.set_aside} (delete it when you like) and rebuilt from the store", err=True)
+    return result
 
 
 # ---------------------------------------------------------------------- zx analytics update
@@ -240,7 +244,9 @@ FILTERS = ("since", "until", "event", "deck", "player", "opp_deck", "seat", "col
 def _stats_call(method: str, **fixed: Any) -> Callable:
     """Run Stats.<method>(**fixed, filters) and print its frame."""
     def run(ctx: click.Context, min_games: int, analytics_path: str | None, fmt: str, wide: bool, **kw: Any) -> None:
-        from analytics.db import AnalyticsError
+        import duckdb
+
+        from analytics.db import AnalyticsError, DamagedFile, damaged
         from analytics.stats import Filters, NotThisGame, Stats, UnknownName
 
         filters = {k: kw.pop(k) for k in FILTERS}
@@ -255,6 +261,10 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
                 df = getattr(st, method)(**fixed, **kw, **filters)
         except (AnalyticsError, UnknownName, NotThisGame) as e:
             raise click.ClickException(str(e)) from None
+        except duckdb.Error as e:
+            if damaged(e):  # a block past the ones opening it read
+                raise click.ClickException(str(DamagedFile(path, e))) from None
+            raise
         keep = KEEP.get(method, 1) + ("game" in df.columns and df.columns[0] == "game")
         emit_frame(df, fmt, wide=wide, keep=keep)
         if df.height == 0:  # name every option that chose rows: the filters, and cards' --card
@@ -375,7 +385,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     """
     import duckdb
 
-    from analytics.db import AnalyticsError
+    from analytics.db import AnalyticsError, DamagedFile, damaged
     from analytics.stats import Stats, UnknownName
 
     try:
@@ -419,6 +429,8 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     except (AnalyticsError, UnknownName) as e:
         raise click.ClickException(str(e)) from None
     except duckdb.Error as e:
+        if damaged(e):
+            raise click.ClickException(str(DamagedFile(path, e))) from None
         raise click.ClickException(f"SQL error: {e}") from None
     if limit is not None and len(rows) > row_limit:
         rows = rows[:row_limit]
@@ -458,7 +470,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     """
     import duckdb
 
-    from analytics.db import AnalyticsError, connect_reader
+    from analytics.db import AnalyticsError, DamagedFile, connect_reader, damaged
     from analytics.export import PARTITIONED, export_parquet, replaced_by_export
 
     path = resolve_analytics_path(ctx, analytics_path)
@@ -482,6 +494,8 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
             task = bar.add_task("export", total=len(PARTITIONED))
             rows = export_parquet(con, Path(out), on_table=lambda _: bar.advance(task))
     except (duckdb.Error, OSError) as e:
+        if damaged(e):
+            raise click.ClickException(str(DamagedFile(path, e))) from None
         raise click.ClickException(f"cannot export to {out}: {e}") from None
     finally:
         con.close()
@@ -498,10 +512,18 @@ def update_after_import(ctx: click.Context, svc: Any) -> None:
     if svc.store.kind == "memory":  # nothing would outlive this command but a file nobody asked for
         click.echo("analytics: not updated: a memory: store lasts only as long as this command", err=True)
         return
+    from .common import interrupted
+
     path = resolve_analytics_path(ctx, None)
     try:
         result = run_update(svc, path)
-    except (AnalyticsError, duckdb.Error) as e:
+    except BaseException as e:
+        if not interrupted(e) and not isinstance(e, (AnalyticsError, duckdb.Error)):
+            raise
+        if interrupted(e):  # Ctrl-C: the import stands; the file keeps what its last commit wrote
+            click.echo(f"interrupted: the matches are imported, but the analytics file {path} was not brought up to "
+                       f"date; `zx analytics update` finishes it", err=True)
+            raise click.Abort() from None
         click.echo(f"warning: the matches are imported, but the analytics file was not updated: {e}; "
                    f"run `zx analytics update` later", err=True)
         return

@@ -26,6 +26,20 @@ def service(ctx: click.Context, *, create: bool = False):
                                             ctx.obj["store"])) from None
 
 
+def interrupted(e: BaseException) -> bool:
+    """Whether ``e`` is Ctrl-C: a KeyboardInterrupt, or DuckDB's end of a statement that SIGINT stopped
+    (DuckDB turns the KeyboardInterrupt into RuntimeError "Query interrupted", or its InterruptException;
+    both were "internal error ... a bug in zx")."""
+    if isinstance(e, KeyboardInterrupt):
+        return True
+    import sys
+
+    duckdb = sys.modules.get("duckdb")  # (a command that never imported DuckDB cannot have raised its error)
+    if duckdb is not None and isinstance(e, duckdb.InterruptException):
+        return True
+    return isinstance(e, RuntimeError) and str(e).strip() == "Query interrupted"
+
+
 def summaries(ctx: click.Context) -> list[dict]:
     """The stored matches' summaries (``zx matches``): of a SQLite store read straight from its file
     without opening the application (``zx_events.summaries.read_sqlite``), else the service's."""

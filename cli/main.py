@@ -9,7 +9,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import BOARD_HELP, MAX_WORKERS, STORE_HELP, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
+from .common import BOARD_HELP, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
 from .output import emit, format_option, printable, progress
 
 
@@ -92,12 +92,20 @@ class ZXGroup(click.Group):
                 raise
             raise click.ClickException(str(e)) from None
         except Exception as e:
+            if interrupted(e):  # Ctrl-C while DuckDB ran a statement: the ordinary interrupt
+                raise click.Abort() from None
             if not _store_failure(e):
                 raise
-            from zx_events.store import redacted
+            from zx_events.store import failure_cause, parse_store, redacted
 
             store = (ctx.obj or {}).get("store") or "zx-store.sqlite"
-            if "permission denied" in str(e) or "readonly database" in str(e):
+            try:
+                found = failure_cause(parse_store(store), e)
+            except ZXError:
+                found = None
+            if found is not None:  # a SQLite file not writable, its disk full, its lock held: not damage
+                advice = found[1]
+            elif "permission denied" in str(e) or "readonly database" in str(e):
                 advice = ("the role or user may not do that: docs/deployment.md lists the grants a reader and an "
                           "importer need")
             else:
@@ -189,12 +197,15 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
         click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
     svc = service(ctx, create=True)  # (after every argument is checked)
-    from zx_events.store import write_refusal
+    from zx_events.store import locked_by_another, write_refusal
 
     refusal = write_refusal(svc.store)
     if refusal is not None:
         svc.close()
         raise click.ClickException(refusal)
+    if locked_by_another(svc.store):  # (after 3 s of waiting for it)
+        click.echo(f"note: another process is writing {svc.store.label} (another zx import or zx prepare): waiting "
+                   f"for it to finish, up to {svc.store.env.get('SQLITE_LOCK_TIMEOUT', '30')} s more", err=True)
     total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
     outcomes = []
     with progress(max(1, total), "importing", enabled=total > 2_000_000, in_bytes=True) as bar:
@@ -204,13 +215,26 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                                   accept_violations=accept_violations, on_bytes=lambda n: bar.advance(task, n)):
                 outcomes.append(o)
         except PersistenceError as e:  # the store failed mid-import: the batch under way was not saved
+            from zx_events.store import failure_cause
+
             done = sum(o.status == "imported" for o in outcomes)
+            found = failure_cause(svc.store, e)
+            kind, cause = found if found else ("", f"{type(e).__name__}: {e}")
+            todo = {"unwritable": "make it writable, then run the import again",
+                    "full": "free some space, then run the import again",
+                    "locked": "run the import again when that process has finished"}.get(kind, "run the import again")
             raise click.ClickException(f"the store {svc.store.label} failed after {done} imported matches "
-                                       f"(the batch under way was not saved; run the import again): "
-                                       f"{type(e).__name__}: {e}") from None
+                                       f"(the batch under way was not saved): {cause}; {todo} (the matches stored "
+                                       f"are 'unchanged' then)") from None
         except WorkerDied as e:
             done = sum(o.status == "imported" for o in outcomes)
             raise click.ClickException(f"{e} ({done} matches were imported before)") from None
+        except KeyboardInterrupt:  # Ctrl-C: what was stored stays, the batch under way was not saved
+            done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
+            click.echo(f"interrupted: {done} matches were imported into {svc.store.label} before (the batch under "
+                       f"way was not saved); run the import again to finish it: the matches stored are 'unchanged' "
+                       f"then", err=True)
+            raise click.Abort() from None
     rejected = [o for o in outcomes if o.status == "rejected"]
     for o in rejected:
         click.echo(printable(str(o.error)), err=True)  # a log's text, as the table shows it
@@ -361,9 +385,12 @@ def main() -> None:
             stream.reconfigure(errors="backslashreplace")
     try:
         zx(prog_name="zx")
-    except (SystemExit, KeyboardInterrupt, GeneratorExit):
+    except (SystemExit, GeneratorExit):
         raise
     except BaseException as e:  # (BaseException: a Rust library's panic reaches Python as one)
+        if interrupted(e):  # Ctrl-C outside a command's own handling: as click reports it within one
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
         if os.environ.get(DEBUG_ENV, "0") not in ("", "0"):
             raise
         click.echo(internal_error(e), err=True)

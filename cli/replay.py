@@ -210,6 +210,22 @@ def draw_step(step: Any, game: Any) -> None:
     console.print(Printable(game.render_board(v)))
 
 
+def _prepare_failed(svc: Any, e: Exception, prepared: int, total: int) -> str:
+    """``zx prepare``'s error when the store refuses a write: how far it got, the cause (the file or
+    folder not writable, the disk full, the store locked: it said "a read-only store" for each), and
+    what to do. The matches prepared before keep their snapshots: a run again skips them."""
+    from zx_events.store import failure_cause
+
+    done = f"{prepared} of {total} matches were prepared before (their snapshots stay; zx prepare skips them)"
+    found = failure_cause(svc.store, e)
+    kind, cause = found if found else ("", f"{type(e).__name__}: {e}")
+    todo = {"unwritable": "seeks still work, replaying from the first event; make it writable, then run zx prepare "
+                          "again",
+            "full": "free some space, then run zx prepare again",
+            "locked": "run zx prepare again when that process has finished"}.get(kind, "run zx prepare again")
+    return f"cannot write snapshots to {svc.store.label}: {cause}. {done}; {todo}"
+
+
 PREPARE_COLUMNS = ["matches", "prepared", "up_to_date", "snapshots", "repaired", "damaged", "seconds"]
 
 
@@ -244,8 +260,12 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
 
     from zx_events import replay
     from zx_events.application import TOPICS_STARTED
+    from zx_events.store import unwritable
 
     svc = service(ctx)  # a missing store: "there is no store at ...", nothing created
+    if svc.store.read_only:  # a store in a folder it cannot write, opened as an unchanging file
+        raise click.ClickException(f"cannot write snapshots to {svc.store.label}: {unwritable(svc.store.path)}; "
+                                   f"nothing was written (seeks still work, replaying from the first event)")
     if matches:
         for m in matches:
             if not svc.has_match(m):
@@ -264,8 +284,7 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
                     repaired += replay.repair_snapshots(svc, m) > 0
                 n = replay.prepare_snapshots(svc, m, strict=True)
             except PersistenceError as e:
-                raise click.ClickException(f"cannot write snapshots to {svc.store.label}: {e} "
-                                           f"(a read-only store: seeks still work, replaying from the first event)")
+                raise click.ClickException(_prepare_failed(svc, e, prepared, len(targets))) from None
             except ZXError as e:  # DamagedMatch: an event missing or undecodable
                 damaged.append(m)
                 click.echo(f"{m}: {e}", err=True)

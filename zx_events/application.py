@@ -93,6 +93,9 @@ class MatchService(Application[UUID]):
         """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created)."""
         self.store: StoreConfig = resolve_store(store, create=create)
         self._reads: ReadConnections | None = None
+        # matches this service has written (import_logs, the parallel import), counted at each commit: an
+        # import's outcomes come out after its batch's gc pass, where a Ctrl-C landed now and then (said 0)
+        self.matches_written = 0
         # a game's event classes are imported when an event of it is first decoded (codec.event_class)
         super().__init__(env={**self.store.env, **(env or {})})
 
@@ -285,10 +288,24 @@ class MatchService(Application[UUID]):
             for out, log, stored in pending:
                 self.write_one(out, log, stored)
             return
+        except KeyboardInterrupt:
+            self.count_if_saved(pending[0][0].match_id, len(pending))
+            raise
+        self.matches_written += len(pending)
         for out, _, _ in pending:
             out.status = "imported"
 
     write_batch = _flush  # the parallel importer's writer (zx_events.parallel)
+
+    def count_if_saved(self, first: str, matches: int) -> None:
+        """After Ctrl-C in the write of a batch whose first match is ``first``: count its ``matches`` in
+        ``matches_written`` when the batch was saved (SIGINT lands in the COMMIT call, after the commit, as
+        the WAL checkpoint inside it runs: the Ctrl-C after a batch said 0 matches were imported)."""
+        try:
+            if self.has_match(first):
+                self.matches_written += matches
+        except Exception:  # (the store failing now: the count stays what it was)
+            pass
 
     def insert(self, stored: list[Any]) -> None:
         """Insert encoded events in one transaction. On SQLite with one ``executemany``: the
@@ -322,6 +339,7 @@ class MatchService(Application[UUID]):
             out.status, out.events = "unchanged", 0
             out.head = stored_head(self, existing.originator_id)
             return
+        self.matches_written += 1
         out.status = "imported"
 
     def _refuse_if_stored_with_violations(self, log: MatchLog, oid: UUID) -> None:

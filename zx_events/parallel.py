@@ -32,7 +32,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from zx_events.application import ImportOutcome, MatchService, collect_after, originator_of
 from zx_events.errors import FormatError
-from zx_events.forked import WorkerDied, become_worker
+from zx_events.forked import WorkerDied, become_worker, ctrl_c_held
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events.logformat.reader import iter_pieces, parse_piece
 
@@ -311,7 +311,8 @@ class _Pool:
                 theirs = [*self.tasks, *self.results, task_out, result_in]  # the parent's ends, closed in the child
                 proc = ctx.Process(target=_serve, args=(task_in, result_out, theirs, parent, initargs), daemon=True,
                                    name="import-worker")
-                proc.start()
+                with ctrl_c_held():
+                    proc.start()
                 task_in.close()
                 result_out.close()
                 self.procs.append(proc)
@@ -527,7 +528,11 @@ class _Writer:
             except IntegrityError:  # another importer stored one of these ids meanwhile: match by match
                 for out, key, rows in pending:
                     self.svc.write_one(out, key, _stored_events(rows))
+            except KeyboardInterrupt:
+                self.svc.count_if_saved(pending[0][0].match_id, len(pending))
+                raise
             else:
+                self.svc.matches_written += len(pending)
                 for out, _, _ in pending:
                     out.status = "imported"
             self.costs.wrote(len(pending), time.perf_counter() - start)

@@ -72,7 +72,14 @@ class StoreConfig:
 
     @property
     def path(self) -> Path | None:
-        return Path(self.env["SQLITE_DBNAME"]) if self.kind == "sqlite" else None
+        if self.kind != "sqlite":
+            return None
+        return Path(self.env.get(READ_ONLY_FILE) or self.env["SQLITE_DBNAME"])
+
+    @property
+    def read_only(self) -> bool:
+        """A SQLite store read as an unchanging file (``resolve_store``: a reader, its folder not writable)."""
+        return self.kind == "sqlite" and READ_ONLY_FILE in self.env
 
     @property
     def schema(self) -> str | None:
@@ -95,6 +102,7 @@ ACCEPTED = ("a SQLite file path (zx-store.sqlite, ./data/league.sqlite, /srv/zx/
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # two letters at least: C:\ stays a path
 OUR_TABLES = frozenset({"stored_events", "snapshots", "stored_snapshots"})  # what eventsourcing.sqlite creates for this application
 OUR_TOPICS = ("zx_events.",)  # topics of this package's own events; a game's events start with its topic prefix
+READ_ONLY_FILE = "ZX_SQLITE_READ_ONLY_FILE"  # env: the file of a store opened by its immutable URI (read_only_folder)
 
 
 def resolve_store(store: str | None = None, *, prepare: bool = True, create: bool = True) -> StoreConfig:
@@ -118,7 +126,11 @@ def resolve_store(store: str | None = None, *, prepare: bool = True, create: boo
     elif config.kind == "sqlite":
         path = config.path
         if path.exists():
-            check_sqlite(path)
+            if not create and read_only_folder(path):
+                config.env["SQLITE_DBNAME"] = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
+                config.env[READ_ONLY_FILE] = str(path)
+                config.env["CREATE_TABLE"] = "n"
+            check_sqlite(path, ReadConnections.uri_of(config))
         elif not create:
             raise StoreError(f"there is no store at {path}: zx import creates one (nothing was created)")
         elif not path.parent.exists():
@@ -126,6 +138,85 @@ def resolve_store(store: str | None = None, *, prepare: bool = True, create: boo
         if create:
             ensure_wal(path, float(config.env["SQLITE_LOCK_TIMEOUT"]))
     return config
+
+
+def read_only_folder(path: Path) -> bool:
+    """Whether the SQLite store ``path`` is in WAL mode in a folder this process cannot write, with no
+    ``-wal`` file beside it: SQLite cannot open it even read-only (``mode=ro``), as it must create the
+    ``-shm`` file first ("attempt to write a readonly database": every reader said the store was damaged).
+
+    Such a store is read as an unchanging file instead (SQLite's ``immutable=1``: no lock, no -shm).
+    That is exact: with no -wal file no writer has it open (the last connection to close removes it),
+    and everything committed is in the file. A writer that starts meanwhile (a user who may write the
+    folder) is not seen by a reader already running; docs/deployment.md says so.
+
+    The file itself is opened (its header read) last, only for a folder not writable: closing a file
+    descriptor of it drops every POSIX lock this process holds on it, SQLite's included (``zx serve``'s
+    connections then failed with "disk I/O error")."""
+    if os.path.exists(f"{path}-wal") or os.access(path.parent, os.W_OK | os.X_OK):
+        return False
+    try:
+        with open(path, "rb") as f:
+            return f.read(20)[18:20] == b"\x02\x02"  # WAL (not: read-only opening needs no new file)
+    except OSError:
+        return False  # unreadable: check_sqlite says so
+
+
+def unwritable(path: Path) -> str | None:
+    """Why this process cannot write the SQLite store ``path``, naming what is not writable (the file,
+    its folder, or its -wal/-shm file: permissions, or a read-only file system); None when it can."""
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"the store file {path} is not writable by this user, or is on a read-only file system"
+    folder = path.resolve().parent
+    sidecars = [Path(f"{path}-wal"), Path(f"{path}-shm")]
+    if not os.access(folder, os.W_OK | os.X_OK) and not all(p.exists() for p in sidecars):
+        return (f"the folder {folder} of the store is not writable by this user, or is on a read-only file system "
+                f"(SQLite writes {path.name}-wal and {path.name}-shm there)")
+    for p in sidecars:
+        if p.exists() and not os.access(p, os.W_OK):
+            return f"{p} is not writable by this user, or is on a read-only file system"
+    return None
+
+
+def failure_cause(config: "StoreConfig", e: BaseException) -> tuple[str, str] | None:
+    """Why a SQLite store failed under a command, as ``(kind, words)``: ``unwritable`` (which file or
+    folder), ``full`` (the disk), ``locked`` (another process held the write lock past the wait); None
+    when the error says nothing known. The callers add what to do next: advice for a damaged store
+    ("restore it from a backup") was given for all three."""
+    if config.kind != "sqlite" or config.path is None:
+        return None
+    text = str(e).lower()
+    path = config.path
+    if "readonly" in text or "read-only" in text or "unable to open" in text or config.read_only:
+        return "unwritable", unwritable(path) or f"the store {path} could not be written ({e})"
+    if "disk is full" in text or "no space" in text:
+        return "full", f"the disk holding {path} is full ({e})"
+    if "locked" in text or "busy" in text:
+        return "locked", (f"another process (another zx import or zx prepare) held the store's write lock longer than "
+                          f"{config.env.get('SQLITE_LOCK_TIMEOUT', '30')} s ({e})")
+    return None
+
+
+def locked_by_another(config: "StoreConfig", wait: float = 3.0) -> bool:
+    """Whether another process holds the write lock of a SQLite store and kept it for ``wait`` seconds (a
+    connection of its own waits for it, then lets it go): ``zx import`` then says it waits, where it waited
+    its 30 s without a word."""
+    if config.kind != "sqlite" or config.read_only or config.path is None or not config.path.exists():
+        return False
+    try:
+        con = sqlite3.connect(config.path, timeout=wait, isolation_level=None)
+    except sqlite3.Error:
+        return False  # the import reports it
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as e:
+        return "locked" in str(e) or "busy" in str(e)
+    except sqlite3.Error:
+        return False
+    finally:
+        con.close()
 
 
 def ensure_wal(path: Path, timeout: float) -> None:
@@ -193,11 +284,13 @@ def our_topics() -> tuple[str, ...]:
     return tuple(f"{prefix}:" for prefix in TOPIC_PREFIXES) + OUR_TOPICS
 
 
-def check_sqlite(path: Path) -> None:
+def check_sqlite(path: Path, uri: str | None = None) -> None:
     """``path`` is a SQLite event store of this package (or an empty file), else a ``StoreError``.
 
-    Opened read-only, so a damaged file or another application's database is reported and never
-    written: not a database, unreadable, tables that are not ours, or events of another application.
+    Opened read-only (``uri``: how; default ``mode=ro``), so a damaged file or another application's
+    database is reported and never written: not a database, tables that are not ours, or events of
+    another application. A file SQLite cannot open or read (its permissions, a WAL store in a folder
+    a writer cannot write) is said to be that, never damaged.
     """
     import sqlite3
 
@@ -206,9 +299,9 @@ def check_sqlite(path: Path) -> None:
     if path.stat().st_size == 0:
         return  # an empty file: a new store
     try:
-        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        con = sqlite3.connect(uri or f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as e:
-        raise StoreError(f"cannot open the store {path}: {e}") from None
+        raise StoreError(f"cannot open the store {path}: {_cannot_open(path, e)}; nothing was changed") from None
     try:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         foreign = sorted(t for t in tables - OUR_TABLES if not t.startswith("sqlite_"))
@@ -221,11 +314,21 @@ def check_sqlite(path: Path) -> None:
             if row is not None and not str(row[0]).startswith(our_topics()):
                 raise StoreError(f"{path} is not a zx-events store: it holds the events of another application "
                                  f"(topic {str(row[0])[:60]!r}); nothing was changed. Give another --store")
+    except sqlite3.OperationalError as e:  # cannot open, lock or read it: not damage (a damaged file is a DatabaseError)
+        raise StoreError(f"cannot open the store {path}: {_cannot_open(path, e)}; nothing was changed") from None
     except sqlite3.DatabaseError as e:
         raise StoreError(f"the store {path} is damaged or not a SQLite database ({e}); nothing was changed. "
                          f"Restore it from a backup, or give another --store") from None
     finally:
         con.close()
+
+
+def _cannot_open(path: Path, e: Exception) -> str:
+    """Why SQLite could not open the store ``path`` (its error ``e``), and what to do."""
+    if not os.access(path, os.R_OK):
+        return f"the store file is not readable by this user ({e}): check its permissions"
+    why = unwritable(path)
+    return f"{why} ({e}): make it writable, or give another --store" if why else str(e)
 
 
 def postgres_env(url: str) -> dict[str, str]:
@@ -348,9 +451,13 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
 
 
 def write_refusal(config: StoreConfig) -> str | None:
-    """Why the role of a PostgreSQL store may not import into it (it lacks INSERT on the events
-    table), or None. An import without it failed after two seconds of retries with "pipeline aborted ...
-    run the import again", the cause only in the server's log."""
+    """Why this process may not import into the store, or None: the role of a PostgreSQL store lacks
+    INSERT on the events table (an import without it failed after two seconds of retries with
+    "pipeline aborted ... run the import again", the cause only in the server's log); a SQLite store's
+    file or folder is not writable (``unwritable``: the import said "run the import again")."""
+    if config.kind == "sqlite":
+        why = unwritable(config.path) if config.path is not None else None
+        return f"cannot import into {config.label}: {why}; nothing was imported" if why else None
     if config.kind != "postgres":
         return None
     env = config.env
@@ -502,6 +609,8 @@ class ReadConnections:
     def uri_of(config: "StoreConfig") -> str | None:
         """The read-only URI of a SQLite store's file (None: not a plain file path)."""
         name = config.env.get("SQLITE_DBNAME") if config.kind == "sqlite" else None
+        if config.read_only:
+            return name  # already its read-only URI (resolve_store: immutable, in a read-only folder)
         if not name or name.startswith("file:") or name == ":memory:":
             return None
         return f"{Path(name).resolve().as_uri()}?mode=ro"
