@@ -8,7 +8,10 @@ read-write process or many read-only ones per file).
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -60,6 +63,61 @@ def damaged(e: BaseException) -> bool:
 def first_line(e: BaseException) -> str:
     lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
     return lines[0] if lines else type(e).__name__
+
+
+@contextmanager
+def ctrl_c_interrupts(con: duckdb.DuckDBPyConnection):
+    """Ctrl-C stops the statement DuckDB runs on this (the main) thread at once. The SIGINT reaches
+    whichever thread of the process the kernel picks, often one of DuckDB's own, and Python acts on it
+    only when this thread runs Python again, after the statement: ``zx sql`` of a long join went on
+    for minutes after Ctrl-C (4 times in 5). The signal's wake-up byte (``signal.set_wakeup_fd``,
+    written by the C handler on whatever thread caught it) wakes a watcher thread that interrupts the
+    connection, as the time limit's timer does; the interruption leaves as ``KeyboardInterrupt``: the
+    command's ordinary "Aborted!"."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    hit, done = threading.Event(), threading.Event()
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+
+    def watch() -> None:
+        while not done.is_set():
+            got = os.read(r, 64)
+            if not got or done.is_set():
+                return
+            if signal.SIGINT in got:
+                hit.set()
+                con.interrupt()
+                return
+
+    try:
+        previous = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+    except ValueError:  # (not the main thread of the main interpreter)
+        os.close(r)
+        os.close(w)
+        yield
+        return
+    watcher = threading.Thread(target=watch, daemon=True, name="ctrl-c")
+    watcher.start()
+    try:
+        yield
+    except duckdb.Error:
+        if hit.is_set():
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        done.set()
+        signal.set_wakeup_fd(previous)
+        try:
+            os.write(w, b"\0")  # wakes the watcher: done, it interrupts nothing
+        except OSError:
+            pass
+        watcher.join(timeout=5)
+        os.close(r)
+        os.close(w)
+    if hit.is_set():  # Ctrl-C as the statement ended
+        raise KeyboardInterrupt
 
 
 class QueryRefused(AnalyticsError):

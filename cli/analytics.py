@@ -385,7 +385,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     """
     import duckdb
 
-    from analytics.db import AnalyticsError, DamagedFile, damaged
+    from analytics.db import AnalyticsError, DamagedFile, ctrl_c_interrupts, damaged
     from analytics.stats import Stats, UnknownName
 
     try:
@@ -417,15 +417,17 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         with Stats(path) as st:  # DuckDB's own values, exact for every type it returns (Stats.sql_each)
             stale_note(ctx, st, path)
             if fmt != "table":
-                columns = st.sql_each(query, write, timeout=timeout or None, game=game)
+                with ctrl_c_interrupts(st.con):
+                    columns = st.sql_each(query, write, timeout=timeout or None, game=game)
                 if not written[0]:
                     emit([], fmt, unique_names(columns))
                 elif fmt == "json":
                     click.echo("]")
                 return
             rows: list[tuple] = []  # (at most --limit + 1: the time limit covers fetching them too)
-            columns = st.sql_each(query, lambda _, batch: rows.extend(batch), timeout=timeout or None, limit=limit,
-                                  game=game)
+            with ctrl_c_interrupts(st.con):
+                columns = st.sql_each(query, lambda _, batch: rows.extend(batch), timeout=timeout or None,
+                                      limit=limit, game=game)
     except (AnalyticsError, UnknownName) as e:
         raise click.ClickException(str(e)) from None
     except duckdb.Error as e:

@@ -115,3 +115,32 @@ def test_rebuild_sets_aside_a_file_duckdb_cannot_open_but_never_one_not_named_du
     r = zx(corpus, "--store", "store.sqlite", "analytics", "update", "--rebuild", "--analytics", str(notes))
     assert r.returncode == 1 and "so --rebuild leaves it alone" in r.stderr, r.stderr
     assert notes.read_text() == "my notes\n" and not list(tmp_path.glob("notes.txt.*"))
+
+
+def test_ctrl_c_stops_a_query_of_hours_at_once_every_time(corpus):
+    """SIGINT reaches whichever thread the kernel picks, often one of DuckDB's, and Python acted on it only
+    after the statement: a join of hours went on after Ctrl-C 4 times in 5 (``zx sql --timeout 0``). The
+    signal's wake-up byte now interrupts the connection from a watcher thread: stopped within a second,
+    "Aborted!", every time."""
+    import signal
+    import subprocess
+
+    from failure_support import ENV, ZX
+
+    for _ in range(4):
+        p = subprocess.Popen([*ZX, "--store", "store.sqlite", "sql", "--timeout", "0",
+                              "SELECT sum(a.range * b.range) FROM range(1000000) a, range(1000000) b"],
+                             cwd=corpus, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        time.sleep(1.5)  # the query under way (a trillion rows: hours)
+        assert p.poll() is None, p.communicate()
+        os.killpg(p.pid, signal.SIGINT)
+        sent = time.monotonic()
+        try:
+            out, err = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            raise AssertionError("zx sql went on 20 s after Ctrl-C")
+        assert time.monotonic() - sent < 5 and p.returncode == 1, err
+        assert err.strip().splitlines()[-1] == "Aborted!" and "Traceback" not in err and "internal error" not in err
