@@ -64,6 +64,19 @@ def wait(browser, css: str, timeout: float = 20.0):
     return WebDriverWait(browser, timeout).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
 
 
+def submit(browser, timeout: float = 20.0) -> None:
+    """Click the match list's Search and wait for the new page: the old table gone (a row of the unfiltered
+    list matched the wait for a filtered row, and the rows were read while the page was being replaced)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = browser.find_element(By.ID, "match-table")
+    browser.find_element(By.ID, "search").click()
+    WebDriverWait(browser, timeout).until(ec.staleness_of(old))
+    wait(browser, "#match-table")
+
+
 def test_the_dashboard_draws_its_charts_with_their_data_labels(browser, server):
     browser.get(server + "/dashboard?min_games=5")
     wait(browser, "div[data-chart='cards'] svg")
@@ -116,7 +129,7 @@ def test_the_match_list_filters(browser, server):
     box = browser.find_element(By.ID, "q")
     box.clear()
     box.send_keys("not-in-hand")
-    browser.find_element(By.ID, "search").click()
+    submit(browser)
     wait(browser, "tr[data-match='invalid-301.1-not-in-hand']")
     rows = browser.find_elements(By.CSS_SELECTOR, "#match-table tbody tr[data-match]")
     assert [r.get_attribute("data-match") for r in rows] == ["invalid-301.1-not-in-hand"]
@@ -125,7 +138,7 @@ def test_the_match_list_filters(browser, server):
     wait(browser, "#deck")
     deck = Select(browser.find_element(By.ID, "deck")).options[1].text
     Select(browser.find_element(By.ID, "deck")).select_by_visible_text(deck)
-    browser.find_element(By.ID, "search").click()
+    submit(browser)
     wait(browser, "select#deck option[selected]")
     expected = get_json(server + "/api/matches?limit=500&deck=" + urllib.request.quote(deck))["matches"]
     shown = [r.get_attribute("data-match") for r in
