@@ -30,6 +30,14 @@ DEFAULT = "zx"  # the game of a catalog option given without a game, and of the 
 _loaded: dict[str, "Game"] = {}
 
 
+def digest_of(rules_version: str | None) -> int:
+    """The digest number of a game's rules version: ``zx-cr-seed-2026.11+digest.3`` -> 3 (none: 0). A
+    game gates a rules change made in its state's own event handlers on it, so that a stored match
+    replays as the version it was imported under."""
+    _, _, n = (rules_version or "").rpartition("+digest.")
+    return int(n) if n.isdigit() else 0
+
+
 class UnknownGame(ZXError):
     kind = "usage"
 

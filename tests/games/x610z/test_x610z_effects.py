@@ -124,7 +124,8 @@ def test_x610z_207_5a_effects_fixed_on_a_permanent_leave_play_with_it():
 def test_x610z_205_3_a_match_imported_under_digest_2_replays_as_it_was_imported():
     """`zone` from play is a digest.3 change in the state's own handler: a match stored under digest.2
     (none could hold such an event: it was refused) replays as then; one imported now moves the Effect."""
-    from zx_events.games.x610z.rules import RULES_VERSION, digest_of
+    from zx_events.games import digest_of
+    from zx_events.games.x610z.rules import RULES_VERSION
 
     m, _ = run(dispel() + [zone("P1")], head=rich())
     events = copy.deepcopy(list(m.pending_events))

@@ -277,7 +277,8 @@ def test_202_8a_a_match_imported_under_digest_2_replays_as_it_was_imported():
     events of it would meet another state; one imported now goes to Dynamis."""
     import copy
 
-    from zx_events.games.zx.rules import RULES_VERSION, digest_of
+    from zx_events.games import digest_of
+    from zx_events.games.zx.rules import RULES_VERSION
     from zx_events.ids import project
 
     recs = [*BOARD, {"do": "effect", "by": "P1", "source": "b1", "op": "move", "card": "EX-R01",

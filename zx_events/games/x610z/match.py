@@ -25,7 +25,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate, event
 
 from zx_events.games.base import install_direct_triggers
-from zx_events.games.x610z.rules import digest_of
+from zx_events.games import digest_of
 from zx_events.ids import match_uuid, project as _project  # one id space across games (shared/spec/games.md)
 
 PREFIX = "x610z.match"

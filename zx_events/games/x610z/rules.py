@@ -14,14 +14,10 @@ RULES_VERSION = "x610z-cr-1.1+digest.3"
 # crystal or Effect out of play (205.3), its fixed Effects to their owners' Discard Piles (207.5a); a summon
 # cast onto a dot taken at announcement is no longer refused (402.6 places it when the cast resolves: a dot
 # still taken then fizzles the cast, 200.4). The one change in the state's own handlers (`zone` from play)
-# applies to matches imported under digest.3 on (``digest_of``), so a stored match replays as it was checked.
+# applies to matches imported under digest.3 on (``zx_events.games.digest_of``), so a stored match replays
+# as it was checked.
 KNOWN_RULESETS = (RULESET,)
 
-
-def digest_of(rules_version: str | None) -> int:
-    """The digest number of a rules version: ``x610z-cr-1.1+digest.3`` -> 3 (none: 0)."""
-    _, _, n = (rules_version or "").rpartition("+digest.")
-    return int(n) if n.isdigit() else 0
 
 RULES: dict[str, str] = {
     "101.1a": "Constructed deck: at least 51 cards, exactly one Life Base Card",

@@ -28,7 +28,7 @@ from eventsourcing.domain import Aggregate, event
 
 from zx_events.games.base import install_direct_triggers
 from zx_events.ids import NAMESPACE, match_uuid, project  # noqa: F401  (one id space and projector for every game)
-from zx_events.games.zx.rules import digest_of
+from zx_events.games import digest_of
 
 PREFIX = "zx.match"
 PHASES = ("setup", "draw", "resource", "ignition", "main", "end", "over", "ended")

@@ -12,13 +12,9 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.3"  # .2: 605.6, lethal Power 0, star
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
-# (``digest_of``: the aggregate's own rules changes are gated on it); zx audit says when they differ.
+# (``zx_events.games.digest_of``: the aggregate's own rules changes are gated on it); zx audit says when
+# they differ.
 
-
-def digest_of(rules_version: str | None) -> int:
-    """The digest number of a rules version: ``zx-cr-seed-2026.11+digest.3`` -> 3 (none: 0)."""
-    _, _, n = (rules_version or "").rpartition("+digest.")
-    return int(n) if n.isdigit() else 0
 
 # number -> (title, certain)
 RULES: dict[str, tuple[str, bool]] = {
