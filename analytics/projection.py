@@ -324,10 +324,10 @@ def set_aside(path: Path, e: Exception) -> Path:
     rebuild to make a new one. Only a file named ``*.duckdb`` (every name zx gives its analytics file):
     one named otherwise may be anything, given to --analytics by mistake, and is left alone."""
     if path.suffix != ".duckdb":
-        raise AnalyticsError(f"{path} cannot be read as a DuckDB database ({getattr(e, 'cause', None) or first_line(e)}) "
-                             f"and its name does not "
-                             f"end in .duckdb: it may not be zx's analytics file, so --rebuild leaves it alone; move "
-                             f"it away, or choose another file with --analytics") from None
+        cause = getattr(e, "cause", None) or first_line(e)
+        raise AnalyticsError(f"{path} cannot be read as a DuckDB database ({cause}) and its name does not end in "
+                             f".duckdb: it may not be zx's analytics file, so --rebuild leaves it alone; move it "
+                             f"away, or choose another file with --analytics") from None
     stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
     aside = path.with_name(f"{path.name}.damaged-{stamp}")
     n = 1
