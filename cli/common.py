@@ -120,7 +120,7 @@ def _logs_in(folder: str, suffixes: tuple[str, ...]) -> list[str]:
 
 class OutputFile(click.Path):
     """A file a command writes (``zx view -o``, ``zx report -o``, ``zx audit --bundle``): a regular
-    file or none yet. Refused before any work: a name ending in ``/`` (``--bundle out/`` wrote a file
+    file or none yet. Refused before any work: ``-`` (read as stdout, it made a file named ``-``), a name ending in ``/`` (``--bundle out/`` wrote a file
     named ``out``), a folder, and what is not a regular file (a FIFO, a device: ``-o /dev/full --force``
     replaced the device with a file)."""
 
@@ -132,6 +132,9 @@ class OutputFile(click.Path):
         import stat
 
         text = os.fspath(value)
+        if text == "-":  # the usual name of stdout: a file named "-" in the current folder was written
+            self.fail("- would be a file named '-' here: these commands write a file, not stdout; give its name "
+                      "(./- if you do mean that name)", param, ctx)
         if text.endswith(("/", os.sep)):
             self.fail(f"{text} names a folder (it ends with /): give the name of a file (in that folder, if you like)",
                       param, ctx)

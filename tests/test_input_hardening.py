@@ -349,14 +349,17 @@ def test_a_bundle_into_a_missing_folder_is_an_error(one_stored, tmp_path):
 
 @pytest.mark.parametrize("command", [["audit", "hand-first-turns-001", "--bundle"], ["view", "hand-first-turns-001", "-o"],
                                      ["report", "--min-games", "1", "-o"]], ids=["bundle", "view", "report"])
-def test_a_written_file_is_a_regular_file_never_a_folder_nor_a_device(one_stored, tmp_path, command):
+def test_a_written_file_is_a_regular_file_never_a_folder_nor_a_device(one_stored, tmp_path, command, monkeypatch):
     """``--bundle out/`` wrote a file named ``out``; ``-o FIFO --force`` (or ``-o /dev/full --force``)
-    replaced the FIFO or the device with a file. Each is refused before any work, --force or not, and nothing is made."""
+    replaced the FIFO or the device with a file; ``-o -`` (stdout, by the usual convention) wrote a file
+    named ``-`` in the current folder. Each is refused before any work, --force or not, and nothing is made."""
+    monkeypatch.chdir(tmp_path)
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
     before = sorted(p.name for p in tmp_path.iterdir())
     for target, why in ((f"{tmp_path / 'out'}/", "names a folder (it ends with /)"),
-                        (str(pipe), "is not a regular file")):  # (never a real device here: run as root, a
+                        (str(pipe), "is not a regular file"),
+                        ("-", "- would be a file named '-' here: these commands write a file, not stdout")):  # (never a real device here: run as root, a
         # regression would replace it)
         for force in ([], ["--force"]):
             r = run("--store", str(one_stored), *command, target, *force)
