@@ -314,15 +314,57 @@ def test_import_from_standard_input(tmp_path, workers):
     assert r.exit_code == 1 and "<stdin>:" in r.stderr
 
 
-@pytest.mark.parametrize("text", ["", "\n\n  \n"], ids=["empty", "blank"])
+@pytest.mark.parametrize("text", ["", "\n\n  \n", "\ufeff"], ids=["empty", "blank", "byte-order-mark"])
 def test_an_empty_log_is_an_error_naming_the_file(tmp_path, text):
+    """A file of one UTF-8 byte order mark (what an editor saves for an empty "UTF-8 with BOM" file)
+    was read as a log of no match: nothing imported, exit 0."""
     log = tmp_path / "empty.zxlog"
-    log.write_text(text)
+    log.write_text(text, encoding="utf-8")
     r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(log))
     assert r.exit_code == 1
     assert f"{log}: format: {log} is empty: no match in it" in r.stderr
     r = run("--store", str(tmp_path / "s.sqlite"), "audit", str(log))
     assert r.exit_code == 1 and f"{log} is empty" in r.output
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("stray", ['"zxlog"', '["x610zlog", 1]', '{"do": "pass", "by": "P1"}{"zxlog": 1}'],
+                         ids=["string", "array", "two-objects"])
+def test_a_stray_line_naming_a_format_key_rejects_its_match_whole(tmp_path, stray, workers):
+    """A line of a match that is no object, or two objects the second a header, was taken for the header of a
+    new match: the match it was in was stored cut short at it (its later records, and their violations,
+    never read), and its whole log was then refused as different content. It is that match's malformed
+    line: the match is rejected whole, nothing of it is stored, and the whole log imports afterwards."""
+    log = tmp_path / "m.zxlog"
+    log.write_bytes(b"\n".join([*LINES[:5], stray.encode(), *LINES[5:]]) + b"\n")
+    store = str(tmp_path / "s.sqlite")
+    r = run("--store", store, "import", "--no-analytics", "--workers", workers, str(log))
+    assert r.exit_code == 1 and f"{log}:6: format: " in r.stderr, r.output
+    assert "imported" not in r.stdout.replace("0 imported", "")
+    assert not (tmp_path / "s.sqlite").exists() or stored(tmp_path / "s.sqlite") == []
+    r = run("--store", store, "import", "--no-analytics", "--workers", workers, str(LEGAL))
+    assert r.exit_code == 0, r.output
+    assert stored(tmp_path / "s.sqlite") == ["hand-first-turns-001"]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_two_logs_joined_without_a_newline_reject_the_match_whose_last_record_shares_the_line(tmp_path, workers):
+    """``cat a.zxlog b.zxlog`` where ``a`` has no final newline: a's last record and b's header on one line.
+    a was stored without that record (its outcome lost, for good: the whole log was then refused as
+    different content); now it is rejected, the line named, and so is b (its header broken), and the
+    third match, on its own lines, is stored."""
+    a = b"\n".join(renamed(1))
+    data = a + b"\n".join(renamed(2)) + b"\n" + b"\n".join(renamed(3)) + b"\n"
+    joined = len(renamed(1))  # the line a's last record and b's header share
+    log = tmp_path / "joined.zxlog"
+    log.write_bytes(data)
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, str(log))
+    assert r.exit_code == 1, r.output
+    assert f"{log}:{joined}: format: bad JSON: Extra data" in r.stderr
+    assert "two logs joined without a newline between them?" in r.stderr
+    assert stored(tmp_path / "s.sqlite") == ["m-3"]
+    r = run("--store", str(tmp_path / "s.sqlite"), "audit", str(log))
+    assert r.exit_code == 1 and "2 violations in 3 matches" in r.output and "m-1" in r.output
 
 
 def test_a_truncated_line_reads_well(tmp_path):

@@ -21,8 +21,9 @@ LINES = [
     b'{"kind": "draw", "note": "says \\"zxlog\\" in a string"}',  # names a key, not a header
     b'{"kind": "draw", "player": "P1"}',
     b'{"zxlog": 1, "x610zlog": 1}',  # two keys: still a header for the splitter
-    b'not json but "zxlog"',  # broken and names a key: a new match
-    b'[1, 2, "zxlog"]',  # not an object: a new match
+    b'not json but "zxlog"',  # broken and names a key after its start: no cut (it may end a match)
+    b'{"zxlog": 1, "match": "broken',  # broken and opens with a format key: a broken header, a new match
+    b'[1, 2, "zxlog"]',  # not an object: never a header, no cut
     b"",
     b"   \t",
     b"\xef\xbb\xbf" + HEADER,  # a byte order mark (only the file's first one is dropped)
@@ -60,7 +61,7 @@ def line_by_line(path):
                 piece, start, bad = [], no, None
             if error is not None and bad is None:
                 bad = error
-            seen = seen or not line.isspace()
+            seen = seen or (line != "" and not line.isspace())  # (a lone byte order mark is nothing)
             piece.append(line)
         if piece:
             yield source, start, "".join(piece), bad
@@ -124,13 +125,15 @@ def test_split_of_a_missing_or_empty_file_is_the_readers_error(tmp_path):
     "[" * 2000 + "]" * 2000, '["zxlog"]', '"zxlog"', '{"zxlog": 1', "not json \"zxlog\":",
 ])
 def test_a_header_is_told_as_the_standard_decoder_tells_it(line):
-    """``_starts_match`` reads a line with orjson first: its answer is the standard decoder's."""
+    """``_starts_match`` reads a line with orjson first: its answer is the standard decoder's (an object
+    with a format key; a line the decoder refuses only when it opens an object with a format key first,
+    a broken header; a JSON value that is no object never)."""
     import json
 
     try:
         obj = json.loads(line)
     except (ValueError, RecursionError):
-        expected = True
+        expected = line.startswith(tuple(f'{{"{k}":' for k in HEADER_KEYS))
     else:
-        expected = type(obj) is not dict or any(k in obj for k in HEADER_KEYS)
+        expected = type(obj) is dict and any(k in obj for k in HEADER_KEYS)
     assert _starts_match(line) is expected

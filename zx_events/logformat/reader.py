@@ -60,6 +60,11 @@ def _names_header_key(line: str) -> bool:
     return _NAMES_KEY.search(line) is not None
 
 
+# a line that opens an object with a format key first: broken, it is taken for a broken header
+_OPENS_HEADER = re.compile("\ufeff?[ \t\r]*\\{[ \t\r]*(?:" + "|".join(re.escape(f'"{k}"') for k in HEADER_KEYS)
+                           + ")[ \t\r]*:")
+
+
 # --- JSON decoding --------------------------------------------------------------------------
 
 class _NotJSON(ValueError):
@@ -422,7 +427,7 @@ class _Splitter:
             return
         if self.no == 0 and text.startswith("\ufeff"):
             text = text[1:]
-        self.seen = self.seen or not text.isspace()
+        self.seen = self.seen or (text != "" and not text.isspace())  # (a file of one byte order mark is empty)
         if text == "":  # a file of one byte order mark: one empty line, as the line-by-line reader has it
             self._add(text)
         pos, first_no = 0, self.no  # pos: where the unconsumed text starts; first_no: lines before it
@@ -476,7 +481,7 @@ class _Splitter:
             yield self._cut(no)
         if error is not None and self.bad is None:
             self.bad = error
-        self.seen = self.seen or not line.isspace()
+        self.seen = self.seen or (line != "" and not line.isspace())
         self._add(line)
 
 
@@ -537,19 +542,23 @@ def iter_pieces(path: str | Path, block: int = BLOCK) -> Iterator[Piece]:
 
 
 def _starts_match(line: str) -> bool:
-    """Whether the parser takes ``line`` for a header (a new match): an object with a format key, or a
-    broken line that names one. orjson reads it first (a header: a fifth of the standard decoder's
-    time): what it reads is an object exactly when the standard decoder's is, with the same keys (of
-    two equal keys both keep one); a line it refuses (it refuses more) is the standard decoder's to
-    judge."""
+    """Whether the parser takes ``line`` for a header (a new match of its own): an object with a
+    format key, or a broken line that opens an object with a format key first (a broken header).
+    A JSON value that is no object is never a header (a record is an object), and a broken line
+    that names a format key further on may hold the end of the match before it (two logs joined
+    without a newline): it is no place to cut; the parser rejects the match it ends and starts a
+    broken one there (``_read_matches``). orjson reads the line first (a header: a fifth of the
+    standard decoder's time): what it reads is an object exactly when the standard decoder's is,
+    with the same keys (of two equal keys both keep one); a line it refuses (it refuses more) is the
+    standard decoder's to judge."""
     try:
         obj = _loads(line)
     except _orjson_error:
         try:
             obj = json.loads(line)
         except (ValueError, RecursionError):
-            return True
-    return type(obj) is not dict or _has_header_key(obj)
+            return _OPENS_HEADER.match(line) is not None
+    return type(obj) is dict and _has_header_key(obj)
 
 
 def parse_log(text: str, source: str, first_line: int = 1) -> list[MatchLog]:
@@ -653,8 +662,15 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
             continue
 
         no = base + i + 1
-        if has_key(obj) if is_dict else _names_header_key(line):
-            # a header (a broken line that names a format key is taken for a broken header): a new match
+        if is_dict:
+            header = has_key(obj)
+        else:  # a broken line that names a format key starts a broken match; a JSON value that is no object never
+            header = type(obj) is _Bad and _names_header_key(line)
+            if header and cur is not None and not _starts_match(line):  # the key further on: a record may end there
+                end = i
+                if cur.error is None:
+                    cur.error = _joined(obj, no, unterminated and i == len(raw) - 1, source)
+        if header:  # a header: a new match
             close()
             cur = MatchLog(source=source, header_line=no, header=obj if is_dict else None)
             matches.append(cur)
@@ -695,6 +711,15 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                 skipping = True
     close()
     return matches
+
+
+def _joined(obj: _Bad, no: int, last_unterminated: bool, source: str) -> FormatError:
+    """The error of the match a broken line ends when the line names a format key after its start: the
+    match's last record and the next match's header may share it (two logs joined without a newline)."""
+    e = _line_error(obj, no, last_unterminated, source)
+    return FormatError(f"{e.message}; the line names a format key ({_KEYS_TEXT}) after its start: a record of "
+                       f"this match and the next match's header on one line (two logs joined without a newline "
+                       f"between them?): the match is rejected whole", source=source, line=no)
 
 
 def _line_error(obj: object, no: int, last_unterminated: bool, source: str) -> FormatError:
