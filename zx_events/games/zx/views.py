@@ -10,6 +10,11 @@ tuples, keeping only what the viewer may see:
   back, a Gate Card) are public. Life cards are face-down, so even their owner sees only how many;
 - 301.3d: everybody knows the number of cards in every zone.
 
+A Dynamis card is face-up only when the state says so AND it is a card of its owner's Dynamis deck
+(``_face_up``): the state marks every card an effect sends to Dynamis face-up, also one taken from a
+hand or a deck, and a stored match must replay to the state it was checked with, so the view applies
+the rule.
+
 The judge sees everything. ``redact_record`` and ``redact_event`` apply the same rules to the log
 records and events shown next to a state, so a step never shows what its state hides. Free text
 (notes, violation messages) can name any card: outside the judge's view every card code in it is
@@ -21,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_record
 from zx_events.games.zx.board import SQUARE_NAMES
@@ -195,17 +200,28 @@ def _public(entries: Iterable[Any], viewer: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _face_up(m: Any, pl: str) -> Callable[[dict], bool]:
+    """Whether a Dynamis entry of ``pl`` is face-up by the rules: the state says so and the card is one
+    of ``pl``'s Dynamis deck (the header's). Cards in a hidden zone are face-down (302.3c); the face-up
+    ones are a Gate Card, and a Z/X EX or EV EX (with a Shift on it, 202.8a) back from where it went
+    (digest): all cards of that Dynamis deck. The state marks every card sent to Dynamis face-up, also
+    one an effect takes from a hand or a deck, which must stay hidden (301.3c)."""
+    own = (m.players.get(pl) or {}).get("dynamis") or {}
+    return lambda d: bool(d["up"]) and d["code"] in own
+
+
 def _player(m: Any, pl: str, viewer: str) -> PlayerView:
     z = m.p[pl]
     info = m.players.get(pl, {})
     own = sees_own(viewer, pl)
     judge = viewer == JUDGE
     dyn = z["dynamis"]
+    face_up = _face_up(m, pl)
     if own:
-        dynamis = tuple(DynamisView(d["code"], d["up"]) for d in
-                        sorted(dyn, key=lambda d: (not d["up"], d["code"])))
+        dynamis = tuple(DynamisView(d["code"], up) for up, d in
+                        sorted(((face_up(d), d) for d in dyn), key=lambda x: (not x[0], x[1]["code"])))
     else:  # 301.3c: face-up Dynamis cards are public, the others only counted
-        up = sorted(d["code"] for d in dyn if d["up"])
+        up = sorted(d["code"] for d in dyn if face_up(d))
         dynamis = tuple(DynamisView(c, True) for c in up) + \
             tuple(DynamisView(None, False) for _ in range(len(dyn) - len(up)))
     return PlayerView(
