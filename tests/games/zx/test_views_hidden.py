@@ -129,3 +129,28 @@ def test_301_3c_a_card_an_effect_moves_from_hand_or_deck_into_dynamis_is_face_do
     finally:
         svc.close()
     assert {"code": "R01-004", "up": True} in m.p["P1"]["dynamis"]
+
+
+# ---------------------------------------------------------------------- 301.3b: face-down on a Square
+FACE_DOWN_C1 = {"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "R01-005", "from": "hand",
+                "to": "square", "dest": "c1", "face": "down"}
+
+
+def test_301_3b_a_card_put_face_down_on_a_square_shows_no_power_nor_kind_in_its_event(tmp_path):
+    store = stored(tmp_path, [*BOARD, FACE_DOWN_C1], "hid-fd")
+    line = len(BOARD) + 2
+    with Api(store) as api:
+        for seat in BLIND:
+            for where, steps in (("zx replay", steps_json(store, "hid-fd", seat)), ("/steps", api.steps("hid-fd", seat))):
+                step = at_line(steps, line)
+                assert effect_args(step) == {"card": "?", "dest": "c1", "face": "down", "from": "hand",
+                                             "to": "square"}, (seat, where)
+                assert step["record"]["card"] == "?" and "base" not in step["record"], (seat, where)
+                c1 = step["state"]["squares"]["c1"]
+                assert (c1["code"], c1["name"], c1["base"], c1["power"], c1["kind"]) == (None, None, None, None, "card")
+                shown = json.dumps(step)
+                assert "R01-005" not in shown and "Magma Wyrm Sentinel" not in shown and "6000" not in shown
+        for seat in SEEING:
+            step = at_line(api.steps("hid-fd", seat), line)
+            assert effect_args(step)["card"] == "R01-005" and effect_args(step)["base"] == 6000, seat
+            assert at_line(steps_json(store, "hid-fd", seat), line)["state"]["squares"]["c1"]["code"] == "R01-005"

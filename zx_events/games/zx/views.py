@@ -297,6 +297,17 @@ def _move_visible(viewer: str, owner: str | None, src: str | None, dst: str | No
     return sees_own(viewer, owner) and (src in OWN_LOOK or dst in OWN_LOOK)
 
 
+# what an effect's fields say of the card it moves, besides its code: the engine adds its Power and kind
+# (zx, ex, ob) to a move's event, and a record may carry a name or a Power; each would name a hidden card
+_CARD_FACTS = ("base", "kind", "name", "power")
+
+
+def _hide_card(fields: dict) -> None:
+    fields["card"] = HIDDEN
+    for key in _CARD_FACTS:
+        fields.pop(key, None)
+
+
 def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
     op = fields.get("op")
     if op == "draw":
@@ -304,14 +315,14 @@ def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
             fields["cards"] = _hide(fields.get("cards", []))
     elif op == "recover":  # the top card of the deck goes into Life face-down: nobody sees it
         if "card" in fields:
-            fields["card"] = HIDDEN
+            _hide_card(fields)
     elif op == "move" and "card" in fields:
         owner = fields.get("owner") or by
         if not _move_visible(viewer, owner, fields.get("from"), fields.get("to")):
-            fields["card"] = HIDDEN
+            _hide_card(fields)
         elif fields.get("face") == "down" and not sees_own(viewer, owner) and \
                 fields.get("from") not in PUBLIC_ZONES:  # 301.3b: put face-down from a hidden zone
-            fields["card"] = HIDDEN
+            _hide_card(fields)
 
 
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None) -> dict | None:
