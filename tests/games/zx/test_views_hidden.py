@@ -154,3 +154,49 @@ def test_301_3b_a_card_put_face_down_on_a_square_shows_no_power_nor_kind_in_its_
             step = at_line(api.steps("hid-fd", seat), line)
             assert effect_args(step)["card"] == "R01-005" and effect_args(step)["base"] == 6000, seat
             assert at_line(steps_json(store, "hid-fd", seat), line)["state"]["squares"]["c1"]["code"] == "R01-005"
+
+
+# ---------------------------------------------------------------------- 301.3b: the Start Card
+START = [dict(SETUP[0], start_card="R01-007"), SETUP[1], {"do": "turn", "by": "P1"}]
+START_SECRET = ("R01-007", "Inferno Drake Lord", "7500")
+
+
+def test_301_3b_a_start_card_is_face_down_until_both_players_have_set_up(tmp_path):
+    store = stored(tmp_path, START, "hid-start")
+    with Api(store) as api:
+        for seat in BLIND:
+            for where, steps in (("zx replay", steps_json(store, "hid-start", seat)),
+                                 ("/steps", api.steps("hid-start", seat))):
+                p1_setup, p2_setup = at_line(steps, 2), at_line(steps, 3)
+                # after P1's setup, P2 has not set up: a card back on b1, and the record and event say only where
+                assert p1_setup["record"]["start_card"] == "?", (seat, where)
+                (ev,) = p1_setup["events"]
+                assert ev["data"]["start_card"] == {"code": "?", "square": "b1"}, (seat, where)
+                b1 = p1_setup["state"]["squares"]["b1"]
+                assert (b1["code"], b1["name"], b1["power"], b1["kind"]) == (None, None, None, "card"), (seat, where)
+                shown = json.dumps(p1_setup)
+                for secret in START_SECRET:
+                    assert secret not in shown, (seat, where, secret)
+                # both set up: it is face-up (the digest's setup flips the Start Cards)
+                b1 = p2_setup["state"]["squares"]["b1"]
+                assert (b1["code"], b1["power"]) == ("R01-007", 7500), (seat, where)
+            assert api.view("hid-start", seat, at=2)["squares"]["b1"]["code"] is None
+        for seat in SEEING:
+            step = at_line(api.steps("hid-start", seat), 2)
+            assert step["record"]["start_card"] == "R01-007" and step["state"]["squares"]["b1"]["power"] == 7500
+            assert steps_json(store, "hid-start", seat)[1]["events"][0]["data"]["start_card"]["code"] == "R01-007"
+    # the HTML file of zx view for P2 holds the Start Card only in states after both setups
+    page = tmp_path / "p2.html"
+    cli(store, "view", "hid-start", "--as", "P2", "-o", str(page))
+    from web import viewer
+
+    data = viewer.decode(json.loads(_data_of(page.read_text(encoding="utf-8"))), "P2")
+    assert data[1]["squares"]["b1"]["code"] is None and data[2]["squares"]["b1"]["code"] == "R01-007"
+
+
+def _data_of(page: str) -> str:
+    import re
+
+    m = re.search(r'<script type="application/json" id="zx-data">(.*?)</script>', page, re.S)
+    assert m, "no data element in the page"
+    return m.group(1)

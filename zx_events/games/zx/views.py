@@ -4,7 +4,8 @@
 tuples, keeping only what the viewer may see:
 
 - 301.3a: public zones (Square, Trash, Charge, Resource, Temporary, Remove, Force) are seen by all;
-- 301.3b: a face-down card in a public zone is seen by its owner only;
+- 301.3b: a face-down card in a public zone is seen by its owner only. A Start Card is face-down on
+  its Player Square until both players have set up (the digest's setup);
 - 301.3c: hidden zones (deck, Life, hand, Dynamis) are not seen. Unless otherwise specified: a
   player looks at their own hand and their own Dynamis, and face-up Dynamis cards (an EX that came
   back, a Gate Card) are public. Life cards are face-down, so even their owner sees only how many;
@@ -50,7 +51,7 @@ class SquareView:
     name: str | None
     owner: str
     ctrl: str
-    kind: str  # zx, ex, ob, token
+    kind: str  # zx, ex, ob, token; card: a face-down card (no Power, and kind and Power hidden with its code)
     base: int | None
     mods: tuple[tuple[int, str], ...]  # (delta, until)
     power: int | None  # base + sum of the modifiers
@@ -237,14 +238,16 @@ def _player(m: Any, pl: str, viewer: str) -> PlayerView:
     )
 
 
-def _square(name: str, e: dict, viewer: str, force: tuple[str, ...], names: Mapping[str, str]) -> SquareView:
-    face_down = e.get("up") is False and not sees_own(viewer, e["owner"])  # 301.3b
+def _square(name: str, e: dict, viewer: str, force: tuple[str, ...], names: Mapping[str, str],
+            start: bool = False) -> SquareView:
+    """``start``: the Start Cards are still face-down (setup is not over)."""
+    face_down = (e.get("up") is False or start) and not sees_own(viewer, e["owner"])  # 301.3b
     mods = tuple((int(d), str(u)) for d, u in e["mods"])
-    base = e.get("base")
+    base = None if face_down else e.get("base")  # a Start Card's Power would name it
     code = None if face_down else e["code"]
     return SquareView(
         square=name, code=code, name=(e.get("name") or names.get(code)) if code else None, owner=e["owner"],
-        ctrl=e["ctrl"], kind=e["kind"], base=base, mods=mods,
+        ctrl=e["ctrl"], kind="card" if face_down else e["kind"], base=base, mods=mods,
         power=None if base is None else base + sum(d for d, _ in mods), dmg=e["dmg"], sleep=e["sleep"],
         shift=e.get("shift"), force=force, uid=e["uid"])
 
@@ -260,9 +263,11 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     for f in m.force:
         sq = f.get("square") if isinstance(f, dict) else None
         (force_under.setdefault(sq, []) if sq else loose_force).append(f)
+    # the setup puts each Start Card face-down on its Player Square; they flip when both players are set up
+    start = m.turn == 0 and not all(m.p[p]["ready"] for p in ("P1", "P2"))
     squares = tuple(
         None if (e := m.sq.get(n)) is None else
-        _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names)
+        _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names, start)
         for n in SQUARE_NAMES)
     players = (_player(m, "P1", viewer), _player(m, "P2", viewer))
     b = m.battle
@@ -339,6 +344,8 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
             for key in ("hand", "mulligan"):
                 if key in out:
                     out[key] = _hide(out[key])
+            if out.get("start_card") is not None:  # put face-down on the Player Square (setup, digest)
+                out["start_card"] = HIDDEN
         if "life" in out:  # 301.3c: Life is face-down, even to its owner
             out["life"] = _hide(out["life"])
     elif do == "draw":
@@ -370,6 +377,9 @@ def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | 
         if not sees_own(viewer, by):
             out["hand"] = _hide(out.get("hand"))
             out["mulligan"] = _hide(out.get("mulligan"))
+            start = out.get("start_card")
+            if isinstance(start, dict):  # face-down on the Player Square: its Square only (its Power names it)
+                out["start_card"] = {"code": HIDDEN, "square": start.get("square")}
         out["life"] = _hide(out.get("life"))
     elif kind == "CardsDrawn":
         if not sees_own(viewer, by):
