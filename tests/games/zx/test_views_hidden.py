@@ -200,3 +200,35 @@ def _data_of(page: str) -> str:
     m = re.search(r'<script type="application/json" id="zx-data">(.*?)</script>', page, re.S)
     assert m, "no data element in the page"
     return m.group(1)
+
+
+# ---------------------------------------------------------------------- 301.3d: a face-down Force card
+FORCE_DOWN = [
+    *BOARD,
+    {"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "R01-005", "from": "hand", "to": "force",
+     "dest": "a1", "face": "down"},
+    {"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "R01-014", "from": "hand", "to": "force",
+     "face": "down"},  # not under a Square
+]
+
+
+def test_301_3d_a_face_down_force_card_is_counted_by_every_seat(tmp_path):
+    store = stored(tmp_path, FORCE_DOWN, "hid-force")
+    with Api(store) as api:
+        for seat in BLIND:
+            for where, state in (("zx replay", steps_json(store, "hid-force", seat)[-1]["state"]),
+                                 ("/view", api.view("hid-force", seat))):
+                assert state["squares"]["a1"]["force"] == [None] and state["force"] == [None], (seat, where)
+                shown = json.dumps(state)
+                assert "R01-005" not in shown and "R01-014" not in shown
+            csv = cli(store, "replay", "hid-force", "--as", seat, "--format", "csv").splitlines()
+            # the loose one: a row without its code, counted (seq, step, player, zone, square, code, name, count, ...)
+            assert [r.split(",")[3:] for r in csv if ",force," in r] == \
+                [["force", "", "", "", "1", "", "", "face-down", "hidden"]], seat
+            (a1,) = [r for r in csv if ",square,a1," in r]
+            assert "force (face-down)" in a1 and "R01-005" not in a1
+            board = cli(store, "replay", "hid-force", "--as", seat)
+            assert "Force: (face-down)" in board and "Force zone: (face-down)" in board
+        for seat in SEEING:
+            state = api.view("hid-force", seat)
+            assert state["squares"]["a1"]["force"] == ["R01-005"] and state["force"] == ["R01-014"], seat

@@ -4,8 +4,9 @@
 tuples, keeping only what the viewer may see:
 
 - 301.3a: public zones (Square, Trash, Charge, Resource, Temporary, Remove, Force) are seen by all;
-- 301.3b: a face-down card in a public zone is seen by its owner only. A Start Card is face-down on
-  its Player Square until both players have set up (the digest's setup);
+- 301.3b: a face-down card in a public zone is seen by its owner only; the others see a card back
+  (a face-down Square card, a face-down Force card: ``None`` where its code would be). A Start Card
+  is face-down on its Player Square until both players have set up (the digest's setup);
 - 301.3c: hidden zones (deck, Life, hand, Dynamis) are not seen. Unless otherwise specified: a
   player looks at their own hand and their own Dynamis, and face-up Dynamis cards (an EX that came
   back, a Gate Card) are public. Life cards are face-down, so even their owner sees only how many;
@@ -58,7 +59,7 @@ class SquareView:
     dmg: int
     sleep: bool
     shift: str | None  # a Shift on it (202.8a)
-    force: tuple[str, ...]  # Force cards under it
+    force: tuple[str | None, ...]  # Force cards under it; None: a face-down one the viewer may not see (301.3b)
     uid: int
 
     @property
@@ -125,7 +126,7 @@ class MatchView:
     links: Mapping[str, tuple[str, ...]]  # Square -> players who put a Link there (202.13)
     players: tuple[PlayerView, PlayerView]  # P1, P2
     temporary: tuple[str, ...]
-    force: tuple[str, ...]  # Force cards not under a Square
+    force: tuple[str | None, ...]  # Force cards not under a Square; None: face-down, not the viewer's (301.3b)
     battle: BattleView | None
     outcome: Mapping[str, Any] | None
     violations: tuple[ViolationView, ...]  # every violation recorded up to seq
@@ -174,8 +175,8 @@ def _codes(squares: Iterable[SquareView | None], players: Iterable[PlayerView], 
             out.update(zone or ())
         out.update(r.code for r in p.resource)
         out.update(d.code for d in p.dynamis if d.code)
-    out.update(temporary)
-    out.update(force)
+    out.update(c for c in temporary if c)
+    out.update(c for c in force if c)
     if battle is not None:
         out.update(battle.events)
     return out
@@ -192,12 +193,14 @@ def _entry_code(e: Any) -> tuple[str | None, str | None, bool]:
     return e, None, True
 
 
-def _public(entries: Iterable[Any], viewer: str) -> tuple[str, ...]:
-    out = []
+def _public(entries: Iterable[Any], viewer: str) -> tuple[str | None, ...]:
+    """Cards of a shared public zone: a face-down one the viewer may not look at (301.3b) as None, a
+    card back that is still counted (301.3d)."""
+    out: list[str | None] = []
     for e in entries:
         code, owner, up = _entry_code(e)
-        if code and (up or sees_own(viewer, owner)):  # 301.3b
-            out.append(code)
+        if code:
+            out.append(code if up or sees_own(viewer, owner) else None)
     return tuple(out)
 
 
@@ -238,7 +241,7 @@ def _player(m: Any, pl: str, viewer: str) -> PlayerView:
     )
 
 
-def _square(name: str, e: dict, viewer: str, force: tuple[str, ...], names: Mapping[str, str],
+def _square(name: str, e: dict, viewer: str, force: tuple[str | None, ...], names: Mapping[str, str],
             start: bool = False) -> SquareView:
     """``start``: the Start Cards are still face-down (setup is not over)."""
     face_down = (e.get("up") is False or start) and not sees_own(viewer, e["owner"])  # 301.3b
