@@ -105,3 +105,56 @@ def test_the_policy_functions():
                                                               "players": {"P1": {"name": "[card]", "deck": {}}}}
     assert [is_timestamp(x) for x in ("2026-11-01T14:03:00+09:00", "2026-11-01", "14:03", "", None)] == \
         [True, True, False, False, False]
+
+
+# ---------------------------------------------------------------------- an event's source
+EFFECTS = {"rules-fidelity-605-6-lethal-startup": ROOT / "examples" / "legal" / "rules-fidelity.zxlog",
+           "x610z-sim-9-000074": ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog"}
+
+
+@pytest.fixture
+def both_games(tmp_path):
+    """A Z/X match and an X610Z match with effects, imported from a folder only the judge may know of."""
+    folder = tmp_path / "judges-only-folder"
+    folder.mkdir()
+    store = tmp_path / "s.sqlite"
+    for src in EFFECTS.values():
+        (folder / src.name).write_bytes(src.read_bytes())
+        r = CliRunner().invoke(zx, ["--store", str(store), "import", "--no-analytics", str(folder / src.name)])
+        assert r.exit_code == 0, r.output
+    return store
+
+
+def seat_steps(store: Path, match: str, seat: str) -> dict[str, list[dict]]:
+    """Every step as ``seat`` sees it: through ``zx replay --format json`` and ``zx serve``'s /steps."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    r = CliRunner().invoke(zx, ["--store", str(store), "replay", match, "--as", seat, "--event", "1",
+                                "--to", "end", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    with TestClient(create_app(str(store), judge=seat == JUDGE)) as c:
+        api = c.get(f"/api/matches/{match}/steps", params={"as": seat, "limit": 500})
+    assert api.status_code == 200, api.text
+    return {"zx replay": [json.loads(x) for x in r.stdout.splitlines() if x.strip()], "/steps": api.json()["steps"]}
+
+
+@pytest.mark.parametrize("seat", ["P2", "spectator"])
+def test_301_3a_an_effects_source_is_every_seats_and_only_the_import_path_is_the_judges(both_games, seat):
+    for match in EFFECTS:
+        for where, steps in seat_steps(both_games, match, seat).items():
+            played = [(e["data"].get("source"), s["record"]["source"]) for s in steps for e in s["events"]
+                      if e["kind"] in ("EffectApplied", "AbilityPlayed")]
+            assert played and all(got == rec for got, rec in played), (match, where, played)  # the public card/Square
+            started = steps[0]["events"][0]
+            assert started["kind"] == "Started" and "source" not in started["data"], (match, where)
+            assert "judges-only-folder" not in json.dumps(steps), (match, where)
+
+
+def test_the_judge_sees_the_import_path_and_every_source(both_games):
+    for match, src in EFFECTS.items():
+        for where, steps in seat_steps(both_games, match, JUDGE).items():
+            assert steps[0]["events"][0]["data"]["source"].endswith(f"judges-only-folder/{src.name}"), where
+            assert all(e["data"].get("source") == s["record"]["source"] for s in steps for e in s["events"]
+                       if e["kind"] == "EffectApplied"), where

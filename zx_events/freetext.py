@@ -8,7 +8,8 @@ policy, for every seat that is not the judge (players and spectators), in every 
 - ``note`` (header and records): judge only. A note is the scorekeeper's, not a player's.
 - ``ts``: shown only when it is a date-time or date (ISO 8601). Import still accepts any text
   (match log v1 says "text, ISO 8601 recommended"); the judge sees it as written.
-- the importer's file path (``source`` of the first event): judge only.
+- the importer's file path (``source`` of the ``Started`` event): judge only. Any other event's
+  ``source`` (an effect's or ability's card or Square) is what every seat saw played: shown.
 - the header's other text (``event``, ``round``, ``format``, names, deck names): shown, with card
   codes and card names masked by the game's masker, which compares after ``normalize``: Unicode
   compatibility forms folded (NFKC), every dash-like character read as ``-``, any letter case.
@@ -24,7 +25,8 @@ from typing import Any, Callable
 JUDGE = "judge"
 JUDGE_ONLY_RECORD = ("note",)
 JUDGE_ONLY_HEADER = ("note",)
-JUDGE_ONLY_EVENT = ("source",)  # the file path the match was imported from
+JUDGE_ONLY_EVENT = {"Started": ("source",)}  # event kind -> its judge-only fields: the file path the match
+# was imported from (an EffectApplied's or AbilityPlayed's ``source`` is a public card or Square: kept)
 MASKED_HEADER = ("event", "round", "format")
 MASKED_PLAYER = ("name", "deck_name")
 # C0 controls but tab and newline, DEL, C1 controls, line/paragraph separators, bidirectional
@@ -97,9 +99,9 @@ def seat_header(header: dict, viewer: str, mask: Callable[[str], str]) -> dict:
     return out
 
 
-def seat_event(fields: dict, viewer: str) -> dict:
-    """An event's fields without what only the judge sees (in place; returns ``fields``)."""
+def seat_event(kind: str, fields: dict, viewer: str) -> dict:
+    """The fields of a ``kind`` event without what only the judge sees (in place; returns ``fields``)."""
     if viewer != JUDGE:
-        for key in JUDGE_ONLY_EVENT:
+        for key in JUDGE_ONLY_EVENT.get(kind, ()):
             fields.pop(key, None)
     return fields

@@ -270,7 +270,8 @@ def test_301_3b_face_down_force_card_seen_only_by_its_owner():
     from zx_events.games.zx.views import build_view
 
     m = run([*BOARD, dict(FORCE_A1, face="down")]).match
-    assert build_view(m, "P2").squares[0].force == () and build_view(m, "P1").squares[0].force == ("R01-005",)
+    # the other seats see a card back there: counted (301.3d), not named
+    assert build_view(m, "P2").squares[0].force == (None,) and build_view(m, "P1").squares[0].force == ("R01-005",)
 
 
 def test_303_6_face_down_card_on_square_is_no_zx():

@@ -39,6 +39,12 @@ PLAYERS = ("P1", "P2")
 
 
 # ---------------------------------------------------------------------- what a viewer may see
+def face_up(m: Any, pl: str, d: dict) -> bool:
+    """A Dynamis card face-up by the rules: marked so, and a card of that player's Dynamis deck (a Gate
+    Card, an EX back from Square); the state marks face-up any card an effect sends there (302.3c)."""
+    return bool(d["up"]) and d["code"] in (m.players[pl].get("dynamis") or {})
+
+
 def visible_codes(m: Any, viewer: str) -> set[str]:
     """Codes in zones the viewer sees (public zones, own hand and Dynamis, face-up Dynamis)."""
     out: set[str] = set()
@@ -51,7 +57,7 @@ def visible_codes(m: Any, viewer: str) -> set[str]:
         z = m.p[pl]
         out.update(c for c in (z.get("player_card"),) if c)
         out.update(z["charge"], z["trash"], z["remove"], (r["code"] for r in z["resource"]))
-        out.update(d["code"] for d in z["dynamis"] if d["up"] or viewer == pl)
+        out.update(d["code"] for d in z["dynamis"] if face_up(m, pl, d) or viewer == pl)
         if viewer == pl:
             out.update(z["hand"])
     if m.battle is not None:
@@ -69,7 +75,7 @@ def hidden_codes(m: Any, viewer: str) -> set[str]:
         out.update(z["deck"], z["life"])
         if viewer != pl:
             out.update(z["hand"])
-            out.update(d["code"] for d in z["dynamis"] if not d["up"])
+            out.update(d["code"] for d in z["dynamis"] if not face_up(m, pl, d))
     return out
 
 
@@ -122,11 +128,12 @@ def check_zones(view: Any, m: Any, viewer: str) -> None:
             (len(z["deck"]), len(z["life"]), len(z["hand"]), len(z["dynamis"]))  # 301.3d
         if viewer == pl:
             assert Counter(pv.hand) == Counter(z["hand"])
-            assert Counter((d.code, d.up) for d in pv.dynamis) == Counter((d["code"], d["up"]) for d in z["dynamis"])
+            assert Counter((d.code, d.up) for d in pv.dynamis) == \
+                Counter((d["code"], face_up(m, pl, d)) for d in z["dynamis"])
         else:
             assert pv.hand is None
             assert Counter(d.code for d in pv.dynamis if d.code is not None) == \
-                Counter(d["code"] for d in z["dynamis"] if d["up"])
+                Counter(d["code"] for d in z["dynamis"] if face_up(m, pl, d))
         assert (pv.charge, pv.trash, pv.remove) == (tuple(z["charge"]), tuple(z["trash"]), tuple(z["remove"]))
     for s in view.squares:
         if s is not None:
@@ -186,7 +193,9 @@ def check_free_text(svc: MatchService, match_id: str) -> None:
                 assert is_timestamp(rec["ts"]), f"step {step.index} as {v}: ts {rec['ts']!r} is not a date-time"
             for e in step.events:
                 header = e.to_json()["data"].get("header") or {}
-                assert "note" not in header and "source" not in e.to_json()["data"]
+                assert "note" not in header
+                if e.kind == "Started":  # its source is the import's file path; an effect's is public
+                    assert "source" not in e.to_json()["data"]
     started = hist.events[0]
     if started.header.get("note"):  # the judge sees it all, as written
         assert judge[0].events[0].to_json()["data"]["header"]["note"] == started.header["note"]

@@ -244,7 +244,7 @@ _PUBLIC_EVENTS = frozenset({
 
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
     """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
-    out = seat_event(dict(fields), viewer)  # the importer's file path: judge only
+    out = seat_event(kind, dict(fields), viewer)  # the Started event's import file path: judge only
     if viewer == JUDGE or kind in _PUBLIC_EVENTS:
         return out
     by = out.get("player")

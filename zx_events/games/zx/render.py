@@ -27,7 +27,7 @@ def card_rows(v: MatchView, step: int) -> list[dict]:
         if s is None:
             continue
         detail = "; ".join(x for x in (
-            f"shift {s.shift}" if s.shift else "", *(f"force {f}" for f in s.force),
+            f"shift {s.shift}" if s.shift else "", *(f"force {f or '(face-down)'}" for f in s.force),
             f"links {'/'.join(v.links[s.square])}" if v.links.get(s.square) else "", f"mods {s.mods}" if s.mods else "",
             s.kind if s.kind != "zx" else "") if x)
         row(s.ctrl, "square", s.code, square=s.square, power=s.power, dmg=s.dmg, state=s.state, detail=detail)
@@ -55,8 +55,8 @@ def card_rows(v: MatchView, step: int) -> list[dict]:
             row(pl, "dynamis", None, hidden, detail="hidden")
     for c in v.temporary:
         row(None, "temporary", c)
-    for c in v.force:
-        row(None, "force", c)
+    for c in v.force:  # a face-down one the view may not show: a row without its code (301.3d)
+        row(None, "force", c, **({} if c else {"state": "face-down", "detail": "hidden"}))
     return rows
 
 
@@ -68,7 +68,7 @@ def _card(v: MatchView, code: str | None) -> str:
     return f"{code} {name}" if name else code
 
 
-def _cards(v: MatchView, codes: Iterable[str]) -> str:
+def _cards(v: MatchView, codes: Iterable[str | None]) -> str:
     codes = list(codes)
     return ", ".join(_card(v, c) for c in codes) if codes else "-"
 

@@ -4,11 +4,18 @@
 tuples, keeping only what the viewer may see:
 
 - 301.3a: public zones (Square, Trash, Charge, Resource, Temporary, Remove, Force) are seen by all;
-- 301.3b: a face-down card in a public zone is seen by its owner only;
+- 301.3b: a face-down card in a public zone is seen by its owner only; the others see a card back
+  (a face-down Square card, a face-down Force card: ``None`` where its code would be). A Start Card
+  is face-down on its Player Square until both players have set up (the digest's setup);
 - 301.3c: hidden zones (deck, Life, hand, Dynamis) are not seen. Unless otherwise specified: a
   player looks at their own hand and their own Dynamis, and face-up Dynamis cards (an EX that came
   back, a Gate Card) are public. Life cards are face-down, so even their owner sees only how many;
 - 301.3d: everybody knows the number of cards in every zone.
+
+A Dynamis card is face-up only when the state says so AND it is a card of its owner's Dynamis deck
+(``_face_up``): the state marks every card an effect sends to Dynamis face-up, also one taken from a
+hand or a deck, and a stored match must replay to the state it was checked with, so the view applies
+the rule.
 
 The judge sees everything. ``redact_record`` and ``redact_event`` apply the same rules to the log
 records and events shown next to a state, so a step never shows what its state hides. Free text
@@ -21,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_record
 from zx_events.games.zx.board import SQUARE_NAMES
@@ -45,14 +52,14 @@ class SquareView:
     name: str | None
     owner: str
     ctrl: str
-    kind: str  # zx, ex, ob, token
+    kind: str  # zx, ex, ob, token; card: a face-down card (no Power, and kind and Power hidden with its code)
     base: int | None
     mods: tuple[tuple[int, str], ...]  # (delta, until)
     power: int | None  # base + sum of the modifiers
     dmg: int
     sleep: bool
     shift: str | None  # a Shift on it (202.8a)
-    force: tuple[str, ...]  # Force cards under it
+    force: tuple[str | None, ...]  # Force cards under it; None: a face-down one the viewer may not see (301.3b)
     uid: int
 
     @property
@@ -119,7 +126,7 @@ class MatchView:
     links: Mapping[str, tuple[str, ...]]  # Square -> players who put a Link there (202.13)
     players: tuple[PlayerView, PlayerView]  # P1, P2
     temporary: tuple[str, ...]
-    force: tuple[str, ...]  # Force cards not under a Square
+    force: tuple[str | None, ...]  # Force cards not under a Square; None: face-down, not the viewer's (301.3b)
     battle: BattleView | None
     outcome: Mapping[str, Any] | None
     violations: tuple[ViolationView, ...]  # every violation recorded up to seq
@@ -168,8 +175,8 @@ def _codes(squares: Iterable[SquareView | None], players: Iterable[PlayerView], 
             out.update(zone or ())
         out.update(r.code for r in p.resource)
         out.update(d.code for d in p.dynamis if d.code)
-    out.update(temporary)
-    out.update(force)
+    out.update(c for c in temporary if c)
+    out.update(c for c in force if c)
     if battle is not None:
         out.update(battle.events)
     return out
@@ -186,13 +193,25 @@ def _entry_code(e: Any) -> tuple[str | None, str | None, bool]:
     return e, None, True
 
 
-def _public(entries: Iterable[Any], viewer: str) -> tuple[str, ...]:
-    out = []
+def _public(entries: Iterable[Any], viewer: str) -> tuple[str | None, ...]:
+    """Cards of a shared public zone: a face-down one the viewer may not look at (301.3b) as None, a
+    card back that is still counted (301.3d)."""
+    out: list[str | None] = []
     for e in entries:
         code, owner, up = _entry_code(e)
-        if code and (up or sees_own(viewer, owner)):  # 301.3b
-            out.append(code)
+        if code:
+            out.append(code if up or sees_own(viewer, owner) else None)
     return tuple(out)
+
+
+def _face_up(m: Any, pl: str) -> Callable[[dict], bool]:
+    """Whether a Dynamis entry of ``pl`` is face-up by the rules: the state says so and the card is one
+    of ``pl``'s Dynamis deck (the header's). Cards in a hidden zone are face-down (302.3c); the face-up
+    ones are a Gate Card, and a Z/X EX or EV EX (with a Shift on it, 202.8a) back from where it went
+    (digest): all cards of that Dynamis deck. The state marks every card sent to Dynamis face-up, also
+    one an effect takes from a hand or a deck, which must stay hidden (301.3c)."""
+    own = (m.players.get(pl) or {}).get("dynamis") or {}
+    return lambda d: bool(d["up"]) and d["code"] in own
 
 
 def _player(m: Any, pl: str, viewer: str) -> PlayerView:
@@ -201,11 +220,12 @@ def _player(m: Any, pl: str, viewer: str) -> PlayerView:
     own = sees_own(viewer, pl)
     judge = viewer == JUDGE
     dyn = z["dynamis"]
+    face_up = _face_up(m, pl)
     if own:
-        dynamis = tuple(DynamisView(d["code"], d["up"]) for d in
-                        sorted(dyn, key=lambda d: (not d["up"], d["code"])))
+        dynamis = tuple(DynamisView(d["code"], up) for up, d in
+                        sorted(((face_up(d), d) for d in dyn), key=lambda x: (not x[0], x[1]["code"])))
     else:  # 301.3c: face-up Dynamis cards are public, the others only counted
-        up = sorted(d["code"] for d in dyn if d["up"])
+        up = sorted(d["code"] for d in dyn if face_up(d))
         dynamis = tuple(DynamisView(c, True) for c in up) + \
             tuple(DynamisView(None, False) for _ in range(len(dyn) - len(up)))
     return PlayerView(
@@ -221,14 +241,16 @@ def _player(m: Any, pl: str, viewer: str) -> PlayerView:
     )
 
 
-def _square(name: str, e: dict, viewer: str, force: tuple[str, ...], names: Mapping[str, str]) -> SquareView:
-    face_down = e.get("up") is False and not sees_own(viewer, e["owner"])  # 301.3b
+def _square(name: str, e: dict, viewer: str, force: tuple[str | None, ...], names: Mapping[str, str],
+            start: bool = False) -> SquareView:
+    """``start``: the Start Cards are still face-down (setup is not over)."""
+    face_down = (e.get("up") is False or start) and not sees_own(viewer, e["owner"])  # 301.3b
     mods = tuple((int(d), str(u)) for d, u in e["mods"])
-    base = e.get("base")
+    base = None if face_down else e.get("base")  # a Start Card's Power would name it
     code = None if face_down else e["code"]
     return SquareView(
         square=name, code=code, name=(e.get("name") or names.get(code)) if code else None, owner=e["owner"],
-        ctrl=e["ctrl"], kind=e["kind"], base=base, mods=mods,
+        ctrl=e["ctrl"], kind="card" if face_down else e["kind"], base=base, mods=mods,
         power=None if base is None else base + sum(d for d, _ in mods), dmg=e["dmg"], sleep=e["sleep"],
         shift=e.get("shift"), force=force, uid=e["uid"])
 
@@ -244,9 +266,11 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     for f in m.force:
         sq = f.get("square") if isinstance(f, dict) else None
         (force_under.setdefault(sq, []) if sq else loose_force).append(f)
+    # the setup puts each Start Card face-down on its Player Square; they flip when both players are set up
+    start = m.turn == 0 and not all(m.p[p]["ready"] for p in ("P1", "P2"))
     squares = tuple(
         None if (e := m.sq.get(n)) is None else
-        _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names)
+        _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names, start)
         for n in SQUARE_NAMES)
     players = (_player(m, "P1", viewer), _player(m, "P2", viewer))
     b = m.battle
@@ -281,6 +305,17 @@ def _move_visible(viewer: str, owner: str | None, src: str | None, dst: str | No
     return sees_own(viewer, owner) and (src in OWN_LOOK or dst in OWN_LOOK)
 
 
+# what an effect's fields say of the card it moves, besides its code: the engine adds its Power and kind
+# (zx, ex, ob) to a move's event, and a record may carry a name or a Power; each would name a hidden card
+_CARD_FACTS = ("base", "kind", "name", "power")
+
+
+def _hide_card(fields: dict) -> None:
+    fields["card"] = HIDDEN
+    for key in _CARD_FACTS:
+        fields.pop(key, None)
+
+
 def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
     op = fields.get("op")
     if op == "draw":
@@ -288,14 +323,14 @@ def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
             fields["cards"] = _hide(fields.get("cards", []))
     elif op == "recover":  # the top card of the deck goes into Life face-down: nobody sees it
         if "card" in fields:
-            fields["card"] = HIDDEN
+            _hide_card(fields)
     elif op == "move" and "card" in fields:
         owner = fields.get("owner") or by
         if not _move_visible(viewer, owner, fields.get("from"), fields.get("to")):
-            fields["card"] = HIDDEN
+            _hide_card(fields)
         elif fields.get("face") == "down" and not sees_own(viewer, owner) and \
                 fields.get("from") not in PUBLIC_ZONES:  # 301.3b: put face-down from a hidden zone
-            fields["card"] = HIDDEN
+            _hide_card(fields)
 
 
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None) -> dict | None:
@@ -312,6 +347,8 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
             for key in ("hand", "mulligan"):
                 if key in out:
                     out[key] = _hide(out[key])
+            if out.get("start_card") is not None:  # put face-down on the Player Square (setup, digest)
+                out["start_card"] = HIDDEN
         if "life" in out:  # 301.3c: Life is face-down, even to its owner
             out["life"] = _hide(out["life"])
     elif do == "draw":
@@ -330,7 +367,7 @@ _PUBLIC_EVENTS = frozenset({
 
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
     """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
-    out = seat_event(dict(fields), viewer)  # the importer's file path: judge only
+    out = seat_event(kind, dict(fields), viewer)  # the Started event's import file path: judge only
     if viewer == JUDGE or kind in _PUBLIC_EVENTS:
         return out
     by = out.get("player")
@@ -343,6 +380,9 @@ def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | 
         if not sees_own(viewer, by):
             out["hand"] = _hide(out.get("hand"))
             out["mulligan"] = _hide(out.get("mulligan"))
+            start = out.get("start_card")
+            if isinstance(start, dict):  # face-down on the Player Square: its Square only (its Power names it)
+                out["start_card"] = {"code": HIDDEN, "square": start.get("square")}
         out["life"] = _hide(out.get("life"))
     elif kind == "CardsDrawn":
         if not sees_own(viewer, by):
