@@ -65,6 +65,42 @@ def test_a_table_fits_the_terminal_and_says_what_it_left_out(tmp_path):
     assert "left out" not in piped.stderr and "violations" in piped.stdout
 
 
+def test_a_table_in_a_pipe_has_every_column_and_never_cuts_a_cell(tmp_path):
+    """To a pipe or a file (no terminal, no ``COLUMNS``) every command's table has every column, each
+    cell whole on one line, the table as wide as its content. Before, tables were 100-200 characters
+    wide: ``zx verify | grep MATCH`` found nothing (the id folded in two), ``zx import`` cut the source
+    path, ``zx sql`` squeezed 26 columns (``Fals``/``e``), and ``zx stats`` left 16 columns out at 120."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    long_id = "rules-fidelity-605-6-lethal-startup-of-a-long-simulated-name"
+    lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["match"] = long_id
+    log = tmp_path / ("a-folder-with-a-long-name-" * 3) / "first-turns-with-a-long-file-name.zxlog"
+    log.parent.mkdir()
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    store = str(imported_store(tmp_path))  # (the hand-built matches: rows for zx stats)
+    piped = CliRunner()
+    r = piped.invoke(zx, ["--store", store, "import", str(log)])
+    assert r.exit_code == 0, r.output
+    assert any(long_id in line and str(log) in line for line in r.stdout.splitlines()), r.stdout
+    r = piped.invoke(zx, ["--store", store, "verify"])
+    assert r.exit_code == 0 and any(long_id in line and "ok" in line for line in r.stdout.splitlines()), r.stdout
+    r = piped.invoke(zx, ["--store", store, "sql", "SELECT * FROM seats"])
+    rows = [line for line in r.stdout.splitlines() if line.startswith("│")]
+    head = next(line for line in r.stdout.splitlines() if line.startswith("┃"))
+    assert r.exit_code == 0 and len(rows) == 8 and head.count("┃") > 20  # one line a seat, every column
+    assert all(row.count("│") == head.count("┃") for row in rows) and "False" in r.stdout
+    for args in (["stats", "winrates"], ["stats", "cards"]):
+        r = piped.invoke(zx, ["--store", store, *args])
+        assert r.exit_code == 0 and "left out" not in r.stderr, r.output
+        rows = [line for line in r.stdout.splitlines() if line.startswith("│")]
+        assert rows and all("%" in line for line in rows), r.stdout  # no cell wrapped onto a second line
+    assert "losses" in piped.invoke(zx, ["--store", store, "stats", "winrates"]).stdout
+
+
 def test_a_replay_fits_the_width_it_is_given(tmp_path):
     from click.testing import CliRunner
 
