@@ -8,7 +8,7 @@ from typing import Any, Callable
 import click
 
 from .common import MAX_WORKERS
-from .output import _echo_csv, emit, emit_frame, format_option, json_text, progress
+from .output import _echo_csv, counted, emit, emit_frame, format_option, json_text, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
                   "zx-analytics.duckdb in the working directory). Also ZX_ANALYTICS.")
@@ -139,9 +139,11 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
         state = follow(
             svc, path, stop=stop, interval=interval, page_size=page_size,
             on_start=lambda st: err(f"{svc.store.label} -> {path}: caught up at notification {st.position} "
-                                    f"({st.events} events, {st.matches} matches projected); waiting for matches "
+                                    f"({counted(st.events, 'event')}, {counted(st.matches, 'match', 'matches')} "
+                                    f"projected); waiting for matches "
                                     + ("(LISTEN/NOTIFY)" if st.mode == "listen" else f"(polling every {interval:g} s)")),
-            on_update=lambda r, st: err(f"+{r.matches} matches, {r.events} events in {r.seconds:.2f} s; "
+            on_update=lambda r, st: err(f"+{counted(r.matches, 'match', 'matches')}, {counted(r.events, 'event')} "
+                                        f"in {r.seconds:.2f} s; "
                                         f"at notification {st.position}"),
             on_wait=lambda text: err(f"{text} (retrying)"))
     except AnalyticsError as e:
@@ -153,7 +155,8 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
         err(f"stopped before the first update: {path} was held by another process the whole time (zx serve, zx "
             f"sql?); nothing was projected")
         return
-    err(f"stopped at notification {state.position} ({state.matches} matches, {state.events} events projected "
+    err(f"stopped at notification {state.position} ({counted(state.matches, 'match', 'matches')}, "
+        f"{counted(state.events, 'event')} projected "
         f"since start)")
 
 
@@ -436,7 +439,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         raise click.ClickException(f"SQL error: {e}") from None
     if limit is not None and len(rows) > row_limit:
         rows = rows[:row_limit]
-        click.echo(f"showing the first {row_limit} rows: --limit N (0: all), or --format csv|json for every row",
+        click.echo(f"showing the first {counted(row_limit, 'row')}: --limit N (0: all), or --format csv|json for every row",
                    err=True)
     names = unique_names(columns)
     emit([dict(zip(names, r)) for r in rows], fmt, names)
@@ -529,7 +532,8 @@ def update_after_import(ctx: click.Context, svc: Any) -> None:
         click.echo(f"warning: the matches are imported, but the analytics file was not updated: {e}; "
                    f"run `zx analytics update` later", err=True)
         return
-    click.echo(f"analytics: {result.events} events, {result.matches} matches projected into {path}", err=True)
+    click.echo(f"analytics: {counted(result.events, 'event')}, {counted(result.matches, 'match', 'matches')} "
+               f"projected into {path}", err=True)
 
 
 def register(zx: click.Group) -> None:

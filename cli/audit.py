@@ -11,7 +11,7 @@ import click
 from zx_events.errors import ZXError
 
 from .common import BOARD_HELP, OutputFile, load_catalog_option, service
-from .output import emit, format_option, printable, progress
+from .output import counted, emit, format_option, printable, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
 VERIFY_COLUMNS = ["match", "events", "status", "seq", "head", "message"]
@@ -278,7 +278,7 @@ def _seal(svc, ledger, verdicts, targets, bad) -> None:
         adopt(svc.recorder, svc.mapper, [sealed_entry(v.match, uids[v.match], v.events, v.head) for v in todo])
     for v in todo:
         click.echo(f"sealed {v.match} (head {str(v.head)[:16]})", err=True)
-    click.echo(f"{len(todo)} matches sealed; " + seal_summary(read_ledger(svc.recorder, svc.mapper)), err=True)
+    click.echo(f"{counted(len(todo), 'match', 'matches')} sealed; " + seal_summary(read_ledger(svc.recorder, svc.mapper)), err=True)
     for v in todo:  # they verify now
         v.status, v.message = "ok", "sealed now"
     bad[:] = [v for v in bad if v.status != "ok"]

@@ -10,7 +10,7 @@ import click
 from zx_events.errors import ZXError
 
 from .common import BOARD_HELP, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
-from .output import emit, format_option, printable, progress
+from .output import counted, emit, format_option, printable, progress
 
 
 
@@ -223,15 +223,17 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             todo = {"unwritable": "make it writable, then run the import again",
                     "full": "free some space, then run the import again",
                     "locked": "run the import again when that process has finished"}.get(kind, "run the import again")
-            raise click.ClickException(f"the store {svc.store.label} failed after {done} imported matches "
+            raise click.ClickException(f"the store {svc.store.label} failed after "
+                                       f"{counted(done, 'imported match', 'imported matches')} "
                                        f"(the batch under way was not saved): {cause}; {todo} (the matches stored "
                                        f"are 'unchanged' then)") from None
         except WorkerDied as e:
             done = sum(o.status == "imported" for o in outcomes)
-            raise click.ClickException(f"{e} ({done} matches were imported before)") from None
+            raise click.ClickException(f"{e} ({counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} "
+                                       f"imported before)") from None
         except KeyboardInterrupt:  # Ctrl-C: what was stored stays, the batch under way was not saved
             done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
-            click.echo(f"interrupted: {done} matches were imported into {svc.store.label} before (the batch under "
+            click.echo(f"interrupted: {counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} imported into {svc.store.label} before (the batch under "
                        f"way was not saved); run the import again to finish it: the matches stored are 'unchanged' "
                        f"then", err=True)
             raise click.Abort() from None

@@ -125,6 +125,11 @@ def json_text(value: Any) -> str:
         return json.dumps(_json_ready(value), ensure_ascii=False, default=_json_default, allow_nan=False)
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 match``, ``2 matches``: a count and its noun, singular for one (``plural``: when not noun + s)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None,
          title: str | None = None, header: bool = True, first: Sequence[str] = ()) -> None:
     """Print ``rows`` to stdout in ``fmt``; ``columns`` picks and orders the table/CSV columns.
@@ -343,4 +348,5 @@ def _left_out(headers: Sequence[str], idx: Sequence[int], width: int | None, hin
     """The note on stderr naming the columns a table left out to fit ``width`` characters."""
     left = [headers[i] for i in range(len(headers)) if i not in idx]
     if left:
-        click.echo(f"({len(left)} columns left out to fit {width} characters: {', '.join(left)}; {hint})", err=True)
+        click.echo(f"({counted(len(left), 'column')} left out to fit {width} characters: {', '.join(left)}; {hint})",
+                   err=True)

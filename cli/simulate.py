@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .output import emit, format_option, progress
+from .output import counted, emit, format_option, progress
 
 COLUMNS = ["file", "matches", "records", "events", "turns", "winners"]
 
@@ -90,4 +90,5 @@ def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | Non
     elapsed = time.perf_counter() - start
     emit(files, fmt, COLUMNS)
     rate = matches / elapsed if elapsed > 0 else float("inf")
-    click.echo(f"{matches} matches in {len(files)} files in {out} ({rate:.0f} matches/s)", err=True)
+    click.echo(f"{counted(matches, 'match', 'matches')} in {counted(len(files), 'file')} in {out} "
+               f"({rate:.0f} matches/s)", err=True)

@@ -101,6 +101,25 @@ def test_a_table_in_a_pipe_has_every_column_and_never_cuts_a_cell(tmp_path):
     assert "losses" in piped.invoke(zx, ["--store", store, "stats", "winrates"]).stdout
 
 
+def test_a_count_of_one_is_singular(tmp_path, capsys, monkeypatch):
+    """"(1 columns left out ...)" and "1 matches projected": one is singular in every count the
+    commands print."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+    from cli.output import emit
+
+    monkeypatch.setenv("COLUMNS", "40")
+    emit([{"a": "x" * 20, "b": "y" * 20}], "table")
+    monkeypatch.delenv("COLUMNS")
+    assert "(1 column left out to fit 40 characters: b;" in capsys.readouterr().err
+    r = CliRunner().invoke(zx, ["--store", str(tmp_path / "s.sqlite"), "import",
+                                str(ROOT / "examples" / "legal" / "first-turns.zxlog")])
+    assert r.exit_code == 0 and "events, 1 match projected into" in r.stderr, r.stderr
+    r = CliRunner().invoke(zx, ["simulate", "-n", "1", "--out", str(tmp_path / "sim")])
+    assert r.exit_code == 0 and "1 match in 1 file in" in r.stderr, r.stderr
+
+
 def test_a_replay_fits_the_width_it_is_given(tmp_path):
     from click.testing import CliRunner
 
