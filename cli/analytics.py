@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import MAX_WORKERS
+from .common import DAY, GAME, MAX_WORKERS
 from .output import _echo_csv, counted, emit, emit_frame, format_option, json_text, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
@@ -168,8 +168,8 @@ GAME_HELP = ("Only matches of this game (zx games lists them). Without it, each 
 def filter_options(f: Callable, game_help: str = GAME_HELP) -> Callable:
     """The filters of ``zx stats`` (analytics.stats.Filters), shared with ``zx report``."""
     for opt in reversed([
-        click.option("--since", default=None, metavar="YYYY-MM-DD", help="Matches played on or after this date."),
-        click.option("--until", default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date."),
+        click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Matches played on or after this date."),
+        click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date."),
         click.option("--event", default=None, help="Only this event (exact name)."),
         click.option("--deck", default=None, help="Only the side playing this deck (exact deck name)."),
         click.option("--opp-deck", "opp_deck", default=None, help="Only sides whose opponent plays this deck."),
@@ -181,7 +181,7 @@ def filter_options(f: Callable, game_help: str = GAME_HELP) -> Callable:
         click.option("--seat", type=click.Choice(["first", "second"]), default=None,
                      help="Only the side that went first (or second)."),
         click.option("--player", default=None, help="Only the side of this player (exact name)."),
-        click.option("--game", default=None, help=game_help),
+        click.option("--game", type=GAME, default=None, help=game_help),
     ]):
         f = opt(f)
     return f
@@ -367,7 +367,7 @@ _stats_command("meta", "meta",
               help="Stop the query after this many seconds (0: no limit).")
 @click.option("--limit", "row_limit", type=click.IntRange(min=0), default=1000, show_default=True, metavar="N",
               help="Rows shown by the table output (0: all); --format json and csv print every row.")
-@click.option("--game", default=None,
+@click.option("--game", type=GAME, default=None,
               help="Only this game's matches: every table (and filtered_seats) shows that game's rows only.")
 @analytics_option
 @format_option

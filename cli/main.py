@@ -9,7 +9,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import BOARD_HELP, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
+from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
 from .output import counted, emit, format_option, printable, progress
 
 
@@ -283,13 +283,13 @@ def _import_row(o) -> dict:
 @click.option("--player", default=None, help="Only matches this player played (either side; any case).")
 @click.option("--deck", default=None, help="Only matches with this deck on either side (any case).")
 @click.option("--event", default=None, help="Only matches of this event (any case).")
-@click.option("--since", default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
-@click.option("--until", default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
+@click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
+@click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
 @click.option("--winner", default=None, metavar="P1|P2|NAME|draw|none",
               help="Only matches won by this side or player; draw: finished without a winner; none: no result.")
 @click.option("--violations", "with_violations", is_flag=True,
               help="Only matches stored with rule violations (imported with --accept-violations).")
-@click.option("--game", default=None, help="Only matches of this game (zx, x610z: zx games).")
+@click.option("--game", type=GAME, default=None, help="Only matches of this game (zx, x610z: zx games).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N matches (store order).")
 @format_option
 @click.pass_context

@@ -120,6 +120,35 @@ def test_a_count_of_one_is_singular(tmp_path, capsys, monkeypatch):
     assert r.exit_code == 0 and "1 match in 1 file in" in r.stderr, r.stderr
 
 
+def test_an_unknown_game_or_a_bad_date_is_the_same_usage_error_for_every_command(tmp_path):
+    """``--game foo`` was exit 2 "game: unknown game 'foo'" (zx matches), exit 2 "Invalid value for
+    '--game'" (zx simulate), exit 1 "no game named 'foo' in the analytics file" (zx stats, report,
+    sql); a bad date "since: ... is not a date" or "since must be a date YYYY-MM-DD, got ...". Now
+    every command says it alike, naming the option as typed and the known games, exit 2."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    store = str(imported_store(tmp_path))
+    out = str(tmp_path / "out")
+    commands = {"matches": ["matches"], "simulate": ["simulate", "-n", "1", "--out", out],
+                "stats": ["stats", "winrates"], "report": ["report", "-o", str(tmp_path / "r.html")],
+                "sql": ["sql", "SELECT 1"]}
+    for name, args in commands.items():
+        r = CliRunner().invoke(zx, ["--store", store, *args, "--game", "foo"])
+        assert r.exit_code == 2, (name, r.output)
+        assert "Error: Invalid value for '--game': unknown game 'foo' (known: zx, x610z; zx games lists them)" \
+            in r.stderr, (name, r.output)
+    for name in ("matches", "stats", "report"):
+        for option, value in (("--since", "2026-13-01"), ("--until", "2026-02-30")):
+            r = CliRunner().invoke(zx, ["--store", store, *commands[name], option, value])
+            assert r.exit_code == 2, (name, r.output)
+            assert f"Error: Invalid value for '{option}': '{value}' is not a date (YYYY-MM-DD)" in r.stderr, r.output
+    assert not (tmp_path / "out").exists() and not (tmp_path / "r.html").exists()
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--game", "x610z"])  # known, not in the file
+    assert r.exit_code == 1 and "no game named 'x610z' in the analytics file; known: 'zx'" in r.stderr
+
+
 def test_a_replay_fits_the_width_it_is_given(tmp_path):
     from click.testing import CliRunner
 

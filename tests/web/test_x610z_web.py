@@ -174,7 +174,8 @@ def test_zx_report_keeps_an_existing_file_unless_force(mixed, tmp_path):
     assert list(tmp_path.iterdir()) == [out]  # no temporary file left behind
     r = CliRunner().invoke(zx, ["--store", store, "report", "--analytics", str(analytics), "--game", "chess",
                                 "-o", str(tmp_path / "c.html")])
-    assert r.exit_code == 1 and "no game named 'chess'" in r.output and not (tmp_path / "c.html").exists()
+    assert r.exit_code == 2 and "Invalid value for '--game': unknown game 'chess'" in r.output
+    assert not (tmp_path / "c.html").exists()
 
 
 def test_zx_view_of_a_stored_x610z_match_in_chromium(browser, mixed, tmp_path):

@@ -119,7 +119,7 @@ def test_x610z_sql_game_filter(both):
     assert x["attacks"] == a["attacks"] > 0 and z["attacks"] == 0
     assert x["seats"] + z["seats"] == a["seats"] and x["seats"] == 6
     bad = run(both, "sql", "--game", "chess", "SELECT 1")
-    assert bad.exit_code == 1 and "no game named 'chess'" in bad.output
+    assert bad.exit_code == 2 and "Invalid value for '--game': unknown game 'chess'" in bad.output
 
 
 @pytest.mark.parametrize("seat", ["p1", "p2", "spectator", "judge"])
