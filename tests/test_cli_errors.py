@@ -58,7 +58,7 @@ def test_a_table_fits_the_terminal_and_says_what_it_left_out(tmp_path):
         assert r.exit_code == 0, r.output
         lines = r.stdout.splitlines()
         assert max(len(line) for line in lines) <= width and "m1" in r.stdout
-        assert f"columns left out to fit {width} characters: " in r.stderr and "--format csv|json" in r.stderr
+        assert f" left out to fit {width} characters: " in r.stderr and "--format csv|json" in r.stderr
     wide = CliRunner(env={"COLUMNS": "240"}).invoke(zx, ["--store", str(store), "matches"])
     assert "left out" not in wide.stderr and "violations" in wide.stdout
     piped = CliRunner().invoke(zx, ["--store", str(store), "matches"])
