@@ -122,6 +122,17 @@ def test_x610z_sql_game_filter(both):
     assert bad.exit_code == 2 and "Invalid value for '--game': unknown game 'chess'" in bad.output
 
 
+def test_replay_json_names_the_match_alike_in_both_games(both):
+    """``zx replay --format json`` named the match ``match_id`` for Z/X and ``match`` for X610Z: one
+    key, ``match_id`` (as the analytics tables), for both, in the state and in each step's state."""
+    zx_match = next(r["match"] for r in MatchService(both).summaries() if r["game"] == "zx")
+    for match in (MATCH, zx_match):
+        state = json.loads(run(both, "replay", match, "--format", "json").stdout)
+        assert state["match_id"] == match and "match" not in state, match
+        steps = [json.loads(x) for x in run(both, "replay", match, "--to", "3", "--format", "json").stdout.splitlines()]
+        assert steps and all(s["state"]["match_id"] == match for s in steps)
+
+
 @pytest.mark.parametrize("seat", ["p1", "p2", "spectator", "judge"])
 def test_x610z_replay_from_every_seat_hides_hands_and_deck_order(both, seat):
     state = json.loads(run(both, "replay", MATCH, "--turn", "6", "--as", seat, "--format", "json").stdout)
