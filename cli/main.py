@@ -360,14 +360,15 @@ STORELESS = frozenset({"demo", "games", "simulate"})  # commands that open no st
 
 
 def accept_store_everywhere(command: click.Command) -> None:
-    """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command: the
-    root group's own commands here, each lazy one when it is loaded (``ZXGroup.get_command``)."""
+    """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command, and
+    after a group's name (``zx stats --store x attacks``: it was "No such option"): the root group's
+    own commands here, each lazy one when it is loaded (``ZXGroup.get_command``)."""
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             accept_store_everywhere(sub)
-    elif command.name in STORELESS:
+    if command.name in STORELESS:
         return
-    elif not any("--store" in getattr(p, "opts", ()) for p in command.params):
+    if not any("--store" in getattr(p, "opts", ()) for p in command.params):
         command.params.append(click.Option(["--store"], default=None, metavar="PATH|URL", expose_value=False,
                                            is_eager=True, callback=_late_store, help=STORE_HELP))
 
