@@ -18,7 +18,7 @@ def test_demo_runs_end_to_end(tmp_path):
         assert "Win rate by deck (Wilson 95%)" in part and "First-player advantage" in part
     assert "Attacks by target (top 6)" in zx_part  # Z/X's attacks table
     assert "Replay of sim-3-0001 (Z/X -Zillions of enemy X-), turn 3" in result.output
-    assert "Replay of x610z-sim-3-000000 (X610Z), turn 3" in result.output
+    assert "Replay of x610z-sim-3-0001 (X610Z), turn 3" in result.output
     assert "dots: Starting S1" in result.output  # the X610Z board drawing
     rows = MatchService(str(out / "events.sqlite")).summaries()
     assert len(rows) == 12 and all(r["winner"] or r["reason"] is None for r in rows)

@@ -18,7 +18,7 @@ LEGAL = ROOT / "examples" / "x610z" / "legal"
 INVALID = ROOT / "examples" / "x610z" / "invalid"
 ZX_LEGAL = ROOT / "examples" / "legal"
 SHARP = INVALID / "202.9-sharp-turn.x610zlog"
-MATCH = "x610z-sim-7-000263"  # examples/x610z/legal/life-base-destroyed.x610zlog
+MATCH = "x610z-sim-7-0264"  # examples/x610z/legal/life-base-destroyed.x610zlog
 
 
 def run(store: str, *args: str):
