@@ -7,8 +7,8 @@ from typing import Any, Callable
 
 import click
 
-from .common import MAX_WORKERS
-from .output import _echo_csv, emit, emit_frame, format_option, json_text, progress
+from .common import DAY, GAME, MAX_WORKERS
+from .output import _echo_csv, counted, emit, emit_frame, format_option, json_text, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
                   "zx-analytics.duckdb in the working directory). Also ZX_ANALYTICS.")
@@ -139,9 +139,11 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
         state = follow(
             svc, path, stop=stop, interval=interval, page_size=page_size,
             on_start=lambda st: err(f"{svc.store.label} -> {path}: caught up at notification {st.position} "
-                                    f"({st.events} events, {st.matches} matches projected); waiting for matches "
+                                    f"({counted(st.events, 'event')}, {counted(st.matches, 'match', 'matches')} "
+                                    f"projected); waiting for matches "
                                     + ("(LISTEN/NOTIFY)" if st.mode == "listen" else f"(polling every {interval:g} s)")),
-            on_update=lambda r, st: err(f"+{r.matches} matches, {r.events} events in {r.seconds:.2f} s; "
+            on_update=lambda r, st: err(f"+{counted(r.matches, 'match', 'matches')}, {counted(r.events, 'event')} "
+                                        f"in {r.seconds:.2f} s; "
                                         f"at notification {st.position}"),
             on_wait=lambda text: err(f"{text} (retrying)"))
     except AnalyticsError as e:
@@ -153,7 +155,8 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
         err(f"stopped before the first update: {path} was held by another process the whole time (zx serve, zx "
             f"sql?); nothing was projected")
         return
-    err(f"stopped at notification {state.position} ({state.matches} matches, {state.events} events projected "
+    err(f"stopped at notification {state.position} ({counted(state.matches, 'match', 'matches')}, "
+        f"{counted(state.events, 'event')} projected "
         f"since start)")
 
 
@@ -165,8 +168,8 @@ GAME_HELP = ("Only matches of this game (zx games lists them). Without it, each 
 def filter_options(f: Callable, game_help: str = GAME_HELP) -> Callable:
     """The filters of ``zx stats`` (analytics.stats.Filters), shared with ``zx report``."""
     for opt in reversed([
-        click.option("--since", default=None, metavar="YYYY-MM-DD", help="Matches played on or after this date."),
-        click.option("--until", default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date."),
+        click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Matches played on or after this date."),
+        click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date."),
         click.option("--event", default=None, help="Only this event (exact name)."),
         click.option("--deck", default=None, help="Only the side playing this deck (exact deck name)."),
         click.option("--opp-deck", "opp_deck", default=None, help="Only sides whose opponent plays this deck."),
@@ -178,7 +181,7 @@ def filter_options(f: Callable, game_help: str = GAME_HELP) -> Callable:
         click.option("--seat", type=click.Choice(["first", "second"]), default=None,
                      help="Only the side that went first (or second)."),
         click.option("--player", default=None, help="Only the side of this player (exact name)."),
-        click.option("--game", default=None, help=game_help),
+        click.option("--game", type=GAME, default=None, help=game_help),
     ]):
         f = opt(f)
     return f
@@ -364,7 +367,7 @@ _stats_command("meta", "meta",
               help="Stop the query after this many seconds (0: no limit).")
 @click.option("--limit", "row_limit", type=click.IntRange(min=0), default=1000, show_default=True, metavar="N",
               help="Rows shown by the table output (0: all); --format json and csv print every row.")
-@click.option("--game", default=None,
+@click.option("--game", type=GAME, default=None,
               help="Only this game's matches: every table (and filtered_seats) shows that game's rows only.")
 @analytics_option
 @format_option
@@ -436,7 +439,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         raise click.ClickException(f"SQL error: {e}") from None
     if limit is not None and len(rows) > row_limit:
         rows = rows[:row_limit]
-        click.echo(f"showing the first {row_limit} rows: --limit N (0: all), or --format csv|json for every row",
+        click.echo(f"showing the first {counted(row_limit, 'row')}: --limit N (0: all), or --format csv|json for every row",
                    err=True)
     names = unique_names(columns)
     emit([dict(zip(names, r)) for r in rows], fmt, names)
@@ -529,7 +532,8 @@ def update_after_import(ctx: click.Context, svc: Any) -> None:
         click.echo(f"warning: the matches are imported, but the analytics file was not updated: {e}; "
                    f"run `zx analytics update` later", err=True)
         return
-    click.echo(f"analytics: {result.events} events, {result.matches} matches projected into {path}", err=True)
+    click.echo(f"analytics: {counted(result.events, 'event')}, {counted(result.matches, 'match', 'matches')} "
+               f"projected into {path}", err=True)
 
 
 def register(zx: click.Group) -> None:

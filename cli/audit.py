@@ -11,7 +11,7 @@ import click
 from zx_events.errors import ZXError
 
 from .common import BOARD_HELP, OutputFile, load_catalog_option, service
-from .output import emit, format_option, printable, progress
+from .output import counted, emit, format_option, printable, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
 VERIFY_COLUMNS = ["match", "events", "status", "seq", "head", "message"]
@@ -112,17 +112,20 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         for a in audits:
             click.echo(json.dumps(a.to_json(), ensure_ascii=False, default=str))
     else:
+        # a malformed log's finding: rule ``format`` in a table (read by a person); in CSV, as in JSON,
+        # rule empty and kind ``format`` (the last CSV column: rule, format or integrity)
         rows = [{"match": a.match, **f.to_json(a.stored), "line": None if a.stored else f.line,
-                 "rule": f.rule or "format"} for a in audits for f in a.findings]
+                 "rule": f.rule or ("format" if fmt == "table" else None)} for a in audits for f in a.findings]
         n = len(rows)
         broken = [a for a in audits if not a.integrity_ok]
-        rows += [{"match": a.match, "rule": "integrity",  # an altered log or stored match is a finding too
+        rows += [{"match": a.match, "rule": "integrity", "kind": "integrity",  # an altered log or stored match
                   "message": f"{a.integrity}: {a.integrity_detail}" if a.integrity_detail else a.integrity}
-                 for a in broken]
+                 for a in broken]  # is a finding too
         matches = f"{len(audits)} match{'es' if len(audits) != 1 else ''}"
         title = (f"{len(broken)} failing integrity and {n} rule violation{'s' if n != 1 else ''} in {matches}"
                  if broken else f"{n or 'no'} violation{'s' if n != 1 else ''} in {matches}")
-        emit(rows, fmt, AUDIT_COLUMNS, title=title, first=("rule", "message", "line"))
+        emit(rows, fmt, AUDIT_COLUMNS + (["kind"] if fmt == "csv" else []), title=title,
+             first=("rule", "message", "line"))
     if bundle_path is not None:
         click.echo(f"dispute bundle written to {bundle_path}", err=True)
     if not all(a.ok for a in audits):
@@ -278,7 +281,7 @@ def _seal(svc, ledger, verdicts, targets, bad) -> None:
         adopt(svc.recorder, svc.mapper, [sealed_entry(v.match, uids[v.match], v.events, v.head) for v in todo])
     for v in todo:
         click.echo(f"sealed {v.match} (head {str(v.head)[:16]})", err=True)
-    click.echo(f"{len(todo)} matches sealed; " + seal_summary(read_ledger(svc.recorder, svc.mapper)), err=True)
+    click.echo(f"{counted(len(todo), 'match', 'matches')} sealed; " + seal_summary(read_ledger(svc.recorder, svc.mapper)), err=True)
     for v in todo:  # they verify now
         v.status, v.message = "ok", "sealed now"
     bad[:] = [v for v in bad if v.status != "ok"]

@@ -64,6 +64,38 @@ def load_catalog_option(path: str | None, board: str | None = None):
         raise click.ClickException(str(e)) from None
 
 
+class GameKey(click.ParamType):
+    """``--game``: an installed game's key; another is a usage error (exit 2) naming the option and the
+    known games, the same for every command (it was exit 1 or 2, in three wordings)."""
+
+    name = "game"
+
+    def convert(self, value, param, ctx):
+        from zx_events.games import GAME_MODULES
+
+        if value in GAME_MODULES:
+            return value
+        self.fail(f"unknown game {value!r} (known: {', '.join(GAME_MODULES)}; zx games lists them)", param, ctx)
+
+
+class Day(click.ParamType):
+    """``--since``/``--until``: a date, YYYY-MM-DD (given as that text); another value is a usage error
+    naming the option, the same for every command."""
+
+    name = "date"
+
+    def convert(self, value, param, ctx):
+        from datetime import date
+
+        try:
+            return date.fromisoformat(str(value)).isoformat()
+        except ValueError:
+            self.fail(f"{value!r} is not a date (YYYY-MM-DD)", param, ctx)
+
+
+GAME, DAY = GameKey(), Day()
+
+
 MAX_WORKERS = 256  # --workers: processes forked at once (a typo of many digits used to fork until the system refused)
 
 BOARD_HELP = ("X610Z board for every X610Z match: a shipped name or a board file (default: the shipped board each "

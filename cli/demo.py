@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from .output import FORMATS, emit, emit_frame, progress
+from .output import FORMATS, emit, emit_frame, progress, terminal_width
 
 
 MARK = ".zx-demo"  # a folder the demo made: its next run may replace what it wrote there
@@ -156,8 +156,9 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
                               "store"], title="zx demo")
     # the same style as zx stats: rates as percentages with their Wilson 95% interval, fitted to the terminal
     for key, (game, decks, seats, attacks) in per_game.items():
-        click.echo(f"\n== {game.name} ({key}): {sum(1 for g in _games_of(paths, every) if g is game)} matches, "
-                   f"zx stats ... --game {key}")
+        n = sum(1 for g in _games_of(paths, every) if g is game)
+        click.echo("\n" + _fitted(f"== {game.name} ({key}): {n} match{'es' if n != 1 else ''}, "
+                                  f"zx stats ... --game {key}", "   "))
         emit_frame(decks.select("deck", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
                    title="Win rate by deck (Wilson 95%)")
         emit_frame(seats.select("seat", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
@@ -170,10 +171,24 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
         _replay_turn(svc, match_id, turn)
     store = root / "events.sqlite"
     first = next(iter(firsts.values()))
-    click.echo(f"\nNext: zx --store {store} replay {first} --step    |    "
-               f"zx --store {store} view {first} --as P1    |    "
-               f"zx --store {store} stats matchups --game {next(iter(firsts))}    |    "
-               f"zx --store {store} serve  (then open http://127.0.0.1:8000)", err=True)
+    steps = [f"zx --store {store} replay {first} --step", f"zx --store {store} view {first} --as P1",
+             f"zx --store {store} stats matchups --game {next(iter(firsts))}",
+             f"zx --store {store} serve  (then open http://127.0.0.1:8000)"]
+    line, width = "Next: " + "    |    ".join(steps), terminal_width()
+    # a terminal too narrow for the line: one command a line (a command is never cut: it is copied)
+    click.echo("\n" + (line if width is None or len(line) <= width else "\n  ".join(["Next:", *steps])), err=True)
+
+
+def _fitted(text: str, indent: str = "") -> str:
+    """``text`` wrapped at the terminal's width (``COLUMNS``, or the terminal's own), ``indent`` before
+    each line it continues on; as it is to a pipe or a file (one record, one line)."""
+    width = terminal_width()
+    if width is None or len(text) <= width:
+        return text
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, max(width, len(indent) + 20), subsequent_indent=indent,
+                                    break_on_hyphens=False)) or text
 
 
 def _games_of(paths: list[str], every: list[Any]) -> list[Any]:
@@ -195,12 +210,14 @@ def _replay_turn(svc: Any, match_id: str, turn: int) -> None:
     turn = min(turn, len(hist.turns))
     lo = hist.step_of(hist.turn_seq(turn))
     hi = hist.step_of(hist.turn_seq(turn + 1)) if turn < len(hist.turns) else len(hist.bounds)
-    click.echo(f"\nReplay of {match_id} ({game_of(hist.state_at(1)).name}), turn {turn}, as a spectator sees it:")
+    click.echo("\n" + _fitted(f"Replay of {match_id} ({game_of(hist.state_at(1)).name}), turn {turn}, as a "
+                              f"spectator sees it:", "  "))
     last = None
     for step in hist.steps(perspective="spectator", start=lo, stop=hi):
         rec = step.record
-        click.echo(f"  line {step.line}: {rec.get('by', '')} {rec.get('do', '')} "
-                   + json.dumps({k: v for k, v in dict(rec).items() if k not in ('by', 'do')}, default=list))
+        click.echo(_fitted(f"  line {step.line}: {rec.get('by', '')} {rec.get('do', '')} "
+                           + json.dumps({k: v for k, v in dict(rec).items() if k not in ('by', 'do')}, default=list),
+                           "      "))
         last = step
     if last is not None:
         draw_step(last, game_of(hist.state_at(1)))

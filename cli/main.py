@@ -9,8 +9,8 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import BOARD_HELP, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
-from .output import emit, format_option, printable, progress
+from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
+from .output import counted, emit, format_option, printable, progress
 
 
 
@@ -223,15 +223,17 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             todo = {"unwritable": "make it writable, then run the import again",
                     "full": "free some space, then run the import again",
                     "locked": "run the import again when that process has finished"}.get(kind, "run the import again")
-            raise click.ClickException(f"the store {svc.store.label} failed after {done} imported matches "
+            raise click.ClickException(f"the store {svc.store.label} failed after "
+                                       f"{counted(done, 'imported match', 'imported matches')} "
                                        f"(the batch under way was not saved): {cause}; {todo} (the matches stored "
                                        f"are 'unchanged' then)") from None
         except WorkerDied as e:
             done = sum(o.status == "imported" for o in outcomes)
-            raise click.ClickException(f"{e} ({done} matches were imported before)") from None
+            raise click.ClickException(f"{e} ({counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} "
+                                       f"imported before)") from None
         except KeyboardInterrupt:  # Ctrl-C: what was stored stays, the batch under way was not saved
             done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
-            click.echo(f"interrupted: {done} matches were imported into {svc.store.label} before (the batch under "
+            click.echo(f"interrupted: {counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} imported into {svc.store.label} before (the batch under "
                        f"way was not saved); run the import again to finish it: the matches stored are 'unchanged' "
                        f"then", err=True)
             raise click.Abort() from None
@@ -281,13 +283,13 @@ def _import_row(o) -> dict:
 @click.option("--player", default=None, help="Only matches this player played (either side; any case).")
 @click.option("--deck", default=None, help="Only matches with this deck on either side (any case).")
 @click.option("--event", default=None, help="Only matches of this event (any case).")
-@click.option("--since", default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
-@click.option("--until", default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
+@click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
+@click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
 @click.option("--winner", default=None, metavar="P1|P2|NAME|draw|none",
               help="Only matches won by this side or player; draw: finished without a winner; none: no result.")
 @click.option("--violations", "with_violations", is_flag=True,
               help="Only matches stored with rule violations (imported with --accept-violations).")
-@click.option("--game", default=None, help="Only matches of this game (zx, x610z: zx games).")
+@click.option("--game", type=GAME, default=None, help="Only matches of this game (zx, x610z: zx games).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N matches (store order).")
 @format_option
 @click.pass_context
@@ -358,14 +360,15 @@ STORELESS = frozenset({"demo", "games", "simulate"})  # commands that open no st
 
 
 def accept_store_everywhere(command: click.Command) -> None:
-    """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command: the
-    root group's own commands here, each lazy one when it is loaded (``ZXGroup.get_command``)."""
+    """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command, and
+    after a group's name (``zx stats --store x attacks``: it was "No such option"): the root group's
+    own commands here, each lazy one when it is loaded (``ZXGroup.get_command``)."""
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             accept_store_everywhere(sub)
-    elif command.name in STORELESS:
+    if command.name in STORELESS:
         return
-    elif not any("--store" in getattr(p, "opts", ()) for p in command.params):
+    if not any("--store" in getattr(p, "opts", ()) for p in command.params):
         command.params.append(click.Option(["--store"], default=None, metavar="PATH|URL", expose_value=False,
                                            is_eager=True, callback=_late_store, help=STORE_HELP))
 

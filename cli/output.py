@@ -125,6 +125,11 @@ def json_text(value: Any) -> str:
         return json.dumps(_json_ready(value), ensure_ascii=False, default=_json_default, allow_nan=False)
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 match``, ``2 matches``: a count and its noun, singular for one (``plural``: when not noun + s)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None,
          title: str | None = None, header: bool = True, first: Sequence[str] = ()) -> None:
     """Print ``rows`` to stdout in ``fmt``; ``columns`` picks and orders the table/CSV columns.
@@ -139,16 +144,29 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     if fmt == "csv":
         _echo_csv(cols if header else None, ([r.get(c) for c in cols] for r in rows))
         return
-    from rich.console import Console
-
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
     width = terminal_width()
     # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long
-    # text wraps at 24); elsewhere (a pipe, a file) every column, at the width they ask
+    # text wraps at 24); elsewhere (a pipe, a file) every column, whole (``print_table``)
     idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first, wrap=24)
-    table = _table(title, cols, cells, idx)
-    Console(file=sys.stdout, width=width or max(100, min(200, len(cols) * 18)), soft_wrap=False).print(table)
+    print_table(_table(title, cols, cells, idx), width)
     _left_out(cols, idx, width, "a wider terminal, or --format csv|json, gives every value")
+
+
+def print_table(table: Any, width: int | None) -> None:
+    """Print a rich table to stdout: fitted to ``width`` characters (a terminal, or ``COLUMNS``), or,
+    ``width`` None (a pipe, a file), as wide as its content needs: no cell ever wrapped or cut (a pipe
+    got 100-200 characters: ``zx verify | grep MATCH`` missed an id folded in two)."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    console = Console(file=sys.stdout, width=width or 1_000_000, soft_wrap=False)
+    if width is None:
+        from rich.cells import cell_len
+
+        console.width = max(Measurement.get(console, console.options, table).maximum,
+                            cell_len(str(table.title or "")), 1)
+    console.print(table)
 
 
 def terminal_width() -> int | None:
@@ -275,7 +293,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
                width: int | None = None) -> None:
     """Print a polars frame of rates: JSON/CSV with every column at full precision; a table with rates
     as percentages and their interval, fitted to the terminal (columns that do not fit are left out
-    and named on stderr; ``wide`` shows them all), ``low_sample`` as a ``sample`` column marking rows
+    and named on stderr; ``wide``, or no terminal (a pipe, a file), shows them all), ``low_sample`` as a ``sample`` column marking rows
     ``low``, left out when no row is flagged."""
     if fmt == "json":
         click.echo(json_text(df.to_dicts()))
@@ -283,25 +301,21 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     if fmt == "csv":
         _echo_csv(df.columns, df.iter_rows())
         return
-    from rich.console import Console
-
     headers, rows = table_rows(df)
     if "sample" in headers and not any(r[headers.index("sample")] for r in rows):  # no row flagged: an empty column
         at = headers.index("sample")
         headers, rows = headers[:at] + headers[at + 1:], [r[:at] + r[at + 1:] for r in rows]
-    width = width or terminal_width() or 120
+    width = width or terminal_width()  # None: a pipe or a file, every column (as --wide)
     primary, rates = _primary(df.columns), {c for c in df.columns if _is_rate(df.columns, c)}
     idx = list(range(len(headers)))
-    if not wide:  # long text wraps at 24 characters, or narrower where the first rate and its count need it;
+    if not wide and width is not None:  # long text wraps at 24 characters, or narrower where the first rate and its count need it;
         # too narrow for both: the rate (its interval tells the sample's size) before its count
         rate_first = primary[1:2] + primary[:1] + primary[2:]
         for wrap, first in ((24, primary), (16, primary), (12, primary), (12, rate_first)):
             idx = _fit(headers, rows, width, keep, first=first, wrap=wrap, rigid=rates)
             if all(headers.index(c) in idx for c in first[:2]):
                 break
-    table = _table(title, headers, rows, idx, rigid=rates)
-    natural = 1 + sum(max([len(headers[i]), *(len(r[i]) for r in rows)]) + 3 for i in idx) if rows else width
-    Console(file=sys.stdout, width=max(natural, width) if wide else width, soft_wrap=False).print(table)
+    print_table(_table(title, headers, rows, idx, rigid=rates), None if wide else width)
     _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")
 
 
@@ -334,4 +348,5 @@ def _left_out(headers: Sequence[str], idx: Sequence[int], width: int | None, hin
     """The note on stderr naming the columns a table left out to fit ``width`` characters."""
     left = [headers[i] for i in range(len(headers)) if i not in idx]
     if left:
-        click.echo(f"({len(left)} columns left out to fit {width} characters: {', '.join(left)}; {hint})", err=True)
+        click.echo(f"({counted(len(left), 'column')} left out to fit {width} characters: {', '.join(left)}; {hint})",
+                   err=True)

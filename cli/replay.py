@@ -12,9 +12,10 @@ from zx_events.errors import ZXError
 from zx_events.seats import JUDGE, PERSPECTIVES
 
 from .common import service
-from .output import FORMATS, Printable, emit, format_option, printable, progress, terminal_width
+from .output import FORMATS, Printable, counted, emit, format_option, printable, progress, terminal_width
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
+SHORT_KEYS = "n next · t turn · p back · q quit"  # the prompt of a terminal too narrow for KEYS
 
 
 class ToParam(click.ParamType):
@@ -123,12 +124,14 @@ def _interactive(hist: Any, perspective: str, index: int, out: "Output") -> None
     last = len(hist.bounds) - 1
     index = min(index, last)
     shown = None
+    width = terminal_width()
     while True:
         if index != shown:
             (step,) = hist.steps(perspective, index, index + 1)
             out.step(step)
             shown = index
-        click.echo(f"[{index}/{last}] {KEYS}", err=True)
+        prompt = f"[{index}/{last}] {KEYS}"
+        click.echo(prompt if width is None or len(prompt) <= width else f"[{index}/{last}] {SHORT_KEYS}", err=True)
         key = click.getchar()
         if key in ("q", "Q", "\x1b", "\x03", "\x04"):
             return
@@ -216,7 +219,7 @@ def _prepare_failed(svc: Any, e: Exception, prepared: int, total: int) -> str:
     what to do. The matches prepared before keep their snapshots: a run again skips them."""
     from zx_events.store import failure_cause
 
-    done = f"{prepared} of {total} matches were prepared before (their snapshots stay; zx prepare skips them)"
+    done = f"{prepared} of {counted(total, 'match', 'matches')} {'was' if prepared == 1 else 'were'} prepared before (their snapshots stay; zx prepare skips them)"
     found = failure_cause(svc.store, e)
     kind, cause = found if found else ("", f"{type(e).__name__}: {e}")
     todo = {"unwritable": "seeks still work, replaying from the first event; make it writable, then run zx prepare "
@@ -296,6 +299,6 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
            "snapshots": written, "repaired": repaired, "damaged": len(damaged),
            "seconds": round(time.perf_counter() - t0, 2)}
     emit([row], fmt, PREPARE_COLUMNS)
-    click.echo(f"{written} snapshots written for {prepared} of {len(targets)} matches in {svc.store.label}", err=True)
+    click.echo(f"{counted(written, 'snapshot')} written for {prepared} of {counted(len(targets), 'match', 'matches')} in {svc.store.label}", err=True)
     if damaged:
         sys.exit(1)

@@ -10,7 +10,7 @@ import click
 
 from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
 from .common import MAX_WORKERS, OutputFile
-from .output import emit_written, written_option
+from .output import counted, emit_written, written_option
 
 
 DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)
@@ -110,7 +110,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
             result = run_update(backend.svc, backend.analytics_path)
         except AnalyticsError as e:
             raise click.ClickException(str(e)) from None
-        click.echo(f"analytics: {result.events} events, {result.matches} matches projected into "
+        click.echo(f"analytics: {counted(result.events, 'event')}, {counted(result.matches, 'match', 'matches')} "
+                   f"projected into "
                    f"{backend.analytics_path}", err=True)
     import socket
 

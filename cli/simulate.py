@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from .output import emit, format_option, progress
+from .common import GAME
+from .output import counted, emit, format_option, progress
 
 COLUMNS = ["file", "matches", "records", "events", "turns", "winners"]
 
@@ -15,10 +16,7 @@ COLUMNS = ["file", "matches", "records", "events", "turns", "winners"]
 def _game(ctx: click.Context, param: click.Parameter, value: str):
     from zx_events import games
 
-    try:
-        return games.get(value)
-    except games.UnknownGame as e:
-        raise click.BadParameter(e.message) from None
+    return games.get(value)  # (a key GAME checked: an installed game)
 
 
 def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
@@ -37,7 +35,7 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 
 @click.command("simulate")
-@click.option("--game", default="zx", show_default=True, is_eager=True, callback=_game,
+@click.option("--game", type=GAME, default="zx", show_default=True, is_eager=True, callback=_game,
               help="Which game to play (zx games lists them).")
 @click.option("--matches", "-n", type=click.IntRange(min=1), required=True, help="How many matches to play.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -90,4 +88,5 @@ def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | Non
     elapsed = time.perf_counter() - start
     emit(files, fmt, COLUMNS)
     rate = matches / elapsed if elapsed > 0 else float("inf")
-    click.echo(f"{matches} matches in {len(files)} files in {out} ({rate:.0f} matches/s)", err=True)
+    click.echo(f"{counted(matches, 'match', 'matches')} in {counted(len(files), 'file')} in {out} "
+               f"({rate:.0f} matches/s)", err=True)

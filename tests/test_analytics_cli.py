@@ -97,7 +97,7 @@ def test_bad_stats_options_are_usage_errors(imported):
     r = run(imported, "stats", "winrates", "--by", "colors")
     assert r.exit_code == 2 and "'colors' is not one of 'deck', 'archetype', 'colour', 'player', 'first'" in r.output
     r = run(imported, "stats", "life", "--since", "2026-13-01")
-    assert r.exit_code == 2 and "since must be a date YYYY-MM-DD, got '2026-13-01'" in r.output
+    assert r.exit_code == 2 and "Invalid value for '--since': '2026-13-01' is not a date (YYYY-MM-DD)" in r.output
     r = run(imported, "stats", "cards", "--min-games", "0")
     assert r.exit_code == 2
 

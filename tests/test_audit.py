@@ -85,9 +85,26 @@ def test_csv(three):
     r = run(str(three), "--format", "csv")
     assert r.exit_code == 1
     lines = r.stdout.splitlines()
-    assert lines[0] == "match,line,seq,turn,player,rule,message"
-    assert lines[1] == f"{THREE_ID},10,,2,P2,503.3,\"3 cards drawn in the Draw Phase, needs exactly 2\""
+    assert lines[0] == "match,line,seq,turn,player,rule,message,kind"
+    assert lines[1] == f"{THREE_ID},10,,2,P2,503.3,\"3 cards drawn in the Draw Phase, needs exactly 2\",rule"
     assert len(lines) == 4
+
+
+def test_a_malformed_log_is_the_same_finding_in_csv_and_json():
+    """A malformed log's finding was rule ``format`` in CSV and rule null in JSON: both machine outputs
+    now give the rule empty (null) and kind ``format``; the table, read by a person, shows ``format``."""
+    import csv
+
+    bad = str(INVALID / "format-bad-json.zxlog")
+    (out,) = json_lines(run(bad, "--format", "json").stdout)
+    (finding,) = out["violations"]
+    assert (finding["rule"], finding["kind"], finding["line"]) == (None, "format", 6)
+    r = run(bad, "--format", "csv")
+    (row,) = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert r.exit_code == 1 and (row["rule"], row["kind"], row["line"]) == ("", "format", "6")
+    assert row["message"] == finding["message"]
+    r = run(bad)
+    assert r.exit_code == 1 and any("│ format " in line and "bad JSON" in line for line in r.stdout.splitlines())
 
 
 def test_clean_example_exits_0():

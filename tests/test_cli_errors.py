@@ -58,11 +58,95 @@ def test_a_table_fits_the_terminal_and_says_what_it_left_out(tmp_path):
         assert r.exit_code == 0, r.output
         lines = r.stdout.splitlines()
         assert max(len(line) for line in lines) <= width and "m1" in r.stdout
-        assert f"columns left out to fit {width} characters: " in r.stderr and "--format csv|json" in r.stderr
+        assert f" left out to fit {width} characters: " in r.stderr and "--format csv|json" in r.stderr
     wide = CliRunner(env={"COLUMNS": "240"}).invoke(zx, ["--store", str(store), "matches"])
     assert "left out" not in wide.stderr and "violations" in wide.stdout
     piped = CliRunner().invoke(zx, ["--store", str(store), "matches"])
     assert "left out" not in piped.stderr and "violations" in piped.stdout
+
+
+def test_a_table_in_a_pipe_has_every_column_and_never_cuts_a_cell(tmp_path):
+    """To a pipe or a file (no terminal, no ``COLUMNS``) every command's table has every column, each
+    cell whole on one line, the table as wide as its content. Before, tables were 100-200 characters
+    wide: ``zx verify | grep MATCH`` found nothing (the id folded in two), ``zx import`` cut the source
+    path, ``zx sql`` squeezed 26 columns (``Fals``/``e``), and ``zx stats`` left 16 columns out at 120."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    long_id = "rules-fidelity-605-6-lethal-startup-of-a-long-simulated-name"
+    lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["match"] = long_id
+    log = tmp_path / ("a-folder-with-a-long-name-" * 3) / "first-turns-with-a-long-file-name.zxlog"
+    log.parent.mkdir()
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    store = str(imported_store(tmp_path))  # (the hand-built matches: rows for zx stats)
+    piped = CliRunner()
+    r = piped.invoke(zx, ["--store", store, "import", str(log)])
+    assert r.exit_code == 0, r.output
+    assert any(long_id in line and str(log) in line for line in r.stdout.splitlines()), r.stdout
+    r = piped.invoke(zx, ["--store", store, "verify"])
+    assert r.exit_code == 0 and any(long_id in line and "ok" in line for line in r.stdout.splitlines()), r.stdout
+    r = piped.invoke(zx, ["--store", store, "sql", "SELECT * FROM seats"])
+    rows = [line for line in r.stdout.splitlines() if line.startswith("│")]
+    head = next(line for line in r.stdout.splitlines() if line.startswith("┃"))
+    assert r.exit_code == 0 and len(rows) == 8 and head.count("┃") > 20  # one line a seat, every column
+    assert all(row.count("│") == head.count("┃") for row in rows) and "False" in r.stdout
+    for args in (["stats", "winrates"], ["stats", "cards"]):
+        r = piped.invoke(zx, ["--store", store, *args])
+        assert r.exit_code == 0 and "left out" not in r.stderr, r.output
+        rows = [line for line in r.stdout.splitlines() if line.startswith("│")]
+        assert rows and all("%" in line for line in rows), r.stdout  # no cell wrapped onto a second line
+    assert "losses" in piped.invoke(zx, ["--store", store, "stats", "winrates"]).stdout
+
+
+def test_a_count_of_one_is_singular(tmp_path, capsys, monkeypatch):
+    """"(1 columns left out ...)" and "1 matches projected": one is singular in every count the
+    commands print."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+    from cli.output import emit
+
+    monkeypatch.setenv("COLUMNS", "40")
+    emit([{"a": "x" * 20, "b": "y" * 20}], "table")
+    monkeypatch.delenv("COLUMNS")
+    assert "(1 column left out to fit 40 characters: b;" in capsys.readouterr().err
+    r = CliRunner().invoke(zx, ["--store", str(tmp_path / "s.sqlite"), "import",
+                                str(ROOT / "examples" / "legal" / "first-turns.zxlog")])
+    assert r.exit_code == 0 and "events, 1 match projected into" in r.stderr, r.stderr
+    r = CliRunner().invoke(zx, ["simulate", "-n", "1", "--out", str(tmp_path / "sim")])
+    assert r.exit_code == 0 and "1 match in 1 file in" in r.stderr, r.stderr
+
+
+def test_an_unknown_game_or_a_bad_date_is_the_same_usage_error_for_every_command(tmp_path):
+    """``--game foo`` was exit 2 "game: unknown game 'foo'" (zx matches), exit 2 "Invalid value for
+    '--game'" (zx simulate), exit 1 "no game named 'foo' in the analytics file" (zx stats, report,
+    sql); a bad date "since: ... is not a date" or "since must be a date YYYY-MM-DD, got ...". Now
+    every command says it alike, naming the option as typed and the known games, exit 2."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    store = str(imported_store(tmp_path))
+    out = str(tmp_path / "out")
+    commands = {"matches": ["matches"], "simulate": ["simulate", "-n", "1", "--out", out],
+                "stats": ["stats", "winrates"], "report": ["report", "-o", str(tmp_path / "r.html")],
+                "sql": ["sql", "SELECT 1"]}
+    for name, args in commands.items():
+        r = CliRunner().invoke(zx, ["--store", store, *args, "--game", "foo"])
+        assert r.exit_code == 2, (name, r.output)
+        assert "Error: Invalid value for '--game': unknown game 'foo' (known: zx, x610z; zx games lists them)" \
+            in r.stderr, (name, r.output)
+    for name in ("matches", "stats", "report"):
+        for option, value in (("--since", "2026-13-01"), ("--until", "2026-02-30")):
+            r = CliRunner().invoke(zx, ["--store", store, *commands[name], option, value])
+            assert r.exit_code == 2, (name, r.output)
+            assert f"Error: Invalid value for '{option}': '{value}' is not a date (YYYY-MM-DD)" in r.stderr, r.output
+    assert not (tmp_path / "out").exists() and not (tmp_path / "r.html").exists()
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--game", "x610z"])  # known, not in the file
+    assert r.exit_code == 1 and "no game named 'x610z' in the analytics file; known: 'zx'" in r.stderr
 
 
 def test_a_replay_fits_the_width_it_is_given(tmp_path):

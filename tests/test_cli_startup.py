@@ -138,6 +138,25 @@ def test_store_is_accepted_after_every_lazy_command(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_store_is_accepted_after_a_group_name(tmp_path):
+    """README: ``--store`` works before or after the command; after a group's name (``zx stats --store
+    S winrates``, ``zx analytics --store S update``) it was "No such option '--store'"."""
+    from analytics_support import imported_store
+
+    store = str(imported_store(tmp_path))
+    ctx = click.Context(zx)
+    groups = [name for name in zx.list_commands(ctx) if isinstance(zx.get_command(ctx, name), click.Group)]
+    assert sorted(groups) == ["analytics", "stats"]
+    for name in groups:
+        assert any("--store" in p.opts for p in zx.get_command(ctx, name).params), name
+    r = CliRunner().invoke(zx, ["stats", "--store", store, "winrates", "--format", "json"])
+    assert r.exit_code == 0 and {x["deck"] for x in json.loads(r.stdout)} == {"Red Dragons", "Blue Control"}, r.output
+    r = CliRunner().invoke(zx, ["analytics", "--store", store, "update", "--format", "json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)[0]["events"] == 0, r.output  # (the import brought it up to date)
+    r = CliRunner().invoke(zx, ["stats", "--store", str(tmp_path / "none.sqlite"), "winrates"])
+    assert r.exit_code == 1 and f"no analytics file at {tmp_path / 'none.duckdb'}" in r.output  # that store's
+
+
 def test_an_unknown_command_is_a_usage_error():
     r = CliRunner().invoke(zx, ["matchez"])
     assert r.exit_code == 2 and "No such command 'matchez'" in r.output

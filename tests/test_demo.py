@@ -18,7 +18,7 @@ def test_demo_runs_end_to_end(tmp_path):
         assert "Win rate by deck (Wilson 95%)" in part and "First-player advantage" in part
     assert "Attacks by target (top 6)" in zx_part  # Z/X's attacks table
     assert "Replay of sim-3-0001 (Z/X -Zillions of enemy X-), turn 3" in result.output
-    assert "Replay of x610z-sim-3-000000 (X610Z), turn 3" in result.output
+    assert "Replay of x610z-sim-3-0001 (X610Z), turn 3" in result.output
     assert "dots: Starting S1" in result.output  # the X610Z board drawing
     rows = MatchService(str(out / "events.sqlite")).summaries()
     assert len(rows) == 12 and all(r["winner"] or r["reason"] is None for r in rows)
@@ -31,6 +31,20 @@ def test_demo_runs_end_to_end(tmp_path):
     assert summary["summary"]["matches"] == 8
     by_game = {(r["game"], r["table"]) for r in summary["winrates"]}
     assert by_game == {("zx", "deck"), ("zx", "first"), ("x610z", "deck"), ("x610z", "first")}
+
+
+def test_demo_fits_a_narrow_terminal(tmp_path):
+    """At COLUMNS=60 the demo printed 125-character record lines and 84-character headings: every line
+    of its output now fits the terminal (records wrap, indented), and the commands it suggests next
+    are one a line, each whole. To a pipe a record stays one line."""
+    out = tmp_path / "demo"
+    r = CliRunner(env={"COLUMNS": "60"}).invoke(zx, ["demo", "--matches", "2", "--seed", "3", "--dir", str(out)])
+    assert r.exit_code == 0, r.output
+    assert max(len(line) for line in r.stdout.splitlines()) <= 60, r.stdout
+    assert "Replay of sim-3-0001 (Z/X -Zillions of enemy X-), turn 3," in r.stdout and "  line " in r.stdout
+    assert f"\n  zx --store {out / 'events.sqlite'} replay sim-3-0001 --step\n" in r.stderr
+    piped = CliRunner().invoke(zx, ["demo", "--matches", "2", "--seed", "3", "--dir", str(out)])
+    assert any(len(line) > 60 and line.startswith("  line ") for line in piped.stdout.splitlines())
 
 
 def test_demo_refuses_a_folder_that_is_not_its_own(tmp_path):

@@ -63,6 +63,6 @@ def test_unknown_names_are_errors(store, args, message):
 
 def test_bad_options_are_usage_errors(store):
     r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--since", "2026-13-01"])
-    assert r.exit_code == 2 and "since: '2026-13-01' is not a date (YYYY-MM-DD)" in r.output
+    assert r.exit_code == 2 and "Invalid value for '--since': '2026-13-01' is not a date (YYYY-MM-DD)" in r.output
     r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--limit", "0"])
     assert r.exit_code == 2

@@ -485,6 +485,26 @@ def test_interactive_keys_step_through_records_and_turns(service, example_log, m
     assert "no later turn: this is the last one" in captured.err
 
 
+def test_interactive_prompt_fits_a_narrow_terminal(service, example_log, monkeypatch, capsys):
+    """The key prompt of --step was 68 characters on a 60-column terminal: a narrow terminal gets a
+    shorter one (the same keys), a wide one the whole."""
+    import click
+
+    from cli.replay import KEYS, Output, _interactive
+
+    mid = import_example(service, example_log)
+    hist = replay.load_history(service, mid)
+    for width in ("60", "40", "120"):
+        monkeypatch.setenv("COLUMNS", width)
+        keys = iter(["n", "t", "q"])
+        monkeypatch.setattr(click, "getchar", lambda: next(keys))
+        _interactive(hist, "P1", 0, Output("json", games.get("zx")))
+        prompts = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[")]
+        assert len(prompts) == 3 and all(len(line) <= int(width) for line in prompts), prompts
+        assert all(("q quit" in line) and ("t " in line) and ("p " in line) for line in prompts)
+        assert (KEYS in prompts[0]) == (width == "120")
+
+
 # ---------------------------------------------------------------------- reading snapshots without writing (zx serve)
 def _long_sim(service) -> str:
     sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)

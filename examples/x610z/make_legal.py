@@ -12,7 +12,7 @@ from pathlib import Path
 from zx_events.games.x610z.sim import simulate
 
 OUT = Path(__file__).resolve().parent / "legal"
-PICKS = {  # file -> (seed, match number): a Life Base destroyed; a concession; Murphy's Law
+PICKS = {  # file -> (seed, match index from 0; its id is index + 1): a Life Base destroyed; a concession; Murphy's Law
     "life-base-destroyed.x610zlog": (7, 263),
     "concession.x610zlog": (7, 278),
     "murphys-law-ending-dot.x610zlog": (9, 74),

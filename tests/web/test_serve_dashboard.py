@@ -145,7 +145,7 @@ def test_report_is_one_self_contained_file(built, client, tmp_path):
 
 def test_report_errors(built, tmp_path):
     r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(tmp_path / "x.html"), "--since", "nope"])
-    assert r.exit_code == 2 and "since must be a date" in r.output
+    assert r.exit_code == 2 and "Invalid value for '--since': 'nope' is not a date" in r.output
     r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(tmp_path / "x.html"),
                                 "--analytics", str(tmp_path / "missing.duckdb")])
     assert r.exit_code == 1 and "zx analytics update" in r.output and "Traceback" not in r.output

@@ -462,7 +462,7 @@ def test_a_logs_names_run_no_script_in_the_file_nor_in_the_served_page(browser, 
     pages = []
     for log, match in ((root / "examples" / "legal" / "long-game-reload-win-by-life.zxlog", "sim-1-0038"),
                        (root / "examples" / "x610z" / "legal" / "life-base-destroyed.x610zlog",
-                        "x610z-sim-7-000263")):
+                        "x610z-sim-7-0264")):
         lines = log.read_text("utf-8").splitlines()
         header = json.loads(lines[0])
         header["players"]["P1"].update(name=hostile["name"], deck_name=hostile["deck_name"])

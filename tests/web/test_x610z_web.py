@@ -14,8 +14,8 @@ from cli.main import zx
 from web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
-MATCH = "x610z-sim-7-000263"  # examples/x610z/legal/life-base-destroyed.x610zlog: P2 wins on Life Base
-ENDING_DOT = "x610z-sim-9-000074"  # examples/x610z/legal/murphys-law-ending-dot.x610zlog
+MATCH = "x610z-sim-7-0264"  # examples/x610z/legal/life-base-destroyed.x610zlog: P2 wins on Life Base
+ENDING_DOT = "x610z-sim-9-0075"  # examples/x610z/legal/murphys-law-ending-dot.x610zlog
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,7 @@ def test_x610z_in_the_match_list_and_games(client):
     games = {g["game"]: g["matches"] for g in client.get("/api/games").json()}
     assert games["x610z"] == 3 and games["zx"] > 0
     listed = client.get("/api/matches", params={"game": "x610z"}).json()["matches"]
-    assert sorted(m["match"] for m in listed) == sorted(["x610z-sim-7-000278", MATCH, "x610z-sim-9-000074"])
+    assert sorted(m["match"] for m in listed) == sorted(["x610z-sim-7-0279", MATCH, "x610z-sim-9-0075"])
     assert all(m["game"] == "x610z" for m in listed)
     assert MATCH in client.get("/matches", params={"game": "x610z"}).text
 
@@ -128,7 +128,7 @@ def test_the_match_list_page_picks_the_game_and_names_each_matchs(client):
     page = client.get("/matches", params={"game": "x610z"}).text
     assert _options(page, "game") == {"": False, "x610z": True, "zx": False}
     listed = re.findall(r'<tr data-match="([^"]+)">\s*<td><a [^>]*>[^<]*</a></td>\s*<td>([^<]*)</td>', page)
-    assert sorted(listed) == sorted((m, "x610z") for m in ("x610z-sim-7-000278", MATCH, "x610z-sim-9-000074"))
+    assert sorted(listed) == sorted((m, "x610z") for m in ("x610z-sim-7-0279", MATCH, "x610z-sim-9-0075"))
 
 
 def test_zx_report_draws_the_dashboard_of_the_game_asked_for(mixed, tmp_path, client):
@@ -174,7 +174,8 @@ def test_zx_report_keeps_an_existing_file_unless_force(mixed, tmp_path):
     assert list(tmp_path.iterdir()) == [out]  # no temporary file left behind
     r = CliRunner().invoke(zx, ["--store", store, "report", "--analytics", str(analytics), "--game", "chess",
                                 "-o", str(tmp_path / "c.html")])
-    assert r.exit_code == 1 and "no game named 'chess'" in r.output and not (tmp_path / "c.html").exists()
+    assert r.exit_code == 2 and "Invalid value for '--game': unknown game 'chess'" in r.output
+    assert not (tmp_path / "c.html").exists()
 
 
 def test_zx_view_of_a_stored_x610z_match_in_chromium(browser, mixed, tmp_path):

@@ -18,7 +18,7 @@ LEGAL = ROOT / "examples" / "x610z" / "legal"
 INVALID = ROOT / "examples" / "x610z" / "invalid"
 ZX_LEGAL = ROOT / "examples" / "legal"
 SHARP = INVALID / "202.9-sharp-turn.x610zlog"
-MATCH = "x610z-sim-7-000263"  # examples/x610z/legal/life-base-destroyed.x610zlog
+MATCH = "x610z-sim-7-0264"  # examples/x610z/legal/life-base-destroyed.x610zlog
 
 
 def run(store: str, *args: str):
@@ -119,7 +119,18 @@ def test_x610z_sql_game_filter(both):
     assert x["attacks"] == a["attacks"] > 0 and z["attacks"] == 0
     assert x["seats"] + z["seats"] == a["seats"] and x["seats"] == 6
     bad = run(both, "sql", "--game", "chess", "SELECT 1")
-    assert bad.exit_code == 1 and "no game named 'chess'" in bad.output
+    assert bad.exit_code == 2 and "Invalid value for '--game': unknown game 'chess'" in bad.output
+
+
+def test_replay_json_names_the_match_alike_in_both_games(both):
+    """``zx replay --format json`` named the match ``match_id`` for Z/X and ``match`` for X610Z: one
+    key, ``match_id`` (as the analytics tables), for both, in the state and in each step's state."""
+    zx_match = next(r["match"] for r in MatchService(both).summaries() if r["game"] == "zx")
+    for match in (MATCH, zx_match):
+        state = json.loads(run(both, "replay", match, "--format", "json").stdout)
+        assert state["match_id"] == match and "match" not in state, match
+        steps = [json.loads(x) for x in run(both, "replay", match, "--to", "3", "--format", "json").stdout.splitlines()]
+        assert steps and all(s["state"]["match_id"] == match for s in steps)
 
 
 @pytest.mark.parametrize("seat", ["p1", "p2", "spectator", "judge"])

@@ -21,6 +21,26 @@ def test_x610z_simulate_is_deterministic_by_seed(tmp_path):
     assert all(p.name.endswith(".x610zlog") for p in tmp_path.iterdir())
 
 
+def test_x610z_simulated_match_ids_count_from_1_as_their_files_and_zx(tmp_path):
+    """``x610z-sim-7-0001.x610zlog`` held match ``x610z-sim-7-000000`` (6 digits from 0) while Z/X's
+    ``sim-5-0001.zxlog`` holds ``sim-5-0001``: X610Z's ids count from 1 in 4 digits too, more past
+    9999, and a match's content stays what its seed and index made it (only the id changed)."""
+    import json
+
+    from zx_events.games.zx.sim import simulate as zx_simulate
+
+    from pathlib import Path
+
+    for k, f in enumerate(write_files(tmp_path, 7, simulate(3, 7), per_file=1), start=1):
+        path = Path(f.path)
+        header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        assert path.name == f"x610z-sim-7-{k:04d}.x610zlog" and header["match"] == f"x610z-sim-7-{k:04d}"
+    assert next(zx_simulate(1, 5)).header["match"] == "sim-5-0001"
+    assert next(simulate(1, 7, start=9999)).match_id == "x610z-sim-7-10000"
+    later = next(simulate(1, 7, start=263))
+    assert later.match_id == "x610z-sim-7-0264" and later.header["round"] == 264
+
+
 @settings(max_examples=int(os.environ.get("X610Z_SIM_EXAMPLES", "25")), deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10**6), n=st.integers(min_value=0, max_value=10**4))
 def test_x610z_every_simulated_match_imports_strictly(seed, n):

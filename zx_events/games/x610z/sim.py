@@ -441,7 +441,9 @@ class _Play:
 
 
 def match_header(seed: int, n: int, pair: tuple[dict, dict], fmt: str, catalog: str) -> dict:
-    h = {"x610zlog": 1, "rules": "x610z-cr-1.1", "match": f"x610z-sim-{seed}-{n:06d}",
+    """The header of the match of index ``n`` (from 0): id ``x610z-sim-<seed>-<n + 1>``, numbered from 1
+    in 4 digits or more, as its files and Z/X's matches (it was ``-000000``, 6 digits from 0)."""
+    h = {"x610zlog": 1, "rules": "x610z-cr-1.1", "match": f"x610z-sim-{seed}-{n + 1:04d}",
          "played_at": f"2026-11-{1 + n % 28:02d}T{10 + n % 10:02d}:00:00+00:00", "event": "X610Z simulation",
          "round": n + 1, "format": fmt, "catalog": catalog, "board": BOARD, "first": "P1", "players": {}}
     for pl, d in zip(("P1", "P2"), pair):
@@ -458,7 +460,8 @@ def deck_names() -> list[str]:
 
 def simulate(matches: int, seed: int, *, decks: Sequence[str] | None = None, max_turns: int = MAX_TURNS,
              start: int = 0, **_: object) -> Iterator[SimMatch]:
-    """``matches`` legal matches (numbered from ``start``); the same seed gives the same logs."""
+    """``matches`` legal matches, of index ``start`` on (from 0: match id ``...-0001``, as
+    ``match_header``); the same seed gives the same logs."""
     data = sample_decks()
     pool = [d for d in data["decks"] if decks is None or d["name"] in decks]
     cat = load_catalog(data["catalog"])

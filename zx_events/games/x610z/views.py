@@ -103,7 +103,7 @@ class MatchView:
 
     def _fields(self) -> dict[str, Any]:
         return ({
-            "game": self.game, "match": self.match_id, "perspective": self.perspective, "seq": self.seq,
+            "game": self.game, "match_id": self.match_id, "perspective": self.perspective, "seq": self.seq,
             "last_seq": self.last_seq,
             "turn": self.turn, "active": self.active, "phase": self.phase, "priority": self.priority,
             "board": self.board, "dots": {d: v for d, v in self.dots.items()}, "perms": self.perms,
