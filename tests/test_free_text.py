@@ -109,7 +109,7 @@ def test_the_policy_functions():
 
 # ---------------------------------------------------------------------- an event's source
 EFFECTS = {"rules-fidelity-605-6-lethal-startup": ROOT / "examples" / "legal" / "rules-fidelity.zxlog",
-           "x610z-sim-9-000074": ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog"}
+           "x610z-sim-9-0075": ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog"}
 
 
 @pytest.fixture
