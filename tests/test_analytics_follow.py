@@ -93,7 +93,7 @@ def test_follow_projects_new_matches_survives_a_kill_and_stops_on_sigterm(store_
 
     import_match(store_url, tmp_path, "m2")  # arrives while follow runs
     wait_for_matches(path, ["m1", "m2"])
-    f.wait_for("+1 matches")
+    f.wait_for("+1 match,")
 
     assert f.kill(signal.SIGKILL) == -signal.SIGKILL  # no chance to clean up
     import_match(store_url, tmp_path, "m3")  # stored while nothing follows
