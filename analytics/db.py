@@ -145,6 +145,28 @@ SANDBOX = {
 }
 
 
+SQL_DATA_MEMORY = 3 << 30  # bytes: the data memory of a ``zx sql`` process (RLIMIT_DATA), DuckDB's 2 GB included
+
+
+def cap_data_memory(limit: int = SQL_DATA_MEMORY) -> None:
+    """Cap this process's data memory (its heap and private writable mappings: ``RLIMIT_DATA``) at
+    ``limit`` bytes, or keep a lower cap already set. ``memory_limit`` bounds DuckDB's buffer pool
+    (operators, hash tables), not the string one scalar call builds: ``repeat('abcd', 10^9)`` took
+    4 GB past a 2 GB limit, and more if asked. Past the cap an allocation fails: DuckDB raises
+    ``OutOfMemoryException``, Python ``MemoryError``. For ``zx sql`` only, a process of its own (never
+    the Python API's caller). Where the platform has no such limit, nothing is done."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        new = limit if soft == resource.RLIM_INFINITY else min(soft, limit)
+        if hard != resource.RLIM_INFINITY:
+            new = min(new, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (new, hard))
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass
+
+
 @cache
 def sql(name: str) -> str:
     """The text of ``analytics/sql/<name>.sql``."""

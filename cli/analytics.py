@@ -388,7 +388,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     """
     import duckdb
 
-    from analytics.db import AnalyticsError, DamagedFile, ctrl_c_interrupts, damaged
+    from analytics.db import SQL_DATA_MEMORY, AnalyticsError, DamagedFile, cap_data_memory, ctrl_c_interrupts, damaged
     from analytics.stats import Stats, UnknownName
 
     try:
@@ -401,6 +401,9 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     if statements > 1:
         click.echo(f"{statements} statements: the rows shown are the last one's", err=True)
     path = resolve_analytics_path(ctx, analytics_path)
+    cap_data_memory()  # the whole process, past DuckDB's own 2 GB (docs/security.md)
+    too_big = (f"the query needs more memory than zx sql allows (DuckDB's work at most 2 GB, the whole process "
+               f"{SQL_DATA_MEMORY >> 30} GiB; docs/security.md): ask for less (fewer rows or columns, smaller values)")
     limit = row_limit + 1 if fmt == "table" and row_limit else None  # one more: to know there are more
     written = [0]
 
@@ -433,9 +436,13 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                                       limit=limit, game=game)
     except (AnalyticsError, UnknownName) as e:
         raise click.ClickException(str(e)) from None
+    except MemoryError:
+        raise click.ClickException(too_big) from None
     except duckdb.Error as e:
         if damaged(e):
             raise click.ClickException(str(DamagedFile(path, e))) from None
+        if isinstance(e, duckdb.OutOfMemoryException):
+            raise click.ClickException(f"{too_big} ({str(e).splitlines()[0]})") from None
         raise click.ClickException(f"SQL error: {e}") from None
     if limit is not None and len(rows) > row_limit:
         rows = rows[:row_limit]

@@ -160,6 +160,31 @@ def test_the_time_limit_and_memory_cover_writing_the_rows(store, fmt):
         assert p.stdout.startswith(b"a,b\n0,0\n")  # what was written before the limit
 
 
+def test_one_huge_value_is_stopped_by_the_process_memory_cap(store):
+    """DuckDB's memory_limit (2 GB) bounds its operators, not the string one scalar call builds:
+    ``repeat('abcd', 500000000)`` took 4 GB, and a larger argument more, on a shared machine. zx sql caps
+    its process's data memory (3 GiB): past it the query fails at once with a clear error, nothing
+    written. Run in a process of its own (the cap is the process's)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\n"
+            "try:\n    main()\nfinally:\n    print(next(int(x.split()[1]) for x in open('/proc/self/status')"
+            " if x.startswith('VmHWM')), file=sys.stderr)\n")  # its own high-water mark, KiB
+    duck = store.with_suffix(".duckdb")
+    before = _digest(store), _digest(duck)
+    p = subprocess.run([sys.executable, "-c", code, "--store", str(store), "sql", "--format", "csv",
+                        "SELECT length(repeat('abcd', 1000000000)) AS n"], capture_output=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(root)})
+    peak_mib = int(p.stderr.strip().splitlines()[-1]) / 1024
+    assert p.returncode == 1, p.stderr[-400:]
+    assert b"the query needs more memory than zx sql allows" in p.stderr and b"Traceback" not in p.stderr
+    assert peak_mib < 3 * 1024, peak_mib
+    assert p.stdout == b"" and (_digest(store), _digest(duck)) == before
+
+
 def test_every_row_is_written_in_batches_as_it_was_whole(store):
     for fmt in ("csv", "json"):
         r = sql(store, "SELECT range AS n, 'x' || range AS t FROM range(25000)", "--format", fmt)
