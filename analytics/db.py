@@ -189,11 +189,31 @@ def _locked(e: Exception) -> bool:
     return "lock" in text.lower() and ("Conflicting" in text or "Could not set lock" in text)
 
 
+# every connection, sandboxed or not: DuckDB opens a SQLite file by loading its sqlite_scanner extension,
+# downloaded from the internet on first use (an event store given as the analytics file did that)
+NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def refuse_sqlite(path: Path) -> None:
+    """A SQLite file (a zx event store, most likely) given as the analytics file: refused before DuckDB
+    sees it (it would open it through an extension, read-write), and never set aside by a rebuild."""
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(len(SQLITE_MAGIC))
+    except OSError:
+        return  # none yet, or unreadable: DuckDB's own error says so
+    if magic == SQLITE_MAGIC:
+        raise AnalyticsError(f"{path} is a SQLite file (a zx event store?), not the analytics DuckDB file: give "
+                             f"--analytics another file (by default the store's name with .duckdb)")
+
+
 def connect_writer(path: Path, memory_limit: str = "512MB") -> duckdb.DuckDBPyConnection:
     """The projector's read-write connection (the schema is the projection's business: create_schema)."""
+    refuse_sqlite(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        con = duckdb.connect(str(path))
+        con = duckdb.connect(str(path), config=dict(NO_EXTENSIONS))
     except duckdb.Error as e:
         if _locked(e):
             raise AnalyticsError(f"{path} is in use by another process (an update or a query is running); "
@@ -251,10 +271,12 @@ def connect_reader(path: Path, *, sandbox: bool = True, wait: float = READER_WAI
     ``wait`` seconds: ``zx analytics follow`` holds it only while it commits new matches."""
     if not Path(path).exists():
         raise AnalyticsError(f"no analytics file at {path}: run `zx analytics update` (or `zx import`) first")
+    refuse_sqlite(Path(path))
     deadline = time.monotonic() + wait
     while True:
         try:
-            con = duckdb.connect(str(path), read_only=True, config=dict(SANDBOX) if sandbox else {})
+            con = duckdb.connect(str(path), read_only=True,
+                                 config=dict(SANDBOX) if sandbox else dict(NO_EXTENSIONS))
             break
         except duckdb.Error as e:
             if _locked(e) and time.monotonic() < deadline:

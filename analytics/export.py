@@ -1,7 +1,8 @@
 """Export the analytics tables as Parquet, Hive-partitioned by month, with the data dictionary.
 
 ``DIR/<table>/month=YYYY-MM/*.parquet`` for every table of a match (the month the match was
-played, as written in its log; ``month=unknown`` without a date), ``DIR/card_catalog/*.parquet``,
+played, as written in its log; ``month=unknown`` without a date; a table with no rows: one file
+``DIR/<table>/<table>.parquet`` of its columns, ``month`` included), ``DIR/card_catalog/*.parquet``,
 and ``DIR/data-dictionary.md``. Polars ``scan_parquet``, DuckDB, Spark and Trino read the layout
 as is: the hand-off when the analytics outgrow one machine.
 """
@@ -52,6 +53,14 @@ def replaced_by_export(out: Path) -> list[str]:
     return there
 
 
+def _prune(folder: Path) -> None:
+    """Remove the month folders an export emptied: DuckDB's OVERWRITE deletes the files of an earlier
+    export's months, not their folders, which a Hive partition scan (Spark, Trino) would list."""
+    for d in folder.glob("month=*"):
+        if d.is_dir() and not any(d.iterdir()):
+            d.rmdir()
+
+
 def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
                    on_table: Callable[[str], None] | None = None) -> list[dict]:
     """Write every table under ``out`` (replacing an earlier export of the same table)."""
@@ -63,10 +72,17 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
         else:
             select = (f"SELECT t.*, coalesce(m.month, 'unknown') AS month FROM {table} t "
                       f"JOIN matches m ON m.match_no = t.match_no")
-        con.execute(f"COPY ({select}) TO {_literal(out / table)} "
-                    f"(FORMAT parquet, PARTITION_BY (month), OVERWRITE true)")
         n, months = con.execute(f"SELECT count(*), count(DISTINCT coalesce(m.month, 'unknown')) FROM {table} t "
                                 f"JOIN matches m ON m.match_no = t.match_no").fetchall()[0]
+        folder = out / table
+        if n:
+            con.execute(f"COPY ({select}) TO {_literal(folder)} (FORMAT parquet, PARTITION_BY (month), OVERWRITE true)")
+        else:  # a partitioned COPY of no rows writes no file: the table could not be read (no schema)
+            for old in folder.rglob("*.parquet") if folder.is_dir() else ():
+                old.unlink()
+            folder.mkdir(exist_ok=True)
+            con.execute(f"COPY ({select} LIMIT 0) TO {_literal(folder / f'{table}.parquet')} (FORMAT parquet)")
+        _prune(folder)
         rows.append({"table": table, "rows": n, "months": months, "path": str(out / table)})
         if on_table is not None:
             on_table(table)

@@ -130,6 +130,37 @@ def test_export_parquet_partitioned_by_month(imported, tmp_path):
     assert again.exit_code == 0 and pl.scan_parquet(out / "plays").collect().height == tables["plays"].height
 
 
+def test_export_of_a_table_with_no_rows_reads_with_its_columns_and_leaves_no_empty_month(imported, tmp_path):
+    """A partitioned COPY of no rows wrote no file: in a Z/X-only store the x610z_* folders were empty and
+    ``pl.scan_parquet(out/x610z_attacks)`` failed ("expanded paths were empty"), DuckDB's read_parquet
+    too. Each such table is now one file of its columns and no row. And a re-export left the month
+    folders of an earlier one behind, emptied (a Hive partition scan lists them)."""
+    from analytics.export import PARTITIONED
+
+    out = tmp_path / "out"
+    assert run(imported, "export", "--parquet", str(out)).exit_code == 0
+    stale = out / "matches" / "month=1999-01"  # a month of an earlier export, not in this store
+    stale.mkdir()
+    pl.DataFrame({"x": [1]}).write_parquet(stale / "data_0.parquet")
+    r = run(imported, "export", "--parquet", str(out), "--format", "json")
+    assert r.exit_code == 0, r.output
+    rows = {x["table"]: x["rows"] for x in json.loads(r.stdout)}
+    assert rows["x610z_attacks"] == 0 and rows["matches"] == 3
+    con = duckdb.connect(str(imported.with_suffix(".duckdb")), read_only=True)
+    try:
+        for table in PARTITIONED:
+            back = pl.scan_parquet(out / table, hive_partitioning=True).collect()
+            columns = [c[0] for c in con.execute(f"DESCRIBE {table}").fetchall()]
+            assert back.height == rows[table], table
+            assert sorted(back.columns) == sorted({*columns, "month"}), table
+            n = duckdb.sql(f"SELECT count(*) FROM read_parquet('{out / table}/**/*.parquet')").fetchall()[0][0]
+            assert n == rows[table], table
+    finally:
+        con.close()
+    assert not stale.exists()
+    assert sorted(p.name for p in (out / "matches").iterdir()) == ["month=2026-11", "month=2026-12", "month=unknown"]
+
+
 def test_data_dictionary_documents_every_column(imported):
     text = (ROOT / "docs" / "data-dictionary.md").read_text(encoding="utf-8")
     documented: dict[str, list[tuple[str, str]]] = {}

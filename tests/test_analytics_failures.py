@@ -144,3 +144,23 @@ def test_ctrl_c_stops_a_query_of_hours_at_once_every_time(corpus):
             raise AssertionError("zx sql went on 20 s after Ctrl-C")
         assert time.monotonic() - sent < 5 and p.returncode == 1, err
         assert err.strip().splitlines()[-1] == "Aborted!" and "Traceback" not in err and "internal error" not in err
+
+
+def test_an_event_store_given_as_the_analytics_file_is_refused_without_any_download(corpus, tmp_path):
+    """``--analytics store.sqlite`` (the event store, by mistake): DuckDB opened the SQLite file through its
+    sqlite_scanner extension, which it tried to download from the internet (into ~/.duckdb: `zx export`,
+    `zx analytics update`, with or without --rebuild), and would have opened the store read-write; zx stats
+    said "Loading external extensions is disabled". Each now says what the file is, downloads nothing, creates
+    nothing, and the store is left as it was (never set aside)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    store = corpus / "store.sqlite"
+    before = store.read_bytes()
+    for args in (["export", "--parquet", str(tmp_path / "out")], ["analytics", "update"],
+                 ["analytics", "update", "--rebuild"], ["stats", "winrates"], ["sql", "SELECT 1"]):
+        r = zx(corpus, "--store", "store.sqlite", *args, "--analytics", str(store), env={"HOME": str(home)})
+        assert r.returncode == 1, (args, r.stderr)
+        assert f"{store} is a SQLite file (a zx event store?), not the analytics DuckDB file" in r.stderr, r.stderr
+        assert "download" not in r.stderr and "Traceback" not in r.stderr
+    assert list(home.iterdir()) == [] and not (tmp_path / "out").exists()
+    assert store.read_bytes() == before and not list(corpus.glob("store.sqlite.damaged-*"))
