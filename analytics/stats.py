@@ -41,7 +41,7 @@ import re
 import threading
 import time
 from dataclasses import asdict, dataclass, fields
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -199,10 +199,13 @@ class Filters:
             v = getattr(self, name)
             if v is None:
                 continue
+            if isinstance(v, date):  # a datetime.date (or datetime: its day) from Python, as its text
+                v = (v.date() if isinstance(v, datetime) else v).isoformat()
+                object.__setattr__(self, name, v)
             try:
                 date.fromisoformat(v)
             except (TypeError, ValueError):
-                raise ValueError(f"{name} must be a date YYYY-MM-DD, got {v!r}") from None
+                raise ValueError(f"{name} must be a date: YYYY-MM-DD text or a datetime.date, got {v!r}") from None
         if self.since and self.until and self.since > self.until:
             raise ValueError(f"since {self.since} is after until {self.until}")
         if self.seat is not None and self.seat not in SEATS:
@@ -297,7 +300,9 @@ def _rows(con: duckdb.DuckDBPyConnection, text: str, params: dict[str, Any] | No
 
 # DuckDB types a Polars frame cannot hold as they are (``Stats.sql``): refused (INTERVAL, UNION) or
 # held as something else (BIT, BIGNUM and VARIANT as raw bytes, TIME WITH TIME ZONE without its offset)
-_NOT_POLARS = re.compile(r"\b(INTERVAL|UNION|BIT|BIGNUM|VARINT|VARIANT|TIME WITH TIME ZONE)\b")
+_NOT_POLARS = re.compile(r"\b(INTERVAL|UNION|BIT|BIGNUM|VARINT|VARIANT|TIME WITH TIME ZONE|UHUGEINT)\b")
+# HUGEINT (what sum() of integers gives) crosses Arrow as a Decimal(38, 0): 39-digit values lose their last
+# digits; it is read as text and made Polars' Int128 again, exact (UHUGEINT's top half fits none: text)
 # DuckDB types given as DuckDB's text by ``Stats.sql_rows``: Python has no value for them, or one
 # that says something else (an infinite date or timestamp, an interval of months, a bit string)
 _AS_TEXT = re.compile(r"(DATE|TIME|TIMESTAMP|INTERVAL|BIT|BIGNUM|VARINT|BLOB)(_[A-Z]+| WITH TIME ZONE)?")
@@ -317,7 +322,9 @@ def _as_text(relation: Any, which: Any) -> Any:
 def _frame_of(relation: Any) -> pl.DataFrame:
     if relation is None:  # a statement with no result
         return pl.DataFrame()
-    return _as_text(relation, lambda t: _NOT_POLARS.search(re.sub(r'"[^"]*"', "", t)) is not None).pl()
+    huge = [i for i, t in enumerate(relation.types) if str(t) == "HUGEINT"]
+    df = _as_text(relation, lambda t: t == "HUGEINT" or _NOT_POLARS.search(re.sub(r'"[^"]*"', "", t)) is not None).pl()
+    return df.with_columns(pl.col(df.columns[i]).cast(pl.Int128) for i in huge) if huge else df
 
 
 def _python_rows(relation: Any) -> tuple[list[str], list[tuple]]:

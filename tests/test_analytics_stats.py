@@ -79,8 +79,28 @@ def test_filters(stats):
         stats.winrates(by="deck", event="Nowhere")
 
 
+def test_a_date_filter_takes_a_python_date_as_its_text(stats):
+    """``since=datetime.date(2026, 1, 1)`` was refused: "since must be a date YYYY-MM-DD, got datetime.date(...)"."""
+    import datetime
+
+    for since in (datetime.date(2026, 11, 1), datetime.datetime(2026, 11, 1, 23, 59)):
+        assert_frame_equal(stats.winrates(by="deck", since=since, until=datetime.date(2026, 12, 31)),
+                           stats.winrates(by="deck", since="2026-11-01", until="2026-12-31"))
+
+
+def test_sql_frames_hold_128_bit_integers_exactly(stats):
+    """A HUGEINT crossed Arrow as a Decimal(38, 0): its 39-digit top came back with its last digits wrong,
+    and a UHUGEINT above 2^127 as -1. A HUGEINT is Polars' Int128, exact; a UHUGEINT DuckDB's text."""
+    import polars as pl
+
+    df = stats.sql("SELECT 170141183460469231731687303715884105727::HUGEINT AS top, 5::HUGEINT AS small, "
+                   "340282366920938463463374607431768211455::UHUGEINT AS u")
+    assert df.dtypes == [pl.Int128, pl.Int128, pl.String]
+    assert df.row(0) == (2 ** 127 - 1, 5, str(2 ** 128 - 1))
+
+
 def test_bad_filters_are_refused(stats):
-    with pytest.raises(ValueError, match="since must be a date YYYY-MM-DD, got '2026-1-1x'"):
+    with pytest.raises(ValueError, match="since must be a date: YYYY-MM-DD text or a datetime.date, got '2026-1-1x'"):
         stats.winrates(since="2026-1-1x")
     with pytest.raises(ValueError, match="since 2026-12-01 is after until 2026-11-01"):
         stats.winrates(since="2026-12-01", until="2026-11-01")
