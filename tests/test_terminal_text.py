@@ -87,3 +87,20 @@ def test_stderr_lines_with_a_logs_text_are_escaped_too(tmp_path):
         for raw in RAW:
             assert raw not in r.output, (args, repr(raw))
     assert "m\\x1b[2J (" in r.stderr  # the audit's summary line, escaped
+
+
+def test_an_x610z_replay_shows_names_as_text_never_as_markup(tmp_path):
+    """X610Z's board is drawn as text: a name ``[/]`` failed zx replay, ``[bold]`` styled the board,
+    and a name masked to ``Ann [card]`` for a seat was printed ``Ann ``."""
+    lines = (ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog").read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P1"]["name"] = "[bold]Mia[/bold] A1-010"
+    header["players"]["P2"]["name"] = "[/]"
+    log = tmp_path / "hostile.x610zlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    judge = run(store, "replay", header["match"], "--event", "1", "--as", "judge")
+    assert "P1 [bold]Mia[/bold] A1-010 · home" in judge and "P2 [/] · home" in judge
+    assert "P1 [bold]Mia[/bold] [card] · home" in run(store, "replay", header["match"], "--event", "1", "--as", "P2")

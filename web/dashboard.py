@@ -37,6 +37,7 @@ OUTCOMES = ("destroyed", "player_damaged", "survived", "no_damage_overboost", "f
 OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0e0")
 TOP_CARDS = 25
 MAX_TURN = 16
+LABEL_MAX = 60  # characters of a name a chart shows: vl-convert lays a long label out in quadratic time
 
 
 @cache
@@ -215,6 +216,36 @@ def _xml_safe(value: Any) -> Any:
     return value
 
 
+def short(text: str, limit: int = LABEL_MAX) -> str:
+    """``text`` cut to ``limit`` characters, the last one an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _labels(df: pl.DataFrame, *cols: str) -> pl.DataFrame:
+    """``df`` with the names in ``cols`` (decks, players, cards) as a chart shows them: cut to
+    ``LABEL_MAX`` characters (``short``), two names cut to the same text told apart by a number. A log's
+    header line may hold 1,000,000 characters: a chart with one 30,000-character deck name took vl-convert
+    a minute to lay out (its label truncation measures the text again and again), holding the GIL, so
+    ``zx serve`` answered nothing and ``zx report`` took 74 s instead of 6. The tables keep the full names."""
+    long: set[str] = set()
+    kept: set[str] = set()
+    for c in cols:
+        for v in df[c].unique().to_list():
+            if isinstance(v, str):
+                (long if len(v) > LABEL_MAX else kept).add(v)
+    if not long:
+        return df
+    mapping = {}
+    for v in sorted(long):
+        label, k = short(v), 1
+        while label in kept:
+            k += 1
+            label = short(v, LABEL_MAX - len(f" ({k})")) + f" ({k})"
+        kept.add(label)
+        mapping[v] = label
+    return df.with_columns(pl.col(c).replace(mapping) for c in cols)
+
+
 def _alt() -> Any:
     import altair as alt
 
@@ -242,8 +273,9 @@ def share_chart(df: pl.DataFrame) -> str:
     if not df.height:
         return ""
     alt = _alt()
-    data = df.with_columns(pl.format("{} · n={}", pl.col("share").map_elements(pct, return_dtype=pl.String),
-                                     pl.col("seats")).alias("label"))
+    data = _labels(df, "deck").with_columns(
+        pl.format("{} · n={}", pl.col("share").map_elements(pct, return_dtype=pl.String),
+                  pl.col("seats")).alias("label"))
     base = alt.Chart(data).encode(y=alt.Y("deck:N", sort="-x", title=None))
     bars = base.mark_bar(height={"band": 0.7}).encode(
         x=alt.X("share:Q", axis=alt.Axis(format="%"), title="share of seats", scale=alt.Scale(domain=[0, _top(df, "share")])),
@@ -261,7 +293,7 @@ def trend_chart(df: pl.DataFrame) -> str:
     if not df.height:
         return ""
     alt = _alt()
-    data = df.filter(pl.col("week") != "unknown")
+    data = _labels(df.filter(pl.col("week") != "unknown"), "deck")
     if not data.height:
         return ""
     chart = alt.Chart(data).mark_line(point=True, strokeWidth=2).encode(
@@ -276,7 +308,7 @@ def interval_chart(df: pl.DataFrame, key: str, rate: str, n: str, axis_title: st
     if not df.height:
         return ""
     alt = _alt()
-    data = df.with_columns(
+    data = _labels(df, key).with_columns(
         pl.format("{} [{}–{}] n={}", pl.col(rate).map_elements(pct, return_dtype=pl.String),
                   pl.col(f"{rate}_low").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
                   pl.col(f"{rate}_high").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
@@ -297,9 +329,9 @@ def matchup_chart(df: pl.DataFrame) -> str:
     if not df.height:
         return ""
     alt = _alt()
-    data = df.with_columns(pl.format("{} ({})", pl.col("win_rate").map_elements(lambda v: pct(v, 0),
-                                                                                return_dtype=pl.String),
-                                     pl.col("games")).alias("label"))
+    data = _labels(df, "deck", "opponent").with_columns(
+        pl.format("{} ({})", pl.col("win_rate").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                  pl.col("games")).alias("label"))
     base = alt.Chart(data).encode(
         x=alt.X("opponent:N", title="against", axis=alt.Axis(labelAngle=-30, orient="top", grid=False)),
         y=alt.Y("deck:N", title="deck", axis=alt.Axis(grid=False)))

@@ -16,6 +16,7 @@ from typing import Any
 from zx_events.audit import Audit, file_events, regenerate
 from zx_events import games
 from zx_events.ids import project
+from zx_events.seats import Masker
 
 SEATS = ("judge", "P1", "P2")
 
@@ -48,6 +49,7 @@ def _blocks(events: list, violation_index: int) -> tuple[int, int]:
 def _states(game, events: list, positions: set[int], names: dict[str, str]) -> dict[int, dict | None]:
     """position k -> the state after the first k events, from each seat (None before the match)."""
     out: dict[int, dict | None] = {}
+    mask = Masker([*names, *names.values()])  # a player's seat as zx replay shows it (names masked: docs/security.md)
     agg = None
     done = 0
     for k in sorted(positions):
@@ -55,7 +57,7 @@ def _states(game, events: list, positions: set[int], names: dict[str, str]) -> d
             agg = project(agg, (copy.deepcopy(events[done]),))  # (ids.project: an event it cannot apply is a DamagedMatch)
             done += 1
         out[k] = None if agg is None else \
-            {"seq": k, **{seat: game.build_view(agg, seat, names, seq=k).to_json() for seat in SEATS}}
+            {"seq": k, **{seat: game.build_view(agg, seat, names, seq=k, mask=mask).to_json() for seat in SEATS}}
     return out
 
 

@@ -99,6 +99,17 @@ def seat_header(header: dict, viewer: str, mask: Callable[[str], str]) -> dict:
     return out
 
 
+def seat_player(info: dict, mask: Callable[[str], str] | None) -> dict:
+    """A player's names (``MASKED_PLAYER``: name, deck name) from the header's entry ``info``, as a seat
+    sees them in a view of the board: masked for every seat but the judge's (``mask`` None), the player's
+    own names included, as in ``seat_header``."""
+    out = {}
+    for key in MASKED_PLAYER:
+        value = info.get(key) if isinstance(info, dict) else None
+        out[key] = mask(value) if mask is not None and isinstance(value, str) else value
+    return out
+
+
 def seat_event(kind: str, fields: dict, viewer: str) -> dict:
     """The fields of a ``kind`` event without what only the judge sees (in place; returns ``fields``)."""
     if viewer != JUDGE:

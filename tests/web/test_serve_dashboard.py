@@ -311,3 +311,60 @@ def test_every_page_names_its_icon_inline_so_no_favicon_request_fails(built, cli
         for p in filter(None, (policy, meta and meta.group(1))):
             if "default-src 'none'" in p and "frame-ancestors 'none'" != p.strip():
                 assert re.search(r"img-src [^;]*data:", p), (name, p)
+
+
+def test_a_100000_character_deck_name_is_cut_in_the_charts_and_kept_whole_in_the_data(tmp_path):
+    """A header line may hold 1,000,000 characters. One deck named with 30,000 made every chart that
+    shows it take vl-convert a minute (its label layout is quadratic in the text, and holds the GIL:
+    zx serve answered nothing meanwhile): zx report took 74 s instead of 6, 100,000 characters more
+    than 300 s. A chart shows a name cut to 60 characters; the tables and the JSON keep it whole."""
+    import json
+    import time
+
+    from web.dashboard import LABEL_MAX
+
+    root = Path(__file__).parents[2] / "examples" / "legal"
+    long_name = "Deep " + "D" * 100_000
+    stores = {}
+    for kind in ("plain", "long"):
+        folder = tmp_path / kind
+        folder.mkdir()
+        for src in ("first-turns.zxlog", "long-game-reload-win-by-life.zxlog", "range-attacks-win-by-life.zxlog"):
+            lines = (root / src).read_text().splitlines()
+            header = json.loads(lines[0])
+            if kind == "long" and src.startswith("long-game"):
+                header["players"]["P2"]["deck_name"] = long_name
+            (folder / src).write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+        store, analytics = str(folder / "s.sqlite"), folder / "s.duckdb"
+        r = CliRunner().invoke(zx, ["--store", store, "import", *map(str, sorted(folder.glob("*.zxlog")))],
+                               env={"ZX_ANALYTICS": str(analytics)})
+        assert r.exit_code == 0, r.output
+        stores[kind] = (store, analytics)
+
+    def report(kind: str) -> tuple[float, str]:
+        store, analytics = stores[kind]
+        out = tmp_path / f"{kind}.html"
+        start = time.monotonic()
+        r = CliRunner().invoke(zx, ["--store", store, "report", "--analytics", str(analytics), "-o", str(out),
+                                    "--min-games", "1", "--force"])
+        assert r.exit_code == 0, r.output
+        return time.monotonic() - start, out.read_text(encoding="utf-8")
+
+    report("plain")  # (vl-convert's first chart starts its engine)
+    plain, _ = report("plain")
+    took, html = report("long")
+    assert took < 3 * plain + 2, (took, plain)
+    with TestClient(create_app(stores["long"][0], analytics=stores["long"][1])) as c:
+        start = time.monotonic()
+        page = c.get("/dashboard", params={"min_games": 1})
+        served = time.monotonic() - start
+        rows = c.get("/api/stats/winrates", params={"by": "deck", "min_games": 1}).json()["rows"]
+    assert page.status_code == 200 and served < 3 * plain + 2, (served, plain)
+    assert long_name in [r["deck"] for r in rows]  # the data keeps the name whole
+    for name, doc in (("report", html), ("dashboard", page.text)):
+        charts = parse(doc)
+        for section in ("share", "trend", "winrates", "matchups"):  # (the renderer may cut it shorter still)
+            cut = [t for t in charts.texts[section] if t.startswith("Deep D")]
+            assert cut and all(len(t) <= LABEL_MAX and t.endswith("…") for t in cut), (name, section, cut)
+        assert not any("D" * LABEL_MAX in svg for svg in re.findall(r"<svg .*?</svg>", doc, flags=re.S)), name
+        assert long_name in re.sub(r"<svg .*?</svg>", "", doc, flags=re.S), name  # the tables: whole

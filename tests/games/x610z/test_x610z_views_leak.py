@@ -12,7 +12,7 @@ import pytest
 from zx_events.games.x610z.match import project
 from zx_events.games.x610z.sim import simulate
 from zx_events.games.x610z.views import build_view, redact_event, redact_record
-from zx_events.replay import names_for
+from zx_events.replay import card_names, names_for
 from zx_events.seats import event_fields
 
 from x610z_support import hidden_codes as hidden
@@ -79,3 +79,29 @@ def test_x610z_deck_order_is_not_kept():
     (m, _), = play("\n".join(sim.lines()) + "\n", source="sim")
     view = build_view(m, "P1").to_json()
     assert set(view["players"]["P1"]) >= {"deck_count", "hand"} and "deck" not in view["players"]["P1"]
+
+
+@pytest.mark.parametrize("n", range(3))
+def test_x610z_a_player_name_naming_a_hidden_card_is_masked_in_every_seats_view(n):
+    """Player names are free text (docs/security.md §4): one that names a card in a deck, by code in odd
+    case and dash or by name, is ``[card]`` in every view but the judge's, at every event, the named
+    player's own view too; the judge sees it as written."""
+    sim = next(simulate(1, 11, start=n))
+    lines = sim.lines()
+    header = json.loads(lines[0])
+    code = sorted(header["players"]["P2"]["deck"])[0]
+    names = card_names("x610z", header.get("catalog"), None).names
+    raw = {"P1": f"Ann {code.lower().replace('-', chr(0x2011))}", "P2": f"{names[code].upper()} fan"}
+    for pl, name in raw.items():
+        header["players"][pl]["name"] = name
+    text = "\n".join([json.dumps(header), *lines[1:]]) + "\n"
+    (m, _), = play(text, source="sim")
+    cn = names_for(m)
+    state = None
+    for ev in m.pending_events:
+        state = project(state, [ev])
+        for viewer in VIEWERS:
+            got = {pl: p["name"] for pl, p in build_view(state, viewer, cn.names, mask=cn.mask).to_json()["players"].items()}
+            assert got == {"P1": "Ann [card]", "P2": "[card] fan"}, (type(ev).__name__, viewer, got)
+        assert {pl: p.name for pl, p in build_view(state, "judge", cn.names, mask=cn.mask).players.items()} == raw
+        assert build_view(state, "P2").players["P1"].name == "Ann [card]"  # no catalog at hand: codes still masked

@@ -1,7 +1,7 @@
 """No hidden card ever reaches a view that may not see it (301.3), at every event of many matches.
 
 Matches come from the simulator (zx_events.games.zx.sim), varied by hypothesis: the seed, the policies,
-notes that name random cards, and a record after the end that the engine refuses (recorded as a
+notes, the event, player and deck names that name random cards, and a record after the end that the engine refuses (recorded as a
 violation with ``--accept-violations``). Each is imported, then replayed event by event; at every
 event the views of P1, P2 and a spectator are checked two ways:
 
@@ -165,6 +165,9 @@ def varied_log(seed: int, policy: str, notes: bool, late: bool) -> str:
     if notes:  # free text naming cards, wherever they are, disguised (issue 14 item 6)
         header["note"] = crafted(rng, codes, names)
         header["event"] = f"Open {crafted(rng, codes, names)} cup"
+        header["players"] = {pl: {**info, "name": f"Ann {crafted(rng, codes, names)}",  # names: free text too
+                                  "deck_name": f"{crafted(rng, codes, names)} deck"}
+                             for pl, info in header["players"].items()}
         for r in rng.sample(records, k=min(8, len(records))):
             r["note"] = f"thinking about {rng.choice(codes)} here" if rng.random() < 0.3 else crafted(rng, codes, names)
         for r in rng.sample(records, k=min(4, len(records))):

@@ -114,7 +114,9 @@ class X610Z(Game):
         return legal_records(match, catalog, fixtures[BOARD_FIXTURE], player)
 
     # ------------------------------------------------------------------ drawing
-    def render_board(self, view: Any) -> str:
+    def render_board(self, view: Any) -> Any:
+        from rich.text import Text
+
         from zx_events.errors import FormatError
 
         from .board import load_board
@@ -123,8 +125,8 @@ class X610Z(Game):
         try:
             board = load_board(view.board, files=False)  # a stored name: a shipped board, never a file
         except FormatError:
-            return draw_unmapped(view, f"board {view.board!r} is not shipped with zx")
-        return draw(board, view)
+            return Text(draw_unmapped(view, f"board {view.board!r} is not shipped with zx"))
+        return Text(draw(board, view))  # text, never markup: a name masked to "[card]" (or "[/]") is shown as is
 
     # ------------------------------------------------------------------ simulation
     def sample_deck_names(self) -> list[str]:

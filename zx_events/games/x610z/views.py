@@ -14,7 +14,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from zx_events.freetext import seat_event, seat_header, seat_record
+from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, parse_perspective,
                              dumps, plain, sees_own)
 
@@ -145,13 +145,14 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
                             e["deact"], e["dmg"], MappingProxyType({s: stat(e, s) for s in STATS}))
     perms = tuple(PermView(p["code"], names.get(p["code"]), p["kind"], p["owner"], p["ctrl"], p["act"],
                            _where(m, p.get("on")), MappingProxyType(dict(p["counters"]))) for p in m.perms)
+    mask = None if viewer == JUDGE else (mask or GENERIC_MASK)
     players = {}
     for pl, z in m.p.items():
         hand = tuple(sorted(z["hand"])) if sees_own(viewer, pl) else None
-        players[pl] = PlayerView(pl, (m.players.get(pl) or {}).get("name"), z["home"], len(z["deck"]), hand,
+        name = seat_player(m.players.get(pl) or {}, mask)["name"]  # free text: masked but for the judge
+        players[pl] = PlayerView(pl, name, z["home"], len(z["deck"]), hand,
                                  len(z["hand"]), tuple(z["discard"]), tuple(z["removed"]),
                                  MappingProxyType(dict(z["pool"])))
-    mask = None if viewer == JUDGE else (mask or GENERIC_MASK)
     violations = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
                                      mask(v["message"]) if mask else v["message"], v.get("applied", True))
                        for v in m.violations)

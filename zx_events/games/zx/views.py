@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
-from zx_events.freetext import seat_event, seat_header, seat_record
+from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.games.zx.board import SQUARE_NAMES
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, MASK, PERSPECTIVES, SPECTATOR, Masker,  # noqa: F401
                              ViolationView, dumps, event_fields, parse_perspective, plain)
@@ -214,9 +214,11 @@ def _face_up(m: Any, pl: str) -> Callable[[dict], bool]:
     return lambda d: bool(d["up"]) and d["code"] in own
 
 
-def _player(m: Any, pl: str, viewer: str) -> PlayerView:
+def _player(m: Any, pl: str, viewer: str, masker: Masker | None) -> PlayerView:
+    """``masker``: None for the judge; the game's for every other seat, the player's own included (their
+    name and deck name are free text, masked as the header's: zx_events.freetext.MASKED_PLAYER)."""
     z = m.p[pl]
-    info = m.players.get(pl, {})
+    info = seat_player(m.players.get(pl) or {}, masker)
     own = sees_own(viewer, pl)
     judge = viewer == JUDGE
     dyn = z["dynamis"]
@@ -229,7 +231,7 @@ def _player(m: Any, pl: str, viewer: str) -> PlayerView:
         dynamis = tuple(DynamisView(c, True) for c in up) + \
             tuple(DynamisView(None, False) for _ in range(len(dyn) - len(up)))
     return PlayerView(
-        player=pl, name=info.get("name"), deck_name=info.get("deck_name"), player_card=z.get("player_card"),
+        player=pl, name=info["name"], deck_name=info["deck_name"], player_card=z.get("player_card"),
         deck_count=len(z["deck"]), deck=_sorted(z["deck"]) if judge else None,
         life_count=len(z["life"]), life=tuple(z["life"]) if judge else None,
         hand_count=len(z["hand"]), hand=tuple(z["hand"]) if own else None,
@@ -272,12 +274,12 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         None if (e := m.sq.get(n)) is None else
         _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names, start)
         for n in SQUARE_NAMES)
-    players = (_player(m, "P1", viewer), _player(m, "P2", viewer))
+    masker = (mask or GENERIC_MASK) if viewer != JUDGE else None
+    players = (_player(m, "P1", viewer, masker), _player(m, "P2", viewer, masker))
     b = m.battle
     battle = None if b is None else BattleView(
         attacker=b["from"], target=b["target"], target_kind=b["target_kind"], defender=b["defender"],
         step=b["step"], priority=b["priority"], outcome=b.get("outcome"), events=tuple(b.get("events", ())))
-    masker = (mask or GENERIC_MASK) if viewer != JUDGE else None
     violations = tuple(
         ViolationView(v["line"], v["turn"], v["player"], v["rule"],
                       masker(v["message"]) if masker else v["message"], v["applied"])
