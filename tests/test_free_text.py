@@ -164,7 +164,7 @@ def test_the_judge_sees_the_import_path_and_every_source(both_games):
 # free text naming a card in neither deck, by name in odd case and by code with a Unicode hyphen
 NAMED = {"named-zx": (LEGAL, {"P1": {"name": "Ann great HORN behemoth"}, "P2": {"deck_name": "Blue g01\u2011007"}},
                       ("behemoth", "g01")),
-         "named-x610z": (EFFECTS["x610z-sim-9-000074"],
+         "named-x610z": (EFFECTS["x610z-sim-9-0075"],
                          {"P1": {"name": "Ann prism CRYSTAL"}, "P2": {"name": "a1\u2010012 fan"}}, ("prism", "a1-012"))}
 MASKED_NAMES = {"named-zx": {"P1": {"name": "Ann [card]"}, "P2": {"deck_name": "Blue [card]"}},
                 "named-x610z": {"P1": {"name": "Ann [card]"}, "P2": {"name": "[card] fan"}}}
