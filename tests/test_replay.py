@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -166,6 +167,24 @@ def test_unknown_match_and_a_seq_beyond_the_match_are_errors(service, example_lo
         replay.state_at(service, mid, last + 1)
     with pytest.raises(replay.OutOfRange, match="numbered from 1"):
         replay.state_at(service, mid, 0)
+
+
+def test_a_seat_not_in_the_list_or_both_seq_and_turn_are_errors(service, example_log):
+    """``view_at(perspective="p1")`` (or "P3", "Judge") gave the spectator's view labelled as asked, and
+    ``steps(..., "P3")`` the same; ``view_at(seq=40, turn=3)`` ignored seq. Each is a ValueError now (the
+    CLI refused them already), at the call."""
+    mid = import_example(service, example_log)
+    for bad, hint in (("p1", ": did you mean 'P1'?"), ("Judge", ": did you mean 'judge'?"), ("P3", "")):
+        message = f"perspective must be one of judge, P1, P2, spectator, got '{bad}'{hint}"
+        with pytest.raises(ValueError, match=re.escape(message) + "$"):
+            replay.view_at(service, mid, seq=3, perspective=bad)
+        with pytest.raises(ValueError, match=re.escape(message)):
+            replay.steps(service, mid, bad)
+        with pytest.raises(ValueError, match=re.escape(message)):
+            replay.load_history(service, mid).step_at(3, bad)
+    with pytest.raises(ValueError, match=r"give seq or turn, not both \(seq=5, turn=1\)"):
+        replay.view_at(service, mid, seq=5, turn=1)
+    assert replay.view_at(service, mid, seq=5, perspective="P1").perspective == "P1"
 
 
 def test_turn_starts_are_the_states_right_after_each_turn_record(service, example_log):

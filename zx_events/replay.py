@@ -36,7 +36,7 @@ from eventsourcing.persistence import EventStore, IntegrityError, PersistenceErr
 from zx_events import games
 from zx_events.errors import DamagedMatch, ZXError  # noqa: F401 (DamagedMatch: its home before)
 from zx_events.ids import match_uuid, project
-from zx_events.seats import JUDGE, Masker, ViolationView, event_fields, plain
+from zx_events.seats import JUDGE, PERSPECTIVES, Masker, ViolationView, event_fields, parse_perspective, plain
 
 SNAPSHOT_EVERY = 10  # a seek decodes one snapshot and at most 9 events
 SNAPSHOT_TABLE = "stored_snapshots"  # eventsourcing's table of the "snapshots" recorder, beside the events
@@ -460,9 +460,25 @@ def turn_seq(svc: Any, match_id: str, turn: int) -> int:
     return starts[turn - 1]
 
 
+def seat(perspective: str) -> str:
+    """``perspective`` when it is one of ``PERSPECTIVES`` (exactly), else ``ValueError``: a view asked
+    for ``p1`` or ``P3`` was the spectator's, labelled as asked, without a word."""
+    if perspective in PERSPECTIVES:
+        return perspective
+    try:
+        hint = f": did you mean {parse_perspective(perspective)!r}?" if isinstance(perspective, str) else ""
+    except ValueError:
+        hint = ""
+    raise ValueError(f"perspective must be one of {', '.join(PERSPECTIVES)}, got {perspective!r}{hint}")
+
+
 def view_at(svc: Any, match_id: str, *, seq: int | None = None, turn: int | None = None,
             perspective: str = JUDGE) -> MatchView:
-    """The state after event ``seq``, or at the start of ``turn``, as ``perspective`` sees it."""
+    """The state after event ``seq``, or at the start of ``turn`` (one of them, or neither: the end), as
+    ``perspective`` (``PERSPECTIVES``; else ``ValueError``) sees it."""
+    seat(perspective)
+    if seq is not None and turn is not None:
+        raise ValueError(f"give seq or turn, not both (seq={seq}, turn={turn})")
     if turn is not None:
         seq = turn_seq(svc, match_id, turn)
     match = state_at(svc, match_id, seq)
@@ -558,6 +574,7 @@ class History:
 
     def step_at(self, seq: int, perspective: str = JUDGE) -> Step:
         """The step holding event ``seq``, cut after it: its record, its events up to ``seq``, the state."""
+        seat(perspective)
         index = self.step_of(self.check_seq(seq))
         lo = self.bounds[index][0]
         match = self.state_at(seq)
@@ -565,6 +582,7 @@ class History:
 
     def steps(self, perspective: str = JUDGE, start: int = 0, stop: int | None = None) -> Iterator[Step]:
         """Steps ``start``..``stop - 1``, each with its record, events and state after, as seen."""
+        seat(perspective)
         stop = len(self.bounds) if stop is None else min(stop, len(self.bounds))
         if start >= stop:
             return
@@ -700,4 +718,5 @@ def history_of(match_id: str, events: tuple[Any, ...]) -> History:
 
 def steps(svc: Any, match_id: str, perspective: str = JUDGE) -> Iterator[Step]:
     """The ordered steps of a stored match (step 0 = the header), each with the state after it."""
+    seat(perspective)  # at the call, not at the first step
     return load_history(svc, match_id).steps(perspective)
