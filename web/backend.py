@@ -190,6 +190,22 @@ def all_games_mask() -> Any:
     return Masker(words)
 
 
+FREE_TEXT_KINDS = ("event", "deck", "player")  # UnknownName kinds whose names are a log's free text
+
+
+def public_unknown_name(e: Any) -> Any:
+    """``e`` (an ``analytics.stats.UnknownName``) as a seat that is not the judge's reads it: card names
+    and codes, archetypes, colours and games are public, the names the filter takes, and suggested as they
+    are (masked, a card filter's suggestions were all ``'[card]'``); an event, deck or player name, the
+    one asked for included, is masked as the list shows it, and the closest are found among the names as
+    listed, so that which one is suggested tells nothing of the text a mask hides."""
+    from analytics.stats import UnknownName
+
+    if e.kind not in FREE_TEXT_KINDS:
+        return e
+    return UnknownName(e.kind, masked_name(e.value), sorted({masked_name(k) for k in e.known}), e.where)
+
+
 DECK_LIST_FIGURES = ("deck_", "gns_", "iwd")  # per-card columns that count cards never seen: deck lists
 
 
@@ -574,7 +590,7 @@ class Backend:
     def stats(self, method: str, kwargs: dict[str, Any], min_games: int) -> Any:
         """``analytics.stats.Stats.<method>(**kwargs)`` as a Polars frame; 503 when the analytics are
         missing or behind the store."""
-        from analytics.stats import Stats
+        from analytics.stats import Stats, UnknownName
 
         fresh = self.freshness()
         if not fresh.ok:
@@ -588,7 +604,9 @@ class Backend:
                 df = getattr(Stats(cur, min_games=min_games, derived=derived), method)(**self.unmask(kwargs))
                 df = df if self.deck_lists or method != "cards" else seen_cards_only(df)
                 return df if self.judge else self.mask_names(df, method, kwargs.get("by"))
-            except ValueError as e:  # a date, a seat, or a name the file has never seen (UnknownName)
+            except UnknownName as e:  # a name the file has never seen
+                raise WebError(400, str(e) if self.judge else str(public_unknown_name(e))) from None
+            except ValueError as e:  # a date, a seat
                 raise WebError(400, str(e) if self.judge else all_games_mask()(str(e))) from None
             finally:
                 cur.close()
