@@ -106,7 +106,7 @@ class UnknownName(ValueError):
     """A filter names something the analytics file has never seen; says the closest known names."""
 
     def __init__(self, kind: str, value: str, known: list[str], where: str = "the analytics file") -> None:
-        self.kind, self.value = kind, value
+        self.kind, self.value, self.known, self.where = kind, value, known, where
         folded = {k.casefold(): k for k in known}
         close = [folded[value.casefold()]] if value.casefold() in folded else []
         close += [k for k in difflib.get_close_matches(value, known, n=3, cutoff=0.5) if k not in close]

@@ -9,8 +9,10 @@ same path and the same query string byte for byte, gets the same status, headers
 without the framework. Anything else (another method, a first request, an error, a streamed body)
 goes through the application unchanged, and only its ``200`` answers are kept. A view asked for
 the first time with a plain query (``at``, ``turn``, ``as``; nothing else) is computed here by the
-endpoint's own call (``Backend.view_json``) with the endpoint's headers; when that fails, or the
-query is anything else, the application answers. A view never
+endpoint's own call (``Backend.view_json``) with the endpoint's headers; its error (a ``WebError``, or
+the store failing: ``Backend.store_error``) is answered here as the application answers it, never
+computed again; any other query is the application's. On a PostgreSQL store the reads run in a
+worker thread (``Backend.off_loop``): the event loop never waits on the network. A view never
 changes (stored events are never rewritten); a statistic is kept under the analytics position it was
 computed at, and asked for again when the analytics file is missing or behind the store, so the
 application answers ``503`` as before.
@@ -21,7 +23,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .backend import LRU, Backend, WebError
+from zx_events.errors import ZXError
+
+from .app_json import JSON
+from .backend import LRU, Backend, WebError, log, store_failure
 
 ANSWERS = 8192 + 512  # the views and the statistics the backend keeps (VIEW_CACHE, STATS_CACHE)
 _VIEW = re.compile(r"/api/matches/([^/]+)/view")
@@ -58,7 +63,7 @@ class Answers:
         self.backend = backend
         self.cache = LRU(size)
 
-    def _key(self, scope: dict[str, Any]) -> tuple[Any, ...] | None:
+    async def _key(self, scope: dict[str, Any]) -> tuple[Any, ...] | None:
         """The answer's key, or None: not one of these endpoints, or statistics that cannot be served now."""
         if scope["type"] != "http" or scope["method"] != "GET":
             return None
@@ -66,38 +71,56 @@ class Answers:
         if _VIEW.fullmatch(path):
             return ("view", path, scope["query_string"])
         if _STATS.fullmatch(path):
+            b = self.backend
+            if b.store_lost:  # its server gone: one try at connecting, else 503 (no read waiting on the pool)
+                await b.off_loop(b.store_reachable)
             try:
-                fresh = self.backend.freshness()
+                fresh = await b.off_loop(b.freshness, reads=b.store_due())
             except WebError:  # no analytics file: the application says so
                 return None
             return ("stats", fresh.position, path, scope["query_string"]) if fresh.ok else None
         return None
 
-    def _view(self, scope: dict[str, Any], key: tuple[Any, ...]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+    async def _view(self, scope: dict[str, Any], key: tuple[Any, ...]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
         """A view not answered before (``key``: its key in the cache), computed here as the endpoint
-        computes it (``Backend.view_json``) when its query is plain and it succeeds; None: the
-        application answers (an error included, with its own status and message)."""
+        computes it (``Backend.view_json``) when its query is plain; None: the application parses the
+        query and answers. Its ``WebError`` (an unknown match, an event out of range) and the store's
+        failure are raised, answered by ``__call__`` as the application would, not computed again."""
         args = view_query(scope["query_string"])
         if args is None:
             return None
         at, turn, seat = args
         b = self.backend
-        try:
-            body = b.view_json(_VIEW.fullmatch(scope["path"]).group(1), b.allowed(seat), at=at, turn=turn)
-        except Exception:  # noqa: BLE001 - the application computes it again and answers the error its way
-            return None
+        if b.store_lost:
+            await b.off_loop(b.store_reachable)
+        match_id = _VIEW.fullmatch(scope["path"]).group(1)
+        body = await b.off_loop(lambda: b.view_json(match_id, b.allowed(seat), at=at, turn=turn))
         answer = ([(b"content-length", str(len(body)).encode()), *_JSON_HEADERS], body)
         self.cache.put(key, answer)
         return answer
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        key = self._key(scope)
+        try:
+            key = await self._key(scope)
+            hit = None if key is None else self.cache.peek(key)
+            if hit is None and key is not None and key[0] == "view":
+                hit = await self._view(scope, key)
+        except Exception as e:  # noqa: BLE001 - another error is the application's last resort (500, logged)
+            if store_failure(e):  # the store's server gone: one line in the log, no traceback, no retry
+                error = self.backend.store_error(e)
+                log.warning("%s %s: %s", scope["method"], scope["path"], error.message)
+            elif isinstance(e, WebError):
+                error = e
+            elif isinstance(e, ZXError):  # as the application's handler answers it
+                error = WebError(404 if getattr(e, "kind", "") == "not_found" else 400, e.message)
+            else:
+                raise
+            response = JSON({"error": error.message, "status": error.status}, status_code=error.status)
+            await response(scope, receive, send)
+            return
         if key is None:
             await self.app(scope, receive, send)
             return
-        hit = self.cache.peek(key)
-        if hit is None and key[0] == "view":
-            hit = self._view(scope, key)
         if hit is not None:
             await send({"type": "http.response.start", "status": 200, "headers": hit[0]})
             await send({"type": "http.response.body", "body": hit[1]})

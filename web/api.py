@@ -89,7 +89,8 @@ def frame(df: Any, q: StatsQuery, **extra: Any) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- status and games
 @router.get("/status", summary="The server: store, analytics and whether they agree")
-async def status(b: Backend = Depends(backend)) -> Response:
+def status(b: Backend = Depends(backend)) -> Response:
+    # a plain function, in a worker thread: it reads the store (a round trip to a PostgreSQL server)
     out: dict[str, Any] = {"store": b.svc.store.label, "judge": b.judge, "deck_lists": b.deck_lists,
                            "seats": b.seats(), "warming": b.warming,
                            "store_last_notification": b.store_last_id(), "analytics": str(b.analytics_path)}
@@ -183,10 +184,13 @@ async def match_view(match_id: str,
                                                                      "(only with zx serve --judge)."),
                b: Backend = Depends(backend)) -> Response:
     # async, in the event loop: a cached view is a dictionary look-up, an uncached one a fraction of a
-    # millisecond of reading and projecting (web.cursor); a worker thread would cost more than that
+    # millisecond of reading and projecting a SQLite store (web.cursor); a worker thread would cost more
+    # than that. A PostgreSQL store's read goes to a worker thread (Backend.off_loop)
     if at is not None and turn is not None:
         raise WebError(400, "give at or turn, not both")
-    return Response(b.view_json(match_id, b.allowed(as_), at=at, turn=turn), media_type="application/json")
+    perspective = b.allowed(as_)
+    body = await b.off_loop(lambda: b.view_json(match_id, perspective, at=at, turn=turn))
+    return Response(body, media_type="application/json")
 
 
 @router.get("/matches/{match_id}/steps",
@@ -244,7 +248,8 @@ async def _stats(b: Backend, q: StatsQuery, method: str, **options: Any) -> Resp
     """A cached answer is served from the event loop; the others are computed in a worker thread
     (DuckDB lets go of the GIL while it works, and a query may take tens of milliseconds), at most
     ``Backend.stats_limiter`` at once, the others waiting their turn in order (web.app)."""
-    body = b.peek_cached(_stats_key(q, method, {k: v for k, v in options.items() if v is not None}))
+    body = await b.off_loop(b.peek_cached, _stats_key(q, method, {k: v for k, v in options.items() if v is not None}),
+                            reads=b.store_due())
     if body is None:
         body = await anyio.to_thread.run_sync(lambda: stats_json(b, q, method, **options), limiter=b.stats_limiter)
     return Response(body, media_type="application/json")

@@ -27,7 +27,7 @@ from zx_events.errors import ZXError
 
 from .answers import Answers
 from .app_json import JSON
-from .backend import Backend, WebError
+from .backend import Backend, StoreFailed, WebError, store_failure
 
 HERE = Path(__file__).parent
 THREADS = 8
@@ -107,8 +107,8 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     app.add_middleware(NoSniff)  # every answer, JSON and errors too, is read as the type it says
     if hosts is not None:
         app.add_middleware(Hosts, names=hosts)  # outermost: nothing of the store before the Host is checked
-    app.include_router(api.router, dependencies=[Depends(known_query)])
-    app.include_router(pages.router, dependencies=[Depends(known_query)])
+    app.include_router(api.router, dependencies=[Depends(known_query), Depends(store_reachable)])
+    app.include_router(pages.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     def wants_json(request: Request) -> bool:
@@ -144,12 +144,36 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
             message = f"{request.method} is not allowed on {request.url.path}: this server is read-only"
         return error(request, e.status_code, message)
 
+    async def store_failed(request: Request, e: Exception) -> Any:
+        # the store's server gone (or a damaged file): one line in the server's log, no traceback (a
+        # handler of Exception is Starlette's last resort, which logs the traceback again after it)
+        err = backend.store_error(e)
+        log.warning("%s %s: %s", request.method, request.url.path, err.message)
+        return error(request, err.status, err.message)
+
+    for failure in store_failures(backend):
+        app.add_exception_handler(failure, store_failed)
+
     @app.exception_handler(Exception)
     async def unexpected(request: Request, e: Exception) -> Any:
         log.exception("unexpected error on %s", request.url.path)  # the server's log, never the client
         return error(request, 500, f"internal error ({type(e).__name__}); the server log has the details")
 
     return app
+
+
+def store_failures(backend: Backend) -> list[type[BaseException]]:
+    """The exception classes of the store failing under a request (``web.backend.store_failure``)."""
+    import sqlite3
+
+    from eventsourcing.persistence import PersistenceError
+
+    classes: list[type[BaseException]] = [StoreFailed, PersistenceError, sqlite3.DatabaseError]
+    if not backend.local:
+        import psycopg
+
+        classes.append(psycopg.Error)
+    return classes
 
 
 def host_name(header: str) -> str:
@@ -262,6 +286,14 @@ async def known_query(request: Request) -> None:
         seen.add(name)
 
 
+async def store_reachable(request: Request) -> None:
+    """A store whose server was lost is tried once before the request reads it (``Backend.store_reachable``):
+    a 503 at once while it cannot be reached."""
+    b = request.app.state.backend
+    if b.store_lost:
+        await b.off_loop(b.store_reachable)
+
+
 def _query_names(dependant: Any) -> list[str]:
     """The names (aliases) of the query parameters an endpoint takes, its dependencies' included."""
     names = [p.alias for p in dependant.query_params]
@@ -278,8 +310,11 @@ def _warm(backend: Backend, serving: bool = False) -> None:
 
     try:
         backend.listed()  # the summaries, and outside the judge's view their names masked
-    except Exception:  # the first request will say what is wrong
-        log.exception("warming the match summaries failed")
+    except Exception as e:  # the first request will say what is wrong
+        if not store_failure(e):
+            log.exception("warming the match summaries failed")
+        else:  # the store's server gone: one line, as a request says it
+            log.warning("warming the match summaries: %s", backend.store_error(e).message)
     try:
         api.warm_stats(backend)
         if serving and not backend.closed:
@@ -290,8 +325,11 @@ def _warm(backend: Backend, serving: bool = False) -> None:
             render_dashboard(backend, Filters().params(), api.DEFAULT_MIN_GAMES, live=True)
     except WebError:  # no analytics file, or one behind the store: every statistic says so (503)
         pass
-    except Exception:
-        log.exception("warming the statistics failed")
+    except Exception as e:
+        if not store_failure(e):
+            log.exception("warming the statistics failed")
+        elif not backend.closed:
+            log.warning("warming the statistics: %s", backend.store_error(e).message)
     finally:
         if serving:
             gc.collect()

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -46,6 +48,14 @@ STATS_CACHE = 512
 REPLAY_CACHE = 32
 log = logging.getLogger("zx.serve")
 STORE_CHECK_SECONDS = 1.0  # how long the store's last notification id is trusted before it is read again
+# A PostgreSQL store's server gone: eventsourcing tries a read 10 times, each waiting for a pooled connection
+# for the store's connect_timeout (10 s), so a request waited 100 s. Unless the store URL or the environment
+# gives connect_timeout, serve waits POOL_WAIT s a try (7 s in all) and a new connection may take
+# CONNECT_TIMEOUT s; once a read has failed, a request tries one connection before it reads (store_reachable)
+# and is answered 503 at once while none can be made, for STORE_RETRY_SECONDS after the last failed attempt
+POOL_WAIT = 0.5
+CONNECT_TIMEOUT = 3
+STORE_RETRY_SECONDS = 1.0
 
 
 class WebError(Exception):
@@ -55,6 +65,23 @@ class WebError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class StoreFailed(WebError):
+    """A request's answer when the store failed under it (``Backend.store_error``): the server logs one line."""
+
+
+def store_failure(e: BaseException) -> bool:
+    """Whether ``e`` is the store failing under a read (eventsourcing's PersistenceError, psycopg's and
+    SQLite's errors), without importing them for it: a server that never loaded them cannot have raised them."""
+    import sqlite3
+
+    if isinstance(e, (sqlite3.DatabaseError, StoreFailed)):
+        return True
+    persistence = sys.modules.get("eventsourcing.persistence")
+    psycopg = sys.modules.get("psycopg")
+    return ((persistence is not None and isinstance(e, persistence.PersistenceError))
+            or (psycopg is not None and isinstance(e, psycopg.Error)))
 
 
 class LRU:
@@ -163,6 +190,22 @@ def all_games_mask() -> Any:
     return Masker(words)
 
 
+FREE_TEXT_KINDS = ("event", "deck", "player")  # UnknownName kinds whose names are a log's free text
+
+
+def public_unknown_name(e: Any) -> Any:
+    """``e`` (an ``analytics.stats.UnknownName``) as a seat that is not the judge's reads it: card names
+    and codes, archetypes, colours and games are public, the names the filter takes, and suggested as they
+    are (masked, a card filter's suggestions were all ``'[card]'``); an event, deck or player name, the
+    one asked for included, is masked as the list shows it, and the closest are found among the names as
+    listed, so that which one is suggested tells nothing of the text a mask hides."""
+    from analytics.stats import UnknownName
+
+    if e.kind not in FREE_TEXT_KINDS:
+        return e
+    return UnknownName(e.kind, masked_name(e.value), sorted({masked_name(k) for k in e.known}), e.where)
+
+
 DECK_LIST_FIGURES = ("deck_", "gns_", "iwd")  # per-card columns that count cards never seen: deck lists
 
 
@@ -209,6 +252,24 @@ class Backend:
         self._projection: tuple[int, str] | None = None
         self._derived: tuple[int, Any] | None = None  # (position, its analytics.derived.Derived of self._con or None)
         self._derived_lock = threading.Lock()
+        self._lost: tuple[float, StoreFailed] | None = None  # when the store's server was last found gone, and the answer
+        self._probe_lock = threading.Lock()
+        self._connect_timeout = CONNECT_TIMEOUT
+        if not self.local:
+            self._tune_pool()
+
+    def _tune_pool(self) -> None:
+        """Serve's waits on a PostgreSQL store (``POOL_WAIT``, ``CONNECT_TIMEOUT``), unless the store URL or
+        the environment gives connect_timeout."""
+        from urllib.parse import parse_qsl, urlparse
+
+        store = self.svc.store
+        if "POSTGRES_CONNECT_TIMEOUT" in os.environ or "connect_timeout" in dict(parse_qsl(urlparse(store.url).query)):
+            self._connect_timeout = int(self.svc.env.get("POSTGRES_CONNECT_TIMEOUT") or 10)
+            return
+        pool = self.svc.recorder.datastore.pool
+        pool.timeout = POOL_WAIT
+        pool.kwargs["connect_timeout"] = CONNECT_TIMEOUT
 
     def close(self) -> None:
         self.closed = True
@@ -217,6 +278,86 @@ class Backend:
             self._con = None
         self.events.close()
         self.svc.close()
+
+    @property
+    def local(self) -> bool:
+        """Whether the store is read on this machine (a SQLite file, memory): a read is a fraction of a
+        millisecond. A PostgreSQL store's is a round trip to its server, and up to the pool's timeout
+        when the server is gone."""
+        return self.svc.store.kind != "postgres"
+
+    def store_due(self) -> bool:
+        """Whether ``freshness()`` reads the store now rather than answering from what it read last."""
+        cached = self._last_id
+        return self._identity is None or cached is None or time.monotonic() - cached[0] >= STORE_CHECK_SECONDS
+
+    async def off_loop(self, fn: Callable[..., Any], *args: Any, reads: bool = True) -> Any:
+        """``fn(*args)`` from the event loop: in a worker thread when it ``reads`` a PostgreSQL store, so the
+        loop never waits on the network (with the server gone, every request and Ctrl-C waited behind one
+        read for the pool's timeout); in the loop otherwise, where a thread would cost more than the read."""
+        if self.local or not reads:
+            return fn(*args)
+        import anyio.to_thread
+
+        return await anyio.to_thread.run_sync(lambda: fn(*args))
+
+    @property
+    def store_lost(self) -> bool:
+        """Whether the last read of the store failed for want of its server (``store_reachable`` then checks)."""
+        return self._lost is not None
+
+    def store_reachable(self) -> None:
+        """Before a request reads a store whose server was lost (a read failed for want of it): one connection
+        attempt, made by one request at a time and at most once in ``STORE_RETRY_SECONDS``; while none can be
+        made, raises ``StoreFailed`` (503) at once, where a read would wait seconds for the pool; once the
+        server answers, the reads go on as before."""
+        if self._lost is None:
+            return
+        with self._probe_lock:
+            lost = self._lost
+            if lost is None:
+                return
+            if time.monotonic() - lost[0] >= STORE_RETRY_SECONDS:
+                from zx_events.store import connect_postgres
+
+                try:
+                    connect_postgres({**self.svc.store.env,
+                                      "POSTGRES_CONNECT_TIMEOUT": str(self._connect_timeout)}).close()
+                except Exception as e:  # noqa: BLE001 - psycopg's error, said in the answer
+                    lost = self._lost = (time.monotonic(), self.store_error(e))
+                else:
+                    self._lost = None
+                    return
+        raise StoreFailed(lost[1].status, lost[1].message)
+
+    def store_error(self, e: BaseException) -> "StoreFailed":
+        """The answer to a request under which the store failed (``store_failure(e)``): ``503`` naming the
+        store (never its password) when its server cannot be reached (``store_reachable`` checks before the
+        next reads), the server itself running on and reading the store again once it answers; ``500``
+        naming it otherwise (a damaged file)."""
+        import sqlite3
+
+        from zx_events.store import redacted
+
+        if isinstance(e, StoreFailed):
+            return e
+        store = self.svc.store
+        detail = redacted(" ".join(str(e).split()), store.url) or type(e).__name__
+        persistence = sys.modules.get("eventsourcing.persistence")
+        lost = persistence is not None and isinstance(e, (persistence.OperationalError, persistence.InterfaceError))
+        psycopg = sys.modules.get("psycopg")
+        lost = lost or (psycopg is not None and isinstance(e, (psycopg.OperationalError, psycopg.InterfaceError)))
+        lost = lost or isinstance(e, sqlite3.OperationalError)
+        if store.kind == "postgres" and lost:
+            error = StoreFailed(503, f"the store {store.label} cannot be reached ({detail}): is its PostgreSQL "
+                                     f"server down or out of reach? This server keeps running and reads the store "
+                                     f"again once it answers")
+            self._lost = (time.monotonic(), error)
+            return error
+        if lost:
+            return StoreFailed(503, f"the store {store.label} cannot be read now ({detail}); this server keeps running")
+        advice = " (is it damaged? `zx verify` checks it)" if store.kind == "sqlite" else ""
+        return StoreFailed(500, f"the store {store.label} failed: {type(e).__name__}: {detail}{advice}")
 
     def names(self, match: Any) -> Any:
         """``replay.names_for(match)``, built once per catalog (name and digest)."""
@@ -449,7 +590,7 @@ class Backend:
     def stats(self, method: str, kwargs: dict[str, Any], min_games: int) -> Any:
         """``analytics.stats.Stats.<method>(**kwargs)`` as a Polars frame; 503 when the analytics are
         missing or behind the store."""
-        from analytics.stats import Stats
+        from analytics.stats import Stats, UnknownName
 
         fresh = self.freshness()
         if not fresh.ok:
@@ -463,7 +604,9 @@ class Backend:
                 df = getattr(Stats(cur, min_games=min_games, derived=derived), method)(**self.unmask(kwargs))
                 df = df if self.deck_lists or method != "cards" else seen_cards_only(df)
                 return df if self.judge else self.mask_names(df, method, kwargs.get("by"))
-            except ValueError as e:  # a date, a seat, or a name the file has never seen (UnknownName)
+            except UnknownName as e:  # a name the file has never seen
+                raise WebError(400, str(e) if self.judge else str(public_unknown_name(e))) from None
+            except ValueError as e:  # a date, a seat
                 raise WebError(400, str(e) if self.judge else all_games_mask()(str(e))) from None
             finally:
                 cur.close()

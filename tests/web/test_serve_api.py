@@ -278,6 +278,21 @@ def test_an_unknown_name_is_400_naming_the_closest(client):
     assert r.status_code == 400 and "seat must be first or second" in r.json()["error"]
 
 
+def test_an_unknown_card_or_archetype_suggests_the_public_names_the_endpoint_takes(client):
+    """Card names and archetype labels are public (the statistics list them): a 400 suggests them as they
+    are, as ``zx stats`` does. QA: ``card=Ember Whelp Scot`` answered ``did you mean '[card]' or '[card]'?``
+    and ``archetype=red`` ``did you mean 'red: [card] + [card]'?``."""
+    name = client.get("/api/stats/cards", params={"min_games": 1}).json()["rows"][0]["name"]
+    r = client.get("/api/stats/cards", params={"card": name[:-1]})
+    assert r.status_code == 400 and f"did you mean {name!r}" in r.json()["error"], r.text
+    labels = [a["archetype"] for a in client.get("/api/stats/archetypes", params={"min_games": 1}).json()["rows"]]
+    colour = labels[0].split(":")[0]
+    r = client.get("/api/stats/winrates", params={"archetype": colour})
+    error = r.json()["error"]
+    assert r.status_code == 400 and repr(labels[0]) in error and "[card]" not in error, error
+    assert client.get("/api/stats/winrates", params={"archetype": labels[0], "min_games": 1}).status_code == 200
+
+
 def test_winrates_carry_wilson_intervals(client):
     from analytics.wilson import wilson_interval
 
@@ -962,6 +977,13 @@ def test_the_statistics_mask_names_outside_the_judges_view_and_take_the_masked_n
         assert typo.status_code == 400 and "Finals [card] [card]" in typo.json()["error"]
         assert not any(h in typo.text for h in hidden)
         assert header["event"] in j.get("/api/stats/winrates", params={"event": "Finalz"}).json()["error"]
+        # the closest names are found among the names as listed: which one is suggested tells nothing of
+        # the hidden text (a guess close to it was answered "did you mean 'Red [card]'", another was not)
+        near, far = "Red Judgement Blade Knigh", "Qqq Qqqqqqqqq Qqqqq Qqqqqq"
+        hints = [c.get("/api/stats/winrates", params={"deck": guess}).json()["error"].replace(repr(guess), "X")
+                 for guess in (near, far)]
+        assert hints[0] == hints[1] and "'Red [card]'" in hints[0], hints
+        assert "Red Judgement Blade Knight" in j.get("/api/stats/winrates", params={"deck": near}).json()["error"]
 
 
 def test_every_answer_says_nosniff(client, built):
