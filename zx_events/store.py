@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urlparse
+from urllib.parse import parse_qsl, quote, unquote, unquote_plus, urlparse
 
 from zx_events.errors import ZXError
 
@@ -260,10 +260,10 @@ def parse_store(store: str | None = None) -> StoreConfig:
         return StoreConfig(url, "postgres", postgres_env(url))
     if url.startswith("sqlite://") and not url.startswith("sqlite:///"):
         url = url.removeprefix("sqlite://")
-    elif _SCHEME.match(url):
-        scheme = url.split(":", 1)[0]
+    elif _SCHEME.match(url) or _POSTGRES_TYPO.match(url):
+        scheme = re.split(r"[:/]", url, maxsplit=1)[0]
         hint = ("; for an absolute path give the path itself" if url.startswith("sqlite:///") else
-                "; PostgreSQL URLs start with postgresql:// (two slashes)" if scheme in ("postgresql", "postgres")
+                "; PostgreSQL URLs start with postgresql:// (two slashes)" if scheme.lower() in ("postgresql", "postgres")
                 else "")
         raise StoreError(f"unknown store {_redact(url)!r} (scheme {scheme}:){hint}. A store is {ACCEPTED}; "
                          f"a file whose name contains a colon: write it as ./NAME")
@@ -339,16 +339,30 @@ def postgres_env(url: str) -> dict[str, str]:
     POSTGRES_SCHEMA or public. Tuning keys not given in the URL or the environment get
     ``PG_DEFAULTS``.
     """
-    u = urlparse(url)
+    try:
+        u = urlparse(url)
+    except ValueError as e:  # an unbalanced [ or ] ("Invalid IPv6 URL"), a host that is no address in [ ]
+        raise StoreError(f"bad store URL {_redact(url)!r}: {e} (a [ without its ], or the reverse: an IPv6 host "
+                         f"is written [::1]). A store is {ACCEPTED}") from None
     try:
         port = u.port
     except ValueError:
         raise StoreError(f"bad port in the store URL {_redact(url)}") from None
-    params = dict(parse_qsl(u.query, keep_blank_values=True))
+    params = parse_qsl(u.query, keep_blank_values=True)
+    if "@" in u.path or u.fragment or any("@" in name for name, _ in params):
+        # an unencoded / ? or # in the password cut the host part short there: the rest of the password
+        # became the database name (shown in every message), a parameter's name or a fragment
+        raise StoreError(f"bad store URL {_redact(url)!r}: an @ after the host, or a # in it: a password that holds "
+                         f"/ ? # or @ must be percent-encoded (%2F %3F %23 %40). A store is {ACCEPTED}")
+    params = dict(params)
     unknown = sorted(set(params) - set(PG_PARAMS) - set(PG_TLS))
     if unknown:
-        raise StoreError(f"unknown parameter {', '.join(unknown)} in the store URL {_redact(url)}; "
-                         f"known: {', '.join([*PG_PARAMS, *PG_TLS])}")
+        secret = [name for name in unknown if name.split("=", 1)[0].strip().lower() == "password"]
+        hint = ("; a password goes before the host (postgresql://USER:PASSWORD@HOST/DB), or in PGPASSWORD or "
+                "~/.pgpass" if secret else "")
+        shown = [f"{name.split('=', 1)[0]}=***" if "=" in name and _secret_name(name) else name for name in unknown]
+        raise StoreError(f"unknown parameter {', '.join(shown)} in the "
+                         f"store URL {_redact(url)}{hint}; known: {', '.join([*PG_PARAMS, *PG_TLS])}")
     tls = {PG_TLS[k]: params.pop(k) for k in list(params) if k in PG_TLS}
     if tls.get(PG_TLS["sslmode"], "require") not in SSLMODES:
         raise StoreError(f"sslmode must be one of {', '.join(SSLMODES)}, not {tls[PG_TLS['sslmode']]!r}, in the store "
@@ -379,26 +393,53 @@ def postgres_env(url: str) -> dict[str, str]:
     return env
 
 
-# the password of a URL: what follows "scheme://user:" up to the last "@" (a password may hold an unencoded
-# "#", "?", "/" or "@", where urlparse cuts the netloc short and left it in the message)
-_PASSWORD = re.compile(r"^([a-z][a-z0-9+.-]*://[^:/@?#]*:)(.*)@", re.IGNORECASE | re.DOTALL)
+# the password of a URL: what follows "scheme:" (with any number of slashes: postgresql://, and the typos
+# postgresql:/, postgresql: and postgresql//) and "user:", up to the last "@" (a password may hold an unencoded "#", "?",
+# "/" or "@", where urlparse cuts the netloc short and left it in the message)
+_PASSWORD = re.compile(r"^((?:postgres(?:ql)?/+|[a-z][a-z0-9+.-]*+:[:/]*)[^:/@?#]*:)(.*)@", re.IGNORECASE | re.DOTALL)
+# the typo postgresql//USER:PASSWORD@HOST (no colon): refused as a store, not read as a file path
+_POSTGRES_TYPO = re.compile(r"^postgres(?:ql)?/+[^/]*@", re.IGNORECASE)
+# a query parameter, whole: libpq's ?password= and ?sslpassword= are secrets whatever the name's case or
+# percent-encoding (password%3DX: parse_qsl reads it as a parameter named "password=X")
+_PARAM = re.compile(r"(?<=[?&;])[^&;#]*")
+_NAME_VALUE = re.compile(r"(.*?)(?:=|%3d)(.*)", re.IGNORECASE | re.DOTALL)
+
+
+def _secret_name(name: str) -> bool:
+    return any(word in unquote(name).lower() for word in ("password", "passwd"))
+
+
+def _param_secret(raw: str) -> tuple[str, str] | None:
+    """(name, value) of a query parameter ``raw`` that holds a password, else None."""
+    m = _NAME_VALUE.fullmatch(raw)
+    name, value = (m.group(1), m.group(2)) if m else (raw, "")
+    return (name, value) if _secret_name(name) else None
 
 
 def _redact(url: str) -> str:
+    """``url`` (a store as given) with its password, wherever it was typed, as ``***``."""
     m = _PASSWORD.match(url)
-    return url if m is None else m.group(1) + "***" + url[m.end() - 1:]
+    if m is not None:
+        url = m.group(1) + "***" + url[m.end() - 1:]
+    return _PARAM.sub(lambda q: f"{secret[0]}=***" if (secret := _param_secret(q[0])) else q[0], url)
+
+
+def _secrets(url: str) -> set[str]:
+    """The password(s) in ``url``: as typed and percent-decoded."""
+    m = _PASSWORD.match(url)
+    found = [m.group(2)] if m is not None else []
+    found += [secret[1] for q in _PARAM.finditer(url) if (secret := _param_secret(q[0]))]
+    return {form for secret in found for form in (secret, unquote(secret), unquote_plus(secret))}
 
 
 def redacted(text: str, url: str | None) -> str:
     """``text`` (a message) with the store ``url`` and its password, wherever they appear, hidden."""
     if not url:
         return text
-    m = _PASSWORD.match(url)
     text = text.replace(url, _redact(url))
-    if m is not None and m.group(2):
-        for secret in {m.group(2), unquote(m.group(2))}:
-            if len(secret) >= 3:  # (a one-character password would blank the whole message)
-                text = text.replace(secret, "***")
+    for secret in sorted(_secrets(url), key=len, reverse=True):
+        if len(secret) >= 3:  # (a one-character password would blank the whole message)
+            text = text.replace(secret, "***")
     return text
 
 
