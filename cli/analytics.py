@@ -143,7 +143,7 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
                                     + ("(LISTEN/NOTIFY)" if st.mode == "listen" else f"(polling every {interval:g} s)")),
             on_update=lambda r, st: err(f"+{r.matches} matches, {r.events} events in {r.seconds:.2f} s; "
                                         f"at notification {st.position}"),
-            on_wait=lambda text: err(f"{text} (retrying)"))
+            on_wait=lambda text: err(f"{text} (retrying)"), on_listen=err)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     finally:
