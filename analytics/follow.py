@@ -13,7 +13,9 @@ How it learns that matches arrived:
   subscribed to the ``Started`` topic only: the application saves a whole match in one
   transaction, so a new match's first event is enough to wake up, and the subscription does not
   read every event a second time. A poll of ``max_notification_id`` every ``interval`` seconds
-  backs it up (an event appended later to an existing match, a lost connection).
+  backs it up (an event appended later to an existing match, a lost connection). A lost LISTEN
+  connection is made again, 1 s later, then twice as long after each failure (at most 60 s), and
+  ``on_listen`` says when it is lost and when it is back (it said "retrying" and never listened again).
 - SQLite (no subscription support in eventsourcing): polling ``max_notification_id`` every
   ``interval`` seconds.
 - memory: refused (the store lives only in the process that made it).
@@ -26,6 +28,7 @@ readers per file), so ``zx stats`` can read between updates; readers wait for an
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -45,10 +48,12 @@ class FollowState:
 
 
 class _Listener:
-    """The eventsourcing subscription on a thread: ``flag`` is set when a new match is recorded."""
+    """The eventsourcing subscription on a thread: ``flag`` is set when a new match is recorded;
+    ``listening`` once its LISTEN is in place."""
 
     def __init__(self, recorder: Any, position: int, flag: threading.Event) -> None:
-        self.sub = recorder.subscribe(gt=position, topics=list(STARTED))  # every game's Started topic
+        self.listening = threading.Event()
+        self.sub = _subscription(recorder, position, self.listening)
         self.flag = flag
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, name="analytics-follow-listen", daemon=True)
@@ -59,7 +64,7 @@ class _Listener:
         try:
             for _ in self.sub:
                 self.flag.set()
-        except BaseException as e:  # a lost connection: reported, polling goes on
+        except BaseException as e:  # a lost connection: reported, polling goes on, LISTEN again later
             self.error = e
             self.flag.set()
 
@@ -69,6 +74,33 @@ class _Listener:
         except Exception:
             pass
         self.thread.join(timeout=5)
+
+
+def _subscription(recorder: Any, position: int, listening: threading.Event) -> Any:
+    """eventsourcing's PostgreSQL subscription to every game's Started topic, whose LISTEN thread also
+    sets ``listening`` once LISTEN has run (its ``_listen``, as in eventsourcing 9.5, with that line
+    added): how ``follow`` knows, and says, that LISTEN is back after a lost connection."""
+    from eventsourcing.postgres import PostgresSubscription
+    from psycopg.sql import SQL, Identifier
+
+    class Subscription(PostgresSubscription):
+        def _listen(self) -> None:
+            try:
+                with self._recorder.datastore.get_connection() as conn:
+                    conn.execute(SQL("LISTEN {0}").format(Identifier(self._recorder.channel_name)))
+                    listening.set()
+                    while not self._has_been_stopped and not self._thread_error:
+                        for _ in conn.notifies(timeout=0.1, stop_after=1):
+                            self._has_been_notified.set()
+            except BaseException as e:
+                if self._thread_error is None:
+                    self._thread_error = e
+                self.stop()
+
+    return Subscription(recorder, gt=position, topics=list(STARTED))
+
+
+LISTEN_RETRY = (1.0, 60.0)  # seconds: the first wait before LISTEN is tried again after a lost connection, the longest
 
 
 def subscribable(recorder: Any) -> bool:
@@ -81,11 +113,14 @@ def subscribable(recorder: Any) -> bool:
 def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float = 1.0,
            page_size: int | None = None, on_update: Callable[[UpdateResult, FollowState], None] | None = None,
            on_start: Callable[[FollowState], None] | None = None,
-           on_wait: Callable[[str], None] | None = None) -> FollowState:
+           on_wait: Callable[[str], None] | None = None,
+           on_listen: Callable[[str], None] | None = None) -> FollowState:
     """Catch up, then keep ``path`` up to date with ``svc``'s store until ``stop`` is set.
 
     ``on_start(state)`` once caught up; ``on_update(result, state)`` after each update that
-    projected events; ``on_wait(message)`` when the file is held by a reader (retried)."""
+    projected events; ``on_wait(message)`` when the file is held by a reader (retried);
+    ``on_listen(message)`` when the LISTEN connection is lost (polling goes on, and LISTEN is tried
+    again after 1 s, then twice as long each time it fails, at most 60 s) and when it is back."""
     if svc.store.kind == "memory":
         raise AnalyticsError("a memory: store lives only in the process that made it: nothing to follow; "
                              "use a SQLite file or PostgreSQL")
@@ -121,12 +156,35 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
     stop_watch = threading.Thread(target=lambda: (stop.wait(), flag.set()), daemon=True)
     stop_watch.start()  # a stop wakes the wait below at once
     retry = False
+    again_at: float | None = None  # when to LISTEN again (the connection was lost)
+    delay = LISTEN_RETRY[0]
+    lost = False  # LISTEN was lost and is not back yet
     try:
         while not stop.is_set():
-            woke = flag.wait(min(interval, 0.2) if retry else interval)
+            timeout = min(interval, 0.2) if retry else interval
+            if again_at is not None:
+                timeout = min(timeout, max(0.0, again_at - time.monotonic()))
+            elif lost:  # a new LISTEN under way: look for it shortly
+                timeout = min(timeout, 0.2)
+            woke = flag.wait(timeout)
             if stop.is_set():
                 break
             flag.clear()
+            if listener is not None and listener.error is not None:  # lost: poll, and LISTEN again later
+                error = str(listener.error).strip().splitlines() or [type(listener.error).__name__]
+                listener.close()
+                listener, again_at, state.mode = None, time.monotonic() + delay, "poll"
+                if on_listen is not None:
+                    on_listen(f"the LISTEN connection failed ({error[0]}); "
+                              f"polling every {interval:g} s until it is back (LISTEN again in {delay:g} s)")
+                delay = min(delay * 2, LISTEN_RETRY[1])
+                lost, woke = True, True  # (an update now: what arrived while it went down)
+            elif again_at is not None and time.monotonic() >= again_at:
+                listener, again_at = _Listener(svc.recorder, state.position, flag), None
+            elif lost and listener is not None and listener.listening.is_set():
+                lost, delay, state.mode = False, LISTEN_RETRY[0], "listen"
+                if on_listen is not None:
+                    on_listen("LISTEN is back: woken by LISTEN/NOTIFY again")
             if not (woke or retry) and (svc.recorder.max_notification_id() or 0) <= state.position:
                 continue  # the poll (or the backstop behind LISTEN): nothing new
             result = run()
@@ -140,9 +198,6 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
                 state.matches += result.matches
                 if on_update is not None:
                     on_update(result, state)
-            if listener is not None and listener.error is not None and on_wait is not None:
-                on_wait(f"the LISTEN connection failed ({listener.error}); polling every {interval:g} s")
-                listener.error = None
     finally:
         if listener is not None:
             listener.close()

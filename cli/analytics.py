@@ -145,7 +145,7 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
             on_update=lambda r, st: err(f"+{counted(r.matches, 'match', 'matches')}, {counted(r.events, 'event')} "
                                         f"in {r.seconds:.2f} s; "
                                         f"at notification {st.position}"),
-            on_wait=lambda text: err(f"{text} (retrying)"))
+            on_wait=lambda text: err(f"{text} (retrying)"), on_listen=err)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     finally:

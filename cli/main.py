@@ -222,7 +222,9 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             kind, cause = found if found else ("", f"{type(e).__name__}: {e}")
             todo = {"unwritable": "make it writable, then run the import again",
                     "full": "free some space, then run the import again",
-                    "locked": "run the import again when that process has finished"}.get(kind, "run the import again")
+                    "locked": "run the import again when that process has finished",
+                    "refused": "grant it, then run the import again",
+                    "unreachable": "run the import again when it does"}.get(kind, "run the import again")
             raise click.ClickException(f"the store {svc.store.label} failed after "
                                        f"{counted(done, 'imported match', 'imported matches')} "
                                        f"(the batch under way was not saved): {cause}; {todo} (the matches stored "

@@ -225,7 +225,9 @@ def _prepare_failed(svc: Any, e: Exception, prepared: int, total: int) -> str:
     todo = {"unwritable": "seeks still work, replaying from the first event; make it writable, then run zx prepare "
                           "again",
             "full": "free some space, then run zx prepare again",
-            "locked": "run zx prepare again when that process has finished"}.get(kind, "run zx prepare again")
+            "locked": "run zx prepare again when that process has finished",
+            "refused": "seeks still work, replaying from the first event; grant it, then run zx prepare again",
+            "unreachable": "run zx prepare again when it does"}.get(kind, "run zx prepare again")
     return f"cannot write snapshots to {svc.store.label}: {cause}. {done}; {todo}"
 
 
@@ -263,12 +265,16 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
 
     from zx_events import replay
     from zx_events.application import TOPICS_STARTED
-    from zx_events.store import unwritable
+    from zx_events.store import unwritable, write_refusal
 
     svc = service(ctx)  # a missing store: "there is no store at ...", nothing created
     if svc.store.read_only:  # a store in a folder it cannot write, opened as an unchanging file
         raise click.ClickException(f"cannot write snapshots to {svc.store.label}: {unwritable(svc.store.path)}; "
                                    f"nothing was written (seeks still work, replaying from the first event)")
+    refusal = write_refusal(svc.store, "prepare", repair=repair)  # PostgreSQL: a privilege missing, a read-only role
+    if refusal is not None:
+        svc.close()
+        raise click.ClickException(refusal)
     if matches:
         for m in matches:
             if not svc.has_match(m):

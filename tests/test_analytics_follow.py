@@ -48,9 +48,9 @@ def matches_in(path: Path) -> list[str]:
 class Follower:
     """``zx analytics follow`` in a child process; its stderr lines collected by a thread."""
 
-    def __init__(self, store_url: str, path: Path) -> None:
+    def __init__(self, store_url: str, path: Path, interval: str = "0.2") -> None:
         self.proc = subprocess.Popen([ZX, "--store", store_url, "analytics", "follow", "--analytics", str(path),
-                                      "--interval", "0.2"], cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      "--interval", interval], cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         self.lines: list[str] = []
         self.reader = threading.Thread(target=lambda: self.lines.extend(iter(self.proc.stderr.readline, "")),
@@ -166,3 +166,35 @@ def test_follow_stopped_while_another_process_holds_the_file_says_nothing_was_re
     said = "".join(f.lines)
     assert "stopped before the first update" in said and "was held by another process" in said
     assert "stopped at notification 0" not in said
+
+
+@pytest.mark.postgres
+def test_follow_listens_again_after_its_listen_connection_is_lost(postgres_server, tmp_path):
+    """The LISTEN session terminated (a server restart, a proxy's idle timeout, pg_terminate_backend): follow
+    said "polling every N s (retrying)" and never listened again, so a match waited for the next poll. It
+    now LISTENs again (after 1 s, doubling up to 60 s while it fails) and says so; with --interval 600 a new
+    match then shows within seconds: only a notification can have woken it."""
+    from zx_events.store import connect_postgres, postgres_env
+
+    url = postgres_server.fresh_url()
+    path = tmp_path / "follow.duckdb"
+    import_match(url, tmp_path, "m1")
+    f = Follower(url, path, interval="600")
+    assert "(LISTEN/NOTIFY)" in f.wait_for("caught up at notification")
+    listening = ("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%%' "
+                 "AND pid <> pg_backend_pid()")
+    with connect_postgres(postgres_env(url)) as conn:
+        deadline = time.monotonic() + WAIT
+        while not conn.execute(listening).fetchall():  # (its LISTEN runs on a thread of its own)
+            assert time.monotonic() < deadline, "follow never LISTENed"
+            time.sleep(0.05)
+        (old,) = conn.execute(listening).fetchall()
+        conn.execute("SELECT pg_terminate_backend(%s)", old)
+        lost = f.wait_for("the LISTEN connection failed")
+        assert "polling every 600 s until it is back (LISTEN again in 1 s)" in lost, lost
+        f.wait_for("LISTEN is back: woken by LISTEN/NOTIFY again")
+        (new,) = conn.execute(listening).fetchall()
+        assert new != old
+    import_match(url, tmp_path, "m2")
+    assert wait_for_matches(path, ["m1", "m2"]) < 30  # (the next poll: in 600 s)
+    assert f.kill(signal.SIGTERM) == 0, "".join(f.lines)

@@ -210,8 +210,8 @@ def test_a_read_command_on_a_missing_postgres_schema_creates_nothing(postgres_se
 
 @pytest.mark.postgres
 def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_table(postgres_server, tmp_path):
-    """docs/deployment.md's reader grants (USAGE on the schema, SELECT on both tables, INSERT on the
-    snapshots): zx verify failed ("permission denied for schema", then "is it damaged?") and every view of
+    """docs/deployment.md's reader grants (USAGE on the schema, SELECT on both tables; no INSERT on the
+    snapshots: no reader writes one): zx verify failed ("permission denied for schema", then "is it damaged?") and every view of
     zx serve answered 500, because opening the snapshots ran CREATE TABLE IF NOT EXISTS, which needs
     CREATE on the schema. And a read command or zx serve made the snapshots table again once dropped."""
     import uuid
@@ -233,10 +233,10 @@ def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_ta
         conn.execute(f'CREATE ROLE "{role}" LOGIN')
         conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
         conn.execute(f'GRANT SELECT ON {tables} TO "{role}"')
-        conn.execute(f'GRANT INSERT ON "{schema}".matches_snapshots TO "{role}"')
     try:
         match = "hand-first-turns-001"
-        for args in (["verify", match], ["audit", match], ["replay", match, "--event", "9", "--as", "P1"], ["matches"]):
+        for args in (["verify", match], ["audit", match], ["replay", match, "--event", "9", "--as", "P1"], ["matches"],
+                     ["view", match, "-o", str(tmp_path / "v.html")]):
             r = CliRunner().invoke(zx, ["--store", reader, *args])
             assert r.exit_code == 0 and "permission denied" not in r.output, (args, r.output)
         with TestClient(create_app(reader, analytics=tmp_path / "none.duckdb")) as c:
@@ -273,3 +273,237 @@ def test_a_store_password_never_reaches_a_message():
         r = CliRunner().invoke(zx, ["--store", url, "matches"])  # nothing listens on port 1
         assert r.exit_code == 1 and password not in r.output and "Traceback" not in r.output, r.output
     assert _redact("postgresql://postgres@127.0.0.1:5432/db") == "postgresql://postgres@127.0.0.1:5432/db"
+
+
+SECRET = "Hunter2Secret"
+# every way a password may be typed in a mistyped or refused store URL (QA: three of them printed it in clear)
+SECRET_URLS = [
+    f"postgresql:/zx:{SECRET}@127.0.0.1:1/db",  # one slash
+    f"postgres:/zx:{SECRET}@127.0.0.1:1/db",
+    f"postgresql:zx:{SECRET}@127.0.0.1:1/db",  # no slash
+    f"postgresql//zx:{SECRET}@127.0.0.1:1/db",  # no colon: it was read as a SQLite path
+    f"postgresql:///zx:{SECRET}@127.0.0.1:1/db",  # three slashes: the password was the database name
+    f"POSTGRESQL://zx:{SECRET}@127.0.0.1:1/db",
+    f"postgresql://zx@127.0.0.1:1/db?password={SECRET}",  # libpq's parameter, which zx does not take
+    f"postgresql://zx@127.0.0.1:1/db?sslmode=disable&PassWord={SECRET}",
+    f"postgresql://zx@127.0.0.1:1/db?%70assword={SECRET}",  # its name percent-encoded
+    f"postgresql://zx@127.0.0.1:1/db?password%3D{SECRET}",
+    f"postgresql://zx@127.0.0.1:1/db?sslpassword={SECRET}",
+    f"postgresql://zx:{SECRET[:6]}%32{SECRET[7:]}@[127.0.0.1:1/db",  # percent-encoded, and a URL urlparse refuses
+    f"postgresql://zx:12/{SECRET}@127.0.0.1:1/db",  # an unencoded / ? or # cut the host part short
+    f"postgresql://zx:12?{SECRET}@127.0.0.1:1/db",
+    f"postgresql://zx:12#{SECRET}@127.0.0.1:1/db",
+]
+
+
+@pytest.mark.parametrize("url", SECRET_URLS)
+@pytest.mark.parametrize("how", ["--store", "ZX_STORE"])
+def test_a_store_password_is_masked_in_every_mistyped_form(tmp_path, url, how, monkeypatch):
+    """The password of a store URL never reaches a message, whatever the mistake around it: a scheme with
+    one slash or none, ?password= in the query (its name in any case or percent-encoded), percent-encoded
+    in the user part; it was printed in clear by "unknown store" and "unknown parameter password"."""
+    monkeypatch.delenv("ZX_STORE", raising=False)
+    for command in (["matches"], ["import", "--no-analytics", str(EXAMPLE)]):
+        if how == "ZX_STORE":
+            monkeypatch.setenv("ZX_STORE", url)
+            r = invoke(tmp_path, *command)
+        else:
+            r = invoke(tmp_path, "--store", url, *command)
+        assert r.exit_code == 1, r.output
+        assert SECRET not in r.output and "unter2" not in r.output and "***" in r.output, r.output
+        assert "Traceback" not in r.output and "internal error" not in r.output, r.output
+        assert files_under(tmp_path) == []  # (postgresql//... was a SQLite path: import made its folders)
+
+
+def test_a_password_given_as_a_parameter_is_told_where_it_goes():
+    with pytest.raises(StoreError) as info:
+        resolve_store(f"postgresql://zx@127.0.0.1:1/db?password={SECRET}", prepare=False)
+    assert "unknown parameter password in the store URL postgresql://zx@127.0.0.1:1/db?password=***" in str(info.value)
+    assert "a password goes before the host (postgresql://USER:PASSWORD@HOST/DB), or in PGPASSWORD" in str(info.value)
+
+
+@pytest.mark.parametrize("command", [["matches"], ["audit", "m1"], ["analytics", "update"], ["serve"], ["verify"],
+                                     ["import", "--no-analytics", str(EXAMPLE)], ["replay", "m1"], ["prepare"],
+                                     ["view", "m1", "-o", "v.html"], ["analytics", "follow"]],
+                         ids=lambda c: c[0] if c[0] != "analytics" else f"analytics-{c[1]}")
+def test_an_unbalanced_bracket_in_a_store_url_is_the_bad_url_error(tmp_path, command, monkeypatch):
+    """postgresql://zx@[127.0.0.1:5432/db: urlparse raises ValueError ("Invalid IPv6 URL"): zx matches, audit,
+    analytics and serve called it an internal error ("a bug in zx"), the others "cannot open the store"."""
+    monkeypatch.delenv("ZX_STORE", raising=False)
+    monkeypatch.setenv("ZX_ANALYTICS", str(tmp_path / "a.duckdb"))
+    r = invoke(tmp_path, "--store", f"postgresql://zx:{SECRET}@[127.0.0.1:1/db", *command)
+    assert r.exit_code == 1, r.output
+    assert r.output.startswith("Error: bad store URL 'postgresql://zx:***@[127.0.0.1:1/db': Invalid IPv6 URL"), r.output
+    assert "an IPv6 host is written [::1]" in r.output and "postgresql://USER[:PASSWORD]@HOST" in r.output
+    assert SECRET not in r.output and "internal error" not in r.output
+    assert files_under(tmp_path) == []
+
+
+class CutProxy:
+    """A TCP proxy to the test server, a real network path that can be lost: it forwards the first
+    ``allow`` connections made through it and refuses the others (its listening socket closed), and
+    ``cut()`` closes every connection it forwards and refuses any new one (the server gone)."""
+
+    def __init__(self, host: str, port: int, allow: int = 1000) -> None:
+        import socket
+        import threading
+
+        self.upstream, self.allow, self.open = (host, port), allow, []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        import socket
+        import threading
+
+        for _ in range(self.allow):
+            try:
+                client, _ = self.listener.accept()
+            except OSError:  # cut
+                return
+            server = socket.create_connection(self.upstream)
+            self.open += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+        self.listener.close()
+
+    @staticmethod
+    def _pipe(a, b) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            CutProxy._close(a, b)
+
+    @staticmethod
+    def _close(*sockets) -> None:
+        import socket
+
+        for s in sockets:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        self.listener.close()
+        self._close(*self.open)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("command, allow, cut", [
+    (["analytics", "follow"], 1000, 3.0),  # the server lost while follow waits for matches (QA's case)
+    (["import", "--no-analytics", str(EXAMPLE)], 2, None),  # lost once the store is open, before the import checks
+], ids=["follow", "import"])
+def test_a_postgres_server_lost_under_a_command_is_called_unreachable_not_damaged(postgres_server, tmp_path,
+                                                                                 command, allow, cut, monkeypatch):
+    """The server gone after the store was opened: zx analytics follow (and every command) said "is it
+    damaged? `zx verify` checks it; restore it from a backup" (docs/deployment.md: a damaged store is
+    only a file SQLite cannot read); zx import was an internal error (its privilege check connects)."""
+    import threading
+    from urllib.parse import urlparse
+
+    from zx_events.store import postgres_env
+
+    url = postgres_server.fresh_url()
+    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
+    env = postgres_env(url)
+    proxy = CutProxy(env["POSTGRES_HOST"], int(env["POSTGRES_PORT"]), allow)
+    u = urlparse(url)
+    lost = u._replace(netloc=f"{u.username}@127.0.0.1:{proxy.port}").geturl() + "&connect_timeout=1"
+    monkeypatch.setenv("ZX_ANALYTICS", str(tmp_path / "a.duckdb"))
+    timer = threading.Timer(cut, proxy.cut) if cut else None
+    if timer:
+        timer.start()
+    try:
+        r = CliRunner().invoke(zx, ["--store", lost, *command])
+    finally:
+        proxy.cut()
+    assert r.exit_code == 1, r.output
+    assert f"the PostgreSQL server at 127.0.0.1:{proxy.port} could not be reached" in r.output, r.output
+    assert "check that it runs and that this machine reaches it" in r.output
+    assert "damaged" not in r.output and "backup" not in r.output and "internal error" not in r.output
+
+
+@pytest.mark.postgres
+def test_an_importer_or_preparer_missing_a_documented_grant_is_told_which(postgres_server):
+    """docs/deployment.md's grants, each missing in turn: the import said "pipeline aborted ... run the import
+    again" without UPDATE (its cause only in the server's log), "permission denied for sequence ... run the
+    import again" without USAGE on the sequence, and zx prepare "permission denied ... run zx prepare again"
+    without INSERT on the snapshots or in a read-only session: running again could never succeed. Each is now
+    named before any work, as a missing INSERT was; a privilege lost during the work is named too."""
+    import uuid
+    from urllib.parse import urlparse
+
+    from eventsourcing.persistence import PersistenceError
+
+    from cli.replay import _prepare_failed
+    from zx_events import replay
+    from zx_events.store import connect_postgres, postgres_env
+
+    url = postgres_server.fresh_url()
+    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
+    env = postgres_env(url)
+    schema, role = env["POSTGRES_SCHEMA"], f"zx_importer_{uuid.uuid4().hex[:8]}"
+    u = urlparse(url)
+    importer = u._replace(netloc=f"{role}@{u.hostname}:{u.port}").geturl()
+    events, snapshots = f'"{schema}".matches_events', f'"{schema}".matches_snapshots'
+    sequence = f"{schema}.matches_events_notification_id_seq"
+    others = sorted((ROOT / "examples" / "legal").glob("*.zxlog"))[1:3]
+
+    def sql(*statements: str) -> None:
+        with connect_postgres(env) as conn:
+            for statement in statements:
+                conn.execute(statement)
+
+    def zx_as(*args: str):
+        return CliRunner().invoke(zx, ["--store", importer, *args])
+
+    sql(f'CREATE ROLE "{role}" LOGIN', f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"',  # docs/deployment.md's
+        f'GRANT USAGE ON ALL SEQUENCES IN SCHEMA "{schema}" TO "{role}"',  # grants, but UPDATE
+        f'GRANT SELECT, INSERT ON {events}, {snapshots} TO "{role}"')
+    try:
+        r = zx_as("import", "--no-analytics", str(others[0]))
+        assert r.exit_code == 1 and r.output == (
+            f"Error: the role {role} may not write {importer}: it lacks UPDATE on {events} (for LOCK TABLE ... IN "
+            f"EXCLUSIVE MODE) (docs/deployment.md lists the grants of an importer); nothing was imported\n"), r.output
+        sql(f'GRANT UPDATE ON {events} TO "{role}"', f'REVOKE USAGE ON ALL SEQUENCES IN SCHEMA "{schema}" FROM "{role}"')
+        r = zx_as("import", "--no-analytics", str(others[0]))
+        assert r.exit_code == 1 and f"it lacks USAGE on the sequence {sequence} (docs/deployment.md" in r.output
+        sql(f'GRANT USAGE ON ALL SEQUENCES IN SCHEMA "{schema}" TO "{role}"', f'ALTER ROLE "{role}" SET '
+            f'default_transaction_read_only = on')
+        for args in (["import", "--no-analytics", str(others[0])], ["prepare"]):
+            r = zx_as(*args)
+            assert r.exit_code == 1 and f"the role {role} may not write {importer}: its sessions are read-only " \
+                "(default_transaction_read_only is on for the role or its database)" in r.output, (args, r.output)
+            assert "run " not in r.output
+        sql(f'ALTER ROLE "{role}" RESET default_transaction_read_only', f'REVOKE INSERT ON {snapshots} FROM "{role}"')
+        r = zx_as("prepare")
+        assert r.exit_code == 1 and r.output == (
+            f"Error: the role {role} may not write {importer}: it lacks INSERT on {snapshots} (docs/deployment.md "
+            f"lists the grants of zx prepare); nothing was written (seeks still work, replaying from the first "
+            f"event)\n"), r.output
+        sql(f'GRANT INSERT ON {snapshots} TO "{role}"')
+        r = zx_as("prepare", "--repair")
+        assert r.exit_code == 1 and f"it lacks DELETE on {snapshots} (for --repair)" in r.output, r.output
+        # with every documented grant, both work
+        assert zx_as("import", "--no-analytics", str(others[0])).exit_code == 0
+        assert zx_as("prepare").exit_code == 0, zx_as("prepare").output
+        # a privilege lost while zx prepare works: named, with what to do (not "run zx prepare again" alone)
+        assert zx_as("import", "--no-analytics", str(others[1])).exit_code == 0
+        svc = MatchService(importer, create=False)
+        try:
+            sql(f'REVOKE INSERT ON {snapshots} FROM "{role}"')
+            match = svc.summaries()[-1]["match"]
+            with pytest.raises(PersistenceError) as info:
+                replay.prepare_snapshots(svc, match, strict=True)
+            message = _prepare_failed(svc, info.value, 0, 1)
+        finally:
+            svc.close()
+        assert f"the role {role} may not do that (permission denied for table matches_snapshots)" in message, message
+        assert "docs/deployment.md lists the grants" in message and "grant it, then run zx prepare again" in message
+    finally:
+        sql(f'DROP OWNED BY "{role}"', f'DROP ROLE "{role}"')

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urlparse
+from urllib.parse import parse_qsl, quote, unquote, unquote_plus, urlparse
 
 from zx_events.errors import ZXError
 
@@ -179,10 +179,14 @@ def unwritable(path: Path) -> str | None:
 
 
 def failure_cause(config: "StoreConfig", e: BaseException) -> tuple[str, str] | None:
-    """Why a SQLite store failed under a command, as ``(kind, words)``: ``unwritable`` (which file or
-    folder), ``full`` (the disk), ``locked`` (another process held the write lock past the wait); None
-    when the error says nothing known. The callers add what to do next: advice for a damaged store
-    ("restore it from a backup") was given for all three."""
+    """Why a store failed under a command, as ``(kind, words)``. SQLite: ``unwritable`` (which file or
+    folder), ``full`` (the disk), ``locked`` (another process held the write lock past the wait).
+    PostgreSQL (``postgres_cause``): ``refused`` (the role lacks a privilege, or its sessions are
+    read-only), ``unreachable`` (the server could not be reached, or dropped the connection). None when
+    the error says nothing known. The callers add what to do next: advice for a damaged store ("restore
+    it from a backup") was given for all of them."""
+    if config.kind == "postgres":
+        return postgres_cause(config, e)
     if config.kind != "sqlite" or config.path is None:
         return None
     text = str(e).lower()
@@ -194,6 +198,41 @@ def failure_cause(config: "StoreConfig", e: BaseException) -> tuple[str, str] | 
     if "locked" in text or "busy" in text:
         return "locked", (f"another process (another zx import or zx prepare) held the store's write lock longer than "
                           f"{config.env.get('SQLITE_LOCK_TIMEOUT', '30')} s ({e})")
+    return None
+
+
+# A connection lost or never made, not a problem of the data: SQLSTATE class 08 (connection exception),
+# 57P01-57P03 (the server shut down, terminated the session, or is starting up); and the words of the client
+# (psycopg, psycopg_pool, libpq) for the failures that have no SQLSTATE
+_LOST_STATES = ("57P01", "57P02", "57P03")
+_LOST_WORDS = ("couldn't get a connection", "connection refused", "server closed the connection",
+               "connection is closed", "connection is lost", "terminating connection", "could not connect",
+               "connection timed out", "timeout expired", "no route to host", "could not translate host name",
+               "failed to resolve host", "consuming input failed", "ssl syscall error", "eof detected",
+               "connection reset", "connection is bad", "the database system is shutting down",
+               "the database system is starting up")
+
+
+def postgres_cause(config: "StoreConfig", e: BaseException) -> tuple[str, str] | None:
+    """``failure_cause`` of a PostgreSQL store, read from ``e`` and the errors it was raised from
+    (eventsourcing's errors wrap psycopg's, which carry the SQLSTATE)."""
+    chain: list[BaseException] = []
+    while e is not None and all(e is not seen for seen in chain):
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    states = {str(getattr(x, "sqlstate", None) or "") for x in chain} - {""}
+    text = " ".join(str(x) for x in chain).lower()
+    env, first = config.env, _first_line(chain[0])
+    if "42501" in states or "permission denied" in text:
+        return "refused", (f"the role {env['POSTGRES_USER']} may not do that ({first}): docs/deployment.md lists the "
+                           f"grants of an importer and a reader")
+    if "25006" in states or "read-only transaction" in text:
+        return "refused", (f"the role {env['POSTGRES_USER']} may not write {config.label}: its sessions are read-only "
+                           f"({first}: default_transaction_read_only, or a standby server)")
+    if any(s.startswith("08") or s in _LOST_STATES for s in states) or any(w in text for w in _LOST_WORDS):
+        return "unreachable", (f"the PostgreSQL server at {env['POSTGRES_HOST']}:{env['POSTGRES_PORT']} could not be "
+                               f"reached, or dropped the connection ({first}): check that it runs and that this "
+                               f"machine reaches it")
     return None
 
 
@@ -260,10 +299,11 @@ def parse_store(store: str | None = None) -> StoreConfig:
         return StoreConfig(url, "postgres", postgres_env(url))
     if url.startswith("sqlite://") and not url.startswith("sqlite:///"):
         url = url.removeprefix("sqlite://")
-    elif _SCHEME.match(url):
-        scheme = url.split(":", 1)[0]
+    elif _SCHEME.match(url) or _POSTGRES_TYPO.match(url):
+        scheme = re.split(r"[:/]", url, maxsplit=1)[0]
         hint = ("; for an absolute path give the path itself" if url.startswith("sqlite:///") else
-                "; PostgreSQL URLs start with postgresql:// (two slashes)" if scheme in ("postgresql", "postgres")
+                "; PostgreSQL URLs start with postgresql:// (two slashes)"
+                if scheme.lower() in ("postgresql", "postgres")
                 else "")
         raise StoreError(f"unknown store {_redact(url)!r} (scheme {scheme}:){hint}. A store is {ACCEPTED}; "
                          f"a file whose name contains a colon: write it as ./NAME")
@@ -339,16 +379,30 @@ def postgres_env(url: str) -> dict[str, str]:
     POSTGRES_SCHEMA or public. Tuning keys not given in the URL or the environment get
     ``PG_DEFAULTS``.
     """
-    u = urlparse(url)
+    try:
+        u = urlparse(url)
+    except ValueError as e:  # an unbalanced [ or ] ("Invalid IPv6 URL"), a host that is no address in [ ]
+        raise StoreError(f"bad store URL {_redact(url)!r}: {e} (a [ without its ], or the reverse: an IPv6 host "
+                         f"is written [::1]). A store is {ACCEPTED}") from None
     try:
         port = u.port
     except ValueError:
         raise StoreError(f"bad port in the store URL {_redact(url)}") from None
-    params = dict(parse_qsl(u.query, keep_blank_values=True))
+    params = parse_qsl(u.query, keep_blank_values=True)
+    if "@" in u.path or u.fragment or any("@" in name for name, _ in params):
+        # an unencoded / ? or # in the password cut the host part short there: the rest of the password
+        # became the database name (shown in every message), a parameter's name or a fragment
+        raise StoreError(f"bad store URL {_redact(url)!r}: an @ after the host, or a # in it: a password that holds "
+                         f"/ ? # or @ must be percent-encoded (%2F %3F %23 %40). A store is {ACCEPTED}")
+    params = dict(params)
     unknown = sorted(set(params) - set(PG_PARAMS) - set(PG_TLS))
     if unknown:
-        raise StoreError(f"unknown parameter {', '.join(unknown)} in the store URL {_redact(url)}; "
-                         f"known: {', '.join([*PG_PARAMS, *PG_TLS])}")
+        secret = [name for name in unknown if name.split("=", 1)[0].strip().lower() == "password"]
+        hint = ("; a password goes before the host (postgresql://USER:PASSWORD@HOST/DB), or in PGPASSWORD or "
+                "~/.pgpass" if secret else "")
+        shown = [f"{name.split('=', 1)[0]}=***" if "=" in name and _secret_name(name) else name for name in unknown]
+        raise StoreError(f"unknown parameter {', '.join(shown)} in the "
+                         f"store URL {_redact(url)}{hint}; known: {', '.join([*PG_PARAMS, *PG_TLS])}")
     tls = {PG_TLS[k]: params.pop(k) for k in list(params) if k in PG_TLS}
     if tls.get(PG_TLS["sslmode"], "require") not in SSLMODES:
         raise StoreError(f"sslmode must be one of {', '.join(SSLMODES)}, not {tls[PG_TLS['sslmode']]!r}, in the store "
@@ -379,26 +433,53 @@ def postgres_env(url: str) -> dict[str, str]:
     return env
 
 
-# the password of a URL: what follows "scheme://user:" up to the last "@" (a password may hold an unencoded
+# the password of a URL: what follows "scheme:" (with any number of slashes: postgresql://, and the typos
+# postgresql:/, postgresql: and postgresql//) and "user:", up to the last "@" (a password may hold an unencoded
 # "#", "?", "/" or "@", where urlparse cuts the netloc short and left it in the message)
-_PASSWORD = re.compile(r"^([a-z][a-z0-9+.-]*://[^:/@?#]*:)(.*)@", re.IGNORECASE | re.DOTALL)
+_PASSWORD = re.compile(r"^((?:postgres(?:ql)?/+|[a-z][a-z0-9+.-]*+:[:/]*)[^:/@?#]*:)(.*)@", re.IGNORECASE | re.DOTALL)
+# the typo postgresql//USER:PASSWORD@HOST (no colon): refused as a store, not read as a file path
+_POSTGRES_TYPO = re.compile(r"^postgres(?:ql)?/+[^/]*@", re.IGNORECASE)
+# a query parameter, whole: libpq's ?password= and ?sslpassword= are secrets whatever the name's case or
+# percent-encoding (password%3DX: parse_qsl reads it as a parameter named "password=X")
+_PARAM = re.compile(r"(?<=[?&;])[^&;#]*")
+_NAME_VALUE = re.compile(r"(.*?)(?:=|%3d)(.*)", re.IGNORECASE | re.DOTALL)
+
+
+def _secret_name(name: str) -> bool:
+    return any(word in unquote(name).lower() for word in ("password", "passwd"))
+
+
+def _param_secret(raw: str) -> tuple[str, str] | None:
+    """(name, value) of a query parameter ``raw`` that holds a password, else None."""
+    m = _NAME_VALUE.fullmatch(raw)
+    name, value = (m.group(1), m.group(2)) if m else (raw, "")
+    return (name, value) if _secret_name(name) else None
 
 
 def _redact(url: str) -> str:
+    """``url`` (a store as given) with its password, wherever it was typed, as ``***``."""
     m = _PASSWORD.match(url)
-    return url if m is None else m.group(1) + "***" + url[m.end() - 1:]
+    if m is not None:
+        url = m.group(1) + "***" + url[m.end() - 1:]
+    return _PARAM.sub(lambda q: f"{secret[0]}=***" if (secret := _param_secret(q[0])) else q[0], url)
+
+
+def _secrets(url: str) -> set[str]:
+    """The password(s) in ``url``: as typed and percent-decoded."""
+    m = _PASSWORD.match(url)
+    found = [m.group(2)] if m is not None else []
+    found += [secret[1] for q in _PARAM.finditer(url) if (secret := _param_secret(q[0]))]
+    return {form for secret in found for form in (secret, unquote(secret), unquote_plus(secret))}
 
 
 def redacted(text: str, url: str | None) -> str:
     """``text`` (a message) with the store ``url`` and its password, wherever they appear, hidden."""
     if not url:
         return text
-    m = _PASSWORD.match(url)
     text = text.replace(url, _redact(url))
-    if m is not None and m.group(2):
-        for secret in {m.group(2), unquote(m.group(2))}:
-            if len(secret) >= 3:  # (a one-character password would blank the whole message)
-                text = text.replace(secret, "***")
+    for secret in sorted(_secrets(url), key=len, reverse=True):
+        if len(secret) >= 3:  # (a one-character password would blank the whole message)
+            text = text.replace(secret, "***")
     return text
 
 
@@ -450,24 +531,75 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
                          f"{_first_line(e)}") from None
 
 
-def write_refusal(config: StoreConfig) -> str | None:
-    """Why this process may not import into the store, or None: the role of a PostgreSQL store lacks
-    INSERT on the events table (an import without it failed after two seconds of retries with
-    "pipeline aborted ... run the import again", the cause only in the server's log); a SQLite store's
-    file or folder is not writable (``unwritable``: the import said "run the import again")."""
-    if config.kind == "sqlite":
-        why = unwritable(config.path) if config.path is not None else None
-        return f"cannot import into {config.label}: {why}; nothing was imported" if why else None
+def write_refusal(config: StoreConfig, command: str = "import", *, repair: bool = False) -> str | None:
+    """Why this process may not write the store for ``command`` (``import``, ``prepare``), or None.
+
+    PostgreSQL, every privilege docs/deployment.md lists, checked before any work (an import without
+    INSERT or UPDATE failed after two seconds of retries with "pipeline aborted ... run the import again",
+    the cause only in the server's log; without USAGE on the sequence, or in a read-only session, it said
+    "run the import again", which could never succeed): a session that is read-only
+    (``default_transaction_read_only``, a standby); for ``import``, SELECT, INSERT and UPDATE (for LOCK
+    TABLE ... IN EXCLUSIVE MODE) on the events table and USAGE on its notification_id sequence; for
+    ``prepare``, SELECT and INSERT on the snapshots table (DELETE with ``repair``), or CREATE on the
+    schema when it has none yet. SQLite, for ``import``: the file or folder is not writable
+    (``unwritable``: the import said "run the import again")."""
+    done = {"import": "nothing was imported",
+            "prepare": "nothing was written (seeks still work, replaying from the first event)"}[command]
+    if config.kind == "sqlite":  # (zx prepare says it of a SQLite store itself, with how far it got)
+        why = unwritable(config.path) if config.path is not None and command == "import" else None
+        return f"cannot import into {config.label}: {why}; {done}" if why else None
     if config.kind != "postgres":
         return None
-    env = config.env
-    table = f'"{env["POSTGRES_SCHEMA"]}".matches_events'
-    with connect_postgres(env) as conn:
-        row = conn.execute("SELECT to_regclass(%s) IS NOT NULL AND NOT has_table_privilege(to_regclass(%s), 'INSERT'), "
-                           "current_user", (table, table)).fetchone()
-    if row[0]:
-        return (f"the role {row[1]} may not write {config.label}: it lacks INSERT on {table} (docs/deployment.md "
-                f"lists the grants of an importer); nothing was imported")
+    import psycopg
+
+    try:
+        with connect_postgres(config.env) as conn:
+            return _postgres_refusal(conn, config, command, repair, done)
+    except psycopg.Error as e:  # (the server gone since the store was opened: not an internal error)
+        found = postgres_cause(config, e)
+        raise StoreError(f"cannot check the privileges of the role on {config.label}: "
+                         f"{found[1] if found else _first_line(e)}; {done}") from None
+
+
+def _postgres_refusal(conn: Any, config: StoreConfig, command: str, repair: bool, done: str) -> str | None:
+    """``write_refusal`` of a PostgreSQL store, on the connection ``conn``."""
+    schema = config.env["POSTGRES_SCHEMA"]
+    events = f'"{schema}".matches_events'
+    snapshots = f'"{schema}".{snapshots_table("matches_events")}'
+    user, read_only, standby = conn.execute(
+        "SELECT current_user, current_setting('transaction_read_only') = 'on', pg_is_in_recovery()").fetchone()
+    if read_only:
+        why = ("the server is a standby (in recovery), which takes no writes" if standby else
+               "its sessions are read-only (default_transaction_read_only is on for the role or its database)")
+        return f"the role {user} may not write {config.label}: {why}; {done}"
+    lacks = []
+    if command == "import":
+        if conn.execute("SELECT to_regclass(%s) IS NULL", (events,)).fetchone()[0]:
+            return None  # (the service creates it: a role that may not says so when it opens the store)
+        select, insert, update, sequence = conn.execute(
+            "SELECT has_table_privilege(to_regclass(%s), 'SELECT'), has_table_privilege(to_regclass(%s), 'INSERT'), "
+            "has_table_privilege(to_regclass(%s), 'UPDATE, DELETE, TRUNCATE'), "
+            "pg_get_serial_sequence(%s, 'notification_id')", (events, events, events, events)).fetchone()
+        usage = sequence is None or conn.execute("SELECT has_sequence_privilege(%s, 'USAGE, UPDATE')",
+                                                 (sequence,)).fetchone()[0]
+        lacks += [f"INSERT on {events}"] if not insert else []
+        lacks += [f"SELECT on {events}"] if not select else []
+        lacks += [f"UPDATE on {events} (for LOCK TABLE ... IN EXCLUSIVE MODE)"] if not update else []
+        lacks += [f"USAGE on the sequence {sequence}"] if not usage else []
+        who = "an importer"
+    else:
+        if conn.execute("SELECT to_regclass(%s) IS NULL", (snapshots,)).fetchone()[0]:
+            if not conn.execute("SELECT has_schema_privilege(%s, 'CREATE')", (schema,)).fetchone()[0]:
+                lacks.append(f"CREATE on the schema {schema} (to make the table {snapshots}, which is missing)")
+        else:
+            wanted = ["SELECT", "INSERT", *(["DELETE"] if repair else [])]
+            for p in wanted:
+                if not conn.execute("SELECT has_table_privilege(to_regclass(%s), %s)", (snapshots, p)).fetchone()[0]:
+                    lacks.append(f"{p} on {snapshots}" + (" (for --repair)" if p == "DELETE" else ""))
+        who = "zx prepare"
+    if lacks:
+        return (f"the role {user} may not write {config.label}: it lacks {', '.join(lacks)} (docs/deployment.md "
+                f"lists the grants of {who}); {done}")
     return None
 
 
