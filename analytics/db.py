@@ -145,26 +145,48 @@ SANDBOX = {
 }
 
 
-SQL_DATA_MEMORY = 3 << 30  # bytes: the data memory of a ``zx sql`` process (RLIMIT_DATA), DuckDB's 2 GB included
+SQL_DATA_MEMORY = 3 << 30  # bytes of data memory a ``zx sql`` query may add to its process (RLIMIT_DATA)
 
 
-def cap_data_memory(limit: int = SQL_DATA_MEMORY) -> None:
-    """Cap this process's data memory (its heap and private writable mappings: ``RLIMIT_DATA``) at
-    ``limit`` bytes, or keep a lower cap already set. ``memory_limit`` bounds DuckDB's buffer pool
-    (operators, hash tables), not the string one scalar call builds: ``repeat('abcd', 10^9)`` took
-    4 GB past a 2 GB limit, and more if asked. Past the cap an allocation fails: DuckDB raises
-    ``OutOfMemoryException``, Python ``MemoryError``. For ``zx sql`` only, a process of its own (never
-    the Python API's caller). Where the platform has no such limit, nothing is done."""
+def _data_size() -> int:
+    """The process's data memory now, in bytes (Linux: ``VmData``), or 0 where it cannot be read."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+@contextmanager
+def data_memory_cap(extra: int = SQL_DATA_MEMORY):
+    """Within the block, this process's data memory (its heap and private writable mappings:
+    ``RLIMIT_DATA``) may grow by at most ``extra`` bytes (a lower cap already set is kept); the cap
+    before it is restored after. ``memory_limit`` bounds DuckDB's buffer pool (operators, hash
+    tables), not the string one scalar call builds: ``repeat('abcd', 10^9)`` took 4 GB past a 2 GB
+    limit, and more if asked. Past the cap an allocation fails: DuckDB raises
+    ``OutOfMemoryException``, Python ``MemoryError``. For ``zx sql`` (the Python API leaves its
+    caller's process alone). Where the platform has no such limit, nothing is done."""
     try:
         import resource
 
-        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-        new = limit if soft == resource.RLIM_INFINITY else min(soft, limit)
+        old = resource.getrlimit(resource.RLIMIT_DATA)
+        soft, hard = old
+        new = _data_size() + extra
+        if soft != resource.RLIM_INFINITY:
+            new = min(new, soft)
         if hard != resource.RLIM_INFINITY:
             new = min(new, hard)
         resource.setrlimit(resource.RLIMIT_DATA, (new, hard))
     except (ImportError, AttributeError, ValueError, OSError):
-        pass
+        yield
+        return
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_DATA, old)
 
 
 @cache

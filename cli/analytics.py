@@ -388,7 +388,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     """
     import duckdb
 
-    from analytics.db import SQL_DATA_MEMORY, AnalyticsError, DamagedFile, cap_data_memory, ctrl_c_interrupts, damaged
+    from analytics.db import SQL_DATA_MEMORY, AnalyticsError, DamagedFile, ctrl_c_interrupts, damaged, data_memory_cap
     from analytics.stats import Stats, UnknownName
 
     try:
@@ -401,8 +401,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     if statements > 1:
         click.echo(f"{statements} statements: the rows shown are the last one's", err=True)
     path = resolve_analytics_path(ctx, analytics_path)
-    cap_data_memory()  # the whole process, past DuckDB's own 2 GB (docs/security.md)
-    too_big = (f"the query needs more memory than zx sql allows (DuckDB's work at most 2 GB, the whole process "
+    too_big = (f"the query needs more memory than zx sql allows (DuckDB's work at most 2 GB, all of it "
                f"{SQL_DATA_MEMORY >> 30} GiB; docs/security.md): ask for less (fewer rows or columns, smaller values)")
     limit = row_limit + 1 if fmt == "table" and row_limit else None  # one more: to know there are more
     written = [0]
@@ -419,8 +418,8 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                        nl=False)
         written[0] += len(batch)
 
-    try:
-        with Stats(path) as st:  # DuckDB's own values, exact for every type it returns (Stats.sql_each)
+    try:  # the memory the query may take, past DuckDB's own 2 GB (docs/security.md)
+        with data_memory_cap(), Stats(path) as st:  # DuckDB's own values, exact for every type (Stats.sql_each)
             stale_note(ctx, st, path)
             if fmt != "table":
                 with ctrl_c_interrupts(st.con):

@@ -185,6 +185,17 @@ def test_one_huge_value_is_stopped_by_the_process_memory_cap(store):
     assert p.stdout == b"" and (_digest(store), _digest(duck)) == before
 
 
+def test_the_memory_cap_is_the_querys_and_is_lifted_after_it(store):
+    """The cap was set on the whole process and left there: run in-process (CliRunner, a notebook's
+    main()), every later allocation past 3 GiB of the process failed (a test session's MemoryErrors)."""
+    import resource
+
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    r = sql(store, "SELECT count(*) AS n FROM seats", "--format", "csv")
+    assert r.exit_code == 0, r.output
+    assert resource.getrlimit(resource.RLIMIT_DATA) == before
+
+
 def test_every_row_is_written_in_batches_as_it_was_whole(store):
     for fmt in ("csv", "json"):
         r = sql(store, "SELECT range AS n, 'x' || range AS t FROM range(25000)", "--format", fmt)
