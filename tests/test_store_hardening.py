@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
+from tcp_proxy import TcpProxy
 from zx_events.application import MatchService
 from zx_events.store import StoreError, resolve_store
 
@@ -339,60 +340,6 @@ def test_an_unbalanced_bracket_in_a_store_url_is_the_bad_url_error(tmp_path, com
     assert files_under(tmp_path) == []
 
 
-class CutProxy:
-    """A TCP proxy to the test server, a real network path that can be lost: it forwards the first
-    ``allow`` connections made through it and refuses the others (its listening socket closed), and
-    ``cut()`` closes every connection it forwards and refuses any new one (the server gone)."""
-
-    def __init__(self, host: str, port: int, allow: int = 1000) -> None:
-        import socket
-        import threading
-
-        self.upstream, self.allow, self.open = (host, port), allow, []
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        import socket
-        import threading
-
-        for _ in range(self.allow):
-            try:
-                client, _ = self.listener.accept()
-            except OSError:  # cut
-                return
-            server = socket.create_connection(self.upstream)
-            self.open += [client, server]
-            for a, b in ((client, server), (server, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-        self.listener.close()
-
-    @staticmethod
-    def _pipe(a, b) -> None:
-        try:
-            while data := a.recv(65536):
-                b.sendall(data)
-        except OSError:
-            pass
-        finally:
-            CutProxy._close(a, b)
-
-    @staticmethod
-    def _close(*sockets) -> None:
-        import socket
-
-        for s in sockets:
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def cut(self) -> None:
-        self.listener.close()
-        self._close(*self.open)
-
-
 @pytest.mark.postgres
 @pytest.mark.parametrize("command, allow, cut", [
     (["analytics", "follow"], 1000, 3.0),  # the server lost while follow waits for matches (QA's case)
@@ -411,17 +358,17 @@ def test_a_postgres_server_lost_under_a_command_is_called_unreachable_not_damage
     url = postgres_server.fresh_url()
     assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
     env = postgres_env(url)
-    proxy = CutProxy(env["POSTGRES_HOST"], int(env["POSTGRES_PORT"]), allow)
+    proxy = TcpProxy((env["POSTGRES_HOST"], int(env["POSTGRES_PORT"])), allow=allow)
     u = urlparse(url)
     lost = u._replace(netloc=f"{u.username}@127.0.0.1:{proxy.port}").geturl() + "&connect_timeout=1"
     monkeypatch.setenv("ZX_ANALYTICS", str(tmp_path / "a.duckdb"))
-    timer = threading.Timer(cut, proxy.cut) if cut else None
+    timer = threading.Timer(cut, proxy.close) if cut else None
     if timer:
         timer.start()
     try:
         r = CliRunner().invoke(zx, ["--store", lost, *command])
     finally:
-        proxy.cut()
+        proxy.close()
     assert r.exit_code == 1, r.output
     assert f"the PostgreSQL server at 127.0.0.1:{proxy.port} could not be reached" in r.output, r.output
     assert "check that it runs and that this machine reaches it" in r.output

@@ -5,7 +5,6 @@ connections cut, new ones refused), then opens again."""
 from __future__ import annotations
 
 import os
-import socket
 import threading
 import time
 from urllib.parse import quote, unquote, urlparse
@@ -14,74 +13,10 @@ import httpx
 import pytest
 
 from serve_support import build_store
+from tcp_proxy import TcpProxy as Proxy
 from test_serve_cli import start_serve
 
 pytestmark = pytest.mark.postgres
-
-
-class Proxy:
-    """A TCP proxy on 127.0.0.1 to ``target`` (host, port); ``close()`` cuts every connection and refuses new
-    ones, as a server that went away."""
-
-    def __init__(self, target: tuple[str, int], port: int = 0) -> None:
-        self.target = target
-        self.listener = socket.create_server(("127.0.0.1", port))
-        self.port = self.listener.getsockname()[1]
-        self.lock = threading.Lock()
-        self.open: list[socket.socket] = []
-        self.closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            try:
-                upstream = socket.create_connection(self.target, timeout=5)
-                upstream.settimeout(None)
-            except OSError:
-                client.close()
-                continue
-            with self.lock:
-                if self.closed:
-                    client.close()
-                    upstream.close()
-                    return
-                self.open += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pipe(a: socket.socket, b: socket.socket) -> None:
-        try:
-            while data := a.recv(65536):
-                b.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for s in (a, b):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    def close(self) -> None:
-        with self.lock:
-            self.closed = True
-            cut = list(self.open)
-        try:
-            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accept
-        except OSError:
-            pass
-        self.listener.close()
-        for s in cut:
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            s.close()
 
 
 def test_serve_answers_503_at_once_when_its_postgres_server_is_gone_and_stops_on_sigterm(postgres_server, tmp_path):
