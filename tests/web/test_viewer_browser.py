@@ -408,8 +408,8 @@ def test_a_second_game_is_a_second_board_renderer_not_a_second_viewer(browser, t
     for seat in ("P1", "spectator"):  # the states are the game's own views, at every event
         states = viewer.decode(data, seat)
         for at in range(1, hist.last_seq + 1, 7):
-            assert states[at - 1] == game.build_view(hist.state_at(at), seat, names,
-                                                      last_seq=hist.last_seq).to_json()
+            assert states[at - 1] == viewer.page_state(game.build_view(hist.state_at(at), seat, names,
+                                                                        last_seq=hist.last_seq).to_json())
     path = tmp_path / "x610z.html"
     path.write_text(viewer.page(data), encoding="utf-8")
     browser.get(path.as_uri() + "#e=1")

@@ -21,6 +21,10 @@ from web import viewer
 from zx_events import replay
 from zx_events.application import MatchService
 from zx_events.games.zx.views import JUDGE, PERSPECTIVES
+from zx_events.logformat.reader import parse_log
+
+LINES_FIRST_TURNS = (Path(__file__).resolve().parents[2] / "examples" / "legal" / "first-turns.zxlog").read_text(
+    encoding="utf-8").splitlines()
 
 SEATS = ("P1", "P2", "spectator")
 
@@ -48,7 +52,7 @@ def test_every_state_the_page_rebuilds_is_the_replay_view_of_that_seat_at_that_e
             states = viewer.decode(data, seat)
             assert len(states) == hist.last_seq
             for seq in range(1, hist.last_seq + 1):
-                assert states[seq - 1] == hist.step_at(seq, seat).state.to_json(), (match_id, seat, seq)
+                assert states[seq - 1] == viewer.page_state(hist.step_at(seq, seat).state.to_json()), (match_id, seat, seq)
 
 
 def test_the_page_data_equals_zx_replay_format_json_at_chosen_events(viewer_store):
@@ -64,7 +68,7 @@ def test_the_page_data_equals_zx_replay_format_json_at_chosen_events(viewer_stor
         out = runner.invoke(zx, ["--store", viewer_store.path, "replay", match_id, "--event", str(seq),
                                  "--as", "P2", "--format", "json"])
         assert out.exit_code == 0, out.output
-        assert states[seq - 1] == json.loads(out.stdout)
+        assert states[seq - 1] == viewer.page_state(json.loads(out.stdout))
 
 
 def test_the_event_list_holds_each_event_its_record_line_and_every_violation_with_its_rule(svc, viewer_store):
@@ -108,6 +112,32 @@ def test_a_500_event_match_fits_in_well_under_1_mib_for_every_seat_at_once(tmp_p
         svc.close()
     size = len(page.encode())
     assert size < 1024 * 1024, f"{size} bytes for {sim.events} events, four seats"
+
+
+def test_a_page_grows_with_its_match_not_with_its_square(tmp_path):
+    """Every state of the page held the violations so far and each Square's modifiers whole: one more
+    violation stored all the earlier ones again at every event, so a 84 KB log of 2,000 out-of-turn passes
+    (stored with --accept-violations) made a 227 MB page (1.3 GB and 25 s to build), and 2,000 Power
+    modifiers on one card did the same. The page holds each violation once; its states, the Power."""
+    lines = LINES_FIRST_TURNS
+    at = next(i for i, ln in enumerate(lines) if json.loads(ln).get("do") == "play") + 1
+    sizes = {}
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    try:
+        for n in (150, 300):
+            head = json.loads(lines[0]) | {"match": f"v{n}"}
+            extra = [json.dumps({"do": "pass", "by": "P2"})] * n  # out of turn: a violation each (603.1b)
+            extra += [json.dumps({"do": "effect", "by": "P1", "source": "b1", "op": "power", "square": "b1",
+                                  "delta": 0, "until": "end_of_turn"})] * n
+            text = "\n".join([json.dumps(head), *lines[1:at], *extra, *lines[at:]]) + "\n"
+            (log,) = parse_log(text, f"v{n}.zxlog")
+            assert svc.import_log(log, accept_violations=True).status == "imported"
+            data = viewer.viewer_data(svc, f"v{n}", ["judge", "spectator"])
+            assert len(data["views"]["judge"]["violations"]) >= n
+            sizes[n] = len(viewer.page(data).encode())
+    finally:
+        svc.close()
+    assert sizes[300] < 2.3 * sizes[150], sizes  # linear: it was 3.9x (5.1 MB, then 20 MB)
 
 
 def test_parse_seats_orders_and_checks():
@@ -317,7 +347,7 @@ def test_every_match_of_the_0_1_0_fixture_store_opens_in_the_viewer(tmp_path):
                 states = viewer.decode(data, seat)
                 steps = list(hist.steps(seat))
                 for st in steps:
-                    assert states[st.seq_last - 1] == st.state.to_json(), (match_id, seat, st.index)
+                    assert states[st.seq_last - 1] == viewer.page_state(st.state.to_json()), (match_id, seat, st.index)
                 assert len(data["views"][seat]["violations"]) == sum(len(st.violations) for st in steps)
             with_violations += bool(data["views"]["judge"]["violations"])
         assert with_violations == 4
@@ -339,5 +369,5 @@ def test_the_page_reads_any_store_sqlite_and_postgresql(service):
     for seat in ("P2", "judge"):
         states = viewer.decode(data, seat)
         for st in hist.steps(seat):
-            assert states[st.seq_last - 1] == st.state.to_json()
+            assert states[st.seq_last - 1] == viewer.page_state(st.state.to_json())
     assert data["views"]["judge"]["violations"][0][1] == "501.3"

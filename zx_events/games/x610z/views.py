@@ -135,7 +135,10 @@ def _public_entry(m: Any, entry: dict) -> dict:
 
 
 def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None = None, *,
-               mask: Masker | None = None, seq: int | None = None, last_seq: int | None = None) -> MatchView:
+               mask: Masker | None = None, seq: int | None = None, last_seq: int | None = None,
+               lean: bool = False) -> MatchView:
+    """The state of ``m`` as ``perspective`` sees it. ``lean``: without the lists that grow with the
+    match, for a caller that builds a view at every event (the HTML viewer): no violations."""
     viewer = perspective
     names = names or {}
     dots = {}
@@ -153,16 +156,16 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         players[pl] = PlayerView(pl, name, z["home"], len(z["deck"]), hand,
                                  len(z["hand"]), tuple(z["discard"]), tuple(z["removed"]),
                                  MappingProxyType(dict(z["pool"])))
-    violations = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
-                                     mask(v["message"]) if mask else v["message"], v.get("applied", True))
-                       for v in m.violations)
+    listed = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
+                                 mask(v["message"]) if mask else v["message"], v.get("applied", True))
+                   for v in m.violations) if not lean else ()
     board = (m.board or {}).get("name", "")
     stack = tuple(MappingProxyType(_public_entry(m, s)) for s in m.stack)
     shown = {c: names[c] for c in _codes(dots.values(), perms, players.values(), stack) if c in names}
     return MatchView(m.match_id, viewer, m.version if seq is None else seq, last_seq, m.turn, m.active, m.phase, m.prio,
                      board, MappingProxyType(dots), perms,
                      stack, MappingProxyType(players),
-                     MappingProxyType(dict(m.outcome)) if m.outcome else None, violations, _layout(board),
+                     MappingProxyType(dict(m.outcome)) if m.outcome else None, listed, _layout(board),
                      names=MappingProxyType(shown))
 
 

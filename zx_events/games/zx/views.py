@@ -244,23 +244,25 @@ def _player(m: Any, pl: str, viewer: str, masker: Masker | None) -> PlayerView:
 
 
 def _square(name: str, e: dict, viewer: str, force: tuple[str | None, ...], names: Mapping[str, str],
-            start: bool = False) -> SquareView:
-    """``start``: the Start Cards are still face-down (setup is not over)."""
+            start: bool = False, lean: bool = False) -> SquareView:
+    """``start``: the Start Cards are still face-down (setup is not over); ``lean``: no list of modifiers."""
     face_down = (e.get("up") is False or start) and not sees_own(viewer, e["owner"])  # 301.3b
-    mods = tuple((int(d), str(u)) for d, u in e["mods"])
+    mods = () if lean else tuple((int(d), str(u)) for d, u in e["mods"])
     base = None if face_down else e.get("base")  # a Start Card's Power would name it
     code = None if face_down else e["code"]
     return SquareView(
         square=name, code=code, name=(e.get("name") or names.get(code)) if code else None, owner=e["owner"],
         ctrl=e["ctrl"], kind="card" if face_down else e["kind"], base=base, mods=mods,
-        power=None if base is None else base + sum(d for d, _ in mods), dmg=e["dmg"], sleep=e["sleep"],
+        power=None if base is None else base + sum(int(x[0]) for x in e["mods"]), dmg=e["dmg"], sleep=e["sleep"],
         shift=e.get("shift"), force=force, uid=e["uid"])
 
 
 def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None = None, *,
                seq: int | None = None, last_seq: int | None = None,
-               mask: "Masker | None" = None) -> MatchView:
-    """The state of ``m`` (a ``Match``) as ``perspective`` sees it; nothing in it aliases ``m``."""
+               mask: "Masker | None" = None, lean: bool = False) -> MatchView:
+    """The state of ``m`` (a ``Match``) as ``perspective`` sees it; nothing in it aliases ``m``.
+    ``lean``: without the lists that grow with the match, for a caller that builds a view at every
+    event (the HTML viewer): no violations, and a Square's Power without its list of modifiers."""
     viewer = perspective
     names = names or {}
     force_under: dict[str, list[Any]] = {}
@@ -272,7 +274,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     start = m.turn == 0 and not all(m.p[p]["ready"] for p in ("P1", "P2"))
     squares = tuple(
         None if (e := m.sq.get(n)) is None else
-        _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names, start)
+        _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names, start, lean)
         for n in SQUARE_NAMES)
     masker = (mask or GENERIC_MASK) if viewer != JUDGE else None
     players = (_player(m, "P1", viewer, masker), _player(m, "P2", viewer, masker))
@@ -280,10 +282,10 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     battle = None if b is None else BattleView(
         attacker=b["from"], target=b["target"], target_kind=b["target_kind"], defender=b["defender"],
         step=b["step"], priority=b["priority"], outcome=b.get("outcome"), events=tuple(b.get("events", ())))
-    violations = tuple(
+    listed = tuple(
         ViolationView(v["line"], v["turn"], v["player"], v["rule"],
                       masker(v["message"]) if masker else v["message"], v["applied"])
-        for v in m.violations)
+        for v in m.violations) if not lean else ()
     temporary, force = _public(m.temporary, viewer), _public(loose_force, viewer)
     shown = {c: names[c] for c in _codes(squares, players, temporary, force, battle) if c in names}
     for s in squares:  # Tokens carry their own name
@@ -294,7 +296,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         turn=m.turn, active=m.active, phase=m.phase, squares=squares,
         links=MappingProxyType({s: tuple(who) for s, who in m.links.items() if who}), players=players,
         temporary=temporary, force=force, battle=battle,
-        outcome=MappingProxyType(dict(m.outcome)) if m.outcome else None, violations=violations,
+        outcome=MappingProxyType(dict(m.outcome)) if m.outcome else None, violations=listed,
         catalog=MappingProxyType(dict(m.catalog)), names=MappingProxyType(shown))
 
 
