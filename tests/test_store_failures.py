@@ -123,14 +123,18 @@ def stored_matches(store: Path) -> int:
 def test_ctrl_c_during_an_import_says_how_many_were_stored_and_how_to_finish(corpus, tmp_path):
     """Ctrl-C during ``zx import`` said only "Aborted!". It now says how many matches were stored and that
     the import run again finishes the job, those stored being 'unchanged'; no traceback."""
-    store = tmp_path / "s.sqlite"
-    r = interrupt(tmp_path, ["--store", str(store), "import", "--workers", "1", "--no-analytics",
-                             str(corpus / "logs")], lambda: stored_matches(store) >= 20)
+    for attempt in range(3):  # the signal sent at the first commit seen; on a busy host the import may still
+        store = tmp_path / f"s{attempt}.sqlite"  # finish first (a CI run): then again, into a new store
+        r = interrupt(tmp_path, ["--store", str(store), "import", "--workers", "1", "--no-analytics",
+                                 str(corpus / "logs")], lambda: stored_matches(store) >= 1)
+        if r.returncode != 0 or "200 imported" not in r.stderr:
+            break
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr and r.stderr.strip().splitlines()[-1] == "Aborted!"
     stored = stored_matches(store)
-    assert 20 <= stored < 200, r.stderr
-    assert (f"interrupted: {stored} matches were imported into {store} before (the batch under way was not saved); "
+    assert 1 <= stored < 200, r.stderr
+    said = f"{stored} match was" if stored == 1 else f"{stored} matches were"
+    assert (f"interrupted: {said} imported into {store} before (the batch under way was not saved); "
             f"run the import again to finish it: the matches stored are 'unchanged' then") in r.stderr
     r = zx(tmp_path, "--store", str(store), "import", "--workers", "1", "--no-analytics", str(corpus / "logs"))
     assert r.returncode == 0 and f"{200 - stored} imported, {stored} unchanged, 0 rejected" in r.stderr
