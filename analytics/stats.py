@@ -112,15 +112,22 @@ class UnknownName(ValueError):
         close += [k for k in difflib.get_close_matches(value, known, n=3, cutoff=0.5) if k not in close]
         if not close:  # a part of a name ("Dragons" for "Red Dragons")
             close = [k for k in sorted(known) if value.casefold() in k.casefold()][:3]
-        self.suggestions = close
+        self.suggestions = close  # whole; the message shows each cut to NAME_SHOWN characters
         if close:
-            hint = "did you mean " + " or ".join(repr(c) for c in close) + "?"
+            hint = "did you mean " + " or ".join(repr(_shown(c)) for c in close) + "?"
         elif known:
             some = sorted(known)[:8]
-            hint = "known: " + ", ".join(repr(k) for k in some) + (", ..." if len(known) > len(some) else "")
+            hint = "known: " + ", ".join(repr(_shown(k)) for k in some) + (", ..." if len(known) > len(some) else "")
         else:
             hint = f"{where} has no matches yet"
-        super().__init__(f"no {kind} named {value!r} in {where}; {hint}")
+        super().__init__(f"no {kind} named {_shown(value)!r} in {where}; {hint}")
+
+
+NAME_SHOWN = 80  # characters of a name an error message shows (a log's name may be 1,000,000: one line of 180 KB)
+
+
+def _shown(name: str) -> str:
+    return name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN - 1] + "…"
 
 
 class NotThisGame(ValueError):

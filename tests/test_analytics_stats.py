@@ -99,6 +99,17 @@ def test_sql_frames_hold_128_bit_integers_exactly(stats):
     assert df.row(0) == (2 ** 127 - 1, 5, str(2 ** 128 - 1))
 
 
+def test_an_unknown_name_message_shows_long_names_cut():
+    """A player named with 180,000 characters came back whole in a "did you mean": one stderr line of 180 KB.
+    The message shows at most 80 characters of a name; ``suggestions`` keeps them whole."""
+    long = "Ren" + "abcdefghij" * 18_000
+    e = UnknownName("player", "Ren", [long, "Aki"])
+    assert len(str(e)) < 300 and f"did you mean '{long[:79]}…'" in str(e)
+    assert e.suggestions == [long]
+    e = UnknownName("player", long + "x", ["Aki"])
+    assert str(e).startswith(f"no player named '{long[:79]}…' in the analytics file")
+
+
 def test_bad_filters_are_refused(stats):
     with pytest.raises(ValueError, match="since must be a date: YYYY-MM-DD text or a datetime.date, got '2026-1-1x'"):
         stats.winrates(since="2026-1-1x")
