@@ -78,11 +78,18 @@ def copy_store(corpus: Path, to: Path) -> Path:
     return to / "s.sqlite"
 
 
+def _default_sigint() -> None:
+    """In the child: SIGINT as a terminal's process has it. A test run started in the background by a
+    non-interactive shell (``.ci/run ... &``) ignores SIGINT, the child inherits that, and Python then
+    installs no handler: the Ctrl-C never arrived (the import finished, exit 0)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(cwd: Path, args: list[str], when) -> subprocess.CompletedProcess:
     """Run ``zx ARGS`` in its own process group and send SIGINT to the group (as a terminal's Ctrl-C
     does) as soon as ``when()`` is true."""
     p = subprocess.Popen([*ZX, *args], cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=_default_sigint)
     deadline = time.monotonic() + 60
     while p.poll() is None and not when() and time.monotonic() < deadline:
         time.sleep(0.01)
