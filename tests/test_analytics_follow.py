@@ -45,6 +45,21 @@ def matches_in(path: Path) -> list[str]:
         con.close()
 
 
+_STARTED: list["Follower"] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_follower_left():
+    """A test that failed half-way left its ``zx analytics follow`` running for good (two found an hour
+    later): every follower a test started is killed when it ends."""
+    yield
+    while _STARTED:
+        f = _STARTED.pop()
+        if f.proc.poll() is None:
+            f.proc.kill()
+            f.proc.wait(timeout=WAIT)
+
+
 class Follower:
     """``zx analytics follow`` in a child process; its stderr lines collected by a thread."""
 
@@ -52,6 +67,7 @@ class Follower:
         self.proc = subprocess.Popen([ZX, "--store", store_url, "analytics", "follow", "--analytics", str(path),
                                       "--interval", interval], cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        _STARTED.append(self)
         self.lines: list[str] = []
         self.reader = threading.Thread(target=lambda: self.lines.extend(iter(self.proc.stderr.readline, "")),
                                        daemon=True)
