@@ -181,6 +181,22 @@ class OutputFile(click.Path):
         return value
 
 
+def store_failed(store, e: BaseException, again: str, kept: str = "") -> tuple[str, str]:
+    """Why ``store`` failed under a command (``zx_events.store.failure_cause``; else the error itself) and
+    what to do next, ending with ``again`` ("run the import again"); ``kept`` says first what still works
+    where the store is not written again soon (a folder to make writable, a privilege to grant)."""
+    from zx_events.store import failure_cause
+
+    found = failure_cause(store, e)
+    kind, cause = found if found else ("", f"{type(e).__name__}: {e}")
+    todo = {"unwritable": f"{kept}make it writable, then {again}",
+            "full": f"free some space, then {again}",
+            "locked": f"{again} when that process has finished",
+            "refused": f"{kept}grant it, then {again}",
+            "unreachable": f"{again} when it does"}.get(kind, again)
+    return cause, todo
+
+
 def check_writable(path, force: bool) -> None:
     """Before the work: ``path`` (a file a command writes) may be written: its folder exists, and it
     does not, or ``force`` (zx view, zx report)."""

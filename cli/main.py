@@ -215,16 +215,10 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                                   accept_violations=accept_violations, on_bytes=lambda n: bar.advance(task, n)):
                 outcomes.append(o)
         except PersistenceError as e:  # the store failed mid-import: the batch under way was not saved
-            from zx_events.store import failure_cause
+            from .common import store_failed
 
             done = sum(o.status == "imported" for o in outcomes)
-            found = failure_cause(svc.store, e)
-            kind, cause = found if found else ("", f"{type(e).__name__}: {e}")
-            todo = {"unwritable": "make it writable, then run the import again",
-                    "full": "free some space, then run the import again",
-                    "locked": "run the import again when that process has finished",
-                    "refused": "grant it, then run the import again",
-                    "unreachable": "run the import again when it does"}.get(kind, "run the import again")
+            cause, todo = store_failed(svc.store, e, "run the import again")
             raise click.ClickException(f"the store {svc.store.label} failed after "
                                        f"{counted(done, 'imported match', 'imported matches')} "
                                        f"(the batch under way was not saved): {cause}; {todo} (the matches stored "

@@ -217,17 +217,11 @@ def _prepare_failed(svc: Any, e: Exception, prepared: int, total: int) -> str:
     """``zx prepare``'s error when the store refuses a write: how far it got, the cause (the file or
     folder not writable, the disk full, the store locked: it said "a read-only store" for each), and
     what to do. The matches prepared before keep their snapshots: a run again skips them."""
-    from zx_events.store import failure_cause
+    from .common import store_failed
 
     done = f"{prepared} of {counted(total, 'match', 'matches')} {'was' if prepared == 1 else 'were'} prepared before (their snapshots stay; zx prepare skips them)"
-    found = failure_cause(svc.store, e)
-    kind, cause = found if found else ("", f"{type(e).__name__}: {e}")
-    todo = {"unwritable": "seeks still work, replaying from the first event; make it writable, then run zx prepare "
-                          "again",
-            "full": "free some space, then run zx prepare again",
-            "locked": "run zx prepare again when that process has finished",
-            "refused": "seeks still work, replaying from the first event; grant it, then run zx prepare again",
-            "unreachable": "run zx prepare again when it does"}.get(kind, "run zx prepare again")
+    cause, todo = store_failed(svc.store, e, "run zx prepare again",
+                               kept="seeks still work, replaying from the first event; ")
     return f"cannot write snapshots to {svc.store.label}: {cause}. {done}; {todo}"
 
 
