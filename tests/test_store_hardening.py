@@ -209,26 +209,34 @@ def test_a_read_command_on_a_missing_postgres_schema_creates_nothing(postgres_se
     assert r.exit_code == 0 and len(r.stdout.splitlines()) == 2
 
 
+def stored_with_a_role(postgres_server, prefix: str) -> tuple[str, dict[str, str], str, str]:
+    """A fresh PostgreSQL store holding the example match: its URL and ``postgres_env``, the name of a role
+    not made yet (``PREFIX_`` and 8 random hex digits) and the store's URL as that role."""
+    import uuid
+    from urllib.parse import urlparse
+
+    from zx_events.store import postgres_env
+
+    url = postgres_server.fresh_url()
+    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
+    role = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    u = urlparse(url)
+    return url, postgres_env(url), role, u._replace(netloc=f"{role}@{u.hostname}:{u.port}").geturl()
+
+
 @pytest.mark.postgres
 def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_table(postgres_server, tmp_path):
     """docs/deployment.md's reader grants (USAGE on the schema, SELECT on both tables; no INSERT on the
     snapshots: no reader writes one): zx verify failed ("permission denied for schema", then "is it damaged?") and every view of
     zx serve answered 500, because opening the snapshots ran CREATE TABLE IF NOT EXISTS, which needs
     CREATE on the schema. And a read command or zx serve made the snapshots table again once dropped."""
-    import uuid
-    from urllib.parse import urlparse
-
     from fastapi.testclient import TestClient
 
     from web.app import create_app
-    from zx_events.store import connect_postgres, postgres_env
+    from zx_events.store import connect_postgres
 
-    url = postgres_server.fresh_url()
-    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
-    env = postgres_env(url)
-    schema, role = env["POSTGRES_SCHEMA"], f"zx_reader_{uuid.uuid4().hex[:8]}"
-    u = urlparse(url)
-    reader = u._replace(netloc=f"{role}@{u.hostname}:{u.port}").geturl()
+    url, env, role, reader = stored_with_a_role(postgres_server, "zx_reader")
+    schema = env["POSTGRES_SCHEMA"]
     tables = f'"{schema}".matches_events, "{schema}".matches_snapshots'
     with connect_postgres(env) as conn:
         conn.execute(f'CREATE ROLE "{role}" LOGIN')
@@ -382,21 +390,14 @@ def test_an_importer_or_preparer_missing_a_documented_grant_is_told_which(postgr
     import again" without USAGE on the sequence, and zx prepare "permission denied ... run zx prepare again"
     without INSERT on the snapshots or in a read-only session: running again could never succeed. Each is now
     named before any work, as a missing INSERT was; a privilege lost during the work is named too."""
-    import uuid
-    from urllib.parse import urlparse
-
     from eventsourcing.persistence import PersistenceError
 
     from cli.replay import _prepare_failed
     from zx_events import replay
-    from zx_events.store import connect_postgres, postgres_env
+    from zx_events.store import connect_postgres
 
-    url = postgres_server.fresh_url()
-    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
-    env = postgres_env(url)
-    schema, role = env["POSTGRES_SCHEMA"], f"zx_importer_{uuid.uuid4().hex[:8]}"
-    u = urlparse(url)
-    importer = u._replace(netloc=f"{role}@{u.hostname}:{u.port}").geturl()
+    _, env, role, importer = stored_with_a_role(postgres_server, "zx_importer")
+    schema = env["POSTGRES_SCHEMA"]
     events, snapshots = f'"{schema}".matches_events', f'"{schema}".matches_snapshots'
     sequence = f"{schema}.matches_events_notification_id_seq"
     others = sorted((ROOT / "examples" / "legal").glob("*.zxlog"))[1:3]
