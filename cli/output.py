@@ -146,6 +146,8 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
         return
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
     width = terminal_width()
+    if width is not None:
+        cells = _cut(cells)
     # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long
     # text wraps at 24); elsewhere (a pipe, a file) every column, whole (``print_table``)
     idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first, wrap=24)
@@ -306,6 +308,8 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
         at = headers.index("sample")
         headers, rows = headers[:at] + headers[at + 1:], [r[:at] + r[at + 1:] for r in rows]
     width = width or terminal_width()  # None: a pipe or a file, every column (as --wide)
+    if width is not None:  # a terminal (or a width asked for): long values cut, even with --wide
+        rows = _cut(rows)
     primary, rates = _primary(df.columns), {c for c in df.columns if _is_rate(df.columns, c)}
     idx = list(range(len(headers)))
     if not wide and width is not None:  # long text wraps at 24 characters, or narrower where the first rate and its count need it;
@@ -317,6 +321,26 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
                 break
     print_table(_table(title, headers, rows, idx, rigid=rates), None if wide else width)
     _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")
+
+
+CELL_MAX = 200  # characters of one value a table in a terminal shows
+
+
+def _cut(rows: list[list[str]]) -> list[list[str]]:
+    """``rows`` with every value longer than ``CELL_MAX`` characters cut to it, ending in ``...``, and a
+    note on stderr saying so: in a terminal a 180,000-character player name folded into thousands of
+    lines. A pipe or a file gets every value whole, as ``--format csv|json`` does."""
+    cut = 0
+    out = []
+    for r in rows:
+        if any(len(v) > CELL_MAX for v in r):
+            cut += sum(len(v) > CELL_MAX for v in r)
+            r = [v if len(v) <= CELL_MAX else v[:CELL_MAX - 3] + "..." for v in r]
+        out.append(r)
+    if cut:
+        click.echo(f"({counted(cut, 'value')} cut to {CELL_MAX} characters to fit the terminal; "
+                   f"--format csv|json gives every value)", err=True)
+    return out
 
 
 def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]]) -> None:

@@ -104,3 +104,33 @@ def test_an_x610z_replay_shows_names_as_text_never_as_markup(tmp_path):
     judge = run(store, "replay", header["match"], "--event", "1", "--as", "judge")
     assert "P1 [bold]Mia[/bold] A1-010 · home" in judge and "P2 [/] · home" in judge
     assert "P1 [bold]Mia[/bold] [card] · home" in run(store, "replay", header["match"], "--event", "1", "--as", "P2")
+
+
+def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
+    """A 5,000-character player name folded into hundreds of lines of ``zx matches`` in a terminal: a
+    value there is cut to ``CELL_MAX`` characters (a note on stderr says so); a pipe, CSV and JSON get
+    it whole."""
+    from cli.output import CELL_MAX
+
+    name = "Aki" + "x" * 4997
+    lines = (ROOT / "examples" / "legal" / "long-game-reload-win-by-life.zxlog").read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P1"]["name"] = name
+    log = tmp_path / "long.zxlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    path = str(tmp_path / "s.sqlite")
+    env = {"ZX_ANALYTICS": str(tmp_path / "s.duckdb")}
+    r = CliRunner().invoke(zx, ["--store", path, "import", str(log)], env=env)
+    assert r.exit_code == 0, r.output
+    for args in (["matches"], ["stats", "winrates", "--by", "player", "--min-games", "1"],
+                 ["stats", "winrates", "--by", "player", "--min-games", "1", "--wide"]):
+        r = CliRunner().invoke(zx, ["--store", path, *args], env={**env, "COLUMNS": "120"})
+        assert r.exit_code == 0, r.output
+        assert name not in r.stdout.replace("\n", "").replace("│", "").replace(" ", "")
+        assert len(r.stdout.splitlines()) < 30, (args, len(r.stdout.splitlines()))
+        assert f"1 value cut to {CELL_MAX} characters to fit the terminal" in r.stderr, args
+    piped = CliRunner().invoke(zx, ["--store", path, "matches"], env=env)  # not a terminal: whole
+    assert name in piped.stdout and "cut to" not in piped.stderr
+    for fmt in ("csv", "json"):
+        r = CliRunner().invoke(zx, ["--store", path, "matches", "--format", fmt], env={**env, "COLUMNS": "120"})
+        assert name in r.stdout and "cut to" not in r.stderr
