@@ -43,7 +43,7 @@ import time
 from dataclasses import asdict, dataclass, fields
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 import duckdb
 import polars as pl
@@ -315,22 +315,48 @@ _NOT_POLARS = re.compile(r"\b(INTERVAL|UNION|BIT|BIGNUM|VARINT|VARIANT|TIME WITH
 _AS_TEXT = re.compile(r"(DATE|TIME|TIMESTAMP|INTERVAL|BIT|BIGNUM|VARINT|BLOB)(_[A-Z]+| WITH TIME ZONE)?")
 
 
-def _as_text(relation: Any, which: Any) -> Any:
-    """``relation`` with each column whose type string ``which`` says as VARCHAR (by position:
-    a result may name two columns alike), or ``relation`` itself when none is."""
+def _as_text(relation: Any, which: Any, at: Collection[int] = (), widen: Collection[int] = ()) -> Any:
+    """``relation`` with each column whose type string ``which`` says, and each column at an index in
+    ``at``, as VARCHAR (by position: a result may name two columns alike), each in ``widen`` as a
+    TIMESTAMP, or ``relation`` itself when none is."""
     types = [str(t) for t in relation.types]
-    if not any(which(t) for t in types):
+    text = {i for i, t in enumerate(types) if which(t)} | set(at)
+    if not text and not widen:
         return relation
     names = [str(c).replace('"', '""') for c in relation.columns]
-    return relation.project(", ".join(f'CAST(#{i} AS VARCHAR) AS "{n}"' if which(t) else f"#{i}"
-                                      for i, (n, t) in enumerate(zip(names, types), 1)))
+    return relation.project(", ".join(f'CAST(#{i} AS VARCHAR) AS "{n}"' if i - 1 in text else
+                                      f'CAST(#{i} AS TIMESTAMP) AS "{n}"' if i - 1 in widen else f"#{i}"
+                                      for i, n in enumerate(names, 1)))
+
+
+def _infinite(df: pl.DataFrame) -> list[int]:
+    """The indexes of the date and timestamp columns of ``df`` holding DuckDB's ``infinity`` or
+    ``-infinity``: Arrow carries them as the largest values of their type, which Polars holds but
+    cannot print (a Rust panic in ``print(df)``)."""
+    out = []
+    for i, dtype in enumerate(df.dtypes):
+        top = 2**31 - 1 if dtype == pl.Date else 2**63 - 1 if isinstance(dtype, pl.Datetime) else None
+        if top is not None:
+            values = df.to_series(i).to_physical()
+            if ((values == top) | (values == -top)).any():
+                out.append(i)
+    return out
 
 
 def _frame_of(relation: Any) -> pl.DataFrame:
     if relation is None:  # a statement with no result
         return pl.DataFrame()
-    huge = [i for i, t in enumerate(relation.types) if str(t) == "HUGEINT"]
-    df = _as_text(relation, lambda t: t == "HUGEINT" or _NOT_POLARS.search(re.sub(r'"[^"]*"', "", t)) is not None).pl()
+    types = [str(t) for t in relation.types]
+    huge = [i for i, t in enumerate(types) if t == "HUGEINT"]
+    # a TIMESTAMP_S crosses Arrow in milliseconds, its infinity as -1000 (a second before 1970): widened first
+    widen = [i for i, t in enumerate(types) if t == "TIMESTAMP_S"]
+
+    def text(t: str) -> bool:
+        return t == "HUGEINT" or _NOT_POLARS.search(re.sub(r'"[^"]*"', "", t)) is not None
+    df = _as_text(relation, text, widen=widen).pl()
+    infinite = _infinite(df)
+    if infinite:  # rare (typed in a query, never projected): asked again with those columns as DuckDB's text
+        df = _as_text(relation, text, at=infinite, widen=[i for i in widen if i not in infinite]).pl()
     return df.with_columns(pl.col(df.columns[i]).cast(pl.Int128) for i in huge) if huge else df
 
 
@@ -461,7 +487,8 @@ class Stats:
 
         A column of a type Polars cannot hold as DuckDB gives it (an INTERVAL or a UNION, which it
         refuses; a BIT, a BIGNUM, a VARIANT or a TIME WITH TIME ZONE, which it holds as raw bytes or
-        without the offset), alone or inside a list or struct, comes as DuckDB's text of it."""
+        without the offset), alone or inside a list or struct, comes as DuckDB's text of it, and so does
+        a date or timestamp column holding ``infinity`` or ``-infinity``."""
         return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _frame_of))
 
     def sql_rows(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,

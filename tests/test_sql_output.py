@@ -11,8 +11,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import date, datetime
 from pathlib import Path
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -105,6 +107,23 @@ def test_the_python_api_gives_a_frame_for_types_polars_cannot_hold(store):
         columns, rows = st.sql_rows(f"SELECT {HUGE}::hugeint AS h, 'infinity'::timestamp AS t")
         assert columns == ["h", "t"] and rows == [(int(HUGE), "infinity")]
         assert st.sql_rows("SELECT * FROM range(10) t(n)", limit=3) == (["n"], [(0,), (1,), (2,)])
+
+
+def test_the_python_api_gives_an_infinite_date_or_timestamp_as_text(store):
+    """DuckDB's ``infinity`` crossed Arrow as the largest value of the type, which Polars holds but
+    cannot print (``print(df)`` was a Rust panic); a TIMESTAMP_S infinity came as a second before
+    1970. A column holding one comes as DuckDB's text; a finite one stays a date or timestamp."""
+    with Stats(store.with_suffix(".duckdb")) as st:
+        df = st.sql("SELECT * FROM (VALUES ('infinity'::DATE, '-infinity'::TIMESTAMP, 'infinity'::TIMESTAMPTZ, "
+                    "'infinity'::TIMESTAMP_S, 'infinity'::TIMESTAMP_NS, DATE '2020-01-02', "
+                    "TIMESTAMP_S '2020-01-02 10:00:00'), (DATE '2020-01-03', NULL, NULL, NULL, NULL, NULL, NULL)) "
+                    "t(d, ts, tz, s, ns, fd, fs)")
+        str(df)  # prints
+        assert df.row(0) == ("infinity", "-infinity", "infinity", "infinity", "infinity", date(2020, 1, 2),
+                             datetime(2020, 1, 2, 10))
+        assert df.row(1)[0] == "2020-01-03"
+        assert df.dtypes[5] == pl.Date and isinstance(df.dtypes[6], pl.Datetime)
+        assert st.sql("SELECT DATE '2020-01-02' AS d").dtypes == [pl.Date]
 
 
 def test_an_empty_query_is_an_error_and_several_statements_say_which_rows_these_are(store):
