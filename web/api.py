@@ -25,6 +25,7 @@ DEFAULT_MIN_GAMES = 30  # zx stats --min-games
 BIG = 2 ** 53  # the largest a number parameter may be: past it JSON (and the answer echoing it) cannot hold it exactly
 
 MAX_LIMIT = 500
+STEPS_BYTES = 4 * 1024 * 1024  # of steps in one /steps answer (``next`` says where the rest starts)
 
 
 async def backend(request: Request) -> Backend:
@@ -205,8 +206,21 @@ def match_steps(match_id: str,
     total = len(hist.bounds)
     if start >= total:
         raise WebError(400, f"match {match_id} has {total} steps: start must be 0..{total - 1}")
-    return JSON({"match": match_id, "perspective": perspective, "total": total, "start": start,
-                 "steps": [s.to_json() for s in hist.steps(perspective, start, start + limit)]})
+    # at most STEPS_BYTES of steps an answer (at least one): a match stored with 2,000 violations
+    # carries them all in every later state, and 500 such steps were a 72 MB answer built in 5-7 s
+    import orjson
+
+    parts: list[bytes] = []
+    size = 0
+    for step in hist.steps(perspective, start, start + limit):
+        if parts and size >= STEPS_BYTES:
+            break
+        parts.append(orjson.dumps(step.to_json(), option=orjson.OPT_NON_STR_KEYS))
+        size += len(parts[-1])
+    after = start + len(parts)
+    head = orjson.dumps({"match": match_id, "perspective": perspective, "total": total, "start": start,
+                         "next": after if after < total else None})
+    return Response(head[:-1] + b',"steps":[' + b",".join(parts) + b"]}", media_type="application/json")
 
 
 @router.get("/audit/{match_id}", summary="Re-check a stored match with the current rules engine (zx audit)")

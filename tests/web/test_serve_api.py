@@ -358,6 +358,47 @@ def test_a_parameter_an_endpoint_does_not_take_is_400_naming_it(client, built, u
     assert words.replace("{m}", m) in r.json()["error"]
 
 
+def test_steps_come_in_answers_of_bounded_size_and_next_says_where_the_rest_starts(tmp_path, monkeypatch):
+    """Every state of a match stored with many violations carries all the earlier ones: 500 steps of a
+    log of 2,000 out-of-turn passes were one 72 MB answer built in 5-7 s, for any client. An answer
+    stops at ``STEPS_BYTES`` (at least one step) and ``next`` is the first step it left out; the pages
+    put together are the steps asked for, each whole."""
+    from web import api
+    from zx_events.application import MatchService
+    from zx_events.logformat.reader import parse_log
+
+    lines = (Path(__file__).resolve().parents[2] / "examples" / "legal" / "first-turns.zxlog").read_text("utf-8").splitlines()
+    at = next(i for i, ln in enumerate(lines) if json.loads(ln).get("do") == "play") + 1
+    extra = [json.dumps({"do": "pass", "by": "P2"})] * 300  # out of turn: a violation each (603.1b)
+    store = str(tmp_path / "s.sqlite")
+    svc = MatchService(store)
+    try:
+        (log,) = parse_log("\n".join([lines[0], *lines[1:at], *extra, *lines[at:]]) + "\n", "v.zxlog")
+        assert svc.import_log(log, accept_violations=True).status == "imported"
+    finally:
+        svc.close()
+    with TestClient(create_app(store, judge=True)) as c:
+        first = c.get("/api/matches/hand-first-turns-001/steps", params={"as": "judge", "limit": 500})
+        assert first.json()["next"] is not None and api.STEPS_BYTES < len(first.content) < api.STEPS_BYTES + 200_000
+        monkeypatch.setattr(api, "STEPS_BYTES", 10**9)
+        whole = c.get("/api/matches/hand-first-turns-001/steps", params={"as": "judge", "limit": 500}).json()
+        assert whole["next"] is None and len(whole["steps"]) == whole["total"] < 500
+        monkeypatch.setattr(api, "STEPS_BYTES", 60_000)
+        pages, start = [], 0
+        while start is not None:
+            r = c.get("/api/matches/hand-first-turns-001/steps", params={"as": "judge", "limit": 500, "start": start})
+            page = r.json()
+            assert page["start"] == start and page["steps"] and page["steps"][0]["step"] == start
+            assert len(r.content) < 60_000 + max(len(json.dumps(s)) for s in page["steps"]) + 500
+            pages.append(page)
+            start = page["next"]
+        assert len(pages) > 3
+        assert [s for p in pages for s in p["steps"]] == whole["steps"]
+        assert len(whole["steps"][-1]["state"]["violations"]) >= 300
+        limited = c.get("/api/matches/hand-first-turns-001/steps", params={"as": "judge", "limit": 2, "start": 5}).json()
+        assert [s["step"] for s in limited["steps"]] == [5, 6] and limited["next"] == 7
+
+
 def test_every_parameter_an_endpoint_declares_is_taken(client, built):
     """The check of known parameters knows each endpoint's own and its shared filters' (every name
     the OpenAPI document lists, and the pages' forms)."""
