@@ -368,3 +368,39 @@ def test_a_100000_character_deck_name_is_cut_in_the_charts_and_kept_whole_in_the
             assert cut and all(len(t) <= LABEL_MAX and t.endswith("…") for t in cut), (name, section, cut)
         assert not any("D" * LABEL_MAX in svg for svg in re.findall(r"<svg .*?</svg>", doc, flags=re.S)), name
         assert long_name in re.sub(r"<svg .*?</svg>", "", doc, flags=re.S), name  # the tables: whole
+
+
+def test_deck_share_counts_every_seat_and_the_sides_without_a_deck_name(tmp_path):
+    """The dashboard's deck share left out the sides without a deck name, from its rows and from the
+    field it divides by: with 1 such side of 6, each deck's share was out of 5 ("Share of all seats",
+    said the note), and the next section (zx stats meta) counted 6. They are one row, ``(no name)``,
+    as in every statistic by deck."""
+    import html as html_text
+    import json
+
+    root = Path(__file__).parents[2] / "examples" / "legal"
+    for i, src in enumerate(("first-turns.zxlog", "long-game-reload-win-by-life.zxlog", "range-attacks-win-by-life.zxlog")):
+        lines = (root / src).read_text().splitlines()
+        header = json.loads(lines[0])
+        if i == 0:
+            header["players"]["P2"].pop("deck_name")
+        (tmp_path / src).write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    store, analytics = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
+    env = {"ZX_ANALYTICS": str(analytics)}
+    r = CliRunner().invoke(zx, ["--store", store, "import", *map(str, sorted(tmp_path.glob("*.zxlog")))], env=env)
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(zx, ["--store", store, "sql", "--format", "json",
+                                "SELECT coalesce(deck, '(no name)') AS deck, count(*) AS seats FROM seats GROUP BY ALL"],
+                           env=env)
+    expected = {row["deck"]: row["seats"] for row in json.loads(r.stdout)}
+    assert expected["(no name)"] == 1 and sum(expected.values()) == 6
+    r = CliRunner().invoke(zx, ["--store", store, "report", "-o", str(tmp_path / "meta.html"), "--min-games", "1"],
+                           env=env)
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "meta.html").read_text()
+    at = page.index("<h2>Deck share</h2>")
+    body = page[at:page.index("</table>", at)].split("</thead>")[1]
+    rows = [[html_text.unescape(re.sub("<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
+            for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
+    shown = {row[0]: (int(row[1]), float(row[3])) for row in rows}
+    assert shown == {deck: (n, pytest.approx(n / 6, abs=0.001)) for deck, n in expected.items()}
