@@ -46,6 +46,7 @@ class Referee:
         self.line: int | None = None
         self.by: str | None = None
         self.resolved: str | None = None  # the source of the entry resolving (its effects follow it), else None
+        self.fizzled: str | None = None  # the source of the entry that fizzled instead (it has no effects)
         self.rec: dict | None = None  # the record under way, until an event carries it
         self._settled = -1  # the match's version when settle last found nothing to do
         self.result_line: int | None = None  # the line of the log's result record, once read
@@ -89,7 +90,7 @@ class Referee:
         self.line, self.by, self.rec = line, rec.get("by"), rec
         kind = rec["do"]
         if kind not in ("effect", "trigger"):
-            self.resolved = None  # a resolution's effects are logged right after it: they are over (201.6)
+            self.resolved = self.fizzled = None  # a resolution's effects are logged right after it: over (201.6)
         try:
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
@@ -732,6 +733,8 @@ class Referee:
             self.resolved = entry["card"]
         else:
             self.resolved = entry.get("source")
+        if outcome == "fizzled":  # 208.5, 210.4, 503.1: its effect does not take place (a card is discarded)
+            self.resolved, self.fizzled = None, self.resolved
         m._resolved(outcome=outcome, facts=facts, line=self.line)
         for what, arg in follow:
             if what == "start":
@@ -782,11 +785,13 @@ class Referee:
                 self.fail("500.1", f"no {obj} in play for the {op} effect", fatal=True)
             args["uid"] = found[0]["uid"]
         if not self._source_ok(r["source"]):
+            why = " (it fizzled: its effect does not take place)" if r["source"] == self.fizzled else ""
             if op == "damage":
-                self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving")
+                self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving{why}")
             else:
+                why = why or " (a card's effect takes place when its cast resolves)"
                 self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
-                                   f"nor resolving (a card's effect takes place when its cast resolves)")
+                                   f"nor resolving{why}")
         if op == "place":
             card = self.card(r["card"])
             zone = m.p[self.by].get(r["from"])
