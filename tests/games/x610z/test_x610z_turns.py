@@ -55,6 +55,20 @@ def test_x610z_106_1b_one_result_record_after_the_game_has_ended():
             contains="a second result record after the game has ended")
 
 
+def test_x610z_106_1b_an_early_result_leaves_the_games_own_result_due():
+    """A result before the end is one violation (--accept-violations); the right result after the end
+    is none. It was flagged as "a second result record after the game has ended (the result is at line 5)"."""
+    recs = SETUP + [r("turn", "P1"), r("result", "P1", winner="P1", reason="concede"), r("concede", "P2"),
+                    r("result", "P1", winner="P1", reason="concede")]
+    m, ref = run(recs, strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (5, "106.1b", "result P1 (concede) but the game has not ended")]
+    assert m.outcome == {"winner": "P1", "reason": "concede"}
+    m, ref = run(recs + [r("result", "P1", winner="P1", reason="concede")], strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(5, "106.1b"), (8, "106.1b")]
+    assert "(the result is at line 7)" in ref.found[1].message
+
+
 def test_x610z_106_1a_time_limit_draw_is_a_result_record():
     m = legal(SETUP + [r("turn", "P1"), r("result", "P1", winner=None, reason="time")])
     assert m.outcome == {"winner": None, "reason": "time"}

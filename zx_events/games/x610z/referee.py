@@ -367,7 +367,6 @@ class Referee:
         if self.result_line is not None:  # the one record allowed after the end is the result, once
             self.fail("106.1b", f"a second result record after the game has ended (the result is at line "
                                 f"{self.result_line})", fatal=True)
-        self.result_line = self.line
         if m.outcome is None and reason == "time" and winner is None:
             m._ended(winner=None, reason="time", line=self.line)  # 106.1a: a time-limit draw
         elif m.outcome is None:
@@ -375,6 +374,8 @@ class Referee:
         elif (winner, reason) != (m.outcome["winner"], m.outcome["reason"]):
             self.fail("106.1b", f"result {winner or 'none'} ({reason}) disagrees with the engine: "
                                 f"{m.outcome['winner'] or 'none'} ({m.outcome['reason']})")
+        if m.outcome is not None:  # (an early result ends nothing: the game's own result is still to come)
+            self.result_line = self.line
         m._result(winner=winner, reason=reason, rec=self._carry(), line=self.line)
 
     # ------------------------------------------------------------------ energy (203, 403)
