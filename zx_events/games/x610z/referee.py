@@ -52,11 +52,13 @@ class Referee:
         self.result_line: int | None = None  # the line of the log's result record, once read
 
     # ------------------------------------------------------------------ violations
-    def fail(self, rule: str, message: str, *, fatal: bool = False) -> None:
+    def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
+        """``player``: who broke the rule when it is not the record's player (``self.by``)."""
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
-        self.found.append(Violation(self.line, self.m.turn, self.by, rule, message))
-        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=self.by,
+        player = player or self.by
+        self.found.append(Violation(self.line, self.m.turn, player, rule, message))
+        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=player,
                           rec=self._carry() if fatal else None)
         if fatal:
             raise _Skip
@@ -176,7 +178,7 @@ class Referee:
         m = self.m
         if m.phase == "draw":
             if m.drawn == 0:
-                self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card")
+                self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card", player=m.active)
             m._phase_entered(phase="action", line=self.line)
 
     def _action_phase(self, rule: str, what: str) -> None:
@@ -193,7 +195,7 @@ class Referee:
         """201.3: only the priority holder announces a stackable action; 702.2: in the Draw Phase
         only triggers; 704.6: nothing after the End Phase ended."""
         m = self.m
-        if m.phase == "draw" and m.stack == [] and self.by == m.active and m.drawn:
+        if m.phase == "draw" and m.stack == [] and self.by == m.active:
             self._leave_draw()
         if m.phase == "draw":
             self.fail("702.2", f"{what} in the Draw Phase, where only triggers may be announced")
@@ -473,7 +475,7 @@ class Referee:
             if m.phase != "action":
                 self.fail("206.1a", f"the permanent {card.name} is cast outside the Action Phase")
         else:
-            if m.phase == "draw" and self.by == m.active and not m.stack and m.drawn:
+            if m.phase == "draw" and self.by == m.active and not m.stack:
                 self._leave_draw()
             if m.phase not in ("action", "end", "closed"):
                 self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases")
@@ -515,7 +517,7 @@ class Referee:
     def _anytime(self, what: str) -> None:
         """Table 1: Effect activations and abilities by anyone in the Action and End Phases."""
         m = self.m
-        if m.phase == "draw" and self.by == m.active and not m.stack and m.drawn:
+        if m.phase == "draw" and self.by == m.active and not m.stack:
             self._leave_draw()
         if m.phase not in ("action", "end", "closed", "draw"):
             self.fail("201.7", f"{what} outside the Action and End Phases")

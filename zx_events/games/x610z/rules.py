@@ -10,8 +10,10 @@ RULESET = "x610z-cr-1.1"  # the header's "rules" value
 RULES_VERSION = "x610z-cr-1.1+digest.4"
 # .4: an action that fizzled when it resolved (208.5 a cast whose target left play, 200.4, 200.7, 214.5, 210.4)
 # is the source of no effect: its `effect` records are refused (210.4 for damage, 503.1 for the other ops;
-# under digest.3 a fizzled card counted as resolving, so a fizzled Bullseye dealt its damage). A referee
-# change only: stored events replay as stored, so there is no replay gate.
+# under digest.3 a fizzled card counted as resolving, so a fizzled Bullseye dealt its damage). Accepting the
+# same logs, a missing draw is one 702.1 of the active player whatever his first action (a non permanent
+# cast, activation or ability was 206.2a / 702.2, the engine staying in the Draw Phase). Referee changes
+# only: stored events replay as stored, so there is no replay gate.
 # .3: every effect op's source is in play, on the stack or resolving (503.1; 210.4 for damage as before); a
 # resolved card or ability stays "resolving" only until the next record that is neither an effect nor a
 # trigger (a card resolved turns ago no longer deals damage from its Discard Pile); a `zone` effect moves a
