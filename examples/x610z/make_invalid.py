@@ -164,10 +164,12 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
     ("202.9-second-move-changes-direction", VESSEL + [gain("P1", "C", 1), r("move", "P1", src="E1", path=["E2"], pay={"B": 1})]
      + pp("P1") + [r("effect", "P1", source="S1", op="reactivate", dot="E2"),
                    r("move", "P1", src="E2", path=["E1"], pay={"C": 1})], "202.9", "turns back", {}),
-    ("202.3-friendly-target", BATTLE + [r("attack", "P1", src="B1", target="S1", path=["A1", "S1"])], "202.3",
-     "P1's own", {}),
-    ("202.5d-out-of-range", BATTLE + [r("attack", "P1", src="B1", target="B5", path=["A1", "A6", "A5", "B5"])],
-     "202.5d", "Range is 2", {}),
+    ("202.3-friendly-target", BATTLE + [r("effect", "P1", source=HOME["P1"], op="place", card="A1-020", src="hand",
+                                          dot="A1"),
+                                        r("attack", "P1", src="B1", target="A1", path=["A1"])], "202.3",
+     "P1's own", {}),  # (not his Life Base: a Starting Dot is a No Attack Dot, 603.2)
+    ("202.5d-out-of-range", BATTLE + [r("attack", "P1", src="B1", target="B5", path=["B2", "B3", "B4", "B5"])],
+     "202.5d", "Range is 2", {}),  # (around the ring: no sharp turn, 202.9)
     ("202.3b-second-attack", BATTLE + [r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])] + pp("P1")
      + [r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])], "202.3b", "already attacked", {}),
     ("202.4-deactivated-attack", BATTLE + [r("effect", "P2", source="S4", op="deactivate", dot="B1"),

@@ -1,5 +1,5 @@
 """What an `effect` record may do (rules digest.3): its source (503.1, 210.4), how long a resolved card
-counts as resolving, and `zone` from play (205.3, 207.5a)."""
+counts as resolving (digest.4: a fizzled one never does, 208.5), and `zone` from play (205.3, 207.5a)."""
 
 import copy
 
@@ -74,6 +74,33 @@ def test_x610z_210_4_the_resolving_card_deals_all_its_effects_a_trigger_between(
     assert m.dots["S4"]["dmg"] == 1 and m.stack[-1]["kind"] == "trigger"
 
 
+def fizzled_bullseye() -> list[dict]:
+    """Turn 3: P1 casts Bullseye on his own Sky Vessel (B1), then moves it in answer onto the foreign
+    Starting Dot S2 (601.5: destroyed); the Bullseye resolves without its target (208.5: fizzled)."""
+    return BATTLE + [r("crystal", "P1", card="A1-010"), r("energy", "P1", crystal="A1-010"),
+                     r("energy", "P1", crystal="A1-011"), r("cast", "P1", card="A1-030", pay={"M": 1}, target="B1"),
+                     r("pass", "P2"), r("move", "P1", **{"from": "B1"}, path=["B2", "A2", "S2"], pay={"B": 1})] + \
+        pp("P1") + [r("pass", "P1"), r("pass", "P2")]
+
+
+def test_x610z_210_4_a_fizzled_card_deals_no_damage():
+    """A Bullseye that fizzled (its target left play, 208.5) went to the Discard Pile: its damage is
+    not dealt. It was accepted and applied: the fizzled card still counted as resolving."""
+    m, ref = run(fizzled_bullseye())
+    assert ref.found == [] and "B1" not in m.dots and "A1-030" in m.p["P1"]["discard"] and not m.stack
+    err = refused(fizzled_bullseye() + [eff("P1", "A1-030", "damage", dot="B5", amount=2)], "210.4",
+                  contains="A1-030 is neither in play nor resolving (it fizzled")
+    assert "its effect does not take place" in err.message
+    m, ref = run(fizzled_bullseye() + [eff("P1", "A1-030", "damage", dot="B5", amount=2)], strict=False)
+    assert [(v.rule, v.player) for v in ref.found] == [("210.4", "P1")]
+
+
+@pytest.mark.parametrize("op, fields", [("destroy", {"dot": "B5"}), ("draw", {"cards": ["A1-010"]})])
+def test_x610z_503_1_a_fizzled_card_has_no_effect(op, fields):
+    refused(fizzled_bullseye() + [eff("P1", "A1-030", op, **fields)], "503.1",
+            contains="A1-030 of the " + op + " effect is neither in play, on the stack nor resolving (it fizzled")
+
+
 # ---------------------------------------------------------------------- zone from play (205.3, 207.5a)
 def dispel() -> list[dict]:
     """Turn 3: P1's Swift Boots on P2's Sky Vessel (so under P2's control, 208.2; owned by P1), then P1's
@@ -129,7 +156,7 @@ def test_x610z_205_3_a_match_imported_under_digest_2_replays_as_it_was_imported(
 
     m, _ = run(dispel() + [zone("P1")], head=rich())
     events = copy.deepcopy(list(m.pending_events))
-    assert digest_of(events[0].rules_version) == digest_of(RULES_VERSION) == 3
+    assert digest_of(events[0].rules_version) == digest_of(RULES_VERSION) >= 3
     now = project(None, copy.deepcopy(events))
     assert not any(p["code"] == "A1-040" for p in now.perms) and "A1-040" in now.p["P1"]["discard"]
     events[0].__dict__["rules_version"] = "x610z-cr-1.1+digest.2"

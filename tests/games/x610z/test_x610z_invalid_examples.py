@@ -1,5 +1,7 @@
-"""examples/x610z/invalid: each log stops at the line and rule its manifest names (strict), and
-imports with exactly that one violation under --accept-violations."""
+"""examples/x610z/invalid: each log stops at the line and rule its manifest names (strict); under
+--accept-violations that violation comes first, and any other is on the same record and listed in
+ALSO (a record can break more than one rule: a reactive player's announcement is also one without
+priority)."""
 
 import json
 import subprocess
@@ -16,6 +18,16 @@ ROOT = Path(__file__).resolve().parents[3]
 INVALID = ROOT / "examples" / "x610z" / "invalid"
 CASES = json.loads((INVALID / "expected.json").read_text())
 
+# the rules the last record breaks besides its own (every other example breaks only its own)
+ALSO = {
+    "702.2-stackable-in-draw-phase.x610zlog": ["201.3", "500.1"],  # P2 controls no Watchtower either (left as is)
+    "206.1a-permanent-by-reactive-player.x610zlog": ["201.3"],
+    "206.2a-non-permanent-in-draw-phase.x610zlog": ["702.2", "201.3"],  # a cast in the Draw Phase is both
+    "202.1-move-by-reactive-player.x610zlog": ["201.3", "200.5"],  # P2 pays B1 from an empty pool too (left as is)
+    "201.7-move-in-end-phase.x610zlog": ["201.3"],  # the End Phase's priority is the reactive player's (704.1)
+    "402.10f-activated-ability-twice.x610zlog": ["206.1e"],  # the first use activated the summon
+}
+
 
 @pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
 def test_x610z_invalid_example_names_its_line_and_rule(case):
@@ -30,8 +42,11 @@ def test_x610z_invalid_example_names_its_line_and_rule(case):
 
 @pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
 def test_x610z_invalid_example_lenient_records_the_violation(case):
+    """Only the first was checked: 202.3-friendly-target's target stood on a No Attack Dot (603.2), the
+    path of 202.5d-out-of-range turned sharply (202.9)."""
     (m, ref), = play((INVALID / case["file"]).read_text(), strict=False, source=case["file"])
-    assert [(v.line, v.rule) for v in ref.found][:1] == [(case["line"], case["rule"])]
+    also = [(case["line"], rule) for rule in ALSO.get(case["file"], [])]
+    assert [(v.line, v.rule) for v in ref.found] == [(case["line"], case["rule"])] + also
 
 
 def test_x610z_invalid_examples_are_up_to_date():

@@ -1,11 +1,13 @@
 """docs/rules-x610z.md is the list of the enforced X610Z clauses: every row of its table has a test
-named after its number, every clause the referee reports is in it (or among the derived rules it
-names), and its count by section adds up to the table."""
+named after its number and a title (rules.RULES, which has no other), every clause the referee reports
+is in it (or among the derived rules it names), and its count by section adds up to the table."""
 
 import ast
 import re
 from collections import Counter
 from pathlib import Path
+
+from zx_events.games.x610z.rules import RULES, title
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = (ROOT / "docs" / "rules-x610z.md").read_text(encoding="utf-8")
@@ -57,6 +59,14 @@ def test_x610z_every_clause_the_engine_reports_is_documented():
     cited = set(re.findall(r'"(\d{3}\.\d+[a-z]?)"', text))
     derived = DOC.split("the derived rules listed after the table:", 1)[1].split("\n\n", 1)[0]
     assert cited <= set(table()) | set(re.findall(r"\d{3}\.\d+[a-z]?", derived)), cited - set(table())
+
+
+def test_x610z_every_enforced_clause_has_a_title_and_only_they_do():
+    """304.3a and 209.2a were reported with an empty title (`zx audit --format json`, a bundle's README
+    "rule 304.3a ()"); 106.3 and 701.2, which the engine never reports, had one."""
+    rows = table()
+    assert [c for c in rows if not title(c).strip()] == []
+    assert sorted(RULES) == sorted(rows)
 
 
 def test_x610z_every_count_of_the_enforced_clauses_is_the_table():

@@ -17,6 +17,34 @@ def test_x610z_702_1_the_starting_player_draws_on_turn_1():
     assert len(m.p["P1"]["hand"]) == 8
 
 
+def no_draw_then_discount() -> list[dict]:
+    """Turn 3 without P1's draw: he adds B1 (no priority needed) and casts Discount (a non permanent,
+    line CAST); P2 passes, P1 passes, Discount resolves and draws; both pass into the End Phase."""
+    return BATTLE[:-1] + [r("energy", "P1", crystal="A1-011"), r("cast", "P1", card="A1-031", pay={"B": 1})] \
+        + pp("P1") + [r("effect", "P1", source="A1-031", op="draw", cards=["A1-010", "A1-010"]),
+                      r("pass", "P1"), r("pass", "P2")]
+
+
+CAST = len(BATTLE) + 2  # the header is line 1
+
+
+def test_x610z_702_1_a_non_permanent_cast_without_drawing_leaves_the_draw_phase():
+    """As a crystal, move, attack or permanent does: one 702.1, by the active player. The engine stayed in
+    the Draw Phase: 206.2a and 702.2 on the cast, 702.1 blaming P1 on P2's pass, then 201.3 twice."""
+    refused(no_draw_then_discount(), "702.1", line=CAST, contains="P1 leaves the Draw Phase without drawing")
+    m, ref = run(no_draw_then_discount(), strict=False)
+    assert [(v.line, v.rule, v.player) for v in ref.found] == [(CAST, "702.1", "P1")]
+    assert m.phase == "end" and "A1-031" in m.p["P1"]["discard"]
+
+
+def test_x610z_702_1_passes_that_close_the_draw_phase_without_a_draw_are_the_active_players():
+    """Both players pass in P1's Draw Phase, P2 last: P1 left it without drawing (the violation was P2's)."""
+    m, ref = run(SETUP + [r("turn", "P1"), r("pass", "P1"), r("pass", "P2")], strict=False)
+    assert [(v.line, v.rule, v.player, v.message) for v in ref.found] == [
+        (6, "702.1", "P1", "P1 leaves the Draw Phase without drawing 1 card")]
+    assert m.phase == "action"
+
+
 def test_x610z_702_2_only_triggers_in_the_draw_phase():
     recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("activate", "P2", effect="A1-050", pay={})]
     refused(recs, "702.2")
@@ -53,6 +81,20 @@ def test_x610z_106_1b_one_result_record_after_the_game_has_ended():
     legal(ended)
     refused(ended + [r("result", "P1", winner="P1", reason="concede")], "106.1b",
             contains="a second result record after the game has ended")
+
+
+def test_x610z_106_1b_an_early_result_leaves_the_games_own_result_due():
+    """A result before the end is one violation (--accept-violations); the right result after the end
+    is none. It was flagged as "a second result record after the game has ended (the result is at line 5)"."""
+    recs = SETUP + [r("turn", "P1"), r("result", "P1", winner="P1", reason="concede"), r("concede", "P2"),
+                    r("result", "P1", winner="P1", reason="concede")]
+    m, ref = run(recs, strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (5, "106.1b", "result P1 (concede) but the game has not ended")]
+    assert m.outcome == {"winner": "P1", "reason": "concede"}
+    m, ref = run(recs + [r("result", "P1", winner="P1", reason="concede")], strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(5, "106.1b"), (8, "106.1b")]
+    assert "(the result is at line 7)" in ref.found[1].message
 
 
 def test_x610z_106_1a_time_limit_draw_is_a_result_record():

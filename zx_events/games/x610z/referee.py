@@ -46,16 +46,19 @@ class Referee:
         self.line: int | None = None
         self.by: str | None = None
         self.resolved: str | None = None  # the source of the entry resolving (its effects follow it), else None
+        self.fizzled: str | None = None  # the source of the entry that fizzled instead (it has no effects)
         self.rec: dict | None = None  # the record under way, until an event carries it
         self._settled = -1  # the match's version when settle last found nothing to do
         self.result_line: int | None = None  # the line of the log's result record, once read
 
     # ------------------------------------------------------------------ violations
-    def fail(self, rule: str, message: str, *, fatal: bool = False) -> None:
+    def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
+        """``player``: who broke the rule when it is not the record's player (``self.by``)."""
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
-        self.found.append(Violation(self.line, self.m.turn, self.by, rule, message))
-        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=self.by,
+        player = player or self.by
+        self.found.append(Violation(self.line, self.m.turn, player, rule, message))
+        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=player,
                           rec=self._carry() if fatal else None)
         if fatal:
             raise _Skip
@@ -89,7 +92,7 @@ class Referee:
         self.line, self.by, self.rec = line, rec.get("by"), rec
         kind = rec["do"]
         if kind not in ("effect", "trigger"):
-            self.resolved = None  # a resolution's effects are logged right after it: they are over (201.6)
+            self.resolved = self.fizzled = None  # a resolution's effects are logged right after it: over (201.6)
         try:
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
@@ -175,7 +178,7 @@ class Referee:
         m = self.m
         if m.phase == "draw":
             if m.drawn == 0:
-                self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card")
+                self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card", player=m.active)
             m._phase_entered(phase="action", line=self.line)
 
     def _action_phase(self, rule: str, what: str) -> None:
@@ -192,7 +195,7 @@ class Referee:
         """201.3: only the priority holder announces a stackable action; 702.2: in the Draw Phase
         only triggers; 704.6: nothing after the End Phase ended."""
         m = self.m
-        if m.phase == "draw" and m.stack == [] and self.by == m.active and m.drawn:
+        if m.phase == "draw" and m.stack == [] and self.by == m.active:
             self._leave_draw()
         if m.phase == "draw":
             self.fail("702.2", f"{what} in the Draw Phase, where only triggers may be announced")
@@ -366,7 +369,6 @@ class Referee:
         if self.result_line is not None:  # the one record allowed after the end is the result, once
             self.fail("106.1b", f"a second result record after the game has ended (the result is at line "
                                 f"{self.result_line})", fatal=True)
-        self.result_line = self.line
         if m.outcome is None and reason == "time" and winner is None:
             m._ended(winner=None, reason="time", line=self.line)  # 106.1a: a time-limit draw
         elif m.outcome is None:
@@ -374,6 +376,8 @@ class Referee:
         elif (winner, reason) != (m.outcome["winner"], m.outcome["reason"]):
             self.fail("106.1b", f"result {winner or 'none'} ({reason}) disagrees with the engine: "
                                 f"{m.outcome['winner'] or 'none'} ({m.outcome['reason']})")
+        if m.outcome is not None:  # (an early result ends nothing: the game's own result is still to come)
+            self.result_line = self.line
         m._result(winner=winner, reason=reason, rec=self._carry(), line=self.line)
 
     # ------------------------------------------------------------------ energy (203, 403)
@@ -471,7 +475,7 @@ class Referee:
             if m.phase != "action":
                 self.fail("206.1a", f"the permanent {card.name} is cast outside the Action Phase")
         else:
-            if m.phase == "draw" and self.by == m.active and not m.stack and m.drawn:
+            if m.phase == "draw" and self.by == m.active and not m.stack:
                 self._leave_draw()
             if m.phase not in ("action", "end", "closed"):
                 self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases")
@@ -513,7 +517,7 @@ class Referee:
     def _anytime(self, what: str) -> None:
         """Table 1: Effect activations and abilities by anyone in the Action and End Phases."""
         m = self.m
-        if m.phase == "draw" and self.by == m.active and not m.stack and m.drawn:
+        if m.phase == "draw" and self.by == m.active and not m.stack:
             self._leave_draw()
         if m.phase not in ("action", "end", "closed", "draw"):
             self.fail("201.7", f"{what} outside the Action and End Phases")
@@ -732,6 +736,8 @@ class Referee:
             self.resolved = entry["card"]
         else:
             self.resolved = entry.get("source")
+        if outcome == "fizzled":  # 208.5, 210.4, 503.1: its effect does not take place (a card is discarded)
+            self.resolved, self.fizzled = None, self.resolved
         m._resolved(outcome=outcome, facts=facts, line=self.line)
         for what, arg in follow:
             if what == "start":
@@ -782,11 +788,13 @@ class Referee:
                 self.fail("500.1", f"no {obj} in play for the {op} effect", fatal=True)
             args["uid"] = found[0]["uid"]
         if not self._source_ok(r["source"]):
+            why = " (it fizzled: its effect does not take place)" if r["source"] == self.fizzled else ""
             if op == "damage":
-                self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving")
+                self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving{why}")
             else:
+                why = why or " (a card's effect takes place when its cast resolves)"
                 self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
-                                   f"nor resolving (a card's effect takes place when its cast resolves)")
+                                   f"nor resolving{why}")
         if op == "place":
             card = self.card(r["card"])
             zone = m.p[self.by].get(r["from"])

@@ -1,4 +1,5 @@
-"""The X610Z ruleset id and the titles of the clauses the engine cites (X610Z CR V1.1 numbers).
+"""The X610Z ruleset id and the titles of the clauses the engine cites (X610Z CR V1.1 numbers): one for
+each clause of the table in docs/rules-x610z.md, and none else (106.3 and 701.2, never reported, had one).
 
 The id carries the digest version: it changes whenever a documented choice (docs/rules-x610z.md)
 changes, and every violation is printed with it.
@@ -7,7 +8,13 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.3"
+RULES_VERSION = "x610z-cr-1.1+digest.4"
+# .4: an action that fizzled when it resolved (208.5 a cast whose target left play, 200.4, 200.7, 214.5, 210.4)
+# is the source of no effect: its `effect` records are refused (210.4 for damage, 503.1 for the other ops;
+# under digest.3 a fizzled card counted as resolving, so a fizzled Bullseye dealt its damage). Accepting the
+# same logs, a missing draw is one 702.1 of the active player whatever his first action (a non permanent
+# cast, activation or ability was 206.2a / 702.2, the engine staying in the Draw Phase). Referee changes
+# only: stored events replay as stored, so there is no replay gate.
 # .3: every effect op's source is in play, on the stack or resolving (503.1; 210.4 for damage as before); a
 # resolved card or ability stays "resolving" only until the next record that is neither an effect nor a
 # trigger (a card resolved turns ago no longer deals damage from its Discard Pile); a `zone` effect moves a
@@ -28,7 +35,6 @@ RULES: dict[str, str] = {
     "105.3a": "Initial hand: 7 cards from the deck",
     "105.4": "Murphy's Law: hands of 6, 5, ... cards, only if taken the first time",
     "106.1b": "The engine's outcome; nothing after the game has ended",
-    "106.3": "A player who must draw from an empty deck loses",
     "200.3": "Targets are declared when the action is announced",
     "200.5": "Energy released from the pool; as much as possible when the cost cannot be met",
     "201.3": "Only the priority holder announces a stackable action or passes",
@@ -49,6 +55,9 @@ RULES: dict[str, str] = {
     "206.1a": "Permanents: by the active player in his Action Phase",
     "206.1e": "An activated permanent cannot be used until reactivated",
     "206.2a": "Non permanents: in the Action and End Phases",
+    "209.2a": "An Activation Counter placed on a permanent indicates how many times the permanent can be "
+              "activated before it is moved to the Discard Pile",
+    "304.3a": "The deck restriction indicates how many copies of that specific card a deck is allowed to contain",
     "401.2a": "A Summon Effect Card targets a summon",
     "401.3a": "A Class Specific Effect Card targets a summon of its Class",
     "401.4a": "An Energy Crystal Effect Card targets a crystal",
@@ -67,7 +76,6 @@ RULES: dict[str, str] = {
     "604.2": "Warp: a Non Life Base summon, between its Starting Dot and an Ending Dot",
     "604.4": "No attack through a Warp Dot",
     "700.1": "Turns clockwise, four phases",
-    "701.2": "Reactivation Phase: only triggers",
     "702.1": "Draw Phase: the active player draws exactly 1 card",
     "702.2": "Draw Phase: only triggers",
     "703.7": "The Action Phase ends with an empty stack",
