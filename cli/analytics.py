@@ -487,6 +487,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     path = resolve_analytics_path(ctx, analytics_path)
     if Path(out).exists() and not Path(out).is_dir():
         raise click.ClickException(f"--parquet {out} is a file, not a directory")
+    _refuse_replacing_what_is_read(ctx, Path(out), path)
     clash = [] if force else replaced_by_export(Path(out))
     if clash:
         shown = ", ".join(clash[:5]) + (f" and {len(clash) - 5} more" if len(clash) > 5 else "")
@@ -512,6 +513,27 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         con.close()
     emit(rows, fmt, ["table", "rows", "months", "path"])
     click.echo(f"data dictionary: {Path(out) / 'data-dictionary.md'}", err=True)
+
+
+def _refuse_replacing_what_is_read(ctx: click.Context, out: Path, analytics: Path) -> None:
+    """Neither the analytics file read nor the store is, or is in, what the export replaces in ``out``
+    (a folder a table, ``card_catalog``, the data dictionary), --force or not: with the store in
+    ``out/matches/``, DuckDB's OVERWRITE deleted it with the folder's other files."""
+    import os
+
+    from analytics.export import DICTIONARY, PARTITIONED
+
+    from .common import read_files, same_file
+
+    reads = read_files(ctx.obj.get("store") if ctx.obj else None, (analytics, f"the analytics file {analytics}"),
+                       (f"{analytics}.wal", f"the analytics file's write-ahead log {analytics}.wal"))
+    for name in (*PARTITIONED, "card_catalog", DICTIONARY):
+        replaced = out / name
+        for read, what in reads:
+            if same_file(read, replaced) or os.path.realpath(read).startswith(os.path.realpath(replaced) + os.sep):
+                raise click.ClickException(f"--parquet {out}: the export replaces {replaced}, and {what} is there: "
+                                           f"zx never writes over a file the command reads, --force or not; give "
+                                           f"another directory (nothing was written)")
 
 
 def update_after_import(ctx: click.Context, svc: Any) -> None:

@@ -10,7 +10,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import BOARD_HELP, OutputFile, load_catalog_option, service
+from .common import BOARD_HELP, OutputFile, load_catalog_option, read_files, refuse_read_file, service
 from .output import counted, emit, format_option, printable, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
@@ -60,6 +60,10 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         folder = Path(bundle_path).parent
         if not folder.is_dir():
             raise click.ClickException(f"--bundle {bundle_path}: the folder {folder} does not exist")
+        read = [(t, f"the audited log {t}") for t in targets if Path(t).is_file()]
+        read += [(f, f"the {kind} {f}") for f, kind in ((catalog_path, "catalog"), (board_path, "board"))
+                 if f and Path(f).is_file()]
+        refuse_read_file(bundle_path, read_files(ctx.obj["store"], *read), "--bundle")
         if Path(bundle_path).exists() and not force:
             raise click.ClickException(f"--bundle {bundle_path} already exists: give another name, or --force "
                                        f"to replace it")

@@ -197,9 +197,56 @@ def store_failed(store, e: BaseException, again: str, kept: str = "") -> tuple[s
     return cause, todo
 
 
-def check_writable(path, force: bool) -> None:
-    """Before the work: ``path`` (a file a command writes) may be written: its folder exists, and it
-    does not, or ``force`` (zx view, zx report)."""
+STORE_FILES = (("", "the store"), ("-wal", "the store's write-ahead log"), ("-shm", "the store's shared memory file"),
+               ("-journal", "the store's rollback journal"))
+
+
+def read_files(store: str | None, *others: tuple[object, str]) -> list[tuple[str, str]]:
+    """The files a command reads, which it never writes over, each with what it is (for the error): a
+    SQLite store (``--store``, ``ZX_STORE`` or the default) with its -wal, -shm and -journal files, by the
+    name given and by the file a link names (SQLite keeps them beside that one); none for memory: or
+    PostgreSQL. Then ``others``: (path, what) pairs, the analytics file, a log audited."""
+    import os
+
+    from zx_events.store import parse_store
+
+    out: list[tuple[str, str]] = []
+    try:
+        config = parse_store(store)
+    except ZXError:  # a bad --store: the command says so when it opens it
+        config = None
+    if config is not None and config.path is not None:
+        for base in dict.fromkeys((str(config.path), os.path.realpath(config.path))):
+            out.extend((base + suffix, f"{what} {config.path}{suffix}") for suffix, what in STORE_FILES)
+    return out + [(os.fspath(p), what) for p, what in others]
+
+
+def same_file(a, b) -> bool:
+    """Whether ``a`` and ``b`` name the same file: the same resolved path (a link to it included), or
+    the same file on disk (a hard link)."""
+    import os
+
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them is not there
+        return False
+
+
+def refuse_read_file(path, reads: list[tuple[str, str]], option: str = "-o") -> None:
+    """``path`` (a file a command writes) is none of the files it reads (``read_files``), --force or not:
+    ``zx view MATCH -o s.sqlite --force`` replaced the store with the page (as cp refuses a file onto itself)."""
+    for read, what in reads:
+        if same_file(path, read):
+            raise click.ClickException(f"{option} {path} is {what}: zx never writes over a file the command "
+                                       f"reads, --force or not; give another file (nothing was written)")
+
+
+def check_writable(path, force: bool, reads: list[tuple[str, str]] = ()) -> None:
+    """Before the work: ``path`` (a file a command writes) may be written: it is none of the files the
+    command ``reads`` (``read_files``), its folder exists, and it does not, or ``force`` (zx view, zx report)."""
+    refuse_read_file(path, list(reads))
     if path.exists() and not force:
         raise click.ClickException(f"{path} exists: give --force to overwrite it, or -o another file")
     if not path.parent.is_dir():

@@ -200,16 +200,18 @@ def draw_step(step: Any, game: Any) -> None:
     phase = v.phase if v.phase in ("setup", "over", "ended") else f"{v.phase.capitalize()} Phase"
     title = (f"{v.match_id} · step {step.index} · seq {v.seq}/{v.last_seq} · turn {v.turn}"
              + (f" ({v.active})" if v.active else "") + f" · {phase} · as {v.perspective}")
-    # a log's text (names, ids, notes) is shown as text: never markup, its control characters escaped
-    console.print(Printable(Rule(Text(title))))
+    # a log's text (names, ids, notes) is shown as text: never markup, its control characters escaped before
+    # a Text holds it (Text drops \a \b \v \f \r and measures other controls as no width: the line was cut);
+    # Printable escapes what a game's board still holds
+    console.print(Printable(Rule(Text(printable(title)))))
     where = f"line {step.line}: " if step.line is not None else ""
-    console.print(Printable(Text(f"{where}{_record_text(step.record)}", style="bold")))
+    console.print(Printable(Text(printable(f"{where}{_record_text(step.record)}"), style="bold")))
     for e in step.events:
-        console.print(Printable(Text(f"  seq {e.seq:>4} {e.kind:<18} {_event_text(e)}")))
+        console.print(Printable(Text(printable(f"  seq {e.seq:>4} {e.kind:<18} {_event_text(e)}"))))
     for viol in step.violations:
-        console.print(Printable(Text(f"  ! violation rule {viol.rule} ({viol.player or '-'}, line {viol.line}): "
-                                     f"{viol.message}" + ("" if viol.applied else " [record not applied]"),
-                                     style="bold red")))
+        console.print(Printable(Text(printable(f"  ! violation rule {viol.rule} ({viol.player or '-'}, line "
+                                               f"{viol.line}): {viol.message}")
+                                     + ("" if viol.applied else " [record not applied]"), style="bold red")))
     console.print(Printable(game.render_board(v)))
 
 

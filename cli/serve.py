@@ -204,14 +204,17 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists
     from web.dashboard import shown_game
     from web.pages import render_dashboard
 
-    from .common import check_writable, write_page
+    from .common import check_writable, read_files, write_page
 
     try:
         filters = Filters(**given)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     path = Path(out)
-    check_writable(path, force)
+    store = _store(ctx)  # (before the analytics file: it is the store's by default)
+    analytics = resolve_analytics_path(ctx, analytics_path)
+    check_writable(path, force, read_files(store, (analytics, f"the analytics file {analytics}"),
+                                           (f"{analytics}.wal", f"the analytics file's write-ahead log {analytics}.wal")))
     backend = _backend(ctx, analytics_path, deck_lists=deck_lists)
     try:
         text = render_dashboard(backend, filters.params(), min_games, live=False, title=title)

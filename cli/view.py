@@ -45,14 +45,14 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     """
     from web.viewer import ViewerError, page, parse_seats, viewer_data
 
-    from .common import check_writable, service, write_page
+    from .common import check_writable, read_files, service, write_page
 
     try:
         chosen = parse_seats(seats or ("spectator",))
     except ViewerError as e:
         raise click.UsageError(str(e)) from None
     path = Path(output) if output else default_path(match_id, chosen)
-    check_writable(path, force)
+    check_writable(path, force, read_files(ctx.obj["store"]))
     svc = service(ctx)
     try:
         page_data = viewer_data(svc, match_id, chosen)

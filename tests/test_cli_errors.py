@@ -392,3 +392,25 @@ def test_a_narrow_table_wraps_long_names_to_keep_the_rate(capsys):
     emit_frame(df, "table", width=50, keep=2)
     out = capsys.readouterr().out
     assert "44.5% (35.2-54.3)" in out and max(len(line) for line in out.splitlines()) <= 50
+
+
+def test_a_narrow_matchup_table_keeps_the_rate_not_only_its_counts(capsys):
+    """``zx stats matchups`` at 60 columns showed deck, opponent, games, wins and sample, not the win
+    rate: its widest cell (``100.0% (34.2-100.0)``) did not fit beside two names wrapped at 12, the last
+    try (the rate before its count) was kept though it had failed, and the counts filled the room. The
+    names now wrap narrower to keep the rate, its count left out where both do not fit."""
+    import polars as pl
+
+    from cli.output import emit_frame
+
+    df = pl.DataFrame({"game": ["zx"] * 2, "deck": ["Black Reapers"] * 2, "opponent": ["Green Beasts", "White Knights"],
+                       "games": [2, 3], "wins": [2, 1], "losses": [0, 2], "draws": [0, 0], "win_rate": [1.0, 1 / 3],
+                       "win_rate_low": [0.342, 0.061], "win_rate_high": [1.0, 0.792], "low_sample": [True, True]})
+    for width in range(56, 68):
+        emit_frame(df.drop("game"), "table", width=width, keep=2)
+        out = capsys.readouterr()
+        header = next(line for line in out.out.splitlines() if "deck" in line)
+        assert "win_rate" in header and "100.0% (34.2-100.0)" in out.out and "33.3% (6.1-79.2)" in out.out, width
+        assert "sample" in header and max(len(line) for line in out.out.splitlines()) <= width
+        left = out.err.split(" characters: ", 1)[1].split(";")[0].split(", ")  # the note naming what was left out
+        assert "win_rate" not in left and "losses" in left, width

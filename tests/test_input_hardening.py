@@ -420,6 +420,38 @@ def test_a_bundle_never_replaces_a_file_unless_forced(one_stored, tmp_path):
     assert r.exit_code == 0 and target.read_bytes()[:2] == b"PK"
 
 
+def test_no_output_ever_writes_over_a_file_the_command_reads(tmp_path):
+    """``zx view MATCH -o s.sqlite --force`` replaced the store with the page (its -wal and -shm gone too),
+    ``audit --bundle s.sqlite --force`` with a zip, ``report -o s.duckdb --force`` the analytics file with
+    HTML, and ``export --parquet DIR --force`` deleted an analytics file kept in DIR/matches/. Each is refused,
+    --force or not, by name, through a link or a hard link, and nothing is written."""
+    store = tmp_path / "s.sqlite"
+    assert run("--store", str(store), "import", str(LEGAL)).exit_code == 0
+    log = tmp_path / "first-turns.zxlog"
+    log.write_bytes(LEGAL.read_bytes())
+    (tmp_path / "link.html").symlink_to(store)
+    os.link(store, tmp_path / "hard.html")
+    (tmp_path / "out" / "matches").mkdir(parents=True)
+    (tmp_path / "out" / "matches" / "a.duckdb").write_bytes((tmp_path / "s.duckdb").read_bytes())
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    match = "hand-first-turns-001"
+    for args in (["view", match, "-o", str(store)], ["view", match, "-o", str(tmp_path / "link.html")],
+                 ["view", match, "-o", str(tmp_path / "hard.html")], ["view", match, "-o", f"{store}-wal"],
+                 ["audit", match, "--bundle", str(store)], ["audit", str(log), "--bundle", str(log)],
+                 ["report", "--min-games", "1", "-o", str(tmp_path / "s.duckdb")],
+                 ["report", "--min-games", "1", "-o", f"{store}-shm"],
+                 ["export", "--parquet", str(tmp_path / "out"), "--analytics", str(tmp_path / "out/matches/a.duckdb")]):
+        r = run("--store", str(store), *args, "--force")
+        assert r.exit_code == 1 and "zx never writes over a file the command reads, --force or not" in r.output, (args, r.output)
+        assert "nothing was written" in r.output and "Traceback" not in r.output
+        assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before, args
+    r = run("--store", str(store), "view", match, "-o", str(tmp_path / "link.html"))
+    assert "is the store" in r.output and (tmp_path / "link.html").is_symlink()
+    r = run("--store", str(store), "report", "--min-games", "1", "-o", str(tmp_path / "s.duckdb"))
+    assert f"-o {tmp_path / 's.duckdb'} is the analytics file" in r.output
+    assert run("--store", str(store), "verify").exit_code == 0
+
+
 def test_the_audit_of_an_altered_log_says_why_on_stdout(one_stored, tmp_path):
     lines = LEGAL.read_text(encoding="utf-8").splitlines()
     rec = json.loads(lines[-1])

@@ -75,6 +75,14 @@ def test_import_seals_every_match_with_its_head(sealed, count_rows):
     assert f"store seal: 3 matches in 3 entries, store head {ledger.head[:16]}" in r.stderr
 
 
+def test_the_seal_of_one_match_is_in_the_singular(tmp_path):
+    """``zx verify`` on a store of one match said "store seal: 1 matches in 1 entries"."""
+    store = str(tmp_path / "s.sqlite")
+    assert cli(store, "import", "--no-analytics", str(LEGAL)).exit_code == 0
+    r = cli(store, "verify")
+    assert r.exit_code == 0 and "store seal: 1 match in 1 entry, store head " in r.stderr, r.stderr
+
+
 def test_a_match_deleted_whole_is_caught(sealed, store_url):
     svc, t, heads = sealed
     t.run("DELETE FROM {t} WHERE originator_id = %s", (t.oid("second-match"),))
@@ -315,7 +323,7 @@ def test_importing_into_a_legacy_store_keeps_it_unsealed_until_asked(legacy, tmp
     assert r.exit_code == 0 and "21 intact" in r.stderr and "store seal: none" in r.stderr
     r = cli(str(legacy), "verify", "--seal")
     assert r.exit_code == 0, r.output
-    assert "21 matches sealed; store seal: 21 matches in 1 entries" in r.stderr
+    assert "21 matches sealed; store seal: 21 matches in 1 entry" in r.stderr
     ledger = read_ledger(svc.recorder, svc.mapper)
     assert ledger.ok and len(ledger.matches) == 21
     Tamper(svc).run("DELETE FROM {t} WHERE originator_id = %s", (match_uuid("new-match").hex,))

@@ -106,6 +106,36 @@ def test_an_x610z_replay_shows_names_as_text_never_as_markup(tmp_path):
     assert "P1 [bold]Mia[/bold] [card] · home" in run(store, "replay", header["match"], "--event", "1", "--as", "P2")
 
 
+CONTROLS = "A\x01" * 30 + "B\rC\bD\x0bE\x0cF\x07G"  # \r \b \v \f \a: what rich's Text drops
+
+
+@pytest.mark.parametrize("log, after", [("legal/long-game-reload-win-by-life.zxlog", "Green Beasts"),
+                                        ("x610z/legal/murphys-law-ending-dot.x610zlog", "home")], ids=["zx", "x610z"])
+def test_a_replay_shows_a_name_with_control_characters_whole_and_escaped(tmp_path, log, after):
+    r"""A P1 named ``A\x01`` x30 + ``B\rC\bD\x0bE\x0cF``: at 80 columns the P1 line of zx replay ended at
+    ``A\x01A\`` and the rest of it (the rest of the name, the deck, the player card) was lost; at 400
+    columns \r \b \v \f were dropped (``...A\x01BCDEF``), where zx matches shows them escaped. rich's
+    Text drops those and measures the other controls as no width: the line was wrapped at its unescaped
+    width, then cut once escaped. The whole line is shown now, wrapped, every control as its escape."""
+    lines = (ROOT / "examples" / log).read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P1"]["name"] = CONTROLS
+    path = tmp_path / ("ctl" + Path(log).suffix)
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(path)])
+    assert r.exit_code == 0, r.output
+    shown = f"P1 {printable(CONTROLS)} · {after}"  # the deck's name (Z/X), the home dot (X610Z)
+    assert shown.endswith("\\x07G · " + after)
+    wide = run(store, "replay", header["match"], "--event", "3", "--as", "judge")
+    assert any(shown in line for line in wide.splitlines())  # one line, whole
+    narrow = run(store, "replay", header["match"], "--event", "3", "--as", "judge", columns="80")
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    assert shown.replace(" ", "") in "".join(narrow.split())  # wrapped, whole
+    for raw in ("\x01", "\r", "\b", "\x0b", "\x0c", "\x07"):
+        assert raw not in wide + narrow, repr(raw)
+
+
 def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
     """A 5,000-character player name folded into hundreds of lines of ``zx matches`` in a terminal: a
     value there is cut to ``CELL_MAX`` characters (a note on stderr says so); a pipe, CSV and JSON get

@@ -263,5 +263,6 @@ def seal_summary(ledger: LedgerState, stored: int | None = None) -> str:
                 "a recomputed chain, is caught only with --head; `zx verify --seal` checks every match and seals them")
     if not ledger.ok:
         return f"store seal: BROKEN: {ledger.problem}"
-    return (f"store seal: {len(ledger.matches)} matches in {ledger.entries} entries, store head {ledger.head[:16]} "
-            f"(write it down: a rewritten seal is caught with --store-head)")
+    n, entries = len(ledger.matches), ledger.entries
+    return (f"store seal: {n} match{'es' if n != 1 else ''} in {entries} entr{'ies' if entries != 1 else 'y'}, "
+            f"store head {ledger.head[:16]} (write it down: a rewritten seal is caught with --store-head)")

@@ -118,6 +118,7 @@ class X610Z(Game):
         from rich.text import Text
 
         from zx_events.errors import FormatError
+        from zx_events.freetext import printable
 
         from .board import load_board
         from .render import draw, draw_unmapped
@@ -125,8 +126,10 @@ class X610Z(Game):
         try:
             board = load_board(view.board, files=False)  # a stored name: a shipped board, never a file
         except FormatError:
-            return Text(draw_unmapped(view, f"board {view.board!r} is not shipped with zx"))
-        return Text(draw(board, view))  # text, never markup: a name masked to "[card]" (or "[/]") is shown as is
+            return Text(printable(draw_unmapped(view, f"board {view.board!r} is not shipped with zx")))
+        # text, never markup: a name masked to "[card]" (or "[/]") is shown as is; escaped before the Text
+        # holds it (Text drops \r \b \v \f, and measures other controls as no width: the line was cut)
+        return Text(printable(draw(board, view)))
 
     # ------------------------------------------------------------------ simulation
     def sample_deck_names(self) -> list[str]:

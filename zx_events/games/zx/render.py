@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from zx_events.freetext import printable
+
 from .views import MatchView, SquareView
 
 ROWS = (("a3", "b3", "c3"), ("a2", "b2", "c2"), ("a1", "b1", "c1"))  # P2's side on top (docs/match-log.md)
@@ -61,11 +63,14 @@ def card_rows(v: MatchView, step: int) -> list[dict]:
 
 
 # ---------------------------------------------------------------------- drawing (rich)
+# A log's text (names, deck names, a result's reason) is escaped (``printable``) before a rich Text holds it:
+# Text drops \a \b \v \f \r and measures other controls as no width, so a name holding them lost its
+# characters, and its line was wrapped short and then cut once the console escaped them.
 def _card(v: MatchView, code: str | None) -> str:
     if code is None:
         return "(face-down)"
     name = v.name(code)
-    return f"{code} {name}" if name else code
+    return printable(f"{code} {name}") if name else code
 
 
 def _cards(v: MatchView, codes: Iterable[str | None]) -> str:
@@ -117,9 +122,9 @@ def _player_lines(v: MatchView, pl: str) -> Any:
 
     p = v.player(pl)
     t = Text()
-    t.append(f"{pl} {p.name or ''}", style="bold red" if pl == "P1" else "bold blue")
+    t.append(printable(f"{pl} {p.name or ''}"), style="bold red" if pl == "P1" else "bold blue")
     if p.deck_name:
-        t.append(f" · {p.deck_name}")
+        t.append(printable(f" · {p.deck_name}"))
     t.append(f" · Player card {_card(v, p.player_card) if p.player_card else '-'}")
     if v.active == pl:
         t.append("  (turn player)", style="bold")
@@ -170,7 +175,8 @@ def draw_board(v: MatchView) -> Any:
                      + (f" · events {_cards(v, b.events)}" if b.events else "") + "\n", style="yellow")
     if v.outcome is not None:
         w = v.outcome.get("winner")
-        extra.append(f"Match over: {w + ' won' if w else 'a draw'} ({v.outcome.get('reason')})\n", style="bold")
+        extra.append(printable(f"Match over: {w + ' won' if w else 'a draw'} ({v.outcome.get('reason')})") + "\n",
+                     style="bold")
     if extra:
         parts.append(extra)
     return Group(*parts)
