@@ -28,6 +28,19 @@ def match_uuid(match_id: str) -> uuid.UUID:
         return uuid.UUID(bytes=digest[:16], version=5)
 
 
+def filed_under(match_id: object, originator_id: object) -> bool:
+    """Whether a stored aggregate whose Started event says ``match_id`` is filed where ``zx import``
+    files that match: ``match_uuid(match_id)``. One that is not (a copy of a match's rows under another
+    id, with or without its chain recomputed) was not written by zx import: ``zx verify`` calls it
+    ``forged``, ``zx matches`` lists it by its stored id as damaged.
+    ``originator_id``: a UUID, or its text (canonical or 32 hex digits, as a SQLite store holds it); a
+    ``match_id`` that is not text is not judged here (True)."""
+    if not isinstance(match_id, str):
+        return True
+    oid = originator_id if isinstance(originator_id, uuid.UUID) else uuid.UUID(str(originator_id))
+    return match_uuid(match_id) == oid
+
+
 def project(aggregate, events):
     """A plain projector: each event mutates the aggregate in turn. eventsourcing's default one also
     checks every event against a Protocol at run time, which made rebuilding a match ~3x slower. A
