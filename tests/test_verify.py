@@ -152,6 +152,29 @@ def test_reimport_reports_the_same_head(store):
     assert again.status == "unchanged" and again.head == heads[MATCH]
 
 
+def test_reimport_over_an_altered_match_names_the_damage_instead_of_unchanged(store, store_url, tmp_path):
+    """The genuine log imported again onto a store where its match was edited said ``unchanged``, exit
+    0, with the score sheet's head (the last row's digest), while zx verify said ``altered``: only the
+    Started event's content hash was compared. The stored match's chain is checked on that path."""
+    svc, t, heads = store
+    seq = t.seq_of(MATCH, "zx.match:CardsDrawn")
+    t.set_state(MATCH, seq, t.state(MATCH, seq).replace(b"U01-004", b"U01-009"))
+    (log,) = read_log(LEGAL)
+    again = svc.import_log(log)
+    assert (again.status, again.head, again.error.kind) == ("rejected", None, "integrity")
+    r = CliRunner().invoke(zx, ["--store", store_url, "import", "--no-analytics", str(LEGAL)])
+    assert r.exit_code == 1 and "internal error" not in r.output
+    assert (f"{LEGAL}:1: match {MATCH} is in the store {svc.store.label}, but it does not verify (altered at seq "
+            f"{seq}: digest mismatch") in r.stderr
+    assert f"the store was altered; nothing was imported; zx verify {MATCH} names the damage" in r.stderr
+    assert "0 imported, 0 unchanged, 1 rejected" in r.stderr and heads[MATCH][:16] not in r.output
+    second = tmp_path / "second.zxlog"  # the other match, intact: unchanged, with its head
+    second.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "second-match"), encoding="utf-8")
+    (log,) = read_log(second)
+    again = svc.import_log(log)
+    assert (again.status, again.head) == ("unchanged", heads["second-match"])
+
+
 # ---------------------------------------------------------------------- tampering, one kind at a time
 def test_changed_payload_is_altered_at_its_seq(store, store_url):
     svc, t, _ = store
