@@ -32,7 +32,7 @@ def filed_under(match_id: object, originator_id: object) -> bool:
     """Whether a stored aggregate whose Started event says ``match_id`` is filed where ``zx import``
     files that match: ``match_uuid(match_id)``. One that is not (a copy of a match's rows under another
     id, with or without its chain recomputed) was not written by zx import: ``zx verify`` calls it
-    ``forged``, ``zx matches`` lists it by its stored id as damaged.
+    ``forged``, ``zx matches`` lists it by its stored id as damaged, the analytics leave it out.
     ``originator_id``: a UUID, or its text (canonical or 32 hex digits, as a SQLite store holds it); a
     ``match_id`` that is not text is not judged here (True)."""
     if not isinstance(match_id, str):
