@@ -369,3 +369,23 @@ def test_no_store_is_an_error(tmp_path):
     r = CliRunner().invoke(zx, ["--store", str(store), "verify"])
     assert r.exit_code == 1 and f"there is no store at {store}: zx import creates one (nothing was created)" in r.output
     assert not store.exists()
+
+
+def test_filed_under_is_match_uuid_in_every_form_of_the_id():
+    """``ids.filed_under`` compares uuid5's SHA-1 with the id's bytes itself (no UUID made, no cache):
+    it must say exactly what ``match_uuid(m) == id`` says, for a UUID, its 32 hex digits (SQLite) and
+    its canonical text (PostgreSQL), one bit off anywhere, and an id uuid5 cannot encode."""
+    import random
+    import uuid
+
+    from zx_events.ids import filed_under
+
+    rng = random.Random(7)
+    for m in [MATCH, "sim-3-0003", "", "日本語-決勝", "\udcff-x", *(f"m-{rng.random()}" for _ in range(300))]:
+        u = match_uuid(m)
+        assert all(filed_under(m, form) for form in (u, u.hex, str(u), str(u).upper())), m
+        for k in range(16):
+            b = bytearray(u.bytes)
+            b[k] ^= 1 << rng.randrange(8)
+            assert not filed_under(m, uuid.UUID(bytes=bytes(b))) and not filed_under(m, bytes(b).hex()), (m, k)
+    assert filed_under(None, uuid.uuid4())  # no match id: not judged here
