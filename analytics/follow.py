@@ -113,12 +113,13 @@ def subscribable(recorder: Any) -> bool:
 def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float = 1.0,
            page_size: int | None = None, on_update: Callable[[UpdateResult, FollowState], None] | None = None,
            on_start: Callable[[FollowState], None] | None = None,
+           on_first: Callable[[UpdateResult], None] | None = None,
            on_wait: Callable[[str], None] | None = None,
            on_listen: Callable[[str], None] | None = None) -> FollowState:
     """Catch up, then keep ``path`` up to date with ``svc``'s store until ``stop`` is set.
 
-    ``on_start(state)`` once caught up; ``on_update(result, state)`` after each update that
-    projected events; ``on_wait(message)`` when the file is held by a reader (retried);
+    ``on_start(state)`` once caught up (``on_first(result)`` just before, with the catching up's
+    result); ``on_update(result, state)`` after each update that projected events; ``on_wait(message)`` when the file is held by a reader (retried);
     ``on_listen(message)`` when the LISTEN connection is lost (polling goes on, and LISTEN is tried
     again after 1 s, then twice as long each time it fails, at most 60 s) and when it is back."""
     if svc.store.kind == "memory":
@@ -151,6 +152,8 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
     listener = _Listener(svc.recorder, first.position, flag) if subscribable(svc.recorder) else None
     state = FollowState("listen" if listener else "poll", first.position, int(first.events > 0), first.events,
                         first.matches)
+    if on_first is not None:
+        on_first(first)
     if on_start is not None:
         on_start(state)
     stop_watch = threading.Thread(target=lambda: (stop.wait(), flag.set()), daemon=True)

@@ -10,7 +10,9 @@ The application saves a whole match in one transaction, so a match's events are 
 the log: a match is closed (its match row written) when the next match begins or the log ends. An
 event that arrives later for an already closed match (the application does not do this today,
 but a later feature might append to a match) re-projects that match from its stored events in the
-same transaction, so its rows are never counted twice.
+same transaction, so its rows are never counted twice. An aggregate whose Started event names a match
+that zx import files under another id (``zx_events.ids.filed_under``: a copy, ``forged`` under zx
+verify) is left out and named in ``UpdateResult.left_out``; nothing else of the store is verified.
 
 Speed: events are fetched straight from the recorder's database (only the topics the tables need)
 and decoded with orjson, without building event objects (``analytics.reader``); rows are plain
@@ -30,7 +32,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -40,6 +42,7 @@ import duckdb
 import orjson
 import pyarrow as pa
 
+from zx_events.ids import filed_under
 from zx_events.store import ReadConnections
 
 from . import parallel
@@ -69,6 +72,10 @@ class UpdateResult:
     rebuilt: bool
     workers: int = 0  # worker processes that projected (analytics.parallel); 0: serially
     set_aside: Path | None = None  # where a rebuild moved a file DuckDB could not read (_open)
+    # (stored id, the match its Started event names) of each aggregate left out: not filed under that match's
+    # id, so not written by zx import (a copy of a match's events: two aggregates of one match id ended the
+    # update in a duplicate key of the matches table); zx verify calls it forged
+    left_out: list[tuple[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"analytics": str(self.path), "events": self.events, "matches": self.matches, "pages": self.pages,
@@ -114,6 +121,7 @@ class Projection:
         self.writer = Writer(con, declared_types())
         self.decode = decoder(svc.mapper)
         self.matches_written = 0
+        self.left_out: list[tuple[str, str]] = []  # UpdateResult.left_out
 
     # ------------------------------------------------------------------ events
     def run(self, rows: Iterable[tuple]) -> None:
@@ -130,8 +138,14 @@ class Projection:
                 text = self.text_of(oid)
                 cur = self.current = first[1].MatchRows(text, nid, self.buf) if first is not None else \
                     self.reopen(text, seq, nid)
+            if cur is None:  # an aggregate zx import did not write: left out
+                continue
             if first is not None:
                 d = loads(state) if decode is None else decode(topic, state)
+                if not filed_under(d.get("match_id"), cur.oid):
+                    self.left_out.append((cur.oid, d["match_id"]))
+                    cur = self.current = None
+                    continue
                 cur.started(d, self.catalogs.colours_of(first[0], (d.get("catalog") or {}).get("name"), self.buf))
             else:
                 h = handlers.get(topic)
@@ -149,9 +163,10 @@ class Projection:
             self.matches_written += 1
             self.current = self.key = None
 
-    def reopen(self, oid: str, seq: int, nid: int) -> MatchRows:
+    def reopen(self, oid: str, seq: int, nid: int) -> MatchRows | None:
         """An event for a match closed earlier: drop its rows and project it again from version 1,
-        under the match_no it had (the notification id of its first event)."""
+        under the match_no it had (the notification id of its first event). None: the rest of an
+        aggregate left out (its Started event names a match filed under another id: ``run``)."""
         stored = self.svc.recorder.select_events(UUID(oid), lte=seq - 1)
         no = next((r[1] for r in self.buf["matches"] if r[2] == oid), None)
         if no is None:
@@ -166,6 +181,8 @@ class Projection:
                 continue
             d = orjson.loads(se.state) if self.decode is None else self.decode(se.topic, se.state)
             if se.topic in STARTED:
+                if not filed_under(d.get("match_id"), oid):  # (left out when its Started event was read)
+                    return None
                 m.started(d, self.catalogs.colours_of(game, (d.get("catalog") or {}).get("name"), self.buf))
                 self._forget(m.mid)
             else:
@@ -214,12 +231,14 @@ def _start(svc: Any, workers: int, position: int, last: int, page_size: int, kno
 
 def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position: int, last: int, done_before: int,
                 page_size: int, crash_after: int, stop_after_pages: int | None,
-                progress: Callable[[int], None] | None, started: _Started | None = None) -> tuple[int, int, int, int]:
+                progress: Callable[[int], None] | None, started: _Started | None = None,
+                left_out: list[tuple[str, str]] | None = None) -> tuple[int, int, int, int]:
     """Project (position, last] in chunks of whole matches by worker processes, committing each
     chunk's tables in log order (one transaction each, nothing in flight after it). Returns
     (position, events, pages, matches) as far as it got: up to ``last``, or up to the chunk before
     an event for a match closed earlier (the serial projection goes on from there). ``started``: the
-    workers already at work on (position, last] (a rebuild starts them before the file is opened)."""
+    workers already at work on (position, last] (a rebuild starts them before the file is opened);
+    ``left_out`` receives the aggregates the committed chunks left out (``UpdateResult.left_out``)."""
     types = declared_types()
     if started is None:
         known = {r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()}
@@ -247,6 +266,8 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
             known.update(r[0] for r in c.catalog_rows)
         events += sum(c.events for c in group)
         matches += sum(c.matches for c in group)
+        if left_out is not None:
+            left_out.extend(x for c in group for x in c.left_out)
         position = group[-1].position
         pages += 1
         writer.put(Page(rows, [], None, position, done_before + events, bool(crash_after) and pages > crash_after,
@@ -426,13 +447,14 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
                                  f"built from another store; run `zx analytics update --rebuild`")
         crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
         total, events, pages, matches = last - position, 0, 0, 0
+        left_out: list[tuple[str, str]] = []
         used = 0
         if early is not None or _parallel(svc, wanted, forced, last - position, fast_read):
             used = wanted
             started, early = early, None  # _in_workers closes them
             position, events, pages, matches = _in_workers(
                 svc, con, wanted, position, last, done_before, page_size, crash_after, stop_after_pages,
-                on_progress and (lambda p: on_progress(p - (last - total), total)), started)
+                on_progress and (lambda p: on_progress(p - (last - total), total)), started, left_out)
         if position < last and (stop_after_pages is None or pages < stop_after_pages) or \
                 (position >= last and con.execute("SELECT count(*) FROM projection_inflight").fetchall()[0][0]):
             proj = Projection(svc, con, page_size, fast_read)
@@ -468,7 +490,9 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
                 proj.commit(position, done_before + events, final=True)
             proj.writer.close()
             matches += proj.matches_written
-        return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used, aside)
+            left_out += proj.left_out
+        return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used, aside,
+                            left_out)
     except duckdb.Error as e:
         if damaged(e):  # read past what _open read: a block further in
             raise DamagedFile(path, e, rebuilding=rebuild) from None

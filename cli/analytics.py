@@ -8,7 +8,7 @@ from typing import Any, Callable
 import click
 
 from .common import DAY, GAME, MAX_WORKERS
-from .output import _echo_csv, counted, emit, emit_frame, format_option, json_text, progress
+from .output import _echo_csv, counted, emit, emit_frame, format_option, json_text, printable, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
                   "zx-analytics.duckdb in the working directory). Also ZX_ANALYTICS.")
@@ -47,7 +47,18 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
     if result.set_aside is not None:
         click.echo(f"note: {path} could not be read (damaged, or not a DuckDB database): it was moved to "
                    f"{result.set_aside} (delete it when you like) and rebuilt from the store", err=True)
+    warn_left_out(result)
     return result
+
+
+def warn_left_out(result: Any, prefix: str = "warning: ") -> None:
+    """A warning for each stored aggregate the projection left out (``UpdateResult.left_out``)."""
+    from zx_events.ids import match_uuid
+
+    for oid, match in result.left_out:
+        click.echo(printable(f"{prefix}the stored aggregate {oid} says it is match {match}, which zx import files under "
+                             f"{match_uuid(match)}: zx import did not write it (a copy of a match's events, or a "
+                             f"forgery), and the analytics leave it out; zx verify names it (forged)"), err=True)
 
 
 # ---------------------------------------------------------------------- zx analytics update
@@ -142,9 +153,10 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
                                     f"({counted(st.events, 'event')}, {counted(st.matches, 'match', 'matches')} "
                                     f"projected); waiting for matches "
                                     + ("(LISTEN/NOTIFY)" if st.mode == "listen" else f"(polling every {interval:g} s)")),
-            on_update=lambda r, st: err(f"+{counted(r.matches, 'match', 'matches')}, {counted(r.events, 'event')} "
-                                        f"in {r.seconds:.2f} s; "
-                                        f"at notification {st.position}"),
+            on_update=lambda r, st: (warn_left_out(r, "follow: warning: "),
+                                     err(f"+{counted(r.matches, 'match', 'matches')}, {counted(r.events, 'event')} "
+                                         f"in {r.seconds:.2f} s; at notification {st.position}")),
+            on_first=lambda r: warn_left_out(r, "follow: warning: "),
             on_wait=lambda text: err(f"{text} (retrying)"), on_listen=err)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None

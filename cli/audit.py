@@ -201,8 +201,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     Exit 1 when any check fails (an event altered, deleted, inserted or reordered after import; a
     match deleted, added or rewritten; the seal broken) or a head differs from --head/--store-head.
     """
-    from zx_events.integrity import check_head
-    from zx_events.ids import match_uuid
+    from zx_events.integrity import check_head, forged
     from zx_events.ledger import deleted_verdicts, match_verdict, read_ledger, seal_summary
 
     if head is not None and len(matches) != 1:
@@ -213,10 +212,11 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     _hex_option(store_head, "--store-head")
     svc = service(ctx)  # a missing store: "there is no store at ...", nothing created
     ledger = read_ledger(svc.recorder, svc.mapper)
+    claims: dict[object, str] = {}  # aggregate id -> the match its Started event names, where zx import would not file it
     if matches:
-        targets = [(m, match_uuid(m)) for m in matches]
+        targets = [_target(svc, m, claims) for m in matches]
     else:
-        targets = _all_matches(svc)
+        targets = _all_matches(svc, claims)
     verdicts = []
     with progress(len(targets), "verifying") as bar:
         task = bar.add_task("verify", total=len(targets))
@@ -224,6 +224,8 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
             if matches and str(uid) not in ledger.matches and not svc.recorder.select_events(uid, limit=1):
                 raise click.ClickException(f"no stored match {name!r} in {svc.store.label}")
             v = match_verdict(svc, name, uid, ledger)
+            if uid in claims:  # not where zx import files its match: a copy or a forgery, whatever its chain says
+                v = forged(v, claims[uid], uid)
             if v.ok:
                 v = _snapshots_agree(svc, v)
             if head is not None:
@@ -233,11 +235,13 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     if any(v.status == "added" for v in verdicts):
         # the seal was read first: a batch zx import committed since is in the store but not in that reading
         # (a verify during an import called a whole batch "added": stored outside zx import); read it again
+        # (each verdict by its position: two aggregates can carry one name, and the copy's "added" became
+        # the original's "ok")
         ledger = read_ledger(svc.recorder, svc.mapper)
-        uids = dict(targets)
         for i, v in enumerate(verdicts):
-            if v.status == "added" and str(uids[v.match]) in ledger.matches:
-                v = match_verdict(svc, v.match, uids[v.match], ledger)
+            uid = targets[i][1]
+            if v.status == "added" and str(uid) in ledger.matches:
+                v = match_verdict(svc, v.match, uid, ledger)
                 if v.ok:
                     v = _snapshots_agree(svc, v)
                 verdicts[i] = check_head(v, head) if head is not None else v
@@ -291,22 +295,52 @@ def _seal(svc, ledger, verdicts, targets, bad) -> None:
     bad[:] = [v for v in bad if v.status != "ok"]
 
 
-def _all_matches(svc) -> list[tuple[str, object]]:
-    """Every aggregate in the store (not only those whose Started event survived), named by match id."""
+def _target(svc, name: str, claims: dict) -> tuple[str, object]:
+    """A MATCH argument: a match id, or the stored id (a UUID) of an aggregate ``zx verify`` reported
+    under it (one filed where zx import would not file its match, or whose Started event is unreadable)."""
+    import uuid
+
+    from zx_events.ids import match_uuid
+
+    uid = match_uuid(name)
+    try:
+        stored = uuid.UUID(name)
+    except ValueError:
+        return name, uid
+    if svc.recorder.select_events(uid, limit=1) or not svc.recorder.select_events(stored, limit=1):
+        return name, uid
+    for name_, uid_ in _all_matches(svc, claims, only=stored):
+        return name_, uid_
+    return name, stored
+
+
+def _all_matches(svc, claims: dict | None = None, only=None) -> list[tuple[str, object]]:
+    """Every aggregate in the store (not only those whose Started event survived), named by match id;
+    one whose Started event names a match that zx import files under another id is named by its
+    stored id, and that match id goes into ``claims`` (two aggregates named alike: the copy's verdict
+    was reported under the original's name, and replaced by it). ``only``: that aggregate alone."""
     from zx_events import games
+    from zx_events.ids import filed_under
     from zx_events.integrity import decode_state
 
     from zx_events.ledger import LEDGER_ID
 
     names: dict[object, str] = {}
-    for n in svc.notifications():
+    rows = svc.notifications() if only is None else svc.recorder.select_events(only, limit=1)
+    for n in rows:
         if n.originator_id == LEDGER_ID:  # the store seal, checked on its own
             continue
         if n.originator_id not in names:
             names[n.originator_id] = str(n.originator_id)
         if games.is_topic(n.topic, "Started"):
             try:
-                names[n.originator_id] = decode_state(svc.mapper, n).get("match_id") or names[n.originator_id]
+                match_id = decode_state(svc.mapper, n).get("match_id")
             except Exception:
-                pass
+                continue
+            if not filed_under(match_id, n.originator_id):
+                if claims is not None:
+                    claims[n.originator_id] = match_id
+                names[n.originator_id] = str(n.originator_id)
+            else:
+                names[n.originator_id] = match_id or names[n.originator_id]
     return [(name, uid) for uid, name in names.items()]

@@ -214,3 +214,32 @@ def test_follow_listens_again_after_its_listen_connection_is_lost(postgres_serve
     import_match(url, tmp_path, "m2")
     assert wait_for_matches(path, ["m1", "m2"]) < 30  # (the next poll: in 600 s)
     assert f.kill(signal.SIGTERM) == 0, "".join(f.lines)
+
+
+def test_follow_reports_each_aggregate_it_leaves_out(tmp_path):
+    """zx analytics follow ended for good in a duplicate key when a copy of a match was stored under
+    another id (every restart met it again); it leaves the copy out and says so, in its catching up
+    (``on_first``) and in a later update (``on_update``)."""
+    from analytics.follow import follow
+    from analytics_support import import_matches
+    from test_analytics_projection import copy_under_another_id
+
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    try:
+        import_matches(svc, ("m1", "m2"))
+        first = copy_under_another_id(svc, "m1")
+        stop, seen, later = threading.Event(), [], []
+
+        def on_start(state):
+            later.append(copy_under_another_id(svc, "m2"))  # while it follows
+
+        def on_update(result, state):
+            seen.append(("update", result.left_out))
+            stop.set()
+
+        state = follow(svc, tmp_path / "a.duckdb", stop=stop, interval=0.05, on_start=on_start, on_update=on_update,
+                       on_first=lambda result: seen.append(("first", result.left_out)))
+    finally:
+        svc.close()
+    assert seen == [("first", [(str(first), "m1")]), ("update", [(str(later[0]), "m2")])]
+    assert state.matches == 2 and matches_in(tmp_path / "a.duckdb") == ["m1", "m2"]

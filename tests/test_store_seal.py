@@ -143,6 +143,69 @@ def test_a_match_added_behind_the_importer_is_caught(sealed, store_url, tmp_path
     assert cli(store_url, "verify").exit_code == 1
 
 
+def copy_under_another_id(svc: MatchService, t: Tamper, match: str, change=lambda topic, state: None):
+    """Insert a copy of ``match``'s events under another aggregate id, ``change(topic, state)`` made to
+    each and its chain and seal recomputed for that id, as a forger would (the store seal untouched);
+    returns the copy's id."""
+    import uuid
+
+    copy = uuid.uuid4()
+    prev = integrity.ZERO
+    for r in integrity.stored_rows(svc, match_uuid(match)):
+        state = dict(r.state)
+        change(r.topic, state)
+        if integrity.is_seal(r.topic):
+            state["last"] = prev
+        state.pop("digest")
+        state["originator_id"] = str(copy)
+        prev = integrity.link(prev, integrity.canonical(r.topic, copy, r.seq, state))
+        state["digest"] = prev
+        t.run("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
+              (copy.hex if t.cfg.kind == "sqlite" else copy, r.seq, r.topic, svc.mapper.transcoder.encode(state)))
+    return copy
+
+
+@pytest.mark.parametrize("original_later", [False, True])
+def test_a_copy_of_a_match_under_another_id_is_forged_under_its_own_id(sealed, store_url, original_later):
+    """A copy of a match with its winner flipped and its chain recomputed, under another aggregate id:
+    ``zx verify`` named it after the original (its Started event's match id), reported it ``added``
+    and then replaced that verdict by the original's ``ok``; with the original's rows moved after
+    the copy's, "7 intact, 0 failed", exit 0, and ``zx matches`` listed the match twice. zx import
+    files a match under ``match_uuid(match id)``: anything else is ``forged``, under its stored id."""
+    svc, t, heads = sealed
+    if original_later and t.cfg.kind != "sqlite":
+        pytest.skip("moves SQLite rowids")
+
+    def flip(topic, state):
+        if topic.endswith(("MatchEnded", "ResultRecorded")) and state.get("winner") == "P2":
+            state["winner"] = "P1"
+
+    copy = copy_under_another_id(svc, t, WON, flip)
+    if original_later:  # the original's rows after the copy's in the log
+        t.run("UPDATE {t} SET rowid = rowid + 1000000 WHERE originator_id = %s", (t.oid(WON),))
+    r = cli(store_url, "verify", "--format", "json")
+    assert r.exit_code == 1, r.output
+    verdicts = {v["match"]: v for v in json.loads(r.stdout)}
+    assert len(verdicts) == 4 and verdicts[WON]["status"] == "ok" and verdicts[WON]["head"] == heads[WON]
+    bad = verdicts[str(copy)]
+    assert bad["status"] == "forged" and bad["head"] != heads[WON], bad
+    assert (f"its Started event says match {WON}, which zx import files under {match_uuid(WON)}, not under this "
+            f"aggregate's id {copy}: zx import did not write it") in bad["message"]
+    assert "3 intact, 1 failed" in r.stderr
+    r = cli(store_url, "verify", str(copy))  # the id it was reported under
+    assert r.exit_code == 1 and "forged" in r.stdout and "0 intact, 1 failed" in r.stderr
+    assert cli(store_url, "verify", WON).exit_code == 0
+    r = cli(store_url, "verify", "--seal")
+    assert r.exit_code == 1 and "not sealing" in r.output
+    # zx matches: the original once, the copy by its stored id, damaged (through the application too)
+    r = cli(store_url, "matches", "--format", "json")
+    rows = {m["match"]: m for m in json.loads(r.stdout)}
+    assert len(rows) == 4 and rows[str(copy)]["reason"] == "damaged" and rows[str(copy)]["winner"] is None
+    assert rows[WON]["winner"] == "P2"
+    listed = {m["match"]: m["reason"] for m in svc.summaries()}
+    assert listed[str(copy)] == "damaged" and listed[WON] != "damaged"
+
+
 def test_an_altered_seal_entry_is_caught(sealed, store_url):
     svc, t, _ = sealed
     (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = 2",
@@ -530,12 +593,12 @@ def test_a_match_imported_while_verify_runs_is_not_called_added(sealed, store_ur
     log.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "imported-meanwhile"), encoding="utf-8")
     listed = audit_cli._all_matches
 
-    def import_then_list(s):
+    def import_then_list(s, *args, **kwargs):
         other = MatchService(store_url)
         for parsed in read_log(log):
             assert other.import_log(parsed).status == "imported"
         other.close()
-        return listed(s)
+        return listed(s, *args, **kwargs)
 
     monkeypatch.setattr(audit_cli, "_all_matches", import_then_list)
     r = cli(store_url, "verify", "--format", "json")

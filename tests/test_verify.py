@@ -152,6 +152,29 @@ def test_reimport_reports_the_same_head(store):
     assert again.status == "unchanged" and again.head == heads[MATCH]
 
 
+def test_reimport_over_an_altered_match_names_the_damage_instead_of_unchanged(store, store_url, tmp_path):
+    """The genuine log imported again onto a store where its match was edited said ``unchanged``, exit
+    0, with the score sheet's head (the last row's digest), while zx verify said ``altered``: only the
+    Started event's content hash was compared. The stored match's chain is checked on that path."""
+    svc, t, heads = store
+    seq = t.seq_of(MATCH, "zx.match:CardsDrawn")
+    t.set_state(MATCH, seq, t.state(MATCH, seq).replace(b"U01-004", b"U01-009"))
+    (log,) = read_log(LEGAL)
+    again = svc.import_log(log)
+    assert (again.status, again.head, again.error.kind) == ("rejected", None, "integrity")
+    r = CliRunner().invoke(zx, ["--store", store_url, "import", "--no-analytics", str(LEGAL)])
+    assert r.exit_code == 1 and "internal error" not in r.output
+    assert (f"{LEGAL}:1: match {MATCH} is in the store {svc.store.label}, but it does not verify (altered at seq "
+            f"{seq}: digest mismatch") in r.stderr
+    assert f"the store was altered; nothing was imported; zx verify {MATCH} names the damage" in r.stderr
+    assert "0 imported, 0 unchanged, 1 rejected" in r.stderr and heads[MATCH][:16] not in r.output
+    second = tmp_path / "second.zxlog"  # the other match, intact: unchanged, with its head
+    second.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "second-match"), encoding="utf-8")
+    (log,) = read_log(second)
+    again = svc.import_log(log)
+    assert (again.status, again.head) == ("unchanged", heads["second-match"])
+
+
 # ---------------------------------------------------------------------- tampering, one kind at a time
 def test_changed_payload_is_altered_at_its_seq(store, store_url):
     svc, t, _ = store
@@ -346,3 +369,23 @@ def test_no_store_is_an_error(tmp_path):
     r = CliRunner().invoke(zx, ["--store", str(store), "verify"])
     assert r.exit_code == 1 and f"there is no store at {store}: zx import creates one (nothing was created)" in r.output
     assert not store.exists()
+
+
+def test_filed_under_is_match_uuid_in_every_form_of_the_id():
+    """``ids.filed_under`` compares uuid5's SHA-1 with the id's bytes itself (no UUID made, no cache):
+    it must say exactly what ``match_uuid(m) == id`` says, for a UUID, its 32 hex digits (SQLite) and
+    its canonical text (PostgreSQL), one bit off anywhere, and an id uuid5 cannot encode."""
+    import random
+    import uuid
+
+    from zx_events.ids import filed_under
+
+    rng = random.Random(7)
+    for m in [MATCH, "sim-3-0003", "", "日本語-決勝", "\udcff-x", *(f"m-{rng.random()}" for _ in range(300))]:
+        u = match_uuid(m)
+        assert all(filed_under(m, form) for form in (u, u.hex, str(u), str(u).upper())), m
+        for k in range(16):
+            b = bytearray(u.bytes)
+            b[k] ^= 1 << rng.randrange(8)
+            assert not filed_under(m, uuid.UUID(bytes=bytes(b))) and not filed_under(m, bytes(b).hex()), (m, k)
+    assert filed_under(None, uuid.uuid4())  # no match id: not judged here

@@ -16,7 +16,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from zx_events.errors import ConflictError, RuleViolation, ZXError
-from zx_events.integrity import seal_stored, stored_head
+from zx_events.integrity import seal_stored, stored_head, verify_stored
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
 from zx_events.ids import match_uuid, project
@@ -242,11 +242,12 @@ class MatchService(Application[UUID]):
                     return out, None
                 existing = self.stored_started(log.match_id)
                 if existing is not None:
+                    head = self._stored_intact(log)
                     self._same_or_conflict(log, existing)
                     if not accept_violations:
                         self._refuse_if_stored_with_violations(log, existing.originator_id)
                     out.status = "unchanged"
-                    out.head = stored_head(self, existing.originator_id)
+                    out.head = head
                     return out, None
             from zx_events.importer import build_match
 
@@ -363,6 +364,23 @@ class MatchService(Application[UUID]):
                             f"with {count} violation{'s' * (count != 1)}, by zx import --accept-violations; a "
                             f"strict import refuses it; the stored match is kept)",
                             source=log.source, line=getattr(first, "line", None) or log.header_line)
+
+    def _stored_intact(self, log: MatchLog) -> str | None:
+        """The head of ``log``'s match, stored already, once its digest chain verifies; else a
+        ``DamagedMatch`` that names it and ``zx verify``. The log said "unchanged", exit 0, with the
+        score sheet's head, over a stored match whose result was edited (the head is the last row's
+        digest, and the Started event's content hash was all it compared). Only here, where nothing is
+        imported: an import of new matches reads nothing more."""
+        from zx_events.errors import DamagedMatch
+
+        verdict = verify_stored(self, log.match_id, match_uuid(log.match_id))
+        if verdict.ok or verdict.status == "unchained":  # (imported before the chain existed: no head)
+            return verdict.head if verdict.ok else None
+        at = f" at seq {verdict.seq}" if verdict.seq is not None else ""
+        raise DamagedMatch(f"match {log.match_id} is in the store {self.store.label}, but it does not verify "
+                           f"({verdict.status}{at}: {verdict.message}): the store was altered; nothing was imported; "
+                           f"zx verify {log.match_id} names the damage",
+                           source=log.source, line=log.header_line)
 
     @classmethod
     def _same_or_conflict(cls, log: MatchLog, existing: Any) -> None:

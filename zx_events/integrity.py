@@ -41,7 +41,7 @@ from zx_events import games
 ZERO = "0" * 64
 DIGEST_KEY = b',"digest":"'  # an event stored as its canonical bytes ends ,"digest":"<64 hex>"} (zx_events.codec)
 SUFFIX = len(DIGEST_KEY) + 64 + 2
-KINDS = ("ok", "altered", "deleted", "inserted", "reordered", "unchained", "head")
+KINDS = ("ok", "altered", "deleted", "inserted", "reordered", "unchained", "head", "forged")
 
 
 def with_digest(body: bytes, digest: str) -> bytes:
@@ -501,6 +501,19 @@ def stored_head(app: Any, originator_id: Any) -> str | None:
     except Exception:
         return None
     return digest if isinstance(digest, str) else None
+
+
+def forged(verdict: Verdict, match_id: str, originator_id: Any) -> Verdict:
+    """``verdict`` of a stored aggregate whose Started event says ``match_id`` but which is not filed
+    under ``match_uuid(match_id)``, where zx import files that match (``zx_events.ids.filed_under``):
+    a copy of a match's rows or a forgery, whatever its own chain and the store seal say of it."""
+    from zx_events.ids import match_uuid
+
+    own = "" if verdict.ok else f"; its own check: {verdict.status}: {verdict.message}"
+    return Verdict(verdict.match, verdict.events, "forged", 1 if verdict.events else None,
+                   f"its Started event says match {match_id}, which zx import files under {match_uuid(match_id)}, not "
+                   f"under this aggregate's id {originator_id}: zx import did not write it (a copy of a match's events, "
+                   f"or a forgery){own}", verdict.head)
 
 
 def check_head(verdict: Verdict, head: str) -> Verdict:

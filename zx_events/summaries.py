@@ -21,6 +21,7 @@ from uuid import UUID
 import orjson
 
 from zx_events import games
+from zx_events.ids import filed_under
 
 # every game's events of these kinds (zx.match:Started, x610z.match:Started, ...)
 TOPICS_STARTED = games.topics("Started")
@@ -45,6 +46,9 @@ def update(rows: dict[Any, dict[str, Any]], notes: Iterable[tuple[int, Any, str,
         try:
             if topic in started:
                 e = fields(state)
+                if not filed_under(e["match_id"], oid):  # not where zx import files it: a copy, or a forgery
+                    damaged(rows, oid, topic)
+                    continue
                 h = e["header"]
                 pl = h["players"]
                 rows[oid] = {
@@ -73,7 +77,9 @@ def update(rows: dict[Any, dict[str, Any]], notes: Iterable[tuple[int, Any, str,
     return last
 
 
-DAMAGED = "damaged"  # the reason of a match whose stored events cannot all be read (zx verify names the damage)
+# the reason of a match whose stored events cannot all be read, or filed where zx import would not file it (a
+# copy of another match's events, which listed it twice under one name): zx verify names the damage
+DAMAGED = "damaged"
 
 
 def damaged(rows: dict[Any, dict[str, Any]], oid: Any, topic: str) -> None:
