@@ -62,12 +62,15 @@ class Referee:
         self.by: str | None = None
         self.rec: dict | None = None
         self._settled = -1  # the match's version when settle last found nothing to do
+        self.meeting: str | None = None  # the obligation the record being handled meets, if any
         self.result_line: int | None = None  # the line of the log's result record, once read
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
+        if fatal and waive is None:  # the record owed cannot be applied: this violation stands for the
+            waive = self.meeting  # obligation, which is not reported again at the next record
         v = Violation(self.line, self.m.turn, self.by, rule, message)
         self.found.append(v)
         self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=self.by,
@@ -96,7 +99,7 @@ class Referee:
     # ------------------------------------------------------------------ records
     def handle(self, line: int, rec: dict) -> None:
         m = self.m
-        self.line, self.rec, self.by = line, rec, rec.get("by")
+        self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         kind = rec["do"]
         try:
             if m.outcome is not None and kind != "result":
@@ -109,9 +112,13 @@ class Referee:
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
             due = self.due()  # None at once in the usual case: nothing can be owed
-            if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
-                    and not (kind == "attack" and m.battle is not None):  # that one is 602.1
-                self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
+            if due is not None:
+                if self._meets(rec, due):
+                    self.meeting = due.key  # a record of it that cannot be applied waives it (fail)
+                elif kind not in ("effect", "concede", "result") \
+                        and not (kind == "attack" and m.battle is not None):  # that one is 602.1
+                    self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
+                    self.settle()  # a battle owed nothing more ends (605) before the record is applied
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
                 handler = getattr(self, "do_" + str(kind), None)
@@ -221,7 +228,8 @@ class Referee:
                 return
             b = m.battle
             moved = False
-            if b is not None and b["step"] == "damage" and b["life_due"] == 0:
+            # a Life card or trigger whose violation was accepted (waived) is owed no more: the battle ends
+            if b is not None and b["step"] == "damage" and (b["life_due"] == 0 or f"life:{b['defender']}" in m.waived):
                 pending = [k for k in b["triggers"] if k not in m.waived]
                 if not pending:  # 605: Battle End Step
                     if _lethal_after_battle(m):
