@@ -115,9 +115,8 @@ class Referee:
             if due is not None:
                 if self._meets(rec, due):
                     self.meeting = due.key  # a record of it that cannot be applied waives it (fail)
-                elif kind not in ("effect", "concede", "result") \
-                        and not (kind == "attack" and m.battle is not None):  # that one is 602.1
-                    self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
+                elif kind not in ("effect", "concede", "result"):  # an attack too (not 602.1): it is owed first
+                    self.fail(due.rule, f"{due.message}, got {_a(kind)} record", waive=due.key)
                     self.settle()  # a battle owed nothing more ends (605) before the record is applied
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
@@ -647,6 +646,10 @@ def _lethal_after_battle(m: Match) -> bool:
                         return True
                     break
     return False
+
+
+def _a(kind: str) -> str:
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def _cards(n: int) -> str:
