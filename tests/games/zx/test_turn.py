@@ -98,6 +98,27 @@ def test_503_3_draw_two():
     rejects(recs, "503.3", last(recs))
 
 
+def test_503_3_with_deck_and_trash_empty_the_draw_phase_draws_what_is_left():
+    """No Reload refills an empty deck from an empty Trash and running out is no loss (docs/rules.md):
+    the Draw Phase draws the one card left, or none, and the turn goes on."""
+    deck = Counter(deck_by_name("Red Dragons").deck)
+    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
+    rest = sorted((deck - used).elements())
+    gone = [{"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": c, "from": "deck", "to": "remove"}
+            for c in rest[1:]]  # P1's deck down to one card; P1's Trash is empty
+    to_turn_5 = [{"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+                 {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-009"]}, {"do": "end", "by": "P2"},
+                 {"do": "turn", "by": "P1"}]
+    m = run([*BOARD, *gone, *to_turn_5, {"do": "draw", "by": "P1", "cards": rest[:1]}, {"do": "end", "by": "P1"}]).match
+    assert m.p["P1"]["deck"] == m.p["P1"]["trash"] == [] and m.drawn == 1 and m.phase == "over"
+    last_card = {**gone[0], "card": rest[0]}
+    m = run([*BOARD, *gone, last_card, *to_turn_5, {"do": "end", "by": "P1"}]).match
+    assert m.drawn == 0 and m.phase == "over" and m.outcome is None
+    recs = [*BOARD, *gone, *to_turn_5, {"do": "end", "by": "P1"}]  # the card left is owed
+    err = rejects(recs, "503.3", last(recs))
+    assert err.message == "P1 drew 0 cards in the Draw Phase, needs 1, all its deck and Trash hold"
+
+
 def test_503_3a_no_draw_on_the_first_players_first_turn():
     recs = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}]
     rejects(recs, "503.3a", last(recs))

@@ -252,15 +252,16 @@ class Referee:
                       fatal=True)
 
     def _leave_draw(self) -> None:
-        """503.3 / 503.3a: on leaving the Draw Phase exactly 2 were drawn (none on turn 1)."""
+        """503.3: on leaving the Draw Phase exactly 2 were drawn (none on turn 1: 503.3a), or all that deck
+        and Trash held (``checks.to_draw``)."""
         m = self.m
         if m.phase != "draw":
             return
-        expected = 0 if m.turn == 1 else 2
-        if m.drawn < expected:  # too many was already reported by the draw record that went over
-            rule = "503.3a" if m.turn == 1 else "503.3"
-            self.fail(rule, f"{m.active} drew {m.drawn} card{'s' if m.drawn != 1 else ''} in the Draw Phase, "
-                            f"{'none on the first player' + chr(39) + 's first turn' if m.turn == 1 else 'needs exactly 2'}")
+        owed = checks.to_draw(m)
+        if owed:  # too many was already reported by the draw record that went over
+            need = m.drawn + owed
+            self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
+                               f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}")
 
     def _not_past(self, phase: str, rule: str, what: str) -> None:
         m = self.m
@@ -583,7 +584,7 @@ class Referee:
                 self.fail("603.1b", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside "
                                     f"a Battle Event Step")
             self._not_past("main", "506", f"a startup ability of {source} played")
-            if m.phase == "draw" and m.drawn < (0 if m.turn == 1 else 2):  # the draw record is still to come
+            if m.phase == "draw" and checks.to_draw(m):  # the draw record is still to come
                 self.fail("506", f"a startup ability of {source} played in the Draw Phase, before the draw: "
                                  f"startup abilities are played in the Main Phase", fatal=True)
         self.check(checks.startup_source(m, pl, source))  # 302.1c: an ability's controller is its card's
