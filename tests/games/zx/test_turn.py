@@ -243,6 +243,13 @@ def test_506_one_extra_from_dynamis_a_turn():
     rejects(recs, "506", last(recs))
 
 
+def test_506_an_event_of_the_non_turn_player_outside_a_battle():
+    """Events are played in your own Main Phase or in a Battle Event Step (603.1b governs only that)."""
+    recs = [*BOARD, {"do": "play", "by": "P2", "card": "U01-014", "pay": []}]
+    err = rejects(recs, "506", last(recs))
+    assert err.message == "P2 plays the Event U01-014 in P1's turn outside a Battle Event Step"
+
+
 def test_603_1b_one_extra_from_dynamis_a_turn_in_battle():
     recs = [*BOARD, {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": ["R01-001", "R01-002"]},
             {"do": "attack", "by": "P1", "from": "b2", "target": "a2"},

@@ -398,8 +398,8 @@ class Referee:
             if in_step:
                 if b["priority"] != pl:
                     self.fail("603.1b", f"{pl} plays {code} without priority ({b['priority']} has it)")
-            elif m.active is not None and pl != m.active:  # (before turn 1: _not_past says so)
-                self.fail("603.1b", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
+            elif m.active is not None and pl != m.active:  # 506 (603.1b is the step's; before turn 1: _not_past)
+                self.fail("506", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
             else:
                 self._not_past("main", "506", f"the Event {code} played")
                 self._leave_draw()
@@ -580,9 +580,9 @@ class Referee:
                 self.fail("603.1b", f"{pl} plays a startup ability of {source} without priority "
                                     f"({b['priority']} has it)")
         else:
-            if m.active is not None and pl != m.active:
-                self.fail("603.1b", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside "
-                                    f"a Battle Event Step")
+            if m.active is not None and pl != m.active:  # 506: 603.1b is the Battle Event Step's
+                self.fail("506", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside "
+                                 f"a Battle Event Step")
             self._not_past("main", "506", f"a startup ability of {source} played")
             if m.phase == "draw" and checks.to_draw(m):  # the draw record is still to come
                 self.fail("506", f"a startup ability of {source} played in the Draw Phase, before the draw: "
