@@ -98,6 +98,15 @@ def test_503_3_draw_two():
     rejects(recs, "503.3", last(recs))
 
 
+def test_503_3_a_short_draw_phase_is_one_violation():
+    # the draw is left out; the record that leaves the Draw Phase cannot be applied (its card was to be
+    # drawn), so the phase is still open at the next record: reported once all the same (lenient)
+    recs = [*BOARD[:-1], {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", last(recs) - 1), ("301.1", last(recs) - 1)]
+    assert c.match.phase == "over"
+
+
 def test_503_3_with_deck_and_trash_empty_the_draw_phase_draws_what_is_left():
     """No Reload refills an empty deck from an empty Trash and running out is no loss (docs/rules.md):
     the Draw Phase draws the one card left, or none, and the turn goes on."""

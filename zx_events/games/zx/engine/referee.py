@@ -63,6 +63,7 @@ class Referee:
         self.rec: dict | None = None
         self._settled = -1  # the match's version when settle last found nothing to do
         self.meeting: str | None = None  # the obligation the record being handled meets, if any
+        self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
         self.result_line: int | None = None  # the line of the log's result record, once read
 
     # ------------------------------------------------------------------ violations
@@ -258,7 +259,8 @@ class Referee:
         if m.phase != "draw":
             return
         owed = checks.to_draw(m)
-        if owed:  # too many was already reported by the draw record that went over
+        if owed and self._short_draw != m.turn:  # too many was already reported by the draw record that went
+            self._short_draw = m.turn  # over; short, once (a record leaving it that is skipped leaves it open)
             need = m.drawn + owed
             self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
                                f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}")
