@@ -109,9 +109,10 @@ def cases() -> list[Case]:
     add(Case("602.1b-empty-square", "602.1b", "holds no Z/X of P2 and is not P2's Player Square",
              [*SETUP, *T1, *T2, *T3[:2]],
              rec("attack", "P1", **{"from": "b2", "target": "c2"})))
-    add(Case("602.1-battle-under-way", "602.1", "a battle is already under way",
-             _battle_under_way(),
-             rec("attack", "P1", **{"from": "a1", "target": "a2"},
+    under_way = _battle_under_way()  # R01-003 on c2 first: its attack is legal but for the Life card owed
+    add(Case("604.3b-attack-while-life-owed", "604.3b", "a life record for P2 is due, got an attack record",
+             [*under_way[:-3], T3[2] | {"square": "c2"}, *under_way[-3:]],
+             rec("attack", "P1", **{"from": "c2", "target": "c3"},
                  note="P2 still owes the Life card for the attack on b3")))
     add(Case("602.1-after-end-phase", "602.1", "a battle declared after the End Phase",
              [*SETUP, *T1],

@@ -21,16 +21,20 @@ def test_601_1_battle_runs_its_steps_in_order():
     assert c.match.battle is None
 
 
-def test_602_1_battle_while_a_battle_is_under_way():
-    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "a1", "target": "b1"}]
-    # b1 is P1's own Player Square: not a target. Use a real player attack instead: play R01-005 first.
+def test_604_3b_an_attack_while_a_life_card_is_owed_breaks_that_obligation():
+    """The next battle is declared while P2 still owes the Life card of the last: the attack is the
+    first record that is not the one owed, as an ``end`` or a ``draw`` there would be (not 602.1)."""
     recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
                      "square": "c2"},
             {"do": "attack", "by": "P1", "from": "c2", "target": "b3"},
             PASS1, PASS2,  # U01-003 4500 takes 6000: destroyed
             {"do": "attack", "by": "P1", "from": "b2", "target": "b3"},  # b3 is now the empty Player Square
             {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}]  # P2 still owes a Life card
-    rejects(recs, "602.1", line_of(recs, len(recs) - 1))
+    err = rejects(recs, "604.3b", line_of(recs, len(recs) - 1))
+    assert err.message == "P2 takes 1 damage: a life record for P2 is due, got an attack record"
+    c = run([*recs, PASS1, PASS2], strict=False)  # accepted: that battle ends, this one is fought
+    assert [v.rule for v in c.violations] == ["604.3b"]
+    assert c.match.sq["a2"] is None and c.match.battle is None
 
 
 def test_602_1_battle_outside_the_main_phase():
@@ -370,3 +374,69 @@ def test_605_2_605_4_605_6_the_battle_ends_only_when_nothing_is_owed():
     c = run([*recs, {"do": "effect", "by": "P2", "source": "U01-011", "op": "recover", "card": "U01-009"}])
     assert c.match.battle is None
     assert [e.outcome for e in events(c, "BattleEnded")][-1] == "player_damaged"
+
+
+# ---------------------------------------------------------------------- an owed record left out (lenient)
+DESTROY_B3 = [{"do": "play", "by": "P1", "card": "R01-014", "pay": []},  # b3 emptied: P2's Player Square
+              {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "b3"}]
+ON_PLAYER = [{"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2]  # P2 owes a Life card
+SECOND = [{"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"], "square": "c2"},
+          {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]  # Range 2: P2 again
+
+
+def test_604_3b_a_life_card_left_out_is_one_violation_and_the_battle_ends():
+    """An accepted violation of the owed Life card ends the battle (605) as a waived trigger does: the
+    next battle of the turn is declared, and its own Life card is owed and met."""
+    recs = [*BOARD, *DESTROY_B3, *ON_PLAYER, *SECOND, {"do": "life", "by": "P2", "card": "U01-011"},
+            {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    (v,) = c.violations
+    assert (v.rule, v.line) == ("604.3b", line_of(recs, len(BOARD) + 5))
+    assert v.message == "P2 takes 1 damage: a life record for P2 is due, got a play record"
+    names = [type(e).__name__ for e in c.match.pending_events]
+    i = names.index("ViolationRecorded")
+    assert names[i + 1:i + 3] == ["BattleEnded", "CardPlayed"]  # stored: the battle ended, then the play
+    assert names.count("BattleEnded") == 2 and names.count("LifeDamaged") == 1
+    assert c.match.battle is None and c.match.p["P2"]["life"] == ["U01-013", "U01-005", "U01-006"]
+
+
+def test_604_3b_a_life_record_that_cannot_be_applied_stands_for_the_life_card_owed():
+    # U01-011 is played from Life onto P1's Player Square (806, not applied): no second violation follows
+    recs = [*BOARD, *DESTROY_B3, *ON_PLAYER,
+            {"do": "life", "by": "P2", "card": "U01-011", "ignite": {"square": "b1"}}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("806", line_of(recs, len(recs) - 2))]
+    assert c.match.battle is None and c.match.phase == "over"
+
+
+def test_604_3b_a_waived_life_card_is_owed_by_its_battle_only_from_digest_4():
+    """The waiver ends with its battle in the state's own handler (digest.4): a match imported under
+    digest.3 replays with it kept, as it was checked then."""
+    import copy
+
+    from zx_events.ids import project
+
+    recs = [*BOARD, *DESTROY_B3, *ON_PLAYER, *SECOND]
+    events = copy.deepcopy(list(run(recs, strict=False).match.pending_events))
+    assert project(None, copy.deepcopy(events)).waived == []
+    events[0].__dict__["rules_version"] = "zx-cr-seed-2026.11+digest.3"
+    assert project(None, events).waived == ["life:P2"]
+
+
+def test_1102_an_attack_while_life_recovery_is_owed_breaks_that_obligation():
+    recs = [*BOARD, *DESTROY_B3, *ON_PLAYER,
+            {"do": "life", "by": "P2", "card": "U01-011", "ignite": {"square": "a3"}},  # IG/LR, onto a3
+            {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}]
+    err = rejects(recs, "1102", line_of(recs, len(recs) - 1))
+    assert err.message.endswith("an effect record (recover) by P2 is due, got an attack record")
+
+
+def test_1103_an_attack_while_void_bringer_is_owed_breaks_that_obligation():
+    vb = {**BOARD[1], "life": ["U01-016", "U01-013", "U01-005", "U01-006"]}  # U01-016: an IG/VB Event
+    recs = [BOARD[0], vb, *BOARD[2:], *DESTROY_B3, *ON_PLAYER,
+            {"do": "life", "by": "P2", "card": "U01-016", "ignite": {}},
+            {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}]
+    err = rejects(recs, "1103", line_of(recs, len(recs) - 1))
+    assert err.message.endswith("(move from square to trash) by P2 is due, got an attack record")
+    c = run([*recs, PASS1, PASS2], strict=False)
+    assert [v.rule for v in c.violations] == ["1103"] and c.match.sq["a2"] is None

@@ -130,9 +130,11 @@ def test_603_1b_startup_ability_without_priority():
     assert "startup ability of b3 without priority (P1 has it)" in err.message
 
 
-def test_603_1b_startup_ability_of_the_non_turn_player_outside_a_battle():
+def test_506_startup_ability_of_the_non_turn_player_outside_a_battle():
+    """603.1b governs the Battle Event Step only; outside it the non-turn player has no Main Phase (506)."""
     recs = [*BOARD, STARTUP_P2]
-    rejects(recs, "603.1b", line_of(recs, len(recs) - 1))
+    err = rejects(recs, "506", line_of(recs, len(recs) - 1))
+    assert err.message == "P2 plays a startup ability of b3 in P1's turn outside a Battle Event Step"
 
 
 def test_302_1c_startup_ability_is_played_by_its_cards_controller():

@@ -186,8 +186,8 @@ def test_602_1b_target_empty_non_player_square() -> None:
     check_case("602.1b-empty-square.zxlog")
 
 
-def test_602_1_battle_declared_during_a_battle() -> None:
-    check_case("602.1-battle-under-way.zxlog")
+def test_604_3b_battle_declared_while_a_life_card_is_owed() -> None:
+    check_case("604.3b-attack-while-life-owed.zxlog")
 
 
 def test_602_1_battle_declared_outside_the_main_phase() -> None:

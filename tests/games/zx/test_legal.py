@@ -245,6 +245,19 @@ def test_503_3_the_draw_comes_first_and_takes_the_top_two():
     assert len(draw["cards"]) == 2 and is_legal(m, cat, draw)
 
 
+def test_503_3_with_deck_and_trash_empty_the_turn_goes_on_without_a_draw():
+    m, cat = state(BOARD)
+    gone = [{"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": c, "from": "deck", "to": "remove"}
+            for c in m.p["P1"]["deck"]]  # P1's deck emptied; P1's Trash is empty
+    before = [*BOARD, *gone, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+              {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-009"]}, {"do": "end", "by": "P2"},
+              {"do": "turn", "by": "P1"}]
+    m, cat = state(before)
+    recs = legal_records(m, cat, "P1")
+    assert "draw" not in kinds(recs) and {"resource", "end"} <= kinds(recs)
+    assert all(is_legal(m, cat, r) for r in recs)
+
+
 def test_501_3_the_next_turn_is_the_other_players():
     done = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "end", "by": "P1"}]
     assert listed(done, "P2")[0] == {"do": "turn", "by": "P2", "turn": 2}

@@ -98,6 +98,36 @@ def test_503_3_draw_two():
     rejects(recs, "503.3", last(recs))
 
 
+def test_503_3_a_short_draw_phase_is_one_violation():
+    # the draw is left out; the record that leaves the Draw Phase cannot be applied (its card was to be
+    # drawn), so the phase is still open at the next record: reported once all the same (lenient)
+    recs = [*BOARD[:-1], {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", last(recs) - 1), ("301.1", last(recs) - 1)]
+    assert c.match.phase == "over"
+
+
+def test_503_3_with_deck_and_trash_empty_the_draw_phase_draws_what_is_left():
+    """No Reload refills an empty deck from an empty Trash and running out is no loss (docs/rules.md):
+    the Draw Phase draws the one card left, or none, and the turn goes on."""
+    deck = Counter(deck_by_name("Red Dragons").deck)
+    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
+    rest = sorted((deck - used).elements())
+    gone = [{"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": c, "from": "deck", "to": "remove"}
+            for c in rest[1:]]  # P1's deck down to one card; P1's Trash is empty
+    to_turn_5 = [{"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+                 {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-009"]}, {"do": "end", "by": "P2"},
+                 {"do": "turn", "by": "P1"}]
+    m = run([*BOARD, *gone, *to_turn_5, {"do": "draw", "by": "P1", "cards": rest[:1]}, {"do": "end", "by": "P1"}]).match
+    assert m.p["P1"]["deck"] == m.p["P1"]["trash"] == [] and m.drawn == 1 and m.phase == "over"
+    last_card = {**gone[0], "card": rest[0]}
+    m = run([*BOARD, *gone, last_card, *to_turn_5, {"do": "end", "by": "P1"}]).match
+    assert m.drawn == 0 and m.phase == "over" and m.outcome is None
+    recs = [*BOARD, *gone, *to_turn_5, {"do": "end", "by": "P1"}]  # the card left is owed
+    err = rejects(recs, "503.3", last(recs))
+    assert err.message == "P1 drew 0 cards in the Draw Phase, needs 1, all its deck and Trash hold"
+
+
 def test_503_3a_no_draw_on_the_first_players_first_turn():
     recs = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}]
     rejects(recs, "503.3a", last(recs))
@@ -220,6 +250,13 @@ def test_506_one_extra_from_dynamis_a_turn():
     m = run(recs[:-1]).match
     assert {"code": "EX-R02", "up": True} in m.p["P1"]["dynamis"]  # an EV EX returns to Dynamis face-up
     rejects(recs, "506", last(recs))
+
+
+def test_506_an_event_of_the_non_turn_player_outside_a_battle():
+    """Events are played in your own Main Phase or in a Battle Event Step (603.1b governs only that)."""
+    recs = [*BOARD, {"do": "play", "by": "P2", "card": "U01-014", "pay": []}]
+    err = rejects(recs, "506", last(recs))
+    assert err.message == "P2 plays the Event U01-014 in P1's turn outside a Battle Event Step"
 
 
 def test_603_1b_one_extra_from_dynamis_a_turn_in_battle():

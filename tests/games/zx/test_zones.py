@@ -286,7 +286,7 @@ def test_202_8a_a_match_imported_under_digest_2_replays_as_it_was_imported():
             {"do": "play", "by": "P1", "card": "EX-R03", "from": "dynamis", "pay": ["R01-001"], "on": "c2"},
             {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "c2"}]
     events = copy.deepcopy(list(run(recs).match.pending_events))
-    assert digest_of(events[0].rules_version) == digest_of(RULES_VERSION) == 3
+    assert digest_of(events[0].rules_version) == digest_of(RULES_VERSION) >= 3
     now = project(None, copy.deepcopy(events)).p["P1"]
     assert [c["code"] for c in now["charge"]] == [] and "EX-R03" in [d["code"] for d in now["dynamis"] if d["up"]]
     events[0].__dict__["rules_version"] = "zx-cr-seed-2026.11+digest.2"

@@ -35,6 +35,7 @@ PHASES = ("setup", "draw", "resource", "ignition", "main", "end", "over", "ended
 _PHASE_NO = {p: i for i, p in enumerate(PHASES)}
 LIMIT_CHARGE = 4  # 905
 LIMIT_HAND = 6  # 309.2a
+_BATTLE_DUES = ("life", "recover", "void")  # obligations a battle owes (604.3b, 1102, 1103): keys "life:P2"
 
 
 def other(player: str) -> str:
@@ -381,6 +382,8 @@ class Match(Aggregate):
     @event("BattleEnded", topic=topic("BattleEnded"))
     def _battle_ended(self, outcome: str, line: int | None = None) -> None:
         self.battle = None
+        if self.waived and digest_of(self.rules_version) >= 4:  # a waived Life card or trigger was owed by
+            self.waived = [w for w in self.waived if w.split(":")[0] not in _BATTLE_DUES]  # this battle only
         for entry in self.sq.values():  # 605.5: "until end of battle" effects end
             if entry is not None and entry["mods"]:
                 entry["mods"] = [m for m in entry["mods"] if m[1] != "end_of_battle"]

@@ -8,12 +8,17 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.3"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.4"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
 # (``zx_events.games.digest_of``: the aggregate's own rules changes are gated on it); zx audit says when
 # they differ.
+# .4: an accepted violation of an owed Life card (604.3b) ends the battle as a waived trigger's does; a record
+# owed that cannot be applied stands for its obligation; a waiver lasts for its battle only (in the state's own
+# BattleEnded: gated on digest_of); an attack while a battle is owed a record breaks that obligation (604.3b,
+# 1102, 1103), not 602.1; with deck and Trash both empty the Draw Phase draws what is left (503.3); the non-turn
+# player's Event or startup ability outside the Battle Event Step is 506 (603.1b governs only the step).
 
 
 # number -> (title, certain)

@@ -89,6 +89,14 @@ def startup_source(m: Match, player: str, source: str) -> Problem:
     return None
 
 
+def to_draw(m: Match) -> int:
+    """503.3 / 503.3a: how many cards the turn player's Draw Phase still owes: 2 (none on the first turn),
+    but never more than deck and Trash hold (a Reload refills the deck from Trash; with both empty
+    nothing does, and running out is no loss: docs/rules.md)."""
+    z = m.p[m.active]
+    return max(0, min((0 if m.turn == 1 else 2) - m.drawn, len(z["deck"]) + len(z["trash"])))
+
+
 def find_uid(m: Match, uid: int | None) -> tuple[str, dict] | None:
     if uid is None:
         return None

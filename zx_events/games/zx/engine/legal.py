@@ -257,7 +257,7 @@ def _turn(m: Match, cat: Catalog, pl: str, order: DeckOrder) -> list[dict]:
     z = m.p[pl]
     phase = PHASES.index(m.phase)
     if m.phase == "draw":  # 503.3 / 503.3a: nothing else until the draw is complete
-        need = (0 if m.turn == 1 else 2) - m.drawn
+        need = checks.to_draw(m)  # (an empty deck with cards in Trash owes a Reload first: an obligation)
         if need > 0:
             cards = order.top(pl, min(need, len(z["deck"])))
             return [{"do": "draw", "by": pl, "cards": cards}] if cards else []

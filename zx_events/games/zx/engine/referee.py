@@ -62,12 +62,16 @@ class Referee:
         self.by: str | None = None
         self.rec: dict | None = None
         self._settled = -1  # the match's version when settle last found nothing to do
+        self.meeting: str | None = None  # the obligation the record being handled meets, if any
+        self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
         self.result_line: int | None = None  # the line of the log's result record, once read
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
+        if fatal and waive is None:  # the record owed cannot be applied: this violation stands for the
+            waive = self.meeting  # obligation, which is not reported again at the next record
         v = Violation(self.line, self.m.turn, self.by, rule, message)
         self.found.append(v)
         self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=self.by,
@@ -96,7 +100,7 @@ class Referee:
     # ------------------------------------------------------------------ records
     def handle(self, line: int, rec: dict) -> None:
         m = self.m
-        self.line, self.rec, self.by = line, rec, rec.get("by")
+        self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         kind = rec["do"]
         try:
             if m.outcome is not None and kind != "result":
@@ -109,9 +113,12 @@ class Referee:
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
             due = self.due()  # None at once in the usual case: nothing can be owed
-            if due is not None and not self._meets(rec, due) and kind not in ("effect", "concede", "result") \
-                    and not (kind == "attack" and m.battle is not None):  # that one is 602.1
-                self.fail(due.rule, f"{due.message}, got a {kind} record", waive=due.key)
+            if due is not None:
+                if self._meets(rec, due):
+                    self.meeting = due.key  # a record of it that cannot be applied waives it (fail)
+                elif kind not in ("effect", "concede", "result"):  # an attack too (not 602.1): it is owed first
+                    self.fail(due.rule, f"{due.message}, got {_a(kind)} record", waive=due.key)
+                    self.settle()  # a battle owed nothing more ends (605) before the record is applied
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
                 handler = getattr(self, "do_" + str(kind), None)
@@ -221,7 +228,8 @@ class Referee:
                 return
             b = m.battle
             moved = False
-            if b is not None and b["step"] == "damage" and b["life_due"] == 0:
+            # a Life card or trigger whose violation was accepted (waived) is owed no more: the battle ends
+            if b is not None and b["step"] == "damage" and (b["life_due"] == 0 or f"life:{b['defender']}" in m.waived):
                 pending = [k for k in b["triggers"] if k not in m.waived]
                 if not pending:  # 605: Battle End Step
                     if _lethal_after_battle(m):
@@ -245,15 +253,17 @@ class Referee:
                       fatal=True)
 
     def _leave_draw(self) -> None:
-        """503.3 / 503.3a: on leaving the Draw Phase exactly 2 were drawn (none on turn 1)."""
+        """503.3: on leaving the Draw Phase exactly 2 were drawn (none on turn 1: 503.3a), or all that deck
+        and Trash held (``checks.to_draw``)."""
         m = self.m
         if m.phase != "draw":
             return
-        expected = 0 if m.turn == 1 else 2
-        if m.drawn < expected:  # too many was already reported by the draw record that went over
-            rule = "503.3a" if m.turn == 1 else "503.3"
-            self.fail(rule, f"{m.active} drew {m.drawn} card{'s' if m.drawn != 1 else ''} in the Draw Phase, "
-                            f"{'none on the first player' + chr(39) + 's first turn' if m.turn == 1 else 'needs exactly 2'}")
+        owed = checks.to_draw(m)
+        if owed and self._short_draw != m.turn:  # too many was already reported by the draw record that went
+            self._short_draw = m.turn  # over; short, once (a record leaving it that is skipped leaves it open)
+            need = m.drawn + owed
+            self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
+                               f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}")
 
     def _not_past(self, phase: str, rule: str, what: str) -> None:
         m = self.m
@@ -390,8 +400,8 @@ class Referee:
             if in_step:
                 if b["priority"] != pl:
                     self.fail("603.1b", f"{pl} plays {code} without priority ({b['priority']} has it)")
-            elif m.active is not None and pl != m.active:  # (before turn 1: _not_past says so)
-                self.fail("603.1b", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
+            elif m.active is not None and pl != m.active:  # 506 (603.1b is the step's; before turn 1: _not_past)
+                self.fail("506", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
             else:
                 self._not_past("main", "506", f"the Event {code} played")
                 self._leave_draw()
@@ -572,11 +582,11 @@ class Referee:
                 self.fail("603.1b", f"{pl} plays a startup ability of {source} without priority "
                                     f"({b['priority']} has it)")
         else:
-            if m.active is not None and pl != m.active:
-                self.fail("603.1b", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside "
-                                    f"a Battle Event Step")
+            if m.active is not None and pl != m.active:  # 506: 603.1b is the Battle Event Step's
+                self.fail("506", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside "
+                                 f"a Battle Event Step")
             self._not_past("main", "506", f"a startup ability of {source} played")
-            if m.phase == "draw" and m.drawn < (0 if m.turn == 1 else 2):  # the draw record is still to come
+            if m.phase == "draw" and checks.to_draw(m):  # the draw record is still to come
                 self.fail("506", f"a startup ability of {source} played in the Draw Phase, before the draw: "
                                  f"startup abilities are played in the Main Phase", fatal=True)
         self.check(checks.startup_source(m, pl, source))  # 302.1c: an ability's controller is its card's
@@ -639,6 +649,10 @@ def _lethal_after_battle(m: Match) -> bool:
                         return True
                     break
     return False
+
+
+def _a(kind: str) -> str:
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def _cards(n: int) -> str:
