@@ -49,9 +49,10 @@ def sealed(service, tmp_path):
     return service, Tamper(service), heads
 
 
-def rewrite(svc: MatchService, t: Tamper, match: str, change) -> str:
-    """Change one match's events with ``change(topic, state)`` and recompute its whole chain and
-    seal, as a careful forger would; returns the new head."""
+def rechained(svc: MatchService, match: str, change, oid=None):
+    """Each stored row of ``match`` with ``change(topic, state)`` made to its state and the chain and
+    seal recomputed, as a careful forger would (for the aggregate id ``oid``, a copy's, or its own):
+    (row, new state) pairs."""
     prev = integrity.ZERO
     for r in integrity.stored_rows(svc, match_uuid(match)):
         state = dict(r.state)
@@ -59,10 +60,21 @@ def rewrite(svc: MatchService, t: Tamper, match: str, change) -> str:
         if integrity.is_seal(r.topic):
             state["last"] = prev
         state.pop("digest")
-        prev = integrity.link(prev, integrity.canonical(r.topic, r.originator_id, r.seq, state))
+        if oid is not None:
+            state["originator_id"] = str(oid)
+        prev = integrity.link(prev, integrity.canonical(r.topic, oid or r.originator_id, r.seq, state))
         state["digest"] = prev
+        yield r, state
+
+
+def rewrite(svc: MatchService, t: Tamper, match: str, change) -> str:
+    """Change one match's events with ``change(topic, state)`` and recompute its whole chain and
+    seal, as a careful forger would; returns the new head."""
+    head = integrity.ZERO
+    for r, state in rechained(svc, match, change):
         t.set_state(match, r.seq, svc.mapper.transcoder.encode(state))
-    return prev
+        head = state["digest"]
+    return head
 
 
 def test_import_seals_every_match_with_its_head(sealed, count_rows):
@@ -150,16 +162,7 @@ def copy_under_another_id(svc: MatchService, t: Tamper, match: str, change=lambd
     import uuid
 
     copy = uuid.uuid4()
-    prev = integrity.ZERO
-    for r in integrity.stored_rows(svc, match_uuid(match)):
-        state = dict(r.state)
-        change(r.topic, state)
-        if integrity.is_seal(r.topic):
-            state["last"] = prev
-        state.pop("digest")
-        state["originator_id"] = str(copy)
-        prev = integrity.link(prev, integrity.canonical(r.topic, copy, r.seq, state))
-        state["digest"] = prev
+    for r, state in rechained(svc, match, change, copy):
         t.run("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
               (copy.hex if t.cfg.kind == "sqlite" else copy, r.seq, r.topic, svc.mapper.transcoder.encode(state)))
     return copy
