@@ -330,6 +330,38 @@ def test_switch_seat_only_among_the_seats_of_the_file(browser, files, match, vie
     assert not browser.find_element("id", "seat").is_enabled()
 
 
+def wait_for_hash(driver: Any, want: str, timeout: float = 3.0) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = driver.execute_script("return location.hash")
+        if got == want or time.monotonic() > deadline:
+            return got
+        time.sleep(0.05)
+
+
+def test_the_address_follows_hundreds_of_quick_steps_and_a_reload_opens_there(browser, files):
+    """Chromium ignores history.replaceState beyond 200 in 10 s: after playing or a held key through a
+    match the address named an event long past (#e=200 at 320), and a reload or a copied link opened
+    there. The address is written at most every quarter second while the position moves, then where it
+    settles, and at once on pause."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    open_file(browser, files["three"], "#e=1&as=P2")
+    browser.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(browser).send_keys((Keys.ARROW_RIGHT * 30 + Keys.ARROW_LEFT * 20) * 6).perform()  # 300 steps
+    at = seq(browser)
+    assert at > 40
+    assert wait_for_hash(browser, f"#e={at}&as=P2") == f"#e={at}&as=P2"
+    assert browser.current_url.endswith(f"#e={at}&as=P2")
+    browser.refresh()
+    assert seq(browser) == at and browser.execute_script("return zxViewer.seat()") == "P2"
+    browser.execute_script("zxViewer.go(1); zxViewer.play()")
+    time.sleep(0.3)
+    browser.execute_script("zxViewer.pause()")
+    assert browser.execute_script("return location.hash") == "#e=%d&as=P2" % seq(browser)  # pause writes it now
+
+
 def test_a_judge_file_says_so_on_its_first_screen_and_a_players_file_does_not(browser, files):
     open_file(browser, files["judge"])
     banner = browser.find_element("id", "judge-banner")

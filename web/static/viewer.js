@@ -275,14 +275,30 @@
   }
 
   // ------------------------------------------------------------------ the address (#e=57&as=P1)
-  var lastHash = "";
+  // Chromium ignores history.replaceState beyond 200 in 10 s ("Throttling navigation"): playing or a held
+  // key left the address behind the board. The address is written at most every HASH_GAP ms while the
+  // position moves, then once more for where it settles, and at once on pause and when the page goes.
+  var HASH_GAP = 250;
+  var lastHash = "", hashAt = 0, hashTimer = null;
 
   function writeHash() {
+    if (hashTimer) return;  // a write is due: it takes the position of then
+    var wait = hashAt + HASH_GAP - Date.now();
+    if (wait > 0) hashTimer = setTimeout(flushHash, wait);
+    else flushHash();
+  }
+
+  function flushHash() {
+    clearTimeout(hashTimer);
+    hashTimer = null;
+    hashAt = Date.now();
     var h = "#e=" + seq + (seats.length > 1 ? "&as=" + seat : "");
     if (h === location.hash) return;
     lastHash = h;
     try { history.replaceState(null, "", h); } catch (err) { location.replace(h); }
   }
+
+  window.addEventListener("pagehide", flushHash);
 
   function readHash() {
     var h = location.hash.replace(/^#/, "");
@@ -364,6 +380,7 @@
     if (!timer) return;
     clearInterval(timer);
     timer = null;
+    flushHash();
     $("play").textContent = "\u25B6";
     $("play").classList.remove("on");
   }
