@@ -362,6 +362,22 @@ def test_the_address_follows_hundreds_of_quick_steps_and_a_reload_opens_there(br
     assert browser.execute_script("return location.hash") == "#e=%d&as=P2" % seq(browser)  # pause writes it now
 
 
+def test_a_fragment_with_a_stray_percent_sign_opens_the_viewer_and_is_ignored(browser, files):
+    """#e=50% or #as=P2% threw "URIError: URI malformed" at start (a blank page, no viewer) and on a
+    hash change; a bad position is clamped, an unknown seat ignored, as for any other bad value."""
+    for fragment, at, seat in (("#e=%", 1, "P1"), ("#e=50%", 1, "P1"), ("#e=12&as=P2%", 12, "P1"),
+                               ("#e=12&as=%E0%A4%A", 12, "P1"), ("#e=%E0&as=P2", 1, "P2")):
+        browser.get("about:blank")
+        open_file(browser, files["three"], fragment)
+        assert (seq(browser), browser.execute_script("return zxViewer.seat()")) == (at, seat), fragment
+        assert browser.execute_script("return document.querySelectorAll('#board [data-player]').length") == 2
+    browser.execute_script("window.zxErrors = []; window.addEventListener('error', function (e) { zxErrors.push(e.message); });"
+                           "zxViewer.go(30); location.hash = '#e=%&as=P2%';")
+    time.sleep(0.2)
+    assert browser.execute_script("return zxErrors") == []
+    assert (seq(browser), browser.execute_script("return zxViewer.seat()")) == (1, "P2")
+
+
 def test_a_judge_file_says_so_on_its_first_screen_and_a_players_file_does_not(browser, files):
     open_file(browser, files["judge"])
     banner = browser.find_element("id", "judge-banner")

@@ -300,12 +300,16 @@
 
   window.addEventListener("pagehide", flushHash);
 
+  function decode(s) {  // a stray % (#e=50%) is not an error: the part is taken as written
+    try { return decodeURIComponent(s); } catch (err) { return s; }
+  }
+
   function readHash() {
     var h = location.hash.replace(/^#/, "");
     var out = {};
     h.split("&").forEach(function (kv) {
       var i = kv.indexOf("=");
-      if (i > 0) out[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1));
+      if (i > 0) out[decode(kv.slice(0, i))] = decode(kv.slice(i + 1));
     });
     return out;
   }
