@@ -378,6 +378,20 @@ def test_a_fragment_with_a_stray_percent_sign_opens_the_viewer_and_is_ignored(br
     assert (seq(browser), browser.execute_script("return zxViewer.seat()")) == (1, "P2")
 
 
+def test_a_fragment_naming_only_a_seat_draws_that_seats_board(browser, files, match, viewer_store):
+    """location.hash = '#as=P2' (or Back to it) switched the Seat box and the list to P2 but left P1's
+    board, P1's hand face up: only a fragment with a position redrew."""
+    at = match["hands"][len(match["hands"]) // 2]
+    browser.get("about:blank")
+    open_file(browser, files["three"], f"#e={at}&as=P1")
+    assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P1"))
+    browser.execute_script("location.hash = '#as=P2'")
+    time.sleep(0.2)
+    assert browser.execute_script("return zxViewer.seat()") == "P2"
+    dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P2"))
+    assert dom["players"]["P1"]["zones"]["hand"]["codes"] == [] and dom["players"]["P2"]["zones"]["hand"]["codes"]
+
+
 def test_a_judge_file_says_so_on_its_first_screen_and_a_players_file_does_not(browser, files):
     open_file(browser, files["judge"])
     banner = browser.find_element("id", "judge-banner")

@@ -317,8 +317,10 @@
   window.addEventListener("hashchange", function () {
     if (location.hash === lastHash) return;
     var h = readHash();
-    if (h.as && seats.indexOf(h.as) >= 0 && h.as !== seat) setSeat(h.as, false);
+    var other = h.as && seats.indexOf(h.as) >= 0 && h.as !== seat;
+    if (other) setSeat(h.as, false);
     if (h.e) go(+h.e);
+    else if (other) draw();  // #as=P2 alone: that seat's board at the same event
   });
 
   // ------------------------------------------------------------------ seats
