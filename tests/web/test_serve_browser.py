@@ -266,3 +266,23 @@ def test_the_served_replay_links_back_and_to_the_other_seats_and_agrees_on_colou
     browser.find_element(By.ID, "back-match").click()
     wait(browser, "#replay-P1")
     assert browser.current_url == f"{server}/matches/{match}"
+
+
+def test_a_seat_link_of_the_served_replay_opens_the_same_moment_from_that_seat(browser, server, built):
+    """The "seen from" links under the title were fixed (?as=P2): at event 22 as P1, the P2 link opened
+    P2's replay at event 1. They follow the position, as the address does."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    match = built.matches[0]
+    browser.get(f"{server}/matches/{match}/replay?as=P1#e=20")
+    wait(browser, "#served-nav")
+    browser.find_element(By.ID, "next").click()
+    browser.find_element(By.ID, "next").click()
+    assert browser.execute_script("return zxViewer.seq()") == 22
+    browser.find_element(By.ID, "as-P2").click()
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script(
+        "return window.zxViewer ? zxViewer.seat() : null") == "P2")
+    assert browser.execute_script("return zxViewer.seq()") == 22
+    assert browser.current_url == f"{server}/matches/{match}/replay?as=P2#e=22"
+    assert browser.find_element(By.ID, "as-P1").get_attribute("href").endswith("?as=P1#e=22")

@@ -280,6 +280,7 @@
   // position moves, then once more for where it settles, and at once on pause and when the page goes.
   var HASH_GAP = 250;
   var lastHash = "", hashAt = 0, hashTimer = null;
+  var seatLinks = document.querySelectorAll("a.seat-link");  // zx serve: the same moment from another seat
 
   function writeHash() {
     if (hashTimer) return;  // a write is due: it takes the position of then
@@ -292,6 +293,7 @@
     clearTimeout(hashTimer);
     hashTimer = null;
     hashAt = Date.now();
+    for (var i = 0; i < seatLinks.length; i++) seatLinks[i].href = seatLinks[i].href.replace(/#.*$/, "") + "#e=" + seq;
     var h = "#e=" + seq + (seats.length > 1 ? "&as=" + seat : "");
     if (h === location.hash) return;
     lastHash = h;
@@ -299,6 +301,7 @@
   }
 
   window.addEventListener("pagehide", flushHash);
+  for (var k = 0; k < seatLinks.length; k++) seatLinks[k].addEventListener("click", flushHash);  // a write due: now
 
   function decode(s) {  // a stray % (#e=50%) is not an error: the part is taken as written
     try { return decodeURIComponent(s); } catch (err) { return s; }
