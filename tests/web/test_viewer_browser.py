@@ -697,6 +697,54 @@ def test_a_long_card_name_stays_in_its_square_on_a_phone(browser, files, match):
         browser.set_window_size(1400, 1000)
 
 
+CONTRAST = """
+var rgb = function (s) { return s.match(/[\\d.]+/g).map(Number); };
+var lum = function (c) {
+  var f = function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+};
+var out = {seen: {}, low: {}};
+var check = function (sel) {
+  document.querySelectorAll(sel).forEach(function (e) {
+    if (!e.textContent.trim()) return;
+    var bg = [255, 255, 255];
+    for (var n = e; n; n = n.parentElement) {  // the nearest background drawn behind the text
+      var b = rgb(getComputedStyle(n).backgroundColor);
+      if (b.length < 4 || b[3] > 0) { bg = b; break; }
+    }
+    var a = lum(rgb(getComputedStyle(e).color)), c = lum(bg);
+    var ratio = (Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05);
+    out.seen[sel] = (out.seen[sel] || 0) + 1;
+    if (ratio < 4.5 && !(out.low[sel] && out.low[sel][1] < ratio)) out.low[sel] = [e.textContent.slice(0, 20), ratio];
+  });
+};
+for (var s = 1; s <= zxViewer.data.last; s++) {
+  zxViewer.go(s);
+  arguments[0].forEach(check);
+}
+return out;"""
+
+
+def test_small_muted_text_reaches_wcag_aa_contrast_on_every_background_it_sits_on(browser, files):
+    """The muted grey (#66707c) in 11-12 px text was under WCAG AA's 4.5:1: a Square's label on an empty
+    Square 4.25:1, on a Player Square 4.41:1, a Sleep resource 4.33:1, the event numbers on a violation
+    row 4.28:1 and on the current row 4.46:1, the "-" of an empty zone 2.02:1. Measured in the page, at
+    every event: each text's colour against the nearest background drawn behind it."""
+    board = ["#board .cell:not(.player-square) .sq-label", "#board .cell.player-square .sq-label",
+             "#board .mini.sleep", "#board .empty", "#board .card-code", "#board .count .k"]
+    rows = ["#events li.current .seq", "#events li.current .line", "#events li.violation .seq",
+            "#events li.violation .line", "#pos", "#seat-note"]
+    seen, low = set(), {}
+    for name, selectors in (("judge", board + rows), ("violation", rows)):
+        browser.get("about:blank")
+        open_file(browser, files[name])
+        got = browser.execute_script(CONTRAST, selectors)
+        seen |= set(got["seen"])
+        low.update({f"{name}: {k}": v for k, v in got["low"].items()})
+    assert seen == set(board + rows) and low == {}
+    browser.get("about:blank")
+
+
 def test_x610z_board_says_what_its_dots_colours_mean_and_colours_each_seat(browser, tmp_path):
     """The terminal replay's "dots:" line has a key in the page too; each seat's badge has its colour
     (both were grey), and "active player" and "priority" are labels of their own, not run into the name."""
