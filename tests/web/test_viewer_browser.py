@@ -330,6 +330,22 @@ def test_switch_seat_only_among_the_seats_of_the_file(browser, files, match, vie
     assert not browser.find_element("id", "seat").is_enabled()
 
 
+def test_after_choosing_a_seat_the_arrow_keys_step_through_the_events(browser, files, match):
+    """The focus stayed on the Seat box once a seat was chosen: the next arrow key changed the seat
+    (P2 to spectator) instead of stepping, as the footer says it does."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    browser.get("about:blank")
+    open_file(browser, files["three"], "#e=10")
+    Select(browser.find_element("id", "seat")).select_by_value("P2")
+    assert browser.execute_script("return zxViewer.seat()") == "P2"
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    assert (browser.execute_script("return zxViewer.seat()"), seq(browser)) == ("P2", 12)
+
+
 def wait_for_hash(driver: Any, want: str, timeout: float = 3.0) -> str:
     deadline = time.monotonic() + timeout
     while True:

@@ -405,7 +405,7 @@
   $("speed").onchange = function () { if (timer) { pause(); play(); } };
   $("slider").addEventListener("input", function () { pause(); go(+this.value); });
   $("turn-form").addEventListener("submit", function (e) { e.preventDefault(); goTurn($("turn-input").value); });
-  $("seat").onchange = function () { pause(); setSeat(this.value); };
+  $("seat").onchange = function () { pause(); setSeat(this.value); this.blur(); };  // the arrow keys step again
 
   document.addEventListener("keydown", function (e) {
     var t = e.target;
