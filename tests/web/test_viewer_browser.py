@@ -459,13 +459,16 @@ def test_a_whole_match_from_a_players_seat_key_by_key(browser, files, match, vie
     assert seq(browser) == match["last"]
 
 
-def x610z_history(seed: int = 3):
-    """A simulated X610Z match, checked by its referee, as a replay History (no store needed)."""
+def x610z_history(seed: int = 3, names: dict[str, str] | None = None):
+    """A simulated X610Z match, checked by its referee, as a replay History (no store needed); ``names``:
+    players' names in place of the simulation's."""
     from zx_events import replay
     from zx_events.games.x610z.game import GAME
     from zx_events.games.x610z.sim import simulate
 
     (sm,) = simulate(1, seed=seed)
+    for seat, name in (names or {}).items():
+        sm.header["players"][seat]["name"] = name
     m, ref = GAME.open_match(sm.header, GAME.load_catalog(sm.header["catalog"]), GAME.load_fixtures(sm.header))
     for i, rec in enumerate(sm.records):
         ref.handle(i + 2, rec)
@@ -759,6 +762,28 @@ def test_small_muted_text_reaches_wcag_aa_contrast_on_every_background_it_sits_o
         low.update({f"{name}: {k}": v for k, v in got["low"].items()})
     assert seen == set(board + rows) and low == {}
     browser.get("about:blank")
+
+
+def test_a_40_character_name_without_a_space_stays_on_a_phones_screen(browser, tmp_path):
+    """An unbroken 40-character player name pushed the title past a 375 px screen, and in X610Z widened
+    the player's panel: the page scrolled sideways. A name wraps anywhere."""
+    name = "Xx" + "ABCDEFGHIJ" * 3 + "12345678"
+    game, hist = x610z_history(names={"P1": name})
+    data = viewer.history_data(hist, ["P1"], viewer.game_views(game))
+    path = tmp_path / "x610z-long-name.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    try:
+        browser.set_window_size(375, 900)
+        open_file(browser, path, "#e=%d" % hist.turns[1])
+        got = browser.execute_script("""var inner = window.innerWidth, out = [];
+            document.querySelectorAll('#match-sub, #board .player').forEach(function (e) {
+              var r = e.getBoundingClientRect(); if (r.right > inner) out.push([e.id || e.className, r.right]); });
+            return [inner, document.documentElement.scrollWidth, out, document.body.textContent.indexOf(arguments[0]) >= 0];""",
+                                   name)
+        inner, page, past, shown = got
+        assert shown and past == [] and page <= inner, got
+    finally:
+        browser.set_window_size(1400, 1000)
 
 
 def test_x610z_board_says_what_its_dots_colours_mean_and_colours_each_seat(browser, tmp_path):
