@@ -225,8 +225,9 @@ def test_buttons_keys_and_the_list_step_through_P1s_file_showing_what_zx_replay_
     assert seq(browser) == t1
     key(browser, "END")
     assert seq(browser) == match["last"]
-    dom = assert_shows(browser, replay_json(store, mid, match["last"], "P1"))
-    assert dom["hash"] == f"#e={match['last']}" and browser.current_url.endswith(f"#e={match['last']}")
+    assert_shows(browser, replay_json(store, mid, match["last"], "P1"))
+    assert wait_for_hash(browser, f"#e={match['last']}") == f"#e={match['last']}"  # once the position settles
+    assert browser.current_url.endswith(f"#e={match['last']}")
     key(browser, "HOME")
     assert seq(browser) == 1
     click(browser, "last")
@@ -318,7 +319,7 @@ def test_switch_seat_only_among_the_seats_of_the_file(browser, files, match, vie
     assert browser.execute_script("return zxViewer.seat()") == "P2" and seq(browser) == at
     dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P2"))
     assert dom["players"]["P2"]["zones"]["hand"]["codes"] and dom["players"]["P1"]["zones"]["hand"]["codes"] == []
-    assert dom["hash"] == f"#e={at}&as=P2"
+    assert wait_for_hash(browser, f"#e={at}&as=P2") == f"#e={at}&as=P2"
     open_file(browser, files["three"], f"#e={at}&as=spectator")  # a link names the seat too
     assert browser.execute_script("return zxViewer.seat()") == "spectator"
     dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "spectator"))
@@ -505,7 +506,8 @@ def test_a_second_game_is_a_second_board_renderer_not_a_second_viewer(browser, t
     box.clear()
     box.send_keys(str(len(hist.turns) // 2 + 1))
     click(browser, "turn-go")
-    assert seq(browser) == mid and browser.current_url.endswith(f"#e={mid}&as=P1")
+    assert seq(browser) == mid and wait_for_hash(browser, f"#e={mid}&as=P1") == f"#e={mid}&as=P1"
+    assert browser.current_url.endswith(f"#e={mid}&as=P1")
     browser.execute_script("document.activeElement && document.activeElement.blur()")
     ActionChains(browser).send_keys(Keys.HOME).perform()
     browser.execute_script("for (var s = 1; s <= zxViewer.data.last; s++) zxViewer.go(s);")  # every event draws
