@@ -359,7 +359,7 @@ def wait_for_hash(driver: Any, want: str, timeout: float = 3.0) -> str:
 def test_the_address_follows_hundreds_of_quick_steps_and_a_reload_opens_there(browser, files):
     """Chromium ignores history.replaceState beyond 200 in 10 s: after playing or a held key through a
     match the address named an event long past (#e=200 at 320), and a reload or a copied link opened
-    there. The address is written at most every quarter second while the position moves, then where it
+    there. The address is written at most every tenth of a second while the position moves, then where it
     settles, and at once on pause."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys

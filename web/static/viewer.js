@@ -278,7 +278,7 @@
   // Chromium ignores history.replaceState beyond 200 in 10 s ("Throttling navigation"): playing or a held
   // key left the address behind the board. The address is written at most every HASH_GAP ms while the
   // position moves, then once more for where it settles, and at once on pause and when the page goes.
-  var HASH_GAP = 250;
+  var HASH_GAP = 100;  // at most 100 writes in 10 s, half the limit; the last one lands within 0.1 s
   var lastHash = "", hashAt = 0, hashTimer = null;
   var seatLinks = document.querySelectorAll("a.seat-link");  // zx serve: the same moment from another seat
 
