@@ -113,7 +113,7 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
 def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
     """The served replay page's links: back to the match and the list, and the same match from each
     other seat this server offers (the judge's only with --judge). Links only, no script: the page's
-    policy runs its two scripts and nothing else."""
+    policy runs its two scripts and nothing else (viewer.js gives each seat link the moment shown, #e=N)."""
     from html import escape
     from urllib.parse import quote
 

@@ -276,8 +276,9 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
                         if p is None:
                             p = paths[path] = len(paths)
                         delta += (p, v)
-                for path in before.keys() - now.keys():
-                    delta += (paths[path], -1)
+                for path in before:  # in the order they came, not a set's (which follows the hash seed)
+                    if path not in now:
+                        delta += (paths[path], -1)
                 previous[s] = now
                 out["changes"].append(delta)
     return {"format": FORMAT, "game": game.key, "match": match_id, "info": info,

@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 from typing import Iterator
 
 import pytest
@@ -33,22 +34,30 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 @pytest.fixture(scope="module")
 def server(built: Built) -> Iterator[str]:
-    import uvicorn
-
     from web.app import create_app
 
+    with running(create_app(built.store, analytics=built.analytics)) as url:
+        yield url
+
+
+@contextmanager
+def running(app) -> Iterator[str]:
+    """``app`` served by uvicorn on 127.0.0.1 (a free port) in a thread; its address."""
+    import uvicorn
+
     port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(built.store, analytics=built.analytics), host="127.0.0.1",
-                                        port=port, log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while not srv.started:
         assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
 
 
 def get_json(url: str) -> dict:
@@ -266,3 +275,58 @@ def test_the_served_replay_links_back_and_to_the_other_seats_and_agrees_on_colou
     browser.find_element(By.ID, "back-match").click()
     wait(browser, "#replay-P1")
     assert browser.current_url == f"{server}/matches/{match}"
+
+
+def test_a_seat_link_of_the_served_replay_opens_the_same_moment_from_that_seat(browser, server, built):
+    """The "seen from" links under the title were fixed (?as=P2): at event 22 as P1, the P2 link opened
+    P2's replay at event 1. They follow the position, as the address does."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    match = built.matches[0]
+    browser.get(f"{server}/matches/{match}/replay?as=P1#e=20")
+    wait(browser, "#served-nav")
+    browser.find_element(By.ID, "next").click()
+    browser.find_element(By.ID, "next").click()
+    assert browser.execute_script("return zxViewer.seq()") == 22
+    browser.find_element(By.ID, "as-P2").click()
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script(
+        "return window.zxViewer ? zxViewer.seat() : null") == "P2")
+    assert browser.execute_script("return zxViewer.seq()") == 22
+    assert browser.current_url == f"{server}/matches/{match}/replay?as=P2#e=22"
+    assert browser.find_element(By.ID, "as-P1").get_attribute("href").endswith("?as=P1#e=22")
+
+
+def test_a_long_event_name_keeps_the_filters_on_a_phones_screen(browser, tmp_path):
+    """A 60-character event name made the Event select 447 px wide (min-width, no max-width): the match
+    list and the dashboard scrolled sideways on a 375 px phone. A select is at most its form's width."""
+    from analytics.projection import update
+    from web.app import create_app
+    from zx_events.application import MatchService
+    from zx_events.games.zx.sim import simulate
+    from zx_events.logformat.reader import parse_log
+
+    (sim,) = simulate(1, seed=3, policy="mixed")
+    event = "Z/X Championship Series 2026 Tokyo Regional Qualifier, Day 2"
+    header = dict(sim.header, event=event)
+    (log,) = parse_log("".join(json.dumps(x) + "\n" for x in [header, *sim.records]), "long-event.zxlog")
+    store = str(tmp_path / "events.sqlite")
+    svc = MatchService(store)
+    try:
+        assert svc.import_log(log).status == "imported"
+        update(svc, tmp_path / "analytics.duckdb", rebuild=True)
+    finally:
+        svc.close()
+    try:
+        browser.set_window_size(375, 800)
+        with running(create_app(store, analytics=tmp_path / "analytics.duckdb")) as url:
+            for path in ("/matches", "/dashboard"):
+                browser.get(url + path)
+                wait(browser, "select[name=event]")
+                got = browser.execute_script("""var s = document.querySelector('select[name=event]');
+                    return [s.getBoundingClientRect().right, document.documentElement.clientWidth,
+                            document.documentElement.scrollWidth, s.options[s.options.length - 1].text.length];""")
+                right, inner, page, longest = got
+                assert longest == len(event) and right <= inner and page <= inner, (path, got)
+    finally:
+        browser.set_window_size(1400, 1000)

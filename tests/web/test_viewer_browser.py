@@ -225,8 +225,9 @@ def test_buttons_keys_and_the_list_step_through_P1s_file_showing_what_zx_replay_
     assert seq(browser) == t1
     key(browser, "END")
     assert seq(browser) == match["last"]
-    dom = assert_shows(browser, replay_json(store, mid, match["last"], "P1"))
-    assert dom["hash"] == f"#e={match['last']}" and browser.current_url.endswith(f"#e={match['last']}")
+    assert_shows(browser, replay_json(store, mid, match["last"], "P1"))
+    assert wait_for_hash(browser, f"#e={match['last']}") == f"#e={match['last']}"  # once the position settles
+    assert browser.current_url.endswith(f"#e={match['last']}")
     key(browser, "HOME")
     assert seq(browser) == 1
     click(browser, "last")
@@ -318,7 +319,7 @@ def test_switch_seat_only_among_the_seats_of_the_file(browser, files, match, vie
     assert browser.execute_script("return zxViewer.seat()") == "P2" and seq(browser) == at
     dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P2"))
     assert dom["players"]["P2"]["zones"]["hand"]["codes"] and dom["players"]["P1"]["zones"]["hand"]["codes"] == []
-    assert dom["hash"] == f"#e={at}&as=P2"
+    assert wait_for_hash(browser, f"#e={at}&as=P2") == f"#e={at}&as=P2"
     open_file(browser, files["three"], f"#e={at}&as=spectator")  # a link names the seat too
     assert browser.execute_script("return zxViewer.seat()") == "spectator"
     dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "spectator"))
@@ -328,6 +329,84 @@ def test_switch_seat_only_among_the_seats_of_the_file(browser, files, match, vie
     one = Select(browser.find_element("id", "seat"))
     assert [o.get_attribute("value") for o in one.options] == ["P1"]
     assert not browser.find_element("id", "seat").is_enabled()
+
+
+def test_after_choosing_a_seat_the_arrow_keys_step_through_the_events(browser, files, match):
+    """The focus stayed on the Seat box once a seat was chosen: the next arrow key changed the seat
+    (P2 to spectator) instead of stepping, as the footer says it does."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    browser.get("about:blank")
+    open_file(browser, files["three"], "#e=10")
+    Select(browser.find_element("id", "seat")).select_by_value("P2")
+    assert browser.execute_script("return zxViewer.seat()") == "P2"
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    assert (browser.execute_script("return zxViewer.seat()"), seq(browser)) == ("P2", 12)
+
+
+def wait_for_hash(driver: Any, want: str, timeout: float = 3.0) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = driver.execute_script("return location.hash")
+        if got == want or time.monotonic() > deadline:
+            return got
+        time.sleep(0.05)
+
+
+def test_the_address_follows_hundreds_of_quick_steps_and_a_reload_opens_there(browser, files):
+    """Chromium ignores history.replaceState beyond 200 in 10 s: after playing or a held key through a
+    match the address named an event long past (#e=200 at 320), and a reload or a copied link opened
+    there. The address is written at most every tenth of a second while the position moves, then where it
+    settles, and at once on pause."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    open_file(browser, files["three"], "#e=1&as=P2")
+    browser.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(browser).send_keys((Keys.ARROW_RIGHT * 30 + Keys.ARROW_LEFT * 20) * 6).perform()  # 300 steps
+    at = seq(browser)
+    assert at > 40
+    assert wait_for_hash(browser, f"#e={at}&as=P2") == f"#e={at}&as=P2"
+    assert browser.current_url.endswith(f"#e={at}&as=P2")
+    browser.refresh()
+    assert seq(browser) == at and browser.execute_script("return zxViewer.seat()") == "P2"
+    browser.execute_script("zxViewer.go(1); zxViewer.play()")
+    time.sleep(0.3)
+    browser.execute_script("zxViewer.pause()")
+    assert browser.execute_script("return location.hash") == "#e=%d&as=P2" % seq(browser)  # pause writes it now
+
+
+def test_a_fragment_with_a_stray_percent_sign_opens_the_viewer_and_is_ignored(browser, files):
+    """#e=50% or #as=P2% threw "URIError: URI malformed" at start (a blank page, no viewer) and on a
+    hash change; a bad position is clamped, an unknown seat ignored, as for any other bad value."""
+    for fragment, at, seat in (("#e=%", 1, "P1"), ("#e=50%", 1, "P1"), ("#e=12&as=P2%", 12, "P1"),
+                               ("#e=12&as=%E0%A4%A", 12, "P1"), ("#e=%E0&as=P2", 1, "P2")):
+        browser.get("about:blank")
+        open_file(browser, files["three"], fragment)
+        assert (seq(browser), browser.execute_script("return zxViewer.seat()")) == (at, seat), fragment
+        assert browser.execute_script("return document.querySelectorAll('#board [data-player]').length") == 2
+    browser.execute_script("window.zxErrors = []; window.addEventListener('error', function (e) { zxErrors.push(e.message); });"
+                           "zxViewer.go(30); location.hash = '#e=%&as=P2%';")
+    time.sleep(0.2)
+    assert browser.execute_script("return zxErrors") == []
+    assert (seq(browser), browser.execute_script("return zxViewer.seat()")) == (1, "P2")
+
+
+def test_a_fragment_naming_only_a_seat_draws_that_seats_board(browser, files, match, viewer_store):
+    """location.hash = '#as=P2' (or Back to it) switched the Seat box and the list to P2 but left P1's
+    board, P1's hand face up: only a fragment with a position redrew."""
+    at = match["hands"][len(match["hands"]) // 2]
+    browser.get("about:blank")
+    open_file(browser, files["three"], f"#e={at}&as=P1")
+    assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P1"))
+    browser.execute_script("location.hash = '#as=P2'")
+    time.sleep(0.2)
+    assert browser.execute_script("return zxViewer.seat()") == "P2"
+    dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P2"))
+    assert dom["players"]["P1"]["zones"]["hand"]["codes"] == [] and dom["players"]["P2"]["zones"]["hand"]["codes"]
 
 
 def test_a_judge_file_says_so_on_its_first_screen_and_a_players_file_does_not(browser, files):
@@ -381,13 +460,16 @@ def test_a_whole_match_from_a_players_seat_key_by_key(browser, files, match, vie
     assert seq(browser) == match["last"]
 
 
-def x610z_history(seed: int = 3):
-    """A simulated X610Z match, checked by its referee, as a replay History (no store needed)."""
+def x610z_history(seed: int = 3, names: dict[str, str] | None = None):
+    """A simulated X610Z match, checked by its referee, as a replay History (no store needed); ``names``:
+    players' names in place of the simulation's."""
     from zx_events import replay
     from zx_events.games.x610z.game import GAME
     from zx_events.games.x610z.sim import simulate
 
     (sm,) = simulate(1, seed=seed)
+    for seat, name in (names or {}).items():
+        sm.header["players"][seat]["name"] = name
     m, ref = GAME.open_match(sm.header, GAME.load_catalog(sm.header["catalog"]), GAME.load_fixtures(sm.header))
     for i, rec in enumerate(sm.records):
         ref.handle(i + 2, rec)
@@ -424,7 +506,8 @@ def test_a_second_game_is_a_second_board_renderer_not_a_second_viewer(browser, t
     box.clear()
     box.send_keys(str(len(hist.turns) // 2 + 1))
     click(browser, "turn-go")
-    assert seq(browser) == mid and browser.current_url.endswith(f"#e={mid}&as=P1")
+    assert seq(browser) == mid and wait_for_hash(browser, f"#e={mid}&as=P1") == f"#e={mid}&as=P1"
+    assert browser.current_url.endswith(f"#e={mid}&as=P1")
     browser.execute_script("document.activeElement && document.activeElement.blur()")
     ActionChains(browser).send_keys(Keys.HOME).perform()
     browser.execute_script("for (var s = 1; s <= zxViewer.data.last; s++) zxViewer.go(s);")  # every event draws
@@ -631,6 +714,76 @@ def test_a_long_card_name_stays_in_its_square_on_a_phone(browser, files, match):
             }
             return [seen, out];""")
         assert out[0] > 0 and out[1] == []
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+CONTRAST = """
+var rgb = function (s) { return s.match(/[\\d.]+/g).map(Number); };
+var lum = function (c) {
+  var f = function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+};
+var out = {seen: {}, low: {}};
+var check = function (sel) {
+  document.querySelectorAll(sel).forEach(function (e) {
+    if (!e.textContent.trim()) return;
+    var bg = [255, 255, 255];
+    for (var n = e; n; n = n.parentElement) {  // the nearest background drawn behind the text
+      var b = rgb(getComputedStyle(n).backgroundColor);
+      if (b.length < 4 || b[3] > 0) { bg = b; break; }
+    }
+    var a = lum(rgb(getComputedStyle(e).color)), c = lum(bg);
+    var ratio = (Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05);
+    out.seen[sel] = (out.seen[sel] || 0) + 1;
+    if (ratio < 4.5 && !(out.low[sel] && out.low[sel][1] < ratio)) out.low[sel] = [e.textContent.slice(0, 20), ratio];
+  });
+};
+for (var s = 1; s <= zxViewer.data.last; s++) {
+  zxViewer.go(s);
+  arguments[0].forEach(check);
+}
+return out;"""
+
+
+def test_small_muted_text_reaches_wcag_aa_contrast_on_every_background_it_sits_on(browser, files):
+    """The muted grey (#66707c) in 11-12 px text was under WCAG AA's 4.5:1: a Square's label on an empty
+    Square 4.25:1, on a Player Square 4.41:1, a Sleep resource 4.33:1, the event numbers on a violation
+    row 4.28:1 and on the current row 4.46:1, the "-" of an empty zone 2.02:1. Measured in the page, at
+    every event: each text's colour against the nearest background drawn behind it."""
+    board = ["#board .cell:not(.player-square) .sq-label", "#board .cell.player-square .sq-label",
+             "#board .mini.sleep", "#board .empty", "#board .card-code", "#board .count .k"]
+    rows = ["#events li.current .seq", "#events li.current .line", "#events li.violation .seq",
+            "#events li.violation .line", "#pos", "#seat-note"]
+    seen, low = set(), {}
+    for name, selectors in (("judge", board + rows), ("violation", rows)):
+        browser.get("about:blank")
+        open_file(browser, files[name])
+        got = browser.execute_script(CONTRAST, selectors)
+        seen |= set(got["seen"])
+        low.update({f"{name}: {k}": v for k, v in got["low"].items()})
+    assert seen == set(board + rows) and low == {}
+    browser.get("about:blank")
+
+
+def test_a_40_character_name_without_a_space_stays_on_a_phones_screen(browser, tmp_path):
+    """An unbroken 40-character player name pushed the title past a 375 px screen, and in X610Z widened
+    the player's panel: the page scrolled sideways. A name wraps anywhere."""
+    name = "Xx" + "ABCDEFGHIJ" * 3 + "12345678"
+    game, hist = x610z_history(names={"P1": name})
+    data = viewer.history_data(hist, ["P1"], viewer.game_views(game))
+    path = tmp_path / "x610z-long-name.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    try:
+        browser.set_window_size(375, 900)
+        open_file(browser, path, "#e=%d" % hist.turns[1])
+        got = browser.execute_script("""var inner = window.innerWidth, out = [];
+            document.querySelectorAll('#match-sub, #board .player').forEach(function (e) {
+              var r = e.getBoundingClientRect(); if (r.right > inner) out.push([e.id || e.className, r.right]); });
+            return [inner, document.documentElement.scrollWidth, out, document.body.textContent.indexOf(arguments[0]) >= 0];""",
+                                   name)
+        inner, page, past, shown = got
+        assert shown and past == [] and page <= inner, got
     finally:
         browser.set_window_size(1400, 1000)
 

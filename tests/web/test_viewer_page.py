@@ -265,6 +265,24 @@ def test_zx_view_writes_the_file_and_prints_its_path(viewer_store, tmp_path, mon
     assert read_data(Path("both.html").read_text())["seats"] == ["judge", "P2"]
 
 
+def test_zx_view_writes_the_same_bytes_for_the_same_match_whatever_the_hash_seed(viewer_store, tmp_path):
+    """The slots gone at an event were listed in a set's order, which follows PYTHONHASHSEED: two
+    runs of zx view on one match wrote two different files."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    out = []
+    for seed in ("1", "2"):
+        path = tmp_path / f"seed-{seed}.html"
+        subprocess.run([sys.executable, "-m", "cli.main", "--store", viewer_store.path, "view", viewer_store.matches[1],
+                        "--as", "judge", "-o", str(path)], cwd=root, check=True, capture_output=True,
+                       env=dict(os.environ, PYTHONHASHSEED=seed))
+        out.append(path.read_bytes())
+    assert out[0] == out[1]
+
+
 def test_zx_view_format_json_and_csv_describe_the_file(viewer_store, tmp_path):
     match_id = viewer_store.matches[0]
     out = tmp_path / "m.html"

@@ -275,13 +275,36 @@
   }
 
   // ------------------------------------------------------------------ the address (#e=57&as=P1)
-  var lastHash = "";
+  // Chromium ignores history.replaceState beyond 200 in 10 s ("Throttling navigation"): playing or a held
+  // key left the address behind the board. The address is written at most every HASH_GAP ms while the
+  // position moves, then once more for where it settles, and at once on pause and when the page goes.
+  var HASH_GAP = 100;  // at most 100 writes in 10 s, half the limit; the last one lands within 0.1 s
+  var lastHash = "", hashAt = 0, hashTimer = null;
+  var seatLinks = document.querySelectorAll("a.seat-link");  // zx serve: the same moment from another seat
 
   function writeHash() {
+    if (hashTimer) return;  // a write is due: it takes the position of then
+    var wait = hashAt + HASH_GAP - Date.now();
+    if (wait > 0) hashTimer = setTimeout(flushHash, wait);
+    else flushHash();
+  }
+
+  function flushHash() {
+    clearTimeout(hashTimer);
+    hashTimer = null;
+    hashAt = Date.now();
+    for (var i = 0; i < seatLinks.length; i++) seatLinks[i].href = seatLinks[i].href.replace(/#.*$/, "") + "#e=" + seq;
     var h = "#e=" + seq + (seats.length > 1 ? "&as=" + seat : "");
     if (h === location.hash) return;
     lastHash = h;
     try { history.replaceState(null, "", h); } catch (err) { location.replace(h); }
+  }
+
+  window.addEventListener("pagehide", flushHash);
+  for (var k = 0; k < seatLinks.length; k++) seatLinks[k].addEventListener("click", flushHash);  // a write due: now
+
+  function decode(s) {  // a stray % (#e=50%) is not an error: the part is taken as written
+    try { return decodeURIComponent(s); } catch (err) { return s; }
   }
 
   function readHash() {
@@ -289,7 +312,7 @@
     var out = {};
     h.split("&").forEach(function (kv) {
       var i = kv.indexOf("=");
-      if (i > 0) out[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1));
+      if (i > 0) out[decode(kv.slice(0, i))] = decode(kv.slice(i + 1));
     });
     return out;
   }
@@ -297,8 +320,10 @@
   window.addEventListener("hashchange", function () {
     if (location.hash === lastHash) return;
     var h = readHash();
-    if (h.as && seats.indexOf(h.as) >= 0 && h.as !== seat) setSeat(h.as, false);
+    var other = h.as && seats.indexOf(h.as) >= 0 && h.as !== seat;
+    if (other) setSeat(h.as, false);
     if (h.e) go(+h.e);
+    else if (other) draw();  // #as=P2 alone: that seat's board at the same event
   });
 
   // ------------------------------------------------------------------ seats
@@ -364,6 +389,7 @@
     if (!timer) return;
     clearInterval(timer);
     timer = null;
+    flushHash();
     $("play").textContent = "\u25B6";
     $("play").classList.remove("on");
   }
@@ -379,7 +405,7 @@
   $("speed").onchange = function () { if (timer) { pause(); play(); } };
   $("slider").addEventListener("input", function () { pause(); go(+this.value); });
   $("turn-form").addEventListener("submit", function (e) { e.preventDefault(); goTurn($("turn-input").value); });
-  $("seat").onchange = function () { pause(); setSeat(this.value); };
+  $("seat").onchange = function () { pause(); setSeat(this.value); this.blur(); };  // the arrow keys step again
 
   document.addEventListener("keydown", function (e) {
     var t = e.target;
