@@ -200,6 +200,15 @@ def test_805_sleep_resource_does_not_pay():
     assert "R01-001 in P1's Resource is Sleep" in err.message
 
 
+def test_301_1_one_reboot_resource_card_named_twice_pays_once():
+    """Two copies of one code named, one held, Reboot: the message said the card "is Sleep", a card a
+    judge would look for and not find."""
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-001", "R01-002"],
+                     "square": "c2"}]
+    err = rejects(recs, "301.1", last(recs))
+    assert err.message == "R01-001 is paid 2 times, P1's Resource holds one"
+
+
 def test_204_6_cost_needs_a_card_of_the_colour():
     # Black Reapers with two colourless N01-001 as its Resource: a black card cannot be paid
     hdr = header()

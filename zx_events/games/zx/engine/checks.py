@@ -166,9 +166,13 @@ def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str
         out.append(("805", f"{card.code} costs {need}, {len(pay)} Resource card{'s' if len(pay) != 1 else ''} paid"))
     resource = m.p[player]["resource"]
     reboot = [r["code"] for r in resource if not r["sleep"]]
-    for code in missing(reboot, pay):
-        if any(r["code"] == code for r in resource):
+    for code in dict.fromkeys(missing(reboot, pay)):
+        held = sum(r["code"] == code for r in resource)
+        if held > reboot.count(code):
             out.append(("805", f"{code} in {player}'s Resource is Sleep: only Reboot Resource cards pay"))
+        elif held:  # every copy Reboot, one card named twice: nothing is Sleep (301.1: a card is where it is)
+            out.append(("301.1", f"{code} is paid {pay.count(code)} times, {player}'s Resource holds "
+                                 f"{'one' if held == 1 else held}"))
         else:
             out.append(("301.1", f"{code} is not in {player}'s Resource"))
     if need > 0 and card.colors and pay:
