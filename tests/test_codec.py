@@ -14,7 +14,6 @@ from datetime import datetime
 from pathlib import Path
 
 import orjson
-import pytest
 
 from zx_events import integrity, replay
 from zx_events.application import MatchService
@@ -24,9 +23,7 @@ from zx_events.logformat.reader import read_log
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = ROOT / "examples" / "legal"
-FIXTURES = ROOT.parent / "shared" / "fixtures"
-if not FIXTURES.exists():
-    FIXTURES = Path("/work/shared/fixtures")
+FIXTURES = ROOT / "tests" / "fixtures"  # ../shared/fixtures' copy, byte for byte (test_fixture_0_1_0 checks it)
 MATCH = "hand-first-turns-001"
 
 
@@ -98,7 +95,6 @@ def test_snapshots_round_trip(tmp_path):
         assert vars(replay.state_at(svc, mid, seq)) == vars(svc.get_match(mid, version=seq))
 
 
-@pytest.mark.skipif(not (FIXTURES / "zx-store-0.1.0.sqlite").exists(), reason="no shared fixture store")
 def test_the_0_1_0_store_opens_replays_and_verifies_beside_new_events(tmp_path):
     path = tmp_path / "old.sqlite"
     shutil.copy(FIXTURES / "zx-store-0.1.0.sqlite", path)

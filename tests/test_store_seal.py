@@ -25,8 +25,7 @@ from zx_events.ledger import LEDGER_ID, read_ledger
 from zx_events.logformat.reader import read_log
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = next((d / "shared" / "fixtures" / "zx-store-0.1.0.sqlite" for d in (ROOT.parent, ROOT.parent.parent)
-                if (d / "shared" / "fixtures" / "zx-store-0.1.0.sqlite").exists()), Path("/nonexistent"))
+FIXTURE = ROOT / "tests" / "fixtures" / "zx-store-0.1.0.sqlite"  # ../shared/fixtures' copy (test_fixture_0_1_0 checks it)
 LONG = ROOT / "examples" / "legal" / "long-game-reload-win-by-life.zxlog"  # ~300 events: has snapshots
 WON = "sim-1-0038"
 
@@ -350,8 +349,6 @@ def test_a_replay_page_of_an_altered_match_says_so_on_its_banner(sealed, store_u
 # ---------------------------------------------------------------------- a store from before the seal
 @pytest.fixture
 def legacy(tmp_path):
-    if not FIXTURE.exists():
-        pytest.skip("the 0.1.0 fixture store is not beside the repository")
     path = tmp_path / "old.sqlite"
     shutil.copy(FIXTURE, path)
     return path

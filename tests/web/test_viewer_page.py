@@ -341,15 +341,12 @@ def test_the_board_renderer_and_its_style_come_from_the_game_package():
 
 
 def test_every_match_of_the_0_1_0_fixture_store_opens_in_the_viewer(tmp_path):
-    """A user's store from 0.1.0 (shared/fixtures, copied first): every match, every seat, the states
+    """A user's store from 0.1.0 (tests/fixtures, copied first): every match, every seat, the states
     of every step are the replay's, and the violations recorded by --accept-violations are listed."""
     import shutil
 
-    root = Path(__file__).resolve().parents[2]
-    where = [root.parent / "shared" / "fixtures", Path("/work/shared/fixtures")]  # ../shared from the repo
-    src = next((d / "zx-store-0.1.0.sqlite" for d in where if (d / "zx-store-0.1.0.sqlite").is_file()), None)
-    if src is None:
-        pytest.skip(f"no fixture store in {', '.join(map(str, where))}")
+    # ../shared/fixtures' copy in the repository, byte for byte (tests/test_fixture_0_1_0.py checks it)
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "zx-store-0.1.0.sqlite"
     for suffix in ("", "-wal", "-shm"):
         if Path(f"{src}{suffix}").exists():
             shutil.copy(f"{src}{suffix}", tmp_path / f"store.sqlite{suffix}")
