@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+import re
 import sys
 from typing import Any, Callable, Collection, Iterable, Sequence
 
@@ -146,12 +147,12 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
         return
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
     width = terminal_width()
-    if width is not None:
-        cells = _cut(cells)
+    cells, cut = _cut(cells) if width is not None else (cells, {})
     # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long
     # text wraps at 24); elsewhere (a pipe, a file) every column, whole (``print_table``)
     idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first, wrap=24)
     print_table(_table(title, cols, cells, idx), width)
+    _cut_note(cut, idx)
     _left_out(cols, idx, width, "a wider terminal, or --format csv|json, gives every value")
 
 
@@ -308,8 +309,8 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
         at = headers.index("sample")
         headers, rows = headers[:at] + headers[at + 1:], [r[:at] + r[at + 1:] for r in rows]
     width = width or terminal_width()  # None: a pipe or a file, every column (as --wide)
-    if width is not None:  # a terminal (or a width asked for): long values cut, even with --wide
-        rows = _cut(rows)
+    # a terminal (or a width asked for): long values cut, even with --wide
+    rows, cut = _cut(rows) if width is not None else (rows, {})
     primary, rates = _primary(df.columns), {c for c in df.columns if _is_rate(df.columns, c)}
     idx = list(range(len(headers)))
     if not wide and width is not None:  # long text wraps at 24 characters, or narrower where the first rate and its count need it;
@@ -323,27 +324,42 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
             if all(headers.index(c) in idx for c in first[:needed]):
                 break
     print_table(_table(title, headers, rows, idx, rigid=rates), None if wide else width)
+    _cut_note(cut, idx)
     _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")
 
 
-CELL_MAX = 200  # characters of one value a table in a terminal shows
+CELL_MAX = 200  # terminal cells of one value a table in a terminal shows
+_PART_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7})?$")  # a cut "\x1" of "\x1b"
 
 
-def _cut(rows: list[list[str]]) -> list[list[str]]:
-    """``rows`` with every value longer than ``CELL_MAX`` characters cut to it, ending in ``...``, and a
-    note on stderr saying so: in a terminal a 180,000-character player name folded into thousands of
-    lines. A pipe or a file gets every value whole, as ``--format csv|json`` does."""
-    cut = 0
+def _cut(rows: list[list[str]]) -> tuple[list[list[str]], dict[int, int]]:
+    """``rows`` with every value wider than ``CELL_MAX`` terminal cells cut to it, ending in ``...``
+    (never inside an escape such as ``\\x1b``), and how many were cut in each column: in a terminal a
+    180,000-character player name folded into thousands of lines. A pipe or a file gets every value
+    whole, as ``--format csv|json`` does; ``_cut_note`` says so for the columns shown."""
+    from rich.cells import cell_len, set_cell_size
+
+    cut: dict[int, int] = {}
     out = []
     for r in rows:
-        if any(len(v) > CELL_MAX for v in r):
-            cut += sum(len(v) > CELL_MAX for v in r)
-            r = [v if len(v) <= CELL_MAX else v[:CELL_MAX - 3] + "..." for v in r]
+        if any(len(v) > CELL_MAX // 2 and cell_len(v) > CELL_MAX for v in r):  # (a wide character is 2 cells)
+            new = []
+            for i, v in enumerate(r):
+                if len(v) > CELL_MAX // 2 and cell_len(v) > CELL_MAX:
+                    v = _PART_ESCAPE.sub("", set_cell_size(v, CELL_MAX - 3).rstrip()) + "..."
+                    cut[i] = cut.get(i, 0) + 1
+                new.append(v)
+            r = new
         out.append(r)
-    if cut:
-        click.echo(f"({counted(cut, 'value')} cut to {CELL_MAX} characters to fit the terminal; "
+    return out, cut
+
+
+def _cut_note(cut: dict[int, int], idx: Sequence[int]) -> None:
+    """The note on stderr counting the values ``_cut`` cut in the columns the table shows (``idx``)."""
+    n = sum(cut.get(i, 0) for i in idx)
+    if n:
+        click.echo(f"({counted(n, 'value')} cut to {CELL_MAX} characters to fit the terminal; "
                    f"--format csv|json gives every value)", err=True)
-    return out
 
 
 def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]]) -> None:

@@ -159,8 +159,25 @@ def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
         assert name not in r.stdout.replace("\n", "").replace("│", "").replace(" ", "")
         assert len(r.stdout.splitlines()) < 30, (args, len(r.stdout.splitlines()))
         assert f"1 value cut to {CELL_MAX} characters to fit the terminal" in r.stderr, args
+    narrow = CliRunner().invoke(zx, ["--store", path, "matches"], env={**env, "COLUMNS": "40"})
+    assert "p1" in narrow.stderr and "cut to" not in narrow.stderr  # the column left out: no value of it cut
     piped = CliRunner().invoke(zx, ["--store", path, "matches"], env=env)  # not a terminal: whole
     assert name in piped.stdout and "cut to" not in piped.stderr
     for fmt in ("csv", "json"):
         r = CliRunner().invoke(zx, ["--store", path, "matches", "--format", fmt], env={**env, "COLUMNS": "120"})
         assert name in r.stdout and "cut to" not in r.stderr
+
+
+def test_a_value_is_cut_by_its_width_in_the_terminal_and_never_inside_an_escape():
+    """A value of 150 CJK characters (300 cells) was left whole while 201 ASCII ones were cut; a cut
+    could end inside an escape (``\\x1`` of ``\\x1b``)."""
+    from rich.cells import cell_len
+
+    from cli.output import CELL_MAX, _cut
+
+    [[wide]], cut = _cut([["山" * 150]])
+    assert cut == {0: 1} and cell_len(wide) <= CELL_MAX and wide.endswith("...")
+    for pad in range(193, 200):
+        [[v]], _ = _cut([["a" * pad + "\\x1b" * 20]])
+        assert v.endswith(("\\x1b...", "a...")), v[-12:]
+    assert _cut([["a" * 200, "山" * 100]]) == ([["a" * 200, "山" * 100]], {})
