@@ -315,31 +315,62 @@ _NOT_POLARS = re.compile(r"\b(INTERVAL|UNION|BIT|BIGNUM|VARINT|VARIANT|TIME WITH
 _AS_TEXT = re.compile(r"(DATE|TIME|TIMESTAMP|INTERVAL|BIT|BIGNUM|VARINT|BLOB)(_[A-Z]+| WITH TIME ZONE)?")
 
 
+# a date, time, timestamp or interval inside a list, struct or map: made text in its place (a list of dates a
+# list of texts), so that an infinity or a year past 9999 in it is DuckDB's text, not a Rust panic in Polars
+# nor 9999-12-31 in Python (the top-level columns: _AS_TEXT, _outside_python)
+_TEMPORAL = re.compile(r"\b(?:TIMESTAMP WITH TIME ZONE|TIME WITH TIME ZONE|TIMESTAMP_(?:S|MS|NS)|TIMESTAMP|DATE|TIME|"
+                       r"INTERVAL)\b")
+
+
+def _leaves_as_text(t: str) -> str | None:
+    """A nested type string ``t`` with its date and time leaves as VARCHAR (``DATE[]`` -> ``VARCHAR[]``),
+    or None when it is not nested or holds none (a quoted field name is left alone)."""
+    if "[" not in t and "(" not in t:
+        return None
+    new = "".join(p if p.startswith('"') else _TEMPORAL.sub("VARCHAR", p) for p in re.split(r'("(?:[^"]|"")*")', t))
+    return new if new != t and not _TEMPORAL.fullmatch(t) else None
+
+
 def _as_text(relation: Any, which: Any, at: Collection[int] = (), widen: Collection[int] = ()) -> Any:
     """``relation`` with each column whose type string ``which`` says, and each column at an index in
     ``at``, as VARCHAR (by position: a result may name two columns alike), each in ``widen`` as a
-    TIMESTAMP, or ``relation`` itself when none is."""
+    TIMESTAMP, each other one nested with date or time leaves with them as text (``_leaves_as_text``),
+    or ``relation`` itself when none is."""
     types = [str(t) for t in relation.types]
     text = {i for i, t in enumerate(types) if which(t)} | set(at)
-    if not text and not widen:
+    leaves = {i: n for i, n in ((i, _leaves_as_text(t)) for i, t in enumerate(types) if i not in text) if n}
+    if not text and not widen and not leaves:
         return relation
     names = [str(c).replace('"', '""') for c in relation.columns]
     return relation.project(", ".join(f'CAST(#{i} AS VARCHAR) AS "{n}"' if i - 1 in text else
-                                      f'CAST(#{i} AS TIMESTAMP) AS "{n}"' if i - 1 in widen else f"#{i}"
+                                      f'CAST(#{i} AS TIMESTAMP) AS "{n}"' if i - 1 in widen else
+                                      f'CAST(#{i} AS {leaves[i - 1]}) AS "{n}"' if i - 1 in leaves else f"#{i}"
                                       for i, n in enumerate(names, 1)))
 
 
-def _infinite(df: pl.DataFrame) -> list[int]:
-    """The indexes of the date and timestamp columns of ``df`` holding DuckDB's ``infinity`` or
-    ``-infinity``: Arrow carries them as the largest values of their type, which Polars holds but
-    cannot print (a Rust panic in ``print(df)``)."""
+# the dates and times Python holds (years 1 to 9999), in days and in seconds since 1970
+_PY_DAYS = (-719_162, 2_932_896)
+_PY_SECONDS = (-62_135_596_800, 253_402_300_800)
+_PER_SECOND = {"ms": 10**3, "us": 10**6, "ns": 10**9}
+
+
+def _outside_python(df: pl.DataFrame) -> list[int]:
+    """The indexes of the date and timestamp columns of ``df`` holding a value Python's dates cannot
+    hold: DuckDB's ``infinity`` or ``-infinity`` (Arrow carries them as the largest values of their
+    type), a year before 1 or past 9999 (DuckDB's range is wider): Polars holds them but cannot print
+    them (a Rust panic in ``print(df)`` or ``df.rows()``)."""
     out = []
     for i, dtype in enumerate(df.dtypes):
-        top = 2**31 - 1 if dtype == pl.Date else 2**63 - 1 if isinstance(dtype, pl.Datetime) else None
-        if top is not None:
-            values = df.to_series(i).to_physical()
-            if ((values == top) | (values == -top)).any():
-                out.append(i)
+        if dtype == pl.Date:
+            lo, hi = _PY_DAYS[0], _PY_DAYS[1] + 1
+        elif isinstance(dtype, pl.Datetime):
+            per = _PER_SECOND[dtype.time_unit or "us"]
+            lo, hi = max(_PY_SECONDS[0] * per, -(2**63 - 1)), min(_PY_SECONDS[1] * per, 2**63 - 1)
+        else:
+            continue
+        values = df.to_series(i).to_physical()
+        if ((values < lo) | (values >= hi)).any():
+            out.append(i)
     return out
 
 
@@ -354,9 +385,9 @@ def _frame_of(relation: Any) -> pl.DataFrame:
     def text(t: str) -> bool:
         return t == "HUGEINT" or _NOT_POLARS.search(re.sub(r'"[^"]*"', "", t)) is not None
     df = _as_text(relation, text, widen=widen).pl()
-    infinite = _infinite(df)
-    if infinite:  # rare (typed in a query, never projected): asked again with those columns as DuckDB's text
-        df = _as_text(relation, text, at=infinite, widen=[i for i in widen if i not in infinite]).pl()
+    outside = _outside_python(df)
+    if outside:  # rare (typed in a query, never projected): asked again with those columns as DuckDB's text
+        df = _as_text(relation, text, at=outside, widen=[i for i in widen if i not in outside]).pl()
     return df.with_columns(pl.col(df.columns[i]).cast(pl.Int128) for i in huge) if huge else df
 
 
@@ -488,7 +519,8 @@ class Stats:
         A column of a type Polars cannot hold as DuckDB gives it (an INTERVAL or a UNION, which it
         refuses; a BIT, a BIGNUM, a VARIANT or a TIME WITH TIME ZONE, which it holds as raw bytes or
         without the offset), alone or inside a list or struct, comes as DuckDB's text of it, and so does
-        a date or timestamp column holding ``infinity`` or ``-infinity``."""
+        a date or timestamp column holding ``infinity``, ``-infinity`` or a year Python cannot hold, and
+        each date or time inside a list, struct or map."""
         return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _frame_of))
 
     def sql_rows(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
@@ -498,7 +530,7 @@ class Stats:
         DECIMAL a ``Decimal``. A column of a type that has no such value, or whose value would say
         something else (a date, time, timestamp or interval, which Python cannot hold when infinite
         or counted in months; a BIT, a BIGNUM, a BLOB), comes as DuckDB's text of it ("infinity",
-        "1 year 2 months", "101", "\\xFF")."""
+        "1 year 2 months", "101", "\\xFF"), and so does each date or time inside a list, struct or map."""
         return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _python_rows))
 
     def sql_each(self, query: str, consume: Any, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,

@@ -126,6 +126,26 @@ def test_the_python_api_gives_an_infinite_date_or_timestamp_as_text(store):
         assert st.sql("SELECT DATE '2020-01-02' AS d").dtypes == [pl.Date]
 
 
+def test_dates_inside_lists_and_structs_and_past_9999_are_duckdbs_text(store):
+    """Inside a list or a struct an infinite date was a Rust panic in Polars (print(df), df.rows()) and
+    9999-12-31 in zx sql; a finite date past year 9999 (DuckDB's range is wider than Python's) a panic
+    too; a TIMESTAMP_S infinity in a list a second before 1970. Date and time leaves of a nested
+    column come as text in their place; a date column holding a year Python cannot hold, as text."""
+    q = ("SELECT [DATE 'infinity', DATE '2020-01-02'] AS l, {'a': TIMESTAMP '-infinity', 'b': 3} AS s, "
+         "['infinity'::TIMESTAMP_S] AS ls, DATE '5877642-06-24' AS far, TIMESTAMP '294247-01-10 04:00:54' AS farts, "
+         "DATE '9999-12-31' AS near")
+    with Stats(store.with_suffix(".duckdb")) as st:
+        df = st.sql(q)
+        str(df)  # prints
+        assert df.rows() == [(["infinity", "2020-01-02"], {"a": "-infinity", "b": 3}, ["infinity"], "5877642-06-24",
+                              "294247-01-10 04:00:54", date(9999, 12, 31))]
+        columns, rows = st.sql_rows(q)
+        assert rows == [(["infinity", "2020-01-02"], {"a": "-infinity", "b": 3}, ["infinity"], "5877642-06-24",
+                         "294247-01-10 04:00:54", "9999-12-31")]
+        assert st.sql("SELECT [1, 2] AS l, {'x': 'y'} AS s").rows() == [([1, 2], {"x": "y"})]  # no date: as it is
+    assert run(store, "SELECT [DATE 'infinity', DATE '-infinity'] AS l", "csv").splitlines()[1] == '"infinity, -infinity"'
+
+
 def test_an_empty_query_is_an_error_and_several_statements_say_which_rows_these_are(store):
     """An empty query or one of comments only printed nothing and succeeded; several statements
     showed the last one's rows without a word."""
