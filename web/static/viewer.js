@@ -276,17 +276,20 @@
 
   // ------------------------------------------------------------------ the address (#e=57&as=P1)
   // Chromium ignores history.replaceState beyond 200 in 10 s ("Throttling navigation"): playing or a held
-  // key left the address behind the board. The address is written at most every HASH_GAP ms while the
-  // position moves, then once more for where it settles, and at once on pause and when the page goes.
-  var HASH_GAP = 100;  // at most 100 writes in 10 s, half the limit; the last one lands within 0.1 s
-  var lastHash = "", hashAt = 0, hashTimer = null;
+  // key left the address behind the board. Each step writes it at once while fewer than FREE writes were
+  // made in the last 10 s (a reload or a copied link right after a few keys named an event the board had
+  // left when every write waited); past that, at most every HASH_GAP ms, then once more where the position
+  // settles, and at once on pause and when the page goes: at most 2 x 80 writes in any 10 s.
+  var FREE = 80, HASH_GAP = 125;
+  var lastHash = "", hashAt = 0, hashTimer = null, writes = [];
   var seatLinks = document.querySelectorAll("a.seat-link");  // zx serve: the same moment from another seat
 
   function writeHash() {
     if (hashTimer) return;  // a write is due: it takes the position of then
-    var wait = hashAt + HASH_GAP - Date.now();
-    if (wait > 0) hashTimer = setTimeout(flushHash, wait);
-    else flushHash();
+    var now = Date.now();
+    while (writes.length && now - writes[0] >= 10000) writes.shift();
+    if (writes.length < FREE) { flushHash(); return; }
+    hashTimer = setTimeout(flushHash, Math.max(0, hashAt + HASH_GAP - now));
   }
 
   function flushHash() {
@@ -297,6 +300,7 @@
     var h = "#e=" + seq + (seats.length > 1 ? "&as=" + seat : "");
     if (h === location.hash) return;
     lastHash = h;
+    writes.push(hashAt);
     try { history.replaceState(null, "", h); } catch (err) { location.replace(h); }
   }
 
