@@ -48,6 +48,9 @@ def open_backend(store: str | None, analytics: str | Path | None = None, judge: 
     from zx_events.store import parse_store
 
     config = parse_store(store)
+    if config.kind == "memory":  # (its recorder has no table to page through: an internal error)
+        raise ZXError("a memory: store holds nothing between commands, so there is nothing to serve or report: "
+                      "give --store a SQLite file or a PostgreSQL URL")
     if config.kind == "sqlite" and (config.path is None or not config.path.is_file()):
         raise ZXError(f"there is no store at {config.label}: run `zx demo` or `zx import LOG...` first, "
                       f"or pass --store")

@@ -150,6 +150,10 @@ def test_report_errors(built, tmp_path):
                                 "--analytics", str(tmp_path / "missing.duckdb")])
     assert r.exit_code == 1 and "zx analytics update" in r.output and "Traceback" not in r.output
     assert not (tmp_path / "x.html").exists()
+    for args in (["report", "-o", str(tmp_path / "x.html")], ["serve", "--port", "1"]):  # an internal error before
+        r = CliRunner().invoke(zx, ["--store", "memory:", *args])
+        assert r.exit_code == 1 and "a memory: store holds nothing between commands" in r.output, r.output
+    assert not (tmp_path / "x.html").exists()
 
 
 def test_the_server_process_draws_the_default_dashboard_at_start_then_freezes_the_heap(built):
