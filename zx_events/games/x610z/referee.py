@@ -795,6 +795,9 @@ class Referee:
                 why = why or " (a card's effect takes place when its cast resolves)"
                 self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
                                    f"nor resolving{why}")
+        for key in {"place": ("dot",), "relocate": ("to",)}.get(op, ()):
+            if r[key] not in self.board:  # (a dot off the board was placed, then looked up: KeyError)
+                self.fail("600.3", f"{r[key]} is not a dot of board {self.board.name}", fatal=True)
         if op == "place":
             card = self.card(r["card"])
             zone = m.p[self.by].get(r["from"])
