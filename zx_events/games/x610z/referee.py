@@ -277,22 +277,25 @@ class Referee:
         hand = list(r["hand"])
         if len(hand) != 7:
             self.fail("105.3a", f"the initial hand has {len(hand)} cards, needs 7")
-        lost = _missing(deck, hand)
+        # a card not in the deck is reported and left out of the hand, the rest of the setup applied as
+        # logged (digest.4: it was fatal, the setup skipped, and every later record found no setup)
+        hand, lost = _drawable(deck, hand)
         if lost:
-            self.fail("105.3a", f"{', '.join(lost)} not in {pl}'s deck (the hand is drawn from it)", fatal=True)
-        size, pool = len(hand), deck
+            self.fail("105.3a", f"{', '.join(lost)} not in {pl}'s deck (the hand is drawn from it)")
+        size, pool, murphy = len(r["hand"]), deck, []
         for i, again in enumerate(r.get("murphy") or []):
             size -= 1
             if len(again) != size:
                 self.fail("105.4", f"Murphy's Law hand {i + 1} has {len(again)} cards, needs {size}")
-            lost = _missing(pool, again)
+            kept, lost = _drawable(pool, again)
             if lost:
-                self.fail("105.4", f"{', '.join(lost)} not in {pl}'s deck after shuffling the hand back", fatal=True)
+                self.fail("105.4", f"{', '.join(lost)} not in {pl}'s deck after shuffling the hand back")
+            murphy.append(kept)
             size = len(again)
         card = self.card(lb)
         m._set_up(player=pl, dot=dot, life_base={"code": lb, "stats": card.stats(), "cls": card.cls,
                                                   "counters": dict(card.counters)},
-                  hand=hand, murphy=[list(h) for h in r.get("murphy") or []], rec=self._carry(), line=self.line)
+                  hand=hand, murphy=murphy, rec=self._carry(), line=self.line)
 
     # ------------------------------------------------------------------ turns (700-704)
     def do_turn(self, r: dict) -> None:
@@ -891,6 +894,19 @@ def _on_matches(m: Match, perm: dict, on: str) -> bool:
         return e is not None and perm.get("on") == e["uid"]
     host = m.perm(perm.get("on"))
     return host is not None and host["code"] == on
+
+
+def _drawable(zone: list, codes: list) -> tuple[list[str], list[str]]:
+    """``codes`` split into the ones ``zone`` holds (each copy once) and the ones it does not."""
+    pool = list(zone)
+    kept, lost = [], []
+    for c in codes:
+        try:
+            pool.remove(c)
+            kept.append(c)
+        except ValueError:
+            lost.append(c)
+    return kept, lost
 
 
 def _missing(zone: list, codes: list) -> list[str]:
