@@ -276,7 +276,10 @@ class Referee:
     def do_setup(self, r: dict) -> None:
         m, pl = self.m, self.by
         z = m.p[pl]
-        if m.turn > 0:
+        # a player not set up when turn 1 began was reported there (402): his setup, written late, is applied
+        # then (digest.4: it was a second, fatal violation, and the player never set up: false 301.1 and
+        # 602.1a after it, his 0-Life loss and Reload checks off)
+        if m.turn > 0 and z["ready"]:
             self.fail("501.3", "setup after the game began", fatal=True)
         if z["ready"]:
             self.fail("402", f"{pl} is already set up", fatal=True)
