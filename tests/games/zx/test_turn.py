@@ -113,6 +113,17 @@ def test_503_3_draw_two():
     rejects(recs, "503.3", last(recs))
 
 
+def test_503_3_a_short_draw_names_the_draw_record():
+    """The shortfall is known when the phase is left (a Reload may split the draw), so it is reported at
+    the record leaving it; the message names the draw record, which a judge looks for (it did not)."""
+    recs = [*BOARD[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005"]}, {"do": "resource", "by": "P1", "card": "R01-005"}]
+    err = rejects(recs, "503.3", last(recs))
+    assert err.message == f"P1 drew 1 card in the Draw Phase, needs exactly 2 (the draw at line {last(recs) - 1})"
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.message[-21:]) for v in c.violations] == \
+        [("503.3", last(recs), f"(the draw at line {last(recs) - 1})")]
+
+
 def test_503_3_a_short_draw_phase_is_one_violation():
     # the draw is left out; the record that leaves the Draw Phase cannot be applied (its card was to be
     # drawn), so the phase is still open at the next record: reported once all the same (lenient)

@@ -64,6 +64,7 @@ class Referee:
         self._settled = -1  # the match's version when settle last found nothing to do
         self.meeting: str | None = None  # the obligation the record being handled meets, if any
         self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
+        self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self.result_line: int | None = None  # the line of the log's result record, once read
 
     # ------------------------------------------------------------------ violations
@@ -262,8 +263,13 @@ class Referee:
         if owed and self._short_draw != m.turn:  # too many was already reported by the draw record that went
             self._short_draw = m.turn  # over; short, once (a record leaving it that is skipped leaves it open)
             need = m.drawn + owed
+            # (reported where the phase is left, the first moment the shortfall is known: a Reload may
+            # split the draw; the message names the draw records, digest.4)
+            lines = self._draw_lines[1] if self._draw_lines[0] == m.turn else []
+            at = f" (the draw at line {lines[0]})" if len(lines) == 1 else \
+                f" (the draws at lines {', '.join(map(str, lines[:-1]))} and {lines[-1]})" if lines else ""
             self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
-                               f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}")
+                               f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}{at}")
 
     def _not_past(self, phase: str, rule: str, what: str) -> None:
         m = self.m
@@ -336,6 +342,9 @@ class Referee:
             else:
                 self.fail("503.3", f"{m.drawn + len(cards)} cards drawn in the Draw Phase, needs exactly 2")
         m._drawn(player=self.by, cards=list(cards), rec=r, line=self.line)
+        if self._draw_lines[0] != m.turn:
+            self._draw_lines = (m.turn, [])
+        self._draw_lines[1].append(self.line)
 
     def do_reload(self, r: dict) -> None:
         z = self.m.p[self.by]
