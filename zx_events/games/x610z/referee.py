@@ -395,7 +395,8 @@ class Referee:
             self.fail("500.1", f"{code} is not in {self.by}'s hand", fatal=True)
         card = self.card(code)
         if not card.is_crystal:
-            self.fail("200.1b", f"{code} ({card.name}) is a {card.type} card: a crystal record casts only "
+            a = "an" if card.type[0] in "AEIOU" else "a"  # (an Effect, an Energy Crystal Effect)
+            self.fail("200.1b", f"{code} ({card.name}) is {a} {card.type} card: a crystal record casts only "
                                 f"Energy Crystal Cards", fatal=True)
         pay = r.get("pay") or {}
         if not self._pay(card.cost, pay):

@@ -396,7 +396,7 @@ class Referee:
                 self.fail("806", f"{card.code} is a Z/X: its play needs a square", fatal=True)
             self.check(checks.placement(self.m, pl, play["square"]), fatal=True)
         elif not card.is_event:
-            self.fail("505.3a", f"{card.code} is a {card.type.value}: only Z/X and Events are played free",
+            self.fail("505.3a", f"{card.code} is {card.type.a}: only Z/X and Events are played free",
                       fatal=True)
 
     # ------------------------------------------------------------------ playing cards
@@ -429,7 +429,7 @@ class Referee:
         extra = False
         if zone == "dynamis":
             if not card.type.in_dynamis:
-                self.fail("301.1", f"{code} is a {card.type.value}, not a Dynamis card", fatal=True)
+                self.fail("301.1", f"{code} is {card.type.a}, not a Dynamis card", fatal=True)
             if not any(d["code"] == code for d in z["dynamis"]):
                 self.fail("301.1", f"{code} is not in {pl}'s Dynamis", fatal=True)
             if card.type.is_extra:
@@ -439,7 +439,7 @@ class Referee:
                               f"{pl} already played a Z/X EX or EV EX from Dynamis this turn")
         else:
             if card.type.in_dynamis:
-                self.fail("301.1", f"{code} is a {card.type.value}: it is played from Dynamis (from: dynamis)",
+                self.fail("301.1", f"{code} is {card.type.a}: it is played from Dynamis (from: dynamis)",
                           fatal=True)
             if code not in z["hand"]:
                 self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
@@ -461,7 +461,7 @@ class Referee:
             if checks.controls_shift(m, pl):
                 self.fail("202.8c", f"{pl} already controls a Shift on Square")
         elif not card.is_event:
-            self.fail("806", f"a {card.type.value} card is not played", fatal=True)
+            self.fail("806", f"{card.type.a} card is not played", fatal=True)
         m._played(player=pl, card=code, zone=zone, pay=list(r.get("pay", [])), kind=kind,
                   square=square if card.is_zx else None, on=on if card.type == CardType.SHIFT else None,
                   base=card.power, extra=extra, rec=r, line=self.line)
