@@ -310,3 +310,30 @@ def test_a_strict_import_refuses_a_log_stored_earlier_with_its_violations(store_
     r = run("--accept-violations")  # as played: unchanged, the same head
     assert r.exit_code == 0 and json.loads(r.stdout)[0]["status"] == "unchanged"
     assert json.loads(r.stdout)[0]["head"] == head
+
+
+def test_a_bug_met_in_one_match_rejects_that_match_and_the_others_are_imported(tmp_path, monkeypatch):
+    """A bug in one match's check (an X610Z effect relocating a summon to a dot off the board raised a
+    KeyError in the referee) stopped the whole import, sequential or parallel, with an internal error:
+    the legal logs beside it were not imported. It is that match's rejection now, saying it is a bug."""
+    from zx_events import importer, parallel
+
+    real = importer.build_match
+
+    def buggy(log, **kw):  # the bug, in the one match batch-2 (a worker inherits it when forked)
+        if log.match_id == "batch-2":
+            return {}["Z9"]
+        return real(log, **kw)
+
+    monkeypatch.setattr(importer, "build_match", buggy)
+    logs = tmp_path / "a.zxlog"
+    logs.write_text("".join(copies(5)))
+    for workers in (1, 2):
+        svc = MatchService(str(tmp_path / f"s{workers}.sqlite"))
+        got = list(parallel.import_files(svc, [str(logs)], workers=workers, batch=2))
+        assert [o.status for o in got] == ["imported", "imported", "rejected", "imported", "imported"]
+        err = got[2].error
+        assert (err.kind, err.source, err.line) == ("internal", str(logs), 1 + 2 * len(copies(1)[0].splitlines()))
+        assert err.message.startswith("internal error: KeyError: 'Z9' at tests/test_import_batch.py:")
+        assert "a bug in zx, not in this match" in err.message
+        assert not svc.has_match("batch-2") and svc.has_match("batch-4")

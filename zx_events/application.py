@@ -15,7 +15,7 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from zx_events.errors import ConflictError, RuleViolation, ZXError
+from zx_events.errors import ConflictError, InternalError, RuleViolation, ZXError
 from zx_events.integrity import seal_stored, stored_head, verify_stored
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
@@ -251,7 +251,12 @@ class MatchService(Application[UUID]):
                     return out, None
             from zx_events.importer import build_match
 
-            checked = build_match(log, catalog=catalog, strict=not accept_violations)
+            try:
+                checked = build_match(log, catalog=catalog, strict=not accept_violations)
+            except (ZXError, MemoryError):
+                raise
+            except Exception as e:  # a bug met in this match's check: this match is rejected, not the import
+                raise InternalError.of(e, source=log.source, line=log.header_line) from e
         except ZXError as e:
             out.error = e
             return out, None

@@ -81,6 +81,34 @@ class DamagedMatch(ZXError):
     kind = "integrity"
 
 
+class InternalError(ZXError):
+    """A bug in zx met while checking one match (not a fault of the input): that match is rejected with
+    it, naming the exception and where it was raised, and the others of the import go on (a KeyError in
+    one X610Z log's check stopped a whole folder's import, the legal logs in it too)."""
+
+    kind = "internal"
+
+    @classmethod
+    def of(cls, e: Exception, *, source: str | None = None, line: int | None = None) -> "InternalError":
+        import traceback
+        from pathlib import Path
+
+        where = ""
+        frames = traceback.extract_tb(e.__traceback__)
+        if frames:
+            last = frames[-1]
+            root = Path(__file__).resolve().parent.parent
+            try:
+                name = Path(last.filename).resolve().relative_to(root).as_posix()
+            except ValueError:
+                name = last.filename
+            where = f" at {name}:{last.lineno} (in {last.name})"
+        text = str(e).strip().splitlines()
+        return cls(f"internal error: {type(e).__name__}: {text[0] if text else 'no message'}{where}: a bug in zx, "
+                   f"not in this match: it is not imported (please report it); the other matches are",
+                   source=source, line=line)
+
+
 def _restore(cls: type, state: dict) -> ZXError:
     err = cls.__new__(cls)
     Exception.__init__(err, state.get("message"))

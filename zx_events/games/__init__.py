@@ -183,7 +183,7 @@ def load_catalogs(name_or_path: str | None) -> dict[str, Any]:
     # refused (the catalog is that game's); when every game refused the header, each says what it wants
     deepest = max((e for _, e in errors), key=lambda e: e.line or 0)
     if deepest.line is None:
-        raise CatalogError(f"{deepest.message} (shipped catalogs by game: {names})")
+        raise CatalogError(f"{deepest.message} (shipped catalogs by game: {names})", source=deepest.source)
     if deepest.line > min(e.line or 0 for _, e in errors):
         raise CatalogError(f"{deepest.message} (shipped catalogs by game: {names})", source=deepest.source,
                            line=deepest.line)

@@ -94,3 +94,37 @@ def test_x610z_202_7c_stats_never_below_zero():
     from zx_events.games.x610z.match import stat
     assert stat(m.dots["B1"], "range") == 0
     refused(recs + [atk("B1", "B5", ["B6", "B5"])], "202.5d", contains="Range is 0")
+
+
+def _two_targets() -> list[dict]:
+    """Turn 1: P1's Sky Vessel placed on A2, P2's summons on A3 and A1 (either side of it), one more
+    attack for the Vessel."""
+    from x610z_builder import T1
+    return T1 + [r("effect", "P1", source="S1", op="place", card="A1-022", dot="A2", **{"from": "hand"}),
+                 r("effect", "P2", source="S4", op="place", card="A1-022", dot="A3", **{"from": "hand"}),
+                 r("effect", "P2", source="S4", op="place", card="A1-021", dot="A1", **{"from": "hand"}),
+                 r("effect", "P1", source="A2", op="extra_attack", dot="A2")]
+
+
+def test_x610z_202_8_an_extra_attack_may_go_another_way_and_sets_the_direction():
+    """202.8 links moving and attacking; 202.3b gives an extra attack no direction: the second attack,
+    on A1, was refused as leaving 'this turn's direction' of the first, on A3. A move afterwards follows
+    the last attack."""
+    recs = _two_targets() + [atk("A2", "A3", ["A3"])] + pp("P1") + [atk("A2", "A1", ["A1"])] + pp("P1")
+    m = legal(recs)
+    assert m.dots["A2"]["attacks"] == 2 and not m.stack
+    recs += [r("effect", "P1", source="S1", op="destroy", dot="A3"), r("move", "P1", **{"from": "A2"},
+                                                                        path=["A3"], pay={"B": 1})]
+    refused(recs, "202.8", contains="the attack went on to A1, this goes to A3")
+
+
+def test_x610z_202_8_an_extra_attack_after_a_move_still_continues_it():
+    """vice versa: once the summon moved, its attacks keep the move's direction, an extra one too."""
+    from x610z_builder import T1
+    recs = T1 + [r("effect", "P1", source="S1", op="place", card="A1-022", dot="A2", **{"from": "hand"}),
+                 r("move", "P1", **{"from": "A2"}, path=["A3"], pay={"B": 1})] + pp("P1") + \
+        [r("effect", "P2", source="S4", op="place", card="A1-022", dot="A4", **{"from": "hand"}),
+         r("effect", "P2", source="S4", op="place", card="A1-021", dot="A2", **{"from": "hand"}),
+         r("effect", "P1", source="A3", op="extra_attack", dot="A3"), atk("A3", "A4", ["A4"])] + pp("P1")
+    legal(recs)
+    refused(recs + [atk("A3", "A2", ["A2"])], "202.8", contains="leaves this turn's direction at A3")

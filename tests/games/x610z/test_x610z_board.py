@@ -98,3 +98,25 @@ def test_x610z_604_2_warps_join_starting_and_ending_dots():
 def test_x610z_603_1_no_attack_dots():
     b = load_board(SAMPLE)
     assert {d for d, v in b.dots.items() if v.no_attack} == {"S1", "S2", "S3", "S4", "S5", "S6", "B3", "B6"}
+
+
+@pytest.mark.parametrize("where, value, message", [
+    (("lines", 0), ["S1", ["A1"]], "lines[0]: unknown dot ['A1']"),
+    (("lines", 0), [3, "A1"], "lines[0]: unknown dot 3"),
+    (("lines", 0), [None, "A1"], "lines[0]: unknown dot None"),
+    (("lines", 0), {"a": {"id": "S1"}, "b": "A1", "heading": [0, 0]}, "lines[0]: unknown dot {'id': 'S1'}"),
+    (("opposite", 0), [["S1"], "S4"], "opposite[0]: ['S1'] is not a Starting Dot"),
+    (("opposite", 0), ["S1", 4], "opposite[0]: 4 is not a Starting Dot"),
+    (("dots", 0), {"id": "S1", "kind": ["start"], "x": 0, "y": 0}, "dots[0].kind: must be one of"),
+    (("dots", 0), {"id": "S1", "kind": "start", "x": 10 ** 400, "y": 0}, "dots[0].x: must be a number"),
+    (("x610zboard",), True, "x610zboard: must be 1, got True"),
+])
+def test_x610z_board_fields_of_the_wrong_type_are_format_errors(tmp_path, where, value, message):
+    """A list, number, null or object where a dot id is expected was looked up in a dict: "internal error:
+    TypeError: unhashable type: 'list'" (a 400-digit coordinate: OverflowError); `true` passed as version 1."""
+    doc = json.load(open(_path()))
+    if len(where) == 1:
+        doc[where[0]] = value
+    else:
+        doc[where[0]][where[1]] = value
+    assert _bad(doc, tmp_path).startswith(message)

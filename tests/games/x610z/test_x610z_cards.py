@@ -45,3 +45,15 @@ def test_x610z_four_sample_decks_are_legal():
     assert len(decks["decks"]) >= 4
     for d in decks["decks"]:
         assert check_deck(cat, d["deck"], d.get("side"), decks["format"]) == [], d["name"]
+
+
+def test_x610z_a_catalog_that_is_not_utf8_is_named(tmp_path):
+    """--catalog FILE not UTF-8 said "format: catalog is not UTF-8: ..." without naming FILE (every game
+    refused it before reading a row, and the message built from theirs dropped the file)."""
+    from zx_events.games import load_catalogs
+
+    p = tmp_path / "cat-binary.csv"
+    p.write_bytes(b"\xff\xfe" + ",".join(HEADER).encode() + b"\n")
+    with pytest.raises(CatalogError) as info:
+        load_catalogs(str(p))
+    assert str(info.value).startswith(f"{p}: format: catalog is not UTF-8: ")

@@ -162,3 +162,21 @@ def test_x610z_205_3_a_match_imported_under_digest_2_replays_as_it_was_imported(
     events[0].__dict__["rules_version"] = "x610z-cr-1.1+digest.2"
     then = project(None, events)
     assert any(p["code"] == "A1-040" for p in then.perms) and "A1-040" not in then.p["P1"]["discard"]
+
+
+# ---------------------------------------------------------------------- 600.3: an effect's dot is on the board
+def place(dot: str) -> dict:
+    return eff("P1", "S1", "place", card="A1-022", dot=dot, **{"from": "hand"})
+
+
+def test_x610z_600_3_place_and_relocate_name_a_dot_of_the_board():
+    """A `place` or `relocate` onto a dot the board does not have (Z9) stopped the check with an internal
+    error (KeyError: 'Z9', in the 601.5 test of the dot), and with it the import of every other match."""
+    m = legal(T1 + [place("A2"), eff("P1", "S1", "relocate", dot="A2", to="A3")])
+    assert m.dots["A3"]["code"] == "A1-022" and "A2" not in m.dots
+    refused(T1 + [place("Z9")], "600.3", contains="Z9 is not a dot of board x610z-orbits-sample")
+    refused(T1 + [place("A2"), eff("P1", "S1", "relocate", dot="A2", to="Z9")], "600.3",
+            contains="Z9 is not a dot of board x610z-orbits-sample")
+    m, ref = run(T1 + [place("A2"), eff("P1", "S1", "relocate", dot="A2", to="Z9"), place("Z9")], strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(9, "600.3"), (10, "600.3")]
+    assert m.dots["A2"]["code"] == "A1-022" and "A1-022" not in m.p["P1"]["hand"]

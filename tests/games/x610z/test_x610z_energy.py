@@ -1,6 +1,6 @@
 """Energy, costs and Energy Crystals (200.5, 203, 204, 206.1e, 403)."""
 
-from x610z_builder import SETUP, T1, legal, pp, r, refused, run
+from x610z_builder import BATTLE, SETUP, T1, legal, pp, r, refused, run
 
 
 def gain(by: str, **energy) -> list[dict]:
@@ -128,3 +128,10 @@ def test_a_proper_payment_within_the_pool_is_paid_whatever_the_reserve():
             for wild, extra in itertools.product((0, 2), ({}, {"R": 1})):
                 assert checks.payment(cost, pay, pool, wild=wild, extra=extra) == (checks.PAID, None)
     assert shortcuts > 20
+
+
+def test_x610z_200_1b_a_crystal_record_casts_only_crystals_and_names_the_type_with_its_article():
+    """"A1-031 (Discount) is a Effect card": "an Effect card"."""
+    refused(BATTLE + [r("crystal", "P1", card="A1-031")], "200.1b",
+            contains="A1-031 (Discount) is an Effect card: a crystal")
+    refused(BATTLE + [r("crystal", "P1", card="A1-020")], "200.1b", contains="(Hunter Dragon) is a Summon card")

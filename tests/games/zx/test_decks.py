@@ -161,7 +161,7 @@ def test_401_event_extra_in_main_deck(cat, red):
     deck = dict(red.deck)
     deck["R01-017"] -= 1
     deck["EX-R02"] = 1
-    only(problems(cat, deck), "main deck: EX-R02 'Dragonfire Cataclysm' is a EV EX; only Z/X and Event")
+    only(problems(cat, deck), "main deck: EX-R02 'Dragonfire Cataclysm' is an EV EX; only Z/X and Event")  # (it said "a EV EX")
 
 
 @pytest.mark.parametrize("code", ["EX-R01", "EX-R03", "EX-R04", "PL-002", "TK-001"])

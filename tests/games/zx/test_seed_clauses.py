@@ -261,7 +261,7 @@ def test_303_1_only_zx_and_player_cards_are_put_on_square():
     recs = [*BOARD, {"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "R01-014", "from": "hand",
                      "to": "square", "dest": "c1"}]
     err = rejects(recs, "303.1", line_of(recs, len(recs) - 1))
-    assert "R01-014 is a Event" in err.message
+    assert "R01-014 is an Event: only Z/X" in err.message  # (it said "a Event")
 
 
 def test_303_3_every_square_is_a_normal_or_a_player_square():

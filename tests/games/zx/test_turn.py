@@ -44,6 +44,21 @@ def test_402_turn_before_setup():
     rejects([SETUP[0], {"do": "turn", "by": "P1"}], "402", 3)
 
 
+def test_402_a_setup_written_after_turn_1_is_reported_once_and_applied():
+    """P2's setup after `turn 1`: 402 at the turn, then a fatal 501.3 'setup after the game began' skipped
+    it, and P2 never set up (false 301.1 for the Resource he pays with, 602.1a, 603.1b...). Now the one
+    402, and the setup applied where it is written (strict import still stops at the turn)."""
+    recs = [SETUP[0], {"do": "turn", "by": "P1"}, SETUP[1], {"do": "resource", "by": "P1", "card": "R01-009"},
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-007", "U01-008"]},
+            {"do": "resource", "by": "P2", "card": "U01-003"}]
+    rejects(recs, "402", 3)
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("402", 3)]
+    z = c.match.p["P2"]
+    assert z["ready"] and len(z["life"]) == 4 and [r["code"] for r in z["resource"]] == ["U01-001", "U01-002", "U01-003"]
+    rejects([*SETUP, {"do": "turn", "by": "P1"}, SETUP[1]], "501.3", 5)  # set up already: as before
+
+
 def test_501_3_first_turn_is_the_first_players():
     rejects([*SETUP, {"do": "turn", "by": "P2"}], "501.3", 4)
 
@@ -96,6 +111,17 @@ def test_503_3_draw_two():
     assert "drew 1 card" in err.message
     recs = [*BOARD[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014", "R01-013"]}]
     rejects(recs, "503.3", last(recs))
+
+
+def test_503_3_a_short_draw_names_the_draw_record():
+    """The shortfall is known when the phase is left (a Reload may split the draw), so it is reported at
+    the record leaving it; the message names the draw record, which a judge looks for (it did not)."""
+    recs = [*BOARD[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005"]}, {"do": "resource", "by": "P1", "card": "R01-005"}]
+    err = rejects(recs, "503.3", last(recs))
+    assert err.message == f"P1 drew 1 card in the Draw Phase, needs exactly 2 (the draw at line {last(recs) - 1})"
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.message[-21:]) for v in c.violations] == \
+        [("503.3", last(recs), f"(the draw at line {last(recs) - 1})")]
 
 
 def test_503_3_a_short_draw_phase_is_one_violation():

@@ -124,7 +124,13 @@ def _fail(message: str, source: str, line: int | None = None) -> FormatError:
 
 
 def _number(v: object) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """A finite JSON number (not true/false; an integer of 400 digits, past a float, is none)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(v)
+    except OverflowError:
+        return False
 
 
 def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
@@ -136,7 +142,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
         raise _fail(f"not JSON: {e.msg}", source, e.lineno) from None
     if not isinstance(doc, dict):
         raise _fail("a board file is a JSON object", source)
-    if doc.get("x610zboard") != 1:
+    if type(doc.get("x610zboard")) is not int or doc.get("x610zboard") != 1:  # (true == 1 in Python)
         raise _fail(f"x610zboard: must be 1, got {doc.get('x610zboard')!r}", source)
     extra = set(doc) - {"x610zboard", "name", "note", "dots", "lines", "opposite"}
     if extra:
@@ -185,7 +191,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
         else:
             raise _fail(f"{where}: must be [a, b] or {{\"a\", \"b\", \"heading\"}}", source)
         for end in (a, b):
-            if end not in dots:
+            if not isinstance(end, str) or end not in dots:  # (a list was looked up: TypeError)
                 raise _fail(f"{where}: unknown dot {end!r}", source)
         if a == b:
             raise _fail(f"{where}: a line joins two different dots", source)
@@ -206,7 +212,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
         if not (isinstance(pair, list) and len(pair) == 2):
             raise _fail(f"{where}: must be a pair [s, s']", source)
         for s in pair:
-            if s not in dots or not dots[s].is_start:
+            if not isinstance(s, str) or s not in dots or not dots[s].is_start:
                 raise _fail(f"{where}: {s!r} is not a Starting Dot", source)
             if s in opposite:
                 raise _fail(f"{where}: {s} is already in another pair", source)

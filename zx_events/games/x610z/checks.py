@@ -122,9 +122,14 @@ def sharp(board: Board, dots: list[str], rule: str = "202.9", what: str = "") ->
 def direction(board: Board, trail: list[str] | None, pos: int, via: str | None, src: str, path: list[str],
               kind: str) -> tuple[tuple[str, str] | None, list[str], int]:
     """202.8 / 202.9: this turn's direction of a summon. Returns the problem, the new trail and the
-    summon's position on it (a move ends at its destination, an attack leaves it where it is)."""
+    summon's position on it (a move ends at its destination, an attack leaves it where it is).
+
+    An attack after attacks alone (``via`` attack, the summon where they left it: ``pos`` 0; a move
+    leaves it further on) may go any way, and sets the direction from then on: 202.8 links moving and
+    attacking ("a player can only move a summon in the direction it attacked and vice versa"), and
+    202.3b gives an extra attack no direction (digest.4, docs/rules-x610z.md choice 7)."""
     full = [src] + list(path)
-    if not trail or trail[pos] != src:
+    if not trail or trail[pos] != src or (kind == "attack" and via == "attack" and pos == 0):
         return None, full, (len(full) - 1 if kind == "move" else 0)
     ahead = trail[pos + 1:]
     problem = None

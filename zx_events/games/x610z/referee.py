@@ -277,22 +277,25 @@ class Referee:
         hand = list(r["hand"])
         if len(hand) != 7:
             self.fail("105.3a", f"the initial hand has {len(hand)} cards, needs 7")
-        lost = _missing(deck, hand)
+        # a card not in the deck is reported and left out of the hand, the rest of the setup applied as
+        # logged (digest.4: it was fatal, the setup skipped, and every later record found no setup)
+        hand, lost = _drawable(deck, hand)
         if lost:
-            self.fail("105.3a", f"{', '.join(lost)} not in {pl}'s deck (the hand is drawn from it)", fatal=True)
-        size, pool = len(hand), deck
+            self.fail("105.3a", f"{', '.join(lost)} not in {pl}'s deck (the hand is drawn from it)")
+        size, pool, murphy = len(r["hand"]), deck, []
         for i, again in enumerate(r.get("murphy") or []):
             size -= 1
             if len(again) != size:
                 self.fail("105.4", f"Murphy's Law hand {i + 1} has {len(again)} cards, needs {size}")
-            lost = _missing(pool, again)
+            kept, lost = _drawable(pool, again)
             if lost:
-                self.fail("105.4", f"{', '.join(lost)} not in {pl}'s deck after shuffling the hand back", fatal=True)
+                self.fail("105.4", f"{', '.join(lost)} not in {pl}'s deck after shuffling the hand back")
+            murphy.append(kept)
             size = len(again)
         card = self.card(lb)
         m._set_up(player=pl, dot=dot, life_base={"code": lb, "stats": card.stats(), "cls": card.cls,
                                                   "counters": dict(card.counters)},
-                  hand=hand, murphy=[list(h) for h in r.get("murphy") or []], rec=self._carry(), line=self.line)
+                  hand=hand, murphy=murphy, rec=self._carry(), line=self.line)
 
     # ------------------------------------------------------------------ turns (700-704)
     def do_turn(self, r: dict) -> None:
@@ -392,7 +395,8 @@ class Referee:
             self.fail("500.1", f"{code} is not in {self.by}'s hand", fatal=True)
         card = self.card(code)
         if not card.is_crystal:
-            self.fail("200.1b", f"{code} ({card.name}) is a {card.type} card: a crystal record casts only "
+            a = "an" if card.type[0] in "AEIOU" else "a"  # (an Effect, an Energy Crystal Effect)
+            self.fail("200.1b", f"{code} ({card.name}) is {a} {card.type} card: a crystal record casts only "
                                 f"Energy Crystal Cards", fatal=True)
         pay = r.get("pay") or {}
         if not self._pay(card.cost, pay):
@@ -795,6 +799,9 @@ class Referee:
                 why = why or " (a card's effect takes place when its cast resolves)"
                 self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
                                    f"nor resolving{why}")
+        for key in {"place": ("dot",), "relocate": ("to",)}.get(op, ()):
+            if r[key] not in self.board:  # (a dot off the board was placed, then looked up: KeyError)
+                self.fail("600.3", f"{r[key]} is not a dot of board {self.board.name}", fatal=True)
         if op == "place":
             card = self.card(r["card"])
             zone = m.p[self.by].get(r["from"])
@@ -888,6 +895,19 @@ def _on_matches(m: Match, perm: dict, on: str) -> bool:
         return e is not None and perm.get("on") == e["uid"]
     host = m.perm(perm.get("on"))
     return host is not None and host["code"] == on
+
+
+def _drawable(zone: list, codes: list) -> tuple[list[str], list[str]]:
+    """``codes`` split into the ones ``zone`` holds (each copy once) and the ones it does not."""
+    pool = list(zone)
+    kept, lost = [], []
+    for c in codes:
+        try:
+            pool.remove(c)
+            kept.append(c)
+        except ValueError:
+            lost.append(c)
+    return kept, lost
 
 
 def _missing(zone: list, codes: list) -> list[str]:

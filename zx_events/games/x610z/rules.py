@@ -13,7 +13,12 @@ RULES_VERSION = "x610z-cr-1.1+digest.4"
 # is the source of no effect: its `effect` records are refused (210.4 for damage, 503.1 for the other ops;
 # under digest.3 a fizzled card counted as resolving, so a fizzled Bullseye dealt its damage). Accepting the
 # same logs, a missing draw is one 702.1 of the active player whatever his first action (a non permanent
-# cast, activation or ability was 206.2a / 702.2, the engine staying in the Draw Phase). Referee changes
+# cast, activation or ability was 206.2a / 702.2, the engine staying in the Draw Phase). A `place` or
+# `relocate` onto a dot off the board is 600.3 (it was a KeyError, an internal error). A setup hand (or
+# Murphy's Law hand) naming a card not in the deck is one 105.3a (105.4), the setup applied without that
+# card (it was skipped whole: a violation on nearly every later record). An extra attack (202.3b) of a
+# summon that has only attacked this turn may go any way, the last attack setting the direction (202.8
+# ties moving and attacking only; it was refused as 202.8). Referee changes
 # only: stored events replay as stored, so there is no replay gate.
 # .3: every effect op's source is in play, on the stack or resolving (503.1; 210.4 for damage as before); a
 # resolved card or ability stays "resolving" only until the next record that is neither an effect nor a

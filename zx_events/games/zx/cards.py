@@ -49,6 +49,11 @@ class CardType(str, Enum):
         return self in _ZX
 
     @property
+    def a(self) -> str:
+        """The type with its article, as a message writes it: "a Z/X", "an Event", "an EV EX" (ee-vee)."""
+        return f"{'an' if self in (CardType.EVENT, CardType.EV_EX) else 'a'} {self.value}"
+
+    @property
     def is_event(self) -> bool:
         """Event, and 202.9a EV EX, which is also treated as Event."""
         return self in _EVENT
@@ -265,7 +270,7 @@ def _parse_row(row: list[str]) -> Card:
                 raise CatalogError(f"{code}: bad Range {kw[:40]!r} (range:N with N >= 1 of at most 9 digits, or range:inf)")
     power_v = _parse_int(power, f"{code}: power", "", allow_inf=False)
     if ctype.is_zx and power_v is None:
-        raise CatalogError(f"{code}: a {ctype.value} needs a power")
+        raise CatalogError(f"{code}: {ctype.a} needs a power")
     return Card(
         code=code, name=name, type=ctype, colors=colors,
         cost=_parse_int(cost, f"{code}: cost", "", allow_inf=True), power=power_v,  # type: ignore[arg-type]

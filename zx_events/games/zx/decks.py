@@ -107,7 +107,7 @@ def _check_deck(catalog: Catalog, deck: dict[str, int], dynamis: dict[str, int] 
     main = _entries(catalog, deck, "main deck", problems)
     for card, n in main:
         if not card.type.in_main_deck:
-            problems.append((RULE, f"main deck: {card.code} {card.name!r} is a {card.type.value}; "
+            problems.append((RULE, f"main deck: {card.code} {card.name!r} is {card.type.a}; "
                                    "only Z/X and Event cards go in the main deck"))
     if isinstance(deck, dict):
         total = sum(n for n in deck.values() if _valid_copies(n))
@@ -129,7 +129,7 @@ def _check_deck(catalog: Catalog, deck: dict[str, int], dynamis: dict[str, int] 
         dyn = _entries(catalog, dynamis, "Dynamis deck", problems)
         for card, n in dyn:
             if not card.type.in_dynamis:
-                problems.append((RULE, f"Dynamis deck: {card.code} {card.name!r} is a {card.type.value}; "
+                problems.append((RULE, f"Dynamis deck: {card.code} {card.name!r} is {card.type.a}; "
                                        "only Z/X EX, Shift, EV EX and Z/X OB cards go in the Dynamis deck"))
         if isinstance(dynamis, dict):
             total = sum(n for n in dynamis.values() if _valid_copies(n))
@@ -143,7 +143,7 @@ def _check_deck(catalog: Catalog, deck: dict[str, int], dynamis: dict[str, int] 
         if pc is None:
             problems.append((RULE, f"player card: unknown card code {player_card}"))
         elif not pc.is_player:
-            problems.append((RULE, f"player card {pc.code} {pc.name!r} is a {pc.type.value}, "
+            problems.append((RULE, f"player card {pc.code} {pc.name!r} is {pc.type.a}, "
                                    "not a Player or PL EX"))
     return problems
 

@@ -19,7 +19,9 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.4"  # .2: 605.6, lethal Power 0, star
 # BattleEnded: gated on digest_of); an attack while a battle is owed a record breaks that obligation (604.3b,
 # 1102, 1103), not 602.1; with deck and Trash both empty the Draw Phase draws what is left (503.3); the non-turn
 # player's Event or startup ability outside the Battle Event Step is 506 (603.1b governs only the step); a
-# Reboot Resource card named twice in one payment is 301.1 (it was called Sleep, 805).
+# Reboot Resource card named twice in one payment is 301.1 (it was called Sleep, 805); a setup written after
+# turn 1 by a player not set up is applied, reported once by the turn's 402 (it was also a fatal 501.3); a short
+# Draw Phase (503.3), reported where the phase is left, names the draw record's line.
 
 
 # number -> (title, certain)

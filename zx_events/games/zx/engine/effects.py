@@ -146,7 +146,7 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
             ref.fail("202.8d", f"the Shift {code} cannot stand on its own on Square: it goes on a vessel "
                                f"(a play record with on)", fatal=True)
         if r.get("face") != "down" and not (card.is_zx or card.type == CardType.TOKEN):
-            ref.fail("303.1", f"{code} is a {card.type.value}: only Z/X (and Player cards) are put on Square",
+            ref.fail("303.1", f"{code} is {card.type.a}: only Z/X (and Player cards) are put on Square",
                      fatal=True)
         ref.check(checks.placement(m, pl, r["dest"]), fatal=True)
         if card.type == CardType.ZX_OB and r.get("face") != "down" and checks.controls_overboost(m, owner):
@@ -205,7 +205,7 @@ def _overboost(ref: Judge, r: dict, args: dict) -> None:
         ref.fail("301.1", f"{upper} is not in {pl}'s Dynamis", fatal=True)
     card = ref.cat[upper]
     if card.type != CardType.ZX_OB:
-        ref.fail("202.7b", f"{upper} is a {card.type.value}, not a Z/X Overboost upper part")
+        ref.fail("202.7b", f"{upper} is {card.type.a}, not a Z/X Overboost upper part")
     if checks.controls_overboost(m, pl):
         ref.fail("202.7g", f"{pl} already has a Z/X Overboost on Square")
     ref.check(checks.placement(m, pl, r["square"]), fatal=True)

@@ -64,6 +64,7 @@ class Referee:
         self._settled = -1  # the match's version when settle last found nothing to do
         self.meeting: str | None = None  # the obligation the record being handled meets, if any
         self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
+        self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self.result_line: int | None = None  # the line of the log's result record, once read
 
     # ------------------------------------------------------------------ violations
@@ -262,8 +263,13 @@ class Referee:
         if owed and self._short_draw != m.turn:  # too many was already reported by the draw record that went
             self._short_draw = m.turn  # over; short, once (a record leaving it that is skipped leaves it open)
             need = m.drawn + owed
+            # (reported where the phase is left, the first moment the shortfall is known: a Reload may
+            # split the draw; the message names the draw records, digest.4)
+            lines = self._draw_lines[1] if self._draw_lines[0] == m.turn else []
+            at = f" (the draw at line {lines[0]})" if len(lines) == 1 else \
+                f" (the draws at lines {', '.join(map(str, lines[:-1]))} and {lines[-1]})" if lines else ""
             self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
-                               f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}")
+                               f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}{at}")
 
     def _not_past(self, phase: str, rule: str, what: str) -> None:
         m = self.m
@@ -276,7 +282,10 @@ class Referee:
     def do_setup(self, r: dict) -> None:
         m, pl = self.m, self.by
         z = m.p[pl]
-        if m.turn > 0:
+        # a player not set up when turn 1 began was reported there (402): his setup, written late, is applied
+        # then (digest.4: it was a second, fatal violation, and the player never set up: false 301.1 and
+        # 602.1a after it, his 0-Life loss and Reload checks off)
+        if m.turn > 0 and z["ready"]:
             self.fail("501.3", "setup after the game began", fatal=True)
         if z["ready"]:
             self.fail("402", f"{pl} is already set up", fatal=True)
@@ -333,6 +342,9 @@ class Referee:
             else:
                 self.fail("503.3", f"{m.drawn + len(cards)} cards drawn in the Draw Phase, needs exactly 2")
         m._drawn(player=self.by, cards=list(cards), rec=r, line=self.line)
+        if self._draw_lines[0] != m.turn:
+            self._draw_lines = (m.turn, [])
+        self._draw_lines[1].append(self.line)
 
     def do_reload(self, r: dict) -> None:
         z = self.m.p[self.by]
@@ -384,7 +396,7 @@ class Referee:
                 self.fail("806", f"{card.code} is a Z/X: its play needs a square", fatal=True)
             self.check(checks.placement(self.m, pl, play["square"]), fatal=True)
         elif not card.is_event:
-            self.fail("505.3a", f"{card.code} is a {card.type.value}: only Z/X and Events are played free",
+            self.fail("505.3a", f"{card.code} is {card.type.a}: only Z/X and Events are played free",
                       fatal=True)
 
     # ------------------------------------------------------------------ playing cards
@@ -417,7 +429,7 @@ class Referee:
         extra = False
         if zone == "dynamis":
             if not card.type.in_dynamis:
-                self.fail("301.1", f"{code} is a {card.type.value}, not a Dynamis card", fatal=True)
+                self.fail("301.1", f"{code} is {card.type.a}, not a Dynamis card", fatal=True)
             if not any(d["code"] == code for d in z["dynamis"]):
                 self.fail("301.1", f"{code} is not in {pl}'s Dynamis", fatal=True)
             if card.type.is_extra:
@@ -427,7 +439,7 @@ class Referee:
                               f"{pl} already played a Z/X EX or EV EX from Dynamis this turn")
         else:
             if card.type.in_dynamis:
-                self.fail("301.1", f"{code} is a {card.type.value}: it is played from Dynamis (from: dynamis)",
+                self.fail("301.1", f"{code} is {card.type.a}: it is played from Dynamis (from: dynamis)",
                           fatal=True)
             if code not in z["hand"]:
                 self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
@@ -449,7 +461,7 @@ class Referee:
             if checks.controls_shift(m, pl):
                 self.fail("202.8c", f"{pl} already controls a Shift on Square")
         elif not card.is_event:
-            self.fail("806", f"a {card.type.value} card is not played", fatal=True)
+            self.fail("806", f"{card.type.a} card is not played", fatal=True)
         m._played(player=pl, card=code, zone=zone, pay=list(r.get("pay", [])), kind=kind,
                   square=square if card.is_zx else None, on=on if card.type == CardType.SHIFT else None,
                   base=card.power, extra=extra, rec=r, line=self.line)
