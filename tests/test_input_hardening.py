@@ -423,7 +423,7 @@ def test_a_bundle_never_replaces_a_file_unless_forced(one_stored, tmp_path):
 def test_no_output_ever_writes_over_a_file_the_command_reads(tmp_path):
     """``zx view MATCH -o s.sqlite --force`` replaced the store with the page (its -wal and -shm gone too),
     ``audit --bundle s.sqlite --force`` with a zip, ``report -o s.duckdb --force`` the analytics file with
-    HTML, and ``export --parquet DIR --force`` deleted an analytics file kept in DIR/matches/. Each is refused,
+    HTML (and ``view``/``audit --bundle`` onto it, after the first fix), and ``export --parquet DIR --force`` deleted an analytics file kept in DIR/matches/. Each is refused,
     --force or not, by name, through a link or a hard link, and nothing is written."""
     store = tmp_path / "s.sqlite"
     assert run("--store", str(store), "import", str(LEGAL)).exit_code == 0
@@ -438,6 +438,7 @@ def test_no_output_ever_writes_over_a_file_the_command_reads(tmp_path):
     for args in (["view", match, "-o", str(store)], ["view", match, "-o", str(tmp_path / "link.html")],
                  ["view", match, "-o", str(tmp_path / "hard.html")], ["view", match, "-o", f"{store}-wal"],
                  ["audit", match, "--bundle", str(store)], ["audit", str(log), "--bundle", str(log)],
+                 ["view", match, "-o", str(tmp_path / "s.duckdb")], ["audit", match, "--bundle", str(tmp_path / "s.duckdb")],
                  ["report", "--min-games", "1", "-o", str(tmp_path / "s.duckdb")],
                  ["report", "--min-games", "1", "-o", f"{store}-shm"],
                  ["export", "--parquet", str(tmp_path / "out"), "--analytics", str(tmp_path / "out/matches/a.duckdb")]):
