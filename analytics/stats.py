@@ -212,7 +212,9 @@ class Filters:
             try:
                 date.fromisoformat(v)
             except (TypeError, ValueError):
-                raise ValueError(f"{name} must be a date: YYYY-MM-DD text or a datetime.date, got {v!r}") from None
+                # (the words of zx stats and /api/matches; a datetime.date is named only to a Python caller)
+                how = "YYYY-MM-DD" if isinstance(v, str) else "YYYY-MM-DD text or a datetime.date"
+                raise ValueError(f"{name}: {v!r} is not a date ({how})") from None
         if self.since and self.until and self.since > self.until:
             raise ValueError(f"since {self.since} is after until {self.until}")
         if self.seat is not None and self.seat not in SEATS:

@@ -3,6 +3,8 @@ metric computed twice, in DuckDB SQL and in Polars, over simulated matches."""
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -111,7 +113,7 @@ def test_an_unknown_name_message_shows_long_names_cut():
 
 
 def test_bad_filters_are_refused(stats):
-    with pytest.raises(ValueError, match="since must be a date: YYYY-MM-DD text or a datetime.date, got '2026-1-1x'"):
+    with pytest.raises(ValueError, match=re.escape("since: '2026-1-1x' is not a date (YYYY-MM-DD)")):
         stats.winrates(since="2026-1-1x")
     with pytest.raises(ValueError, match="since 2026-12-01 is after until 2026-11-01"):
         stats.winrates(since="2026-12-01", until="2026-11-01")

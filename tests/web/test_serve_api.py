@@ -318,7 +318,7 @@ def test_winrates_carry_wilson_intervals(client):
     ("/api/matches?limit=100000", 400, "limit"),
     ("/api/matches?game=chess", 400, "unknown game 'chess'"),
     ("/api/stats/winrates?by=shoe", 400, "by"),
-    ("/api/stats/winrates?until=yesterday", 400, "until must be a date"),
+    ("/api/stats/winrates?until=yesterday", 400, "until: 'yesterday' is not a date (YYYY-MM-DD)"),
     ("/api/stats/cards?min_games=0", 400, "min_games"),
     ("/api/nothing-here", 404, "no such page or endpoint"),
     # numbers past what JSON holds exactly (the answer echoes some): 400, not a 500 from the encoder

@@ -122,7 +122,7 @@ def test_dashboard_greys_small_samples(client):
 
 def test_dashboard_bad_filter_is_400(client):
     r = client.get("/dashboard", params={"since": "someday"}, headers={"accept": "text/html"})
-    assert r.status_code == 400 and "since must be a date" in r.text and "<html" in r.text
+    assert r.status_code == 400 and "is not a date (YYYY-MM-DD)" in r.text and "<html" in r.text
 
 
 def test_report_is_one_self_contained_file(built, client, tmp_path):
