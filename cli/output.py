@@ -256,10 +256,11 @@ def table_rows(df: Any) -> tuple[list[str], list[list[str]]]:
 
 
 def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first: Sequence[str] = (),
-         wrap: int = 30, rigid: Collection[str] = ()) -> list[int]:
-    """The columns (indexes) a table of ``width`` characters keeps: the first ``keep`` always, then in
-    order of priority (``first``, then frame order, low-priority counts last) while they fit; long
-    text wraps at ``wrap`` characters, but never in the ``rigid`` columns (a rate and its interval)."""
+         wrap: int = 30, rigid: Collection[str] = (), flag: bool = True) -> list[int]:
+    """The columns (indexes) a table of ``width`` characters keeps: the first ``keep`` always (and the
+    ``sample`` flag, unless not ``flag``), then in order of priority (``first``, then frame order,
+    low-priority counts last) while they fit; long text wraps at ``wrap`` characters, but never in the
+    ``rigid`` columns (a rate and its interval)."""
     def need(i: int) -> int:
         natural = max([len(headers[i]), *(len(r[i]) for r in rows)]) if rows else len(headers[i])
         return (natural if headers[i] in rigid else min(natural, max(wrap, len(headers[i])))) + 3
@@ -268,7 +269,7 @@ def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first
     named = [headers.index(c) for c in first if c in headers and headers.index(c) >= keep]
     ranked = order[:keep] + named + [i for i in order[keep:] if i not in low and i not in named] + \
         [i for i in low if i not in named]
-    always = [i for n, i in enumerate(ranked) if n < keep or headers[i] == "sample"]  # keys and the flag
+    always = [i for n, i in enumerate(ranked) if n < keep or (flag and headers[i] == "sample")]  # keys and the flag
     chosen, used = list(always), 1 + sum(need(i) for i in always)
     for i in ranked:
         if i not in always and used + need(i) <= width:
@@ -318,11 +319,18 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
         # narrower still (at 60 columns zx stats matchups kept games and wins, not the rate: the last try, which
         # asked for both, was kept though the rate alone fitted with the decks wrapped at 8)
         rate_first = primary[1:2] + primary[:1] + primary[2:]
-        for wrap, first, needed in ((24, primary, 2), (16, primary, 2), (12, primary, 2), (12, rate_first, 1),
-                                    (8, rate_first, 1)):
-            idx = _fit(headers, rows, width, keep, first=first, wrap=wrap, rigid=rates)
+        # and at 28-40 columns a table of low samples kept games, wins and the flag: names wrap at 6, then the
+        # flag goes, and where the rate cannot fit beside the keys at all it is shown with them alone
+        for wrap, first, needed, flag in ((24, primary, 2, True), (16, primary, 2, True), (12, primary, 2, True),
+                                          (12, rate_first, 1, True), (8, rate_first, 1, True),
+                                          (6, rate_first, 1, True), (6, rate_first, 1, False)):
+            idx = _fit(headers, rows, width, keep, first=first, wrap=wrap, rigid=rates, flag=flag)
             if all(headers.index(c) in idx for c in first[:needed]):
                 break
+        else:  # the rate beside the keys squeezed to 6 characters at least (narrower: the counts, as they fit)
+            at = headers.index(rate_first[0]) if rate_first else None
+            if at is not None and 1 + keep * 9 + max(len(r[at]) for r in [headers, *rows]) + 3 <= width:
+                idx = sorted({*range(keep), at})
     print_table(_table(title, headers, rows, idx, rigid=rates), None if wide else width)
     _cut_note(cut, idx)
     _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")

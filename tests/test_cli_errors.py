@@ -414,3 +414,22 @@ def test_a_narrow_matchup_table_keeps_the_rate_not_only_its_counts(capsys):
         assert "sample" in header and max(len(line) for line in out.out.splitlines()) <= width
         left = out.err.split(" characters: ", 1)[1].split(";")[0].split(", ")  # the note naming what was left out
         assert "win_rate" not in left and "losses" in left, width
+
+
+def test_a_narrow_winrates_table_of_low_samples_keeps_the_rate(capsys):
+    """At 30-40 columns ``zx stats winrates`` on low samples showed deck, games, wins and the ``low``
+    flag, not the win rate (the flag was always kept and the names wrapped at 8 at least): the names
+    wrap at 6, then the flag goes, then the rate stands beside the keys alone."""
+    import polars as pl
+
+    from cli.output import emit_frame
+
+    df = pl.DataFrame({"deck": ["Black Reapers", "Blue Control"], "games": [8, 8], "wins": [4, 3], "losses": [4, 5],
+                       "draws": [0, 0], "win_rate": [0.5, 0.375], "win_rate_low": [0.215, 0.137],
+                       "win_rate_high": [0.785, 0.694], "low_sample": [True, True]})
+    for width in range(30, 41):
+        emit_frame(df, "table", width=width)
+        out = capsys.readouterr()
+        header = next(line for line in out.out.splitlines() if "deck" in line)
+        assert "win_rate" in header and "50.0% (21.5-78.5)" in out.out, (width, out.out)
+        assert max(len(line) for line in out.out.splitlines()) <= width, width
