@@ -399,19 +399,9 @@ def main() -> None:
 def internal_error(e: BaseException) -> str:
     """The one line ``zx`` prints for an error no command expected, instead of a traceback: what
     failed and where (the innermost frame, as FILE:LINE), and that it is a bug to report."""
-    import traceback
-    from pathlib import Path
+    from zx_events.errors import raised_at
 
-    where = ""
-    frames = traceback.extract_tb(e.__traceback__)
-    if frames:
-        last = frames[-1]
-        root = Path(__file__).resolve().parent.parent
-        try:
-            name = Path(last.filename).resolve().relative_to(root).as_posix()
-        except ValueError:
-            name = last.filename
-        where = f" at {name}:{last.lineno} (in {last.name})"
+    where = raised_at(e)
     if isinstance(e, MemoryError):
         return f"Error: out of memory{where}: nothing more could be done"
     if isinstance(e, OSError) and e.errno is not None:  # the system refused (disk full, permission, ...)

@@ -90,23 +90,28 @@ class InternalError(ZXError):
 
     @classmethod
     def of(cls, e: Exception, *, source: str | None = None, line: int | None = None) -> "InternalError":
-        import traceback
-        from pathlib import Path
-
-        where = ""
-        frames = traceback.extract_tb(e.__traceback__)
-        if frames:
-            last = frames[-1]
-            root = Path(__file__).resolve().parent.parent
-            try:
-                name = Path(last.filename).resolve().relative_to(root).as_posix()
-            except ValueError:
-                name = last.filename
-            where = f" at {name}:{last.lineno} (in {last.name})"
         text = str(e).strip().splitlines()
-        return cls(f"internal error: {type(e).__name__}: {text[0] if text else 'no message'}{where}: a bug in zx, "
-                   f"not in this match: it is not imported (please report it); the other matches are",
+        return cls(f"internal error: {type(e).__name__}: {text[0] if text else 'no message'}{raised_at(e)}: a bug "
+                   f"in zx, not in this match: it is not imported (please report it); the other matches are",
                    source=source, line=line)
+
+
+def raised_at(e: BaseException) -> str:
+    """Where ``e`` was raised, for a message: `` at FILE:LINE (in FUNCTION)``, the innermost frame, FILE
+    relative to the checkout when it is in it; empty without a traceback."""
+    import traceback
+    from pathlib import Path
+
+    frames = traceback.extract_tb(e.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    root = Path(__file__).resolve().parent.parent
+    try:
+        name = Path(last.filename).resolve().relative_to(root).as_posix()
+    except ValueError:
+        name = last.filename
+    return f" at {name}:{last.lineno} (in {last.name})"
 
 
 def _restore(cls: type, state: dict) -> ZXError:
