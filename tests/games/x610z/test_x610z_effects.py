@@ -5,10 +5,11 @@ import copy
 
 import pytest
 
-from x610z_builder import BATTLE, T1, legal, pp, r, refused, run
+from x610z_builder import BATTLE, T1, legal, pp, r, refused, run, text
 from test_x610z_cast import fetch, rich
 
 from zx_events.ids import project
+from zx_events.logformat.reader import parse_log
 
 
 def eff(by, source, op, **fields):
@@ -180,3 +181,27 @@ def test_x610z_600_3_place_and_relocate_name_a_dot_of_the_board():
     m, ref = run(T1 + [place("A2"), eff("P1", "S1", "relocate", dot="A2", to="Z9"), place("Z9")], strict=False)
     assert [(v.line, v.rule) for v in ref.found] == [(9, "600.3"), (10, "600.3")]
     assert m.dots["A2"]["code"] == "A1-022" and "A1-022" not in m.p["P1"]["hand"]
+
+
+# ---------------------------------------------------------------------- what the format reader refuses
+def format_error(records: list[dict], head: dict | None = None) -> str:
+    """The reader's error for the last record (FILE:LINE: format: ...), as `zx import` prints it."""
+    logs = parse_log(text(records, head), "t.x610zlog")
+    assert len(logs) == 1 and logs[0].error is not None, "expected a format error"
+    err = logs[0].error
+    assert (err.source, err.line) == ("t.x610zlog", len(records) + 1), str(err)
+    return str(err)
+
+
+@pytest.mark.parametrize("op, fields", [("deactivate", {}), ("reactivate", {}), ("counter", {"kind": "time", "delta": 1}),
+                                        ("control", {"to": "P2"})])
+def test_x610z_format_deactivate_reactivate_counter_control_name_exactly_one_of_dot_object(op, fields):
+    """Without `dot` and `object` the engine said "rule 500.1: no None in play for the deactivate effect";
+    with both it followed the dot and dropped `object` silently. A format error at FILE:LINE now."""
+    line = len(BATTLE) + 2
+    assert format_error(BATTLE + [eff("P1", "S1", op, **fields)]) == \
+        f"t.x610zlog:{line}: format: an effect {op} record needs exactly one of 'dot' or 'object' (it has neither)"
+    assert format_error(BATTLE + [eff("P1", "S1", op, dot="B1", object="A1-011", **fields)]) == \
+        f"t.x610zlog:{line}: format: an effect {op} record needs exactly one of 'dot' or 'object' (it has both)"
+    for one in ({"dot": "B1"}, {"object": "A1-011"}):
+        assert parse_log(text(BATTLE + [eff("P1", "S1", op, **one, **fields)]), "t.x610zlog")[0].error is None
