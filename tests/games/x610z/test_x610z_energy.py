@@ -135,3 +135,18 @@ def test_x610z_200_1b_a_crystal_record_casts_only_crystals_and_names_the_type_wi
     refused(BATTLE + [r("crystal", "P1", card="A1-031")], "200.1b",
             contains="A1-031 (Discount) is an Effect card: a crystal")
     refused(BATTLE + [r("crystal", "P1", card="A1-020")], "200.1b", contains="(Hunter Dragon) is a Summon card")
+
+
+def test_x610z_format_a_payment_key_is_an_energy_type_letter():
+    """A `pay` key that is no energy type was "move.pay has a key that is not a card code: 'm'" (the
+    reader's words for a deck list's key): it names what the key must be; a deck list's stay."""
+    from test_x610z_effects import format_error
+    from x610z_builder import header
+
+    assert format_error(T1 + [r("move", "P1", **{"from": "S1"}, path=["A1"], pay={"m": 1})]).endswith(
+        ":8: format: move.pay has a key that is not an energy type letter (M, B, C or a catalog type): 'm'")
+    assert format_error(T1 + [r("crystal", "P1", card="A1-011", pay={"BB": 1})]).endswith(
+        ":8: format: crystal.pay has a key that is not an energy type letter (M, B, C or a catalog type): 'BB'")
+    head = header()
+    head["players"]["P1"]["deck"]["a1-010"] = 1
+    assert format_error([], head).endswith(":1: format: players.P1.deck has a key that is not a card code: 'a1-010'")
