@@ -19,7 +19,7 @@ from zx_events.games.base import Violation, inert_since  # noqa: F401  (Violatio
 
 from . import checks
 from .board import Board
-from .cards import Card, Catalog
+from .cards import COLORLESS, Card, Catalog
 from .decks import check_deck
 from .match import HAND_LIMIT, Match, other, stat
 
@@ -799,6 +799,10 @@ class Referee:
                 why = why or " (a card's effect takes place when its cast resolves)"
                 self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
                                    f"nor resolving{why}")
+        if op == "energy" and r["type"] != COLORLESS and r["type"] not in self.cat.types:
+            self.fail("203.2a", f"{r['type']} is not an energy type of catalog {self.cat.name}: "
+                                f"{', '.join(self.cat.types)} or {COLORLESS} (a catalog declares further types in a "
+                                f"`# types:` line)", fatal=True)
         for key in {"place": ("dot",), "relocate": ("to",)}.get(op, ()):
             if r[key] not in self.board:  # (a dot off the board was placed, then looked up: KeyError)
                 self.fail("600.3", f"{r[key]} is not a dot of board {self.board.name}", fatal=True)

@@ -20,7 +20,8 @@ RULES_VERSION = "x610z-cr-1.1+digest.4"
 # summon that has only attacked this turn may go any way, the last attack setting the direction (202.8
 # ties moving and attacking only; it was refused as 202.8). A `zone` effect from `cast` takes a card cast on
 # the stack to its owner's hand, deck, discard or removed zone, its cast unresolved (it was always refused as
-# 500.1); `zone` to play or cast is a format error (the schema; it was accepted and moved nothing). The `zone`
+# 500.1); `zone` to play or cast is a format error (the schema; it was accepted and moved nothing). An `energy`
+# effect of a type the catalog does not declare is 203.2a (it was accepted, and the type could be spent). The `zone`
 # from cast change is in the state's own handler (match._op_zone) and applies to matches imported under
 # digest.4 on (``zx_events.games.digest_of``); the other changes are the referee's: stored events replay as
 # stored.
