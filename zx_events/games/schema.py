@@ -449,8 +449,14 @@ class LogFormat:
             have = [k for k in keys if k in e.instance]
             return (f"{where(path)} needs exactly one of {' or '.join(map(_q, keys))} "
                     f"({'it has both' if have else 'it has neither'})")
-        if "propertyNames" in e.relative_schema_path:
-            return f"{where(path)} has a key that is not a card code: {_q(e.instance)}"
+        if "propertyNames" in e.relative_schema_path:  # what a key must be: its schema's title (a card code,
+            # an energy type letter), never "not a card code" for a payment's key
+            node: Any = self.defs[name]
+            for key in path:
+                node = self._child(node, key)
+            names = self._resolve((self._resolve(node) or {}).get("propertyNames"))
+            what = (names or {}).get("title") or "a card code"
+            return f"{where(path)} has a key that is not {what}: {_q(e.instance)}"
 
         # a value of the wrong type or out of range: name the field with its schema's title
         titled: list[tuple[int, str]] = []  # (depth, title) along the path

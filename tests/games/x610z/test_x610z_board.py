@@ -120,3 +120,27 @@ def test_x610z_board_fields_of_the_wrong_type_are_format_errors(tmp_path, where,
     else:
         doc[where[0]][where[1]] = value
     assert _bad(doc, tmp_path).startswith(message)
+
+
+def test_x610z_board_name_note_and_repeated_keys(tmp_path):
+    """A missing name said "name: must be 1-64 characters A-Za-z0-9._-, got None"; a note that is no text
+    was accepted; a key given twice was read as its last value (a log record refuses it)."""
+    doc = json.load(open(_path()))
+    del doc["name"]
+    assert _bad(doc, tmp_path) == "name: missing (a board's name, 1-64 characters A-Za-z0-9._-)"
+    doc = json.load(open(_path()))
+    doc["name"] = "x" * 65
+    assert _bad(doc, tmp_path).startswith("name: must be 1-64 characters A-Za-z0-9._-, got 'xxx")
+    doc = json.load(open(_path()))
+    doc["note"] = ["not", "text"]
+    assert _bad(doc, tmp_path) == "note: must be a string (free text), got ['not', 'text']"
+    doc["note"] = "free text: anything"
+    assert parse_board(json.dumps(doc), source="b.json").name == SAMPLE
+    text = json.dumps(doc)
+    for key, twice in (("name", text.replace('"name": ', '"name": "other", "name": ', 1)),
+                       ("kind", text.replace('"kind": "start"', '"kind": "normal", "kind": "start"', 1))):
+        p = tmp_path / "b.json"
+        p.write_text(twice)
+        with pytest.raises(FormatError) as info:
+            read_board(p)
+        assert str(info.value) == f"{p}: format: duplicate key '{key}' in one JSON object"

@@ -5,10 +5,11 @@ import copy
 
 import pytest
 
-from x610z_builder import BATTLE, T1, legal, pp, r, refused, run
+from x610z_builder import BATTLE, T1, legal, pp, r, refused, run, text
 from test_x610z_cast import fetch, rich
 
 from zx_events.ids import project
+from zx_events.logformat.reader import parse_log
 
 
 def eff(by, source, op, **fields):
@@ -180,3 +181,77 @@ def test_x610z_600_3_place_and_relocate_name_a_dot_of_the_board():
     m, ref = run(T1 + [place("A2"), eff("P1", "S1", "relocate", dot="A2", to="Z9"), place("Z9")], strict=False)
     assert [(v.line, v.rule) for v in ref.found] == [(9, "600.3"), (10, "600.3")]
     assert m.dots["A2"]["code"] == "A1-022" and "A1-022" not in m.p["P1"]["hand"]
+
+
+# ---------------------------------------------------------------------- what the format reader refuses
+def format_error(records: list[dict], head: dict | None = None) -> str:
+    """The reader's error for the last record (FILE:LINE: format: ...), as `zx import` prints it."""
+    logs = parse_log(text(records, head), "t.x610zlog")
+    assert len(logs) == 1 and logs[0].error is not None, "expected a format error"
+    err = logs[0].error
+    assert (err.source, err.line) == ("t.x610zlog", len(records) + 1), str(err)
+    return str(err)
+
+
+@pytest.mark.parametrize("op, fields", [("deactivate", {}), ("reactivate", {}), ("counter", {"kind": "time", "delta": 1}),
+                                        ("control", {"to": "P2"})])
+def test_x610z_format_deactivate_reactivate_counter_control_name_exactly_one_of_dot_object(op, fields):
+    """Without `dot` and `object` the engine said "rule 500.1: no None in play for the deactivate effect";
+    with both it followed the dot and dropped `object` silently. A format error at FILE:LINE now."""
+    line = len(BATTLE) + 2
+    assert format_error(BATTLE + [eff("P1", "S1", op, **fields)]) == \
+        f"t.x610zlog:{line}: format: an effect {op} record needs exactly one of 'dot' or 'object' (it has neither)"
+    assert format_error(BATTLE + [eff("P1", "S1", op, dot="B1", object="A1-011", **fields)]) == \
+        f"t.x610zlog:{line}: format: an effect {op} record needs exactly one of 'dot' or 'object' (it has both)"
+    for one in ({"dot": "B1"}, {"object": "A1-011"}):
+        assert parse_log(text(BATTLE + [eff("P1", "S1", op, **one, **fields)]), "t.x610zlog")[0].error is None
+
+
+# ---------------------------------------------------------------------- zone from cast, and never to play or cast
+def countered(**fields) -> list[dict]:
+    """Turn 1: P1 casts Sky Vessel (A1-022) onto E1, then Discount on top of it; Discount resolves and its
+    `zone` effect takes the Sky Vessel off the stack."""
+    return T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1"), r("pass", "P2"),
+                 r("cast", "P1", card="A1-031", pay={"B": 1})] + pp("P1") + \
+        [eff("P1", "A1-031", "zone", card="A1-022", **{"from": "cast", "to": "hand", **fields})]
+
+
+@pytest.mark.parametrize("to, owner", [("hand", None), ("hand", "P1"), ("removed", None)])
+def test_x610z_503_1_zone_from_cast_takes_a_cast_card_off_the_stack(to, owner):
+    """A card on the stack sent to a zone (a counter that returns it to its owner's hand) was refused:
+    "rule 500.1: A1-022 is not in P1's cast" though it waited in the Cast Zone (503.1). Its cast never
+    resolves: no summon comes onto E1."""
+    m = legal(countered(to=to, **({"owner": owner} if owner else {})) + [r("pass", "P1"), r("pass", "P2")])
+    assert m.stack == [] and "E1" not in m.dots and m.phase == "end"
+    assert "A1-022" in m.p["P1"][to] and "A1-022" not in m.p["P1"]["discard"]
+
+
+def test_x610z_500_1_zone_from_cast_names_a_card_cast_on_the_stack():
+    refused(countered(owner="P2"), "500.1", contains="no A1-022 owned by P2 is cast on the stack (its owner is P1)")
+    recs = countered()
+    recs[-1]["card"] = "A1-020"
+    refused(recs, "500.1", contains="no A1-020 is cast on the stack")
+
+
+def test_x610z_503_1_a_match_imported_under_digest_3_replays_zone_from_cast_as_it_was_imported():
+    """`zone` from cast is a digest.4 change in the state's own handler: a match stored under digest.3 replays
+    as then (the card stays on the stack); one imported now takes it off."""
+    from zx_events.games import digest_of
+
+    m, _ = run(countered())
+    events = copy.deepcopy(list(m.pending_events))
+    assert digest_of(events[0].rules_version) >= 4
+    now = project(None, copy.deepcopy(events))
+    assert now.stack == [] and "A1-022" in now.p["P1"]["hand"]
+    events[0].__dict__["rules_version"] = "x610z-cr-1.1+digest.3"
+    then = project(None, events)
+    assert [s.get("card") for s in then.stack] == ["A1-022"]
+
+
+@pytest.mark.parametrize("frm, to", [("hand", "play"), ("hand", "cast"), ("deck", "play"), ("discard", "cast")])
+def test_x610z_format_zone_puts_no_card_into_play_nor_onto_the_stack(frm, to):
+    """`zone` to play or to cast was accepted and did nothing (the card stayed in the hand): the record has no
+    dot to place a summon on, nor a cast to put on the stack. A format error at FILE:LINE now."""
+    assert format_error(T1 + [eff("P1", "S1", "zone", card="A1-020", **{"from": frm, "to": to})]).endswith(
+        ":8: format: effect.to must be deck, hand, discard or removed (a zone effect puts no card into play nor "
+        f"onto the stack), got '{to}'")

@@ -135,3 +135,41 @@ def test_x610z_200_1b_a_crystal_record_casts_only_crystals_and_names_the_type_wi
     refused(BATTLE + [r("crystal", "P1", card="A1-031")], "200.1b",
             contains="A1-031 (Discount) is an Effect card: a crystal")
     refused(BATTLE + [r("crystal", "P1", card="A1-020")], "200.1b", contains="(Hunter Dragon) is a Summon card")
+
+
+def test_x610z_format_a_payment_key_is_an_energy_type_letter():
+    """A `pay` key that is no energy type was "move.pay has a key that is not a card code: 'm'" (the
+    reader's words for a deck list's key): it names what the key must be; a deck list's stay."""
+    from test_x610z_effects import format_error
+    from x610z_builder import header
+
+    assert format_error(T1 + [r("move", "P1", **{"from": "S1"}, path=["A1"], pay={"m": 1})]).endswith(
+        ":8: format: move.pay has a key that is not an energy type letter (M, B, C or a catalog type): 'm'")
+    assert format_error(T1 + [r("crystal", "P1", card="A1-011", pay={"BB": 1})]).endswith(
+        ":8: format: crystal.pay has a key that is not an energy type letter (M, B, C or a catalog type): 'BB'")
+    head = header()
+    head["players"]["P1"]["deck"]["a1-010"] = 1
+    assert format_error([], head).endswith(":1: format: players.P1.deck has a key that is not a card code: 'a1-010'")
+
+
+def test_x610z_203_2a_an_energy_effect_adds_only_a_type_the_catalog_declares():
+    """An `energy` effect of type X, a type the sample catalog never declares, was accepted and a move then
+    paid {"X": 1} with 0 violations; an `energy` record naming X already got 203.2a. A catalog that declares
+    X in a `# types:` line has it."""
+    from x610z_builder import header
+    from zx_events.games.x610z.board import load_board
+    from zx_events.games.x610z.cards import parse_catalog
+    from zx_events.games.x610z.setup import open_match
+
+    x = gain("P1", X=1)
+    refused(T1 + x, "203.2a", contains="X is not an energy type of catalog x610z-sample: M, B or C (a catalog "
+                                       "declares further types in a `# types:` line)")
+    m, ref = run(T1 + x + [r("move", "P1", **{"from": "S1"}, path=["A1"], pay={"X": 1})], strict=False)
+    assert [v.rule for v in ref.found][0] == "203.2a" and "X" not in m.p["P1"]["pool"]
+    from importlib import resources
+    sample = resources.files("zx_events.games.x610z").joinpath("catalogs", "x610z-sample.csv").read_text("utf-8")
+    cat = parse_catalog("# types: X\n" + sample, name="x-types", source="x.csv")
+    m, ref = open_match(header(), cat, load_board("x610z-orbits-sample"))
+    for no, rec in enumerate(T1 + x, 2):
+        ref.handle(no, rec)
+    assert ref.found == [] and m.p["P1"]["pool"] == {"B": 1, "X": 1}

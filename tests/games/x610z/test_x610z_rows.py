@@ -69,3 +69,23 @@ def test_x610z_rows_a_card_searched_or_moved_into_hand_is_drawn_not_unseen():
     games = {(g[2], g[3]): g[4:] for g in buf["card_games"]}  # copies, opening, drawn, played
     assert games[("P1", "A1-050")] == (2, False, 1, 1)
     assert games[("P1", "A1-032")] == (3, False, 1, 0)
+
+
+def test_x610z_rows_a_card_taken_off_the_stack_by_zone_is_no_cast_in_flight():
+    """A `zone` effect from cast (digest.4) takes the Sky Vessel off the stack unresolved: the rows drop it
+    from their stack as for `counter_action` (no x610z_casts row) and count it put into P1's hand."""
+    from test_x610z_effects import countered
+
+    m, _ = run(countered() + [r("concede", "P2")])
+    buf = rows.new_buffers()
+    mr = rows.MatchRows(str(m.id), 1, buf)
+    for seq, ev in enumerate(m.pending_events, 1):
+        name, d = type(ev).__name__, event_fields(ev)
+        if name == "Started":
+            mr.started({**d, "match_id": m.match_id}, rows.energy_of(load_catalog("x610z-sample")))
+        mr.feed(seq, topic(name), d)
+    assert mr.stack == []
+    mr.close()
+    casts = [dict(zip(rows.COLUMNS["x610z_casts"], x)) for x in buf["x610z_casts"]]
+    assert [(c["card"], c["outcome"]) for c in casts if c["kind"] == "cast"] == [("A1-031", "resolved")]
+    assert [d[4:] for d in buf["draws"] if d[6] == "effect"] == [("P1", "A1-022", "effect")]

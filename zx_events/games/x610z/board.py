@@ -133,13 +133,31 @@ def _number(v: object) -> bool:
         return False
 
 
+class _Repeated(Exception):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> dict:
+    """An object of the board file: a key given twice is refused, as in a log record (json kept the last)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Repeated(key)
+            seen.add(key)
+    return obj
+
+
 def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
     """Read an ``x610zboard`` 1 file; every problem is a ``FormatError`` naming FILE and the field."""
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=_pairs)
     except json.JSONDecodeError as e:
         raise _fail(f"not JSON: {e.msg}", source, e.lineno) from None
+    except _Repeated as e:
+        raise _fail(f"duplicate key {e.args[0]!r} in one JSON object", source) from None
     if not isinstance(doc, dict):
         raise _fail("a board file is a JSON object", source)
     if type(doc.get("x610zboard")) is not int or doc.get("x610zboard") != 1:  # (true == 1 in Python)
@@ -147,9 +165,13 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
     extra = set(doc) - {"x610zboard", "name", "note", "dots", "lines", "opposite"}
     if extra:
         raise _fail(f"unknown key {sorted(extra)[0]!r}", source)
-    bname = doc.get("name")
+    if "name" not in doc:
+        raise _fail("name: missing (a board's name, 1-64 characters A-Za-z0-9._-)", source)
+    bname = doc["name"]
     if not isinstance(bname, str) or not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", bname):
         raise _fail(f"name: must be 1-64 characters A-Za-z0-9._-, got {bname!r}", source)
+    if "note" in doc and not isinstance(doc["note"], str):
+        raise _fail(f"note: must be a string (free text), got {doc['note']!r}", source)
     dots_raw = doc.get("dots")
     if not isinstance(dots_raw, list) or not dots_raw:
         raise _fail("dots: must be a non-empty list", source)

@@ -425,6 +425,13 @@ def _op_zone(m: Match, player: str, a: dict) -> None:
             dst.append(p["code"])
             m._detach(p["uid"])  # 207.5a: the Effects fixed on it go with it to their owners' Discard Piles
         return
+    if a.get("from") == "cast" and digest_of(m.rules_version) >= 4:  # (under digest.3 it moved nothing)
+        entry = next((s for s in m.stack if s.get("id") == a.get("entry")), None)
+        dst = m.p[entry["by"]].get(a.get("to")) if entry is not None else None
+        if entry is not None and isinstance(dst, list):  # a cast card leaves the Cast Zone unresolved (503.1)
+            m.stack.remove(entry)
+            dst.append(entry["card"])
+        return
     src, dst = z.get(a.get("from")), z.get(a.get("to"))
     if isinstance(src, list) and isinstance(dst, list) and _take(src, a.get("card", "")):
         dst.append(a["card"])

@@ -19,7 +19,7 @@ from zx_events.games.base import Violation, inert_since  # noqa: F401  (Violatio
 
 from . import checks
 from .board import Board
-from .cards import Card, Catalog
+from .cards import COLORLESS, Card, Catalog
 from .decks import check_deck
 from .match import HAND_LIMIT, Match, other, stat
 
@@ -799,6 +799,10 @@ class Referee:
                 why = why or " (a card's effect takes place when its cast resolves)"
                 self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
                                    f"nor resolving{why}")
+        if op == "energy" and r["type"] != COLORLESS and r["type"] not in self.cat.types:
+            self.fail("203.2a", f"{r['type']} is not an energy type of catalog {self.cat.name}: "
+                                f"{', '.join(self.cat.types)} or {COLORLESS} (a catalog declares further types in a "
+                                f"`# types:` line)", fatal=True)
         for key in {"place": ("dot",), "relocate": ("to",)}.get(op, ()):
             if r[key] not in self.board:  # (a dot off the board was placed, then looked up: KeyError)
                 self.fail("600.3", f"{r[key]} is not a dot of board {self.board.name}", fatal=True)
@@ -818,6 +822,8 @@ class Referee:
             self.fail("600.5", f"{r['to']} is occupied by {m.dots[r['to']]['code']}", fatal=True)
         if op == "zone" and r["from"] == "play":
             args.update(self._leaving_play(r))
+        elif op == "zone" and r["from"] == "cast":
+            args.update(self._leaving_stack(r))
         elif op == "zone":
             owner = r.get("owner") or self.by
             zone = m.p[owner].get(r["from"])
@@ -866,6 +872,23 @@ class Referee:
             self.fail("500.1", f"{code} leaves play for its owner's hand, deck, discard or removed zone, "
                                f"not {r['to']}", fatal=True)
         return {"uid": found[0]["uid"], "owner": found[0]["owner"]}
+
+    def _leaving_stack(self, r: dict) -> dict:
+        """A ``zone`` effect from ``cast`` (a cast countered to a zone, digest.4): the card cast on the stack
+        with that code (its owner's, the caster's, when ``owner`` is given, else the record's player's own
+        first; the topmost of them) leaves the stack (its cast does not resolve) for its owner's ``to`` zone;
+        ``entry`` names the stack entry (its line)."""
+        m, code, owner = self.m, r["card"], r.get("owner")
+        found = sorted((s for s in reversed(m.stack) if s["kind"] == "cast" and s.get("card") == code
+                        and owner in (None, s["by"])), key=lambda s: s["by"] != self.by)
+        if not found:
+            owners = sorted({s["by"] for s in m.stack if s["kind"] == "cast" and s.get("card") == code})
+            self.fail("500.1", f"no {code} {'owned by ' + owner + ' ' if owner else ''}is cast on the stack"
+                               + (f" (its owner is {' and '.join(owners)})" if owners else ""), fatal=True)
+        if r["to"] not in ("hand", "deck", "discard", "removed"):
+            self.fail("500.1", f"{code} leaves the Cast Zone for its owner's hand, deck, discard or removed zone, "
+                               f"not {r['to']}", fatal=True)
+        return {"entry": found[0]["id"], "owner": found[0]["by"]}
 
     def _source_ok(self, source: str) -> bool:
         """210.4 (open question 18) and 503.1: in play, on the stack or resolving."""

@@ -387,6 +387,8 @@ def _effect(m: MatchRows, seq: int, d: dict) -> None:
         m._draws(seq, d["player"], [a["card"]], "effect")
     elif op == "zone" and a.get("to") == "hand" and a.get("from") != "hand" and a.get("card"):
         m._draws(seq, a.get("owner") or d["player"], [a["card"]], "effect")  # into its owner's hand
+    if op == "zone" and a.get("from") == "cast":  # a cast taken off the stack: it never resolves (as countered)
+        m.stack = [s for s in m.stack if s.get("id") != a.get("entry")]
     elif op == "control" and a.get("dot") in m.dots:
         m.dots[a["dot"]][1] = a.get("to")
     elif op == "counter_action":

@@ -18,8 +18,13 @@ RULES_VERSION = "x610z-cr-1.1+digest.4"
 # Murphy's Law hand) naming a card not in the deck is one 105.3a (105.4), the setup applied without that
 # card (it was skipped whole: a violation on nearly every later record). An extra attack (202.3b) of a
 # summon that has only attacked this turn may go any way, the last attack setting the direction (202.8
-# ties moving and attacking only; it was refused as 202.8). Referee changes
-# only: stored events replay as stored, so there is no replay gate.
+# ties moving and attacking only; it was refused as 202.8). A `zone` effect from `cast` takes a card cast on
+# the stack to its owner's hand, deck, discard or removed zone, its cast unresolved (it was always refused as
+# 500.1); `zone` to play or cast is a format error (the schema; it was accepted and moved nothing). An `energy`
+# effect of a type the catalog does not declare is 203.2a (it was accepted, and the type could be spent). The `zone`
+# from cast change is in the state's own handler (match._op_zone) and applies to matches imported under
+# digest.4 on (``zx_events.games.digest_of``); the other changes are the referee's: stored events replay as
+# stored.
 # .3: every effect op's source is in play, on the stack or resolving (503.1; 210.4 for damage as before); a
 # resolved card or ability stays "resolving" only until the next record that is neither an effect nor a
 # trigger (a card resolved turns ago no longer deals damage from its Discard Pile); a `zone` effect moves a
