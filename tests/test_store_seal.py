@@ -347,6 +347,35 @@ def test_a_replay_page_of_an_altered_match_says_so_on_its_banner(sealed, store_u
 
 
 # ---------------------------------------------------------------------- a store from before the seal
+def test_reimport_over_a_rewritten_or_forged_match_is_refused_not_unchanged(sealed, store_url, tmp_path):
+    """A match edited with its chain recomputed (``rewritten``: only the store seal tells) re-imported
+    from the genuine log said ``unchanged``, exit 0, and printed the forger's head for the score sheet;
+    a match's events copied under another match's id made that match's log "already stored with
+    different content". The import checks a stored match as zx verify does: its chain, then the seal."""
+    svc, t, heads = sealed
+
+    def flip(topic, state):
+        if topic.endswith(("MatchEnded", "ResultRecorded")) and state.get("winner") == "P2":
+            state["winner"] = "P1"
+
+    forged_head = rewrite(svc, t, WON, flip)
+    r = cli(store_url, "import", "--no-analytics", str(LONG))
+    assert r.exit_code == 1 and "0 imported, 0 unchanged, 1 rejected" in r.stderr, r.output
+    assert f"match {WON} is in the store {svc.store.label}, but it does not verify (rewritten" in r.stderr
+    assert f"its head {forged_head[:16]} is not the one sealed at import ({heads[WON][:16]}" in r.stderr
+    other = tmp_path / "zzz.zxlog"  # WON's events filed under the id of match zzz, whose log is then imported
+    other.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "zzz"), encoding="utf-8")
+    for oid, state in rechained(svc, WON, lambda topic, state: None, match_uuid("zzz")):
+        t.run("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
+              (match_uuid("zzz").hex if t.cfg.kind == "sqlite" else match_uuid("zzz"), oid.seq, oid.topic,
+               svc.mapper.transcoder.encode(state)))
+    r = cli(store_url, "import", "--no-analytics", str(other))
+    assert r.exit_code == 1 and "match zzz is in the store" in r.stderr and "(forged at seq 1" in r.stderr, r.output
+    assert f"the events filed under its id are those of match {WON}" in r.stderr
+    r = cli(store_url, "import", "--no-analytics", str(LEGAL))  # an intact one: unchanged, its head
+    assert r.exit_code == 0 and "1 unchanged" in r.stderr, r.output
+
+
 @pytest.fixture
 def legacy(tmp_path):
     path = tmp_path / "old.sqlite"

@@ -93,6 +93,7 @@ class MatchService(Application[UUID]):
         """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created)."""
         self.store: StoreConfig = resolve_store(store, create=create)
         self._reads: ReadConnections | None = None
+        self._ledger: Any = None  # the store seal as _stored_intact last read it (it only grows)
         # matches this service has written (import_logs, the parallel import), counted at each commit: an
         # import's outcomes come out after its batch's gc pass, where a Ctrl-C landed now and then (said 0)
         self.matches_written = 0
@@ -242,7 +243,7 @@ class MatchService(Application[UUID]):
                     return out, None
                 existing = self.stored_started(log.match_id)
                 if existing is not None:
-                    head = self._stored_intact(log)
+                    head = self._stored_intact(log, existing)
                     self._same_or_conflict(log, existing)
                     if not accept_violations:
                         self._refuse_if_stored_with_violations(log, existing.originator_id)
@@ -370,17 +371,33 @@ class MatchService(Application[UUID]):
                             f"strict import refuses it; the stored match is kept)",
                             source=log.source, line=getattr(first, "line", None) or log.header_line)
 
-    def _stored_intact(self, log: MatchLog) -> str | None:
-        """The head of ``log``'s match, stored already, once its digest chain verifies; else a
-        ``DamagedMatch`` that names it and ``zx verify``. The log said "unchanged", exit 0, with the
-        score sheet's head, over a stored match whose result was edited (the head is the last row's
-        digest, and the Started event's content hash was all it compared). Only here, where nothing is
-        imported: an import of new matches reads nothing more."""
+    def _stored_intact(self, log: MatchLog, existing: Any) -> str | None:
+        """The head of ``log``'s match, stored already, once it verifies as ``zx verify`` checks it (its
+        digest chain, then the store seal); else a ``DamagedMatch`` that names it and ``zx verify``. The
+        log said "unchanged", exit 0, with the score sheet's head, over a stored match whose result was
+        edited (the head is the last row's digest, and the Started event's content hash was all it
+        compared), and then over one edited with its chain recomputed (``rewritten``: only the seal
+        tells). Only here, where nothing is imported: an import of new matches reads nothing more; the
+        seal is read once an import (again when it lacks a match sealed since: ``added``)."""
         from zx_events.errors import DamagedMatch
+        from zx_events.ids import filed_under
+        from zx_events.integrity import Verdict
+        from zx_events.ledger import match_verdict, read_ledger
 
-        verdict = verify_stored(self, log.match_id, match_uuid(log.match_id))
-        if verdict.ok or verdict.status == "unchained":  # (imported before the chain existed: no head)
-            return verdict.head if verdict.ok else None
+        uid = match_uuid(log.match_id)
+        if not filed_under(getattr(existing, "match_id", log.match_id), uid):  # another match's events filed here
+            verdict: Any = Verdict(log.match_id, 0, "forged", 1, (
+                f"the events filed under its id are those of match {existing.match_id}: zx import did not write them"),
+                None)
+        else:
+            ledger = self._ledger if self._ledger is not None else read_ledger(self.recorder, self.mapper)
+            verdict = match_verdict(self, log.match_id, uid, ledger)
+            if verdict.status == "added" and self._ledger is not None:  # sealed since the seal was read
+                ledger = read_ledger(self.recorder, self.mapper)
+                verdict = match_verdict(self, log.match_id, uid, ledger)
+            self._ledger = ledger
+            if verdict.ok or verdict.status == "unchained":  # (imported before the chain existed: no head)
+                return verdict.head if verdict.ok else None
         at = f" at seq {verdict.seq}" if verdict.seq is not None else ""
         raise DamagedMatch(f"match {log.match_id} is in the store {self.store.label}, but it does not verify "
                            f"({verdict.status}{at}: {verdict.message}): the store was altered; nothing was imported; "
