@@ -30,11 +30,11 @@ BLIND = ("P2", "spectator")  # the seats that may not see P1's hidden cards
 SEEING = ("P1", "judge")
 
 
-def stored(tmp_path: Path, records: list[dict], match: str) -> str:
+def stored(tmp_path: Path, records: list[dict], match: str, *options: str) -> str:
     log = tmp_path / f"{match}.zxlog"
     log.write_text(text(records, header(match)), encoding="utf-8")
     store = str(tmp_path / "s.sqlite")
-    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)])
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", *options, str(log)])
     assert r.exit_code == 0, r.output
     return store
 
@@ -192,6 +192,26 @@ def test_301_3b_a_start_card_is_face_down_until_both_players_have_set_up(tmp_pat
 
     data = viewer.decode(json.loads(_data_of(page.read_text(encoding="utf-8"))), "P2")
     assert data[1]["squares"]["b1"]["code"] is None and data[2]["squares"]["b1"]["code"] == "R01-007"
+
+
+def test_301_3b_a_start_card_stays_face_down_past_turn_1_while_a_setup_is_still_to_come(tmp_path):
+    """A setup written after the turn record is applied there since digest.4 (a 402, accepted): the
+    Start Cards flipped when turn 1 began, so P1's showed face-up, code, name and Power, to P2 and
+    the spectators before P2 had set up. They flip when both players are set up, whenever that is."""
+    late = [START[0], START[2], START[1], {"do": "end", "by": "P1"}]
+    store = stored(tmp_path, late, "hid-late", "--accept-violations")
+    with Api(store) as api:
+        for seat in BLIND:
+            for where, steps in (("zx replay", steps_json(store, "hid-late", seat)),
+                                 ("/steps", api.steps("hid-late", seat))):
+                turn, p2_setup = at_line(steps, 3), at_line(steps, 4)
+                b1 = turn["state"]["squares"]["b1"]
+                assert (b1["code"], b1["name"], b1["power"], b1["kind"]) == (None, None, None, "card"), (seat, where)
+                for secret in START_SECRET:
+                    assert secret not in json.dumps(turn), (seat, where, secret)
+                assert p2_setup["state"]["squares"]["b1"]["code"] == "R01-007", (seat, where)
+        for seat in SEEING:
+            assert at_line(api.steps("hid-late", seat), 3)["state"]["squares"]["b1"]["code"] == "R01-007"
 
 
 def _data_of(page: str) -> str:

@@ -271,7 +271,9 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         sq = f.get("square") if isinstance(f, dict) else None
         (force_under.setdefault(sq, []) if sq else loose_force).append(f)
     # the setup puts each Start Card face-down on its Player Square; they flip when both players are set up
-    start = m.turn == 0 and not all(m.p[p]["ready"] for p in ("P1", "P2"))
+    # (whenever that is: a setup written after the turn record is applied there, digest.4; with "turn 0"
+    # here P1's Start Card showed face-up to P2 and the spectators before P2 had set up)
+    start = not all(m.p[p]["ready"] for p in ("P1", "P2"))
     squares = tuple(
         None if (e := m.sq.get(n)) is None else
         _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names, start, lean)
