@@ -163,7 +163,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
             message = s.get("message", "")
             violations.append({"seq": r.seq, "line": s.get("line"), "turn": s.get("turn"), "player": s.get("player"),
                                "rule": s.get("rule"), "message": message if b.judge else mask(message),
-                               "applied": s.get("rec") is not None})
+                               "applied": s.get("rec") is None})  # (a record not applied rides on its violation)
     players = header.get("players", {})
     if result["winner"] in players:
         result["winner_name"] = players[result["winner"]].get("name")

@@ -108,6 +108,9 @@ def test_match_detail_header_result_violations_and_chain(client, judge_client, b
     assert re.search(r"[A-Z]\d\d-\d{3}", judged["violations"][0]["message"])
     assert not re.search(r"[A-Z]\d\d-\d{3}", m["violations"][0]["message"])
     assert "[card]" in m["violations"][0]["message"]
+    # applied: whether the record was applied (as zx replay and the event say); it said the opposite
+    replayed = json.loads(cli(built, "replay", VIOLATION_MATCH, "--as", "judge", "--format", "json"))["violations"]
+    assert [v["applied"] for v in judged["violations"]] == [v["applied"] for v in replayed] == [False]
     finished = client.get(f"/api/matches/{sim_match(built)}").json()
     listed = client.get("/api/matches", params={"q": sim_match(built)}).json()["matches"][0]
     assert finished["result"]["winner"] == listed["winner"] and finished["result"]["turns"] == listed["turns"]
