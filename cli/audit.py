@@ -78,6 +78,10 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     if ids:
         unknown = [t for t in ids if not svc.has_match(t)]
         if unknown:
+            from zx_events.replay import forged_id, unknown as unknown_match
+
+            if any(forged_id(svc, t) for t in unknown):
+                raise click.ClickException(next(unknown_match(svc, t).message for t in unknown if forged_id(svc, t)))
             raise click.ClickException(
                 f"{', '.join(unknown)}: neither a log file nor a stored match in {svc.store.label}")
     audits = []
@@ -306,6 +310,7 @@ def _target(svc, name: str, claims: dict) -> tuple[str, object]:
     try:
         stored = uuid.UUID(name)
     except ValueError:
+        _all_matches(svc, claims, only=uid)  # filed under this name but naming another match: forged too
         return name, uid
     if svc.recorder.select_events(uid, limit=1) or not svc.recorder.select_events(stored, limit=1):
         return name, uid

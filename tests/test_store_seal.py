@@ -376,6 +376,36 @@ def test_reimport_over_a_rewritten_or_forged_match_is_refused_not_unchanged(seal
     assert r.exit_code == 0 and "1 unchanged" in r.stderr, r.output
 
 
+def test_a_forged_aggregate_is_named_as_such_by_every_reader_and_by_verify_under_either_name(sealed, store_url,
+                                                                                             tmp_path):
+    """zx matches lists a copy of a match under another id by that id (damaged), and its page linked
+    there; but zx replay, zx view, zx audit and the API said "unknown match ...: it is not in the
+    store". And events filed under the id of match zzz but naming another match were ``added`` to
+    ``zx verify zzz`` (``forged`` to a whole-store verify)."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    svc, t, _ = sealed
+    copy = str(copy_under_another_id(svc, t, WON))
+    said = f"{copy} is the stored id of events zx import did not write"
+    for args in (["replay", copy], ["view", copy, "-o", str(tmp_path / "c.html")],
+                 ["audit", copy]):
+        r = cli(store_url, *args)
+        assert r.exit_code == 1 and said in r.output and "not in the store" not in r.output, (args, r.output)
+    with TestClient(create_app(store_url)) as c:
+        for url in (f"/api/matches/{copy}", f"/api/audit/{copy}"):
+            r = c.get(url)
+            assert r.status_code == 404 and said in r.json()["error"], url
+    for oid, state in rechained(svc, WON, lambda topic, state: None, match_uuid("zzz")):
+        t.run("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
+              (match_uuid("zzz").hex if t.cfg.kind == "sqlite" else match_uuid("zzz"), oid.seq, oid.topic,
+               svc.mapper.transcoder.encode(state)))
+    r = cli(store_url, "verify", "zzz", "--format", "csv")
+    assert r.exit_code == 1 and r.stdout.splitlines()[1].startswith("zzz,") and ",forged," in r.stdout, r.output
+    assert f"its Started event says match {WON}" in r.stdout
+
+
 @pytest.fixture
 def legacy(tmp_path):
     path = tmp_path / "old.sqlite"

@@ -141,7 +141,9 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     rows = stored_rows(b.svc, match_uuid(match_id))
     started = next((r for r in rows if registry.is_topic(r.topic, "Started") and r.state), None)
     if started is None:
-        raise WebError(404, f"unknown match {match_id!r}: it is not in the store {b.svc.store.label}")
+        from zx_events.replay import unknown
+
+        raise WebError(404, unknown(b.svc, match_id).message)
     game = registry.for_topic(started.topic)
     topic = game.topic
     st = started.state
@@ -229,7 +231,9 @@ def audit(match_id: str, b: Backend = Depends(backend)) -> Response:
     from zx_events.replay import card_names
 
     if not b.svc.has_match(match_id):
-        raise WebError(404, f"unknown match {match_id!r}: it is not in the store {b.svc.store.label}")
+        from zx_events.replay import unknown
+
+        raise WebError(404, unknown(b.svc, match_id).message)
     try:
         a = audit_stored(b.svc, match_id)
     except ZXError as e:

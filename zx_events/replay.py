@@ -285,8 +285,26 @@ def last_seq(svc: Any, match_id: str) -> int:
 
 
 def unknown(svc: Any, match_id: str) -> UnknownMatch:
+    """The error for a match name that names no stored match; for the stored id of an aggregate zx
+    import did not write (listed by zx matches as damaged, ``forged`` under zx verify), says so: it
+    was "not in the store" while zx matches listed it."""
+    if forged_id(svc, match_id):
+        return UnknownMatch(f"{match_id} is the stored id of events zx import did not write (a copy of a match's "
+                            f"events, or a forgery): nothing of them is shown; zx verify {match_id} reports them")
     return UnknownMatch(f"unknown match {match_id!r}: it is not in the store {svc.store.label} "
                         f"(zx matches lists the stored ones)")
+
+
+def forged_id(svc: Any, name: str) -> bool:
+    """Whether ``name`` is a UUID under which events are stored though no match id files there (zx
+    matches lists such an aggregate by that id, as damaged)."""
+    from uuid import UUID
+
+    try:
+        oid = UUID(name)
+    except ValueError:
+        return False
+    return oid != match_uuid(name) and bool(svc.recorder.select_events(oid, limit=1))
 
 
 def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, strict: bool = False) -> int:
