@@ -16,7 +16,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from zx_events.errors import ConflictError, InternalError, RuleViolation, ZXError
-from zx_events.integrity import seal_stored, stored_head, verify_stored
+from zx_events.integrity import seal_stored, stored_head
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
 from zx_events.ids import match_uuid, project

@@ -8,7 +8,8 @@ from zx_events.seats import event_fields
 from x610z_builder import BATTLE, T1, pp, r, run
 
 
-def project(m) -> dict:
+def fed(m) -> tuple:
+    """Every event of ``m`` fed to a ``MatchRows`` (not closed yet) and its buffers."""
     buf = rows.new_buffers()
     mr = rows.MatchRows(str(m.id), 1, buf)
     for seq, ev in enumerate(m.pending_events, 1):
@@ -16,6 +17,11 @@ def project(m) -> dict:
         if name == "Started":
             mr.started({**d, "match_id": m.match_id}, rows.energy_of(load_catalog("x610z-sample")))
         mr.feed(seq, topic(name), d)
+    return mr, buf
+
+
+def project(m) -> dict:
+    mr, buf = fed(m)
     mr.close()
     return buf
 
@@ -77,13 +83,7 @@ def test_x610z_rows_a_card_taken_off_the_stack_by_zone_is_no_cast_in_flight():
     from test_x610z_effects import countered
 
     m, _ = run(countered() + [r("concede", "P2")])
-    buf = rows.new_buffers()
-    mr = rows.MatchRows(str(m.id), 1, buf)
-    for seq, ev in enumerate(m.pending_events, 1):
-        name, d = type(ev).__name__, event_fields(ev)
-        if name == "Started":
-            mr.started({**d, "match_id": m.match_id}, rows.energy_of(load_catalog("x610z-sample")))
-        mr.feed(seq, topic(name), d)
+    mr, buf = fed(m)
     assert mr.stack == []
     mr.close()
     casts = [dict(zip(rows.COLUMNS["x610z_casts"], x)) for x in buf["x610z_casts"]]

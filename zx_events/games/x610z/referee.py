@@ -865,13 +865,8 @@ class Referee:
             if any(e["code"] == code for e in m.dots.values()):
                 self.fail("500.1", f"{code} is a summon: a summon in play is named by its dot (`destroy` sends it "
                                    f"to the Discard Pile); `zone` from play moves crystals and Effects", fatal=True)
-            owners = sorted({p["owner"] for p in m.perms if p["code"] == code})
-            self.fail("500.1", f"no {code} {'owned by ' + owner + ' ' if owner else ''}is in play"
-                               + (f" (its owner is {' and '.join(owners)})" if owners else ""), fatal=True)
-        if r["to"] not in ("hand", "deck", "discard", "removed"):
-            self.fail("500.1", f"{code} leaves play for its owner's hand, deck, discard or removed zone, "
-                               f"not {r['to']}", fatal=True)
-        return {"uid": found[0]["uid"], "owner": found[0]["owner"]}
+        p = self._zone_source(found, r, "in play", "play", {p["owner"] for p in m.perms if p["code"] == code})
+        return {"uid": p["uid"], "owner": p["owner"]}
 
     def _leaving_stack(self, r: dict) -> dict:
         """A ``zone`` effect from ``cast`` (a cast countered to a zone, digest.4): the card cast on the stack
@@ -881,14 +876,21 @@ class Referee:
         m, code, owner = self.m, r["card"], r.get("owner")
         found = sorted((s for s in reversed(m.stack) if s["kind"] == "cast" and s.get("card") == code
                         and owner in (None, s["by"])), key=lambda s: s["by"] != self.by)
+        s = self._zone_source(found, r, "cast on the stack", "the Cast Zone",
+                              {s["by"] for s in m.stack if s["kind"] == "cast" and s.get("card") == code})
+        return {"entry": s["id"], "owner": s["by"]}
+
+    def _zone_source(self, found: list, r: dict, where: str, leaves: str, owners: set[str]) -> dict:
+        """The first of ``found`` (what a ``zone`` effect takes ``where`` from), else 500.1 naming the
+        ``owners`` of that code there; 500.1 too when its ``to`` is not a zone a card leaves ``leaves`` for."""
+        code, owner = r["card"], r.get("owner")
         if not found:
-            owners = sorted({s["by"] for s in m.stack if s["kind"] == "cast" and s.get("card") == code})
-            self.fail("500.1", f"no {code} {'owned by ' + owner + ' ' if owner else ''}is cast on the stack"
-                               + (f" (its owner is {' and '.join(owners)})" if owners else ""), fatal=True)
+            self.fail("500.1", f"no {code} {'owned by ' + owner + ' ' if owner else ''}is {where}"
+                               + (f" (its owner is {' and '.join(sorted(owners))})" if owners else ""), fatal=True)
         if r["to"] not in ("hand", "deck", "discard", "removed"):
-            self.fail("500.1", f"{code} leaves the Cast Zone for its owner's hand, deck, discard or removed zone, "
+            self.fail("500.1", f"{code} leaves {leaves} for its owner's hand, deck, discard or removed zone, "
                                f"not {r['to']}", fatal=True)
-        return {"entry": found[0]["id"], "owner": found[0]["by"]}
+        return found[0]
 
     def _source_ok(self, source: str) -> bool:
         """210.4 (open question 18) and 503.1: in play, on the stack or resolving."""
