@@ -214,6 +214,19 @@ def test_301_3b_a_start_card_stays_face_down_past_turn_1_while_a_setup_is_still_
             assert at_line(api.steps("hid-late", seat), 3)["state"]["squares"]["b1"]["code"] == "R01-007"
 
 
+def test_301_3b_while_a_player_is_not_set_up_only_the_start_cards_are_face_down(tmp_path):
+    """With the flip tied to both setups, a log whose P2 never sets up hid every card P1 played for the
+    whole match (a card back on a1 while the step's record said R01-002 went there): only the card on
+    its owner's Player Square, where the setup puts the Start Card, stays face-down."""
+    never = [START[0], START[2], {"do": "resource", "by": "P1", "card": "R01-009"},
+             {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"},
+             {"do": "end", "by": "P1"}]
+    store = stored(tmp_path, never, "hid-never", "--accept-violations")
+    for seat in BLIND:
+        last = steps_json(store, "hid-never", seat)[-1]["state"]["squares"]
+        assert last["a1"]["code"] == "R01-002" and last["b1"]["code"] is None, seat
+
+
 def _data_of(page: str) -> str:
     import re
 

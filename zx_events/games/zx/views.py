@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
-from zx_events.games.zx.board import SQUARE_NAMES
+from zx_events.games.zx.board import SQUARE_NAMES, player_square
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, MASK, PERSPECTIVES, SPECTATOR, Masker,  # noqa: F401
                              ViolationView, dumps, event_fields, parse_perspective, plain)
 from zx_events.seats import hide as _hide
@@ -243,9 +243,15 @@ def _player(m: Any, pl: str, viewer: str, masker: Masker | None) -> PlayerView:
     )
 
 
+_PLAYER_SQUARE = {p: str(player_square(p)) for p in ("P1", "P2")}  # where each Start Card lies face-down
+
+
 def _square(name: str, e: dict, viewer: str, force: tuple[str | None, ...], names: Mapping[str, str],
             start: bool = False, lean: bool = False) -> SquareView:
-    """``start``: the Start Cards are still face-down (setup is not over); ``lean``: no list of modifiers."""
+    """``start``: the Start Cards are still face-down (setup is not over): the card on its owner's Player
+    Square, where the setup puts it (402.1a), not a card played since (a log whose player never sets up
+    hid every card of the other's for the whole match); ``lean``: no list of modifiers."""
+    start = start and name == _PLAYER_SQUARE.get(e["owner"])
     face_down = (e.get("up") is False or start) and not sees_own(viewer, e["owner"])  # 301.3b
     mods = () if lean else tuple((int(d), str(u)) for d, u in e["mods"])
     base = None if face_down else e.get("base")  # a Start Card's Power would name it
