@@ -393,10 +393,14 @@ def test_a_forged_aggregate_is_named_as_such_by_every_reader_and_by_verify_under
                  ["audit", copy]):
         r = cli(store_url, *args)
         assert r.exit_code == 1 and said in r.output and "not in the store" not in r.output, (args, r.output)
+    genuine = str(match_uuid(WON))  # a real match's stored id is no forgery: an unknown name, as before
+    r = cli(store_url, "replay", genuine)
+    assert r.exit_code == 1 and f"unknown match {genuine!r}" in r.output and "did not write" not in r.output
     with TestClient(create_app(store_url)) as c:
         for url in (f"/api/matches/{copy}", f"/api/audit/{copy}"):
             r = c.get(url)
             assert r.status_code == 404 and said in r.json()["error"], url
+        assert "did not write" not in c.get(f"/api/matches/{genuine}").json()["error"]
     for oid, state in rechained(svc, WON, lambda topic, state: None, match_uuid("zzz")):
         t.run("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
               (match_uuid("zzz").hex if t.cfg.kind == "sqlite" else match_uuid("zzz"), oid.seq, oid.topic,

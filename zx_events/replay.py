@@ -296,15 +296,30 @@ def unknown(svc: Any, match_id: str) -> UnknownMatch:
 
 
 def forged_id(svc: Any, name: str) -> bool:
-    """Whether ``name`` is a UUID under which events are stored though no match id files there (zx
-    matches lists such an aggregate by that id, as damaged)."""
+    """Whether ``name`` is a UUID under which events are stored that zx import did not write there: the
+    Started event's match id files elsewhere, or there is none (zx matches lists such an aggregate by
+    that id, as damaged). A genuine match's stored id is not one (it is "unknown" as a name)."""
     from uuid import UUID
+
+    from zx_events import games
+    from zx_events.ids import filed_under
+    from zx_events.integrity import decode_state
 
     try:
         oid = UUID(name)
     except ValueError:
         return False
-    return oid != match_uuid(name) and bool(svc.recorder.select_events(oid, limit=1))
+    if oid == match_uuid(name):
+        return False
+    rows = svc.recorder.select_events(oid, limit=1)
+    if not rows:
+        return False
+    try:
+        started = decode_state(svc.mapper, rows[0]) if games.is_topic(rows[0].topic, "Started") else {}
+    except Exception:  # noqa: BLE001 - unreadable: not zx import's either
+        return True
+    match_id = started.get("match_id")
+    return not isinstance(match_id, str) or not filed_under(match_id, oid)
 
 
 def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, strict: bool = False) -> int:
