@@ -34,6 +34,23 @@ def _q(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+class DuplicateKey(ValueError):
+    """A key given twice in one JSON object, which ``json.loads`` would read as its last value alone."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """An ``object_pairs_hook`` for ``json``: the object of ``pairs``, or ``DuplicateKey`` naming the first
+    key given twice (the log reader's and the X610Z board reader's)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(f"duplicate key {_q(key)} in one JSON object")
+            seen.add(key)
+    return obj
+
+
 def _json_type(value: object) -> str:
     if isinstance(value, list):
         return "an array"

@@ -26,7 +26,7 @@ import orjson
 
 from zx_events import games
 from zx_events.errors import FormatError
-from zx_events.games.schema import _json_type, _q
+from zx_events.games.schema import DuplicateKey, _json_type, _q, unique_keys
 
 if TYPE_CHECKING:
     from zx_events.games.base import Game
@@ -137,21 +137,10 @@ def _reject_constant(name: str) -> None:
     raise _NotJSON(f"bad JSON: {name} is not a JSON value")
 
 
-def _object_pairs(pairs: list[tuple[str, Any]]) -> dict:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _NotJSON(f"duplicate key {_q(key)} in one JSON object")
-            seen.add(key)
-    return obj
-
-
 _dumps, _SORTED = orjson.dumps, orjson.OPT_SORT_KEYS
 
 _std_decode = json.JSONDecoder(
-    parse_float=_parse_float, parse_constant=_reject_constant, object_pairs_hook=_object_pairs
+    parse_float=_parse_float, parse_constant=_reject_constant, object_pairs_hook=unique_keys
 ).decode
 
 
@@ -634,7 +623,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                                f"(docs/match-log.md, Limits)")
             except json.JSONDecodeError as e:
                 obj = _Bad(e.msg, e.colno)
-            except _NotJSON as e:
+            except (_NotJSON, DuplicateKey) as e:
                 obj = _Bad(str(e))
             except RecursionError:
                 obj = _Bad(f"nested too deep: more than {MAX_DEPTH} levels of arrays and objects "

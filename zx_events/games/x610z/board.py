@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from zx_events.errors import FormatError
+from zx_events.games.schema import DuplicateKey, unique_keys
 
 KINDS = ("start", "end", "no_attack", "quest", "normal")
 DOT_ID = re.compile(r"[A-Za-z0-9]{1,8}")
@@ -133,31 +134,15 @@ def _number(v: object) -> bool:
         return False
 
 
-class _Repeated(Exception):
-    pass
-
-
-def _pairs(pairs: list[tuple[str, object]]) -> dict:
-    """An object of the board file: a key given twice is refused, as in a log record (json kept the last)."""
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _Repeated(key)
-            seen.add(key)
-    return obj
-
-
 def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
     """Read an ``x610zboard`` 1 file; every problem is a ``FormatError`` naming FILE and the field."""
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     try:
-        doc = json.loads(text, object_pairs_hook=_pairs)
+        doc = json.loads(text, object_pairs_hook=unique_keys)  # a key given twice is refused, as in a log record
     except json.JSONDecodeError as e:
         raise _fail(f"not JSON: {e.msg}", source, e.lineno) from None
-    except _Repeated as e:
-        raise _fail(f"duplicate key {e.args[0]!r} in one JSON object", source) from None
+    except DuplicateKey as e:
+        raise _fail(str(e), source) from None
     if not isinstance(doc, dict):
         raise _fail("a board file is a JSON object", source)
     if type(doc.get("x610zboard")) is not int or doc.get("x610zboard") != 1:  # (true == 1 in Python)
