@@ -112,7 +112,7 @@ class Answers:
             elif isinstance(e, WebError):
                 error = e
             elif isinstance(e, ZXError):  # as the application's handler answers it
-                error = WebError(404 if getattr(e, "kind", "") == "not_found" else 400, e.message)
+                error = WebError.of(e)
             else:
                 raise
             response = JSON({"error": error.message, "status": error.status}, status_code=error.status)

@@ -143,7 +143,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     if started is None:
         from zx_events.replay import unknown
 
-        raise WebError(404, unknown(b.svc, match_id).message)
+        raise unknown(b.svc, match_id)  # 404 (its kind), as the application answers a ZXError
     game = registry.for_topic(started.topic)
     topic = game.topic
     st = started.state
@@ -233,7 +233,7 @@ def audit(match_id: str, b: Backend = Depends(backend)) -> Response:
     if not b.svc.has_match(match_id):
         from zx_events.replay import unknown
 
-        raise WebError(404, unknown(b.svc, match_id).message)
+        raise unknown(b.svc, match_id)  # 404 (its kind), as the application answers a ZXError
     try:
         a = audit_stored(b.svc, match_id)
     except ZXError as e:

@@ -128,7 +128,8 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
 
     @app.exception_handler(ZXError)
     async def zx_error(request: Request, e: ZXError) -> Any:
-        return error(request, 404 if getattr(e, "kind", "") == "not_found" else 400, e.message)
+        err = WebError.of(e)
+        return error(request, err.status, err.message)
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(request: Request, e: RequestValidationError) -> Any:

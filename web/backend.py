@@ -66,6 +66,12 @@ class WebError(Exception):
         self.status = status
         self.message = message
 
+    @classmethod
+    def of(cls, e: Any) -> "WebError":
+        """A ``ZXError`` (an unknown match, a bad value) as the client is answered it: 404 for what is not
+        found, else 400, with its message."""
+        return cls(404 if getattr(e, "kind", "") == "not_found" else 400, e.message)
+
 
 class StoreFailed(WebError):
     """A request's answer when the store failed under it (``Backend.store_error``): the server logs one line."""
