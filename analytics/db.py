@@ -18,9 +18,8 @@ from pathlib import Path
 
 import duckdb
 
-from zx_events.store import StoreConfig
+from .paths import DEFAULT_ANALYTICS, default_path  # noqa: F401 (their home before)
 
-DEFAULT_ANALYTICS = "zx-analytics.duckdb"
 SCHEMA_VERSION = 6  # 5: every installed game's own tables (x610z_*), created from the games' rows modules;
 # 6: a card an effect put into hand (Z/X move to hand, X610Z search and zone to hand) is a draws row and drawn
 # created in this order (one statement per file)
@@ -193,17 +192,6 @@ def data_memory_cap(extra: int = SQL_DATA_MEMORY):
 def sql(name: str) -> str:
     """The text of ``analytics/sql/<name>.sql``."""
     return resources.files("analytics").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
-
-
-def default_path(store: StoreConfig, explicit: str | None = None) -> Path:
-    """``--analytics`` / ``ZX_ANALYTICS``; else next to a SQLite store (``X.sqlite`` -> ``X.duckdb``);
-    else ``zx-analytics.duckdb`` in the working directory (memory: and PostgreSQL stores)."""
-    chosen = explicit or os.environ.get("ZX_ANALYTICS")
-    if chosen:
-        return Path(chosen).expanduser()
-    if store.kind == "sqlite" and store.path is not None:
-        return store.path.with_suffix(".duckdb")
-    return Path(DEFAULT_ANALYTICS)
 
 
 def _locked(e: Exception) -> bool:

@@ -219,7 +219,7 @@ def read_files(store: str | None, *others: tuple[object, str]) -> list[tuple[str
         for base in dict.fromkeys((str(config.path), os.path.realpath(config.path))):
             out.extend((base + suffix, f"{what} {config.path}{suffix}") for suffix, what in STORE_FILES)
     if config is not None:  # the store's analytics file (ZX_ANALYTICS, or beside it): zx view -o s.duckdb --force replaced it
-        from analytics.db import default_path
+        from analytics.paths import default_path
 
         analytics = default_path(config)
         out += [(os.fspath(analytics), f"the analytics file {analytics}"),

@@ -1,0 +1,24 @@
+"""Where a store's analytics file is: a module of its own, so that a command that only needs the path (zx
+view and zx audit --bundle, which never write over it) does not import DuckDB for it (80-100 ms)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zx_events.store import StoreConfig
+
+DEFAULT_ANALYTICS = "zx-analytics.duckdb"
+
+
+def default_path(store: "StoreConfig", explicit: str | None = None) -> Path:
+    """``--analytics`` / ``ZX_ANALYTICS``; else next to a SQLite store (``X.sqlite`` -> ``X.duckdb``);
+    else ``zx-analytics.duckdb`` in the working directory (memory: and PostgreSQL stores)."""
+    chosen = explicit or os.environ.get("ZX_ANALYTICS")
+    if chosen:
+        return Path(chosen).expanduser()
+    if store.kind == "sqlite" and store.path is not None:
+        return store.path.with_suffix(".duckdb")
+    return Path(DEFAULT_ANALYTICS)
