@@ -95,5 +95,10 @@ def interrupt(cwd: Path, args: list[str], when) -> subprocess.CompletedProcess:
         time.sleep(0.01)
     if p.poll() is None:
         os.killpg(p.pid, signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # Ctrl-C did not stop it: fail, and leave no process behind
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        raise AssertionError(f"zx {' '.join(args)} still ran 60 s after Ctrl-C; stderr: {err[-2000:]}") from None
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)

@@ -20,11 +20,13 @@ from failure_support import corpus, interrupt, small_disk, zx  # noqa: F401 (cor
 def test_ctrl_c_during_a_duckdb_query_is_the_ordinary_interrupt(corpus):
     """DuckDB ends a statement stopped by SIGINT with RuntimeError "Query interrupted": zx called it "internal
     error ... This is a bug in zx". It is now "Aborted!", exit 1, as Ctrl-C anywhere else."""
-    four = " UNION ALL ".join(["SELECT card, turn FROM draws"] * 4)  # 20,000 rows, joined with themselves: a
-    # query of seconds that DuckDB stops at Ctrl-C (it looks for one between the parts of its work)
+    four = " UNION ALL ".join(["SELECT card, turn FROM draws"] * 4)  # 20,000 rows, joined with themselves a
+    # hundred times: a query of minutes that DuckDB stops at Ctrl-C (it looks for one between the parts of its
+    # work). (Without range(100) it took 1 s on a fast machine and ended before the Ctrl-C at 1.5 s.)
     started = time.monotonic()
     r = interrupt(corpus, ["--store", "store.sqlite", "sql", "--timeout", "0",
-                           f"SELECT count(*) FROM ({four}) a, ({four}) b WHERE a.card <> b.card AND a.turn * b.turn % 7 = 3"],
+                           f"SELECT count(*) FROM ({four}) a, ({four}) b, range(100) r(i) "
+                           f"WHERE a.card <> b.card AND (a.turn * b.turn + i) % 7 = 3"],
                   lambda: time.monotonic() - started > 1.5)
     assert r.returncode == 1, r.stderr
     assert r.stderr.strip().splitlines()[-1] == "Aborted!"
