@@ -209,8 +209,8 @@ class Filters:
             if isinstance(v, date):  # a datetime.date (or datetime: its day) from Python, as its text
                 v = (v.date() if isinstance(v, datetime) else v).isoformat()
                 object.__setattr__(self, name, v)
-            try:
-                date.fromisoformat(v)
+            try:  # kept as YYYY-MM-DD: Python also reads 20260101 and 2026-W53-1, which SQL's CAST does not
+                object.__setattr__(self, name, date.fromisoformat(v).isoformat())
             except (TypeError, ValueError):
                 # (the words of zx stats and /api/matches; a datetime.date is named only to a Python caller)
                 how = "YYYY-MM-DD" if isinstance(v, str) else "YYYY-MM-DD text or a datetime.date"

@@ -121,6 +121,13 @@ def test_bad_filters_are_refused(stats):
         stats.winrates(by="colors")
 
 
+def test_a_date_python_reads_is_given_to_sql_as_its_day(stats):
+    """``since='20260101'`` passed the check (Python's date.fromisoformat reads it) and failed in SQL's CAST
+    (duckdb ConversionException): it is read as 2026-01-01, as ``zx stats --since 20260101`` reads it."""
+    assert_frame_equal(stats.winrates(since="20260101"), stats.winrates(since="2026-01-01"))
+    assert_frame_equal(stats.winrates(until="2026-W53-1"), stats.winrates(until="2026-12-28"))
+
+
 def test_matchups(stats):
     df = stats.matchups()
     assert_frame_equal(df, frame(df, [

@@ -34,8 +34,8 @@ class MatchFilters:
         for name in ("since", "until"):
             v = getattr(self, name)
             if v:
-                try:
-                    date.fromisoformat(v)
+                try:  # kept as YYYY-MM-DD (compared with the header's date as text): 20260101 is read too
+                    object.__setattr__(self, name, date.fromisoformat(v).isoformat())
                 except ValueError:
                     raise ValueError(f"{name}: {v!r} is not a date (YYYY-MM-DD)") from None
         if self.since and self.until and self.since > self.until:

@@ -216,6 +216,23 @@ def test_stats_are_zx_stats(client, judge_client, built, endpoint, by):
     assert filtered["filters"] == {"deck": deck, "since": "2026-01-01"}
 
 
+@pytest.mark.parametrize("compact", ["20260101", "2026-W01-4"])  # both 2026-01-01 to Python's date.fromisoformat
+def test_dates_python_reads_are_read_as_their_day_everywhere(client, built, compact):
+    """``since=20260101`` passed the date check, was then given as it was to SQL's CAST (every
+    /api/stats endpoint and /dashboard: 500, "internal error (ConversionException)") and compared as text
+    with the header's date (/api/matches: 0 matches). It is read as 2026-01-01, as ``zx stats --since`` reads it."""
+    for url in ("/api/stats/winrates", "/api/stats/meta", "/api/matches"):
+        for name in ("since", "until"):
+            r = client.get(url, params={name: compact})
+            assert r.status_code == 200, r.text
+            assert r.json() == client.get(url, params={name: "2026-01-01"}).json()
+    assert client.get("/api/stats/winrates", params={"since": compact}).json()["filters"] == {"since": "2026-01-01"}
+    assert client.get("/api/matches", params={"since": compact}).json()["total"] > 0
+    assert client.get("/dashboard", params={"since": compact}).status_code == 200
+    r = client.get("/api/matches", params={"since": compact, "until": "2025-12-31"})
+    assert r.status_code == 400 and "since 2026-01-01 is after until 2025-12-31" in r.text
+
+
 def seen_cards_only(rows: list[dict]) -> list[dict]:
     """``zx stats cards`` rows as a server without --judge gives them: no figure that rests on the deck
     lists (deck, GNS, IWD), no card never seen in a hand nor played."""
