@@ -43,8 +43,14 @@ class DamagedFile(AnalyticsError):
     def __init__(self, path: Path, e: Exception, rebuilding: bool = False) -> None:
         self.path = path
         self.cause = first_line(e)  # DuckDB's words
-        todo = (f"--rebuild could not make it again in place: move it away (mv {path} {path}.damaged) and run "
-                f"`zx analytics update`" if rebuilding else "`zx analytics update --rebuild` rebuilds it from the store")
+        if Path(path).suffix != ".duckdb":  # --rebuild leaves it alone (analytics.projection.set_aside)
+            todo = ("its name does not end in .duckdb: it may not be zx's analytics file (--rebuild leaves such a "
+                    "file alone); name zx's analytics file with --analytics, or move this one away")
+        elif rebuilding:
+            todo = (f"--rebuild could not make it again in place: move it away (mv {path} {path}.damaged) and run "
+                    f"`zx analytics update`")
+        else:
+            todo = "`zx analytics update --rebuild` rebuilds it from the store"
         super().__init__(f"the analytics file {path} is damaged or not a DuckDB database ({self.cause}): {todo}")
 
 

@@ -114,6 +114,12 @@ def test_rebuild_sets_aside_a_file_duckdb_cannot_open_but_never_one_not_named_du
     assert_same_tables(corpus / "store.duckdb", junk)
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n")
+    for args in (["stats", "winrates"], ["sql", "SELECT 1"]):  # (they advised the --rebuild refused below)
+        r = zx(corpus, "--store", "store.sqlite", *args, "--analytics", str(notes))
+        assert r.returncode == 1 and f"the analytics file {notes} is damaged or not a DuckDB database" in r.stderr
+        assert "--rebuild` rebuilds it" not in r.stderr, r.stderr
+        assert ("its name does not end in .duckdb: it may not be zx's analytics file (--rebuild leaves such a file "
+                "alone); name zx's analytics file with --analytics, or move this one away") in r.stderr, r.stderr
     r = zx(corpus, "--store", "store.sqlite", "analytics", "update", "--rebuild", "--analytics", str(notes))
     assert r.returncode == 1 and "so --rebuild leaves it alone" in r.stderr, r.stderr
     assert notes.read_text() == "my notes\n" and not list(tmp_path.glob("notes.txt.*"))
