@@ -121,7 +121,12 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind((host, port))
     except OSError as e:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another --port") from None
+        import errno
+
+        # a name that does not resolve, or an address not of this machine: the --host is at fault, not the port
+        todo = ("choose another --host (an address of this machine, e.g. 127.0.0.1)"
+                if isinstance(e, socket.gaierror) or e.errno == errno.EADDRNOTAVAIL else "choose another --port")
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}; {todo}") from None
     if not _loopback(host):
         click.echo(f"warning: listening on {host}: anyone who can reach this address can read every stored match",
                    err=True)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
@@ -88,6 +89,19 @@ def test_serve_refuses_a_taken_port(tmp_path):
         port = s.getsockname()[1]
         r = CliRunner().invoke(zx, ["--store", built.store, "serve", "--port", str(port)])
     assert r.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in r.output and "--port" in r.output
+    assert "--host" not in r.output
+
+
+@pytest.mark.parametrize("host", ["999.1.1.1", "nosuchhost.invalid", "192.0.2.1"])  # (192.0.2.1: TEST-NET, not ours)
+def test_serve_names_the_host_when_the_host_is_at_fault(tmp_path, host):
+    """A --host that does not resolve, or an address that is not this machine's, said "choose another --port"."""
+    from serve_support import build_store
+
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=2)
+    r = CliRunner().invoke(zx, ["--store", built.store, "serve", "--host", host, "--port", "18641"])
+    assert r.exit_code == 1 and f"cannot listen on {host}:18641: " in r.output, r.output
+    assert "choose another --host (an address of this machine, e.g. 127.0.0.1)" in r.output and "--port" not in r.output
+    assert "Traceback" not in r.output
 
 
 def test_serve_with_workers_answers_only_to_its_names(tmp_path):
