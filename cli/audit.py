@@ -257,7 +257,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     if fmt == "json":
         emit([v.to_json() for v in verdicts], fmt)
     else:
-        rows_out = [{**v.to_json(), "head": v.head[:16] if v.head else None} for v in verdicts]
+        rows_out = [{**v.to_json(), "head": v.head[:16] if v.head and fmt == "table" else v.head} for v in verdicts]
         emit(rows_out, fmt, VERIFY_COLUMNS, first=("status", "message", "seq"))
     bad = [v for v in verdicts if not v.ok]
     click.echo(f"{len(verdicts) - len(bad)} intact, {len(bad)} failed in {svc.store.label}", err=True)

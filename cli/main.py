@@ -239,7 +239,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     if fmt == "json":
         emit([o.to_json() for o in outcomes], fmt)
     else:
-        emit([_import_row(o) for o in outcomes], fmt,
+        emit([_import_row(o, whole=fmt == "csv") for o in outcomes], fmt,
              ["match", "source", "status", "events", "violations", "head", "error"], first=("status", "error", "head"))
     imported = sum(o.status == "imported" for o in outcomes)
     unchanged = sum(o.status == "unchanged" for o in outcomes)
@@ -262,9 +262,9 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         sys.exit(1)
 
 
-def _import_row(o) -> dict:
+def _import_row(o, whole: bool = False) -> dict:
     """One table/CSV row of ``zx import``: where (the error's own line when rejected), the head digest
-    (16 hex digits; --format json gives all 64), and the error with its rule."""
+    (16 hex digits in the table; all 64 in CSV, ``whole``, and JSON), and the error with its rule."""
     error = None
     if o.error is not None:
         rule = getattr(o.error, "rule", None)
@@ -272,7 +272,7 @@ def _import_row(o) -> dict:
     where = o.error.where if o.error and o.error.line else f"{o.source}:{o.line}" if o.line else o.source
     return {"match": o.match_id, "source": where,
             "status": o.status, "events": o.events, "violations": len(o.violations),
-            "head": o.head[:16] if o.head else None, "error": error}
+            "head": (o.head if whole else o.head[:16]) if o.head else None, "error": error}
 
 
 @zx.command("matches")

@@ -175,6 +175,24 @@ def test_reimport_over_an_altered_match_names_the_damage_instead_of_unchanged(st
     assert (again.status, again.head) == ("unchanged", heads["second-match"])
 
 
+def test_csv_gives_the_whole_head_as_json_does(store, store_url):
+    """``zx verify --format csv`` and ``zx import --format csv`` cut the head to the table's 16 hex digits; the
+    table's own note says --format csv|json gives every value."""
+    import csv
+    import io
+    import json
+
+    _, _, heads = store
+    rows = list(csv.DictReader(io.StringIO(cli(store_url, "--format", "csv").stdout)))
+    as_json = json.loads(cli(store_url, "--format", "json").stdout)
+    assert {r["match"]: r["head"] for r in rows} == {v["match"]: v["head"] for v in as_json} == heads
+    table = cli(store_url).stdout
+    assert heads[MATCH][:16] in table and heads[MATCH] not in table
+    again = CliRunner().invoke(zx, ["--store", store_url, "import", "--format", "csv", "--no-analytics", str(LEGAL)])
+    (row,) = csv.DictReader(io.StringIO(again.stdout))
+    assert (row["status"], row["head"]) == ("unchanged", heads[MATCH])
+
+
 # ---------------------------------------------------------------------- tampering, one kind at a time
 def test_changed_payload_is_altered_at_its_seq(store, store_url):
     svc, t, _ = store
