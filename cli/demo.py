@@ -61,7 +61,8 @@ def _clear(root: Path) -> None:
 @click.option("--turn", type=click.IntRange(min=1), default=3, show_default=True,
               help="The turn of each game's first match to replay.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="Output as tables, or the summary as JSON or CSV.")
+              help="Output as tables; as JSON (the summary and the win rates); or as CSV (the win rates: a row a "
+                   "deck and a row a seat, of each game).")
 @click.pass_context
 def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, fmt: str) -> None:
     """Simulate matches of every game, import them, update analytics, print each game's summary and replay a turn.
@@ -149,8 +150,8 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
                 for table, df in (("deck", decks), ("first", seats)) for r in df.to_dicts()]
         if fmt == "json":
             click.echo(json.dumps({"summary": summary, "winrates": rows}, default=str))
-        else:
-            emit(rows, "csv")
+        else:  # every column of every row: a deck row has no seat, a seat row no deck
+            emit(rows, "csv", list(dict.fromkeys(k for r in rows for k in r)))
         return
     emit([summary], "table", ["matches", "games", "events", "simulate_s", "import_s", "analytics_s", "total_s",
                               "store"], title="zx demo")

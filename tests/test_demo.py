@@ -1,5 +1,7 @@
 """zx demo: simulate, import, analyse and replay on a fresh embedded store."""
 
+import csv
+import io
 import json
 
 from click.testing import CliRunner
@@ -31,6 +33,16 @@ def test_demo_runs_end_to_end(tmp_path):
     assert summary["summary"]["matches"] == 8
     by_game = {(r["game"], r["table"]) for r in summary["winrates"]}
     assert by_game == {("zx", "deck"), ("zx", "first"), ("x610z", "deck"), ("x610z", "first")}
+    # CSV: the same rows, every column (the seat column was left out: a first-seat row read as a second-seat one)
+    third = CliRunner().invoke(zx, ["demo", "--matches", "4", "--seed", "3", "--dir", str(out), "--format", "csv"])
+    assert third.exit_code == 0, third.output
+    rows = list(csv.DictReader(io.StringIO(third.stdout)))
+    assert {"game", "table", "deck", "seat", "games", "wins", "win_rate"} <= set(rows[0])
+    want = [{k: "" if v is None else str(v) for k, v in r.items()} for r in summary["winrates"]]
+    assert [{k: r[k] for k in w if k not in ("win_rate", "win_rate_low", "win_rate_high")} for r, w in zip(rows, want)] \
+        == [{k: v for k, v in w.items() if k not in ("win_rate", "win_rate_low", "win_rate_high")} for w in want]
+    assert sorted((r["game"], r["seat"]) for r in rows if r["table"] == "first") == [
+        ("x610z", "first"), ("x610z", "second"), ("zx", "first"), ("zx", "second")]
 
 
 def test_demo_fits_a_narrow_terminal(tmp_path):
