@@ -54,6 +54,7 @@ from .wilson import BY_ROW, with_rate
 
 MIN_GAMES = 30
 SQL_TIMEOUT = 60.0  # seconds: Stats.sql and zx sql --timeout
+MAX_SQL_TIMEOUT = 86_400  # a day: the largest limit taken (None: no limit)
 SEATS = ("first", "second")
 # allow-lists: option value -> (SQL expression, output column)
 WINRATE_KEYS = {"deck": ("deck", "deck"), "archetype": ("archetype", "archetype"), "colour": ("colours", "colours"),
@@ -515,7 +516,7 @@ class Stats:
             limit: int | None = None, game: str | None = None) -> pl.DataFrame:
         """Any SQL over the tables, views and macros of the file: read-only and sandboxed (no files,
         other databases, settings or extensions: ``QueryRefused``), interrupted after ``timeout``
-        seconds (``QueryTimeout``; None: no limit); ``limit``: at most that many rows. ``game``: every
+        seconds (``QueryTimeout``; at most ``MAX_SQL_TIMEOUT``, None: no limit); ``limit``: at most that many rows. ``game``: every
         table (and the macros over them) reads only that game's matches (``only_game``).
 
         A column of a type Polars cannot hold as DuckDB gives it (an INTERVAL or a UNION, which it
@@ -603,6 +604,9 @@ class Stats:
     def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None, fetch: Any) -> Any:
         timer = None
         began = time.monotonic()
+        if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;
+            # past the cap a timer overflowed the platform's time_t, a traceback from its thread)
+            raise ValueError(f"timeout must be 0..{MAX_SQL_TIMEOUT} seconds, or None for no limit, got {timeout!r}")
         if timeout is not None:
             timer = threading.Timer(timeout, self.con.interrupt)
             timer.daemon = True

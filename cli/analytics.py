@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import DAY, GAME, MAX_WORKERS
+from .common import DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds
 from .output import _echo_csv, counted, emit, emit_frame, format_option, json_text, printable, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
@@ -74,8 +74,8 @@ def analytics_group() -> None:
 
 @analytics_group.command("update")
 @click.option("--rebuild", is_flag=True, help="Start from zero: drop every row and project the whole store again.")
-@click.option("--page-size", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Notifications read and committed per transaction (default 50000).")
+@click.option("--page-size", type=click.IntRange(min=1, max=MAX_PAGE_SIZE), default=None, metavar="N",
+              help=f"Notifications read and committed per transaction (default 50000, at most {MAX_PAGE_SIZE:,}).")
 @click.option("--stop-after-pages", type=click.IntRange(min=1), default=None, hidden=True,
               help="Stop after N committed pages (tests of resuming).")
 @click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=None, metavar="N",
@@ -110,10 +110,10 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
 
 
 @analytics_group.command("follow")
-@click.option("--interval", type=click.FloatRange(min=0.05), default=1.0, show_default=True, metavar="SECONDS",
+@click.option("--interval", type=Seconds(min=0.05, max=3600), default=1.0, show_default=True, metavar="SECONDS",
               help="How often to look for new matches (SQLite), or the backstop poll behind LISTEN/NOTIFY (PostgreSQL).")
-@click.option("--page-size", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Notifications read and committed per transaction (default 50000).")
+@click.option("--page-size", type=click.IntRange(min=1, max=MAX_PAGE_SIZE), default=None, metavar="N",
+              help=f"Notifications read and committed per transaction (default 50000, at most {MAX_PAGE_SIZE:,}).")
 @analytics_option
 @click.pass_context
 def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analytics_path: str | None) -> None:
@@ -375,8 +375,8 @@ _stats_command("meta", "meta",
 # ---------------------------------------------------------------------- zx sql, zx export
 @click.command("sql")
 @click.argument("query")
-@click.option("--timeout", type=click.FloatRange(min=0), default=60, show_default=True, metavar="SECONDS",
-              help="Stop the query after this many seconds (0: no limit).")
+@click.option("--timeout", type=Seconds(min=0, max=MAX_SQL_TIMEOUT), default=60, show_default=True, metavar="SECONDS",
+              help=f"Stop the query after this many seconds (0: no limit; at most {MAX_SQL_TIMEOUT}, a day).")
 @click.option("--limit", "row_limit", type=click.IntRange(min=0), default=1000, show_default=True, metavar="N",
               help="Rows shown by the table output (0: all); --format json and csv print every row.")
 @click.option("--game", type=GAME, default=None,

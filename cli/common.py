@@ -97,6 +97,24 @@ GAME, DAY = GameKey(), Day()
 
 
 MAX_WORKERS = 256  # --workers: processes forked at once (a typo of many digits used to fork until the system refused)
+MAX_SQL_TIMEOUT = 86_400  # zx sql --timeout: analytics.stats.MAX_SQL_TIMEOUT (not imported here: DuckDB, Polars)
+MAX_PAGE_SIZE = 10_000_000  # --page-size: past what SQLite binds (a typo of many digits: an internal error, mid-rebuild)
+
+
+class Seconds(click.FloatRange):
+    """A duration in seconds within [min, max]: ``nan`` (which every range check lets through: it polled
+    without pause, or never stopped a query) and ``inf`` are refused, as a value past ``max`` is (a timer
+    of 1e10 s overflowed the platform's time_t: a traceback)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        import math
+
+        v = super().convert(value, param, ctx)
+        if not math.isfinite(v):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return v
 
 BOARD_HELP = ("X610Z board for every X610Z match: a shipped name or a board file (default: the shipped board each "
               "header names; a log names a board, it cannot make zx read a file).")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from analytics_support import imported_store
 from cli.main import internal_error
 
@@ -182,6 +184,44 @@ def test_a_process_count_past_the_limit_is_an_error_not_a_fork_storm(tmp_path, m
         monkeypatch.setenv("ZX_ANALYTICS_WORKERS", value)
         r = CliRunner().invoke(zx, ["--store", str(store), "analytics", "update", "--rebuild"])
         assert r.exit_code == 1 and f"ZX_ANALYTICS_WORKERS must be a whole number from 0 to 256, got '{value}'" in r.output
+
+
+def test_a_number_past_what_an_option_takes_is_a_usage_error_and_changes_nothing(tmp_path):
+    """``analytics update --rebuild --page-size 99999999999999999999`` emptied the analytics file, then failed
+    ("internal error: OverflowError"); ``follow --interval`` and ``sql --timeout`` of 1e10 or inf ended in an
+    OverflowError (a traceback, from sql's timer thread, and exit 0), and nan polled without pause or never
+    stopped the query. Each is now refused before any work, naming the option (exit 2)."""
+    from click.testing import CliRunner
+
+    from analytics.stats import MAX_SQL_TIMEOUT as API_MAX
+    from cli.common import MAX_SQL_TIMEOUT
+    from cli.main import zx
+
+    store = imported_store(tmp_path)
+    duck = store.with_suffix(".duckdb")
+    before = duck.read_bytes()
+    cases = [(["analytics", "update", "--rebuild", "--page-size", "99999999999999999999"], "--page-size",
+              "99999999999999999999 is not in the range 1<=x<=10000000"),
+             (["analytics", "follow", "--page-size", "10000001"], "--page-size", "10000001 is not in the range")]
+    for value, words in (("nan", "'nan' is not a number of seconds"), ("inf", "inf is not in the range 0.05<=x<=3600"),
+                         ("1e300", "1e+300 is not in the range 0.05<=x<=3600")):
+        cases.append((["analytics", "follow", "--interval", value], "--interval", words))
+    for value, words in (("nan", "'nan' is not a number of seconds"), ("inf", "inf is not in the range 0<=x<=86400"),
+                         ("1e10", "10000000000.0 is not in the range 0<=x<=86400")):
+        cases.append((["sql", "--timeout", value, "SELECT 1"], "--timeout", words))
+    for args, option, words in cases:
+        r = CliRunner().invoke(zx, ["--store", str(store), *args])
+        assert r.exit_code == 2 and f"Invalid value for '{option}': {words}" in r.stderr, (args, r.output)
+        assert "Traceback" not in r.output
+    assert duck.read_bytes() == before
+    assert MAX_SQL_TIMEOUT == API_MAX == 86_400  # two constants: the CLI's start-up does not import analytics.stats
+    from analytics.stats import Stats
+
+    with Stats(str(duck)) as st:
+        for bad in (float("nan"), float("inf"), 1e10, -1):
+            with pytest.raises(ValueError, match=r"timeout must be 0\.\.86400 seconds, or None for no limit"):
+                st.sql("SELECT 1", timeout=bad)
+        assert st.sql("SELECT 1 AS x", timeout=86_400)["x"].to_list() == [1]
 
 
 def test_a_narrow_terminal_keeps_the_columns_that_matter(tmp_path):
