@@ -325,6 +325,32 @@ def test_bundle_of_a_log_file_keeps_its_own_lines(three, tmp_path):
     assert "head digest:    (not stored)" in z.read("README.txt").decode()
 
 
+def test_a_bundle_readme_escapes_control_characters_of_the_catalog_and_log(tmp_path):
+    """An X610Z rule message (402.8) names a catalog's Class; a class holding ``ESC]0;...BEL ESC[2J`` went raw
+    into README.txt: a head judge's ``cat`` set the window title and cleared the screen. It is escaped there as
+    zx audit escapes it in the terminal."""
+    import csv
+
+    rows = list(csv.reader(open(ROOT / "zx_events/games/x610z/catalogs/x610z-sample.csv", encoding="utf-8")))
+    at = rows[0].index("class")
+    for r in rows[1:]:
+        if r[at] == "Mage":
+            r[at] = "Mage\x1b]0;OWNED\x07\x1b[2J"
+    with open(tmp_path / "cards.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    lines = (ROOT / "examples/x610z/legal/life-base-destroyed.x610zlog").read_text(encoding="utf-8").splitlines()
+    added = [{"do": "effect", "by": "P1", "source": "A1-031", "op": "search", "card": "A1-040"},
+             {"do": "effect", "by": "P1", "source": "A1-031", "op": "zone", "card": "A1-024", "from": "hand", "to": "deck"}]
+    log = tmp_path / "m.x610zlog"
+    log.write_text("\n".join(lines[:11] + [json.dumps(r) for r in added] + lines[11:]) + "\n", encoding="utf-8")
+    path = tmp_path / "b.zip"
+    r = run("--catalog", str(tmp_path / "cards.csv"), str(log), "--bundle", str(path))
+    assert r.exit_code == 1, r.output
+    readme = zipfile.ZipFile(path).read("README.txt").decode()
+    assert "rule 402.8" in readme and "Class Mage\\x1b]0;OWNED\\x07\\x1b[2J" in readme, readme
+    assert "\x1b" not in readme and "\x07" not in readme
+
+
 def test_a_bundle_never_replaces_a_file_unasked_and_leaves_nothing_beside_it(three, tmp_path):
     """--bundle onto an existing file is refused before any work; with --force it is replaced whole;
     no temporary file is left beside it (the bundle used to be written to FILE.zip.part first,

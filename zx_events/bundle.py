@@ -14,6 +14,7 @@ import zipfile
 from typing import Any
 
 from zx_events.audit import Audit, file_events, regenerate
+from zx_events.freetext import printable
 from zx_events import games
 from zx_events.ids import project
 from zx_events.seats import Masker
@@ -128,7 +129,9 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         "",
         f"Check it: zx audit {log}   (and, against the store: zx verify MATCH --head HEAD)",
     ]
-    return "\n".join(lines) + "\n"
+    # a head judge reads it with cat: the log's and the catalog's text (names, messages, the catalog's classes)
+    # with its control characters escaped, as zx audit shows them (an ESC] set the window title, ESC[2J cleared it)
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def bundle_bytes(audit: Audit) -> tuple[bytes, list[str]]:
