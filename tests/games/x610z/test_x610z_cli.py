@@ -167,3 +167,19 @@ def test_x610z_tables_are_exported_as_parquet(both, tmp_path):
     assert back.height == n["n"] and set(back["month"]) == {"2026-11"}
     for table in ("x610z_life", "x610z_moves", "x610z_casts", "plays"):
         assert rows[table]["rows"] > 0, table
+
+
+@pytest.mark.parametrize("width", [40, 50, 80])
+def test_x610z_board_is_drawn_as_wide_as_the_terminal(both, width):
+    """The X610Z map was drawn 61 columns wide whatever the terminal: below ~60 columns its lines wrapped and the
+    dots and lines no longer met. It is squeezed to the terminal (down to 31 columns), as the Z/X board fits 40."""
+    r = CliRunner(env={"COLUMNS": str(width)}).invoke(zx, ["--store", both, "replay", MATCH, "--turn", "3", "--as", "P1"])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert max(len(line) for line in lines) <= width
+    # the map whole: its top and bottom dots (S4 and S1, a Life Base on each) alone on their lines, and the
+    # middle row's two start dots (S5, S3) on one line with the Quest dot's column between them
+    assert [line.strip() for line in lines if line.strip() in ("2L", "1L")] == ["2L", "1L"]
+    (row,) = [line for line in lines if line.startswith("S5")]
+    assert row.rstrip().endswith("S3")
+    assert any(line.strip().endswith("Q0") or "·Q0" in line for line in lines)

@@ -121,7 +121,7 @@ class X610Z(Game):
         from zx_events.freetext import printable
 
         from .board import load_board
-        from .render import draw, draw_unmapped
+        from .render import Fitted, draw_unmapped
 
         try:
             board = load_board(view.board, files=False)  # a stored name: a shipped board, never a file
@@ -129,7 +129,7 @@ class X610Z(Game):
             return Text(printable(draw_unmapped(view, f"board {view.board!r} is not shipped with zx")))
         # text, never markup: a name masked to "[card]" (or "[/]") is shown as is; escaped before the Text
         # holds it (Text drops \r \b \v \f, and measures other controls as no width: the line was cut)
-        return Text(printable(draw(board, view)))
+        return Fitted(board, view, printable)  # the map as wide as the terminal gives it
 
     # ------------------------------------------------------------------ simulation
     def sample_deck_names(self) -> list[str]:

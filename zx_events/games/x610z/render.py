@@ -9,6 +9,8 @@ from __future__ import annotations
 from .board import Board
 
 WIDTH, HEIGHT = 61, 25
+MIN_WIDTH = 31  # the narrowest map drawn: a terminal narrower than WIDTH gets the map squeezed to it (wrapped, its
+# lines broke apart below ~60 columns), down to this; narrower still, the map is drawn at this width
 
 
 def _grid_pos(board: Board, width: int, height: int) -> dict[str, tuple[int, int]]:
@@ -44,6 +46,19 @@ def draw(board: Board, view, *, width: int = WIDTH, height: int = HEIGHT) -> str
     key = "  dots: " + "; ".join(f"{kinds[k]} {' '.join(sorted(d for d, v in board.dots.items() if v.kind == k))}"
                                   for k in kinds if any(v.kind == k for v in board.dots.values()))
     return "\n".join(lines + [key] + _legend(view, labels) + zones(view))
+
+
+class Fitted:
+    """The board of ``view`` as a rich renderable, drawn as wide as the terminal gives it (at most ``WIDTH``,
+    at least ``MIN_WIDTH``), its text passed through ``escape`` (``printable``) and never read as markup."""
+
+    def __init__(self, board: Board, view, escape) -> None:
+        self.board, self.view, self.escape = board, view, escape
+
+    def __rich_console__(self, console, options):
+        from rich.text import Text
+
+        yield Text(self.escape(draw(self.board, self.view, width=max(MIN_WIDTH, min(WIDTH, options.max_width)))))
 
 
 def draw_unmapped(view, why: str) -> str:
