@@ -278,11 +278,12 @@ def drop_schema(con: duckdb.DuckDBPyConnection) -> None:
 READER_WAIT = 5.0  # seconds a query waits for an update under way (zx analytics follow commits often)
 
 
-def connect_reader(path: Path, *, sandbox: bool = True, wait: float = READER_WAIT) -> duckdb.DuckDBPyConnection:
+def connect_reader(path: Path, *, wait: float = READER_WAIT) -> duckdb.DuckDBPyConnection:
     """A read-only connection for queries; a clear error when there is nothing to read yet.
 
-    ``sandbox`` (the default, for statistics and user SQL): no file, network, extension or setting
-    access (``SANDBOX``). Only ``zx export``, which writes Parquet files itself, opens it without.
+    Always sandboxed (statistics, user SQL and ``zx export`` alike): no file, network, extension or
+    setting access (``SANDBOX``), whatever SQL runs on it, the SQL stored in the file (views, macros)
+    included. ``zx export`` writes its Parquet files through another connection (``analytics.export``).
     While an update holds the file (DuckDB: one writer or many readers), it retries for up to
     ``wait`` seconds: ``zx analytics follow`` holds it only while it commits new matches."""
     if not Path(path).exists():
@@ -292,7 +293,7 @@ def connect_reader(path: Path, *, sandbox: bool = True, wait: float = READER_WAI
     while True:
         try:
             con = duckdb.connect(str(path), read_only=True,
-                                 config=dict(SANDBOX) if sandbox else dict(NO_EXTENSIONS))
+                                 config=dict(SANDBOX))
             break
         except duckdb.Error as e:
             if _locked(e) and time.monotonic() < deadline:
@@ -304,8 +305,6 @@ def connect_reader(path: Path, *, sandbox: bool = True, wait: float = READER_WAI
             if damaged(e):
                 raise DamagedFile(path, e) from None
             raise AnalyticsError(f"cannot open {path}: {e}") from None
-    if not sandbox:
-        con.execute("SET enable_progress_bar = false")  # DuckDB would draw it on stdout, into the data
     return con
 
 

@@ -5,6 +5,12 @@ played, as written in its log; ``month=unknown`` without a date; a table with no
 ``DIR/<table>/<table>.parquet`` of its columns, ``month`` included), ``DIR/card_catalog/*.parquet``,
 and ``DIR/data-dictionary.md``. Polars ``scan_parquet``, DuckDB, Spark and Trino read the layout
 as is: the hand-off when the analytics outgrow one machine.
+
+The analytics file is read through the sandboxed read-only connection of ``zx sql``
+(``analytics.db.connect_reader``): SQL stored in the file (a view or a macro in place of a table)
+runs there, where it can touch no file, network or extension. The Parquet files are written by a
+second connection, in memory, that holds none of the file's SQL: it scans the rows streamed from the
+first as Arrow record batches (a batch at a time, whatever the table's size).
 """
 
 from __future__ import annotations
@@ -15,12 +21,27 @@ from typing import Callable
 
 import duckdb
 
+from .db import NO_EXTENSIONS, AnalyticsError, first_line, refusal
 from .tables import PROJECTED
 
 # every table of a match, the shared ones and each game's own (Z/X's plays, attacks, life, ignitions;
 # X610Z's x610z_attacks, x610z_life, x610z_moves, x610z_casts): analytics.tables gathers them
 PARTITIONED = tuple(PROJECTED)
 DICTIONARY = "data-dictionary.md"
+BATCH_ROWS = 65536  # rows of a table in memory at a time between the reading and the writing connection
+
+
+class ExportRefused(AnalyticsError):
+    """Reading a table ran SQL stored in the analytics file (a view or a macro in its place) that the
+    sandbox refused: it reached for files, the network or extensions. zx's own SQL reads tables only."""
+
+    def __init__(self, table: str, e: duckdb.Error, file: str = "the analytics file", exported: bool = False) -> None:
+        self.table = table
+        self.cause = first_line(e)  # DuckDB's words: which file, which function
+        done = "the tables before it were exported" if exported else "nothing was exported"
+        super().__init__(f"refused: {file} holds SQL that zx did not write: reading its {table} reached for files, "
+                         f"the network or extensions, which zx export does not allow ({self.cause}); the file was "
+                         f"changed outside zx: `zx analytics update --rebuild` makes it again from the store ({done})")
 
 
 def _literal(path: Path) -> str:
@@ -61,37 +82,85 @@ def _prune(folder: Path) -> None:
             d.rmdir()
 
 
+def _writer() -> duckdb.DuckDBPyConnection:
+    """The connection that writes the Parquet files: in memory, no extension, no data or SQL of the file;
+    it spills nothing to disk (an in-memory database would make a ``.tmp`` folder where zx was started)."""
+    con = duckdb.connect(":memory:", config={**NO_EXTENSIONS, "temp_directory": ""})
+    con.execute("SET enable_progress_bar = false")  # DuckDB would draw it on stdout, into the data
+    return con
+
+
+def _reads(table: str) -> tuple[str, str]:
+    """(the rows of ``table`` as exported, the count of its rows and months): SQL on the analytics file."""
+    if table == "card_catalog":
+        return "SELECT * FROM card_catalog", "SELECT count(*), NULL FROM card_catalog"
+    if table in ("matches", "seats"):
+        select = f"SELECT * REPLACE (coalesce(month, 'unknown') AS month) FROM {table}"
+    else:
+        select = (f"SELECT t.*, coalesce(m.month, 'unknown') AS month FROM {table} t "
+                  f"JOIN matches m ON m.match_no = t.match_no")
+    return select, (f"SELECT count(*), count(DISTINCT coalesce(m.month, 'unknown')) FROM {table} t "
+                    f"JOIN matches m ON m.match_no = t.match_no")
+
+
+def _copy(reader: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnection, select: str, to: str) -> None:
+    """``COPY (select) TO to``: ``select`` run by ``reader`` (sandboxed), the files written by ``writer``;
+    the rows cross as Arrow record batches, ``BATCH_ROWS`` at a time."""
+    writer.register("export_rows", reader.sql(select).to_arrow_reader(BATCH_ROWS))
+    try:
+        writer.execute(f"COPY (SELECT * FROM export_rows) TO {to}")
+    finally:
+        writer.unregister("export_rows")
+
+
+def _export_table(con: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnection, table: str, out: Path) -> dict:
+    """Write ``out/<table>`` (replacing an earlier export of it); its row of the command's output."""
+    select, count = _reads(table)
+    n, months = con.execute(count).fetchall()[0]
+    folder = out / table
+    if table == "card_catalog":  # one file: no month
+        folder.mkdir(exist_ok=True)
+        for old in folder.glob("*.parquet"):
+            old.unlink()
+        _copy(con, writer, select, f"{_literal(folder / 'card_catalog.parquet')} (FORMAT parquet)")
+    elif n:
+        _copy(con, writer, select, f"{_literal(folder)} (FORMAT parquet, PARTITION_BY (month), OVERWRITE true)")
+    else:  # a partitioned COPY of no rows writes no file: the table could not be read (no schema)
+        for old in folder.rglob("*.parquet") if folder.is_dir() else ():
+            old.unlink()
+        folder.mkdir(exist_ok=True)
+        _copy(con, writer, f"{select} LIMIT 0", f"{_literal(folder / f'{table}.parquet')} (FORMAT parquet)")
+    _prune(folder)
+    return {"table": table, "rows": n, "months": months, "path": str(folder)}
+
+
 def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
-                   on_table: Callable[[str], None] | None = None) -> list[dict]:
-    """Write every table under ``out`` (replacing an earlier export of the same table)."""
+                   on_table: Callable[[str], None] | None = None, file: str = "the analytics file") -> list[dict]:
+    """Write every table under ``out`` (replacing an earlier export of the same table), reading through
+    ``con``: a sandboxed connection (``connect_reader``). ``file`` names it in an ``ExportRefused``."""
+    tables = (*PARTITIONED, "card_catalog")  # names from the games' rows modules (an allow-list: never user input)
+    for table in tables:  # bound first: SQL of the file that reaches for a file is refused before anything is written
+        try:
+            for statement in _reads(table):
+                con.execute(f"SELECT * FROM ({statement}) LIMIT 0").fetchall()
+        except duckdb.Error as e:
+            if refusal(e) is not None:
+                raise ExportRefused(table, e, file, exported=False) from None
+            raise
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    for table in PARTITIONED:  # names from the games' rows modules (an allow-list: never user input)
-        if table in ("matches", "seats"):
-            select = f"SELECT * REPLACE (coalesce(month, 'unknown') AS month) FROM {table}"
-        else:
-            select = (f"SELECT t.*, coalesce(m.month, 'unknown') AS month FROM {table} t "
-                      f"JOIN matches m ON m.match_no = t.match_no")
-        n, months = con.execute(f"SELECT count(*), count(DISTINCT coalesce(m.month, 'unknown')) FROM {table} t "
-                                f"JOIN matches m ON m.match_no = t.match_no").fetchall()[0]
-        folder = out / table
-        if n:
-            con.execute(f"COPY ({select}) TO {_literal(folder)} (FORMAT parquet, PARTITION_BY (month), OVERWRITE true)")
-        else:  # a partitioned COPY of no rows writes no file: the table could not be read (no schema)
-            for old in folder.rglob("*.parquet") if folder.is_dir() else ():
-                old.unlink()
-            folder.mkdir(exist_ok=True)
-            con.execute(f"COPY ({select} LIMIT 0) TO {_literal(folder / f'{table}.parquet')} (FORMAT parquet)")
-        _prune(folder)
-        rows.append({"table": table, "rows": n, "months": months, "path": str(out / table)})
-        if on_table is not None:
-            on_table(table)
-    target = out / "card_catalog"
-    target.mkdir(exist_ok=True)
-    for old in target.glob("*.parquet"):
-        old.unlink()
-    con.execute(f"COPY card_catalog TO {_literal(target / 'card_catalog.parquet')} (FORMAT parquet)")
-    n = con.execute("SELECT count(*) FROM card_catalog").fetchall()[0][0]
-    rows.append({"table": "card_catalog", "rows": n, "months": None, "path": str(target)})
+    writer = _writer()
+    try:
+        for table in tables:
+            try:
+                rows.append(_export_table(con, writer, table, out))
+            except duckdb.Error as e:  # refused only as the rows were read: the stream's error, in the writer's words
+                if refusal(e) is not None:
+                    raise ExportRefused(table, e, file, exported=bool(rows)) from None
+                raise
+            if on_table is not None and table in PARTITIONED:
+                on_table(table)
+    finally:
+        writer.close()
     (out / DICTIONARY).write_text(_dictionary(), encoding="utf-8")
     return rows

@@ -490,6 +490,9 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     \b
     Example:
       zx export --parquet out/ && python -c "import polars as pl; print(pl.scan_parquet('out/matches').collect())"
+
+    The analytics file is read through the sandbox of zx sql: SQL stored in it (a view, a macro) that
+    reaches for files is refused, and nothing is exported (docs/security.md).
     """
     import duckdb
 
@@ -507,7 +510,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
                                    f"an earlier export of zx (no data dictionary of zx in it): give a new or empty "
                                    f"directory, or --force to replace them (nothing was written)")
     try:
-        con = connect_reader(path, sandbox=False)  # it writes the Parquet files itself
+        con = connect_reader(path)  # sandboxed, as zx sql: SQL stored in the file touches no file (docs/security.md)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     try:
@@ -516,7 +519,10 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         stale_note(ctx, Stats(con), path)  # (Stats over the open connection: not closed here)
         with progress(len(PARTITIONED), "exporting") as bar:
             task = bar.add_task("export", total=len(PARTITIONED))
-            rows = export_parquet(con, Path(out), on_table=lambda _: bar.advance(task))
+            rows = export_parquet(con, Path(out), on_table=lambda _: bar.advance(task),
+                                  file=f"the analytics file {path}")
+    except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused)
+        raise click.ClickException(str(e)) from None
     except (duckdb.Error, OSError) as e:
         if damaged(e):
             raise click.ClickException(str(DamagedFile(path, e))) from None

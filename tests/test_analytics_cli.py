@@ -130,6 +130,40 @@ def test_export_parquet_partitioned_by_month(imported, tmp_path):
     assert again.exit_code == 0 and pl.scan_parquet(out / "plays").collect().height == tables["plays"].height
 
 
+def test_export_holds_every_row_and_column_of_the_analytics_file(imported, tmp_path):
+    """The export reads the file through the sandboxed connection and writes the Parquet files through
+    another (the rows cross as Arrow batches): read back, every table holds the file's rows and columns,
+    of the same types, with its month (card_catalog as it is), as the COPY on the file itself wrote them."""
+    from analytics.export import PARTITIONED
+
+    out = tmp_path / "out"
+    assert run(imported, "export", "--parquet", str(out)).exit_code == 0
+    con = duckdb.connect()
+    con.execute(f"ATTACH '{imported.with_suffix('.duckdb')}' AS a (READ_ONLY)")
+    try:
+        for table in (*PARTITIONED, "card_catalog"):
+            if table == "card_catalog":
+                source = "SELECT * FROM a.card_catalog"
+            elif table in ("matches", "seats"):
+                source = f"SELECT * REPLACE (coalesce(month, 'unknown') AS month) FROM a.{table}"
+            else:
+                source = (f"SELECT t.*, coalesce(m.month, 'unknown') AS month FROM a.{table} t "
+                          f"JOIN a.matches m USING (match_no)")
+            columns = [c[:2] for c in con.execute(f"DESCRIBE {source}").fetchall()]  # (name, type)
+            names = ", ".join(f'"{name}"' for name, _ in columns)
+            files = f"read_parquet('{out / table}/**/*.parquet', hive_partitioning = true)"
+            everything = {c[0] for c in con.execute(f"DESCRIBE SELECT * FROM {files}").fetchall()}
+            assert everything == {name for name, _ in columns}, table
+            back = f"SELECT {names} FROM {files}"
+            assert [c[:2] for c in con.execute(f"DESCRIBE {back}").fetchall()] == columns, table
+            n = con.execute(f"SELECT count(*) FROM ({source})").fetchone()[0]
+            assert con.execute(f"SELECT count(*) FROM ({back})").fetchone()[0] == n, table
+            assert con.execute(f"SELECT count(*) FROM (({source}) EXCEPT ALL ({back}))").fetchone()[0] == 0, table
+        assert n == 134
+    finally:
+        con.close()
+
+
 def test_export_of_a_table_with_no_rows_reads_with_its_columns_and_leaves_no_empty_month(imported, tmp_path):
     """A partitioned COPY of no rows wrote no file: in a Z/X-only store the x610z_* folders were empty and
     ``pl.scan_parquet(out/x610z_attacks)`` failed ("expanded paths were empty"), DuckDB's read_parquet

@@ -1,4 +1,5 @@
-"""``zx sql`` and ``Stats.sql`` are read-only and sandboxed (issue 14 item 1; docs/security.md).
+"""``zx sql`` and ``Stats.sql`` are read-only and sandboxed (issue 14 item 1; docs/security.md), and
+``zx export`` reads the analytics file through the same sandbox (SQL planted in the file: QA r2).
 
 One test per escape an attacker tried: each is refused with a clear error and leaves no trace (no
 file written, the event store and the analytics file unchanged, no setting changed), while SELECTs,
@@ -248,3 +249,59 @@ def test_sql_each_takes_parameters_and_is_sandboxed(store):
         assert columns == ["a", "n"] and rows[0][0] == 6 and rows[0][1] > 0
         with pytest.raises(QueryRefused):
             st.sql_each("SELECT * FROM read_csv('/etc/passwd')", lambda c, b: None)
+
+
+SECRET = "PRIVATE-KEY-MATERIAL"
+
+
+@pytest.mark.parametrize("table, planted", [
+    ("card_catalog", ["ALTER TABLE card_catalog RENAME TO card_catalog_real",
+                      "CREATE VIEW card_catalog AS SELECT * FROM card_catalog_real UNION ALL SELECT * REPLACE "
+                      "((SELECT content FROM read_text('{secret}')) AS name) FROM card_catalog_real"]),
+    ("plays", ["ALTER TABLE plays RENAME TO plays_real",
+               "CREATE MACRO leak() AS TABLE SELECT * FROM read_csv('{secret}', header = false, "
+               "columns = {{'l': 'VARCHAR'}})",
+               "CREATE VIEW plays AS SELECT p.* REPLACE ((SELECT min(l) FROM leak()) AS card) FROM plays_real p"]),
+    ("matches", ["ALTER TABLE matches RENAME TO matches_real",
+                 "CREATE VIEW matches AS SELECT m.* REPLACE ((SELECT string_agg(file, ',') FROM glob('{folder}/*')) "
+                 "AS event) FROM matches_real m"]),
+], ids=["view-read_text", "macro-read_csv", "view-glob"])
+def test_export_reads_the_analytics_file_sandboxed_so_sql_planted_in_it_reaches_no_file(store, tmp_path, table,
+                                                                                         planted):
+    """QA (r2): zx export opened the analytics file without the sandbox, and the SQL stored in the file ran there:
+    a view (or a macro it calls) put in place of a table by whoever can write the file (a shared one kept by
+    zx analytics follow) copied any file the exporting user can read into the Parquet files, or listed a
+    folder. The file is now read through zx sql's sandbox: refused, naming the table and the file, nothing
+    written."""
+    duck = store.with_suffix(".duckdb")
+    secret = tmp_path / "secret.txt"
+    secret.write_text(SECRET + "\n", encoding="utf-8")
+    con = duckdb.connect(str(duck))
+    for statement in planted:
+        con.execute(statement.format(secret=secret, folder=tmp_path))
+    con.close()
+    out = tmp_path / "out"
+    r = CliRunner().invoke(zx, ["--store", str(store), "export", "--parquet", str(out)])
+    assert r.exit_code == 1, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output and SECRET not in r.output
+    assert (f"refused: the analytics file {duck} holds SQL that zx did not write: reading its {table} reached for "
+            f"files, the network or extensions, which zx export does not allow") in r.output
+    named = tmp_path / "*" if table == "matches" else secret  # the folder glob() lists, or the file read
+    assert f'Cannot access file "{named}" - file system operations are disabled by configuration' in r.output
+    assert "`zx analytics update --rebuild` makes it again from the store (nothing was exported)" in r.output
+    assert not out.exists()
+
+
+def test_export_of_a_file_with_its_own_views_that_read_no_file_still_works(store, tmp_path):
+    """The sandbox refuses files, not views: a view over the file's own tables exports as a table did."""
+    duck = store.with_suffix(".duckdb")
+    con = duckdb.connect(str(duck))
+    con.execute("ALTER TABLE card_catalog RENAME TO card_catalog_real")
+    con.execute("CREATE VIEW card_catalog AS SELECT * FROM card_catalog_real")
+    con.close()
+    out = tmp_path / "out"
+    r = CliRunner().invoke(zx, ["--store", str(store), "export", "--parquet", str(out), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    rows = {x["table"]: x["rows"] for x in json.loads(r.stdout)}
+    assert rows["card_catalog"] == 134 and rows["matches"] == 3
