@@ -19,6 +19,8 @@ from analytics_support import all_tables, assert_same_tables, import_matches, st
 from zx_events.application import MatchService
 from zx_events.games.zx.match import match_uuid
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def expected(actual: pl.DataFrame, rows: list[tuple]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=actual.schema, orient="row")
@@ -790,3 +792,35 @@ def test_a_card_an_effect_moved_into_hand_is_drawn_and_seen(tmp_path):
     with Stats(tmp_path / "s.duckdb") as st:
         row = st.cards(card="R01-013").row(0, named=True)
     assert (row["gih_games"], row["gd_games"], row["gns_games"], row["played_games"]) == (1, 1, 0, 1)
+
+
+def test_numbers_and_dates_past_what_a_column_holds_never_stop_the_projection(tmp_path):
+    """Two legal logs stopped every ``zx analytics update`` of their store for good (their events are never
+    rewritten): two Power modifiers of 2**62 (their sum past 64 bits: "internal error: OverflowError ... pyarrow")
+    and a ``played_at`` of 9999-12-31T23:59:59-23:59 (no UTC instant Python holds: "OverflowError: date value
+    out of range"). The sum is stored as its column's bound, the instant as unknown with the date as written."""
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text(encoding="utf-8").splitlines()
+    boost = json.dumps({"do": "effect", "by": "P1", "source": "c3", "op": "power", "square": "c3",
+                        "delta": 1 << 62, "until": "end_of_turn"})
+    big = "\n".join(lines[:20] + [boost, boost] + lines[20:]).replace("hand-first-turns-001", "sum-power")
+    edge = json.loads(lines[0])
+    edge["match"], edge["played_at"] = "edge-date", "9999-12-31T23:59:59-23:59"
+    (tmp_path / "big.zxlog").write_text(big + "\n", encoding="utf-8")
+    (tmp_path / "edge.zxlog").write_text("\n".join([json.dumps(edge), *lines[1:]]) + "\n", encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(tmp_path / "big.zxlog"), str(tmp_path / "edge.zxlog")])
+    assert r.exit_code == 0 and "2 imported" in r.stderr and "internal error" not in r.output, r.output
+    with duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT match_id, played_at, played_on, month FROM matches ORDER BY match_id").fetchall() == [
+            ("edge-date", None, date(9999, 12, 31), "9999-12"),
+            ("sum-power", datetime(2026, 11, 1, 5, 3, tzinfo=timezone.utc), date(2026, 11, 1), "2026-11")]
+        powers = {p for (p,) in con.execute("SELECT attacker_power FROM attacks WHERE match_id = 'sum-power'").fetchall()}
+        assert (1 << 31) - 1 in powers, powers  # c3's Power, 2**63 and more, at its column's bound (INTEGER)
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "attacks", "--format", "json"])  # (no result: no win rate)
+    assert r.exit_code == 0 and json.loads(r.stdout), r.output

@@ -43,11 +43,7 @@ def parse_played_at(text: Any) -> tuple[datetime | None, date | None, str | None
     except ValueError:
         return None, None, None
     on = at.date()  # the local date the organiser wrote, not the UTC one
-    if at.tzinfo is not None:
-        at = at.astimezone(timezone.utc)
-    else:
-        at = at.replace(tzinfo=timezone.utc)
-    return at, on, f"{on.year:04d}-{on.month:02d}"
+    return instant(text), on, f"{on.year:04d}-{on.month:02d}"
 
 
 def instant(text: str | None) -> datetime | None:
@@ -55,9 +51,11 @@ def instant(text: str | None) -> datetime | None:
         return None
     try:
         at = datetime.fromisoformat(text)
-    except ValueError:
+        # (9999-12-31T23:59:59-23:59 has no UTC instant Python can hold: OverflowError, which stopped every
+        # analytics update of the store for good; its date and month are still the ones written)
+        return at.astimezone(timezone.utc) if at.tzinfo else at.replace(tzinfo=timezone.utc)
+    except (ValueError, OverflowError):
         return None
-    return at.astimezone(timezone.utc) if at.tzinfo else at.replace(tzinfo=timezone.utc)
 
 
 def deck_list(deck: Any) -> dict[str, int] | None:
