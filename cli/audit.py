@@ -51,7 +51,7 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     a stored match, re-checked from its events by the current rules engine, with its digest chain
     verified. --format json prints one JSON object per match, one per line.
     """
-    from zx_events.audit import audit_log, audit_stored, compare_with_store
+    from zx_events.audit import audit_log, audit_stored, audit_unreadable, compare_with_store
     from zx_events.errors import FormatError
     from zx_events.logformat.reader import read_log
 
@@ -91,8 +91,10 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
             if t in files:
                 try:
                     logs = read_log(t)
-                except FormatError as e:
-                    raise click.ClickException(str(e)) from None
+                except FormatError as e:  # (empty): a finding, as zx import rejects it; the other files go on
+                    audits.append(audit_unreadable(t, e))
+                    bar.advance(task)
+                    continue
                 for log in logs:
                     a = audit_log(log, catalog)
                     if svc is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import zipfile
@@ -379,3 +380,24 @@ def test_audit_stored_library_call(three, service):
     a = audit_stored(service, THREE_ID)
     assert [(f.rule, f.seq is not None) for f in a.findings] == [(rule, True) for *_, rule in THREE]
     assert a.verdict.ok and a.integrity_ok and not a.ok
+
+
+def test_an_empty_log_among_others_is_a_format_finding_and_the_others_are_audited(tmp_path):
+    """``zx audit A EMPTY B`` stopped at the empty file with its error alone: no row for A or B, not even B's
+    violation; ``zx import`` of the same files rejects the empty one and reads the others. It is now a finding
+    of kind ``format`` naming the file, the other files audited as usual (exit 1)."""
+    empty = tmp_path / "empty.zxlog"
+    empty.write_text("")
+    bom = tmp_path / "bom.zxlog"
+    bom.write_bytes(b"\xef\xbb\xbf\n")
+    bad = ROOT / "examples" / "invalid" / "503.3-too-many.zxlog"
+    r = run(str(LEGAL), str(empty), str(bom), str(bad), "--format", "csv")
+    assert r.exit_code == 1, r.output
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert [(x["match"], x["rule"], x["kind"]) for x in rows] == [
+        ("", "", "format"), ("", "", "format"), ("invalid-503.3-too-many", "503.3", "rule")]
+    assert f"{empty} is empty: no match in it" in rows[0]["message"] and str(bom) in rows[1]["message"]
+    out = json_lines(run(str(LEGAL), str(empty), str(bad), "--format", "json").stdout)
+    assert [(o["match"], o["ok"]) for o in out] == [("hand-first-turns-001", True), (None, False),
+                                                   ("invalid-503.3-too-many", False)]
+    assert out[1]["source"] == str(empty) and out[1]["violations"][0]["kind"] == "format"

@@ -101,6 +101,12 @@ class Audit:
 
 
 # ---------------------------------------------------------------------- a log
+def audit_unreadable(source: str, e: ZXError) -> Audit:
+    """The audit of a log file that holds no match to read (empty, a BOM alone): one finding of kind
+    ``format``, as ``zx import`` rejects it, and the other files are audited as usual."""
+    return Audit(None, source, False, 0, [Finding("format", e.line, None, None, None, e.message)], NOT_STORED)
+
+
 def audit_log(log: MatchLog, catalog: Catalog | None = None) -> Audit:
     """Check one match of a log file with the rules engine in lenient mode: every violation."""
     game = game_of(log).key
