@@ -238,7 +238,9 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
         out["card"] = HIDDEN
     elif do == "effect":
         _redact_effect(out, viewer, by)
-    return seat_record(out, viewer)  # notes: judge only; ts: only a date-time (zx_events.freetext)
+    # notes: judge only; ts: only a date-time (zx_events.freetext); no other free text: the schema gives every
+    # other string of a record its form (a result's reason is one of a fixed list, a code, a dot, a zone)
+    return seat_record(out, viewer)
 
 
 _PUBLIC_EVENTS = frozenset({
