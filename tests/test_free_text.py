@@ -160,7 +160,7 @@ def test_the_judge_sees_the_import_path_and_every_source(both_games):
                        if e["kind"] == "EffectApplied"), where
 
 
-# ---------------------------------------------------------------------- free text in records (Z/X)
+# ---------------------------------------------------------------------- free text in records (Z/X), invisible characters
 # A short legal Z/X log (first-turns.zxlog's header) where P1 keeps R01-008 and R01-009 in hand the whole match
 # (301.3c, 502.3: the hand is hidden): nothing P2 or a spectator is given may name them, in any form
 HIDDEN = {"R01-008": "Ashen Sky Tyrant", "R01-009": "Scorchclaw Raider"}
@@ -287,6 +287,91 @@ def test_every_free_text_field_of_a_log_is_in_the_policy():
         entry = header["players"]["properties"]["P1"]
         entry = defs[entry["$ref"].rsplit("/", 1)[-1]] if "$ref" in entry else entry
         assert {k for k, p in entry["properties"].items() if free(p)} <= {*JUDGE_ONLY_HEADER, *MASKED_PLAYER}, key
+
+
+# characters a reader does not see, each put inside a hidden card's code and name: format characters, other
+# default-ignorable ones, and bidirectional controls (they hid the code from the mask, and the screen showed it)
+INVISIBLE = {"zero-width space": "\u200b", "soft hyphen": "\u00ad", "word joiner": "\u2060",
+             "zero-width no-break space": "\ufeff", "variation selector": "\ufe0f", "zero-width joiner": "\u200d",
+             "combining grapheme joiner": "\u034f", "tag": "\U000e0041", "Hangul filler": "\u3164",
+             "left-to-right mark": "\u200e", "right-to-left override": "\u202e", "first strong isolate": "\u2068",
+             "pop directional isolate": "\u2069", "Arabic letter mark": "\u061c"}
+BIDI = "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def hidden_in(ch: str) -> dict[str, str]:
+    """The free text of a log that names R01-008 and R01-009 with ``ch`` inside each code and name."""
+    return {"p1": f"Mio R01{ch}-008", "deck": f"Ashen Sky Ty{ch}rant in hand",
+            "token": f"R01-{ch}009 token", "reason": f"P1 held Scorch{ch}claw Raider"}
+
+
+@pytest.mark.parametrize("ch", INVISIBLE.values(), ids=INVISIBLE.keys())
+def test_301_3c_the_mask_sees_through_invisible_and_bidi_characters(ch):
+    mask = Masker([*HIDDEN, *HIDDEN.values()])
+    for text in hidden_in(ch).values():
+        masked = mask(text)
+        assert "[card]" in masked and hidden_named(masked, ch) == [] and ch not in masked, ascii(masked)
+
+
+def test_301_3c_every_format_character_is_seen_through():
+    import unicodedata
+
+    mask = Masker([*HIDDEN, *HIDDEN.values()])
+    for ch in (chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"):
+        assert mask(f"R01{ch}-008 Ashen{ch} Sky") == "[card] Ashen Sky", ascii(ch)
+
+
+@pytest.fixture(scope="module")
+def disguised(tmp_path_factory):
+    """A match per character of INVISIBLE, whose free text names P1's hidden cards with it inside."""
+    tmp = tmp_path_factory.mktemp("disguised")
+    store = tmp / "s.sqlite"
+    import_logs(store, *(hidden_hand_log(tmp / f"m{i}.zxlog", f"disguised-{i}", **hidden_in(ch))
+                         for i, ch in enumerate(INVISIBLE.values())))
+    return store
+
+
+def seat_files(store: Path, match: str, seat: str, tmp: Path) -> dict[str, str]:
+    """``zx replay`` (terminal and JSON) and the bytes of ``zx view``'s file, as ``seat``."""
+    base = ["--store", str(store)]
+    out = {}
+    for fmt in ("json", "table"):
+        r = CliRunner().invoke(zx, [*base, "replay", match, "--as", seat, "--to", "end", "--format", fmt],
+                               env={"COLUMNS": "200"})
+        assert r.exit_code == 0, r.output
+        out[f"zx replay --format {fmt}"] = r.stdout
+    page = tmp / f"{match}-{seat}.html"
+    r = CliRunner().invoke(zx, [*base, "view", match, "--as", seat, "-o", str(page)])
+    assert r.exit_code == 0, r.output
+    out["zx view"] = page.read_bytes().decode("utf-8")
+    return out
+
+
+@pytest.mark.parametrize("i,ch", list(enumerate(INVISIBLE.values())), ids=INVISIBLE.keys())
+def test_301_3c_an_invisible_or_bidi_character_gets_no_hidden_card_past_the_mask(disguised, i, ch, tmp_path):
+    """A code or name with a zero-width space, a soft hyphen, a bidi control... inside was not masked, and
+    the terminal and the browser showed it whole: the mask reads them as nothing, and the masked text a
+    seat is given holds none of them (the judge's, all)."""
+    for seat in ("P2", "spectator"):
+        for where, text in seat_files(disguised, f"disguised-{i}", seat, tmp_path).items():
+            assert hidden_named(text, ch) == [], (seat, where)  # the code and the name, as a reader sees them
+            assert ch not in text and not set(BIDI) & set(text), (seat, where)
+            assert "Mio [card]" in text and "[card] in hand" in text, (seat, where)
+    judge = seat_files(disguised, f"disguised-{i}", JUDGE, tmp_path)
+    assert all(hidden_in(ch)["p1"] in judge[w] for w in ("zx replay --format json", "zx view")), "the judge's: whole"
+
+
+def test_301_3c_a_bidi_override_cannot_show_reversed_text_as_a_hidden_code_in_the_html_file(tmp_path):
+    """``\\u202e800-10R`` was shown by the browser as R01-008: a seat's file holds no bidi control, so it
+    shows the text in the order it is stored."""
+    store = tmp_path / "s.sqlite"
+    import_logs(store, hidden_hand_log(tmp_path / "m.zxlog", "reversed", p1="Mio \u202e800-10R\u202c",
+                                       deck="\u202ednah ni tnaryT ykS nehsA\u202c"))
+    for seat in ("P2", "spectator"):
+        text = seat_files(store, "reversed", seat, tmp_path)["zx view"]
+        assert not set(BIDI) & set(text), seat
+        assert "Mio 800-10R" in text and "dnah ni tnaryT ykS nehsA" in text, seat
+    assert "Mio \u202e800-10R\u202c" in seat_files(store, "reversed", JUDGE, tmp_path)["zx view"]
 
 
 # ---------------------------------------------------------------------- player and deck names in a seat's view

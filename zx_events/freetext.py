@@ -13,8 +13,10 @@ policy, for every seat that is not the judge (players and spectators), in every 
 - the header's other text (``event``, ``round``, ``format``, names, deck names), and the text a
   record carries besides (Z/X: a ``result``'s ``reason``, a Token's ``name``; in the events and the
   state built from them too): shown, with card codes and card names masked by the game's masker,
-  which compares after ``normalize``: Unicode compatibility forms folded (NFKC), every dash-like
-  character read as ``-``, any letter case.
+  which compares after ``normalize``: invisible characters dropped (format characters, bidirectional
+  controls, default-ignorable ones: ``R01\u200b-008``), Unicode compatibility forms folded (NFKC),
+  every dash-like character read as ``-``, any letter case. The masked text is the normalized one, so
+  what a seat is shown holds none of the invisible characters either.
 """
 
 from __future__ import annotations
@@ -60,9 +62,22 @@ def escaped(chars: re.Pattern, text: str) -> str:
 _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u2e3a\u2e3b\ufe58\ufe63\uff0d\u30fc]")
 
 
+# Characters a reader does not see: every format character (Unicode category Cf: zero-width space and joiners,
+# soft hyphen, word joiner, U+FEFF, bidirectional marks, embeddings, overrides and isolates, tags, ...) and every
+# other default-ignorable code point (variation selectors, the combining grapheme joiner, Hangul fillers, ...).
+# Inside a card code or name they hid it from the mask, and the screen showed it whole (R01\u200b-008); a
+# bidirectional override showed text stored reversed (\u202e800-10R) as the code in a browser
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+
+
 def normalize(text: str) -> str:
-    """``text`` as compared for card codes and names: NFKC, every dash-like character ``-``."""
-    return _DASHES.sub("-", unicodedata.normalize("NFKC", text))
+    """``text`` as compared for card codes and names, and as a mask shows it: without invisible characters
+    (``_INVISIBLE``: dropped before NFKC, so that what they separated composes, and after it, should NFKC
+    give one), NFKC, every dash-like character ``-``. Linear in the length of ``text``."""
+    return _DASHES.sub("-", _INVISIBLE.sub("", unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))))
 
 
 def is_timestamp(value: Any) -> bool:
