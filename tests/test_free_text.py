@@ -160,6 +160,220 @@ def test_the_judge_sees_the_import_path_and_every_source(both_games):
                        if e["kind"] == "EffectApplied"), where
 
 
+# ---------------------------------------------------------------------- free text in records (Z/X), invisible characters
+# A short legal Z/X log (first-turns.zxlog's header) where P1 keeps R01-008 and R01-009 in hand the whole match
+# (301.3c, 502.3: the hand is hidden): nothing P2 or a spectator is given may name them, in any form
+HIDDEN = {"R01-008": "Ashen Sky Tyrant", "R01-009": "Scorchclaw Raider"}
+TOLD = {"token": "Ashen Sky Tyrant R01-008 in hand", "reason": "P2 conceded; P1 still held R01-008 Ashen Sky Tyrant"}
+TOLD_MASKED = {"token": "[card] [card] in hand", "reason": "P2 conceded; P1 still held [card] [card]"}
+
+
+def hidden_hand_log(path: Path, match: str, *, token: str | None = None, reason: str | None = None,
+                    p1: str = "Mio", deck: str | None = None) -> Path:
+    """``token``: P1 puts a Token of that name on c1; ``reason``: the result record's; ``p1``, ``deck``: P1's
+    name and deck name."""
+    header = json.loads(LEGAL.read_text(encoding="utf-8").splitlines()[0])
+    header["match"] = match
+    header["players"]["P1"]["name"] = p1
+    if deck is not None:
+        header["players"]["P1"]["deck_name"] = deck
+    records = [
+        header,
+        {"do": "setup", "by": "P1", "hand": ["R01-008", "R01-009", "R01-002", "R01-004"],
+         "life": ["R01-010", "R01-011", "R01-005", "R01-013"], "resource": ["R01-001", "R01-002"]},
+        {"do": "setup", "by": "P2", "hand": ["U01-001", "U01-002", "U01-003", "U01-004"],
+         "life": ["U01-011", "U01-013", "U01-005", "U01-006"], "resource": ["U01-001", "U01-002"]},
+        {"do": "turn", "by": "P1", "turn": 1}, {"do": "resource", "by": "P1", "card": "R01-004"},
+        {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"}]
+    if token is not None:
+        records.append({"do": "effect", "by": "P1", "source": "a1", "op": "token", "square": "c1", "name": token,
+                        "power": 1000})
+    records += [{"do": "end", "by": "P1"}, {"do": "turn", "by": "P2", "turn": 2},
+                {"do": "draw", "by": "P2", "cards": ["U01-003", "U01-004"]}, {"do": "concede", "by": "P2"}]
+    if reason is not None:
+        records.append({"do": "result", "by": "P1", "winner": "P1", "reason": reason})
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def import_logs(store: Path, *logs: Path) -> None:
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", "--no-analytics", *map(str, logs)])
+    assert r.exit_code == 0, r.output
+
+
+def hidden_named(text: str, drop: str = "") -> list[str]:
+    """The hidden cards ``text`` names, by code or name, as a reader sees it: without the characters of
+    ``drop`` (which show as nothing), in any case, with any dash, in fullwidth forms."""
+    folded = normalize(text.translate({ord(c): None for c in drop})).casefold()
+    return [x for code, name in HIDDEN.items() for x in (code, name) if normalize(x).casefold() in folded]
+
+
+@pytest.fixture(scope="module")
+def told(tmp_path_factory):
+    """A match whose Token's name and result's reason name P1's hidden cards."""
+    tmp = tmp_path_factory.mktemp("told")
+    store = tmp / "s.sqlite"
+    import_logs(store, hidden_hand_log(tmp / "told.zxlog", "told", **TOLD))
+    return store
+
+
+def steps_of(text: str) -> list[dict]:
+    """The steps of a ``zx replay --format json`` output or a /steps answer."""
+    lines = [json.loads(x) for x in text.splitlines() if x.strip()]
+    return lines[0]["steps"] if len(lines) == 1 and "steps" in lines[0] else lines
+
+
+@pytest.mark.parametrize("seat", ["P2", "spectator"])
+def test_301_3c_a_results_reason_and_a_tokens_name_are_masked_for_every_seat_but_the_judge(told, seat, tmp_path):
+    """docs/security.md §4: a result's reason and a Token's name are free text like a player's name (they were
+    shown whole: the record, its event, the Token on c1 and the view's names)."""
+    outs = seat_outputs(told, "told", seat, tmp_path)
+    for where, text in outs.items():
+        assert hidden_named(text) == [], (seat, where)
+        if "'at': 1" not in where:  # (before the Token)
+            assert TOLD_MASKED["token"] in text, (seat, where)
+        if "/view?" not in where:  # every step, the result's included
+            assert TOLD_MASKED["reason"] in text, (seat, where)
+    for where in ("zx replay --format json", f"/api/matches/told/steps?{{'as': '{seat}', 'limit': 500}}"):
+        steps = steps_of(outs[where])
+        said = {(e["kind"], k): v for s in steps for e in s["events"]
+                for k, v in [*e["data"].items(), *e["data"].get("args", {}).items()] if k in ("reason", "name")}
+        assert said[("ResultRecorded", "reason")] == TOLD_MASKED["reason"], where
+        assert said[("EffectApplied", "name")] == TOLD_MASKED["token"], where
+        records = {s["record"]["do"]: s["record"] for s in steps if s["record"]}
+        assert records["result"]["reason"] == TOLD_MASKED["reason"], where
+        assert records["effect"]["name"] == TOLD_MASKED["token"], where
+        last = steps[-1]["state"]
+        assert last["squares"]["c1"]["name"] == TOLD_MASKED["token"] and last["names"]["TOKEN"] == TOLD_MASKED["token"]
+    assert f"TOKEN {TOLD_MASKED['token']}" in outs["zx replay --format table"]
+    assert f'ResultRecorded     reason="{TOLD_MASKED["reason"]}"' in outs["zx replay --format table"]
+
+
+def test_301_3c_the_judge_sees_a_results_reason_and_a_tokens_name_whole(told, tmp_path):
+    outs = seat_outputs(told, "told", JUDGE, tmp_path)
+    for where in ("zx replay --format json", "/api/matches/told/steps?{'as': 'judge', 'limit': 500}"):
+        steps = steps_of(outs[where])
+        assert steps[-1]["record"]["reason"] == TOLD["reason"] and steps[-1]["events"][0]["data"]["reason"] == TOLD["reason"]
+        assert steps[-1]["state"]["squares"]["c1"]["name"] == TOLD["token"]
+    assert TOLD["token"] in outs["zx view"] and TOLD["reason"] in outs["zx view"]
+
+
+def test_every_free_text_field_of_a_log_is_in_the_policy():
+    """Every string of a log that no check gives a form (the schemas' free text) is in zx_events.freetext's
+    policy: a note judge only, ts shown as a date-time, the rest masked. X610Z's records carry none but note
+    and ts; Z/X's carry a result's reason and a Token's name (they were shown whole: MASKED_RECORD)."""
+    from zx_events import games
+    from zx_events.freetext import JUDGE_ONLY_HEADER, JUDGE_ONLY_RECORD, MASKED_HEADER, MASKED_PLAYER, MASKED_RECORD
+
+    def free(prop: dict) -> bool:
+        if "$ref" in prop:
+            return prop["$ref"].rsplit("/", 1)[-1] in ("text", "name")
+        types = prop.get("type") if isinstance(prop.get("type"), list) else [prop.get("type")]
+        return "string" in types and not {"pattern", "enum", "const"} & set(prop)
+
+    for key, masked_record in (("zx", MASKED_RECORD), ("x610z", {})):
+        defs = games.get(key).log_format.schema["$defs"]
+        records: dict[str, set[str]] = {}
+        for d in defs.values():
+            do = d.get("properties", {}).get("do", {}).get("const")
+            if do is not None:
+                records.setdefault(do, set()).update(k for k, p in d["properties"].items() if free(p))
+        told_text = {do: keys - {*JUDGE_ONLY_RECORD, "ts"} for do, keys in records.items()}
+        assert {do: keys for do, keys in told_text.items() if keys} == \
+            {do: set(keys) for do, keys in masked_record.items()}, key
+        header = defs["header"]["properties"]
+        shipped = {"catalog", "board"}  # the name of reference data zx ships, nothing else (docs/security.md §5)
+        assert {k for k, p in header.items() if free(p)} <= {*JUDGE_ONLY_HEADER, *MASKED_HEADER, *shipped}, key
+        entry = header["players"]["properties"]["P1"]
+        entry = defs[entry["$ref"].rsplit("/", 1)[-1]] if "$ref" in entry else entry
+        assert {k for k, p in entry["properties"].items() if free(p)} <= {*JUDGE_ONLY_HEADER, *MASKED_PLAYER}, key
+
+
+# characters a reader does not see, each put inside a hidden card's code and name: format characters, other
+# default-ignorable ones, and bidirectional controls (they hid the code from the mask, and the screen showed it)
+INVISIBLE = {"zero-width space": "\u200b", "soft hyphen": "\u00ad", "word joiner": "\u2060",
+             "zero-width no-break space": "\ufeff", "variation selector": "\ufe0f", "zero-width joiner": "\u200d",
+             "combining grapheme joiner": "\u034f", "tag": "\U000e0041", "Hangul filler": "\u3164",
+             "left-to-right mark": "\u200e", "right-to-left override": "\u202e", "first strong isolate": "\u2068",
+             "pop directional isolate": "\u2069", "Arabic letter mark": "\u061c"}
+BIDI = "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def hidden_in(ch: str) -> dict[str, str]:
+    """The free text of a log that names R01-008 and R01-009 with ``ch`` inside each code and name."""
+    return {"p1": f"Mio R01{ch}-008", "deck": f"Ashen Sky Ty{ch}rant in hand",
+            "token": f"R01-{ch}009 token", "reason": f"P1 held Scorch{ch}claw Raider"}
+
+
+@pytest.mark.parametrize("ch", INVISIBLE.values(), ids=INVISIBLE.keys())
+def test_301_3c_the_mask_sees_through_invisible_and_bidi_characters(ch):
+    mask = Masker([*HIDDEN, *HIDDEN.values()])
+    for text in hidden_in(ch).values():
+        masked = mask(text)
+        assert "[card]" in masked and hidden_named(masked, ch) == [] and ch not in masked, ascii(masked)
+
+
+def test_301_3c_every_format_character_is_seen_through():
+    import unicodedata
+
+    mask = Masker([*HIDDEN, *HIDDEN.values()])
+    for ch in (chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"):
+        assert mask(f"R01{ch}-008 Ashen{ch} Sky") == "[card] Ashen Sky", ascii(ch)
+
+
+@pytest.fixture(scope="module")
+def disguised(tmp_path_factory):
+    """A match per character of INVISIBLE, whose free text names P1's hidden cards with it inside."""
+    tmp = tmp_path_factory.mktemp("disguised")
+    store = tmp / "s.sqlite"
+    import_logs(store, *(hidden_hand_log(tmp / f"m{i}.zxlog", f"disguised-{i}", **hidden_in(ch))
+                         for i, ch in enumerate(INVISIBLE.values())))
+    return store
+
+
+def seat_files(store: Path, match: str, seat: str, tmp: Path) -> dict[str, str]:
+    """``zx replay`` (terminal and JSON) and the bytes of ``zx view``'s file, as ``seat``."""
+    base = ["--store", str(store)]
+    out = {}
+    for fmt in ("json", "table"):
+        r = CliRunner().invoke(zx, [*base, "replay", match, "--as", seat, "--to", "end", "--format", fmt],
+                               env={"COLUMNS": "200"})
+        assert r.exit_code == 0, r.output
+        out[f"zx replay --format {fmt}"] = r.stdout
+    page = tmp / f"{match}-{seat}.html"
+    r = CliRunner().invoke(zx, [*base, "view", match, "--as", seat, "-o", str(page)])
+    assert r.exit_code == 0, r.output
+    out["zx view"] = page.read_bytes().decode("utf-8")
+    return out
+
+
+@pytest.mark.parametrize("i,ch", list(enumerate(INVISIBLE.values())), ids=INVISIBLE.keys())
+def test_301_3c_an_invisible_or_bidi_character_gets_no_hidden_card_past_the_mask(disguised, i, ch, tmp_path):
+    """A code or name with a zero-width space, a soft hyphen, a bidi control... inside was not masked, and
+    the terminal and the browser showed it whole: the mask reads them as nothing, and the masked text a
+    seat is given holds none of them (the judge's, all)."""
+    for seat in ("P2", "spectator"):
+        for where, text in seat_files(disguised, f"disguised-{i}", seat, tmp_path).items():
+            assert hidden_named(text, ch) == [], (seat, where)  # the code and the name, as a reader sees them
+            assert ch not in text and not set(BIDI) & set(text), (seat, where)
+            assert "Mio [card]" in text and "[card] in hand" in text, (seat, where)
+    judge = seat_files(disguised, f"disguised-{i}", JUDGE, tmp_path)
+    assert all(hidden_in(ch)["p1"] in judge[w] for w in ("zx replay --format json", "zx view")), "the judge's: whole"
+
+
+def test_301_3c_a_bidi_override_cannot_show_reversed_text_as_a_hidden_code_in_the_html_file(tmp_path):
+    """``\\u202e800-10R`` was shown by the browser as R01-008: a seat's file holds no bidi control, so it
+    shows the text in the order it is stored."""
+    store = tmp_path / "s.sqlite"
+    import_logs(store, hidden_hand_log(tmp_path / "m.zxlog", "reversed", p1="Mio \u202e800-10R\u202c",
+                                       deck="\u202ednah ni tnaryT ykS nehsA\u202c"))
+    for seat in ("P2", "spectator"):
+        text = seat_files(store, "reversed", seat, tmp_path)["zx view"]
+        assert not set(BIDI) & set(text), seat
+        assert "Mio 800-10R" in text and "dnah ni tnaryT ykS nehsA" in text, seat
+    assert "Mio \u202e800-10R\u202c" in seat_files(store, "reversed", JUDGE, tmp_path)["zx view"]
+
+
 # ---------------------------------------------------------------------- player and deck names in a seat's view
 # free text naming a card in neither deck, by name in odd case and by code with a Unicode hyphen
 NAMED = {"named-zx": (LEGAL, {"P1": {"name": "Ann great HORN behemoth"}, "P2": {"deck_name": "Blue g01\u2011007"}},

@@ -10,9 +10,13 @@ policy, for every seat that is not the judge (players and spectators), in every 
   (match log v1 says "text, ISO 8601 recommended"); the judge sees it as written.
 - the importer's file path (``source`` of the ``Started`` event): judge only. Any other event's
   ``source`` (an effect's or ability's card or Square) is what every seat saw played: shown.
-- the header's other text (``event``, ``round``, ``format``, names, deck names): shown, with card
-  codes and card names masked by the game's masker, which compares after ``normalize``: Unicode
-  compatibility forms folded (NFKC), every dash-like character read as ``-``, any letter case.
+- the header's other text (``event``, ``round``, ``format``, names, deck names), and the text a
+  record carries besides (Z/X: a ``result``'s ``reason``, a Token's ``name``; in the events and the
+  state built from them too): shown, with card codes and card names masked by the game's masker,
+  which compares after ``normalize``: invisible characters dropped (format characters, bidirectional
+  controls, default-ignorable ones: ``R01\u200b-008``), Unicode compatibility forms folded (NFKC),
+  every dash-like character read as ``-``, any letter case. The masked text is the normalized one, so
+  what a seat is shown holds none of the invisible characters either.
 """
 
 from __future__ import annotations
@@ -29,6 +33,12 @@ JUDGE_ONLY_EVENT = {"Started": ("source",)}  # event kind -> its judge-only fiel
 # was imported from (an EffectApplied's or AbilityPlayed's ``source`` is a public card or Square: kept)
 MASKED_HEADER = ("event", "round", "format")
 MASKED_PLAYER = ("name", "deck_name")
+# a record's free text besides its note and ts, by record kind (``seat_record`` with a mask): Z/X's result
+# reason and Token name (match log v1: any text). X610Z's records carry none (its reason is one of a fixed list)
+MASKED_RECORD = {"result": ("reason",), "effect": ("name",)}
+# the same text in the events: an event's own field, or a field of its ``args`` (the effect record's op fields)
+MASKED_EVENT = {"ResultRecorded": ("reason",)}
+MASKED_EVENT_ARGS = {"EffectApplied": ("name",)}
 # C0 controls but tab and newline, DEL, C1 controls, line/paragraph separators, bidirectional
 # overrides and isolates: what can move a terminal's cursor, set its title, colours, links or
 # clipboard (ESC sequences, OSC 52), or show text in another order than it is stored
@@ -52,9 +62,22 @@ def escaped(chars: re.Pattern, text: str) -> str:
 _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u2e3a\u2e3b\ufe58\ufe63\uff0d\u30fc]")
 
 
+# Characters a reader does not see: every format character (Unicode category Cf: zero-width space and joiners,
+# soft hyphen, word joiner, U+FEFF, bidirectional marks, embeddings, overrides and isolates, tags, ...) and every
+# other default-ignorable code point (variation selectors, the combining grapheme joiner, Hangul fillers, ...).
+# Inside a card code or name they hid it from the mask, and the screen showed it whole (R01\u200b-008); a
+# bidirectional override showed text stored reversed (\u202e800-10R) as the code in a browser
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+
+
 def normalize(text: str) -> str:
-    """``text`` as compared for card codes and names: NFKC, every dash-like character ``-``."""
-    return _DASHES.sub("-", unicodedata.normalize("NFKC", text))
+    """``text`` as compared for card codes and names, and as a mask shows it: without invisible characters
+    (``_INVISIBLE``: dropped before NFKC, so that what they separated composes, and after it, should NFKC
+    give one), NFKC, every dash-like character ``-``. Linear in the length of ``text``."""
+    return _DASHES.sub("-", _INVISIBLE.sub("", unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))))
 
 
 def is_timestamp(value: Any) -> bool:
@@ -71,15 +94,24 @@ def is_timestamp(value: Any) -> bool:
     return True
 
 
-def seat_record(rec: dict, viewer: str) -> dict:
-    """A record's free text as ``viewer`` may see it (in place; returns ``rec``)."""
+def seat_record(rec: dict, viewer: str, mask: Callable[[str], str] | None = None) -> dict:
+    """A record's free text as ``viewer`` may see it (in place; returns ``rec``): with ``mask`` (a game
+    whose records carry free text: ``MASKED_RECORD``), that text masked."""
     if viewer == JUDGE:
         return rec
     for key in JUDGE_ONLY_RECORD:
         rec.pop(key, None)
     if "ts" in rec and not is_timestamp(rec["ts"]):
         rec.pop("ts")
+    if mask is not None:
+        _mask_fields(rec, MASKED_RECORD.get(rec.get("do"), ()), mask)
     return rec
+
+
+def _mask_fields(fields: dict, keys: tuple[str, ...], mask: Callable[[str], str]) -> None:
+    for key in keys:
+        if isinstance(fields.get(key), str):
+            fields[key] = mask(fields[key])
 
 
 def seat_header(header: dict, viewer: str, mask: Callable[[str], str]) -> dict:
@@ -110,9 +142,16 @@ def seat_player(info: dict, mask: Callable[[str], str] | None) -> dict:
     return out
 
 
-def seat_event(kind: str, fields: dict, viewer: str) -> dict:
-    """The fields of a ``kind`` event without what only the judge sees (in place; returns ``fields``)."""
-    if viewer != JUDGE:
-        for key in JUDGE_ONLY_EVENT.get(kind, ()):
-            fields.pop(key, None)
+def seat_event(kind: str, fields: dict, viewer: str, mask: Callable[[str], str] | None = None) -> dict:
+    """The fields of a ``kind`` event without what only the judge sees (in place, its ``args`` copied when
+    changed; returns ``fields``); with ``mask``, its free text (``MASKED_EVENT``, ``MASKED_EVENT_ARGS``) masked."""
+    if viewer == JUDGE:
+        return fields
+    for key in JUDGE_ONLY_EVENT.get(kind, ()):
+        fields.pop(key, None)
+    if mask is not None:
+        _mask_fields(fields, MASKED_EVENT.get(kind, ()), mask)
+        if kind in MASKED_EVENT_ARGS and isinstance(fields.get("args"), dict):
+            fields["args"] = dict(fields["args"])  # the stored event's own dict: never changed
+            _mask_fields(fields["args"], MASKED_EVENT_ARGS[kind], mask)
     return fields

@@ -238,7 +238,9 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
         out["card"] = HIDDEN
     elif do == "effect":
         _redact_effect(out, viewer, by)
-    return seat_record(out, viewer)  # notes: judge only; ts: only a date-time (zx_events.freetext)
+    # notes: judge only; ts: only a date-time (zx_events.freetext). No other free text: every other string of
+    # a record has a form the schema checks (a code, a dot, a zone, one of a fixed list: a result's reason)
+    return seat_record(out, viewer)
 
 
 _PUBLIC_EVENTS = frozenset({

@@ -19,8 +19,9 @@ the rule.
 
 The judge sees everything. ``redact_record`` and ``redact_event`` apply the same rules to the log
 records and events shown next to a state, so a step never shows what its state hides. Free text
-(notes, violation messages) can name any card: outside the judge's view every card code in it is
-masked.
+(notes, violation messages, a result's reason, a Token's name) can name any card: outside the judge's
+view notes are left out, and every card code and name in the rest is masked (zx_events.freetext), the
+Token's name on its Square too.
 """
 
 from __future__ import annotations
@@ -247,17 +248,21 @@ _PLAYER_SQUARE = {p: str(player_square(p)) for p in ("P1", "P2")}  # where each 
 
 
 def _square(name: str, e: dict, viewer: str, force: tuple[str | None, ...], names: Mapping[str, str],
-            start: bool = False, lean: bool = False) -> SquareView:
+            start: bool = False, lean: bool = False, masker: Masker | None = None) -> SquareView:
     """``start``: the Start Cards are still face-down (setup is not over): the card on its owner's Player
     Square, where the setup puts it (402.1a), not a card played since (a log whose player never sets up
-    hid every card of the other's for the whole match); ``lean``: no list of modifiers."""
+    hid every card of the other's for the whole match); ``lean``: no list of modifiers; ``masker``: None
+    for the judge, else a Token's own name (free text of the log, zx_events.freetext) is masked."""
     start = start and name == _PLAYER_SQUARE.get(e["owner"])
     face_down = (e.get("up") is False or start) and not sees_own(viewer, e["owner"])  # 301.3b
     mods = () if lean else tuple((int(d), str(u)) for d, u in e["mods"])
     base = None if face_down else e.get("base")  # a Start Card's Power would name it
     code = None if face_down else e["code"]
+    own = e.get("name")  # a Token's
+    if own and masker is not None:
+        own = masker(own)
     return SquareView(
-        square=name, code=code, name=(e.get("name") or names.get(code)) if code else None, owner=e["owner"],
+        square=name, code=code, name=(own or names.get(code)) if code else None, owner=e["owner"],
         ctrl=e["ctrl"], kind="card" if face_down else e["kind"], base=base, mods=mods,
         power=None if base is None else base + sum(int(x[0]) for x in e["mods"]), dmg=e["dmg"], sleep=e["sleep"],
         shift=e.get("shift"), force=force, uid=e["uid"])
@@ -280,11 +285,11 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     # (whenever that is: a setup written after the turn record is applied there, digest.4; with "turn 0"
     # here P1's Start Card showed face-up to P2 and the spectators before P2 had set up)
     start = not all(m.p[p]["ready"] for p in ("P1", "P2"))
+    masker = (mask or GENERIC_MASK) if viewer != JUDGE else None
     squares = tuple(
         None if (e := m.sq.get(n)) is None else
-        _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names, start, lean)
+        _square(n, e, viewer, _public(force_under.get(n, ()), viewer), names, start, lean, masker)
         for n in SQUARE_NAMES)
-    masker = (mask or GENERIC_MASK) if viewer != JUDGE else None
     players = (_player(m, "P1", viewer, masker), _player(m, "P2", viewer, masker))
     b = m.battle
     battle = None if b is None else BattleView(
@@ -296,7 +301,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         for v in m.violations) if not lean else ()
     temporary, force = _public(m.temporary, viewer), _public(loose_force, viewer)
     shown = {c: names[c] for c in _codes(squares, players, temporary, force, battle) if c in names}
-    for s in squares:  # Tokens carry their own name
+    for s in squares:  # Tokens carry their own name (masked for every seat but the judge's)
         if s is not None and s.name and s.code:
             shown.setdefault(s.code, s.name)
     return MatchView(
@@ -346,7 +351,8 @@ def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
 
 
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None) -> dict | None:
-    """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are masked."""
+    """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are left out, a result's
+    reason and a Token's name masked (zx_events.freetext)."""
     if rec is None:
         return None
     out = dict(rec)
@@ -368,7 +374,8 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
             out["cards"] = _hide(out.get("cards", []))
     elif do == "effect":
         _redact_effect(out, viewer, by)
-    return seat_record(out, viewer)  # notes: judge only; ts: only a date-time (zx_events.freetext)
+    # notes: judge only; ts: only a date-time; a result's reason and a Token's name masked (zx_events.freetext)
+    return seat_record(out, viewer, mask or GENERIC_MASK)
 
 
 _PUBLIC_EVENTS = frozenset({
@@ -379,7 +386,8 @@ _PUBLIC_EVENTS = frozenset({
 
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
     """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
-    out = seat_event(kind, dict(fields), viewer)  # the Started event's import file path: judge only
+    # the Started event's import file path: judge only; a result's reason and a Token's name masked
+    out = seat_event(kind, dict(fields), viewer, mask or GENERIC_MASK)
     if viewer == JUDGE or kind in _PUBLIC_EVENTS:
         return out
     by = out.get("player")
