@@ -179,10 +179,10 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
         columns = ["card", "name", "gih_games", "gih_wr", "gih_wr_low", "gih_wr_high", "iwd", "oh_games", "oh_wr",
                    "gd_games", "gd_wr", "gns_games", "gns_wr", "played_games", "played_wr", "low_sample"]
     else:  # what every spectator saw (web.backend.seen_cards_only): the cards played, their played figures
-        note = (f"The {TOP_CARDS} cards played most: the win rate of the games where the card was played (or "
-                "cast), as every seat saw it, with Wilson 95% intervals. A card in a hand is hidden from all but "
-                "its owner: the figures of the hands and the deck lists (GIH, OH, GD, GNS, IWD) are shown only "
-                "where those are published (zx serve --deck-lists, zx report --deck-lists).")
+        note = (f"The {TOP_CARDS} cards played (or cast) most, as every seat saw them: the win rate of the games "
+                "where the card was played, with Wilson 95% intervals. A card in a hand is hidden from all but its "
+                "owner: the hand and deck-list figures (GIH, OH, GD, GNS, IWD) are shown only where the hands and "
+                "deck lists are published (zx serve --deck-lists, zx report --deck-lists).")
         columns = ["card", "name", "played_games", "played_wins", "played_wr", "played_wr_low", "played_wr_high",
                    "low_sample"]
     d.sections.append(_section("cards", "Per-card win rates", note, card_chart(cards), cards, columns,
