@@ -95,9 +95,10 @@ def test_cards_kept_in_hand_are_shown_where_the_hands_are_published(store, clien
     """With --deck-lists (the deck lists and hands published, as after an event) or --judge: every
     per-card figure, the cards kept in hand included, as ``zx stats cards`` gives them."""
     params = {"player": "Mio", "min_games": 1}
-    expected = json.loads(CliRunner().invoke(zx, ["--store", store[0], "stats", "cards", "--player", "Mio",
-                                                  "--min-games", "1", "--format", "json"],
-                                             env={"ZX_ANALYTICS": str(store[1])}).stdout)
+    r = CliRunner().invoke(zx, ["--store", store[0], "stats", "cards", "--analytics", str(store[1]), "--player", "Mio",
+                                "--min-games", "1", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    expected = json.loads(r.stdout)
     assert {"R01-008", "R01-009"} <= {r["card"] for r in expected}  # the analyst's own machine: every figure
     for option in ("deck_lists", "judge"):
         with TestClient(create_app(store[0], analytics=store[1], **{option: True})) as published:
