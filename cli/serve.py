@@ -65,9 +65,10 @@ def _loopback(host: str) -> bool:
               help="Also serve the judge view (every hidden card: hands, decks, Life) to anyone who can reach "
                    "the server. Off by default: views are the spectator's, or a seat's own.")
 @click.option("--deck-lists", is_flag=True,
-              help="The deck lists may be shown (published after the event): also give the per-card figures that "
-                   "count them (deck, GNS, IWD: a card in a deck and never seen). Off by default: a deck list is "
-                   "hidden from every seat (301.3). --judge implies it.")
+              help="The deck lists and hands are published, as after an event: give every per-card figure (GIH, OH, "
+                   "GD: a card in a hand; deck, GNS, IWD: the deck lists). Off by default: only the cards played, "
+                   "with their played figures, since a hand is hidden from all but its owner and a deck list from "
+                   "every seat (301.3). --judge implies it.")
 @click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=1, show_default=True,
               help="Server processes (each with its own connections and caches); more than the cores gains nothing.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
@@ -184,8 +185,10 @@ def _report_filters(f: Any) -> Any:
 @click.option("--force", is_flag=True, help="Overwrite the file if it exists.")
 @click.option("--title", default="Metagame", show_default=True, help="The page title.")
 @click.option("--deck-lists", is_flag=True,
-              help="The deck lists may be shown (published after the event): also give the per-card figures that "
-                   "count them (deck, GNS, IWD). Off by default: the file is for sharing, as zx serve's dashboard.")
+              help="The deck lists and hands are published, as after an event: give every per-card figure (GIH, OH, "
+                   "GD, deck, GNS, IWD). Off by default: the file is for sharing, as zx serve's dashboard, so it "
+                   "lists only the cards played, with their played figures (a hand is hidden from all but its "
+                   "owner, 301.3).")
 @_report_filters
 @click.option("--min-games", type=click.IntRange(min=1), default=30, show_default=True,
               help="Rows resting on fewer games are drawn in grey.")

@@ -212,22 +212,28 @@ def public_unknown_name(e: Any) -> Any:
     return UnknownName(e.kind, masked_name(e.value), sorted({masked_name(k) for k in e.known}), e.where)
 
 
-DECK_LIST_FIGURES = ("deck_", "gns_", "iwd")  # per-card columns that count cards never seen: deck lists
+HIDDEN_CARD_FIGURES = ("deck_", "gns_", "iwd", "gih_", "oh_", "gd_")  # per-card columns that rest on hidden cards
 
 
-def seen_cards_only(df: Any) -> Any:
-    """``Stats.cards`` as a server (or ``zx report``) without ``--deck-lists`` or ``--judge`` answers it: the figures of cards seen in a hand
-    or played (GIH, OH, GD, played), none of those that rest on the deck lists (deck, GNS, IWD), and no
-    row of a card never seen. A deck list is hidden from every seat (301.3), and the match page leaves
-    it out: narrowed to one player and one day, the per-card rows listed the whole deck, 10 of its 17
-    cards never seen by anybody."""
+def seen_cards_only(df: Any, min_games: int) -> Any:
+    """``Stats.cards`` as a server (or ``zx report``) without ``--deck-lists`` or ``--judge`` answers it: only
+    what every spectator saw. A row for each card played (the game's own public notion, ``card_games.played``:
+    Z/X played from hand or Dynamis, or by its IG; X610Z cast, or a crystal cast), with its played figures
+    only, ``low_sample`` counted on its played games and the rows sorted by them. A card in a hand is hidden
+    from all but its owner (Z/X 301.3c; X610Z 502.3-502.4), so the figures of when a card was in a hand
+    (GIH, OH, GD) are left out even for a card later played, as are those that count the deck lists, hidden
+    from every seat (301.3: deck, GNS, IWD). Before, a card kept hidden in hand all match was listed, and
+    narrowed to one match the rows gave its player's opening hand and draws."""
     import polars as pl
 
-    keep = [c for c in df.columns if not c.startswith(DECK_LIST_FIGURES)]
-    seen = pl.col("gih_games") > 0
-    if "played_games" in df.columns:
-        seen = seen | (pl.col("played_games") > 0)
-    return df.filter(seen).select(keep)
+    keep = [c for c in df.columns if not c.startswith(HIDDEN_CARD_FIGURES) and c != "low_sample"]
+    df = df.filter(pl.col("played_games") > 0)
+    order, descending = ["played_games", "card"], [True, False]
+    if "game" in df.columns:  # a frame per game, in the order Stats gave them: each game's rows stay together
+        df = df.with_row_index("place").with_columns(pl.col("place").min().over("game"))
+        order, descending = ["place", *order], [False, *descending]
+    return (df.sort(order, descending=descending).select(keep)
+            .with_columns((pl.col("played_games") < min_games).alias("low_sample")))
 
 
 class Backend:
@@ -608,7 +614,7 @@ class Backend:
             cur = self._connection().cursor()  # one DuckDB connection per request thread
             try:
                 df = getattr(Stats(cur, min_games=min_games, derived=derived), method)(**self.unmask(kwargs))
-                df = df if self.deck_lists or method != "cards" else seen_cards_only(df)
+                df = df if self.deck_lists or method != "cards" else seen_cards_only(df, min_games)
                 return df if self.judge else self.mask_names(df, method, kwargs.get("by"))
             except UnknownName as e:  # a name the file has never seen
                 raise WebError(400, str(e) if self.judge else str(public_unknown_name(e))) from None

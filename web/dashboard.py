@@ -172,23 +172,30 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                                life_chart(life), life,
                                ["turn", "seat", "games", "damage", "damage_per_game", "ignition_rate", "low_sample"]))
     cards = stats("cards")
-    d.sections.append(_section("cards", "Per-card win rates",
-                               f"The {TOP_CARDS} cards seen most in hand: GIH WR, the win rate of the games where the "
-                               "card was in hand (opening hand kept, or drawn), with Wilson 95% intervals; the table "
-                               + ("adds IWD (GIH WR minus the win rate when never seen), opening-hand, drawn and played "
-                                  "win rates, as 17lands defines them." if "iwd" in cards.columns else
-                                  "adds opening-hand, drawn and played win rates, as 17lands defines them (IWD and the "
-                                  "never-seen figures count the deck lists: shown with --deck-lists)."),
-                               card_chart(cards), cards,
-                               ["card", "name", "gih_games", "gih_wr", "gih_wr_low", "gih_wr_high", "iwd", "oh_games",
-                                "oh_wr", "gd_games", "gd_wr", "gns_games", "gns_wr", "played_games", "played_wr",
-                                "low_sample"]))
+    if "gih_games" in cards.columns:  # --deck-lists or --judge: the deck lists and hands are published
+        note = (f"The {TOP_CARDS} cards seen most in hand: GIH WR, the win rate of the games where the card was in "
+                "hand (opening hand kept, or drawn), with Wilson 95% intervals; the table adds IWD (GIH WR minus "
+                "the win rate when never seen), opening-hand, drawn and played win rates, as 17lands defines them.")
+        columns = ["card", "name", "gih_games", "gih_wr", "gih_wr_low", "gih_wr_high", "iwd", "oh_games", "oh_wr",
+                   "gd_games", "gd_wr", "gns_games", "gns_wr", "played_games", "played_wr", "low_sample"]
+    else:  # what every spectator saw (web.backend.seen_cards_only): the cards played, their played figures
+        note = (f"The {TOP_CARDS} cards played (or cast) most, as every seat saw them: the win rate of the games "
+                "where the card was played, with Wilson 95% intervals. A card in a hand is hidden from all but its "
+                "owner: the hand and deck-list figures (GIH, OH, GD, GNS, IWD) are shown only where the hands and "
+                "deck lists are published (zx serve --deck-lists, zx report --deck-lists).")
+        columns = ["card", "name", "played_games", "played_wins", "played_wr", "played_wr_low", "played_wr_high",
+                   "low_sample"]
+    d.sections.append(_section("cards", "Per-card win rates", note, card_chart(cards), cards, columns,
+                               None if "gih_games" in cards.columns or not totals.get("matches") else
+                               "no card was played in these matches (cards kept in hand are not shown)"))
     return d
 
 
-def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, columns: list[str]) -> Section:
+def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, columns: list[str],
+             none: str | None = None) -> Section:
+    """A section; ``none``: what an empty frame says where there are matches (else: no matches)."""
     cols = [c for c in columns if c in df.columns]
-    empty = None if df.height else "no matches for these filters"
+    empty = None if df.height else none or "no matches for these filters"
     return Section(key, title, note, svg if df.height else "", df.select(cols).to_dicts(), cols, empty)
 
 
@@ -386,12 +393,15 @@ def life_chart(df: pl.DataFrame) -> str:
 
 
 def card_chart(df: pl.DataFrame) -> str:
-    top = df.filter(pl.col("gih_games") > 0).sort(["gih_games", "card"], descending=[True, False]).head(TOP_CARDS)
+    """GIH WR of the cards seen most in hand; without the hand figures (not published: only the cards
+    played, ``web.backend.seen_cards_only``) the win rate when played of the cards played most."""
+    m, title = ("gih", "GIH win rate") if "gih_games" in df.columns else ("played", "win rate when played")
+    top = df.filter(pl.col(f"{m}_games") > 0).sort([f"{m}_games", "card"], descending=[True, False]).head(TOP_CARDS)
     if not top.height:
         return ""
     top = top.with_columns(pl.format("{} {}", pl.col("card"), pl.col("name").fill_null("")).alias("label_card"))
-    return interval_chart(top.rename({"label_card": "card name"}), "card name", "gih_wr", "gih_games",
-                          axis_title="GIH win rate (95% interval)")
+    return interval_chart(top.rename({"label_card": "card name"}), "card name", f"{m}_wr", f"{m}_games",
+                          axis_title=f"{title} (95% interval)")
 
 
 # ---------------------------------------------------------------------- page

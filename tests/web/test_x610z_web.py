@@ -238,3 +238,32 @@ def test_a_filter_of_the_other_game_shows_in_the_form_and_says_so_in_the_dashboa
     assert x6_names[0] in message and not any(n in message for n in zx_names - set(x6_names))
     ok = client.get("/dashboard", params={"game": "x610z", "player": x6_names[0]}, headers={"accept": "text/html"})
     assert ok.status_code == 200 and "data-chart" in ok.text
+
+
+def test_x610z_shared_card_figures_hold_only_the_cards_cast_502_3(mixed, client, tmp_path):
+    """X610Z's hand is seen by its owner only (502.3-502.4): narrowed to one match, the per-card figures
+    shared without --deck-lists (API, dashboard, zx report) list the cards cast (a crystal or a card onto
+    the stack, every seat saw them: ``card_games.played``) with their played figures only, and no card
+    that was only ever in a hand. Before, the whole opening hand and every draw were listed."""
+    store, analytics = mixed
+    day = {"game": "x610z", "since": "2026-11-27", "until": "2026-11-27"}  # x610z-sim-7-0279 alone
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "cards", "--analytics", str(analytics), "--game", "x610z",
+                                "--since", day["since"], "--until", day["until"], "--min-games", "1",
+                                "--format", "json"])
+    assert r.exit_code == 0, r.output
+    every = json.loads(r.stdout)
+    cast = [r for r in every if r["played_games"] > 0]
+    in_hand = {r["card"] for r in every if r["gih_games"] > 0 and r["played_games"] == 0}
+    assert cast and in_hand
+    figures = ("card", "name", "played_games", "played_wins", "played_wr", "played_wr_low", "played_wr_high")
+    rows = client.get("/api/stats/cards", params={**day, "min_games": 1}).json()["rows"]
+    assert rows == [{**{k: r[k] for k in figures}, "low_sample": False}
+                    for r in sorted(cast, key=lambda r: (-r["played_games"], r["card"]))]
+    out = tmp_path / "x610z.html"
+    r = CliRunner().invoke(zx, ["--store", store, "report", "--analytics", str(analytics), "--min-games", "1",
+                                *[a for k, v in day.items() for a in (f"--{k}", v)], "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    for page in (client.get("/dashboard", params={**day, "min_games": 1}).text, out.read_text(encoding="utf-8")):
+        section = page.split('id="cards"')[1]
+        assert not [c for c in in_hand if c in section] and all(r["card"] in section for r in cast)
+        assert "win rate when played" in section and "gih_" not in section and "gns_" not in section
