@@ -11,8 +11,9 @@ goes through the application unchanged, and only its ``200`` answers are kept. A
 the first time with a plain query (``at``, ``turn``, ``as``; nothing else) is computed here by the
 endpoint's own call (``Backend.view_json``) with the endpoint's headers; its error (a ``WebError``, or
 the store failing: ``Backend.store_error``) is answered here as the application answers it, never
-computed again; any other query is the application's. On a PostgreSQL store the reads run in a
-worker thread (``Backend.off_loop``): the event loop never waits on the network. A view never
+computed again; any other query is the application's. A view not kept is computed in a worker thread
+(``Backend.view``), and on a PostgreSQL store the other reads run in one too (``Backend.off_loop``): the
+event loop never waits on a view nor on the network. A view never
 changes (stored events are never rewritten); a statistic is kept under the analytics position it was
 computed at, and asked for again when the analytics file is missing or behind the store, so the
 application answers ``503`` as before.
@@ -94,7 +95,7 @@ class Answers:
         if b.store_lost:
             await b.off_loop(b.store_reachable)
         match_id = _VIEW.fullmatch(scope["path"]).group(1)
-        body = await b.off_loop(lambda: b.view_json(match_id, b.allowed(seat), at=at, turn=turn))
+        body = await b.view(match_id, b.allowed(seat), at=at, turn=turn)
         answer = ([(b"content-length", str(len(body)).encode()), *_JSON_HEADERS], body)
         self.cache.put(key, answer)
         return answer

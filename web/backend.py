@@ -246,6 +246,7 @@ class Backend:
         self.closed = False
         self.warming = False  # the match list and default statistics are being computed (web.app)
         self.stats_limiter: Any = None  # how many statistics are computed at once (web.app sets it)
+        self.view_limiter: Any = None  # how many views and steps are computed at once (web.app sets it)
         self._identity: str | None = None
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
         self._listed: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
@@ -518,6 +519,19 @@ class Backend:
             body = cursor.view(seq, perspective).json_bytes()
         self.views.put(key, body)
         return body
+
+    async def view(self, match_id: str, perspective: str, at: int | None = None, turn: int | None = None) -> bytes:
+        """``view_json`` from the event loop: a view kept is answered at once; any other is computed in a
+        worker thread, at most ``view_limiter`` at once (the others wait their turn), never in the loop. In
+        the loop, one client asking for views of matches named with 220,000 characters (1.5 s each) held every
+        other request of the server; a view is also a store's read, a round trip to a PostgreSQL server."""
+        hit = self.views.peek((match_id, at, turn, perspective))
+        if hit is not None:
+            return hit
+        import anyio.to_thread
+
+        return await anyio.to_thread.run_sync(lambda: self.view_json(match_id, perspective, at=at, turn=turn),
+                                              limiter=self.view_limiter)
 
     def allowed(self, perspective: str | None) -> str:
         """The perspective a request may have: spectator by default; judge only with --judge (301.3)."""
