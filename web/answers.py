@@ -27,9 +27,9 @@ from typing import Any
 from zx_events.errors import ZXError
 
 from .app_json import JSON
-from .backend import LRU, Backend, WebError, log, store_failure
+from .backend import ANSWER_BYTES, CACHE_BYTES, LRU, Backend, WebError, log, store_failure
 
-ANSWERS = 8192 + 512  # the views and the statistics the backend keeps (VIEW_CACHE, STATS_CACHE)
+ANSWERS = 8192 + 512  # the views and the statistics the backend keeps (VIEW_CACHE, STATS_CACHE), CACHE_BYTES at most
 _VIEW = re.compile(r"/api/matches/([^/]+)/view")
 _STATS = re.compile(r"/api/stats/[a-z]+")
 _NUMBER = re.compile(rb"[1-9][0-9]{0,8}")
@@ -62,7 +62,7 @@ class Answers:
     def __init__(self, app: Any, backend: Backend, size: int = ANSWERS) -> None:
         self.app = app
         self.backend = backend
-        self.cache = LRU(size)
+        self.cache = LRU(size, CACHE_BYTES, ANSWER_BYTES)
 
     async def _key(self, scope: dict[str, Any]) -> tuple[Any, ...] | None:
         """The answer's key, or None: not one of these endpoints, or statistics that cannot be served now."""

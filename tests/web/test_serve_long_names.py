@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from cli.main import zx
+from web.answers import Answers
 from web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +64,13 @@ def warm(c: TestClient) -> None:
         time.sleep(0.05)
 
 
+def answers_of(app) -> Answers:
+    layer = app.middleware_stack
+    while not isinstance(layer, Answers):
+        layer = layer.app
+    return layer
+
+
 def test_a_view_of_a_match_named_with_200000_characters_is_computed_in_well_under_a_second(store):
     """Its event, player and deck names (a million characters) are masked in linear time: 1.5-3 s a view
     before (a regular expression tried each of the catalog's ~270 names at every character), in the event
@@ -82,6 +90,54 @@ def test_a_view_of_a_match_named_with_200000_characters_is_computed_in_well_unde
         detail = c.get(f"/api/matches/{LONG_MATCHES[0]}").json()
         assert detail["header"]["event"].endswith(" [card]") and len(detail["header"]["event"]) == EVENT - 1
     assert max(took.values()) < 1.0, took
+
+
+def test_the_view_caches_keep_at_most_their_byte_budget_however_many_views_are_asked(store, monkeypatch):
+    """The views kept by the backend and the answers kept in front of the framework are counted by their
+    bytes, not only by their number: 8,192 views of 0.9 MB were 7 GB. Here with a budget of 3 MiB (each
+    view of a long match is 0.8 MB): after 24 distinct views, each cache holds at most 3 MiB, the most
+    recent views, and a view kept is answered again as it was."""
+    from web.backend import answer_size
+
+    budget = 3 * 2 ** 20
+    monkeypatch.setattr("web.backend.CACHE_BYTES", budget)
+    monkeypatch.setattr("web.answers.CACHE_BYTES", budget)
+    app = create_app(store)
+    backend = app.state.backend
+    with TestClient(app) as c:
+        warm(c)
+        answers = answers_of(app).cache
+        first = {}
+        for at in range(1, 9):
+            for match in LONG_MATCHES:
+                r = c.get(f"/api/matches/{match}/view", params={"at": at, "as": "spectator"})
+                assert r.status_code == 200 and len(r.content) > 600_000
+                first[(match, at)] = r.content
+                for cache in (backend.views, answers):
+                    assert cache.bytes <= budget, (cache.bytes, len(cache.data))
+                    assert cache.bytes == sum(answer_size(v) for v in cache.data.values())
+        assert 2 <= len(backend.views.data) <= 4 and 2 <= len(answers.data) <= 4
+        assert c.get(f"/api/matches/{LONG_MATCHES[-1]}/view", params={"at": 8, "as": "spectator"}).content == \
+            first[(LONG_MATCHES[-1], 8)]  # the last one, kept
+        assert c.get(f"/api/matches/{LONG_MATCHES[0]}/view", params={"at": 1, "as": "spectator"}).content == \
+            first[(LONG_MATCHES[0], 1)]  # the first one, long gone: computed again, the same
+
+
+def test_a_view_larger_than_an_answer_may_be_kept_is_served_whole_and_not_kept(store, monkeypatch):
+    monkeypatch.setattr("web.backend.ANSWER_BYTES", 2 ** 19)  # 512 KiB: a view of a long match is larger
+    monkeypatch.setattr("web.answers.ANSWER_BYTES", 2 ** 19)
+    app = create_app(store)
+    backend = app.state.backend
+    with TestClient(app) as c:
+        warm(c)
+        answers = answers_of(app).cache
+        for _ in range(2):
+            r = c.get(f"/api/matches/{LONG_MATCHES[0]}/view", params={"at": 3})
+            assert r.status_code == 200 and len(r.content) > 2 ** 19 and r.json()["players"]
+        small = c.get("/api/matches/plain/view", params={"at": 3})
+        assert small.status_code == 200
+        assert list(backend.views.data) == [("plain", 3, None, "spectator")]
+        assert [key[1] for key in answers.data] == ["/api/matches/plain/view"]
 
 
 def test_the_server_answers_status_promptly_while_slow_views_and_steps_are_computed(store, monkeypatch):
