@@ -143,9 +143,9 @@ def test_a_view_larger_than_an_answer_may_be_kept_is_served_whole_and_not_kept(s
 def test_the_server_answers_status_promptly_while_slow_views_and_steps_are_computed(store, monkeypatch):
     """uvicorn on a free port; three views and eight steps pages made slow by 1.5 s of Python work each
     (holding the GIL as a slow view does, not sleeping), asked at once: /api/status, asked every 50 ms
-    meanwhile, is answered within a second each time (0.1-0.4 s: the slow ones share the GIL with it). A view was computed in the event loop (/api/status waited
-    for every one: 3 s, up to 5 s in the QA report), and steps in the threads /api/status is computed in
-    (eight took them all)."""
+    meanwhile, is answered within a second each time (0.1-0.4 s: the slow ones share the GIL with it).
+    A view was computed in the event loop (/api/status waited for every one: 3 s, up to 5 s in the QA
+    report), and steps in the threads /api/status is computed in (eight took them all)."""
     import httpx
 
     from test_serve_browser import running
