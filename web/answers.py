@@ -11,8 +11,9 @@ goes through the application unchanged, and only its ``200`` answers are kept. A
 the first time with a plain query (``at``, ``turn``, ``as``; nothing else) is computed here by the
 endpoint's own call (``Backend.view_json``) with the endpoint's headers; its error (a ``WebError``, or
 the store failing: ``Backend.store_error``) is answered here as the application answers it, never
-computed again; any other query is the application's. On a PostgreSQL store the reads run in a
-worker thread (``Backend.off_loop``): the event loop never waits on the network. A view never
+computed again; any other query is the application's. A view not kept is computed in a worker thread
+(``Backend.view``), and on a PostgreSQL store the other reads run in one too (``Backend.off_loop``): the
+event loop never waits on a view nor on the network. A view never
 changes (stored events are never rewritten); a statistic is kept under the analytics position it was
 computed at, and asked for again when the analytics file is missing or behind the store, so the
 application answers ``503`` as before.
@@ -26,9 +27,9 @@ from typing import Any
 from zx_events.errors import ZXError
 
 from .app_json import JSON
-from .backend import LRU, Backend, WebError, log, store_failure
+from .backend import ANSWER_BYTES, CACHE_BYTES, LRU, Backend, WebError, log, store_failure
 
-ANSWERS = 8192 + 512  # the views and the statistics the backend keeps (VIEW_CACHE, STATS_CACHE)
+ANSWERS = 8192 + 512  # the views and the statistics the backend keeps (VIEW_CACHE, STATS_CACHE), CACHE_BYTES at most
 _VIEW = re.compile(r"/api/matches/([^/]+)/view")
 _STATS = re.compile(r"/api/stats/[a-z]+")
 _NUMBER = re.compile(rb"[1-9][0-9]{0,8}")
@@ -61,7 +62,7 @@ class Answers:
     def __init__(self, app: Any, backend: Backend, size: int = ANSWERS) -> None:
         self.app = app
         self.backend = backend
-        self.cache = LRU(size)
+        self.cache = LRU(size, CACHE_BYTES, ANSWER_BYTES)
 
     async def _key(self, scope: dict[str, Any]) -> tuple[Any, ...] | None:
         """The answer's key, or None: not one of these endpoints, or statistics that cannot be served now."""
@@ -94,7 +95,7 @@ class Answers:
         if b.store_lost:
             await b.off_loop(b.store_reachable)
         match_id = _VIEW.fullmatch(scope["path"]).group(1)
-        body = await b.off_loop(lambda: b.view_json(match_id, b.allowed(seat), at=at, turn=turn))
+        body = await b.view(match_id, b.allowed(seat), at=at, turn=turn)
         answer = ([(b"content-length", str(len(body)).encode()), *_JSON_HEADERS], body)
         self.cache.put(key, answer)
         return answer

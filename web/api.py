@@ -186,24 +186,30 @@ async def match_view(match_id: str,
                as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge "
                                                                      "(only with zx serve --judge)."),
                b: Backend = Depends(backend)) -> Response:
-    # async, in the event loop: a cached view is a dictionary look-up, an uncached one a fraction of a
-    # millisecond of reading and projecting a SQLite store (web.cursor); a worker thread would cost more
-    # than that. A PostgreSQL store's read goes to a worker thread (Backend.off_loop)
+    # async: a view kept is answered from the event loop (a dictionary look-up); any other is computed in a
+    # worker thread (Backend.view), never in the loop, where one slow view held every other request
     if at is not None and turn is not None:
         raise WebError(400, "give at or turn, not both")
     perspective = b.allowed(as_)
-    body = await b.off_loop(lambda: b.view_json(match_id, perspective, at=at, turn=turn))
+    body = await b.view(match_id, perspective, at=at, turn=turn)
     return Response(body, media_type="application/json")
 
 
 @router.get("/matches/{match_id}/steps",
             summary="Every step (log record) of a match with its events and the state after, as a seat sees it")
-def match_steps(match_id: str,
-                start: int = Query(0, ge=0, le=BIG, description="The first step (0 = the header)."),
-                limit: int = Query(50, ge=1, le=MAX_LIMIT, description="Steps to return."),
-                as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge."),
-                b: Backend = Depends(backend)) -> Response:
+async def match_steps(match_id: str,
+                      start: int = Query(0, ge=0, le=BIG, description="The first step (0 = the header)."),
+                      limit: int = Query(50, ge=1, le=MAX_LIMIT, description="Steps to return."),
+                      as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge."),
+                      b: Backend = Depends(backend)) -> Response:
+    # in a worker thread, with the views (Backend.view_limiter): steps taking seconds to compute never take
+    # every thread the other endpoints (/api/status) are computed in
     perspective = b.allowed(as_)
+    return await anyio.to_thread.run_sync(lambda: steps_answer(b, match_id, perspective, start, limit),
+                                          limiter=b.view_limiter)
+
+
+def steps_answer(b: Backend, match_id: str, perspective: str, start: int, limit: int) -> Response:
     hist = b.history(match_id)
     total = len(hist.bounds)
     if start >= total:

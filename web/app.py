@@ -32,6 +32,7 @@ from .backend import Backend, StoreFailed, WebError, store_failure
 HERE = Path(__file__).parent
 THREADS = 8
 STATS_AT_ONCE = (os.cpu_count() or 2) + 1  # statistics computed at once (lifespan)
+VIEWS_AT_ONCE = (os.cpu_count() or 2) + 1  # views and steps computed at once, in their own threads (lifespan)
 ENV_STORE, ENV_ANALYTICS, ENV_JUDGE = "ZX_SERVE_STORE", "ZX_SERVE_ANALYTICS", "ZX_SERVE_JUDGE"
 ENV_DECK_LISTS = "ZX_SERVE_DECK_LISTS"
 ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names the server answers to (web.app.Hosts), comma-separated; empty: any
@@ -89,6 +90,10 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         # after it. p99 of 670 cold statistics at 10 clients on 2 cores, alternating runs: all at
         # once 88-104 ms (5 runs), 2 at once 66-122 ms (7), 3 at once 55-94 ms (5)
         backend.stats_limiter = anyio.CapacityLimiter(STATS_AT_ONCE)
+        # views and steps not computed before: in worker threads of their own, never in the event loop nor in
+        # the threads of the other endpoints, so that slow ones (a match named with 220,000 characters) hold
+        # neither /api/status nor the match list; beyond a core each they only fight over the GIL
+        backend.view_limiter = anyio.CapacityLimiter(VIEWS_AT_ONCE)
         # the match list reads every match's notifications once (seconds at 10,000 matches), and the
         # unfiltered statistics take tens of milliseconds each: start now
         backend.warming = True

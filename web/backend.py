@@ -9,7 +9,8 @@ SQL text comes from a request.
 Caches, all safe because stored events are never rewritten (a match's events, once stored, are
 those events for ever; only new matches are added):
 - the match summaries, rebuilt when the store's last notification id moves (an import);
-- encoded views by (match, event or turn, perspective) (``VIEW_CACHE``);
+- encoded views by (match, event or turn, perspective) (``VIEW_CACHE``, and ``CACHE_BYTES`` at most: the
+  caches of answers are counted by their bytes too, an answer over ``ANSWER_BYTES`` is never kept);
 - cursors (``CURSOR_CACHE`` matches): the events of a match read so far and a state walked along
   them, so stepping through a match costs one event a step and a first view reads only up to its
   event;
@@ -43,9 +44,15 @@ from .cursor import Cursor, EventReader
 
 HISTORY_CACHE = 256
 CURSOR_CACHE = 256
-VIEW_CACHE = 8192  # encoded views, a few KiB each
+VIEW_CACHE = 8192  # encoded views, a few KiB each (a match named with 1,000,000 characters: a MiB or more)
 STATS_CACHE = 512
 REPLAY_CACHE = 32
+# each cache of answers (views, the statistics and dashboards, replay pages; web.answers) keeps at most
+# CACHE_BYTES of them, each counted by its size (answer_size), and never one of more than ANSWER_BYTES (it is
+# served, and computed again when asked again): counted by number only, 8,192 views of a match named with
+# 220,000 characters (0.9 MB each) were 7 GB in one server process
+CACHE_BYTES = 128 * 2 ** 20
+ANSWER_BYTES = 8 * 2 ** 20
 log = logging.getLogger("zx.serve")
 STORE_CHECK_SECONDS = 1.0  # how long the store's last notification id is trusted before it is read again
 # A PostgreSQL store's server gone: eventsourcing tries a read 10 times, each waiting for a pooled connection
@@ -90,14 +97,34 @@ def store_failure(e: BaseException) -> bool:
             or (psycopg is not None and isinstance(e, psycopg.Error)))
 
 
+def answer_size(value: Any) -> int:
+    """The bytes an answer holds: bytes and text by their size, a tuple or list (an answer's headers and body)
+    by its parts', a Polars frame by its estimate, anything else by its own size."""
+    if isinstance(value, (bytes, str, bytearray)):
+        return sys.getsizeof(value)
+    if isinstance(value, (tuple, list)):
+        return sys.getsizeof(value) + sum(answer_size(v) for v in value)
+    estimate = getattr(value, "estimated_size", None)  # a Polars frame
+    if callable(estimate):
+        return int(estimate())
+    return sys.getsizeof(value)
+
+
 class LRU:
     """A small thread-safe least-recently-used cache. ``get`` builds a missing value once: a caller that
     asks for a key another thread is building waits for that value instead of building it again (fifty
-    clients opening the same dashboard run its queries once)."""
+    clients opening the same dashboard run its queries once).
 
-    def __init__(self, size: int) -> None:
+    At most ``size`` values; with ``budget``, also at most ``budget`` bytes of them (``answer_size``), and
+    none larger than ``largest`` bytes (it is given to its callers, not kept)."""
+
+    def __init__(self, size: int, budget: int | None = None, largest: int | None = None) -> None:
         self.size = size
+        self.budget = budget
+        self.largest = largest if largest is not None else budget
+        self.bytes = 0  # of the values kept, when there is a budget
         self.data: OrderedDict[Any, Any] = OrderedDict()
+        self.weights: dict[Any, int] = {}
         self.lock = threading.Lock()
         self.building: dict[Any, _Building] = {}
 
@@ -136,15 +163,23 @@ class LRU:
             return value
 
     def put(self, key: Any, value: Any) -> None:
+        weight = 0 if self.budget is None else answer_size(value)
         with self.lock:
+            if self.largest is not None and weight > self.largest:
+                return
+            self.bytes += weight - self.weights.get(key, 0)
+            self.weights[key] = weight
             self.data[key] = value
             self.data.move_to_end(key)
-            while len(self.data) > self.size:
-                self.data.popitem(last=False)
+            while len(self.data) > self.size or (self.budget is not None and self.bytes > self.budget):
+                old, _ = self.data.popitem(last=False)
+                self.bytes -= self.weights.pop(old)
 
     def clear(self) -> None:
         with self.lock:
             self.data.clear()
+            self.weights.clear()
+            self.bytes = 0
 
 
 class _Building:
@@ -244,14 +279,15 @@ class Backend:
         self.deck_lists = judge or deck_lists  # the figures that count the deck lists may be shown (seen_cards_only)
         self.events = EventReader(svc)
         self.cursors = LRU(CURSOR_CACHE)  # matches being viewed: their events read so far and a state
-        self.views = LRU(VIEW_CACHE)  # encoded views by (match, at, turn, perspective)
+        self.views = LRU(VIEW_CACHE, CACHE_BYTES, ANSWER_BYTES)  # encoded views by (match, at, turn, perspective)
         self.histories = LRU(HISTORY_CACHE)
-        self.stats_cache = LRU(STATS_CACHE)
-        self.replays = LRU(REPLAY_CACHE)  # viewer pages by (match, seat)
+        self.stats_cache = LRU(STATS_CACHE, CACHE_BYTES, ANSWER_BYTES)
+        self.replays = LRU(REPLAY_CACHE, CACHE_BYTES, ANSWER_BYTES)  # viewer pages by (match, seat)
         self._names: dict[tuple[Any, Any, Any], Any] = {}
         self.closed = False
         self.warming = False  # the match list and default statistics are being computed (web.app)
         self.stats_limiter: Any = None  # how many statistics are computed at once (web.app sets it)
+        self.view_limiter: Any = None  # how many views and steps are computed at once (web.app sets it)
         self._identity: str | None = None
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
         self._listed: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
@@ -505,10 +541,10 @@ class Backend:
         """The state after event ``at`` (or at the start of ``turn``; default: the end) as ``perspective``
         sees it, as JSON: exactly ``zx replay MATCH --event N --as SEAT --format json``.
 
-        A view of a stored match never changes, so the encoded answer is kept
-        (``VIEW_CACHE`` of them). Otherwise the match's cursor reads only the events it has not read
-        yet, up to ``at``, and walks its state forward to it (stepping through a match costs one event a
-        step); a step back replays from the first event."""
+        A view of a stored match never changes, so the encoded answer is kept (``VIEW_CACHE`` of them,
+        ``CACHE_BYTES`` at most). Otherwise the match's cursor reads only the events it has not read yet,
+        up to ``at``, and walks its state forward to it (stepping through a match costs one event a step);
+        a step back replays from the first event."""
         from zx_events import replay
 
         key = (match_id, at, turn, perspective)
@@ -524,6 +560,19 @@ class Backend:
             body = cursor.view(seq, perspective).json_bytes()
         self.views.put(key, body)
         return body
+
+    async def view(self, match_id: str, perspective: str, at: int | None = None, turn: int | None = None) -> bytes:
+        """``view_json`` from the event loop: a view kept is answered at once; any other is computed in a
+        worker thread, at most ``view_limiter`` at once (the others wait their turn), never in the loop. In
+        the loop, one client asking for views of matches named with 220,000 characters (1.5 s each) held every
+        other request of the server; a view is also a store's read, a round trip to a PostgreSQL server."""
+        hit = self.views.peek((match_id, at, turn, perspective))
+        if hit is not None:
+            return hit
+        import anyio.to_thread
+
+        return await anyio.to_thread.run_sync(lambda: self.view_json(match_id, perspective, at=at, turn=turn),
+                                              limiter=self.view_limiter)
 
     def allowed(self, perspective: str | None) -> str:
         """The perspective a request may have: spectator by default; judge only with --judge (301.3)."""

@@ -112,6 +112,7 @@ class Cursor:
         self.pos = 0
         self.snapshots = True  # False once a seek found none: then never looked for again
         self.cn: Any = None
+        self.mask: Any = None  # cn.mask, remembering what it masked: the match's names, masked in every view
         self.build_view: Any = None  # the match's game's (zx_events.games: the registry)
 
     def check_seq(self, seq: int) -> int:
@@ -180,4 +181,7 @@ class Cursor:
         if self.cn is None:
             self.build_view = replay.game_of(match).build_view
             self.cn = self.names_of(match)
-        return self.build_view(match, perspective, self.cn.names, mask=self.cn.mask, last_seq=self.last)
+            # once per match, not once per view: a header may hold 1,000,000 characters of names, and the
+            # mask's own memory is shared by every match of its catalog (seats.MASK_CACHE_CHARS)
+            self.mask = lru_cache(maxsize=None)(self.cn.mask)
+        return self.build_view(match, perspective, self.cn.names, mask=self.mask, last_seq=self.last)

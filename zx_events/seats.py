@@ -7,10 +7,11 @@ uses to say so.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
 import orjson
 
@@ -76,25 +77,176 @@ def dumps(value: Any) -> bytes:
     return orjson.dumps(value, default=_mapping)
 
 
-_CODE_LIKE = r"\b[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]*[0-9][A-Za-z0-9]*\b"  # R01-001, EX-R01, PL-001, u01-013
+_CODE_LIKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]*[0-9][A-Za-z0-9]*\b",  # R01-001, EX-R01, u01-013
+                        re.IGNORECASE)
+MASK_CACHE_CHARS = 1 << 22  # a Masker keeps the texts it masked last, and their masks, up to 4 Mi characters in all
 
 
 class Masker:
     """Replaces card codes and names inside free text by ``[card]``: a catalog's, and anything code-like,
-    in any letter case, after ``freetext.normalize`` (NFKC, dash-like characters as ``-``)."""
+    in any letter case, after ``freetext.normalize`` (NFKC, dash-like characters as ``-``).
+
+    At each place of the text, left to right, the longest name that starts there is masked, else a
+    code-like word, as one case-insensitive regular expression of every name (longest first) and then
+    the code shape would. That expression cost ~3 ms per 1,000 characters (it tried each of the
+    catalog's ~270 names at every place), so one view of a match named with 220,000 characters took
+    1.5 s: the names are searched as a trie of their characters instead, in the text with each character
+    folded to one character of its letter-case class (``_Folding``), where most places are ruled out by
+    their first character or two: 10-40 ms per 220,000 characters, the code shape's search included."""
 
     def __init__(self, words: Iterable[str] = ()):
-        ordered = sorted({normalize(w) for w in words if w}, key=len, reverse=True)
-        self.pattern = re.compile("|".join([*(re.escape(w) for w in ordered), _CODE_LIKE]), re.IGNORECASE)
-        # the same few texts (players' and deck names) are masked in every step's view: a scan of a catalog's
-        # names takes ~1 ms per 1,000 characters, and a name may be 100,000 (zx view took 115 s, not 0.4)
-        self._masked = lru_cache(maxsize=64)(self._mask)
+        normalized = {normalize(w) for w in words if w} - {""}
+        self._fold = _Folding("".join(normalized))
+        folded = {self._fold.word(w) for w in normalized}
+        self._names = _trie_pattern(folded) if folded else None
+        # the same few texts (players' and deck names) are masked in every step's view, and a name may be
+        # 1,000,000 characters: kept up to MASK_CACHE_CHARS characters (texts and masks), not by count
+        self._kept: OrderedDict[str, str] = OrderedDict()
+        self._kept_chars = 0
+        self._lock = threading.Lock()
 
     def __call__(self, text: str) -> str:
-        return self._masked(text) if text else text
+        if not text:
+            return text
+        with self._lock:
+            hit = self._kept.get(text)
+            if hit is not None:
+                self._kept.move_to_end(text)
+                return hit
+        masked = self._mask(text)
+        size = len(text) + len(masked)
+        if size <= MASK_CACHE_CHARS:
+            with self._lock:
+                if text not in self._kept:
+                    self._kept[text] = masked
+                    self._kept_chars += size
+                    while self._kept_chars > MASK_CACHE_CHARS:
+                        old, old_masked = self._kept.popitem(last=False)
+                        self._kept_chars -= len(old) + len(old_masked)
+        return masked
 
     def _mask(self, text: str) -> str:
-        return self.pattern.sub(MASK, normalize(text))
+        text = normalize(text)
+        names = self._names
+        folded = self._fold(text) if names is not None else text
+        name = names.search(folded) if names is not None else None
+        code = _CODE_LIKE.search(text)
+        out: list[str] = []
+        pos = 0
+        while name is not None or code is not None:
+            # at the same place a name goes first; a later match is searched again only when this one covers it
+            m = name if code is None or (name is not None and name.start() <= code.start()) else code
+            out += (text[pos:m.start()], MASK)
+            pos = m.end()
+            if name is not None and name.start() < pos:
+                name = names.search(folded, pos)  # type: ignore[union-attr]
+            if code is not None and code.start() < pos:
+                code = _CODE_LIKE.search(text, pos)  # its \b reads text[pos - 1], as a substitution's does
+        out.append(text[pos:])
+        return "".join(out)
+
+
+def _same_case(a: str, b: str) -> bool:
+    """Whether IGNORECASE matches character ``b`` to character ``a`` (the judge of every folding below)."""
+    return re.fullmatch(re.escape(a), b, re.IGNORECASE) is not None
+
+
+class _Folding:
+    """Characters as a case-sensitive search compares them where a case-insensitive one compared those of
+    ``chars`` (the names' characters): each character that IGNORECASE matches to one of them becomes the
+    one character chosen for that case class (``A`` and ``a``; ``i``, ``I`` and the dotless ``ı``), any other
+    character stays itself (and matches none). Which class a character is in is asked of ``re`` itself, so
+    both searches find the same names. A character of a class met for the first time (``I`` where the names
+    have only ``i``) is classed then: a text costs two scans of ``re`` and, when a character changes, a
+    ``str.translate``."""
+
+    def __init__(self, chars: str) -> None:
+        self.rep: dict[str, str] = {}  # a character -> its class's character, for the names' and those met since
+        self.table: dict[int, str] = {}  # the same, for str.translate, where they differ
+        self._by_case: dict[str, str] = {}  # a lower or upper case form -> the class's character
+        self._cased: list[str] = []  # the classes' characters that have a case
+        self._lock = threading.Lock()
+        for c in sorted(set(chars)):
+            r = self._class_of(c)
+            if r is None:  # a class of its own
+                r = c
+                if c.lower() != c or c.upper() != c:
+                    self._cased.append(c)
+                    self._by_case.setdefault(c.lower(), c)
+                    self._by_case.setdefault(c.upper(), c)
+            self._add(c, r)
+        self._chars = "".join(re.escape(c) for c in self.rep)
+        self._patterns()
+
+    def _class_of(self, c: str) -> str | None:
+        low, up = c.lower(), c.upper()
+        if low == c == up:  # no case: IGNORECASE compares it as it is
+            return c if c in self.rep else None
+        for form in (low, up):
+            r = self._by_case.get(form)
+            if r is not None and _same_case(r, c):
+                return r
+        # an equivalence neither case form shows (U+0130, "İ", and "i"): asked of every class with a case
+        return next((r for r in self._cased if _same_case(r, c)), None)
+
+    def _add(self, c: str, r: str) -> None:
+        self.rep[c] = r
+        if r != c:
+            self.table[ord(c)] = r
+
+    def _patterns(self) -> None:
+        known = "".join(re.escape(c) for c in self.rep)
+        # a character that IGNORECASE matches to a name's character and that is not classed yet
+        self._new = re.compile(f"(?i:[{self._chars}])(?<![{known}])") if known else None
+        self._changes = re.compile("[" + "".join(re.escape(chr(k)) for k in self.table) + "]") if self.table else None
+
+    def word(self, word: str) -> str:
+        return "".join(self.rep[c] for c in word)
+
+    def __call__(self, text: str) -> str:
+        """``text`` folded, of the same length (a match in it is the same span of ``text``)."""
+        found = self._new.search(text) if self._new is not None else None
+        while found is not None:
+            with self._lock:
+                c = found.group()
+                if c not in self.rep:
+                    self._add(c, self._class_of(c) or c)
+                    self._patterns()
+            found = self._new.search(text, found.end())
+        changes = self._changes
+        return text.translate(self.table) if changes is not None and changes.search(text) else text
+
+
+def _trie_pattern(words: Collection[str]) -> re.Pattern:
+    """A case-sensitive expression that matches, at any place, the longest of ``words`` that starts there:
+    the words as a trie (``abc|abd|ab`` as ``ab(?:c|d)?``), so a place where no word starts costs a character
+    or two, where the plain alternation of ~270 names tried each. A trie too deep for ``re`` to compile
+    (hundreds of words each the start of the next) is the plain alternation, longest first: the same matches."""
+    root: dict[str, Any] = {}
+    for w in words:
+        node = root
+        for c in w:
+            node = node.setdefault(c, {})
+        node[""] = {}  # a word ends here
+
+    def pattern(node: dict[str, Any]) -> str:
+        alternatives = []
+        for c, child in node.items():
+            if c:
+                chain = [c]  # a run of single branches is written as one literal
+                while len(child) == 1 and "" not in child:
+                    (c, child), = child.items()
+                    chain.append(c)
+                alternatives.append(re.escape("".join(chain)) + pattern(child))
+        if not alternatives:
+            return ""
+        body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+        return f"(?:{body})?" if "" in node else body  # greedy: the longer word first, else the word ending here
+
+    try:
+        return re.compile(pattern(root))
+    except (RecursionError, re.error, OverflowError):
+        return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
 
 
 GENERIC_MASK = Masker()
