@@ -27,15 +27,14 @@ MATCH = "sim-11-0001"  # one of them
 EXAMPLES = ROOT / "examples" / "legal"
 
 
-def read_commands(out: Path) -> list[list[str]]:
-    """Each read command of a store, writing what it writes (a page, the analytics file) into ``out``."""
-    return [["matches"], ["replay", MATCH, "--turn", "2"], ["audit", MATCH], ["verify"],
-            ["view", MATCH, "-o", str(out / "view.html")],
-            ["analytics", "update", "--analytics", str(out / "a.duckdb")]]
+READS = ["matches", "replay", "audit", "verify", "view", "analytics-update"]  # zx serve: serve_reads, serve_start
 
 
-def ids(command: list[str]) -> str:
-    return command[0] if command[0] != "analytics" else "analytics-update"
+def read_command(name: str, out: Path) -> list[str]:
+    """The read command ``name`` of a store, writing what it writes (a page, the analytics file) into ``out``."""
+    return {"matches": ["matches"], "replay": ["replay", MATCH, "--turn", "2"], "audit": ["audit", MATCH],
+            "verify": ["verify"], "view": ["view", MATCH, "-o", str(out / "view.html")],
+            "analytics-update": ["analytics", "update", "--analytics", str(out / "a.duckdb")]}[name]
 
 
 def state(folder: Path) -> dict[str, str]:
@@ -67,7 +66,7 @@ def rollback_journal_store(folder: Path) -> Path:
 
 
 def serve_reads(store: Path, out: Path) -> None:
-    """``zx serve``'s start and a few requests (the match list, a view, an audit, the store seal)."""
+    """``zx serve``'s start and a few requests (the match list, a view, an audit, a match with its chain)."""
     from web.app import create_app
 
     with TestClient(create_app(str(store), analytics=out / "serve.duckdb")) as c:
@@ -77,15 +76,14 @@ def serve_reads(store: Path, out: Path) -> None:
         assert c.get(f"/api/matches/{MATCH}").status_code == 200
 
 
-@pytest.mark.parametrize("command", read_commands(Path("OUT")), ids=ids)
-def test_a_read_command_given_an_empty_file_says_there_is_no_store_and_leaves_it_empty(tmp_path, command):
+@pytest.mark.parametrize("name", READS)
+def test_a_read_command_given_an_empty_file_says_there_is_no_store_and_leaves_it_empty(tmp_path, name):
     folder, out = tmp_path / "store", tmp_path / "out"
     folder.mkdir()
     out.mkdir()
     empty = folder / "e.sqlite"
     empty.touch()
-    command = next(c for c in read_commands(out) if c[0] == command[0])
-    r = invoke(empty, *command)
+    r = invoke(empty, *read_command(name, out))
     assert r.exit_code == 1, r.output
     assert r.output == f"Error: there is no store at {empty} (an empty file): zx import creates one in it " \
                        f"(nothing was changed)\n"
@@ -138,11 +136,10 @@ def rollback_journal(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     return path, state(path.parent)
 
 
-@pytest.mark.parametrize("command", read_commands(Path("OUT")), ids=ids)
-def test_a_read_command_leaves_a_rollback_journal_store_byte_for_byte(rollback_journal, tmp_path, command):
+@pytest.mark.parametrize("name", READS)
+def test_a_read_command_leaves_a_rollback_journal_store_byte_for_byte(rollback_journal, tmp_path, name):
     store, before = rollback_journal
-    command = next(c for c in read_commands(tmp_path) if c[0] == command[0])
-    r = invoke(store, *command)
+    r = invoke(store, *read_command(name, tmp_path))
     assert r.exit_code == 0, r.output
     assert state(store.parent) == before and journal_mode(store) == "rollback"
 
@@ -161,11 +158,10 @@ def truncated(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     return path, state(path.parent)
 
 
-@pytest.mark.parametrize("command", read_commands(Path("OUT")), ids=ids)
-def test_a_read_command_given_a_damaged_store_leaves_no_wal_or_shm_file(truncated, tmp_path, command):
+@pytest.mark.parametrize("name", READS)
+def test_a_read_command_given_a_damaged_store_leaves_no_wal_or_shm_file(truncated, tmp_path, name):
     store, before = truncated
-    command = next(c for c in read_commands(tmp_path) if c[0] == command[0])
-    r = invoke(store, *command)
+    r = invoke(store, *read_command(name, tmp_path))
     assert r.exit_code == 1, r.output
     assert r.output.startswith(f"Error: the store {store} is damaged or not a SQLite database (")
     assert "nothing was changed. Restore it from a backup, or give another --store" in r.output
