@@ -50,7 +50,7 @@ import pyarrow as pa
 
 from zx_events.forked import WorkerDied, become_worker, ctrl_c_held
 from zx_events.ids import filed_under
-from zx_events.store import ReadConnections
+from zx_events.store import ReadConnections, connect_read
 
 from .tables import HANDLERS, NO_PAYLOAD, STARTED, Catalogs, new_buffers, rows_of
 from .writer import arrow_table
@@ -247,7 +247,7 @@ def _serve(pipe: Any, parent: int, run: Run) -> None:
 def _connection(db: str) -> sqlite3.Connection:
     con = _connections.get(db)
     if con is None:
-        con = _connections[db] = sqlite3.connect(db, uri=True, check_same_thread=False)  # mode=ro: reads only
+        con = _connections[db] = connect_read(db, check_same_thread=False)  # reads only
     return con
 
 

@@ -222,7 +222,7 @@ def stale_note(ctx: click.Context, st: Any, path: Path) -> None:
     import sqlite3
 
     from zx_events.errors import ZXError
-    from zx_events.store import ReadConnections, parse_store
+    from zx_events.store import ReadConnections, connect_read, parse_store
 
     at = st.position()
     try:
@@ -240,7 +240,7 @@ def stale_note(ctx: click.Context, st: Any, path: Path) -> None:
     if uri is None:
         return
     try:
-        con = sqlite3.connect(uri, uri=True)
+        con = connect_read(uri)
         try:
             last = con.execute("SELECT max(rowid) FROM stored_events").fetchone()[0] or 0
         finally:

@@ -216,7 +216,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
         raise click.UsageError("--seal checks and seals the whole store: give no MATCH")
     _hex_option(head, "--head")
     _hex_option(store_head, "--store-head")
-    svc = service(ctx)  # a missing store: "there is no store at ...", nothing created
+    svc = service(ctx, write=make_seal)  # a missing store: "there is no store at ...", nothing created
     ledger = read_ledger(svc.recorder, svc.mapper)
     claims: dict[object, str] = {}  # aggregate id -> the match its Started event names, where zx import would not file it
     if matches:

@@ -8,15 +8,17 @@ import click
 from zx_events.errors import ZXError
 
 STORE_HELP = ("Event store: a SQLite file (default zx-store.sqlite), memory:, or postgresql://USER@HOST:PORT/DB. "
-              "Also ZX_STORE.")
+              "Also ZX_STORE. Only zx import and zx demo create one; read commands never write to it.")
 
 
-def service(ctx: click.Context, *, create: bool = False):
-    """The store of ``--store``; only ``create`` (zx import) makes one where there is none."""
+def service(ctx: click.Context, *, create: bool = False, write: bool = False):
+    """The store of ``--store``; only ``create`` (zx import) makes one where there is none. Only ``create``
+    and ``write`` (zx prepare, zx verify --seal) may write to it: a read command's store is never written
+    (``zx_events.store.resolve_store``)."""
     from zx_events.application import MatchService
 
     try:
-        return MatchService(ctx.obj["store"], create=create)
+        return MatchService(ctx.obj["store"], create=create, write=create or write)
     except ZXError as e:  # StoreError: says which store and why, without the password
         raise click.ClickException(str(e)) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback

@@ -263,7 +263,7 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
     from zx_events.application import TOPICS_STARTED
     from zx_events.store import unwritable, write_refusal
 
-    svc = service(ctx)  # a missing store: "there is no store at ...", nothing created
+    svc = service(ctx, write=True)  # a missing store: "there is no store at ...", nothing created
     if svc.store.read_only:  # a store in a folder it cannot write, opened as an unchanging file
         raise click.ClickException(f"cannot write snapshots to {svc.store.label}: {unwritable(svc.store.path)}; "
                                    f"nothing was written (seeks still work, replaying from the first event)")

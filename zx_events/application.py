@@ -89,9 +89,11 @@ class ImportOutcome:
 class MatchService(Application[UUID]):
     name = "Matches"
 
-    def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True) -> None:
-        """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created)."""
-        self.store: StoreConfig = resolve_store(store, create=create)
+    def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True,
+                 write: bool | None = None) -> None:
+        """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created).
+        ``write`` (default ``create``): the store may be written; without it nothing ever is (``resolve_store``)."""
+        self.store: StoreConfig = resolve_store(store, create=create, write=write)
         self._reads: ReadConnections | None = None
         self._ledger: Any = None  # the store seal as _stored_intact last read it (it only grows)
         # matches this service has written (import_logs, the parallel import), counted at each commit: an

@@ -398,11 +398,14 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
 def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = True) -> tuple[Match, int]:
     """``state_at``, and the version of the snapshot the state was built from (0: none, every event
     replayed). With ``prepare=False`` nothing is ever written: a reader that may not write
-    (``zx serve``) uses the snapshots already stored (``zx prepare``) and replays where there are none."""
+    (``zx serve``) uses the snapshots already stored (``zx prepare``) and replays where there are none;
+    so does a service opened to read (``MatchService(create=False)``, ``StoreConfig.reader``)."""
     from zx_events import codec
 
     if seq is not None and seq < 1:
         raise OutOfRange(f"seq {seq}: events are numbered from 1 (the Started event)")
+    if prepare and getattr(getattr(svc, "store", None), "reader", False):
+        prepare = False  # a read command's store (MatchService(create=False)) is never written
     oid = match_uuid(match_id)
     snap, rows = _read(svc, match_id, oid, seq, seq is None or seq >= SNAPSHOT_EVERY, create=prepare)
     mapper = svc.mapper

@@ -47,6 +47,7 @@ PG_PARAMS = {
 # (MatchPostgresFactory) adds these to its pool's connection arguments; kept in the environment as ZX_PG_*
 PG_TLS = {name: f"ZX_PG_{name.upper()}" for name in ("sslmode", "sslrootcert", "sslcert", "sslkey", "sslcrl")}
 FACTORY_TOPIC = "zx_events.store:MatchPostgresFactory"
+READER_TOPIC = "zx_events.store:SQLiteReaderFactory"  # a read command's SQLite store: never written (resolve_store)
 SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
 # A CLI process does one thing at a time: one pooled connection (a second only on demand),
 # instead of eventsourcing's 5 + 10, so 50 importers fit in a default max_connections=100.
@@ -82,6 +83,12 @@ class StoreConfig:
         return self.kind == "sqlite" and READ_ONLY_FILE in self.env
 
     @property
+    def reader(self) -> bool:
+        """Opened by a read command (``resolve_store`` without ``write``): nothing is ever written to it, no
+        table created (SQLite: ``SQLiteReaderFactory``; PostgreSQL: ``CREATE_TABLE`` off)."""
+        return READER in self.env
+
+    @property
     def schema(self) -> str | None:
         return self.env["POSTGRES_SCHEMA"] if self.kind == "postgres" else None
 
@@ -103,34 +110,46 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # two letters at least: C:\ s
 OUR_TABLES = frozenset({"stored_events", "snapshots", "stored_snapshots"})  # what eventsourcing.sqlite creates for this application
 OUR_TOPICS = ("zx_events.",)  # topics of this package's own events; a game's events start with its topic prefix
 READ_ONLY_FILE = "ZX_SQLITE_READ_ONLY_FILE"  # env: the file of a store opened by its immutable URI (read_only_folder)
+READER = "ZX_READER"  # env: set for a store opened by a read command, never written (StoreConfig.reader)
 
 
-def resolve_store(store: str | None = None, *, prepare: bool = True, create: bool = True) -> StoreConfig:
+def resolve_store(store: str | None = None, *, prepare: bool = True, create: bool = True,
+                  write: bool | None = None) -> StoreConfig:
     """The store named by ``store``, else ``ZX_STORE``, else the default SQLite file.
 
     An unknown scheme (``mysql://``, ``http://``, ``postgresql:/x``, ``sqlite:///x``) is a
     ``StoreError`` that lists the accepted forms: nothing is created for it. ``create`` (import,
-    demo, the Python API): a missing SQLite file and its folder, or a missing PostgreSQL schema,
-    are created; without it (read commands) a missing store is a ``StoreError`` and nothing is
-    created. An existing SQLite file must be a readable database whose tables are this package's
-    (``check_sqlite``). ``prepare`` (PostgreSQL only): check the server answers (and create the
-    schema when ``create``).
+    demo, the Python API): a missing SQLite file and its folder (or an empty file), or a missing
+    PostgreSQL schema, are created; without it (read commands) a missing store, or an empty file, is a
+    ``StoreError`` and nothing is created. An existing SQLite file must be a readable database whose
+    tables are this package's (``check_sqlite``). ``write`` (default: ``create``; ``zx prepare``, ``zx
+    verify --seal``: an existing store written): without it the store is a reader's (``StoreConfig.reader``):
+    no table is created, and a SQLite file is opened by ``SQLiteReaderFactory``, which never writes it
+    (nor switches its journal mode). ``prepare`` (PostgreSQL only): check the server answers (and create
+    the schema when ``create``).
     """
     config = parse_store(store)
-    if config.kind == "postgres" and not create:
+    write = create if write is None else write
+    if not write and config.kind != "memory":
+        config.env[READER] = "1"
+    if config.kind == "postgres" and not create or config.kind == "sqlite" and not write:
         # a reader creates no table (zx serve recreated a dropped snapshots table; and CREATE TABLE IF NOT
-        # EXISTS needs the CREATE privilege a reader role lacks, even when the table is there)
+        # EXISTS needs the CREATE privilege a reader role lacks, even when the table is there; a SQLite reader
+        # made the events table in an empty file). (On PostgreSQL zx prepare makes a missing snapshots table
+        # itself, under the store's lock: zx_events.replay._snapshots)
         config.env["CREATE_TABLE"] = "n"
     if config.kind == "postgres" and prepare:
         prepare_postgres(config, create=create)
     elif config.kind == "sqlite":
         path = config.path
+        if not write:
+            config.env["PERSISTENCE_MODULE"] = READER_TOPIC
         if path.exists():
             if not create and read_only_folder(path):
                 config.env["SQLITE_DBNAME"] = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
                 config.env[READ_ONLY_FILE] = str(path)
                 config.env["CREATE_TABLE"] = "n"
-            check_sqlite(path, ReadConnections.uri_of(config))
+            check_sqlite(path, ReadConnections.uri_of(config), create=create)
         elif not create:
             raise StoreError(f"there is no store at {path}: zx import creates one (nothing was created)")
         elif not path.parent.exists():
@@ -324,22 +343,27 @@ def our_topics() -> tuple[str, ...]:
     return tuple(f"{prefix}:" for prefix in TOPIC_PREFIXES) + OUR_TOPICS
 
 
-def check_sqlite(path: Path, uri: str | None = None) -> None:
-    """``path`` is a SQLite event store of this package (or an empty file), else a ``StoreError``.
+def check_sqlite(path: Path, uri: str | None = None, *, create: bool = True) -> None:
+    """``path`` is a SQLite event store of this package (or, with ``create``, an empty file or a database
+    without the events table: a new store), else a ``StoreError``.
 
-    Opened read-only (``uri``: how; default ``mode=ro``), so a damaged file or another application's
-    database is reported and never written: not a database, tables that are not ours, or events of
-    another application. A file SQLite cannot open or read (its permissions, a WAL store in a folder
-    a writer cannot write) is said to be that, never damaged.
+    Opened by ``connect_read`` (``uri``: how; default ``ReadConnections``' URI), so a damaged file or another
+    application's database is reported and never written, nor left with a -wal or -shm file beside it: not
+    a database, tables that are not ours, or events of another application. A file SQLite cannot open or
+    read (its permissions, a WAL store in a folder a writer cannot write) is said to be that, never damaged.
+    Without ``create`` (a read command) an empty file, or a database without the events table, is no store.
     """
     import sqlite3
 
     if path.is_dir():
         raise StoreError(f"the store {path} is a folder: give a SQLite file (for example {path / DEFAULT_STORE})")
     if path.stat().st_size == 0:
-        return  # an empty file: a new store
+        if create:
+            return  # an empty file: a new store
+        raise StoreError(f"there is no store at {path} (an empty file): zx import creates one in it "
+                         f"(nothing was changed)")
     try:
-        con = sqlite3.connect(uri or f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        con = connect_read(uri or f"{path.resolve().as_uri()}?mode=rw")
     except sqlite3.Error as e:
         raise StoreError(f"cannot open the store {path}: {_cannot_open(path, e)}; nothing was changed") from None
     try:
@@ -354,6 +378,9 @@ def check_sqlite(path: Path, uri: str | None = None) -> None:
             if row is not None and not str(row[0]).startswith(our_topics()):
                 raise StoreError(f"{path} is not a zx-events store: it holds the events of another application "
                                  f"(topic {str(row[0])[:60]!r}); nothing was changed. Give another --store")
+        elif not create and con.execute("SELECT 1 FROM sqlite_master WHERE name = 'stored_events'").fetchone() is None:
+            raise StoreError(f"there is no store at {path} (a SQLite database without the events table): zx import "
+                             f"creates one in it (nothing was changed)")
     except sqlite3.OperationalError as e:  # cannot open, lock or read it: not damage (a damaged file is a DatabaseError)
         raise StoreError(f"cannot open the store {path}: {_cannot_open(path, e)}; nothing was changed") from None
     except sqlite3.DatabaseError as e:
@@ -710,10 +737,65 @@ def _make_factory_class():
     return MatchPostgresFactory
 
 
-_LAZY = {"PostgresMatchRecorder": _make_recorder_class, "MatchPostgresFactory": _make_factory_class}
+def connect_read(uri: str, **kwargs: Any) -> sqlite3.Connection:
+    """A connection to a SQLite store's file that never writes it: by its URI (``ReadConnections.uri_of``:
+    ``mode=rw``, which never creates a file, or ``immutable=1``), every statement refused but reads
+    (``PRAGMA query_only``). Not ``mode=ro``: a read-only connection to a WAL store makes its -wal and
+    -shm files and cannot remove them when it closes, so they stayed beside the store after every read
+    command; a read-write connection removes them when it is the last to close, as a writer does (and
+    is refused at the first write)."""
+    con = sqlite3.connect(uri, uri=True, **kwargs)
+    try:
+        con.execute("PRAGMA query_only = ON")
+    except sqlite3.Error:
+        con.close()
+        raise
+    return con
 
 
-def __getattr__(name: str):  # the PostgreSQL classes are built on first use: psycopg loads only for PostgreSQL
+def _make_reader_factory_class():
+    from eventsourcing.persistence import InterfaceError
+    from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
+
+    class SQLiteReaderPool(SQLiteConnectionPool):
+        """eventsourcing's pool of connections to a SQLite file, for a reader: each made by ``connect_read``,
+        the file's journal mode left as it is (eventsourcing's pool switches a store in rollback-journal
+        mode to WAL at its first connection, rewriting the file's header)."""
+
+        def _create_connection(self) -> SQLiteConnection:
+            try:
+                c = connect_read(self.db_name, check_same_thread=False, isolation_level=None, cached_statements=True,
+                                 timeout=self.lock_timeout or 5)
+            except sqlite3.Error as e:
+                raise InterfaceError(e) from e
+            c.row_factory = sqlite3.Row
+            return SQLiteConnection(sqlite_conn=c, max_age=self.max_age)
+
+    class SQLiteReaderFactory(SQLiteFactory):
+        """eventsourcing's SQLite factory for a read command (``resolve_store`` without ``write``): its
+        connections never write the store's file, nor create it (``SQLiteReaderPool``); no table is made
+        (``CREATE_TABLE`` is off)."""
+
+        def __init__(self, env: Any) -> None:
+            super().__init__(env)
+            ds = self.datastore
+            name = ds.pool.db_name
+            if not name.startswith("file:"):  # a path: its URI that never creates it (else already one)
+                name = f"{Path(name).resolve().as_uri()}?mode=rw"
+            stock = ds.pool
+            stock.close()  # (it made no connection yet)
+            ds.pool = SQLiteReaderPool(db_name=name, lock_timeout=stock.lock_timeout)
+
+    for cls in (SQLiteReaderPool, SQLiteReaderFactory):
+        cls.__module__ = __name__
+    return SQLiteReaderFactory
+
+
+_LAZY = {"PostgresMatchRecorder": _make_recorder_class, "MatchPostgresFactory": _make_factory_class,
+         "SQLiteReaderFactory": _make_reader_factory_class}
+
+
+def __getattr__(name: str):  # built on first use: psycopg loads only for PostgreSQL, eventsourcing.sqlite for SQLite
     if name in _LAZY:
         cls = _LAZY[name]()
         globals()[name] = cls
@@ -722,7 +804,7 @@ def __getattr__(name: str):  # the PostgreSQL classes are built on first use: ps
 
 
 class ReadConnections:
-    """Each thread's own read-only connection to a SQLite store file (``mode=ro``: the file can be
+    """Each thread's own read-only connection to a SQLite store file (``connect_read``: the file can be
     neither written nor created through it; autocommit: each statement sees every committed write).
     A plain query on one costs a fraction of the recorder's transaction, ``StoredEvent`` and UUID a
     row. ``get()`` is None (read through the recorder) when there is no file to read this way: no
@@ -739,13 +821,14 @@ class ReadConnections:
 
     @staticmethod
     def uri_of(config: "StoreConfig") -> str | None:
-        """The read-only URI of a SQLite store's file (None: not a plain file path)."""
+        """The URI of a SQLite store's file for ``connect_read`` (None: not a plain file path): ``mode=rw``,
+        which never creates the file (``connect_read`` refuses every write)."""
         name = config.env.get("SQLITE_DBNAME") if config.kind == "sqlite" else None
         if config.read_only:
             return name  # already its read-only URI (resolve_store: immutable, in a read-only folder)
         if not name or name.startswith("file:") or name == ":memory:":
             return None
-        return f"{Path(name).resolve().as_uri()}?mode=ro"
+        return f"{Path(name).resolve().as_uri()}?mode=rw"
 
     def get(self) -> sqlite3.Connection | None:
         if self.uri is None:
@@ -753,9 +836,14 @@ class ReadConnections:
         con = getattr(self.local, "con", None)
         if con is None:
             try:
-                con = sqlite3.connect(self.uri, uri=True, check_same_thread=False, isolation_level=None)
+                con = connect_read(self.uri, check_same_thread=False, isolation_level=None)
+            except sqlite3.Error:
+                self.uri = None
+                return None
+            try:
                 con.execute(self.probe).fetchall()
             except sqlite3.Error:
+                con.close()  # (an open one kept the -wal and -shm files it made from being removed)
                 self.uri = None
                 return None
             self.local.con = con

@@ -109,13 +109,13 @@ def read_sqlite(config: Any) -> list[dict[str, Any]] | None:
     """The summaries of a SQLite store (``zx_events.store.StoreConfig``, already checked by
     ``resolve_store``), read on a read-only connection to its file; None where only the application
     can read them (see the module's text)."""
-    from zx_events.store import ReadConnections
+    from zx_events.store import ReadConnections, connect_read
 
     uri = ReadConnections.uri_of(config) if config.kind == "sqlite" else None
     if uri is None or any(k.endswith(_CODEC_SETTINGS) for k in (*os.environ, *config.env)):
         return None
     try:
-        con = sqlite3.connect(uri, uri=True)
+        con = connect_read(uri)
     except sqlite3.Error:
         return None
     try:
@@ -124,6 +124,6 @@ def read_sqlite(config: Any) -> list[dict[str, Any]] | None:
                                  f"({', '.join('?' * len(TOPICS))}) ORDER BY rowid", TOPICS), _canonical_fields)
         return list(rows.values())
     except (sqlite3.Error, _NotCanonical):
-        return None  # no events table yet (an empty file), or payloads the application decodes
+        return None  # no events table (the file replaced since it was checked), or payloads the application decodes
     finally:
         con.close()
