@@ -18,7 +18,10 @@ def default_path(store: "StoreConfig", explicit: str | None = None) -> Path:
     else ``zx-analytics.duckdb`` in the working directory (memory: and PostgreSQL stores)."""
     chosen = explicit or os.environ.get("ZX_ANALYTICS")
     if chosen:
-        return Path(chosen).expanduser()
+        try:
+            return Path(chosen).expanduser()
+        except RuntimeError:  # ~name of no user: its path as written (then "no analytics file at ~name/...")
+            return Path(chosen)
     if store.kind == "sqlite" and store.path is not None:
         return store.path.with_suffix(".duckdb")
     return Path(DEFAULT_ANALYTICS)

@@ -455,3 +455,22 @@ def test_an_importer_or_preparer_missing_a_documented_grant_is_told_which(postgr
         assert "docs/deployment.md lists the grants" in message and "grant it, then run zx prepare again" in message
     finally:
         sql(f'DROP OWNED BY "{role}"', f'DROP ROLE "{role}"')
+
+
+def test_a_path_naming_a_home_folder_of_no_user_is_an_error_about_it(tmp_path, monkeypatch):
+    """``--store '~nosuchuser/x.sqlite'`` (or ``--analytics``) was "internal error: RuntimeError: Could not
+    determine home directory ... This is a bug in zx". A store path says the user does not exist; an analytics
+    path is taken as written (there is no such file)."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    monkeypatch.chdir(tmp_path)
+    for args in (["matches"], ["import", "--no-analytics", str(ROOT / "examples" / "legal")], ["verify"]):
+        r = CliRunner().invoke(zx, ["--store", "~nosuchuser-zx/x.sqlite", *args])
+        assert r.exit_code == 1, r.output
+        assert ("cannot read the store path '~nosuchuser-zx/x.sqlite': ~nosuchuser-zx names no user of this "
+                "machine") in r.output and "internal error" not in r.output
+    r = CliRunner().invoke(zx, ["stats", "winrates", "--analytics", "~nosuchuser-zx/x.duckdb"])
+    assert r.exit_code == 1 and "no analytics file at ~nosuchuser-zx/x.duckdb" in r.output, r.output
+    assert list(tmp_path.iterdir()) == []

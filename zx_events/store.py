@@ -326,7 +326,11 @@ def parse_store(store: str | None = None) -> StoreConfig:
                 else "")
         raise StoreError(f"unknown store {_redact(url)!r} (scheme {scheme}:){hint}. A store is {ACCEPTED}; "
                          f"a file whose name contains a colon: write it as ./NAME")
-    path = Path(url).expanduser()
+    try:
+        path = Path(url).expanduser()
+    except RuntimeError:  # ~name of no user on this machine: "Could not determine home directory" (an internal error)
+        raise StoreError(f"cannot read the store path {url!r}: {url.split('/')[0]} names no user of this machine "
+                         f"(a path starting with ~ is a home folder: write ./{url} for a folder named so)") from None
     return StoreConfig(str(path), "sqlite", {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": str(path),
