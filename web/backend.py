@@ -276,7 +276,8 @@ class Backend:
         self.svc = svc
         self.analytics_path = Path(analytics_path)
         self.judge = judge
-        self.deck_lists = judge or deck_lists  # the figures that count the deck lists may be shown (seen_cards_only)
+        # the per-card figures that rest on hidden cards (hands, deck lists) may be shown (seen_cards_only)
+        self.deck_lists = judge or deck_lists
         self.events = EventReader(svc)
         self.cursors = LRU(CURSOR_CACHE)  # matches being viewed: their events read so far and a state
         self.views = LRU(VIEW_CACHE, CACHE_BYTES, ANSWER_BYTES)  # encoded views by (match, at, turn, perspective)

@@ -84,7 +84,8 @@ MASK_CACHE_CHARS = 1 << 22  # a Masker keeps the texts it masked last, and their
 
 class Masker:
     """Replaces card codes and names inside free text by ``[card]``: a catalog's, and anything code-like,
-    in any letter case, after ``freetext.normalize`` (NFKC, dash-like characters as ``-``).
+    in any letter case, after ``freetext.normalize`` (invisible characters dropped, NFKC, dash-like characters
+    as ``-``).
 
     At each place of the text, left to right, the longest name that starts there is masked, else a
     code-like word, as one case-insensitive regular expression of every name (longest first) and then
