@@ -401,7 +401,7 @@ DAMAGES = {  # the second match made bad; (its lines, the error's line in it, th
 @pytest.mark.parametrize("spelling", list(SPELLINGS))
 def test_a_header_however_its_format_key_is_written_starts_a_match_of_its_own(tmp_path, game, damage, spelling):
     """The file was split into matches where the literal ``"zxlog"`` (``"x610zlog"``) was, so the header
-    of a second match written ``{"\u007axlog": 1, ...}`` (or after a byte order mark, its key last) was
+    of a second match written ``{"\\u007axlog": 1, ...}`` (or after a byte order mark, its key last) was
     no cut: the two matches were one piece, and the second's bad byte or length rejected the first,
     legal, match too, at the second's line (or at the first's header, the second then not reported at
     all). A header is an object with a format key, however written: the first match is imported, the
