@@ -368,6 +368,88 @@ def test_two_logs_joined_without_a_newline_reject_the_match_whose_last_record_sh
     assert r.exit_code == 1 and "2 violations in 3 matches" in r.output and "m-1" in r.output
 
 
+# two legal matches of each game, the first before the second in one file
+PAIRS = {
+    "zx": (LEGAL, ROOT / "examples" / "legal" / "rules-fidelity.zxlog", b"zxlog"),
+    "x610z": (ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog",
+              ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog", b"x610zlog"),
+}
+
+
+def _escaped(key: bytes) -> bytes:
+    """``key`` with its first letter and its ``l`` written as ``\\u`` escapes: ``\\u007ax\\u006Cog``."""
+    return b"\\u%04x" % key[0] + key[1:-3] + b"\\u%04X" % key[-3] + key[-2:]
+
+
+SPELLINGS = {  # the second match's header, its format key written another way: the same JSON object
+    "escaped": lambda head, key: head.replace(b'{"%s": 1, ' % key, b'{"%s": 1, ' % _escaped(key), 1),
+    "last": lambda head, key: head.replace(b'{"%s": 1, ' % key, b"{", 1)[:-1] + b', "%s": 1}' % key,
+    "spaced": lambda head, key: head.replace(b'{"%s": 1, ' % key, b'{ "%s" : 1 , ' % key, 1),
+    "byte-order-mark-then-last": lambda head, key: b"\xef\xbb\xbf" + SPELLINGS["last"](head, key),
+    "escaped-last": lambda head, key: SPELLINGS["last"](head, key).replace(b'"%s"' % key, b'"%s"' % _escaped(key)),
+}
+DAMAGES = {  # the second match made bad; (its lines, the error's line in it, the error's text)
+    "bad-byte": (lambda lines: [*lines[:5], lines[5][:-1] + b', "note": "caf\xe9"}', *lines[6:]], 6,
+                 "not UTF-8: byte 0xe9 at byte offset"),
+    "too-long": (lambda lines: [*lines, *[b""] * MAX_MATCH_LINES], 1,
+                 f"match too long: more than {MAX_MATCH_LINES:,} lines (docs/match-log.md, Limits)"),
+}
+
+
+@pytest.mark.parametrize("game", list(PAIRS))
+@pytest.mark.parametrize("damage", list(DAMAGES))
+@pytest.mark.parametrize("spelling", list(SPELLINGS))
+def test_a_header_however_its_format_key_is_written_starts_a_match_of_its_own(tmp_path, game, damage, spelling):
+    """The file was split into matches where the literal ``"zxlog"`` (``"x610zlog"``) was, so the header
+    of a second match written ``{"\\u007axlog": 1, ...}`` (or after a byte order mark, its key last) was
+    no cut: the two matches were one piece, and the second's bad byte or length rejected the first,
+    legal, match too, at the second's line (or at the first's header, the second then not reported at
+    all). A header is an object with a format key, however written: the first match is imported, the
+    second rejected at a line of its own; the audit of the file says the same."""
+    first_log, second_log, key = PAIRS[game]
+    first = first_log.read_bytes().splitlines()
+    second = second_log.read_bytes().splitlines()
+    second[0] = SPELLINGS[spelling](second[0], key)
+    assert json.loads(second[0].decode("utf-8-sig"))[key.decode()] == 1  # the same header, as JSON reads it
+    damage_lines, at, message = DAMAGES[damage]
+    log = tmp_path / f"two.{key.decode()}"
+    log.write_bytes(b"\n".join([*first, *damage_lines(second)]) + b"\n")
+    first_id, second_id = (json.loads(x[0].decode("utf-8-sig"))["match"] for x in (first, second))
+    line = len(first) + at
+
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", "1", "--format", "csv",
+            str(log))
+    assert r.exit_code == 1, r.output
+    rows = {row["match"]: row for row in csv.DictReader(io.StringIO(r.stdout))}
+    assert set(rows) == {first_id, second_id}, r.stdout
+    assert rows[first_id]["status"] == "imported", rows[first_id]
+    assert (rows[second_id]["status"], rows[second_id]["source"]) == ("rejected", f"{log}:{line}")
+    assert rows[second_id]["error"].startswith(message), rows[second_id]
+    assert stored(tmp_path / "s.sqlite") == [first_id]
+
+    audit = run("audit", "--format", "json", str(log))
+    assert audit.exit_code == 1, audit.output
+    found = {x["match"]: x for x in map(json.loads, audit.stdout.splitlines())}
+    assert found[first_id]["ok"] is True and found[first_id]["violations"] == []
+    [violation] = found[second_id]["violations"]
+    assert (violation["line"], violation["kind"]) == (line, "format") and violation["message"].startswith(message)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_header_past_a_limit_with_its_format_key_last_rejects_its_own_match_only(tmp_path, workers):
+    """A header with an integer of 5,000 digits and its format key after it was taken for a broken record
+    naming a format key further on (two logs joined without a newline?): the match before it was
+    rejected too. It is a header past a limit: a match of its own, rejected at its line."""
+    second = renamed(2)
+    second[0] = SPELLINGS["last"](second[0], b"zxlog").replace(b'"round": 3', b'"round": 1' + b"0" * 5000, 1)
+    log = tmp_path / "x.zxlog"
+    log.write_bytes(b"\n".join([*renamed(1), *second, *renamed(3)]) + b"\n")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, str(log))
+    assert r.exit_code == 1, r.output
+    assert f"{log}:{len(LINES) + 1}: format: number too long" in r.stderr and "joined" not in r.stderr, r.stderr
+    assert stored(tmp_path / "s.sqlite") == ["m-1", "m-3"]
+
+
 def test_a_truncated_line_reads_well(tmp_path):
     log = tmp_path / "t.zxlog"
     log.write_bytes(LEGAL.read_bytes()[:-40])

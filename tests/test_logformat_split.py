@@ -31,6 +31,13 @@ LINES = [
     b'{"kind": "note", "text": "bad \xff byte"}',  # not UTF-8
     b'{"kind": "note", "text": "cr\r inside"}',  # \r is not a line end
     b'\xc3',  # a cut multi-byte sequence
+    b'{"\\u007axlog": 1, "match": "e-%d"}',  # the format key written with an escape: a header
+    b'{"match": "l-%d", "x\\u0036\\u00310zlog": 1}',  # escaped, and last: a header
+    b'{ "zxlog" : 1 , "match": "s-%d" }',  # spaces around the key: a header
+    b'\xef\xbb\xbf{"match": "b-%d", "zxlog": 1}',  # a byte order mark, the key last: a header
+    b'{"match": "n-%d", "round": 1' + b"0" * 5000 + b', "zxlog": 1}',  # past a limit, the key last: a header
+    b'{"\\u007Axlog": 1, "match": "broken',  # broken and opens with an escaped format key: a broken header
+    b'{"do": "x", "note": "\\"\\u007axlog\\": 1"}',  # an escaped key inside a string: no header
 ]
 
 
@@ -116,6 +123,10 @@ def test_split_of_a_missing_or_empty_file_is_the_readers_error(tmp_path):
 
 @pytest.mark.parametrize("line", [
     '{"zxlog": 1, "match": "m"}', '{"x610zlog": 1}', '{"do": "pass", "by": "P1"}',
+    '{"\\u007axlog": 1}', '{"m": 1, "\\u0078610\\u007Alog": 1}', '{ "zxlog" : 1 }',  # a key however written
+    '\ufeff{"m": 1, "zxlog": 1}', '{"m": 1' + "0" * 5000 + ', "zxlog": 1}',  # after a BOM; a number past a limit
+    '{"\\u007axlog": 1, "m": "broken', '{"m": "broken", "\\u007axlog": 1',  # broken: the key first, or not
+    '{"note": "\\"\\u007axlog\\": 1"}', '{"zxlo\\u0067g": 1}',  # no format key
     '{"zxlog": 1, "zxlog": 2}', '{"do": "x", "do": "y"}',  # repeated keys: one kept, either way
     '{"do": "x", "n": NaN, "note": "\\"zxlog\\": 1"}',  # NaN: orjson refuses, the standard decoder reads it
     '{"note": "\\"zxlog\\":", "n": 1' + "0" * 400 + '}',  # beyond a double: orjson refuses
@@ -126,14 +137,41 @@ def test_split_of_a_missing_or_empty_file_is_the_readers_error(tmp_path):
 ])
 def test_a_header_is_told_as_the_standard_decoder_tells_it(line):
     """``_starts_match`` reads a line with orjson first: its answer is the standard decoder's (an object
-    with a format key; a line the decoder refuses only when it opens an object with a format key first,
-    a broken header; a JSON value that is no object never)."""
+    with a format key, however the key is written, after a byte order mark, whatever its numbers; a line
+    the decoder refuses only when it opens an object with a format key first, a broken header; a JSON
+    value that is no object never)."""
     import json
+    import re
 
+    line_ = line.removeprefix("\ufeff")
     try:
-        obj = json.loads(line)
+        obj = json.loads(line_, parse_int=str)
     except (ValueError, RecursionError):
-        expected = line.startswith(tuple(f'{{"{k}":' for k in HEADER_KEYS))
+        first = re.match(r'\{ *("(?:[^"\\]|\\.)*") *:', line_)  # the first key, as written
+        expected = first is not None and json.loads(first[1]) in HEADER_KEYS
     else:
         expected = type(obj) is dict and any(k in obj for k in HEADER_KEYS)
     assert _starts_match(line) is expected
+
+
+@pytest.mark.parametrize("header", [
+    b'{"\\u007axlog": 1, "match": "m"}', b'{"\\u0078610z\\u006Cog": 1, "match": "m"}',  # a key escaped
+    b'{"match": "m", "zxlog": 1}', b'{"match": "m", "x\\u0036\\u00310zlog": 1}',  # the key last
+    b'{ "zxlog" : 1 }', b'\xef\xbb\xbf{"match": "m", "zxlog": 1}',  # spaced; after a byte order mark
+    b'{"match": "m", "round": 1' + b"0" * 5000 + b', "zxlog": 1}',  # past a limit, the key last
+])
+@pytest.mark.parametrize("bad_byte", [False, True], ids=["utf-8", "a-bad-byte-after"])
+def test_a_header_is_a_cut_however_its_format_key_is_written(tmp_path, header, bad_byte):
+    """The file was cut only where the literal "zxlog" or "x610zlog" was (or, before a byte order mark,
+    a header whose key came first): a second match whose header wrote its key otherwise was read in
+    one piece with the first, and the second's bad byte rejected both. Every line the parser takes for
+    a header (``_starts_match``) names a format key (``_names_header_key``), and is a cut, whatever the
+    block size; a bad byte after it is its own piece's."""
+    assert _starts_match(header.decode("utf-8")) and _names_header_key(header.decode("utf-8"))
+    path = tmp_path / "two.zxlog"
+    path.write_bytes(HEADER % 1 + b'\n{"do": "pass", "by": "P1"}\n' + header + b"\n"
+                     + (b'{"do": "pass", "by": "P1", "note": "caf\xe9"}\n' if bad_byte else b""))
+    for block in (1, 13, 1 << 22):
+        pieces = [(line, bad if bad is None else bad.line) for _, line, _, bad in iter_pieces(path, block)]
+        assert pieces == [(1, None), (3, 4 if bad_byte else None)], block
+        same(path, block)

@@ -1,7 +1,8 @@
 """Reading match logs: JSON Lines in, one ``MatchLog`` per match out, for every game.
 
 A file holds one or more matches, each starting at a header record holding a game's format key
-(``zxlog``, ``x610zlog``: ``zx_events.games.header_keys()``); the key picks the game whose schema
+(``zxlog``, ``x610zlog``: ``zx_events.games.header_keys()``), as JSON reads it (in any place of the
+object, ``\\u``-escaped: ``_starts_match``); the key picks the game whose schema
 (``zx_events.games.schema.LogFormat``) checks the match's records. A file may hold matches of
 different games. The reader checks shape and types; counts and legality are the rules engine's.
 Every error is a ``FormatError`` with ``FILE:LINE``.
@@ -53,7 +54,18 @@ def _has_header_key(obj: dict) -> bool:
     return not _HEADER_KEY_SET.isdisjoint(obj)
 
 
-_NAMES_KEY = re.compile("|".join(re.escape(f'"{k}"') for k in HEADER_KEYS))  # a format key, quoted
+def _spelled(key: str) -> str:
+    """A pattern of ``key`` as a JSON string, however it is written: each character as itself or as a
+    ``\\u`` escape, its hex digits in either case (``"\\u007axlog"`` is ``"zxlog"``). A format key
+    is letters and digits, which JSON writes no other way."""
+    assert key.isascii() and key.isalnum(), key
+    return '"' + "".join(f"(?:{c}|\\\\u" + "".join(f"[{d}{d.upper()}]" if d.isalpha() else d for d in f"{ord(c):04x}")
+                         + ")" for c in key) + '"'
+
+
+_KEY_SPELLED = "|".join(_spelled(k) for k in HEADER_KEYS)
+_NAMES_KEY = re.compile(_KEY_SPELLED)  # a format key, quoted, however it is written
+_NAMES_KEY_PLAIN = re.compile("|".join(re.escape(f'"{k}"') for k in HEADER_KEYS))  # the same where no backslash is
 
 
 def _names_header_key(line: str) -> bool:
@@ -61,8 +73,7 @@ def _names_header_key(line: str) -> bool:
 
 
 # a line that opens an object with a format key first: broken, it is taken for a broken header
-_OPENS_HEADER = re.compile("\ufeff?[ \t\r]*\\{[ \t\r]*(?:" + "|".join(re.escape(f'"{k}"') for k in HEADER_KEYS)
-                           + ")[ \t\r]*:")
+_OPENS_HEADER = re.compile("\ufeff?[ \t\r]*\\{[ \t\r]*(?:" + _KEY_SPELLED + ")[ \t\r]*:")
 
 
 # --- JSON decoding --------------------------------------------------------------------------
@@ -420,7 +431,7 @@ class _Splitter:
         if text == "":  # a file of one byte order mark: one empty line, as the line-by-line reader has it
             self._add(text)
         pos, first_no = 0, self.no  # pos: where the unconsumed text starts; first_no: lines before it
-        search = _NAMES_KEY.search
+        search = (_NAMES_KEY if "\\" in text else _NAMES_KEY_PLAIN).search  # (no backslash: no escape; 2x faster)
         m = search(text)
         while m is not None:
             ls = text.rfind("\n", 0, m.start()) + 1
@@ -484,9 +495,10 @@ def iter_pieces(path: str | Path, block: int = BLOCK) -> Iterator[Piece]:
     an empty one (no match in it).
 
     The file is read a block at a time: a block that decodes as UTF-8 is split with ``str.find`` and
-    ``str.count`` at the lines that name a format key (each confirmed by ``_starts_match``); a block
-    with an undecodable byte is split line by line (``_Splitter.line``). Both give the pieces a
-    line-by-line reading gives (tests/test_logformat_split.py); the block way costs a tenth of it.
+    ``str.count`` at the lines that name a format key, however written (``_NAMES_KEY``; each
+    confirmed by ``_starts_match``); a block with an undecodable byte is split line by line
+    (``_Splitter.line``). Both give the pieces a line-by-line reading gives
+    (tests/test_logformat_split.py); the block way costs a tenth of it.
     Memory is bounded by the block size and the limits of one match (``MAX_MATCH_LINES``,
     ``MAX_MATCH_CHARS``); a line that runs past ``LONG_LINE`` bytes without ending (a file of
     zeros, an endless pipe) is dropped as it is read, an error of its match."""
@@ -530,21 +542,30 @@ def iter_pieces(path: str | Path, block: int = BLOCK) -> Iterator[Piece]:
             f.close()
 
 
+# the JSON structure of a line, whatever its numbers: what is a header does not hang on a limit of them
+_structure = json.JSONDecoder(parse_int=str, parse_float=str, parse_constant=str).decode
+
+
 def _starts_match(line: str) -> bool:
     """Whether the parser takes ``line`` for a header (a new match of its own): an object with a
-    format key, or a broken line that opens an object with a format key first (a broken header).
-    A JSON value that is no object is never a header (a record is an object), and a broken line
-    that names a format key further on may hold the end of the match before it (two logs joined
-    without a newline): it is no place to cut; the parser rejects the match it ends and starts a
-    broken one there (``_read_matches``). orjson reads the line first (a header: a fifth of the
-    standard decoder's time): what it reads is an object exactly when the standard decoder's is,
-    with the same keys (of two equal keys both keep one); a line it refuses (it refuses more) is the
-    standard decoder's to judge."""
+    format key, however written (in any place, ``\\u``-escaped, after a byte order mark), or a broken
+    line that opens an object with a format key first (a broken header). A JSON value that is no
+    object is never a header (a record is an object), and a broken line that names a format key
+    further on may hold the end of the match before it (two logs joined without a newline): it is no
+    place to cut; the parser rejects the match it ends and starts a broken one there
+    (``_read_matches``). A header the parser refuses (a number too long, a key twice, nested past
+    ``MAX_DEPTH``) is still a header: a match of its own, rejected with that error (but one nested
+    past both decoders' limits, a thousand levels, is a broken line). orjson reads the line first
+    (a header: a fifth of the standard decoder's time): what it reads is an object exactly when the
+    standard decoder's is, with the same keys (of two equal keys both keep one); a line it refuses
+    (it refuses more) is the standard decoder's to judge, its numbers read as text."""
+    if line.startswith("\ufeff"):  # a byte order mark: dropped at the start of a match (parse_log)
+        line = line[1:]
     try:
         obj = _loads(line)
     except _orjson_error:
         try:
-            obj = json.loads(line)
+            obj = _structure(line)
         except (ValueError, RecursionError):
             return _OPENS_HEADER.match(line) is not None
     return type(obj) is dict and _has_header_key(obj)
