@@ -163,6 +163,16 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     for failure in store_failures(backend):
         app.add_exception_handler(failure, store_failed)
 
+    async def stopping(request: Request, e: Exception) -> Any:
+        if not backend.closed:
+            raise e  # a bug: for the handler of last resort (unexpected), which logs its traceback
+        # a statement Backend.close interrupted, or a connection it closed (the server stops under a request)
+        return error(request, 503, "the server is stopping")
+
+    import duckdb
+
+    app.add_exception_handler(duckdb.Error, stopping)
+
     @app.exception_handler(Exception)
     async def unexpected(request: Request, e: Exception) -> Any:
         log.exception("unexpected error on %s", request.url.path)  # the server's log, never the client

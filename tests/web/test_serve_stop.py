@@ -1,5 +1,6 @@
 """Stopping ``zx serve`` at any moment: Ctrl-C (once, or twice: uvicorn's force exit) and SIGTERM while the
-server warms its statistics at start, each in a real ``zx serve`` process.
+server warms its statistics at start, each in a real ``zx serve`` process; and a statistic in flight when
+the server stops.
 
 The warming's first statistic builds the derived tables (``analytics.derived``) in DuckDB. Closing the
 analytics connection under it was refused ("connection is busy"), printed as an internal error, and a
@@ -9,11 +10,13 @@ build takes a second or more from the server's first answer, and the signals lan
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,3 +122,33 @@ def test_sigterm_during_the_start_up_warming_stops_cleanly(warming):
         assert status == -signal.SIGTERM and after_start(err) == [], \
             f"SIGTERM {delay} s into the warming: exit {status}\n{err}"
 
+
+def test_a_statistic_in_flight_when_the_server_stops_is_interrupted_and_answered_503(warming, monkeypatch, caplog):
+    """Backend.close interrupts a request's DuckDB statement (here one of 15 s or more) rather than wait for
+    it or close the connection under it; the request is answered 503, without a traceback in the log."""
+    from fastapi.testclient import TestClient
+
+    from analytics.stats import Stats
+    from web.app import create_app
+
+    running = threading.Event()
+
+    def endless(self, **_filters):
+        running.set()
+        return self.con.execute("SELECT sum(hash(a.range * b.range)) FROM range(100000) a, range(20000) b").fetchall()
+
+    monkeypatch.setattr(Stats, "mulligans", endless)
+    app = create_app(warming.store, analytics=warming.analytics)
+    answers = []
+    asking = threading.Thread(target=lambda: answers.append(TestClient(app).get("/api/stats/mulligans")), daemon=True)
+    with caplog.at_level(logging.WARNING):
+        asking.start()
+        assert running.wait(60)
+        started = time.monotonic()
+        app.state.backend.close()
+        asking.join(60)
+        stopped = time.monotonic() - started
+    assert answers and answers[0].status_code == 503, answers and answers[0].text
+    assert answers[0].json()["error"] == "the server is stopping"
+    assert stopped < 5  # (interrupted: it runs for 15 s or more)
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []
