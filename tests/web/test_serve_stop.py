@@ -1,6 +1,6 @@
-"""Stopping ``zx serve`` at any moment: Ctrl-C (once, or twice: uvicorn's force exit) and SIGTERM while the
-server warms its statistics at start, each in a real ``zx serve`` process; and a statistic in flight when
-the server stops.
+"""Stopping ``zx serve`` at any moment: Ctrl-C (once, or twice: uvicorn's force exit) and SIGTERM as the
+server starts and while it warms its statistics, each in a real ``zx serve`` process; and a statistic in
+flight when the server stops.
 
 The warming's first statistic builds the derived tables (``analytics.derived``) in DuckDB. Closing the
 analytics connection under it was refused ("connection is busy"), printed as an internal error, and a
@@ -58,17 +58,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def stop_while_warming(w: Warming, signals: list[int], delay: float) -> tuple[int, str, bool]:
-    """Start ``zx serve`` on the slow analytics file; ``delay`` s after its first answer, send ``signals``
-    (50 ms apart). (Its exit status, its stderr, whether it was warming at its first answer.)"""
+def stop_serve(w: Warming, signals: list[int], delay: float, *, when: str = "answered") -> tuple[int, str, bool]:
+    """Start ``zx serve`` on the slow analytics file; ``delay`` s after its first answer (``when="answered"``)
+    or after it says ``serving ...`` (``when="said"``, before it listens), send ``signals`` (50 ms apart).
+    (Its exit status, its stderr, whether it was warming at its first answer.)"""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", w.store, "serve",
                              "--port", str(port), "--analytics", str(w.slow)],
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
+    said, warming = "", True
     try:
         deadline = time.monotonic() + 60
-        while True:
+        while when == "said" and not said.startswith("serving "):
+            said = proc.stderr.readline()
+            if not said:
+                raise AssertionError(f"zx serve did not start: {proc.communicate(timeout=30)[1]}")
+        while when == "answered":
             try:
                 warming = httpx.get(f"http://127.0.0.1:{port}/api/status", timeout=5).json()["warming"]
                 break
@@ -99,17 +105,28 @@ def after_start(err: str) -> list[str]:
 def test_ctrl_c_during_the_start_up_warming_stops_cleanly(warming):
     """Ctrl-C stops the server as it does once warmed (exit 0, nothing printed), at every moment of the
     warming: it was "internal error ... connection is busy", then "terminate called" (exit 134)."""
-    for delay in (0.0, 0.15, 0.3, 0.5, 0.8):
-        status, err, was_warming = stop_while_warming(warming, [signal.SIGINT], delay)
+    for delay in (0.0, 0.2, 0.4, 0.8):
+        status, err, was_warming = stop_serve(warming, [signal.SIGINT], delay)
         assert was_warming
         assert status == 0 and after_start(err) == [], f"Ctrl-C {delay} s into the warming: exit {status}\n{err}"
+
+
+def test_ctrl_c_as_the_server_starts_stops_cleanly(warming):
+    """Ctrl-C once it has said "serving", before uvicorn takes SIGINT over: "Aborted!" (exit 1, or killed
+    by a second Ctrl-C: exit -2), or uvicorn's exit 3 with asyncio's "coroutine 'Server.serve' was never
+    awaited"; now the same stop as while serving."""
+    for signals, delay in (([signal.SIGINT], 0.0), ([signal.SIGINT], 0.05), ([signal.SIGINT], 0.15),
+                           ([signal.SIGINT, signal.SIGINT], 0.0)):
+        status, err, _ = stop_serve(warming, signals, delay, when="said")
+        assert status == 0 and after_start(err) == [], \
+            f"Ctrl-C x{len(signals)} {delay} s after 'serving': exit {status}\n{err}"
 
 
 def test_ctrl_c_twice_during_the_start_up_warming_stops_cleanly(warming):
     """A second Ctrl-C (uvicorn's force exit; ``timeout -s INT`` sends two: to the process and its group)
     printed the cancelled lifespan's traceback (KeyboardInterrupt, CancelledError) and the internal error."""
     for delay in (0.0, 0.3):
-        status, err, was_warming = stop_while_warming(warming, [signal.SIGINT, signal.SIGINT], delay)
+        status, err, was_warming = stop_serve(warming, [signal.SIGINT, signal.SIGINT], delay)
         assert was_warming
         assert status == 0 and after_start(err) == [], f"Ctrl-C twice {delay} s into the warming: exit {status}\n{err}"
 
@@ -117,7 +134,7 @@ def test_ctrl_c_twice_during_the_start_up_warming_stops_cleanly(warming):
 def test_sigterm_during_the_start_up_warming_stops_cleanly(warming):
     """SIGTERM ends the server by that signal once it has stopped (uvicorn raises it again), as once warmed."""
     for delay in (0.0, 0.3):
-        status, err, was_warming = stop_while_warming(warming, [signal.SIGTERM], delay)
+        status, err, was_warming = stop_serve(warming, [signal.SIGTERM], delay)
         assert was_warming
         assert status == -signal.SIGTERM and after_start(err) == [], \
             f"SIGTERM {delay} s into the warming: exit {status}\n{err}"
