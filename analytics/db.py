@@ -125,6 +125,40 @@ def ctrl_c_interrupts(con: duckdb.DuckDBPyConnection):
         raise KeyboardInterrupt
 
 
+class Interruptible:
+    """A DuckDB connection that keeps the cursors made from it, so that ``interrupt()`` stops the statements
+    they run (each then raises ``duckdb.InterruptException``). DuckDB's own ``interrupt()`` of a connection
+    does not reach its cursors, and it refuses to ``close()`` a connection while one of them runs a
+    statement: ``zx serve`` stopped during its start-up warming got "connection is busy", then a crash.
+    Anything else is the connection's."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        import weakref
+
+        self.con = con
+        self._cursors: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
+        self._lock = threading.Lock()
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        cur = self.con.cursor()
+        with self._lock:
+            self._cursors.add(cur)
+        return cur
+
+    def interrupt(self) -> None:
+        """Interrupt the statement each cursor (and the connection) runs now; one that starts later runs."""
+        with self._lock:
+            cursors = list(self._cursors)
+        for con in (self.con, *cursors):
+            try:
+                con.interrupt()
+            except duckdb.Error:  # closed already
+                pass
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.con, name)
+
+
 class QueryRefused(AnalyticsError):
     """User SQL tried something the sandbox forbids (files, other databases, settings, extensions, writes)."""
 

@@ -147,7 +147,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         click.echo(f"note: the store has no replay snapshots: the first view of a match replays it from its first "
                    f"event; `zx --store {backend.svc.store.label} prepare` files them (docs/replay.md)", err=True)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops", err=True)
+    serving = f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops"
     # on loopback, only the server's own names (DNS rebinding: web.app.Hosts); elsewhere the address is open
     # anyway, so only the names given, if any
     given = {h.strip().lower() for h in allow_hosts if h.strip()}
@@ -156,6 +156,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         hosts = sorted({*(LOOPBACK_NAMES if _loopback(host) else ()), f"[{host}]" if ":" in host else host.lower(),
                         *given})
     if workers > 1:  # each process builds its own app from the environment (web.app.app_from_env)
+        click.echo(serving, err=True)
         import os
 
         from web.app import ENV_ANALYTICS, ENV_DECK_LISTS, ENV_HOSTS, ENV_JUDGE, ENV_STORE
@@ -167,11 +168,29 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         uvicorn.run("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                     log_level="warning", access_log=False)
         return
-    app = create_app(backend, serving=True, hosts=hosts)
+    server: Any = None
+    stopped = False
+
+    def stop(signum: int, frame: Any) -> None:
+        # Ctrl-C once "serving" is said, before uvicorn takes SIGINT over (and when it raises it again, once it
+        # has stopped): a stop, as while serving. A KeyboardInterrupt there was "Aborted!" (killed by a second
+        # Ctrl-C), uvicorn's exit 3 with asyncio's "coroutine 'Server.serve' was never awaited", or, raised
+        # again after a second Ctrl-C, the traceback of the cancelled lifespan
+        nonlocal stopped
+        stopped = True
+        if server is not None:
+            server.should_exit = True
+
+    previous = signal.signal(signal.SIGINT, stop)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+        click.echo(serving, err=True)
+        app = create_app(backend, serving=True, hosts=hosts)
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+        if not stopped:
+            server.run()
     finally:
-        backend.close()
+        signal.signal(signal.SIGINT, previous)
+        backend.close()  # (safe at any moment: it interrupts the warming and waits for it)
 
 
 def _report_filters(f: Any) -> Any:

@@ -11,6 +11,7 @@ Read-only: no endpoint writes to the store or the analytics file, and SQL is not
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import threading
@@ -99,11 +100,15 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         backend.warming = True
         warm = threading.Thread(target=_warm, args=(backend, serving), daemon=True, name="zx-serve-warm")
         warm.start()
-        yield
-        if owned:
-            backend.closed = True  # the warming stops at its next query
-            warm.join(timeout=30)
-            backend.close()
+        try:
+            yield
+        except asyncio.CancelledError:
+            # the event loop closes without a shutdown (a second Ctrl-C: uvicorn's force exit): re-raised, the
+            # cancellation's traceback reached the terminal (Starlette's "lifespan.shutdown.failed")
+            pass
+        finally:
+            if owned:  # (else its owner closes it: zx serve)
+                backend.close()  # interrupts the warming's statement and waits for it (Backend.close)
 
     app = FastAPI(lifespan=lifespan, title="zx-events", version="0.1.0", default_response_class=JSON,
                   description="Read-only API over a zx-events store: matches, views from a seat, metagame "
@@ -162,6 +167,16 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
 
     for failure in store_failures(backend):
         app.add_exception_handler(failure, store_failed)
+
+    async def stopping(request: Request, e: Exception) -> Any:
+        if not backend.closed:
+            raise e  # a bug: for the handler of last resort (unexpected), which logs its traceback
+        # a statement Backend.close interrupted, or a connection it closed (the server stops under a request)
+        return error(request, 503, "the server is stopping")
+
+    import duckdb
+
+    app.add_exception_handler(duckdb.Error, stopping)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, e: Exception) -> Any:
@@ -320,7 +335,9 @@ def _warm(backend: Backend, serving: bool = False) -> None:
     try:
         backend.listed()  # the summaries, and outside the judge's view their names masked
     except Exception as e:  # the first request will say what is wrong
-        if not store_failure(e):
+        if backend.closed:  # the server stops (Backend.close): nothing went wrong
+            pass
+        elif not store_failure(e):
             log.exception("warming the match summaries failed")
         else:  # the store's server gone: one line, as a request says it
             log.warning("warming the match summaries: %s", backend.store_error(e).message)
@@ -335,12 +352,14 @@ def _warm(backend: Backend, serving: bool = False) -> None:
     except WebError:  # no analytics file, or one behind the store: every statistic says so (503)
         pass
     except Exception as e:
-        if not store_failure(e):
+        if backend.closed:  # the server stops: Backend.close interrupted the statement, or closed the file
+            pass
+        elif not store_failure(e):
             log.exception("warming the statistics failed")
-        elif not backend.closed:
+        else:
             log.warning("warming the statistics: %s", backend.store_error(e).message)
     finally:
-        if serving:
+        if serving and not backend.closed:
             gc.collect()
             gc.freeze()
         backend.warming = False

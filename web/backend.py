@@ -320,11 +320,33 @@ class Backend:
         pool.timeout = POOL_WAIT
         pool.kwargs["connect_timeout"] = CONNECT_TIMEOUT
 
-    def close(self) -> None:
-        self.closed = True
-        if self._con is not None:
-            self._con.close()
-            self._con = None
+    def close(self, wait: float = 10.0) -> None:
+        """Close the analytics file and the store, safely at any moment (Ctrl-C during the start-up warming):
+        no new statement starts, and the statements running on the analytics file (the warming's, a
+        request's) are interrupted until the warming has ended (``web.app``) and DuckDB lets the connection
+        close, at most ``wait`` seconds. DuckDB refuses to close a connection one of its cursors runs a
+        statement on, and a thread still in DuckDB at interpreter exit aborted the process."""
+        with self._con_lock:
+            self.closed = True  # _connection() now says "the server is stopping"
+            con = self._con
+        deadline = time.monotonic() + wait
+        while con is not None or self.warming:
+            if con is not None:
+                con.interrupt()
+                if not self.warming:
+                    import duckdb
+
+                    try:
+                        con.close()
+                        con = self._con = None
+                        break
+                    except duckdb.Error:  # a statement is still running on one of its cursors
+                        pass
+            if time.monotonic() >= deadline:  # (a connection DuckDB does not close is left open)
+                log.warning("the statistics warming or a request on the analytics file did not end within %.0f s "
+                            "of the server's stop: it stops without waiting for them", wait)
+                break
+            time.sleep(0.02)
         self.events.close()
         self.svc.close()
 
@@ -598,14 +620,14 @@ class Backend:
 
     # ------------------------------------------------------------------ the analytics file
     def _connection(self) -> Any:
-        from analytics.db import AnalyticsError, connect_reader
+        from analytics.db import AnalyticsError, Interruptible, connect_reader
 
         with self._con_lock:
             if self.closed:
                 raise WebError(503, "the server is stopping")
             if self._con is None:
                 try:
-                    self._con = connect_reader(self.analytics_path)
+                    self._con = Interruptible(connect_reader(self.analytics_path))  # (close interrupts it)
                 except AnalyticsError as e:
                     raise WebError(503, f"{e}") from None
                 self._projection = None
@@ -696,8 +718,9 @@ class Backend:
                     log.info("derived statistics tables built at analytics position %s in %.2f s", position,
                              new.seconds)
                 except Exception as e:  # noqa: BLE001 - the statistics are still answered, only slower
-                    log.warning("the derived statistics tables could not be built (%s): the statistics read "
-                                "the analytics file's own tables", e)
+                    if not self.closed:  # (else interrupted by close(): nothing went wrong)
+                        log.warning("the derived statistics tables could not be built (%s): the statistics read "
+                                    "the analytics file's own tables", e)
                     new = None
                 self._derived = (position, new)
                 if held is not None and held[1] is not None:  # another position of the same connection
