@@ -92,6 +92,19 @@ def test_the_mask_sees_through_case_dashes_and_width(text):
     assert masked == "P2 holds [card]"
 
 
+@pytest.mark.parametrize("name", ["\u0639\u0644\u06cc\u200c\u0631\u0636\u0627",  # Persian, its ZWNJ
+                                  "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family emoji (ZWJ)
+                                  "\u0915\u094d\u200d\u0937 \u2764\ufe0f", "Stra\u00dfe", "\uff21\uff4b\uff49"])
+def test_301_3c_a_name_without_a_card_is_shown_as_written(name):
+    """The mask showed every text normalized, invisible characters dropped: a Persian name lost the non-joiner
+    its spelling needs, a family emoji came apart, and the name as shown no longer found its matches (HTTP
+    filters: 0 matches, "no player named ..."). A text with no card in it is shown as written (without its
+    bidirectional controls); one with a card is masked as before."""
+    assert GENERIC_MASK(name) == name
+    assert GENERIC_MASK("\u202e" + name) == name  # (an override could show stored text reversed)
+    assert GENERIC_MASK(name + " R01\u200c-008") == normalize(name) + " [card]"
+
+
 def test_the_mask_leaves_ordinary_text_alone():
     assert GENERIC_MASK("Tokyo Regional 2026, round 3") == "Tokyo Regional 2026, round 3"
     assert GENERIC_MASK("b3 is not next to a1 (602.1b)") == "b3 is not next to a1 (602.1b)"
@@ -110,7 +123,13 @@ def reference_mask(words: list[str]):
     code = r"\b[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]*[0-9][A-Za-z0-9]*\b"
     ordered = sorted({normalize(w) for w in words if w}, key=len, reverse=True)
     pattern = re.compile("|".join([*(re.escape(w) for w in ordered), code]), re.IGNORECASE)
-    return lambda text: pattern.sub("[card]", normalize(text))
+    bidi = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+    def mask(text: str) -> str:  # (a text with nothing masked: as written, its bidirectional controls dropped)
+        masked, n = pattern.subn("[card]", normalize(text))
+        return masked if n else bidi.sub("", text)
+
+    return mask
 
 
 @st.composite

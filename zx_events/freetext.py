@@ -15,8 +15,9 @@ policy, for every seat that is not the judge (players and spectators), in every 
   state built from them too): shown, with card codes and card names masked by the game's masker,
   which compares after ``normalize``: invisible characters dropped (format characters, bidirectional
   controls, default-ignorable ones: ``R01\u200b-008``), Unicode compatibility forms folded (NFKC),
-  every dash-like character read as ``-``, any letter case. The masked text is the normalized one, so
-  what a seat is shown holds none of the invisible characters either.
+  every dash-like character read as ``-``, any letter case. A text with a card masked is shown
+  normalized (none of the invisible characters that hid the card); a text without one is shown as
+  written (the joiners a script or an emoji sequence needs kept), its bidirectional controls dropped.
 """
 
 from __future__ import annotations

@@ -79,6 +79,8 @@ def dumps(value: Any) -> bytes:
 
 _CODE_LIKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]*[0-9][A-Za-z0-9]*\b",  # R01-001, EX-R01, u01-013
                         re.IGNORECASE)
+# bidirectional marks, embeddings, overrides and isolates: dropped from a text shown without a mask
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 MASK_CACHE_CHARS = 1 << 22  # a Masker keeps the texts it masked last, and their masks, up to 4 Mi characters in all
 
 
@@ -127,7 +129,7 @@ class Masker:
         return masked
 
     def _mask(self, text: str) -> str:
-        text = normalize(text)
+        written, text = text, normalize(text)
         names = self._names
         folded = self._fold(text) if names is not None else text
         name = names.search(folded) if names is not None else None
@@ -143,6 +145,10 @@ class Masker:
                 name = names.search(folded, pos)  # type: ignore[union-attr]
             if code is not None and code.start() < pos:
                 code = _CODE_LIKE.search(text, pos)  # its \b reads text[pos - 1], as a substitution's does
+        if not out:  # no card in it: the text as written (a name in a script that needs its joiners, an emoji
+            # sequence: normalized, they came apart, and the name as shown no longer found its matches), without
+            # the bidirectional controls that could show it in another order (\u202e800-10R as a code)
+            return _BIDI.sub("", written)
         out.append(text[pos:])
         return "".join(out)
 
