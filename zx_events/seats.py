@@ -220,7 +220,8 @@ class _Folding:
                     self._add(c, self._class_of(c) or c)
                     self._patterns()
             found = self._new.search(text, found.end())
-        changes = self._changes
+        with self._lock:  # (another thread's _patterns sets _new, then _changes: read after its whole update)
+            changes = self._changes
         return text.translate(self.table) if changes is not None and changes.search(text) else text
 
 
