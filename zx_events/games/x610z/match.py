@@ -13,8 +13,9 @@ State (JSON-native):
   (card activated), ``deact`` (deactivated by an effect, 202.4), ``dmg``, ``base`` stats, ``mods``
   ([stat, delta, until], in the order applied), ``msum`` (stat -> the sum of its modifiers' deltas),
   ``mends`` ({"end_of_turn": the index of the first such modifier} while ``mods`` holds one: the two
-  keep a stat's cost, and the modifiers' end, independent of how many a summon holds), ``life`` (a Life Base), ``cls``, ``counters``, this turn's ``trail``
-  (the dots that fix its direction, 202.8) and ``pos`` on it, ``attacks``, ``extra_attacks``, ``abil``.
+  keep a stat's cost, and the modifiers' end, independent of how many a summon holds), ``life`` (a
+  Life Base), ``cls``, ``counters``, this turn's ``trail`` (the dots that fix its direction, 202.8)
+  and ``pos`` on it, ``attacks``, ``extra_attacks``, ``abil``.
 - ``perms``: permanents off the board (crystals, permanent Effects), each ``uid``, ``code``,
   ``kind``, ``owner``, ``ctrl``, ``act``, ``on`` (the uid it is fixed on) and ``counters``.
 - ``stack`` (201.2; its cards are in the Cast Zone), ``prio`` and ``passes`` (201.3-201.6).
