@@ -11,8 +11,11 @@ State (JSON-native):
   ``pool`` (energy type -> amount, 203), ``home`` (the Summon Dot, 105.2c), ``crystal_cast``.
 - ``dots``: occupied dot -> summon entry (600.5): ``uid``, ``code``, ``owner``, ``ctrl``, ``act``
   (card activated), ``deact`` (deactivated by an effect, 202.4), ``dmg``, ``base`` stats, ``mods``
-  ([stat, delta, until]), ``life`` (a Life Base), ``cls``, ``counters``, this turn's ``trail``
-  (the dots that fix its direction, 202.8) and ``pos`` on it, ``attacks``, ``extra_attacks``, ``abil``.
+  ([stat, delta, until], in the order applied), ``msum`` (stat -> the sum of its modifiers' deltas),
+  ``mends`` ({"end_of_turn": the index of the first such modifier} while ``mods`` holds one: the two
+  keep a stat's cost, and the modifiers' end, independent of how many a summon holds), ``life`` (a
+  Life Base), ``cls``, ``counters``, this turn's ``trail`` (the dots that fix its direction, 202.8)
+  and ``pos`` on it, ``attacks``, ``extra_attacks``, ``abil``.
 - ``perms``: permanents off the board (crystals, permanent Effects), each ``uid``, ``code``,
   ``kind``, ``owner``, ``ctrl``, ``act``, ``on`` (the uid it is fixed on) and ``counters``.
 - ``stack`` (201.2; its cards are in the Cast Zone), ``prio`` and ``passes`` (201.3-201.6).
@@ -53,11 +56,33 @@ def _take(zone: list, code: str) -> bool:
 
 def stat(entry: dict, name: str) -> int:
     """202.6-202.7c: the Basic Stat plus every modifier, the total clamped at 0 (open question 19)."""
-    total = 0  # the modifiers summed as sum() would, in a loop (a generator per call cost as much as the rest)
-    for m in entry["mods"]:
-        if m[0] == name:
-            total += m[1]
-    return max(0, entry["base"].get(name, 0) + total)
+    return max(0, entry["base"].get(name, 0) + entry["msum"].get(name, 0))
+
+
+def add_mod(entry: dict, name: Any, delta: int, until: Any) -> None:
+    """A modifier ``[stat, delta, until]`` applied to a summon: appended to its ``mods``, its sums kept
+    (a stat that is none of ``STATS`` is kept in the list and counts for none)."""
+    if until == "end_of_turn" and "end_of_turn" not in entry["mends"]:
+        entry["mends"]["end_of_turn"] = len(entry["mods"])
+    entry["mods"].append([name, delta, until])
+    if name in STATS:
+        entry["msum"][name] = entry["msum"].get(name, 0) + delta
+
+
+def end_mods(entry: dict) -> None:
+    """402.10e: a summon's "until end of turn" modifiers end; the others stay, in their order. Only the
+    modifiers from the first of them on are looked at (each modifier by at most one end of turn)."""
+    first = entry["mends"].pop("end_of_turn", None)
+    if first is None:
+        return
+    mods, msum = entry["mods"], entry["msum"]
+    kept = []
+    for m in mods[first:]:
+        if m[2] != "end_of_turn":
+            kept.append(m)
+        elif m[0] in STATS:
+            msum[m[0]] -= m[1]
+    mods[first:] = kept
 
 
 project = _project  # zx_events.ids: every game's plain projector
@@ -117,7 +142,8 @@ class Match(Aggregate):
 
     def _summon(self, code: str, owner: str, ctrl: str, info: dict) -> dict:
         return {"uid": self._uid(), "code": code, "owner": owner, "ctrl": ctrl, "act": False, "deact": False,
-                "dmg": 0, "base": dict(info.get("stats") or {}), "mods": [], "life": bool(info.get("life")),
+                "dmg": 0, "base": dict(info.get("stats") or {}), "mods": [], "msum": {}, "mends": {},
+                "life": bool(info.get("life")),
                 "cls": info.get("cls", ""), "counters": dict(info.get("counters") or {}), "trail": None,
                 "pos": 0, "attacks": 0, "extra_attacks": 0, "abil": []}
 
@@ -345,8 +371,8 @@ class Match(Aggregate):
         for zz in self.p.values():
             zz["pool"] = {}  # 203.4
         for e in self.dots.values():
-            if e["mods"]:
-                e["mods"] = [m for m in e["mods"] if m[2] != "end_of_turn"]  # 402.10e
+            if e["mends"]:
+                end_mods(e)  # 402.10e
         self.stack = []
         self.phase = "over"
         self.prio, self.passes = None, 0
@@ -398,7 +424,7 @@ def _op_heal(m: Match, player: str, a: dict) -> None:
 def _op_stat(m: Match, player: str, a: dict) -> None:
     e = _at(m, a.get("dot"))
     if e is not None:
-        e["mods"].append([a.get("stat"), int(a.get("delta", 0)), a.get("until", "end_of_turn")])
+        add_mod(e, a.get("stat"), int(a.get("delta", 0)), a.get("until", "end_of_turn"))
 
 
 def _op_place(m: Match, player: str, a: dict) -> None:

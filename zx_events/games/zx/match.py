@@ -13,8 +13,12 @@ State (all JSON-native, so snapshots need no custom transcoding):
   ``{"code", "sleep"}``), ``dynamis`` (list of ``{"code", "up"}``), the Player card, Counters.
 - ``sq``: the Square (303), name -> entry or None. An entry is one card with its state: ``uid``
   (a new card gets a new uid whenever it comes to Square from another zone: 301.4), ``code``,
-  ``owner``, ``ctrl``, ``sleep``, ``dmg``, ``mods`` ([delta, until] Power modifiers), ``base``
-  Power, ``kind`` (zx, ex, ob, token), ``shift`` (a Shift on it, 202.8a), ``name`` (tokens).
+  ``owner``, ``ctrl``, ``sleep``, ``dmg``, ``mods`` ([delta, until] Power modifiers, in the order
+  applied), ``msum`` (the sum of their deltas: Power is ``base`` + ``msum``), ``mends`` (for each
+  ``until`` that ends, end_of_turn and end_of_battle, while ``mods`` holds one: [the index of the
+  first, the sum of their deltas]), ``base`` Power, ``kind`` (zx, ex, ob, token), ``shift`` (a Shift
+  on it, 202.8a), ``name`` (tokens). ``msum`` and ``mends`` keep the cost of a Power, and of the
+  modifiers' end, independent of how many modifiers a card holds (``add_mod``, ``end_mods``).
 - ``links``: Square -> list of players who put a Link there (202.13).
 - ``battle``: the battle under way (601-605) or None; ``outcome``: None or {winner, reason}.
 """
@@ -52,10 +56,41 @@ def _take(zone: list, code: str) -> bool:
 
 
 def power_of(entry: dict) -> int:
-    p = entry.get("base") or 0
-    for m in entry["mods"]:  # (a loop: sum over a generator cost as much as the rest of a check)
-        p += m[0]
-    return p
+    return (entry.get("base") or 0) + entry["msum"]
+
+
+_ENDS = ("end_of_turn", "end_of_battle")  # the modifiers that end (507, 605.5); any other until stays
+
+
+def add_mod(entry: dict, delta: int, until: Any) -> None:
+    """A Power modifier ``[delta, until]`` applied to a card on Square: appended to its ``mods``, its
+    sums kept (the cost independent of how many it holds)."""
+    mods = entry["mods"]
+    if until in _ENDS:
+        ends = entry["mends"].get(until)
+        if ends is None:
+            entry["mends"][until] = [len(mods), delta]
+        else:
+            ends[1] += delta
+    mods.append([delta, until])
+    entry["msum"] += delta
+
+
+def end_mods(entry: dict, until: str) -> None:
+    """The modifiers ``until`` (end_of_turn, end_of_battle) of a card end: removed from its ``mods``,
+    the others kept in their order. Only the modifiers from the first of them on are looked at, so
+    each modifier is looked at by at most one end of each kind, however many turns it stays."""
+    ends = entry["mends"].pop(until, None)
+    if ends is None:
+        return
+    first = ends[0]
+    mods = entry["mods"]
+    kept = [m for m in mods[first:] if m[1] != until]
+    mods[first:] = kept
+    entry["msum"] -= ends[1]
+    for k, other_ends in entry["mends"].items():  # the other kind's first modifier moved up with the rest
+        if other_ends[0] > first:
+            other_ends[0] = first + next(i for i, m in enumerate(kept) if m[1] == k)
 
 
 def topic(name: str) -> str:
@@ -121,7 +156,7 @@ class Match(Aggregate):
         uid = self.next_uid
         self.next_uid += 1
         entry = {"uid": uid, "code": code, "owner": owner, "ctrl": ctrl, "sleep": False, "dmg": 0,
-                 "mods": [], "base": base, "kind": kind, "shift": None}
+                 "mods": [], "msum": 0, "mends": {}, "base": base, "kind": kind, "shift": None}
         if name is not None:
             entry["name"] = name
         return entry
@@ -385,16 +420,16 @@ class Match(Aggregate):
         if self.waived and digest_of(self.rules_version) >= 4:  # a waived Life card or trigger was owed by
             self.waived = [w for w in self.waived if w.split(":")[0] not in _BATTLE_DUES]  # this battle only
         for entry in self.sq.values():  # 605.5: "until end of battle" effects end
-            if entry is not None and entry["mods"]:
-                entry["mods"] = [m for m in entry["mods"] if m[1] != "end_of_battle"]
+            if entry is not None and entry["mends"]:
+                end_mods(entry, "end_of_battle")
 
     @event("BattleEffectsEnded", topic=topic("BattleEffectsEnded"))
     def _battle_effects_ended(self, line: int | None = None) -> None:
         """605.5: "until end of battle" effects disappear while the battle is still under way, so a
         rule effect they leave pending (lethal damage) is performed before it ends (605.6)."""
         for entry in self.sq.values():
-            if entry is not None and entry["mods"]:
-                entry["mods"] = [m for m in entry["mods"] if m[1] != "end_of_battle"]
+            if entry is not None and entry["mends"]:
+                end_mods(entry, "end_of_battle")
 
     @event("AbilityPlayed", topic=topic("AbilityPlayed"))
     def _ability_played(self, player: str, source: str, line: int | None = None) -> None:
@@ -465,8 +500,8 @@ class Match(Aggregate):
         for entry in self.sq.values():  # 507: damage resets, "until end of turn" effects end
             if entry is not None:
                 entry["dmg"] = 0
-                if entry["mods"]:
-                    entry["mods"] = [m for m in entry["mods"] if m[1] != "end_of_turn"]
+                if entry["mends"]:
+                    end_mods(entry, "end_of_turn")
         self.phase = "over"
         self.last_line = line
 
@@ -516,7 +551,7 @@ def _entry_at(m: Match, square: str | None, a: dict | None = None) -> dict | Non
 def _op_power(m: Match, player: str, a: dict) -> None:
     e = _entry_at(m, a.get("square"), a)
     if e is not None:
-        e["mods"].append([int(a.get("delta", 0)), a.get("until", "end_of_turn")])
+        add_mod(e, int(a.get("delta", 0)), a.get("until", "end_of_turn"))
 
 
 def _op_damage(m: Match, player: str, a: dict) -> None:

@@ -264,7 +264,7 @@ def _square(name: str, e: dict, viewer: str, force: tuple[str | None, ...], name
     return SquareView(
         square=name, code=code, name=(own or names.get(code)) if code else None, owner=e["owner"],
         ctrl=e["ctrl"], kind="card" if face_down else e["kind"], base=base, mods=mods,
-        power=None if base is None else base + sum(int(x[0]) for x in e["mods"]), dmg=e["dmg"], sleep=e["sleep"],
+        power=None if base is None else base + e["msum"], dmg=e["dmg"], sleep=e["sleep"],
         shift=e.get("shift"), force=force, uid=e["uid"])
 
 

@@ -185,9 +185,10 @@ def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str
     return out
 
 
-def lethal(entry: dict) -> bool:
-    """Lethal damage: damage at least its Power, or Power 0 or less."""
-    p = entry.get("base") or 0  # power_of, inlined: the referee asks this of every card after every record
-    for m in entry["mods"]:
-        p += m[0]
+def lethal(entry: dict, ending: str | None = None) -> bool:
+    """Lethal damage: damage at least its Power, or Power 0 or less; ``ending``: once its modifiers
+    until then (end_of_battle: 605.5) have ended."""
+    p = (entry.get("base") or 0) + entry["msum"]  # power_of, inlined
+    if ending is not None and ending in entry["mends"]:
+        p -= entry["mends"][ending][1]
     return p <= 0 or entry["dmg"] >= p

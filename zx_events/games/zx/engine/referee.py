@@ -210,10 +210,7 @@ class Referee:
                     p = e["base"]
                     if p is None:
                         continue
-                    mods = e["mods"]
-                    if mods:
-                        for x in mods:
-                            p += x[0]
+                    p += e["msum"]  # (the modifiers' sum, kept by the events: not summed again here)
                     if p <= 0 or e["dmg"] >= p:
                         dead.append((s, e))
             for s, e in dead:
@@ -653,13 +650,9 @@ def _lethal_after_battle(m: Match) -> bool:
     then the engine records their end on its own, before the battle ends; otherwise ``BattleEnded``
     ends them as it always did, so matches without such a Z/X keep the same events.)"""
     for e in m.sq.values():
-        if e is not None and e["base"] is not None and e["mods"]:
-            for x in e["mods"]:  # (loops: any() over a generator cost twice as much, after every battle)
-                if x[1] == "end_of_battle":
-                    left = {**e, "mods": [x for x in e["mods"] if x[1] != "end_of_battle"]}
-                    if checks.lethal(left):
-                        return True
-                    break
+        if e is not None and e["base"] is not None and "end_of_battle" in e["mends"]:
+            if checks.lethal(e, ending="end_of_battle"):
+                return True
     return False
 
 
