@@ -267,3 +267,21 @@ def test_x610z_shared_card_figures_hold_only_the_cards_cast_502_3(mixed, client,
         section = page.split('id="cards"')[1]
         assert not [c for c in in_hand if c in section] and all(r["card"] in section for r in cast)
         assert "win rate when played" in section and "gih_" not in section and "gns_" not in section
+
+
+def test_zx_view_of_an_x610z_match_writes_the_same_bytes_whatever_the_hash_seed(mixed, tmp_path):
+    """An X610Z view listed its card names in a set's order, which follows PYTHONHASHSEED: two runs of zx view
+    of one match wrote two different files (Z/X's were already the same)."""
+    import os
+    import subprocess
+    import sys
+
+    store, _ = mixed
+    out = []
+    for seed in ("1", "2"):
+        path = tmp_path / f"seed-{seed}.html"
+        subprocess.run([sys.executable, "-m", "cli.main", "--store", store, "view", MATCH, "--as", "P1",
+                        "-o", str(path)], cwd=ROOT, check=True, capture_output=True,
+                       env=dict(os.environ, PYTHONHASHSEED=seed))
+        out.append(path.read_bytes())
+    assert out[0] == out[1]

@@ -161,7 +161,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
                    for v in m.violations) if not lean else ()
     board = (m.board or {}).get("name", "")
     stack = tuple(MappingProxyType(_public_entry(m, s)) for s in m.stack)
-    shown = {c: names[c] for c in _codes(dots.values(), perms, players.values(), stack) if c in names}
+    shown = {c: names[c] for c in sorted(_codes(dots.values(), perms, players.values(), stack)) if c in names}
     return MatchView(m.match_id, viewer, m.version if seq is None else seq, last_seq, m.turn, m.active, m.phase, m.prio,
                      board, MappingProxyType(dots), perms,
                      stack, MappingProxyType(players),
