@@ -170,6 +170,15 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         return
     server: Any = None
     stopped = False
+    terminated = False
+
+    def term(signum: int, frame: Any) -> None:
+        # SIGTERM (systemd, docker stop): uvicorn stops on it, then raises it again once it has stopped; with the
+        # default action that killed the process before the store was closed (its -wal and -shm stayed beside
+        # it). Here it stops the server; the process ends by the signal after the store is closed (exit 143)
+        nonlocal terminated
+        terminated = True
+        stop(signum, frame)
 
     def stop(signum: int, frame: Any) -> None:
         # Ctrl-C once "serving" is said, before uvicorn takes SIGINT over (and when it raises it again, once it
@@ -181,7 +190,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         if server is not None:
             server.should_exit = True
 
-    previous = signal.signal(signal.SIGINT, stop)
+    previous, previous_term = signal.signal(signal.SIGINT, stop), signal.signal(signal.SIGTERM, term)
     try:
         click.echo(serving, err=True)
         app = create_app(backend, serving=True, hosts=hosts)
@@ -190,7 +199,10 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
             server.run()
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, previous_term)
         backend.close()  # (safe at any moment: it interrupts the warming and waits for it)
+    if terminated:  # ended by SIGTERM, as uvicorn ends: after the store is closed
+        signal.raise_signal(signal.SIGTERM)
 
 
 def _report_filters(f: Any) -> Any:

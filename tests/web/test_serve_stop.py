@@ -140,6 +140,19 @@ def test_sigterm_during_the_start_up_warming_stops_cleanly(warming):
             f"SIGTERM {delay} s into the warming: exit {status}\n{err}"
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_leaves_nothing_beside_the_store(warming, sig):
+    """A SIGTERM (systemd, docker stop) ended the process by that signal before the store was closed: its
+    -wal and -shm files stayed beside it (Ctrl-C closed it). Both now close it first; SIGTERM still ends by
+    the signal (exit 143 in a shell)."""
+    folder = Path(warming.store).parent
+    for leftover in (Path(f"{warming.store}-wal"), Path(f"{warming.store}-shm")):
+        leftover.unlink(missing_ok=True)
+    status, err, _ = stop_serve(warming, [sig], 0.5)
+    assert status == (-signal.SIGTERM if sig == signal.SIGTERM else 0), err
+    assert not [p.name for p in folder.iterdir() if p.name.startswith("events.sqlite-")], err
+
+
 def test_a_statistic_in_flight_when_the_server_stops_is_interrupted_and_answered_503(warming, monkeypatch, caplog):
     """Backend.close interrupts a request's DuckDB statement (here one of 15 s or more) rather than wait for
     it or close the connection under it; the request is answered 503, without a traceback in the log."""
