@@ -12,13 +12,11 @@ ratio of about 4.
 
 from __future__ import annotations
 
-import gc
 import random
-import time
-from typing import Callable
 
 import pytest
 
+from support import cpu
 from x610z_builder import BATTLE, header, r, run, text
 from zx_events import replay
 from zx_events.application import MatchService
@@ -38,20 +36,6 @@ def records(n: int) -> list[dict]:
     """BATTLE, then ``n`` permanent +1 defense modifiers on P2's B5 by P1's Sky Vessel on B1."""
     return BATTLE + [eff("P1", "B1", "stat", dot="B5", stat="defense", delta=1, until="permanent")] * n
 
-
-def cpu(f: Callable[[], object], runs: int = 2) -> float:
-    """The least CPU time of ``runs`` calls of ``f``, the garbage collector off while it runs."""
-    best = float("inf")
-    for _ in range(runs):
-        gc.collect()
-        gc.disable()
-        try:
-            t = time.process_time()
-            f()
-            best = min(best, time.process_time() - t)
-        finally:
-            gc.enable()
-    return best
 
 
 @pytest.fixture(scope="module")

@@ -11,14 +11,11 @@ of N and 4N modifiers in one process: linear is a ratio of about 4, the old cost
 
 from __future__ import annotations
 
-import gc
 import random
-import time
-from typing import Callable
 
 import pytest
 
-from support import BOARD, header, run, text
+from support import BOARD, cpu, header, run, text
 from zx_events import replay
 from zx_events.application import MatchService
 from zx_events.games.zx.engine.referee import _lethal_after_battle
@@ -37,21 +34,6 @@ def records(n: int) -> list[dict]:
     return [*BOARD, *([mod] * n), {"do": "attack", "by": "P1", "from": "a1", "target": "a2"},
             {"do": "pass", "by": "P1"}, {"do": "pass", "by": "P2"}, {"do": "end", "by": "P1"}]
 
-
-def cpu(f: Callable[[], object], runs: int = 2) -> float:
-    """The least CPU time of ``runs`` calls of ``f``, the garbage collector off while it runs (its
-    passes grow with the heap, not with what is measured)."""
-    best = float("inf")
-    for _ in range(runs):
-        gc.collect()
-        gc.disable()
-        try:
-            t = time.process_time()
-            f()
-            best = min(best, time.process_time() - t)
-        finally:
-            gc.enable()
-    return best
 
 
 @pytest.fixture(scope="module")
