@@ -60,6 +60,9 @@ def escaped(chars: re.Pattern, text: str) -> str:
     return chars.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+# bidirectional marks, embeddings, overrides and isolates: what can show text in another order than it is stored
+# (a masked text drops them: ``seats.Masker``)
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u2e3a\u2e3b\ufe58\ufe63\uff0d\u30fc]")
 
 

@@ -15,7 +15,7 @@ from typing import Any, Collection, Iterable
 
 import orjson
 
-from zx_events.freetext import JUDGE, normalize
+from zx_events.freetext import BIDI_CONTROLS, JUDGE, normalize
 
 SPECTATOR = "spectator"
 PLAYERS = ("P1", "P2")
@@ -79,8 +79,6 @@ def dumps(value: Any) -> bytes:
 
 _CODE_LIKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]*[0-9][A-Za-z0-9]*\b",  # R01-001, EX-R01, u01-013
                         re.IGNORECASE)
-# bidirectional marks, embeddings, overrides and isolates: dropped from a text shown without a mask
-_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 MASK_CACHE_CHARS = 1 << 22  # a Masker keeps the texts it masked last, and their masks, up to 4 Mi characters in all
 
 
@@ -148,7 +146,7 @@ class Masker:
         if not out:  # no card in it: the text as written (a name in a script that needs its joiners, an emoji
             # sequence: normalized, they came apart, and the name as shown no longer found its matches), without
             # the bidirectional controls that could show it in another order (\u202e800-10R as a code)
-            return _BIDI.sub("", written)
+            return BIDI_CONTROLS.sub("", written)
         out.append(text[pos:])
         return "".join(out)
 

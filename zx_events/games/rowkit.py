@@ -43,18 +43,24 @@ def parse_played_at(text: Any) -> tuple[datetime | None, date | None, str | None
     except ValueError:
         return None, None, None
     on = at.date()  # the local date the organiser wrote, not the UTC one
-    return instant(text), on, f"{on.year:04d}-{on.month:02d}"
+    return _utc(at), on, f"{on.year:04d}-{on.month:02d}"
 
 
 def instant(text: str | None) -> datetime | None:
     if not text:
         return None
     try:
-        at = datetime.fromisoformat(text)
-        # (9999-12-31T23:59:59-23:59 has no UTC instant Python can hold: OverflowError, which stopped every
-        # analytics update of the store for good; its date and month are still the ones written)
+        return _utc(datetime.fromisoformat(text))
+    except ValueError:
+        return None
+
+
+def _utc(at: datetime) -> datetime | None:
+    """``at`` in UTC (a time without an offset taken as UTC); None when Python holds no such instant
+    (9999-12-31T23:59:59-23:59: an OverflowError, which stopped every analytics update of the store for good)."""
+    try:
         return at.astimezone(timezone.utc) if at.tzinfo else at.replace(tzinfo=timezone.utc)
-    except (ValueError, OverflowError):
+    except OverflowError:
         return None
 
 
