@@ -245,9 +245,11 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
       zx prepare   (every stored match)
       zx prepare tokyo-regional-2026-r3-t12
 
-    One snapshot every 10 events: the state after that event, bound to its digest. A seek (the
-    views of zx serve, and replay.state_at / view_at in Python) then decodes one snapshot and at most
-    9 events instead of every event from the first. replay.state_at writes a match's snapshots at
+    One snapshot every 10 events: the state after that event, bound to its digest (further apart in
+    a match whose state outgrows its events, such as thousands of accepted violations: one where the
+    events since the last hold a quarter of its bytes). A seek (the views of zx serve, and
+    replay.state_at / view_at in Python) then decodes one snapshot and at most 9 events instead of
+    every event from the first. replay.state_at writes a match's snapshots at
     its first seek into it; zx serve writes nothing, so run zx prepare after an import to make the
     server's first view of every match fast. Events are never changed, a snapshot damaged or bound to
     another event is never used (docs/security.md), and matches that have their snapshots are

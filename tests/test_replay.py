@@ -554,6 +554,79 @@ def test_prepare_snapshots_skips_a_match_that_has_them_all(service, monkeypatch)
     assert calls == []  # no event read or decoded: the last snapshot is where the last one belongs
 
 
+def _growing(service, violations: int = 600) -> str:
+    """A match whose state grows with every record: P1's second Resource of a turn (504.3), again and
+    again, imported with --accept-violations (each one recorded in the state)."""
+    records = [*BOARD[:5], *[{"do": "resource", "by": "P1", "card": "R01-004"}] * violations]
+    return import_text(service, text(records, header("grow-1")), accept=True)
+
+
+def test_snapshots_of_a_growing_state_stay_within_a_multiple_of_its_events_bytes(service):
+    """Every 10 events, a match whose state keeps growing filed snapshots whose bytes grew with the
+    square of its length (a 200 KB log of 4,000 accepted violations made a 97 MB store): they are filed
+    further apart as the state outgrows its events, within SNAPSHOT_SPACE times the events' bytes."""
+    mid = _growing(service)
+    last = replay.last_seq(service, mid)
+    assert replay.prepare_snapshots(service, mid) > 0
+    snaps = replay._snapshots(service).recorder.select_events(replay.snapshot_id(mid))
+    events = sum(len(r.state) for r in service.recorder.select_events(match_uuid(mid)))
+    assert sum(len(s.state) for s in snaps) <= replay.SNAPSHOT_SPACE * events
+    versions = [s.originator_version for s in snaps]
+    assert versions[:3] == [10, 20, 30] and all(v % replay.SNAPSHOT_EVERY == 0 for v in versions)
+    assert len(versions) < last // replay.SNAPSHOT_EVERY // 2  # further apart as the state grows
+    for seq in sorted({1, 9, 10, 11, 199, 200, 201, *range(3, last, 37), last}):
+        match, base = replay.seek(service, mid, seq, prepare=False)
+        assert base == max((v for v in versions if v <= seq), default=0), seq
+        assert state(match) == state(rebuilt(service, mid, seq)), seq
+        upto = seq - seq % replay.SNAPSHOT_EVERY  # the last place a snapshot could be before seq
+        between = sum(len(r.state) for r in service.recorder.select_events(match_uuid(mid), gt=base, lte=upto))
+        size = next((len(s.state) for s in snaps if s.originator_version == base), 0)
+        # besides its snapshot, a seek decodes under a quarter of its bytes in events, and 9 events more
+        assert upto <= base or between * replay.SNAPSHOT_SPACE < size, seq
+
+
+def test_a_match_with_snapshots_further_apart_is_not_prepared_again_by_each_seek(service, monkeypatch):
+    mid = _growing(service)
+    last = replay.last_seq(service, mid)
+    written = replay.prepare_snapshots(service, mid)
+    calls = []
+    real = replay._read
+    monkeypatch.setattr(replay, "_read", lambda *a, **k: calls.append(a) or real(*a, **k))
+    assert replay.prepare_snapshots(service, mid) == 0
+    assert calls == []  # nothing the match's events call for is missing: not every event read again
+    prepared = []
+    real_prepare = replay.prepare_snapshots
+    monkeypatch.setattr(replay, "prepare_snapshots", lambda *a, **k: prepared.append(a) or real_prepare(*a, **k))
+    for seq in (last, last - 1, last // 2, 25):
+        assert state(replay.state_at(service, mid, seq)) == state(rebuilt(service, mid, seq))
+    assert prepared == []  # every seek found the snapshots it should, none found one missing
+    assert len(snapshot_versions(service, mid)) == written
+
+
+def test_a_seek_files_the_snapshots_a_growing_match_lacks_from_where_it_has_them(service):
+    """A match prepared up to a point (snapshots deleted after it) gets the missing ones, the same
+    ones a whole preparation files."""
+    mid = _growing(service)
+    replay.prepare_snapshots(service, mid)
+    whole = snapshot_versions(service, mid)
+    rec = replay._snapshots(service).recorder
+    keep = whole[len(whole) // 2]
+    with rec.datastore.transaction(commit=True) as c:
+        sid = replay.snapshot_id(mid)
+        if service.store.kind == "sqlite":
+            c.execute(f"DELETE FROM {rec.events_table_name} WHERE originator_id = ? AND originator_version > ?",
+                      (sid.hex, keep))
+        else:
+            from psycopg.sql import SQL, Identifier
+
+            c.execute(SQL("DELETE FROM {s}.{t} WHERE originator_id = %s AND originator_version > %s").format(
+                s=Identifier(rec.datastore.schema), t=Identifier(rec.events_table_name)), (sid, keep))
+    assert snapshot_versions(service, mid) == [v for v in whole if v <= keep]
+    last = replay.last_seq(service, mid)
+    assert state(replay.state_at(service, mid, last)) == state(rebuilt(service, mid, last))
+    assert snapshot_versions(service, mid) == whole
+
+
 def test_prepare_snapshots_strict_raises_on_a_read_only_store(tmp_path):
     from eventsourcing.persistence import PersistenceError
 

@@ -95,8 +95,8 @@ class Cursor:
     A view far from the cursor's state (the first view of a match, a step back, a jump ahead) starts
     from the match's latest stored snapshot at or before it when there is one (``replay.seek``,
     ``prepare=False``: read-only; ``zx prepare`` files them), so it decodes one snapshot and at most
-    ``SNAPSHOT_EVERY - 1`` events instead of every event from the first; a match without snapshots is
-    replayed from its first event, as before."""
+    ``SNAPSHOT_EVERY - 1`` events (more in a match of growing state: ``replay._next_due``) instead of
+    every event from the first; a match without snapshots is replayed from its first event, as before."""
 
     def __init__(self, reader: EventReader, match_id: str, names: Callable[[Any], Any]) -> None:
         self.reader = reader

@@ -7,7 +7,12 @@ and so do the ``ViolationRecorded`` events of ``--accept-violations``). Step 0 i
 
 Seeking is fast because of snapshots: the first seek into a match that has none writes one every
 ``SNAPSHOT_EVERY`` versions (``prepare_snapshots``; imports stay as fast as before), and every seek
-then decodes one snapshot plus at most ``SNAPSHOT_EVERY - 1`` events with a plain projector.
+then decodes one snapshot plus at most ``SNAPSHOT_EVERY - 1`` events with a plain projector. A match
+whose state keeps growing (thousands of accepted violations or modifiers) gets them further apart:
+one is filed only once the events since the one before hold ``1 / SNAPSHOT_SPACE`` of that one's
+bytes (``_next_due``), so its snapshots' bytes stay within ``SNAPSHOT_SPACE`` times its events' bytes
+(every ``SNAPSHOT_EVERY`` versions they would grow with the square of its length), and a seek
+decodes at most that share of a snapshot's bytes in events besides it.
 
 A snapshot is a state made by the event bodies of a game's aggregate (``Game.projection_code``, for
 Z/X ``zx_events/games/zx/match.py``); when they change, a stored snapshot may no longer be what
@@ -22,8 +27,10 @@ import dataclasses
 import hashlib
 import sqlite3
 import uuid
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 from weakref import WeakKeyDictionary
@@ -39,6 +46,7 @@ from zx_events.ids import match_uuid, project
 from zx_events.seats import JUDGE, PERSPECTIVES, Masker, ViolationView, event_fields, parse_perspective, plain
 
 SNAPSHOT_EVERY = 10  # a seek decodes one snapshot and at most 9 events
+SNAPSHOT_SPACE = 4  # ... and, past a snapshot of S bytes, at most S / 4 bytes of events more (_next_due)
 SNAPSHOT_TABLE = "stored_snapshots"  # eventsourcing's table of the "snapshots" recorder, beside the events
 Match = Any  # a game's match aggregate
 MatchView = Any  # a game's frozen view
@@ -322,21 +330,39 @@ def forged_id(svc: Any, name: str) -> bool:
     return not isinstance(match_id, str) or not filed_under(match_id, oid)
 
 
+def _next_due(rows: list[Any], every: int, size: int, after: int = 0) -> int | None:
+    """The version at which the next snapshot is filed after one of ``size`` bytes (0: none yet) at
+    version ``after``, among ``rows``, the ``(version, topic, state)`` of a match's events in order: the
+    first multiple of ``every`` by which the events after it hold ``size / SNAPSHOT_SPACE`` bytes or
+    more; None if none there."""
+    since = 0
+    for i in range(bisect_right(rows, after, key=itemgetter(0)), len(rows)):
+        v, _, body = rows[i]
+        since += len(body)
+        if v % every == 0 and since * SNAPSHOT_SPACE >= size:
+            return v
+    return None
+
+
 def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, strict: bool = False) -> int:
     """Write the missing snapshots of a match (one every ``every`` versions, default
-    ``SNAPSHOT_EVERY``); returns how many it wrote. A store that cannot be written (read-only) is
-    remembered and 0 returned, or with ``strict`` its ``PersistenceError`` raised (``zx prepare``)."""
+    ``SNAPSHOT_EVERY``, further apart where the state outgrows its events: ``_next_due``); returns
+    how many it wrote. A store that cannot be written (read-only) is remembered and 0 returned, or
+    with ``strict`` its ``PersistenceError`` raised (``zx prepare``)."""
     every = every or SNAPSHOT_EVERY
     sid = snapshot_id(match_id)
     store = _snapshots(svc)
     last = store.recorder.select_events(sid, desc=True, limit=1)
-    have = last[0].originator_version if last else 0
+    have, size = (last[0].originator_version, len(last[0].state)) if last else (0, 0)
     from zx_events import codec
 
     oid = match_uuid(match_id)
-    if have:  # every snapshot the match's events call for is there already: nothing read or decoded
-        last = last_seq(svc, match_id)
-        if have >= last - last % every:
+    if have:  # every snapshot the match's events call for is there already: nothing (more) read or decoded
+        n = last_seq(svc, match_id)
+        if have >= n - n % every:
+            return 0
+        tail = [(r.originator_version, r.topic, r.state) for r in svc.recorder.select_events(oid, gt=have)]
+        if _next_due(tail, every, size, have) is None:
             return 0
     _, rows = _read(svc, match_id, oid, None, False)
     if not rows:
@@ -344,13 +370,14 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, stri
     mapper = svc.mapper
     decode = getattr(mapper, "decode", None) or (lambda i, v, t, s: mapper.to_domain_event(
         StoredEvent(originator_id=i, originator_version=v, topic=t, state=s)))
+    due = _next_due(rows, every, size, have)
     match: Match | None = None
     todo: list[StoredEvent] = []
     for e in _decoded_rows(match_id, oid, rows, decode):
         match = codec.project(match, (e,))
-        v = match.version
-        if v % every == 0 and v > have:  # encoded at once: the state keeps changing after this
+        if match.version == due:  # encoded at once: the state keeps changing after this
             todo.append(svc.mapper.to_stored_event(_take(match, sid, getattr(e, "digest", None) or ZERO_CHAIN)))
+            due = _next_due(rows, every, len(todo[-1].state), due)
     if todo:
         try:
             store.recorder.insert_events(todo)
@@ -430,7 +457,8 @@ def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = Tru
     base = 0 if start is None else start.version
     match = codec.project(start, _decoded_rows(match_id, oid, rows, decode, base + 1))
     if prepare and len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()) \
-            and match_id not in _DISTRUSTED.get(svc, ()):
+            and match_id not in _DISTRUSTED.get(svc, ()) \
+            and _next_due(rows, SNAPSHOT_EVERY, len(snap[2]) if base else 0, base) is not None:
         prepare_snapshots(svc, match_id)  # no snapshot yet where one belongs: write them for the next seek
     return match, base
 
