@@ -29,6 +29,73 @@ def _store(ctx: click.Context) -> str | None:
     return ctx.obj.get("store")
 
 
+def _sigint_held(ignore: bool = False) -> Any:
+    """A context in which SIGINT is blocked for this thread (a Ctrl-C meanwhile stays pending and reaches
+    the handler once it is unblocked: Linux never discards a blocked signal), and with ``ignore`` also
+    ignored: an ignored signal stays ignored in a program this process starts (its mask does not:
+    multiprocessing's spawn clears it), so a worker started there is deaf to Ctrl-C until its server
+    takes SIGINT over."""
+    import signal
+    from contextlib import contextmanager
+
+    @contextmanager
+    def held() -> Any:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignore else None
+        try:
+            yield
+        finally:
+            if ignore:
+                signal.signal(signal.SIGINT, handler)
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+    return held()
+
+
+def _library_threads_deaf_to_ctrl_c() -> None:
+    """Import the libraries that start threads of their own when imported (numpy's OpenBLAS pool, pyarrow's
+    and polars' allocators and pools) with SIGINT blocked: a thread keeps the mask it started with. A Ctrl-C
+    that one of them took while the ``--workers`` supervisor ignores SIGINT (``_sigint_held``) was lost: the
+    server went on serving."""
+    import importlib
+
+    with _sigint_held():
+        for name in ("numpy", "polars", "pyarrow"):
+            importlib.import_module(name)
+
+
+def _supervisor() -> Any:
+    """uvicorn's supervisor of ``--workers`` processes, which starts each with SIGINT ignored: a Ctrl-C
+    reaches the whole foreground process group, and a worker still importing its modules printed the
+    traceback of its KeyboardInterrupt. The supervisor takes Ctrl-C and stops its workers with SIGTERM
+    (a worker's server stops on it; a worker not yet serving ends without a word); a worker's server,
+    once started, takes SIGINT again (uvicorn's own handlers)."""
+    from multiprocessing import resource_tracker
+
+    from uvicorn.supervisors import Multiprocess
+
+    def held() -> Any:
+        # multiprocessing starts its resource tracker at its first process, and unblocks SIGINT after (with
+        # SIG_UNBLOCK, not the mask before): started here, first, it leaves the held SIGINT held
+        resource_tracker.ensure_running()
+        return _sigint_held(ignore=True)
+
+    class Supervisor(Multiprocess):
+        def init_processes(self) -> None:
+            with held():
+                super().init_processes()
+
+        def restart_all(self) -> None:
+            with held():
+                super().restart_all()
+
+        def keep_subprocess_alive(self) -> None:  # (a worker that died is started again)
+            with held():
+                super().keep_subprocess_alive()
+
+    return Supervisor
+
+
 def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False, deck_lists: bool = False) -> Any:
     from web.app import open_backend
     from zx_events.errors import ZXError
@@ -99,6 +166,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     from analytics.db import AnalyticsError
     from web.app import LOOPBACK_NAMES, create_app
 
+    if workers > 1:
+        _library_threads_deaf_to_ctrl_c()
     if hasattr(signal, "SIGUSR1"):  # `kill -USR1 PID` prints every thread's stack to stderr (a stuck request)
         try:
             faulthandler.register(signal.SIGUSR1, all_threads=True)
@@ -156,7 +225,6 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         hosts = sorted({*(LOOPBACK_NAMES if _loopback(host) else ()), f"[{host}]" if ":" in host else host.lower(),
                         *given})
     if workers > 1:  # each process builds its own app from the environment (web.app.app_from_env)
-        click.echo(serving, err=True)
         import os
 
         from web.app import ENV_ANALYTICS, ENV_DECK_LISTS, ENV_HOSTS, ENV_JUDGE, ENV_STORE
@@ -165,8 +233,13 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                            ENV_JUDGE: "1" if judge else "0", ENV_DECK_LISTS: "1" if deck_lists else "0",
                            ENV_HOSTS: ",".join(hosts or ())})
         backend.close()
-        uvicorn.run("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
-                    log_level="warning", access_log=False)
+        config = uvicorn.Config("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
+                                log_level="warning", access_log=False)
+        try:
+            click.echo(serving, err=True)
+            _supervisor()(config, sockets=[config.bind_socket()]).run()
+        except KeyboardInterrupt:  # Ctrl-C once "serving" is said, before the supervisor takes it: the same stop
+            pass
         return
     server: Any = None
     stopped = False

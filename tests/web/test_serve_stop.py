@@ -189,3 +189,48 @@ def test_a_statistic_in_flight_when_the_server_stops_is_interrupted_and_answered
     assert answers and answers[0].status_code == 503, answers and answers[0].text
     assert answers[0].json()["error"] == "the server is stopping"
     assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+
+
+def test_ctrl_c_as_the_workers_start_stops_cleanly(warming):
+    """``zx serve --workers 2``: a Ctrl-C reaches the terminal's whole process group, and a worker still
+    importing its modules printed the traceback of its KeyboardInterrupt; right after "serving" it was
+    "Aborted!" (exit 1). Now only the supervisor takes it and stops its workers (SIGTERM): nothing printed,
+    exit 0, no worker left running, and a Ctrl-C while the workers start is never lost."""
+    for delay in (0.0, 0.0, 0.0, 0.02, 0.05, 0.1, 0.2, 0.5):
+        port = free_port()
+        proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", warming.store,
+                                 "serve", "--port", str(port), "--workers", "2", "--analytics", str(warming.analytics)],
+                                env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            said = "note"
+            while said and not said.startswith("serving "):
+                said = proc.stderr.readline()
+            assert said, "zx serve --workers 2 did not start"
+            time.sleep(delay)
+            workers = in_group(proc.pid)
+            os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to every process of the group
+            _, err = proc.communicate(timeout=30)  # (a Ctrl-C the supervisor lost: it went on serving)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.communicate()
+        assert proc.returncode == 0 and after_start(err) == [], f"Ctrl-C {delay} s after 'serving': exit " \
+                                                                 f"{proc.returncode}\n{err}"
+        deadline = time.monotonic() + 10  # (multiprocessing's resource tracker ends when it sees the server gone)
+        while in_group(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.pid in workers and not in_group(proc.pid), (delay, in_group(proc.pid))  # no worker left
+
+
+def in_group(pgid: int) -> list[int]:
+    """The live processes of process group ``pgid`` (Linux: /proc/PID/stat)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
