@@ -85,7 +85,7 @@ class DeckMemo:
     def __init__(self, compute: Any, limit: int = 4096) -> None:
         self.compute, self.seen, self.limit = compute, {}, limit
 
-    def summary(self, deck: Any, catalog: str | None, colours_of: Any) -> Any:
+    def summary(self, deck: Any, catalog: Any, colours_of: Any) -> Any:  # catalog: hashable (a name, or name and hash)
         if not isinstance(deck, dict):
             return self.compute(deck, catalog, colours_of)
         try:

@@ -108,7 +108,7 @@ def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict[str
     top end a deck is built around), then Power (highest first), then code: a total order, so the
     label depends on the deck list and the catalog only, and is the same on every run and machine.
     ``facts``: ``card_facts`` (each card's label, cost, Power); without them (a catalog zx does not
-    ship) the ranking is copies, then code, and cards are named by code. ``unknown`` identity: None.
+    ship) the ranking is copies, then code, and cards are named by code. An identity of None is ``unknown``.
     None without a deck list."""
     if not deck:
         return None
