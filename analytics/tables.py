@@ -61,8 +61,8 @@ class Catalogs:
         key = (game.key, name)
         if key not in self.colours:
             try:
-                cat = game.load_catalog(name)
-            except ZXError:  # a catalog given as a file that is not at hand: no colours
+                cat = game.load_catalog(name, files=False)  # a stored name: a shipped catalog, never a file
+            except ZXError:  # a catalog given as a file (--catalog FILE): not at hand, no colours
                 self.colours[key] = None
                 return None
             self.colours[key], rows = game.rows.catalog_rows(cat)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+from importlib import resources
 
 import polars as pl
 import pytest
@@ -21,8 +22,9 @@ from analytics_support import headers, log_text, simulated_analytics
 from cli.main import zx
 from support import text
 from zx_events.application import MatchService
+from zx_events.games.zx.cards import load_catalog
 from zx_events.games.zx.decks import deck_by_name, sample_decks
-from zx_events.games.zx.rows import archetype, card_facts
+from zx_events.games.zx.rows import MatchRows, archetype, card_facts, new_buffers
 from zx_events.logformat.reader import parse_log
 
 RED = "red: Volcanic Ruin Herald + Scorchclaw Raider"
@@ -187,6 +189,65 @@ def test_archetype_label_is_deterministic_and_documented_order():
     by_copies = sorted(red, key=lambda c: (-red[c], c))  # no catalog: copies, then code; named by code
     assert archetype(red, None, None) == f"unknown: {by_copies[0]} + {by_copies[1]}"
     assert archetype(None, "red", facts) is None
+
+
+def test_a_copy_of_a_shipped_catalog_under_another_name_ranks_signature_cards_by_cost_and_power():
+    """A match checked against ``--catalog FILE`` keeps the catalog's name and SHA-256 only. Its
+    archetypes ranked every card as cost -1 and Power 0, so by copies then code: Red Dragons was
+    ``unknown: R01-001 + R01-002`` (cost 0 and 1, its cheapest 4-ofs), Green Beasts ``unknown: G01-001 +
+    G01-002``. A file with a shipped catalog's content (its SHA-256) has that catalog's costs and Powers:
+    the shipped label's two cards, named by code, identity ``unknown``; a catalog zx does not ship has
+    none (the documented fallback: copies, then code)."""
+    sha, shipped = load_catalog("sample", files=False).sha256, card_facts("sample")
+
+    def label(deck: dict, name: str, sha256: str) -> str:  # as the projection computes it from Started
+        m = MatchRows("oid", 1, new_buffers())
+        m.started({"match_id": "m", "header": {"players": {"P1": {"deck": deck}, "P2": {}}},
+                   "catalog": {"name": name, "sha256": sha256}}, None)  # colours: none for a name zx does not ship
+        return m.head["p1_archetype"]
+
+    red, green = deck_by_name("Red Dragons").deck, deck_by_name("Green Beasts").deck
+    assert label(red, "my-cards", sha) == "unknown: R01-012 + R01-009"  # Volcanic Ruin Herald + Scorchclaw Raider
+    assert label(green, "my-cards", sha) == "unknown: G01-012 + G01-003"  # Rampaging Tusk + Canopy Stalker
+    for d in sample_decks():  # the documented order, with the shipped catalog's costs and Powers
+        top = sorted(d.deck, key=lambda c: (-d.deck[c], -shipped[c][1], -shipped[c][2], c))[:2]
+        assert label(d.deck, "my-cards", sha) == f"unknown: {top[0]} + {top[1]}", d.name
+    assert label(red, "my-cards", "0" * 64) == "unknown: R01-001 + R01-002"  # not shipped: copies, then code
+
+
+def test_a_mirror_of_archetypes_known_by_code_is_left_out_and_unknown_colours_are_no_mirror(tmp_path):
+    """One simulated Red Dragons mirror, imported as is and under a catalog given as a file (a copy of
+    the shipped one, another name): both are archetype mirrors, left out of the archetype win rates
+    (the label is known, by code: ``unknown: R01-012 + R01-009``); the copy's colour identity is
+    NULL, never a mirror, so it counts both sides in the blank colour row."""
+    sim = tmp_path / "sim"
+    r = CliRunner().invoke(zx, ["simulate", "-n", "1", "--seed", "7", "--decks", "Red Dragons", "--out", str(sim)])
+    assert r.exit_code == 0, r.output
+    (log,) = sim.iterdir()
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    records[0].update(match="custom-mirror", catalog="my-cards")
+    custom = tmp_path / "custom.zxlog"
+    custom.write_text("".join(json.dumps(x) + "\n" for x in records), encoding="utf-8")
+    mine = tmp_path / "my-cards.csv"
+    mine.write_text(resources.files("zx_events.games.zx.catalogs").joinpath("sample.csv").read_text(encoding="utf-8"),
+                    encoding="utf-8")  # the shipped content, byte for byte
+    store = str(tmp_path / "s.sqlite")
+    for args in ([str(log)], ["--catalog", str(mine), str(custom)]):
+        r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", *args])
+        assert r.exit_code == 0, r.output
+    svc = MatchService(store)
+    update(svc, tmp_path / "s.duckdb")
+    svc.close()
+    with Stats(tmp_path / "s.duckdb", min_games=1) as st:
+        got = st.sql("SELECT match_id, p1_archetype, p2_archetype, p1_colours, p2_colours FROM matches ORDER BY 1")
+        assert got.rows() == [("custom-mirror", "unknown: R01-012 + R01-009", "unknown: R01-012 + R01-009", None, None),
+                              (log.stem, RED, RED, "red", "red")]
+        assert st.winrates(by="archetype").height == 0  # two mirrors
+        assert st.matchups(by="archetype").height == 0
+        assert st.winrates(by="colour").select("colours", "games", "wins").rows() == [(None, 2, 1)]
+        arch = st.archetypes()
+        assert row(arch, archetype="unknown: R01-012 + R01-009")["seats"] == 2
+        assert row(arch, archetype="unknown: R01-012 + R01-009")["games"] == 0
 
 
 def test_a_card_name_of_two_codes_counts_a_game_once_for_the_name(tmp_path):

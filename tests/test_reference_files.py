@@ -144,3 +144,23 @@ def test_a_stored_catalog_name_is_looked_up_among_the_shipped_only(secret, tmp_p
         names = card_names("zx", name, None)
         assert names.names == {} and "not a shipped catalog" in names.warning and SECRET not in names.warning
     assert card_names("zx", "sample", None).names["R01-001"]
+
+
+def test_the_analytics_projection_reads_no_file_named_like_a_stored_catalog(tmp_path, monkeypatch):
+    """A match checked against --catalog FILE keeps the file's stem as its catalog name. The projection
+    looked that name up as a path too, relative to where it ran: a file called ``my-cards`` there gave
+    the match its colours and card_catalog rows, so the tables depended on the working folder."""
+    shipped = resources.files("zx_events.games.zx.catalogs").joinpath("sample.csv").read_text(encoding="utf-8")
+    mine = tmp_path / "my-cards.csv"
+    mine.write_text(shipped, encoding="utf-8")
+    log = with_header(ZX_LOG, tmp_path / "m.zxlog", catalog="my-cards")
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "my-cards").write_text(shipped, encoding="utf-8")  # a catalog named like the stored name, no .csv
+    monkeypatch.chdir(here)
+    store = tmp_path / "s.sqlite"
+    assert run(store, "import", "--catalog", str(mine), str(log)).exit_code == 0
+    r = run(store, "sql", "--format", "csv",
+            "SELECT p1_colours, (SELECT count(*) FROM card_catalog WHERE catalog = 'my-cards') AS n FROM matches")
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines() == ["p1_colours,n", ",0"]

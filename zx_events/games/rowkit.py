@@ -8,7 +8,7 @@ read a match header's values the same way in every game.
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
-from typing import Any
+from typing import Any, Callable, Iterable
 
 SHARED_COLUMNS: dict[str, tuple[str, ...]] = {
     "matches": ("match_id", "match_no", "match_uuid", "game", "played_at", "played_on", "month", "event", "format",
@@ -85,7 +85,7 @@ class DeckMemo:
     def __init__(self, compute: Any, limit: int = 4096) -> None:
         self.compute, self.seen, self.limit = compute, {}, limit
 
-    def summary(self, deck: Any, catalog: str | None, colours_of: Any) -> Any:
+    def summary(self, deck: Any, catalog: Any, colours_of: Any) -> Any:  # catalog: hashable (a name, or name and hash)
         if not isinstance(deck, dict):
             return self.compute(deck, catalog, colours_of)
         try:
@@ -100,3 +100,28 @@ class DeckMemo:
             self.seen.clear()
         self.seen[key] = (colours_of, out)
         return out
+
+
+def shipped_catalog(load: Callable[..., Any], shipped: Iterable[str], name: Any, sha256: Any) -> tuple[Any, bool]:
+    """The shipped catalog holding the cards a stored match was checked against, and whether it is the
+    one of the match's catalog name. A match's Started event pins its catalog's name and SHA-256 only:
+    the shipped catalog of that name, else the shipped one with the same content (a copy of it given
+    with ``--catalog FILE`` under another name); ``(None, False)`` for a catalog zx does not ship (its
+    cards are stored nowhere). ``load(name, files=False)`` is the game's ``load_catalog``: a stored
+    name never names a file."""
+    from zx_events.errors import ZXError
+
+    if isinstance(name, str):
+        try:
+            return load(name, files=False), True
+        except ZXError:
+            pass
+    if isinstance(sha256, str):
+        for other in shipped:
+            try:
+                cat = load(other, files=False)
+            except ZXError:
+                continue
+            if cat.sha256 == sha256:
+                return cat, False
+    return None, False

@@ -89,3 +89,29 @@ def test_x610z_rows_a_card_taken_off_the_stack_by_zone_is_no_cast_in_flight():
     casts = [dict(zip(rows.COLUMNS["x610z_casts"], x)) for x in buf["x610z_casts"]]
     assert [(c["card"], c["outcome"]) for c in casts if c["kind"] == "cast"] == [("A1-031", "resolved")]
     assert [d[4:] for d in buf["draws"] if d[6] == "effect"] == [("P1", "A1-022", "effect")]
+
+
+def test_x610z_archetype_under_a_copy_of_the_shipped_catalog_leaves_out_crystals_and_the_life_base():
+    """A match checked against ``--catalog FILE`` keeps the catalog's name and SHA-256 only: its
+    archetype knew no card's cost, Attack Power or kind, so its signature cards were the most-copied
+    ones, the Energy Crystals (``unknown: A1-010 + A1-011``). A file with the shipped catalog's content
+    (its SHA-256) has the shipped catalog's facts: the shipped label's two cards, named by code."""
+    m, _ = run(T1 + [r("concede", "P2")])
+    started = next(ev for ev in m.pending_events if type(ev).__name__ == "Started")
+    d = {**event_fields(started), "match_id": m.match_id}
+
+    def labels(catalog: dict, energy) -> tuple:
+        buf = rows.new_buffers()
+        mr = rows.MatchRows(str(m.id), 1, buf)
+        mr.started({**d, "catalog": catalog}, energy)
+        return mr.head["p1_archetype"], mr.head["p2_archetype"]
+
+    shipped = load_catalog("x610z-sample")
+    facts = rows.card_facts(shipped)
+    named = labels(shipped.ref, rows.energy_of(shipped))
+    by_code = labels({"name": "my-cards", "sha256": shipped.sha256}, None)  # no energy types: not a shipped name
+    assert by_code != ("unknown: A1-010 + A1-011", "unknown: A1-011 + A1-010")
+    for whole, code in zip(named, by_code):
+        cards = code.removeprefix("unknown: ").split(" + ")
+        assert not any(facts[c][3] for c in cards)  # neither a crystal nor the Life Base
+        assert whole.split(": ", 1)[1] == " + ".join(facts[c][0] for c in cards)

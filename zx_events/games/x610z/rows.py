@@ -27,6 +27,7 @@ from importlib import resources
 from zx_events.games.rowkit import SHARED_COLUMNS, DeckMemo, parse_played_at  # noqa: F401
 from zx_events.games.rowkit import deck_list as _deck_list
 from zx_events.games.rowkit import instant as _instant
+from zx_events.games.rowkit import shipped_catalog
 from zx_events.games.rowkit import timestamp as _timestamp
 
 from .match import topic as event_topic
@@ -78,7 +79,9 @@ def deck_energy(deck: dict[str, int] | None, energy_of: dict[str, tuple[str, ...
 
 def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict | None) -> str | None:
     """``"<energy identity>: <signature card> + <signature card>"``: the two cards of the deck that are
-    neither crystals nor its Life Base, ranked by copies, then total cost, then Attack Power, then code."""
+    neither crystals nor its Life Base, ranked by copies, then total cost, then Attack Power, then code.
+    Without ``facts`` (a catalog zx does not ship) no card is known to be a crystal or the Life Base, the
+    ranking is copies, then code, and cards are named by code."""
     if not deck:
         return None
     facts = facts or {}
@@ -94,22 +97,20 @@ def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict | N
 
 
 @lru_cache(maxsize=8)
-def _facts(name: str | None) -> dict | None:
-    from zx_events.errors import ZXError
+def _facts(name: str | None, sha256: str | None = None) -> dict | None:
+    """The ``card_facts`` of the catalog a match was checked against (its name and SHA-256, as its
+    Started event pins them) when zx ships its cards (``rowkit.shipped_catalog``: by its name, or by
+    its content under another name: its cards then named by code, as its energy types are unknown);
+    None for a catalog zx does not ship (its cards are stored nowhere)."""
+    from .cards import builtin_catalog_names, load_catalog
 
-    from .cards import load_catalog
-
-    if not name:
-        return None
-    try:
-        return card_facts(load_catalog(name, files=False))  # a stored name: never a file
-    except ZXError:
-        return None
+    cat, by_name = shipped_catalog(load_catalog, builtin_catalog_names(), name, sha256)
+    return None if cat is None else card_facts(cat, named=by_name)
 
 
-def card_facts(catalog) -> dict[str, tuple[str, int, int, bool]]:
-    """code -> (name, total cost, Attack Power, crystal or Life Base)."""
-    return {code: (c.name, sum(c.cost.values()), c.attack or 0, c.is_crystal or c.is_life_base)
+def card_facts(catalog, *, named: bool = True) -> dict[str, tuple[str, int, int, bool]]:
+    """code -> (name, total cost, Attack Power, crystal or Life Base); the code for the name unless ``named``."""
+    return {code: (c.name if named else code, sum(c.cost.values()), c.attack or 0, c.is_crystal or c.is_life_base)
             for code, c in catalog.cards.items()}
 
 
@@ -131,10 +132,11 @@ def energy_of(catalog) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _deck_summary(deck: Any, catalog: str | None, energy: dict | None) -> tuple:
-    """(energy identity, every type, archetype, list) of a deck: the match row's values of a seat."""
+def _deck_summary(deck: Any, catalog: tuple[Any, Any], energy: dict | None) -> tuple:
+    """(energy identity, every type, archetype, list) of a deck: the match row's values of a seat.
+    ``catalog``: the (name, SHA-256) the match's Started event pins."""
     ident, every = deck_energy(deck, energy)
-    return ident, every, archetype(deck, ident, _facts(catalog)), _deck_list(deck)
+    return ident, every, archetype(deck, ident, _facts(*catalog)), _deck_list(deck)
 
 
 _DECKS = DeckMemo(_deck_summary)
@@ -191,9 +193,11 @@ class MatchRows:
         h = d["header"]
         pl = h.get("players") or {}
         p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
-        catalog = (d.get("catalog") or {}).get("name")
-        c1, a1, r1, l1 = _DECKS.summary(p1.get("deck"), catalog, energy)
-        c2, a2, r2, l2 = _DECKS.summary(p2.get("deck"), catalog, energy)
+        pinned = d.get("catalog") or {}
+        catalog, sha = pinned.get("name"), pinned.get("sha256")
+        ref = (catalog, sha if isinstance(sha, str) else None)  # what the match was checked against
+        c1, a1, r1, l1 = _DECKS.summary(p1.get("deck"), ref, energy)
+        c2, a2, r2, l2 = _DECKS.summary(p2.get("deck"), ref, energy)
         rnd = h.get("round")
         self.mid = d["match_id"]
         self.head = {

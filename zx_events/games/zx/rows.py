@@ -27,6 +27,7 @@ from typing import Any, Callable
 from zx_events.games.rowkit import SHARED_COLUMNS, DeckMemo, parse_played_at  # noqa: F401  (parse_played_at: here too)
 from zx_events.games.rowkit import deck_list as _deck_list
 from zx_events.games.rowkit import instant as _instant
+from zx_events.games.rowkit import shipped_catalog
 from zx_events.games.rowkit import timestamp as _timestamp
 from zx_events.games.zx.match import topic as event_topic
 
@@ -83,19 +84,19 @@ SIGNATURE_CARDS = 2  # cards named in an archetype label
 
 
 @cache
-def card_facts(catalog: str | None) -> dict[str, tuple[str, float, int]] | None:
-    """code -> (name, cost, power) of a shipped catalog (cost: -1 without, inf for infinite); None
-    when the catalog is not at hand."""
-    if catalog is None:
-        return None
-    from zx_events.errors import ZXError
-    from zx_events.games.zx.cards import load_catalog
+def card_facts(catalog: str | None, sha256: str | None = None) -> dict[str, tuple[str, float, int]] | None:
+    """code -> (label, cost, power) of the catalog a match was checked against (its name and SHA-256,
+    as its Started event pins them), when zx ships its cards (``rowkit.shipped_catalog``: by its name,
+    or by its content under another name). The label is the card's name in the shipped catalog of that
+    name, else its code (as the match's colours are unknown then); cost: -1 without, inf for infinite.
+    None for a catalog zx does not ship: its costs and Powers are stored nowhere."""
+    from zx_events.games.zx.cards import builtin_catalog_names, load_catalog
 
-    try:
-        cat = load_catalog(catalog, files=False)  # a stored name: never a file
-    except ZXError:
+    cat, by_name = shipped_catalog(load_catalog, builtin_catalog_names(), catalog, sha256)
+    if cat is None:
         return None
-    return {code: (c.name, -1.0 if c.cost is None else float(c.cost), c.power or 0) for code, c in cat.cards.items()}
+    return {code: (c.name if by_name else code, -1.0 if c.cost is None else float(c.cost), c.power or 0)
+            for code, c in cat.cards.items()}
 
 
 def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict[str, tuple[str, float, int]] | None
@@ -106,7 +107,8 @@ def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict[str
     deck's ``SIGNATURE_CARDS`` cards ranked by copies (most first), then cost (highest first: the
     top end a deck is built around), then Power (highest first), then code: a total order, so the
     label depends on the deck list and the catalog only, and is the same on every run and machine.
-    Cards are named by the catalog (codes when the catalog is not at hand; ``unknown`` identity).
+    ``facts``: ``card_facts`` (each card's label, cost, Power); without them (a catalog zx does not
+    ship) the ranking is copies, then code, and cards are named by code. An identity of None is ``unknown``.
     None without a deck list."""
     if not deck:
         return None
@@ -121,11 +123,11 @@ def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict[str
     return f"{identity or 'unknown'}: " + " + ".join(facts[c][0] if c in facts else c for c in sig)
 
 
-def _deck_summary(deck: Any, catalog: str | None, colours_of: dict | None) -> tuple:
-    """(colour identity, every colour, archetype, list) of a deck: the match row's values of a seat."""
+def _deck_summary(deck: Any, catalog: tuple[Any, Any], colours_of: dict | None) -> tuple:
+    """(colour identity, every colour, archetype, list) of a deck: the match row's values of a seat.
+    ``catalog``: the (name, SHA-256) the match's Started event pins."""
     colours, every = deck_colours(deck, colours_of)
-    facts = card_facts(catalog) if colours_of is not None else None
-    return colours, every, archetype(deck, colours, facts), _deck_list(deck)
+    return colours, every, archetype(deck, colours, card_facts(*catalog)), _deck_list(deck)
 
 
 _DECKS = DeckMemo(_deck_summary)
@@ -202,9 +204,11 @@ class MatchRows:
         h = d["header"]
         pl = h.get("players") or {}
         p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
-        catalog = (d.get("catalog") or {}).get("name")
-        c1, a1, r1, l1 = _DECKS.summary(p1.get("deck"), catalog, colours_of)
-        c2, a2, r2, l2 = _DECKS.summary(p2.get("deck"), catalog, colours_of)
+        pinned = d.get("catalog") or {}
+        catalog, sha = pinned.get("name"), pinned.get("sha256")
+        ref = (catalog, sha if isinstance(sha, str) else None)  # what the match was checked against
+        c1, a1, r1, l1 = _DECKS.summary(p1.get("deck"), ref, colours_of)
+        c2, a2, r2, l2 = _DECKS.summary(p2.get("deck"), ref, colours_of)
         rnd = h.get("round")
         self.mid = d["match_id"]
         self.head = {
