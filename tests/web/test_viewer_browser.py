@@ -250,6 +250,29 @@ def test_buttons_keys_and_the_list_step_through_P1s_file_showing_what_zx_replay_
     assert_shows(browser, replay_json(store, mid, target, "P1"))
 
 
+def test_the_turn_box_goes_to_a_turn_after_an_empty_entry(browser, files, match):
+    """An empty Enter (or Go) in the turn box left it invalid ("turn 1..N"): the browser then blocked every
+    later submit, so "3" and Enter, or Go, stayed at event 1 until a reload. An edit clears it."""
+    from selenium.webdriver.common.keys import Keys
+
+    t2, t3 = match["turns"][1:3]
+    browser.get("about:blank")
+    open_file(browser, files["P1"])
+    box = browser.find_element("id", "turn-input")
+    box.clear()
+    box.send_keys(Keys.ENTER)
+    assert seq(browser) == 1
+    assert box.get_attribute("validationMessage") == "turn 1..%d" % len(match["turns"])
+    box.send_keys("3" + Keys.ENTER)
+    assert seq(browser) == t3
+    box.clear()
+    click(browser, "turn-go")  # empty, with Go
+    assert seq(browser) == t3
+    box.send_keys("2")
+    click(browser, "turn-go")
+    assert seq(browser) == t2 and box.get_attribute("validationMessage") == ""
+
+
 def test_the_slider_covers_the_whole_match(browser, files, match, viewer_store):
     from selenium.webdriver.common.action_chains import ActionChains
 

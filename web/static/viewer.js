@@ -409,6 +409,9 @@
   $("speed").onchange = function () { if (timer) { pause(); play(); } };
   $("slider").addEventListener("input", function () { pause(); go(+this.value); });
   $("turn-form").addEventListener("submit", function (e) { e.preventDefault(); goTurn($("turn-input").value); });
+  // goTurn's "turn 1..N" makes the box invalid, and the browser blocks the form's submit while it is: each
+  // edit clears it, so the next Enter or Go is checked again (an empty Enter stuck the box until a reload)
+  $("turn-input").addEventListener("input", function () { this.setCustomValidity(""); });
   $("seat").onchange = function () { pause(); setSeat(this.value); this.blur(); };  // the arrow keys step again
 
   document.addEventListener("keydown", function (e) {
