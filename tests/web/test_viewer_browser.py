@@ -217,7 +217,7 @@ def test_buttons_keys_and_the_list_step_through_P1s_file_showing_what_zx_replay_
     key(browser, "ARROW_DOWN")
     assert seq(browser) == t2
     assert_shows(browser, replay_json(store, mid, t2, "P1"))
-    key(browser, "PAGE_DOWN")
+    key(browser, "ARROW_DOWN")
     assert seq(browser) == t3
     click(browser, "prev-turn")
     assert seq(browser) == t2
@@ -271,6 +271,57 @@ def test_the_turn_box_goes_to_a_turn_after_an_empty_entry(browser, files, match)
     box.send_keys("2")
     click(browser, "turn-go")
     assert seq(browser) == t2 and box.get_attribute("validationMessage") == ""
+
+
+def scrolled(driver: Any) -> float:
+    """The page's scrollY once a (smooth) scroll has come to rest."""
+    before, deadline = None, time.monotonic() + 3
+    while True:
+        y = driver.execute_script("return scrollY")
+        if y == before or time.monotonic() > deadline:
+            return y
+        before = y
+        time.sleep(0.08)
+
+
+def test_pagedown_scrolls_the_page_to_the_lower_players_panel_and_the_arrows_still_step(browser, files, match):
+    """At 1366x768 P1's own panel is below the window, and the viewer took every scrolling key (Space, the
+    arrows, PageUp/PageDown, Home/End) to step: a keyboard-only user could not reach it. PageUp and
+    PageDown are the browser's again; the arrows still step."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    at = match["turns"][2]
+    where = """var r = document.querySelector('#board [data-player="P1"]').getBoundingClientRect();
+        return [scrollY, innerHeight, document.documentElement.scrollHeight, r.top, r.bottom, zxViewer.seq()];"""
+    try:
+        browser.set_window_size(1366, 768)
+        browser.get("about:blank")
+        open_file(browser, files["P1"], f"#e={at}")
+        y, inner, page, top, bottom, _ = browser.execute_script(where)
+        assert y == 0 and bottom > inner and page > inner  # P1's panel starts out of sight
+        for target in ("body", "next-turn"):  # nothing focused, or a button clicked before
+            browser.execute_script("scrollTo(0, 0); zxViewer.go(arguments[0])", at)
+            if target == "body":
+                browser.execute_script("document.activeElement && document.activeElement.blur()")
+            else:
+                browser.execute_script("document.getElementById('next-turn').focus()")
+            for _ in range(6):
+                ActionChains(browser).send_keys(Keys.PAGE_DOWN).perform()
+                scrolled(browser)
+                y, inner, page, top, bottom, now = browser.execute_script(where)
+                if bottom <= inner:
+                    break
+            assert y > 0 and 0 <= top and bottom <= inner + 1, (target, y, inner, top, bottom)
+            assert now == at  # scrolled, not stepped
+            ActionChains(browser).send_keys(Keys.PAGE_UP * 6).perform()
+            assert scrolled(browser) == 0 and seq(browser) == at
+        ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
+        assert seq(browser) == match["turns"][3]
+        ActionChains(browser).send_keys(Keys.ARROW_UP).perform()
+        assert seq(browser) == at
+    finally:
+        browser.set_window_size(1400, 1000)
 
 
 def test_the_slider_covers_the_whole_match(browser, files, match, viewer_store):

@@ -419,9 +419,11 @@
     var tag = (t && t.tagName) || "";
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (tag === "SELECT" || (tag === "INPUT" && t.type !== "range")) return;
+    // PageUp and PageDown are the browser's: they scroll the page (the board and the lower player's panel
+    // are taller than a laptop's window, and nothing focusable sits there); the turns are Up and Down
     var act = {
       ArrowRight: function () { go(seq + 1); }, ArrowLeft: function () { go(seq - 1); },
-      ArrowUp: prevTurn, PageUp: prevTurn, ArrowDown: nextTurn, PageDown: nextTurn,
+      ArrowUp: prevTurn, ArrowDown: nextTurn,
       Home: function () { go(1); }, End: function () { go(last); }
     }[e.key];
     if (e.key === " ") {  // play/pause, wherever the focus is (a clicked button is not pressed again)
