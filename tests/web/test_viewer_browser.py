@@ -551,14 +551,14 @@ def test_a_whole_match_from_a_players_seat_key_by_key(browser, files, match, vie
     assert seq(browser) == match["last"]
 
 
-def x610z_history(seed: int = 3, names: dict[str, str] | None = None):
-    """A simulated X610Z match, checked by its referee, as a replay History (no store needed); ``names``:
-    players' names in place of the simulation's."""
+def x610z_history(seed: int = 3, names: dict[str, str] | None = None, nth: int = 1):
+    """A simulated X610Z match (the ``nth`` of ``zx simulate --game x610z --seed SEED``), checked by its
+    referee, as a replay History (no store needed); ``names``: players' names in place of the simulation's."""
     from zx_events import replay
     from zx_events.games.x610z.game import GAME
     from zx_events.games.x610z.sim import simulate
 
-    (sm,) = simulate(1, seed=seed)
+    *_, sm = simulate(nth, seed=seed)
     for seat, name in (names or {}).items():
         sm.header["players"][seat]["name"] = name
     m, ref = GAME.open_match(sm.header, GAME.load_catalog(sm.header["catalog"]), GAME.load_fixtures(sm.header))
@@ -907,3 +907,32 @@ def test_x610z_board_says_what_its_dots_colours_mean_and_colours_each_seat(brows
     rgb = lambda h: "rgb(%d, %d, %d)" % tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))
     assert style["p1"] == rgb(style["want1"]) and style["p2"] == rgb(style["want2"])
     assert style["flag"] not in (None, "rgba(0, 0, 0, 0)")
+
+
+def test_x610z_chart_of_life_base_defense_left_stays_at_0_and_above(browser, tmp_path):
+    """A Life Base can take more damage than its Defense (x610z-sim-0-0013: 13 against D10 at event 393,
+    before it is destroyed): the chart drew -3, through the turn labels and out of the chart. Defense
+    left is 0 at the least."""
+    game, hist = x610z_history(seed=0, nth=13)
+    data = viewer.history_data(hist, ["P1"], viewer.game_views(game))
+    over = [i + 1 for i, st in enumerate(viewer.decode(data, "P1"))
+            if any(p["life"] and p["damage"] > p["stats"]["defense"] for p in st["dots"].values())]
+    assert over  # the case itself
+    path = tmp_path / "x610z-overkill.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    open_file(browser, path, "#e=%d" % over[0])
+    got = browser.execute_script("""
+        var B = ZXBoards.x610z, values = [];
+        for (var s = 1; s <= zxViewer.data.last; s++)
+          B.series(zxViewer.stateOf('P1', s)).lines.forEach(function (l) { values.push(l.value); });
+        var svg = document.getElementById('chart');
+        var zero = Math.max.apply(null, Array.prototype.map.call(svg.querySelectorAll('line.grid'),
+          function (l) { return +l.getAttribute('y1'); }));
+        var ys = [];
+        svg.querySelectorAll('path.series').forEach(function (p) {
+          (p.getAttribute('d').match(/[MV][^A-Z]*/g) || []).forEach(function (c) {
+            var n = c.slice(1).trim().split(/[ ,]+/).map(Number); ys.push(n[n.length - 1]); });
+        });
+        return [Math.min.apply(null, values), zero, Math.max.apply(null, ys)];""")
+    least, zero, lowest = got
+    assert least == 0 and lowest <= zero + 0.01, got

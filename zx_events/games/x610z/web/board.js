@@ -103,7 +103,7 @@
     var left = { P1: 0, P2: 0 };
     Object.keys(s.dots || {}).forEach(function (d) {
       var p = s.dots[d];
-      if (p.life) left[p.ctrl] = p.stats.defense - p.damage;
+      if (p.life) left[p.ctrl] = Math.max(0, p.stats.defense - p.damage);  // more damage than Defense: none left
     });
     return { title: "Life Base Defense left", lines: ["P1", "P2"].map(function (k) {
       return { key: k, label: k + " " + (((s.players || {})[k] || {}).name || ""), value: left[k] };
