@@ -936,3 +936,16 @@ def test_x610z_chart_of_life_base_defense_left_stays_at_0_and_above(browser, tmp
         return [Math.min.apply(null, values), zero, Math.max.apply(null, ys)];""")
     least, zero, lowest = got
     assert least == 0 and lowest <= zero + 0.01, got
+
+
+def test_the_charts_label_for_screen_readers_is_the_games_own_title(browser, files, tmp_path):
+    """The chart's aria-label said "Life of both players over the turns" for every game, X610Z's
+    "Life Base Defense left" too: it is the title the game gives, with the lines' full names."""
+    game, hist = x610z_history()
+    path = tmp_path / "x610z-label.html"
+    path.write_text(viewer.page(viewer.history_data(hist, ["P1"], viewer.game_views(game))), encoding="utf-8")
+    for page, title in ((files["P1"], "Life"), (path, "Life Base Defense left")):
+        open_file(browser, page)
+        label, names = browser.execute_script("""var i = zxViewer.data.info.players;
+            return [document.getElementById('chart').getAttribute('aria-label'), [i.P1.name, i.P2.name]];""")
+        assert label == f"{title} over the turns: P1 {names[0]}, P2 {names[1]}"

@@ -157,6 +157,8 @@
       ser.lines.forEach(function (l) { if (l.value > max) max = l.value; });
     }
     $("chart-title").textContent = title + " over turns";
+    svg.setAttribute("aria-label", title + " over the turns: " +  // the game's title, the lines' full names
+      (values[0] || []).map(function (l) { return l.label; }).join(", "));
     var add = function (name, attrs, text) {
       var el = document.createElementNS(SVGNS, name);
       for (var k in attrs) el.setAttribute(k, attrs[k]);
