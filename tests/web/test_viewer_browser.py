@@ -17,8 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
+from viewer_support import varied_log
 from web import viewer
 from zx_events.application import MatchService
+from zx_events.logformat.reader import parse_log
 
 DOM = """
 var out = {squares: {}, players: {}, seq: zxViewer.seq(), seat: zxViewer.seat()};
@@ -949,3 +951,58 @@ def test_the_charts_label_for_screen_readers_is_the_games_own_title(browser, fil
         label, names = browser.execute_script("""var i = zxViewer.data.info.players;
             return [document.getElementById('chart').getAttribute('aria-label'), [i.P1.name, i.P2.name]];""")
         assert label == f"{title} over the turns: P1 {names[0]}, P2 {names[1]}"
+
+
+LONG_NAME = "Maximilian-Alexander_VonSuperlongname_TheThirdOfHisName_Champion"  # 64 characters, no space
+LONG_DECK = "SuperLongDeckNameWithoutAnySpacesWhatsoeverToTestWrappingBehaviourInTheViewer0"  # 78
+
+LONG_NAMES = """
+var out = {panels: [], legend: [], chart: document.getElementById('chart').getBoundingClientRect().right};
+document.querySelectorAll('#board .player').forEach(function (p) {
+  var box = p.getBoundingClientRect();
+  p.querySelectorAll('header, header *').forEach(function (e) {
+    var r = e.getBoundingClientRect();
+    if (r.right > box.right + 0.5) out.panels.push([p.dataset.player, e.className, r.right, box.right]);
+  });
+  out.text = (out.text || '') + p.querySelector('header').textContent;
+});
+document.querySelectorAll('#chart text.legend').forEach(function (t) {
+  var title = t.querySelector('title');
+  out.legend.push([t.getBoundingClientRect().right, t.firstChild.nodeValue, title ? title.textContent : null]);
+});
+return out;"""
+
+
+def test_long_names_without_a_space_stay_in_the_zx_panel_and_the_charts_legend(browser, tmp_path):
+    """A 64-character player name and a 78-character deck name without a space: at 390 px the deck name
+    ran out of Z/X's player panel and was cut (X610Z's panels wrap); the chart's legend was cut at the
+    chart's edge without an ellipsis, at 1366 px and at 390 px. The panel wraps the name anywhere; the
+    legend ends with an ellipsis and keeps the whole name in its <title>."""
+    text, _ = varied_log(14, "greedy", False, False)
+    header, *records = text.splitlines()
+    header = json.loads(header)
+    for seat in ("P1", "P2"):
+        header["players"][seat].update(name=LONG_NAME, deck_name=LONG_DECK)
+    (log,) = parse_log("\n".join([json.dumps(header), *records]) + "\n", "long-names.zxlog")
+    svc = MatchService(str(tmp_path / "long.sqlite"))
+    try:
+        assert svc.import_log(log).status == "imported"
+        data = viewer.viewer_data(svc, log.match_id, ["P1"])
+    finally:
+        svc.close()
+    path = tmp_path / "long-names.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    try:
+        for width in (1366, 390):
+            browser.set_window_size(width, 900)
+            browser.get("about:blank")
+            open_file(browser, path, "#e=%d" % data["turns"][1])
+            got = browser.execute_script(LONG_NAMES)
+            assert got["panels"] == [] and got["text"].count(LONG_DECK) == 2, (width, got)
+            assert len(got["legend"]) == 2
+            for (right, shown, title), seat in zip(got["legend"], ("P1", "P2")):
+                full = f"{seat} {LONG_NAME}"
+                assert right <= got["chart"] + 0.5, (width, right, got["chart"])
+                assert shown.endswith("\u2026") and full.startswith(shown[:-1]) and title == full, (width, shown)
+    finally:
+        browser.set_window_size(1400, 1000)

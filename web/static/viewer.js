@@ -173,7 +173,20 @@
     var wide = 0;
     legend.forEach(function (el) { wide = Math.max(wide, el.getComputedTextLength ? el.getComputedTextLength() : 0); });
     R = Math.min(Math.round(W / 3), Math.ceil(wide) + 16);
-    legend.forEach(function (el) { el.setAttribute("x", W - R + 10); });
+    legend.forEach(function (el) {
+      el.setAttribute("x", W - R + 10);
+      var full = el.textContent, chars = Array.from(full), lo = 0, hi = chars.length;
+      if (!el.getComputedTextLength || el.getComputedTextLength() <= R - 16) return;
+      while (lo < hi) {  // a longer name than a third of the chart: the longest start that fits, with an ellipsis
+        var mid = (lo + hi + 1) >> 1;
+        el.textContent = chars.slice(0, mid).join("") + "\u2026";
+        if (el.getComputedTextLength() <= R - 16) lo = mid; else hi = mid - 1;
+      }
+      el.textContent = chars.slice(0, lo).join("") + "\u2026";
+      var tip = document.createElementNS(SVGNS, "title");  // the whole name on hover (and in the aria-label)
+      tip.textContent = full;
+      el.appendChild(tip);
+    });
     var x = function (s) { return L + (W - L - R) * (last <= 1 ? 0 : (s - 1) / (last - 1)); };
     var y = function (v) { return T + (H - T - B) * (1 - v / max); };
     // a grid line and label every `step` units, at least 14 px apart (Life 0-4 every 1; 0-12 every 5)
