@@ -1034,3 +1034,63 @@ def test_long_names_without_a_space_stay_in_the_zx_panel_and_the_charts_legend(b
                 assert shown.endswith("\u2026") and full.startswith(shown[:-1]) and title == full, (width, shown)
     finally:
         browser.set_window_size(1400, 1000)
+
+
+PAWNS = """
+var out = {legend: [], labels: [], activated: []};
+document.querySelectorAll('#board .pawn-key li').forEach(function (li) {
+  var r = li.getBoundingClientRect();
+  out.legend.push([li.textContent, r.width > 0 && r.height > 0]);
+});
+document.querySelectorAll('#board svg .pawn').forEach(function (g) {
+  var label = g.querySelector('.pawn-label');
+  out.labels.push(label ? label.textContent : null);
+  if (g.classList.contains('activated')) {
+    var shape = g.querySelector('circle, rect');
+    out.activated.push([getComputedStyle(g).opacity, getComputedStyle(shape).strokeDasharray]);
+  }
+});
+return out;"""
+
+
+def test_x610z_board_lists_its_summons_in_words_as_the_terminal_replay_does(browser, tmp_path):
+    """The summons on X610Z's board were named only in an SVG tooltip (a mouse's; the board is one image to
+    a screen reader), their owner told by colour alone, and an activated pawn was faded (opacity .7: on a
+    pink No Attack Dot almost invisible). Now each pawn carries its label (1L, 1a, 2b: the owner's number),
+    a list under the board says what the terminal replay's legend says, and an activated pawn has a dashed
+    outline. Every seat's list is the terminal's for that seat: nothing its view does not hold."""
+    import re
+
+    from zx_events.games.x610z.render import draw_unmapped
+
+    game, hist = x610z_history()
+    views = viewer.game_views(game)
+    seats = ["P1", "P2", "spectator"]
+    data = viewer.history_data(hist, seats, views)
+    names = views.names(hist.state_at(1)).names
+    at = next(i + 1 for i, st in enumerate(viewer.decode(data, "P1"))
+              if len(st["dots"]) >= 4 and any(p["activated"] and not p["life"] for p in st["dots"].values()))
+    path = tmp_path / "x610z-pawns.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    for seat in seats:
+        browser.get("about:blank")
+        open_file(browser, path, f"#e={at}&as={seat}")
+        view = game.build_view(hist.state_at(at), seat, names, last_seq=hist.last_seq)
+        want = [line.strip() for line in draw_unmapped(view, "-").splitlines() if re.match(r"  [12][a-zL] on ", line)]
+        got = browser.execute_script(PAWNS)
+        assert len(want) >= 4 and [text for text, _ in got["legend"]] == want, (seat, got["legend"], want)
+        assert all(shown for _, shown in got["legend"])
+        assert sorted(got["labels"]) == sorted(line.split()[0] for line in want)
+        assert got["activated"] and all(o == "1" and dash != "none" for o, dash in got["activated"]), got
+        label = browser.execute_script("return document.querySelector('#board svg').getAttribute('aria-label')")
+        assert label == "X610Z board (its summons are listed below it)"
+        every = browser.execute_script("""var out = [];
+            for (var s = 1; s <= zxViewer.data.last; s++) {
+              zxViewer.go(s);
+              out.push(Array.prototype.map.call(document.querySelectorAll('#board .pawn-key li'),
+                                                function (li) { return li.textContent; }));
+            }
+            return out;""")
+        for s, shown in enumerate(every, 1):  # at every event, the seat's own legend, no more
+            text = draw_unmapped(game.build_view(hist.state_at(s), seat, names, last_seq=hist.last_seq), "-")
+            assert shown == [line.strip() for line in text.splitlines() if re.match(r"  [12][a-zL] on ", line)], s
