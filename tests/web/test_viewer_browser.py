@@ -17,8 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
+from viewer_support import varied_log
 from web import viewer
 from zx_events.application import MatchService
+from zx_events.logformat.reader import parse_log
 
 DOM = """
 var out = {squares: {}, players: {}, seq: zxViewer.seq(), seat: zxViewer.seat()};
@@ -217,7 +219,7 @@ def test_buttons_keys_and_the_list_step_through_P1s_file_showing_what_zx_replay_
     key(browser, "ARROW_DOWN")
     assert seq(browser) == t2
     assert_shows(browser, replay_json(store, mid, t2, "P1"))
-    key(browser, "PAGE_DOWN")
+    key(browser, "ARROW_DOWN")
     assert seq(browser) == t3
     click(browser, "prev-turn")
     assert seq(browser) == t2
@@ -248,6 +250,80 @@ def test_buttons_keys_and_the_list_step_through_P1s_file_showing_what_zx_replay_
     row.click()
     assert seq(browser) == target
     assert_shows(browser, replay_json(store, mid, target, "P1"))
+
+
+def test_the_turn_box_goes_to_a_turn_after_an_empty_entry(browser, files, match):
+    """An empty Enter (or Go) in the turn box left it invalid ("turn 1..N"): the browser then blocked every
+    later submit, so "3" and Enter, or Go, stayed at event 1 until a reload. An edit clears it."""
+    from selenium.webdriver.common.keys import Keys
+
+    t2, t3 = match["turns"][1:3]
+    browser.get("about:blank")
+    open_file(browser, files["P1"])
+    box = browser.find_element("id", "turn-input")
+    box.clear()
+    box.send_keys(Keys.ENTER)
+    assert seq(browser) == 1
+    assert box.get_attribute("validationMessage") == "turn 1..%d" % len(match["turns"])
+    box.send_keys("3" + Keys.ENTER)
+    assert seq(browser) == t3
+    box.clear()
+    click(browser, "turn-go")  # empty, with Go
+    assert seq(browser) == t3
+    box.send_keys("2")
+    click(browser, "turn-go")
+    assert seq(browser) == t2 and box.get_attribute("validationMessage") == ""
+
+
+def scrolled(driver: Any) -> float:
+    """The page's scrollY once a (smooth) scroll has come to rest."""
+    before, deadline = None, time.monotonic() + 3
+    while True:
+        y = driver.execute_script("return scrollY")
+        if y == before or time.monotonic() > deadline:
+            return y
+        before = y
+        time.sleep(0.08)
+
+
+def test_pagedown_scrolls_the_page_to_the_lower_players_panel_and_the_arrows_still_step(browser, files, match):
+    """At 1366x768 P1's own panel is below the window, and the viewer took every scrolling key (Space, the
+    arrows, PageUp/PageDown, Home/End) to step: a keyboard-only user could not reach it. PageUp and
+    PageDown are the browser's again; the arrows still step."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    at = match["turns"][2]
+    where = """var r = document.querySelector('#board [data-player="P1"]').getBoundingClientRect();
+        return [scrollY, innerHeight, document.documentElement.scrollHeight, r.top, r.bottom, zxViewer.seq()];"""
+    try:
+        browser.set_window_size(1366, 768)
+        browser.get("about:blank")
+        open_file(browser, files["P1"], f"#e={at}")
+        y, inner, page, top, bottom, _ = browser.execute_script(where)
+        assert y == 0 and bottom > inner and page > inner  # P1's panel starts out of sight
+        for target in ("body", "next-turn"):  # nothing focused, or a button clicked before
+            browser.execute_script("scrollTo(0, 0); zxViewer.go(arguments[0])", at)
+            if target == "body":
+                browser.execute_script("document.activeElement && document.activeElement.blur()")
+            else:
+                browser.execute_script("document.getElementById('next-turn').focus()")
+            for _ in range(6):
+                ActionChains(browser).send_keys(Keys.PAGE_DOWN).perform()
+                scrolled(browser)
+                y, inner, page, top, bottom, now = browser.execute_script(where)
+                if bottom <= inner:
+                    break
+            assert y > 0 and 0 <= top and bottom <= inner + 1, (target, y, inner, top, bottom)
+            assert now == at  # scrolled, not stepped
+            ActionChains(browser).send_keys(Keys.PAGE_UP * 6).perform()
+            assert scrolled(browser) == 0 and seq(browser) == at
+        ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
+        assert seq(browser) == match["turns"][3]
+        ActionChains(browser).send_keys(Keys.ARROW_UP).perform()
+        assert seq(browser) == at
+    finally:
+        browser.set_window_size(1400, 1000)
 
 
 def test_the_slider_covers_the_whole_match(browser, files, match, viewer_store):
@@ -477,14 +553,14 @@ def test_a_whole_match_from_a_players_seat_key_by_key(browser, files, match, vie
     assert seq(browser) == match["last"]
 
 
-def x610z_history(seed: int = 3, names: dict[str, str] | None = None):
-    """A simulated X610Z match, checked by its referee, as a replay History (no store needed); ``names``:
-    players' names in place of the simulation's."""
+def x610z_history(seed: int = 3, names: dict[str, str] | None = None, nth: int = 1):
+    """A simulated X610Z match (the ``nth`` of ``zx simulate --game x610z --seed SEED``), checked by its
+    referee, as a replay History (no store needed); ``names``: players' names in place of the simulation's."""
     from zx_events import replay
     from zx_events.games.x610z.game import GAME
     from zx_events.games.x610z.sim import simulate
 
-    (sm,) = simulate(1, seed=seed)
+    *_, sm = simulate(nth, seed=seed)
     for seat, name in (names or {}).items():
         sm.header["players"][seat]["name"] = name
     m, ref = GAME.open_match(sm.header, GAME.load_catalog(sm.header["catalog"]), GAME.load_fixtures(sm.header))
@@ -741,16 +817,28 @@ var lum = function (c) {
   var f = function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
   return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
 };
+var mix = function (c, under, a) { return [0, 1, 2].map(function (i) { return c[i] * a + under[i] * (1 - a); }); };
+var alpha = function (c) { return c.length > 3 ? c[3] : 1; };
+var paint = function (e) {  // [text, background] as drawn: the backgrounds behind it, and every opacity on the way
+  var chain = [], bg = [255, 255, 255], groups = [];
+  for (var n = e; n; n = n.parentElement) chain.unshift(n);
+  chain.forEach(function (n) {
+    var cs = getComputedStyle(n), b = rgb(cs.backgroundColor);
+    if (+cs.opacity < 1) groups.push([+cs.opacity, bg]);  // n and all it holds are laid over bg at that opacity
+    if (alpha(b) > 0) bg = mix(b, bg, alpha(b));
+  });
+  var c = rgb(getComputedStyle(e).color), fg = mix(c, bg, alpha(c));
+  for (var i = groups.length - 1; i >= 0; i--) {
+    fg = mix(fg, groups[i][1], groups[i][0]);
+    bg = mix(bg, groups[i][1], groups[i][0]);
+  }
+  return [fg, bg];
+};
 var out = {seen: {}, low: {}};
 var check = function (sel) {
   document.querySelectorAll(sel).forEach(function (e) {
     if (!e.textContent.trim()) return;
-    var bg = [255, 255, 255];
-    for (var n = e; n; n = n.parentElement) {  // the nearest background drawn behind the text
-      var b = rgb(getComputedStyle(n).backgroundColor);
-      if (b.length < 4 || b[3] > 0) { bg = b; break; }
-    }
-    var a = lum(rgb(getComputedStyle(e).color)), c = lum(bg);
+    var drawn = paint(e), a = lum(drawn[0]), c = lum(drawn[1]);
     var ratio = (Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05);
     out.seen[sel] = (out.seen[sel] || 0) + 1;
     if (ratio < 4.5 && !(out.low[sel] && out.low[sel][1] < ratio)) out.low[sel] = [e.textContent.slice(0, 20), ratio];
@@ -767,7 +855,7 @@ def test_small_muted_text_reaches_wcag_aa_contrast_on_every_background_it_sits_o
     """The muted grey (#66707c) in 11-12 px text was under WCAG AA's 4.5:1: a Square's label on an empty
     Square 4.25:1, on a Player Square 4.41:1, a Sleep resource 4.33:1, the event numbers on a violation
     row 4.28:1 and on the current row 4.46:1, the "-" of an empty zone 2.02:1. Measured in the page, at
-    every event: each text's colour against the nearest background drawn behind it."""
+    every event: each text's colour against the backgrounds drawn behind it, opacities counted."""
     board = ["#board .cell:not(.player-square) .sq-label", "#board .cell.player-square .sq-label",
              "#board .mini.sleep", "#board .empty", "#board .card-code", "#board .count .k"]
     rows = ["#events li.current .seq", "#events li.current .line", "#events li.violation .seq",
@@ -780,6 +868,22 @@ def test_small_muted_text_reaches_wcag_aa_contrast_on_every_background_it_sits_o
         seen |= set(got["seen"])
         low.update({f"{name}: {k}": v for k, v in got["low"].items()})
     assert seen == set(board + rows) and low == {}
+    browser.get("about:blank")
+
+
+def test_small_text_on_a_sleep_card_reaches_wcag_aa_contrast_its_opacity_counted(browser, viewer_store, tmp_path):
+    """A Sleep card is drawn at opacity .92 on its Square: its code (--muted #5b6570) came to 4.47:1 and
+    "Z/X EX" (#7c3aed) to 4.49:1, under the 4.5:1 docs/replay.md promises for every background."""
+    path = tmp_path / "sleep-ex.html"
+    res = CliRunner().invoke(zx, ["--store", viewer_store.path, "view", viewer_store.matches[0], "--as", "judge",
+                                  "-o", str(path)])  # Z/X EX cards asleep on the Square
+    assert res.exit_code == 0, res.output
+    selectors = ["#board .card.sleep .card-code", "#board .card.sleep .kind", "#board .card.sleep .mods",
+                 "#board .card.sleep .under"]
+    browser.get("about:blank")
+    open_file(browser, path)
+    got = browser.execute_script(CONTRAST, selectors)
+    assert set(selectors[:2]) <= set(got["seen"]) and got["low"] == {}, got
     browser.get("about:blank")
 
 
@@ -833,3 +937,160 @@ def test_x610z_board_says_what_its_dots_colours_mean_and_colours_each_seat(brows
     rgb = lambda h: "rgb(%d, %d, %d)" % tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))
     assert style["p1"] == rgb(style["want1"]) and style["p2"] == rgb(style["want2"])
     assert style["flag"] not in (None, "rgba(0, 0, 0, 0)")
+
+
+def test_x610z_chart_of_life_base_defense_left_stays_at_0_and_above(browser, tmp_path):
+    """A Life Base can take more damage than its Defense (x610z-sim-0-0013: 13 against D10 at event 393,
+    before it is destroyed): the chart drew -3, through the turn labels and out of the chart. Defense
+    left is 0 at the least."""
+    game, hist = x610z_history(seed=0, nth=13)
+    data = viewer.history_data(hist, ["P1"], viewer.game_views(game))
+    over = [i + 1 for i, st in enumerate(viewer.decode(data, "P1"))
+            if any(p["life"] and p["damage"] > p["stats"]["defense"] for p in st["dots"].values())]
+    assert over  # the case itself
+    path = tmp_path / "x610z-overkill.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    open_file(browser, path, "#e=%d" % over[0])
+    got = browser.execute_script("""
+        var B = ZXBoards.x610z, values = [];
+        for (var s = 1; s <= zxViewer.data.last; s++)
+          B.series(zxViewer.stateOf('P1', s)).lines.forEach(function (l) { values.push(l.value); });
+        var svg = document.getElementById('chart');
+        var zero = Math.max.apply(null, Array.prototype.map.call(svg.querySelectorAll('line.grid'),
+          function (l) { return +l.getAttribute('y1'); }));
+        var ys = [];
+        svg.querySelectorAll('path.series').forEach(function (p) {
+          (p.getAttribute('d').match(/[MV][^A-Z]*/g) || []).forEach(function (c) {
+            var n = c.slice(1).trim().split(/[ ,]+/).map(Number); ys.push(n[n.length - 1]); });
+        });
+        return [Math.min.apply(null, values), zero, Math.max.apply(null, ys)];""")
+    least, zero, lowest = got
+    assert least == 0 and lowest <= zero + 0.01, got
+
+
+def test_the_charts_label_for_screen_readers_is_the_games_own_title(browser, files, tmp_path):
+    """The chart's aria-label said "Life of both players over the turns" for every game, X610Z's
+    "Life Base Defense left" too: it is the title the game gives, with the lines' full names."""
+    game, hist = x610z_history()
+    path = tmp_path / "x610z-label.html"
+    path.write_text(viewer.page(viewer.history_data(hist, ["P1"], viewer.game_views(game))), encoding="utf-8")
+    for page, title in ((files["P1"], "Life"), (path, "Life Base Defense left")):
+        open_file(browser, page)
+        label, names = browser.execute_script("""var i = zxViewer.data.info.players;
+            return [document.getElementById('chart').getAttribute('aria-label'), [i.P1.name, i.P2.name]];""")
+        assert label == f"{title} over the turns: P1 {names[0]}, P2 {names[1]}"
+
+
+LONG_NAME = "Maximilian-Alexander_VonSuperlongname_TheThirdOfHisName_Champion"  # 64 characters, no space
+LONG_DECK = "SuperLongDeckNameWithoutAnySpacesWhatsoeverToTestWrappingBehaviourInTheViewer0"  # 78
+
+LONG_NAMES = """
+var out = {panels: [], legend: [], chart: document.getElementById('chart').getBoundingClientRect().right};
+document.querySelectorAll('#board .player').forEach(function (p) {
+  var box = p.getBoundingClientRect();
+  p.querySelectorAll('header, header *').forEach(function (e) {
+    var r = e.getBoundingClientRect();
+    if (r.right > box.right + 0.5) out.panels.push([p.dataset.player, e.className, r.right, box.right]);
+  });
+  out.text = (out.text || '') + p.querySelector('header').textContent;
+});
+document.querySelectorAll('#chart text.legend').forEach(function (t) {
+  var title = t.querySelector('title');
+  out.legend.push([t.getBoundingClientRect().right, t.firstChild.nodeValue, title ? title.textContent : null]);
+});
+return out;"""
+
+
+def test_long_names_without_a_space_stay_in_the_zx_panel_and_the_charts_legend(browser, tmp_path):
+    """A 64-character player name and a 78-character deck name without a space: at 390 px the deck name
+    ran out of Z/X's player panel and was cut (X610Z's panels wrap); the chart's legend was cut at the
+    chart's edge without an ellipsis, at 1366 px and at 390 px. The panel wraps the name anywhere; the
+    legend ends with an ellipsis and keeps the whole name in its <title>."""
+    text, _ = varied_log(14, "greedy", False, False)
+    header, *records = text.splitlines()
+    header = json.loads(header)
+    for seat in ("P1", "P2"):
+        header["players"][seat].update(name=LONG_NAME, deck_name=LONG_DECK)
+    (log,) = parse_log("\n".join([json.dumps(header), *records]) + "\n", "long-names.zxlog")
+    svc = MatchService(str(tmp_path / "long.sqlite"))
+    try:
+        assert svc.import_log(log).status == "imported"
+        data = viewer.viewer_data(svc, log.match_id, ["P1"])
+    finally:
+        svc.close()
+    path = tmp_path / "long-names.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    try:
+        for width in (1366, 390):
+            browser.set_window_size(width, 900)
+            browser.get("about:blank")
+            open_file(browser, path, "#e=%d" % data["turns"][1])
+            got = browser.execute_script(LONG_NAMES)
+            assert got["panels"] == [] and got["text"].count(LONG_DECK) == 2, (width, got)
+            assert len(got["legend"]) == 2
+            for (right, shown, title), seat in zip(got["legend"], ("P1", "P2")):
+                full = f"{seat} {LONG_NAME}"
+                assert right <= got["chart"] + 0.5, (width, right, got["chart"])
+                assert shown.endswith("\u2026") and full.startswith(shown[:-1]) and title == full, (width, shown)
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+PAWNS = """
+var out = {legend: [], labels: [], activated: []};
+document.querySelectorAll('#board .pawn-key li').forEach(function (li) {
+  var r = li.getBoundingClientRect();
+  out.legend.push([li.textContent, r.width > 0 && r.height > 0]);
+});
+document.querySelectorAll('#board svg .pawn').forEach(function (g) {
+  var label = g.querySelector('.pawn-label');
+  out.labels.push(label ? label.textContent : null);
+  if (g.classList.contains('activated')) {
+    var shape = g.querySelector('circle, rect');
+    out.activated.push([getComputedStyle(g).opacity, getComputedStyle(shape).strokeDasharray]);
+  }
+});
+return out;"""
+
+
+def test_x610z_board_lists_its_summons_in_words_as_the_terminal_replay_does(browser, tmp_path):
+    """The summons on X610Z's board were named only in an SVG tooltip (a mouse's; the board is one image to
+    a screen reader), their owner told by colour alone, and an activated pawn was faded (opacity .7: on a
+    pink No Attack Dot almost invisible). Now each pawn carries its label (1L, 1a, 2b: the owner's number),
+    a list under the board says what the terminal replay's legend says, and an activated pawn has a dashed
+    outline. Every seat's list is the terminal's for that seat: nothing its view does not hold."""
+    import re
+
+    from zx_events.games.x610z.render import draw_unmapped
+
+    game, hist = x610z_history()
+    views = viewer.game_views(game)
+    seats = ["P1", "P2", "spectator"]
+    data = viewer.history_data(hist, seats, views)
+    names = views.names(hist.state_at(1)).names
+    at = next(i + 1 for i, st in enumerate(viewer.decode(data, "P1"))
+              if len(st["dots"]) >= 4 and any(p["activated"] and not p["life"] for p in st["dots"].values()))
+    path = tmp_path / "x610z-pawns.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    for seat in seats:
+        browser.get("about:blank")
+        open_file(browser, path, f"#e={at}&as={seat}")
+        view = game.build_view(hist.state_at(at), seat, names, last_seq=hist.last_seq)
+        want = [line.strip() for line in draw_unmapped(view, "-").splitlines() if re.match(r"  [12][a-zL] on ", line)]
+        got = browser.execute_script(PAWNS)
+        assert len(want) >= 4 and [text for text, _ in got["legend"]] == want, (seat, got["legend"], want)
+        assert all(shown for _, shown in got["legend"])
+        assert sorted(got["labels"]) == sorted(line.split()[0] for line in want)
+        assert got["activated"] and all(o == "1" and dash != "none" for o, dash in got["activated"]), got
+        label = browser.execute_script("return document.querySelector('#board svg').getAttribute('aria-label')")
+        assert label == "X610Z board (its summons are listed below it)"
+        every = browser.execute_script("""var out = [];
+            for (var s = 1; s <= zxViewer.data.last; s++) {
+              zxViewer.go(s);
+              out.push(Array.prototype.map.call(document.querySelectorAll('#board .pawn-key li'),
+                                                function (li) { return li.textContent; }));
+            }
+            return out;""")
+        for s, shown in enumerate(every, 1):  # at every event, the seat's own legend, no more
+            text = draw_unmapped(game.build_view(hist.state_at(s), seat, names, last_seq=hist.last_seq), "-")
+            assert shown == [line.strip() for line in text.splitlines() if re.match(r"  [12][a-zL] on ", line)], s

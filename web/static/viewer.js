@@ -157,6 +157,8 @@
       ser.lines.forEach(function (l) { if (l.value > max) max = l.value; });
     }
     $("chart-title").textContent = title + " over turns";
+    svg.setAttribute("aria-label", title + " over the turns: " +  // the game's title, the lines' full names
+      (values[0] || []).map(function (l) { return l.label; }).join(", "));
     var add = function (name, attrs, text) {
       var el = document.createElementNS(SVGNS, name);
       for (var k in attrs) el.setAttribute(k, attrs[k]);
@@ -171,7 +173,20 @@
     var wide = 0;
     legend.forEach(function (el) { wide = Math.max(wide, el.getComputedTextLength ? el.getComputedTextLength() : 0); });
     R = Math.min(Math.round(W / 3), Math.ceil(wide) + 16);
-    legend.forEach(function (el) { el.setAttribute("x", W - R + 10); });
+    legend.forEach(function (el) {
+      el.setAttribute("x", W - R + 10);
+      var full = el.textContent, chars = Array.from(full), lo = 0, hi = chars.length;
+      if (!el.getComputedTextLength || el.getComputedTextLength() <= R - 16) return;
+      while (lo < hi) {  // a longer name than a third of the chart: the longest start that fits, with an ellipsis
+        var mid = (lo + hi + 1) >> 1;
+        el.textContent = chars.slice(0, mid).join("") + "\u2026";
+        if (el.getComputedTextLength() <= R - 16) lo = mid; else hi = mid - 1;
+      }
+      el.textContent = chars.slice(0, lo).join("") + "\u2026";
+      var tip = document.createElementNS(SVGNS, "title");  // the whole name on hover (and in the aria-label)
+      tip.textContent = full;
+      el.appendChild(tip);
+    });
     var x = function (s) { return L + (W - L - R) * (last <= 1 ? 0 : (s - 1) / (last - 1)); };
     var y = function (v) { return T + (H - T - B) * (1 - v / max); };
     // a grid line and label every `step` units, at least 14 px apart (Life 0-4 every 1; 0-12 every 5)
@@ -409,6 +424,9 @@
   $("speed").onchange = function () { if (timer) { pause(); play(); } };
   $("slider").addEventListener("input", function () { pause(); go(+this.value); });
   $("turn-form").addEventListener("submit", function (e) { e.preventDefault(); goTurn($("turn-input").value); });
+  // goTurn's "turn 1..N" makes the box invalid, and the browser blocks the form's submit while it is: each
+  // edit clears it, so the next Enter or Go is checked again (an empty Enter stuck the box until a reload)
+  $("turn-input").addEventListener("input", function () { this.setCustomValidity(""); });
   $("seat").onchange = function () { pause(); setSeat(this.value); this.blur(); };  // the arrow keys step again
 
   document.addEventListener("keydown", function (e) {
@@ -416,9 +434,11 @@
     var tag = (t && t.tagName) || "";
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (tag === "SELECT" || (tag === "INPUT" && t.type !== "range")) return;
+    // PageUp and PageDown are the browser's: they scroll the page (the board and the lower player's panel
+    // are taller than a laptop's window, and nothing focusable sits there); the turns are Up and Down
     var act = {
       ArrowRight: function () { go(seq + 1); }, ArrowLeft: function () { go(seq - 1); },
-      ArrowUp: prevTurn, PageUp: prevTurn, ArrowDown: nextTurn, PageDown: nextTurn,
+      ArrowUp: prevTurn, ArrowDown: nextTurn,
       Home: function () { go(1); }, End: function () { go(last); }
     }[e.key];
     if (e.key === " ") {  // play/pause, wherever the focus is (a clicked button is not pressed again)

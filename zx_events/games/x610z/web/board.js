@@ -9,9 +9,32 @@
   var KINDS = [["start", "Starting Dot"], ["end", "Ending Dot"], ["no_attack", "No Attack Dot"], ["quest", "Quest Dot"]];
   var KIND_FILL = { start: "#f5d0d0", end: "#d6ecd2", no_attack: "#f3b4b4", quest: "#fff1c2", normal: "#ffffff" };
 
+  // each pawn's label, as the terminal replay's (render.py): the controller's number and L for a Life Base,
+  // a, b, c ... for his other summons, in the order of the dots
+  function pawnLabels(dots) {
+    var out = {}, next = { P1: 0, P2: 0 };
+    Object.keys(dots).sort().forEach(function (d) {
+      var p = dots[d];
+      if (!p) return;
+      var n = next[p.ctrl] || 0;
+      out[d] = String(p.ctrl).slice(1) + (p.life ? "L" : "abcdefghijklmnopqrstuvwxyz".charAt(n % 26));
+      if (!p.life) next[p.ctrl] = n + 1;
+    });
+    return out;
+  }
+
+  // one pawn in words, as the terminal replay's legend: "1a on B2: Sky Vessel (P1) A1 D2 S3 R2, activated"
+  function pawnText(label, d, p) {
+    var state = [p.activated ? "activated" : "", p.deactivated ? "deactivated" : ""].filter(Boolean).join(", ");
+    return label + " on " + d + ": " + (p.name || p.code) + " (" + p.ctrl + ") A" + p.stats.attack + " D" +
+      p.stats.defense + " S" + p.stats.speed + " R" + p.stats.range + (p.damage ? ", " + p.damage + " damage" : "") +
+      (state ? ", " + state : "");
+  }
+
   function svgBoard(s, esc, turned) {
-    var lay = s.layout;
-    if (!lay) return '<div class="x610z-noboard">board ' + esc(s.board || "") + " is not at hand</div>";
+    var lay = s.layout, dots = s.dots || {}, labels = pawnLabels(dots);
+    if (!lay) return '<div class="x610z-noboard">board ' + esc(s.board || "") + " is not at hand</div>" +
+      pawnList(dots, labels, esc);
     var ids = Object.keys(lay.dots);
     var xs = ids.map(function (d) { return lay.dots[d][0]; }), ys = ids.map(function (d) { return lay.dots[d][1]; });
     var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
@@ -21,22 +44,22 @@
       var p = lay.dots[d], x = pad + (p[0] - x0) * k, y = pad + (y1 - p[1]) * k;
       return turned ? [W - x, H - y] : [x, y];
     };
-    var h = '<svg class="x610z-board" viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="X610Z board">';
+    var h = '<svg class="x610z-board" viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="X610Z board' +
+      (Object.keys(labels).length ? " (its summons are listed below it)" : "") + '">';
     (lay.lines || []).forEach(function (l) {
       var a = pos(l[0]), b = pos(l[1]);
       h += '<line x1="' + a[0] + '" y1="' + a[1] + '" x2="' + b[0] + '" y2="' + b[1] + '"/>';
     });
     ids.forEach(function (d) {
-      var p = pos(d), kind = lay.dots[d][2], pawn = (s.dots || {})[d];
+      var p = pos(d), kind = lay.dots[d][2], pawn = dots[d];
       h += '<g class="dot ' + kind + '" data-dot="' + esc(d) + '"><circle r="9" cx="' + p[0] + '" cy="' + p[1] +
         '" fill="' + (KIND_FILL[kind] || "#fff") + '"/><text x="' + p[0] + '" y="' + (p[1] + 21) + '">' + esc(d) + "</text>";
       if (pawn) {
         h += '<g class="pawn ' + esc(pawn.ctrl) + (pawn.life ? " life" : "") + (pawn.activated ? " activated" : "") +
-          '" data-code="' + esc(pawn.code) + '"><title>' + esc((pawn.name || pawn.code) + " (" + pawn.ctrl + ") A" +
-          pawn.stats.attack + " D" + pawn.stats.defense + " S" + pawn.stats.speed + " R" + pawn.stats.range +
-          (pawn.damage ? ", " + pawn.damage + " damage" : "")) + "</title>" +
+          '" data-code="' + esc(pawn.code) + '"><title>' + esc(pawnText(labels[d], d, pawn)) + "</title>" +
           (pawn.life ? '<rect x="' + (p[0] - 8) + '" y="' + (p[1] - 8) + '" width="16" height="16" rx="3"/>'
-            : '<circle r="7" cx="' + p[0] + '" cy="' + p[1] + '"/>') +
+            : '<circle r="8" cx="' + p[0] + '" cy="' + p[1] + '"/>') +
+          '<text class="pawn-label" x="' + p[0] + '" y="' + (p[1] + 3) + '">' + esc(labels[d]) + "</text>" +
           (pawn.damage ? '<text class="dmg" x="' + (p[0] + 11) + '" y="' + (p[1] - 8) + '">' + pawn.damage + "</text>" : "") +
           "</g>";
       }
@@ -48,7 +71,20 @@
     return h + (shown.length ? '<div class="dot-key" data-field="dot-key">' + shown.map(function (kd) {
       return '<span class="key" data-kind="' + kd[0] + '"><span class="swatch" style="background:' + KIND_FILL[kd[0]] +
         '"></span>' + kd[1] + "</span>";
-    }).join("") + "</div>" : "");
+    }).join("") + "</div>" : "") + pawnList(dots, labels, esc);
+  }
+
+  // the summons on the board in words, as the terminal replay's legend: what the board shows by colour, label
+  // and outline (the controller, activated), for every reader; only what the seat's state holds (the board is public)
+  function pawnList(dots, labels, esc) {
+    var held = Object.keys(labels);
+    if (!held.length) return "";
+    return '<ul class="pawn-key" data-field="pawns" aria-label="Summons on the board">' + held.map(function (d) {
+      var p = dots[d];
+      return '<li class="' + esc(p.ctrl) + (p.activated ? " activated" : "") + '" data-dot="' + esc(d) + '">' +
+        '<span class="pawn-tag ' + esc(p.ctrl) + (p.life ? " life" : "") + '">' + esc(labels[d]) + "</span>" +
+        esc(pawnText(labels[d], d, p).slice(labels[d].length)) + "</li>";
+    }).join("") + "</ul>";
   }
 
   function render(el, s, ctx) {
@@ -103,7 +139,7 @@
     var left = { P1: 0, P2: 0 };
     Object.keys(s.dots || {}).forEach(function (d) {
       var p = s.dots[d];
-      if (p.life) left[p.ctrl] = p.stats.defense - p.damage;
+      if (p.life) left[p.ctrl] = Math.max(0, p.stats.defense - p.damage);  // more damage than Defense: none left
     });
     return { title: "Life Base Defense left", lines: ["P1", "P2"].map(function (k) {
       return { key: k, label: k + " " + (((s.players || {})[k] || {}).name || ""), value: left[k] };
