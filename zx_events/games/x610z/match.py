@@ -539,7 +539,21 @@ def _op_extra_turn(m: Match, player: str, a: dict) -> None:
 
 
 def _op_skip_turn(m: Match, player: str, a: dict) -> None:
-    m.turns_queue.insert(0, other(a.get("player") or player))  # 700.2: in 1 vs 1 the other plays again
+    """700.2: the skipped player's next turn does not occur (the glossary's "skip"); the turns after it
+    keep their order (700.1). ``turns_queue`` holds the turns to come, then the turns alternate from its
+    last (or the active player): that turn is taken out of the queue, written out as far as it."""
+    who, q = a.get("player") or player, m.turns_queue
+    if digest_of(m.rules_version) < 5:  # (under digest.4 the other player was put first: a player who
+        q.insert(0, other(who))  # skipped his own turn while it was his played the turn after next all the same)
+        return
+    last = q[-1] if q else m.active
+    while who not in q:
+        last = other(last)
+        q.append(last)
+    i = q.index(who)
+    del q[i]
+    if i == len(q) and (q[-1] if q else m.active) != last:
+        q.append(other(last))  # the alternation after the queue goes on as it would have
 
 
 _OPS = {
