@@ -543,8 +543,8 @@ def _op_skip_turn(m: Match, player: str, a: dict) -> None:
     keep their order (700.1). ``turns_queue`` holds the turns to come, then the turns alternate from its
     last (or the active player): that turn is taken out of the queue, written out as far as it."""
     who, q = a.get("player") or player, m.turns_queue
-    if digest_of(m.rules_version) < 5:  # (under digest.4 the other player was put first: a player who
-        q.insert(0, other(who))  # skipped his own turn while it was his played the turn after next all the same)
+    if digest_of(m.rules_version) < 5:  # digest.4 and before: the other player put first (which his ordinary
+        q.insert(0, other(who))  # next turn used up when the active player skipped his own next turn)
         return
     last = q[-1] if q else m.active
     while who not in q:
