@@ -251,3 +251,70 @@ def test_x610z_700_1_a_match_imported_under_digest_4_replays_skip_turn_as_it_was
     assert project(None, copy.deepcopy(events)).turns_queue == ["P2", "P2"]
     events[0].__dict__["rules_version"] = "x610z-cr-1.1+digest.4"
     assert project(None, events).turns_queue == ["P2"]
+
+
+def refused_at_first_difference(effects: list[dict], players: str, wrong: str) -> None:
+    """The order ``wrong`` is refused with 700.1 at its first turn record that differs from ``players``."""
+    n = next(i for i, (a, b) in enumerate(zip(players, wrong)) if a != b)
+    refused(order(effects, wrong[:n + 1])[:-2], "700.1", contains=f"turn {n + 4} belongs to P{players[n]}, not P{wrong[n]}")
+
+
+def test_x610z_700_2_an_extra_turn_of_the_opponent_comes_after_his_ordinary_one():
+    """700.2: in P1's turn 3 an effect gives P2 another turn: P2 has turns 4 (his ordinary one) and 5 (the extra
+    one), then P1 turn 6. The extra turn took the place of P2's ordinary turn 4 in the turn queue: P2 gained no
+    turn, P1's turn 5 was accepted and P2's refused ("turn 5 belongs to P1, not P2")."""
+    m = legal(order([extra("P2")], "221"))
+    assert (m.turn, m.active, m.turns_queue) == (6, "P1", [])
+    refused_at_first_difference([extra("P2")], "221", "21")
+    m = legal(order([extra("P2"), extra("P2")], "2221"))
+    assert (m.turn, m.active, m.turns_queue) == (7, "P1", [])
+    refused_at_first_difference([extra("P2"), extra("P2")], "2221", "221")
+
+
+def test_x610z_700_2_an_extra_turn_of_the_active_player_comes_next():
+    m = legal(order([extra("P1")], "12"))
+    assert (m.turn, m.active, m.turns_queue) == (5, "P2", [])
+    refused_at_first_difference([extra("P1")], "12", "2")
+    m = legal(order([extra("P1"), extra("P1")], "112"))
+    assert (m.turn, m.active, m.turns_queue) == (6, "P2", [])
+    refused_at_first_difference([extra("P1"), extra("P1")], "112", "12")
+
+
+@pytest.mark.parametrize("effects, players, wrong", [
+    ([extra("P2"), skip("P2")], "21", "12"),  # the skip takes out P2's next turn, his ordinary turn 4: as if neither
+    ([skip("P2"), extra("P2")], "212", "12"),  # the skip took out turn 4; the extra turn is the next one
+    ([extra("P2"), skip("P1")], "2221", "221"),  # P1's turn 6 does not occur: P2 plays 4, 5 (extra) and 6
+    ([skip("P1"), extra("P2")], "2221", "221"),  # P2's turns 4 and 5 (P1's skip), and the extra one
+    ([extra("P2"), extra("P1")], "1221", "121"),  # the last extra turn given comes first
+], ids=["extra-P2-skip-P2", "skip-P2-extra-P2", "extra-P2-skip-P1", "skip-P1-extra-P2", "extra-P2-extra-P1"])
+def test_x610z_700_2_an_extra_turn_of_the_opponent_with_skipped_turns(effects, players, wrong):
+    m = legal(order(effects, players))
+    assert (m.turn, m.active, m.turns_queue) == (3 + len(players), f"P{players[-1]}", [])
+    refused_at_first_difference(effects, players, wrong)
+
+
+def test_x610z_700_2_a_match_imported_under_digest_4_replays_an_opponents_extra_turn_as_it_was_imported(monkeypatch):
+    """`extra_turn` of the opponent is a digest.5 change in the state's own handler: a match imported under
+    digest.4, where the extra turn took the place of P2's ordinary turn 4 (P2, then P1 turn 5), replays with the
+    turn queue it was checked against; imported under digest.5 that order is refused."""
+    import zx_events.games.x610z.setup as setup
+
+    def queues(events) -> list[list[str]]:
+        """The turn queue after each event, replayed from the start."""
+        out, m = [], None
+        for e in events:
+            m = project(m, [e])
+            out.append(list(m.turns_queue))
+        return out
+
+    monkeypatch.setattr(setup, "RULES_VERSION", "x610z-cr-1.1+digest.4")
+    m = legal(order([extra("P2")], "21"))
+    monkeypatch.undo()
+    events = copy.deepcopy(list(m.pending_events))
+    assert events[0].rules_version == "x610z-cr-1.1+digest.4"
+    assert ["P2"] in queues(copy.deepcopy(events)) and ["P2", "P2"] not in queues(copy.deepcopy(events))
+    replayed = project(None, copy.deepcopy(events))
+    assert (replayed.turn, replayed.active, replayed.turns_queue, replayed.p) == (5, "P1", [], m.p)
+    events[0].__dict__["rules_version"] = "x610z-cr-1.1+digest.5"
+    assert ["P2", "P2"] in queues(events)
+    refused_at_first_difference([extra("P2")], "221", "21")

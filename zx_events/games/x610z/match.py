@@ -535,7 +535,14 @@ def _op_extra_attack(m: Match, player: str, a: dict) -> None:
 
 
 def _op_extra_turn(m: Match, player: str, a: dict) -> None:
-    m.turns_queue.insert(0, a.get("player") or player)
+    """700.2: the player gets another turn, the one after the current turn; the turns to come keep their
+    order (700.1). An empty ``turns_queue`` means the turns alternate from the active player: the other
+    player's ordinary next turn is not written in it, so when the extra turn is his, that turn is written
+    out behind it (under digest.4 it was not: the extra turn took its place and he gained no turn)."""
+    who, q = a.get("player") or player, m.turns_queue
+    if not q and who != m.active and digest_of(m.rules_version) >= 5:
+        q.append(who)  # his ordinary next turn, after which the turns alternate from him as before
+    q.insert(0, who)
 
 
 def _op_skip_turn(m: Match, player: str, a: dict) -> None:
