@@ -1,6 +1,12 @@
 """Turns, phases, priority and the stack (106, 200-201, 502.5, 700-704)."""
 
+import copy
+
+import pytest
+
 from x610z_builder import BATTLE, SETUP, T1, legal, pp, r, refused, run
+
+from zx_events.ids import project
 
 
 def test_x610z_702_1_draw_exactly_one_card():
@@ -170,3 +176,145 @@ def test_x610z_200_6_raise_cost_spends_energy_of_the_stack_entry_owner():
                  r("effect", "P2", source="S4", op="raise_cost", line=8, pay={"B": 1})]
     m = legal(recs)
     assert m.p["P1"]["pool"] == {}
+
+
+# ---------------------------------------------------------------------- 700.2: extra and skipped turns
+def skip(player: str) -> dict:
+    return r("effect", "P1", source="B1", op="skip_turn", player=player)
+
+
+def extra(player: str) -> dict:
+    return r("effect", "P1", source="B1", op="extra_turn", player=player)
+
+
+def turn(player: str, n: int, discard: bool = True) -> list[dict]:
+    """Turn ``n`` of ``player``: turn, draw, end, discarding the card drawn (502.5: down to 7) if ``discard``."""
+    card = "A1-010" if player == "P1" else "A1-011"
+    return [r("turn", player, turn=n), r("draw", player, card=card),
+            r("end", player, **({"discard": [card]} if discard else {}))]
+
+
+def order(effects: list[dict], players: str) -> list[dict]:
+    """BATTLE (P1's turn 3 has drawn), the effects, P1's end, then turns 4, 5, ... by ``players`` ("21"). P1
+    holds 7 cards, P2 6 (his first turn here draws up to 7)."""
+    recs = BATTLE + effects + [r("end", "P1")]
+    for n, p in enumerate(players, 4):
+        recs += turn(f"P{p}", n, discard=p == "1" or "2" in players[:n - 4])
+    return recs
+
+
+def test_x610z_700_1_a_player_who_skips_his_own_next_turn_in_his_turn_plays_after_two_of_the_other():
+    """700.2 (skip: the turn does not occur) and 700.1: P1 skips his next turn in his turn 3, so P2 has turns 4
+    and 5, then P1 turn 6. The engine put P2 first in the turn queue, which P2's ordinary turn 4 used up: it
+    refused P2's turn 5 ("turn 5 belongs to P1, not P2") and accepted P1's."""
+    m = legal(order([skip("P1")], "221"))
+    assert (m.turn, m.active, m.turns_queue) == (6, "P1", [])
+    refused(order([skip("P1")], "21")[:-2], "700.1", contains="turn 5 belongs to P2, not P1")
+
+
+def test_x610z_700_1_a_player_who_skips_his_next_turn_twice_waits_three_turns():
+    m = legal(order([skip("P1"), skip("P1")], "2221"))
+    assert (m.turn, m.active) == (7, "P1")
+    refused(order([skip("P1"), skip("P1")], "221")[:-2], "700.1", contains="turn 6 belongs to P2, not P1")
+
+
+def test_x610z_700_1_a_skip_of_the_opponents_turn_gives_the_active_player_the_next_one():
+    """As before digest.5: P2's turn 4 does not occur, P1 has turns 3 and 4, then P2."""
+    m = legal(order([skip("P2")], "12"))
+    assert (m.turn, m.active, m.turns_queue) == (5, "P2", [])
+    refused(order([skip("P2")], "2")[:-2], "700.1", contains="turn 4 belongs to P1, not P2")
+    m = legal(order([skip("P2"), skip("P2")], "112"))
+    assert (m.turn, m.active) == (6, "P2")
+
+
+@pytest.mark.parametrize("effects, players", [
+    ([extra("P1"), skip("P1")], "212"),  # the extra turn is the next one skipped: as if neither
+    ([skip("P1"), extra("P1")], "1221"),  # the extra turn comes first; the skip took out turn 5 as it stood
+    ([extra("P1"), skip("P2")], "112"),
+    ([skip("P2"), extra("P1")], "112"),
+])
+def test_x610z_700_1_extra_and_skipped_turns_together(effects, players):
+    m = legal(order(effects, players))
+    assert (m.turn, m.turns_queue) == (3 + len(players), [])
+    wrong = "1" if players[0] == "2" else "2"
+    refused(order(effects, wrong)[:-2], "700.1", contains=f"turn 4 belongs to P{players[0]}, not P{wrong}")
+
+
+def test_x610z_700_1_a_match_imported_under_digest_4_replays_skip_turn_as_it_was_imported():
+    """`skip_turn` is a digest.5 change in the state's own handler: a match stored under digest.4 replays with
+    the turn queue it was checked against (P2 put first, used up by his ordinary turn 4)."""
+    from zx_events.games import digest_of
+
+    m, _ = run(BATTLE + [skip("P1")])
+    events = copy.deepcopy(list(m.pending_events))
+    assert digest_of(events[0].rules_version) >= 5
+    assert project(None, copy.deepcopy(events)).turns_queue == ["P2", "P2"]
+    events[0].__dict__["rules_version"] = "x610z-cr-1.1+digest.4"
+    assert project(None, events).turns_queue == ["P2"]
+
+
+def refused_at_first_difference(effects: list[dict], players: str, wrong: str) -> None:
+    """The order ``wrong`` is refused with 700.1 at its first turn record that differs from ``players``."""
+    n = next(i for i, (a, b) in enumerate(zip(players, wrong)) if a != b)
+    refused(order(effects, wrong[:n + 1])[:-2], "700.1", contains=f"turn {n + 4} belongs to P{players[n]}, not P{wrong[n]}")
+
+
+def test_x610z_700_2_an_extra_turn_of_the_opponent_comes_after_his_ordinary_one():
+    """700.2: in P1's turn 3 an effect gives P2 another turn: P2 has turns 4 (his ordinary one) and 5 (the extra
+    one), then P1 turn 6. The extra turn took the place of P2's ordinary turn 4 in the turn queue: P2 gained no
+    turn, P1's turn 5 was accepted and P2's refused ("turn 5 belongs to P1, not P2")."""
+    m = legal(order([extra("P2")], "221"))
+    assert (m.turn, m.active, m.turns_queue) == (6, "P1", [])
+    refused_at_first_difference([extra("P2")], "221", "21")
+    m = legal(order([extra("P2"), extra("P2")], "2221"))
+    assert (m.turn, m.active, m.turns_queue) == (7, "P1", [])
+    refused_at_first_difference([extra("P2"), extra("P2")], "2221", "221")
+
+
+def test_x610z_700_2_an_extra_turn_of_the_active_player_comes_next():
+    m = legal(order([extra("P1")], "12"))
+    assert (m.turn, m.active, m.turns_queue) == (5, "P2", [])
+    refused_at_first_difference([extra("P1")], "12", "2")
+    m = legal(order([extra("P1"), extra("P1")], "112"))
+    assert (m.turn, m.active, m.turns_queue) == (6, "P2", [])
+    refused_at_first_difference([extra("P1"), extra("P1")], "112", "12")
+
+
+@pytest.mark.parametrize("effects, players, wrong", [
+    ([extra("P2"), skip("P2")], "21", "12"),  # the skip takes out P2's next turn, his ordinary turn 4: as if neither
+    ([skip("P2"), extra("P2")], "212", "12"),  # the skip took out turn 4; the extra turn is the next one
+    ([extra("P2"), skip("P1")], "2221", "221"),  # P1's turn 6 does not occur: P2 plays 4, 5 (extra) and 6
+    ([skip("P1"), extra("P2")], "2221", "221"),  # P2's turns 4 and 5 (P1's skip), and the extra one
+    ([extra("P2"), extra("P1")], "1221", "121"),  # the last extra turn given comes first
+], ids=["extra-P2-skip-P2", "skip-P2-extra-P2", "extra-P2-skip-P1", "skip-P1-extra-P2", "extra-P2-extra-P1"])
+def test_x610z_700_2_an_extra_turn_of_the_opponent_with_skipped_turns(effects, players, wrong):
+    m = legal(order(effects, players))
+    assert (m.turn, m.active, m.turns_queue) == (3 + len(players), f"P{players[-1]}", [])
+    refused_at_first_difference(effects, players, wrong)
+
+
+def test_x610z_700_2_a_match_imported_under_digest_4_replays_an_opponents_extra_turn_as_it_was_imported(monkeypatch):
+    """`extra_turn` of the opponent is a digest.5 change in the state's own handler: a match imported under
+    digest.4, where the extra turn took the place of P2's ordinary turn 4 (P2, then P1 turn 5), replays with the
+    turn queue it was checked against; imported under digest.5 that order is refused."""
+    import zx_events.games.x610z.setup as setup
+
+    def queues(events) -> list[list[str]]:
+        """The turn queue after each event, replayed from the start."""
+        out, m = [], None
+        for e in events:
+            m = project(m, [e])
+            out.append(list(m.turns_queue))
+        return out
+
+    monkeypatch.setattr(setup, "RULES_VERSION", "x610z-cr-1.1+digest.4")
+    m = legal(order([extra("P2")], "21"))
+    monkeypatch.undo()
+    events = copy.deepcopy(list(m.pending_events))
+    assert events[0].rules_version == "x610z-cr-1.1+digest.4"
+    assert ["P2"] in queues(copy.deepcopy(events)) and ["P2", "P2"] not in queues(copy.deepcopy(events))
+    replayed = project(None, copy.deepcopy(events))
+    assert (replayed.turn, replayed.active, replayed.turns_queue, replayed.p) == (5, "P1", [], m.p)
+    events[0].__dict__["rules_version"] = "x610z-cr-1.1+digest.5"
+    assert ["P2", "P2"] in queues(events)
+    refused_at_first_difference([extra("P2")], "221", "21")

@@ -162,6 +162,18 @@ def test_202_11b_a_token_has_power_and_is_attacked_by_it():
     assert m.sq["c2"] is None  # 1500 damage into a 1000 Token
 
 
+def test_202_11b_a_token_without_power_is_refused_with_the_rule():
+    """The schema required `power` first: "format: missing required key 'power' in an effect token record",
+    no rule; the engine's 202.11b check could not fire. Now it does (strict: the line and the rule; with
+    --accept-violations: one violation, the Token not put on Square)."""
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "a1", "op": "token", "square": "c2", "name": "Husk"}]
+    err = rejects(recs, "202.11b", line=line_of(recs, len(recs) - 1))
+    assert str(err) == f"t.zxlog:{line_of(recs, len(recs) - 1)}: rule 202.11b: a Z/X Token needs its power"
+    checked = run(recs, strict=False)
+    assert [(v.line, v.rule) for v in checked.violations] == [(line_of(recs, len(recs) - 1), "202.11b")]
+    assert checked.match.sq["c2"] is None
+
+
 def test_202_12_counter_202_12a_202_12b_a_number_per_player_from_0():
     m = run(BOARD).match
     assert m.p["P1"]["counters"] == 0 and m.p["P2"]["counters"] == 0
@@ -184,6 +196,17 @@ def test_202_13_link_202_13a_202_13c_put_on_a_square_and_seen_by_both():
 def test_202_13b_a_link_is_put_on_the_chosen_square():
     m = run([*BOARD, {"do": "effect", "by": "P1", "source": "G01-009", "op": "link", "square": "a2"}]).match
     assert m.links["a2"] == ["P1"] and m.sq["a2"]["code"] == "U01-001"  # beside the Z/X there
+
+
+def test_202_13b_a_link_on_no_chosen_square_is_refused_with_the_rule():
+    """The schema required `square` first: "format: missing required key 'square' in an effect link record",
+    no rule; the engine's 202.13b check could not fire. Now it does."""
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "G01-009", "op": "link"}]
+    err = rejects(recs, "202.13b", line=line_of(recs, len(recs) - 1))
+    assert str(err) == f"t.zxlog:{line_of(recs, len(recs) - 1)}: rule 202.13b: a Link is put on a chosen Square (square)"
+    checked = run(recs, strict=False)
+    assert [(v.line, v.rule) for v in checked.violations] == [(line_of(recs, len(recs) - 1), "202.13b")]
+    assert checked.match.links == {}
 
 
 def test_202_13d_a_link_moved_off_square_is_banished():

@@ -535,11 +535,32 @@ def _op_extra_attack(m: Match, player: str, a: dict) -> None:
 
 
 def _op_extra_turn(m: Match, player: str, a: dict) -> None:
-    m.turns_queue.insert(0, a.get("player") or player)
+    """700.2: the player gets another turn, the one after the current turn; the turns to come keep their
+    order (700.1). An empty ``turns_queue`` means the turns alternate from the active player: the other
+    player's ordinary next turn is not written in it, so when the extra turn is his, that turn is written
+    out behind it (under digest.4 it was not: the extra turn took its place and he gained no turn)."""
+    who, q = a.get("player") or player, m.turns_queue
+    if not q and who != m.active and digest_of(m.rules_version) >= 5:
+        q.append(who)  # his ordinary next turn, after which the turns alternate from him as before
+    q.insert(0, who)
 
 
 def _op_skip_turn(m: Match, player: str, a: dict) -> None:
-    m.turns_queue.insert(0, other(a.get("player") or player))  # 700.2: in 1 vs 1 the other plays again
+    """700.2: the skipped player's next turn does not occur (the glossary's "skip"); the turns after it
+    keep their order (700.1). ``turns_queue`` holds the turns to come, then the turns alternate from its
+    last (or the active player): that turn is taken out of the queue, written out as far as it."""
+    who, q = a.get("player") or player, m.turns_queue
+    if digest_of(m.rules_version) < 5:  # digest.4 and before: the other player put first (which his ordinary
+        q.insert(0, other(who))  # next turn used up when the active player skipped his own next turn)
+        return
+    last = q[-1] if q else m.active
+    while who not in q:
+        last = other(last)
+        q.append(last)
+    i = q.index(who)
+    del q[i]
+    if i == len(q) and (q[-1] if q else m.active) != last:
+        q.append(other(last))  # the alternation after the queue goes on as it would have
 
 
 _OPS = {

@@ -8,7 +8,17 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.4"
+RULES_VERSION = "x610z-cr-1.1+digest.5"
+# .5: a `skip_turn` effect takes out the skipped player's next turn (700.2, the glossary's "skip": the turn
+# does not occur) and the turns after it keep their order (700.1): P1 skipping his own next turn in his turn 3
+# gives P2 turns 4 and 5, then P1. It put the other player first in the turn queue, which the other player's
+# ordinary next turn used up when the skipped player was the active one: the skip never took effect (P1 had
+# turn 5), and the legal order was refused as 700.1. A skip of the opponent's turn is as it was. An
+# `extra_turn` of the player whose turn is not under way comes after his ordinary next turn (P1's turn 3, an
+# extra turn of P2: P2 turns 4 and 5, then P1); it took the place of that turn (he gained no turn, P1's turn 5
+# was accepted). The changes are in the state's own handlers (match._op_skip_turn, match._op_extra_turn) and
+# apply to matches imported under digest.5 on (``zx_events.games.digest_of``): a match stored under digest.4
+# replays as it was imported.
 # .4: an action that fizzled when it resolved (208.5 a cast whose target left play, 200.4, 200.7, 214.5, 210.4)
 # is the source of no effect: its `effect` records are refused (210.4 for damage, 503.1 for the other ops;
 # under digest.3 a fizzled card counted as resolving, so a fizzled Bullseye dealt its damage). Accepting the
