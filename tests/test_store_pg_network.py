@@ -2,7 +2,8 @@
 store carries TCP keepalives and a TCP user timeout, on the client (libpq's ``keepalives_*``,
 ``tcp_user_timeout``) and on the server (the session's ``tcp_keepalives_*`` and ``tcp_user_timeout``), so a
 command finds a lost server within seconds and the server ends the backend of a lost importer, with the
-table lock it held (docs/deployment.md). Read on the real sockets and sessions of a real server."""
+table lock it held (docs/deployment.md). Read on the real sockets and sessions of a real server. And a
+schema name the store cannot use is refused before anything is created."""
 
 from __future__ import annotations
 
@@ -67,3 +68,22 @@ def test_a_keepalive_parameter_must_be_a_whole_number():
         with pytest.raises(StoreError) as e:
             postgres_env(f"postgresql://zx@db/zx?{name}=5s")
         assert str(e.value) == f"{name} must be a whole number, not '5s', in the store URL postgresql://zx@db/zx?{name}=5s"
+
+
+def test_a_schema_named_with_capitals_is_refused_before_anything_is_created(postgres_server, tmp_path):
+    """``?schema=Upper``: zx import created the schema and its tables, then failed with "Composite type
+    'stored_event_uuid' not found; run the import again" every time, leaving the schema behind."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    log = sorted((Path(__file__).resolve().parent.parent / "examples" / "legal").glob("*.zxlog"))[0]
+    url = postgres_server.fresh_url()
+    upper = url.replace("?schema=", "?schema=Up")
+    r = CliRunner().invoke(zx, ["--store", upper, "import", "--no-analytics", str(log)])
+    assert r.exit_code == 1
+    assert "it has capitals" in r.output and "use lower case" in r.output and "nothing was created" in r.output
+    with connect_postgres(postgres_env(url)) as conn:
+        assert conn.execute("SELECT count(*) FROM pg_namespace WHERE lower(nspname) LIKE 'up%%'").fetchone()[0] == 0

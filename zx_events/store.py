@@ -32,7 +32,10 @@ from zx_events.errors import ZXError
 DEFAULT_STORE = "zx-store.sqlite"
 RECORDER_TOPIC = "zx_events.store:PostgresMatchRecorder"
 MAPPER_TOPIC = "zx_events.codec:MatchMapper"  # events stored as the canonical bytes their digests cover
-SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+# lower case only: PostgreSQL folds an unquoted name to lower case, and eventsourcing looks its composite type up
+# unquoted (CompositeInfo.fetch("Season.stored_event_uuid")), so a schema named with capitals was created, its
+# tables too, and then every import failed ("Composite type 'stored_event_uuid' not found")
+SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 # URL query parameters -> eventsourcing.postgres environment keys (all optional).
 PG_PARAMS = {
@@ -474,8 +477,13 @@ def postgres_env(url: str) -> dict[str, str]:
         env[PG_PARAMS[name]] = value
     env.update(tls)
     env.update({PG_NET[name]: value for name, value in PG_NET_DEFAULTS.items()}, **net)
-    if not SCHEMA_NAME.fullmatch(env["POSTGRES_SCHEMA"]):
-        raise StoreError(f"bad schema name {env['POSTGRES_SCHEMA']!r}: use 1-63 letters, digits and _, "
+    schema = env["POSTGRES_SCHEMA"]
+    if SCHEMA_NAME.fullmatch(schema.lower()) and not SCHEMA_NAME.fullmatch(schema):
+        raise StoreError(f"bad schema name {schema!r}: it has capitals, which PostgreSQL folds to lower case where "
+                         f"eventsourcing finds its tables' type under the name as written (every import failed); "
+                         f"use lower case ({schema.lower()}); nothing was created")
+    if not SCHEMA_NAME.fullmatch(schema):
+        raise StoreError(f"bad schema name {schema!r}: use 1-63 lower-case letters, digits and _, "
                          f"not starting with a digit")
     return env
 
