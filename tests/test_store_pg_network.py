@@ -87,3 +87,49 @@ def test_a_schema_named_with_capitals_is_refused_before_anything_is_created(post
     assert "it has capitals" in r.output and "use lower case" in r.output and "nothing was created" in r.output
     with connect_postgres(postgres_env(url)) as conn:
         assert conn.execute("SELECT count(*) FROM pg_namespace WHERE lower(nspname) LIKE 'up%%'").fetchone()[0] == 0
+
+
+def locked_store(postgres_server):
+    """A fresh store holding the example match, and a connection holding its events table locked (ACCESS
+    EXCLUSIVE, in an open transaction): close it to release the lock."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    log = sorted((Path(__file__).resolve().parent.parent / "examples" / "legal").glob("*.zxlog"))[0]
+    url = postgres_server.fresh_url()
+    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(log)]).exit_code == 0
+    env = postgres_env(url)
+    holder = connect_postgres(env, autocommit=False)
+    holder.execute(f'LOCK TABLE "{env["POSTGRES_SCHEMA"]}".matches_events IN ACCESS EXCLUSIVE MODE')
+    return url, log, holder
+
+
+@pytest.mark.parametrize("setting, said", [
+    ("statement_timeout=300", "the PostgreSQL server canceled a statement that ran longer than the statement_timeout "
+                              "of the role postgres (canceling statement due to statement timeout): raise it for the "
+                              "role (ALTER ROLE ... SET statement_timeout, or in PGOPTIONS), or unset it"),
+    ("lock_timeout=300", "another session held the table lock of postgresql://"),
+])
+def test_a_statement_or_lock_timeout_is_named_not_called_damage(postgres_server, monkeypatch, setting, said):
+    """A role's statement_timeout (ALTER ROLE ... SET, or PGOPTIONS) under a read command was "failed:
+    OperationalError: canceling statement due to statement timeout (is it damaged? `zx verify` checks it;
+    restore it from a backup)"; a lock held by another session likewise. Each is now named, with what to do,
+    once, without the exception's class."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    url, _, holder = locked_store(postgres_server)
+    monkeypatch.setenv("PGOPTIONS", f"-c {setting}")
+    try:
+        r = CliRunner().invoke(zx, ["--store", url, "matches"])
+    finally:
+        holder.close()
+    assert r.exit_code == 1
+    assert r.output.startswith(f"Error: the store {url} failed: {said}"), r.output
+    for word in ("damaged", "backup", "OperationalError", "Error:", "internal error"):
+        assert r.output.count(word) == (1 if word == "Error:" else 0), r.output
+

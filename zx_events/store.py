@@ -214,7 +214,9 @@ def failure_cause(config: "StoreConfig", e: BaseException) -> tuple[str, str] | 
     """Why a store failed under a command, as ``(kind, words)``. SQLite: ``unwritable`` (which file or
     folder), ``full`` (the disk), ``locked`` (another process held the write lock past the wait).
     PostgreSQL (``postgres_cause``): ``refused`` (the role lacks a privilege, or its sessions are
-    read-only), ``unreachable`` (the server could not be reached, or dropped the connection). None when
+    read-only), ``timeout`` (a statement ran past the role's statement_timeout, SQLSTATE 57014), ``locked``
+    (another session held the table lock past lock_timeout, 55P03), ``unreachable`` (the server could not be
+    reached, or dropped the connection). None when
     the error says nothing known. The callers add what to do next: advice for a damaged store ("restore
     it from a backup") was given for all of them."""
     if config.kind == "postgres":
@@ -261,6 +263,14 @@ def postgres_cause(config: "StoreConfig", e: BaseException) -> tuple[str, str] |
     if "25006" in states or "read-only transaction" in text:
         return "refused", (f"the role {env['POSTGRES_USER']} may not write {config.label}: its sessions are read-only "
                            f"({first}: default_transaction_read_only, or a standby server)")
+    if "57014" in states and "statement timeout" in text or "canceling statement due to statement timeout" in text:
+        return "timeout", (f"the PostgreSQL server canceled a statement that ran longer than the statement_timeout of "
+                           f"the role {env['POSTGRES_USER']} ({first}): raise it for the role (ALTER ROLE ... SET "
+                           f"statement_timeout, or in PGOPTIONS), or unset it")
+    if "55P03" in states or "lock timeout" in text:
+        return "locked", (f"another session held the table lock of {config.label} longer than lock_timeout allows "
+                          f"({first}): another zx import or zx prepare, or a session that locked the table; wait for "
+                          f"it to finish")
     if any(s.startswith("08") or s in _LOST_STATES for s in states) or any(w in text for w in _LOST_WORDS):
         return "unreachable", (f"the PostgreSQL server at {env['POSTGRES_HOST']}:{env['POSTGRES_PORT']} could not be "
                                f"reached, or dropped the connection ({first}): check that it runs and that this "
