@@ -100,18 +100,20 @@ class ZXGroup(click.Group):
 
             store = (ctx.obj or {}).get("store") or "zx-store.sqlite"
             try:
-                found = failure_cause(parse_store(store), e)
+                config = parse_store(store)
+                found = failure_cause(config, e)
             except ZXError:
-                found = None
+                config, found = None, None
             if found is not None:  # a SQLite file not writable, its disk full, its lock held: not damage
-                advice = found[1]
+                said = found[1]  # (the error's own words are in it)
             elif "permission denied" in str(e) or "readonly database" in str(e):
-                advice = ("the role or user may not do that: docs/deployment.md lists the grants a reader and an "
-                          "importer need")
+                said = (f"{e} (the role or user may not do that: docs/deployment.md lists the grants a reader and an "
+                        f"importer need)")
+            elif config is not None and config.kind == "postgres":  # an error of the server, never damage
+                said = f"{e} (the PostgreSQL server refused it; its log says more)"
             else:
-                advice = "is it damaged? `zx verify` checks it; restore it from a backup"
-            raise click.ClickException(redacted(f"the store {store} failed: {type(e).__name__}: {e} ({advice})",
-                                                store)) from None
+                said = f"{e} (is it damaged? `zx verify` checks it; restore it from a backup)"
+            raise click.ClickException(redacted(f"the store {store} failed: {said}", store)) from None
 
 
 def _store_failure(e: Exception) -> bool:

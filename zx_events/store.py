@@ -32,7 +32,10 @@ from zx_events.errors import ZXError
 DEFAULT_STORE = "zx-store.sqlite"
 RECORDER_TOPIC = "zx_events.store:PostgresMatchRecorder"
 MAPPER_TOPIC = "zx_events.codec:MatchMapper"  # events stored as the canonical bytes their digests cover
-SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+# lower case only: PostgreSQL folds an unquoted name to lower case, and eventsourcing looks its composite type up
+# unquoted (CompositeInfo.fetch("Season.stored_event_uuid")), so a schema named with capitals was created, its
+# tables too, and then every import failed ("Composite type 'stored_event_uuid' not found")
+SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 # URL query parameters -> eventsourcing.postgres environment keys (all optional).
 PG_PARAMS = {
@@ -46,6 +49,16 @@ PG_PARAMS = {
 # eventsourcing passes psycopg only host, port, user, password and database, so the store's own factory
 # (MatchPostgresFactory) adds these to its pool's connection arguments; kept in the environment as ZX_PG_*
 PG_TLS = {name: f"ZX_PG_{name.upper()}" for name in ("sslmode", "sslrootcert", "sslcert", "sslkey", "sslcrl")}
+# A peer that stops answering (a network cut, a host gone): TCP keepalives and a TCP user timeout on every
+# connection, as libpq names them in a URL, in seconds (tcp_user_timeout: ms). On the client (libpq's
+# keepalives_*), a command finds a lost server within about tcp_user_timeout instead of waiting without end;
+# on the server (the same values as the session's tcp_keepalives_* and tcp_user_timeout, set through the
+# connection's options: any role may set them), the backend of an importer whose network went away ends,
+# and lets go of the table lock every other importer waits for. Kept in the environment as ZX_PG_*.
+PG_NET = {name: f"ZX_PG_{name.upper()}" for name in ("keepalives_idle", "keepalives_interval", "keepalives_count",
+                                                       "tcp_user_timeout")}
+PG_NET_DEFAULTS = {"keepalives_idle": "5", "keepalives_interval": "2", "keepalives_count": "3",
+                   "tcp_user_timeout": "15000"}
 FACTORY_TOPIC = "zx_events.store:MatchPostgresFactory"
 READER_TOPIC = "zx_events.store:SQLiteReaderFactory"  # a read command's SQLite store: never written (resolve_store)
 SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
@@ -201,7 +214,9 @@ def failure_cause(config: "StoreConfig", e: BaseException) -> tuple[str, str] | 
     """Why a store failed under a command, as ``(kind, words)``. SQLite: ``unwritable`` (which file or
     folder), ``full`` (the disk), ``locked`` (another process held the write lock past the wait).
     PostgreSQL (``postgres_cause``): ``refused`` (the role lacks a privilege, or its sessions are
-    read-only), ``unreachable`` (the server could not be reached, or dropped the connection). None when
+    read-only), ``timeout`` (a statement ran past the role's statement_timeout, SQLSTATE 57014), ``locked``
+    (another session held the table lock past lock_timeout, 55P03), ``unreachable`` (the server could not be
+    reached, or dropped the connection). None when
     the error says nothing known. The callers add what to do next: advice for a damaged store ("restore
     it from a backup") was given for all of them."""
     if config.kind == "postgres":
@@ -248,6 +263,14 @@ def postgres_cause(config: "StoreConfig", e: BaseException) -> tuple[str, str] |
     if "25006" in states or "read-only transaction" in text:
         return "refused", (f"the role {env['POSTGRES_USER']} may not write {config.label}: its sessions are read-only "
                            f"({first}: default_transaction_read_only, or a standby server)")
+    if "57014" in states and "statement timeout" in text or "canceling statement due to statement timeout" in text:
+        return "timeout", (f"the PostgreSQL server canceled a statement that ran longer than the statement_timeout of "
+                           f"the role {env['POSTGRES_USER']} ({first}): raise it for the role (ALTER ROLE ... SET "
+                           f"statement_timeout, or in PGOPTIONS), or unset it")
+    if "55P03" in states or "lock timeout" in text:
+        return "locked", (f"another session held the table lock of {config.label} longer than lock_timeout allows "
+                          f"({first}): another zx import or zx prepare, or a session that locked the table; wait for "
+                          f"it to finish")
     if any(s.startswith("08") or s in _LOST_STATES for s in states) or any(w in text for w in _LOST_WORDS):
         return "unreachable", (f"the PostgreSQL server at {env['POSTGRES_HOST']}:{env['POSTGRES_PORT']} could not be "
                                f"reached, or dropped the connection ({first}): check that it runs and that this "
@@ -426,15 +449,20 @@ def postgres_env(url: str) -> dict[str, str]:
         raise StoreError(f"bad store URL {_redact(url)!r}: an @ after the host, or a # in it: a password that holds "
                          f"/ ? # or @ must be percent-encoded (%2F %3F %23 %40). A store is {ACCEPTED}")
     params = dict(params)
-    unknown = sorted(set(params) - set(PG_PARAMS) - set(PG_TLS))
+    unknown = sorted(set(params) - set(PG_PARAMS) - set(PG_TLS) - set(PG_NET))
     if unknown:
         secret = [name for name in unknown if name.split("=", 1)[0].strip().lower() == "password"]
         hint = ("; a password goes before the host (postgresql://USER:PASSWORD@HOST/DB), or in PGPASSWORD or "
                 "~/.pgpass" if secret else "")
         shown = [f"{name.split('=', 1)[0]}=***" if "=" in name and _secret_name(name) else name for name in unknown]
         raise StoreError(f"unknown parameter {', '.join(shown)} in the "
-                         f"store URL {_redact(url)}{hint}; known: {', '.join([*PG_PARAMS, *PG_TLS])}")
+                         f"store URL {_redact(url)}{hint}; known: {', '.join([*PG_PARAMS, *PG_TLS, *PG_NET])}")
     tls = {PG_TLS[k]: params.pop(k) for k in list(params) if k in PG_TLS}
+    net = {PG_NET[k]: params.pop(k) for k in list(params) if k in PG_NET}
+    for key, value in net.items():
+        if not value.isdigit():
+            name = key.removeprefix("ZX_PG_").lower()
+            raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
     if tls.get(PG_TLS["sslmode"], "require") not in SSLMODES:
         raise StoreError(f"sslmode must be one of {', '.join(SSLMODES)}, not {tls[PG_TLS['sslmode']]!r}, in the store "
                          f"URL {_redact(url)}")
@@ -458,8 +486,14 @@ def postgres_env(url: str) -> dict[str, str]:
             raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
         env[PG_PARAMS[name]] = value
     env.update(tls)
-    if not SCHEMA_NAME.fullmatch(env["POSTGRES_SCHEMA"]):
-        raise StoreError(f"bad schema name {env['POSTGRES_SCHEMA']!r}: use 1-63 letters, digits and _, "
+    env.update({PG_NET[name]: value for name, value in PG_NET_DEFAULTS.items()}, **net)
+    schema = env["POSTGRES_SCHEMA"]
+    if SCHEMA_NAME.fullmatch(schema.lower()) and not SCHEMA_NAME.fullmatch(schema):
+        raise StoreError(f"bad schema name {schema!r}: it has capitals, which PostgreSQL folds to lower case where "
+                         f"eventsourcing finds its tables' type under the name as written (every import failed); "
+                         f"use lower case ({schema.lower()}); nothing was created")
+    if not SCHEMA_NAME.fullmatch(schema):
+        raise StoreError(f"bad schema name {schema!r}: use 1-63 lower-case letters, digits and _, "
                          f"not starting with a digit")
     return env
 
@@ -523,12 +557,25 @@ def connect_postgres(env: dict[str, str], *, autocommit: bool = True):
               "autocommit": autocommit}
     if env.get("POSTGRES_PASSWORD"):
         kwargs["password"] = env["POSTGRES_PASSWORD"]
-    return psycopg.connect(**kwargs, **tls_arguments(env))
+    return psycopg.connect(**kwargs, **connection_arguments(env))
 
 
 def tls_arguments(env: Any) -> dict[str, str]:
     """The URL's TLS parameters (``PG_TLS``) of a store environment, as psycopg's connection arguments."""
     return {name: value for name, key in PG_TLS.items() if (value := env.get(key))}
+
+
+def connection_arguments(env: Any) -> dict[str, str]:
+    """What every connection of a store environment takes beside host, port, user, password and database:
+    the TLS parameters (``tls_arguments``), and the keepalives and TCP user timeout (``PG_NET``) on the
+    client (libpq's ``keepalives*``, ``tcp_user_timeout``) and on the server (the session's
+    ``tcp_keepalives_*`` and ``tcp_user_timeout``, in ``options``, before ``PGOPTIONS``, which an
+    ``options`` argument would otherwise replace, so that ``PGOPTIONS`` still applies and may override them)."""
+    net = {name: env.get(key) or PG_NET_DEFAULTS[name] for name, key in PG_NET.items()}
+    server = " ".join(f"-c {'tcp_' + name if name.startswith('keepalives') else name}={value}"
+                      for name, value in net.items())
+    given = os.environ.get("PGOPTIONS", "").strip()
+    return {**tls_arguments(env), "keepalives": "1", **net, "options": f"{server} {given}".strip()}
 
 
 def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
@@ -730,11 +777,15 @@ def _make_factory_class():
 
     class MatchPostgresFactory(PostgresFactory):
         """eventsourcing's factory, whose pooled connections (and so every read, write and LISTEN of the
-        store) also take the store URL's TLS parameters (``PG_TLS``)."""
+        store) also take the store URL's TLS parameters (``PG_TLS``), keepalives and TCP user timeout
+        (``PG_NET``, ``connection_arguments``), and the connect timeout (eventsourcing gives it only to the
+        pool's wait: a server that accepted the connection and then stopped answering held a new one for
+        psycopg's default of 130 s)."""
 
         def __init__(self, env: Any) -> None:
             super().__init__(env)
-            self.datastore.pool.kwargs.update(tls_arguments(self.env))
+            self.datastore.pool.kwargs.update(connection_arguments(self.env))
+            self.datastore.pool.kwargs["connect_timeout"] = int(self.env.get("POSTGRES_CONNECT_TIMEOUT") or 10)
 
     MatchPostgresFactory.__module__ = __name__
     MatchPostgresFactory.__qualname__ = "MatchPostgresFactory"

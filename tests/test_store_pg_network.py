@@ -1,0 +1,135 @@
+"""A PostgreSQL server or client that stops answering (a network cut, a host gone): every connection of a
+store carries TCP keepalives and a TCP user timeout, on the client (libpq's ``keepalives_*``,
+``tcp_user_timeout``) and on the server (the session's ``tcp_keepalives_*`` and ``tcp_user_timeout``), so a
+command finds a lost server within seconds and the server ends the backend of a lost importer, with the
+table lock it held (docs/deployment.md). Read on the real sockets and sessions of a real server. And a
+schema name the store cannot use is refused before anything is created."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import pytest
+from psycopg.rows import tuple_row
+
+from zx_events.store import StoreError, connect_postgres, postgres_env, resolve_store
+
+pytestmark = pytest.mark.postgres
+SERVER_SETTINGS = ("tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count", "tcp_user_timeout")
+
+
+def network_settings(conn) -> tuple[tuple[int, int, int, int], tuple[str, ...]]:
+    """(the client socket's SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPCNT and TCP_USER_TIMEOUT), (the session's
+    SERVER_SETTINGS) of a psycopg connection."""
+    sock = socket.socket(fileno=os.dup(conn.pgconn.socket))
+    try:
+        client = (sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE),
+                  sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE),
+                  sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT),
+                  sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT))
+    finally:
+        sock.close()
+    cur = conn.cursor(row_factory=tuple_row)  # (a pooled connection's rows are dicts)
+    server = tuple(cur.execute("SELECT current_setting(%s)", (name,)).fetchone()[0] for name in SERVER_SETTINGS)
+    return client, server
+
+
+def test_every_connection_has_keepalives_and_a_tcp_user_timeout(postgres_server, monkeypatch):
+    """No connection set them: an importer whose network stalled mid-insert kept its backend "active,
+    ClientRead" with the table's lock and no time limit (every other importer failed after lock_timeout), and
+    a command on a lost server waited 75 s and more. The defaults (5 s idle, 2 s apart, 3 probes, 15 s) reach
+    the pool's connections (every read, write and LISTEN) and the store's own (privilege checks, zx serve's
+    probe), on both ends; the URL overrides them; PGOPTIONS still applies (options= would replace it)."""
+    from zx_events.application import MatchService
+
+    monkeypatch.setenv("PGOPTIONS", "-c application_name=zx-net-test")
+    url = postgres_server.fresh_url()
+    for extra, client, server in (
+            ("", (1, 5, 3, 15000), ("5", "2", "3", "15000")),
+            ("&keepalives_idle=7&keepalives_interval=1&keepalives_count=4&tcp_user_timeout=2500&connect_timeout=2",
+             (1, 7, 4, 2500), ("7", "1", "4", "2500"))):
+        config = resolve_store(url + extra)
+        with connect_postgres(config.env) as conn:
+            assert network_settings(conn) == (client, server)
+            assert conn.execute("SHOW application_name").fetchone()[0] == "zx-net-test"
+        svc = MatchService(config.url)
+        try:
+            pool = svc.recorder.datastore.pool
+            assert pool.kwargs["connect_timeout"] == (2 if extra else 10)  # a new pooled connection, bounded too
+            with svc.recorder.datastore.get_connection() as conn:
+                assert network_settings(conn) == (client, server)
+        finally:
+            svc.close()
+
+
+def test_a_keepalive_parameter_must_be_a_whole_number():
+    for name in ("keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout"):
+        with pytest.raises(StoreError) as e:
+            postgres_env(f"postgresql://zx@db/zx?{name}=5s")
+        assert str(e.value) == f"{name} must be a whole number, not '5s', in the store URL postgresql://zx@db/zx?{name}=5s"
+
+
+def test_a_schema_named_with_capitals_is_refused_before_anything_is_created(postgres_server, tmp_path):
+    """``?schema=Upper``: zx import created the schema and its tables, then failed with "Composite type
+    'stored_event_uuid' not found; run the import again" every time, leaving the schema behind."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    log = sorted((Path(__file__).resolve().parent.parent / "examples" / "legal").glob("*.zxlog"))[0]
+    url = postgres_server.fresh_url()
+    upper = url.replace("?schema=", "?schema=Up")
+    r = CliRunner().invoke(zx, ["--store", upper, "import", "--no-analytics", str(log)])
+    assert r.exit_code == 1
+    assert "it has capitals" in r.output and "use lower case" in r.output and "nothing was created" in r.output
+    with connect_postgres(postgres_env(url)) as conn:
+        assert conn.execute("SELECT count(*) FROM pg_namespace WHERE lower(nspname) LIKE 'up%%'").fetchone()[0] == 0
+
+
+def locked_store(postgres_server):
+    """A fresh store holding the example match, and a connection holding its events table locked (ACCESS
+    EXCLUSIVE, in an open transaction): close it to release the lock."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    log = sorted((Path(__file__).resolve().parent.parent / "examples" / "legal").glob("*.zxlog"))[0]
+    url = postgres_server.fresh_url()
+    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(log)]).exit_code == 0
+    env = postgres_env(url)
+    holder = connect_postgres(env, autocommit=False)
+    holder.execute(f'LOCK TABLE "{env["POSTGRES_SCHEMA"]}".matches_events IN ACCESS EXCLUSIVE MODE')
+    return url, log, holder
+
+
+@pytest.mark.parametrize("setting, said", [
+    ("statement_timeout=300", "the PostgreSQL server canceled a statement that ran longer than the statement_timeout "
+                              "of the role postgres (canceling statement due to statement timeout): raise it for the "
+                              "role (ALTER ROLE ... SET statement_timeout, or in PGOPTIONS), or unset it"),
+    ("lock_timeout=300", "another session held the table lock of postgresql://"),
+])
+def test_a_statement_or_lock_timeout_is_named_not_called_damage(postgres_server, monkeypatch, setting, said):
+    """A role's statement_timeout (ALTER ROLE ... SET, or PGOPTIONS) under a read command was "failed:
+    OperationalError: canceling statement due to statement timeout (is it damaged? `zx verify` checks it;
+    restore it from a backup)"; a lock held by another session likewise. Each is now named, with what to do,
+    once, without the exception's class."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    url, _, holder = locked_store(postgres_server)
+    monkeypatch.setenv("PGOPTIONS", f"-c {setting}")
+    try:
+        r = CliRunner().invoke(zx, ["--store", url, "matches"])
+    finally:
+        holder.close()
+    assert r.exit_code == 1
+    assert r.output.startswith(f"Error: the store {url} failed: {said}"), r.output
+    for word in ("damaged", "backup", "OperationalError", "Error:", "internal error"):
+        assert r.output.count(word) == (1 if word == "Error:" else 0), r.output
+
