@@ -31,10 +31,9 @@ def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
     return default_path(store, explicit)
 
 
-CATALOG_HELP = ("Card catalog file (as zx import --catalog) that matches imported with --catalog FILE were checked "
-                "against: used for the stored matches with its SHA-256, which the analytics cannot know the "
-                "colours, card names and archetypes of otherwise. Repeatable. Matches projected before keep their "
-                "rows until --rebuild.")
+CATALOG_HELP = ("A catalog file matches were imported with (zx import --catalog FILE; the same format): the stored "
+                "matches checked against its content (SHA-256) get their colours, card names and archetypes from it. "
+                "Repeatable. Matches already projected keep their rows until --rebuild.")
 
 
 def load_given_catalogs(paths: tuple[str, ...]) -> tuple[Any, ...]:
@@ -77,7 +76,7 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
 def note_unknown_catalogs(result: Any) -> None:
     """A note for each catalog, neither shipped nor given with --catalog, that matches this update projected
     were checked against (``UpdateResult.unknown_catalogs``)."""
-    for (_game, name, sha), n in sorted(result.unknown_catalogs.items(), key=lambda kv: (str(kv[0][1]), str(kv[0][2]))):
+    for (_game, name, sha), n in sorted(result.unknown_catalogs.items(), key=lambda kv: str(kv[0])):
         digest = f"sha256 {sha[:8]}…" if isinstance(sha, str) else "no sha256"
         click.echo(printable(f"note: {counted(n, 'match', 'matches')} {'was' if n == 1 else 'were'} checked against "
                              f"catalog {name} ({digest}), which zx does not ship: their colours and archetypes are "

@@ -24,8 +24,10 @@ from cli.main import zx
 
 # the custom catalogs: the shipped ones with one card made stronger (and renamed), so that it becomes
 # a signature card of a sample deck
-ZX_CHANGE = ("R01-011,Phoenix Ember Healer,Z/X,red,2,3500,", "R01-011,Phoenix Ember Matriarch,Z/X,red,2,4500,")
-X610Z_CHANGE = ("A1-024,Storm Caller,Summon,yes,M1C1,3,Mage,Air,,2,", "A1-024,Tempest Caller,Summon,yes,M1C1,3,Mage,Air,,4,")
+ZX_CHANGE = ("R01-011,Phoenix Ember Healer,Z/X,red,2,3500,",
+             "R01-011,Phoenix Ember Matriarch,Z/X,red,2,4500,")  # Power 3500 -> 4500
+X610Z_CHANGE = ("A1-024,Storm Caller,Summon,yes,M1C1,3,Mage,Air,,2,",
+                "A1-024,Tempest Caller,Summon,yes,M1C1,3,Mage,Air,,4,")  # Attack Power 2 -> 4
 CASES = {  # game: (shipped catalog file, change, simulate options, deck, its label under the file, without it)
     "zx": ("zx_events.games.zx.catalogs", "sample.csv", ZX_CHANGE, ["--decks", "Red Dragons", "--seed", "7"],
            "Red Dragons", "red: Volcanic Ruin Herald + Phoenix Ember Matriarch", "unknown: R01-001 + R01-002", "red"),
