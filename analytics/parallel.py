@@ -74,6 +74,7 @@ class Run:
     known: frozenset[str]  # catalogs already in card_catalog
     last: int  # the end of the log the run reads up to
     page_size: int
+    catalogs: tuple[Any, ...] = ()  # catalogs given as files (projection.update's ``catalogs``)
 
 
 @dataclass
@@ -94,6 +95,7 @@ class Chunk:
     matches: int = 0
     reopen: bool = False  # an event for a match closed earlier: project from ``after`` serially
     left_out: list[tuple[str, str]] = field(default_factory=list)  # as the serial projection's (Projection.run)
+    unknown: dict[tuple[str, Any, Any], int] = field(default_factory=dict)  # analytics.tables.Catalogs.unknown
 
     # through the pipe its tables go as Arrow IPC streams: pickle's own reduction of a table, array by
     # array, cost twice as much to write and three times as much to read (Z/X corpus: 30 and 14 ms
@@ -261,7 +263,7 @@ def project(task: Task) -> Chunk:
     statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {run.table} "
                  f"WHERE rowid > ? AND rowid <= ? AND topic IN ({marks}) ORDER BY rowid LIMIT ?")
     buf = new_buffers()
-    catalogs = Catalogs(set(run.known))
+    catalogs = Catalogs(set(run.known), run.catalogs)
     out = Chunk()
     cur: Any = None
     key: Any = None
@@ -320,7 +322,7 @@ def project(task: Task) -> Chunk:
                         events += 1
                         position = nid
                         continue
-                    cur.started(d, catalogs.colours_of(first[0], (d.get("catalog") or {}).get("name"), buf))
+                    cur.started(d, *catalogs.of(first[0], d, buf))
             events += 1
             position = nid
         if not done and len(rows) < fetch:  # the end of the log
@@ -335,6 +337,7 @@ def project(task: Task) -> Chunk:
         if position is None:  # only the in-flight match, closed: no event of its own
             position = task.after
     out.position, out.events, out.matches = position, events, matches
+    out.unknown = catalogs.unknown
     out.catalog_rows = buf.pop("card_catalog")
     for table, rows in buf.items():
         if rows:

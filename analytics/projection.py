@@ -76,6 +76,10 @@ class UpdateResult:
     # id, so not written by zx import (a copy of a match's events: two aggregates of one match id ended the
     # update in a duplicate key of the matches table); zx verify calls it forged
     left_out: list[tuple[str, str]] = field(default_factory=list)
+    # (game key, name, SHA-256) -> the matches projected by this run that were checked against that catalog,
+    # neither shipped (by name or content) nor given (``catalogs``): their colours are unknown, their
+    # archetypes ranked by copies and code (analytics.tables.Catalogs.unknown)
+    unknown_catalogs: dict[tuple[str, Any, Any], int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"analytics": str(self.path), "events": self.events, "matches": self.matches, "pages": self.pages,
@@ -108,7 +112,7 @@ class Projection:
     """One run of the projection over an open writer connection."""
 
     def __init__(self, svc: Any, con: duckdb.DuckDBPyConnection, page_size: int = PAGE_SIZE,
-                 fast_read: bool = True) -> None:
+                 fast_read: bool = True, catalogs: Iterable[Any] = ()) -> None:
         self.svc = svc
         self.con = con
         self.page_size = page_size
@@ -117,7 +121,8 @@ class Projection:
         self.key: Any = None  # the current match's originator id as the page rows carry it
         self.pages, self.key_of, self.text_of = page_reader(svc.recorder, page_size, fast_read)
         self.deleted: list[str] = []  # matches re-projected in this page: their stored rows go first
-        self.catalogs = Catalogs({r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()})
+        self.catalogs = Catalogs({r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()},
+                                 catalogs)
         self.writer = Writer(con, declared_types())
         self.decode = decoder(svc.mapper)
         self.matches_written = 0
@@ -146,7 +151,7 @@ class Projection:
                     self.left_out.append((cur.oid, d["match_id"]))
                     cur = self.current = None
                     continue
-                cur.started(d, self.catalogs.colours_of(first[0], (d.get("catalog") or {}).get("name"), self.buf))
+                cur.started(d, *self.catalogs.of(first[0], d, self.buf))
             else:
                 h = handlers.get(topic)
                 if h is not None:  # a payload its handler does not read is not decoded (NO_PAYLOAD)
@@ -183,7 +188,7 @@ class Projection:
             if se.topic in STARTED:
                 if not filed_under(d.get("match_id"), oid):  # (left out when its Started event was read)
                     return None
-                m.started(d, self.catalogs.colours_of(game, (d.get("catalog") or {}).get("name"), self.buf))
+                m.started(d, *self.catalogs.of(game, d, self.buf))
                 self._forget(m.mid)
             else:
                 m.feed(se.originator_version, se.topic, d)
@@ -217,13 +222,13 @@ class _Started:
 
 
 def _start(svc: Any, workers: int, position: int, last: int, page_size: int, known: set[str],
-           inflight: list[tuple[str, dict]]) -> _Started:
+           inflight: list[tuple[str, dict]], catalogs: Iterable[Any] = ()) -> _Started:
     """Fork the workers and hand them their first chunks of (position, last]: ``known`` catalogs,
-    ``inflight`` the match a page boundary cut (at most one)."""
+    ``inflight`` the match a page boundary cut (at most one), ``catalogs`` the catalog files given."""
     span = max(1, min(page_size, -(-(last - position) // (workers * parallel.CHUNKS_PER_WORKER))))
     afters = range(position, last, span)
     run = parallel.Run(ReadConnections.uri_of(svc.store) or "", svc.recorder.events_table_name, TOPICS,
-                       declared_types(), frozenset(known), last, page_size)
+                       declared_types(), frozenset(known), last, page_size, tuple(catalogs))
     tasks = (parallel.Task(after, min(after + span, last), after == position,
                            inflight[0] if inflight and after == position else None) for after in afters)
     return _Started(parallel.Workers(workers, run, tasks), len(afters), set(known))
@@ -232,19 +237,21 @@ def _start(svc: Any, workers: int, position: int, last: int, page_size: int, kno
 def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position: int, last: int, done_before: int,
                 page_size: int, crash_after: int, stop_after_pages: int | None,
                 progress: Callable[[int], None] | None, started: _Started | None = None,
-                left_out: list[tuple[str, str]] | None = None) -> tuple[int, int, int, int]:
+                left_out: list[tuple[str, str]] | None = None, catalogs: Iterable[Any] = (),
+                unknown: dict | None = None) -> tuple[int, int, int, int]:
     """Project (position, last] in chunks of whole matches by worker processes, committing each
     chunk's tables in log order (one transaction each, nothing in flight after it). Returns
     (position, events, pages, matches) as far as it got: up to ``last``, or up to the chunk before
     an event for a match closed earlier (the serial projection goes on from there). ``started``: the
     workers already at work on (position, last] (a rebuild starts them before the file is opened);
-    ``left_out`` receives the aggregates the committed chunks left out (``UpdateResult.left_out``)."""
+    ``left_out`` receives the aggregates the committed chunks left out (``UpdateResult.left_out``), and
+    ``unknown`` their matches of catalogs neither shipped nor given (``catalogs``: ``UpdateResult.unknown_catalogs``)."""
     types = declared_types()
     if started is None:
         known = {r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()}
         inflight = [(oid, orjson.loads(state)) for oid, state in
                     con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall()]
-        started = _start(svc, workers, position, last, page_size, known, inflight)
+        started = _start(svc, workers, position, last, page_size, known, inflight, catalogs)
     workers_pool, known = started.pool, started.known
     events, pages, matches = 0, 0, 0
     # the cores are the workers': DuckDB's own threads would only contend with them (the parent's
@@ -268,6 +275,10 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
         matches += sum(c.matches for c in group)
         if left_out is not None:
             left_out.extend(x for c in group for x in c.left_out)
+        if unknown is not None:
+            for c in group:
+                for key, n in c.unknown.items():
+                    unknown[key] = unknown.get(key, 0) + n
         position = group[-1].position
         pages += 1
         writer.put(Page(rows, [], None, position, done_before + events, bool(crash_after) and pages > crash_after,
@@ -384,7 +395,8 @@ def _reset(con: duckdb.DuckDBPyConnection, store: str) -> None:
 
 def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int = PAGE_SIZE,
            on_progress: Callable[[int, int], None] | None = None,
-           stop_after_pages: int | None = None, fast_read: bool = True, workers: int | None = None) -> UpdateResult:
+           stop_after_pages: int | None = None, fast_read: bool = True, workers: int | None = None,
+           catalogs: Iterable[Any] = ()) -> UpdateResult:
     """Bring the analytics file at ``path`` up to date with the store of ``svc``.
 
     ``on_progress(done, total)`` is called after each page (events of this run). A memory store
@@ -393,7 +405,12 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     ``workers``: worker processes for a SQLite store (``analytics.parallel``; default: the
     ``ZX_ANALYTICS_WORKERS`` variable, else one a core up to 4, for runs of ``PARALLEL_MIN`` events
     or more; given, whatever the run's size; 0 or 1: the serial projection).
+    ``catalogs``: catalogs given as files (``zx analytics update --catalog FILE``; ``games.load_catalogs``),
+    each used for exactly the matches whose Started event pins its SHA-256 (the projection never reads
+    a file a stored name names); the matches of a catalog neither shipped nor given are counted in
+    ``UpdateResult.unknown_catalogs``.
     """
+    catalogs = tuple(catalogs)
     t0 = time.perf_counter()
     path = Path(path)
     if page_size < 1:
@@ -415,7 +432,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         if (rebuild or not path.exists()) and _parallel(svc, wanted, forced, last, fast_read):
             # a rebuild, or a new file, projects (0, last]: the workers begin while this process opens
             # the file and makes its schema (~60 ms before they began: a tenth of a Z/X rebuild)
-            early = _start(svc, wanted, 0, last, page_size, set(), [])
+            early = _start(svc, wanted, 0, last, page_size, set(), [], catalogs)
         con, version, aside = _open(path, rebuild)
         if version is None:
             _only_our_own(con, path)
@@ -448,16 +465,18 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
         total, events, pages, matches = last - position, 0, 0, 0
         left_out: list[tuple[str, str]] = []
+        unknown: dict[tuple[str, Any, Any], int] = {}
         used = 0
         if early is not None or _parallel(svc, wanted, forced, last - position, fast_read):
             used = wanted
             started, early = early, None  # _in_workers closes them
             position, events, pages, matches = _in_workers(
                 svc, con, wanted, position, last, done_before, page_size, crash_after, stop_after_pages,
-                on_progress and (lambda p: on_progress(p - (last - total), total)), started, left_out)
+                on_progress and (lambda p: on_progress(p - (last - total), total)), started, left_out, catalogs,
+                unknown)
         if position < last and (stop_after_pages is None or pages < stop_after_pages) or \
                 (position >= last and con.execute("SELECT count(*) FROM projection_inflight").fetchall()[0][0]):
-            proj = Projection(svc, con, page_size, fast_read)
+            proj = Projection(svc, con, page_size, fast_read, catalogs)
             for oid, state in con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall():
                 proj.resume(oid, orjson.loads(state))  # at most one: the match a page boundary cut
             # the next page is read on a thread while this one is projected (SQLite and psycopg release
@@ -491,8 +510,10 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             proj.writer.close()
             matches += proj.matches_written
             left_out += proj.left_out
+            for key, n in proj.catalogs.unknown.items():
+                unknown[key] = unknown.get(key, 0) + n
         return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used, aside,
-                            left_out)
+                            left_out, unknown)
     except duckdb.Error as e:
         if damaged(e):  # read past what _open read: a block further in
             raise DamagedFile(path, e, rebuilding=rebuild) from None

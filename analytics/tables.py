@@ -4,8 +4,9 @@ Each game contributes a rows module (``Game.rows``) with: ``GAME`` (the ``game``
 ``COLUMNS`` (table -> columns: the shared tables ``matches``, ``seats``, ``turns``, ``draws``,
 ``card_games``, ``card_catalog`` with the same columns in every game, plus the game's own tables),
 ``TOPICS`` (the event topics it reads), ``HANDLERS`` (topic -> handler), ``MatchRows`` (the in-flight
-state of one match: ``started``, ``close``, ``to_json``/``from_json``), ``catalog_rows(cat)`` (a
-catalog's per-card deck identity and its ``card_catalog`` rows), and optionally ``SQL`` (the CREATE
+state of one match: ``started(payload, identity, given)`` (``Catalogs.of``), ``close``,
+``to_json``/``from_json``), ``catalog_rows(cat)`` (a catalog's per-card deck identity and its
+``card_catalog`` rows), and optionally ``SQL`` (the CREATE
 statements of its own tables) and ``NO_PAYLOAD`` (topics whose handler reads nothing of the payload:
 it is called with None, the JSON is not decoded). The projection (``analytics.projection``) only
 talks to these.
@@ -13,10 +14,12 @@ talks to these.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import Any, Iterable
 
 from zx_events import games
 from zx_events.errors import ZXError
+from zx_events.games.rowkit import shipped_catalog
 
 GAMES = games.all_games()
 ROWS = {g.key: g.rows for g in GAMES}
@@ -48,25 +51,50 @@ def rows_of(game_key: str | None) -> Any:
 
 
 class Catalogs:
-    """A deck's identity per card (Z/X colours, X610Z energy types) by game and catalog name (loaded
-    once), and the card_catalog rows of new catalogs."""
+    """What the projection knows of the catalog a match was checked against, by game, catalog name and
+    SHA-256 (as its Started event pins them; looked up once): the deck identity per card (Z/X colours,
+    X610Z energy types), the catalog file given for it, and the card_catalog rows of new catalogs.
 
-    def __init__(self, known: set[str]) -> None:
+    A stored name picks a shipped catalog, never a file (docs/security.md); ``given``: catalogs the
+    user handed the update (``zx analytics update --catalog FILE``), each used for exactly the matches
+    whose pinned SHA-256 is its own, under the name the match pins. ``unknown`` counts the matches of
+    each catalog neither shipped (by name or content) nor given: (game key, name, SHA-256) -> matches."""
+
+    def __init__(self, known: set[str], given: Iterable[Any] = ()) -> None:
         self.known = known
-        self.colours: dict[tuple[str, str], dict[str, tuple[str, ...]] | None] = {}
+        self.given = {(c.game, c.sha256): c for c in given}
+        self.seen: dict[tuple[str, Any, Any], tuple[dict[str, tuple[str, ...]] | None, Any, bool]] = {}
+        self.unknown: dict[tuple[str, Any, Any], int] = {}
 
-    def colours_of(self, game: Any, name: str | None, buf: dict[str, list[tuple]]) -> dict[str, tuple[str, ...]] | None:
-        if name is None:
-            return None
-        key = (game.key, name)
-        if key not in self.colours:
+    def of(self, game: Any, d: dict, buf: dict[str, list[tuple]]) -> tuple[dict[str, tuple[str, ...]] | None, Any]:
+        """(identity per card, the given catalog or None) of the match whose Started payload is ``d``:
+        the arguments of its rows' ``MatchRows.started`` after ``d``."""
+        pinned = d.get("catalog") or {}
+        name, sha = pinned.get("name"), pinned.get("sha256")
+        key = (game.key, name, sha)
+        hit = self.seen.get(key)
+        if hit is None:
+            hit = self.seen[key] = self._look_up(game, name, sha, buf)
+        if hit[2]:
+            self.unknown[key] = self.unknown.get(key, 0) + 1
+        return hit[0], hit[1]
+
+    def _look_up(self, game: Any, name: Any, sha: Any, buf: dict[str, list[tuple]]) -> tuple:
+        given = self.given.get((game.key, sha)) if isinstance(sha, str) else None
+        if given is not None:
+            cat = given if not isinstance(name, str) or given.name == name else replace(given, name=name)
+        elif isinstance(name, str):
             try:
                 cat = game.load_catalog(name, files=False)  # a stored name: a shipped catalog, never a file
-            except ZXError:  # a catalog given as a file (--catalog FILE): not at hand, no colours
-                self.colours[key] = None
-                return None
-            self.colours[key], rows = game.rows.catalog_rows(cat)
-            if name not in self.known:
-                self.known.add(name)
-                buf["card_catalog"].extend(rows)
-        return self.colours[key]
+            except ZXError:  # a catalog given as a file (--catalog FILE) and not now: no colours
+                cat = None
+        else:
+            cat = None
+        if cat is None:
+            ship, _ = shipped_catalog(game.load_catalog, game.catalog_names(), name, sha)
+            return None, None, ship is None  # (a shipped catalog's content: rows rank by it, colours unknown)
+        colours, rows = game.rows.catalog_rows(cat)
+        if cat.name not in self.known:
+            self.known.add(cat.name)
+            buf["card_catalog"].extend(rows)
+        return colours, given, False

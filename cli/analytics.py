@@ -31,8 +31,29 @@ def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
     return default_path(store, explicit)
 
 
+CATALOG_HELP = ("A catalog file matches were imported with (zx import --catalog FILE; the same format): the stored "
+                "matches checked against its content (SHA-256) get their colours, card names and archetypes from it. "
+                "Repeatable. Matches already projected keep their rows until --rebuild.")
+
+
+def load_given_catalogs(paths: tuple[str, ...]) -> tuple[Any, ...]:
+    """``--catalog FILE`` of ``zx analytics update`` (repeatable): each file read as ``zx import --catalog``
+    reads it (``games.load_catalogs``: the same format and SHA-256); a bad one is an error naming it
+    and its line, before the store is opened or anything projected."""
+    from zx_events.errors import ZXError
+    from zx_events.games import load_catalogs
+
+    out = []
+    for p in paths:
+        try:
+            out += load_catalogs(p).values()
+        except ZXError as e:
+            raise click.ClickException(str(e)) from None  # (as zx import words it: FILE:LINE)
+    return tuple(out)
+
+
 def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | None = None,
-               stop_after_pages: int | None = None, workers: int | None = None):
+               stop_after_pages: int | None = None, workers: int | None = None, catalogs: tuple[Any, ...] = ()):
     """The projection with a progress bar on stderr; AnalyticsError for the caller to report."""
     from analytics.projection import PAGE_SIZE, update
 
@@ -43,12 +64,23 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
             bar.update(task, completed=done, total=total)
 
         result = update(svc, path, rebuild=rebuild, page_size=page_size or PAGE_SIZE, on_progress=on_progress,
-                        stop_after_pages=stop_after_pages, workers=workers)
+                        stop_after_pages=stop_after_pages, workers=workers, catalogs=catalogs)
     if result.set_aside is not None:
         click.echo(f"note: {path} could not be read (damaged, or not a DuckDB database): it was moved to "
                    f"{result.set_aside} (delete it when you like) and rebuilt from the store", err=True)
     warn_left_out(result)
+    note_unknown_catalogs(result)
     return result
+
+
+def note_unknown_catalogs(result: Any) -> None:
+    """A note for each catalog, neither shipped nor given with --catalog, that matches this update projected
+    were checked against (``UpdateResult.unknown_catalogs``)."""
+    for (_game, name, sha), n in sorted(result.unknown_catalogs.items(), key=lambda kv: str(kv[0])):
+        digest = f"sha256 {sha[:8]}…" if isinstance(sha, str) else "no sha256"
+        click.echo(printable(f"note: {counted(n, 'match', 'matches')} {'was' if n == 1 else 'were'} checked against "
+                             f"catalog {name} ({digest}), which zx does not ship: their colours and archetypes are "
+                             f"unknown/by code; pass --catalog FILE to zx analytics update --rebuild"), err=True)
 
 
 def warn_left_out(result: Any, prefix: str = "warning: ") -> None:
@@ -82,26 +114,32 @@ def analytics_group() -> None:
               help="Processes that project a SQLite store in parallel, whole matches each (default: "
                    "ZX_ANALYTICS_WORKERS, else one per core up to 4, for 20,000 events or more; 1: this process; "
                    f"at most {MAX_WORKERS}).")
+@click.option("--catalog", "catalog_paths", multiple=True, metavar="FILE", help=CATALOG_HELP)
 @analytics_option
 @format_option
 @click.pass_context
 def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_after_pages: int | None,
-               workers: int | None, analytics_path: str | None, fmt: str) -> None:
+               workers: int | None, catalog_paths: tuple[str, ...], analytics_path: str | None, fmt: str) -> None:
     """Project the events not yet in the analytics file (resumes where it stopped; --rebuild from zero).
 
     \b
-    Example:
+    Examples:
       zx analytics update --rebuild
+      zx analytics update --rebuild --catalog my-cards.csv   (matches imported with --catalog my-cards.csv)
+
+    A catalog file is used for exactly the stored matches checked against its content (its SHA-256);
+    the projection never reads a file a stored catalog name names.
     """
     from analytics.db import AnalyticsError
 
     from .common import service
 
+    catalogs = load_given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
     try:
         result = run_update(svc, path, rebuild=rebuild, page_size=page_size, stop_after_pages=stop_after_pages,
-                            workers=workers)
+                            workers=workers, catalogs=catalogs)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     emit([result.to_json()], fmt, ["analytics", "events", "matches", "pages", "position", "seconds", "events_per_s",
@@ -554,8 +592,9 @@ def _refuse_replacing_what_is_read(ctx: click.Context, out: Path, analytics: Pat
                                            f"another directory (nothing was written)")
 
 
-def update_after_import(ctx: click.Context, svc: Any) -> None:
-    """``zx import``'s analytics step: a failure is reported, the import itself stands."""
+def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] = ()) -> None:
+    """``zx import``'s analytics step: a failure is reported, the import itself stands. ``catalogs``: the
+    import's ``--catalog`` (the matches it checked against a file have that file's cards)."""
     import duckdb
 
     from analytics.db import AnalyticsError
@@ -567,7 +606,7 @@ def update_after_import(ctx: click.Context, svc: Any) -> None:
 
     path = resolve_analytics_path(ctx, None)
     try:
-        result = run_update(svc, path)
+        result = run_update(svc, path, catalogs=catalogs)
     except BaseException as e:
         if not interrupted(e) and not isinstance(e, (AnalyticsError, duckdb.Error)):
             raise

@@ -163,7 +163,8 @@ def zx(ctx: click.Context, store: str | None) -> None:
 @click.argument("logs", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
               help="Card catalog for every match of the game it belongs to (default: the shipped one each header "
-                   "names, else the game's sample; zx games lists them).")
+                   "names, else the game's sample; zx games lists them); a file is also handed to the analytics "
+                   "update the import runs (to a later one: zx analytics update --catalog FILE).")
 @click.option("--board", "board_path", default=None, metavar="NAME|FILE", help=BOARD_HELP)
 @click.option("--accept-violations", is_flag=True,
               help="Store matches as played, recording each rule violation as an event.")
@@ -195,7 +196,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     from zx_events.parallel import import_files
 
     logs = tuple(log_paths(logs))
-    load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here, before any work
+    references = load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here
     if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
         click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
     svc = service(ctx, create=True)  # (after every argument is checked)
@@ -259,7 +260,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     if update_analytics and imported:
         from .analytics import update_after_import
 
-        update_after_import(ctx, svc)
+        # its catalog goes on to the analytics: a file's cards are stored nowhere else
+        update_after_import(ctx, svc, tuple(v for k, v in (references or {}).items() if isinstance(k, str)))
     if rejected:
         sys.exit(1)
 

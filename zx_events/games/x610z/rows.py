@@ -97,13 +97,17 @@ def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict | N
 
 
 @lru_cache(maxsize=8)
-def _facts(name: str | None, sha256: str | None = None) -> dict | None:
+def _facts(name: str | None, sha256: str | None = None, given: Any = None) -> dict | None:
     """The ``card_facts`` of the catalog a match was checked against (its name and SHA-256, as its
-    Started event pins them) when zx ships its cards (``rowkit.shipped_catalog``: by its name, or by
-    its content under another name: its cards then named by code, as its energy types are unknown);
-    None for a catalog zx does not ship (its cards are stored nowhere)."""
+    Started event pins them): ``given``, the catalog file the user handed the projection with that
+    SHA-256 (``zx analytics update --catalog FILE``: its cards named), else the one zx ships
+    (``rowkit.shipped_catalog``: by its name, or by its content under another name: its cards then
+    named by code, as its energy types are unknown); None for a catalog neither given nor shipped
+    (its cards are stored nowhere)."""
     from .cards import builtin_catalog_names, load_catalog
 
+    if given is not None:
+        return card_facts(given)
     cat, by_name = shipped_catalog(load_catalog, builtin_catalog_names(), name, sha256)
     return None if cat is None else card_facts(cat, named=by_name)
 
@@ -132,9 +136,9 @@ def energy_of(catalog) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _deck_summary(deck: Any, catalog: tuple[Any, Any], energy: dict | None) -> tuple:
+def _deck_summary(deck: Any, catalog: tuple[Any, Any, Any], energy: dict | None) -> tuple:
     """(energy identity, every type, archetype, list) of a deck: the match row's values of a seat.
-    ``catalog``: the (name, SHA-256) the match's Started event pins."""
+    ``catalog``: the (name, SHA-256) the match's Started event pins, and the catalog given for it or None."""
     ident, every = deck_energy(deck, energy)
     return ident, every, archetype(deck, ident, _facts(*catalog)), _deck_list(deck)
 
@@ -189,13 +193,15 @@ class MatchRows:
         if handler is not None:
             handler(self, seq, d)
 
-    def started(self, d: dict, energy: dict | None) -> None:
+    def started(self, d: dict, energy: dict | None, given: Any = None) -> None:
+        """As Z/X's ``MatchRows.started``: ``energy`` the energy types per card, ``given`` the catalog
+        file handed to the projection with the SHA-256 the match pins."""
         h = d["header"]
         pl = h.get("players") or {}
         p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
         pinned = d.get("catalog") or {}
         catalog, sha = pinned.get("name"), pinned.get("sha256")
-        ref = (catalog, sha if isinstance(sha, str) else None)  # what the match was checked against
+        ref = (catalog, sha if isinstance(sha, str) else None, given)  # what the match was checked against
         c1, a1, r1, l1 = _DECKS.summary(p1.get("deck"), ref, energy)
         c2, a2, r2, l2 = _DECKS.summary(p2.get("deck"), ref, energy)
         rnd = h.get("round")

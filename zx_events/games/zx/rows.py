@@ -84,15 +84,19 @@ SIGNATURE_CARDS = 2  # cards named in an archetype label
 
 
 @cache
-def card_facts(catalog: str | None, sha256: str | None = None) -> dict[str, tuple[str, float, int]] | None:
+def card_facts(catalog: str | None, sha256: str | None = None, given: Any = None
+               ) -> dict[str, tuple[str, float, int]] | None:
     """code -> (label, cost, power) of the catalog a match was checked against (its name and SHA-256,
-    as its Started event pins them), when zx ships its cards (``rowkit.shipped_catalog``: by its name,
-    or by its content under another name). The label is the card's name in the shipped catalog of that
-    name, else its code (as the match's colours are unknown then); cost: -1 without, inf for infinite.
-    None for a catalog zx does not ship: its costs and Powers are stored nowhere."""
+    as its Started event pins them): ``given``, the catalog file the user handed the projection with
+    that SHA-256 (``zx analytics update --catalog FILE``), else the one zx ships (``rowkit.shipped_catalog``:
+    by its name, or by its content under another name). The label is the card's name in the given
+    catalog or the shipped one of that name, else its code (as the match's colours are unknown then);
+    cost: -1 without, inf for infinite. None for a catalog neither given nor shipped: its costs and
+    Powers are stored nowhere."""
     from zx_events.games.zx.cards import builtin_catalog_names, load_catalog
 
-    cat, by_name = shipped_catalog(load_catalog, builtin_catalog_names(), catalog, sha256)
+    cat, by_name = (given, True) if given is not None else \
+        shipped_catalog(load_catalog, builtin_catalog_names(), catalog, sha256)
     if cat is None:
         return None
     return {code: (c.name if by_name else code, -1.0 if c.cost is None else float(c.cost), c.power or 0)
@@ -123,9 +127,9 @@ def archetype(deck: dict[str, int] | None, identity: str | None, facts: dict[str
     return f"{identity or 'unknown'}: " + " + ".join(facts[c][0] if c in facts else c for c in sig)
 
 
-def _deck_summary(deck: Any, catalog: tuple[Any, Any], colours_of: dict | None) -> tuple:
+def _deck_summary(deck: Any, catalog: tuple[Any, Any, Any], colours_of: dict | None) -> tuple:
     """(colour identity, every colour, archetype, list) of a deck: the match row's values of a seat.
-    ``catalog``: the (name, SHA-256) the match's Started event pins."""
+    ``catalog``: the (name, SHA-256) the match's Started event pins, and the catalog given for it or None."""
     colours, every = deck_colours(deck, colours_of)
     return colours, every, archetype(deck, colours, card_facts(*catalog)), _deck_list(deck)
 
@@ -200,13 +204,16 @@ class MatchRows:
         if handler is not None:
             handler(self, seq, d)
 
-    def started(self, d: dict, colours_of: dict | None) -> None:
+    def started(self, d: dict, colours_of: dict | None, given: Any = None) -> None:
+        """The match's Started payload ``d``; ``colours_of``: its catalog's colours per card (None: a
+        catalog neither shipped by that name nor given); ``given``: the catalog file handed to the
+        projection with the SHA-256 the match pins (``analytics.tables.Catalogs.of``)."""
         h = d["header"]
         pl = h.get("players") or {}
         p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
         pinned = d.get("catalog") or {}
         catalog, sha = pinned.get("name"), pinned.get("sha256")
-        ref = (catalog, sha if isinstance(sha, str) else None)  # what the match was checked against
+        ref = (catalog, sha if isinstance(sha, str) else None, given)  # what the match was checked against
         c1, a1, r1, l1 = _DECKS.summary(p1.get("deck"), ref, colours_of)
         c2, a2, r2, l2 = _DECKS.summary(p2.get("deck"), ref, colours_of)
         rnd = h.get("round")
