@@ -330,3 +330,20 @@ def test_a_long_event_name_keeps_the_filters_on_a_phones_screen(browser, tmp_pat
                 assert longest == len(event) and right <= inner and page <= inner, (path, got)
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_a_screen_reader_meets_each_chart_as_an_image_named_by_its_title(browser, server):
+    """Chromium's accessibility tree held eight images named '' on the dashboard (role="img", no name, and
+    the text marks inside hidden by that role). Each is named by its section's title."""
+    browser.get(server + "/dashboard?min_games=5")
+    wait(browser, "div[data-chart='cards'] svg")
+    titles = browser.execute_script("return Array.prototype.map.call(document.querySelectorAll('section.chart-section h2'),"
+                                    " function (h) { return h.textContent; })")
+    browser.execute_cdp_cmd("Accessibility.enable", {})
+    try:
+        nodes = browser.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    finally:
+        browser.execute_cdp_cmd("Accessibility.disable", {})
+    images = [(n.get("name") or {}).get("value", "") for n in nodes
+              if (n.get("role") or {}).get("value") in ("image", "img") and not n.get("ignored")]
+    assert len(titles) == len(SECTIONS) and images == titles

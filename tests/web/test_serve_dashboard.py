@@ -125,6 +125,26 @@ def test_dashboard_bad_filter_is_400(client):
     assert r.status_code == 400 and "is not a date (YYYY-MM-DD)" in r.text and "<html" in r.text
 
 
+CHART_ROOT = re.compile(r'<section class="chart-section" id="([a-z]+)">\s*<h2>([^<]*)</h2>.*?<div class="chart" '
+                        r'data-chart="\1">(<svg\b[^>]*>)', re.S)
+
+
+def assert_charts_named_by_their_titles(html: str) -> None:
+    """Each chart's <svg> is an image named by its section's title, with one ``class`` attribute."""
+    roots = CHART_ROOT.findall(html)
+    assert sorted(key for key, _, _ in roots) == sorted(SECTIONS)
+    for key, title, tag in roots:
+        assert 'role="img"' in tag and f'aria-label="{title}"' in tag, (key, tag)
+        assert len(re.findall(r"\sclass=", tag)) == 1 and 'class="chart marks"' in tag, (key, tag)
+
+
+def test_each_chart_is_an_image_named_by_its_title_with_one_class_attribute(client):
+    """role="img" hides a chart's text marks from a screen reader, which met eight images named '' (and the
+    root had two class attributes, vl-convert's "marks" and ours, invalid markup). Each is named by its title;
+    the report's charts too (test_report_is_one_self_contained_file)."""
+    assert_charts_named_by_their_titles(client.get("/dashboard").text)
+
+
 def test_report_is_one_self_contained_file(built, client, tmp_path):
     out = tmp_path / "meta.html"
     r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(out), "--title", "Sim League meta",
@@ -138,6 +158,7 @@ def test_report_is_one_self_contained_file(built, client, tmp_path):
     assert charts.external == []
     assert not re.search(r'(src|href)="/', html)  # nothing from a server: CSS inline, no links to pages
     assert "<style>" in html and "Sim League meta" in html
+    assert_charts_named_by_their_titles(html)
     # a file one shares: it runs no script and fetches nothing, whatever text it holds
     assert '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'' \
         in html and "<script" not in html
