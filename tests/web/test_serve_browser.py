@@ -297,26 +297,36 @@ def test_a_seat_link_of_the_served_replay_opens_the_same_moment_from_that_seat(b
     assert browser.find_element(By.ID, "as-P1").get_attribute("href").endswith("?as=P1#e=22")
 
 
-def test_a_long_event_name_keeps_the_filters_on_a_phones_screen(browser, tmp_path):
-    """A 60-character event name made the Event select 447 px wide (min-width, no max-width): the match
-    list and the dashboard scrolled sideways on a 375 px phone. A select is at most its form's width."""
+def one_match_store(folder, **header) -> tuple[str, str]:
+    """A store (and its analytics file) of one simulated Z/X match whose header has ``header``'s fields;
+    each of ``players`` is merged into that seat's."""
     from analytics.projection import update
-    from web.app import create_app
     from zx_events.application import MatchService
     from zx_events.games.zx.sim import simulate
     from zx_events.logformat.reader import parse_log
 
     (sim,) = simulate(1, seed=3, policy="mixed")
-    event = "Z/X Championship Series 2026 Tokyo Regional Qualifier, Day 2"
-    header = dict(sim.header, event=event)
-    (log,) = parse_log("".join(json.dumps(x) + "\n" for x in [header, *sim.records]), "long-event.zxlog")
-    store = str(tmp_path / "events.sqlite")
+    players = header.pop("players", {})
+    top = dict(sim.header, **header)
+    top["players"] = {seat: {**p, **players.get(seat, {})} for seat, p in sim.header["players"].items()}
+    (log,) = parse_log("".join(json.dumps(x) + "\n" for x in [top, *sim.records]), "one.zxlog")
+    store = str(folder / "events.sqlite")
     svc = MatchService(store)
     try:
         assert svc.import_log(log).status == "imported"
-        update(svc, tmp_path / "analytics.duckdb", rebuild=True)
+        update(svc, folder / "analytics.duckdb", rebuild=True)
     finally:
         svc.close()
+    return store, log.match_id
+
+
+def test_a_long_event_name_keeps_the_filters_on_a_phones_screen(browser, tmp_path):
+    """A 60-character event name made the Event select 447 px wide (min-width, no max-width): the match
+    list and the dashboard scrolled sideways on a 375 px phone. A select is at most its form's width."""
+    from web.app import create_app
+
+    event = "Z/X Championship Series 2026 Tokyo Regional Qualifier, Day 2"
+    store, _ = one_match_store(tmp_path, event=event)
     try:
         browser.set_window_size(375, 800)
         with running(create_app(store, analytics=tmp_path / "analytics.duckdb")) as url:
@@ -347,3 +357,29 @@ def test_a_screen_reader_meets_each_chart_as_an_image_named_by_its_title(browser
     images = [(n.get("name") or {}).get("value", "") for n in nodes
               if (n.get("role") or {}).get("value") in ("image", "img") and not n.get("ignored")]
     assert len(titles) == len(SECTIONS) and images == titles
+
+
+def test_on_a_phone_long_names_and_messages_wrap_and_the_page_stays_as_wide_as_the_screen(browser, tmp_path):
+    """At 390 px a match with a 64-character player name and a 78-character deck name without spaces made its
+    page 868 px wide, the dashboard's message naming that deck 762 px, and /about's table 468 px: the page
+    scrolled sideways. Long text wraps; a wide table scrolls in its own box."""
+    from web.app import create_app
+
+    name, deck = "Maximilian-Alexander_VonSuperlongname_TheThirdOfHisName_Champion", "D" * 78
+    assert len(name) == 64
+    store, match = one_match_store(tmp_path, players={"P1": {"name": name, "deck_name": deck}})
+    try:
+        browser.set_window_size(390, 844)
+        with running(create_app(store, analytics=tmp_path / "analytics.duckdb")) as url:
+            for path, shows in ((f"/matches/{match}", name), ("/dashboard?deck=Nope", deck), ("/about", "/api/status")):
+                browser.get(url + path)
+                wait(browser, "main")
+                inner, page, text = browser.execute_script(
+                    "return [document.documentElement.clientWidth, document.documentElement.scrollWidth, "
+                    "document.querySelector('main').textContent]")
+                assert shows in text and page <= inner, (path, page, inner)
+            box = browser.execute_script("var t = document.getElementById('endpoints').parentElement; "
+                                         "return [t.className, getComputedStyle(t).overflowX, t.scrollWidth > t.clientWidth]")
+            assert box == ["wide", "auto", True]  # /about's table scrolls in its box
+    finally:
+        browser.set_window_size(1400, 1000)
