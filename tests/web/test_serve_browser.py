@@ -417,3 +417,23 @@ def test_the_text_of_the_served_pages_reaches_wcag_aa_contrast(browser, server):
         browser.get(server + path)
         wait(browser, "main")
         assert browser.execute_script(CONTRAST) == [], path
+
+
+def test_an_api_answer_opened_in_a_browser_finds_its_icon(browser, server):
+    """A JSON answer names no icon, so the browser asks for /favicon.ico: it was a 404 in the console."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get_log("browser")  # (what earlier tests left)
+    browser.get(server + "/api/status")
+    failed: list[str] = []
+
+    def favicon_failed(d) -> bool:
+        failed.extend(e["message"] for e in d.get_log("browser") if "favicon" in e["message"])
+        return bool(failed)
+
+    try:  # the browser asks for the icon after the answer has loaded: a 404 shows within a second
+        WebDriverWait(browser, 1.0, poll_frequency=0.1).until(favicon_failed)
+    except TimeoutException:
+        pass
+    assert failed == []

@@ -338,6 +338,23 @@ def test_every_page_names_its_icon_inline_so_no_favicon_request_fails(built, cli
                 assert re.search(r"img-src [^;]*data:", p), (name, p)
 
 
+def test_favicon_ico_is_the_pages_icon_read_only_and_cached(client):
+    """A JSON answer opened in a browser (/api/status, linked from the error messages) names no icon, so the
+    browser asked for /favicon.ico: a 404 in its console. It is the pages' own icon, as an SVG."""
+    from urllib.parse import unquote
+
+    inline = re.search(r'<link rel="icon" href="data:image/svg\+xml,([^"]+)">', client.get("/matches").text).group(1)
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert r.text == unquote(inline)  # the same icon as every page names inline
+    assert r.headers["cache-control"] == "public, max-age=86400" and r.headers["x-content-type-options"] == "nosniff"
+    head = client.head("/favicon.ico")
+    assert head.status_code == 200 and head.content == b"" and head.headers["content-length"] == str(len(r.content))
+    assert client.post("/favicon.ico").status_code == 405  # read-only
+    assert client.get("/favicon.ico?size=32").status_code == 400  # a parameter it does not take
+    assert "/favicon.ico" not in client.get("/api/openapi.json").json()["paths"]
+
+
 def contrast(fg: str, bg: str = "#ffffff") -> float:
     """WCAG 2 contrast ratio of two #rrggbb (or #rgb) colours."""
     def lum(c: str) -> float:
