@@ -122,6 +122,9 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         app.add_middleware(Hosts, names=hosts)  # outermost: nothing of the store before the Host is checked
     app.include_router(api.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     app.include_router(pages.router, dependencies=[Depends(known_query), Depends(store_reachable)])
+    # the icon reads nothing of the store: served while the store's server is out of reach too
+    app.add_api_route("/favicon.ico", pages.favicon, methods=["GET"], include_in_schema=False,
+                      dependencies=[Depends(known_query)])
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     def wants_json(request: Request) -> bool:

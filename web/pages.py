@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import jinja2
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from . import api, dashboard
 from .backend import Backend, WebError
@@ -56,6 +56,20 @@ HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Re
 
 def html_response(text: str, policy: str = PAGE_POLICY, status: int = 200) -> HTMLResponse:
     return HTMLResponse(text, status_code=status, headers={**HEADERS, "Content-Security-Policy": policy})
+
+
+# The pages' icon: each page names it inline (base.html and static/viewer.html, a data: URL); /favicon.ico
+# serves the same, for what is not a page (a JSON answer of the API opened in a browser, as the error
+# messages invite: the browser then asks for /favicon.ico, which was a 404 in its console)
+ICON = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='3' "
+        "fill='#1f2d3d'/><path d='M4 4h8L4 12h8' stroke='#fff' stroke-width='2' fill='none'/></svg>")
+ICON_HEADERS = {"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff",
+                "Content-Security-Policy": "default-src 'none'"}
+
+
+def favicon() -> Response:
+    """``/favicon.ico``: the pages' icon, an SVG (read-only, nothing of the store; a browser keeps it a day)."""
+    return Response(ICON, media_type="image/svg+xml", headers=ICON_HEADERS)
 
 
 @router.get("/", response_class=HTMLResponse)

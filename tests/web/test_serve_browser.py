@@ -14,7 +14,7 @@ from typing import Iterator
 
 import pytest
 
-from serve_support import Built, build_store
+from serve_support import VIOLATION_MATCH, Built, build_store
 from web.dashboard import pct
 
 SECTIONS = ["share", "trend", "winrates", "matchups", "first", "attacks", "life", "cards"]
@@ -297,26 +297,36 @@ def test_a_seat_link_of_the_served_replay_opens_the_same_moment_from_that_seat(b
     assert browser.find_element(By.ID, "as-P1").get_attribute("href").endswith("?as=P1#e=22")
 
 
-def test_a_long_event_name_keeps_the_filters_on_a_phones_screen(browser, tmp_path):
-    """A 60-character event name made the Event select 447 px wide (min-width, no max-width): the match
-    list and the dashboard scrolled sideways on a 375 px phone. A select is at most its form's width."""
+def one_match_store(folder, **header) -> tuple[str, str]:
+    """A store (and its analytics file) of one simulated Z/X match whose header has ``header``'s fields;
+    each of ``players`` is merged into that seat's."""
     from analytics.projection import update
-    from web.app import create_app
     from zx_events.application import MatchService
     from zx_events.games.zx.sim import simulate
     from zx_events.logformat.reader import parse_log
 
     (sim,) = simulate(1, seed=3, policy="mixed")
-    event = "Z/X Championship Series 2026 Tokyo Regional Qualifier, Day 2"
-    header = dict(sim.header, event=event)
-    (log,) = parse_log("".join(json.dumps(x) + "\n" for x in [header, *sim.records]), "long-event.zxlog")
-    store = str(tmp_path / "events.sqlite")
+    players = header.pop("players", {})
+    top = dict(sim.header, **header)
+    top["players"] = {seat: {**p, **players.get(seat, {})} for seat, p in sim.header["players"].items()}
+    (log,) = parse_log("".join(json.dumps(x) + "\n" for x in [top, *sim.records]), "one.zxlog")
+    store = str(folder / "events.sqlite")
     svc = MatchService(store)
     try:
         assert svc.import_log(log).status == "imported"
-        update(svc, tmp_path / "analytics.duckdb", rebuild=True)
+        update(svc, folder / "analytics.duckdb", rebuild=True)
     finally:
         svc.close()
+    return store, log.match_id
+
+
+def test_a_long_event_name_keeps_the_filters_on_a_phones_screen(browser, tmp_path):
+    """A 60-character event name made the Event select 447 px wide (min-width, no max-width): the match
+    list and the dashboard scrolled sideways on a 375 px phone. A select is at most its form's width."""
+    from web.app import create_app
+
+    event = "Z/X Championship Series 2026 Tokyo Regional Qualifier, Day 2"
+    store, _ = one_match_store(tmp_path, event=event)
     try:
         browser.set_window_size(375, 800)
         with running(create_app(store, analytics=tmp_path / "analytics.duckdb")) as url:
@@ -330,3 +340,100 @@ def test_a_long_event_name_keeps_the_filters_on_a_phones_screen(browser, tmp_pat
                 assert longest == len(event) and right <= inner and page <= inner, (path, got)
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_a_screen_reader_meets_each_chart_as_an_image_named_by_its_title(browser, server):
+    """Chromium's accessibility tree held eight images named '' on the dashboard (role="img", no name, and
+    the text marks inside hidden by that role). Each is named by its section's title."""
+    browser.get(server + "/dashboard?min_games=5")
+    wait(browser, "div[data-chart='cards'] svg")
+    titles = browser.execute_script("return Array.prototype.map.call(document.querySelectorAll('section.chart-section h2'),"
+                                    " function (h) { return h.textContent; })")
+    browser.execute_cdp_cmd("Accessibility.enable", {})
+    try:
+        nodes = browser.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    finally:
+        browser.execute_cdp_cmd("Accessibility.disable", {})
+    images = [(n.get("name") or {}).get("value", "") for n in nodes
+              if (n.get("role") or {}).get("value") in ("image", "img") and not n.get("ignored")]
+    assert len(titles) == len(SECTIONS) and images == titles
+
+
+def test_on_a_phone_long_names_and_messages_wrap_and_the_page_stays_as_wide_as_the_screen(browser, tmp_path):
+    """At 390 px a match with a 64-character player name and a 78-character deck name without spaces made its
+    page 868 px wide, the dashboard's message naming that deck 762 px, and /about's table 468 px: the page
+    scrolled sideways. Long text wraps; a wide table scrolls in its own box."""
+    from web.app import create_app
+
+    name, deck = "Maximilian-Alexander_VonSuperlongname_TheThirdOfHisName_Champion", "D" * 78
+    assert len(name) == 64
+    store, match = one_match_store(tmp_path, players={"P1": {"name": name, "deck_name": deck}})
+    try:
+        browser.set_window_size(390, 844)
+        with running(create_app(store, analytics=tmp_path / "analytics.duckdb")) as url:
+            for path, shows in ((f"/matches/{match}", name), ("/dashboard?deck=Nope", deck), ("/about", "/api/status")):
+                browser.get(url + path)
+                wait(browser, "main")
+                inner, page, text = browser.execute_script(
+                    "return [document.documentElement.clientWidth, document.documentElement.scrollWidth, "
+                    "document.querySelector('main').textContent]")
+                assert shows in text and page <= inner, (path, page, inner)
+            box = browser.execute_script("var t = document.getElementById('endpoints').parentElement; "
+                                         "return [t.className, getComputedStyle(t).overflowX, t.scrollWidth > t.clientWidth]")
+            assert box == ["wide", "auto", True]  # /about's table scrolls in its box
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+CONTRAST = r"""
+function rgb(s) { var p = s.match(/rgba?\(([^)]+)\)/)[1].split(/[ ,\/]+/).filter(Boolean).map(Number);
+  return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; }
+function lum(c) { var a = c.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2]; }
+function blend(f, b) { var a = f[3]; return [f[0] * a + b[0] * (1 - a), f[1] * a + b[1] * (1 - a), f[2] * a + b[2] * (1 - a), 1]; }
+function background(e) { var layers = [];
+  for (; e; e = e.parentElement) { var c = rgb(getComputedStyle(e).backgroundColor); if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+  var b = [255, 255, 255, 1]; for (var i = layers.length - 1; i >= 0; i--) b = blend(layers[i], b); return b; }
+var low = [];
+document.querySelectorAll('body *').forEach(function (e) {
+  if (e.closest('svg') || !Array.prototype.some.call(e.childNodes, function (n) { return n.nodeType === 3 && n.textContent.trim(); })) return;
+  var r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+  if (!r.width || !r.height || cs.visibility === 'hidden') return;
+  var b = background(e), f = blend(rgb(cs.color), b), L1 = lum(f), L2 = lum(b);
+  var ratio = (Math.max(L1, L2) + 0.05) / (Math.min(L1, L2) + 0.05), size = parseFloat(cs.fontSize);
+  var large = size >= 24 || (parseInt(cs.fontWeight) >= 700 && size >= 18.66);
+  if (ratio < (large ? 3 : 4.5)) low.push([e.tagName + '.' + e.className, cs.color, ratio.toFixed(2), e.textContent.trim().slice(0, 30)]);
+});
+return low;"""
+
+
+def test_the_text_of_the_served_pages_reaches_wcag_aa_contrast(browser, server):
+    """The grey of notes, labels, counts, breadcrumbs and the footer (#777) was 4.29:1 on the page's #fafafa and
+    4.48:1 on white, the red of error messages 4.48:1 on #fafafa: under WCAG AA's 4.5:1 (3:1 for large text).
+    Every text outside the charts reaches it (the report has the same style sheet)."""
+    match = VIOLATION_MATCH  # its violations' table too
+    for path in ("/dashboard?min_games=5", "/dashboard?deck=Nope", "/matches", f"/matches/{match}", "/about",
+                 "/no-such-page"):
+        browser.get(server + path)
+        wait(browser, "main")
+        assert browser.execute_script(CONTRAST) == [], path
+
+
+def test_an_api_answer_opened_in_a_browser_finds_its_icon(browser, server):
+    """A JSON answer names no icon, so the browser asks for /favicon.ico: it was a 404 in the console."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get_log("browser")  # (what earlier tests left)
+    browser.get(server + "/api/status")
+    failed: list[str] = []
+
+    def favicon_failed(d) -> bool:
+        failed.extend(e["message"] for e in d.get_log("browser") if "favicon" in e["message"])
+        return bool(failed)
+
+    try:  # the browser asks for the icon after the answer has loaded: a 404 shows within a second
+        WebDriverWait(browser, 1.0, poll_frequency=0.1).until(favicon_failed)
+    except TimeoutException:
+        pass
+    assert failed == []
