@@ -277,7 +277,7 @@ def _seal(svc, ledger, verdicts, targets, bad) -> None:
     """zx verify --seal: seal a store from before the seal (no ledger yet), once every match verifies.
     A sealed store's matches are sealed by ``zx import`` alone: one the seal does not list (``added``)
     was written behind it, and sealing it would launder it (it did)."""
-    from zx_events.ledger import adopt, read_ledger, seal_summary, sealed_entry
+    from zx_events.ledger import adopt, against_seal, read_ledger, seal_summary, sealed_entry
 
     added = [v for v in bad if v.status == "added"]
     if added:
@@ -291,8 +291,22 @@ def _seal(svc, ledger, verdicts, targets, bad) -> None:
                                    f"fail verification (see above); a seal would vouch for them")
     uids = dict(targets)
     todo = [v for v in verdicts if v.ok and not ledger.exists]
-    if todo:
-        adopt(svc.recorder, svc.mapper, [sealed_entry(v.match, uids[v.match], v.events, v.head) for v in todo])
+    if todo and not adopt(svc.recorder, svc.mapper,
+                          [sealed_entry(v.match, uids[v.match], v.events, v.head) for v in todo]):
+        # another zx verify --seal wrote the first entry meanwhile: nothing is appended (it listed these
+        # matches once more, after it, and the heads printed before were superseded); these are checked
+        # against its seal, and the head printed is the one that holds now, the same in every process
+        now = read_ledger(svc.recorder, svc.mapper)
+        later = [against_seal(now, v, uids[v.match]) for v in todo]
+        listed = sum(v.ok for v in later)
+        click.echo(f"0 matches sealed: the store was sealed meanwhile by another process (zx verify --seal), which "
+                   f"lists {listed} of these {len(todo)}"
+                   f"{'' if listed == len(todo) else ' (zx verify names the others)'}; " + seal_summary(now), err=True)
+        for v, w in zip(todo, later):
+            v.status, v.message = (("ok", "sealed by another process") if w.ok else (w.status, w.message))
+            if not w.ok:
+                bad.append(v)
+        return
     for v in todo:
         click.echo(f"sealed {v.match} (head {str(v.head)[:16]})", err=True)
     click.echo(f"{counted(len(todo), 'match', 'matches')} sealed; " + seal_summary(read_ledger(svc.recorder, svc.mapper)), err=True)

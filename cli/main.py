@@ -189,6 +189,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     stored; the others are imported. Exit code 1 when any match was rejected.
     """
     import os
+    import signal
 
     from eventsourcing.persistence import PersistenceError
 
@@ -211,31 +212,54 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                    f"for it to finish, up to {svc.store.env.get('SQLITE_LOCK_TIMEOUT', '30')} s more", err=True)
     total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
     outcomes = []
-    with progress(max(1, total), "importing", enabled=total > 2_000_000, in_bytes=True) as bar:
-        task = bar.add_task("import", total=total)
-        try:  # one match at a time: memory stays bounded whatever the corpus size
-            for o in import_files(svc, logs, workers=workers, catalog=catalog_path, board=board_path,
-                                  accept_violations=accept_violations, on_bytes=lambda n: bar.advance(task, n)):
-                outcomes.append(o)
-        except PersistenceError as e:  # the store failed mid-import: the batch under way was not saved
-            from .common import store_failed
+    terminated = False
 
-            done = sum(o.status == "imported" for o in outcomes)
-            cause, todo = store_failed(svc.store, e, "run the import again")
-            raise click.ClickException(f"the store {svc.store.label} failed after "
-                                       f"{counted(done, 'imported match', 'imported matches')} "
-                                       f"(the batch under way was not saved): {cause}; {todo} (the matches stored "
-                                       f"are 'unchanged' then)") from None
-        except WorkerDied as e:
-            done = sum(o.status == "imported" for o in outcomes)
-            raise click.ClickException(f"{e} ({counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} "
-                                       f"imported before)") from None
-        except KeyboardInterrupt:  # Ctrl-C: what was stored stays, the batch under way was not saved
-            done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
-            click.echo(f"interrupted: {counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} imported into {svc.store.label} before (the batch under "
-                       f"way was not saved); run the import again to finish it: the matches stored are 'unchanged' "
-                       f"then", err=True)
-            raise click.Abort() from None
+    def term(signum: int, frame: object) -> None:
+        # SIGTERM (systemd, `timeout`, docker stop) ended the import without a word (exit 143), hundreds of
+        # matches stored: it is Ctrl-C's stop now (what was stored stays, the batch under way is not saved,
+        # the message), then the process ends by the signal once the store is closed, as zx serve does
+        nonlocal terminated
+        if os.getpid() != importer:  # a forked worker inherits this handler: it ends as SIGTERM ends it
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        terminated = True
+        raise KeyboardInterrupt
+
+    importer, previous_term = os.getpid(), signal.signal(signal.SIGTERM, term)
+    try:
+        with progress(max(1, total), "importing", enabled=total > 2_000_000, in_bytes=True) as bar:
+            task = bar.add_task("import", total=total)
+            try:  # one match at a time: memory stays bounded whatever the corpus size
+                for o in import_files(svc, logs, workers=workers, catalog=catalog_path, board=board_path,
+                                      accept_violations=accept_violations, on_bytes=lambda n: bar.advance(task, n)):
+                    outcomes.append(o)
+            except PersistenceError as e:  # the store failed mid-import: the batch under way was not saved
+                from .common import store_failed
+
+                done = sum(o.status == "imported" for o in outcomes)
+                cause, todo = store_failed(svc.store, e, "run the import again")
+                raise click.ClickException(f"the store {svc.store.label} failed after "
+                                           f"{counted(done, 'imported match', 'imported matches')} "
+                                           f"(the batch under way was not saved): {cause}; {todo} (the matches stored "
+                                           f"are 'unchanged' then)") from None
+            except WorkerDied as e:
+                done = sum(o.status == "imported" for o in outcomes)
+                raise click.ClickException(f"{e} ({counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} "
+                                           f"imported before)") from None
+            except KeyboardInterrupt:  # Ctrl-C: what was stored stays, the batch under way was not saved
+                done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
+                click.echo(f"{'interrupted (SIGTERM)' if terminated else 'interrupted'}: "
+                           f"{counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} imported into "
+                           f"{svc.store.label} before (the batch under way was not saved); run the import again to "
+                           f"finish it: the matches stored are 'unchanged' then", err=True)
+                raise click.Abort() from None
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+        if terminated:  # ended by SIGTERM, after its message, once the store is closed
+            svc.close()
+            sys.stderr.flush()
+            signal.raise_signal(signal.SIGTERM)
     rejected = [o for o in outcomes if o.status == "rejected"]
     for o in rejected:
         click.echo(printable(str(o.error)), err=True)  # a log's text, as the table shows it

@@ -9,8 +9,13 @@ Runs on SQLite and PostgreSQL (the ``service`` fixture).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +26,8 @@ from test_verify import LEGAL, MATCH, Tamper
 from zx_events import integrity, replay
 from zx_events.application import MatchService
 from zx_events.games.zx.match import match_uuid
-from zx_events.ledger import LEDGER_ID, read_ledger
+from zx_events.integrity import decode_state
+from zx_events.ledger import LEDGER_ID, TOPIC_ENTRY, adopt, read_ledger, sealed_entry
 from zx_events.logformat.reader import read_log
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -668,3 +674,104 @@ def test_a_match_imported_while_verify_runs_is_not_called_added(sealed, store_ur
     assert r.exit_code == 0, r.output
     verdicts = {v["match"]: v["status"] for v in json.loads(r.stdout)}
     assert verdicts["imported-meanwhile"] == "ok" and set(verdicts.values()) == {"ok"}
+
+
+# ---------------------------------------------------------------------- concurrent zx verify --seal
+def legacy_store(svc: MatchService, tmp_path: Path, n: int) -> list[list]:
+    """``n`` matches imported into ``svc``'s store, then its ledger deleted: a store from before the seal
+    (as on PostgreSQL, where no 0.1.0 file can be copied). Returns what ``zx verify --seal`` would list."""
+    log = tmp_path / "legacy.zxlog"
+    log.write_text("".join(LEGAL.read_text(encoding="utf-8").replace(MATCH, f"legacy-{i:02d}") for i in range(n)),
+                   encoding="utf-8")
+    outs = [svc.import_log(parsed) for parsed in read_log(log)]
+    assert {o.status for o in outs} == {"imported"}
+    Tamper(svc).run("DELETE FROM {t} WHERE topic = %s", (TOPIC_ENTRY,))
+    assert not read_ledger(svc.recorder, svc.mapper).exists
+    return [sealed_entry(o.match_id, match_uuid(o.match_id), o.events, o.head) for o in outs]
+
+
+def test_seals_that_collide_on_the_first_entry_write_it_once(service, store_url, tmp_path):
+    """Three ``zx verify --seal`` on a legacy store, each past its check that the store has no ledger when
+    they insert: the losers appended the same matches after the winner's entry (3 entries listing them all),
+    and each printed a store head the next one superseded. Now the first entry is written once and the
+    others write nothing (0 sealed): the store was sealed by another process."""
+    rows = legacy_store(service, tmp_path, 5)
+    ids = [r[0] for r in rows]
+    gate = threading.Barrier(3, timeout=30)
+    results: dict[int, object] = {}
+
+    def seal(i: int) -> None:
+        svc = MatchService(store_url, write=True)
+        insert = svc.recorder.insert_events
+
+        def together(events, **kwargs):  # every one past its look at the ledger, then all insert at once
+            if events and events[0].originator_id == LEDGER_ID and i not in results:
+                results[i] = "at the gate"
+                gate.wait()
+            return insert(events, **kwargs)
+
+        svc.recorder.insert_events = together
+        try:
+            results[i] = adopt(svc.recorder, svc.mapper, rows)
+        except Exception as e:  # (reported below)
+            results[i] = e
+        finally:
+            svc.close()
+
+    threads = [threading.Thread(target=seal, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(results.values(), key=str) == [0, 0, 5], results
+    ledger = read_ledger(service.recorder, service.mapper)
+    assert ledger.ok and ledger.entries == 1 and sorted(s.match for s in ledger.matches.values()) == ids
+
+
+def test_a_seal_after_another_seal_and_an_import_appends_nothing(service, store_url, tmp_path):
+    """A ``zx verify --seal`` that read the store as legacy, then finds it sealed by another one and a batch
+    of ``zx import`` sealed after that: it appended every legacy match again after the import's entry. Now
+    it writes nothing; the import's entry lists its own match alone, and the head both print verifies."""
+    rows = legacy_store(service, tmp_path, 3)
+    ids = [r[0] for r in rows]
+    first, second = MatchService(store_url, write=True), MatchService(store_url, write=True)
+    try:
+        assert adopt(first.recorder, first.mapper, rows) == 3
+        late = tmp_path / "late.zxlog"
+        late.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "imported-later"), encoding="utf-8")
+        assert {service.import_log(parsed).status for parsed in read_log(late)} == {"imported"}
+        assert adopt(second.recorder, second.mapper, rows) == 0
+    finally:
+        first.close()
+        second.close()
+    ledger = read_ledger(service.recorder, service.mapper)
+    assert ledger.ok and ledger.entries == 2
+    entries = [decode_state(service.mapper, r)["matches"] for r in service.recorder.select_events(LEDGER_ID)]
+    assert [sorted(m[0] for m in e) for e in entries] == [ids, ["imported-later"]]
+    r = cli(store_url, "verify", "--store-head", ledger.head[:16])
+    assert r.exit_code == 0 and "4 intact, 0 failed" in r.stderr, r.output
+
+
+GATED = ("import sys, time\nfrom cli.main import main\ntime.sleep(max(0.0, float(sys.argv[1]) - time.time()))\n"
+         "sys.argv[1:2] = []\nmain()\n")
+
+
+def test_concurrent_verify_seal_processes_print_one_head_that_verifies(service, store_url, tmp_path):
+    """The QA report: three ``zx verify --seal`` started at once on a legacy store each said "N matches
+    sealed", with heads in 1, 2 and 3 entries; ``--store-head`` with the first two then said "the store
+    seal was rewritten" (exit 1). Real processes, released at one instant once Python and click are loaded:
+    one first entry; every process exits 0 and prints the same head, which verifies."""
+    ids = [r[0] for r in legacy_store(service, tmp_path, 40)]
+    start = f"{time.time() + 2:.3f}"
+    procs = [subprocess.Popen([sys.executable, "-c", GATED, start, "--store", store_url, "verify", "--seal"],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    done = [(p.wait(120), *p.communicate()) for p in procs]
+    assert [rc for rc, _, _ in done] == [0, 0, 0], [err for _, _, err in done]
+    heads = [re.findall(r"store head ([0-9a-f]{16})", err) for _, _, err in done]
+    assert all(heads), [err for _, _, err in done]
+    ledger = read_ledger(service.recorder, service.mapper)
+    assert ledger.ok and ledger.entries == 1 and sorted(s.match for s in ledger.matches.values()) == ids
+    assert {h for printed in heads for h in printed} == {ledger.head[:16]}
+    assert sum("40 matches sealed; store seal: 40 matches in 1 entry" in err for _, _, err in done) == 1
+    r = cli(store_url, "verify", "--store-head", heads[0][0])
+    assert r.exit_code == 0 and "40 intact, 0 failed" in r.stderr, r.output

@@ -174,20 +174,27 @@ def _broken(state: LedgerState, problem: str) -> LedgerState:
 
 
 def adopt(recorder: Any, mapper: Any, matches: Iterable[Sequence[Any]]) -> int:
-    """``zx verify --seal``: append entries listing ``matches`` (already verified); returns how many."""
+    """``zx verify --seal``: write the first entries of a store from before the seal, listing ``matches``
+    (already verified); returns how many it sealed.
+
+    Returns 0, writing nothing, when the store has a ledger by then: another ``zx verify --seal`` wrote
+    the first entry meanwhile (and a ``zx import`` may have sealed its own batch after it). On a sealed
+    store only ``zx import`` seals: three concurrent ``--seal`` each appended the same matches after the
+    other's entries, and the store heads the first two printed were superseded (``--store-head`` with
+    them said "the store seal was rewritten")."""
     rows = list(matches)
     for _ in range(RETRIES):
-        last = _last(recorder, mapper)
-        version, prev = last if last is not None else (0, ZERO)
-        entries = []
+        if _last(recorder, mapper) is not None:  # sealed meanwhile by another process
+            return 0
+        prev, entries = ZERO, []
         for k in range(0, len(rows), ADOPT_CHUNK):
-            e = entry(version + 1 + len(entries), prev, rows[k:k + ADOPT_CHUNK])
+            e = entry(1 + len(entries), prev, rows[k:k + ADOPT_CHUNK])
             prev = e.digest
             entries.append(mapper.to_stored_event(e))
         try:
             recorder.insert_events(entries)
             return len(rows)
-        except IntegrityError:
+        except IntegrityError:  # another process wrote the first entry first: read the ledger again
             time.sleep(random.uniform(0, 0.05))
     raise IntegrityError("the store ledger kept moving: run zx verify --seal again")
 
