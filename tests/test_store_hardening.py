@@ -270,6 +270,42 @@ def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_ta
             conn.execute(f'DROP ROLE "{role}"')
 
 
+@pytest.mark.postgres
+def test_a_role_that_may_not_use_or_create_in_the_schema_is_told_which_grant_before_anything_is_made(postgres_server):
+    """A read command by a role without USAGE on the store's schema said "cannot create schema"; an import
+    by a role without CREATE on the schema said "cannot open the store ...: permission denied for schema".
+    Each now names the grant it lacks, and nothing is created."""
+    from zx_events.store import connect_postgres
+
+    url, env, role, as_role = stored_with_a_role(postgres_server, "zx_noschema")
+    schema, fresh = env["POSTGRES_SCHEMA"], f"{env['POSTGRES_SCHEMA']}_new"
+    new_store = as_role.replace(f"schema={schema}", f"schema={fresh}")
+    with connect_postgres(env) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        conn.execute(f'CREATE SCHEMA "{fresh}"')  # made for the role, without a grant yet
+    try:
+        for args in (["matches"], ["verify"], ["replay", "hand-first-turns-001"]):
+            r = CliRunner().invoke(zx, ["--store", as_role, *args])
+            assert r.exit_code == 1 and f"the role {role} may not use schema {schema}" in r.output, (args, r.output)
+            assert "grant it USAGE on it and SELECT on its tables" in r.output and "create" not in r.output, r.output
+        r = CliRunner().invoke(zx, ["--store", new_store, "import", "--no-analytics", str(EXAMPLE)])
+        assert r.exit_code == 1 and f"the role {role} may not use schema {fresh}" in r.output, r.output
+        with connect_postgres(env) as conn:
+            conn.execute(f'GRANT USAGE ON SCHEMA "{fresh}" TO "{role}"')
+        r = CliRunner().invoke(zx, ["--store", new_store, "import", "--no-analytics", str(EXAMPLE)])
+        assert r.exit_code == 1 and f"may not create the store's tables in schema {fresh}" in r.output, r.output
+        assert "grant it CREATE on the schema" in r.output and "nothing was created" in r.output, r.output
+        with connect_postgres(env) as conn:
+            assert conn.execute("SELECT to_regclass(%s)", (f'"{fresh}".matches_events',)).fetchone()[0] is None
+            conn.execute(f'GRANT CREATE ON SCHEMA "{fresh}" TO "{role}"')
+        assert CliRunner().invoke(zx, ["--store", new_store, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
+    finally:
+        with connect_postgres(env) as conn:
+            conn.execute(f'DROP SCHEMA "{fresh}" CASCADE')
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')
+
+
 def test_a_store_password_never_reaches_a_message():
     """A password with an unencoded #, ? or / cut urlparse's netloc short and stayed in the message, and
     three messages printed the URL as given."""

@@ -579,34 +579,54 @@ def connection_arguments(env: Any) -> dict[str, str]:
 
 
 def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
-    """Check the server answers; create the schema if it does not exist yet (``create``), else say
-    there is no store there."""
+    """Check the server answers and the role may use the store's schema; create the schema if it does
+    not exist yet (``create``), else say there is no store there. A role that may not use the schema
+    (USAGE), or may not create the store's tables in it or the schema itself (CREATE), is told which
+    grant it lacks, before anything is created (a read command said "cannot create schema", an import
+    "cannot open the store ...: permission denied for schema public")."""
     import psycopg
     from psycopg import sql
 
     env, schema = config.env, config.env["POSTGRES_SCHEMA"]
     where = f"{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}"
+    role, done = env["POSTGRES_USER"], "nothing was created" if create else "nothing was read"
     try:
         conn = connect_postgres(env)
     except psycopg.Error as e:
         raise StoreError(f"cannot connect to PostgreSQL at {where}: {_first_line(e)}") from None
     try:
         with conn:
+            exists = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() is not None
+            if exists and not conn.execute("SELECT has_schema_privilege(%s, 'USAGE')", (schema,)).fetchone()[0]:
+                needs = ("USAGE on it, and CREATE on it for a new store" if create else
+                         "USAGE on it and SELECT on its tables")
+                raise StoreError(f"the role {role} may not use schema {schema} of {config.label}: grant it {needs} "
+                                 f"(docs/deployment.md, \"Setting up the server\"); {done}")
+            table = f'"{schema}".matches_events'
             if not create:
-                table = f'"{schema}".matches_events'
                 if conn.execute("SELECT to_regclass(%s) IS NULL", (table,)).fetchone()[0]:
                     raise StoreError(f"there is no store at {config.label}: zx import creates one "
                                      f"(nothing was created)")
                 return
-            if conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone():
+            if exists:
+                if conn.execute("SELECT to_regclass(%s) IS NULL AND NOT has_schema_privilege(%s, 'CREATE')",
+                                (table, schema)).fetchone()[0]:
+                    raise StoreError(f"the role {role} may not create the store's tables in schema {schema} of "
+                                     f"{config.label}: grant it CREATE on the schema (docs/deployment.md, "
+                                     f"\"Setting up the server\"); {done}")
                 return
             try:
                 conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
             except psycopg.errors.UniqueViolation:
                 pass  # another importer created it between our check and our CREATE
+            except psycopg.errors.InsufficientPrivilege as e:
+                raise StoreError(f"the role {role} may not create schema {schema} in {config.label} "
+                                 f"({_first_line(e)}): grant it CREATE on the database, or create the schema and "
+                                 f"grant it USAGE and CREATE on it (docs/deployment.md, \"Setting up the server\"); "
+                                 f"{done}") from None
     except psycopg.Error as e:
-        raise StoreError(f"cannot create schema {schema} in PostgreSQL at {where}/{env['POSTGRES_DBNAME']}: "
-                         f"{_first_line(e)}") from None
+        what = f"cannot create schema {schema}" if create else f"cannot read schema {schema}"
+        raise StoreError(f"{what} in PostgreSQL at {where}/{env['POSTGRES_DBNAME']}: {_first_line(e)}") from None
 
 
 def write_refusal(config: StoreConfig, command: str = "import", *, repair: bool = False) -> str | None:
