@@ -31,6 +31,10 @@ RED = "#c0504d"
 GREY = "#b9b9b9"
 LOW_TEXT = "#595959"  # a low-sample row's label: 7:1 on white, as its table row (#888 was 3.5:1, under WCAG AA)
 INK = "#2b2b2b"
+# the matchup cells, losing to winning: light enough that INK on any of them (and between them) reaches WCAG AA's
+# 4.5:1 (4.85 and 5.08 at the ends); the "redblue" scheme's dark ends took white text, and its middle cells
+# (a win rate near 32% or 68%) were under 4.5:1 with white and with dark text
+MATCHUP_COLOURS = ("#e07a70", "#f7f7f7", "#6d9ed8")
 FONT = "'DejaVu Sans', Verdana, sans-serif"  # the same font for vl-convert's measure and the browser's drawing
 PADDING = {"left": 12, "right": 24, "top": 8, "bottom": 8}
 FADED = 0.35  # the opacity of a low-sample mark drawn in its category's colour
@@ -365,13 +369,10 @@ def matchup_chart(df: pl.DataFrame) -> str:
         x=alt.X("opponent:N", title="against", axis=alt.Axis(labelAngle=-30, orient="top", grid=False)),
         y=alt.Y("deck:N", title="deck", axis=alt.Axis(grid=False)))
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
-        color=alt.Color("win_rate:Q", scale=alt.Scale(scheme="redblue", domain=[0.2, 0.8], clamp=True),
+        color=alt.Color("win_rate:Q", scale=alt.Scale(domain=[0.2, 0.5, 0.8], range=list(MATCHUP_COLOURS), clamp=True),
                         legend=alt.Legend(format="%", title="win rate")),
         opacity=alt.condition("datum.low_sample", alt.value(0.3), alt.value(1.0)))
-    strong = "datum.win_rate > 0.68 || datum.win_rate < 0.32"  # dark cells: white text
-    text = base.mark_text(fontSize=11).encode(
-        text="label:N", color=alt.condition(f"!datum.low_sample && ({strong})", alt.value("white"),
-                                            alt.value(INK)))
+    text = base.mark_text(fontSize=11, color=INK).encode(text="label:N")
     decks = max(df["deck"].n_unique(), df["opponent"].n_unique())
     return render_svg(_config((cells + text).properties(width=92 * decks, height=36 * decks)))
 

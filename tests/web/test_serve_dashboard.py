@@ -469,3 +469,30 @@ def test_deck_share_counts_every_seat_and_the_sides_without_a_deck_name(tmp_path
             for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
     shown = {row[0]: (int(row[1]), float(row[3])) for row in rows}
     assert shown == {deck: (n, pytest.approx(n / 6, abs=0.001)) for deck, n in expected.items()}
+
+
+def test_every_matchup_cell_label_reaches_4_5_to_1_on_its_cell():
+    """The matchup cells took the "redblue" scheme, white text on its dark ends and dark text elsewhere: a
+    cell near a 32% or 68% win rate was under WCAG AA's 4.5:1 with either (about 3.5 and 4.2). Each cell's
+    label, low sample or not, is now measured against the cell as drawn (its opacity over the white)."""
+    import re
+
+    import polars as pl
+
+    from web.dashboard import matchup_chart
+
+    rates = [i / 40 for i in range(41)]
+    df = pl.DataFrame({"deck": [f"d{i:02d}" for i in range(len(rates))], "opponent": ["o"] * len(rates),
+                       "games": [40] * len(rates), "wins": [round(r * 40) for r in rates], "win_rate": rates,
+                       "low_sample": [i % 5 == 0 for i in range(len(rates))]})
+    svg = matchup_chart(df)
+    cells = {m["key"]: (tuple(int(x) for x in m["rgb"].split(",")), float(m["op"])) for m in re.finditer(
+        r'<path aria-label="(?P<key>[^"]*); win_rate: [^"]*"[^>]*fill="rgb\((?P<rgb>[\d, ]+)\)"[^>]*opacity="(?P<op>[\d.]+)"',
+        svg)}
+    labels = {m["key"]: m["fill"] for m in re.finditer(
+        r'<text aria-label="(?P<key>[^"]*); label: [^"]*"[^>]*fill="(?P<fill>[^"]+)"', svg)}
+    assert len(cells) == len(labels) == len(rates)
+    for key, (rgb, opacity) in cells.items():
+        drawn = "#" + "".join(f"{round(c * opacity + 255 * (1 - opacity)):02x}" for c in rgb)  # over the white
+        fill = {"white": "#ffffff", "black": "#000000"}.get(labels[key], labels[key])
+        assert contrast(fill, drawn) >= 4.5, (key, drawn, fill, contrast(fill, drawn))
