@@ -379,3 +379,23 @@ def test_a_match_imported_with_accepted_violations_counts_in_the_statistics_as_d
     recipe = re.search(r'zx sql "(SELECT deck, count\(\*\) AS games.*?GROUP BY ALL)"', docs, re.S).group(1)
     r = run(store, "sql", "--format", "csv", " ".join(recipe.split()))
     assert r.exit_code == 0 and r.stdout.splitlines() == ["deck,games,wins"]
+
+
+def test_stats_refuse_an_analytics_file_of_another_schema_version(tmp_path):
+    """zx stats read an analytics file built by an older schema without a word and showed its figures
+    (the archetypes schema 7 fixed); zx report, zx serve and zx analytics update refused it."""
+    import duckdb
+    from click.testing import CliRunner
+
+    from analytics.db import SCHEMA_VERSION
+    from cli.main import zx
+
+    store, duck = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
+    assert CliRunner().invoke(zx, ["--store", store, "import", "examples/legal"]).exit_code == 0
+    assert CliRunner().invoke(zx, ["--store", store, "stats", "winrates"]).exit_code == 0
+    con = duckdb.connect(str(duck))
+    con.execute("UPDATE projection_position SET schema_version = ?", [SCHEMA_VERSION - 1])
+    con.close()
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates"])
+    assert r.exit_code == 1 and f"schema {SCHEMA_VERSION - 1}, this version reads {SCHEMA_VERSION}" in r.output, r.output
+    assert "zx analytics update --rebuild" in r.output and "Traceback" not in r.output
