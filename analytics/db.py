@@ -280,6 +280,14 @@ def connect_writer(path: Path, memory_limit: str = "512MB") -> duckdb.DuckDBPyCo
     return con
 
 
+def version_refused(path: "str | Path", version: int | None, verb: str = "reads") -> str:
+    """Why an analytics file built by another schema version is refused (by a reader: ``reads``; by the
+    update: ``writes``), and what to run: the one wording of ``zx stats``, ``zx sql``, ``zx serve`` and
+    ``zx analytics update``."""
+    return (f"{path} has analytics schema {version}, this version {verb} {SCHEMA_VERSION}: "
+            f"run `zx analytics update --rebuild`")
+
+
 def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
     """The schema version the file was built with; None for a new (empty) file."""
     if not con.execute("SELECT 1 FROM information_schema.tables WHERE table_name = 'projection_position'").fetchall():

@@ -420,13 +420,12 @@ class Stats:
             raise ValueError(f"min_games must be at least 1, got {min_games}")
         self.con = source if isinstance(source, duckdb.DuckDBPyConnection) else connect_reader(Path(source))
         if not isinstance(source, duckdb.DuckDBPyConnection):  # (a server's connection: web.backend checks it)
-            from .db import SCHEMA_VERSION, AnalyticsError, stored_version
+            from .db import SCHEMA_VERSION, AnalyticsError, stored_version, version_refused
 
             version = stored_version(self.con)
             if version is not None and version != SCHEMA_VERSION:  # its figures are an older projection's
                 self.con.close()
-                raise AnalyticsError(f"{source} has analytics schema {version}, this version reads {SCHEMA_VERSION}: "
-                                     f"run `zx analytics update --rebuild`")
+                raise AnalyticsError(version_refused(source, version))
         self.min_games = min_games
         self.derived = derived
 

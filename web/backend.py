@@ -637,7 +637,7 @@ class Backend:
 
     def projection(self) -> tuple[int, str]:
         """(position, store identity) of the analytics file."""
-        from analytics.db import SCHEMA_VERSION, stored_version
+        from analytics.db import SCHEMA_VERSION, stored_version, version_refused
 
         con = self._connection()
         if self._projection is None:
@@ -645,8 +645,7 @@ class Backend:
             try:
                 version = stored_version(cur)
                 if version != SCHEMA_VERSION:
-                    raise WebError(503, f"{self.analytics_path} has analytics schema {version}, this version reads "
-                                        f"{SCHEMA_VERSION}: run `zx analytics update --rebuild`")
+                    raise WebError(503, version_refused(self.analytics_path, version))
                 row = cur.execute("SELECT position, store FROM projection_position").fetchall()
             finally:
                 cur.close()
