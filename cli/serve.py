@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import click
 
@@ -29,27 +30,23 @@ def _store(ctx: click.Context) -> str | None:
     return ctx.obj.get("store")
 
 
-def _sigint_held(ignore: bool = False) -> Any:
+@contextmanager
+def _sigint_held(ignore: bool = False) -> Iterator[None]:
     """A context in which SIGINT is blocked for this thread (a Ctrl-C meanwhile stays pending and reaches
     the handler once it is unblocked: Linux never discards a blocked signal), and with ``ignore`` also
     ignored: an ignored signal stays ignored in a program this process starts (its mask does not:
     multiprocessing's spawn clears it), so a worker started there is deaf to Ctrl-C until its server
     takes SIGINT over."""
     import signal
-    from contextlib import contextmanager
 
-    @contextmanager
-    def held() -> Any:
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignore else None
-        try:
-            yield
-        finally:
-            if ignore:
-                signal.signal(signal.SIGINT, handler)
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-    return held()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignore else None
+    try:
+        yield
+    finally:
+        if ignore:
+            signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _library_threads_deaf_to_ctrl_c() -> None:
