@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from . import api, dashboard
 from .backend import Backend, WebError
+from .icon import icon, icon_href
 from .matchlist import MatchFilters, page
 
 router = APIRouter(include_in_schema=False)
@@ -30,6 +31,7 @@ def env() -> jinja2.Environment:
                            autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     e.filters["pct"] = dashboard.pct
     e.filters["cell"] = dashboard.cell
+    e.globals["icon_href"] = icon_href()
     return e
 
 
@@ -58,18 +60,13 @@ def html_response(text: str, policy: str = PAGE_POLICY, status: int = 200) -> HT
     return HTMLResponse(text, status_code=status, headers={**HEADERS, "Content-Security-Policy": policy})
 
 
-# The pages' icon: each page names it inline (base.html and static/viewer.html, a data: URL); /favicon.ico
-# serves the same, for what is not a page (a JSON answer of the API opened in a browser, as the error
-# messages invite: the browser then asks for /favicon.ico, which was a 404 in its console)
-ICON = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='3' "
-        "fill='#1f2d3d'/><path d='M4 4h8L4 12h8' stroke='#fff' stroke-width='2' fill='none'/></svg>")
 ICON_HEADERS = {"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff",
                 "Content-Security-Policy": "default-src 'none'"}
 
 
 def favicon() -> Response:
     """``/favicon.ico``: the pages' icon, an SVG (read-only, nothing of the store; a browser keeps it a day)."""
-    return Response(ICON, media_type="image/svg+xml", headers=ICON_HEADERS)
+    return Response(icon(), media_type="image/svg+xml", headers=ICON_HEADERS)
 
 
 @router.get("/", response_class=HTMLResponse)

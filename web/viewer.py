@@ -32,6 +32,8 @@ from zx_events import games, replay
 from zx_events.seats import JUDGE, PERSPECTIVES, event_fields
 from zx_events.ids import project
 
+from .icon import icon_href
+
 FORMAT = 1  # the payload's version: viewer.js reads this one
 DEPTH = 3  # slots are the leaves of a state's JSON down to this many keys
 STATIC = files("web") / "static"
@@ -344,6 +346,7 @@ def page(data: dict[str, Any], nav: str = "") -> str:
         "{{BOARDSTYLE}}": _inline_code(board_style(data["game"]), "the board style"),
         "{{DATA}}": _inline_json(data),
         "{{NAV}}": nav,
+        "{{ICON}}": icon_href(),
         # only these two scripts run (their SHA-256 in the page's CSP): a script a log's text might
         # ever smuggle into the page would not, nor an inline event handler; and nothing is fetched
         "{{SCRIPTS}}": " ".join(f"'sha256-{_script_hash(js)}'" for js in (board_js, viewer_js)),

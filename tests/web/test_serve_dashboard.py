@@ -319,6 +319,8 @@ def test_life_damage_keeps_each_seats_colour_when_a_bar_is_low_sample():
 def test_every_page_names_its_icon_inline_so_no_favicon_request_fails(built, client, tmp_path):
     """Each served page made the browser ask for /favicon.ico, a 404 in its console: every page (and a
     zx view file, and a zx report file) names a small icon as a data: URL, which its policy allows."""
+    from urllib.parse import unquote
+
     match = client.get("/api/matches?limit=1").json()["matches"][0]["match"]
     pages = {p: client.get(p, headers={"accept": "text/html"}) for p in
              ("/matches", f"/matches/{match}", f"/matches/{match}/replay?as=P1", "/dashboard", "/about", "/nowhere")}
@@ -328,9 +330,11 @@ def test_every_page_names_its_icon_inline_so_no_favicon_request_fails(built, cli
         r = CliRunner().invoke(zx, ["--store", built.store, *args])
         assert r.exit_code == 0, r.output
     texts = {**{p: r.text for p, r in pages.items()}, "view": view.read_text(), "report": report.read_text()}
+    served = client.get("/favicon.ico").text
     for name, text in texts.items():
-        icon = re.search(r'<link rel="icon" href="(data:image/svg\+xml,[^"]+)">', text)
+        icon = re.search(r'<link rel="icon" href="data:image/svg\+xml,([^"]+)">', text)
         assert icon, name
+        assert unquote(icon.group(1)) == served, name  # one icon (web/static/icon.svg), the same everywhere
         policy = pages[name].headers["content-security-policy"] if name in pages else ""
         meta = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', text)
         for p in filter(None, (policy, meta and meta.group(1))):
