@@ -296,6 +296,14 @@ def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
     return row[0][0] if row else None
 
 
+def refuse_other_version(con: duckdb.DuckDBPyConnection, path: "str | Path") -> None:
+    """Raise ``AnalyticsError`` (``version_refused``) when the file open on ``con`` was built by another schema
+    version: its figures are another projection's (``zx stats``, ``zx sql``, ``zx export`` read no such file)."""
+    version = stored_version(con)
+    if version is not None and version != SCHEMA_VERSION:
+        raise AnalyticsError(version_refused(path, version))
+
+
 def create_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Every table (if missing), macro (replaced) of this version, and every game's own tables."""
     from .tables import GAME_SQL

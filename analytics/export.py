@@ -21,7 +21,7 @@ from typing import Callable
 
 import duckdb
 
-from .db import NO_EXTENSIONS, AnalyticsError, first_line, refusal
+from .db import NO_EXTENSIONS, AnalyticsError, first_line, refusal, refuse_other_version
 from .tables import PROJECTED
 
 # every table of a match, the shared ones and each game's own (Z/X's plays, attacks, life, ignitions;
@@ -137,7 +137,9 @@ def _export_table(con: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnect
 def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
                    on_table: Callable[[str], None] | None = None, file: str = "the analytics file") -> list[dict]:
     """Write every table under ``out`` (replacing an earlier export of the same table), reading through
-    ``con``: a sandboxed connection (``connect_reader``). ``file`` names it in an ``ExportRefused``."""
+    ``con``: a sandboxed connection (``connect_reader``). ``file`` names it in an ``ExportRefused``, and in the
+    ``AnalyticsError`` that refuses a file of another schema version (nothing written)."""
+    refuse_other_version(con, file)  # another schema's tables are not what the data dictionary says
     tables = (*PARTITIONED, "card_catalog")  # names from the games' rows modules (an allow-list: never user input)
     for table in tables:  # bound first: SQL of the file that reaches for a file is refused before anything is written
         try:

@@ -420,12 +420,13 @@ class Stats:
             raise ValueError(f"min_games must be at least 1, got {min_games}")
         self.con = source if isinstance(source, duckdb.DuckDBPyConnection) else connect_reader(Path(source))
         if not isinstance(source, duckdb.DuckDBPyConnection):  # (a server's connection: web.backend checks it)
-            from .db import SCHEMA_VERSION, AnalyticsError, stored_version, version_refused
+            from .db import refuse_other_version
 
-            version = stored_version(self.con)
-            if version is not None and version != SCHEMA_VERSION:  # its figures are an older projection's
+            try:
+                refuse_other_version(self.con, source)  # its figures are another projection's
+            except BaseException:
                 self.con.close()
-                raise AnalyticsError(version_refused(source, version))
+                raise
         self.min_games = min_games
         self.derived = derived
 

@@ -534,7 +534,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     """
     import duckdb
 
-    from analytics.db import AnalyticsError, DamagedFile, connect_reader, damaged
+    from analytics.db import AnalyticsError, DamagedFile, connect_reader, damaged, refuse_other_version
     from analytics.export import PARTITIONED, export_parquet, replaced_by_export
 
     path = resolve_analytics_path(ctx, analytics_path)
@@ -553,6 +553,8 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         raise click.ClickException(str(e)) from None
     try:
         from analytics.stats import Stats
+
+        refuse_other_version(con, path)  # an older schema's tables are not what the data dictionary describes
 
         stale_note(ctx, Stats(con), path)  # (Stats over the open connection: not closed here)
         with progress(len(PARTITIONED), "exporting") as bar:

@@ -399,3 +399,34 @@ def test_stats_refuse_an_analytics_file_of_another_schema_version(tmp_path):
     r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates"])
     assert r.exit_code == 1 and f"schema {SCHEMA_VERSION - 1}, this version reads {SCHEMA_VERSION}" in r.output, r.output
     assert "zx analytics update --rebuild" in r.output and "Traceback" not in r.output
+
+
+def test_export_refuses_an_analytics_file_of_another_schema_version(tmp_path):
+    """zx export wrote an older schema's tables as Parquet without a word, under a data dictionary of this
+    version (zx stats and zx sql refused the same file): now refused in the same words, nothing written;
+    the Python API (export_parquet) refuses it too."""
+    import duckdb
+    import pytest
+    from click.testing import CliRunner
+
+    from analytics.db import SCHEMA_VERSION, AnalyticsError, connect_reader
+    from analytics.export import export_parquet
+    from cli.main import zx
+
+    store, duck, out = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb", tmp_path / "out"
+    assert CliRunner().invoke(zx, ["--store", store, "import", "examples/legal"]).exit_code == 0
+    assert CliRunner().invoke(zx, ["--store", store, "export", "--parquet", str(tmp_path / "ok")]).exit_code == 0
+    con = duckdb.connect(str(duck))
+    con.execute("UPDATE projection_position SET schema_version = ?", [SCHEMA_VERSION - 1])
+    con.close()
+    r = CliRunner().invoke(zx, ["--store", store, "export", "--parquet", str(out)])
+    assert r.exit_code == 1 and f"schema {SCHEMA_VERSION - 1}, this version reads {SCHEMA_VERSION}" in r.output, r.output
+    assert "zx analytics update --rebuild" in r.output and "Traceback" not in r.output
+    assert not out.exists()
+    con = connect_reader(duck)
+    try:
+        with pytest.raises(AnalyticsError, match="zx analytics update --rebuild"):
+            export_parquet(con, out)
+    finally:
+        con.close()
+    assert not out.exists()
