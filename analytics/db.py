@@ -38,6 +38,11 @@ class AnalyticsError(Exception):
     """The analytics file cannot be used as asked (missing, locked, built from another store)."""
 
 
+class RebuildNeeded(AnalyticsError):
+    """An analytics file the update must not add to as it is (built by another schema version, or from
+    another store): its message says to run ``zx analytics update --rebuild``."""
+
+
 class DamagedFile(AnalyticsError):
     """The analytics file cannot be read: damaged (cut short, overwritten) or not a DuckDB database at all.
     It is only a projection of the store: ``zx analytics update --rebuild`` makes it again (``damaged``)."""
@@ -301,7 +306,7 @@ def refuse_other_version(con: duckdb.DuckDBPyConnection, path: "str | Path") -> 
     version: its figures are another projection's (``zx stats``, ``zx sql``, ``zx export`` read no such file)."""
     version = stored_version(con)
     if version is not None and version != SCHEMA_VERSION:
-        raise AnalyticsError(version_refused(path, version))
+        raise RebuildNeeded(version_refused(path, version))
 
 
 def create_schema(con: duckdb.DuckDBPyConnection) -> None:

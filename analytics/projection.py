@@ -47,7 +47,7 @@ from zx_events.store import ReadConnections
 
 from . import parallel
 from .db import (SCHEMA_VERSION, AnalyticsError, DamagedFile, connect_writer, create_schema, damaged, drop_schema,
-                 first_line, sql, stored_version, version_refused)
+                 RebuildNeeded, first_line, sql, stored_version, version_refused)
 from .reader import decoder, page_reader
 from .tables import HANDLERS, NO_PAYLOAD, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
 from .writer import NAME, Page, Writer, declared_types
@@ -449,10 +449,10 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             early = None
         if version is not None and not rebuild:
             if version != SCHEMA_VERSION:
-                raise AnalyticsError(version_refused(path, version, "writes"))
+                raise RebuildNeeded(version_refused(path, version, "writes"))
             built_from = _position(con)[2]
             if built_from != store:
-                raise AnalyticsError(f"{path} was built from {built_from}, not {store}: run `zx analytics update "
+                raise RebuildNeeded(f"{path} was built from {built_from}, not {store}: run `zx analytics update "
                                      f"--rebuild` to rebuild it from this store, or choose another file with --analytics")
             create_schema(con)  # tables exist; macros are refreshed
         else:

@@ -594,12 +594,16 @@ def _refuse_replacing_what_is_read(ctx: click.Context, out: Path, analytics: Pat
                                            f"another directory (nothing was written)")
 
 
-def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] = ()) -> None:
+def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] = (),
+                        catalog_file: str | None = None) -> None:
     """``zx import``'s analytics step: a failure is reported, the import itself stands. ``catalogs``: the
-    import's ``--catalog`` (the matches it checked against a file have that file's cards)."""
+    import's ``--catalog`` (the matches it checked against a file have that file's cards); ``catalog_file``:
+    that option when it named a file, which the update the failure asks for must be given too."""
+    import shlex
+
     import duckdb
 
-    from analytics.db import AnalyticsError
+    from analytics.db import AnalyticsError, RebuildNeeded
 
     if svc.store.kind == "memory":  # nothing would outlive this command but a file nobody asked for
         click.echo("analytics: not updated: a memory: store lasts only as long as this command", err=True)
@@ -616,8 +620,13 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
             click.echo(f"interrupted: the matches are imported, but the analytics file {path} was not brought up to "
                        f"date; `zx analytics update` finishes it", err=True)
             raise click.Abort() from None
-        click.echo(f"warning: the matches are imported, but the analytics file was not updated: {e}; "
-                   f"run `zx analytics update` later", err=True)
+        given = f" --catalog {shlex.quote(catalog_file)}" if catalog_file else ""
+        if isinstance(e, RebuildNeeded):  # its message says to rebuild: "update later" would fail the same way
+            click.echo(f"warning: the matches are imported, but the analytics file was not updated: {e}"
+                       + (f" (with{given}: the catalog these matches were checked against)" if given else ""), err=True)
+        else:
+            click.echo(f"warning: the matches are imported, but the analytics file was not updated: {e}; "
+                       f"run `zx analytics update{given}` later", err=True)
         return
     click.echo(f"analytics: {counted(result.events, 'event')}, {counted(result.matches, 'match', 'matches')} "
                f"projected into {path}", err=True)

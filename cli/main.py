@@ -285,7 +285,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         from .analytics import update_after_import
 
         # its catalog goes on to the analytics: a file's cards are stored nowhere else
-        update_after_import(ctx, svc, tuple(v for k, v in (references or {}).items() if isinstance(k, str)))
+        update_after_import(ctx, svc, tuple(v for k, v in (references or {}).items() if isinstance(k, str)),
+                            catalog_path if catalog_path and os.path.isfile(catalog_path) else None)
     if rejected:
         sys.exit(1)
 

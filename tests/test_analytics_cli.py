@@ -430,3 +430,30 @@ def test_export_refuses_an_analytics_file_of_another_schema_version(tmp_path):
     finally:
         con.close()
     assert not out.exists()
+
+
+def test_import_on_an_old_schema_file_says_to_rebuild_with_its_catalog_file_not_update_later(tmp_path):
+    """An import whose analytics step met a file of another schema version said both "run `zx analytics update
+    --rebuild`" and "run `zx analytics update` later" (which fails the same way); and neither named the
+    import's --catalog FILE, without which the rebuild projects its matches with unknown colours."""
+    import shutil
+
+    import duckdb
+    from click.testing import CliRunner
+
+    from analytics.db import SCHEMA_VERSION
+    from cli.main import zx
+
+    store, duck = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
+    cards = tmp_path / "my cards.csv"
+    shutil.copy("zx_events/games/zx/catalogs/sample.csv", cards)
+    assert CliRunner().invoke(zx, ["--store", store, "import", "examples/legal/first-turns.zxlog"]).exit_code == 0
+    con = duckdb.connect(str(duck))
+    con.execute("UPDATE projection_position SET schema_version = ?", [SCHEMA_VERSION - 1])
+    con.close()
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--catalog", str(cards), "examples/legal"])
+    assert r.exit_code == 0, r.output
+    warning = [line for line in r.output.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1 and "the matches are imported" in warning[0], r.output
+    assert "zx analytics update --rebuild" in warning[0] and "later" not in warning[0], warning
+    assert f"--catalog '{cards}'" in warning[0], warning
