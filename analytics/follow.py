@@ -31,7 +31,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from .db import AnalyticsError
 from .projection import STARTED, UpdateResult, update
@@ -115,8 +115,11 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
            on_start: Callable[[FollowState], None] | None = None,
            on_first: Callable[[UpdateResult], None] | None = None,
            on_wait: Callable[[str], None] | None = None,
-           on_listen: Callable[[str], None] | None = None) -> FollowState:
+           on_listen: Callable[[str], None] | None = None, catalogs: Iterable[Any] = ()) -> FollowState:
     """Catch up, then keep ``path`` up to date with ``svc``'s store until ``stop`` is set.
+
+    ``catalogs``: catalog files, as ``update``'s (``zx analytics follow --catalog FILE``): each used for the
+    matches checked against its content, those stored while this runs too.
 
     ``on_start(state)`` once caught up (``on_first(result)`` just before, with the catching up's
     result); ``on_update(result, state)`` after each update that projected events; ``on_wait(message)`` when the file is held by a reader (retried);
@@ -127,7 +130,10 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
                              "use a SQLite file or PostgreSQL")
     if interval <= 0:
         raise AnalyticsError(f"the interval must be more than 0 seconds, got {interval}")
-    kw = {} if page_size is None else {"page_size": page_size}
+    kw: dict[str, Any] = {} if page_size is None else {"page_size": page_size}
+    catalogs = tuple(catalogs)
+    if catalogs:
+        kw["catalogs"] = catalogs
     path = Path(path)
 
     def run() -> UpdateResult | None:

@@ -73,12 +73,12 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
     return result
 
 
-def note_unknown_catalogs(result: Any) -> None:
+def note_unknown_catalogs(result: Any, prefix: str = "") -> None:
     """A note for each catalog, neither shipped nor given with --catalog, that matches this update projected
     were checked against (``UpdateResult.unknown_catalogs``)."""
     for (_game, name, sha), n in sorted(result.unknown_catalogs.items(), key=lambda kv: str(kv[0])):
         digest = f"sha256 {sha[:8]}…" if isinstance(sha, str) else "no sha256"
-        click.echo(printable(f"note: {counted(n, 'match', 'matches')} {'was' if n == 1 else 'were'} checked against "
+        click.echo(printable(f"{prefix}note: {counted(n, 'match', 'matches')} {'was' if n == 1 else 'were'} checked against "
                              f"catalog {name} ({digest}), which zx does not ship: their colours and archetypes are "
                              f"unknown/by code; pass --catalog FILE to zx analytics update --rebuild"), err=True)
 
@@ -152,14 +152,17 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
               help="How often to look for new matches (SQLite), or the backstop poll behind LISTEN/NOTIFY (PostgreSQL).")
 @click.option("--page-size", type=click.IntRange(min=1, max=MAX_PAGE_SIZE), default=None, metavar="N",
               help=f"Notifications read and committed per transaction (default 50000, at most {MAX_PAGE_SIZE:,}).")
+@click.option("--catalog", "catalog_paths", multiple=True, metavar="FILE", help=CATALOG_HELP)
 @analytics_option
 @click.pass_context
-def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analytics_path: str | None) -> None:
+def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catalog_paths: tuple[str, ...],
+               analytics_path: str | None) -> None:
     """Keep the analytics file up to date as matches arrive in the store, until Ctrl-C (or SIGTERM).
 
     \b
-    Example:
+    Examples:
       zx --store postgresql://zx@db/zx analytics follow --analytics /srv/zx.duckdb
+      zx analytics follow --catalog my-cards.csv   (matches imported with --catalog my-cards.csv)
 
     Catches up from the file's tracking position first (a restart resumes there), then projects new
     matches as they are stored: woken by PostgreSQL LISTEN/NOTIFY (the eventsourcing subscription),
@@ -175,9 +178,14 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
 
     from .common import service
 
+    catalogs = load_given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
     stop = threading.Event()
+
+    def notes(r: Any) -> None:
+        warn_left_out(r, "follow: warning: ")
+        note_unknown_catalogs(r, "follow: ")
 
     def on_signal(signum: int, _frame: Any) -> None:
         stop.set()
@@ -191,11 +199,10 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, analy
                                     f"({counted(st.events, 'event')}, {counted(st.matches, 'match', 'matches')} "
                                     f"projected); waiting for matches "
                                     + ("(LISTEN/NOTIFY)" if st.mode == "listen" else f"(polling every {interval:g} s)")),
-            on_update=lambda r, st: (warn_left_out(r, "follow: warning: "),
+            on_update=lambda r, st: (notes(r),
                                      err(f"+{counted(r.matches, 'match', 'matches')}, {counted(r.events, 'event')} "
                                          f"in {r.seconds:.2f} s; at notification {st.position}")),
-            on_first=lambda r: warn_left_out(r, "follow: warning: "),
-            on_wait=lambda text: err(f"{text} (retrying)"), on_listen=err)
+            on_first=notes, on_wait=lambda text: err(f"{text} (retrying)"), on_listen=err, catalogs=catalogs)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     finally:
