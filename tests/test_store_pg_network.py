@@ -70,6 +70,31 @@ def test_a_keepalive_parameter_must_be_a_whole_number():
         assert str(e.value) == f"{name} must be a whole number, not '5s', in the store URL postgresql://zx@db/zx?{name}=5s"
 
 
+def test_each_number_of_a_store_url_is_checked_against_its_range_before_connecting(postgres_server):
+    """keepalives_idle=0, 32768, non-ASCII digits ('\u0663', which str.isdigit took) or a value past 2^31
+    passed the URL check and failed later as "cannot connect" (libpq: "setsockopt(TCP_KEEPIDLE) failed:
+    Invalid argument"): each is now refused naming the parameter, the value and its range, before any
+    connection. The ends of each range do connect, on both ends of a real connection."""
+    from zx_events.store import PG_RANGES
+
+    url = postgres_server.fresh_url()
+    for name, (low, high) in PG_RANGES.items():
+        for bad in (str(low - 1) if low else None, str(high + 1)):
+            if bad is not None:
+                with pytest.raises(StoreError) as e:
+                    postgres_env(f"postgresql://zx@db/zx?{name}={bad}")
+                assert str(e.value) == (f"{name} must be from {low} to {high:,}, not {bad}, in the store URL "
+                                        f"postgresql://zx@db/zx?{name}={bad}")
+        for bad in ("\u0663", "\u00b2", "-1", "+5", " 5", "5.0", ""):
+            with pytest.raises(StoreError, match=f"^{name} must be a whole number, not "):
+                postgres_env(f"postgresql://zx@db/zx?{name}={bad}")
+    for name in ("keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout"):
+        low, high = PG_RANGES[name]
+        for value in (low, high):
+            with connect_postgres(resolve_store(f"{url}&{name}={value}").env) as conn:
+                assert conn.execute("SELECT 1").fetchone()
+
+
 def test_a_schema_named_with_capitals_is_refused_before_anything_is_created(postgres_server, tmp_path):
     """``?schema=Upper``: zx import created the schema and its tables, then failed with "Composite type
     'stored_event_uuid' not found; run the import again" every time, leaving the schema behind."""

@@ -59,6 +59,26 @@ PG_NET = {name: f"ZX_PG_{name.upper()}" for name in ("keepalives_idle", "keepali
                                                        "tcp_user_timeout")}
 PG_NET_DEFAULTS = {"keepalives_idle": "5", "keepalives_interval": "2", "keepalives_count": "3",
                    "tcp_user_timeout": "15000"}
+# What each number of a store URL may be (inclusive): past them a command failed later as "cannot connect" or
+# hung. The keepalives are what Linux takes (TCP_KEEPIDLE and TCP_KEEPINTVL 1-32767 s, TCP_KEEPCNT 1-127:
+# libpq's "setsockopt(TCP_KEEPIDLE) failed: Invalid argument" on 0 or 32768); tcp_user_timeout, lock_timeout
+# (as milliseconds) and connect_timeout are PostgreSQL's and libpq's 32-bit integers; a pool holds one connection
+INT32 = 2**31 - 1
+PG_RANGES = {"keepalives_idle": (1, 32767), "keepalives_interval": (1, 32767), "keepalives_count": (1, 127),
+             "tcp_user_timeout": (0, INT32), "connect_timeout": (0, INT32), "lock_timeout": (0, INT32 // 1000),
+             "pool_size": (1, 10_000), "max_overflow": (0, 10_000)}
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+
+
+def _url_number(name: str, value: str, url: str) -> str:
+    """``value`` of the store URL's parameter ``name``: ASCII digits in ``PG_RANGES[name]`` (a ``StoreError``
+    naming the parameter, the value and the range otherwise); returned without leading zeros."""
+    low, high = PG_RANGES[name]
+    if not _ASCII_DIGITS.fullmatch(value):  # (str.isdigit took '٣' and '²', which libpq does not)
+        raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
+    if not low <= int(value) <= high:
+        raise StoreError(f"{name} must be from {low} to {high:,}, not {value}, in the store URL {_redact(url)}")
+    return str(int(value))
 FACTORY_TOPIC = "zx_events.store:MatchPostgresFactory"
 READER_TOPIC = "zx_events.store:SQLiteReaderFactory"  # a read command's SQLite store: never written (resolve_store)
 SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
@@ -460,9 +480,7 @@ def postgres_env(url: str) -> dict[str, str]:
     tls = {PG_TLS[k]: params.pop(k) for k in list(params) if k in PG_TLS}
     net = {PG_NET[k]: params.pop(k) for k in list(params) if k in PG_NET}
     for key, value in net.items():
-        if not value.isdigit():
-            name = key.removeprefix("ZX_PG_").lower()
-            raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
+        net[key] = _url_number(key.removeprefix("ZX_PG_").lower(), value, url)
     if tls.get(PG_TLS["sslmode"], "require") not in SSLMODES:
         raise StoreError(f"sslmode must be one of {', '.join(SSLMODES)}, not {tls[PG_TLS['sslmode']]!r}, in the store "
                          f"URL {_redact(url)}")
@@ -482,9 +500,7 @@ def postgres_env(url: str) -> dict[str, str]:
         if key not in os.environ:
             env[key] = value
     for name, value in params.items():
-        if name != "schema" and not value.isdigit():
-            raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
-        env[PG_PARAMS[name]] = value
+        env[PG_PARAMS[name]] = value if name == "schema" else _url_number(name, value, url)
     env.update(tls)
     env.update({PG_NET[name]: value for name, value in PG_NET_DEFAULTS.items()}, **net)
     schema = env["POSTGRES_SCHEMA"]
