@@ -22,9 +22,17 @@ def service(ctx: click.Context, *, create: bool = False, write: bool = False):
     except ZXError as e:  # StoreError: says which store and why, without the password
         raise click.ClickException(str(e)) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
-        from zx_events.store import redacted
+        from zx_events.store import parse_store, postgres_cause, redacted
 
-        raise click.ClickException(redacted(f"cannot open the store {ctx.obj['store'] or ''}: {e}",
+        cause, label = None, ctx.obj["store"] or ""
+        try:
+            config = parse_store(ctx.obj["store"])
+            label = config.label
+            if config.kind == "postgres":  # a statement or lock timeout, a privilege, a lost server: in words
+                cause = postgres_cause(config, e)
+        except ZXError:
+            pass
+        raise click.ClickException(redacted(f"cannot open the store {label}: {cause[1] if cause else e}",
                                             ctx.obj["store"])) from None
 
 

@@ -95,6 +95,31 @@ def test_each_number_of_a_store_url_is_checked_against_its_range_before_connecti
                 assert conn.execute("SELECT 1").fetchone()
 
 
+def test_a_statement_timeout_while_a_new_store_is_made_is_named_and_leaves_no_schema(postgres_server, monkeypatch,
+                                                                                      tmp_path):
+    """A statement timeout hit while zx import opened a new store said only "cannot open the store ...:
+    canceling statement due to statement timeout", and left the new schema behind, empty. Now it is named with
+    what to do (as under any other command), and the schema the command made is dropped again."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    url = postgres_server.fresh_url()
+    schema = resolve_store(url, prepare=False).env["POSTGRES_SCHEMA"]
+    monkeypatch.setenv("PGOPTIONS", "-c statement_timeout=1")  # 1 ms: making the store's tables takes longer
+    r = CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", "examples/legal"])
+    monkeypatch.delenv("PGOPTIONS")
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert "ran longer than the statement_timeout of the role postgres" in r.output, r.output
+    assert "raise it for the role (ALTER ROLE ... SET statement_timeout, or in PGOPTIONS)" in r.output
+    with connect_postgres(resolve_store(postgres_server.base_url, prepare=False).env) as conn:
+        assert conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() is None
+    # the same store made without the timeout: the schema and its tables stay
+    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", "examples/legal"]).exit_code == 0
+    with connect_postgres(resolve_store(postgres_server.base_url, prepare=False).env) as conn:
+        assert conn.execute("SELECT to_regclass(%s) IS NOT NULL", (f"{schema}.matches_events",)).fetchone()[0]
+
+
 def test_a_schema_named_with_capitals_is_refused_before_anything_is_created(postgres_server, tmp_path):
     """``?schema=Upper``: zx import created the schema and its tables, then failed with "Composite type
     'stored_event_uuid' not found; run the import again" every time, leaving the schema behind."""

@@ -20,7 +20,7 @@ from zx_events.integrity import seal_stored, stored_head
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
 from zx_events.ids import match_uuid, project
-from zx_events.store import ReadConnections, StoreConfig, resolve_store
+from zx_events.store import SCHEMA_MADE, ReadConnections, StoreConfig, drop_made_schema, resolve_store
 from zx_events.summaries import TOPICS_ENDED, TOPICS_STARTED, TOPICS_TURN, TOPICS_VIOLATION  # noqa: F401 (their home before)
 
 if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log is checked, not for zx matches
@@ -100,7 +100,12 @@ class MatchService(Application[UUID]):
         # import's outcomes come out after its batch's gc pass, where a Ctrl-C landed now and then (said 0)
         self.matches_written = 0
         # a game's event classes are imported when an event of it is first decoded (codec.event_class)
-        super().__init__(env={**self.store.env, **(env or {})})
+        try:
+            super().__init__(env={**self.store.env, **(env or {})})
+        except BaseException:
+            drop_made_schema(self.store)  # a schema made for this store, still empty: not left behind
+            raise
+        self.store.env.pop(SCHEMA_MADE, None)
 
     @property
     def reads(self) -> ReadConnections:

@@ -144,6 +144,7 @@ OUR_TABLES = frozenset({"stored_events", "snapshots", "stored_snapshots"})  # wh
 OUR_TOPICS = ("zx_events.",)  # topics of this package's own events; a game's events start with its topic prefix
 READ_ONLY_FILE = "ZX_SQLITE_READ_ONLY_FILE"  # env: the file of a store opened by its immutable URI (read_only_folder)
 READER = "ZX_READER"  # env: set for a store opened by a read command, never written (StoreConfig.reader)
+SCHEMA_MADE = "ZX_SCHEMA_MADE"  # env: prepare_postgres created the store's schema in this process (drop_made_schema)
 
 
 def resolve_store(store: str | None = None, *, prepare: bool = True, create: bool = True,
@@ -632,8 +633,9 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
                                      f"\"Setting up the server\"); {done}")
                 return
             try:
-                conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
-            except psycopg.errors.UniqueViolation:
+                conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+                env[SCHEMA_MADE] = "1"
+            except (psycopg.errors.UniqueViolation, psycopg.errors.DuplicateSchema):
                 pass  # another importer created it between our check and our CREATE
             except psycopg.errors.InsufficientPrivilege as e:
                 raise StoreError(f"the role {role} may not create schema {schema} in {config.label} "
@@ -642,7 +644,26 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
                                  f"{done}") from None
     except psycopg.Error as e:
         what = f"cannot create schema {schema}" if create else f"cannot read schema {schema}"
-        raise StoreError(f"{what} in PostgreSQL at {where}/{env['POSTGRES_DBNAME']}: {_first_line(e)}") from None
+        found = postgres_cause(config, e)  # a statement timeout, a lost server: in words, with what to do
+        raise StoreError(f"{what} in PostgreSQL at {where}/{env['POSTGRES_DBNAME']}: "
+                         f"{found[1] if found else _first_line(e)}") from None
+
+
+def drop_made_schema(config: StoreConfig) -> None:
+    """After a store that ``prepare_postgres`` created the schema of could not be opened (its tables not made:
+    a statement timeout, a lost server): drop that schema again if it is still empty (``RESTRICT``: never
+    anything another session has put in it since), so that the failed command leaves nothing behind. Quiet:
+    the error that made the store fail is the one to report."""
+    if config.kind != "postgres" or not config.env.pop(SCHEMA_MADE, None):
+        return
+    import psycopg
+    from psycopg import sql
+
+    try:
+        with connect_postgres(config.env) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} RESTRICT").format(sql.Identifier(config.env["POSTGRES_SCHEMA"])))
+    except psycopg.Error:
+        pass  # not empty (another importer's tables), or the server gone: it stays, as before
 
 
 def write_refusal(config: StoreConfig, command: str = "import", *, repair: bool = False) -> str | None:
