@@ -271,6 +271,29 @@ def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_ta
 
 
 @pytest.mark.postgres
+def test_zx_prepare_without_select_on_the_events_is_told_so_before_any_work(postgres_server):
+    """zx prepare checked its grants on the snapshots table but not SELECT on the events it replays: a role
+    with INSERT on matches_snapshots only got past the check and failed under the command."""
+    from zx_events.store import connect_postgres
+
+    url, env, role, as_role = stored_with_a_role(postgres_server, "zx_noselect")
+    schema = env["POSTGRES_SCHEMA"]
+    with connect_postgres(env) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
+        conn.execute(f'GRANT SELECT, INSERT ON "{schema}".matches_snapshots TO "{role}"')
+    try:
+        r = CliRunner().invoke(zx, ["--store", as_role, "prepare"])
+        assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+        assert (f'it lacks SELECT on "{schema}".matches_events (the events it replays) (docs/deployment.md lists the '
+                f'grants of zx prepare); nothing was written') in r.output, r.output
+    finally:
+        with connect_postgres(env) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')
+
+
+@pytest.mark.postgres
 def test_a_role_that_may_not_use_or_create_in_the_schema_is_told_which_grant_before_anything_is_made(postgres_server):
     """A read command by a role without USAGE on the store's schema said "cannot create schema"; an import
     by a role without CREATE on the schema said "cannot open the store ...: permission denied for schema".
@@ -288,6 +311,12 @@ def test_a_role_that_may_not_use_or_create_in_the_schema_is_told_which_grant_bef
             r = CliRunner().invoke(zx, ["--store", as_role, *args])
             assert r.exit_code == 1 and f"the role {role} may not use schema {schema}" in r.output, (args, r.output)
             assert "grant it USAGE on it and SELECT on its tables" in r.output and "create" not in r.output, r.output
+        for args in (["prepare"], ["verify", "--seal"]):  # writers: what they write, not a reader's grants
+            r = CliRunner().invoke(zx, ["--store", as_role, *args])
+            assert r.exit_code == 1 and f"the role {role} may not use schema {schema}" in r.output, (args, r.output)
+            assert "what the command writes: zx prepare SELECT on its tables and INSERT on matches_snapshots, zx " \
+                   "verify --seal an importer's grants on matches_events" in r.output, r.output
+            assert "nothing was written" in r.output and "nothing was read" not in r.output, r.output
         r = CliRunner().invoke(zx, ["--store", new_store, "import", "--no-analytics", str(EXAMPLE)])
         assert r.exit_code == 1 and f"the role {role} may not use schema {fresh}" in r.output, r.output
         with connect_postgres(env) as conn:

@@ -606,7 +606,9 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
 
     env, schema = config.env, config.env["POSTGRES_SCHEMA"]
     where = f"{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}"
-    role, done = env["POSTGRES_USER"], "nothing was created" if create else "nothing was read"
+    writer = not create and READER not in env  # zx prepare, zx verify --seal: an existing store written
+    role = env["POSTGRES_USER"]
+    done = "nothing was created" if create else "nothing was written" if writer else "nothing was read"
     try:
         conn = connect_postgres(env)
     except psycopg.Error as e:
@@ -616,6 +618,8 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
             exists = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() is not None
             if exists and not conn.execute("SELECT has_schema_privilege(%s, 'USAGE')", (schema,)).fetchone()[0]:
                 needs = ("USAGE on it, and CREATE on it for a new store" if create else
+                         "USAGE on it, and what the command writes: zx prepare SELECT on its tables and INSERT on "
+                         "matches_snapshots, zx verify --seal an importer's grants on matches_events" if writer else
                          "USAGE on it and SELECT on its tables")
                 raise StoreError(f"the role {role} may not use schema {schema} of {config.label}: grant it {needs} "
                                  f"(docs/deployment.md, \"Setting up the server\"); {done}")
@@ -723,6 +727,8 @@ def _postgres_refusal(conn: Any, config: StoreConfig, command: str, repair: bool
         lacks += [f"USAGE on the sequence {sequence}"] if not usage else []
         who = "an importer"
     else:
+        if not conn.execute("SELECT has_table_privilege(to_regclass(%s), 'SELECT')", (events,)).fetchone()[0]:
+            lacks.append(f"SELECT on {events} (the events it replays)")
         if conn.execute("SELECT to_regclass(%s) IS NULL", (snapshots,)).fetchone()[0]:
             if not conn.execute("SELECT has_schema_privilege(%s, 'CREATE')", (schema,)).fetchone()[0]:
                 lacks.append(f"CREATE on the schema {schema} (to make the table {snapshots}, which is missing)")
