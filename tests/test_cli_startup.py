@@ -377,3 +377,26 @@ def test_every_help_shows_its_examples_whole_one_per_line():
             lines = [line.strip() for line in shown.splitlines()]
             for example in block:
                 assert example in lines, (path, width, example, shown)
+
+
+def test_a_ctrl_c_while_the_command_line_is_imported_is_aborted_not_a_traceback():
+    """The ``zx`` script imported ``cli.main`` before anything could catch a Ctrl-C: one in its first ~40 ms
+    (click, the command modules being imported) printed a KeyboardInterrupt's traceback. The entry point is
+    ``cli:main``, which imports ``cli.main`` itself and says "Aborted!" (exit 1), as at any later moment. The
+    KeyboardInterrupt is raised where a Ctrl-C lands then: inside an import of ``cli.main``."""
+    entry = subprocess.run([sys.executable, "-c", "from importlib.metadata import entry_points\n"
+                            "print(*[e.value for e in entry_points(group='console_scripts', name='zx')])"],
+                           capture_output=True, text=True, check=True)
+    assert entry.stdout.split() == ["cli:main"]
+    code = ("import builtins, sys\n"
+            "real = builtins.__import__\n"
+            "def ctrl_c(name, *args, **kw):\n"
+            "    if name == 'click':\n"
+            "        raise KeyboardInterrupt\n"
+            "    return real(name, *args, **kw)\n"
+            "builtins.__import__ = ctrl_c\n"
+            "import cli\n"
+            "sys.argv = ['zx', 'matches']\n"
+            "cli.main()\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (1, "", "Aborted!\n"), r
