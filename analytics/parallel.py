@@ -71,7 +71,7 @@ class Run:
     table: str  # its events table
     topics: tuple[str, ...]
     schemas: dict[str, pa.Schema]
-    known: frozenset[str]  # catalogs already in card_catalog
+    known: frozenset[tuple[str, str]]  # catalogs already in card_catalog: (name, SHA-256)
     last: int  # the end of the log the run reads up to
     page_size: int
     catalogs: tuple[Any, ...] = ()  # catalogs given as files (projection.update's ``catalogs``)

@@ -108,6 +108,11 @@ def store_identity(svc: Any) -> str:
     return st.label
 
 
+def known_catalogs(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
+    """The (name, SHA-256) of each catalog whose rows card_catalog holds (``tables.Catalogs``)."""
+    return set(con.execute("SELECT DISTINCT catalog, catalog_sha256 FROM card_catalog").fetchall())
+
+
 class Projection:
     """One run of the projection over an open writer connection."""
 
@@ -121,8 +126,7 @@ class Projection:
         self.key: Any = None  # the current match's originator id as the page rows carry it
         self.pages, self.key_of, self.text_of = page_reader(svc.recorder, page_size, fast_read)
         self.deleted: list[str] = []  # matches re-projected in this page: their stored rows go first
-        self.catalogs = Catalogs({r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()},
-                                 catalogs)
+        self.catalogs = Catalogs(known_catalogs(con), catalogs)
         self.writer = Writer(con, declared_types())
         self.decode = decoder(svc.mapper)
         self.matches_written = 0
@@ -218,10 +222,10 @@ class _Started:
     to commit their chunks."""
     pool: parallel.Workers
     chunks: int
-    known: set[str]  # the catalogs already in card_catalog
+    known: set[tuple[str, str]]  # the catalogs already in card_catalog (known_catalogs)
 
 
-def _start(svc: Any, workers: int, position: int, last: int, page_size: int, known: set[str],
+def _start(svc: Any, workers: int, position: int, last: int, page_size: int, known: set[tuple[str, str]],
            inflight: list[tuple[str, dict]], catalogs: Iterable[Any] = ()) -> _Started:
     """Fork the workers and hand them their first chunks of (position, last]: ``known`` catalogs,
     ``inflight`` the match a page boundary cut (at most one), ``catalogs`` the catalog files given."""
@@ -248,7 +252,7 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
     ``unknown`` their matches of catalogs neither shipped nor given (``catalogs``: ``UpdateResult.unknown_catalogs``)."""
     types = declared_types()
     if started is None:
-        known = {r[0] for r in con.execute("SELECT DISTINCT catalog FROM card_catalog").fetchall()}
+        known = known_catalogs(con)
         inflight = [(oid, orjson.loads(state)) for oid, state in
                     con.execute("SELECT match_uuid, state FROM projection_inflight").fetchall()]
         started = _start(svc, workers, position, last, page_size, known, inflight, catalogs)
@@ -269,8 +273,8 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
                 rows[table] = parts[0] if len(parts) == 1 else pa.concat_tables(parts)
         rows["card_catalog"] = []
         for c in group:  # a catalog new to the file comes from every worker that met it: keep one
-            rows["card_catalog"] += [r for r in c.catalog_rows if r[0] not in known]
-            known.update(r[0] for r in c.catalog_rows)
+            rows["card_catalog"] += [r for r in c.catalog_rows if (r[0], r[1]) not in known]
+            known.update((r[0], r[1]) for r in c.catalog_rows)
         events += sum(c.events for c in group)
         matches += sum(c.matches for c in group)
         if left_out is not None:

@@ -58,9 +58,11 @@ class Catalogs:
     A stored name picks a shipped catalog, never a file (docs/security.md); ``given``: catalogs the
     user handed the update (``zx analytics update --catalog FILE``), each used for exactly the matches
     whose pinned SHA-256 is its own, under the name the match pins. ``unknown`` counts the matches of
-    each catalog neither shipped (by name or content) nor given: (game key, name, SHA-256) -> matches."""
+    each catalog neither shipped (by name or content) nor given: (game key, name, SHA-256) -> matches.
+    ``known``: the (name, SHA-256) of the catalogs whose card_catalog rows the file holds already: a catalog
+    is its content, so two files of one name each get their own rows (the second got none)."""
 
-    def __init__(self, known: set[str], given: Iterable[Any] = ()) -> None:
+    def __init__(self, known: set[tuple[str, str]], given: Iterable[Any] = ()) -> None:
         self.known = known
         self.given = {(c.game, c.sha256): c for c in given}
         self.seen: dict[tuple[str, Any, Any], tuple[dict[str, tuple[str, ...]] | None, Any, bool]] = {}
@@ -94,7 +96,7 @@ class Catalogs:
             ship, _ = shipped_catalog(game.load_catalog, game.catalog_names(), name, sha)
             return None, None, ship is None  # (a shipped catalog's content: rows rank by it, colours unknown)
         colours, rows = game.rows.catalog_rows(cat)
-        if cat.name not in self.known:
-            self.known.add(cat.name)
+        if (cat.name, cat.sha256) not in self.known:
+            self.known.add((cat.name, cat.sha256))
             buf["card_catalog"].extend(rows)
         return colours, given, False

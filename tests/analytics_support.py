@@ -116,7 +116,7 @@ def import_matches(svc: Any, ids: tuple[str, ...] = ("m1", "m2", "m3")) -> None:
 TABLES = ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_games",
           "card_catalog")
 SORT = {"matches": ["match_id"], "seats": ["match_id", "side"], "turns": ["match_id", "turn"],
-        "card_catalog": ["catalog", "code"], "draws": ["match_id", "seq", "card", "source"],
+        "card_catalog": ["catalog", "catalog_sha256", "code"], "draws": ["match_id", "seq", "card", "source"],
         "card_games": ["match_id", "player", "card"]}
 
 

@@ -133,3 +133,38 @@ def test_a_bad_catalog_file_is_an_error_before_anything_is_projected(tmp_path):
     r2 = run(store, "analytics", "update", "--catalog", str(tmp_path / "missing.csv"))
     assert r2.exit_code == 1 and "missing.csv" in r2.stderr and "not a shipped catalog" in r2.stderr, r2.stderr
     assert not (tmp_path / "s.duckdb").exists()
+
+
+def test_two_catalog_files_of_one_name_each_keep_their_own_card_names(tmp_path):
+    """Two catalog files named alike (a/my-cards.csv, b/my-cards.csv) with other content: each match's
+    archetype used its own file, but card_catalog kept the first file's rows alone under that name (its
+    key was the name), so the second file's card names were nowhere. The key is the content too
+    (catalog_sha256, schema 8): each file's rows, with its own names, serially or in workers."""
+    _, _, (old, new), sim_options, deck, right, _, colours = CASES["zx"]
+    other_new = new.replace("Phoenix Ember Matriarch", "Phoenix Ember Empress")
+    first = custom_catalog("zx", (tmp_path / "a").mkdir() or tmp_path / "a" / "my-cards.csv")
+    second = tmp_path / "b" / "my-cards.csv"
+    second.parent.mkdir()
+    second.write_text(first.read_text(encoding="utf-8").replace(new, other_new), encoding="utf-8")
+    sim = tmp_path / "sim"
+    assert run(tmp_path / "unused.sqlite", "simulate", "-n", "2", *sim_options, "--out", str(sim)).exit_code == 0
+    one, two = sorted(sim.iterdir())
+    store, duck = tmp_path / "s.sqlite", tmp_path / "s.duckdb"
+    assert run(store, "import", "--catalog", str(first), str(one)).exit_code == 0
+    r = run(store, "import", "--catalog", str(second), str(two))
+    assert r.exit_code == 0 and "zx does not ship" not in r.stderr, r.output
+    shas = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (first, second)}
+    want = [("my-cards", shas[first], "Phoenix Ember Matriarch"), ("my-cards", shas[second], "Phoenix Ember Empress")]
+    names = "SELECT catalog, name FROM card_catalog WHERE code = 'R01-011' ORDER BY name DESC"
+    assert rows(duck, names) == [(c, n) for c, _, n in want]  # (before: the first file's row alone)
+    got = "SELECT catalog, catalog_sha256, name FROM card_catalog WHERE code = 'R01-011' ORDER BY name DESC"
+    assert rows(duck, got) == want
+    assert rows(duck, "SELECT count(*) FROM card_catalog") == [(2 * rows(duck, "SELECT count(DISTINCT code) "
+                                                                             "FROM card_catalog")[0][0],)]
+    assert labels(duck, deck) == {(colours, right), (colours, right.replace("Matriarch", "Empress"))}
+    imported = dump(duck)
+    for workers in ("1", "2"):
+        r = run(store, "analytics", "update", "--rebuild", "--workers", workers, "--catalog", str(second),
+                "--catalog", str(first))
+        assert r.exit_code == 0 and "note" not in r.stderr, r.output
+        assert dump(duck) == imported

@@ -1,5 +1,6 @@
 CREATE TABLE IF NOT EXISTS card_catalog (
     catalog VARCHAR NOT NULL,
+    catalog_sha256 VARCHAR NOT NULL,
     code VARCHAR NOT NULL,
     name VARCHAR,
     type VARCHAR,
@@ -7,5 +8,5 @@ CREATE TABLE IF NOT EXISTS card_catalog (
     cost VARCHAR,
     power INTEGER,
     icons VARCHAR,
-    PRIMARY KEY (catalog, code)
+    PRIMARY KEY (catalog, catalog_sha256, code)
 )

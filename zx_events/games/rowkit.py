@@ -23,7 +23,7 @@ SHARED_COLUMNS: dict[str, tuple[str, ...]] = {
               "damage_dealt", "p1_life", "p2_life", "ended"),
     "draws": ("match_id", "match_no", "seq", "turn", "player", "card", "source"),
     "card_games": ("match_id", "match_no", "player", "card", "copies", "opening", "drawn", "played"),
-    "card_catalog": ("catalog", "code", "name", "type", "colours", "cost", "power", "icons"),
+    "card_catalog": ("catalog", "catalog_sha256", "code", "name", "type", "colours", "cost", "power", "icons"),
 }
 
 

@@ -144,7 +144,7 @@ def catalog_rows(cat: Any) -> tuple[dict[str, tuple[str, ...]], list[tuple]]:
     rows = []
     for c in cat.cards.values():
         cost = None if c.cost is None else ("inf" if c.cost == float("inf") else str(c.cost))
-        rows.append((cat.name, c.code, c.name, c.type.value, "/".join(c.colors) or "none", cost, c.power,
+        rows.append((cat.name, cat.sha256, c.code, c.name, c.type.value, "/".join(c.colors) or "none", cost, c.power,
                      "/".join(sorted(c.icons)) or None))
     return {code: c.colors for code, c in cat.cards.items()}, rows
 
