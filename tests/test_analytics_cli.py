@@ -488,3 +488,23 @@ def test_the_behind_the_store_note_of_an_old_schema_file_says_to_rebuild(tmp_pat
             con.close()
         err = capsys.readouterr().err
         assert err.startswith(f"note: {duck} is behind the store ") and err.endswith(todo + "\n"), err
+
+
+def test_report_refuses_an_analytics_file_of_another_schema_version(tmp_path):
+    """zx report refuses a file of another schema version in the words of zx stats, zx sql and zx export,
+    exit 1, and writes no page (a guard: QA found zx export's gap; zx report had none)."""
+    import duckdb
+    from click.testing import CliRunner
+
+    from analytics.db import SCHEMA_VERSION
+    from cli.main import zx
+
+    store, duck, page = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb", tmp_path / "meta.html"
+    assert CliRunner().invoke(zx, ["--store", store, "import", "examples/legal"]).exit_code == 0
+    con = duckdb.connect(str(duck))
+    con.execute("UPDATE projection_position SET schema_version = ?", [SCHEMA_VERSION - 1])
+    con.close()
+    r = CliRunner().invoke(zx, ["--store", store, "report", "-o", str(page)])
+    assert r.exit_code == 1 and r.output == (f"Error: {duck} has analytics schema {SCHEMA_VERSION - 1}, this version "
+                                             f"reads {SCHEMA_VERSION}: run `zx analytics update --rebuild`\n"), r.output
+    assert not page.exists()
