@@ -123,7 +123,8 @@ def catalog_rows(cat: Any) -> tuple[dict[str, tuple[str, ...]], list[tuple]]:
     rows = []
     for c in cat.cards.values():
         cost = "".join(f"{t}{n}" for t, n in c.cost.items()) or None
-        rows.append((cat.name, cat.sha256, c.code, c.name, c.type, "/".join(energy_of(cat)[c.code]) or "none", cost, c.attack, None))
+        rows.append((cat.name, cat.sha256, c.code, c.name, c.type, "/".join(energy_of(cat)[c.code]) or "none", cost,
+                     c.attack, None))
     return energy_of(cat), rows
 
 
