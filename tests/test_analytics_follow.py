@@ -65,7 +65,8 @@ class Follower:
 
     def __init__(self, store_url: str, path: Path, interval: str = "0.2", *extra: str) -> None:
         self.proc = subprocess.Popen([ZX, "--store", store_url, "analytics", "follow", "--analytics", str(path),
-                                      "--interval", interval, *extra], cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      "--interval", interval, *extra], cwd=ROOT, stderr=subprocess.PIPE,
+                                     stdout=subprocess.PIPE,
                                      text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         _STARTED.append(self)
         self.lines: list[str] = []

@@ -215,7 +215,8 @@ def test_card_catalog_is_the_shipped_sample(projected):
     row = df.filter(pl.col("code") == "U01-016").row(0, named=True)
     from zx_events.games.zx.cards import load_catalog
 
-    assert row == {"catalog": "sample", "catalog_sha256": load_catalog("sample").sha256, "code": "U01-016", "name": "Maelstrom Purge", "type": "Event",
+    assert row == {"catalog": "sample", "catalog_sha256": load_catalog("sample").sha256, "code": "U01-016",
+                   "name": "Maelstrom Purge", "type": "Event",
                    "colours": "blue", "cost": "2", "power": None, "icons": "IG/VB"}
 
 
