@@ -262,8 +262,7 @@ def stale_note(ctx: click.Context, st: Any, path: Path) -> None:
     """A note on stderr when the analytics file read is behind the SQLite store it was built from
     (zx stats and zx sql read only the file: figures without the matches imported since came with no
     word), or, for a store named with --store or ZX_STORE, built from another store. A PostgreSQL
-    store is not asked (a connection for a note; ``zx analytics follow`` keeps such a file current). A file
-    of another schema version is told to rebuild (an update alone refuses it)."""
+    store is not asked (a connection for a note; ``zx analytics follow`` keeps such a file current)."""
     import os
     import sqlite3
 
@@ -294,20 +293,8 @@ def stale_note(ctx: click.Context, st: Any, path: Path) -> None:
     except sqlite3.Error:
         return
     if position < last:
-        import duckdb
-
-        from analytics.db import SCHEMA_VERSION, stored_version
-
-        try:
-            version = stored_version(st.con)
-        except duckdb.Error:
-            version = None
-        todo = "`zx analytics update` brings it up to date"
-        if version not in (None, SCHEMA_VERSION):  # an update without --rebuild refuses such a file
-            todo = (f"it has analytics schema {version}, this version writes {SCHEMA_VERSION}: `zx analytics update "
-                    f"--rebuild` brings it up to date")
         click.echo(f"note: {path} is behind the store {config.label} (notification {position} of {last}): these "
-                   f"figures leave out what was imported since; {todo}", err=True)
+                   f"figures leave out what was imported since; `zx analytics update` brings it up to date", err=True)
 
 
 FILTERS = ("since", "until", "event", "deck", "player", "opp_deck", "seat", "colours", "archetype", "opp_archetype",

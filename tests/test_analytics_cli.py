@@ -459,37 +459,6 @@ def test_import_on_an_old_schema_file_says_to_rebuild_with_its_catalog_file_not_
     assert f"--catalog '{cards}'" in warning[0], warning
 
 
-def test_the_behind_the_store_note_of_an_old_schema_file_says_to_rebuild(tmp_path, capsys):
-    """The note that an analytics file is behind its store said to run `zx analytics update` whatever the
-    file's schema version: of another version, that update refuses the file; the note says --rebuild."""
-    import click
-    import duckdb
-    from click.testing import CliRunner
-
-    from analytics.db import SCHEMA_VERSION
-    from analytics.stats import Stats
-    from cli.analytics import stale_note
-    from cli.main import zx
-
-    store, duck = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
-    assert CliRunner().invoke(zx, ["--store", store, "import", "examples/legal/first-turns.zxlog"]).exit_code == 0
-    assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", "examples/legal"]).exit_code == 0
-    ctx = click.Context(zx, obj={"store": store})
-    for version, todo in ((SCHEMA_VERSION, "; `zx analytics update` brings it up to date"),
-                          (SCHEMA_VERSION - 1, f"; it has analytics schema {SCHEMA_VERSION - 1}, this version writes "
-                                               f"{SCHEMA_VERSION}: `zx analytics update --rebuild` brings it up to date")):
-        con = duckdb.connect(str(duck))
-        con.execute("UPDATE projection_position SET schema_version = ?", [version])
-        con.close()
-        con = duckdb.connect(str(duck), read_only=True)
-        try:
-            stale_note(ctx, Stats(con), duck)  # (Stats over a connection reads any version: zx export's way)
-        finally:
-            con.close()
-        err = capsys.readouterr().err
-        assert err.startswith(f"note: {duck} is behind the store ") and err.endswith(todo + "\n"), err
-
-
 def test_report_refuses_an_analytics_file_of_another_schema_version(tmp_path):
     """zx report refuses a file of another schema version in the words of zx stats, zx sql and zx export,
     exit 1, and writes no page (a guard: QA found zx export's gap; zx report had none)."""
