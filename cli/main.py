@@ -196,23 +196,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     from zx_events.forked import WorkerDied
     from zx_events.parallel import import_files
 
-    logs = tuple(log_paths(logs))
-    references = load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here
-    if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
-        click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
-    svc = service(ctx, create=True)  # (after every argument is checked)
-    from zx_events.store import locked_by_another, write_refusal
-
-    refusal = write_refusal(svc.store)
-    if refusal is not None:
-        svc.close()
-        raise click.ClickException(refusal)
-    if locked_by_another(svc.store):  # (after 3 s of waiting for it)
-        click.echo(f"note: another process is writing {svc.store.label} (another zx import or zx prepare): waiting "
-                   f"for it to finish, up to {svc.store.env.get('SQLITE_LOCK_TIMEOUT', '30')} s more", err=True)
-    total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
-    outcomes = []
     terminated = False
+    svc = None  # the store, once opened
 
     def term(signum: int, frame: object) -> None:
         # SIGTERM (systemd, `timeout`, docker stop) ended the import without a word (exit 143), hundreds of
@@ -227,7 +212,23 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         raise KeyboardInterrupt
 
     importer, previous_term = os.getpid(), signal.signal(signal.SIGTERM, term)
-    try:
+    try:  # SIGTERM anywhere in the command (the logs read, the store opened, the analytics updated after): as Ctrl-C
+        logs = tuple(log_paths(logs))
+        references = load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here
+        if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
+            click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
+        svc = service(ctx, create=True)  # (after every argument is checked)
+        from zx_events.store import locked_by_another, write_refusal
+
+        refusal = write_refusal(svc.store)
+        if refusal is not None:
+            svc.close()
+            raise click.ClickException(refusal)
+        if locked_by_another(svc.store):  # (after 3 s of waiting for it)
+            click.echo(f"note: another process is writing {svc.store.label} (another zx import or zx prepare): waiting "
+                       f"for it to finish, up to {svc.store.env.get('SQLITE_LOCK_TIMEOUT', '30')} s more", err=True)
+        total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
+        outcomes = []
         with progress(max(1, total), "importing", enabled=total > 2_000_000, in_bytes=True) as bar:
             task = bar.add_task("import", total=total)
             try:  # one match at a time: memory stays bounded whatever the corpus size
@@ -254,41 +255,49 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                            f"{svc.store.label} before (the batch under way was not saved); run the import again to "
                            f"finish it: the matches stored are 'unchanged' then", err=True)
                 raise click.Abort() from None
+        rejected = [o for o in outcomes if o.status == "rejected"]
+        for o in rejected:
+            click.echo(printable(str(o.error)), err=True)  # a log's text, as the table shows it
+        if fmt == "json":
+            emit([o.to_json() for o in outcomes], fmt)
+        else:
+            emit([_import_row(o, whole=fmt == "csv") for o in outcomes], fmt,
+                 ["match", "source", "status", "events", "violations", "head", "error"], first=("status", "error", "head"))
+        imported = sum(o.status == "imported" for o in outcomes)
+        unchanged = sum(o.status == "unchanged" for o in outcomes)
+        unfinished = [o.match_id for o in outcomes if o.status == "imported" and not o.finished]
+        if unfinished:  # a log cut short (a pipe whose writer died) is a legal match that stops: kept for good
+            named = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3} more" if len(unfinished) > 3 else "")
+            click.echo(f"note: {len(unfinished)} match{'es' if len(unfinished) != 1 else ''} stored without a result "
+                       f"({named}): {'its log stops' if len(unfinished) == 1 else 'their logs stop'} before the match "
+                       f"ends; a longer log under the same id will be refused as different content (stored matches are "
+                       f"never rewritten)", err=True)
+        # (a store this command made stays, even when nothing went into it: another importer may have
+        # opened it meanwhile, and a file deleted under it would take its matches along)
+        click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
+                   f"into {svc.store.label}", err=True)
+        if update_analytics and imported:
+            from .analytics import update_after_import
+
+            # its catalog goes on to the analytics: a file's cards are stored nowhere else
+            update_after_import(ctx, svc, tuple(v for k, v in (references or {}).items() if isinstance(k, str)),
+                                catalog_path if catalog_path and os.path.isfile(catalog_path) else None)
+        if rejected:
+            sys.exit(1)
+    except KeyboardInterrupt:  # outside the import loop (which says how far it got)
+        if not terminated:
+            raise  # Ctrl-C: "Aborted!" (cli.main.main), as before
+        done = svc.matches_written if svc is not None else 0
+        later = "; `zx analytics update` brings the analytics file up to date" if done and update_analytics else ""
+        click.echo(f"interrupted (SIGTERM): {counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} "
+                   f"imported" + (f" into {svc.store.label}" if svc is not None else "") + later, err=True)
     finally:
         signal.signal(signal.SIGTERM, previous_term)
         if terminated:  # ended by SIGTERM, after its message, once the store is closed
-            svc.close()
+            if svc is not None:
+                svc.close()
             sys.stderr.flush()
             signal.raise_signal(signal.SIGTERM)
-    rejected = [o for o in outcomes if o.status == "rejected"]
-    for o in rejected:
-        click.echo(printable(str(o.error)), err=True)  # a log's text, as the table shows it
-    if fmt == "json":
-        emit([o.to_json() for o in outcomes], fmt)
-    else:
-        emit([_import_row(o, whole=fmt == "csv") for o in outcomes], fmt,
-             ["match", "source", "status", "events", "violations", "head", "error"], first=("status", "error", "head"))
-    imported = sum(o.status == "imported" for o in outcomes)
-    unchanged = sum(o.status == "unchanged" for o in outcomes)
-    unfinished = [o.match_id for o in outcomes if o.status == "imported" and not o.finished]
-    if unfinished:  # a log cut short (a pipe whose writer died) is a legal match that stops: kept for good
-        named = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3} more" if len(unfinished) > 3 else "")
-        click.echo(f"note: {len(unfinished)} match{'es' if len(unfinished) != 1 else ''} stored without a result "
-                   f"({named}): {'its log stops' if len(unfinished) == 1 else 'their logs stop'} before the match "
-                   f"ends; a longer log under the same id will be refused as different content (stored matches are "
-                   f"never rewritten)", err=True)
-    # (a store this command made stays, even when nothing went into it: another importer may have
-    # opened it meanwhile, and a file deleted under it would take its matches along)
-    click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
-               f"into {svc.store.label}", err=True)
-    if update_analytics and imported:
-        from .analytics import update_after_import
-
-        # its catalog goes on to the analytics: a file's cards are stored nowhere else
-        update_after_import(ctx, svc, tuple(v for k, v in (references or {}).items() if isinstance(k, str)),
-                            catalog_path if catalog_path and os.path.isfile(catalog_path) else None)
-    if rejected:
-        sys.exit(1)
 
 
 def _import_row(o, whole: bool = False) -> dict:
