@@ -309,10 +309,33 @@ def _seal(svc, ledger, verdicts, targets, bad) -> None:
         return
     for v in todo:
         click.echo(f"sealed {v.match} (head {str(v.head)[:16]})", err=True)
-    click.echo(f"{counted(len(todo), 'match', 'matches')} sealed; " + seal_summary(read_ledger(svc.recorder, svc.mapper)), err=True)
+    late = _stored_while_sealing(svc)
+    for row in late:
+        click.echo(f"sealed {row[0]} (head {str(row[3])[:16]}; imported while the seal was made)", err=True)
+    click.echo(f"{counted(len(todo) + len(late), 'match', 'matches')} sealed; "
+               + seal_summary(read_ledger(svc.recorder, svc.mapper)), err=True)
     for v in todo:  # they verify now
         v.status, v.message = "ok", "sealed now"
     bad[:] = [v for v in bad if v.status != "ok"]
+
+
+def _stored_while_sealing(svc) -> list:
+    """After the first entry of a store from before the seal: the matches a ``zx import`` committed between
+    this command's verification and that entry (the import found the store unsealed, and the entry lists
+    what was verified), their chains checked, appended to the ledger (``ledger.append_unlisted``); their
+    ``sealed_entry`` rows. (The import looks again after its insert and appends them too if it commits
+    later: whichever is last lists them.)"""
+    from zx_events.integrity import verify_stored
+    from zx_events.ledger import append_unlisted, read_ledger, sealed_entry
+
+    listed = read_ledger(svc.recorder, svc.mapper).matches
+    rows = []
+    for name, uid in _all_matches(svc):
+        if str(uid) not in listed:
+            v = verify_stored(svc, name, uid)
+            if v.ok:
+                rows.append(sealed_entry(v.match, uid, v.events, v.head))
+    return append_unlisted(svc.recorder, svc.mapper, rows) if rows else []
 
 
 def _target(svc, name: str, claims: dict) -> tuple[str, object]:

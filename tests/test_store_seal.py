@@ -775,3 +775,65 @@ def test_concurrent_verify_seal_processes_print_one_head_that_verifies(service, 
     assert sum("40 matches sealed; store seal: 40 matches in 1 entry" in err for _, _, err in done) == 1
     r = cli(store_url, "verify", "--store-head", heads[0][0])
     assert r.exit_code == 0 and "40 intact, 0 failed" in r.stderr, r.output
+
+
+def test_an_import_that_meets_the_first_seal_between_its_look_and_its_insert_gets_its_matches_listed(legacy,
+                                                                                                     tmp_path):
+    """An import into a store from before the seal looked for a ledger (none: it stores unsealed), then a
+    `zx verify --seal` wrote the first entry, then the import inserted: its match was listed by neither, and
+    `zx verify` called it "added" (written behind the seal). The import looks again after its insert and
+    appends an entry for what the seal left out. Here the seal runs exactly between the two (the service's
+    insert, its one place to step in)."""
+    svc = MatchService(str(legacy))
+    (tmp_path / "new.zxlog").write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "new-match"),
+                                        encoding="utf-8")
+    insert = svc.insert
+
+    def seal_then_insert(stored):
+        r = cli(str(legacy), "verify", "--seal")  # a second process, in between
+        assert r.exit_code == 0 and "20 matches sealed" in r.stderr, r.output
+        return insert(stored)
+
+    svc.insert = seal_then_insert
+    try:
+        for log in read_log(tmp_path / "new.zxlog"):
+            assert svc.import_log(log).status == "imported"
+    finally:
+        svc.insert = insert
+    ledger = read_ledger(svc.recorder, svc.mapper)
+    assert ledger.ok and ledger.entries == 2 and str(match_uuid("new-match")) in ledger.matches
+    svc.close()
+    r = cli(str(legacy), "verify")
+    assert r.exit_code == 0 and "21 intact, 0 failed" in r.stderr and "added" not in r.output, r.output
+
+
+def test_the_first_seal_lists_a_match_imported_while_it_verified(legacy, tmp_path):
+    """The other order: `zx verify --seal` verified the store's matches, an import stored one more (unsealed:
+    no ledger yet), then the seal wrote its entry listing what it had verified: the import's match was
+    listed by neither. After its entry the seal lists the matches stored meanwhile (chains checked)."""
+    from cli.audit import _stored_while_sealing
+
+    svc = MatchService(str(legacy))
+    verified = [(name, uid) for name, uid in _all_stored(svc)]
+    (tmp_path / "new.zxlog").write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "new-match"),
+                                        encoding="utf-8")
+    for log in read_log(tmp_path / "new.zxlog"):
+        assert svc.import_log(log).status == "imported"  # unsealed: the store has no ledger yet
+    rows = []
+    for name, uid in verified:
+        v = integrity.verify_stored(svc, name, uid)
+        rows.append(sealed_entry(v.match, uid, v.events, v.head))
+    assert adopt(svc.recorder, svc.mapper, rows) == 20
+    assert str(match_uuid("new-match")) not in read_ledger(svc.recorder, svc.mapper).matches
+    late = _stored_while_sealing(svc)
+    assert [r[0] for r in late] == ["new-match"]
+    assert _stored_while_sealing(svc) == []  # listed once
+    svc.close()
+    r = cli(str(legacy), "verify")
+    assert r.exit_code == 0 and "21 intact, 0 failed" in r.stderr, r.output
+
+
+def _all_stored(svc):
+    from cli.audit import _all_matches
+
+    return _all_matches(svc)
