@@ -83,8 +83,8 @@ def test_each_number_of_a_store_url_is_checked_against_its_range_before_connecti
             if bad is not None:
                 with pytest.raises(StoreError) as e:
                     postgres_env(f"postgresql://zx@db/zx?{name}={bad}")
-                assert str(e.value) == (f"{name} must be from {low} to {high:,}, not {bad}, in the store URL "
-                                        f"postgresql://zx@db/zx?{name}={bad}")
+                assert str(e.value).startswith(f"{name} must be from {low} to {high:,}, not {bad}, in the store "
+                                               f"URL postgresql://zx@db/zx?{name}={bad}")
         for bad in ("\u0663", "\u00b2", "-1", "+5", " 5", "5.0", ""):
             with pytest.raises(StoreError, match=f"^{name} must be a whole number, not "):
                 postgres_env(f"postgresql://zx@db/zx?{name}={bad}")
@@ -93,6 +93,33 @@ def test_each_number_of_a_store_url_is_checked_against_its_range_before_connecti
         for value in (low, high):
             with connect_postgres(resolve_store(f"{url}&{name}={value}").env) as conn:
                 assert conn.execute("SELECT 1").fetchone()
+
+
+def test_connect_timeout_0_is_refused_before_connecting_and_1_opens_the_store(postgres_server):
+    """connect_timeout=0 passed the URL check ("0 (no limit)", as libpq reads it) and then every command that
+    opened the store failed with "the PostgreSQL server ... could not be reached ... (couldn't get a
+    connection after 0.00 sec)": the connection pool waits connect_timeout for a connection, and 0 is not at
+    all (psycopg itself reads 0 as 130 s). It is refused now, naming the parameter, the value and the range,
+    before any connection; the new low end, 1, opens the store and imports."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    with pytest.raises(StoreError) as e:
+        postgres_env("postgresql://zx@db/zx?connect_timeout=0")
+    assert str(e.value) == ("connect_timeout must be from 1 to 2,147,483,647, not 0, in the store URL "
+                            "postgresql://zx@db/zx?connect_timeout=0 (libpq reads 0 as no limit, but the store's "
+                            "connection pool would not wait at all: give the seconds to wait)")
+    url = postgres_server.fresh_url()
+    r = CliRunner().invoke(zx, ["--store", f"{url}&connect_timeout=0", "import", "--no-analytics",
+                                "examples/legal/first-turns.zxlog"])
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert "connect_timeout must be from 1 to 2,147,483,647, not 0" in r.output, r.output
+    assert "could not be reached" not in r.output, r.output
+    r = CliRunner().invoke(zx, ["--store", f"{url}&connect_timeout=1", "import", "--no-analytics",
+                                "examples/legal/first-turns.zxlog"])
+    assert r.exit_code == 0, r.output
+    assert CliRunner().invoke(zx, ["--store", f"{url}&connect_timeout=1", "matches"]).exit_code == 0
 
 
 def test_a_statement_timeout_while_a_new_store_is_made_is_named_and_leaves_no_schema(postgres_server, monkeypatch,

@@ -62,11 +62,16 @@ PG_NET_DEFAULTS = {"keepalives_idle": "5", "keepalives_interval": "2", "keepaliv
 # What each number of a store URL may be (inclusive): past them a command failed later as "cannot connect" or
 # hung. The keepalives are what Linux takes (TCP_KEEPIDLE and TCP_KEEPINTVL 1-32767 s, TCP_KEEPCNT 1-127:
 # libpq's "setsockopt(TCP_KEEPIDLE) failed: Invalid argument" on 0 or 32768); tcp_user_timeout, lock_timeout
-# (as milliseconds) and connect_timeout are PostgreSQL's and libpq's 32-bit integers; a pool holds one connection
+# (as milliseconds) and connect_timeout are PostgreSQL's and libpq's 32-bit integers; a pool holds one connection.
+# connect_timeout is also how long the connection pool waits for a connection (eventsourcing's pool timeout):
+# libpq's 0 ("wait indefinitely") made every command fail at once, "couldn't get a connection after 0.00 sec"
 INT32 = 2**31 - 1
 PG_RANGES = {"keepalives_idle": (1, 32767), "keepalives_interval": (1, 32767), "keepalives_count": (1, 127),
-             "tcp_user_timeout": (0, INT32), "connect_timeout": (0, INT32), "lock_timeout": (0, INT32 // 1000),
+             "tcp_user_timeout": (0, INT32), "connect_timeout": (1, INT32), "lock_timeout": (0, INT32 // 1000),
              "pool_size": (1, 10_000), "max_overflow": (0, 10_000)}
+# why a value below the range is refused, where the reason is not plain from the range
+_BELOW = {"connect_timeout": " (libpq reads 0 as no limit, but the store's connection pool would not wait at all: "
+                             "give the seconds to wait)"}
 _ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
@@ -77,7 +82,8 @@ def _url_number(name: str, value: str, url: str) -> str:
     if not _ASCII_DIGITS.fullmatch(value):  # (str.isdigit took '٣' and '²', which libpq does not)
         raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
     if not low <= int(value) <= high:
-        raise StoreError(f"{name} must be from {low} to {high:,}, not {value}, in the store URL {_redact(url)}")
+        why = _BELOW.get(name, "") if int(value) < low else ""
+        raise StoreError(f"{name} must be from {low} to {high:,}, not {value}, in the store URL {_redact(url)}{why}")
     return str(int(value))
 FACTORY_TOPIC = "zx_events.store:MatchPostgresFactory"
 READER_TOPIC = "zx_events.store:SQLiteReaderFactory"  # a read command's SQLite store: never written (resolve_store)
