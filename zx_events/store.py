@@ -104,6 +104,29 @@ class StoreError(ZXError):
     kind = "store"
 
 
+# What each command that writes an existing PostgreSQL store needs on its schema (docs/deployment.md, "Setting up
+# the server"): a role without USAGE on it is told its own command's grants (``SchemaRefused.for_command``)
+WRITER_GRANTS = {
+    "zx prepare": "USAGE on it, SELECT on matches_events, and SELECT, INSERT on matches_snapshots",
+    "zx prepare --repair": "USAGE on it, SELECT on matches_events, and SELECT, INSERT, DELETE on matches_snapshots",
+    "zx verify --seal": "USAGE on it and on its sequences, SELECT on matches_events and matches_snapshots, and "
+                        "INSERT, UPDATE on matches_events (for LOCK TABLE ... IN EXCLUSIVE MODE)",
+}
+
+
+class SchemaRefused(StoreError):
+    """A role that may not use the store's schema (no USAGE), refused by ``prepare_postgres`` before anything is
+    read or written. It cannot tell which command writes the store: ``for_command`` words the grants of one of
+    ``WRITER_GRANTS`` (the CLI knows which)."""
+
+    def __init__(self, head: str, needs: str, tail: str) -> None:
+        super().__init__(f"{head}{needs}{tail}")
+        self.head, self.tail = head, tail
+
+    def for_command(self, command: str) -> str:
+        return f"{self.head}{WRITER_GRANTS[command]}, which {command} needs{self.tail}"
+
+
 @dataclass(frozen=True)
 class StoreConfig:
     url: str
@@ -624,11 +647,11 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
             exists = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() is not None
             if exists and not conn.execute("SELECT has_schema_privilege(%s, 'USAGE')", (schema,)).fetchone()[0]:
                 needs = ("USAGE on it, and CREATE on it for a new store" if create else
-                         "USAGE on it, and what the command writes: zx prepare SELECT on its tables and INSERT on "
-                         "matches_snapshots, zx verify --seal an importer's grants on matches_events" if writer else
+                         "what the command writes: " + "; ".join(f"for {command} {grants}" for command, grants
+                                                                 in WRITER_GRANTS.items()) if writer else
                          "USAGE on it and SELECT on its tables")
-                raise StoreError(f"the role {role} may not use schema {schema} of {config.label}: grant it {needs} "
-                                 f"(docs/deployment.md, \"Setting up the server\"); {done}")
+                raise SchemaRefused(f"the role {role} may not use schema {schema} of {config.label}: grant it ", needs,
+                                    f" (docs/deployment.md, \"Setting up the server\"); {done}")
             table = f'"{schema}".matches_events'
             if not create:
                 if conn.execute("SELECT to_regclass(%s) IS NULL", (table,)).fetchone()[0]:
