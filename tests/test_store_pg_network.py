@@ -147,6 +147,31 @@ def test_a_statement_timeout_while_a_new_store_is_made_is_named_and_leaves_no_sc
         assert conn.execute("SELECT to_regclass(%s) IS NOT NULL", (f"{schema}.matches_events",)).fetchone()[0]
 
 
+def test_a_lock_timeout_while_the_store_is_opened_is_named_with_what_to_do(postgres_server, monkeypatch):
+    """Another session holding the lock under which a store's tables are made (another zx import making them)
+    past the session's lock_timeout (PGOPTIONS) said only "cannot open the store ...: canceling statement due to
+    lock timeout": it is named, with what to do."""
+    import hashlib
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    url = postgres_server.fresh_url()
+    env = resolve_store(url).env  # (the schema made, no tables yet)
+    table = f'"{env["POSTGRES_SCHEMA"]}"."matches_events"'
+    key = int.from_bytes(hashlib.blake2b(table.encode(), digest_size=8).digest(), "big", signed=True)
+    with connect_postgres(env) as other:
+        other.execute("SELECT pg_advisory_lock(%s)", (key,))
+        monkeypatch.setenv("PGOPTIONS", "-c lock_timeout=200")
+        r = CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", "examples/legal/first-turns.zxlog"])
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert r.output.startswith(f"Error: cannot open the store {url}: another session held the table lock of {url} "
+                               f"longer than lock_timeout allows (canceling statement due to lock timeout): another "
+                               f"zx import or zx prepare, or a session that locked the table; wait for it to finish"), \
+        r.output
+
+
 def test_a_schema_named_with_capitals_is_refused_before_anything_is_created(postgres_server, tmp_path):
     """``?schema=Upper``: zx import created the schema and its tables, then failed with "Composite type
     'stored_event_uuid' not found; run the import again" every time, leaving the schema behind."""
