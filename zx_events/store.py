@@ -121,7 +121,10 @@ class SchemaRefused(StoreError):
 
     def __init__(self, head: str, needs: str, tail: str) -> None:
         super().__init__(f"{head}{needs}{tail}")
-        self.head, self.tail = head, tail
+        self.head, self.needs, self.tail = head, needs, tail
+
+    def __reduce__(self):  # (copied and pickled whole, as its three parts)
+        return type(self), (self.head, self.needs, self.tail)
 
     def for_command(self, command: str) -> str:
         return f"{self.head}{WRITER_GRANTS[command]}, which {command} needs{self.tail}"
