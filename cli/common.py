@@ -16,9 +16,13 @@ def service(ctx: click.Context, *, create: bool = False, write: bool = False):
     and ``write`` (zx prepare, zx verify --seal) may write to it: a read command's store is never written
     (``zx_events.store.resolve_store``)."""
     from zx_events.application import MatchService
+    from zx_events.store import SchemaRefused
 
     try:
         return MatchService(ctx.obj["store"], create=create, write=create or write)
+    except SchemaRefused as e:  # no USAGE on the schema: the grants of this command, which the store cannot tell
+        command = _writer(ctx) if write and not create else None
+        raise click.ClickException(e.for_command(command) if command else str(e)) from None
     except ZXError as e:  # StoreError: says which store and why, without the password
         raise click.ClickException(str(e)) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
@@ -34,6 +38,13 @@ def service(ctx: click.Context, *, create: bool = False, write: bool = False):
             pass
         raise click.ClickException(redacted(f"cannot open the store {label}: {cause[1] if cause else e}",
                                             ctx.obj["store"])) from None
+
+
+def _writer(ctx: click.Context) -> str | None:
+    """The command of ``ctx`` that writes an existing store, as ``zx_events.store.WRITER_GRANTS`` names it."""
+    if ctx.info_name == "prepare":
+        return "zx prepare --repair" if ctx.params.get("repair") else "zx prepare"
+    return "zx verify --seal" if ctx.info_name == "verify" else None
 
 
 def interrupted(e: BaseException) -> bool:

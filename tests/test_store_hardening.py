@@ -311,12 +311,6 @@ def test_a_role_that_may_not_use_or_create_in_the_schema_is_told_which_grant_bef
             r = CliRunner().invoke(zx, ["--store", as_role, *args])
             assert r.exit_code == 1 and f"the role {role} may not use schema {schema}" in r.output, (args, r.output)
             assert "grant it USAGE on it and SELECT on its tables" in r.output and "create" not in r.output, r.output
-        for args in (["prepare"], ["verify", "--seal"]):  # writers: what they write, not a reader's grants
-            r = CliRunner().invoke(zx, ["--store", as_role, *args])
-            assert r.exit_code == 1 and f"the role {role} may not use schema {schema}" in r.output, (args, r.output)
-            assert "what the command writes: zx prepare SELECT on its tables and INSERT on matches_snapshots, zx " \
-                   "verify --seal an importer's grants on matches_events" in r.output, r.output
-            assert "nothing was written" in r.output and "nothing was read" not in r.output, r.output
         r = CliRunner().invoke(zx, ["--store", new_store, "import", "--no-analytics", str(EXAMPLE)])
         assert r.exit_code == 1 and f"the role {role} may not use schema {fresh}" in r.output, r.output
         with connect_postgres(env) as conn:
@@ -331,6 +325,56 @@ def test_a_role_that_may_not_use_or_create_in_the_schema_is_told_which_grant_bef
     finally:
         with connect_postgres(env) as conn:
             conn.execute(f'DROP SCHEMA "{fresh}" CASCADE')
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')
+
+
+@pytest.mark.postgres
+def test_zx_prepare_and_zx_verify_seal_without_usage_are_told_the_grants_of_their_own_command(postgres_server):
+    """zx prepare and zx verify --seal by a role without USAGE on the store's schema were told a reader's grants,
+    then one sentence of both commands' grants: each is now told what it needs itself (zx prepare --repair,
+    DELETE too), and those grants, given one command at a time, are enough for it to run."""
+    from zx_events.store import connect_postgres
+
+    url, env, role, as_role = stored_with_a_role(postgres_server, "zx_writer")
+    schema = env["POSTGRES_SCHEMA"]
+    with connect_postgres(env) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        # a store from before the seal (0.1.0): zx verify --seal writes its first entry
+        conn.execute(f'DELETE FROM "{schema}".matches_events WHERE topic LIKE %s', ("zx_events.%",))
+    advice = {
+        ("prepare",): "USAGE on it, SELECT on matches_events, and SELECT, INSERT on matches_snapshots, which zx "
+                      "prepare needs",
+        ("prepare", "--repair"): "USAGE on it, SELECT on matches_events, and SELECT, INSERT, DELETE on "
+                                 "matches_snapshots, which zx prepare --repair needs",
+        ("verify", "--seal"): "USAGE on it and on its sequences, SELECT on matches_events and matches_snapshots, and "
+                              "INSERT, UPDATE on matches_events (for LOCK TABLE ... IN EXCLUSIVE MODE), which zx "
+                              "verify --seal needs",
+    }
+    grants = {
+        ("prepare",): [f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"',
+                       f'GRANT SELECT ON "{schema}".matches_events TO "{role}"',
+                       f'GRANT SELECT, INSERT ON "{schema}".matches_snapshots TO "{role}"'],
+        ("prepare", "--repair"): [f'GRANT DELETE ON "{schema}".matches_snapshots TO "{role}"'],
+        ("verify", "--seal"): [f'GRANT USAGE ON ALL SEQUENCES IN SCHEMA "{schema}" TO "{role}"',
+                               f'GRANT INSERT, UPDATE ON "{schema}".matches_events TO "{role}"'],
+    }
+    try:
+        for args, needs in advice.items():
+            r = CliRunner().invoke(zx, ["--store", as_role, *args])
+            assert r.exit_code == 1 and "Traceback" not in r.output, (args, r.output)
+            assert (f"the role {role} may not use schema {schema} of {as_role}: grant it {needs} (docs/deployment.md, "
+                    f'"Setting up the server"); nothing was written') in r.output, (args, r.output)
+            assert "SELECT on its tables" not in r.output and "nothing was read" not in r.output, (args, r.output)
+        for args, statements in grants.items():  # what each was told is enough for it
+            with connect_postgres(env) as conn:
+                for statement in statements:
+                    conn.execute(statement)
+            r = CliRunner().invoke(zx, ["--store", as_role, *args])
+            assert r.exit_code == 0, (args, r.output)
+        assert "1 match sealed" in r.output, r.output
+    finally:
+        with connect_postgres(env) as conn:
             conn.execute(f'DROP OWNED BY "{role}"')
             conn.execute(f'DROP ROLE "{role}"')
 

@@ -83,8 +83,8 @@ def test_each_number_of_a_store_url_is_checked_against_its_range_before_connecti
             if bad is not None:
                 with pytest.raises(StoreError) as e:
                     postgres_env(f"postgresql://zx@db/zx?{name}={bad}")
-                assert str(e.value) == (f"{name} must be from {low} to {high:,}, not {bad}, in the store URL "
-                                        f"postgresql://zx@db/zx?{name}={bad}")
+                assert str(e.value).startswith(f"{name} must be from {low} to {high:,}, not {bad}, in the store "
+                                               f"URL postgresql://zx@db/zx?{name}={bad}")
         for bad in ("\u0663", "\u00b2", "-1", "+5", " 5", "5.0", ""):
             with pytest.raises(StoreError, match=f"^{name} must be a whole number, not "):
                 postgres_env(f"postgresql://zx@db/zx?{name}={bad}")
@@ -93,6 +93,33 @@ def test_each_number_of_a_store_url_is_checked_against_its_range_before_connecti
         for value in (low, high):
             with connect_postgres(resolve_store(f"{url}&{name}={value}").env) as conn:
                 assert conn.execute("SELECT 1").fetchone()
+
+
+def test_connect_timeout_0_is_refused_before_connecting_and_1_opens_the_store(postgres_server):
+    """connect_timeout=0 passed the URL check ("0 (no limit)", as libpq reads it) and then every command that
+    opened the store failed with "the PostgreSQL server ... could not be reached ... (couldn't get a
+    connection after 0.00 sec)": the connection pool waits connect_timeout for a connection, and 0 is not at
+    all (psycopg itself reads 0 as 130 s). It is refused now, naming the parameter, the value and the range,
+    before any connection; the new low end, 1, opens the store and imports."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    with pytest.raises(StoreError) as e:
+        postgres_env("postgresql://zx@db/zx?connect_timeout=0")
+    assert str(e.value) == ("connect_timeout must be from 1 to 2,147,483,647, not 0, in the store URL "
+                            "postgresql://zx@db/zx?connect_timeout=0 (libpq reads 0 as no limit, but the store's "
+                            "connection pool would not wait at all: give the seconds to wait)")
+    url = postgres_server.fresh_url()
+    r = CliRunner().invoke(zx, ["--store", f"{url}&connect_timeout=0", "import", "--no-analytics",
+                                "examples/legal/first-turns.zxlog"])
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert "connect_timeout must be from 1 to 2,147,483,647, not 0" in r.output, r.output
+    assert "could not be reached" not in r.output, r.output
+    r = CliRunner().invoke(zx, ["--store", f"{url}&connect_timeout=1", "import", "--no-analytics",
+                                "examples/legal/first-turns.zxlog"])
+    assert r.exit_code == 0, r.output
+    assert CliRunner().invoke(zx, ["--store", f"{url}&connect_timeout=1", "matches"]).exit_code == 0
 
 
 def test_a_statement_timeout_while_a_new_store_is_made_is_named_and_leaves_no_schema(postgres_server, monkeypatch,
@@ -118,6 +145,31 @@ def test_a_statement_timeout_while_a_new_store_is_made_is_named_and_leaves_no_sc
     assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", "examples/legal"]).exit_code == 0
     with connect_postgres(resolve_store(postgres_server.base_url, prepare=False).env) as conn:
         assert conn.execute("SELECT to_regclass(%s) IS NOT NULL", (f"{schema}.matches_events",)).fetchone()[0]
+
+
+def test_a_lock_timeout_while_the_store_is_opened_is_named_with_what_to_do(postgres_server, monkeypatch):
+    """Another session holding the lock under which a store's tables are made (another zx import making them)
+    past the session's lock_timeout (PGOPTIONS) said only "cannot open the store ...: canceling statement due to
+    lock timeout": it is named, with what to do."""
+    import hashlib
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    url = postgres_server.fresh_url()
+    env = resolve_store(url).env  # (the schema made, no tables yet)
+    table = f'"{env["POSTGRES_SCHEMA"]}"."matches_events"'
+    key = int.from_bytes(hashlib.blake2b(table.encode(), digest_size=8).digest(), "big", signed=True)
+    with connect_postgres(env) as other:
+        other.execute("SELECT pg_advisory_lock(%s)", (key,))
+        monkeypatch.setenv("PGOPTIONS", "-c lock_timeout=200")
+        r = CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", "examples/legal/first-turns.zxlog"])
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert r.output.startswith(f"Error: cannot open the store {url}: another session held the table lock of {url} "
+                               f"longer than lock_timeout allows (canceling statement due to lock timeout): another "
+                               f"zx import or zx prepare, or a session that locked the table; wait for it to finish"), \
+        r.output
 
 
 def test_a_schema_named_with_capitals_is_refused_before_anything_is_created(postgres_server, tmp_path):

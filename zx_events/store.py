@@ -62,11 +62,16 @@ PG_NET_DEFAULTS = {"keepalives_idle": "5", "keepalives_interval": "2", "keepaliv
 # What each number of a store URL may be (inclusive): past them a command failed later as "cannot connect" or
 # hung. The keepalives are what Linux takes (TCP_KEEPIDLE and TCP_KEEPINTVL 1-32767 s, TCP_KEEPCNT 1-127:
 # libpq's "setsockopt(TCP_KEEPIDLE) failed: Invalid argument" on 0 or 32768); tcp_user_timeout, lock_timeout
-# (as milliseconds) and connect_timeout are PostgreSQL's and libpq's 32-bit integers; a pool holds one connection
+# (as milliseconds) and connect_timeout are PostgreSQL's and libpq's 32-bit integers; a pool holds one connection.
+# connect_timeout is also how long the connection pool waits for a connection (eventsourcing's pool timeout):
+# libpq's 0 ("wait indefinitely") made every command fail at once, "couldn't get a connection after 0.00 sec"
 INT32 = 2**31 - 1
 PG_RANGES = {"keepalives_idle": (1, 32767), "keepalives_interval": (1, 32767), "keepalives_count": (1, 127),
-             "tcp_user_timeout": (0, INT32), "connect_timeout": (0, INT32), "lock_timeout": (0, INT32 // 1000),
+             "tcp_user_timeout": (0, INT32), "connect_timeout": (1, INT32), "lock_timeout": (0, INT32 // 1000),
              "pool_size": (1, 10_000), "max_overflow": (0, 10_000)}
+# why a value below the range is refused, where the reason is not plain from the range
+_BELOW = {"connect_timeout": " (libpq reads 0 as no limit, but the store's connection pool would not wait at all: "
+                             "give the seconds to wait)"}
 _ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
@@ -77,7 +82,8 @@ def _url_number(name: str, value: str, url: str) -> str:
     if not _ASCII_DIGITS.fullmatch(value):  # (str.isdigit took '٣' and '²', which libpq does not)
         raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
     if not low <= int(value) <= high:
-        raise StoreError(f"{name} must be from {low} to {high:,}, not {value}, in the store URL {_redact(url)}")
+        why = _BELOW.get(name, "") if int(value) < low else ""
+        raise StoreError(f"{name} must be from {low} to {high:,}, not {value}, in the store URL {_redact(url)}{why}")
     return str(int(value))
 FACTORY_TOPIC = "zx_events.store:MatchPostgresFactory"
 READER_TOPIC = "zx_events.store:SQLiteReaderFactory"  # a read command's SQLite store: never written (resolve_store)
@@ -96,6 +102,32 @@ class StoreError(ZXError):
     """The store named by ``--store`` / ``ZX_STORE`` cannot be used (bad URL, server unreachable)."""
 
     kind = "store"
+
+
+# What each command that writes an existing PostgreSQL store needs on its schema (docs/deployment.md, "Setting up
+# the server"): a role without USAGE on it is told its own command's grants (``SchemaRefused.for_command``)
+WRITER_GRANTS = {
+    "zx prepare": "USAGE on it, SELECT on matches_events, and SELECT, INSERT on matches_snapshots",
+    "zx prepare --repair": "USAGE on it, SELECT on matches_events, and SELECT, INSERT, DELETE on matches_snapshots",
+    "zx verify --seal": "USAGE on it and on its sequences, SELECT on matches_events and matches_snapshots, and "
+                        "INSERT, UPDATE on matches_events (for LOCK TABLE ... IN EXCLUSIVE MODE)",
+}
+
+
+class SchemaRefused(StoreError):
+    """A role that may not use the store's schema (no USAGE), refused by ``prepare_postgres`` before anything is
+    read or written. It cannot tell which command writes the store: ``for_command`` words the grants of one of
+    ``WRITER_GRANTS`` (the CLI knows which)."""
+
+    def __init__(self, head: str, needs: str, tail: str) -> None:
+        super().__init__(f"{head}{needs}{tail}")
+        self.head, self.needs, self.tail = head, needs, tail
+
+    def __reduce__(self):  # (copied and pickled whole, as its three parts)
+        return type(self), (self.head, self.needs, self.tail)
+
+    def for_command(self, command: str) -> str:
+        return f"{self.head}{WRITER_GRANTS[command]}, which {command} needs{self.tail}"
 
 
 @dataclass(frozen=True)
@@ -618,11 +650,11 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
             exists = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() is not None
             if exists and not conn.execute("SELECT has_schema_privilege(%s, 'USAGE')", (schema,)).fetchone()[0]:
                 needs = ("USAGE on it, and CREATE on it for a new store" if create else
-                         "USAGE on it, and what the command writes: zx prepare SELECT on its tables and INSERT on "
-                         "matches_snapshots, zx verify --seal an importer's grants on matches_events" if writer else
+                         "what the command writes: " + "; ".join(f"for {command} {grants}" for command, grants
+                                                                 in WRITER_GRANTS.items()) if writer else
                          "USAGE on it and SELECT on its tables")
-                raise StoreError(f"the role {role} may not use schema {schema} of {config.label}: grant it {needs} "
-                                 f"(docs/deployment.md, \"Setting up the server\"); {done}")
+                raise SchemaRefused(f"the role {role} may not use schema {schema} of {config.label}: grant it ", needs,
+                                    f" (docs/deployment.md, \"Setting up the server\"); {done}")
             table = f'"{schema}".matches_events'
             if not create:
                 if conn.execute("SELECT to_regclass(%s) IS NULL", (table,)).fetchone()[0]:
