@@ -218,6 +218,13 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     _hex_option(store_head, "--store-head")
     svc = service(ctx, write=make_seal)  # a missing store: "there is no store at ...", nothing created
     ledger = read_ledger(svc.recorder, svc.mapper)
+    if make_seal and not ledger.exists:  # it will write the first entries: its grants, before every match is read
+        from zx_events.store import write_refusal
+
+        refusal = write_refusal(svc.store, "seal")
+        if refusal is not None:
+            svc.close()
+            raise click.ClickException(refusal)
     claims: dict[object, str] = {}  # aggregate id -> the match its Started event names, where zx import would not file it
     if matches:
         targets = [_target(svc, m, claims) for m in matches]

@@ -583,3 +583,32 @@ def test_a_path_naming_a_home_folder_of_no_user_is_an_error_about_it(tmp_path, m
     r = CliRunner().invoke(zx, ["stats", "winrates", "--analytics", "~nosuchuser-zx/x.duckdb"])
     assert r.exit_code == 1 and "no analytics file at ~nosuchuser-zx/x.duckdb" in r.output, r.output
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.postgres
+def test_the_first_seal_by_a_role_that_may_not_write_the_events_is_refused_before_any_work(postgres_server):
+    """zx verify --seal of a store from before the seal writes its first entries into the events table, as an
+    import does; a role with only a reader's grants verified every match, then failed under the command with
+    "permission denied". It is told the grants it lacks first, as zx import and zx prepare are."""
+    from zx_events.ledger import LEDGER_ID
+    from zx_events.store import connect_postgres
+
+    url, env, role, as_role = stored_with_a_role(postgres_server, "zx_noseal")
+    schema = env["POSTGRES_SCHEMA"]
+    with connect_postgres(env) as conn:  # a store from before the seal: its matches, no ledger
+        conn.execute(f'DELETE FROM "{schema}".matches_events WHERE originator_id = %s', (LEDGER_ID,))
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
+        conn.execute(f'GRANT SELECT ON "{schema}".matches_events, "{schema}".matches_snapshots TO "{role}"')
+    try:
+        r = CliRunner().invoke(zx, ["--store", as_role, "verify", "--seal"])
+        assert r.exit_code == 1 and "Traceback" not in r.output and "permission denied" not in r.output, r.output
+        assert f'it lacks INSERT on "{schema}".matches_events' in r.output, r.output
+        assert "lists the grants of an importer, which zx verify --seal needs); nothing was sealed" in r.output
+        assert "intact" not in r.output  # refused before the matches were read
+        r = CliRunner().invoke(zx, ["--store", as_role, "verify"])  # reading stays a reader's
+        assert r.exit_code == 0 and "store seal: none" in r.output, r.output
+    finally:
+        with connect_postgres(env) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')

@@ -703,7 +703,8 @@ def drop_made_schema(config: StoreConfig) -> None:
 
 
 def write_refusal(config: StoreConfig, command: str = "import", *, repair: bool = False) -> str | None:
-    """Why this process may not write the store for ``command`` (``import``, ``prepare``), or None.
+    """Why this process may not write the store for ``command`` (``import``, ``prepare``, ``seal``: the first
+    ``zx verify --seal`` of a store, which writes into the events table as an import does), or None.
 
     PostgreSQL, every privilege docs/deployment.md lists, checked before any work (an import without
     INSERT or UPDATE failed after two seconds of retries with "pipeline aborted ... run the import again",
@@ -714,11 +715,12 @@ def write_refusal(config: StoreConfig, command: str = "import", *, repair: bool 
     ``prepare``, SELECT and INSERT on the snapshots table (DELETE with ``repair``), or CREATE on the
     schema when it has none yet. SQLite, for ``import``: the file or folder is not writable
     (``unwritable``: the import said "run the import again")."""
-    done = {"import": "nothing was imported",
+    done = {"import": "nothing was imported", "seal": "nothing was sealed",
             "prepare": "nothing was written (seeks still work, replaying from the first event)"}[command]
     if config.kind == "sqlite":  # (zx prepare says it of a SQLite store itself, with how far it got)
-        why = unwritable(config.path) if config.path is not None and command == "import" else None
-        return f"cannot import into {config.label}: {why}; {done}" if why else None
+        why = unwritable(config.path) if config.path is not None and command in ("import", "seal") else None
+        verb = "import into" if command == "import" else "seal"
+        return f"cannot {verb} {config.label}: {why}; {done}" if why else None
     if config.kind != "postgres":
         return None
     import psycopg
@@ -744,7 +746,7 @@ def _postgres_refusal(conn: Any, config: StoreConfig, command: str, repair: bool
                "its sessions are read-only (default_transaction_read_only is on for the role or its database)")
         return f"the role {user} may not write {config.label}: {why}; {done}"
     lacks = []
-    if command == "import":
+    if command in ("import", "seal"):  # (the seal's first entries go into the events table, as an import's)
         if conn.execute("SELECT to_regclass(%s) IS NULL", (events,)).fetchone()[0]:
             return None  # (the service creates it: a role that may not says so when it opens the store)
         select, insert, update, sequence = conn.execute(
@@ -757,7 +759,7 @@ def _postgres_refusal(conn: Any, config: StoreConfig, command: str, repair: bool
         lacks += [f"SELECT on {events}"] if not select else []
         lacks += [f"UPDATE on {events} (for LOCK TABLE ... IN EXCLUSIVE MODE)"] if not update else []
         lacks += [f"USAGE on the sequence {sequence}"] if not usage else []
-        who = "an importer"
+        who = "an importer" if command == "import" else "an importer, which zx verify --seal needs"
     else:
         if not conn.execute("SELECT has_table_privilege(to_regclass(%s), 'SELECT')", (events,)).fetchone()[0]:
             lacks.append(f"SELECT on {events} (the events it replays)")
