@@ -837,3 +837,50 @@ def _all_stored(svc):
     from cli.audit import _all_matches
 
     return _all_matches(svc)
+
+
+def _strip_digests(svc: MatchService, t: Tamper, match: str, change=lambda d: None) -> None:
+    """Every event of ``match`` without its digest (and ``change`` applied to each payload)."""
+    n = len(svc.recorder.select_events(match_uuid(match)))
+    for seq in range(1, n + 1):
+        d = json.loads(t.state(match, seq))
+        d.pop("digest", None)
+        change(d)
+        t.set_state(match, seq, json.dumps(d).encode())
+
+
+def test_a_sealed_match_with_its_digests_stripped_is_altered_and_its_log_is_not_unchanged(sealed, store_url):
+    """Every digest of a sealed match removed and its result edited: zx verify called it "unchained: imported
+    before tamper evidence existed" (no release ever wrote events without digests), and zx import of its
+    original log said "unchanged", exit 0, over the edited match. The seal vouches for it: it is "altered",
+    naming the seal's entry, and the import is rejected."""
+    svc, t, _ = sealed
+
+    def swap_winner(d):
+        if d.get("winner") in ("P1", "P2"):
+            d["winner"] = "P2" if d["winner"] == "P1" else "P1"
+
+    _strip_digests(svc, t, MATCH, swap_winner)
+    r = cli(store_url, "verify", MATCH, "--format", "json")
+    assert r.exit_code == 1, r.output
+    (v,) = json.loads(r.stdout)
+    assert v["status"] == "altered" and v["seq"] == 1, v
+    assert v["message"].startswith("no event carries a digest, but the store seal lists it (entry 1, "), v
+    r = cli(store_url, "import", "--no-analytics", str(LEGAL))
+    assert r.exit_code == 1 and "unchanged" not in r.stdout, r.output
+    assert f"match {MATCH} is in the store" in r.output and "does not verify (altered at seq 1" in r.output
+
+
+def test_a_legacy_match_with_its_digests_stripped_is_unchained_and_its_log_is_not_unchanged(legacy):
+    """In a store from before the seal nothing vouches for the match, but no release wrote events without
+    digests: "unchained" is a failure whose message says so (it said "imported before tamper evidence
+    existed")."""
+    svc = MatchService(str(legacy))
+    t = Tamper(svc)
+    match = svc.summaries()[0]["match"]
+    _strip_digests(svc, t, match)
+    svc.close()
+    r = cli(str(legacy), "verify", match, "--format", "json")
+    assert r.exit_code == 1, r.output
+    (v,) = json.loads(r.stdout)
+    assert v["status"] == "unchained" and "so they were removed" in v["message"], v

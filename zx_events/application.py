@@ -403,8 +403,8 @@ class MatchService(Application[UUID]):
                 ledger = read_ledger(self.recorder, self.mapper)
                 verdict = match_verdict(self, log.match_id, uid, ledger)
             self._ledger = ledger
-            if verdict.ok or verdict.status == "unchained":  # (imported before the chain existed: no head)
-                return verdict.head if verdict.ok else None
+            if verdict.ok:  # ("unchained", no digest at all, was taken as unchanged: every release writes them)
+                return verdict.head
         at = f" at seq {verdict.seq}" if verdict.seq is not None else ""
         raise DamagedMatch(f"match {log.match_id} is in the store {self.store.label}, but it does not verify "
                            f"({verdict.status}{at}: {verdict.message}): the store was altered; nothing was imported; "

@@ -243,6 +243,13 @@ def against_seal(ledger: LedgerState, verdict: Any, originator_id: Any) -> Any:
     a match the seal does not list is ``added``, one whose head or event count differ ``rewritten``."""
     from zx_events.integrity import Verdict
 
+    if ledger.exists and verdict.status == "unchained":  # digests stripped from a match the seal vouches for
+        sealed = ledger.matches.get(str(originator_id))
+        if sealed is None:
+            return Verdict(verdict.match, verdict.events, "added", None, describe("added"), verdict.head)
+        return Verdict(verdict.match, verdict.events, "altered", 1, (
+            f"no event carries a digest, but the store seal lists it (entry {sealed.entry}, {sealed.events} events, "
+            f"head {sealed.head[:16]}): its digests were removed and its events may have been edited"), verdict.head)
     if not ledger.exists or not verdict.ok:
         return verdict
     sealed = ledger.matches.get(str(originator_id))
