@@ -756,3 +756,22 @@ def test_no_snapshots_says_whether_a_sqlite_store_has_any(tmp_path):
         svc.close()
     memory = MatchService("memory:")
     assert replay.no_snapshots(memory) is False  # not a SQLite file: cannot tell, nothing said
+
+
+def test_a_state_as_json_names_its_game_first_in_every_game(tmp_path):
+    """docs/replay.md: the JSON state is "one JSON object (`game`, `match_id`, ...)". X610Z's had its game,
+    Z/X's had none: a tool reading a store of both games could not tell a Z/X state from another."""
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", "examples/legal/first-turns.zxlog",
+                                "examples/x610z/legal/concession.x610zlog"])
+    assert r.exit_code == 0, r.output
+    for match, game in (("hand-first-turns-001", "zx"), ("x610z-sim-7-0279", "x610z")):
+        r = CliRunner().invoke(zx, ["--store", store, "replay", match, "--format", "json"])
+        assert r.exit_code == 0, r.output
+        assert list(json.loads(r.stdout))[:2] == ["game", "match_id"] and json.loads(r.stdout)["game"] == game

@@ -114,6 +114,9 @@ class BattleView:
     events: tuple[str, ...]
 
 
+GAME_KEY = "zx"  # (zx_events.games' key of this game)
+
+
 @dataclass(frozen=True, slots=True)
 class MatchView:
     match_id: str
@@ -157,7 +160,8 @@ class MatchView:
 
     def _fields(self) -> dict[str, Any]:
         """The view's fields, squares by name and players by seat, their values as they are."""
-        out = {n: getattr(self, n) for n in self.__dataclass_fields__}
+        # the game first, as X610Z's view has it: a tool reading a store of both games tells them apart
+        out = {"game": GAME_KEY, **{n: getattr(self, n) for n in self.__dataclass_fields__}}
         out["squares"] = dict(zip(SQUARE_NAMES, self.squares))
         out["players"] = {"P1": self.players[0], "P2": self.players[1]}
         return out
