@@ -131,9 +131,17 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         rows += [{"match": a.match, "rule": "integrity", "kind": "integrity",  # an altered log or stored match
                   "message": f"{a.integrity}: {a.integrity_detail}" if a.integrity_detail else a.integrity}
                  for a in broken]  # is a finding too
-        matches = f"{len(audits)} match{'es' if len(audits) != 1 else ''}"
-        title = (f"{len(broken)} failing integrity and {n} rule violation{'s' if n != 1 else ''} in {matches}"
-                 if broken else f"{n or 'no'} violation{'s' if n != 1 else ''} in {matches}")
+        # what the rows are: rule violations, malformed logs (a finding with no rule), integrity failures; and
+        # how many matches were read (a file with no readable match is not one: "2 violations in 2 matches"
+        # was said of an empty file and a broken one)
+        formats = sum(1 for a in audits for f in a.findings if not f.rule)
+        parts = [f"{len(broken)} failing integrity"] if broken else []
+        parts.append(f"{n - formats or 'no'} rule violation{'s' if n - formats != 1 else ''}")
+        if formats:
+            parts.append(f"{formats} malformed log{'s' if formats != 1 else ''}")
+        read = sum(1 for a in audits if a.match)
+        title = (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + \
+            f" in {read} match{'es' if read != 1 else ''}"
         emit(rows, fmt, AUDIT_COLUMNS + (["kind"] if fmt == "csv" else []), title=title,
              first=("rule", "message", "line"))
     if bundle_path is not None:

@@ -49,7 +49,7 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--policy", type=click.Choice(["greedy", "random", "mixed"]), default="greedy", show_default=True,
               help="How players choose among the legal actions; mixed draws greedy or random per player.")
 @click.option("--per-file", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Matches written to each .zxlog file.")
+              help="Matches written to each log file (.zxlog, or .x610zlog with --game x610z).")
 @click.option("--max-turns", type=click.IntRange(min=2), default=60, show_default=True,
               help="Turn cap: the trailing player concedes, or with Life level the log stops without a result.")
 @format_option

@@ -75,7 +75,7 @@ def test_log_with_three_violations_reports_all_three(three, tmp_path):
 def test_table_is_the_default(three):
     r = run(str(three))
     assert r.exit_code == 1
-    assert "3 violations in 1 match" in r.stdout
+    assert "3 rule violations in 1 match" in r.stdout
     for line, _, _, rule in THREE:
         assert rule in r.stdout and f"│ {line} " in r.stdout
     assert f"{THREE_ID} ({three}): 3 violations; checked with catalog sample" in r.stderr
@@ -401,3 +401,19 @@ def test_an_empty_log_among_others_is_a_format_finding_and_the_others_are_audite
     assert [(o["match"], o["ok"]) for o in out] == [("hand-first-turns-001", True), (None, False),
                                                    ("invalid-503.3-too-many", False)]
     assert out[1]["source"] == str(empty) and out[1]["violations"][0]["kind"] == "format"
+
+
+def test_the_audit_title_counts_malformed_logs_apart_from_rule_violations(tmp_path):
+    """An empty file and a broken one were "2 violations in 2 matches": neither is a rule violation (docs/audit.md:
+    a malformed log is a finding of kind format, with no rule), and neither holds a match."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    (tmp_path / "empty.zxlog").write_text("")
+    (tmp_path / "bad.zxlog").write_text('{"zxlog": 1,\n')
+    r = CliRunner().invoke(zx, ["audit", str(tmp_path / "empty.zxlog"), str(tmp_path / "bad.zxlog")])
+    assert r.exit_code == 1 and "no rule violations and 2 malformed logs in 0 matches" in r.stdout, r.output
+    r = CliRunner().invoke(zx, ["audit", str(tmp_path / "empty.zxlog"),
+                                "examples/invalid/101.2-result-before-end.zxlog"])
+    assert r.exit_code == 1 and "1 rule violation and 1 malformed log in 1 match" in r.stdout, r.output
