@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import click
 
 from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
-from .common import MAX_WORKERS, OutputFile
+from .common import MAX_WORKERS, OutputFile, interrupted
 from .output import counted, emit_written, written_option
 
 
@@ -104,6 +104,8 @@ def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False
     except ZXError as e:
         raise click.ClickException(e.message) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
+        if interrupted(e):  # Ctrl-C while DuckDB ran a statement: the ordinary interrupt
+            raise click.Abort() from None
         from zx_events.store import redacted
 
         raise click.ClickException(redacted(f"cannot open the store {ctx.obj.get('store') or ''}: {e}",
@@ -206,6 +208,9 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         if not fresh.ok:
             fresh_note = f" (statistics unavailable: {fresh.message})"
     except Exception as e:  # the WebError of a missing file: serve the matches anyway
+        if interrupted(e):  # Ctrl-C while DuckDB read the file: DuckDB's "Query interrupted" was taken for an
+            # unusable file, and the server went on serving ("statistics unavailable: Query interrupted")
+            raise click.Abort() from None
         fresh_note = f" (statistics unavailable: {getattr(e, 'message', e)})"
     from zx_events.replay import no_snapshots
 
