@@ -49,15 +49,20 @@ def _sigint_held(ignore: bool = False) -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _library_threads_deaf_to_ctrl_c() -> None:
-    """Import the libraries that start threads of their own when imported (numpy's OpenBLAS pool, pyarrow's
-    and polars' allocators and pools) with SIGINT blocked: a thread keeps the mask it started with. A Ctrl-C
-    that one of them took while the ``--workers`` supervisor ignores SIGINT (``_sigint_held``) was lost: the
-    server went on serving."""
+def _imports_deaf_to_ctrl_c() -> None:
+    """Import the modules serve needs with SIGINT blocked (a Ctrl-C meanwhile is taken once they are in).
+
+    The libraries that start threads of their own when imported (numpy's OpenBLAS pool, pyarrow's and polars'
+    allocators and pools) keep the mask they started with: a Ctrl-C that one of them took while the
+    ``--workers`` supervisor ignores SIGINT (``_sigint_held``) was lost, and the server went on serving.
+    And CPython ends a process by SIGINT at exit (status 130) once a KeyboardInterrupt has left code run by
+    ``exec`` of a string, even when it was caught: a Ctrl-C in the dataclasses, pydantic and FastAPI models
+    these modules build when imported was "Aborted!" and then status 130 instead of 1."""
     import importlib
 
     with _sigint_held():
-        for name in ("numpy", "polars", "pyarrow"):
+        for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "analytics.db", "analytics.projection", "web.app",
+                     "zx_events.application", "zx_events.replay"):
             importlib.import_module(name)
 
 
@@ -160,13 +165,12 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     import faulthandler
     import signal
 
+    _imports_deaf_to_ctrl_c()
     import uvicorn
 
     from analytics.db import AnalyticsError
     from web.app import LOOPBACK_NAMES, create_app
 
-    if workers > 1:
-        _library_threads_deaf_to_ctrl_c()
     if hasattr(signal, "SIGUSR1"):  # `kill -USR1 PID` prints every thread's stack to stderr (a stuck request)
         try:
             faulthandler.register(signal.SIGUSR1, all_threads=True)
