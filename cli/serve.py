@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import click
 
 from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
-from .common import MAX_WORKERS, OutputFile
+from .common import MAX_WORKERS, OutputFile, interrupted
 from .output import counted, emit_written, written_option
 
 
@@ -49,15 +49,20 @@ def _sigint_held(ignore: bool = False) -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _library_threads_deaf_to_ctrl_c() -> None:
-    """Import the libraries that start threads of their own when imported (numpy's OpenBLAS pool, pyarrow's
-    and polars' allocators and pools) with SIGINT blocked: a thread keeps the mask it started with. A Ctrl-C
-    that one of them took while the ``--workers`` supervisor ignores SIGINT (``_sigint_held``) was lost: the
-    server went on serving."""
+def _imports_deaf_to_ctrl_c() -> None:
+    """Import the modules serve needs with SIGINT blocked (a Ctrl-C meanwhile is taken once they are in).
+
+    The libraries that start threads of their own when imported (numpy's OpenBLAS pool, pyarrow's and polars'
+    allocators and pools) keep the mask they started with: a Ctrl-C that one of them took while the
+    ``--workers`` supervisor ignores SIGINT (``_sigint_held``) was lost, and the server went on serving.
+    And CPython ends a process by SIGINT at exit (status 130) once a KeyboardInterrupt has left code run by
+    ``exec`` of a string, even when it was caught: a Ctrl-C in the dataclasses, pydantic and FastAPI models
+    these modules build when imported was "Aborted!" and then status 130 instead of 1."""
     import importlib
 
     with _sigint_held():
-        for name in ("numpy", "polars", "pyarrow"):
+        for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "analytics.db", "analytics.projection", "web.app",
+                     "zx_events.application", "zx_events.replay"):
             importlib.import_module(name)
 
 
@@ -104,6 +109,8 @@ def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False
     except ZXError as e:
         raise click.ClickException(e.message) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
+        if interrupted(e):  # Ctrl-C while DuckDB ran a statement: the ordinary interrupt
+            raise click.Abort() from None
         from zx_events.store import redacted
 
         raise click.ClickException(redacted(f"cannot open the store {ctx.obj.get('store') or ''}: {e}",
@@ -158,13 +165,12 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     import faulthandler
     import signal
 
+    _imports_deaf_to_ctrl_c()
     import uvicorn
 
     from analytics.db import AnalyticsError
     from web.app import LOOPBACK_NAMES, create_app
 
-    if workers > 1:
-        _library_threads_deaf_to_ctrl_c()
     if hasattr(signal, "SIGUSR1"):  # `kill -USR1 PID` prints every thread's stack to stderr (a stuck request)
         try:
             faulthandler.register(signal.SIGUSR1, all_threads=True)
@@ -206,6 +212,9 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         if not fresh.ok:
             fresh_note = f" (statistics unavailable: {fresh.message})"
     except Exception as e:  # the WebError of a missing file: serve the matches anyway
+        if interrupted(e):  # Ctrl-C while DuckDB read the file: DuckDB's "Query interrupted" was taken for an
+            # unusable file, and the server went on serving ("statistics unavailable: Query interrupted")
+            raise click.Abort() from None
         fresh_note = f" (statistics unavailable: {getattr(e, 'message', e)})"
     from zx_events.replay import no_snapshots
 
