@@ -268,9 +268,16 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
                 verdicts[i] = check_head(v, head) if head is not None else v
     if not matches:
         verdicts.extend(deleted_verdicts(ledger, [uid for _, uid in targets]))
-    store_ok = True
-    if store_head is not None:
-        store_ok = ledger.exists and ledger.head.startswith(store_head.strip().lower())
+    store_ok, since = True, None
+    if store_head is not None:  # the head written down: the last entry's, or an earlier one's (imports since)
+        at = ledger.entry_of(store_head) if ledger.exists and ledger.ok else None
+        store_ok = at is not None
+        if at is not None and at < ledger.entries:
+            later = sum(1 for sealed in ledger.matches.values() if sealed.entry > at)
+            since = (f"the store head written down is that of seal entry {at} of {ledger.entries}: the seal up to it is "
+                     f"as it was then; the {counted(later, 'match', 'matches')} sealed in the "
+                     f"{counted(ledger.entries - at, 'entry', 'entries')} since (later imports) are vouched for by the "
+                     f"store head {ledger.head[:16]} alone: write it down")
     if fmt == "json":
         emit([v.to_json() for v in verdicts], fmt)
     else:
@@ -279,9 +286,12 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     bad = [v for v in verdicts if not v.ok]
     click.echo(f"{len(verdicts) - len(bad)} intact, {len(bad)} failed in {svc.store.label}", err=True)
     click.echo(seal_summary(ledger, None if matches else len(targets)), err=True)
+    if since is not None:
+        click.echo(since, err=True)
     if not store_ok:
         click.echo(f"the store head {ledger.head[:16] if ledger.exists else 'none'} is not the one written down "
-                   f"({store_head.strip().lower()[:16]}): the store seal was rewritten", err=True)
+                   f"({store_head.strip().lower()[:16]}), nor that of any earlier seal entry: the store seal was "
+                   f"rewritten", err=True)
     if make_seal:
         _seal(svc, ledger, verdicts, targets, bad)
     if bad or not store_ok or not ledger.ok:

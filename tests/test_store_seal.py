@@ -884,3 +884,26 @@ def test_a_legacy_match_with_its_digests_stripped_is_unchained_and_its_log_is_no
     assert r.exit_code == 1, r.output
     (v,) = json.loads(r.stdout)
     assert v["status"] == "unchained" and "so they were removed" in v["message"], v
+
+
+def test_a_store_head_written_down_before_later_imports_still_verifies_the_seal_up_to_it(sealed, store_url):
+    """A store head written down, then a normal import: `--store-head` with it said "the store seal was rewritten"
+    (it compared the last entry's digest only). The seal up to that entry is as it was: it passes, saying how
+    many entries and matches came since and that the new head vouches for them; an entry rewritten at or before
+    it still fails."""
+    svc, t, _ = sealed
+    ledger = read_ledger(svc.recorder, svc.mapper)
+    earlier, entries = ledger.head, ledger.entries
+    later = LEGAL.parent.parent / "x610z" / "legal" / "concession.x610zlog"
+    assert cli(store_url, "import", "--no-analytics", str(later)).exit_code == 0
+    now = read_ledger(svc.recorder, svc.mapper)
+    assert now.entries == entries + 1 and now.head != earlier
+    r = cli(store_url, "verify", "--store-head", earlier[:16])
+    assert r.exit_code == 0, r.output
+    assert (f"the store head written down is that of seal entry {entries} of {entries + 1}: the seal up to it is as "
+            f"it was then; the 1 match sealed in the 1 entry since (later imports) are vouched for by the store head "
+            f"{now.head[:16]} alone: write it down") in r.stderr
+    assert cli(store_url, "verify", "--store-head", now.head[:16]).exit_code == 0
+    # a head that no entry has (the seal rewritten, every digest recomputed, before that entry) still fails
+    r = cli(store_url, "verify", "--store-head", "0123456789abcdef")
+    assert r.exit_code == 1 and "nor that of any earlier seal entry: the store seal was rewritten" in r.stderr, r.output

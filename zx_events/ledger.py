@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
@@ -76,6 +76,13 @@ class LedgerState:
     matches: dict[str, Sealed]  # originator id (str) -> what was sealed
     ok: bool = True
     problem: str | None = None
+    digests: list[str] = field(default_factory=list)  # each entry's digest, in order (the last is ``head``)
+
+    def entry_of(self, head: str) -> int | None:
+        """The entry (1-based) whose digest starts with ``head`` (a store head written down earlier: the seal
+        up to that entry is as it was then), or None: the seal was rewritten at or before it."""
+        head = head.strip().lower()
+        return next((i for i, d in enumerate(self.digests, start=1) if head and d.startswith(head)), None)
 
 
 # ---------------------------------------------------------------------- writing
@@ -185,6 +192,7 @@ def read_ledger(recorder: Any, mapper: Any) -> LedgerState:
         if row.topic != TOPIC_ENTRY or body is None or d.get("prev") != prev or link(prev, body) != d.get("digest"):
             return _broken(state, f"store seal entry {i} was altered (its digest does not match its content)")
         prev = d["digest"]
+        state.digests.append(prev)
         for m in d.get("matches") or []:
             try:
                 match, oid, events, head = m
