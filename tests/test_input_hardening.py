@@ -610,3 +610,21 @@ def test_a_log_that_stops_before_the_result_is_stored_with_a_note(tmp_path, work
     assert "refused as different content" in r.stderr
     r = run("--store", str(tmp_path / "t.sqlite"), "import", "--no-analytics", "--workers", workers, str(won))
     assert r.exit_code == 0 and "without a result" not in r.stderr
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_file_that_fails_to_read_is_rejected_by_name_and_the_others_are_imported(tmp_path, workers):
+    """A read error (EIO: a failing disk or network file system; /proc/self/mem stands in for one) stopped
+    the whole import and zx audit with "Error: Input/output error at zx_events/logformat/reader.py:511": no
+    file named, the good logs not imported. The file is now rejected, named, and the others go on."""
+    if not Path("/proc/self/mem").exists():
+        pytest.skip("no /proc/self/mem here")
+    good = sorted(str(p) for p in Path("examples/legal").glob("*.zxlog"))[:2]
+    store = str(tmp_path / "s.sqlite")
+    r = run("--store", store, "import", "--no-analytics", "--workers", workers, good[0], "/proc/self/mem", good[1])
+    assert r.exit_code == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "/proc/self/mem: format: cannot read /proc/self/mem: Input/output error (at byte 0); the match being " \
+           "read is not imported" in r.stderr, r.stderr
+    assert "2 imported, 0 unchanged, 1 rejected" in r.stderr
+    r = run("--store", store, "audit", good[0], "/proc/self/mem")
+    assert r.exit_code == 1 and "cannot read /proc/self/mem: Input/output error" in r.stdout, r.output

@@ -508,7 +508,11 @@ def iter_pieces(path: str | Path, block: int = BLOCK) -> Iterator[Piece]:
         carry = b""
         dropping = -1  # bytes dropped so far of a line too long to keep (-1: none under way)
         while True:
-            chunk = f.read1(block)  # what is there (a pipe is read as it comes), at most a block
+            try:
+                chunk = f.read1(block)  # what is there (a pipe is read as it comes), at most a block
+            except OSError as e:  # a disk or network file system failing (EIO): this file, named; the others go on
+                raise FormatError(f"cannot read {source}: {e.strerror or e} (at byte {s.offset + len(carry)}); the "
+                                  f"match being read is not imported", source=source) from None
             if not chunk:
                 break
             if dropping >= 0:  # the rest of a too-long line, up to its newline
