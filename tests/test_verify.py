@@ -407,3 +407,17 @@ def test_filed_under_is_match_uuid_in_every_form_of_the_id():
             b[k] ^= 1 << rng.randrange(8)
             assert not filed_under(m, uuid.UUID(bytes=bytes(b))) and not filed_under(m, bytes(b).hex()), (m, k)
     assert filed_under(None, uuid.uuid4())  # no match id: not judged here
+
+
+def test_one_event_with_its_digest_removed_is_altered_not_inserted(store):
+    """One event's digest removed (the match still holds as many events as its seal counts): zx verify said
+    "inserted ... the importer did not write it", sending a judge after an extra event that is not there."""
+    import json as _json
+
+    svc, t, _ = store
+    d = _json.loads(t.state(MATCH, 10))
+    d.pop("digest")
+    t.set_state(MATCH, 10, _json.dumps(d).encode())
+    v = verify(svc)
+    assert (v.status, v.seq) == ("altered", 10), v
+    assert "has no digest, and the match holds the" in v.message and "its digest was removed" in v.message

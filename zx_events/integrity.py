@@ -358,6 +358,12 @@ def verify_rows(match: str, rows: Sequence[Row]) -> Verdict:
         if row.seq < expected:
             return bad("inserted", row.seq, f"seq {row.seq} is out of range (the first event is seq 1)")
         if row.body is not None and row.digest is None:
+            seal = rows[last_seal] if last_seal is not None else None
+            if seal is not None and seal.seq == n and (seal.state or {}).get("events") == n - 1:
+                # as many events as the match's seal counts: none was added, this one lost its digest
+                return bad("altered", row.seq, f"seq {row.seq} ({_short_topic(row.topic)}) has no digest, and the "
+                                                f"match holds the {n - 1} events its seal counts: its digest was "
+                                                f"removed (its content may have been edited)")
             return bad("inserted", row.seq, f"seq {row.seq} ({_short_topic(row.topic)}) has no digest: "
                                             f"the importer did not write it")
         if not _verifies(row, row.digest or "", prev):
