@@ -33,7 +33,7 @@ def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
 
 CATALOG_HELP = ("A catalog file matches were imported with (zx import --catalog FILE; the same format): the stored "
                 "matches checked against its content (SHA-256) get their colours, card names and archetypes from it. "
-                "Repeatable. Matches already projected keep their rows until --rebuild.")
+                "Repeatable. Matches already projected keep their rows until zx analytics update --rebuild.")
 
 
 def load_given_catalogs(paths: tuple[str, ...]) -> tuple[Any, ...]:
@@ -623,11 +623,11 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
     except BaseException as e:
         if not interrupted(e) and not isinstance(e, (AnalyticsError, duckdb.Error)):
             raise
+        given = f" --catalog {shlex.quote(catalog_file)}" if catalog_file else ""
         if interrupted(e):  # Ctrl-C: the import stands; the file keeps what its last commit wrote
             click.echo(f"interrupted: the matches are imported, but the analytics file {path} was not brought up to "
-                       f"date; `zx analytics update` finishes it", err=True)
+                       f"date; `zx analytics update{given}` finishes it", err=True)
             raise click.Abort() from None
-        given = f" --catalog {shlex.quote(catalog_file)}" if catalog_file else ""
         if isinstance(e, RebuildNeeded):  # its message says to rebuild: "update later" would fail the same way
             click.echo(f"warning: the matches are imported, but the analytics file was not updated: {e}"
                        + (f" (with{given}: the catalog these matches were checked against)" if given else ""), err=True)

@@ -226,7 +226,8 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     _hex_option(store_head, "--store-head")
     svc = service(ctx, write=make_seal)  # a missing store: "there is no store at ...", nothing created
     ledger = read_ledger(svc.recorder, svc.mapper)
-    if make_seal and not ledger.exists:  # it will write the first entries: its grants, before every match is read
+    if make_seal and not ledger.exists and svc.recorder.select_notifications(start=None, limit=1):
+        # it will write the first entries (a store with matches, no seal): its grants, before any match is read
         from zx_events.store import write_refusal
 
         refusal = write_refusal(svc.store, "seal")

@@ -189,6 +189,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     stored; the others are imported. Exit code 1 when any match was rejected.
     """
     import os
+    import shlex
     import signal
 
     from eventsourcing.persistence import PersistenceError
@@ -285,12 +286,17 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         if rejected:
             sys.exit(1)
     except KeyboardInterrupt:  # outside the import loop (which says how far it got)
-        if not terminated:
-            raise  # Ctrl-C: "Aborted!" (cli.main.main), as before
         done = svc.matches_written if svc is not None else 0
-        later = "; `zx analytics update` brings the analytics file up to date" if done and update_analytics else ""
-        click.echo(f"interrupted (SIGTERM): {counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} "
-                   f"imported" + (f" into {svc.store.label}" if svc is not None else "") + later, err=True)
+        if not terminated and not done:
+            raise  # Ctrl-C before anything was stored: "Aborted!" (cli.main.main), as before
+        given = f" --catalog {shlex.quote(catalog_path)}" if catalog_path and os.path.isfile(catalog_path) else ""
+        later = (f"; `zx analytics update{given}` brings the analytics file up to date" if done and update_analytics
+                 else "")
+        click.echo(f"interrupted{' (SIGTERM)' if terminated else ''}: {counted(done, 'match', 'matches')} "
+                   f"{'was' if done == 1 else 'were'} imported" + (f" into {svc.store.label}" if svc is not None else "")
+                   + later, err=True)
+        if not terminated:  # (Ctrl-C after the import, before its analytics update began)
+            raise click.Abort() from None
     finally:
         signal.signal(signal.SIGTERM, previous_term)
         if terminated:  # ended by SIGTERM, after its message, once the store is closed

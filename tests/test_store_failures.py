@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from analytics_support import imported_store, log_text
-from failure_support import ENV, ZX, copy_store, corpus, interrupt, obeying_permissions, small_disk, zx  # noqa: F401 (corpus: a fixture)
+from failure_support import ENV, ROOT, ZX, copy_store, corpus, interrupt, obeying_permissions, small_disk, zx  # noqa: F401 (corpus: a fixture)
 
 
 def test_a_store_in_a_read_only_folder_is_read_and_never_called_damaged(tmp_path):
@@ -149,9 +149,12 @@ def test_sigterm_during_the_analytics_update_after_an_import_says_so_and_ends_by
     it; the process still ends by the signal."""
     import threading
 
+    cards = tmp_path / "my cards.csv"  # the import's --catalog FILE: named in the advice (the update needs it)
+    shutil.copy(ROOT / "zx_events" / "games" / "zx" / "catalogs" / "sample.csv", cards)
     for attempt in range(3):  # (on a busy host the update may finish before the signal)
         store = tmp_path / f"t{attempt}.sqlite"
-        p = subprocess.Popen([*ZX, "--store", str(store), "import", "--workers", "1", str(corpus / "logs")],
+        p = subprocess.Popen([*ZX, "--store", str(store), "import", "--workers", "1", "--catalog", str(cards),
+                              str(corpus / "logs")],
                              cwd=tmp_path, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         lines: list[str] = []
         reader = threading.Thread(target=lambda: lines.extend(iter(p.stderr.readline, "")), daemon=True)
@@ -169,7 +172,8 @@ def test_sigterm_during_the_analytics_update_after_an_import_says_so_and_ends_by
     assert p.returncode == -signal.SIGTERM, (p.returncode, err)
     assert "Traceback" not in err and "200 imported, 0 unchanged, 0 rejected" in err, err
     last = err.strip().splitlines()[-1]  # (update_after_import's words, or the command's just before it began)
-    assert last.startswith("interrupted") and "`zx analytics update`" in last and "analytics file" in last, err
+    assert last.startswith("interrupted") and f"`zx analytics update --catalog '{cards}'`" in last, err
+    assert "analytics file" in last, err
     r = zx(tmp_path, "--store", str(store), "analytics", "update")
     assert r.returncode == 0, r.stderr
     r = zx(tmp_path, "--store", str(store), "stats", "winrates", "--format", "csv")
