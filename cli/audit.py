@@ -355,9 +355,9 @@ def _stored_while_sealing(svc) -> list:
     from zx_events.ledger import append_unlisted, read_ledger, sealed_entry
 
     listed = read_ledger(svc.recorder, svc.mapper).matches
-    rows = []
-    for name, uid in _all_matches(svc):
-        if str(uid) not in listed:
+    rows, claims = [], {}
+    for name, uid in _all_matches(svc, claims):
+        if str(uid) not in listed and uid not in claims:  # (not one filed where zx import would not file it)
             v = verify_stored(svc, name, uid)
             if v.ok:
                 rows.append(sealed_entry(v.match, uid, v.events, v.head))
