@@ -295,12 +295,26 @@ def last_seq(svc: Any, match_id: str) -> int:
 def unknown(svc: Any, match_id: str) -> UnknownMatch:
     """The error for a match name that names no stored match; for the stored id of an aggregate zx
     import did not write (listed by zx matches as damaged, ``forged`` under zx verify), says so: it
-    was "not in the store" while zx matches listed it."""
+    was "not in the store" while zx matches listed it. A match the store seal lists but whose events
+    are all gone was deleted whole (``deleted`` under zx verify): it says so, with what the seal holds."""
     if forged_id(svc, match_id):
         return UnknownMatch(f"{match_id} is the stored id of events zx import did not write (a copy of a match's "
                             f"events, or a forgery): nothing of them is shown; zx verify {match_id} reports them")
+    sealed = deleted_match(svc, match_id)
+    if sealed is not None:
+        return UnknownMatch(f"match {match_id!r} was deleted whole from the store {svc.store.label}: the store seal "
+                            f"lists it (entry {sealed.entry}, {sealed.events} events, head {sealed.head[:16]}), but "
+                            f"none of its events is left; zx verify {match_id} reports it")
     return UnknownMatch(f"unknown match {match_id!r}: it is not in the store {svc.store.label} "
                         f"(zx matches lists the stored ones)")
+
+
+def deleted_match(svc: Any, match_id: str) -> Any:
+    """What the store seal holds of ``match_id`` (``ledger.Sealed``: its entry, events and head) when it
+    lists the match, or None; asked of a match none of whose events is stored: it was deleted whole."""
+    from zx_events.ledger import read_ledger
+
+    return read_ledger(svc.recorder, svc.mapper).matches.get(str(match_uuid(match_id)))
 
 
 def forged_id(svc: Any, name: str) -> bool:
