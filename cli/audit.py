@@ -78,10 +78,12 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     if ids:
         unknown = [t for t in ids if not svc.has_match(t)]
         if unknown:
-            from zx_events.replay import forged_id, unknown as unknown_match
+            from zx_events.replay import deleted_match, forged_id, unknown as unknown_match
 
-            if any(forged_id(svc, t) for t in unknown):
-                raise click.ClickException(next(unknown_match(svc, t).message for t in unknown if forged_id(svc, t)))
+            # a forged aggregate's stored id, or a match the store seal lists but that was deleted whole: said so
+            damaged = [t for t in unknown if forged_id(svc, t) or deleted_match(svc, t) is not None]
+            if damaged:
+                raise click.ClickException(unknown_match(svc, damaged[0]).message)
             raise click.ClickException(
                 f"{', '.join(unknown)}: neither a log file nor a stored match in {svc.store.label}")
     audits = []

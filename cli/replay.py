@@ -33,14 +33,15 @@ class ToParam(click.ParamType):
 
 
 def _warn_if_tampered(svc, match_id: str) -> None:
-    """A warning on stderr when the stored match fails verification (its chain or the store seal)."""
+    """A warning on stderr when the stored match fails verification as ``zx verify`` checks it (its
+    chain, the store seal, its replay snapshots)."""
     from zx_events.ids import match_uuid
-    from zx_events.ledger import failure_warning, match_verdict
+    from zx_events.ledger import failure_warning
+    from zx_events.replay import verify_match
 
-    uid = match_uuid(match_id)
-    if not svc.recorder.select_events(uid, limit=1):
+    if not svc.recorder.select_events(match_uuid(match_id), limit=1):
         return  # unknown: load_history says so
-    verdict = match_verdict(svc, match_id, uid)
+    verdict = verify_match(svc, match_id)
     if not verdict.ok:
         click.echo(printable(f"warning: {failure_warning(verdict)}"), err=True)
 

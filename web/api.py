@@ -130,12 +130,13 @@ def match_detail_endpoint(match_id: str, b: Backend = Depends(backend)) -> Respo
 
 
 def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
-    """The match page's data: header (deck lists only for the judge), result, violations, chain."""
+    """The match page's data: header (deck lists only for the judge), result, violations, and whether it
+    verifies as ``zx verify MATCH`` says (its chain, the store seal, its replay snapshots)."""
     from zx_events import games as registry
     from zx_events.ids import match_uuid
     from zx_events.integrity import stored_rows
     from zx_events.ledger import match_verdict
-    from zx_events.replay import card_names
+    from zx_events.replay import card_names, snapshot_verdict
     from zx_events.seats import JUDGE, SPECTATOR
 
     rows = stored_rows(b.svc, match_uuid(match_id))
@@ -169,7 +170,9 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     players = header.get("players", {})
     if result["winner"] in players:
         result["winner_name"] = players[result["winner"]].get("name")
-    verdict = match_verdict(b.svc, match_id, match_uuid(match_id), rows=rows)  # the chain and the store seal: zx verify's
+    verdict = match_verdict(b.svc, match_id, match_uuid(match_id), rows=rows)  # the chain and the store seal
+    # then its replay snapshots, as zx verify checks them: a view here reads them (cached by their bytes)
+    verdict = snapshot_verdict(b.svc, verdict, b.snapshot_problems(match_id, verdict.head) if verdict.ok else None)
     result["reason_text"] = game.reason_text(result["reason"]) if result["reason"] else None
     return {"match": match_id, "game": game.key, "header": header, "result": result, "events": len(rows),
             "violations": violations,

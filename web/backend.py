@@ -15,6 +15,9 @@ those events for ever; only new matches are added):
   them, so stepping through a match costs one event a step and a first view reads only up to its
   event;
 - match histories grouped into steps (``HISTORY_CACHE``), for the steps endpoint and replay pages;
+- what a match's replay snapshots checked against its events gave (``zx verify``'s ``snapshot`` check, a
+  replay of the whole match), by the match's head and the SHA-256 of its snapshot rows (``SNAPSHOT_CACHE``):
+  a snapshot altered since is checked again;
 - stats frames and their encoded answers by query and filters, keyed by the analytics position
   (the projection cannot change under a read-only connection: DuckDB lets no writer in meanwhile);
 - the derived tables the statistics count from (``analytics.derived``: card games, attacks and
@@ -46,6 +49,7 @@ HISTORY_CACHE = 256
 CURSOR_CACHE = 256
 VIEW_CACHE = 8192  # encoded views, a few KiB each (a match named with 1,000,000 characters: a MiB or more)
 STATS_CACHE = 512
+SNAPSHOT_CACHE = 4096  # snapshot checks (a list of problems, most often empty)
 REPLAY_CACHE = 32
 # each cache of answers (views, the statistics and dashboards, replay pages; web.answers) keeps at most
 # CACHE_BYTES of them, each counted by its size (answer_size), and never one of more than ANSWER_BYTES (it is
@@ -282,6 +286,7 @@ class Backend:
         self.cursors = LRU(CURSOR_CACHE)  # matches being viewed: their events read so far and a state
         self.views = LRU(VIEW_CACHE, CACHE_BYTES, ANSWER_BYTES)  # encoded views by (match, at, turn, perspective)
         self.histories = LRU(HISTORY_CACHE)
+        self.snapshot_checks = LRU(SNAPSHOT_CACHE)  # replay.snapshot_problems by (match, head, snapshots' SHA-256)
         self.stats_cache = LRU(STATS_CACHE, CACHE_BYTES, ANSWER_BYTES)
         self.replays = LRU(REPLAY_CACHE, CACHE_BYTES, ANSWER_BYTES)  # viewer pages by (match, seat)
         self._names: dict[tuple[Any, Any, Any], Any] = {}
@@ -546,6 +551,26 @@ class Backend:
             return replay.history_of(match_id, tuple(events))
 
         return self.histories.get(match_id, load)
+
+    def snapshot_problems(self, match_id: str, head: str | None) -> list[str]:
+        """``replay.snapshot_problems``: where the stored replay snapshots of a match (views are built from
+        them) disagree with its events, as ``zx verify`` finds it. That replays the whole match (2 ms for 180
+        events); the answer is kept by the match's ``head`` and the SHA-256 of its snapshot rows, so asked
+        again it costs one read of its snapshots, and a snapshot altered since is checked again."""
+        import hashlib
+
+        from zx_events import replay
+
+        snaps = replay.stored_snapshot_rows(self.svc, match_id)
+        if not snaps:
+            return []
+        digest = hashlib.sha256()
+        for s in snaps:
+            state = bytes(s.state)
+            digest.update(b"%d %d %d " % (s.originator_version, len(s.topic), len(state)))
+            digest.update(s.topic.encode("utf-8") + state)
+        return self.snapshot_checks.get((match_id, head, digest.digest()),
+                                        lambda: replay.snapshot_problems(self.svc, match_id, snaps))
 
     def cursor(self, match_id: str) -> "Cursor":
         """The match's ``Cursor`` (its events read so far and a state walked along them), cached; 404 when

@@ -215,13 +215,13 @@ def _header_info(m: Any, mask: Any) -> dict[str, Any]:
 def viewer_data(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",),
                 game: GameViews | None = None) -> dict[str, Any]:
     """The page's data for ``seats`` (JSON-native; see the module docstring for its encoding). A match
-    that fails verification (its chain or the store seal) says so in the page's warning banner, as
-    ``zx replay`` says so on stderr: a shared file of an altered match shows what was altered."""
-    from zx_events.ids import match_uuid
-    from zx_events.ledger import failure_warning, match_verdict
+    that fails verification (its chain, the store seal or its replay snapshots: what ``zx verify`` checks)
+    says so in the page's warning banner, as ``zx replay`` says so on stderr: a shared file of an altered
+    match shows what was altered."""
+    from zx_events.ledger import failure_warning
 
     data = history_data(replay.load_history(svc, match_id), seats, game)
-    verdict = match_verdict(svc, match_id, match_uuid(match_id))
+    verdict = replay.verify_match(svc, match_id)
     if not verdict.ok:
         data["warning"] = "; ".join(w for w in (failure_warning(verdict), data.get("warning")) if w)
     return data

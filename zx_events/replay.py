@@ -295,12 +295,26 @@ def last_seq(svc: Any, match_id: str) -> int:
 def unknown(svc: Any, match_id: str) -> UnknownMatch:
     """The error for a match name that names no stored match; for the stored id of an aggregate zx
     import did not write (listed by zx matches as damaged, ``forged`` under zx verify), says so: it
-    was "not in the store" while zx matches listed it."""
+    was "not in the store" while zx matches listed it. A match the store seal lists but whose events
+    are all gone was deleted whole (``deleted`` under zx verify): it says so, with what the seal holds."""
     if forged_id(svc, match_id):
         return UnknownMatch(f"{match_id} is the stored id of events zx import did not write (a copy of a match's "
                             f"events, or a forgery): nothing of them is shown; zx verify {match_id} reports them")
+    sealed = deleted_match(svc, match_id)
+    if sealed is not None:
+        return UnknownMatch(f"match {match_id!r} was deleted whole from the store {svc.store.label}: the store seal "
+                            f"lists it (entry {sealed.entry}, {sealed.events} events, head {sealed.head[:16]}), but "
+                            f"none of its events is left; zx verify {match_id} reports it")
     return UnknownMatch(f"unknown match {match_id!r}: it is not in the store {svc.store.label} "
                         f"(zx matches lists the stored ones)")
+
+
+def deleted_match(svc: Any, match_id: str) -> Any:
+    """What the store seal holds of ``match_id`` (``ledger.Sealed``: its entry, events and head) when it
+    lists the match, or None; asked of a match none of whose events is stored: it was deleted whole."""
+    from zx_events.ledger import read_ledger
+
+    return read_ledger(svc.recorder, svc.mapper).matches.get(str(match_uuid(match_id)))
 
 
 def forged_id(svc: Any, name: str) -> bool:
@@ -722,12 +736,20 @@ def decoded(svc: Any, match_id: str, rows: list[StoredEvent], first: int = 1) ->
     return out
 
 
-def snapshot_problems(svc: Any, match_id: str) -> list[str]:
-    """``zx verify``: each stored snapshot of the match compared with the state its events give."""
+def stored_snapshot_rows(svc: Any, match_id: str) -> list[StoredEvent]:
+    """The stored replay snapshots of a match, as rows (none where the store has no snapshot table: none
+    is made here)."""
+    store = _stored_snapshots(svc)
+    return store.recorder.select_events(snapshot_id(match_id)) if store is not None else []
+
+
+def snapshot_problems(svc: Any, match_id: str, snaps: list[StoredEvent] | None = None) -> list[str]:
+    """``zx verify``: each stored snapshot of the match (``snaps``, read when not given:
+    ``stored_snapshot_rows``) compared with the state its events give; the match is replayed whole."""
     from zx_events import codec
 
-    store = _stored_snapshots(svc)  # a store without the snapshot table has none, and gets none made here
-    snaps = store.recorder.select_events(snapshot_id(match_id)) if store is not None else []
+    if snaps is None:
+        snaps = stored_snapshot_rows(svc, match_id)
     if not snaps:
         return []
     decode = svc.mapper.to_domain_event
@@ -755,6 +777,30 @@ def snapshot_problems(svc: Any, match_id: str) -> list[str]:
     for v in sorted(wanted):
         problems.append(f"a replay snapshot at seq {v} has no event at that seq")
     return problems
+
+
+def snapshot_verdict(svc: Any, verdict: Any, problems: list[str] | None = None) -> Any:
+    """``verdict`` (a stored match's chain and the store seal: ``ledger.match_verdict``) completed as ``zx
+    verify`` completes it: a match that verifies but whose replay snapshots disagree with its events
+    fails, status ``snapshot``, its message the disagreements (``problems``: ``snapshot_problems``, found
+    here when not given). A seek reads such a snapshot when its check was recomputed: ``zx serve`` served
+    its views while it said the match verified."""
+    from zx_events.integrity import Verdict
+
+    if not verdict.ok:
+        return verdict
+    problems = snapshot_problems(svc, verdict.match) if problems is None else problems
+    if not problems:
+        return verdict
+    return Verdict(verdict.match, verdict.events, "snapshot", None, "; ".join(problems), verdict.head)
+
+
+def verify_match(svc: Any, match_id: str, rows: Any = None) -> Any:
+    """What ``zx verify MATCH`` says of one stored match (an ``integrity.Verdict``): its digest chain
+    (``rows``, its ``integrity.stored_rows``, when read already), the store seal, its replay snapshots."""
+    from zx_events.ledger import match_verdict
+
+    return snapshot_verdict(svc, match_verdict(svc, match_id, match_uuid(match_id), rows=rows))
 
 
 def load_history(svc: Any, match_id: str) -> History:
