@@ -173,17 +173,6 @@ def _store_exists(ctx: click.Context) -> bool:
     return cfg.kind == "postgres"
 
 
-def _snapshots_agree(svc, v):
-    """A match whose replay snapshots disagree with its events fails (status ``snapshot``)."""
-    from zx_events.integrity import Verdict
-    from zx_events.replay import snapshot_problems
-
-    problems = snapshot_problems(svc, v.match)
-    if not problems:
-        return v
-    return Verdict(v.match, v.events, "snapshot", None, "; ".join(problems), v.head)
-
-
 def _hex_option(value: str | None, name: str) -> None:
     if value is None:
         return
@@ -219,6 +208,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     """
     from zx_events.integrity import check_head, forged
     from zx_events.ledger import deleted_verdicts, match_verdict, read_ledger, seal_summary
+    from zx_events.replay import snapshot_verdict
 
     if head is not None and len(matches) != 1:
         raise click.UsageError("--head needs exactly one MATCH")
@@ -251,7 +241,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
             if uid in claims:  # not where zx import files its match: a copy or a forgery, whatever its chain says
                 v = forged(v, claims[uid], uid)
             if v.ok:
-                v = _snapshots_agree(svc, v)
+                v = snapshot_verdict(svc, v)  # its replay snapshots too
             if head is not None:
                 v = check_head(v, head)
             verdicts.append(v)
@@ -267,7 +257,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
             if v.status == "added" and str(uid) in ledger.matches:
                 v = match_verdict(svc, v.match, uid, ledger)
                 if v.ok:
-                    v = _snapshots_agree(svc, v)
+                    v = snapshot_verdict(svc, v)  # its replay snapshots too
                 verdicts[i] = check_head(v, head) if head is not None else v
     if not matches:
         verdicts.extend(deleted_verdicts(ledger, [uid for _, uid in targets]))
