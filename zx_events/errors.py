@@ -7,6 +7,18 @@ importer attaches the source position, and a rule violation carries its Comprehe
 from __future__ import annotations
 
 
+SHOWN = 200  # characters of a value an error message echoes (a longer one is cut, ending in ...)
+
+
+def shown(value: object, most: int = SHOWN) -> str:
+    """``value`` as an error message echoes it (its repr), cut to ``most`` characters ending in ``...``:
+    a 60 MB board name or a 5,000-digit cost is shown by its start, never whole."""
+    if isinstance(value, str) and len(value) > most:
+        value = value[:most]  # (the repr of a long string is never built whole)
+    text = repr(value)
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 class ZXError(ValueError):
     """Base of every error this package raises for bad input."""
 
