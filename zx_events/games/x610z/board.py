@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from zx_events.errors import SHOWN, FormatError, shown
+from zx_events.errors import FormatError, cut, shown
 from zx_events.games.schema import DuplicateKey, unique_keys
 from zx_events.logformat.reader import MAX_DEPTH, MAX_DIGITS  # as deep as a log's lines may nest (a board needs 4)
 
@@ -175,8 +175,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
     except json.JSONDecodeError as e:
         raise _fail(f"not JSON: {e.msg}", source, e.lineno) from None
     except DuplicateKey as e:
-        said = str(e)  # (it names the key: cut as every value echoed)
-        raise _fail(said if len(said) <= SHOWN else said[:SHOWN - 3] + "...", source) from None
+        raise _fail(cut(str(e)), source) from None  # (it names the key: cut as every value echoed)
     except ValueError as e:  # Python's limit on the digits of an integer
         raise _fail(f"number too long: an integer of more than {MAX_DIGITS} digits ({str(e).split(':')[0]}; "
                     f"docs/match-log.md, Limits)", source) from None
