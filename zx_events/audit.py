@@ -13,13 +13,14 @@ is kept for the bundle.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from zx_events import games
 from zx_events.errors import ZXError
 from zx_events.ids import match_uuid
-from zx_events.importer import Checked, build_match, game_of
+from zx_events.importer import Checked, build_match, fixtures_for, game_of
 from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows, verify_rows
 from zx_events.ledger import failure_warning, match_verdict
 from zx_events.logformat.reader import MatchLog, Record
@@ -70,7 +71,8 @@ class Audit:
     catalog: dict | None = None  # the catalog used: {"name", "sha256"}
     game: str = games.DEFAULT  # the game's key (audit JSON "game")
     rules_version: str = ""  # the ruleset the audit judged by (audit JSON "rules" and "rules_version")
-    pinned: dict | None = None  # a stored match: {"catalog": {...}, "rules_version": ...}
+    fixtures: dict = field(default_factory=dict)  # the reference data used besides the catalog (X610Z: {"board": {...}})
+    pinned: dict | None = None  # a stored match: {"catalog": {...}, ("board": {...},) "rules_version": ...}
     warnings: list[str] = field(default_factory=list)
     log: MatchLog | None = None
     checked: Checked | None = None
@@ -94,7 +96,7 @@ class Audit:
                "violations": [f.to_json(self.stored) for f in self.findings], "integrity": self.integrity}
         if self.integrity_detail:
             out["integrity_detail"] = self.integrity_detail
-        out.update({"head": self.head, "catalog": self.catalog, "rules_version": self.rules_version,
+        out.update({"head": self.head, "catalog": self.catalog, **self.fixtures, "rules_version": self.rules_version,
                     "pinned": self.pinned, "warnings": self.warnings, "game": self.game,
                     "rules": self.rules_version})
         return out
@@ -123,8 +125,10 @@ def audit_log(log: MatchLog, catalog: Catalog | None = None) -> Audit:
     except ZXError as e:  # no header, an unknown catalog, an unknown card code
         return broken(e)
     findings = [Finding("rule", v.line, v.turn, v.player, v.rule, v.message, game=game) for v in checked.violations]
+    fixtures = {kind: used.ref for kind, used in fixtures_for(log, catalog).items()}  # (loaded already: cached)
     return Audit(log.match_id, log.source, False, len(checked.match.pending_events), findings, NOT_STORED,
-                 catalog=checked.catalog.ref if checked.catalog else None, log=log, checked=checked, game=game)
+                 catalog=checked.catalog.ref if checked.catalog else None, log=log, checked=checked, game=game,
+                 fixtures=fixtures)
 
 
 def compare_with_store(audit: Audit, app: Any) -> None:
@@ -201,8 +205,8 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
         raise ZXError(f"no stored match {match_id!r}")
     verdict = match_verdict(app, match_id, match_uuid(match_id), rows=rows)  # its chain and the store seal
     log = stored_log(rows)
-    audit = audit_log(log, catalog)
     started = next(r.state for r in rows if games.is_topic(r.topic, "Started") and r.state)
+    audit = audit_log(log, pinned_references(log, started, catalog))
     seqs = seq_of_lines(rows)
     audit.findings = [Finding(f.kind, f.line, f.turn, f.player, f.rule, f.message,
                               seqs.get(f.line, 1) if f.line is not None else None, f.game) for f in audit.findings]
@@ -210,7 +214,9 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
     audit.events, audit.head = len(rows), verdict.head
     audit.integrity = verdict.status
     audit.integrity_detail = None if verdict.ok else verdict.message
-    audit.pinned = {"catalog": started.get("catalog"), "rules_version": started.get("rules_version")}
+    audit.pinned = {"catalog": started.get("catalog"),
+                    **{kind: started.get(kind) for kind in game_of(log).fixture_options()},
+                    "rules_version": started.get("rules_version")}
     audit.warnings = pin_warnings(audit)
     if not verdict.ok:
         audit.warnings.insert(0, failure_warning(verdict))
@@ -226,8 +232,36 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
     return audit
 
 
+def pinned_references(log: MatchLog, started: dict, references: Any) -> Any:
+    """The reference data to audit a stored match with: ``references`` (the command line's, as
+    ``games.load_references`` gives them) and, for each of its game's fixtures not given there
+    (X610Z: the board), the shipped one the match pinned (its Started event holds the name and
+    SHA-256 under the fixture's kind, as the header names it) when that name holds that content.
+    A pinned file not shipped with zx cannot be read from data (docs/security.md): the header's
+    shipped one is used, and ``pin_warnings`` says to pass ``--KIND FILE``."""
+    game = game_of(log)
+    out: dict[Any, Any] = {}
+    for kind in game.fixture_options():
+        pin = started.get(kind)
+        given = references.get((game.key, kind)) if isinstance(references, Mapping) else None
+        if given is not None or not isinstance(pin, dict) or not isinstance(pin.get("name"), str):
+            continue
+        try:  # by name, from the shipped ones only (never a file: the name comes from the store)
+            shipped = game.load_fixtures({**(log.header or {}), kind: pin["name"]}).get(kind)
+        except ZXError:
+            continue
+        if getattr(shipped, "ref", None) == pin:
+            out[(game.key, kind)] = shipped
+    if not out:
+        return references
+    if isinstance(references, Mapping):
+        return {**references, **out}
+    return {**({game.key: references} if references is not None else {}), **out}
+
+
 def pin_warnings(audit: Audit) -> list[str]:
-    """Warn when the catalog or rules version used now are not the ones the match was pinned to."""
+    """Warn when the catalog, a fixture (X610Z: the board) or the rules version used now are not the
+    ones the match was pinned to."""
     out = []
     pinned = audit.pinned or {}
     cat, used = pinned.get("catalog") or {}, audit.catalog or {}
@@ -235,6 +269,13 @@ def pin_warnings(audit: Audit) -> list[str]:
         out.append(f"the match was checked at import against catalog {cat.get('name')} (sha256 "
                    f"{str(cat.get('sha256'))[:12]}), this audit used {used.get('name')} (sha256 "
                    f"{str(used.get('sha256'))[:12]}): pass --catalog to audit with the pinned one")
+    for kind, used in audit.fixtures.items():
+        pin = pinned.get(kind) or {}
+        if used and pin and pin.get("sha256") != used.get("sha256"):
+            out.append(f"the match was checked at import against {kind} {pin.get('name')} (sha256 "
+                       f"{str(pin.get('sha256'))[:12]}), this audit used {used.get('name')} (sha256 "
+                       f"{str(used.get('sha256'))[:12]}): pass --{kind} FILE (the {kind} file the match was "
+                       f"imported with) to audit with the pinned one")
     if pinned.get("rules_version") and pinned["rules_version"] != audit.rules_version:
         out.append(f"the match was checked at import against rules {pinned['rules_version']}, "
                    f"this audit used {audit.rules_version}")

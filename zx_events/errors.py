@@ -7,6 +7,22 @@ importer attaches the source position, and a rule violation carries its Comprehe
 from __future__ import annotations
 
 
+SHOWN = 200  # characters of a value an error message echoes (a longer one is cut, ending in ...)
+
+
+def cut(text: str, most: int = SHOWN) -> str:
+    """``text`` as an error message echoes it: at most ``most`` characters, a longer one cut ending in ``...``."""
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def shown(value: object, most: int = SHOWN) -> str:
+    """``value`` as an error message echoes it (its repr), cut to ``most`` characters ending in ``...``:
+    a 60 MB board name or a 5,000-digit cost is shown by its start, never whole."""
+    if isinstance(value, str) and len(value) > most:
+        value = value[:most]  # (the repr of a long string is never built whole)
+    return cut(repr(value), most)
+
+
 class ZXError(ValueError):
     """Base of every error this package raises for bad input."""
 

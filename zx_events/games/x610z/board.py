@@ -11,12 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from zx_events.errors import FormatError
+from zx_events.errors import FormatError, cut, shown
 from zx_events.games.schema import DuplicateKey, unique_keys
 
 KINDS = ("start", "end", "no_attack", "quest", "normal")
@@ -24,6 +26,9 @@ DOT_ID = re.compile(r"[A-Za-z0-9]{1,8}")
 START_DOTS = 6  # 105.2a
 SHARP = 90.0  # glossary "Sharp Turn: a turn of less than 90 degrees"
 TOLERANCE = 0.5  # (choice) coordinates are rounded: an angle within 0.5 degree of 90 is not sharp
+MAX_DEPTH = 32  # arrays and objects inside each other, as in a log's line (a board needs 4; docs/match-log.md)
+MAX_DIGITS = sys.get_int_max_str_digits() or 4300  # digits of one integer (Python's own limit), as in a log
+MAX_BOARD = 1 << 20  # bytes (and characters) of a board file, 1 MiB (the shipped one: 2 KB; docs/match-log-x610z.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,29 +139,62 @@ def _number(v: object) -> bool:
         return False
 
 
+def _too_deep(text: str) -> int | None:
+    """The line where arrays and objects go more than ``MAX_DEPTH`` deep in the JSON ``text``, or None
+    (strings skipped; a loop, never recursion)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    depth, in_string, escaped = 0, False, False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return text.count("\n", 0, i) + 1
+        elif ch in "]}":
+            depth -= 1
+    return None
+
+
 def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
     """Read an ``x610zboard`` 1 file; every problem is a ``FormatError`` naming FILE and the field."""
-    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()  # of the text as given (a BOM too, as a catalog's)
+    body = text.removeprefix("\ufeff")  # a byte-order mark is allowed, as in a log or a catalog
+    deep = _too_deep(body)
+    if deep is not None:  # (json would recurse: RecursionError past ~1,000 levels)
+        raise _fail(f"nested too deep: more than {MAX_DEPTH} levels of arrays and objects "
+                    f"(docs/match-log.md, Limits)", source, deep)
     try:
-        doc = json.loads(text, object_pairs_hook=unique_keys)  # a key given twice is refused, as in a log record
+        doc = json.loads(body, object_pairs_hook=unique_keys)  # a key given twice is refused, as in a log record
     except json.JSONDecodeError as e:
         raise _fail(f"not JSON: {e.msg}", source, e.lineno) from None
     except DuplicateKey as e:
-        raise _fail(str(e), source) from None
+        raise _fail(cut(str(e)), source) from None  # (it names the key: cut as every value echoed)
+    except ValueError as e:  # Python's limit on the digits of an integer
+        raise _fail(f"number too long: an integer of more than {MAX_DIGITS} digits ({str(e).split(':')[0]}; "
+                    f"docs/match-log.md, Limits)", source) from None
     if not isinstance(doc, dict):
         raise _fail("a board file is a JSON object", source)
     if type(doc.get("x610zboard")) is not int or doc.get("x610zboard") != 1:  # (true == 1 in Python)
-        raise _fail(f"x610zboard: must be 1, got {doc.get('x610zboard')!r}", source)
+        raise _fail(f"x610zboard: must be 1, got {shown(doc.get('x610zboard'))}", source)
     extra = set(doc) - {"x610zboard", "name", "note", "dots", "lines", "opposite"}
     if extra:
-        raise _fail(f"unknown key {sorted(extra)[0]!r}", source)
+        raise _fail(f"unknown key {shown(sorted(extra)[0])}", source)
     if "name" not in doc:
         raise _fail("name: missing (a board's name, 1-64 characters A-Za-z0-9._-)", source)
     bname = doc["name"]
     if not isinstance(bname, str) or not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", bname):
-        raise _fail(f"name: must be 1-64 characters A-Za-z0-9._-, got {bname!r}", source)
+        raise _fail(f"name: must be 1-64 characters A-Za-z0-9._-, got {shown(bname)}", source)
     if "note" in doc and not isinstance(doc["note"], str):
-        raise _fail(f"note: must be a string (free text), got {doc['note']!r}", source)
+        raise _fail(f"note: must be a string (free text), got {shown(doc['note'])}", source)
     dots_raw = doc.get("dots")
     if not isinstance(dots_raw, list) or not dots_raw:
         raise _fail("dots: must be a non-empty list", source)
@@ -166,14 +204,14 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
         if not isinstance(d, dict) or set(d) != {"id", "kind", "x", "y"}:
             raise _fail(f"{where}: must be an object with exactly id, kind, x, y", source)
         if not isinstance(d["id"], str) or not DOT_ID.fullmatch(d["id"]):
-            raise _fail(f"{where}.id: must match [A-Za-z0-9]{{1,8}}, got {d['id']!r}", source)
+            raise _fail(f"{where}.id: must match [A-Za-z0-9]{{1,8}}, got {shown(d['id'])}", source)
         if d["id"] in dots:
             raise _fail(f"{where}.id: duplicate dot {d['id']}", source)
         if d["kind"] not in KINDS:
-            raise _fail(f"{where}.kind: must be one of {', '.join(KINDS)}, got {d['kind']!r}", source)
+            raise _fail(f"{where}.kind: must be one of {', '.join(KINDS)}, got {shown(d['kind'])}", source)
         for axis in ("x", "y"):
             if not _number(d[axis]):
-                raise _fail(f"{where}.{axis}: must be a number, got {d[axis]!r}", source)
+                raise _fail(f"{where}.{axis}: must be a number, got {shown(d[axis])}", source)
         dots[d["id"]] = Dot(d["id"], d["kind"], float(d["x"]), float(d["y"]))
     starts = [k for k, v in dots.items() if v.is_start]
     if len(starts) != START_DOTS:
@@ -199,7 +237,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
             raise _fail(f"{where}: must be [a, b] or {{\"a\", \"b\", \"heading\"}}", source)
         for end in (a, b):
             if not isinstance(end, str) or end not in dots:  # (a list was looked up: TypeError)
-                raise _fail(f"{where}: unknown dot {end!r}", source)
+                raise _fail(f"{where}: unknown dot {shown(end)}", source)
         if a == b:
             raise _fail(f"{where}: a line joins two different dots", source)
         if b in links[a]:
@@ -220,7 +258,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
             raise _fail(f"{where}: must be a pair [s, s']", source)
         for s in pair:
             if not isinstance(s, str) or s not in dots or not dots[s].is_start:
-                raise _fail(f"{where}: {s!r} is not a Starting Dot", source)
+                raise _fail(f"{where}: {shown(s)} is not a Starting Dot", source)
             if s in opposite:
                 raise _fail(f"{where}: {s} is already in another pair", source)
         if pair[0] == pair[1]:
@@ -234,11 +272,19 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
 def read_board(path: str | Path) -> Board:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open(encoding="utf-8") as f:  # never read whole past MAX_BOARD
+            size = os.fstat(f.fileno()).st_size
+            text = f.read(MAX_BOARD + 1) if size <= MAX_BOARD else ""
+        if size > MAX_BOARD or len(text) > MAX_BOARD:
+            raise _fail(f"board file too big: {f'{size:,} bytes' if size > MAX_BOARD else 'more than 1 MiB'} "
+                        f"(a board file has at most 1 MiB, {MAX_BOARD:,} bytes; a board is a few KB: "
+                        f"docs/match-log-x610z.md)", str(p))
     except FileNotFoundError:
         raise _fail(f"board file not found: {p}", str(p)) from None
     except UnicodeDecodeError as e:
         raise _fail(f"board file is not UTF-8: {e}", str(p)) from None
+    except OSError as e:
+        raise _fail(f"cannot read the board file: {e.strerror or e}", str(p)) from None
     return parse_board(text, source=str(p))
 
 
@@ -262,9 +308,9 @@ def load_board(name_or_path: str, *, files: bool = True) -> Board:
         _BUILTIN[name_or_path] = board
         return board
     if not files:
-        raise FormatError(f"unknown board {name_or_path!r}: not a shipped board "
+        raise FormatError(f"unknown board {shown(name_or_path)}: not a shipped board "
                           f"({', '.join(builtin_board_names())}); a board file is given with --board FILE")
     if Path(name_or_path).is_file():
         return read_board(name_or_path)
-    raise FormatError(f"unknown board {name_or_path!r}: not a shipped board "
+    raise FormatError(f"unknown board {shown(name_or_path)}: not a shipped board "
                       f"({', '.join(builtin_board_names())}) nor a board file")

@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from zx_events.games.base import CardSet
-from zx_events.errors import CatalogError
+from zx_events.errors import CatalogError, cut, shown
 
 HEADER = ["code", "name", "type", "permanent", "cost", "restriction", "class", "element", "crew",
           "attack", "defense", "speed", "range", "move_cost", "activation_cost", "additional_cost",
@@ -46,13 +46,13 @@ def parse_energy(text: str, types: tuple[str, ...], what: str) -> dict[str, int]
             break
         t, n = m.group(1), int(m.group(2))
         if t != COLORLESS and t not in types:
-            raise CatalogError(f"{what}: unknown energy type {t!r} in {text!r} (203.2: {', '.join(types)} or C)")
+            raise CatalogError(f"{what}: unknown energy type {shown(t)} in {shown(text)} (203.2: {', '.join(types)} or C)")
         if t in out:
-            raise CatalogError(f"{what}: energy type {t} twice in {text!r}")
+            raise CatalogError(f"{what}: energy type {t} twice in {shown(text)}")
         out[t] = n
         pos = m.end()
     if pos != len(text):
-        raise CatalogError(f"{what}: bad energy string {text!r} (like M2, B1C1, C3)")
+        raise CatalogError(f"{what}: bad energy string {shown(text)} (like M2, B1C1, C3)")
     return out
 
 
@@ -145,7 +145,7 @@ def parse_catalog(text: str, *, name: str, source: str) -> Catalog:
             extra = tuple(t.strip() for t in head[6:].split(",") if t.strip())
             bad = [t for t in extra if not re.fullmatch(r"[A-Z]", t) or t == COLORLESS]
             if bad:
-                raise CatalogError(f"# types: an energy type is one capital letter other than C, got {bad[0]!r}",
+                raise CatalogError(f"# types: an energy type is one capital letter other than C, got {shown(bad[0])}",
                                    source=source, line=skip + 1)
             types = tuple(dict.fromkeys(ENERGY + extra))
         skip += 1
@@ -175,7 +175,7 @@ def parse_catalog(text: str, *, name: str, source: str) -> Catalog:
         except CatalogError as e:
             raise e.at(source, line) from None
         if card.code in cards:
-            raise CatalogError(f"duplicate card code {card.code}", source=source, line=line)
+            raise CatalogError(f"duplicate card code {cut(card.code)}", source=source, line=line)
         cards[card.code] = card
     return Catalog(name, sha, cards, types, source)
 
@@ -185,55 +185,56 @@ def _row(row: list[str], types: tuple[str, ...]) -> Card:
         raise CatalogError(f"expected {len(HEADER)} columns, got {len(row)}")
     v = dict(zip(HEADER, (c.strip() for c in row)))
     code = v["code"]
+    label = cut(code)  # the code as messages echo it (at most 200 characters)
     if not CODE.fullmatch(code):
-        raise CatalogError(f"code: {code!r} is not a catalog code like A1-001 (307.2)")
+        raise CatalogError(f"code: {shown(code)} is not a catalog code like A1-001 (307.2)")
     if not v["name"]:
-        raise CatalogError(f"{code}: empty name")
+        raise CatalogError(f"{label}: empty name")
     if v["type"] not in TYPES:
-        raise CatalogError(f"{code}: type must be one of {', '.join(TYPES)} (304.2a), got {v['type']!r}")
+        raise CatalogError(f"{label}: type must be one of {', '.join(TYPES)} (304.2a), got {shown(v['type'])}")
     if v["permanent"] not in ("yes", "no"):
-        raise CatalogError(f"{code}: permanent must be yes or no (304.4a), got {v['permanent']!r}")
+        raise CatalogError(f"{label}: permanent must be yes or no (304.4a), got {shown(v['permanent'])}")
     restriction: float
     if v["restriction"] == "inf":
         restriction = INF
     else:
-        r = _int(v["restriction"], f"{code}: restriction")
+        r = _int(v["restriction"], f"{label}: restriction")
         if r is None or r < 1:
-            raise CatalogError(f"{code}: restriction must be a whole number >= 1 or inf (304.3)")
+            raise CatalogError(f"{label}: restriction must be a whole number >= 1 or inf (304.3)")
         restriction = r
-    stats = {k: _int(v[k], f"{code}: {k}") for k in ("attack", "defense", "speed", "range")}
+    stats = {k: _int(v[k], f"{label}: {k}") for k in ("attack", "defense", "speed", "range")}
     if v["type"] == "Summon":
         missing = [k for k, n in stats.items() if n is None]
         if missing:
-            raise CatalogError(f"{code}: a Summon needs {', '.join(missing)} (402.10)")
+            raise CatalogError(f"{label}: a Summon needs {', '.join(missing)} (402.10)")
         if not v["class"]:
-            raise CatalogError(f"{code}: a Summon needs a class (402.2)")
+            raise CatalogError(f"{label}: a Summon needs a class (402.2)")
         if v["permanent"] != "yes":
-            raise CatalogError(f"{code}: a Summon is a permanent (206.1)")
+            raise CatalogError(f"{label}: a Summon is a permanent (206.1)")
     abilities: dict[str, dict] = {}
     for part in (p.strip() for p in v["ability"].split(";") if p.strip()):
         kind, _, cost = part.partition(":")
         if kind not in ABILITY_KINDS:
-            raise CatalogError(f"{code}: ability kind must be one of {', '.join(ABILITY_KINDS)}, got {kind!r}")
-        abilities[kind] = parse_energy(cost, types, f"{code}: ability {kind}")
-    produces = tuple(parse_energy(p, types, f"{code}: produces") for p in v["produces"].split("/") if p.strip())
+            raise CatalogError(f"{label}: ability kind must be one of {', '.join(ABILITY_KINDS)}, got {shown(kind)}")
+        abilities[kind] = parse_energy(cost, types, f"{label}: ability {kind}")
+    produces = tuple(parse_energy(p, types, f"{label}: produces") for p in v["produces"].split("/") if p.strip())
     if v["type"] == "Energy Crystal" and not produces:
-        raise CatalogError(f"{code}: an Energy Crystal produces energy (203.3)")
+        raise CatalogError(f"{label}: an Energy Crystal produces energy (203.3)")
     counters: dict[str, int] = {}
     for part in (p.strip() for p in v["counters"].split(";") if p.strip()):
         kind, _, n = part.partition(":")
         if kind not in ("activation", "time") or not _WHOLE.fullmatch(n) or int(n) < 1:
-            raise CatalogError(f"{code}: counters must be activation:N or time:N (209.2), got {part!r}")
+            raise CatalogError(f"{label}: counters must be activation:N or time:N (209.2), got {shown(part)}")
         counters[kind] = int(n)
     return Card(
         code=code, name=v["name"], type=v["type"], permanent=v["permanent"] == "yes",
-        cost=parse_energy(v["cost"], types, f"{code}: cost"), restriction=restriction, cls=v["class"],
+        cost=parse_energy(v["cost"], types, f"{label}: cost"), restriction=restriction, cls=v["class"],
         element=v["element"], crew=v["crew"], attack=stats["attack"], defense=stats["defense"],
         speed=stats["speed"], range=stats["range"],
-        move_cost=parse_energy(v["move_cost"], types, f"{code}: move_cost"),
-        activation_cost=parse_energy(v["activation_cost"], types, f"{code}: activation_cost")
+        move_cost=parse_energy(v["move_cost"], types, f"{label}: move_cost"),
+        activation_cost=parse_energy(v["activation_cost"], types, f"{label}: activation_cost")
         if v["activation_cost"] else None,
-        additional_cost=parse_energy(v["additional_cost"], types, f"{code}: additional_cost"),
+        additional_cost=parse_energy(v["additional_cost"], types, f"{label}: additional_cost"),
         abilities=abilities, produces=produces, counters=counters,
         keywords=tuple(k.strip() for k in v["keywords"].split(";") if k.strip()), text=v["text"],
     )
@@ -270,9 +271,9 @@ def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
         _BUILTIN[name_or_path] = cat
         return cat
     if not files:
-        raise CatalogError(f"unknown X610Z catalog {name_or_path!r}: not a shipped catalog "
+        raise CatalogError(f"unknown X610Z catalog {shown(name_or_path)}: not a shipped catalog "
                            f"({', '.join(builtin_catalog_names())}); a catalog file is given with --catalog FILE")
     if Path(name_or_path).is_file():
         return read_catalog(name_or_path)
-    raise CatalogError(f"unknown X610Z catalog {name_or_path!r}: not a shipped catalog "
+    raise CatalogError(f"unknown X610Z catalog {shown(name_or_path)}: not a shipped catalog "
                        f"({', '.join(builtin_catalog_names())}) nor a CSV file")

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from zx_events.games.base import CardSet
-from zx_events.errors import CatalogError
+from zx_events.errors import CatalogError, cut, shown
 
 COLOURS = ("red", "blue", "white", "black", "green")
 ICONS = ("IG", "LR", "VB")
@@ -209,7 +209,7 @@ def parse_catalog(text: str, *, name: str, source: str) -> Catalog:
         raise CatalogError(f"bad CSV: {e}", source=source, line=1) from None
     header = [h.strip() for h in header]
     if header != HEADER:
-        raise CatalogError(f"header must be {','.join(HEADER)}, got {','.join(header)}", source=source, line=1)
+        raise CatalogError(f"header must be {','.join(HEADER)}, got {cut(','.join(header))}", source=source, line=1)
     cards: dict[str, Card] = {}
     start = reader.line_num  # physical lines consumed so far; a record may span several (quoted newline)
     while True:
@@ -228,7 +228,7 @@ def parse_catalog(text: str, *, name: str, source: str) -> Catalog:
         except CatalogError as e:
             raise e.at(source, line) from None
         if card.code in cards:
-            raise CatalogError(f"duplicate card code {card.code}", source=source, line=line)
+            raise CatalogError(f"duplicate card code {cut(card.code)}", source=source, line=line)
         cards[card.code] = card
     return Catalog(name=name, sha256=sha, cards=cards, source=source)
 
@@ -237,43 +237,44 @@ def _parse_row(row: list[str]) -> Card:
     if len(row) != len(HEADER):
         raise CatalogError(f"expected {len(HEADER)} columns, got {len(row)}")
     code, name, type_, color, cost, power, race, icons, keywords = (c.strip() for c in row)
+    label = cut(code)  # the code as messages echo it (at most 200 characters)
     if not code:
         raise CatalogError("empty card code")
     if not name:
-        raise CatalogError(f"{code}: empty card name")
+        raise CatalogError(f"{label}: empty card name")
     ctype = _TYPE_ALIASES.get(type_.lower())
     if ctype is None or ctype not in _CATALOG_TYPES:
-        raise CatalogError(f"{code}: unknown card type {type_!r} (202.2: one of {', '.join(t.value for t in sorted(_CATALOG_TYPES, key=list(CardType).index))})")
+        raise CatalogError(f"{label}: unknown card type {shown(type_)} (202.2: one of {', '.join(t.value for t in sorted(_CATALOG_TYPES, key=list(CardType).index))})")
     colors: tuple[str, ...] = ()
     if color and color != "none":
         parts = tuple(c.strip() for c in color.split("/"))
         bad = [c for c in parts if c not in COLOURS]
         if bad:
-            raise CatalogError(f"{code}: unknown colour {bad[0]!r} (one of {', '.join(COLOURS)} or none)")
+            raise CatalogError(f"{label}: unknown colour {shown(bad[0])} (one of {', '.join(COLOURS)} or none)")
         if len(set(parts)) != len(parts):
-            raise CatalogError(f"{code}: colour listed twice in {color!r}")
+            raise CatalogError(f"{label}: colour listed twice in {shown(color)}")
         colors = parts
     elif not color:
-        raise CatalogError(f"{code}: empty colour (use none for colourless)")
+        raise CatalogError(f"{label}: empty colour (use none for colourless)")
     icon_set: frozenset[str] = frozenset()
     if icons:
         parts = [i.strip() for i in icons.split("/")]
         bad = [i for i in parts if i not in ICONS]
         if bad:
-            raise CatalogError(f"{code}: unknown icon {bad[0]!r} (one of IG, LR, VB)")
+            raise CatalogError(f"{label}: unknown icon {shown(bad[0])} (one of IG, LR, VB)")
         icon_set = frozenset(parts)
     kws = tuple(k.strip() for k in keywords.split(";") if k.strip())
     for kw in kws:
         if kw.startswith("range:"):
             v = kw.split(":", 1)[1].strip()
             if v != "inf" and not (_WHOLE.fullmatch(v) and int(v) >= 1):
-                raise CatalogError(f"{code}: bad Range {kw[:40]!r} (range:N with N >= 1 of at most 9 digits, or range:inf)")
-    power_v = _parse_int(power, f"{code}: power", "", allow_inf=False)
+                raise CatalogError(f"{label}: bad Range {kw[:40]!r} (range:N with N >= 1 of at most 9 digits, or range:inf)")
+    power_v = _parse_int(power, f"{label}: power", "", allow_inf=False)
     if ctype.is_zx and power_v is None:
-        raise CatalogError(f"{code}: {ctype.a} needs a power")
+        raise CatalogError(f"{label}: {ctype.a} needs a power")
     return Card(
         code=code, name=name, type=ctype, colors=colors,
-        cost=_parse_int(cost, f"{code}: cost", "", allow_inf=True), power=power_v,  # type: ignore[arg-type]
+        cost=_parse_int(cost, f"{label}: cost", "", allow_inf=True), power=power_v,  # type: ignore[arg-type]
         race=race, icons=icon_set, keywords=kws,
     )
 
@@ -308,9 +309,9 @@ def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
         _BUILTIN[name_or_path] = cat
         return cat
     if not files:
-        raise CatalogError(f"unknown catalog {name_or_path!r}: not a shipped catalog "
+        raise CatalogError(f"unknown catalog {shown(name_or_path)}: not a shipped catalog "
                            f"({', '.join(builtin_catalog_names()) or 'none'}); a catalog file is given with "
                            f"--catalog FILE")
     if Path(name_or_path).is_file():
         return read_catalog(name_or_path)
-    raise CatalogError(f"unknown catalog {name_or_path!r}: not a shipped catalog ({', '.join(builtin_catalog_names()) or 'none'}) nor a CSV file")
+    raise CatalogError(f"unknown catalog {shown(name_or_path)}: not a shipped catalog ({', '.join(builtin_catalog_names()) or 'none'}) nor a CSV file")

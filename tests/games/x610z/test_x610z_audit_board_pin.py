@@ -1,0 +1,91 @@
+"""zx audit of a stored X610Z match judges it by the board it was imported with: its Started event
+pins the board's name and SHA-256 (docs/match-log-x610z.md), as it pins the catalog (docs/audit.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events.games.x610z.board import load_board
+
+ROOT = Path(__file__).resolve().parents[3]
+UNCONNECTED = ROOT / "examples" / "x610z" / "invalid" / "600.3-unconnected.x610zlog"
+UNCONNECTED_ID = "x610z-invalid-600.3-unconnected"
+SAMPLE = "x610z-orbits-sample"
+
+
+def run(store: str, *args: str):
+    return CliRunner().invoke(zx, ["--store", store, *args])
+
+
+def sample_text() -> str:
+    return resources.files("zx_events.games.x610z").joinpath("boards", f"{SAMPLE}.json").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def plus_board(tmp_path) -> Path:
+    """The sample board with one more line, S1-B1, under the same name: the 600.3 example is legal on it."""
+    doc = json.loads(sample_text())
+    doc["lines"].append(["S1", "B1"])
+    p = tmp_path / "board-plus.json"
+    p.write_text(json.dumps(doc))
+    return p
+
+
+@pytest.fixture
+def stored_on_plus(tmp_path, plus_board) -> str:
+    store = str(tmp_path / "s.sqlite")
+    r = run(store, "import", "--no-analytics", "--board", str(plus_board), str(UNCONNECTED))
+    assert r.exit_code == 0 and "1 imported" in r.output, r.output
+    return store
+
+
+def _audit(store: str, *args: str) -> tuple[dict, str]:
+    r = CliRunner().invoke(zx, ["--store", store, "audit", UNCONNECTED_ID, "--format", "json", *args])
+    return json.loads(r.stdout), r.stderr
+
+
+def test_audit_of_a_match_imported_with_a_board_file_warns_and_says_to_pass_board(stored_on_plus, plus_board):
+    out, err = _audit(stored_on_plus)
+    plus_sha = hashlib.sha256(plus_board.read_bytes()).hexdigest()
+    shipped = load_board(SAMPLE)
+    assert out["pinned"]["board"] == {"name": SAMPLE, "sha256": plus_sha}
+    assert out["board"] == shipped.ref  # what this audit used: the shipped board the header names
+    warning = (f"the match was checked at import against board {SAMPLE} (sha256 {plus_sha[:12]}), this audit "
+               f"used {SAMPLE} (sha256 {shipped.sha256[:12]}): pass --board FILE (the board file the match was "
+               f"imported with) to audit with the pinned one")
+    assert out["warnings"][0] == warning
+    assert f"warning: {UNCONNECTED_ID}: {warning}" in err
+
+
+def test_audit_with_the_pinned_board_file_finds_no_violation_and_no_board_warning(stored_on_plus, plus_board):
+    out, err = _audit(stored_on_plus, "--board", str(plus_board))
+    assert out["violations"] == [] and out["ok"] is True
+    assert out["board"] == out["pinned"]["board"]
+    assert not any("board" in w for w in out["warnings"]), out["warnings"]
+
+
+def test_audit_of_a_match_on_a_shipped_board_uses_it_without_a_warning(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    assert run(store, "import", "--no-analytics", "--accept-violations", str(UNCONNECTED)).exit_code == 0
+    out, _ = _audit(store)
+    assert out["pinned"]["board"] == out["board"] == load_board(SAMPLE).ref
+    assert [v["rule"] for v in out["violations"]] == ["600.3"]
+    assert out["warnings"] == []
+
+
+def test_audit_of_a_match_imported_with_a_copy_of_the_shipped_board_uses_the_shipped_one(tmp_path):
+    copy = tmp_path / "copy.json"
+    copy.write_text(sample_text(), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    assert run(store, "import", "--no-analytics", "--accept-violations", "--board", str(copy),
+               str(UNCONNECTED)).exit_code == 0
+    out, _ = _audit(store)
+    assert out["pinned"]["board"] == out["board"] == load_board(SAMPLE).ref
+    assert out["warnings"] == []

@@ -1,0 +1,110 @@
+"""Board files given with --board: nesting, size, a byte-order mark and long values in messages."""
+
+from __future__ import annotations
+
+import hashlib
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events.errors import FormatError
+from zx_events.games.x610z.board import MAX_BOARD, load_board, read_board
+
+ROOT = Path(__file__).resolve().parents[3]
+LEGAL_LOG = ROOT / "examples" / "x610z" / "legal" / "life-base-destroyed.x610zlog"
+UNCONNECTED = ROOT / "examples" / "x610z" / "invalid" / "600.3-unconnected.x610zlog"
+UNCONNECTED_ID = "x610z-invalid-600.3-unconnected"
+SAMPLE = "x610z-orbits-sample"
+
+
+def run(store: str, *args: str):
+    return CliRunner().invoke(zx, ["--store", store, *args])
+
+
+def sample_text() -> str:
+    return resources.files("zx_events.games.x610z").joinpath("boards", f"{SAMPLE}.json").read_text(encoding="utf-8")
+
+
+def refused(path: Path) -> FormatError:
+    with pytest.raises(FormatError) as info:
+        read_board(path)
+    assert str(info.value).startswith(f"{path}")
+    return info.value
+
+
+# ---------------------------------------------------------------------- nesting
+def test_board_nested_too_deep_is_a_format_error_with_its_line_not_an_internal_error(tmp_path):
+    deep = tmp_path / "deep.json"
+    text = sample_text().replace('"name": ', '"note": ' + "[" * 100_000 + "]" * 100_000 + ',\n  "name": ', 1)
+    deep.write_text(text, encoding="utf-8")
+    line = text[:text.index("[[")].count("\n") + 1
+    message = f"{deep}:{line}: format: nested too deep: more than 32 levels of arrays and objects (docs/match-log.md, Limits)"
+    assert str(refused(deep)) == message
+    store = str(tmp_path / "s.sqlite")
+    for command in ("import", "audit"):
+        r = run(store, command, "--board", str(deep), str(LEGAL_LOG))
+        assert r.exit_code == 1 and r.output == f"Error: {message}\n", r.output
+    assert not Path(store).exists()
+
+
+def test_board_nested_33_levels_is_refused_and_32_levels_is_not_a_nesting_error(tmp_path):
+    for levels, deep in ((33, True), (32, False)):
+        p = tmp_path / f"n{levels}.json"
+        p.write_text(sample_text().replace('"name": ', '"note": ' + "[" * (levels - 1) + "]" * (levels - 1) + ', "name": ', 1))
+        assert ("nested too deep" in str(refused(p))) is deep  # 32: the note is not a string, its own error
+
+
+def test_board_brackets_inside_strings_are_not_nesting(tmp_path):
+    p = tmp_path / "b.json"
+    p.write_text(sample_text().replace('"note": "', '"note": "' + "[{" * 100 + '\\"[', 1))
+    assert read_board(p).name == SAMPLE
+
+
+# ---------------------------------------------------------------------- size
+def test_board_file_over_1_mib_is_refused_before_it_is_read(tmp_path):
+    big = tmp_path / "big.json"
+    with big.open("wb") as f:  # sparse: 117 MB that are never read
+        f.write(b'{"x610zboard": 1, "name": "big", "note": "')
+        f.truncate(117_000_000)
+    assert refused(big).message == ("board file too big: 117,000,000 bytes (a board file has at most 1 MiB, "
+                                    "1,048,576 bytes; a board is a few KB: docs/match-log-x610z.md)")
+    at_limit = tmp_path / "at-limit.json"
+    text = sample_text()
+    at_limit.write_text(text.replace('"note": "', '"note": "' + "x" * (MAX_BOARD - len(text.encode())), 1))
+    assert at_limit.stat().st_size == MAX_BOARD
+    assert read_board(at_limit).name == SAMPLE
+
+
+# ---------------------------------------------------------------------- long values in messages
+@pytest.mark.parametrize("doc, start", [
+    ('{"x610zboard": 1, "name": "%s"}' % ("a" * 600_000), "name: must be 1-64 characters A-Za-z0-9._-, got 'aaa"),
+    ('{"x610zboard": 1, "%s": 1, "%s": 2}' % ("k" * 6000, "k" * 6000), "duplicate key 'kkk"),
+    ('{"x610zboard": "%s"}' % ("9" * 6000), "x610zboard: must be 1, got '999"),
+    ('{"x610zboard": 1, "name": "b", "note": [%s]}' % ",".join(["1"] * 50_000), "note: must be a string (free text), got [1, 1,"),
+])
+def test_board_error_echoes_a_long_value_cut_to_200_characters(tmp_path, doc, start):
+    p = tmp_path / "b.json"
+    p.write_text(doc)
+    message = refused(p).message
+    assert message.startswith(start) and message.endswith("...")
+    assert len(message) < 200 + 60
+
+
+def test_board_integer_of_more_than_4300_digits_is_a_format_error(tmp_path):
+    p = tmp_path / "b.json"
+    p.write_text('{"x610zboard": %s}' % ("9" * 6000))
+    assert refused(p).message.startswith("number too long: an integer of more than 4300 digits")
+
+
+# ---------------------------------------------------------------------- a byte-order mark
+def test_board_file_with_a_utf8_bom_is_read_as_logs_and_catalogs_are(tmp_path):
+    p = tmp_path / "bom.json"
+    p.write_bytes(b"\xef\xbb\xbf" + sample_text().encode("utf-8"))
+    board = read_board(p)
+    assert board.name == SAMPLE and board.dots == load_board(SAMPLE).dots
+    assert board.sha256 == hashlib.sha256(p.read_bytes()).hexdigest()  # as sha256sum says, as a catalog's
+    r = run(str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--board", str(p), str(LEGAL_LOG))
+    assert r.exit_code == 0, r.output
