@@ -137,8 +137,8 @@ class Seconds(click.FloatRange):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
         return v
 
-BOARD_HELP = ("X610Z board for every X610Z match: a shipped name or a board file (default: the shipped board each "
-              "header names; a log names a board, it cannot make zx read a file).")
+BOARD_HELP = ("X610Z board for every X610Z match: a shipped name or a board file of at most 1 MiB (default: the "
+              "shipped board each header names; a log names a board, it cannot make zx read a file).")
 
 
 def log_paths(args: tuple[str, ...]) -> list[str]:
