@@ -265,36 +265,17 @@ def test_an_edited_snapshot_is_never_trusted(sealed, store_url):
 
 
 def test_a_snapshot_with_a_recomputed_check_is_caught_by_verify(sealed, store_url):
+    from test_tamper_views import forge_snapshot
+
     svc, t, _ = sealed
-    replay.view_at(svc, WON, seq=replay.last_seq(svc, WON))
-    sid = replay.snapshot_id(WON)
-    store = replay._snapshots(svc)
-    (s, *_) = store.recorder.select_events(sid)
-    snap = svc.mapper.to_domain_event(s)
-    state = dict(snap.state)
-    state["turn"] = state["turn"] + 40
-    state[replay.CHECK_KEY] = replay.state_check(state[replay.CHAIN_KEY], state)  # a forger who read the code
-    forged = svc.mapper.to_stored_event(type(snap)(originator_id=sid, originator_version=snap.originator_version,
-                                                   timestamp=snap.timestamp, topic=snap.topic, state=state))
-    table = store.recorder.events_table_name
-    where = "originator_id = %s AND originator_version = %s"
-    if svc.store.kind == "sqlite":
-        with sqlite3.connect(svc.store.path) as con:
-            con.execute(f"UPDATE {table} SET state = ? WHERE {where.replace('%s', '?')}",
-                        (forged.state, sid.hex, s.originator_version))
-        con.close()
-    else:
-        t.run(f'UPDATE "{svc.store.schema}"."{table}" SET state = %s WHERE {where}',
-              (forged.state, sid, s.originator_version))
+    seq = forge_snapshot(svc, t, WON)  # 40 turns more, its check recomputed as a forger who read the code would
     r = cli(store_url, "verify", WON, "--format", "json")
     assert r.exit_code == 1
     (v,) = json.loads(r.stdout)
     # what verify says is so: a seek reads the forged state (it said seeks ignored it), until --repair
     assert v["status"] == "snapshot" and f"zx prepare --repair {WON}" in v["message"]
     assert "a seek that reads it shows the altered state (its check was recomputed" in v["message"]
-    seq = s.originator_version
-    forged_turn = state["turn"]
-    assert replay.view_at(MatchService(store_url), WON, seq=seq).turn == forged_turn
+    forged_turn = replay.view_at(MatchService(store_url), WON, seq=seq).turn
     plain = cli(store_url, "prepare", WON, "--format", "json")  # without --repair: up to date, kept
     assert plain.exit_code == 0 and json.loads(plain.stdout)[0]["repaired"] == 0
     fixed = cli(store_url, "prepare", "--repair", "--format", "json")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -14,18 +13,7 @@ from click.testing import CliRunner
 from cli.main import zx
 from zx_events.games.x610z.board import load_board
 
-ROOT = Path(__file__).resolve().parents[3]
-UNCONNECTED = ROOT / "examples" / "x610z" / "invalid" / "600.3-unconnected.x610zlog"
-UNCONNECTED_ID = "x610z-invalid-600.3-unconnected"
-SAMPLE = "x610z-orbits-sample"
-
-
-def run(store: str, *args: str):
-    return CliRunner().invoke(zx, ["--store", store, *args])
-
-
-def sample_text() -> str:
-    return resources.files("zx_events.games.x610z").joinpath("boards", f"{SAMPLE}.json").read_text(encoding="utf-8")
+from test_x610z_board_files import SAMPLE, UNCONNECTED, UNCONNECTED_ID, run, sample_text
 
 
 @pytest.fixture
