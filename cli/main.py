@@ -191,11 +191,6 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     import os
     import signal
 
-    from eventsourcing.persistence import PersistenceError
-
-    from zx_events.forked import WorkerDied
-    from zx_events.parallel import import_files
-
     terminated = False
     svc = None  # the store, once opened
 
@@ -212,7 +207,13 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         raise KeyboardInterrupt
 
     importer, previous_term = os.getpid(), signal.signal(signal.SIGTERM, term)
-    try:  # SIGTERM anywhere in the command (the logs read, the store opened, the analytics updated after): as Ctrl-C
+    try:  # SIGTERM anywhere in the command (its modules loaded, the logs read, the store opened, the analytics
+        # updated after): as Ctrl-C (the handler comes first: SIGTERM while these modules loaded ended it without a word)
+        from eventsourcing.persistence import PersistenceError
+
+        from zx_events.forked import WorkerDied
+        from zx_events.parallel import import_files
+
         logs = tuple(log_paths(logs))
         references = load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here
         if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
