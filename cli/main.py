@@ -186,19 +186,15 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
       cat r1.zxlog r2.zxlog | zx import -   (stdin)
 
     A match that breaks a rule is rejected with FILE:LINE: rule NNN: message and nothing of it is
-    stored; the others are imported. Exit code 1 when any match was rejected.
+    stored; the others are imported. Exit code 1 when any match was rejected. A store this import created
+    and stored nothing in (every log rejected) is removed again.
     """
     import os
     import shlex
     import signal
 
-    from eventsourcing.persistence import PersistenceError
-
-    from zx_events.forked import WorkerDied
-    from zx_events.parallel import import_files
-
     terminated = False
-    svc = None  # the store, once opened
+    svc = made = None  # the store, once opened; what of it this import creates (zx_events.newstore)
 
     def term(signum: int, frame: object) -> None:
         # SIGTERM (systemd, `timeout`, docker stop) ended the import without a word (exit 143), hundreds of
@@ -213,11 +209,19 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         raise KeyboardInterrupt
 
     importer, previous_term = os.getpid(), signal.signal(signal.SIGTERM, term)
-    try:  # SIGTERM anywhere in the command (the logs read, the store opened, the analytics updated after): as Ctrl-C
+    try:  # SIGTERM anywhere in the command (its modules loaded, the logs read, the store opened, the analytics
+        # updated after): as Ctrl-C (the handler comes first: SIGTERM while these modules loaded ended it without a word)
+        from eventsourcing.persistence import PersistenceError
+
+        from zx_events.forked import WorkerDied
+        from zx_events.newstore import before_creating
+        from zx_events.parallel import import_files
+
         logs = tuple(log_paths(logs))
         references = load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here
         if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
             click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
+        made = before_creating(ctx.obj["store"])  # (None: the store is there already, or memory:)
         svc = service(ctx, create=True)  # (after every argument is checked)
         from zx_events.store import locked_by_another, write_refusal
 
@@ -273,8 +277,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                        f"({named}): {'its log stops' if len(unfinished) == 1 else 'their logs stop'} before the match "
                        f"ends; a longer log under the same id will be refused as different content (stored matches are "
                        f"never rewritten)", err=True)
-        # (a store this command made stays, even when nothing went into it: another importer may have
-        # opened it meanwhile, and a file deleted under it would take its matches along)
+        # (a store this command made and stored nothing in is removed again when the command ends, unless
+        # another importer has it open or put something in it meanwhile: zx_events.newstore)
         click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
                    f"into {svc.store.label}", err=True)
         if update_analytics and imported:
@@ -299,11 +303,26 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             raise click.Abort() from None
     finally:
         signal.signal(signal.SIGTERM, previous_term)
+        if made is not None and svc is not None and svc.matches_written == 0:
+            _remove_made_store(svc, made)
         if terminated:  # ended by SIGTERM, after its message, once the store is closed
             if svc is not None:
                 svc.close()
             sys.stderr.flush()
             signal.raise_signal(signal.SIGTERM)
+
+
+def _remove_made_store(svc, made) -> None:
+    """The store ``zx import`` made (``made``, zx_events.newstore) and stored nothing in, removed again,
+    with a note: "a rejected match leaves nothing behind" held for the store too (a fully rejected import
+    of a new store left an empty file or schema). Kept when another process has it open or put something
+    in it."""
+    from zx_events.newstore import remove_if_empty
+
+    svc.close()  # (its own connections would keep it open)
+    if remove_if_empty(made):
+        click.echo(f"nothing was stored, so the store {svc.store.label} that this import created was removed again",
+                   err=True)
 
 
 def _import_row(o, whole: bool = False) -> dict:

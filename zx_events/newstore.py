@@ -1,0 +1,166 @@
+"""A store that ``zx import`` made and stored nothing in, removed again: a fully rejected import of a new
+store left an empty SQLite file (or an empty PostgreSQL schema) the user never asked for.
+
+``before_creating(store)`` notes, before the store is opened, what of it does not exist yet: a SQLite
+file with its -wal, -shm and -journal files and the folders it would be made in, or a PostgreSQL schema.
+``remove_if_empty(made)``, after the service is closed, removes exactly that, and only while no table of
+it holds a row and no other process has it open:
+
+- SQLite: ``PRAGMA journal_mode=DELETE`` succeeds only when no other connection has the file open (a WAL
+  store's every connection holds a shared lock on it; another ``zx import`` that opened it meanwhile
+  keeps it); then, under an exclusive lock, every table is checked empty and the file is unlinked before
+  the lock is released. A file that existed before, even empty, is never removed.
+- PostgreSQL: in one transaction, the schema's tables are locked (``ACCESS EXCLUSIVE``, a 5 s
+  ``lock_timeout``) and checked empty, then its tables, functions and types are dropped, then the
+  schema ``RESTRICT``: anything else in it (another session's) rolls the whole drop back. A schema that
+  existed before is never dropped.
+
+Quiet: whatever fails (another process's lock, a lost server) leaves the store as it is, as before.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass, field
+
+from zx_events.errors import ZXError
+from zx_events.store import StoreConfig, connect_postgres, parse_store
+
+SIDECARS = ("-wal", "-shm", "-journal")
+
+
+@dataclass
+class NewStore:
+    """What an import is about to create: ``files`` (a SQLite store's file and the sidecars not there
+    before), ``folders`` (made for it, the deepest first), ``schema`` (a PostgreSQL schema not there before)."""
+
+    config: StoreConfig
+    files: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
+    schema: bool = False
+    removed: str = field(default="", init=False)  # what remove_if_empty removed, for the message
+
+
+def before_creating(store: str | None) -> NewStore | None:
+    """What opening ``store`` with ``create`` would make, or None when the store is there already (a
+    SQLite file, even empty; a PostgreSQL schema), is ``memory:``, or cannot be told (a bad URL, a
+    server that does not answer: the service says why when it opens it)."""
+    try:
+        config = parse_store(store)
+    except ZXError:
+        return None
+    if config.kind == "sqlite":
+        path = str(config.path)
+        if os.path.lexists(path):
+            return None
+        folders = []
+        parent = os.path.dirname(os.path.abspath(path))
+        while not os.path.lexists(parent):
+            folders.append(parent)
+            parent = os.path.dirname(parent)
+        return NewStore(config, (path, *(path + s for s in SIDECARS if not os.path.lexists(path + s))),
+                        tuple(folders))
+    if config.kind == "postgres":
+        try:
+            with connect_postgres(config.env) as conn:
+                found = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s",
+                                     (config.env["POSTGRES_SCHEMA"],)).fetchone()
+        except Exception:  # (psycopg.Error, a timeout): opening the store reports it
+            return None
+        return None if found else NewStore(config, schema=True)
+    return None
+
+
+def remove_if_empty(made: NewStore) -> bool:
+    """Remove the store ``made`` describes if it holds nothing and nobody else has it open; whether it did."""
+    try:
+        if made.config.kind == "sqlite":
+            return _remove_sqlite(made)
+        if made.config.kind == "postgres" and made.schema:
+            return _drop_schema(made)
+    except Exception:  # quiet: the store stays, as it did before
+        return False
+    return False
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _remove_sqlite(made: NewStore) -> bool:
+    path = made.files[0]
+    if not os.path.isfile(path) or os.path.islink(path):
+        return False
+    con = sqlite3.connect(path, timeout=0, isolation_level=None)
+    removed = switched = False
+    try:
+        try:  # refused ("database is locked") while another connection has the file open
+            switched = con.execute("PRAGMA journal_mode=DELETE").fetchone()[0].lower() == "delete"
+        except sqlite3.OperationalError:
+            return False
+        if not switched:
+            return False
+        con.execute("BEGIN EXCLUSIVE")  # no other process reads or writes it until the file is gone
+        try:
+            tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            if any(con.execute(f"SELECT 1 FROM {_quoted(t)} LIMIT 1").fetchone() is not None
+                   for t in tables if not t.startswith("sqlite_stat")):
+                return False
+            os.unlink(path)
+            removed = True
+        finally:
+            con.execute("ROLLBACK")
+    finally:
+        if switched and not removed:
+            try:  # as it was: a store of zx is in WAL mode (store.ensure_wal)
+                con.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.Error:
+                pass
+        con.close()
+        if removed:
+            for sidecar in made.files[1:]:
+                try:
+                    os.unlink(sidecar)
+                except OSError:
+                    pass
+            for folder in made.folders:  # the deepest first; a folder something else was put in stays
+                try:
+                    os.rmdir(folder)
+                except OSError:
+                    break
+    made.removed = path
+    return True
+
+
+def _drop_schema(made: NewStore) -> bool:
+    from psycopg import sql
+
+    schema = made.config.env["POSTGRES_SCHEMA"]
+    with connect_postgres(made.config.env, autocommit=False) as conn:  # one transaction: all of it, or nothing
+        conn.execute("SET LOCAL lock_timeout = '5s'")
+        nsp = conn.execute("SELECT oid FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone()
+        if nsp is None:
+            return False
+        tables = [r[0] for r in conn.execute("SELECT relname FROM pg_class WHERE relnamespace = %s "
+                                             "AND relkind IN ('r', 'p') ORDER BY relname", nsp)]
+        names = [sql.Identifier(schema, t) for t in tables]
+        if names:
+            conn.execute(sql.SQL("LOCK TABLE {} IN ACCESS EXCLUSIVE MODE").format(sql.SQL(", ").join(names)))
+        for name in names:
+            if conn.execute(sql.SQL("SELECT EXISTS (SELECT 1 FROM {})").format(name)).fetchone()[0]:
+                conn.rollback()
+                return False
+        functions = [r[0] for r in conn.execute("SELECT oid::regprocedure::text FROM pg_proc WHERE pronamespace = %s",
+                                                nsp)]
+        types = [r[0] for r in conn.execute("SELECT t.oid::regtype::text FROM pg_type t JOIN pg_class c "
+                                            "ON c.oid = t.typrelid WHERE t.typnamespace = %s AND c.relkind = 'c'", nsp)]
+        for function in functions:  # (names as PostgreSQL writes them for this session)
+            conn.execute(sql.SQL("DROP FUNCTION {} RESTRICT").format(sql.SQL(function)))
+        if names:
+            conn.execute(sql.SQL("DROP TABLE {} RESTRICT").format(sql.SQL(", ").join(names)))
+        for type_ in types:
+            conn.execute(sql.SQL("DROP TYPE {} RESTRICT").format(sql.SQL(type_)))
+        conn.execute(sql.SQL("DROP SCHEMA {} RESTRICT").format(sql.Identifier(schema)))  # else: all rolled back
+    made.removed = f"schema {schema}"
+    return True
