@@ -214,7 +214,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         from eventsourcing.persistence import PersistenceError
 
         from zx_events.forked import WorkerDied
-        from zx_events.newstore import before_creating
+        from zx_events.newstore import before_creating, lost_under
         from zx_events.parallel import import_files
 
         logs = tuple(log_paths(logs))
@@ -270,6 +270,12 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                  ["match", "source", "status", "events", "violations", "head", "error"], first=("status", "error", "head"))
         imported = sum(o.status == "imported" for o in outcomes)
         unchanged = sum(o.status == "unchanged" for o in outcomes)
+        last = next((o.match_id for o in reversed(outcomes) if o.status == "imported"), None)
+        if last is not None and lost_under(svc.store, last):  # the file removed under this import (newstore)
+            raise click.ClickException(
+                f"the store file {svc.store.label} was removed or replaced while this import wrote to it (another "
+                f"zx import that stored nothing removes the store it made): the "
+                f"{counted(imported, 'match', 'matches')} reported above are not in it; run the import again")
         unfinished = [o.match_id for o in outcomes if o.status == "imported" and not o.finished]
         if unfinished:  # a log cut short (a pipe whose writer died) is a legal match that stops: kept for good
             named = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3} more" if len(unfinished) > 3 else "")

@@ -174,3 +174,27 @@ def test_sigterm_while_the_import_loads_its_modules_says_so_and_ends_by_the_sign
     assert "Traceback" not in p.stderr and p.stdout == ""
     assert p.stderr.strip().splitlines()[-1] == "interrupted (SIGTERM): 0 matches were imported", p.stderr
     assert os.listdir(tmp_path) == []  # (no store made)
+
+
+def test_an_import_whose_store_file_was_removed_under_it_says_so(tmp_path):
+    """The one way removing an empty store can lose matches: a second import opens the new file in the
+    millisecond between the first one's check that nobody has it open and its unlink, then writes into the
+    removed file. zx import asks the file at the path for its last match before it reports (lost_under)."""
+    import os
+
+    from click.testing import CliRunner
+
+    from cli.main import zx
+    from zx_events.newstore import lost_under
+    from zx_events.store import parse_store
+
+    store = tmp_path / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", "--no-analytics", "examples/legal/first-turns.zxlog"])
+    assert r.exit_code == 0, r.output
+    config = parse_store(str(store))
+    assert not lost_under(config, "hand-first-turns-001")
+    os.replace(store, tmp_path / "elsewhere.sqlite")  # removed under it; another import's empty store in its place
+    assert lost_under(config, "hand-first-turns-001")
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", "--no-analytics", "examples/invalid"])
+    assert r.exit_code == 1
+    assert lost_under(config, "hand-first-turns-001")

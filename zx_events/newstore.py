@@ -164,3 +164,27 @@ def _drop_schema(made: NewStore) -> bool:
         conn.execute(sql.SQL("DROP SCHEMA {} RESTRICT").format(sql.Identifier(schema)))  # else: all rolled back
     made.removed = f"schema {schema}"
     return True
+
+
+def lost_under(config: StoreConfig, match_id: str) -> bool:
+    """Whether the SQLite store file at ``config``'s path no longer holds ``match_id``, which this process
+    stored in it: the file was removed (or replaced) while it was open here, and what was written went
+    into the removed file. ``remove_if_empty`` of another ``zx import`` that stored nothing in the store it
+    had made can do that to a process that opened the file in the millisecond before its unlink (it is
+    refused while any other connection has the file open): so zx import asks, and says so, instead of
+    reporting matches imported that are gone. False for another kind of store."""
+    from zx_events.ids import match_uuid
+
+    if config.kind != "sqlite" or config.path is None:
+        return False
+    try:
+        con = sqlite3.connect(f"{config.path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return True
+    try:
+        return con.execute("SELECT 1 FROM stored_events WHERE originator_id = ? LIMIT 1",
+                           (match_uuid(match_id).hex,)).fetchone() is None
+    except sqlite3.Error:  # no such table (an empty file made since), not a database
+        return True
+    finally:
+        con.close()
