@@ -162,6 +162,10 @@ def test_two_catalog_files_of_one_name_each_keep_their_own_card_names(tmp_path):
     assert rows(duck, "SELECT count(*) FROM card_catalog") == [(2 * rows(duck, "SELECT count(DISTINCT code) "
                                                                              "FROM card_catalog")[0][0],)]
     assert labels(duck, deck) == {(colours, right), (colours, right.replace("Matriarch", "Empress"))}
+    # each match joins its own file's rows (matches.catalog_sha256): the name alone gave both files' rows
+    own = ("SELECT m.match_id, c.name FROM matches m JOIN card_catalog c USING (catalog, catalog_sha256) "
+           "WHERE c.code = 'R01-011' ORDER BY m.match_id")
+    assert rows(duck, own) == [(one.stem, "Phoenix Ember Matriarch"), (two.stem, "Phoenix Ember Empress")]
     imported = dump(duck)
     for workers in ("1", "2"):
         r = run(store, "analytics", "update", "--rebuild", "--workers", workers, "--catalog", str(second),

@@ -45,7 +45,12 @@ def rows_of(path, name: str, svc) -> pl.DataFrame:
 def test_matches_rows(projected):
     svc, path, result = projected
     assert (result.matches, result.pages) == (3, 1)
-    df = rows_of(path, "matches", svc).drop("imported_at", "source")
+    df = rows_of(path, "matches", svc)
+    from zx_events.games.zx.cards import load_catalog
+
+    # the catalog's SHA-256 as each match pins it: the key of its card_catalog rows with its name
+    assert df["catalog_sha256"].to_list() == [load_catalog("sample").sha256] * 3
+    df = df.drop("imported_at", "source", "catalog_sha256")
     tz = timezone.utc
     # archetypes: colour identity + the two signature cards (most copies, then highest cost)
     red, blue = "red: Volcanic Ruin Herald + Scorchclaw Raider", "blue: Azure Gearknight + Mistveil Tactician"

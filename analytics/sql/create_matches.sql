@@ -26,5 +26,6 @@ CREATE TABLE IF NOT EXISTS matches (
     turns INTEGER NOT NULL,
     violations INTEGER NOT NULL,
     source VARCHAR,
-    imported_at TIMESTAMPTZ
+    imported_at TIMESTAMPTZ,
+    catalog_sha256 VARCHAR
 )

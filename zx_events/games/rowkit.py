@@ -14,7 +14,7 @@ SHARED_COLUMNS: dict[str, tuple[str, ...]] = {
     "matches": ("match_id", "match_no", "match_uuid", "game", "played_at", "played_on", "month", "event", "format",
                 "round", "catalog", "p1_name", "p1_deck", "p1_colours", "p1_colours_all", "p1_archetype", "p2_name",
                 "p2_deck", "p2_colours", "p2_colours_all", "p2_archetype", "first", "winner", "reason", "turns",
-                "violations", "source", "imported_at"),
+                "violations", "source", "imported_at", "catalog_sha256"),
     "seats": ("match_id", "match_no", "game", "played_on", "month", "event", "format", "side", "name", "deck",
               "colours", "archetype", "opp_name", "opp_deck", "opp_colours", "opp_archetype", "seat", "opp_seat",
               "result", "turns", "opp_turns", "damage_taken", "life_ignitions", "was_behind", "hand_size",

@@ -221,6 +221,7 @@ class MatchRows:
         self.head = {
             "played_at": h.get("played_at"), "event": h.get("event"), "format": h.get("format"),
             "round": None if rnd is None else str(rnd), "catalog": catalog,
+            "catalog_sha256": sha if isinstance(sha, str) else None,
             "p1_name": p1.get("name"), "p1_deck": p1.get("deck_name"), "p1_colours": c1, "p1_colours_all": a1,
             "p1_archetype": r1, "p1_list": l1,
             "p2_name": p2.get("name"), "p2_deck": p2.get("deck_name"), "p2_colours": c2, "p2_colours_all": a2,
@@ -242,7 +243,7 @@ class MatchRows:
             h.get("catalog"), h.get("p1_name"), h.get("p1_deck"), h.get("p1_colours"), h.get("p1_colours_all"),
             h.get("p1_archetype"), h.get("p2_name"), h.get("p2_deck"), h.get("p2_colours"), h.get("p2_colours_all"),
             h.get("p2_archetype"), h.get("first"), self.winner, self.reason, self.turn, self.violations,
-            h.get("source"), _instant(h.get("imported_at"))))
+            h.get("source"), _instant(h.get("imported_at")), h.get("catalog_sha256")))
         seats = self.buf["seats"].append
         for me, you, a, b in (("P1", "P2", "p1", "p2"), ("P2", "P1", "p2", "p1")):
             if self.winner is not None:
