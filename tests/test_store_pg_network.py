@@ -235,3 +235,32 @@ def test_a_statement_or_lock_timeout_is_named_not_called_damage(postgres_server,
     for word in ("damaged", "backup", "OperationalError", "Error:", "internal error"):
         assert r.output.count(word) == (1 if word == "Error:" else 0), r.output
 
+
+
+def test_the_store_settings_given_in_the_environment_are_checked_as_the_urls_are(monkeypatch):
+    """POSTGRES_CONNECT_TIMEOUT=0 in the environment made every command fail as "could not be reached
+    (couldn't get a connection after 0.00 sec)", 99999999999 as "timestamp out of range for platform time_t";
+    pool_size and max_overflow both 0 as psycopg_pool's "if min_size is 0 max_size must be greater than 0".
+    The environment's values are checked as the URL's, naming the variable; a pool of 0 kept connections
+    (opened on demand) is taken."""
+    url = "postgresql://zx@db/zx"
+    for key, value, said in (
+            ("POSTGRES_CONNECT_TIMEOUT", "0", "connect_timeout must be from 1 to 2,147,483,647, not 0, in the "
+                                              "environment (POSTGRES_CONNECT_TIMEOUT)"),
+            ("POSTGRES_CONNECT_TIMEOUT", "99999999999", "connect_timeout must be from 1 to 2,147,483,647, not "
+                                                        "99999999999, in the environment (POSTGRES_CONNECT_TIMEOUT)"),
+            ("POSTGRES_LOCK_TIMEOUT", "5s", "lock_timeout must be a whole number, not '5s', in the environment "
+                                            "(POSTGRES_LOCK_TIMEOUT)")):
+        monkeypatch.setenv(key, value)
+        with pytest.raises(StoreError) as e:
+            postgres_env(url)
+        assert str(e.value).startswith(said), str(e.value)
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "007")
+    assert postgres_env(url)["POSTGRES_CONNECT_TIMEOUT"] == "7"
+    assert postgres_env(url + "?pool_size=0")["POSTGRES_POOL_SIZE"] == "0"  # connections opened on demand
+    with pytest.raises(StoreError, match="pool_size and max_overflow cannot both be 0"):
+        postgres_env(url + "?pool_size=0&max_overflow=0")
+    monkeypatch.setenv("POSTGRES_MAX_OVERFLOW", "0")
+    with pytest.raises(StoreError, match="pool_size and max_overflow cannot both be 0"):
+        postgres_env(url + "?pool_size=0")

@@ -68,22 +68,24 @@ PG_NET_DEFAULTS = {"keepalives_idle": "5", "keepalives_interval": "2", "keepaliv
 INT32 = 2**31 - 1
 PG_RANGES = {"keepalives_idle": (1, 32767), "keepalives_interval": (1, 32767), "keepalives_count": (1, 127),
              "tcp_user_timeout": (0, INT32), "connect_timeout": (1, INT32), "lock_timeout": (0, INT32 // 1000),
-             "pool_size": (1, 10_000), "max_overflow": (0, 10_000)}
+             "pool_size": (0, 10_000), "max_overflow": (0, 10_000)}
 # why a value below the range is refused, where the reason is not plain from the range
 _BELOW = {"connect_timeout": " (libpq reads 0 as no limit, but the store's connection pool would not wait at all: "
                              "give the seconds to wait)"}
 _ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
-def _url_number(name: str, value: str, url: str) -> str:
-    """``value`` of the store URL's parameter ``name``: ASCII digits in ``PG_RANGES[name]`` (a ``StoreError``
-    naming the parameter, the value and the range otherwise); returned without leading zeros."""
+def _url_number(name: str, value: str, url: str, where: str | None = None) -> str:
+    """``value`` of the store URL's parameter ``name`` (or of its environment variable: ``where`` says which):
+    ASCII digits in ``PG_RANGES[name]`` (a ``StoreError`` naming the parameter, the value and the range
+    otherwise); returned without leading zeros."""
     low, high = PG_RANGES[name]
+    where = where or f"in the store URL {_redact(url)}"
     if not _ASCII_DIGITS.fullmatch(value):  # (str.isdigit took '٣' and '²', which libpq does not)
-        raise StoreError(f"{name} must be a whole number, not {value!r}, in the store URL {_redact(url)}")
+        raise StoreError(f"{name} must be a whole number, not {value!r}, {where}")
     if not low <= int(value) <= high:
         why = _BELOW.get(name, "") if int(value) < low else ""
-        raise StoreError(f"{name} must be from {low} to {high:,}, not {value}, in the store URL {_redact(url)}{why}")
+        raise StoreError(f"{name} must be from {low} to {high:,}, not {value}, {where}{why}")
     return str(int(value))
 FACTORY_TOPIC = "zx_events.store:MatchPostgresFactory"
 READER_TOPIC = "zx_events.store:SQLiteReaderFactory"  # a read command's SQLite store: never written (resolve_store)
@@ -534,6 +536,13 @@ def postgres_env(url: str) -> dict[str, str]:
             env[key] = value
     for name, value in params.items():
         env[PG_PARAMS[name]] = value if name == "schema" else _url_number(name, value, url)
+    for name, key in PG_PARAMS.items():  # the same settings given in the environment (eventsourcing reads them)
+        if name != "schema" and name not in params and os.environ.get(key, "").strip():
+            env[key] = _url_number(name, os.environ[key].strip(), url, f"in the environment ({key})")
+    pool = [env.get(PG_PARAMS[n]) or os.environ.get(PG_PARAMS[n], "").strip() for n in ("pool_size", "max_overflow")]
+    if pool == ["0", "0"]:
+        raise StoreError(f"pool_size and max_overflow cannot both be 0 (no connection could ever be opened), in the "
+                         f"store URL {_redact(url)} or the environment")
     env.update(tls)
     env.update({PG_NET[name]: value for name, value in PG_NET_DEFAULTS.items()}, **net)
     schema = env["POSTGRES_SCHEMA"]
