@@ -26,18 +26,24 @@ def service(ctx: click.Context, *, create: bool = False, write: bool = False):
     except ZXError as e:  # StoreError: says which store and why, without the password
         raise click.ClickException(str(e)) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
-        from zx_events.store import parse_store, postgres_cause, redacted
+        raise cannot_open(ctx.obj["store"], e) from None
 
-        cause, label = None, ctx.obj["store"] or ""
-        try:
-            config = parse_store(ctx.obj["store"])
-            label = config.label
-            if config.kind == "postgres":  # a statement or lock timeout, a privilege, a lost server: in words
-                cause = postgres_cause(config, e)
-        except ZXError:
-            pass
-        raise click.ClickException(redacted(f"cannot open the store {label}: {cause[1] if cause else e}",
-                                            ctx.obj["store"])) from None
+
+def cannot_open(store: str | None, e: Exception) -> click.ClickException:
+    """The error of a store that could not be opened (``service``, ``zx serve``'s backend): which store,
+    without its password, and why, in words for a PostgreSQL store (a statement or lock timeout, a
+    privilege, a lost server: ``postgres_cause``)."""
+    from zx_events.store import parse_store, postgres_cause, redacted
+
+    cause, label = None, store or ""
+    try:
+        config = parse_store(store)
+        label = config.label
+        if config.kind == "postgres":
+            cause = postgres_cause(config, e)
+    except ZXError:
+        pass
+    return click.ClickException(redacted(f"cannot open the store {label}: {cause[1] if cause else e}", store))
 
 
 def _writer(ctx: click.Context) -> str | None:

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import click
 
 from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
-from .common import MAX_WORKERS, OutputFile, interrupted
+from .common import MAX_WORKERS, OutputFile, cannot_open, interrupted
 from .output import counted, emit_written, written_option
 
 
@@ -111,10 +111,7 @@ def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback
         if interrupted(e):  # Ctrl-C while DuckDB ran a statement: the ordinary interrupt
             raise click.Abort() from None
-        from zx_events.store import redacted
-
-        raise click.ClickException(redacted(f"cannot open the store {ctx.obj.get('store') or ''}: {e}",
-                                            ctx.obj.get("store"))) from None
+        raise cannot_open(ctx.obj.get("store"), e) from None
 
 
 def _loopback(host: str) -> bool:
