@@ -214,7 +214,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         from eventsourcing.persistence import PersistenceError
 
         from zx_events.forked import WorkerDied
-        from zx_events.newstore import before_creating, lost_under
+        from zx_events.newstore import before_creating, lost_under, made_schema
         from zx_events.parallel import import_files
 
         logs = tuple(log_paths(logs))
@@ -223,6 +223,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
         made = before_creating(ctx.obj["store"])  # (None: the store is there already, or memory:)
         svc = service(ctx, create=True)  # (after every argument is checked)
+        made = made or made_schema(svc)
         from zx_events.store import locked_by_another, write_refusal
 
         refusal = write_refusal(svc.store)

@@ -105,7 +105,8 @@ class MatchService(Application[UUID]):
         except BaseException:
             drop_made_schema(self.store)  # a schema made for this store, still empty: not left behind
             raise
-        self.store.env.pop(SCHEMA_MADE, None)
+        # whether it created the store's PostgreSQL schema (zx import removes one it stored nothing in: newstore)
+        self.made_schema = bool(self.store.env.pop(SCHEMA_MADE, None))
 
     @property
     def reads(self) -> ReadConnections:

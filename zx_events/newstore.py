@@ -2,7 +2,8 @@
 store left an empty SQLite file (or an empty PostgreSQL schema) the user never asked for.
 
 ``before_creating(store)`` notes, before the store is opened, what of it does not exist yet: a SQLite
-file with its -wal, -shm and -journal files and the folders it would be made in, or a PostgreSQL schema.
+file with its -wal, -shm and -journal files and the folders it would be made in; ``made_schema(svc)``,
+once it is open, the PostgreSQL schema it created.
 ``remove_if_empty(made)``, after the service is closed, removes exactly that, and only while no table of
 it holds a row and no other process has it open:
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from dataclasses import dataclass, field
+from typing import Any
 
 from zx_events.errors import ZXError
 from zx_events.store import StoreConfig, connect_postgres, parse_store
@@ -43,9 +45,9 @@ class NewStore:
 
 
 def before_creating(store: str | None) -> NewStore | None:
-    """What opening ``store`` with ``create`` would make, or None when the store is there already (a
-    SQLite file, even empty; a PostgreSQL schema), is ``memory:``, or cannot be told (a bad URL, a
-    server that does not answer: the service says why when it opens it)."""
+    """What opening the SQLite store ``store`` with ``create`` would make, or None when the file is there
+    already (even empty), or the store is not a SQLite file (a PostgreSQL schema: ``made_schema``, once
+    it is open), or cannot be told (a bad URL: the service says why when it opens it)."""
     try:
         config = parse_store(store)
     except ZXError:
@@ -61,15 +63,15 @@ def before_creating(store: str | None) -> NewStore | None:
             parent = os.path.dirname(parent)
         return NewStore(config, (path, *(path + s for s in SIDECARS if not os.path.lexists(path + s))),
                         tuple(folders))
-    if config.kind == "postgres":
-        try:
-            with connect_postgres(config.env) as conn:
-                found = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s",
-                                     (config.env["POSTGRES_SCHEMA"],)).fetchone()
-        except Exception:  # (psycopg.Error, a timeout): opening the store reports it
-            return None
-        return None if found else NewStore(config, schema=True)
     return None
+
+
+def made_schema(svc: Any) -> NewStore | None:
+    """The PostgreSQL schema the service ``svc`` created when it opened its store (``prepare_postgres``'s
+    CREATE SCHEMA succeeded in this process: ``MatchService.made_schema``), or None. Asked of the store
+    itself, after it is open: a look before opening cost a connection, and could not tell a schema another
+    importer created in between from its own."""
+    return NewStore(svc.store, schema=True) if getattr(svc, "made_schema", False) else None
 
 
 def remove_if_empty(made: NewStore) -> bool:

@@ -178,7 +178,8 @@ OUR_TABLES = frozenset({"stored_events", "snapshots", "stored_snapshots"})  # wh
 OUR_TOPICS = ("zx_events.",)  # topics of this package's own events; a game's events start with its topic prefix
 READ_ONLY_FILE = "ZX_SQLITE_READ_ONLY_FILE"  # env: the file of a store opened by its immutable URI (read_only_folder)
 READER = "ZX_READER"  # env: set for a store opened by a read command, never written (StoreConfig.reader)
-SCHEMA_MADE = "ZX_SCHEMA_MADE"  # env: prepare_postgres created the store's schema in this process (drop_made_schema)
+SCHEMA_MADE = "ZX_SCHEMA_MADE"  # env: prepare_postgres created the store's schema in this process (drop_made_schema,
+# MatchService.made_schema)
 
 
 def resolve_store(store: str | None = None, *, prepare: bool = True, create: bool = True,
