@@ -601,13 +601,19 @@ def _refuse_replacing_what_is_read(ctx: click.Context, out: Path, analytics: Pat
                                            f"another directory (nothing was written)")
 
 
+def catalog_given(catalog_file: str | None) -> str:
+    """`` --catalog FILE`` (shell-quoted) for the ``zx analytics update`` a message asks for, when the import
+    was given a catalog file (without it, its matches would be projected with unknown colours); else ``""``."""
+    import shlex
+
+    return f" --catalog {shlex.quote(catalog_file)}" if catalog_file else ""
+
+
 def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] = (),
                         catalog_file: str | None = None) -> None:
     """``zx import``'s analytics step: a failure is reported, the import itself stands. ``catalogs``: the
     import's ``--catalog`` (the matches it checked against a file have that file's cards); ``catalog_file``:
     that option when it named a file, which the update the failure asks for must be given too."""
-    import shlex
-
     import duckdb
 
     from analytics.db import AnalyticsError, RebuildNeeded
@@ -623,7 +629,7 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
     except BaseException as e:
         if not interrupted(e) and not isinstance(e, (AnalyticsError, duckdb.Error)):
             raise
-        given = f" --catalog {shlex.quote(catalog_file)}" if catalog_file else ""
+        given = catalog_given(catalog_file)
         if interrupted(e):  # Ctrl-C: the import stands; the file keeps what its last commit wrote
             click.echo(f"interrupted: the matches are imported, but the analytics file {path} was not brought up to "
                        f"date; `zx analytics update{given}` finishes it", err=True)

@@ -190,11 +190,11 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     and stored nothing in (every log rejected) is removed again.
     """
     import os
-    import shlex
     import signal
 
     terminated = False
     svc = made = None  # the store, once opened; what of it this import creates (zx_events.newstore)
+    catalog_file = catalog_path if catalog_path and os.path.isfile(catalog_path) else None  # (not a shipped name)
 
     def term(signum: int, frame: object) -> None:
         # SIGTERM (systemd, `timeout`, docker stop) ended the import without a word (exit 143), hundreds of
@@ -293,16 +293,17 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
 
             # its catalog goes on to the analytics: a file's cards are stored nowhere else
             update_after_import(ctx, svc, tuple(v for k, v in (references or {}).items() if isinstance(k, str)),
-                                catalog_path if catalog_path and os.path.isfile(catalog_path) else None)
+                                catalog_file)
         if rejected:
             sys.exit(1)
     except KeyboardInterrupt:  # outside the import loop (which says how far it got)
         done = svc.matches_written if svc is not None else 0
         if not terminated and not done:
             raise  # Ctrl-C before anything was stored: "Aborted!" (cli.main.main), as before
-        given = f" --catalog {shlex.quote(catalog_path)}" if catalog_path and os.path.isfile(catalog_path) else ""
-        later = (f"; `zx analytics update{given}` brings the analytics file up to date" if done and update_analytics
-                 else "")
+        from .analytics import catalog_given
+
+        later = (f"; `zx analytics update{catalog_given(catalog_file)}` brings the analytics file up to date"
+                 if done and update_analytics else "")
         click.echo(f"interrupted{' (SIGTERM)' if terminated else ''}: {counted(done, 'match', 'matches')} "
                    f"{'was' if done == 1 else 'were'} imported" + (f" into {svc.store.label}" if svc is not None else "")
                    + later, err=True)
