@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 import fastjsonschema
 
-from zx_events.errors import FormatError
+from zx_events.errors import FormatError, cut
 
 # $defs reference names that hold card codes; the ``...OrCode`` ones may hold a board position instead
 CODE_REFS = ("code", "codes")
@@ -30,8 +30,7 @@ def _q(value: object) -> str:
     """A value as it appears in a message: strings in single quotes, anything else as JSON."""
     if isinstance(value, str) and value.isprintable():
         return f"'{value}'"
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return cut(json.dumps(value, ensure_ascii=False, default=str), 60)
 
 
 class DuplicateKey(ValueError):
