@@ -206,6 +206,9 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     a match deleted whole, one added outside zx import, one rewritten even with a recomputed chain.
     Exit 1 when any check fails (an event altered, deleted, inserted or reordered after import; a
     match deleted, added or rewritten; the seal broken) or a head differs from --head/--store-head.
+    --format json|csv ends with one record for the store (match null): status sealed, unsealed,
+    broken, store-head (--store-head matched no seal entry) or earlier-head, ok, the store head in
+    full, and as message what the table's trailer says (docs/audit.md).
     """
     from zx_events.integrity import check_head, forged
     from zx_events.ledger import deleted_verdicts, match_verdict, read_ledger
