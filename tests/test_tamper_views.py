@@ -12,7 +12,6 @@ PostgreSQL (the ``service`` fixture).
 from __future__ import annotations
 
 import html
-import json
 import sqlite3
 from pathlib import Path
 

@@ -188,7 +188,6 @@ def test_csv_gives_the_whole_head_as_json_does(store, store_url):
     table's own note says --format csv|json gives every value."""
     import csv
     import io
-    import json
 
     _, _, heads = store
     rows = list(csv.DictReader(io.StringIO(cli(store_url, "--format", "csv").stdout)))[:-1]  # (the last: the store's)
