@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -205,9 +206,12 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     a match deleted whole, one added outside zx import, one rewritten even with a recomputed chain.
     Exit 1 when any check fails (an event altered, deleted, inserted or reordered after import; a
     match deleted, added or rewritten; the seal broken) or a head differs from --head/--store-head.
+    --format json|csv ends with one record for the store (match null): status sealed, unsealed,
+    broken, store-head (--store-head matched no seal entry) or earlier-head, ok, the store head in
+    full, and as message what the table's trailer says (docs/audit.md).
     """
     from zx_events.integrity import check_head, forged
-    from zx_events.ledger import deleted_verdicts, match_verdict, read_ledger, seal_summary
+    from zx_events.ledger import deleted_verdicts, match_verdict, read_ledger
     from zx_events.replay import snapshot_verdict
 
     if head is not None and len(matches) != 1:
@@ -261,40 +265,91 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
                 verdicts[i] = check_head(v, head) if head is not None else v
     if not matches:
         verdicts.extend(deleted_verdicts(ledger, [uid for _, uid in targets]))
-    store_ok, since = True, None
-    if store_head is not None:  # the head written down: the last entry's, or an earlier one's (imports since)
-        at = ledger.entry_of(store_head) if ledger.exists and ledger.ok else None
-        store_ok = at is not None
-        if at is not None and at < ledger.entries:
-            later = sum(1 for sealed in ledger.matches.values() if sealed.entry > at)
-            since = (f"the store head written down is that of seal entry {at} of {ledger.entries}: the seal up to it is "
-                     f"as it was then; the {counted(later, 'match', 'matches')} sealed in the "
-                     f"{counted(ledger.entries - at, 'entry', 'entries')} since (later imports) are vouched for by the "
-                     f"store head {ledger.head[:16]} alone: write it down")
-    if fmt == "json":
-        emit([v.to_json() for v in verdicts], fmt)
-    else:
-        rows_out = [{**v.to_json(), "head": v.head[:16] if v.head and fmt == "table" else v.head} for v in verdicts]
-        emit(rows_out, fmt, VERIFY_COLUMNS, first=("status", "message", "seq"))
+    rows_out = [v.to_json() for v in verdicts]  # (as verified: before --seal calls any "sealed now")
+    if fmt == "table":
+        emit([{**r, "head": r["head"][:16] if r["head"] else r["head"]} for r in rows_out], fmt, VERIFY_COLUMNS,
+             first=("status", "message", "seq"))
     bad = [v for v in verdicts if not v.ok]
     click.echo(f"{len(verdicts) - len(bad)} intact, {len(bad)} failed in {svc.store.label}", err=True)
-    click.echo(seal_summary(ledger, None if matches else len(targets)), err=True)
-    if since is not None:
-        click.echo(since, err=True)
-    if not store_ok:
-        click.echo(f"the store head {ledger.head[:16] if ledger.exists else 'none'} is not the one written down "
-                   f"({store_head.strip().lower()[:16]}), nor that of any earlier seal entry: the store seal was "
-                   f"rewritten", err=True)
+    store = StoreCheck.of(ledger, None if matches else len(targets), store_head)
+    for line in store.lines:
+        click.echo(line, err=True)
     if make_seal:
-        _seal(svc, ledger, verdicts, targets, bad)
-    if bad or not store_ok or not ledger.ok:
+        try:
+            store = _seal(svc, ledger, verdicts, targets, bad, store)
+        except click.ClickException:  # not sealing: the records as verified, then why
+            _emit_records(rows_out, store, fmt)
+            raise
+    _emit_records(rows_out, store, fmt)
+    if bad or not store.ok:
         sys.exit(1)
 
 
-def _seal(svc, ledger, verdicts, targets, bad) -> None:
+@dataclass
+class StoreCheck:
+    """What ``zx verify`` says of the store as a whole: the store seal, and the store head written down
+    (``--store-head``). ``lines``: the trailer it prints on stderr, the record's ``message`` too (one wording);
+    ``ok`` false exactly when this part makes the exit code 1."""
+
+    status: str  # sealed, unsealed, broken, store-head (--store-head matched no entry), earlier-head
+    ok: bool
+    head: str | None  # the store head, all 64 hex digits (None: no seal, or a broken one)
+    lines: list[str]
+
+    @classmethod
+    def of(cls, ledger, stored: int | None, store_head: str | None) -> "StoreCheck":
+        """``stored``: how many matches the store holds, when all were checked (``seal_summary``)."""
+        from zx_events.ledger import seal_summary
+
+        sealed = ledger.exists and ledger.ok
+        status = "sealed" if sealed else "broken" if ledger.exists else "unsealed"
+        check = cls(status, ledger.ok, ledger.head if sealed else None, [seal_summary(ledger, stored)])
+        if store_head is None:
+            return check
+        # the head written down: the last entry's, or an earlier one's (imports since)
+        at = ledger.entry_of(store_head) if sealed else None
+        if at is None:
+            check.lines.append(f"the store head {ledger.head[:16] if ledger.exists else 'none'} is not the one written "
+                               f"down ({store_head.strip().lower()[:16]}), nor that of any earlier seal entry: the "
+                               f"store seal was rewritten")
+            check.ok, check.status = False, "broken" if ledger.exists and not ledger.ok else "store-head"
+        elif at < ledger.entries:
+            later = sum(1 for s in ledger.matches.values() if s.entry > at)
+            check.lines.append(
+                f"the store head written down is that of seal entry {at} of {ledger.entries}: the seal up to it is "
+                f"as it was then; the {counted(later, 'match', 'matches')} sealed in the "
+                f"{counted(ledger.entries - at, 'entry', 'entries')} since (later imports) are vouched for by the "
+                f"store head {ledger.head[:16]} alone: write it down")
+            check.status = "earlier-head"
+        return check
+
+    def after_seal(self, line: str, now) -> "StoreCheck":
+        """After ``--seal``: its trailer line added; a store that has a seal now is ``sealed``, with its store head
+        (``now``: the seal read again)."""
+        self.lines.append(line)
+        if now.exists and now.ok:
+            self.head = now.head
+            if self.status == "unsealed":
+                self.status = "sealed"
+        return self
+
+    def record(self) -> dict:
+        """The record that ends ``zx verify --format json|csv``, after the matches' (``match`` null)."""
+        return {"match": None, "events": None, "status": self.status, "ok": self.ok, "seq": None,
+                "head": self.head, "message": "; ".join(self.lines)}
+
+
+def _emit_records(rows_out: list, store: StoreCheck, fmt: str) -> None:
+    """``--format json|csv``: the matches' records, then the store's (a table has printed its rows, and the
+    store's lines are its trailer)."""
+    if fmt != "table":
+        emit([*rows_out, store.record()], fmt, VERIFY_COLUMNS)
+
+
+def _seal(svc, ledger, verdicts, targets, bad, store: StoreCheck) -> StoreCheck:
     """zx verify --seal: seal a store from before the seal (no ledger yet), once every match verifies.
     A sealed store's matches are sealed by ``zx import`` alone: one the seal does not list (``added``)
-    was written behind it, and sealing it would launder it (it did)."""
+    was written behind it, and sealing it would launder it (it did). Returns ``store`` as it is after."""
     from zx_events.ledger import adopt, against_seal, read_ledger, seal_summary, sealed_entry
 
     added = [v for v in bad if v.status == "added"]
@@ -317,24 +372,27 @@ def _seal(svc, ledger, verdicts, targets, bad) -> None:
         now = read_ledger(svc.recorder, svc.mapper)
         later = [against_seal(now, v, uids[v.match]) for v in todo]
         listed = sum(v.ok for v in later)
-        click.echo(f"0 matches sealed: the store was sealed meanwhile by another process (zx verify --seal), which "
-                   f"lists {listed} of these {len(todo)}"
-                   f"{'' if listed == len(todo) else ' (zx verify names the others)'}; " + seal_summary(now), err=True)
+        line = (f"0 matches sealed: the store was sealed meanwhile by another process (zx verify --seal), which "
+                f"lists {listed} of these {len(todo)}"
+                f"{'' if listed == len(todo) else ' (zx verify names the others)'}; " + seal_summary(now))
+        click.echo(line, err=True)
         for v, w in zip(todo, later):
             v.status, v.message = (("ok", "sealed by another process") if w.ok else (w.status, w.message))
             if not w.ok:
                 bad.append(v)
-        return
+        return store.after_seal(line, now)
     for v in todo:
         click.echo(f"sealed {v.match} (head {str(v.head)[:16]})", err=True)
     late = _stored_while_sealing(svc)
     for row in late:
         click.echo(f"sealed {row[0]} (head {str(row[3])[:16]}; imported while the seal was made)", err=True)
-    click.echo(f"{counted(len(todo) + len(late), 'match', 'matches')} sealed; "
-               + seal_summary(read_ledger(svc.recorder, svc.mapper)), err=True)
+    now = read_ledger(svc.recorder, svc.mapper)
+    line = f"{counted(len(todo) + len(late), 'match', 'matches')} sealed; " + seal_summary(now)
+    click.echo(line, err=True)
     for v in todo:  # they verify now
         v.status, v.message = "ok", "sealed now"
     bad[:] = [v for v in bad if v.status != "ok"]
+    return store.after_seal(line, now)
 
 
 def _stored_while_sealing(svc) -> list:

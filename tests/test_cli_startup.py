@@ -110,7 +110,7 @@ def test_a_lazy_command_loads_its_own_module_only(store):
     match = CliRunner().invoke(zx, ["--store", str(store), "matches", "--format", "csv"]).stdout.splitlines()[1]
     mid = match.split(",")[0]
     r, modules = probe("verify", mid, "--format", "json", "--store", str(store))  # --store after the command
-    assert [(v["match"], v["status"]) for v in json.loads(r.stdout)] == [(mid, "ok")]
+    assert [(v["match"], v["status"]) for v in json.loads(r.stdout)] == [(mid, "ok"), (None, "sealed")]
     assert "cli.audit" in modules
     assert loaded(modules, ("cli.analytics", "cli.serve", "cli.replay", "cli.demo", "cli.view", "cli.simulate")) == []
     assert loaded(modules, HEAVY) == []
@@ -341,7 +341,7 @@ def test_a_bar_that_is_not_drawn_loads_no_rich(tmp_path):
     assert [o["status"] for o in out] == ["imported"]
     assert loaded(modules, ("rich",)) == []
     r, modules = probe("verify", out[0]["match"], "--format", "json", store=store)
-    assert [v["status"] for v in json.loads(r.stdout)] == ["ok"]
+    assert [v["status"] for v in json.loads(r.stdout)] == ["ok", "sealed"]  # the match's, the store's
     assert loaded(modules, ("rich",)) == []
 
 

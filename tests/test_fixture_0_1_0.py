@@ -120,8 +120,9 @@ def test_the_4_accepted_matches_audit_with_their_violations(store):
 
 
 def test_verify_finds_every_match_intact_with_the_recorded_heads(store):
-    verdicts = json.loads(run(store, "verify", "--format", "json"))
+    *verdicts, seal = json.loads(run(store, "verify", "--format", "json"))  # the last record: the store's
     assert {v["match"]: (v["events"], v["head"]) for v in verdicts} == heads()
+    assert (seal["match"], seal["status"], seal["ok"], seal["head"]) == (None, "unsealed", True, None)
     assert all(v["ok"] and v["status"] == "ok" for v in verdicts)
 
 

@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
-from test_verify import LEGAL, MATCH, Tamper
+from test_verify import LEGAL, MATCH, Tamper, match_records
 from zx_events import integrity, replay
 from zx_events.application import MatchService
 from zx_events.games.zx.match import match_uuid
@@ -193,7 +193,7 @@ def test_a_copy_of_a_match_under_another_id_is_forged_under_its_own_id(sealed, s
         t.run("UPDATE {t} SET rowid = rowid + 1000000 WHERE originator_id = %s", (t.oid(WON),))
     r = cli(store_url, "verify", "--format", "json")
     assert r.exit_code == 1, r.output
-    verdicts = {v["match"]: v for v in json.loads(r.stdout)}
+    verdicts = {v["match"]: v for v in match_records(r.stdout)}
     assert len(verdicts) == 4 and verdicts[WON]["status"] == "ok" and verdicts[WON]["head"] == heads[WON]
     bad = verdicts[str(copy)]
     assert bad["status"] == "forged" and bad["head"] != heads[WON], bad
@@ -259,7 +259,7 @@ def test_an_edited_snapshot_is_never_trusted(sealed, store_url):
     assert replay.view_at(fresh, WON, seq=seq).to_json() == truth  # the snapshot is ignored
     r = cli(store_url, "verify", WON, "--format", "json")
     assert r.exit_code == 1
-    (v,) = json.loads(r.stdout)
+    (v,) = match_records(r.stdout)
     assert v["status"] == "snapshot" and "disagrees with the events" in v["message"]
     assert "seeks ignore it (its check fails)" in v["message"]  # it said a seek shows the altered state
 
@@ -271,7 +271,7 @@ def test_a_snapshot_with_a_recomputed_check_is_caught_by_verify(sealed, store_ur
     seq = forge_snapshot(svc, t, WON)  # 40 turns more, its check recomputed as a forger who read the code would
     r = cli(store_url, "verify", WON, "--format", "json")
     assert r.exit_code == 1
-    (v,) = json.loads(r.stdout)
+    (v,) = match_records(r.stdout)
     # what verify says is so: a seek reads the forged state (it said seeks ignored it), until --repair
     assert v["status"] == "snapshot" and f"zx prepare --repair {WON}" in v["message"]
     assert "a seek that reads it shows the altered state (its check was recomputed" in v["message"]
@@ -413,7 +413,7 @@ def test_the_0_1_0_store_verifies_with_its_heads_and_says_it_is_unsealed(legacy)
     before = events_of(legacy)
     r = cli(str(legacy), "verify", "--format", "json")
     assert r.exit_code == 0, r.output
-    assert {v["match"]: (v["events"], v["head"]) for v in json.loads(r.stdout)} == recorded
+    assert {v["match"]: (v["events"], v["head"]) for v in match_records(r.stdout)} == recorded
     assert "store seal: none (a store from before zx-events 0.2.0)" in r.stderr
     assert events_of(legacy) == before  # no stored event rewritten, none added
 
@@ -617,7 +617,7 @@ def test_a_class_version_written_into_a_payload_is_altered(sealed, store_url, le
     svc, t, _ = sealed
     raw = t.state(WON, 20)
     t.set_state(WON, 20, raw.replace(b'"originator_version":20,', b'"class_version":0,"originator_version":20,'))
-    (v,) = json.loads(cli(store_url, "verify", WON, "--format", "json").stdout)
+    (v,) = match_records(cli(store_url, "verify", WON, "--format", "json").stdout)
     assert (v["status"], v["seq"]) == ("altered", 20)
     fixture = MatchService(str(legacy))
     heads = dict(line.split()[::2] for line in (FIXTURE.parent / "zx-store-0.1.0.heads.txt").read_text().split("\n")
@@ -653,7 +653,7 @@ def test_a_match_imported_while_verify_runs_is_not_called_added(sealed, store_ur
     monkeypatch.setattr(audit_cli, "_all_matches", import_then_list)
     r = cli(store_url, "verify", "--format", "json")
     assert r.exit_code == 0, r.output
-    verdicts = {v["match"]: v["status"] for v in json.loads(r.stdout)}
+    verdicts = {v["match"]: v["status"] for v in match_records(r.stdout)}
     assert verdicts["imported-meanwhile"] == "ok" and set(verdicts.values()) == {"ok"}
 
 
@@ -844,7 +844,7 @@ def test_a_sealed_match_with_its_digests_stripped_is_altered_and_its_log_is_not_
     _strip_digests(svc, t, MATCH, swap_winner)
     r = cli(store_url, "verify", MATCH, "--format", "json")
     assert r.exit_code == 1, r.output
-    (v,) = json.loads(r.stdout)
+    (v,) = match_records(r.stdout)
     assert v["status"] == "altered" and v["seq"] == 1, v
     assert v["message"].startswith("no event carries a digest, but the store seal lists it (entry 1, "), v
     r = cli(store_url, "import", "--no-analytics", str(LEGAL))
@@ -863,7 +863,7 @@ def test_a_legacy_match_with_its_digests_stripped_is_unchained_and_its_log_is_no
     svc.close()
     r = cli(str(legacy), "verify", match, "--format", "json")
     assert r.exit_code == 1, r.output
-    (v,) = json.loads(r.stdout)
+    (v,) = match_records(r.stdout)
     assert v["status"] == "unchained" and "so they were removed" in v["message"], v
 
 
@@ -888,3 +888,125 @@ def test_a_store_head_written_down_before_later_imports_still_verifies_the_seal_
     # a head that no entry has (the seal rewritten, every digest recomputed, before that entry) still fails
     r = cli(store_url, "verify", "--store-head", "0123456789abcdef")
     assert r.exit_code == 1 and "nor that of any earlier seal entry: the store seal was rewritten" in r.stderr, r.output
+
+
+# ---------------------------------------------------------------------- the store's record in --format json|csv
+RECORD_KEYS = ["match", "events", "status", "ok", "seq", "head", "message"]
+CSV_HEADER = "match,events,status,seq,head,message"
+
+
+def verified(store_url: str, *args: str):
+    """``zx verify ARGS --format json``: the result, its match records, the store's record (the last) and the
+    trailer on stderr (the lines after "N intact, M failed in ...")."""
+    r = cli(store_url, "verify", *args, "--format", "json")
+    *records, store = json.loads(r.stdout)
+    lines = r.stderr.splitlines()
+    trailer = lines[next(i for i, line in enumerate(lines) if " intact, " in line) + 1:]
+    return r, records, store, trailer
+
+
+def csv_rows(store_url: str, *args: str) -> list[str]:
+    r = cli(store_url, "verify", *args, "--format", "csv")
+    return r.stdout.splitlines()
+
+
+def test_verify_json_and_csv_end_with_the_sealed_store_and_its_whole_head(sealed, store_url):
+    """``zx verify --format json|csv`` gave the match records alone: the seal's state and the store head (16 hex
+    digits) were on stderr only. One record for the store ends them (``match`` null), the matches' unchanged;
+    ``zx verify MATCH`` and ``--head`` end with it too, and the table is as it was (its trailer says it)."""
+    svc, _, heads = sealed
+    ledger = read_ledger(svc.recorder, svc.mapper)
+    r, records, store, trailer = verified(store_url)
+    assert r.exit_code == 0, r.output
+    assert [list(v) for v in records] == [RECORD_KEYS] * 3  # the matches' records as 0.2.0 printed them
+    assert {v["match"]: (v["status"], v["ok"], v["seq"], v["head"]) for v in records} == \
+        {m: ("ok", True, None, h) for m, h in heads.items()}
+    assert list(store) == RECORD_KEYS and len(ledger.head) == 64
+    assert store == {"match": None, "events": None, "status": "sealed", "ok": True, "seq": None,
+                     "head": ledger.head, "message": "; ".join(trailer)}
+    assert trailer == [f"store seal: 3 matches in 3 entries, store head {ledger.head[:16]} (write it down: a "
+                       f"rewritten seal is caught with --store-head)"]
+    rows = csv_rows(store_url)
+    assert rows[0] == CSV_HEADER and len(rows) == 5
+    assert rows[-1] == f',,sealed,,{ledger.head},"{store["message"]}"'
+    assert {row.split(",")[0]: row.split(",")[4] for row in rows[1:-1]} == heads  # the matches' rows, whole heads
+    table = cli(store_url, "verify")  # the table: the matches alone, the store in its trailer
+    assert table.exit_code == 0 and "sealed" not in table.stdout and trailer[0] in table.stderr
+    # a subset, and --head: the match's record, then the store's
+    r, records, store, _ = verified(store_url, WON, "--head", heads[WON][:16])
+    assert r.exit_code == 0 and [(v["match"], v["status"]) for v in records] == [(WON, "ok")]
+    assert (store["status"], store["ok"], store["head"]) == ("sealed", True, ledger.head)
+    r, records, store, _ = verified(store_url, WON, "--head", "0123456789abcdef")
+    assert r.exit_code == 1 and [(v["match"], v["status"]) for v in records] == [(WON, "head")]
+    assert (store["status"], store["ok"]) == ("sealed", True)  # the match fails, not the store
+    rows = csv_rows(store_url, WON)
+    assert rows[0] == CSV_HEADER and rows[1].startswith(f"{WON},") and rows[2].startswith(",,sealed,,")
+
+
+def test_verify_json_and_csv_say_what_the_store_head_written_down_matched(sealed, store_url):
+    """``--store-head HEX``: the current head (``sealed``), an earlier entry's (``earlier-head``, the entries and
+    matches since in its message, exit 0) or none (``store-head``, ``ok`` false: why the exit code is 1 while every
+    match record is ok); in JSON and in CSV, with the trailer's sentences as its message."""
+    svc, _, _ = sealed
+    earlier = read_ledger(svc.recorder, svc.mapper)
+    r, _, store, trailer = verified(store_url, "--store-head", earlier.head[:16].upper())
+    assert r.exit_code == 0 and (store["status"], store["ok"], store["head"]) == ("sealed", True, earlier.head)
+    later = LEGAL.parent.parent / "x610z" / "legal" / "concession.x610zlog"
+    assert cli(store_url, "import", "--no-analytics", str(later)).exit_code == 0
+    now = read_ledger(svc.recorder, svc.mapper)
+    r, records, store, trailer = verified(store_url, "--store-head", earlier.head)
+    assert r.exit_code == 0, r.output
+    assert len(trailer) == 2 and trailer[1].startswith("the store head written down is that of seal entry 3 of 4: ")
+    assert store == {"match": None, "events": None, "status": "earlier-head", "ok": True, "seq": None,
+                     "head": now.head, "message": "; ".join(trailer)}
+    assert "the 1 match sealed in the 1 entry since (later imports)" in store["message"]
+    r, records, store, trailer = verified(store_url, "--store-head", "0123456789abcdef")
+    assert r.exit_code == 1 and all(v["ok"] for v in records) and len(records) == 4
+    assert store == {"match": None, "events": None, "status": "store-head", "ok": False, "seq": None,
+                     "head": now.head, "message": "; ".join(trailer)}
+    assert store["message"].endswith("(0123456789abcdef), nor that of any earlier seal entry: the store seal was "
+                                     "rewritten")
+    rows = csv_rows(store_url, "--store-head", "0123456789abcdef")
+    assert rows[0] == CSV_HEADER and rows[-1] == f',,store-head,,{now.head},"{store["message"]}"'
+    assert csv_rows(store_url, "--store-head", earlier.head[:16])[-1].startswith(f",,earlier-head,,{now.head},")
+
+
+def test_verify_json_says_a_broken_seal_is_broken_and_not_ok(sealed, store_url):
+    """A seal entry altered: exit 1 with every match's record naming the seal; the store's record says
+    ``broken``, ``ok`` false, no store head (its entries do not verify)."""
+    svc, t, _ = sealed
+    oid = LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID
+    (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = 2", (oid,))
+    state = svc.mapper.transcoder.decode(bytes(row[0]))
+    state["matches"] = []
+    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = 2",
+          (svc.mapper.transcoder.encode(state), oid))
+    r, _, store, trailer = verified(store_url)
+    assert r.exit_code == 1
+    assert store == {"match": None, "events": None, "status": "broken", "ok": False, "seq": None, "head": None,
+                     "message": "store seal: BROKEN: store seal entry 2 was altered (its digest does not match its "
+                                "content)"} and trailer == [store["message"]]
+
+
+def test_verify_json_and_csv_of_an_unsealed_store_and_of_its_seal(legacy):
+    """The 0.1.0 store: its match records as released, then the store's, ``unsealed`` (no head); with
+    ``--seal`` the record gives the seal just made and its store head in full."""
+    r, records, store, trailer = verified(str(legacy))
+    assert r.exit_code == 0 and len(records) == 20 and [list(v) for v in records] == [RECORD_KEYS] * 20
+    assert store == {"match": None, "events": None, "status": "unsealed", "ok": True, "seq": None, "head": None,
+                     "message": "; ".join(trailer)}
+    assert store["message"].startswith("store seal: none (a store from before zx-events 0.2.0)")
+    rows = csv_rows(str(legacy))
+    assert rows[0] == CSV_HEADER and len(rows) == 22 and rows[-1] == f',,unsealed,,,"{store["message"]}"'
+    r, after, sealed_now, _ = verified(str(legacy), "--seal")
+    assert r.exit_code == 0, r.output
+    assert after == records  # as verified (0.2.0 printed them before sealing too)
+    svc = MatchService(str(legacy))
+    ledger = read_ledger(svc.recorder, svc.mapper)
+    svc.close()
+    assert (sealed_now["status"], sealed_now["ok"], sealed_now["head"]) == ("sealed", True, ledger.head)
+    assert sealed_now["message"] == (f"{store['message']}; 20 matches sealed; store seal: 20 matches in 1 entry, "
+                                     f"store head {ledger.head[:16]} (write it down: a rewritten seal is caught "
+                                     f"with --store-head)")
+    r, _, store, _ = verified(str(legacy), "--store-head", ledger.head)
+    assert r.exit_code == 0 and (store["status"], store["head"]) == ("sealed", ledger.head)

@@ -12,7 +12,6 @@ PostgreSQL (the ``service`` fixture).
 from __future__ import annotations
 
 import html
-import json
 import sqlite3
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from cli.main import zx
-from test_verify import LEGAL, MATCH, Tamper
+from test_verify import LEGAL, MATCH, Tamper, match_records
 from web.app import create_app
 from zx_events import replay
 from zx_events.application import MatchService
@@ -81,7 +80,7 @@ def test_a_snapshot_with_a_recomputed_check_fails_verification_in_serve_replay_a
     seq = forge_snapshot(svc, t, WON)
     r = cli(store_url, "verify", WON, "--format", "json")
     assert r.exit_code == 1, r.output
-    (v,) = json.loads(r.stdout)
+    (v,) = match_records(r.stdout)
     assert v["status"] == "snapshot"
     warning = f"{WON} fails verification (snapshot: the replay snapshot at seq {seq} disagrees with the events"
     with TestClient(create_app(store_url)) as c:
@@ -115,7 +114,7 @@ def test_a_match_deleted_whole_is_said_deleted_by_replay_view_audit_and_serve(st
     svc, t, heads = stored
     t.run("DELETE FROM {t} WHERE originator_id = %s", (t.oid(WON),))
     r = cli(store_url, "verify", WON, "--format", "json")
-    (v,) = json.loads(r.stdout)
+    (v,) = match_records(r.stdout)
     assert v["status"] == "deleted" and f"head {heads[WON][:16]})" in v["message"], v
     sealed = v["message"][v["message"].index("(entry 2, "):]  # (entry 2, N events, head H)
     said = f"match {WON!r} was deleted whole from the store {svc.store.label}: the store seal lists it {sealed}"
