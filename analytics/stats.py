@@ -518,7 +518,8 @@ class Stats:
         return _rows(self.con, text, {**params, **field_params, **(extra or {})} or None)
 
     def _names(self) -> pl.DataFrame:
-        return _rows(self.con, "SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL", None)
+        """Each card code's name: every name its catalogs give it, in alphabetical order (card_names.sql)."""
+        return _rows(self.con, sql("card_names"), None)
 
     def sql(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
             limit: int | None = None, game: str | None = None) -> pl.DataFrame:
@@ -780,8 +781,9 @@ class Stats:
         elif len(codes) > 1:  # from card_games (the derived card_seats hold a row per code)
             df = self._query("cards", f, {"cards": codes, "label": "/".join(codes)}, own_tables=True, card="TRUE",
                              games=sql("card_games_by_name"))
-            name = self.con.execute("SELECT any_value(name) FROM card_catalog WHERE code = $code",
-                                    {"code": codes[0]}).fetchone()[0]
+            # the names of its codes, as card_names.sql gives a code's: each once, in alphabetical order
+            name = self.con.execute("SELECT string_agg(DISTINCT name, ' / ' ORDER BY name) FROM card_catalog "
+                                    "WHERE list_contains($cards, code)", {"cards": codes}).fetchone()[0]
             df = df.with_columns(pl.lit(name, dtype=pl.String).alias("name"))
         elif self.derived is not None:
             df = self._query("cards", f, {"cards": codes},
@@ -789,6 +791,8 @@ class Stats:
                                   f"WHERE list_contains($cards, card))")
         else:
             df = self._query("cards", f, {"cards": codes}, card="list_contains($cards, g.card)", games="card_games")
+        if "name" not in df.columns:
+            df = df.join(self._names(), left_on="key", right_on="code", how="left")
         for m, _ in CARD_METRICS:
             df = with_rate(df, f"{m}_wr", f"{m}_wins", f"{m}_games")
         df = with_difference(df, "iwd", "gih_wr", "gns_wr")

@@ -398,7 +398,8 @@ _stats_command("cards", "cards",
                "seen (GNS), played, and IWD.\n\n"
                "\b\nExample:\n  zx stats cards --deck \"Blue Control\" --seat second --min-games 50\n\n"
                "GIH = OH + GD (the opening hand kept after any mulligan, or drawn later); GNS: in the deck list, "
-               "never in hand; IWD = GIH WR - GNS WR in percentage points.",
+               "never in hand; IWD = GIH WR - GNS WR in percentage points. A card's name is every name the "
+               "catalogs give its code, in alphabetical order, joined by ' / ' (two when catalogs name it apart).",
                extra=(click.option("--card", default=None,
                                    help="Only this card: a code, or a name (a name of several codes, a reprint, "
                                         "is one row for the name)."),))

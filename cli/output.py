@@ -172,6 +172,7 @@ def print_table(table: Any, width: int | None) -> None:
     got 100-200 characters: ``zx verify | grep MATCH`` missed an id folded in two)."""
     from rich.console import Console
     from rich.measure import Measurement
+    from rich.text import Text
 
     console = Console(file=sys.stdout, width=width or 1_000_000, soft_wrap=False)
     if width is None:
@@ -179,6 +180,8 @@ def print_table(table: Any, width: int | None) -> None:
 
         console.width = max(Measurement.get(console, console.options, table).maximum,
                             cell_len(str(table.title or "")), 1)
+        if isinstance(table.title, Text):  # on one line, however much wider than the table (rich folds it to it)
+            table.title.no_wrap, table.title.overflow = True, "ignore"
     console.print(table)
 
 
@@ -410,7 +413,7 @@ def _table(title: str | None, headers: Sequence[str], rows: Sequence[Sequence[st
     plain text, never markup (``plain``); long text folds, but not in the ``rigid`` columns."""
     from rich.table import Table
 
-    table = Table(title=title, show_lines=False, header_style="bold")
+    table = Table(title=None if title is None else plain(printable(title)), show_lines=False, header_style="bold")
     for i in idx:
         table.add_column(plain(printable(headers[i])), overflow="fold", no_wrap=headers[i] in rigid)
     for r in rows:

@@ -12,6 +12,7 @@ archetype's ranking by cost and Power are the file's.
 from __future__ import annotations
 
 import hashlib
+import json
 from importlib import resources
 from pathlib import Path
 
@@ -172,3 +173,41 @@ def test_two_catalog_files_of_one_name_each_keep_their_own_card_names(tmp_path):
                 "--catalog", str(first))
         assert r.exit_code == 0 and "note" not in r.stderr, r.output
         assert dump(duck) == imported
+
+
+def test_stats_cards_names_a_code_by_every_name_its_catalogs_give_it_the_same_every_run(tmp_path):
+    """Two catalogs that name one code differently (a catalog and a later edition, here two files given
+    with --catalog): zx stats cards took the card's name with any_value across them, so the name shown
+    was either, and could change between runs. It is every name, each once, in alphabetical order,
+    joined by ' / ' (docs/data-dictionary.md, card_catalog), for a code and for a card asked by a name
+    of several codes (a reprint: R01-003 and R01-019)."""
+    _, _, (_, new), sim_options, *_ = CASES["zx"]
+    first = custom_catalog("zx", tmp_path / "my-cards.csv")  # R01-011 Phoenix Ember Matriarch
+    second = tmp_path / "my-cards-2nd-edition.csv"  # R01-011 Phoenix Ember Empress, R01-003 and R01-012 renamed
+    text = first.read_text(encoding="utf-8").replace(new, new.replace("Matriarch", "Empress"))
+    for code, name in (("R01-003", "Crimson Drake Vanguard"), ("R01-012", "Volcanic Ruin Herald")):
+        text = text.replace(f"{code},{name},", f"{code},{name} II,")
+    second.write_text(text, encoding="utf-8")
+    sim = tmp_path / "sim"
+    assert run(tmp_path / "unused.sqlite", "simulate", "-n", "2", *sim_options, "--out", str(sim)).exit_code == 0
+    one, two = sorted(sim.iterdir())
+    store = tmp_path / "s.sqlite"
+    assert run(store, "import", "--catalog", str(first), str(one)).exit_code == 0
+    assert run(store, "import", "--catalog", str(second), str(two)).exit_code == 0
+
+    def names(*args: str) -> dict[str, str]:
+        r = run(store, "stats", "cards", "--format", "json", *args)
+        assert r.exit_code == 0, r.output
+        return {row["card"]: row["name"] for row in json.loads(r.stdout)}
+
+    for _ in range(2):
+        every = names()
+        assert every["R01-011"] == "Phoenix Ember Empress / Phoenix Ember Matriarch"
+        assert every["R01-003"] == "Crimson Drake Vanguard / Crimson Drake Vanguard II"
+        assert every["R01-001"] == "Ember Whelp Scout"  # one name in both: itself
+        assert names("--card", "R01-011") == {"R01-011": "Phoenix Ember Empress / Phoenix Ember Matriarch"}
+        assert names("--card", "crimson drake vanguard") == {
+            "R01-003/R01-019": "Crimson Drake Vanguard / Crimson Drake Vanguard II"}
+        r = run(store, "stats", "attacks", "--format", "json")  # (names by attacker card too)
+        attackers = {row["card"]: row["name"] for row in json.loads(r.stdout)}
+        assert attackers["R01-012"] == "Volcanic Ruin Herald / Volcanic Ruin Herald II", attackers

@@ -117,6 +117,35 @@ def test_pathological_json_is_a_format_error_at_its_line(tmp_path, case, workers
     assert stored(tmp_path / "s.sqlite") == (["m-8", "m-9"] if case == "deep-header" else ["m-8"])
 
 
+KEY = "k" * 5000
+
+
+@pytest.mark.parametrize("tail, message", [
+    (f', "{KEY}": 1, "{KEY}": 2}}', "duplicate key '" + "k" * 197 + "...' in one JSON object"),
+    (f', "{KEY}": 1}}', "unknown key '" + "k" * 197 + "...' in a setup record"),
+], ids=["duplicate-key", "unknown-key"])
+def test_a_long_key_is_echoed_cut_to_200_characters_by_import_and_audit(tmp_path, tail, message):
+    """A 5,000-character key given twice in line 2 was echoed whole, three times: zx import printed
+    61,505 characters (the message, and a table as wide as it); now it is cut as every echoed value is
+    (errors.cut: its first 197 characters and ``...``), at FILE:LINE."""
+    lines = LEGAL.read_text(encoding="utf-8").splitlines()
+    assert lines[1].endswith("}")
+    lines[1] = lines[1][:-1] + tail
+    log = tmp_path / "dup.zxlog"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(log))
+    assert r.exit_code == 1, r.output[:1000]
+    assert f"{log}:2: format: {message}" in r.stderr, r.stderr[:1000]
+    assert "k" * 198 not in r.output and len(r.output) < 2500, len(r.output)  # (the table in a pipe: every column)
+    assert not (tmp_path / "s.sqlite").exists()
+    audit = run("audit", str(log))
+    assert audit.exit_code == 1 and message in audit.stdout, audit.output[:1000]
+    assert "k" * 198 not in audit.output and len(audit.output) < 2500, len(audit.output)
+    js = run("audit", "--format", "json", str(log))
+    (finding,) = json.loads(js.stdout)["violations"]
+    assert (finding["line"], finding["message"]) == (2, message)
+
+
 HEADER_CASES = {  # (old, new) in the header of first-turns.zxlog; the error's text
     "round-past-64-bits": (b'"round": 3', b'"round": 18446744073709551616', "number out of range"),
     "copies-past-64-bits": (b'"R01-001": 4', b'"R01-001": 18446744073709551616', "number out of range"),

@@ -1,10 +1,8 @@
 -- the end of cards.sql and cards_derived.sql (their {end}): the 17lands counts of each card from
--- the CTE c (one row per card and combination of facts: n games, and the facts as flags)
-), names AS (
-    SELECT code, any_value(name) AS name FROM card_catalog GROUP BY ALL
+-- the CTE c (one row per card and combination of facts: n games, and the facts as flags); the
+-- card's name is joined after (card_names.sql)
 )
 SELECT c.card AS key,
-       any_value(n.name) AS name,
        CAST(coalesce(sum(c.n) FILTER (WHERE in_deck), 0) AS BIGINT) AS deck_games,
        CAST(coalesce(sum(c.n) FILTER (WHERE in_deck AND won), 0) AS BIGINT) AS deck_wins,
        CAST(coalesce(sum(c.n) FILTER (WHERE oh), 0) AS BIGINT) AS oh_games,
@@ -18,5 +16,4 @@ SELECT c.card AS key,
        CAST(coalesce(sum(c.n) FILTER (WHERE played), 0) AS BIGINT) AS played_games,
        CAST(coalesce(sum(c.n) FILTER (WHERE played AND won), 0) AS BIGINT) AS played_wins
 FROM c
-LEFT JOIN names n ON n.code = c.card
 GROUP BY c.card

@@ -27,9 +27,11 @@ CODE_REFS = ("code", "codes")
 
 
 def _q(value: object) -> str:
-    """A value as it appears in a message: strings in single quotes, anything else as JSON."""
+    """A value as it appears in a message: strings in single quotes, cut as ``errors.cut`` cuts every
+    echoed value (a 5,000-character duplicate key was echoed whole, and a table as wide with it);
+    anything else as JSON, cut to 60 characters."""
     if isinstance(value, str) and value.isprintable():
-        return f"'{value}'"
+        return f"'{cut(value)}'"
     return cut(json.dumps(value, ensure_ascii=False, default=str), 60)
 
 

@@ -77,3 +77,42 @@ def test_audit_of_a_match_imported_with_a_copy_of_the_shipped_board_uses_the_shi
     out, _ = _audit(store)
     assert out["pinned"]["board"] == out["board"] == load_board(SAMPLE).ref
     assert out["warnings"] == []
+
+
+def test_audit_table_title_names_the_board_and_catalog_it_checked_against(tmp_path, stored_on_plus, plus_board):
+    """The table's title said only how many violations in how many matches: a judge reading the report
+    later could not tell which board (and catalog) the logs were checked against. It names them: a file
+    given with --board by its path, with the board's name and the first 16 hex digits of its SHA-256;
+    otherwise the one each log names; on one line in a pipe. Each match's line on stderr names its board."""
+    from zx_events import games
+
+    plus_sha = hashlib.sha256(plus_board.read_bytes()).hexdigest()
+    shipped = load_board(SAMPLE).sha256
+    x610z_cat = games.get("x610z").load_catalog("x610z-sample").sha256
+    zx_cat = games.get("zx").load_catalog("sample").sha256
+    catalog = f"the catalog each log names, x610z-sample (sha256 {x610z_cat[:16]})"
+
+    def title(*args: str) -> tuple[str, str]:
+        r = CliRunner().invoke(zx, ["--store", stored_on_plus, "audit", *args])
+        return r.stdout.splitlines()[0], r.stderr
+
+    line, err = title(UNCONNECTED_ID, "--board", str(plus_board))
+    assert line == (f"no rule violations in 1 match; checked against {catalog} and board {plus_board} "
+                    f"({SAMPLE}, sha256 {plus_sha[:16]})")
+    assert (f"{UNCONNECTED_ID} ({UNCONNECTED}): no violations; checked with catalog x610z-sample (sha256 "
+            f"{x610z_cat[:16]}), board {SAMPLE} (sha256 {plus_sha[:16]}) and rules ") in err
+    odd = tmp_path / "[red]board.json"  # a path as it is, never read as markup
+    odd.write_bytes(plus_board.read_bytes())
+    assert title(UNCONNECTED_ID, "--board", str(odd))[0].endswith(f" and board {odd} ({SAMPLE}, sha256 {plus_sha[:16]})")
+    line, err = title(UNCONNECTED_ID, str(UNCONNECTED))  # a stored match and a log file, each its own board
+    assert line == (f"2 rule violations in 2 matches; checked against {catalog} and the board each log names, "
+                    f"{SAMPLE} (sha256 {shipped[:16]})")
+    assert err.count(f"board {SAMPLE} (sha256 {shipped[:16]})") == 2
+    zx_log = str(Path(__file__).resolve().parents[3] / "examples" / "legal" / "first-turns.zxlog")
+    line, _ = title(str(UNCONNECTED), zx_log)  # two games: two catalogs
+    assert line == (f"1 rule violation in 2 matches; checked against the catalog each log names (x610z-sample "
+                    f"(sha256 {x610z_cat[:16]}), sample (sha256 {zx_cat[:16]})) and the board each log names, "
+                    f"{SAMPLE} (sha256 {shipped[:16]})")
+    line, _ = title(str(UNCONNECTED), zx_log, "--catalog", "sample")  # --catalog: one game's
+    assert line.startswith(f"1 rule violation in 2 matches; checked against catalog sample (sha256 {zx_cat[:16]}), "
+                           f"the catalog each other log names, x610z-sample (sha256 {x610z_cat[:16]}) and ")
