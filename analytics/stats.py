@@ -59,6 +59,9 @@ SEATS = ("first", "second")
 # allow-lists: option value -> (SQL expression, output column)
 WINRATE_KEYS = {"deck": ("deck", "deck"), "archetype": ("archetype", "archetype"), "colour": ("colours", "colours"),
                 "player": ("name", "player"), "first": ("seat", "seat")}
+# the keys whose mirror pairings are left out of win rates (50% by construction); two players of one name
+# (two people, or names anonymised alike) are no mirror, and two seats never are
+WINRATE_MIRRORS = {"deck", "archetype", "colour"}
 MATCHUP_KEYS = {"deck": "deck", "archetype": "archetype", "colour": "colours"}
 # The label of a deck without a name (a header's deck_name is optional) in every statistic keyed or
 # listing by deck (winrates, matchups, meta, archetypes' deck names). Such sides are one group, not one
@@ -646,7 +649,8 @@ class Stats:
         if by not in WINRATE_KEYS:
             raise ValueError(f"by must be one of {', '.join(WINRATE_KEYS)}, got {by!r}")
         expr, label = WINRATE_KEYS[by]
-        df = self._query("winrates", self.filters(**filters), key=expr, none=NO_KEY.get(expr, "NULL"))
+        mirror = f"NOT coalesce({expr} = opp_{expr}, FALSE)" if by in WINRATE_MIRRORS else "TRUE"
+        df = self._query("winrates", self.filters(**filters), key=expr, none=NO_KEY.get(expr, "NULL"), mirror=mirror)
         df = with_rate(df, "win_rate", "wins", "games")
         df = _flag(df, ["games"], self.min_games).rename({"key": label})
         return df.sort(["games", label], descending=[True, False], nulls_last=True)

@@ -319,15 +319,21 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
             with Stats(path, min_games=min_games) as st:
                 stale_note(ctx, st, path)
                 df = getattr(st, method)(**fixed, **kw, **filters)
+                mirrors = df.height == 0 and _all_mirrors(st, method, kw.get("by"), filters, kw.get("card"))
         except (AnalyticsError, UnknownName, NotThisGame) as e:
             raise click.ClickException(str(e)) from None
         except duckdb.Error as e:
             if damaged(e):  # a block past the ones opening it read
                 raise click.ClickException(str(DamagedFile(path, e))) from None
             raise
-        keep = KEEP.get(method, 1) + ("game" in df.columns and df.columns[0] == "game")
+        keys = 2 if method == "life" and kw.get("by") == "turn" else KEEP.get(method, 1)  # by turn: turn and seat
+        keep = keys + ("game" in df.columns and df.columns[0] == "game")
         emit_frame(df, fmt, wide=wide, keep=keep)
-        if df.height == 0:  # name every option that chose rows: the filters, and cards' --card
+        if mirrors:
+            click.echo(f"no rows: every finished match in the analytics file is a mirror (the same {mirrors} on both "
+                       f"sides), which {method} by {mirrors} leave out (50% by construction); `zx stats winrates "
+                       f"--by first` counts them", err=True)
+        elif df.height == 0:  # name every option that chose rows: the filters, and cards' --card
             chosen = {"card": kw.get("card"), **filters}
             given = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in chosen.items() if v is not None)
             click.echo("no rows" + (f" match {given}" if given else ": the analytics file has no matches for this yet"),
@@ -336,6 +342,17 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
 
 
 KEEP = {"matchups": 2, "meta": 2, "cards": 2, "mulligans": 2, "attacks": 2}  # key columns a narrow table keeps
+def _all_mirrors(st: Any, method: str, by: str | None, filters: dict, card: str | None) -> str | None:
+    """For a win rate or matchup table that came out empty with no filter given: the key (``deck``...) when
+    the file does have finished matches, every one of them a mirror by it (it said "no matches for this yet")."""
+    from analytics.stats import WINRATE_MIRRORS
+
+    by = by or "deck"
+    mirrored = method == "matchups" or (method == "winrates" and by in WINRATE_MIRRORS)
+    if not mirrored or card is not None or any(v is not None for v in filters.values()):
+        return None
+    finished = st.sql("SELECT count(*) AS n FROM seats WHERE result IS NOT NULL", timeout=None)
+    return by if finished.item(0, 0) else None
 
 
 @click.group("stats")

@@ -344,6 +344,9 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
             at = headers.index(rate_first[0]) if rate_first else None
             if at is not None and 1 + keep * 9 + max(len(r[at]) for r in [headers, *rows]) + 3 <= width:
                 idx = sorted({*range(keep), at})
+            elif primary:  # the keys and the first rate's count, if it fits: not another metric's count
+                # (at 30 columns zx stats cards showed card, name and oh_games, a count with no rate of its own)
+                idx = [i for i in idx if i < keep or headers[i] in primary]
     print_table(_table(title, headers, rows, idx, rigid=rates), None if wide else width)
     _cut_note(cut, idx)
     _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")

@@ -506,3 +506,66 @@ def test_tables_fit_the_terminal_and_wide_shows_every_column(hand):
     (r,) = json.loads(data.stdout)
     assert r["gih_wr_low"] == pytest.approx(ci(1, 1)[1], rel=1e-12)
     assert len(str(r["gih_wr_low"])) > 8  # full precision, not a rounded display value
+
+
+def test_two_players_of_one_name_count_both_sides_in_winrates_by_player(tmp_path):
+    """Only deck, archetype and colour pairings are mirrors: two players of one name (two people, or names
+    anonymised alike) were left out of ``winrates --by player`` (every match, when both sides had it)."""
+    from analytics_support import M1, M2
+
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    for h in (h1, h2):
+        for p in ("P1", "P2"):
+            h["players"][p]["name"] = "Ren"
+    store, path = _project(tmp_path, text(M1, h1) + text(M2, h2))
+    with Stats(path, min_games=1) as st:
+        assert st.winrates(by="player").select("player", "games", "wins", "losses").rows() == [("Ren", 4, 2, 2)]
+        # the deck rows still leave out a mirror (none here: the decks differ)
+        assert st.winrates(by="deck").select("games").to_series().sum() == 4
+    out = CliRunner().invoke(zx, ["--store", str(store), "stats", "winrates", "--by", "player", "--format", "csv"])
+    assert out.exit_code == 0 and out.stdout.splitlines()[1].startswith("Ren,4,2,2,"), out.output
+
+
+def test_a_table_empty_because_every_match_is_a_mirror_says_so(tmp_path):
+    """Every finished match a mirror by deck: the table is empty, and stderr said "the analytics file has no
+    matches for this yet", pointing at a failed import; it names the mirrors (winrates and matchups)."""
+    from analytics_support import M1
+
+    h1 = copy.deepcopy(headers()["m1"])
+    h1["players"]["P2"]["deck_name"] = h1["players"]["P1"]["deck_name"]
+    store, _ = _project(tmp_path, text(M1, h1))
+    for args in (["winrates"], ["matchups"]):
+        out = CliRunner().invoke(zx, ["--store", str(store), "stats", *args, "--format", "csv"])
+        assert out.exit_code == 0 and len(out.stdout.splitlines()) == 1, out.output
+        assert "every finished match in the analytics file is a mirror (the same deck on both sides)" in out.stderr
+        assert "no matches for this yet" not in out.stderr
+    first = CliRunner().invoke(zx, ["--store", str(store), "stats", "winrates", "--by", "first", "--format", "csv"])
+    assert len(first.stdout.splitlines()) == 3  # the seats count them
+
+
+def _header_cells(store, columns: int, *args: str) -> list[str]:
+    out = CliRunner(env={"COLUMNS": str(columns)}).invoke(zx, ["--store", str(store), "stats", *args])
+    assert out.exit_code == 0, out.output
+    assert max(len(line) for line in out.stdout.splitlines()) <= columns
+    lines = [line for line in out.stdout.splitlines() if line.startswith("┃")]
+    return ["".join(c.strip() for c in col) for col in  # a header folded over lines: its pieces joined
+            zip(*[[c for c in line.strip("┃").split("┃")] for line in lines])]
+
+
+def test_a_narrow_life_by_turn_table_keeps_its_seat_column(hand):
+    """``life --by turn`` is keyed by turn and seat: at 40 columns the seat went (rows "1 | | low" and
+    "1 | 42.3% | low" could not be told apart)."""
+    store, _ = hand
+    for columns in (30, 40, 50):
+        cells = _header_cells(store, columns, "life", "--by", "turn")
+        assert cells[:2] == ["turn", "seat"], (columns, cells)
+
+
+def test_a_narrow_cards_table_shows_no_other_metrics_count_without_its_rate(hand):
+    """At 30 columns ``cards`` showed card, name and oh_games: a count of another metric, with no rate.
+    Narrower than the rate needs, the keys and the first rate's own count, as they fit."""
+    store, _ = hand
+    for columns in (30, 34, 38):
+        cells = _header_cells(store, columns, "cards")
+        assert cells[:2] == ["card", "name"] and set(cells[2:]) <= {"gih_games"}, (columns, cells)
+    assert "gih_wr" in _header_cells(store, 44, "cards")
