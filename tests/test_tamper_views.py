@@ -134,3 +134,24 @@ def test_a_match_deleted_whole_is_said_deleted_by_replay_view_audit_and_serve(st
         for url in (f"/matches/{WON}", f"/matches/{WON}/replay"):
             r = c.get(url)
             assert r.status_code == 404 and said in html.unescape(r.text), (url, r.text)
+
+
+def test_a_match_whose_started_event_cannot_be_read_is_not_called_unknown_by_serve(stored, store_url):
+    """Its Started event made unreadable: the match list shows it (damaged, by its stored id or its name),
+    zx audit MATCH says its Started event cannot be decoded, but the match page and /api/matches/M
+    answered 404 "unknown match ...: it is not in the store"."""
+    svc, t, _ = stored
+    t.set_state(WON, 1, t.state(WON, 1)[:-40])  # cut: no longer JSON
+    r = cli(store_url, "verify", WON, "--format", "json")
+    (v,) = match_records(r.stdout)
+    assert r.exit_code == 1 and v["status"] == "altered" and v["seq"] == 1, v
+    with TestClient(create_app(store_url)) as c:
+        r = c.get(f"/api/matches/{WON}")
+        error = r.json()["error"]
+        assert r.status_code == 409 and f"match {WON!r} is in the store, but its Started event is missing or " \
+            f"cannot be decoded" in error and v["message"] in error and f"zx verify {WON}" in error, r.text
+        assert "not in the store" not in error
+        page = c.get(f"/matches/{WON}")
+        assert page.status_code == 409 and "is in the store, but its Started event" in html.unescape(page.text)
+        assert c.get("/api/matches/never-imported").status_code == 404  # a name no import stored: unknown
+        assert c.get(f"/api/matches/{MATCH}").status_code == 200  # the other match

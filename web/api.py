@@ -144,7 +144,14 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     if started is None:
         from zx_events.replay import unknown
 
-        raise unknown(b.svc, match_id)  # 404 (its kind), as the application answers a ZXError
+        if not rows:
+            raise unknown(b.svc, match_id)  # 404 (its kind), as the application answers a ZXError
+        # stored, but its first event unreadable (zx matches lists it, damaged): it said "unknown match: it
+        # is not in the store"; as zx audit MATCH says it, with what zx verify finds
+        verdict = match_verdict(b.svc, match_id, match_uuid(match_id), rows=rows)
+        raise WebError(409, f"match {match_id!r} is in the store, but its Started event is missing or cannot be "
+                            f"decoded: nothing of it can be shown here ({verdict.status}: {verdict.message}); "
+                            f"zx verify {match_id} names the damage")
     game = registry.for_topic(started.topic)
     topic = game.topic
     st = started.state
