@@ -86,6 +86,10 @@ class ImportOutcome:
         return out
 
 
+class ServiceClosed(ZXError):
+    """A ``MatchService`` used after ``close()``."""
+
+
 class MatchService(Application[UUID]):
     name = "Matches"
 
@@ -138,6 +142,17 @@ class MatchService(Application[UUID]):
         if self._reads is not None:
             self._reads.close()
         super().close()
+        # a later read through the recorders (a seek, the summaries, an update of the analytics) met the pool
+        # closed: ConnectionPoolClosedError('') on SQLite, "pool has already been opened/closed" on PostgreSQL
+        datastore = getattr(self.recorder, "datastore", None)
+        if datastore is not None:
+            label = self.store.label
+
+            def closed(*args: Any, **kwargs: Any) -> Any:
+                raise ServiceClosed(f"this MatchService of the store {label} was closed (close(), or the end of "
+                                    f"its with block): open a new one to read or write the store")
+
+            datastore.get_connection = closed  # (the datastore's transaction() asks it for its connection too)
 
     @property
     def rows_direct(self) -> bool:
@@ -426,7 +441,19 @@ class MatchService(Application[UUID]):
 
     # ------------------------------------------------------------------ read
     def get_match(self, match_id: str, version: int | None = None) -> Any:
-        return self.repository.get(match_uuid(match_id), version=version, projector_func=project)
+        """The match aggregate (after event ``version``; None: the last): ``UnknownMatch`` when no event of
+        it is stored (it was eventsourcing's AggregateNotFoundError, naming a UUID)."""
+        from eventsourcing.application import AggregateNotFoundError
+
+        try:
+            return self.repository.get(match_uuid(match_id), version=version, projector_func=project)
+        except AggregateNotFoundError:
+            from zx_events.replay import OutOfRange, last_seq, unknown
+
+            if version is not None and self.has_match(match_id):
+                raise OutOfRange(f"match {match_id} has {last_seq(self, match_id)} events: version must be "
+                                 f"1..{last_seq(self, match_id)}") from None
+            raise unknown(self, match_id) from None
 
     def has_match(self, match_id: str) -> bool:
         """Whether any event of the match is stored (a damaged match too: what reads it says so)."""

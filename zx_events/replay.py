@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import operator
 import sqlite3
 import uuid
 from bisect import bisect_right
@@ -43,7 +44,7 @@ from eventsourcing.persistence import EventStore, IntegrityError, PersistenceErr
 from zx_events import games
 from zx_events.errors import DamagedMatch, ZXError  # noqa: F401 (DamagedMatch: its home before)
 from zx_events.ids import match_uuid, project
-from zx_events.seats import JUDGE, PERSPECTIVES, Masker, ViolationView, event_fields, parse_perspective, plain
+from zx_events.seats import JUDGE, PERSPECTIVES, Masker, ViolationView, event_fields, freeze, parse_perspective, plain
 
 SNAPSHOT_EVERY = 10  # a seek decodes one snapshot and at most 9 events
 SNAPSHOT_SPACE = 4  # ... and, past a snapshot of S bytes, at most S / 4 bytes of events more (_next_due)
@@ -53,6 +54,21 @@ MatchView = Any  # a game's frozen view
 _OWN_STORES: "WeakKeyDictionary[Any, EventStore]" = WeakKeyDictionary()
 _UNWRITABLE: "WeakKeyDictionary[Any, set[str]]" = WeakKeyDictionary()  # matches whose snapshots failed
 _DISTRUSTED: "WeakKeyDictionary[Any, set[str]]" = WeakKeyDictionary()  # matches with a snapshot that failed its check
+_READ_ONLY: "WeakKeyDictionary[Any, bool]" = WeakKeyDictionary()  # services whose store refused the snapshot table
+SEQ_MAX = 1 << 62  # past any stored version (a larger position is compared as this: SQLite's INTEGER ends at 2**63)
+
+
+def whole(value: Any, name: str) -> int:
+    """``value`` as a position (``seq``, ``turn``): any whole number Python can index with (an ``int``,
+    a NumPy integer from a DataFrame column), else ``TypeError``. A ``numpy.int64`` went to SQLite as a
+    BLOB, greater than every INTEGER: the seek answered with the end of the match; ``3.5`` read 3 events."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a whole number (an event's or a turn's number), got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number (an event's or a turn's number), got "
+                        f"{type(value).__name__} {value!r}") from None
 
 
 class UnknownMatch(ZXError):
@@ -105,20 +121,42 @@ def names_for(match: Match) -> CardNames:
 
 
 # ---------------------------------------------------------------------- reading the store
-def _snapshots(svc: Any) -> EventStore:
-    """The application's snapshot store, or one opened on the same datastore (same table). On
-    PostgreSQL its table is made here when missing (a writer: ``zx prepare``, a seek that files
-    snapshots), by the store's guarded creation; a store opened to read creates none."""
+def _snapshots(svc: Any, create: bool = True) -> EventStore:
+    """The application's snapshot store, or one opened on the same datastore (same table). With
+    ``create`` its table is made here when missing (a writer: ``zx prepare``, a seek that files
+    snapshots; on PostgreSQL by the store's guarded creation): ``PersistenceError`` when the store
+    cannot be written (a read-only file, a role without CREATE); a store opened to read creates none.
+    Without ``create`` the table is only opened (it exists: ``_stored_snapshots`` looked)."""
     if svc.snapshots is not None:
         return svc.snapshots
     store = _OWN_STORES.get(svc)
-    if store is None and svc.store.kind == "postgres" and not _pg_snapshot_table(svc):
-        svc.recorder.create_table()  # (both tables, under the advisory lock, only what is missing)
-    if store is None:
-        recorder = svc.factory.aggregate_recorder(purpose="snapshots")
-        store = svc.factory.event_store(mapper=svc.mapper, recorder=recorder)
-        _OWN_STORES[svc] = store
+    if store is not None:
+        return store
+    factory = svc.factory
+    if create or svc.store.kind not in ("sqlite", "postgres"):
+        if svc.store.kind == "postgres" and not _pg_snapshot_table(svc):
+            svc.recorder.create_table()  # (both tables, under the advisory lock, only what is missing)
+        recorder = factory.aggregate_recorder(purpose="snapshots")
+    else:  # eventsourcing's own names: stored_snapshots beside a SQLite file's events, matches_snapshots
+        from zx_events.store import snapshots_table
+
+        name = SNAPSHOT_TABLE if svc.store.kind == "sqlite" else snapshots_table(svc.recorder.events_table_name)
+        recorder = factory.aggregate_recorder_class(datastore=factory.datastore, events_table_name=name)
+    store = factory.event_store(mapper=svc.mapper, recorder=recorder)
+    _OWN_STORES[svc] = store
     return store
+
+
+def _writable_snapshots(svc: Any) -> EventStore | None:
+    """``_snapshots(svc)`` for a seek that may file snapshots, or, where the store refuses to make their
+    table (a read-only file, a role without CREATE: remembered), the snapshots already stored, written
+    never (``_stored_snapshots``): such a store still replays (it raised the store's error at the first seek)."""
+    if svc not in _READ_ONLY:
+        try:
+            return _snapshots(svc)
+        except PersistenceError:
+            _READ_ONLY[svc] = True
+    return _stored_snapshots(svc)
 
 
 def _pg_snapshot_table(svc: Any) -> bool:
@@ -138,14 +176,14 @@ def _stored_snapshots(svc: Any) -> EventStore | None:
     if svc.snapshots is not None or svc in _OWN_STORES:
         return _snapshots(svc)
     if svc.store.kind == "postgres":
-        return _snapshots(svc) if _pg_snapshot_table(svc) else None
+        return _snapshots(svc, create=False) if _pg_snapshot_table(svc) else None
     if svc.store.kind != "sqlite":
         return _snapshots(svc)
     try:
         found = svc.read_one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [SNAPSHOT_TABLE])
     except sqlite3.Error:
         return None
-    return _snapshots(svc) if found is not None else None
+    return _snapshots(svc, create=False) if found is not None else None
 
 
 def no_snapshots(svc: Any) -> bool:
@@ -365,7 +403,13 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, stri
     with ``strict`` its ``PersistenceError`` raised (``zx prepare``)."""
     every = every or SNAPSHOT_EVERY
     sid = snapshot_id(match_id)
-    store = _snapshots(svc)
+    try:
+        store = _snapshots(svc)
+    except PersistenceError:  # its table cannot be made: a read-only store
+        if strict:
+            raise
+        _READ_ONLY[svc] = True
+        return 0
     last = store.recorder.select_events(sid, desc=True, limit=1)
     have, size = (last[0].originator_version, len(last[0].state)) if last else (0, 0)
     from zx_events import codec
@@ -443,10 +487,12 @@ def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = Tru
     so does a service opened to read (``MatchService(create=False)``, ``StoreConfig.reader``)."""
     from zx_events import codec
 
-    if seq is not None and seq < 1:
-        raise OutOfRange(f"seq {seq}: events are numbered from 1 (the Started event)")
-    if prepare and getattr(getattr(svc, "store", None), "reader", False):
-        prepare = False  # a read command's store (MatchService(create=False)) is never written
+    if seq is not None:
+        seq = whole(seq, "seq")
+        if seq < 1:
+            raise OutOfRange(f"seq {seq}: events are numbered from 1 (the Started event)")
+    if prepare and (getattr(getattr(svc, "store", None), "reader", False) or svc in _READ_ONLY):
+        prepare = False  # a read command's store (MatchService(create=False)), or one that refused a write
     oid = match_uuid(match_id)
     snap, rows = _read(svc, match_id, oid, seq, seq is None or seq >= SNAPSHOT_EVERY, create=prepare)
     mapper = svc.mapper
@@ -485,8 +531,9 @@ def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bo
     (``MatchService.read_connection``: the recorder's ``select_events`` costs a transaction, a
     StoredEvent and a UUID a row, most of a seek); elsewhere, or when the file cannot be read that
     way, through the recorders. Without ``create`` a missing snapshot table is not created: no snapshot."""
-    rec, top = svc.recorder, (1 << 62) if lte is None else lte
-    store = (_snapshots(svc) if create else _stored_snapshots(svc)) if snapshot else None
+    rec, top = svc.recorder, SEQ_MAX if lte is None else min(lte, SEQ_MAX)
+    lte = None if lte is None else top
+    store = (_writable_snapshots(svc) if create else _stored_snapshots(svc)) if snapshot else None
     reads = getattr(svc, "read_connection", None)
     c = reads() if reads is not None else None  # None but on a SQLite file
     if c is not None and (store is None or store.recorder.datastore is rec.datastore):
@@ -532,6 +579,7 @@ def turn_starts(svc: Any, match_id: str) -> list[int]:
 
 
 def turn_seq(svc: Any, match_id: str, turn: int) -> int:
+    turn = whole(turn, "turn")
     starts = turn_starts(svc, match_id)
     if not 1 <= turn <= len(starts):
         raise OutOfRange(f"match {match_id} has {len(starts)} turns: turn must be 1..{len(starts)}")
@@ -561,19 +609,12 @@ def view_at(svc: Any, match_id: str, *, seq: int | None = None, turn: int | None
         seq = turn_seq(svc, match_id, turn)
     match = state_at(svc, match_id, seq)
     cn = names_for(match)
-    return game_of(match).build_view(match, perspective, cn.names, mask=cn.mask)
+    # the match's length, as zx replay, the server and the viewer give it (it was None here)
+    last = match.version if seq is None else last_seq(svc, match_id)
+    return game_of(match).build_view(match, perspective, cn.names, mask=cn.mask, last_seq=last)
 
 
 # ---------------------------------------------------------------------- steps
-def freeze(value: Any) -> Any:
-    """A deep read-only copy of JSON-like data: dicts become mappings, lists tuples."""
-    if isinstance(value, dict):
-        return MappingProxyType({k: freeze(v) for k, v in value.items()})
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
-    return value
-
-
 thaw = plain  # the inverse of ``freeze``: views.plain turns any frozen view data back into JSON-native data
 
 
@@ -800,7 +841,10 @@ def verify_match(svc: Any, match_id: str, rows: Any = None) -> Any:
     (``rows``, its ``integrity.stored_rows``, when read already), the store seal, its replay snapshots."""
     from zx_events.ledger import match_verdict
 
-    return snapshot_verdict(svc, match_verdict(svc, match_id, match_uuid(match_id), rows=rows))
+    verdict = match_verdict(svc, match_id, match_uuid(match_id), rows=rows)
+    if not verdict.events and deleted_match(svc, match_id) is None:  # not one the store seal lists, deleted whole
+        raise unknown(svc, match_id)  # a name no import stored: it was "deleted", "the whole match was deleted"
+    return snapshot_verdict(svc, verdict)
 
 
 def load_history(svc: Any, match_id: str) -> History:

@@ -51,6 +51,15 @@ class ViolationView:
 _SCALARS = (str, int, float, bool, type(None))
 
 
+def freeze(value: Any) -> Any:
+    """A deep read-only copy of JSON-like data: dicts become mappings, lists tuples (``plain``'s inverse)."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
 def plain(value: Any) -> Any:
     """Frozen view data back to JSON-native dicts and lists."""
     if isinstance(value, _SCALARS):

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, parse_perspective,
-                             dumps, plain, sees_own)
+                             dumps, freeze, plain, sees_own)
 
 from .match import STATS, stat
 
@@ -122,8 +122,10 @@ def _where(m: Any, uid: int | None) -> str | None:
 
 
 def _public_entry(m: Any, entry: dict) -> dict:
-    out = {k: v for k, v in entry.items() if k in ("id", "kind", "by", "card", "dot", "from", "path", "ability",
-                                                    "source", "choice", "additional")}
+    """What a stack entry shows, deep-copied read-only (``freeze``): its ``path`` was the match's own list,
+    so changing one step's view changed the next step's."""
+    out = {k: freeze(v) for k, v in entry.items() if k in ("id", "kind", "by", "card", "dot", "from", "path",
+                                                             "ability", "source", "choice", "additional")}
     target = entry.get("target")
     if isinstance(target, dict) and "uid" in target:
         out["target"] = _where(m, target["uid"]) or target.get("dot") or target.get("code")

@@ -1,0 +1,150 @@
+"""The replay side of the Python API as a notebook uses it (docs/replay.md, "From Python"): positions
+from a DataFrame column, wrong arguments, a service used after close(), a store it may not write,
+and views that share nothing with the match (a QA pass over the API found each of these)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from test_store_hardening import stored_with_a_role
+from zx_events import replay
+from zx_events.application import MatchService, ServiceClosed
+from zx_events.games.zx.sim import simulate
+from zx_events.logformat.reader import parse_log
+
+
+@pytest.fixture
+def long_match(service):
+    """A simulated Z/X match of 150+ events in ``service``'s store: its id and length."""
+    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+    (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
+    assert service.import_log(log).status == "imported"
+    return log.match_id, replay.last_seq(service, log.match_id)
+
+
+def test_a_numpy_position_is_the_event_it_names_and_a_fraction_is_refused(service, long_match):
+    """A seq from a pandas/Polars column is a numpy.int64: SQLite was given it as a BLOB, greater than
+    every stored version, and the view was the match's end, labelled as asked; 3.5 read three events."""
+    mid, last = long_match
+    plain = replay.view_at(service, mid, seq=100)
+    assert replay.view_at(service, mid, seq=np.int64(100)).to_json() == plain.to_json()
+    assert replay.state_at(service, mid, np.int32(100)).version == 100
+    assert replay.view_at(service, mid, turn=np.int64(2)).to_json() == replay.view_at(service, mid, turn=2).to_json()
+    with pytest.raises(replay.OutOfRange, match=f"has {last} events: seq must be 1..{last}"):
+        replay.view_at(service, mid, seq=np.int64(10 ** 6))
+    for bad in (3.5, "100", True):
+        with pytest.raises(TypeError, match="seq must be a whole number"):
+            replay.view_at(service, mid, seq=bad)
+    with pytest.raises(TypeError, match="turn must be a whole number"):
+        replay.view_at(service, mid, turn=2.0)
+
+
+def test_wrong_arguments_get_the_projects_errors(service, long_match):
+    mid, last = long_match
+    with pytest.raises(replay.OutOfRange, match=f"seq must be 1..{last}"):  # it was OverflowError on SQLite
+        replay.view_at(service, mid, seq=2 ** 70)
+    with pytest.raises(TypeError, match="a match id is the match's name \\(a str"):
+        replay.view_at(service, None)
+    with pytest.raises(replay.UnknownMatch, match="unknown match 'nope': it is not in the store"):
+        service.get_match("nope")  # eventsourcing's AggregateNotFoundError, naming a UUID
+    assert service.get_match(mid).version == last
+    with pytest.raises(replay.UnknownMatch, match="unknown match 'nope'"):
+        replay.verify_match(service, "nope")  # it said status "deleted": "the whole match was deleted"
+    assert replay.verify_match(service, mid).ok
+
+
+def test_view_at_says_how_long_the_match_is_as_every_other_surface(service, long_match):
+    """``last_seq`` was None from view_at, and the match's length from zx replay, the API and the viewer."""
+    mid, last = long_match
+    for kw in ({"seq": 30}, {"turn": 2}, {}):
+        assert replay.view_at(service, mid, perspective="P1", **kw).to_json()["last_seq"] == last, kw
+
+
+def test_a_closed_service_says_it_was_closed(store_url, long_match, service):
+    mid, _ = long_match
+    svc = MatchService(store_url)
+    assert replay.view_at(svc, mid, seq=30).seq == 30
+    svc.close()
+    for use in (lambda: replay.view_at(svc, mid, seq=30), svc.summaries, lambda: svc.get_match(mid)):
+        with pytest.raises(ServiceClosed, match="this MatchService of the store .* was closed"):
+            use()
+
+
+def test_a_read_only_sqlite_file_opened_the_default_way_still_replays(tmp_path):
+    """docs/replay.md: a read-only file "still replays, without snapshots"; MatchService(path) (it may
+    write) raised "attempt to write a readonly database" at the first seek, making the snapshot table."""
+    path = tmp_path / "ro.sqlite"
+    rw = MatchService(str(path))
+    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+    (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
+    rw.import_log(log)
+    rw.close()
+    reader = MatchService(str(path), create=False)  # writes nothing: no snapshot table yet
+    mid, last = log.match_id, replay.last_seq(reader, log.match_id)
+    want = {seq: json.dumps(replay.view_at(reader, mid, seq=seq).to_json(), sort_keys=True) for seq in (60, last)}
+    reader.close()
+    path.with_name("ro.sqlite-wal").unlink(missing_ok=True)
+    before = path.read_bytes()
+    ro = MatchService(str(path), env={"SQLITE_DBNAME": f"file:{path}?mode=ro"})  # no snapshot table: it made one
+    try:
+        for seq, view in want.items():
+            assert json.dumps(replay.view_at(ro, mid, seq=seq).to_json(), sort_keys=True) == view
+        assert replay.prepare_snapshots(ro, mid) == 0
+    finally:
+        ro.close()
+    assert path.read_bytes() == before
+
+
+@pytest.mark.postgres
+def test_a_role_that_may_only_select_replays_through_the_api(postgres_server):
+    """A role with USAGE and SELECT only, opening MatchService the default way: the first seek said
+    "permission denied for schema" (making the snapshot table, which exists); it reads the snapshots."""
+    from zx_events.store import connect_postgres
+
+    url, env, role, reader = stored_with_a_role(postgres_server, "zx_apiread")
+    schema = env["POSTGRES_SCHEMA"]
+    writer = MatchService(url)
+    match = "hand-first-turns-001"
+    want = replay.view_at(writer, match, seq=9, perspective="P1").to_json()
+    replay._snapshots(writer)  # the snapshots table exists
+    writer.close()
+    with connect_postgres(env) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
+        conn.execute(f'GRANT SELECT ON "{schema}".matches_events, "{schema}".matches_snapshots TO "{role}"')
+    try:
+        svc = MatchService(reader)
+        try:
+            assert replay.view_at(svc, match, seq=9, perspective="P1").to_json() == want
+            assert replay.prepare_snapshots(svc, match) == 0
+        finally:
+            svc.close()
+    finally:
+        with connect_postgres(env) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')
+
+
+def test_x610z_views_share_nothing_with_the_match(service):
+    """docs/replay.md: views are immutable and share nothing with the match. A stack entry's ``path`` was the
+    match's own list: appending to one step's view changed the path the next step showed."""
+    from pathlib import Path
+
+    from zx_events.logformat.reader import read_log
+
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted((root / "examples" / "x610z" / "legal").glob("*.x610zlog")):
+        for log in read_log(path):
+            service.import_log(log)
+    moved = []
+    for mid in [s["match"] for s in service.summaries() if s.get("game") == "x610z"]:
+        for step in replay.steps(service, mid, "judge"):
+            for entry in step.state.stack:
+                assert isinstance(entry.get("path", ()), tuple), entry
+                moved += [(mid, step.index)] if entry.get("path") else []
+                for value in entry.values():
+                    assert not isinstance(value, (list, dict)), entry
+    assert moved, "no stack entry with a path in the examples: the test checks nothing"
