@@ -15,13 +15,15 @@ first as Arrow record batches (a batch at a time, whatever the table's size).
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import duckdb
 
 from .db import NO_EXTENSIONS, AnalyticsError, first_line, refusal, refuse_other_version
+from .paths import same_file
 from .tables import PROJECTED
 
 # every table of a match, the shared ones and each game's own (Z/X's plays, attacks, life, ignitions;
@@ -52,6 +54,45 @@ def _literal(path: Path) -> str:
 def _dictionary() -> str:
     """The data dictionary an export writes beside its tables (the package's own copy)."""
     return resources.files("analytics").joinpath(DICTIONARY).read_text(encoding="utf-8")
+
+
+class ExportWouldReplace(AnalyticsError):
+    """An export asked to write where it would replace what is not an earlier export's, or a file it reads
+    (nothing written)."""
+
+
+def database_files(con: duckdb.DuckDBPyConnection, file: str = "the analytics file") -> list[tuple[str, str]]:
+    """The file ``con`` reads (its database's, none in memory) and its write-ahead log, each with what it is."""
+    try:
+        (path,) = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
+    except (duckdb.Error, TypeError):
+        return []
+    if not path:
+        return []
+    return [(str(path), file), (f"{path}.wal", f"{file}'s write-ahead log {path}.wal")]
+
+
+def refuse_replacing(out: Path, reads: Iterable[tuple[str, str]], force: bool = False, named: str | None = None,
+                     force_option: str = "force=True") -> None:
+    """``ExportWouldReplace`` (nothing written) when an export into ``out`` would replace a file it reads
+    (``reads``: (path, what) pairs), ``force`` or not: with the store in ``out/matches/``, DuckDB's OVERWRITE
+    deleted it with the folder's other files; or, without ``force``, folders named like its tables in a
+    directory that is not an earlier export (``replaced_by_export``). ``named``: how the message names
+    ``out`` (``zx export``: ``--parquet DIR``), ``force_option`` how it names ``force``."""
+    named = named or str(out)
+    for name in (*PARTITIONED, "card_catalog", DICTIONARY):
+        replaced = out / name
+        for read, what in reads:
+            if same_file(read, replaced) or os.path.realpath(read).startswith(os.path.realpath(replaced) + os.sep):
+                raise ExportWouldReplace(f"{named}: the export replaces {replaced}, and {what} is there: zx never "
+                                         f"writes over a file the command reads, {force_option} or not; give another "
+                                         f"directory (nothing was written)")
+    clash = [] if force else replaced_by_export(out)
+    if clash:
+        shown = ", ".join(clash[:5]) + (f" and {len(clash) - 5} more" if len(clash) > 5 else "")
+        raise ExportWouldReplace(f"{named} holds {shown}, which the export would replace, and is not an earlier "
+                                 f"export of zx (no data dictionary of zx in it): give a new or empty directory, or "
+                                 f"{force_option} to replace them (nothing was written)")
 
 
 def replaced_by_export(out: Path) -> list[str]:
@@ -135,11 +176,22 @@ def _export_table(con: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnect
 
 
 def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
-                   on_table: Callable[[str], None] | None = None, file: str = "the analytics file") -> list[dict]:
+                   on_table: Callable[[str], None] | None = None, file: str = "the analytics file", *,
+                   force: bool = False, reads: Iterable[tuple[str, str]] = (), named: str | None = None,
+                   force_option: str = "force=True") -> list[dict]:
     """Write every table under ``out`` (replacing an earlier export of the same table), reading through
     ``con``: a sandboxed connection (``connect_reader``). ``file`` names it in an ``ExportRefused``, and in the
-    ``AnalyticsError`` that refuses a file of another schema version (nothing written)."""
+    ``AnalyticsError`` that refuses a file of another schema version (nothing written).
+
+    Refused (``ExportWouldReplace``, nothing written), ``force`` or not, where the export would replace the
+    file ``con`` reads or any of ``reads`` (the store: ``zx export``); and, without ``force``, where ``out``
+    holds folders named like the tables and is not an earlier export (``refuse_replacing``; the Python API
+    replaced a folder ``out/matches`` of the user's, and the analytics file in it, without a word)."""
+    out = Path(out)
     refuse_other_version(con, file)  # another schema's tables are not what the data dictionary says
+    if out.exists() and not out.is_dir():
+        raise ExportWouldReplace(f"{named or out} is a file, not a directory")
+    refuse_replacing(out, [*database_files(con, file), *reads], force, named, force_option)
     tables = (*PARTITIONED, "card_catalog")  # names from the games' rows modules (an allow-list: never user input)
     for table in tables:  # bound first: SQL of the file that reaches for a file is refused before anything is written
         try:

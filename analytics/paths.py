@@ -13,6 +13,17 @@ if TYPE_CHECKING:
 DEFAULT_ANALYTICS = "zx-analytics.duckdb"
 
 
+def same_file(a: "str | os.PathLike[str]", b: "str | os.PathLike[str]") -> bool:
+    """Whether ``a`` and ``b`` name the same file: the same resolved path (a link to it included), or
+    the same file on disk (a hard link)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them is not there
+        return False
+
+
 def default_path(store: "StoreConfig", explicit: str | None = None) -> Path:
     """``--analytics`` / ``ZX_ANALYTICS``; else next to a SQLite store (``X.sqlite`` -> ``X.duckdb``);
     else ``zx-analytics.duckdb`` in the working directory (memory: and PostgreSQL stores)."""

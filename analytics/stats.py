@@ -48,7 +48,7 @@ from typing import Any, Collection
 import duckdb
 import polars as pl
 
-from .db import QueryRefused, QueryTimeout, connect_reader, refusal, sql
+from .db import AnalyticsError, QueryRefused, QueryTimeout, connect_reader, refusal, sql
 from .derived import Derived
 from .wilson import BY_ROW, with_rate
 
@@ -152,6 +152,36 @@ def game_tables(game: str) -> tuple[str, ...]:
     return tuple(getattr(ROWS[game], "SQL_TABLES", ())) if game in ROWS else ()
 
 
+def serialised(method: Any) -> Any:
+    """A ``Stats`` method run under its lock (one call at a time on its connection: two threads' calls
+    interleaved on it raised DuckDB's "connection is busy", answered one game's ``sql(game=...)`` views to
+    the other's statistics, and left those views in place for good), and refused once it is closed."""
+    @functools.wraps(method)
+    def run(self: "Stats", *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            if self._closed:
+                raise StatsClosed("this Stats was closed (close(), or the end of its with block): open a new one")
+            return method(self, *args, **kwargs)
+    return run
+
+
+class StatsClosed(AnalyticsError):
+    """A ``Stats`` used after ``close()``."""
+
+
+class QueryError(AnalyticsError):
+    """User SQL that DuckDB could not run as written: a syntax error, an unknown table or column, a
+    wrong type (``str(e)``: ``SQL error: `` and DuckDB's words; the DuckDB error is its ``__cause__``)."""
+
+
+# statements that make or change anything: refused in user SQL even where read-only allows them (the
+# temporary catalog): a TEMP TABLE or VIEW named like a table, or a TEMP MACRO named like a macro, shadowed
+# it for every later query of the same Stats, its statistics included; an open transaction held them all
+# (files, databases and extensions are the sandbox's to refuse, in its own words: analytics.db.refusal)
+CHANGES = {"CREATE", "CREATE_FUNC", "DROP", "ALTER", "INSERT", "UPDATE", "DELETE", "MERGE_INTO", "TRANSACTION",
+           "PREPARE", "EXECUTE"}
+
+
 def by_game(reads: Any = None) -> Any:
     """Run a ``Stats`` method per game unless its ``game`` filter names one (games are never mixed).
 
@@ -187,7 +217,7 @@ def by_game(reads: Any = None) -> Any:
             frames = [method(self, *args, **{**kwargs, "game": g}) for g in present]
             frames = [f.select(pl.lit(g).alias("game"), pl.all()) for g, f in zip(present, frames)]
             return pl.concat(frames, how="diagonal_relaxed")
-        return run
+        return serialised(run)
     return wrap
 
 
@@ -223,6 +253,10 @@ class Filters:
             raise ValueError(f"since {self.since} is after until {self.until}")
         if self.seat is not None and self.seat not in SEATS:
             raise ValueError(f"seat must be first or second, got {self.seat!r}")
+        for name in ("event", "deck", "player", "opp_deck", "colours", "archetype", "opp_archetype", "game"):
+            v = getattr(self, name)
+            if v is not None and not isinstance(v, str):  # deck=5 was AttributeError: no attribute 'casefold'
+                raise TypeError(f"{name} must be a name (a str), got {type(v).__name__} {v!r}")
 
     def params(self) -> dict[str, Any]:
         return asdict(self)
@@ -413,6 +447,10 @@ def _frame(relation: Any) -> pl.DataFrame:
 class Stats:
     """Read-only statistics over one analytics file (or an open DuckDB connection).
 
+    One call at a time: a ``Stats`` used from several threads runs their calls one after another on its
+    connection (a server makes one per request, over a cursor of its own); after ``close()`` every call
+    raises ``StatsClosed``.
+
     ``derived``: the derived tables of that connection (``analytics.derived.build``, at the file's
     position: a server's), from which cards, attacks and life by turn are counted, and the games and
     filter values it already read; the answers are those without."""
@@ -432,10 +470,15 @@ class Stats:
                 raise
         self.min_games = min_games
         self.derived = derived
+        self._lock = threading.RLock()
+        self._closed = False
 
     def close(self) -> None:
-        self.con.close()
+        with self._lock:
+            self._closed = True
+            self.con.close()
 
+    @serialised
     def position(self) -> tuple[int, str] | None:
         """(the last store notification projected, the store it was projected from), or None."""
         try:
@@ -451,6 +494,7 @@ class Stats:
         self.close()
 
     # ------------------------------------------------------------------ filters
+    @serialised
     def games(self) -> list[str]:
         """The games the file holds matches of (sorted)."""
         if self.derived is not None:
@@ -458,6 +502,7 @@ class Stats:
         return sorted(r[0] for r in self.con.execute("SELECT DISTINCT game FROM seats WHERE game IS NOT NULL")
                       .fetchall())
 
+    @serialised
     def known(self, column: str) -> list[str]:
         """The distinct non-null values of a ``seats`` column (from the NAMED_FILTERS allow-list)."""
         if column not in {c for c, _ in NAMED_FILTERS.values()}:
@@ -467,6 +512,7 @@ class Stats:
         return [r[0] for r in self.con.execute(f"SELECT DISTINCT {column} FROM seats WHERE {column} IS NOT NULL")
                 .fetchall()]
 
+    @serialised
     def filters(self, **given: Any) -> Filters:
         """Check the filters: dates and seat (ValueError), names the file has seen (UnknownName)."""
         unknown = set(given) - set(Filters.names())
@@ -484,6 +530,7 @@ class Stats:
                 raise UnknownName(kind, v, sorted(checked[column]))
         return f
 
+    @serialised
     def card_codes(self, card: str) -> list[str]:
         """The cards named by ``card``: its code, or every code of that name (any case: a shipped catalog
         gives one card two codes, R01-003 and R01-019, and the name kept only the last); UnknownName
@@ -524,6 +571,7 @@ class Stats:
         """Each card code's name: every name its catalogs give it, in alphabetical order (card_names.sql)."""
         return _rows(self.con, sql("card_names"), None)
 
+    @serialised
     def sql(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
             limit: int | None = None, game: str | None = None) -> pl.DataFrame:
         """Any SQL over the tables, views and macros of the file: read-only and sandboxed (no files,
@@ -538,6 +586,7 @@ class Stats:
         each date or time inside a list, struct or map."""
         return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _frame_of))
 
+    @serialised
     def sql_rows(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
                  limit: int | None = None, game: str | None = None) -> tuple[list[str], list[tuple]]:
         """``sql``'s result as its column names and rows of DuckDB's own Python values, exact for
@@ -548,6 +597,7 @@ class Stats:
         "1 year 2 months", "101", "\\xFF"), and so does each date or time inside a list, struct or map."""
         return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _python_rows))
 
+    @serialised
     def sql_each(self, query: str, consume: Any, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
                  limit: int | None = None, game: str | None = None, batch: int = 10_000) -> list[str]:
         """``sql_rows`` a batch of rows at a time: ``consume(columns, rows)`` is called with each batch as it is
@@ -581,6 +631,7 @@ class Stats:
             for name in shadowed:
                 self.con.execute(f'DROP VIEW IF EXISTS temp.main."{name}"')
 
+    @serialised
     def only_game(self, game: str) -> list[str]:
         """Shadow every table of the file by a temporary view of the same name holding only ``game``'s
         rows: by its ``game`` column, else by ``match_no`` (the game's matches), ``card_catalog`` by
@@ -614,6 +665,17 @@ class Stats:
         return made
 
     def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None, fetch: Any) -> Any:
+        if not isinstance(query, str):
+            raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
+        try:
+            statements = duckdb.extract_statements(query)
+        except duckdb.Error as e:
+            raise QueryError(f"SQL error: {e}") from e
+        changes = sorted({s.type.name for s in statements} & CHANGES)
+        if changes:
+            raise QueryRefused(f"refused: zx sql is read-only and sandboxed: statements that make or change "
+                               f"anything are not run, temporary ones neither (they would change what later "
+                               f"queries read) ({', '.join(changes)})")
         timer = None
         began = time.monotonic()
         if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;
@@ -637,10 +699,16 @@ class Stats:
             reason = refusal(e)
             if reason is not None:
                 raise QueryRefused(reason) from None
+            if isinstance(e, (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException,
+                              duckdb.ConversionException, duckdb.InvalidInputException, duckdb.TypeMismatchException)):
+                raise QueryError(f"SQL error: {e}") from e  # the query as written (a damaged file, no memory: as raised)
             raise
         finally:
             if timer is not None:
                 timer.cancel()
+                # and ended: a timer thread still alive as the process exits aborted it now and then, in DuckDB
+                # ("terminate called after throwing an instance of ''", a connection the caller gave)
+                timer.join()
 
     # ------------------------------------------------------------------ win rates
     @by_game()

@@ -560,18 +560,22 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     import duckdb
 
     from analytics.db import AnalyticsError, DamagedFile, connect_reader, damaged, refuse_other_version
-    from analytics.export import PARTITIONED, export_parquet, replaced_by_export
+    from analytics.export import PARTITIONED, export_parquet, refuse_replacing
+
+    from .common import read_files
 
     path = resolve_analytics_path(ctx, analytics_path)
     if Path(out).exists() and not Path(out).is_dir():
         raise click.ClickException(f"--parquet {out} is a file, not a directory")
-    _refuse_replacing_what_is_read(ctx, Path(out), path)
-    clash = [] if force else replaced_by_export(Path(out))
-    if clash:
-        shown = ", ".join(clash[:5]) + (f" and {len(clash) - 5} more" if len(clash) > 5 else "")
-        raise click.ClickException(f"--parquet {out} holds {shown}, which the export would replace, and is not "
-                                   f"an earlier export of zx (no data dictionary of zx in it): give a new or empty "
-                                   f"directory, or --force to replace them (nothing was written)")
+    # the files this command reads (the store, the analytics file): checked before the file is opened, and
+    # again by export_parquet (which knows the file it reads, as any caller of the Python API)
+    reads = read_files(ctx.obj.get("store") if ctx.obj else None, (path, f"the analytics file {path}"),
+                       (f"{path}.wal", f"the analytics file's write-ahead log {path}.wal"))
+    named = f"--parquet {out}"
+    try:
+        refuse_replacing(Path(out), reads, force, named, "--force")
+    except AnalyticsError as e:
+        raise click.ClickException(str(e)) from None
     try:
         con = connect_reader(path)  # sandboxed, as zx sql: SQL stored in the file touches no file (docs/security.md)
     except AnalyticsError as e:
@@ -585,7 +589,8 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         with progress(len(PARTITIONED), "exporting") as bar:
             task = bar.add_task("export", total=len(PARTITIONED))
             rows = export_parquet(con, Path(out), on_table=lambda _: bar.advance(task),
-                                  file=f"the analytics file {path}")
+                                  file=f"the analytics file {path}", force=force, reads=reads, named=named,
+                                  force_option="--force")
     except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused)
         raise click.ClickException(str(e)) from None
     except (duckdb.Error, OSError) as e:
@@ -596,27 +601,6 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         con.close()
     emit(rows, fmt, ["table", "rows", "months", "path"])
     click.echo(f"data dictionary: {Path(out) / 'data-dictionary.md'}", err=True)
-
-
-def _refuse_replacing_what_is_read(ctx: click.Context, out: Path, analytics: Path) -> None:
-    """Neither the analytics file read nor the store is, or is in, what the export replaces in ``out``
-    (a folder a table, ``card_catalog``, the data dictionary), --force or not: with the store in
-    ``out/matches/``, DuckDB's OVERWRITE deleted it with the folder's other files."""
-    import os
-
-    from analytics.export import DICTIONARY, PARTITIONED
-
-    from .common import read_files, same_file
-
-    reads = read_files(ctx.obj.get("store") if ctx.obj else None, (analytics, f"the analytics file {analytics}"),
-                       (f"{analytics}.wal", f"the analytics file's write-ahead log {analytics}.wal"))
-    for name in (*PARTITIONED, "card_catalog", DICTIONARY):
-        replaced = out / name
-        for read, what in reads:
-            if same_file(read, replaced) or os.path.realpath(read).startswith(os.path.realpath(replaced) + os.sep):
-                raise click.ClickException(f"--parquet {out}: the export replaces {replaced}, and {what} is there: "
-                                           f"zx never writes over a file the command reads, --force or not; give "
-                                           f"another directory (nothing was written)")
 
 
 def catalog_given(catalog_file: str | None) -> str:

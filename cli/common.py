@@ -272,22 +272,11 @@ def read_files(store: str | None, *others: tuple[object, str]) -> list[tuple[str
     return out + [(os.fspath(p), what) for p, what in others]
 
 
-def same_file(a, b) -> bool:
-    """Whether ``a`` and ``b`` name the same file: the same resolved path (a link to it included), or
-    the same file on disk (a hard link)."""
-    import os
-
-    if os.path.realpath(a) == os.path.realpath(b):
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them is not there
-        return False
-
-
 def refuse_read_file(path, reads: list[tuple[str, str]], option: str = "-o") -> None:
     """``path`` (a file a command writes) is none of the files it reads (``read_files``), --force or not:
     ``zx view MATCH -o s.sqlite --force`` replaced the store with the page (as cp refuses a file onto itself)."""
+    from analytics.paths import same_file
+
     for read, what in reads:
         if same_file(path, read):
             raise click.ClickException(f"{option} {path} is {what}: zx never writes over a file the command "

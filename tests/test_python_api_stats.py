@@ -1,0 +1,138 @@
+"""The statistics side of the Python API as a notebook uses it (docs/analytics.md, "In a notebook"):
+user SQL that cannot change what later answers read, one Stats from several threads, a closed Stats,
+wrong arguments, and export_parquet's guards (a QA pass over the API found each of these)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from analytics.db import QueryRefused, connect_reader
+from analytics.export import ExportWouldReplace, export_parquet
+from analytics.stats import QueryError, Stats, StatsClosed
+from analytics_support import imported_store
+from cli.main import zx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def duck(tmp_path):
+    return imported_store(tmp_path).with_suffix(".duckdb")
+
+
+@pytest.mark.parametrize("statement", [
+    "CREATE TEMP TABLE seats AS SELECT * FROM seats LIMIT 1",
+    "CREATE TEMP VIEW seats AS SELECT * FROM seats WHERE FALSE",
+    "CREATE TEMP MACRO wilson_low(k, n) AS 0.5",
+    "SELECT 1; CREATE TEMP TABLE t AS SELECT 1",
+    "BEGIN TRANSACTION",
+])
+def test_user_sql_cannot_change_what_the_statistics_read(duck, statement):
+    """A temporary table, view or macro named like the file's shadowed it for every later answer of the same
+    Stats (winrates from the user's 1-row table, without a word); an open transaction held every later query."""
+    with Stats(duck, min_games=1) as st:
+        before = st.winrates().to_dicts()
+        with pytest.raises(QueryRefused, match="statements that make or change anything are not run"):
+            st.sql(statement)
+        assert st.winrates().to_dicts() == before
+        assert st.sql("SELECT count(*) AS n FROM duckdb_tables() WHERE temporary AND NOT internal").item() == 0
+    r = CliRunner().invoke(zx, ["sql", "--analytics", str(duck), statement])
+    assert r.exit_code == 1 and "refused: zx sql is read-only and sandboxed" in r.output, r.output
+
+
+def test_user_sql_errors_are_the_projects_with_duckdbs_words(duck):
+    with Stats(duck) as st:
+        with pytest.raises(QueryError, match='SQL error: Parser Error: syntax error at or near "SELEC"'):
+            st.sql("SELEC 1")
+        with pytest.raises(QueryError, match="SQL error: Catalog Error: Table with name seat does not exist"):
+            st.sql("SELECT * FROM seat")
+        with pytest.raises(TypeError, match="query must be SQL text"):
+            st.sql(None)
+        with pytest.raises(TypeError, match="deck must be a name \\(a str\\), got int 5"):
+            st.winrates(deck=5)
+        assert st.sql("SELECT 1 AS one").item() == 1
+
+
+def test_a_closed_stats_says_it_was_closed(duck):
+    st = Stats(duck)
+    st.close()
+    for use in (st.winrates, st.games, lambda: st.sql("SELECT 1")):
+        with pytest.raises(StatsClosed, match="this Stats was closed"):
+            use()
+
+
+def test_one_stats_from_several_threads_answers_each_call_as_alone(duck):
+    """``sql(game=...)`` shadows the tables with one game's views on the connection: another thread's
+    statistics read them ("no game named 'zx'"), DuckDB said "connection is busy", and views left behind
+    by a failed DROP answered one game for good."""
+    with Stats(duck, min_games=1) as st:
+        want = st.winrates(game="zx").to_dicts()
+        errors: list[BaseException] = []
+
+        def statistics() -> None:
+            for _ in range(30):
+                try:
+                    assert st.winrates(game="zx").to_dicts() == want
+                except BaseException as e:  # noqa: BLE001 - collected for the main thread
+                    errors.append(e)
+
+        def user_sql() -> None:
+            for _ in range(30):
+                try:
+                    st.sql("SELECT count(*) FROM seats", game="zx")
+                except BaseException as e:  # noqa: BLE001
+                    errors.append(e)
+
+        threads = [threading.Thread(target=f) for f in (statistics, user_sql, statistics, user_sql)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert st.sql("SELECT count(*) AS n FROM duckdb_views() WHERE temporary AND NOT internal").item() == 0
+
+
+def test_export_parquet_replaces_neither_a_users_folder_nor_the_file_it_reads(duck, tmp_path):
+    """The CLI refused both; the Python API wiped a folder ``matches/`` of the user's, and the analytics file
+    it was reading from under ``out/seats/``."""
+    out = tmp_path / "exp"
+    (out / "matches").mkdir(parents=True)
+    (out / "matches" / "mine.txt").write_text("my notes")
+    con = connect_reader(duck)
+    try:
+        with pytest.raises(ExportWouldReplace, match="holds matches, which the export would replace"):
+            export_parquet(con, out)
+        assert (out / "matches" / "mine.txt").read_text() == "my notes"
+        assert export_parquet(con, out, force=True)  # asked for: replaced
+        assert not (out / "matches" / "mine.txt").exists()
+    finally:
+        con.close()
+    inside = tmp_path / "exp2" / "seats"
+    inside.mkdir(parents=True)
+    copy = inside / "a.duckdb"
+    copy.write_bytes(duck.read_bytes())
+    con = connect_reader(copy)
+    try:
+        with pytest.raises(ExportWouldReplace, match="and the analytics file is there: zx never writes over a file"):
+            export_parquet(con, tmp_path / "exp2", force=True)
+    finally:
+        con.close()
+    assert copy.read_bytes() == duck.read_bytes()
+
+
+def test_a_connection_given_to_stats_never_aborts_the_process_at_exit(tmp_path):
+    """``Stats(duckdb.connect(new file)).sql(...)``: the time limit's timer thread, cancelled but still alive
+    as the process exited, made it abort ("terminate called after throwing ...", exit 134) 8 runs in 10."""
+    code = ("import duckdb, sys\nfrom analytics.stats import Stats\n"
+            "Stats(duckdb.connect(sys.argv[1])).sql('SELECT 1')\n")
+    for i in range(8):
+        path = tmp_path / f"new{i}.duckdb"
+        r = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True)
+        assert r.returncode == 0, (i, r.returncode, r.stderr[-500:])
