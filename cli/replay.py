@@ -108,8 +108,12 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     if stop_seq is not None and seq is not None and stop_seq < seq:
         raise click.ClickException(f"--to {stop_seq} is before the start position (event {seq})")
     start = hist.step_of(seq) if seq is not None else 0
-    if seq is not None and hist.bounds[start][1] != seq:  # a position inside a step: show it cut there
+    end = hist.bounds[start][1]
+    if seq is not None and end != seq:  # a position inside a step: show it cut there, then the rest of it
         out.step(hist.step_at(seq, perspective))
+        rest = end if stop_seq is None else min(end, stop_seq)
+        if rest > seq:  # (it went on with the next step: the step's events after ``seq`` were never shown)
+            out.step(hist.part(seq + 1, rest, perspective))
         start += 1
     if interactive and sys.stdin.isatty() and fmt == "table":
         _interactive(hist, perspective, start, out)
@@ -198,7 +202,7 @@ def draw_step(step: Any, game: Any) -> None:
     v = step.state
     console = Console(file=sys.stdout, width=terminal_width() or 120, soft_wrap=False,  # COLUMNS, else the terminal's
                       highlight=False)
-    phase = v.phase if v.phase in ("setup", "over", "ended") else f"{v.phase.capitalize()} Phase"
+    phase = game.phase_text(v.phase)  # the viewer's words ("over" was printed as it is stored)
     title = (f"{v.match_id} · step {step.index} · seq {v.seq}/{v.last_seq} · turn {v.turn}"
              + (f" ({v.active})" if v.active else "") + f" · {phase} · as {v.perspective}")
     # a log's text (names, ids, notes) is shown as text: never markup, its control characters escaped before

@@ -776,3 +776,60 @@ def test_a_state_as_json_names_its_game_first_in_every_game(tmp_path):
         r = CliRunner().invoke(zx, ["--store", store, "replay", match, "--format", "json"])
         assert r.exit_code == 0, r.output
         assert list(json.loads(r.stdout))[:2] == ["game", "match_id"] and json.loads(r.stdout)["game"] == game
+
+
+def test_a_position_inside_a_step_then_to_shows_the_rest_of_that_step(stored_example):
+    """``--event N --to M`` (and ``--step`` without a terminal) printed the step cut at N, then went on with the
+    next step: the step's events after N were never shown (the viewer and /steps show them)."""
+    from zx_events.application import MatchService
+
+    svc = MatchService(stored_example, create=False)
+    try:
+        hist = replay.load_history(svc, EXAMPLE_ID)
+    finally:
+        svc.close()
+    lo, hi = next((lo, hi) for lo, hi in hist.bounds if hi - lo >= 1)  # a step of two events or more
+    stop = min(hi + 2, hist.last_seq)
+    for args in (["--to", str(stop)], ["--step"]):
+        r = _cli(stored_example, EXAMPLE_ID, "--event", str(lo), *args, "--format", "json", input="")
+        assert r.exit_code == 0, r.output
+        steps = [json.loads(line) for line in r.stdout.splitlines()]
+        seqs = [e["seq"] for s in steps for e in s["events"]]
+        assert seqs[: stop - lo + 1] == list(range(lo, stop + 1)), (args, seqs)
+        first, rest = steps[0], steps[1]
+        assert (first["seq_first"], first["seq_last"], rest["seq_first"], rest["seq_last"]) == (lo, lo, lo + 1, hi)
+        assert rest["step"] == first["step"] and rest["record"] == first["record"] and rest["line"] == first["line"]
+        assert rest["state"] == replay_json_state(stored_example, hi)
+    r = _cli(stored_example, EXAMPLE_ID, "--event", str(lo), "--to", str(lo + 1), "--format", "json")
+    assert [[e["seq"] for e in json.loads(line)["events"]] for line in r.stdout.splitlines()] == [[lo], [lo + 1]]
+
+
+def replay_json_state(store: str, seq: int) -> dict:
+    r = _cli(store, EXAMPLE_ID, "--event", str(seq), "--format", "json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_the_terminal_names_each_phase_as_the_viewer_does(stored_example):
+    """The header said "over", "ended" and "setup" where the page says "End of turn", "Match ended" and
+    "Setup" (the games' ``phases``, the same as web/board.js's PHASES: checked below)."""
+    import re
+    from pathlib import Path
+
+    from zx_events.application import MatchService
+
+    svc = MatchService(stored_example, create=False)
+    try:
+        hist = replay.load_history(svc, EXAMPLE_ID)
+    finally:
+        svc.close()
+    over = next(s for s in range(1, hist.last_seq + 1) if hist.state_at(s).phase == "over")
+    for seq, words in ((1, "Setup"), (over, "End of turn")):
+        head = _cli(stored_example, EXAMPLE_ID, "--event", str(seq)).stdout.splitlines()[0]
+        assert f" · {words} · as judge" in head, head
+    for key in ("zx", "x610z"):
+        game = games.get(key)
+        js = (Path(games.__file__).parent / key / "web" / "board.js").read_text(encoding="utf-8")
+        table = re.search(r"var PHASES = \{(.*?)\};", js, re.S).group(1)
+        assert dict(re.findall(r'(\w+): "([^"]+)"', table)) == dict(game.phases), key
+        assert game.phase_text("over") == "End of turn" and game.phase_text("nonesuch") == "Nonesuch Phase"

@@ -693,11 +693,20 @@ class History:
 
     def step_at(self, seq: int, perspective: str = JUDGE) -> Step:
         """The step holding event ``seq``, cut after it: its record, its events up to ``seq``, the state."""
-        seat(perspective)
         index = self.step_of(self.check_seq(seq))
-        lo = self.bounds[index][0]
-        match = self.state_at(seq)
-        return _step(index, self.events[lo - 1: seq], match, perspective, names_for(match), self.last_seq)
+        return self.part(self.bounds[index][0], seq, perspective)
+
+    def part(self, first: int, last: int, perspective: str = JUDGE) -> Step:
+        """Events ``first``..``last`` of one step (the rest of a step cut after ``first - 1``, or its start
+        cut after ``last``): its record (wherever in the step its event is), those events, the state after."""
+        seat(perspective)
+        index = self.step_of(self.check_seq(first))
+        lo, hi = self.bounds[index]
+        if not first <= self.check_seq(last) <= hi:
+            raise OutOfRange(f"events {first}..{last} are not of one step (step {index}: {lo}..{hi})")
+        match = self.state_at(last)
+        return _step(index, self.events[first - 1: last], match, perspective, names_for(match), self.last_seq,
+                     whole=self.events[lo - 1: hi])
 
     def steps(self, perspective: str = JUDGE, start: int = 0, stop: int | None = None) -> Iterator[Step]:
         """Steps ``start``..``stop - 1``, each with its record, events and state after, as seen."""
@@ -717,9 +726,11 @@ class History:
             yield _step(index, chunk, match, perspective, cn, self.last_seq)
 
 
-def _step(index: int, chunk: Any, match: Match, perspective: str, cn: CardNames, last: int) -> Step:
+def _step(index: int, chunk: Any, match: Match, perspective: str, cn: CardNames, last: int,
+          whole: Any = None) -> Step:
+    """A step of ``chunk``'s events (``whole``: the whole step, where its record is, when ``chunk`` is a part)."""
     record = None
-    for e in chunk:
+    for e in whole if whole is not None else chunk:
         rec = getattr(e, "rec", None)
         if rec is not None:
             record = rec
@@ -735,7 +746,8 @@ def _step(index: int, chunk: Any, match: Match, perspective: str, cn: CardNames,
             message = e.message if perspective == JUDGE else cn.mask(e.message)
             violations.append(ViolationView(e.line, e.turn, e.player, e.rule, message, e.rec is None))
     view = game.build_view(match, perspective, cn.names, mask=cn.mask, last_seq=last)
-    return Step(index=index, line=getattr(chunk[0], "line", None), seq_first=chunk[0].originator_version,
+    return Step(index=index, line=getattr((chunk if whole is None else whole)[0], "line", None),
+                seq_first=chunk[0].originator_version,
                 seq_last=chunk[-1].originator_version,
                 record=freeze(game.redact_record(record, perspective, cn.mask)), events=tuple(events),
                 violations=tuple(violations), state=view)

@@ -29,7 +29,8 @@ document.querySelectorAll('#board [data-square]').forEach(function (c) {
   var f = function (n) { var e = c.querySelector('.card [data-field="' + n + '"]'); return e ? e.textContent : null; };
   var l = c.querySelector('[data-field="links"]');
   out.squares[c.dataset.square] = card ? {code: card.dataset.code || null, facedown: !!card.dataset.facedown,
-    name: f('name'), power: f('power'), dmg: f('dmg'), state: f('state')} : null;
+    name: f('name'), power: f('power'), dmg: f('dmg'), state: f('state'),
+    mods: card.querySelector('.mods') ? card.querySelector('.mods').textContent : null} : null;
   if (l) out.squares[c.dataset.square + ':links'] = l.textContent;
 });
 document.querySelectorAll('#board [data-player]').forEach(function (p) {
@@ -76,6 +77,9 @@ def assert_shows(driver: Any, ref: dict) -> dict:
         else:
             assert (got["code"], got["name"]) == (sq["code"], sq["name"] or sq["code"]), name
         assert got["power"] == (None if sq["power"] is None else str(sq["power"])), name
+        # its base and the modifiers' sum beside it, as zx replay shows them (the page showed no modifier)
+        net = sq["power"] - sq["base"] if sq["power"] is not None and sq["base"] is not None else 0
+        assert got["mods"] == (f"({sq['base']} {net:+d})" if net else None), (name, got, sq)
         assert got["dmg"] == (str(sq["dmg"]) if sq["dmg"] else None), name
         assert got["state"] == ("Sleep" if sq["sleep"] else "Reboot"), name
         links = ref["links"].get(name)
@@ -1094,3 +1098,37 @@ def test_x610z_board_lists_its_summons_in_words_as_the_terminal_replay_does(brow
         for s, shown in enumerate(every, 1):  # at every event, the seat's own legend, no more
             text = draw_unmapped(game.build_view(hist.state_at(s), seat, names, last_seq=hist.last_seq), "-")
             assert shown == [line.strip() for line in text.splitlines() if re.match(r"  [12][a-zL] on ", line)], s
+
+
+def test_a_cards_power_shows_its_base_and_modifiers_as_zx_replay_does(browser, tmp_path):
+    """The page's states keep no list of modifiers (page_state: it grows with the match), and board.js drew
+    "(base modifiers)" only from that list: a card at 5000 over a base of 4500 showed "Power 5000" where
+    zx replay shows "Power 5000 (4500 +500)". It shows the base and the modifiers' sum."""
+    root = Path(__file__).resolve().parents[2]
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics",
+                                str(root / "examples" / "legal" / "rules-fidelity.zxlog")])
+    assert r.exit_code == 0, r.output
+    match = "rules-fidelity-605-6-lethal-startup"
+    out = tmp_path / "rf.html"
+    assert CliRunner().invoke(zx, ["--store", store, "view", match, "--as", "spectator", "-o", str(out)]).exit_code == 0
+    checked = 0
+    for at in range(1, 40):
+        ref = replay_json(store, match, at, "spectator")
+        moved = [sq for sq in ref["squares"].values() if sq and sq["base"] is not None and sq["power"] != sq["base"]]
+        if not moved:
+            continue
+        open_file(browser, out, f"#e={at}")
+        assert_shows(browser, ref)  # (its modifiers' text included)
+        text = replay_text(store, match, at)
+        for sq in moved:
+            assert f"Power {sq['power']} ({sq['base']} " in text  # the terminal's, for the same card
+        checked += 1
+    assert checked >= 2, "no card with a modifier in the first 39 events: the test checks nothing"
+
+
+def replay_text(store: str, match_id: str, seq: int) -> str:
+    res = CliRunner(env={"COLUMNS": "200"}).invoke(zx, ["--store", store, "replay", match_id, "--event", str(seq),
+                                                        "--as", "spectator"])
+    assert res.exit_code == 0, res.output
+    return res.stdout

@@ -117,12 +117,18 @@ class Game(ABC):
     seat_sees: str = "that seat's own hidden cards too"
     # the engine's result reasons (MatchEnded.reason) as a reader says them: "by {text}"
     reasons: Mapping[str, str] = {}
+    # the engine's phases as the replay viewer (web/board.js, its PHASES) and zx replay name them
+    phases: Mapping[str, str] = {}
 
     # ------------------------------------------------------------------ identity
     def reason_text(self, reason: str | None) -> str:
         """A result's reason as the match page says it (``ending_dot`` -> "its Life Base reaching an Ending
         Dot (602.2)"); one the game does not name (a log's own text) as it is."""
         return self.reasons.get(reason or "", reason or "")
+
+    def phase_text(self, phase: str | None) -> str:
+        """A phase as the viewer shows it (``over`` -> "End of turn"); one the game does not name: "X Phase"."""
+        return self.phases.get(phase or "", f"{(phase or '').capitalize()} Phase")
 
     def __repr__(self) -> str:
         return f"<game {self.key}>"

@@ -20,7 +20,9 @@ class SimFile:
     def row(self) -> dict:
         return {"file": self.path, "matches": len(self.matches),
                 "records": sum(len(s.records) for s in self.matches),
-                "events": sum(s.events for s in self.matches),
+                # as zx import stores them and zx replay counts them: the engine's, and the Sealed event the import
+                # appends (one fewer than every replay surface said of the same match)
+                "events": sum(s.events + 1 for s in self.matches),
                 "turns": sum(s.turns for s in self.matches),
                 "winners": [f"{s.winner or '-'} {s.reason or 'unfinished'}" for s in self.matches]}
 

@@ -221,3 +221,18 @@ def test_an_error_before_the_first_file_leaves_no_directory(tmp_path):
     res = CliRunner().invoke(zx, ["simulate", "-n", "1", "--seed", "9" * 300, "--out", str(tmp_path / "o")])
     assert res.exit_code == 1 and "cannot write to" in res.output and "Traceback" not in res.output
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("game", ["zx", "x610z"])
+def test_the_events_simulate_reports_are_the_events_import_stores(tmp_path, game):
+    """zx simulate said one event fewer a match than zx import stores and every replay surface counts (the
+    Sealed event the import appends): 231 against 232."""
+    out = tmp_path / "sim"
+    r = CliRunner().invoke(zx, ["simulate", "--game", game, "--matches", "3", "--seed", "16", "--out", str(out),
+                                "--format", "json"])
+    assert r.exit_code == 0, r.output
+    said = sum(row["events"] for row in json.loads(r.stdout))
+    imported = CliRunner().invoke(zx, ["--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(out),
+                                       "--format", "json"])
+    assert imported.exit_code == 0, imported.output
+    assert said == sum(row["events"] for row in json.loads(imported.stdout))

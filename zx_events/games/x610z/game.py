@@ -38,6 +38,9 @@ class X610Z(Game):
                "life_base": "destroying the other Life Base (210.8)",
                "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
                "time": "the time limit (a draw, 106.1a)", "simultaneous": "both losing at once (a draw, 106.1a)"}
+    # (web/board.js's PHASES: tests/web/test_viewer_browser.py checks that they agree)
+    phases = {"setup": "Setup", "draw": "Draw Phase", "action": "Action Phase", "end": "End Phase",
+              "closed": "End Phase (closed)", "over": "End of turn", "ended": "Match ended"}
 
     def rule_title(self, rule: str) -> str:
         return title(rule)

@@ -24,6 +24,9 @@ class ZX(Game):
     seat_sees = "that seat's own hand and Dynamis too (301.3)"
     reasons = {"life": "damage with no Life left (a player with 0 Life loses)",
                "draw": "both players at 0 Life at once (a draw)", "concede": "concession"}
+    # (web/board.js's PHASES: tests/web/test_viewer_browser.py checks that they agree)
+    phases = {"setup": "Setup", "draw": "Draw Phase", "resource": "Resource Phase", "ignition": "Ignition Phase",
+              "main": "Main Phase", "end": "End Phase", "over": "End of turn", "ended": "Match ended"}
 
     def rule_title(self, rule: str) -> str:
         return title(rule)
