@@ -97,11 +97,16 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         f"source:         {audit.source}",
         f"audited:        {'the stored match (re-checked from its events)' if audit.stored else 'the log file'}",
         f"catalog used:   {cat.get('name')} sha256 {cat.get('sha256')}",
+        # the game's other reference data (X610Z: the board, whose geometry rules 202.9 and 603.2 read)
+        *(f"{kind + ' used:':<15} {used.get('name')} sha256 {used.get('sha256')}"
+          for kind, used in audit.fixtures.items() if used),
         f"rules version:  {audit.rules_version}",
     ]
     if audit.stored:
         pc = pinned.get("catalog") or {}
-        lines += [f"pinned at import: catalog {pc.get('name')} sha256 {pc.get('sha256')}, "
+        fixtures = "".join(f"{kind} {(pinned.get(kind) or {}).get('name')} sha256 {(pinned.get(kind) or {}).get('sha256')}, "
+                           for kind in audit.fixtures if pinned.get(kind))
+        lines += [f"pinned at import: catalog {pc.get('name')} sha256 {pc.get('sha256')}, {fixtures}"
                   f"rules {pinned.get('rules_version')}"]
     lines += [
         f"head digest:    {audit.head or '(not stored)'}",
@@ -128,6 +133,8 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         "                      as the judge, P1 and P2 each see it (301.3)",
         "",
         f"Check it: zx audit {log}   (and, against the store: zx verify MATCH --head HEAD)",
+        f"          (with a {' or '.join(['catalog', *audit.fixtures])} zx does not ship: add "
+        + " ".join(f"--{kind} FILE" for kind in ("catalog", *audit.fixtures)) + ", the files named above)",
     ]
     # a head judge reads it with cat: the log's and the catalog's text (names, messages, the catalog's classes)
     # with its control characters escaped, as zx audit shows them (an ESC] set the window title, ESC[2J cleared it)

@@ -183,3 +183,20 @@ def test_x610z_board_is_drawn_as_wide_as_the_terminal(both, width):
     (row,) = [line for line in lines if line.startswith("S5")]
     assert row.rstrip().endswith("S3")
     assert any(line.strip().endswith("Q0") or "·Q0" in line for line in lines)
+
+
+def test_x610z_bundle_names_the_board_it_was_checked_against_and_the_one_pinned(tmp_path):
+    """202.9 and 603.2 read the board's geometry: the bundle's README named the catalog and the rules used
+    and pinned, not the board, so a head judge could not tell which board the violation was found on."""
+    from zx_events.games.x610z.board import load_board
+
+    board = load_board("x610z-orbits-sample", files=False)
+    store = str(tmp_path / "s.sqlite")
+    assert run(store, "import", "--accept-violations", str(SHARP)).exit_code == 0
+    bundle = tmp_path / "d.zip"
+    run(store, "audit", "x610z-invalid-202.9-sharp-turn", "--bundle", str(bundle))
+    readme = zipfile.ZipFile(bundle).read("README.txt").decode()
+    sha = board.ref["sha256"]
+    assert f"board used:     x610z-orbits-sample sha256 {sha}" in readme, readme
+    assert f"board x610z-orbits-sample sha256 {sha}, rules " in readme  # pinned at import
+    assert "add --catalog FILE --board FILE" in readme
