@@ -155,3 +155,18 @@ def test_a_match_whose_started_event_cannot_be_read_is_not_called_unknown_by_ser
         assert page.status_code == 409 and "is in the store, but its Started event" in html.unescape(page.text)
         assert c.get("/api/matches/never-imported").status_code == 404  # a name no import stored: unknown
         assert c.get(f"/api/matches/{MATCH}").status_code == 200  # the other match
+
+
+def test_a_served_replay_page_says_a_match_was_altered_after_it_was_first_served(stored, store_url):
+    """The replay page is kept once built (by match and seat): one served before its match was altered kept
+    its banner-less page, while the match page, read again, said "fails verification"."""
+    svc, t, _ = stored
+    with TestClient(create_app(store_url)) as c:
+        first = c.get(f"/matches/{MATCH}/replay", params={"as": "spectator"})
+        assert first.status_code == 200 and "fails verification" not in first.text, first.text[:300]
+        state = t.state(MATCH, 3)
+        t.set_state(MATCH, 3, state.replace(b'"line":3', b'"line":4', 1))  # (still replays: a record's line)
+        again = c.get(f"/matches/{MATCH}/replay", params={"as": "spectator"})
+        assert again.status_code == 200 and \
+            f"{MATCH} fails verification (altered: digest mismatch at seq 3" in html.unescape(again.text)
+        assert "fails verification" in html.unescape(c.get(f"/matches/{MATCH}").text)
