@@ -40,6 +40,7 @@ import math
 import re
 import threading
 import time
+import unicodedata
 from dataclasses import asdict, dataclass, fields
 from datetime import date, datetime
 from pathlib import Path
@@ -92,11 +93,16 @@ CARD_METRICS = (("gih", "in hand: the opening hand kept, or drawn later"), ("oh"
 # filter -> its condition on a seats row. A statement gets the conditions of the filters given only
 # (``Filters.where``): the conditions of the ``filtered_seats`` macro with every filter bound, NULL
 # ones included, are not folded away and cost a comparison each per row and a tenth of a cold query
+# a name matches as Unicode text, whichever normal form its log wrote it in: "José" typed (NFC) is the "José"
+# of a log written as e + combining acute (NFD), which "no player named 'José'; did you mean 'José'?" refused
+# (the value given is NFC already: Filters)
 FILTER_SQL = {"since": "played_on >= CAST($since AS DATE)", "until": "played_on <= CAST($until AS DATE)",
-              "event": "event = $event", "deck": "deck = $deck", "player": "name = $player",
-              "opp_deck": "opp_deck = $opp_deck", "seat": "seat = $seat", "colours": "colours = $colours",
-              "archetype": "archetype = $archetype", "opp_archetype": "opp_archetype = $opp_archetype",
-              "game": "game = $game"}
+              "event": "nfc_normalize(event) = $event", "deck": "nfc_normalize(deck) = $deck",
+              "player": "nfc_normalize(name) = $player", "opp_deck": "nfc_normalize(opp_deck) = $opp_deck",
+              "seat": "seat = $seat", "colours": "nfc_normalize(colours) = $colours",
+              "archetype": "nfc_normalize(archetype) = $archetype",
+              "opp_archetype": "nfc_normalize(opp_archetype) = $opp_archetype", "game": "game = $game"}
+NAMES = ("event", "deck", "player", "opp_deck", "colours", "archetype", "opp_archetype", "game")  # text filters
 # the filters of a share's field (archetypes, meta): the field is every side, whatever its deck or player
 FIELD_FILTERS = ("since", "until", "event", "seat", "game")
 # filter -> (the seats column its values come from, what it is called in messages)
@@ -253,10 +259,12 @@ class Filters:
             raise ValueError(f"since {self.since} is after until {self.until}")
         if self.seat is not None and self.seat not in SEATS:
             raise ValueError(f"seat must be first or second, got {self.seat!r}")
-        for name in ("event", "deck", "player", "opp_deck", "colours", "archetype", "opp_archetype", "game"):
+        for name in NAMES:
             v = getattr(self, name)
             if v is not None and not isinstance(v, str):  # deck=5 was AttributeError: no attribute 'casefold'
                 raise TypeError(f"{name} must be a name (a str), got {type(v).__name__} {v!r}")
+            if v is not None:  # compared in NFC (FILTER_SQL)
+                object.__setattr__(self, name, unicodedata.normalize("NFC", v))
 
     def params(self) -> dict[str, Any]:
         return asdict(self)
@@ -525,9 +533,9 @@ class Stats:
             if v is None:
                 continue
             if column not in checked:
-                checked[column] = set(self.known(column))
+                checked[column] = {unicodedata.normalize("NFC", k): k for k in self.known(column)}
             if v not in checked[column]:
-                raise UnknownName(kind, v, sorted(checked[column]))
+                raise UnknownName(kind, v, sorted(checked[column].values()))
         return f
 
     @serialised

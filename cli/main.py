@@ -371,7 +371,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
 
     A player, deck or event no stored match has is an error that names the closest ones.
     """
-    from web.matchlist import MatchFilters
+    from web.matchlist import MatchFilters, folded
 
     try:
         filters = MatchFilters(game, player, deck, event, since, until, winner, None)
@@ -382,11 +382,11 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
     for value, kind, keys in ((player, "player", ("p1", "p2")), (deck, "deck", ("p1_deck", "p2_deck")),
                               (event, "event", ("event",))):
         known = sorted({r[k] for r in rows for k in keys if r.get(k)})
-        if value is not None and value.casefold() not in {k.casefold() for k in known}:
+        if value is not None and folded(value) not in {folded(k) for k in known}:
             unknown = unknown or (kind, value, known)
     if winner is not None and winner.upper() not in ("P1", "P2") and winner.lower() not in ("draw", "none"):
         known = sorted({r[k] for r in rows for k in ("p1", "p2") if r.get(k)})
-        if winner.casefold() not in {k.casefold() for k in known}:
+        if folded(winner) not in {folded(k) for k in known}:
             unknown = unknown or ("player", winner, known)
     if unknown is not None:
         from analytics.stats import UnknownName  # (polars and DuckDB: only to word this error)

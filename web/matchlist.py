@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Any, Iterable
@@ -47,7 +48,7 @@ class MatchFilters:
         return {k: v for k, v in asdict(self).items() if v}
 
     def keep(self, row: dict[str, Any]) -> bool:
-        low = str.casefold
+        low = folded
         if self.game and (row.get("game") or DEFAULT) != self.game:
             return False
         if self.player and low(self.player) not in (low(row.get("p1") or ""), low(row.get("p2") or "")):
@@ -81,7 +82,14 @@ def _won(row: dict[str, Any], winner: str) -> bool:
     if w.lower() == "none":
         return row.get("reason") is None
     seat = row.get("winner")
-    return seat in SEATS and (row.get("p1" if seat == "P1" else "p2") or "").casefold() == w.casefold()
+    return seat in SEATS and folded(row.get("p1" if seat == "P1" else "p2") or "") == folded(w)
+
+
+def folded(text: str) -> str:
+    """``text`` as the match list's filters compare it: in any letter case, and in any Unicode normal form
+    ("José" typed is the "José" of a log written as e + combining acute: "no player named 'José'; did you
+    mean 'José'?")."""
+    return unicodedata.normalize("NFC", text).casefold()
 
 
 def page(rows: Iterable[dict[str, Any]], filters: MatchFilters, offset: int, limit: int) -> dict[str, Any]:

@@ -1,0 +1,58 @@
+"""A name is the same text in any Unicode normal form: a log written on a system that stores "é" as e +
+combining acute (NFD) names the player a keyboard types as one character (NFC). ``zx stats --player``
+and ``zx matches --player`` refused it ("no player named 'José'; did you mean 'José'?")."""
+
+from __future__ import annotations
+
+import copy
+import json
+import unicodedata
+
+import pytest
+from click.testing import CliRunner
+
+from analytics.stats import Stats
+from analytics_support import M1, M2, headers
+from cli.main import zx
+from support import text
+
+TYPED = unicodedata.normalize("NFC", "José")  # as typed
+WRITTEN = unicodedata.normalize("NFD", "José")  # as the log has it
+DECK = unicodedata.normalize("NFD", "Dragons rugissants é")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("nfc")
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    for h in (h1, h2):
+        h["players"]["P1"]["name"] = WRITTEN
+        h["players"]["P1"]["deck_name"] = DECK
+    log = tmp / "nfd.zxlog"
+    log.write_text(text(M1, h1) + text(M2, h2), encoding="utf-8")
+    path = tmp / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(path), "import", str(log)])
+    assert r.exit_code == 0, r.output
+    return path
+
+
+def test_zx_stats_filters_a_name_in_any_normal_form(store):
+    assert TYPED != WRITTEN
+    for typed in (TYPED, WRITTEN):
+        r = CliRunner().invoke(zx, ["--store", str(store), "stats", "winrates", "--by", "player", "--player", typed,
+                                    "--min-games", "1", "--format", "json"])
+        assert r.exit_code == 0, r.output
+        (row,) = json.loads(r.stdout)
+        assert row["player"] == WRITTEN and row["games"] == 2  # shown as the log wrote it
+    with Stats(store.with_suffix(".duckdb"), min_games=1) as st:
+        assert st.winrates(by="deck", deck=unicodedata.normalize("NFC", DECK)).height == 1
+        assert st.cards(player=TYPED).height > 0
+
+
+def test_zx_matches_filters_a_name_in_any_normal_form_and_case(store):
+    for typed in (TYPED, TYPED.lower(), WRITTEN):
+        r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--player", typed, "--format", "json"])
+        assert r.exit_code == 0, r.output
+        assert len(json.loads(r.stdout)) == 2
+    r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--winner", TYPED, "--format", "json"])
+    assert r.exit_code == 0, r.output
