@@ -464,6 +464,12 @@ def main() -> None:
         if os.environ.get(DEBUG_ENV, "0") not in ("", "0"):
             raise
         click.echo(internal_error(e), err=True)
+        if isinstance(e, OSError) and _writing_output(e):  # what is left in its buffer goes nowhere: Python's own
+            # flush at exit failed again ("Exception ignored ... OSError", exit 120), as the Python docs say of EPIPE
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
         sys.exit(1)
 
 
@@ -476,12 +482,27 @@ def internal_error(e: BaseException) -> str:
     if isinstance(e, MemoryError):
         return f"Error: out of memory{where}: nothing more could be done"
     if isinstance(e, OSError) and e.errno is not None:  # the system refused (disk full, permission, ...)
+        if e.filename is None and _writing_output(e):  # (it named a line of rich's console: "zx matches > /dev/full")
+            return f"Error: cannot write the output (standard output): {e.strerror or e}"
         target = f": {e.filename}" if e.filename is not None else ""
         return f"Error: {e.strerror or e}{target}{where}"
     text = str(e).strip().splitlines()
     return (f"Error: internal error: {type(e).__name__}: {text[0] if text else 'no message'}{where}. "
             f"This is a bug in zx, not in your data or command: please report it with the command that "
             f"caused it; {DEBUG_ENV}=1 shows the traceback.")
+
+
+def _writing_output(e: BaseException) -> bool:
+    """Whether ``e`` was raised writing what a command prints: in rich's console or click's echo (the
+    tables, JSON and CSV go through them), or flushing standard output."""
+    import traceback
+
+    for frame in traceback.extract_tb(e.__traceback__):
+        path = frame.filename.replace("\\", "/")
+        if (path.endswith("/rich/console.py") and frame.name in ("_write_buffer", "_check_buffer")) or \
+                (path.endswith("/click/utils.py") and frame.name == "echo"):
+            return True
+    return False
 
 
 if __name__ == "__main__":

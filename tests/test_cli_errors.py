@@ -45,6 +45,21 @@ def test_a_system_error_says_what_the_system_refused_not_a_bug():
     assert "This is a bug" not in text
 
 
+@pytest.mark.parametrize("args", [["matches"], ["matches", "--format", "json"], ["verify", "--format", "csv"],
+                                  ["stats", "winrates"]])
+def test_an_output_that_cannot_be_written_says_so_not_a_line_of_a_library(tmp_path, args):
+    """``zx matches > /dev/full`` said "Error: No space left on device at .venv/.../rich/console.py:2124 (in
+    _write_buffer)": a place in a library, where the user's output was what could not be written."""
+    store = imported_store(tmp_path)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args], cwd=ROOT, stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120, env={"PATH": "/usr/bin:/bin",
+                                                                                 "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 1, p.stderr
+    assert "Error: cannot write the output (standard output): No space left on device" in p.stderr, p.stderr
+    assert "site-packages" not in p.stderr and "Traceback" not in p.stderr
+
+
 def test_a_table_fits_the_terminal_and_says_what_it_left_out(tmp_path):
     """Every command's table fits the terminal (``COLUMNS``, or the terminal's own width): the first
     column always, then the others in order while they fit; the ones left out are named on stderr.
