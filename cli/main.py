@@ -218,6 +218,9 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         from zx_events.parallel import import_files
 
         logs = tuple(log_paths(logs))
+        if "-" in logs and sys.stdin is None:  # closed (``<&-``): Python has no standard input at all
+            raise click.UsageError("- reads match logs from standard input, which is closed: pipe or redirect the "
+                                   "logs into zx import -, or name the files")
         references = load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here
         if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
             click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)

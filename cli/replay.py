@@ -115,7 +115,8 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
         if rest > seq:  # (it went on with the next step: the step's events after ``seq`` were never shown)
             out.step(hist.part(seq + 1, rest, perspective))
         start += 1
-    if interactive and sys.stdin.isatty() and fmt == "table":
+    # (standard input closed, ``<&-``: None; every step is printed, as without a terminal)
+    if interactive and sys.stdin is not None and sys.stdin.isatty() and fmt == "table":
         _interactive(hist, perspective, start, out)
         return
     stop = len(hist.bounds) if stop_seq is None else hist.step_of(stop_seq) + 1

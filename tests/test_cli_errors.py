@@ -4,6 +4,7 @@ turns an error no command expected into one line naming its type, message and FI
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -488,3 +489,24 @@ def test_a_narrow_winrates_table_of_low_samples_keeps_the_rate(capsys):
         header = next(line for line in out.out.splitlines() if "deck" in line)
         assert "win_rate" in header and "50.0% (21.5-78.5)" in out.out, (width, out.out)
         assert max(len(line) for line in out.out.splitlines()) <= width, width
+
+
+def test_a_closed_standard_input_is_said_or_needs_nothing(tmp_path):
+    """With standard input closed (``<&-``) Python has no ``sys.stdin``: ``zx replay --step`` and ``zx import -``
+    failed with "internal error: AttributeError: 'NoneType' object has no attribute 'isatty'"."""
+    store = imported_store(tmp_path)
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+
+    def zx_closed_stdin(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args], cwd=ROOT, env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+                              preexec_fn=lambda: os.close(0))
+
+    match = json.loads(subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), "matches", "--format",
+                                       "json"], cwd=ROOT, env=env, capture_output=True, text=True).stdout)[0]["match"]
+    stepped = zx_closed_stdin("replay", match, "--step")
+    assert stepped.returncode == 0 and "internal error" not in stepped.stderr, stepped.stderr
+    assert stepped.stdout.count(f"{match} · step ") > 1  # every step, as without a terminal
+    imported = zx_closed_stdin("import", "-")
+    assert imported.returncode == 2 and "standard input, which is closed" in imported.stderr, imported.stderr
+    assert "internal error" not in imported.stderr
