@@ -451,6 +451,11 @@ DEBUG_ENV = "ZX_DEBUG"  # set (to anything but 0): an unexpected error shows its
 
 
 def main() -> None:
+    if sys.stdout is None:  # fd 1 closed (``>&-``): every command printed nothing and said it had succeeded
+        if sys.stderr is not None:
+            sys.stderr.write("Error: standard output is closed: zx has nowhere to print (redirect it to a file, or "
+                             "to /dev/null to discard what it prints)\n")
+        sys.exit(1)
     for stream in (sys.stdout, sys.stderr):  # a terminal or pipe that cannot show every character (ASCII,
         # cp1252), or a character no encoding can write (half a surrogate pair: an argument's byte that is
         # not UTF-8 reaches Python as one): written as an escape (\u5c71, \udcff) instead of failing the command

@@ -510,3 +510,13 @@ def test_a_closed_standard_input_is_said_or_needs_nothing(tmp_path):
     imported = zx_closed_stdin("import", "-")
     assert imported.returncode == 2 and "standard input, which is closed" in imported.stderr, imported.stderr
     assert "internal error" not in imported.stderr
+
+
+def test_a_closed_standard_output_is_an_error_before_anything_is_done(tmp_path):
+    """``zx matches >&-`` printed nothing and exited 0; ``zx view M -o F >&-`` wrote F and exited 0."""
+    out = tmp_path / "v.html"
+    p = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(tmp_path / "s.sqlite"), "matches"], cwd=ROOT,
+                       env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                       timeout=120, preexec_fn=lambda: os.close(1))
+    assert p.returncode == 1 and "Error: standard output is closed" in p.stderr, p.stderr
+    assert not out.exists() and not (tmp_path / "s.sqlite").exists()
