@@ -417,3 +417,33 @@ def test_the_audit_title_counts_malformed_logs_apart_from_rule_violations(tmp_pa
     r = CliRunner().invoke(zx, ["audit", str(tmp_path / "empty.zxlog"),
                                 "examples/invalid/101.2-result-before-end.zxlog"])
     assert r.exit_code == 1 and "1 rule violation and 1 malformed log in 1 match" in r.stdout, r.output
+
+
+def test_a_handed_in_log_that_differs_says_where_and_its_bundle_gives_the_stored_head(tmp_path):
+    """A log whose stored match has other content: "integrity differs" named no line (and the rebuilt log's keys
+    are sorted: a diff marked every line); its bundle said "head digest: (not stored)" under "differs"."""
+    store = str(tmp_path / "s.sqlite")
+    assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(LEGAL)]).exit_code == 0
+    lines = LEGAL.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"square": "b2"' in line)
+    lines[at] = lines[at].replace('"square": "b2"', '"square": "c2"')
+    handed = tmp_path / "handed.zxlog"
+    handed.write_text("\n".join(lines) + "\n")
+    head = CliRunner().invoke(zx, ["--store", store, "verify", "hand-first-turns-001", "--format", "json"])
+    stored_head = json.loads(head.stdout)[0]["head"]
+    out = json.loads(run(str(handed), "--format", "json", store=store).stdout.splitlines()[0])
+    assert out["integrity"] == "differs"
+    assert f": first at {handed}:{at + 1}, " in out["integrity_detail"] and '"square": "c2"' in out["integrity_detail"]
+    assert f"the stored match's head is {stored_head}" in out["integrity_detail"], out["integrity_detail"]
+    bundle = tmp_path / "hf.zip"
+    run(str(handed), "--bundle", str(bundle), store=store)
+    readme = zipfile.ZipFile(bundle).read("README.txt").decode()
+    assert "head digest:    (this log is not the stored match: its head is under integrity)" in readme, readme
+    assert "(not stored)" not in readme
+
+
+def test_a_log_audited_where_there_is_no_store_says_it_was_compared_with_none(tmp_path):
+    """In a folder with no store, "integrity not stored" read as "this match was never imported"."""
+    r = run(str(LEGAL), store=str(tmp_path / "nowhere.sqlite"))
+    assert r.exit_code == 0 and "note: there is no store at " in r.stderr and "not compared with stored" in r.stderr
+    assert not (tmp_path / "nowhere.sqlite").exists()

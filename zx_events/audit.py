@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from zx_events import games
-from zx_events.errors import ZXError
+from zx_events.errors import ZXError, cut
 from zx_events.ids import match_uuid
 from zx_events.importer import Checked, build_match, fixtures_for, game_of
 from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows, verify_rows
@@ -139,17 +139,50 @@ def compare_with_store(audit: Audit, app: Any) -> None:
     if not rows:
         return
     started = rows[0].state or {}
+    # the reference data the stored match was checked against at import, as a stored audit warns of them: a
+    # file audited against another board (or catalog, or rules) said "integrity ok" and the opposite finding
+    audit.pinned = pinned_of(started, game_of(audit.log))
+    audit.warnings.extend(pin_warnings(audit))
+    verdict = match_verdict(app, audit.match, match_uuid(audit.match), rows=rows)
     if started.get("content_sha256") != audit.log.content_sha256:
         audit.integrity = DIFFERS
         audit.integrity_detail = (f"the store holds {audit.match} with other content (stored "
                                   f"{str(started.get('content_sha256'))[:12]}, this log "
-                                  f"{audit.log.content_sha256[:12]})")
+                                  f"{audit.log.content_sha256[:12]}){first_difference(audit.log, rows)}; the "
+                                  f"stored match's head is {verdict.head or 'none'}")
         return
-    verdict = match_verdict(app, audit.match, match_uuid(audit.match), rows=rows)
     audit.integrity, audit.head = verdict.status, verdict.head
     audit.integrity_detail = None if verdict.ok else verdict.message
     if not verdict.ok:
         audit.warnings.append(failure_warning(verdict))
+
+
+def first_difference(log: MatchLog, rows: list[Row]) -> str:
+    """Where a log first differs from the stored match's records (``: first at FILE:LINE, ...``), record by record
+    in order (a log may hold the match at other lines): a judge was told only that the content hashes differ, and
+    the rebuilt log's keys are sorted, so a diff marked every line."""
+    from zx_events.seats import plain
+
+    try:
+        stored = stored_log(rows)
+    except ZXError:
+        return ""
+
+    def same(a: Any, b: Any) -> bool:
+        return json.dumps(plain(a), sort_keys=True, default=str) == json.dumps(plain(b), sort_keys=True, default=str)
+
+    if not same(log.header, stored.header):
+        return f": first at {log.source}:{log.header_line}, the header"
+    for mine, theirs in zip(log.records, stored.records):
+        if not same(mine.data, theirs.data):
+            return (f": first at {log.source}:{mine.line}, {cut(json.dumps(plain(mine.data), ensure_ascii=False), 120)} "
+                    f"where the stored match has {cut(json.dumps(plain(theirs.data), ensure_ascii=False), 120)}")
+    if len(log.records) != len(stored.records):
+        more, fewer = ("this log", "the stored match") if len(log.records) > len(stored.records) else \
+            ("the stored match", "this log")
+        return (f": {more} has {abs(len(log.records) - len(stored.records))} more record(s) after the "
+                f"{min(len(log.records), len(stored.records))} both have ({fewer} ends there)")
+    return ""
 
 
 # ---------------------------------------------------------------------- a stored match
@@ -214,9 +247,7 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
     audit.events, audit.head = len(rows), verdict.head
     audit.integrity = verdict.status
     audit.integrity_detail = None if verdict.ok else verdict.message
-    audit.pinned = {"catalog": started.get("catalog"),
-                    **{kind: started.get(kind) for kind in game_of(log).fixture_options()},
-                    "rules_version": started.get("rules_version")}
+    audit.pinned = pinned_of(started, game_of(log))
     audit.warnings = pin_warnings(audit)
     if not verdict.ok:
         audit.warnings.insert(0, failure_warning(verdict))
@@ -230,6 +261,12 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
         audit.warnings.append(f"{recorded} violation{'s' if recorded != 1 else ''} were recorded at import, "
                               f"the current rules engine finds {found}")
     return audit
+
+
+def pinned_of(started: dict, game: Any) -> dict:
+    """What a stored match was checked against at import (its Started event): catalog, fixtures, rules."""
+    return {"catalog": started.get("catalog"), **{kind: started.get(kind) for kind in game.fixture_options()},
+            "rules_version": started.get("rules_version")}
 
 
 def pinned_references(log: MatchLog, started: dict, references: Any) -> Any:
@@ -246,11 +283,8 @@ def pinned_references(log: MatchLog, started: dict, references: Any) -> Any:
         given = references.get((game.key, kind)) if isinstance(references, Mapping) else None
         if given is not None or not isinstance(pin, dict) or not isinstance(pin.get("name"), str):
             continue
-        try:  # by name, from the shipped ones only (never a file: the name comes from the store)
-            shipped = game.load_fixtures({**(log.header or {}), kind: pin["name"]}).get(kind)
-        except ZXError:
-            continue
-        if getattr(shipped, "ref", None) == pin:
+        shipped = shipped_fixture(game, log.header, kind, pin)
+        if shipped is not None:
             out[(game.key, kind)] = shipped
     if not out:
         return references
@@ -272,14 +306,34 @@ def pin_warnings(audit: Audit) -> list[str]:
     for kind, used in audit.fixtures.items():
         pin = pinned.get(kind) or {}
         if used and pin and pin.get("sha256") != used.get("sha256"):
+            # a pinned one zx ships is used without --KIND (it said "pass --board FILE" of a match imported
+            # with no board file)
+            how = (f"leave out --{kind}: zx ships the {kind} {pin.get('name')}" if _ships(audit, kind, pin) else
+                   f"pass --{kind} FILE (the {kind} file the match was imported with)")
             out.append(f"the match was checked at import against {kind} {pin.get('name')} (sha256 "
                        f"{str(pin.get('sha256'))[:12]}), this audit used {used.get('name')} (sha256 "
-                       f"{str(used.get('sha256'))[:12]}): pass --{kind} FILE (the {kind} file the match was "
-                       f"imported with) to audit with the pinned one")
+                       f"{str(used.get('sha256'))[:12]}): {how} to audit with the pinned one")
     if pinned.get("rules_version") and pinned["rules_version"] != audit.rules_version:
         out.append(f"the match was checked at import against rules {pinned['rules_version']}, "
                    f"this audit used {audit.rules_version}")
     return out
+
+
+def shipped_fixture(game: Any, header: dict | None, kind: str, pin: dict) -> Any:
+    """The ``kind`` (X610Z: board) that ``pin`` ({name, sha256}) names when zx ships it with that content, else None:
+    by name, from the shipped ones only (never a file: the name comes from the store)."""
+    if not isinstance(pin.get("name"), str):
+        return None
+    try:
+        shipped = game.load_fixtures({**(header or {}), kind: pin["name"]}).get(kind)
+    except ZXError:
+        return None
+    return shipped if getattr(shipped, "ref", None) == pin else None
+
+
+def _ships(audit: Audit, kind: str, pin: dict) -> bool:
+    return audit.game is not None and shipped_fixture(games.get(audit.game), audit.log.header if audit.log else None,
+                                                      kind, pin) is not None
 
 
 def file_events(audit: Audit) -> list[dict[str, Any]]:

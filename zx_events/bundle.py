@@ -13,7 +13,7 @@ import json
 import zipfile
 from typing import Any
 
-from zx_events.audit import Audit, file_events, regenerate
+from zx_events.audit import DIFFERS, Audit, file_events, regenerate
 from zx_events.freetext import printable
 from zx_events import games
 from zx_events.ids import project
@@ -88,7 +88,13 @@ def original_name(audit: Audit) -> str:
     return "original" + games.get(audit.game).log_suffix
 
 
-def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None) -> str:
+NOT_THE_STORED = "(this log is not the stored match: its head is under integrity)"
+
+
+def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None,
+           given: dict[str, str] | None = None) -> str:
+    """``given``: the reference files the audit was given (kind -> their name in the bundle), which it holds."""
+    given = given or {}
     cat, pinned = audit.catalog or {}, audit.pinned or {}
     log = original_name(audit)
     lines = [
@@ -109,7 +115,8 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         lines += [f"pinned at import: catalog {pc.get('name')} sha256 {pc.get('sha256')}, {fixtures}"
                   f"rules {pinned.get('rules_version')}"]
     lines += [
-        f"head digest:    {audit.head or '(not stored)'}",
+        # a log that differs from its stored match: not "(not stored)" above "integrity: differs (the store holds ...)"
+        f"head digest:    {audit.head or (NOT_THE_STORED if audit.integrity == DIFFERS else '(not stored)')}",
         f"integrity:      {audit.integrity}" + (f" ({audit.integrity_detail})" if audit.integrity_detail else ""),
     ]
     if content_ok is not None:
@@ -131,20 +138,28 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         "  violation-NN/state-before.json, state-after.json",
         "                      the state just before and just after the record that broke the rule,",
         "                      as the judge, P1 and P2 each see it (301.3)",
+        *(f"  {name:<19} the {kind} file this audit was given (its sha256 above)" for kind, name in given.items()),
         "",
-        f"Check it: zx audit {log}   (and, against the store: zx verify MATCH --head HEAD)",
-        f"          (with a {' or '.join(['catalog', *audit.fixtures])} zx does not ship: add "
-        + " ".join(f"--{kind} FILE" for kind in ("catalog", *audit.fixtures)) + ", the files named above)",
+        # the files it was given are in the bundle (a board file of the venue: without it the same log gave the
+        # opposite finding against the board its header names)
+        f"Check it: zx audit {log}" + "".join(f" --{kind} {name}" for kind, name in given.items())
+        + "   (and, against the store: zx verify MATCH --head HEAD)",
+        *([f"          (with a {' or '.join(missing)} zx does not ship: add "
+           + " ".join(f"--{kind} FILE" for kind in missing) + ", the files named above)"]
+          if (missing := [k for k in ("catalog", *audit.fixtures) if k not in given]) else []),
     ]
     # a head judge reads it with cat: the log's and the catalog's text (names, messages, the catalog's classes)
     # with its control characters escaped, as zx audit shows them (an ESC] set the window title, ESC[2J cleared it)
     return "\n".join(printable(line) for line in lines) + "\n"
 
 
-def bundle_bytes(audit: Audit) -> tuple[bytes, list[str]]:
-    """The dispute bundle of ``audit`` (a zip, in memory: a few files of text) and the names it holds."""
+def bundle_bytes(audit: Audit, given: dict[str, tuple[str, bytes]] | None = None) -> tuple[bytes, list[str]]:
+    """The dispute bundle of ``audit`` (a zip, in memory: a few files of text) and the names it holds.
+    ``given``: the reference files the audit was given (``zx audit --catalog FILE --board FILE``), kind ->
+    (their name in the bundle, their bytes): held in it, for ``zx audit`` of its log to find what it found."""
     import io
 
+    given = given or {}
     states = violation_states(audit)
     findings = []
     files: dict[str, str] = {}
@@ -163,7 +178,7 @@ def bundle_bytes(audit: Audit) -> tuple[bytes, list[str]]:
         started = next((r.state for r in audit.rows if r.state and "content_sha256" in r.state), None) or {}
         content_ok = audit.log.content_sha256 == started.get("content_sha256")
     body = {
-        "README.txt": readme(audit, findings, content_ok),
+        "README.txt": readme(audit, findings, content_ok, {kind: name for kind, (name, _) in given.items()}),
         original_name(audit): "\n".join(original) + "\n" if original else "",
         "events.jsonl": "".join(json.dumps(e, ensure_ascii=False, default=str) + "\n" for e in file_events(audit)),
         "violations.json": _dump(findings),
@@ -173,4 +188,6 @@ def bundle_bytes(audit: Audit) -> tuple[bytes, list[str]]:
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
         for name, text in body.items():
             z.writestr(name, text)
-    return buf.getvalue(), list(body)
+        for name, data in given.values():
+            z.writestr(name, data)
+    return buf.getvalue(), [*body, *(name for name, _ in given.values())]

@@ -116,3 +116,42 @@ def test_audit_table_title_names_the_board_and_catalog_it_checked_against(tmp_pa
     line, _ = title(str(UNCONNECTED), zx_log, "--catalog", "sample")  # --catalog: one game's
     assert line.startswith(f"1 rule violation in 2 matches; checked against catalog sample (sha256 {zx_cat[:16]}), "
                            f"the catalog each other log names, x610z-sample (sha256 {x610z_cat[:16]}) and ")
+
+
+def test_audit_of_the_handed_in_file_warns_of_the_board_the_stored_match_was_checked_against(stored_on_plus):
+    """The log file of a stored match, audited against the board its header names, said "integrity ok" and a
+    violation the stored match (judged on the board file it was imported with) does not have, without a word."""
+    r = CliRunner().invoke(zx, ["--store", stored_on_plus, "audit", str(UNCONNECTED), "--format", "json"])
+    out = json.loads(r.stdout)
+    assert out["integrity"] == "ok" and out["pinned"]["board"]["name"] == SAMPLE
+    assert any("the match was checked at import against board" in w and "pass --board FILE" in w
+               for w in out["warnings"]), out["warnings"]
+
+
+def test_a_bundle_holds_the_board_file_it_was_checked_with_and_its_check_uses_it(stored_on_plus, plus_board, tmp_path):
+    """A bundle made with --board FILE held no board: `zx audit original.x610zlog`, as its README said, gave the
+    opposite finding (the header names the shipped board)."""
+    import zipfile
+
+    bundle = tmp_path / "d.zip"
+    r = CliRunner().invoke(zx, ["--store", stored_on_plus, "audit", UNCONNECTED_ID, "--board", str(plus_board),
+                                "--bundle", str(bundle)])
+    assert r.exit_code == 0, r.output  # no violation on the board it was imported with
+    z = zipfile.ZipFile(bundle)
+    assert z.read("board.json") == plus_board.read_bytes()
+    readme = z.read("README.txt").decode()
+    assert "Check it: zx audit original.x610zlog --board board.json" in readme, readme
+    fresh = tmp_path / "fresh"
+    z.extractall(fresh)
+    again = CliRunner().invoke(zx, ["--store", str(tmp_path / "none.sqlite"), "audit",
+                                    str(fresh / "original.x610zlog"), "--board", str(fresh / "board.json")])
+    assert again.exit_code == 0 and "no violations" in again.output, again.output
+
+
+def test_a_board_given_for_a_match_pinned_to_a_shipped_board_is_told_to_be_left_out(tmp_path, plus_board):
+    """The warning said "pass --board FILE (the board file the match was imported with)" of a match imported
+    with no board file: what audits it with its pinned board is to leave --board out."""
+    store = str(tmp_path / "s.sqlite")
+    assert run(store, "import", "--no-analytics", "--accept-violations", str(UNCONNECTED)).exit_code == 0
+    _, err = _audit(store, "--board", str(plus_board))
+    assert f"leave out --board: zx ships the board {SAMPLE} to audit with the pinned one" in err, err
