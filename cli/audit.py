@@ -230,13 +230,16 @@ def _hex_option(value: str | None, name: str) -> None:
               help="The head digest written on the score sheet (at least 16 hex digits); needs one MATCH.")
 @click.option("--store-head", "store_head", default=None, metavar="HEX",
               help="The store head printed by an earlier zx verify (at least 16 hex digits): the seal was not rewritten.")
+@click.option("--bundle", "bundle_path", default=None, metavar="FILE",
+              help="Check a dispute bundle (zx audit --bundle) without the store: its events' digest chain and its "
+                   "log's content hash; with --head, the head written down.")
 @click.option("--seal", "make_seal", is_flag=True,
               help="Then seal a store from before 0.2.0 (no store seal yet), when every match verifies; a "
                    "sealed store's matches are sealed by zx import only.")
 @format_option
 @click.pass_context
 def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, store_head: str | None,
-               make_seal: bool, fmt: str) -> None:
+               bundle_path: str | None, make_seal: bool, fmt: str) -> None:
     """Recompute the digest chain of stored matches, check them against the store seal, name the first tampered event.
 
     \b
@@ -256,6 +259,12 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     from zx_events.ledger import deleted_verdicts, match_verdict, read_ledger
     from zx_events.replay import snapshot_verdict
 
+    if bundle_path is not None:  # no store: the bundle alone
+        if matches or store_head is not None or make_seal:
+            raise click.UsageError("--bundle checks the bundle alone: give no MATCH, --store-head or --seal")
+        _hex_option(head, "--head")
+        _verify_bundle(bundle_path, head, fmt)
+        return
     if head is not None and len(matches) != 1:
         raise click.UsageError("--head needs exactly one MATCH")
     if make_seal and matches:
@@ -324,6 +333,25 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
             raise
     _emit_records(rows_out, store, fmt)
     if bad or not store.ok:
+        sys.exit(1)
+
+
+def _verify_bundle(path: str, head: str | None, fmt: str) -> None:
+    """``zx verify --bundle FILE [--head HEX]``: one record, as for a stored match (no store record: no store)."""
+    from zx_events.bundle import verify_bundle
+    from zx_events.integrity import check_head
+
+    try:
+        verdict = verify_bundle(path)
+    except ZXError as e:
+        raise click.ClickException(e.message) from None
+    verdict = check_head(verdict, head) if head is not None else verdict
+    row = verdict.to_json()
+    emit([{**row, "head": row["head"][:16] if row["head"] and fmt == "table" else row["head"]}], fmt, VERIFY_COLUMNS,
+         first=("status", "message", "seq"))
+    click.echo(f"{'intact' if verdict.ok else 'FAILED'}: {path} (its events' chain and its log, without the store"
+               f"{'; the head written down' if head is not None else ''})", err=True)
+    if not verdict.ok:
         sys.exit(1)
 
 

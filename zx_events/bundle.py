@@ -143,7 +143,10 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         # the files it was given are in the bundle (a board file of the venue: without it the same log gave the
         # opposite finding against the board its header names)
         f"Check it: zx audit {log}" + "".join(f" --{kind} {name}" for kind, name in given.items())
-        + "   (and, against the store: zx verify MATCH --head HEAD)",
+        + "   (its rules)",
+        "          zx verify --bundle THIS.zip --head HEAD   (its events' chain and its log, without the store; HEAD:"
+        " the score sheet's)" if audit.stored else "          (a log file's bundle: its events are derived, not stored)",
+        "          zx verify MATCH --head HEAD   (against the store)",
         *([f"          (with a {' or '.join(missing)} zx does not ship: add "
            + " ".join(f"--{kind} FILE" for kind in missing) + ", the files named above)"]
           if (missing := [k for k in ("catalog", *audit.fixtures) if k not in given]) else []),
@@ -191,3 +194,54 @@ def bundle_bytes(audit: Audit, given: dict[str, tuple[str, bytes]] | None = None
         for name, data in given.values():
             z.writestr(name, data)
     return buf.getvalue(), [*body, *(name for name, _ in given.values())]
+
+
+# ---------------------------------------------------------------------- checking a bundle without the store
+def verify_bundle(path: str) -> Any:
+    """``zx verify --bundle FILE``: the digest chain of a dispute bundle's ``events.jsonl`` recomputed without the
+    store (each event's canonical bytes from its payload, as ``zx verify`` does from the stored rows), and its
+    log checked against the content hash its Started event recorded at import. An ``integrity.Verdict``: its
+    ``head`` is the one to compare with the score sheet. ``violations.json`` and the states are the audit's
+    report, not part of the chain. A bundle of a log file (not of a stored match) holds no chain to check."""
+    from zx_events.errors import ZXError
+    from zx_events.ids import match_uuid
+    from zx_events.integrity import Row, Verdict, canonical, verify_rows
+    from zx_events.logformat.reader import parse_log
+
+    try:
+        z = zipfile.ZipFile(path)
+        names = z.namelist()
+        events = [json.loads(line) for line in z.read("events.jsonl").decode("utf-8").splitlines() if line.strip()]
+        original = next(n for n in names if n.startswith("original."))
+        log_text = z.read(original).decode("utf-8")
+    except FileNotFoundError:
+        raise ZXError(f"no bundle at {path}") from None
+    except (zipfile.BadZipFile, KeyError, StopIteration, UnicodeDecodeError, ValueError, OSError) as e:
+        raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle (events.jsonl and original.* in a zip): "
+                      f"{e}") from None
+    if not events or not all(isinstance(e, dict) and {"seq", "topic", "digest", "payload"} <= set(e) for e in events):
+        raise ZXError(f"{path}: its events.jsonl holds no events of zx audit --bundle (seq, topic, digest, payload)")
+    started = events[0]["payload"] or {}
+    match = started.get("match_id")
+    if not isinstance(match, str) or not games.is_topic(str(events[0]["topic"]), "Started"):
+        raise ZXError(f"{path}: its first event is not a Started event naming its match: nothing to verify")
+    if not games.is_topic(str(events[-1]["topic"]), "Sealed"):
+        raise ZXError(f"{path} is the bundle of a log file, not of a stored match: its events were derived by the "
+                      f"audit, not stored, so there is no chain to check; `zx audit {original}` checks its rules")
+    oid = match_uuid(match)
+    rows = []
+    for e in events:
+        payload = e["payload"] if isinstance(e["payload"], dict) else None
+        body = canonical(str(e["topic"]), oid, int(e["seq"]), payload) if payload is not None else None
+        rows.append(Row(int(e["seq"]), str(e["topic"]), e["digest"] if isinstance(e["digest"], str) else None,
+                        body, payload, oid))
+    verdict = verify_rows(match, rows)
+    if verdict.ok:
+        logs = parse_log(log_text, original)
+        recorded = started.get("content_sha256")
+        if not logs or logs[0].content_sha256 != recorded:
+            return Verdict(match, verdict.events, "altered", None,
+                           f"the bundle's {original} does not reproduce the content hash its Started event recorded at "
+                           f"import ({str(recorded)[:12]}): the log in the bundle was edited; its events are intact",
+                           verdict.head)
+    return verdict
