@@ -59,7 +59,7 @@ MAX_SQL_TIMEOUT = 86_400  # a day: the largest limit taken (None: no limit)
 SEATS = ("first", "second")
 # allow-lists: option value -> (SQL expression, output column)
 WINRATE_KEYS = {"deck": ("deck", "deck"), "archetype": ("archetype", "archetype"), "colour": ("colours", "colours"),
-                "player": ("name", "player"), "first": ("seat", "seat")}
+                "player": ("nfc_normalize(name)", "player"), "first": ("seat", "seat")}  # (a name's forms: one row)
 # the keys whose mirror pairings are left out of win rates (50% by construction); two players of one name
 # (two people, or names anonymised alike) are no mirror, and two seats never are
 WINRATE_MIRRORS = {"deck", "archetype", "colour"}

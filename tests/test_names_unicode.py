@@ -43,7 +43,7 @@ def test_zx_stats_filters_a_name_in_any_normal_form(store):
                                     "--min-games", "1", "--format", "json"])
         assert r.exit_code == 0, r.output
         (row,) = json.loads(r.stdout)
-        assert row["player"] == WRITTEN and row["games"] == 2  # shown as the log wrote it
+        assert row["player"] == TYPED and row["games"] == 2  # by player: its names' one (NFC) form
     with Stats(store.with_suffix(".duckdb"), min_games=1) as st:
         assert st.winrates(by="deck", deck=unicodedata.normalize("NFC", DECK)).height == 1
         assert st.cards(player=TYPED).height > 0
@@ -56,3 +56,17 @@ def test_zx_matches_filters_a_name_in_any_normal_form_and_case(store):
         assert len(json.loads(r.stdout)) == 2
     r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--winner", TYPED, "--format", "json"])
     assert r.exit_code == 0, r.output
+
+
+def test_a_name_written_in_two_normal_forms_is_one_row_by_player(tmp_path):
+    """Two logs naming one player, one in NFC and one in NFD: ``winrates --by player`` gave two rows that look alike."""
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    h1["players"]["P1"]["name"], h2["players"]["P1"]["name"] = TYPED, WRITTEN
+    log = tmp_path / "both.zxlog"
+    log.write_text(text(M1, h1) + text(M2, h2), encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    assert CliRunner().invoke(zx, ["--store", str(store), "import", str(log)]).exit_code == 0
+    with Stats(store.with_suffix(".duckdb"), min_games=1) as st:
+        rows = st.winrates(by="player").to_dicts()
+    jose = [r for r in rows if unicodedata.normalize("NFC", r["player"]) == TYPED]
+    assert len(jose) == 1 and jose[0]["games"] == 2, rows
