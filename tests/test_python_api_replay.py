@@ -148,3 +148,39 @@ def test_x610z_views_share_nothing_with_the_match(service):
                 for value in entry.values():
                     assert not isinstance(value, (list, dict)), entry
     assert moved, "no stack entry with a path in the examples: the test checks nothing"
+
+
+def test_get_match_takes_a_version_as_view_at_takes_a_seq(service, long_match):
+    """MatchService.get_match(version=...) gave the match's end for a numpy.int64 (a BLOB to SQLite), read three
+    events for 3.5 and one for True, took "5" as 5, raised OverflowError for 2**70, and gave the end, without a
+    word, for a version past it (view_at's seq: OutOfRange)."""
+    mid, last = long_match
+    assert service.get_match(mid, version=np.int64(100)).version == 100
+    assert service.get_match(mid, version=np.int32(last)).version == last
+    for bad in (3.5, "5", True):
+        with pytest.raises(TypeError, match="version must be a whole number"):
+            service.get_match(mid, version=bad)
+    for past in (last + 1, np.int64(10 ** 6), 2 ** 70):
+        with pytest.raises(replay.OutOfRange, match=f"has {last} events: version must be 1..{last}"):
+            service.get_match(mid, version=past)
+    with pytest.raises(replay.UnknownMatch, match="unknown match 'nope'"):
+        service.get_match("nope", version=np.int64(3))
+
+
+def test_a_history_takes_positions_as_view_at_does(service, long_match):
+    """``replay.load_history`` (the viewer's): 3.5 was "slice indices must be integers" from state_at and "events
+    3..3.5 are not of one step" from step_at, True was event 1 and turn 1, "5" a comparison error."""
+    mid, last = long_match
+    history = replay.load_history(service, mid)
+    assert history.state_at(np.int64(100)).version == 100
+    assert history.step_at(np.int64(100)).seq_last == 100
+    assert history.turn_seq(np.int64(2)) == replay.turn_seq(service, mid, 2)
+    for bad in (3.5, "5", True):
+        with pytest.raises(TypeError, match="seq must be a whole number"):
+            history.state_at(bad)
+        with pytest.raises(TypeError, match="seq must be a whole number"):
+            history.step_at(bad)
+        with pytest.raises(TypeError, match="turn must be a whole number"):
+            history.turn_seq(bad)
+    with pytest.raises(replay.OutOfRange, match=f"seq must be 1..{last}"):
+        history.state_at(2 ** 70)

@@ -678,11 +678,14 @@ class History:
         return lo
 
     def turn_seq(self, turn: int) -> int:
+        turn = whole(turn, "turn")  # (as view_at's: 3.5 and "5" were raw errors, True was turn 1)
         if not 1 <= turn <= len(self.turns):
             raise OutOfRange(f"match {self.match_id} has {len(self.turns)} turns: turn must be 1..{len(self.turns)}")
         return self.turns[turn - 1]
 
     def check_seq(self, seq: int) -> int:
+        """``seq`` as a whole number (``whole``) of an event of the match, else ``TypeError`` or ``OutOfRange``."""
+        seq = whole(seq, "seq")
         if not 1 <= seq <= self.last_seq:
             raise OutOfRange(f"match {self.match_id} has {self.last_seq} events: seq must be 1..{self.last_seq}")
         return seq
@@ -693,16 +696,17 @@ class History:
 
     def step_at(self, seq: int, perspective: str = JUDGE) -> Step:
         """The step holding event ``seq``, cut after it: its record, its events up to ``seq``, the state."""
-        index = self.step_of(self.check_seq(seq))
-        return self.part(self.bounds[index][0], seq, perspective)
+        seq = self.check_seq(seq)
+        return self.part(self.bounds[self.step_of(seq)][0], seq, perspective)
 
     def part(self, first: int, last: int, perspective: str = JUDGE) -> Step:
         """Events ``first``..``last`` of one step (the rest of a step cut after ``first - 1``, or its start
         cut after ``last``): its record (wherever in the step its event is), those events, the state after."""
         seat(perspective)
-        index = self.step_of(self.check_seq(first))
+        first, last = self.check_seq(first), self.check_seq(last)
+        index = self.step_of(first)
         lo, hi = self.bounds[index]
-        if not first <= self.check_seq(last) <= hi:
+        if not first <= last <= hi:
             raise OutOfRange(f"events {first}..{last} are not of one step (step {index}: {lo}..{hi})")
         match = self.state_at(last)
         return _step(index, self.events[first - 1: last], match, perspective, names_for(match), self.last_seq,
