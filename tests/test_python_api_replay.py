@@ -184,3 +184,59 @@ def test_a_history_takes_positions_as_view_at_does(service, long_match):
             history.turn_seq(bad)
     with pytest.raises(replay.OutOfRange, match=f"seq must be 1..{last}"):
         history.state_at(2 ** 70)
+
+
+def test_a_service_opened_to_read_prepares_no_snapshots_and_keeps_seeking(tmp_path):
+    """docs/replay.md: a service opened to read (create=False) never writes its store. prepare_snapshots on one
+    whose SQLite file had no snapshot table raised eventsourcing's "no such table: stored_snapshots" and left the
+    service broken: every later seek past event 9, and verify_match, raised it again."""
+    path = tmp_path / "s.sqlite"
+    rw = MatchService(str(path))
+    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+    (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
+    rw.import_log(log)
+    rw.close()
+    mid = log.match_id
+    before = path.read_bytes()
+    reader = MatchService(str(path), create=False)
+    try:
+        assert replay.prepare_snapshots(reader, mid) == 0
+        assert replay.view_at(reader, mid, seq=120).seq == 120
+        assert replay.verify_match(reader, mid).ok
+        with pytest.raises(replay.ReadOnlyService, match="opened to read .*write=True"):
+            replay.prepare_snapshots(reader, mid, strict=True)
+        with pytest.raises(replay.ReadOnlyService, match="opened to read"):
+            replay.repair_snapshots(reader, mid)
+        assert replay.no_snapshots(reader)
+    finally:
+        reader.close()
+    assert path.read_bytes() == before
+
+
+@pytest.mark.postgres
+def test_a_service_opened_to_read_writes_no_snapshot_to_postgresql(postgres_server):
+    """On PostgreSQL prepare_snapshots wrote the snapshots of a service opened to read (create=False)."""
+    from zx_events.store import connect_postgres, postgres_env
+
+    url = postgres_server.fresh_url()
+    rw = MatchService(url)
+    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+    (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
+    rw.import_log(log)
+    rw.close()
+    env = postgres_env(url)
+    table = f'"{env["POSTGRES_SCHEMA"]}".matches_snapshots'
+
+    def snapshots() -> int:
+        with connect_postgres(env) as conn:
+            return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+    reader = MatchService(url, create=False)
+    try:
+        assert replay.prepare_snapshots(reader, log.match_id) == 0
+        assert replay.view_at(reader, log.match_id, seq=120).seq == 120
+        with pytest.raises(replay.ReadOnlyService, match="opened to read"):
+            replay.prepare_snapshots(reader, log.match_id, strict=True)
+    finally:
+        reader.close()
+    assert snapshots() == 0

@@ -83,6 +83,22 @@ class OutOfRange(ZXError):
     kind = "range"
 
 
+class ReadOnlyService(ZXError):
+    """Snapshots asked to be written (``prepare_snapshots(strict=True)``, ``repair_snapshots``) through a
+    service opened to read (``MatchService(url, create=False)``), which never writes its store."""
+
+
+def _reader(svc: Any) -> bool:
+    """Whether ``svc`` was opened to read (``StoreConfig.reader``): nothing is written through it."""
+    return bool(getattr(getattr(svc, "store", None), "reader", False))
+
+
+def _read_only_service(svc: Any, what: str) -> ReadOnlyService:
+    return ReadOnlyService(f"cannot {what}: this MatchService of the store {svc.store.label} was opened to read "
+                           f"(create=False), and writes nothing; open one that may write, MatchService(url, "
+                           f"create=False, write=True), or run zx prepare")
+
+
 # ---------------------------------------------------------------------- catalog (names)
 @dataclass(frozen=True)
 class CardNames:
@@ -400,7 +416,13 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, stri
     """Write the missing snapshots of a match (one every ``every`` versions, default
     ``SNAPSHOT_EVERY``, further apart where the state outgrows its events: ``_next_due``); returns
     how many it wrote. A store that cannot be written (read-only) is remembered and 0 returned, or
-    with ``strict`` its ``PersistenceError`` raised (``zx prepare``)."""
+    with ``strict`` its ``PersistenceError`` raised (``zx prepare``); so is a service opened to read
+    (``MatchService(create=False)``, ``ReadOnlyService`` with ``strict``): on PostgreSQL it wrote them, on a
+    SQLite file without the snapshots table it raised "no such table" and then did at every seek."""
+    if _reader(svc):
+        if strict:
+            raise _read_only_service(svc, f"write the replay snapshots of match {match_id}")
+        return 0
     every = every or SNAPSHOT_EVERY
     sid = snapshot_id(match_id)
     try:
@@ -453,7 +475,10 @@ def repair_snapshots(svc: Any, match_id: str) -> int:
     """``zx prepare --repair``: when a stored snapshot of the match disagrees with its events (what
     ``snapshot_problems`` finds: altered, its check recomputed, which no seek can tell from a sound
     one without replaying), delete the match's snapshots, for ``prepare_snapshots`` to write again from
-    the events; returns how many disagreed (0: nothing changed). Events are never touched."""
+    the events; returns how many disagreed (0: nothing changed). Events are never touched. A service
+    opened to read: ``ReadOnlyService``."""
+    if _reader(svc):
+        raise _read_only_service(svc, f"repair the replay snapshots of match {match_id}")
     bad = snapshot_problems(svc, match_id)
     if not bad:
         return 0
@@ -491,7 +516,7 @@ def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = Tru
         seq = whole(seq, "seq")
         if seq < 1:
             raise OutOfRange(f"seq {seq}: events are numbered from 1 (the Started event)")
-    if prepare and (getattr(getattr(svc, "store", None), "reader", False) or svc in _READ_ONLY):
+    if prepare and (_reader(svc) or svc in _READ_ONLY):
         prepare = False  # a read command's store (MatchService(create=False)), or one that refused a write
     oid = match_uuid(match_id)
     snap, rows = _read(svc, match_id, oid, seq, seq is None or seq >= SNAPSHOT_EVERY, create=prepare)
