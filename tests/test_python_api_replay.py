@@ -208,8 +208,12 @@ def test_a_service_opened_to_read_prepares_no_snapshots_and_keeps_seeking(tmp_pa
         with pytest.raises(replay.ReadOnlyService, match="opened to read"):
             replay.repair_snapshots(reader, mid)
         assert replay.no_snapshots(reader)
+        with pytest.raises(replay.UnknownMatch, match="unknown match 'nope'"):
+            replay.prepare_snapshots(reader, "nope")
     finally:
         reader.close()
+    with pytest.raises(ServiceClosed):
+        replay.prepare_snapshots(reader, mid)
     assert path.read_bytes() == before
 
 

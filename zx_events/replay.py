@@ -420,6 +420,7 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, stri
     (``MatchService(create=False)``, ``ReadOnlyService`` with ``strict``): on PostgreSQL it wrote them, on a
     SQLite file without the snapshots table it raised "no such table" and then did at every seek."""
     if _reader(svc):
+        last_seq(svc, match_id)  # as a writer: UnknownMatch, ServiceClosed
         if strict:
             raise _read_only_service(svc, f"write the replay snapshots of match {match_id}")
         return 0
