@@ -148,3 +148,99 @@ def test_x610z_views_share_nothing_with_the_match(service):
                 for value in entry.values():
                     assert not isinstance(value, (list, dict)), entry
     assert moved, "no stack entry with a path in the examples: the test checks nothing"
+
+
+def test_get_match_takes_a_version_as_view_at_takes_a_seq(service, long_match):
+    """MatchService.get_match(version=...) gave the match's end for a numpy.int64 (a BLOB to SQLite), read three
+    events for 3.5 and one for True, took "5" as 5, raised OverflowError for 2**70, and gave the end, without a
+    word, for a version past it (view_at's seq: OutOfRange)."""
+    mid, last = long_match
+    assert service.get_match(mid, version=np.int64(100)).version == 100
+    assert service.get_match(mid, version=np.int32(last)).version == last
+    for bad in (3.5, "5", True):
+        with pytest.raises(TypeError, match="version must be a whole number"):
+            service.get_match(mid, version=bad)
+    for past in (last + 1, np.int64(10 ** 6), 2 ** 70):
+        with pytest.raises(replay.OutOfRange, match=f"has {last} events: version must be 1..{last}"):
+            service.get_match(mid, version=past)
+    with pytest.raises(replay.UnknownMatch, match="unknown match 'nope'"):
+        service.get_match("nope", version=np.int64(3))
+
+
+def test_a_history_takes_positions_as_view_at_does(service, long_match):
+    """``replay.load_history`` (the viewer's): 3.5 was "slice indices must be integers" from state_at and "events
+    3..3.5 are not of one step" from step_at, True was event 1 and turn 1, "5" a comparison error."""
+    mid, last = long_match
+    history = replay.load_history(service, mid)
+    assert history.state_at(np.int64(100)).version == 100
+    assert history.step_at(np.int64(100)).seq_last == 100
+    assert history.turn_seq(np.int64(2)) == replay.turn_seq(service, mid, 2)
+    for bad in (3.5, "5", True):
+        with pytest.raises(TypeError, match="seq must be a whole number"):
+            history.state_at(bad)
+        with pytest.raises(TypeError, match="seq must be a whole number"):
+            history.step_at(bad)
+        with pytest.raises(TypeError, match="turn must be a whole number"):
+            history.turn_seq(bad)
+    with pytest.raises(replay.OutOfRange, match=f"seq must be 1..{last}"):
+        history.state_at(2 ** 70)
+
+
+def test_a_service_opened_to_read_prepares_no_snapshots_and_keeps_seeking(tmp_path):
+    """docs/replay.md: a service opened to read (create=False) never writes its store. prepare_snapshots on one
+    whose SQLite file had no snapshot table raised eventsourcing's "no such table: stored_snapshots" and left the
+    service broken: every later seek past event 9, and verify_match, raised it again."""
+    path = tmp_path / "s.sqlite"
+    rw = MatchService(str(path))
+    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+    (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
+    rw.import_log(log)
+    rw.close()
+    mid = log.match_id
+    before = path.read_bytes()
+    reader = MatchService(str(path), create=False)
+    try:
+        assert replay.prepare_snapshots(reader, mid) == 0
+        assert replay.view_at(reader, mid, seq=120).seq == 120
+        assert replay.verify_match(reader, mid).ok
+        with pytest.raises(replay.ReadOnlyService, match="opened to read .*write=True"):
+            replay.prepare_snapshots(reader, mid, strict=True)
+        with pytest.raises(replay.ReadOnlyService, match="opened to read"):
+            replay.repair_snapshots(reader, mid)
+        assert replay.no_snapshots(reader)
+        with pytest.raises(replay.UnknownMatch, match="unknown match 'nope'"):
+            replay.prepare_snapshots(reader, "nope")
+    finally:
+        reader.close()
+    with pytest.raises(ServiceClosed):
+        replay.prepare_snapshots(reader, mid)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.postgres
+def test_a_service_opened_to_read_writes_no_snapshot_to_postgresql(postgres_server):
+    """On PostgreSQL prepare_snapshots wrote the snapshots of a service opened to read (create=False)."""
+    from zx_events.store import connect_postgres, postgres_env
+
+    url = postgres_server.fresh_url()
+    rw = MatchService(url)
+    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
+    (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
+    rw.import_log(log)
+    rw.close()
+    env = postgres_env(url)
+    table = f'"{env["POSTGRES_SCHEMA"]}".matches_snapshots'
+
+    def snapshots() -> int:
+        with connect_postgres(env) as conn:
+            return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+    reader = MatchService(url, create=False)
+    try:
+        assert replay.prepare_snapshots(reader, log.match_id) == 0
+        assert replay.view_at(reader, log.match_id, seq=120).seq == 120
+        with pytest.raises(replay.ReadOnlyService, match="opened to read"):
+            replay.prepare_snapshots(reader, log.match_id, strict=True)
+    finally:
+        reader.close()
+    assert snapshots() == 0

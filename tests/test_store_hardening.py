@@ -551,7 +551,7 @@ def test_an_importer_or_preparer_missing_a_documented_grant_is_told_which(postgr
         assert zx_as("prepare").exit_code == 0, zx_as("prepare").output
         # a privilege lost while zx prepare works: named, with what to do (not "run zx prepare again" alone)
         assert zx_as("import", "--no-analytics", str(others[1])).exit_code == 0
-        svc = MatchService(importer, create=False)
+        svc = MatchService(importer, create=False, write=True)  # as zx prepare opens it (one opened to read writes none)
         try:
             sql(f'REVOKE INSERT ON {snapshots} FROM "{role}"')
             match = svc.summaries()[-1]["match"]

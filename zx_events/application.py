@@ -442,18 +442,26 @@ class MatchService(Application[UUID]):
     # ------------------------------------------------------------------ read
     def get_match(self, match_id: str, version: int | None = None) -> Any:
         """The match aggregate (after event ``version``; None: the last): ``UnknownMatch`` when no event of
-        it is stored (it was eventsourcing's AggregateNotFoundError, naming a UUID)."""
+        it is stored (it was eventsourcing's AggregateNotFoundError, naming a UUID), ``OutOfRange`` for a
+        version it does not have; ``version`` is a whole number as ``replay.view_at``'s ``seq`` (``replay.whole``:
+        a ``numpy.int64`` went to SQLite as a BLOB, greater than every version, and gave the match's end)."""
         from eventsourcing.application import AggregateNotFoundError
 
-        try:
-            return self.repository.get(match_uuid(match_id), version=version, projector_func=project)
-        except AggregateNotFoundError:
-            from zx_events.replay import OutOfRange, last_seq, unknown
+        from zx_events.replay import SEQ_MAX, OutOfRange, last_seq, unknown, whole
 
-            if version is not None and self.has_match(match_id):
-                raise OutOfRange(f"match {match_id} has {last_seq(self, match_id)} events: version must be "
-                                 f"1..{last_seq(self, match_id)}") from None
-            raise unknown(self, match_id) from None
+        if version is not None:
+            version = whole(version, "version")
+        try:
+            match = self.repository.get(match_uuid(match_id), projector_func=project,
+                                        version=None if version is None else min(version, SEQ_MAX))
+        except AggregateNotFoundError:
+            if version is None or not self.has_match(match_id):
+                raise unknown(self, match_id) from None
+            match = None
+        if match is None or (version is not None and match.version != version):  # (before its first, past its end)
+            n = last_seq(self, match_id)
+            raise OutOfRange(f"match {match_id} has {n} events: version must be 1..{n}")
+        return match
 
     def has_match(self, match_id: str) -> bool:
         """Whether any event of the match is stored (a damaged match too: what reads it says so)."""

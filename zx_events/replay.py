@@ -83,6 +83,22 @@ class OutOfRange(ZXError):
     kind = "range"
 
 
+class ReadOnlyService(ZXError):
+    """Snapshots asked to be written (``prepare_snapshots(strict=True)``, ``repair_snapshots``) through a
+    service opened to read (``MatchService(url, create=False)``), which never writes its store."""
+
+
+def _reader(svc: Any) -> bool:
+    """Whether ``svc`` was opened to read (``StoreConfig.reader``): nothing is written through it."""
+    return bool(getattr(getattr(svc, "store", None), "reader", False))
+
+
+def _read_only_service(svc: Any, what: str) -> ReadOnlyService:
+    return ReadOnlyService(f"cannot {what}: this MatchService of the store {svc.store.label} was opened to read "
+                           f"(create=False), and writes nothing; open one that may write, MatchService(url, "
+                           f"create=False, write=True), or run zx prepare")
+
+
 # ---------------------------------------------------------------------- catalog (names)
 @dataclass(frozen=True)
 class CardNames:
@@ -400,7 +416,14 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, stri
     """Write the missing snapshots of a match (one every ``every`` versions, default
     ``SNAPSHOT_EVERY``, further apart where the state outgrows its events: ``_next_due``); returns
     how many it wrote. A store that cannot be written (read-only) is remembered and 0 returned, or
-    with ``strict`` its ``PersistenceError`` raised (``zx prepare``)."""
+    with ``strict`` its ``PersistenceError`` raised (``zx prepare``); so is a service opened to read
+    (``MatchService(create=False)``, ``ReadOnlyService`` with ``strict``): on PostgreSQL it wrote them, on a
+    SQLite file without the snapshots table it raised "no such table" and then did at every seek."""
+    if _reader(svc):
+        last_seq(svc, match_id)  # as a writer: UnknownMatch, ServiceClosed
+        if strict:
+            raise _read_only_service(svc, f"write the replay snapshots of match {match_id}")
+        return 0
     every = every or SNAPSHOT_EVERY
     sid = snapshot_id(match_id)
     try:
@@ -453,7 +476,10 @@ def repair_snapshots(svc: Any, match_id: str) -> int:
     """``zx prepare --repair``: when a stored snapshot of the match disagrees with its events (what
     ``snapshot_problems`` finds: altered, its check recomputed, which no seek can tell from a sound
     one without replaying), delete the match's snapshots, for ``prepare_snapshots`` to write again from
-    the events; returns how many disagreed (0: nothing changed). Events are never touched."""
+    the events; returns how many disagreed (0: nothing changed). Events are never touched. A service
+    opened to read: ``ReadOnlyService``."""
+    if _reader(svc):
+        raise _read_only_service(svc, f"repair the replay snapshots of match {match_id}")
     bad = snapshot_problems(svc, match_id)
     if not bad:
         return 0
@@ -491,7 +517,7 @@ def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = Tru
         seq = whole(seq, "seq")
         if seq < 1:
             raise OutOfRange(f"seq {seq}: events are numbered from 1 (the Started event)")
-    if prepare and (getattr(getattr(svc, "store", None), "reader", False) or svc in _READ_ONLY):
+    if prepare and (_reader(svc) or svc in _READ_ONLY):
         prepare = False  # a read command's store (MatchService(create=False)), or one that refused a write
     oid = match_uuid(match_id)
     snap, rows = _read(svc, match_id, oid, seq, seq is None or seq >= SNAPSHOT_EVERY, create=prepare)
@@ -678,11 +704,14 @@ class History:
         return lo
 
     def turn_seq(self, turn: int) -> int:
+        turn = whole(turn, "turn")  # (as view_at's: 3.5 and "5" were raw errors, True was turn 1)
         if not 1 <= turn <= len(self.turns):
             raise OutOfRange(f"match {self.match_id} has {len(self.turns)} turns: turn must be 1..{len(self.turns)}")
         return self.turns[turn - 1]
 
     def check_seq(self, seq: int) -> int:
+        """``seq`` as a whole number (``whole``) of an event of the match, else ``TypeError`` or ``OutOfRange``."""
+        seq = whole(seq, "seq")
         if not 1 <= seq <= self.last_seq:
             raise OutOfRange(f"match {self.match_id} has {self.last_seq} events: seq must be 1..{self.last_seq}")
         return seq
@@ -693,16 +722,17 @@ class History:
 
     def step_at(self, seq: int, perspective: str = JUDGE) -> Step:
         """The step holding event ``seq``, cut after it: its record, its events up to ``seq``, the state."""
-        index = self.step_of(self.check_seq(seq))
-        return self.part(self.bounds[index][0], seq, perspective)
+        seq = self.check_seq(seq)
+        return self.part(self.bounds[self.step_of(seq)][0], seq, perspective)
 
     def part(self, first: int, last: int, perspective: str = JUDGE) -> Step:
         """Events ``first``..``last`` of one step (the rest of a step cut after ``first - 1``, or its start
         cut after ``last``): its record (wherever in the step its event is), those events, the state after."""
         seat(perspective)
-        index = self.step_of(self.check_seq(first))
+        first, last = self.check_seq(first), self.check_seq(last)
+        index = self.step_of(first)
         lo, hi = self.bounds[index]
-        if not first <= self.check_seq(last) <= hi:
+        if not first <= last <= hi:
             raise OutOfRange(f"events {first}..{last} are not of one step (step {index}: {lo}..{hi})")
         match = self.state_at(last)
         return _step(index, self.events[first - 1: last], match, perspective, names_for(match), self.last_seq,
