@@ -489,5 +489,8 @@ def test_verify_bundle_checks_a_dispute_bundle_without_the_store(tmp_path):
     run(str(LEGAL), "--bundle", str(handed))  # a log file's bundle: derived events, no chain to check
     r = verify(handed)
     assert r.exit_code == 1 and "the bundle of a log file, not of a stored match" in r.output
+    seq = edited("events.jsonl", lambda b: b.replace(b'"seq": 3,', b'"seq": "three",', 1))
+    r = verify(seq)
+    assert r.exit_code == 1 and "events.jsonl:3: its seq is not a whole number" in r.output, r.output
     r = verify(tmp_path / "missing.zip")
     assert r.exit_code == 1 and "no bundle at" in r.output and "Traceback" not in r.output

@@ -110,8 +110,8 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
     ]
     if audit.stored:
         pc = pinned.get("catalog") or {}
-        fixtures = "".join(f"{kind} {(pinned.get(kind) or {}).get('name')} sha256 {(pinned.get(kind) or {}).get('sha256')}, "
-                           for kind in audit.fixtures if pinned.get(kind))
+        fixtures = "".join(f"{kind} {pinned[kind].get('name')} sha256 {pinned[kind].get('sha256')}, "
+                           for kind in audit.fixtures if isinstance(pinned.get(kind), dict))
         lines += [f"pinned at import: catalog {pc.get('name')} sha256 {pc.get('sha256')}, {fixtures}"
                   f"rules {pinned.get('rules_version')}"]
     lines += [
@@ -230,10 +230,12 @@ def verify_bundle(path: str) -> Any:
                       f"audit, not stored, so there is no chain to check; `zx audit {original}` checks its rules")
     oid = match_uuid(match)
     rows = []
-    for e in events:
+    for n, e in enumerate(events, 1):
+        if not isinstance(e["seq"], int) or isinstance(e["seq"], bool):  # (a hostile bundle: never a traceback)
+            raise ZXError(f"{path}: events.jsonl:{n}: its seq is not a whole number ({str(e['seq'])[:40]!r})")
         payload = e["payload"] if isinstance(e["payload"], dict) else None
-        body = canonical(str(e["topic"]), oid, int(e["seq"]), payload) if payload is not None else None
-        rows.append(Row(int(e["seq"]), str(e["topic"]), e["digest"] if isinstance(e["digest"], str) else None,
+        body = canonical(str(e["topic"]), oid, e["seq"], payload) if payload is not None else None
+        rows.append(Row(e["seq"], str(e["topic"]), e["digest"] if isinstance(e["digest"], str) else None,
                         body, payload, oid))
     verdict = verify_rows(match, rows)
     if verdict.ok:
