@@ -502,7 +502,7 @@ def internal_error(e: BaseException) -> str:
 
 def _writing_output(e: BaseException) -> bool:
     """Whether ``e`` was raised writing what a command prints: in rich's console or click's echo (the
-    tables, JSON and CSV go through them), or flushing standard output."""
+    tables, JSON and CSV go through them)."""
     import traceback
 
     for frame in traceback.extract_tb(e.__traceback__):
