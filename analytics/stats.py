@@ -158,6 +158,18 @@ def game_tables(game: str) -> tuple[str, ...]:
     return tuple(getattr(ROWS[game], "SQL_TABLES", ())) if game in ROWS else ()
 
 
+def unreadable(query: str) -> None:
+    """``QueryError`` for SQL holding a character that is no text: a byte the terminal's encoding could not
+    decode reaches Python as a lone surrogate, and DuckDB's parser raised a TypeError at it."""
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as e:
+        bad = query[e.start:e.end].encode("utf-8", "backslashreplace").decode("ascii")
+        raise QueryError(f"SQL error: the query holds {bad} at character {e.start + 1}, a byte that is not text in "
+                         f"this terminal's encoding (its locale): type it as a character, or as chr(N) in the SQL") \
+            from None
+
+
 def serialised(method: Any) -> Any:
     """A ``Stats`` method run under its lock (one call at a time on its connection: two threads' calls
     interleaved on it raised DuckDB's "connection is busy", answered one game's ``sql(game=...)`` views to
@@ -675,6 +687,7 @@ class Stats:
     def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None, fetch: Any) -> Any:
         if not isinstance(query, str):
             raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
+        unreadable(query)
         try:
             statements = duckdb.extract_statements(query)
         except duckdb.Error as e:

@@ -466,8 +466,13 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     from analytics.db import SQL_DATA_MEMORY, AnalyticsError, DamagedFile, ctrl_c_interrupts, damaged, data_memory_cap
     from analytics.stats import Stats, UnknownName
 
+    from analytics.stats import unreadable
+
     try:
+        unreadable(query)
         statements = len(duckdb.extract_statements(query))
+    except AnalyticsError as e:
+        raise click.ClickException(str(e)) from None
     except duckdb.Error as e:
         raise click.ClickException(f"SQL error: {e}") from None
     if not statements:  # an empty query, or comments only: it printed nothing and succeeded

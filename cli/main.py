@@ -451,6 +451,12 @@ DEBUG_ENV = "ZX_DEBUG"  # set (to anything but 0): an unexpected error shows its
 
 
 def main() -> None:
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # deleted under the shell: every relative path failed, in a double traceback
+        sys.stderr.write("Error: the working directory no longer exists (it was deleted or moved): cd to a folder "
+                         "that does\n")
+        sys.exit(1)
     if sys.stdout is None:  # fd 1 closed (``>&-``): every command printed nothing and said it had succeeded
         if sys.stderr is not None:
             sys.stderr.write("Error: standard output is closed: zx has nowhere to print (redirect it to a file, or "
@@ -493,7 +499,8 @@ def internal_error(e: BaseException) -> str:
         if e.filename is None and _writing_output(e):  # (it named a line of rich's console: "zx matches > /dev/full")
             return f"Error: cannot write the output (standard output): {e.strerror or e}"
         target = f": {e.filename}" if e.filename is not None else ""
-        return f"Error: {e.strerror or e}{target}{where}"
+        # the system's refusal, not a bug: where in zx's own code, never a line of Python's (pathlib.py:1116)
+        return f"Error: {e.strerror or e}{target}{raised_at(e, ours=True)}"
     text = str(e).strip().splitlines()
     return (f"Error: internal error: {type(e).__name__}: {text[0] if text else 'no message'}{where}. "
             f"This is a bug in zx, not in your data or command: please report it with the command that "

@@ -520,3 +520,52 @@ def test_a_closed_standard_output_is_an_error_before_anything_is_done(tmp_path):
                        timeout=120, preexec_fn=lambda: os.close(1))
     assert p.returncode == 1 and "Error: standard output is closed" in p.stderr, p.stderr
     assert not out.exists() and not (tmp_path / "s.sqlite").exists()
+
+
+def _zx(*args: str, cwd, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, **kw)
+
+
+def test_a_deleted_working_directory_is_one_line_not_two_tracebacks(tmp_path):
+    """``zx view M -o ./v.html`` in a folder deleted under the shell: a FileNotFoundError traceback, then a second
+    one from the last resort's own look at where it was raised."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    code = ("import os, sys\nos.chdir(sys.argv[1])\nos.rmdir(sys.argv[1])\nsys.argv = ['zx', 'view', 'm', '-o', "
+            "'./v.html']\nfrom cli.main import main\nmain()\n")
+    p = subprocess.run([sys.executable, "-c", code, str(gone)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                       env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.strip() == ("Error: the working directory no longer exists (it was deleted or moved): cd to a "
+                                "folder that does")
+
+
+def test_a_log_file_whose_name_is_not_utf8_is_imported_with_the_others(tmp_path):
+    """A file named with a byte that is not UTF-8 failed the whole import ("internal error: TypeError: str is not
+    valid UTF-8"), the valid logs with it, and removed the new store."""
+    logs = tmp_path / "l"
+    logs.mkdir()
+    (logs / "a.zxlog").write_bytes((ROOT / "examples" / "legal" / "first-turns.zxlog").read_bytes())
+    odd = os.fsdecode(b"caf\xe9.zxlog")
+    (logs / odd).write_bytes((ROOT / "examples" / "legal" / "range-attacks-win-by-life.zxlog").read_bytes())
+    p = _zx("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(logs), "--format", "json",
+            cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert [o["status"] for o in json.loads(p.stdout)] == ["imported", "imported"]
+
+
+def test_sql_with_a_byte_the_terminal_could_not_decode_is_an_sql_error_not_a_bug(tmp_path):
+    store = imported_store(tmp_path)
+    p = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), "sql", b"select 'caf\xe9' AS x"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120,
+                       env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 1 and "internal error" not in p.stderr, p.stderr
+    assert "SQL error: the query holds \\udce9 at character 12, a byte that is not text" in p.stderr
+
+
+def test_a_system_refusal_names_the_place_in_zx_not_in_python(tmp_path):
+    """``Error: File name too long: ccc.sqlite at .../python3.11/pathlib.py:1013 (in stat)``: a line of Python's."""
+    p = _zx("--store", str(tmp_path / ("c" * 260 + ".sqlite")), "matches", cwd=tmp_path)
+    assert p.returncode == 1 and "File name too long" in p.stderr, p.stderr
+    assert "pathlib.py" not in p.stderr and "python3" not in p.stderr

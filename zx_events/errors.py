@@ -112,21 +112,23 @@ class InternalError(ZXError):
                    source=source, line=line)
 
 
-def raised_at(e: BaseException) -> str:
-    """Where ``e`` was raised, for a message: `` at FILE:LINE (in FUNCTION)``, the innermost frame, FILE
-    relative to the checkout when it is in it; empty without a traceback."""
+def raised_at(e: BaseException, ours: bool = False) -> str:
+    """Where ``e`` was raised, for a message: `` at FILE:LINE (in FUNCTION)``, the innermost frame (``ours``:
+    the innermost of zx's own code, none when it has none), FILE relative to the checkout when it is in it;
+    empty without a traceback. Never raises (the working directory deleted: it raised a second traceback)."""
+    import os
     import traceback
-    from pathlib import Path
 
     frames = traceback.extract_tb(e.__traceback__)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if ours:
+        frames = [f for f in frames if f.filename.startswith(root + os.sep) and "site-packages" not in f.filename]
     if not frames:
         return ""
     last = frames[-1]
-    root = Path(__file__).resolve().parent.parent
-    try:
-        name = Path(last.filename).resolve().relative_to(root).as_posix()
-    except ValueError:
-        name = last.filename
+    name = last.filename
+    if name.startswith(root + os.sep):
+        name = name[len(root) + 1:]
     return f" at {name}:{last.lineno} (in {last.name})"
 
 

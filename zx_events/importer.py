@@ -65,7 +65,10 @@ def build_match(log: MatchLog, *, catalog: Any = None, strict: bool = True) -> C
     game = game_of(log)
     cat = catalog_for(log, catalog)
     check_codes(log, cat)
-    m, ref = game.open_match(log.header, cat, fixtures_for(log, catalog), strict=strict, source=log.source,
+    # the file's name as text the events can hold: one that is not UTF-8 (a byte Python keeps as a lone surrogate,
+    # "caf\xe9.zxlog") failed every match of the import in the digest's encoding, valid logs too
+    source = log.source.encode("utf-8", "backslashreplace").decode("utf-8")
+    m, ref = game.open_match(log.header, cat, fixtures_for(log, catalog), strict=strict, source=source,
                              content_sha256=log.content_sha256, line=log.header_line)
     handle = ref.handle
     for rec in log.records:
