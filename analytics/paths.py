@@ -24,6 +24,20 @@ def same_file(a: "str | os.PathLike[str]", b: "str | os.PathLike[str]") -> bool:
         return False
 
 
+URL_LIKE = ("memory:", "md:", "motherduck:")  # DuckDB's own names of a database that is no file
+
+
+def not_a_file(path: Path | str) -> str | None:
+    """Why ``path`` (``--analytics``, ``ZX_ANALYTICS``) is not a file the analytics can be written to, or None: a
+    URL (``s3://``, ``postgresql://``) or one of DuckDB's names of another database (``memory:``, ``md:``) made
+    folders named ``s3:`` and ``postgresql:`` and answered DuckDB's advice to install an extension."""
+    text = str(path)
+    if "://" in text or text.lower().startswith(URL_LIKE):
+        return (f"the analytics file {text} is not a file path (a URL, or a database DuckDB would open another way): "
+                f"the analytics are a DuckDB file; give a path such as zx-analytics.duckdb")
+    return None
+
+
 def default_path(store: "StoreConfig", explicit: str | None = None) -> Path:
     """``--analytics`` / ``ZX_ANALYTICS``; else next to a SQLite store (``X.sqlite`` -> ``X.duckdb``);
     else ``zx-analytics.duckdb`` in the working directory (memory: and PostgreSQL stores)."""

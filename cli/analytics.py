@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Callable
 
@@ -24,11 +25,17 @@ def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
     from zx_events.errors import ZXError
     from zx_events.store import parse_store
 
+    from analytics.paths import not_a_file
+
     try:
         store = parse_store(ctx.obj.get("store") if ctx.obj else None)
     except ZXError as e:
         raise click.ClickException(str(e)) from None
-    return default_path(store, explicit)
+    path = default_path(store, explicit)
+    refused = not_a_file(explicit or os.environ.get("ZX_ANALYTICS") or path)  # (as given: a Path folds "s3://" to "s3:/")
+    if refused is not None:
+        raise click.ClickException(refused + " (nothing was created)")
+    return path
 
 
 CATALOG_HELP = ("A catalog file matches were imported with (zx import --catalog FILE; the same format): the stored "
@@ -630,7 +637,11 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
         return
     from .common import interrupted
 
-    path = resolve_analytics_path(ctx, None)
+    try:
+        path = resolve_analytics_path(ctx, None)
+    except click.ClickException as e:  # (ZX_ANALYTICS a URL): the import stands
+        click.echo(f"warning: the matches are imported, but the analytics were not updated: {e.message}", err=True)
+        return
     try:
         result = run_update(svc, path, catalogs=catalogs)
     except BaseException as e:

@@ -477,3 +477,18 @@ def test_report_refuses_an_analytics_file_of_another_schema_version(tmp_path):
     assert r.exit_code == 1 and r.output == (f"Error: {duck} has analytics schema {SCHEMA_VERSION - 1}, this version "
                                              f"reads {SCHEMA_VERSION}: run `zx analytics update --rebuild`\n"), r.output
     assert not page.exists()
+
+
+@pytest.mark.parametrize("value", ["s3://bucket/x.duckdb", "postgresql://x@h/db", "md:foo", "memory:"])
+def test_an_analytics_url_is_refused_before_anything_is_made(tmp_path, monkeypatch, value):
+    """``ZX_ANALYTICS=s3://bucket/x.duckdb``: folders ``s3:/bucket`` made, and DuckDB's advice to install httpfs."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ZX_ANALYTICS", value)
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(ROOT / "examples" / "legal" / "first-turns.zxlog")])
+    assert r.exit_code == 0 and "the matches are imported, but the analytics were not updated" in r.output, r.output
+    for args in (["analytics", "update"], ["stats", "winrates"]):
+        r = CliRunner().invoke(zx, ["--store", store, *args])
+        assert r.exit_code == 1 and f"the analytics file {value} is not a file path" in r.output, r.output
+        assert "INSTALL" not in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]
