@@ -225,7 +225,14 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
             click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
         made = before_creating(ctx.obj["store"])  # (None: the store is there already, or memory:)
-        svc = service(ctx, create=True)  # (after every argument is checked)
+        try:
+            svc = service(ctx, create=True)  # (after every argument is checked)
+        except BaseException:  # a new store that could not be opened (a path too long for SQLite, a folder it
+            if made is not None:  # may not write): the empty file and the folders made for it stayed
+                from zx_events.newstore import remove_unopened
+
+                remove_unopened(made)
+            raise
         made = made or made_schema(svc)
         from zx_events.store import locked_by_another, write_refusal
 

@@ -569,3 +569,17 @@ def test_a_system_refusal_names_the_place_in_zx_not_in_python(tmp_path):
     p = _zx("--store", str(tmp_path / ("c" * 260 + ".sqlite")), "matches", cwd=tmp_path)
     assert p.returncode == 1 and "File name too long" in p.stderr, p.stderr
     assert "pathlib.py" not in p.stderr and "python3" not in p.stderr
+
+
+def test_a_new_store_sqlite_cannot_open_says_why_and_leaves_nothing(tmp_path):
+    """A path longer than SQLite opens: "unable to open database file", and the folders made for it stayed; a
+    name too long for its -journal file: an empty store file stayed."""
+    log = str(ROOT / "examples" / "legal" / "first-turns.zxlog")
+    deep = "/".join(["y" * 240] * 3) + "/s.sqlite"
+    p = _zx("--store", deep, "import", "--no-analytics", log, cwd=tmp_path)
+    assert p.returncode == 1 and "bytes, and SQLite opens at most 512" in p.stderr and "give a shorter --store" in \
+        p.stderr, p.stderr
+    long_name = "b" * 248 + ".sqlite"
+    p = _zx("--store", long_name, "import", "--no-analytics", log, cwd=tmp_path)
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -86,6 +86,22 @@ def remove_if_empty(made: NewStore) -> bool:
     return False
 
 
+def remove_unopened(made: NewStore) -> None:
+    """A new SQLite store that could not even be opened: remove what opening it left (its file and sidecars
+    while empty, then the folders made for it, while empty); quiet, and never anything that holds data."""
+    for name in made.files:
+        try:
+            if os.path.isfile(name) and not os.path.islink(name) and os.path.getsize(name) == 0:
+                os.unlink(name)
+        except OSError:
+            pass
+    for folder in made.folders:  # the deepest first
+        try:
+            os.rmdir(folder)
+        except OSError:
+            break
+
+
 def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 

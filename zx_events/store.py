@@ -383,7 +383,7 @@ def ensure_wal(path: Path, timeout: float) -> None:
                 con.close()
         except sqlite3.OperationalError as e:
             if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
-                raise StoreError(f"cannot open the store {path}: {e}") from None
+                raise StoreError(f"cannot open the store {path}: {_cannot_make(Path(path), e)}") from None
             time.sleep(delay)
             delay = min(delay * 2, 0.1)
 
@@ -471,6 +471,26 @@ def check_sqlite(path: Path, uri: str | None = None, *, create: bool = True) -> 
                          f"Restore it from a backup, or give another --store") from None
     finally:
         con.close()
+
+
+SQLITE_PATH_MAX = 512  # bytes of a file's full path SQLite opens (its unix VFS's MAX_PATHNAME)
+
+
+def _cannot_make(path: Path, e: Exception) -> str:
+    """Why SQLite could not open (or make) the store ``path``: a folder or file this user may not write, a path
+    longer than SQLite takes, or a name whose -wal and -journal files would be too long; else its own words
+    ("unable to open database file" said none of these)."""
+    why = unwritable(path)
+    if why:
+        return f"{why} ({e}): make it writable, or give another --store"
+    full = len(os.fsencode(os.path.abspath(path)))
+    if full + len("-journal") > SQLITE_PATH_MAX:
+        return (f"its full path is {full} bytes, and SQLite opens at most {SQLITE_PATH_MAX} with its -journal and "
+                f"-wal names ({e}): give a shorter --store")
+    if len(os.fsencode(path.name)) + len("-journal") > 255:
+        return (f"its name is {len(os.fsencode(path.name))} bytes, and its -journal and -wal files would pass the file "
+                f"system's 255 ({e}): give a shorter name")
+    return str(e)
 
 
 def _cannot_open(path: Path, e: Exception) -> str:
