@@ -53,7 +53,8 @@ def _warn_if_tampered(svc, match_id: str) -> None:
 @click.option("--event", "seq", type=click.IntRange(min=1), default=None, metavar="N",
               help="Start after event N (seq: 1 is the Started event; see the seq column of --to end).")
 @click.option("--to", "to", type=ToParam(), default=None,
-              help="Print every step from the start position (default: the header) to the end, or to event N.")
+              help="Print every step from the start position (default: the header; an event inside a step: that "
+                   "step up to it, then the rest of it) to the end, or to event N.")
 @click.option("--step", "interactive", is_flag=True,
               help=f"Step through the records one at a time ({KEYS}); prints every step when stdin is not a terminal.")
 @click.option("--as", "perspective", type=click.Choice(PERSPECTIVES, case_sensitive=False), default=JUDGE,

@@ -63,6 +63,8 @@ def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | Non
       zx simulate --game x610z -n 20 --out sim-x610z/
 
     Every record is checked by the rules engine as it is played, so every file imports cleanly.
+    One row per file: its matches, records, events (as many as zx import stores: the engine's and the
+    Sealed event that closes each match), turns and winners.
     """
 
     if Path(out).exists() and not Path(out).is_dir():

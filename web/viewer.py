@@ -165,17 +165,23 @@ def _leaves(value: Any, prefix: tuple, depth: int, out: dict[tuple, Any]) -> Non
         out[prefix] = value
 
 
+MODS_SHOWN = 8  # a Square's Power modifiers are in the page while it holds at most this many (a Z/X lean view's)
+
+
 def page_state(view: dict) -> dict:
     """A seat's view as the page keeps it at each event: without what grows with the match and the
     page never reads from a state: the violations so far (the page has each one once, with its seq:
-    ``violations``) and a Square's list of Power modifiers (board.js shows the Power they make, and its
-    base beside it with their sum: ``Power 5000 (4500 +500)``); the views are built without them (``lean``). Each was one slot, kept whole at every change: 2,000
-    violations made a page of 227 MB, 1.3 GB and 25 s to build."""
+    ``violations``), and a Square's list of Power modifiers when it is empty, when the card's Power is not
+    shown (face-down) or when it holds more than ``MODS_SHOWN`` (board.js then shows the Power with its base
+    and their sum, ``Power 5000 (4500 +500)``; else each modifier, as zx replay does: ``(1500 +2000 -500)``).
+    The views are built lean (no violations, and no modifiers past ``MODS_SHOWN``). Each was one slot, kept whole at every change: 2,000
+    violations made a page of 227 MB, 1.3 GB and 25 s to build, and 2,000 modifiers on one card the same."""
     view.pop("violations", None)
     squares = view.get("squares")
     if isinstance(squares, dict):
         for sq in squares.values():
-            if isinstance(sq, dict):
+            if isinstance(sq, dict) and not (sq.get("power") is not None
+                                             and 0 < len(sq.get("mods") or ()) <= MODS_SHOWN):
                 sq.pop("mods", None)
     return view
 

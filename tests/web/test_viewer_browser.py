@@ -61,6 +61,15 @@ def replay_json(store: str, match_id: str, seq: int, seat: str) -> dict:
     return json.loads(res.stdout)
 
 
+def shown_mods(sq: dict) -> str | None:
+    """What the page writes beside a card's Power (``sq``: a Square of zx replay --format json): its base and
+    each modifier, as zx replay draws them (``Power 4000 (1500 +2000 -500 +1000)``). (A card holding more than
+    ``viewer.MODS_SHOWN`` shows their sum: tests/web/test_viewer_page.py; no match of these tests has one.)"""
+    if sq["power"] is None or sq["base"] is None or not sq["mods"]:
+        return None
+    return f"({sq['base']} " + " ".join(f"{d:+d}" for d, _ in sq["mods"]) + ")"
+
+
 def assert_shows(driver: Any, ref: dict) -> dict:
     """The board and panels on the page are the replay's state ``ref`` (zx replay --format json)."""
     dom = driver.execute_script(DOM)
@@ -77,9 +86,7 @@ def assert_shows(driver: Any, ref: dict) -> dict:
         else:
             assert (got["code"], got["name"]) == (sq["code"], sq["name"] or sq["code"]), name
         assert got["power"] == (None if sq["power"] is None else str(sq["power"])), name
-        # its base and the modifiers' sum beside it, as zx replay shows them (the page showed no modifier)
-        net = sq["power"] - sq["base"] if sq["power"] is not None and sq["base"] is not None else 0
-        assert got["mods"] == (f"({sq['base']} {net:+d})" if net else None), (name, got, sq)
+        assert got["mods"] == shown_mods(sq), (name, got, sq)
         assert got["dmg"] == (str(sq["dmg"]) if sq["dmg"] else None), name
         assert got["state"] == ("Sleep" if sq["sleep"] else "Reboot"), name
         links = ref["links"].get(name)
@@ -1101,9 +1108,10 @@ def test_x610z_board_lists_its_summons_in_words_as_the_terminal_replay_does(brow
 
 
 def test_a_cards_power_shows_its_base_and_modifiers_as_zx_replay_does(browser, tmp_path):
-    """The page's states keep no list of modifiers (page_state: it grows with the match), and board.js drew
+    """The page's states kept no list of modifiers (page_state: it grows with the match), and board.js drew
     "(base modifiers)" only from that list: a card at 5000 over a base of 4500 showed "Power 5000" where
-    zx replay shows "Power 5000 (4500 +500)". It shows the base and the modifiers' sum."""
+    zx replay shows "Power 5000 (4500 +500)". It shows the base and each modifier (a few of them: the page
+    keeps them while a card holds at most ``viewer.MODS_SHOWN``)."""
     root = Path(__file__).resolve().parents[2]
     store = str(tmp_path / "s.sqlite")
     r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics",
@@ -1127,8 +1135,60 @@ def test_a_cards_power_shows_its_base_and_modifiers_as_zx_replay_does(browser, t
     assert checked >= 2, "no card with a modifier in the first 39 events: the test checks nothing"
 
 
-def replay_text(store: str, match_id: str, seq: int) -> str:
+def replay_text(store: str, match_id: str, seq: int, seat: str = "spectator") -> str:
     res = CliRunner(env={"COLUMNS": "200"}).invoke(zx, ["--store", store, "replay", match_id, "--event", str(seq),
-                                                        "--as", "spectator"])
+                                                        "--as", seat])
     assert res.exit_code == 0, res.output
     return res.stdout
+
+
+def test_a_card_with_several_modifiers_shows_each_of_them_as_zx_replay_does(browser, tmp_path):
+    """A card holding more than one Power modifier: zx replay drew "Power 4000 (1500 +2000 -500 +1000)", the
+    page "Power 4000 (1500 +2500)": its states kept no modifier (page_state), so board.js drew their sum. The
+    page keeps a Square's modifiers (up to ``viewer.MODS_SHOWN`` of them) and draws each, as the terminal does."""
+    root = Path(__file__).resolve().parents[2]
+    lines = (root / "examples" / "legal" / "rules-fidelity.zxlog").read_text(encoding="utf-8").splitlines()
+    boost = next(i for i, ln in enumerate(lines) if '"op": "power", "square": "a2"' in ln)  # Data Surge: +2000
+    more = [{"do": "effect", "by": "P2", "source": "U01-014", "op": "power", "square": "a2", "delta": -500,
+             "until": "end_of_battle"},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "power", "square": "a2", "delta": 1000,
+             "until": "end_of_turn"}]
+    log = tmp_path / "mods.zxlog"
+    log.write_text("\n".join([*lines[: boost + 1], *map(json.dumps, more), *lines[boost + 1:]]) + "\n",
+                   encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)])
+    assert r.exit_code == 0 and "0 rejected" in r.output, r.output
+    match = "rules-fidelity-605-6-lethal-startup"
+    for seat in ("spectator", "P1"):
+        out = tmp_path / f"mods-{seat}.html"
+        assert CliRunner().invoke(zx, ["--store", store, "view", match, "--as", seat, "-o", str(out)]).exit_code == 0
+        shown = []
+        for at in range(1, 40):
+            ref = replay_json(store, match, at, seat)
+            a2 = ref["squares"]["a2"]
+            if not (a2 and len(a2["mods"]) >= 2):
+                continue
+            open_file(browser, out, f"#e={at}")
+            dom = assert_shows(browser, ref)  # (each modifier's text included)
+            want = f"Power {a2['power']} {shown_mods(a2)}"
+            assert want in terminal_cell(replay_text(store, match, at, seat), "a2")  # the terminal's, the same card
+            shown.append(f"Power {dom['squares']['a2']['power']} {dom['squares']['a2']['mods']}")
+        assert list(dict.fromkeys(shown)) == ["Power 3000 (1500 +2000 -500)", "Power 4000 (1500 +2000 -500 +1000)"], \
+            (seat, shown)
+
+
+def terminal_cell(text: str, square: str) -> str:
+    """The text of ``square``'s cell of the board zx replay draws, its wrapped lines joined by a space."""
+    rows, block = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("│"):
+            block.append([c.strip() for c in line.split("│")[1:-1]])
+        elif block:
+            rows.append(block)
+            block = []
+    for block in rows:
+        for i, head in enumerate(block[0]):
+            if head.split(" ")[0] == square:
+                return " ".join(r[i] for r in block if r[i])
+    raise AssertionError(f"no cell {square} in {text!r}")

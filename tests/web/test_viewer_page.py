@@ -140,6 +140,41 @@ def test_a_page_grows_with_its_match_not_with_its_square(tmp_path):
     assert sizes[300] < 2.3 * sizes[150], sizes  # linear: it was 3.9x (5.1 MB, then 20 MB)
 
 
+def test_a_cards_modifiers_are_in_the_page_while_it_holds_a_few_and_its_power_always(tmp_path):
+    """The page's states kept no Power modifier, so a card holding several showed their sum where zx replay
+    lists each (``(1500 +2000 -500)``). The page keeps a Square's modifiers while the card holds at most
+    ``viewer.MODS_SHOWN`` (permanent ones can pile up on a card in a legal log: 20,000 in
+    tests/games/zx/test_power_modifiers.py), past that its Power and base only; every state is still
+    ``page_state`` of zx replay's, and a card with no modifier has no list in the page."""
+    n = viewer.MODS_SHOWN + 2
+    lines = LINES_FIRST_TURNS
+    at = next(i for i, ln in enumerate(lines) if json.loads(ln).get("do") == "play") + 1  # P1's card on a1
+    mod = json.dumps({"do": "effect", "by": "P1", "source": "a1", "op": "power", "square": "a1", "delta": 100,
+                      "until": "permanent"})
+    text = "\n".join([*lines[:at], *[mod] * n, *lines[at:]]) + "\n"
+    (log,) = parse_log(text, "mods.zxlog")
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    try:
+        assert svc.import_log(log).status == "imported"
+        data = viewer.viewer_data(svc, log.match_id, ["P2"])
+        hist = replay.load_history(svc, log.match_id)
+        states = viewer.decode(data, "P2")
+        held = []
+        for seq in range(1, hist.last_seq + 1):
+            full = hist.step_at(seq, "P2").state.to_json()
+            a1, shown = full["squares"]["a1"], states[seq - 1]["squares"]["a1"]
+            if a1 is not None:
+                held.append((len(a1["mods"]), json.dumps(shown.get("mods")), shown["power"] - shown["base"]))
+            assert states[seq - 1] == viewer.page_state(full), seq
+            for sq in states[seq - 1]["squares"].values():
+                assert sq is None or sq.get("mods") != [], seq  # an empty list: never in the page
+    finally:
+        svc.close()
+    kept = list(dict.fromkeys(held))  # (modifiers held, the page's list of them, Power over base)
+    assert kept[: n + 1] == [(k, json.dumps([[100, "permanent"]] * k if 0 < k <= viewer.MODS_SHOWN else None),
+                              100 * k) for k in range(n + 1)], kept
+
+
 def test_parse_seats_orders_and_checks():
     assert viewer.parse_seats(["spectator", "p1", "JUDGE", "P1"]) == ["judge", "P1", "spectator"]
     with pytest.raises(viewer.ViewerError, match="unknown perspective 'P3'"):

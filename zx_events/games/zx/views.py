@@ -249,17 +249,21 @@ def _player(m: Any, pl: str, viewer: str, masker: Masker | None) -> PlayerView:
 
 
 _PLAYER_SQUARE = {p: str(player_square(p)) for p in ("P1", "P2")}  # where each Start Card lies face-down
+# a lean view lists a card's Power modifiers while it holds at most this many (the HTML viewer draws each, as
+# zx replay does; web/viewer.py MODS_SHOWN); past that, its Power and base only: they can pile up (20,000)
+LEAN_MODS = 8
 
 
 def _square(name: str, e: dict, viewer: str, force: tuple[str | None, ...], names: Mapping[str, str],
             start: bool = False, lean: bool = False, masker: Masker | None = None) -> SquareView:
     """``start``: the Start Cards are still face-down (setup is not over): the card on its owner's Player
     Square, where the setup puts it (402.1a), not a card played since (a log whose player never sets up
-    hid every card of the other's for the whole match); ``lean``: no list of modifiers; ``masker``: None
+    hid every card of the other's for the whole match); ``lean``: no list of modifiers once the card holds
+    more than ``LEAN_MODS`` (a list as long as a card holds costs every view of it); ``masker``: None
     for the judge, else a Token's own name (free text of the log, zx_events.freetext) is masked."""
     start = start and name == _PLAYER_SQUARE.get(e["owner"])
     face_down = (e.get("up") is False or start) and not sees_own(viewer, e["owner"])  # 301.3b
-    mods = () if lean else tuple((int(d), str(u)) for d, u in e["mods"])
+    mods = () if lean and len(e["mods"]) > LEAN_MODS else tuple((int(d), str(u)) for d, u in e["mods"])
     base = None if face_down else e.get("base")  # a Start Card's Power would name it
     code = None if face_down else e["code"]
     own = e.get("name")  # a Token's
@@ -277,7 +281,8 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
                mask: "Masker | None" = None, lean: bool = False) -> MatchView:
     """The state of ``m`` (a ``Match``) as ``perspective`` sees it; nothing in it aliases ``m``.
     ``lean``: without the lists that grow with the match, for a caller that builds a view at every
-    event (the HTML viewer): no violations, and a Square's Power without its list of modifiers."""
+    event (the HTML viewer): no violations, and a Square's Power without its list of modifiers when that
+    holds more than ``LEAN_MODS``."""
     viewer = perspective
     names = names or {}
     force_under: dict[str, list[Any]] = {}

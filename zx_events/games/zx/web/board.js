@@ -57,10 +57,10 @@
           '<div class="card-code"><span data-field="code">' + esc(c.code) + "</span>" +
           (KINDS[c.kind] ? ' · <span class="kind">' + KINDS[c.kind] + "</span>" : "") + "</div>";
         if (c.power != null) {
-          // each modifier where the state lists them; the page's states do not (web/viewer.py page_state: a
-          // list that grows with the match), so their sum, the Power over its base (it showed no modifier at all)
+          // each modifier, as zx replay lists them; a page's state lists them while a card holds at most 8
+          // (web/viewer.py page_state, MODS_SHOWN: they can pile up), past that their sum, its Power over its base
           var net = c.base != null ? c.power - c.base : 0;
-          var mods = c.mods ? c.mods.map(function (m) { return (m[0] >= 0 ? "+" : "") + m[0]; }).join(" ")
+          var mods = c.mods && c.mods.length ? c.mods.map(function (m) { return (m[0] >= 0 ? "+" : "") + m[0]; }).join(" ")
             : (net ? (net > 0 ? "+" : "") + net : "");
           h += '<div class="power">Power <b data-field="power">' + c.power + "</b>" +
             (mods ? ' <span class="mods">(' + c.base + " " + esc(mods) + ")</span>" : "") + "</div>";
