@@ -37,6 +37,7 @@ from __future__ import annotations
 import difflib
 import functools
 import math
+import os
 import re
 import threading
 import time
@@ -470,6 +471,9 @@ class Stats:
 
     def __init__(self, source: str | Path | duckdb.DuckDBPyConnection, min_games: int = MIN_GAMES,
                  derived: Derived | None = None) -> None:
+        if not isinstance(source, (str, os.PathLike, duckdb.DuckDBPyConnection)):
+            raise TypeError(f"source must be the analytics file's path (a str or Path) or an open DuckDB connection, "
+                            f"got {type(source).__name__} {source!r}")
         if min_games < 1:
             raise ValueError(f"min_games must be at least 1, got {min_games}")
         self.con = source if isinstance(source, duckdb.DuckDBPyConnection) else connect_reader(Path(source))

@@ -97,6 +97,11 @@ def test_another_thread_stops_the_user_sql_a_stats_runs(duck):
         assert st.sql("SELECT 1 AS one").item() == 1  # the Stats goes on
 
 
+def test_stats_of_neither_a_path_nor_a_connection_is_a_type_error():
+    with pytest.raises(TypeError, match="source must be the analytics file's path .* got NoneType None"):
+        Stats(None)
+
+
 def test_user_sql_errors_are_the_projects_with_duckdbs_words(duck):
     with Stats(duck) as st:
         with pytest.raises(QueryError, match='SQL error: Parser Error: syntax error at or near "SELEC"'):
