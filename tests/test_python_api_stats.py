@@ -87,10 +87,9 @@ def test_another_thread_stops_the_user_sql_a_stats_runs(duck):
         t = threading.Thread(target=run)
         t.start()
         deadline = time.monotonic() + 10
-        while st._cursor is None and time.monotonic() < deadline:  # the query under way
-            time.sleep(0.01)
-        time.sleep(0.2)
-        st.interrupt()
+        while t.is_alive() and time.monotonic() < deadline:  # (until the query is under way: one not begun runs)
+            time.sleep(0.2)
+            st.interrupt()
         t.join(timeout=10)
         assert not t.is_alive(), "the query went on after interrupt()"
         assert len(got) == 1 and isinstance(got[0], duckdb.InterruptException), got
