@@ -450,6 +450,11 @@ def _python_rows(relation: Any) -> tuple[list[str], list[tuple]]:
     return [str(c) for c in relation.columns], relation.fetchall()
 
 
+def _timed_out(timeout: float) -> QueryTimeout:
+    return QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
+                        f"(raise the limit with --timeout SECONDS, 0 for none)")
+
+
 def _frame(relation: Any) -> pl.DataFrame:
     """A DataFrame from the relation's Arrow stream: the same frame as ``.pl()`` without importing
     pyarrow (which ``.pl()`` goes through: half a second of a zx stats start-up on the shared machine)."""
@@ -642,8 +647,10 @@ class Stats:
             cur = self._cursor  # the call's (_sql)
             cur.execute(relation.sql_query(), params)
             while True:
-                if deadline is not None and time.monotonic() > deadline:
-                    raise duckdb.InterruptException("the time limit passed while the rows were written")
+                if deadline is not None and time.monotonic() > deadline:  # (the limit's, whatever the clock
+                    # says of _sql's own start, read a moment later: an InterruptException here was compared
+                    # with it, and now and then left as "SQL error: the time limit passed while ...")
+                    raise _timed_out(timeout)
                 rows = cur.fetchmany(batch)
                 if not rows:
                     return columns
@@ -720,8 +727,7 @@ class Stats:
         except duckdb.InterruptException:
             if timeout is None or time.monotonic() - began < timeout:
                 raise  # not the time limit: Ctrl-C (the CLI's ordinary interrupt)
-            raise QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
-                               f"(raise the limit with --timeout SECONDS, 0 for none)") from None
+            raise _timed_out(timeout) from None
         except duckdb.Error as e:
             reason = refusal(e)
             if reason is not None:
