@@ -15,10 +15,14 @@ from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from .paths import DEFAULT_ANALYTICS, default_path  # noqa: F401 (their home before)
+
+if TYPE_CHECKING:
+    from .stats import Stats
 
 SCHEMA_VERSION = 8  # 5: every installed game's own tables (x610z_*), created from the games' rows modules;
 # 6: a card an effect put into hand (Z/X move to hand, X610Z search and zone to hand) is a draws row and drawn;
@@ -80,8 +84,9 @@ def first_line(e: BaseException) -> str:
 
 
 @contextmanager
-def ctrl_c_interrupts(con: duckdb.DuckDBPyConnection):
-    """Ctrl-C stops the statement DuckDB runs on this (the main) thread at once. The SIGINT reaches
+def ctrl_c_interrupts(con: "duckdb.DuckDBPyConnection | Stats"):
+    """Ctrl-C stops the statement DuckDB runs on this (the main) thread at once (on ``con``, or on the cursor
+    a ``Stats`` runs user SQL on: ``Stats.interrupt``). The SIGINT reaches
     whichever thread of the process the kernel picks, often one of DuckDB's own, and Python acts on it
     only when this thread runs Python again, after the statement: ``zx sql`` of a long join went on
     for minutes after Ctrl-C (4 times in 5). The signal's wake-up byte (``signal.set_wakeup_fd``,

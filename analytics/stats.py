@@ -37,6 +37,7 @@ from __future__ import annotations
 import difflib
 import functools
 import math
+import os
 import re
 import threading
 import time
@@ -194,10 +195,13 @@ class QueryError(AnalyticsError):
 
 # statements that make or change anything: refused in user SQL even where read-only allows them (the
 # temporary catalog): a TEMP TABLE or VIEW named like a table, or a TEMP MACRO named like a macro, shadowed
-# it for every later query of the same Stats, its statistics included; an open transaction held them all
-# (files, databases and extensions are the sandbox's to refuse, in its own words: analytics.db.refusal)
+# it for every later query of the same Stats, its statistics included; an open transaction held them all;
+# ATTACH ':memory:' (READ_WRITE), which the sandbox allows, then USE of it and DETACH of the file's database,
+# took the file away from every connection of the database (files and extensions are the sandbox's to
+# refuse, in its own words: analytics.db.refusal). What a statement still leaves on its connection (a TEMP
+# table made under EXPLAIN ANALYZE, a search_path) ends with the call: user SQL runs on a cursor of its own
 CHANGES = {"CREATE", "CREATE_FUNC", "DROP", "ALTER", "INSERT", "UPDATE", "DELETE", "MERGE_INTO", "TRANSACTION",
-           "PREPARE", "EXECUTE"}
+           "PREPARE", "EXECUTE", "ATTACH", "DETACH"}
 
 
 def by_game(reads: Any = None) -> Any:
@@ -458,6 +462,11 @@ def _python_rows(relation: Any) -> tuple[list[str], list[tuple]]:
     return [str(c) for c in relation.columns], relation.fetchall()
 
 
+def _timed_out(timeout: float) -> QueryTimeout:
+    return QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
+                        f"(raise the limit with --timeout SECONDS, 0 for none)")
+
+
 def _frame(relation: Any) -> pl.DataFrame:
     """A DataFrame from the relation's Arrow stream: the same frame as ``.pl()`` without importing
     pyarrow (which ``.pl()`` goes through: half a second of a zx stats start-up on the shared machine)."""
@@ -469,7 +478,9 @@ class Stats:
 
     One call at a time: a ``Stats`` used from several threads runs their calls one after another on its
     connection (a server makes one per request, over a cursor of its own); after ``close()`` every call
-    raises ``StatsClosed``.
+    raises ``StatsClosed``. User SQL (``sql``, ``sql_rows``, ``sql_each``) runs on a cursor of its own,
+    closed after the call: nothing it leaves there (a temporary table, a ``search_path``) reaches a later
+    call.
 
     ``derived``: the derived tables of that connection (``analytics.derived.build``, at the file's
     position: a server's), from which cards, attacks and life by turn are counted, and the games and
@@ -477,6 +488,9 @@ class Stats:
 
     def __init__(self, source: str | Path | duckdb.DuckDBPyConnection, min_games: int = MIN_GAMES,
                  derived: Derived | None = None) -> None:
+        if not isinstance(source, (str, os.PathLike, duckdb.DuckDBPyConnection)):
+            raise TypeError(f"source must be the analytics file's path (a str or Path) or an open DuckDB connection, "
+                            f"got {type(source).__name__} {source!r}")
         if min_games < 1:
             raise ValueError(f"min_games must be at least 1, got {min_games}")
         self.con = source if isinstance(source, duckdb.DuckDBPyConnection) else connect_reader(Path(source))
@@ -492,11 +506,24 @@ class Stats:
         self.derived = derived
         self._lock = threading.RLock()
         self._closed = False
+        self._cursor: duckdb.DuckDBPyConnection | None = None  # user SQL's, during its call (_sql)
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
             self.con.close()
+
+    def interrupt(self) -> None:
+        """Stop the statement a call runs now, from another thread (``zx sql``'s Ctrl-C:
+        ``analytics.db.ctrl_c_interrupts``); it raises ``duckdb.InterruptException``. Not serialised: the
+        call it stops holds the lock. DuckDB's ``interrupt()`` of the connection does not reach the cursor
+        user SQL runs on."""
+        for con in (self.con, self._cursor):
+            if con is not None:
+                try:
+                    con.interrupt()
+                except duckdb.Error:  # closed already (the call ended)
+                    pass
 
     @serialised
     def position(self) -> tuple[int, str] | None:
@@ -597,14 +624,14 @@ class Stats:
         """Any SQL over the tables, views and macros of the file: read-only and sandboxed (no files,
         other databases, settings or extensions: ``QueryRefused``), interrupted after ``timeout``
         seconds (``QueryTimeout``; at most ``MAX_SQL_TIMEOUT``, None: no limit); ``limit``: at most that many rows. ``game``: every
-        table (and the macros over them) reads only that game's matches (``only_game``).
+        table (and the macros over them) reads only that game's matches (``_only_game``).
 
         A column of a type Polars cannot hold as DuckDB gives it (an INTERVAL or a UNION, which it
         refuses; a BIT, a BIGNUM, a VARIANT or a TIME WITH TIME ZONE, which it holds as raw bytes or
         without the offset), alone or inside a list or struct, comes as DuckDB's text of it, and so does
         a date or timestamp column holding ``infinity``, ``-infinity`` or a year Python cannot hold, and
         each date or time inside a list, struct or map."""
-        return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _frame_of))
+        return self._sql(query, params, timeout, limit, _frame_of, game)
 
     @serialised
     def sql_rows(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
@@ -615,7 +642,7 @@ class Stats:
         something else (a date, time, timestamp or interval, which Python cannot hold when infinite
         or counted in months; a BIT, a BIGNUM, a BLOB), comes as DuckDB's text of it ("infinity",
         "1 year 2 months", "101", "\\xFF"), and so does each date or time inside a list, struct or map."""
-        return self._in_game(game, lambda: self._sql(query, params, timeout, limit, _python_rows))
+        return self._sql(query, params, timeout, limit, _python_rows, game)
 
     @serialised
     def sql_each(self, query: str, consume: Any, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
@@ -629,42 +656,35 @@ class Stats:
             relation = _as_text(relation, lambda t: _AS_TEXT.fullmatch(t) is not None)
             columns = [str(c) for c in relation.columns]
             # (a relation keeps no result: the connection's, fetched in parts; its text keeps the placeholders)
-            self.con.execute(relation.sql_query(), params)
+            cur = self._cursor  # the call's (_sql)
+            cur.execute(relation.sql_query(), params)
             while True:
-                if deadline is not None and time.monotonic() > deadline:
-                    raise duckdb.InterruptException("the time limit passed while the rows were written")
-                rows = self.con.fetchmany(batch)
+                if deadline is not None and time.monotonic() > deadline:  # (the limit's, whatever the clock
+                    # says of _sql's own start, read a moment later: an InterruptException here was compared
+                    # with it, and now and then left as "SQL error: the time limit passed while ...")
+                    raise _timed_out(timeout)
+                rows = cur.fetchmany(batch)
                 if not rows:
                     return columns
                 consume(columns, rows)
 
         deadline = None if timeout is None else time.monotonic() + timeout
-        return self._in_game(game, lambda: self._sql(query, params, timeout, limit, fetch))
+        return self._sql(query, params, timeout, limit, fetch, game)
 
-    def _in_game(self, game: str | None, run: Any) -> Any:
-        if game is None:
-            return run()
-        shadowed = self.only_game(game)
-        try:
-            return run()
-        finally:
-            for name in shadowed:
-                self.con.execute(f'DROP VIEW IF EXISTS temp.main."{name}"')
-
-    @serialised
-    def only_game(self, game: str) -> list[str]:
-        """Shadow every table of the file by a temporary view of the same name holding only ``game``'s
-        rows: by its ``game`` column, else by ``match_no`` (the game's matches), ``card_catalog`` by
-        the catalogs its matches name. A query naming a table (or the ``filtered_seats`` macro) then
-        sees one game. Returns the views made (dropped by ``sql`` after the query)."""
+    def _only_game(self, con: duckdb.DuckDBPyConnection, game: str) -> list[str]:
+        """Shadow every table of the file, on ``con`` (user SQL's cursor), by a temporary view of the same
+        name holding only ``game``'s rows: by its ``game`` column, else by ``match_no`` (the game's matches),
+        ``card_catalog`` by the catalogs its matches name. A query naming a table (or the ``filtered_seats``
+        macro) then sees one game. Returns the views made (gone with the cursor: on the Stats' own
+        connection, views a failed DROP left behind answered one game's rows to every later statistic)."""
         from zx_events import games as registry
 
         if game not in registry.keys():
             raise UnknownName("game", game, list(registry.keys()), "the installed games")
         self.filters(game=game)  # a game the file holds no match of: UnknownName
-        db = self.con.execute("SELECT current_database()").fetchone()[0].replace('"', '""')
+        db = con.execute("SELECT current_database()").fetchone()[0].replace('"', '""')
         columns: dict[str, set[str]] = {}
-        for table, column in self.con.execute(
+        for table, column in con.execute(
                 "SELECT table_name, column_name FROM information_schema.columns "
                 "WHERE table_schema = 'main' AND table_catalog = current_database()").fetchall():
             columns.setdefault(table, set()).add(column)
@@ -680,11 +700,12 @@ class Stats:
                 where = f'catalog IN (SELECT DISTINCT catalog FROM "{db}".main.matches WHERE game = {lit})'
             else:
                 continue  # the projection's own bookkeeping
-            self.con.execute(f'CREATE OR REPLACE TEMP VIEW "{table}" AS SELECT * FROM {src} WHERE {where}')
+            con.execute(f'CREATE OR REPLACE TEMP VIEW "{table}" AS SELECT * FROM {src} WHERE {where}')
             made.append(table)
         return made
 
-    def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None, fetch: Any) -> Any:
+    def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None, fetch: Any,
+             game: str | None = None) -> Any:
         if not isinstance(query, str):
             raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
         unreadable(query)
@@ -702,20 +723,24 @@ class Stats:
         if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;
             # past the cap a timer overflowed the platform's time_t, a traceback from its thread)
             raise ValueError(f"timeout must be 0..{MAX_SQL_TIMEOUT} seconds, or None for no limit, got {timeout!r}")
-        if timeout is not None:
-            timer = threading.Timer(timeout, self.con.interrupt)
-            timer.daemon = True
-            timer.start()
+        # a cursor of its own, closed after the call: whatever the statements leave on their connection (a
+        # TEMP table made under EXPLAIN ANALYZE, a search_path, sql(game=...)'s views) ends with it
+        cur = self._cursor = self.con.cursor()
         try:
-            rel = self.con.sql(query, params=params)
+            if game is not None:
+                self._only_game(cur, game)
+            if timeout is not None:
+                timer = threading.Timer(timeout, cur.interrupt)
+                timer.daemon = True
+                timer.start()
+            rel = cur.sql(query, params=params)
             if rel is None:
                 return fetch(None)
             return fetch(rel.limit(limit) if limit is not None else rel)
         except duckdb.InterruptException:
             if timeout is None or time.monotonic() - began < timeout:
                 raise  # not the time limit: Ctrl-C (the CLI's ordinary interrupt)
-            raise QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
-                               f"(raise the limit with --timeout SECONDS, 0 for none)") from None
+            raise _timed_out(timeout) from None
         except duckdb.Error as e:
             reason = refusal(e)
             if reason is not None:
@@ -730,6 +755,8 @@ class Stats:
                 # and ended: a timer thread still alive as the process exits aborted it now and then, in DuckDB
                 # ("terminate called after throwing an instance of ''", a connection the caller gave)
                 timer.join()
+            self._cursor = None
+            cur.close()
 
     # ------------------------------------------------------------------ win rates
     @by_game()

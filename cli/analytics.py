@@ -509,7 +509,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         with data_memory_cap(), Stats(path) as st:  # DuckDB's own values, exact for every type (Stats.sql_each)
             stale_note(ctx, st, path)
             if fmt != "table":
-                with ctrl_c_interrupts(st.con):
+                with ctrl_c_interrupts(st):  # (the cursor its SQL runs on: Stats.interrupt)
                     columns = st.sql_each(query, write, timeout=timeout or None, game=game)
                 if not written[0]:
                     emit([], fmt, unique_names(columns))
@@ -517,7 +517,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                     click.echo("]")
                 return
             rows: list[tuple] = []  # (at most --limit + 1: the time limit covers fetching them too)
-            with ctrl_c_interrupts(st.con):
+            with ctrl_c_interrupts(st):
                 columns = st.sql_each(query, lambda _, batch: rows.extend(batch), timeout=timeout or None,
                                       limit=limit, game=game)
     except (AnalyticsError, UnknownName) as e:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import duckdb
 import pytest
 from click.testing import CliRunner
 
-from analytics.db import QueryRefused, connect_reader
+from analytics.db import QueryRefused, QueryTimeout, connect_reader
 from analytics.export import ExportWouldReplace, export_parquet
 from analytics.stats import QueryError, Stats, StatsClosed
 from analytics_support import imported_store
@@ -33,10 +34,14 @@ def duck(tmp_path):
     "CREATE TEMP MACRO wilson_low(k, n) AS 0.5",
     "SELECT 1; CREATE TEMP TABLE t AS SELECT 1",
     "BEGIN TRANSACTION",
+    "ATTACH ':memory:' AS m (READ_WRITE); USE m",
+    "ATTACH ':memory:' AS m (READ_WRITE); USE m; DETACH s",
 ])
 def test_user_sql_cannot_change_what_the_statistics_read(duck, statement):
     """A temporary table, view or macro named like the file's shadowed it for every later answer of the same
-    Stats (winrates from the user's 1-row table, without a word); an open transaction held every later query."""
+    Stats (winrates from the user's 1-row table, without a word); an open transaction held every later query;
+    an in-memory database ATTACHed (which the sandbox allows) then USEd, or the file's own database (``s``)
+    DETACHed from under it, left every later statistic without its tables."""
     with Stats(duck, min_games=1) as st:
         before = st.winrates().to_dicts()
         with pytest.raises(QueryRefused, match="statements that make or change anything are not run"):
@@ -45,6 +50,83 @@ def test_user_sql_cannot_change_what_the_statistics_read(duck, statement):
         assert st.sql("SELECT count(*) AS n FROM duckdb_tables() WHERE temporary AND NOT internal").item() == 0
     r = CliRunner().invoke(zx, ["sql", "--analytics", str(duck), statement])
     assert r.exit_code == 1 and "refused: zx sql is read-only and sandboxed" in r.output, r.output
+
+
+@pytest.mark.parametrize("statement", [
+    "EXPLAIN ANALYZE CREATE TEMP TABLE seats AS SELECT * FROM seats LIMIT 1",
+    "SET search_path = 'system'",
+])
+def test_what_user_sql_leaves_on_its_connection_ends_with_the_call(duck, statement):
+    """EXPLAIN ANALYZE runs the statement it explains (a TEMP table named seats, past the refusal of CREATE),
+    and a search_path is the connection's: both reached every later answer of the same Stats (winrates from
+    the 1-row table; a CatalogException "Table with name seats does not exist"). User SQL now runs on a
+    cursor of its own, closed after the call; zx sql runs it as before."""
+    with Stats(duck, min_games=1) as st:
+        before = st.winrates().to_dicts()
+        seats = st.sql("SELECT count(*) AS n FROM seats").item()
+        st.sql(statement)
+        assert st.winrates().to_dicts() == before
+        assert st.sql("SELECT count(*) AS n FROM seats").item() == seats
+        assert st.sql("SELECT count(*) AS n FROM duckdb_tables() WHERE temporary AND NOT internal").item() == 0
+    r = CliRunner().invoke(zx, ["sql", "--analytics", str(duck), statement])
+    assert r.exit_code == 0, r.output
+
+
+def test_another_thread_stops_the_user_sql_a_stats_runs(duck):
+    """``Stats.interrupt()`` (zx sql's Ctrl-C, from its watcher thread) reaches the cursor user SQL runs on
+    (DuckDB's interrupt of the connection does not reach a cursor of it)."""
+    with Stats(duck) as st:
+        got: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                st.sql("SELECT sum(a.range * b.range) FROM range(1000000) a, range(1000000) b", timeout=20)
+            except BaseException as e:  # noqa: BLE001 - collected for the main thread
+                got.append(e)
+
+        t = threading.Thread(target=run)
+        t.start()
+        deadline = time.monotonic() + 10
+        while t.is_alive() and time.monotonic() < deadline:  # (until the query is under way: one not begun runs)
+            time.sleep(0.2)
+            st.interrupt()
+        t.join(timeout=10)
+        assert not t.is_alive(), "the query went on after interrupt()"
+        assert len(got) == 1 and isinstance(got[0], duckdb.InterruptException), got
+        assert st.sql("SELECT 1 AS one").item() == 1  # the Stats goes on
+
+
+def test_the_time_limit_passing_while_rows_are_written_is_a_query_timeout(duck, monkeypatch):
+    """``sql_each`` checks its deadline (taken as it starts) between batches; the interruption that check
+    raised was then told from a Ctrl-C by the time since ``_sql`` began, a moment later: past the deadline
+    but within the limit of that later start, it left as a bare ``InterruptException`` (``zx sql --format
+    table``: "SQL error: the time limit passed while the rows were written", now and then on a loaded
+    machine). The clock of analytics.stats is made to read, after the first batch, a time in that gap."""
+    import types
+
+    import analytics.stats as stats_module
+
+    readings: list[float] = []
+    jump: list[float] = []
+
+    def monotonic() -> float:
+        now = jump[0] if jump else time.monotonic()
+        readings.append(now)
+        return now
+
+    def consume(columns: list[str], rows: list[tuple]) -> None:
+        deadline, began = readings[0] + 5, readings[1] + 5  # sql_each's deadline; then _sql's start's
+        jump.append((deadline + began) / 2)
+
+    monkeypatch.setattr(stats_module, "time", types.SimpleNamespace(monotonic=monotonic))
+    with Stats(duck) as st:
+        with pytest.raises(QueryTimeout, match="the query ran longer than 5 s and was stopped"):
+            st.sql_each("SELECT range FROM range(30000)", consume, timeout=5, batch=10_000)
+
+
+def test_stats_of_neither_a_path_nor_a_connection_is_a_type_error():
+    with pytest.raises(TypeError, match="source must be the analytics file's path .* got NoneType None"):
+        Stats(None)
 
 
 def test_user_sql_errors_are_the_projects_with_duckdbs_words(duck):
