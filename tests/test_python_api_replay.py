@@ -73,17 +73,23 @@ def test_a_closed_service_says_it_was_closed(store_url, long_match, service):
             use()
 
 
-def test_a_read_only_sqlite_file_opened_the_default_way_still_replays(tmp_path):
-    """docs/replay.md: a read-only file "still replays, without snapshots"; MatchService(path) (it may
-    write) raised "attempt to write a readonly database" at the first seek, making the snapshot table."""
-    path = tmp_path / "ro.sqlite"
-    rw = MatchService(str(path))
+def stored_long_match(store) -> str:
+    """A simulated Z/X match of 150+ events imported into a new store (a SQLite path, a URL; closed); its id."""
+    rw = MatchService(str(store))
     sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
     (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
     rw.import_log(log)
     rw.close()
+    return log.match_id
+
+
+def test_a_read_only_sqlite_file_opened_the_default_way_still_replays(tmp_path):
+    """docs/replay.md: a read-only file "still replays, without snapshots"; MatchService(path) (it may
+    write) raised "attempt to write a readonly database" at the first seek, making the snapshot table."""
+    path = tmp_path / "ro.sqlite"
+    mid = stored_long_match(path)
     reader = MatchService(str(path), create=False)  # writes nothing: no snapshot table yet
-    mid, last = log.match_id, replay.last_seq(reader, log.match_id)
+    last = replay.last_seq(reader, mid)
     want = {seq: json.dumps(replay.view_at(reader, mid, seq=seq).to_json(), sort_keys=True) for seq in (60, last)}
     reader.close()
     path.with_name("ro.sqlite-wal").unlink(missing_ok=True)
@@ -191,12 +197,7 @@ def test_a_service_opened_to_read_prepares_no_snapshots_and_keeps_seeking(tmp_pa
     whose SQLite file had no snapshot table raised eventsourcing's "no such table: stored_snapshots" and left the
     service broken: every later seek past event 9, and verify_match, raised it again."""
     path = tmp_path / "s.sqlite"
-    rw = MatchService(str(path))
-    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
-    (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
-    rw.import_log(log)
-    rw.close()
-    mid = log.match_id
+    mid = stored_long_match(path)
     before = path.read_bytes()
     reader = MatchService(str(path), create=False)
     try:
@@ -223,11 +224,7 @@ def test_a_service_opened_to_read_writes_no_snapshot_to_postgresql(postgres_serv
     from zx_events.store import connect_postgres, postgres_env
 
     url = postgres_server.fresh_url()
-    rw = MatchService(url)
-    sim = next(s for s in simulate(10, seed=11, policy="random") if s.events >= 150)
-    (log,) = parse_log("\n".join(sim.lines()) + "\n", "sim.zxlog")
-    rw.import_log(log)
-    rw.close()
+    mid = stored_long_match(url)
     env = postgres_env(url)
     table = f'"{env["POSTGRES_SCHEMA"]}".matches_snapshots'
 
@@ -237,10 +234,10 @@ def test_a_service_opened_to_read_writes_no_snapshot_to_postgresql(postgres_serv
 
     reader = MatchService(url, create=False)
     try:
-        assert replay.prepare_snapshots(reader, log.match_id) == 0
-        assert replay.view_at(reader, log.match_id, seq=120).seq == 120
+        assert replay.prepare_snapshots(reader, mid) == 0
+        assert replay.view_at(reader, mid, seq=120).seq == 120
         with pytest.raises(replay.ReadOnlyService, match="opened to read"):
-            replay.prepare_snapshots(reader, log.match_id, strict=True)
+            replay.prepare_snapshots(reader, mid, strict=True)
     finally:
         reader.close()
     assert snapshots() == 0
