@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from datetime import datetime
 from functools import cached_property
 from typing import Any, Callable, Iterator
@@ -21,6 +22,10 @@ from typing import Any, Callable, Iterator
 import fastjsonschema
 
 from zx_events.errors import FormatError, cut
+
+# the limits of one JSON value read from a user's file, a log's line or a board file alike (docs/match-log.md, Limits)
+MAX_DEPTH = 32  # arrays and objects inside each other (records use 4, a board 4)
+MAX_DIGITS = sys.get_int_max_str_digits() or 4300  # digits of one integer (Python's own limit)
 
 # $defs reference names that hold card codes; the ``...OrCode`` ones may hold a board position instead
 CODE_REFS = ("code", "codes")

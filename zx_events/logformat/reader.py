@@ -27,7 +27,7 @@ import orjson
 
 from zx_events import games
 from zx_events.errors import FormatError
-from zx_events.games.schema import DuplicateKey, _json_type, _q, unique_keys
+from zx_events.games.schema import MAX_DEPTH, MAX_DIGITS, DuplicateKey, _json_type, _q, unique_keys
 
 if TYPE_CHECKING:
     from zx_events.games.base import Game
@@ -124,8 +124,7 @@ def _out_of_range(obj: Any) -> str | None:
 MAX_LINE = 1_000_000  # characters in one line (a record is a few hundred)
 MAX_MATCH_LINES = 50_000  # lines of one match (the longest of 2,000 simulated matches: 650)
 MAX_MATCH_CHARS = 8 << 20  # characters of one match's lines (the longest simulated: 31 KB)
-MAX_DEPTH = 32  # arrays and objects inside each other (records use 4)
-MAX_DIGITS = sys.get_int_max_str_digits() or 4300  # digits of one integer (Python's own limit)
+# (MAX_DEPTH, MAX_DIGITS: zx_events.games.schema, shared with the board files)
 
 
 def _depth(obj: Any) -> int:

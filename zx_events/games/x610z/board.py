@@ -13,21 +13,18 @@ import json
 import math
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from zx_events.errors import FormatError, cut, shown
-from zx_events.games.schema import DuplicateKey, unique_keys
+from zx_events.games.schema import MAX_DEPTH, MAX_DIGITS, DuplicateKey, unique_keys
 
 KINDS = ("start", "end", "no_attack", "quest", "normal")
 DOT_ID = re.compile(r"[A-Za-z0-9]{1,8}")
 START_DOTS = 6  # 105.2a
 SHARP = 90.0  # glossary "Sharp Turn: a turn of less than 90 degrees"
 TOLERANCE = 0.5  # (choice) coordinates are rounded: an angle within 0.5 degree of 90 is not sharp
-MAX_DEPTH = 32  # arrays and objects inside each other, as in a log's line (a board needs 4; docs/match-log.md)
-MAX_DIGITS = sys.get_int_max_str_digits() or 4300  # digits of one integer (Python's own limit), as in a log
 MAX_BOARD = 1 << 20  # bytes (and characters) of a board file, 1 MiB (the shipped one: 2 KB; docs/match-log-x610z.md)
 
 
