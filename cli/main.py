@@ -214,7 +214,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         from eventsourcing.persistence import PersistenceError
 
         from zx_events.forked import WorkerDied
-        from zx_events.newstore import before_creating, lost_under, made_schema
+        from zx_events.newstore import before_creating, lost_under, made_schema, remove_unopened
         from zx_events.parallel import import_files
 
         logs = tuple(log_paths(logs))
@@ -229,8 +229,6 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             svc = service(ctx, create=True)  # (after every argument is checked)
         except BaseException:  # a new store that could not be opened (a path too long for SQLite, a folder it
             if made is not None:  # may not write): the empty file and the folders made for it stayed
-                from zx_events.newstore import remove_unopened
-
                 remove_unopened(made)
             raise
         made = made or made_schema(svc)

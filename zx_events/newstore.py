@@ -95,7 +95,12 @@ def remove_unopened(made: NewStore) -> None:
                 os.unlink(name)
         except OSError:
             pass
-    for folder in made.folders:  # the deepest first
+    _remove_folders(made)
+
+
+def _remove_folders(made: NewStore) -> None:
+    """The folders made for the store, the deepest first, while empty (a folder something else was put in stays)."""
+    for folder in made.folders:
         try:
             os.rmdir(folder)
         except OSError:
@@ -142,11 +147,7 @@ def _remove_sqlite(made: NewStore) -> bool:
                     os.unlink(sidecar)
                 except OSError:
                     pass
-            for folder in made.folders:  # the deepest first; a folder something else was put in stays
-                try:
-                    os.rmdir(folder)
-                except OSError:
-                    break
+            _remove_folders(made)
     made.removed = path
     return True
 
