@@ -135,8 +135,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     from zx_events import games as registry
     from zx_events.ids import match_uuid
     from zx_events.integrity import stored_rows
-    from zx_events.ledger import match_verdict
-    from zx_events.replay import card_names, snapshot_verdict
+    from zx_events.replay import card_names
     from zx_events.seats import JUDGE, SPECTATOR
 
     rows = stored_rows(b.svc, match_uuid(match_id))
@@ -148,7 +147,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
             raise unknown(b.svc, match_id)  # 404 (its kind), as the application answers a ZXError
         # stored, but its first event unreadable (zx matches lists it, damaged): it said "unknown match: it
         # is not in the store"; as zx audit MATCH says it, with what zx verify finds
-        verdict = match_verdict(b.svc, match_id, match_uuid(match_id), rows=rows)
+        verdict = b.verdict(match_id, rows)
         raise WebError(409, f"match {match_id!r} is in the store, but its Started event is missing or cannot be "
                             f"decoded: nothing of it can be shown here ({verdict.status}: {verdict.message}); "
                             f"zx verify {match_id} names the damage")
@@ -177,9 +176,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     players = header.get("players", {})
     if result["winner"] in players:
         result["winner_name"] = players[result["winner"]].get("name")
-    verdict = match_verdict(b.svc, match_id, match_uuid(match_id), rows=rows)  # the chain and the store seal
-    # then its replay snapshots, as zx verify checks them: a view here reads them (cached by their bytes)
-    verdict = snapshot_verdict(b.svc, verdict, b.snapshot_problems(match_id, verdict.head) if verdict.ok else None)
+    verdict = b.verdict(match_id, rows)  # its chain, the store seal, its replay snapshots (a view reads them)
     result["reason_text"] = game.reason_text(result["reason"]) if result["reason"] else None
     return {"match": match_id, "game": game.key, "header": header, "result": result, "events": len(rows),
             "violations": violations,

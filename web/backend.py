@@ -552,6 +552,16 @@ class Backend:
 
         return self.histories.get(match_id, load)
 
+    def verdict(self, match_id: str, rows: Any = None) -> Any:
+        """What ``zx verify MATCH`` says of a stored match now: its chain and the store seal (``rows``: its
+        ``integrity.stored_rows`` when read already), then its replay snapshots (``snapshot_problems``, cached)."""
+        from zx_events.ids import match_uuid
+        from zx_events.ledger import match_verdict
+        from zx_events.replay import snapshot_verdict
+
+        verdict = match_verdict(self.svc, match_id, match_uuid(match_id), rows=rows)
+        return snapshot_verdict(self.svc, verdict, self.snapshot_problems(match_id, verdict.head) if verdict.ok else None)
+
     def snapshot_problems(self, match_id: str, head: str | None) -> list[str]:
         """``replay.snapshot_problems``: where the stored replay snapshots of a match (views are built from
         them) disagree with its events, as ``zx verify`` finds it. That replays the whole match (2 ms for 180

@@ -108,10 +108,6 @@ def match_page(match_id: str, b: Backend = Depends(api.backend)) -> HTMLResponse
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
 def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
                 b: Backend = Depends(api.backend)) -> HTMLResponse:
-    from zx_events.ids import match_uuid
-    from zx_events.ledger import match_verdict
-    from zx_events.replay import snapshot_verdict
-
     perspective = b.allowed(as_)
     b.history(match_id)  # 404 for an unknown match before the viewer reads it
     try:
@@ -120,12 +116,13 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
         raise WebError(503, "the replay viewer (web/viewer.py) is not installed in this version") from None
     # what zx verify says of it now (its chain and the store seal, read again; its snapshots' check cached by
     # its head), as the match page says it: a page kept from before the store was altered kept its old banner
-    verdict = match_verdict(b.svc, match_id, match_uuid(match_id))
-    verdict = snapshot_verdict(b.svc, verdict, b.snapshot_problems(match_id, verdict.head) if verdict.ok else None)
-    # one seat per page: a page asked for as a spectator holds nothing a spectator may not see (301.3)
+    verdict = b.verdict(match_id)
+    # one seat per page: a page asked for as a spectator holds nothing a spectator may not see (301.3); built with
+    # this verdict (its banner), not verified a second time
     return html_response(b.replays.get((match_id, perspective, verdict.status, verdict.seq, verdict.message),
                                        lambda: viewer_html(b.svc, match_id, seats=[perspective],
-                                                           nav=replay_nav(match_id, perspective, b.seats()))),
+                                                           nav=replay_nav(match_id, perspective, b.seats()),
+                                                           verdict=verdict)),
                          policy="frame-ancestors 'none'")
 
 

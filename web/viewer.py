@@ -219,15 +219,15 @@ def _header_info(m: Any, mask: Any) -> dict[str, Any]:
 
 
 def viewer_data(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",),
-                game: GameViews | None = None) -> dict[str, Any]:
+                game: GameViews | None = None, verdict: Any = None) -> dict[str, Any]:
     """The page's data for ``seats`` (JSON-native; see the module docstring for its encoding). A match
     that fails verification (its chain, the store seal or its replay snapshots: what ``zx verify`` checks)
     says so in the page's warning banner, as ``zx replay`` says so on stderr: a shared file of an altered
-    match shows what was altered."""
+    match shows what was altered. ``verdict``: that check, made already (``zx serve``'s replay page)."""
     from zx_events.ledger import failure_warning
 
     data = history_data(replay.load_history(svc, match_id), seats, game)
-    verdict = replay.verify_match(svc, match_id)
+    verdict = verdict if verdict is not None else replay.verify_match(svc, match_id)
     if not verdict.ok:
         data["warning"] = "; ".join(w for w in (failure_warning(verdict), data.get("warning")) if w)
     return data
@@ -362,9 +362,10 @@ def page(data: dict[str, Any], nav: str = "") -> str:
 
 
 def viewer_html(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",), game: GameViews | None = None,
-                nav: str = "") -> str:
-    """One self-contained HTML page replaying ``match_id`` from ``seats`` (for zx view and zx serve)."""
-    return page(viewer_data(svc, match_id, seats, game), nav)
+                nav: str = "", verdict: Any = None) -> str:
+    """One self-contained HTML page replaying ``match_id`` from ``seats`` (for zx view and zx serve; ``verdict``:
+    ``viewer_data``'s)."""
+    return page(viewer_data(svc, match_id, seats, game, verdict), nav)
 
 
 def dumps(data: dict[str, Any]) -> str:
