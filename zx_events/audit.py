@@ -23,7 +23,7 @@ from zx_events.ids import match_uuid
 from zx_events.importer import Checked, build_match, fixtures_for, game_of
 from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows, verify_rows
 from zx_events.ledger import failure_warning, match_verdict
-from zx_events.logformat.reader import MatchLog, Record
+from zx_events.logformat.reader import MatchLog, Record, _canonical
 
 Catalog = Any  # a game's catalog, or the reference data of the command line (zx_events.games.load_references)
 NOT_STORED = "not stored"  # integrity of a log file whose match is not in the store
@@ -160,23 +160,18 @@ def compare_with_store(audit: Audit, app: Any) -> None:
 def first_difference(log: MatchLog, rows: list[Row]) -> str:
     """Where a log first differs from the stored match's records (``: first at FILE:LINE, ...``), record by record
     in order (a log may hold the match at other lines): a judge was told only that the content hashes differ, and
-    the rebuilt log's keys are sorted, so a diff marked every line."""
-    from zx_events.seats import plain
-
+    the rebuilt log's keys are sorted, so a diff marked every line. Compared as ``MatchLog.content_sha256`` compares
+    them: each in its canonical JSON."""
     try:
         stored = stored_log(rows)
     except ZXError:
         return ""
-
-    def same(a: Any, b: Any) -> bool:
-        return json.dumps(plain(a), sort_keys=True, default=str) == json.dumps(plain(b), sort_keys=True, default=str)
-
-    if not same(log.header, stored.header):
+    if _canonical(log.header) != _canonical(stored.header):
         return f": first at {log.source}:{log.header_line}, the header"
     for mine, theirs in zip(log.records, stored.records):
-        if not same(mine.data, theirs.data):
-            return (f": first at {log.source}:{mine.line}, {cut(json.dumps(plain(mine.data), ensure_ascii=False), 120)} "
-                    f"where the stored match has {cut(json.dumps(plain(theirs.data), ensure_ascii=False), 120)}")
+        if _canonical(mine.data) != _canonical(theirs.data):
+            return (f": first at {log.source}:{mine.line}, {cut(json.dumps(mine.data, ensure_ascii=False), 120)} "
+                    f"where the stored match has {cut(json.dumps(theirs.data, ensure_ascii=False), 120)}")
     if len(log.records) != len(stored.records):
         more, fewer = ("this log", "the stored match") if len(log.records) > len(stored.records) else \
             ("the stored match", "this log")
