@@ -318,8 +318,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
         verdicts.extend(deleted_verdicts(ledger, [uid for _, uid in targets]))
     rows_out = [v.to_json() for v in verdicts]  # (as verified: before --seal calls any "sealed now")
     if fmt == "table":
-        emit([{**r, "head": r["head"][:16] if r["head"] else r["head"]} for r in rows_out], fmt, VERIFY_COLUMNS,
-             first=("status", "message", "seq"))
+        _verdict_table(rows_out)
     bad = [v for v in verdicts if not v.ok]
     click.echo(f"{len(verdicts) - len(bad)} intact, {len(bad)} failed in {svc.store.label}", err=True)
     store = StoreCheck.of(ledger, None if matches else len(targets), store_head)
@@ -346,9 +345,10 @@ def _verify_bundle(path: str, head: str | None, fmt: str) -> None:
     except ZXError as e:
         raise click.ClickException(e.message) from None
     verdict = check_head(verdict, head) if head is not None else verdict
-    row = verdict.to_json()
-    emit([{**row, "head": row["head"][:16] if row["head"] and fmt == "table" else row["head"]}], fmt, VERIFY_COLUMNS,
-         first=("status", "message", "seq"))
+    if fmt == "table":
+        _verdict_table([verdict.to_json()])
+    else:
+        emit([verdict.to_json()], fmt, VERIFY_COLUMNS)
     click.echo(f"{'intact' if verdict.ok else 'FAILED'}: {path} (its events' chain and its log, without the store"
                f"{'; the head written down' if head is not None else ''})", err=True)
     if not verdict.ok:
@@ -407,6 +407,12 @@ class StoreCheck:
         """The record that ends ``zx verify --format json|csv``, after the matches' (``match`` null)."""
         return {"match": None, "events": None, "status": self.status, "ok": self.ok, "seq": None,
                 "head": self.head, "message": "; ".join(self.lines)}
+
+
+def _verdict_table(rows: list[dict]) -> None:
+    """``zx verify``'s table of verdicts (``Verdict.to_json``): heads cut to 16 hex digits (JSON and CSV: all 64)."""
+    emit([{**r, "head": r["head"][:16] if r["head"] else r["head"]} for r in rows], "table", VERIFY_COLUMNS,
+         first=("status", "message", "seq"))
 
 
 def _emit_records(rows_out: list, store: StoreCheck, fmt: str) -> None:
