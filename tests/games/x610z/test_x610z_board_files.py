@@ -108,3 +108,29 @@ def test_board_file_with_a_utf8_bom_is_read_as_logs_and_catalogs_are(tmp_path):
     assert board.sha256 == hashlib.sha256(p.read_bytes()).hexdigest()  # as sha256sum says, as a catalog's
     r = run(str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--board", str(p), str(LEGAL_LOG))
     assert r.exit_code == 0, r.output
+
+
+# ---------------------------------------------------------------------- a board the header does not name
+def test_board_file_named_otherwise_than_the_header_is_refused_at_the_header_line_and_stores_nothing(tmp_path):
+    """`zx import --board FILE` checked a log whose header names x610z-orbits-sample on a board file named
+    something else, and stored it as played there: a log is checked on the board it names (so is an audit)."""
+    import json
+
+    doc = json.loads(sample_text())
+    doc["name"] = "club-board"
+    other = tmp_path / "club.json"
+    other.write_text(json.dumps(doc))
+    store = tmp_path / "s.sqlite"
+    message = (f"board: the header names board '{SAMPLE}', --board '{other}' holds board 'club-board': give the "
+               "file of the board the match was played on")
+    r = run(str(store), "import", "--board", str(other), str(LEGAL_LOG))
+    assert r.exit_code == 1 and f"{LEGAL_LOG}:1: format: {message}" in r.output, r.output
+    assert "0 imported, 0 unchanged, 1 rejected" in r.output and "Traceback" not in r.output
+    assert not store.exists()  # the store this import made was removed again: nothing stored
+    audit = run(str(store), "audit", "--board", str(other), "--format", "json", str(LEGAL_LOG))
+    assert audit.exit_code == 1, audit.output
+    finding = json.loads(audit.stdout)["violations"][0]
+    assert (finding["line"], finding["kind"]) == (1, "format") and finding["message"].startswith(message), finding
+    doc["name"] = SAMPLE  # the same content under the header's name: accepted
+    other.write_text(json.dumps(doc))
+    assert run(str(store), "import", "--no-analytics", "--board", str(other), str(LEGAL_LOG)).exit_code == 0

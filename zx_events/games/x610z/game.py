@@ -80,7 +80,16 @@ class X610Z(Game):
         from .board import load_board
 
         board = override.get((self.key, BOARD_FIXTURE)) if override else None
-        return {BOARD_FIXTURE: board if board is not None else load_board(header["board"], files=False)}
+        if board is None:
+            return {BOARD_FIXTURE: load_board(header["board"], files=False)}
+        named = header.get("board")
+        if named != board.name:  # a log checked on a board it does not name (the file's "name" says which it is)
+            from zx_events.errors import FormatError, shown
+
+            raise FormatError(f"board: the header names board {shown(named)}, --board {shown(board.source)} holds "
+                              f"board {shown(board.name)}: give the file of the board the match was played on "
+                              "(its \"name\" is the header's board)")
+        return {BOARD_FIXTURE: board}
 
     def fixture_options(self) -> tuple[str, ...]:
         return (BOARD_FIXTURE,)
