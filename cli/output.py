@@ -185,18 +185,22 @@ def print_table(table: Any, width: int | None) -> None:
     console.print(table)
 
 
+MIN_WIDTH = 40  # a narrower terminal (COLUMNS=1) printed a table of borders and no value: drawn this wide
+
+
 def terminal_width() -> int | None:
-    """The width of the terminal the output goes to (``COLUMNS`` when set), or None: not a terminal."""
+    """The width of the terminal the output goes to (``COLUMNS`` when set; at least ``MIN_WIDTH``), or
+    None: not a terminal."""
     import os
 
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
-        return int(columns)
+        return max(int(columns), MIN_WIDTH)
     try:
         width = os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
     except (OSError, ValueError, AttributeError):  # no file descriptor (a test's captured output)
         return None
-    return width or None  # a terminal that reports no size (0: a bare pty, a serial line): as a pipe
+    return max(width, MIN_WIDTH) if width else None  # a terminal that reports no size (0: a bare pty): as a pipe
 
 
 class _NoBar:
