@@ -211,6 +211,10 @@ def test_a_service_opened_to_read_prepares_no_snapshots_and_keeps_seeking(tmp_pa
         assert replay.no_snapshots(reader)
         with pytest.raises(replay.UnknownMatch, match="unknown match 'nope'"):
             replay.prepare_snapshots(reader, "nope")
+        # an import through it: SQLite's "attempt to write a readonly database" (eventsourcing's OperationalError)
+        (log,) = parse_log("\n".join(next(simulate(1, seed=5, policy="random")).lines()) + "\n", "other.zxlog")
+        with pytest.raises(replay.ReadOnlyService, match="cannot import: .*opened to read .*write=True"):
+            reader.import_log(log)
     finally:
         reader.close()
     with pytest.raises(ServiceClosed):

@@ -15,7 +15,7 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from zx_events.errors import ConflictError, InternalError, RuleViolation, ZXError
+from zx_events.errors import ConflictError, InternalError, ReadOnlyService, RuleViolation, ZXError
 from zx_events.integrity import seal_stored, stored_head
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
@@ -208,6 +208,10 @@ class MatchService(Application[UUID]):
         joins a batch, so it leaves nothing behind; a batch that loses a race with another importer
         (an id stored meanwhile) is saved again match by match.
         """
+        if self.store.reader:  # (it failed at the first batch with SQLite's "attempt to write a readonly database")
+            raise ReadOnlyService(f"cannot import: this MatchService of the store {self.store.label} was opened to "
+                                  f"read (create=False), and writes nothing; open one that may write, "
+                                  f"MatchService(url, create=False, write=True), or run zx import")
         outs: list[ImportOutcome] = []
         pending: list[tuple[ImportOutcome, Any, list[StoredEvent]]] = []
         in_batch: dict[str, tuple[str, str | None]] = {}  # match id -> (content hash, head)

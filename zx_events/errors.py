@@ -56,6 +56,12 @@ class ZXError(ValueError):
         return f"{where}: {self.message}" if where else self.message
 
 
+class ReadOnlyService(ZXError):
+    """A write asked of a ``MatchService`` opened to read (``MatchService(url, create=False)``), which never
+    writes its store: an import (``import_log``, ``import_logs``), snapshots (``replay.prepare_snapshots(strict=True)``,
+    ``replay.repair_snapshots``)."""
+
+
 class FormatError(ZXError):
     """The input is not a well-formed match log or catalog (bad JSON, unknown key, wrong type...)."""
 

@@ -42,7 +42,7 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
 from zx_events import games
-from zx_events.errors import DamagedMatch, ZXError  # noqa: F401 (DamagedMatch: its home before)
+from zx_events.errors import DamagedMatch, ReadOnlyService, ZXError  # noqa: F401 (DamagedMatch, ReadOnlyService: their homes before)
 from zx_events.ids import match_uuid, project
 from zx_events.seats import JUDGE, PERSPECTIVES, Masker, ViolationView, event_fields, freeze, parse_perspective, plain
 
@@ -81,11 +81,6 @@ class OutOfRange(ZXError):
     """A seq or turn the match does not have."""
 
     kind = "range"
-
-
-class ReadOnlyService(ZXError):
-    """Snapshots asked to be written (``prepare_snapshots(strict=True)``, ``repair_snapshots``) through a
-    service opened to read (``MatchService(url, create=False)``), which never writes its store."""
 
 
 def _reader(svc: Any) -> bool:
