@@ -33,17 +33,12 @@ def cannot_open(store: str | None, e: Exception) -> click.ClickException:
     """The error of a store that could not be opened (``service``, ``zx serve``'s backend): which store,
     without its password, and why, in words for a PostgreSQL store (a statement or lock timeout, a
     privilege, a lost server: ``postgres_cause``)."""
-    from zx_events.store import parse_store, postgres_cause, redacted
+    from zx_events.store import cannot_open_text, parse_store, redacted
 
-    cause, label = None, store or ""
     try:
-        config = parse_store(store)
-        label = config.label
-        if config.kind == "postgres":
-            cause = postgres_cause(config, e)
+        return click.ClickException(cannot_open_text(parse_store(store), e, store))
     except ZXError:
-        pass
-    return click.ClickException(redacted(f"cannot open the store {label}: {cause[1] if cause else e}", store))
+        return click.ClickException(redacted(f"cannot open the store {store or ''}: {e}", store))
 
 
 def _writer(ctx: click.Context) -> str | None:

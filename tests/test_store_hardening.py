@@ -616,3 +616,36 @@ def test_the_first_seal_by_a_role_that_may_not_write_the_events_is_refused_befor
         with connect_postgres(env) as conn:
             conn.execute(f'DROP OWNED BY "{role}"')
             conn.execute(f'DROP ROLE "{role}"')
+
+
+@pytest.mark.postgres
+def test_the_python_api_opening_a_store_to_write_as_a_reader_role_gets_a_store_error_not_psycopgs(postgres_server):
+    """MatchService(url) (it may write: it makes a missing snapshots table) as a role with SELECT only, on a
+    store whose snapshots table is gone, raised eventsourcing's ProgrammingError "permission denied for schema";
+    the CLI said it in words. Now the service says it (StoreError, a ValueError), and create=False reads."""
+    from zx_events import replay
+    from zx_events.application import MatchService
+    from zx_events.store import StoreError, connect_postgres
+
+    url, env, role, as_role = stored_with_a_role(postgres_server, "zx_apiread")
+    schema = env["POSTGRES_SCHEMA"]
+    with connect_postgres(env) as conn:
+        conn.execute(f'DROP TABLE "{schema}".matches_snapshots')
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
+        conn.execute(f'GRANT SELECT ON "{schema}".matches_events TO "{role}"')
+    try:
+        with pytest.raises(StoreError) as info:
+            MatchService(as_role)
+        assert str(info.value) == (f"cannot open the store {as_role}: the role {role} may not do that (permission "
+                                   f"denied for schema {schema}): docs/deployment.md lists the grants of an importer "
+                                   f"and a reader")
+        reader = MatchService(as_role, create=False)
+        try:
+            assert replay.view_at(reader, "hand-first-turns-001", seq=9).seq == 9
+        finally:
+            reader.close()
+    finally:
+        with connect_postgres(env) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')

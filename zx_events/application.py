@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.persistence import IntegrityError, PersistenceError, StoredEvent
 
 from zx_events.errors import ConflictError, InternalError, ReadOnlyService, RuleViolation, ZXError
 from zx_events.integrity import seal_stored, stored_head
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
 from zx_events.ids import match_uuid, project
-from zx_events.store import SCHEMA_MADE, ReadConnections, StoreConfig, drop_made_schema, resolve_store
+from zx_events.store import (SCHEMA_MADE, ReadConnections, StoreConfig, StoreError, cannot_open_text, drop_made_schema,
+                             resolve_store)
 from zx_events.summaries import TOPICS_ENDED, TOPICS_STARTED, TOPICS_TURN, TOPICS_VIOLATION  # noqa: F401 (their home before)
 
 if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log is checked, not for zx matches
@@ -106,8 +107,10 @@ class MatchService(Application[UUID]):
         # a game's event classes are imported when an event of it is first decoded (codec.event_class)
         try:
             super().__init__(env={**self.store.env, **(env or {})})
-        except BaseException:
+        except BaseException as e:
             drop_made_schema(self.store)  # a schema made for this store, still empty: not left behind
+            if isinstance(e, PersistenceError):  # (a role without CREATE: psycopg's "permission denied", raw)
+                raise StoreError(cannot_open_text(self.store, e, store)) from None
             raise
         # whether it created the store's PostgreSQL schema (zx import removes one it stored nothing in: newstore)
         self.made_schema = bool(self.store.env.pop(SCHEMA_MADE, None))

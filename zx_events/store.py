@@ -616,6 +616,13 @@ def _secrets(url: str) -> set[str]:
     return {form for secret in found for form in (secret, unquote(secret), unquote_plus(secret))}
 
 
+def cannot_open_text(config: "StoreConfig", e: BaseException, url: str | None = None) -> str:
+    """Why the store of ``config`` could not be opened, in words: which store, without its password, and,
+    for a PostgreSQL store, the cause (a privilege, a timeout, a lost server: ``postgres_cause``)."""
+    cause = postgres_cause(config, e) if config.kind == "postgres" else None
+    return redacted(f"cannot open the store {config.label}: {cause[1] if cause else _first_line(e)}", url)
+
+
 def redacted(text: str, url: str | None) -> str:
     """``text`` (a message) with the store ``url`` and its password, wherever they appear, hidden."""
     if not url:
