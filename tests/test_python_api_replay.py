@@ -245,3 +245,17 @@ def test_a_service_opened_to_read_writes_no_snapshot_to_postgresql(postgres_serv
     finally:
         reader.close()
     assert snapshots() == 0
+
+
+@pytest.mark.parametrize("given", [None, "zx-store.sqlite"])
+def test_a_replay_function_given_no_service_says_what_to_give(given):
+    """replay.view_at(None, ...) or a store's path in place of the service raised AttributeError ('NoneType'
+    object has no attribute 'recorder') from inside: docs/replay.md promises a TypeError that says what to give."""
+    calls = [lambda: replay.view_at(given, "m", seq=1), lambda: replay.state_at(given, "m", 1),
+             lambda: replay.steps(given, "m"), lambda: replay.load_history(given, "m"),
+             lambda: replay.verify_match(given, "m"), lambda: replay.prepare_snapshots(given, "m"),
+             lambda: replay.last_seq(given, "m"), lambda: replay.turn_starts(given, "m")]
+    for call in calls:
+        with pytest.raises(TypeError, match=r"takes a MatchService \(zx_events.application.MatchService\(store, "
+                                            r"create=False\)\), not (NoneType None|str 'zx-store.sqlite')"):
+            call()

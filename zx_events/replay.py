@@ -42,7 +42,7 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
 from zx_events import games
-from zx_events.errors import DamagedMatch, ReadOnlyService, ZXError  # noqa: F401 (DamagedMatch, ReadOnlyService: their homes before)
+from zx_events.errors import DamagedMatch, ReadOnlyService, ZXError, shown  # noqa: F401 (DamagedMatch, ReadOnlyService: their homes before)
 from zx_events.ids import match_uuid, project
 from zx_events.seats import JUDGE, PERSPECTIVES, Masker, ViolationView, event_fields, freeze, parse_perspective, plain
 
@@ -100,6 +100,22 @@ class CardNames:
     names: Mapping[str, str]
     mask: Masker
     warning: str | None
+
+
+def _service(fn: Any) -> Any:
+    """A function of the Python API whose first argument is a ``MatchService``: anything else (a store's path,
+    None) is a ``TypeError`` that says what to give (it was an AttributeError on ``recorder``, inside)."""
+    from functools import wraps
+
+    from eventsourcing.application import Application
+
+    @wraps(fn)
+    def checked(svc: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(svc, Application):
+            raise TypeError(f"replay.{fn.__name__} takes a MatchService (zx_events.application.MatchService(store, "
+                            f"create=False)), not {type(svc).__name__} {shown(svc)}")
+        return fn(svc, *args, **kwargs)
+    return checked
 
 
 def game_of(match: Any) -> Any:
@@ -197,6 +213,7 @@ def _stored_snapshots(svc: Any) -> EventStore | None:
     return _snapshots(svc, create=False) if found is not None else None
 
 
+@_service
 def no_snapshots(svc: Any) -> bool:
     """Whether a SQLite store has no replay snapshot at all (its seeks replay every match from the first
     event until ``zx prepare``, or a seek that may write, files them); False when it has some, or cannot tell."""
@@ -334,6 +351,7 @@ def stored_events(svc: Any, match_id: str, *, gt: int | None = None, lte: int | 
     return svc.recorder.select_events(match_uuid(match_id), gt=gt, lte=lte)
 
 
+@_service
 def last_seq(svc: Any, match_id: str) -> int:
     rows = svc.recorder.select_events(match_uuid(match_id), desc=True, limit=1)
     if not rows:
@@ -407,6 +425,7 @@ def _next_due(rows: list[Any], every: int, size: int, after: int = 0) -> int | N
     return None
 
 
+@_service
 def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, strict: bool = False) -> int:
     """Write the missing snapshots of a match (one every ``every`` versions, default
     ``SNAPSHOT_EVERY``, further apart where the state outgrows its events: ``_next_due``); returns
@@ -467,6 +486,7 @@ def prepare_snapshots(svc: Any, match_id: str, every: int | None = None, *, stri
     return len(todo)
 
 
+@_service
 def repair_snapshots(svc: Any, match_id: str) -> int:
     """``zx prepare --repair``: when a stored snapshot of the match disagrees with its events (what
     ``snapshot_problems`` finds: altered, its check recomputed, which no seek can tell from a sound
@@ -491,6 +511,7 @@ def repair_snapshots(svc: Any, match_id: str) -> int:
     return len(bad)  # (the caller writes them again: prepare_snapshots, counted with the others)
 
 
+@_service
 def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
     """The match after event ``seq`` (None: after its last event): a live aggregate, for the engine.
 
@@ -501,6 +522,7 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
     return seek(svc, match_id, seq)[0]
 
 
+@_service
 def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = True) -> tuple[Match, int]:
     """``state_at``, and the version of the snapshot the state was built from (0: none, every event
     replayed). With ``prepare=False`` nothing is ever written: a reader that may not write
@@ -591,6 +613,7 @@ def _read_sqlite(svc: Any, c: sqlite3.Connection, match_id: str, oid: uuid.UUID,
     return None, [r[1:] for r in found]
 
 
+@_service
 def turn_starts(svc: Any, match_id: str) -> list[int]:
     """The seq of each turn's ``TurnStarted`` event: ``turn_starts(...)[N - 1]`` starts turn N."""
     rows = stored_events(svc, match_id)
@@ -599,6 +622,7 @@ def turn_starts(svc: Any, match_id: str) -> list[int]:
     return [r.originator_version for r in rows if games.is_topic(r.topic, "TurnStarted")]
 
 
+@_service
 def turn_seq(svc: Any, match_id: str, turn: int) -> int:
     turn = whole(turn, "turn")
     starts = turn_starts(svc, match_id)
@@ -619,6 +643,7 @@ def seat(perspective: str) -> str:
     raise ValueError(f"perspective must be one of {', '.join(PERSPECTIVES)}, got {perspective!r}{hint}")
 
 
+@_service
 def view_at(svc: Any, match_id: str, *, seq: int | None = None, turn: int | None = None,
             perspective: str = JUDGE) -> MatchView:
     """The state after event ``seq``, or at the start of ``turn`` (one of them, or neither: the end), as
@@ -873,6 +898,7 @@ def snapshot_verdict(svc: Any, verdict: Any, problems: list[str] | None = None) 
     return Verdict(verdict.match, verdict.events, "snapshot", None, "; ".join(problems), verdict.head)
 
 
+@_service
 def verify_match(svc: Any, match_id: str, rows: Any = None) -> Any:
     """What ``zx verify MATCH`` says of one stored match (an ``integrity.Verdict``): its digest chain
     (``rows``, its ``integrity.stored_rows``, when read already), the store seal, its replay snapshots."""
@@ -884,6 +910,7 @@ def verify_match(svc: Any, match_id: str, rows: Any = None) -> Any:
     return snapshot_verdict(svc, verdict)
 
 
+@_service
 def load_history(svc: Any, match_id: str) -> History:
     rows = stored_events(svc, match_id)
     if not rows:
@@ -907,6 +934,7 @@ def history_of(match_id: str, events: tuple[Any, ...]) -> History:
     return History(match_id, events, tuple(bounds), turns)
 
 
+@_service
 def steps(svc: Any, match_id: str, perspective: str = JUDGE) -> Iterator[Step]:
     """The ordered steps of a stored match (step 0 = the header), each with the state after it."""
     seat(perspective)  # at the call, not at the first step
