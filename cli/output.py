@@ -185,7 +185,8 @@ def print_table(table: Any, width: int | None) -> None:
     console.print(table)
 
 
-MIN_WIDTH = 40  # a narrower terminal (COLUMNS=1) printed a table of borders and no value: drawn this wide
+MIN_WIDTH = 20  # a narrower terminal (COLUMNS=1) printed a table of borders and no value: drawn this wide (a
+# name and a count; a rate and its interval from about 30: docs/analytics.md)
 
 
 def terminal_width() -> int | None:
@@ -307,7 +308,10 @@ def _primary(columns: Sequence[str]) -> list[str]:
     return [c for c in (count, rate) if c in columns] + rates[1:]  # then the other rates, before other counts
 
 
-RATE_COUNTS = {"share": "seats", "success_rate": "attacks"}  # a rate's count, where it is not games or X_games
+RATE_COUNTS = {"share": "seats", "success_rate": "attacks", "ignition_rate": "damage", "comeback_rate": "behind_games",
+               "kept_win_rate": "kept_games", "mulligan_win_rate": "mulligan_games"}
+# a rate's count, where it is not games or X_games (analytics.stats: each with_rate(df, rate, hits, count)); a narrow
+# `zx stats life` showed ignition_rate beside games (64) where its interval rests on damage (149)
 
 
 def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = None, keep: int = 1,

@@ -569,3 +569,14 @@ def test_a_narrow_cards_table_shows_no_other_metrics_count_without_its_rate(hand
         cells = _header_cells(store, columns, "cards")
         assert cells[:2] == ["card", "name"] and set(cells[2:]) <= {"gih_games"}, (columns, cells)
     assert "gih_wr" in _header_cells(store, 44, "cards")
+
+
+def test_a_narrow_life_table_shows_the_ignition_rates_own_count_damage_not_games(hand):
+    """At 30-42 columns ``life`` showed ``games`` beside ``ignition_rate``, whose interval rests on ``damage``
+    (64 shown against 149): a narrow table keeps a rate's own count (cli.output.RATE_COUNTS)."""
+    store, _ = hand
+    for columns in (20, 24, 42):
+        cells = _header_cells(store, columns, "life")
+        assert cells[0] == "seat" and "games" not in cells and set(cells[1:]) <= {"damage", "ignition_rate", "sample"}, \
+            (columns, cells)
+    assert _header_cells(store, 50, "life")[:3] == ["seat", "damage", "ignition_rate"]
