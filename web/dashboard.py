@@ -107,9 +107,8 @@ def shown_game(source: Any, asked: str | None = None) -> str:
 def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     """Every section's frame and chart. ``source`` is a ``web.backend.Backend`` (``stats`` and ``query``);
     ``filters`` are those of ``analytics.stats.Filters``."""
-    from analytics.stats import Filters
-
-    from analytics.stats import table_owners
+    from analytics.stats import Filters, table_owners
+    from analytics.wilson import with_rate
 
     params = {k: filters.get(k) for k in Filters.names()}
     held = _frame(source, "games", {})["game"].to_list()
@@ -130,11 +129,15 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
 
     share = _frame(source, "deck_share", raw)
     share = share if source.judge else source.mask_names(share)
-    share = share.with_columns((pl.col("seats") / pl.col("all_seats")).alias("share"),
-                               (pl.col("seats") < min_games).alias("low_sample"))
+    share = with_rate(share, "share", "seats", "all_seats").with_columns(
+        (pl.col("seats") < min_games).alias("low_sample"))
     d.sections.append(_section("share", "Deck share",
-                               "Share of all seats (two per match) played with each deck; n = seats.",
-                               share_chart(share), share, ["deck", "seats", "matches", "share", "low_sample"]))
+                               "Share of all seats (two per match) played with each deck, with its Wilson 95% "
+                               "interval; n = seats. A deck or player filter picks the rows, never the field: "
+                               "the share stays that of all seats.",
+                               share_chart(share), share,
+                               ["deck", "seats", "matches", "all_seats", "share", "share_low", "share_high",
+                                "low_sample"]))
     weekly = stats("meta", by="week", group="deck")
     d.sections.append(_section("trend", "Deck share by week",
                                "Each deck's share of the seats played in an ISO week (zx stats meta --by week).",

@@ -471,7 +471,7 @@ def test_deck_share_counts_every_seat_and_the_sides_without_a_deck_name(tmp_path
     body = page[at:page.index("</table>", at)].split("</thead>")[1]
     rows = [[html_text.unescape(re.sub("<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
             for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
-    shown = {row[0]: (int(row[1]), float(row[3])) for row in rows}
+    shown = {row[0]: (int(row[1]), float(row[4])) for row in rows}  # deck, seats, matches, all_seats, share
     assert shown == {deck: (n, pytest.approx(n / 6, abs=0.001)) for deck, n in expected.items()}
 
 
@@ -500,3 +500,25 @@ def test_every_matchup_cell_label_reaches_4_5_to_1_on_its_cell():
         drawn = "#" + "".join(f"{round(c * opacity + 255 * (1 - opacity)):02x}" for c in rgb)  # over the white
         fill = {"white": "#ffffff", "black": "#000000"}.get(labels[key], labels[key])
         assert contrast(fill, drawn) >= 4.5, (key, drawn, fill, contrast(fill, drawn))
+
+
+def test_deck_share_with_a_deck_filter_is_the_decks_share_of_the_whole_field(client):
+    """/dashboard?deck=D (and zx report --deck) showed D's Deck share as 100%: the field was counted under the deck
+    filter too. The share is that of all seats under the date, event, seat and game filters (as
+    /api/stats/meta and archetypes count the field), with its Wilson interval."""
+    from analytics.wilson import wilson_interval
+
+    whole = {r["deck"]: r for r in client.get("/api/stats/winrates", params={"min_games": 1}).json()["rows"]}
+    deck = max(whole, key=lambda d: whole[d]["games"])
+    field = client.get("/api/stats/archetypes", params={"deck": deck}).json()["rows"]
+    seats, all_seats = sum(r["seats"] for r in field), field[0]["field"]
+    assert 0 < seats < all_seats
+    labels = parse(client.get("/dashboard", params={"deck": deck}).text).texts["share"]
+    assert f"{pct(seats / all_seats)} · n={seats}" in labels, labels
+    page = client.get("/dashboard", params={"deck": deck}).text
+    table = page[page.index("<h2>Deck share</h2>"):]
+    table = re.sub(r"<[^>]+>", " ", table[table.index("<table"):table.index("</table>")])
+    low, high = wilson_interval(seats, all_seats)
+    row = " ".join(table.split()).split(f"{deck} ", 1)[1].split()
+    assert row[:7] == [str(seats), row[1], str(all_seats), f"{seats / all_seats:.3f}", f"{low:.3f}", f"{high:.3f}",
+                       row[6]], (seats, all_seats, low, high, table)
