@@ -68,8 +68,9 @@ def test_x610z_210_4_a_card_resolved_earlier_deals_no_damage(between):
 
 
 def test_x610z_210_4_the_resolving_card_deals_all_its_effects_a_trigger_between():
-    """The effects of one resolution follow it, and a trigger announced during it does not end it."""
-    recs = bullseye() + [r("trigger", "P2", source="B5", target="B1"),
+    """The effects of one resolution follow it, and a trigger announced during it does not end it (the
+    trigger of the resolving card itself: a Sky Vessel, which has no triggered ability, is 402.10h now)."""
+    recs = bullseye() + [r("trigger", "P1", source="A1-030", target="B1"),
                          eff("P1", "A1-030", "damage", dot="S4", amount=1)]
     m = legal(recs)
     assert m.dots["S4"]["dmg"] == 1 and m.stack[-1]["kind"] == "trigger"

@@ -545,6 +545,11 @@ class Referee:
         card = self.card(code)
         if card.activation_cost is None and not card.is_crystal:
             self.fail("207.6", f"{card.name} has no activation symbol", fatal=True)
+        if card.is_crystal and card.activation_cost is None and not card.abilities:
+            # 403.4: a crystal is activated to release its effect, or its energy (which an `energy` record or a
+            # payment does): an activation of one whose only effect is its energy was accepted, its effects too
+            self.fail("403.4", f"{card.name} has no effect besides its energy: it is activated for its energy by "
+                               f"an energy record or a payment", fatal=True)
         entry: dict[str, Any] = {"id": self.line, "kind": "activate", "by": self.by, "card": code,
                                  "uid": perm["uid"]}
         target = self._target(card, r) if "target" in r else None
@@ -585,11 +590,27 @@ class Referee:
         (documented choice: it triggers, nobody chooses when) and is allowed in every phase."""
         m, src = self.m, r["source"]
         self._running()
+        entry: dict[str, Any] = {"id": self.line, "kind": "trigger", "by": self.by, "source": src}
         if not is_code(src):
             e = m.dots.get(src)
             if e is None or e["ctrl"] != self.by:
                 self.fail("500.1", f"{self.by} controls no summon on {src}", fatal=True)
-        entry: dict[str, Any] = {"id": self.line, "kind": "trigger", "by": self.by, "source": src}
+            code, entry["uid"] = e["code"], e["uid"]  # (its summon: the trigger fizzles if it leaves play, 210.4)
+        else:
+            # a card in play the player controls, on the stack as his, or resolving (207.4: the triggered effect of
+            # an Effect; 402.10h: of a summon): a code was never looked up, so a card in a hand, a deck or no deck
+            # at all triggered, and its damage was dealt (503.1: a card there has no effect)
+            code = src
+            held = [x for x in (*m.perms, *m.dots.values()) if x["code"] == src and x["ctrl"] == self.by]
+            stacked = any(s.get("card") == src and s.get("by") == self.by for s in m.stack)
+            if held:
+                entry["uid"] = held[0]["uid"]
+            elif not stacked and src != self.resolved:
+                self.fail("500.1", f"{src} is not in play, on the stack or resolving for {self.by}: a triggered "
+                                   f"effect comes from a card there (207.4, 503.1)", fatal=True)
+        card = self.card(code)
+        if card.type == "Summon" and "triggered" not in card.abilities:
+            self.fail("402.10h", f"{card.name} has no triggered ability", fatal=True)
         if "target" in r:
             entry["target"] = r["target"]
         m._announced(player=self.by, entry=entry, pay={}, rec=self._carry(), line=self.line)  # 201.4: priority to the next player
@@ -739,6 +760,8 @@ class Referee:
                 outcome = "fizzled"
             self.resolved = entry["card"]
         else:
+            if entry.get("uid") is not None and not self._in_play(entry["uid"]):
+                outcome = "fizzled"  # a trigger whose summon or card left play (210.4: its damage isn't dealt; 503.1)
             self.resolved = entry.get("source")
         if outcome == "fizzled":  # 208.5, 210.4, 503.1: its effect does not take place (a card is discarded)
             self.resolved, self.fizzled = None, self.resolved

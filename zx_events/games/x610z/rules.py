@@ -8,7 +8,12 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.5"
+RULES_VERSION = "x610z-cr-1.1+digest.6"
+# .6: a `trigger` naming a code needs that card in play under its player, on the stack as his, or resolving
+# (500.1: a code was never looked up, a card in a hand or in no deck triggered and dealt damage); a summon's
+# trigger needs a triggered ability (402.10h); a trigger whose summon or card left play fizzles (210.4); an
+# `activate` of an Energy Crystal whose only effect is its energy is 403.4 (every crystal was exempt from
+# 207.6). The referee's only: stored events replay as stored.
 # .5: a `skip_turn` effect takes out the skipped player's next turn (700.2, the glossary's "skip": the turn
 # does not occur) and the turns after it keep their order (700.1): P1 skipping his own next turn in his turn 3
 # gives P2 turns 4 and 5, then P1. It put the other player first in the turn queue, which the other player's
@@ -68,7 +73,7 @@ RULES: dict[str, str] = {
     "202.5c": "A movement covers at most Speed dots",
     "202.5d": "An attack reaches at most Range dots",
     "202.8": "In one turn a summon moves and attacks in one direction",
-    "202.9": "No sharp turn (under 90 degrees) in a movement",
+    "202.9": "No sharp turn (under 90 degrees) in a movement, nor in an attack path (choice 7)",
     "203.2b": "Colorless energy pays only Colorless costs",
     "203.2a": "A crystal produces one of the energy types it names (the type is on the card)",
     "204.1b": "Each specific part of a cost is paid with its own type",
@@ -86,8 +91,10 @@ RULES: dict[str, str] = {
     "402.8": "At most one summon of each Class per player",
     "402.10f": "An activated ability: once per turn, it activates the summon",
     "402.10g": "A paid ability: once per turn",
+    "402.10h": "A triggered ability: the summon has one",
     "403.1": "One Energy Crystal Card per turn",
     "403.2": "Energy Crystal Cards by the active player",
+    "403.4": "An Energy Crystal is activated to release its effect: one with only its energy has none",
     "500.1": "A card is only where the state says it is",
     "502.5": "End of turn: discard down to 7 cards",
     "600.3": "Steps along lines between connected dots",
