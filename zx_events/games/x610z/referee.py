@@ -11,7 +11,6 @@ outcome (106). Rule numbers are X610Z CR V1.1's; choices are in docs/rules-x610z
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from zx_events.errors import FormatError, RuleViolation
