@@ -182,3 +182,19 @@ def test_each_game_plays_a_simulated_match_through_the_interface(key):
         referee.handle(rec.line, rec.data)
     referee.finish()
     assert referee.found == [] and offered > 20
+
+
+def test_every_data_file_of_the_packages_is_in_the_package_data():
+    """A wheel (`pip install .`, not -e) held no X610Z board nor the X610Z analytics SQL: `games/*/*.json` does
+    not reach subfolders, so an X610Z import said "internal error: FileNotFoundError" and every analytics update
+    failed. Each file of the packages that is not Python is matched by a package-data glob, as setuptools globs."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    patterns = config["package-data"]
+    for package in ("zx_events", "analytics", "cli", "web"):
+        base = ROOT / package
+        shipped = {p for pattern in patterns.get(package, []) for p in base.glob(pattern)}
+        data = {p for p in base.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")
+                and "__pycache__" not in p.parts}
+        assert sorted(str(p.relative_to(ROOT)) for p in data - shipped) == [], package
