@@ -114,7 +114,8 @@ class InternalError(ZXError):
     def of(cls, e: Exception, *, source: str | None = None, line: int | None = None) -> "InternalError":
         text = str(e).strip().splitlines()
         return cls(f"internal error: {type(e).__name__}: {text[0] if text else 'no message'}{raised_at(e)}: a bug "
-                   f"in zx, not in this match: it is not imported (please report it); the import goes on with the other matches",
+                   f"in zx, not in this match: it is not imported (please report it); the import goes on with the "
+                   f"other matches",
                    source=source, line=line)
 
 
