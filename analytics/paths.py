@@ -30,9 +30,11 @@ URL_LIKE = ("memory:", "md:", "motherduck:")  # DuckDB's own names of a database
 def not_a_file(path: Path | str) -> str | None:
     """Why ``path`` (``--analytics``, ``ZX_ANALYTICS``) is not a file the analytics can be written to, or None: a
     URL (``s3://``, ``postgresql://``) or one of DuckDB's names of another database (``memory:``, ``md:``) made
-    folders named ``s3:`` and ``postgresql:`` and answered DuckDB's advice to install an extension."""
+    folders named ``s3:`` and ``postgresql:`` and answered DuckDB's advice to install an extension; ``:memory:``
+    (``:memory:name``), DuckDB's in-memory database, took an update that kept nothing ("projected into
+    :memory:", then "no analytics file at :memory:")."""
     text = str(path)
-    if "://" in text or text.lower().startswith(URL_LIKE):
+    if "://" in text or text.lower().startswith(URL_LIKE) or text.lower().startswith(":memory:"):
         return (f"the analytics file {text} is not a file path (a URL, or a database DuckDB would open another way): "
                 f"the analytics are a DuckDB file; give a path such as zx-analytics.duckdb")
     return None

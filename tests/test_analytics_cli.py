@@ -479,9 +479,11 @@ def test_report_refuses_an_analytics_file_of_another_schema_version(tmp_path):
     assert not page.exists()
 
 
-@pytest.mark.parametrize("value", ["s3://bucket/x.duckdb", "postgresql://x@h/db", "md:foo", "memory:"])
+@pytest.mark.parametrize("value", ["s3://bucket/x.duckdb", "postgresql://x@h/db", "md:foo", "memory:", ":memory:",
+                                   ":memory:x"])
 def test_an_analytics_url_is_refused_before_anything_is_made(tmp_path, monkeypatch, value):
-    """``ZX_ANALYTICS=s3://bucket/x.duckdb``: folders ``s3:/bucket`` made, and DuckDB's advice to install httpfs."""
+    """``ZX_ANALYTICS=s3://bucket/x.duckdb``: folders ``s3:/bucket`` made, and DuckDB's advice to install httpfs.
+    ``:memory:``, DuckDB's in-memory database: an update said "projected into :memory:", exit 0, and kept nothing."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ZX_ANALYTICS", value)
     store = str(tmp_path / "s.sqlite")
