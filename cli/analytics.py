@@ -535,7 +535,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         click.echo(f"showing the first {counted(row_limit, 'row')}: --limit N (0: all), or --format csv|json for every row",
                    err=True)
     names = unique_names(columns)
-    emit([dict(zip(names, r)) for r in rows], fmt, names)
+    emit([dict(zip(names, r)) for r in rows], fmt, names, most=None)  # (--limit cut them, and said so)
 
 
 def unique_names(columns: list[str]) -> list[str]:

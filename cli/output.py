@@ -56,10 +56,8 @@ def _cell(v: Any, exact: bool = False) -> str:
         return ""
     if isinstance(v, float):
         return repr(v) if exact else f"{v:.4g}"
-    if isinstance(v, (list, tuple)):
-        return ", ".join(_cell(x, exact) for x in v)
-    if isinstance(v, dict):
-        return json_text(v)
+    if isinstance(v, (list, tuple, dict)):  # as JSON: ['a, b'] and ['a', 'b'] were both "a, b", [] and [NULL] ""
+        return printable(json_text(v))
     if isinstance(v, (bytes, bytearray, memoryview)):
         return blob_text(bytes(v))
     return printable(str(v))
@@ -136,12 +134,14 @@ TABLE_ROWS = 1000  # rows a table shows at most (a note on stderr counts the oth
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None,
-         title: str | None = None, header: bool = True, first: Sequence[str] = ()) -> None:
+         title: str | None = None, header: bool = True, first: Sequence[str] = (),
+         most: int | None = TABLE_ROWS) -> None:
     """Print ``rows`` to stdout in ``fmt``; ``columns`` picks and orders the table/CSV columns.
 
     ``header=False`` leaves out the CSV header row (for rows that continue an earlier emit).
     ``first``: the columns a table in a narrow terminal keeps first, after the first column (the
-    others follow in order while they fit; the table shows them in ``columns``' order)."""
+    others follow in order while they fit; the table shows them in ``columns``' order). ``most``: the
+    rows a table shows at most (None: all; ``zx sql --limit N`` cuts its own rows and says so)."""
     cols = list(columns) if columns is not None else (list(rows[0].keys()) if rows else [])
     if fmt == "json":
         click.echo(json_text(list(rows)))
@@ -149,9 +149,9 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     if fmt == "csv":
         _echo_csv(cols if header else None, ([r.get(c) for c in cols] for r in rows))
         return
-    more = len(rows) - TABLE_ROWS
+    more = len(rows) - most if most is not None else 0
     if more > 0:  # rich lays a table out whole, ~0.6 ms a row: an import of 200,000 logs took 130 s and 1.8 GB
-        rows = rows[:TABLE_ROWS]  # to print its table; CSV and JSON stream every row
+        rows = rows[:most]  # to print its table; CSV and JSON stream every row
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
     width = terminal_width()
     cells, cut = _cut(cells) if width is not None else (cells, {})
@@ -162,7 +162,7 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     _cut_note(cut, idx)
     _left_out(cols, idx, width, "a wider terminal, or --format csv|json, gives every value")
     if more > 0:
-        click.echo(f"(the table shows the first {TABLE_ROWS:,} rows; {counted(more, 'more row')} left out: "
+        click.echo(f"(the table shows the first {most:,} rows; {counted(more, 'more row')} left out: "
                    f"--format csv|json gives every row)", err=True)
 
 

@@ -143,7 +143,7 @@ def test_dates_inside_lists_and_structs_and_past_9999_are_duckdbs_text(store):
         assert rows == [(["infinity", "2020-01-02"], {"a": "-infinity", "b": 3}, ["infinity"], "5877642-06-24",
                          "294247-01-10 04:00:54", "9999-12-31")]
         assert st.sql("SELECT [1, 2] AS l, {'x': 'y'} AS s").rows() == [([1, 2], {"x": "y"})]  # no date: as it is
-    assert run(store, "SELECT [DATE 'infinity', DATE '-infinity'] AS l", "csv").splitlines()[1] == '"infinity, -infinity"'
+    assert run(store, "SELECT [DATE 'infinity', DATE '-infinity'] AS l", "csv").splitlines()[1] == '"[""infinity"", ""-infinity""]"'
 
 
 def test_an_empty_query_is_an_error_and_several_statements_say_which_rows_these_are(store):
@@ -157,3 +157,26 @@ def test_an_empty_query_is_an_error_and_several_statements_say_which_rows_these_
     assert "2 statements: the rows shown are the last one's" in r.stderr
     r = CliRunner().invoke(zx, ["--store", str(store), "sql", "SELEC x"])
     assert r.exit_code == 1 and "SQL error: Parser Error" in r.output
+
+
+def test_lists_print_as_json_so_that_different_values_never_print_alike(store):
+    """['a, b'] and ['a', 'b'] both printed "a, b" in the table and the CSV, [] and [NULL] both an empty cell
+    (as NULL): a list is its JSON text, which tells them apart (docs/analytics.md: "exactly")."""
+    query = "SELECT ['a, b'] AS one, ['a', 'b'] AS two, []::VARCHAR[] AS empty, [NULL]::VARCHAR[] AS nul, " \
+            "NULL::VARCHAR[] AS none"
+    row = next(csv.DictReader(io.StringIO(run(store, query, "csv"))))
+    assert row == {"one": '["a, b"]', "two": '["a", "b"]', "empty": "[]", "nul": "[null]", "none": ""}
+    table = run(store, query, "table")
+    assert '["a, b"]' in table and '["a", "b"]' in table and "[null]" in table
+
+
+@pytest.mark.parametrize("limit, shown, note", [("0", 1500, None), ("1200", 1200, "showing the first 1200 rows"),
+                                                (None, 1000, "showing the first 1000 rows")])
+def test_the_table_shows_limit_rows_and_zero_shows_all(store, limit, shown, note):
+    """--limit 0 ("0: all") and --limit 1200 still drew 1,000 rows, under two notes that said different things."""
+    args = ["--store", str(store), "sql", "SELECT * FROM range(1500) t(n)"] + (["--limit", limit] if limit else [])
+    r = CliRunner().invoke(zx, args)
+    assert r.exit_code == 0, r.output
+    assert sum(1 for line in r.stdout.splitlines() if line.startswith("│")) == shown
+    notes = [line for line in r.stderr.splitlines() if line.strip()]
+    assert notes == ([f"{note}: --limit N (0: all), or --format csv|json for every row"] if note else []), notes
