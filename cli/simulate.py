@@ -51,7 +51,8 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--per-file", type=click.IntRange(min=1), default=1, show_default=True,
               help="Matches written to each log file (.zxlog, or .x610zlog with --game x610z).")
 @click.option("--max-turns", type=click.IntRange(min=2), default=60, show_default=True,
-              help="Turn cap: the trailing player concedes, or with Life level the log stops without a result.")
+              help="Turn cap. Z/X: the trailing player concedes, or with Life level the log stops without a result; "
+                   "X610Z: the match ends in a draw on time (a result with no winner, reason time).")
 @format_option
 def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | None, policy: str, per_file: int,
                  max_turns: int, fmt: str) -> None:
