@@ -513,12 +513,16 @@ class Backend:
             shown, hidden = self._name_index()[kind]
             raws = shown.get(value)
             if raws is None:
-                if value in hidden:
+                # a name with hidden text in it (a card's code or name): one answer whether or not it is a stored
+                # one (a stored one was answered "names are shown masked", a wrong guess "did you mean ...": a
+                # seat could try the codes of a colour until the answer changed)
+                if value in hidden or all_games_mask()(value) != value:
                     raise WebError(400, f"no {kind} named {all_games_mask()(value)!r} (names are shown masked "
                                         f"outside the judge's view: use them as listed)")
                 continue
             if len(raws) > 1:
-                raise WebError(400, f"{key} {value!r} stands for {len(raws)} {kind} names outside the judge's view")
+                raise WebError(400, f"{key} {value!r} stands for {len(raws)} {kind} names outside the judge's view: "
+                                    f"it cannot pick one of them (the judge's view shows each)")
             out[key] = raws[0]
         return out
 

@@ -172,6 +172,10 @@ def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
         known = sorted({r[c] for r in rows for c in columns if isinstance(r.get(c), str)})
         if value not in known:
             return str(UnknownName(kind, value, known, f"the {registry.choices([game])[0]['name']} matches"))
+        try:  # a masked name that stands for several names: the dashboard's page says so (it answered JSON)
+            b.unmask({key: value})
+        except WebError as e:
+            return e.message
     return None
 
 

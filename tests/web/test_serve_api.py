@@ -1107,3 +1107,31 @@ def test_a_match_the_store_seal_refuses_is_not_shown_as_verified(tmp_path):
             assert panel == f"fails verification: {verdicts[m]}"
         assert c.get(f"/api/matches/{kept}").json()["chain"]["verifies"] is True
         assert re.search(r'id="chain">([^<]*)<', c.get(f"/matches/{kept}").text).group(1) == "chain verifies"
+
+
+def test_a_guess_of_the_hidden_text_of_a_masked_name_gets_one_answer_right_or_wrong(tmp_path):
+    """docs/security.md: the hidden name "cannot test a guess". A right guess of the card in "Aki U01-003" was
+    answered "names are shown masked", a wrong one (U01-004) "did you mean 'Aki [card]'?": trying a colour's codes
+    found the hidden card. A masked name that stands for several names is refused on the dashboard's own page
+    (it answered JSON)."""
+    lines = (Path(__file__).parents[2] / "examples" / "legal" / "range-attacks-win-by-life.zxlog").read_text().splitlines()
+    store, analytics = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
+    for i, (p1, deck) in enumerate((("Aki U01-003", "Secret Crimson Drake Emperor"), ("Aki R01-008", "Plain"))):
+        header = json.loads(lines[0])
+        header.update(match=f"guess-{i}", event="Cup EX-R01")
+        header["players"]["P1"].update(name=p1, deck_name=deck)
+        (tmp_path / f"m{i}.zxlog").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(tmp_path / "m0.zxlog"), str(tmp_path / "m1.zxlog")],
+                           env={"ZX_ANALYTICS": str(analytics)})
+    assert r.exit_code == 0, r.output
+    with TestClient(create_app(store, analytics=analytics)) as c:
+        for key, right, wrong in (("player", "Aki U01-003", "Aki U01-004"), ("event", "Cup EX-R01", "Cup EX-R02"),
+                                  ("deck", "Secret Crimson Drake Emperor", "Secret Azure Gearknight")):
+            answers = [c.get("/api/stats/winrates", params={key: guess, "min_games": 1}) for guess in (right, wrong)]
+            assert [a.status_code for a in answers] == [400, 400], key
+            assert answers[0].json() == answers[1].json(), (key, answers[0].json(), answers[1].json())
+        both = c.get("/api/stats/winrates", params={"player": "Aki [card]"})
+        assert both.status_code == 400 and "stands for 2 player names" in both.json()["error"]
+        page = c.get("/dashboard", params={"player": "Aki [card]"})
+        assert page.status_code == 400 and page.headers["content-type"].startswith("text/html")
+        assert "stands for 2 player names" in page.text and "U01-003" not in page.text and "R01-008" not in page.text
