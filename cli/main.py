@@ -86,6 +86,17 @@ class ZXGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
+            return self._invoke(ctx)
+        except click.ClickException as e:  # every error message, the text it quotes too (DuckDB's "Could not
+            # convert string 'Evil\x1b]52;...'": a player's name wrote the clipboard of whoever ran zx sql), with each
+            # control character as its escape (docs/security.md, "Free text in a terminal"); lines kept
+            from zx_events.freetext import printable
+
+            e.message = printable(e.message)
+            raise
+
+    def _invoke(self, ctx: click.Context):
+        try:
             return super().invoke(ctx)
         except ZXError as e:  # worded for the user wherever it was raised (a damaged match found deep in a replay)
             if os.environ.get(DEBUG_ENV, "0") not in ("", "0"):

@@ -222,3 +222,14 @@ def test_a_terminal_narrower_than_20_columns_gets_a_20_column_table_with_its_val
     lines = r.stdout.splitlines()
     assert MATCH in r.stdout and max(len(line) for line in lines) <= 20, r.stdout
     assert r.stdout == CliRunner(env={"COLUMNS": "20"}).invoke(zx, ["--store", store, "matches"]).stdout
+
+
+def test_an_error_message_quoting_a_logs_text_shows_it_escaped(store):
+    """DuckDB's error quotes the value it could not convert: `zx sql "SELECT name::INTEGER FROM seats"` wrote a
+    player's name raw to the terminal, an OSC 52 sequence writing the clipboard. Every error message goes out
+    with its control characters as escapes (click's own errors too), its lines kept."""
+    r = CliRunner().invoke(zx, ["--store", store, "sql", "SELECT name::INTEGER FROM seats ORDER BY name"],
+                           env={"ZX_ANALYTICS": str(Path(store).with_suffix(".duckdb"))})
+    assert r.exit_code == 1 and "Could not convert string" in r.output, r.output
+    assert not any(c in r.output for c in RAW), r.output
+    assert "\\x1b" in r.output and "\n" in r.output.strip()
