@@ -132,7 +132,13 @@ def card_names(game_key: str, name: str | None, sha256: str | None) -> CardNames
     try:
         cat = games.get(game_key).load_catalog(name or None, files=False)  # a stored name: never a file
     except ZXError as e:
-        return CardNames(MappingProxyType({}), Masker(), f"catalog {name!r} cannot be loaded ({e.message}): "
+        if name and name not in games.get(game_key).catalog_names():  # (it said "a catalog file is given with
+            # --catalog FILE", an option zx replay does not have)
+            why = ("zx ships no catalog of that name: the match was checked against a catalog file, which a stored "
+                   "match never makes zx read (docs/security.md, section 5)")
+        else:
+            why = e.message
+        return CardNames(MappingProxyType({}), Masker(), f"catalog {name!r} cannot be loaded ({why}): "
                                                          f"cards are shown by code only")
     names = dict(cat.names)
     warning = None
