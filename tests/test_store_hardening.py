@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -270,27 +271,37 @@ def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_ta
             conn.execute(f'DROP ROLE "{role}"')
 
 
-@pytest.mark.postgres
-def test_zx_prepare_without_select_on_the_events_is_told_so_before_any_work(postgres_server):
-    """zx prepare checked its grants on the snapshots table but not SELECT on the events it replays: a role
-    with INSERT on matches_snapshots only got past the check and failed under the command."""
+@contextmanager
+def granted(env: dict[str, str], role: str, *grants: str):
+    """The login role ``role`` with USAGE on the store's schema and the ``grants`` (``SELECT ON {t}.x``: ``{t}``
+    is the quoted schema), dropped with what it owns when the block ends."""
     from zx_events.store import connect_postgres
 
-    url, env, role, as_role = stored_with_a_role(postgres_server, "zx_noselect")
-    schema = env["POSTGRES_SCHEMA"]
+    schema = f'"{env["POSTGRES_SCHEMA"]}"'
     with connect_postgres(env) as conn:
         conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
-        conn.execute(f'GRANT SELECT, INSERT ON "{schema}".matches_snapshots TO "{role}"')
+        conn.execute(f'GRANT USAGE ON SCHEMA {schema} TO "{role}"')
+        for grant in grants:
+            conn.execute(f'GRANT {grant.format(t=schema)} TO "{role}"')
     try:
-        r = CliRunner().invoke(zx, ["--store", as_role, "prepare"])
-        assert r.exit_code == 1 and "Traceback" not in r.output, r.output
-        assert (f'it lacks SELECT on "{schema}".matches_events (the events it replays) (docs/deployment.md lists the '
-                f'grants of zx prepare); nothing was written') in r.output, r.output
+        yield
     finally:
         with connect_postgres(env) as conn:
             conn.execute(f'DROP OWNED BY "{role}"')
             conn.execute(f'DROP ROLE "{role}"')
+
+
+@pytest.mark.postgres
+def test_zx_prepare_without_select_on_the_events_is_told_so_before_any_work(postgres_server):
+    """zx prepare checked its grants on the snapshots table but not SELECT on the events it replays: a role
+    with INSERT on matches_snapshots only got past the check and failed under the command."""
+    url, env, role, as_role = stored_with_a_role(postgres_server, "zx_noselect")
+    schema = env["POSTGRES_SCHEMA"]
+    with granted(env, role, "SELECT, INSERT ON {t}.matches_snapshots"):
+        r = CliRunner().invoke(zx, ["--store", as_role, "prepare"])
+        assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+        assert (f'it lacks SELECT on "{schema}".matches_events (the events it replays) (docs/deployment.md lists the '
+                f'grants of zx prepare); nothing was written') in r.output, r.output
 
 
 @pytest.mark.postgres
@@ -631,10 +642,7 @@ def test_the_python_api_opening_a_store_to_write_as_a_reader_role_gets_a_store_e
     schema = env["POSTGRES_SCHEMA"]
     with connect_postgres(env) as conn:
         conn.execute(f'DROP TABLE "{schema}".matches_snapshots')
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
-        conn.execute(f'GRANT SELECT ON "{schema}".matches_events TO "{role}"')
-    try:
+    with granted(env, role, "SELECT ON {t}.matches_events"):
         with pytest.raises(StoreError) as info:
             MatchService(as_role)
         assert str(info.value) == (f"cannot open the store {as_role}: the role {role} may not do that (permission "
@@ -645,7 +653,3 @@ def test_the_python_api_opening_a_store_to_write_as_a_reader_role_gets_a_store_e
             assert replay.view_at(reader, "hand-first-turns-001", seq=9).seq == 9
         finally:
             reader.close()
-    finally:
-        with connect_postgres(env) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
