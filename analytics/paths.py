@@ -56,7 +56,7 @@ def not_regular(path: Path | str) -> str | None:
             continue
         kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
                 else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+                else "a socket" if stat.S_ISSOCK(mode) else "a special file")
         todo = ("give --analytics (or ZX_ANALYTICS) the path of a DuckDB file, or of one to create"
                 if what == "the analytics file" else "move it away (DuckDB makes its own when it writes)")
         return f"{what} {name} is {kind}, not a regular file: {todo}"
