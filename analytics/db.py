@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from .paths import DEFAULT_ANALYTICS, default_path  # noqa: F401 (their home before)
+from .paths import not_regular
 
 if TYPE_CHECKING:
     from .stats import Stats
@@ -261,7 +262,11 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 
 def refuse_sqlite(path: Path) -> None:
     """A SQLite file (a zx event store, most likely) given as the analytics file: refused before DuckDB
-    sees it (it would open it through an extension, read-write), and never set aside by a rebuild."""
+    sees it (it would open it through an extension, read-write), and never set aside by a rebuild. So is
+    anything but a regular file (``paths.not_regular``), before it is opened: a named pipe blocked the open."""
+    refused = not_regular(path)
+    if refused is not None:
+        raise AnalyticsError(refused)
     try:
         with open(path, "rb") as f:
             magic = f.read(len(SQLITE_MAGIC))

@@ -4,6 +4,7 @@ view and zx audit --bundle, which never write over it) does not import DuckDB fo
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,6 +38,28 @@ def not_a_file(path: Path | str) -> str | None:
     if "://" in text or text.lower().startswith(URL_LIKE) or text.lower().startswith(":memory:"):
         return (f"the analytics file {text} is not a file path (a URL, or a database DuckDB would open another way): "
                 f"the analytics are a DuckDB file; give a path such as zx-analytics.duckdb")
+    return None
+
+
+def not_regular(path: Path | str) -> str | None:
+    """Why ``path`` (the analytics file) or its write-ahead log (``PATH.wal``) cannot be opened: it exists but
+    is not a regular file (a named pipe, a directory, a device, a socket); None when it is one, or is not
+    there (an update makes it). Asked with ``os.stat`` before anything opens it: opening a named pipe
+    (``mkfifo pipe.duckdb``) waits for a writer, and ``zx sql``, ``zx stats`` hung silently, deaf to Ctrl-C."""
+    for name, what in ((os.fspath(path), "the analytics file"),
+                       (os.fspath(path) + ".wal", "the analytics file's write-ahead log")):
+        try:
+            mode = os.stat(name).st_mode
+        except (OSError, ValueError):  # not there, or not a path the system takes: DuckDB's own error says so
+            continue
+        if stat.S_ISREG(mode):
+            continue
+        kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "a special file")
+        todo = ("give --analytics (or ZX_ANALYTICS) the path of a DuckDB file, or of one to create"
+                if what == "the analytics file" else "move it away (DuckDB makes its own when it writes)")
+        return f"{what} {name} is {kind}, not a regular file: {todo}"
     return None
 
 

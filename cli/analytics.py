@@ -25,7 +25,7 @@ def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
     from zx_events.errors import ZXError
     from zx_events.store import parse_store
 
-    from analytics.paths import not_a_file
+    from analytics.paths import not_a_file, not_regular
 
     try:
         store = parse_store(ctx.obj.get("store") if ctx.obj else None)
@@ -33,6 +33,7 @@ def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
         raise click.ClickException(str(e)) from None
     path = default_path(store, explicit)
     refused = not_a_file(explicit or os.environ.get("ZX_ANALYTICS") or path)  # (as given: a Path folds "s3://" to "s3:/")
+    refused = refused or not_regular(path)  # (a named pipe: opened, it waited for ever)
     if refused is not None:
         raise click.ClickException(refused + " (nothing was created)")
     return path

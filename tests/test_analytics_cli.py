@@ -494,3 +494,68 @@ def test_an_analytics_url_is_refused_before_anything_is_made(tmp_path, monkeypat
         assert r.exit_code == 1 and f"the analytics file {value} is not a file path" in r.output, r.output
         assert "INSTALL" not in r.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]
+
+
+def within(seconds: float, call: "object") -> "object":
+    """``call()`` in a thread: what it returns or raises, or an AssertionError when it has not ended within
+    ``seconds`` (it is left blocked, a daemon thread)."""
+    import threading
+
+    out: list = []
+
+    def run() -> None:
+        try:
+            out.append((True, call()))
+        except BaseException as e:  # noqa: BLE001 - raised again in the caller's thread
+            out.append((False, e))
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(seconds)
+    assert out, f"still running after {seconds} s"
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_an_analytics_path_that_is_not_a_regular_file_is_refused_at_once(tmp_path, kind):
+    """``--analytics pipe.duckdb``, a named pipe (mkfifo): refuse_sqlite opened it to read its first bytes, which
+    waits for a writer: zx sql and zx stats hung with no message, deaf to Ctrl-C. A folder was DuckDB's "Could not
+    read from file ... Is a directory". Every command that opens the analytics file (and the Python API) now says
+    what the path is, at once, exit 1, and creates nothing; so for a write-ahead log (PATH.wal) that is a pipe."""
+    from analytics.db import AnalyticsError
+    from analytics.stats import Stats
+    from failure_support import zx as zx_process
+
+    store = tmp_path / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", "--no-analytics",
+                                str(ROOT / "examples" / "legal" / "first-turns.zxlog")])
+    assert r.exit_code == 0, r.output
+    path = tmp_path / "pipe.duckdb"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    what = "a named pipe (FIFO)" if kind == "fifo" else "a directory"
+    said = f"the analytics file {path} is {what}, not a regular file: give --analytics"
+    for args in (["sql", "SELECT 1"], ["stats", "winrates"], ["analytics", "update"], ["analytics", "update", "--rebuild"],
+                 ["export", "--parquet", str(tmp_path / "out")], ["report", "-o", str(tmp_path / "meta.html")]):
+        r = within(5, lambda: CliRunner().invoke(zx, ["--store", str(store), *args, "--analytics", str(path)]))
+        assert r.exit_code == 1 and said in r.output and "(nothing was created)" in r.output, (args, r.output)
+    r = zx_process(tmp_path, "--store", str(store), "serve", "--port", "1", "--analytics", str(path), timeout=60)
+    assert r.returncode == 1 and said in r.stderr and "Traceback" not in r.stderr, r.stderr
+    with pytest.raises(AnalyticsError, match=re.escape(f"the analytics file {path} is {what}, not a regular file")):
+        within(5, lambda: Stats(path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.duckdb", "s.sqlite"]
+
+    if kind == "fifo":  # a store's analytics file beside it, whose write-ahead log is a pipe
+        r = CliRunner().invoke(zx, ["--store", str(store), "analytics", "update"])
+        assert r.exit_code == 0, r.output
+        os.mkfifo(tmp_path / "s.duckdb.wal")
+        for args in (["sql", "SELECT 1"], ["stats", "winrates"]):
+            r = within(5, lambda: CliRunner().invoke(zx, ["--store", str(store), *args]))
+            assert r.exit_code == 1, (args, r.output)
+            assert (f"the analytics file's write-ahead log {tmp_path / 's.duckdb.wal'} is a named pipe (FIFO), not a "
+                    f"regular file: move it away") in r.output, r.output

@@ -35,9 +35,10 @@ import sys
 import threading
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import orjson
 
@@ -304,6 +305,7 @@ class Backend:
         self._con: Any = None
         self._con_lock = threading.Lock()
         self._projection: tuple[int, str] | None = None
+        self._damaged: str | None = None  # why the analytics file cannot be read, once a read found it damaged
         self._derived: tuple[int, Any] | None = None  # (position, its analytics.derived.Derived of self._con or None)
         self._derived_lock = threading.Lock()
         self._lost: tuple[float, StoreFailed] | None = None  # when the store's server was last found gone, and the answer
@@ -674,18 +676,39 @@ class Backend:
                 self.stats_cache.clear()
             return self._con
 
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Around a read of the analytics file: DuckDB's error that it is damaged (cut short, overwritten:
+        ``analytics.db.damaged``; DuckDB finds a block missing or failing its checksum only when a statement
+        reads it) is a ``503`` with ``zx stats``'s words (``DamagedFile``: what to run), and from then on
+        ``projection`` answers it (/api/status and every statistic say so): nothing can mend the file under
+        this read-only connection. It was a ``500`` "internal error (IOException)" with a traceback in the
+        server's log, /api/status's included."""
+        from analytics.db import DamagedFile, damaged
+
+        try:
+            yield
+        except Exception as e:
+            if not damaged(e):
+                raise
+            self._damaged = str(DamagedFile(self.analytics_path, e))
+            raise WebError(503, self._damaged) from None
+
     def projection(self) -> tuple[int, str]:
         """(position, store identity) of the analytics file."""
         from analytics.db import SCHEMA_VERSION, stored_version, version_refused
 
         con = self._connection()
+        if self._damaged is not None:
+            raise WebError(503, self._damaged)
         if self._projection is None:
             cur = con.cursor()
             try:
-                version = stored_version(cur)
-                if version != SCHEMA_VERSION:
-                    raise WebError(503, version_refused(self.analytics_path, version))
-                row = cur.execute("SELECT position, store FROM projection_position").fetchall()
+                with self.reading():
+                    version = stored_version(cur)
+                    if version != SCHEMA_VERSION:
+                        raise WebError(503, version_refused(self.analytics_path, version))
+                    row = cur.execute("SELECT position, store FROM projection_position").fetchall()
             finally:
                 cur.close()
             if not row:
@@ -723,7 +746,8 @@ class Backend:
             derived = self.derived(fresh.position)
             cur = self._connection().cursor()  # one DuckDB connection per request thread
             try:
-                df = getattr(Stats(cur, min_games=min_games, derived=derived), method)(**self.unmask(kwargs))
+                with self.reading():
+                    df = getattr(Stats(cur, min_games=min_games, derived=derived), method)(**self.unmask(kwargs))
                 df = df if self.deck_lists or method != "cards" else seen_cards_only(df, min_games)
                 return df if self.judge else self.mask_names(df, method, kwargs.get("by"))
             except UnknownName as e:  # a name the file has never seen
@@ -752,9 +776,12 @@ class Backend:
             cur = self._connection().cursor()
             try:
                 try:
-                    new = build(cur, position)
+                    with self.reading():  # a damaged file: its 503 (the file's own tables are the same file's)
+                        new = build(cur, position)
                     log.info("derived statistics tables built at analytics position %s in %.2f s", position,
                              new.seconds)
+                except WebError:
+                    raise
                 except Exception as e:  # noqa: BLE001 - the statistics are still answered, only slower
                     if not self.closed:  # (else interrupted by close(): nothing went wrong)
                         log.warning("the derived statistics tables could not be built (%s): the statistics read "
@@ -775,7 +802,8 @@ class Backend:
         def run() -> Any:
             cur = self._connection().cursor()
             try:
-                return make(cur)
+                with self.reading():
+                    return make(cur)
             finally:
                 cur.close()
 

@@ -5,6 +5,7 @@ hidden (301.3), read-only, and every bad parameter a 4xx with a message."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 import time
@@ -548,6 +549,55 @@ def test_stats_503_when_analytics_missing_or_behind(tmp_path):
         assert r.status_code == 503 and "behind the store" in r.json()["error"]
         assert "zx analytics update" in r.json()["error"]
         assert c.get("/dashboard").status_code == 503
+
+
+def test_a_damaged_analytics_file_is_a_503_that_says_to_rebuild_it_and_never_a_traceback(tmp_path, caplog):
+    """An analytics file cut short (its position unreadable), or with a block of a table the statistics read
+    overwritten (found only when a statistic reads it): /api/status and every statistic answered 500 "internal
+    error (IOException)", the dashboard too, and the server's log got a traceback for each and for the warming.
+    Now /api/status says the file is damaged, every statistic and the dashboard answer 503 with the words of
+    zx stats (what to run), the dashboard as its page to a browser, the matches are served, and the log holds no
+    traceback."""
+    import duckdb
+
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=4)
+    good = built.analytics.read_bytes()
+    con = duckdb.connect(str(built.analytics), read_only=True)
+    block = con.execute("SELECT min(block_id) FROM pragma_storage_info('seats') WHERE block_id >= 0").fetchall()[0][0]
+    block_size = con.execute("PRAGMA database_size").fetchall()[0][2]
+    con.close()
+    overwritten = bytearray(good)
+    at = 3 * 4096 + block * block_size + 64  # past the file's three header blocks and the block's checksum
+    overwritten[at:at + 64] = b"\xff" * 64
+    cut = good[:len(good) // 4]
+    for damage, data in (("cut short", cut), ("a block overwritten", bytes(overwritten))):
+        built.analytics.write_bytes(data)
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="zx.serve"), \
+                TestClient(create_app(built.store, analytics=built.analytics), raise_server_exceptions=False) as c:
+            deadline = time.monotonic() + 60
+            while (status := c.get("/api/status")).status_code == 200 and status.json()["warming"]:
+                assert time.monotonic() < deadline, "the server never finished warming"
+                time.sleep(0.05)
+            assert status.status_code == 200, (damage, status.text)
+            said = f"the analytics file {built.analytics} is damaged or not a DuckDB database ("
+            todo = "): `zx analytics update --rebuild` rebuilds it from the store"
+            for path in ("/api/stats/winrates", "/api/stats/cards", "/api/stats/matchups?by=archetype", "/dashboard"):
+                r = c.get(path)
+                assert r.status_code == 503, (damage, path, r.status_code, r.text)
+                error = r.json()["error"]
+                assert error.startswith(said) and error.endswith(todo), (damage, path, error)
+            status = c.get("/api/status")
+            assert status.status_code == 200, (damage, status.text)
+            assert status.json()["analytics_ok"] is False and status.json()["analytics_message"] == error, damage
+            page = c.get("/dashboard", headers={"Accept": "text/html"})
+            assert page.status_code == 503 and page.headers["content-type"].startswith("text/html"), damage
+            assert "is damaged or not a DuckDB database" in page.text and todo[3:] in page.text, damage
+            assert c.get("/api/matches").status_code == 200 and c.get("/matches").status_code == 200
+        assert "Traceback" not in caplog.text and not [r for r in caplog.records if r.exc_info], (damage, caplog.text)
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], (damage, caplog.text)
+    r = CliRunner().invoke(zx, ["--store", built.store, "stats", "winrates", "--analytics", str(built.analytics)])
+    assert r.exit_code == 1 and r.output.startswith(f"Error: {said}") and r.output.endswith(f"{todo}\n"), r.output
 
 
 def test_the_derived_statistics_tables_are_built_once_per_analytics_position(tmp_path):
