@@ -522,3 +522,69 @@ def test_deck_share_with_a_deck_filter_is_the_decks_share_of_the_whole_field(cli
     row = " ".join(table.split()).split(f"{deck} ", 1)[1].split()
     assert row[:7] == [str(seats), row[1], str(all_seats), f"{seats / all_seats:.3f}", f"{low:.3f}", f"{high:.3f}",
                        row[6]], (seats, all_seats, low, high, table)
+
+
+def test_dashboards_drawn_for_many_clients_at_once_never_hold_the_status_endpoint(built):
+    """Twelve clients asking at once for dashboards the server has not drawn (min_games 101, 102, ...):
+    they are drawn one at a time (``web.app.DASHBOARDS_AT_ONCE``) in threads of their own, the others
+    waiting their turn in the event loop, so ``/api/status`` is answered meanwhile, and the first dashboard
+    soon. Drawn in the worker threads every endpoint shares, where vl-convert holds the GIL while it draws
+    a chart, they took all of them and ``/api/status`` waited 14 s (16 dashboards). A real ``zx serve``."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", built.store,
+                             "serve", "--port", str(port), "--analytics", str(built.analytics)],
+                            env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    answers: list[tuple[int, str]] = []
+    clients: list[threading.Thread] = []
+
+    def dashboard(n: int) -> None:
+        try:
+            r = httpx.get(f"{url}/dashboard", params={"min_games": 100 + n}, timeout=120)
+            answers.append((r.status_code, r.text))
+        except httpx.HTTPError:  # the server was stopped before its turn came
+            pass
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # up, and done drawing its start-up dashboard
+            try:
+                if not httpx.get(f"{url}/api/status", timeout=5).json()["warming"]:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "zx serve did not start"
+            time.sleep(0.05)
+        clients += [threading.Thread(target=dashboard, args=(n,), daemon=True) for n in range(1, 13)]
+        for t in clients:
+            t.start()
+        time.sleep(0.3)  # every request has arrived
+        for _ in range(6):  # a generous bound: it waited for the first dashboards drawn side by side
+            try:
+                status = httpx.get(f"{url}/api/status", timeout=4)
+            except httpx.TimeoutException:
+                pytest.fail("/api/status was not answered within 4 s while dashboards were being drawn")
+            assert status.status_code == 200 and "store" in status.json()
+            time.sleep(0.2)
+        while not answers:
+            assert time.monotonic() < deadline + 60, "no dashboard was answered"
+            time.sleep(0.05)
+        assert answers[0][0] == 200 and 'data-chart="share"' in answers[0][1]
+    finally:
+        proc.kill()
+        proc.wait()
+    for t in clients:
+        t.join(timeout=10)
