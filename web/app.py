@@ -97,7 +97,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         # neither /api/status nor the match list; beyond a core each they only fight over the GIL
         backend.view_limiter = anyio.CapacityLimiter(VIEWS_AT_ONCE)
         # dashboards not drawn before: one at a time, in a worker thread of its own, the others waiting their turn in
-        # the event loop. vl-convert holds the GIL while it draws a chart (0.1-0.3 s each), so drawn side by side
+        # the event loop. vl-convert holds the GIL while it draws a chart (0.1-0.4 s each), so drawn side by side
         # in the threads every endpoint shares, 16 dashboards took all of them and /api/status waited 14 s
         backend.dashboard_limiter = anyio.CapacityLimiter(DASHBOARDS_AT_ONCE)
         # the match list reads every match's notifications once (seconds at 10,000 matches), and the

@@ -528,8 +528,9 @@ def test_dashboards_drawn_for_many_clients_at_once_never_hold_the_status_endpoin
     """Twelve clients asking at once for dashboards the server has not drawn (min_games 101, 102, ...):
     they are drawn one at a time (``web.app.DASHBOARDS_AT_ONCE``) in threads of their own, the others
     waiting their turn in the event loop, so ``/api/status``, the match list and a view are answered
-    meanwhile, and the first dashboard soon. Drawn in the worker threads every endpoint shares, where vl-convert holds the GIL while it draws
-    a chart, they took all of them and ``/api/status`` waited 14 s (16 dashboards). A real ``zx serve``."""
+    meanwhile, and the first dashboard soon. Drawn in the worker threads every endpoint shares, where
+    vl-convert holds the GIL while it draws a chart, they took all of them and ``/api/status`` waited 14 s
+    (16 dashboards). A real ``zx serve``."""
     import os
     import socket
     import subprocess
