@@ -34,6 +34,7 @@ HERE = Path(__file__).parent
 THREADS = 8
 STATS_AT_ONCE = (os.cpu_count() or 2) + 1  # statistics computed at once (lifespan)
 VIEWS_AT_ONCE = (os.cpu_count() or 2) + 1  # views and steps computed at once, in their own threads (lifespan)
+DASHBOARDS_AT_ONCE = 1  # dashboards drawn at once, in their own threads (lifespan): vl-convert holds the GIL
 ENV_STORE, ENV_ANALYTICS, ENV_JUDGE = "ZX_SERVE_STORE", "ZX_SERVE_ANALYTICS", "ZX_SERVE_JUDGE"
 ENV_DECK_LISTS = "ZX_SERVE_DECK_LISTS"
 ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names the server answers to (web.app.Hosts), comma-separated; empty: any
@@ -95,6 +96,10 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         # the threads of the other endpoints, so that slow ones (a match named with 220,000 characters) hold
         # neither /api/status nor the match list; beyond a core each they only fight over the GIL
         backend.view_limiter = anyio.CapacityLimiter(VIEWS_AT_ONCE)
+        # dashboards not drawn before: one at a time, in a worker thread of its own, the others waiting their turn in
+        # the event loop. vl-convert holds the GIL while it draws a chart (0.1-0.4 s each), so drawn side by side
+        # in the threads every endpoint shares, 16 dashboards took all of them and /api/status waited 14 s
+        backend.dashboard_limiter = anyio.CapacityLimiter(DASHBOARDS_AT_ONCE)
         # the match list reads every match's notifications once (seconds at 10,000 matches), and the
         # unfiltered statistics take tens of milliseconds each: start now
         backend.warming = True

@@ -295,6 +295,7 @@ class Backend:
         self.warming = False  # the match list and default statistics are being computed (web.app)
         self.stats_limiter: Any = None  # how many statistics are computed at once (web.app sets it)
         self.view_limiter: Any = None  # how many views and steps are computed at once (web.app sets it)
+        self.dashboard_limiter: Any = None  # how many dashboards are drawn at once (web.app sets it)
         self._identity: str | None = None
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
         self._listed: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None

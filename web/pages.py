@@ -141,19 +141,34 @@ def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
 
 
 @router.get("/dashboard", response_class=HTMLResponse)
-def dashboard_page(q: api.StatsQuery = Depends(api.stats_query), b: Backend = Depends(api.backend)) -> HTMLResponse:
+async def dashboard_page(q: api.StatsQuery = Depends(api.stats_query),
+                         b: Backend = Depends(api.backend)) -> HTMLResponse:
+    """A dashboard drawn before is answered from the event loop; any other is drawn in a worker thread, at most
+    ``Backend.dashboard_limiter`` at once, the others waiting their turn in order (web.app): never in the threads
+    of the other endpoints, which it held while vl-convert drew (holding the GIL), with /api/status behind them."""
+    import anyio.to_thread
+
     filters = q.filters.params()
+    kept = await b.off_loop(b.peek_cached, dashboard_key(filters, q.min_games, live=True), reads=b.store_due())
+    if kept is not None:
+        return html_response(kept)
+    return await anyio.to_thread.run_sync(lambda: dashboard_answer(b, filters, q.min_games),
+                                          limiter=b.dashboard_limiter)
+
+
+def dashboard_answer(b: Backend, filters: dict[str, Any], min_games: int) -> HTMLResponse:
+    """The live dashboard for ``filters``, or its page with the form and the reason when a name is unknown (400)."""
     game = dashboard.shown_game(b, filters.get("game"))
     problem = unknown_name(b, game, filters)
     if problem:  # the dashboard's own page, its form showing what was asked, and names of this game
         from zx_events import games as registry
 
-        d = dashboard.Dashboard({k: v for k, v in filters.items() if v and k != "game"}, q.min_games, {}, game=game,
+        d = dashboard.Dashboard({k: v for k, v in filters.items() if v and k != "game"}, min_games, {}, game=game,
                                 game_name=registry.choices([game])[0]["name"])
         return html_response(render("dashboard.html", nav="dashboard", d=d, live=True, title="Metagame",
                                     opts=dashboard.choices(b, game), error=problem, store=b.svc.store.label),
                              status=400)
-    return html_response(render_dashboard(b, filters, q.min_games, live=True))
+    return html_response(render_dashboard(b, filters, min_games, live=True))
 
 
 def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
@@ -188,7 +203,12 @@ def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, liv
         return render("dashboard.html", nav="dashboard", d=d, live=live, title=title, opts=opts,
                       inline_css=None if live else css(), store=b.svc.store.label)
 
-    return b.cached(("page", tuple(sorted(filters.items())), min_games, live, title), draw)
+    return b.cached(dashboard_key(filters, min_games, live=live, title=title), draw)
+
+
+def dashboard_key(filters: dict[str, Any], min_games: int, *, live: bool, title: str = "Metagame") -> tuple[Any, ...]:
+    """The key of a drawn dashboard among the analytics file's cached answers (``Backend.cached``)."""
+    return ("page", tuple(sorted(filters.items())), min_games, live, title)
 
 
 @router.get("/about", response_class=HTMLResponse)

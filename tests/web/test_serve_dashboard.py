@@ -522,3 +522,108 @@ def test_deck_share_with_a_deck_filter_is_the_decks_share_of_the_whole_field(cli
     row = " ".join(table.split()).split(f"{deck} ", 1)[1].split()
     assert row[:7] == [str(seats), row[1], str(all_seats), f"{seats / all_seats:.3f}", f"{low:.3f}", f"{high:.3f}",
                        row[6]], (seats, all_seats, low, high, table)
+
+
+def test_dashboards_drawn_for_many_clients_at_once_never_hold_the_status_endpoint(built):
+    """Twelve clients asking at once for dashboards the server has not drawn (min_games 101, 102, ...):
+    they are drawn one at a time (``web.app.DASHBOARDS_AT_ONCE``) in threads of their own, the others
+    waiting their turn in the event loop, so ``/api/status``, the match list and a view are answered
+    meanwhile, and the first dashboard soon. Drawn in the worker threads every endpoint shares, where
+    vl-convert holds the GIL while it draws a chart, they took all of them and ``/api/status`` waited 14 s
+    (16 dashboards). A real ``zx serve``."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", built.store,
+                             "serve", "--port", str(port), "--analytics", str(built.analytics)],
+                            env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    answers: list[tuple[int, str]] = []
+    clients: list[threading.Thread] = []
+
+    def dashboard(n: int) -> None:
+        try:
+            r = httpx.get(f"{url}/dashboard", params={"min_games": 100 + n}, timeout=120)
+            answers.append((r.status_code, r.text))
+        except httpx.HTTPError:  # the server was stopped before its turn came
+            pass
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # up, and done drawing its start-up dashboard
+            try:
+                if not httpx.get(f"{url}/api/status", timeout=5).json()["warming"]:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "zx serve did not start"
+            time.sleep(0.05)
+        clients += [threading.Thread(target=dashboard, args=(n,), daemon=True) for n in range(1, 13)]
+        for t in clients:
+            t.start()
+        time.sleep(0.3)  # every request has arrived
+        cheap = ["/api/status", "/api/matches?limit=5", f"/api/matches/{built.matches[0]}/view?at=5&as=P1"] * 2
+        for path in cheap:  # a generous bound: /api/status waited for the first dashboards drawn side by side
+            try:
+                answer = httpx.get(url + path, timeout=4)
+            except httpx.TimeoutException:
+                pytest.fail(f"{path} was not answered within 4 s while dashboards were being drawn")
+            assert answer.status_code == 200, (path, answer.text)
+            time.sleep(0.2)
+        while not answers:
+            assert time.monotonic() < deadline + 60, "no dashboard was answered"
+            time.sleep(0.05)
+        assert answers[0][0] == 200 and 'data-chart="share"' in answers[0][1]
+    finally:
+        proc.kill()
+        proc.wait()
+    for t in clients:
+        t.join(timeout=10)
+
+
+def test_dashboards_not_drawn_before_are_drawn_one_at_a_time_and_every_one_is_answered(client, monkeypatch):
+    """Eight clients asking at once for dashboards the server has not drawn: at most ``DASHBOARDS_AT_ONCE``
+    are drawn together (the others wait their turn), every one is answered, and one drawn before is
+    answered as it was drawn. (Their sections are left out: drawn, eight take seconds.)"""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from web import dashboard
+    from web.app import DASHBOARDS_AT_ONCE
+
+    backend = client.app.state.backend
+    assert backend.dashboard_limiter.total_tokens == DASHBOARDS_AT_ONCE
+    lock = threading.Lock()
+    running, most = [0], [0]
+
+    def counted(source, filters, min_games):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            time.sleep(0.05)  # long enough for every request to have arrived
+            return dashboard.Dashboard({}, min_games, {"matches": 0}, game="zx", game_name="Z/X")
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(dashboard, "build", counted)
+    first = client.get("/dashboard", params={"min_games": 7})
+    assert first.status_code == 200
+    with ThreadPoolExecutor(8) as pool:  # min_games 7 (drawn before), 201, 202, ...
+        answers = list(pool.map(lambda n: client.get("/dashboard", params={"min_games": n}),
+                                [7, *range(201, 208)]))
+    assert [a.status_code for a in answers] == [200] * 8
+    assert answers[0].text == first.text and most[0] == DASHBOARDS_AT_ONCE
