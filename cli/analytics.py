@@ -500,7 +500,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         3.7 GB past a 2 s limit)."""
         names = unique_names(columns)
         if fmt == "csv":
-            _echo_csv(names if not written[0] else None, batch)
+            _echo_csv(names if not written[0] else None, batch, lists=True)
         else:
             click.echo(("[" if not written[0] else ", ") + ", ".join(json_text(dict(zip(names, r))) for r in batch),
                        nl=False)
@@ -513,7 +513,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                 with ctrl_c_interrupts(st):  # (the cursor its SQL runs on: Stats.interrupt)
                     columns = st.sql_each(query, write, timeout=timeout or None, game=game)
                 if not written[0]:
-                    emit([], fmt, unique_names(columns))
+                    emit([], fmt, unique_names(columns), lists=True)
                 elif fmt == "json":
                     click.echo("]")
                 return
@@ -536,7 +536,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         click.echo(f"showing the first {counted(row_limit, 'row')}: --limit N (0: all), or --format csv|json for every row",
                    err=True)
     names = unique_names(columns)
-    emit([dict(zip(names, r)) for r in rows], fmt, names, most=None)  # (--limit cut them, and said so)
+    emit([dict(zip(names, r)) for r in rows], fmt, names, most=None, lists=True)  # (--limit cut them, and said so)
 
 
 def unique_names(columns: list[str]) -> list[str]:

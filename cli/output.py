@@ -48,15 +48,18 @@ def blob_text(b: bytes) -> str:
     return "".join(chr(c) if 32 <= c < 127 and c != 92 else f"\\x{c:02X}" for c in b)
 
 
-def _cell(v: Any, exact: bool = False) -> str:
+def _cell(v: Any, exact: bool = False, lists: bool = False) -> str:
     """A value as table text (floats to 4 significant digits) or, ``exact``, as CSV text (every digit).
     Text with control characters gets their escapes (``freetext.printable``): a table or CSV may be
-    read in a terminal."""
+    read in a terminal. A list is its items, comma-separated (a match's seats), or, ``lists`` (``zx sql``,
+    which prints DuckDB's values exactly), its JSON array: ['a, b'] and ['a', 'b'] were both "a, b"."""
     if v is None:
         return ""
     if isinstance(v, float):
         return repr(v) if exact else f"{v:.4g}"
-    if isinstance(v, (list, tuple, dict)):  # as JSON: ['a, b'] and ['a', 'b'] were both "a, b", [] and [NULL] ""
+    if isinstance(v, (list, tuple)) and not lists:
+        return ", ".join(_cell(x, exact) for x in v)
+    if isinstance(v, (list, tuple, dict)):
         return printable(json_text(v))
     if isinstance(v, (bytes, bytearray, memoryview)):
         return blob_text(bytes(v))
@@ -135,24 +138,25 @@ TABLE_ROWS = 1000  # rows a table shows at most (a note on stderr counts the oth
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None,
          title: str | None = None, header: bool = True, first: Sequence[str] = (),
-         most: int | None = TABLE_ROWS) -> None:
+         most: int | None = TABLE_ROWS, lists: bool = False) -> None:
     """Print ``rows`` to stdout in ``fmt``; ``columns`` picks and orders the table/CSV columns.
 
     ``header=False`` leaves out the CSV header row (for rows that continue an earlier emit).
     ``first``: the columns a table in a narrow terminal keeps first, after the first column (the
     others follow in order while they fit; the table shows them in ``columns``' order). ``most``: the
-    rows a table shows at most (None: all; ``zx sql --limit N`` cuts its own rows and says so)."""
+    rows a table shows at most (None: all; ``zx sql --limit N`` cuts its own rows and says so); ``lists``: a
+    list value as its JSON array (``_cell``)."""
     cols = list(columns) if columns is not None else (list(rows[0].keys()) if rows else [])
     if fmt == "json":
         click.echo(json_text(list(rows)))
         return
     if fmt == "csv":
-        _echo_csv(cols if header else None, ([r.get(c) for c in cols] for r in rows))
+        _echo_csv(cols if header else None, ([r.get(c) for c in cols] for r in rows), lists=lists)
         return
     more = len(rows) - most if most is not None else 0
     if more > 0:  # rich lays a table out whole, ~0.6 ms a row: an import of 200,000 logs took 130 s and 1.8 GB
         rows = rows[:most]  # to print its table; CSV and JSON stream every row
-    cells = [[_cell(r.get(c)) for c in cols] for r in rows]
+    cells = [[_cell(r.get(c), lists=lists) for c in cols] for r in rows]
     width = terminal_width()
     cells, cut = _cut(cells) if width is not None else (cells, {})
     # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long
@@ -394,15 +398,16 @@ def _cut_note(cut: dict[int, int], idx: Sequence[int]) -> None:
                    f"--format csv|json gives every value)", err=True)
 
 
-def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]]) -> None:
-    """CSV to stdout: ``header`` (None: none), then each row's values at full precision (``_cell``)."""
+def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], lists: bool = False) -> None:
+    """CSV to stdout: ``header`` (None: none), then each row's values at full precision (``_cell``; ``lists``:
+    a list as its JSON array)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     if header is not None:
         w.writerow([_formula_safe(printable(c)) for c in header])
     for r in rows:
-        w.writerow([_cell(v, exact=True) if isinstance(v, (int, float, Decimal)) else _formula_safe(_cell(v, exact=True))
-                    for v in r])
+        w.writerow([_cell(v, exact=True) if isinstance(v, (int, float, Decimal))
+                    else _formula_safe(_cell(v, exact=True, lists=lists)) for v in r])
     click.echo(buf.getvalue(), nl=False)
 
 
