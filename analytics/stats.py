@@ -171,6 +171,32 @@ def unreadable(query: str) -> None:
             from None
 
 
+def without_final_semicolons(query: str) -> str:
+    """``query`` with the semicolons that end its last statement made spaces (``SELECT 1; -- the end``):
+    DuckDB keeps them in the statement's text when a comment follows, and a result read through a
+    projection or a limit (a date, time or interval column, ``zx sql``'s table) put that text inside
+    ``SELECT ... FROM (\n...\n)``, a syntax error at the ``;``. The comments stay (a line comment ends
+    before the parenthesis DuckDB closes on a line of its own). A query that does not tokenize, or
+    holds nothing but semicolons and comments, is returned as it is (DuckDB says what it makes of it)."""
+    try:
+        tokens = duckdb.tokenize(query)
+    except (duckdb.Error, RuntimeError):
+        return query
+    data = query.encode("utf-8")  # (token positions count bytes)
+    final = []
+    for position, kind in reversed(tokens):
+        if kind == duckdb.token_type.comment:
+            continue
+        if kind != duckdb.token_type.operator or data[position:position + 1] != b";":
+            break
+        final.append(position)
+    else:
+        return query
+    for position in final:
+        data = data[:position] + b" " + data[position + 1:]
+    return data.decode("utf-8")
+
+
 def serialised(method: Any) -> Any:
     """A ``Stats`` method run under its lock (one call at a time on its connection: two threads' calls
     interleaved on it raised DuckDB's "connection is busy", answered one game's ``sql(game=...)`` views to
@@ -718,6 +744,7 @@ class Stats:
             raise QueryRefused(f"refused: zx sql is read-only and sandboxed: statements that make or change "
                                f"anything are not run, temporary ones neither (they would change what later "
                                f"queries read) ({', '.join(changes)})")
+        query = without_final_semicolons(query)
         timer = None
         began = time.monotonic()
         if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;
