@@ -481,13 +481,6 @@ def _frame_of(relation: Any) -> pl.DataFrame:
     return df.with_columns(pl.col(df.columns[i]).cast(pl.Int128) for i in huge) if huge else df
 
 
-def _python_rows(relation: Any) -> tuple[list[str], list[tuple]]:
-    if relation is None:
-        return [], []
-    relation = _as_text(relation, lambda t: _AS_TEXT.fullmatch(t) is not None)
-    return [str(c) for c in relation.columns], relation.fetchall()
-
-
 def _timed_out(timeout: float) -> QueryTimeout:
     return QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
                         f"(raise the limit with --timeout SECONDS, 0 for none)")
@@ -667,8 +660,13 @@ class Stats:
         DECIMAL a ``Decimal``. A column of a type that has no such value, or whose value would say
         something else (a date, time, timestamp or interval, which Python cannot hold when infinite
         or counted in months; a BIT, a BIGNUM, a BLOB), comes as DuckDB's text of it ("infinity",
-        "1 year 2 months", "101", "\\xFF"), and so does each date or time inside a list, struct or map."""
-        return self._sql(query, params, timeout, limit, _python_rows, game)
+        "1 year 2 months", "101", "\\xFF"), and so does each date or time inside a list, struct or map.
+        Fetched as ``sql_each`` fetches: the time limit covers fetching the rows too (it covered the query
+        alone: 50,000,000 rows came whole after 5 s and 4.7 GB past a 1 s limit)."""
+        rows: list[tuple] = []
+        columns = self.sql_each(query, lambda _, batch: rows.extend(batch), params, timeout=timeout, limit=limit,
+                                game=game)
+        return columns, rows
 
     @serialised
     def sql_each(self, query: str, consume: Any, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,

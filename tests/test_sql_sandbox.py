@@ -307,3 +307,19 @@ def test_export_of_a_file_with_its_own_views_that_read_no_file_still_works(store
     assert r.exit_code == 0, r.output
     rows = {x["table"]: x["rows"] for x in json.loads(r.stdout)}
     assert rows["card_catalog"] == 134 and rows["matches"] == 3
+
+
+def test_sql_rows_over_a_huge_result_stops_at_its_time_limit(store):
+    """``Stats.sql_rows`` fetched the whole result into Python after the query, past the timer's interrupt:
+    50,000,000 rows came whole after 5 s and 4.7 GB past a 1 s limit. It now fetches as ``sql_each``, the
+    time limit checked between batches."""
+    import time
+
+    with Stats(store.with_suffix(".duckdb")) as st:
+        start = time.monotonic()
+        with pytest.raises(QueryTimeout, match="the query ran longer than 0.5 s and was stopped"):
+            st.sql_rows("SELECT range AS a, range AS b FROM range(10000000)", timeout=0.5)
+        assert time.monotonic() - start < 10
+        assert st.sql_rows("SELECT range AS n FROM range(25000)", timeout=5) == (["n"], [(n,) for n in range(25000)])
+        assert st.sql_rows("SELECT range AS n FROM range(25000)", limit=3) == (["n"], [(0,), (1,), (2,)])
+
