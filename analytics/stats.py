@@ -57,6 +57,17 @@ from .wilson import BY_ROW, with_rate
 MIN_GAMES = 30
 SQL_TIMEOUT = 60.0  # seconds: Stats.sql and zx sql --timeout
 MAX_SQL_TIMEOUT = 86_400  # a day: the largest limit taken (None: no limit)
+# User SQL DuckDB would read and plan for longer than any time limit, its memory past memory_limit, before
+# the limit's interrupt() could stop it: refused before it runs (QueryRefused: too_costly). The characters
+# of a query: the longest argument a Linux command line takes (128 KiB), zx sql's bound (1,000,000 values in
+# an IN list, 7.9 MB, took 10 s and 2.6 GB past a 1 s limit); the UNION, INTERSECT and EXCEPT of one query
+# (a plan and pipeline each: 14,000, a 266 KB query, took 15 s and 5 GB; 1,000 plan in a tenth of a second);
+# and a CTE marked NOT MATERIALIZED, copied into each place that reads it as the query is planned (22 such
+# CTEs, each read twice by the next, 1.2 KB, took 72 s and 8.7 GB past a 1 s limit)
+MAX_SQL_LENGTH = 131_072
+MAX_SQL_SET_OPERATIONS = 1_000
+_SET_OPERATIONS = {"UNION", "INTERSECT", "EXCEPT"}
+_WORD = re.compile(rb"\w*")
 SEATS = ("first", "second")
 # allow-lists: option value -> (SQL expression, output column)
 WINRATE_KEYS = {"deck": ("deck", "deck"), "archetype": ("archetype", "archetype"), "colour": ("colours", "colours"),
@@ -195,6 +206,39 @@ def without_final_semicolons(query: str) -> str:
     for position in final:
         data = data[:position] + b" " + data[position + 1:]
     return data.decode("utf-8")
+
+
+def too_costly(query: str) -> None:
+    """``QueryRefused`` for user SQL longer than ``MAX_SQL_LENGTH`` characters or holding more than
+    ``MAX_SQL_SET_OPERATIONS`` UNION, INTERSECT or EXCEPT, or a CTE ``NOT MATERIALIZED`` (keywords: none in a
+    string, a comment or a quoted name): DuckDB reads and plans it before the time limit can stop it, with
+    memory past its ``memory_limit``."""
+    if len(query) > MAX_SQL_LENGTH:
+        raise QueryRefused(
+            f"refused: the query is {len(query):,} characters long, more than the {MAX_SQL_LENGTH:,} user SQL may "
+            f"be (what a command line takes): DuckDB reads and plans a query whole before its time limit can stop "
+            f"it; give a long list of values as a parameter (Stats.sql(\"... WHERE list_contains($codes, card)\", "
+            f"{{'codes': [...]}})), or ask in several queries")
+    try:
+        tokens = duckdb.tokenize(query)
+    except (duckdb.Error, RuntimeError):
+        return
+    data = query.encode("utf-8")  # (token positions count bytes)
+    # each token but comments: its word in capitals when a keyword, else None
+    words = [_WORD.match(data, position).group().decode().upper() if kind == duckdb.token_type.keyword
+             else None for position, kind in tokens if kind != duckdb.token_type.comment]
+    if ["AS", "NOT", "MATERIALIZED"] in (words[i:i + 3] for i in range(len(words) - 2)):  # (a column so named: no)
+        raise QueryRefused(
+            "refused: the query marks a CTE NOT MATERIALIZED: DuckDB copies such a CTE into each place that "
+            "reads it as it plans the query, before its time limit can stop it (22 of them, each read twice by "
+            "the next, took 72 s and 8.7 GB past a 1 s limit); leave the hint out (DuckDB chooses)")
+    n = sum(1 for w in words if w in _SET_OPERATIONS)
+    if n > MAX_SQL_SET_OPERATIONS:
+        raise QueryRefused(
+            f"refused: the query holds {n:,} UNION, INTERSECT or EXCEPT, more than the {MAX_SQL_SET_OPERATIONS:,} "
+            f"user SQL may: DuckDB plans each part before its time limit can stop the query (14,000 took 15 s "
+            f"and 5 GB past a 1 s limit); give the rows as one VALUES list or a table function (range(), "
+            f"unnest([...])), or ask in several queries")
 
 
 def serialised(method: Any) -> Any:
@@ -733,6 +777,7 @@ class Stats:
         if not isinstance(query, str):
             raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
         unreadable(query)
+        too_costly(query)
         try:
             statements = duckdb.extract_statements(query)
         except duckdb.Error as e:
