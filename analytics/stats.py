@@ -57,6 +57,17 @@ from .wilson import BY_ROW, with_rate
 MIN_GAMES = 30
 SQL_TIMEOUT = 60.0  # seconds: Stats.sql and zx sql --timeout
 MAX_SQL_TIMEOUT = 86_400  # a day: the largest limit taken (None: no limit)
+# User SQL DuckDB would read and plan for longer than any time limit, its memory past memory_limit, before
+# the limit's interrupt() could stop it: refused before it runs (QueryRefused: too_costly). The characters
+# of a query: the longest argument a Linux command line takes (128 KiB), zx sql's bound (1,000,000 values in
+# an IN list, 7.9 MB, took 10 s and 2.6 GB past a 1 s limit); the UNION, INTERSECT and EXCEPT of one query
+# (a plan and pipeline each: 14,000, a 266 KB query, took 15 s and 5 GB; 1,000 plan in a tenth of a second);
+# and a CTE marked NOT MATERIALIZED, copied into each place that reads it as the query is planned (22 such
+# CTEs, each read twice by the next, 1.2 KB, took 72 s and 8.7 GB past a 1 s limit)
+MAX_SQL_LENGTH = 131_072
+MAX_SQL_SET_OPERATIONS = 1_000
+_SET_OPERATIONS = {"UNION", "INTERSECT", "EXCEPT"}
+_WORD = re.compile(rb"\w*")
 SEATS = ("first", "second")
 # allow-lists: option value -> (SQL expression, output column)
 WINRATE_KEYS = {"deck": ("deck", "deck"), "archetype": ("archetype", "archetype"), "colour": ("colours", "colours"),
@@ -169,6 +180,65 @@ def unreadable(query: str) -> None:
         raise QueryError(f"SQL error: the query holds {bad} at character {e.start + 1}, a byte that is not text in "
                          f"this terminal's encoding (its locale): type it as a character, or as chr(N) in the SQL") \
             from None
+
+
+def without_final_semicolons(query: str) -> str:
+    """``query`` with the semicolons that end its last statement made spaces (``SELECT 1; -- the end``):
+    DuckDB keeps them in the statement's text when a comment follows, and a result read through a
+    projection or a limit (a date, time or interval column, ``zx sql``'s table) put that text inside
+    ``SELECT ... FROM (\n...\n)``, a syntax error at the ``;``. The comments stay (a line comment ends
+    before the parenthesis DuckDB closes on a line of its own). A query that does not tokenize, or
+    holds nothing but semicolons and comments, is returned as it is (DuckDB says what it makes of it)."""
+    try:
+        tokens = duckdb.tokenize(query)
+    except (duckdb.Error, RuntimeError):
+        return query
+    data = query.encode("utf-8")  # (token positions count bytes)
+    final = []
+    for position, kind in reversed(tokens):
+        if kind == duckdb.token_type.comment:
+            continue
+        if kind != duckdb.token_type.operator or data[position:position + 1] != b";":
+            break
+        final.append(position)
+    else:
+        return query
+    for position in final:
+        data = data[:position] + b" " + data[position + 1:]
+    return data.decode("utf-8")
+
+
+def too_costly(query: str) -> None:
+    """``QueryRefused`` for user SQL longer than ``MAX_SQL_LENGTH`` characters or holding more than
+    ``MAX_SQL_SET_OPERATIONS`` UNION, INTERSECT or EXCEPT, or a CTE ``NOT MATERIALIZED`` (keywords: none in a
+    string, a comment or a quoted name): DuckDB reads and plans it before the time limit can stop it, with
+    memory past its ``memory_limit``."""
+    if len(query) > MAX_SQL_LENGTH:
+        raise QueryRefused(
+            f"refused: the query is {len(query):,} characters long, more than the {MAX_SQL_LENGTH:,} user SQL may "
+            f"be (what a command line takes): DuckDB reads and plans a query whole before its time limit can stop "
+            f"it; give a long list of values as a parameter (Stats.sql(\"... WHERE list_contains($codes, card)\", "
+            f"{{'codes': [...]}})), or ask in several queries")
+    try:
+        tokens = duckdb.tokenize(query)
+    except (duckdb.Error, RuntimeError):
+        return
+    data = query.encode("utf-8")  # (token positions count bytes)
+    # each token but comments: its word in capitals when a keyword, else None
+    words = [_WORD.match(data, position).group().decode().upper() if kind == duckdb.token_type.keyword
+             else None for position, kind in tokens if kind != duckdb.token_type.comment]
+    if ["AS", "NOT", "MATERIALIZED"] in (words[i:i + 3] for i in range(len(words) - 2)):  # (a column so named: no)
+        raise QueryRefused(
+            "refused: the query marks a CTE NOT MATERIALIZED: DuckDB copies such a CTE into each place that "
+            "reads it as it plans the query, before its time limit can stop it (22 of them, each read twice by "
+            "the next, took 72 s and 8.7 GB past a 1 s limit); leave the hint out (DuckDB chooses)")
+    n = sum(1 for w in words if w in _SET_OPERATIONS)
+    if n > MAX_SQL_SET_OPERATIONS:
+        raise QueryRefused(
+            f"refused: the query holds {n:,} UNION, INTERSECT or EXCEPT, more than the {MAX_SQL_SET_OPERATIONS:,} "
+            f"user SQL may: DuckDB plans each part before its time limit can stop the query (14,000 took 15 s "
+            f"and 5 GB past a 1 s limit); give the rows as one VALUES list or a table function (range(), "
+            f"unnest([...])), or ask in several queries")
 
 
 def serialised(method: Any) -> Any:
@@ -455,13 +525,6 @@ def _frame_of(relation: Any) -> pl.DataFrame:
     return df.with_columns(pl.col(df.columns[i]).cast(pl.Int128) for i in huge) if huge else df
 
 
-def _python_rows(relation: Any) -> tuple[list[str], list[tuple]]:
-    if relation is None:
-        return [], []
-    relation = _as_text(relation, lambda t: _AS_TEXT.fullmatch(t) is not None)
-    return [str(c) for c in relation.columns], relation.fetchall()
-
-
 def _timed_out(timeout: float) -> QueryTimeout:
     return QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
                         f"(raise the limit with --timeout SECONDS, 0 for none)")
@@ -641,8 +704,13 @@ class Stats:
         DECIMAL a ``Decimal``. A column of a type that has no such value, or whose value would say
         something else (a date, time, timestamp or interval, which Python cannot hold when infinite
         or counted in months; a BIT, a BIGNUM, a BLOB), comes as DuckDB's text of it ("infinity",
-        "1 year 2 months", "101", "\\xFF"), and so does each date or time inside a list, struct or map."""
-        return self._sql(query, params, timeout, limit, _python_rows, game)
+        "1 year 2 months", "101", "\\xFF"), and so does each date or time inside a list, struct or map.
+        Fetched as ``sql_each`` fetches: the time limit covers fetching the rows too (it covered the query
+        alone: 50,000,000 rows came whole after 5 s and 4.7 GB past a 1 s limit)."""
+        rows: list[tuple] = []
+        columns = self.sql_each(query, lambda _, batch: rows.extend(batch), params, timeout=timeout, limit=limit,
+                                game=game)
+        return columns, rows
 
     @serialised
     def sql_each(self, query: str, consume: Any, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
@@ -709,6 +777,7 @@ class Stats:
         if not isinstance(query, str):
             raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
         unreadable(query)
+        too_costly(query)
         try:
             statements = duckdb.extract_statements(query)
         except duckdb.Error as e:
@@ -718,6 +787,7 @@ class Stats:
             raise QueryRefused(f"refused: zx sql is read-only and sandboxed: statements that make or change "
                                f"anything are not run, temporary ones neither (they would change what later "
                                f"queries read) ({', '.join(changes)})")
+        query = without_final_semicolons(query)
         timer = None
         began = time.monotonic()
         if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;

@@ -180,3 +180,25 @@ def test_the_table_shows_limit_rows_and_zero_shows_all(store, limit, shown, note
     assert sum(1 for line in r.stdout.splitlines() if line.startswith("│")) == shown
     notes = [line for line in r.stderr.splitlines() if line.strip()]
     assert notes == ([f"{note}: --limit N (0: all), or --format csv|json for every row"] if note else []), notes
+
+
+@pytest.mark.parametrize("end", ["; -- the end", "; /* the end */", ";; -- the end", " -- the end\n; /* the end */"])
+def test_a_query_ending_in_a_semicolon_and_a_comment_answers_alike_in_every_format_and_the_api(store, end):
+    """``SELECT 1 AS a; -- the end`` was a syntax error at the ``;`` ("LINE 3") in the table output, and with a
+    date, time or interval column in every format and in the Python API: DuckDB keeps the semicolon in the
+    statement's text when a comment follows, and a projection or a limit put that text inside
+    ``SELECT ... FROM (...)``. Several statements still give the last one's rows."""
+    for query in (f"SELECT 1 AS a{end}", f"SELECT 0 AS z; SELECT 1 AS a{end}"):
+        assert strict_json(run(store, query, "json")) == [{"a": 1}]
+        assert run(store, query, "csv").splitlines() == ["a", "1"]
+        assert "│ 1 │" in run(store, query, "table")
+    query = f"SELECT DATE '2026-11-26' AS d, INTERVAL 1 DAY AS i{end}"
+    assert strict_json(run(store, query, "json")) == [{"d": "2026-11-26", "i": "1 day"}]
+    assert run(store, query, "csv").splitlines() == ["d,i", "2026-11-26,1 day"]
+    assert "1 day" in run(store, query, "table")
+    with Stats(store.with_suffix(".duckdb")) as st:
+        assert st.sql(query).rows() == [(date(2026, 11, 26), "1 day")]
+        assert st.sql_rows(query) == (["d", "i"], [("2026-11-26", "1 day")])
+        assert st.sql(f"SELECT 7 AS n{end}", limit=1).rows() == [(7,)]
+        rows: list = []
+        assert st.sql_each(query, lambda _, batch: rows.extend(batch)) == ["d", "i"] and rows == [("2026-11-26", "1 day")]

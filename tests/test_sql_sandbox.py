@@ -307,3 +307,50 @@ def test_export_of_a_file_with_its_own_views_that_read_no_file_still_works(store
     assert r.exit_code == 0, r.output
     rows = {x["table"]: x["rows"] for x in json.loads(r.stdout)}
     assert rows["card_catalog"] == 134 and rows["matches"] == 3
+
+
+def test_sql_rows_over_a_huge_result_stops_at_its_time_limit(store):
+    """``Stats.sql_rows`` fetched the whole result into Python after the query, past the timer's interrupt:
+    50,000,000 rows came whole after 5 s and 4.7 GB past a 1 s limit. It now fetches as ``sql_each``, the
+    time limit checked between batches."""
+    import time
+
+    with Stats(store.with_suffix(".duckdb")) as st:
+        start = time.monotonic()
+        with pytest.raises(QueryTimeout, match="the query ran longer than 0.5 s and was stopped"):
+            st.sql_rows("SELECT range AS a, range AS b FROM range(10000000)", timeout=0.5)
+        assert time.monotonic() - start < 10
+        assert st.sql_rows("SELECT range AS n FROM range(25000)", timeout=5) == (["n"], [(n,) for n in range(25000)])
+        assert st.sql_rows("SELECT range AS n FROM range(25000)", limit=3) == (["n"], [(0,), (1,), (2,)])
+
+
+def test_a_query_duckdb_would_plan_past_its_time_limit_is_refused_before_it_runs(store):
+    """DuckDB plans a query before the time limit's interrupt can stop it, with memory past its
+    memory_limit: 14,000 SELECTs joined by UNION ALL (a 266 KB query) took 15 s and 5 GB past a 1 s
+    limit, a list of 1,000,000 values 10 s and 2.6 GB, 22 CTEs NOT MATERIALIZED each read twice by the next
+    72 s and 8.7 GB. More than 1,000 UNION, INTERSECT or EXCEPT, more than 131,072 characters (the longest
+    a command line takes), or a CTE NOT MATERIALIZED are refused at once, in zx sql too; the words in a
+    string or a comment are not counted."""
+    MAX_SQL_LENGTH, MAX_SQL_SET_OPERATIONS = 131_072, 1_000  # analytics.stats' (docs/security.md)
+
+    parts = " UNION ALL ".join(["SELECT 1 AS one"] * (MAX_SQL_SET_OPERATIONS + 1001))
+    values = "SELECT count(*) AS n FROM seats WHERE match_no IN (" + ", ".join(map(str, range(30000))) + ")"
+    assert len(values) > MAX_SQL_LENGTH
+    with Stats(store.with_suffix(".duckdb")) as st:
+        for call in (st.sql, st.sql_rows, lambda q, **k: st.sql_each(q, lambda c, b: None, **k)):
+            with pytest.raises(QueryRefused, match=r"the query holds 2,000 UNION, INTERSECT or EXCEPT, more than "
+                                                   r"the 1,000 user SQL may"):
+                call(parts, timeout=0.5)
+            with pytest.raises(QueryRefused, match=r"the query is 1\d\d,\d\d\d characters long, more than the "
+                                                   r"131,072 user SQL may be"):
+                call(values, timeout=0.5)
+            with pytest.raises(QueryRefused, match="the query marks a CTE NOT MATERIALIZED"):
+                call("WITH t AS NOT /* a hint */ MATERIALIZED (SELECT 1 AS x) SELECT * FROM t", timeout=0.5)
+        allowed = " UNION ALL ".join(["SELECT 1 AS one"] * (MAX_SQL_SET_OPERATIONS + 1))
+        assert st.sql(allowed).height == MAX_SQL_SET_OPERATIONS + 1
+        assert st.sql_rows("SELECT 'UNION ' || ?::VARCHAR AS s /* " + "UNION " * 2000 + "*/",
+                           ["EXCEPT " * 2000])[1][0][0].count("EXCEPT") == 2000
+        assert st.sql("WITH t AS MATERIALIZED (SELECT true AS materialized) SELECT NOT materialized AS m FROM t "
+                      "-- AS NOT MATERIALIZED").rows() == [(False,)]
+    out = refused(store, parts)
+    assert "refused: the query holds 2,000 UNION, INTERSECT or EXCEPT" in out and "VALUES" in out
