@@ -134,7 +134,7 @@ def card_names(game_key: str, name: str | None, sha256: str | None) -> CardNames
     except ZXError as e:
         if name and name not in games.get(game_key).catalog_names():  # (it said "a catalog file is given with
             # --catalog FILE", an option zx replay does not have)
-            why = ("zx ships no catalog of that name: the match was checked against a catalog file, which a stored "
+            why = ("not a shipped catalog: the match was checked against a catalog file, which a stored "
                    "match never makes zx read (docs/security.md, section 5)")
         else:
             why = e.message
