@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds
+from .common import DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, with_store
 from .output import _echo_csv, counted, emit, emit_frame, format_option, json_text, printable, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
@@ -32,6 +32,9 @@ def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
     except ZXError as e:
         raise click.ClickException(str(e)) from None
     path = default_path(store, explicit)
+    if explicit and ctx.get_parameter_source("analytics_path") == click.core.ParameterSource.COMMANDLINE \
+            and isinstance(ctx.find_root().obj, dict):  # (the advice of an error names it: common.with_store)
+        ctx.find_root().obj["analytics"] = explicit
     refused = not_a_file(explicit or os.environ.get("ZX_ANALYTICS") or path)  # (as given: a Path folds "s3://" to "s3:/")
     refused = refused or not_regular(path)  # (a named pipe: opened, it waited for ever)
     if refused is not None:
@@ -301,8 +304,9 @@ def stale_note(ctx: click.Context, st: Any, path: Path) -> None:
     except sqlite3.Error:
         return
     if position < last:
-        click.echo(f"note: {path} is behind the store {config.label} (notification {position} of {last}): these "
-                   f"figures leave out what was imported since; `zx analytics update` brings it up to date", err=True)
+        click.echo(with_store(f"note: {path} is behind the store {config.label} (notification {position} of {last}): "
+                              f"these figures leave out what was imported since; `zx analytics update` brings it up "
+                              f"to date"), err=True)
 
 
 FILTERS = ("since", "until", "event", "deck", "player", "opp_deck", "seat", "colours", "archetype", "opp_archetype",

@@ -323,3 +323,30 @@ def write_page(path, data: bytes, force: bool) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def with_store(text: str, ctx: click.Context | None = None) -> str:
+    """``text`` (a message) with the analytics commands it advises (`` `zx analytics update` ``, `` `zx import` ``)
+    given the ``--store`` (and, for the update, the ``--analytics``) the user gave on the command line: run as
+    written, the advice of ``zx --store league/s.sqlite stats winrates`` opened the default store ("there is no
+    store at zx-store.sqlite"). A store or file from ``ZX_STORE`` or ``ZX_ANALYTICS`` is left out (the advice
+    runs with it as it is); a password is shown hidden."""
+    import re
+    import shlex
+
+    from click.core import ParameterSource
+
+    ctx = ctx or click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx is not None else None
+    obj = root.obj if root is not None and isinstance(root.obj, dict) else {}
+    store = obj.get("store") if root is not None and root.get_parameter_source("store") != ParameterSource.ENVIRONMENT \
+        else None
+    analytics = obj.get("analytics")
+    if not (store or analytics) or "`zx " not in text:
+        return text
+    from zx_events.store import redacted
+
+    given = f" --store {shlex.quote(redacted(store, store))}" if store else ""
+    file = f" --analytics {shlex.quote(str(analytics))}" if analytics else ""
+    return re.sub(r"`zx (analytics update|import)\b",
+                  lambda m: f"`zx{given} {m.group(1)}{file if m.group(1) == 'analytics update' else ''}", text)

@@ -9,7 +9,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries  # noqa: F401  (commands' shared helpers)
+from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries, with_store  # noqa: F401  (commands' shared helpers)
 from .output import counted, emit, format_option, printable, progress
 
 
@@ -92,7 +92,7 @@ class ZXGroup(click.Group):
             # control character as its escape (docs/security.md, "Free text in a terminal"); lines kept
             from zx_events.freetext import printable
 
-            e.message = printable(e.message)
+            e.message = printable(with_store(e.message, ctx))  # (and the update it advises runnable as written)
             raise
 
     def _invoke(self, ctx: click.Context):
@@ -321,8 +321,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             raise  # Ctrl-C before anything was stored: "Aborted!" (cli.main.main), as before
         from .analytics import catalog_given
 
-        later = (f"; `zx analytics update{catalog_given(catalog_file)}` brings the analytics file up to date"
-                 if done and update_analytics else "")
+        later = with_store(f"; `zx analytics update{catalog_given(catalog_file)}` brings the analytics file up to date"
+                           if done and update_analytics else "")
         click.echo(f"interrupted{' (SIGTERM)' if terminated else ''}: {counted(done, 'match', 'matches')} "
                    f"{'was' if done == 1 else 'were'} imported" + (f" into {svc.store.label}" if svc is not None else "")
                    + later, err=True)

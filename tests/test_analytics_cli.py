@@ -51,7 +51,7 @@ def test_no_analytics_skips_it(tmp_path):
     assert r.exit_code == 0 and not store.with_suffix(".duckdb").exists()
     r = run(store, "stats", "matchups")
     assert r.exit_code == 1
-    assert f"no analytics file at {store.with_suffix('.duckdb')}: run `zx analytics update`" in r.output
+    assert f"no analytics file at {store.with_suffix('.duckdb')}: run `zx --store {store} analytics update`" in r.output
     r = run(store, "analytics", "update", "--format", "csv")
     assert r.exit_code == 0, r.output
     header, row = r.stdout.splitlines()
@@ -331,7 +331,7 @@ def test_stats_and_sql_say_when_the_file_is_behind_the_store(tmp_path, monkeypat
     for args in (["stats", "winrates", "--min-games", "1"], ["sql", "SELECT count(*) AS n FROM matches"]):
         r = zx_(*args)
         assert re.search(r"note: .*s\.duckdb is behind the store .*s\.sqlite \(notification \d+ of \d+\): these "
-                         r"figures leave out what was imported since; `zx analytics update`", r.stderr), r.stderr
+                         r"figures leave out what was imported since; `zx --store \S+ analytics update`", r.stderr), r.stderr
     r = zx_("export", "--parquet", str(tmp_path / "pq"))
     assert "is behind the store" in r.stderr
     zx_("analytics", "update")
@@ -398,7 +398,7 @@ def test_stats_refuse_an_analytics_file_of_another_schema_version(tmp_path):
     con.close()
     r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates"])
     assert r.exit_code == 1 and f"schema {SCHEMA_VERSION - 1}, this version reads {SCHEMA_VERSION}" in r.output, r.output
-    assert "zx analytics update --rebuild" in r.output and "Traceback" not in r.output
+    assert f"zx --store {store} analytics update --rebuild" in r.output and "Traceback" not in r.output
 
 
 def test_export_refuses_an_analytics_file_of_another_schema_version(tmp_path):
@@ -421,7 +421,7 @@ def test_export_refuses_an_analytics_file_of_another_schema_version(tmp_path):
     con.close()
     r = CliRunner().invoke(zx, ["--store", store, "export", "--parquet", str(out)])
     assert r.exit_code == 1 and f"schema {SCHEMA_VERSION - 1}, this version reads {SCHEMA_VERSION}" in r.output, r.output
-    assert "zx analytics update --rebuild" in r.output and "Traceback" not in r.output
+    assert f"zx --store {store} analytics update --rebuild" in r.output and "Traceback" not in r.output
     assert not out.exists()
     con = connect_reader(duck)
     try:
@@ -475,7 +475,8 @@ def test_report_refuses_an_analytics_file_of_another_schema_version(tmp_path):
     con.close()
     r = CliRunner().invoke(zx, ["--store", store, "report", "-o", str(page)])
     assert r.exit_code == 1 and r.output == (f"Error: {duck} has analytics schema {SCHEMA_VERSION - 1}, this version "
-                                             f"reads {SCHEMA_VERSION}: run `zx analytics update --rebuild`\n"), r.output
+                                             f"reads {SCHEMA_VERSION}: run `zx --store {store} analytics update "
+                                             f"--rebuild`\n"), r.output
     assert not page.exists()
 
 
@@ -559,3 +560,24 @@ def test_an_analytics_path_that_is_not_a_regular_file_is_refused_at_once(tmp_pat
             assert r.exit_code == 1, (args, r.output)
             assert (f"the analytics file's write-ahead log {tmp_path / 's.duckdb.wal'} is a named pipe (FIFO), not a "
                     f"regular file: move it away") in r.output, r.output
+
+
+def test_the_advice_of_an_error_names_the_store_and_file_given_on_the_command_line(tmp_path, monkeypatch):
+    """`zx --store league/s.sqlite stats winrates` said "run `zx analytics update`", which, run as written, opened
+    the default store ("there is no store at zx-store.sqlite"). The advice carries the --store given (quoted for
+    a shell) and, for the update, the --analytics given; a store from ZX_STORE is left as it is."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my league").mkdir()
+    store = "my league/s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(ROOT / "examples" / "legal" /
+                                                                              "first-turns.zxlog")])
+    assert r.exit_code == 0, r.output
+    for args in (["--store", store, "stats", "winrates"], ["stats", "winrates", "--store", store]):
+        r = CliRunner().invoke(zx, args)
+        assert r.exit_code == 1 and "run `zx --store 'my league/s.sqlite' analytics update`" in r.output, r.output
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--analytics", "other.duckdb"])
+    assert "run `zx --store 'my league/s.sqlite' analytics update --analytics other.duckdb`" in r.output, r.output
+    r = CliRunner().invoke(zx, ["stats", "winrates"], env={"ZX_STORE": store})
+    assert r.exit_code == 1 and "run `zx analytics update`" in r.output, r.output
+    assert CliRunner().invoke(zx, ["--store", store, "analytics", "update"]).exit_code == 0  # the advice, run
+    assert CliRunner().invoke(zx, ["--store", store, "stats", "winrates"]).exit_code == 0

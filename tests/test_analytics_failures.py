@@ -71,7 +71,8 @@ def test_an_analytics_update_on_a_full_disk_says_so_and_resumes_when_there_is_ro
                "--workers", workers, "--page-size", "2000")
         assert r.returncode == 1
         assert f"cannot write the analytics file {target}:" in r.stderr and "No space left on device" in r.stderr
-        assert "Every page committed before stays" in r.stderr and "`zx analytics update` resumes" in r.stderr
+        assert "Every page committed before stays" in r.stderr
+        assert f"`zx --store store.sqlite analytics update --analytics {target}` resumes" in r.stderr, r.stderr
         assert "rollback" not in r.stderr and "internal error" not in r.stderr, r.stderr
         subprocess.run(["mount", "-o", "remount,size=64m", str(disk)], check=True)
         r = zx(corpus, "--store", "store.sqlite", "analytics", "update", "--analytics", str(target))
@@ -89,7 +90,8 @@ def test_a_damaged_analytics_file_says_so_and_rebuild_makes_it_again(corpus, tmp
         r = zx(corpus, "--store", "store.sqlite", *args, "--analytics", str(cut))
         assert r.returncode == 1, (args, r.stderr)
         assert f"the analytics file {cut} is damaged or not a DuckDB database (IO Error: " in r.stderr, r.stderr
-        assert "`zx analytics update --rebuild` rebuilds it from the store" in r.stderr
+        assert f"`zx --store store.sqlite analytics update --analytics {cut} --rebuild` rebuilds it from the store" \
+            in r.stderr, r.stderr
         assert "internal error" not in r.stderr and "Traceback" not in r.stderr
     r = zx(corpus, "--store", "store.sqlite", "analytics", "update", "--rebuild", "--analytics", str(cut))
     assert r.returncode == 0, r.stderr
