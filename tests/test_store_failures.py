@@ -172,7 +172,7 @@ def test_sigterm_during_the_analytics_update_after_an_import_says_so_and_ends_by
     assert p.returncode == -signal.SIGTERM, (p.returncode, err)
     assert "Traceback" not in err and "200 imported, 0 unchanged, 0 rejected" in err, err
     last = err.strip().splitlines()[-1]  # (update_after_import's words, or the command's just before it began)
-    assert last.startswith("interrupted") and f"`zx analytics update --catalog '{cards}'`" in last, err
+    assert last.startswith("interrupted") and f"analytics update --catalog '{cards}'`" in last, err
     assert "analytics file" in last, err
     r = zx(tmp_path, "--store", str(store), "analytics", "update")
     assert r.returncode == 0, r.stderr

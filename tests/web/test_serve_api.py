@@ -597,7 +597,9 @@ def test_a_damaged_analytics_file_is_a_503_that_says_to_rebuild_it_and_never_a_t
         assert "Traceback" not in caplog.text and not [r for r in caplog.records if r.exc_info], (damage, caplog.text)
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR], (damage, caplog.text)
     r = CliRunner().invoke(zx, ["--store", built.store, "stats", "winrates", "--analytics", str(built.analytics)])
-    assert r.exit_code == 1 and r.output.startswith(f"Error: {said}") and r.output.endswith(f"{todo}\n"), r.output
+    cli_todo = (f"): `zx --store {built.store} analytics update --analytics {built.analytics} --rebuild` rebuilds it "
+                f"from the store")  # (the command line's advice names the store and file given: cli.common.with_store)
+    assert r.exit_code == 1 and r.output.startswith(f"Error: {said}") and r.output.endswith(f"{cli_todo}\n"), r.output
 
 
 def test_the_derived_statistics_tables_are_built_once_per_analytics_position(tmp_path):
