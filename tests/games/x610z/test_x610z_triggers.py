@@ -87,3 +87,24 @@ def test_x610z_403_4_a_crystal_whose_only_effect_is_its_energy_is_not_activated(
                            "energy record or a payment")
     m, ref = run(turn + [r("energy", "P1", crystal="A1-011")], HEAD)
     assert ref.found == [] and m.p["P1"]["pool"] == {"B": 1}
+
+
+@pytest.mark.parametrize("source", ["E1", "A1-024"])
+def test_x610z_210_4_a_fizzled_trigger_deals_no_damage_when_another_summon_stands_on_its_dot(source):
+    """The trigger's Storm Caller is destroyed and P1 casts a second one onto E1 before the trigger resolves: the
+    trigger fizzled, but its damage "from E1" (or "from A1-024") was accepted, the second summon standing there."""
+    base = SETUP + quiet_turn("P1") + quiet_turn("P2") + quiet_turn("P1") + quiet_turn("P2") + quiet_turn("P1") \
+        + quiet_turn("P2") + [r("turn", "P1"), r("draw", "P1", card="A1-024"), r("end", "P1", discard=["A1-050"])] \
+        + quiet_turn("P2") + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("crystal", "P1", card="A1-010"),
+                              r("energy", "P1", crystal="A1-010"), r("energy", "P1", crystal="A1-010"),
+                              r("cast", "P1", card="A1-024", dot="E1", pay={"M": 2}), r("pass", "P2"), r("pass", "P1")]
+    recast = base + [
+        r("trigger", "P1", source=source, target="S4"), r("energy", "P2", crystal="A1-010"),
+        r("energy", "P2", crystal="A1-010"), r("cast", "P2", card="A1-030", target="E1", additional=1, pay={"M": 2}),
+        r("pass", "P1"), r("pass", "P2"), damage("P2", "A1-030", "E1", 3),
+        r("energy", "P1", crystal="A1-010"), r("energy", "P1", crystal="A1-010"),
+        r("cast", "P1", card="A1-024", dot="E1", pay={"M": 2}), r("pass", "P2"), r("pass", "P1"),
+        r("pass", "P1"), r("pass", "P2")]
+    m, ref = run(recast, HEAD)
+    assert ref.found == [] and m.dots["E1"]["code"] == "A1-024"  # the second Storm Caller
+    refused(recast + [damage("P1", source, "S4", 1)], "210.4", head=HEAD, contains="(it fizzled")

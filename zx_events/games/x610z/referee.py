@@ -602,9 +602,9 @@ class Referee:
             code = src
             held = [x for x in (*m.perms, *m.dots.values()) if x["code"] == src and x["ctrl"] == self.by]
             stacked = any(s.get("card") == src and s.get("by") == self.by for s in m.stack)
-            if held:
+            if len(held) == 1:  # (of several copies, which one triggered the log does not say: none fizzles it)
                 entry["uid"] = held[0]["uid"]
-            elif not stacked and src != self.resolved:
+            elif not held and not stacked and src != self.resolved:
                 self.fail("500.1", f"{src} is not in play, on the stack or resolving for {self.by}: a triggered "
                                    f"effect comes from a card there (207.4, 503.1)", fatal=True)
         card = self.card(code)
@@ -813,7 +813,9 @@ class Referee:
             if not found:
                 self.fail("500.1", f"no {obj} in play for the {op} effect", fatal=True)
             args["uid"] = found[0]["uid"]
-        if not self._source_ok(r["source"]):
+        # the source of the action that fizzled is the source of no effect while its resolution's records follow,
+        # whatever now stands where it stood (a second Storm Caller cast onto the dot of the first, destroyed)
+        if r["source"] == self.fizzled or not self._source_ok(r["source"]):
             why = " (it fizzled: its effect does not take place)" if r["source"] == self.fizzled else ""
             if op == "damage":
                 self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving{why}")
