@@ -348,5 +348,7 @@ def with_store(text: str, ctx: click.Context | None = None) -> str:
 
     given = f" --store {shlex.quote(redacted(store, store))}" if store else ""
     file = f" --analytics {shlex.quote(str(analytics))}" if analytics else ""
+    env = f"ZX_ANALYTICS={shlex.quote(str(analytics))} " if analytics else ""  # (zx import takes no --analytics)
     return re.sub(r"`zx (analytics update|import)\b",
-                  lambda m: f"`zx{given} {m.group(1)}{file if m.group(1) == 'analytics update' else ''}", text)
+                  lambda m: f"`zx{given} analytics update{file}" if m.group(1) == "analytics update"
+                  else f"`{env}zx{given} import", text)

@@ -59,11 +59,34 @@ def _cell(v: Any, exact: bool = False, lists: bool = False) -> str:
         return repr(v) if exact else f"{v:.4g}"
     if isinstance(v, (list, tuple)) and not lists:
         return ", ".join(_cell(x, exact) for x in v)
-    if isinstance(v, (list, tuple, dict)):
+    if isinstance(v, (list, tuple)):
+        return printable(_nested(v))
+    if isinstance(v, dict):
         return printable(json_text(v))
     if isinstance(v, (bytes, bytearray, memoryview)):
         return blob_text(bytes(v))
     return printable(str(v))
+
+
+def _nested(v: Any) -> str:
+    """A list (``zx sql``) as DuckDB's values in brackets: text quoted as JSON quotes it (``["a, b"]`` is not
+    ``["a", "b"]``), ``NULL`` for a null (JSON's ``null`` was also NaN's and infinity's), a float with every digit
+    (``nan``, ``inf``), a DECIMAL with its scale (``1.10``), a struct as its keys and values alike."""
+    if v is None:
+        return "NULL"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_nested(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {_nested(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return json.dumps(blob_text(bytes(v)))
+    return str(v)
 
 
 def plain(text: str) -> Any:

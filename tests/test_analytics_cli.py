@@ -576,7 +576,8 @@ def test_the_advice_of_an_error_names_the_store_and_file_given_on_the_command_li
         r = CliRunner().invoke(zx, args)
         assert r.exit_code == 1 and "run `zx --store 'my league/s.sqlite' analytics update`" in r.output, r.output
     r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--analytics", "other.duckdb"])
-    assert "run `zx --store 'my league/s.sqlite' analytics update --analytics other.duckdb`" in r.output, r.output
+    assert ("run `zx --store 'my league/s.sqlite' analytics update --analytics other.duckdb` (or `ZX_ANALYTICS="
+            "other.duckdb zx --store 'my league/s.sqlite' import`)") in r.output, r.output
     r = CliRunner().invoke(zx, ["stats", "winrates"], env={"ZX_STORE": store})
     assert r.exit_code == 1 and "run `zx analytics update`" in r.output, r.output
     assert CliRunner().invoke(zx, ["--store", store, "analytics", "update"]).exit_code == 0  # the advice, run

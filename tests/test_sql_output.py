@@ -165,9 +165,13 @@ def test_lists_print_as_json_so_that_different_values_never_print_alike(store):
     query = "SELECT ['a, b'] AS one, ['a', 'b'] AS two, []::VARCHAR[] AS empty, [NULL]::VARCHAR[] AS nul, " \
             "NULL::VARCHAR[] AS none"
     row = next(csv.DictReader(io.StringIO(run(store, query, "csv"))))
-    assert row == {"one": '["a, b"]', "two": '["a", "b"]', "empty": "[]", "nul": "[null]", "none": ""}
+    assert row == {"one": '["a, b"]', "two": '["a", "b"]', "empty": "[]", "nul": "[NULL]", "none": ""}
     table = run(store, query, "table")
-    assert '["a, b"]' in table and '["a", "b"]' in table and "[null]" in table
+    assert '["a, b"]' in table and '["a", "b"]' in table and "[NULL]" in table
+    # NaN and infinity in a list were JSON's null (as NULL), a DECIMAL lost its scale: DuckDB's values
+    q = "SELECT ['nan'::DOUBLE, NULL, 'inf'::DOUBLE] AS f, [1.10::DECIMAL(5,2)] AS d, [{'k': 1.5}] AS s"
+    assert next(csv.DictReader(io.StringIO(run(store, q, "csv")))) == {"f": "[nan, NULL, inf]", "d": "[1.10]",
+                                                                       "s": '[{"k": 1.5}]'}
 
 
 @pytest.mark.parametrize("limit, shown, note", [("0", 1500, None), ("1200", 1200, "showing the first 1200 rows"),
