@@ -212,9 +212,7 @@ class MatchService(Application[UUID]):
         (an id stored meanwhile) is saved again match by match.
         """
         if self.store.reader:  # (it failed at the first batch with SQLite's "attempt to write a readonly database")
-            raise ReadOnlyService(f"cannot import: this MatchService of the store {self.store.label} was opened to "
-                                  f"read (create=False), and writes nothing; open one that may write, "
-                                  f"MatchService(url, create=False, write=True), or run zx import")
+            raise ReadOnlyService.of(self.store.label, "import", "import")
         outs: list[ImportOutcome] = []
         pending: list[tuple[ImportOutcome, Any, list[StoredEvent]]] = []
         in_batch: dict[str, tuple[str, str | None]] = {}  # match id -> (content hash, head)

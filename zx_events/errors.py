@@ -61,6 +61,13 @@ class ReadOnlyService(ZXError):
     writes its store: an import (``import_log``, ``import_logs``), snapshots (``replay.prepare_snapshots(strict=True)``,
     ``replay.repair_snapshots``)."""
 
+    @classmethod
+    def of(cls, store: str, what: str, command: str) -> "ReadOnlyService":
+        """Why ``what`` cannot be done through the service of ``store`` (its label), and the ``zx`` command that can."""
+        return cls(f"cannot {what}: this MatchService of the store {store} was opened to read (create=False), and "
+                   f"writes nothing; open one that may write, MatchService(url, create=False, write=True), or run "
+                   f"zx {command}")
+
 
 class FormatError(ZXError):
     """The input is not a well-formed match log or catalog (bad JSON, unknown key, wrong type...)."""

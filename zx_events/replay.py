@@ -89,9 +89,7 @@ def _reader(svc: Any) -> bool:
 
 
 def _read_only_service(svc: Any, what: str) -> ReadOnlyService:
-    return ReadOnlyService(f"cannot {what}: this MatchService of the store {svc.store.label} was opened to read "
-                           f"(create=False), and writes nothing; open one that may write, MatchService(url, "
-                           f"create=False, write=True), or run zx prepare")
+    return ReadOnlyService.of(svc.store.label, what, "prepare")
 
 
 # ---------------------------------------------------------------------- catalog (names)
