@@ -58,7 +58,7 @@ MIN_GAMES = 30
 SQL_TIMEOUT = 60.0  # seconds: Stats.sql and zx sql --timeout
 MAX_SQL_TIMEOUT = 86_400  # a day: the largest limit taken (None: no limit)
 # User SQL DuckDB would read and plan for longer than any time limit, its memory past memory_limit, before
-# the limit's interrupt() could stop it: refused before it runs (QueryRefused: too_costly). The characters
+# the limit's interrupt() could stop it: refused before it runs (QueryRefused: too_long, too_costly). The characters
 # of a query: the longest argument a Linux command line takes (128 KiB), zx sql's bound (1,000,000 values in
 # an IN list, 7.9 MB, took 10 s and 2.6 GB past a 1 s limit); the UNION, INTERSECT and EXCEPT of one query
 # (a plan and pipeline each: 14,000, a 266 KB query, took 15 s and 5 GB; 1,000 plan in a tenth of a second);
@@ -182,16 +182,24 @@ def unreadable(query: str) -> None:
             from None
 
 
-def without_final_semicolons(query: str) -> str:
+def sql_tokens(query: str) -> list[tuple[int, Any]] | None:
+    """``duckdb.tokenize(query)`` (each token's byte position and kind), or None for a query it cannot read:
+    read once for ``too_costly`` and ``without_final_semicolons``."""
+    try:
+        return duckdb.tokenize(query)
+    except (duckdb.Error, RuntimeError):
+        return None
+
+
+def without_final_semicolons(query: str, tokens: list[tuple[int, Any]] | None) -> str:
     """``query`` with the semicolons that end its last statement made spaces (``SELECT 1; -- the end``):
     DuckDB keeps them in the statement's text when a comment follows, and a result read through a
     projection or a limit (a date, time or interval column, ``zx sql``'s table) put that text inside
     ``SELECT ... FROM (\n...\n)``, a syntax error at the ``;``. The comments stay (a line comment ends
-    before the parenthesis DuckDB closes on a line of its own). A query that does not tokenize, or
-    holds nothing but semicolons and comments, is returned as it is (DuckDB says what it makes of it)."""
-    try:
-        tokens = duckdb.tokenize(query)
-    except (duckdb.Error, RuntimeError):
+    before the parenthesis DuckDB closes on a line of its own). A query that does not tokenize (``tokens``
+    None: ``sql_tokens``), or holds nothing but semicolons and comments, is returned as it is (DuckDB says
+    what it makes of it)."""
+    if tokens is None:
         return query
     data = query.encode("utf-8")  # (token positions count bytes)
     final = []
@@ -208,20 +216,22 @@ def without_final_semicolons(query: str) -> str:
     return data.decode("utf-8")
 
 
-def too_costly(query: str) -> None:
-    """``QueryRefused`` for user SQL longer than ``MAX_SQL_LENGTH`` characters or holding more than
-    ``MAX_SQL_SET_OPERATIONS`` UNION, INTERSECT or EXCEPT, or a CTE ``NOT MATERIALIZED`` (keywords: none in a
-    string, a comment or a quoted name): DuckDB reads and plans it before the time limit can stop it, with
-    memory past its ``memory_limit``."""
+def too_long(query: str) -> None:
+    """``QueryRefused`` for user SQL longer than ``MAX_SQL_LENGTH`` characters (before it is tokenized)."""
     if len(query) > MAX_SQL_LENGTH:
         raise QueryRefused(
             f"refused: the query is {len(query):,} characters long, more than the {MAX_SQL_LENGTH:,} user SQL may "
             f"be (what a command line takes): DuckDB reads and plans a query whole before its time limit can stop "
             f"it; give a long list of values as a parameter (Stats.sql(\"... WHERE list_contains($codes, card)\", "
             f"{{'codes': [...]}})), or ask in several queries")
-    try:
-        tokens = duckdb.tokenize(query)
-    except (duckdb.Error, RuntimeError):
+
+
+def too_costly(query: str, tokens: list[tuple[int, Any]] | None) -> None:
+    """``QueryRefused`` for user SQL holding more than ``MAX_SQL_SET_OPERATIONS`` UNION, INTERSECT or EXCEPT, or
+    a CTE ``NOT MATERIALIZED`` (keywords: none in a string, a comment or a quoted name; ``tokens``: ``sql_tokens``,
+    None for a query DuckDB cannot read, which it refuses itself): DuckDB reads and plans it before the time
+    limit can stop it, with memory past its ``memory_limit``."""
+    if tokens is None:
         return
     data = query.encode("utf-8")  # (token positions count bytes)
     # each token but comments: its word in capitals when a keyword, else None
@@ -777,7 +787,9 @@ class Stats:
         if not isinstance(query, str):
             raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
         unreadable(query)
-        too_costly(query)
+        too_long(query)
+        tokens = sql_tokens(query)
+        too_costly(query, tokens)
         try:
             statements = duckdb.extract_statements(query)
         except duckdb.Error as e:
@@ -787,7 +799,7 @@ class Stats:
             raise QueryRefused(f"refused: zx sql is read-only and sandboxed: statements that make or change "
                                f"anything are not run, temporary ones neither (they would change what later "
                                f"queries read) ({', '.join(changes)})")
-        query = without_final_semicolons(query)
+        query = without_final_semicolons(query, tokens)
         timer = None
         began = time.monotonic()
         if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;
