@@ -70,3 +70,40 @@ def test_a_name_written_in_two_normal_forms_is_one_row_by_player(tmp_path):
         rows = st.winrates(by="player").to_dicts()
     jose = [r for r in rows if unicodedata.normalize("NFC", r["player"]) == TYPED]
     assert len(jose) == 1 and jose[0]["games"] == 2, rows
+
+
+def test_a_deck_written_in_two_normal_forms_is_one_row_by_deck_and_one_side_of_a_matchup(tmp_path):
+    """Two logs naming one deck (and event), one in NFC and one in NFD: ``winrates --by deck`` gave two rows that
+    look alike, and ``matchups`` two sides; the projection now stores header names in NFC (analytics schema 9)."""
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    nfc, nfd = unicodedata.normalize("NFC", DECK), DECK
+    h1["players"]["P1"]["deck_name"], h2["players"]["P1"]["deck_name"] = nfc, nfd
+    h1["event"], h2["event"] = unicodedata.normalize("NFC", "Coupe d'été"), unicodedata.normalize("NFD", "Coupe d'été")
+    log = tmp_path / "both.zxlog"
+    log.write_text(text(M1, h1) + text(M2, h2), encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    assert CliRunner().invoke(zx, ["--store", str(store), "import", str(log)]).exit_code == 0
+    with Stats(store.with_suffix(".duckdb"), min_games=1) as st:
+        decks = [r for r in st.winrates(by="deck").to_dicts() if unicodedata.normalize("NFC", r["deck"]) == nfc]
+        sides = [(r["deck"], r["opponent"]) for r in st.matchups(by="deck").to_dicts()]
+        events = st.sql("SELECT DISTINCT event FROM matches").rows()
+    assert len(decks) == 1 and decks[0]["games"] == 2 and decks[0]["deck"] == nfc, decks
+    assert sum(nfc in side for side in sides) == 2 and not any(nfd in side for side in sides), sides  # both orientations
+    assert events == [(unicodedata.normalize("NFC", "Coupe d'été"),)]
+    r = CliRunner().invoke(zx, ["--store", str(store), "sql", "SELECT count(DISTINCT deck) FROM seats WHERE deck IS NOT NULL "
+                                "AND side = 'P1'", "--format", "json"])
+    assert r.exit_code == 0 and list(json.loads(r.stdout)[0].values()) == [1], r.output
+
+
+@pytest.mark.parametrize("game", ["zx", "x610z"])
+def test_every_games_match_row_keeps_header_names_in_nfc(game):
+    """Both games' rows build the match row's header values with one helper (rowkit.match_head)."""
+    from analytics.tables import Catalogs, rows_of  # noqa: F401  (Catalogs: the projection's own import path)
+
+    rows = rows_of(game)
+    mr = rows.MatchRows("oid", 1, {t: [] for t in rows.COLUMNS})
+    header = {"event": unicodedata.normalize("NFD", "Été"), "format": unicodedata.normalize("NFD", "Ré"),
+              "players": {"P1": {"name": WRITTEN, "deck_name": DECK}, "P2": {"name": "B", "deck_name": None}}}
+    mr.started({"header": header, "match_id": "m-1"}, None)
+    assert mr.head["event"] == unicodedata.normalize("NFC", "Été") and mr.head["format"] == unicodedata.normalize("NFC", "Ré")
+    assert (mr.head["p1_name"], mr.head["p1_deck"], mr.head["p2_deck"]) == (TYPED, unicodedata.normalize("NFC", DECK), None)

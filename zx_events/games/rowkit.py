@@ -7,6 +7,7 @@ read a match header's values the same way in every game.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import date, datetime, timezone
 from typing import Any, Callable, Iterable
 
@@ -32,6 +33,35 @@ def timestamp(v: Any) -> str | None:
     if isinstance(v, dict):
         v = v.get("_data_")
     return v if isinstance(v, str) else None
+
+
+def nfc(text: Any) -> Any:
+    """A header's free text (event, format, a player's and a deck's name) in Unicode NFC, so one name written in
+    two normal forms (a log from a system that stores "é" as e + combining acute) is one key in every grouping and
+    join of the analytics (one row by deck, one matchup), as the filters already compare it; anything else as is."""
+    return unicodedata.normalize("NFC", text) if isinstance(text, str) else text
+
+
+def match_head(d: dict, seats: tuple[tuple, tuple], default_format: str | None = None) -> dict[str, Any]:
+    """The match row's header values, the same in every game: ``d`` the Started payload, ``seats`` each seat's
+    (colour or energy identity, every colour, archetype, list) from the game's deck summary."""
+    h = d["header"]
+    pl = h.get("players") or {}
+    pinned = d.get("catalog") or {}
+    sha = pinned.get("sha256")
+    rnd, fmt = h.get("round"), h.get("format")
+    if default_format is not None:
+        fmt = fmt or default_format
+    head = {"played_at": h.get("played_at"), "event": nfc(h.get("event")), "format": nfc(fmt),
+            "round": None if rnd is None else str(rnd), "catalog": pinned.get("name"),
+            "catalog_sha256": sha if isinstance(sha, str) else None}
+    for key, seat, (colours, every, arch, listed) in (("p1", "P1", seats[0]), ("p2", "P2", seats[1])):
+        p = pl.get(seat) or {}
+        head.update({f"{key}_name": nfc(p.get("name")), f"{key}_deck": nfc(p.get("deck_name")),
+                     f"{key}_colours": colours, f"{key}_colours_all": every, f"{key}_archetype": arch,
+                     f"{key}_list": listed})
+    head.update({"first": h.get("first", "P1"), "source": d.get("source"), "imported_at": timestamp(d.get("timestamp"))})
+    return head
 
 
 def parse_played_at(text: Any) -> tuple[datetime | None, date | None, str | None]:

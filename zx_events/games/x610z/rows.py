@@ -27,8 +27,8 @@ from importlib import resources
 from zx_events.games.rowkit import SHARED_COLUMNS, DeckMemo, parse_played_at  # noqa: F401
 from zx_events.games.rowkit import deck_list as _deck_list
 from zx_events.games.rowkit import instant as _instant
+from zx_events.games.rowkit import match_head
 from zx_events.games.rowkit import shipped_catalog
-from zx_events.games.rowkit import timestamp as _timestamp
 
 from .match import topic as event_topic
 
@@ -203,20 +203,9 @@ class MatchRows:
         pinned = d.get("catalog") or {}
         catalog, sha = pinned.get("name"), pinned.get("sha256")
         ref = (catalog, sha if isinstance(sha, str) else None, given)  # what the match was checked against
-        c1, a1, r1, l1 = _DECKS.summary(p1.get("deck"), ref, energy)
-        c2, a2, r2, l2 = _DECKS.summary(p2.get("deck"), ref, energy)
-        rnd = h.get("round")
         self.mid = d["match_id"]
-        self.head = {
-            "played_at": h.get("played_at"), "event": h.get("event"), "format": h.get("format") or "constructed",
-            "round": None if rnd is None else str(rnd), "catalog": catalog,
-            "catalog_sha256": sha if isinstance(sha, str) else None,
-            "p1_name": p1.get("name"), "p1_deck": p1.get("deck_name"), "p1_colours": c1, "p1_colours_all": a1,
-            "p1_archetype": r1, "p1_list": l1,
-            "p2_name": p2.get("name"), "p2_deck": p2.get("deck_name"), "p2_colours": c2, "p2_colours_all": a2,
-            "p2_archetype": r2, "p2_list": l2,
-            "first": h.get("first", "P1"), "source": d.get("source"), "imported_at": _timestamp(d.get("timestamp")),
-        }
+        self.head = match_head(d, (_DECKS.summary(p1.get("deck"), ref, energy),
+                                   _DECKS.summary(p2.get("deck"), ref, energy)), "constructed")
 
     def _flush_attack(self) -> None:
         self.buf["x610z_attacks"].append(tuple(self.attack))
