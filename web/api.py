@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import anyio.to_thread
 import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
 
@@ -212,8 +211,7 @@ async def match_steps(match_id: str,
     # in a worker thread, with the views (Backend.view_limiter): steps taking seconds to compute never take
     # every thread the other endpoints (/api/status) are computed in
     perspective = b.allowed(as_)
-    return await anyio.to_thread.run_sync(lambda: steps_answer(b, match_id, perspective, start, limit),
-                                          limiter=b.view_limiter)
+    return await b.in_turn(b.view_limiter, lambda: steps_answer(b, match_id, perspective, start, limit), "views")
 
 
 def steps_answer(b: Backend, match_id: str, perspective: str, start: int, limit: int) -> Response:
@@ -282,7 +280,7 @@ async def _stats(b: Backend, q: StatsQuery, method: str, **options: Any) -> Resp
     body = await b.off_loop(b.peek_cached, _stats_key(q, method, {k: v for k, v in options.items() if v is not None}),
                             reads=b.store_due())
     if body is None:
-        body = await anyio.to_thread.run_sync(lambda: stats_json(b, q, method, **options), limiter=b.stats_limiter)
+        body = await b.in_turn(b.stats_limiter, lambda: stats_json(b, q, method, **options), "statistics")
     return Response(body, media_type="application/json")
 
 

@@ -135,14 +135,18 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     def wants_json(request: Request) -> bool:
         return request.url.path.startswith("/api") or "text/html" not in request.headers.get("accept", "")
 
-    def error(request: Request, status: int, message: str) -> Any:
+    def error(request: Request, status: int, message: str, retry_after: int | None = None) -> Any:
         if wants_json(request):
-            return JSON({"error": message, "status": status}, status_code=status)
-        return pages.html_response(pages.error_page(request, status, message), status=status)
+            answer = JSON({"error": message, "status": status}, status_code=status)
+        else:
+            answer = pages.html_response(pages.error_page(request, status, message), status=status)
+        if retry_after is not None:
+            answer.headers["Retry-After"] = str(retry_after)
+        return answer
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, e: WebError) -> Any:
-        return error(request, e.status, e.message)
+        return error(request, e.status, e.message, e.retry_after)
 
     @app.exception_handler(ZXError)
     async def zx_error(request: Request, e: ZXError) -> Any:

@@ -68,15 +68,21 @@ STORE_CHECK_SECONDS = 1.0  # how long the store's last notification id is truste
 POOL_WAIT = 0.5
 CONNECT_TIMEOUT = 3
 STORE_RETRY_SECONDS = 1.0
+# Requests computed in worker threads a few at a time (the limiters web.app sets) wait their turn in the event
+# loop; at most this many wait for each, the next one is answered 503 with Retry-After at once (a queue without
+# a bound let one client's thousand uncached dashboards, 0.1-0.4 s each, keep every later one waiting minutes)
+MOST_WAITING = {"dashboards": 16, "statistics": 64, "views": 64}
+BUSY_RETRY_SECONDS = 2
 
 
 class WebError(Exception):
     """An error for the client: an HTTP status and a message that says what to do."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after  # seconds: the answer's Retry-After (a server too busy now)
 
     @classmethod
     def of(cls, e: Any) -> "WebError":
@@ -296,6 +302,7 @@ class Backend:
         self.stats_limiter: Any = None  # how many statistics are computed at once (web.app sets it)
         self.view_limiter: Any = None  # how many views and steps are computed at once (web.app sets it)
         self.dashboard_limiter: Any = None  # how many dashboards are drawn at once (web.app sets it)
+        self._in_turn = dict.fromkeys(MOST_WAITING, 0)  # requests computed or waiting their turn (in_turn)
         self._identity: str | None = None
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
         self._listed: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
@@ -379,6 +386,24 @@ class Backend:
         import anyio.to_thread
 
         return await anyio.to_thread.run_sync(lambda: fn(*args))
+
+    async def in_turn(self, limiter: Any, fn: Callable[[], Any], what: str) -> Any:
+        """``fn()`` in a worker thread, at most ``limiter``'s tokens at once, the others waiting their turn in order;
+        503 (retry after ``BUSY_RETRY_SECONDS``) when ``MOST_WAITING[what]`` already wait. Counted here, in the
+        event loop, as each request comes: the limiter counts a request waiting only once ``run_sync`` has let
+        the loop run the next ones, which had all been counted too early."""
+        import anyio.to_thread
+
+        most = MOST_WAITING[what] + (limiter.total_tokens if limiter is not None else 0)
+        if self._in_turn[what] >= most:
+            raise WebError(503, f"the server is busy: {MOST_WAITING[what]} requests for {what} not computed before "
+                                f"are waiting their turn; retry in {BUSY_RETRY_SECONDS} seconds",
+                           retry_after=BUSY_RETRY_SECONDS)
+        self._in_turn[what] += 1
+        try:
+            return await anyio.to_thread.run_sync(fn, limiter=limiter)
+        finally:
+            self._in_turn[what] -= 1
 
     @property
     def store_lost(self) -> bool:
@@ -634,10 +659,8 @@ class Backend:
         hit = self.views.peek((match_id, at, turn, perspective))
         if hit is not None:
             return hit
-        import anyio.to_thread
-
-        return await anyio.to_thread.run_sync(lambda: self.view_json(match_id, perspective, at=at, turn=turn),
-                                              limiter=self.view_limiter)
+        return await self.in_turn(self.view_limiter, lambda: self.view_json(match_id, perspective, at=at, turn=turn),
+                                  "views")
 
     def allowed(self, perspective: str | None) -> str:
         """The perspective a request may have: spectator by default; judge only with --judge (301.3)."""

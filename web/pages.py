@@ -146,14 +146,11 @@ async def dashboard_page(q: api.StatsQuery = Depends(api.stats_query),
     """A dashboard drawn before is answered from the event loop; any other is drawn in a worker thread, at most
     ``Backend.dashboard_limiter`` at once, the others waiting their turn in order (web.app): never in the threads
     of the other endpoints, which it held while vl-convert drew (holding the GIL), with /api/status behind them."""
-    import anyio.to_thread
-
     filters = q.filters.params()
     kept = await b.off_loop(b.peek_cached, dashboard_key(filters, q.min_games, live=True), reads=b.store_due())
     if kept is not None:
         return html_response(kept)
-    return await anyio.to_thread.run_sync(lambda: dashboard_answer(b, filters, q.min_games),
-                                          limiter=b.dashboard_limiter)
+    return await b.in_turn(b.dashboard_limiter, lambda: dashboard_answer(b, filters, q.min_games), "dashboards")
 
 
 def dashboard_answer(b: Backend, filters: dict[str, Any], min_games: int) -> HTMLResponse:

@@ -627,3 +627,47 @@ def test_dashboards_not_drawn_before_are_drawn_one_at_a_time_and_every_one_is_an
                                 [7, *range(201, 208)]))
     assert [a.status_code for a in answers] == [200] * 8
     assert answers[0].text == first.text and most[0] == DASHBOARDS_AT_ONCE
+
+
+@pytest.mark.parametrize("what", ["dashboards", "statistics"])
+def test_requests_past_the_most_that_may_wait_their_turn_are_answered_503_with_retry_after(client, monkeypatch, what):
+    """Uncached dashboards (statistics) are computed a few at a time and the others wait their turn in the event
+    loop; that queue had no bound: one client's thousand dashboards of distinct filters (0.1-0.4 s each) kept
+    every later request waiting for minutes. Past ``MOST_WAITING`` waiting, a request is answered 503 at once,
+    with Retry-After and what to do (as HTML for a browser, JSON for the API); once the queue drains, the same
+    request is answered."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from web import api, dashboard
+    from web.backend import BUSY_RETRY_SECONDS, MOST_WAITING
+
+    backend = client.app.state.backend
+    limiter = backend.dashboard_limiter if what == "dashboards" else backend.stats_limiter
+    most = MOST_WAITING[what] + limiter.total_tokens  # drawn at once and waiting: answered
+    gate = threading.Event()
+    if what == "dashboards":
+        real = dashboard.build
+        monkeypatch.setattr(dashboard, "build", lambda *a, **k: (gate.wait(10), real(*a, **k))[1])
+        ask = lambda n: client.get("/dashboard", params={"min_games": 300 + n}, headers={"accept": "text/html"})  # noqa: E731
+    else:
+        real = api.stats_json
+        monkeypatch.setattr(api, "stats_json", lambda *a, **k: (gate.wait(10), real(*a, **k))[1])
+        ask = lambda n: client.get("/api/stats/winrates", params={"min_games": 300 + n})  # noqa: E731
+    first = 0 if what == "dashboards" else 100  # min_games no dashboard asked (a dashboard computes its statistics)
+    with ThreadPoolExecutor(most + 4) as pool:
+        futures = [pool.submit(ask, first + n) for n in range(most + 4)]
+        deadline = time.monotonic() + 10
+        while sum(f.done() for f in futures) < 4 and time.monotonic() < deadline:  # the four past the most
+            time.sleep(0.01)
+        gate.set()
+        answers = [f.result() for f in futures]
+    busy = [a for a in answers if a.status_code == 503]
+    assert len(busy) == 4 and sum(a.status_code == 200 for a in answers) == most, [a.status_code for a in answers]
+    for a in busy:
+        assert a.headers["retry-after"] == str(BUSY_RETRY_SECONDS)
+        assert f"the server is busy: {MOST_WAITING[what]} requests for {what}" in a.text
+        assert a.headers["content-type"].startswith("text/html" if what == "dashboards" else "application/json")
+    again = ask(int(busy[0].request.url.params["min_games"]) - 300)
+    assert again.status_code == 200
