@@ -166,3 +166,44 @@ def test_the_analytics_projection_reads_no_file_named_like_a_stored_catalog(tmp_
             "SELECT p1_colours, (SELECT count(*) FROM card_catalog WHERE catalog = 'my-cards') AS n FROM matches")
     assert r.exit_code == 0, r.output
     assert r.output.splitlines() == ["p1_colours,n", ",0"]
+
+
+@pytest.mark.parametrize("src,key", [(ZX_LOG, "catalog"), (X610Z_LOG, "catalog"), (X610Z_LOG, "board")],
+                         ids=["zx-catalog", "x610z-catalog", "x610z-board"])
+def test_a_header_naming_a_catalog_or_board_longer_than_a_file_name_is_a_format_error(tmp_path, src, key):
+    """A 300-character catalog or board name in a header: the lookup of a shipped file stat'ed the name, and the
+    system's "File name too long" (OSError) was an internal error printing the install path; ``zx audit`` stopped
+    with it. Now the shipped ones are looked up among their names, and the name is unknown as any other is."""
+    log = with_header(src, tmp_path / f"long{src.suffix}", **{key: "x" * 300})
+    store = tmp_path / "s.sqlite"
+    kind = "board" if key == "board" else "catalog"
+    for args in (["import", "--no-analytics"], ["import", "--no-analytics", "--format", "json"], ["audit"]):
+        r = run(store, *args, str(log))
+        assert r.exit_code == 1, r.output
+        assert f"'{'x' * 196}...: not a shipped {kind}" in r.output, r.output  # cut to 200 characters
+        assert "internal" not in r.output and "File name too long" not in r.output and "zx_events/games" not in r.output
+    assert not store.exists()
+    r = run(store, "import", "--no-analytics", f"--{kind}", str(tmp_path / ("y" * 300)), str(log))
+    assert r.exit_code == 1 and "internal" not in r.output and "File name too long" not in r.output, r.output
+
+
+@pytest.mark.parametrize("game", ["zx", "x610z"])
+def test_a_catalog_file_that_is_not_utf8_names_its_line_byte_and_offset_and_crlf_keeps_its_sha256(tmp_path, game):
+    """A catalog file with a byte that is not UTF-8 was refused with Python's codec text ("'utf-8' codec can't
+    decode byte 0xff in position 500: invalid start byte"); now as a log's: line, byte, offset, column. Read as
+    bytes, its line ends are still read as before: a CRLF copy pins the shipped catalog's SHA-256."""
+    from zx_events.games import get
+
+    cards = get(game).part("cards")
+    name = "sample" if game == "zx" else "x610z-sample"
+    shipped = resources.files(f"zx_events.games.{game}.catalogs").joinpath(f"{name}.csv").read_bytes()
+    cut_at = shipped.index(b"\n", shipped.index(b"\n") + 1) + 4  # the 3rd line, its 4th byte
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(shipped[:cut_at] + b"\xff" + shipped[cut_at:])
+    with pytest.raises(Exception) as info:
+        cards.read_catalog(bad)
+    assert str(info.value) == (f"{bad}:3: format: the catalog file is not UTF-8: byte 0xff at byte offset {cut_at} "
+                               f"(column 4) cannot be decoded")
+    crlf = tmp_path / "crlf.csv"
+    crlf.write_bytes(shipped.replace(b"\n", b"\r\n"))
+    assert cards.read_catalog(crlf).sha256 == cards.load_catalog(name).sha256

@@ -83,6 +83,20 @@ class CatalogError(FormatError):
     """A card catalog row is malformed."""
 
 
+def decoded(data: bytes, what: str, source: str, error: type[FormatError] = FormatError) -> str:
+    """``data`` (a whole catalog or board file) as UTF-8 text with its line ends read as ``open`` reads them (CRLF
+    and CR as LF: the SHA-256 a match pins is of that text); else ``error`` at the line of the first byte that is
+    not UTF-8, naming it, its byte offset and column as a log's own check does (docs/match-log.md, Limits), never
+    Python's codec text."""
+    try:
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        column = len(data[line_start:e.start].decode("utf-8", "replace")) + 1
+        raise error(f"{what} is not UTF-8: byte 0x{data[e.start]:02x} at byte offset {e.start} (column {column}) "
+                    f"cannot be decoded", source=source, line=data.count(b"\n", 0, e.start) + 1) from None
+
+
 class RuleViolation(ZXError):
     """A well-formed record that the rules forbid. ``rule`` is the Comprehensive Rules number."""
 

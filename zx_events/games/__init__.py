@@ -180,11 +180,11 @@ def load_catalogs(name_or_path: str | None) -> dict[str, Any]:
         raise errors[0][1]
     names = "; ".join(f"{g.key}: {', '.join(g.catalog_names())}" for g, _ in errors)
     # the file's position is kept (FILE:LINE): a game that read past the header names the row it
-    # refused (the catalog is that game's); when every game refused the header, each says what it wants
+    # refused (the catalog is that game's); a file no game can read (a byte that is not UTF-8) has one reason,
+    # said once; when every game refused the header, each says what it wants
     deepest = max((e for _, e in errors), key=lambda e: e.line or 0)
-    if deepest.line is None:
-        raise CatalogError(f"{deepest.message} (shipped catalogs by game: {names})", source=deepest.source)
-    if deepest.line > min(e.line or 0 for _, e in errors):
+    if (deepest.line is None or len({(e.message, e.line) for _, e in errors}) == 1
+            or deepest.line > min(e.line or 0 for _, e in errors)):
         raise CatalogError(f"{deepest.message} (shipped catalogs by game: {names})", source=deepest.source,
                            line=deepest.line)
     detail = "; ".join(f"as a {g.key} catalog, {e.message}" for g, e in errors)

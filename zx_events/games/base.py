@@ -48,6 +48,17 @@ class Violation:
                 "message": self.message}
 
 
+def is_file(path: str) -> bool:
+    """Whether ``path`` names a regular file (a catalog or board given as a file); False for a name no file can
+    have (longer than the system allows, a NUL in it: ``Path.is_file`` raised OSError for the first)."""
+    from pathlib import Path
+
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 class CardSet:
     """What every game's catalog answers (a frozen dataclass with ``name``, ``sha256``, ``cards``:
     code -> card with ``code`` and ``name``, and the class attribute ``game``)."""

@@ -134,3 +134,51 @@ def test_board_file_named_otherwise_than_the_header_is_refused_at_the_header_lin
     doc["name"] = SAMPLE  # the same content under the header's name: accepted
     other.write_text(json.dumps(doc))
     assert run(str(store), "import", "--no-analytics", "--board", str(other), str(LEGAL_LOG)).exit_code == 0
+
+
+def test_board_file_not_utf8_names_its_line_byte_and_offset_and_crlf_keeps_its_sha256(tmp_path):
+    """A board file with a byte that is not UTF-8 gave Python's codec text ("'utf-8' codec can't decode byte 0xff in
+    position 63"); now as a log's. Read as bytes, its line ends are read as before (a CRLF copy: the same SHA-256)."""
+    data = sample_text().encode("utf-8")
+    at = data.index(b"FICTIONAL") + 4
+    p = tmp_path / "bad.json"
+    p.write_bytes(data[:at] + b"\xff" + data[at:])
+    line = data.count(b"\n", 0, at) + 1
+    column = at - (data.rfind(b"\n", 0, at) + 1) + 1
+    assert str(refused(p)) == (f"{p}:{line}: format: the board file is not UTF-8: byte 0xff at byte offset {at} "
+                               f"(column {column}) cannot be decoded")
+    crlf = tmp_path / "crlf.json"
+    crlf.write_bytes(data.replace(b"\n", b"\r\n"))
+    assert read_board(crlf).sha256 == load_board(SAMPLE).sha256
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda d: d.update(name=None), "name: must be 1-64 characters A-Za-z0-9._-, got null"),
+    (lambda d: d.update(name=True), "name: must be 1-64 characters A-Za-z0-9._-, got true"),
+])
+def test_board_error_echoes_json_values_as_json(tmp_path, change, message):
+    """A board's null name was echoed as Python's ``None``."""
+    import json
+
+    doc = json.loads(sample_text())
+    change(doc)
+    p = tmp_path / "b.json"
+    p.write_text(json.dumps(doc), encoding="utf-8")
+    assert str(refused(p)) == f"{p}: format: {message}"
+
+
+@pytest.mark.parametrize("number,message", [
+    ("1e400", "number out of range: 1e400 (past a 64-bit float; docs/match-log.md, Limits)"),
+    ("NaN", "not JSON: NaN is not a JSON number (docs/match-log.md, Limits)"),
+    ("-Infinity", "not JSON: -Infinity is not a JSON number (docs/match-log.md, Limits)"),
+])
+def test_board_number_out_of_a_floats_range_or_not_json_is_refused_as_in_a_log(tmp_path, number, message):
+    """``"x": 1e400`` was read as inf and refused as "must be a number, got inf"; NaN and Infinity (not JSON) as nan."""
+    import json
+
+    doc = json.loads(sample_text())
+    x = doc["dots"][0]["x"]
+    text = json.dumps(doc).replace(f'"x": {json.dumps(x)}', f'"x": {number}', 1)
+    p = tmp_path / "b.json"
+    p.write_text(text, encoding="utf-8")
+    assert str(refused(p)) == f"{p}: format: {message}"

@@ -56,4 +56,4 @@ def test_x610z_a_catalog_that_is_not_utf8_is_named(tmp_path):
     p.write_bytes(b"\xff\xfe" + ",".join(HEADER).encode() + b"\n")
     with pytest.raises(CatalogError) as info:
         load_catalogs(str(p))
-    assert str(info.value).startswith(f"{p}: format: catalog is not UTF-8: ")
+    assert str(info.value).startswith(f"{p}:1: format: the catalog file is not UTF-8: byte 0xff at byte offset 0 ")

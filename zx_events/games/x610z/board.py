@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from zx_events.errors import FormatError, cut, shown
+from zx_events.errors import FormatError, cut, decoded, shown
+from zx_events.games.base import is_file
 from zx_events.games.schema import MAX_DEPTH, MAX_DIGITS, DuplicateKey, unique_keys
 
 KINDS = ("start", "end", "no_attack", "quest", "normal")
@@ -122,6 +123,33 @@ def _heading(a: Dot, b: Dot) -> float:
     return math.degrees(math.atan2(b.y - a.y, b.x - a.x)) % 360.0
 
 
+def _got(value: object) -> str:
+    """A value of the board file as an error echoes it: JSON's null, true and false as the file has them (Python's
+    None, True, False were printed), anything else as ``shown``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return shown(value)
+
+
+class _OutOfRange(ValueError):
+    pass
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused past a 64-bit float (``1e400`` was read as inf, then
+    refused as "must be a number, got inf")."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise _OutOfRange(f"number out of range: {cut(text, 40)} (past a 64-bit float; docs/match-log.md, Limits)")
+    return value
+
+
+def _constant(text: str) -> float:
+    raise _OutOfRange(f"not JSON: {text} is not a JSON number (docs/match-log.md, Limits)")
+
+
 def _fail(message: str, source: str, line: int | None = None) -> FormatError:
     return FormatError(message, source=source, line=line)
 
@@ -170,9 +198,12 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
         raise _fail(f"nested too deep: more than {MAX_DEPTH} levels of arrays and objects "
                     f"(docs/match-log.md, Limits)", source, deep)
     try:
-        doc = json.loads(body, object_pairs_hook=unique_keys)  # a key given twice is refused, as in a log record
+        # a key given twice is refused, as in a log record; NaN, Infinity and 1e400 too
+        doc = json.loads(body, object_pairs_hook=unique_keys, parse_float=_finite, parse_constant=_constant)
     except json.JSONDecodeError as e:
         raise _fail(f"not JSON: {e.msg}", source, e.lineno) from None
+    except _OutOfRange as e:
+        raise _fail(str(e), source) from None
     except DuplicateKey as e:
         raise _fail(cut(str(e)), source) from None  # (it names the key: cut as every value echoed)
     except ValueError as e:  # Python's limit on the digits of an integer
@@ -181,7 +212,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
     if not isinstance(doc, dict):
         raise _fail("a board file is a JSON object", source)
     if type(doc.get("x610zboard")) is not int or doc.get("x610zboard") != 1:  # (true == 1 in Python)
-        raise _fail(f"x610zboard: must be 1, got {shown(doc.get('x610zboard'))}", source)
+        raise _fail(f"x610zboard: must be 1, got {_got(doc.get('x610zboard'))}", source)
     extra = set(doc) - {"x610zboard", "name", "note", "dots", "lines", "opposite"}
     if extra:
         raise _fail(f"unknown key {shown(sorted(extra)[0])}", source)
@@ -189,9 +220,9 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
         raise _fail("name: missing (a board's name, 1-64 characters A-Za-z0-9._-)", source)
     bname = doc["name"]
     if not isinstance(bname, str) or not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", bname):
-        raise _fail(f"name: must be 1-64 characters A-Za-z0-9._-, got {shown(bname)}", source)
+        raise _fail(f"name: must be 1-64 characters A-Za-z0-9._-, got {_got(bname)}", source)
     if "note" in doc and not isinstance(doc["note"], str):
-        raise _fail(f"note: must be a string (free text), got {shown(doc['note'])}", source)
+        raise _fail(f"note: must be a string (free text), got {_got(doc['note'])}", source)
     dots_raw = doc.get("dots")
     if not isinstance(dots_raw, list) or not dots_raw:
         raise _fail("dots: must be a non-empty list", source)
@@ -201,14 +232,14 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
         if not isinstance(d, dict) or set(d) != {"id", "kind", "x", "y"}:
             raise _fail(f"{where}: must be an object with exactly id, kind, x, y", source)
         if not isinstance(d["id"], str) or not DOT_ID.fullmatch(d["id"]):
-            raise _fail(f"{where}.id: must match [A-Za-z0-9]{{1,8}}, got {shown(d['id'])}", source)
+            raise _fail(f"{where}.id: must match [A-Za-z0-9]{{1,8}}, got {_got(d['id'])}", source)
         if d["id"] in dots:
             raise _fail(f"{where}.id: duplicate dot {d['id']}", source)
         if d["kind"] not in KINDS:
-            raise _fail(f"{where}.kind: must be one of {', '.join(KINDS)}, got {shown(d['kind'])}", source)
+            raise _fail(f"{where}.kind: must be one of {', '.join(KINDS)}, got {_got(d['kind'])}", source)
         for axis in ("x", "y"):
             if not _number(d[axis]):
-                raise _fail(f"{where}.{axis}: must be a number, got {shown(d[axis])}", source)
+                raise _fail(f"{where}.{axis}: must be a number, got {_got(d[axis])}", source)
         dots[d["id"]] = Dot(d["id"], d["kind"], float(d["x"]), float(d["y"]))
     starts = [k for k, v in dots.items() if v.is_start]
     if len(starts) != START_DOTS:
@@ -269,20 +300,18 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
 def read_board(path: str | Path) -> Board:
     p = Path(path)
     try:
-        with p.open(encoding="utf-8") as f:  # never read whole past MAX_BOARD
+        with p.open("rb") as f:  # never read whole past MAX_BOARD
             size = os.fstat(f.fileno()).st_size
-            text = f.read(MAX_BOARD + 1) if size <= MAX_BOARD else ""
-        if size > MAX_BOARD or len(text) > MAX_BOARD:
+            data = f.read(MAX_BOARD + 1) if size <= MAX_BOARD else b""
+        if size > MAX_BOARD or len(data) > MAX_BOARD:
             raise _fail(f"board file too big: {f'{size:,} bytes' if size > MAX_BOARD else 'more than 1 MiB'} "
                         f"(a board file has at most 1 MiB, {MAX_BOARD:,} bytes; a board is a few KB: "
                         f"docs/match-log-x610z.md)", str(p))
     except FileNotFoundError:
         raise _fail(f"board file not found: {p}", str(p)) from None
-    except UnicodeDecodeError as e:
-        raise _fail(f"board file is not UTF-8: {e}", str(p)) from None
     except OSError as e:
         raise _fail(f"cannot read the board file: {e.strerror or e}", str(p)) from None
-    return parse_board(text, source=str(p))
+    return parse_board(decoded(data, "the board file", str(p)), source=str(p))
 
 
 _BUILTIN: dict[str, Board] = {}
@@ -299,15 +328,15 @@ def load_board(name_or_path: str, *, files: bool = True) -> Board:
     shipped board, never a file to read (docs/security.md)."""
     if name_or_path in _BUILTIN:
         return _BUILTIN[name_or_path]
-    res = resources.files(__package__).joinpath("boards").joinpath(f"{name_or_path}.json")
-    if "/" not in name_or_path and res.is_file():
+    if name_or_path in builtin_board_names():  # among the shipped names, never a stat (zx.cards.load_catalog)
+        res = resources.files(__package__).joinpath("boards").joinpath(f"{name_or_path}.json")
         board = parse_board(res.read_text(encoding="utf-8"), source=f"boards/{name_or_path}.json")
         _BUILTIN[name_or_path] = board
         return board
     if not files:
         raise FormatError(f"unknown board {shown(name_or_path)}: not a shipped board "
                           f"({', '.join(builtin_board_names())}); a board file is given with --board FILE")
-    if Path(name_or_path).is_file():
+    if is_file(name_or_path):
         return read_board(name_or_path)
     raise FormatError(f"unknown board {shown(name_or_path)}: not a shipped board "
                       f"({', '.join(builtin_board_names())}) nor a board file")

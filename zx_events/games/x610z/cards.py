@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from zx_events.games.base import CardSet
-from zx_events.errors import CatalogError, cut, shown
+from zx_events.games.base import CardSet, is_file
+from zx_events.errors import CatalogError, cut, decoded, shown
 
 HEADER = ["code", "name", "type", "permanent", "cost", "restriction", "class", "element", "crew",
           "attack", "defense", "speed", "range", "move_cost", "activation_cost", "additional_cost",
@@ -243,11 +243,12 @@ def _row(row: list[str], types: tuple[str, ...]) -> Card:
 def read_catalog(path: str | Path) -> Catalog:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except FileNotFoundError:
         raise CatalogError(f"catalog file not found: {p}") from None
-    except UnicodeDecodeError as e:
-        raise CatalogError(f"catalog is not UTF-8: {e}", source=str(p)) from None
+    except OSError as e:
+        raise CatalogError(f"cannot read the catalog file: {e.strerror or e}", source=str(p)) from None
+    text = decoded(data, "the catalog file", str(p), CatalogError)
     return parse_catalog(text, name=p.stem, source=str(p))
 
 
@@ -264,8 +265,8 @@ def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
     (``files=False`` for a name from data: see ``zx_events.games.zx.cards.load_catalog``)."""
     if name_or_path in _BUILTIN:
         return _BUILTIN[name_or_path]
-    res = resources.files(__package__).joinpath("catalogs").joinpath(f"{name_or_path}.csv")
-    if "/" not in name_or_path and res.is_file():
+    if name_or_path in builtin_catalog_names():  # among the shipped names, never a stat (zx.cards.load_catalog)
+        res = resources.files(__package__).joinpath("catalogs").joinpath(f"{name_or_path}.csv")
         cat = parse_catalog(res.read_text(encoding="utf-8"), name=name_or_path,
                             source=f"catalogs/{name_or_path}.csv")
         _BUILTIN[name_or_path] = cat
@@ -273,7 +274,7 @@ def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
     if not files:
         raise CatalogError(f"unknown X610Z catalog {shown(name_or_path)}: not a shipped catalog "
                            f"({', '.join(builtin_catalog_names())}); a catalog file is given with --catalog FILE")
-    if Path(name_or_path).is_file():
+    if is_file(name_or_path):
         return read_catalog(name_or_path)
     raise CatalogError(f"unknown X610Z catalog {shown(name_or_path)}: not a shipped catalog "
                        f"({', '.join(builtin_catalog_names())}) nor a CSV file")

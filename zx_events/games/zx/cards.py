@@ -12,8 +12,8 @@ from enum import Enum
 from importlib import resources
 from pathlib import Path
 
-from zx_events.games.base import CardSet
-from zx_events.errors import CatalogError, cut, shown
+from zx_events.games.base import CardSet, is_file
+from zx_events.errors import CatalogError, cut, decoded, shown
 
 COLOURS = ("red", "blue", "white", "black", "green")
 ICONS = ("IG", "LR", "VB")
@@ -282,11 +282,12 @@ def _parse_row(row: list[str]) -> Card:
 def read_catalog(path: str | Path, *, name: str | None = None) -> Catalog:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except FileNotFoundError:
         raise CatalogError(f"catalog file not found: {p}") from None
-    except UnicodeDecodeError as e:
-        raise CatalogError(f"catalog is not UTF-8: {e}", source=str(p)) from None
+    except OSError as e:
+        raise CatalogError(f"cannot read the catalog file: {e.strerror or e}", source=str(p)) from None
+    text = decoded(data, "the catalog file", str(p), CatalogError)
     return parse_catalog(text, name=name or p.stem, source=str(p))
 
 
@@ -303,8 +304,9 @@ def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
     file to read (a log cannot make zx read a file: docs/security.md)."""
     if name_or_path in _BUILTIN:
         return _BUILTIN[name_or_path]
-    res = resources.files("zx_events.games.zx.catalogs").joinpath(f"{name_or_path}.csv")
-    if "/" not in name_or_path and res.is_file():
+    if name_or_path in builtin_catalog_names():  # a shipped one: looked up among their names, never by a stat
+        # of a name from data (a 300-character name was an OSError, "File name too long", an internal error)
+        res = resources.files("zx_events.games.zx.catalogs").joinpath(f"{name_or_path}.csv")
         cat = parse_catalog(res.read_text(encoding="utf-8"), name=name_or_path, source=f"zx_events/games/zx/catalogs/{name_or_path}.csv")
         _BUILTIN[name_or_path] = cat
         return cat
@@ -312,6 +314,6 @@ def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
         raise CatalogError(f"unknown catalog {shown(name_or_path)}: not a shipped catalog "
                            f"({', '.join(builtin_catalog_names()) or 'none'}); a catalog file is given with "
                            f"--catalog FILE")
-    if Path(name_or_path).is_file():
+    if is_file(name_or_path):
         return read_catalog(name_or_path)
     raise CatalogError(f"unknown catalog {shown(name_or_path)}: not a shipped catalog ({', '.join(builtin_catalog_names()) or 'none'}) nor a CSV file")
