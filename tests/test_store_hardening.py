@@ -444,6 +444,18 @@ def test_a_store_password_is_masked_in_every_mistyped_form(tmp_path, url, how, m
         assert files_under(tmp_path) == []  # (postgresql//... was a SQLite path: import made its folders)
 
 
+@pytest.mark.parametrize("password", ["Sec/ret", "Sec?ret", "Sec#ret", "P@ss:w/rd?#1+x"])
+def test_an_unencoded_slash_question_mark_or_hash_in_a_password_says_to_percent_encode_it(password):
+    """docs/deployment.md: an @ after the host (a password holding an unencoded / ? #) is an error listing the
+    accepted forms; a password not starting with digits was "bad port in the store URL", the port check (its
+    start, "Sec", stood where the port goes) coming before this one."""
+    with pytest.raises(StoreError) as info:
+        resolve_store(f"postgresql://zx:{password}@127.0.0.1:54329/zx", prepare=False)
+    assert str(info.value).startswith("bad store URL 'postgresql://zx:***@127.0.0.1:54329/zx': an @ after the host, "
+                                      "or a # in it: a password that holds / ? # or @ must be percent-encoded "
+                                      "(%2F %3F %23 %40). A store is "), str(info.value)
+
+
 def test_a_password_given_as_a_parameter_is_told_where_it_goes():
     with pytest.raises(StoreError) as info:
         resolve_store(f"postgresql://zx@127.0.0.1:1/db?password={SECRET}", prepare=False)

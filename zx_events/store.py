@@ -514,16 +514,17 @@ def postgres_env(url: str) -> dict[str, str]:
     except ValueError as e:  # an unbalanced [ or ] ("Invalid IPv6 URL"), a host that is no address in [ ]
         raise StoreError(f"bad store URL {_redact(url)!r}: {e} (a [ without its ], or the reverse: an IPv6 host "
                          f"is written [::1]). A store is {ACCEPTED}") from None
+    params = parse_qsl(u.query, keep_blank_values=True)
+    if "@" in u.path or u.fragment or any("@" in name for name, _ in params):
+        # an unencoded / ? or # in the password cut the host part short there: the rest of the password
+        # became the database name (shown in every message), a parameter's name or a fragment. Checked before
+        # the port: the password's start then stands where the port goes ("bad port" for zx:Sec/ret@host)
+        raise StoreError(f"bad store URL {_redact(url)!r}: an @ after the host, or a # in it: a password that holds "
+                         f"/ ? # or @ must be percent-encoded (%2F %3F %23 %40). A store is {ACCEPTED}")
     try:
         port = u.port
     except ValueError:
         raise StoreError(f"bad port in the store URL {_redact(url)}") from None
-    params = parse_qsl(u.query, keep_blank_values=True)
-    if "@" in u.path or u.fragment or any("@" in name for name, _ in params):
-        # an unencoded / ? or # in the password cut the host part short there: the rest of the password
-        # became the database name (shown in every message), a parameter's name or a fragment
-        raise StoreError(f"bad store URL {_redact(url)!r}: an @ after the host, or a # in it: a password that holds "
-                         f"/ ? # or @ must be percent-encoded (%2F %3F %23 %40). A store is {ACCEPTED}")
     params = dict(params)
     unknown = sorted(set(params) - set(PG_PARAMS) - set(PG_TLS) - set(PG_NET))
     if unknown:
