@@ -98,7 +98,7 @@ def test_a_deck_written_in_two_normal_forms_is_one_row_by_deck_and_one_side_of_a
 @pytest.mark.parametrize("game", ["zx", "x610z"])
 def test_every_games_match_row_keeps_header_names_in_nfc(game):
     """Both games' rows build the match row's header values with one helper (rowkit.match_head)."""
-    from analytics.tables import Catalogs, rows_of  # noqa: F401  (Catalogs: the projection's own import path)
+    from analytics.tables import rows_of
 
     rows = rows_of(game)
     mr = rows.MatchRows("oid", 1, {t: [] for t in rows.COLUMNS})
@@ -107,3 +107,22 @@ def test_every_games_match_row_keeps_header_names_in_nfc(game):
     mr.started({"header": header, "match_id": "m-1"}, None)
     assert mr.head["event"] == unicodedata.normalize("NFC", "Été") and mr.head["format"] == unicodedata.normalize("NFC", "Ré")
     assert (mr.head["p1_name"], mr.head["p1_deck"], mr.head["p2_deck"]) == (TYPED, unicodedata.normalize("NFC", DECK), None)
+
+
+def test_the_served_dashboard_takes_a_deck_chosen_in_its_form_whatever_form_the_log_wrote(store):
+    """The dashboard's form lists the analytics' names (NFC); a deck a log wrote in NFD was then "unknown" to the
+    check of the names against the store's (as written): the deck the form offered was refused (400)."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    with TestClient(create_app(str(store), analytics=str(store.with_suffix(".duckdb")))) as client:
+        form = client.get("/dashboard", params={"min_games": 1}).text
+        offered = unicodedata.normalize("NFC", DECK)
+        assert offered in form
+        for value in (offered, DECK):
+            r = client.get("/dashboard", params={"deck": value, "min_games": 1})
+            assert r.status_code == 200, r.text[:2000]
+        r = client.get("/api/stats/winrates", params={"deck": offered, "min_games": 1})
+        rows = r.json()["rows"]
+        assert r.status_code == 200 and rows[0]["games"] == 2, r.text

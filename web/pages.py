@@ -174,6 +174,7 @@ def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
     other game's matches was taken, and every section came out empty."""
     from analytics.stats import UnknownName
     from zx_events import games as registry
+    from zx_events.games.rowkit import nfc
 
     rows = [r for r in b.listed() if (r.get("game") or registry.DEFAULT) == game]
     for key, kind, columns in (("event", "event", ("event",)), ("deck", "deck", ("p1_deck", "p2_deck")),
@@ -182,7 +183,7 @@ def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
         if not value:
             continue
         known = sorted({r[c] for r in rows for c in columns if isinstance(r.get(c), str)})
-        if value not in known:
+        if nfc(value) not in {nfc(k) for k in known}:  # in any normal form, as the analytics (the form's names) hold it
             return str(UnknownName(kind, value, known, f"the {registry.choices([game])[0]['name']} matches"))
         try:  # a masked name that stands for several names: the dashboard's page says so (it answered JSON)
             b.unmask({key: value})
