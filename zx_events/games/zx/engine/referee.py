@@ -246,6 +246,8 @@ class Referee:
 
     # ------------------------------------------------------------------ phases
     def _turn_player(self, rule: str) -> None:
+        if self.m.active is None:
+            self.fail(rule, f"{self.by} acts before the first turn (no turn record yet)", fatal=True)
         if self.by != self.m.active:
             self.fail(rule, f"{self.by} acts in {self.m.active}'s turn, where only {self.m.active} may",
                       fatal=True)
@@ -466,6 +468,8 @@ class Referee:
     # ------------------------------------------------------------------ battle (601-605)
     def do_attack(self, r: dict) -> None:
         m, pl = self.m, self.by
+        if m.active is None:
+            self.fail("602.1", f"{pl} declares a battle before the first turn (no turn record yet)", fatal=True)
         if pl != m.active:
             self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
         if m.battle is not None:
@@ -604,6 +608,8 @@ class Referee:
     # ------------------------------------------------------------------ end of turn and game
     def do_end(self, r: dict) -> None:
         m, pl = self.m, self.by
+        if m.active is None:
+            self.fail("501.3", f"{pl} ends a turn before the first turn (no turn record yet)", fatal=True)
         if pl != m.active:
             self.fail("501.3", f"{pl} ends a turn that is {m.active}'s", fatal=True)
         if m.phase in ("over", "setup"):
