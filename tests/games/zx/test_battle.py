@@ -440,3 +440,18 @@ def test_1103_an_attack_while_void_bringer_is_owed_breaks_that_obligation():
     assert err.message.endswith("(move from square to trash) by P2 is due, got an attack record")
     c = run([*recs, PASS1, PASS2], strict=False)
     assert [v.rule for v in c.violations] == ["1103"] and c.match.sq["a2"] is None
+
+
+def test_603_1_604_3b_a_startup_ability_in_the_battle_damage_step_breaks_the_life_obligation():
+    """603.1: abilities are played in the Battle Event Step; in the Damage Step a Life card is owed first, and a
+    startup ability there breaks that obligation as an Event does (it was accepted)."""
+    startup = {"do": "effect", "by": "P1", "source": "b2", "op": "counter", "delta": 1, "startup": True}
+    recs = [*BOARD, *DESTROY_B3, *ON_PLAYER, startup]
+    err = rejects(recs, "604.3b", line_of(recs, len(recs) - 1))
+    assert err.message == ("P2 takes 1 damage: a life record for P2 is due, got a startup ability (effect record "
+                           "with startup: true)")
+    c = run([*recs, {"do": "end", "by": "P1"}], strict=False)
+    assert [v.rule for v in c.violations] == ["604.3b"] and c.match.battle is None
+    # a step of a resolution still comes between, as before
+    step = {k: v for k, v in startup.items() if k != "startup"}
+    run([*BOARD, *DESTROY_B3, *ON_PLAYER, step, {"do": "life", "by": "P2", "card": "U01-011"}])

@@ -117,8 +117,12 @@ class Referee:
             if due is not None:
                 if self._meets(rec, due):
                     self.meeting = due.key  # a record of it that cannot be applied waives it (fail)
-                elif kind not in ("effect", "concede", "result"):  # an attack too (not 602.1): it is owed first
-                    self.fail(due.rule, f"{due.message}, got {_a(kind)} record", waive=due.key)
+                elif kind not in ("effect", "concede", "result") or rec.get("startup"):  # an attack too (not
+                    # 602.1): it is owed first; a startup ability is an action (603.1b), not a step of a resolution
+                    # that may come between (digest.5: it passed, in the Battle Damage Step too, 603.1)
+                    got = "a startup ability (effect record with startup: true)" if kind == "effect" else \
+                        f"{_a(kind)} record"
+                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key)
                     self.settle()  # a battle owed nothing more ends (605) before the record is applied
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
@@ -415,6 +419,10 @@ class Referee:
                 self.fail("506", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
             else:
                 self._not_past("main", "506", f"the Event {code} played")
+                if m.phase == "draw" and checks.to_draw(m):  # the draw record is still to come (digest.5: it
+                    # was left as a short draw, 503.3, and the draw then refused as after the Draw Phase)
+                    self.fail("506", f"the Event {code} played in the Draw Phase, before the draw: Events are "
+                                     f"played in the Main Phase", fatal=True)
                 self._leave_draw()
         else:
             if in_step:
