@@ -455,3 +455,21 @@ def test_603_1_604_3b_a_startup_ability_in_the_battle_damage_step_breaks_the_lif
     # a step of a resolution still comes between, as before
     step = {k: v for k, v in startup.items() if k != "startup"}
     run([*BOARD, *DESTROY_B3, *ON_PLAYER, step, {"do": "life", "by": "P2", "card": "U01-011"}])
+
+
+def test_1103_a_destroy_does_not_meet_an_owed_void_bringer():
+    """The Void Bringer puts a card on Square into Trash; a destroy sends a Z/X to Charge (1007). It may be a
+    step that comes first (this IG/VB Event resolves before its Void Bringer), so it is applied, the Void Bringer
+    stays owed, and the record that breaks it names the destroy."""
+    vb = {**BOARD[1], "life": ["U01-016", "U01-013", "U01-005", "U01-006"]}
+    destroy = {"do": "effect", "by": "P2", "source": "U01-016", "op": "destroy", "square": "a1"}
+    recs = [BOARD[0], vb, *BOARD[2:], *DESTROY_B3, *ON_PLAYER,
+            {"do": "life", "by": "P2", "card": "U01-016", "ignite": {}}, destroy, {"do": "end", "by": "P1"}]
+    err = rejects(recs, "1103", line_of(recs, len(recs) - 1))
+    assert err.message == (f"Void Bringer of P2 triggered: an effect record (move from square to trash) by P2 is "
+                           f"due, got an end record (the destroy at line {line_of(recs, len(recs) - 2)} does not "
+                           f"meet it: a destroyed Z/X goes to Charge, 1007)")
+    move = {"do": "effect", "by": "P2", "source": "U01-016", "op": "move", "square": "b2", "from": "square",
+            "to": "trash", "owner": "P1"}
+    m = run([*recs[:-1], move, recs[-1]]).match
+    assert m.p["P1"]["charge"] == ["R01-002"] and "R01-001" in m.p["P1"]["trash"] and m.phase == "over"

@@ -24,7 +24,9 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.5"  # .2: 605.6, lethal Power 0, star
 # Draw Phase (503.3), reported where the phase is left, names the draw record's line.
 # .5: an Event played in the Draw Phase before the draw is 506 (it was a short draw, 503.3, with the draw then
 # refused as after the phase); a startup ability while a record is owed (the Life card in the Battle Damage Step, a
-# trigger, a Reload, a Charge Excess) breaks that obligation (604.3b, 1102, 1103, 902, 905), as an Event does.
+# trigger, a Reload, a Charge Excess) breaks that obligation (604.3b, 1102, 1103, 902, 905), as an Event does; a
+# destroy no longer meets an owed Void Bringer (1103: a card on Square into Trash; a destroyed Z/X goes to Charge,
+# 1007), which stays owed.
 
 
 # number -> (title, certain)

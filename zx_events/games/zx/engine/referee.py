@@ -66,6 +66,7 @@ class Referee:
         self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
         self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self.result_line: int | None = None  # the line of the log's result record, once read
+        self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
@@ -114,14 +115,24 @@ class Referee:
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
             due = self.due()  # None at once in the usual case: nothing can be owed
-            if due is not None:
+            if due is None:
+                if self._void_destroy:
+                    self._void_destroy.clear()
+            else:
                 if self._meets(rec, due):
                     self.meeting = due.key  # a record of it that cannot be applied waives it (fail)
+                    self._void_destroy.pop(due.key, None)
+                elif due.kind == "void" and kind == "effect" and rec.get("op") == "destroy" and self.by == due.player:
+                    self._void_destroy[due.key] = line  # named if the Void Bringer is still owed at the next record
                 elif kind not in ("effect", "concede", "result") or rec.get("startup"):  # an attack too (not
                     # 602.1): it is owed first; a startup ability is an action (603.1b), not a step of a resolution
                     # that may come between (digest.5: it passed, in the Battle Damage Step too, 603.1)
                     got = "a startup ability (effect record with startup: true)" if kind == "effect" else \
                         f"{_a(kind)} record"
+                    near = self._void_destroy.get(due.key)
+                    if near is not None:  # what the writer may have meant for it (1103 with 1007)
+                        got += f" (the destroy at line {near} does not meet it: a destroyed Z/X goes to Charge, 1007)"
+                    self._void_destroy.pop(due.key, None)
                     self.fail(due.rule, f"{due.message}, got {got}", waive=due.key)
                     self.settle()  # a battle owed nothing more ends (605) before the record is applied
             do = _DO.get(kind) if type(self) is Referee else None
@@ -188,8 +199,11 @@ class Referee:
             return False
         if due.kind == "recover":
             return rec["do"] == "effect" and rec.get("op") == "recover"
-        if due.kind == "void":
-            return rec["do"] == "effect" and rec.get("op") in ("move", "destroy")
+        if due.kind == "void":  # 1103: a card on Square into Trash, the one record that resolves it (effects._move).
+            # Not a destroy (digest.5: it met it and resolved nothing): a destroyed Z/X goes to Charge (1007), and a
+            # destroy may be a step that comes first (an IG/VB Event played from Life resolves before its trigger)
+            return rec["do"] == "effect" and rec.get("op") == "move" and rec.get("from") == "square" \
+                and rec.get("to") == "trash" and rec.get("target", "card") == "card"
         return rec["do"] == due.kind
 
     def settle(self) -> None:
