@@ -26,7 +26,10 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.5"  # .2: 605.6, lethal Power 0, star
 # refused as after the phase); a startup ability while a record is owed (the Life card in the Battle Damage Step, a
 # trigger, a Reload, a Charge Excess) breaks that obligation (604.3b, 1102, 1103, 902, 905), as an Event does; a
 # destroy no longer meets an owed Void Bringer (1103: a card on Square into Trash; a destroyed Z/X goes to Charge,
-# 1007), which stays owed.
+# 1007), which stays owed; a card is moved out of the Temporary or the Force Zone only when it is there (301.1):
+# Temporary holds the Event being resolved (from its play, Ignition or Life record to the next record but its
+# effects) and the cards an effect put there (any code passed, and a move out of Temporary put the card into `to`:
+# the state's own handler, gated on digest_of; the Event resolving is taken from where the state has sent it).
 
 
 # number -> (title, certain)

@@ -67,6 +67,8 @@ class Referee:
         self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
+        self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
+        # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
@@ -104,6 +106,8 @@ class Referee:
         m = self.m
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         kind = rec["do"]
+        if self.resolving is not None and (kind != "effect" or rec.get("startup")):
+            self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
         try:
             if m.outcome is not None and kind != "result":
                 self.fail("501.3", f"{kind} record after the game has ended "
@@ -405,6 +409,8 @@ class Referee:
             self._free_play(card, play, pl)
         m._ignition(player=pl, charge=r["charge"], revealed=revealed, play=play, kind=kind,
                     base=card.power, rec=r, line=self.line)
+        if play is not None and card.is_event:  # resolves in Temporary, then Trash
+            self.resolving = (pl, revealed, "trash")
 
     def _free_play(self, card: Card, play: dict, pl: str) -> None:
         """An IG card played free (505.3a, or from Life by damage): a Z/X needs a legal Square."""
@@ -486,6 +492,8 @@ class Referee:
         m._played(player=pl, card=code, zone=zone, pay=list(r.get("pay", [])), kind=kind,
                   square=square if card.is_zx else None, on=on if card.type == CardType.SHIFT else None,
                   base=card.power, extra=extra, rec=r, line=self.line)
+        if card.is_event:  # it resolves in Temporary (the state has sent it on at once: an EV EX to Dynamis)
+            self.resolving = (pl, code, "dynamis" if card.type.is_extra else "trash")
 
     # ------------------------------------------------------------------ battle (601-605)
     def do_attack(self, r: dict) -> None:
@@ -580,6 +588,8 @@ class Referee:
                 triggers.append(f"void:{pl}")
         m._life_damaged(player=pl, card=code, ignite=ignite, kind=_KIND.get(card.type, "card"),
                         base=card.power, life_after=life_after, triggers=triggers, rec=r, line=self.line)
+        if ignite is not None and card.is_event:  # resolves in Temporary, then Trash
+            self.resolving = (pl, code, "trash")
 
     def do_charge_excess(self, r: dict) -> None:
         z = self.m.p[self.by]
@@ -601,6 +611,8 @@ class Referee:
             self._startup(r)
         args = check_effect(self, r)
         self.m._effect(player=self.by, source=r["source"], op=r["op"], args=args, rec=r, line=self.line)
+        if "resolving" in args:  # the Event resolving has been moved out of Temporary
+            self.resolving = None
 
     def _startup(self, r: dict) -> None:
         """807: ``startup: true`` marks the effect record that plays a startup ability (the records
