@@ -469,6 +469,7 @@ def test_1103_a_destroy_does_not_meet_an_owed_void_bringer():
     assert err.message == (f"Void Bringer of P2 triggered: an effect record (move from square to trash) by P2 is "
                            f"due, got an end record (the destroy at line {line_of(recs, len(recs) - 2)} does not "
                            f"meet it: a destroyed Z/X goes to Charge, 1007)")
+    rejects([*recs[:-2], {**destroy, "source": "b3", "startup": True}], "1103", line_of(recs, len(recs) - 2))
     move = {"do": "effect", "by": "P2", "source": "U01-016", "op": "move", "square": "b2", "from": "square",
             "to": "trash", "owner": "P1"}
     m = run([*recs[:-1], move, recs[-1]]).match

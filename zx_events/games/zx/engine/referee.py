@@ -126,7 +126,8 @@ class Referee:
                 if self._meets(rec, due):
                     self.meeting = due.key  # a record of it that cannot be applied waives it (fail)
                     self._void_destroy.pop(due.key, None)
-                elif due.kind == "void" and kind == "effect" and rec.get("op") == "destroy" and self.by == due.player:
+                elif due.kind == "void" and kind == "effect" and rec.get("op") == "destroy" and self.by == due.player \
+                        and not rec.get("startup"):
                     self._void_destroy[due.key] = line  # named if the Void Bringer is still owed at the next record
                 elif kind not in ("effect", "concede", "result") or rec.get("startup"):  # an attack too (not
                     # 602.1): it is owed first; a startup ability is an action (603.1b), not a step of a resolution
