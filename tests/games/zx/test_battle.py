@@ -440,3 +440,37 @@ def test_1103_an_attack_while_void_bringer_is_owed_breaks_that_obligation():
     assert err.message.endswith("(move from square to trash) by P2 is due, got an attack record")
     c = run([*recs, PASS1, PASS2], strict=False)
     assert [v.rule for v in c.violations] == ["1103"] and c.match.sq["a2"] is None
+
+
+def test_603_1_604_3b_a_startup_ability_in_the_battle_damage_step_breaks_the_life_obligation():
+    """603.1: abilities are played in the Battle Event Step; in the Damage Step a Life card is owed first, and a
+    startup ability there breaks that obligation as an Event does (it was accepted)."""
+    startup = {"do": "effect", "by": "P1", "source": "b2", "op": "counter", "delta": 1, "startup": True}
+    recs = [*BOARD, *DESTROY_B3, *ON_PLAYER, startup]
+    err = rejects(recs, "604.3b", line_of(recs, len(recs) - 1))
+    assert err.message == ("P2 takes 1 damage: a life record for P2 is due, got a startup ability (effect record "
+                           "with startup: true)")
+    c = run([*recs, {"do": "end", "by": "P1"}], strict=False)
+    assert [v.rule for v in c.violations] == ["604.3b"] and c.match.battle is None
+    # a step of a resolution still comes between, as before
+    step = {k: v for k, v in startup.items() if k != "startup"}
+    run([*BOARD, *DESTROY_B3, *ON_PLAYER, step, {"do": "life", "by": "P2", "card": "U01-011"}])
+
+
+def test_1103_a_destroy_does_not_meet_an_owed_void_bringer():
+    """The Void Bringer puts a card on Square into Trash; a destroy sends a Z/X to Charge (1007). It may be a
+    step that comes first (this IG/VB Event resolves before its Void Bringer), so it is applied, the Void Bringer
+    stays owed, and the record that breaks it names the destroy."""
+    vb = {**BOARD[1], "life": ["U01-016", "U01-013", "U01-005", "U01-006"]}
+    destroy = {"do": "effect", "by": "P2", "source": "U01-016", "op": "destroy", "square": "a1"}
+    recs = [BOARD[0], vb, *BOARD[2:], *DESTROY_B3, *ON_PLAYER,
+            {"do": "life", "by": "P2", "card": "U01-016", "ignite": {}}, destroy, {"do": "end", "by": "P1"}]
+    err = rejects(recs, "1103", line_of(recs, len(recs) - 1))
+    assert err.message == (f"Void Bringer of P2 triggered: an effect record (move from square to trash) by P2 is "
+                           f"due, got an end record (the destroy at line {line_of(recs, len(recs) - 2)} does not "
+                           f"meet it: a destroyed Z/X goes to Charge, 1007)")
+    rejects([*recs[:-2], {**destroy, "source": "b3", "startup": True}], "1103", line_of(recs, len(recs) - 2))
+    move = {"do": "effect", "by": "P2", "source": "U01-016", "op": "move", "square": "b2", "from": "square",
+            "to": "trash", "owner": "P1"}
+    m = run([*recs[:-1], move, recs[-1]]).match
+    assert m.p["P1"]["charge"] == ["R01-002"] and "R01-001" in m.p["P1"]["trash"] and m.phase == "over"

@@ -385,3 +385,29 @@ def test_505_3_only_the_turn_player_ignites_and_only_before_the_main_phase():
     late = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"},  # (the Main Phase began)
             {"do": "ignition", "by": "P1", "charge": "R01-001", "revealed": "R01-013"}]
     rejects(late, "505.3", last(late))
+
+
+def test_501_3_503_3_602_1_records_before_the_first_turn_say_so():
+    """No turn player before turn 1: the message says so (it printed Python's None)."""
+    for rec, rule, message in (
+            ({"do": "draw", "by": "P1", "cards": ["R01-003"]}, "503.3", "P1 acts before the first turn (no turn record yet)"),
+            ({"do": "resource", "by": "P1", "card": "R01-004"}, "504.3", "P1 acts before the first turn (no turn record yet)"),
+            ({"do": "end", "by": "P1"}, "501.3", "P1 ends a turn before the first turn (no turn record yet)"),
+            ({"do": "attack", "by": "P1", "from": "b1", "target": "b2"}, "602.1",
+             "P1 declares a battle before the first turn (no turn record yet)")):
+        assert rejects([*SETUP, rec], rule, 4).message == message
+
+
+def test_506_an_event_in_the_draw_phase_before_the_draw():
+    """An Event before the draw breaks 506 at its line, as a startup ability there does; the draw after it is
+    no violation (it was a false 503.3 short draw at the Event, then the draw refused as after the phase)."""
+    from zx_events.games.zx.rules import title
+
+    recs = [*BOARD[:8], {"do": "play", "by": "P2", "card": "U01-014", "pay": []}, *BOARD[8:]]
+    at = line_of(recs, 8)
+    err = rejects(recs, "506", at)
+    assert err.message == ("the Event U01-014 played in the Draw Phase, before the draw: Events are played in the "
+                           "Main Phase")
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("506", at)]
+    assert "Events" in title("506") and "startup abilities" in title("506")  # the audit's title of these

@@ -292,3 +292,69 @@ def test_202_8a_a_match_imported_under_digest_2_replays_as_it_was_imported():
     events[0].__dict__["rules_version"] = "zx-cr-seed-2026.11+digest.2"
     then = project(None, events).p["P1"]
     assert "EX-R03" in str(then["charge"]) and "EX-R03" not in [d["code"] for d in then["dynamis"] if d["up"]]
+
+
+# ---------------------------------------------------------------- the shared zones: Temporary and Force (301.1)
+FLASH = {"do": "play", "by": "P1", "card": "R01-014", "pay": []}  # an Event: it resolves in Temporary
+
+
+def _out_of(zone: str, code: str, to: str = "hand", **more) -> dict:
+    return {"do": "effect", "by": "P1", "source": "b2", "op": "move", "card": code, "from": zone, "to": to, **more}
+
+
+def test_301_1_a_card_is_moved_out_of_the_temporary_zone_only_when_it_is_there():
+    """Temporary holds the Event being resolved and the cards an effect put there: a card named out of it
+    that is not there (a Z/X EX still in Dynamis, a card still in the deck) is refused, not conjured."""
+    for rec in (_out_of("temporary", "EX-R01", to="square", dest="c1"), _out_of("temporary", "R01-013"),
+                _out_of("temporary", "R01-004")):  # (R01-004 is in P1's hand, not in Temporary)
+        recs = [*BOARD, rec]
+        err = rejects(recs, "301.1", line_of(recs, len(recs) - 1))
+        assert err.message == (f"{rec['card']} of P1 is not in the Temporary Zone (it holds the Event being "
+                               f"resolved and the cards an effect put there)")
+    m = run([*BOARD, _out_of("hand", "R01-004", to="temporary"), _out_of("temporary", "R01-004")]).match
+    assert m.temporary == [] and m.p["P1"]["hand"].count("R01-004") == 1
+
+
+def test_301_1_a_card_is_moved_out_of_the_force_zone_only_when_it_is_there():
+    recs = [*BOARD, _out_of("force", "R01-004")]
+    err = rejects(recs, "301.1", line_of(recs, len(recs) - 1))
+    assert err.message == "R01-004 of P1 is not in the Force Zone"
+    c = run(recs, strict=False)
+    assert [v.rule for v in c.violations] == ["301.1"] and c.match.p["P1"]["hand"].count("R01-004") == 1
+    m = run([*BOARD, _out_of("hand", "R01-004", to="force", dest="a1"), _out_of("force", "R01-004")]).match
+    assert m.force == [] and m.p["P1"]["hand"].count("R01-004") == 1
+
+
+def test_301_1_the_event_being_resolved_is_moved_out_of_temporary():
+    """An Event resolves in Temporary (the state sends it on to Trash at once): an effect of its resolution may
+    move it from there, once; after its resolution (the next record but its effects) it is not there."""
+    m = run([*BOARD, FLASH, _out_of("temporary", "R01-014")]).match
+    assert m.p["P1"]["hand"].count("R01-014") == 1 and "R01-014" not in m.p["P1"]["trash"]
+    gone = [_out_of("temporary", "R01-014", to="charge"),  # moved out already
+            {"do": "attack", "by": "P1", "from": "b2", "target": "a2"},  # its resolution is over
+            {"do": "effect", "by": "P1", "source": "b2", "op": "counter", "delta": 1, "startup": True}]
+    for after in gone:
+        recs = [*BOARD, FLASH, after, _out_of("temporary", "R01-014")]
+        rejects(recs, "301.1", line_of(recs, len(recs) - 1))
+    # an EV EX resolving is back in Dynamis face-up (202.9a): moved out of Temporary, it goes there again, once
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": ["R01-001", "R01-002"]},
+            _out_of("temporary", "EX-R02")]
+    dyn = [d for d in run(recs).match.p["P1"]["dynamis"] if d["code"] == "EX-R02"]
+    assert sorted(d["up"] for d in dyn) == [False, True]
+
+
+def test_301_1_a_match_imported_under_digest_4_replays_its_moves_out_of_temporary_as_imported():
+    """Taking the resolving Event from where the state sent it is a digest.5 change in the state's own handler:
+    a match stored under digest.4 replays as it was checked then (the card put into `to`, and left in Trash)."""
+    import copy
+
+    from zx_events.games import digest_of
+    from zx_events.ids import project
+
+    events = copy.deepcopy(list(run([*BOARD, FLASH, _out_of("temporary", "R01-014")]).match.pending_events))
+    assert digest_of(events[0].rules_version) >= 5
+    now = project(None, copy.deepcopy(events)).p["P1"]
+    assert now["hand"].count("R01-014") == 1 and "R01-014" not in now["trash"]
+    events[0].__dict__["rules_version"] = "zx-cr-seed-2026.11+digest.4"
+    then = project(None, events).p["P1"]
+    assert then["hand"].count("R01-014") == 1 and then["trash"] == ["R01-014"]

@@ -611,8 +611,12 @@ def _op_move(m: Match, player: str, a: dict) -> None:
     code = a.get("card")
     if not code:
         return
-    if not m._from_zone(owner, src, code) and src != "temporary":  # an Event resolving is not kept in Temporary
-        return
+    if not m._from_zone(owner, src, code):
+        if digest_of(m.rules_version) < 5:
+            if src != "temporary":  # (digest.4 and before: a card named out of Temporary was put into `to`
+                return  # whether it was there or not, 301.1)
+        elif not (a.get("resolving") and _take_resolved(m, owner, a["resolving"], code)):
+            return
     if dst == "square" and a.get("dest"):
         if a.get("face") == "down":  # 301.3b: a face-down card, no Z/X and no Power
             entry = m._new_entry(code, owner, owner, None, "card")  # 302.1b: controlled by its owner
@@ -625,6 +629,20 @@ def _op_move(m: Match, player: str, a: dict) -> None:
         m._send(owner, code, a.get("kind", "card"), dst)
         if dst == "force":
             _tie_force(m, m.force[before:], a)
+
+
+def _take_resolved(m: Match, owner: str, zone: str, code: str) -> bool:
+    """The Event resolving in Temporary, which ``CardPlayed`` (``IgnitionPerformed``, ``LifeDamaged``) has already
+    sent on to ``zone``: an Event to Trash, an EV EX to Dynamis face-up. Taken from there when an effect of its
+    resolution moves it out of Temporary (digest.5)."""
+    if zone == "dynamis":
+        dyn = m.p[owner]["dynamis"]
+        for i, d in enumerate(dyn):
+            if d["code"] == code and d["up"]:
+                del dyn[i]
+                return True
+        return False
+    return _take(m.p[owner][zone], code)
 
 
 def _tie_force(m: Match, added: list, a: dict) -> None:

@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.4"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.5"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -22,6 +22,14 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.4"  # .2: 605.6, lethal Power 0, star
 # Reboot Resource card named twice in one payment is 301.1 (it was called Sleep, 805); a setup written after
 # turn 1 by a player not set up is applied, reported once by the turn's 402 (it was also a fatal 501.3); a short
 # Draw Phase (503.3), reported where the phase is left, names the draw record's line.
+# .5: an Event played in the Draw Phase before the draw is 506 (it was a short draw, 503.3, with the draw then
+# refused as after the phase); a startup ability while a record is owed (the Life card in the Battle Damage Step, a
+# trigger, a Reload, a Charge Excess) breaks that obligation (604.3b, 1102, 1103, 902, 905), as an Event does; a
+# destroy no longer meets an owed Void Bringer (1103: a card on Square into Trash; a destroyed Z/X goes to Charge,
+# 1007), which stays owed; a card is moved out of the Temporary or the Force Zone only when it is there (301.1):
+# Temporary holds the Event being resolved (from its play, Ignition or Life record to the next record but its
+# effects) and the cards an effect put there (any code passed, and a move out of Temporary put the card into `to`:
+# the state's own handler, gated on digest_of; the Event resolving is taken from where the state has sent it).
 
 
 # number -> (title, certain)
@@ -56,7 +64,8 @@ RULES: dict[str, tuple[str, bool]] = {
     "504.3": ("Resource Phase: at most one card into Resource", False),
     "505.3": ("Ignition Phase: Charge to Trash, reveal the top card", False),
     "505.3a": ("Ignition needs a Charge card; only an IG card is played free", False),
-    "506": ("Main Phase: one Z/X EX or EV EX from Dynamis a turn", False),
+    "506": ("Main Phase: cards, Events and startup abilities are played in your own Main Phase (Events and "
+            "abilities also in a Battle Event Step); one Z/X EX or EV EX from Dynamis a turn", False),
     "507": ("End Phase", False),
     "602.1": ("A battle is declared in the turn player's Main Phase, one at a time", True),
     "602.1a": ("The attacker is a Reboot Z/X of the turn player on Square", True),

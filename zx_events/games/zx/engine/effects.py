@@ -26,6 +26,7 @@ class Judge(Protocol):
     m: Match
     cat: Catalog
     by: str | None
+    resolving: tuple[str, str, str] | None  # the Event resolving in Temporary: player, code, zone the state holds it in
 
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None: ...
 
@@ -134,11 +135,19 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
         present = any(x["code"] == code for x in z["resource"])
     elif src == "dynamis":
         present = any(x["code"] == code for x in z["dynamis"])
-    elif src in ("temporary", "force"):
-        present = True
+    elif src in ("temporary", "force"):  # 301.2a: shared zones, each card with its owner (digest.5: any code passed)
+        present = any(x["code"] == code and x["owner"] == owner for x in getattr(m, src))
+        if not present and src == "temporary" and ref.resolving is not None and ref.resolving[:2] == (owner, code):
+            present = True  # the Event resolving: the state has already sent it on, to where it takes it from
+            args["resolving"] = ref.resolving[2]
     else:
         present = code in z.get(src, [])
     if not present:
+        if src == "temporary":
+            ref.fail("301.1", f"{code} of {owner} is not in the Temporary Zone (it holds the Event being resolved "
+                              f"and the cards an effect put there)", fatal=True)
+        if src == "force":
+            ref.fail("301.1", f"{code} of {owner} is not in the Force Zone", fatal=True)
         ref.fail("301.1", f"{code} is not in {owner}'s {src}", fatal=True)
     card = ref.cat[code]
     if dst == "square":

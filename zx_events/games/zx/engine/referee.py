@@ -66,6 +66,9 @@ class Referee:
         self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
         self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self.result_line: int | None = None  # the line of the log's result record, once read
+        self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
+        self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
+        # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
@@ -103,6 +106,8 @@ class Referee:
         m = self.m
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         kind = rec["do"]
+        if self.resolving is not None and (kind != "effect" or rec.get("startup")):
+            self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
         try:
             if m.outcome is not None and kind != "result":
                 self.fail("501.3", f"{kind} record after the game has ended "
@@ -114,11 +119,26 @@ class Referee:
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
             due = self.due()  # None at once in the usual case: nothing can be owed
-            if due is not None:
+            if due is None:
+                if self._void_destroy:
+                    self._void_destroy.clear()
+            else:
                 if self._meets(rec, due):
                     self.meeting = due.key  # a record of it that cannot be applied waives it (fail)
-                elif kind not in ("effect", "concede", "result"):  # an attack too (not 602.1): it is owed first
-                    self.fail(due.rule, f"{due.message}, got {_a(kind)} record", waive=due.key)
+                    self._void_destroy.pop(due.key, None)
+                elif due.kind == "void" and kind == "effect" and rec.get("op") == "destroy" and self.by == due.player \
+                        and not rec.get("startup"):
+                    self._void_destroy[due.key] = line  # named if the Void Bringer is still owed at the next record
+                elif kind not in ("effect", "concede", "result") or rec.get("startup"):  # an attack too (not
+                    # 602.1): it is owed first; a startup ability is an action (603.1b), not a step of a resolution
+                    # that may come between (digest.5: it passed, in the Battle Damage Step too, 603.1)
+                    got = "a startup ability (effect record with startup: true)" if kind == "effect" else \
+                        f"{_a(kind)} record"
+                    near = self._void_destroy.get(due.key)
+                    if near is not None:  # what the writer may have meant for it (1103 with 1007)
+                        got += f" (the destroy at line {near} does not meet it: a destroyed Z/X goes to Charge, 1007)"
+                    self._void_destroy.pop(due.key, None)
+                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key)
                     self.settle()  # a battle owed nothing more ends (605) before the record is applied
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
@@ -184,8 +204,11 @@ class Referee:
             return False
         if due.kind == "recover":
             return rec["do"] == "effect" and rec.get("op") == "recover"
-        if due.kind == "void":
-            return rec["do"] == "effect" and rec.get("op") in ("move", "destroy")
+        if due.kind == "void":  # 1103: a card on Square into Trash, the one record that resolves it (effects._move).
+            # Not a destroy (digest.5: it met it and resolved nothing): a destroyed Z/X goes to Charge (1007), and a
+            # destroy may be a step that comes first (an IG/VB Event played from Life resolves before its trigger)
+            return rec["do"] == "effect" and rec.get("op") == "move" and rec.get("from") == "square" \
+                and rec.get("to") == "trash" and rec.get("target", "card") == "card"
         return rec["do"] == due.kind
 
     def settle(self) -> None:
@@ -246,6 +269,8 @@ class Referee:
 
     # ------------------------------------------------------------------ phases
     def _turn_player(self, rule: str) -> None:
+        if self.m.active is None:
+            self.fail(rule, f"{self.by} acts before the first turn (no turn record yet)", fatal=True)
         if self.by != self.m.active:
             self.fail(rule, f"{self.by} acts in {self.m.active}'s turn, where only {self.m.active} may",
                       fatal=True)
@@ -385,6 +410,8 @@ class Referee:
             self._free_play(card, play, pl)
         m._ignition(player=pl, charge=r["charge"], revealed=revealed, play=play, kind=kind,
                     base=card.power, rec=r, line=self.line)
+        if play is not None and card.is_event:  # resolves in Temporary, then Trash
+            self.resolving = (pl, revealed, "trash")
 
     def _free_play(self, card: Card, play: dict, pl: str) -> None:
         """An IG card played free (505.3a, or from Life by damage): a Z/X needs a legal Square."""
@@ -413,6 +440,10 @@ class Referee:
                 self.fail("506", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
             else:
                 self._not_past("main", "506", f"the Event {code} played")
+                if m.phase == "draw" and checks.to_draw(m):  # the draw record is still to come (digest.5: it
+                    # was left as a short draw, 503.3, and the draw then refused as after the Draw Phase)
+                    self.fail("506", f"the Event {code} played in the Draw Phase, before the draw: Events are "
+                                     f"played in the Main Phase", fatal=True)
                 self._leave_draw()
         else:
             if in_step:
@@ -462,10 +493,14 @@ class Referee:
         m._played(player=pl, card=code, zone=zone, pay=list(r.get("pay", [])), kind=kind,
                   square=square if card.is_zx else None, on=on if card.type == CardType.SHIFT else None,
                   base=card.power, extra=extra, rec=r, line=self.line)
+        if card.is_event:  # it resolves in Temporary (the state has sent it on at once: an EV EX to Dynamis)
+            self.resolving = (pl, code, "dynamis" if card.type.is_extra else "trash")
 
     # ------------------------------------------------------------------ battle (601-605)
     def do_attack(self, r: dict) -> None:
         m, pl = self.m, self.by
+        if m.active is None:
+            self.fail("602.1", f"{pl} declares a battle before the first turn (no turn record yet)", fatal=True)
         if pl != m.active:
             self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
         if m.battle is not None:
@@ -554,6 +589,8 @@ class Referee:
                 triggers.append(f"void:{pl}")
         m._life_damaged(player=pl, card=code, ignite=ignite, kind=_KIND.get(card.type, "card"),
                         base=card.power, life_after=life_after, triggers=triggers, rec=r, line=self.line)
+        if ignite is not None and card.is_event:  # resolves in Temporary, then Trash
+            self.resolving = (pl, code, "trash")
 
     def do_charge_excess(self, r: dict) -> None:
         z = self.m.p[self.by]
@@ -575,6 +612,8 @@ class Referee:
             self._startup(r)
         args = check_effect(self, r)
         self.m._effect(player=self.by, source=r["source"], op=r["op"], args=args, rec=r, line=self.line)
+        if "resolving" in args:  # the Event resolving has been moved out of Temporary
+            self.resolving = None
 
     def _startup(self, r: dict) -> None:
         """807: ``startup: true`` marks the effect record that plays a startup ability (the records
@@ -604,6 +643,8 @@ class Referee:
     # ------------------------------------------------------------------ end of turn and game
     def do_end(self, r: dict) -> None:
         m, pl = self.m, self.by
+        if m.active is None:
+            self.fail("501.3", f"{pl} ends a turn before the first turn (no turn record yet)", fatal=True)
         if pl != m.active:
             self.fail("501.3", f"{pl} ends a turn that is {m.active}'s", fatal=True)
         if m.phase in ("over", "setup"):
