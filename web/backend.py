@@ -87,8 +87,9 @@ class WebError(Exception):
     @classmethod
     def of(cls, e: Any) -> "WebError":
         """A ``ZXError`` (an unknown match, a bad value) as the client is answered it: 404 for what is not
-        found, else 400, with its message."""
-        return cls(404 if getattr(e, "kind", "") == "not_found" else 400, e.message)
+        found, 409 for what the store holds but this server cannot show (a match of newer rules), else 400, with
+        its message."""
+        return cls({"not_found": 404, "conflict": 409}.get(getattr(e, "kind", ""), 400), e.message)
 
 
 class StoreFailed(WebError):

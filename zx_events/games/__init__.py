@@ -42,6 +42,23 @@ class UnknownGame(ZXError):
     kind = "usage"
 
 
+class NewerRules(ZXError):
+    """A stored match imported under a rules version newer than this zx knows (by a later build: a store taken back
+    to an older one): its state's own handlers may have changed since, so it is not replayed as if it were older."""
+
+    kind = "conflict"  # (zx serve: 409, the store holds what this server cannot show)
+
+
+def known_rules(game_key: str, match_id: str, rules_version: str | None) -> None:
+    """Raise ``NewerRules`` when ``rules_version`` (a stored match's) is newer than the game's own: replaying it with
+    the handlers of an older version gave another state in silence (a card in two zones)."""
+    own = get(game_key).rules_version
+    if digest_of(rules_version) > digest_of(own):
+        raise NewerRules(f"match {match_id!r} was imported under rules {rules_version}, newer than this zx knows "
+                         f"({own}): it is replayed only by a zx that knows them (upgrade zx; docs/deployment.md, "
+                         f"Upgrading)")
+
+
 def keys() -> tuple[str, ...]:
     return tuple(GAME_MODULES)
 

@@ -28,7 +28,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate, event
 
 from zx_events.games.base import install_direct_triggers
-from zx_events.games import digest_of
+from zx_events.games import digest_of, known_rules
 from zx_events.ids import match_uuid, project as _project  # one id space across games (shared/spec/games.md)
 
 PREFIX = "x610z.match"
@@ -108,6 +108,7 @@ class Match(Aggregate):
         self.players = {p: dict(info) for p, info in header["players"].items()}
         self.catalog = dict(catalog)
         self.board = dict(board)
+        known_rules("x610z", match_id, rules_version)
         self.rules_version = rules_version
         self.source = source
         self.content_sha256 = content_sha256

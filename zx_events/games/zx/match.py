@@ -32,7 +32,7 @@ from eventsourcing.domain import Aggregate, event
 
 from zx_events.games.base import install_direct_triggers
 from zx_events.ids import NAMESPACE, match_uuid, project  # noqa: F401  (one id space and projector for every game)
-from zx_events.games import digest_of
+from zx_events.games import digest_of, known_rules
 
 PREFIX = "zx.match"
 PHASES = ("setup", "draw", "resource", "ignition", "main", "end", "over", "ended")
@@ -116,6 +116,7 @@ class Match(Aggregate):
         self.header = {k: v for k, v in header.items() if k != "players"}
         self.players = {p: {k: v for k, v in info.items()} for p, info in header["players"].items()}
         self.catalog = dict(catalog)
+        known_rules("zx", match_id, rules_version)
         self.rules_version = rules_version
         self.source = source
         self.content_sha256 = content_sha256
