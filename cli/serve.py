@@ -216,8 +216,9 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     from zx_events.replay import no_snapshots
 
     if no_snapshots(backend.svc):
-        click.echo(f"note: the store has no replay snapshots: the first view of a match replays it from its first "
-                   f"event; `zx --store {backend.svc.store.label} prepare` files them (docs/replay.md)", err=True)
+        click.echo(f"note: the store has no replay snapshots of this version of zx (those of an earlier version are "
+                   f"not used): the first view of a match replays it from its first event; `zx --store "
+                   f"{backend.svc.store.label} prepare` files them (docs/replay.md)", err=True)
     shown = f"[{host}]" if ":" in host else host
     serving = f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops"
     # on loopback, only the server's own names (DNS rebinding: web.app.Hosts); elsewhere the address is open

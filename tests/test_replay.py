@@ -744,7 +744,7 @@ def test_cli_prepare_names_a_damaged_match_and_exits_1(tmp_path):
         svc.close()
 
 
-def test_no_snapshots_says_whether_a_sqlite_store_has_any(tmp_path):
+def test_no_snapshots_says_whether_a_sqlite_store_has_any(tmp_path, monkeypatch):
     from zx_events.application import MatchService
 
     svc = MatchService(str(tmp_path / "s.sqlite"))
@@ -754,6 +754,12 @@ def test_no_snapshots_says_whether_a_sqlite_store_has_any(tmp_path):
         replay._snapshots(svc)
         assert replay.no_snapshots(svc) is True  # the table, empty
         replay.prepare_snapshots(svc, mid)
+        assert replay.no_snapshots(svc) is False
+        # after an upgrade that changes the replaying code, its snapshots are all ignored: as good as none (zx serve
+        # said nothing, docs/replay.md said new ones would be written, which serve, replay and view never do)
+        monkeypatch.setattr(replay, "projection_fingerprint", lambda: "another-version")
+        assert replay.no_snapshots(svc) is True
+        monkeypatch.undo()
         assert replay.no_snapshots(svc) is False
     finally:
         svc.close()

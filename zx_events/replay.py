@@ -218,17 +218,27 @@ def _stored_snapshots(svc: Any) -> EventStore | None:
 
 
 @_service
-def no_snapshots(svc: Any) -> bool:
-    """Whether a SQLite store has no replay snapshot at all (its seeks replay every match from the first
-    event until ``zx prepare``, or a seek that may write, files them); False when it has some, or cannot tell."""
+def no_snapshots(svc: Any, sample: int = 64) -> bool:
+    """Whether a SQLite store has no replay snapshot this code can use (its seeks replay every match from the first
+    event until ``zx prepare``, or a seek that may write, files them): none at all, or none of this code's
+    (``projection_fingerprint``) for the first ``sample`` stored matches, as after an upgrade, whose snapshots were
+    all ignored without a word; False when it has some, or cannot tell."""
     if svc.store.kind != "sqlite":
         return False
     if _stored_snapshots(svc) is None:
         return True
     c = svc.read_connection()
+    if c is None:
+        return False
     try:
-        return c is not None and c.execute(f"SELECT 1 FROM {SNAPSHOT_TABLE} LIMIT 1").fetchone() is None
-    except sqlite3.Error:
+        if c.execute(f"SELECT 1 FROM {SNAPSHOT_TABLE} LIMIT 1").fetchone() is None:
+            return True
+        fingerprint = projection_fingerprint()
+        first = c.execute("SELECT originator_id FROM stored_events WHERE originator_version = 1 LIMIT ?", [sample])
+        ids = [_filed_under(uuid.UUID(hex=str(oid)), fingerprint).hex for (oid,) in first]
+        return bool(ids) and c.execute(f"SELECT 1 FROM {SNAPSHOT_TABLE} WHERE originator_id IN "
+                                       f"({', '.join('?' * len(ids))}) LIMIT 1", ids).fetchone() is None
+    except (sqlite3.Error, ValueError):
         return False
 
 
@@ -269,7 +279,12 @@ def snapshot_id(match_id: str) -> uuid.UUID:
 
 @lru_cache(maxsize=1024)
 def _snapshot_id(match_id: str, fingerprint: str) -> uuid.UUID:
-    return uuid.uuid5(match_uuid(match_id), f"zx-replay-snapshot-checked:{fingerprint}")
+    return _filed_under(match_uuid(match_id), fingerprint)
+
+
+def _filed_under(oid: uuid.UUID, fingerprint: str) -> uuid.UUID:
+    """The id the snapshots of the match of aggregate id ``oid`` are filed under by the code of ``fingerprint``."""
+    return uuid.uuid5(oid, f"zx-replay-snapshot-checked:{fingerprint}")
 
 
 # A snapshot is bound to its events (docs/security.md): its state carries the digest of the event
