@@ -635,7 +635,7 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
     that option when it named a file, which the update the failure asks for must be given too."""
     import duckdb
 
-    from analytics.db import AnalyticsError, RebuildNeeded
+    from analytics.db import AnalyticsError, DamagedFile, RebuildNeeded
 
     if svc.store.kind == "memory":  # nothing would outlive this command but a file nobody asked for
         click.echo("analytics: not updated: a memory: store lasts only as long as this command", err=True)
@@ -654,15 +654,17 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
             raise
         given = catalog_given(catalog_file)
         if interrupted(e):  # Ctrl-C: the import stands; the file keeps what its last commit wrote
-            click.echo(f"interrupted: the matches are imported, but the analytics file {path} was not brought up to "
-                       f"date; `zx analytics update{given}` finishes it", err=True)
+            click.echo(with_store(f"interrupted: the matches are imported, but the analytics file {path} was not "
+                                  f"brought up to date; `zx analytics update{given}` finishes it", ctx), err=True)
             raise click.Abort() from None
-        if isinstance(e, RebuildNeeded):  # its message says to rebuild: "update later" would fail the same way
-            click.echo(f"warning: the matches are imported, but the analytics file was not updated: {e}"
-                       + (f" (with{given}: the catalog these matches were checked against)" if given else ""), err=True)
+        if isinstance(e, (RebuildNeeded, DamagedFile)):  # its message says what to run: "update later" would fail
+            # the same way
+            click.echo(with_store(f"warning: the matches are imported, but the analytics file was not updated: {e}"
+                                  + (f" (with{given}: the catalog these matches were checked against)" if given else ""),
+                                  ctx), err=True)
         else:
-            click.echo(f"warning: the matches are imported, but the analytics file was not updated: {e}; "
-                       f"run `zx analytics update{given}` later", err=True)
+            click.echo(with_store(f"warning: the matches are imported, but the analytics file was not updated: {e}; "
+                                  f"run `zx analytics update{given}` later", ctx), err=True)
         return
     click.echo(f"analytics: {counted(result.events, 'event')}, {counted(result.matches, 'match', 'matches')} "
                f"projected into {path}", err=True)

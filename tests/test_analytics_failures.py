@@ -174,3 +174,32 @@ def test_an_event_store_given_as_the_analytics_file_is_refused_without_any_downl
         assert "download" not in r.stderr and "Traceback" not in r.stderr
     assert list(home.iterdir()) == [] and not (tmp_path / "out").exists()
     assert store.read_bytes() == before and not list(corpus.glob("store.sqlite.damaged-*"))
+
+
+def test_zx_imports_advice_on_an_analytics_file_it_could_not_update_runs_as_written(tmp_path):
+    """zx import with --store: its warning that the analytics file was not updated advised `zx analytics update
+    --rebuild` without the store (run as written: "there is no store at zx-store.sqlite"), and for a damaged file
+    added "run `zx analytics update` later", which fails the same way."""
+    import duckdb
+    from click.testing import CliRunner
+
+    from analytics.db import SCHEMA_VERSION
+    from cli.main import zx as zx_cli
+
+    root = Path(__file__).resolve().parent.parent
+    logs = sorted((root / "examples" / "legal").glob("*.zxlog"))
+    store = tmp_path / "s.sqlite"
+    analytics = tmp_path / "s.duckdb"
+    r = CliRunner().invoke(zx_cli, ["--store", str(store), "import", str(logs[0])])
+    assert r.exit_code == 0, r.output
+    con = duckdb.connect(str(analytics))
+    con.execute("UPDATE projection_position SET schema_version = ?", [SCHEMA_VERSION - 1])
+    con.close()
+    r = CliRunner().invoke(zx_cli, ["--store", str(store), "import", str(logs[1])])
+    assert r.exit_code == 0, r.output
+    assert f"run `zx --store {store} analytics update --rebuild`" in r.stderr and "later" not in r.stderr, r.stderr
+    analytics.write_bytes(b"not a DuckDB file at all" * 100)
+    r = CliRunner().invoke(zx_cli, ["--store", str(store), "import", str(logs[2])])
+    assert r.exit_code == 0, r.output
+    assert f"`zx --store {store} analytics update --rebuild` rebuilds it from the store" in r.stderr, r.stderr
+    assert "later" not in r.stderr, r.stderr
