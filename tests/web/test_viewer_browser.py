@@ -1241,3 +1241,29 @@ def test_x610z_board_tells_each_dots_kind_by_a_mark_and_a_title_not_by_colour_al
     assert described == terminal
     (board,) = [n for n in ax_nodes(browser) if (n.get("name") or {}).get("value", "").startswith("X610Z board")]
     assert (board.get("description") or {}).get("value") == terminal
+
+
+def heading_levels(driver: Any) -> list[int]:
+    return driver.execute_script("return Array.prototype.map.call(document.querySelectorAll('h1, h2, h3, h4, h5, h6'), "
+                                 "function (h) { return +h.tagName.charAt(1); })")
+
+
+def test_the_viewers_headings_go_one_level_at_a_time_with_one_per_player_panel(browser, files, tmp_path):
+    """The headings went h1, h2, then h4 (Hand, Life, ...), with no h3, and the board and the player panels had
+    none: a screen reader's list of headings skipped a level and could not go to a panel. Now h1 (the match),
+    h2 (the chart, the board, the events), h3 (each player's panel), h4 (its zones), in both games' boards."""
+    game, hist = x610z_history()
+    x610z = tmp_path / "x610z-headings.html"
+    x610z.write_text(viewer.page(viewer.history_data(hist, ["P1"], viewer.game_views(game))), encoding="utf-8")
+    for path in (files["P1"], x610z):
+        open_file(browser, path, "#e=30")
+        levels = heading_levels(browser)
+        assert levels[0] == 1 and levels.count(1) == 1, (path.name, levels)
+        assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), (path.name, levels)
+        assert 4 in levels, (path.name, levels)
+        panels = browser.execute_script("""return Array.prototype.map.call(document.querySelectorAll('#board [data-player]'),
+            function (p) { var h = p.querySelector('h3'); return [p.dataset.player, h ? h.textContent : null]; });""")
+        assert sorted(p for p, _ in panels) == ["P1", "P2"], panels
+        assert all(h and h.startswith(p) for p, h in panels), panels
+        assert browser.execute_script("return document.querySelector('#board').closest('section')"
+                                      ".querySelector('h2').textContent") == "Board"

@@ -116,7 +116,7 @@
       var pool = Object.keys(p.pool || {}).map(function (t) { return t + p.pool[t]; }).join(" ") || "-";
       var perms = (s.perms || []).filter(function (x) { return x.ctrl === pl; });
       var h = '<section class="player ' + pl + (s.active === pl ? " active" : "") + '" data-player="' + pl + '">' +
-        '<header><span class="tag">' + pl + "</span> <b>" + esc(p.name || "") + "</b>" +
+        '<header><h3 class="player-name"><span class="tag">' + pl + "</span> <b>" + esc(p.name || "") + "</b></h3>" +
         (s.active === pl ? ' <span class="turn-flag">active player</span>' : "") +
         (s.priority === pl ? ' <span class="turn-flag">priority</span>' : "") + "</header>";
       h += '<div class="counts"><span class="count"><span class="k">Deck</span> <b data-field="deck_count">' + p.deck_count +
