@@ -1267,3 +1267,20 @@ def test_the_viewers_headings_go_one_level_at_a_time_with_one_per_player_panel(b
         assert all(h and h.startswith(p) for p, h in panels), panels
         assert browser.execute_script("return document.querySelector('#board').closest('section')"
                                       ".querySelector('h2').textContent") == "Board"
+
+
+def test_the_play_button_says_whether_it_is_playing(browser, files):
+    """The play button kept aria-label "play or pause" and no aria-pressed: only its glyph told a playing
+    replay from a paused one. It is a toggle button named "play", pressed while it plays."""
+    open_file(browser, files["spectator"], "#e=1")
+    state = lambda: [browser.find_element("id", "play").get_attribute(a) for a in ("aria-label", "aria-pressed")]
+    assert state() == ["play", "false"]
+    click(browser, "play")
+    assert browser.execute_script("return zxViewer.playing()") and state() == ["play", "true"]
+    click(browser, "play")
+    assert state() == ["play", "false"]
+    key(browser, "SPACE")
+    assert state() == ["play", "true"]
+    key(browser, "ARROW_RIGHT")  # any move pauses
+    assert state() == ["play", "false"]
+
