@@ -43,6 +43,14 @@ OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0
 TOP_CARDS = 25
 MAX_TURN = 16
 LABEL_MAX = 60  # characters of a name a chart shows: vl-convert lays a long label out in quadratic time
+AXIS_LABELS = 280  # px: the longest axis label a chart draws (a 60-character name is cut there, with an ellipsis)
+# px: the widest a chart's box is (style.css: main 1200 px less its padding, the section's padding and border);
+# a chart as wide or narrower is shown whole, a wider one scrolls in its box with its labels out of sight
+CHART_BOX = 1118
+# px: the plot of a rate with its interval: the box less the axis labels, the padding and the label right of a
+# 100% point ("100.0% [100%–100%] n=1234", about 170 px). It was 720: with a deck name cut to 60 characters the
+# chart was 1192 px wide, and "100.0% [21%–100%] n=1" read "100.0% [21%–10" at the box's edge
+INTERVAL_PLOT = CHART_BOX - AXIS_LABELS - PADDING["left"] - PADDING["right"] - 10 - 190
 
 
 @cache
@@ -291,7 +299,7 @@ def _alt() -> Any:
 def _config(chart: Any, title: str | None = None) -> Any:
     return (chart.configure(font=FONT, background="white", padding=PADDING)
             .configure_view(stroke=None)
-            .configure_axis(labelLimit=280, labelFontSize=11, titleFontSize=11, labelColor=INK, titleColor=INK, grid=True,
+            .configure_axis(labelLimit=AXIS_LABELS, labelFontSize=11, titleFontSize=11, labelColor=INK, titleColor=INK, grid=True,
                             gridColor="#eee", domainColor="#999", tickColor="#999")
             .configure_legend(labelFontSize=11, titleFontSize=11, orient="bottom")
             .properties(title=title or ""))
@@ -358,7 +366,7 @@ def interval_chart(df: pl.DataFrame, key: str, rate: str, n: str, axis_title: st
     points = base.mark_point(filled=True, size=70, opacity=1).encode(x=f"{rate}:Q", color=_colour(alt))
     text = base.mark_text(align="left", dx=6, dy=-9, fontSize=11, color=INK).encode(x=f"{rate}:Q", text="label:N")
     half = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 4], color="#888").encode(x="x:Q")
-    return render_svg(_config((half + bars + points + text).properties(width=720, height=34 * df.height)))
+    return render_svg(_config((half + bars + points + text).properties(width=INTERVAL_PLOT, height=34 * df.height)))
 
 
 def matchup_chart(df: pl.DataFrame) -> str:
