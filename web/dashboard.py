@@ -78,6 +78,15 @@ class Dashboard:
     sections: list[Section] = field(default_factory=list)
     game: str = ""  # the game shown (games are never mixed)
     game_name: str = ""
+    nothing: str | None = None  # no match of the game shown in the analytics file: what to run (no sections)
+
+
+NO_TOTALS = {"matches": 0, "decks": 0, "players": 0, "events": 0}
+
+
+def no_matches_yet(game_name: str) -> str:
+    """What the dashboard says when its analytics file holds no match of the game shown (an empty store)."""
+    return f"The store has no {game_name} matches yet: import logs with zx import LOGS, then run zx analytics update."
 
 
 def _frame(source: Any, name: str, params: dict[str, Any]) -> pl.DataFrame:
@@ -123,12 +132,15 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     game = shown_game(source, params.get("game"))
     if len(held) > 1:  # games are never mixed: one game at a time (?game=KEY)
         params["game"] = game
-    raw = source.unmask(params)  # (the statistics unmask their own: source.stats)
-    totals = _frame(source, "totals", raw).to_dicts()[0]
     from zx_events import games
 
-    d = Dashboard({k: v for k, v in params.items() if v and k != "game"}, min_games, totals, game=game,
-                  game_name=games.choices([game])[0]["name"])
+    shown = {k: v for k, v in params.items() if v and k != "game"}
+    name = games.choices([game])[0]["name"]
+    if game not in held and game in games.keys():  # none imported (an empty store): no figure, but what to run
+        return Dashboard(shown, min_games, dict(NO_TOTALS), game=game, game_name=name, nothing=no_matches_yet(name))
+    raw = source.unmask(params)  # (the statistics unmask their own: source.stats)
+    totals = _frame(source, "totals", raw).to_dicts()[0]
+    d = Dashboard(shown, min_games, totals, game=game, game_name=name)
 
     def stats(method: str, table: str | None = None, **kw: Any) -> pl.DataFrame | None:
         if table is not None and game not in table_owners(table):
