@@ -43,6 +43,14 @@ OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0
 TOP_CARDS = 25
 MAX_TURN = 16
 LABEL_MAX = 60  # characters of a name a chart shows: vl-convert lays a long label out in quadratic time
+AXIS_LABELS = 280  # px: the longest axis label a chart draws (a 60-character name is cut there, with an ellipsis)
+# px: the widest a chart's box is (style.css: main 1200 px less its padding, the section's padding and border);
+# a chart as wide or narrower is shown whole, a wider one scrolls in its box with its labels out of sight
+CHART_BOX = 1118
+# px: the plot of a rate with its interval: the box less the axis labels, the padding and the label right of a
+# 100% point ("100.0% [100%–100%] n=1234", about 170 px). It was 720: with a deck name cut to 60 characters the
+# chart was 1192 px wide, and "100.0% [21%–100%] n=1" read "100.0% [21%–10" at the box's edge
+INTERVAL_PLOT = CHART_BOX - AXIS_LABELS - PADDING["left"] - PADDING["right"] - 10 - 190
 
 
 @cache
@@ -70,6 +78,15 @@ class Dashboard:
     sections: list[Section] = field(default_factory=list)
     game: str = ""  # the game shown (games are never mixed)
     game_name: str = ""
+    nothing: str | None = None  # no match of the game shown in the analytics file: what to run (no sections)
+
+
+NO_TOTALS = {"matches": 0, "decks": 0, "players": 0, "events": 0}
+
+
+def no_matches_yet(game_name: str) -> str:
+    """What the dashboard says when its analytics file holds no match of the game shown (an empty store)."""
+    return f"The store has no {game_name} matches yet: import logs with zx import LOGS, then run zx analytics update."
 
 
 def _frame(source: Any, name: str, params: dict[str, Any]) -> pl.DataFrame:
@@ -115,12 +132,15 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     game = shown_game(source, params.get("game"))
     if len(held) > 1:  # games are never mixed: one game at a time (?game=KEY)
         params["game"] = game
-    raw = source.unmask(params)  # (the statistics unmask their own: source.stats)
-    totals = _frame(source, "totals", raw).to_dicts()[0]
     from zx_events import games
 
-    d = Dashboard({k: v for k, v in params.items() if v and k != "game"}, min_games, totals, game=game,
-                  game_name=games.choices([game])[0]["name"])
+    shown = {k: v for k, v in params.items() if v and k != "game"}
+    name = games.choices([game])[0]["name"]
+    if game not in held and game in games.keys():  # none imported (an empty store): no figure, but what to run
+        return Dashboard(shown, min_games, dict(NO_TOTALS), game=game, game_name=name, nothing=no_matches_yet(name))
+    raw = source.unmask(params)  # (the statistics unmask their own: source.stats)
+    totals = _frame(source, "totals", raw).to_dicts()[0]
+    d = Dashboard(shown, min_games, totals, game=game, game_name=name)
 
     def stats(method: str, table: str | None = None, **kw: Any) -> pl.DataFrame | None:
         if table is not None and game not in table_owners(table):
@@ -291,7 +311,7 @@ def _alt() -> Any:
 def _config(chart: Any, title: str | None = None) -> Any:
     return (chart.configure(font=FONT, background="white", padding=PADDING)
             .configure_view(stroke=None)
-            .configure_axis(labelLimit=280, labelFontSize=11, titleFontSize=11, labelColor=INK, titleColor=INK, grid=True,
+            .configure_axis(labelLimit=AXIS_LABELS, labelFontSize=11, titleFontSize=11, labelColor=INK, titleColor=INK, grid=True,
                             gridColor="#eee", domainColor="#999", tickColor="#999")
             .configure_legend(labelFontSize=11, titleFontSize=11, orient="bottom")
             .properties(title=title or ""))
@@ -358,7 +378,7 @@ def interval_chart(df: pl.DataFrame, key: str, rate: str, n: str, axis_title: st
     points = base.mark_point(filled=True, size=70, opacity=1).encode(x=f"{rate}:Q", color=_colour(alt))
     text = base.mark_text(align="left", dx=6, dy=-9, fontSize=11, color=INK).encode(x=f"{rate}:Q", text="label:N")
     half = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 4], color="#888").encode(x="x:Q")
-    return render_svg(_config((half + bars + points + text).properties(width=720, height=34 * df.height)))
+    return render_svg(_config((half + bars + points + text).properties(width=INTERVAL_PLOT, height=34 * df.height)))
 
 
 def matchup_chart(df: pl.DataFrame) -> str:

@@ -93,7 +93,7 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     held = registry.choices(r.get("game") or registry.DEFAULT for r in everything)
     return html_response(render("matches.html", nav="matches", result=result, f=filters, decks=decks,
                                 events=events, games=held, prev_link=prev_link, next_link=next_link,
-                                store=b.svc.store.label))
+                                stored=len(everything), store=b.svc.store.label))
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)

@@ -437,3 +437,37 @@ def test_an_api_answer_opened_in_a_browser_finds_its_icon(browser, server):
     except TimeoutException:
         pass
     assert failed == []
+
+
+def test_long_names_without_spaces_wrap_in_the_match_list_and_every_chart_fits_its_box(browser, tmp_path):
+    """A 112-character player, 121-character deck and 106-character event name, none with a space, made the match
+    list 4000 px wide at 1280 px (its cells kept words whole); the win rate chart, a deck name cut to 60 characters,
+    was 1192 px wide in its 1118 px box, and "100.0% [21%–100%] n=1" was cut at the edge. The names wrap in their
+    cells and every chart is as wide as its box or narrower, at 1280 and 1920 px."""
+    from web.app import create_app
+
+    store, _ = one_match_store(tmp_path, event="World_Championship_Finals_" + "X" * 80,
+                               players={"P1": {"name": "Bartholomew_" + "Q" * 100,
+                                               "deck_name": "Supercalifragilistic_" + "D" * 100},
+                                        "P2": {"deck_name": "Hyperextraordinary_" + "E" * 100}})
+    try:
+        with running(create_app(store, analytics=tmp_path / "analytics.duckdb")) as url:
+            for width in (1280, 1920):
+                browser.set_window_size(width, 900)
+                browser.get(url + "/matches")
+                wait(browser, "#match-table tbody tr[data-match]")
+                table, box = browser.execute_script("var t = document.getElementById('match-table'); "
+                                                    "return [t.getBoundingClientRect().width, t.parentElement.clientWidth]")
+                assert table <= box, (width, table, box)
+                browser.get(url + "/dashboard?min_games=1")
+                wait(browser, "div[data-chart='winrates'] svg")
+                charts = browser.execute_script("""return Array.prototype.map.call(document.querySelectorAll('div[data-chart]'),
+                    function (d) { return [d.dataset.chart, +d.querySelector('svg').getAttribute('width'), d.clientWidth]; });""")
+                assert all(svg <= box for _, svg, box in charts), (width, charts)
+                label = browser.execute_script("""var box = document.querySelector("div[data-chart='winrates']");
+                    var t = Array.prototype.find.call(box.querySelectorAll('text'), function (t) {
+                      return /^100\\.0% \\[/.test(t.textContent); });
+                    return t && [t.getBoundingClientRect().right, box.getBoundingClientRect().right];""")
+                assert label and label[0] <= label[1], (width, label)
+    finally:
+        browser.set_window_size(1400, 1000)

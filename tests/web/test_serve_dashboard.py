@@ -671,3 +671,37 @@ def test_requests_past_the_most_that_may_wait_their_turn_are_answered_503_with_r
         assert a.headers["content-type"].startswith("text/html" if what == "dashboards" else "application/json")
     again = ask(int(busy[0].request.url.params["min_games"]) - 300)
     assert again.status_code == 200
+
+
+def test_an_empty_store_says_it_has_no_matches_yet_and_what_to_run(tmp_path):
+    """With no match imported, /matches said "No match fits these filters." and each dashboard section "no matches
+    for these filters", though no filter was set, and /dashboard?game=x610z was a bare 400 page without the form.
+    They say the store has no matches yet and what to run; the filters' words stay for filters that match nothing."""
+    from analytics.projection import update
+    from zx_events.application import MatchService
+
+    store = str(tmp_path / "events.sqlite")
+    svc = MatchService(store)
+    try:
+        update(svc, tmp_path / "analytics.duckdb", rebuild=True)
+    finally:
+        svc.close()
+    html = {"accept": "text/html"}
+    with TestClient(create_app(store, analytics=tmp_path / "analytics.duckdb")) as c:
+        page = c.get("/matches", headers=html)
+        assert page.status_code == 200 and "The store has no matches yet" in page.text
+        assert "zx import LOGS" in page.text and "No match fits" not in page.text
+        for path, name in (("/dashboard", "Z/X -Zillions of enemy X-"), ("/dashboard?game=x610z", "X610Z")):
+            page = c.get(path, headers=html)
+            assert page.status_code == 200, (path, page.text[:300])
+            assert f"The store has no {name} matches yet" in page.text, path
+            assert "zx import LOGS, then run zx analytics update" in page.text, path
+            assert 'id="dash-filters"' in page.text and "for these filters" not in page.text, path
+
+
+def test_filters_that_match_nothing_say_so(client):
+    """(the words an empty store no longer borrows)"""
+    html = {"accept": "text/html"}
+    assert "No match fits these filters." in client.get("/matches?player=Nobody%20At%20All", headers=html).text
+    page = client.get("/dashboard?until=1990-01-01", headers=html)
+    assert page.status_code == 200 and "no matches for these filters" in page.text and "no matches yet" not in page.text

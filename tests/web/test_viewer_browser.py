@@ -932,7 +932,7 @@ def test_x610z_board_says_what_its_dots_colours_mean_and_colours_each_seat(brows
         var lay = zxViewer.state().layout, seen = {};
         Object.keys(lay.dots).forEach(function (d) { seen[lay.dots[d][2]] = 1; }); return Object.keys(seen);""")
     keys = browser.execute_script("""return Array.prototype.map.call(document.querySelectorAll('#board .dot-key .key'),
-        function (k) { return [k.dataset.kind, k.textContent, getComputedStyle(k.querySelector('.swatch')).backgroundColor]; });""")
+        function (k) { return [k.dataset.kind, k.lastChild.textContent, getComputedStyle(k.querySelector('.swatch')).backgroundColor]; });""")
     fills = browser.execute_script("""var out = {}; document.querySelectorAll('#board .dot').forEach(function (g) {
         out[g.classList[1]] = getComputedStyle(g.querySelector('circle')).fill; }); return out;""")
     names = {"start": "Starting Dot", "end": "Ending Dot", "no_attack": "No Attack Dot", "quest": "Quest Dot"}
@@ -1192,3 +1192,95 @@ def terminal_cell(text: str, square: str) -> str:
             if head.split(" ")[0] == square:
                 return " ".join(r[i] for r in block if r[i])
     raise AssertionError(f"no cell {square} in {text!r}")
+
+
+def ax_nodes(driver: Any) -> list[dict]:
+    """Chromium's accessibility tree of the page (what a screen reader is given)."""
+    driver.execute_cdp_cmd("Accessibility.enable", {})
+    try:
+        return driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    finally:
+        driver.execute_cdp_cmd("Accessibility.disable", {})
+
+
+def test_x610z_board_tells_each_dots_kind_by_a_mark_and_a_title_not_by_colour_alone_wcag_1_4_1(browser, tmp_path):
+    """A dot's kind was told by its fill alone (No Attack #f3b4b4 on a white plain dot 1.75:1, Starting 1.23:1
+    from No Attack), with no title and no text, and the board's accessible name did not list them: a mark in
+    each dot and in the key, a title naming the dot and its kind, and the terminal replay's "dots:" line as the
+    board's accessible description."""
+    from zx_events.games.x610z.board import load_board
+    from zx_events.games.x610z.render import draw
+
+    game, hist = x610z_history()
+    views = viewer.game_views(game)
+    data = viewer.history_data(hist, ["P1"], views)
+    path = tmp_path / "x610z-marks.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    at = hist.turns[1]
+    open_file(browser, path, "#e=%d" % at)
+    dots = browser.execute_script("""return Array.prototype.map.call(document.querySelectorAll('#board .dot'), function (g) {
+        var mark = g.querySelector(':scope > text.mark'), title = g.querySelector(':scope > title');
+        return [g.dataset.dot, g.classList[1], title ? title.textContent : null, mark ? mark.textContent : ''];});""")
+    words = {"start": "Starting Dot", "end": "Ending Dot", "no_attack": "No Attack Dot", "quest": "Quest Dot"}
+    marks: dict[str, set[str]] = {}
+    for dot, kind, title, mark in dots:
+        assert title == f"{dot}: {words.get(kind, 'dot')}", (dot, kind, title)
+        marks.setdefault(kind, set()).add(mark)
+    assert set(words) <= set(marks) and marks["normal"] == {""}  # this board has every kind
+    assert all(len(m) == 1 and "" not in m for k, m in marks.items() if k != "normal")
+    assert len({m for k, ms in marks.items() for m in ms}) == 5  # each kind its own mark, a plain dot none
+    key = browser.execute_script("""return Array.prototype.map.call(document.querySelectorAll('#board .dot-key .key'),
+        function (k) { return [k.dataset.kind, k.querySelector('.swatch').textContent]; });""")
+    assert key and all({mark} == marks[kind] for kind, mark in key)
+    names = views.names(hist.state_at(1)).names
+    view = game.build_view(hist.state_at(at), "P1", names, last_seq=hist.last_seq)
+    (terminal,) = [ln.strip() for ln in draw(load_board(view.board, files=False), view).splitlines()
+                   if ln.strip().startswith("dots:")]
+    described = browser.execute_script("""var svg = document.querySelector('#board svg.x610z-board');
+        return document.getElementById(svg.getAttribute('aria-describedby')).textContent;""")
+    assert described == terminal
+    (board,) = [n for n in ax_nodes(browser) if (n.get("name") or {}).get("value", "").startswith("X610Z board")]
+    assert (board.get("description") or {}).get("value") == terminal
+
+
+def heading_levels(driver: Any) -> list[int]:
+    return driver.execute_script("return Array.prototype.map.call(document.querySelectorAll('h1, h2, h3, h4, h5, h6'), "
+                                 "function (h) { return +h.tagName.charAt(1); })")
+
+
+def test_the_viewers_headings_go_one_level_at_a_time_with_one_per_player_panel(browser, files, tmp_path):
+    """The headings went h1, h2, then h4 (Hand, Life, ...), with no h3, and the board and the player panels had
+    none: a screen reader's list of headings skipped a level and could not go to a panel. Now h1 (the match),
+    h2 (the chart, the board, the events), h3 (each player's panel), h4 (its zones), in both games' boards."""
+    game, hist = x610z_history()
+    x610z = tmp_path / "x610z-headings.html"
+    x610z.write_text(viewer.page(viewer.history_data(hist, ["P1"], viewer.game_views(game))), encoding="utf-8")
+    for path in (files["P1"], x610z):
+        open_file(browser, path, "#e=30")
+        levels = heading_levels(browser)
+        assert levels[0] == 1 and levels.count(1) == 1, (path.name, levels)
+        assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), (path.name, levels)
+        assert 4 in levels, (path.name, levels)
+        panels = browser.execute_script("""return Array.prototype.map.call(document.querySelectorAll('#board [data-player]'),
+            function (p) { var h = p.querySelector('h3'); return [p.dataset.player, h ? h.textContent : null]; });""")
+        assert sorted(p for p, _ in panels) == ["P1", "P2"], panels
+        assert all(h and h.startswith(p) for p, h in panels), panels
+        assert browser.execute_script("return document.querySelector('#board').closest('section')"
+                                      ".querySelector('h2').textContent") == "Board"
+
+
+def test_the_play_button_says_whether_it_is_playing(browser, files):
+    """The play button kept aria-label "play or pause" and no aria-pressed: only its glyph told a playing
+    replay from a paused one. It is a toggle button named "play", pressed while it plays."""
+    open_file(browser, files["spectator"], "#e=1")
+    state = lambda: [browser.find_element("id", "play").get_attribute(a) for a in ("aria-label", "aria-pressed")]
+    assert state() == ["play", "false"]
+    click(browser, "play")
+    assert browser.execute_script("return zxViewer.playing()") and state() == ["play", "true"]
+    click(browser, "play")
+    assert state() == ["play", "false"]
+    key(browser, "SPACE")
+    assert state() == ["play", "true"]
+    key(browser, "ARROW_RIGHT")  # any move pauses
+    assert state() == ["play", "false"]
+

@@ -128,7 +128,7 @@ def test_the_match_list_page_picks_the_game_and_names_each_matchs(client):
     assert "<th>game</th>" in page
     page = client.get("/matches", params={"game": "x610z"}).text
     assert _options(page, "game") == {"": False, "x610z": True, "zx": False}
-    listed = re.findall(r'<tr data-match="([^"]+)">\s*<td><a [^>]*>[^<]*</a></td>\s*<td>([^<]*)</td>', page)
+    listed = re.findall(r'<tr data-match="([^"]+)">\s*<td[^>]*><a [^>]*>[^<]*</a></td>\s*<td>([^<]*)</td>', page)
     assert sorted(listed) == sorted((m, "x610z") for m in ("x610z-sim-7-0279", MATCH, "x610z-sim-9-0075"))
 
 

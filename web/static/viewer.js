@@ -397,6 +397,7 @@
     if (seq >= last) go(1);
     $("play").textContent = "\u275A\u275A";
     $("play").classList.add("on");
+    $("play").setAttribute("aria-pressed", "true");  // a toggle button "play": pressed while playing (not the glyph alone)
     var tick = function () {
       if (seq >= last) { pause(); return; }
       go(seq + 1);
@@ -411,6 +412,7 @@
     flushHash();
     $("play").textContent = "\u25B6";
     $("play").classList.remove("on");
+    $("play").setAttribute("aria-pressed", "false");
   }
 
   var user = function (fn) { return function () { pause(); fn(); }; };

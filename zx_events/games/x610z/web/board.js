@@ -8,6 +8,10 @@
     closed: "End Phase (closed)", over: "End of turn", ended: "Match ended" };
   var KINDS = [["start", "Starting Dot"], ["end", "Ending Dot"], ["no_attack", "No Attack Dot"], ["quest", "Quest Dot"]];
   var KIND_FILL = { start: "#f5d0d0", end: "#d6ecd2", no_attack: "#f3b4b4", quest: "#fff1c2", normal: "#ffffff" };
+  // a dot's kind is never told by its colour alone (WCAG 1.4.1: No Attack and a plain dot were 1.75:1 apart, Starting
+  // and No Attack 1.23:1): a mark in the dot, the same in the key, and a title naming the dot and its kind
+  var KIND_MARK = { start: "S", end: "E", no_attack: "\u00D7", quest: "Q" };
+  var KIND_WORD = { start: "Starting", end: "Ending", no_attack: "No Attack", quest: "Quest" };
 
   // each pawn's label, as the terminal replay's (render.py): the controller's number and L for a Life Base,
   // a, b, c ... for his other summons, in the order of the dots
@@ -44,16 +48,25 @@
       var p = lay.dots[d], x = pad + (p[0] - x0) * k, y = pad + (y1 - p[1]) * k;
       return turned ? [W - x, H - y] : [x, y];
     };
+    // the terminal replay's "dots:" line (render.py), the kinds on this board: the board's accessible description
+    var kindsHere = KINDS.filter(function (kd) { return ids.some(function (d) { return lay.dots[d][2] === kd[0]; }); });
+    var dotsLine = "dots: " + kindsHere.map(function (kd) {
+      return KIND_WORD[kd[0]] + " " + ids.filter(function (d) { return lay.dots[d][2] === kd[0]; }).sort().join(" ");
+    }).join("; ");
     var h = '<svg class="x610z-board" viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="X610Z board' +
-      (Object.keys(labels).length ? " (its summons are listed below it)" : "") + '">';
+      (Object.keys(labels).length ? " (its summons are listed below it)" : "") + '"' +
+      (kindsHere.length ? ' aria-describedby="x610z-dots"><desc id="x610z-dots">' + esc(dotsLine) + "</desc>" : ">");
     (lay.lines || []).forEach(function (l) {
       var a = pos(l[0]), b = pos(l[1]);
       h += '<line x1="' + a[0] + '" y1="' + a[1] + '" x2="' + b[0] + '" y2="' + b[1] + '"/>';
     });
     ids.forEach(function (d) {
       var p = pos(d), kind = lay.dots[d][2], pawn = dots[d];
-      h += '<g class="dot ' + kind + '" data-dot="' + esc(d) + '"><circle r="9" cx="' + p[0] + '" cy="' + p[1] +
-        '" fill="' + (KIND_FILL[kind] || "#fff") + '"/><text x="' + p[0] + '" y="' + (p[1] + 21) + '">' + esc(d) + "</text>";
+      h += '<g class="dot ' + esc(kind) + '" data-dot="' + esc(d) + '"><title>' + esc(d) + ": " +
+        (KIND_WORD[kind] ? KIND_WORD[kind] + " Dot" : "dot") + "</title>" + '<circle r="9" cx="' + p[0] + '" cy="' + p[1] +
+        '" fill="' + (KIND_FILL[kind] || "#fff") + '"/>' + (KIND_MARK[kind] ? '<text class="mark" x="' + p[0] + '" y="' +
+        (p[1] + 3.5) + '">' + KIND_MARK[kind] + "</text>" : "") + '<text x="' + p[0] + '" y="' + (p[1] + 21) + '">' +
+        esc(d) + "</text>";
       if (pawn) {
         h += '<g class="pawn ' + esc(pawn.ctrl) + (pawn.life ? " life" : "") + (pawn.activated ? " activated" : "") +
           '" data-code="' + esc(pawn.code) + '"><title>' + esc(pawnText(labels[d], d, pawn)) + "</title>" +
@@ -66,11 +79,10 @@
       h += "</g>";
     });
     h += "</svg>";
-    // what the dots' colours mean, as the terminal replay's "dots:" line says it (kinds on this board only)
-    var shown = KINDS.filter(function (kd) { return ids.some(function (d) { return lay.dots[d][2] === kd[0]; }); });
-    return h + (shown.length ? '<div class="dot-key" data-field="dot-key">' + shown.map(function (kd) {
-      return '<span class="key" data-kind="' + kd[0] + '"><span class="swatch" style="background:' + KIND_FILL[kd[0]] +
-        '"></span>' + kd[1] + "</span>";
+    // what the dots' colours and marks mean, as the terminal replay's "dots:" line says it (kinds on this board only)
+    return h + (kindsHere.length ? '<div class="dot-key" data-field="dot-key">' + kindsHere.map(function (kd) {
+      return '<span class="key" data-kind="' + kd[0] + '"><span class="swatch" aria-hidden="true" style="background:' +
+        KIND_FILL[kd[0]] + '">' + KIND_MARK[kd[0]] + "</span>" + kd[1] + "</span>";
     }).join("") + "</div>" : "") + pawnList(dots, labels, esc);
   }
 
@@ -104,7 +116,7 @@
       var pool = Object.keys(p.pool || {}).map(function (t) { return t + p.pool[t]; }).join(" ") || "-";
       var perms = (s.perms || []).filter(function (x) { return x.ctrl === pl; });
       var h = '<section class="player ' + pl + (s.active === pl ? " active" : "") + '" data-player="' + pl + '">' +
-        '<header><span class="tag">' + pl + "</span> <b>" + esc(p.name || "") + "</b>" +
+        '<header><h3 class="player-name"><span class="tag">' + pl + "</span> <b>" + esc(p.name || "") + "</b></h3>" +
         (s.active === pl ? ' <span class="turn-flag">active player</span>' : "") +
         (s.priority === pl ? ' <span class="turn-flag">priority</span>' : "") + "</header>";
       h += '<div class="counts"><span class="count"><span class="k">Deck</span> <b data-field="deck_count">' + p.deck_count +

@@ -86,7 +86,7 @@
       var res = p.resource || [];
       var reboot = res.filter(function (r) { return !r.sleep; }).length;
       var h = '<section class="player ' + pl + (active ? " active" : "") + '" data-player="' + pl + '">';
-      h += '<header><span class="tag">' + pl + "</span> <b>" + esc(p.name || "") + "</b>" +
+      h += '<header><h3 class="player-name"><span class="tag">' + pl + "</span> <b>" + esc(p.name || "") + "</b></h3>" +
         (p.deck_name ? ' <span class="deck">' + esc(p.deck_name) + "</span>" : "") +
         (p.player_card ? ' <span class="pc">Player card ' + mini(p.player_card) + "</span>" : "") +
         (active ? ' <span class="turn-flag">turn player</span>' : "") + "</header>";
