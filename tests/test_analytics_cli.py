@@ -455,7 +455,7 @@ def test_import_on_an_old_schema_file_says_to_rebuild_with_its_catalog_file_not_
     assert r.exit_code == 0, r.output
     warning = [line for line in r.output.splitlines() if line.startswith("warning:")]
     assert len(warning) == 1 and "the matches are imported" in warning[0], r.output
-    assert "zx analytics update --rebuild" in warning[0] and "later" not in warning[0], warning
+    assert f"zx --store {store} analytics update --rebuild" in warning[0] and "later" not in warning[0], warning
     assert f"--catalog '{cards}'" in warning[0], warning
 
 
