@@ -128,6 +128,7 @@ class UnknownName(ValueError):
     """A filter names something the analytics file has never seen; says the closest known names."""
 
     def __init__(self, kind: str, value: str, known: list[str], where: str = "the analytics file") -> None:
+        known = sorted({unicodedata.normalize("NFC", k) for k in known})  # a name in two normal forms: once
         self.kind, self.value, self.known, self.where = kind, value, known, where
         folded = {k.casefold(): k for k in known}
         close = [folded[value.casefold()]] if value.casefold() in folded else []

@@ -5,6 +5,7 @@ and ``zx matches --player`` refused it ("no player named 'José'; did you mean '
 from __future__ import annotations
 
 import copy
+import html
 import json
 import unicodedata
 
@@ -126,3 +127,31 @@ def test_the_served_dashboard_takes_a_deck_chosen_in_its_form_whatever_form_the_
         r = client.get("/api/stats/winrates", params={"deck": offered, "min_games": 1})
         rows = r.json()["rows"]
         assert r.status_code == 200 and rows[0]["games"] == 2, r.text
+
+
+def test_a_name_in_two_normal_forms_is_one_choice_and_one_suggestion_everywhere(tmp_path):
+    """Outside the analytics, names came from the store as written: `zx matches --deck Rouge` said "did you mean
+    'Rouge Éclair' or 'Rouge Éclair'?", and the match list's form offered the deck (and event) twice."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    deck, event = "Rouge Éclair", "Coupe été"
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    h1["players"]["P1"]["deck_name"], h2["players"]["P1"]["deck_name"] = (unicodedata.normalize(f, deck) for f in
+                                                                          ("NFC", "NFD"))
+    h1["event"], h2["event"] = (unicodedata.normalize(f, event) for f in ("NFC", "NFD"))
+    log = tmp_path / "both.zxlog"
+    log.write_text(text(M1, h1) + text(M2, h2), encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    assert CliRunner().invoke(zx, ["--store", str(store), "import", str(log)]).exit_code == 0
+    shown = unicodedata.normalize("NFC", deck)
+    r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--deck", "Rouge"])
+    assert r.exit_code == 1 and f"did you mean {shown!r}?" in r.output, r.output
+    with TestClient(create_app(str(store), analytics=str(store.with_suffix(".duckdb")))) as client:
+        page = unicodedata.normalize("NFC", client.get("/matches", headers={"accept": "text/html"}).text)
+        assert page.count(f">{shown}</option>") == 1, page
+        assert page.count(f">{unicodedata.normalize('NFC', event)}</option>") == 1
+        answer = client.get("/dashboard", params={"deck": "Rouge", "min_games": 1})
+        said = unicodedata.normalize("NFC", html.unescape(answer.text))
+        assert answer.status_code == 400 and f"did you mean {shown!r}?" in said, said

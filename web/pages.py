@@ -88,8 +88,11 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     from zx_events import games as registry
 
     everything = b.listed()
-    decks = sorted({d for r in everything for d in (r.get("p1_deck"), r.get("p2_deck")) if d})
-    events = sorted({r["event"] for r in everything if r.get("event")})
+    from zx_events.games.rowkit import nfc
+
+    # a name in any Unicode normal form is one choice (as the filter matches it, and the analytics hold it)
+    decks = sorted({nfc(d) for r in everything for d in (r.get("p1_deck"), r.get("p2_deck")) if d})
+    events = sorted({nfc(r["event"]) for r in everything if r.get("event")})
     held = registry.choices(r.get("game") or registry.DEFAULT for r in everything)
     return html_response(render("matches.html", nav="matches", result=result, f=filters, decks=decks,
                                 events=events, games=held, prev_link=prev_link, next_link=next_link,
