@@ -234,7 +234,7 @@ def _prepare_failed(svc: Any, e: Exception, prepared: int, total: int) -> str:
     return f"cannot write snapshots to {svc.store.label}: {cause}. {done}; {todo}"
 
 
-PREPARE_COLUMNS = ["matches", "prepared", "up_to_date", "snapshots", "repaired", "damaged", "seconds"]
+PREPARE_COLUMNS = ["matches", "prepared", "up_to_date", "snapshots", "repaired", "damaged", "newer_rules", "seconds"]
 
 
 @click.command("prepare")
@@ -262,7 +262,8 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
     another event is never used (docs/security.md), and matches that have their snapshots are
     skipped. A snapshot altered with its check recomputed can only be told by replaying the match:
     zx verify does, and --repair writes such a match's snapshots again. Exit 1 when a match cannot
-    be replayed (zx verify names the damage).
+    be replayed (zx verify names the damage), or was imported under rules newer than this zx knows
+    (newer_rules: a store taken back from a later zx).
     """
     import time
 
@@ -270,6 +271,7 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
 
     from zx_events import replay
     from zx_events.application import TOPICS_STARTED
+    from zx_events.games import NewerRules
     from zx_events.store import unwritable, write_refusal
 
     svc = service(ctx, write=True)  # a missing store: "there is no store at ...", nothing created
@@ -290,6 +292,7 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
     t0 = time.perf_counter()
     written = prepared = repaired = 0
     damaged: list[str] = []
+    newer: list[str] = []
     with progress(len(targets), "preparing snapshots") as bar:
         task = bar.add_task("prepare", total=len(targets))
         for m in targets:
@@ -299,6 +302,9 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
                 n = replay.prepare_snapshots(svc, m, strict=True)
             except PersistenceError as e:
                 raise click.ClickException(_prepare_failed(svc, e, prepared, len(targets))) from None
+            except NewerRules as e:  # intact, of rules this zx does not know: not damaged (zx verify passes it)
+                newer.append(m)
+                click.echo(f"{m}: {e}", err=True)
             except ZXError as e:  # DamagedMatch: an event missing or undecodable
                 damaged.append(m)
                 click.echo(f"{m}: {e}", err=True)
@@ -306,10 +312,11 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
                 written += n
                 prepared += n > 0
             bar.advance(task)
-    row = {"matches": len(targets), "prepared": prepared, "up_to_date": len(targets) - prepared - len(damaged),
-           "snapshots": written, "repaired": repaired, "damaged": len(damaged),
+    row = {"matches": len(targets), "prepared": prepared,
+           "up_to_date": len(targets) - prepared - len(damaged) - len(newer), "snapshots": written,
+           "repaired": repaired, "damaged": len(damaged), "newer_rules": len(newer),
            "seconds": round(time.perf_counter() - t0, 2)}
     emit([row], fmt, PREPARE_COLUMNS)
     click.echo(f"{counted(written, 'snapshot')} written for {prepared} of {counted(len(targets), 'match', 'matches')} in {svc.store.label}", err=True)
-    if damaged:
+    if damaged or newer:
         sys.exit(1)

@@ -70,3 +70,12 @@ def test_the_current_rules_and_older_ones_replay():
         own = games.get(game).rules_version
         for version in (own, own.rpartition("+digest.")[0] + "+digest.1", own.rpartition("+")[0], None):
             games.known_rules(game, "m", version)
+
+
+def test_zx_prepare_counts_a_match_of_newer_rules_apart_from_damaged_ones(tmp_path, monkeypatch):
+    """zx prepare counted it "damaged" (zx verify passes it: it is intact, refused on purpose)."""
+    store, match_id, newer = stored_under_newer_rules(tmp_path, "zx", monkeypatch)
+    r = CliRunner().invoke(zx, ["--store", str(store), "prepare", "--format", "json"])
+    assert r.exit_code == 1 and f"{match_id}: match {match_id!r} was imported under rules {newer}" in r.stderr
+    (row,) = json.loads(r.stdout)
+    assert (row["damaged"], row["newer_rules"], row["up_to_date"], row["prepared"]) == (0, 1, 0, 0), row
