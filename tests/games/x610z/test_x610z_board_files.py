@@ -177,8 +177,11 @@ def test_board_number_out_of_a_floats_range_or_not_json_is_refused_as_in_a_log(t
     import json
 
     doc = json.loads(sample_text())
+    doc["note"] = f"{number} in a string is no number"
     x = doc["dots"][0]["x"]
-    text = json.dumps(doc).replace(f'"x": {json.dumps(x)}', f'"x": {number}', 1)
+    text = json.dumps(doc, indent=1).replace(f'"x": {json.dumps(x)}', f'"x": {number}', 1)
+    line = text[:text.index(f'"x": {number}')].count("\n") + 1
+    assert line > 3
     p = tmp_path / "b.json"
     p.write_text(text, encoding="utf-8")
-    assert str(refused(p)) == f"{p}: format: {message}"
+    assert str(refused(p)) == f"{p}:{line}: format: {message}"  # its line, as any other error of the file

@@ -134,7 +134,17 @@ def _got(value: object) -> str:
 
 
 class _OutOfRange(ValueError):
-    pass
+    def __init__(self, message: str, token: str) -> None:
+        super().__init__(message)
+        self.token = token  # the number as written: its line is found after (json says no position)
+
+
+def _line_of(body: str, token: str) -> int | None:
+    """The line of the first ``token`` (a number as written) outside the strings of ``body``."""
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|([-+0-9.eEa-zA-Z]+)', body):
+        if m.group(1) == token:
+            return body.count("\n", 0, m.start()) + 1
+    return None
 
 
 def _finite(text: str) -> float:
@@ -142,12 +152,13 @@ def _finite(text: str) -> float:
     refused as "must be a number, got inf")."""
     value = float(text)
     if not math.isfinite(value):
-        raise _OutOfRange(f"number out of range: {cut(text, 40)} (past a 64-bit float; docs/match-log.md, Limits)")
+        raise _OutOfRange(f"number out of range: {cut(text, 40)} (past a 64-bit float; docs/match-log.md, Limits)",
+                          text)
     return value
 
 
 def _constant(text: str) -> float:
-    raise _OutOfRange(f"not JSON: {text} is not a JSON number (docs/match-log.md, Limits)")
+    raise _OutOfRange(f"not JSON: {text} is not a JSON number (docs/match-log.md, Limits)", text)
 
 
 def _fail(message: str, source: str, line: int | None = None) -> FormatError:
@@ -203,7 +214,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
     except json.JSONDecodeError as e:
         raise _fail(f"not JSON: {e.msg}", source, e.lineno) from None
     except _OutOfRange as e:
-        raise _fail(str(e), source) from None
+        raise _fail(str(e), source, _line_of(body, e.token)) from None
     except DuplicateKey as e:
         raise _fail(cut(str(e)), source) from None  # (it names the key: cut as every value echoed)
     except ValueError as e:  # Python's limit on the digits of an integer
