@@ -579,7 +579,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     from analytics.db import AnalyticsError, DamagedFile, connect_reader, damaged, refuse_other_version
     from analytics.export import PARTITIONED, export_parquet, refuse_replacing
 
-    from .common import read_files
+    from .common import interrupted, read_files
 
     path = resolve_analytics_path(ctx, analytics_path)
     if Path(out).exists() and not Path(out).is_dir():
@@ -608,9 +608,17 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
             rows = export_parquet(con, Path(out), on_table=lambda _: bar.advance(task),
                                   file=f"the analytics file {path}", force=force, reads=reads, named=named,
                                   force_option="--force")
-    except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused)
+    except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused), another
+        # export writing into DIR (ExportBusy)
         raise click.ClickException(str(e)) from None
-    except (duckdb.Error, OSError) as e:
+    except BaseException as e:
+        if interrupted(e):  # Ctrl-C (DuckDB's InterruptException is a duckdb.Error): the tables written so far
+            # went with their partial folder (it said only "Aborted!", and left a few tables in DIR that the next
+            # export refused as "not an earlier export of zx")
+            click.echo(f"interrupted: nothing was exported into {out}", err=True)
+            raise click.Abort() from None
+        if not isinstance(e, (duckdb.Error, OSError)):
+            raise
         if damaged(e):
             raise click.ClickException(str(DamagedFile(path, e))) from None
         raise click.ClickException(f"cannot export to {out}: {e}") from None
