@@ -8,6 +8,7 @@ read-write process or many read-only ones per file).
 from __future__ import annotations
 
 import os
+import re
 import signal
 import threading
 import time
@@ -279,6 +280,52 @@ def refuse_sqlite(path: Path) -> None:
                              f"--analytics another file (by default the store's name with .duckdb)")
 
 
+ANALYTICS_COMMANDS = ("serve", "sql", "stats", "export", "report", "analytics", "import", "demo")  # zx's readers
+
+
+def lock_holder(e: Exception) -> tuple[int | None, str | None]:
+    """(PID, what it runs) of the process DuckDB's lock error names ("Conflicting lock is held in ... (PID N)"):
+    what it runs is ``zx serve`` (``zx sql``, ...) when /proc/PID/cmdline shows a zx command, else its program's
+    name; None where it cannot be read. Never more of its command line (a --store URL may hold a password)."""
+    found = re.search(r"\(PID (\d+)\)", str(e))
+    if found is None:
+        return None, None
+    pid = int(found.group(1))
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
+    except OSError:
+        return pid, None
+    zx = next((i for i, a in enumerate(args) if os.path.basename(a) == "zx" or a in ("cli.main", "cli")), None)
+    if zx is not None:
+        command = next((a for a in args[zx + 1:] if a in ANALYTICS_COMMANDS), None)
+        return pid, f"zx {command}" if command else "zx"
+    return pid, os.path.basename(args[0]) if args else None
+
+
+class FileInUse(AnalyticsError):
+    """Another process holds the analytics file an update would write (its message says who, and what to run)."""
+
+
+def in_use(path: Path, e: Exception) -> str:
+    """Why ``path`` cannot be written: another process holds it (DuckDB: one writer, or readers), named by its
+    PID and command where they can be read, and what to run. ``zx serve`` holds it as long as it runs: "try
+    again when it has finished" was never true of it. (A server's worker processes, ``--workers N``, run
+    Python's multiprocessing, not ``zx serve``: any holder but another zx command may be a server.)"""
+    pid, command = lock_holder(e)
+    if command == "zx serve":
+        return (f"{path} is in use by another process: `zx serve` (PID {pid}) holds it as long as it runs: stop that "
+                f"server, run `zx analytics update`, then start the server again (or stop it and start it with "
+                f"`zx serve --update`, which brings the file up to date first)")
+    if command is not None and command.startswith("zx "):
+        return (f"{path} is in use by another process (`{command}`, PID {pid}): an update or a query is running; "
+                f"run `zx analytics update` when it has finished")
+    who = f" ({command}, PID {pid})" if command else f" (PID {pid})" if pid else ""
+    return (f"{path} is in use by another process{who}: an update or a query running, or a `zx serve`, which holds "
+            f"it as long as it runs; run `zx analytics update` when it has finished, or after stopping that server "
+            f"(`zx serve --update` brings the file up to date first, then serves)")
+
+
 def connect_writer(path: Path, memory_limit: str = "512MB") -> duckdb.DuckDBPyConnection:
     """The projector's read-write connection (the schema is the projection's business: create_schema)."""
     refuse_sqlite(path)
@@ -287,8 +334,7 @@ def connect_writer(path: Path, memory_limit: str = "512MB") -> duckdb.DuckDBPyCo
         con = duckdb.connect(str(path), config=dict(NO_EXTENSIONS))
     except duckdb.Error as e:
         if _locked(e):
-            raise AnalyticsError(f"{path} is in use by another process (an update or a query is running); "
-                                 f"try again when it has finished") from None
+            raise FileInUse(in_use(path, e)) from None
         if damaged(e):
             raise DamagedFile(path, e) from None
         raise AnalyticsError(f"cannot open {path}: {e}") from None

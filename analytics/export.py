@@ -11,11 +11,17 @@ The analytics file is read through the sandboxed read-only connection of ``zx sq
 runs there, where it can touch no file, network or extension. The Parquet files are written by a
 second connection, in memory, that holds none of the file's SQL: it scans the rows streamed from the
 first as Arrow record batches (a batch at a time, whatever the table's size).
+
+The tables are written into ``DIR/.zx-export-partial/`` and moved into place, each folder whole, once every
+one is written: an export interrupted (Ctrl-C, killed) leaves DIR as it was, and its partial folder is
+removed then or by the next export. One export at a time writes into DIR (a lock on the directory); another
+is refused (``ExportBusy``), where two at once left one of them "done" with tables missing.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Iterable
@@ -30,6 +36,7 @@ from .tables import PROJECTED
 # X610Z's x610z_attacks, x610z_life, x610z_moves, x610z_casts): analytics.tables gathers them
 PARTITIONED = tuple(PROJECTED)
 DICTIONARY = "data-dictionary.md"
+PARTIAL = ".zx-export-partial"  # in DIR: the export being written, moved into place when whole
 BATCH_ROWS = 65536  # rows of a table in memory at a time between the reading and the writing connection
 
 
@@ -37,10 +44,10 @@ class ExportRefused(AnalyticsError):
     """Reading a table ran SQL stored in the analytics file (a view or a macro in its place) that the
     sandbox refused: it reached for files, the network or extensions. zx's own SQL reads tables only."""
 
-    def __init__(self, table: str, e: duckdb.Error, file: str = "the analytics file", exported: bool = False) -> None:
+    def __init__(self, table: str, e: duckdb.Error, file: str = "the analytics file") -> None:
         self.table = table
         self.cause = first_line(e)  # DuckDB's words: which file, which function
-        done = "the tables before it were exported" if exported else "nothing was exported"
+        done = "nothing was exported"  # (an export is put in place whole, or not at all)
         super().__init__(f"refused: {file} holds SQL that zx did not write: reading its {table} reached for files, "
                          f"the network or extensions, which zx export does not allow ({self.cause}); the file was "
                          f"changed outside zx: `zx analytics update --rebuild` makes it again from the store ({done})")
@@ -59,6 +66,10 @@ def _dictionary() -> str:
 class ExportWouldReplace(AnalyticsError):
     """An export asked to write where it would replace what is not an earlier export's, or a file it reads
     (nothing written)."""
+
+
+class ExportBusy(AnalyticsError):
+    """Another export is writing into the same directory (nothing written)."""
 
 
 def database_files(con: duckdb.DuckDBPyConnection, file: str = "the analytics file") -> list[tuple[str, str]]:
@@ -101,7 +112,7 @@ def replaced_by_export(out: Path) -> list[str]:
     export (its ``data-dictionary.md`` is zx's), whose folders an export replaces by design."""
     names = [*PARTITIONED, "card_catalog", DICTIONARY]
     there = [n for n in names if (out / n).exists()]
-    if not there:
+    if not there or (out / PARTIAL).is_dir():  # (an export killed while it moved its tables into place)
         return []
     dictionary = out / DICTIONARY
     if dictionary.is_file():
@@ -113,14 +124,6 @@ def replaced_by_export(out: Path) -> list[str]:
         except (OSError, UnicodeDecodeError):
             pass
     return there
-
-
-def _prune(folder: Path) -> None:
-    """Remove the month folders an export emptied: DuckDB's OVERWRITE deletes the files of an earlier
-    export's months, not their folders, which a Hive partition scan (Spark, Trino) would list."""
-    for d in folder.glob("month=*"):
-        if d.is_dir() and not any(d.iterdir()):
-            d.rmdir()
 
 
 def _writer() -> duckdb.DuckDBPyConnection:
@@ -154,25 +157,47 @@ def _copy(reader: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnection, 
         writer.unregister("export_rows")
 
 
-def _export_table(con: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnection, table: str, out: Path) -> dict:
-    """Write ``out/<table>`` (replacing an earlier export of it); its row of the command's output."""
+def _export_table(con: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnection, table: str, into: Path,
+                  out: Path) -> dict:
+    """Write ``into/<table>`` (a new folder; moved to ``out/<table>`` later); its row of the command's output."""
     select, count = _reads(table)
     n, months = con.execute(count).fetchall()[0]
-    folder = out / table
+    folder = into / table
     if table == "card_catalog":  # one file: no month
-        folder.mkdir(exist_ok=True)
-        for old in folder.glob("*.parquet"):
-            old.unlink()
+        folder.mkdir()
         _copy(con, writer, select, f"{_literal(folder / 'card_catalog.parquet')} (FORMAT parquet)")
     elif n:
-        _copy(con, writer, select, f"{_literal(folder)} (FORMAT parquet, PARTITION_BY (month), OVERWRITE true)")
+        _copy(con, writer, select, f"{_literal(folder)} (FORMAT parquet, PARTITION_BY (month))")
     else:  # a partitioned COPY of no rows writes no file: the table could not be read (no schema)
-        for old in folder.rglob("*.parquet") if folder.is_dir() else ():
-            old.unlink()
-        folder.mkdir(exist_ok=True)
+        folder.mkdir()
         _copy(con, writer, f"{select} LIMIT 0", f"{_literal(folder / f'{table}.parquet')} (FORMAT parquet)")
-    _prune(folder)
-    return {"table": table, "rows": n, "months": months, "path": str(folder)}
+    return {"table": table, "rows": n, "months": months, "path": str(out / table)}
+
+
+def _locked(out: Path, named: str) -> int:
+    """A lock on the directory ``out`` for this export (its file descriptor: closing it releases the lock,
+    and so does the end of the process, killed or not); ``ExportBusy`` when another export holds it."""
+    import fcntl
+
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise ExportBusy(f"{named}: another zx export is writing into {out} now: run this one again when it has "
+                         f"finished (nothing was written)") from None
+    return fd
+
+
+def _put_in_place(partial: Path, out: Path, names: Iterable[str]) -> None:
+    """Move each of ``names`` from ``partial`` to ``out``, an earlier one there moved aside first (each folder
+    is whole in ``out`` at every moment but the one between two renames), the data dictionary last."""
+    aside = partial / ".replaced"
+    aside.mkdir()
+    for name in (*names, DICTIONARY):
+        if name != DICTIONARY and os.path.lexists(out / name):
+            os.rename(out / name, aside / name)
+        os.replace(partial / name, out / name)  # (the dictionary: over an earlier one, in one step)
 
 
 def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
@@ -186,7 +211,11 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     Refused (``ExportWouldReplace``, nothing written), ``force`` or not, where the export would replace the
     file ``con`` reads or any of ``reads`` (the store: ``zx export``); and, without ``force``, where ``out``
     holds folders named like the tables and is not an earlier export (``refuse_replacing``; the Python API
-    replaced a folder ``out/matches`` of the user's, and the analytics file in it, without a word)."""
+    replaced a folder ``out/matches`` of the user's, and the analytics file in it, without a word).
+
+    The tables are written into ``out/.zx-export-partial`` and moved into place when every one is: an export
+    that fails or is interrupted leaves ``out`` as it was (a partial folder left by one that was killed is
+    removed by the next). ``ExportBusy`` (nothing written) while another export writes into ``out``."""
     out = Path(out)
     refuse_other_version(con, file)  # another schema's tables are not what the data dictionary says
     if out.exists() and not out.is_dir():
@@ -199,22 +228,38 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
                 con.execute(f"SELECT * FROM ({statement}) LIMIT 0").fetchall()
         except duckdb.Error as e:
             if refusal(e) is not None:
-                raise ExportRefused(table, e, file, exported=False) from None
+                raise ExportRefused(table, e, file) from None
             raise
     out.mkdir(parents=True, exist_ok=True)
-    rows = []
-    writer = _writer()
+    lock = _locked(out, named or str(out))  # one export at a time into ``out``
     try:
-        for table in tables:
+        refuse_replacing(out, [*database_files(con, file), *reads], force, named, force_option)  # (as it is now)
+        partial = out / PARTIAL
+        if os.path.lexists(partial):  # left by an export that was killed: this one holds the lock, it is no one's
+            shutil.rmtree(partial) if partial.is_dir() and not partial.is_symlink() else partial.unlink()
+        partial.mkdir()
+        try:
+            rows = []
+            writer = _writer()
             try:
-                rows.append(_export_table(con, writer, table, out))
-            except duckdb.Error as e:  # refused only as the rows were read: the stream's error, in the writer's words
-                if refusal(e) is not None:
-                    raise ExportRefused(table, e, file, exported=bool(rows)) from None
-                raise
-            if on_table is not None and table in PARTITIONED:
-                on_table(table)
+                for table in tables:
+                    try:
+                        rows.append(_export_table(con, writer, table, partial, out))
+                    except duckdb.Error as e:  # refused only as the rows were read: the stream's error, in the
+                        # writer's words
+                        if refusal(e) is not None:
+                            raise ExportRefused(table, e, file) from None
+                        raise
+                    if on_table is not None and table in PARTITIONED:
+                        on_table(table)
+            finally:
+                writer.close()
+            (partial / DICTIONARY).write_text(_dictionary(), encoding="utf-8")
+        except BaseException:  # failed or interrupted (Ctrl-C): nothing of it in ``out``
+            shutil.rmtree(partial, ignore_errors=True)
+            raise
+        _put_in_place(partial, out, tables)
+        shutil.rmtree(partial)  # (the earlier export's folders, moved aside)
     finally:
-        writer.close()
-    (out / DICTIONARY).write_text(_dictionary(), encoding="utf-8")
+        os.close(lock)
     return rows

@@ -203,6 +203,12 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catal
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     err = lambda text: click.echo(f"follow: {text}", err=True)  # noqa: E731
+    said: list[str] = []
+
+    def waiting(text: str) -> None:  # once while the same holder keeps the file (it said so every second)
+        if said[-1:] != [text]:
+            said.append(text)
+            err(f"{with_store(text, ctx)} (retrying)")
     try:
         state = follow(
             svc, path, stop=stop, interval=interval, page_size=page_size,
@@ -213,7 +219,7 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catal
             on_update=lambda r, st: (notes(r),
                                      err(f"+{counted(r.matches, 'match', 'matches')}, {counted(r.events, 'event')} "
                                          f"in {r.seconds:.2f} s; at notification {st.position}")),
-            on_first=notes, on_wait=lambda text: err(f"{text} (retrying)"), on_listen=err, catalogs=catalogs)
+            on_first=notes, on_wait=waiting, on_listen=err, catalogs=catalogs)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     finally:
@@ -579,7 +585,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     from analytics.db import AnalyticsError, DamagedFile, connect_reader, damaged, refuse_other_version
     from analytics.export import PARTITIONED, export_parquet, refuse_replacing
 
-    from .common import read_files
+    from .common import interrupted, read_files
 
     path = resolve_analytics_path(ctx, analytics_path)
     if Path(out).exists() and not Path(out).is_dir():
@@ -608,9 +614,17 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
             rows = export_parquet(con, Path(out), on_table=lambda _: bar.advance(task),
                                   file=f"the analytics file {path}", force=force, reads=reads, named=named,
                                   force_option="--force")
-    except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused)
+    except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused), another
+        # export writing into DIR (ExportBusy)
         raise click.ClickException(str(e)) from None
-    except (duckdb.Error, OSError) as e:
+    except BaseException as e:
+        if interrupted(e):  # Ctrl-C (DuckDB's InterruptException is a duckdb.Error): the tables written so far
+            # went with their partial folder (it said only "Aborted!", and left a few tables in DIR that the next
+            # export refused as "not an earlier export of zx")
+            click.echo(f"interrupted: nothing was exported into {out}", err=True)
+            raise click.Abort() from None
+        if not isinstance(e, (duckdb.Error, OSError)):
+            raise
         if damaged(e):
             raise click.ClickException(str(DamagedFile(path, e))) from None
         raise click.ClickException(f"cannot export to {out}: {e}") from None
@@ -635,7 +649,7 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
     that option when it named a file, which the update the failure asks for must be given too."""
     import duckdb
 
-    from analytics.db import AnalyticsError, DamagedFile, RebuildNeeded
+    from analytics.db import AnalyticsError, DamagedFile, FileInUse, RebuildNeeded
 
     if svc.store.kind == "memory":  # nothing would outlive this command but a file nobody asked for
         click.echo("analytics: not updated: a memory: store lasts only as long as this command", err=True)
@@ -657,8 +671,8 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
             click.echo(with_store(f"interrupted: the matches are imported, but the analytics file {path} was not "
                                   f"brought up to date; `zx analytics update{given}` finishes it", ctx), err=True)
             raise click.Abort() from None
-        if isinstance(e, (RebuildNeeded, DamagedFile)):  # its message says what to run: "update later" would fail
-            # the same way
+        if isinstance(e, (RebuildNeeded, DamagedFile, FileInUse)):  # its message says what to run: "update later"
+            # would fail the same way (or, the file held by zx serve, as long as the server runs)
             click.echo(with_store(f"warning: the matches are imported, but the analytics file was not updated: {e}"
                                   + (f" (with{given}: the catalog these matches were checked against)" if given else ""),
                                   ctx), err=True)

@@ -204,6 +204,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         click.echo("warning: --judge: the judge view (every hidden card) is served to anyone who can reach "
                    "this server", err=True)
     fresh_note = ""
+    backend.serving = True  # (its advice: stop the server to update the file it holds)
     try:
         fresh = backend.freshness()
         if not fresh.ok:

@@ -582,3 +582,110 @@ def test_the_advice_of_an_error_names_the_store_and_file_given_on_the_command_li
     assert r.exit_code == 1 and "run `zx analytics update`" in r.output, r.output
     assert CliRunner().invoke(zx, ["--store", store, "analytics", "update"]).exit_code == 0  # the advice, run
     assert CliRunner().invoke(zx, ["--store", store, "stats", "winrates"]).exit_code == 0
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_second_export_into_the_same_directory_is_refused_and_the_first_is_whole(imported, tmp_path):
+    """Two zx export --parquet DIR at once: one said it succeeded with 72 of 74 files in DIR, the other printed
+    DuckDB's raw IO error ("Cannot open file ... File exists"). While one writes into DIR, another is refused
+    with what to do, writing nothing; the one that succeeds holds every table and month."""
+    from analytics.db import connect_reader
+    from analytics.export import PARTIAL, export_parquet
+
+    reference = tmp_path / "reference"
+    assert run(imported, "export", "--parquet", str(reference)).exit_code == 0
+    out = tmp_path / "out"
+    second = []
+
+    def another_export(table: str) -> None:
+        if not second:  # while the first export is writing its tables
+            second.append(run(imported, "export", "--parquet", str(out)))
+
+    con = connect_reader(imported.with_suffix(".duckdb"))
+    try:
+        export_parquet(con, out, on_table=another_export)
+    finally:
+        con.close()
+    r = second[0]
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert f"--parquet {out}: another zx export is writing into {out} now: run this one again when it has " \
+           f"finished (nothing was written)" in r.stderr
+    assert _files(out) == _files(reference) and not (out / PARTIAL).exists()
+
+
+def test_an_interrupted_export_exports_nothing_and_says_so(imported, tmp_path, monkeypatch):
+    """Ctrl-C during zx export said only "Aborted!" and left a few tables of the new export over the earlier
+    one (or, in a new folder, a half export the next zx export refused without --force). The earlier export
+    is as it was, nothing of the new one is in DIR, and it says so."""
+    import analytics.export as export
+
+    out = tmp_path / "out"
+    assert run(imported, "export", "--parquet", str(out)).exit_code == 0
+    (out / "matches" / "month=2026-11").rename(out / "matches" / "month=1999-01")  # tell the two apart
+    before = _files(out)
+    copy, calls = export._copy, []
+
+    def ctrl_c_at_the_third_table(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return copy(*args, **kwargs)
+
+    monkeypatch.setattr(export, "_copy", ctrl_c_at_the_third_table)
+    r = run(imported, "export", "--parquet", str(out))
+    assert r.exit_code == 1 and f"interrupted: nothing was exported into {out}\nAborted!" in r.stderr, r.output
+    assert _files(out) == before and not (out / export.PARTIAL).exists()
+    fresh = tmp_path / "fresh"
+    calls.clear()
+    r = run(imported, "export", "--parquet", str(fresh))
+    assert r.exit_code == 1 and "interrupted: nothing was exported" in r.stderr
+    assert list(fresh.iterdir()) == []
+    monkeypatch.setattr(export, "_copy", copy)
+    assert run(imported, "export", "--parquet", str(fresh)).exit_code == 0  # no --force: nothing is in the way
+
+
+KILLED_EXPORT = """
+import os, signal, sys
+import analytics.export as export
+from cli.main import main
+
+store, out, where = sys.argv[1:]
+calls = []
+def killed_at_the_third(original, into):
+    def call(*args, **kwargs):
+        if out in str(args[into]):
+            calls.append(1)
+            if len(calls) == 3:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return original(*args, **kwargs)
+    return call
+if where == "writing":
+    export._copy = killed_at_the_third(export._copy, 3)
+else:  # moving the tables into place
+    os.replace = killed_at_the_third(os.replace, 1)
+sys.argv = ["zx", "--store", store, "export", "--parquet", out]
+main()
+"""
+
+
+@pytest.mark.parametrize("where", ["writing", "in place"])
+def test_the_next_export_replaces_what_a_killed_export_left_without_force(imported, tmp_path, where):
+    """zx export killed (SIGKILL) left a few tables in a new DIR, and the next zx export refused it ("not an earlier
+    export of zx ... --force"). What a killed export leaves (its partial folder; killed while it moved its tables
+    into place, some of them) is recognised and replaced by the next export, which is whole."""
+    from analytics.export import PARTIAL
+
+    reference = tmp_path / "reference"
+    assert run(imported, "export", "--parquet", str(reference)).exit_code == 0
+    out = tmp_path / "out"
+    if where == "in place":  # an earlier export there: the one killed was replacing it
+        assert run(imported, "export", "--parquet", str(out)).exit_code == 0
+    p = subprocess.run([sys.executable, "-c", KILLED_EXPORT, str(imported), str(out), where], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == -9, p.stderr
+    r = run(imported, "export", "--parquet", str(out))
+    assert r.exit_code == 0, r.output
+    assert _files(out) == _files(reference) and not (out / PARTIAL).exists()

@@ -657,6 +657,74 @@ def test_a_match_imported_while_verify_runs_is_not_called_added(sealed, store_ur
     assert verdicts["imported-meanwhile"] == "ok" and set(verdicts.values()) == {"ok"}
 
 
+def test_a_match_imported_after_verify_listed_the_matches_is_never_called_deleted(sealed, store_url, tmp_path,
+                                                                                  monkeypatch):
+    """zx verify read the seal, the list of matches, then (a batch imported before the list: ``added``) the
+    seal again: a batch zx import committed after the list was in that newer seal and not in the list, and
+    verify called each of its matches "deleted whole" (60-384 of them, exit 1, on a store being imported
+    into). Real imports run here in that order: one before the list is read, one after; both are verified
+    (``ok``) and none is deleted."""
+    import importlib
+
+    audit_cli = importlib.import_module("cli.audit")  # (``cli`` here is this file's helper)
+    svc, _, _ = sealed
+    logs = {}
+    for name in ("before-the-list", "after-the-list"):
+        logs[name] = tmp_path / f"{name}.zxlog"
+        logs[name].write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, name), encoding="utf-8")
+    listed = audit_cli._all_matches
+
+    def store(name: str) -> None:
+        other = MatchService(store_url)
+        for parsed in read_log(logs[name]):
+            assert other.import_log(parsed).status == "imported"
+        other.close()
+
+    def import_around_the_list(s, *args, **kwargs):
+        if kwargs.get("only") is not None:
+            return listed(s, *args, **kwargs)
+        store("before-the-list")
+        out = listed(s, *args, **kwargs)
+        store("after-the-list")
+        return out
+
+    monkeypatch.setattr(audit_cli, "_all_matches", import_around_the_list)
+    r = cli(store_url, "verify", "--format", "json")
+    assert r.exit_code == 0, r.output
+    verdicts = {v["match"]: v["status"] for v in match_records(r.stdout)}
+    assert verdicts["before-the-list"] == "ok" and verdicts["after-the-list"] == "ok", verdicts
+    assert set(verdicts.values()) == {"ok"} and len(verdicts) == 5
+    assert "5 intact, 0 failed" in r.stderr and "store seal: 5 matches" in r.stderr
+
+
+def test_a_match_deleted_whole_is_still_caught_after_a_concurrent_import(sealed, store_url, tmp_path, monkeypatch):
+    """Looking again at what the newer seal lists does not hide a deletion: a match deleted whole before verify
+    ran is ``deleted`` while a batch is imported in the window above."""
+    import importlib
+
+    audit_cli = importlib.import_module("cli.audit")
+    svc, t, _ = sealed
+    t.run("DELETE FROM {t} WHERE originator_id = %s", (t.oid("second-match"),))
+    log = tmp_path / "meanwhile.zxlog"
+    log.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "meanwhile"), encoding="utf-8")
+    listed = audit_cli._all_matches
+
+    def import_then_list(s, *args, **kwargs):
+        if kwargs.get("only") is None:
+            other = MatchService(store_url)
+            for parsed in read_log(log):
+                assert other.import_log(parsed).status == "imported"
+            other.close()
+        return listed(s, *args, **kwargs)
+
+    monkeypatch.setattr(audit_cli, "_all_matches", import_then_list)
+    r = cli(store_url, "verify", "--format", "json")
+    assert r.exit_code == 1, r.output
+    verdicts = {v["match"]: v["status"] for v in match_records(r.stdout)}
+    assert verdicts.pop("second-match") == "deleted" and verdicts.pop("meanwhile") == "ok", verdicts
+    assert set(verdicts.values()) == {"ok"} and len(verdicts) == 2, verdicts
+
+
 # ---------------------------------------------------------------------- concurrent zx verify --seal
 def legacy_store(svc: MatchService, tmp_path: Path, n: int) -> list[list]:
     """``n`` matches imported into ``svc``'s store, then its ledger deleted: a store from before the seal

@@ -78,6 +78,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
 
     owned = not isinstance(store, Backend)
     backend = open_backend(store, analytics, judge, deck_lists) if owned else store
+    backend.serving = True  # its answers are a server's (Backend.freshness: what to run while it holds the file)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -299,6 +299,7 @@ class Backend:
         self.replays = LRU(REPLAY_CACHE, CACHE_BYTES, ANSWER_BYTES)  # viewer pages by (match, seat)
         self._names: dict[tuple[Any, Any, Any], Any] = {}
         self.closed = False
+        self.serving = False  # a server's (web.app.create_app, zx serve), not zx report's: its advice says so
         self.warming = False  # the match list and default statistics are being computed (web.app)
         self.stats_limiter: Any = None  # how many statistics are computed at once (web.app sets it)
         self.view_limiter: Any = None  # how many views and steps are computed at once (web.app sets it)
@@ -752,9 +753,12 @@ class Backend:
             return Freshness(False, position, last, f"{self.analytics_path} was built from {built_from}, not from "
                                                     f"this store: run `zx analytics update --rebuild`")
         if position < last:
+            # a server holds the file as long as it runs, and the update cannot write it meanwhile ("run zx analytics
+            # update, then restart zx serve" failed while it ran); zx report holds it only while it draws
+            todo = ("stop this server, run `zx analytics update`, then start it again (or stop it and start it with "
+                    "`zx serve --update`, which does both)" if self.serving else "run `zx analytics update`")
             return Freshness(False, position, last, f"the analytics are behind the store (notification {position} "
-                                                    f"of {last}): run `zx analytics update`, then restart "
-                                                    f"`zx serve` (or start it with --update)")
+                                                    f"of {last}): {todo}")
         return Freshness(True, position, last, None)
 
     def stats(self, method: str, kwargs: dict[str, Any], min_games: int) -> Any:

@@ -123,3 +123,46 @@ def test_serve_with_workers_answers_only_to_its_names(tmp_path):
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+def test_while_zx_serve_holds_the_analytics_file_every_message_says_to_stop_it(tmp_path):
+    """zx serve holds the analytics file as long as it runs. zx analytics update said "in use by another process
+    (an update or a query is running); try again when it has finished", zx import "run `zx analytics update`
+    later", and the server's own 503 "run `zx analytics update`, then restart `zx serve`": none of which works
+    while the server runs. They name the server (its PID) and say to stop it; zx report's advice names no server."""
+    from serve_support import build_store
+
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=3)
+    built.analytics.rename(tmp_path / "events.duckdb")  # the store's own: every command below finds it
+    legal = ROOT / "examples" / "legal"
+    r = CliRunner().invoke(zx, ["--store", built.store, "import", "--no-analytics", str(legal / "first-turns.zxlog")])
+    assert r.exit_code == 0, r.output
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("ZX_STORE", "ZX_ANALYTICS")}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", built.store, "serve", "--port", str(port)],
+                            cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/api/stats/matchups", timeout=10)
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[1]
+                time.sleep(0.2)
+        assert r.status_code == 503
+        assert r.json()["error"].endswith("stop this server, run `zx analytics update`, then start it again (or stop "
+                                          "it and start it with `zx serve --update`, which does both)")
+        held = (f"is in use by another process: `zx serve` (PID {proc.pid}) holds it as long as it runs: stop that "
+                f"server, run `zx --store {built.store} analytics update`, then start the server again")
+        r = CliRunner().invoke(zx, ["--store", built.store, "analytics", "update"])
+        assert r.exit_code == 1 and held in r.stderr and "Traceback" not in r.output, r.output
+        r = CliRunner().invoke(zx, ["--store", built.store, "import", str(legal / "range-attacks-win-by-life.zxlog")])
+        assert r.exit_code == 0 and "the matches are imported, but the analytics file was not updated" in r.stderr
+        assert held in r.stderr and "later" not in r.stderr, r.stderr
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+    r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(tmp_path / "r.html")])
+    assert "behind the store" in r.output and "zx serve" not in r.output and "server" not in r.output, r.output
