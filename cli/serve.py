@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import click
 
 from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
-from .common import MAX_WORKERS, OutputFile, cannot_open, interrupted
+from .common import MAX_WORKERS, OutputFile, cannot_open, interrupted, with_store
 from .output import counted, emit_written, written_option
 
 
@@ -105,7 +105,9 @@ def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False
     store = _store(ctx)
     path = resolve_analytics_path(ctx, analytics_path)
     try:
-        return open_backend(store, path, judge=judge, deck_lists=deck_lists)
+        backend = open_backend(store, path, judge=judge, deck_lists=deck_lists)
+        backend.advised = lambda text: with_store(text, ctx)  # its advice with the --store typed, as zx stats's
+        return backend
     except ZXError as e:
         raise click.ClickException(e.message) from None
     except Exception as e:  # a store that cannot be opened is a user error, not a traceback

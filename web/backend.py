@@ -300,6 +300,9 @@ class Backend:
         self._names: dict[tuple[Any, Any, Any], Any] = {}
         self.closed = False
         self.serving = False  # a server's (web.app.create_app, zx serve), not zx report's: its advice says so
+        # the commands its messages advise, as the user typed them (cli.common.with_store: the --store and --analytics
+        # of the command line; run as written, `zx analytics update --rebuild` opened the default store)
+        self.advised: Callable[[str], str] = lambda text: text
         self.warming = False  # the match list and default statistics are being computed (web.app)
         self.stats_limiter: Any = None  # how many statistics are computed at once (web.app sets it)
         self.view_limiter: Any = None  # how many views and steps are computed at once (web.app sets it)
@@ -717,7 +720,7 @@ class Backend:
         except Exception as e:
             if not damaged(e):
                 raise
-            self._damaged = str(DamagedFile(self.analytics_path, e))
+            self._damaged = self.advised(str(DamagedFile(self.analytics_path, e)))
             raise WebError(503, self._damaged) from None
 
     def projection(self) -> tuple[int, str]:
@@ -733,12 +736,12 @@ class Backend:
                 with self.reading():
                     version = stored_version(cur)
                     if version != SCHEMA_VERSION:
-                        raise WebError(503, version_refused(self.analytics_path, version))
+                        raise WebError(503, self.advised(version_refused(self.analytics_path, version)))
                     row = cur.execute("SELECT position, store FROM projection_position").fetchall()
             finally:
                 cur.close()
             if not row:
-                raise WebError(503, f"{self.analytics_path} is empty: run `zx analytics update`")
+                raise WebError(503, self.advised(f"{self.analytics_path} is empty: run `zx analytics update`"))
             self._projection = (int(row[0][0]), str(row[0][1]))
         return self._projection
 
@@ -750,15 +753,15 @@ class Backend:
         if self._identity is None:
             self._identity = store_identity(self.svc)
         if built_from != self._identity:
-            return Freshness(False, position, last, f"{self.analytics_path} was built from {built_from}, not from "
-                                                    f"this store: run `zx analytics update --rebuild`")
+            return Freshness(False, position, last, self.advised(f"{self.analytics_path} was built from {built_from}, "
+                                                                 f"not from this store: run `zx analytics update --rebuild`"))
         if position < last:
             # a server holds the file as long as it runs, and the update cannot write it meanwhile ("run zx analytics
             # update, then restart zx serve" failed while it ran); zx report holds it only while it draws
             todo = ("stop this server, run `zx analytics update`, then start it again (or stop it and start it with "
                     "`zx serve --update`, which does both)" if self.serving else "run `zx analytics update`")
-            return Freshness(False, position, last, f"the analytics are behind the store (notification {position} "
-                                                    f"of {last}): {todo}")
+            return Freshness(False, position, last, self.advised(f"the analytics are behind the store (notification "
+                                                                 f"{position} of {last}): {todo}"))
         return Freshness(True, position, last, None)
 
     def stats(self, method: str, kwargs: dict[str, Any], min_games: int) -> Any:
