@@ -630,6 +630,14 @@ def test_a_class_version_written_into_a_payload_is_altered(sealed, store_url, le
     assert r.exit_code == 1 and (json.loads(r.stdout)[0]["status"], json.loads(r.stdout)[0]["seq"]) == ("altered", 5)
 
 
+
+def import_by_another(store_url: str, log: Path) -> None:
+    """The matches of ``log`` imported by another service (another process's importer) into the store."""
+    other = MatchService(store_url)
+    for parsed in read_log(log):
+        assert other.import_log(parsed).status == "imported"
+    other.close()
+
 def test_a_match_imported_while_verify_runs_is_not_called_added(sealed, store_url, tmp_path, monkeypatch):
     """zx verify read the store seal, then the list of matches: a batch zx import committed in between
     was in the list but not in the seal it had read, and verify called every match of it ``added``
@@ -644,10 +652,7 @@ def test_a_match_imported_while_verify_runs_is_not_called_added(sealed, store_ur
     listed = audit_cli._all_matches
 
     def import_then_list(s, *args, **kwargs):
-        other = MatchService(store_url)
-        for parsed in read_log(log):
-            assert other.import_log(parsed).status == "imported"
-        other.close()
+        import_by_another(store_url, log)
         return listed(s, *args, **kwargs)
 
     monkeypatch.setattr(audit_cli, "_all_matches", import_then_list)
@@ -674,18 +679,12 @@ def test_a_match_imported_after_verify_listed_the_matches_is_never_called_delete
         logs[name].write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, name), encoding="utf-8")
     listed = audit_cli._all_matches
 
-    def store(name: str) -> None:
-        other = MatchService(store_url)
-        for parsed in read_log(logs[name]):
-            assert other.import_log(parsed).status == "imported"
-        other.close()
-
     def import_around_the_list(s, *args, **kwargs):
         if kwargs.get("only") is not None:
             return listed(s, *args, **kwargs)
-        store("before-the-list")
+        import_by_another(store_url, logs["before-the-list"])
         out = listed(s, *args, **kwargs)
-        store("after-the-list")
+        import_by_another(store_url, logs["after-the-list"])
         return out
 
     monkeypatch.setattr(audit_cli, "_all_matches", import_around_the_list)
@@ -711,10 +710,7 @@ def test_a_match_deleted_whole_is_still_caught_after_a_concurrent_import(sealed,
 
     def import_then_list(s, *args, **kwargs):
         if kwargs.get("only") is None:
-            other = MatchService(store_url)
-            for parsed in read_log(log):
-                assert other.import_log(parsed).status == "imported"
-            other.close()
+            import_by_another(store_url, log)
         return listed(s, *args, **kwargs)
 
     monkeypatch.setattr(audit_cli, "_all_matches", import_then_list)
