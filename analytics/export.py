@@ -24,7 +24,8 @@ import os
 import shutil
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Iterable
+from contextlib import contextmanager
+from typing import Callable, Iterable, Iterator
 
 import duckdb
 
@@ -189,6 +190,23 @@ def _locked(out: Path, named: str) -> int:
     return fd
 
 
+@contextmanager
+def _finishing() -> Iterator[None]:
+    """Around what cannot stop half-way (the tables moved into place): Ctrl-C (SIGINT) is taken and let go, the
+    export finishes; in the main thread only (where Python delivers signals)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _put_in_place(partial: Path, out: Path, names: Iterable[str]) -> None:
     """Move each of ``names`` from ``partial`` to ``out``, an earlier one there moved aside first (each folder
     is whole in ``out`` at every moment but the one between two renames), the data dictionary last."""
@@ -258,8 +276,10 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
         except BaseException:  # failed or interrupted (Ctrl-C): nothing of it in ``out``
             shutil.rmtree(partial, ignore_errors=True)
             raise
-        _put_in_place(partial, out, tables)
-        shutil.rmtree(partial)  # (the earlier export's folders, moved aside)
+        with _finishing():  # whole in ``out``: a Ctrl-C now waits until it is in place (it said "nothing was
+            # exported" of an export in place, and left the earlier one's folders in the partial folder)
+            _put_in_place(partial, out, tables)
+            shutil.rmtree(partial)  # (the earlier export's folders, moved aside)
     finally:
         os.close(lock)
     return rows

@@ -326,7 +326,8 @@ def write_page(path, data: bytes, force: bool) -> None:
 
 
 def with_store(text: str, ctx: click.Context | None = None) -> str:
-    """``text`` (a message) with the analytics commands it advises (`` `zx analytics update` ``, `` `zx import` ``)
+    """``text`` (a message) with the analytics commands it advises (`` `zx analytics update` ``, `` `zx import` ``,
+    `` `zx serve --update` ``)
     given the ``--store`` (and, for the update, the ``--analytics``) the user gave on the command line: run as
     written, the advice of ``zx --store league/s.sqlite stats winrates`` opened the default store ("there is no
     store at zx-store.sqlite"). A store or file from ``ZX_STORE`` or ``ZX_ANALYTICS`` is left out (the advice
@@ -349,6 +350,6 @@ def with_store(text: str, ctx: click.Context | None = None) -> str:
     given = f" --store {shlex.quote(redacted(store, store))}" if store else ""
     file = f" --analytics {shlex.quote(str(analytics))}" if analytics else ""
     env = f"ZX_ANALYTICS={shlex.quote(str(analytics))} " if analytics else ""  # (zx import takes no --analytics)
-    return re.sub(r"`zx (analytics update|import)\b",
+    return re.sub(r"`zx (analytics update|import|serve(?= --update))\b",  # (`zx serve` naming a holder: as is)
                   lambda m: f"`zx{given} analytics update{file}" if m.group(1) == "analytics update"
-                  else f"`{env}zx{given} import", text)
+                  else f"`zx{given} serve{file}" if m.group(1) == "serve" else f"`{env}zx{given} import", text)

@@ -647,6 +647,32 @@ def test_an_interrupted_export_exports_nothing_and_says_so(imported, tmp_path, m
     assert run(imported, "export", "--parquet", str(fresh)).exit_code == 0  # no --force: nothing is in the way
 
 
+def test_ctrl_c_while_the_export_is_put_in_place_lets_it_finish(imported, tmp_path, monkeypatch):
+    """Ctrl-C once every table was written, as they were moved into place (or the earlier export's folders
+    removed): it said "interrupted: nothing was exported" of an export in place, and left the earlier export's
+    folders in the partial folder. That step now finishes: the export is whole and says so."""
+    import os
+    import signal
+
+    import analytics.export as export
+
+    out = tmp_path / "out"
+    assert run(imported, "export", "--parquet", str(out)).exit_code == 0
+    (out / "matches" / "month=2026-11").rename(out / "matches" / "month=1999-01")  # the earlier export's
+    put = export._put_in_place
+
+    def ctrl_c_meanwhile(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)  # (delivered at once: Python runs its handler in this thread)
+        return put(*args, **kwargs)
+
+    monkeypatch.setattr(export, "_put_in_place", ctrl_c_meanwhile)
+    r = run(imported, "export", "--parquet", str(out))
+    assert r.exit_code == 0 and "interrupted" not in r.stderr, r.output
+    assert (out / "matches" / "month=2026-11").is_dir() and not (out / "matches" / "month=1999-01").exists()
+    assert not (out / export.PARTIAL).exists() and (out / export.DICTIONARY).is_file()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back
+
+
 KILLED_EXPORT = """
 import os, signal, sys
 import analytics.export as export

@@ -84,9 +84,11 @@ class Dashboard:
 NO_TOTALS = {"matches": 0, "decks": 0, "players": 0, "events": 0}
 
 
-def no_matches_yet(game_name: str) -> str:
-    """What the dashboard says when its analytics file holds no match of the game shown (an empty store)."""
-    return f"The store has no {game_name} matches yet: import logs with zx import LOGS, then run zx analytics update."
+def no_matches_yet(game_name: str, advised: Any = None) -> str:
+    """What the dashboard says when its analytics file holds no match of the game shown (an empty store);
+    ``advised``: the commands with the --store typed (``Backend.advised``)."""
+    text = f"The store has no {game_name} matches yet: import logs with `zx import LOGS`, then run `zx analytics update`."
+    return advised(text) if advised is not None else text
 
 
 def _frame(source: Any, name: str, params: dict[str, Any]) -> pl.DataFrame:
@@ -137,7 +139,7 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     shown = {k: v for k, v in params.items() if v and k != "game"}
     name = games.choices([game])[0]["name"]
     if game not in held and game in games.keys():  # none imported (an empty store): no figure, but what to run
-        return Dashboard(shown, min_games, dict(NO_TOTALS), game=game, game_name=name, nothing=no_matches_yet(name))
+        return Dashboard(shown, min_games, dict(NO_TOTALS), game=game, game_name=name, nothing=no_matches_yet(name, getattr(source, "advised", None)))
     raw = source.unmask(params)  # (the statistics unmask their own: source.stats)
     totals = _frame(source, "totals", raw).to_dicts()[0]
     d = Dashboard(shown, min_games, totals, game=game, game_name=name)

@@ -96,6 +96,8 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     held = registry.choices(r.get("game") or registry.DEFAULT for r in everything)
     return html_response(render("matches.html", nav="matches", result=result, f=filters, decks=decks,
                                 events=events, games=held, prev_link=prev_link, next_link=next_link,
+                                empty_advice=b.advised("The store has no matches yet: import logs with `zx import "
+                                                       "LOGS` (then `zx analytics update` for the dashboard)."),
                                 stored=len(everything), store=b.svc.store.label))
 
 

@@ -695,8 +695,47 @@ def test_an_empty_store_says_it_has_no_matches_yet_and_what_to_run(tmp_path):
             page = c.get(path, headers=html)
             assert page.status_code == 200, (path, page.text[:300])
             assert f"The store has no {name} matches yet" in page.text, path
-            assert "zx import LOGS, then run zx analytics update" in page.text, path
+            assert "`zx import LOGS`, then run `zx analytics update`" in page.text, path
             assert 'id="dash-filters"' in page.text and "for these filters" not in page.text, path
+
+
+def test_zx_serve_and_report_advise_the_store_they_were_given(tmp_path):
+    """Their advice ran as written on the default store: the empty-store pages' `zx import LOGS` (zx serve's
+    /matches and dashboard, the page zx report writes); and a running server's advice to rebuild its analytics
+    (another schema version, another store's) did not say to stop it first, which holds the file."""
+    import duckdb
+
+    from analytics.db import SCHEMA_VERSION
+    from analytics.projection import update
+    from web.app import open_backend
+    from zx_events.application import MatchService
+
+    store = tmp_path / "league" / "events.sqlite"
+    store.parent.mkdir()
+    svc = MatchService(str(store))
+    try:
+        update(svc, store.with_suffix(".duckdb"), rebuild=True)
+    finally:
+        svc.close()
+    r = CliRunner().invoke(zx, ["--store", str(store), "report", "-o", str(tmp_path / "r.html")])
+    assert r.exit_code == 0, r.output
+    assert f"`zx --store {store} import LOGS`, then run `zx --store {store} analytics update`" in \
+        (tmp_path / "r.html").read_text(encoding="utf-8")
+    backend = open_backend(str(store), store.with_suffix(".duckdb"))
+    backend.advised = lambda text: text.replace("`zx ", f"`zx --store {store} ")  # (zx serve: cli.common.with_store)
+    with TestClient(create_app(backend, serving=True)) as c:
+        page = c.get("/matches", headers={"accept": "text/html"}).text
+        assert f"`zx --store {store} import LOGS` (then `zx --store {store} analytics update`" in page
+    backend.close()
+    con = duckdb.connect(str(store.with_suffix(".duckdb")))
+    con.execute("UPDATE projection_position SET schema_version = ?", [SCHEMA_VERSION - 1])
+    con.close()
+    backend = open_backend(str(store), store.with_suffix(".duckdb"))
+    with TestClient(create_app(backend, serving=True)) as c:
+        error = c.get("/api/stats/winrates").json()["error"]
+    backend.close()
+    assert error.endswith("run `zx analytics update --rebuild` (stop this server first: it holds the file open as "
+                          "long as it runs; then start it again)"), error
 
 
 def test_filters_that_match_nothing_say_so(client):

@@ -169,6 +169,8 @@ def test_board_error_echoes_json_values_as_json(tmp_path, change, message):
 
 @pytest.mark.parametrize("number,message", [
     ("1e400", "number out of range: 1e400 (past a 64-bit float; docs/match-log.md, Limits)"),
+    ("1" + "0" * 400, "number out of range: 1000000000000000000000000000000000000... (401 digits, past a 64-bit "
+                      "float; docs/match-log.md, Limits)"),  # (an integer: it was "must be a number", no line)
     ("NaN", "not JSON: NaN is not a JSON number (docs/match-log.md, Limits)"),
     ("-Infinity", "not JSON: -Infinity is not a JSON number (docs/match-log.md, Limits)"),
 ])

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -157,6 +158,16 @@ def _finite(text: str) -> float:
     return value
 
 
+def _whole(text: str) -> int:
+    """A JSON integer, refused past a 64-bit float's range as ``_finite`` refuses 1e400 (a coordinate of 400 digits
+    was "must be a number", with no line)."""
+    value = int(text)  # (past 4,300 digits: Python's ValueError, "number too long")
+    if abs(value) > sys.float_info.max:
+        raise _OutOfRange(f"number out of range: {cut(text, 40)} ({len(text.lstrip('-'))} digits, past a 64-bit "
+                          f"float; docs/match-log.md, Limits)", text)
+    return value
+
+
 def _constant(text: str) -> float:
     raise _OutOfRange(f"not JSON: {text} is not a JSON number (docs/match-log.md, Limits)", text)
 
@@ -210,7 +221,8 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
                     f"(docs/match-log.md, Limits)", source, deep)
     try:
         # a key given twice is refused, as in a log record; NaN, Infinity and 1e400 too
-        doc = json.loads(body, object_pairs_hook=unique_keys, parse_float=_finite, parse_constant=_constant)
+        doc = json.loads(body, object_pairs_hook=unique_keys, parse_float=_finite, parse_int=_whole,
+                         parse_constant=_constant)
     except json.JSONDecodeError as e:
         raise _fail(f"not JSON: {e.msg}", source, e.lineno) from None
     except _OutOfRange as e:
