@@ -219,8 +219,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     from zx_events.replay import no_snapshots
 
     if no_snapshots(backend.svc):
-        click.echo(f"note: the store has no replay snapshots of this version of zx (those of an earlier version are "
-                   f"not used): the first view of a match replays it from its first event; `zx --store "
+        click.echo(f"note: the store has no replay snapshots this version of zx can use (none at all, or only "
+                   f"another version's): the first view of a match replays it from its first event; `zx --store "
                    f"{backend.svc.store.label} prepare` files them (docs/replay.md)", err=True)
     shown = f"[{host}]" if ":" in host else host
     serving = f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops"
