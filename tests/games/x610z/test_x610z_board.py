@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import re
 
 import pytest
 
@@ -26,7 +27,7 @@ def _bad(doc: dict, tmp_path) -> str:
     p.write_text(json.dumps(doc))
     with pytest.raises(FormatError) as info:
         read_board(p)
-    assert str(info.value).startswith(f"{p}: format: ")
+    assert re.match(rf"{re.escape(str(p))}(:\d+)?: format: ", str(info.value)), str(info.value)  # (a number: its line)
     return info.value.message
 
 
@@ -108,7 +109,7 @@ def test_x610z_603_1_no_attack_dots():
     (("opposite", 0), [["S1"], "S4"], "opposite[0]: ['S1'] is not a Starting Dot"),
     (("opposite", 0), ["S1", 4], "opposite[0]: 4 is not a Starting Dot"),
     (("dots", 0), {"id": "S1", "kind": ["start"], "x": 0, "y": 0}, "dots[0].kind: must be one of"),
-    (("dots", 0), {"id": "S1", "kind": "start", "x": 10 ** 400, "y": 0}, "dots[0].x: must be a number"),
+    (("dots", 0), {"id": "S1", "kind": "start", "x": 10 ** 400, "y": 0}, "number out of range: 10000"),  # (past a float)
     (("x610zboard",), True, "x610zboard: must be 1, got true"),
 ])
 def test_x610z_board_fields_of_the_wrong_type_are_format_errors(tmp_path, where, value, message):
