@@ -307,34 +307,37 @@ class FileInUse(AnalyticsError):
     """Another process holds the analytics file an update would write (its message says who, and what to run)."""
 
 
-def in_use(path: Path, e: Exception) -> str:
+def in_use(path: Path, e: Exception, rebuild: bool = False) -> str:
     """Why ``path`` cannot be written: another process holds it (DuckDB: one writer, or readers), named by its
     PID and command where they can be read, and what to run. ``zx serve`` holds it as long as it runs: "try
     again when it has finished" was never true of it. (A server's worker processes, ``--workers N``, run
-    Python's multiprocessing, not ``zx serve``: any holder but another zx command may be a server.)"""
+    Python's multiprocessing, not ``zx serve``: any holder but another zx command may be a server.) ``rebuild``:
+    the update it advises is the one asked for, ``--rebuild`` (it lost it)."""
     pid, command = lock_holder(e)
+    update = "`zx analytics update --rebuild`" if rebuild else "`zx analytics update`"
     if command == "zx serve":
         return (f"{path} is in use by another process: `zx serve` (PID {pid}) holds it as long as it runs: stop that "
-                f"server, run `zx analytics update`, then start the server again (or stop it and start it with "
+                f"server, run {update}, then start the server again (or stop it and start it with "
                 f"`zx serve --update`, which brings the file up to date first)")
     if command is not None and command.startswith("zx "):
         return (f"{path} is in use by another process (`{command}`, PID {pid}): an update or a query is running; "
-                f"run `zx analytics update` when it has finished")
+                f"run {update} when it has finished")
     who = f" ({command}, PID {pid})" if command else f" (PID {pid})" if pid else ""
     return (f"{path} is in use by another process{who}: an update or a query running, or a `zx serve`, which holds "
-            f"it as long as it runs; run `zx analytics update` when it has finished, or after stopping that server "
+            f"it as long as it runs; run {update} when it has finished, or after stopping that server "
             f"(`zx serve --update` brings the file up to date first, then serves)")
 
 
-def connect_writer(path: Path, memory_limit: str = "512MB") -> duckdb.DuckDBPyConnection:
-    """The projector's read-write connection (the schema is the projection's business: create_schema)."""
+def connect_writer(path: Path, memory_limit: str = "512MB", rebuild: bool = False) -> duckdb.DuckDBPyConnection:
+    """The projector's read-write connection (the schema is the projection's business: create_schema); ``rebuild``:
+    an update that rebuilds the file (what ``FileInUse`` advises running again)."""
     refuse_sqlite(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         con = duckdb.connect(str(path), config=dict(NO_EXTENSIONS))
     except duckdb.Error as e:
         if _locked(e):
-            raise FileInUse(in_use(path, e)) from None
+            raise FileInUse(in_use(path, e, rebuild)) from None
         if damaged(e):
             raise DamagedFile(path, e) from None
         raise AnalyticsError(f"cannot open {path}: {e}") from None

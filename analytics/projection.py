@@ -338,7 +338,7 @@ def _open(path: Path, rebuild: bool) -> tuple[duckdb.DuckDBPyConnection, int | N
     and a new file made in its place: --rebuild refused it too ("not a valid DuckDB database file")."""
     con = None
     try:
-        con = connect_writer(path)
+        con = connect_writer(path, rebuild=rebuild)
         return con, stored_version(con), None
     except (DamagedFile, duckdb.Error) as e:
         if not isinstance(e, DamagedFile) and not damaged(e):
@@ -351,7 +351,7 @@ def _open(path: Path, rebuild: bool) -> tuple[duckdb.DuckDBPyConnection, int | N
         if not rebuild:
             raise e if isinstance(e, DamagedFile) else DamagedFile(path, e) from None
         aside = set_aside(path, e)
-        con = connect_writer(path)
+        con = connect_writer(path, rebuild=rebuild)
         return con, stored_version(con), aside
 
 

@@ -66,7 +66,6 @@ def load_given_catalogs(paths: tuple[str, ...]) -> tuple[Any, ...]:
 def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | None = None,
                stop_after_pages: int | None = None, workers: int | None = None, catalogs: tuple[Any, ...] = ()):
     """The projection with a progress bar on stderr; AnalyticsError for the caller to report."""
-    from analytics.db import FileInUse
     from analytics.projection import PAGE_SIZE, update
 
     with progress(2, "analytics") as bar:
@@ -75,13 +74,8 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
         def on_progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        try:
-            result = update(svc, path, rebuild=rebuild, page_size=page_size or PAGE_SIZE, on_progress=on_progress,
-                            stop_after_pages=stop_after_pages, workers=workers, catalogs=catalogs)
-        except FileInUse as e:  # its advice is the update as asked: with --rebuild (it lost it)
-            if not rebuild:
-                raise
-            raise FileInUse(str(e).replace("`zx analytics update`", "`zx analytics update --rebuild`")) from None
+        result = update(svc, path, rebuild=rebuild, page_size=page_size or PAGE_SIZE, on_progress=on_progress,
+                        stop_after_pages=stop_after_pages, workers=workers, catalogs=catalogs)
     if result.set_aside is not None:
         click.echo(f"note: {path} could not be read (damaged, or not a DuckDB database): it was moved to "
                    f"{result.set_aside} (delete it when you like) and rebuilt from the store", err=True)
