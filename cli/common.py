@@ -327,8 +327,8 @@ def write_page(path, data: bytes, force: bool) -> None:
 
 def with_store(text: str, ctx: click.Context | None = None) -> str:
     """``text`` (a message) with the analytics commands it advises (`` `zx analytics update` ``, `` `zx import` ``,
-    `` `zx serve --update` ``)
-    given the ``--store`` (and, for the update, the ``--analytics``) the user gave on the command line: run as
+    `` `zx serve --update` ``) given the ``--store`` (and, for the update and the server, the ``--analytics``) the
+    user gave on the command line: run as
     written, the advice of ``zx --store league/s.sqlite stats winrates`` opened the default store ("there is no
     store at zx-store.sqlite"). A store or file from ``ZX_STORE`` or ``ZX_ANALYTICS`` is left out (the advice
     runs with it as it is); a password is shown hidden."""

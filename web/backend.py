@@ -720,7 +720,7 @@ class Backend:
         except Exception as e:
             if not damaged(e):
                 raise
-            self._damaged = self.advised(self._held(str(DamagedFile(self.analytics_path, e))))
+            self._damaged = self._update_advice(str(DamagedFile(self.analytics_path, e)))
             raise WebError(503, self._damaged) from None
 
     def projection(self) -> tuple[int, str]:
@@ -736,21 +736,22 @@ class Backend:
                 with self.reading():
                     version = stored_version(cur)
                     if version != SCHEMA_VERSION:
-                        raise WebError(503, self.advised(self._held(version_refused(self.analytics_path, version))))
+                        raise WebError(503, self._update_advice(version_refused(self.analytics_path, version)))
                     row = cur.execute("SELECT position, store FROM projection_position").fetchall()
             finally:
                 cur.close()
             if not row:
-                raise WebError(503, self.advised(self._held(f"{self.analytics_path} is empty: run `zx analytics update`")))
+                raise WebError(503, self._update_advice(f"{self.analytics_path} is empty: run `zx analytics update`"))
             self._projection = (int(row[0][0]), str(row[0][1]))
         return self._projection
 
-    def _held(self, text: str) -> str:
-        """``text`` (advice to run an analytics update) as a running server gives it: it holds the file open as long
-        as it runs, so the update it advises fails until the server stops (``zx report`` holds it only a moment)."""
-        if not self.serving:
-            return text
-        return f"{text} (stop this server first: it holds the file open as long as it runs; then start it again)"
+    def _update_advice(self, text: str) -> str:
+        """``text`` (advice to run an analytics update) as this server or report gives it: with the --store typed
+        (``advised``), and, a running server, saying to stop it first: it holds the file open as long as it runs,
+        so the update it advises fails until the server stops (``zx report`` holds it only a moment)."""
+        if self.serving:
+            text = f"{text} (stop this server first: it holds the file open as long as it runs; then start it again)"
+        return self.advised(text)
 
     def freshness(self) -> Freshness:
         from analytics.projection import store_identity
@@ -760,9 +761,9 @@ class Backend:
         if self._identity is None:
             self._identity = store_identity(self.svc)
         if built_from != self._identity:
-            return Freshness(False, position, last, self.advised(self._held(
+            return Freshness(False, position, last, self._update_advice(
                 f"{self.analytics_path} was built from {built_from}, not from this store: run `zx analytics update "
-                f"--rebuild`")))
+                f"--rebuild`"))
         if position < last:
             # a server holds the file as long as it runs, and the update cannot write it meanwhile ("run zx analytics
             # update, then restart zx serve" failed while it ran); zx report holds it only while it draws

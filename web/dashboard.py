@@ -139,7 +139,8 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     shown = {k: v for k, v in params.items() if v and k != "game"}
     name = games.choices([game])[0]["name"]
     if game not in held and game in games.keys():  # none imported (an empty store): no figure, but what to run
-        return Dashboard(shown, min_games, dict(NO_TOTALS), game=game, game_name=name, nothing=no_matches_yet(name, getattr(source, "advised", None)))
+        return Dashboard(shown, min_games, dict(NO_TOTALS), game=game, game_name=name,
+                         nothing=no_matches_yet(name, getattr(source, "advised", None)))
     raw = source.unmask(params)  # (the statistics unmask their own: source.stats)
     totals = _frame(source, "totals", raw).to_dicts()[0]
     d = Dashboard(shown, min_games, totals, game=game, game_name=name)
