@@ -42,21 +42,26 @@ def nfc(text: Any) -> Any:
     return unicodedata.normalize("NFC", text) if isinstance(text, str) else text
 
 
-def match_head(d: dict, seats: tuple[tuple, tuple], default_format: str | None = None) -> dict[str, Any]:
-    """The match row's header values, the same in every game: ``d`` the Started payload, ``seats`` each seat's
-    (colour or energy identity, every colour, archetype, list) from the game's deck summary."""
+def match_head(d: dict, summary: Callable[[Any, tuple], tuple], given: Any = None,
+               default_format: str | None = None) -> dict[str, Any]:
+    """The match row's header values, the same in every game: ``d`` the Started payload; ``summary(deck, ref)`` a
+    seat's (colour or energy identity, every colour, archetype, list) from the game's deck summary, ``ref`` what
+    the match was checked against (the catalog's name and SHA-256 it pins, and ``given``: the catalog file handed
+    to the projection with that SHA-256)."""
     h = d["header"]
     pl = h.get("players") or {}
     pinned = d.get("catalog") or {}
     sha = pinned.get("sha256")
+    sha = sha if isinstance(sha, str) else None
+    ref = (pinned.get("name"), sha, given)
     rnd, fmt = h.get("round"), h.get("format")
     if default_format is not None:
         fmt = fmt or default_format
     head = {"played_at": h.get("played_at"), "event": nfc(h.get("event")), "format": nfc(fmt),
-            "round": None if rnd is None else str(rnd), "catalog": pinned.get("name"),
-            "catalog_sha256": sha if isinstance(sha, str) else None}
-    for key, seat, (colours, every, arch, listed) in (("p1", "P1", seats[0]), ("p2", "P2", seats[1])):
+            "round": None if rnd is None else str(rnd), "catalog": pinned.get("name"), "catalog_sha256": sha}
+    for key, seat in (("p1", "P1"), ("p2", "P2")):
         p = pl.get(seat) or {}
+        colours, every, arch, listed = summary(p.get("deck"), ref)
         head.update({f"{key}_name": nfc(p.get("name")), f"{key}_deck": nfc(p.get("deck_name")),
                      f"{key}_colours": colours, f"{key}_colours_all": every, f"{key}_archetype": arch,
                      f"{key}_list": listed})

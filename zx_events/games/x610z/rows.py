@@ -197,15 +197,8 @@ class MatchRows:
     def started(self, d: dict, energy: dict | None, given: Any = None) -> None:
         """As Z/X's ``MatchRows.started``: ``energy`` the energy types per card, ``given`` the catalog
         file handed to the projection with the SHA-256 the match pins."""
-        h = d["header"]
-        pl = h.get("players") or {}
-        p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
-        pinned = d.get("catalog") or {}
-        catalog, sha = pinned.get("name"), pinned.get("sha256")
-        ref = (catalog, sha if isinstance(sha, str) else None, given)  # what the match was checked against
         self.mid = d["match_id"]
-        self.head = match_head(d, (_DECKS.summary(p1.get("deck"), ref, energy),
-                                   _DECKS.summary(p2.get("deck"), ref, energy)), "constructed")
+        self.head = match_head(d, lambda deck, ref: _DECKS.summary(deck, ref, energy), given, "constructed")
 
     def _flush_attack(self) -> None:
         self.buf["x610z_attacks"].append(tuple(self.attack))

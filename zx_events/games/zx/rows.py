@@ -208,15 +208,8 @@ class MatchRows:
         """The match's Started payload ``d``; ``colours_of``: its catalog's colours per card (None: a
         catalog neither shipped by that name nor given); ``given``: the catalog file handed to the
         projection with the SHA-256 the match pins (``analytics.tables.Catalogs.of``)."""
-        h = d["header"]
-        pl = h.get("players") or {}
-        p1, p2 = pl.get("P1") or {}, pl.get("P2") or {}
-        pinned = d.get("catalog") or {}
-        catalog, sha = pinned.get("name"), pinned.get("sha256")
-        ref = (catalog, sha if isinstance(sha, str) else None, given)  # what the match was checked against
         self.mid = d["match_id"]
-        self.head = match_head(d, (_DECKS.summary(p1.get("deck"), ref, colours_of),
-                                   _DECKS.summary(p2.get("deck"), ref, colours_of)))
+        self.head = match_head(d, lambda deck, ref: _DECKS.summary(deck, ref, colours_of), given)
 
     def close(self) -> None:
         """The match has no more events (for now): flush the battle and turn under way, then the match,
