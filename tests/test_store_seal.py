@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -630,35 +631,46 @@ def test_a_class_version_written_into_a_payload_is_altered(sealed, store_url, le
     assert r.exit_code == 1 and (json.loads(r.stdout)[0]["status"], json.loads(r.stdout)[0]["seq"]) == ("altered", 5)
 
 
+def verify_with_imports(monkeypatch, store_url: str, tmp_path: Path, before: str | None = None,
+                        after: str | None = None) -> tuple[Any, dict[str, str]]:
+    """``zx verify --format json`` while another service (another process's importer) imports, for real, a copy of
+    the legal match named ``before`` just before verify reads the list of matches, and one named ``after`` just
+    after it (the whole list: not verify's look-ups of one match); the result and each match's status."""
+    import importlib
 
-def import_by_another(store_url: str, log: Path) -> None:
-    """The matches of ``log`` imported by another service (another process's importer) into the store."""
-    other = MatchService(store_url)
-    for parsed in read_log(log):
-        assert other.import_log(parsed).status == "imported"
-    other.close()
+    audit_cli = importlib.import_module("cli.audit")  # (``cli`` here is this file's helper)
+    listed = audit_cli._all_matches
+
+    def store(name: str | None) -> None:
+        if name is None:
+            return
+        log = tmp_path / f"{name}.zxlog"
+        log.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, name), encoding="utf-8")
+        other = MatchService(store_url)
+        for parsed in read_log(log):
+            assert other.import_log(parsed).status == "imported"
+        other.close()
+
+    def import_around_the_list(s, *args, **kwargs):
+        if kwargs.get("only") is not None:
+            return listed(s, *args, **kwargs)
+        store(before)
+        out = listed(s, *args, **kwargs)
+        store(after)
+        return out
+
+    monkeypatch.setattr(audit_cli, "_all_matches", import_around_the_list)
+    r = cli(store_url, "verify", "--format", "json")
+    return r, {v["match"]: v["status"] for v in match_records(r.stdout)}
+
 
 def test_a_match_imported_while_verify_runs_is_not_called_added(sealed, store_url, tmp_path, monkeypatch):
     """zx verify read the store seal, then the list of matches: a batch zx import committed in between
     was in the list but not in the seal it had read, and verify called every match of it ``added``
     (stored outside zx import), exit 1, on a live tournament store. The import here runs, for real,
     exactly in that window."""
-    import importlib
-
-    audit_cli = importlib.import_module("cli.audit")  # (``cli`` here is this file's helper)
-    svc, _, _ = sealed
-    log = tmp_path / "late.zxlog"
-    log.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "imported-meanwhile"), encoding="utf-8")
-    listed = audit_cli._all_matches
-
-    def import_then_list(s, *args, **kwargs):
-        import_by_another(store_url, log)
-        return listed(s, *args, **kwargs)
-
-    monkeypatch.setattr(audit_cli, "_all_matches", import_then_list)
-    r = cli(store_url, "verify", "--format", "json")
+    r, verdicts = verify_with_imports(monkeypatch, store_url, tmp_path, before="imported-meanwhile")
     assert r.exit_code == 0, r.output
-    verdicts = {v["match"]: v["status"] for v in match_records(r.stdout)}
     assert verdicts["imported-meanwhile"] == "ok" and set(verdicts.values()) == {"ok"}
 
 
@@ -669,28 +681,9 @@ def test_a_match_imported_after_verify_listed_the_matches_is_never_called_delete
     verify called each of its matches "deleted whole" (60-384 of them, exit 1, on a store being imported
     into). Real imports run here in that order: one before the list is read, one after; both are verified
     (``ok``) and none is deleted."""
-    import importlib
-
-    audit_cli = importlib.import_module("cli.audit")  # (``cli`` here is this file's helper)
-    svc, _, _ = sealed
-    logs = {}
-    for name in ("before-the-list", "after-the-list"):
-        logs[name] = tmp_path / f"{name}.zxlog"
-        logs[name].write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, name), encoding="utf-8")
-    listed = audit_cli._all_matches
-
-    def import_around_the_list(s, *args, **kwargs):
-        if kwargs.get("only") is not None:
-            return listed(s, *args, **kwargs)
-        import_by_another(store_url, logs["before-the-list"])
-        out = listed(s, *args, **kwargs)
-        import_by_another(store_url, logs["after-the-list"])
-        return out
-
-    monkeypatch.setattr(audit_cli, "_all_matches", import_around_the_list)
-    r = cli(store_url, "verify", "--format", "json")
+    r, verdicts = verify_with_imports(monkeypatch, store_url, tmp_path, before="before-the-list",
+                                      after="after-the-list")
     assert r.exit_code == 0, r.output
-    verdicts = {v["match"]: v["status"] for v in match_records(r.stdout)}
     assert verdicts["before-the-list"] == "ok" and verdicts["after-the-list"] == "ok", verdicts
     assert set(verdicts.values()) == {"ok"} and len(verdicts) == 5
     assert "5 intact, 0 failed" in r.stderr and "store seal: 5 matches" in r.stderr
@@ -699,24 +692,10 @@ def test_a_match_imported_after_verify_listed_the_matches_is_never_called_delete
 def test_a_match_deleted_whole_is_still_caught_after_a_concurrent_import(sealed, store_url, tmp_path, monkeypatch):
     """Looking again at what the newer seal lists does not hide a deletion: a match deleted whole before verify
     ran is ``deleted`` while a batch is imported in the window above."""
-    import importlib
-
-    audit_cli = importlib.import_module("cli.audit")
-    svc, t, _ = sealed
+    _, t, _ = sealed
     t.run("DELETE FROM {t} WHERE originator_id = %s", (t.oid("second-match"),))
-    log = tmp_path / "meanwhile.zxlog"
-    log.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "meanwhile"), encoding="utf-8")
-    listed = audit_cli._all_matches
-
-    def import_then_list(s, *args, **kwargs):
-        if kwargs.get("only") is None:
-            import_by_another(store_url, log)
-        return listed(s, *args, **kwargs)
-
-    monkeypatch.setattr(audit_cli, "_all_matches", import_then_list)
-    r = cli(store_url, "verify", "--format", "json")
+    r, verdicts = verify_with_imports(monkeypatch, store_url, tmp_path, before="meanwhile")
     assert r.exit_code == 1, r.output
-    verdicts = {v["match"]: v["status"] for v in match_records(r.stdout)}
     assert verdicts.pop("second-match") == "deleted" and verdicts.pop("meanwhile") == "ok", verdicts
     assert set(verdicts.values()) == {"ok"} and len(verdicts) == 2, verdicts
 
