@@ -102,11 +102,12 @@ def test_x610z_603_1_no_attack_dots():
 
 
 @pytest.mark.parametrize("where, value, message", [
-    (("lines", 0), ["S1", ["A1"]], "lines[0]: unknown dot ['A1']"),
-    (("lines", 0), [3, "A1"], "lines[0]: unknown dot 3"),
-    (("lines", 0), [None, "A1"], "lines[0]: unknown dot None"),
-    (("lines", 0), {"a": {"id": "S1"}, "b": "A1", "heading": [0, 0]}, "lines[0]: unknown dot {'id': 'S1'}"),
-    (("opposite", 0), [["S1"], "S4"], "opposite[0]: ['S1'] is not a Starting Dot"),
+    (("lines", 0), ["S1", ["A1"]], 'lines[0]: a dot is named by its id (a string), got ["A1"]'),
+    (("lines", 0), [3, "A1"], "lines[0]: a dot is named by its id (a string), got 3"),
+    (("lines", 0), [None, "A1"], "lines[0]: a dot is named by its id (a string), got null"),
+    (("lines", 0), {"a": {"id": "S1"}, "b": "A1", "heading": [0, 0]},
+     'lines[0]: a dot is named by its id (a string), got {"id": "S1"}'),
+    (("opposite", 0), [["S1"], "S4"], 'opposite[0]: ["S1"] is not a Starting Dot'),
     (("opposite", 0), ["S1", 4], "opposite[0]: 4 is not a Starting Dot"),
     (("dots", 0), {"id": "S1", "kind": ["start"], "x": 0, "y": 0}, "dots[0].kind: must be one of"),
     (("dots", 0), {"id": "S1", "kind": "start", "x": 10 ** 400, "y": 0}, "number out of range: 10000"),  # (past a float)
@@ -134,7 +135,7 @@ def test_x610z_board_name_note_and_repeated_keys(tmp_path):
     assert _bad(doc, tmp_path).startswith("name: must be 1-64 characters A-Za-z0-9._-, got 'xxx")
     doc = json.load(open(_path()))
     doc["note"] = ["not", "text"]
-    assert _bad(doc, tmp_path) == "note: must be a string (free text), got ['not', 'text']"
+    assert _bad(doc, tmp_path) == 'note: must be a string (free text), got ["not", "text"]'
     doc["note"] = "free text: anything"
     assert parse_board(json.dumps(doc), source="b.json").name == SAMPLE
     text = json.dumps(doc)

@@ -125,13 +125,11 @@ def _heading(a: Dot, b: Dot) -> float:
 
 
 def _got(value: object) -> str:
-    """A value of the board file as an error echoes it: JSON's null, true and false as the file has them (Python's
-    None, True, False were printed), anything else as ``shown``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return shown(value)
+    """A value of the board file as an error echoes it: a string quoted (``shown``), anything else as JSON, as the
+    file has it (Python's None, True, ['A1'] and {'id': ...} were printed), cut like ``shown``."""
+    if isinstance(value, str):
+        return shown(value)
+    return cut(json.dumps(value, ensure_ascii=False, default=str))
 
 
 class _OutOfRange(ValueError):
@@ -288,7 +286,8 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
             raise _fail(f"{where}: must be [a, b] or {{\"a\", \"b\", \"heading\"}}", source)
         for end in (a, b):
             if not isinstance(end, str) or end not in dots:  # (a list was looked up: TypeError)
-                raise _fail(f"{where}: unknown dot {shown(end)}", source)
+                raise _fail(f"{where}: unknown dot {_got(end)}" if isinstance(end, str)
+                            else f"{where}: a dot is named by its id (a string), got {_got(end)}", source)
         if a == b:
             raise _fail(f"{where}: a line joins two different dots", source)
         if b in links[a]:
@@ -309,7 +308,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
             raise _fail(f"{where}: must be a pair [s, s']", source)
         for s in pair:
             if not isinstance(s, str) or s not in dots or not dots[s].is_start:
-                raise _fail(f"{where}: {shown(s)} is not a Starting Dot", source)
+                raise _fail(f"{where}: {_got(s)} is not a Starting Dot", source)
             if s in opposite:
                 raise _fail(f"{where}: {s} is already in another pair", source)
         if pair[0] == pair[1]:
