@@ -146,6 +146,18 @@ def test_503_3_a_draw_left_out_is_a_short_draw_at_the_end_of_the_turn():
     assert c.match.phase == "over"
 
 
+def test_503_3_a_draw_left_out_before_two_records_is_one_short_draw_at_the_second():
+    """No draw record, and two records of later phases: the first is refused as before the draw (the draw could
+    come next), the second finds the draw left out: the short draw (503.3) there, once, the record applied,
+    and nothing more to the end of the turn (each record up to the end was refused as before the draw)."""
+    recs = [*BOARD[:-1], {"do": "resource", "by": "P1", "card": "R01-005"},
+            {"do": "resource", "by": "P1", "card": "R01-004"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("504.3", last(recs) - 2), ("503.3", last(recs) - 1)]
+    assert c.violations[1].message == "P1 drew 0 cards in the Draw Phase, needs exactly 2"
+    assert "R01-004" in [r["code"] for r in c.match.p["P1"]["resource"]] and c.match.phase == "over"
+
+
 def test_503_3_with_deck_and_trash_empty_the_draw_phase_draws_what_is_left():
     """No Reload refills an empty deck from an empty Trash and running out is no loss (docs/rules.md):
     the Draw Phase draws the one card left, or none, and the turn goes on."""

@@ -34,7 +34,8 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.6"  # .2: 605.6, lethal Power 0, star
 # declared (602.1) by the turn player in the Draw Phase before its draw are refused at their line, as an Event or a
 # startup ability there is (506, digest.5), and the draw record after them is applied (each was a short draw, 503.3,
 # with the draw then refused as after the Draw Phase); "before the draw" is only before any draw record of the turn
-# (after one, a record leaving the phase short is 503.3 there, as before: for an Event too); the referee's alone,
+# (after one, a record leaving the phase short is 503.3 there, as before: for an Event too), and only once a turn (a
+# second such record finds the draw left out: 503.3 there, applied); the referee's alone,
 # the state's handlers are unchanged.
 
 

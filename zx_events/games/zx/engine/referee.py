@@ -66,6 +66,7 @@ class Referee:
         self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
         self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self._draw_seen = 0  # the last turn with a draw record, applied or not (``_before_draw``)
+        self._early = 0  # the last turn a record was refused as before its draw (``_before_draw``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
@@ -300,10 +301,13 @@ class Referee:
         rule of the phase it belongs to, and skipped, so the Draw Phase stays open for the draw record that
         follows (it was a short draw, 503.3, at this record, and the draw after it was then refused as after
         the Draw Phase). After a draw record, a record leaving the phase with cards still owed is a short
-        draw (``_leave_draw``); so is the ``end`` of the turn."""
+        draw (``_leave_draw``); so is the ``end`` of the turn, and a second such record before any draw: the
+        draw is then taken as left out (503.3 there, and the record applied), not as coming next, so a log
+        that leaves its draw out has two violations, not one at every record up to the ``end``."""
         m = self.m
         if m.phase == "draw" and self.by == m.active and not m.drawn and self._draw_seen != m.turn \
-                and checks.to_draw(m):
+                and self._early != m.turn and checks.to_draw(m):
+            self._early = m.turn
             self.fail(rule, f"{what} in the Draw Phase, before the draw: {wanted}", fatal=True)
 
     def _not_past(self, phase: str, rule: str, what: str) -> None:
