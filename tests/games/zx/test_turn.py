@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
+import pytest
+
 from support import BOARD, SETUP, header, line_of, rejects, run
 
 from zx_events.games.zx.decks import deck_by_name
@@ -125,12 +127,35 @@ def test_503_3_a_short_draw_names_the_draw_record():
 
 
 def test_503_3_a_short_draw_phase_is_one_violation():
-    # the draw is left out; the record that leaves the Draw Phase cannot be applied (its card was to be
+    # one card drawn of two; the record that leaves the Draw Phase cannot be applied (its card was to be
     # drawn), so the phase is still open at the next record: reported once all the same (lenient)
-    recs = [*BOARD[:-1], {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"}]
+    recs = [*BOARD[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005"]},
+            {"do": "resource", "by": "P1", "card": "R01-014"}, {"do": "end", "by": "P1"}]
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("503.3", last(recs) - 1), ("301.1", last(recs) - 1)]
     assert c.match.phase == "over"
+
+
+def test_503_3_a_draw_left_out_is_a_short_draw_at_the_end_of_the_turn():
+    """No draw record at all: a record of a later phase is refused as before the draw (digest.6), and the turn's
+    end, which leaves the Draw Phase, is the short draw (503.3), once."""
+    recs = [*BOARD[:-1], {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("504.3", last(recs) - 1), ("503.3", last(recs))]
+    assert c.violations[1].message == "P1 drew 0 cards in the Draw Phase, needs exactly 2"
+    assert c.match.phase == "over"
+
+
+def test_503_3_a_draw_left_out_before_two_records_is_one_short_draw_at_the_second():
+    """No draw record, and two records of later phases: the first is refused as before the draw (the draw could
+    come next), the second finds the draw left out: the short draw (503.3) there, once, the record applied,
+    and nothing more to the end of the turn (each record up to the end was refused as before the draw)."""
+    recs = [*BOARD[:-1], {"do": "resource", "by": "P1", "card": "R01-005"},
+            {"do": "resource", "by": "P1", "card": "R01-004"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("504.3", last(recs) - 2), ("503.3", last(recs) - 1)]
+    assert c.violations[1].message == "P1 drew 0 cards in the Draw Phase, needs exactly 2"
+    assert "R01-004" in [r["code"] for r in c.match.p["P1"]["resource"]] and c.match.phase == "over"
 
 
 def test_503_3_with_deck_and_trash_empty_the_draw_phase_draws_what_is_left():
@@ -411,3 +436,85 @@ def test_506_an_event_in_the_draw_phase_before_the_draw():
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("506", at)]
     assert "Events" in title("506") and "startup abilities" in title("506")  # the audit's title of these
+
+
+# the turn player's records of a later phase written before the draw record of turn 3 (digest.6): each was a short
+# draw (503.3) at its line, the draw after it then refused as after the Draw Phase, and false 301.1/602.1a after
+BEFORE_DRAW = {
+    "506": ({"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-009"], "square": "c1"},
+            "R01-004 played in the Draw Phase, before the draw: cards other than Events are played in your own "
+            "Main Phase"),
+    "504.3": ({"do": "resource", "by": "P1", "card": "R01-004"},
+              "R01-004 put into Resource in the Draw Phase, before the draw: a card is put into Resource in the "
+              "Resource Phase"),
+    "505.3": ({"do": "ignition", "by": "P1", "charge": "R01-001", "revealed": "R01-013", "play": {"square": "c1"}},
+              "an Ignition in the Draw Phase, before the draw: Ignition is performed in the Ignition Phase"),
+    "602.1": ({"do": "attack", "by": "P1", "from": "b2", "target": "a2"},
+              "a battle declared in the Draw Phase, before the draw: a battle is declared in the Main Phase"),
+}
+
+
+@pytest.mark.parametrize("rule", BEFORE_DRAW)
+def test_506_504_3_505_3_602_1_a_record_in_the_draw_phase_before_the_draw(rule):
+    """Refused at its own line with the rule of its phase, and not applied; the draw on the next line is no
+    violation, and the turn goes on from it."""
+    rec, message = BEFORE_DRAW[rule]
+    recs = [*BOARD[:-1], rec, BOARD[-1]]
+    at = line_of(recs, len(recs) - 2)
+    assert rejects(recs, rule, at).message == message
+    c = run([*recs, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-009"], "square": "c1"}], strict=False)
+    assert [(v.rule, v.line, v.message) for v in c.violations] == [(rule, at, message)]
+    m = c.match
+    assert m.drawn == 2 and m.phase == "main" and m.sq["c1"]["code"] == "R01-004"
+    assert m.sq["b2"]["sleep"] is False and m.battle is None and len(m.p["P1"]["resource"]) == 3
+
+
+def test_505_3_an_ignition_with_a_charge_card_before_the_draw():
+    """An Ignition that would be legal in its phase (a Charge card, an IG Z/X played free) is 505.3 before the
+    draw; the draw is applied, and the same Ignition after it is legal."""
+    turn4 = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2,
+             {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}]  # U01-001 destroyed: P2's Charge
+    ignite = {"do": "ignition", "by": "P2", "charge": "U01-001", "revealed": "U01-010", "play": {"square": "a3"}}
+    draw = {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-009"]}
+    recs = [*turn4, ignite, draw]
+    err = rejects(recs, "505.3", last(recs) - 1)
+    assert err.message == "an Ignition in the Draw Phase, before the draw: Ignition is performed in the Ignition Phase"
+    c = run([*recs, ignite], strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("505.3", last(recs) - 1)]
+    assert c.match.sq["a3"]["code"] == "U01-010" and c.match.p["P2"]["charge"] == []
+    assert run([*turn4, draw, ignite]).match.sq["a3"]["code"] == "U01-010"
+
+
+def test_503_3_a_record_after_a_short_draw_record_is_a_short_draw():
+    """After a draw record the Draw Phase is not 'before the draw': a record leaving it with a card still owed is
+    the short draw (503.3), named with the draw's line, and is applied; an Event too (digest.5 called it 506)."""
+    for rec in ({"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-009"], "square": "c1"},
+                {"do": "play", "by": "P1", "card": "R01-014", "pay": []}):
+        recs = [*BOARD[:-1], {"do": "draw", "by": "P1", "cards": ["R01-014"]}, rec]
+        err = rejects(recs, "503.3", last(recs))
+        assert err.message == f"P1 drew 1 card in the Draw Phase, needs exactly 2 (the draw at line {last(recs) - 1})"
+        c = run(recs, strict=False)
+        assert [v.rule for v in c.violations] == ["503.3"] and rec["card"] not in c.match.p["P1"]["hand"]
+
+
+@pytest.mark.parametrize("rec", [
+    {"do": "play", "by": "P2", "card": "U01-002", "pay": ["U01-004"], "square": "c3"},
+    {"do": "resource", "by": "P2", "card": "U01-002"},
+    {"do": "ignition", "by": "P2", "charge": "U01-001", "revealed": "U01-008"},
+    {"do": "attack", "by": "P2", "from": "b3", "target": "b2"},
+    {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+    {"do": "effect", "by": "P2", "source": "b3", "op": "counter", "delta": 1, "startup": True},
+])
+def test_506_504_3_505_3_602_1_the_non_turn_players_record_before_the_draw(rec):
+    """The non-turn player's record there is refused at its line for being out of turn, once (a startup ability
+    was also called before the draw, digest.5); the draw is no violation."""
+    recs = [*BOARD[:-1], rec, BOARD[-1]]
+    c = run(recs, strict=False)
+    assert [(v.line, v.player) for v in c.violations] == [(last(recs) - 1, "P2")] and c.match.drawn == 2
+
+
+def test_503_3_an_effect_before_the_draw_is_no_violation():
+    """An effect's step (a triggered ability's, not a startup ability) is not a record of a later phase: the
+    Draw Phase still takes its draw after it."""
+    recs = [*BOARD[:-1], {"do": "effect", "by": "P1", "source": "R01-014", "op": "counter", "delta": 1}, BOARD[-1]]
+    assert run(recs).match.drawn == 2

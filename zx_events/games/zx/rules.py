@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.5"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.6"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -30,6 +30,13 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.5"  # .2: 605.6, lethal Power 0, star
 # Temporary holds the Event being resolved (from its play, Ignition or Life record to the next record but its
 # effects) and the cards an effect put there (any code passed, and a move out of Temporary put the card into `to`:
 # the state's own handler, gated on digest_of; the Event resolving is taken from where the state has sent it).
+# .6: a play of a card other than an Event (506), a Resource record (504.3), an Ignition (505.3) and a battle
+# declared (602.1) by the turn player in the Draw Phase before its draw are refused at their line, as an Event or a
+# startup ability there is (506, digest.5), and the draw record after them is applied (each was a short draw, 503.3,
+# with the draw then refused as after the Draw Phase); "before the draw" is only before any draw record of the turn
+# (after one, a record leaving the phase short is 503.3 there, as before: for an Event too), and only once a turn (a
+# second such record finds the draw left out: 503.3 there, applied); the referee's alone,
+# the state's handlers are unchanged.
 
 
 # number -> (title, certain)

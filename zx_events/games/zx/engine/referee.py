@@ -65,6 +65,8 @@ class Referee:
         self.meeting: str | None = None  # the obligation the record being handled meets, if any
         self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
         self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
+        self._draw_seen = 0  # the last turn with a draw record, applied or not (``_before_draw``)
+        self._early = 0  # the last turn a record was refused as before its draw (``_before_draw``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
@@ -293,6 +295,21 @@ class Referee:
             self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
                                f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}{at}")
 
+    def _before_draw(self, rule: str, what: str, wanted: str) -> None:
+        """The turn player's record of a later phase while the Draw Phase still owes its draw and no draw
+        record has come (digest.6; digest.5 for an Event or a startup ability): refused at its line with the
+        rule of the phase it belongs to, and skipped, so the Draw Phase stays open for the draw record that
+        follows (it was a short draw, 503.3, at this record, and the draw after it was then refused as after
+        the Draw Phase). After a draw record, a record leaving the phase with cards still owed is a short
+        draw (``_leave_draw``); so is the ``end`` of the turn, and a second such record before any draw: the
+        draw is then taken as left out (503.3 there, and the record applied), not as coming next, so a log
+        that leaves its draw out has two violations, not one at every record up to the ``end``."""
+        m = self.m
+        if m.phase == "draw" and self.by == m.active and not m.drawn and self._draw_seen != m.turn \
+                and self._early != m.turn and checks.to_draw(m):
+            self._early = m.turn
+            self.fail(rule, f"{what} in the Draw Phase, before the draw: {wanted}", fatal=True)
+
     def _not_past(self, phase: str, rule: str, what: str) -> None:
         m = self.m
         if m.phase in ("setup", "over", "ended") or _PHASE_NO[m.phase] > _PHASE_NO[phase]:
@@ -350,6 +367,7 @@ class Referee:
     def do_draw(self, r: dict) -> None:
         m = self.m
         self._turn_player("503.3")
+        self._draw_seen = m.turn
         if m.phase != "draw":
             self.fail("503.3", f"draw record after the Draw Phase ({m.phase}); card effects draw with an "
                                f"effect record (op draw)", fatal=True)
@@ -382,6 +400,7 @@ class Referee:
         m, z = self.m, self.m.p[self.by]
         self._turn_player("504.3")
         self._not_past("resource", "504.3", "a Resource record")
+        self._before_draw("504.3", f"{r['card']} put into Resource", "a card is put into Resource in the Resource Phase")
         self._leave_draw()
         if z["resource_used"]:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
@@ -393,6 +412,7 @@ class Referee:
         m, z, pl = self.m, self.m.p[self.by], self.by
         self._turn_player("505.3")
         self._not_past("ignition", "505.3", "an Ignition")
+        self._before_draw("505.3", "an Ignition", "Ignition is performed in the Ignition Phase")
         self._leave_draw()
         if not z["charge"]:
             self.fail("505.3a", "Ignition with an empty Charge", fatal=True)
@@ -440,10 +460,7 @@ class Referee:
                 self.fail("506", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
             else:
                 self._not_past("main", "506", f"the Event {code} played")
-                if m.phase == "draw" and checks.to_draw(m):  # the draw record is still to come (digest.5: it
-                    # was left as a short draw, 503.3, and the draw then refused as after the Draw Phase)
-                    self.fail("506", f"the Event {code} played in the Draw Phase, before the draw: Events are "
-                                     f"played in the Main Phase", fatal=True)
+                self._before_draw("506", f"the Event {code} played", "Events are played in the Main Phase")
                 self._leave_draw()
         else:
             if in_step:
@@ -453,6 +470,7 @@ class Referee:
                 self.fail("506", f"{pl} plays {code} in {m.active}'s turn: cards other than Events are played "
                                  f"only in your own Main Phase", fatal=True)
             self._not_past("main", "506", f"{code} played")
+            self._before_draw("506", f"{code} played", "cards other than Events are played in your own Main Phase")
             self._leave_draw()
         extra = False
         if zone == "dynamis":
@@ -506,6 +524,7 @@ class Referee:
         if m.battle is not None:
             self.fail("602.1", "a battle is already under way", fatal=True)
         self._not_past("main", "602.1", "a battle declared")
+        self._before_draw("602.1", "a battle declared", "a battle is declared in the Main Phase")
         self._leave_draw()
         src, dst = r["from"], r["target"]
         self.check(checks.attacker(m, pl, src), fatal=m.sq.get(src) is None or m.sq[src]["ctrl"] != pl)
@@ -634,9 +653,8 @@ class Referee:
                 self.fail("506", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside "
                                  f"a Battle Event Step")
             self._not_past("main", "506", f"a startup ability of {source} played")
-            if m.phase == "draw" and checks.to_draw(m):  # the draw record is still to come
-                self.fail("506", f"a startup ability of {source} played in the Draw Phase, before the draw: "
-                                 f"startup abilities are played in the Main Phase", fatal=True)
+            self._before_draw("506", f"a startup ability of {source} played",
+                              "startup abilities are played in the Main Phase")
         self.check(checks.startup_source(m, pl, source))  # 302.1c: an ability's controller is its card's
         m._ability_played(player=pl, source=source, line=self.line)
 
