@@ -227,6 +227,44 @@ def test_an_altered_seal_entry_is_caught(sealed, store_url):
     assert r.exit_code == 1 and "store seal: BROKEN: store seal entry 2 was altered" in r.stderr
 
 
+def test_an_edited_seal_entry_names_the_match_whose_head_it_no_longer_gives(sealed, store_url):
+    """One match's head edited in seal entry 1 (of three, one match each): every match was "seal: entry 1 was
+    altered", the edited one never named. Now the entries up to the break fail their matches, the one whose
+    head the entry no longer gives named as such; the entries after it (chained from it as stored) still
+    vouch for theirs; the store's record is broken and verify exits 1."""
+    svc, t, heads = sealed
+    oid = LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID
+    (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = 1", (oid,))
+    state = svc.mapper.transcoder.decode(bytes(row[0]))
+    assert [m[0] for m in state["matches"]] == [MATCH]
+    state["matches"][0][3] = "0" * 64
+    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = 1",
+          (svc.mapper.transcoder.encode(state), oid))
+    r, records, store, _ = verified(store_url)
+    assert r.exit_code == 1 and (store["status"], store["ok"]) == ("broken", False)
+    by = {v["match"]: v for v in records}
+    assert (by[MATCH]["status"], by[MATCH]["ok"]) == ("seal", False)
+    assert by[MATCH]["message"] == (
+        f"store seal entry 1 was altered (its digest does not match its content); entry 1 gives this match head "
+        f"{'0' * 16} ({by[MATCH]['events']} events), not its head {heads[MATCH][:16]} ({by[MATCH]['events']} "
+        f"events): this match or that entry was altered")
+    assert {m: (v["status"], v["ok"]) for m, v in by.items() if m != MATCH} == \
+        {m: ("ok", True) for m in heads if m != MATCH}
+    assert "1 intact" not in r.stderr and "2 intact, 1 failed" in r.stderr
+    # entry 2 of 3 edited (its match hidden): entries 1 and 2 cannot vouch (entry 1 may be the one rewritten,
+    # its digest recomputed), entry 3 still does
+    (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = 2", (oid,))
+    state = svc.mapper.transcoder.decode(bytes(row[0]))
+    state["matches"] = []
+    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = 2",
+          (svc.mapper.transcoder.encode(state), oid))
+    r, records, store, _ = verified(store_url)
+    by = {v["match"]: v for v in records}
+    assert r.exit_code == 1 and by["second-match"]["status"] == "seal"
+    assert by["second-match"]["message"].endswith("; no entry of the seal lists this match")
+    assert [m for m, v in by.items() if v["ok"]] == [m for m in heads if m not in (MATCH, "second-match")]
+
+
 def test_a_rewritten_seal_is_caught_by_the_store_head(sealed, store_url):
     svc, _, _ = sealed
     head = read_ledger(svc.recorder, svc.mapper).head

@@ -77,6 +77,7 @@ class LedgerState:
     ok: bool = True
     problem: str | None = None
     digests: list[str] = field(default_factory=list)  # each entry's digest, in order (the last is ``head``)
+    suspect: int = 0  # entries 1..suspect cannot be vouched for: the last broken entry (0: none)
 
     def entry_of(self, head: str) -> int | None:
         """The entry (1-based) whose digest starts with ``head`` (a store head written down earlier: the seal
@@ -177,34 +178,47 @@ def sealed_entry(out_match: str, originator_id: Any, events: int, head: str | No
 
 # ---------------------------------------------------------------------- reading and checking
 def read_ledger(recorder: Any, mapper: Any) -> LedgerState:
-    """Every entry, its chain checked: the sealed set of matches and the store head."""
+    """Every entry, its chain checked: the sealed set of matches and the store head.
+
+    A broken entry does not end the reading: ``problem`` names the first, and every entry up to the last
+    broken one is ``suspect`` (an entry before a break may be the one rewritten, its digest recomputed),
+    while the entries after it chain from it as stored and still vouch for their matches. So one edited
+    entry fails the matches it lists, naming the one whose head it no longer gives, not every match."""
     rows = recorder.select_events(LEDGER_ID)
     state = LedgerState(exists=bool(rows), entries=len(rows), head=ZERO, matches={})
-    prev = ZERO
-    for i, row in enumerate(rows, start=1):
+    prev, i = ZERO, 0  # the digest the next entry follows (the stored one, past a break); the entry before it
+    for row in rows:
+        expected, i = i + 1, row.originator_version
         try:
             d = decode_state(mapper, row)
             body = canonical(row.topic, row.originator_id, row.originator_version, d)
         except Exception:
             d, body = {}, None
-        if row.originator_version != i:
-            return _broken(state, f"store seal entry {i} is missing (the entries jump to {row.originator_version})")
-        if row.topic != TOPIC_ENTRY or body is None or d.get("prev") != prev or link(prev, body) != d.get("digest"):
-            return _broken(state, f"store seal entry {i} was altered (its digest does not match its content)")
-        prev = d["digest"]
-        state.digests.append(prev)
-        for m in d.get("matches") or []:
+        problem = None
+        if i != expected:
+            problem = f"store seal entry {expected} is missing (the entries jump to {i})"
+        elif row.topic != TOPIC_ENTRY or body is None or d.get("prev") != prev or link(prev, body) != d.get("digest"):
+            problem = f"store seal entry {i} was altered (its digest does not match its content)"
+        rows_ok = isinstance(d.get("matches") or [], list) and all(
+            isinstance(m, (list, tuple)) and len(m) == 4 for m in d.get("matches") or [])
+        if problem is None and not rows_ok:
+            problem = f"store seal entry {i} holds a malformed match row"
+        if problem is not None:
+            state.ok, state.suspect = False, i
+            state.problem = state.problem or problem
+        digest = d.get("digest")
+        prev = digest if isinstance(digest, str) else ZERO
+        if state.ok:
+            state.digests.append(prev)
+        for m in (d.get("matches") or []) if rows_ok else []:
+            match, oid, events, head = m
             try:
-                match, oid, events, head = m
+                state.matches[str(oid)] = Sealed(str(match), str(oid), int(events), str(head), i)
             except (TypeError, ValueError):
-                return _broken(state, f"store seal entry {i} holds a malformed match row")
-            state.matches[str(oid)] = Sealed(str(match), str(oid), int(events), str(head), i)
-    state.head = prev
-    return state
-
-
-def _broken(state: LedgerState, problem: str) -> LedgerState:
-    state.ok, state.problem = False, problem
+                state.ok, state.suspect = False, i
+                state.problem = state.problem or f"store seal entry {i} holds a malformed match row"
+    if state.ok:
+        state.head = prev
     return state
 
 
@@ -281,10 +295,28 @@ def match_verdict(app: Any, name: str, originator_id: Any, ledger: LedgerState |
         sealed = ledger.matches.get(str(originator_id))
         if sealed is not None:
             return Verdict(sealed.match, 0, "deleted", 1, describe("deleted", sealed), None)
-    if not ledger.ok:
-        return Verdict(verdict.match, verdict.events, "seal", None, ledger.problem or "the store seal is broken",
-                       verdict.head) if verdict.ok else verdict
+    if not ledger.ok and verdict.ok:
+        sealed = ledger.matches.get(str(originator_id))
+        if sealed is None or sealed.entry <= ledger.suspect:  # an entry after the last break vouches for it
+            return Verdict(verdict.match, verdict.events, "seal", None, _unvouched(ledger, sealed, verdict),
+                           verdict.head)
+    if not ledger.ok and not verdict.ok:
+        return verdict
     return against_seal(ledger, verdict, originator_id)
+
+
+def _unvouched(ledger: LedgerState, sealed: Sealed | None, verdict: Any) -> str:
+    """Why a broken seal cannot vouch for a match whose own chain verifies, and what the seal says of it: the
+    match whose head an edited entry no longer gives is named as such (every match said only "seal entry N
+    was altered")."""
+    problem = ledger.problem or "the store seal is broken"
+    if sealed is None:
+        return f"{problem}; no entry of the seal lists this match"
+    if sealed.head != verdict.head or sealed.events != verdict.events:
+        return (f"{problem}; entry {sealed.entry} gives this match head {sealed.head[:16]} ({sealed.events} events), "
+                f"not its head {str(verdict.head)[:16]} ({verdict.events} events): this match or that entry was altered")
+    return (f"{problem}; entry {sealed.entry} lists this match with its head, but the seal up to entry "
+            f"{ledger.suspect} cannot vouch for it")
 
 
 def failure_warning(verdict: Any) -> str:
