@@ -108,7 +108,7 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
     ("403.2-crystal-by-reactive-player", T1 + [r("crystal", "P2", card="A1-010")], "403.2", "only the active player", {}),
     ("201.7-crystal-in-end-phase", SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010")] + END + END[:0]
      + [r("pass", "P1"), r("pass", "P2"), r("crystal", "P1", card="A1-010")], "201.7", "End Phase", {}),
-    ("500.1-not-in-hand", T1 + [r("cast", "P1", card="A1-050", pay={})], "500.1", "not in P1's hand", {}),
+    ("200.1a-not-in-hand", T1 + [r("cast", "P1", card="A1-050", pay={})], "200.1a", "not in P1's hand", {}),
     ("204.1b-specific-part", T1 + [gain("P1", "M", 1), r("cast", "P1", card="A1-030", pay={"B": 1}, target="S4")],
      "204.1b", "its own energy type", {}),
     ("203.2b-colorless-energy", T1 + [gain("P1", "C", 1), gain("P1", "M", 1),

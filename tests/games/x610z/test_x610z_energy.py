@@ -89,8 +89,8 @@ def test_x610z_200_1b_a_crystal_is_not_cast_with_a_cast_record():
     refused(T1 + [r("cast", "P1", card="A1-010", pay={})], "200.1b")
 
 
-def test_x610z_500_1_a_card_not_in_hand():
-    refused(T1 + [r("cast", "P1", card="A1-050", pay={})], "500.1", contains="not in P1's hand")
+def test_x610z_200_1a_a_card_not_in_hand():
+    refused(T1 + [r("cast", "P1", card="A1-050", pay={})], "200.1a", contains="not in P1's hand")
 
 
 def test_x610z_203_4_pools_empty_at_the_end_of_the_turn():

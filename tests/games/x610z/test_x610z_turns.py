@@ -142,8 +142,8 @@ def test_x610z_502_5_discard_down_to_7():
     assert len(m.p["P1"]["hand"]) == 7 and m.p["P1"]["discard"] == ["A1-031"]
 
 
-def test_x610z_500_1_discard_a_card_not_in_hand():
-    refused(SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-050"])], "500.1")
+def test_x610z_502_5_discard_a_card_not_in_hand():
+    refused(SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-050"])], "502.5")
 
 
 def test_x610z_106_3_concession_loses():

@@ -324,7 +324,8 @@ class Referee:
         if m.drawn >= 1:
             self.fail("702.1", f"{self.by} draws a second card in the Draw Phase (exactly 1)")
         if r["card"] not in m.p[self.by]["deck"]:
-            self.fail("500.1", f"{r['card']} is not in {self.by}'s deck", fatal=True)
+            self.fail("212.1", f"{r['card']} is not in {self.by}'s deck (a card is drawn from the top of the deck)",
+                      fatal=True)
         m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
 
     def do_pass(self, r: dict) -> None:
@@ -350,8 +351,9 @@ class Referee:
         z = m.p[self.by]
         discard = list(r.get("discard") or [])
         lost = _missing(z["hand"], discard)
-        if lost:
-            self.fail("500.1", f"{', '.join(lost)} not in {self.by}'s hand", fatal=True)
+        if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
+            self.fail("502.5", f"{', '.join(lost)} not in {self.by}'s hand: nothing is discarded for "
+                               f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
         need = max(0, len(z["hand"]) - HAND_LIMIT)
         if len(discard) != need:
             self.fail("502.5", f"{self.by} holds {len(z['hand'])} cards and discards {len(discard)}: "
@@ -391,7 +393,8 @@ class Referee:
         if m.p[self.by]["crystal_cast"]:
             self.fail("403.1", f"{self.by} already cast an Energy Crystal Card this turn")
         if code not in m.p[self.by]["hand"]:
-            self.fail("500.1", f"{code} is not in {self.by}'s hand", fatal=True)
+            self.fail("200.1b", f"{code} is not in {self.by}'s hand (an Energy Crystal Card is cast from hand)",
+                      fatal=True)
         card = self.card(code)
         if not card.is_crystal:
             a = "an" if card.type[0] in "AEIOU" else "a"  # (an Effect, an Energy Crystal Effect)
@@ -408,7 +411,8 @@ class Referee:
         self._running()
         mine = [p for p in m.perms if p["code"] == code and p["ctrl"] == self.by]
         if not mine:
-            self.fail("500.1", f"{self.by} controls no {code} in play", fatal=True)
+            self.fail("203.3", f"{self.by} controls no {code} in play (a crystal's energy flows into its "
+                               f"controller's pool)", fatal=True)
         ready = [p for p in mine if not p["act"]]
         if not ready:
             self.fail("206.1e", f"every {code} of {self.by} is activated (it needs reactivation first)")
@@ -445,10 +449,15 @@ class Referee:
             if kind is not None:
                 self.fail(_TARGET_RULE[kind], f"{card.name} cannot target a player")
             return {"player": target.get("player")}
+        # a target that is not there (digest.7): reported with the rule of the card's type (200.4 when the type
+        # names none), the action applied as played; it fizzles when it resolves (200.4; it was skipped, 200.3, and
+        # the other player's legal pass after it was charged, 201.3)
         if not is_code(target):
             e = m.dots.get(target)
             if e is None:
-                self.fail("200.3", f"no summon on {target} to target", fatal=True)
+                self.fail(_TARGET_RULE.get(kind, "200.4"), f"no summon on {target} to target: {card.name} fizzles "
+                                                           f"when it resolves")
+                return {"dot": target, "uid": None, "gone": True}
             if kind in ("crystal", "effect"):
                 self.fail(_TARGET_RULE[kind], f"{card.name} targets {'a crystal' if kind == 'crystal' else 'an Effect'}, "
                                               f"not the summon on {target}")
@@ -458,7 +467,9 @@ class Referee:
         on = r.get("on")
         found = [p for p in m.perms if p["code"] == target and (on is None or _on_matches(m, p, on))]
         if not found:
-            self.fail("500.1", f"no {target} in play to target", fatal=True)
+            self.fail(_TARGET_RULE.get(kind, "200.4"), f"no {target} in play to target: {card.name} fizzles when it "
+                                                       f"resolves")
+            return {"code": target, "uid": None, "gone": True}
         tkind = "crystal" if found[0]["kind"] == "crystal" else "effect"
         if kind in ("summon", "class") or (kind in ("crystal", "effect") and kind != tkind):
             self.fail(_TARGET_RULE[kind], f"{card.name} ({card.type}) cannot target {target} "
@@ -469,8 +480,11 @@ class Referee:
         m, code = self.m, r["card"]
         self._running()
         card = self.card(code)
-        if card.is_crystal:
-            self.fail("200.1b", f"{code} is an Energy Crystal Card: it is cast with a crystal record", fatal=True)
+        if card.is_crystal:  # (digest.7: applied as the crystal cast it is; it was skipped)
+            self.fail("200.1b", f"{code} is an Energy Crystal Card: it is cast with a crystal record (non "
+                                f"stackable; applied as one)")
+            self.do_crystal(r)
+            return
         if card.permanent:
             self._active("206.1a", f"casts the permanent {card.name}")
             if m.phase == "draw" and self.by == m.active and not m.stack:
@@ -484,7 +498,7 @@ class Referee:
                 self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases")
         self._stackable(f"casting {card.name}")
         if code not in m.p[self.by]["hand"]:
-            self.fail("500.1", f"{code} is not in {self.by}'s hand", fatal=True)
+            self.fail("200.1a", f"{code} is not in {self.by}'s hand (a card is cast from hand)", fatal=True)
         entry: dict[str, Any] = {"id": self.line, "kind": "cast", "by": self.by, "card": code,
                                  "permanent": card.permanent}
         if card.is_summon:
@@ -539,23 +553,29 @@ class Referee:
         if not ready:
             self.fail("206.1e", f"{code} is activated: it cannot be used again until reactivated")
         perm = (ready or mine)[0]
+        # 209.2a, 207.6, 403.4 (digest.7): reported, then applied as played (the permanent activated, the activation
+        # on the stack, the payment spent as logged: there is no cost to check it against); they were skipped, and the
+        # other player's legal pass after them was charged (201.3)
         if perm["counters"].get("activation", 1) <= 0:
-            self.fail("209.2a", f"{code} has no activation left (its Activation Counter is 0)", fatal=True)
+            self.fail("209.2a", f"{code} has no activation left (its Activation Counter is 0)")
         card = self.card(code)
+        effectless = card.activation_cost is None
         if card.activation_cost is None and not card.is_crystal:
-            self.fail("207.6", f"{card.name} has no activation symbol", fatal=True)
-        if card.is_crystal and card.activation_cost is None and not card.abilities:
+            self.fail("207.6", f"{card.name} has no activation symbol")
+        elif card.is_crystal and card.activation_cost is None and not card.abilities:
             # 403.4: a crystal is activated to release its effect, or its energy (which an `energy` record or a
             # payment does): an activation of one whose only effect is its energy was accepted, its effects too
             self.fail("403.4", f"{card.name} has no effect besides its energy: it is activated for its energy by "
-                               f"an energy record or a payment", fatal=True)
+                               f"an energy record or a payment")
+        else:
+            effectless = False
         entry: dict[str, Any] = {"id": self.line, "kind": "activate", "by": self.by, "card": code,
                                  "uid": perm["uid"]}
         target = self._target(card, r) if "target" in r else None
         if target is not None:
             entry["target"] = target
         cost = checks.add(card.activation_cost or {}, card.additional_cost, int(r.get("additional") or 0))
-        if not self._pay(cost, r["pay"]):
+        if not effectless and not self._pay(cost, r["pay"]):
             m._failed(player=self.by, kind="activate", pay=r["pay"], rec=self._carry(), line=self.line)
             return
         m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
@@ -569,8 +589,8 @@ class Referee:
         if e is None or e["ctrl"] != self.by:
             self.fail("500.1", f"{self.by} controls no summon on {dot}", fatal=True)
         card = self.card(e["code"])
-        if kind not in card.abilities:
-            self.fail(rule, f"{card.name} has no {kind} ability", fatal=True)
+        if kind not in card.abilities:  # (digest.7: applied as played, the payment as logged; it was skipped)
+            self.fail(rule, f"{card.name} has no {kind} ability")
         if kind in e["abil"]:
             self.fail(rule, f"the {kind} ability of {card.name} was already used this turn (once per turn)")
         if kind == "activated" and e["act"]:
@@ -579,7 +599,7 @@ class Referee:
                                  "uid": e["uid"], "ability": kind}
         if "target" in r:
             entry["target"] = r["target"]
-        if not self._pay(card.abilities[kind], r["pay"]):
+        if kind in card.abilities and not self._pay(card.abilities[kind], r["pay"]):
             m._failed(player=self.by, kind="ability", pay=r["pay"], rec=self._carry(), line=self.line)
             return
         m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
@@ -609,19 +629,26 @@ class Referee:
                                    f"effect comes from a card there (207.4, 503.1)", fatal=True)
         card = self.card(code)
         if card.type == "Summon" and "triggered" not in card.abilities:
-            self.fail("402.10h", f"{card.name} has no triggered ability", fatal=True)
+            self.fail("402.10h", f"{card.name} has no triggered ability")  # (digest.7: on the stack as played)
         if "target" in r:
             entry["target"] = r["target"]
         m._announced(player=self.by, entry=entry, pay={}, rec=self._carry(), line=self.line)  # 201.4: priority to the next player
 
     # ------------------------------------------------------------------ movement and attack (202)
-    def _own_summon(self, dot: str, what: str) -> dict:
+    def _own_summon(self, dot: str, what: str, rule: str) -> tuple[dict, bool]:
+        """The summon on ``dot`` and whether it is the other player's (``rule``: 202.2 to move, 202.3 to attack
+        with, when there is none). One the player does not control (214.2: the controller gets to use a card) is
+        reported, and the action goes on the stack as played, naming no summon (digest.7): it changes nothing of
+        the other player's summon, and fizzles when it resolves (214.5); it was skipped, and the other player's
+        legal pass after it was charged (201.3)."""
         e = self.m.dots.get(dot)
         if e is None:
-            self.fail("500.1", f"no summon on {dot} {what}", fatal=True)
-        if e["ctrl"] != self.by:
-            self.fail("202.1", f"the summon on {dot} is controlled by {e['ctrl']}, not {self.by}", fatal=True)
-        return e
+            self.fail(rule, f"no summon on {dot} {what}", fatal=True)
+        foreign = e["ctrl"] != self.by
+        if foreign:
+            self.fail("214.2", f"the summon on {dot} is controlled by {e['ctrl']}, not {self.by}: only its "
+                               f"controller uses it")
+        return e, foreign
 
     def do_move(self, r: dict) -> None:
         m, board = self.m, self.board
@@ -630,9 +657,11 @@ class Referee:
         self._active("202.1", "moves a summon")
         self._action_phase("201.7", "a movement")
         self._stackable("a movement")
-        e = self._own_summon(src, "to move")
+        e, foreign = self._own_summon(src, "to move", "202.2")
         name = self.card(e["code"]).name
-        if e["deact"]:
+        if foreign:
+            pass  # (its Summon Card's state is its controller's affair)
+        elif e["deact"]:
             self.fail("202.4", f"{name} on {src} is deactivated: it cannot move until reactivated")
         elif e["act"]:
             self.fail("202.2b", f"{name}'s Summon Card is activated: it moves only when reactivated")
@@ -655,8 +684,8 @@ class Referee:
         if not self._pay(cost, r["pay"], under_rule="202.2a"):
             m._failed(player=self.by, kind="move", pay=r["pay"], rec=self._carry(), line=self.line)
             return
-        entry = {"id": self.line, "kind": "move", "by": self.by, "uid": e["uid"], "from": src, "path": path,
-                 "trail": trail, "pos": pos, "warp": any(board.is_warp(a, b) for a, b in zip(full, full[1:]))}
+        entry = {"id": self.line, "kind": "move", "by": self.by, "uid": None if foreign else e["uid"], "from": src,
+                 "path": path, "trail": trail, "pos": pos, "warp": any(board.is_warp(a, b) for a, b in zip(full, full[1:]))}
         m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
 
     def do_attack(self, r: dict) -> None:
@@ -666,11 +695,11 @@ class Referee:
         self._active("202.1", "attacks")
         self._action_phase("201.7", "an attack")
         self._stackable("an attack")
-        e = self._own_summon(src, "to attack with")
+        e, foreign = self._own_summon(src, "to attack with", "202.3")
         name = self.card(e["code"]).name
-        if e["deact"]:
+        if e["deact"] and not foreign:
             self.fail("202.4", f"{name} on {src} is deactivated: it cannot attack until reactivated")
-        if e["attacks"] >= 1 + e["extra_attacks"]:
+        if e["attacks"] >= 1 + e["extra_attacks"] and not foreign:
             self.fail("202.3b", f"{name} already attacked this turn (once per turn)")
         t = m.dots.get(target)
         if t is None:
@@ -698,8 +727,8 @@ class Referee:
         self.check(checks.sharp(board, full, what="attack path: "))
         problem, trail, pos = checks.direction(board, e["trail"], e["pos"], e.get("via"), src, path, "attack")
         self.check(problem)
-        entry = {"id": self.line, "kind": "attack", "by": self.by, "uid": e["uid"], "from": src, "path": path,
-                 "target": t["uid"], "trail": trail, "pos": pos}
+        entry = {"id": self.line, "kind": "attack", "by": self.by, "uid": None if foreign else e["uid"], "from": src,
+                 "path": path, "target": t["uid"], "trail": trail, "pos": pos}
         m._announced(player=self.by, entry=entry, pay={}, rec=self._carry(), line=self.line)
 
     # ------------------------------------------------------------------ resolution (201.5)
@@ -719,15 +748,15 @@ class Referee:
                 else:
                     facts["dot"] = dot
                     follow.append(("start", dot))
-            elif target.get("uid") is not None and not self._in_play(target["uid"]):
-                outcome = "fizzled"  # 208.5
+            elif target.get("gone") or (target.get("uid") is not None and not self._in_play(target["uid"])):
+                outcome = "fizzled"  # 208.5; 200.4 a target that was not there
             elif entry.get("permanent") and target.get("uid") is not None:
                 facts["on"] = target["uid"]
             self.resolved = entry["card"]
         elif kind == "activate":
             p = m.perm(entry["uid"])
-            if p is None or p["ctrl"] != by:
-                outcome = "fizzled"  # 200.7, 214.5
+            if p is None or p["ctrl"] != by or (entry.get("target") or {}).get("gone"):
+                outcome = "fizzled"  # 200.7, 214.5; 200.4 a target that was not there
             follow.append(("spent", entry))  # 209.2c: resolved or prevented alike
             self.resolved = entry["card"]
         elif kind == "move":
@@ -857,7 +886,7 @@ class Referee:
             cards = r["cards"] if op == "draw" else [r["card"]]
             lost = _missing(m.p[self.by]["deck"], cards)
             if lost:
-                self.fail("500.1", f"{', '.join(lost)} not in {self.by}'s deck", fatal=True)
+                self.fail("212.1" if op == "draw" else "500.1", f"{', '.join(lost)} not in {self.by}'s deck", fatal=True)
         if op in ("counter_action", "raise_cost"):
             entry = next((s for s in m.stack if s.get("id") == r["line"]), None)
             if entry is None:

@@ -8,7 +8,20 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.6"
+RULES_VERSION = "x610z-cr-1.1+digest.7"
+# .7: a record that breaks a rule but can be applied as written is applied (docs/audit.md), where it was skipped and
+# the other player's legal records after it were charged (201.3 a pass, 700.1 a turn not ended): a `trigger` from a
+# summon without a triggered ability (402.10h), an `activate` of a permanent with no activation left (209.2a), of an
+# Effect without an Activation Symbol (207.6) or of an Energy Crystal with no effect (403.4) and an `ability` the
+# summon does not have (402.10f/g) go on the stack, their payment spent as logged; a `cast` of an Energy Crystal Card
+# is applied as the `crystal` record it should be (200.1b); an `end` discarding a card not in hand ends the turn, the
+# card staying where it is (502.5); a move or attack with the other player's summon (214.2) and a cast or activation
+# whose target is not there (401.2a-401.5a, 200.4) go on the stack and fizzle when they resolve, naming no summon of
+# the other player's. Clauses cited: 214.2 for a summon the player does not control (was 202.1, the active player);
+# 200.1a a cast card not in hand, 200.1b a crystal card not in hand, 212.1 a draw not in the deck, 203.3 a crystal
+# he does not control, 202.2 / 202.3 no summon to move / attack with, 502.5 a discard not in hand (all were 500.1,
+# which only lists the zones); a target that is not there, 401.2a-401.5a by the card's type, 200.4 when its type
+# names none (was 200.3, declaring a target, or 500.1). The referee's only: stored events replay as stored.
 # .6: a `trigger` naming a code needs that card in play under its player, on the stack as his, or resolving
 # (500.1: a code was never looked up, a card in a hand or in no deck triggered and dealt damage); a summon's
 # trigger needs a triggered ability (402.10h); a trigger whose summon or card left play fizzles (210.4); an
@@ -60,14 +73,17 @@ RULES: dict[str, str] = {
     "105.3a": "Initial hand: 7 cards from the deck",
     "105.4": "Murphy's Law: hands of 6, 5, ... cards, only if taken the first time",
     "106.1b": "The engine's outcome; nothing after the game has ended",
+    "200.1a": "Casting: a (non Energy Crystal) card is cast from hand",
     "200.3": "Targets are declared when the action is announced",
+    "200.4": "An action whose target is not there fails (fizzles)",
     "200.5": "Energy released from the pool; as much as possible when the cost cannot be met",
     "201.3": "Only the priority holder announces a stackable action or passes",
     "201.7": "Table 1: moves, attacks and Energy Crystal Cards in the Action Phase only",
     "202.1": "Only the active player moves and attacks",
+    "202.2": "A player moves a summon (on the dot the movement starts from)",
     "202.2a": "Movement Energy must be paid",
     "202.2b": "A summon moves only if its Summon Card is reactivated",
-    "202.3": "An attack targets an opponent's summon",
+    "202.3": "An attack is with a summon and targets an opponent's summon",
     "202.3b": "One attack per summon per turn",
     "202.4": "A deactivated summon cannot move or attack",
     "202.5c": "A movement covers at most Speed dots",
@@ -76,12 +92,15 @@ RULES: dict[str, str] = {
     "202.9": "No sharp turn (under 90 degrees) in a movement, nor in an attack path (choice 7)",
     "203.2b": "Colorless energy pays only Colorless costs",
     "203.2a": "A crystal produces one of the energy types it names (the type is on the card)",
+    "203.3": "An activated Energy Crystal's energy flows into its controller's pool: he controls it",
     "204.1b": "Each specific part of a cost is paid with its own type",
     "206.1a": "Permanents: by the active player in his Action Phase",
     "206.1e": "An activated permanent cannot be used until reactivated",
     "206.2a": "Non permanents: in the Action and End Phases",
     "209.2a": "An Activation Counter placed on a permanent indicates how many times the permanent can be "
               "activated before it is moved to the Discard Pile",
+    "212.1": "A card is drawn from the top of the deck",
+    "214.2": "The controller of a card is the player that gets to use it",
     "304.3a": "The deck restriction indicates how many copies of that specific card a deck is allowed to contain",
     "401.2a": "A Summon Effect Card targets a summon",
     "401.3a": "A Class Specific Effect Card targets a summon of its Class",
@@ -96,7 +115,7 @@ RULES: dict[str, str] = {
     "403.2": "Energy Crystal Cards by the active player",
     "403.4": "An Energy Crystal is activated to release its effect: one with only its energy has none",
     "500.1": "A card is only where the state says it is",
-    "502.5": "End of turn: discard down to 7 cards",
+    "502.5": "End of turn: discard down to 7 cards, from the hand",
     "600.3": "Steps along lines between connected dots",
     "600.5": "At most one summon per dot",
     "603.2": "No attack from or onto a No Attack Dot",
@@ -113,7 +132,7 @@ RULES: dict[str, str] = {
 def title(rule: str) -> str:
     return RULES.get(rule, "")
 RULES.update({
-    "200.1b": "Energy Crystal Cards are cast with a crystal record (non stackable)",
+    "200.1b": "Energy Crystal Cards are cast from hand with a crystal record (non stackable)",
     "201.2": "The stack: an effect names an action on it",
     "207.6": "Only an Effect whose activated effect begins with an Activation Symbol is activated",
     "210.4": "The source of damage is in play (or resolving)",
