@@ -330,7 +330,7 @@ async def life(by: Literal["seat", "turn"] = Query("seat", description="What eac
 
 @router.get("/stats/cards", summary="Per-card win rates as 17lands defines them: GIH, OH, GD, GNS, played, IWD "
                                     "(zx stats cards); unless the server has --deck-lists or --judge, only the "
-                                    "cards played, with their played figures (a hand is hidden, 301.3)")
+                                    "cards played, with their played figures (a hand is hidden: Z/X 301.3, X610Z 502.3)")
 async def cards(card: str | None = Query(None, description="Only this card (code or name)."),
           q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
     return await _stats(b, q, "cards", card=card or None)
