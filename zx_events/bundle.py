@@ -246,6 +246,18 @@ def verify_bundle(path: str) -> Any:
         if not logs or logs[0].content_sha256 != recorded:
             return Verdict(match, verdict.events, "altered", None,
                            f"the bundle's {original} does not reproduce the content hash its Started event recorded at "
-                           f"import ({str(recorded)[:12]}): the log in the bundle was edited; its events are intact",
-                           verdict.head)
+                           f"import ({str(recorded)[:12]}): the log in the bundle was edited"
+                           f"{_edited_where(logs[0], rows) if logs else ''}; its events are intact", verdict.head)
     return verdict
+
+
+def _edited_where(log: Any, rows: list) -> str:
+    """Where a bundle's log first differs from the records its events hold (``: first at original.x610zlog:98,
+    {...} where the match in events.jsonl has {...}``), as ``zx audit LOG`` says it against the store; a line
+    that cannot be read (the log is read up to it): that line and why."""
+    from zx_events.audit import first_difference
+
+    where = first_difference(log, rows, "the match in events.jsonl")
+    if log.error is not None and not where.startswith(": first at"):
+        return f": first at {log.error.where}, which cannot be read ({log.error.message})"
+    return where
