@@ -70,7 +70,7 @@ def test_x610z_api_view_is_zx_replay_and_hides_the_other_hand(client, mixed, sea
         assert got == replay_json(store, "--turn", str(turn), "--as", seat)
         for pl, p in got["players"].items():
             assert (p["hand"] is not None) == (pl == seat)
-            assert "deck" not in p  # only its size: the order of a deck is never shown
+            assert p["deck"] is None  # only its size: its cards are the judge's only
     steps = client.get(f"/api/matches/{MATCH}/steps", params={"as": seat, "limit": 200}).json()["steps"]
     assert steps and all(s["state"]["perspective"] == seat for s in steps)
     judge = client.get(f"/api/matches/{MATCH}/view", params={"as": "judge"})
