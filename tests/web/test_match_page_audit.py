@@ -53,8 +53,8 @@ def test_a_violation_has_the_seq_of_its_record_in_the_audit_the_api_and_the_matc
 
 def test_the_match_page_and_api_show_the_catalog_and_board_the_match_was_checked_against(stored):
     store, match, game = stored
-    started = json.loads(CliRunner().invoke(zx, ["--store", store, "replay", match, "--event", "1", "--to", "1", "--format",
-                                                 "json"]).stdout)["events"][0]["data"]
+    first = CliRunner().invoke(zx, ["--store", store, "replay", match, "--event", "1", "--to", "1", "--format", "json"])
+    started = json.loads(first.stdout)["events"][0]["data"]
     with TestClient(create_app(store)) as client:
         detail = client.get(f"/api/matches/{match}").json()
         page = client.get(f"/matches/{match}").text

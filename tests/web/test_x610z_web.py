@@ -213,7 +213,8 @@ def test_the_judges_file_draws_each_deck_sorted_in_chromium(browser, mixed, tmp_
             "return Array.prototype.map.call(document.querySelectorAll("
             "'#board .player.' + arguments[0] + ' [data-zone=\"deck\"] [data-code]'), "
             "function (e) { return e.getAttribute('data-code'); });", pl)
-        assert codes == state["players"][pl]["deck"] == sorted(codes) and len(codes) == state["players"][pl]["deck_count"]
+        deck = state["players"][pl]
+        assert codes == deck["deck"] == sorted(codes) and len(codes) == deck["deck_count"]
 
 
 def test_the_match_page_says_what_a_seat_sees_and_the_result_in_x610zs_words(client):

@@ -99,8 +99,8 @@ def _cards(view, codes) -> str:
 
 def zones(view) -> list[str]:
     """Each player's zones as this seat sees them: the hand (or only its size), the deck's size
-    (never its order; the judge: its cards, sorted), the discard and removed piles, the energy pool, the permanents off the
-    board (crystals, equipment), and the stack."""
+    (never its order; the judge: its cards, sorted), the discard and removed piles, the energy pool,
+    the permanents off the board (crystals, equipment), and the stack."""
     out = []
     for pl, pv in sorted(view.players.items()):
         turn = "  (turn player)" if pl == view.active else ""

@@ -5,7 +5,8 @@ its size; no order is kept: the state holds it as an unordered multiset); the Ha
 owner only, its size by all (502.3-502.4); the Cast Zone (the stack), Play (the board, crystals,
 Effects), the Discard Piles and Removed From Game are public (503.2, 504.3, 505, 506). Energy Pools
 are public. The judge sees everything, the Decks too (their cards sorted by code, as the state
-keeps no order); the spectator sees what both players see publicly. Free text outside the judge's view has its card codes masked.
+keeps no order); the spectator sees what both players see publicly. Free text outside the judge's
+view has its card codes masked.
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     for pl, z in m.p.items():
         hand = tuple(sorted(z["hand"])) if sees_own(viewer, pl) else None
         name = seat_player(m.players.get(pl) or {}, mask)["name"]  # free text: masked but for the judge
-        deck = tuple(sorted(z["deck"])) if viewer == JUDGE else None  # hidden from the players and the spectator: its size only
+        deck = tuple(sorted(z["deck"])) if viewer == JUDGE else None  # the others see its size only
         players[pl] = PlayerView(pl, name, z["home"], len(z["deck"]), deck, hand,
                                  len(z["hand"]), tuple(z["discard"]), tuple(z["removed"]),
                                  MappingProxyType(dict(z["pool"])))
