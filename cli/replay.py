@@ -59,8 +59,8 @@ def _warn_if_tampered(svc, match_id: str) -> None:
               help=f"Step through the records one at a time ({KEYS}); prints every step when stdin is not a terminal.")
 @click.option("--as", "perspective", type=click.Choice(PERSPECTIVES, case_sensitive=False), default=JUDGE,
               show_default=True,
-              help="Whose view (301.3): judge sees everything; P1/P2 their own hand (Z/X: and Dynamis), the "
-                   "opponent's hidden zones as counts; spectator the public zones only.")
+              help="Whose view (Z/X 301.3, X610Z 502.3): judge sees everything; P1/P2 their own hand (Z/X: and "
+                   "Dynamis), the opponent's hidden zones as counts; spectator the public zones only.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="table: the board drawn; json: the state (one JSON object per step with --to/--step); "
                    "csv: one row per card or hidden zone.")

@@ -138,7 +138,7 @@ def _loopback(host: str) -> bool:
               help="The deck lists and hands are published, as after an event: give every per-card figure (GIH, OH, "
                    "GD: a card in a hand; deck, GNS, IWD: the deck lists). Off by default: only the cards played, "
                    "with their played figures, since a hand is hidden from all but its owner and a deck list from "
-                   "every seat (301.3). --judge implies it.")
+                   "every seat (Z/X 301.3, X610Z 502.3). --judge implies it.")
 @click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=1, show_default=True,
               help="Server processes (each with its own connections and caches); more than the cores gains nothing.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
@@ -299,7 +299,7 @@ def _report_filters(f: Any) -> Any:
               help="The deck lists and hands are published, as after an event: give every per-card figure (GIH, OH, "
                    "GD, deck, GNS, IWD). Off by default: the file is for sharing, as zx serve's dashboard, so it "
                    "lists only the cards played, with their played figures (a hand is hidden from all but its "
-                   "owner, 301.3).")
+                   "owner: Z/X 301.3, X610Z 502.3).")
 @_report_filters
 @click.option("--min-games", type=click.IntRange(min=1), default=30, show_default=True,
               help="Rows resting on fewer games are drawn in grey.")

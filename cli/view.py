@@ -22,8 +22,8 @@ def default_path(match_id: str, seats: list[str]) -> Path:
 @click.command("view")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--as", "seats", type=click.Choice(PERSPECTIVES, case_sensitive=False), multiple=True,
-              help="Seat the file is written for (301.3), repeatable: the page can switch only among these. "
-                   "P1/P2 see their own hand and Dynamis, spectator the public zones, judge everything. "
+              help="Seat the file is written for (Z/X 301.3, X610Z 502.3), repeatable: the page can switch only "
+                   "among these. P1/P2 see their own hand and Dynamis, spectator the public zones, judge everything. "
                    "Default: spectator.")
 @click.option("-o", "--output", "output", type=OutputFile(), default=None,
               metavar="FILE.html", help="Where to write the page (default: MATCH-SEAT.html here).")

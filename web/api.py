@@ -132,6 +132,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     """The match page's data: header (deck lists only for the judge), result, violations, and whether it
     verifies as ``zx verify MATCH`` says (its chain, the store seal, its replay snapshots)."""
     from zx_events import games as registry
+    from zx_events.audit import seq_of_lines
     from zx_events.ids import match_uuid
     from zx_events.integrity import stored_rows
     from zx_events.replay import card_names
@@ -161,6 +162,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
         header = {**header, "note": mask(header["note"])}
     result: dict[str, Any] = {"winner": None, "reason": None, "turns": 0}
     violations = []
+    seqs = seq_of_lines(rows)  # a violation's seq: the event that holds its record, as zx audit gives it (docs/audit.md)
     for r in rows:
         s = r.state or {}
         if r.topic == topic("TurnStarted"):
@@ -169,7 +171,8 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
             result["winner"], result["reason"] = s.get("winner"), s.get("reason")
         elif r.topic == topic("ViolationRecorded"):
             message = s.get("message", "")
-            violations.append({"seq": r.seq, "line": s.get("line"), "turn": s.get("turn"), "player": s.get("player"),
+            violations.append({"seq": seqs.get(s.get("line"), r.seq), "line": s.get("line"), "turn": s.get("turn"),
+                               "player": s.get("player"),
                                "rule": s.get("rule"), "message": message if b.judge else mask(message),
                                "applied": s.get("rec") is None})  # (a record not applied rides on its violation)
     players = header.get("players", {})
@@ -181,7 +184,9 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
             "violations": violations,
             "chain": {"head": verdict.head, "verifies": verdict.ok, "status": verdict.status, "seq": verdict.seq,
                       "message": verdict.message},
-            "catalog": catalog, "rules_version": st.get("rules_version"), "perspectives": b.seats()}
+            # what it was checked against at import: the catalog, the game's other reference data (X610Z: the board)
+            "catalog": catalog, **{kind: st.get(kind) for kind in game.fixture_options()},
+            "rules_version": st.get("rules_version"), "perspectives": b.seats()}
 
 
 @router.get("/matches/{match_id}/view",
@@ -325,7 +330,7 @@ async def life(by: Literal["seat", "turn"] = Query("seat", description="What eac
 
 @router.get("/stats/cards", summary="Per-card win rates as 17lands defines them: GIH, OH, GD, GNS, played, IWD "
                                     "(zx stats cards); unless the server has --deck-lists or --judge, only the "
-                                    "cards played, with their played figures (a hand is hidden, 301.3)")
+                                    "cards played, with their played figures (a hand is hidden: Z/X 301.3, X610Z 502.3)")
 async def cards(card: str | None = Query(None, description="Only this card (code or name)."),
           q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
     return await _stats(b, q, "cards", card=card or None)

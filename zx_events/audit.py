@@ -157,11 +157,12 @@ def compare_with_store(audit: Audit, app: Any) -> None:
         audit.warnings.append(failure_warning(verdict))
 
 
-def first_difference(log: MatchLog, rows: list[Row]) -> str:
+def first_difference(log: MatchLog, rows: list[Row], stored_name: str = "the stored match") -> str:
     """Where a log first differs from the stored match's records (``: first at FILE:LINE, ...``), record by record
     in order (a log may hold the match at other lines): a judge was told only that the content hashes differ, and
     the rebuilt log's keys are sorted, so a diff marked every line. Compared as ``MatchLog.content_sha256`` compares
-    them: each in its canonical JSON."""
+    them: each in its canonical JSON. ``stored_name``: what the message calls the match of ``rows`` (a dispute
+    bundle's: "the match in events.jsonl")."""
     try:
         stored = stored_log(rows)
     except ZXError:
@@ -171,10 +172,10 @@ def first_difference(log: MatchLog, rows: list[Row]) -> str:
     for mine, theirs in zip(log.records, stored.records):
         if _canonical(mine.data) != _canonical(theirs.data):
             return (f": first at {log.source}:{mine.line}, {cut(json.dumps(mine.data, ensure_ascii=False), 120)} "
-                    f"where the stored match has {cut(json.dumps(theirs.data, ensure_ascii=False), 120)}")
+                    f"where {stored_name} has {cut(json.dumps(theirs.data, ensure_ascii=False), 120)}")
     if len(log.records) != len(stored.records):
-        more, fewer = ("this log", "the stored match") if len(log.records) > len(stored.records) else \
-            ("the stored match", "this log")
+        more, fewer = ("this log", stored_name) if len(log.records) > len(stored.records) else \
+            (stored_name, "this log")
         return (f": {more} has {abs(len(log.records) - len(stored.records))} more record(s) after the "
                 f"{min(len(log.records), len(stored.records))} both have ({fewer} ends there)")
     return ""

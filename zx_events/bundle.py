@@ -2,7 +2,8 @@
 
 It holds the original log, the events with their digests, every violation with its rule number and
 title, and for each violation the state just before and just after the record that broke the rule,
-from the judge's, P1's and P2's seats (301.3: each player sees only what they may see). The states
+from the judge's, P1's and P2's seats (each player sees only what they may see: the game's
+``seats_rule``, Z/X 301.3, X610Z 502.3). The states
 are derived by the current rules engine from the log (the same run the audit reports on).
 """
 
@@ -96,6 +97,7 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
     """``given``: the reference files the audit was given (kind -> their name in the bundle), which it holds."""
     given = given or {}
     cat, pinned = audit.catalog or {}, audit.pinned or {}
+    rule = games.get(audit.game).seats_rule  # what each seat may see: the match's game's rule
     log = original_name(audit)
     lines = [
         f"Dispute bundle for match {audit.match}",
@@ -137,7 +139,7 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         "  violations.json     each violation: rule number and title, line/seq, turn, player, message, record",
         "  violation-NN/state-before.json, state-after.json",
         "                      the state just before and just after the record that broke the rule,",
-        "                      as the judge, P1 and P2 each see it (301.3)",
+        "                      as the judge, P1 and P2 each see it" + (f" ({rule})" if rule else ""),
         *(f"  {name:<19} the {kind} file this audit was given (its sha256 above)" for kind, name in given.items()),
         "",
         # the files it was given are in the bundle (a board file of the venue: without it the same log gave the
@@ -244,6 +246,18 @@ def verify_bundle(path: str) -> Any:
         if not logs or logs[0].content_sha256 != recorded:
             return Verdict(match, verdict.events, "altered", None,
                            f"the bundle's {original} does not reproduce the content hash its Started event recorded at "
-                           f"import ({str(recorded)[:12]}): the log in the bundle was edited; its events are intact",
-                           verdict.head)
+                           f"import ({str(recorded)[:12]}): the log in the bundle was edited"
+                           f"{_edited_where(logs[0], rows) if logs else ''}; its events are intact", verdict.head)
     return verdict
+
+
+def _edited_where(log: Any, rows: list) -> str:
+    """Where a bundle's log first differs from the records its events hold (``: first at original.x610zlog:98,
+    {...} where the match in events.jsonl has {...}``), as ``zx audit LOG`` says it against the store; a line
+    that cannot be read (the log is read up to it): that line and why."""
+    from zx_events.audit import first_difference
+
+    where = first_difference(log, rows, "the match in events.jsonl")
+    if log.error is not None and not where.startswith(": first at"):
+        return f": first at {log.error.where}, which cannot be read ({log.error.message})"
+    return where

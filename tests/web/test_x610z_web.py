@@ -70,7 +70,7 @@ def test_x610z_api_view_is_zx_replay_and_hides_the_other_hand(client, mixed, sea
         assert got == replay_json(store, "--turn", str(turn), "--as", seat)
         for pl, p in got["players"].items():
             assert (p["hand"] is not None) == (pl == seat)
-            assert "deck" not in p  # only its size: the order of a deck is never shown
+            assert p["deck"] is None  # only its size: its cards are the judge's only
     steps = client.get(f"/api/matches/{MATCH}/steps", params={"as": seat, "limit": 200}).json()["steps"]
     assert steps and all(s["state"]["perspective"] == seat for s in steps)
     judge = client.get(f"/api/matches/{MATCH}/view", params={"as": "judge"})
@@ -195,6 +195,26 @@ def test_zx_view_of_a_stored_x610z_match_in_chromium(browser, mixed, tmp_path):
     state = browser.execute_script("return zxViewer.state()")
     assert state == page_state(replay_json(store, "--event", str(last), "--as", "P2"))
     assert state["players"]["P1"]["hand"] is None
+    assert not browser.find_elements("css selector", '#board [data-zone="deck"]')  # a Deck's cards: the judge's only
+
+
+def test_the_judges_file_draws_each_deck_sorted_in_chromium(browser, mixed, tmp_path):
+    """The X610Z judge saw only each Deck's size, while the Z/X judge sees its cards: now the judge's board
+    lists them (sorted by code: the state keeps no order)."""
+    store, _ = mixed
+    out = tmp_path / "judge.html"
+    r = CliRunner().invoke(zx, ["--store", store, "view", MATCH, "--as", "judge", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    browser.get(out.as_uri())
+    browser.execute_script("zxViewer.go(zxViewer.data.last);")
+    state = replay_json(store, "--as", "judge")
+    for pl in ("P1", "P2"):
+        codes = browser.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll("
+            "'#board .player.' + arguments[0] + ' [data-zone=\"deck\"] [data-code]'), "
+            "function (e) { return e.getAttribute('data-code'); });", pl)
+        deck = state["players"][pl]
+        assert codes == deck["deck"] == sorted(codes) and len(codes) == deck["deck_count"]
 
 
 def test_the_match_page_says_what_a_seat_sees_and_the_result_in_x610zs_words(client):

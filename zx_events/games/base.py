@@ -126,6 +126,8 @@ class Game(ABC):
     seats: tuple[str, ...] = ("P1", "P2")
     # what a player's seat sees beyond the public zones, in the game's words (the match page's Replay card)
     seat_sees: str = "that seat's own hidden cards too"
+    # the rule that says what each seat may see (the dispute bundle's README cites it)
+    seats_rule: str = ""
     # the engine's result reasons (MatchEnded.reason) as a reader says them: "by {text}"
     reasons: Mapping[str, str] = {}
     # the engine's phases as the replay viewer (web/board.js, its PHASES) and zx replay name them

@@ -139,7 +139,12 @@ def test_x610z_replay_from_every_seat_hides_hands_and_deck_order(both, seat):
     for pl, p in state["players"].items():
         shown = seat == "judge" or seat == pl.lower()
         assert (p["hand"] is not None) == shown and p["hand_count"] > 0
-        assert "deck" not in p and p["deck_count"] > 0
+        assert p["deck_count"] > 0
+        # the deck's cards: the judge's only, sorted (no order is kept)
+        if seat == "judge":
+            assert p["deck"] == sorted(p["deck"]) and len(p["deck"]) == p["deck_count"]
+        else:
+            assert p["deck"] is None
     table = run(both, "replay", MATCH, "--turn", "6", "--as", seat)
     assert table.exit_code == 0 and "dots: Starting S1" in table.output  # the board drawing
     for pl in ("P1", "P2"):

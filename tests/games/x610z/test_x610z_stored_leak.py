@@ -98,7 +98,7 @@ def check_zones(view: Any, m: Any, viewer: str) -> None:
     for pl in PLAYERS:
         pv, z = view.players[pl], m.p[pl]
         assert (pv.deck_count, pv.hand_count) == (len(z["deck"]), len(z["hand"]))
-        assert not hasattr(pv, "deck")  # only the size of a deck, never its order
+        assert pv.deck is None  # only the size of a deck (its cards: the judge's view only)
         if viewer == pl:
             assert Counter(pv.hand) == Counter(z["hand"])
         else:

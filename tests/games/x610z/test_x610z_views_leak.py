@@ -78,7 +78,10 @@ def test_x610z_deck_order_is_not_kept():
     sim = next(simulate(1, 3))
     (m, _), = play("\n".join(sim.lines()) + "\n", source="sim")
     view = build_view(m, "P1").to_json()
-    assert set(view["players"]["P1"]) >= {"deck_count", "hand"} and "deck" not in view["players"]["P1"]
+    assert set(view["players"]["P1"]) >= {"deck_count", "hand"} and view["players"]["P1"]["deck"] is None
+    # the judge sees the cards, sorted by code: the state keeps no order to show
+    judge = build_view(m, "judge").to_json()["players"]["P1"]
+    assert judge["deck"] == sorted(m.p["P1"]["deck"]) and len(judge["deck"]) == judge["deck_count"] > 0
 
 
 @pytest.mark.parametrize("n", range(3))

@@ -33,7 +33,8 @@ class X610Z(Game):
     default_catalog = "x610z-sample"
     log_suffix = ".x610zlog"
     schema_file = "match-log-x610z.schema.json"
-    seat_sees = "that seat's own Hand too (502.3-502.4; the Decks are hidden from everybody)"
+    seat_sees = "that seat's own Hand too (502.3-502.4), and of each Deck only its size"
+    seats_rule = "502.3"
     reasons = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
                "life_base": "destroying the other Life Base (210.8)",
                "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",

@@ -99,8 +99,8 @@ def _cards(view, codes) -> str:
 
 def zones(view) -> list[str]:
     """Each player's zones as this seat sees them: the hand (or only its size), the deck's size
-    (never its order), the discard and removed piles, the energy pool, the permanents off the
-    board (crystals, equipment), and the stack."""
+    (never its order; the judge: its cards, sorted), the discard and removed piles, the energy pool,
+    the permanents off the board (crystals, equipment), and the stack."""
     out = []
     for pl, pv in sorted(view.players.items()):
         turn = "  (turn player)" if pl == view.active else ""
@@ -108,6 +108,8 @@ def zones(view) -> list[str]:
         out.append(f"{pl} {pv.name or ''} · home {pv.home or '-'} · Deck {pv.deck_count} · Hand {pv.hand_count}"
                    f" · Discard {len(pv.discard)} · Energy {pool}{turn}")
         out.append("  Hand: " + (f"{pv.hand_count} hidden" if pv.hand is None else _cards(view, pv.hand)))
+        if pv.deck is not None:  # the judge's view only (no order is kept: sorted by code)
+            out.append("  Deck (judge, sorted): " + _cards(view, pv.deck))
         out.append("  Discard: " + _cards(view, pv.discard))
         if pv.removed:
             out.append("  Removed: " + _cards(view, pv.removed))
@@ -132,7 +134,7 @@ CSV_COLUMNS = ["seq", "step", "player", "zone", "dot", "code", "name", "count", 
 
 
 def card_rows(v, step: int) -> list[dict]:
-    """One row per card the view shows, and one per hidden zone (its count only)."""
+    """One row per card the view shows (the judge: the decks' too), and one per hidden zone (its count only)."""
     rows: list[dict] = []
 
     def row(player, zone, code, count=1, **kw):
@@ -149,7 +151,11 @@ def card_rows(v, step: int) -> list[dict]:
     for s in v.stack:
         row(s.get("by"), "cast", s.get("card"), detail=s.get("kind"))
     for pl, pv in sorted(v.players.items()):
-        row(pl, "deck", None, pv.deck_count)
+        if pv.deck is None:
+            row(pl, "deck", None, pv.deck_count)
+        else:
+            for c in pv.deck:
+                row(pl, "deck", c)
         if pv.hand is None:
             row(pl, "hand", None, pv.hand_count)
         else:

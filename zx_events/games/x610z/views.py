@@ -1,10 +1,12 @@
 """Immutable views of an X610Z match state from one seat, and the redaction of records and events.
 
-What a seat sees (500-506): the Deck is hidden from everybody (only its size is known, and no
-order is kept); the Hand is seen by its owner only, its size by all (502.3-502.4); the Cast Zone
-(the stack), Play (the board, crystals, Effects), the Discard Piles and Removed From Game are
-public (503.2, 504.3, 505, 506). Energy Pools are public. The judge sees everything; the spectator
-sees what both players see publicly. Free text outside the judge's view has its card codes masked.
+What a seat sees (500-506): the Deck is hidden from both players and the spectator (they see only
+its size; no order is kept: the state holds it as an unordered multiset); the Hand is seen by its
+owner only, its size by all (502.3-502.4); the Cast Zone (the stack), Play (the board, crystals,
+Effects), the Discard Piles and Removed From Game are public (503.2, 504.3, 505, 506). Energy Pools
+are public. The judge sees everything, the Decks too (their cards sorted by code, as the state
+keeps no order); the spectator sees what both players see publicly. Free text outside the judge's
+view has its card codes masked.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ class PlayerView:
     name: str | None
     home: str | None
     deck_count: int
+    deck: tuple[str, ...] | None  # the judge only (an unordered multiset: sorted by code); None: hidden
     hand: tuple[str, ...] | None  # None: hidden from this viewer
     hand_count: int
     discard: tuple[str, ...]
@@ -155,7 +158,8 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     for pl, z in m.p.items():
         hand = tuple(sorted(z["hand"])) if sees_own(viewer, pl) else None
         name = seat_player(m.players.get(pl) or {}, mask)["name"]  # free text: masked but for the judge
-        players[pl] = PlayerView(pl, name, z["home"], len(z["deck"]), hand,
+        deck = tuple(sorted(z["deck"])) if viewer == JUDGE else None  # the others see its size only
+        players[pl] = PlayerView(pl, name, z["home"], len(z["deck"]), deck, hand,
                                  len(z["hand"]), tuple(z["discard"]), tuple(z["removed"]),
                                  MappingProxyType(dict(z["pool"])))
     listed = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
@@ -172,11 +176,12 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
 
 
 def _codes(dots: Any, perms: Any, players: Any, stack: Any) -> set[str]:
-    """Every card code a view shows: pawns, permanents, the hands it sees, Discard Piles, Removed
-    From Game, and the cards on the stack (its ``names`` are these codes' only: never a hidden card's)."""
+    """Every card code a view shows: pawns, permanents, the hands and decks it sees, Discard Piles,
+    Removed From Game, and the cards on the stack (its ``names`` are these codes' only: never a hidden card's)."""
     out = {d.code for d in dots} | {p.code for p in perms}
     for pl in players:
         out.update(pl.hand or ())
+        out.update(pl.deck or ())
         out.update(pl.discard)
         out.update(pl.removed)
     out.update(e["card"] for e in stack if isinstance(e.get("card"), str))

@@ -22,6 +22,7 @@ class ZX(Game):
     log_suffix = ".zxlog"
     schema_file = logformat.SCHEMA_FILE
     seat_sees = "that seat's own hand and Dynamis too (301.3)"
+    seats_rule = "301.3"
     reasons = {"life": "damage with no Life left (a player with 0 Life loses)",
                "draw": "both players at 0 Life at once (a draw)", "concede": "concession"}
     # (web/board.js's PHASES: tests/web/test_viewer_browser.py checks that they agree)

@@ -130,6 +130,9 @@
       h += zone("discard", "Discard Pile", (p.discard || []).length, (p.discard || []).map(function (c) { return mini(c); }).join(""));
       if ((p.removed || []).length) h += zone("removed", "Removed From Game", p.removed.length,
         p.removed.map(function (c) { return mini(c); }).join(""));
+      if (p.deck) h += '<details class="zone deck" data-zone="deck"><summary>Deck <span class="n">' + p.deck_count +
+        "</span> (judge, sorted)</summary><div class=\"cards\">" + p.deck.map(function (c) { return mini(c); }).join("") +
+        "</div></details>";
       return h + "</div></section>";
     };
     var turned = ctx.seat === "P2";
