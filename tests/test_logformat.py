@@ -334,6 +334,17 @@ def test_missing_required_key_in_the_header_and_in_a_player():
     assert_error(only(jl(h)), 1, "missing required key 'name' in players.P1")
 
 
+@pytest.mark.parametrize("example", ["examples/legal/first-turns.zxlog",
+                                     "examples/x610z/legal/murphys-law-ending-dot.x610zlog"])
+def test_an_empty_header_catalog_is_refused_alike_in_both_games(example):
+    """``"catalog": ""`` was read as the default catalog in Z/X and refused in X610Z: both refuse it."""
+    from pathlib import Path
+    lines = (Path(__file__).resolve().parent.parent / example).read_text(encoding="utf-8").splitlines()
+    h = json.loads(lines[0])
+    h["catalog"] = ""
+    assert_error(only(jl(h, *lines[1:])), 1, "catalog must be a name or a path, got ''")
+
+
 def test_wrong_types_in_the_header():
     h = header(players={"P1": {"name": "A", "deck": {"B01-001": 0}}, "P2": HEADER["players"]["P2"]})
     assert_error(only(jl(h)), 1, "players.P1.deck.B01-001 must be a number of copies (a whole number from 1 to 99: a format limit, far above any legal deck; the rules count the deck, 401), got 0")
