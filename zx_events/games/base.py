@@ -186,13 +186,15 @@ class Game(ABC):
         """Whether a value of a field that holds "a position or a card code" names a position."""
         return False
 
-    def header_codes(self, header: dict) -> Iterator[str]:
-        """Every card code a header names (checked against the catalog): by default each player's deck."""
+    def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:
+        """Every card code a header names (checked against the catalog), with the field that names it
+        (``("players.P2.deck", "B01-001")``): by default each player's deck."""
         players = header.get("players")
         for seat in self.seats:
             entry = players.get(seat) if isinstance(players, dict) else None
             if isinstance(entry, dict) and isinstance(entry.get("deck"), dict):
-                yield from entry["deck"]
+                for code in entry["deck"]:
+                    yield f"players.{seat}.deck", code
 
     # ------------------------------------------------------------------ reference data
     @abstractmethod

@@ -51,13 +51,14 @@ class X610Z(Game):
         is_code = _IS_CODE or _is_code()  # (the referee's, imported on first use: not each call)
         return not is_code(value)  # a dot id or a seat; a card code always has a dash
 
-    def header_codes(self, header: dict) -> Iterator[str]:
+    def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:
         players = header.get("players")
         for seat in self.seats:
             info = players.get(seat) if isinstance(players, dict) else None
             for key in ("deck", "side"):
                 if isinstance(info, dict) and isinstance(info.get(key), dict):
-                    yield from info[key]
+                    for code in info[key]:
+                        yield f"players.{seat}.{key}", code
 
     # ------------------------------------------------------------------ reference data
     def load_catalog(self, name_or_path: str | None = None, *, files: bool = True):

@@ -44,7 +44,7 @@ class ZX(Game):
     def is_position(self, value: Any) -> bool:
         return logformat.is_square_name(value)
 
-    def header_codes(self, header: dict) -> Iterator[str]:
+    def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:
         players = header.get("players")
         for seat in self.seats:
             entry = players.get(seat) if isinstance(players, dict) else None
@@ -53,9 +53,10 @@ class ZX(Game):
             for key in ("deck", "player_card", "dynamis"):
                 value = entry.get(key)
                 if isinstance(value, dict):
-                    yield from value
+                    for code in value:
+                        yield f"players.{seat}.{key}", code
                 elif isinstance(value, str):
-                    yield value
+                    yield f"players.{seat}.{key}", value
 
     # ------------------------------------------------------------------ reference data
     def load_catalog(self, name_or_path: str | None = None, *, files: bool = True):
