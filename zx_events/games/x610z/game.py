@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from zx_events.games.base import Game
+from zx_events.games.schema import _q
 
 from .rules import RULES_VERSION, title
 
@@ -28,6 +29,7 @@ class X610Z(Game):
     key = "x610z"
     name = "X610Z"
     header_key = "x610zlog"
+    card_field_kinds = frozenset({"cast", "activate"})
     topic_prefix = "x610z.match"  # match.PREFIX, not imported: the aggregate loads when asked for
     rules_version = RULES_VERSION
     default_catalog = "x610z-sample"
@@ -50,6 +52,30 @@ class X610Z(Game):
     def is_position(self, value: Any) -> bool:
         is_code = _IS_CODE or _is_code()  # (the referee's, imported on first use: not each call)
         return not is_code(value)  # a dot id or a seat; a card code always has a dash
+
+    def card_field_problem(self, record: dict, catalog: Any) -> str | None:
+        """docs/match-log-x610z.md, Records: ``dot`` is a summon's (where its cast places it: a dot of
+        another card's cast, on the board or not, is placed nowhere); ``on`` names the card in play a
+        target code is fixed on (with a target that is no code it names nothing); ``choice`` is the mode of
+        a card with modes, and the catalog gives no card modes."""
+        do = record["do"]
+        if do == "cast":
+            card = catalog[record["card"]]
+            what = f"{card.code} ({card.name}) is {'an' if card.type[:1] in 'AEIOU' else 'a'} {card.type}"
+            if "dot" in record and not card.is_summon:
+                return (f"cast.dot: {what}: only a summon's cast names a dot, the one it is placed on "
+                        f"(docs/match-log-x610z.md, Records); leave dot out, got {_q(record['dot'])}")
+            target = record.get("target")
+            if "on" in record and not (isinstance(target, str) and not self.is_position(target)):
+                return (f"cast.on: it names the card in play a target card is fixed on, and the target is "
+                        f"{_q(target) if target is not None else 'none'}, no card code (docs/match-log-x610z.md, "
+                        f"Records); leave on out, got {_q(record['on'])}")
+        if "choice" in record:
+            code = record["card"] if do == "cast" else record["effect"]
+            card = catalog[code]
+            return (f"{do}.choice: {card.code} ({card.name}) has no modes (the catalog gives no card modes) to choose "
+                    f"from (docs/match-log-x610z.md, Records); leave choice out, got {_q(record['choice'])}")
+        return None
 
     def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:
         players = header.get("players")
