@@ -94,7 +94,7 @@ def warn_unused_references(references: object, given: dict[str, str | None], use
 
     from .output import printable
 
-    for key in references or {}:  # type: ignore[attr-defined]
+    for key in references or {}:
         game, option = (key, "catalog") if isinstance(key, str) else (key[0], key[1])
         if game in used or not given.get(option):
             continue

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 X610Z_LOG = ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog"  # line 8: Bullseye cast on S2
 ZX_LOG = ROOT / "examples" / "legal" / "rules-fidelity.zxlog"  # line 24: Data Surge played
 IG_LOG = ROOT / "examples" / "legal" / "long-game-reload-win-by-life.zxlog"  # line 25: an Event's IG, "play": {}
+ACTIVATE_LOG = ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog"  # line 163: an activate
 LIFE_LOG = ROOT / "examples" / "legal" / "life-recovery-ignition-concession.zxlog"  # line 24: "ignite": {}
 
 
@@ -49,6 +50,7 @@ CASES = [
     (X610Z_LOG, 8, lambda r: r.update(choice=2),
      "cast.choice: A1-030 (Bullseye) has no modes (the catalog gives no card modes) to choose from "
      "(docs/match-log-x610z.md, Records); leave choice out, got 2"),
+    (ACTIVATE_LOG, 163, lambda r: r.update(choice=1), "activate.choice: A1-050 ("),
     (ZX_LOG, 24, lambda r: r.update(square="b3"),
      "play.square: U01-014 (Data Surge) is an Event: only a Z/X is played onto a Square (docs/match-log.md, "
      "play); leave square out, got 'b3'"),
@@ -63,7 +65,8 @@ CASES = [
 
 
 @pytest.mark.parametrize("src,line,change,message", CASES,
-                         ids=["x610z-dot-off-board", "x610z-dot-on-board", "x610z-on", "x610z-choice", "zx-square",
+                         ids=["x610z-dot-off-board", "x610z-dot-on-board", "x610z-on", "x610z-choice", "x610z-activate-choice",
+                              "zx-square",
                               "zx-on", "zx-ignition-square", "zx-life-ignite-square"])
 def test_a_field_the_card_does_not_take_is_a_format_error_at_its_line(tmp_path, src, line, change, message):
     log = mutated(tmp_path, src, line, change)

@@ -71,9 +71,10 @@ class X610Z(Game):
                         f"{_q(target) if target is not None else 'none'}, no card code (docs/match-log-x610z.md, "
                         f"Records); leave on out, got {_q(record['on'])}")
         if "choice" in record:
-            code = record["card"] if do == "cast" else record["effect"]
-            card = catalog[code]
-            return (f"{do}.choice: {card.code} ({card.name}) has no modes (the catalog gives no card modes) to choose "
+            code = record["card"] if do == "cast" else record.get("effect")
+            card = catalog[code] if isinstance(code, str) and code in catalog else None
+            named = f"{card.code} ({card.name})" if card is not None else _q(code)
+            return (f"{do}.choice: {named} has no modes (the catalog gives no card modes) to choose "
                     f"from (docs/match-log-x610z.md, Records); leave choice out, got {_q(record['choice'])}")
         return None
 
