@@ -3,8 +3,9 @@
 The spec of each record says which fields a card takes (docs/match-log.md, play: ``square`` is where a
 Z/X goes, ``on`` the Square a Shift goes on, an IG card played free is ``{"square": ...}`` for a Z/X and
 ``{}`` for an Event; docs/match-log-x610z.md, Records: ``dot`` is a summon's, ``on`` names the card a
-target code is fixed on, ``choice`` the mode of a card with modes). Bullseye (an X610Z Effect) cast with
-``"dot": "Z9"`` (no dot of the board), ``"on": "Q7"`` or ``"choice": 2``, and Data Surge (a Z/X Event)
+target code is fixed on, ``choice`` which of an Effect Card's two effects, 207.1). Bullseye (an X610Z Effect)
+cast with ``"dot": "Z9"`` (no dot of the board) or ``"on": "Q7"``, a summon cast with a ``choice``, and Data
+Surge (a Z/X Event)
 played onto ``b3``, imported with no violation and audited clean, the stray value stored as written. A
 malformed record, as an unknown key: refused whatever its value (docs/match-log.md, How errors are
 reported), so the referee and the rules versions are unchanged."""
@@ -47,10 +48,8 @@ CASES = [
     (X610Z_LOG, 8, lambda r: r.update(on="Q7"),
      "cast.on: it names the card in play a target card is fixed on, and the target is 'S2', no card code "
      "(docs/match-log-x610z.md, Records); leave on out, got 'Q7'"),
-    (X610Z_LOG, 8, lambda r: r.update(choice=2),
-     "cast.choice: A1-030 (Bullseye) has no modes (the catalog gives no card modes) to choose from "
-     "(docs/match-log-x610z.md, Records); leave choice out, got 2"),
-    (ACTIVATE_LOG, 163, lambda r: r.update(choice=1), "activate.choice: A1-050 ("),
+    (ACTIVATE_LOG, 25, lambda r: r.update(choice=2),
+     "cast.choice: A1-020 ("),
     (ZX_LOG, 24, lambda r: r.update(square="b3"),
      "play.square: U01-014 (Data Surge) is an Event: only a Z/X is played onto a Square (docs/match-log.md, "
      "play); leave square out, got 'b3'"),
@@ -65,7 +64,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("src,line,change,message", CASES,
-                         ids=["x610z-dot-off-board", "x610z-dot-on-board", "x610z-on", "x610z-choice", "x610z-activate-choice",
+                         ids=["x610z-dot-off-board", "x610z-dot-on-board", "x610z-on", "x610z-summon-choice",
                               "zx-square",
                               "zx-on", "zx-ignition-square", "zx-life-ignite-square"])
 def test_a_field_the_card_does_not_take_is_a_format_error_at_its_line(tmp_path, src, line, change, message):
@@ -78,3 +77,15 @@ def test_a_field_the_card_does_not_take_is_a_format_error_at_its_line(tmp_path, 
     assert a.exit_code == 1, a.output
     (found,) = json.loads(a.stdout)["violations"]
     assert found["line"] == line and found["rule"] is None and message in found["message"], found
+
+
+@pytest.mark.parametrize("src,line,change", [
+    (X610Z_LOG, 8, lambda r: r.update(choice=2)),  # Bullseye, an Effect Card
+    (ACTIVATE_LOG, 163, lambda r: r.update(choice=1)),  # a permanent Effect activated
+], ids=["x610z-effect-cast", "x610z-effect-activate"])
+def test_207_1_an_effect_cards_choice_is_taken_as_written(tmp_path, src, line, change):
+    """207.1: some Effect Cards hold two effects, one chosen when cast or activated. The catalog does not say
+    which, so an Effect's ``choice`` imports as written; a summon's is refused (above)."""
+    log = mutated(tmp_path, src, line, change)
+    r = CliRunner().invoke(zx, ["--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output

@@ -56,8 +56,9 @@ class X610Z(Game):
     def card_field_problem(self, record: dict, catalog: Any) -> str | None:
         """docs/match-log-x610z.md, Records: ``dot`` is a summon's (where its cast places it: a dot of
         another card's cast, on the board or not, is placed nowhere); ``on`` names the card in play a
-        target code is fixed on (with a target that is no code it names nothing); ``choice`` is the mode of
-        a card with modes, and the catalog gives no card modes."""
+        target code is fixed on (with a target that is no code it names nothing); ``choice`` is which of an
+        Effect Card's two effects is chosen (207.1): never a summon's or a crystal's (the catalog does not say
+        which Effects hold two, so an Effect's is taken as written)."""
         do = record["do"]
         if do == "cast":
             card = catalog[record["card"]]
@@ -70,12 +71,13 @@ class X610Z(Game):
                 return (f"cast.on: it names the card in play a target card is fixed on, and the target is "
                         f"{_q(target) if target is not None else 'none'}, no card code (docs/match-log-x610z.md, "
                         f"Records); leave on out, got {_q(record['on'])}")
-        if "choice" in record:
+        if "choice" in record:  # 207.1: some Effect Cards hold two effects, one chosen when cast or activated
             code = record["card"] if do == "cast" else record.get("effect")
             card = catalog[code] if isinstance(code, str) and code in catalog else None
-            named = f"{card.code} ({card.name})" if card is not None else _q(code)
-            return (f"{do}.choice: {named} has no modes (the catalog gives no card modes) to choose "
-                    f"from (docs/match-log-x610z.md, Records); leave choice out, got {_q(record['choice'])}")
+            if card is not None and "Effect" not in card.type:  # (the catalog does not say which Effects have two)
+                return (f"{do}.choice: {card.code} ({card.name}) is {'an' if card.type[:1] in 'AEIOU' else 'a'} "
+                        f"{card.type}: only an Effect Card holds two effects to choose from (207.1; "
+                        f"docs/match-log-x610z.md, Records); leave choice out, got {_q(record['choice'])}")
         return None
 
     def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:
