@@ -80,6 +80,9 @@ class UpdateResult:
     # neither shipped (by name or content) nor given (``catalogs``): their colours are unknown, their
     # archetypes ranked by copies and code (analytics.tables.Catalogs.unknown)
     unknown_catalogs: dict[tuple[str, Any, Any], int] = field(default_factory=dict)
+    # the catalogs given (``catalogs``) that no match of the file was checked against (by game and SHA-256):
+    # not used, for this update or any before (zx analytics update --catalog FILE warns of each)
+    unused_catalogs: list[Any] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"analytics": str(self.path), "events": self.events, "matches": self.matches, "pages": self.pages,
@@ -515,8 +518,10 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             left_out += proj.left_out
             for key, n in proj.catalogs.unknown.items():
                 unknown[key] = unknown.get(key, 0) + n
+        unused = [c for c in catalogs if not con.execute("SELECT count(*) FROM matches WHERE game = ? AND "
+                                                         "catalog_sha256 = ?", [c.game, c.sha256]).fetchall()[0][0]]
         return UpdateResult(path, events, matches, pages, position, time.perf_counter() - t0, rebuild, used, aside,
-                            left_out, unknown)
+                            left_out, unknown, unused)
     except duckdb.Error as e:
         if damaged(e):  # read past what _open read: a block further in
             raise DamagedFile(path, e, rebuilding=rebuild) from None

@@ -44,7 +44,8 @@ def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
 
 CATALOG_HELP = ("A catalog file matches were imported with (zx import --catalog FILE; the same format): the stored "
                 "matches checked against its content (SHA-256) get their colours, card names and archetypes from it. "
-                "Repeatable. Matches already projected keep their rows until zx analytics update --rebuild.")
+                "Repeatable. Matches already projected keep their rows until zx analytics update --rebuild. A file "
+                "no stored match was checked against is not used: a warning says so.")
 
 
 def load_given_catalogs(paths: tuple[str, ...]) -> tuple[Any, ...]:
@@ -82,6 +83,20 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
     warn_left_out(result)
     note_unknown_catalogs(result)
     return result
+
+
+def warn_unused_catalogs(result: Any, given: tuple[str, ...], catalogs: tuple[Any, ...]) -> None:
+    """A warning for each ``--catalog`` (``given``, read as ``catalogs``) that no match of the analytics file
+    was checked against (``UpdateResult.unused_catalogs``): it was not used, as zx import and zx audit warn
+    of a catalog no match of theirs is of the game of."""
+    from zx_events import games
+
+    for arg, cat in zip(given, catalogs):
+        if any(cat is c for c in result.unused_catalogs):
+            click.echo(printable(f"warning: --catalog {arg}: no stored match was checked against it (catalog "
+                                 f"{cat.name}, sha256 {cat.sha256[:16]}, {games.get(cat.game).name.split(' ')[0]}); "
+                                 f"it was not used (a catalog file is for the matches imported with it: zx import "
+                                 f"--catalog FILE)"), err=True)
 
 
 def note_unknown_catalogs(result: Any, prefix: str = "") -> None:
@@ -153,6 +168,7 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
                             workers=workers, catalogs=catalogs)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
+    warn_unused_catalogs(result, catalog_paths, catalogs)
     emit([result.to_json()], fmt, ["analytics", "events", "matches", "pages", "position", "seconds", "events_per_s",
                                    "rebuilt", "workers"])
 

@@ -11,7 +11,8 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import BOARD_HELP, OutputFile, load_catalog_option, read_files, refuse_read_file, service
+from .common import (BOARD_HELP, OutputFile, load_catalog_option, read_files, refuse_read_file, service,
+                     warn_unused_references)
 from .output import counted, emit, format_option, printable, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
@@ -161,6 +162,8 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         click.echo(printable(_summary(a)), err=True)
         for w in a.warnings:
             click.echo(printable(f"warning: {a.match}: {w}"), err=True)
+    warn_unused_references(catalog, {"catalog": catalog_path, "board": board_path}, {a.game for a in audits},
+                           "match of this audit")
     if fmt == "json":
         for a in audits:
             click.echo(json.dumps(a.to_json(), ensure_ascii=False, default=str))

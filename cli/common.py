@@ -86,6 +86,23 @@ def load_catalog_option(path: str | None, board: str | None = None):
         raise click.ClickException(str(e)) from None
 
 
+def warn_unused_references(references: object, given: dict[str, str | None], used: set, what: str) -> None:
+    """A warning on stderr for each of ``--catalog`` and ``--board`` (``given``: option name -> its value) whose
+    game none of the matches checked (``used``: their game keys) is: the option was not used (an X610Z board
+    with Z/X logs, a Z/X catalog file with X610Z logs); ``what`` names the matches (``log of this import``)."""
+    from zx_events import games
+
+    from .output import printable
+
+    for key in references or {}:
+        game, option = (key, "catalog") if isinstance(key, str) else (key[0], key[1])
+        if game in used or not given.get(option):
+            continue
+        name = games.get(game).name.split(" ")[0]
+        click.echo(printable(f"warning: --{option} {given[option]}: no {what} is {name} (the game of this {option}); "
+                             f"it was not used"), err=True)
+
+
 class GameKey(click.ParamType):
     """``--game``: an installed game's key; another is a usage error (exit 2) naming the option and the
     known games, the same for every command (it was exit 1 or 2, in three wordings)."""
@@ -139,7 +156,8 @@ class Seconds(click.FloatRange):
         return v
 
 BOARD_HELP = ("X610Z board for every X610Z match: a shipped name or a board file of at most 1 MiB (default: the "
-              "shipped board each header names; a log names a board, it cannot make zx read a file).")
+              "shipped board each header names; a log names a board, it cannot make zx read a file). With no "
+              "X610Z match, a warning says it was not used.")
 
 
 def log_paths(args: tuple[str, ...]) -> list[str]:

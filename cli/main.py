@@ -303,6 +303,10 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                        f"({named}): {'its log stops' if len(unfinished) == 1 else 'their logs stop'} before the match "
                        f"ends; a longer log under the same id will be refused as different content (stored matches are "
                        f"never rewritten)", err=True)
+        from .common import warn_unused_references
+
+        warn_unused_references(references, {"catalog": catalog_path, "board": board_path},
+                               {o.game for o in outcomes}, "log of this import")
         # (a store this command made and stored nothing in is removed again when the command ends, unless
         # another importer has it open or put something in it meanwhile: zx_events.newstore)
         click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "

@@ -623,6 +623,22 @@ def test_a_catalog_number_no_event_can_hold_is_an_error_at_its_line(tmp_path, ga
     assert "internal error" not in r.output and not (tmp_path / "s.sqlite").exists()
 
 
+@pytest.mark.parametrize("column", ["restriction", "attack", "defense", "speed", "range"])
+def test_a_negative_x610z_catalog_number_is_called_negative_as_in_zx(tmp_path, column):
+    """An X610Z catalog's -3 was "not a whole number of at most 9 digits"; the Z/X catalog says
+    "must not be negative, got -1500": both games say it the same way, for every numeric field."""
+    from zx_events.games.x610z.cards import HEADER, CatalogError, parse_catalog as parse_x610z
+    shipped = ROOT / "zx_events" / "games" / "x610z" / "catalogs" / "x610z-sample.csv"
+    rows = list(csv.reader(io.StringIO(shipped.read_text(encoding="utf-8"))))
+    at = next(i for i, row in enumerate(rows) if row[0] == "A1-020")
+    rows[at][HEADER.index(column)] = "-3"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    with pytest.raises(CatalogError) as e:
+        parse_x610z(out.getvalue(), name="neg", source="neg.csv")
+    assert f"neg.csv:{at + 1}: format: A1-020: {column} must not be negative, got -3" in str(e.value), str(e.value)
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_log_that_stops_before_the_result_is_stored_with_a_note(tmp_path, workers):
     """A log cut at a line boundary (``cat log | zx import -`` whose writer died) is a legal match that

@@ -334,6 +334,17 @@ def test_missing_required_key_in_the_header_and_in_a_player():
     assert_error(only(jl(h)), 1, "missing required key 'name' in players.P1")
 
 
+@pytest.mark.parametrize("example", ["examples/legal/first-turns.zxlog",
+                                     "examples/x610z/legal/murphys-law-ending-dot.x610zlog"])
+def test_an_empty_header_catalog_is_refused_alike_in_both_games(example):
+    """``"catalog": ""`` was read as the default catalog in Z/X and refused in X610Z: both refuse it."""
+    from pathlib import Path
+    lines = (Path(__file__).resolve().parent.parent / example).read_text(encoding="utf-8").splitlines()
+    h = json.loads(lines[0])
+    h["catalog"] = ""
+    assert_error(only(jl(h, *lines[1:])), 1, "catalog must be a name or a path, got ''")
+
+
 def test_wrong_types_in_the_header():
     h = header(players={"P1": {"name": "A", "deck": {"B01-001": 0}}, "P2": HEADER["players"]["P2"]})
     assert_error(only(jl(h)), 1, "players.P1.deck.B01-001 must be a number of copies (a whole number from 1 to 99: a format limit, far above any legal deck; the rules count the deck, 401), got 0")
@@ -478,39 +489,73 @@ def test_check_codes_unknown_code_in_a_deck_points_at_the_header(catalog):
     with pytest.raises(FormatError) as ei:
         check_codes(log, catalog)
     assert (ei.value.source, ei.value.line) == ("r1.zxlog", 2)
-    assert str(ei.value) == "r1.zxlog:2: format: unknown card code 'B09-999' (not in catalog test)"
+    assert str(ei.value) == "r1.zxlog:2: format: players.P2.deck: unknown card code 'B09-999' (not in catalog test)"
 
 
 def test_check_codes_unknown_player_card_and_dynamis(catalog):
     p1 = {**HEADER["players"]["P1"], "player_card": "PL-404"}
     log = only(jl(header(players={"P1": p1, "P2": HEADER["players"]["P2"]})))
-    with pytest.raises(FormatError, match=r"unknown card code 'PL-404' \(not in catalog test\)"):
+    with pytest.raises(FormatError, match=r": players\.P1\.player_card: unknown card code 'PL-404' \(not in catalog test\)"):
         check_codes(log, catalog)
     p1 = {**HEADER["players"]["P1"], "dynamis": {"EX-404": 1}}
     log = only(jl(header(players={"P1": p1, "P2": HEADER["players"]["P2"]})))
-    with pytest.raises(FormatError, match="'EX-404'"):
+    with pytest.raises(FormatError, match=": players.P1.dynamis: unknown card code 'EX-404'"):
         check_codes(log, catalog)
 
 
-@pytest.mark.parametrize("record", [
-    {"do": "draw", "by": "P1", "cards": ["B01-001", "ZZ-1"]},
-    {"do": "setup", "by": "P1", "hand": [], "life": [], "resource": [], "gate": "ZZ-1"},
-    {"do": "ignition", "by": "P1", "charge": "B01-001", "revealed": "ZZ-1"},
-    {"do": "play", "by": "P1", "card": "B01-001", "pay": ["ZZ-1"], "square": "a1"},
-    {"do": "end", "by": "P1", "discard": ["ZZ-1"]},
-    {"do": "effect", "by": "P1", "source": "ZZ-1", "op": "counter", "delta": 1},
-    {"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "ZZ-1", "from": "hand", "to": "trash",
-     "owner": "P1"},
-    {"do": "effect", "by": "P1", "source": "a1", "op": "reboot", "resource": "ZZ-1"},
-    {"do": "effect", "by": "P1", "source": "a1", "op": "overboost", "square": "b1", "upper": "ZZ-1"},
-], ids=lambda r: r["do"] + ("." + r["op"] if "op" in r else ""))
-def test_check_codes_unknown_code_in_a_record_points_at_its_line(catalog, record):
+@pytest.mark.parametrize("record,field", [
+    ({"do": "draw", "by": "P1", "cards": ["B01-001", "ZZ-1"]}, "draw.cards item 2"),
+    ({"do": "setup", "by": "P1", "hand": [], "life": [], "resource": [], "gate": "ZZ-1"}, "setup.gate"),
+    ({"do": "ignition", "by": "P1", "charge": "B01-001", "revealed": "ZZ-1"}, "ignition.revealed"),
+    ({"do": "play", "by": "P1", "card": "B01-001", "pay": ["ZZ-1"], "square": "a1"}, "play.pay item 1"),
+    ({"do": "end", "by": "P1", "discard": ["ZZ-1"]}, "end.discard item 1"),
+    ({"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "ZZ-1", "from": "hand", "to": "trash",
+      "owner": "P1"}, "effect.card"),
+    ({"do": "effect", "by": "P1", "source": "a1", "op": "reboot", "resource": "ZZ-1"}, "effect.resource"),
+    ({"do": "effect", "by": "P1", "source": "a1", "op": "overboost", "square": "b1", "upper": "ZZ-1"},
+     "effect.upper"),
+], ids=lambda r: r["do"] + ("." + r["op"] if "op" in r else "") if isinstance(r, dict) else "")
+def test_check_codes_unknown_code_in_a_record_names_its_line_field_and_item(catalog, record, field):
+    """The message named neither the field nor the item (a setup line holds hand, life and resource
+    lists); it names them as the schema's messages do (``setup.hand must be ... (item 2 is ...)``)."""
     log = only(jl(HEADER, {"do": "turn", "by": "P1"}, "", record))
     assert log.error is None
     with pytest.raises(FormatError) as ei:
         check_codes(log, catalog)
     assert ei.value.line == 4
-    assert ei.value.message == "unknown card code 'ZZ-1' (not in catalog test)"
+    assert ei.value.message == f"{field}: unknown card code 'ZZ-1' (not in catalog test)"
+
+
+@pytest.mark.parametrize("source", ["ZZ-1", "d4"])
+def test_check_codes_a_source_neither_a_square_nor_a_known_code_says_what_the_field_holds(catalog, source):
+    """``effect.source: "d4"`` was "unknown card code 'd4'", though the field holds a Square or a code."""
+    log = only(jl(HEADER, {"do": "turn", "by": "P1"}, {"do": "effect", "by": "P1", "source": source, "op": "counter",
+                                                       "delta": 1}))
+    with pytest.raises(FormatError) as ei:
+        check_codes(log, catalog)
+    assert (ei.value.line, ei.value.message) == (
+        3, f"effect.source must be a Square (a1..c3) or a card code, got '{source}' (no card code of catalog test)")
+
+
+def test_check_codes_x610z_names_the_field_and_item_as_zx_does():
+    """X610Z's schema said ``setup.hand must be a list of card codes (item 2 is 'a1-031')``, its catalog
+    check only ``unknown card code 'Z9-999'``: both games name the field and the item alike."""
+    from pathlib import Path
+    game = games.get("x610z")
+    cat = game.load_catalog()
+    lines = (Path(__file__).resolve().parent.parent / "examples" / "x610z" / "legal" /
+             "murphys-law-ending-dot.x610zlog").read_text(encoding="utf-8").splitlines()
+    setup = json.loads(lines[1])
+    setup["hand"][2] = "Z9-999"
+    h = json.loads(lines[0])
+    h["players"]["P2"]["side"] = {"Z9-998": 1}
+    for text, at, message in ((jl(json.loads(lines[0]), setup), 2, "setup.hand item 3: unknown card code 'Z9-999'"),
+                              (jl(h), 1, "players.P2.side: unknown card code 'Z9-998'")):
+        log = parse_log(text, "r1.x610zlog")[0]
+        assert log.error is None
+        with pytest.raises(FormatError) as ei:
+            check_codes(log, cat)
+        assert (ei.value.line, ei.value.message) == (at, f"{message} (not in catalog x610z-sample)")
 
 
 def test_check_codes_takes_a_square_source_for_a_square(catalog):

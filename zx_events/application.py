@@ -75,6 +75,7 @@ class ImportOutcome:
     violations: list[Violation] = field(default_factory=list)
     head: str | None = None  # the head digest of the stored match (zx_events.integrity)
     finished: bool = True  # False: checked and stored without a result (a log that stops mid-match)
+    game: str | None = None  # the key of the game its header names (None: no readable header)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"match": self.match_id, "source": self.source, "line": self.line,
@@ -264,7 +265,8 @@ class MatchService(Application[UUID]):
         """The outcome of checking ``log``, and its sealed events encoded for the recorder (None when
         there is nothing to store): StoredEvents, or where the store takes plain rows (``rows_direct``)
         the rows ``(originator_id hex, version, topic, state)`` that ``insert`` hands on as they are."""
-        out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected")
+        out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected",
+                            game=log.game.key if log.game is not None else None)
         try:
             if log.error is None and log.match_id is not None:
                 if self.seen_in_batch(out, log, in_batch):

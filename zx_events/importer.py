@@ -55,6 +55,19 @@ def fixtures_for(log: MatchLog, override: Any = None) -> dict[str, Any]:
         raise FormatError(e.message, source=log.source, line=log.header_line) from None
 
 
+def _check_card_fields(log: MatchLog, game: "Game", cat: Any) -> None:
+    """``FormatError`` at the first record with a field its card does not take (``Game.card_field_problem``)."""
+    kinds = game.card_field_kinds
+    if not kinds:
+        return
+    problem_of = game.card_field_problem
+    for rec in log.records:
+        if rec.data.get("do") in kinds:
+            problem = problem_of(rec.data, cat)
+            if problem is not None:
+                raise FormatError(problem, source=log.source, line=rec.line)
+
+
 def build_match(log: MatchLog, *, catalog: Any = None, strict: bool = True) -> Checked:
     """Check ``log`` with the rules engine; strict raises ``RuleViolation`` at the first violation.
     ``catalog``: a catalog, or the reference data given on the command line (``games.load_references``)."""
@@ -65,6 +78,7 @@ def build_match(log: MatchLog, *, catalog: Any = None, strict: bool = True) -> C
     game = game_of(log)
     cat = catalog_for(log, catalog)
     check_codes(log, cat)
+    _check_card_fields(log, game, cat)
     # the file's name as text the events can hold: one that is not UTF-8 (a byte Python keeps as a lone surrogate,
     # "caf\xe9.zxlog") failed every match of the import in the digest's encoding, valid logs too
     source = log.source.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -186,13 +186,25 @@ class Game(ABC):
         """Whether a value of a field that holds "a position or a card code" names a position."""
         return False
 
-    def header_codes(self, header: dict) -> Iterator[str]:
-        """Every card code a header names (checked against the catalog): by default each player's deck."""
+    # the record kinds ``card_field_problem`` looks at (none: the check is skipped)
+    card_field_kinds: frozenset[str] = frozenset()
+
+    def card_field_problem(self, record: dict, catalog: Any) -> str | None:
+        """What field of ``record`` (of a kind in ``card_field_kinds``, its codes in ``catalog``) its card
+        does not take, as a format error says it (``cast.dot: ... leave dot out``), or None. The spec of the
+        record says which fields each card takes (a Square where a Z/X goes, a dot for a summon): a field no
+        card of its type takes is a malformed record, refused whatever its value, as an unknown key is."""
+        return None
+
+    def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:
+        """Every card code a header names (checked against the catalog), with the field that names it
+        (``("players.P2.deck", "B01-001")``): by default each player's deck."""
         players = header.get("players")
         for seat in self.seats:
             entry = players.get(seat) if isinstance(players, dict) else None
             if isinstance(entry, dict) and isinstance(entry.get("deck"), dict):
-                yield from entry["deck"]
+                for code in entry["deck"]:
+                    yield f"players.{seat}.deck", code
 
     # ------------------------------------------------------------------ reference data
     @abstractmethod

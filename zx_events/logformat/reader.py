@@ -750,22 +750,33 @@ def _line_error(obj: object, no: int, last_unterminated: bool, source: str) -> F
 # --- card codes -----------------------------------------------------------------------------
 
 def check_codes(log: MatchLog, catalog) -> None:
-    """Raise ``FormatError`` (with the line) for the first card code not in ``catalog``.
+    """Raise ``FormatError`` (with the line and the field) for the first card code not in ``catalog``.
 
     Looks at the codes the header names (the game's ``header_codes``: decks, Player cards...) and at
     every code-valued field of every record (which fields hold codes is read from the game's schema;
-    a field that holds "a position or a card code" counts when it is not a position).
+    a field that holds "a position or a card code" counts when it is not a position). The message
+    names the field as the schema's do (``setup.hand item 3: unknown card code 'Z99-999' (not in
+    catalog sample)``, ``players.P2.deck: ...``); a value of a position-or-code field that is
+    neither says what the field holds (``effect.source must be a Square (a1..c3) or a card code, got
+    'd4' (no card code of catalog sample)``).
     """
     game = log.game or games.get(games.DEFAULT)
     fmt = game.log_format
 
-    def unknown(code: str, line: int) -> FormatError:
-        return FormatError(f"unknown card code {_q(code)} (not in catalog {catalog.name})", source=log.source, line=line)
+    def unknown(code: str, line: int, where: str) -> FormatError:
+        return FormatError(f"{where}: unknown card code {_q(code)} (not in catalog {catalog.name})",
+                           source=log.source, line=line)
+
+    def neither(rec: Record, name: str, key: str, where: str) -> FormatError:
+        ref = fmt.defs[name].get("properties", {}).get(key, {}).get("$ref", "").rsplit("/", 1)[-1]
+        title = fmt.defs.get(ref, {}).get("title") or "a position or a card code"
+        return FormatError(f"{where} must be {title}, got {_q(rec.data[key])} (no card code of catalog "
+                           f"{catalog.name})", source=log.source, line=rec.line)
 
     if log.header is not None and log.header_line:
-        for code in game.header_codes(log.header):
+        for where, code in game.header_codes(log.header):
             if code not in catalog:
-                raise unknown(code, log.header_line)
+                raise unknown(code, log.header_line, where)
     fields_of: dict[Any, tuple] = {}  # (do, op) -> the code-valued fields of that record kind
     code_fields, is_position = fmt.code_fields, fmt.is_position
     known = _codes_of(catalog)
@@ -789,13 +800,18 @@ def check_codes(log: MatchLog, catalog) -> None:
                 continue
             if what == "code":
                 if value not in known:
-                    raise unknown(value, rec.line)
+                    raise unknown(value, rec.line, f"{_prefix(d)}.{key}")
             elif what == "codes":
-                for code in value:
+                for n, code in enumerate(value, 1):
                     if code not in known:
-                        raise unknown(code, rec.line)
+                        raise unknown(code, rec.line, f"{_prefix(d)}.{key} item {n}")
             elif isinstance(value, str) and not is_position(value) and value not in known:
-                raise unknown(value, rec.line)
+                raise neither(rec, fmt.def_name(d), key, f"{_prefix(d)}.{key}")
+
+
+def _prefix(record: dict) -> str:
+    """What a record's fields are named after in messages, as the schema's (``setup``, ``effect``)."""
+    return "effect" if record.get("do") == "effect" else str(record.get("do"))
 
 
 def _codes_of(catalog: Any) -> Any:

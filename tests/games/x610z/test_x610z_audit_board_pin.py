@@ -18,9 +18,10 @@ from test_x610z_board_files import SAMPLE, UNCONNECTED, UNCONNECTED_ID, run, sam
 
 @pytest.fixture
 def plus_board(tmp_path) -> Path:
-    """The sample board with one more line, S1-B1, under the same name: the 600.3 example is legal on it."""
+    """The sample board with one more line, S1-B1, under the same name: the 600.3 example is legal on it
+    (a curved line, its headings given: drawn straight it would lie on S1-A1, which the board load refuses)."""
     doc = json.loads(sample_text())
-    doc["lines"].append(["S1", "B1"])
+    doc["lines"].append({"a": "S1", "b": "B1", "heading": [90, 270]})
     p = tmp_path / "board-plus.json"
     p.write_text(json.dumps(doc))
     return p

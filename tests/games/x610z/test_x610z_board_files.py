@@ -187,3 +187,45 @@ def test_board_number_out_of_a_floats_range_or_not_json_is_refused_as_in_a_log(t
     p = tmp_path / "b.json"
     p.write_text(text, encoding="utf-8")
     assert str(refused(p)) == f"{p}:{line}: format: {message}"  # its line, as any other error of the file
+
+
+# ---------------------------------------------------------------------- geometry (Checks on load)
+def _moved(tmp_path: Path, **at: tuple[float, float]) -> Path:
+    import json
+
+    doc = json.loads(sample_text())
+    for d in doc["dots"]:
+        if d["id"] in at:
+            d["x"], d["y"] = at[d["id"]]
+    p = tmp_path / "b.json"
+    p.write_text(json.dumps(doc), encoding="utf-8")
+    return p
+
+
+def test_board_line_between_two_dots_at_one_place_is_refused_at_the_line_not_blamed_on_the_log(tmp_path):
+    """B2 drawn on A2 (the line A2-B2 has no length) loaded, and a legal move S2 > A2 > B2 was then
+    refused as a 30-degree sharp turn (202.9)."""
+    a2 = next(d for d in __import__("json").loads(sample_text())["dots"] if d["id"] == "A2")
+    p = _moved(tmp_path, B2=(a2["x"], a2["y"]))
+    assert str(refused(p)) == (f"{p}: format: lines[8]: A2-B2 has no length: A2 and B2 are both at (2.598, -1.5) "
+                               f"(a line joins two places; 202.9 measures the turns between lines)")
+    r = run(str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--board", str(p),
+            str(ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog"))
+    assert r.exit_code == 1 and "lines[8]: A2-B2 has no length" in r.output and "202.9: sharp turn" not in r.output
+
+
+def test_board_line_longer_than_a_float_holds_is_refused_at_the_line(tmp_path):
+    """A1 at x 1e308 and S1 at x -1e308: the vector S1-A1 is past a 64-bit float (inf)."""
+    p = _moved(tmp_path, S1=(-1e308, 0), A1=(1e308, 0))
+    assert str(refused(p)) == (f"{p}: format: lines[0]: S1-A1 is longer than a 64-bit float holds: S1 at "
+                               f"(-1e+308, 0), A1 at (1e+308, 0) (coordinates are drawing units, like the shipped "
+                               f"board's -4 to 4)")
+
+
+def test_board_dot_so_far_that_its_lines_lie_on_each_other_is_refused_at_the_line(tmp_path):
+    """A2 at (1e308, 1e308): every other dot lies in one direction from it, and the legal move
+    S2 > A2 > B2 was refused as a 0-degree sharp turn (202.9)."""
+    p = _moved(tmp_path, A2=(1e308, 1e308))
+    assert str(refused(p)) == (f"{p}: format: lines[7]: A2-S2 leaves A2 in the same direction as A2-A1 "
+                               f"(225 degrees): two straight lines lie on each other (move a dot, or give a "
+                               f"curved line its heading)")

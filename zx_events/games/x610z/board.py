@@ -124,6 +124,34 @@ def _heading(a: Dot, b: Dot) -> float:
     return math.degrees(math.atan2(b.y - a.y, b.x - a.x)) % 360.0
 
 
+def _at(d: Dot) -> str:
+    return f"({d.x:g}, {d.y:g})"
+
+
+def _check_length(where: str, a: Dot, b: Dot, source: str) -> None:
+    """A line has a length and a direction (202.9 measures turns between lines): its dots are at two
+    places, whose differences a 64-bit float holds (x 1e308 and x -1e308 are 2e308 apart: past it)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    if not (math.isfinite(dx) and math.isfinite(dy) and math.isfinite(math.hypot(dx, dy))):
+        raise _fail(f"{where}: {a.id}-{b.id} is longer than a 64-bit float holds: {a.id} at {_at(a)}, {b.id} at "
+                    f"{_at(b)} (coordinates are drawing units, like the shipped board's -4 to 4)", source)
+    if dx == 0 and dy == 0:
+        raise _fail(f"{where}: {a.id}-{b.id} has no length: {a.id} and {b.id} are both at {_at(a)} (a line joins "
+                    f"two places; 202.9 measures the turns between lines)", source)
+
+
+def _check_apart(where: str, at: str, to: str, out: dict[str, float], others: set[str], source: str) -> None:
+    """Two straight lines leaving one dot in the same direction lie on each other: the turn between them,
+    0 degrees, is made up (a dot placed far away, at 1e308, leaves every other dot in one direction from
+    it)."""
+    for other in others:
+        d = abs(out[to] - out[other]) % 360.0
+        if min(d, 360.0 - d) < TOLERANCE:
+            raise _fail(f"{where}: {at}-{to} leaves {at} in the same direction as {at}-{other} "
+                        f"({out[to]:.0f} degrees): two straight lines lie on each other (move a dot, "
+                        f"or give a curved line its heading)", source)
+
+
 def _got(value: object) -> str:
     """A value of the board file as an error echoes it: a string quoted (``shown``), anything else as JSON, as the
     file has it (Python's None, True, ['A1'] and {'id': ...} were printed), cut like ``shown``."""
@@ -268,6 +296,7 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
     if not any(v.is_end for v in dots.values()):
         raise _fail("dots: a board needs at least one Ending Dot (602)", source)
     links: dict[str, dict[str, float]] = {k: {} for k in dots}
+    straight: dict[str, set[str]] = {k: set() for k in dots}  # the dots a straight line joins each dot to
     lines_raw = doc.get("lines")
     if not isinstance(lines_raw, list):
         raise _fail("lines: must be a list", source)
@@ -292,9 +321,13 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
             raise _fail(f"{where}: a line joins two different dots", source)
         if b in links[a]:
             raise _fail(f"{where}: {a}-{b} is listed twice", source)
+        _check_length(where, dots[a], dots[b], source)
         if heading is None:
             links[a][b] = _heading(dots[a], dots[b])
             links[b][a] = _heading(dots[b], dots[a])
+            for at, to in ((a, b), (b, a)):
+                _check_apart(where, at, to, links[at], straight[at], source)
+                straight[at].add(to)
         else:
             links[a][b] = float(heading[0]) % 360.0
             links[b][a] = float(heading[1]) % 360.0

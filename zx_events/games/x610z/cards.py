@@ -127,6 +127,8 @@ def _int(text: str, what: str) -> int | None:
     text = text.strip()
     if not text:
         return None
+    if text.startswith("-") and _WHOLE.fullmatch(text[1:]):  # as the Z/X catalog says it
+        raise CatalogError(f"{what} must not be negative, got {text}")
     if not _WHOLE.fullmatch(text):
         raise CatalogError(f"{what} must be a whole number of at most 9 digits or empty, got {text[:40]!r}")
     return int(text)

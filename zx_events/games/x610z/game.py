@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from zx_events.games.base import Game
+from zx_events.games.schema import _q
 
 from .rules import RULES_VERSION, title
 
@@ -28,6 +29,7 @@ class X610Z(Game):
     key = "x610z"
     name = "X610Z"
     header_key = "x610zlog"
+    card_field_kinds = frozenset({"cast", "activate"})
     topic_prefix = "x610z.match"  # match.PREFIX, not imported: the aggregate loads when asked for
     rules_version = RULES_VERSION
     default_catalog = "x610z-sample"
@@ -51,13 +53,41 @@ class X610Z(Game):
         is_code = _IS_CODE or _is_code()  # (the referee's, imported on first use: not each call)
         return not is_code(value)  # a dot id or a seat; a card code always has a dash
 
-    def header_codes(self, header: dict) -> Iterator[str]:
+    def card_field_problem(self, record: dict, catalog: Any) -> str | None:
+        """docs/match-log-x610z.md, Records: ``dot`` is a summon's (where its cast places it: a dot of
+        another card's cast, on the board or not, is placed nowhere); ``on`` names the card in play a
+        target code is fixed on (with a target that is no code it names nothing); ``choice`` is which of an
+        Effect Card's two effects is chosen (207.1): never a summon's or a crystal's (the catalog does not say
+        which Effects hold two, so an Effect's is taken as written)."""
+        do = record["do"]
+        if do == "cast":
+            card = catalog[record["card"]]
+            what = f"{card.code} ({card.name}) is {'an' if card.type[:1] in 'AEIOU' else 'a'} {card.type}"
+            if "dot" in record and not card.is_summon:
+                return (f"cast.dot: {what}: only a summon's cast names a dot, the one it is placed on "
+                        f"(docs/match-log-x610z.md, Records); leave dot out, got {_q(record['dot'])}")
+            target = record.get("target")
+            if "on" in record and not (isinstance(target, str) and not self.is_position(target)):
+                return (f"cast.on: it names the card in play a target card is fixed on, and the target is "
+                        f"{_q(target) if target is not None else 'none'}, no card code (docs/match-log-x610z.md, "
+                        f"Records); leave on out, got {_q(record['on'])}")
+        if "choice" in record:  # 207.1: some Effect Cards hold two effects, one chosen when cast or activated
+            code = record["card"] if do == "cast" else record.get("effect")
+            card = catalog[code] if isinstance(code, str) and code in catalog else None
+            if card is not None and "Effect" not in card.type:  # (the catalog does not say which Effects have two)
+                return (f"{do}.choice: {card.code} ({card.name}) is {'an' if card.type[:1] in 'AEIOU' else 'a'} "
+                        f"{card.type}: only an Effect Card holds two effects to choose from (207.1; "
+                        f"docs/match-log-x610z.md, Records); leave choice out, got {_q(record['choice'])}")
+        return None
+
+    def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:
         players = header.get("players")
         for seat in self.seats:
             info = players.get(seat) if isinstance(players, dict) else None
             for key in ("deck", "side"):
                 if isinstance(info, dict) and isinstance(info.get(key), dict):
-                    yield from info[key]
+                    for code in info[key]:
+                        yield f"players.{seat}.{key}", code
 
     # ------------------------------------------------------------------ reference data
     def load_catalog(self, name_or_path: str | None = None, *, files: bool = True):

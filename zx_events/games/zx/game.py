@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from zx_events.games.base import Game
+from zx_events.games.schema import _q
 
 from . import logformat
 from .rules import RULES_VERSION, title
@@ -44,7 +45,33 @@ class ZX(Game):
     def is_position(self, value: Any) -> bool:
         return logformat.is_square_name(value)
 
-    def header_codes(self, header: dict) -> Iterator[str]:
+    card_field_kinds = frozenset({"play", "ignition", "life"})
+
+    def card_field_problem(self, record: dict, catalog: Any) -> str | None:
+        """docs/match-log.md, the play record: ``square`` is where a Z/X goes and ``on`` the Square a Shift
+        goes on; an IG card played free (``ignition.play``, ``life.ignite``) is ``{"square": ...}`` for a
+        Z/X, ``{}`` for an Event. Another card put on a Square is put nowhere (it resolves, or is refused)."""
+        do = record["do"]
+        if do == "play":
+            card = catalog[record["card"]]
+            if "square" in record and not card.type.is_zx:
+                return (f"play.square: {card.code} ({card.name}) is {card.type.a}: only a Z/X is played onto a "
+                        f"Square (docs/match-log.md, play); leave square out, got {_q(record['square'])}")
+            if "on" in record and card.type.value != "Shift":
+                return (f"play.on: {card.code} ({card.name}) is {card.type.a}: only a Shift is played on a card "
+                        f"(docs/match-log.md, play); leave on out, got {_q(record['on'])}")
+            return None
+        key, code = ("play", record.get("revealed")) if do == "ignition" else ("ignite", record.get("card"))
+        free = record.get(key)
+        if isinstance(free, dict) and "square" in free:
+            card = catalog[code]
+            if not card.type.is_zx:
+                return (f"{do}.{key}.square: {card.code} ({card.name}) is {card.type.a}: only a Z/X played free goes "
+                        f"onto a Square, an Event's is {{}} (docs/match-log.md, {do}); leave square out, got "
+                        f"{_q(free['square'])}")
+        return None
+
+    def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:
         players = header.get("players")
         for seat in self.seats:
             entry = players.get(seat) if isinstance(players, dict) else None
@@ -53,9 +80,10 @@ class ZX(Game):
             for key in ("deck", "player_card", "dynamis"):
                 value = entry.get(key)
                 if isinstance(value, dict):
-                    yield from value
+                    for code in value:
+                        yield f"players.{seat}.{key}", code
                 elif isinstance(value, str):
-                    yield value
+                    yield f"players.{seat}.{key}", value
 
     # ------------------------------------------------------------------ reference data
     def load_catalog(self, name_or_path: str | None = None, *, files: bool = True):
