@@ -727,8 +727,8 @@ class Stats:
             limit: int | None = None, game: str | None = None) -> pl.DataFrame:
         """Any SQL over the tables, views and macros of the file: read-only and sandboxed (no files,
         other databases, settings or extensions: ``QueryRefused``), interrupted after ``timeout``
-        seconds (``QueryTimeout``; at most ``MAX_SQL_TIMEOUT``; 0: at once, as in ``sql_rows`` and
-        ``sql_each``; None: no limit, what ``zx sql --timeout 0`` asks for); ``limit``: at most that many rows. ``game``: every
+        seconds (``QueryTimeout``; at most ``MAX_SQL_TIMEOUT``; None or 0: no limit, as ``zx sql --timeout 0``,
+        in ``sql_rows`` and ``sql_each`` too); ``limit``: at most that many rows. ``game``: every
         table (and the macros over them) reads only that game's matches (``_only_game``).
 
         A column of a type Polars cannot hold as DuckDB gives it (an INTERVAL or a UNION, which it
@@ -778,6 +778,7 @@ class Stats:
                     return columns
                 consume(columns, rows)
 
+        timeout = timeout or None  # 0: no limit, as zx sql --timeout 0 (it stopped sql_each at once, not sql)
         deadline = None if timeout is None else time.monotonic() + timeout
         return self._sql(query, params, timeout, limit, fetch, game)
 
@@ -846,9 +847,8 @@ class Stats:
         try:
             if game is not None:
                 self._only_game(cur, game)
-            if timeout is not None:
-                if timeout == 0:  # a limit of 0 s, as sql_each's deadline: its interrupt, before the statement
-                    raise _timed_out(timeout)  # started, was lost, and sql ran with no limit at all
+            if timeout:  # (None or 0: no limit, as zx sql --timeout 0; a 0 s timer's interrupt came before
+                # the statement started and was lost, while sql_each's deadline stopped it at once)
                 timer = threading.Timer(timeout, cur.interrupt)
                 timer.daemon = True
                 timer.start()
@@ -857,7 +857,7 @@ class Stats:
                 return fetch(None)
             return fetch(rel.limit(limit) if limit is not None else rel)
         except duckdb.InterruptException:
-            if timeout is None or time.monotonic() - began < timeout:
+            if not timeout or time.monotonic() - began < timeout:
                 raise  # not the time limit: Ctrl-C (the CLI's ordinary interrupt)
             raise _timed_out(timeout) from None
         except duckdb.Error as e:

@@ -259,19 +259,22 @@ def test_wrong_argument_types_are_type_errors_that_say_what_to_give(duck, tmp_pa
     assert not (tmp_path / "out").exists() and not (tmp_path / "x.duckdb").exists()
 
 
-def test_a_time_limit_of_0_stops_sql_sql_rows_and_sql_each_alike_in_the_apis_words(duck):
-    """sql(timeout=0) ran with no limit at all (its timer's interrupt came before the statement started, and was
-    lost) while sql_rows and sql_each stopped at once; the message told a Python caller about --timeout."""
-    quick = "SELECT count(*) AS n FROM range(1000000)"  # (sql ran it whole)
-    words = r"the query ran longer than 0 s and was stopped \(raise the limit with timeout=SECONDS, None for none\)"
+def test_a_time_limit_of_0_is_no_limit_in_sql_sql_rows_and_sql_each_as_in_zx_sql(duck):
+    """timeout=0 is no limit in all three, as zx sql --timeout 0 (sql_rows and sql_each stopped at once; sql ran
+    with no limit, its timer's interrupt lost); a time limit reached says so in the API's words (it told a
+    Python caller about --timeout), zx sql in its own."""
+    quick = "SELECT count(*) AS n FROM range(1000000)"
     with Stats(duck) as st:
-        for call in (lambda: st.sql(quick, timeout=0), lambda: st.sql_rows(quick, timeout=0),
-                     lambda: st.sql_each(quick, lambda c, r: None, timeout=0)):
+        assert st.sql(quick, timeout=0).item() == 1000000
+        assert st.sql_rows(quick, timeout=0) == (["n"], [(1000000,)])
+        got = []
+        assert st.sql_each(quick, lambda c, r: got.extend(r), timeout=0) == ["n"] and got == [(1000000,)]
+        slow = "SELECT count(*) AS n FROM range(1000000000000) a, range(10) b"
+        words = r"the query ran longer than 0.3 s and was stopped \(raise the limit with timeout=SECONDS, None for none\)"
+        for call in (lambda: st.sql(slow, timeout=0.3), lambda: st.sql_rows(slow, timeout=0.3)):
             with pytest.raises(QueryTimeout, match=words):
                 call()
-        assert st.sql(quick, timeout=None).item() == 1000000
-    query = "SELECT count(*) AS n FROM range(1000000000000) a, range(10) b"
-    r = CliRunner().invoke(zx, ["sql", "--analytics", str(duck), "--timeout", "0.5", query])
+    r = CliRunner().invoke(zx, ["sql", "--analytics", str(duck), "--timeout", "0.5", slow])
     assert r.exit_code == 1 and ("the query ran longer than 0.5 s and was stopped (raise the limit with --timeout "
                                  "SECONDS, 0 for none)") in r.output, r.output
 
