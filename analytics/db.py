@@ -182,7 +182,10 @@ class QueryRefused(AnalyticsError):
 
 
 class QueryTimeout(AnalyticsError):
-    """User SQL ran longer than its time limit and was interrupted."""
+    """User SQL ran longer than its time limit and was interrupted (``seconds``: the limit). Its message speaks
+    the Python API (``timeout=SECONDS``); ``zx sql`` says its own (``--timeout SECONDS``)."""
+
+    seconds: float | None = None
 
 
 # The sandbox of every connection that runs statistics or user SQL (docs/security.md): set when the
@@ -340,6 +343,9 @@ def connect_writer(path: Path, memory_limit: str = "512MB", rebuild: bool = Fals
             raise FileInUse(in_use(path, e, rebuild)) from None
         if damaged(e):
             raise DamagedFile(path, e) from None
+        if "same database file with a different configuration" in str(e):  # (DuckDB's words, raw)
+            raise FileInUse(f"{path} is open in this process (a Stats, or another DuckDB connection to it): close it "
+                            f"first (Stats.close(), or the end of its with block), then update") from None
         raise AnalyticsError(f"cannot open {path}: {e}") from None
     # bounded memory whatever the corpus size; row order within a table carries no meaning here
     con.execute(f"SET memory_limit = '{memory_limit}'")

@@ -234,6 +234,11 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     The tables are written into ``out/.zx-export-partial`` and moved into place when every one is: an export
     that fails or is interrupted leaves ``out`` as it was (a partial folder left by one that was killed is
     removed by the next). ``ExportBusy`` (nothing written) while another export writes into ``out``."""
+    if not isinstance(con, duckdb.DuckDBPyConnection):  # (a Stats was AttributeError: no attribute 'execute')
+        raise TypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
+                        f"(analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a folder's path (a str or pathlib.Path), got {type(out).__name__} {out!r}")
     out = Path(out)
     refuse_other_version(con, file)  # another schema's tables are not what the data dictionary says
     if out.exists() and not out.is_dir():

@@ -417,6 +417,19 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     a file a stored name names); the matches of a catalog neither shipped nor given are counted in
     ``UpdateResult.unknown_catalogs``.
     """
+    from eventsourcing.application import Application
+
+    from .paths import not_a_file
+
+    if not isinstance(svc, Application):  # (a store's path was AttributeError: no attribute 'store', inside)
+        raise TypeError(f"update takes a MatchService (zx_events.application.MatchService(store, create=False)), "
+                        f"not {type(svc).__name__} {svc!r}")
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be the analytics file's path (a str or pathlib.Path), got {type(path).__name__} "
+                        f"{path!r}")
+    refused = not_a_file(path)  # (as given: a Path folds "s3://" to "s3:/"; DuckDB made folders s3:/ and kept
+    if refused is not None:  # nothing of :memory:)
+        raise AnalyticsError(refused + " (nothing was created)")
     catalogs = tuple(catalogs)
     t0 = time.perf_counter()
     path = Path(path)

@@ -454,7 +454,8 @@ def _rows(con: duckdb.DuckDBPyConnection, text: str, params: dict[str, Any] | No
 # held as something else (BIT, BIGNUM and VARIANT as raw bytes, TIME WITH TIME ZONE without its offset)
 _NOT_POLARS = re.compile(r"\b(INTERVAL|UNION|BIT|BIGNUM|VARINT|VARIANT|TIME WITH TIME ZONE|UHUGEINT)\b")
 # HUGEINT (what sum() of integers gives) crosses Arrow as a Decimal(38, 0): 39-digit values lose their last
-# digits; it is read as text and made Polars' Int128 again, exact (UHUGEINT's top half fits none: text)
+# digits; it is read as text and made an exact integer type again (_exact_integers; UHUGEINT's top half fits none:
+# text)
 # DuckDB types given as DuckDB's text by ``Stats.sql_rows``: Python has no value for them, or one
 # that says something else (an infinite date or timestamp, an interval of months, a bit string)
 _AS_TEXT = re.compile(r"(DATE|TIME|TIMESTAMP|INTERVAL|BIT|BIGNUM|VARINT|BLOB)(_[A-Z]+| WITH TIME ZONE)?")
@@ -533,12 +534,33 @@ def _frame_of(relation: Any) -> pl.DataFrame:
     outside = _outside_python(df)
     if outside:  # rare (typed in a query, never projected): asked again with those columns as DuckDB's text
         df = _as_text(relation, text, at=outside, widen=[i for i in widen if i not in outside]).pl()
-    return df.with_columns(pl.col(df.columns[i]).cast(pl.Int128) for i in huge) if huge else df
+    return df.with_columns(_exact_integers(df.to_series(i)) for i in huge) if huge else df
+
+
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+_DECIMAL38 = 10 ** 38 - 1
+
+
+def _exact_integers(text: pl.Series) -> pl.Series:
+    """A HUGEINT column (read as text: ``_frame_of``) as the narrowest type that holds every value exactly and that
+    Arrow takes (``to_arrow()``, ``to_pandas()``: Polars' Int128 is refused, "unsupported format string
+    '_pli128'"): Int64 (what a ``sum`` of integers nearly always fits), else a Decimal(38, 0) (DuckDB's own Arrow
+    type for it), else, for a value of 39 digits, Int128 (Arrow holds none such: cast it to text first)."""
+    values = text.cast(pl.Int128)
+    low, high = values.min(), values.max()
+    if low is None or (_INT64[0] <= low and high <= _INT64[1]):
+        return values.cast(pl.Int64)
+    if -_DECIMAL38 <= low and high <= _DECIMAL38:
+        return values.cast(pl.Decimal(38, 0))
+    return values
 
 
 def _timed_out(timeout: float) -> QueryTimeout:
-    return QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
-                        f"(raise the limit with --timeout SECONDS, 0 for none)")
+    """The Python API's words (``zx sql`` says its own: ``QueryTimeout.seconds``, ``--timeout``)."""
+    e = QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
+                     f"(raise the limit with timeout=SECONDS, None for none)")
+    e.seconds = timeout
+    return e
 
 
 def _frame(relation: Any) -> pl.DataFrame:
@@ -567,6 +589,12 @@ class Stats:
                             f"got {type(source).__name__} {source!r}")
         if min_games < 1:
             raise ValueError(f"min_games must be at least 1, got {min_games}")
+        if not isinstance(source, duckdb.DuckDBPyConnection):
+            from .paths import not_a_file
+
+            refused = not_a_file(source)  # (a URL said "no analytics file at s3:/...: run zx analytics update")
+            if refused is not None:
+                raise AnalyticsError(refused)
         self.con = source if isinstance(source, duckdb.DuckDBPyConnection) else connect_reader(Path(source))
         if not isinstance(source, duckdb.DuckDBPyConnection):  # (a server's connection: web.backend checks it)
             from .db import refuse_other_version
@@ -656,6 +684,8 @@ class Stats:
         """The cards named by ``card``: its code, or every code of that name (any case: a shipped catalog
         gives one card two codes, R01-003 and R01-019, and the name kept only the last); UnknownName
         otherwise."""
+        if not isinstance(card, str):  # (card=5 was AttributeError: no attribute 'strip', inside)
+            raise TypeError(f"card must be a card's code or name (a str), got {type(card).__name__} {card!r}")
         rows = self.con.execute("SELECT DISTINCT code, name FROM card_catalog").fetchall()
         seen = {r[0] for r in self.con.execute("SELECT DISTINCT card FROM card_games").fetchall()}
         by_code = {c.casefold(): c for c, _ in rows} | {c.casefold(): c for c in seen}
@@ -697,7 +727,8 @@ class Stats:
             limit: int | None = None, game: str | None = None) -> pl.DataFrame:
         """Any SQL over the tables, views and macros of the file: read-only and sandboxed (no files,
         other databases, settings or extensions: ``QueryRefused``), interrupted after ``timeout``
-        seconds (``QueryTimeout``; at most ``MAX_SQL_TIMEOUT``, None: no limit); ``limit``: at most that many rows. ``game``: every
+        seconds (``QueryTimeout``; at most ``MAX_SQL_TIMEOUT``; None or 0: no limit, as ``zx sql --timeout 0``,
+        in ``sql_rows`` and ``sql_each`` too); ``limit``: at most that many rows. ``game``: every
         table (and the macros over them) reads only that game's matches (``_only_game``).
 
         A column of a type Polars cannot hold as DuckDB gives it (an INTERVAL or a UNION, which it
@@ -747,6 +778,7 @@ class Stats:
                     return columns
                 consume(columns, rows)
 
+        timeout = timeout or None  # 0: no limit, as zx sql --timeout 0 (it stopped sql_each at once, not sql)
         deadline = None if timeout is None else time.monotonic() + timeout
         return self._sql(query, params, timeout, limit, fetch, game)
 
@@ -758,6 +790,9 @@ class Stats:
         connection, views a failed DROP left behind answered one game's rows to every later statistic)."""
         from zx_events import games as registry
 
+        if not isinstance(game, str):  # (game=1 was AttributeError: no attribute 'casefold', inside)
+            raise TypeError(f"game must be a game's key (a str: {', '.join(registry.keys())}), got "
+                            f"{type(game).__name__} {game!r}")
         if game not in registry.keys():
             raise UnknownName("game", game, list(registry.keys()), "the installed games")
         self.filters(game=game)  # a game the file holds no match of: UnknownName
@@ -812,7 +847,8 @@ class Stats:
         try:
             if game is not None:
                 self._only_game(cur, game)
-            if timeout is not None:
+            if timeout:  # (None or 0: no limit, as zx sql --timeout 0; a 0 s timer's interrupt came before
+                # the statement started and was lost, while sql_each's deadline stopped it at once)
                 timer = threading.Timer(timeout, cur.interrupt)
                 timer.daemon = True
                 timer.start()
@@ -821,7 +857,7 @@ class Stats:
                 return fetch(None)
             return fetch(rel.limit(limit) if limit is not None else rel)
         except duckdb.InterruptException:
-            if timeout is None or time.monotonic() - began < timeout:
+            if not timeout or time.monotonic() - began < timeout:
                 raise  # not the time limit: Ctrl-C (the CLI's ordinary interrupt)
             raise _timed_out(timeout) from None
         except duckdb.Error as e:

@@ -497,7 +497,8 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     """
     import duckdb
 
-    from analytics.db import SQL_DATA_MEMORY, AnalyticsError, DamagedFile, ctrl_c_interrupts, damaged, data_memory_cap
+    from analytics.db import (SQL_DATA_MEMORY, AnalyticsError, DamagedFile, QueryTimeout, ctrl_c_interrupts, damaged,
+                              data_memory_cap)
     from analytics.stats import Stats, UnknownName
 
     from analytics.stats import unreadable
@@ -547,6 +548,9 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
             with ctrl_c_interrupts(st):
                 columns = st.sql_each(query, lambda _, batch: rows.extend(batch), timeout=timeout or None,
                                       limit=limit, game=game)
+    except QueryTimeout:  # (the API's words say timeout=SECONDS)
+        raise click.ClickException(f"the query ran longer than {timeout:g} s and was stopped (raise the limit with "
+                                   f"--timeout SECONDS, 0 for none)") from None
     except (AnalyticsError, UnknownName) as e:
         raise click.ClickException(str(e)) from None
     except MemoryError:

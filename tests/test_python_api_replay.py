@@ -259,3 +259,91 @@ def test_a_replay_function_given_no_service_says_what_to_give(given):
         with pytest.raises(TypeError, match=r"takes a MatchService \(zx_events.application.MatchService\(store, "
                                             r"create=False\)\), not (NoneType None|str 'zx-store.sqlite')"):
             call()
+
+
+@pytest.mark.parametrize("store", ["file", "memory:"])
+def test_an_import_through_a_closed_service_raises_service_closed(tmp_path, store):
+    """docs/replay.md: a service used after close() raises ServiceClosed. An import reported each match
+    "rejected" with ServiceClosed as its error (a ZXError, so the match's), and a memory store's imported."""
+    from zx_events.logformat.reader import read_log
+
+    root = __import__("pathlib").Path(__file__).resolve().parent.parent
+    logs = [log for name in ("first-turns", "range-attacks-win-by-life")
+            for log in read_log(root / "examples" / "legal" / f"{name}.zxlog")]
+    svc = MatchService(str(tmp_path / "s.sqlite") if store == "file" else store)
+    assert svc.import_log(logs[0]).status == "imported"
+    svc.close()
+    with pytest.raises(ServiceClosed, match="this MatchService of the store .* was closed"):
+        list(svc.import_logs(logs[1:]))
+    with pytest.raises(ServiceClosed):
+        svc.import_log(logs[1])
+    svc = MatchService(str(tmp_path / "s2.sqlite"))  # closed while an import runs: its next match
+    outcomes = svc.import_logs(logs, batch=1)
+    assert next(outcomes).status == "imported"
+    svc.close()
+    with pytest.raises(ServiceClosed):
+        next(outcomes)
+
+
+def test_import_takes_a_catalogs_name_or_file_as_zx_import_catalog_does(tmp_path):
+    """catalog='sample' was passed through to the reader: every match "rejected" as an internal error, "a bug
+    in zx (please report it)". A name or a file is loaded as zx import --catalog loads it; other types refused."""
+    from zx_events.errors import CatalogError
+    from zx_events.logformat.reader import read_log
+
+    root = __import__("pathlib").Path(__file__).resolve().parent.parent
+    (log,) = read_log(root / "examples" / "legal" / "first-turns.zxlog")
+    with MatchService(str(tmp_path / "s.sqlite")) as svc:
+        out = svc.import_log(log, catalog="sample")
+        assert out.status == "imported", out.to_json()
+        with pytest.raises(CatalogError, match="nope"):
+            svc.import_log(log, catalog="nope")
+        with pytest.raises(TypeError, match=r"catalog must be a catalog's name or file .*load_catalogs\(NAME_OR_FILE"
+                                            r"\)\), or None, got int 5"):
+            svc.import_log(log, catalog=5)
+
+
+def test_wrong_argument_types_of_the_service_are_type_errors_that_say_what_to_give(tmp_path):
+    """MatchService(Path) was AttributeError 'PosixPath' has no 'startswith'; import_log of a path or of
+    read_log's list, AttributeError 'str' ('list') has no 'source'."""
+    from pathlib import Path
+
+    from zx_events.logformat.reader import read_log
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "legal" / "first-turns.zxlog"
+    with MatchService(tmp_path / "s.sqlite") as svc:  # a Path, as Stats and update take
+        assert svc.store.path == tmp_path / "s.sqlite"
+        for given, shown in ((str(path), "str '"), (read_log(path), "list \\[MatchLog")):
+            with pytest.raises(TypeError, match=r"a log to import is a zx_events.logformat.reader.MatchLog "
+                                                r"\(read_log\(PATH\) gives a list of them.*, not " + shown):
+                svc.import_log(given)
+        with pytest.raises(TypeError, match=r"import_logs takes MatchLogs, not a path \(str"):
+            list(svc.import_logs(str(path)))
+        assert svc.summaries() == []
+    with pytest.raises(TypeError, match="store must be a path .* or a URL, got int 5"):
+        MatchService(5)
+
+
+def test_views_and_steps_go_through_pickle_deepcopy_and_asdict(service, long_match):
+    """Their read-only mappings (MappingProxyType) made each of them "TypeError: cannot pickle 'mappingproxy'
+    object", in both games."""
+    import copy
+    import dataclasses
+    import pickle
+    from pathlib import Path
+
+    from zx_events.logformat.reader import read_log
+
+    root = Path(__file__).resolve().parent.parent
+    (x610z,) = read_log(sorted((root / "examples" / "x610z" / "legal").glob("*.x610zlog"))[0])[:1]
+    assert service.import_log(x610z).status == "imported"
+    for mid in (long_match[0], x610z.match_id):
+        view = replay.view_at(service, mid, seq=20, perspective="P2")
+        again = pickle.loads(pickle.dumps(view))
+        assert again == view and again.to_json() == view.to_json()
+        assert copy.deepcopy(view).to_json() == view.to_json()
+        assert dataclasses.asdict(view)["seq"] == 20
+        steps = list(replay.steps(service, mid, "P1"))[:5]
+        assert [s.state.to_json() for s in pickle.loads(pickle.dumps(steps))] == [s.state.to_json() for s in steps]
+        with pytest.raises(TypeError):  # still read-only
+            again.names["x"] = "y"

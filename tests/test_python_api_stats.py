@@ -218,3 +218,93 @@ def test_a_connection_given_to_stats_never_aborts_the_process_at_exit(tmp_path):
         path = tmp_path / f"new{i}.duckdb"
         r = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True)
         assert r.returncode == 0, (i, r.returncode, r.stderr[-500:])
+
+
+@pytest.mark.parametrize("target", ["s3://bucket/a.duckdb", "postgresql://u@h/db", ":memory:", "md:mine"])
+def test_update_and_stats_refuse_a_url_or_duckdbs_own_databases_as_the_file(duck, tmp_path, monkeypatch, target):
+    """docs/analytics.md: such a path is refused by the Python API too, before anything opens it. update() made
+    folders s3:/bucket and postgresql:/u@h in the working directory, then failed on DuckDB's missing extension;
+    :memory: "projected 8 matches" into a database gone with the call."""
+    from analytics.db import AnalyticsError
+    from analytics.projection import update
+    from zx_events.application import MatchService
+
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    with MatchService(str(duck.with_suffix(".sqlite")), create=False) as svc:
+        with pytest.raises(AnalyticsError, match=f"the analytics file {target} is not a file path .*nothing was created"):
+            update(svc, target)
+    with pytest.raises(AnalyticsError, match=f"the analytics file {target} is not a file path"):
+        Stats(target)
+    assert list(work.iterdir()) == []
+
+
+def test_wrong_argument_types_are_type_errors_that_say_what_to_give(duck, tmp_path):
+    """Each was an AttributeError from inside (no attribute 'casefold', 'strip', 'store', 'execute')."""
+    from analytics.projection import update
+
+    with Stats(duck, min_games=1) as st:
+        with pytest.raises(TypeError, match=r"game must be a game's key \(a str: zx, x610z\), got int 1"):
+            st.sql("SELECT 1", game=1)
+        with pytest.raises(TypeError, match=r"card must be a card's code or name \(a str\), got int 5"):
+            st.cards(card=5)
+        with pytest.raises(TypeError, match=r"export_parquet reads through a DuckDB connection .*connect_reader"
+                                            r"\(PATH\), or a Stats' .con\), not Stats"):
+            export_parquet(st, tmp_path / "out")
+        with pytest.raises(TypeError, match="out must be a folder's path"):
+            export_parquet(st.con, None)
+    with pytest.raises(TypeError, match=r"update takes a MatchService .*not str 'zx-store.sqlite'"):
+        update("zx-store.sqlite", tmp_path / "x.duckdb")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "x.duckdb").exists()
+
+
+def test_a_time_limit_of_0_is_no_limit_in_sql_sql_rows_and_sql_each_as_in_zx_sql(duck):
+    """timeout=0 is no limit in all three, as zx sql --timeout 0 (sql_rows and sql_each stopped at once; sql ran
+    with no limit, its timer's interrupt lost); a time limit reached says so in the API's words (it told a
+    Python caller about --timeout), zx sql in its own."""
+    quick = "SELECT count(*) AS n FROM range(1000000)"
+    with Stats(duck) as st:
+        assert st.sql(quick, timeout=0).item() == 1000000
+        assert st.sql_rows(quick, timeout=0) == (["n"], [(1000000,)])
+        got = []
+        assert st.sql_each(quick, lambda c, r: got.extend(r), timeout=0) == ["n"] and got == [(1000000,)]
+        slow = "SELECT count(*) AS n FROM range(1000000000000) a, range(10) b"
+        words = r"the query ran longer than 0.3 s and was stopped \(raise the limit with timeout=SECONDS, None for none\)"
+        for call in (lambda: st.sql(slow, timeout=0.3), lambda: st.sql_rows(slow, timeout=0.3)):
+            with pytest.raises(QueryTimeout, match=words):
+                call()
+    r = CliRunner().invoke(zx, ["sql", "--analytics", str(duck), "--timeout", "0.5", slow])
+    assert r.exit_code == 1 and ("the query ran longer than 0.5 s and was stopped (raise the limit with --timeout "
+                                 "SECONDS, 0 for none)") in r.output, r.output
+
+
+def test_a_sum_of_integers_converts_to_arrow_exactly(duck):
+    """A HUGEINT (sum() of integers) came as Polars' Int128, which to_arrow() and to_pandas() refuse ("Invalid or
+    unsupported format string: '_pli128'"): Int64 when every value fits, else a Decimal(38, 0), else Int128."""
+    import polars as pl
+    import pyarrow as pa
+
+    with Stats(duck) as st:
+        df = st.sql("SELECT deck, sum(damage_taken) AS damage FROM seats GROUP BY ALL ORDER BY 1")
+        assert df.schema["damage"] == pl.Int64 and df.to_arrow().schema.field("damage").type == pa.int64()
+        big = st.sql("SELECT sum(x) AS s FROM (VALUES (9223372036854775807::BIGINT), (10::BIGINT)) t(x)")
+        assert big.item() == 9223372036854775817 and big.to_arrow().schema.field("s").type == pa.decimal128(38, 0)
+        huge = st.sql("SELECT 170141183460469231731687303715884105727::HUGEINT AS h")
+        assert huge.item() == 170141183460469231731687303715884105727  # exact (39 digits: Int128)
+        assert st.sql("SELECT NULL::HUGEINT AS n").item() is None
+
+
+def test_update_while_this_process_holds_a_stats_on_the_file_says_close_it(duck):
+    """DuckDB's raw "Can't open a connection to same database file with a different configuration than existing
+    connections" came as "cannot open ...": across processes the same is FileInUse naming who and what to do."""
+    from analytics.db import FileInUse
+    from analytics.projection import update
+    from zx_events.application import MatchService
+
+    with MatchService(str(duck.with_suffix(".sqlite")), create=False) as svc:
+        with Stats(duck):
+            with pytest.raises(FileInUse, match=r"is open in this process \(a Stats, or another DuckDB connection to "
+                                                r"it\): close it first \(Stats.close\(\)"):
+                update(svc, duck)
+        assert update(svc, duck).events == 0  # closed: it updates

@@ -8,8 +8,9 @@ rejected match leaves nothing behind, and a crash mid-import leaves nothing half
 from __future__ import annotations
 
 import gc
+import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple
 from uuid import UUID
 
 from eventsourcing.application import Application
@@ -29,6 +30,27 @@ if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log i
     from zx_events.logformat.reader import MatchLog
 
 Catalog = Any  # a game's catalog (zx_events.games.base.Game.load_catalog), or {game key: catalog}
+
+
+def _shown(value: Any, most: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def given_catalog(catalog: Any) -> Any:
+    """``import_logs``' ``catalog``: None, a game's catalog or {game key: catalog} (``games.load_references``) as
+    they are; a catalog's name or file (a ``str`` or ``pathlib.Path``) loaded as ``zx import --catalog`` loads it
+    (``games.load_catalogs``: an unknown one is a ``CatalogError`` naming the known ones); anything else a
+    ``TypeError``. A name was passed through and failed every match as an "internal error"."""
+    if catalog is None or isinstance(catalog, Mapping) or hasattr(catalog, "game"):
+        return catalog
+    if isinstance(catalog, (str, os.PathLike)):
+        from zx_events.games import load_catalogs
+
+        return load_catalogs(os.fspath(catalog)) or None
+    raise TypeError(f"catalog must be a catalog's name or file (a str or pathlib.Path), a catalog "
+                    f"(zx_events.games.load_catalogs(NAME_OR_FILE)), or None, got {type(catalog).__name__} "
+                    f"{_shown(catalog)}")
 
 
 class _LogKey(NamedTuple):
@@ -91,6 +113,11 @@ class ImportOutcome:
 class ServiceClosed(ZXError):
     """A ``MatchService`` used after ``close()``."""
 
+    @classmethod
+    def of(cls, label: str) -> "ServiceClosed":
+        return cls(f"this MatchService of the store {label} was closed (close(), or the end of its with block): "
+                   f"open a new one to read or write the store")
+
 
 class MatchService(Application[UUID]):
     name = "Matches"
@@ -98,8 +125,15 @@ class MatchService(Application[UUID]):
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True,
                  write: bool | None = None) -> None:
         """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created).
-        ``write`` (default ``create``): the store may be written; without it nothing ever is (``resolve_store``)."""
+        ``write`` (default ``create``): the store may be written; without it nothing ever is (``resolve_store``).
+        ``store``: a path (a ``str`` or ``pathlib.Path``) or a URL; None: ``ZX_STORE``, else the default file."""
+        if isinstance(store, os.PathLike):  # (a Path was AttributeError: no attribute 'startswith', inside)
+            store = os.fspath(store)
+        if store is not None and not isinstance(store, str):
+            raise TypeError(f"store must be a path (a str or pathlib.Path) or a URL, got {type(store).__name__} "
+                            f"{store!r}")
         self.store: StoreConfig = resolve_store(store, create=create, write=write)
+        self._closed = False
         self._reads: ReadConnections | None = None
         self._ledger: Any = None  # the store seal as _stored_intact last read it (it only grows)
         # matches this service has written (import_logs, the parallel import), counted at each commit: an
@@ -143,6 +177,7 @@ class MatchService(Application[UUID]):
             return c.fetchone()
 
     def close(self) -> None:
+        self._closed = True
         if self._reads is not None:
             self._reads.close()
         super().close()
@@ -153,8 +188,7 @@ class MatchService(Application[UUID]):
             label = self.store.label
 
             def closed(*args: Any, **kwargs: Any) -> Any:
-                raise ServiceClosed(f"this MatchService of the store {label} was closed (close(), or the end of "
-                                    f"its with block): open a new one to read or write the store")
+                raise ServiceClosed.of(label)
 
             datastore.get_connection = closed  # (the datastore's transaction() asks it for its connection too)
 
@@ -212,8 +246,14 @@ class MatchService(Application[UUID]):
         joins a batch, so it leaves nothing behind; a batch that loses a race with another importer
         (an id stored meanwhile) is saved again match by match.
         """
+        if self._closed:  # (each match was "rejected" with ServiceClosed as its error; a memory store's imported)
+            raise ServiceClosed.of(self.store.label)
         if self.store.reader:  # (it failed at the first batch with SQLite's "attempt to write a readonly database")
             raise ReadOnlyService.of(self.store.label, "import", "import")
+        if isinstance(logs, (str, bytes, os.PathLike)):  # (each character of a path was "a log": AttributeError)
+            raise TypeError(f"import_logs takes MatchLogs, not a path ({type(logs).__name__} {logs!r}): "
+                            f"zx_events.logformat.reader.read_log(PATH) reads a file's")
+        catalog = given_catalog(catalog)
         outs: list[ImportOutcome] = []
         pending: list[tuple[ImportOutcome, Any, list[StoredEvent]]] = []
         in_batch: dict[str, tuple[str, str | None]] = {}  # match id -> (content hash, head)
@@ -265,6 +305,12 @@ class MatchService(Application[UUID]):
         """The outcome of checking ``log``, and its sealed events encoded for the recorder (None when
         there is nothing to store): StoredEvents, or where the store takes plain rows (``rows_direct``)
         the rows ``(originator_id hex, version, topic, state)`` that ``insert`` hands on as they are."""
+        from zx_events.logformat.reader import MatchLog
+
+        if not isinstance(log, MatchLog):  # (a path or read_log's list: AttributeError 'str' has no 'source')
+            raise TypeError(f"a log to import is a zx_events.logformat.reader.MatchLog (read_log(PATH) gives a list of "
+                            f"them: import_logs(read_log(PATH)), or import_log(one of them)), not "
+                            f"{type(log).__name__} {_shown(log)}")
         out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected",
                             game=log.game.key if log.game is not None else None)
         try:
@@ -288,6 +334,8 @@ class MatchService(Application[UUID]):
                 raise
             except Exception as e:  # a bug met in this match's check: this match is rejected, not the import
                 raise InternalError.of(e, source=log.source, line=log.header_line) from e
+        except ServiceClosed:  # the service's, not the match's: every later match would be "rejected" too
+            raise
         except ZXError as e:
             out.error = e
             return out, None

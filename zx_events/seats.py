@@ -6,6 +6,7 @@ uses to say so.
 
 from __future__ import annotations
 
+import copyreg
 import re
 import threading
 from collections import OrderedDict
@@ -49,6 +50,17 @@ class ViolationView:
 
 
 _SCALARS = (str, int, float, bool, type(None))
+
+
+def read_only(items: dict) -> MappingProxyType:
+    """A read-only mapping of ``items``: how a pickled (or deep-copied) view's mappings are made again."""
+    return MappingProxyType(items)
+
+
+# A view's read-only mappings (MappingProxyType, which Python cannot pickle) pickle as a copy of their items, so
+# that views and replay steps go through pickle, copy.deepcopy and dataclasses.asdict ("cannot pickle 'mappingproxy'
+# object"); a view owns its mappings' dicts (``freeze``), so the copy shares nothing and loses nothing
+copyreg.pickle(MappingProxyType, lambda m: (read_only, (dict(m),)))
 
 
 def freeze(value: Any) -> Any:
