@@ -47,7 +47,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200
 # the same characters but the C0 controls, which JSON escapes itself (``json.dumps`` and ``orjson`` write
 # U+0000-U+001F as ``\u001b``, ``\n``...; everything else raw), and their UTF-8 bytes
 _JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_JSON_RAW_UTF8 = re.compile(b"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]")
+JSON_RAW_UTF8 = re.compile(b"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]")
 
 
 def printable(text: str) -> str:
@@ -71,9 +71,9 @@ def json_escaped(text: str) -> str:
 
 def json_escaped_bytes(data: bytes) -> bytes:
     """``json_escaped`` of UTF-8 JSON bytes (``orjson.dumps``'s: the HTTP API's answers)."""
-    if not _JSON_RAW_UTF8.search(data):
+    if not JSON_RAW_UTF8.search(data):
         return data
-    return _JSON_RAW_UTF8.sub(lambda m: b"\\u%04x" % ord(m.group().decode("utf-8")), data)
+    return JSON_RAW_UTF8.sub(lambda m: b"\\u%04x" % ord(m.group().decode("utf-8")), data)
 
 
 def escaped(chars: re.Pattern, text: str) -> str:
