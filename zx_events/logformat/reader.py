@@ -26,7 +26,7 @@ import fastjsonschema
 import orjson
 
 from zx_events import games
-from zx_events.errors import FormatError
+from zx_events.errors import FormatError, not_ascii
 from zx_events.games.schema import MAX_DEPTH, MAX_DIGITS, DuplicateKey, _json_type, _q, unique_keys
 
 if TYPE_CHECKING:
@@ -760,7 +760,9 @@ def check_codes(log: MatchLog, catalog) -> None:
     fmt = game.log_format
 
     def unknown(code: str, line: int) -> FormatError:
-        return FormatError(f"unknown card code {_q(code)} (not in catalog {catalog.name})", source=log.source, line=line)
+        named = not_ascii(code)  # (a look-alike: 'R01‐001' with U+2010 HYPHEN)
+        return FormatError(f"unknown card code {_q(code)} ({named + '; ' if named else ''}not in catalog {catalog.name})",
+                           source=log.source, line=line)
 
     if log.header is not None and log.header_line:
         for code in game.header_codes(log.header):
