@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +12,7 @@ from zx_events.errors import ZXError
 
 from .common import (BOARD_HELP, OutputFile, load_catalog_option, read_files, refuse_read_file, service,
                      warn_unused_references)
-from .output import counted, emit, format_option, printable, progress
+from .output import counted, emit, format_option, json_text, printable, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
 VERIFY_COLUMNS = ["match", "events", "status", "seq", "head", "message"]
@@ -166,7 +165,7 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
                            "match of this audit")
     if fmt == "json":
         for a in audits:
-            click.echo(json.dumps(a.to_json(), ensure_ascii=False, default=str))
+            click.echo(json_text(a.to_json()))
     else:
         # a malformed log's finding: rule ``format`` in a table (read by a person); in CSV, as in JSON,
         # rule empty and kind ``format`` (the last CSV column: rule, format or integrity)

@@ -13,7 +13,7 @@ from typing import Any, Callable, Collection, Iterable, Sequence
 
 import click
 
-from zx_events.freetext import printable
+from zx_events.freetext import json_escaped, printable
 
 FORMATS = ("table", "json", "csv")
 
@@ -144,11 +144,15 @@ def _json_ready(v: Any) -> Any:
 
 
 def json_text(value: Any) -> str:
-    """``value`` as valid JSON (never ``NaN``: ``json.dumps`` would write it), on one line."""
+    """``value`` as valid JSON (never ``NaN``: ``json.dumps`` would write it), on one line: the text of every
+    ``--format json``. Non-ASCII text as it is (a Japanese name stays readable), but each character a terminal
+    acts on (C1 controls, DEL, line separators, bidirectional controls: ``freetext.json_escaped``) as its
+    ``\\uXXXX`` escape, which JSON does not do itself: the same value, never a log's escape sequence run."""
     try:
-        return json.dumps(value, ensure_ascii=False, default=_json_default, allow_nan=False)
+        text = json.dumps(value, ensure_ascii=False, default=_json_default, allow_nan=False)
     except (ValueError, TypeError):  # a NaN or an infinity, or a dict key JSON cannot have: rare, so looked for only then
-        return json.dumps(_json_ready(value), ensure_ascii=False, default=_json_default, allow_nan=False)
+        text = json.dumps(_json_ready(value), ensure_ascii=False, default=_json_default, allow_nan=False)
+    return json_escaped(text)
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

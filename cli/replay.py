@@ -12,7 +12,7 @@ from zx_events.errors import ZXError
 from zx_events.seats import JUDGE, PERSPECTIVES
 
 from .common import service
-from .output import FORMATS, Printable, counted, emit, format_option, printable, progress, terminal_width
+from .output import FORMATS, Printable, counted, emit, format_option, json_text, printable, progress, terminal_width
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 SHORT_KEYS = "n next · t turn · p back · q quit"  # the prompt of a terminal too narrow for KEYS
@@ -167,7 +167,7 @@ class Output:
     def step(self, step: Any, single: bool = False) -> None:
         if self.fmt == "json":
             data = step.state.to_json() if single else step.to_json()
-            click.echo(json.dumps(data, ensure_ascii=False))
+            click.echo(json_text(data))
         elif self.fmt == "csv":
             emit(self.game.card_rows(step.state, step.index), "csv", list(self.game.card_columns),
                  header=self.header)

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli.main import zx
-from zx_events.freetext import is_timestamp, normalize, seat_header, seat_record
+from cli.output import json_text
+from zx_events.freetext import is_timestamp, normalize, printable, seat_header, seat_record
 from zx_events.games.zx.views import GENERIC_MASK, JUDGE, Masker
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -416,19 +417,23 @@ def seat_files(store: Path, match: str, seat: str, tmp: Path) -> dict[str, str]:
 def test_301_3c_an_invisible_or_bidi_character_gets_no_hidden_card_past_the_mask(disguised, i, ch, tmp_path):
     """A code or name with a zero-width space, a soft hyphen, a bidi control... inside was not masked, and
     the terminal and the browser showed it whole: the mask reads them as nothing, and the masked text a
-    seat is given holds none of them (the judge's, all)."""
+    seat is given holds none of them (the judge's, all: the bidi controls written as their escapes, in JSON as
+    JSON escapes and in zx view's file as zx replay shows them, ``\\u202e``)."""
     for seat in ("P2", "spectator"):
         for where, text in seat_files(disguised, f"disguised-{i}", seat, tmp_path).items():
             assert hidden_named(text, ch) == [], (seat, where)  # the code and the name, as a reader sees them
             assert ch not in text and not set(BIDI) & set(text), (seat, where)
             assert "Mio [card]" in text and "[card] in hand" in text, (seat, where)
     judge = seat_files(disguised, f"disguised-{i}", JUDGE, tmp_path)
-    assert all(hidden_in(ch)["p1"] in judge[w] for w in ("zx replay --format json", "zx view")), "the judge's: whole"
+    whole = hidden_in(ch)["p1"]
+    assert json_text(whole)[1:-1] in judge["zx replay --format json"], "the judge's: whole"
+    assert json.dumps(printable(whole), ensure_ascii=False)[1:-1] in judge["zx view"], "the judge's: whole"
+    assert not set(BIDI) & set(judge["zx view"] + judge["zx replay --format json"])
 
 
 def test_301_3c_a_bidi_override_cannot_show_reversed_text_as_a_hidden_code_in_the_html_file(tmp_path):
     """``\\u202e800-10R`` was shown by the browser as R01-008: a seat's file holds no bidi control, so it
-    shows the text in the order it is stored."""
+    shows the text in the order it is stored; the judge's shows each as its escape (``\\u202e800-10R``)."""
     store = tmp_path / "s.sqlite"
     import_logs(store, hidden_hand_log(tmp_path / "m.zxlog", "reversed", p1="Mio \u202e800-10R\u202c",
                                        deck="\u202ednah ni tnaryT ykS nehsA\u202c"))
@@ -436,7 +441,8 @@ def test_301_3c_a_bidi_override_cannot_show_reversed_text_as_a_hidden_code_in_th
         text = seat_files(store, "reversed", seat, tmp_path)["zx view"]
         assert not set(BIDI) & set(text), seat
         assert "Mio 800-10R" in text and "dnah ni tnaryT ykS nehsA" in text, seat
-    assert "Mio \u202e800-10R\u202c" in seat_files(store, "reversed", JUDGE, tmp_path)["zx view"]
+    judge = seat_files(store, "reversed", JUDGE, tmp_path)["zx view"]
+    assert "Mio \\\\u202e800-10R\\\\u202c" in judge and not set(BIDI) & set(judge)  # (each backslash doubled in the JSON)
 
 
 # ---------------------------------------------------------------------- player and deck names in a seat's view

@@ -688,3 +688,64 @@ def test_an_import_of_many_logs_draws_at_most_a_thousand_table_rows_and_says_so(
     assert r.stdout.count(" rejected ") == 1000, r.stdout[-300:]
     r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--format", "csv", str(log))
     assert len(r.stdout.splitlines()) == 3001 and "table shows" not in r.stderr
+
+
+ZX_LOG = ROOT / "examples" / "legal" / "first-turns.zxlog"
+X610Z_LOG = ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog"
+
+
+@pytest.mark.parametrize("log, line, change, message", [
+    (ZX_LOG, 4, {"by": "\u04201"},
+     "turn.by must be P1 or P2, got '\u04201' (U+0420 CYRILLIC CAPITAL LETTER ER is not ASCII)"),
+    (X610Z_LOG, 4, {"by": "\u04201"},
+     "turn.by must be P1 or P2, got '\u04201' (U+0420 CYRILLIC CAPITAL LETTER ER is not ASCII)"),
+    (ZX_LOG, 5, {"card": "R01\u2010009"},
+     "unknown card code 'R01\u2010009' (U+2010 HYPHEN is not ASCII; not in catalog sample)"),
+    (X610Z_LOG, 2, {"hand": ["A1\u2010010", "A1-031"]},
+     "setup.hand must be a list of card codes (item 1 is 'A1\u2010010': U+2010 HYPHEN is not ASCII)"),
+    (X610Z_LOG, 5, {"card": "\uff21\uff11-010"},  # fullwidth
+     "draw.card must be a card code, got '\uff21\uff11-010' (U+FF21 FULLWIDTH LATIN CAPITAL LETTER A, "
+     "U+FF11 FULLWIDTH DIGIT ONE are not ASCII)"),
+    (ZX_LOG, 6, {"square": "\u0430\u0031"},
+     "play.square must be a Square (a1..c3), got '\u04301' (U+0430 CYRILLIC SMALL LETTER A is not ASCII)"),
+    (X610Z_LOG, 2, {"dot": "S\u2075"},
+     "setup.dot must be a dot id (1-8 characters A-Za-z0-9), got 'S\u2075' (U+2075 SUPERSCRIPT FIVE is not ASCII)"),
+    (ZX_LOG, 4, {"do": "t\u057drn"},
+     "unknown record kind 't\u057drn' (U+057D ARMENIAN SMALL LETTER SEH is not ASCII) (one of "),
+    (ZX_LOG, 4, {"by": "P1", "turn": 1, "n\u043ete": "x"},
+     "unknown key 'n\u043ete' (U+043E CYRILLIC SMALL LETTER O is not ASCII) in a turn record"),
+])
+def test_a_look_alike_in_a_value_that_must_be_ascii_has_its_characters_named(tmp_path, log, line, change, message):
+    """A Cyrillic ``Р1`` echoed as ``got 'Р1'`` read as the valid seat the message asked for, ``R01‐001`` (U+2010)
+    as a valid code: in a seat, a card code, a Square, a dot, a record kind or a key (each ASCII in both
+    games), every non-ASCII character is named (errors.not_ascii), in both games."""
+    lines = log.read_text("utf-8").splitlines()
+    rec = json.loads(lines[line - 1])
+    rec.update(change)
+    lines[line - 1] = json.dumps(rec, ensure_ascii=False)
+    path = tmp_path / log.name
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    r = CliRunner().invoke(zx, ["--store", "memory:", "import", "--no-analytics", str(path)])
+    assert r.exit_code == 1, r.output
+    assert f"{path}:{line}: format: {message}" in r.stderr, r.stderr
+
+
+def test_not_ascii_names_each_non_ascii_character_once_and_at_most_three():
+    """The words after a value that must be ASCII (errors.not_ascii): nothing for ASCII, each other character
+    once by its code point and Unicode name (a character without a name by its code point), at most three.
+    A header's played_at has an ASCII pattern too: a date in another script has its characters named."""
+    from zx_events.errors import not_ascii
+
+    assert not_ascii("P1") == "" and not_ascii("R01-001") == ""
+    assert not_ascii("\u0420\u0420\u2010\u00e9\u00e8") == ("U+0420 CYRILLIC CAPITAL LETTER ER, U+2010 HYPHEN, "
+                                                         "U+00E9 LATIN SMALL LETTER E WITH ACUTE and 1 more are not ASCII")
+    assert not_ascii("\U000e0001") == "U+E0001 LANGUAGE TAG is not ASCII"
+    assert not_ascii("\U000f0000") == "U+F0000 is not ASCII"  # (a private-use character has no name)
+    lines = ZX_LOG.read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["played_at"] = "\u4ee4\u548c8\u5e74"
+    r = CliRunner().invoke(zx, ["--store", "memory:", "import", "--no-analytics", "-"],
+                           input="\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n")
+    assert r.exit_code == 1, r.output
+    assert ("got '\u4ee4\u548c8\u5e74' (U+4EE4 CJK UNIFIED IDEOGRAPH-4EE4, U+548C CJK UNIFIED IDEOGRAPH-548C, "
+            "U+5E74 CJK UNIFIED IDEOGRAPH-5E74 are not ASCII)") in r.stderr, r.stderr

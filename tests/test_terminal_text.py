@@ -70,6 +70,57 @@ def test_json_keeps_the_text_exact(store):
     assert rows[0]["p1"] == NAME and rows[0]["p1_deck"] == DECK and rows[0]["event"] == EVENT
 
 
+# what JSON does not escape itself (it escapes U+0000-U+001F): C1 controls, DEL, line separators, bidi controls
+JSON_RAW = ("\x9b", "\x7f", "\u2028", "\u2029", "\u202e", "\u2066", "\u200f", "\u061c")
+
+
+def test_json_escapes_what_drives_a_terminal_and_keeps_other_text_as_it_is():
+    from cli.output import json_text
+    from zx_events.freetext import json_escaped_bytes
+
+    value = {"name": "".join(JSON_RAW) + "\x1b 山田 Ærø"}
+    for text in (json_text(value), json_escaped_bytes(json.dumps(value, ensure_ascii=False).encode()).decode()):
+        assert not any(c in text for c in JSON_RAW), text
+        assert "山田 Ærø" in text and "\\u009b" in text and "\\u202e" in text
+        assert json.loads(text) == value
+
+
+def test_every_json_output_escapes_c1_and_bidi_controls_and_decodes_exact(store, tmp_path):
+    """``--format json`` wrote a name's U+009B (a C1 CSI: ``\x9b2J`` clears the screen) and U+202E raw:
+    JSON escapes only U+0000-U+001F. Every command's JSON writes them as ``\\u009b``, ``\\u202e``, and
+    decodes to the exact text: zx matches, replay, sql, and the error text of zx import and zx audit."""
+    outs = {args[0]: run(store, *args, "--format", "json")
+            for args in (["matches"], ["replay", MATCH, "--turn", "1", "--as", "judge"],
+                         ["sql", "SELECT p1_name FROM matches"])}
+    lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header.update(match="bad-date", played_at="x" + NAME)  # not a date: the error quotes it
+    log = tmp_path / "bad.zxlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", "utf-8")
+    for args in (["import", "--no-analytics", str(log)], ["audit", str(log)]):
+        r = CliRunner().invoke(zx, ["--store", str(tmp_path / "s.sqlite"), *args, "--format", "json"])
+        assert r.exit_code == 1, r.output
+        outs[args[0]] = r.stdout
+    for command, out in outs.items():
+        assert not any(c in out for c in RAW), (command, out)
+        assert "\\u009b" in out and "\\u202e" in out, (command, out)
+    assert json.loads(outs["matches"])[0]["p1"] == NAME
+    assert json.loads(outs["sql"])[0]["p1_name"] == NAME
+    assert NAME in strings(json.loads(outs["replay"]))
+    quoted = "RED\u202eevil\x9b2J"  # (the message quotes the value as JSON: its C0 controls as escapes)
+    assert any(quoted in text for text in strings(json.loads(outs["import"])))
+    assert any(quoted in text for text in strings(json.loads(outs["audit"])))
+
+
+def strings(value) -> list:
+    """Every string in decoded JSON."""
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
 def test_csv_never_hands_a_spreadsheet_a_formula(tmp_path):
     """A player or deck named ``=HYPERLINK(...)``, ``@SUM(...)`` or ``-2+3+cmd|...`` went into every --format csv
     as it was: a spreadsheet opening the file ran it. Such text gets a ``'`` before it (OWASP); numbers, and
@@ -233,3 +284,22 @@ def test_an_error_message_quoting_a_logs_text_shows_it_escaped(store):
     assert r.exit_code == 1 and "Could not convert string" in r.output, r.output
     assert not any(c in r.output for c in RAW), r.output
     assert "\\x1b" in r.output and "\n" in r.output.strip()
+
+
+def test_the_http_apis_json_escapes_c1_and_bidi_controls_and_decodes_exact(store):
+    """``zx serve``'s answers are read with curl in a terminal too: the match list, a view, the steps, the
+    statistics and the audit wrote a name's U+009B and U+202E raw; now as ``\\u009b``, ``\\u202e``."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    with TestClient(create_app(store, judge=True, analytics=str(Path(store).with_suffix(".duckdb")))) as c:
+        for url in ("/api/matches", f"/api/matches/{MATCH}/view?as=judge", f"/api/matches/{MATCH}/steps?as=judge",
+                    "/api/stats/winrates?by=player&min_games=1", f"/api/audit/{MATCH}"):
+            r = c.get(url)
+            assert r.status_code == 200, (url, r.text)
+            assert not any(c.encode() in r.content for c in RAW), url
+            if "audit" not in url:  # (the audit quotes no name)
+                assert b"\\u009b" in r.content and b"\\u202e" in r.content, url
+                assert NAME in strings(r.json()), url
+        assert NAME in strings(c.get(f"/api/matches/{MATCH}/view?as=judge").json())

@@ -14,6 +14,7 @@ import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zx_events.errors import ZXError
+from zx_events.freetext import json_escaped_bytes
 
 from .app_json import JSON
 from .backend import Backend, WebError
@@ -233,7 +234,7 @@ def steps_answer(b: Backend, match_id: str, perspective: str, start: int, limit:
     for step in hist.steps(perspective, start, start + limit):
         if parts and size >= STEPS_BYTES:
             break
-        parts.append(orjson.dumps(step.to_json(), option=orjson.OPT_NON_STR_KEYS))
+        parts.append(json_escaped_bytes(orjson.dumps(step.to_json(), option=orjson.OPT_NON_STR_KEYS)))  # (app_json)
         size += len(parts[-1])
     after = start + len(parts)
     head = orjson.dumps({"match": match_id, "perspective": perspective, "total": total, "start": start,
@@ -271,7 +272,7 @@ def stats_json(b: Backend, q: StatsQuery, method: str, **options: Any) -> bytes:
     options = {k: v for k, v in options.items() if v is not None}
     kwargs = {**q.filters.params(), **options}
     return b.cached(_stats_key(q, method, options),
-                    lambda: orjson.dumps(frame(b.stats(method, kwargs, q.min_games), q, **options)))
+                    lambda: json_escaped_bytes(orjson.dumps(frame(b.stats(method, kwargs, q.min_games), q, **options))))
 
 
 def _stats_key(q: StatsQuery, method: str, options: dict[str, Any]) -> tuple[Any, ...]:

@@ -43,6 +43,7 @@ from typing import Any, Callable, Iterator
 import orjson
 
 from zx_events.errors import ZXError
+from zx_events.freetext import json_escaped_bytes
 
 from .cursor import Cursor, EventReader
 
@@ -652,7 +653,7 @@ class Backend:
                 seq = cursor.turn_seq(turn) if turn is not None else cursor.check_seq(at) if at is not None else cursor.last
             except replay.OutOfRange as e:
                 raise WebError(400, e.message) from None
-            body = cursor.view(seq, perspective).json_bytes()
+            body = json_escaped_bytes(cursor.view(seq, perspective).json_bytes())  # (app_json)
         self.views.put(key, body)
         return body
 

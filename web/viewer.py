@@ -29,6 +29,7 @@ from typing import Any, Iterable, Sequence
 import orjson
 
 from zx_events import games, replay
+from zx_events.freetext import JSON_RAW_UTF8, printable
 from zx_events.seats import JUDGE, PERSPECTIVES, event_fields
 from zx_events.ids import project
 
@@ -317,8 +318,33 @@ def _inline_json(data: Any) -> str:
     """JSON safe inside <script type="application/json">: every ``<`` (only ever inside a string) as
     ``\\u003c``, so no ``</script`` can close the element and no ``<!--`` change how it is parsed.
     (``<!--`` was written ``<\\!--``, not a JSON escape: JSON.parse failed and the page of any match
-    with ``<!--`` in a name or note showed nothing.)"""
-    return orjson.dumps(data).decode("utf-8").replace("<", "\\u003c")
+    with ``<!--`` in a name or note showed nothing.) Every text in it is drawn as a terminal shows it
+    (``_drawn``)."""
+    text = orjson.dumps(data)
+    if _CONTROLS_IN_JSON.search(text):  # (rare: the whole data is walked only then)
+        text = orjson.dumps(_drawn(data))
+    return text.decode("utf-8").replace("<", "\\u003c")
+
+
+# a control character printable escapes, in orjson's JSON: raw (C1, DEL, separators, bidi controls: freetext's
+# JSON_RAW_UTF8), or a C0 one as JSON writes it (``\\u001b``, ``\\b``, ``\\f``, ``\\r``; an escaped backslash
+# before ``b`` only costs a walk that changes nothing)
+_CONTROLS_IN_JSON = re.compile(JSON_RAW_UTF8.pattern + rb"|\\u00[01][0-9a-f]|\\[bfr]")
+
+
+def _drawn(value: Any) -> Any:
+    """``value`` with each of its texts as ``freetext.printable`` gives it: every control character as its
+    escape (``\\u202e``, ``\\x9b``). The judge's view holds a log's text exact, and a bidirectional override in
+    it made the browser draw a name stored as ``\\u202e800-10R`` as ``R01-008`` in the chart's legend (the
+    heading showed ``800-10R``), a note or a Token name likewise; it now reads ``\\u202e800-10R`` everywhere,
+    as in ``zx replay --as judge``. A seat's text has its bidirectional controls dropped already (the mask)."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {k: _drawn(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_drawn(v) for v in value]
+    return value
 
 
 def _script_hash(text: str) -> str:

@@ -6,6 +6,8 @@ importer attaches the source position, and a rule violation carries its Comprehe
 
 from __future__ import annotations
 
+import unicodedata
+
 
 SHOWN = 200  # characters of a value an error message echoes (a longer one is cut, ending in ...)
 
@@ -21,6 +23,20 @@ def shown(value: object, most: int = SHOWN) -> str:
     if isinstance(value, str) and len(value) > most:
         value = value[:most]  # (the repr of a long string is never built whole)
     return cut(repr(value), most)
+
+
+def not_ascii(text: str, most: int = 3) -> str:
+    """What a message says after quoting ``text``, a value that must be ASCII (a seat, a card code, a Square,
+    a dot, a record kind): its non-ASCII characters named, ``U+0420 CYRILLIC CAPITAL LETTER ER is not ASCII``,
+    at most ``most`` of them, or ``""`` for ASCII text. A look-alike (a Cyrillic ``Р1``, ``R01‐001`` with
+    U+2010) otherwise read as the very value the message asked for (``must be P1 or P2, got 'Р1'``)."""
+    text = text[:SHOWN]  # (the part a message echoes)
+    if text.isascii():
+        return ""
+    chars = list(dict.fromkeys(c for c in text if not c.isascii()))
+    named = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in chars[:most])
+    more = f" and {len(chars) - most} more" if len(chars) > most else ""
+    return f"{named}{more} {'is' if len(chars) == 1 else 'are'} not ASCII"
 
 
 class ZXError(ValueError):

@@ -43,7 +43,11 @@ MASKED_EVENT_ARGS = {"EffectApplied": ("name",)}
 # C0 controls but tab and newline, DEL, C1 controls, line/paragraph separators, bidirectional
 # overrides and isolates: what can move a terminal's cursor, set its title, colours, links or
 # clipboard (ESC sequences, OSC 52), or show text in another order than it is stored
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# the same characters but the C0 controls, which JSON escapes itself (``json.dumps`` and ``orjson`` write
+# U+0000-U+001F as ``\u001b``, ``\n``...; everything else raw), and their UTF-8 bytes
+_JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+JSON_RAW_UTF8 = re.compile(b"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]")
 
 
 def printable(text: str) -> str:
@@ -51,6 +55,25 @@ def printable(text: str) -> str:
     ``\\u202e``), everything else as it is. A log's names and messages are someone else's text:
     a player named ``\\x1b]52;c;...`` wrote the clipboard of the judge who listed the matches."""
     return escaped(_CONTROL, text)
+
+
+def json_escaped(text: str) -> str:
+    """JSON text (``json.dumps``'s, ``orjson``'s, with or without ``ensure_ascii``) with each character
+    ``printable`` escapes written as its JSON escape (``\\u009b``, ``\\u202e``): the same value once
+    decoded, and nothing a terminal acts on. JSON escapes U+0000-U+001F itself but writes C1 controls
+    (U+009B is a CSI), DEL, line separators and bidirectional controls raw, so ``zx matches --format json``
+    in a terminal ran a player name's escape sequence, or showed it reversed. Such a character can only
+    be inside a string of valid JSON, where its escape is valid too."""
+    if not _JSON_RAW.search(text):
+        return text
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def json_escaped_bytes(data: bytes) -> bytes:
+    """``json_escaped`` of UTF-8 JSON bytes (``orjson.dumps``'s: the HTTP API's answers)."""
+    if not JSON_RAW_UTF8.search(data):
+        return data
+    return JSON_RAW_UTF8.sub(lambda m: b"\\u%04x" % ord(m.group().decode("utf-8")), data)
 
 
 def escaped(chars: re.Pattern, text: str) -> str:

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
-from viewer_support import varied_log
+from viewer_support import BIDI, bidi_log, varied_log
 from web import viewer
 from zx_events.application import MatchService
 from zx_events.logformat.reader import parse_log
@@ -1284,3 +1284,54 @@ def test_the_play_button_says_whether_it_is_playing(browser, files):
     key(browser, "ARROW_RIGHT")  # any move pauses
     assert state() == ["play", "false"]
 
+
+
+TEXTS = """
+var out = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+while (walk.nextNode()) out.push(walk.currentNode.nodeValue);
+var legend = Array.prototype.map.call(document.querySelectorAll('#chart text.legend'), function (t) {
+  var title = t.querySelector('title'); return title ? title.textContent : t.textContent; });
+return {texts: out, legend: legend, sub: document.getElementById('match-sub').textContent,
+        events: document.getElementById('events').textContent};
+"""
+
+
+def test_the_judges_page_draws_a_bidi_control_as_its_escape_never_reordered(browser, tmp_path):
+    """A P1 named ``\\u202e800-10R`` (a right-to-left override, then a code written backwards): the judge's
+    file and zx serve's judge page drew the chart's legend as ``P1 R01-008`` (the heading ``800-10R``), and a
+    note, a ts, the event and a Token's name likewise. Now every one reads as zx replay --as judge shows it,
+    ``\\u202e800-10R``, at every event, and no text of the page holds a bidirectional control; P2's file shows
+    ``800-10R`` (its mask drops the controls), as before."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(bidi_log(tmp_path))])
+    assert r.exit_code == 0, r.output
+    match = "rules-fidelity-605-6-lethal-startup"
+    pages = {}
+    for seat in ("judge", "P2"):
+        pages[seat] = tmp_path / f"{seat}.html"
+        r = CliRunner().invoke(zx, ["--store", store, "view", match, "--as", seat, "-o", str(pages[seat])])
+        assert r.exit_code == 0, r.output
+    with TestClient(create_app(store, judge=True)) as c:
+        served = c.get(f"/matches/{match}/replay", params={"as": "judge"})
+    assert served.status_code == 200
+    pages["served"] = tmp_path / "served.html"
+    pages["served"].write_text(served.text, encoding="utf-8")
+    escaped = "\\u202e800-10R\\u061c\\u200e"
+    for name, page in pages.items():
+        open_file(browser, page)
+        seen = []
+        for s in range(1, browser.execute_script("return zxViewer.data.last") + 1):
+            browser.execute_script("zxViewer.go(arguments[0])", s)
+            got = browser.execute_script(TEXTS)
+            seen += got["texts"]
+        assert not [t for t in seen if any(c in t for c in BIDI)], name
+        if name == "P2":
+            assert got["legend"][0] == "P1 800-10R" and "800-10R" in got["sub"], got
+            continue
+        assert got["legend"][0].startswith("P1 " + escaped), got["legend"]
+        assert "P1 800-10R" in got["sub"], got["sub"]  # (the heading is every seat's: masked, its controls dropped)
+        assert "Husk\\u061c" in got["events"] and "n\\u061c" in got["events"], got["events"]

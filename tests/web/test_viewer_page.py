@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
+from viewer_support import BIDI, bidi_log
 from web import viewer
 from zx_events import replay
 from zx_events.application import MatchService
@@ -283,6 +284,30 @@ def test_text_that_could_close_the_data_element_is_escaped():
                         "views": {"P1": {"changes": [], "events": [], "records": [], "violations": []}}})
     assert "</script><b>" not in page
     assert read_data(page)["info"]["match"] == "</script><b>x"
+
+
+def test_no_bidirectional_control_reaches_the_judges_page_each_is_shown_as_its_escape(tmp_path):
+    """The judge's view holds a log's text exact: a name stored as ``\\u202e800-10R`` was drawn ``R01-008``
+    (the chart's legend), notes, ts, events and Token names alike. The page's data now holds each control
+    as ``zx replay`` shows it (``freetext.printable``: ``\\u202e``), so none reaches the page raw; a seat's
+    text has them dropped (the mask), as before."""
+    from zx_events.freetext import printable
+
+    (log,) = parse_log(bidi_log(tmp_path).read_text("utf-8"), "bidi.zxlog")
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    try:
+        assert svc.import_log(log).status == "imported"
+        judge = viewer.viewer_html(svc, log.match_id, ["judge"])
+        seat = viewer.viewer_html(svc, log.match_id, ["P1"])
+    finally:
+        svc.close()
+    assert not any(c in judge or c in seat for c in BIDI)
+    data = json.dumps(read_data(judge), ensure_ascii=False)
+    assert not any(c in data for c in BIDI)  # (nor as a JSON escape that the page would decode)
+    texts = json.dumps([printable(t + BIDI) for t in ("\u202e800-10R", "Cup", "Husk", "n", "t")], ensure_ascii=False)
+    for text in json.loads(texts):
+        assert json.dumps(text, ensure_ascii=False)[1:-1] in data, text
+    assert "800-10R" in json.dumps(read_data(seat), ensure_ascii=False)
 
 
 # ---------------------------------------------------------------------- zx view

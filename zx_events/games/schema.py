@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator
 
 import fastjsonschema
 
-from zx_events.errors import FormatError, cut
+from zx_events.errors import FormatError, cut, not_ascii
 
 # the limits of one JSON value read from a user's file, a log's line or a board file alike (docs/match-log.md, Limits)
 MAX_DEPTH = 32  # arrays and objects inside each other (records use 4, a board 4)
@@ -31,13 +31,15 @@ MAX_DIGITS = sys.get_int_max_str_digits() or 4300  # digits of one integer (Pyth
 CODE_REFS = ("code", "codes")
 
 
-def _q(value: object) -> str:
+def _q(value: object, ascii: bool = False) -> str:
     """A value as it appears in a message: strings in single quotes, cut as ``errors.cut`` cuts every
     echoed value (a 5,000-character duplicate key was echoed whole, and a table as wide with it);
-    anything else as JSON, cut to 60 characters."""
+    anything else as JSON, cut to 60 characters. ``ascii``: the value must be ASCII (a seat, a card code,
+    a Square, a dot, a record kind, a key): its non-ASCII characters are named after it (``errors.not_ascii``)."""
+    named = f" ({not_ascii(value)})" if ascii and isinstance(value, str) and not value.isascii() else ""
     if isinstance(value, str) and value.isprintable():
-        return f"'{cut(value)}'"
-    return cut(json.dumps(value, ensure_ascii=False, default=str), 60)
+        return f"'{cut(value)}'{named}"
+    return cut(json.dumps(value, ensure_ascii=False, default=str), 60) + named
 
 
 class DuplicateKey(ValueError):
@@ -418,13 +420,13 @@ class LogFormat:
             return f"a record needs the key 'do' (an action record) or '{hk}' (a header)"
         do = obj["do"]
         if not isinstance(do, str) or do not in self.kinds:
-            return f"unknown record kind {_q(do)} (one of {', '.join(self.kinds)})"
+            return f"unknown record kind {_q(do, ascii=True)} (one of {', '.join(self.kinds)})"
         if do == "effect":
             if "op" not in obj:
                 return "missing required key 'op' in an effect record"
             op = obj["op"]
             if not isinstance(op, str) or op not in self.effect_ops:
-                return f"unknown effect op {_q(op)} (one of {', '.join(self.effect_ops)})"
+                return f"unknown effect op {_q(op, ascii=True)} (one of {', '.join(self.effect_ops)})"
             return self._explain_against(f"effect_{op}", obj, f"an effect {op} record", "effect", fast_error)
         return self._explain_against(do, obj, _article(f"{do} record"), do, fast_error)
 
@@ -437,7 +439,8 @@ class LogFormat:
             path_ = name_[len("data"):].lstrip(".") if name_.startswith("data") else name_
             value = getattr(fast_error, "value", None)
             if title and path_:
-                return f"{prefix + '.' if prefix else ''}{path_} must be {title}, got {_q(value)}"
+                formed = self._formed(getattr(fast_error, "definition", None))
+                return f"{prefix + '.' if prefix else ''}{path_} must be {title}, got {_q(value, formed)}"
             return f"{ctx} does not match the schema: {getattr(fast_error, 'message', fast_error)}"
 
         def rank(e) -> tuple:
@@ -463,7 +466,7 @@ class LogFormat:
         if e.validator == "additionalProperties":
             props = e.schema.get("properties", {})
             extra = next((k for k in e.instance if k not in props), "?")
-            return f"unknown key {_q(extra)} in {where(path)}"
+            return f"unknown key {_q(extra, ascii=True)} in {where(path)}"
         if e.validator == "required":
             missing = next((k for k in e.validator_value if k not in e.instance), "?")
             return f"missing required key {_q(missing)} in {where(path)}"
@@ -479,10 +482,10 @@ class LogFormat:
                 node = self._child(node, key)
             names = self._resolve((self._resolve(node) or {}).get("propertyNames"))
             what = (names or {}).get("title") or "a card code"
-            return f"{where(path)} has a key that is not {what}: {_q(e.instance)}"
+            return f"{where(path)} has a key that is not {what}: {_q(e.instance, ascii=True)}"
 
         # a value of the wrong type or out of range: name the field with its schema's title
-        titled: list[tuple[int, str]] = []  # (depth, title) along the path
+        titled: list[tuple[int, str, Any]] = []  # (depth, title, schema) along the path
         schema = self.defs[name]
         for depth, key in enumerate(path, 1):
             schema = self._child(schema, key)
@@ -491,13 +494,25 @@ class LogFormat:
                 break
             title = (schema or {}).get("title") or node.get("title")
             if title:
-                titled.append((depth, title))
+                titled.append((depth, title, node))
         if not titled:
             return f"{where(path)}: {e.message}"
-        depth, title = titled[-1]
+        depth, title, node = titled[-1]
+        formed = self._formed(node)  # (a seat, a Square, a card code, a dot: ASCII)
         if isinstance(path[depth - 1], int) and len(titled) > 1 and titled[-2][0] == depth - 1:
             # an item of a list: name the list ("draw.cards must be an array of card codes")
-            depth, title = titled[-2]
+            depth, title, _ = titled[-2]
             item = path[depth]
-            return f"{where(path[:depth])} must be {title} (item {item + 1} is {_q(_at(obj, path[:depth + 1]))})"
-        return f"{where(path[:depth])} must be {title}, got {_q(_at(obj, path[:depth]))}"
+            value = _at(obj, path[:depth + 1])
+            named = not_ascii(value) if formed and isinstance(value, str) else ""
+            return f"{where(path[:depth])} must be {title} (item {item + 1} is {_q(value)}{': ' + named if named else ''})"
+        return f"{where(path[:depth])} must be {title}, got {_q(_at(obj, path[:depth]), formed)}"
+
+    def _formed(self, schema: Any) -> bool:
+        """Whether a value of ``schema`` has a form, an ``enum`` or a ``pattern`` (a seat, a Square, a card code,
+        a dot, a rule number): each of both games' is ASCII, so a value with other characters has them named."""
+        node = self._resolve(schema) if isinstance(schema, dict) else None
+        if node is None:
+            return False
+        return "enum" in node or "pattern" in node or any(
+            self._formed(s) for key in ("anyOf", "oneOf") for s in node.get(key, ()))

@@ -26,7 +26,7 @@ import fastjsonschema
 import orjson
 
 from zx_events import games
-from zx_events.errors import FormatError
+from zx_events.errors import FormatError, not_ascii
 from zx_events.games.schema import MAX_DEPTH, MAX_DIGITS, DuplicateKey, _json_type, _q, unique_keys
 
 if TYPE_CHECKING:
@@ -764,8 +764,9 @@ def check_codes(log: MatchLog, catalog) -> None:
     fmt = game.log_format
 
     def unknown(code: str, line: int, where: str) -> FormatError:
-        return FormatError(f"{where}: unknown card code {_q(code)} (not in catalog {catalog.name})",
-                           source=log.source, line=line)
+        named = not_ascii(code)  # (a look-alike: 'R01‐001' with U+2010 HYPHEN)
+        return FormatError(f"{where}: unknown card code {_q(code)} ({named + '; ' if named else ''}not in catalog "
+                           f"{catalog.name})", source=log.source, line=line)
 
     def neither(rec: Record, name: str, key: str, where: str) -> FormatError:
         ref = fmt.defs[name].get("properties", {}).get(key, {}).get("$ref", "").rsplit("/", 1)[-1]
