@@ -700,7 +700,7 @@ X610Z_LOG = ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610
     (X610Z_LOG, 4, {"by": "\u04201"},
      "turn.by must be P1 or P2, got '\u04201' (U+0420 CYRILLIC CAPITAL LETTER ER is not ASCII)"),
     (ZX_LOG, 5, {"card": "R01\u2010009"},
-     "unknown card code 'R01\u2010009' (U+2010 HYPHEN is not ASCII; not in catalog sample)"),
+     "resource.card: unknown card code 'R01\u2010009' (U+2010 HYPHEN is not ASCII; not in catalog sample)"),
     (X610Z_LOG, 2, {"hand": ["A1\u2010010", "A1-031"]},
      "setup.hand must be a list of card codes (item 1 is 'A1\u2010010': U+2010 HYPHEN is not ASCII)"),
     (X610Z_LOG, 5, {"card": "\uff21\uff11-010"},  # fullwidth
