@@ -26,14 +26,16 @@ from .paths import not_regular
 if TYPE_CHECKING:
     from .stats import Stats
 
-SCHEMA_VERSION = 9  # 5: every installed game's own tables (x610z_*), created from the games' rows modules;
+SCHEMA_VERSION = 10  # 5: every installed game's own tables (x610z_*), created from the games' rows modules;
 # 6: a card an effect put into hand (Z/X move to hand, X610Z search and zone to hand) is a draws row and drawn;
 # 7: the archetype of a match checked against a copy of a shipped catalog under another name ranks its cards by
 # cost and Power (X610Z: leaves out crystals and the Life Base), as under the shipped name (it ranked by copies);
 # 8: card_catalog is keyed by the catalog's content too (catalog_sha256): two files of one name kept the first's rows;
 # matches.catalog_sha256 joins a match to its own card_catalog rows;
 # 9: a header's event, format, player and deck names are stored in Unicode NFC (rowkit.nfc): one deck written in
-# two normal forms was two rows by deck, two sides of a matchup
+# two normal forms was two rows by deck, two sides of a matchup;
+# 10: X610Z turns.damage_dealt is the Life damage the turn player's opponent took in the turn (x610z_life): it
+# added an attack's damage to a summon too and an effect's to any dot, and left out the other player's effects'
 # created in this order (one statement per file)
 SCHEMA = ("create_matches", "create_seats", "create_plays", "create_attacks", "create_life", "create_ignitions",
           "create_turns", "create_draws", "create_card_games", "create_card_catalog", "create_projection_position",

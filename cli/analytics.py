@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -470,12 +474,18 @@ _stats_command("meta", "meta",
 
 
 # ---------------------------------------------------------------------- zx sql, zx export
+SQL_TABLE_ROWS = 10_000  # the rows zx sql's table draws at most (a few seconds; --format csv|json stream every row)
+DRAW_NOTE = 2_000  # a table of more rows says on stderr that it is being drawn (about a second and more)
+COUNT_NOTE = 5.0  # seconds between the notes counting the rows past the table
+
+
 @click.command("sql")
 @click.argument("query")
 @click.option("--timeout", type=Seconds(min=0, max=MAX_SQL_TIMEOUT), default=60, show_default=True, metavar="SECONDS",
               help=f"Stop the query after this many seconds (0: no limit; at most {MAX_SQL_TIMEOUT}, a day).")
 @click.option("--limit", "row_limit", type=click.IntRange(min=0), default=1000, show_default=True, metavar="N",
-              help="Rows shown by the table output (0: all); --format json and csv print every row.")
+              help=f"Rows shown by the table output, at most {SQL_TABLE_ROWS:,} (0: that many, and a count of the "
+                   "others); --format json and csv print every row.")
 @click.option("--game", type=GAME, default=None,
               help="Only this game's matches: every table (and filtered_seats) shows that game's rows only.")
 @analytics_option
@@ -518,8 +528,14 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     path = resolve_analytics_path(ctx, analytics_path)
     too_big = (f"the query needs more memory than zx sql allows (DuckDB's work at most 2 GB, all of it "
                f"{SQL_DATA_MEMORY >> 30} GiB; docs/security.md): ask for less (fewer rows or columns, smaller values)")
-    limit = row_limit + 1 if fmt == "table" and row_limit else None  # one more: to know there are more
+    # a table is for reading: it draws SQL_TABLE_ROWS at most (rich lays a table out whole, ~0.5 ms and ~7 KB a
+    # row: --limit 0 drew 50,000 rows for 40 s past a 1 s limit, the whole draws table of 857,000 printed nothing
+    # for 10 minutes); asked for more (--limit 0 or past it), the rows past them are counted, not kept
+    shown = min(row_limit or SQL_TABLE_ROWS, SQL_TABLE_ROWS)
+    count_rest = not row_limit or row_limit > SQL_TABLE_ROWS
+    limit = shown + 1 if fmt == "table" and not count_rest else None  # one more: to know there are more
     written = [0]
+    began = time.monotonic()
 
     def write(columns: list[str], batch: list[tuple]) -> None:
         """CSV or JSON as the rows come (sql_each): millions of rows are never held whole, and the
@@ -533,21 +549,38 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                        nl=False)
         written[0] += len(batch)
 
-    try:  # the memory the query may take, past DuckDB's own 2 GB (docs/security.md)
-        with data_memory_cap(), Stats(path) as st:  # DuckDB's own values, exact for every type (Stats.sql_each)
-            stale_note(ctx, st, path)
-            if fmt != "table":
-                with ctrl_c_interrupts(st):  # (the cursor its SQL runs on: Stats.interrupt)
-                    columns = st.sql_each(query, write, timeout=timeout or None, game=game)
-                if not written[0]:
-                    emit([], fmt, unique_names(columns), lists=True)
-                elif fmt == "json":
-                    click.echo("]")
-                return
-            rows: list[tuple] = []  # (at most --limit + 1: the time limit covers fetching them too)
-            with ctrl_c_interrupts(st):
-                columns = st.sql_each(query, lambda _, batch: rows.extend(batch), timeout=timeout or None,
-                                      limit=limit, game=game)
+    rows: list[tuple] = []  # the table's (at most ``shown``: the time limit covers fetching them too)
+    past = [0, began + COUNT_NOTE]  # rows fetched past them; when to say how many so far
+
+    def keep(_: list[str], batch: list[tuple]) -> None:
+        room = max(shown - len(rows), 0)
+        rows.extend(batch[:room])
+        past[0] += max(len(batch) - room, 0)
+        if count_rest and past[0] and time.monotonic() >= past[1]:  # counting a long result: say so, as it goes
+            click.echo(f"(counting the rows past the table's {shown:,}: {past[0]:,} so far; --format csv|json "
+                       f"prints every row)", err=True)
+            past[1] = time.monotonic() + COUNT_NOTE
+
+    try:  # the memory the query may take, past DuckDB's own 2 GB (docs/security.md), and drawing its table too
+        with data_memory_cap():
+            with Stats(path) as st:  # DuckDB's own values, exact for every type (Stats.sql_each)
+                stale_note(ctx, st, path)
+                if fmt != "table":
+                    with ctrl_c_interrupts(st):  # (the cursor its SQL runs on: Stats.interrupt)
+                        columns = st.sql_each(query, write, timeout=timeout or None, game=game)
+                    if not written[0]:
+                        emit([], fmt, unique_names(columns), lists=True)
+                    elif fmt == "json":
+                        click.echo("]")
+                    return
+                with ctrl_c_interrupts(st):
+                    columns = st.sql_each(query, keep, timeout=timeout or None, limit=limit, game=game)
+            if past[0] and not count_rest:
+                click.echo(f"showing the first {counted(shown, 'row')}: --limit N (at most {SQL_TABLE_ROWS:,}; 0: "
+                           f"count the others), or --format csv|json for every row", err=True)
+            names = unique_names(columns)
+            with _drawing_within(began + timeout if timeout else None, timeout, len(rows)):  # the time limit holds
+                emit([dict(zip(names, r)) for r in rows], fmt, names, most=None, lists=True)
     except QueryTimeout:  # (the API's words say timeout=SECONDS)
         raise click.ClickException(f"the query ran longer than {timeout:g} s and was stopped (raise the limit with "
                                    f"--timeout SECONDS, 0 for none)") from None
@@ -561,12 +594,47 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         if isinstance(e, duckdb.OutOfMemoryException):
             raise click.ClickException(f"{too_big} ({str(e).splitlines()[0]})") from None
         raise click.ClickException(f"SQL error: {e}") from None
-    if limit is not None and len(rows) > row_limit:
-        rows = rows[:row_limit]
-        click.echo(f"showing the first {counted(row_limit, 'row')}: --limit N (0: all), or --format csv|json for every row",
+    if past[0] and count_rest:
+        more = f"{past[0]:,} more {'row' if past[0] == 1 else 'rows'}"
+        click.echo(f"(the table shows the first {shown:,} rows; {more} left out: --format csv|json gives every row)",
                    err=True)
-    names = unique_names(columns)
-    emit([dict(zip(names, r)) for r in rows], fmt, names, most=None, lists=True)  # (--limit cut them, and said so)
+
+
+@contextlib.contextmanager
+def _drawing_within(deadline: float | None, timeout: float, n: int):
+    """Draw a table of ``n`` rows (a note on stderr first when it takes a while) before ``deadline`` (the
+    ``--timeout`` of the query, from its start), else stop with ``QueryTimeout``. On the main thread, with
+    ``SIGALRM`` (rich lays out a table in Python: nothing else can stop it); elsewhere, unbounded."""
+    from analytics.db import QueryTimeout
+
+    def timed_out() -> QueryTimeout:
+        return QueryTimeout(f"zx sql ran longer than {timeout:g} s and was stopped drawing its table of {n:,} "
+                            f"{'row' if n == 1 else 'rows'} (raise the limit with --timeout SECONDS, 0 for none; a "
+                            f"smaller --limit, or --format csv|json, is faster)")
+
+    if n > DRAW_NOTE:
+        click.echo(f"(drawing a table of {n:,} rows; --format csv|json is faster)", err=True)
+    if deadline is None or not hasattr(signal, "setitimer") \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise timed_out()
+    done = [False]
+
+    def ring(signum: int, frame: Any) -> None:
+        if not done[0]:
+            raise timed_out()
+
+    before = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, left)
+    try:
+        yield
+        done[0] = True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
 
 
 def unique_names(columns: list[str]) -> list[str]:

@@ -177,13 +177,15 @@ def test_lists_print_as_json_so_that_different_values_never_print_alike(store):
 @pytest.mark.parametrize("limit, shown, note", [("0", 1500, None), ("1200", 1200, "showing the first 1200 rows"),
                                                 (None, 1000, "showing the first 1000 rows")])
 def test_the_table_shows_limit_rows_and_zero_shows_all(store, limit, shown, note):
-    """--limit 0 ("0: all") and --limit 1200 still drew 1,000 rows, under two notes that said different things."""
+    """--limit 0 ("0: all") and --limit 1200 still drew 1,000 rows, under two notes that said different things.
+    (A table draws 10,000 rows at most: test_sql_sandbox.py, ``test_a_table_of_limit_0_...``.)"""
     args = ["--store", str(store), "sql", "SELECT * FROM range(1500) t(n)"] + (["--limit", limit] if limit else [])
     r = CliRunner().invoke(zx, args)
     assert r.exit_code == 0, r.output
     assert sum(1 for line in r.stdout.splitlines() if line.startswith("│")) == shown
     notes = [line for line in r.stderr.splitlines() if line.strip()]
-    assert notes == ([f"{note}: --limit N (0: all), or --format csv|json for every row"] if note else []), notes
+    assert notes == ([f"{note}: --limit N (at most 10,000; 0: count the others), or --format csv|json for every row"]
+                     if note else []), notes
 
 
 @pytest.mark.parametrize("end", ["; -- the end", "; /* the end */", ";; -- the end", " -- the end\n; /* the end */"])

@@ -8,6 +8,8 @@ columns hold the X610Z meaning noted below or NULL:
   costs holding at least 10% of the weight), ``p1_colours_all`` every type;
 - ``seats.damage_taken``: damage marked on the seat's Life Base; ``life_ignitions``: 0 (no Ignition);
   ``was_behind``: its Life Base had more damage than the other after some turn;
+- ``turns.damage_dealt``: the damage marked on the Life Base of the turn player's opponent in the turn (an
+  ``x610z_life`` row each: by attack or effect, whoever's; damage to a summon is none);
 - ``turns.resource``: an Energy Crystal Card was cast; ``ignitions``: 0; ``p1_life``/``p2_life``:
   the Life Bases' remaining Defense (Defense minus damage);
 - ``draws`` (and ``card_games.drawn``): the setup and Murphy hands, the Draw Phase, and effects that
@@ -271,6 +273,8 @@ class MatchRows:
         who = hit[1]
         self.lb[who][1] += amount
         self.buf["x610z_life"].append((self.mid, self.no, seq, self.turn, who, source, cause, amount, self.lb[who][1]))
+        if self.trow is not None and who != self.active:  # turns.damage_dealt: what the turn player's opponent took
+            self.trow[6] += amount
 
 
 def _setup(m: MatchRows, seq: int, d: dict) -> None:
@@ -355,18 +359,14 @@ def _resolved(m: MatchRows, seq: int, d: dict) -> None:
         outcome = "fizzled" if not done else "damaged"
         m.attack = [m.mid, m.no, e["seq"], e["turn"], by, e.get("acard"), e["from"], e.get("tcard"),
                     e.get("tdot"), bool(e.get("tlife")), len(e["path"]), outcome, dmg]
-        if done:
+        if done:  # (a summon's damage is no Life damage: _life_damage counts a Life Base's alone)
             m._life_damage(seq, e.get("tdot"), dmg, e.get("acard") or "", "attack")
-            if m.trow is not None:
-                m.trow[6] += dmg
 
 
 def _effect(m: MatchRows, seq: int, d: dict) -> None:
     a, op = d.get("args") or {}, d.get("op")
     if op == "damage":
         m._life_damage(seq, a.get("dot"), int(a.get("amount", 0)), d.get("source") or "", "effect")
-        if m.trow is not None and d.get("player") == m.active:
-            m.trow[6] += int(a.get("amount", 0))
     elif op == "heal":
         hit = m.dots.get(a.get("dot"))
         if hit is not None and hit[2]:
