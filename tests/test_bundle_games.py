@@ -48,6 +48,18 @@ def test_the_bundle_readme_cites_the_seats_rule_of_its_matchs_game(bundle):
     assert other not in readme
 
 
+@pytest.mark.parametrize("game, log", [("zx", ROOT / "examples" / "invalid" / "602.1a-sleep-attacker.zxlog"),
+                                       ("x610z", ROOT / "examples" / "x610z" / "invalid" / "502.5-hand-limit.x610zlog")])
+def test_a_bundle_with_violations_cites_the_seats_rule_not_the_last_violations(game, log, tmp_path):
+    """The README's line on what each seat sees cited the last violation's rule ("rule 502.5 (End of turn: ...)"):
+    the loop over the violations reused the name."""
+    path = tmp_path / "d.zip"
+    r = CliRunner().invoke(zx, ["--store", str(tmp_path / "none.sqlite"), "audit", str(log), "--bundle", str(path)])
+    assert r.exit_code == 1, r.output  # (a violation found)
+    readme = zipfile.ZipFile(path).read("README.txt").decode()
+    assert f"as the judge, P1 and P2 each see it ({SEATS_RULE[game]})" in readme, readme
+
+
 @pytest.mark.parametrize("command", [["replay"], ["view"], ["serve"]])
 def test_the_seat_help_texts_cite_both_games_rules(command):
     r = CliRunner().invoke(zx, [*command, "--help"], terminal_width=400)

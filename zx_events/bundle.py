@@ -97,7 +97,7 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
     """``given``: the reference files the audit was given (kind -> their name in the bundle), which it holds."""
     given = given or {}
     cat, pinned = audit.catalog or {}, audit.pinned or {}
-    rule = games.get(audit.game).seats_rule  # what each seat may see: the match's game's rule
+    seats_rule = games.get(audit.game).seats_rule  # what each seat may see: the match's game's rule
     log = original_name(audit)
     lines = [
         f"Dispute bundle for match {audit.match}",
@@ -139,7 +139,7 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         "  violations.json     each violation: rule number and title, line/seq, turn, player, message, record",
         "  violation-NN/state-before.json, state-after.json",
         "                      the state just before and just after the record that broke the rule,",
-        "                      as the judge, P1 and P2 each see it" + (f" ({rule})" if rule else ""),
+        "                      as the judge, P1 and P2 each see it" + (f" ({seats_rule})" if seats_rule else ""),
         *(f"  {name:<19} the {kind} file this audit was given (its sha256 above)" for kind, name in given.items()),
         "",
         # the files it was given are in the bundle (a board file of the venue: without it the same log gave the
