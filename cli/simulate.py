@@ -47,7 +47,8 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
               help="Sample decks to pair (default: all); pairings rotate through every ordered pair of "
                    "different decks; one deck (named once or more) plays mirror matches.")
 @click.option("--policy", type=click.Choice(["greedy", "random", "mixed"]), default="greedy", show_default=True,
-              help="How players choose among the legal actions; mixed draws greedy or random per player.")
+              help="How players choose among the legal actions; mixed draws greedy or random per player "
+                   "(Z/X; X610Z's simulator plays greedy only, and says so).")
 @click.option("--per-file", type=click.IntRange(min=1), default=1, show_default=True,
               help="Matches written to each log file (.zxlog, or .x610zlog with --game x610z).")
 @click.option("--max-turns", type=click.IntRange(min=2), default=60, show_default=True,
@@ -70,6 +71,9 @@ def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | Non
 
     if Path(out).exists() and not Path(out).is_dir():
         raise click.ClickException(f"--out {out} is a file, not a directory")
+    if policy not in game.simulate_policies:  # (X610Z's simulator plays one greedy policy: it was ignored silently)
+        click.echo(f"warning: --policy {policy}: the {game.name} simulator plays only "
+                   f"{' and '.join(game.simulate_policies)}; these matches are played so", err=True)
     files = []
     start = time.perf_counter()
     with progress(matches, "simulating") as bar:

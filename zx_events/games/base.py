@@ -128,6 +128,7 @@ class Game(ABC):
     seat_sees: str = "that seat's own hidden cards too"
     # the rule that says what each seat may see (the dispute bundle's README cites it)
     seats_rule: str = ""
+    simulate_policies: tuple[str, ...] = ("greedy", "random", "mixed")  # the --policy values its simulator plays
     # the engine's result reasons (MatchEnded.reason) as a reader says them: "by {text}"
     reasons: Mapping[str, str] = {}
     # the engine's phases as the replay viewer (web/board.js, its PHASES) and zx replay name them

@@ -54,3 +54,20 @@ def test_x610z_every_simulated_match_imports_strictly(seed, n):
 def test_x610z_simulate_pairs_the_chosen_decks(decks):
     for s in simulate(3, 1, decks=decks):
         assert {p["deck_name"] for p in s.header["players"].values()} <= set(decks)
+
+
+def test_x610z_simulate_says_its_simulator_plays_greedy_only(tmp_path):
+    """``zx simulate --game x610z --policy random|mixed`` wrote the same files as greedy, in silence (X610Z's
+    simulator has one policy): it says so on stderr; greedy, the default, and Z/X's policies say nothing."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    r = CliRunner().invoke(zx, ["simulate", "--game", "x610z", "-n", "1", "--policy", "mixed",
+                                "--out", str(tmp_path / "m")])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines()[0] == ("warning: --policy mixed: the X610Z simulator plays only greedy; these "
+                                        "matches are played so")
+    for args in (["--game", "x610z"], ["--game", "x610z", "--policy", "greedy"], ["--game", "zx", "--policy", "random"]):
+        r = CliRunner().invoke(zx, ["simulate", *args, "-n", "1", "--out", str(tmp_path / "g")])
+        assert r.exit_code == 0 and "warning" not in r.stderr, r.output
