@@ -4,6 +4,7 @@ view and zx audit --bundle, which never write over it) does not import DuckDB fo
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ def same_file(a: "str | os.PathLike[str]", b: "str | os.PathLike[str]") -> bool:
 
 
 URL_LIKE = ("memory:", "md:", "motherduck:")  # DuckDB's own names of a database that is no file
+EXTENSION_PREFIX = re.compile(r"[A-Za-z0-9_]+:")  # a path DuckDB opens through the extension it names (sqlite:, file:)
 
 
 def not_a_file(path: Path | str) -> str | None:
@@ -38,6 +40,11 @@ def not_a_file(path: Path | str) -> str | None:
     if "://" in text or text.lower().startswith(URL_LIKE) or text.lower().startswith(":memory:"):
         return (f"the analytics file {text} is not a file path (a URL, or a database DuckDB would open another way): "
                 f"the analytics are a DuckDB file; give a path such as zx-analytics.duckdb")
+    prefix = EXTENSION_PREFIX.match(text)
+    if prefix:  # (sqlite:x.db, file:a.duckdb: DuckDB loads the extension the prefix names, and gave its advice)
+        return (f"the analytics file {text} is not a file path (DuckDB reads '{prefix.group(0)}' at its start as the "
+                f"prefix of another kind of database): give a path such as zx-analytics.duckdb (./{text} for a file "
+                f"so named)")
     return None
 
 

@@ -481,7 +481,7 @@ def test_report_refuses_an_analytics_file_of_another_schema_version(tmp_path):
 
 
 @pytest.mark.parametrize("value", ["s3://bucket/x.duckdb", "postgresql://x@h/db", "md:foo", "memory:", ":memory:",
-                                   ":memory:x"])
+                                   ":memory:x", "sqlite:x.db", "ducklake:y.db"])
 def test_an_analytics_url_is_refused_before_anything_is_made(tmp_path, monkeypatch, value):
     """``ZX_ANALYTICS=s3://bucket/x.duckdb``: folders ``s3:/bucket`` made, and DuckDB's advice to install httpfs.
     ``:memory:``, DuckDB's in-memory database: an update said "projected into :memory:", exit 0, and kept nothing."""

@@ -220,7 +220,8 @@ def test_a_connection_given_to_stats_never_aborts_the_process_at_exit(tmp_path):
         assert r.returncode == 0, (i, r.returncode, r.stderr[-500:])
 
 
-@pytest.mark.parametrize("target", ["s3://bucket/a.duckdb", "postgresql://u@h/db", ":memory:", "md:mine"])
+@pytest.mark.parametrize("target", ["s3://bucket/a.duckdb", "postgresql://u@h/db", ":memory:", "md:mine", "sqlite:x.db",
+                                    "file:a.duckdb"])
 def test_update_and_stats_refuse_a_url_or_duckdbs_own_databases_as_the_file(duck, tmp_path, monkeypatch, target):
     """docs/analytics.md: such a path is refused by the Python API too, before anything opens it. update() made
     folders s3:/bucket and postgresql:/u@h in the working directory, then failed on DuckDB's missing extension;
