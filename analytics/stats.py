@@ -555,6 +555,18 @@ def _exact_integers(text: pl.Series) -> pl.Series:
     return values
 
 
+def _seconds(timeout: Any) -> float | None:
+    """A time limit of ``Stats.sql*`` checked: None for no limit (None or 0, as ``zx sql --timeout 0``), else
+    the seconds, 0..MAX_SQL_TIMEOUT."""
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
+        raise TypeError(f"timeout is a number of seconds (0..{MAX_SQL_TIMEOUT}), or None for no limit, not "
+                        f"{type(timeout).__name__} {timeout!r}")  # ('5': unsupported operand for +; True: 1 s)
+    if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;
+        # past the cap a timer overflowed the platform's time_t, a traceback from its thread)
+        raise ValueError(f"timeout must be 0..{MAX_SQL_TIMEOUT} seconds, or None for no limit, got {timeout!r}")
+    return timeout or None
+
+
 def _timed_out(timeout: float) -> QueryTimeout:
     """The Python API's words (``zx sql`` says its own: ``QueryTimeout.seconds``, ``--timeout``)."""
     e = QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
@@ -778,7 +790,7 @@ class Stats:
                     return columns
                 consume(columns, rows)
 
-        timeout = timeout or None  # 0: no limit, as zx sql --timeout 0 (it stopped sql_each at once, not sql)
+        timeout = _seconds(timeout)  # (0: no limit, as zx sql --timeout 0: it stopped sql_each at once, not sql)
         deadline = None if timeout is None else time.monotonic() + timeout
         return self._sql(query, params, timeout, limit, fetch, game)
 
@@ -838,9 +850,7 @@ class Stats:
         query = without_final_semicolons(query, tokens)
         timer = None
         began = time.monotonic()
-        if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;
-            # past the cap a timer overflowed the platform's time_t, a traceback from its thread)
-            raise ValueError(f"timeout must be 0..{MAX_SQL_TIMEOUT} seconds, or None for no limit, got {timeout!r}")
+        timeout = _seconds(timeout)
         # a cursor of its own, closed after the call: whatever the statements leave on their connection (a
         # TEMP table made under EXPLAIN ANALYZE, a search_path, sql(game=...)'s views) ends with it
         cur = self._cursor = self.con.cursor()

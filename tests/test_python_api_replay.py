@@ -319,6 +319,10 @@ def test_wrong_argument_types_of_the_service_are_type_errors_that_say_what_to_gi
                 svc.import_log(given)
         with pytest.raises(TypeError, match=r"import_logs takes MatchLogs, not a path \(str"):
             list(svc.import_logs(str(path)))
+        for one in (read_log(path)[0], 5):  # ('MatchLog' object is not iterable)
+            with pytest.raises(TypeError, match=r"import_logs takes an iterable of MatchLogs .*import_logs\(\[LOG\]\)\), "
+                                                r"not " + type(one).__name__):
+                list(svc.import_logs(one))
         assert svc.summaries() == []
     with pytest.raises(TypeError, match="store must be a path .* or a URL, got int 5"):
         MatchService(5)

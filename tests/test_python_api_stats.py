@@ -255,6 +255,11 @@ def test_wrong_argument_types_are_type_errors_that_say_what_to_give(duck, tmp_pa
             export_parquet(st, tmp_path / "out")
         with pytest.raises(TypeError, match="out must be a folder's path"):
             export_parquet(st.con, None)
+        for bad in ("5", [5], True):  # ('5': unsupported operand type(s) for +; True was taken as 1 s)
+            for call in (st.sql, st.sql_rows, lambda q, timeout: st.sql_each(q, print, timeout=timeout)):
+                with pytest.raises(TypeError, match=r"timeout is a number of seconds \(0..86400\), or None for no "
+                                                    r"limit, not "):
+                    call("SELECT 1", timeout=bad)
     with pytest.raises(TypeError, match=r"update takes a MatchService .*not str 'zx-store.sqlite'"):
         update("zx-store.sqlite", tmp_path / "x.duckdb")
     assert not (tmp_path / "out").exists() and not (tmp_path / "x.duckdb").exists()

@@ -253,6 +253,11 @@ class MatchService(Application[UUID]):
         if isinstance(logs, (str, bytes, os.PathLike)):  # (each character of a path was "a log": AttributeError)
             raise TypeError(f"import_logs takes MatchLogs, not a path ({type(logs).__name__} {logs!r}): "
                             f"zx_events.logformat.reader.read_log(PATH) reads a file's")
+        from zx_events.logformat.reader import MatchLog
+
+        if isinstance(logs, MatchLog) or not isinstance(logs, Iterable):  # ('MatchLog' object is not iterable)
+            raise TypeError(f"import_logs takes an iterable of MatchLogs (read_log(PATH) gives a list of them; one "
+                            f"alone: import_log(LOG) or import_logs([LOG])), not {type(logs).__name__} {_shown(logs)}")
         catalog = given_catalog(catalog)
         outs: list[ImportOutcome] = []
         pending: list[tuple[ImportOutcome, Any, list[StoredEvent]]] = []
