@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -123,9 +124,10 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     app.state.backend = backend
     app.add_middleware(Answers, backend=backend)  # the answers given before, without the framework
     app.add_middleware(Head)  # a HEAD is a GET to every layer below
-    app.add_middleware(NoSniff)  # every answer, JSON and errors too, is read as the type it says
     if hosts is not None:
-        app.add_middleware(Hosts, names=hosts)  # outermost: nothing of the store before the Host is checked
+        app.add_middleware(Hosts, names=hosts)  # nothing of the store before the Host is checked
+    app.add_middleware(NoSniff)  # outermost: every answer, JSON, errors and the Host refusal too, is read as the
+    # type it says
     app.include_router(api.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     app.include_router(pages.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     # the icon reads nothing of the store: served while the store's server is out of reach too
@@ -221,6 +223,9 @@ def host_name(header: str) -> str:
     return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
+_HOST_HEADER = re.compile(r"[A-Za-z0-9.\-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
+
+
 class Hosts:
     """Requests addressed to another name than the server's are refused (400), before anything else.
 
@@ -242,7 +247,9 @@ class Hosts:
         if host_name(host) in self.names:
             await self.app(scope, receive, send)
             return
-        asked = f"not to {host!r}" if host else "and this request names none (no Host header)"
+        # (the name given is echoed only when it is one: never markup nor a megabyte of text)
+        asked = (f"not to {host!r}" if _HOST_HEADER.fullmatch(host) else "not to the name this request gives"
+                 if host else "and this request names none (no Host header)")
         message = (f"this server answers only requests addressed to {', '.join(sorted(self.names))}, "
                    f"{asked}: a page elsewhere cannot read it through a name "
                    f"that points here (DNS rebinding); behind a proxy or a name, start it with --allow-host NAME")

@@ -482,6 +482,25 @@ def test_a_request_addressed_to_another_name_is_refused_before_anything_is_read(
         assert c.get("/api/status", headers={"host": "evil.example"}).status_code == 200
 
 
+def test_the_host_refusal_is_nosniff_and_echoes_only_a_name(built):
+    """The refusal of another name (web.app.Hosts, in front of NoSniff) was the one answer without
+    ``X-Content-Type-Options: nosniff``, and it quoted the Host header whatever it held: it echoes a name, and
+    says only that the request gives another for anything else (markup, a long text)."""
+    from web.app import LOOPBACK_NAMES
+
+    app = create_app(built.store, analytics=built.analytics, hosts=LOOPBACK_NAMES)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        for host, echoed in (("evil.example:8000", True), ("[2001:db8::1]:80", True),
+                             ("<script>alert(1)</script>", False), ("a" * 300, False), ("evil.example/x", False)):
+            r = c.get("/api/status", headers={"host": host})
+            assert r.status_code == 400 and r.headers["x-content-type-options"] == "nosniff", host
+            assert r.headers["content-type"].startswith("application/json")
+            error = r.json()["error"]
+            assert (f"not to {host!r}" in error) == echoed and (host in error) == echoed, (host, error)
+            assert echoed or "not to the name this request gives" in error, error
+        assert c.get("/api/status").headers["x-content-type-options"] == "nosniff"
+
+
 def test_pages_run_no_script_and_cannot_be_framed(client, built):
     """Every page of the server carries a policy that runs no script, loads nothing from elsewhere and
     cannot be framed by another site; the replay page (its own policy names its two scripts by their
