@@ -482,6 +482,25 @@ def test_a_request_addressed_to_another_name_is_refused_before_anything_is_read(
         assert c.get("/api/status", headers={"host": "evil.example"}).status_code == 200
 
 
+def test_with_no_analytics_file_the_advice_carries_the_store_given(built, tmp_path):
+    """zx serve's answers advise commands with the --store (and --analytics) it was given (Backend.advised:
+    cli.common.with_store), but a missing analytics file's 503 said "run `zx analytics update`" as is, which run
+    as written opens the default store."""
+    from cli.common import with_given
+    from web.app import open_backend
+
+    missing = tmp_path / "none.duckdb"
+    backend = open_backend(built.store, missing)
+    backend.advised = lambda text: with_given(text, "league/s.sqlite", None)
+    with TestClient(create_app(backend)) as c:
+        r = c.get("/api/stats/winrates")
+        assert r.status_code == 503, r.text
+        assert f"no analytics file at {missing}: run `zx --store league/s.sqlite analytics update`" in r.json()["error"]
+        assert "`zx --store league/s.sqlite import`" in r.json()["error"]
+    backend.close()
+    assert not missing.exists()
+
+
 def test_the_host_refusal_is_nosniff_and_echoes_only_a_name(built):
     """The refusal of another name (web.app.Hosts, in front of NoSniff) was the one answer without
     ``X-Content-Type-Options: nosniff``, and it quoted the Host header whatever it held: it echoes a name, and
