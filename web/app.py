@@ -39,6 +39,13 @@ DASHBOARDS_AT_ONCE = 1  # dashboards drawn at once, in their own threads (lifesp
 ENV_STORE, ENV_ANALYTICS, ENV_JUDGE = "ZX_SERVE_STORE", "ZX_SERVE_ANALYTICS", "ZX_SERVE_JUDGE"
 ENV_DECK_LISTS = "ZX_SERVE_DECK_LISTS"
 ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names the server answers to (web.app.Hosts), comma-separated; empty: any
+# the --store and --analytics typed on zx serve's command line (cli.common.given_store; empty: not typed): the
+# commands a worker's answers advise carry them, as the single process's do
+ENV_GIVEN_STORE, ENV_GIVEN_ANALYTICS = "ZX_SERVE_GIVEN_STORE", "ZX_SERVE_GIVEN_ANALYTICS"
+ENV_SUPERVISOR = "ZX_SERVE_SUPERVISOR"  # the PID of the --workers supervisor (a worker ends when it is gone)
+# the exit status of a worker that could not open the store (it said why, in one line): the supervisor starts
+# another in its place without a line of its own (cli.serve); uvicorn's STARTUP_FAILURE (3) would stop the server
+CANNOT_OPEN = 4
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 log = logging.getLogger("zx.serve")
 
@@ -387,11 +394,68 @@ def _warm(backend: Backend, serving: bool = False) -> None:
 
 def app_from_env() -> FastAPI:
     """The application of one ``zx serve --workers N`` process: the store, analytics file and judge
-    flag come from ZX_SERVE_STORE, ZX_SERVE_ANALYTICS and ZX_SERVE_JUDGE (set by ``zx serve``)."""
-    import os
+    flag come from ZX_SERVE_STORE, ZX_SERVE_ANALYTICS and ZX_SERVE_JUDGE (set by ``zx serve``), the commands
+    its answers advise carry the --store and --analytics typed (ZX_SERVE_GIVEN_STORE, ZX_SERVE_GIVEN_ANALYTICS).
 
+    The process prints every thread's stack on SIGUSR1 (``kill -USR1``; without a handler it ended the
+    worker), and ends when its supervisor is gone (Linux: a supervisor killed with SIGKILL left its workers
+    serving for ever). A store it cannot open (a PostgreSQL server down, a file moved away as the supervisor
+    starts a worker again) is one line in the server's log, not a traceback, and the process ends with status
+    ``CANNOT_OPEN``: the supervisor starts another in its place, until the store opens again."""
+    import sys
+
+    from cli.common import with_given  # (the advice zx serve's single process gives: cli.serve._backend)
+    from zx_events.store import cannot_open_text, parse_store
+
+    _worker_signals()
+    given = os.environ.get(ENV_GIVEN_STORE) or None, os.environ.get(ENV_GIVEN_ANALYTICS) or None
     hosts = os.environ.get(ENV_HOSTS)
-    return create_app(os.environ.get(ENV_STORE) or None, judge=os.environ.get(ENV_JUDGE) == "1",
-                      deck_lists=os.environ.get(ENV_DECK_LISTS) == "1",
-                      analytics=os.environ.get(ENV_ANALYTICS) or None, serving=True,
-                      hosts=hosts.split(",") if hosts else None)
+    store = os.environ.get(ENV_STORE) or None
+    try:
+        app = create_app(store, judge=os.environ.get(ENV_JUDGE) == "1",
+                         deck_lists=os.environ.get(ENV_DECK_LISTS) == "1",
+                         analytics=os.environ.get(ENV_ANALYTICS) or None, serving=True,
+                         hosts=hosts.split(",") if hosts else None)
+    except Exception as e:  # (a KeyboardInterrupt is uvicorn's: the supervisor stops its workers)
+        if isinstance(e, ZXError):
+            message = e.message
+        else:
+            try:
+                message = cannot_open_text(parse_store(store), e, store)
+            except ZXError:
+                message = f"cannot open the store: {e}"
+        log.error("zx serve: worker process %d cannot start: %s; another is started in its place", os.getpid(),
+                  with_given(message, *given))
+        sys.exit(CANNOT_OPEN)
+    app.state.backend.advised = lambda text: with_given(text, *given)
+    return app
+
+
+def _worker_signals() -> None:
+    """SIGUSR1 prints every thread's stack on stderr (faulthandler); the process gets SIGTERM (a stop, as the
+    supervisor's own) when the supervisor that started it ends, even by SIGKILL (Linux's PR_SET_PDEATHSIG)."""
+    import faulthandler
+    import signal
+    import sys
+
+    if hasattr(signal, "SIGUSR1"):
+        try:
+            faulthandler.register(signal.SIGUSR1, all_threads=True)
+        except (AttributeError, ValueError, OSError):  # stderr is not a real file
+            pass
+        else:  # (the supervisor starts a worker with it blocked and ignored: cli.serve._supervisor)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+    supervisor = os.environ.get(ENV_SUPERVISOR)
+    if sys.platform != "linux" or not supervisor:
+        return
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != int(supervisor):  # it ended before the signal was asked for
+        log.error("zx serve: worker process %d: its server (PID %s) has ended; this worker ends too", os.getpid(),
+                  supervisor)
+        sys.exit(1)
