@@ -16,6 +16,7 @@ from .output import counted, emit_written, written_option
 
 
 DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)
+USR1_PAUSE = 0.2  # s between the workers the --workers supervisor sends SIGUSR1 to (a dump takes milliseconds)
 
 
 def _store(ctx: click.Context) -> str | None:
@@ -72,18 +73,21 @@ def _supervisor() -> Any:
     """uvicorn's supervisor of ``--workers`` processes, which starts each with SIGINT ignored: a Ctrl-C
     reaches the whole foreground process group, and a worker still importing its modules printed the
     traceback of its KeyboardInterrupt. The supervisor takes Ctrl-C and stops its workers with SIGTERM
-    (a worker's server stops on it; a worker not yet serving ends without a word); a worker's server,
-    once started, takes SIGINT again (uvicorn's own handlers).
+    (a worker's server stops on it; a worker not yet serving ends without a word). A worker's SIGINT stays
+    held (its mask passes on through spawn): only the supervisor takes Ctrl-C.
 
-    ``kill -USR1`` of the supervisor prints its own threads' stacks and sends SIGUSR1 to each worker, which
-    prints its own (a worker starts with SIGUSR1 ignored until its application takes it: ``web.app.app_from_env``;
-    uvicorn's supervisor took SIGUSR1 and did nothing, and a worker sent it ended). A worker that dies is
-    started again with one line in the server's log (uvicorn says so only at its info level). ``stopped_by``
-    is the signal that stopped it (SIGTERM: ``zx serve`` then ends by it, as the single process does)."""
+    ``kill -USR1`` of the supervisor prints its own threads' stacks and sends SIGUSR1 to each worker in turn,
+    which prints its own (a worker starts with SIGUSR1 held and ignored until its application takes it:
+    ``web.app.app_from_env``; uvicorn's supervisor took SIGUSR1 and did nothing, and a worker sent it ended).
+    A worker that dies is started again with one line in the server's log (uvicorn says so only at its info
+    level). ``stopped_by`` is the signal that stopped it (SIGTERM: ``zx serve`` then ends by it, as the
+    single process does)."""
     import faulthandler
     import logging
     import os
     import signal
+    import sys
+    import time
     from multiprocessing import resource_tracker
 
     from uvicorn.supervisors import Multiprocess
@@ -111,28 +115,38 @@ def _supervisor() -> Any:
 
         def keep_subprocess_alive(self) -> None:  # (a worker that died is started again)
             before = list(self.processes)
-            running = {p.pid for p in before if p.process.is_alive()}  # (alive but not answering: killed)
+            hung: set[int | None] = set()  # killed by uvicorn: still running, but not answering its health check
+            for process in before:
+                def kill(process: Any = process, kill: Any = process.kill) -> None:
+                    if process.process.exitcode is None:
+                        hung.add(process.pid)
+                    kill()
+                process.kill = kill  # (called only on a worker that is not alive, or not answering)
             with held():
                 super().keep_subprocess_alive()
             for old, new in zip(before, self.processes):
                 if old is new or old.exitcode == CANNOT_OPEN:  # (that worker said why, in one line)
                     continue
-                how = ("did not answer uvicorn's health check, and was killed" if old.pid in running
+                how = ("did not answer uvicorn's health check, and was killed" if old.pid in hung
                        else f"was killed by {signal.Signals(-old.exitcode).name}" if (old.exitcode or 0) < 0
                        else f"exited with status {old.exitcode}")
                 log.warning("zx serve: worker process %s %s; worker process %s takes its place", old.pid, how, new.pid)
 
         def handle_usr1(self) -> None:
+            # one process after another, each under its PID: dumped at once, their lines were interleaved
             try:
+                print(f"zx serve: the stacks of the supervisor (PID {os.getpid()}):", file=sys.stderr, flush=True)
                 faulthandler.dump_traceback(all_threads=True)
             except (AttributeError, ValueError, OSError):  # stderr is not a real file
                 pass
             for process in self.processes:
                 if process.pid is not None and process.exitcode is None:
+                    print(f"zx serve: the stacks of worker process {process.pid}:", file=sys.stderr, flush=True)
                     try:
                         os.kill(process.pid, signal.SIGUSR1)
                     except ProcessLookupError:  # (ended meanwhile)
-                        pass
+                        continue
+                    time.sleep(USR1_PAUSE)
 
         def handle_term(self) -> None:
             self.stopped_by = signal.SIGTERM

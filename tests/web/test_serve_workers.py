@@ -81,10 +81,10 @@ class Server:
                 found.append(int(stat.parent.name))
         return sorted(found)
 
-    def wait(self, done: Callable[[], object], what: str, seconds: float = 30) -> None:
+    def wait(self, done: Callable[[], object], what: str, seconds: float = 90) -> None:
         deadline = time.monotonic() + seconds
         while not done():
-            assert self.proc.poll() is None or what == "stopped", f"the server ended: {self.err}"
+            assert self.proc.poll() is None, f"the server ended: {self.err}"
             assert time.monotonic() < deadline, f"{what}:\n{self.err}"
             time.sleep(0.1)
 
@@ -127,10 +127,15 @@ def test_workers_advise_with_the_store_print_stacks_say_a_death_and_end_by_sigte
 
         workers = server.workers()
         os.kill(server.proc.pid, signal.SIGUSR1)
-        server.wait(lambda: server.err.count("in subprocess_started") == 2 and "in handle_usr1" in server.err,
+        server.wait(lambda: server.err.count("in subprocess_started\n") == 2 and "in handle_usr1" in server.err,
                     "kill -USR1 of the supervisor printed its stacks and each worker's")
+        # each process's under its PID, one after the other (dumped at once, their lines were interleaved)
+        for said in (f"the stacks of the supervisor (PID {server.proc.pid}):\n",
+                     *(f"the stacks of worker process {pid}:\n" for pid in workers)):
+            assert server.err.count(f"zx serve: {said}") == 1, server.err
         os.kill(workers[0], signal.SIGUSR1)
-        server.wait(lambda: server.err.count("in subprocess_started") == 3, "kill -USR1 of a worker printed its stacks")
+        server.wait(lambda: server.err.count("in subprocess_started\n") == 3,
+                    "kill -USR1 of a worker printed its stacks")
         time.sleep(1)
         assert server.workers() == workers and server.answers()  # (none ended)
         assert "most recent call first" in server.err and "Traceback" not in server.err
