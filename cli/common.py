@@ -350,9 +350,12 @@ def with_store(text: str, ctx: click.Context | None = None) -> str:
     written, the advice of ``zx --store league/s.sqlite stats winrates`` opened the default store ("there is no
     store at zx-store.sqlite"). A store or file from ``ZX_STORE`` or ``ZX_ANALYTICS`` is left out (the advice
     runs with it as it is); a password is shown hidden."""
-    import re
-    import shlex
+    return with_given(text, *given_store(ctx))
 
+
+def given_store(ctx: click.Context | None = None) -> tuple[str | None, str | None]:
+    """The ``--store`` and ``--analytics`` typed on the command line of ``ctx`` (None: not typed, or from the
+    environment), as ``with_store`` writes them into advice."""
     from click.core import ParameterSource
 
     ctx = ctx or click.get_current_context(silent=True)
@@ -361,6 +364,15 @@ def with_store(text: str, ctx: click.Context | None = None) -> str:
     store = obj.get("store") if root is not None and root.get_parameter_source("store") != ParameterSource.ENVIRONMENT \
         else None
     analytics = obj.get("analytics")
+    return store, (str(analytics) if analytics else None)
+
+
+def with_given(text: str, store: str | None, analytics: str | None) -> str:
+    """``with_store`` for a ``--store`` and ``--analytics`` known without a command line (``zx serve --workers N``:
+    each worker process gives the advice of the command that started it: ``web.app.app_from_env``)."""
+    import re
+    import shlex
+
     if not (store or analytics) or "`zx " not in text:
         return text
     from zx_events.store import redacted

@@ -11,10 +11,12 @@ import click
 
 from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
 from .common import MAX_WORKERS, OutputFile, cannot_open, interrupted, with_store
+from .common import given_store as given_store_of
 from .output import counted, emit_written, written_option
 
 
 DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)
+USR1_PAUSE = 0.2  # s between the workers the --workers supervisor sends SIGUSR1 to (a dump takes milliseconds)
 
 
 def _store(ctx: click.Context) -> str | None:
@@ -31,21 +33,22 @@ def _store(ctx: click.Context) -> str | None:
 
 
 @contextmanager
-def _sigint_held(ignore: bool = False) -> Iterator[None]:
+def _sigint_held(ignore: bool = False, also: tuple[int, ...] = ()) -> Iterator[None]:
     """A context in which SIGINT is blocked for this thread (a Ctrl-C meanwhile stays pending and reaches
     the handler once it is unblocked: Linux never discards a blocked signal), and with ``ignore`` also
-    ignored: an ignored signal stays ignored in a program this process starts (its mask does not:
-    multiprocessing's spawn clears it), so a worker started there is deaf to Ctrl-C until its server
-    takes SIGINT over."""
+    ignored: an ignored signal stays ignored in a program this process starts, so a worker started there is
+    deaf to Ctrl-C until its server takes SIGINT over. ``also``: other signals held the same way (SIGUSR1, which
+    a worker takes over and unblocks: ``web.app.app_from_env``)."""
     import signal
 
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignore else None
+    held = {signal.SIGINT, *also}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    handlers = {s: signal.signal(s, signal.SIG_IGN) for s in held} if ignore else {}
     try:
         yield
     finally:
-        if ignore:
-            signal.signal(signal.SIGINT, handler)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
@@ -70,19 +73,38 @@ def _supervisor() -> Any:
     """uvicorn's supervisor of ``--workers`` processes, which starts each with SIGINT ignored: a Ctrl-C
     reaches the whole foreground process group, and a worker still importing its modules printed the
     traceback of its KeyboardInterrupt. The supervisor takes Ctrl-C and stops its workers with SIGTERM
-    (a worker's server stops on it; a worker not yet serving ends without a word); a worker's server,
-    once started, takes SIGINT again (uvicorn's own handlers)."""
+    (a worker's server stops on it; a worker not yet serving ends without a word). A worker's SIGINT stays
+    held (its mask passes on through spawn): only the supervisor takes Ctrl-C.
+
+    ``kill -USR1`` of the supervisor prints its own threads' stacks and sends SIGUSR1 to each worker in turn,
+    which prints its own (a worker starts with SIGUSR1 held and ignored until its application takes it:
+    ``web.app.app_from_env``; uvicorn's supervisor took SIGUSR1 and did nothing, and a worker sent it ended).
+    A worker that dies is started again with one line in the server's log (uvicorn says so only at its info
+    level). ``stopped_by`` is the signal that stopped it (SIGTERM: ``zx serve`` then ends by it, as the
+    single process does)."""
+    import faulthandler
+    import logging
+    import os
+    import signal
+    import sys
+    import time
     from multiprocessing import resource_tracker
 
     from uvicorn.supervisors import Multiprocess
+
+    from web.app import CANNOT_OPEN
+
+    log = logging.getLogger("zx.serve")
 
     def held() -> Any:
         # multiprocessing starts its resource tracker at its first process, and unblocks SIGINT after (with
         # SIG_UNBLOCK, not the mask before): started here, first, it leaves the held SIGINT held
         resource_tracker.ensure_running()
-        return _sigint_held(ignore=True)
+        return _sigint_held(ignore=True, also=(signal.SIGUSR1,))
 
     class Supervisor(Multiprocess):
+        stopped_by: int | None = None
+
         def init_processes(self) -> None:
             with held():
                 super().init_processes()
@@ -92,8 +114,43 @@ def _supervisor() -> Any:
                 super().restart_all()
 
         def keep_subprocess_alive(self) -> None:  # (a worker that died is started again)
+            before = list(self.processes)
+            hung: set[int | None] = set()  # killed by uvicorn: still running, but not answering its health check
+            for process in before:
+                def kill(process: Any = process, kill: Any = process.kill) -> None:
+                    if process.process.exitcode is None:
+                        hung.add(process.pid)
+                    kill()
+                process.kill = kill  # (called only on a worker that is not alive, or not answering)
             with held():
                 super().keep_subprocess_alive()
+            for old, new in zip(before, self.processes):
+                if old is new or old.exitcode == CANNOT_OPEN:  # (that worker said why, in one line)
+                    continue
+                how = ("did not answer uvicorn's health check, and was killed" if old.pid in hung
+                       else f"was killed by {signal.Signals(-old.exitcode).name}" if (old.exitcode or 0) < 0
+                       else f"exited with status {old.exitcode}")
+                log.warning("zx serve: worker process %s %s; worker process %s takes its place", old.pid, how, new.pid)
+
+        def handle_usr1(self) -> None:
+            # one process after another, each under its PID: dumped at once, their lines were interleaved
+            try:
+                print(f"zx serve: the stacks of the supervisor (PID {os.getpid()}):", file=sys.stderr, flush=True)
+                faulthandler.dump_traceback(all_threads=True)
+            except (AttributeError, ValueError, OSError):  # stderr is not a real file
+                pass
+            for process in self.processes:
+                if process.pid is not None and process.exitcode is None:
+                    print(f"zx serve: the stacks of worker process {process.pid}:", file=sys.stderr, flush=True)
+                    try:
+                        os.kill(process.pid, signal.SIGUSR1)
+                    except ProcessLookupError:  # (ended meanwhile)
+                        continue
+                    time.sleep(USR1_PAUSE)
+
+        def handle_term(self) -> None:
+            self.stopped_by = signal.SIGTERM
+            super().handle_term()
 
     return Supervisor
 
@@ -234,19 +291,27 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     if workers > 1:  # each process builds its own app from the environment (web.app.app_from_env)
         import os
 
-        from web.app import ENV_ANALYTICS, ENV_DECK_LISTS, ENV_HOSTS, ENV_JUDGE, ENV_STORE
+        from web.app import (ENV_ANALYTICS, ENV_DECK_LISTS, ENV_GIVEN_ANALYTICS, ENV_GIVEN_STORE, ENV_HOSTS, ENV_JUDGE,
+                             ENV_STORE, ENV_SUPERVISOR)
 
+        given_store, given_analytics = given_store_of(ctx)  # (the advice of every worker: web.app.app_from_env)
         os.environ.update({ENV_STORE: backend.svc.store.url, ENV_ANALYTICS: str(backend.analytics_path),
                            ENV_JUDGE: "1" if judge else "0", ENV_DECK_LISTS: "1" if deck_lists else "0",
-                           ENV_HOSTS: ",".join(hosts or ())})
+                           ENV_HOSTS: ",".join(hosts or ()), ENV_GIVEN_STORE: given_store or "",
+                           ENV_GIVEN_ANALYTICS: given_analytics or "", ENV_SUPERVISOR: str(os.getpid())})
         backend.close()
         config = uvicorn.Config("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                                 log_level="warning", access_log=False)
+        supervisor = None
         try:
             click.echo(serving, err=True)
-            _supervisor()(config, sockets=[config.bind_socket()]).run()
+            supervisor = _supervisor()(config, sockets=[config.bind_socket()])
+            supervisor.run()
         except KeyboardInterrupt:  # Ctrl-C once "serving" is said, before the supervisor takes it: the same stop
             pass
+        if supervisor is not None and supervisor.stopped_by == signal.SIGTERM:  # as the single process ends (143)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.raise_signal(signal.SIGTERM)
         return
     server: Any = None
     stopped = False

@@ -117,6 +117,8 @@ class Answers:
             else:
                 raise
             response = JSON({"error": error.message, "status": error.status}, status_code=error.status)
+            if error.retry_after is not None:  # (the server busy: as the application's handler answers it)
+                response.headers["Retry-After"] = str(error.retry_after)
             await response(scope, receive, send)
             return
         if key is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -38,6 +39,13 @@ DASHBOARDS_AT_ONCE = 1  # dashboards drawn at once, in their own threads (lifesp
 ENV_STORE, ENV_ANALYTICS, ENV_JUDGE = "ZX_SERVE_STORE", "ZX_SERVE_ANALYTICS", "ZX_SERVE_JUDGE"
 ENV_DECK_LISTS = "ZX_SERVE_DECK_LISTS"
 ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names the server answers to (web.app.Hosts), comma-separated; empty: any
+# the --store and --analytics typed on zx serve's command line (cli.common.given_store; empty: not typed): the
+# commands a worker's answers advise carry them, as the single process's do
+ENV_GIVEN_STORE, ENV_GIVEN_ANALYTICS = "ZX_SERVE_GIVEN_STORE", "ZX_SERVE_GIVEN_ANALYTICS"
+ENV_SUPERVISOR = "ZX_SERVE_SUPERVISOR"  # the PID of the --workers supervisor (a worker ends when it is gone)
+# the exit status of a worker that could not open the store (it said why, in one line): the supervisor starts
+# another in its place without a line of its own (cli.serve); uvicorn's STARTUP_FAILURE (3) would stop the server
+CANNOT_OPEN = 4
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 log = logging.getLogger("zx.serve")
 
@@ -123,9 +131,10 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     app.state.backend = backend
     app.add_middleware(Answers, backend=backend)  # the answers given before, without the framework
     app.add_middleware(Head)  # a HEAD is a GET to every layer below
-    app.add_middleware(NoSniff)  # every answer, JSON and errors too, is read as the type it says
     if hosts is not None:
-        app.add_middleware(Hosts, names=hosts)  # outermost: nothing of the store before the Host is checked
+        app.add_middleware(Hosts, names=hosts)  # nothing of the store before the Host is checked
+    app.add_middleware(NoSniff)  # outermost: every answer, JSON, errors and the Host refusal too, is read as the
+    # type it says
     app.include_router(api.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     app.include_router(pages.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     # the icon reads nothing of the store: served while the store's server is out of reach too
@@ -221,6 +230,9 @@ def host_name(header: str) -> str:
     return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
+_HOST_HEADER = re.compile(r"[A-Za-z0-9.\-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
+
+
 class Hosts:
     """Requests addressed to another name than the server's are refused (400), before anything else.
 
@@ -242,7 +254,9 @@ class Hosts:
         if host_name(host) in self.names:
             await self.app(scope, receive, send)
             return
-        asked = f"not to {host!r}" if host else "and this request names none (no Host header)"
+        # (the name given is echoed only when it is one: never markup nor a megabyte of text)
+        asked = (f"not to {host!r}" if _HOST_HEADER.fullmatch(host) else "not to the name this request gives"
+                 if host else "and this request names none (no Host header)")
         message = (f"this server answers only requests addressed to {', '.join(sorted(self.names))}, "
                    f"{asked}: a page elsewhere cannot read it through a name "
                    f"that points here (DNS rebinding); behind a proxy or a name, start it with --allow-host NAME")
@@ -380,11 +394,68 @@ def _warm(backend: Backend, serving: bool = False) -> None:
 
 def app_from_env() -> FastAPI:
     """The application of one ``zx serve --workers N`` process: the store, analytics file and judge
-    flag come from ZX_SERVE_STORE, ZX_SERVE_ANALYTICS and ZX_SERVE_JUDGE (set by ``zx serve``)."""
-    import os
+    flag come from ZX_SERVE_STORE, ZX_SERVE_ANALYTICS and ZX_SERVE_JUDGE (set by ``zx serve``), the commands
+    its answers advise carry the --store and --analytics typed (ZX_SERVE_GIVEN_STORE, ZX_SERVE_GIVEN_ANALYTICS).
 
+    The process prints every thread's stack on SIGUSR1 (``kill -USR1``; without a handler it ended the
+    worker), and ends when its supervisor is gone (Linux: a supervisor killed with SIGKILL left its workers
+    serving for ever). A store it cannot open (a PostgreSQL server down, a file moved away as the supervisor
+    starts a worker again) is one line in the server's log, not a traceback, and the process ends with status
+    ``CANNOT_OPEN``: the supervisor starts another in its place, until the store opens again."""
+    import sys
+
+    from cli.common import with_given  # (the advice zx serve's single process gives: cli.serve._backend)
+    from zx_events.store import cannot_open_text, parse_store
+
+    _worker_signals()
+    given = os.environ.get(ENV_GIVEN_STORE) or None, os.environ.get(ENV_GIVEN_ANALYTICS) or None
     hosts = os.environ.get(ENV_HOSTS)
-    return create_app(os.environ.get(ENV_STORE) or None, judge=os.environ.get(ENV_JUDGE) == "1",
-                      deck_lists=os.environ.get(ENV_DECK_LISTS) == "1",
-                      analytics=os.environ.get(ENV_ANALYTICS) or None, serving=True,
-                      hosts=hosts.split(",") if hosts else None)
+    store = os.environ.get(ENV_STORE) or None
+    try:
+        app = create_app(store, judge=os.environ.get(ENV_JUDGE) == "1",
+                         deck_lists=os.environ.get(ENV_DECK_LISTS) == "1",
+                         analytics=os.environ.get(ENV_ANALYTICS) or None, serving=True,
+                         hosts=hosts.split(",") if hosts else None)
+    except Exception as e:  # (a KeyboardInterrupt is uvicorn's: the supervisor stops its workers)
+        if isinstance(e, ZXError):
+            message = e.message
+        else:
+            try:
+                message = cannot_open_text(parse_store(store), e, store)
+            except ZXError:
+                message = f"cannot open the store: {e}"
+        log.error("zx serve: worker process %d cannot start: %s; another is started in its place", os.getpid(),
+                  with_given(message, *given))
+        sys.exit(CANNOT_OPEN)
+    app.state.backend.advised = lambda text: with_given(text, *given)
+    return app
+
+
+def _worker_signals() -> None:
+    """SIGUSR1 prints every thread's stack on stderr (faulthandler); the process gets SIGTERM (a stop, as the
+    supervisor's own) when the supervisor that started it ends, even by SIGKILL (Linux's PR_SET_PDEATHSIG)."""
+    import faulthandler
+    import signal
+    import sys
+
+    if hasattr(signal, "SIGUSR1"):
+        try:
+            faulthandler.register(signal.SIGUSR1, all_threads=True)
+        except (AttributeError, ValueError, OSError):  # stderr is not a real file
+            pass
+        else:  # (the supervisor starts a worker with it blocked and ignored: cli.serve._supervisor)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+    supervisor = os.environ.get(ENV_SUPERVISOR)
+    if sys.platform != "linux" or not supervisor:
+        return
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != int(supervisor):  # it ended before the signal was asked for
+        log.error("zx serve: worker process %d: its server (PID %s) has ended; this worker ends too", os.getpid(),
+                  supervisor)
+        sys.exit(1)

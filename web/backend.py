@@ -699,8 +699,8 @@ class Backend:
             if self._con is None:
                 try:
                     self._con = Interruptible(connect_reader(self.analytics_path))  # (close interrupts it)
-                except AnalyticsError as e:
-                    raise WebError(503, f"{e}") from None
+                except AnalyticsError as e:  # (no file: the update it advises, with the --store typed)
+                    raise WebError(503, self.advised(f"{e}")) from None
                 self._projection = None
                 self._derived = None  # they were the closed connection's
                 self.stats_cache.clear()

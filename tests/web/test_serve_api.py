@@ -482,6 +482,44 @@ def test_a_request_addressed_to_another_name_is_refused_before_anything_is_read(
         assert c.get("/api/status", headers={"host": "evil.example"}).status_code == 200
 
 
+def test_with_no_analytics_file_the_advice_carries_the_store_given(built, tmp_path):
+    """zx serve's answers advise commands with the --store (and --analytics) it was given (Backend.advised:
+    cli.common.with_store), but a missing analytics file's 503 said "run `zx analytics update`" as is, which run
+    as written opens the default store."""
+    from cli.common import with_given
+    from web.app import open_backend
+
+    missing = tmp_path / "none.duckdb"
+    backend = open_backend(built.store, missing)
+    backend.advised = lambda text: with_given(text, "league/s.sqlite", None)
+    with TestClient(create_app(backend)) as c:
+        r = c.get("/api/stats/winrates")
+        assert r.status_code == 503, r.text
+        assert f"no analytics file at {missing}: run `zx --store league/s.sqlite analytics update`" in r.json()["error"]
+        assert "`zx --store league/s.sqlite import`" in r.json()["error"]
+    backend.close()
+    assert not missing.exists()
+
+
+def test_the_host_refusal_is_nosniff_and_echoes_only_a_name(built):
+    """The refusal of another name (web.app.Hosts, in front of NoSniff) was the one answer without
+    ``X-Content-Type-Options: nosniff``, and it quoted the Host header whatever it held: it echoes a name, and
+    says only that the request gives another for anything else (markup, a long text)."""
+    from web.app import LOOPBACK_NAMES
+
+    app = create_app(built.store, analytics=built.analytics, hosts=LOOPBACK_NAMES)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        for host, echoed in (("evil.example:8000", True), ("[2001:db8::1]:80", True),
+                             ("<script>alert(1)</script>", False), ("a" * 300, False), ("evil.example/x", False)):
+            r = c.get("/api/status", headers={"host": host})
+            assert r.status_code == 400 and r.headers["x-content-type-options"] == "nosniff", host
+            assert r.headers["content-type"].startswith("application/json")
+            error = r.json()["error"]
+            assert (f"not to {host!r}" in error) == echoed and (host in error) == echoed, (host, error)
+            assert echoed or "not to the name this request gives" in error, error
+        assert c.get("/api/status").headers["x-content-type-options"] == "nosniff"
+
+
 def test_pages_run_no_script_and_cannot_be_framed(client, built):
     """Every page of the server carries a policy that runs no script, loads nothing from elsewhere and
     cannot be framed by another site; the replay page (its own policy names its two scripts by their

@@ -629,13 +629,15 @@ def test_dashboards_not_drawn_before_are_drawn_one_at_a_time_and_every_one_is_an
     assert answers[0].text == first.text and most[0] == DASHBOARDS_AT_ONCE
 
 
-@pytest.mark.parametrize("what", ["dashboards", "statistics"])
-def test_requests_past_the_most_that_may_wait_their_turn_are_answered_503_with_retry_after(client, monkeypatch, what):
+@pytest.mark.parametrize("what", ["dashboards", "statistics", "views"])
+def test_requests_past_the_most_that_may_wait_their_turn_are_answered_503_with_retry_after(client, built, monkeypatch,
+                                                                                         what):
     """Uncached dashboards (statistics) are computed a few at a time and the others wait their turn in the event
     loop; that queue had no bound: one client's thousand dashboards of distinct filters (0.1-0.4 s each) kept
     every later request waiting for minutes. Past ``MOST_WAITING`` waiting, a request is answered 503 at once,
     with Retry-After and what to do (as HTML for a browser, JSON for the API); once the queue drains, the same
-    request is answered."""
+    request is answered. A view asked with a plain query (``?at=N&as=P1``: web.answers answers it) was refused
+    without Retry-After."""
     import threading
     import time
     from concurrent.futures import ThreadPoolExecutor
@@ -644,10 +646,15 @@ def test_requests_past_the_most_that_may_wait_their_turn_are_answered_503_with_r
     from web.backend import BUSY_RETRY_SECONDS, MOST_WAITING
 
     backend = client.app.state.backend
-    limiter = backend.dashboard_limiter if what == "dashboards" else backend.stats_limiter
+    limiter = {"dashboards": backend.dashboard_limiter, "statistics": backend.stats_limiter,
+               "views": backend.view_limiter}[what]
     most = MOST_WAITING[what] + limiter.total_tokens  # drawn at once and waiting: answered
     gate = threading.Event()
-    if what == "dashboards":
+    if what == "views":  # (each computed as an empty view once let through: only the queue is tested)
+        monkeypatch.setattr(backend, "view_json", lambda *a, **k: (gate.wait(10), b"{}")[1])
+        m = built.matches[0]
+        ask = lambda n: client.get(f"/api/matches/{m}/view?at={300 + n}&as=P1")  # noqa: E731
+    elif what == "dashboards":
         real = dashboard.build
         monkeypatch.setattr(dashboard, "build", lambda *a, **k: (gate.wait(10), real(*a, **k))[1])
         ask = lambda n: client.get("/dashboard", params={"min_games": 300 + n}, headers={"accept": "text/html"})  # noqa: E731
@@ -669,7 +676,8 @@ def test_requests_past_the_most_that_may_wait_their_turn_are_answered_503_with_r
         assert a.headers["retry-after"] == str(BUSY_RETRY_SECONDS)
         assert f"the server is busy: {MOST_WAITING[what]} requests for {what}" in a.text
         assert a.headers["content-type"].startswith("text/html" if what == "dashboards" else "application/json")
-    again = ask(int(busy[0].request.url.params["min_games"]) - 300)
+    asked = busy[0].request.url.params
+    again = ask(int(asked["at"] if what == "views" else asked["min_games"]) - 300)
     assert again.status_code == 200
 
 
