@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from zx_events.advice import with_given
 from zx_events.errors import ZXError
 
 STORE_HELP = ("Event store: a SQLite file (default zx-store.sqlite), memory:, or postgresql://USER@HOST:PORT/DB. "
@@ -365,21 +366,3 @@ def given_store(ctx: click.Context | None = None) -> tuple[str | None, str | Non
         else None
     analytics = obj.get("analytics")
     return store, (str(analytics) if analytics else None)
-
-
-def with_given(text: str, store: str | None, analytics: str | None) -> str:
-    """``with_store`` for a ``--store`` and ``--analytics`` known without a command line (``zx serve --workers N``:
-    each worker process gives the advice of the command that started it: ``web.app.app_from_env``)."""
-    import re
-    import shlex
-
-    if not (store or analytics) or "`zx " not in text:
-        return text
-    from zx_events.store import redacted
-
-    given = f" --store {shlex.quote(redacted(store, store))}" if store else ""
-    file = f" --analytics {shlex.quote(str(analytics))}" if analytics else ""
-    env = f"ZX_ANALYTICS={shlex.quote(str(analytics))} " if analytics else ""  # (zx import takes no --analytics)
-    return re.sub(r"`zx (analytics update|import|serve(?= --update))\b",  # (`zx serve` naming a holder: as is)
-                  lambda m: f"`zx{given} analytics update{file}" if m.group(1) == "analytics update"
-                  else f"`zx{given} serve{file}" if m.group(1) == "serve" else f"`{env}zx{given} import", text)

@@ -404,7 +404,7 @@ def app_from_env() -> FastAPI:
     ``CANNOT_OPEN``: the supervisor starts another in its place, until the store opens again."""
     import sys
 
-    from cli.common import with_given  # (the advice zx serve's single process gives: cli.serve._backend)
+    from zx_events.advice import with_given  # (the advice zx serve's single process gives: cli.serve._backend)
     from zx_events.store import cannot_open_text, parse_store
 
     _worker_signals()

@@ -486,7 +486,7 @@ def test_with_no_analytics_file_the_advice_carries_the_store_given(built, tmp_pa
     """zx serve's answers advise commands with the --store (and --analytics) it was given (Backend.advised:
     cli.common.with_store), but a missing analytics file's 503 said "run `zx analytics update`" as is, which run
     as written opens the default store."""
-    from cli.common import with_given
+    from zx_events.advice import with_given
     from web.app import open_backend
 
     missing = tmp_path / "none.duckdb"
