@@ -1,0 +1,68 @@
+"""The command line's manners across commands (QA round 19): a DuckDB file without zx's schema named as such by
+every reader, an interrupted first update or export leaving nothing half-made, narrow tables keeping the column a
+command exists for, a closed output ending quietly with 141, one spelling of the same option and message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from analytics_support import imported_store
+from cli.main import zx
+
+
+def run(store: Path, *args: str, **kw) -> "object":
+    return CliRunner().invoke(zx, ["--store", str(store), *args], **kw)
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    """The hand-built matches imported into a SQLite store, analytics updated by zx import."""
+    return imported_store(tmp_path_factory.mktemp("imported"))
+
+
+# ------------------------------------------------------------------ 1. a DuckDB file without zx's schema
+@pytest.mark.parametrize("command", [["stats", "winrates"], ["sql", "SELECT count(*) FROM matches"],
+                                     ["export", "--parquet", "{tmp}/out"], ["report", "-o", "{tmp}/meta.html"]])
+def test_every_reader_names_a_duckdb_file_without_zxs_schema(imported, tmp_path, command):
+    """A DuckDB file with no table (a first update interrupted at once, or any other) was "internal error:
+    CatalogException ... a bug in zx" (zx stats), "Table with name matches does not exist" (zx sql), "cannot
+    export to DIR" (zx export), "analytics schema None" (zx report). Each says what the file is and what to run."""
+    blank = tmp_path / "blank.duckdb"
+    duckdb.connect(str(blank)).close()
+    r = run(imported, *[a.format(tmp=tmp_path) for a in command], "--analytics", str(blank))
+    assert r.exit_code == 1, r.output
+    assert r.output == (f"Error: {blank} is not zx's analytics file (no schema): run `zx --store {imported} "
+                        f"analytics update --analytics {blank}` to build it, or name zx's analytics file with "
+                        f"--analytics\n")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "meta.html").exists()
+    assert run(imported, "analytics", "update", "--analytics", str(blank)).exit_code == 0  # the advice works
+    assert run(imported, *[a.format(tmp=tmp_path) for a in command], "--analytics", str(blank)).exit_code == 0
+
+
+def test_a_first_update_interrupted_before_its_schema_is_committed_leaves_no_file(imported, tmp_path, monkeypatch):
+    """Ctrl-C in the first second of a first `zx analytics update` left a DuckDB file without tables, which
+    every reader then failed on. The update that made the file removes it (and its .wal) when it ends before the
+    schema is committed; one that found a file leaves it."""
+    import analytics.projection as projection
+
+    reset = projection._reset
+
+    def ctrl_c_in_the_schema(con, store):
+        con.execute("CREATE TABLE half (x INTEGER)")  # something written, uncommitted
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(projection, "_reset", ctrl_c_in_the_schema)
+    new = tmp_path / "new.duckdb"
+    r = run(imported, "analytics", "update", "--analytics", str(new))
+    assert r.exit_code == 1 and "Aborted!" in r.output, r.output
+    assert not new.exists() and not Path(f"{new}.wal").exists()
+    blank = tmp_path / "blank.duckdb"  # a file that was there is never removed
+    duckdb.connect(str(blank)).close()
+    assert run(imported, "analytics", "update", "--analytics", str(blank)).exit_code == 1
+    assert blank.exists()
+    monkeypatch.setattr(projection, "_reset", reset)
+    assert run(imported, "analytics", "update", "--analytics", str(new)).exit_code == 0 and new.exists()
