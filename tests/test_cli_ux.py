@@ -66,3 +66,44 @@ def test_a_first_update_interrupted_before_its_schema_is_committed_leaves_no_fil
     assert blank.exists()
     monkeypatch.setattr(projection, "_reset", reset)
     assert run(imported, "analytics", "update", "--analytics", str(new)).exit_code == 0 and new.exists()
+
+
+# ------------------------------------------------------------------ 2. Ctrl-C during zx export
+def _interrupted_stream(*args, **kwargs) -> None:
+    """What DuckDB raises when Ctrl-C lands in the Python Arrow stream a COPY reads (zx export's rows): the
+    KeyboardInterrupt inside its InvalidInputException."""
+    import pyarrow as pa
+
+    def batches():
+        raise KeyboardInterrupt
+        yield  # (a generator)
+
+    con = duckdb.connect()
+    try:
+        con.register("export_rows", pa.RecordBatchReader.from_batches(pa.schema([("x", pa.int64())]), batches()))
+        con.execute("SELECT * FROM export_rows").fetchall()
+    finally:
+        con.close()
+
+
+def test_ctrl_c_in_the_arrow_stream_of_an_export_is_an_interruption_and_leaves_no_new_folder(imported, tmp_path,
+                                                                                                monkeypatch):
+    """Ctrl-C during zx export was at times "Error: cannot export to DIR: Invalid Input Error: reading the schema
+    of the object registered as 'export_rows' failed: KeyboardInterrupt" (DuckDB's error around it), and the DIR
+    the export had made was left behind, empty. It is the export's interruption, and a DIR it made goes."""
+    import analytics.export as export
+    from cli.common import interrupted
+
+    with pytest.raises(duckdb.InvalidInputException) as caught:
+        _interrupted_stream()
+    assert interrupted(caught.value)
+    assert not interrupted(duckdb.InvalidInputException("Invalid Input Error: no KeyboardInterrupt here"))
+    monkeypatch.setattr(export, "_copy", _interrupted_stream)
+    out = tmp_path / "new"
+    r = run(imported, "export", "--parquet", str(out))
+    assert r.exit_code == 1 and r.stderr.endswith(f"interrupted: nothing was exported into {out}\nAborted!\n"), \
+        r.output
+    assert "cannot export" not in r.output and not out.exists()
+    kept = tmp_path / "kept"  # a DIR that was there stays
+    kept.mkdir()
+    assert run(imported, "export", "--parquet", str(kept)).exit_code == 1 and kept.is_dir()
