@@ -187,8 +187,10 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
             f" in {read} match{'es' if read != 1 else ''}"
         against = _checked_against(audits, catalog, {"catalog": catalog_path, "board": board_path})
         title += f";{against}" if against else ""
-        emit(rows, fmt, AUDIT_COLUMNS + (["kind"] if fmt == "csv" else []), title=title,
-             first=("rule", "message", "line"))
+        columns = AUDIT_COLUMNS + (["kind"] if fmt == "csv" else [])
+        if fmt == "table" and all(r.get("seq") is None for r in rows):  # logs audited: no stored event, no seq (an
+            columns = [c for c in columns if c != "seq"]  # empty column that took a narrow table's room)
+        emit(rows, fmt, columns, title=title, first=("rule", "message", "line"))
     if bundle_path is not None:
         click.echo(f"dispute bundle written to {bundle_path}", err=True)
     if not all(a.ok for a in audits):

@@ -107,3 +107,48 @@ def test_ctrl_c_in_the_arrow_stream_of_an_export_is_an_interruption_and_leaves_n
     kept = tmp_path / "kept"  # a DIR that was there stays
     kept.mkdir()
     assert run(imported, "export", "--parquet", str(kept)).exit_code == 1 and kept.is_dir()
+
+
+# ------------------------------------------------------------------ 3. narrow tables
+def test_a_narrow_stats_table_never_shows_a_count_without_its_rate(capsys):
+    """``COLUMNS=80 zx stats meta`` showed games and wins, not win_rate, whose counts they are (docs/analytics.md:
+    never another metric's count without its rate): a count goes with its rate, or the room goes elsewhere."""
+    import polars as pl
+
+    from cli.output import emit_frame
+
+    df = pl.DataFrame({"week": ["2026-W02"] * 2, "deck": ["Red Dragons", "Black Reapers"], "seats": [2, 1],
+                       "share": [1 / 3, 1 / 6], "share_low": [0.097, 0.03], "share_high": [0.7, 0.564],
+                       "games": [2, 1], "wins": [2, 1], "win_rate": [1.0, 1.0], "win_rate_low": [0.342, 0.207],
+                       "win_rate_high": [1.0, 1.0], "field": [6, 6], "low_sample": [True, True]})
+    for width in range(60, 100):
+        emit_frame(df, "table", width=width, keep=2)
+        out = capsys.readouterr().out
+        header = next(line for line in out.splitlines() if "deck" in line)
+        cells = [c.strip() for c in header.strip("┃ ").split("┃")]
+        assert "share" in cells and ("win_rate" in cells or not {"games", "wins"} & set(cells)), (width, cells)
+    # and the rates win the room: at 80 columns stats archetypes showed colours, not win_rate
+    df = pl.DataFrame({"archetype": ["M/B: Hunter Dragon + Storm Caller", "M/B: Stone Golem + Forest Beast"],
+                       "seats": [22, 20], "share": [0.275, 0.25], "share_low": [0.189, 0.168],
+                       "share_high": [0.381, 0.355], "games": [22, 20], "win_rate": [0.409, 0.6],
+                       "win_rate_low": [0.233, 0.387], "win_rate_high": [0.613, 0.781],
+                       "decks": ["Mystic Rush (22)", "Boost Walkers (20)"], "colours": ["M/B", "M/B"],
+                       "deck_names": [1, 1], "field": [80, 80], "wins": [9, 12], "low_sample": [True, True]})
+    emit_frame(df, "table", width=80)
+    out = capsys.readouterr().out
+    assert "40.9% (23.3-61.3)" in out and "27.5% (18.9-38.1)" in out and max(map(len, out.splitlines())) <= 80
+
+
+def test_a_narrow_log_audit_keeps_the_message_and_shows_no_empty_seq(tmp_path):
+    """``COLUMNS=60 zx audit LOG1 LOG2`` left out each violation's message and showed seq, empty on every row
+    of a log audit (a log has no stored event)."""
+    invalid = Path(__file__).resolve().parent.parent / "examples" / "invalid"
+    r = CliRunner(env={"COLUMNS": "60"}).invoke(zx, ["--store", str(tmp_path / "none.sqlite"), "audit",
+                                                     str(invalid / "401-deck-size.zxlog"),
+                                                     str(invalid / "602.1b-own-zx.zxlog")])
+    assert r.exit_code == 1, r.output
+    header = next(line for line in r.stdout.splitlines() if "match" in line and "┃" in line)
+    cells = [c.strip() for c in header.strip("┃ ").split("┃")]
+    assert "message" in cells and "rule" in cells and "seq" not in cells, cells
+    assert max(len(line) for line in r.stdout.splitlines()) <= 60
+    assert "seq" not in r.stderr  # (not "left out" either)
