@@ -207,6 +207,7 @@ def print_table(table: Any, width: int | None) -> None:
     from rich.text import Text
 
     console = Console(file=sys.stdout, width=width or 1_000_000, soft_wrap=False)
+    console.on_broken_pipe = output_closed  # (rich's own exits 1)
     if width is None:
         from rich.cells import cell_len
 
@@ -215,6 +216,14 @@ def print_table(table: Any, width: int | None) -> None:
         if isinstance(table.title, Text):  # on one line, however much wider than the table (rich folds it to it)
             table.title.no_wrap, table.title.overflow = True, "ignore"
     console.print(table)
+
+
+def output_closed() -> None:
+    """A rich console's reader went away (``zx matches | head``): the broken pipe goes up to ``cli.main``, which
+    ends quietly with 141, as POSIX tools do (rich's own handler exited 1, the status of a finding or an error)."""
+    import errno
+
+    raise BrokenPipeError(errno.EPIPE, "Broken pipe")
 
 
 MIN_WIDTH = 20  # a narrower terminal (COLUMNS=1) printed a table of borders and no value: drawn this wide (a

@@ -152,3 +152,35 @@ def test_a_narrow_log_audit_keeps_the_message_and_shows_no_empty_seq(tmp_path):
     assert "message" in cells and "rule" in cells and "seq" not in cells, cells
     assert max(len(line) for line in r.stdout.splitlines()) <= 60
     assert "seq" not in r.stderr  # (not "left out" either)
+
+
+# ------------------------------------------------------------------ 4. a closed output
+def _closed_output(cwd: Path, *args: str, read: int = 0) -> "tuple[int, str]":
+    """Run zx with its stdout a pipe whose reader goes away (``| true``, or after ``read`` bytes: ``| head -c``)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    p = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args], cwd=cwd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "PYTHONPATH": str(root), "COLUMNS": ""})
+    if read:
+        p.stdout.read(read)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    return p.wait(timeout=120), err
+
+
+def test_a_closed_output_ends_quietly_with_141_as_posix_tools_do(imported, tmp_path):
+    """``zx audit LOG --format json | true``, ``zx verify | true`` and ``zx sql ... | head`` exited 1, silently: a
+    script read "a violation found" (or an error). They now end as a tool SIGPIPE ends: 141, nothing said. A large
+    table cut short by its reader (``| head -1``) was lost without an error and exited 0 (a short write passed
+    over): it is 141 too."""
+    log = Path(__file__).resolve().parent.parent / "examples" / "legal"
+    logs = sorted(log.glob("*.zxlog"))
+    for args, read in (([str(tmp_path / "none.sqlite"), "audit", str(logs[0]), "--format", "json"], 0),
+                       ([str(imported), "verify"], 0), ([str(imported), "matches"], 0),
+                       ([str(imported), "sql", "--limit", "0", "SELECT * FROM range(100000)"], 10)):
+        status, err = _closed_output(tmp_path, "--store", *args, read=read)
+        assert status == 141 and "Error" not in err and "Traceback" not in err and "Aborted" not in err, (args, err)
