@@ -107,8 +107,10 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     ids = [t for t in targets if t not in files]
     svc = None
     if ids and not _store_exists(ctx):
-        raise click.ClickException(f"{', '.join(ids)}: neither a log file nor a stored match "
-                                   f"(there is no store at {_store_label(ctx)})")
+        one = len(ids) == 1
+        raise click.ClickException(f"unknown match{'' if one else 'es'} {', '.join(repr(i) for i in ids)}: "
+                                   f"{'it is neither a log file nor' if one else 'they are neither log files nor'} a "
+                                   f"stored match (there is no store at {_store_label(ctx)})")
     if ids or _store_exists(ctx):
         svc = service(ctx)
     elif files:  # "integrity not stored" read as "never imported" by a judge in the wrong folder
@@ -123,8 +125,9 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
             damaged = [t for t in unknown if forged_id(svc, t) or deleted_match(svc, t) is not None]
             if damaged:
                 raise click.ClickException(unknown_match(svc, damaged[0]).message)
-            raise click.ClickException(
-                f"{', '.join(unknown)}: neither a log file nor a stored match in {svc.store.label}")
+            from zx_events.replay import unknown_text
+
+            raise click.ClickException(unknown_text(unknown, svc.store.label, logs=True))
     audits = []
     with progress(len(targets), "auditing") as bar:
         task = bar.add_task("audit", total=len(targets))
@@ -293,7 +296,9 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
         task = bar.add_task("verify", total=len(targets))
         for name, uid in targets:
             if matches and str(uid) not in ledger.matches and not svc.recorder.select_events(uid, limit=1):
-                raise click.ClickException(f"no stored match {name!r} in {svc.store.label}")
+                from zx_events.replay import unknown_text
+
+                raise click.ClickException(unknown_text([name], svc.store.label))
             v = match_verdict(svc, name, uid, ledger)
             if uid in claims:  # not where zx import files its match: a copy or a forgery, whatever its chain says
                 v = forged(v, claims[uid], uid)

@@ -101,8 +101,8 @@ class GameKey(click.ParamType):
     def convert(self, value, param, ctx):
         from zx_events.games import GAME_MODULES
 
-        if value in GAME_MODULES:
-            return value
+        if isinstance(value, str) and value.lower() in GAME_MODULES:  # (X610Z, ZX: as the game's own name is written)
+            return value.lower()
         self.fail(f"unknown game {value!r} (known: {', '.join(GAME_MODULES)}; zx games lists them)", param, ctx)
 
 

@@ -286,7 +286,9 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
     if matches:
         for m in matches:
             if not svc.has_match(m):
-                raise click.ClickException(f"no stored match {m!r} in {svc.store.label} (zx matches lists them)")
+                from zx_events.replay import unknown
+
+                raise click.ClickException(unknown(svc, m).message)
         targets = list(matches)
     else:
         targets = [svc.mapper.fields(n.state)["match_id"] for n in svc.notifications(list(TOPICS_STARTED))]

@@ -184,3 +184,30 @@ def test_a_closed_output_ends_quietly_with_141_as_posix_tools_do(imported, tmp_p
                        ([str(imported), "sql", "--limit", "0", "SELECT * FROM range(100000)"], 10)):
         status, err = _closed_output(tmp_path, "--store", *args, read=read)
         assert status == 141 and "Error" not in err and "Traceback" not in err and "Aborted" not in err, (args, err)
+
+
+# ------------------------------------------------------------------ 5. one spelling
+def test_output_options_take_both_spellings_and_game_any_case(imported, tmp_path):
+    """``zx simulate -o DIR`` and ``zx view/report --out FILE`` were "No such option" (each took only the other
+    spelling); ``--game X610Z`` was "unknown game 'X610Z'"."""
+    r = run(imported, "simulate", "-n", "1", "-o", str(tmp_path / "sim"), "--game", "X610Z")
+    assert r.exit_code == 0 and list((tmp_path / "sim").iterdir()), r.output
+    assert run(imported, "matches", "--game", "ZX", "--format", "csv").exit_code == 0
+    assert run(imported, "stats", "winrates", "--game", "Zx").exit_code == 0
+    match = run(imported, "matches", "--format", "csv").stdout.splitlines()[1].split(",")[0]
+    r = run(imported, "view", match, "--out", str(tmp_path / "v.html"))
+    assert r.exit_code == 0 and (tmp_path / "v.html").is_file(), r.output
+    r = run(imported, "report", "--out", str(tmp_path / "meta.html"))
+    assert r.exit_code == 0 and (tmp_path / "meta.html").is_file(), r.output
+
+
+@pytest.mark.parametrize("command", ["replay", "view", "prepare", "verify", "audit"])
+def test_an_unknown_match_is_said_in_one_wording(imported, command):
+    """replay said "unknown match 'X': it is not in the store S (zx matches lists the stored ones)", verify "no
+    stored match 'X' in S", prepare the same with "(zx matches lists them)", audit "X: neither a log file nor a
+    stored match in S". One wording now; audit says the name is no log file either."""
+    r = run(imported, command, "no-such-match")
+    assert r.exit_code == 1, r.output
+    what = "it is neither a log file nor in" if command == "audit" else "it is not in"
+    assert r.output == f"Error: unknown match 'no-such-match': {what} the store {imported} (zx matches lists the " \
+                       f"stored ones)\n"
