@@ -413,7 +413,8 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
            catalogs: Iterable[Any] = ()) -> UpdateResult:
     """Bring the analytics file at ``path`` up to date with the store of ``svc``.
 
-    ``on_progress(done, total)`` is called after each page (events of this run). A memory store
+    ``on_progress(done, total)`` is called once the work is known (``done`` 0; not when there is none) and after
+    each page (events of this run). A memory store
     lives only as long as its process, so its analytics are always rebuilt. ``fast_read=False``
     reads through ``select_notifications`` even where a direct query is available (tests compare both).
     ``workers``: worker processes for a SQLite store (``analytics.parallel``; default: the
@@ -486,6 +487,8 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
                                  f"built from another store; run `zx analytics update --rebuild`")
         crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
         total, events, pages, matches = last - position, 0, 0, 0
+        if on_progress is not None and total > 0:  # the work known, before the first page (a bar drawn from here)
+            on_progress(0, total)
         left_out: list[tuple[str, str]] = []
         unknown: dict[tuple[str, Any, Any], int] = {}
         used = 0

@@ -211,3 +211,15 @@ def test_an_unknown_match_is_said_in_one_wording(imported, command):
     what = "it is neither a log file nor in" if command == "audit" else "it is not in"
     assert r.output == f"Error: unknown match 'no-such-match': {what} the store {imported} (zx matches lists the " \
                        f"stored ones)\n"
+
+
+# ------------------------------------------------------------------ 6. a progress bar only for work
+def test_an_analytics_update_draws_a_bar_only_when_there_is_work(imported, tmp_path):
+    """A no-op `zx analytics update` drew an empty bar on stderr ("analytics ━━━ 0/? 0:00:00"), and so did one
+    refused at once, before its error. Nothing on stderr now when there is nothing to do; the error alone."""
+    r = run(imported, "analytics", "update", "--format", "csv")
+    assert r.exit_code == 0 and r.stderr == "", r.stderr
+    r = run(imported, "analytics", "update", "--analytics", str(imported))
+    assert r.exit_code == 1 and r.stderr.startswith("Error: ") and "analytics ━" not in r.stderr, r.stderr
+    r = run(imported, "analytics", "update", "--analytics", str(tmp_path / "new.duckdb"))  # work: a bar
+    assert r.exit_code == 0 and "analytics" in r.stderr and "━" in r.stderr, r.stderr
