@@ -223,3 +223,19 @@ def test_an_analytics_update_draws_a_bar_only_when_there_is_work(imported, tmp_p
     assert r.exit_code == 1 and r.stderr.startswith("Error: ") and "analytics ━" not in r.stderr, r.stderr
     r = run(imported, "analytics", "update", "--analytics", str(tmp_path / "new.duckdb"))  # work: a bar
     assert r.exit_code == 0 and "analytics" in r.stderr and "━" in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------ 7. zx audit DIR, zx audit -
+def test_audit_reads_a_folder_of_logs_and_standard_input_as_import_does(tmp_path):
+    """``zx audit logs/`` and ``zx audit - < r3.zxlog`` were "neither a log file nor a stored match", though zx
+    import takes both. A folder stands for its logs of every game, - for standard input."""
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    store = tmp_path / "none.sqlite"
+    r = run(store, "audit", str(examples / "legal"), "--format", "json")
+    assert r.exit_code == 0, r.output
+    audited = [line for line in r.stdout.splitlines() if line.startswith("{")]
+    assert len(audited) >= len(list((examples / "legal").glob("*.zxlog")))
+    one = sorted((examples / "invalid").glob("401-*.zxlog"))[0]
+    r = run(store, "audit", "-", "--format", "csv", input=one.read_text(encoding="utf-8"))
+    assert r.exit_code == 1 and ",401," in r.stdout, r.output  # the violation, read from standard input
+    assert not store.exists()
