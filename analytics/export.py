@@ -233,7 +233,8 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
 
     The tables are written into ``out/.zx-export-partial`` and moved into place when every one is: an export
     that fails or is interrupted leaves ``out`` as it was (a partial folder left by one that was killed is
-    removed by the next; an ``out`` it made is removed again). ``ExportBusy`` (nothing written) while another export writes into ``out``."""
+    removed by the next; an ``out`` it made is removed again). ``ExportBusy`` (nothing written) while another
+    export writes into ``out``."""
     out = Path(out)
     refuse_other_version(con, file)  # another schema's tables are not what the data dictionary says
     if out.exists() and not out.is_dir():

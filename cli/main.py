@@ -58,7 +58,7 @@ OUTPUT_CLOSED = 141  # the exit status of a process that SIGPIPE ended (128 + 13
 
 class OutputClosed(Exception):
     """Standard output was closed while a command wrote it (``zx verify | head``): the command ends quietly with
-    ``OUTPUT_CLOSED`` (docs/exit-codes.md). Not an OSError, so that click does not turn it into exit 1."""
+    ``OUTPUT_CLOSED`` (README.md, "Exit status"). Not an OSError, so that click does not turn it into exit 1."""
 
 
 class ZXGroup(click.Group):
@@ -98,8 +98,8 @@ class ZXGroup(click.Group):
         try:
             return self._invoke(ctx)
         except OSError as e:
-            if e.errno == errno.EPIPE:  # (click would exit 1, silently: "a finding" to a script)
-                raise OutputClosed() from None
+            if e.errno == errno.EPIPE and _writing_output(e):  # (click would exit 1, silently: "a finding" to a
+                raise OutputClosed() from None  # script); not a pipe to a worker process, which is an error
             raise
         except click.ClickException as e:  # every error message, the text it quotes too (DuckDB's "Could not
             # convert string 'Evil\x1b]52;...'": a player's name wrote the clipboard of whoever ran zx sql), with each
