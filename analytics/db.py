@@ -349,19 +349,33 @@ def connect_writer(path: Path, memory_limit: str = "512MB", rebuild: bool = Fals
             raise FileInUse(f"{path} is open in this process (a Stats, or another DuckDB connection to it): close it "
                             f"first (Stats.close(), or the end of its with block), then update") from None
         raise AnalyticsError(f"cannot open {path}: {e}") from None
-    # bounded memory whatever the corpus size; row order within a table carries no meaning here
-    con.execute(f"SET memory_limit = '{memory_limit}'")
-    con.execute("SET preserve_insertion_order = false")
-    con.execute("SET enable_progress_bar = false")
+    try:  # bounded memory whatever the corpus size; row order within a table carries no meaning here
+        con.execute(f"SET memory_limit = '{memory_limit}'")
+        con.execute("SET preserve_insertion_order = false")
+        con.execute("SET enable_progress_bar = false")
+    except BaseException:  # (Ctrl-C: the file is closed for the update to remove it, if it made it)
+        con.close()
+        raise
     return con
 
 
 def version_refused(path: "str | Path", version: int | None, verb: str = "reads") -> str:
     """Why an analytics file built by another schema version is refused (by a reader: ``reads``; by the
     update: ``writes``), and what to run: the one wording of ``zx stats``, ``zx sql``, ``zx serve`` and
-    ``zx analytics update``."""
+    ``zx analytics update``. ``version`` None: a DuckDB file without zx's schema (``no_schema``)."""
+    if version is None:
+        return no_schema(path)
     return (f"{path} has analytics schema {version}, this version {verb} {SCHEMA_VERSION}: "
             f"run `zx analytics update --rebuild`")
+
+
+def no_schema(path: "str | Path") -> str:
+    """Why a reader refuses a DuckDB file without zx's schema (no ``projection_position`` row: an update
+    interrupted before its first commit, or a database that is not zx's): the one wording of ``zx stats``,
+    ``zx sql``, ``zx export``, ``zx report`` and ``zx serve`` (they said "internal error: CatalogException", "Table
+    with name matches does not exist", "cannot export to DIR", "analytics schema None")."""
+    return (f"{path} is not zx's analytics file (no schema): run `zx analytics update` to build it, or name zx's "
+            f"analytics file with --analytics")
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
@@ -374,9 +388,12 @@ def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
 
 def refuse_other_version(con: duckdb.DuckDBPyConnection, path: "str | Path") -> None:
     """Raise ``AnalyticsError`` (``version_refused``) when the file open on ``con`` was built by another schema
-    version: its figures are another projection's (``zx stats``, ``zx sql``, ``zx export`` read no such file)."""
+    version: its figures are another projection's (``zx stats``, ``zx sql``, ``zx export`` read no such file);
+    or has no schema at all (``no_schema``: it was read as version None, then failed on its first table)."""
     version = stored_version(con)
-    if version is not None and version != SCHEMA_VERSION:
+    if version is None:
+        raise AnalyticsError(no_schema(path))
+    if version != SCHEMA_VERSION:
         raise RebuildNeeded(version_refused(path, version))
 
 

@@ -233,7 +233,8 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
 
     The tables are written into ``out/.zx-export-partial`` and moved into place when every one is: an export
     that fails or is interrupted leaves ``out`` as it was (a partial folder left by one that was killed is
-    removed by the next). ``ExportBusy`` (nothing written) while another export writes into ``out``."""
+    removed by the next; an ``out`` it made is removed again). ``ExportBusy`` (nothing written) while another
+    export writes into ``out``."""
     if not isinstance(con, duckdb.DuckDBPyConnection):  # (a Stats was AttributeError: no attribute 'execute')
         raise TypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
                         f"(analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
@@ -253,6 +254,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
             if refusal(e) is not None:
                 raise ExportRefused(table, e, file) from None
             raise
+    made = not os.path.lexists(out)  # a DIR this export makes: removed again if it exports nothing into it
     out.mkdir(parents=True, exist_ok=True)
     lock = _locked(out, named or str(out))  # one export at a time into ``out``
     try:
@@ -285,6 +287,13 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
             # exported" of an export in place, and left the earlier one's folders in the partial folder)
             _put_in_place(partial, out, tables)
             shutil.rmtree(partial)  # (the earlier export's folders, moved aside)
+    except BaseException:  # failed or interrupted: a DIR it made is removed, empty (an interrupted export left it)
+        if made:
+            try:
+                os.rmdir(out)  # (never a DIR that holds anything)
+            except OSError:
+                pass
+        raise
     finally:
         os.close(lock)
     return rows

@@ -46,8 +46,8 @@ from zx_events.ids import filed_under
 from zx_events.store import ReadConnections
 
 from . import parallel
-from .db import (SCHEMA_VERSION, AnalyticsError, DamagedFile, connect_writer, create_schema, damaged, drop_schema,
-                 RebuildNeeded, first_line, sql, stored_version, version_refused)
+from .db import (SCHEMA_VERSION, AnalyticsError, DamagedFile, FileInUse, connect_writer, create_schema, damaged,
+                 drop_schema, RebuildNeeded, first_line, sql, stored_version, version_refused)
 from .reader import decoder, page_reader
 from .tables import HANDLERS, NO_PAYLOAD, PROJECTED, STARTED, TOPICS, Catalogs, new_buffers, rows_of
 from .writer import NAME, Page, Writer, declared_types
@@ -358,6 +358,16 @@ def _open(path: Path, rebuild: bool) -> tuple[duckdb.DuckDBPyConnection, int | N
         return con, stored_version(con), aside
 
 
+def _remove_made(path: Path) -> None:
+    """Remove the analytics file (and its .wal) an update made and left without a committed schema (it failed
+    or was interrupted before): nothing half-made is left behind."""
+    for p in (path, Path(f"{path}.wal")):
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
+
+
 def set_aside(path: Path, e: Exception) -> Path:
     """Rename the unreadable file ``path`` (and its .wal) to ``PATH.damaged-YYYYmmddTHHMMSS``, for a
     rebuild to make a new one. Only a file named ``*.duckdb`` (every name zx gives its analytics file):
@@ -406,7 +416,8 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
            catalogs: Iterable[Any] = ()) -> UpdateResult:
     """Bring the analytics file at ``path`` up to date with the store of ``svc``.
 
-    ``on_progress(done, total)`` is called after each page (events of this run). A memory store
+    ``on_progress(done, total)`` is called once the work is known (``done`` 0; not when there is none) and after
+    each page (events of this run). A memory store
     lives only as long as its process, so its analytics are always rebuilt. ``fast_read=False``
     reads through ``select_notifications`` even where a direct query is available (tests compare both).
     ``workers``: worker processes for a SQLite store (``analytics.parallel``; default: the
@@ -446,6 +457,10 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     # rows are acyclic tuples: the cyclic collector would only walk every live object again and again
     # while the pages allocate (a tenth of the run); forked workers inherit it disabled
     collecting = gc.isenabled()
+    # a file this update makes: removed again if it ends before the schema is committed (a Ctrl-C in the first
+    # second of a first update left a DuckDB file without tables, which every reader then failed on)
+    made = not os.path.lexists(path) and not os.path.lexists(f"{path}.wal")
+    schema = False
     gc.disable()
     try:
         last = svc.recorder.max_notification_id() or 0
@@ -453,7 +468,11 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             # a rebuild, or a new file, projects (0, last]: the workers begin while this process opens
             # the file and makes its schema (~60 ms before they began: a tenth of a Z/X rebuild)
             early = _start(svc, wanted, 0, last, page_size, set(), [], catalogs)
-        con, version, aside = _open(path, rebuild)
+        try:
+            con, version, aside = _open(path, rebuild)
+        except FileInUse:  # another process made it meanwhile, and holds it: its file, not this update's
+            made = False
+            raise
         if version is None:
             _only_our_own(con, path)
         elif svc.store.kind == "memory" and not asked:
@@ -477,12 +496,15 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
             create_schema(con)  # tables exist; macros are refreshed
         else:
             _reset(con, store)
+        schema = True
         position, done_before, _ = _position(con)
         if position > last:
             raise AnalyticsError(f"{path} is up to notification {position} but the store ends at {last}: it was "
                                  f"built from another store; run `zx analytics update --rebuild`")
         crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
         total, events, pages, matches = last - position, 0, 0, 0
+        if on_progress is not None and total > 0:  # the work known, before the first page (a bar drawn from here)
+            on_progress(0, total)
         left_out: list[tuple[str, str]] = []
         unknown: dict[tuple[str, Any, Any], int] = {}
         used = 0
@@ -546,6 +568,8 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     finally:
         with ExitStack() as cleanup:  # in the reverse order of these lines, each whatever another raises (a
             # Ctrl-C arriving in one): the file closed last, after every thread that writes or reads it
+            if made and not schema:  # after the file is closed
+                cleanup.callback(_remove_made, path)
             if con is not None:
                 cleanup.callback(con.close)
             if proj is not None:

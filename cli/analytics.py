@@ -73,10 +73,19 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
     """The projection with a progress bar on stderr; AnalyticsError for the caller to report."""
     from analytics.projection import PAGE_SIZE, update
 
-    with progress(2, "analytics") as bar:
-        task = bar.add_task("analytics", total=None)
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:  # the bar drawn once there is work (the update's first call, with its total): a
+        # no-op update, or one refused at once, drew an empty bar on stderr ("0/? 0:00:00")
+        shown: list[tuple[Any, Any]] = []
 
         def on_progress(done: int, total: int) -> None:
+            if not shown:
+                if total < 1:
+                    return
+                bar = stack.enter_context(progress(2, "analytics"))
+                shown.append((bar, bar.add_task("analytics", total=total)))
+            bar, task = shown[0]
             bar.update(task, completed=done, total=total)
 
         result = update(svc, path, rebuild=rebuild, page_size=page_size or PAGE_SIZE, on_progress=on_progress,

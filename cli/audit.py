@@ -64,7 +64,7 @@ def _checked_against(audits: list, references, given: dict[str, str | None]) -> 
 
 
 @click.command("audit")
-@click.argument("targets", nargs=-1, required=True, metavar="LOG...|MATCH...")
+@click.argument("targets", nargs=-1, required=True, metavar="LOG...|DIR|-|MATCH...")
 @click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
               help="Card catalog to check with (default: the shipped one each header names).")
 @click.option("--board", "board_path", default=None, metavar="NAME|FILE", help=BOARD_HELP)
@@ -82,7 +82,8 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
       zx audit r3.zxlog
       zx audit tokyo-regional-2026-r3-t12 --bundle dispute.zip
 
-    An argument that is a file is a log (each match in it is audited); anything else is the id of
+    An argument that is a file is a log (each match in it is audited), a folder stands for its logs of
+    every game (subfolders too), - for standard input, as for zx import; anything else is the id of
     a stored match, re-checked from its events by the current rules engine, with its digest chain
     verified. The table's title names the catalog and board the matches were checked against (as
     each match's line on stderr does); --format json prints one JSON object per match, one per line.
@@ -92,6 +93,7 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     from zx_events.logformat.reader import read_log
 
     catalog = load_catalog_option(catalog_path, board_path)
+    targets = _expanded(targets)
     if bundle_path is not None:  # before any work: never a traceback, never a file replaced unasked
         folder = Path(bundle_path).parent
         if not folder.is_dir():
@@ -103,12 +105,14 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         if Path(bundle_path).exists() and not force:
             raise click.ClickException(f"--bundle {bundle_path} already exists: give another name, or --force "
                                        f"to replace it")
-    files = [t for t in targets if Path(t).is_file()]
+    files = [t for t in targets if t == "-" or Path(t).is_file()]
     ids = [t for t in targets if t not in files]
     svc = None
     if ids and not _store_exists(ctx):
-        raise click.ClickException(f"{', '.join(ids)}: neither a log file nor a stored match "
-                                   f"(there is no store at {_store_label(ctx)})")
+        one = len(ids) == 1
+        raise click.ClickException(f"unknown match{'' if one else 'es'} {', '.join(repr(i) for i in ids)}: "
+                                   f"{'it is neither a log file nor' if one else 'they are neither log files nor'} a "
+                                   f"stored match (there is no store at {_store_label(ctx)})")
     if ids or _store_exists(ctx):
         svc = service(ctx)
     elif files:  # "integrity not stored" read as "never imported" by a judge in the wrong folder
@@ -123,8 +127,9 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
             damaged = [t for t in unknown if forged_id(svc, t) or deleted_match(svc, t) is not None]
             if damaged:
                 raise click.ClickException(unknown_match(svc, damaged[0]).message)
-            raise click.ClickException(
-                f"{', '.join(unknown)}: neither a log file nor a stored match in {svc.store.label}")
+            from zx_events.replay import unknown_text
+
+            raise click.ClickException(unknown_text(unknown, svc.store.label, logs=True))
     audits = []
     with progress(len(targets), "auditing") as bar:
         task = bar.add_task("audit", total=len(targets))
@@ -189,12 +194,35 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
             f" in {read} match{'es' if read != 1 else ''}"
         against = _checked_against(audits, catalog, {"catalog": catalog_path, "board": board_path})
         title += f";{against}" if against else ""
-        emit(rows, fmt, AUDIT_COLUMNS + (["kind"] if fmt == "csv" else []), title=title,
-             first=("rule", "message", "line"))
+        columns = AUDIT_COLUMNS + (["kind"] if fmt == "csv" else [])
+        if fmt == "table" and all(r.get("seq") is None for r in rows):  # logs audited: no stored event, no seq (an
+            columns = [c for c in columns if c != "seq"]  # empty column that took a narrow table's room)
+        emit(rows, fmt, columns, title=title, first=("rule", "message", "line"))
     if bundle_path is not None:
         click.echo(f"dispute bundle written to {bundle_path}", err=True)
     if not all(a.ok for a in audits):
         sys.exit(1)
+
+
+def _expanded(targets: tuple[str, ...]) -> list[str]:
+    """The arguments with each folder replaced by its log files of every game and ``-`` kept for standard input,
+    as zx import reads them (``common.log_paths``): ``zx audit logs/`` and ``zx audit - < r3.zxlog`` were "neither a
+    log file nor a stored match"."""
+    import sys
+
+    from .common import log_paths
+
+    out: list[str] = []
+    for t in targets:
+        out += log_paths((t,)) if t == "-" or Path(t).is_dir() else [t]
+    if out.count("-") > 1:
+        raise click.UsageError("- (standard input) can be given once")
+    if "-" in out and sys.stdin is None:  # closed (``<&-``)
+        raise click.UsageError("- reads match logs from standard input, which is closed: pipe or redirect the logs "
+                               "into zx audit -, or name the files")
+    if "-" in out and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
+        click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
+    return out
 
 
 def _store_label(ctx: click.Context) -> str:
@@ -293,7 +321,9 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
         task = bar.add_task("verify", total=len(targets))
         for name, uid in targets:
             if matches and str(uid) not in ledger.matches and not svc.recorder.select_events(uid, limit=1):
-                raise click.ClickException(f"no stored match {name!r} in {svc.store.label}")
+                from zx_events.replay import unknown_text
+
+                raise click.ClickException(unknown_text([name], svc.store.label))
             v = match_verdict(svc, name, uid, ledger)
             if uid in claims:  # not where zx import files its match: a copy or a forgery, whatever its chain says
                 v = forged(v, claims[uid], uid)

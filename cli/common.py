@@ -52,13 +52,19 @@ def _writer(ctx: click.Context) -> str | None:
 def interrupted(e: BaseException) -> bool:
     """Whether ``e`` is Ctrl-C: a KeyboardInterrupt, or DuckDB's end of a statement that SIGINT stopped
     (DuckDB turns the KeyboardInterrupt into RuntimeError "Query interrupted", or its InterruptException;
-    both were "internal error ... a bug in zx")."""
+    both were "internal error ... a bug in zx"), or DuckDB's InvalidInputException around the KeyboardInterrupt
+    of the Python Arrow stream it read (``zx export``: "cannot export to DIR: Invalid Input Error: reading the
+    schema of the object registered as 'export_rows' failed: KeyboardInterrupt")."""
     if isinstance(e, KeyboardInterrupt):
         return True
+    import re
     import sys
 
     duckdb = sys.modules.get("duckdb")  # (a command that never imported DuckDB cannot have raised its error)
     if duckdb is not None and isinstance(e, duckdb.InterruptException):
+        return True
+    if duckdb is not None and isinstance(e, duckdb.InvalidInputException) \
+            and re.search(r"(^|: )KeyboardInterrupt\s*$", str(e), re.MULTILINE):
         return True
     return isinstance(e, RuntimeError) and str(e).strip() == "Query interrupted"
 
@@ -113,8 +119,8 @@ class GameKey(click.ParamType):
     def convert(self, value, param, ctx):
         from zx_events.games import GAME_MODULES
 
-        if value in GAME_MODULES:
-            return value
+        if isinstance(value, str) and value.lower() in GAME_MODULES:  # (X610Z, ZX: as the game's own name is written)
+            return value.lower()
         self.fail(f"unknown game {value!r} (known: {', '.join(GAME_MODULES)}; zx games lists them)", param, ctx)
 
 

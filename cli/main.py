@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
 
@@ -51,6 +53,14 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+OUTPUT_CLOSED = 141  # the exit status of a process that SIGPIPE ended (128 + 13), as POSIX tools give it
+
+
+class OutputClosed(Exception):
+    """Standard output was closed while a command wrote it (``zx verify | head``): the command ends quietly with
+    ``OUTPUT_CLOSED`` (README.md, "Exit status"). Not an OSError, so that click does not turn it into exit 1."""
+
+
 class ZXGroup(click.Group):
     """The root group. The commands of ``LAZY_COMMANDS`` are imported when run (click's "lazily
     loading subcommands"), each given ``--store`` after its name. A store that fails under a command
@@ -87,6 +97,10 @@ class ZXGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return self._invoke(ctx)
+        except OSError as e:
+            if e.errno == errno.EPIPE and _writing_output(e):  # (click would exit 1, silently: "a finding" to a
+                raise OutputClosed() from None  # script); not a pipe to a worker process, which is an error
+            raise
         except click.ClickException as e:  # every error message, the text it quotes too (DuckDB's "Could not
             # convert string 'Evil\x1b]52;...'": a player's name wrote the clipboard of whoever ran zx sql), with each
             # control character as its escape (docs/security.md, "Free text in a terminal"); lines kept
@@ -482,6 +496,7 @@ def main() -> None:
             sys.stderr.write("Error: standard output is closed: zx has nowhere to print (redirect it to a file, or "
                              "to /dev/null to discard what it prints)\n")
         sys.exit(1)
+    _whole_writes()
     for stream in (sys.stdout, sys.stderr):  # a terminal or pipe that cannot show every character (ASCII,
         # cp1252), or a character no encoding can write (half a surrogate pair: an argument's byte that is
         # not UTF-8 reaches Python as one): written as an escape (\u5c71, \udcff) instead of failing the command
@@ -491,6 +506,12 @@ def main() -> None:
         zx(prog_name="zx")
     except (SystemExit, GeneratorExit):
         raise
+    except OutputClosed:  # what is left in stdout's buffer goes nowhere (its flush at exit would fail again)
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        sys.exit(OUTPUT_CLOSED)
     except BaseException as e:  # (BaseException: a Rust library's panic reaches Python as one)
         if interrupted(e):  # Ctrl-C outside a command's own handling: as click reports it within one
             click.echo("Aborted!", err=True)
@@ -505,6 +526,48 @@ def main() -> None:
             except (OSError, ValueError):
                 pass
         sys.exit(1)
+
+
+class _WholeWrites(io.RawIOBase):
+    """Standard output's file descriptor, each write written whole or failing: a pipe whose reader went away in the
+    middle of a large write (``zx sql ... | head -1``) returned a short count, which Python's buffered writer passed
+    on and its text layer ignored: the rest was lost without an error, and the command exited 0. Here the next
+    ``os.write`` raises the broken pipe (``OutputClosed``: 141)."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, b) -> int:
+        view = memoryview(b).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self.fd, view[done:])
+        return done
+
+
+def _whole_writes() -> None:
+    """``sys.stdout`` over ``_WholeWrites`` (same encoding, line buffering and descriptor), where it is a pipe."""
+    import stat
+
+    try:
+        fd = sys.stdout.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return
+    except (AttributeError, OSError, ValueError):  # (no descriptor: a test's captured output)
+        return
+    sys.stdout.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=sys.stdout.encoding,
+                                  errors=sys.stdout.errors, line_buffering=sys.stdout.line_buffering)
 
 
 def internal_error(e: BaseException) -> str:

@@ -189,6 +189,11 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long
     # text wraps at 24); elsewhere (a pipe, a file) every column, whole (``print_table``)
     idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first, wrap=24)
+    named = [cols.index(c) for c in first if c in cols]
+    for wrap in (16, 12, 8):  # a ``first`` column left out: text wraps narrower for it (the later columns took its
+        if width is None or all(i in idx for i in named):  # room: a narrow zx audit showed seq and turn, not message)
+            break
+        idx = _fit(cols, cells, width, keep=1, first=first, wrap=wrap)
     print_table(_table(title, cols, cells, idx), width)
     _cut_note(cut, idx)
     _left_out(cols, idx, width, "a wider terminal, or --format csv|json, gives every value")
@@ -206,6 +211,7 @@ def print_table(table: Any, width: int | None) -> None:
     from rich.text import Text
 
     console = Console(file=sys.stdout, width=width or 1_000_000, soft_wrap=False)
+    console.on_broken_pipe = output_closed  # (rich's own exits 1)
     if width is None:
         from rich.cells import cell_len
 
@@ -214,6 +220,14 @@ def print_table(table: Any, width: int | None) -> None:
         if isinstance(table.title, Text):  # on one line, however much wider than the table (rich folds it to it)
             table.title.no_wrap, table.title.overflow = True, "ignore"
     console.print(table)
+
+
+def output_closed() -> None:
+    """A rich console's reader went away (``zx matches | head``): the broken pipe goes up to ``cli.main``, which
+    ends quietly with 141, as POSIX tools do (rich's own handler exited 1, the status of a finding or an error)."""
+    import errno
+
+    raise BrokenPipeError(errno.EPIPE, "Broken pipe")
 
 
 MIN_WIDTH = 20  # a narrower terminal (COLUMNS=1) printed a table of borders and no value: drawn this wide (a
@@ -320,11 +334,35 @@ def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first
         [i for i in low if i not in named]
     always = [i for n, i in enumerate(ranked) if n < keep or (flag and headers[i] == "sample")]  # keys and the flag
     chosen, used = list(always), 1 + sum(need(i) for i in always)
+    rate_of = {i: _rate_of(headers, headers[i]) for i in ranked}
+    for i in list(ranked):  # a count ranked before its rate is weighed right after it (games, win_rate)
+        rate = headers.index(rate_of[i]) if rate_of[i] is not None else None
+        if rate is not None and i not in always and ranked.index(i) < ranked.index(rate):
+            ranked.remove(i)
+            ranked.insert(ranked.index(rate) + 1, i)
     for i in ranked:
+        if rate_of[i] is not None and headers.index(rate_of[i]) not in chosen:  # a count only beside its rate:
+            continue  # "never another metric's count without its rate" (a narrow stats meta showed games and
+            # wins, not win_rate, whose counts they are)
         if i not in always and used + need(i) <= width:
             chosen.append(i)
             used += need(i)
     return sorted(chosen)
+
+
+def _rate_of(headers: Sequence[str], column: str) -> str | None:
+    """The rate whose count ``column`` is, when that rate is a column of the table (shown with its interval):
+    ``games``, ``wins``, ``losses``, ``draws`` of ``win_rate``; ``X_games``, ``X_wins`` of ``X_win_rate`` (or
+    ``X_wr``); the counts of ``RATE_COUNTS``. None: not a rate's count (or its rate is not in the table)."""
+    candidates = [r for r, count in RATE_COUNTS.items() if count == column]
+    if column in ("games", "wins", "losses", "draws"):
+        candidates.append("win_rate")
+    for suffix in ("_games", "_wins"):
+        if column.endswith(suffix):
+            stem = column[:-len(suffix)]
+            candidates += [f"{stem}_win_rate", f"{stem}_wr"]
+    found = [r for r in candidates if r in headers and r != column]
+    return found[0] if found else None
 
 
 def _primary(columns: Sequence[str]) -> list[str]:
@@ -373,7 +411,12 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
         rate_first = primary[1:2] + primary[:1] + primary[2:]
         # and at 28-40 columns a table of low samples kept games, wins and the flag: names wrap at 6, then the
         # flag goes, and where the rate cannot fit beside the keys at all it is shown with them alone
-        for wrap, first, needed, flag in ((24, primary, 2, True), (16, primary, 2, True), (12, primary, 2, True),
+        # every rate first, text wrapped down to 12 for them (the priority columns win the room: at 80 columns stats
+        # archetypes showed colours, not win_rate, the archetypes wrapped at 24)
+        every = len(primary)
+        for wrap, first, needed, flag in ((24, primary, every, True), (16, primary, every, True),
+                                          (12, primary, every, True),
+                                          (24, primary, 2, True), (16, primary, 2, True), (12, primary, 2, True),
                                           (12, rate_first, 1, True), (8, rate_first, 1, True),
                                           (6, rate_first, 1, True), (6, rate_first, 1, False)):
             idx = _fit(headers, rows, width, keep, first=first, wrap=wrap, rigid=rates, flag=flag)

@@ -12,7 +12,8 @@ from zx_events.errors import ZXError
 from zx_events.seats import JUDGE, PERSPECTIVES
 
 from .common import service
-from .output import FORMATS, Printable, counted, emit, format_option, json_text, printable, progress, terminal_width
+from .output import (FORMATS, Printable, counted, emit, format_option, json_text, output_closed, printable, progress,
+                     terminal_width)
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 SHORT_KEYS = "n next · t turn · p back · q quit"  # the prompt of a terminal too narrow for KEYS
@@ -204,6 +205,7 @@ def draw_step(step: Any, game: Any) -> None:
     v = step.state
     console = Console(file=sys.stdout, width=terminal_width() or 120, soft_wrap=False,  # COLUMNS, else the terminal's
                       highlight=False)
+    console.on_broken_pipe = output_closed  # (zx replay | head: 141, quietly; rich's own exits 1)
     phase = game.phase_text(v.phase)  # the viewer's words ("over" was printed as it is stored)
     title = (f"{v.match_id} · step {step.index} · seq {v.seq}/{v.last_seq} · turn {v.turn}"
              + (f" ({v.active})" if v.active else "") + f" · {phase} · as {v.perspective}")
@@ -285,7 +287,9 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
     if matches:
         for m in matches:
             if not svc.has_match(m):
-                raise click.ClickException(f"no stored match {m!r} in {svc.store.label} (zx matches lists them)")
+                from zx_events.replay import unknown
+
+                raise click.ClickException(unknown(svc, m).message)
         targets = list(matches)
     else:
         targets = [svc.mapper.fields(n.state)["match_id"] for n in svc.notifications(list(TOPICS_STARTED))]

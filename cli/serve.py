@@ -356,7 +356,7 @@ def _report_filters(f: Any) -> Any:
 
 
 @click.command("report")
-@click.option("-o", "--output", "out", default="meta.html", show_default=True, type=OutputFile(),
+@click.option("-o", "--output", "--out", "out", default="meta.html", show_default=True, type=OutputFile(),
               help="The HTML file to write.")
 @click.option("--force", is_flag=True, help="Overwrite the file if it exists.")
 @click.option("--title", default="Metagame", show_default=True, help="The page title.")

@@ -40,7 +40,7 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--matches", "-n", type=click.IntRange(min=1), required=True, help="How many matches to play.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random seed: the same seed gives byte-identical files.")
-@click.option("--out", "out", type=click.Path(file_okay=False), required=True,
+@click.option("--out", "-o", "out", type=click.Path(file_okay=False), required=True,
               help="Directory for the log files (created with the first file if missing, never left behind "
                    "empty by an error; files of the same name are replaced).")
 @click.option("--decks", callback=_deck_names, default=None, metavar="NAME,NAME,...",

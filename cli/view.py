@@ -25,7 +25,7 @@ def default_path(match_id: str, seats: list[str]) -> Path:
               help="Seat the file is written for (Z/X 301.3, X610Z 502.3), repeatable: the page can switch only "
                    "among these. P1/P2 see their own hand and Dynamis, spectator the public zones, judge everything. "
                    "Default: spectator.")
-@click.option("-o", "--output", "output", type=OutputFile(), default=None,
+@click.option("-o", "--output", "--out", "output", type=OutputFile(), default=None,
               metavar="FILE.html", help="Where to write the page (default: MATCH-SEAT.html here).")
 @click.option("--force", is_flag=True, help="Overwrite FILE.html if it exists.")
 @written_option

@@ -150,14 +150,15 @@ def test_format_error_is_a_finding_with_its_line(tmp_path):
 def test_neither_file_nor_stored_match(service, store_url):
     r = run("no-such-thing", store=store_url)
     assert r.exit_code == 1
-    assert "no-such-thing: neither a log file nor a stored match in" in r.output
+    assert "unknown match 'no-such-thing': it is neither a log file nor in the store " in r.output
 
 
 def test_no_store_is_not_created_for_an_unknown_target(tmp_path):
     store = tmp_path / "s.sqlite"
     r = run("typo.zxlog", store=str(store))
     assert r.exit_code == 1
-    assert f"typo.zxlog: neither a log file nor a stored match (there is no store at {store})" in r.output
+    assert f"unknown match 'typo.zxlog': it is neither a log file nor a stored match (there is no store at {store})" \
+        in r.output
     assert not store.exists()
 
 

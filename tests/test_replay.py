@@ -716,7 +716,7 @@ def test_cli_prepare_bad_match_and_missing_store_are_clear_errors(tmp_path):
     import_text(svc, "\n".join(next(iter(simulate(1, seed=3))).lines()) + "\n")
     svc.close()
     r = _prepare(str(tmp_path / "s.sqlite"), "nope")
-    assert r.exit_code == 1 and "no stored match 'nope'" in r.output
+    assert r.exit_code == 1 and "unknown match 'nope': it is not in the store" in r.output
 
 
 def test_cli_prepare_names_a_damaged_match_and_exits_1(tmp_path):

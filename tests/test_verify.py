@@ -386,7 +386,7 @@ def test_head_needs_one_match(store, store_url):
 def test_unknown_match_is_an_error(store, store_url):
     r = cli(store_url, "no-such-match")
     assert r.exit_code == 1
-    assert "no stored match 'no-such-match'" in r.output
+    assert "unknown match 'no-such-match': it is not in the store" in r.output
 
 
 def test_no_store_is_an_error(tmp_path):

@@ -391,8 +391,20 @@ def unknown(svc: Any, match_id: str) -> UnknownMatch:
         return UnknownMatch(f"match {match_id!r} was deleted whole from the store {svc.store.label}: the store seal "
                             f"lists it (entry {sealed.entry}, {sealed.events} events, head {sealed.head[:16]}), but "
                             f"none of its events is left; zx verify {match_id} reports it")
-    return UnknownMatch(f"unknown match {match_id!r}: it is not in the store {svc.store.label} "
-                        f"(zx matches lists the stored ones)")
+    return UnknownMatch(unknown_text([match_id], svc.store.label))
+
+
+def unknown_text(names: "list[str]", store: str, *, logs: bool = False) -> str:
+    """The one wording of match names no store holds (zx replay, view, prepare, verify, audit; ``logs``: zx audit,
+    whose arguments may also be log files): "unknown match 'X': it is not in the store S (zx matches lists the
+    stored ones)". They said it in four ways ("no stored match 'X' in S", "X: neither a log file nor ...")."""
+    one = len(names) == 1
+    if logs:
+        what = "it is neither a log file nor in" if one else "they are neither log files nor in"
+    else:
+        what = "it is not in" if one else "they are not in"
+    return (f"unknown match{'' if one else 'es'} {', '.join(repr(n) for n in names)}: {what} the store {store} "
+            f"(zx matches lists the stored ones)")
 
 
 def deleted_match(svc: Any, match_id: str) -> Any:

@@ -1,0 +1,241 @@
+"""The command line's manners across commands (QA round 19): a DuckDB file without zx's schema named as such by
+every reader, an interrupted first update or export leaving nothing half-made, narrow tables keeping the column a
+command exists for, a closed output ending quietly with 141, one spelling of the same option and message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from analytics_support import imported_store
+from cli.main import zx
+
+
+def run(store: Path, *args: str, **kw) -> "object":
+    return CliRunner().invoke(zx, ["--store", str(store), *args], **kw)
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    """The hand-built matches imported into a SQLite store, analytics updated by zx import."""
+    return imported_store(tmp_path_factory.mktemp("imported"))
+
+
+# ------------------------------------------------------------------ 1. a DuckDB file without zx's schema
+@pytest.mark.parametrize("command", [["stats", "winrates"], ["sql", "SELECT count(*) FROM matches"],
+                                     ["export", "--parquet", "{tmp}/out"], ["report", "-o", "{tmp}/meta.html"]])
+def test_every_reader_names_a_duckdb_file_without_zxs_schema(imported, tmp_path, command):
+    """A DuckDB file with no table (a first update interrupted at once, or any other) was "internal error:
+    CatalogException ... a bug in zx" (zx stats), "Table with name matches does not exist" (zx sql), "cannot
+    export to DIR" (zx export), "analytics schema None" (zx report). Each says what the file is and what to run."""
+    blank = tmp_path / "blank.duckdb"
+    duckdb.connect(str(blank)).close()
+    r = run(imported, *[a.format(tmp=tmp_path) for a in command], "--analytics", str(blank))
+    assert r.exit_code == 1, r.output
+    assert r.output == (f"Error: {blank} is not zx's analytics file (no schema): run `zx --store {imported} "
+                        f"analytics update --analytics {blank}` to build it, or name zx's analytics file with "
+                        f"--analytics\n")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "meta.html").exists()
+    assert run(imported, "analytics", "update", "--analytics", str(blank)).exit_code == 0  # the advice works
+    assert run(imported, *[a.format(tmp=tmp_path) for a in command], "--analytics", str(blank)).exit_code == 0
+
+
+def test_a_first_update_interrupted_before_its_schema_is_committed_leaves_no_file(imported, tmp_path, monkeypatch):
+    """Ctrl-C in the first second of a first `zx analytics update` left a DuckDB file without tables, which
+    every reader then failed on. The update that made the file removes it (and its .wal) when it ends before the
+    schema is committed; one that found a file leaves it."""
+    import analytics.projection as projection
+
+    reset = projection._reset
+
+    def ctrl_c_in_the_schema(con, store):
+        con.execute("CREATE TABLE half (x INTEGER)")  # something written, uncommitted
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(projection, "_reset", ctrl_c_in_the_schema)
+    new = tmp_path / "new.duckdb"
+    r = run(imported, "analytics", "update", "--analytics", str(new))
+    assert r.exit_code == 1 and "Aborted!" in r.output, r.output
+    assert not new.exists() and not Path(f"{new}.wal").exists()
+    blank = tmp_path / "blank.duckdb"  # a file that was there is never removed
+    duckdb.connect(str(blank)).close()
+    assert run(imported, "analytics", "update", "--analytics", str(blank)).exit_code == 1
+    assert blank.exists()
+    monkeypatch.setattr(projection, "_reset", reset)
+    assert run(imported, "analytics", "update", "--analytics", str(new)).exit_code == 0 and new.exists()
+
+
+# ------------------------------------------------------------------ 2. Ctrl-C during zx export
+def _interrupted_stream(*args, **kwargs) -> None:
+    """What DuckDB raises when Ctrl-C lands in the Python Arrow stream a COPY reads (zx export's rows): the
+    KeyboardInterrupt inside its InvalidInputException."""
+    import pyarrow as pa
+
+    def batches():
+        raise KeyboardInterrupt
+        yield  # (a generator)
+
+    con = duckdb.connect()
+    try:
+        con.register("export_rows", pa.RecordBatchReader.from_batches(pa.schema([("x", pa.int64())]), batches()))
+        con.execute("SELECT * FROM export_rows").fetchall()
+    finally:
+        con.close()
+
+
+def test_ctrl_c_in_the_arrow_stream_of_an_export_is_an_interruption_and_leaves_no_new_folder(imported, tmp_path,
+                                                                                                monkeypatch):
+    """Ctrl-C during zx export was at times "Error: cannot export to DIR: Invalid Input Error: reading the schema
+    of the object registered as 'export_rows' failed: KeyboardInterrupt" (DuckDB's error around it), and the DIR
+    the export had made was left behind, empty. It is the export's interruption, and a DIR it made goes."""
+    import analytics.export as export
+    from cli.common import interrupted
+
+    with pytest.raises(duckdb.InvalidInputException) as caught:
+        _interrupted_stream()
+    assert interrupted(caught.value)
+    assert not interrupted(duckdb.InvalidInputException("Invalid Input Error: no KeyboardInterrupt here"))
+    monkeypatch.setattr(export, "_copy", _interrupted_stream)
+    out = tmp_path / "new"
+    r = run(imported, "export", "--parquet", str(out))
+    assert r.exit_code == 1 and r.stderr.endswith(f"interrupted: nothing was exported into {out}\nAborted!\n"), \
+        r.output
+    assert "cannot export" not in r.output and not out.exists()
+    kept = tmp_path / "kept"  # a DIR that was there stays
+    kept.mkdir()
+    assert run(imported, "export", "--parquet", str(kept)).exit_code == 1 and kept.is_dir()
+
+
+# ------------------------------------------------------------------ 3. narrow tables
+def test_a_narrow_stats_table_never_shows_a_count_without_its_rate(capsys):
+    """``COLUMNS=80 zx stats meta`` showed games and wins, not win_rate, whose counts they are (docs/analytics.md:
+    never another metric's count without its rate): a count goes with its rate, or the room goes elsewhere."""
+    import polars as pl
+
+    from cli.output import emit_frame
+
+    df = pl.DataFrame({"week": ["2026-W02"] * 2, "deck": ["Red Dragons", "Black Reapers"], "seats": [2, 1],
+                       "share": [1 / 3, 1 / 6], "share_low": [0.097, 0.03], "share_high": [0.7, 0.564],
+                       "games": [2, 1], "wins": [2, 1], "win_rate": [1.0, 1.0], "win_rate_low": [0.342, 0.207],
+                       "win_rate_high": [1.0, 1.0], "field": [6, 6], "low_sample": [True, True]})
+    for width in range(60, 100):
+        emit_frame(df, "table", width=width, keep=2)
+        out = capsys.readouterr().out
+        header = next(line for line in out.splitlines() if "deck" in line)
+        cells = [c.strip() for c in header.strip("┃ ").split("┃")]
+        assert "share" in cells and ("win_rate" in cells or not {"games", "wins"} & set(cells)), (width, cells)
+    # and the rates win the room: at 80 columns stats archetypes showed colours, not win_rate
+    df = pl.DataFrame({"archetype": ["M/B: Hunter Dragon + Storm Caller", "M/B: Stone Golem + Forest Beast"],
+                       "seats": [22, 20], "share": [0.275, 0.25], "share_low": [0.189, 0.168],
+                       "share_high": [0.381, 0.355], "games": [22, 20], "win_rate": [0.409, 0.6],
+                       "win_rate_low": [0.233, 0.387], "win_rate_high": [0.613, 0.781],
+                       "decks": ["Mystic Rush (22)", "Boost Walkers (20)"], "colours": ["M/B", "M/B"],
+                       "deck_names": [1, 1], "field": [80, 80], "wins": [9, 12], "low_sample": [True, True]})
+    emit_frame(df, "table", width=80)
+    out = capsys.readouterr().out
+    assert "40.9% (23.3-61.3)" in out and "27.5% (18.9-38.1)" in out and max(map(len, out.splitlines())) <= 80
+
+
+def test_a_narrow_log_audit_keeps_the_message_and_shows_no_empty_seq(tmp_path):
+    """``COLUMNS=60 zx audit LOG1 LOG2`` left out each violation's message and showed seq, empty on every row
+    of a log audit (a log has no stored event)."""
+    invalid = Path(__file__).resolve().parent.parent / "examples" / "invalid"
+    r = CliRunner(env={"COLUMNS": "60"}).invoke(zx, ["--store", str(tmp_path / "none.sqlite"), "audit",
+                                                     str(invalid / "401-deck-size.zxlog"),
+                                                     str(invalid / "602.1b-own-zx.zxlog")])
+    assert r.exit_code == 1, r.output
+    header = next(line for line in r.stdout.splitlines() if "match" in line and "┃" in line)
+    cells = [c.strip() for c in header.strip("┃ ").split("┃")]
+    assert "message" in cells and "rule" in cells and "seq" not in cells, cells
+    assert max(len(line) for line in r.stdout.splitlines()) <= 60
+    assert "seq" not in r.stderr  # (not "left out" either)
+
+
+# ------------------------------------------------------------------ 4. a closed output
+def _closed_output(cwd: Path, *args: str, read: int = 0) -> "tuple[int, str]":
+    """Run zx with its stdout a pipe whose reader goes away (``| true``, or after ``read`` bytes: ``| head -c``)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    p = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args], cwd=cwd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "PYTHONPATH": str(root), "COLUMNS": ""})
+    if read:
+        p.stdout.read(read)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    return p.wait(timeout=120), err
+
+
+def test_a_closed_output_ends_quietly_with_141_as_posix_tools_do(imported, tmp_path):
+    """``zx audit LOG --format json | true``, ``zx verify | true`` and ``zx sql ... | head`` exited 1, silently: a
+    script read "a violation found" (or an error). They now end as a tool SIGPIPE ends: 141, nothing said. A large
+    table cut short by its reader (``| head -1``) was lost without an error and exited 0 (a short write passed
+    over): it is 141 too."""
+    log = Path(__file__).resolve().parent.parent / "examples" / "legal"
+    logs = sorted(log.glob("*.zxlog"))
+    for args, read in (([str(tmp_path / "none.sqlite"), "audit", str(logs[0]), "--format", "json"], 0),
+                       ([str(imported), "verify"], 0), ([str(imported), "matches"], 0),
+                       ([str(imported), "sql", "--limit", "0", "SELECT * FROM range(100000)"], 10)):
+        status, err = _closed_output(tmp_path, "--store", *args, read=read)
+        assert status == 141 and "Error" not in err and "Traceback" not in err and "Aborted" not in err, (args, err)
+
+
+# ------------------------------------------------------------------ 5. one spelling
+def test_output_options_take_both_spellings_and_game_any_case(imported, tmp_path):
+    """``zx simulate -o DIR`` and ``zx view/report --out FILE`` were "No such option" (each took only the other
+    spelling); ``--game X610Z`` was "unknown game 'X610Z'"."""
+    r = run(imported, "simulate", "-n", "1", "-o", str(tmp_path / "sim"), "--game", "X610Z")
+    assert r.exit_code == 0 and list((tmp_path / "sim").iterdir()), r.output
+    assert run(imported, "matches", "--game", "ZX", "--format", "csv").exit_code == 0
+    assert run(imported, "stats", "winrates", "--game", "Zx").exit_code == 0
+    match = run(imported, "matches", "--format", "csv").stdout.splitlines()[1].split(",")[0]
+    r = run(imported, "view", match, "--out", str(tmp_path / "v.html"))
+    assert r.exit_code == 0 and (tmp_path / "v.html").is_file(), r.output
+    r = run(imported, "report", "--out", str(tmp_path / "meta.html"))
+    assert r.exit_code == 0 and (tmp_path / "meta.html").is_file(), r.output
+
+
+@pytest.mark.parametrize("command", ["replay", "view", "prepare", "verify", "audit"])
+def test_an_unknown_match_is_said_in_one_wording(imported, command):
+    """replay said "unknown match 'X': it is not in the store S (zx matches lists the stored ones)", verify "no
+    stored match 'X' in S", prepare the same with "(zx matches lists them)", audit "X: neither a log file nor a
+    stored match in S". One wording now; audit says the name is no log file either."""
+    r = run(imported, command, "no-such-match")
+    assert r.exit_code == 1, r.output
+    what = "it is neither a log file nor in" if command == "audit" else "it is not in"
+    assert r.output == f"Error: unknown match 'no-such-match': {what} the store {imported} (zx matches lists the " \
+                       f"stored ones)\n"
+
+
+# ------------------------------------------------------------------ 6. a progress bar only for work
+def test_an_analytics_update_draws_a_bar_only_when_there_is_work(imported, tmp_path):
+    """A no-op `zx analytics update` drew an empty bar on stderr ("analytics ━━━ 0/? 0:00:00"), and so did one
+    refused at once, before its error. Nothing on stderr now when there is nothing to do; the error alone."""
+    r = run(imported, "analytics", "update", "--format", "csv")
+    assert r.exit_code == 0 and r.stderr == "", r.stderr
+    r = run(imported, "analytics", "update", "--analytics", str(imported))
+    assert r.exit_code == 1 and r.stderr.startswith("Error: ") and "analytics ━" not in r.stderr, r.stderr
+    r = run(imported, "analytics", "update", "--analytics", str(tmp_path / "new.duckdb"))  # work: a bar
+    assert r.exit_code == 0 and "analytics" in r.stderr and "━" in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------ 7. zx audit DIR, zx audit -
+def test_audit_reads_a_folder_of_logs_and_standard_input_as_import_does(tmp_path):
+    """``zx audit logs/`` and ``zx audit - < r3.zxlog`` were "neither a log file nor a stored match", though zx
+    import takes both. A folder stands for its logs of every game, - for standard input."""
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    store = tmp_path / "none.sqlite"
+    r = run(store, "audit", str(examples / "legal"), "--format", "json")
+    assert r.exit_code == 0, r.output
+    audited = [line for line in r.stdout.splitlines() if line.startswith("{")]
+    assert len(audited) >= len(list((examples / "legal").glob("*.zxlog")))
+    one = sorted((examples / "invalid").glob("401-*.zxlog"))[0]
+    r = run(store, "audit", "-", "--format", "csv", input=one.read_text(encoding="utf-8"))
+    assert r.exit_code == 1 and ",401," in r.stdout, r.output  # the violation, read from standard input
+    assert not store.exists()
