@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .db import AnalyticsError
+from .db import AnalyticsError, FileInUse
 from .projection import STARTED, UpdateResult, update
 
 
@@ -141,7 +141,8 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
             return update(svc, path, **kw)
         except AnalyticsError as e:
             # a reader holds the file (another process, or a read-only connection of this one): next tick
-            if "in use by another process" in str(e) or "different configuration" in str(e):
+            if isinstance(e, FileInUse) or "different configuration" in str(e):  # (FileInUse: "open in this
+                # process" too, a Stats of the caller's: it was DuckDB's raw "different configuration", retried)
                 if on_wait is not None:
                     on_wait(str(e))
                 return None
