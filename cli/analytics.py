@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import threading
 import time
 from pathlib import Path
@@ -588,8 +586,8 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                 click.echo(f"showing the first {counted(shown, 'row')}: --limit N (at most {SQL_TABLE_ROWS:,}; 0: "
                            f"count the others), or --format csv|json for every row", err=True)
             names = unique_names(columns)
-            with _drawing_within(began + timeout if timeout else None, timeout, len(rows)):  # the time limit holds
-                emit([dict(zip(names, r)) for r in rows], fmt, names, most=None, lists=True)
+            _draw_within(began + timeout if timeout else None, timeout, len(rows),  # the time limit holds
+                         lambda: emit([dict(zip(names, r)) for r in rows], fmt, names, most=None, lists=True))
     except QueryTimeout:  # (the API's words say timeout=SECONDS)
         raise click.ClickException(f"the query ran longer than {timeout:g} s and was stopped (raise the limit with "
                                    f"--timeout SECONDS, 0 for none)") from None
@@ -609,12 +607,18 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                    err=True)
 
 
-@contextlib.contextmanager
-def _drawing_within(deadline: float | None, timeout: float, n: int):
-    """Draw a table of ``n`` rows (a note on stderr first when it takes a while) before ``deadline`` (the
-    ``--timeout`` of the query, from its start), else stop with ``QueryTimeout``. On the main thread, with
-    ``SIGALRM`` (rich lays out a table in Python: nothing else can stop it); elsewhere, unbounded."""
+def _draw_within(deadline: float | None, timeout: float, n: int, draw: Callable[[], None]) -> None:
+    """``draw()`` a table of ``n`` rows (a note on stderr first when it takes a while) before ``deadline`` (the
+    ``--timeout`` of the query, from its start), else stop with ``QueryTimeout``, nothing of the table printed.
+    rich lays a table out in Python, which nothing interrupts: it is drawn into memory by a thread of its own (at
+    most ``SQL_TABLE_ROWS`` rows: a few MB; ``cli.output.drawn_into``), printed when it is done in time, and left
+    unfinished otherwise (a SIGALRM raising in the drawing could land in any callback, a garbage collector's,
+    and be ignored there)."""
+    import io
+
     from analytics.db import QueryTimeout
+
+    from .output import drawn_into, terminal_width
 
     def timed_out() -> QueryTimeout:
         return QueryTimeout(f"zx sql ran longer than {timeout:g} s and was stopped drawing its table of {n:,} "
@@ -623,27 +627,30 @@ def _drawing_within(deadline: float | None, timeout: float, n: int):
 
     if n > DRAW_NOTE:
         click.echo(f"(drawing a table of {n:,} rows; --format csv|json is faster)", err=True)
-    if deadline is None or not hasattr(signal, "setitimer") \
-            or threading.current_thread() is not threading.main_thread():
-        yield
+    if deadline is None:
+        draw()
         return
     left = deadline - time.monotonic()
     if left <= 0:
         raise timed_out()
-    done = [False]
+    out, notes, failed, width = io.StringIO(), io.StringIO(), [], terminal_width()
 
-    def ring(signum: int, frame: Any) -> None:
-        if not done[0]:
-            raise timed_out()
+    def run() -> None:
+        try:
+            with drawn_into(out, notes, width):
+                draw()
+        except BaseException as e:  # (MemoryError past the cap: raised where the command expects it)
+            failed.append(e)
 
-    before = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, left)
-    try:
-        yield
-        done[0] = True
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, before)
+    drawer = threading.Thread(target=run, name="zx sql table", daemon=True)
+    drawer.start()
+    drawer.join(left)
+    if drawer.is_alive():  # (left to finish into its buffers, unread: the command ends)
+        raise timed_out()
+    if failed:
+        raise failed[0]
+    click.echo(out.getvalue(), nl=False)  # (click's echo: a reader gone away is the quiet 141 of cli.main)
+    click.echo(notes.getvalue(), nl=False, err=True)
 
 
 def unique_names(columns: list[str]) -> list[str]:

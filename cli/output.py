@@ -8,12 +8,34 @@ import json
 import math
 import re
 import sys
+import threading
+from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any, Callable, Collection, Iterable, Sequence
 
 import click
 
 from zx_events.freetext import json_escaped, printable
+
+_drawing = threading.local()  # a table drawn into buffers by a thread of its own (drawn_into): its streams, width
+
+
+@contextmanager
+def drawn_into(out: Any, notes: Any, width: int | None):
+    """A table ``emit`` draws in this thread goes to ``out`` and its notes to ``notes``, fitted to ``width`` (the
+    terminal's, asked before: a buffer has none), not to stdout and stderr: ``zx sql`` draws its table in a thread
+    it can stop waiting for (a redirection of sys.stdout was the process's, and outlived the call)."""
+    _drawing.out, _drawing.notes, _drawing.width = out, notes, width
+    try:
+        yield
+    finally:
+        del _drawing.out, _drawing.notes, _drawing.width
+
+
+def _note(text: str) -> None:
+    """A table's note, on stderr (or the notes of ``drawn_into``)."""
+    notes = getattr(_drawing, "notes", None)
+    click.echo(text, err=notes is None, file=notes)
 
 FORMATS = ("table", "json", "csv")
 
@@ -198,8 +220,8 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     _cut_note(cut, idx)
     _left_out(cols, idx, width, "a wider terminal, or --format csv|json, gives every value")
     if more > 0:
-        click.echo(f"(the table shows the first {most:,} rows; {counted(more, 'more row')} left out: "
-                   f"--format csv|json gives every row)", err=True)
+        _note(f"(the table shows the first {most:,} rows; {counted(more, 'more row')} left out: "
+              f"--format csv|json gives every row)")
 
 
 def print_table(table: Any, width: int | None) -> None:
@@ -210,7 +232,7 @@ def print_table(table: Any, width: int | None) -> None:
     from rich.measure import Measurement
     from rich.text import Text
 
-    console = Console(file=sys.stdout, width=width or 1_000_000, soft_wrap=False)
+    console = Console(file=getattr(_drawing, "out", None) or sys.stdout, width=width or 1_000_000, soft_wrap=False)
     console.on_broken_pipe = output_closed  # (rich's own exits 1)
     if width is None:
         from rich.cells import cell_len
@@ -239,6 +261,8 @@ def terminal_width() -> int | None:
     None: not a terminal."""
     import os
 
+    if hasattr(_drawing, "width"):  # (a table drawn into a buffer: the terminal's, asked before)
+        return _drawing.width
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return max(int(columns), MIN_WIDTH)
@@ -464,8 +488,8 @@ def _cut_note(cut: dict[int, int], idx: Sequence[int]) -> None:
     """The note on stderr counting the values ``_cut`` cut in the columns the table shows (``idx``)."""
     n = sum(cut.get(i, 0) for i in idx)
     if n:
-        click.echo(f"({counted(n, 'value')} cut to {CELL_MAX} characters to fit the terminal; "
-                   f"--format csv|json gives every value)", err=True)
+        _note(f"({counted(n, 'value')} cut to {CELL_MAX} characters to fit the terminal; "
+              f"--format csv|json gives every value)")
 
 
 def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], lists: bool = False) -> None:
@@ -511,5 +535,4 @@ def _left_out(headers: Sequence[str], idx: Sequence[int], width: int | None, hin
     """The note on stderr naming the columns a table left out to fit ``width`` characters."""
     left = [headers[i] for i in range(len(headers)) if i not in idx]
     if left:
-        click.echo(f"({counted(len(left), 'column')} left out to fit {width} characters: {', '.join(left)}; {hint})",
-                   err=True)
+        _note(f"({counted(len(left), 'column')} left out to fit {width} characters: {', '.join(left)}; {hint})")
