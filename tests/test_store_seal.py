@@ -215,14 +215,19 @@ def test_a_copy_of_a_match_under_another_id_is_forged_under_its_own_id(sealed, s
     assert listed[str(copy)] == "damaged" and listed[WON] != "damaged"
 
 
+def edit_entry(svc: MatchService, t: Tamper, version: int, change) -> None:
+    """Seal entry ``version`` with ``change(state)`` made to its stored state, its digest left as it was."""
+    oid = LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID
+    (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = %s", (oid, version))
+    state = svc.mapper.transcoder.decode(bytes(row[0]))
+    change(state)
+    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = %s",
+          (svc.mapper.transcoder.encode(state), oid, version))
+
+
 def test_an_altered_seal_entry_is_caught(sealed, store_url):
     svc, t, _ = sealed
-    (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = 2",
-                   (LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID,))
-    state = svc.mapper.transcoder.decode(bytes(row[0]))
-    state["matches"] = []  # hide the second match from the seal (then delete it)
-    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = 2",
-          (svc.mapper.transcoder.encode(state), LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID))
+    edit_entry(svc, t, 2, lambda state: state.update(matches=[]))  # hide the second match from the seal
     r = cli(store_url, "verify")
     assert r.exit_code == 1 and "store seal: BROKEN: store seal entry 2 was altered" in r.stderr
 
@@ -233,13 +238,12 @@ def test_an_edited_seal_entry_names_the_match_whose_head_it_no_longer_gives(seal
     head the entry no longer gives named as such; the entries after it (chained from it as stored) still
     vouch for theirs; the store's record is broken and verify exits 1."""
     svc, t, heads = sealed
-    oid = LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID
-    (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = 1", (oid,))
-    state = svc.mapper.transcoder.decode(bytes(row[0]))
-    assert [m[0] for m in state["matches"]] == [MATCH]
-    state["matches"][0][3] = "0" * 64
-    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = 1",
-          (svc.mapper.transcoder.encode(state), oid))
+
+    def zero_head(state: dict) -> None:
+        assert [m[0] for m in state["matches"]] == [MATCH]
+        state["matches"][0][3] = "0" * 64
+
+    edit_entry(svc, t, 1, zero_head)
     r, records, store, _ = verified(store_url)
     assert r.exit_code == 1 and (store["status"], store["ok"]) == ("broken", False)
     by = {v["match"]: v for v in records}
@@ -253,11 +257,7 @@ def test_an_edited_seal_entry_names_the_match_whose_head_it_no_longer_gives(seal
     assert "1 intact" not in r.stderr and "2 intact, 1 failed" in r.stderr
     # entry 2 of 3 edited (its match hidden): entries 1 and 2 cannot vouch (entry 1 may be the one rewritten,
     # its digest recomputed), entry 3 still does
-    (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = 2", (oid,))
-    state = svc.mapper.transcoder.decode(bytes(row[0]))
-    state["matches"] = []
-    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = 2",
-          (svc.mapper.transcoder.encode(state), oid))
+    edit_entry(svc, t, 2, lambda state: state.update(matches=[]))
     r, records, store, _ = verified(store_url)
     by = {v["match"]: v for v in records}
     assert r.exit_code == 1 and by["second-match"]["status"] == "seal"
@@ -1056,12 +1056,7 @@ def test_verify_json_says_a_broken_seal_is_broken_and_not_ok(sealed, store_url):
     """A seal entry altered: exit 1 with every match's record naming the seal; the store's record says
     ``broken``, ``ok`` false, no store head (its entries do not verify)."""
     svc, t, _ = sealed
-    oid = LEDGER_ID.hex if svc.store.kind == "sqlite" else LEDGER_ID
-    (row,) = t.run("SELECT state FROM {t} WHERE originator_id = %s AND originator_version = 2", (oid,))
-    state = svc.mapper.transcoder.decode(bytes(row[0]))
-    state["matches"] = []
-    t.run("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = 2",
-          (svc.mapper.transcoder.encode(state), oid))
+    edit_entry(svc, t, 2, lambda state: state.update(matches=[]))
     r, _, store, trailer = verified(store_url)
     assert r.exit_code == 1
     assert store == {"match": None, "events": None, "status": "broken", "ok": False, "seq": None, "head": None,
