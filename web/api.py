@@ -76,7 +76,8 @@ async def stats_query(
     from analytics.stats import Filters
 
     given = dict(since=since, until=until, event=event, deck=deck, player=player, opp_deck=opp_deck, seat=seat,
-                 colours=colours, archetype=archetype, opp_archetype=opp_archetype, game=game)
+                 colours=colours, archetype=archetype, opp_archetype=opp_archetype,
+                 game=game.strip().lower() if game else game)  # (any case, as zx stats --game takes it)
     try:
         return StatsQuery(Filters(**{k: v or None for k, v in given.items()}), min_games)
     except ValueError as e:

@@ -41,6 +41,8 @@ class MatchFilters:
                     raise ValueError(f"{name}: {v!r} is not a date (YYYY-MM-DD)") from None
         if self.since and self.until and self.since > self.until:
             raise ValueError(f"since {self.since} is after until {self.until}")
+        if self.game:  # any case, as zx matches --game takes it
+            object.__setattr__(self, "game", self.game.strip().lower())
         if self.game and self.game not in GAMES:
             raise ValueError(f"game: unknown game {self.game!r} (known: {', '.join(GAMES)})")
 

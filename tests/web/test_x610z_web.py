@@ -92,6 +92,19 @@ def test_x610z_stats_over_the_api_never_mix_games(client):
         assert dash.status_code == 200, (params, dash.text[:300])
 
 
+def test_the_apis_game_filter_takes_any_case_as_the_cli_does(client):
+    """``/api/matches?game=X610Z`` was "unknown game 'X610Z'" and ``/api/stats/winrates?game=ZX`` "no game named
+    'ZX'", while ``zx stats --game X610Z`` and docs/serve.md ("case-insensitive") took it."""
+    for game in ("x610z", "zx"):
+        for asked in (game.upper(), game.capitalize()):
+            listed = client.get("/api/matches", params={"game": asked, "limit": 5})
+            assert listed.status_code == 200 and listed.json(), (asked, listed.text[:200])
+            assert listed.json() == client.get("/api/matches", params={"game": game, "limit": 5}).json()
+            wr = client.get("/api/stats/winrates", params={"game": asked, "min_games": 1})
+            assert wr.status_code == 200, (asked, wr.text[:200])
+            assert wr.json() == client.get("/api/stats/winrates", params={"game": game, "min_games": 1}).json()
+
+
 X610Z_DECKS = {"Mystic Rush", "Grey Tide", "Prism Keep", "Boost Walkers"}
 
 
