@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
@@ -359,21 +359,30 @@ def connect_writer(path: Path, memory_limit: str = "512MB", rebuild: bool = Fals
     return con
 
 
-def version_refused(path: "str | Path", version: int | None, verb: str = "reads") -> str:
+def version_refused(path: "str | Path", version: int | None, verb: str = "reads", con: Any = None) -> str:
     """Why an analytics file built by another schema version is refused (by a reader: ``reads``; by the
     update: ``writes``), and what to run: the one wording of ``zx stats``, ``zx sql``, ``zx serve`` and
     ``zx analytics update``. ``version`` None: a DuckDB file without zx's schema (``no_schema``)."""
     if version is None:
-        return no_schema(path)
+        return no_schema(path, con)
     return (f"{path} has analytics schema {version}, this version {verb} {SCHEMA_VERSION}: "
             f"run `zx analytics update --rebuild`")
 
 
-def no_schema(path: "str | Path") -> str:
+def no_schema(path: "str | Path", con: Any = None) -> str:
     """Why a reader refuses a DuckDB file without zx's schema (no ``projection_position`` row: an update
     interrupted before its first commit, or a database that is not zx's): the one wording of ``zx stats``,
     ``zx sql``, ``zx export``, ``zx report`` and ``zx serve`` (they said "internal error: CatalogException", "Table
-    with name matches does not exist", "cannot export to DIR", "analytics schema None")."""
+    with name matches does not exist", "cannot export to DIR", "analytics schema None"). A file holding tables of
+    its own (read on ``con``, when given) is another database, which an update never writes to: it is named as
+    such (the advice to build it was refused by the update it advised)."""
+    held = [] if con is None else [r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() "
+        "ORDER BY table_name").fetchall()]
+    if held:
+        shown = ", ".join(held[:5]) + (", ..." if len(held) > 5 else "")
+        return (f"{path} is a DuckDB database that is not zx's analytics (it holds {shown}): name zx's analytics file "
+                f"with --analytics (zx analytics update writes only its own)")
     return (f"{path} is not zx's analytics file (no schema): run `zx analytics update` to build it, or name zx's "
             f"analytics file with --analytics")
 
@@ -392,7 +401,7 @@ def refuse_other_version(con: duckdb.DuckDBPyConnection, path: "str | Path") -> 
     or has no schema at all (``no_schema``: it was read as version None, then failed on its first table)."""
     version = stored_version(con)
     if version is None:
-        raise AnalyticsError(no_schema(path))
+        raise AnalyticsError(no_schema(path, con))
     if version != SCHEMA_VERSION:
         raise RebuildNeeded(version_refused(path, version))
 

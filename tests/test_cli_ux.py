@@ -43,6 +43,22 @@ def test_every_reader_names_a_duckdb_file_without_zxs_schema(imported, tmp_path,
     assert run(imported, *[a.format(tmp=tmp_path) for a in command], "--analytics", str(blank)).exit_code == 0
 
 
+@pytest.mark.parametrize("command", [["stats", "winrates"], ["sql", "SELECT 1"], ["export", "--parquet", "{tmp}/out"],
+                                     ["report", "-o", "{tmp}/meta.html"]])
+def test_every_reader_names_a_duckdb_file_of_other_tables_as_another_database(imported, tmp_path, command):
+    """A DuckDB file of the user's own (tables, not zx's): the readers advised `zx analytics update` to build it,
+    which then refused it ("a DuckDB database that is not zx's analytics ... choose another file"). They say what
+    it is, as the update does."""
+    mine = tmp_path / "mine.duckdb"
+    with duckdb.connect(str(mine)) as con:
+        con.execute("CREATE TABLE sales (n INTEGER)")
+    r = run(imported, *[a.format(tmp=tmp_path) for a in command], "--analytics", str(mine))
+    assert r.exit_code == 1, r.output
+    assert r.output == (f"Error: {mine} is a DuckDB database that is not zx's analytics (it holds sales): name zx's "
+                        f"analytics file with --analytics (zx analytics update writes only its own)\n")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "meta.html").exists()
+
+
 def test_a_first_update_interrupted_before_its_schema_is_committed_leaves_no_file(imported, tmp_path, monkeypatch):
     """Ctrl-C in the first second of a first `zx analytics update` left a DuckDB file without tables, which
     every reader then failed on. The update that made the file removes it (and its .wal) when it ends before the

@@ -737,7 +737,7 @@ class Backend:
                 with self.reading():
                     version = stored_version(cur)
                     if version != SCHEMA_VERSION:
-                        raise WebError(503, self._update_advice(version_refused(self.analytics_path, version)))
+                        raise WebError(503, self._update_advice(version_refused(self.analytics_path, version, con=cur)))
                     row = cur.execute("SELECT position, store FROM projection_position").fetchall()
             finally:
                 cur.close()
