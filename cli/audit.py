@@ -195,9 +195,10 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         against = _checked_against(audits, catalog, {"catalog": catalog_path, "board": board_path})
         title += f";{against}" if against else ""
         columns = AUDIT_COLUMNS + (["kind"] if fmt == "csv" else [])
-        if fmt == "table" and all(r.get("seq") is None for r in rows):  # logs audited: no stored event, no seq (an
-            columns = [c for c in columns if c != "seq"]  # empty column that took a narrow table's room)
-        emit(rows, fmt, columns, title=title, first=("rule", "message", "line"))
+        if fmt == "table":  # logs audited: no stored event, no seq; stored matches: no line; an empty column took
+            # a narrow table's room (and a stored match's showed an empty line, no seq: no place at all)
+            columns = [c for c in columns if c not in ("seq", "line") or any(r.get(c) is not None for r in rows)]
+        emit(rows, fmt, columns, title=title, first=("rule", "message", "line", "seq"))
     if bundle_path is not None:
         click.echo(f"dispute bundle written to {bundle_path}", err=True)
     if not all(a.ok for a in audits):

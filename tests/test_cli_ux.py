@@ -170,6 +170,22 @@ def test_a_narrow_log_audit_keeps_the_message_and_shows_no_empty_seq(tmp_path):
     assert "seq" not in r.stderr  # (not "left out" either)
 
 
+def test_a_narrow_audit_of_a_stored_match_shows_its_seq_and_no_empty_line(tmp_path):
+    """``COLUMNS=50 zx audit MATCH`` (stored) showed line, empty on every row (a stored match's place is its seq),
+    and left seq out: the table said nowhere where each violation was."""
+    invalid = Path(__file__).resolve().parent.parent / "examples" / "invalid"
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", "--accept-violations",
+                                str(invalid / "602.1b-own-zx.zxlog")])
+    assert r.exit_code == 0, r.output
+    r = CliRunner(env={"COLUMNS": "50"}).invoke(zx, ["--store", store, "audit", "invalid-602.1b-own-zx"])
+    assert r.exit_code == 1, r.output
+    header = next(line for line in r.stdout.splitlines() if "match" in line and "┃" in line)
+    cells = [c.strip() for c in header.strip("┃ ").split("┃")]
+    assert "seq" in cells and "rule" in cells and "line" not in cells, cells
+    assert "line" not in r.stderr
+
+
 # ------------------------------------------------------------------ 4. a closed output
 def _closed_output(cwd: Path, *args: str, read: int = 0) -> "tuple[int, str]":
     """Run zx with its stdout a pipe whose reader goes away (``| true``, or after ``read`` bytes: ``| head -c``)."""
