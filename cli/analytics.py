@@ -707,6 +707,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         con = connect_reader(path)  # sandboxed, as zx sql: SQL stored in the file touches no file (docs/security.md)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
+    rows = None  # (set once every table is in place: an interrupt after it says so)
     try:
         from analytics.stats import Stats
 
@@ -725,7 +726,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         if interrupted(e):  # Ctrl-C (DuckDB's InterruptException is a duckdb.Error): the tables written so far
             # went with their partial folder (it said only "Aborted!", and left a few tables in DIR that the next
             # export refused as "not an earlier export of zx")
-            click.echo(f"interrupted: nothing was exported into {out}", err=True)
+            click.echo(_export_interrupted(out, rows), err=True)
             raise click.Abort() from None
         if not isinstance(e, (duckdb.Error, OSError)):
             raise
@@ -733,9 +734,24 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
             raise click.ClickException(str(DamagedFile(path, e))) from None
         raise click.ClickException(f"cannot export to {out}: {e}") from None
     finally:
-        con.close()
-    emit(rows, fmt, ["table", "rows", "months", "path"])
-    click.echo(f"data dictionary: {Path(out) / 'data-dictionary.md'}", err=True)
+        try:
+            con.close()
+        except KeyboardInterrupt:  # (the export is in place: said below)
+            pass
+    try:
+        emit(rows, fmt, ["table", "rows", "months", "path"])
+        click.echo(f"data dictionary: {Path(out) / 'data-dictionary.md'}", err=True)
+    except KeyboardInterrupt:  # Ctrl-C once every table was in place: not "Aborted!" alone over a whole export
+        click.echo(_export_interrupted(out, rows), err=True)
+        raise click.Abort() from None
+
+
+def _export_interrupted(out: str, rows: Any) -> str:
+    """What a Ctrl-C during ``zx export`` left: nothing, or (once every table is in place) the whole export."""
+    if rows is None:
+        return f"interrupted: nothing was exported into {out}"
+    return (f"interrupted after the export was complete: {out} holds every table ({len(rows)}) and the data "
+            f"dictionary; only the table of what was written was not printed")
 
 
 def catalog_given(catalog_file: str | None) -> str:
