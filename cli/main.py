@@ -342,8 +342,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         later = with_store(f"; `zx analytics update{catalog_given(catalog_file)}` brings the analytics file up to date"
                            if done and update_analytics else "")
         click.echo(f"interrupted{' (SIGTERM)' if terminated else ''}: {counted(done, 'match', 'matches')} "
-                   f"{'was' if done == 1 else 'were'} imported" + (f" into {svc.store.label}" if svc is not None else "")
-                   + later, err=True)
+                   f"{'was' if done == 1 else 'were'} imported" + _into(svc, ctx) + later, err=True)
         if not terminated:  # (Ctrl-C after the import, before its analytics update began)
             raise click.Abort() from None
     finally:
@@ -355,6 +354,19 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                 svc.close()
             sys.stderr.flush()
             signal.raise_signal(signal.SIGTERM)
+
+
+def _into(svc, ctx: click.Context) -> str:
+    """`` into STORE`` of an interrupted import's message: the store it opened, or the one it was opening (a
+    SIGTERM while the store was being opened said "0 matches were imported", into no store)."""
+    if svc is not None:
+        return f" into {svc.store.label}"
+    try:
+        from zx_events.store import parse_store
+
+        return f" into {parse_store(ctx.obj['store']).label}"
+    except Exception:  # (a store it could not even read: said by the error before, if any)
+        return ""
 
 
 def _remove_made_store(svc, made) -> None:
