@@ -219,6 +219,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
 
     terminated = False
     svc = made = None  # the store, once opened; what of it this import creates (zx_events.newstore)
+    opening = False  # the store is being opened (an interrupt then names it)
     catalog_file = catalog_path if catalog_path and os.path.isfile(catalog_path) else None  # (not a shipped name)
 
     def term(signum: int, frame: object) -> None:
@@ -251,6 +252,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
         made = before_creating(ctx.obj["store"])  # (None: the store is there already, or memory:)
         try:
+            opening = True
             svc = service(ctx, create=True)  # (after every argument is checked)
         except BaseException:  # a new store that could not be opened (a path too long for SQLite, a folder it
             if made is not None:  # may not write): the empty file and the folders made for it stayed
@@ -342,7 +344,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         later = with_store(f"; `zx analytics update{catalog_given(catalog_file)}` brings the analytics file up to date"
                            if done and update_analytics else "")
         click.echo(f"interrupted{' (SIGTERM)' if terminated else ''}: {counted(done, 'match', 'matches')} "
-                   f"{'was' if done == 1 else 'were'} imported" + _into(svc, ctx) + later, err=True)
+                   f"{'was' if done == 1 else 'were'} imported" + _into(svc, ctx, opening) + later, err=True)
         if not terminated:  # (Ctrl-C after the import, before its analytics update began)
             raise click.Abort() from None
     finally:
@@ -356,11 +358,13 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             signal.raise_signal(signal.SIGTERM)
 
 
-def _into(svc, ctx: click.Context) -> str:
+def _into(svc, ctx: click.Context, opening: bool) -> str:
     """`` into STORE`` of an interrupted import's message: the store it opened, or the one it was opening (a
-    SIGTERM while the store was being opened said "0 matches were imported", into no store)."""
+    SIGTERM while the store was being opened said "0 matches were imported", into no store); none before."""
     if svc is not None:
         return f" into {svc.store.label}"
+    if not opening:
+        return ""
     try:
         from zx_events.store import parse_store
 
