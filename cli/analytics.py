@@ -609,21 +609,19 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
 
 def _draw_within(deadline: float | None, timeout: float, n: int, draw: Callable[[], None]) -> None:
     """``draw()`` a table of ``n`` rows (a note on stderr first when it takes a while) before ``deadline`` (the
-    ``--timeout`` of the query, from its start), else stop with ``QueryTimeout``, nothing of the table printed.
+    ``--timeout`` of the query, from its start), else stop saying so, nothing of the table printed.
     rich lays a table out in Python, which nothing interrupts: it is drawn into memory by a thread of its own (at
     most ``SQL_TABLE_ROWS`` rows: a few MB; ``cli.output.drawn_into``), printed when it is done in time, and left
     unfinished otherwise (a SIGALRM raising in the drawing could land in any callback, a garbage collector's,
     and be ignored there)."""
     import io
 
-    from analytics.db import QueryTimeout
-
     from .output import drawn_into, terminal_width
 
-    def timed_out() -> QueryTimeout:
-        return QueryTimeout(f"zx sql ran longer than {timeout:g} s and was stopped drawing its table of {n:,} "
-                            f"{'row' if n == 1 else 'rows'} (raise the limit with --timeout SECONDS, 0 for none; a "
-                            f"smaller --limit, or --format csv|json, is faster)")
+    def timed_out() -> click.ClickException:  # (not a QueryTimeout: zx sql words the query's own in its place)
+        return click.ClickException(f"zx sql ran longer than {timeout:g} s and was stopped drawing its table of "
+                                    f"{n:,} {'row' if n == 1 else 'rows'} (raise the limit with --timeout SECONDS, 0 "
+                                    f"for none; a smaller --limit, or --format csv|json, is faster)")
 
     if n > DRAW_NOTE:
         click.echo(f"(drawing a table of {n:,} rows; --format csv|json is faster)", err=True)

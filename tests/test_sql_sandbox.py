@@ -261,6 +261,27 @@ def test_the_table_is_drawn_under_the_memory_cap(store, monkeypatch):
     assert resource.getrlimit(resource.RLIMIT_DATA) == before
 
 
+def test_a_table_stopped_drawing_at_its_time_limit_says_it_was_drawing(store, monkeypatch):
+    """A table past --timeout while it was drawn said "the query ran longer than 1 s" (zx sql reworded every time
+    limit as the query's): the query took no time; the drawing took the limit (a slow layout, here made so)."""
+    import time
+
+    import cli.output
+
+    draw = cli.output.print_table
+
+    def slow_print_table(*args):
+        time.sleep(2)
+        draw(*args)
+
+    monkeypatch.setattr(cli.output, "print_table", slow_print_table)
+    r = sql(store, "SELECT * FROM range(3) t(n)", "--timeout", "0.5")
+    assert r.exit_code == 1 and "│ 2 │" not in r.stdout, r.output
+    assert r.stderr.splitlines()[-1] == (
+        "Error: zx sql ran longer than 0.5 s and was stopped drawing its table of 3 rows (raise the limit with "
+        "--timeout SECONDS, 0 for none; a smaller --limit, or --format csv|json, is faster)")
+
+
 def test_selects_macros_and_every_documented_table_still_work(store):
     for table in DOCUMENTED:
         r = sql(store, f"SELECT count(*) AS n FROM {table}", "--format", "csv")
