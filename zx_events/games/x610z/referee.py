@@ -559,16 +559,14 @@ class Referee:
         if perm["counters"].get("activation", 1) <= 0:
             self.fail("209.2a", f"{code} has no activation left (its Activation Counter is 0)")
         card = self.card(code)
-        effectless = card.activation_cost is None
-        if card.activation_cost is None and not card.is_crystal:
+        effectless = card.activation_cost is None and not (card.is_crystal and card.abilities)  # nothing to activate
+        if effectless and not card.is_crystal:
             self.fail("207.6", f"{card.name} has no activation symbol")
-        elif card.is_crystal and card.activation_cost is None and not card.abilities:
+        elif effectless:
             # 403.4: a crystal is activated to release its effect, or its energy (which an `energy` record or a
             # payment does): an activation of one whose only effect is its energy was accepted, its effects too
             self.fail("403.4", f"{card.name} has no effect besides its energy: it is activated for its energy by "
                                f"an energy record or a payment")
-        else:
-            effectless = False
         entry: dict[str, Any] = {"id": self.line, "kind": "activate", "by": self.by, "card": code,
                                  "uid": perm["uid"]}
         target = self._target(card, r) if "target" in r else None
