@@ -2,7 +2,8 @@
 so one mistake is one finding (docs/rules-x610z.md). A stackable announcement (or a trigger) naming a summon, card,
 permanent or dot that is not there goes on the stack as nothing (``void``) and fizzles when it resolves: the passes
 logged after it resolve it. Under digest.7 it was skipped and priority stayed with its player, so the other player's
-legal pass after it was a second finding, "201.3 passes without priority"."""
+legal pass after it was a second finding, "201.3 passes without priority". A draw of a card not in the deck is the
+Draw Phase's draw all the same (leaving the phase was a second finding, 702.1)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from zx_events.games.x610z.setup import board_for, catalog_for, open_match
 from zx_events.games.x610z.sim import simulate
 from zx_events.games.x610z.views import build_view
 
-from x610z_builder import BATTLE, pp, r, refused, run
+from x610z_builder import BATTLE, SETUP, pp, r, refused, run
 from test_x610z_rows import project
 
 
@@ -125,6 +126,16 @@ def test_x610z_201_3_a_refused_announcement_spends_its_payment_as_logged():
     recs = BATTLE + [r("energy", "P1", crystal="A1-011"), r("move", "P1", **{"from": "A3"}, path=["A4"], pay={"B": 1})]
     m, found = audit(recs)
     assert found == [(at(recs), "P1", "202.2")] and m.p["P1"]["pool"] == {}
+
+
+def test_x610z_212_1_a_draw_of_a_card_not_in_the_deck_is_the_turns_draw():
+    """It is reported, no card is drawn, and the Draw Phase is left without a second finding (it was 702.1 at the
+    crystal); a second draw is still 702.1."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-033")]
+    m, found = audit(recs + [r("crystal", "P1", card="A1-011"), r("end", "P1")])
+    assert found == [(at(recs), "P1", "212.1")] and len(m.p["P1"]["hand"]) == 6
+    _, found = audit(recs + [r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs), "P1", "212.1"), (at(recs) + 1, "P1", "702.1")]
 
 
 def test_x610z_201_3_a_refused_announcement_is_no_card_played_in_the_analytics():

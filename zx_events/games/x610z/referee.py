@@ -50,6 +50,7 @@ class Referee:
         self.rec: dict | None = None  # the record under way, until an event carries it
         self._settled = -1  # the match's version when settle last found nothing to do
         self.result_line: int | None = None  # the line of the log's result record, once read
+        self.drew: int | None = None  # the turn whose draw record was refused (212.1): its Draw Phase drew all the same
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -189,7 +190,7 @@ class Referee:
     def _leave_draw(self) -> None:
         m = self.m
         if m.phase == "draw":
-            if m.drawn == 0:
+            if m.drawn == 0 and self.drew != m.turn:
                 self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card", player=m.active)
             m._phase_entered(phase="action", line=self.line)
 
@@ -334,9 +335,12 @@ class Referee:
         self._running()
         if self.by != m.active or m.phase != "draw":
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
-        if m.drawn >= 1:
+        if m.drawn >= 1 or self.drew == m.turn:
             self.fail("702.1", f"{self.by} draws a second card in the Draw Phase (exactly 1)")
         if r["card"] not in m.p[self.by]["deck"]:
+            # the draw was made, of no card the engine knows (digest.8): leaving the phase is no 702.1 (it was, at the
+            # next record: the same mistake twice), a second draw is one
+            self.drew = m.turn
             self.fail("212.1", f"{r['card']} is not in {self.by}'s deck (a card is drawn from the top of the deck)",
                       fatal=True)
         m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
