@@ -18,7 +18,8 @@ State (JSON-native):
   and ``pos`` on it, ``attacks``, ``extra_attacks``, ``abil``.
 - ``perms``: permanents off the board (crystals, permanent Effects), each ``uid``, ``code``,
   ``kind``, ``owner``, ``ctrl``, ``act``, ``on`` (the uid it is fixed on) and ``counters``.
-- ``stack`` (201.2; its cards are in the Cast Zone), ``prio`` and ``passes`` (201.3-201.6).
+- ``stack`` (201.2; its cards are in the Cast Zone; an entry marked ``void`` is an announcement of what is not
+  there, digest.8: it names nothing, moves no card and fizzles), ``prio`` and ``passes`` (201.3-201.6).
 """
 
 from __future__ import annotations
@@ -268,7 +269,9 @@ class Match(Aggregate):
     def _announced(self, player: str, entry: dict, pay: dict, rec: dict | None = None, line: int | None = None) -> None:
         self._spend(player, pay)
         kind = entry["kind"]
-        if kind == "cast":
+        if entry.get("void"):
+            pass  # an announcement of nothing (digest.8: what it names is not there): it takes the stack and priority
+        elif kind == "cast":
             _take(self.p[player]["hand"], entry["card"])  # to the Cast Zone (503.1)
         elif kind == "activate":
             p = self.perm(entry.get("uid"))
@@ -323,8 +326,8 @@ class Match(Aggregate):
                 self.perms.append({"uid": self._uid(), "code": card, "kind": "effect", "owner": by,
                                    "ctrl": host["ctrl"] if host is not None else by, "act": False, "on": on,
                                    "counters": dict(entry.get("counters") or {})})
-            else:  # 206.2b a resolved non permanent, 208.5 / 200.4 a fizzled card
-                self.p[by]["discard"].append(card)
+            elif not entry.get("void"):  # 206.2b a resolved non permanent, 208.5 / 200.4 a fizzled card (a void
+                self.p[by]["discard"].append(card)  # one, digest.8, never left where it was)
         elif kind == "move" and done:
             src, e = self.find(entry.get("uid"))
             if e is not None and facts.get("to") and facts["to"] != src:

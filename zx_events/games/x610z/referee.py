@@ -26,7 +26,8 @@ CODE_CHARS = "-"  # a card code has a dash, a dot id never does
 
 
 class _Skip(Exception):
-    """A record that cannot be applied at all (lenient mode): recorded, then skipped."""
+    """A record that cannot be applied at all (lenient mode): recorded, then skipped (an announcement of what is
+    not there first goes on the stack as nothing: ``Referee._void``)."""
 
 
 def is_code(value: Any) -> bool:
@@ -49,6 +50,7 @@ class Referee:
         self.rec: dict | None = None  # the record under way, until an event carries it
         self._settled = -1  # the match's version when settle last found nothing to do
         self.result_line: int | None = None  # the line of the log's result record, once read
+        self.drew: int | None = None  # the turn whose draw record was refused (212.1): its Draw Phase drew all the same
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -66,6 +68,18 @@ class Referee:
         """The record under way for the first event it causes (replay and the audit read it there)."""
         rec, self.rec = self.rec, None
         return rec
+
+    def _void(self, rule: str, message: str, entry: dict, pay: dict | None = None) -> None:
+        """A stackable announcement (or a trigger) naming a summon, card, permanent or dot that is not there
+        (digest.8): reported, then announced as nothing. ``entry`` (what the record names) goes on the stack marked
+        ``void``, the payment spent as logged (there is no cost to check it against), priority to the next player
+        (201.4), and it fizzles when it resolves, changing nothing. So the passes logged after it resolve it, as
+        they would have resolved the action the record meant: it was skipped, priority stayed with its player, and
+        the other player's legal pass after it was charged (201.3), two findings for one mistake."""
+        self.fail(rule, message)
+        entry = {"id": self.line, "by": self.by, **entry, "void": True}
+        self.m._announced(player=self.by, entry=entry, pay=pay or {}, rec=self._carry(), line=self.line)
+        raise _Skip
 
     def check(self, problem: tuple[str, str] | None, *, fatal: bool = False) -> None:
         if problem is not None:
@@ -176,7 +190,7 @@ class Referee:
     def _leave_draw(self) -> None:
         m = self.m
         if m.phase == "draw":
-            if m.drawn == 0:
+            if m.drawn == 0 and self.drew != m.turn:
                 self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card", player=m.active)
             m._phase_entered(phase="action", line=self.line)
 
@@ -321,9 +335,12 @@ class Referee:
         self._running()
         if self.by != m.active or m.phase != "draw":
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
-        if m.drawn >= 1:
+        if m.drawn >= 1 or self.drew == m.turn:
             self.fail("702.1", f"{self.by} draws a second card in the Draw Phase (exactly 1)")
         if r["card"] not in m.p[self.by]["deck"]:
+            # the draw was made, of no card the engine knows (digest.8): leaving the phase is no 702.1 (it was, at the
+            # next record: the same mistake twice), a second draw is one
+            self.drew = m.turn
             self.fail("212.1", f"{r['card']} is not in {self.by}'s deck (a card is drawn from the top of the deck)",
                       fatal=True)
         m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
@@ -498,13 +515,15 @@ class Referee:
                 self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases")
         self._stackable(f"casting {card.name}")
         if code not in m.p[self.by]["hand"]:
-            self.fail("200.1a", f"{code} is not in {self.by}'s hand (a card is cast from hand)", fatal=True)
+            self._void("200.1a", f"{code} is not in {self.by}'s hand (a card is cast from hand)",
+                       {"kind": "cast", "card": code}, r["pay"])
         entry: dict[str, Any] = {"id": self.line, "kind": "cast", "by": self.by, "card": code,
                                  "permanent": card.permanent}
         if card.is_summon:
             dot = r.get("dot")
             if dot is None or dot not in self.board:
-                self.fail("402.6", f"a summon is placed on a dot: {card.name} names {dot or 'none'}", fatal=True)
+                self._void("402.6", f"a summon is placed on a dot: {card.name} names {dot or 'none'}",
+                           {"kind": "cast", "card": code}, r["pay"])
             if dot != m.p[self.by]["home"] and not self.board.dots[dot].is_end:
                 self.fail("402.6", f"{card.name} is placed on {dot}: only {self.by}'s Starting Dot "
                                    f"{m.p[self.by]['home']} or an Ending Dot")
@@ -548,7 +567,8 @@ class Referee:
         mine = [p for p in m.perms if p["code"] == code and p["ctrl"] == self.by
                 and (on is None or _on_matches(m, p, on))]
         if not mine:
-            self.fail("500.1", f"{self.by} controls no {code} in play", fatal=True)
+            self._void("500.1", f"{self.by} controls no {code} in play",
+                       {"kind": "activate", "card": code, "uid": None}, r["pay"])
         ready = [p for p in mine if not p["act"]]
         if not ready:
             self.fail("206.1e", f"{code} is activated: it cannot be used again until reactivated")
@@ -585,7 +605,8 @@ class Referee:
         self._anytime(f"the {kind} ability of the summon on {dot}")
         e = m.dots.get(dot)
         if e is None or e["ctrl"] != self.by:
-            self.fail("500.1", f"{self.by} controls no summon on {dot}", fatal=True)
+            self._void("500.1", f"{self.by} controls no summon on {dot}",
+                       {"kind": "ability", "card": None, "uid": None, "ability": kind, "dot": dot}, r["pay"])
         card = self.card(e["code"])
         if kind not in card.abilities:  # (digest.7: applied as played, the payment as logged; it was skipped)
             self.fail(rule, f"{card.name} has no {kind} ability")
@@ -611,7 +632,7 @@ class Referee:
         if not is_code(src):
             e = m.dots.get(src)
             if e is None or e["ctrl"] != self.by:
-                self.fail("500.1", f"{self.by} controls no summon on {src}", fatal=True)
+                self._void("500.1", f"{self.by} controls no summon on {src}", {"kind": "trigger", "source": src})
             code, entry["uid"] = e["code"], e["uid"]  # (its summon: the trigger fizzles if it leaves play, 210.4)
         else:
             # a card in play the player controls, on the stack as his, or resolving (207.4: the triggered effect of
@@ -623,8 +644,8 @@ class Referee:
             if len(held) == 1:  # (of several copies, which one triggered the log does not say: none fizzles it)
                 entry["uid"] = held[0]["uid"]
             elif not held and not stacked and src != self.resolved:
-                self.fail("500.1", f"{src} is not in play, on the stack or resolving for {self.by}: a triggered "
-                                   f"effect comes from a card there (207.4, 503.1)", fatal=True)
+                self._void("500.1", f"{src} is not in play, on the stack or resolving for {self.by}: a triggered "
+                                    f"effect comes from a card there (207.4, 503.1)", {"kind": "trigger", "source": src})
         card = self.card(code)
         if card.type == "Summon" and "triggered" not in card.abilities:
             self.fail("402.10h", f"{card.name} has no triggered ability")  # (digest.7: on the stack as played)
@@ -633,15 +654,15 @@ class Referee:
         m._announced(player=self.by, entry=entry, pay={}, rec=self._carry(), line=self.line)  # 201.4: priority to the next player
 
     # ------------------------------------------------------------------ movement and attack (202)
-    def _own_summon(self, dot: str, what: str, rule: str) -> tuple[dict, bool]:
+    def _own_summon(self, dot: str, what: str, rule: str, void: dict, pay: dict | None = None) -> tuple[dict, bool]:
         """The summon on ``dot`` and whether it is the other player's (``rule``: 202.2 to move, 202.3 to attack
-        with, when there is none). One the player does not control (214.2: the controller gets to use a card) is
-        reported, and the action goes on the stack as played, naming no summon (digest.7): it changes nothing of
-        the other player's summon, and fizzles when it resolves (214.5); it was skipped, and the other player's
-        legal pass after it was charged (201.3)."""
+        with, when there is none: the action ``void`` is announced as nothing, ``_void``). One the player does not
+        control (214.2: the controller gets to use a card) is reported, and the action goes on the stack as played,
+        naming no summon (digest.7): it changes nothing of the other player's summon, and fizzles when it resolves
+        (214.5); it was skipped, and the other player's legal pass after it was charged (201.3)."""
         e = self.m.dots.get(dot)
         if e is None:
-            self.fail(rule, f"no summon on {dot} {what}", fatal=True)
+            self._void(rule, f"no summon on {dot} {what}", void, pay)
         foreign = e["ctrl"] != self.by
         if foreign:
             self.fail("214.2", f"the summon on {dot} is controlled by {e['ctrl']}, not {self.by}: only its "
@@ -655,7 +676,8 @@ class Referee:
         self._active("202.1", "moves a summon")
         self._action_phase("201.7", "a movement")
         self._stackable("a movement")
-        e, foreign = self._own_summon(src, "to move", "202.2")
+        void = {"kind": "move", "uid": None, "from": src, "path": path}  # (what it is announced as when it names no summon)
+        e, foreign = self._own_summon(src, "to move", "202.2", void, r["pay"])
         name = self.card(e["code"]).name
         if foreign:
             pass  # (its Summon Card's state is its controller's affair)
@@ -665,7 +687,7 @@ class Referee:
             self.fail("202.2b", f"{name}'s Summon Card is activated: it moves only when reactivated")
         for d in path:
             if d not in board:
-                self.fail("600.3", f"{d} is not a dot of board {board.name}", fatal=True)
+                self._void("600.3", f"{d} is not a dot of board {board.name}", void, r["pay"])
         speed = stat(e, "speed")
         if len(path) > speed:
             self.fail("202.5c", f"{name} moves {len(path)} dots, its Speed is {speed}")
@@ -693,7 +715,8 @@ class Referee:
         self._active("202.1", "attacks")
         self._action_phase("201.7", "an attack")
         self._stackable("an attack")
-        e, foreign = self._own_summon(src, "to attack with", "202.3")
+        void = {"kind": "attack", "uid": None, "from": src, "path": path, "target": None}
+        e, foreign = self._own_summon(src, "to attack with", "202.3", void)
         name = self.card(e["code"]).name
         if e["deact"] and not foreign:
             self.fail("202.4", f"{name} on {src} is deactivated: it cannot attack until reactivated")
@@ -701,11 +724,11 @@ class Referee:
             self.fail("202.3b", f"{name} already attacked this turn (once per turn)")
         t = m.dots.get(target)
         if t is None:
-            self.fail("202.3", f"no summon on {target} to attack", fatal=True)
+            self._void("202.3", f"no summon on {target} to attack", void)
         if t["ctrl"] == self.by:
             self.fail("202.3", f"the summon on {target} is {self.by}'s own: an attack targets an opponent's summon")
         if not path or path[-1] != target:
-            self.fail("202.3", f"the attack path must end at the target {target}", fatal=True)
+            self._void("202.3", f"the attack path must end at the target {target}", void)
         if board.dots[src].no_attack:
             self.fail("603.2", f"{src} is a No Attack Dot: the summon there cannot attack")
         if board.dots[target].no_attack:
@@ -713,7 +736,7 @@ class Referee:
         full = [src] + path
         for d in path:
             if d not in board:
-                self.fail("600.3", f"{d} is not a dot of board {board.name}", fatal=True)
+                self._void("600.3", f"{d} is not a dot of board {board.name}", void)
         for a, b in zip(full, full[1:]):
             self.check(checks.step_problem(board, a, b, life=e["life"], home=None, attack=True))
         inner = [d for d in path[:-1] if board.dots[d].warp]
@@ -737,7 +760,10 @@ class Referee:
         facts: dict[str, Any] = {}
         outcome = "done"
         follow: list = []
-        if kind == "cast":
+        if entry.get("void"):  # digest.8: an announcement of nothing (_void) fizzles, nothing of it takes place
+            outcome = "fizzled"
+            self.resolved = entry.get("card") or entry.get("source") or entry.get("from") or entry.get("dot")
+        elif kind == "cast":
             target = entry.get("target") or {}
             if entry.get("summon"):
                 dot = entry["dot"]

@@ -122,7 +122,8 @@ def zones(view) -> list[str]:
                 for p in perms))
     if view.stack:
         out.append("Stack (top last): " + "; ".join(
-            f"{s.get('by')} {s.get('kind')} {s.get('card') or s.get('from') or ''}".strip() for s in view.stack))
+            f"{s.get('by')} {s.get('kind')} {s.get('card') or s.get('from') or ''}".strip()
+            + (" (refused: it fizzles)" if s.get("void") else "") for s in view.stack))
     if view.outcome:
         o = view.outcome
         out.append(f"Result: {o.get('winner') or 'no winner'} ({o.get('reason')})")
@@ -149,7 +150,7 @@ def card_rows(v, step: int) -> list[dict]:
         row(p.ctrl, "play", p.code, state="activated" if p.activated else "reactivated",
             detail=f"{p.kind}{f' on {p.on}' if p.on else ''}")
     for s in v.stack:
-        row(s.get("by"), "cast", s.get("card"), detail=s.get("kind"))
+        row(s.get("by"), "cast", s.get("card"), detail=f"{s.get('kind')}{' (refused)' if s.get('void') else ''}")
     for pl, pv in sorted(v.players.items()):
         if pv.deck is None:
             row(pl, "deck", None, pv.deck_count)

@@ -314,6 +314,9 @@ def _crystal(m: MatchRows, seq: int, d: dict) -> None:
 def _announced(m: MatchRows, seq: int, d: dict) -> None:
     e = dict(d["entry"])
     e["seq"], e["turn"] = seq, m.turn
+    if e.get("void"):  # an announcement of nothing (digest.8): no card played, no move or attack; it only fizzles
+        m.stack.append(e)
+        return
     if e["kind"] == "attack":
         a = m.dots.get(e["from"]) or [None, None, False]
         t = m.dots.get(e["path"][-1]) or [None, None, False]
@@ -340,6 +343,8 @@ def _resolved(m: MatchRows, seq: int, d: dict) -> None:
     e = m.stack.pop()
     facts, done = d.get("facts") or {}, d.get("outcome") == "done"
     kind, by = e["kind"], e["by"]
+    if e.get("void"):
+        return
     if kind in ("cast", "activate", "ability"):
         m.buf["x610z_casts"].append((m.mid, m.no, e["seq"], e["turn"], by, e.get("card"),
                                      kind if kind != "ability" else f"ability:{e.get('ability')}",

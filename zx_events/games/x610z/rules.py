@@ -8,7 +8,17 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.7"
+RULES_VERSION = "x610z-cr-1.1+digest.8"
+# .8: a record refused without being applied leaves priority where the log's next records expect it (one mistake, one
+# finding): a stackable announcement or trigger naming what is not there (a move or attack from an empty dot, 202.2 /
+# 202.3; an attack on one or with a path not ending at its target, 202.3; a path off the board, 600.3; a cast not in
+# hand, 200.1a, or onto no dot of the board, 402.6; an activate, ability or trigger of what is not in play, 500.1) goes
+# on the stack as an announcement of nothing (its entry marked `void`: no card moved, no summon used, the payment
+# spent as logged), priority to the next player (201.4), and fizzles when it resolves. It was skipped, priority stayed
+# with its player, and the other player's legal pass after it was charged (201.3). A draw of a card not in the deck
+# (212.1) is the turn's draw, no card drawn (leaving the Draw Phase was a second finding, 702.1). The state's handlers
+# read the `void` mark (Announced, Resolved), which only entries announced under digest.8 carry: a stored match
+# replays as imported.
 # .7: a record that breaks a rule but can be applied as written is applied (docs/audit.md), where it was skipped and
 # the other player's legal records after it were charged (201.3 a pass, 700.1 a turn not ended): a `trigger` from a
 # summon without a triggered ability (402.10h), an `activate` of a permanent with no activation left (209.2a), of an

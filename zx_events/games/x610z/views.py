@@ -128,7 +128,8 @@ def _public_entry(m: Any, entry: dict) -> dict:
     """What a stack entry shows, deep-copied read-only (``freeze``): its ``path`` was the match's own list,
     so changing one step's view changed the next step's."""
     out = {k: freeze(v) for k, v in entry.items() if k in ("id", "kind", "by", "card", "dot", "from", "path",
-                                                             "ability", "source", "choice", "additional")}
+                                                             "ability", "source", "choice", "additional",
+                                                             "void")}
     target = entry.get("target")
     if isinstance(target, dict) and "uid" in target:
         out["target"] = _where(m, target["uid"]) or target.get("dot") or target.get("code")

@@ -144,7 +144,7 @@
       svgBoard(s, esc, turned) +
       ((s.stack || []).length ? '<div class="stack" data-field="stack">Stack (top last): ' + s.stack.map(function (e) {
         return esc(e.by + " " + e.kind + " " + (e.card ? names[e.card] || e.card : e.from || e.source || "") +
-          (e.target ? " → " + e.target : ""));
+          (e.target ? " → " + e.target : "") + (e.void ? " (refused: it fizzles)" : ""));
       }).join(" · ") + "</div>" : "") + panel(turned ? "P2" : "P1") +
       (s.outcome ? '<div class="outcome" data-field="outcome">Match over: ' + (w ? esc(w) + " won" : "a draw") +
         " (" + esc(s.outcome.reason || "") + ")</div>" : "") + "</div>";
