@@ -785,18 +785,22 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
         if not interrupted(e) and not isinstance(e, (AnalyticsError, duckdb.Error)):
             raise
         given = catalog_given(catalog_file)
+
+        def advised(text: str) -> str:  # the file the update ran on, as given (ZX_ANALYTICS for this one command)
+            return with_store(text, ctx, env_analytics=True)
+
         if interrupted(e):  # Ctrl-C: the import stands; the file keeps what its last commit wrote
-            click.echo(with_store(f"interrupted: the matches are imported, but the analytics file {path} was not "
-                                  f"brought up to date; `zx analytics update{given}` finishes it", ctx), err=True)
+            click.echo(advised(f"interrupted: the matches are imported, but the analytics file {path} was not "
+                               f"brought up to date; `zx analytics update{given}` finishes it"), err=True)
             raise click.Abort() from None
         if isinstance(e, (RebuildNeeded, DamagedFile, FileInUse)):  # its message says what to run: "update later"
             # would fail the same way (or, the file held by zx serve, as long as the server runs)
-            click.echo(with_store(f"warning: the matches are imported, but the analytics file was not updated: {e}"
-                                  + (f" (with{given}: the catalog these matches were checked against)" if given else ""),
-                                  ctx), err=True)
+            click.echo(advised(f"warning: the matches are imported, but the analytics file was not updated: {e}"
+                               + (f" (with{given}: the catalog these matches were checked against)" if given else "")),
+                       err=True)
         else:
-            click.echo(with_store(f"warning: the matches are imported, but the analytics file was not updated: {e}; "
-                                  f"run `zx analytics update{given}` later", ctx), err=True)
+            click.echo(advised(f"warning: the matches are imported, but the analytics file was not updated: {e}; "
+                               f"run `zx analytics update{given}` later"), err=True)
         return
     click.echo(f"analytics: {counted(result.events, 'event')}, {counted(result.matches, 'match', 'matches')} "
                f"projected into {path}", err=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from zx_events.advice import with_given
-from zx_events.errors import ZXError
+from zx_events.errors import ZXError, not_ascii
 
 STORE_HELP = ("Event store: a SQLite file (default zx-store.sqlite), memory:, or postgresql://USER@HOST:PORT/DB. "
               "Also ZX_STORE. Only zx import and zx demo create one; read commands never write to it.")
@@ -137,6 +137,25 @@ class Day(click.ParamType):
             return date.fromisoformat(str(value)).isoformat()
         except ValueError:
             self.fail(f"{value!r} is not a date (YYYY-MM-DD)", param, ctx)
+
+
+class Seat(click.Choice):
+    """``--as``: a seat, in any case (judge, P1, P2, spectator); a value with a character that is not ASCII (a
+    Cyrillic ``Р1``, which reads as P1) is refused naming it (``errors.not_ascii``), as a log's seat is."""
+
+    def __init__(self) -> None:
+        from zx_events.seats import PERSPECTIVES  # (made by the commands that take --as: not at every start-up)
+
+        super().__init__(PERSPECTIVES, case_sensitive=False)
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as e:  # click's words ("'Р1' is not one of ..."), the characters named after it
+            named = not_ascii(value) if isinstance(value, str) else ""
+            if named and repr(value) in e.message:
+                e.message = e.message.replace(repr(value), f"{value!r} ({named})", 1)
+            raise
 
 
 GAME, DAY = GameKey(), Day()
@@ -350,14 +369,18 @@ def write_page(path, data: bytes, force: bool) -> None:
             os.unlink(tmp)
 
 
-def with_store(text: str, ctx: click.Context | None = None) -> str:
+def with_store(text: str, ctx: click.Context | None = None, *, env_analytics: bool = False) -> str:
     """``text`` (a message) with the analytics commands it advises (`` `zx analytics update` ``, `` `zx import` ``,
     `` `zx serve --update` ``) given the ``--store`` (and, for the update and the server, the ``--analytics``) the
     user gave on the command line: run as
     written, the advice of ``zx --store league/s.sqlite stats winrates`` opened the default store ("there is no
     store at zx-store.sqlite"). A store or file from ``ZX_STORE`` or ``ZX_ANALYTICS`` is left out (the advice
-    runs with it as it is); a password is shown hidden."""
-    return with_given(text, *given_store(ctx))
+    runs with it as it is), but for ``env_analytics`` (zx import, which takes no --analytics): a ``ZX_ANALYTICS``
+    is carried as it was given, ``ZX_ANALYTICS=x.duckdb zx ... analytics update`` (given for that one command, the
+    advice updated the store's default file); a password is shown hidden."""
+    import os
+
+    return with_given(text, *given_store(ctx), (os.environ.get("ZX_ANALYTICS") or None) if env_analytics else None)
 
 
 def given_store(ctx: click.Context | None = None) -> tuple[str | None, str | None]:

@@ -347,10 +347,13 @@ def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first
     """The columns (indexes) a table of ``width`` characters keeps: the first ``keep`` always (and the
     ``sample`` flag, unless not ``flag``), then in order of priority (``first``, then frame order,
     low-priority counts last) while they fit; long text wraps at ``wrap`` characters, but never in the
-    ``rigid`` columns (a rate and its interval)."""
+    ``rigid`` columns (a rate and its interval); a key's header too (a label: ``hand_size`` over two lines
+    beside a win rate, at 80 columns zx stats mulligans needed 82 for its three rates)."""
     def need(i: int) -> int:
         natural = max([len(headers[i]), *(len(r[i]) for r in rows)]) if rows else len(headers[i])
-        return (natural if headers[i] in rigid else min(natural, max(wrap, len(headers[i])))) + 3
+        if headers[i] in rigid:
+            return natural + 3
+        return min(natural, wrap if i < keep else max(wrap, len(headers[i]))) + 3
     order = list(range(len(headers)))
     low = [i for i in order[keep:] if headers[i] in LOW_PRIORITY or headers[i].endswith(tuple(f"_{p}" for p in LOW_PRIORITY))]
     named = [headers.index(c) for c in first if c in headers and headers.index(c) >= keep]
@@ -377,8 +380,9 @@ def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first
 def _rate_of(headers: Sequence[str], column: str) -> str | None:
     """The rate whose count ``column`` is, when that rate is a column of the table (shown with its interval):
     ``games``, ``wins``, ``losses``, ``draws`` of ``win_rate``; ``X_games``, ``X_wins`` of ``X_win_rate`` (or
-    ``X_wr``); the counts of ``RATE_COUNTS``. None: not a rate's count (or its rate is not in the table)."""
-    candidates = [r for r, count in RATE_COUNTS.items() if count == column]
+    ``X_wr``); the counts of ``RATE_COUNTS`` and ``RATE_HITS``. None: not a rate's count (or its rate is not in the
+    table)."""
+    candidates = [r for r, count in [*RATE_COUNTS.items(), *RATE_HITS.items()] if count == column]
     if column in ("games", "wins", "losses", "draws"):
         candidates.append("win_rate")
     for suffix in ("_games", "_wins"):
@@ -389,22 +393,31 @@ def _rate_of(headers: Sequence[str], column: str) -> str | None:
     return found[0] if found else None
 
 
+def _is_win_rate(column: str) -> bool:
+    return column == "win_rate" or column.endswith(("_win_rate", "_wr"))
+
+
 def _primary(columns: Sequence[str]) -> list[str]:
-    """The first rate of a frame and its count (``gih_games``, ``gih_wr``; ``games``, ``win_rate``): what a
-    narrow table keeps before any other column (at 80 columns ``zx stats cards`` showed four counts and
-    no rate, the rate's cell being the widest)."""
+    """The first win rate of a frame (else its first rate) and its count (``gih_games``, ``gih_wr``; ``games``,
+    ``win_rate``), then its other rates: what a narrow table keeps before any other column (at 80 columns ``zx
+    stats cards`` showed four counts and no rate, the rate's cell being the widest; at 60 ``zx stats meta`` its
+    share and no win rate)."""
     rates = [c for c in columns if _is_rate(columns, c)]
     if not rates:
         return []
-    rate = rates[0]
+    rate = next((c for c in rates if _is_win_rate(c)), rates[0])
+    rates = [rate] + [c for c in rates if c != rate]
     count = f"{rate[:-3]}_games" if rate.endswith("_wr") else RATE_COUNTS.get(rate, "games")
     return [c for c in (count, rate) if c in columns] + rates[1:]  # then the other rates, before other counts
 
 
-RATE_COUNTS = {"share": "seats", "success_rate": "attacks", "ignition_rate": "damage", "comeback_rate": "behind_games",
-               "kept_win_rate": "kept_games", "mulligan_win_rate": "mulligan_games"}
+RATE_COUNTS = {"share": "seats", "keep_rate": "games", "success_rate": "attacks", "ignition_rate": "damage",
+               "comeback_rate": "behind_games", "kept_win_rate": "kept_games", "mulligan_win_rate": "mulligan_games"}
 # a rate's count, where it is not games or X_games (analytics.stats: each with_rate(df, rate, hits, count)); a narrow
 # `zx stats life` showed ignition_rate beside games (64) where its interval rests on damage (149)
+RATE_HITS = {"keep_rate": "kept", "success_rate": "successes", "ignition_rate": "ignitions", "comeback_rate": "comebacks"}
+# a rate's hits, where they are not wins or X_wins: shown only beside it, as its count (a narrow `zx stats mulligans`
+# showed kept beside the win rates, without keep_rate)
 
 
 def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = None, keep: int = 1,
@@ -437,9 +450,19 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
         # flag goes, and where the rate cannot fit beside the keys at all it is shown with them alone
         # every rate first, text wrapped down to 12 for them (the priority columns win the room: at 80 columns stats
         # archetypes showed colours, not win_rate, the archetypes wrapped at 24)
+        # then every rate without the counts (names wrapped down to 12), then without the flag (names, and a key's
+        # header, down to 6); then, where they do not all fit, every win rate so: rates before counts, flag and
+        # labels (at 80 columns stats meta kept seats and field, not win_rate, and mulligans games and kept, not
+        # mulligan_win_rate). A table of one rate: the tries below, that rate first.
         every = len(primary)
+        rated = [c for c in primary if c in rates]
+        wins = [c for c in rated if _is_win_rate(c)]
+        groups = ([rated] if len(rated) > 1 else []) + ([wins] if 1 < len(wins) < len(rated) else [])
+        several = tuple((wrap, group + [c for c in primary if c not in group], len(group), flag) for group in groups
+                        for wrap, flag in ((24, True), (16, True), (12, True), (24, False), (16, False), (12, False),
+                                           (8, False), (6, False)))
         for wrap, first, needed, flag in ((24, primary, every, True), (16, primary, every, True),
-                                          (12, primary, every, True),
+                                          (12, primary, every, True), *several,
                                           (24, primary, 2, True), (16, primary, 2, True), (12, primary, 2, True),
                                           (12, rate_first, 1, True), (8, rate_first, 1, True),
                                           (6, rate_first, 1, True), (6, rate_first, 1, False)):

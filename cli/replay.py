@@ -9,9 +9,9 @@ from typing import Any
 import click
 
 from zx_events.errors import ZXError
-from zx_events.seats import JUDGE, PERSPECTIVES
+from zx_events.seats import JUDGE
 
-from .common import service
+from .common import Seat, service
 from .output import (FORMATS, Printable, counted, emit, format_option, json_text, output_closed, printable, progress,
                      terminal_width)
 
@@ -58,7 +58,7 @@ def _warn_if_tampered(svc, match_id: str) -> None:
                    "step up to it, then the rest of it) to the end, or to event N.")
 @click.option("--step", "interactive", is_flag=True,
               help=f"Step through the records one at a time ({KEYS}); prints every step when stdin is not a terminal.")
-@click.option("--as", "perspective", type=click.Choice(PERSPECTIVES, case_sensitive=False), default=JUDGE,
+@click.option("--as", "perspective", type=Seat(), default=JUDGE,
               show_default=True,
               help="Whose view (Z/X 301.3, X610Z 502.3): judge sees everything; P1/P2 their own hand (Z/X: and "
                    "Dynamis), the opponent's hidden zones as counts; spectator the public zones only.")

@@ -8,9 +8,8 @@ from pathlib import Path
 import click
 
 from zx_events.errors import ZXError
-from zx_events.seats import PERSPECTIVES
 
-from .common import OutputFile
+from .common import OutputFile, Seat
 from .output import emit_written, printable, written_option
 
 
@@ -21,7 +20,7 @@ def default_path(match_id: str, seats: list[str]) -> Path:
 
 @click.command("view")
 @click.argument("match_id", metavar="MATCH")
-@click.option("--as", "seats", type=click.Choice(PERSPECTIVES, case_sensitive=False), multiple=True,
+@click.option("--as", "seats", type=Seat(), multiple=True,
               help="Seat the file is written for (Z/X 301.3, X610Z 502.3), repeatable: the page can switch only "
                    "among these. P1/P2 see their own hand and Dynamis, spectator the public zones, judge everything. "
                    "Default: spectator.")

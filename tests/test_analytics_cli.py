@@ -584,6 +584,30 @@ def test_the_advice_of_an_error_names_the_store_and_file_given_on_the_command_li
     assert CliRunner().invoke(zx, ["--store", store, "stats", "winrates"]).exit_code == 0
 
 
+def test_the_advice_of_an_import_given_zx_analytics_for_itself_names_that_file(tmp_path, monkeypatch):
+    """``ZX_ANALYTICS=x.duckdb zx import LOGS`` (the variable given for that one command) ended, its analytics file
+    damaged, with "`zx --store S analytics update --rebuild` rebuilds it": run as written, it rebuilt S.duckdb, not
+    x.duckdb. The advice carries the variable as it was given, and works run as written."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my league").mkdir()
+    store, file = "my league/s.sqlite", "my league/x.duckdb"
+    (tmp_path / file).write_bytes(b"not a DuckDB file " * 300)
+    log = str(ROOT / "examples" / "legal" / "first-turns.zxlog")
+    r = CliRunner().invoke(zx, ["--store", store, "import", log], env={"ZX_ANALYTICS": file})
+    assert r.exit_code == 0, r.output
+    advised = "ZX_ANALYTICS='my league/x.duckdb' zx --store 'my league/s.sqlite' analytics update --rebuild"
+    assert f"`{advised}` rebuilds it from the store" in r.stderr, r.stderr
+    env, _, *args = shlex.split(advised)  # run as written: the variable for that one command, as it was given
+    name, value = env.split("=", 1)
+    assert CliRunner().invoke(zx, args, env={name: value}).exit_code == 0
+    assert not (tmp_path / "my league" / "s.duckdb").exists()  # (the store's default file: not the one advised)
+    r = CliRunner().invoke(zx, ["--store", store, "sql", "SELECT count(*) AS n FROM matches", "--analytics", file,
+                                "--format", "csv"])
+    assert r.exit_code == 0 and r.stdout == "n\n1\n", r.output
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 

@@ -50,6 +50,23 @@ def test_the_import_contracts_hold(monkeypatch, capsys):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_game_package_imports_no_private_name_of_another_module():
+    """A game's code used the log schema's private ``_q`` (``from zx_events.games.schema import _q``): what a
+    game takes from the boundary and the core's helpers is their public names (docs/architecture.md, "What each
+    room may import"); within its own package a game may share what it likes."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "zx_events" / "games").glob("*/**/*.py")):
+        game = "zx_events.games." + path.relative_to(ROOT / "zx_events" / "games").parts[0]
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
+                    and not (node.module == game or node.module.startswith(game + ".")):
+                found += [f"{path.relative_to(ROOT)}: {node.module}.{a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert found == []
+
+
 def test_every_module_imports_on_its_own():
     """Each module imported first in a fresh child process (``python -c "import cli.audit"`` for
     every module): an import circle or a missing import shows here. Third-party packages are

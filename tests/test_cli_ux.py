@@ -155,6 +155,52 @@ def test_a_narrow_stats_table_never_shows_a_count_without_its_rate(capsys):
     assert "40.9% (23.3-61.3)" in out and "27.5% (18.9-38.1)" in out and max(map(len, out.splitlines())) <= 80
 
 
+def _header(out: str) -> list[str]:
+    """The header cells of a table, a header folded over lines (``hand_`` over ``size``) joined."""
+    lines = [line for line in out.splitlines() if line.startswith("┃")]
+    return ["".join(c.strip() for c in col) for col in zip(*[line.strip("┃").split("┃") for line in lines])]
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_a_narrow_meta_or_mulligans_table_keeps_its_win_rates_before_counts(imported, columns):
+    """At 80 columns ``zx stats meta`` showed seats, share and field but not win_rate, and ``zx stats mulligans``
+    games, keep_rate and kept but not its win rates: a table's rates, its win rates first, come before counts,
+    the sample flag and the width of its labels."""
+    for args, wanted in ((["meta"], {"win_rate"}), (["meta", "--by", "event"], {"win_rate"}),
+                         (["meta", "--group", "archetype"], {"win_rate"}), (["archetypes"], {"win_rate"}),
+                         (["mulligans"], {"kept_win_rate", "mulligan_win_rate"} if columns == 80 else
+                          {"kept_win_rate"})):
+        r = CliRunner(env={"COLUMNS": str(columns)}).invoke(zx, ["--store", str(imported), "stats", *args])
+        assert r.exit_code == 0, r.output
+        assert max(len(line) for line in r.stdout.splitlines()) <= columns, r.stdout
+        cells = _header(r.stdout)
+        assert wanted <= set(cells), (args, columns, cells)
+        if columns == 80 and args[0] == "meta":  # the share too, its count (seats) left out for them
+            assert "share" in cells and "seats" not in cells, (args, cells)
+        assert "kept" not in cells or "keep_rate" in cells, (args, cells)  # (keep_rate's count, only beside it)
+
+
+def test_a_narrow_mulligans_table_folds_a_keys_header_to_keep_its_three_rates(capsys):
+    """The three rates of ``zx stats mulligans`` beside seat and hand_size needed 82 columns: a key's header
+    (``hand_size``, over its one-digit values) folds, the sample flag goes, and all three fit in 80."""
+    import polars as pl
+
+    from cli.output import emit_frame
+
+    df = pl.DataFrame({"seat": ["first", "second"], "hand_size": [4, 4], "games": [60, 60],
+                       "keep_rate": [0.967, 0.983], "keep_rate_low": [0.886, 0.911], "keep_rate_high": [0.991, 0.997],
+                       "kept_games": [58, 59], "kept_win_rate": [0.569, 0.441], "kept_win_rate_low": [0.441, 0.322],
+                       "kept_win_rate_high": [0.688, 0.567], "mulligan_games": [2, 1],
+                       "mulligan_win_rate": [0.5, 0.0], "mulligan_win_rate_low": [0.095, 0.0],
+                       "mulligan_win_rate_high": [0.905, 0.793], "kept": [58, 59], "kept_wins": [33, 26],
+                       "mulligan_wins": [1, 0], "low_sample": [True, True]})
+    emit_frame(df, "table", width=80, keep=2)
+    out = capsys.readouterr()
+    assert max(len(line) for line in out.out.splitlines()) <= 80, out.out
+    assert _header(out.out) == ["seat", "hand_size", "keep_rate", "kept_win_rate", "mulligan_win_rate"], out.out
+    assert "50.0% (9.5-90.5)" in out.out and "sample" in out.err
+
+
 def test_a_narrow_log_audit_keeps_the_message_and_shows_no_empty_seq(tmp_path):
     """``COLUMNS=60 zx audit LOG1 LOG2`` left out each violation's message and showed seq, empty on every row
     of a log audit (a log has no stored event)."""

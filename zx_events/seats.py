@@ -16,6 +16,7 @@ from typing import Any, Collection, Iterable
 
 import orjson
 
+from zx_events.errors import not_ascii, shown
 from zx_events.freetext import BIDI_CONTROLS, JUDGE, normalize
 
 SPECTATOR = "spectator"
@@ -26,12 +27,15 @@ MASK = "[card]"  # replaces a card code inside free text outside the judge's vie
 
 
 def parse_perspective(text: str) -> str:
-    """``judge``, ``P1``, ``P2`` or ``spectator`` (case-insensitive)."""
+    """``judge``, ``P1``, ``P2`` or ``spectator`` (case-insensitive); another is an error naming its non-ASCII
+    characters (``errors.not_ascii``: a Cyrillic ``Р1`` read as the very seat the message asked for)."""
     low = text.strip().lower()
     for p in PERSPECTIVES:
         if p.lower() == low:
             return p
-    raise ValueError(f"unknown perspective {text!r}: one of {', '.join(PERSPECTIVES)}")
+    named = not_ascii(text)
+    raise ValueError(f"unknown perspective {shown(text)}{f' ({named})' if named else ''}: one of "
+                     f"{', '.join(PERSPECTIVES)}")
 
 
 def sees_own(viewer: str, owner: str | None) -> bool:

@@ -363,6 +363,22 @@ def test_bad_parameters_are_4xx_json_with_a_message(client, built, url, status, 
     assert "Traceback" not in r.text
 
 
+def test_a_look_alike_seat_is_refused_naming_its_character(client, built):
+    """``?as=Р1`` (a Cyrillic Р, which reads as P1) was "as: unknown perspective 'Р1': one of judge, P1, P2,
+    spectator", the very seat it asked for. The answer names the character (errors.not_ascii), as zx replay --as
+    and a log's checks do, on every endpoint and page taking a seat; its JSON escaped as every answer's
+    (freetext.json_escaped: an RLO never raw)."""
+    m = sim_match(built)
+    for path in (f"/api/matches/{m}/view", f"/api/matches/{m}/steps", f"/matches/{m}/replay"):
+        r = client.get(path, params={"as": "\u04201"})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == ("as: unknown perspective '\u04201' (U+0420 CYRILLIC CAPITAL LETTER ER is not "
+                                     "ASCII): one of judge, P1, P2, spectator"), r.text
+        r = client.get(path, params={"as": "P1\u202e"})
+        assert r.status_code == 400 and "U+202E RIGHT-TO-LEFT OVERRIDE is not ASCII" in r.json()["error"], r.text
+        assert "\u202e".encode() not in r.content, r.content
+
+
 @pytest.mark.parametrize("url, words", [
     # a misspelt seat was the spectator's view, a misspelt filter the unfiltered statistic
     ("/api/matches/{m}/view?seat=P1", "unknown parameter 'seat' for /api/matches/{m}/view"),

@@ -31,11 +31,12 @@ MAX_DIGITS = sys.get_int_max_str_digits() or 4300  # digits of one integer (Pyth
 CODE_REFS = ("code", "codes")
 
 
-def _q(value: object, ascii: bool = False) -> str:
+def quoted(value: object, ascii: bool = False) -> str:
     """A value as it appears in a message: strings in single quotes, cut as ``errors.cut`` cuts every
     echoed value (a 5,000-character duplicate key was echoed whole, and a table as wide with it);
     anything else as JSON, cut to 60 characters. ``ascii``: the value must be ASCII (a seat, a card code,
-    a Square, a dot, a record kind, a key): its non-ASCII characters are named after it (``errors.not_ascii``)."""
+    a Square, a dot, a record kind, a key): its non-ASCII characters are named after it (``errors.not_ascii``).
+    Public: a game's own record checks word their messages with it too (``games/*/game.py``)."""
     named = f" ({not_ascii(value)})" if ascii and isinstance(value, str) and not value.isascii() else ""
     if isinstance(value, str) and value.isprintable():
         return f"'{cut(value)}'{named}"
@@ -54,7 +55,7 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise DuplicateKey(f"duplicate key {_q(key)} in one JSON object")
+                raise DuplicateKey(f"duplicate key {quoted(key)} in one JSON object")
             seen.add(key)
     return obj
 
@@ -356,7 +357,7 @@ class LogFormat:
                 datetime.fromisoformat(played)
             except (TypeError, ValueError):
                 title = self.defs["header"]["properties"]["played_at"].get("title") or "an ISO 8601 date-time"
-                raise FormatError(f"played_at must be {title}, got {_q(played)}") from None
+                raise FormatError(f"played_at must be {title}, got {quoted(played)}") from None
 
     # ------------------------------------------------------------------ card codes
     @cached_property
@@ -420,13 +421,13 @@ class LogFormat:
             return f"a record needs the key 'do' (an action record) or '{hk}' (a header)"
         do = obj["do"]
         if not isinstance(do, str) or do not in self.kinds:
-            return f"unknown record kind {_q(do, ascii=True)} (one of {', '.join(self.kinds)})"
+            return f"unknown record kind {quoted(do, ascii=True)} (one of {', '.join(self.kinds)})"
         if do == "effect":
             if "op" not in obj:
                 return "missing required key 'op' in an effect record"
             op = obj["op"]
             if not isinstance(op, str) or op not in self.effect_ops:
-                return f"unknown effect op {_q(op, ascii=True)} (one of {', '.join(self.effect_ops)})"
+                return f"unknown effect op {quoted(op, ascii=True)} (one of {', '.join(self.effect_ops)})"
             return self._explain_against(f"effect_{op}", obj, f"an effect {op} record", "effect", fast_error)
         return self._explain_against(do, obj, _article(f"{do} record"), do, fast_error)
 
@@ -440,7 +441,7 @@ class LogFormat:
             value = getattr(fast_error, "value", None)
             if title and path_:
                 formed = self._formed(getattr(fast_error, "definition", None))
-                return f"{prefix + '.' if prefix else ''}{path_} must be {title}, got {_q(value, formed)}"
+                return f"{prefix + '.' if prefix else ''}{path_} must be {title}, got {quoted(value, formed)}"
             return f"{ctx} does not match the schema: {getattr(fast_error, 'message', fast_error)}"
 
         def rank(e) -> tuple:
@@ -466,14 +467,14 @@ class LogFormat:
         if e.validator == "additionalProperties":
             props = e.schema.get("properties", {})
             extra = next((k for k in e.instance if k not in props), "?")
-            return f"unknown key {_q(extra, ascii=True)} in {where(path)}"
+            return f"unknown key {quoted(extra, ascii=True)} in {where(path)}"
         if e.validator == "required":
             missing = next((k for k in e.validator_value if k not in e.instance), "?")
-            return f"missing required key {_q(missing)} in {where(path)}"
+            return f"missing required key {quoted(missing)} in {where(path)}"
         if e.validator == "oneOf":
             keys = [s["required"][0] for s in e.validator_value if "required" in s]
             have = [k for k in keys if k in e.instance]
-            return (f"{where(path)} needs exactly one of {' or '.join(map(_q, keys))} "
+            return (f"{where(path)} needs exactly one of {' or '.join(map(quoted, keys))} "
                     f"({'it has both' if have else 'it has neither'})")
         if "propertyNames" in e.relative_schema_path:  # what a key must be: its schema's title (a card code,
             # an energy type letter), never "not a card code" for a payment's key
@@ -482,7 +483,7 @@ class LogFormat:
                 node = self._child(node, key)
             names = self._resolve((self._resolve(node) or {}).get("propertyNames"))
             what = (names or {}).get("title") or "a card code"
-            return f"{where(path)} has a key that is not {what}: {_q(e.instance, ascii=True)}"
+            return f"{where(path)} has a key that is not {what}: {quoted(e.instance, ascii=True)}"
 
         # a value of the wrong type or out of range: name the field with its schema's title
         titled: list[tuple[int, str, Any]] = []  # (depth, title, schema) along the path
@@ -505,8 +506,9 @@ class LogFormat:
             item = path[depth]
             value = _at(obj, path[:depth + 1])
             named = not_ascii(value) if formed and isinstance(value, str) else ""
-            return f"{where(path[:depth])} must be {title} (item {item + 1} is {_q(value)}{': ' + named if named else ''})"
-        return f"{where(path[:depth])} must be {title}, got {_q(_at(obj, path[:depth]), formed)}"
+            return (f"{where(path[:depth])} must be {title} (item {item + 1} is {quoted(value)}"
+                    f"{': ' + named if named else ''})")
+        return f"{where(path[:depth])} must be {title}, got {quoted(_at(obj, path[:depth]), formed)}"
 
     def _formed(self, schema: Any) -> bool:
         """Whether a value of ``schema`` has a form, an ``enum`` or a ``pattern`` (a seat, a Square, a card code,

@@ -27,7 +27,7 @@ import orjson
 
 from zx_events import games
 from zx_events.errors import FormatError, not_ascii
-from zx_events.games.schema import MAX_DEPTH, MAX_DIGITS, DuplicateKey, _json_type, _q, unique_keys
+from zx_events.games.schema import MAX_DEPTH, MAX_DIGITS, DuplicateKey, _json_type, quoted, unique_keys
 
 if TYPE_CHECKING:
     from zx_events.games.base import Game
@@ -43,7 +43,7 @@ def _header_key(obj: dict) -> str | None:
     """The format key ``obj`` holds (a header), or None; two keys are an error (shared/spec/games.md)."""
     found = [k for k in HEADER_KEYS if k in obj]
     if len(found) > 1:
-        raise FormatError(f"a header holds one format key, this one holds {' and '.join(map(_q, found))}")
+        raise FormatError(f"a header holds one format key, this one holds {' and '.join(map(quoted, found))}")
     return found[0] if found else None
 
 
@@ -765,13 +765,13 @@ def check_codes(log: MatchLog, catalog) -> None:
 
     def unknown(code: str, line: int, where: str) -> FormatError:
         named = not_ascii(code)  # (a look-alike: 'R01‐001' with U+2010 HYPHEN)
-        return FormatError(f"{where}: unknown card code {_q(code)} ({named + '; ' if named else ''}not in catalog "
+        return FormatError(f"{where}: unknown card code {quoted(code)} ({named + '; ' if named else ''}not in catalog "
                            f"{catalog.name})", source=log.source, line=line)
 
     def neither(rec: Record, name: str, key: str, where: str) -> FormatError:
         ref = fmt.defs[name].get("properties", {}).get(key, {}).get("$ref", "").rsplit("/", 1)[-1]
         title = fmt.defs.get(ref, {}).get("title") or "a position or a card code"
-        return FormatError(f"{where} must be {title}, got {_q(rec.data[key])} (no card code of catalog "
+        return FormatError(f"{where} must be {title}, got {quoted(rec.data[key])} (no card code of catalog "
                            f"{catalog.name})", source=log.source, line=rec.line)
 
     if log.header is not None and log.header_line:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from zx_events.games.base import Game
-from zx_events.games.schema import _q
+from zx_events.games.schema import quoted
 
 from .rules import RULES_VERSION, title
 
@@ -66,19 +66,19 @@ class X610Z(Game):
             what = f"{card.code} ({card.name}) is {'an' if card.type[:1] in 'AEIOU' else 'a'} {card.type}"
             if "dot" in record and not card.is_summon:
                 return (f"cast.dot: {what}: only a summon's cast names a dot, the one it is placed on "
-                        f"(docs/match-log-x610z.md, Records); leave dot out, got {_q(record['dot'])}")
+                        f"(docs/match-log-x610z.md, Records); leave dot out, got {quoted(record['dot'])}")
             target = record.get("target")
             if "on" in record and not (isinstance(target, str) and not self.is_position(target)):
                 return (f"cast.on: it names the card in play a target card is fixed on, and the target is "
-                        f"{_q(target) if target is not None else 'none'}, no card code (docs/match-log-x610z.md, "
-                        f"Records); leave on out, got {_q(record['on'])}")
+                        f"{quoted(target) if target is not None else 'none'}, no card code (docs/match-log-x610z.md, "
+                        f"Records); leave on out, got {quoted(record['on'])}")
         if "choice" in record:  # 207.1: some Effect Cards hold two effects, one chosen when cast or activated
             code = record["card"] if do == "cast" else record.get("effect")
             card = catalog[code] if isinstance(code, str) and code in catalog else None
             if card is not None and "Effect" not in card.type:  # (the catalog does not say which Effects have two)
                 return (f"{do}.choice: {card.code} ({card.name}) is {'an' if card.type[:1] in 'AEIOU' else 'a'} "
                         f"{card.type}: only an Effect Card holds two effects to choose from (207.1; "
-                        f"docs/match-log-x610z.md, Records); leave choice out, got {_q(record['choice'])}")
+                        f"docs/match-log-x610z.md, Records); leave choice out, got {quoted(record['choice'])}")
         return None
 
     def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from zx_events.games.base import Game
-from zx_events.games.schema import _q
+from zx_events.games.schema import quoted
 
 from . import logformat
 from .rules import RULES_VERSION, title
@@ -56,10 +56,10 @@ class ZX(Game):
             card = catalog[record["card"]]
             if "square" in record and not card.type.is_zx:
                 return (f"play.square: {card.code} ({card.name}) is {card.type.a}: only a Z/X is played onto a "
-                        f"Square (docs/match-log.md, play); leave square out, got {_q(record['square'])}")
+                        f"Square (docs/match-log.md, play); leave square out, got {quoted(record['square'])}")
             if "on" in record and card.type.value != "Shift":
                 return (f"play.on: {card.code} ({card.name}) is {card.type.a}: only a Shift is played on a card "
-                        f"(docs/match-log.md, play); leave on out, got {_q(record['on'])}")
+                        f"(docs/match-log.md, play); leave on out, got {quoted(record['on'])}")
             return None
         key, code = ("play", record.get("revealed")) if do == "ignition" else ("ignite", record.get("card"))
         free = record.get(key)
@@ -68,7 +68,7 @@ class ZX(Game):
             if not card.type.is_zx:
                 return (f"{do}.{key}.square: {card.code} ({card.name}) is {card.type.a}: only a Z/X played free goes "
                         f"onto a Square, an Event's is {{}} (docs/match-log.md, {do}); leave square out, got "
-                        f"{_q(free['square'])}")
+                        f"{quoted(free['square'])}")
         return None
 
     def header_codes(self, header: dict) -> Iterator[tuple[str, str]]:
