@@ -608,6 +608,29 @@ def test_the_advice_of_an_import_given_zx_analytics_for_itself_names_that_file(t
     assert r.exit_code == 0 and r.stdout == "n\n1\n", r.output
 
 
+def test_the_advice_of_stats_given_zx_analytics_for_itself_names_that_file(tmp_path, monkeypatch):
+    """``ZX_ANALYTICS=x.duckdb zx stats winrates`` (the variable for that one command, the file not made yet)
+    advised "run `zx --store S analytics update`": run as written, it made S's default file, and the same
+    command failed again. The advice carries the variable as it was given (a store from ZX_STORE stays out)."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    store, file = "s.sqlite", "my x.duckdb"
+    log = str(ROOT / "examples" / "legal" / "first-turns.zxlog")
+    assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", log]).exit_code == 0
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates"], env={"ZX_ANALYTICS": file})
+    advised = "ZX_ANALYTICS='my x.duckdb' zx --store s.sqlite analytics update"
+    assert r.exit_code == 1 and f"run `{advised}`" in r.output, r.output
+    env, _, *args = shlex.split(advised)
+    name, value = env.split("=", 1)
+    assert CliRunner().invoke(zx, args, env={name: value}).exit_code == 0  # the advice, run as written
+    assert not (tmp_path / "s.duckdb").exists() and (tmp_path / file).exists()
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates"], env={"ZX_ANALYTICS": file})
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(zx, ["stats", "winrates"], env={"ZX_STORE": store, "ZX_ANALYTICS": "other.duckdb"})
+    assert r.exit_code == 1 and "run `ZX_ANALYTICS=other.duckdb zx analytics update`" in r.output, r.output
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
