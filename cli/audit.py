@@ -458,7 +458,9 @@ class StoreCheck:
 
 def _verdict_table(rows: list[dict]) -> None:
     """``zx verify``'s table of verdicts (``Verdict.to_json``): heads cut to 16 hex digits (JSON and CSV: all 64)."""
-    emit([{**r, "head": r["head"][:16] if r["head"] else r["head"]} for r in rows], "table", VERIFY_COLUMNS,
+    columns = [c for c in VERIFY_COLUMNS if c != "seq" or any(r.get("seq") is not None for r in rows)]  # (a
+    # clean store's empty seq column took the room of head at 80 columns)
+    emit([{**r, "head": r["head"][:16] if r["head"] else r["head"]} for r in rows], "table", columns,
          first=("status", "message", "seq"))
 
 

@@ -210,18 +210,31 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
     cells, cut = _cut(cells) if width is not None else (cells, {})
     # in a terminal, the columns that fit it (the first always, then ``first``, then in order; long
     # text wraps at 24); elsewhere (a pipe, a file) every column, whole (``print_table``)
-    idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first, wrap=24)
+    tokens = _tokens(cols, cells)
+    idx = list(range(len(cols))) if width is None or not cols else _fit(cols, cells, width, keep=1, first=first,
+                                                                          wrap=24, rigid=tokens)
     named = [cols.index(c) for c in first if c in cols]
     for wrap in (16, 12, 8):  # a ``first`` column left out: text wraps narrower for it (the later columns took its
         if width is None or all(i in idx for i in named):  # room: a narrow zx audit showed seq and turn, not message)
             break
-        idx = _fit(cols, cells, width, keep=1, first=first, wrap=wrap)
-    print_table(_table(title, cols, cells, idx), width)
+        idx = _fit(cols, cells, width, keep=1, first=first, wrap=wrap, rigid=tokens)
+    print_table(_table(title, cols, cells, idx, rigid=tokens), width)
     _cut_note(cut, idx)
     _left_out(cols, idx, width, "a wider terminal, or --format csv|json, gives every value")
     if more > 0:
         _note(f"(the table shows the first {most:,} rows; {counted(more, 'more row')} left out: "
               f"--format csv|json gives every row)")
+
+
+TOKEN_MAX = 32  # a column of single words this long at most is kept whole in a table, or left out
+
+
+def _tokens(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> set[str]:
+    """The columns whose every cell is one word (no space) of at most ``TOKEN_MAX`` characters: a time, an id, a
+    number. A table keeps each whole or leaves it out (with the note naming it): folded, ``zx matches`` showed
+    every ``played_at`` over two lines at 100 columns, ``2026-03-05T10:47:00+09:0`` above a lone ``0``."""
+    return {h for i, h in enumerate(headers)  # (not the first, the key: kept always, at 50 columns folded)
+            if i > 0 and rows and all(len(r[i]) <= TOKEN_MAX and not any(ch.isspace() for ch in r[i]) for r in rows)}
 
 
 def print_table(table: Any, width: int | None) -> None:

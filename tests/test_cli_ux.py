@@ -232,6 +232,31 @@ def test_a_narrow_audit_of_a_stored_match_shows_its_seq_and_no_empty_line(tmp_pa
     assert "line" not in r.stderr
 
 
+
+def test_a_table_keeps_a_time_or_id_whole_and_verify_drops_its_empty_seq(tmp_path):
+    """``COLUMNS=100 zx matches`` folded every played_at over two lines (``2026-03-05T10:47:00+09:0`` above a lone
+    ``0``), and ``COLUMNS=80 zx verify`` of a clean store kept its seq column, empty on every row. A column of
+    single words (a time, an id, a number) is kept whole or left out (named on stderr); verify's seq is shown
+    only when a row has one."""
+    import json
+
+    store = str(tmp_path / "s.sqlite")
+    legal = Path(__file__).resolve().parent.parent / "examples" / "legal"
+    assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(legal)]).exit_code == 0
+    stamps = [m["played_at"] for m in json.loads(CliRunner().invoke(zx, ["--store", store, "matches", "--format",
+                                                                         "json"]).stdout)]
+    for width in (100, 120, 60):
+        r = CliRunner(env={"COLUMNS": str(width)}).invoke(zx, ["--store", store, "matches"])
+        assert r.exit_code == 0 and max(len(line) for line in r.stdout.splitlines()) <= width, r.output
+        if "played_at" in _header(r.stdout):
+            assert all(stamp in r.stdout for stamp in stamps), (width, r.stdout)
+        else:
+            assert "played_at" in r.stderr  # left out, and said
+    r = CliRunner(env={"COLUMNS": "100"}).invoke(zx, ["--store", store, "matches"])
+    assert "played_at" in _header(r.stdout)
+    r = CliRunner(env={"COLUMNS": "80"}).invoke(zx, ["--store", store, "verify"])
+    assert r.exit_code == 0 and "seq" not in _header(r.stdout) and "message" in _header(r.stdout), r.output
+
 # ------------------------------------------------------------------ 4. a closed output
 def _closed_output(cwd: Path, *args: str, read: int = 0) -> "tuple[int, str]":
     """Run zx with its stdout a pipe whose reader goes away (``| true``, or after ``read`` bytes: ``| head -c``)."""

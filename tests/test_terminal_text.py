@@ -235,7 +235,7 @@ def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
     assert r.exit_code == 0, r.output
     for args in (["matches"], ["stats", "winrates", "--by", "player", "--min-games", "1"],
                  ["stats", "winrates", "--by", "player", "--min-games", "1", "--wide"]):
-        r = CliRunner().invoke(zx, ["--store", path, *args], env={**env, "COLUMNS": "120"})
+        r = CliRunner().invoke(zx, ["--store", path, *args], env={**env, "COLUMNS": "140"})
         assert r.exit_code == 0, r.output
         assert name not in r.stdout.replace("\n", "").replace("│", "").replace(" ", "")
         assert len(r.stdout.splitlines()) < 30, (args, len(r.stdout.splitlines()))
