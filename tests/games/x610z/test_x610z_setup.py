@@ -104,3 +104,26 @@ def test_x610z_105_4_a_murphy_card_not_in_the_deck_is_left_out_and_the_setup_app
     m, ref = run([bad, SETUP[1], r("turn", "P1")], strict=False)
     assert [(v.line, v.rule) for v in ref.found] == [(2, "105.4")]
     assert m.p["P1"]["hand"] == P1_HAND[:5] and len(m.p["P1"]["deck"]) == 51 - 1 - 5 and m.turn == 1
+
+
+def test_x610z_101_1b_a_limited_deck_without_a_life_base_card_is_cited_as_limited():
+    """The setup of a Limited deck with no Life Base Card cited 101.1a (Constructed Play), after the header's own
+    101.1b for the same deck."""
+    deck = {"A1-010": 41, "A1-011": 10}
+    h = _with_deck(deck)
+    h["format"] = "limited"
+    _, ref = run(SETUP[:1], head=h, strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(1, "101.1b"), (2, "101.1b")]
+    assert ref.found[1].message == "P1's deck has no Life Base Card"
+    _, ref = run(SETUP[:1], head=_with_deck(deck), strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(1, "101.1a"), (2, "101.1a")]
+
+
+def test_x610z_105_4_no_murphys_law_hand_after_an_empty_hand():
+    """105.4: "The Murphy's Law option can be done until a player has no cards left in his hand". A hand after
+    the empty one was reported as "needs -1"."""
+    hands = [P1_HAND[:n] for n in range(6, -1, -1)]
+    legal([r("setup", "P1", dot="S1", hand=P1_HAND, murphy=hands)])
+    err = refused([r("setup", "P1", dot="S1", hand=P1_HAND, murphy=hands + [P1_HAND[:1]])], "105.4")
+    assert err.message == ("Murphy's Law hand 8 follows an empty hand: the option is taken only while P1 has cards "
+                           "in his hand (each new hand is one card smaller)")

@@ -269,8 +269,9 @@ class Referee:
             self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {opp['home']} "
                                 f"(opposite: {board.opposite.get(opp['home'], 'none')})")
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
-        if lb is None:
-            self.fail("101.1a", f"{pl}'s deck has no Life Base Card", fatal=True)
+        if lb is None:  # (101.1b in Limited play: the header's format, as the deck check cites it)
+            rule = "101.1b" if (m.header.get("format") or "constructed") == "limited" else "101.1a"
+            self.fail(rule, f"{pl}'s deck has no Life Base Card", fatal=True)
         deck = list(z["deck"])
         deck.remove(lb)
         hand = list(r["hand"])
@@ -284,7 +285,10 @@ class Referee:
         size, pool, murphy = len(r["hand"]), deck, []
         for i, again in enumerate(r.get("murphy") or []):
             size -= 1
-            if len(again) != size:
+            if size < 0:  # (it said "needs -1")
+                self.fail("105.4", f"Murphy's Law hand {i + 1} follows an empty hand: the option is taken only "
+                                   f"while {pl} has cards in his hand (each new hand is one card smaller)")
+            elif len(again) != size:
                 self.fail("105.4", f"Murphy's Law hand {i + 1} has {len(again)} cards, needs {size}")
             kept, lost = _drawable(pool, again)
             if lost:
