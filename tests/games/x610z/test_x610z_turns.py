@@ -180,11 +180,11 @@ def test_x610z_200_6_raise_cost_spends_energy_of_the_stack_entry_owner():
 
 # ---------------------------------------------------------------------- 700.2: extra and skipped turns
 def skip(player: str) -> dict:
-    return r("effect", "P1", source="B1", op="skip_turn", player=player)
+    return r("effect", "P1", source="S1", op="skip_turn", player=player)
 
 
 def extra(player: str) -> dict:
-    return r("effect", "P1", source="B1", op="extra_turn", player=player)
+    return r("effect", "P1", source="S1", op="extra_turn", player=player)
 
 
 def turn(player: str, n: int, discard: bool = True) -> list[dict]:

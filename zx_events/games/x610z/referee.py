@@ -786,9 +786,10 @@ class Referee:
                 facts["damage"] = stat(e, "attack")  # 202.5a (open question 17)
             self.resolved = entry["from"]
         elif kind == "ability":
-            if m.find(entry["uid"])[1] is None:
+            dot = m.find(entry["uid"])[0]
+            if dot is None:
                 outcome = "fizzled"
-            self.resolved = entry["card"]
+            self.resolved = dot or entry["card"]  # (its summon, named by its dot, digest.8: it was the card's code)
         else:
             if entry.get("uid") is not None and not self._in_play(entry["uid"]):
                 outcome = "fizzled"  # a trigger whose summon or card left play (210.4: its damage isn't dealt; 503.1)
@@ -844,16 +845,7 @@ class Referee:
             if not found:
                 self.fail("500.1", f"no {obj} in play for the {op} effect", fatal=True)
             args["uid"] = found[0]["uid"]
-        # the source of the action that fizzled is the source of no effect while its resolution's records follow,
-        # whatever now stands where it stood (a second Storm Caller cast onto the dot of the first, destroyed)
-        if r["source"] == self.fizzled or not self._source_ok(r["source"]):
-            why = " (it fizzled: its effect does not take place)" if r["source"] == self.fizzled else ""
-            if op == "damage":
-                self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving{why}")
-            else:
-                why = why or " (a card's effect takes place when its cast resolves)"
-                self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
-                                   f"nor resolving{why}")
+        self.check(self._source_problem(r["source"], op))
         if op == "energy" and r["type"] != COLORLESS and r["type"] not in self.cat.types:
             self.fail("203.2a", f"{r['type']} is not an energy type of catalog {self.cat.name}: "
                                 f"{', '.join(self.cat.types)} or {COLORLESS} (a catalog declares further types in a "
@@ -947,16 +939,55 @@ class Referee:
                                f"not {r['to']}", fatal=True)
         return found[0]
 
-    def _source_ok(self, source: str) -> bool:
-        """210.4 (open question 18) and 503.1: in play, on the stack or resolving."""
+    def _source_problem(self, source: str, op: str) -> tuple[str, str] | None:
+        """What is wrong with the source of an ``op`` effect (210.4 for damage, 503.1 otherwise), else None.
+
+        The card or ability resolving is the source of every effect its resolution's records show; one that
+        fizzled of none, whatever now stands where it stood (a second Storm Caller cast onto the dot of the
+        first, destroyed). Else the source is in play: a card on the stack has no effect before its cast
+        resolves (503.1: "When the casting of the card is resolved, the effect takes place"; digest.8, it was
+        accepted), nor has a card in a hand, deck or pile. In play, it is the record's player's (214.2: the
+        controller uses a card) and has an effect to give (digest.8; any permanent was taken): a summon an
+        ability (210.1: summons are dealt damage "by attacks of summons, by the effect of Effects and by
+        abilities"; 402.10: a summon "can have an Ability"), an Energy Crystal an effect besides its energy
+        (403.4); an Effect is one."""
         m = self.m
         if source == self.resolved:
-            return True
-        if not is_code(source):
-            return source in m.dots
-        return any(p["code"] == source for p in m.perms) or any(e["code"] == source for e in m.dots.values()) \
-            or any(s.get("card") == source for s in m.stack)
-
+            return None
+        damage = op == "damage"
+        what = f"the damage source {source}" if damage else f"the source {source} of the {op} effect"
+        if is_code(source):
+            found = [(p, None) for p in m.perms if p["code"] == source] + \
+                [(e, dot) for dot, e in m.dots.items() if e["code"] == source]
+        else:
+            found = [(m.dots[source], source)] if source in m.dots else []
+        if source == self.fizzled or not found:
+            if source == self.fizzled:
+                why = " (it fizzled: its effect does not take place)"
+            elif any(s.get("card") == source for s in m.stack):
+                why = " (it is on the stack: a card's effect takes place when its cast resolves)"
+            else:
+                why = "" if damage else " (a card's effect takes place when its cast resolves)"
+            return ("210.4" if damage else "503.1"), f"{what} is neither in play nor resolving{why}"
+        mine = [(x, dot) for x, dot in found if x["ctrl"] == self.by]
+        if not mine:
+            ctrl = " and ".join(sorted({x["ctrl"] for x, _ in found}))
+            return "214.2", (f"{what} is controlled by {ctrl}, not {self.by}: only its controller uses it (an effect "
+                             f"record is by the player whose card or ability it is)")
+        for x, dot in mine:
+            card = self.card(x["code"])
+            if (dot is not None and card.abilities) or x.get("kind") == "effect" or \
+                    (x.get("kind") == "crystal" and (card.activation_cost is not None or card.abilities)):
+                return None
+        x, dot = mine[0]
+        card = self.card(x["code"])
+        if dot is not None:
+            if damage:
+                return "210.1", (f"{what} ({card.name} on {dot}) has no ability: a summon deals damage by its attacks "
+                                 f"(the engine deals an attack's damage) and by its abilities")
+            return "402.10", f"{what} ({card.name} on {dot}) has no ability: a summon has effects by its ability"
+        return ("210.1" if damage else "403.4"), (f"{what} ({card.name}) has no effect besides its energy (an "
+                                                  f"energy record adds that)")
 
 _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_")}  # kind -> Referee.do_KIND
 

@@ -8,7 +8,13 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.7"
+RULES_VERSION = "x610z-cr-1.1+digest.8"
+# .8: the source of an `effect` is the card or ability resolving, or a permanent in play that is the record's player's
+# (214.2) and has an effect to give: a summon an ability (210.1 for damage, 402.10), an Energy Crystal an effect
+# besides its energy (403.4); any permanent in play was taken, the other player's Life Base too. A card on the stack
+# is no source before its cast resolves (503.1; 210.4 for damage): it was taken as one. An ability's effects name its
+# summon by its dot (its card's code was taken as the one resolving). The referee's only: stored events replay as
+# stored.
 # .7: a record that breaks a rule but can be applied as written is applied (docs/audit.md), where it was skipped and
 # the other player's legal records after it were charged (201.3 a pass, 700.1 a turn not ended): a `trigger` from a
 # summon without a triggered ability (402.10h), an `activate` of a permanent with no activation left (209.2a), of an
@@ -135,7 +141,9 @@ RULES.update({
     "200.1b": "Energy Crystal Cards are cast from hand with a crystal record (non stackable)",
     "201.2": "The stack: an effect names an action on it",
     "207.6": "Only an Effect whose activated effect begins with an Activation Symbol is activated",
+    "210.1": "Summons are dealt damage by attacks, by the effect of Effects and by abilities",
     "210.4": "The source of damage is in play (or resolving)",
-    "503.1": "A cast card's effect takes place when its cast resolves: an effect's source is in play, "
-             "on the stack or resolving",
+    "402.10": "Summons can have an Ability: one without has no effect to give",
+    "503.1": "A cast card's effect takes place when its cast resolves: an effect's source is in play or "
+             "resolving",
 })
