@@ -655,6 +655,7 @@ class Referee:
     def do_move(self, r: dict) -> None:
         m, board = self.m, self.board
         src, path = r["from"], list(r["path"])
+        before = len(self.found)
         self._running()
         self._active("202.1", "moves a summon")
         self._action_phase("201.7", "a movement")
@@ -688,6 +689,8 @@ class Referee:
             return
         entry = {"id": self.line, "kind": "move", "by": self.by, "uid": None if foreign else e["uid"], "from": src,
                  "path": path, "trail": trail, "pos": pos, "warp": any(board.is_warp(a, b) for a, b in zip(full, full[1:]))}
+        if any(v.rule != "702.1" for v in self.found[before:]):  # (a missing draw is the Draw Phase's, not the move's)
+            entry["illegal"] = True  # applied as played, but no successful movement: a Life Base wins nothing (602.2)
         m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
 
     def do_attack(self, r: dict) -> None:
@@ -807,8 +810,11 @@ class Referee:
                 self._start_dot(arg)
                 if e is not None and arg in m.dots and e["counters"].get("activation", 1) <= 0:
                     self._leave_play(arg, "209.2c")
-                if e is not None and e["life"] and board.dots[arg].is_end and m.dots.get(arg) is e:
-                    m._ended(winner=e["ctrl"], reason="ending_dot", line=self.line)  # 602.2, 106.2
+                # 602.2, 106.2: a Life Base that "successfully reaches" an Ending Dot (the glossary's "Successfully": "without
+                # being prevented or illegal"; digest.8: a movement reported illegal, a warp, 604.2, won the game)
+                if e is not None and e["life"] and board.dots[arg].is_end and m.dots.get(arg) is e \
+                        and not entry.get("illegal"):
+                    m._ended(winner=e["ctrl"], reason="ending_dot", line=self.line)
 
     def _spent(self, entry: dict) -> None:
         """209.2c: a permanent or summon whose Activation Counter is at 0 goes to the Discard Pile directly

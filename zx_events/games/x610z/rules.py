@@ -13,8 +13,9 @@ RULES_VERSION = "x610z-cr-1.1+digest.8"
 # (214.2) and has an effect to give: a summon an ability (210.1 for damage, 402.10), an Energy Crystal an effect
 # besides its energy (403.4); any permanent in play was taken, the other player's Life Base too. A card on the stack
 # is no source before its cast resolves (503.1; 210.4 for damage): it was taken as one. An ability's effects name its
-# summon by its dot (its card's code was taken as the one resolving). The referee's only: stored events replay as
-# stored.
+# summon by its dot (its card's code was taken as the one resolving). A movement reported illegal (applied as played)
+# is no successful one: a Life Base it takes onto an Ending Dot wins nothing (602.2, the glossary's "Successfully"; a
+# warp, 604.2, won the game and made every later record 106.1b). The referee's only: stored events replay as stored.
 # .7: a record that breaks a rule but can be applied as written is applied (docs/audit.md), where it was skipped and
 # the other player's legal records after it were charged (201.3 a pass, 700.1 a turn not ended): a `trigger` from a
 # summon without a triggered ability (402.10h), an `activate` of a permanent with no activation left (209.2a), of an
