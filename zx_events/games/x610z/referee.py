@@ -323,7 +323,7 @@ class Referee:
     def do_draw(self, r: dict) -> None:
         m = self.m
         self._running()
-        if self.by != m.active or m.phase != "draw":
+        if self.by != m.active or (m.phase != "draw" and not m.drawn):
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
         if m.drawn >= 1:
             self.fail("702.1", f"{self.by} draws a second card in the Draw Phase (exactly 1)")
@@ -331,6 +331,16 @@ class Referee:
             self.fail("212.1", f"{r['card']} is not in {self.by}'s deck (a card is drawn from the top of the deck)",
                       fatal=True)
         m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
+        self._draw_phase_over()
+
+    def _draw_phase_over(self) -> None:
+        """702.3: the Draw Phase "ends when the active player has drawn the card and all triggered effects and
+        triggered abilities have been resolved": the Action Phase begins, priority to the active player (703.1).
+        (digest.8: the Draw Phase lasted until both passed or the active player acted, so the reactive player's
+        answer to the active player's pass was 702.2 and 206.2a, and those passes closed the Action Phase.)"""
+        m = self.m
+        if m.phase == "draw" and m.drawn and not m.stack:
+            m._phase_entered(phase="action", line=self.line)
 
     def do_pass(self, r: dict) -> None:
         m = self.m
@@ -815,6 +825,7 @@ class Referee:
                 if e is not None and e["life"] and board.dots[arg].is_end and m.dots.get(arg) is e \
                         and not entry.get("illegal"):
                     m._ended(winner=e["ctrl"], reason="ending_dot", line=self.line)
+        self._draw_phase_over()  # 702.3: the last trigger of the Draw Phase resolved after the draw
 
     def _spent(self, entry: dict) -> None:
         """209.2c: a permanent or summon whose Activation Counter is at 0 goes to the Discard Pile directly

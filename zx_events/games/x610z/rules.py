@@ -15,7 +15,10 @@ RULES_VERSION = "x610z-cr-1.1+digest.8"
 # is no source before its cast resolves (503.1; 210.4 for damage): it was taken as one. An ability's effects name its
 # summon by its dot (its card's code was taken as the one resolving). A movement reported illegal (applied as played)
 # is no successful one: a Life Base it takes onto an Ending Dot wins nothing (602.2, the glossary's "Successfully"; a
-# warp, 604.2, won the game and made every later record 106.1b). The referee's only: stored events replay as stored.
+# warp, 604.2, won the game and made every later record 106.1b). The Draw Phase ends with the draw, once the triggers
+# on the stack have resolved (702.3): the two passes after a draw closed the Draw Phase, now the Action Phase, and a
+# reactive player's non permanent answering the active player's pass after his draw was 206.2a / 702.2. The
+# referee's only: stored events replay as stored.
 # .7: a record that breaks a rule but can be applied as written is applied (docs/audit.md), where it was skipped and
 # the other player's legal records after it were charged (201.3 a pass, 700.1 a turn not ended): a `trigger` from a
 # summon without a triggered ability (402.10h), an `activate` of a permanent with no activation left (209.2a), of an
@@ -131,6 +134,7 @@ RULES: dict[str, str] = {
     "700.1": "Turns clockwise, four phases",
     "702.1": "Draw Phase: the active player draws exactly 1 card",
     "702.2": "Draw Phase: only triggers",
+    "702.3": "The Draw Phase ends when the card is drawn and the triggers have resolved",
     "703.7": "The Action Phase ends with an empty stack",
     "704.6": "The End Phase ends with an empty stack",
 }
