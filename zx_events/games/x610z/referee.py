@@ -480,6 +480,14 @@ class Referee:
             return {"dot": target, "uid": e["uid"]}
         on = r.get("on")
         found = [p for p in m.perms if p["code"] == target and (on is None or _on_matches(m, p, on))]
+        if not found and on is None and kind in (None, "effect"):
+            # the glossary's "Effect": "Any type of Effect Card in play or on the stack" (digest.8: one cast and waiting
+            # on the stack was "not in play", 401.5a, so a Dispel could not answer a Bullseye); the topmost copy, which
+            # the card fizzles without if it has left the stack when the card resolves (208.5)
+            cast = next((s for s in reversed(m.stack) if s["kind"] == "cast" and s.get("card") == target
+                         and "Effect" in self.card(target).type), None)
+            if cast is not None:
+                return {"code": target, "uid": None, "entry": cast["id"]}
         if not found:
             self.fail(_TARGET_RULE.get(kind, "200.4"), f"no {target} in play to target: {card.name} fizzles when it "
                                                        f"resolves")
@@ -763,8 +771,9 @@ class Referee:
                 else:
                     facts["dot"] = dot
                     follow.append(("start", dot))
-            elif target.get("gone") or (target.get("uid") is not None and not self._in_play(target["uid"])):
-                outcome = "fizzled"  # 208.5; 200.4 a target that was not there
+            elif target.get("gone") or (target.get("uid") is not None and not self._in_play(target["uid"])) or \
+                    (target.get("entry") is not None and not any(s.get("id") == target["entry"] for s in m.stack)):
+                outcome = "fizzled"  # 208.5 (an Effect on the stack: it left the stack); 200.4 a target that was not there
             elif entry.get("permanent") and target.get("uid") is not None:
                 facts["on"] = target["uid"]
             self.resolved = entry["card"]

@@ -17,8 +17,10 @@ RULES_VERSION = "x610z-cr-1.1+digest.8"
 # is no successful one: a Life Base it takes onto an Ending Dot wins nothing (602.2, the glossary's "Successfully"; a
 # warp, 604.2, won the game and made every later record 106.1b). The Draw Phase ends with the draw, once the triggers
 # on the stack have resolved (702.3): the two passes after a draw closed the Draw Phase, now the Action Phase, and a
-# reactive player's non permanent answering the active player's pass after his draw was 206.2a / 702.2. The
-# referee's only: stored events replay as stored.
+# reactive player's non permanent answering the active player's pass after his draw was 206.2a / 702.2. An Effect
+# Card waiting on the stack is a target of a card that may target an Effect (the glossary's "Effect": "in play or on
+# the stack"; it was 401.5a "not in play"), and the card fizzles if it has left the stack (208.5). The referee's
+# only: stored events replay as stored.
 # .7: a record that breaks a rule but can be applied as written is applied (docs/audit.md), where it was skipped and
 # the other player's legal records after it were charged (201.3 a pass, 700.1 a turn not ended): a `trigger` from a
 # summon without a triggered ability (402.10h), an `activate` of a permanent with no activation left (209.2a), of an
