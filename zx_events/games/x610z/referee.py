@@ -652,6 +652,11 @@ class Referee:
             self.fail("402.10h", f"{card.name} has no triggered ability")  # (digest.7: on the stack as played)
         if "target" in r:
             entry["target"] = r["target"]
+        if m.phase == "closed":
+            # 704.6: the End Phase "ends when there is no stack and no player announces an action"; a trigger uses the
+            # stack when it triggers (200.1a), in every phase (Table 1): the End Phase goes on until it has resolved
+            # (digest.8: it went on the stack of a phase already over, and every pass to resolve it was 704.6)
+            m._phase_entered(phase="end", line=self.line)
         m._announced(player=self.by, entry=entry, pay={}, rec=self._carry(), line=self.line)  # 201.4: priority to the next player
 
     # ------------------------------------------------------------------ movement and attack (202)

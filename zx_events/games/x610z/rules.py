@@ -19,8 +19,9 @@ RULES_VERSION = "x610z-cr-1.1+digest.8"
 # on the stack have resolved (702.3): the two passes after a draw closed the Draw Phase, now the Action Phase, and a
 # reactive player's non permanent answering the active player's pass after his draw was 206.2a / 702.2. An Effect
 # Card waiting on the stack is a target of a card that may target an Effect (the glossary's "Effect": "in play or on
-# the stack"; it was 401.5a "not in play"), and the card fizzles if it has left the stack (208.5). The referee's
-# only: stored events replay as stored.
+# the stack"; it was 401.5a "not in play"), and the card fizzles if it has left the stack (208.5). A trigger after
+# everyone passed in the End Phase keeps the End Phase until it has resolved (704.6: it ends only with no stack; each
+# pass to resolve it was 704.6). The referee's only: stored events replay as stored.
 # .7: a record that breaks a rule but can be applied as written is applied (docs/audit.md), where it was skipped and
 # the other player's legal records after it were charged (201.3 a pass, 700.1 a turn not ended): a `trigger` from a
 # summon without a triggered ability (402.10h), an `activate` of a permanent with no activation left (209.2a), of an
