@@ -12,6 +12,11 @@ from zx_events.ids import project
 def test_x610z_702_1_draw_exactly_one_card():
     refused(SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("draw", "P1", card="A1-010")], "702.1",
             contains="second card")
+    # later in the turn too (the Draw Phase ended with the first draw, 702.3): one finding, the card drawn
+    m, ref = run(T1 + [r("draw", "P1", card="A1-010")], strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (len(T1) + 2, "702.1", "P1 draws a second card this turn (the Draw Phase's draw is exactly 1)")]
+    assert len(m.p["P1"]["hand"]) == 8
 
 
 def test_x610z_702_1_leaving_the_draw_phase_without_drawing():

@@ -325,8 +325,8 @@ class Referee:
         self._running()
         if self.by != m.active or (m.phase != "draw" and not m.drawn):
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
-        if m.drawn >= 1:
-            self.fail("702.1", f"{self.by} draws a second card in the Draw Phase (exactly 1)")
+        if m.drawn >= 1:  # (after the Draw Phase, which ended with the first, 702.3: applied, as it was right after it)
+            self.fail("702.1", f"{self.by} draws a second card this turn (the Draw Phase's draw is exactly 1)")
         if r["card"] not in m.p[self.by]["deck"]:
             self.fail("212.1", f"{r['card']} is not in {self.by}'s deck (a card is drawn from the top of the deck)",
                       fatal=True)
