@@ -1,6 +1,6 @@
 """Attack (202.3-202.8, 603, 604.4), damage and destruction (210)."""
 
-from x610z_builder import BATTLE, legal, pp, r, refused, run
+from x610z_builder import BATTLE, legal, pp, r, refused
 
 
 def atk(src, target, path, by="P1"):

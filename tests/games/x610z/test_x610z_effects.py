@@ -45,7 +45,7 @@ def test_x610z_503_1_a_source_resolving_or_in_play_is_accepted():
     assert m.p["P1"]["pool"] == {"B": 1}
 
 
-# ---------------------------------------------------------------------- digest.8: a source in play has an effect, and is his
+# ---------------------------------------------------------------------- digest.8: a source in play has an effect
 def vanilla_life_bases() -> dict:
     """The shipped Life Base (A1-001, no ability) for both players, as in most real decks."""
     h = header()
@@ -63,7 +63,7 @@ def test_x610z_210_1_a_summon_without_an_ability_deals_no_damage_by_an_effect():
                            "(the engine deals an attack's damage) and by its abilities")
     refused(BATTLE + [eff("P1", "B1", "damage", dot="B5", amount=1)], "210.1", contains="Sky Vessel on B1")
     refused(BATTLE + [eff("P1", "A1-022", "damage", dot="B5", amount=1)], "210.1", contains="Sky Vessel on B1")
-    m, ref = run(T1 + [eff("P1", "S1", "damage", dot="S4", amount=10),
+    _, ref = run(T1 + [eff("P1", "S1", "damage", dot="S4", amount=10),
                        r("result", "P1", winner="P1", reason="life_base")], vanilla_life_bases(), strict=False)
     assert [(v.line, v.rule) for v in ref.found] == [(len(T1) + 2, "210.1")]  # one finding, the record applied
 
@@ -90,8 +90,8 @@ def test_x610z_214_2_the_other_players_permanent_is_not_the_source_of_a_players_
     """214.2: the controller of a card is the player that gets to use it. P1 dealt damage with P2's Life Base (or
     his Sky Vessel): accepted, the source being in play (one finding with the shipped Life Base too)."""
     err = refused(BATTLE + [eff("P1", source, "damage", dot="S4", amount=1)], "214.2")
-    assert err.message.endswith(f"is controlled by P2, not P1: only its controller uses it (an effect record is by "
-                                f"the player whose card or ability it is)")
+    assert err.message.endswith("is controlled by P2, not P1: only its controller uses it (an effect record is by "
+                                "the player whose card or ability it is)")
     h = vanilla_life_bases()
     refused(T1 + [eff("P1", "S4", "damage", dot="S4", amount=10)], "214.2", head=h)
     _, ref = run(T1 + [eff("P1", "S4", "destroy", dot="S4")], h, strict=False)
@@ -106,7 +106,7 @@ def test_x610z_503_1_a_card_on_the_stack_has_no_effect_before_its_cast_resolves(
     err = refused(bull + [eff("P1", "A1-030", "damage", dot="B5", amount=2)], "210.4")
     assert err.message == ("the damage source A1-030 is neither in play nor resolving (it is on the stack: a card's "
                            "effect takes place when its cast resolves)")
-    m, ref = run(bull + [eff("P1", "A1-030", "damage", dot="B5", amount=2)] + pp("P1") + [r("end", "P1")],
+    _, ref = run(bull + [eff("P1", "A1-030", "damage", dot="B5", amount=2)] + pp("P1") + [r("end", "P1")],
                  strict=False)
     assert [(v.line, v.rule) for v in ref.found] == [(len(bull) + 2, "210.4")]
     legal(bull + pp("P1") + [eff("P1", "A1-030", "damage", dot="B5", amount=2)])

@@ -1,6 +1,6 @@
 """Movement (202.1-202.12, 600-604) and what it can end in (601.5, 602.2, 602.5)."""
 
-from x610z_builder import BATTLE, SETUP, T1, legal, pp, r, refused, run
+from x610z_builder import BATTLE, T1, legal, pp, r, refused, run
 from test_x610z_energy import gain
 
 

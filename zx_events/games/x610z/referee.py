@@ -337,7 +337,8 @@ class Referee:
         """702.3: the Draw Phase "ends when the active player has drawn the card and all triggered effects and
         triggered abilities have been resolved": the Action Phase begins, priority to the active player (703.1).
         (digest.8: the Draw Phase lasted until both passed or the active player acted, so the reactive player's
-        answer to the active player's pass was 702.2 and 206.2a, and those passes closed the Action Phase.)"""
+        answer to the active player's pass was 702.2 and 206.2a, and the two passes after the draw closed the Draw
+        Phase, where they close the Action Phase.)"""
         m = self.m
         if m.phase == "draw" and m.drawn and not m.stack:
             m._phase_entered(phase="action", line=self.line)
@@ -482,8 +483,8 @@ class Referee:
         found = [p for p in m.perms if p["code"] == target and (on is None or _on_matches(m, p, on))]
         if not found and on is None and kind in (None, "effect"):
             # the glossary's "Effect": "Any type of Effect Card in play or on the stack" (digest.8: one cast and waiting
-            # on the stack was "not in play", 401.5a, so a Dispel could not answer a Bullseye); the topmost copy, which
-            # the card fizzles without if it has left the stack when the card resolves (208.5)
+            # on the stack was "not in play", 401.5a, so a Dispel could not answer a Bullseye); the topmost copy: the
+            # card fizzles if that has left the stack when the card resolves (208.5)
             cast = next((s for s in reversed(m.stack) if s["kind"] == "cast" and s.get("card") == target
                          and "Effect" in self.card(target).type), None)
             if cast is not None:
@@ -778,7 +779,7 @@ class Referee:
                     follow.append(("start", dot))
             elif target.get("gone") or (target.get("uid") is not None and not self._in_play(target["uid"])) or \
                     (target.get("entry") is not None and not any(s.get("id") == target["entry"] for s in m.stack)):
-                outcome = "fizzled"  # 208.5 (an Effect on the stack: it left the stack); 200.4 a target that was not there
+                outcome = "fizzled"  # 208.5 (an Effect on the stack: it left it); 200.4 a target that was not there
             elif entry.get("permanent") and target.get("uid") is not None:
                 facts["on"] = target["uid"]
             self.resolved = entry["card"]
@@ -834,8 +835,8 @@ class Referee:
                 self._start_dot(arg)
                 if e is not None and arg in m.dots and e["counters"].get("activation", 1) <= 0:
                     self._leave_play(arg, "209.2c")
-                # 602.2, 106.2: a Life Base that "successfully reaches" an Ending Dot (the glossary's "Successfully": "without
-                # being prevented or illegal"; digest.8: a movement reported illegal, a warp, 604.2, won the game)
+                # 602.2, 106.2: a Life Base that "successfully reaches" an Ending Dot (the glossary's "Successfully":
+                # "without being prevented or illegal"; digest.8: a movement reported illegal, a warp, 604.2, won)
                 if e is not None and e["life"] and board.dots[arg].is_end and m.dots.get(arg) is e \
                         and not entry.get("illegal"):
                     m._ended(winner=e["ctrl"], reason="ending_dot", line=self.line)
