@@ -18,9 +18,9 @@ from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "invalid"
 
-P1_DECK = {"A1-001": 1, "A1-010": 18, "A1-011": 9, "A1-020": 3, "A1-021": 3, "A1-022": 3, "A1-030": 3,
+P1_DECK = {"A1-002": 1, "A1-010": 18, "A1-011": 9, "A1-020": 3, "A1-021": 3, "A1-022": 3, "A1-030": 3,
            "A1-031": 3, "A1-032": 3, "A1-040": 3, "A1-050": 2}
-P2_DECK = {"A1-001": 1, "A1-010": 10, "A1-011": 19, "A1-020": 3, "A1-021": 3, "A1-022": 3, "A1-030": 3,
+P2_DECK = {"A1-002": 1, "A1-010": 10, "A1-011": 19, "A1-020": 3, "A1-021": 3, "A1-022": 3, "A1-030": 3,
            "A1-031": 3, "A1-032": 3, "A1-040": 3, "A1-050": 2}
 RICH = dict(P1_DECK, **{"A1-010": 9, "A1-023": 3, "A1-033": 3, "A1-034": 2, "A1-035": 3, "A1-012": 1})
 P1_HAND = ["A1-010", "A1-011", "A1-020", "A1-030", "A1-031", "A1-040", "A1-022"]
@@ -42,7 +42,9 @@ def pp(active: str) -> list[dict]:
     return [r("pass", "P2" if active == "P1" else "P1"), r("pass", active)]
 
 
-HOME = {"P1": "S1", "P2": "S4"}  # the Life Bases: an effect's source in play (503.1) for the shortcuts below
+# the Life Bases, Iron Keep (A1-002): a summon with an ability (continuous), the source in play of the effects the
+# shortcuts below log (503.1, 402.10; the engine does not read card text), controlled by the record's player (214.2)
+HOME = {"P1": "S1", "P2": "S4"}
 
 
 def gain(by: str, t: str, n: int) -> dict:
@@ -72,7 +74,7 @@ def deck(pl: str = "P1", **over) -> dict:
 # name, records, rule, message fragment, header changes ({player: {key: value}} or {"format": ...})
 CASES: list[tuple[str, list[dict], str, str, dict]] = [
     ("101.1a-deck-size", SETUP, "101.1a", "needs at least 51", deck(deck={**P1_DECK, "A1-010": 10})),
-    ("101.1a-two-life-bases", SETUP, "101.1a", "2 Life Base Cards", deck(deck={**P1_DECK, "A1-002": 1})),
+    ("101.1a-two-life-bases", SETUP, "101.1a", "2 Life Base Cards", deck(deck={**P1_DECK, "A1-001": 1})),
     ("101.1b-limited-deck-size", SETUP, "101.1b", "needs at least 41",
      {"format": "limited", **deck(deck={"A1-001": 1, "A1-010": 10, "A1-011": 5, "A1-020": 10, "A1-022": 5,
                                         "A1-030": 1, "A1-031": 1, "A1-040": 1})}),
@@ -90,24 +92,24 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
     ("702.1-second-draw", SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("draw", "P1", card="A1-010")],
      "702.1", "second card", {}),
     ("702.1-no-draw", SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011")], "702.1", "without drawing", {}),
-    ("702.2-stackable-in-draw-phase", SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
-                                               r("activate", "P2", effect="A1-050", pay={})], "702.2", "only triggers", {}),
+    ("702.2-stackable-in-draw-phase", SETUP + [r("turn", "P1"), r("activate", "P2", effect="A1-050", pay={})], "702.2",
+     "only triggers", {}),  # (before P1's draw: the Draw Phase ends with it, 702.3)
     ("201.3-pass-without-priority", T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1"), r("pass", "P1")],
      "201.3", "without priority", {}),
     ("201.3-cast-without-priority", T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1"),
                                           r("cast", "P1", card="A1-031", pay={"B": 1})], "201.3", "without priority", {}),
     ("206.1a-permanent-by-reactive-player", T1 + [r("cast", "P2", card="A1-022", pay={}, dot="E4")], "206.1a",
      "only the active player", {}),
-    ("206.2a-non-permanent-in-draw-phase", BATTLE + [r("cast", "P2", card="A1-031", pay={})], "206.2a",
-     "outside the Action and End Phases", {}),
+    ("206.2a-non-permanent-in-draw-phase", BATTLE[:-1] + [r("pass", "P1"), r("cast", "P2", card="A1-031", pay={})],
+     "206.2a", "outside the Action and End Phases", {}),  # (P1 passes before his draw, 702.3: P2 has priority)
     ("202.1-move-by-reactive-player", T1 + [r("move", "P2", src="S4", path=["A4"], pay={"B": 1})], "202.1",
      "only the active player", {}),
     ("201.7-move-in-end-phase", T1 + END + [r("move", "P1", src="S1", path=["A1"], pay={"B": 1})], "201.7",
      "End Phase", {}),
     ("403.1-second-crystal", T1 + [r("crystal", "P1", card="A1-010")], "403.1", "already cast", {}),
     ("403.2-crystal-by-reactive-player", T1 + [r("crystal", "P2", card="A1-010")], "403.2", "only the active player", {}),
-    ("201.7-crystal-in-end-phase", SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010")] + END + END[:0]
-     + [r("pass", "P1"), r("pass", "P2"), r("crystal", "P1", card="A1-010")], "201.7", "End Phase", {}),
+    ("201.7-crystal-in-end-phase", SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010")] + END
+     + [r("crystal", "P1", card="A1-010")], "201.7", "End Phase", {}),
     ("200.1a-not-in-hand", T1 + [r("cast", "P1", card="A1-050", pay={})], "200.1a", "not in P1's hand", {}),
     ("204.1b-specific-part", T1 + [gain("P1", "M", 1), r("cast", "P1", card="A1-030", pay={"B": 1}, target="S4")],
      "204.1b", "its own energy type", {}),
@@ -148,7 +150,7 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
     ("202.2a-movement-energy", T1 + [r("move", "P1", src="S1", path=["A1"], pay={})], "202.2a", "less than", {}),
     ("202.2b-card-activated", T1 + [gain("P1", "C", 1), r("move", "P1", src="S1", path=["A1"], pay={"B": 1})] + pp("P1")
      + [r("move", "P1", src="A1", path=["B1"], pay={"C": 1})], "202.2b", "reactivated", {}),
-    ("202.4-deactivated-move", T1 + [r("effect", "P2", source="S4", op="deactivate", dot="S1"),
+    ("202.4-deactivated-move", T1 + [r("effect", "P2", source=HOME["P2"], op="deactivate", dot="S1"),
                                      r("move", "P1", src="S1", path=["A1"], pay={"B": 1})], "202.4", "deactivated", {}),
     ("202.5c-speed", T1 + [r("move", "P1", src="S1", path=["A1", "B1"], pay={"B": 1})], "202.5c", "Speed is 1", {}),
     ("600.3-unconnected", T1 + [r("move", "P1", src="S1", path=["B1"], pay={"B": 1})], "600.3", "no line joins", {}),
@@ -162,7 +164,7 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
                                           r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])] + pp("P1")
      + [r("move", "P1", src="B1", path=["B2"], pay={"M": 1})], "202.8", "leaves this turn's direction", {}),
     ("202.9-second-move-changes-direction", VESSEL + [gain("P1", "C", 1), r("move", "P1", src="E1", path=["E2"], pay={"B": 1})]
-     + pp("P1") + [r("effect", "P1", source="S1", op="reactivate", dot="E2"),
+     + pp("P1") + [r("effect", "P1", source=HOME["P1"], op="reactivate", dot="E2"),
                    r("move", "P1", src="E2", path=["E1"], pay={"C": 1})], "202.9", "turns back", {}),
     ("202.3-friendly-target", BATTLE + [r("effect", "P1", source=HOME["P1"], op="place", card="A1-020", src="hand",
                                           dot="A1"),
@@ -172,13 +174,14 @@ CASES: list[tuple[str, list[dict], str, str, dict]] = [
      "202.5d", "Range is 2", {}),  # (around the ring: no sharp turn, 202.9)
     ("202.3b-second-attack", BATTLE + [r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])] + pp("P1")
      + [r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])], "202.3b", "already attacked", {}),
-    ("202.4-deactivated-attack", BATTLE + [r("effect", "P2", source="S4", op="deactivate", dot="B1"),
+    ("202.4-deactivated-attack", BATTLE + [r("effect", "P2", source=HOME["P2"], op="deactivate", dot="B1"),
                                            r("attack", "P1", src="B1", target="B5", path=["B6", "B5"])], "202.4",
      "deactivated", {}),
-    ("603.2-target-on-no-attack-dot", BATTLE + [r("effect", "P2", source="B5", op="relocate", dot="B5", to="B6"),
+    ("603.2-target-on-no-attack-dot", BATTLE + [r("effect", "P2", source=HOME["P2"], op="relocate", dot="B5", to="B6"),
                                                 r("attack", "P1", src="B1", target="B6", path=["B6"])], "603.2",
      "cannot be attacked", {}),
-    ("604.4-through-a-warp-dot", BATTLE + [r("effect", "P1", source="B1", op="stat", dot="B1", stat="range", delta=2),
+    ("604.4-through-a-warp-dot", BATTLE + [r("effect", "P1", source=HOME["P1"], op="stat", dot="B1", stat="range",
+                                             delta=2),
                                            r("attack", "P1", src="B1", target="B5", path=["E1", "E6", "E5", "B5"])],
      "604.4", "Warp Dot E1", {}),
     ("703.7-end-with-stack", T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1"), r("end", "P1")], "703.7",

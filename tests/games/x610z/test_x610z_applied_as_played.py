@@ -59,7 +59,7 @@ def test_x610z_207_6_an_activation_of_an_effect_without_a_symbol_is_applied_and_
 
 def test_x610z_209_2a_an_activation_with_no_counter_left_is_applied_and_209_2c_then_discards_it():
     recs = watchtower_in_play() + [
-        r("effect", "P1", source="S1", op="counter", object="A1-050", kind="activation", delta=-3),
+        r("effect", "P1", source="A1-050", op="counter", object="A1-050", kind="activation", delta=-3),
         r("activate", "P1", effect="A1-050", target="S1", pay={"M": 1})]
     m, found = audit(recs + [r("pass", "P2"), r("pass", "P1"), r("end", "P1")], HEAD)
     assert found == [(at(recs), "P1", "209.2a")]

@@ -1,6 +1,6 @@
 """Attack (202.3-202.8, 603, 604.4), damage and destruction (210)."""
 
-from x610z_builder import BATTLE, legal, pp, r, refused, run
+from x610z_builder import BATTLE, legal, pp, r, refused
 
 
 def atk(src, target, path, by="P1"):
@@ -13,13 +13,13 @@ def test_x610z_202_5a_an_attack_deals_its_attack_power():
 
 
 def test_x610z_210_5_lethal_damage_destroys_the_summon():
-    recs = BATTLE + [r("effect", "P1", source="B1", op="damage", dot="B5", amount=1), atk("B1", "B5", ["B6", "B5"])]
+    recs = BATTLE + [r("effect", "P1", source="S1", op="damage", dot="B5", amount=1), atk("B1", "B5", ["B6", "B5"])]
     m = legal(recs + pp("P1"))
     assert "B5" not in m.dots and "A1-022" in m.p["P2"]["discard"]
 
 
 def test_x610z_210_8_a_destroyed_life_base_loses_the_game():
-    recs = BATTLE + [r("effect", "P1", source="B1", op="damage", dot="S4", amount=10),
+    recs = BATTLE + [r("effect", "P1", source="S1", op="damage", dot="S4", amount=12),
                      r("result", "P1", winner="P1", reason="life_base")]
     m = legal(recs)
     assert m.outcome == {"winner": "P1", "reason": "life_base"}
@@ -43,7 +43,7 @@ def test_x610z_202_3b_one_attack_per_turn():
 
 def test_x610z_202_3b_an_effect_allows_another_attack():
     recs = BATTLE + [atk("B1", "B5", ["B6", "B5"])] + pp("P1") + \
-        [r("effect", "P1", source="B1", op="extra_attack", dot="B1"), atk("B1", "B5", ["B6", "B5"])] + pp("P1")
+        [r("effect", "P1", source="S1", op="extra_attack", dot="B1"), atk("B1", "B5", ["B6", "B5"])] + pp("P1")
     m = legal(recs)
     assert "B5" not in m.dots
 
@@ -58,24 +58,24 @@ def test_x610z_202_5d_the_target_within_range():
 
 
 def test_x610z_603_2_the_target_on_a_no_attack_dot():
-    recs = BATTLE + [r("effect", "P2", source="B5", op="relocate", dot="B5", to="B6"), atk("B1", "B6", ["B6"])]
+    recs = BATTLE + [r("effect", "P2", source="S4", op="relocate", dot="B5", to="B6"), atk("B1", "B6", ["B6"])]
     refused(recs, "603.2", contains="cannot be attacked")
 
 
 def test_x610z_603_2_the_attacker_on_a_no_attack_dot():
-    recs = BATTLE + [r("effect", "P1", source="B1", op="relocate", dot="B1", to="B6"), atk("B6", "B5", ["B5"])]
+    recs = BATTLE + [r("effect", "P1", source="S1", op="relocate", dot="B1", to="B6"), atk("B6", "B5", ["B5"])]
     refused(recs, "603.2", contains="cannot attack")
 
 
 def test_x610z_603_3_effects_still_damage_summons_on_no_attack_dots():
-    recs = BATTLE + [r("effect", "P2", source="B5", op="relocate", dot="B5", to="B6"),
-                     r("effect", "P1", source="B1", op="damage", dot="B6", amount=1)]
+    recs = BATTLE + [r("effect", "P2", source="S4", op="relocate", dot="B5", to="B6"),
+                     r("effect", "P1", source="S1", op="damage", dot="B6", amount=1)]
     m = legal(recs)
     assert m.dots["B6"]["dmg"] == 1
 
 
 def test_x610z_604_4_no_attack_through_a_warp_dot():
-    recs = BATTLE + [r("effect", "P1", source="B1", op="stat", dot="B1", stat="range", delta=2),
+    recs = BATTLE + [r("effect", "P1", source="S1", op="stat", dot="B1", stat="range", delta=2),
                      atk("B1", "B5", ["E1", "E6", "E5", "B5"])]
     refused(recs, "604.4", contains="Warp Dot E1")
 
@@ -83,13 +83,13 @@ def test_x610z_604_4_no_attack_through_a_warp_dot():
 def test_x610z_202_8_an_attack_after_a_move_keeps_its_direction():
     recs = BATTLE + [r("crystal", "P1", card="A1-010"), r("energy", "P1", crystal="A1-010"),
                      r("move", "P1", **{"from": "B1"}, path=["B2"], pay={"M": 1})] + pp("P1") + \
-        [r("effect", "P1", source="B2", op="stat", dot="B2", stat="range", delta=1),
+        [r("effect", "P1", source="S1", op="stat", dot="B2", stat="range", delta=1),
          atk("B2", "B5", ["B1", "B6", "B5"])]
     refused(recs, "202.8", contains="turns back")
 
 
 def test_x610z_202_7c_stats_never_below_zero():
-    recs = BATTLE + [r("effect", "P2", source="B5", op="stat", dot="B1", stat="range", delta=-5)]
+    recs = BATTLE + [r("effect", "P2", source="S4", op="stat", dot="B1", stat="range", delta=-5)]
     m = legal(recs)
     from zx_events.games.x610z.match import stat
     assert stat(m.dots["B1"], "range") == 0
@@ -103,7 +103,7 @@ def _two_targets() -> list[dict]:
     return T1 + [r("effect", "P1", source="S1", op="place", card="A1-022", dot="A2", **{"from": "hand"}),
                  r("effect", "P2", source="S4", op="place", card="A1-022", dot="A3", **{"from": "hand"}),
                  r("effect", "P2", source="S4", op="place", card="A1-021", dot="A1", **{"from": "hand"}),
-                 r("effect", "P1", source="A2", op="extra_attack", dot="A2")]
+                 r("effect", "P1", source="S1", op="extra_attack", dot="A2")]
 
 
 def test_x610z_202_8_an_extra_attack_may_go_another_way_and_sets_the_direction():
@@ -125,6 +125,6 @@ def test_x610z_202_8_an_extra_attack_after_a_move_still_continues_it():
                  r("move", "P1", **{"from": "A2"}, path=["A3"], pay={"B": 1})] + pp("P1") + \
         [r("effect", "P2", source="S4", op="place", card="A1-022", dot="A4", **{"from": "hand"}),
          r("effect", "P2", source="S4", op="place", card="A1-021", dot="A2", **{"from": "hand"}),
-         r("effect", "P1", source="A3", op="extra_attack", dot="A3"), atk("A3", "A4", ["A4"])] + pp("P1")
+         r("effect", "P1", source="S1", op="extra_attack", dot="A3"), atk("A3", "A4", ["A4"])] + pp("P1")
     legal(recs)
     refused(recs + [atk("A3", "A2", ["A2"])], "202.8", contains="leaves this turn's direction at A3")

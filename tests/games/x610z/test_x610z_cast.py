@@ -78,6 +78,34 @@ def test_x610z_401_5a_effect_effect_targets_an_effect():
     refused(recs, "401.5a", head=rich())
 
 
+def dispel_on_the_stack() -> list[dict]:
+    """Turn 1: P1 casts Discount (an Effect), P2 passes, P1 answers with Dispel ("Send target Effect to its owner's
+    Discard Pile", an Effect Effect Card) on the Discount waiting on the stack."""
+    return T1 + fetch("A1-035") + [r("effect", "P1", source="S1", op="energy", type="C", amount=1),
+                                   r("cast", "P1", card="A1-031", pay={"B": 1}), r("pass", "P2"),
+                                   r("cast", "P1", card="A1-035", pay={"C": 1}, target="A1-031")]
+
+
+def test_x610z_401_5a_an_effect_effect_card_targets_an_effect_on_the_stack():
+    """The glossary: "Effect: Any type of Effect Card in play or on the stack". Dispel on a Discount on the stack was
+    "401.5a: no A1-031 in play to target", and its `zone` effect, which counters the Discount, 503.1 (fizzled)."""
+    recs = dispel_on_the_stack() + pp("P1") + [
+        r("effect", "P1", source="A1-035", op="zone", card="A1-031", to="discard", **{"from": "cast"})]
+    m = legal(recs, head=rich())
+    assert m.stack == [] and sorted(m.p["P1"]["discard"]) == ["A1-031", "A1-035"]  # (the Discount never resolved)
+
+
+def test_x610z_208_5_an_effect_targeted_on_the_stack_that_left_it_fizzles_the_card():
+    """Discount taken off the stack (back to P1's hand) before the Dispel on it resolves: the Dispel fizzles (208.5:
+    its target "isn't in play anymore"), so it has no effect."""
+    recs = dispel_on_the_stack() + [
+        r("effect", "P1", source="S1", op="zone", card="A1-031", to="hand", **{"from": "cast"})] + pp("P1")
+    m = legal(recs, head=rich())
+    assert m.stack == [] and "A1-031" in m.p["P1"]["hand"] and "A1-035" in m.p["P1"]["discard"]
+    refused(recs + [r("effect", "P1", source="A1-035", op="zone", card="A1-031", to="discard", **{"from": "hand"})],
+            "503.1", head=rich(), contains="(it fizzled")
+
+
 def test_x610z_207_5a_permanent_summon_effect_is_fixed_on_its_target():
     m = legal(T1 + [r("cast", "P1", card="A1-040", pay={"B": 1}, target="S1")] + pp("P1"))
     boots = next(p for p in m.perms if p["code"] == "A1-040")

@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from x610z_builder import BATTLE, T1, legal, pp, r, refused, run, text
+from x610z_builder import BATTLE, T1, header, legal, pp, r, refused, run, text
 from test_x610z_cast import fetch, rich
 
 from zx_events.ids import project
@@ -27,22 +27,101 @@ def test_x610z_503_1_a_card_in_hand_destroys_nothing():
     ("search", {"card": "A1-010"}), ("deactivate", {"dot": "B5"}), ("stat", {"dot": "B1", "stat": "speed", "delta": 1}),
     ("zone", {"card": "A1-010", "from": "deck", "to": "hand"}), ("skip_turn", {"player": "P2"}),
 ])
-def test_x610z_503_1_every_op_needs_a_source_in_play_on_the_stack_or_resolving(op, fields):
+def test_x610z_503_1_every_op_needs_a_source_in_play_or_resolving(op, fields):
     refused(BATTLE + [eff("P1", "A1-031", op, **fields)], "503.1", contains="when its cast resolves")
 
 
 def test_x610z_503_1_a_source_resolving_or_in_play_is_accepted():
-    """Discount right after its cast resolved draws; a summon in play (its dot or its code) and a
-    crystal in play are sources too."""
+    """Discount right after its cast resolved draws; a summon in play with an ability (its dot or its code:
+    the Life Base Iron Keep, A1-002, continuous) is a source too."""
     recs = BATTLE + [r("energy", "P1", crystal="A1-011"), r("cast", "P1", card="A1-031", pay={"B": 1})] + pp("P1") + \
         [eff("P1", "A1-031", "draw", cards=["A1-010", "A1-010"]), r("pass", "P1"),
-         eff("P1", "B1", "stat", dot="B1", stat="range", delta=1), eff("P1", "A1-022", "stat", dot="B1", stat="attack",
+         eff("P1", "S1", "stat", dot="B1", stat="range", delta=1), eff("P1", "A1-002", "stat", dot="B1", stat="attack",
                                                                        delta=1),
-         eff("P1", "A1-011", "energy", type="B", amount=1)]
+         eff("P1", "A1-002", "energy", type="B", amount=1)]
     m = legal(recs)
     assert m.p["P1"]["hand"].count("A1-010") >= 2 and "A1-031" in m.p["P1"]["discard"]
     assert m.dots["B1"]["mods"] == [["range", 1, "end_of_turn"], ["attack", 1, "end_of_turn"]]
     assert m.p["P1"]["pool"] == {"B": 1}
+
+
+# ---------------------------------------------------------------------- digest.8: a source in play has an effect
+def vanilla_life_bases() -> dict:
+    """The shipped Life Base (A1-001, no ability) for both players, as in most real decks."""
+    h = header()
+    for pl in ("P1", "P2"):
+        deck = h["players"][pl]["deck"]
+        deck["A1-001"] = deck.pop("A1-002")
+    return h
+
+
+def test_x610z_210_1_a_summon_without_an_ability_deals_no_damage_by_an_effect():
+    """210.1: summons are dealt damage "by attacks of summons, by the effect of Effects and by abilities". P1's
+    Life Base (no ability) dealt 10 damage to P2's and won; his Sky Vessel on B1 (no ability) likewise."""
+    err = refused(T1 + [eff("P1", "S1", "damage", dot="S4", amount=10)], "210.1", head=vanilla_life_bases())
+    assert err.message == ("the damage source S1 (Life Base on S1) has no ability: a summon deals damage by its attacks "
+                           "(the engine deals an attack's damage) and by its abilities")
+    refused(BATTLE + [eff("P1", "B1", "damage", dot="B5", amount=1)], "210.1", contains="Sky Vessel on B1")
+    refused(BATTLE + [eff("P1", "A1-022", "damage", dot="B5", amount=1)], "210.1", contains="Sky Vessel on B1")
+    _, ref = run(T1 + [eff("P1", "S1", "damage", dot="S4", amount=10),
+                       r("result", "P1", winner="P1", reason="life_base")], vanilla_life_bases(), strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(len(T1) + 2, "210.1")]  # one finding, the record applied
+
+
+@pytest.mark.parametrize("op, fields", [("energy", {"type": "B", "amount": 3}), ("search", {"card": "A1-050"}),
+                                        ("deactivate", {"dot": "B5"}), ("extra_turn", {"player": "P1"})])
+def test_x610z_402_10_a_summon_without_an_ability_has_no_effect(op, fields):
+    """402.10: summons "can have an Ability"; one without has no effect to log (it was any summon in play)."""
+    refused(BATTLE + [eff("P1", "B1", op, **fields)], "402.10",
+            contains=f"the source B1 of the {op} effect (Sky Vessel on B1) has no ability")
+    legal(BATTLE + [eff("P1", "S1", op, **fields)])  # (Iron Keep, A1-002: a continuous ability)
+
+
+def test_x610z_403_4_an_energy_crystal_without_an_effect_is_the_source_of_none():
+    """403.4: Energy Crystal Cards "can have an effect"; a Boost Crystal's only one is its energy (an `energy`
+    record), so it gives no `energy` effect, nor damage (210.1)."""
+    refused(T1 + [eff("P1", "A1-011", "energy", type="B", amount=3)], "403.4",
+            contains="(Boost Crystal) has no effect besides its energy")
+    refused(T1 + [eff("P1", "A1-011", "damage", dot="S4", amount=1)], "210.1")
+
+
+@pytest.mark.parametrize("source", ["S4", "B5"])
+def test_x610z_214_2_the_other_players_permanent_is_not_the_source_of_a_players_effect(source):
+    """214.2: the controller of a card is the player that gets to use it. P1 dealt damage with P2's Life Base (or
+    his Sky Vessel): accepted, the source being in play (one finding with the shipped Life Base too)."""
+    err = refused(BATTLE + [eff("P1", source, "damage", dot="S4", amount=1)], "214.2")
+    assert err.message.endswith("is controlled by P2, not P1: only its controller uses it (an effect record is by "
+                                "the player whose card or ability it is)")
+    h = vanilla_life_bases()
+    refused(T1 + [eff("P1", "S4", "damage", dot="S4", amount=10)], "214.2", head=h)
+    _, ref = run(T1 + [eff("P1", "S4", "destroy", dot="S4")], h, strict=False)
+    assert [v.rule for v in ref.found] == ["214.2"]
+
+
+def test_x610z_503_1_a_card_on_the_stack_has_no_effect_before_its_cast_resolves():
+    """503.1: "When the casting of the card is resolved, the effect takes place". A Bullseye's damage and a
+    Discount's draw logged while they waited on the stack were accepted; at their resolution they are legal."""
+    bull = BATTLE + [r("crystal", "P1", card="A1-010"), r("energy", "P1", crystal="A1-010"),
+                     r("cast", "P1", card="A1-030", pay={"M": 1}, target="B5")]
+    err = refused(bull + [eff("P1", "A1-030", "damage", dot="B5", amount=2)], "210.4")
+    assert err.message == ("the damage source A1-030 is neither in play nor resolving (it is on the stack: a card's "
+                           "effect takes place when its cast resolves)")
+    _, ref = run(bull + [eff("P1", "A1-030", "damage", dot="B5", amount=2)] + pp("P1") + [r("end", "P1")],
+                 strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(len(bull) + 2, "210.4")]
+    legal(bull + pp("P1") + [eff("P1", "A1-030", "damage", dot="B5", amount=2)])
+    disc = BATTLE + [r("energy", "P1", crystal="A1-011"), r("cast", "P1", card="A1-031", pay={"B": 1})]
+    refused(disc + [eff("P1", "A1-031", "draw", cards=["A1-010", "A1-010"])], "503.1", contains="it is on the stack")
+    legal(disc + pp("P1") + [eff("P1", "A1-031", "draw", cards=["A1-010", "A1-010"])])
+
+
+def test_x610z_402_10_an_abilitys_effects_name_its_summon_by_its_dot():
+    """The resolving ability is its summon's (named by its dot, as a summon in play is): one applied as played
+    though the summon has no such ability (402.10f) gives its effect without a second finding."""
+    recs = BATTLE + [r("ability", "P1", summon="B1", kind="activated", pay={})] + pp("P1") + \
+        [eff("P1", "B1", "heal", dot="B1", amount=1), r("end", "P1")]
+    _, ref = run(recs, strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(len(BATTLE) + 2, "402.10f")]
 
 
 # ---------------------------------------------------------------------- 210.4: resolving ends
@@ -100,7 +179,7 @@ def test_x610z_210_4_a_fizzled_card_deals_no_damage():
 @pytest.mark.parametrize("op, fields", [("destroy", {"dot": "B5"}), ("draw", {"cards": ["A1-010"]})])
 def test_x610z_503_1_a_fizzled_card_has_no_effect(op, fields):
     refused(fizzled_bullseye() + [eff("P1", "A1-030", op, **fields)], "503.1",
-            contains="A1-030 of the " + op + " effect is neither in play, on the stack nor resolving (it fizzled")
+            contains="A1-030 of the " + op + " effect is neither in play nor resolving (it fizzled")
 
 
 # ---------------------------------------------------------------------- zone from play (205.3, 207.5a)

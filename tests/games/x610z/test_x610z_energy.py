@@ -81,7 +81,7 @@ def test_x610z_403_2_energy_crystal_cards_by_the_active_player():
 
 def test_x610z_201_7_energy_crystal_card_outside_the_action_phase():
     recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("pass", "P1"), r("pass", "P2"),
-                    r("pass", "P1"), r("pass", "P2"), r("crystal", "P1", card="A1-010")]
+                    r("crystal", "P1", card="A1-010")]  # (the Draw Phase ended with the draw, 702.3)
     refused(recs, "201.7", contains="in the End Phase")
 
 

@@ -1,6 +1,6 @@
 """Movement (202.1-202.12, 600-604) and what it can end in (601.5, 602.2, 602.5)."""
 
-from x610z_builder import BATTLE, SETUP, T1, legal, pp, r, refused, run
+from x610z_builder import BATTLE, T1, legal, pp, r, refused, run
 from test_x610z_energy import gain
 
 
@@ -105,6 +105,18 @@ def test_x610z_602_2_life_base_reaching_an_ending_dot_wins():
         [r("result", "P1", winner="P1", reason="ending_dot")]
     m = legal(recs + more)
     assert m.outcome == {"winner": "P1", "reason": "ending_dot"}
+
+
+def test_x610z_602_2_an_illegal_life_base_movement_onto_an_ending_dot_wins_nothing():
+    """602.2: a Life Base that "successfully reaches" an Ending Dot wins; the glossary's "Successfully": "without
+    being prevented or illegal". A Life Base warped onto E1 (604.2), applied as played, won the game, and every
+    later record was 106.1b ("after the game has ended"): one finding now, the game goes on."""
+    warp = T1 + [mv("P1", "S1", ["E1"], B=1)]
+    later = pp("P1") + [r("end", "P1"), r("turn", "P2"), r("draw", "P2", card="A1-011"),
+                        r("crystal", "P2", card="A1-011"), r("end", "P2")]
+    m, ref = run(warp + later, strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(len(warp) + 1, "604.2")]
+    assert m.outcome is None and m.dots["E1"]["life"] and m.turn == 2
 
 
 def test_x610z_202_11_an_occupied_destination_stops_the_move_short():

@@ -27,9 +27,9 @@ def project(m) -> dict:
 
 
 def test_x610z_rows_attack_outcome_life_base_damage_and_moves():
-    recs = BATTLE + [r("effect", "P1", source="B1", op="damage", dot="B5", amount=1),
+    recs = BATTLE + [r("effect", "P1", source="S1", op="damage", dot="B5", amount=1),
                      r("attack", "P1", **{"from": "B1"}, target="B5", path=["B6", "B5"])] + pp("P1") + \
-        [r("effect", "P1", source="B1", op="damage", dot="S4", amount=3), r("concede", "P2")]
+        [r("effect", "P1", source="S1", op="damage", dot="S4", amount=3), r("concede", "P2")]
     m, _ = run(recs)
     buf = project(m)
     (attack,) = buf["x610z_attacks"]

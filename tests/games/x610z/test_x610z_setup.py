@@ -15,7 +15,7 @@ def test_x610z_101_1a_constructed_deck_needs_51_cards():
 
 
 def test_x610z_101_1a_exactly_one_life_base_card():
-    deck = dict(P1_DECK, **{"A1-002": 1})
+    deck = dict(P1_DECK, **{"A1-001": 1})
     refused(SETUP, "101.1a", line=1, head=_with_deck(deck), contains="2 Life Base Cards")
 
 
@@ -62,7 +62,7 @@ def test_x610z_105_3a_initial_hand_is_7_cards():
 
 
 def test_x610z_105_3a_hand_comes_from_the_deck_without_the_life_base():
-    refused([r("setup", "P1", dot="S1", hand=P1_HAND[:6] + ["A1-001"])], "105.3a", contains="A1-001")
+    refused([r("setup", "P1", dot="S1", hand=P1_HAND[:6] + ["A1-002"])], "105.3a", contains="A1-002")
 
 
 def test_x610z_105_4_murphys_law_hands_shrink_by_one():
@@ -82,7 +82,7 @@ def test_x610z_700_1_turn_number_must_match():
 
 def test_x610z_setup_life_base_is_in_play_and_out_of_the_deck():
     m, _ = run(SETUP)
-    assert m.dots["S1"]["code"] == "A1-001" and m.dots["S1"]["life"]
+    assert m.dots["S1"]["code"] == "A1-002" and m.dots["S1"]["life"]
     assert len(m.p["P1"]["deck"]) == 51 - 1 - 7
 
 
@@ -90,17 +90,40 @@ def test_x610z_105_3a_a_card_not_in_the_deck_is_left_out_and_the_setup_applied()
     """P1's hand names his Life Base Card: the audit skipped the whole setup (110 violations: a false
     105.2a for P2's, then 'a turn before both players set up' and 700.1 on nearly every record). Now
     one 105.3a; the Life Base is on S1, the hand holds the 6 cards the deck held, the match goes on."""
-    bad = r("setup", "P1", dot="S1", hand=["A1-001"] + P1_HAND[:6])
+    bad = r("setup", "P1", dot="S1", hand=["A1-002"] + P1_HAND[:6])
     m, ref = run([bad, SETUP[1], r("turn", "P1"), r("draw", "P1", card="A1-010")], strict=False)
     assert [(v.line, v.rule, v.player) for v in ref.found] == [(2, "105.3a", "P1")]
-    assert m.dots["S1"]["code"] == "A1-001" and m.p["P1"]["home"] == "S1" and m.p["P1"]["ready"]
+    assert m.dots["S1"]["code"] == "A1-002" and m.p["P1"]["home"] == "S1" and m.p["P1"]["ready"]
     assert m.p["P1"]["hand"] == P1_HAND[:6] + ["A1-010"] and len(m.p["P1"]["deck"]) == 51 - 1 - 6 - 1
     assert m.turn == 1 and m.p["P2"]["ready"]
 
 
 def test_x610z_105_4_a_murphy_card_not_in_the_deck_is_left_out_and_the_setup_applied():
-    bad = r("setup", "P1", dot="S1", hand=P1_HAND, murphy=[P1_HAND[:5] + ["A1-002"]])
-    refused([bad], "105.4", contains="A1-002 not in P1's deck after shuffling the hand back")
+    bad = r("setup", "P1", dot="S1", hand=P1_HAND, murphy=[P1_HAND[:5] + ["A1-001"]])
+    refused([bad], "105.4", contains="A1-001 not in P1's deck after shuffling the hand back")
     m, ref = run([bad, SETUP[1], r("turn", "P1")], strict=False)
     assert [(v.line, v.rule) for v in ref.found] == [(2, "105.4")]
     assert m.p["P1"]["hand"] == P1_HAND[:5] and len(m.p["P1"]["deck"]) == 51 - 1 - 5 and m.turn == 1
+
+
+def test_x610z_101_1b_a_limited_deck_without_a_life_base_card_is_cited_as_limited():
+    """The setup of a Limited deck with no Life Base Card cited 101.1a (Constructed Play), after the header's own
+    101.1b for the same deck."""
+    deck = {"A1-010": 41, "A1-011": 10}
+    h = _with_deck(deck)
+    h["format"] = "limited"
+    _, ref = run(SETUP[:1], head=h, strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(1, "101.1b"), (2, "101.1b")]
+    assert ref.found[1].message == "P1's deck has no Life Base Card"
+    _, ref = run(SETUP[:1], head=_with_deck(deck), strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(1, "101.1a"), (2, "101.1a")]
+
+
+def test_x610z_105_4_no_murphys_law_hand_after_an_empty_hand():
+    """105.4: "The Murphy's Law option can be done until a player has no cards left in his hand". A hand after
+    the empty one was reported as "needs -1"."""
+    hands = [P1_HAND[:n] for n in range(6, -1, -1)]
+    legal([r("setup", "P1", dot="S1", hand=P1_HAND, murphy=hands)])
+    err = refused([r("setup", "P1", dot="S1", hand=P1_HAND, murphy=hands + [P1_HAND[:1]])], "105.4")
+    assert err.message == ("Murphy's Law hand 8 follows an empty hand: the option is taken only while P1 has cards "
+                           "in his hand (each new hand is one card smaller)")

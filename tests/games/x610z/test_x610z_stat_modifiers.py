@@ -34,7 +34,7 @@ def eff(by: str, source: str, op: str, **fields) -> dict:
 
 def records(n: int) -> list[dict]:
     """BATTLE, then ``n`` permanent +1 defense modifiers on P2's B5 by P1's Sky Vessel on B1."""
-    return BATTLE + [eff("P1", "B1", "stat", dot="B5", stat="defense", delta=1, until="permanent")] * n
+    return BATTLE + [eff("P1", "S1", "stat", dot="B5", stat="defense", delta=1, until="permanent")] * n
 
 
 
@@ -56,10 +56,10 @@ def test_x610z_permanent_stat_modifiers_are_checked_in_time_linear_in_their_numb
 
 
 def test_x610z_210_5_defense_with_20000_modifiers_is_the_base_plus_their_sum(stored):
-    m, ref = run(records(LARGE) + [eff("P1", "B1", "damage", dot="B5", amount=B5_DEFENSE + LARGE - 1)])
+    m, ref = run(records(LARGE) + [eff("P1", "S1", "damage", dot="B5", amount=B5_DEFENSE + LARGE - 1)])
     assert ref.found == [] and stat(m.dots["B5"], "defense") == B5_DEFENSE + LARGE
     assert build_view(m, "P1").dots["B5"].stats["defense"] == B5_DEFENSE + LARGE  # damage 20,001: it stays
-    m, ref = run(records(LARGE) + [eff("P1", "B1", "damage", dot="B5", amount=B5_DEFENSE + LARGE)])
+    m, ref = run(records(LARGE) + [eff("P1", "S1", "damage", dot="B5", amount=B5_DEFENSE + LARGE)])
     assert ref.found == [] and "B5" not in m.dots  # 210.5: damage equal to its defense destroys it
     replayed = replay.seek(stored, f"xmods-{LARGE}", prepare=False)[0]
     assert build_view(replayed, "P2", lean=True).dots["B5"].stats["defense"] == B5_DEFENSE + LARGE

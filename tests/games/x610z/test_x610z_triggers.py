@@ -110,3 +110,20 @@ def test_x610z_210_4_a_fizzled_trigger_deals_no_damage_when_another_summon_stand
     m, ref = run(recast, HEAD)
     assert ref.found == [] and m.dots["E1"]["code"] == "A1-024"  # the second Storm Caller
     refused(recast + [damage("P1", source, "S4", 1)], "210.4", head=HEAD, contains="(it fizzled")
+
+
+def test_x610z_704_6_a_trigger_after_everyone_passed_keeps_the_end_phase_until_it_resolved():
+    """704.6: the End Phase "and with it the turn ends when there is no stack and no player announces an action"; a
+    trigger uses the stack when it triggers, in every phase (200.1a, Table 1). Storm Caller's trigger logged after
+    both players passed in the End Phase was accepted onto the stack of a phase already over: each pass to resolve
+    it was 704.6, and so was the `end` (with the trigger left on the stack)."""
+    closed = storm_caller_on_e1() + [r("pass", "P1"), r("pass", "P2"), r("pass", "P2"), r("pass", "P1")]
+    m, _ = run(closed, HEAD)
+    assert (m.phase, m.prio) == ("closed", None)
+    recs = closed + [r("trigger", "P1", source="E1", target="S4"), r("pass", "P2"), r("pass", "P1"),
+                     damage("P1", "E1", "S4", 1)]
+    m, ref = run(recs, HEAD)
+    assert ref.found == [] and (m.phase, m.prio, m.stack) == ("end", "P2", []) and m.dots["S4"]["dmg"] == 1
+    m, ref = run(recs + [r("end", "P1")], HEAD, strict=False)
+    assert ref.found == [] and m.phase == "over"
+    refused(closed + [r("cast", "P2", card="A1-030", pay={}, target="E1")], "704.6", head=HEAD)  # (a cast still is)

@@ -12,6 +12,11 @@ from zx_events.ids import project
 def test_x610z_702_1_draw_exactly_one_card():
     refused(SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("draw", "P1", card="A1-010")], "702.1",
             contains="second card")
+    # later in the turn too (the Draw Phase ended with the first draw, 702.3): one finding, the card drawn
+    m, ref = run(T1 + [r("draw", "P1", card="A1-010")], strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (len(T1) + 2, "702.1", "P1 draws a second card this turn (the Draw Phase's draw is exactly 1)")]
+    assert len(m.p["P1"]["hand"]) == 8
 
 
 def test_x610z_702_1_leaving_the_draw_phase_without_drawing():
@@ -52,8 +57,57 @@ def test_x610z_702_1_passes_that_close_the_draw_phase_without_a_draw_are_the_act
 
 
 def test_x610z_702_2_only_triggers_in_the_draw_phase():
-    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("activate", "P2", effect="A1-050", pay={})]
+    """Before P1's draw (after it the Action Phase has begun, 702.3)."""
+    recs = SETUP + [r("turn", "P1"), r("pass", "P1"), r("activate", "P2", effect="A1-050", pay={})]
     refused(recs, "702.2")
+
+
+def reactive_discount(before: list[dict]) -> list[dict]:
+    """P1's turn 3 from ``before`` on: P1 draws and passes; P2 adds B1 with a crystal he cast in turn 2 (still
+    reactivated) and answers with Discount (206.2a, 703.4: a reactive player casts non permanents in the Action
+    Phase), which resolves; both pass into the End Phase, then out of it; P1 ends his turn."""
+    return before + [r("draw", "P1", card="A1-010"), r("pass", "P1"), r("energy", "P2", crystal="A1-011"),
+                     r("cast", "P2", card="A1-031", pay={"B": 1})] + pp("P2") + [
+        r("effect", "P2", source="A1-031", op="draw", cards=["A1-011", "A1-011"]), r("pass", "P1"), r("pass", "P2"),
+        r("pass", "P2"), r("pass", "P1"), r("end", "P1", discard=["A1-010"])]
+
+
+def test_x610z_702_3_the_draw_phase_ends_with_the_draw():
+    """702.3: the Draw Phase "ends when the active player has drawn the card and all triggered effects and triggered
+    abilities have been resolved"; 703.1: the active player then has priority. The engine kept the Draw Phase
+    until both passed or P1 acted: P2's Discount after P1's pass was 206.2a and 702.2, and the passes after it,
+    which close the Action and End Phases, were 201.3."""
+    turn2 = T1 + [r("end", "P1"), r("turn", "P2"), r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"),
+                  r("end", "P2"), r("turn", "P1")]
+    m = legal(turn2 + [r("draw", "P1", card="A1-010")])
+    assert (m.phase, m.prio) == ("action", "P1")
+    m = legal(reactive_discount(turn2))
+    assert m.turn == 3 and m.phase == "over" and "A1-031" in m.p["P2"]["discard"]
+    # the passes after the draw close the Action Phase: a crystal after them is in the End Phase (201.7)
+    late = turn2 + [r("draw", "P1", card="A1-010"), r("pass", "P1"), r("pass", "P2"), r("crystal", "P1", card="A1-010")]
+    refused(late, "201.7", contains="in the End Phase")
+    _, ref = run(late + [r("pass", "P2"), r("pass", "P1"), r("end", "P1")], strict=False)  # (the crystal applied)
+    assert [(v.line, v.rule) for v in ref.found] == [(len(late) + 1, "201.7")]
+
+
+def test_x610z_702_3_the_draw_phase_ends_once_its_triggers_resolved():
+    """A trigger on the stack when P1 draws keeps the Draw Phase open (702.2: P2 casts nothing in answer); it
+    ends when the trigger has resolved, and P1 has priority in his Action Phase. (Turn 1: P1 puts a Storm Caller,
+    a triggered ability, on A2; turn 3: it triggers before his draw.)"""
+    from x610z_builder import P1_DECK, header
+    h = header()
+    h["players"]["P1"]["deck"] = dict(P1_DECK, **{"A1-024": 3, "A1-010": 15})
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
+                    r("effect", "P1", source="S1", op="search", card="A1-024"),
+                    r("effect", "P1", source="S1", op="place", card="A1-024", dot="A2", **{"from": "hand"}),
+                    r("end", "P1", discard=["A1-010"]), r("turn", "P2"), r("draw", "P2", card="A1-011"),
+                    r("end", "P2", discard=["A1-011"]), r("turn", "P1"), r("trigger", "P1", source="A2", target="S4"),
+                    r("draw", "P1", card="A1-010")]
+    m = legal(recs, h)
+    assert (m.phase, m.prio, len(m.stack)) == ("draw", "P2", 1)
+    refused(recs + [r("cast", "P2", card="A1-031", pay={})], "206.2a", head=h)
+    m = legal(recs + pp("P1"), h)
+    assert (m.phase, m.prio, m.stack) == ("action", "P1", [])
 
 
 def test_x610z_201_3_pass_without_priority():
@@ -125,11 +179,11 @@ def test_x610z_704_1_end_phase_priority_to_the_reactive_player():
 
 def test_x610z_206_2a_non_permanent_in_the_end_phase_by_the_reactive_player():
     recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("pass", "P1"), r("pass", "P2"),
-                    r("pass", "P1"), r("pass", "P2"), r("turn", "P2", turn=2)]
+                    r("pass", "P2"), r("pass", "P1"), r("turn", "P2", turn=2)]
     refused(recs, "700.1")  # the turn has not ended without an end record
-    recs = BATTLE + [r("pass", "P1"), r("pass", "P2"), r("pass", "P1"), r("pass", "P2")]
-    refused(BATTLE + [r("cast", "P2", card="A1-031", pay={})], "206.2a",
-            contains="outside the Action and End Phases")  # P1's Draw Phase
+    recs = BATTLE + [r("pass", "P1"), r("pass", "P2")]  # (the Draw Phase ended with the draw, 702.3)
+    refused(BATTLE[:-1] + [r("pass", "P1"), r("cast", "P2", card="A1-031", pay={})], "206.2a",
+            contains="outside the Action and End Phases")  # P1's Draw Phase, before his draw
     # in the End Phase the reactive P2 may cast a non permanent; with no energy left it fails (200.5)
     m = legal(recs + [r("cast", "P2", card="A1-031", pay={})])
     assert m.phase == "end" and m.stack == [] and "A1-031" in m.p["P2"]["hand"]
@@ -180,11 +234,11 @@ def test_x610z_200_6_raise_cost_spends_energy_of_the_stack_entry_owner():
 
 # ---------------------------------------------------------------------- 700.2: extra and skipped turns
 def skip(player: str) -> dict:
-    return r("effect", "P1", source="B1", op="skip_turn", player=player)
+    return r("effect", "P1", source="S1", op="skip_turn", player=player)
 
 
 def extra(player: str) -> dict:
-    return r("effect", "P1", source="B1", op="extra_turn", player=player)
+    return r("effect", "P1", source="S1", op="extra_turn", player=player)
 
 
 def turn(player: str, n: int, discard: bool = True) -> list[dict]:

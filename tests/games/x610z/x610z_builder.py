@@ -11,9 +11,12 @@ from zx_events.errors import RuleViolation
 
 from x610z_support import play
 
-P1_DECK = {"A1-001": 1, "A1-010": 18, "A1-011": 9, "A1-020": 3, "A1-021": 3, "A1-022": 3, "A1-030": 3,
+# the Life Base is Iron Keep (A1-002), a summon with an ability (continuous): its dot (S1, S4) is the source in play of
+# the effects the tests log as shortcuts (energy, a search, a placed summon: the engine does not read card text), its
+# player's (digest.8: a summon without an ability, the other player's Life Base, is no source)
+P1_DECK = {"A1-002": 1, "A1-010": 18, "A1-011": 9, "A1-020": 3, "A1-021": 3, "A1-022": 3, "A1-030": 3,
            "A1-031": 3, "A1-032": 3, "A1-040": 3, "A1-050": 2}
-P2_DECK = {"A1-001": 1, "A1-010": 10, "A1-011": 19, "A1-020": 3, "A1-021": 3, "A1-022": 3, "A1-030": 3,
+P2_DECK = {"A1-002": 1, "A1-010": 10, "A1-011": 19, "A1-020": 3, "A1-021": 3, "A1-022": 3, "A1-030": 3,
            "A1-031": 3, "A1-032": 3, "A1-040": 3, "A1-050": 2}
 P1_HAND = ["A1-010", "A1-011", "A1-020", "A1-030", "A1-031", "A1-040", "A1-022"]
 P2_HAND = ["A1-010", "A1-011", "A1-020", "A1-021", "A1-022", "A1-031", "A1-032"]

@@ -283,8 +283,9 @@ class Referee:
             self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {opp['home']} "
                                 f"(opposite: {board.opposite.get(opp['home'], 'none')})")
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
-        if lb is None:
-            self.fail("101.1a", f"{pl}'s deck has no Life Base Card", fatal=True)
+        if lb is None:  # (101.1b in Limited play: the header's format, as the deck check cites it)
+            rule = "101.1b" if (m.header.get("format") or "constructed") == "limited" else "101.1a"
+            self.fail(rule, f"{pl}'s deck has no Life Base Card", fatal=True)
         deck = list(z["deck"])
         deck.remove(lb)
         hand = list(r["hand"])
@@ -298,7 +299,10 @@ class Referee:
         size, pool, murphy = len(r["hand"]), deck, []
         for i, again in enumerate(r.get("murphy") or []):
             size -= 1
-            if len(again) != size:
+            if size < 0:  # (it said "needs -1")
+                self.fail("105.4", f"Murphy's Law hand {i + 1} follows an empty hand: the option is taken only "
+                                   f"while {pl} has cards in his hand (each new hand is one card smaller)")
+            elif len(again) != size:
                 self.fail("105.4", f"Murphy's Law hand {i + 1} has {len(again)} cards, needs {size}")
             kept, lost = _drawable(pool, again)
             if lost:
@@ -333,10 +337,11 @@ class Referee:
     def do_draw(self, r: dict) -> None:
         m = self.m
         self._running()
-        if self.by != m.active or m.phase != "draw":
+        if self.by != m.active or (m.phase != "draw" and not m.drawn):
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
-        if m.drawn >= 1 or self.drew == m.turn:
-            self.fail("702.1", f"{self.by} draws a second card in the Draw Phase (exactly 1)")
+        if m.drawn >= 1 or self.drew == m.turn:  # (after the Draw Phase, which ended with the first, 702.3: applied,
+            # as it was right after it; after a refused draw of a card not in the deck, 212.1, which was the turn's)
+            self.fail("702.1", f"{self.by} draws a second card this turn (the Draw Phase's draw is exactly 1)")
         if r["card"] not in m.p[self.by]["deck"]:
             # the draw was made, of no card the engine knows (digest.8): leaving the phase is no 702.1 (it was, at the
             # next record: the same mistake twice), a second draw is one
@@ -344,6 +349,17 @@ class Referee:
             self.fail("212.1", f"{r['card']} is not in {self.by}'s deck (a card is drawn from the top of the deck)",
                       fatal=True)
         m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
+        self._draw_phase_over()
+
+    def _draw_phase_over(self) -> None:
+        """702.3: the Draw Phase "ends when the active player has drawn the card and all triggered effects and
+        triggered abilities have been resolved": the Action Phase begins, priority to the active player (703.1).
+        (digest.8: the Draw Phase lasted until both passed or the active player acted, so the reactive player's
+        answer to the active player's pass was 702.2 and 206.2a, and the two passes after the draw closed the Draw
+        Phase, where they close the Action Phase.)"""
+        m = self.m
+        if m.phase == "draw" and m.drawn and not m.stack:
+            m._phase_entered(phase="action", line=self.line)
 
     def do_pass(self, r: dict) -> None:
         m = self.m
@@ -483,6 +499,14 @@ class Referee:
             return {"dot": target, "uid": e["uid"]}
         on = r.get("on")
         found = [p for p in m.perms if p["code"] == target and (on is None or _on_matches(m, p, on))]
+        if not found and on is None and kind in (None, "effect"):
+            # the glossary's "Effect": "Any type of Effect Card in play or on the stack" (digest.8: one cast and waiting
+            # on the stack was "not in play", 401.5a, so a Dispel could not answer a Bullseye); the topmost copy: the
+            # card fizzles if that has left the stack when the card resolves (208.5)
+            cast = next((s for s in reversed(m.stack) if s["kind"] == "cast" and s.get("card") == target
+                         and "Effect" in self.card(target).type), None)
+            if cast is not None:
+                return {"code": target, "uid": None, "entry": cast["id"]}
         if not found:
             self.fail(_TARGET_RULE.get(kind, "200.4"), f"no {target} in play to target: {card.name} fizzles when it "
                                                        f"resolves")
@@ -651,6 +675,11 @@ class Referee:
             self.fail("402.10h", f"{card.name} has no triggered ability")  # (digest.7: on the stack as played)
         if "target" in r:
             entry["target"] = r["target"]
+        if m.phase == "closed":
+            # 704.6: the End Phase "ends when there is no stack and no player announces an action"; a trigger uses the
+            # stack when it triggers (200.1a), in every phase (Table 1): the End Phase goes on until it has resolved
+            # (digest.8: it went on the stack of a phase already over, and every pass to resolve it was 704.6)
+            m._phase_entered(phase="end", line=self.line)
         m._announced(player=self.by, entry=entry, pay={}, rec=self._carry(), line=self.line)  # 201.4: priority to the next player
 
     # ------------------------------------------------------------------ movement and attack (202)
@@ -672,6 +701,7 @@ class Referee:
     def do_move(self, r: dict) -> None:
         m, board = self.m, self.board
         src, path = r["from"], list(r["path"])
+        before = len(self.found)
         self._running()
         self._active("202.1", "moves a summon")
         self._action_phase("201.7", "a movement")
@@ -706,6 +736,8 @@ class Referee:
             return
         entry = {"id": self.line, "kind": "move", "by": self.by, "uid": None if foreign else e["uid"], "from": src,
                  "path": path, "trail": trail, "pos": pos, "warp": any(board.is_warp(a, b) for a, b in zip(full, full[1:]))}
+        if any(v.rule != "702.1" for v in self.found[before:]):  # (a missing draw is the Draw Phase's, not the move's)
+            entry["illegal"] = True  # applied as played, but no successful movement: a Life Base wins nothing (602.2)
         m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
 
     def do_attack(self, r: dict) -> None:
@@ -772,8 +804,9 @@ class Referee:
                 else:
                     facts["dot"] = dot
                     follow.append(("start", dot))
-            elif target.get("gone") or (target.get("uid") is not None and not self._in_play(target["uid"])):
-                outcome = "fizzled"  # 208.5; 200.4 a target that was not there
+            elif target.get("gone") or (target.get("uid") is not None and not self._in_play(target["uid"])) or \
+                    (target.get("entry") is not None and not any(s.get("id") == target["entry"] for s in m.stack)):
+                outcome = "fizzled"  # 208.5 (an Effect on the stack: it left it); 200.4 a target that was not there
             elif entry.get("permanent") and target.get("uid") is not None:
                 facts["on"] = target["uid"]
             self.resolved = entry["card"]
@@ -808,9 +841,10 @@ class Referee:
                 facts["damage"] = stat(e, "attack")  # 202.5a (open question 17)
             self.resolved = entry["from"]
         elif kind == "ability":
-            if m.find(entry["uid"])[1] is None:
+            dot = m.find(entry["uid"])[0]
+            if dot is None:
                 outcome = "fizzled"
-            self.resolved = entry["card"]
+            self.resolved = dot or entry["card"]  # (its summon, named by its dot, digest.8: it was the card's code)
         else:
             if entry.get("uid") is not None and not self._in_play(entry["uid"]):
                 outcome = "fizzled"  # a trigger whose summon or card left play (210.4: its damage isn't dealt; 503.1)
@@ -828,8 +862,12 @@ class Referee:
                 self._start_dot(arg)
                 if e is not None and arg in m.dots and e["counters"].get("activation", 1) <= 0:
                     self._leave_play(arg, "209.2c")
-                if e is not None and e["life"] and board.dots[arg].is_end and m.dots.get(arg) is e:
-                    m._ended(winner=e["ctrl"], reason="ending_dot", line=self.line)  # 602.2, 106.2
+                # 602.2, 106.2: a Life Base that "successfully reaches" an Ending Dot (the glossary's "Successfully":
+                # "without being prevented or illegal"; digest.8: a movement reported illegal, a warp, 604.2, won)
+                if e is not None and e["life"] and board.dots[arg].is_end and m.dots.get(arg) is e \
+                        and not entry.get("illegal"):
+                    m._ended(winner=e["ctrl"], reason="ending_dot", line=self.line)
+        self._draw_phase_over()  # 702.3: the last trigger of the Draw Phase resolved after the draw
 
     def _spent(self, entry: dict) -> None:
         """209.2c: a permanent or summon whose Activation Counter is at 0 goes to the Discard Pile directly
@@ -866,16 +904,7 @@ class Referee:
             if not found:
                 self.fail("500.1", f"no {obj} in play for the {op} effect", fatal=True)
             args["uid"] = found[0]["uid"]
-        # the source of the action that fizzled is the source of no effect while its resolution's records follow,
-        # whatever now stands where it stood (a second Storm Caller cast onto the dot of the first, destroyed)
-        if r["source"] == self.fizzled or not self._source_ok(r["source"]):
-            why = " (it fizzled: its effect does not take place)" if r["source"] == self.fizzled else ""
-            if op == "damage":
-                self.fail("210.4", f"the damage source {r['source']} is neither in play nor resolving{why}")
-            else:
-                why = why or " (a card's effect takes place when its cast resolves)"
-                self.fail("503.1", f"the source {r['source']} of the {op} effect is neither in play, on the stack "
-                                   f"nor resolving{why}")
+        self.check(self._source_problem(r["source"], op))
         if op == "energy" and r["type"] != COLORLESS and r["type"] not in self.cat.types:
             self.fail("203.2a", f"{r['type']} is not an energy type of catalog {self.cat.name}: "
                                 f"{', '.join(self.cat.types)} or {COLORLESS} (a catalog declares further types in a "
@@ -969,16 +998,55 @@ class Referee:
                                f"not {r['to']}", fatal=True)
         return found[0]
 
-    def _source_ok(self, source: str) -> bool:
-        """210.4 (open question 18) and 503.1: in play, on the stack or resolving."""
+    def _source_problem(self, source: str, op: str) -> tuple[str, str] | None:
+        """What is wrong with the source of an ``op`` effect (210.4 for damage, 503.1 otherwise), else None.
+
+        The card or ability resolving is the source of every effect its resolution's records show; one that
+        fizzled of none, whatever now stands where it stood (a second Storm Caller cast onto the dot of the
+        first, destroyed). Else the source is in play: a card on the stack has no effect before its cast
+        resolves (503.1: "When the casting of the card is resolved, the effect takes place"; digest.8, it was
+        accepted), nor has a card in a hand, deck or pile. In play, it is the record's player's (214.2: the
+        controller uses a card) and has an effect to give (digest.8; any permanent was taken): a summon an
+        ability (210.1: summons are dealt damage "by attacks of summons, by the effect of Effects and by
+        abilities"; 402.10: a summon "can have an Ability"), an Energy Crystal an effect besides its energy
+        (403.4); an Effect is one."""
         m = self.m
         if source == self.resolved:
-            return True
-        if not is_code(source):
-            return source in m.dots
-        return any(p["code"] == source for p in m.perms) or any(e["code"] == source for e in m.dots.values()) \
-            or any(s.get("card") == source for s in m.stack)
-
+            return None
+        damage = op == "damage"
+        what = f"the damage source {source}" if damage else f"the source {source} of the {op} effect"
+        if is_code(source):
+            found = [(p, None) for p in m.perms if p["code"] == source] + \
+                [(e, dot) for dot, e in m.dots.items() if e["code"] == source]
+        else:
+            found = [(m.dots[source], source)] if source in m.dots else []
+        if source == self.fizzled or not found:
+            if source == self.fizzled:
+                why = " (it fizzled: its effect does not take place)"
+            elif any(s.get("card") == source for s in m.stack):
+                why = " (it is on the stack: a card's effect takes place when its cast resolves)"
+            else:
+                why = "" if damage else " (a card's effect takes place when its cast resolves)"
+            return ("210.4" if damage else "503.1"), f"{what} is neither in play nor resolving{why}"
+        mine = [(x, dot) for x, dot in found if x["ctrl"] == self.by]
+        if not mine:
+            ctrl = " and ".join(sorted({x["ctrl"] for x, _ in found}))
+            return "214.2", (f"{what} is controlled by {ctrl}, not {self.by}: only its controller uses it (an effect "
+                             f"record is by the player whose card or ability it is)")
+        for x, dot in mine:
+            card = self.card(x["code"])
+            if (dot is not None and card.abilities) or x.get("kind") == "effect" or \
+                    (x.get("kind") == "crystal" and (card.activation_cost is not None or card.abilities)):
+                return None
+        x, dot = mine[0]
+        card = self.card(x["code"])
+        if dot is not None:
+            if damage:
+                return "210.1", (f"{what} ({card.name} on {dot}) has no ability: a summon deals damage by its attacks "
+                                 f"(the engine deals an attack's damage) and by its abilities")
+            return "402.10", f"{what} ({card.name} on {dot}) has no ability: a summon has effects by its ability"
+        return ("210.1" if damage else "403.4"), (f"{what} ({card.name}) has no effect besides its energy (an "
+                                                  f"energy record adds that)")
 
 _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_")}  # kind -> Referee.do_KIND
 

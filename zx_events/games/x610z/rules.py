@@ -19,6 +19,19 @@ RULES_VERSION = "x610z-cr-1.1+digest.8"
 # (212.1) is the turn's draw, no card drawn (leaving the Draw Phase was a second finding, 702.1). The state's handlers
 # read the `void` mark (Announced, Resolved), which only entries announced under digest.8 carry: a stored match
 # replays as imported.
+# .8 (also): the source of an `effect` is the card or ability resolving, or a permanent in play that is the record's player's
+# (214.2) and has an effect to give: a summon an ability (210.1 for damage, 402.10), an Energy Crystal an effect
+# besides its energy (403.4); any permanent in play was taken, the other player's Life Base too. A card on the stack
+# is no source before its cast resolves (503.1; 210.4 for damage): it was taken as one. An ability's effects name its
+# summon by its dot (its card's code was taken as the one resolving). A movement reported illegal (applied as played)
+# is no successful one: a Life Base it takes onto an Ending Dot wins nothing (602.2, the glossary's "Successfully"; a
+# warp, 604.2, won the game and made every later record 106.1b). The Draw Phase ends with the draw, once the triggers
+# on the stack have resolved (702.3): the two passes after a draw closed the Draw Phase, now the Action Phase, and a
+# reactive player's non permanent answering the active player's pass after his draw was 206.2a / 702.2. An Effect
+# Card waiting on the stack is a target of a card that may target an Effect (the glossary's "Effect": "in play or on
+# the stack"; it was 401.5a "not in play"), and the card fizzles if it has left the stack (208.5). A trigger after
+# everyone passed in the End Phase keeps the End Phase until it has resolved (704.6: it ends only with no stack; each
+# pass to resolve it was 704.6). The referee's only: stored events replay as stored.
 # .7: a record that breaks a rule but can be applied as written is applied (docs/audit.md), where it was skipped and
 # the other player's legal records after it were charged (201.3 a pass, 700.1 a turn not ended): a `trigger` from a
 # summon without a triggered ability (402.10h), an `activate` of a permanent with no activation left (209.2a), of an
@@ -134,6 +147,7 @@ RULES: dict[str, str] = {
     "700.1": "Turns clockwise, four phases",
     "702.1": "Draw Phase: the active player draws exactly 1 card",
     "702.2": "Draw Phase: only triggers",
+    "702.3": "The Draw Phase ends when the card is drawn and the triggers have resolved",
     "703.7": "The Action Phase ends with an empty stack",
     "704.6": "The End Phase ends with an empty stack",
 }
@@ -145,7 +159,9 @@ RULES.update({
     "200.1b": "Energy Crystal Cards are cast from hand with a crystal record (non stackable)",
     "201.2": "The stack: an effect names an action on it",
     "207.6": "Only an Effect whose activated effect begins with an Activation Symbol is activated",
+    "210.1": "Summons are dealt damage by attacks, by the effect of Effects and by abilities",
     "210.4": "The source of damage is in play (or resolving)",
-    "503.1": "A cast card's effect takes place when its cast resolves: an effect's source is in play, "
-             "on the stack or resolving",
+    "402.10": "Summons can have an Ability: one without has no effect to give",
+    "503.1": "A cast card's effect takes place when its cast resolves: an effect's source is in play or "
+             "resolving",
 })
