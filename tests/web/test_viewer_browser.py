@@ -1285,6 +1285,62 @@ def test_the_play_button_says_whether_it_is_playing(browser, files):
     assert state() == ["play", "false"]
 
 
+SAID = """
+var row = document.querySelector('#events li.current'), q = function (sel) { var e = row.querySelector(sel); return e ? e.textContent : ''; };
+return {live: Array.prototype.map.call(document.querySelectorAll('[aria-live], [role=status], [role=log], [role=alert]'),
+          function (e) { return [e.id, e.getAttribute('role'), e.getAttribute('aria-live')]; }),
+        current: Array.prototype.map.call(document.querySelectorAll('#events [aria-current]'),
+          function (e) { return [+e.dataset.seq, e.getAttribute('aria-current')]; }),
+        said: document.getElementById('said').textContent, seq: zxViewer.seq(), pos: document.getElementById('pos').textContent,
+        kind: q('.kind'), text: q('.text'), viol: Array.prototype.map.call(row.querySelectorAll('.viol'), function (e) { return e.textContent; })};
+"""
+
+
+def said_of(shown: dict) -> str:
+    """What the status line must say at ``shown`` (SAID): the position line's event, turn and phase, then what the
+    current row of the list says (its kind, its fields, its violations): the seat's view, nothing more."""
+    import re
+
+    m = re.fullmatch(r"event (\d+)/(\d+) · turn (\d+)/\d+(?: · line \d+)?(?: · (.*))?", shown["pos"])
+    assert m and int(m[1]) == shown["seq"], shown["pos"]
+    return (f"Event {m[1]} of {m[2]}, turn {m[3]}" + (f", {m[4]}" if m[4] else "") + f": {shown['kind']}" +
+            (f" {shown['text']}" if shown["text"] else "") + "".join(f". Violation: {v}" for v in shown["viol"]))
+
+
+def test_a_screen_reader_is_told_each_event_in_a_status_line_not_the_whole_board(browser, files):
+    """The board was the page's only live region: each step read it all (70 to 1,200 characters), while the event
+    itself and the position line were in none, and the list's current row was marked by its colour only. A status
+    line says the event and where it is, as its row and the position line show them; the row is aria-current; while
+    playing it speaks at most every 1.5 s, then the event where the play stops."""
+    for name in ("P1", "violation"):
+        browser.get("about:blank")
+        open_file(browser, files[name])
+        shown = browser.execute_script("var out = [];"
+                                       "for (var s = 1; s <= zxViewer.data.last; s++) { zxViewer.go(s); out.push((function () {"
+                                       + SAID + "})()); } return out;")
+        assert shown[0]["live"] == [["said", "status", "polite"]], shown[0]["live"]  # not the board
+        for at in shown:
+            assert at["current"] == [[at["seq"], "step"]], at["current"]
+            assert at["said"] == said_of(at), (at["said"], said_of(at))
+        if name == "violation":
+            assert any(at["viol"] for at in shown) and any(". Violation: rule " in at["said"] for at in shown)
+    key(browser, "HOME")
+    key(browser, "ARROW_RIGHT")
+    at = browser.execute_script(SAID)
+    assert at["seq"] == 2 and at["said"] == said_of(at)
+    browser.execute_script("""window.__said = 0; document.getElementById('speed').value = '16';
+        new MutationObserver(function () { window.__said++; }).observe(document.getElementById('said'),
+          {childList: true, characterData: true, subtree: true});""")
+    key(browser, "SPACE")
+    time.sleep(1.2)
+    key(browser, "SPACE")  # pause
+    time.sleep(0.1)
+    at = browser.execute_script(SAID)
+    spoken, steps = browser.execute_script("return window.__said"), at["seq"] - 2
+    assert steps >= 8 and spoken <= 3, (steps, spoken)  # the first event played, one 1.5 s later at most, the stop
+    assert at["said"] == said_of(at)
+
+
 
 TEXTS = """
 var out = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
