@@ -169,21 +169,26 @@
       svg.appendChild(el);
       return el;
     };
-    // the legend in a column of its own right of the plot, as wide as its longest label (measured)
+    // the legend in a column of its own right of the plot, as wide as its longest label (measured), each
+    // label after a stroke of its line's style (P2's is dashed: where both players' values are equal, its
+    // line is drawn over P1's, which shows between the dashes)
+    var KEY = 20, room = 16 + KEY + 4;  // px: the stroke, and all the legend's column takes besides its label
     var legend = (values[0] || []).map(function (l0, k) {
       return add("text", { y: T + 12 + 14 * k, "class": "legend " + l0.key }, l0.label);
     });
     var wide = 0;
     legend.forEach(function (el) { wide = Math.max(wide, el.getComputedTextLength ? el.getComputedTextLength() : 0); });
-    R = Math.min(Math.round(W / 3), Math.ceil(wide) + 16);
-    legend.forEach(function (el) {
-      el.setAttribute("x", W - R + 10);
+    R = Math.min(Math.round(W / 3), Math.ceil(wide) + room);
+    legend.forEach(function (el, k) {
+      var ky = T + 8 + 14 * k;
+      add("line", { x1: W - R + 8, x2: W - R + 8 + KEY, y1: ky, y2: ky, "class": "key " + values[0][k].key });
+      el.setAttribute("x", W - R + 12 + KEY);
       var full = el.textContent, chars = Array.from(full), lo = 0, hi = chars.length;
-      if (!el.getComputedTextLength || el.getComputedTextLength() <= R - 16) return;
+      if (!el.getComputedTextLength || el.getComputedTextLength() <= R - room) return;
       while (lo < hi) {  // a longer name than a third of the chart: the longest start that fits, with an ellipsis
         var mid = (lo + hi + 1) >> 1;
         el.textContent = chars.slice(0, mid).join("") + "\u2026";
-        if (el.getComputedTextLength() <= R - 16) lo = mid; else hi = mid - 1;
+        if (el.getComputedTextLength() <= R - room) lo = mid; else hi = mid - 1;
       }
       el.textContent = chars.slice(0, lo).join("") + "\u2026";
       var tip = document.createElementNS(SVGNS, "title");  // the whole name on hover (and in the aria-label)
