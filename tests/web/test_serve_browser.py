@@ -471,3 +471,27 @@ def test_long_names_without_spaces_wrap_in_the_match_list_and_every_chart_fits_i
                 assert label and label[0] <= label[1], (width, label)
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_the_first_tab_stop_of_a_served_page_is_a_skip_link_to_its_content(browser, server):
+    """A keyboard user tabbed through the header's links on every page before its content. The first Tab stop is
+    "Skip to content", shown while it has the focus; Enter takes the focus to the page's main content, and the
+    next Tab stop is the content's first (the match list's first filter)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    focused = """var e = document.activeElement, r = e.getBoundingClientRect();
+        return [e.tagName.toLowerCase(), e.id || e.className, e.textContent.trim().slice(0, 20), r.top >= 0 && r.width > 0];"""
+    for path in ("/matches", "/dashboard?min_games=5", "/about", "/no-such-page"):
+        browser.get("about:blank")
+        browser.get(server + path)
+        wait(browser, "main")
+        assert browser.execute_script("return document.querySelector('a.skip').getBoundingClientRect().bottom") <= 0
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        assert browser.execute_script(focused) == ["a", "skip", "Skip to content", True], path
+        ActionChains(browser).send_keys(Keys.ENTER).perform()
+        assert browser.execute_script(focused)[:2] == ["main", "main"], path
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        assert browser.execute_script("return document.querySelector('main').contains(document.activeElement)"), path
+        if path == "/matches":
+            assert browser.execute_script("return document.activeElement.closest('form').id") == "match-filters"

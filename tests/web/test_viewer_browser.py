@@ -1378,6 +1378,28 @@ def test_where_both_players_have_the_same_life_both_lines_show_and_the_legend_sh
         assert_chart_readable(browser)
 
 
+def test_the_first_tab_stop_is_a_skip_link_to_the_replay_controls(browser, files):
+    """Keyboard users tabbed through the title's seat box (and, served, the links under the title) before the
+    replay's buttons, with no way past them. The first Tab stop is "Skip to content", shown while it has the
+    focus; Enter takes the focus to the replay's controls, whose first button is the next Tab stop."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    focused = """var e = document.activeElement, r = e.getBoundingClientRect();
+        return [e.id || e.className, e.textContent.trim(), r.bottom > 0 && r.top >= 0 && r.width > 0];"""
+    browser.get("about:blank")
+    open_file(browser, files["P1"])
+    assert browser.execute_script("return document.querySelector('a.skip').getBoundingClientRect().bottom") <= 0
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.execute_script(focused) == ["skip", "Skip to content", True]
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    assert browser.execute_script(focused)[0] == "replay"
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.execute_script(focused)[0] == "first"
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()  # the keys still step
+    assert seq(browser) == 2
+
+
 def test_x610z_dot_labels_reach_wcag_aa_contrast_on_the_page(browser, tmp_path):
     """A dot's id under it (9 px) was #6b7280 on the page's #f4f5f7: 4.43:1, under the 4.5:1 docs/replay.md
     promises. It is the viewer's --muted grey: 5.7:1."""
