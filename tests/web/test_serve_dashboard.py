@@ -752,3 +752,17 @@ def test_filters_that_match_nothing_say_so(client):
     assert "No match fits these filters." in client.get("/matches?player=Nobody%20At%20All", headers=html).text
     page = client.get("/dashboard?until=1990-01-01", headers=html)
     assert page.status_code == 200 and "no matches for these filters" in page.text and "no matches yet" not in page.text
+
+
+def test_every_table_header_cell_names_its_column_for_a_screen_reader(built, client, tmp_path):
+    """No <th> said what it heads (scope): every one of the served pages' and the report's tables is scope="col"."""
+    from serve_support import VIOLATION_MATCH
+
+    out = tmp_path / "meta.html"
+    r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(out), "--analytics", str(built.analytics)])
+    assert r.exit_code == 0, r.output
+    pages = {p: client.get(p).text for p in ("/matches", f"/matches/{VIOLATION_MATCH}", "/about", "/dashboard")}
+    pages["report"] = out.read_text(encoding="utf-8")
+    for name, html in pages.items():
+        cells = re.findall(r"<th\b[^>]*>", html)
+        assert cells and all('scope="col"' in c for c in cells), (name, [c for c in cells if "scope" not in c][:3])
