@@ -473,6 +473,30 @@ def test_long_names_without_spaces_wrap_in_the_match_list_and_every_chart_fits_i
         browser.set_window_size(1400, 1000)
 
 
+def test_dates_in_the_match_list_stay_on_one_line(browser, server):
+    """Six name columns of at least 9em left the date column 84 px at any width, and every date broke at its
+    hyphen ("2026-03-" / "05"). A date stays on one line, at 1280 px and at 1920 px, and the table fits its box."""
+    try:
+        for width in (1280, 1920):
+            browser.set_window_size(width, 900)
+            browser.get(server + "/matches")
+            wait(browser, "#match-table tbody tr[data-match]")
+            got = browser.execute_script("""var t = document.getElementById('match-table');
+                var col = Array.prototype.findIndex.call(t.querySelectorAll('thead th'), function (th) {
+                  return th.textContent === 'date'; });
+                var cells = Array.prototype.map.call(t.querySelectorAll('tbody tr'), function (tr) { return tr.cells[col]; });
+                var line = parseFloat(getComputedStyle(cells[0]).lineHeight);
+                var broken = cells.filter(function (td) {  // its text on more than one line
+                  var r = document.createRange(); r.selectNodeContents(td);
+                  return r.getClientRects().length > 1 || r.getBoundingClientRect().height > 1.5 * line; });
+                return [cells.length, broken.map(function (td) { return td.textContent; }),
+                        t.getBoundingClientRect().width, t.parentElement.clientWidth];""")
+            rows, broken, table, box = got
+            assert rows >= 40 and broken == [] and table <= box, (width, got)
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
 def test_the_first_tab_stop_of_a_served_page_is_a_skip_link_to_its_content(browser, server):
     """A keyboard user tabbed through the header's links on every page before its content. The first Tab stop is
     "Skip to content", shown while it has the focus; Enter takes the focus to the page's main content, and the
