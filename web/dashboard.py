@@ -329,23 +329,33 @@ def _colour(alt: Any) -> Any:
 
 
 def share_chart(df: pl.DataFrame) -> str:
+    """Each deck's share as a bar, its Wilson 95% interval as an error bar across the bar's end, and a label
+    right of the interval: share [low-high] n, as the win rate charts write it."""
     if not df.height:
         return ""
     alt = _alt()
     data = _labels(df, "deck").with_columns(
-        pl.format("{} · n={}", pl.col("share").map_elements(pct, return_dtype=pl.String),
+        pl.format("{} [{}–{}] n={}", pl.col("share").map_elements(pct, return_dtype=pl.String),
+                  pl.col("share_low").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                  pl.col("share_high").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
                   pl.col("seats")).alias("label"))
-    base = alt.Chart(data).encode(y=alt.Y("deck:N", sort="-x", title=None))
-    bars = base.mark_bar(height={"band": 0.7}).encode(
-        x=alt.X("share:Q", axis=alt.Axis(format="%"), title="share of seats", scale=alt.Scale(domain=[0, _top(df, "share")])),
+    # the order named: the error bar's layer (an aggregate) has no field to sort by, and the layers' sorts are dropped
+    order = list(dict.fromkeys(data.sort(["share", "deck"], descending=[True, False])["deck"].to_list()))
+    y = alt.Y("deck:N", sort=order, title=None)
+    x_scale = alt.Scale(domain=[0, _top(df, "share_high", 1.1)])
+    base = alt.Chart(data).encode(y=y)
+    bars = base.mark_bar(height={"band": 0.7}, opacity=0.55).encode(
+        x=alt.X("share:Q", axis=alt.Axis(format="%"), title="share of seats (95% interval)", scale=x_scale),
         color=_colour(alt))
-    text = base.mark_text(align="left", dx=4, fontSize=11, color=INK).encode(x="share:Q", text="label:N")
-    return render_svg(_config((bars + text).properties(width=720, height=26 * df.height)))
+    interval = base.mark_errorbar(ticks=alt.TickConfig(size=12, thickness=1.5), thickness=1.5, color=INK).encode(
+        x=alt.X("share_low:Q", scale=x_scale, title=None), x2="share_high:Q")
+    text = base.mark_text(align="left", dx=6, fontSize=11, color=INK).encode(x="share_high:Q", text="label:N")
+    return render_svg(_config((bars + interval + text).properties(width=INTERVAL_PLOT, height=26 * df.height)))
 
 
-def _top(df: pl.DataFrame, col: str) -> float:
+def _top(df: pl.DataFrame, col: str, room: float = 1.35) -> float:
     top = df[col].max() or 0.0
-    return min(1.0, max(0.1, float(top) * 1.35))
+    return min(1.0, max(0.1, float(top) * room))
 
 
 def trend_chart(df: pl.DataFrame) -> str:

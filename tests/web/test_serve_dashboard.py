@@ -514,11 +514,11 @@ def test_deck_share_with_a_deck_filter_is_the_decks_share_of_the_whole_field(cli
     seats, all_seats = sum(r["seats"] for r in field), field[0]["field"]
     assert 0 < seats < all_seats
     labels = parse(client.get("/dashboard", params={"deck": deck}).text).texts["share"]
-    assert f"{pct(seats / all_seats)} · n={seats}" in labels, labels
+    low, high = wilson_interval(seats, all_seats)
+    assert f"{pct(seats / all_seats)} [{pct(low, 0)}–{pct(high, 0)}] n={seats}" in labels, labels
     page = client.get("/dashboard", params={"deck": deck}).text
     table = page[page.index("<h2>Deck share</h2>"):]
     table = re.sub(r"<[^>]+>", " ", table[table.index("<table"):table.index("</table>")])
-    low, high = wilson_interval(seats, all_seats)
     row = " ".join(table.split()).split(f"{deck} ", 1)[1].split()
     assert row[:7] == [str(seats), row[1], str(all_seats), f"{seats / all_seats:.3f}", f"{low:.3f}", f"{high:.3f}",
                        row[6]], (seats, all_seats, low, high, table)
@@ -752,6 +752,26 @@ def test_filters_that_match_nothing_say_so(client):
     assert "No match fits these filters." in client.get("/matches?player=Nobody%20At%20All", headers=html).text
     page = client.get("/dashboard?until=1990-01-01", headers=html)
     assert page.status_code == 200 and "no matches for these filters" in page.text and "no matches yet" not in page.text
+
+
+def test_deck_share_draws_each_decks_wilson_interval_and_writes_it_as_the_win_rate_charts_do(client):
+    """The section said "with its Wilson 95% interval", but the chart drew a bar and "20.7% · n=62" only. Each deck
+    has an error bar from share_low to share_high across its bar, and its label reads "20.7% [16%–26%] n=62"."""
+    page = client.get("/dashboard").text
+    table = page[page.index('id="share"'):page.index('id="trend"')]
+    rows = [" ".join(re.sub(r"<[^>]+>", " ", r).split()).rsplit(" ", 7)
+            for r in re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", table)]
+    assert len(rows) >= 5
+    svg = table[table.index("<svg"):table.index("</svg>")]
+    labels = set(parse(page).texts["share"])
+    bars = re.findall(r'<line[^>]*aria-roledescription="errorbar"[^>]*>', svg)
+    assert len(bars) == len(rows)
+    for deck, seats, _, _, share, low, high, _ in rows:
+        assert f"{pct(float(share))} [{pct(float(low), 0)}–{pct(float(high), 0)}] n={seats}" in labels, (deck, labels)
+        (bar,) = [b for b in bars if f"deck: {deck};" in b]
+        drawn = {k: float(v) for k, v in re.findall(r"(share_low|share_high): ([\d.]+)", bar)}
+        assert (f"{drawn['share_low']:.3f}", f"{drawn['share_high']:.3f}") == (low, high), (deck, bar)
+        assert float(re.search(r' x2="([\d.]+)"', bar).group(1)) > 0 and float(low) < float(share) < float(high)
 
 
 def test_every_table_header_cell_names_its_column_for_a_screen_reader(built, client, tmp_path):
