@@ -519,3 +519,51 @@ def test_the_first_tab_stop_of_a_served_page_is_a_skip_link_to_its_content(brows
         assert browser.execute_script("return document.querySelector('main').contains(document.activeElement)"), path
         if path == "/matches":
             assert browser.execute_script("return document.activeElement.closest('form').id") == "match-filters"
+
+
+# ten deck names of 60 characters (the most a chart shows whole: web.dashboard.LABEL_MAX)
+LONG_DECKS = [f"{c} Verdant Beast Ramp into Overboost Finishers, Osaka Top 8 list"[:60] for c in "ABCDEFGHIJ"]
+
+
+@pytest.fixture(scope="module")
+def long_decks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of 20 simulated matches whose decks have the ten names of LONG_DECKS; its address."""
+    from analytics.projection import update
+    from web.app import create_app
+    from zx_events.application import MatchService
+    from zx_events.games.zx.sim import simulate
+    from zx_events.logformat.reader import parse_log
+
+    folder = tmp_path_factory.mktemp("long-decks")
+    store = str(folder / "events.sqlite")
+    svc = MatchService(store)
+    try:
+        for n, sim in enumerate(simulate(20, seed=7, policy="greedy")):
+            header = dict(sim.header, players={seat: dict(p, deck_name=LONG_DECKS[(2 * n + k) % 10])
+                                               for k, (seat, p) in enumerate(sim.header["players"].items())})
+            (log,) = parse_log("".join(json.dumps(x) + "\n" for x in [header, *sim.records]), f"{n}.zxlog")
+            assert svc.import_log(log).status == "imported"
+        update(svc, folder / "analytics.duckdb", rebuild=True)
+    finally:
+        svc.close()
+    with running(create_app(store, analytics=folder / "analytics.duckdb")) as url:
+        yield url
+
+
+def test_a_trend_legend_of_ten_decks_named_with_60_characters_shows_each_whole_inside_its_box(browser, long_decks):
+    """The legend of the deck share by week was one row: ten ordinary names ran 400 px past the chart's 1118 px
+    box, and a name of 45 characters was cut to 25. At 1280 px it is laid out in columns inside the box, every
+    name whole, no label over another."""
+    try:
+        browser.set_window_size(1280, 900)
+        browser.get(long_decks + "/dashboard?min_games=1")
+        wait(browser, "div[data-chart='trend'] svg")
+        got = browser.execute_script("""var d = document.querySelector("div[data-chart='trend']"), s = d.querySelector('svg');
+            return [+s.getAttribute('width'), s.getBoundingClientRect().right, d.clientWidth, d.getBoundingClientRect().right,
+                    Array.prototype.map.call(s.querySelectorAll('.role-legend-label text'), function (t) { return t.textContent; })];""")
+        width, right, box, box_right = got[:4]
+        assert width <= box and right <= box_right and sorted(got[4]) == LONG_DECKS, got
+        found = browser.execute_script(CHART_TEXT)
+        assert [o for o in found["overlap"] + found["outside"] if o[0] == "trend"] == []
+    finally:
+        browser.set_window_size(1400, 1000)
