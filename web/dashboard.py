@@ -435,7 +435,10 @@ def matchup_chart(df: pl.DataFrame) -> str:
                   pl.col("games")).alias("label"))
     base = alt.Chart(data).encode(
         x=alt.X("opponent:N", title="against", axis=alt.Axis(labelAngle=-30, orient="top", grid=False)),
-        y=alt.Y("deck:N", title="deck", axis=alt.Axis(grid=False)))
+        # the rows' title in the corner above their names, never beside them: left of the names, where it was,
+        # the longest name ran into it (the browser's text is a little wider than vl-convert's measure)
+        y=alt.Y("deck:N", title="deck", axis=alt.Axis(grid=False, titleAngle=0, titleAlign="right", titleBaseline="bottom",
+                                                      titleX=-8, titleY=-6)))
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
         color=alt.Color("win_rate:Q", scale=alt.Scale(domain=[0.2, 0.5, 0.8], range=list(MATCHUP_COLOURS), clamp=True),
                         legend=alt.Legend(format="%", title="win rate")),

@@ -567,3 +567,25 @@ def test_a_trend_legend_of_ten_decks_named_with_60_characters_shows_each_whole_i
         assert [o for o in found["overlap"] + found["outside"] if o[0] == "trend"] == []
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_the_matchup_grids_row_title_runs_into_no_deck_name(browser, long_decks):
+    """The matchup grid's "deck" title stood left of its rows' names, where the longest ran into it (the browser
+    draws a name a little wider than vl-convert measured it). It stands in the corner above the names; no text of
+    any chart runs into another, nor out of its chart."""
+    try:
+        browser.set_window_size(1280, 900)
+        browser.get(long_decks + "/dashboard?min_games=1")
+        wait(browser, "div[data-chart='matchups'] svg")
+        over = browser.execute_script("""var texts = document.querySelectorAll("div[data-chart='matchups'] svg text");
+            var title = Array.prototype.filter.call(texts, function (t) { return t.textContent === 'deck'; });
+            if (title.length !== 1) return title.length;
+            var a = title[0].getBoundingClientRect();  // (turned a quarter, as it was, its box is its shape)
+            return Array.prototype.filter.call(texts, function (t) {
+              var b = t.getBoundingClientRect();
+              return t !== title[0] && Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+                Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1; }).map(function (t) { return t.textContent; });""")
+        assert over == []
+        assert_chart_text_inside_and_apart(browser)
+    finally:
+        browser.set_window_size(1400, 1000)
