@@ -480,7 +480,7 @@ def life_chart(df: pl.DataFrame) -> str:
     bars = base.mark_bar().encode(
         y=alt.Y("per_game:Q", title="Life damage per game"),
         color=alt.Color("seat:N", scale=alt.Scale(domain=["first", "second"], range=[BLUE, RED]),
-                        title="damage taken by the player going"),
+                        legend=alt.Legend(title="damage taken by the player going", titleLimit=400)),
         opacity=alt.condition("datum.low_sample", alt.value(FADED), alt.value(1.0)))  # the seat stays told
     text = base.mark_text(dy=-6, fontSize=9, color=INK).encode(y="per_game:Q", text="label:N")
     return render_svg(_config((bars + text).properties(width=max(320, 44 * data["turn"].n_unique()), height=240)))

@@ -853,6 +853,17 @@ def test_the_weekly_trend_legend_shows_60_character_names_whole_in_columns_withi
         assert float(re.search(r'<svg[^>]* width="([\d.]+)"', svg).group(1)) <= CHART_BOX
 
 
+def test_the_life_damage_legend_title_says_whole_whose_damage_it_is():
+    """The legend's title was cut: "damage taken by the playe…" (legends cut a title at 180 px)."""
+    import polars as pl
+
+    from web.dashboard import life_chart
+
+    df = pl.DataFrame({"turn": [1, 1], "seat": ["first", "second"], "games": [3, 3], "damage": [2, 3],
+                       "damage_per_game": [0.67, 1.0], "ignition_rate": [0.1, 0.1], "low_sample": [False, False]})
+    assert ">damage taken by the player going</text>" in life_chart(df)
+
+
 def test_every_table_header_cell_names_its_column_for_a_screen_reader(built, client, tmp_path):
     """No <th> said what it heads (scope): every one of the served pages' and the report's tables is scope="col"."""
     from serve_support import VIOLATION_MATCH
