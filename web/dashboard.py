@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Callable
 
 import polars as pl
 
@@ -51,6 +51,17 @@ CHART_BOX = 1118
 # 100% point ("100.0% [100%–100%] n=1234", about 170 px). It was 720: with a deck name cut to 60 characters the
 # chart was 1192 px wide, and "100.0% [21%–100%] n=1" read "100.0% [21%–10" at the box's edge
 INTERVAL_PLOT = CHART_BOX - AXIS_LABELS - PADDING["left"] - PADDING["right"] - 10 - 190
+# the decks of the weekly trend, told apart by colour and by their points' shape (WCAG 1.4.1): Paul Tol's "muted"
+# scheme, its pale grey replaced by the page's ink, which no colour vision deficiency confuses (tableau10's green
+# and red were 1.7 apart, CIE76, for a deuteranope); 11 shapes against 10 colours: 110 decks before a pair repeats
+DECK_COLOURS = ("#332288", "#cc6677", "#117733", "#882255", "#44aa99", "#999933", "#aa4499", INK, "#88ccee", "#ddcc77")
+DECK_SHAPES = ("circle", "square", "triangle-up", "diamond", "triangle-down", "cross", "triangle-right",
+               "M0,-1.1L0.26,-0.36L1.05,-0.34L0.42,0.14L0.65,0.89L0,0.44L-0.65,0.89L-0.42,0.14L-1.05,-0.34L-0.26,-0.36Z",
+               "triangle-left", "M-1,-0.5L-0.5,-1L0,-0.5L0.5,-1L1,-0.5L0.5,0L1,0.5L0.5,1L0,0.5L-0.5,1L-1,0.5L-0.5,0Z",
+               "M-1,-1H1L0,0L1,1H-1L0,0Z")  # a star, an x, an hourglass
+# px: a legend label of 60 characters (LABEL_MAX) shown whole (DejaVu Sans at 11 px: 7 px a character at most
+# for a name's usual letters); the legend lays its labels out in as many columns as fit the chart's box
+LEGEND_LABELS = 7 * LABEL_MAX
 
 
 @cache
@@ -232,10 +243,22 @@ def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, column
 
 
 # ---------------------------------------------------------------------- charts
-def render_svg(chart: Any) -> str:
+def render_svg(chart: Any, vega: Callable[[dict], dict] | None = None) -> str:
+    """``chart`` drawn as SVG; ``vega``: a change to its Vega specification (what Vega-Lite cannot say)."""
     import vl_convert as vlc
 
-    return vlc.vegalite_to_svg(_xml_safe(chart.to_dict()))
+    spec = _xml_safe(chart.to_dict())
+    return vlc.vegalite_to_svg(spec) if vega is None else vlc.vega_to_svg(vega(vlc.vegalite_to_vega(spec)))
+
+
+def _coloured_shapes(vega: dict) -> dict:
+    """The legend of the points' shapes in their colours too: Vega-Lite draws the colour and the shape of a
+    layered chart's points as two legends (or, the colour's left out, black shapes), where Vega draws one."""
+    for legend in vega.get("legends", []):
+        if legend.get("shape") == "shape":
+            legend["fill"] = "color"
+            legend.get("encode", {}).get("symbols", {}).get("update", {}).pop("fill", None)
+    return vega
 
 
 _SVG = re.compile(r"<svg\b[^>]*>")
@@ -329,23 +352,33 @@ def _colour(alt: Any) -> Any:
 
 
 def share_chart(df: pl.DataFrame) -> str:
+    """Each deck's share as a bar, its Wilson 95% interval as an error bar across the bar's end, and a label
+    right of the interval: share [low-high] n, as the win rate charts write it."""
     if not df.height:
         return ""
     alt = _alt()
     data = _labels(df, "deck").with_columns(
-        pl.format("{} · n={}", pl.col("share").map_elements(pct, return_dtype=pl.String),
+        pl.format("{} [{}–{}] n={}", pl.col("share").map_elements(pct, return_dtype=pl.String),
+                  pl.col("share_low").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                  pl.col("share_high").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
                   pl.col("seats")).alias("label"))
-    base = alt.Chart(data).encode(y=alt.Y("deck:N", sort="-x", title=None))
-    bars = base.mark_bar(height={"band": 0.7}).encode(
-        x=alt.X("share:Q", axis=alt.Axis(format="%"), title="share of seats", scale=alt.Scale(domain=[0, _top(df, "share")])),
+    # the order named: the error bar's layer (an aggregate) has no field to sort by, and the layers' sorts are dropped
+    order = list(dict.fromkeys(data.sort(["share", "deck"], descending=[True, False])["deck"].to_list()))
+    y = alt.Y("deck:N", sort=order, title=None)
+    x_scale = alt.Scale(domain=[0, _top(df, "share_high", 1.1)])
+    base = alt.Chart(data).encode(y=y)
+    bars = base.mark_bar(height={"band": 0.7}, opacity=0.55).encode(
+        x=alt.X("share:Q", axis=alt.Axis(format="%"), title="share of seats (95% interval)", scale=x_scale),
         color=_colour(alt))
-    text = base.mark_text(align="left", dx=4, fontSize=11, color=INK).encode(x="share:Q", text="label:N")
-    return render_svg(_config((bars + text).properties(width=720, height=26 * df.height)))
+    interval = base.mark_errorbar(ticks=alt.TickConfig(size=12, thickness=1.5), thickness=1.5, color=INK).encode(
+        x=alt.X("share_low:Q", scale=x_scale, title=None), x2="share_high:Q")
+    text = base.mark_text(align="left", dx=6, fontSize=11, color=INK).encode(x="share_high:Q", text="label:N")
+    return render_svg(_config((bars + interval + text).properties(width=INTERVAL_PLOT, height=26 * df.height)))
 
 
-def _top(df: pl.DataFrame, col: str) -> float:
+def _top(df: pl.DataFrame, col: str, room: float = 1.35) -> float:
     top = df[col].max() or 0.0
-    return min(1.0, max(0.1, float(top) * 1.35))
+    return min(1.0, max(0.1, float(top) * room))
 
 
 def trend_chart(df: pl.DataFrame) -> str:
@@ -355,11 +388,20 @@ def trend_chart(df: pl.DataFrame) -> str:
     data = _labels(df.filter(pl.col("week") != "unknown"), "deck")
     if not data.height:
         return ""
-    chart = alt.Chart(data).mark_line(point=True, strokeWidth=2).encode(
-        x=alt.X("week:O", title="ISO week", axis=alt.Axis(labelAngle=-45)),
-        y=alt.Y("share:Q", axis=alt.Axis(format="%"), title="share of the week's seats"),
-        color=alt.Color("deck:N", scale=alt.Scale(scheme="tableau10"), title="deck"))
-    return render_svg(_config(chart.properties(width=760, height=280)))
+    decks = data["deck"].unique()
+    # the legend under the chart, in as many columns of its longest name as fit the box (a row of ten names
+    # ran 400 px past it, and a name was cut after 25 characters)
+    widest = min(LEGEND_LABELS, 7 * max(decks.str.len_chars().max() or 1, 4)) + 16 + 5 + 10  # symbol, gaps
+    columns = max(1, min(decks.len(), (CHART_BOX - PADDING["left"] - PADDING["right"]) // widest))
+    legend = alt.Legend(title="deck", columns=columns, labelLimit=LEGEND_LABELS, symbolSize=70)
+    colour = alt.Color("deck:N", scale=alt.Scale(range=list(DECK_COLOURS)), legend=None)
+    base = alt.Chart(data).encode(x=alt.X("week:O", title="ISO week", axis=alt.Axis(labelAngle=-45)),
+                                  y=alt.Y("share:Q", axis=alt.Axis(format="%"), title="share of the week's seats"),
+                                  color=colour)
+    lines = base.mark_line(strokeWidth=2)
+    points = base.mark_point(filled=True, size=60, opacity=1).encode(
+        shape=alt.Shape("deck:N", scale=alt.Scale(range=list(DECK_SHAPES)), legend=legend))
+    return render_svg(_config((lines + points).properties(width=760, height=280)), _coloured_shapes)
 
 
 def interval_chart(df: pl.DataFrame, key: str, rate: str, n: str, axis_title: str = "win rate (95% interval)") -> str:
@@ -393,7 +435,10 @@ def matchup_chart(df: pl.DataFrame) -> str:
                   pl.col("games")).alias("label"))
     base = alt.Chart(data).encode(
         x=alt.X("opponent:N", title="against", axis=alt.Axis(labelAngle=-30, orient="top", grid=False)),
-        y=alt.Y("deck:N", title="deck", axis=alt.Axis(grid=False)))
+        # the rows' title in the corner above their names, never beside them: left of the names, where it was,
+        # the longest name ran into it (the browser's text is a little wider than vl-convert's measure)
+        y=alt.Y("deck:N", title="deck", axis=alt.Axis(grid=False, titleAngle=0, titleAlign="right", titleBaseline="bottom",
+                                                      titleX=-8, titleY=-6)))
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
         color=alt.Color("win_rate:Q", scale=alt.Scale(domain=[0.2, 0.5, 0.8], range=list(MATCHUP_COLOURS), clamp=True),
                         legend=alt.Legend(format="%", title="win rate")),
@@ -435,7 +480,7 @@ def life_chart(df: pl.DataFrame) -> str:
     bars = base.mark_bar().encode(
         y=alt.Y("per_game:Q", title="Life damage per game"),
         color=alt.Color("seat:N", scale=alt.Scale(domain=["first", "second"], range=[BLUE, RED]),
-                        title="damage taken by the player going"),
+                        legend=alt.Legend(title="damage taken by the player going", titleLimit=400)),
         opacity=alt.condition("datum.low_sample", alt.value(FADED), alt.value(1.0)))  # the seat stays told
     text = base.mark_text(dy=-6, fontSize=9, color=INK).encode(y="per_game:Q", text="label:N")
     return render_svg(_config((bars + text).properties(width=max(320, 44 * data["turn"].n_unique()), height=240)))

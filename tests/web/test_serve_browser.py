@@ -471,3 +471,121 @@ def test_long_names_without_spaces_wrap_in_the_match_list_and_every_chart_fits_i
                 assert label and label[0] <= label[1], (width, label)
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_dates_in_the_match_list_stay_on_one_line(browser, server):
+    """Six name columns of at least 9em left the date column 84 px at any width, and every date broke at its
+    hyphen ("2026-03-" / "05"). A date stays on one line, at 1280 px and at 1920 px, and the table fits its box."""
+    try:
+        for width in (1280, 1920):
+            browser.set_window_size(width, 900)
+            browser.get(server + "/matches")
+            wait(browser, "#match-table tbody tr[data-match]")
+            got = browser.execute_script("""var t = document.getElementById('match-table');
+                var col = Array.prototype.findIndex.call(t.querySelectorAll('thead th'), function (th) {
+                  return th.textContent === 'date'; });
+                var cells = Array.prototype.map.call(t.querySelectorAll('tbody tr'), function (tr) { return tr.cells[col]; });
+                var line = parseFloat(getComputedStyle(cells[0]).lineHeight);
+                var broken = cells.filter(function (td) {  // its text on more than one line
+                  var r = document.createRange(); r.selectNodeContents(td);
+                  return r.getClientRects().length > 1 || r.getBoundingClientRect().height > 1.5 * line; });
+                return [cells.length, broken.map(function (td) { return td.textContent; }),
+                        t.getBoundingClientRect().width, t.parentElement.clientWidth];""")
+            rows, broken, table, box = got
+            assert rows >= 40 and broken == [] and table <= box, (width, got)
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_the_first_tab_stop_of_a_served_page_is_a_skip_link_to_its_content(browser, server):
+    """A keyboard user tabbed through the header's links on every page before its content. The first Tab stop is
+    "Skip to content", shown while it has the focus; Enter takes the focus to the page's main content, and the
+    next Tab stop is the content's first (the match list's first filter)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    focused = """var e = document.activeElement, r = e.getBoundingClientRect();
+        return [e.tagName.toLowerCase(), e.id || e.className, e.textContent.trim().slice(0, 20), r.top >= 0 && r.width > 0];"""
+    for path in ("/matches", "/dashboard?min_games=5", "/about", "/no-such-page"):
+        browser.get("about:blank")
+        browser.get(server + path)
+        wait(browser, "main")
+        assert browser.execute_script("return document.querySelector('a.skip').getBoundingClientRect().bottom") <= 0
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        assert browser.execute_script(focused) == ["a", "skip", "Skip to content", True], path
+        ActionChains(browser).send_keys(Keys.ENTER).perform()
+        assert browser.execute_script(focused)[:2] == ["main", "main"], path
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        assert browser.execute_script("return document.querySelector('main').contains(document.activeElement)"), path
+        if path == "/matches":
+            assert browser.execute_script("return document.activeElement.closest('form').id") == "match-filters"
+
+
+# ten deck names of 60 characters (the most a chart shows whole: web.dashboard.LABEL_MAX)
+LONG_DECKS = [f"{c} Verdant Beast Ramp into Overboost Finishers, Osaka Top 8 list"[:60] for c in "ABCDEFGHIJ"]
+
+
+@pytest.fixture(scope="module")
+def long_decks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of 20 simulated matches whose decks have the ten names of LONG_DECKS; its address."""
+    from analytics.projection import update
+    from web.app import create_app
+    from zx_events.application import MatchService
+    from zx_events.games.zx.sim import simulate
+    from zx_events.logformat.reader import parse_log
+
+    folder = tmp_path_factory.mktemp("long-decks")
+    store = str(folder / "events.sqlite")
+    svc = MatchService(store)
+    try:
+        for n, sim in enumerate(simulate(20, seed=7, policy="greedy")):
+            header = dict(sim.header, players={seat: dict(p, deck_name=LONG_DECKS[(2 * n + k) % 10])
+                                               for k, (seat, p) in enumerate(sim.header["players"].items())})
+            (log,) = parse_log("".join(json.dumps(x) + "\n" for x in [header, *sim.records]), f"{n}.zxlog")
+            assert svc.import_log(log).status == "imported"
+        update(svc, folder / "analytics.duckdb", rebuild=True)
+    finally:
+        svc.close()
+    with running(create_app(store, analytics=folder / "analytics.duckdb")) as url:
+        yield url
+
+
+def test_a_trend_legend_of_ten_decks_named_with_60_characters_shows_each_whole_inside_its_box(browser, long_decks):
+    """The legend of the deck share by week was one row: ten ordinary names ran 400 px past the chart's 1118 px
+    box, and a name of 45 characters was cut to 25. At 1280 px it is laid out in columns inside the box, every
+    name whole, no label over another."""
+    try:
+        browser.set_window_size(1280, 900)
+        browser.get(long_decks + "/dashboard?min_games=1")
+        wait(browser, "div[data-chart='trend'] svg")
+        got = browser.execute_script("""var d = document.querySelector("div[data-chart='trend']"), s = d.querySelector('svg');
+            return [+s.getAttribute('width'), s.getBoundingClientRect().right, d.clientWidth, d.getBoundingClientRect().right,
+                    Array.prototype.map.call(s.querySelectorAll('.role-legend-label text'), function (t) { return t.textContent; })];""")
+        width, right, box, box_right = got[:4]
+        assert width <= box and right <= box_right and sorted(got[4]) == LONG_DECKS, got
+        found = browser.execute_script(CHART_TEXT)
+        assert [o for o in found["overlap"] + found["outside"] if o[0] == "trend"] == []
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_the_matchup_grids_row_title_runs_into_no_deck_name(browser, long_decks):
+    """The matchup grid's "deck" title stood left of its rows' names, where the longest ran into it (the browser
+    draws a name a little wider than vl-convert measured it). It stands in the corner above the names; no text of
+    any chart runs into another, nor out of its chart."""
+    try:
+        browser.set_window_size(1280, 900)
+        browser.get(long_decks + "/dashboard?min_games=1")
+        wait(browser, "div[data-chart='matchups'] svg")
+        over = browser.execute_script("""var texts = document.querySelectorAll("div[data-chart='matchups'] svg text");
+            var title = Array.prototype.filter.call(texts, function (t) { return t.textContent === 'deck'; });
+            if (title.length !== 1) return title.length;
+            var a = title[0].getBoundingClientRect();  // (turned a quarter, as it was, its box is its shape)
+            return Array.prototype.filter.call(texts, function (t) {
+              var b = t.getBoundingClientRect();
+              return t !== title[0] && Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+                Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1; }).map(function (t) { return t.textContent; });""")
+        assert over == []
+        assert_chart_text_inside_and_apart(browser)
+    finally:
+        browser.set_window_size(1400, 1000)

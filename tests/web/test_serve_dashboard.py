@@ -514,11 +514,11 @@ def test_deck_share_with_a_deck_filter_is_the_decks_share_of_the_whole_field(cli
     seats, all_seats = sum(r["seats"] for r in field), field[0]["field"]
     assert 0 < seats < all_seats
     labels = parse(client.get("/dashboard", params={"deck": deck}).text).texts["share"]
-    assert f"{pct(seats / all_seats)} · n={seats}" in labels, labels
+    low, high = wilson_interval(seats, all_seats)
+    assert f"{pct(seats / all_seats)} [{pct(low, 0)}–{pct(high, 0)}] n={seats}" in labels, labels
     page = client.get("/dashboard", params={"deck": deck}).text
     table = page[page.index("<h2>Deck share</h2>"):]
     table = re.sub(r"<[^>]+>", " ", table[table.index("<table"):table.index("</table>")])
-    low, high = wilson_interval(seats, all_seats)
     row = " ".join(table.split()).split(f"{deck} ", 1)[1].split()
     assert row[:7] == [str(seats), row[1], str(all_seats), f"{seats / all_seats:.3f}", f"{low:.3f}", f"{high:.3f}",
                        row[6]], (seats, all_seats, low, high, table)
@@ -752,3 +752,127 @@ def test_filters_that_match_nothing_say_so(client):
     assert "No match fits these filters." in client.get("/matches?player=Nobody%20At%20All", headers=html).text
     page = client.get("/dashboard?until=1990-01-01", headers=html)
     assert page.status_code == 200 and "no matches for these filters" in page.text and "no matches yet" not in page.text
+
+
+def test_deck_share_draws_each_decks_wilson_interval_and_writes_it_as_the_win_rate_charts_do(client):
+    """The section said "with its Wilson 95% interval", but the chart drew a bar and "20.7% · n=62" only. Each deck
+    has an error bar from share_low to share_high across its bar, and its label reads "20.7% [16%–26%] n=62"."""
+    page = client.get("/dashboard").text
+    table = page[page.index('id="share"'):page.index('id="trend"')]
+    rows = [" ".join(re.sub(r"<[^>]+>", " ", r).split()).rsplit(" ", 7)
+            for r in re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", table)]
+    assert len(rows) >= 5
+    svg = table[table.index("<svg"):table.index("</svg>")]
+    labels = set(parse(page).texts["share"])
+    bars = re.findall(r'<line[^>]*aria-roledescription="errorbar"[^>]*>', svg)
+    assert len(bars) == len(rows)
+    for deck, seats, _, _, share, low, high, _ in rows:
+        assert f"{pct(float(share))} [{pct(float(low), 0)}–{pct(float(high), 0)}] n={seats}" in labels, (deck, labels)
+        (bar,) = [b for b in bars if f"deck: {deck};" in b]
+        drawn = {k: float(v) for k, v in re.findall(r"(share_low|share_high): ([\d.]+)", bar)}
+        assert (f"{drawn['share_low']:.3f}", f"{drawn['share_high']:.3f}") == (low, high), (deck, bar)
+        assert float(re.search(r' x2="([\d.]+)"', bar).group(1)) > 0 and float(low) < float(share) < float(high)
+
+
+def trend_frame(decks: list[str], weeks: int = 4):
+    import polars as pl
+
+    return pl.DataFrame([{"week": f"2026-W{w:02d}", "deck": d, "share": (i + w) / 40}
+                         for w in range(1, weeks + 1) for i, d in enumerate(decks)])
+
+
+def legend_entries(svg: str) -> list[tuple[str, str, str]]:
+    """(label, symbol's shape, symbol's fill) of each entry of a chart's legends."""
+    return [(label, d, fill) for d, fill, label in re.findall(
+        r'role-legend-symbol"[^>]*><path[^>]* d="([^"]+)"[^>]* fill="([^"]+)".*?role-legend-label"[^>]*><text[^>]*>([^<]*)<',
+        svg)]
+
+
+def test_the_weekly_trend_tells_its_decks_apart_by_shape_as_well_as_colour_in_one_legend():
+    """The decks' lines were told apart by colour alone (WCAG 1.4.1), every point a circle. Each deck's points
+    have a shape of their own too (up to 11 decks), and the one legend shows each deck's shape in its colour."""
+    from web.dashboard import trend_chart
+
+    decks = [f"Deck {c}" for c in "ABCDEFGHIJ"]
+    svg = trend_chart(trend_frame(decks))
+    entries = legend_entries(svg)
+    assert [label for label, _, _ in entries] == decks and svg.count(">deck</text>") == 1  # one legend
+    assert len({d for _, d, _ in entries}) == len(decks) and len({f for _, _, f in entries}) == len(decks)
+    points = svg[svg.index('class="mark-symbol role-mark'):]
+    points = points[:points.index("</g>")]
+    assert len({d for d in re.findall(r' d="([^"]+)"', points)}) == len(decks)
+
+
+# Machado, Oliveira & Fernandes (2009), severity 1: linear RGB as a dichromat sees it
+DICHROMATS = {"deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                               (-0.011820, 0.042940, 0.968881)),
+              "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                             (-0.003882, -0.048116, 1.051998))}
+
+
+def lab_seen(colour: str, matrix=None) -> tuple[float, float, float]:
+    """CIELAB of ``colour`` (#rrggbb), as a dichromat of ``matrix`` sees it."""
+    lin = [(lambda v: v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4)(int(colour[i:i + 2], 16) / 255)
+           for i in (1, 3, 5)]
+    if matrix:
+        lin = [min(1.0, max(0.0, sum(m * c for m, c in zip(row, lin)))) for row in matrix]
+    r, g, b = lin
+    xyz = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b, \
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def test_no_two_decks_of_the_weekly_trend_look_alike_to_a_deuteranope_or_a_protanope():
+    """tableau10's green and red lines (#54a24b, #e45756) were 1.7 apart (CIE76) for a deuteranope, its grey and
+    pink 1.8 for a protanope. The ten colours of the trend's decks are at least 10 apart for both, and for anyone."""
+    from itertools import combinations
+
+    from web.dashboard import trend_chart
+
+    svg = trend_chart(trend_frame([f"Deck {c}" for c in "ABCDEFGHIJ"]))
+    lines = svg[svg.index('class="mark-line role-mark'):]
+    colours = set(re.findall(r'stroke="(#[0-9a-f]{6})"', lines[:lines.index('class="mark-symbol')]))
+    assert len(colours) == 10
+    for matrix in (None, *DICHROMATS.values()):
+        for a, b in combinations(sorted(colours), 2):
+            gap = sum((x - y) ** 2 for x, y in zip(lab_seen(a, matrix), lab_seen(b, matrix))) ** 0.5
+            assert gap >= 10, (a, b, gap)
+
+
+def test_the_weekly_trend_legend_shows_60_character_names_whole_in_columns_within_the_box():
+    """Ten ordinary deck names made a one-row legend 1532 px wide in a 1118 px box, and names of 45 characters
+    were cut to about 25. The legend lays its names out in as many columns as fit the box, each name of up to
+    60 characters whole."""
+    from web.dashboard import CHART_BOX, trend_chart
+
+    for decks in ([f"{c} Equipment Midrange {n}" for n, c in zip(range(10), "ABCDEFGHIJ")],  # 22 characters
+                  [(f"{c} Crimson Drake Emperor Aggro Regional Top 8 List Number" + "x" * 60)[:60] for c in "ABCDE"]):
+        svg = trend_chart(trend_frame(decks))
+        assert [label for label, _, _ in legend_entries(svg)] == decks
+        assert float(re.search(r'<svg[^>]* width="([\d.]+)"', svg).group(1)) <= CHART_BOX
+
+
+def test_the_life_damage_legend_title_says_whole_whose_damage_it_is():
+    """The legend's title was cut: "damage taken by the playe…" (legends cut a title at 180 px)."""
+    import polars as pl
+
+    from web.dashboard import life_chart
+
+    df = pl.DataFrame({"turn": [1, 1], "seat": ["first", "second"], "games": [3, 3], "damage": [2, 3],
+                       "damage_per_game": [0.67, 1.0], "ignition_rate": [0.1, 0.1], "low_sample": [False, False]})
+    assert ">damage taken by the player going</text>" in life_chart(df)
+
+
+def test_every_table_header_cell_names_its_column_for_a_screen_reader(built, client, tmp_path):
+    """No <th> said what it heads (scope): every one of the served pages' and the report's tables is scope="col"."""
+    from serve_support import VIOLATION_MATCH
+
+    out = tmp_path / "meta.html"
+    r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(out), "--analytics", str(built.analytics)])
+    assert r.exit_code == 0, r.output
+    pages = {p: client.get(p).text for p in ("/matches", f"/matches/{VIOLATION_MATCH}", "/about", "/dashboard")}
+    pages["report"] = out.read_text(encoding="utf-8")
+    for name, html in pages.items():
+        cells = re.findall(r"<th\b[^>]*>", html)
+        assert cells and all('scope="col"' in c for c in cells), (name, [c for c in cells if "scope" not in c][:3])

@@ -1285,6 +1285,140 @@ def test_the_play_button_says_whether_it_is_playing(browser, files):
     assert state() == ["play", "false"]
 
 
+SAID = """
+var row = document.querySelector('#events li.current'), q = function (sel) { var e = row.querySelector(sel); return e ? e.textContent : ''; };
+return {live: Array.prototype.map.call(document.querySelectorAll('[aria-live], [role=status], [role=log], [role=alert]'),
+          function (e) { return [e.id, e.getAttribute('role'), e.getAttribute('aria-live')]; }),
+        current: Array.prototype.map.call(document.querySelectorAll('#events [aria-current]'),
+          function (e) { return [+e.dataset.seq, e.getAttribute('aria-current')]; }),
+        said: document.getElementById('said').textContent, seq: zxViewer.seq(), pos: document.getElementById('pos').textContent,
+        kind: q('.kind'), text: q('.text'), viol: Array.prototype.map.call(row.querySelectorAll('.viol'), function (e) { return e.textContent; })};
+"""
+
+
+def said_of(shown: dict) -> str:
+    """What the status line must say at ``shown`` (SAID): the position line's event, turn and phase, then what the
+    current row of the list says (its kind, its fields, its violations): the seat's view, nothing more."""
+    import re
+
+    m = re.fullmatch(r"event (\d+)/(\d+) · turn (\d+)/\d+(?: · line \d+)?(?: · (.*))?", shown["pos"])
+    assert m and int(m[1]) == shown["seq"], shown["pos"]
+    return (f"Event {m[1]} of {m[2]}, turn {m[3]}" + (f", {m[4]}" if m[4] else "") + f": {shown['kind']}" +
+            (f" {shown['text']}" if shown["text"] else "") + "".join(f". Violation: {v}" for v in shown["viol"]))
+
+
+def test_a_screen_reader_is_told_each_event_in_a_status_line_not_the_whole_board(browser, files):
+    """The board was the page's only live region: each step read it all (70 to 1,200 characters), while the event
+    itself and the position line were in none, and the list's current row was marked by its colour only. A status
+    line says the event and where it is, as its row and the position line show them; the row is aria-current; while
+    playing it speaks at most every 1.5 s, then the event where the play stops."""
+    for name in ("P1", "violation"):
+        browser.get("about:blank")
+        open_file(browser, files[name])
+        shown = browser.execute_script("var out = [];"
+                                       "for (var s = 1; s <= zxViewer.data.last; s++) { zxViewer.go(s); out.push((function () {"
+                                       + SAID + "})()); } return out;")
+        assert shown[0]["live"] == [["said", "status", "polite"]], shown[0]["live"]  # not the board
+        for at in shown:
+            assert at["current"] == [[at["seq"], "step"]], at["current"]
+            assert at["said"] == said_of(at), (at["said"], said_of(at))
+        if name == "violation":
+            assert any(at["viol"] for at in shown) and any(". Violation: rule " in at["said"] for at in shown)
+    key(browser, "HOME")
+    key(browser, "ARROW_RIGHT")
+    at = browser.execute_script(SAID)
+    assert at["seq"] == 2 and at["said"] == said_of(at)
+    browser.execute_script("""window.__said = 0; document.getElementById('speed').value = '16';
+        new MutationObserver(function () { window.__said++; }).observe(document.getElementById('said'),
+          {childList: true, characterData: true, subtree: true});""")
+    key(browser, "SPACE")
+    time.sleep(1.2)
+    key(browser, "SPACE")  # pause
+    time.sleep(0.1)
+    at = browser.execute_script(SAID)
+    spoken, steps = browser.execute_script("return window.__said"), at["seq"] - 2
+    assert steps >= 8 and spoken <= 3, (steps, spoken)  # the first event played, one 1.5 s later at most, the stop
+    assert at["said"] == said_of(at)
+
+
+CHART_STYLES = """
+var style = function (e) { var cs = getComputedStyle(e); return [cs.stroke, cs.strokeDasharray]; };
+var v = zxViewer, b = window.ZXBoards[v.data.game], equal = 0;
+for (var s = 1; s <= v.data.last; s++) { var l = b.series(v.stateOf(v.seat(), s)).lines; if (l[0].value === l[1].value) equal++; }
+return {equal: equal,
+        series: Array.prototype.map.call(document.querySelectorAll('#chart path.series'), function (p) {
+          return [p.dataset.key, style(p), p.getBoundingClientRect().right]; }),
+        keys: Array.prototype.map.call(document.querySelectorAll('#chart line.key'), function (k) {
+          var r = k.getBoundingClientRect(); return [k.classList[1], style(k), r.left, r.right]; }),
+        legend: Array.prototype.map.call(document.querySelectorAll('#chart text.legend'), function (t) {
+          return t.getBoundingClientRect().left; })};
+"""
+
+
+def test_where_both_players_have_the_same_life_both_lines_show_and_the_legend_shows_each_style(browser, files,
+                                                                                                tmp_path):
+    """P2's Life was drawn over P1's in the same width and style: wherever both had the same Life (135 of 205
+    events in zx demo's sim-2026-0003) only P2's line showed. P2's is dashed, so P1's shows between its dashes,
+    and the legend draws each line's stroke before its name, in both games."""
+    game, hist = x610z_history()
+    x610z = tmp_path / "x610z-styles.html"
+    x610z.write_text(viewer.page(viewer.history_data(hist, ["P1"], viewer.game_views(game))), encoding="utf-8")
+    for path in (files["P1"], x610z):
+        browser.get("about:blank")
+        open_file(browser, path)
+        got = browser.execute_script(CHART_STYLES)
+        assert got["equal"] > 0
+        series = {k: style for k, style, _ in got["series"]}
+        assert [k for k, _, _ in got["series"]] == ["P1", "P2"]  # P2 drawn last, over P1
+        assert series["P1"][1] == "none" and series["P2"][1] not in ("none", ""), series
+        assert {k: style for k, style, _, _ in got["keys"]} == series  # the legend's strokes are the lines'
+        right = max(r for _, _, r in got["series"])
+        for (_, _, left, end), text in zip(got["keys"], got["legend"]):
+            assert right <= left and end <= text, (right, left, end, text)  # beside the lines, before the names
+        assert_chart_readable(browser)
+
+
+def test_the_first_tab_stop_is_a_skip_link_to_the_replay_controls(browser, files):
+    """Keyboard users tabbed through the title's seat box (and, served, the links under the title) before the
+    replay's buttons, with no way past them. The first Tab stop is "Skip to content", shown while it has the
+    focus; Enter takes the focus to the replay's controls, whose first button is the next Tab stop."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    focused = """var e = document.activeElement, r = e.getBoundingClientRect();
+        return [e.id || e.className, e.textContent.trim(), r.bottom > 0 && r.top >= 0 && r.width > 0];"""
+    browser.get("about:blank")
+    open_file(browser, files["P1"])
+    assert browser.execute_script("return document.querySelector('a.skip').getBoundingClientRect().bottom") <= 0
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.execute_script(focused) == ["skip", "Skip to content", True]
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    assert browser.execute_script(focused)[0] == "replay"
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.execute_script(focused)[0] == "first"
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()  # the keys still step
+    assert seq(browser) == 2
+
+
+def test_x610z_dot_labels_reach_wcag_aa_contrast_on_the_page(browser, tmp_path):
+    """A dot's id under it (9 px) was #6b7280 on the page's #f4f5f7: 4.43:1, under the 4.5:1 docs/replay.md
+    promises. It is the viewer's --muted grey: 5.7:1."""
+    game, hist = x610z_history()
+    path = tmp_path / "x610z-dots.html"
+    path.write_text(viewer.page(viewer.history_data(hist, ["P1"], viewer.game_views(game))), encoding="utf-8")
+    open_file(browser, path, "#e=20")
+    ratios = browser.execute_script("""
+        var rgb = function (s) { return s.match(/[\\d.]+/g).map(Number); };
+        var lum = function (c) { return [0.2126, 0.7152, 0.0722].reduce(function (sum, k, i) {
+          var v = c[i] / 255; return sum + k * (v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4)); }, 0); };
+        return Array.prototype.map.call(document.querySelectorAll('.x610z-board .dot > text:not(.mark)'), function (t) {
+          var e = t, bg = null;
+          for (; e && !bg; e = e.parentElement) { var c = rgb(getComputedStyle(e).backgroundColor); if (c.length < 4 || c[3] > 0) bg = c; }
+          var a = lum(rgb(getComputedStyle(t).fill)), b = lum(bg || [255, 255, 255]);
+          return [t.textContent, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)]; });""")
+    assert len(ratios) > 20 and min(r for _, r in ratios) >= 4.5, min(ratios, key=lambda x: x[1])
+
+
 
 TEXTS = """
 var out = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

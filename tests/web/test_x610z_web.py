@@ -138,7 +138,7 @@ def test_the_match_list_page_picks_the_game_and_names_each_matchs(client):
 
     page = client.get("/matches").text
     assert _options(page, "game") == {"": False, "x610z": False, "zx": False}
-    assert "<th>game</th>" in page
+    assert '<th scope="col">game</th>' in page
     page = client.get("/matches", params={"game": "x610z"}).text
     assert _options(page, "game") == {"": False, "x610z": True, "zx": False}
     listed = re.findall(r'<tr data-match="([^"]+)">\s*<td[^>]*><a [^>]*>[^<]*</a></td>\s*<td>([^<]*)</td>', page)

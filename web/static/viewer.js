@@ -65,6 +65,7 @@
   var seq = 1;
   var timer = null;
   var rows = [];  // event list rows by seq
+  var violations = {};  // seq -> the violations recorded at that event (the seat's view of them)
   var seatLabel = { judge: "judge", P1: "P1", P2: "P2", spectator: "spectator" };
   var seatNote = (board && board.seatNotes) || {  // a game may say it with its own rule numbers
     judge: "sees everything, every hidden card included",
@@ -94,6 +95,7 @@
     var ol = $("events");
     var viol = {};
     v.violations.forEach(function (x) { (viol[x[0]] = viol[x[0]] || []).push(x); });
+    violations = viol;
     var html = [];
     data.steps.forEach(function (st, i) {
       var line = st[2] == null ? "" : st[2];
@@ -107,10 +109,7 @@
           '" data-kind="' + esc(kind) + '"' + (vs.length ? ' data-rule="' + esc(vs[0][1]) + '"' : "") + ">" +
           '<span class="seq">' + s + '</span><span class="kind">' + esc(kind) + "</span>" + tag +
           '<span class="text">' + esc(pool[v.events[s - 1]]) + "</span>";
-        vs.forEach(function (x) {
-          li += '<span class="viol">rule ' + esc(x[1]) + (x[2] ? " (" + esc(x[2]) + ")" : "") + ": " +
-            esc(x[3]) + (x[4] ? "" : " [record not applied]") + "</span>";
-        });
+        vs.forEach(function (x) { li += '<span class="viol">' + esc(violationText(x)) + "</span>"; });
         html.push(li + "</li>");
       }
     });
@@ -121,6 +120,10 @@
     currentRow = null;
     $("ev-count").textContent = "(" + last + ", " + v.violations.length + " violation" +
       (v.violations.length === 1 ? "" : "s") + ")";
+  }
+
+  function violationText(x) {  // [seq, rule, player, message, applied]
+    return "rule " + x[1] + (x[2] ? " (" + x[2] + ")" : "") + ": " + x[3] + (x[4] ? "" : " [record not applied]");
   }
 
   $("events").addEventListener("click", function (e) {
@@ -166,21 +169,26 @@
       svg.appendChild(el);
       return el;
     };
-    // the legend in a column of its own right of the plot, as wide as its longest label (measured)
+    // the legend in a column of its own right of the plot, as wide as its longest label (measured), each
+    // label after a stroke of its line's style (P2's is dashed: where both players' values are equal, its
+    // line is drawn over P1's, which shows between the dashes)
+    var KEY = 20, room = 16 + KEY + 4;  // px: the stroke, and all the legend's column takes besides its label
     var legend = (values[0] || []).map(function (l0, k) {
       return add("text", { y: T + 12 + 14 * k, "class": "legend " + l0.key }, l0.label);
     });
     var wide = 0;
     legend.forEach(function (el) { wide = Math.max(wide, el.getComputedTextLength ? el.getComputedTextLength() : 0); });
-    R = Math.min(Math.round(W / 3), Math.ceil(wide) + 16);
-    legend.forEach(function (el) {
-      el.setAttribute("x", W - R + 10);
+    R = Math.min(Math.round(W / 3), Math.ceil(wide) + room);
+    legend.forEach(function (el, k) {
+      var ky = T + 8 + 14 * k;
+      add("line", { x1: W - R + 8, x2: W - R + 8 + KEY, y1: ky, y2: ky, "class": "key " + values[0][k].key });
+      el.setAttribute("x", W - R + 12 + KEY);
       var full = el.textContent, chars = Array.from(full), lo = 0, hi = chars.length;
-      if (!el.getComputedTextLength || el.getComputedTextLength() <= R - 16) return;
+      if (!el.getComputedTextLength || el.getComputedTextLength() <= R - room) return;
       while (lo < hi) {  // a longer name than a third of the chart: the longest start that fits, with an ellipsis
         var mid = (lo + hi + 1) >> 1;
         el.textContent = chars.slice(0, mid).join("") + "\u2026";
-        if (el.getComputedTextLength() <= R - 16) lo = mid; else hi = mid - 1;
+        if (el.getComputedTextLength() <= R - room) lo = mid; else hi = mid - 1;
       }
       el.textContent = chars.slice(0, lo).join("") + "\u2026";
       var tip = document.createElementNS(SVGNS, "title");  // the whole name on hover (and in the aria-label)
@@ -257,10 +265,12 @@
       turns.length + (line == null ? "" : " · line " + line) +
       (board && board.status ? " · " + esc(board.status(state)) : "");
     $("slider").value = seq;
-    if (currentRow) currentRow.classList.remove("current");
+    if (currentRow) { currentRow.classList.remove("current"); currentRow.removeAttribute("aria-current"); }
     currentRow = rows[seq] || null;
+    say(state);
     if (currentRow) {
       currentRow.classList.add("current");
+      currentRow.setAttribute("aria-current", "step");  // for a screen reader: the row of the board shown
       if (!scrollPending) {  // once per frame, when the browser lays out anyway: no forced layout per step
         scrollPending = true;
         var follow = function () {
@@ -280,6 +290,38 @@
       chart.cursor.setAttribute("x2", cx);
     }
     writeHash();
+  }
+
+  // ------------------------------------------------------------------ what a screen reader is told
+  // The board is not a live region (it read 70 to 1,200 characters at each step); the line #said is: the
+  // event shown and where it is, in the words of its row in the list (the seat's view: nothing more). A step
+  // says it at once; while playing, at most every SAY_GAP ms, and the event where the play stops.
+  var SAY_GAP = 1500;
+  var said = "", saidAt = 0, sayTimer = null;
+
+  function moveText(state) {
+    var kind = pool[data.kinds[seq - 1]], text = pool[data.views[seat].events[seq - 1]];
+    var status = board && board.status ? board.status(state) : "";
+    return "Event " + seq + " of " + last + ", turn " + turnOf(seq) + (status ? ", " + status : "") + ": " + kind +
+      (text ? " " + text : "") + (violations[seq] || []).map(function (x) { return ". Violation: " + violationText(x); }).join("");
+  }
+
+  function say(state) {
+    if (timer) {  // playing: the latest event, once the gap since the last one is over
+      if (!sayTimer) sayTimer = setTimeout(function () { sayNow(); }, Math.max(0, saidAt + SAY_GAP - Date.now()));
+      return;
+    }
+    sayNow(state);
+  }
+
+  function sayNow(state) {
+    clearTimeout(sayTimer);
+    sayTimer = null;
+    var text = moveText(state || current);
+    if (text === said) return;  // written again, the same text would be read again
+    said = text;
+    saidAt = Date.now();
+    $("said").textContent = text;
   }
 
   function go(s) {
@@ -410,6 +452,7 @@
     clearInterval(timer);
     timer = null;
     flushHash();
+    setTimeout(function () { sayNow(); });  // where the play stopped (after the step a key or a button makes)
     $("play").textContent = "\u25B6";
     $("play").classList.remove("on");
     $("play").setAttribute("aria-pressed", "false");
