@@ -51,21 +51,48 @@ class Referee:
         self._settled = -1  # the match's version when settle last found nothing to do
         self.result_line: int | None = None  # the line of the log's result record, once read
         self.drew: int | None = None  # the turn whose draw record was refused (212.1): its Draw Phase drew all the same
+        self._pending: list[tuple[int, Violation]] = []  # the record's findings not yet recorded (fail, _flush)
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
-        """``player``: who broke the rule when it is not the record's player (``self.by``)."""
+        """``player``: who broke the rule when it is not the record's player (``self.by``).
+
+        A clause is reported at most once per record and player: a second finding of it is merged into the first
+        (its message added), so one mistake that two checks see is one finding (the permanent a reactive player casts
+        in the End Phase was 206.1a twice). Findings wait in ``_pending`` until the record's first event (``_carry``)
+        or its end, so that a later one can still be merged; a fatal one carries the record that is skipped."""
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
         player = player or self.by
-        self.found.append(Violation(self.line, self.m.turn, player, rule, message))
-        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=player,
-                          rec=self._carry() if fatal else None)
+        for i, (k, v) in enumerate(self._pending):
+            if (v.rule, v.player) == (rule, player):
+                v = Violation(v.line, v.turn, v.player, rule, f"{v.message}; {message}")
+                self._pending[i] = (k, v)
+                self.found[k] = v
+                break
+        else:
+            self._pending.append((len(self.found), Violation(self.line, self.m.turn, player, rule, message)))
+            self.found.append(self._pending[-1][1])
         if fatal:
+            self._flush(carry=(rule, player))
             raise _Skip
 
+    def _flush(self, carry: tuple[str, str | None] | None = None) -> None:
+        """The record's findings so far as ``ViolationRecorded`` events; the one of ``carry`` (rule, player), fatal,
+        carries the record (it is not applied), after the others."""
+        pending, self._pending = [v for _, v in self._pending], []
+        pending.sort(key=lambda v: (v.rule, v.player) == carry)  # (stable: the fatal one last)
+        for v in pending:
+            self.m._violation(rule=v.rule, message=v.message, line=v.line, turn=v.turn, player=v.player,
+                              rec=self._take() if (v.rule, v.player) == carry else None)
+
     def _carry(self) -> dict | None:
-        """The record under way for the first event it causes (replay and the audit read it there)."""
+        """The record under way for the first event it causes (replay and the audit read it there), after the
+        record's findings so far."""
+        self._flush()
+        return self._take()
+
+    def _take(self) -> dict | None:
         rec, self.rec = self.rec, None
         return rec
 
@@ -97,6 +124,7 @@ class Referee:
             self.by = pl
             for rule, message in check_deck(self.cat, info.get("deck") or {}, info.get("side"), fmt):
                 self.fail(rule, f"{pl}: {message}")
+        self._flush()
         self.by = None
 
     # ------------------------------------------------------------------ records
@@ -124,6 +152,7 @@ class Referee:
                 do(self, rec)
         except _Skip:
             pass
+        self._flush()
         self.settle()
 
     def finish(self) -> None:
@@ -194,23 +223,26 @@ class Referee:
                 self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card", player=m.active)
             m._phase_entered(phase="action", line=self.line)
 
-    def _action_phase(self, rule: str, what: str) -> None:
+    def _action_phase(self, rule: str, what: str, stackable: bool = False) -> None:
         """Table 1 (201.7): the Action Phase of the active player; passes that close the Draw
-        Phase may be left out."""
+        Phase may be left out. A ``stackable`` action after the End Phase ended is 704.6's (``_stackable``)."""
         m = self.m
         if m.phase == "draw" and not m.stack and self.by == m.active:
             self._leave_draw()
-        if m.phase != "action":
-            where = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
-            self.fail(rule, f"{what} {where.get(m.phase, 'outside the Action Phase')}: only in the Action Phase")
+        if m.phase != "action" and not (stackable and m.phase == "closed"):
+            self.fail(rule, f"{what} {_PHASE_NAME.get(m.phase, 'outside the Action Phase')}: only in the Action Phase")
 
-    def _stackable(self, what: str) -> None:
+    def _stackable(self, what: str, phased: bool = False) -> None:
         """201.3: only the priority holder announces a stackable action; 702.2: in the Draw Phase
-        only triggers; 704.6: nothing after the End Phase ended."""
+        only triggers; 704.6: nothing after the End Phase ended.
+
+        ``phased``: the record's own clause says in which phases it is made (206.1a, 206.2a for a cast, Table 1,
+        201.7, for a move or attack) and was checked: a record of it in the Draw Phase is that clause's finding
+        only, not 702.2 as well (the same fact, two findings: digest.8)."""
         m = self.m
         if m.phase == "draw" and m.stack == [] and self.by == m.active:
             self._leave_draw()
-        if m.phase == "draw":
+        if m.phase == "draw" and not phased:
             self.fail("702.2", f"{what} in the Draw Phase, where only triggers may be announced")
         if m.phase == "closed":
             self.fail("704.6", f"{what} after the End Phase ended (everyone passed)", fatal=True)
@@ -526,18 +558,21 @@ class Referee:
                                 f"stackable; applied as one)")
             self.do_crystal(r)
             return
+        if m.phase == "draw" and self.by == m.active and not m.stack:
+            self._leave_draw()
         if card.permanent:
-            self._active("206.1a", f"casts the permanent {card.name}")
-            if m.phase == "draw" and self.by == m.active and not m.stack:
-                self._leave_draw()
-            if m.phase != "action":
-                self.fail("206.1a", f"the permanent {card.name} is cast outside the Action Phase")
-        else:
-            if m.phase == "draw" and self.by == m.active and not m.stack:
-                self._leave_draw()
-            if m.phase not in ("action", "end", "closed"):
-                self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases")
-        self._stackable(f"casting {card.name}")
+            # 206.1a: "only ... by the active player during the Action Phase": one clause, one finding for both
+            # halves (a reactive player's permanent in the End Phase was 206.1a twice)
+            wrong = [f"in {m.active}'s turn"] if self.by != m.active else []
+            if m.phase not in ("action", "closed"):  # (after the End Phase ended: 704.6, _stackable)
+                wrong.append(_PHASE_NAME.get(m.phase, "outside the Action Phase"))
+            if wrong:
+                self.fail("206.1a", f"{self.by} casts the permanent {card.name} {' and '.join(wrong)}: only the active "
+                                    f"player, in his Action Phase")
+        elif m.phase not in ("action", "end", "closed"):
+            self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases "
+                                f"({_PHASE_NAME.get(m.phase, m.phase)})")
+        self._stackable(f"casting {card.name}", phased=True)
         if code not in m.p[self.by]["hand"]:
             self._void("200.1a", f"{code} is not in {self.by}'s hand (a card is cast from hand)",
                        {"kind": "cast", "card": code}, r["pay"])
@@ -636,7 +671,9 @@ class Referee:
             self.fail(rule, f"{card.name} has no {kind} ability")
         if kind in e["abil"]:
             self.fail(rule, f"the {kind} ability of {card.name} was already used this turn (once per turn)")
-        if kind == "activated" and e["act"]:
+        elif kind == "activated" and e["act"]:
+            # (206.1e, an activated permanent is not used again, not also when the ability's own first use, which
+            # activates the summon, 402.10f, is what is repeated: the same fact, two findings)
             self.fail("206.1e", f"{card.name} is activated: its activated ability needs it reactivated")
         entry: dict[str, Any] = {"id": self.line, "kind": "ability", "by": self.by, "card": e["code"],
                                  "uid": e["uid"], "ability": kind}
@@ -704,8 +741,8 @@ class Referee:
         before = len(self.found)
         self._running()
         self._active("202.1", "moves a summon")
-        self._action_phase("201.7", "a movement")
-        self._stackable("a movement")
+        self._action_phase("201.7", "a movement", stackable=True)
+        self._stackable("a movement", phased=True)
         void = {"kind": "move", "uid": None, "from": src, "path": path}  # (what it is announced as when it names no summon)
         e, foreign = self._own_summon(src, "to move", "202.2", void, r["pay"])
         name = self.card(e["code"]).name
@@ -745,8 +782,8 @@ class Referee:
         src, target, path = r["from"], r["target"], list(r["path"])
         self._running()
         self._active("202.1", "attacks")
-        self._action_phase("201.7", "an attack")
-        self._stackable("an attack")
+        self._action_phase("201.7", "an attack", stackable=True)
+        self._stackable("an attack", phased=True)
         void = {"kind": "attack", "uid": None, "from": src, "path": path, "target": None}
         e, foreign = self._own_summon(src, "to attack with", "202.3", void)
         name = self.card(e["code"]).name
@@ -1055,6 +1092,8 @@ _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_"
 # stats, modifiers, Life Bases and controllers are those of before)
 _INERT = frozenset({Match.Passed, Match.EnergyAdded, Match.CardDrawn, Match.PhaseEntered, Match.CrystalCast,
                     Match.Announced})
+
+_PHASE_NAME = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
 
 _TARGET_RULE = {"summon": "401.2a", "class": "401.3a", "crystal": "401.4a", "effect": "401.5a"}
 

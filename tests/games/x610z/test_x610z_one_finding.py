@@ -1,0 +1,121 @@
+"""digest.8: one mistake, one finding (docs/rules-x610z.md). A setup, a draw, an `end` or a `turn` the audit refused
+without applying it charged the records after it: a setup on a dot that is not a Starting Dot made the other player's
+legal setup 105.2a and every later record 105.2a or 700.1 (153 findings in a simulated log); a draw logged after the
+first action was refused, and the end of the turn was 502.5; an `end` by the other player, or a `turn` while the turn
+had not ended, left the turn running, and each record of the next turn was charged (700.1, 702.1, 403.2, ...). And
+one record gave two findings for one fact (206.1a twice, 206.2a and 702.2, 402.10f and 206.1e). Now such a record is
+applied as played, or as what it has to be, and reported once; a clause is reported once per record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from zx_events.games.x610z.setup import board_for, catalog_for, open_match
+from zx_events.games.x610z.sim import simulate
+
+from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, pp, r, refused, run
+from x610z_support import play
+
+INVALID = Path(__file__).resolve().parents[3] / "examples" / "x610z" / "invalid"
+
+
+def audit(records: list[dict]):
+    """Lenient mode (the audit, --accept-violations): the match and its violations as (line, player, rule)."""
+    m, ref = run(records, strict=False)
+    return m, [(v.line, v.player, v.rule) for v in ref.found]
+
+
+def at(records: list[dict]) -> int:
+    """The line of the last record (the header is line 1)."""
+    return len(records) + 1
+
+
+def two_turns(first: str = "P1") -> list[dict]:
+    """Turns 1 and 2 with a draw, a Boost Crystal and an end each (P1 holds 7 cards at his end, P2 7)."""
+    second = "P2" if first == "P1" else "P1"
+    return [r("turn", first), r("draw", first, card="A1-010"), r("crystal", first, card="A1-011"), r("end", first),
+            r("turn", second), r("draw", second, card="A1-011"), r("crystal", second, card="A1-011"), r("end", second)]
+
+
+# ---------------------------------------------------------------------- setup (105.2a)
+
+
+def test_x610z_105_2a_a_setup_before_the_starting_players_merges_its_105_2a_findings():
+    """P2 sets up first, on a dot that is not a Starting Dot: two 105.2a facts in one record, one finding."""
+    m, ref = run([r("setup", "P2", dot="A4", hand=P2_HAND), SETUP[0]], strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (2, "105.2a", "P1 (the starting player) places his Life Base first; A4 is not a Starting Dot of board "
+                      "x610z-orbits-sample")]
+    assert [v["rule"] for v in m.violations] == ["105.2a"]
+
+
+# ---------------------------------------------------------------------- the draw (702.1)
+
+
+# ---------------------------------------------------------------------- one record, one finding per clause
+def test_x610z_206_1a_a_permanent_cast_by_the_reactive_player_in_the_end_phase_is_one_finding():
+    """206.1a: "only ... by the active player during the Action Phase": both halves broken, one finding (it was two)."""
+    recs = BATTLE + pp("P2") + [r("cast", "P2", card="A1-020", dot="S4", pay={})]  # (P2 has priority, 704.1)
+    _, ref = run(recs, strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (at(recs), "206.1a", "P2 casts the permanent Hunter Dragon in P1's turn and in the End Phase: only the active "
+                             "player, in his Action Phase")]
+    refused(recs, "206.1a", contains="in P1's turn and in the End Phase")
+
+
+def test_x610z_206_2a_a_non_permanent_cast_in_the_draw_phase_is_not_also_702_2():
+    """P2 answers P1's pass in P1's Draw Phase (before his draw) with Discount: 206.2a names the phases a non permanent
+    is cast in; 702.2 (only triggers in the Draw Phase) says the same of it, and was a second finding."""
+    recs = BATTLE[:-1] + [r("pass", "P1"), r("cast", "P2", card="A1-031", pay={})]
+    _, found = audit(recs)
+    assert found == [(at(recs), "P2", "206.2a")]
+
+
+def test_x610z_201_7_a_move_in_the_draw_phase_is_not_also_702_2():
+    """Table 1 (201.7) names the phase of a movement: a reactive player's move of his Life Base in the Draw Phase is
+    202.1 and 201.7, not 702.2 as well."""
+    recs = BATTLE[:-1] + [r("pass", "P1"), r("move", "P2", **{"from": "S4"}, path=["A4"], pay={})]
+    _, found = audit(recs)
+    assert found == [(at(recs), "P2", "202.1"), (at(recs), "P2", "201.7")]
+
+
+def test_x610z_402_10f_an_activated_ability_used_twice_is_not_also_206_1e():
+    """The first use activated the summon (402.10f: "it can either be moved or its ability activated, since both
+    require the activation of the summon"): its being activated is the fact 402.10f reports, not a second one."""
+    (_, ref), = play((INVALID / "402.10f-activated-ability-twice.x610zlog").read_text(), strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(16, "402.10f")]
+
+
+def test_x610z_502_5_a_discard_not_in_hand_and_a_wrong_count_are_one_finding():
+    """P1 holds 7 cards after his draw and crystal and discards one he does not hold: two facts of 502.5, one
+    finding whose message says both (a clause is reported once per record)."""
+    recs = T1 + [r("end", "P1", discard=["A1-050"])]
+    _, ref = run(recs, strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (at(recs), "502.5", "A1-050 not in P1's hand: nothing is discarded for it (the active player discards from "
+                            "his hand); P1 holds 7 cards and discards 1: down to 7 means 0")]
+
+
+# ---------------------------------------------------------------------- the end of a turn (700.1)
+
+
+# ---------------------------------------------------------------------- 208.5
+
+
+# ---------------------------------------------------------------------- simulated logs
+def _audit(header: dict, records: list[dict]):
+    m, ref = open_match(header, catalog_for(header), board_for(header), strict=False)
+    for k, rec in enumerate(records):
+        ref.handle(k + 2, rec)
+    return m, [(v.line, v.player, v.rule) for v in ref.found]
+
+
+def _names(rec: dict, dots: set[str]) -> bool:
+    values = [x for v in rec.values() for x in (v if isinstance(v, list) else [v])]
+    return any(isinstance(v, str) and v in dots for v in values)
+
+
+SIMS = list(simulate(20, 7))
