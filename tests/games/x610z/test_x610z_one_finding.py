@@ -41,6 +41,37 @@ def two_turns(first: str = "P1") -> list[dict]:
 
 
 # ---------------------------------------------------------------------- setup (105.2a)
+def test_x610z_105_2a_a_life_base_on_a_dot_that_is_not_a_starting_dot_is_placed_as_played():
+    """A1 is a dot of the board: the Life Base is placed there (digest.7: what stays skipped is a dot off the board).
+    P2's legal setup was '105.2a P1 places his Life Base first', each turn 'a turn before both players set up' and each
+    record '700.1 no turn under way'."""
+    recs = [r("setup", "P1", dot="A1", hand=P1_HAND), SETUP[1]] + two_turns()
+    m, found = audit(recs)
+    assert found == [(2, "P1", "105.2a")]
+    assert m.dots["A1"]["life"] and m.p["P1"]["home"] == "A1" and m.turn == 2 and m.outcome is None
+    refused(recs, "105.2a", line=2, contains="A1 is not a Starting Dot")  # strict import stops there as before
+
+
+def test_x610z_105_2a_the_second_setup_on_a_dot_that_is_not_a_starting_dot_is_not_also_105_2b():
+    _, found = audit([SETUP[0], r("setup", "P2", dot="A4", hand=P2_HAND)] + two_turns())
+    assert found == [(3, "P2", "105.2a")]
+
+
+@pytest.mark.parametrize("setup, message", [
+    (r("setup", "P1", dot="Z9", hand=P1_HAND), "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: "
+                                               "no Life Base is placed)"),
+    (r("setup", "P2", dot="S1", hand=P2_HAND), "Starting Dot S1 is taken by P1's Life Base (no Life Base is placed)"),
+])
+def test_x610z_105_2a_a_setup_that_places_no_life_base_does_not_charge_the_rest_of_the_match(setup, message):
+    """A dot off the board, or the other player's: no Life Base is placed, the rest of the setup is applied (the hand
+    dealt, the player set up), so the turns go on; with no Life Base in play he loses none (210.8: the game went on)."""
+    recs = [setup, SETUP[1]] if setup["by"] == "P1" else [SETUP[0], setup]
+    m, ref = run(recs + two_turns(), strict=False)
+    line = 2 if setup["by"] == "P1" else 3
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [(line, setup["by"], "105.2a", message)]
+    z = m.p[setup["by"]]
+    assert z["ready"] and z["home"] is None and len(z["hand"]) == 7 and m.turn == 2 and m.outcome is None
+    assert sum(e["life"] for e in m.dots.values()) == 1
 
 
 def test_x610z_105_2a_a_setup_before_the_starting_players_merges_its_105_2a_findings():

@@ -52,6 +52,7 @@ class Referee:
         self.result_line: int | None = None  # the line of the log's result record, once read
         self.drew: int | None = None  # the turn whose draw record was refused (212.1): its Draw Phase drew all the same
         self._pending: list[tuple[int, Violation]] = []  # the record's findings not yet recorded (fail, _flush)
+        self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -189,7 +190,7 @@ class Referee:
                 alive.add(e["ctrl"])
                 if "P1" in alive and "P2" in alive:
                     break
-        losers = [pl for pl in ("P1", "P2") if pl not in alive]
+        losers = [pl for pl in ("P1", "P2") if pl not in alive and pl not in self.unplaced]
         if len(losers) == 2:
             m._ended(winner=None, reason="simultaneous", line=self.line)  # 106.1a
         elif losers:
@@ -306,20 +307,34 @@ class Referee:
         opp = m.p[other(pl)]
         if not opp["ready"] and pl != m.first:
             self.fail("105.2a", f"{m.first} (the starting player) places his Life Base first")
+        # digest.8: a setup the state can apply is applied as played, one that places no Life Base is applied without
+        # it (the hand dealt, the player set up): it was skipped, and the other player's legal setup was 105.2a, every
+        # turn 'a turn before both players set up' and each record 700.1 'no turn under way' (153 findings)
         dot = r["dot"]
-        if dot not in board or not board.dots[dot].is_start:
-            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}", fatal=True)
+        if dot not in board:
+            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name} (not a dot of it: no Life Base "
+                                f"is placed)")
+            dot = None
+        elif not board.dots[dot].is_start:  # (on the board: the Life Base is placed there, as played)
+            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}")
         if dot in m.dots:
-            self.fail("105.2a", f"Starting Dot {dot} is taken", fatal=True)
-        if opp["ready"] and board.opposite.get(opp["home"]) != dot:
+            self.fail("105.2a", f"{'Starting Dot ' if board.dots[dot].is_start else ''}{dot} is taken by "
+                                f"{m.dots[dot]['ctrl']}'s Life Base (no Life Base is placed)")
+            dot = None
+        starts = [d for d in (dot, opp["home"]) if d in board and board.dots[d].is_start]
+        if len(starts) == 2 and board.opposite.get(opp["home"]) != dot:  # (105.2b: when both are on Starting Dots)
             self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {opp['home']} "
                                 f"(opposite: {board.opposite.get(opp['home'], 'none')})")
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         if lb is None:  # (101.1b in Limited play: the header's format, as the deck check cites it)
             rule = "101.1b" if (m.header.get("format") or "constructed") == "limited" else "101.1a"
-            self.fail(rule, f"{pl}'s deck has no Life Base Card", fatal=True)
+            self.fail(rule, f"{pl}'s deck has no Life Base Card")
         deck = list(z["deck"])
-        deck.remove(lb)
+        if lb is not None:
+            deck.remove(lb)  # (105.3a: the hand is drawn without it)
+        if lb is None or dot is None:  # no Life Base in play (its card stays in the deck): none to lose (210.8, settle)
+            self.unplaced.add(pl)
+            lb = None
         hand = list(r["hand"])
         if len(hand) != 7:
             self.fail("105.3a", f"the initial hand has {len(hand)} cards, needs 7")
@@ -341,9 +356,9 @@ class Referee:
                 self.fail("105.4", f"{', '.join(lost)} not in {pl}'s deck after shuffling the hand back")
             murphy.append(kept)
             size = len(again)
-        card = self.card(lb)
-        m._set_up(player=pl, dot=dot, life_base={"code": lb, "stats": card.stats(), "cls": card.cls,
-                                                  "counters": dict(card.counters)},
+        card = self.card(lb) if lb is not None else None
+        m._set_up(player=pl, dot=dot, life_base=card and {"code": lb, "stats": card.stats(), "cls": card.cls,
+                                                          "counters": dict(card.counters)},
                   hand=hand, murphy=murphy, rec=self._carry(), line=self.line)
 
     # ------------------------------------------------------------------ turns (700-704)
@@ -583,9 +598,11 @@ class Referee:
             if dot is None or dot not in self.board:
                 self._void("402.6", f"a summon is placed on a dot: {card.name} names {dot or 'none'}",
                            {"kind": "cast", "card": code}, r["pay"])
-            if dot != m.p[self.by]["home"] and not self.board.dots[dot].is_end:
-                self.fail("402.6", f"{card.name} is placed on {dot}: only {self.by}'s Starting Dot "
-                                   f"{m.p[self.by]['home']} or an Ending Dot")
+            home = m.p[self.by]["home"]
+            if dot != home and not self.board.dots[dot].is_end:
+                self.fail("402.6", f"{card.name} is placed on {dot}: only {self.by}'s Starting Dot {home} or an Ending "
+                                   f"Dot" if home else f"{card.name} is placed on {dot}: only an Ending Dot ({self.by} "
+                                                       f"has no Starting Dot: his setup named no free dot of the board)")
             # 600.5 is not checked here: 402.6 places the pawn when the cast has resolved, and a dot still
             # taken then fizzles the cast (200.4, _resolve); the dot is no target fixed at announcement (200.3)
             if self._controls_class(self.by, card.cls):
