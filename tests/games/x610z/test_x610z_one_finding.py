@@ -84,6 +84,17 @@ def test_x610z_105_2a_a_setup_before_the_starting_players_merges_its_105_2a_find
 
 
 # ---------------------------------------------------------------------- the draw (702.1)
+def test_x610z_702_1_a_draw_after_the_first_action_is_applied_as_played():
+    """The crystal leaves the Draw Phase without a draw (702.1, reported there); the draw after it is the turn's draw
+    made late: the card goes to the hand, no second finding (it was '702.1 a draw record belongs to the active
+    player's Draw Phase', skipped, and the end's discard from 8 cards was 502.5)."""
+    recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011"), r("draw", "P1", card="A1-010"),
+                    r("draw", "P1", card="A1-010")]
+    m, found = audit(recs[:-1] + [r("end", "P1")])
+    assert found == [(at(SETUP) + 2, "P1", "702.1")] and m.p["P1"]["hand"].count("A1-010") == 2
+    assert len(m.p["P1"]["hand"]) == 7 and m.phase == "over"
+    m, found = audit(recs + [r("end", "P1", discard=["A1-010"])])  # a second late draw is 702.1, applied
+    assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs), "P1", "702.1")] and m.p["P1"]["discard"] == ["A1-010"]
 
 
 # ---------------------------------------------------------------------- one record, one finding per clause

@@ -50,7 +50,9 @@ class Referee:
         self.rec: dict | None = None  # the record under way, until an event carries it
         self._settled = -1  # the match's version when settle last found nothing to do
         self.result_line: int | None = None  # the line of the log's result record, once read
-        self.drew: int | None = None  # the turn whose draw record was refused (212.1): its Draw Phase drew all the same
+        # the turn whose draw the state does not count: refused (212.1), its Draw Phase drew all the same; or made after
+        # the Draw Phase (702.1 reported when it was left without it)
+        self.drew: int | None = None
         self._pending: list[tuple[int, Violation]] = []  # the record's findings not yet recorded (fail, _flush)
         self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
 
@@ -384,11 +386,15 @@ class Referee:
     def do_draw(self, r: dict) -> None:
         m = self.m
         self._running()
-        if self.by != m.active or (m.phase != "draw" and not m.drawn):
+        if self.by != m.active:
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
         if m.drawn >= 1 or self.drew == m.turn:  # (after the Draw Phase, which ended with the first, 702.3: applied,
             # as it was right after it; after a refused draw of a card not in the deck, 212.1, which was the turn's)
             self.fail("702.1", f"{self.by} draws a second card this turn (the Draw Phase's draw is exactly 1)")
+        # else after the record that left the Draw Phase without a draw, which was its 702.1 (_leave_draw): the turn's
+        # draw made late, applied as played with no second finding (digest.8: it was refused as 'a draw record belongs to
+        # the active player's Draw Phase', and the hand was one card short at the end, 502.5)
+        late = m.phase != "draw" and not m.drawn and self.drew != m.turn
         if r["card"] not in m.p[self.by]["deck"]:
             # the draw was made, of no card the engine knows (digest.8): leaving the phase is no 702.1 (it was, at the
             # next record: the same mistake twice), a second draw is one
@@ -396,6 +402,8 @@ class Referee:
             self.fail("212.1", f"{r['card']} is not in {self.by}'s deck (a card is drawn from the top of the deck)",
                       fatal=True)
         m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
+        if late:
+            self.drew = m.turn  # (the state counts only a draw in the Draw Phase: a second late one is 702.1)
         self._draw_phase_over()
 
     def _draw_phase_over(self) -> None:
