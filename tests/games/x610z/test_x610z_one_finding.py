@@ -142,6 +142,24 @@ def test_x610z_502_5_a_discard_not_in_hand_and_a_wrong_count_are_one_finding():
 
 
 # ---------------------------------------------------------------------- the end of a turn (700.1)
+def test_x610z_700_1_an_end_by_the_other_player_is_applied_as_the_active_players_end():
+    """P2 logs the end of P1's turn 1 (P1 holds 8 cards, the record discards one of them): applied as P1's end, with
+    its discard (it was skipped, and P2's turn 2 was 700.1, 702.1, 700.1 again, then P1's 702.1 and 502.5)."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P2", discard=["A1-010"])]
+    m, found = audit(recs + [r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
+                             r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs), "P2", "700.1")] and m.turn == 3 and len(m.p["P1"]["hand"]) == 7
+    assert m.violations[0]["message"] == "P2 ends P1's turn: the active player ends his turn (applied as P1's end)"
+
+
+def test_x610z_700_1_a_turn_while_the_turn_has_not_ended_ends_it():
+    """The `end` of P1's turn 1 left out: the `turn` of P2 is 700.1 once, P1's turn ends there (nothing discarded)
+    and P2's begins (it was skipped: P2's draw was 702.1, his crystal 403.2, his end 700.1, and so on)."""
+    recs = T1 + [r("turn", "P2")]
+    m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2"),
+                             r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs), "P2", "700.1")] and m.turn == 3 and m.phase == "over"
+    refused(recs, "700.1", contains="turn 1 has not ended")
 
 
 # ---------------------------------------------------------------------- 208.5

@@ -369,7 +369,11 @@ class Referee:
         if not all(z["ready"] for z in m.p.values()):
             self.fail("105.2a", "a turn before both players set up", fatal=True)
         if m.phase not in ("setup", "over"):
-            self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first)", fatal=True)
+            # the `end` left out: the turn ends here, as an `end` with no discard (digest.8: the record was skipped, the
+            # turn went on, and every record of the new turn was charged, 702.1, 403.2, 700.1 at its `end`...)
+            self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first): it ends here, nothing "
+                               f"discarded")
+            self._end_turn([], None)
         expected = m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
         if self.by != expected:
             self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by}")
@@ -429,25 +433,33 @@ class Referee:
     def do_end(self, r: dict) -> None:
         m = self.m
         self._running()
-        if self.by != m.active:
-            self.fail("700.1", f"{self.by} ends {m.active}'s turn", fatal=True)
+        pl = m.active
+        if self.by != pl:
+            # applied as the active player's end (digest.8, as digest.7 applied an `end` with a discard not in the hand):
+            # it was skipped, the turn went on, and every record of the next turn was charged (700.1, 702.1, 502.5)
+            self.fail("700.1", f"{self.by} ends {pl}'s turn: the active player ends his turn (applied as {pl}'s end)")
         if m.stack:
             rule = "704.6" if m.phase in ("end", "closed") else "703.7"
             self.fail(rule, f"the turn ends with {len(m.stack)} action(s) on the stack")
         if m.phase == "draw":
             self._leave_draw()
-        z = m.p[self.by]
+        z = m.p[pl]
         discard = list(r.get("discard") or [])
         lost = _missing(z["hand"], discard)
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
-            self.fail("502.5", f"{', '.join(lost)} not in {self.by}'s hand: nothing is discarded for "
+            self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
                                f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
         need = max(0, len(z["hand"]) - HAND_LIMIT)
         if len(discard) != need:
-            self.fail("502.5", f"{self.by} holds {len(z['hand'])} cards and discards {len(discard)}: "
+            self.fail("502.5", f"{pl} holds {len(z['hand'])} cards and discards {len(discard)}: "
                                f"down to {HAND_LIMIT} means {need}")
-        m._turn_ended(player=self.by, discard=discard, rec=self._carry(), line=self.line)
-        for dot, e in list(m.dots.items()):  # 602.5: Non Life Base summons on Ending Dots
+        self._end_turn(discard, self._carry())
+
+    def _end_turn(self, discard: list, rec: dict | None) -> None:
+        """The active player's turn ends (``discard``: the cards he discards, 502.5), then 602.5: Non Life Base
+        summons on Ending Dots are destroyed."""
+        self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line)
+        for dot, e in list(self.m.dots.items()):
             if self.board.dots[dot].is_end and not e["life"]:
                 self._leave_play(dot, "602.5")
 
