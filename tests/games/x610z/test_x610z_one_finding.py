@@ -163,6 +163,20 @@ def test_x610z_700_1_a_turn_while_the_turn_has_not_ended_ends_it():
 
 
 # ---------------------------------------------------------------------- 208.5
+def test_x610z_208_5_an_activation_whose_target_left_play_fizzles():
+    """208.5: "Whenever an Effect with an activated effect doesn't have a legal target or the target isn't in play
+    anymore when it resolves the effect doesn't take place". P1 activates Watchtower on P2's Sky Vessel (B5), which is
+    destroyed before the activation resolves: it fizzles, as a cast does, and an effect logged for it is refused (it
+    took place: a stat of Watchtower's on B1 was accepted)."""
+    recs = BATTLE + [r("effect", "P1", source="S1", op="search", card="A1-050"),
+                     r("effect", "P1", source="S1", op="energy", type="C", amount=3),
+                     r("cast", "P1", card="A1-050", pay={"C": 2})] + pp("P1") + [
+        r("activate", "P1", effect="A1-050", target="B5", pay={"C": 1}), r("pass", "P2"),
+        r("effect", "P1", source="S1", op="destroy", dot="B5"), r("pass", "P1")]
+    m, ref = run(recs, strict=False)
+    assert ref.found == [] and m.stack == [] and ref.fizzled == "A1-050"
+    stat = r("effect", "P1", source="A1-050", op="stat", dot="B1", stat="range", delta=1, until="end_of_turn")
+    refused(recs + [stat], "503.1", contains="it fizzled")
 
 
 # ---------------------------------------------------------------------- simulated logs

@@ -878,16 +878,18 @@ class Referee:
                 else:
                     facts["dot"] = dot
                     follow.append(("start", dot))
-            elif target.get("gone") or (target.get("uid") is not None and not self._in_play(target["uid"])) or \
-                    (target.get("entry") is not None and not any(s.get("id") == target["entry"] for s in m.stack)):
+            elif self._target_gone(target):
                 outcome = "fizzled"  # 208.5 (an Effect on the stack: it left it); 200.4 a target that was not there
             elif entry.get("permanent") and target.get("uid") is not None:
                 facts["on"] = target["uid"]
             self.resolved = entry["card"]
         elif kind == "activate":
             p = m.perm(entry["uid"])
-            if p is None or p["ctrl"] != by or (entry.get("target") or {}).get("gone"):
-                outcome = "fizzled"  # 200.7, 214.5; 200.4 a target that was not there
+            if p is None or p["ctrl"] != by or self._target_gone(entry.get("target") or {}):
+                # 200.7, 214.5; 208.5 "an Effect with an activated effect" whose target "isn't in play anymore when it
+                # resolves" (digest.8: only a cast fizzled so; an activation took place on a target gone); 200.4 a
+                # target that was not there
+                outcome = "fizzled"
             follow.append(("spent", entry))  # 209.2c: resolved or prevented alike
             self.resolved = entry["card"]
         elif kind == "move":
@@ -956,6 +958,12 @@ class Referee:
             dot, e = m.find(entry.get("uid"))
             if e is not None and e["counters"].get("activation", 1) <= 0:
                 self._leave_play(dot, "209.2c")
+
+    def _target_gone(self, target: dict) -> bool:
+        """208.5: the target of a cast card or an activated effect (``_target``) is not there when it resolves: it was
+        not there when announced (200.4), it left play, or an Effect Card cast on the stack left the stack."""
+        return bool(target.get("gone")) or (target.get("uid") is not None and not self._in_play(target["uid"])) or \
+            (target.get("entry") is not None and not any(s.get("id") == target["entry"] for s in self.m.stack))
 
     def _in_play(self, uid: int) -> bool:
         return self.m.find(uid)[1] is not None or self.m.perm(uid) is not None
