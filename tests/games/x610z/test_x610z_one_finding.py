@@ -193,3 +193,44 @@ def _names(rec: dict, dots: set[str]) -> bool:
 
 
 SIMS = list(simulate(20, 7))
+
+
+@pytest.mark.parametrize("sim", SIMS, ids=[s.match_id for s in SIMS])
+def test_x610z_700_1_one_spoiled_record_of_a_simulated_match_is_its_one_finding(sim):
+    """A legal simulated match with one record spoiled: the audit gives one finding, at that line, and (but for the
+    setup) the match ends as it did. The first `end` logged by the other player (700.1); the first `end` without a
+    discard left out (700.1 at the `turn` after it, which takes its line); a draw moved after the active player's first
+    action when that action does not name the card drawn (702.1 at that action, which takes the draw's line); each
+    player's setup on a dot that is not a Starting Dot (105.2a; its Life Base is placed there, so the log is cut at the
+    first record that names that dot or the Starting Dot the match was played from: from there on the later records
+    play a game that the setup did not set up)."""
+    header, *records = [json.loads(x) for x in sim.lines()]
+    board = board_for(header)
+    outcome = {"winner": sim.winner, "reason": sim.reason}
+    other = {"P1": "P2", "P2": "P1"}
+
+    i = next(k for k, rec in enumerate(records) if rec["do"] == "end")
+    spoiled = records[:i] + [{**records[i], "by": other[records[i]["by"]]}] + records[i + 1:]
+    m, found = _audit(header, spoiled)
+    assert (found, m.outcome) == ([(i + 2, spoiled[i]["by"], "700.1")], outcome), "end by the other player"
+
+    i = next(k for k, rec in enumerate(records[:-1]) if rec["do"] == "end" and not rec.get("discard")
+             and records[k + 1]["do"] == "turn")
+    m, found = _audit(header, records[:i] + records[i + 1:])
+    assert (found, m.outcome) == ([(i + 2, records[i + 1]["by"], "700.1")], outcome), "end left out"
+
+    late = [k for k, rec in enumerate(records[:-1]) if rec["do"] == "draw" and records[k + 1]["by"] == rec["by"]
+            and records[k + 1]["do"] in ("crystal", "cast", "move", "attack", "ability", "activate")
+            and rec["card"] not in json.dumps(records[k + 1])]
+    if late:
+        i = late[len(late) // 2]
+        m, found = _audit(header, records[:i] + [records[i + 1], records[i]] + records[i + 2:])
+        assert (found, m.outcome) == ([(i + 2, records[i]["by"], "702.1")], outcome), "draw after the first action"
+
+    for i in (0, 1):
+        dot = sorted(d for d in board.dots if not board.dots[d].is_start)[i]
+        cut = next((k for k, rec in enumerate(records) if k > 1 and _names(rec, {dot, records[i]["dot"]})),
+                   len(records))
+        spoiled = records[:i] + [{**records[i], "dot": dot}] + records[i + 1:cut]
+        m, found = _audit(header, spoiled)
+        assert found == [(i + 2, records[i]["by"], "105.2a")], f"setup on {dot}, cut at line {cut + 2}"
