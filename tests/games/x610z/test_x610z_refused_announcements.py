@@ -99,8 +99,10 @@ def test_x610z_201_3_a_refused_trigger_of_the_reactive_player_needs_no_priority(
 
 def test_x610z_201_3_a_refused_announcement_in_the_end_phase_is_resolved_by_the_passes_after_it():
     """In the End Phase the reactive player has priority first (201.3b): P2 activates a Watchtower he does not
-    control; P1's pass and P2's resolve it, priority is P2's again (201.6), and both pass to end the phase."""
-    recs = BATTLE + [r("pass", "P1"), r("pass", "P2")] * 2 + [r("activate", "P2", effect="A1-050", pay={})]
+    control; P1's pass and P2's resolve it, priority is P2's again (201.6), and both pass to end the phase. (BATTLE
+    ends with P1's draw, which ended his Draw Phase, 702.3: two passes end his Action Phase; the log passed twice more,
+    as under digest.7, and P1's first pass in the End Phase was 201.3.)"""
+    recs = BATTLE + [r("pass", "P1"), r("pass", "P2"), r("activate", "P2", effect="A1-050", pay={})]
     m, found = audit(recs + [r("pass", "P1"), r("pass", "P2"), r("pass", "P2"), r("pass", "P1")])
     assert found == [(at(recs), "P2", "500.1")] and m.phase == "closed"
     _, found = audit(recs + [r("pass", "P1"), r("pass", "P2"), r("pass", "P2"), r("pass", "P1"), r("end", "P1")])

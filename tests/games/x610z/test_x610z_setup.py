@@ -112,10 +112,11 @@ def test_x610z_101_1b_a_limited_deck_without_a_life_base_card_is_cited_as_limite
     deck = {"A1-010": 41, "A1-011": 10}
     h = _with_deck(deck)
     h["format"] = "limited"
-    _, ref = run(SETUP[:1], head=h, strict=False)
+    setup = [r("setup", "P1", dot="S1", hand=["A1-010"] * 4 + ["A1-011"] * 3)]
+    _, ref = run(setup, head=h, strict=False)
     assert [(v.line, v.rule) for v in ref.found] == [(1, "101.1b"), (2, "101.1b")]
     assert ref.found[1].message == "P1's deck has no Life Base Card"
-    _, ref = run(SETUP[:1], head=_with_deck(deck), strict=False)
+    _, ref = run(setup, head=_with_deck(deck), strict=False)
     assert [(v.line, v.rule) for v in ref.found] == [(1, "101.1a"), (2, "101.1a")]
 
 

@@ -122,7 +122,7 @@ def legal_records(m: Match, cat: Catalog, board: Board, player: str, order: Deck
     if not z["ready"]:
         if to_act(m) == player:
             opp = m.p[other(player)]["home"]
-            dots = [board.opposite[opp]] if opp else sorted(board.opposite)
+            dots = [board.opposite[opp]] if opp in board.opposite else sorted(board.opposite)
             hand = order.top(player, 7)
             out.extend(_rec("setup", player, dot=d, hand=hand) for d in dots if d not in m.dots)
         return out
@@ -197,7 +197,7 @@ def _casts(m: Match, cat: Catalog, board: Board, player: str, in_action: bool) -
             if card.is_summon:
                 if any(e["ctrl"] == player and e["cls"] == card.cls for e in m.dots.values()):
                     continue
-                dots = [z["home"]] + board.ends()
+                dots = ([z["home"]] if z["home"] else []) + board.ends()
                 for d in dict.fromkeys(dots):
                     if d not in m.dots:
                         yield _rec("cast", player, card=code, pay=pay, dot=d)

@@ -185,11 +185,14 @@ class Match(Aggregate):
 
     # ------------------------------------------------------------------ setup and turns
     @event("PlayerSetUp", topic=topic("PlayerSetUp"))
-    def _set_up(self, player: str, dot: str, life_base: dict, hand: list, murphy: list,
+    def _set_up(self, player: str, dot: str | None, life_base: dict | None, hand: list, murphy: list,
                 rec: dict | None = None, line: int | None = None) -> None:
+        """``life_base`` None (digest.8): a setup that places no Life Base (a dot off the board or taken, a deck
+        without a Life Base Card), applied without it; ``dot`` None: no Starting Dot either."""
         z = self.p[player]
-        _take(z["deck"], life_base["code"])  # 105.3a: the Life Base Card is on the table before the draw
-        self.dots[dot] = self._summon(life_base["code"], player, player, {**life_base, "life": True})
+        if life_base is not None:
+            _take(z["deck"], life_base["code"])  # 105.3a: the Life Base Card is on the table before the draw
+            self.dots[dot] = self._summon(life_base["code"], player, player, {**life_base, "life": True})
         z["home"] = dot
         for c in hand:
             _take(z["deck"], c)

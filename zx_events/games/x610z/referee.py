@@ -50,22 +50,52 @@ class Referee:
         self.rec: dict | None = None  # the record under way, until an event carries it
         self._settled = -1  # the match's version when settle last found nothing to do
         self.result_line: int | None = None  # the line of the log's result record, once read
-        self.drew: int | None = None  # the turn whose draw record was refused (212.1): its Draw Phase drew all the same
+        # the turn whose draw the state does not count: refused (212.1), its Draw Phase drew all the same; or made after
+        # the Draw Phase (702.1 reported when it was left without it)
+        self.drew: int | None = None
+        self._pending: list[tuple[int, Violation]] = []  # the record's findings not yet recorded (fail, _flush)
+        self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
-        """``player``: who broke the rule when it is not the record's player (``self.by``)."""
+        """``player``: who broke the rule when it is not the record's player (``self.by``).
+
+        A clause is reported at most once per record and player: a second finding of it is merged into the first
+        (its message added), so one mistake that two checks see is one finding (the permanent a reactive player casts
+        in the End Phase was 206.1a twice). Findings wait in ``_pending`` until the record's first event (``_carry``)
+        or its end, so that a later one can still be merged; a fatal one carries the record that is skipped."""
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
         player = player or self.by
-        self.found.append(Violation(self.line, self.m.turn, player, rule, message))
-        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=player,
-                          rec=self._carry() if fatal else None)
+        for i, (k, v) in enumerate(self._pending):
+            if (v.rule, v.player) == (rule, player):
+                v = Violation(v.line, v.turn, v.player, rule, f"{v.message}; {message}")
+                self._pending[i] = (k, v)
+                self.found[k] = v
+                break
+        else:
+            self._pending.append((len(self.found), Violation(self.line, self.m.turn, player, rule, message)))
+            self.found.append(self._pending[-1][1])
         if fatal:
+            self._flush(carry=(rule, player))
             raise _Skip
 
+    def _flush(self, carry: tuple[str, str | None] | None = None) -> None:
+        """The record's findings so far as ``ViolationRecorded`` events; the one of ``carry`` (rule, player), fatal,
+        carries the record (it is not applied), after the others."""
+        pending, self._pending = [v for _, v in self._pending], []
+        pending.sort(key=lambda v: (v.rule, v.player) == carry)  # (stable: the fatal one last)
+        for v in pending:
+            self.m._violation(rule=v.rule, message=v.message, line=v.line, turn=v.turn, player=v.player,
+                              rec=self._take() if (v.rule, v.player) == carry else None)
+
     def _carry(self) -> dict | None:
-        """The record under way for the first event it causes (replay and the audit read it there)."""
+        """The record under way for the first event it causes (replay and the audit read it there), after the
+        record's findings so far."""
+        self._flush()
+        return self._take()
+
+    def _take(self) -> dict | None:
         rec, self.rec = self.rec, None
         return rec
 
@@ -97,6 +127,7 @@ class Referee:
             self.by = pl
             for rule, message in check_deck(self.cat, info.get("deck") or {}, info.get("side"), fmt):
                 self.fail(rule, f"{pl}: {message}")
+        self._flush()
         self.by = None
 
     # ------------------------------------------------------------------ records
@@ -124,6 +155,7 @@ class Referee:
                 do(self, rec)
         except _Skip:
             pass
+        self._flush()
         self.settle()
 
     def finish(self) -> None:
@@ -160,7 +192,7 @@ class Referee:
                 alive.add(e["ctrl"])
                 if "P1" in alive and "P2" in alive:
                     break
-        losers = [pl for pl in ("P1", "P2") if pl not in alive]
+        losers = [pl for pl in ("P1", "P2") if pl not in alive and pl not in self.unplaced]
         if len(losers) == 2:
             m._ended(winner=None, reason="simultaneous", line=self.line)  # 106.1a
         elif losers:
@@ -194,23 +226,26 @@ class Referee:
                 self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card", player=m.active)
             m._phase_entered(phase="action", line=self.line)
 
-    def _action_phase(self, rule: str, what: str) -> None:
+    def _action_phase(self, rule: str, what: str, stackable: bool = False) -> None:
         """Table 1 (201.7): the Action Phase of the active player; passes that close the Draw
-        Phase may be left out."""
+        Phase may be left out. A ``stackable`` action after the End Phase ended is 704.6's (``_stackable``)."""
         m = self.m
         if m.phase == "draw" and not m.stack and self.by == m.active:
             self._leave_draw()
-        if m.phase != "action":
-            where = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
-            self.fail(rule, f"{what} {where.get(m.phase, 'outside the Action Phase')}: only in the Action Phase")
+        if m.phase != "action" and not (stackable and m.phase == "closed"):
+            self.fail(rule, f"{what} {_PHASE_NAME.get(m.phase, 'outside the Action Phase')}: only in the Action Phase")
 
-    def _stackable(self, what: str) -> None:
+    def _stackable(self, what: str, phased: bool = False) -> None:
         """201.3: only the priority holder announces a stackable action; 702.2: in the Draw Phase
-        only triggers; 704.6: nothing after the End Phase ended."""
+        only triggers; 704.6: nothing after the End Phase ended.
+
+        ``phased``: the record's own clause says in which phases it is made (206.1a, 206.2a for a cast, Table 1,
+        201.7, for a move or attack) and was checked: a record of it in the Draw Phase is that clause's finding
+        only, not 702.2 as well (the same fact, two findings: digest.8)."""
         m = self.m
         if m.phase == "draw" and m.stack == [] and self.by == m.active:
             self._leave_draw()
-        if m.phase == "draw":
+        if m.phase == "draw" and not phased:
             self.fail("702.2", f"{what} in the Draw Phase, where only triggers may be announced")
         if m.phase == "closed":
             self.fail("704.6", f"{what} after the End Phase ended (everyone passed)", fatal=True)
@@ -274,20 +309,34 @@ class Referee:
         opp = m.p[other(pl)]
         if not opp["ready"] and pl != m.first:
             self.fail("105.2a", f"{m.first} (the starting player) places his Life Base first")
+        # digest.8: a setup the state can apply is applied as played, one that places no Life Base is applied without
+        # it (the hand dealt, the player set up): it was skipped, and the other player's legal setup was 105.2a, every
+        # turn 'a turn before both players set up' and each record 700.1 'no turn under way' (153 findings)
         dot = r["dot"]
-        if dot not in board or not board.dots[dot].is_start:
-            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}", fatal=True)
+        if dot not in board:
+            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name} (not a dot of it: no Life Base "
+                                f"is placed)")
+            dot = None
+        elif not board.dots[dot].is_start:  # (on the board: the Life Base is placed there, as played)
+            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}")
         if dot in m.dots:
-            self.fail("105.2a", f"Starting Dot {dot} is taken", fatal=True)
-        if opp["ready"] and board.opposite.get(opp["home"]) != dot:
+            self.fail("105.2a", f"{'Starting Dot ' if board.dots[dot].is_start else ''}{dot} is taken by "
+                                f"{m.dots[dot]['ctrl']}'s Life Base (no Life Base is placed)")
+            dot = None
+        starts = [d for d in (dot, opp["home"]) if d in board and board.dots[d].is_start]
+        if len(starts) == 2 and board.opposite.get(opp["home"]) != dot:  # (105.2b: when both are on Starting Dots)
             self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {opp['home']} "
                                 f"(opposite: {board.opposite.get(opp['home'], 'none')})")
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         if lb is None:  # (101.1b in Limited play: the header's format, as the deck check cites it)
             rule = "101.1b" if (m.header.get("format") or "constructed") == "limited" else "101.1a"
-            self.fail(rule, f"{pl}'s deck has no Life Base Card", fatal=True)
+            self.fail(rule, f"{pl}'s deck has no Life Base Card")
         deck = list(z["deck"])
-        deck.remove(lb)
+        if lb is not None:
+            deck.remove(lb)  # (105.3a: the hand is drawn without it)
+        if lb is None or dot is None:  # no Life Base in play (its card stays in the deck): none to lose (210.8, settle)
+            self.unplaced.add(pl)
+            lb = None
         hand = list(r["hand"])
         if len(hand) != 7:
             self.fail("105.3a", f"the initial hand has {len(hand)} cards, needs 7")
@@ -309,9 +358,9 @@ class Referee:
                 self.fail("105.4", f"{', '.join(lost)} not in {pl}'s deck after shuffling the hand back")
             murphy.append(kept)
             size = len(again)
-        card = self.card(lb)
-        m._set_up(player=pl, dot=dot, life_base={"code": lb, "stats": card.stats(), "cls": card.cls,
-                                                  "counters": dict(card.counters)},
+        card = self.card(lb) if lb is not None else None
+        m._set_up(player=pl, dot=dot, life_base=card and {"code": lb, "stats": card.stats(), "cls": card.cls,
+                                                          "counters": dict(card.counters)},
                   hand=hand, murphy=murphy, rec=self._carry(), line=self.line)
 
     # ------------------------------------------------------------------ turns (700-704)
@@ -320,7 +369,11 @@ class Referee:
         if not all(z["ready"] for z in m.p.values()):
             self.fail("105.2a", "a turn before both players set up", fatal=True)
         if m.phase not in ("setup", "over"):
-            self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first)", fatal=True)
+            # the `end` left out: the turn ends here, as an `end` with no discard (digest.8: the record was skipped, the
+            # turn went on, and every record of the new turn was charged, 702.1, 403.2, 700.1 at its `end`...)
+            self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first): it ends here, nothing "
+                               f"discarded")
+            self._end_turn([], None)
         expected = m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
         if self.by != expected:
             self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by}")
@@ -337,11 +390,15 @@ class Referee:
     def do_draw(self, r: dict) -> None:
         m = self.m
         self._running()
-        if self.by != m.active or (m.phase != "draw" and not m.drawn):
+        if self.by != m.active:
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
         if m.drawn >= 1 or self.drew == m.turn:  # (after the Draw Phase, which ended with the first, 702.3: applied,
             # as it was right after it; after a refused draw of a card not in the deck, 212.1, which was the turn's)
             self.fail("702.1", f"{self.by} draws a second card this turn (the Draw Phase's draw is exactly 1)")
+        # else after the record that left the Draw Phase without a draw, which was its 702.1 (_leave_draw): the turn's
+        # draw made late, applied as played with no second finding (digest.8: it was refused as 'a draw record belongs to
+        # the active player's Draw Phase', and the hand was one card short at the end, 502.5)
+        late = m.phase != "draw" and not m.drawn and self.drew != m.turn
         if r["card"] not in m.p[self.by]["deck"]:
             # the draw was made, of no card the engine knows (digest.8): leaving the phase is no 702.1 (it was, at the
             # next record: the same mistake twice), a second draw is one
@@ -349,6 +406,8 @@ class Referee:
             self.fail("212.1", f"{r['card']} is not in {self.by}'s deck (a card is drawn from the top of the deck)",
                       fatal=True)
         m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
+        if late:
+            self.drew = m.turn  # (the state counts only a draw in the Draw Phase: a second late one is 702.1)
         self._draw_phase_over()
 
     def _draw_phase_over(self) -> None:
@@ -374,25 +433,33 @@ class Referee:
     def do_end(self, r: dict) -> None:
         m = self.m
         self._running()
-        if self.by != m.active:
-            self.fail("700.1", f"{self.by} ends {m.active}'s turn", fatal=True)
+        pl = m.active
+        if self.by != pl:
+            # applied as the active player's end (digest.8, as digest.7 applied an `end` with a discard not in the hand):
+            # it was skipped, the turn went on, and every record of the next turn was charged (700.1, 702.1, 502.5)
+            self.fail("700.1", f"{self.by} ends {pl}'s turn: the active player ends his turn (applied as {pl}'s end)")
         if m.stack:
             rule = "704.6" if m.phase in ("end", "closed") else "703.7"
             self.fail(rule, f"the turn ends with {len(m.stack)} action(s) on the stack")
         if m.phase == "draw":
             self._leave_draw()
-        z = m.p[self.by]
+        z = m.p[pl]
         discard = list(r.get("discard") or [])
         lost = _missing(z["hand"], discard)
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
-            self.fail("502.5", f"{', '.join(lost)} not in {self.by}'s hand: nothing is discarded for "
+            self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
                                f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
         need = max(0, len(z["hand"]) - HAND_LIMIT)
         if len(discard) != need:
-            self.fail("502.5", f"{self.by} holds {len(z['hand'])} cards and discards {len(discard)}: "
+            self.fail("502.5", f"{pl} holds {len(z['hand'])} cards and discards {len(discard)}: "
                                f"down to {HAND_LIMIT} means {need}")
-        m._turn_ended(player=self.by, discard=discard, rec=self._carry(), line=self.line)
-        for dot, e in list(m.dots.items()):  # 602.5: Non Life Base summons on Ending Dots
+        self._end_turn(discard, self._carry())
+
+    def _end_turn(self, discard: list, rec: dict | None) -> None:
+        """The active player's turn ends (``discard``: the cards he discards, 502.5), then 602.5: Non Life Base
+        summons on Ending Dots are destroyed."""
+        self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line)
+        for dot, e in list(self.m.dots.items()):
             if self.board.dots[dot].is_end and not e["life"]:
                 self._leave_play(dot, "602.5")
 
@@ -526,18 +593,21 @@ class Referee:
                                 f"stackable; applied as one)")
             self.do_crystal(r)
             return
+        if m.phase == "draw" and self.by == m.active and not m.stack:
+            self._leave_draw()
         if card.permanent:
-            self._active("206.1a", f"casts the permanent {card.name}")
-            if m.phase == "draw" and self.by == m.active and not m.stack:
-                self._leave_draw()
-            if m.phase != "action":
-                self.fail("206.1a", f"the permanent {card.name} is cast outside the Action Phase")
-        else:
-            if m.phase == "draw" and self.by == m.active and not m.stack:
-                self._leave_draw()
-            if m.phase not in ("action", "end", "closed"):
-                self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases")
-        self._stackable(f"casting {card.name}")
+            # 206.1a: "only ... by the active player during the Action Phase": one clause, one finding for both
+            # halves (a reactive player's permanent in the End Phase was 206.1a twice)
+            wrong = [f"in {m.active}'s turn"] if self.by != m.active else []
+            if m.phase not in ("action", "closed"):  # (after the End Phase ended: 704.6, _stackable)
+                wrong.append(_PHASE_NAME.get(m.phase, "outside the Action Phase"))
+            if wrong:
+                self.fail("206.1a", f"{self.by} casts the permanent {card.name} {' and '.join(wrong)}: only the active "
+                                    f"player, in his Action Phase")
+        elif m.phase not in ("action", "end", "closed"):
+            self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases "
+                                f"({_PHASE_NAME.get(m.phase, m.phase)})")
+        self._stackable(f"casting {card.name}", phased=True)
         if code not in m.p[self.by]["hand"]:
             self._void("200.1a", f"{code} is not in {self.by}'s hand (a card is cast from hand)",
                        {"kind": "cast", "card": code}, r["pay"])
@@ -548,9 +618,11 @@ class Referee:
             if dot is None or dot not in self.board:
                 self._void("402.6", f"a summon is placed on a dot: {card.name} names {dot or 'none'}",
                            {"kind": "cast", "card": code}, r["pay"])
-            if dot != m.p[self.by]["home"] and not self.board.dots[dot].is_end:
-                self.fail("402.6", f"{card.name} is placed on {dot}: only {self.by}'s Starting Dot "
-                                   f"{m.p[self.by]['home']} or an Ending Dot")
+            home = m.p[self.by]["home"]
+            if dot != home and not self.board.dots[dot].is_end:
+                self.fail("402.6", f"{card.name} is placed on {dot}: only {self.by}'s Starting Dot {home} or an Ending "
+                                   f"Dot" if home else f"{card.name} is placed on {dot}: only an Ending Dot ({self.by} "
+                                                       f"has no Starting Dot: his setup named no free dot of the board)")
             # 600.5 is not checked here: 402.6 places the pawn when the cast has resolved, and a dot still
             # taken then fizzles the cast (200.4, _resolve); the dot is no target fixed at announcement (200.3)
             if self._controls_class(self.by, card.cls):
@@ -636,7 +708,9 @@ class Referee:
             self.fail(rule, f"{card.name} has no {kind} ability")
         if kind in e["abil"]:
             self.fail(rule, f"the {kind} ability of {card.name} was already used this turn (once per turn)")
-        if kind == "activated" and e["act"]:
+        elif kind == "activated" and e["act"]:
+            # (206.1e, an activated permanent is not used again, not also when the ability's own first use, which
+            # activates the summon, 402.10f, is what is repeated: the same fact, two findings)
             self.fail("206.1e", f"{card.name} is activated: its activated ability needs it reactivated")
         entry: dict[str, Any] = {"id": self.line, "kind": "ability", "by": self.by, "card": e["code"],
                                  "uid": e["uid"], "ability": kind}
@@ -704,8 +778,8 @@ class Referee:
         before = len(self.found)
         self._running()
         self._active("202.1", "moves a summon")
-        self._action_phase("201.7", "a movement")
-        self._stackable("a movement")
+        self._action_phase("201.7", "a movement", stackable=True)
+        self._stackable("a movement", phased=True)
         void = {"kind": "move", "uid": None, "from": src, "path": path}  # (what it is announced as when it names no summon)
         e, foreign = self._own_summon(src, "to move", "202.2", void, r["pay"])
         name = self.card(e["code"]).name
@@ -745,8 +819,8 @@ class Referee:
         src, target, path = r["from"], r["target"], list(r["path"])
         self._running()
         self._active("202.1", "attacks")
-        self._action_phase("201.7", "an attack")
-        self._stackable("an attack")
+        self._action_phase("201.7", "an attack", stackable=True)
+        self._stackable("an attack", phased=True)
         void = {"kind": "attack", "uid": None, "from": src, "path": path, "target": None}
         e, foreign = self._own_summon(src, "to attack with", "202.3", void)
         name = self.card(e["code"]).name
@@ -804,16 +878,18 @@ class Referee:
                 else:
                     facts["dot"] = dot
                     follow.append(("start", dot))
-            elif target.get("gone") or (target.get("uid") is not None and not self._in_play(target["uid"])) or \
-                    (target.get("entry") is not None and not any(s.get("id") == target["entry"] for s in m.stack)):
+            elif self._target_gone(target):
                 outcome = "fizzled"  # 208.5 (an Effect on the stack: it left it); 200.4 a target that was not there
             elif entry.get("permanent") and target.get("uid") is not None:
                 facts["on"] = target["uid"]
             self.resolved = entry["card"]
         elif kind == "activate":
             p = m.perm(entry["uid"])
-            if p is None or p["ctrl"] != by or (entry.get("target") or {}).get("gone"):
-                outcome = "fizzled"  # 200.7, 214.5; 200.4 a target that was not there
+            if p is None or p["ctrl"] != by or self._target_gone(entry.get("target") or {}):
+                # 200.7, 214.5; 208.5 "an Effect with an activated effect" whose target "isn't in play anymore when it
+                # resolves" (digest.8: only a cast fizzled so; an activation took place on a target gone); 200.4 a
+                # target that was not there
+                outcome = "fizzled"
             follow.append(("spent", entry))  # 209.2c: resolved or prevented alike
             self.resolved = entry["card"]
         elif kind == "move":
@@ -882,6 +958,12 @@ class Referee:
             dot, e = m.find(entry.get("uid"))
             if e is not None and e["counters"].get("activation", 1) <= 0:
                 self._leave_play(dot, "209.2c")
+
+    def _target_gone(self, target: dict) -> bool:
+        """208.5: the target of a cast card or an activated effect (``_target``) is not there when it resolves: it was
+        not there when announced (200.4), it left play, or an Effect Card cast on the stack left the stack."""
+        return bool(target.get("gone")) or (target.get("uid") is not None and not self._in_play(target["uid"])) or \
+            (target.get("entry") is not None and not any(s.get("id") == target["entry"] for s in self.m.stack))
 
     def _in_play(self, uid: int) -> bool:
         return self.m.find(uid)[1] is not None or self.m.perm(uid) is not None
@@ -1055,6 +1137,8 @@ _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_"
 # stats, modifiers, Life Bases and controllers are those of before)
 _INERT = frozenset({Match.Passed, Match.EnergyAdded, Match.CardDrawn, Match.PhaseEntered, Match.CrystalCast,
                     Match.Announced})
+
+_PHASE_NAME = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
 
 _TARGET_RULE = {"summon": "401.2a", "class": "401.3a", "crystal": "401.4a", "effect": "401.5a"}
 

@@ -285,8 +285,9 @@ def _setup(m: MatchRows, seq: int, d: dict) -> None:
     for i, hand in enumerate(murphy):
         m._draws(seq, p, hand, "opening" if i == len(murphy) - 1 else "mulliganed")
     lb = d["life_base"]
-    m.dots[d["dot"]] = [lb["code"], p, True]
-    m.lb[p] = [int((lb.get("stats") or {}).get("defense", 0)), 0]
+    if lb is not None:  # (None: a setup that placed no Life Base, digest.8)
+        m.dots[d["dot"]] = [lb["code"], p, True]
+        m.lb[p] = [int((lb.get("stats") or {}).get("defense", 0)), 0]
 
 
 def _turn_started(m: MatchRows, seq: int, d: dict) -> None:

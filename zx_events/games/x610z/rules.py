@@ -32,6 +32,18 @@ RULES_VERSION = "x610z-cr-1.1+digest.8"
 # the stack"; it was 401.5a "not in play"), and the card fizzles if it has left the stack (208.5). A trigger after
 # everyone passed in the End Phase keeps the End Phase until it has resolved (704.6: it ends only with no stack; each
 # pass to resolve it was 704.6). The referee's only: stored events replay as stored.
+# .8 (also): one mistake, one finding where a refused setup, draw, end or turn charged the records after it. A setup on a
+# dot of the board that is not a Starting Dot is 105.2a and applied as played (the Life Base there); one that can place
+# no Life Base (a dot off the board or taken, no Life Base Card) is applied without it (the hand dealt, the player set
+# up, no Life Base to lose, 210.8): it was skipped, and the other setup, every turn and record were 105.2a or 700.1.
+# 105.2b only when both Life Bases are on Starting Dots. A draw after the first action is the turn's draw, applied with
+# no second finding (702.1 was reported where the Draw Phase was left; it was refused, and the end 502.5). An `end` by
+# the other player is 700.1 applied as the active player's end; a `turn` while the turn runs is 700.1 and ends it there
+# (both were skipped, and the next turn charged). A clause is reported once per record (the findings merged: 206.1a
+# was twice for a reactive player's permanent in the End Phase); a cast, move or attack in the Draw Phase is its own
+# clause's (206.1a, 206.2a, 201.7), not 702.2 too; an activated ability used again is 402.10f, not 206.1e too; after
+# the End Phase ended 704.6, not 206.1a or 201.7 too. An activation whose target left play fizzles (208.5), as a cast
+# does. The PlayerSetUp handler takes a null life_base (only this version writes one): stored events replay as stored.
 # .7: a record that breaks a rule but can be applied as written is applied (docs/audit.md), where it was skipped and
 # the other player's legal records after it were charged (201.3 a pass, 700.1 a turn not ended): a `trigger` from a
 # summon without a triggered ability (402.10h), an `activate` of a permanent with no activation left (209.2a), of an

@@ -1,0 +1,236 @@
+"""digest.8: one mistake, one finding (docs/rules-x610z.md). A setup, a draw, an `end` or a `turn` the audit refused
+without applying it charged the records after it: a setup on a dot that is not a Starting Dot made the other player's
+legal setup 105.2a and every later record 105.2a or 700.1 (153 findings in a simulated log); a draw logged after the
+first action was refused, and the end of the turn was 502.5; an `end` by the other player, or a `turn` while the turn
+had not ended, left the turn running, and each record of the next turn was charged (700.1, 702.1, 403.2, ...). And
+one record gave two findings for one fact (206.1a twice, 206.2a and 702.2, 402.10f and 206.1e). Now such a record is
+applied as played, or as what it has to be, and reported once; a clause is reported once per record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from zx_events.games.x610z.setup import board_for, catalog_for, open_match
+from zx_events.games.x610z.sim import simulate
+
+from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, pp, r, refused, run
+from x610z_support import play
+
+INVALID = Path(__file__).resolve().parents[3] / "examples" / "x610z" / "invalid"
+
+
+def audit(records: list[dict]):
+    """Lenient mode (the audit, --accept-violations): the match and its violations as (line, player, rule)."""
+    m, ref = run(records, strict=False)
+    return m, [(v.line, v.player, v.rule) for v in ref.found]
+
+
+def at(records: list[dict]) -> int:
+    """The line of the last record (the header is line 1)."""
+    return len(records) + 1
+
+
+def two_turns(first: str = "P1") -> list[dict]:
+    """Turns 1 and 2 with a draw, a Boost Crystal and an end each (P1 holds 7 cards at his end, P2 7)."""
+    second = "P2" if first == "P1" else "P1"
+    return [r("turn", first), r("draw", first, card="A1-010"), r("crystal", first, card="A1-011"), r("end", first),
+            r("turn", second), r("draw", second, card="A1-011"), r("crystal", second, card="A1-011"), r("end", second)]
+
+
+# ---------------------------------------------------------------------- setup (105.2a)
+def test_x610z_105_2a_a_life_base_on_a_dot_that_is_not_a_starting_dot_is_placed_as_played():
+    """A1 is a dot of the board: the Life Base is placed there (digest.7: what stays skipped is a dot off the board).
+    P2's legal setup was '105.2a P1 places his Life Base first', each turn 'a turn before both players set up' and each
+    record '700.1 no turn under way'."""
+    recs = [r("setup", "P1", dot="A1", hand=P1_HAND), SETUP[1]] + two_turns()
+    m, found = audit(recs)
+    assert found == [(2, "P1", "105.2a")]
+    assert m.dots["A1"]["life"] and m.p["P1"]["home"] == "A1" and m.turn == 2 and m.outcome is None
+    refused(recs, "105.2a", line=2, contains="A1 is not a Starting Dot")  # strict import stops there as before
+
+
+def test_x610z_105_2a_the_second_setup_on_a_dot_that_is_not_a_starting_dot_is_not_also_105_2b():
+    _, found = audit([SETUP[0], r("setup", "P2", dot="A4", hand=P2_HAND)] + two_turns())
+    assert found == [(3, "P2", "105.2a")]
+
+
+@pytest.mark.parametrize("setup, message", [
+    (r("setup", "P1", dot="Z9", hand=P1_HAND), "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: "
+                                               "no Life Base is placed)"),
+    (r("setup", "P2", dot="S1", hand=P2_HAND), "Starting Dot S1 is taken by P1's Life Base (no Life Base is placed)"),
+])
+def test_x610z_105_2a_a_setup_that_places_no_life_base_does_not_charge_the_rest_of_the_match(setup, message):
+    """A dot off the board, or the other player's: no Life Base is placed, the rest of the setup is applied (the hand
+    dealt, the player set up), so the turns go on; with no Life Base in play he loses none (210.8: the game went on)."""
+    recs = [setup, SETUP[1]] if setup["by"] == "P1" else [SETUP[0], setup]
+    m, ref = run(recs + two_turns(), strict=False)
+    line = 2 if setup["by"] == "P1" else 3
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [(line, setup["by"], "105.2a", message)]
+    z = m.p[setup["by"]]
+    assert z["ready"] and z["home"] is None and len(z["hand"]) == 7 and m.turn == 2 and m.outcome is None
+    assert sum(e["life"] for e in m.dots.values()) == 1
+
+
+def test_x610z_105_2a_a_setup_before_the_starting_players_merges_its_105_2a_findings():
+    """P2 sets up first, on a dot that is not a Starting Dot: two 105.2a facts in one record, one finding."""
+    m, ref = run([r("setup", "P2", dot="A4", hand=P2_HAND), SETUP[0]], strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (2, "105.2a", "P1 (the starting player) places his Life Base first; A4 is not a Starting Dot of board "
+                      "x610z-orbits-sample")]
+    assert [v["rule"] for v in m.violations] == ["105.2a"]
+
+
+# ---------------------------------------------------------------------- the draw (702.1)
+def test_x610z_702_1_a_draw_after_the_first_action_is_applied_as_played():
+    """The crystal leaves the Draw Phase without a draw (702.1, reported there); the draw after it is the turn's draw
+    made late: the card goes to the hand, no second finding (it was '702.1 a draw record belongs to the active
+    player's Draw Phase', skipped, and the end's discard from 8 cards was 502.5)."""
+    recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011"), r("draw", "P1", card="A1-010"),
+                    r("draw", "P1", card="A1-010")]
+    m, found = audit(recs[:-1] + [r("end", "P1")])
+    assert found == [(at(SETUP) + 2, "P1", "702.1")] and m.p["P1"]["hand"].count("A1-010") == 2
+    assert len(m.p["P1"]["hand"]) == 7 and m.phase == "over"
+    m, found = audit(recs + [r("end", "P1", discard=["A1-010"])])  # a second late draw is 702.1, applied
+    assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs), "P1", "702.1")] and m.p["P1"]["discard"] == ["A1-010"]
+
+
+# ---------------------------------------------------------------------- one record, one finding per clause
+def test_x610z_206_1a_a_permanent_cast_by_the_reactive_player_in_the_end_phase_is_one_finding():
+    """206.1a: "only ... by the active player during the Action Phase": both halves broken, one finding (it was two)."""
+    recs = BATTLE + pp("P2") + [r("cast", "P2", card="A1-020", dot="S4", pay={})]  # (P2 has priority, 704.1)
+    _, ref = run(recs, strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (at(recs), "206.1a", "P2 casts the permanent Hunter Dragon in P1's turn and in the End Phase: only the active "
+                             "player, in his Action Phase")]
+    refused(recs, "206.1a", contains="in P1's turn and in the End Phase")
+
+
+def test_x610z_206_2a_a_non_permanent_cast_in_the_draw_phase_is_not_also_702_2():
+    """P2 answers P1's pass in P1's Draw Phase (before his draw) with Discount: 206.2a names the phases a non permanent
+    is cast in; 702.2 (only triggers in the Draw Phase) says the same of it, and was a second finding."""
+    recs = BATTLE[:-1] + [r("pass", "P1"), r("cast", "P2", card="A1-031", pay={})]
+    _, found = audit(recs)
+    assert found == [(at(recs), "P2", "206.2a")]
+
+
+def test_x610z_201_7_a_move_in_the_draw_phase_is_not_also_702_2():
+    """Table 1 (201.7) names the phase of a movement: a reactive player's move of his Life Base in the Draw Phase is
+    202.1 and 201.7, not 702.2 as well."""
+    recs = BATTLE[:-1] + [r("pass", "P1"), r("move", "P2", **{"from": "S4"}, path=["A4"], pay={})]
+    _, found = audit(recs)
+    assert found == [(at(recs), "P2", "202.1"), (at(recs), "P2", "201.7")]
+
+
+def test_x610z_402_10f_an_activated_ability_used_twice_is_not_also_206_1e():
+    """The first use activated the summon (402.10f: "it can either be moved or its ability activated, since both
+    require the activation of the summon"): its being activated is the fact 402.10f reports, not a second one."""
+    (_, ref), = play((INVALID / "402.10f-activated-ability-twice.x610zlog").read_text(), strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(16, "402.10f")]
+
+
+def test_x610z_502_5_a_discard_not_in_hand_and_a_wrong_count_are_one_finding():
+    """P1 holds 7 cards after his draw and crystal and discards one he does not hold: two facts of 502.5, one
+    finding whose message says both (a clause is reported once per record)."""
+    recs = T1 + [r("end", "P1", discard=["A1-050"])]
+    _, ref = run(recs, strict=False)
+    assert [(v.line, v.rule, v.message) for v in ref.found] == [
+        (at(recs), "502.5", "A1-050 not in P1's hand: nothing is discarded for it (the active player discards from "
+                            "his hand); P1 holds 7 cards and discards 1: down to 7 means 0")]
+
+
+# ---------------------------------------------------------------------- the end of a turn (700.1)
+def test_x610z_700_1_an_end_by_the_other_player_is_applied_as_the_active_players_end():
+    """P2 logs the end of P1's turn 1 (P1 holds 8 cards, the record discards one of them): applied as P1's end, with
+    its discard (it was skipped, and P2's turn 2 was 700.1, 702.1, 700.1 again, then P1's 702.1 and 502.5)."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P2", discard=["A1-010"])]
+    m, found = audit(recs + [r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
+                             r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs), "P2", "700.1")] and m.turn == 3 and len(m.p["P1"]["hand"]) == 7
+    assert m.violations[0]["message"] == "P2 ends P1's turn: the active player ends his turn (applied as P1's end)"
+
+
+def test_x610z_700_1_a_turn_while_the_turn_has_not_ended_ends_it():
+    """The `end` of P1's turn 1 left out: the `turn` of P2 is 700.1 once, P1's turn ends there (nothing discarded)
+    and P2's begins (it was skipped: P2's draw was 702.1, his crystal 403.2, his end 700.1, and so on)."""
+    recs = T1 + [r("turn", "P2")]
+    m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2"),
+                             r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs), "P2", "700.1")] and m.turn == 3 and m.phase == "over"
+    refused(recs, "700.1", contains="turn 1 has not ended")
+
+
+# ---------------------------------------------------------------------- 208.5
+def test_x610z_208_5_an_activation_whose_target_left_play_fizzles():
+    """208.5: "Whenever an Effect with an activated effect doesn't have a legal target or the target isn't in play
+    anymore when it resolves the effect doesn't take place". P1 activates Watchtower on P2's Sky Vessel (B5), which is
+    destroyed before the activation resolves: it fizzles, as a cast does, and an effect logged for it is refused (it
+    took place: a stat of Watchtower's on B1 was accepted)."""
+    recs = BATTLE + [r("effect", "P1", source="S1", op="search", card="A1-050"),
+                     r("effect", "P1", source="S1", op="energy", type="C", amount=3),
+                     r("cast", "P1", card="A1-050", pay={"C": 2})] + pp("P1") + [
+        r("activate", "P1", effect="A1-050", target="B5", pay={"C": 1}), r("pass", "P2"),
+        r("effect", "P1", source="S1", op="destroy", dot="B5"), r("pass", "P1")]
+    m, ref = run(recs, strict=False)
+    assert ref.found == [] and m.stack == [] and ref.fizzled == "A1-050"
+    stat = r("effect", "P1", source="A1-050", op="stat", dot="B1", stat="range", delta=1, until="end_of_turn")
+    refused(recs + [stat], "503.1", contains="it fizzled")
+
+
+# ---------------------------------------------------------------------- simulated logs
+def _audit(header: dict, records: list[dict]):
+    m, ref = open_match(header, catalog_for(header), board_for(header), strict=False)
+    for k, rec in enumerate(records):
+        ref.handle(k + 2, rec)
+    return m, [(v.line, v.player, v.rule) for v in ref.found]
+
+
+def _names(rec: dict, dots: set[str]) -> bool:
+    values = [x for v in rec.values() for x in (v if isinstance(v, list) else [v])]
+    return any(isinstance(v, str) and v in dots for v in values)
+
+
+SIMS = list(simulate(20, 7))
+
+
+@pytest.mark.parametrize("sim", SIMS, ids=[s.match_id for s in SIMS])
+def test_x610z_700_1_one_spoiled_record_of_a_simulated_match_is_its_one_finding(sim):
+    """A legal simulated match with one record spoiled: the audit gives one finding, at that line, and (but for the
+    setup) the match ends as it did. The first `end` logged by the other player (700.1); the first `end` without a
+    discard left out (700.1 at the `turn` after it, which takes its line); a draw moved after the active player's first
+    action when that action does not name the card drawn (702.1 at that action, which takes the draw's line); each
+    player's setup on a dot that is not a Starting Dot (105.2a; its Life Base is placed there, so the log is cut at the
+    first record that names that dot or the Starting Dot the match was played from: from there on the later records
+    play a game that the setup did not set up)."""
+    header, *records = [json.loads(x) for x in sim.lines()]
+    board = board_for(header)
+    outcome = {"winner": sim.winner, "reason": sim.reason}
+    other = {"P1": "P2", "P2": "P1"}
+
+    i = next(k for k, rec in enumerate(records) if rec["do"] == "end")
+    spoiled = records[:i] + [{**records[i], "by": other[records[i]["by"]]}] + records[i + 1:]
+    m, found = _audit(header, spoiled)
+    assert (found, m.outcome) == ([(i + 2, spoiled[i]["by"], "700.1")], outcome), "end by the other player"
+
+    i = next(k for k, rec in enumerate(records[:-1]) if rec["do"] == "end" and not rec.get("discard")
+             and records[k + 1]["do"] == "turn")
+    m, found = _audit(header, records[:i] + records[i + 1:])
+    assert (found, m.outcome) == ([(i + 2, records[i + 1]["by"], "700.1")], outcome), "end left out"
+
+    late = [k for k, rec in enumerate(records[:-1]) if rec["do"] == "draw" and records[k + 1]["by"] == rec["by"]
+            and records[k + 1]["do"] in ("crystal", "cast", "move", "attack", "ability", "activate")
+            and rec["card"] not in json.dumps(records[k + 1])]
+    if late:
+        i = late[len(late) // 2]
+        m, found = _audit(header, records[:i] + [records[i + 1], records[i]] + records[i + 2:])
+        assert (found, m.outcome) == ([(i + 2, records[i]["by"], "702.1")], outcome), "draw after the first action"
+
+    for i in (0, 1):
+        dot = sorted(d for d in board.dots if not board.dots[d].is_start)[i]
+        cut = next((k for k, rec in enumerate(records) if k > 1 and _names(rec, {dot, records[i]["dot"]})),
+                   len(records))
+        spoiled = records[:i] + [{**records[i], "dot": dot}] + records[i + 1:cut]
+        m, found = _audit(header, spoiled)
+        assert found == [(i + 2, records[i]["by"], "105.2a")], f"setup on {dot}, cut at line {cut + 2}"
