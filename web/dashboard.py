@@ -24,7 +24,7 @@ from typing import Any
 
 import polars as pl
 
-from zx_events.freetext import escaped
+from zx_events.freetext import cells_prefix, escaped
 
 BLUE = "#3867a8"
 RED = "#c0504d"
@@ -42,8 +42,11 @@ OUTCOMES = ("destroyed", "player_damaged", "survived", "no_damage_overboost", "f
 OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0e0")
 TOP_CARDS = 25
 MAX_TURN = 16
-LABEL_MAX = 60  # characters of a name a chart shows: vl-convert lays a long label out in quadratic time
-AXIS_LABELS = 280  # px: the longest axis label a chart draws (a 60-character name is cut there, with an ellipsis)
+# terminal cells of a name a chart shows (a wide character takes two: 20 CJK characters or emoji), about AXIS_LABELS
+# px: longer, ``short`` cuts it at a grapheme cluster (vl-convert lays a long label out in quadratic time)
+LABEL_MAX = 40
+# px: the axis labels' room (a LABEL_MAX name); Vega's own cut (labelLimit) is off: ``render_svg``
+AXIS_LABELS = 280
 # px: the widest a chart's box is (style.css: main 1200 px less its padding, the section's padding and border);
 # a chart as wide or narrower is shown whole, a wider one scrolls in its box with its labels out of sight
 CHART_BOX = 1118
@@ -233,9 +236,40 @@ def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, column
 
 # ---------------------------------------------------------------------- charts
 def render_svg(chart: Any) -> str:
+    """A chart's SVG (vl-convert's), with no label cut by Vega: every ``labelLimit`` is 0 (none), the names
+    being cut already (``short``, by grapheme cluster). Vega cuts a label too long for its ``labelLimit`` by
+    UTF-16 code units, and measures the pieces it tries: a deck named with 25 emoji (its legend's limit is
+    160 px) left half a surrogate pair, which vl-convert cannot read ("Vega-Lite to SVG conversion failed"):
+    ``zx report`` failed and ``zx serve``'s /dashboard answered 500, for every filter. Should a chart fail all
+    the same, the page says so in its place (logged) and shows the others."""
     import vl_convert as vlc
 
-    return vlc.vegalite_to_svg(_xml_safe(chart.to_dict()))
+    spec = _xml_safe(chart.to_dict())
+    config = spec.setdefault("config", {})
+    for part in ("axis", "legend"):  # (Vega's defaults: 180 px an axis label, 160 px a legend's)
+        config.setdefault(part, {})["labelLimit"] = 0
+    _uncut(spec)
+    try:
+        return vlc.vegalite_to_svg(spec)
+    except Exception as e:  # (one chart's failure is not the page's)
+        import logging
+
+        logging.getLogger("zx.dashboard").error("a dashboard chart could not be drawn: %s: %s", type(e).__name__,
+                                                str(e)[:500])
+        return (f'<p class="error chart-failed">This chart could not be drawn ({type(e).__name__}, logged); '
+                "the table below has its figures.</p>")
+
+
+def _uncut(spec: Any) -> None:
+    """Every ``labelLimit`` in ``spec`` (an axis's, a legend's) set to 0, no limit, in place."""
+    if isinstance(spec, dict):
+        if "labelLimit" in spec:
+            spec["labelLimit"] = 0
+        for value in spec.values():
+            _uncut(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            _uncut(value)
 
 
 _SVG = re.compile(r"<svg\b[^>]*>")
@@ -276,8 +310,13 @@ def _xml_safe(value: Any) -> Any:
 
 
 def short(text: str, limit: int = LABEL_MAX) -> str:
-    """``text`` cut to ``limit`` characters, the last one an ellipsis where it was cut."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    """``text`` cut to ``limit`` terminal cells (a wide character takes two), the last one an ellipsis where it
+    was cut, at a grapheme cluster (``freetext.cells_prefix``: never half a flag, an emoji family cut at a
+    joiner, half a surrogate pair). A cell is about 6.5 px of the charts' 11 px text, for a Latin letter
+    (DejaVu Sans) as for half a CJK character or emoji, so the width drawn follows it."""
+    if cells_prefix(text, limit) == len(text):
+        return text
+    return text[:cells_prefix(text, limit - 1)] + "…"
 
 
 def _labels(df: pl.DataFrame, *cols: str) -> pl.DataFrame:
@@ -291,7 +330,7 @@ def _labels(df: pl.DataFrame, *cols: str) -> pl.DataFrame:
     for c in cols:
         for v in df[c].unique().to_list():
             if isinstance(v, str):
-                (long if len(v) > LABEL_MAX else kept).add(v)
+                (long if short(v) != v else kept).add(v)
     if not long:
         return df
     mapping = {}

@@ -107,6 +107,26 @@ def normalize(text: str) -> str:
     return _DASHES.sub("-", _INVISIBLE.sub("", unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))))
 
 
+def cells_prefix(text: str, cells: int) -> int:
+    """The length of the longest start of ``text`` made of whole grapheme clusters (Unicode's UAX #29: a flag,
+    an emoji ZWJ sequence, a letter with its accents are one) that takes at most ``cells`` terminal cells (a
+    wide character takes two), both as the ``wcwidth`` library reads them; ``len(text)`` when all of it fits.
+    A cut there never leaves half a flag, a family cut at a joiner or a surrogate pair's half (a chart's
+    renderer could not read one). Reads no further than it needs: linear in ``cells``, not in ``text``."""
+    if len(text) * 2 <= cells:  # a cluster holds a character at the least and takes two cells at the most
+        return len(text)
+    from wcwidth import iter_graphemes, wcswidth
+
+    used = end = 0
+    for cluster in iter_graphemes(text):
+        width = wcswidth(cluster)
+        used += width if width >= 0 else len(cluster)  # (a control character: as its escape will, about)
+        if used > cells:
+            return end
+        end += len(cluster)
+    return end
+
+
 def is_timestamp(value: Any) -> bool:
     """An ISO 8601 date-time or date (what ``ts`` must be)."""
     if not isinstance(value, str) or not value or len(value) > 40:
