@@ -264,6 +264,29 @@ def test_a_value_is_cut_by_its_width_in_the_terminal_and_never_inside_an_escape(
     assert _cut([["a" * 200, "山" * 100]]) == ([["a" * 200, "山" * 100]], {})
 
 
+@pytest.mark.parametrize("value", [
+    "\U0001f1ef\U0001f1f5" * 150,  # flags: two regional indicators each
+    "Famille " + "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466" * 120,  # a ZWJ family each
+    "x" + "e\u0301\u0302" * 300,  # a letter with two accents
+    "\U0001f44d\U0001f3fd" * 150,  # an emoji with its skin tone
+])
+def test_a_value_is_cut_at_a_grapheme_clusters_end_never_inside_one(value):
+    """A table's cut (rich's ``set_cell_size``) left half a flag (an odd number of regional indicators: the
+    last flag another one, or a lone letter) and could split a family emoji at a joiner: the cut falls at the
+    end of a grapheme cluster, and the value takes at most ``CELL_MAX`` cells."""
+    from wcwidth import iter_graphemes, wcswidth
+
+    from cli.output import CELL_MAX, _cut
+
+    [[v]], cut = _cut([[value]])
+    assert cut == {0: 1} and v.endswith("...") and wcswidth(v) <= CELL_MAX, (cut, wcswidth(v))
+    head, ends = v[:-3], {0}
+    for g in iter_graphemes(value):
+        ends.add(max(ends) + len(g))
+    assert len(head) in ends and value.startswith(head), ascii(head[-8:])
+    assert wcswidth(v) > CELL_MAX - 6  # (cut to fit, not shorter)
+
+
 @pytest.mark.parametrize("columns", ["1", "12", "19"])
 def test_a_terminal_narrower_than_20_columns_gets_a_20_column_table_with_its_values(store, columns):
     """COLUMNS=1 printed a column of borders and no value (every column left out): a table is drawn at
