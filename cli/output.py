@@ -458,7 +458,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")
 
 
-CELL_MAX = 200  # terminal cells of one value a table in a terminal shows
+CELL_MAX = 200  # terminal cells of one value a table in a terminal shows (a wide character takes two)
 _PART_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7})?$")  # a cut "\x1" of "\x1b"
 
 
@@ -488,8 +488,8 @@ def _cut_note(cut: dict[int, int], idx: Sequence[int]) -> None:
     """The note on stderr counting the values ``_cut`` cut in the columns the table shows (``idx``)."""
     n = sum(cut.get(i, 0) for i in idx)
     if n:
-        _note(f"({counted(n, 'value')} cut to {CELL_MAX} characters to fit the terminal; "
-              f"--format csv|json gives every value)")
+        _note(f"({counted(n, 'value')} cut to {CELL_MAX} terminal cells (a wide character takes two) to fit the "
+              f"terminal; --format csv|json gives every value)")
 
 
 def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], lists: bool = False) -> None:

@@ -219,7 +219,7 @@ def test_a_replay_shows_a_name_with_control_characters_whole_and_escaped(tmp_pat
 
 def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
     """A 5,000-character player name folded into hundreds of lines of ``zx matches`` in a terminal: a
-    value there is cut to ``CELL_MAX`` characters (a note on stderr says so); a pipe, CSV and JSON get
+    value there is cut to ``CELL_MAX`` terminal cells (a note on stderr says so); a pipe, CSV and JSON get
     it whole."""
     from cli.output import CELL_MAX
 
@@ -239,7 +239,7 @@ def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
         assert r.exit_code == 0, r.output
         assert name not in r.stdout.replace("\n", "").replace("│", "").replace(" ", "")
         assert len(r.stdout.splitlines()) < 30, (args, len(r.stdout.splitlines()))
-        assert f"1 value cut to {CELL_MAX} characters to fit the terminal" in r.stderr, args
+        assert f"1 value cut to {CELL_MAX} terminal cells (a wide character takes two) to fit the terminal" in r.stderr
     narrow = CliRunner().invoke(zx, ["--store", path, "matches"], env={**env, "COLUMNS": "40"})
     assert "p1" in narrow.stderr and "cut to" not in narrow.stderr  # the column left out: no value of it cut
     piped = CliRunner().invoke(zx, ["--store", path, "matches"], env=env)  # not a terminal: whole
