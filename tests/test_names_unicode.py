@@ -8,6 +8,7 @@ import copy
 import html
 import json
 import unicodedata
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +18,7 @@ from analytics_support import M1, M2, headers
 from cli.main import zx
 from support import text
 
+ROOT = Path(__file__).resolve().parents[1]
 TYPED = unicodedata.normalize("NFC", "José")  # as typed
 WRITTEN = unicodedata.normalize("NFD", "José")  # as the log has it
 DECK = unicodedata.normalize("NFD", "Dragons rugissants é")
@@ -155,3 +157,34 @@ def test_a_name_in_two_normal_forms_is_one_choice_and_one_suggestion_everywhere(
         answer = client.get("/dashboard", params={"deck": "Rouge", "min_games": 1})
         said = unicodedata.normalize("NFC", html.unescape(answer.text))
         assert answer.status_code == 400 and f"did you mean {shown!r}?" in said, said
+
+
+def test_a_card_named_in_nfd_by_its_catalog_is_found_by_its_name_typed_in_nfc(tmp_path):
+    """docs/analytics.md: a name filter matches a name in any Unicode normal form. A catalog writing a card's name
+    decomposed (NFD: the ド of ドラゴン as ト and a combining voiced mark) made ``zx stats cards --card`` refuse the
+    name a keyboard types (NFC): "no card named 'ドラゴン・スカウト'; did you mean 'ドラゴン・スカウト'?"; the
+    API's ``/api/stats/cards?card=`` too."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    typed, written = (unicodedata.normalize(f, "ドラゴン・スカウト") for f in ("NFC", "NFD"))
+    assert typed != written
+    sample = (ROOT / "zx_events" / "games" / "zx" / "catalogs" / "sample.csv").read_text(encoding="utf-8")
+    (tmp_path / "kana.csv").write_text(sample.replace("Ember Whelp Scout", written), encoding="utf-8")
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    h1["catalog"] = h2["catalog"] = "kana"
+    log = tmp_path / "kana.zxlog"
+    log.write_text(text(M1, h1) + text(M2, h2), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--catalog", str(tmp_path / "kana.csv"), str(log)])
+    assert r.exit_code == 0, r.output
+    for card in (typed, written, typed.upper(), "R01-001"):
+        r = CliRunner().invoke(zx, ["--store", store, "stats", "cards", "--card", card, "--min-games", "1",
+                                    "--format", "json"])
+        assert r.exit_code == 0, (card, r.output)
+        assert [row["card"] for row in json.loads(r.stdout)] == ["R01-001"], card
+    with TestClient(create_app(store, analytics=str(tmp_path / "s.duckdb"), deck_lists=True)) as client:
+        for card in (typed, written):
+            r = client.get("/api/stats/cards", params={"card": card, "min_games": 1})
+            assert r.status_code == 200 and [row["card"] for row in r.json()["rows"]] == ["R01-001"], r.text[:500]
