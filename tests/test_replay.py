@@ -841,3 +841,30 @@ def test_the_terminal_names_each_phase_as_the_viewer_does(stored_example):
         table = re.search(r"var PHASES = \{(.*?)\};", js, re.S).group(1)
         assert dict(re.findall(r'(\w+): "([^"]+)"', table)) == dict(game.phases), key
         assert game.phase_text("over") == "End of turn" and game.phase_text("nonesuch") == "Nonesuch Phase"
+
+
+def test_each_token_on_the_board_is_shown_by_its_own_name_in_the_terminal_and_in_csv(tmp_path):
+    """Every Token's code is TOKEN, and the view's ``names`` (code -> name) holds one name for it: ``zx replay``'s
+    board and ``--format csv`` showed every Token under the first one's name (a Token named "Acorn" read
+    "紅蓮トークン"); its Square's own name is shown now (the JSON always had it)."""
+    recs = [*BOARD[:-1],
+            {"do": "effect", "by": "P1", "source": "R01-001", "op": "token", "square": "c1", "name": "紅蓮トークン",
+             "power": 1000},
+            {"do": "effect", "by": "P1", "source": "R01-001", "op": "token", "square": "c2", "name": "Acorn",
+             "power": 1000},
+            BOARD[-1]]
+    log = tmp_path / "tokens.zxlog"
+    log.write_text(text(recs, header("tokens")), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    csv = CliRunner().invoke(zx, ["--store", store, "replay", "tokens", "--format", "csv"])
+    assert csv.exit_code == 0, csv.output
+    tokens = sorted(tuple(line.split(",")[4:7]) for line in csv.stdout.splitlines() if ",TOKEN," in line)
+    assert tokens == [("c1", "TOKEN", "紅蓮トークン"), ("c2", "TOKEN", "Acorn")], tokens
+    board = CliRunner().invoke(zx, ["--store", store, "replay", "tokens"], env={"COLUMNS": "120"})
+    assert board.exit_code == 0, board.output
+    assert "TOKEN Acorn [Token]" in board.stdout and "TOKEN 紅蓮トークン [Token]" in board.stdout, board.stdout
+    for seat in ("P2", "spectator"):  # a seat's view: the names masked (no card named in them: as written)
+        seen = CliRunner().invoke(zx, ["--store", store, "replay", "tokens", "--as", seat], env={"COLUMNS": "120"})
+        assert "TOKEN Acorn [Token]" in seen.stdout and "TOKEN 紅蓮トークン [Token]" in seen.stdout, seen.stdout
