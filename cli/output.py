@@ -15,7 +15,7 @@ from typing import Any, Callable, Collection, Iterable, Sequence
 
 import click
 
-from zx_events.freetext import cells_prefix, json_escaped, printable
+from zx_events.freetext import SHOWN_CELLS, cells_prefix, json_escaped, printable
 
 _drawing = threading.local()  # a table drawn into buffers by a thread of its own (drawn_into): its streams, width
 
@@ -458,7 +458,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")
 
 
-CELL_MAX = 200  # terminal cells of one value a table in a terminal shows (a wide character takes two)
+CELL_MAX = SHOWN_CELLS  # terminal cells of one value a table in a terminal shows, 200 (a wide character takes two)
 _PART_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7})?$")  # a cut "\x1" of "\x1b"
 
 

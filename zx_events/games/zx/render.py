@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from zx_events.freetext import printable
+from zx_events.freetext import cut_cells, printable
 
 from .views import MatchView, SquareView
 
@@ -131,9 +131,10 @@ def _player_lines(v: MatchView, pl: str) -> Any:
 
     p = v.player(pl)
     t = Text()
-    t.append(printable(f"{pl} {p.name or ''}"), style="bold red" if pl == "P1" else "bold blue")
+    # a name and a deck name cut to 200 terminal cells, as a table's values (cli.replay notes it)
+    t.append(printable(f"{pl} {cut_cells(p.name or '')}"), style="bold red" if pl == "P1" else "bold blue")
     if p.deck_name:
-        t.append(printable(f" · {p.deck_name}"))
+        t.append(printable(f" · {cut_cells(p.deck_name)}"))
     t.append(f" · Player card {_card(v, p.player_card) if p.player_card else '-'}")
     if v.active == pl:
         t.append("  (turn player)", style="bold")
