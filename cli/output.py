@@ -73,7 +73,8 @@ def blob_text(b: bytes) -> str:
 def _cell(v: Any, exact: bool = False, lists: bool = False) -> str:
     """A value as table text (floats to 4 significant digits) or, ``exact``, as CSV text (every digit).
     Text with control characters gets their escapes (``freetext.printable``): a table or CSV may be
-    read in a terminal. A list is its items, comma-separated (a match's seats), or, ``lists`` (``zx sql``,
+    read in a terminal; a table's text its invisible format characters' too (``\\u200b``: two names that
+    differ by one alone read alike). A list is its items, comma-separated (a match's seats), or, ``lists`` (``zx sql``,
     which prints DuckDB's values exactly), its JSON array: ['a, b'] and ['a', 'b'] were both "a, b"."""
     if v is None:
         return ""
@@ -82,12 +83,12 @@ def _cell(v: Any, exact: bool = False, lists: bool = False) -> str:
     if isinstance(v, (list, tuple)) and not lists:
         return ", ".join(_cell(x, exact) for x in v)
     if isinstance(v, (list, tuple)):
-        return printable(_nested(v))
+        return printable(_nested(v), unseen=not exact)
     if isinstance(v, dict):
-        return printable(json_text(v))
+        return printable(json_text(v), unseen=not exact)
     if isinstance(v, (bytes, bytearray, memoryview)):
         return blob_text(bytes(v))
-    return printable(str(v))
+    return printable(str(v), unseen=not exact)  # (a CSV keeps the invisible format characters: data as logged)
 
 
 def _nested(v: Any) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 
 import polars as pl
 
-from zx_events.freetext import cells_prefix, escaped
+from zx_events.freetext import cells_prefix, escaped, visible
 
 BLUE = "#3867a8"
 RED = "#c0504d"
@@ -299,9 +299,10 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _xml_safe(value: Any) -> Any:
-    """``value`` (a chart's spec) with every character XML cannot hold written as its escape (``\\x01``)."""
+    """``value`` (a chart's spec) with every character XML cannot hold written as its escape (``\\x01``), and
+    every invisible format character (``freetext.visible``: two decks differing by a zero-width space alone)."""
     if isinstance(value, str):
-        return escaped(_NOT_XML, value)
+        return escaped(_NOT_XML, visible(value))
     if isinstance(value, dict):
         return {_xml_safe(k): _xml_safe(v) for k, v in value.items()}
     if isinstance(value, list):

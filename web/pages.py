@@ -15,6 +15,8 @@ import jinja2
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from zx_events.freetext import visible
+
 from . import api, dashboard
 from .backend import Backend, WebError
 from .icon import icon, icon_href
@@ -30,7 +32,10 @@ def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.PackageLoader("web", "templates"),
                            autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     e.filters["pct"] = dashboard.pct
-    e.filters["cell"] = dashboard.cell
+    e.filters["cell"] = lambda value: visible(dashboard.cell(value))
+    # a name's invisible format characters as escapes ("Black\u200bReapers"): two names that differ by them alone
+    # read alike in a list, a table or a form's options (an option's value keeps the name exact)
+    e.filters["visible"] = lambda value: visible(value) if isinstance(value, str) else value
     e.globals["icon_href"] = icon_href()
     return e
 
