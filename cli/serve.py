@@ -226,6 +226,12 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
 
     from analytics.db import AnalyticsError
     from web.app import LOOPBACK_NAMES, create_app
+    from web.pages import REQUEST_HEAD_MAX
+
+    # a request line as long as the longest name a form offers, in every filter at once (web.pages.OFFERED_MAX):
+    # h11, whose limit is set here; httptools, uvicorn's default, refused a URL of more than 64 KiB with a
+    # plain-text 400 (a 10,000-character Japanese deck name chosen in the form), and has no setting for it
+    long_requests = {"http": "h11", "h11_max_incomplete_event_size": REQUEST_HEAD_MAX}
 
     if hasattr(signal, "SIGUSR1"):  # `kill -USR1 PID` prints every thread's stack to stderr (a stuck request)
         try:
@@ -301,7 +307,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                            ENV_GIVEN_ANALYTICS: given_analytics or "", ENV_SUPERVISOR: str(os.getpid())})
         backend.close()
         config = uvicorn.Config("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
-                                log_level="warning", access_log=False)
+                                log_level="warning", access_log=False, **long_requests)
         supervisor = None
         try:
             click.echo(serving, err=True)
@@ -339,7 +345,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     try:
         click.echo(serving, err=True)
         app = create_app(backend, serving=True, hosts=hosts)
-        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                                               **long_requests))
         if not stopped:
             server.run()
     finally:
