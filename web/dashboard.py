@@ -322,7 +322,7 @@ def short(text: str, limit: int = LABEL_MAX) -> str:
 
 def _labels(df: pl.DataFrame, *cols: str) -> pl.DataFrame:
     """``df`` with the names in ``cols`` (decks, players, cards) as a chart shows them: cut to
-    ``LABEL_MAX`` characters (``short``), two names cut to the same text told apart by a number. A log's
+    ``LABEL_MAX`` terminal cells (``short``), two names cut to the same text told apart by a number. A log's
     header line may hold 1,000,000 characters: a chart with one 30,000-character deck name took vl-convert
     a minute to lay out (its label truncation measures the text again and again), holding the GIL, so
     ``zx serve`` answered nothing and ``zx report`` took 74 s instead of 6. The tables keep the full names."""

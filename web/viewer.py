@@ -336,8 +336,8 @@ _CONTROLS_IN_JSON = re.compile(JSON_RAW_UTF8.pattern + rb"|\\u00[01][0-9a-f]|\\[
 def _drawn(value: Any) -> Any:
     """``value`` with each of its texts as ``freetext.printable`` gives it: every control character and
     invisible format character as its escape (``\\u202e``, ``\\x9b``, ``\\u200b``). The judge's view holds a
-    log's text exact, and a bidirectional override in it made the browser draw a name stored as ``\\u202e800-10R`` as ``R01-008`` in the chart's legend (the
-    heading showed ``800-10R``), a note or a Token name likewise; it now reads ``\\u202e800-10R`` everywhere,
+    log's text exact, and a bidirectional override in it made the browser draw a name stored as
+    ``\\u202e800-10R`` as ``R01-008`` in the chart's legend (the heading showed ``800-10R``), a note or a Token name likewise; it now reads ``\\u202e800-10R`` everywhere,
     as in ``zx replay --as judge``. A seat's text has its bidirectional controls dropped already (the mask)."""
     if isinstance(value, str):
         return printable(value)

@@ -40,7 +40,8 @@ CHARTS = ("share", "trend", "winrates", "matchups", "first", "attacks", "life", 
 
 def card_name(code: str) -> str:
     """A long name of wide text for every card of the catalog (the per-card chart shows them)."""
-    return f"{code} " + ["\U0001f409" * 30, "\U0001f1eb\U0001f1f7" * 25, FAMILY * 25, "竜騎士" * 15][sum(map(ord, code)) % 4]
+    names = ["\U0001f409" * 30, "\U0001f1eb\U0001f1f7" * 25, FAMILY * 25, "竜騎士" * 15]
+    return f"{code} " + names[sum(map(ord, code)) % 4]
 
 
 @pytest.fixture(scope="module")
