@@ -16,6 +16,9 @@ from .output import counted, emit_written, written_option
 
 
 DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)
+# bytes of a request's line and headers the server reads (uvicorn's h11): the two names a form offers at their
+# longest (web.pages.OFFERED_MAX, 256 KiB each percent-encoded) at once, with room for the typed filters
+REQUEST_HEAD_MAX = 1024 * 1024
 USR1_PAUSE = 0.2  # s between the workers the --workers supervisor sends SIGUSR1 to (a dump takes milliseconds)
 
 
@@ -64,8 +67,8 @@ def _imports_deaf_to_ctrl_c() -> None:
     import importlib
 
     with _sigint_held():
-        for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "analytics.db", "analytics.projection", "web.app",
-                     "zx_events.application", "zx_events.replay"):
+        for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "uvicorn.protocols.http.h11_impl",
+                     "analytics.db", "analytics.projection", "web.app", "zx_events.application", "zx_events.replay"):
             importlib.import_module(name)
 
 
@@ -226,7 +229,6 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
 
     from analytics.db import AnalyticsError
     from web.app import LOOPBACK_NAMES, create_app
-    from web.pages import REQUEST_HEAD_MAX
 
     # a request line as long as the longest name a form offers, in every filter at once (web.pages.OFFERED_MAX):
     # h11, whose limit is set here; httptools, uvicorn's default, refused a URL of more than 64 KiB with a

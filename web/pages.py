@@ -44,10 +44,9 @@ def env() -> jinja2.Environment:
 # 1,000,000 characters (a header line's limit, docs/match-log.md), 12 MB percent-encoded, more than a browser
 # sends (Chromium: 2 MB a URL). A form offers the names whose percent-encoded form is at most ``OFFERED_MAX``
 # bytes (a 10,000-character Japanese deck name is 90 KB: offered), and the server reads a request line and
-# headers of up to ``REQUEST_HEAD_MAX`` bytes (uvicorn's h11, cli.serve): every offered filter at once, with room
-# for the typed ones. Beyond 64 KiB of URL uvicorn's default parser (httptools) answered a plain-text 400.
+# headers of up to 1 MiB (uvicorn's h11: cli.serve.REQUEST_HEAD_MAX): every offered filter at once, with room for
+# the typed ones. Beyond 64 KiB of URL uvicorn's default parser (httptools) answered a plain-text 400.
 OFFERED_MAX = 256 * 1024
-REQUEST_HEAD_MAX = 1024 * 1024
 
 
 def offered(names: list[str]) -> list[str]:
