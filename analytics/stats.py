@@ -693,19 +693,23 @@ class Stats:
 
     @serialised
     def card_codes(self, card: str) -> list[str]:
-        """The cards named by ``card``: its code, or every code of that name (any case: a shipped catalog
-        gives one card two codes, R01-003 and R01-019, and the name kept only the last); UnknownName
-        otherwise."""
+        """The cards named by ``card``: its code, or every code of that name (any case, any Unicode normal
+        form: a catalog's "ドラゴン" written decomposed (NFD) is the one typed, NFC; a shipped catalog gives one
+        card two codes, R01-003 and R01-019, and the name kept only the last); UnknownName otherwise."""
         if not isinstance(card, str):  # (card=5 was AttributeError: no attribute 'strip', inside)
             raise TypeError(f"card must be a card's code or name (a str), got {type(card).__name__} {card!r}")
+
+        def folded(text: str) -> str:
+            return unicodedata.normalize("NFC", text).casefold()
+
         rows = self.con.execute("SELECT DISTINCT code, name FROM card_catalog").fetchall()
         seen = {r[0] for r in self.con.execute("SELECT DISTINCT card FROM card_games").fetchall()}
-        by_code = {c.casefold(): c for c, _ in rows} | {c.casefold(): c for c in seen}
+        by_code = {folded(c): c for c, _ in rows} | {folded(c): c for c in seen}
         by_name: dict[str, set[str]] = {}
         for c, n in rows:
             if n:
-                by_name.setdefault(n.casefold(), set()).add(c)
-        key = card.strip().casefold()
+                by_name.setdefault(folded(n), set()).add(c)
+        key = folded(card.strip())
         if key in by_code:
             return [by_code[key]]
         if key in by_name:

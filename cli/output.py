@@ -15,7 +15,7 @@ from typing import Any, Callable, Collection, Iterable, Sequence
 
 import click
 
-from zx_events.freetext import json_escaped, printable
+from zx_events.freetext import SHOWN_CELLS, cells_prefix, json_escaped, printable
 
 _drawing = threading.local()  # a table drawn into buffers by a thread of its own (drawn_into): its streams, width
 
@@ -73,7 +73,8 @@ def blob_text(b: bytes) -> str:
 def _cell(v: Any, exact: bool = False, lists: bool = False) -> str:
     """A value as table text (floats to 4 significant digits) or, ``exact``, as CSV text (every digit).
     Text with control characters gets their escapes (``freetext.printable``): a table or CSV may be
-    read in a terminal. A list is its items, comma-separated (a match's seats), or, ``lists`` (``zx sql``,
+    read in a terminal; a table's text its invisible format characters' too (``\\u200b``: two names that
+    differ by one alone read alike). A list is its items, comma-separated (a match's seats), or, ``lists`` (``zx sql``,
     which prints DuckDB's values exactly), its JSON array: ['a, b'] and ['a', 'b'] were both "a, b"."""
     if v is None:
         return ""
@@ -82,12 +83,12 @@ def _cell(v: Any, exact: bool = False, lists: bool = False) -> str:
     if isinstance(v, (list, tuple)) and not lists:
         return ", ".join(_cell(x, exact) for x in v)
     if isinstance(v, (list, tuple)):
-        return printable(_nested(v))
+        return printable(_nested(v), unseen=not exact)
     if isinstance(v, dict):
-        return printable(json_text(v))
+        return printable(json_text(v), unseen=not exact)
     if isinstance(v, (bytes, bytearray, memoryview)):
         return blob_text(bytes(v))
-    return printable(str(v))
+    return printable(str(v), unseen=not exact)  # (a CSV keeps the invisible format characters: data as logged)
 
 
 def _nested(v: Any) -> str:
@@ -494,7 +495,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")
 
 
-CELL_MAX = 200  # terminal cells of one value a table in a terminal shows
+CELL_MAX = SHOWN_CELLS  # terminal cells of one value a table in a terminal shows, 200 (a wide character takes two)
 _PART_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7})?$")  # a cut "\x1" of "\x1b"
 
 
@@ -502,17 +503,17 @@ def _cut(rows: list[list[str]]) -> tuple[list[list[str]], dict[int, int]]:
     """``rows`` with every value wider than ``CELL_MAX`` terminal cells cut to it, ending in ``...``
     (never inside an escape such as ``\\x1b``), and how many were cut in each column: in a terminal a
     180,000-character player name folded into thousands of lines. A pipe or a file gets every value
-    whole, as ``--format csv|json`` does; ``_cut_note`` says so for the columns shown."""
-    from rich.cells import cell_len, set_cell_size
-
+    whole, as ``--format csv|json`` does; ``_cut_note`` says so for the columns shown. A value is cut at the end
+    of a grapheme cluster (``freetext.cells_prefix``): rich's ``set_cell_size`` left half a flag (one regional
+    indicator) or a family emoji cut at a joiner."""
     cut: dict[int, int] = {}
     out = []
     for r in rows:
-        if any(len(v) > CELL_MAX // 2 and cell_len(v) > CELL_MAX for v in r):  # (a wide character is 2 cells)
+        if any(cells_prefix(v, CELL_MAX) < len(v) for v in r):  # (quick: a value of 100 characters or fewer fits)
             new = []
             for i, v in enumerate(r):
-                if len(v) > CELL_MAX // 2 and cell_len(v) > CELL_MAX:
-                    v = _PART_ESCAPE.sub("", set_cell_size(v, CELL_MAX - 3).rstrip()) + "..."
+                if cells_prefix(v, CELL_MAX) < len(v):
+                    v = _PART_ESCAPE.sub("", v[:cells_prefix(v, CELL_MAX - 3)].rstrip()) + "..."
                     cut[i] = cut.get(i, 0) + 1
                 new.append(v)
             r = new
@@ -524,8 +525,8 @@ def _cut_note(cut: dict[int, int], idx: Sequence[int]) -> None:
     """The note on stderr counting the values ``_cut`` cut in the columns the table shows (``idx``)."""
     n = sum(cut.get(i, 0) for i in idx)
     if n:
-        _note(f"({counted(n, 'value')} cut to {CELL_MAX} characters to fit the terminal; "
-              f"--format csv|json gives every value)")
+        _note(f"({counted(n, 'value')} cut to {CELL_MAX} terminal cells (a wide character takes two) to fit the "
+              f"terminal; --format csv|json gives every value)")
 
 
 def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], lists: bool = False) -> None:

@@ -103,6 +103,26 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     if warning:
         click.echo(printable(f"warning: {warning}"), err=True)
     out = Output(fmt, replay.game_of(first))
+    _draw(hist, out, perspective, seq, stop_seq, to, interactive, fmt)
+    if fmt == "table":
+        _names_cut_note(first)
+
+
+def _names_cut_note(first: Any) -> None:
+    """On stderr, as a table notes the values it cut (``cli.output._cut_note``): how many of the players' and
+    deck names (the header's) each board showed cut (``freetext.cut_cells``: over 200 terminal cells)."""
+    from zx_events.freetext import MASKED_PLAYER, SHOWN_CELLS, cells_prefix
+
+    n = sum(1 for info in (getattr(first, "players", None) or {}).values() if isinstance(info, dict)
+            for key in MASKED_PLAYER if isinstance(info.get(key), str) and cells_prefix(info[key], SHOWN_CELLS)
+            < len(info[key]))
+    if n:
+        click.echo(f"({counted(n, 'name')} cut to {SHOWN_CELLS} terminal cells (a wide character takes two) in "
+                   "every board; --format json gives every value)", err=True)
+
+
+def _draw(hist: Any, out: "Output", perspective: str, seq: int | None, stop_seq: int | None, to: Any,
+          interactive: bool, fmt: str) -> None:
     if to is None and not interactive:  # one moment
         at = hist.last_seq if seq is None else seq
         out.step(hist.step_at(at, perspective), single=True)

@@ -16,6 +16,9 @@ from .output import counted, emit_written, written_option
 
 
 DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)
+# bytes of a request's line and headers the server reads (uvicorn's h11): the two names a form offers at their
+# longest (web.pages.OFFERED_MAX, 256 KiB each percent-encoded) at once, with room for the typed filters
+REQUEST_HEAD_MAX = 1024 * 1024
 USR1_PAUSE = 0.2  # s between the workers the --workers supervisor sends SIGUSR1 to (a dump takes milliseconds)
 
 
@@ -64,8 +67,8 @@ def _imports_deaf_to_ctrl_c() -> None:
     import importlib
 
     with _sigint_held():
-        for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "analytics.db", "analytics.projection", "web.app",
-                     "zx_events.application", "zx_events.replay"):
+        for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "uvicorn.protocols.http.h11_impl",
+                     "analytics.db", "analytics.projection", "web.app", "zx_events.application", "zx_events.replay"):
             importlib.import_module(name)
 
 
@@ -227,6 +230,11 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     from analytics.db import AnalyticsError
     from web.app import LOOPBACK_NAMES, create_app
 
+    # a request line as long as the longest name a form offers, in every filter at once (web.pages.OFFERED_MAX):
+    # h11, whose limit is set here; httptools, uvicorn's default, refused a URL of more than 64 KiB with a
+    # plain-text 400 (a 10,000-character Japanese deck name chosen in the form), and has no setting for it
+    long_requests = {"http": "h11", "h11_max_incomplete_event_size": REQUEST_HEAD_MAX}
+
     if hasattr(signal, "SIGUSR1"):  # `kill -USR1 PID` prints every thread's stack to stderr (a stuck request)
         try:
             faulthandler.register(signal.SIGUSR1, all_threads=True)
@@ -301,7 +309,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                            ENV_GIVEN_ANALYTICS: given_analytics or "", ENV_SUPERVISOR: str(os.getpid())})
         backend.close()
         config = uvicorn.Config("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
-                                log_level="warning", access_log=False)
+                                log_level="warning", access_log=False, **long_requests)
         supervisor = None
         try:
             click.echo(serving, err=True)
@@ -339,7 +347,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     try:
         click.echo(serving, err=True)
         app = create_app(backend, serving=True, hosts=hosts)
-        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                                               **long_requests))
         if not stopped:
             server.run()
     finally:

@@ -146,6 +146,31 @@ def test_a_long_key_is_echoed_cut_to_200_characters_by_import_and_audit(tmp_path
     assert (finding["line"], finding["message"]) == (2, message)
 
 
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # one grapheme cluster of 7 characters
+
+
+@pytest.mark.parametrize("code, echoed", [
+    ("xy" + FAMILY * 40, '"xy' + FAMILY * 27 + '..."'),  # a joiner: not str.isprintable, so in JSON's quotes
+    ("xy" + "\u3000" * 300, '"xy' + "\u3000" * 195 + '..."'),  # an ideographic space: the same
+    ("xy" + "\U0001f468" * 300, "'xy" + "\U0001f468" * 195 + "...'"),
+], ids=["zwj-family", "ideographic-space", "emoji"])
+def test_an_unknown_card_code_is_echoed_cut_to_200_characters_its_quote_closed(tmp_path, code, echoed):
+    """docs/match-log.md, Limits: a value an error echoes is cut to 200 characters ending in ``...``. A code
+    with a zero-width joiner (any character ``str.isprintable`` refuses) was written as JSON and then cut to 60
+    characters, its closing quote lost, inside a family emoji; now it is cut before it is quoted, after a whole
+    grapheme cluster, to 200 characters at most."""
+    lines = LEGAL.read_text(encoding="utf-8").splitlines()
+    setup = json.loads(lines[1])
+    setup["hand"][0] = code
+    lines[1] = json.dumps(setup, ensure_ascii=False)
+    log = tmp_path / "code.zxlog"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = run("audit", "--format", "json", str(log))
+    (finding,) = json.loads(r.stdout)["violations"]
+    assert finding["message"].startswith(f"setup.hand item 1: unknown card code {echoed} (U+"), finding["message"][:300]
+    assert len(echoed) <= 202
+
+
 HEADER_CASES = {  # (old, new) in the header of first-turns.zxlog; the error's text
     "round-past-64-bits": (b'"round": 3', b'"round": 18446744073709551616', "number out of range"),
     "copies-past-64-bits": (b'"R01-001": 4', b'"R01-001": 18446744073709551616', "number out of range"),

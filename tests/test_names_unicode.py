@@ -8,6 +8,7 @@ import copy
 import html
 import json
 import unicodedata
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +18,7 @@ from analytics_support import M1, M2, headers
 from cli.main import zx
 from support import text
 
+ROOT = Path(__file__).resolve().parents[1]
 TYPED = unicodedata.normalize("NFC", "José")  # as typed
 WRITTEN = unicodedata.normalize("NFD", "José")  # as the log has it
 DECK = unicodedata.normalize("NFD", "Dragons rugissants é")
@@ -155,3 +157,79 @@ def test_a_name_in_two_normal_forms_is_one_choice_and_one_suggestion_everywhere(
         answer = client.get("/dashboard", params={"deck": "Rouge", "min_games": 1})
         said = unicodedata.normalize("NFC", html.unescape(answer.text))
         assert answer.status_code == 400 and f"did you mean {shown!r}?" in said, said
+
+
+def test_a_card_named_in_nfd_by_its_catalog_is_found_by_its_name_typed_in_nfc(tmp_path):
+    """docs/analytics.md: a name filter matches a name in any Unicode normal form. A catalog writing a card's name
+    decomposed (NFD: the ド of ドラゴン as ト and a combining voiced mark) made ``zx stats cards --card`` refuse the
+    name a keyboard types (NFC): "no card named 'ドラゴン・スカウト'; did you mean 'ドラゴン・スカウト'?"; the
+    API's ``/api/stats/cards?card=`` too."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    typed, written = (unicodedata.normalize(f, "ドラゴン・スカウト") for f in ("NFC", "NFD"))
+    assert typed != written
+    sample = (ROOT / "zx_events" / "games" / "zx" / "catalogs" / "sample.csv").read_text(encoding="utf-8")
+    (tmp_path / "kana.csv").write_text(sample.replace("Ember Whelp Scout", written), encoding="utf-8")
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    h1["catalog"] = h2["catalog"] = "kana"
+    log = tmp_path / "kana.zxlog"
+    log.write_text(text(M1, h1) + text(M2, h2), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--catalog", str(tmp_path / "kana.csv"), str(log)])
+    assert r.exit_code == 0, r.output
+    for card in (typed, written, typed.upper(), "R01-001"):
+        r = CliRunner().invoke(zx, ["--store", store, "stats", "cards", "--card", card, "--min-games", "1",
+                                    "--format", "json"])
+        assert r.exit_code == 0, (card, r.output)
+        assert [row["card"] for row in json.loads(r.stdout)] == ["R01-001"], card
+    with TestClient(create_app(store, analytics=str(tmp_path / "s.duckdb"), deck_lists=True)) as client:
+        for card in (typed, written):
+            r = client.get("/api/stats/cards", params={"card": card, "min_games": 1})
+            assert r.status_code == 200 and [row["card"] for row in r.json()["rows"]] == ["R01-001"], r.text[:500]
+
+
+@pytest.mark.parametrize("unseen", ["\u200b", "\u200c", "\u2060", "\ufeff", "\u00ad"])
+def test_names_that_differ_by_an_invisible_format_character_alone_read_apart_in_tables_and_pages(tmp_path, unseen):
+    """Two decks named "BlackReapers" and "Black\\u200bReapers" were two rows that printed alike in ``zx stats``
+    and two options alike in a page's form: the invisible format character is shown as its escape in terminal
+    tables and served pages (the data stays as logged: CSV, JSON, an option's value); a joiner that joins (an emoji
+    family, a Persian name's non-joiner) is kept."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    family, persian = "\U0001f468\u200d\U0001f469\u200d\U0001f467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    plain, hidden = "BlackReapers", f"Black{unseen}Reapers"
+    shown = "Black" + unseen.encode("unicode_escape").decode("ascii") + "Reapers"
+    h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
+    h1["players"]["P1"]["deck_name"], h2["players"]["P1"]["deck_name"] = plain, hidden
+    h1["players"]["P2"]["deck_name"], h2["players"]["P2"]["deck_name"] = family, persian
+    h2["players"]["P2"]["name"] = "\u200dRen"  # a joiner at the edge: joins nothing
+    log = tmp_path / "unseen.zxlog"
+    log.write_text(text(M1, h1) + text(M2, h2), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    assert CliRunner().invoke(zx, ["--store", store, "import", str(log)]).exit_code == 0
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--by", "deck", "--min-games", "1"],
+                           env={"COLUMNS": "120"})
+    assert r.exit_code == 0, r.output
+    assert f"│ {plain} " in r.stdout and f"│ {shown} " in r.stdout, r.stdout
+    assert unseen not in r.stdout.replace(persian, ""), r.stdout
+    assert family in r.stdout and persian in r.stdout  # kept: they join
+    r = CliRunner().invoke(zx, ["--store", store, "matches"], env={"COLUMNS": "200"})
+    assert "\\u200dRen" in r.stdout, r.stdout
+    csv = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--by", "deck", "--min-games", "1",
+                                  "--format", "csv"])
+    assert hidden in csv.stdout and shown not in csv.stdout  # data: as logged
+    with TestClient(create_app(store, analytics=str(tmp_path / "s.duckdb"))) as client:
+        for path, extra in (("/matches", {}), ("/dashboard", {"min_games": 1})):
+            page = html.unescape(client.get(path, headers={"accept": "text/html"}, params=extra).text)
+            assert f'<option value="{hidden}" >{shown}</option>' in page, path
+            assert f'<option value="{plain}" >{plain}</option>' in page, path
+            assert unseen not in page.replace(f'value="{hidden}"', "").replace(persian, ""), path  # the value's only
+            r = client.get(path, params={"deck": hidden, **extra}, headers={"accept": "text/html"})
+            assert r.status_code == 200 and f"deck = {shown}" in html.unescape(r.text) if path == "/dashboard" \
+                else r.status_code == 200 and "1 match" in r.text, (path, r.text[:500])
+        page = html.unescape(client.get("/matches", headers={"accept": "text/html"}).text)
+        assert f">{shown}</td>" in page and ">\\u200dRen</td>" in page and family in page and persian in page

@@ -841,3 +841,63 @@ def test_the_terminal_names_each_phase_as_the_viewer_does(stored_example):
         table = re.search(r"var PHASES = \{(.*?)\};", js, re.S).group(1)
         assert dict(re.findall(r'(\w+): "([^"]+)"', table)) == dict(game.phases), key
         assert game.phase_text("over") == "End of turn" and game.phase_text("nonesuch") == "Nonesuch Phase"
+
+
+def test_each_token_on_the_board_is_shown_by_its_own_name_in_the_terminal_and_in_csv(tmp_path):
+    """Every Token's code is TOKEN, and the view's ``names`` (code -> name) holds one name for it: ``zx replay``'s
+    board and ``--format csv`` showed every Token under the first one's name (a Token named "Acorn" read
+    "紅蓮トークン"); its Square's own name is shown now (the JSON always had it)."""
+    recs = [*BOARD[:-1],
+            {"do": "effect", "by": "P1", "source": "R01-001", "op": "token", "square": "c1", "name": "紅蓮トークン",
+             "power": 1000},
+            {"do": "effect", "by": "P1", "source": "R01-001", "op": "token", "square": "c2", "name": "Acorn",
+             "power": 1000},
+            BOARD[-1]]
+    log = tmp_path / "tokens.zxlog"
+    log.write_text(text(recs, header("tokens")), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    csv = CliRunner().invoke(zx, ["--store", store, "replay", "tokens", "--format", "csv"])
+    assert csv.exit_code == 0, csv.output
+    tokens = sorted(tuple(line.split(",")[4:7]) for line in csv.stdout.splitlines() if ",TOKEN," in line)
+    assert tokens == [("c1", "TOKEN", "紅蓮トークン"), ("c2", "TOKEN", "Acorn")], tokens
+    board = CliRunner().invoke(zx, ["--store", store, "replay", "tokens"], env={"COLUMNS": "120"})
+    assert board.exit_code == 0, board.output
+    assert "TOKEN Acorn [Token]" in board.stdout and "TOKEN 紅蓮トークン [Token]" in board.stdout, board.stdout
+    for seat in ("P2", "spectator"):  # a seat's view: the names masked (no card named in them: as written)
+        seen = CliRunner().invoke(zx, ["--store", store, "replay", "tokens", "--as", seat], env={"COLUMNS": "120"})
+        assert "TOKEN Acorn [Token]" in seen.stdout and "TOKEN 紅蓮トークン [Token]" in seen.stdout, seen.stdout
+
+
+@pytest.mark.parametrize("log", ["legal/first-turns.zxlog", "x610z/legal/concession.x610zlog"])
+def test_a_board_shows_a_10000_character_player_name_cut_to_200_terminal_cells_with_a_note(tmp_path, log):
+    """``zx replay`` drew a 10,000-character player name whole in every board (326 lines for one board at 80
+    columns instead of 75; --to end 24,620 instead of 5,795): a board cuts a player's or deck name to 200
+    terminal cells, as a table cuts a value, with the table's note on stderr; JSON gives it whole."""
+    from pathlib import Path
+
+    from wcwidth import wcswidth
+
+    from zx_events.freetext import SHOWN_CELLS
+
+    long_name = "紅蓮" * 5000
+    lines = (Path(__file__).parents[1] / "examples" / log).read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    head["players"]["P2"]["name"] = long_name
+    path = tmp_path / Path(log).name
+    path.write_text("\n".join([json.dumps(head, ensure_ascii=False), *lines[1:]]) + "\n", encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(path)])
+    assert r.exit_code == 0, r.output
+    board = CliRunner().invoke(zx, ["--store", store, "replay", head["match"]], env={"COLUMNS": "80"})
+    assert board.exit_code == 0, board.output
+    shown = "".join(board.stdout.split())
+    assert long_name not in shown and "紅蓮" * 40 in shown and "紅蓮..." in shown
+    start = shown.index("紅蓮")
+    assert wcswidth(shown[start:shown.index("...", start) + 3]) <= SHOWN_CELLS
+    assert len(board.stdout.splitlines()) < 120, len(board.stdout.splitlines())
+    assert (f"(1 name cut to {SHOWN_CELLS} terminal cells (a wide character takes two) in every board; "
+            "--format json gives every value)") in board.stderr, board.stderr
+    js = CliRunner().invoke(zx, ["--store", store, "replay", head["match"], "--format", "json"])
+    assert long_name in js.stdout and "cut to" not in js.stderr

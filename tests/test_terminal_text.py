@@ -219,7 +219,7 @@ def test_a_replay_shows_a_name_with_control_characters_whole_and_escaped(tmp_pat
 
 def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
     """A 5,000-character player name folded into hundreds of lines of ``zx matches`` in a terminal: a
-    value there is cut to ``CELL_MAX`` characters (a note on stderr says so); a pipe, CSV and JSON get
+    value there is cut to ``CELL_MAX`` terminal cells (a note on stderr says so); a pipe, CSV and JSON get
     it whole."""
     from cli.output import CELL_MAX
 
@@ -239,7 +239,7 @@ def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
         assert r.exit_code == 0, r.output
         assert name not in r.stdout.replace("\n", "").replace("│", "").replace(" ", "")
         assert len(r.stdout.splitlines()) < 30, (args, len(r.stdout.splitlines()))
-        assert f"1 value cut to {CELL_MAX} characters to fit the terminal" in r.stderr, args
+        assert f"1 value cut to {CELL_MAX} terminal cells (a wide character takes two) to fit the terminal" in r.stderr
     narrow = CliRunner().invoke(zx, ["--store", path, "matches"], env={**env, "COLUMNS": "40"})
     assert "p1" in narrow.stderr and "cut to" not in narrow.stderr  # the column left out: no value of it cut
     piped = CliRunner().invoke(zx, ["--store", path, "matches"], env=env)  # not a terminal: whole
@@ -262,6 +262,29 @@ def test_a_value_is_cut_by_its_width_in_the_terminal_and_never_inside_an_escape(
         [[v]], _ = _cut([["a" * pad + "\\x1b" * 20]])
         assert v.endswith(("\\x1b...", "a...")), v[-12:]
     assert _cut([["a" * 200, "山" * 100]]) == ([["a" * 200, "山" * 100]], {})
+
+
+@pytest.mark.parametrize("value", [
+    "\U0001f1ef\U0001f1f5" * 150,  # flags: two regional indicators each
+    "Famille " + "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466" * 120,  # a ZWJ family each
+    "x" + "e\u0301\u0302" * 300,  # a letter with two accents
+    "\U0001f44d\U0001f3fd" * 150,  # an emoji with its skin tone
+])
+def test_a_value_is_cut_at_a_grapheme_clusters_end_never_inside_one(value):
+    """A table's cut (rich's ``set_cell_size``) left half a flag (an odd number of regional indicators: the
+    last flag another one, or a lone letter) and could split a family emoji at a joiner: the cut falls at the
+    end of a grapheme cluster, and the value takes at most ``CELL_MAX`` cells."""
+    from wcwidth import iter_graphemes, wcswidth
+
+    from cli.output import CELL_MAX, _cut
+
+    [[v]], cut = _cut([[value]])
+    assert cut == {0: 1} and v.endswith("...") and wcswidth(v) <= CELL_MAX, (cut, wcswidth(v))
+    head, ends = v[:-3], {0}
+    for g in iter_graphemes(value):
+        ends.add(max(ends) + len(g))
+    assert len(head) in ends and value.startswith(head), ascii(head[-8:])
+    assert wcswidth(v) > CELL_MAX - 6  # (cut to fit, not shorter)
 
 
 @pytest.mark.parametrize("columns", ["1", "12", "19"])

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import polars as pl
 
-from zx_events.freetext import escaped
+from zx_events.freetext import cells_prefix, escaped, visible
 
 BLUE = "#3867a8"
 RED = "#c0504d"
@@ -42,8 +42,11 @@ OUTCOMES = ("destroyed", "player_damaged", "survived", "no_damage_overboost", "f
 OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0e0")
 TOP_CARDS = 25
 MAX_TURN = 16
-LABEL_MAX = 60  # characters of a name a chart shows: vl-convert lays a long label out in quadratic time
-AXIS_LABELS = 280  # px: the longest axis label a chart draws (a 60-character name is cut there, with an ellipsis)
+# terminal cells of a name a chart shows (a wide character takes two: 20 CJK characters or emoji), about AXIS_LABELS
+# px: longer, ``short`` cuts it at a grapheme cluster (vl-convert lays a long label out in quadratic time)
+LABEL_MAX = 40
+# px: the axis labels' room (a LABEL_MAX name); Vega's own cut (labelLimit) is off: ``render_svg``
+AXIS_LABELS = 280
 # px: the widest a chart's box is (style.css: main 1200 px less its padding, the section's padding and border);
 # a chart as wide or narrower is shown whole, a wider one scrolls in its box with its labels out of sight
 CHART_BOX = 1118
@@ -59,9 +62,10 @@ DECK_SHAPES = ("circle", "square", "triangle-up", "diamond", "triangle-down", "c
                "M0,-1.1L0.26,-0.36L1.05,-0.34L0.42,0.14L0.65,0.89L0,0.44L-0.65,0.89L-0.42,0.14L-1.05,-0.34L-0.26,-0.36Z",
                "triangle-left", "M-1,-0.5L-0.5,-1L0,-0.5L0.5,-1L1,-0.5L0.5,0L1,0.5L0.5,1L0,0.5L-0.5,1L-1,0.5L-0.5,0Z",
                "M-1,-1H1L0,0L1,1H-1L0,0Z")  # a star, an x, an hourglass
-# px: a legend label of 60 characters (LABEL_MAX) shown whole (DejaVu Sans at 11 px: 7 px a character at most
+LEGEND_MAX = 60  # cells of a name the weekly trend's legend shows (docs/serve.md: names of up to 60 shown whole)
+# px: a legend label of 60 cells (LEGEND_MAX) shown whole (DejaVu Sans at 11 px: 7 px a character at most
 # for a name's usual letters); the legend lays its labels out in as many columns as fit the chart's box
-LEGEND_LABELS = 7 * LABEL_MAX
+LEGEND_LABELS = 7 * LEGEND_MAX
 
 
 @cache
@@ -244,11 +248,41 @@ def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, column
 
 # ---------------------------------------------------------------------- charts
 def render_svg(chart: Any, vega: Callable[[dict], dict] | None = None) -> str:
-    """``chart`` drawn as SVG; ``vega``: a change to its Vega specification (what Vega-Lite cannot say)."""
+    """A chart's SVG (vl-convert's), with no label cut by Vega: every ``labelLimit`` is 0 (none), the names
+    being cut already (``short``, by grapheme cluster). Vega cuts a label too long for its ``labelLimit`` by
+    UTF-16 code units, and measures the pieces it tries: a deck named with 25 emoji (its legend's limit is
+    160 px) left half a surrogate pair, which vl-convert cannot read ("Vega-Lite to SVG conversion failed"):
+    ``zx report`` failed and ``zx serve``'s /dashboard answered 500, for every filter. Should a chart fail all
+    the same, the page says so in its place (logged) and shows the others. ``vega``: a change to its Vega
+    specification (what Vega-Lite cannot say)."""
     import vl_convert as vlc
 
     spec = _xml_safe(chart.to_dict())
-    return vlc.vegalite_to_svg(spec) if vega is None else vlc.vega_to_svg(vega(vlc.vegalite_to_vega(spec)))
+    config = spec.setdefault("config", {})
+    for part in ("axis", "legend"):  # (Vega's defaults: 180 px an axis label, 160 px a legend's)
+        config.setdefault(part, {})["labelLimit"] = 0
+    _uncut(spec)
+    try:
+        return vlc.vegalite_to_svg(spec) if vega is None else vlc.vega_to_svg(vega(vlc.vegalite_to_vega(spec)))
+    except Exception as e:  # (one chart's failure is not the page's)
+        import logging
+
+        logging.getLogger("zx.dashboard").error("a dashboard chart could not be drawn: %s: %s", type(e).__name__,
+                                                str(e)[:500])
+        return (f'<p class="error chart-failed">This chart could not be drawn ({type(e).__name__}, logged); '
+                "the table below has its figures.</p>")
+
+
+def _uncut(spec: Any) -> None:
+    """Every ``labelLimit`` in ``spec`` (an axis's, a legend's) set to 0, no limit, in place."""
+    if isinstance(spec, dict):
+        if "labelLimit" in spec:
+            spec["labelLimit"] = 0
+        for value in spec.values():
+            _uncut(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            _uncut(value)
 
 
 def _coloured_shapes(vega: dict) -> dict:
@@ -288,9 +322,10 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _xml_safe(value: Any) -> Any:
-    """``value`` (a chart's spec) with every character XML cannot hold written as its escape (``\\x01``)."""
+    """``value`` (a chart's spec) with every character XML cannot hold written as its escape (``\\x01``), and
+    every invisible format character (``freetext.visible``: two decks differing by a zero-width space alone)."""
     if isinstance(value, str):
-        return escaped(_NOT_XML, value)
+        return escaped(_NOT_XML, visible(value))
     if isinstance(value, dict):
         return {_xml_safe(k): _xml_safe(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -299,13 +334,19 @@ def _xml_safe(value: Any) -> Any:
 
 
 def short(text: str, limit: int = LABEL_MAX) -> str:
-    """``text`` cut to ``limit`` characters, the last one an ellipsis where it was cut."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    """``text`` cut to ``limit`` terminal cells (a wide character takes two), the last one an ellipsis where it
+    was cut, at a grapheme cluster (``freetext.cells_prefix``: never half a flag, an emoji family cut at a
+    joiner, half a surrogate pair). A cell is about 6.5 px of the charts' 11 px text, for a Latin letter
+    (DejaVu Sans) as for half a CJK character or emoji, so the width drawn follows it."""
+    if cells_prefix(text, limit) == len(text):
+        return text
+    return text[:cells_prefix(text, limit - 1)] + "…"
 
 
-def _labels(df: pl.DataFrame, *cols: str) -> pl.DataFrame:
+def _labels(df: pl.DataFrame, *cols: str, limit: int = LABEL_MAX) -> pl.DataFrame:
     """``df`` with the names in ``cols`` (decks, players, cards) as a chart shows them: cut to
-    ``LABEL_MAX`` characters (``short``), two names cut to the same text told apart by a number. A log's
+    ``limit`` terminal cells (``short``; an axis's ``LABEL_MAX``, the trend legend's ``LEGEND_MAX``), two
+    names cut to the same text told apart by a number. A log's
     header line may hold 1,000,000 characters: a chart with one 30,000-character deck name took vl-convert
     a minute to lay out (its label truncation measures the text again and again), holding the GIL, so
     ``zx serve`` answered nothing and ``zx report`` took 74 s instead of 6. The tables keep the full names."""
@@ -314,15 +355,15 @@ def _labels(df: pl.DataFrame, *cols: str) -> pl.DataFrame:
     for c in cols:
         for v in df[c].unique().to_list():
             if isinstance(v, str):
-                (long if len(v) > LABEL_MAX else kept).add(v)
+                (long if short(v, limit) != v else kept).add(v)
     if not long:
         return df
     mapping = {}
     for v in sorted(long):
-        label, k = short(v), 1
+        label, k = short(v, limit), 1
         while label in kept:
             k += 1
-            label = short(v, LABEL_MAX - len(f" ({k})")) + f" ({k})"
+            label = short(v, limit - len(f" ({k})")) + f" ({k})"
         kept.add(label)
         mapping[v] = label
     return df.with_columns(pl.col(c).replace(mapping) for c in cols)
@@ -385,7 +426,7 @@ def trend_chart(df: pl.DataFrame) -> str:
     if not df.height:
         return ""
     alt = _alt()
-    data = _labels(df.filter(pl.col("week") != "unknown"), "deck")
+    data = _labels(df.filter(pl.col("week") != "unknown"), "deck", limit=LEGEND_MAX)
     if not data.height:
         return ""
     decks = data["deck"].unique()

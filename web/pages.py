@@ -15,6 +15,8 @@ import jinja2
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from zx_events.freetext import visible
+
 from . import api, dashboard
 from .backend import Backend, WebError
 from .icon import icon, icon_href
@@ -30,9 +32,31 @@ def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.PackageLoader("web", "templates"),
                            autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     e.filters["pct"] = dashboard.pct
-    e.filters["cell"] = dashboard.cell
+    e.filters["cell"] = lambda value: visible(dashboard.cell(value))
+    # a name's invisible format characters as escapes ("Black\u200bReapers"): two names that differ by them alone
+    # read alike in a list, a table or a form's options (an option's value keeps the name exact)
+    e.filters["visible"] = lambda value: visible(value) if isinstance(value, str) else value
     e.globals["icon_href"] = icon_href()
     return e
+
+
+# A filter form sends its choice in the request's URL (GET): a deck or event name of a log may hold nearly
+# 1,000,000 characters (a header line's limit, docs/match-log.md), 12 MB percent-encoded, more than a browser
+# sends (Chromium: 2 MB a URL). A form offers the names whose percent-encoded form is at most ``OFFERED_MAX``
+# bytes (a 10,000-character Japanese deck name is 90 KB: offered), and the server reads a request line and
+# headers of up to 1 MiB (uvicorn's h11: cli.serve.REQUEST_HEAD_MAX): every offered filter at once, with room for
+# the typed ones. Beyond 64 KiB of URL uvicorn's default parser (httptools) answered a plain-text 400.
+OFFERED_MAX = 256 * 1024
+
+
+def offered(names: list[str]) -> list[str]:
+    """The ``names`` a filter form offers: those whose percent-encoded form (in the URL it asks for) is at most
+    ``OFFERED_MAX`` bytes. A longer one is still listed in the tables; a form that offered it asked for a URL
+    the server (and a browser) refuses."""
+    from urllib.parse import quote_plus
+
+    return [n for n in names if len(n) * 12 <= OFFERED_MAX or (len(n) <= OFFERED_MAX
+                                                                and len(quote_plus(n)) <= OFFERED_MAX)]
 
 
 def render(name: str, **context: Any) -> str:
@@ -94,8 +118,8 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     decks = sorted({nfc(d) for r in everything for d in (r.get("p1_deck"), r.get("p2_deck")) if d})
     events = sorted({nfc(r["event"]) for r in everything if r.get("event")})
     held = registry.choices(r.get("game") or registry.DEFAULT for r in everything)
-    return html_response(render("matches.html", nav="matches", result=result, f=filters, decks=decks,
-                                events=events, games=held, prev_link=prev_link, next_link=next_link,
+    return html_response(render("matches.html", nav="matches", result=result, f=filters, decks=offered(decks),
+                                events=offered(events), games=held, prev_link=prev_link, next_link=next_link,
                                 empty_advice=b.advised("The store has no matches yet: import logs with `zx import "
                                                        "LOGS` (then `zx analytics update` for the dashboard)."),
                                 stored=len(everything), store=b.svc.store.label))
@@ -168,7 +192,9 @@ def dashboard_answer(b: Backend, filters: dict[str, Any], min_games: int) -> HTM
         d = dashboard.Dashboard({k: v for k, v in filters.items() if v and k != "game"}, min_games, {}, game=game,
                                 game_name=registry.choices([game])[0]["name"])
         return html_response(render("dashboard.html", nav="dashboard", d=d, live=True, title="Metagame",
-                                    opts=dashboard.choices(b, game), error=problem, store=b.svc.store.label),
+                                    opts={k: offered(v) if k in ("event", "deck") else v
+                                          for k, v in dashboard.choices(b, game).items()},
+                                    error=problem, store=b.svc.store.label),
                              status=400)
     return html_response(render_dashboard(b, filters, min_games, live=True))
 
@@ -203,6 +229,7 @@ def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, liv
     def draw() -> str:
         d = dashboard.build(b, filters, min_games)
         opts = dashboard.choices(b, d.game) if live else {"event": [], "deck": []}
+        opts = {k: offered(v) if k in ("event", "deck") else v for k, v in opts.items()}
         return render("dashboard.html", nav="dashboard", d=d, live=live, title=title, opts=opts,
                       inline_css=None if live else css(), store=b.svc.store.label)
 

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 import orjson
 
 from zx_events import games, replay
-from zx_events.freetext import JSON_RAW_UTF8, printable
+from zx_events.freetext import INVISIBLE_UTF8, JSON_RAW_UTF8, printable
 from zx_events.seats import JUDGE, PERSPECTIVES, event_fields
 from zx_events.ids import project
 
@@ -328,15 +328,16 @@ def _inline_json(data: Any) -> str:
 
 # a control character printable escapes, in orjson's JSON: raw (C1, DEL, separators, bidi controls: freetext's
 # JSON_RAW_UTF8), or a C0 one as JSON writes it (``\\u001b``, ``\\b``, ``\\f``, ``\\r``; an escaped backslash
-# before ``b`` only costs a walk that changes nothing)
-_CONTROLS_IN_JSON = re.compile(JSON_RAW_UTF8.pattern + rb"|\\u00[01][0-9a-f]|\\[bfr]")
+# before ``b`` only costs a walk that changes nothing); or an invisible format character (freetext.INVISIBLE_UTF8:
+# a joiner in an emoji only costs a walk that changes nothing)
+_CONTROLS_IN_JSON = re.compile(JSON_RAW_UTF8.pattern + rb"|\\u00[01][0-9a-f]|\\[bfr]|" + INVISIBLE_UTF8.pattern)
 
 
 def _drawn(value: Any) -> Any:
-    """``value`` with each of its texts as ``freetext.printable`` gives it: every control character as its
-    escape (``\\u202e``, ``\\x9b``). The judge's view holds a log's text exact, and a bidirectional override in
-    it made the browser draw a name stored as ``\\u202e800-10R`` as ``R01-008`` in the chart's legend (the
-    heading showed ``800-10R``), a note or a Token name likewise; it now reads ``\\u202e800-10R`` everywhere,
+    """``value`` with each of its texts as ``freetext.printable`` gives it: every control character and
+    invisible format character as its escape (``\\u202e``, ``\\x9b``, ``\\u200b``). The judge's view holds a
+    log's text exact, and a bidirectional override in it made the browser draw a name stored as
+    ``\\u202e800-10R`` as ``R01-008`` in the chart's legend (the heading showed ``800-10R``), a note or a Token name likewise; it now reads ``\\u202e800-10R`` everywhere,
     as in ``zx replay --as judge``. A seat's text has its bidirectional controls dropped already (the mask)."""
     if isinstance(value, str):
         return printable(value)

@@ -13,8 +13,19 @@ SHOWN = 200  # characters of a value an error message echoes (a longer one is cu
 
 
 def cut(text: str, most: int = SHOWN) -> str:
-    """``text`` as an error message echoes it: at most ``most`` characters, a longer one cut ending in ``...``."""
-    return text if len(text) <= most else text[:most - 3] + "..."
+    """``text`` as an error message echoes it: at most ``most`` characters, a longer one cut ending in ``...``,
+    at the end of a grapheme cluster (a flag, an emoji ZWJ sequence, a letter and its accents are one: the
+    ``wcwidth`` library's UAX #29), unless the first cluster is longer than that itself."""
+    if len(text) <= most:
+        return text
+    from wcwidth import iter_graphemes
+
+    end = 0
+    for cluster in iter_graphemes(text):
+        if end + len(cluster) > most - 3:
+            break
+        end += len(cluster)
+    return text[:end or most - 3] + "..."
 
 
 def shown(value: object, most: int = SHOWN) -> str:

@@ -50,11 +50,32 @@ _JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2
 JSON_RAW_UTF8 = re.compile(b"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]")
 
 
-def printable(text: str) -> str:
+# Format characters no one sees, which two names can differ by alone ("Black\u200bReapers" printed as
+# "BlackReapers", in two rows): the soft hyphen, the Mongolian vowel separator, the zero-width space, the word
+# joiner and the invisible operators, the deprecated format characters, the byte-order mark; and a zero-width
+# (non-)joiner that joins nothing: at the text's edge, or beside an ASCII character, a space or another of
+# these. Inside an emoji sequence, or between the letters of a script that joins (a Persian name's non-joiner),
+# a joiner changes what is drawn: kept. Shown as escapes (``\\u200b``), never dropped: the name stays as logged.
+_UNSEEN = "\u00ad\u180e\u200b\u2060-\u2064\u206a-\u206f\ufeff"
+_ALONE = f"\\x00-\\x7f\\s{_UNSEEN}\u200c\u200d"  # what a joiner beside joins nothing with
+INVISIBLE = re.compile(f"[{_UNSEEN}]|(?<![^{_ALONE}])[\u200c\u200d]|[\u200c\u200d](?![^{_ALONE}])")
+# the UTF-8 bytes of every character ``INVISIBLE`` may escape (a joiner too, wherever it is): where to look
+INVISIBLE_UTF8 = re.compile(b"\xc2\xad|\xe1\xa0\x8e|\xe2\x80[\x8b-\x8d]|\xe2\x81[\xa0-\xa4\xaa-\xaf]|\xef\xbb\xbf")
+
+
+def printable(text: str, unseen: bool = True) -> str:
     """``text`` as a terminal may show it: each control character written as its escape (``\\x1b``,
-    ``\\u202e``), everything else as it is. A log's names and messages are someone else's text:
-    a player named ``\\x1b]52;c;...`` wrote the clipboard of the judge who listed the matches."""
-    return escaped(_CONTROL, text)
+    ``\\u202e``), and (``unseen``; a CSV keeps them) each invisible format character (``INVISIBLE``:
+    ``\\u200b``), everything else as it is. A log's names and messages are someone else's text: a player
+    named ``\\x1b]52;c;...`` wrote the clipboard of the judge who listed the matches; two decks whose names
+    differed by a zero-width space were two rows that read alike."""
+    return escaped(_CONTROL, escaped(INVISIBLE, text) if unseen else text)
+
+
+def visible(text: str) -> str:
+    """``text`` as a page shows it: each invisible format character (``INVISIBLE``) as its escape
+    (``\\u200b``), everything else as it is (the page's template escapes HTML)."""
+    return escaped(INVISIBLE, text)
 
 
 def json_escaped(text: str) -> str:
@@ -105,6 +126,38 @@ def normalize(text: str) -> str:
     (``_INVISIBLE``: dropped before NFKC, so that what they separated composes, and after it, should NFKC
     give one), NFKC, every dash-like character ``-``. Linear in the length of ``text``."""
     return _DASHES.sub("-", _INVISIBLE.sub("", unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))))
+
+
+def cells_prefix(text: str, cells: int) -> int:
+    """The length of the longest start of ``text`` made of whole grapheme clusters (Unicode's UAX #29: a flag,
+    an emoji ZWJ sequence, a letter with its accents are one) that takes at most ``cells`` terminal cells (a
+    wide character takes two), both as the ``wcwidth`` library reads them; ``len(text)`` when all of it fits.
+    A cut there never leaves half a flag, a family cut at a joiner or a surrogate pair's half (a chart's
+    renderer could not read one). Reads no further than it needs: linear in ``cells``, not in ``text``."""
+    if len(text) * 2 <= cells:  # a cluster holds a character at the least and takes two cells at the most
+        return len(text)
+    from wcwidth import iter_graphemes, wcswidth
+
+    used = end = 0
+    for cluster in iter_graphemes(text):
+        width = wcswidth(cluster)
+        used += width if width >= 0 else len(cluster)  # (a control character: as its escape will, about)
+        if used > cells:
+            return end
+        end += len(cluster)
+    return end
+
+
+SHOWN_CELLS = 200  # terminal cells of a value a terminal is shown: a table's cell (cli.output.CELL_MAX), a board's name
+
+
+def cut_cells(text: str, cells: int = SHOWN_CELLS) -> str:
+    """``text`` as a terminal is shown it: at most ``cells`` terminal cells, a longer one cut at a grapheme
+    cluster (``cells_prefix``) and ending in ``...`` (a board's player and deck names: ``zx replay`` drew a
+    10,000-character name whole, in every board)."""
+    if cells_prefix(text, cells) == len(text):
+        return text
+    return text[:cells_prefix(text, cells - 3)] + "..."
 
 
 def is_timestamp(value: Any) -> bool:

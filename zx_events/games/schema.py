@@ -33,14 +33,19 @@ CODE_REFS = ("code", "codes")
 
 def quoted(value: object, ascii: bool = False) -> str:
     """A value as it appears in a message: strings in single quotes, cut as ``errors.cut`` cuts every
-    echoed value (a 5,000-character duplicate key was echoed whole, and a table as wide with it);
-    anything else as JSON, cut to 60 characters. ``ascii``: the value must be ASCII (a seat, a card code,
-    a Square, a dot, a record kind, a key): its non-ASCII characters are named after it (``errors.not_ascii``).
-    Public: a game's own record checks word their messages with it too (``games/*/game.py``)."""
+    echoed value (a 5,000-character duplicate key was echoed whole, and a table as wide with it); a string
+    with a character ``str.isprintable`` refuses (a control, a joiner, a space other than ' ') in JSON's
+    double quotes and escapes, cut the same before it is written, so its quote is closed (it was cut to 60
+    characters after, its quote lost: docs/match-log.md, Limits); anything else as JSON, cut alike.
+    ``ascii``: the value must be ASCII (a seat, a card code, a Square, a dot, a record kind, a key): its
+    non-ASCII characters are named after it (``errors.not_ascii``). Public: a game's own record checks word their
+    messages with it too (``games/*/game.py``)."""
     named = f" ({not_ascii(value)})" if ascii and isinstance(value, str) and not value.isascii() else ""
     if isinstance(value, str) and value.isprintable():
         return f"'{cut(value)}'{named}"
-    return cut(json.dumps(value, ensure_ascii=False, default=str), 60) + named
+    if isinstance(value, str):
+        return json.dumps(cut(value), ensure_ascii=False) + named
+    return cut(json.dumps(value, ensure_ascii=False, default=str)) + named
 
 
 class DuplicateKey(ValueError):

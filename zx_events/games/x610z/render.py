@@ -6,6 +6,8 @@ Each dot is drawn as two characters: its id when empty, ``1L``/``2L`` for a play
 
 from __future__ import annotations
 
+from zx_events.freetext import cut_cells
+
 from .board import Board
 
 WIDTH, HEIGHT = 61, 25
@@ -105,8 +107,8 @@ def zones(view) -> list[str]:
     for pl, pv in sorted(view.players.items()):
         turn = "  (turn player)" if pl == view.active else ""
         pool = " ".join(f"{t}{n}" for t, n in sorted(pv.pool.items()) if n) or "-"
-        out.append(f"{pl} {pv.name or ''} · home {pv.home or '-'} · Deck {pv.deck_count} · Hand {pv.hand_count}"
-                   f" · Discard {len(pv.discard)} · Energy {pool}{turn}")
+        out.append(f"{pl} {cut_cells(pv.name or '')} · home {pv.home or '-'} · Deck {pv.deck_count} "  # (200 cells)
+                   f"· Hand {pv.hand_count} · Discard {len(pv.discard)} · Energy {pool}{turn}")
         out.append("  Hand: " + (f"{pv.hand_count} hidden" if pv.hand is None else _cards(view, pv.hand)))
         if pv.deck is not None:  # the judge's view only (no order is kept: sorted by code)
             out.append("  Deck (judge, sorted): " + _cards(view, pv.deck))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from zx_events.freetext import printable
+from zx_events.freetext import cut_cells, printable
 
 from .views import MatchView, SquareView
 
@@ -32,7 +32,8 @@ def card_rows(v: MatchView, step: int) -> list[dict]:
             f"shift {s.shift}" if s.shift else "", *(f"force {f or '(face-down)'}" for f in s.force),
             f"links {'/'.join(v.links[s.square])}" if v.links.get(s.square) else "", f"mods {s.mods}" if s.mods else "",
             s.kind if s.kind != "zx" else "") if x)
-        row(s.ctrl, "square", s.code, square=s.square, power=s.power, dmg=s.dmg, state=s.state, detail=detail)
+        row(s.ctrl, "square", s.code, square=s.square, name=s.name, power=s.power, dmg=s.dmg, state=s.state,
+            detail=detail)  # (the Square's own name: every Token's code is TOKEN, each has its name)
     for p in v.players:
         pl = p.player
         if p.player_card:
@@ -73,6 +74,14 @@ def _card(v: MatchView, code: str | None) -> str:
     return printable(f"{code} {name}") if name else code
 
 
+def _on_square(s: SquareView) -> str:
+    """The card on a Square: its code and the Square's own name of it (a Token's is its own: every Token's
+    code is TOKEN, and the view's ``names`` has one name for a code: each Token showed the first one's)."""
+    if s.code is None:
+        return "(face-down)"
+    return printable(f"{s.code} {s.name}") if s.name else s.code
+
+
 def _cards(v: MatchView, codes: Iterable[str | None]) -> str:
     codes = list(codes)
     return ", ".join(_card(v, c) for c in codes) if codes else "-"
@@ -99,7 +108,7 @@ def _cell(v: MatchView, name: str) -> Any:
         t.append(f"  {owner}'s Player Square" + (f"\nPlayer: {_card(v, pc)}" if pc else ""), style="dim")
     if s is not None:
         side = "red" if s.ctrl == "P1" else "blue"
-        t.append("\n" + _card(v, s.code), style=f"bold {side}")
+        t.append("\n" + _on_square(s), style=f"bold {side}")
         t.append({"ex": " [Z/X EX]", "ob": " [Overboost]", "token": " [Token]"}.get(s.kind, ""))
         t.append(f"\n{s.ctrl} · {_power(s)}")
         if s.dmg:
@@ -122,9 +131,10 @@ def _player_lines(v: MatchView, pl: str) -> Any:
 
     p = v.player(pl)
     t = Text()
-    t.append(printable(f"{pl} {p.name or ''}"), style="bold red" if pl == "P1" else "bold blue")
+    # a name and a deck name cut to 200 terminal cells, as a table's values (cli.replay notes it)
+    t.append(printable(f"{pl} {cut_cells(p.name or '')}"), style="bold red" if pl == "P1" else "bold blue")
     if p.deck_name:
-        t.append(printable(f" · {p.deck_name}"))
+        t.append(printable(f" · {cut_cells(p.deck_name)}"))
     t.append(f" · Player card {_card(v, p.player_card) if p.player_card else '-'}")
     if v.active == pl:
         t.append("  (turn player)", style="bold")
