@@ -337,20 +337,40 @@ class Referee:
         gate = r.get("gate")
         if gate is not None and not any(d["code"] == gate for d in z["dynamis"]):
             self.fail("301.1", f"the Gate Card {gate} is not in {pl}'s Dynamis")
-        extra = [c for c in (start, r.get("start_resource")) if c]
-        first = list(r["hand"]) + ([start] if start else [])
-        final = list(r.get("mulligan", r["hand"])) + list(r["life"]) + list(r["resource"]) + extra
-        for codes in (first, final):
-            lost = checks.missing(z["deck"], codes)
-            if lost:
-                self.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck (setup takes cards out of the deck)",
-                          fatal=True)
+        # the cards the deck holds are taken as written, in the setup's order (hand and Start Card, the
+        # hand back for a mulligan, the new hand, Life, Resource); a card it does not hold is reported once,
+        # 301.1, and left out: the rest of the setup is applied and the player is set up (digest.7: it was
+        # fatal, the player never set up, and every later record of his was charged: 301.1, 402, 602.1a)
+        deck, lost = list(z["deck"]), []
+
+        def take(codes: list[str]) -> list[str]:
+            kept = []
+            for c in codes:
+                if c in deck:
+                    deck.remove(c)
+                    kept.append(c)
+                else:
+                    lost.append(c)
+            return kept
+
+        hand = take(list(r["hand"]))
+        if start and not take([start]):
+            start = None
+        mulligan = r.get("mulligan")
+        if mulligan is not None:
+            deck.extend(hand)
+            mulligan = take(list(mulligan))
+        life, resource = take(list(r["life"])), take(list(r["resource"]))
+        start_resource = r.get("start_resource")
+        if start_resource and not take([start_resource]):
+            start_resource = None
+        if lost:
+            self.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck (setup takes cards out of the deck)")
         start_card = None
         if start:
             start_card = {"code": start, "square": str(player_square(pl)), "power": self.card(start).power}
-        m._set_up(player=pl, hand=list(r["hand"]), mulligan=r.get("mulligan"), life=list(r["life"]),
-                  resource=list(r["resource"]), start_card=start_card,
-                  start_resource=r.get("start_resource"), gate=gate, rec=r, line=self.line)
+        m._set_up(player=pl, hand=hand, mulligan=mulligan, life=life, resource=resource, start_card=start_card,
+                  start_resource=start_resource, gate=gate, rec=r, line=self.line)
 
     def do_turn(self, r: dict) -> None:
         m, pl = self.m, self.by

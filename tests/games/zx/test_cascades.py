@@ -1,0 +1,84 @@
+"""One mistake, one finding (digest.7): a record that is wrong in one part is applied as played where it
+can be, so the records after it that depend on it are not charged for it (`zx audit`). Each case here was
+a cascade: the one mistake, then false violations at later, correct records. The loop tests spoil one
+record of a few simulated matches the same way: the audit must find exactly that one violation."""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+
+import pytest
+from support import SETUP, run
+
+from zx_events.games.zx.sim import simulate
+from zx_events.importer import build_match
+from zx_events.logformat.reader import parse_log
+
+
+@cache
+def sims() -> tuple:
+    return tuple(simulate(12, 7, policy="mixed"))
+
+
+def audit(header: dict, records: list[dict]) -> list[tuple[str, int]]:
+    text = "".join(json.dumps(r) + "\n" for r in [header, *records])
+    (log,) = parse_log(text, "t.zxlog")
+    return [(v.rule, v.line) for v in build_match(log, strict=False).violations]
+
+
+def run_sim(sim):
+    (log,) = parse_log("\n".join(sim.lines()) + "\n", "t.zxlog")
+    return build_match(log, strict=False)
+
+
+# ---------------------------------------------------------------- 301.1 / 402: a setup card not in the deck
+def test_301_1_a_setup_card_not_in_the_deck_is_reported_once_and_the_rest_set_up():
+    """P1's Life names U01-001, a card of P2's deck: 301.1 at the setup, which was fatal: P1 never set up,
+    402 at `turn 1`, then every record of P1's charged (301.1 for the hand and Resource cards, 602.1a...).
+    Now the cards the deck holds are taken, the player is set up with Life 3, one finding."""
+    bad = copy.deepcopy(SETUP[0])
+    bad["life"][3] = "U01-001"
+    recs = [bad, SETUP[1], {"do": "turn", "by": "P1"}, {"do": "resource", "by": "P1", "card": "R01-009"},
+            {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"},
+            {"do": "play", "by": "P1", "card": "R01-001", "pay": [], "square": "b2"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 2)]
+    z = c.match.p["P1"]
+    assert z["ready"] and sorted(z["life"]) == ["R01-005", "R01-010", "R01-011"] and len(z["deck"]) == 41
+    assert c.match.sq["a1"]["code"] == "R01-002" and c.match.sq["b2"]["code"] == "R01-001"
+
+
+def test_301_1_a_missing_hand_card_of_a_mulligan_setup_is_reported_once():
+    """A hand card not in the deck, in a setup with a mulligan: it is in the hand written and in the final
+    cards checked, and was reported (fatally) at the first; now once, with the mulligan applied."""
+    bad = dict(SETUP[1], hand=["U01-001", "U01-002", "U01-003", "R01-001"],
+               mulligan=["U01-005", "U01-006", "U01-007", "U01-008"], life=["U01-011", "U01-013", "U01-005", "U01-010"])
+    c = run([SETUP[0], bad], strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 3)]
+    z = c.match.p["P2"]
+    assert z["ready"] and sorted(z["hand"]) == ["U01-005", "U01-006", "U01-007", "U01-008"] and len(z["deck"]) == 40
+
+
+def test_301_1_simulated_setups_with_one_card_not_in_the_deck_give_one_finding():
+    """In simulated matches, a Life card that stays in Life to the end (not the last one) written as a card
+    the deck does not hold (one of the other player's): one 301.1 at the setup line, nothing after it."""
+    done = 0
+    for sim in sims():
+        final = run_sim(sim).match.p
+        for k, setup in enumerate(sim.records):
+            if setup["do"] != "setup":
+                continue
+            pl = setup["by"]
+            own = sim.header["players"][pl]["deck"]
+            foreign = next(c for c in sim.header["players"]["P2" if pl == "P1" else "P1"]["deck"] if c not in own)
+            life = final[pl]["life"]
+            kept = [j for j, c in enumerate(setup["life"]) if c in life and setup["life"].count(c) == 1]
+            if not kept or len(life) < 2:
+                continue
+            recs = copy.deepcopy(sim.records)
+            recs[k]["life"][kept[0]] = foreign
+            assert audit(sim.header, recs) == [("301.1", k + 2)], sim.match_id
+            done += 1
+    assert done >= 4
