@@ -82,3 +82,65 @@ def test_301_1_simulated_setups_with_one_card_not_in_the_deck_give_one_finding()
             assert audit(sim.header, recs) == [("301.1", k + 2)], sim.match_id
             done += 1
     assert done >= 4
+
+
+# ---------------------------------------------------------------- 506 / 504.3: a record refused for its timing
+X2 = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "resource", "by": "P1", "card": "R01-009"},
+      {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"}, {"do": "end", "by": "P1"},
+      {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-003", "U01-004"]},
+      {"do": "play", "by": "P2", "card": "U01-001", "pay": [], "square": "a2"}, {"do": "end", "by": "P2"},
+      {"do": "turn", "by": "P1"}]
+
+
+def test_506_a_zx_played_before_the_draw_is_applied_and_attacks():
+    """Turn 3: P1 plays R01-004 before his draw (506), then draws and attacks with it. The play was skipped, so
+    the attack was 602.1a ('c2 holds no Z/X of P1') and both passes 603.1b: now one 506, the play applied."""
+    recs = [*X2, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a3"},
+            {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}, {"do": "pass", "by": "P1"},
+            {"do": "pass", "by": "P2"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("506", 13)]
+    assert c.match.sq["a3"]["code"] == "R01-004" and c.match.p["P1"]["hand"].count("R01-005") == 1
+
+
+def test_506_a_zx_played_after_the_end_phase_is_applied():
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}, {"do": "end", "by": "P1"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a3"},
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2", "discard": ["U01-009"]}, {"do": "turn", "by": "P1"},
+            {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-003"]},
+            {"do": "attack", "by": "P1", "from": "a3", "target": "a2"}, {"do": "pass", "by": "P1"},
+            {"do": "pass", "by": "P2"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("506", 15)]
+
+
+def test_504_3_a_resource_in_the_main_phase_is_applied_and_pays():
+    """A Resource record after an Event has started the Main Phase (504.3) was skipped, and the play paying
+    with it was 301.1."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "play", "by": "P1", "card": "R01-014", "pay": []},
+            {"do": "resource", "by": "P1", "card": "R01-005"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-005"], "square": "a3"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("504.3", 15)]
+    assert c.match.sq["a3"]["code"] == "R01-004"
+
+
+def test_506_simulated_plays_moved_before_the_draw_give_one_finding():
+    """In simulated matches, a Z/X played right after the turn's draw, of a card held before it, written before
+    the draw record: one 506 at its line, nothing after it."""
+    done = 0
+    for sim in sims():
+        recs = sim.records
+        for k in range(1, len(recs) - 1):
+            draw, play = recs[k], recs[k + 1]
+            if draw["do"] != "draw" or play["do"] != "play" or play.get("from", "hand") != "hand" \
+                    or not play.get("square") or play["card"] in draw["cards"]:
+                continue
+            spoiled = [*recs[:k], play, draw, *recs[k + 2:]]
+            assert audit(sim.header, spoiled) == [("506", k + 2)], (sim.match_id, k)
+            done += 1
+            break
+    assert done >= 4

@@ -39,6 +39,8 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.7"  # .2: 605.6, lethal Power 0, star
 # the state's handlers are unchanged.
 # .7: one mistake, one finding: a setup naming a card not in the deck is one 301.1 and applied where possible (the
 # player set up: it was fatal, and every later record of his was charged).
+# A record refused only for its timing (a later phase before the draw, a later phase or after the End Phase) is
+# applied as played, the Draw Phase kept open for its draw (a startup ability or attack after the End Phase still skipped).
 
 
 # number -> (title, certain)

@@ -66,7 +66,10 @@ class Referee:
         self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
         self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self._draw_seen = 0  # the last turn with a draw record, applied or not (``_before_draw``)
-        self._early = 0  # the last turn a record was refused as before its draw (``_before_draw``)
+        self._early = 0  # the last turn a record was reported as before its draw (``_before_draw``)
+        self._kept: tuple[int, str] = (-1, "draw")
+        self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled  # a turn, its phase as the referee keeps it after a record
+        # of a later phase applied before the draw (``_phase_now``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
@@ -76,6 +79,9 @@ class Referee:
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
+        if fatal and self._early_rec is self.rec and self.rec is not None:
+            raise _Skip  # a record reported for its timing (``_before_draw``) that cannot be applied either: the
+            # card it names comes with the draw after it, say; that finding stands for it (digest.7)
         if fatal and waive is None:  # the record owed cannot be applied: this violation stands for the
             waive = self.meeting  # obligation, which is not reported again at the next record
         v = Violation(self.line, self.m.turn, self.by, rule, message)
@@ -107,6 +113,7 @@ class Referee:
     def handle(self, line: int, rec: dict) -> None:
         m = self.m
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
+        self._early_rec = None
         kind = rec["do"]
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
             self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
@@ -281,7 +288,7 @@ class Referee:
         """503.3: on leaving the Draw Phase exactly 2 were drawn (none on turn 1: 503.3a), or all that deck
         and Trash held (``checks.to_draw``)."""
         m = self.m
-        if m.phase != "draw":
+        if self._phase_now() != "draw":
             return
         owed = checks.to_draw(m)
         if owed and self._short_draw != m.turn:  # too many was already reported by the draw record that went
@@ -295,7 +302,21 @@ class Referee:
             self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
                                f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}{at}")
 
-    def _before_draw(self, rule: str, what: str, wanted: str) -> None:
+    def _phase_now(self) -> str:
+        """The phase of the turn: the state's, or after a record of a later phase applied in the Draw Phase
+        before its draw (digest.7), the referee's own, which goes on from the Draw Phase (the state's handler
+        moved on with that record: the draw after it, and the records of the phases between, are legal)."""
+        m = self.m
+        t, phase = self._kept
+        return phase if t == m.turn and m.phase not in ("over", "ended") else m.phase
+
+    def _enter(self, phase: str) -> None:
+        """A record of ``phase`` applied: the referee's own phase of the turn (``_phase_now``) moves on."""
+        t, kept = self._kept
+        if t == self.m.turn and _PHASE_NO[phase] > _PHASE_NO[kept]:
+            self._kept = (t, phase)
+
+    def _before_draw(self, rule: str, what: str, wanted: str) -> bool:
         """The turn player's record of a later phase while the Draw Phase still owes its draw and no draw
         record has come (digest.6; digest.5 for an Event or a startup ability): refused at its line with the
         rule of the phase it belongs to, and skipped, so the Draw Phase stays open for the draw record that
@@ -308,14 +329,24 @@ class Referee:
         if m.phase == "draw" and self.by == m.active and not m.drawn and self._draw_seen != m.turn \
                 and self._early != m.turn and checks.to_draw(m):
             self._early = m.turn
-            self.fail(rule, f"{what} in the Draw Phase, before the draw: {wanted}", fatal=True)
+            self._kept = (m.turn, "draw")  # applied as played (digest.7), the Draw Phase kept open for its draw
+            self.fail(rule, f"{what} in the Draw Phase, before the draw: {wanted}")
+            self._early_rec = self.rec
+            return True
+        return False
 
-    def _not_past(self, phase: str, rule: str, what: str) -> None:
+    def _not_past(self, phase: str, rule: str, what: str, *, apply: bool = True) -> None:
+        """A record of ``phase`` in a later phase of the turn, or after its End Phase: reported, and applied
+        as played (digest.7: it was skipped, and the records that depend on it were charged: the Z/X played
+        attacks, the Resource card placed pays). Before the first turn, or after the game, nothing is, nor
+        (``apply=False``) a startup ability or a battle after the End Phase: its "until end of turn" would
+        last into the next turn, the battle would run into it."""
         m = self.m
-        if m.phase in ("setup", "over", "ended") or _PHASE_NO[m.phase] > _PHASE_NO[phase]:
-            where = "before the first turn" if m.phase == "setup" else \
-                "after the End Phase" if m.phase == "over" else f"in the {m.phase.capitalize()} Phase"
-            self.fail(rule, f"{what} {where}", fatal=True)
+        now = self._phase_now()
+        if now in ("setup", "over", "ended") or _PHASE_NO[now] > _PHASE_NO[phase]:
+            where = "before the first turn" if now == "setup" else \
+                "after the End Phase" if now == "over" else f"in the {now.capitalize()} Phase"
+            self.fail(rule, f"{what} {where}", fatal=not apply or now in ("setup", "ended"))
 
     # ------------------------------------------------------------------ setup and turn
     def do_setup(self, r: dict) -> None:
@@ -388,8 +419,8 @@ class Referee:
         m = self.m
         self._turn_player("503.3")
         self._draw_seen = m.turn
-        if m.phase != "draw":
-            self.fail("503.3", f"draw record after the Draw Phase ({m.phase}); card effects draw with an "
+        if self._phase_now() != "draw":
+            self.fail("503.3", f"draw record after the Draw Phase ({self._phase_now()}); card effects draw with an "
                                f"effect record (op draw)", fatal=True)
         cards = r["cards"]
         lost = checks.missing(m.p[self.by]["deck"], cards)
@@ -420,8 +451,10 @@ class Referee:
         m, z = self.m, self.m.p[self.by]
         self._turn_player("504.3")
         self._not_past("resource", "504.3", "a Resource record")
-        self._before_draw("504.3", f"{r['card']} put into Resource", "a card is put into Resource in the Resource Phase")
-        self._leave_draw()
+        if not self._before_draw("504.3", f"{r['card']} put into Resource",
+                                 "a card is put into Resource in the Resource Phase"):
+            self._leave_draw()
+            self._enter("resource")
         if z["resource_used"]:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
         if r["card"] not in z["hand"]:
@@ -432,8 +465,9 @@ class Referee:
         m, z, pl = self.m, self.m.p[self.by], self.by
         self._turn_player("505.3")
         self._not_past("ignition", "505.3", "an Ignition")
-        self._before_draw("505.3", "an Ignition", "Ignition is performed in the Ignition Phase")
-        self._leave_draw()
+        if not self._before_draw("505.3", "an Ignition", "Ignition is performed in the Ignition Phase"):
+            self._leave_draw()
+            self._enter("ignition")
         if not z["charge"]:
             self.fail("505.3a", "Ignition with an empty Charge", fatal=True)
         if r["charge"] not in z["charge"]:
@@ -480,8 +514,9 @@ class Referee:
                 self.fail("506", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
             else:
                 self._not_past("main", "506", f"the Event {code} played")
-                self._before_draw("506", f"the Event {code} played", "Events are played in the Main Phase")
-                self._leave_draw()
+                if not self._before_draw("506", f"the Event {code} played", "Events are played in the Main Phase"):
+                    self._leave_draw()
+                    self._enter("main")
         else:
             if in_step:
                 self.fail("603.1b", f"only Events and abilities are played in the Battle Event Step, "
@@ -490,8 +525,9 @@ class Referee:
                 self.fail("506", f"{pl} plays {code} in {m.active}'s turn: cards other than Events are played "
                                  f"only in your own Main Phase", fatal=True)
             self._not_past("main", "506", f"{code} played")
-            self._before_draw("506", f"{code} played", "cards other than Events are played in your own Main Phase")
-            self._leave_draw()
+            if not self._before_draw("506", f"{code} played", "cards other than Events are played in your own Main Phase"):
+                self._leave_draw()
+                self._enter("main")
         extra = False
         if zone == "dynamis":
             if not card.type.in_dynamis:
@@ -543,9 +579,11 @@ class Referee:
             self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
         if m.battle is not None:
             self.fail("602.1", "a battle is already under way", fatal=True)
-        self._not_past("main", "602.1", "a battle declared")
-        self._before_draw("602.1", "a battle declared", "a battle is declared in the Main Phase")
-        self._leave_draw()
+        self._not_past("main", "602.1", "a battle declared", apply=False)  # (a battle after the End Phase would
+        # run into the next turn: skipped, as before)
+        if not self._before_draw("602.1", "a battle declared", "a battle is declared in the Main Phase"):
+            self._leave_draw()
+            self._enter("main")
         src, dst = r["from"], r["target"]
         self.check(checks.attacker(m, pl, src), fatal=m.sq.get(src) is None or m.sq[src]["ctrl"] != pl)
         entry = m.sq[src]
@@ -672,9 +710,10 @@ class Referee:
             if m.active is not None and pl != m.active:  # 506: 603.1b is the Battle Event Step's
                 self.fail("506", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside "
                                  f"a Battle Event Step")
-            self._not_past("main", "506", f"a startup ability of {source} played")
-            self._before_draw("506", f"a startup ability of {source} played",
-                              "startup abilities are played in the Main Phase")
+            self._not_past("main", "506", f"a startup ability of {source} played", apply=False)
+            if not self._before_draw("506", f"a startup ability of {source} played",
+                                     "startup abilities are played in the Main Phase"):
+                self._enter("main")
         self.check(checks.startup_source(m, pl, source))  # 302.1c: an ability's controller is its card's
         m._ability_played(player=pl, source=source, line=self.line)
 
