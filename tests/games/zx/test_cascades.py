@@ -9,7 +9,6 @@ import copy
 import json
 from functools import cache
 
-import pytest
 from support import SETUP, run
 
 from zx_events.games.zx.sim import simulate

@@ -341,7 +341,6 @@ class Referee:
         attacks, the Resource card placed pays). Before the first turn, or after the game, nothing is, nor
         (``apply=False``) a startup ability or a battle after the End Phase: its "until end of turn" would
         last into the next turn, the battle would run into it."""
-        m = self.m
         now = self._phase_now()
         if now in ("setup", "over", "ended") or _PHASE_NO[now] > _PHASE_NO[phase]:
             where = "before the first turn" if now == "setup" else \
