@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import copy
 import json
+from collections import Counter
 from functools import cache
 
-from support import SETUP, run
+from support import BOARD, SETUP, line_of, run
 
+from zx_events.games.zx.decks import deck_by_name
 from zx_events.games.zx.sim import simulate
 from zx_events.importer import build_match
 from zx_events.logformat.reader import parse_log
@@ -143,3 +145,64 @@ def test_506_simulated_plays_moved_before_the_draw_give_one_finding():
             done += 1
             break
     assert done >= 4
+
+
+# ---------------------------------------------------------------- 902: a Reload left out
+def test_902_a_reload_left_out_puts_the_trash_back_into_the_deck():
+    """P1's deck is empty and his Trash is not; the log leaves the `reload` out and goes on drawing. Nothing of
+    the Reload was performed: the deck stayed empty, and every draw after it was charged (301.1, 503.3, then
+    309.2a at the end, and 902 again at every draw). Now the 902 once, at the record in its place, and the part
+    that needs no choice is performed (Trash back into the deck); only the Life card to Charge is missing."""
+    deck = Counter(deck_by_name("Red Dragons").deck)
+    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
+    rest = sorted((deck - used).elements())
+    discard = rest[: len(rest) + 2 - 6]
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "R01-004",
+                     "from": "hand", "to": "trash"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw", "cards": rest},
+            {"do": "end", "by": "P1", "discard": discard},  # the reload is due here, and left out
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-004"]},
+            {"do": "reload", "by": "P1", "life": "R01-010"}, {"do": "draw", "by": "P1", "cards": discard[:1]},
+            {"do": "end", "by": "P1", "discard": ["R01-004", discard[0]]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("902", line_of(recs, len(BOARD) + 2))]
+    z = c.match.p["P1"]  # the first Reload's Life card is missing, the second's in Charge
+    assert z["charge"] == ["R01-010"] and len(z["life"]) == 3 and len(z["deck"]) == len(discard) - 1
+
+
+def test_301_1_a_reload_naming_a_card_not_in_life_still_puts_the_trash_back():
+    deck = Counter(deck_by_name("Red Dragons").deck)
+    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
+    rest = sorted((deck - used).elements())
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "R01-004",
+                     "from": "hand", "to": "trash"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw", "cards": rest},
+            {"do": "reload", "by": "P1", "life": "U01-001"}, {"do": "end", "by": "P1", "discard": rest[: len(rest) + 2 - 6]},
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-004"]}]
+    c = run(recs, strict=False)  # (the Reload was skipped: the deck stayed empty, the draw was 301.1 and 902)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, len(BOARD) + 2))]
+    assert len(c.match.p["P1"]["life"]) == 4
+
+
+def test_902_simulated_reloads_left_out_give_one_finding():
+    """In simulated matches, a `reload` record left out: the 902 at the record in its place, first; where the
+    Life card it would have put into Charge is never needed later (by a Charge Excess, an Ignition paying
+    with it, the count of Life at the end), nothing after it: before, the deck stayed empty and every draw was
+    charged. (That one card is the choice the log does not hold: it stays in Life, its Charge one short.)"""
+    done = 0
+    for sim in [*simulate(8, 9, policy="mixed", start=8), *simulate(6, 2, policy="random"),
+                *simulate(9, 3, policy="greedy", start=6)]:
+        recs = sim.records
+        ks = [k for k, r in enumerate(recs) if r["do"] == "reload"]
+        if not ks:
+            continue
+        k = ks[0]
+        got = audit(sim.header, [*recs[:k], *recs[k + 1:]])
+        if sim.match_id == "sim-2-0006":  # its Reload took P2's last Life card, then the result: left out, the
+            assert got == [("101.2", k + 2)]  # result is the one finding (a `result` may come while it is owed)
+            continue
+        assert got[0] == ("902", k + 2), sim.match_id
+        done += got == [("902", k + 2)]
+    assert done >= 2

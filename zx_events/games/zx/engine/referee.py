@@ -148,6 +148,10 @@ class Referee:
                         got += f" (the destroy at line {near} does not meet it: a destroyed Z/X goes to Charge, 1007)"
                     self._void_destroy.pop(due.key, None)
                     self.fail(due.rule, f"{due.message}, got {got}", waive=due.key)
+                    if due.kind == "reload":  # 902: the part that needs no choice is performed, Trash back into
+                        # the deck; only the Life card to Charge is missing (digest.7: the deck stayed empty, and
+                        # every later draw was charged, 301.1, 503.3, 309.2a)
+                        m._reloaded(player=due.player, life=None, line=self.line)
                     self.settle()  # a battle owed nothing more ends (605) before the record is applied
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
@@ -442,8 +446,8 @@ class Referee:
             self.fail("902", f"{self.by}'s deck is not empty ({len(z['deck'])} cards): no Reload", fatal=True)
         if not z["trash"]:
             self.fail("902", f"{self.by}'s Trash is empty: nothing to Reload", fatal=True)
-        if r["life"] not in z["life"]:
-            self.fail("301.1", f"{r['life']} is not in {self.by}'s Life", fatal=True)
+        if r["life"] not in z["life"]:  # Trash back into the deck all the same (digest.7), no Life card to Charge
+            self.fail("301.1", f"{r['life']} is not in {self.by}'s Life")
         self.m._reloaded(player=self.by, life=r["life"], rec=r, line=self.line)
 
     def do_resource(self, r: dict) -> None:
