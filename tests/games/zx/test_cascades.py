@@ -10,6 +10,7 @@ import json
 from collections import Counter
 from functools import cache
 
+import pytest
 from support import BOARD, SETUP, line_of, run
 
 from zx_events.games.zx.decks import deck_by_name
@@ -206,3 +207,46 @@ def test_902_simulated_reloads_left_out_give_one_finding():
         assert got[0] == ("902", k + 2), sim.match_id
         done += got == [("902", k + 2)]
     assert done >= 2
+
+
+# ---------------------------------------------------------------- 604.3b: a Life card one record late
+PASS1, PASS2 = {"do": "pass", "by": "P1"}, {"do": "pass", "by": "P2"}
+# P1 clears b3 with the Range Z/X, then hits P2 from b2: P2 owes one Life card
+PLAYER_HIT = [*BOARD,
+              {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"], "square": "c2"},
+              {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2,
+              {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2]
+LIFE_P2 = {"do": "life", "by": "P2", "card": "U01-005"}
+STARTUP = {"do": "effect", "by": "P1", "source": "b2", "op": "power", "square": "b2", "delta": 500,
+           "until": "end_of_turn", "startup": True}
+
+
+@pytest.mark.parametrize("late", ["startup", "attack"])
+def test_604_3b_a_life_card_one_record_late_is_reported_once_and_applied(late):
+    """The record in the Life card's place breaks it (604.3b) and the battle ends; the Life card written on
+    the next line was then 604.3b again, 'no damage to P2 is waiting for a Life card', and skipped (P2 kept
+    his Life). Now the one 604.3b, and the late Life card is applied."""
+    if late == "startup":
+        recs = [*PLAYER_HIT, STARTUP, LIFE_P2, {"do": "end", "by": "P1"}]
+    else:  # an attack while the step is open: the trailing passes left out, the damage dealt, the Life card owed
+        recs = [*PLAYER_HIT[:-1], {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}, LIFE_P2,
+                {"do": "end", "by": "P1"}]
+    at = line_of(recs, len(recs) - 3)
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", at)]
+    assert sorted(c.match.p["P2"]["life"]) == ["U01-006", "U01-011", "U01-013"] and "U01-005" in c.match.p["P2"]["charge"]
+
+
+def test_604_3b_the_other_players_life_card_in_place_of_the_owed_one_is_reported_once():
+    """P1 writes a Life card where P2 owes one: 604.3b for the Life card owed, and then 604.3b again on the same
+    record ('no damage to P1 is waiting'). Now once."""
+    recs = [*PLAYER_HIT, {"do": "life", "by": "P1", "card": "R01-010"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 2))]
+    assert len(c.match.p["P1"]["life"]) == 4
+
+
+def test_604_3b_a_life_card_with_no_damage_owed_is_still_reported():
+    recs = [*BOARD, LIFE_P2]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 1))]

@@ -68,7 +68,9 @@ class Referee:
         self._draw_seen = 0  # the last turn with a draw record, applied or not (``_before_draw``)
         self._early = 0  # the last turn a record was reported as before its draw (``_before_draw``)
         self._kept: tuple[int, str] = (-1, "draw")
-        self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled  # a turn, its phase as the referee keeps it after a record
+        self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled
+        self._broke: str | None = None  # the obligation the record being handled broke (reported), if any
+        self._late_life: tuple[int, str] | None = None  # a turn, a player whose owed Life card a record broke  # a turn, its phase as the referee keeps it after a record
         # of a later phase applied before the draw (``_phase_now``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
@@ -113,7 +115,7 @@ class Referee:
     def handle(self, line: int, rec: dict) -> None:
         m = self.m
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
-        self._early_rec = None
+        self._early_rec = self._broke = None
         kind = rec["do"]
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
             self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
@@ -148,6 +150,9 @@ class Referee:
                         got += f" (the destroy at line {near} does not meet it: a destroyed Z/X goes to Charge, 1007)"
                     self._void_destroy.pop(due.key, None)
                     self.fail(due.rule, f"{due.message}, got {got}", waive=due.key)
+                    self._broke = due.key
+                    if due.kind == "life" and kind != "life":  # the Life card may come next, one record late
+                        self._late_life = (m.turn, due.player)
                     if due.kind == "reload":  # 902: the part that needs no choice is performed, Trash back into
                         # the deck; only the Life card to Charge is missing (digest.7: the deck stayed empty, and
                         # every later draw was charged, 301.1, 503.3, 309.2a)
@@ -648,8 +653,14 @@ class Referee:
     def do_life(self, r: dict) -> None:
         m, pl = self.m, self.by
         b = m.battle
+        late = False
         if b is None or b["life_due"] <= 0 or b["defender"] != pl:
-            self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
+            if self._broke is not None and self._broke.startswith("life:"):
+                raise _Skip  # the other player's Life card in place of the one owed: reported once, there (digest.7)
+            if self._late_life == (m.turn, pl):  # the Life card owed, written after the record reported in its
+                late, self._late_life = True, None  # place (604.3b): applied, not charged again (digest.7)
+            else:
+                self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
         z = m.p[pl]
         code = r["card"]
         if code not in z["life"]:
@@ -662,7 +673,7 @@ class Referee:
             self._free_play(card, ignite, pl)
         life_after = len(z["life"]) - 1
         triggers: list[str] = []
-        if ignite is not None and life_after <= len(m.p[other(pl)]["life"]):
+        if ignite is not None and life_after <= len(m.p[other(pl)]["life"]) and not late:
             if card.life_recovery and z["deck"]:  # 1102
                 triggers.append(f"recover:{pl}")
             if card.void_bringer:  # 1103
