@@ -250,3 +250,46 @@ def test_604_3b_a_life_card_with_no_damage_owed_is_still_reported():
     recs = [*BOARD, LIFE_P2]
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 1))]
+
+
+# ---------------------------------------------------------------- 905 / 902: both players owe one at once
+def _move(pl: str, src: str, code: str, to: str) -> dict:
+    return {"do": "effect", "by": pl, "source": src, "op": "move", "card": code, "from": "deck", "to": to}
+
+
+TURN3 = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "resource", "by": "P1", "card": "R01-009"},
+         {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"},
+         {"do": "play", "by": "P1", "card": "R01-001", "pay": [], "square": "b2"}, {"do": "end", "by": "P1"},
+         {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-003", "U01-004"]},
+         {"do": "resource", "by": "P2", "card": "U01-004"},
+         {"do": "play", "by": "P2", "card": "U01-003", "pay": ["U01-001", "U01-002"], "square": "c3"},
+         {"do": "play", "by": "P2", "card": "U01-001", "pay": [], "square": "a2"}, {"do": "end", "by": "P2"},
+         {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}]
+
+
+@pytest.mark.parametrize("first", ["P1", "P2"])
+def test_905_both_players_over_the_charge_limit_trash_in_either_order(first):
+    """An Event destroys a Z/X of each player, whose Charge each held 4: both owe a Charge Excess at once. The
+    rules order the kinds of rule effects, not the players, for two of one kind: the turn player's (P1) was
+    required first, and P2's first refused (905 'a charge_excess record for P1 is due, got a charge_excess')."""
+    recs = [*TURN3, *[_move("P1", "R01-014", c, "charge") for c in ("R01-003", "R01-003", "R01-007", "R01-007")],
+            *[_move("P2", "U01-014", c, "charge") for c in ("U01-005", "U01-005", "U01-007", "U01-007")],
+            {"do": "play", "by": "P1", "card": "R01-014"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "c3"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "a1"}]
+    p1 = {"do": "charge_excess", "by": "P1", "trash": ["R01-002"]}
+    p2 = {"do": "charge_excess", "by": "P2", "trash": ["U01-003"]}
+    c = run([*recs, *([p1, p2] if first == "P1" else [p2, p1]), {"do": "end", "by": "P1"}])
+    assert len(c.match.p["P1"]["charge"]) == 4 and len(c.match.p["P2"]["charge"]) == 4
+
+
+@pytest.mark.parametrize("first", ["P1", "P2"])
+def test_902_both_players_reload_in_either_order(first):
+    """Both decks emptied by effects (each into its Trash): both owe a Reload at once, in either order."""
+    m = run(TURN3).match
+    recs = [*TURN3, *[_move("P1", "R01-014", c, "trash") for c in m.p["P1"]["deck"]],
+            *[_move("P2", "U01-014", c, "trash") for c in m.p["P2"]["deck"]]]
+    p1 = {"do": "reload", "by": "P1", "life": "R01-010"}
+    p2 = {"do": "reload", "by": "P2", "life": "U01-011"}
+    c = run([*recs, *([p1, p2] if first == "P1" else [p2, p1]), {"do": "end", "by": "P1"}])
+    assert c.match.p["P1"]["charge"] == ["R01-010"] and c.match.p["P2"]["charge"] == ["U01-011"]

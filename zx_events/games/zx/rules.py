@@ -43,6 +43,7 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.7"  # .2: 605.6, lethal Power 0, star
 # applied as played, the Draw Phase kept open for its draw (a startup ability or attack after the End Phase still skipped).
 # A Reload left out (902) or naming a card not in Life (301.1) still puts the Trash back into the deck.
 # A Life card written one record late is applied, not reported again (604.3b once).
+# Two Charge Excesses (or Reloads) owed by both players at once are met in either order (no text orders them).
 
 
 # number -> (title, certain)

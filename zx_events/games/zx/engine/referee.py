@@ -130,6 +130,14 @@ class Referee:
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
             due = self.due()  # None at once in the usual case: nothing can be owed
+            if due is not None and due.kind in ("reload", "charge_excess") and kind == due.kind \
+                    and self.by in ("P1", "P2") and self.by != due.player:
+                # both players owe a Reload, or a Charge Excess, at once: the Z/X rules give no order between
+                # them (the digest orders the kinds only), so either player's record comes first (digest.7: the
+                # turn player's was required, and the other's refused)
+                mine = self.due(first=self.by)
+                if mine is not None and mine.kind == due.kind and mine.player == self.by:
+                    due = mine
             if due is None:
                 if self._void_destroy:
                     self._void_destroy.clear()
@@ -178,7 +186,9 @@ class Referee:
             self.settle()
 
     # ------------------------------------------------------------------ obligations (rule effects)
-    def due(self) -> Obligation | None:
+    def due(self, first: str | None = None) -> Obligation | None:
+        """The first obligation owed and not waived: the digest's order of kinds, and of players the turn
+        player's first (``first``: that player's, for two of one kind owed at once, which the rules do not order)."""
         m = self.m
         if m.outcome is not None:
             return None
@@ -187,7 +197,8 @@ class Referee:
                 or len(p1["charge"]) > LIMIT_CHARGE or len(p2["charge"]) > LIMIT_CHARGE
                 or b is not None and (b["life_due"] > 0 or b["triggers"])):
             return None  # nothing below can be owed (the usual case, asked after every record)
-        order = (m.active, other(m.active)) if m.active else ("P1", "P2")
+        first = first or m.active
+        order = (first, other(first)) if first else ("P1", "P2")
         waived = m.waived  # the first obligation owed and not waived, in this order (each made only then)
         for pl in order:  # 902 Reload
             z = m.p[pl]
