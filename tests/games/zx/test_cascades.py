@@ -293,3 +293,24 @@ def test_902_both_players_reload_in_either_order(first):
     p2 = {"do": "reload", "by": "P2", "life": "U01-011"}
     c = run([*recs, *([p1, p2] if first == "P1" else [p2, p1]), {"do": "end", "by": "P1"}])
     assert c.match.p["P1"]["charge"] == ["R01-010"] and c.match.p["P2"]["charge"] == ["U01-011"]
+
+
+# ---------------------------------------------------------------- 905: a Charge Excess left out
+def test_905_a_charge_excess_left_out_is_reported_once_to_its_owner():
+    """P1's Charge goes to 5 and no charge_excess follows: 905 at the record where it was due. It was reported
+    again at every later record of the next turns' start (the waiver lasted one turn), charged to whoever wrote
+    that record (P2's draw), and every later correct Charge Excess was 'one card short'. Now once, P1's; the
+    card over the limit stays, and the next Charge Excess (one more card in Charge) trashes one."""
+    recs = [*TURN3, *[_move("P1", "R01-014", c, "charge") for c in ("R01-003", "R01-003", "R01-007", "R01-007",
+                                                                     "R01-008")],
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-012", "R01-012"]},
+            _move("P1", "R01-014", "R01-013", "charge"), {"do": "charge_excess", "by": "P1", "trash": ["R01-013"]},
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}]
+    c = run(recs, strict=False)
+    at = line_of(recs, len(TURN3) + 5)
+    assert [(v.rule, v.line, v.player) for v in c.violations] == [("905", at, "P1")]
+    assert len(c.match.p["P1"]["charge"]) == 5 and c.match.p["P1"]["trash"] == ["R01-013"]
+    # a Charge Excess of two then is one too many: judged against the Charge without the card kept
+    bad = [*recs[:-3], {"do": "charge_excess", "by": "P1", "trash": ["R01-013", "R01-008"]}]
+    assert [(v.rule, v.line) for v in run(bad, strict=False).violations] == [("905", at), ("905", line_of(bad, len(bad) - 1))]

@@ -44,6 +44,7 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.7"  # .2: 605.6, lethal Power 0, star
 # A Reload left out (902) or naming a card not in Life (301.1) still puts the Trash back into the deck.
 # A Life card written one record late is applied, not reported again (604.3b once).
 # Two Charge Excesses (or Reloads) owed by both players at once are met in either order (no text orders them).
+# A Charge Excess left out is one 905, its owner's; the cards it leaves over the limit are not counted again.
 
 
 # number -> (title, certain)

@@ -70,7 +70,9 @@ class Referee:
         self._kept: tuple[int, str] = (-1, "draw")
         self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled
         self._broke: str | None = None  # the obligation the record being handled broke (reported), if any
-        self._late_life: tuple[int, str] | None = None  # a turn, a player whose owed Life card a record broke  # a turn, its phase as the referee keeps it after a record
+        self._late_life: tuple[int, str] | None = None  # a turn, a player whose owed Life card a record broke
+        self._excess_kept: dict[str, int] = {}  # a player -> the cards over the Charge limit a Charge Excess left
+        # out (reported) keeps there: owed no more, and later Charge Excesses judged without them (``due``)  # a turn, its phase as the referee keeps it after a record
         # of a later phase applied before the draw (``_phase_now``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
@@ -78,7 +80,8 @@ class Referee:
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
     # ------------------------------------------------------------------ violations
-    def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
+    def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None,
+             player: str | None = None) -> None:
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
         if fatal and self._early_rec is self.rec and self.rec is not None:
@@ -86,9 +89,13 @@ class Referee:
             # card it names comes with the draw after it, say; that finding stands for it (digest.7)
         if fatal and waive is None:  # the record owed cannot be applied: this violation stands for the
             waive = self.meeting  # obligation, which is not reported again at the next record
-        v = Violation(self.line, self.m.turn, self.by, rule, message)
+        if waive is not None and waive.startswith("charge_excess:"):  # 905 reported once: the excess stays
+            pl = waive.split(":")[1]  # (digest.7: it was owed again at every turn, and every later Charge Excess
+            self._excess_kept[pl] = len(self.m.p[pl]["charge"]) - LIMIT_CHARGE  # was one card short)
+        player = player or self.by
+        v = Violation(self.line, self.m.turn, player, rule, message)
         self.found.append(v)
-        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=self.by,
+        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=player,
                           rec=self.rec if fatal else None, waive=waive)
         if fatal:
             raise _Skip
@@ -157,7 +164,8 @@ class Referee:
                     if near is not None:  # what the writer may have meant for it (1103 with 1007)
                         got += f" (the destroy at line {near} does not meet it: a destroyed Z/X goes to Charge, 1007)"
                     self._void_destroy.pop(due.key, None)
-                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key)
+                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key,
+                              player=due.player if due.kind == "charge_excess" else None)
                     self._broke = due.key
                     if due.kind == "life" and kind != "life":  # the Life card may come next, one record late
                         self._late_life = (m.turn, due.player)
@@ -207,7 +215,7 @@ class Referee:
                                   f"{pl}'s deck is empty and Trash is not: a reload record for {pl} is due")
         for pl in order:  # 905 Charge Excess
             n = len(m.p[pl]["charge"])
-            if n > LIMIT_CHARGE and f"charge_excess:{pl}" not in waived:
+            if n > LIMIT_CHARGE + self._kept_excess(pl) and f"charge_excess:{pl}" not in waived:
                 return Obligation(f"charge_excess:{pl}", "charge_excess", pl, "905",
                                   f"{pl}'s Charge holds {n} cards, above the limit of {LIMIT_CHARGE}: "
                                   f"a charge_excess record for {pl} is due")
@@ -226,6 +234,16 @@ class Referee:
                 return Obligation(key, what, pl, rule,
                                   f"{name} of {pl} triggered: an effect record ({op}) by {pl} is due")
         return None
+
+    def _kept_excess(self, pl: str) -> int:
+        """The cards over the Charge limit that a Charge Excess of ``pl`` left out keeps there (reported once,
+        905): no more than are over the limit now (cards that left the Charge take them away)."""
+        kept = self._excess_kept.get(pl)
+        if not kept:
+            return 0
+        kept = min(kept, max(0, len(self.m.p[pl]["charge"]) - LIMIT_CHARGE))
+        self._excess_kept[pl] = kept
+        return kept
 
     @staticmethod
     def _meets(rec: dict, due: Obligation) -> bool:
@@ -696,10 +714,12 @@ class Referee:
 
     def do_charge_excess(self, r: dict) -> None:
         z = self.m.p[self.by]
-        n = len(z["charge"]) - LIMIT_CHARGE
+        kept = self._kept_excess(self.by)  # left there by a Charge Excess left out: judged without them
+        n = len(z["charge"]) - LIMIT_CHARGE - kept
         if n <= 0:
             self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards, not above the limit of "
-                             f"{LIMIT_CHARGE}", fatal=True)
+                             f"{LIMIT_CHARGE}" + (f" but for the {_cards(kept)} a Charge Excess left out kept there"
+                                                  if kept else ""), fatal=True)
         if len(r["trash"]) != n:
             self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards: exactly {n} go to Trash, "
                              f"{len(r['trash'])} given")
