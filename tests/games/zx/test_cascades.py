@@ -314,3 +314,17 @@ def test_905_a_charge_excess_left_out_is_reported_once_to_its_owner():
     # a Charge Excess of two then is one too many: judged against the Charge without the card kept
     bad = [*recs[:-3], {"do": "charge_excess", "by": "P1", "trash": ["R01-013", "R01-008"]}]
     assert [(v.rule, v.line) for v in run(bad, strict=False).violations] == [("905", at), ("905", line_of(bad, len(bad) - 1))]
+
+
+def test_902_a_reload_left_out_takes_no_life_card_in_the_analytics_rows():
+    """The Reload performed for one left out (or naming a card not in Life) has no Life card (``life``: None):
+    the analytics projection's Life count is not lowered for it, as the state's is not."""
+    from zx_events.games.zx import rows
+
+    m = rows.MatchRows("oid", 1, rows.new_buffers())
+    m.life = {"P1": 4, "P2": 4}
+    reloaded = rows.HANDLERS[rows.event_topic("Reloaded")]
+    reloaded(m, 1, {"player": "P1", "life": None})
+    assert m.life == {"P1": 4, "P2": 4}
+    reloaded(m, 2, {"player": "P1", "life": "R01-010"})
+    assert m.life == {"P1": 3, "P2": 4}

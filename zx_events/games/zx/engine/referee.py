@@ -480,9 +480,11 @@ class Referee:
             self.fail("902", f"{self.by}'s deck is not empty ({len(z['deck'])} cards): no Reload", fatal=True)
         if not z["trash"]:
             self.fail("902", f"{self.by}'s Trash is empty: nothing to Reload", fatal=True)
-        if r["life"] not in z["life"]:  # Trash back into the deck all the same (digest.7), no Life card to Charge
-            self.fail("301.1", f"{r['life']} is not in {self.by}'s Life")
-        self.m._reloaded(player=self.by, life=r["life"], rec=r, line=self.line)
+        life = r["life"]
+        if life not in z["life"]:  # Trash back into the deck all the same (digest.7), no Life card to Charge
+            self.fail("301.1", f"{life} is not in {self.by}'s Life")
+            life = None
+        self.m._reloaded(player=self.by, life=life, rec=r, line=self.line)
 
     def do_resource(self, r: dict) -> None:
         m, z = self.m, self.m.p[self.by]
