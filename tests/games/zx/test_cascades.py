@@ -313,7 +313,10 @@ def test_905_a_charge_excess_left_out_is_reported_once_to_its_owner():
     assert len(c.match.p["P1"]["charge"]) == 5 and c.match.p["P1"]["trash"] == ["R01-013"]
     # a Charge Excess of two then is one too many: judged against the Charge without the card kept
     bad = [*recs[:-3], {"do": "charge_excess", "by": "P1", "trash": ["R01-013", "R01-008"]}]
-    assert [(v.rule, v.line) for v in run(bad, strict=False).violations] == [("905", at), ("905", line_of(bad, len(bad) - 1))]
+    found = run(bad, strict=False).violations
+    assert [(v.rule, v.line) for v in found] == [("905", at), ("905", line_of(bad, len(bad) - 1))]
+    assert found[1].message == ("P1's Charge holds 6 cards (1 card over it kept there since a Charge Excess was left "
+                                "out): exactly 1 go to Trash, 2 given")
 
 
 def test_902_a_reload_left_out_takes_no_life_card_in_the_analytics_rows():

@@ -67,13 +67,13 @@ class Referee:
         self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self._draw_seen = 0  # the last turn with a draw record, applied or not (``_before_draw``)
         self._early = 0  # the last turn a record was reported as before its draw (``_before_draw``)
-        self._kept: tuple[int, str] = (-1, "draw")
+        self._kept: tuple[int, str] = (-1, "draw")  # a turn, its phase as the referee keeps it after a record
+        # of a later phase applied before the draw (``_phase_now``)
         self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled
         self._broke: str | None = None  # the obligation the record being handled broke (reported), if any
         self._late_life: tuple[int, str] | None = None  # a turn, a player whose owed Life card a record broke
         self._excess_kept: dict[str, int] = {}  # a player -> the cards over the Charge limit a Charge Excess left
-        # out (reported) keeps there: owed no more, and later Charge Excesses judged without them (``due``)  # a turn, its phase as the referee keeps it after a record
-        # of a later phase applied before the draw (``_phase_now``)
+        # out (reported) keeps there: owed no more, and later Charge Excesses judged without them (``due``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
@@ -356,10 +356,10 @@ class Referee:
 
     def _before_draw(self, rule: str, what: str, wanted: str) -> bool:
         """The turn player's record of a later phase while the Draw Phase still owes its draw and no draw
-        record has come (digest.6; digest.5 for an Event or a startup ability): refused at its line with the
-        rule of the phase it belongs to, and skipped, so the Draw Phase stays open for the draw record that
-        follows (it was a short draw, 503.3, at this record, and the draw after it was then refused as after
-        the Draw Phase). After a draw record, a record leaving the phase with cards still owed is a short
+        record has come (digest.6; digest.5 for an Event or a startup ability): reported at its line with the
+        rule of the phase it belongs to, and applied as played (digest.7; it was skipped), the Draw Phase kept
+        open by the referee for the draw record that follows (``_phase_now``; it was a short draw, 503.3, at
+        this record, and the draw after it was then refused as after the Draw Phase). True when it was. After a draw record, a record leaving the phase with cards still owed is a short
         draw (``_leave_draw``); so is the ``end`` of the turn, and a second such record before any draw: the
         draw is then taken as left out (503.3 there, and the record applied), not as coming next, so a log
         that leaves its draw out has two violations, not one at every record up to the ``end``."""
@@ -718,12 +718,12 @@ class Referee:
         z = self.m.p[self.by]
         kept = self._kept_excess(self.by)  # left there by a Charge Excess left out: judged without them
         n = len(z["charge"]) - LIMIT_CHARGE - kept
+        left = f" ({_cards(kept)} over it kept there since a Charge Excess was left out)" if kept else ""
         if n <= 0:
             self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards, not above the limit of "
-                             f"{LIMIT_CHARGE}" + (f" but for the {_cards(kept)} a Charge Excess left out kept there"
-                                                  if kept else ""), fatal=True)
+                             f"{LIMIT_CHARGE}{left}", fatal=True)
         if len(r["trash"]) != n:
-            self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards: exactly {n} go to Trash, "
+            self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards{left}: exactly {n} go to Trash, "
                              f"{len(r['trash'])} given")
         lost = checks.missing(z["charge"], r["trash"])
         if lost:
