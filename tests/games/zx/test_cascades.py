@@ -170,6 +170,9 @@ def test_902_a_reload_left_out_puts_the_trash_back_into_the_deck():
     assert [(v.rule, v.line) for v in c.violations] == [("902", line_of(recs, len(BOARD) + 2))]
     z = c.match.p["P1"]  # the first Reload's Life card is missing, the second's in Charge
     assert z["charge"] == ["R01-010"] and len(z["life"]) == 3 and len(z["deck"]) == len(discard) - 1
+    from zx_events.games.zx.match import project  # the events replay to the same state (the Reload with no Life card)
+
+    assert project(None, list(c.match.pending_events)).p == c.match.p
 
 
 def test_301_1_a_reload_naming_a_card_not_in_life_still_puts_the_trash_back():
