@@ -303,7 +303,7 @@ def cases() -> list[Case]:
              [*_board(), ATTACK_B2_A2],
              rec("effect", "P1", source="b3", op="power", square="b2", delta=500, until="end_of_turn",
                  startup=True, note="b3 holds P2's Z/X: its startup ability is P2's")))
-    add(Case("303.1-event-put-on-square", "303.1", "only Z/X (and Player cards) are put on Square",
+    add(Case("303.1-event-put-on-square", "303.1", "only Z/X (and Tokens) are put on Square face-up",
              _board(),
              rec("effect", "P1", source="a1", op="move", card="R01-014", **{"from": "hand"}, to="square",
                  dest="c1", note="an Event face-up on Square")))

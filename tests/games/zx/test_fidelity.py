@@ -159,8 +159,8 @@ def test_506_startup_ability_in_the_draw_phase_before_the_draw():
     err = rejects(recs, "506", line_of(recs, len(recs) - 2))
     assert err.message == ("a startup ability of a1 played in the Draw Phase, before the draw: startup "
                            "abilities are played in the Main Phase")
-    m = run(recs, strict=False).match  # not applied; the draw after it is still the Draw Phase's
-    assert m.sq["a1"]["mods"] == [] and [v["rule"] for v in m.violations] == ["506"]
+    m = run(recs, strict=False).match  # applied (digest.7); the draw after it is still the Draw Phase's
+    assert m.sq["a1"]["mods"] == [[4000, "end_of_turn"]] and [v["rule"] for v in m.violations] == ["506"]
 
 
 def test_506_startup_ability_after_the_end_phase_does_not_reach_the_next_turn():

@@ -280,11 +280,16 @@ def test_302_4_a_card_moves_into_its_owners_zone():
 
 
 # ---------------------------------------------------------------------- 303: the Square
-def test_303_1_only_zx_and_player_cards_are_put_on_square():
+def test_303_1_only_zx_and_tokens_are_put_on_square_face_up():
     recs = [*BOARD, {"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "R01-014", "from": "hand",
                      "to": "square", "dest": "c1"}]
     err = rejects(recs, "303.1", line_of(recs, len(recs) - 1))
     assert "R01-014 is an Event: only Z/X" in err.message  # (it said "a Event")
+    # it said "only Z/X (and Player cards) are put on Square": a Player card moved to a Square is 303.6a, and a
+    # Token is put there (docs/rules.md)
+    assert err.message == ("R01-014 is an Event: only Z/X (and Tokens) are put on Square face-up; another card goes "
+                           "there face-down (face: down)")
+    assert run([*recs[:-1], dict(recs[-1], face="down")]).match.sq["c1"]["code"] == "R01-014"
 
 
 def test_303_3_every_square_is_a_normal_or_a_player_square():

@@ -439,7 +439,8 @@ def test_506_an_event_in_the_draw_phase_before_the_draw():
 
 
 # the turn player's records of a later phase written before the draw record of turn 3 (digest.6): each was a short
-# draw (503.3) at its line, the draw after it then refused as after the Draw Phase, and false 301.1/602.1a after
+# draw (503.3) at its line, the draw after it then refused as after the Draw Phase, and false 301.1/602.1a after;
+# since digest.7 each is applied as played (it was skipped, and a record depending on it was charged)
 BEFORE_DRAW = {
     "506": ({"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-009"], "square": "c1"},
             "R01-004 played in the Draw Phase, before the draw: cards other than Events are played in your own "
@@ -456,22 +457,30 @@ BEFORE_DRAW = {
 
 @pytest.mark.parametrize("rule", BEFORE_DRAW)
 def test_506_504_3_505_3_602_1_a_record_in_the_draw_phase_before_the_draw(rule):
-    """Refused at its own line with the rule of its phase, and not applied; the draw on the next line is no
-    violation, and the turn goes on from it."""
+    """Refused at its own line with the rule of its phase, and applied as played (digest.7); the draw on the
+    next line is no violation, and the turn goes on from it: a Resource record after the draw is legal (but
+    after a Resource record before it, the second of the turn)."""
     rec, message = BEFORE_DRAW[rule]
     recs = [*BOARD[:-1], rec, BOARD[-1]]
     at = line_of(recs, len(recs) - 2)
     assert rejects(recs, rule, at).message == message
-    c = run([*recs, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-009"], "square": "c1"}], strict=False)
+    resource = {"do": "resource", "by": "P1", "card": "R01-005"}  # (the draw closed the battle's Event Step)
+    c = run([*recs, *([] if rule == "504.3" else [resource]), {"do": "end", "by": "P1"}], strict=False)
     assert [(v.rule, v.line, v.message) for v in c.violations] == [(rule, at, message)]
     m = c.match
-    assert m.drawn == 2 and m.phase == "main" and m.sq["c1"]["code"] == "R01-004"
-    assert m.sq["b2"]["sleep"] is False and m.battle is None and len(m.p["P1"]["resource"]) == 3
+    assert m.drawn == 2 and m.phase == "over" and ("R01-005" in [r["code"] for r in m.p["P1"]["resource"]]) != (
+        rule == "504.3")
+    if rule == "506":
+        assert m.sq["c1"]["code"] == "R01-004"
+    if rule == "504.3":
+        assert "R01-004" in [r["code"] for r in m.p["P1"]["resource"]]
+    if rule == "602.1":
+        assert m.sq["b2"]["sleep"] is True and m.sq["a2"] is None  # the battle was fought: U01-001 destroyed
 
 
 def test_505_3_an_ignition_with_a_charge_card_before_the_draw():
     """An Ignition that would be legal in its phase (a Charge card, an IG Z/X played free) is 505.3 before the
-    draw; the draw is applied, and the same Ignition after it is legal."""
+    draw, and applied (digest.7); the draw is applied, and the same Ignition after the draw is legal."""
     turn4 = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2,
              {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}]  # U01-001 destroyed: P2's Charge
     ignite = {"do": "ignition", "by": "P2", "charge": "U01-001", "revealed": "U01-010", "play": {"square": "a3"}}
@@ -479,7 +488,7 @@ def test_505_3_an_ignition_with_a_charge_card_before_the_draw():
     recs = [*turn4, ignite, draw]
     err = rejects(recs, "505.3", last(recs) - 1)
     assert err.message == "an Ignition in the Draw Phase, before the draw: Ignition is performed in the Ignition Phase"
-    c = run([*recs, ignite], strict=False)
+    c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("505.3", last(recs) - 1)]
     assert c.match.sq["a3"]["code"] == "U01-010" and c.match.p["P2"]["charge"] == []
     assert run([*turn4, draw, ignite]).match.sq["a3"]["code"] == "U01-010"

@@ -312,7 +312,7 @@ class Match(Aggregate):
         self.last_line = line
 
     @event("Reloaded", topic=topic("Reloaded"))
-    def _reloaded(self, player: str, life: str, rec: dict | None = None, line: int | None = None) -> None:
+    def _reloaded(self, player: str, life: str | None, rec: dict | None = None, line: int | None = None) -> None:
         z = self.p[player]
         z["deck"].extend(z["trash"])  # 902: Trash back into the deck
         z["trash"] = []

@@ -322,7 +322,8 @@ def _drawn(m: MatchRows, seq: int, d: dict) -> None:
 
 
 def _reloaded(m: MatchRows, seq: int, d: dict) -> None:
-    m.life[d["player"]] -= 1  # 902: one Life card goes to Charge (not damage)
+    if d.get("life") is not None:  # 902: one Life card goes to Charge (not damage); none for a Reload left out
+        m.life[d["player"]] -= 1  # (digest.7: only its Trash back into the deck)
 
 
 def _resource(m: MatchRows, seq: int, d: dict) -> None:

@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.6"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.7"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -37,6 +37,14 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.6"  # .2: 605.6, lethal Power 0, star
 # (after one, a record leaving the phase short is 503.3 there, as before: for an Event too), and only once a turn (a
 # second such record finds the draw left out: 503.3 there, applied); the referee's alone,
 # the state's handlers are unchanged.
+# .7: one mistake, one finding: a setup naming a card not in the deck is one 301.1 and applied where possible (the
+# player set up: it was fatal, and every later record of his was charged).
+# A record refused only for its timing (a later phase before the draw, a later phase or after the End Phase) is
+# applied as played, the Draw Phase kept open for its draw (a startup ability or attack after the End Phase still skipped).
+# A Reload left out (902) or naming a card not in Life (301.1) still puts the Trash back into the deck.
+# A Life card written one record late is applied, not reported again (604.3b once).
+# Two Charge Excesses (or Reloads) owed by both players at once are met in either order (no text orders them).
+# A Charge Excess left out is one 905, its owner's; the cards it leaves over the limit are not counted again.
 
 
 # number -> (title, certain)

@@ -155,8 +155,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
             ref.fail("202.8d", f"the Shift {code} cannot stand on its own on Square: it goes on a vessel "
                                f"(a play record with on)", fatal=True)
         if r.get("face") != "down" and not (card.is_zx or card.type == CardType.TOKEN):
-            ref.fail("303.1", f"{code} is {card.type.a}: only Z/X (and Player cards) are put on Square",
-                     fatal=True)
+            ref.fail("303.1", f"{code} is {card.type.a}: only Z/X (and Tokens) are put on Square face-up; another "
+                              f"card goes there face-down (face: down)", fatal=True)
         ref.check(checks.placement(m, pl, r["dest"]), fatal=True)
         if card.type == CardType.ZX_OB and r.get("face") != "down" and checks.controls_overboost(m, owner):
             ref.fail("202.7g", f"{owner} already has a Z/X Overboost on Square")

@@ -66,21 +66,36 @@ class Referee:
         self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
         self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self._draw_seen = 0  # the last turn with a draw record, applied or not (``_before_draw``)
-        self._early = 0  # the last turn a record was refused as before its draw (``_before_draw``)
+        self._early = 0  # the last turn a record was reported as before its draw (``_before_draw``)
+        self._kept: tuple[int, str] = (-1, "draw")  # a turn, its phase as the referee keeps it after a record
+        # of a later phase applied before the draw (``_phase_now``)
+        self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled
+        self._broke: str | None = None  # the obligation the record being handled broke (reported), if any
+        self._late_life: tuple[int, str] | None = None  # a turn, a player whose owed Life card a record broke
+        self._excess_kept: dict[str, int] = {}  # a player -> the cards over the Charge limit a Charge Excess left
+        # out (reported) keeps there: owed no more, and later Charge Excesses judged without them (``due``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
     # ------------------------------------------------------------------ violations
-    def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None:
+    def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None,
+             player: str | None = None) -> None:
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
+        if fatal and self._early_rec is self.rec and self.rec is not None:
+            raise _Skip  # a record reported for its timing (``_before_draw``) that cannot be applied either: the
+            # card it names comes with the draw after it, say; that finding stands for it (digest.7)
         if fatal and waive is None:  # the record owed cannot be applied: this violation stands for the
             waive = self.meeting  # obligation, which is not reported again at the next record
-        v = Violation(self.line, self.m.turn, self.by, rule, message)
+        if waive is not None and waive.startswith("charge_excess:"):  # 905 reported once: the excess stays
+            pl = waive.split(":")[1]  # (digest.7: it was owed again at every turn, and every later Charge Excess
+            self._excess_kept[pl] = len(self.m.p[pl]["charge"]) - LIMIT_CHARGE  # was one card short)
+        player = player or self.by
+        v = Violation(self.line, self.m.turn, player, rule, message)
         self.found.append(v)
-        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=self.by,
+        self.m._violation(rule=rule, message=message, line=self.line, turn=self.m.turn, player=player,
                           rec=self.rec if fatal else None, waive=waive)
         if fatal:
             raise _Skip
@@ -107,6 +122,7 @@ class Referee:
     def handle(self, line: int, rec: dict) -> None:
         m = self.m
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
+        self._early_rec = self._broke = None
         kind = rec["do"]
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
             self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
@@ -121,6 +137,14 @@ class Referee:
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
             due = self.due()  # None at once in the usual case: nothing can be owed
+            if due is not None and due.kind in ("reload", "charge_excess") and kind == due.kind \
+                    and self.by in ("P1", "P2") and self.by != due.player:
+                # both players owe a Reload, or a Charge Excess, at once: the Z/X rules give no order between
+                # them (the digest orders the kinds only), so either player's record comes first (digest.7: the
+                # turn player's was required, and the other's refused)
+                mine = self.due(first=self.by)
+                if mine is not None and mine.kind == due.kind and mine.player == self.by:
+                    due = mine
             if due is None:
                 if self._void_destroy:
                     self._void_destroy.clear()
@@ -140,7 +164,15 @@ class Referee:
                     if near is not None:  # what the writer may have meant for it (1103 with 1007)
                         got += f" (the destroy at line {near} does not meet it: a destroyed Z/X goes to Charge, 1007)"
                     self._void_destroy.pop(due.key, None)
-                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key)
+                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key,
+                              player=due.player if due.kind == "charge_excess" else None)
+                    self._broke = due.key
+                    if due.kind == "life" and kind != "life":  # the Life card may come next, one record late
+                        self._late_life = (m.turn, due.player)
+                    if due.kind == "reload":  # 902: the part that needs no choice is performed, Trash back into
+                        # the deck; only the Life card to Charge is missing (digest.7: the deck stayed empty, and
+                        # every later draw was charged, 301.1, 503.3, 309.2a)
+                        m._reloaded(player=due.player, life=None, line=self.line)
                     self.settle()  # a battle owed nothing more ends (605) before the record is applied
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
@@ -162,7 +194,9 @@ class Referee:
             self.settle()
 
     # ------------------------------------------------------------------ obligations (rule effects)
-    def due(self) -> Obligation | None:
+    def due(self, first: str | None = None) -> Obligation | None:
+        """The first obligation owed and not waived: the digest's order of kinds, and of players the turn
+        player's first (``first``: that player's, for two of one kind owed at once, which the rules do not order)."""
         m = self.m
         if m.outcome is not None:
             return None
@@ -171,7 +205,8 @@ class Referee:
                 or len(p1["charge"]) > LIMIT_CHARGE or len(p2["charge"]) > LIMIT_CHARGE
                 or b is not None and (b["life_due"] > 0 or b["triggers"])):
             return None  # nothing below can be owed (the usual case, asked after every record)
-        order = (m.active, other(m.active)) if m.active else ("P1", "P2")
+        first = first or m.active
+        order = (first, other(first)) if first else ("P1", "P2")
         waived = m.waived  # the first obligation owed and not waived, in this order (each made only then)
         for pl in order:  # 902 Reload
             z = m.p[pl]
@@ -180,7 +215,7 @@ class Referee:
                                   f"{pl}'s deck is empty and Trash is not: a reload record for {pl} is due")
         for pl in order:  # 905 Charge Excess
             n = len(m.p[pl]["charge"])
-            if n > LIMIT_CHARGE and f"charge_excess:{pl}" not in waived:
+            if n > LIMIT_CHARGE + self._kept_excess(pl) and f"charge_excess:{pl}" not in waived:
                 return Obligation(f"charge_excess:{pl}", "charge_excess", pl, "905",
                                   f"{pl}'s Charge holds {n} cards, above the limit of {LIMIT_CHARGE}: "
                                   f"a charge_excess record for {pl} is due")
@@ -199,6 +234,16 @@ class Referee:
                 return Obligation(key, what, pl, rule,
                                   f"{name} of {pl} triggered: an effect record ({op}) by {pl} is due")
         return None
+
+    def _kept_excess(self, pl: str) -> int:
+        """The cards over the Charge limit that a Charge Excess of ``pl`` left out keeps there (reported once,
+        905): no more than are over the limit now (cards that left the Charge take them away)."""
+        kept = self._excess_kept.get(pl)
+        if not kept:
+            return 0
+        kept = min(kept, max(0, len(self.m.p[pl]["charge"]) - LIMIT_CHARGE))
+        self._excess_kept[pl] = kept
+        return kept
 
     @staticmethod
     def _meets(rec: dict, due: Obligation) -> bool:
@@ -281,7 +326,7 @@ class Referee:
         """503.3: on leaving the Draw Phase exactly 2 were drawn (none on turn 1: 503.3a), or all that deck
         and Trash held (``checks.to_draw``)."""
         m = self.m
-        if m.phase != "draw":
+        if self._phase_now() != "draw":
             return
         owed = checks.to_draw(m)
         if owed and self._short_draw != m.turn:  # too many was already reported by the draw record that went
@@ -295,12 +340,26 @@ class Referee:
             self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
                                f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}{at}")
 
-    def _before_draw(self, rule: str, what: str, wanted: str) -> None:
+    def _phase_now(self) -> str:
+        """The phase of the turn: the state's, or after a record of a later phase applied in the Draw Phase
+        before its draw (digest.7), the referee's own, which goes on from the Draw Phase (the state's handler
+        moved on with that record: the draw after it, and the records of the phases between, are legal)."""
+        m = self.m
+        t, phase = self._kept
+        return phase if t == m.turn and m.phase not in ("over", "ended") else m.phase
+
+    def _enter(self, phase: str) -> None:
+        """A record of ``phase`` applied: the referee's own phase of the turn (``_phase_now``) moves on."""
+        t, kept = self._kept
+        if t == self.m.turn and _PHASE_NO[phase] > _PHASE_NO[kept]:
+            self._kept = (t, phase)
+
+    def _before_draw(self, rule: str, what: str, wanted: str) -> bool:
         """The turn player's record of a later phase while the Draw Phase still owes its draw and no draw
-        record has come (digest.6; digest.5 for an Event or a startup ability): refused at its line with the
-        rule of the phase it belongs to, and skipped, so the Draw Phase stays open for the draw record that
-        follows (it was a short draw, 503.3, at this record, and the draw after it was then refused as after
-        the Draw Phase). After a draw record, a record leaving the phase with cards still owed is a short
+        record has come (digest.6; digest.5 for an Event or a startup ability): reported at its line with the
+        rule of the phase it belongs to, and applied as played (digest.7; it was skipped), the Draw Phase kept
+        open by the referee for the draw record that follows (``_phase_now``; it was a short draw, 503.3, at
+        this record, and the draw after it was then refused as after the Draw Phase). True when it was. After a draw record, a record leaving the phase with cards still owed is a short
         draw (``_leave_draw``); so is the ``end`` of the turn, and a second such record before any draw: the
         draw is then taken as left out (503.3 there, and the record applied), not as coming next, so a log
         that leaves its draw out has two violations, not one at every record up to the ``end``."""
@@ -308,14 +367,23 @@ class Referee:
         if m.phase == "draw" and self.by == m.active and not m.drawn and self._draw_seen != m.turn \
                 and self._early != m.turn and checks.to_draw(m):
             self._early = m.turn
-            self.fail(rule, f"{what} in the Draw Phase, before the draw: {wanted}", fatal=True)
+            self._kept = (m.turn, "draw")  # applied as played (digest.7), the Draw Phase kept open for its draw
+            self.fail(rule, f"{what} in the Draw Phase, before the draw: {wanted}")
+            self._early_rec = self.rec
+            return True
+        return False
 
-    def _not_past(self, phase: str, rule: str, what: str) -> None:
-        m = self.m
-        if m.phase in ("setup", "over", "ended") or _PHASE_NO[m.phase] > _PHASE_NO[phase]:
-            where = "before the first turn" if m.phase == "setup" else \
-                "after the End Phase" if m.phase == "over" else f"in the {m.phase.capitalize()} Phase"
-            self.fail(rule, f"{what} {where}", fatal=True)
+    def _not_past(self, phase: str, rule: str, what: str, *, apply: bool = True) -> None:
+        """A record of ``phase`` in a later phase of the turn, or after its End Phase: reported, and applied
+        as played (digest.7: it was skipped, and the records that depend on it were charged: the Z/X played
+        attacks, the Resource card placed pays). Before the first turn, or after the game, nothing is, nor
+        (``apply=False``) a startup ability or a battle after the End Phase: its "until end of turn" would
+        last into the next turn, the battle would run into it."""
+        now = self._phase_now()
+        if now in ("setup", "over", "ended") or _PHASE_NO[now] > _PHASE_NO[phase]:
+            where = "before the first turn" if now == "setup" else \
+                "after the End Phase" if now == "over" else f"in the {now.capitalize()} Phase"
+            self.fail(rule, f"{what} {where}", fatal=not apply or now in ("setup", "ended"))
 
     # ------------------------------------------------------------------ setup and turn
     def do_setup(self, r: dict) -> None:
@@ -337,20 +405,40 @@ class Referee:
         gate = r.get("gate")
         if gate is not None and not any(d["code"] == gate for d in z["dynamis"]):
             self.fail("301.1", f"the Gate Card {gate} is not in {pl}'s Dynamis")
-        extra = [c for c in (start, r.get("start_resource")) if c]
-        first = list(r["hand"]) + ([start] if start else [])
-        final = list(r.get("mulligan", r["hand"])) + list(r["life"]) + list(r["resource"]) + extra
-        for codes in (first, final):
-            lost = checks.missing(z["deck"], codes)
-            if lost:
-                self.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck (setup takes cards out of the deck)",
-                          fatal=True)
+        # the cards the deck holds are taken as written, in the setup's order (hand and Start Card, the
+        # hand back for a mulligan, the new hand, Life, Resource); a card it does not hold is reported once,
+        # 301.1, and left out: the rest of the setup is applied and the player is set up (digest.7: it was
+        # fatal, the player never set up, and every later record of his was charged: 301.1, 402, 602.1a)
+        deck, lost = list(z["deck"]), []
+
+        def take(codes: list[str]) -> list[str]:
+            kept = []
+            for c in codes:
+                if c in deck:
+                    deck.remove(c)
+                    kept.append(c)
+                else:
+                    lost.append(c)
+            return kept
+
+        hand = take(list(r["hand"]))
+        if start and not take([start]):
+            start = None
+        mulligan = r.get("mulligan")
+        if mulligan is not None:
+            deck.extend(hand)
+            mulligan = take(list(mulligan))
+        life, resource = take(list(r["life"])), take(list(r["resource"]))
+        start_resource = r.get("start_resource")
+        if start_resource and not take([start_resource]):
+            start_resource = None
+        if lost:
+            self.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck (setup takes cards out of the deck)")
         start_card = None
         if start:
             start_card = {"code": start, "square": str(player_square(pl)), "power": self.card(start).power}
-        m._set_up(player=pl, hand=list(r["hand"]), mulligan=r.get("mulligan"), life=list(r["life"]),
-                  resource=list(r["resource"]), start_card=start_card,
-                  start_resource=r.get("start_resource"), gate=gate, rec=r, line=self.line)
+        m._set_up(player=pl, hand=hand, mulligan=mulligan, life=life, resource=resource, start_card=start_card,
+                  start_resource=start_resource, gate=gate, rec=r, line=self.line)
 
     def do_turn(self, r: dict) -> None:
         m, pl = self.m, self.by
@@ -368,8 +456,8 @@ class Referee:
         m = self.m
         self._turn_player("503.3")
         self._draw_seen = m.turn
-        if m.phase != "draw":
-            self.fail("503.3", f"draw record after the Draw Phase ({m.phase}); card effects draw with an "
+        if self._phase_now() != "draw":
+            self.fail("503.3", f"draw record after the Draw Phase ({self._phase_now()}); card effects draw with an "
                                f"effect record (op draw)", fatal=True)
         cards = r["cards"]
         lost = checks.missing(m.p[self.by]["deck"], cards)
@@ -392,16 +480,20 @@ class Referee:
             self.fail("902", f"{self.by}'s deck is not empty ({len(z['deck'])} cards): no Reload", fatal=True)
         if not z["trash"]:
             self.fail("902", f"{self.by}'s Trash is empty: nothing to Reload", fatal=True)
-        if r["life"] not in z["life"]:
-            self.fail("301.1", f"{r['life']} is not in {self.by}'s Life", fatal=True)
-        self.m._reloaded(player=self.by, life=r["life"], rec=r, line=self.line)
+        life = r["life"]
+        if life not in z["life"]:  # Trash back into the deck all the same (digest.7), no Life card to Charge
+            self.fail("301.1", f"{life} is not in {self.by}'s Life")
+            life = None
+        self.m._reloaded(player=self.by, life=life, rec=r, line=self.line)
 
     def do_resource(self, r: dict) -> None:
         m, z = self.m, self.m.p[self.by]
         self._turn_player("504.3")
         self._not_past("resource", "504.3", "a Resource record")
-        self._before_draw("504.3", f"{r['card']} put into Resource", "a card is put into Resource in the Resource Phase")
-        self._leave_draw()
+        if not self._before_draw("504.3", f"{r['card']} put into Resource",
+                                 "a card is put into Resource in the Resource Phase"):
+            self._leave_draw()
+            self._enter("resource")
         if z["resource_used"]:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
         if r["card"] not in z["hand"]:
@@ -412,8 +504,9 @@ class Referee:
         m, z, pl = self.m, self.m.p[self.by], self.by
         self._turn_player("505.3")
         self._not_past("ignition", "505.3", "an Ignition")
-        self._before_draw("505.3", "an Ignition", "Ignition is performed in the Ignition Phase")
-        self._leave_draw()
+        if not self._before_draw("505.3", "an Ignition", "Ignition is performed in the Ignition Phase"):
+            self._leave_draw()
+            self._enter("ignition")
         if not z["charge"]:
             self.fail("505.3a", "Ignition with an empty Charge", fatal=True)
         if r["charge"] not in z["charge"]:
@@ -460,8 +553,9 @@ class Referee:
                 self.fail("506", f"{pl} plays the Event {code} in {m.active}'s turn outside a Battle Event Step")
             else:
                 self._not_past("main", "506", f"the Event {code} played")
-                self._before_draw("506", f"the Event {code} played", "Events are played in the Main Phase")
-                self._leave_draw()
+                if not self._before_draw("506", f"the Event {code} played", "Events are played in the Main Phase"):
+                    self._leave_draw()
+                    self._enter("main")
         else:
             if in_step:
                 self.fail("603.1b", f"only Events and abilities are played in the Battle Event Step, "
@@ -470,8 +564,9 @@ class Referee:
                 self.fail("506", f"{pl} plays {code} in {m.active}'s turn: cards other than Events are played "
                                  f"only in your own Main Phase", fatal=True)
             self._not_past("main", "506", f"{code} played")
-            self._before_draw("506", f"{code} played", "cards other than Events are played in your own Main Phase")
-            self._leave_draw()
+            if not self._before_draw("506", f"{code} played", "cards other than Events are played in your own Main Phase"):
+                self._leave_draw()
+                self._enter("main")
         extra = False
         if zone == "dynamis":
             if not card.type.in_dynamis:
@@ -523,9 +618,11 @@ class Referee:
             self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
         if m.battle is not None:
             self.fail("602.1", "a battle is already under way", fatal=True)
-        self._not_past("main", "602.1", "a battle declared")
-        self._before_draw("602.1", "a battle declared", "a battle is declared in the Main Phase")
-        self._leave_draw()
+        self._not_past("main", "602.1", "a battle declared", apply=False)  # (a battle after the End Phase would
+        # run into the next turn: skipped, as before)
+        if not self._before_draw("602.1", "a battle declared", "a battle is declared in the Main Phase"):
+            self._leave_draw()
+            self._enter("main")
         src, dst = r["from"], r["target"]
         self.check(checks.attacker(m, pl, src), fatal=m.sq.get(src) is None or m.sq[src]["ctrl"] != pl)
         entry = m.sq[src]
@@ -587,8 +684,14 @@ class Referee:
     def do_life(self, r: dict) -> None:
         m, pl = self.m, self.by
         b = m.battle
+        late = False
         if b is None or b["life_due"] <= 0 or b["defender"] != pl:
-            self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
+            if self._broke is not None and self._broke.startswith("life:"):
+                raise _Skip  # the other player's Life card in place of the one owed: reported once, there (digest.7)
+            if self._late_life == (m.turn, pl):  # the Life card owed, written after the record reported in its
+                late, self._late_life = True, None  # place (604.3b): applied, not charged again (digest.7)
+            else:
+                self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
         z = m.p[pl]
         code = r["card"]
         if code not in z["life"]:
@@ -601,7 +704,7 @@ class Referee:
             self._free_play(card, ignite, pl)
         life_after = len(z["life"]) - 1
         triggers: list[str] = []
-        if ignite is not None and life_after <= len(m.p[other(pl)]["life"]):
+        if ignite is not None and life_after <= len(m.p[other(pl)]["life"]) and not late:
             if card.life_recovery and z["deck"]:  # 1102
                 triggers.append(f"recover:{pl}")
             if card.void_bringer:  # 1103
@@ -613,12 +716,14 @@ class Referee:
 
     def do_charge_excess(self, r: dict) -> None:
         z = self.m.p[self.by]
-        n = len(z["charge"]) - LIMIT_CHARGE
+        kept = self._kept_excess(self.by)  # left there by a Charge Excess left out: judged without them
+        n = len(z["charge"]) - LIMIT_CHARGE - kept
+        left = f" ({_cards(kept)} over it kept there since a Charge Excess was left out)" if kept else ""
         if n <= 0:
             self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards, not above the limit of "
-                             f"{LIMIT_CHARGE}", fatal=True)
+                             f"{LIMIT_CHARGE}{left}", fatal=True)
         if len(r["trash"]) != n:
-            self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards: exactly {n} go to Trash, "
+            self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards{left}: exactly {n} go to Trash, "
                              f"{len(r['trash'])} given")
         lost = checks.missing(z["charge"], r["trash"])
         if lost:
@@ -652,9 +757,10 @@ class Referee:
             if m.active is not None and pl != m.active:  # 506: 603.1b is the Battle Event Step's
                 self.fail("506", f"{pl} plays a startup ability of {source} in {m.active}'s turn outside "
                                  f"a Battle Event Step")
-            self._not_past("main", "506", f"a startup ability of {source} played")
-            self._before_draw("506", f"a startup ability of {source} played",
-                              "startup abilities are played in the Main Phase")
+            self._not_past("main", "506", f"a startup ability of {source} played", apply=False)
+            if not self._before_draw("506", f"a startup ability of {source} played",
+                                     "startup abilities are played in the Main Phase"):
+                self._enter("main")
         self.check(checks.startup_source(m, pl, source))  # 302.1c: an ability's controller is its card's
         m._ability_played(player=pl, source=source, line=self.line)
 

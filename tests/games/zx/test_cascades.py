@@ -1,0 +1,336 @@
+"""One mistake, one finding (digest.7): a record that is wrong in one part is applied as played where it
+can be, so the records after it that depend on it are not charged for it (`zx audit`). Each case here was
+a cascade: the one mistake, then false violations at later, correct records. The loop tests spoil one
+record of a few simulated matches the same way: the audit must find exactly that one violation."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from functools import cache
+
+import pytest
+from support import BOARD, SETUP, line_of, run
+
+from zx_events.games.zx.decks import deck_by_name
+from zx_events.games.zx.sim import simulate
+from zx_events.importer import build_match
+from zx_events.logformat.reader import parse_log
+
+
+@cache
+def sims() -> tuple:
+    return tuple(simulate(12, 7, policy="mixed"))
+
+
+def audit(header: dict, records: list[dict]) -> list[tuple[str, int]]:
+    text = "".join(json.dumps(r) + "\n" for r in [header, *records])
+    (log,) = parse_log(text, "t.zxlog")
+    return [(v.rule, v.line) for v in build_match(log, strict=False).violations]
+
+
+def run_sim(sim):
+    (log,) = parse_log("\n".join(sim.lines()) + "\n", "t.zxlog")
+    return build_match(log, strict=False)
+
+
+# ---------------------------------------------------------------- 301.1 / 402: a setup card not in the deck
+def test_301_1_a_setup_card_not_in_the_deck_is_reported_once_and_the_rest_set_up():
+    """P1's Life names U01-001, a card of P2's deck: 301.1 at the setup, which was fatal: P1 never set up,
+    402 at `turn 1`, then every record of P1's charged (301.1 for the hand and Resource cards, 602.1a...).
+    Now the cards the deck holds are taken, the player is set up with Life 3, one finding."""
+    bad = copy.deepcopy(SETUP[0])
+    bad["life"][3] = "U01-001"
+    recs = [bad, SETUP[1], {"do": "turn", "by": "P1"}, {"do": "resource", "by": "P1", "card": "R01-009"},
+            {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"},
+            {"do": "play", "by": "P1", "card": "R01-001", "pay": [], "square": "b2"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 2)]
+    z = c.match.p["P1"]
+    assert z["ready"] and sorted(z["life"]) == ["R01-005", "R01-010", "R01-011"] and len(z["deck"]) == 41
+    assert c.match.sq["a1"]["code"] == "R01-002" and c.match.sq["b2"]["code"] == "R01-001"
+
+
+def test_301_1_a_missing_hand_card_of_a_mulligan_setup_is_reported_once():
+    """A hand card not in the deck, in a setup with a mulligan: it is in the hand written and in the final
+    cards checked, and was reported (fatally) at the first; now once, with the mulligan applied."""
+    bad = dict(SETUP[1], hand=["U01-001", "U01-002", "U01-003", "R01-001"],
+               mulligan=["U01-005", "U01-006", "U01-007", "U01-008"], life=["U01-011", "U01-013", "U01-005", "U01-010"])
+    c = run([SETUP[0], bad], strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 3)]
+    z = c.match.p["P2"]
+    assert z["ready"] and sorted(z["hand"]) == ["U01-005", "U01-006", "U01-007", "U01-008"] and len(z["deck"]) == 40
+
+
+def test_301_1_simulated_setups_with_one_card_not_in_the_deck_give_one_finding():
+    """In simulated matches, a Life card that stays in Life to the end (not the last one) written as a card
+    the deck does not hold (one of the other player's): one 301.1 at the setup line, nothing after it."""
+    done = 0
+    for sim in sims():
+        final = run_sim(sim).match.p
+        for k, setup in enumerate(sim.records):
+            if setup["do"] != "setup":
+                continue
+            pl = setup["by"]
+            own = sim.header["players"][pl]["deck"]
+            foreign = next(c for c in sim.header["players"]["P2" if pl == "P1" else "P1"]["deck"] if c not in own)
+            life = final[pl]["life"]
+            kept = [j for j, c in enumerate(setup["life"]) if c in life and setup["life"].count(c) == 1]
+            if not kept or len(life) < 2:
+                continue
+            recs = copy.deepcopy(sim.records)
+            recs[k]["life"][kept[0]] = foreign
+            assert audit(sim.header, recs) == [("301.1", k + 2)], sim.match_id
+            done += 1
+    assert done >= 4
+
+
+# ---------------------------------------------------------------- 506 / 504.3: a record refused for its timing
+X2 = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "resource", "by": "P1", "card": "R01-009"},
+      {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"}, {"do": "end", "by": "P1"},
+      {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-003", "U01-004"]},
+      {"do": "play", "by": "P2", "card": "U01-001", "pay": [], "square": "a2"}, {"do": "end", "by": "P2"},
+      {"do": "turn", "by": "P1"}]
+
+
+def test_506_a_zx_played_before_the_draw_is_applied_and_attacks():
+    """Turn 3: P1 plays R01-004 before his draw (506), then draws and attacks with it. The play was skipped, so
+    the attack was 602.1a ('c2 holds no Z/X of P1') and both passes 603.1b: now one 506, the play applied."""
+    recs = [*X2, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a3"},
+            {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}, {"do": "pass", "by": "P1"},
+            {"do": "pass", "by": "P2"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("506", 13)]
+    assert c.match.sq["a3"]["code"] == "R01-004" and c.match.p["P1"]["hand"].count("R01-005") == 1
+
+
+def test_506_a_zx_played_after_the_end_phase_is_applied():
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}, {"do": "end", "by": "P1"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a3"},
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2", "discard": ["U01-009"]}, {"do": "turn", "by": "P1"},
+            {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-003"]},
+            {"do": "attack", "by": "P1", "from": "a3", "target": "a2"}, {"do": "pass", "by": "P1"},
+            {"do": "pass", "by": "P2"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("506", 15)]
+
+
+def test_504_3_a_resource_in_the_main_phase_is_applied_and_pays():
+    """A Resource record after an Event has started the Main Phase (504.3) was skipped, and the play paying
+    with it was 301.1."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "play", "by": "P1", "card": "R01-014", "pay": []},
+            {"do": "resource", "by": "P1", "card": "R01-005"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-005"], "square": "a3"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("504.3", 15)]
+    assert c.match.sq["a3"]["code"] == "R01-004"
+
+
+def test_506_simulated_plays_moved_before_the_draw_give_one_finding():
+    """In simulated matches, a Z/X played right after the turn's draw, of a card held before it, written before
+    the draw record: one 506 at its line, nothing after it."""
+    done = 0
+    for sim in sims():
+        recs = sim.records
+        for k in range(1, len(recs) - 1):
+            draw, play = recs[k], recs[k + 1]
+            if draw["do"] != "draw" or play["do"] != "play" or play.get("from", "hand") != "hand" \
+                    or not play.get("square") or play["card"] in draw["cards"]:
+                continue
+            spoiled = [*recs[:k], play, draw, *recs[k + 2:]]
+            assert audit(sim.header, spoiled) == [("506", k + 2)], (sim.match_id, k)
+            done += 1
+            break
+    assert done >= 4
+
+
+# ---------------------------------------------------------------- 902: a Reload left out
+def test_902_a_reload_left_out_puts_the_trash_back_into_the_deck():
+    """P1's deck is empty and his Trash is not; the log leaves the `reload` out and goes on drawing. Nothing of
+    the Reload was performed: the deck stayed empty, and every draw after it was charged (301.1, 503.3, then
+    309.2a at the end, and 902 again at every draw). Now the 902 once, at the record in its place, and the part
+    that needs no choice is performed (Trash back into the deck); only the Life card to Charge is missing."""
+    deck = Counter(deck_by_name("Red Dragons").deck)
+    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
+    rest = sorted((deck - used).elements())
+    discard = rest[: len(rest) + 2 - 6]
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "R01-004",
+                     "from": "hand", "to": "trash"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw", "cards": rest},
+            {"do": "end", "by": "P1", "discard": discard},  # the reload is due here, and left out
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-004"]},
+            {"do": "reload", "by": "P1", "life": "R01-010"}, {"do": "draw", "by": "P1", "cards": discard[:1]},
+            {"do": "end", "by": "P1", "discard": ["R01-004", discard[0]]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("902", line_of(recs, len(BOARD) + 2))]
+    z = c.match.p["P1"]  # the first Reload's Life card is missing, the second's in Charge
+    assert z["charge"] == ["R01-010"] and len(z["life"]) == 3 and len(z["deck"]) == len(discard) - 1
+    from zx_events.games.zx.match import project  # the events replay to the same state (the Reload with no Life card)
+
+    assert project(None, list(c.match.pending_events)).p == c.match.p
+
+
+def test_301_1_a_reload_naming_a_card_not_in_life_still_puts_the_trash_back():
+    deck = Counter(deck_by_name("Red Dragons").deck)
+    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
+    rest = sorted((deck - used).elements())
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "R01-004",
+                     "from": "hand", "to": "trash"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw", "cards": rest},
+            {"do": "reload", "by": "P1", "life": "U01-001"}, {"do": "end", "by": "P1", "discard": rest[: len(rest) + 2 - 6]},
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-004"]}]
+    c = run(recs, strict=False)  # (the Reload was skipped: the deck stayed empty, the draw was 301.1 and 902)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, len(BOARD) + 2))]
+    assert len(c.match.p["P1"]["life"]) == 4
+
+
+def test_902_simulated_reloads_left_out_give_one_finding():
+    """In simulated matches, a `reload` record left out: the 902 at the record in its place, first; where the
+    Life card it would have put into Charge is never needed later (by a Charge Excess, an Ignition paying
+    with it, the count of Life at the end), nothing after it: before, the deck stayed empty and every draw was
+    charged. (That one card is the choice the log does not hold: it stays in Life, its Charge one short.)"""
+    done = 0
+    for sim in [*simulate(8, 9, policy="mixed", start=8), *simulate(6, 2, policy="random"),
+                *simulate(9, 3, policy="greedy", start=6)]:
+        recs = sim.records
+        ks = [k for k, r in enumerate(recs) if r["do"] == "reload"]
+        if not ks:
+            continue
+        k = ks[0]
+        got = audit(sim.header, [*recs[:k], *recs[k + 1:]])
+        if sim.match_id == "sim-2-0006":  # its Reload took P2's last Life card, then the result: left out, the
+            assert got == [("101.2", k + 2)]  # result is the one finding (a `result` may come while it is owed)
+            continue
+        assert got[0] == ("902", k + 2), sim.match_id
+        done += got == [("902", k + 2)]
+    assert done >= 2
+
+
+# ---------------------------------------------------------------- 604.3b: a Life card one record late
+PASS1, PASS2 = {"do": "pass", "by": "P1"}, {"do": "pass", "by": "P2"}
+# P1 clears b3 with the Range Z/X, then hits P2 from b2: P2 owes one Life card
+PLAYER_HIT = [*BOARD,
+              {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"], "square": "c2"},
+              {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2,
+              {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2]
+LIFE_P2 = {"do": "life", "by": "P2", "card": "U01-005"}
+STARTUP = {"do": "effect", "by": "P1", "source": "b2", "op": "power", "square": "b2", "delta": 500,
+           "until": "end_of_turn", "startup": True}
+
+
+@pytest.mark.parametrize("late", ["startup", "attack"])
+def test_604_3b_a_life_card_one_record_late_is_reported_once_and_applied(late):
+    """The record in the Life card's place breaks it (604.3b) and the battle ends; the Life card written on
+    the next line was then 604.3b again, 'no damage to P2 is waiting for a Life card', and skipped (P2 kept
+    his Life). Now the one 604.3b, and the late Life card is applied."""
+    if late == "startup":
+        recs = [*PLAYER_HIT, STARTUP, LIFE_P2, {"do": "end", "by": "P1"}]
+    else:  # an attack while the step is open: the trailing passes left out, the damage dealt, the Life card owed
+        recs = [*PLAYER_HIT[:-1], {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}, LIFE_P2,
+                {"do": "end", "by": "P1"}]
+    at = line_of(recs, len(recs) - 3)
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", at)]
+    assert sorted(c.match.p["P2"]["life"]) == ["U01-006", "U01-011", "U01-013"] and "U01-005" in c.match.p["P2"]["charge"]
+
+
+def test_604_3b_the_other_players_life_card_in_place_of_the_owed_one_is_reported_once():
+    """P1 writes a Life card where P2 owes one: 604.3b for the Life card owed, and then 604.3b again on the same
+    record ('no damage to P1 is waiting'). Now once."""
+    recs = [*PLAYER_HIT, {"do": "life", "by": "P1", "card": "R01-010"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 2))]
+    assert len(c.match.p["P1"]["life"]) == 4
+
+
+def test_604_3b_a_life_card_with_no_damage_owed_is_still_reported():
+    recs = [*BOARD, LIFE_P2]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 1))]
+
+
+# ---------------------------------------------------------------- 905 / 902: both players owe one at once
+def _move(pl: str, src: str, code: str, to: str) -> dict:
+    return {"do": "effect", "by": pl, "source": src, "op": "move", "card": code, "from": "deck", "to": to}
+
+
+TURN3 = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "resource", "by": "P1", "card": "R01-009"},
+         {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"},
+         {"do": "play", "by": "P1", "card": "R01-001", "pay": [], "square": "b2"}, {"do": "end", "by": "P1"},
+         {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-003", "U01-004"]},
+         {"do": "resource", "by": "P2", "card": "U01-004"},
+         {"do": "play", "by": "P2", "card": "U01-003", "pay": ["U01-001", "U01-002"], "square": "c3"},
+         {"do": "play", "by": "P2", "card": "U01-001", "pay": [], "square": "a2"}, {"do": "end", "by": "P2"},
+         {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}]
+
+
+@pytest.mark.parametrize("first", ["P1", "P2"])
+def test_905_both_players_over_the_charge_limit_trash_in_either_order(first):
+    """An Event destroys a Z/X of each player, whose Charge each held 4: both owe a Charge Excess at once. The
+    rules order the kinds of rule effects, not the players, for two of one kind: the turn player's (P1) was
+    required first, and P2's first refused (905 'a charge_excess record for P1 is due, got a charge_excess')."""
+    recs = [*TURN3, *[_move("P1", "R01-014", c, "charge") for c in ("R01-003", "R01-003", "R01-007", "R01-007")],
+            *[_move("P2", "U01-014", c, "charge") for c in ("U01-005", "U01-005", "U01-007", "U01-007")],
+            {"do": "play", "by": "P1", "card": "R01-014"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "c3"},
+            {"do": "effect", "by": "P1", "source": "R01-014", "op": "destroy", "square": "a1"}]
+    p1 = {"do": "charge_excess", "by": "P1", "trash": ["R01-002"]}
+    p2 = {"do": "charge_excess", "by": "P2", "trash": ["U01-003"]}
+    c = run([*recs, *([p1, p2] if first == "P1" else [p2, p1]), {"do": "end", "by": "P1"}])
+    assert len(c.match.p["P1"]["charge"]) == 4 and len(c.match.p["P2"]["charge"]) == 4
+
+
+@pytest.mark.parametrize("first", ["P1", "P2"])
+def test_902_both_players_reload_in_either_order(first):
+    """Both decks emptied by effects (each into its Trash): both owe a Reload at once, in either order."""
+    m = run(TURN3).match
+    recs = [*TURN3, *[_move("P1", "R01-014", c, "trash") for c in m.p["P1"]["deck"]],
+            *[_move("P2", "U01-014", c, "trash") for c in m.p["P2"]["deck"]]]
+    p1 = {"do": "reload", "by": "P1", "life": "R01-010"}
+    p2 = {"do": "reload", "by": "P2", "life": "U01-011"}
+    c = run([*recs, *([p1, p2] if first == "P1" else [p2, p1]), {"do": "end", "by": "P1"}])
+    assert c.match.p["P1"]["charge"] == ["R01-010"] and c.match.p["P2"]["charge"] == ["U01-011"]
+
+
+# ---------------------------------------------------------------- 905: a Charge Excess left out
+def test_905_a_charge_excess_left_out_is_reported_once_to_its_owner():
+    """P1's Charge goes to 5 and no charge_excess follows: 905 at the record where it was due. It was reported
+    again at every later record of the next turns' start (the waiver lasted one turn), charged to whoever wrote
+    that record (P2's draw), and every later correct Charge Excess was 'one card short'. Now once, P1's; the
+    card over the limit stays, and the next Charge Excess (one more card in Charge) trashes one."""
+    recs = [*TURN3, *[_move("P1", "R01-014", c, "charge") for c in ("R01-003", "R01-003", "R01-007", "R01-007",
+                                                                     "R01-008")],
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-012", "R01-012"]},
+            _move("P1", "R01-014", "R01-013", "charge"), {"do": "charge_excess", "by": "P1", "trash": ["R01-013"]},
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}]
+    c = run(recs, strict=False)
+    at = line_of(recs, len(TURN3) + 5)
+    assert [(v.rule, v.line, v.player) for v in c.violations] == [("905", at, "P1")]
+    assert len(c.match.p["P1"]["charge"]) == 5 and c.match.p["P1"]["trash"] == ["R01-013"]
+    # a Charge Excess of two then is one too many: judged against the Charge without the card kept
+    bad = [*recs[:-3], {"do": "charge_excess", "by": "P1", "trash": ["R01-013", "R01-008"]}]
+    found = run(bad, strict=False).violations
+    assert [(v.rule, v.line) for v in found] == [("905", at), ("905", line_of(bad, len(bad) - 1))]
+    assert found[1].message == ("P1's Charge holds 6 cards (1 card over it kept there since a Charge Excess was left "
+                                "out): exactly 1 go to Trash, 2 given")
+
+
+def test_902_a_reload_left_out_takes_no_life_card_in_the_analytics_rows():
+    """The Reload performed for one left out (or naming a card not in Life) has no Life card (``life``: None):
+    the analytics projection's Life count is not lowered for it, as the state's is not."""
+    from zx_events.games.zx import rows
+
+    m = rows.MatchRows("oid", 1, rows.new_buffers())
+    m.life = {"P1": 4, "P2": 4}
+    reloaded = rows.HANDLERS[rows.event_topic("Reloaded")]
+    reloaded(m, 1, {"player": "P1", "life": None})
+    assert m.life == {"P1": 4, "P2": 4}
+    reloaded(m, 2, {"player": "P1", "life": "R01-010"})
+    assert m.life == {"P1": 3, "P2": 4}
