@@ -240,7 +240,7 @@ def all_games_mask() -> Any:
     for game in games.all_games():
         for name in game.catalog_names():
             names = game.load_catalog(name, files=False).names
-            words += [*names, *names.values()]
+            words += [w for w in (*names, *names.values()) if w not in game.public_names]
     return Masker(words)
 
 

@@ -143,7 +143,9 @@ def card_names(game_key: str, name: str | None, sha256: str | None) -> CardNames
     if sha256 and cat.sha256 != sha256:
         warning = (f"the match was checked against catalog {name!r} sha256 {sha256[:12]}, the current one is "
                    f"{cat.sha256[:12]}: card names are today's and may differ from the match's")
-    return CardNames(MappingProxyType(names), Masker([*names, *names.values()]), warning)
+    public = games.get(game_key).public_names
+    return CardNames(MappingProxyType(names), Masker([w for w in (*names, *names.values()) if w not in public]),
+                     warning)
 
 
 def names_for(match: Match) -> CardNames:

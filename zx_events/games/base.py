@@ -129,6 +129,10 @@ class Game(ABC):
     # the rule that says what each seat may see (the dispute bundle's README cites it)
     seats_rule: str = ""
     simulate_policies: tuple[str, ...] = ("greedy", "random", "mixed")  # the --policy values its simulator plays
+    # card names that are also the rules' own words for what every seat sees, left unmasked in the seats' free
+    # text (``zx_events.seats.Masker``): X610Z's "Life Base" (a deck's one Life Base Card is on the board from its
+    # setup, 101.1a / 105.2a), masked in every finding that said "a Life Base cannot warp" as "a [card] ..."
+    public_names: frozenset[str] = frozenset()
     # the engine's result reasons (MatchEnded.reason) as a reader says them: "by {text}"
     reasons: Mapping[str, str] = {}
     # the engine's phases as the replay viewer (web/board.js, its PHASES) and zx replay name them

@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from zx_events import games
 from zx_events.games.x610z.match import project
 from zx_events.games.x610z.sim import simulate
 from zx_events.games.x610z.views import build_view, redact_event, redact_record
@@ -92,8 +93,9 @@ def test_x610z_a_player_name_naming_a_hidden_card_is_masked_in_every_seats_view(
     sim = next(simulate(1, 11, start=n))
     lines = sim.lines()
     header = json.loads(lines[0])
-    code = sorted(header["players"]["P2"]["deck"])[0]
     names = card_names("x610z", header.get("catalog"), None).names
+    public = games.get("x610z").public_names  # ("Life Base": the rules' word, on the board from the setup)
+    code = next(c for c in sorted(header["players"]["P2"]["deck"]) if names[c] not in public)
     raw = {"P1": f"Ann {code.lower().replace('-', chr(0x2011))}", "P2": f"{names[code].upper()} fan"}
     for pl, name in raw.items():
         header["players"][pl]["name"] = name
@@ -108,3 +110,29 @@ def test_x610z_a_player_name_naming_a_hidden_card_is_masked_in_every_seats_view(
             assert got == {"P1": "Ann [card]", "P2": "[card] fan"}, (type(ev).__name__, viewer, got)
         assert {pl: p.name for pl, p in build_view(state, "judge", cn.names, mask=cn.mask).players.items()} == raw
         assert build_view(state, "P2").players["P1"].name == "Ann [card]"  # no catalog at hand: codes still masked
+
+
+def test_x610z_the_rules_word_life_base_is_not_masked_in_a_seats_finding(tmp_path):
+    """A finding's message is free text, masked for the seats: "Life Base", the name of the sample catalog's
+    A1-001 and the rules' word for the card every deck places on the board at its setup (101.1a, 105.2a), was
+    masked in it ("Z9 is not a Starting Dot ... (not a dot of it: no [card] is placed)", "a [card] cannot warp"):
+    a finding the players could not read, and nothing hidden kept. A hidden card's name stays masked."""
+    from click.testing import CliRunner
+
+    from cli.main import zx
+    from x610z_builder import SETUP, header, r, text
+
+    records = [r("setup", "P1", dot="Z9", hand=SETUP[0]["hand"]), SETUP[1]]
+    log = tmp_path / "offboard.x610zlog"
+    log.write_text(text(records, header(match="offboard", players={
+        "P1": {"name": "Sky Vessel fan", "deck": dict(header()["players"]["P1"]["deck"])},
+        "P2": {"name": "B", "deck": dict(header()["players"]["P2"]["deck"])}})), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r_ = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", "--accept-violations", str(log)])
+    assert r_.exit_code == 0, r_.output
+    for seat in ("P1", "P2", "spectator", "judge"):
+        out = CliRunner().invoke(zx, ["--store", store, "replay", "offboard", "--as", seat, "--format", "json"])
+        assert out.exit_code == 0, out.output
+        assert "no Life Base is placed" in out.stdout and "no [card] is placed" not in out.stdout, (seat, out.stdout)
+        if seat != "judge":  # (a hidden card's name, in the player's name: masked as before)
+            assert "Sky Vessel fan" not in out.stdout and "[card] fan" in out.stdout, seat

@@ -38,6 +38,7 @@ class X610Z(Game):
     seat_sees = "that seat's own Hand too (502.3-502.4), and of each Deck only its size"
     seats_rule = "502.3"
     simulate_policies = ("greedy",)  # (sim.py: one simple greedy policy)
+    public_names = frozenset({"Life Base"})  # (the card type's and the sample catalog's A1-001's name)
     reasons = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
                "life_base": "destroying the other Life Base (210.8)",
                "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
