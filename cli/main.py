@@ -265,7 +265,11 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         if refusal is not None:
             svc.close()
             raise click.ClickException(refusal)
-        if locked_by_another(svc.store):  # (after 3 s of waiting for it)
+        if svc.store.kind == "postgres":  # a line once an insert has waited LOCK_WAIT_NOTE s for the table lock
+            from zx_events.store import lock_wait_note
+
+            svc.recorder.on_lock_wait = lambda pid: click.echo(lock_wait_note(svc.store, pid), err=True)
+        elif locked_by_another(svc.store):  # (after 3 s of waiting for it)
             click.echo(f"note: another process is writing {svc.store.label} (another zx import or zx prepare): waiting "
                        f"for it to finish, up to {svc.store.env.get('SQLITE_LOCK_TIMEOUT', '30')} s more", err=True)
         total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)

@@ -665,6 +665,25 @@ def connection_arguments(env: Any) -> dict[str, str]:
     return {**tls_arguments(env), "keepalives": "1", **net, "options": f"{server} {given}".strip()}
 
 
+def lock_wait_note(config: StoreConfig, pid: int) -> str:
+    """What ``zx import`` says when its backend ``pid`` has waited ``LOCK_WAIT_NOTE`` seconds for the events
+    table's lock of the PostgreSQL store ``config``: which sessions hold it (from ``pg_blocking_pids``, as far
+    as this role may see them), how long it waits, and that Ctrl-C stops it."""
+    rows: list = []
+    try:
+        with connect_postgres(config.env) as conn:
+            rows = conn.execute("SELECT pid, application_name, client_addr FROM pg_stat_activity "
+                                "WHERE pid = ANY(pg_blocking_pids(%s)) ORDER BY pid", (pid,)).fetchall()
+    except Exception:  # (a note: without the holders when they cannot be read)
+        pass
+    named = ", ".join(f"{p} ({app or 'no application name'}{f' from {addr}' if addr else ''})" for p, app, addr in rows)
+    who = f"PostgreSQL session{'s' if len(rows) > 1 else ''} {named}" if rows else "another session"
+    wait = config.env.get("POSTGRES_LOCK_TIMEOUT", PG_DEFAULTS["POSTGRES_LOCK_TIMEOUT"])
+    return (f"note: waiting for the table lock of {config.label}, which {who} holds (another zx import or zx "
+            f"prepare, or a session that locked the table): up to lock_timeout={wait} s a try, 10 tries; Ctrl-C "
+            f"stops the import (the matches stored before stay)")
+
+
 def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
     """Check the server answers and the role may use the store's schema; create the schema if it does
     not exist yet (``create``), else say there is no store there. A role that may not use the schema
@@ -835,8 +854,15 @@ def snapshots_table(events_table: str) -> str:
     return events_table.removesuffix("_events") + "_snapshots"
 
 
+# After how many seconds of waiting for the events table's lock an importer says so (its ``on_lock_wait``), as
+# zx import does for SQLite's write lock
+LOCK_WAIT_NOTE = 3.0
+
+
 def _make_recorder_class():
+    from eventsourcing.persistence import InterfaceError, OperationalError
     from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder
+    from eventsourcing.utils import retry
 
     class PostgresMatchRecorder(PostgresApplicationRecorder):
         """eventsourcing's recorder, with table creation made safe for many processes at once.
@@ -847,7 +873,54 @@ def _make_recorder_class():
         under a PostgreSQL advisory lock, and only when a table is missing. The snapshots table
         (``matches_snapshots``, opened later by zx_events.replay with the stock recorder) is
         created at the same time, so that later ``CREATE TABLE IF NOT EXISTS`` finds it.
+
+        Events are inserted without psycopg's pipeline mode (``insert_events``), and an importer that waits
+        for the table lock longer than ``LOCK_WAIT_NOTE`` is told through ``on_lock_wait``.
         """
+
+        # called (from a timer thread) with the PostgreSQL backend pid of the connection when an insert has waited
+        # LOCK_WAIT_NOTE seconds for the table lock, over its tries; once per insert_events call (zx import: a line
+        # on stderr)
+        on_lock_wait: Any = None
+
+        def insert_events(self, stored_events: Any, **kwargs: Any) -> Any:
+            """eventsourcing's insert (lock the table, NOTIFY, INSERT ... RETURNING, in one transaction, tried
+            again on a lost connection or a lock timeout), as plain statements instead of one psycopg pipeline.
+
+            In pipeline mode psycopg 3 (3.3.9 here, the newest) stops sending once its queue of commands is
+            empty even when libpq still holds unsent bytes of the last one, then waits for results: a batch of
+            some megabytes over TLS (zx import's 64 matches, ~12,000 events) left the rest of its INSERT in the
+            client's buffer, the server waited for it and the client for the server, for ever, with the table
+            lock held (psycopg issue #685 is the same kind of deadlock). A plain ``execute`` sends all before it
+            waits: four round trips instead of one, some milliseconds per batch."""
+            if self.datastore.enable_db_functions or not stored_events:
+                return super().insert_events(stored_events, **kwargs)
+            state: dict[str, Any] = {"pid": None, "locked": False}
+            hook, note = self.on_lock_wait, None
+            if hook is not None:
+                def waited() -> None:
+                    if state["pid"] is not None and not state["locked"]:
+                        hook(state["pid"])
+
+                note = threading.Timer(LOCK_WAIT_NOTE, waited)
+                note.daemon = True
+                note.start()
+            try:
+                return self._insert_plain(stored_events, state, **kwargs)
+            finally:
+                if note is not None:
+                    note.cancel()
+
+        @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+        def _insert_plain(self, stored_events: Any, state: dict[str, Any], **kwargs: Any) -> Any:
+            with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
+                state["pid"], state["locked"] = conn.info.backend_pid, False
+                self._insert_events(curs, stored_events, **kwargs)
+                self._lock_table(curs)
+                state["locked"] = True
+                self._notify_channel(curs)
+                PostgresAggregateRecorder._insert_stored_events(self, curs, stored_events, **kwargs)
+                return self._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
 
         def create_table(self) -> None:
             import psycopg
