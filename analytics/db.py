@@ -441,7 +441,7 @@ def connect_reader(path: Path, *, wait: float = READER_WAIT) -> duckdb.DuckDBPyC
     While an update holds the file (DuckDB: one writer or many readers), it retries for up to
     ``wait`` seconds: ``zx analytics follow`` holds it only while it commits new matches."""
     if not Path(path).exists():
-        raise AnalyticsError(f"no analytics file at {path}: run `zx analytics update` (or `zx import`) first")
+        raise AnalyticsError(f"no analytics file at {path}: run `zx analytics update` (or `zx import LOGS`) first")
     refuse_sqlite(Path(path))
     deadline = time.monotonic() + wait
     while True:

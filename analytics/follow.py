@@ -100,6 +100,24 @@ def _subscription(recorder: Any, position: int, listening: threading.Event) -> A
     return Subscription(recorder, gt=position, topics=list(STARTED))
 
 
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]
+
+
+def _answers(config: Any) -> bool:
+    """Whether the PostgreSQL server of the store ``config`` takes a new connection and answers it."""
+    from zx_events.store import connect_postgres
+
+    if config.kind != "postgres":
+        return False
+    try:
+        with connect_postgres(config.env) as conn:
+            conn.execute("SELECT 1")
+        return True
+    except Exception:
+        return False
+
+
 LISTEN_RETRY = (1.0, 60.0)  # seconds: the first wait before LISTEN is tried again after a lost connection, the longest
 
 
@@ -122,7 +140,9 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
     matches checked against its content, those stored while this runs too.
 
     ``on_start(state)`` once caught up (``on_first(result)`` just before, with the catching up's
-    result); ``on_update(result, state)`` after each update that projected events; ``on_wait(message)`` when the file is held by a reader (retried);
+    result); ``on_update(result, state)`` after each update that projected events; ``on_wait(message)`` when an
+    update is tried again: the file is held by a reader, or a connection to the store was dropped during it
+    while the server still answers (a lost server, which takes no new connection, ends the follow with its error);
     ``on_listen(message)`` when the LISTEN connection is lost (polling goes on, and LISTEN is tried
     again after 1 s, then twice as long each time it fails, at most 60 s) and when it is back."""
     if svc.store.kind == "memory":
@@ -136,6 +156,21 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
         kw["catalogs"] = catalogs
     path = Path(path)
 
+    def dropped(e: Exception) -> bool:
+        """Whether ``e`` is a connection to the store dropped while the server still answers (a
+        ``pg_terminate_backend``, a restarted pooler): then the update is tried again on a new connection,
+        said once through ``on_wait``. False (the error ends the follow) for any other error, and when the
+        server cannot be reached at all."""
+        from zx_events.store import failure_cause
+
+        found = failure_cause(svc.store, e)
+        if found is None or found[0] != "unreachable" or not _answers(svc.store):
+            return False
+        if on_wait is not None:
+            on_wait(f"a connection to the store was dropped during an update ({_first_line(e)}); "
+                    f"updating again on a new connection")
+        return True
+
     def run() -> UpdateResult | None:
         try:
             return update(svc, path, **kw)
@@ -145,6 +180,21 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
                 # process" too, a Stats of the caller's: it was DuckDB's raw "different configuration", retried)
                 if on_wait is not None:
                     on_wait(str(e))
+                return None
+            if dropped(e):
+                return None
+            raise
+        except Exception as e:
+            if dropped(e):
+                return None
+            raise
+
+    def newest() -> int | None:
+        """The store's last notification id, or None when the connection was dropped (``dropped``)."""
+        try:
+            return svc.recorder.max_notification_id() or 0
+        except Exception as e:
+            if dropped(e):
                 return None
             raise
 
@@ -195,10 +245,10 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
                 lost, delay, state.mode = False, LISTEN_RETRY[0], "listen"
                 if on_listen is not None:
                     on_listen("LISTEN is back: woken by LISTEN/NOTIFY again")
-            if not (woke or retry) and (svc.recorder.max_notification_id() or 0) <= state.position:
-                continue  # the poll (or the backstop behind LISTEN): nothing new
+            if not (woke or retry) and (last := newest()) is not None and last <= state.position:
+                continue  # the poll (or the backstop behind LISTEN): nothing new (None: a dropped connection: update)
             result = run()
-            retry = result is None  # the file was held by a reader: again shortly
+            retry = result is None  # the file was held by a reader, or a connection dropped: again shortly
             if result is None:
                 continue
             state.position = result.position

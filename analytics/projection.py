@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -410,7 +411,27 @@ def _reset(con: duckdb.DuckDBPyConnection, store: str) -> None:
     con.execute("COMMIT")
 
 
-def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int = PAGE_SIZE,
+_PATH_LOCKS: dict[str, Any] = {}  # one a file: updates of it in this process, one at a time
+_PATH_LOCKS_LOCK = threading.Lock()
+
+
+def _path_lock(path: Any) -> Any:
+    """The lock of the analytics file ``path`` in this process (``update``), or a no-op for what is not a path
+    (``update`` refuses it)."""
+    if not isinstance(path, (str, os.PathLike)):
+        return nullcontext()
+    key = os.path.realpath(path)
+    with _PATH_LOCKS_LOCK:
+        return _PATH_LOCKS.setdefault(key, threading.RLock())  # (a thread may nest them: a callback)
+
+
+def update(svc: Any, path: str | Path, *args: Any, **kwargs: Any) -> UpdateResult:
+    with _path_lock(path):  # threads of one process updating one file: DuckDB's raw "Catalog write-write
+        # conflict" for all but one, whose new file their cleanup then removed; now one after the other
+        return _update(svc, path, *args, **kwargs)
+
+
+def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int = PAGE_SIZE,
            on_progress: Callable[[int, int], None] | None = None,
            stop_after_pages: int | None = None, fast_read: bool = True, workers: int | None = None,
            catalogs: Iterable[Any] = ()) -> UpdateResult:
@@ -427,6 +448,10 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
     each used for exactly the matches whose Started event pins its SHA-256 (the projection never reads
     a file a stored name names); the matches of a catalog neither shipped nor given are counted in
     ``UpdateResult.unknown_catalogs``.
+
+    Updates of one file from threads of one process run one after the other; another process that holds
+    the file makes it ``FileInUse``. A file this update made and could not give its tables is removed again,
+    and only then: never one another update made or committed to.
     """
     from eventsourcing.application import Application
 
@@ -473,6 +498,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
         except FileInUse:  # another process made it meanwhile, and holds it: its file, not this update's
             made = False
             raise
+        made = made and version is None  # (another process made it meanwhile, and committed its tables)
         if version is None:
             _only_our_own(con, path)
         elif svc.store.kind == "memory" and not asked:
@@ -580,3 +606,7 @@ def update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int 
                 cleanup.callback(gc.enable)
             if early is not None:  # the file could not be opened or made: the workers' chunks go nowhere
                 cleanup.callback(early.pool.close)
+
+
+update.__doc__ = _update.__doc__  # (help(update), inspect.signature: the arguments _update takes)
+update.__wrapped__ = _update  # type: ignore[attr-defined]

@@ -355,6 +355,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         signal.signal(signal.SIGTERM, previous_term)
         if made is not None and svc is not None and svc.matches_written == 0:
             _remove_made_store(svc, made)
+        elif svc is not None and not terminated:  # its connections (the store's "open" lock among them) let go
+            svc.close()  # now, not at the process's end: an import run in a longer-lived process (CliRunner)
         if terminated:  # ended by SIGTERM, after its message, once the store is closed
             if svc is not None:
                 svc.close()

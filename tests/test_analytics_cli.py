@@ -565,7 +565,8 @@ def test_an_analytics_path_that_is_not_a_regular_file_is_refused_at_once(tmp_pat
 def test_the_advice_of_an_error_names_the_store_and_file_given_on_the_command_line(tmp_path, monkeypatch):
     """`zx --store league/s.sqlite stats winrates` said "run `zx analytics update`", which, run as written, opened
     the default store ("there is no store at zx-store.sqlite"). The advice carries the --store given (quoted for
-    a shell) and, for the update, the --analytics given; a store from ZX_STORE is left as it is."""
+    a shell) and, for the update, the --analytics given; a store from ZX_STORE is left as it is. The import it
+    offers instead names its LOGS (`zx import` alone is a usage error)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "my league").mkdir()
     store = "my league/s.sqlite"
@@ -577,9 +578,9 @@ def test_the_advice_of_an_error_names_the_store_and_file_given_on_the_command_li
         assert r.exit_code == 1 and "run `zx --store 'my league/s.sqlite' analytics update`" in r.output, r.output
     r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--analytics", "other.duckdb"])
     assert ("run `zx --store 'my league/s.sqlite' analytics update --analytics other.duckdb` (or `ZX_ANALYTICS="
-            "other.duckdb zx --store 'my league/s.sqlite' import`)") in r.output, r.output
+            "other.duckdb zx --store 'my league/s.sqlite' import LOGS`) first") in r.output, r.output  # (`zx import` alone: a usage error)
     r = CliRunner().invoke(zx, ["stats", "winrates"], env={"ZX_STORE": store})
-    assert r.exit_code == 1 and "run `zx analytics update`" in r.output, r.output
+    assert r.exit_code == 1 and "run `zx analytics update` (or `zx import LOGS`) first" in r.output, r.output
     assert CliRunner().invoke(zx, ["--store", store, "analytics", "update"]).exit_code == 0  # the advice, run
     assert CliRunner().invoke(zx, ["--store", store, "stats", "winrates"]).exit_code == 0
 

@@ -272,3 +272,65 @@ def test_follow_takes_the_catalog_files_of_matches_imported_while_it_runs(tmp_pa
         assert ("does not ship" in said) == (not given), said
         if not given:
             assert "follow: note: 2 matches were checked against catalog my-cards" in said, said
+
+
+@pytest.mark.postgres
+def test_follow_updates_again_when_its_store_connection_is_dropped(postgres_server, tmp_path, monkeypatch):
+    """follow's connections dropped (pg_terminate_backend) while an update reads the store: follow ended
+    with "the PostgreSQL server ... could not be reached, or dropped the connection (terminating connection
+    due to administrator command)", which docs/deployment.md keeps for a server that cannot be reached at
+    all. It says so once and updates again on a new connection."""
+    import analytics.projection
+    from analytics.follow import follow
+    from zx_events.store import connect_postgres
+
+    url = postgres_server.fresh_url()
+    import_match(url, tmp_path, "m1")
+    name = f"zx-follow-test-{os.getpid()}-{time.monotonic_ns()}"
+    monkeypatch.setenv("PGAPPNAME", name)  # (libpq: every connection of follow's carries it)
+    svc = MatchService(url, create=False)
+    monkeypatch.delenv("PGAPPNAME")
+    armed = threading.Event()
+    real_page_reader = analytics.projection.page_reader
+
+    def page_reader(*args, **kwargs):  # the next read after ``armed``: its connections dropped just before
+        read, *rest = real_page_reader(*args, **kwargs)
+
+        def read_after_a_drop(after, stop):
+            if armed.is_set():
+                armed.clear()
+                with connect_postgres(svc.store.env) as conn:
+                    assert conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                        "WHERE application_name = %s", (name,)).fetchone()[0]
+            return read(after, stop)
+        return (read_after_a_drop, *rest)
+
+    monkeypatch.setattr(analytics.projection, "page_reader", page_reader)
+    path = tmp_path / "a.duckdb"
+    stop, waits, ended = threading.Event(), [], []
+
+    def run() -> None:
+        try:
+            ended.append(follow(svc, path, stop=stop, interval=0.1, on_wait=waits.append))
+        except BaseException as e:  # (the thread's end, for the assertion below)
+            ended.append(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    try:
+        wait_for_matches(path, ["m1"])
+        armed.set()
+        import_match(url, tmp_path, "m2")
+        deadline = time.monotonic() + WAIT
+        while matches_in(path) != ["m1", "m2"] and t.is_alive():
+            assert time.monotonic() < deadline, "m2 never projected"
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        t.join(timeout=WAIT)
+        svc.close()
+    assert not t.is_alive()
+    assert not isinstance(ended[0], BaseException), ended[0]
+    assert ended[0].matches == 2 and not armed.is_set()
+    dropped = [w for w in waits if "a connection to the store was dropped during an update" in w]
+    assert len(dropped) == 1 and "terminating connection" in dropped[0], waits

@@ -832,3 +832,40 @@ def test_numbers_and_dates_past_what_a_column_holds_never_stop_the_projection(tm
         assert (1 << 31) - 1 in powers, powers  # c3's Power, 2**63 and more, at its column's bound (INTEGER)
     r = CliRunner().invoke(zx, ["--store", store, "stats", "attacks", "--format", "json"])  # (no result: no win rate)
     assert r.exit_code == 0 and json.loads(r.stdout), r.output
+
+
+def test_updates_of_one_new_file_from_threads_of_one_process_run_one_after_the_other(tmp_path):
+    """Four threads updating one new file on one MatchService: three raised DuckDB's raw
+    "TransactionException: ... Catalog write-write conflict", one returned, and the file was gone after
+    (each loser removed the file it took for its own new one). Now they run one after the other: every
+    one returns, the first projects the matches, the file stays and holds them."""
+    import threading
+
+    from analytics_support import imported_store
+
+    store = imported_store(tmp_path, "--no-analytics")
+    path = tmp_path / "a.duckdb"
+    results: list = []
+    go = threading.Barrier(4)
+
+    svc = MatchService(str(store), create=False)
+    try:
+        def run() -> None:
+            go.wait()
+            try:
+                results.append(update(svc, path))
+            except Exception as e:  # (the assertion below shows it)
+                results.append(e)
+
+        threads = [threading.Thread(target=run) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert all(not isinstance(r, Exception) for r in results), results
+        assert sorted(r.matches for r in results) == [0, 0, 0, 3]
+        assert path.exists()
+        assert update(svc, path).matches == 0
+    finally:
+        svc.close()
+    assert table(path, "matches")["match_id"].to_list() == ["m1", "m2", "m3"]

@@ -149,6 +149,67 @@ def test_a_postgres_schema_that_holds_a_row_is_not_dropped(postgres_server):
     assert remove_if_empty(made) and not _schema_exists(store_url)
 
 
+@pytest.mark.postgres
+def test_a_new_postgres_schema_another_process_has_open_is_not_dropped(postgres_server):
+    """An import that stored nothing dropped the schema it had made while another import had it open (its
+    tables still empty: it was checking its logs), which then failed with 'relation "....matches_events"
+    does not exist'. Each process with the store open holds its "open" lock: the schema stays while one
+    does, and is removed once none does."""
+    from zx_events.application import MatchService
+    from zx_events.newstore import made_schema
+    from zx_events.parallel import import_files
+
+    store_url = postgres_server.fresh_url()
+    first = MatchService(store_url)  # the import that creates the schema, then stores nothing
+    made = made_schema(first)
+    assert made is not None
+    first.close()
+    other = MatchService(store_url)  # the other import, opened meanwhile, nothing stored yet
+    try:
+        assert not remove_if_empty(made) and _schema_exists(store_url)
+        outcomes = list(import_files(other, [LEGAL], workers=1))
+        assert [o.status for o in outcomes] == ["imported"], outcomes
+    finally:
+        other.close()
+    assert not remove_if_empty(made) and _schema_exists(store_url)  # (it holds a match now)
+    empty_url = postgres_server.fresh_url()
+    first = MatchService(empty_url)
+    made = made_schema(first)
+    first.close()
+    MatchService(empty_url).close()  # opened and closed again: nobody has it open
+    assert remove_if_empty(made) and not _schema_exists(empty_url)
+
+
+@pytest.mark.postgres
+def test_a_store_whose_new_schema_was_dropped_as_it_opened_is_made_again(postgres_server, monkeypatch):
+    """The one moment the "open" lock does not cover: the removal drops the schema between another import's
+    look at it and that import's taking the lock. That import then opens the store again, under the lock,
+    making the schema afresh, and stores its match (it failed with 'relation ... does not exist')."""
+    import zx_events.application
+    from zx_events.application import MatchService
+    from zx_events.newstore import made_schema
+    from zx_events.parallel import import_files
+
+    store_url = postgres_server.fresh_url()
+    first = MatchService(store_url)
+    made = made_schema(first)
+    first.close()
+    real_hold = zx_events.application.hold_in_use
+
+    def dropped_first(config):
+        assert remove_if_empty(made) and not _schema_exists(store_url)
+        return real_hold(config)
+
+    monkeypatch.setattr(zx_events.application, "hold_in_use", dropped_first)
+    other = MatchService(store_url)
+    monkeypatch.setattr(zx_events.application, "hold_in_use", real_hold)
+    try:
+        assert [o.status for o in import_files(other, [LEGAL], workers=1)] == ["imported"]
+    finally:
+        other.close()
+    assert _schema_exists(store_url)
+
+
 # SIGTERM while zx import loaded its own modules (eventsourcing, the parallel importer: tens of ms, before
 # its SIGTERM handler was installed) ended it with exit 143 and no word. The hook below sends the signal at
 # exactly that moment: when the command first imports zx_events.parallel.

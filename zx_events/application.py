@@ -22,7 +22,7 @@ from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
 from zx_events.ids import match_uuid, project
 from zx_events.store import (SCHEMA_MADE, ReadConnections, StoreConfig, StoreError, cannot_open_text, drop_made_schema,
-                             resolve_store)
+                             hold_in_use, resolve_store, schema_held)
 from zx_events.summaries import TOPICS_ENDED, TOPICS_STARTED, TOPICS_TURN, TOPICS_VIOLATION  # noqa: F401 (their home before)
 
 if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log is checked, not for zx matches
@@ -123,16 +123,27 @@ class MatchService(Application[UUID]):
     name = "Matches"
 
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True,
-                 write: bool | None = None) -> None:
+                 write: bool | None = None, hold: bool = True) -> None:
         """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created).
         ``write`` (default ``create``): the store may be written; without it nothing ever is (``resolve_store``).
-        ``store``: a path (a ``str`` or ``pathlib.Path``) or a URL; None: ``ZX_STORE``, else the default file."""
+        ``store``: a path (a ``str`` or ``pathlib.Path``) or a URL; None: ``ZX_STORE``, else the default file.
+        ``hold`` (PostgreSQL, with ``create``: an importer's): hold the store's "open" lock on a connection of
+        its own until ``close()`` (``store.hold_in_use``), so that no ``zx import`` removes the schema as empty
+        meanwhile; a worker process of a service that holds it passes False."""
         if isinstance(store, os.PathLike):  # (a Path was AttributeError: no attribute 'startswith', inside)
             store = os.fspath(store)
         if store is not None and not isinstance(store, str):
             raise TypeError(f"store must be a path (a str or pathlib.Path) or a URL, got {type(store).__name__} "
                             f"{store!r}")
         self.store: StoreConfig = resolve_store(store, create=create, write=write)
+        self._in_use = hold_in_use(self.store) if hold and create else None
+        if self._in_use is not None and not schema_held(self.store, self._in_use):
+            try:  # dropped by the zx import that made it, just before the lock: made again (or "no store"), now
+                # that no import can drop it
+                self.store = resolve_store(store, create=create, write=write)
+            except BaseException:
+                self._let_go()
+                raise
         self._closed = False
         self._reads: ReadConnections | None = None
         self._ledger: Any = None  # the store seal as _stored_intact last read it (it only grows)
@@ -143,6 +154,7 @@ class MatchService(Application[UUID]):
         try:
             super().__init__(env={**self.store.env, **(env or {})})
         except BaseException as e:
+            self._let_go()
             drop_made_schema(self.store)  # a schema made for this store, still empty: not left behind
             if isinstance(e, PersistenceError):  # (a role without CREATE: psycopg's "permission denied", raw)
                 raise StoreError(cannot_open_text(self.store, e, store)) from None
@@ -176,8 +188,18 @@ class MatchService(Application[UUID]):
             c.execute(sql, params)
             return c.fetchone()
 
+    def _let_go(self) -> None:
+        """Close the connection that holds the store's "open" lock (``hold_in_use``), if any."""
+        conn, self._in_use = getattr(self, "_in_use", None), None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # (a lost connection: its lock went with it)
+                pass
+
     def close(self) -> None:
         self._closed = True
+        self._let_go()
         if self._reads is not None:
             self._reads.close()
         super().close()

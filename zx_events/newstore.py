@@ -11,8 +11,10 @@ it holds a row and no other process has it open:
   store's every connection holds a shared lock on it; another ``zx import`` that opened it meanwhile
   keeps it); then, under an exclusive lock, every table is checked empty and the file is unlinked before
   the lock is released. A file that existed before, even empty, is never removed.
-- PostgreSQL: in one transaction, the schema's tables are locked (``ACCESS EXCLUSIVE``, a 5 s
-  ``lock_timeout``) and checked empty, then its tables, functions and types are dropped, then the
+- PostgreSQL: in one transaction, the store's "open" lock is taken (an advisory lock every process that
+  has the store open to import holds shared, ``store.hold_in_use``: refused while another holds it; one that
+  opens the store meanwhile waits for the drop, then opens it again), the schema's tables are locked
+  (``ACCESS EXCLUSIVE``, a 5 s ``lock_timeout``) and checked empty, then its tables, functions and types are dropped, then the
   schema ``RESTRICT``: anything else in it (another session's) rolls the whole drop back. A schema that
   existed before is never dropped.
 
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zx_events.errors import ZXError
-from zx_events.store import StoreConfig, connect_postgres, parse_store
+from zx_events.store import StoreConfig, connect_postgres, in_use_key, parse_store
 
 SIDECARS = ("-wal", "-shm", "-journal")
 
@@ -158,6 +160,11 @@ def _drop_schema(made: NewStore) -> bool:
     schema = made.config.env["POSTGRES_SCHEMA"]
     with connect_postgres(made.config.env, autocommit=False) as conn:  # one transaction: all of it, or nothing
         conn.execute("SET LOCAL lock_timeout = '5s'")
+        # another process that has the store open holds its "open" lock (store.hold_in_use), shared: then it
+        # stays; once this holds it, one opening the store waits for this drop, then finds no schema
+        if not conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (in_use_key(made.config),)).fetchone()[0]:
+            conn.rollback()
+            return False
         nsp = conn.execute("SELECT oid FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone()
         if nsp is None:
             return False

@@ -50,7 +50,7 @@ def _init(store: str, catalog: str | None, board: str | None, accept: bool) -> N
     global _svc, _catalog, _accept
     from zx_events.games import load_references
 
-    _svc = MatchService(store)
+    _svc = MatchService(store, hold=False)  # (the importer holds the store open: application.hold_in_use)
     _catalog = load_references(catalog, board=board)
     _accept = accept
     gc.freeze()  # what the worker holds from here on (modules, the service) is out of the collector's passes

@@ -742,6 +742,44 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
                          f"{found[1] if found else _first_line(e)}") from None
 
 
+def in_use_key(config: StoreConfig) -> int:
+    """The PostgreSQL advisory lock key of "this store is open" (``hold_in_use``, ``newstore._drop_schema``)."""
+    name = f'zx store in use "{config.env["POSTGRES_SCHEMA"]}"'
+    return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+def hold_in_use(config: StoreConfig) -> Any:
+    """For a PostgreSQL store: a connection of its own that holds the store's "open" lock (a shared advisory
+    lock, ``in_use_key``) until it is closed, or None (another kind of store, or no connection). Held while
+    an importer has the store open (``MatchService`` with ``create``): ``zx import``'s removal of an empty schema it created
+    (``newstore``) takes the lock exclusively, so it never drops a schema another process has open; a
+    process that takes it during the drop waits for the drop (``schema_held``: then it opens the store again)."""
+    if config.kind != "postgres":
+        return None
+    import psycopg
+
+    conn = None
+    try:
+        conn = connect_postgres(config.env)
+        conn.execute("SELECT pg_advisory_lock_shared(%s)", (in_use_key(config),))
+        return conn
+    except psycopg.Error:
+        if conn is not None:
+            conn.close()
+        return None
+
+
+def schema_held(config: StoreConfig, conn: Any) -> bool:
+    """Whether the store's schema is (still) there, asked on ``hold_in_use``'s connection once it holds the
+    lock: a ``zx import`` may have dropped it between the store's opening and the lock (the store is then
+    opened again, under the lock)."""
+    try:
+        return conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s",
+                            (config.env["POSTGRES_SCHEMA"],)).fetchone() is not None
+    except Exception:  # (a lost connection: opening the store says so)
+        return True
+
+
 def drop_made_schema(config: StoreConfig) -> None:
     """After a store that ``prepare_postgres`` created the schema of could not be opened (its tables not made:
     a statement timeout, a lost server): drop that schema again if it is still empty (``RESTRICT``: never

@@ -512,7 +512,7 @@ def test_with_no_analytics_file_the_advice_carries_the_store_given(built, tmp_pa
         r = c.get("/api/stats/winrates")
         assert r.status_code == 503, r.text
         assert f"no analytics file at {missing}: run `zx --store league/s.sqlite analytics update`" in r.json()["error"]
-        assert "`zx --store league/s.sqlite import`" in r.json()["error"]
+        assert "`zx --store league/s.sqlite import LOGS`" in r.json()["error"]
     backend.close()
     assert not missing.exists()
 
