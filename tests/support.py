@@ -78,6 +78,19 @@ BOARD = [
 # Resource cards. P2 hand U01-002, U01-014 (IG Event, cost 0), U01-003; P2 Dynamis holds EX-U04 (Z/X OB).
 
 
+
+def p1_deck_drawn_out() -> tuple[list[str], list[dict]]:
+    """P1's deck left after BOARD (sorted), and the two records after BOARD that empty it with a card in his
+    Trash (R01-004 moved there from his hand, then every card left drawn): a Reload is due at the next record."""
+    from collections import Counter
+
+    deck = Counter(deck_by_name("Red Dragons").deck)
+    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
+    rest = sorted((deck - used).elements())
+    return rest, [{"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "R01-004",
+                   "from": "hand", "to": "trash"},
+                  {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw", "cards": rest}]
+
 def cpu(f: Callable[[], object], runs: int = 2) -> float:
     """The least CPU time of ``runs`` calls of ``f``, the garbage collector off while it runs (its passes grow
     with the heap, not with what is measured): a cost compared with another in one test (a ratio), never a

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import copy
 import json
-from collections import Counter
 from functools import cache
 
 import pytest
-from support import BOARD, SETUP, line_of, run
+from support import BOARD, SETUP, line_of, p1_deck_drawn_out, run
 
-from zx_events.games.zx.decks import deck_by_name
 from zx_events.games.zx.sim import simulate
 from zx_events.importer import build_match
 from zx_events.logformat.reader import parse_log
@@ -154,13 +152,9 @@ def test_902_a_reload_left_out_puts_the_trash_back_into_the_deck():
     the Reload was performed: the deck stayed empty, and every draw after it was charged (301.1, 503.3, then
     309.2a at the end, and 902 again at every draw). Now the 902 once, at the record in its place, and the part
     that needs no choice is performed (Trash back into the deck); only the Life card to Charge is missing."""
-    deck = Counter(deck_by_name("Red Dragons").deck)
-    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
-    rest = sorted((deck - used).elements())
+    rest, drawn_out = p1_deck_drawn_out()
     discard = rest[: len(rest) + 2 - 6]
-    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "R01-004",
-                     "from": "hand", "to": "trash"},
-            {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw", "cards": rest},
+    recs = [*BOARD, *drawn_out,
             {"do": "end", "by": "P1", "discard": discard},  # the reload is due here, and left out
             {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
             {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-004"]},
@@ -176,12 +170,8 @@ def test_902_a_reload_left_out_puts_the_trash_back_into_the_deck():
 
 
 def test_301_1_a_reload_naming_a_card_not_in_life_still_puts_the_trash_back():
-    deck = Counter(deck_by_name("Red Dragons").deck)
-    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
-    rest = sorted((deck - used).elements())
-    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "R01-004",
-                     "from": "hand", "to": "trash"},
-            {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw", "cards": rest},
+    rest, drawn_out = p1_deck_drawn_out()
+    recs = [*BOARD, *drawn_out,
             {"do": "reload", "by": "P1", "life": "U01-001"}, {"do": "end", "by": "P1", "discard": rest[: len(rest) + 2 - 6]},
             {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
             {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-004"]}]

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from support import BOARD, SETUP, header, line_of, rejects, run
+from support import BOARD, SETUP, header, line_of, p1_deck_drawn_out, rejects, run
 
 from zx_events.games.zx.decks import deck_by_name
 
@@ -355,12 +355,8 @@ def test_1103_void_bringer_puts_a_square_card_into_trash():
 
 
 def test_902_reload_when_the_deck_runs_out():
-    deck = Counter(deck_by_name("Red Dragons").deck)
-    used = Counter(SETUP[0]["hand"] + SETUP[0]["life"] + SETUP[0]["resource"] + ["R01-005", "R01-014"])
-    rest = sorted((deck - used).elements())
-    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "R01-004",
-                     "from": "hand", "to": "trash"},
-            {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw", "cards": rest},
+    rest, drawn_out = p1_deck_drawn_out()
+    recs = [*BOARD, *drawn_out,
             {"do": "end", "by": "P1", "discard": rest[: len(rest) + 2 - 6]}]
     rejects(recs, "902", last(recs))
     recs = [*recs[:-1], {"do": "reload", "by": "P1", "life": "R01-010"}]
