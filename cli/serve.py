@@ -311,12 +311,20 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         config = uvicorn.Config("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                                 log_level="warning", access_log=False, **long_requests)
         supervisor = None
+        early: list[int] = []  # a Ctrl-C once "serving" is said, before the supervisor takes SIGINT: kept for it
+        # (a KeyboardInterrupt raised there could land in a garbage collector's callback, "Exception ignored",
+        # and the Ctrl-C was lost: the server went on serving)
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: early.append(signum))
         try:
             click.echo(serving, err=True)
-            supervisor = _supervisor()(config, sockets=[config.bind_socket()])
+            supervisor = _supervisor()(config, sockets=[config.bind_socket()])  # (its own handlers from here)
+            supervisor.signal_queue.extend(early)  # (handled as its first signals: the same stop)
             supervisor.run()
-        except KeyboardInterrupt:  # Ctrl-C once "serving" is said, before the supervisor takes it: the same stop
+        except KeyboardInterrupt:  # (a Ctrl-C by an earlier handler, if any: the same stop)
             pass
+        finally:
+            if supervisor is None:
+                signal.signal(signal.SIGINT, previous)
         if supervisor is not None and supervisor.stopped_by == signal.SIGTERM:  # as the single process ends (143)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.raise_signal(signal.SIGTERM)
