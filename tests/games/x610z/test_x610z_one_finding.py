@@ -162,6 +162,17 @@ def test_x610z_700_1_a_turn_while_the_turn_has_not_ended_ends_it():
     refused(recs, "700.1", contains="turn 1 has not ended")
 
 
+def test_x610z_700_1_a_turn_record_left_out_begins_the_turn_at_the_next_players_record():
+    """The `turn` of P2's turn 2 left out: his draw after P1's `end` is 700.1 once, turn 2 begins there and the rest is
+    judged in it (it was 700.1 'turn 1 has ended' at each of P2's records, then P1's `turn` 'turn 2 belongs to P2')."""
+    recs = SETUP + two_turns()[:4] + [r("draw", "P2", card="A1-011")]
+    m, found = audit(recs + [r("crystal", "P2", card="A1-011"), r("end", "P2"),
+                             r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs), "P2", "700.1")] and m.turn == 3 and m.phase == "over"
+    assert m.violations[0]["turn"] == 2 and "turn 2 begins without a turn record" in m.violations[0]["message"]
+    refused(recs, "700.1", contains="without a turn record")
+
+
 # ---------------------------------------------------------------------- 208.5
 def test_x610z_208_5_an_activation_whose_target_left_play_fizzles():
     """208.5: "Whenever an Effect with an activated effect doesn't have a legal target or the target isn't in play

@@ -141,6 +141,8 @@ class Referee:
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
                                     f"({m.outcome['reason']}, winner {m.outcome['winner'] or 'none'})", fatal=True)
+            if kind in _IN_TURN and m.phase == "over" and m.outcome is None and self.by == self._next_player():
+                self._infer_turn()
             if "turn" in rec:
                 expected = m.turn + 1 if kind == "turn" else m.turn
                 if rec["turn"] != expected:
@@ -374,10 +376,32 @@ class Referee:
             self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first): it ends here, nothing "
                                f"discarded")
             self._end_turn([], None)
-        expected = m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
+        expected = self._next_player()
         if self.by != expected:
             self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by}")
         m._turn_started(turn=m.turn + 1, player=self.by, rec=self._carry(), line=self.line)
+        self._turn_begun()
+
+    def _next_player(self) -> str:
+        """Whose the next turn is (700.1, 700.2: the starting player's first, then as ``extra_turn`` and
+        ``skip_turn`` effects queued them, else the other player's)."""
+        m = self.m
+        return m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
+
+    def _infer_turn(self) -> None:
+        """A record of the next turn's player after an ``end``, its ``turn`` record left out: 700.1 once, and the
+        turn begins here, then the record is judged in it (digest.8: the turn was not begun, so each record of it
+        was 700.1 'turn N has ended', and the `turn` record after its `end` 'belongs to' the other player). A
+        ``turn`` record later is the next turn's, counted from this one."""
+        m = self.m
+        m._turn_started(turn=m.turn + 1, player=self.by, line=self.line)
+        self._turn_begun()
+        self.fail("700.1", f"turn {m.turn} begins without a turn record (it comes after turn {m.turn - 1}'s end): "
+                           f"begun here, as {self.by}'s", fatal=m.outcome is not None)
+
+    def _turn_begun(self) -> None:
+        """209.2f and 106.3 when a turn begins."""
+        m = self.m
         for dot, e in list(m.dots.items()):  # 209.2f (open question 20): at once
             if e["counters"].get("time", 1) <= 0:
                 self._leave_play(dot, "209.2f")
@@ -1137,6 +1161,11 @@ _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_"
 # stats, modifiers, Life Bases and controllers are those of before)
 _INERT = frozenset({Match.Passed, Match.EnergyAdded, Match.CardDrawn, Match.PhaseEntered, Match.CrystalCast,
                     Match.Announced})
+
+# the records made in a turn (each handler checks it with Referee._running): one after an `end` by the next turn's
+# player begins that turn (Referee._infer_turn)
+_IN_TURN = frozenset({"draw", "pass", "end", "crystal", "energy", "cast", "activate", "ability", "trigger", "move",
+                      "attack", "effect"})
 
 _PHASE_NAME = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
 
