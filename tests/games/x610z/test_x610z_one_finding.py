@@ -162,6 +162,17 @@ def test_x610z_700_1_a_turn_while_the_turn_has_not_ended_ends_it():
     refused(recs, "700.1", contains="turn 1 has not ended")
 
 
+def test_x610z_700_1_an_end_logged_after_the_next_turn_record_is_the_closed_turns_late_end():
+    """P2's `turn` logged before P1's `end` (swapped): the `turn` is 700.1 and ends turn 1 there; P1's `end` after it is
+    turn 1's, skipped with one 700.1 (it was applied as the end of P2's turn 2, 'P1 ends P2's turn', with a 702.1, and
+    each of P2's records after it was 700.1 'turn 2 has ended')."""
+    recs = T1 + [r("turn", "P2"), r("end", "P1")]
+    m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2"),
+                             r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs) - 1, "P2", "700.1"), (at(recs), "P1", "700.1")] and m.turn == 3 and m.phase == "over"
+    assert "P1's end of turn 1 comes after turn 2 began" in m.violations[1]["message"]
+
+
 def test_x610z_700_1_a_turn_record_left_out_begins_the_turn_at_the_next_players_record():
     """The `turn` of P2's turn 2 left out: his draw after P1's `end` is 700.1 once, turn 2 begins there and the rest is
     judged in it (it was 700.1 'turn 1 has ended' at each of P2's records, then P1's `turn` 'turn 2 belongs to P2')."""

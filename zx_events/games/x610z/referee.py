@@ -54,6 +54,8 @@ class Referee:
         # the Draw Phase (702.1 reported when it was left without it)
         self.drew: int | None = None
         self._pending: list[tuple[int, Violation]] = []  # the record's findings not yet recorded (fail, _flush)
+        # (turn, player, line) of the turn a `turn` record ended, its `end` left out or still to come (do_turn, do_end)
+        self.closed: tuple[int, str, int | None] | None = None
         self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
 
     # ------------------------------------------------------------------ violations
@@ -375,6 +377,7 @@ class Referee:
             # turn went on, and every record of the new turn was charged, 702.1, 403.2, 700.1 at its `end`...)
             self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first): it ends here, nothing "
                                f"discarded")
+            self.closed = (m.turn, m.active, self.line)
             self._end_turn([], None)
         expected = self._next_player()
         if self.by != expected:
@@ -458,6 +461,13 @@ class Referee:
         m = self.m
         self._running()
         pl = m.active
+        if self.closed is not None and self.closed[:2] == (m.turn - 1, self.by) and self.by != pl:
+            # the `end` of the turn a `turn` record ended early (700.1 there, nothing discarded), logged after it: that
+            # turn's, skipped (digest.8: it was applied as the new turn's end, and each record after it was 700.1)
+            turn, _, line = self.closed
+            self.closed = None
+            self.fail("700.1", f"{self.by}'s end of turn {turn} comes after turn {m.turn} began (line {line} ended "
+                               f"turn {turn}): skipped, nothing discarded", fatal=True)
         if self.by != pl:
             # applied as the active player's end (digest.8, as digest.7 applied an `end` with a discard not in the hand):
             # it was skipped, the turn went on, and every record of the next turn was charged (700.1, 702.1, 502.5)
