@@ -184,6 +184,27 @@ def test_x610z_700_1_a_turn_record_left_out_begins_the_turn_at_the_next_players_
     refused(recs, "700.1", contains="without a turn record")
 
 
+# ---------------------------------------------------------------------- a pass without priority (201.3)
+CAST_E1 = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1")]
+
+
+@pytest.mark.parametrize("passes, wrong", [
+    (["P1", "P1"], 0),  # P2's pass logged as P1's: P1's own pass after it was 201.3 again, and the Sky Vessel waited
+    (["P1", "P2"], 0),  # the two passes in the wrong order: P1's did nothing, and the stack stayed unresolved
+    (["P2", "P2", "P1"], 1),  # P2's pass logged twice: the second does nothing, as before
+])
+def test_x610z_201_3_a_pass_without_priority_is_one_finding(passes, wrong):
+    """P1 casts Sky Vessel onto E1 and the passes that resolve it are logged with one mistake: one 201.3, and the
+    Sky Vessel resolves at the passes (it did not when the pass without priority was P2's pass with P1's seat, or the
+    two came in the wrong order: P1's next legal pass was 201.3 too, his end 703.7)."""
+    recs = CAST_E1 + [r("pass", by) for by in passes]
+    m, found = audit(recs)
+    assert found == [(len(CAST_E1) + 2 + wrong, passes[wrong], "201.3")]
+    assert m.dots["E1"]["code"] == "A1-022" and m.stack == [] and (m.phase, m.prio) == ("action", "P1")
+    m, found_then = audit(recs + [r("end", "P1")])
+    assert found_then == found and m.phase == "over"
+
+
 # ---------------------------------------------------------------------- 208.5
 def test_x610z_208_5_an_activation_whose_target_left_play_fizzles():
     """208.5: "Whenever an Effect with an activated effect doesn't have a legal target or the target isn't in play

@@ -56,6 +56,7 @@ class Referee:
         self._pending: list[tuple[int, Violation]] = []  # the record's findings not yet recorded (fail, _flush)
         # (turn, player, line) of the turn a `turn` record ended, its `end` left out or still to come (do_turn, do_end)
         self.closed: tuple[int, str, int | None] | None = None
+        self.stray: str | None = None  # who made the pass just before without priority (do_pass), else None
         self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
 
     # ------------------------------------------------------------------ violations
@@ -137,6 +138,8 @@ class Referee:
         m = self.m
         self.line, self.by, self.rec = line, rec.get("by"), rec
         kind = rec["do"]
+        if kind != "pass":
+            self.stray = None
         if kind not in ("effect", "trigger"):
             self.resolved = self.fizzled = None  # a resolution's effects are logged right after it: over (201.6)
         try:
@@ -452,10 +455,22 @@ class Referee:
         self._running()
         if m.phase == "closed":
             self.fail("704.6", "a pass after the End Phase ended (everyone passed)", fatal=True)
+        stray, self.stray = self.stray, None
+        if self.by != m.prio and stray == self.by:
+            # his second pass in a row without priority: the first was the priority holder's, its seat mistaken
+            # (digest.8: it did nothing, and this legal one was 201.3 again), so it is that pass now
+            m._passed(player=m.prio, line=self.line)
+            self._after_passes()
         if self.by != m.prio:
+            self.stray = self.by
             self.fail("201.3", f"{self.by} passes without priority ({m.prio} has it)", fatal=True)
         m._passed(player=self.by, rec=self._carry(), line=self.line)
         self._after_passes()
+        if stray is not None and stray != self.by and m.prio == stray and m.passes == 1:
+            # the pass without priority just before, of the player who has it now: the two logged in the wrong order
+            # (digest.8: it did nothing, and the stack stayed unresolved, the phase open); his pass now
+            m._passed(player=stray, line=self.line)
+            self._after_passes()
 
     def do_end(self, r: dict) -> None:
         m = self.m
