@@ -162,6 +162,49 @@ def test_x610z_700_1_a_turn_while_the_turn_has_not_ended_ends_it():
     refused(recs, "700.1", contains="turn 1 has not ended")
 
 
+def test_x610z_700_1_an_end_logged_after_the_next_turn_record_is_the_closed_turns_late_end():
+    """P2's `turn` logged before P1's `end` (swapped): the `turn` is 700.1 and ends turn 1 there; P1's `end` after it is
+    turn 1's, skipped with one 700.1 (it was applied as the end of P2's turn 2, 'P1 ends P2's turn', with a 702.1, and
+    each of P2's records after it was 700.1 'turn 2 has ended')."""
+    recs = T1 + [r("turn", "P2"), r("end", "P1")]
+    m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2"),
+                             r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs) - 1, "P2", "700.1"), (at(recs), "P1", "700.1")] and m.turn == 3 and m.phase == "over"
+    assert "P1's end of turn 1 comes after turn 2 began" in m.violations[1]["message"]
+
+
+def test_x610z_700_1_a_turn_record_left_out_begins_the_turn_at_the_next_players_record():
+    """The `turn` of P2's turn 2 left out: his draw after P1's `end` is 700.1 once, turn 2 begins there and the rest is
+    judged in it (it was 700.1 'turn 1 has ended' at each of P2's records, then P1's `turn` 'turn 2 belongs to P2')."""
+    recs = SETUP + two_turns()[:4] + [r("draw", "P2", card="A1-011")]
+    m, found = audit(recs + [r("crystal", "P2", card="A1-011"), r("end", "P2"),
+                             r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs), "P2", "700.1")] and m.turn == 3 and m.phase == "over"
+    assert m.violations[0]["turn"] == 2 and "turn 2 begins without a turn record" in m.violations[0]["message"]
+    refused(recs, "700.1", contains="without a turn record")
+
+
+# ---------------------------------------------------------------------- a pass without priority (201.3)
+CAST_E1 = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1")]
+
+
+@pytest.mark.parametrize("passes, wrong", [
+    (["P1", "P1"], 0),  # P2's pass logged as P1's: P1's own pass after it was 201.3 again, and the Sky Vessel waited
+    (["P1", "P2"], 0),  # the two passes in the wrong order: P1's did nothing, and the stack stayed unresolved
+    (["P2", "P2", "P1"], 1),  # P2's pass logged twice: the second does nothing, as before
+])
+def test_x610z_201_3_a_pass_without_priority_is_one_finding(passes, wrong):
+    """P1 casts Sky Vessel onto E1 and the passes that resolve it are logged with one mistake: one 201.3, and the
+    Sky Vessel resolves at the passes (it did not when the pass without priority was P2's pass with P1's seat, or the
+    two came in the wrong order: P1's next legal pass was 201.3 too, his end 703.7)."""
+    recs = CAST_E1 + [r("pass", by) for by in passes]
+    m, found = audit(recs)
+    assert found == [(len(CAST_E1) + 2 + wrong, passes[wrong], "201.3")]
+    assert m.dots["E1"]["code"] == "A1-022" and m.stack == [] and (m.phase, m.prio) == ("action", "P1")
+    m, found_then = audit(recs + [r("end", "P1")])
+    assert found_then == found and m.phase == "over"
+
+
 # ---------------------------------------------------------------------- 208.5
 def test_x610z_208_5_an_activation_whose_target_left_play_fizzles():
     """208.5: "Whenever an Effect with an activated effect doesn't have a legal target or the target isn't in play

@@ -54,6 +54,9 @@ class Referee:
         # the Draw Phase (702.1 reported when it was left without it)
         self.drew: int | None = None
         self._pending: list[tuple[int, Violation]] = []  # the record's findings not yet recorded (fail, _flush)
+        # (turn, player, line) of the turn a `turn` record ended, its `end` left out or still to come (do_turn, do_end)
+        self.closed: tuple[int, str, int | None] | None = None
+        self.stray: str | None = None  # who made the pass just before without priority (do_pass), else None
         self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
 
     # ------------------------------------------------------------------ violations
@@ -135,12 +138,16 @@ class Referee:
         m = self.m
         self.line, self.by, self.rec = line, rec.get("by"), rec
         kind = rec["do"]
+        if kind != "pass":
+            self.stray = None
         if kind not in ("effect", "trigger"):
             self.resolved = self.fizzled = None  # a resolution's effects are logged right after it: over (201.6)
         try:
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
                                     f"({m.outcome['reason']}, winner {m.outcome['winner'] or 'none'})", fatal=True)
+            if kind in _IN_TURN and m.phase == "over" and m.outcome is None and self.by == self._next_player():
+                self._infer_turn()
             if "turn" in rec:
                 expected = m.turn + 1 if kind == "turn" else m.turn
                 if rec["turn"] != expected:
@@ -373,11 +380,34 @@ class Referee:
             # turn went on, and every record of the new turn was charged, 702.1, 403.2, 700.1 at its `end`...)
             self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first): it ends here, nothing "
                                f"discarded")
+            self.closed = (m.turn, m.active, self.line)
             self._end_turn([], None)
-        expected = m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
+        expected = self._next_player()
         if self.by != expected:
             self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by}")
         m._turn_started(turn=m.turn + 1, player=self.by, rec=self._carry(), line=self.line)
+        self._turn_begun()
+
+    def _next_player(self) -> str:
+        """Whose the next turn is (700.1, 700.2: the starting player's first, then as ``extra_turn`` and
+        ``skip_turn`` effects queued them, else the other player's)."""
+        m = self.m
+        return m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
+
+    def _infer_turn(self) -> None:
+        """A record of the next turn's player after an ``end``, its ``turn`` record left out: 700.1 once, and the
+        turn begins here, then the record is judged in it (digest.8: the turn was not begun, so each record of it
+        was 700.1 'turn N has ended', and the `turn` record after its `end` 'belongs to' the other player). A
+        ``turn`` record later is the next turn's, counted from this one."""
+        m = self.m
+        m._turn_started(turn=m.turn + 1, player=self.by, line=self.line)
+        self._turn_begun()
+        self.fail("700.1", f"turn {m.turn} begins without a turn record (it comes after turn {m.turn - 1}'s end): "
+                           f"begun here, as {self.by}'s", fatal=m.outcome is not None)
+
+    def _turn_begun(self) -> None:
+        """209.2f and 106.3 when a turn begins."""
+        m = self.m
         for dot, e in list(m.dots.items()):  # 209.2f (open question 20): at once
             if e["counters"].get("time", 1) <= 0:
                 self._leave_play(dot, "209.2f")
@@ -425,15 +455,34 @@ class Referee:
         self._running()
         if m.phase == "closed":
             self.fail("704.6", "a pass after the End Phase ended (everyone passed)", fatal=True)
+        stray, self.stray = self.stray, None
+        if self.by != m.prio and stray == self.by:
+            # his second pass in a row without priority: the first was the priority holder's, its seat mistaken
+            # (digest.8: it did nothing, and this legal one was 201.3 again), so it is that pass now
+            m._passed(player=m.prio, line=self.line)
+            self._after_passes()
         if self.by != m.prio:
+            self.stray = self.by
             self.fail("201.3", f"{self.by} passes without priority ({m.prio} has it)", fatal=True)
         m._passed(player=self.by, rec=self._carry(), line=self.line)
         self._after_passes()
+        if stray is not None and stray != self.by and m.prio == stray and m.passes == 1:
+            # the pass without priority just before, of the player who has it now: the two logged in the wrong order
+            # (digest.8: it did nothing, and the stack stayed unresolved, the phase open); his pass now
+            m._passed(player=stray, line=self.line)
+            self._after_passes()
 
     def do_end(self, r: dict) -> None:
         m = self.m
         self._running()
         pl = m.active
+        if self.closed is not None and self.closed[:2] == (m.turn - 1, self.by) and self.by != pl:
+            # the `end` of the turn a `turn` record ended early (700.1 there, nothing discarded), logged after it: that
+            # turn's, skipped (digest.8: it was applied as the new turn's end, and each record after it was 700.1)
+            turn, _, line = self.closed
+            self.closed = None
+            self.fail("700.1", f"{self.by}'s end of turn {turn} comes after turn {m.turn} began (line {line} ended "
+                               f"turn {turn}): skipped, nothing discarded", fatal=True)
         if self.by != pl:
             # applied as the active player's end (digest.8, as digest.7 applied an `end` with a discard not in the hand):
             # it was skipped, the turn went on, and every record of the next turn was charged (700.1, 702.1, 502.5)
@@ -1137,6 +1186,11 @@ _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_"
 # stats, modifiers, Life Bases and controllers are those of before)
 _INERT = frozenset({Match.Passed, Match.EnergyAdded, Match.CardDrawn, Match.PhaseEntered, Match.CrystalCast,
                     Match.Announced})
+
+# the records made in a turn (each handler checks it with Referee._running): one after an `end` by the next turn's
+# player begins that turn (Referee._infer_turn)
+_IN_TURN = frozenset({"draw", "pass", "end", "crystal", "energy", "cast", "activate", "ability", "trigger", "move",
+                      "attack", "effect"})
 
 _PHASE_NAME = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
 
