@@ -121,6 +121,17 @@ def test_603_1b_event_without_priority_is_rejected():
     rejects(recs, "603.1b", line_of(recs, len(recs) - 1))
 
 
+def test_603_1b_a_pass_without_priority_is_not_counted():
+    """A pass by the player without priority is reported and changes nothing: it is not the second pass
+    (digest.7: it started the damage step, and the legal pass after it was charged, 603.1b)."""
+    recs = [*BOARD, ATTACK_A2, PASS1, PASS1, PASS2]  # P1's pass written twice
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(recs) - 2))]
+    assert c.match.violations[0]["applied"] is False
+    assert c.match.sq["a2"] is None and c.match.battle is None
+    assert len(events(c, "PriorityPassed")) == 2
+
+
 def test_603_1b_no_zx_played_in_the_battle_event_step():
     # P2 cannot play a Z/X in the Battle Event Step (nor at all in P1's turn)
     recs = [*BOARD, ATTACK_A2, PASS1, {"do": "play", "by": "P2", "card": "U01-002", "pay": ["U01-004"],

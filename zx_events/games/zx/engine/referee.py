@@ -657,7 +657,9 @@ class Referee:
         if b is None or b["step"] != "event":
             self.fail("603.1b", "pass outside a Battle Event Step", fatal=True)
         if b["priority"] != self.by:
-            self.fail("603.1b", f"{self.by} passes without priority ({b['priority']} has it)")
+            self.fail("603.1b", f"{self.by} passes without priority ({b['priority']} has it)", fatal=True)
+            # not applied: it changes nothing (digest.7: it counted as the second pass, the damage step came
+            # early, and the next legal pass was charged, 603.1b)
         self.m._passed(player=self.by, rec=r, line=self.line)
         if self.m.battle["passes"] >= 2:  # 603.1c: both passed
             self._damage_step()
