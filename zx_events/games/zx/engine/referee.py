@@ -76,6 +76,7 @@ class Referee:
         # out (reported) keeps there: owed no more, and later Charge Excesses judged without them (``due``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
+        self._turn_line: int | None = None  # the line of the turn record of the turn under way
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
@@ -130,6 +131,11 @@ class Referee:
             if m.outcome is not None and kind != "result":
                 self.fail("501.3", f"{kind} record after the game has ended "
                                    f"({self._outcome_text()})", fatal=True)
+            if kind == "turn" and self.by == m.active and m.turn > 0 and (
+                    rec.get("turn") == m.turn or "turn" not in rec and m.phase != "over"):
+                began = f" (it began at line {self._turn_line})" if self._turn_line is not None else ""
+                self.fail("501.3", f"a second turn record for turn {m.turn} of {m.active}{began}", fatal=True)  # skipped, one finding (digest.7: three,
+                # the turn number, the turn player, and the turn not ended)
             if "turn" in rec:
                 expected = m.turn + 1 if kind == "turn" else m.turn
                 if rec["turn"] != expected:
@@ -451,6 +457,7 @@ class Referee:
         if m.turn > 0 and m.phase != "over":
             self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
         m._turn_started(turn=m.turn + 1, player=pl, rec=r, line=self.line)
+        self._turn_line = self.line
 
     def do_draw(self, r: dict) -> None:
         m = self.m
