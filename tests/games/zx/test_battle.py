@@ -42,6 +42,23 @@ def test_602_1_battle_outside_the_main_phase():
     rejects(recs, "602.1", line_of(recs, len(recs) - 1))
 
 
+def test_602_1_an_attack_repeated_in_its_battle_event_step_is_one_finding_and_skipped():
+    """The attack written twice: the same attack again, its attacker Sleep, while its battle is open is 602.1
+    'a battle is already under way', skipped, and the battle goes on (digest.7: it was read as the next battle
+    after trailing passes left out: the first battle resolved early, then 602.1a, and both legal passes 603.1b).
+    The attacker on another target is still that (602.1a, examples/invalid/602.1a-sleep-attacker.zxlog)."""
+    recs = [*BOARD, ATTACK_A2, ATTACK_A2, PASS1, PASS2]
+    err = rejects(recs, "602.1", line_of(recs, len(BOARD) + 1))
+    assert err.message == "a battle is already under way (the attack from b2 on a2, in its Battle Event Step)"
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1", line_of(recs, len(BOARD) + 1))]
+    assert c.match.sq["a2"] is None and c.match.battle is None and len(events(c, "BattleEnded")) == 1
+    # another Z/X's attack there is still the next battle, the trailing passes of this one left out (603.1c)
+    c = run([*BOARD, {"do": "attack", "by": "P1", "from": "a1", "target": "a2"},
+             {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2])
+    assert c.match.sq["a2"] is None and len(events(c, "BattleEnded")) == 2
+
+
 def test_602_1_only_the_turn_player_declares():
     recs = [*BOARD, {"do": "attack", "by": "P2", "from": "a2", "target": "b2"}]
     rejects(recs, "602.1", line_of(recs, len(recs) - 1))

@@ -140,6 +140,16 @@ class Referee:
                 expected = m.turn + 1 if kind == "turn" else m.turn
                 if rec["turn"] != expected:
                     self.fail("501.3", f"record says turn {rec['turn']}, the engine is in turn {expected}")
+            b = m.battle
+            if b is not None and b["step"] == "event" and kind == "attack" and self.by != b["defender"]:
+                entry = m.sq.get(rec["from"])
+                if rec["target"] == b["target"] and entry is not None and entry["uid"] == b["attacker_uid"] \
+                        and entry["sleep"]:
+                    # the same attack again, its attacker still Sleep: not a next battle after trailing passes left
+                    # out, which closed this one early (digest.7: then 602.1a, and the legal passes charged, 603.1b;
+                    # the attacker on another target is still read so: 602.1a, examples/invalid)
+                    self.fail("602.1", f"a battle is already under way (the attack from {b['from']} on "
+                                       f"{b['target']}, in its Battle Event Step)", fatal=True)
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
             due = self.due()  # None at once in the usual case: nothing can be owed
