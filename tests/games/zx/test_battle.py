@@ -81,6 +81,26 @@ def test_602_1b_target_not_next_to_attacker_without_range():
     assert err.message == "b3 is at distance 3 from a1, beyond its Range 1" or "has no Range" in err.message
 
 
+def test_602_1b_an_attack_refused_for_its_target_is_one_finding_with_its_passes_and_life_card():
+    """An attack refused for its target (or its attacker, or its seat) opens no battle: the passes and the
+    Life card the log writes after it are that battle's, not charged again, and the Life card is taken as
+    the damage the log says (digest.7: 603.1b twice, 604.3b, and P2 kept a Life card to the end, 101.2)."""
+    cleared = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                        "square": "c2"},
+               {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]  # b3 empty now
+    hit = {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}
+    for wrong, rule in ((dict(hit, target="a1"), "602.1b"), (dict(hit, **{"from": "c3"}), "602.1a"),
+                        (dict(hit, by="P2"), "602.1")):
+        recs = [*cleared, wrong, PASS1, PASS2, {"do": "life", "by": "P2", "card": "U01-005"}, {"do": "end", "by": "P1"}]
+        rejects(recs, rule, line_of(recs, len(cleared)))
+        c = run(recs, strict=False)
+        assert [(v.rule, v.line) for v in c.violations] == [(rule, line_of(recs, len(cleared)))]
+        assert sorted(c.match.p["P2"]["life"]) == ["U01-006", "U01-011", "U01-013"] and c.match.battle is None
+    # a Life card with no battle refused before it is still refused (604.3b)
+    recs = [*cleared, {"do": "life", "by": "P2", "card": "U01-005"}]
+    assert [v.rule for v in run(recs, strict=False).violations] == ["604.3b"]
+
+
 def test_602_1b_range_2_reaches_distance_2():
     recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
                      "square": "c2"},

@@ -76,6 +76,8 @@ class Referee:
         # out (reported) keeps there: owed no more, and later Charge Excesses judged without them (``due``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
+        self._refused: tuple[int, str] | None = None  # a turn, the defender of an attack refused (not applied):
+        # the passes and Life card after it are that battle's, reported with it (``do_pass``, ``do_life``)
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
@@ -125,6 +127,8 @@ class Referee:
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         self._early_rec = self._broke = None
         kind = rec["do"]
+        if self._refused is not None and kind not in ("pass", "life"):
+            self._refused = None  # the battle refused at its attack (``do_attack``) had no more records
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
             self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
         try:
@@ -632,6 +636,7 @@ class Referee:
         if m.active is None:
             self.fail("602.1", f"{pl} declares a battle before the first turn (no turn record yet)", fatal=True)
         if pl != m.active:
+            self._refused = (m.turn, other(m.active))
             self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
         if m.battle is not None:
             self.fail("602.1", "a battle is already under way", fatal=True)
@@ -641,10 +646,16 @@ class Referee:
             self._leave_draw()
             self._enter("main")
         src, dst = r["from"], r["target"]
-        self.check(checks.attacker(m, pl, src), fatal=m.sq.get(src) is None or m.sq[src]["ctrl"] != pl)
+        fatal = m.sq.get(src) is None or m.sq[src]["ctrl"] != pl
+        if fatal:
+            self._refused = (m.turn, other(pl))
+        self.check(checks.attacker(m, pl, src), fatal=fatal)
         entry = m.sq[src]
         target_kind, problem = checks.attack_target(m, pl, dst)
-        self.check(problem, fatal=target_kind is None and problem[0] != "202.7e")
+        fatal = target_kind is None and problem[0] != "202.7e"
+        if fatal:
+            self._refused = (m.turn, other(pl))
+        self.check(problem, fatal=fatal)
         if target_kind is None:
             target_kind = "player"
         card = self.cat.get(entry["code"])
@@ -671,6 +682,8 @@ class Referee:
 
     def do_pass(self, r: dict) -> None:
         b = self.m.battle
+        if b is None and self._refused is not None and self._refused[0] == self.m.turn:
+            raise _Skip  # a pass of the battle refused at its attack: that finding stands for it (digest.7)
         if b is None or b["step"] != "event":
             self.fail("603.1b", "pass outside a Battle Event Step", fatal=True)
         if b["priority"] != self.by:
@@ -709,6 +722,8 @@ class Referee:
                 raise _Skip  # the other player's Life card in place of the one owed: reported once, there (digest.7)
             if self._late_life == (m.turn, pl):  # the Life card owed, written after the record reported in its
                 late, self._late_life = True, None  # place (604.3b): applied, not charged again (digest.7)
+            elif b is None and self._refused == (m.turn, pl):  # the Life card of the battle refused at its attack:
+                late, self._refused = True, None  # applied as the damage the log says it took, not charged (digest.7)
             else:
                 self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
         z = m.p[pl]
