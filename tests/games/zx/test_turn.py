@@ -83,7 +83,8 @@ def test_501_3_a_repeated_turn_record_is_one_finding_and_skipped():
     for again in ({"do": "turn", "by": "P1", "turn": 3}, {"do": "turn", "by": "P1"}):
         recs = [*BOARD[:-1], again, draw, {"do": "resource", "by": "P1", "card": "R01-005"}]
         err = rejects(recs, "501.3", line_of(recs, len(BOARD) - 1))
-        assert err.message == f"a second turn record for turn 3 of P1 (it began at line {line_of(recs, len(BOARD) - 2)})"
+        began = line_of(recs, len(BOARD) - 2)
+        assert err.message == f"a second turn record for turn 3 of P1 (it began at line {began})"
         c = run(recs, strict=False)
         assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD) - 1))]
         assert (c.match.turn, c.match.active) == (3, "P1") and len(c.match.p["P1"]["resource"]) == 4

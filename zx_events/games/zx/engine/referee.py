@@ -138,8 +138,8 @@ class Referee:
             if kind == "turn" and self.by == m.active and m.turn > 0 and (
                     rec.get("turn") == m.turn or "turn" not in rec and m.phase != "over"):
                 began = f" (it began at line {self._turn_line})" if self._turn_line is not None else ""
-                self.fail("501.3", f"a second turn record for turn {m.turn} of {m.active}{began}", fatal=True)  # skipped, one finding (digest.7: three,
-                # the turn number, the turn player, and the turn not ended)
+                self.fail("501.3", f"a second turn record for turn {m.turn} of {m.active}{began}", fatal=True)
+                # skipped, one finding (digest.7: three, the turn number, the turn player, the turn not ended)
             if "turn" in rec:
                 expected = m.turn + 1 if kind == "turn" else m.turn
                 if rec["turn"] != expected:
