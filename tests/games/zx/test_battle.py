@@ -215,6 +215,28 @@ def test_603_1c_charge_excess_in_the_step_keeps_it_open():
     assert c.match.sq["b3"]["dmg"] == 1500 and c.match.battle is None
 
 
+def test_603_1c_a_charge_excess_owed_after_the_damage_closes_the_step_its_passes_left_out():
+    """Nothing owed in the step: the `charge_excess` is the one the battle damage makes owed, its trailing
+    passes left out (digest.7: it was refused in the step, 905, and asked for again at the next record,
+    905: so a pass of P2's written as P1's, not applied since, gave three findings)."""
+    charge_4_p2 = [{"do": "effect", "by": "P1", "source": "b1", "op": "move", "card": c, "owner": "P2", "from": z,
+                    "to": "charge"} for c, z in (("U01-002", "hand"), ("U01-014", "hand"), ("U01-011", "life"),
+                                                  ("U01-013", "life"))]
+    excess = {"do": "charge_excess", "by": "P2", "trash": ["U01-001"]}  # U01-001 of a2, destroyed: 5 in Charge
+    c = run([*BOARD, *charge_4_p2, ATTACK_A2, PASS1, excess, {"do": "end", "by": "P1"}])
+    assert c.match.sq["a2"] is None and "U01-001" in c.match.p["P2"]["trash"]
+    assert len(c.match.p["P2"]["charge"]) == 4
+    recs = [*BOARD, *charge_4_p2, ATTACK_A2, PASS1, PASS1, excess, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(recs) - 3))]
+    assert len(c.match.p["P2"]["charge"]) == 4
+    # one owed before the battle and written late, after the attack, still keeps the step open: its passes
+    # are the step's, not charged
+    late = [*BOARD, *charge_4_p2, {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}, PASS1, PASS2,
+            {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, excess, PASS1, PASS2]
+    assert "603.1b" not in [v.rule for v in run(late, strict=False).violations]
+
+
 def test_603_1c_event_after_a_charge_excess_resolves_before_the_damage():
     # P1's Event after the Charge Excess boosts the attacker in the step: 1500 + 3000 destroys U01-003,
     # and the boost ends with the battle (605.5) instead of outliving it

@@ -674,9 +674,16 @@ class Referee:
         """Records of the Battle Event Step; any other record closes it (implied trailing passes).
 
         A ``reload`` or ``charge_excess`` record is a rule effect owed before a player gets priority
-        (702; 602.1f, 604.1, 605.1): it is performed in the step, and priority stays where it was."""
-        if rec["do"] in ("pass", "effect", "concede", "reload", "charge_excess"):
+        (702; 602.1f, 604.1, 605.1): it is performed in the step, and priority stays where it was. With
+        nothing owed, and none of its kind left out before it (written late), it is not the step's: the
+        trailing passes were left out, and it is owed after the battle damage (digest.7: it was refused,
+        905 or 902, and asked for again at the next record)."""
+        kind = rec["do"]
+        if kind in ("pass", "effect", "concede"):
             return True
+        if kind in ("reload", "charge_excess"):
+            return self.due() is not None or f"{kind}:{self.by}" in self.m.waived \
+                or kind == "charge_excess" and bool(self._excess_kept.get(self.by))
         card = self.cat.get(rec["card"]) if rec["do"] == "play" else None
         return card is not None and card.is_event
 
