@@ -42,6 +42,23 @@ def test_602_1_battle_outside_the_main_phase():
     rejects(recs, "602.1", line_of(recs, len(recs) - 1))
 
 
+def test_602_1_an_attack_repeated_in_its_battle_event_step_is_one_finding_and_skipped():
+    """The attack written twice: the same attack again, its attacker Sleep, while its battle is open is 602.1
+    'a battle is already under way', skipped, and the battle goes on (digest.7: it was read as the next battle
+    after trailing passes left out: the first battle resolved early, then 602.1a, and both legal passes 603.1b).
+    The attacker on another target is still that (602.1a, examples/invalid/602.1a-sleep-attacker.zxlog)."""
+    recs = [*BOARD, ATTACK_A2, ATTACK_A2, PASS1, PASS2]
+    err = rejects(recs, "602.1", line_of(recs, len(BOARD) + 1))
+    assert err.message == "a battle is already under way (the attack from b2 on a2, in its Battle Event Step)"
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1", line_of(recs, len(BOARD) + 1))]
+    assert c.match.sq["a2"] is None and c.match.battle is None and len(events(c, "BattleEnded")) == 1
+    # another Z/X's attack there is still the next battle, the trailing passes of this one left out (603.1c)
+    c = run([*BOARD, {"do": "attack", "by": "P1", "from": "a1", "target": "a2"},
+             {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1, PASS2])
+    assert c.match.sq["a2"] is None and len(events(c, "BattleEnded")) == 2
+
+
 def test_602_1_only_the_turn_player_declares():
     recs = [*BOARD, {"do": "attack", "by": "P2", "from": "a2", "target": "b2"}]
     rejects(recs, "602.1", line_of(recs, len(recs) - 1))
@@ -62,6 +79,26 @@ def test_602_1b_target_not_next_to_attacker_without_range():
     recs = [*BOARD, {"do": "attack", "by": "P1", "from": "a1", "target": "b3"}]
     err = rejects(recs, "602.1b", line_of(recs, len(recs) - 1))
     assert err.message == "b3 is at distance 3 from a1, beyond its Range 1" or "has no Range" in err.message
+
+
+def test_602_1b_an_attack_refused_for_its_target_is_one_finding_with_its_passes_and_life_card():
+    """An attack refused for its target (or its attacker, or its seat) opens no battle: the passes and the
+    Life card the log writes after it are that battle's, not charged again, and the Life card is taken as
+    the damage the log says (digest.7: 603.1b twice, 604.3b, and P2 kept a Life card to the end, 101.2)."""
+    cleared = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                        "square": "c2"},
+               {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]  # b3 empty now
+    hit = {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}
+    for wrong, rule in ((dict(hit, target="a1"), "602.1b"), (dict(hit, **{"from": "c3"}), "602.1a"),
+                        (dict(hit, by="P2"), "602.1")):
+        recs = [*cleared, wrong, PASS1, PASS2, {"do": "life", "by": "P2", "card": "U01-005"}, {"do": "end", "by": "P1"}]
+        rejects(recs, rule, line_of(recs, len(cleared)))
+        c = run(recs, strict=False)
+        assert [(v.rule, v.line) for v in c.violations] == [(rule, line_of(recs, len(cleared)))]
+        assert sorted(c.match.p["P2"]["life"]) == ["U01-006", "U01-011", "U01-013"] and c.match.battle is None
+    # a Life card with no battle refused before it is still refused (604.3b)
+    recs = [*cleared, {"do": "life", "by": "P2", "card": "U01-005"}]
+    assert [v.rule for v in run(recs, strict=False).violations] == ["604.3b"]
 
 
 def test_602_1b_range_2_reaches_distance_2():
@@ -121,6 +158,17 @@ def test_603_1b_event_without_priority_is_rejected():
     rejects(recs, "603.1b", line_of(recs, len(recs) - 1))
 
 
+def test_603_1b_a_pass_without_priority_is_not_counted():
+    """A pass by the player without priority is reported and changes nothing: it is not the second pass
+    (digest.7: it started the damage step, and the legal pass after it was charged, 603.1b)."""
+    recs = [*BOARD, ATTACK_A2, PASS1, PASS1, PASS2]  # P1's pass written twice
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(recs) - 2))]
+    assert c.match.violations[0]["applied"] is False
+    assert c.match.sq["a2"] is None and c.match.battle is None
+    assert len(events(c, "PriorityPassed")) == 2
+
+
 def test_603_1b_no_zx_played_in_the_battle_event_step():
     # P2 cannot play a Z/X in the Battle Event Step (nor at all in P1's turn)
     recs = [*BOARD, ATTACK_A2, PASS1, {"do": "play", "by": "P2", "card": "U01-002", "pay": ["U01-004"],
@@ -165,6 +213,28 @@ def test_603_1c_charge_excess_in_the_step_keeps_it_open():
     names = [type(e).__name__ for e in c.match.pending_events]
     assert names.index("ChargeExcessTrashed") < names.index("BattleDamageDealt")
     assert c.match.sq["b3"]["dmg"] == 1500 and c.match.battle is None
+
+
+def test_603_1c_a_charge_excess_owed_after_the_damage_closes_the_step_its_passes_left_out():
+    """Nothing owed in the step: the `charge_excess` is the one the battle damage makes owed, its trailing
+    passes left out (digest.7: it was refused in the step, 905, and asked for again at the next record,
+    905: so a pass of P2's written as P1's, not applied since, gave three findings)."""
+    charge_4_p2 = [{"do": "effect", "by": "P1", "source": "b1", "op": "move", "card": c, "owner": "P2", "from": z,
+                    "to": "charge"} for c, z in (("U01-002", "hand"), ("U01-014", "hand"), ("U01-011", "life"),
+                                                  ("U01-013", "life"))]
+    excess = {"do": "charge_excess", "by": "P2", "trash": ["U01-001"]}  # U01-001 of a2, destroyed: 5 in Charge
+    c = run([*BOARD, *charge_4_p2, ATTACK_A2, PASS1, excess, {"do": "end", "by": "P1"}])
+    assert c.match.sq["a2"] is None and "U01-001" in c.match.p["P2"]["trash"]
+    assert len(c.match.p["P2"]["charge"]) == 4
+    recs = [*BOARD, *charge_4_p2, ATTACK_A2, PASS1, PASS1, excess, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(recs) - 3))]
+    assert len(c.match.p["P2"]["charge"]) == 4
+    # one owed before the battle and written late, after the attack, still keeps the step open: its passes
+    # are the step's, not charged
+    late = [*BOARD, *charge_4_p2, {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}, PASS1, PASS2,
+            {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, excess, PASS1, PASS2]
+    assert "603.1b" not in [v.rule for v in run(late, strict=False).violations]
 
 
 def test_603_1c_event_after_a_charge_excess_resolves_before_the_damage():

@@ -76,6 +76,26 @@ def test_501_3_turn_field_must_match():
     rejects(recs, "501.3", last(recs))
 
 
+def test_501_3_a_repeated_turn_record_is_one_finding_and_skipped():
+    """A `turn` record written twice: one 501.3, the second skipped and the turn going on (digest.7: three
+    findings on its line, the turn number, the turn player, and 'turn 3 of P1 has not ended')."""
+    turn, draw = BOARD[-2], BOARD[-1]
+    for again in ({"do": "turn", "by": "P1", "turn": 3}, {"do": "turn", "by": "P1"}):
+        recs = [*BOARD[:-1], again, draw, {"do": "resource", "by": "P1", "card": "R01-005"}]
+        err = rejects(recs, "501.3", line_of(recs, len(BOARD) - 1))
+        began = line_of(recs, len(BOARD) - 2)
+        assert err.message == f"a second turn record for turn 3 of P1 (it began at line {began})"
+        c = run(recs, strict=False)
+        assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD) - 1))]
+        assert (c.match.turn, c.match.active) == (3, "P1") and len(c.match.p["P1"]["resource"]) == 4
+    assert turn == {"do": "turn", "by": "P1"}
+    recs = [*BOARD, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P1", "turn": 3}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-005", "U01-006"]}]  # after its end, by its number
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD) + 1))]
+    assert (c.match.turn, c.match.active) == (4, "P2")
+
+
 def test_501_3_nothing_after_the_game_ended():
     recs = [*BOARD, {"do": "concede", "by": "P2"}, {"do": "end", "by": "P1"}]
     rejects(recs, "501.3", last(recs))

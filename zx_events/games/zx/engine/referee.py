@@ -76,6 +76,9 @@ class Referee:
         # out (reported) keeps there: owed no more, and later Charge Excesses judged without them (``due``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
+        self._refused: tuple[int, str] | None = None  # a turn, the defender of an attack refused (not applied):
+        # the passes and Life card after it are that battle's, reported with it (``do_pass``, ``do_life``)
+        self._turn_line: int | None = None  # the line of the turn record of the turn under way
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
@@ -124,16 +127,33 @@ class Referee:
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         self._early_rec = self._broke = None
         kind = rec["do"]
+        if self._refused is not None and kind not in ("pass", "life"):
+            self._refused = None  # the battle refused at its attack (``do_attack``) had no more records
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
             self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
         try:
             if m.outcome is not None and kind != "result":
                 self.fail("501.3", f"{kind} record after the game has ended "
                                    f"({self._outcome_text()})", fatal=True)
+            if kind == "turn" and self.by == m.active and m.turn > 0 and (
+                    rec.get("turn") == m.turn or "turn" not in rec and m.phase != "over"):
+                began = f" (it began at line {self._turn_line})" if self._turn_line is not None else ""
+                self.fail("501.3", f"a second turn record for turn {m.turn} of {m.active}{began}", fatal=True)
+                # skipped, one finding (digest.7: three, the turn number, the turn player, the turn not ended)
             if "turn" in rec:
                 expected = m.turn + 1 if kind == "turn" else m.turn
                 if rec["turn"] != expected:
                     self.fail("501.3", f"record says turn {rec['turn']}, the engine is in turn {expected}")
+            b = m.battle
+            if b is not None and b["step"] == "event" and kind == "attack" and self.by != b["defender"]:
+                entry = m.sq.get(rec["from"])
+                if rec["target"] == b["target"] and entry is not None and entry["uid"] == b["attacker_uid"] \
+                        and entry["sleep"]:
+                    # the same attack again, its attacker still Sleep: not a next battle after trailing passes left
+                    # out, which closed this one early (digest.7: then 602.1a, and the legal passes charged, 603.1b;
+                    # the attacker on another target is still read so: 602.1a, examples/invalid)
+                    self.fail("602.1", f"a battle is already under way (the attack from {b['from']} on "
+                                       f"{b['target']}, in its Battle Event Step)", fatal=True)
             if m.battle is not None and m.battle["step"] == "event" and not self._keeps_step_open(rec):
                 self._damage_step()  # 603.1c: trailing passes that close the step may be left out
             due = self.due()  # None at once in the usual case: nothing can be owed
@@ -451,6 +471,7 @@ class Referee:
         if m.turn > 0 and m.phase != "over":
             self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
         m._turn_started(turn=m.turn + 1, player=pl, rec=r, line=self.line)
+        self._turn_line = self.line
 
     def do_draw(self, r: dict) -> None:
         m = self.m
@@ -615,6 +636,7 @@ class Referee:
         if m.active is None:
             self.fail("602.1", f"{pl} declares a battle before the first turn (no turn record yet)", fatal=True)
         if pl != m.active:
+            self._refused = (m.turn, other(m.active))
             self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
         if m.battle is not None:
             self.fail("602.1", "a battle is already under way", fatal=True)
@@ -624,10 +646,16 @@ class Referee:
             self._leave_draw()
             self._enter("main")
         src, dst = r["from"], r["target"]
-        self.check(checks.attacker(m, pl, src), fatal=m.sq.get(src) is None or m.sq[src]["ctrl"] != pl)
+        fatal = m.sq.get(src) is None or m.sq[src]["ctrl"] != pl
+        if fatal:
+            self._refused = (m.turn, other(pl))
+        self.check(checks.attacker(m, pl, src), fatal=fatal)
         entry = m.sq[src]
         target_kind, problem = checks.attack_target(m, pl, dst)
-        self.check(problem, fatal=target_kind is None and problem[0] != "202.7e")
+        fatal = target_kind is None and problem[0] != "202.7e"
+        if fatal:
+            self._refused = (m.turn, other(pl))
+        self.check(problem, fatal=fatal)
         if target_kind is None:
             target_kind = "player"
         card = self.cat.get(entry["code"])
@@ -646,18 +674,29 @@ class Referee:
         """Records of the Battle Event Step; any other record closes it (implied trailing passes).
 
         A ``reload`` or ``charge_excess`` record is a rule effect owed before a player gets priority
-        (702; 602.1f, 604.1, 605.1): it is performed in the step, and priority stays where it was."""
-        if rec["do"] in ("pass", "effect", "concede", "reload", "charge_excess"):
+        (702; 602.1f, 604.1, 605.1): it is performed in the step, and priority stays where it was. With
+        nothing owed, and none of its kind left out before it (written late), it is not the step's: the
+        trailing passes were left out, and it is owed after the battle damage (digest.7: it was refused,
+        905 or 902, and asked for again at the next record)."""
+        kind = rec["do"]
+        if kind in ("pass", "effect", "concede"):
             return True
+        if kind in ("reload", "charge_excess"):
+            return self.due() is not None or f"{kind}:{self.by}" in self.m.waived \
+                or kind == "charge_excess" and bool(self._excess_kept.get(self.by))
         card = self.cat.get(rec["card"]) if rec["do"] == "play" else None
         return card is not None and card.is_event
 
     def do_pass(self, r: dict) -> None:
         b = self.m.battle
+        if b is None and self._refused is not None and self._refused[0] == self.m.turn:
+            raise _Skip  # a pass of the battle refused at its attack: that finding stands for it (digest.7)
         if b is None or b["step"] != "event":
             self.fail("603.1b", "pass outside a Battle Event Step", fatal=True)
         if b["priority"] != self.by:
-            self.fail("603.1b", f"{self.by} passes without priority ({b['priority']} has it)")
+            self.fail("603.1b", f"{self.by} passes without priority ({b['priority']} has it)", fatal=True)
+            # not applied: it changes nothing (digest.7: it counted as the second pass, the damage step came
+            # early, and the next legal pass was charged, 603.1b)
         self.m._passed(player=self.by, rec=r, line=self.line)
         if self.m.battle["passes"] >= 2:  # 603.1c: both passed
             self._damage_step()
@@ -690,6 +729,8 @@ class Referee:
                 raise _Skip  # the other player's Life card in place of the one owed: reported once, there (digest.7)
             if self._late_life == (m.turn, pl):  # the Life card owed, written after the record reported in its
                 late, self._late_life = True, None  # place (604.3b): applied, not charged again (digest.7)
+            elif b is None and self._refused == (m.turn, pl):  # the Life card of the battle refused at its attack:
+                late, self._refused = True, None  # applied as the damage the log says it took, not charged (digest.7)
             else:
                 self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
         z = m.p[pl]
