@@ -86,6 +86,8 @@ class Referee:
     def _flush(self, carry: tuple[str, str | None] | None = None) -> None:
         """The record's findings so far as ``ViolationRecorded`` events; the one of ``carry`` (rule, player), fatal,
         carries the record (it is not applied), after the others."""
+        if not self._pending:  # (the usual case, twice a record: the import bench's X610Z was 7% slower)
+            return
         pending, self._pending = [v for _, v in self._pending], []
         pending.sort(key=lambda v: (v.rule, v.player) == carry)  # (stable: the fatal one last)
         for v in pending:
