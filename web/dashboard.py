@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import polars as pl
 
-from zx_events.freetext import cells_prefix, escaped, visible
+from zx_events.freetext import cut_cells, escaped, visible
 
 BLUE = "#3867a8"
 RED = "#c0504d"
@@ -335,12 +335,10 @@ def _xml_safe(value: Any) -> Any:
 
 def short(text: str, limit: int = LABEL_MAX) -> str:
     """``text`` cut to ``limit`` terminal cells (a wide character takes two), the last one an ellipsis where it
-    was cut, at a grapheme cluster (``freetext.cells_prefix``: never half a flag, an emoji family cut at a
+    was cut, at a grapheme cluster (``freetext.cut_cells``: never half a flag, an emoji family cut at a
     joiner, half a surrogate pair). A cell is about 6.5 px of the charts' 11 px text, for a Latin letter
     (DejaVu Sans) as for half a CJK character or emoji, so the width drawn follows it."""
-    if cells_prefix(text, limit) == len(text):
-        return text
-    return text[:cells_prefix(text, limit - 1)] + "…"
+    return cut_cells(text, limit, "…")
 
 
 def _labels(df: pl.DataFrame, *cols: str, limit: int = LABEL_MAX) -> pl.DataFrame:
