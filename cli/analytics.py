@@ -787,7 +787,7 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
         given = catalog_given(catalog_file)
 
         def advised(text: str) -> str:  # the file the update ran on, as given (ZX_ANALYTICS for this one command)
-            return with_store(text, ctx, env_analytics=True)
+            return with_store(text, ctx)
 
         if interrupted(e):  # Ctrl-C: the import stands; the file keeps what its last commit wrote
             click.echo(advised(f"interrupted: the matches are imported, but the analytics file {path} was not "

@@ -369,19 +369,19 @@ def write_page(path, data: bytes, force: bool) -> None:
             os.unlink(tmp)
 
 
-def with_store(text: str, ctx: click.Context | None = None, *, env_analytics: bool = True) -> str:
+def with_store(text: str, ctx: click.Context | None = None) -> str:
     """``text`` (a message) with the analytics commands it advises (`` `zx analytics update` ``, `` `zx import` ``,
     `` `zx serve --update` ``) given the ``--store`` (and, for the update and the server, the ``--analytics``) the
     user gave on the command line: run as
     written, the advice of ``zx --store league/s.sqlite stats winrates`` opened the default store ("there is no
     store at zx-store.sqlite"). A store from ``ZX_STORE`` is left out (the advice runs with it as it is); a
-    ``ZX_ANALYTICS`` with no ``--analytics`` is carried as it was given (``env_analytics``),
+    ``ZX_ANALYTICS`` with no ``--analytics`` is carried as it was given,
     ``ZX_ANALYTICS=x.duckdb zx ... analytics update``: given for that one command (``ZX_ANALYTICS=x.duckdb zx
     stats``, ``zx import``, ``zx serve``), the advice run as written updated the store's default file; a password
     is shown hidden."""
     import os
 
-    return with_given(text, *given_store(ctx), (os.environ.get("ZX_ANALYTICS") or None) if env_analytics else None)
+    return with_given(text, *given_store(ctx), os.environ.get("ZX_ANALYTICS") or None)
 
 
 def given_store(ctx: click.Context | None = None) -> tuple[str | None, str | None]:

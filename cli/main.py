@@ -346,7 +346,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         from .analytics import catalog_given
 
         later = with_store(f"; `zx analytics update{catalog_given(catalog_file)}` brings the analytics file up to date"
-                           if done and update_analytics else "", env_analytics=True)
+                           if done and update_analytics else "")
         click.echo(f"interrupted{' (SIGTERM)' if terminated else ''}: {counted(done, 'match', 'matches')} "
                    f"{'was' if done == 1 else 'were'} imported" + _into(svc, ctx, opening) + later, err=True)
         if not terminated:  # (Ctrl-C after the import, before its analytics update began)
