@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .db import AnalyticsError, FileInUse
+from .db import AnalyticsError, FileInUse, first_line
 from .projection import STARTED, UpdateResult, update
 
 
@@ -100,10 +100,6 @@ def _subscription(recorder: Any, position: int, listening: threading.Event) -> A
     return Subscription(recorder, gt=position, topics=list(STARTED))
 
 
-def _first_line(e: BaseException) -> str:
-    return (str(e).strip().splitlines() or [type(e).__name__])[0]
-
-
 def _answers(config: Any) -> bool:
     """Whether the PostgreSQL server of the store ``config`` takes a new connection and answers it."""
     from zx_events.store import connect_postgres
@@ -167,7 +163,7 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
         if found is None or found[0] != "unreachable" or not _answers(svc.store):
             return False
         if on_wait is not None:
-            on_wait(f"a connection to the store was dropped during an update ({_first_line(e)}); "
+            on_wait(f"a connection to the store was dropped during an update ({first_line(e)}); "
                     f"updating again on a new connection")
         return True
 
