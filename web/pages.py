@@ -59,6 +59,11 @@ def offered(names: list[str]) -> list[str]:
                                                                 and len(quote_plus(n)) <= OFFERED_MAX)]
 
 
+def offered_choices(opts: dict[str, Any]) -> dict[str, Any]:
+    """The dashboard form's choices (``dashboard.choices``) with its event and deck names as ``offered``."""
+    return {k: offered(v) if k in ("event", "deck") else v for k, v in opts.items()}
+
+
 def render(name: str, **context: Any) -> str:
     context.setdefault("inline_css", None)
     return env().get_template(name).render(**context)
@@ -192,8 +197,7 @@ def dashboard_answer(b: Backend, filters: dict[str, Any], min_games: int) -> HTM
         d = dashboard.Dashboard({k: v for k, v in filters.items() if v and k != "game"}, min_games, {}, game=game,
                                 game_name=registry.choices([game])[0]["name"])
         return html_response(render("dashboard.html", nav="dashboard", d=d, live=True, title="Metagame",
-                                    opts={k: offered(v) if k in ("event", "deck") else v
-                                          for k, v in dashboard.choices(b, game).items()},
+                                    opts=offered_choices(dashboard.choices(b, game)),
                                     error=problem, store=b.svc.store.label),
                              status=400)
     return html_response(render_dashboard(b, filters, min_games, live=True))
@@ -228,8 +232,7 @@ def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, liv
     """The dashboard page: live (with the filter form and links) or static (``zx report``: one file)."""
     def draw() -> str:
         d = dashboard.build(b, filters, min_games)
-        opts = dashboard.choices(b, d.game) if live else {"event": [], "deck": []}
-        opts = {k: offered(v) if k in ("event", "deck") else v for k, v in opts.items()}
+        opts = offered_choices(dashboard.choices(b, d.game)) if live else {"event": [], "deck": []}
         return render("dashboard.html", nav="dashboard", d=d, live=live, title=title, opts=opts,
                       inline_css=None if live else css(), store=b.svc.store.label)
 
