@@ -76,13 +76,24 @@ def wait(browser, css: str, timeout: float = 20.0):
 def submit(browser, timeout: float = 20.0) -> None:
     """Click the match list's Search and wait for the new page: the old table gone (a row of the unfiltered
     list matched the wait for a filtered row, and the rows were read while the page was being replaced)."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
     old = browser.find_element(By.ID, "match-table")
     browser.find_element(By.ID, "search").click()
-    WebDriverWait(browser, timeout).until(ec.staleness_of(old))
+
+    def gone(driver) -> bool:  # (ec.staleness_of, but Chromium answers a node of the page being replaced with
+        # "unhandled inspector error: Node with given id does not belong to the document" as well: gone too)
+        try:
+            return ec.staleness_of(old)(driver)
+        except WebDriverException as e:
+            if "does not belong to the document" in str(e):
+                return True
+            raise
+
+    WebDriverWait(browser, timeout).until(gone)
     wait(browser, "#match-table")
 
 
