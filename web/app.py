@@ -395,7 +395,8 @@ def _warm(backend: Backend, serving: bool = False) -> None:
 def app_from_env() -> FastAPI:
     """The application of one ``zx serve --workers N`` process: the store, analytics file and judge
     flag come from ZX_SERVE_STORE, ZX_SERVE_ANALYTICS and ZX_SERVE_JUDGE (set by ``zx serve``), the commands
-    its answers advise carry the --store and --analytics typed (ZX_SERVE_GIVEN_STORE, ZX_SERVE_GIVEN_ANALYTICS).
+    its answers advise carry the --store and --analytics typed (ZX_SERVE_GIVEN_STORE, ZX_SERVE_GIVEN_ANALYTICS),
+    or the ZX_ANALYTICS the command was given.
 
     The process prints every thread's stack on SIGUSR1 (``kill -USR1``; without a handler it ended the
     worker), and ends when its supervisor is gone (Linux: a supervisor killed with SIGKILL left its workers
@@ -408,7 +409,8 @@ def app_from_env() -> FastAPI:
     from zx_events.store import cannot_open_text, parse_store
 
     _worker_signals()
-    given = os.environ.get(ENV_GIVEN_STORE) or None, os.environ.get(ENV_GIVEN_ANALYTICS) or None
+    given = (os.environ.get(ENV_GIVEN_STORE) or None, os.environ.get(ENV_GIVEN_ANALYTICS) or None,
+             os.environ.get("ZX_ANALYTICS") or None)  # (inherited from the command: cli.common.with_store)
     hosts = os.environ.get(ENV_HOSTS)
     store = os.environ.get(ENV_STORE) or None
     try:

@@ -46,13 +46,14 @@ class Server:
     """``zx --store STORE serve --workers 2 --analytics FILE`` in a session of its own, its stderr read as it
     comes (``err``)."""
 
-    def __init__(self, built: Built) -> None:
+    def __init__(self, built: Built, analytics: str | None = None, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        given = ["--analytics", analytics or str(built.analytics)] if env is None else []
         self.proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", built.store,
-                                      "serve", "--port", str(self.port), "--workers", "2", "--analytics",
-                                      str(built.analytics)],
-                                     env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
+                                      "serve", "--port", str(self.port), "--workers", "2", *given],
+                                     env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+                                     stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True, start_new_session=True)
         self.lines: list[str] = []
         threading.Thread(target=lambda: self.lines.extend(iter(self.proc.stderr.readline, "")), daemon=True).start()
@@ -149,6 +150,23 @@ def test_workers_advise_with_the_store_print_stacks_say_a_death_and_end_by_sigte
         server.proc.send_signal(signal.SIGTERM)
         assert server.proc.wait(timeout=60) == -signal.SIGTERM, server.err
         assert "Traceback" not in server.err, server.err
+    finally:
+        server.kill()
+
+
+def test_workers_advise_with_the_zx_analytics_given_for_the_command(built, tmp_path):
+    """``ZX_ANALYTICS=FILE zx serve --workers 2`` (no --analytics): each worker's advice left the file out, so
+    the update it advised, pasted as written, updated the store's default file and the server kept answering 503;
+    it carries ``ZX_ANALYTICS=FILE`` now, as the single process's does."""
+    missing = tmp_path / "elsewhere.duckdb"
+    server = Server(built, env={"ZX_ANALYTICS": str(missing)})
+    try:
+        update = f"`ZX_ANALYTICS={missing} zx --store {built.store} analytics update`"
+        for _ in range(6):  # (whichever worker answers)
+            r = httpx.get(server.base + "/api/stats/winrates", timeout=30)
+            assert r.status_code == 503 and update in r.json()["error"], r.text
+        assert update in httpx.get(server.base + "/dashboard", timeout=30).text.replace("&#x60;", "`")
+        assert not missing.exists()
     finally:
         server.kill()
 
