@@ -268,7 +268,14 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         if svc.store.kind == "postgres":  # a line once an insert has waited LOCK_WAIT_NOTE s for the table lock
             from zx_events.store import lock_wait_note
 
-            svc.recorder.on_lock_wait = lambda pid: click.echo(lock_wait_note(svc.store, pid), err=True)
+            noted: list[int] = []
+
+            def waiting(pid: int) -> None:  # once per import: it was said again for every batch that waited
+                if not noted:
+                    noted.append(pid)
+                    click.echo(lock_wait_note(svc.store, pid), err=True)
+
+            svc.recorder.on_lock_wait = waiting
         elif locked_by_another(svc.store):  # (after 3 s of waiting for it)
             click.echo(f"note: another process is writing {svc.store.label} (another zx import or zx prepare): waiting "
                        f"for it to finish, up to {svc.store.env.get('SQLITE_LOCK_TIMEOUT', '30')} s more", err=True)

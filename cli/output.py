@@ -15,7 +15,7 @@ from typing import Any, Callable, Collection, Iterable, Sequence
 
 import click
 
-from zx_events.freetext import SHOWN_CELLS, cells_prefix, json_escaped, printable
+from zx_events.freetext import SHOWN_CELLS, cells_prefix, cut_cells, json_escaped, printable
 
 _drawing = threading.local()  # a table drawn into buffers by a thread of its own (drawn_into): its streams, width
 
@@ -504,16 +504,17 @@ def _cut(rows: list[list[str]]) -> tuple[list[list[str]], dict[int, int]]:
     (never inside an escape such as ``\\x1b``), and how many were cut in each column: in a terminal a
     180,000-character player name folded into thousands of lines. A pipe or a file gets every value
     whole, as ``--format csv|json`` does; ``_cut_note`` says so for the columns shown. A value is cut at the end
-    of a grapheme cluster (``freetext.cells_prefix``): rich's ``set_cell_size`` left half a flag (one regional
-    indicator) or a family emoji cut at a joiner."""
+    of a grapheme cluster (``freetext.cut_cells``, as a board cuts a name): rich's ``set_cell_size`` left half a
+    flag (one regional indicator) or a family emoji cut at a joiner."""
     cut: dict[int, int] = {}
     out = []
     for r in rows:
         if any(cells_prefix(v, CELL_MAX) < len(v) for v in r):  # (quick: a value of 100 characters or fewer fits)
             new = []
             for i, v in enumerate(r):
-                if cells_prefix(v, CELL_MAX) < len(v):
-                    v = _PART_ESCAPE.sub("", v[:cells_prefix(v, CELL_MAX - 3)].rstrip()) + "..."
+                shown = cut_cells(v, CELL_MAX)
+                if shown != v:
+                    v = _PART_ESCAPE.sub("", shown[:-3].rstrip()) + "..."
                     cut[i] = cut.get(i, 0) + 1
                 new.append(v)
             r = new

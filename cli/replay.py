@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from zx_events.errors import ZXError
+from zx_events.freetext import SHOWN_CELLS
 from zx_events.seats import JUDGE
 
 from .common import Seat, service
@@ -106,6 +107,10 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     _draw(hist, out, perspective, seq, stop_seq, to, interactive, fmt)
     if fmt == "table":
         _names_cut_note(first)
+        if out.cut:
+            click.echo(f"({counted(len(out.cut), 'text')} of records, events or violations (a Token's name, a result's "
+                       f"reason, a note) cut to {SHOWN_CELLS} terminal cells (a wide character takes two); --format json "
+                       "gives every value)", err=True)
 
 
 def _names_cut_note(first: Any) -> None:
@@ -184,6 +189,7 @@ class Output:
         self.fmt = fmt
         self.game = game  # zx_events.games.base.Game: draws its board and lists its cards
         self.header = True
+        self.cut: set[str] = set()  # the texts of records, events and violations a table showed cut (draw_step)
 
     def step(self, step: Any, single: bool = False) -> None:
         if self.fmt == "json":
@@ -194,34 +200,55 @@ class Output:
                  header=self.header)
             self.header = False
         else:
-            draw_step(step, self.game)
+            draw_step(step, self.game, self.cut)
 
 
-def _record_text(rec: Any) -> str:
+def _cut_values(v: Any, cut: set[str]) -> Any:
+    """``v`` with each text in it cut to 200 terminal cells (``freetext.cut_cells``, as a board's player and deck
+    names: a Token's name, a result's reason or a note of 5,000 characters filled a hundred lines of its step);
+    ``cut`` gets each text cut."""
+    from zx_events.freetext import cut_cells
+
+    if isinstance(v, str):
+        shown = cut_cells(v)
+        if shown != v:
+            cut.add(v)
+        return shown
+    if isinstance(v, dict):
+        return {k: _cut_values(x, cut) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_cut_values(x, cut) for x in v]
+    return v
+
+
+def _record_text(rec: Any, cut: set[str]) -> str:
     if rec is None:
         return "header"
     from zx_events.replay import thaw
 
     r = thaw(rec)
     head = f"{r.pop('by', '')} {r.pop('do', '')}".strip()
-    return f"{head} {json.dumps(r, ensure_ascii=False)}" if r else head
+    return f"{head} {json.dumps(_cut_values(r, cut), ensure_ascii=False)}" if r else head
 
 
-def _event_text(e: Any) -> str:
+def _event_text(e: Any, cut: set[str]) -> str:
     from zx_events.replay import thaw
 
-    data = {k: v for k, v in thaw(e.data).items() if v not in (None, [], {})}
+    data = _cut_values({k: v for k, v in thaw(e.data).items() if v not in (None, [], {})}, cut)
     if e.kind == "Started":
         h = data.get("header", {})
         return f"{data.get('match_id')} · {h.get('event') or ''} {h.get('played_at') or ''}".strip()
     return " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in data.items())
 
 
-def draw_step(step: Any, game: Any) -> None:
+def draw_step(step: Any, game: Any, cut: set[str] | None = None) -> None:
+    """Step ``step`` drawn on stdout: its record, its events, its violations and the board after it; ``cut`` gets
+    each text of them cut to 200 terminal cells (``_cut_values``)."""
     from rich.console import Console
     from rich.rule import Rule
     from rich.text import Text
 
+    cut = set() if cut is None else cut
     v = step.state
     console = Console(file=sys.stdout, width=terminal_width() or 120, soft_wrap=False,  # COLUMNS, else the terminal's
                       highlight=False)
@@ -234,12 +261,12 @@ def draw_step(step: Any, game: Any) -> None:
     # Printable escapes what a game's board still holds
     console.print(Printable(Rule(Text(printable(title)))))
     where = f"line {step.line}: " if step.line is not None else ""
-    console.print(Printable(Text(printable(f"{where}{_record_text(step.record)}"), style="bold")))
+    console.print(Printable(Text(printable(f"{where}{_record_text(step.record, cut)}"), style="bold")))
     for e in step.events:
-        console.print(Printable(Text(printable(f"  seq {e.seq:>4} {e.kind:<18} {_event_text(e)}"))))
+        console.print(Printable(Text(printable(f"  seq {e.seq:>4} {e.kind:<18} {_event_text(e, cut)}"))))
     for viol in step.violations:
         console.print(Printable(Text(printable(f"  ! violation rule {viol.rule} ({viol.player or '-'}, line "
-                                               f"{viol.line}): {viol.message}")
+                                               f"{viol.line}): {_cut_values(viol.message, cut)}")
                                      + ("" if viol.applied else " [record not applied]"), style="bold red")))
     console.print(Printable(game.render_board(v)))
 

@@ -901,3 +901,51 @@ def test_a_board_shows_a_10000_character_player_name_cut_to_200_terminal_cells_w
             "--format json gives every value)") in board.stderr, board.stderr
     js = CliRunner().invoke(zx, ["--store", store, "replay", head["match"], "--format", "json"])
     assert long_name in js.stdout and "cut to" not in js.stderr
+
+
+def test_a_5000_character_token_name_and_result_reason_are_cut_to_200_terminal_cells_from_every_seat(tmp_path):
+    """``zx replay`` cut a player's and deck name to 200 terminal cells, but drew a Token's name and a result's
+    reason whole: in the board's Square, in the record's line and in each event's (a 5,000-character reason filled
+    60 lines of its step at 80 columns). They are cut as a name is, at a grapheme cluster (CJK, emoji, a family
+    emoji, a flag), marked "...", with a note on stderr; --format json keeps them whole."""
+    from rich.cells import cell_len
+    from wcwidth import wcswidth
+
+    from zx_events.freetext import SHOWN_CELLS
+
+    long = ("Ω漢字😀👨\u200d👩\u200d👧🇯🇵" * 1000)[:5000]
+    recs = [*BOARD,
+            {"do": "effect", "by": "P1", "source": "R01-001", "op": "token", "square": "c1", "name": "T" + long,
+             "power": 1000},
+            {"do": "concede", "by": "P2"},
+            {"do": "result", "by": "P1", "winner": "P1", "reason": "R" + long}]
+    log = tmp_path / "long.zxlog"
+    log.write_text(text(recs, header("long-token")), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    steps = CliRunner().invoke(zx, ["--store", store, "replay", "long-token", "--to", "end", "--format", "json"])
+    made = [json.loads(line)["seq_last"] for line in steps.stdout.splitlines() if "op" in line and '"token"' in line]
+    for seat in ("P1", "P2", "spectator", "judge"):
+        for where in ([], ["--event", str(made[0])]):  # the final board, and the token's own step
+            board = CliRunner().invoke(zx, ["--store", store, "replay", "long-token", "--as", seat, *where],
+                                       env={"COLUMNS": "80"})
+            assert board.exit_code == 0, board.output
+            lines = board.stdout.splitlines()
+            assert max(cell_len(line) for line in lines) <= 80, seat
+            assert len(lines) < 120, (seat, len(lines))
+            squares = [line.split("│") for line in lines if line.count("│") == 4]  # c1's lines joined again:
+            shown = "".join(line for line in lines if "│" not in line) + "".join(s[3].strip() for s in squares)
+            assert long[:300] not in shown, seat
+            for start in ("T" + long[:40], "R" + long[:40]):
+                if start in shown:  # each shown is cut, marked "...", at most 200 cells and never half a cluster
+                    at = shown.index(start)
+                    cut = shown[at:shown.index("...", at) + 3]
+                    assert wcswidth(cut) <= SHOWN_CELLS and long.startswith(cut[1:-3]), seat
+            assert "T" + long[:40] in shown and ("R" + long[:40] in shown) == (not where), seat
+            assert f"cut to {SHOWN_CELLS} terminal cells" in board.stderr and "--format json" in board.stderr, seat
+        js = CliRunner().invoke(zx, ["--store", store, "replay", "long-token", "--as", seat, "--format", "json"])
+        assert js.exit_code == 0 and json.loads(js.stdout)["squares"]["c1"]["name"] == "T" + long, seat
+        js = CliRunner().invoke(zx, ["--store", store, "replay", "long-token", "--as", seat, "--to", "end",
+                                     "--format", "json"])
+        assert json.loads(js.stdout.splitlines()[-1])["record"]["reason"] == "R" + long and "cut to" not in js.stderr

@@ -134,3 +134,52 @@ def test_a_postgres_import_waiting_for_the_table_lock_says_so_after_about_3_s(po
     assert notes[0].endswith(") holds (another zx import or zx prepare, or a session that locked the table): up to "
                              "lock_timeout=2 s a try, 10 tries; Ctrl-C stops the import (the matches stored before "
                              "stay)"), notes
+
+
+def test_a_postgres_import_whose_every_batch_waits_for_the_table_lock_says_so_once(postgres_server, tmp_path):
+    """An import of 130 matches (three batches of 64) while another session takes the table lock between its
+    batches (as another zx import's long batches do): each batch waited over 3 s, and the lock-wait note was
+    printed again for every one of them. It is printed once per import now."""
+    import json
+
+    url = postgres_server.fresh_url()
+    config = resolve_store(url)
+    first = subprocess.run([sys.executable, "-m", "cli.main", "--store", url, "import", "--no-analytics",
+                            "examples/legal/first-turns.zxlog"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    logs = tmp_path / "many"
+    logs.mkdir()
+    for i in range(130):
+        head["match"] = f"lock-wait-{i:03d}"
+        (logs / f"m{i:03d}.zxlog").write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n", encoding="utf-8")
+    holder = connect_postgres(config.env, autocommit=False)
+    table = f'"{config.schema}".matches_events'
+    done = threading.Event()
+    took: list[int] = []
+
+    def hold() -> None:  # the lock for 3.5 s, three times; asked again at once, it comes after the import's batch
+        for _ in range(3):
+            holder.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+            took.append(1)
+            if done.wait(3.5):
+                holder.rollback()
+                return
+            holder.rollback()
+
+    thread = threading.Thread(target=hold, daemon=True)
+    thread.start()
+    try:
+        time.sleep(0.2)
+        run = subprocess.run([sys.executable, "-m", "cli.main", "--store", url, "import", "--no-analytics",
+                              "--workers", "1", str(logs)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    finally:
+        done.set()
+        thread.join(10)
+        holder.close()
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.strip().splitlines()[-1] == f"130 imported, 0 unchanged, 0 rejected into {config.label}"
+    assert len(took) == 3, took  # the import waited three times, each longer than 3 s
+    notes = [line for line in run.stderr.splitlines() if line.startswith("note: waiting for the table lock")]
+    assert len(notes) == 1, run.stderr

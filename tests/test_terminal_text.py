@@ -326,3 +326,30 @@ def test_the_http_apis_json_escapes_c1_and_bidi_controls_and_decodes_exact(store
                 assert b"\\u009b" in r.content and b"\\u202e" in r.content, url
                 assert NAME in strings(r.json()), url
         assert NAME in strings(c.get(f"/api/matches/{MATCH}/view?as=judge").json())
+
+
+@pytest.mark.parametrize("value", ["漢字かな" * 100, "😀👨\u200d👩\u200d👧🇯🇵" * 100])
+def test_a_cjk_or_emoji_value_in_a_40_column_table_is_cut_as_a_board_cuts_a_name(tmp_path, value):
+    """``cli.output._cut`` cut a table's value with its own copy of ``freetext.cut_cells``; it uses it now: in a
+    40-column terminal a player name of CJK characters or emoji is cut to 200 cells at a grapheme cluster, ending
+    in "...", as a board cuts it, with the table's note, and the table fits the 40 columns."""
+    from rich.cells import cell_len
+
+    from zx_events.freetext import cut_cells
+
+    path = str(tmp_path / "s.sqlite")
+    log = tmp_path / "wide.zxlog"
+    lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    head["players"]["P1"]["name"] = value
+    log.write_text("\n".join([json.dumps(head, ensure_ascii=False), *lines[1:]]) + "\n", encoding="utf-8")
+    assert CliRunner().invoke(zx, ["--store", path, "import", "--no-analytics", str(log)]).exit_code == 0
+    r = CliRunner().invoke(zx, ["--store", path, "matches", "--format", "json"])
+    assert value in r.stdout
+    from cli.output import _cut
+
+    [[shown]], cut = _cut([[value]])
+    assert cut == {0: 1} and shown == cut_cells(value)
+    narrow = CliRunner().invoke(zx, ["--store", path, "matches"], env={"COLUMNS": "40"})
+    assert narrow.exit_code == 0, narrow.output
+    assert max(cell_len(line) for line in narrow.stdout.splitlines()) <= 40, narrow.stdout

@@ -56,8 +56,11 @@ CHART_BOX = 1118
 INTERVAL_PLOT = CHART_BOX - AXIS_LABELS - PADDING["left"] - PADDING["right"] - 10 - 190
 # the decks of the weekly trend, told apart by colour and by their points' shape (WCAG 1.4.1): Paul Tol's "muted"
 # scheme, its pale grey replaced by the page's ink, which no colour vision deficiency confuses (tableau10's green
-# and red were 1.7 apart, CIE76, for a deuteranope); 11 shapes against 10 colours: 110 decks before a pair repeats
-DECK_COLOURS = ("#332288", "#cc6677", "#117733", "#882255", "#44aa99", "#999933", "#aa4499", INK, "#88ccee", "#ddcc77")
+# and red were 1.7 apart, CIE76, for a deuteranope); 11 shapes against 10 colours: 110 decks before a pair repeats.
+# Its teal, cyan and sand lines were 2.8, 1.8 and 1.6:1 on the white page (WCAG 1.4.11 asks 3:1): two blues and a
+# brick red in their place, each at least 3.3:1, every pair still at least 17 apart (CIE76) as a deuteranope, a
+# protanope and anyone else sees it
+DECK_COLOURS = ("#332288", "#cc6677", "#117733", "#882255", "#0083e0", "#999933", "#aa4499", INK, "#005ee0", "#97230c")
 DECK_SHAPES = ("circle", "square", "triangle-up", "diamond", "triangle-down", "cross", "triangle-right",
                "M0,-1.1L0.26,-0.36L1.05,-0.34L0.42,0.14L0.65,0.89L0,0.44L-0.65,0.89L-0.42,0.14L-1.05,-0.34L-0.26,-0.36Z",
                "triangle-left", "M-1,-0.5L-0.5,-1L0,-0.5L0.5,-1L1,-0.5L0.5,0L1,0.5L0.5,1L0,0.5L-0.5,1L-1,0.5L-0.5,0Z",

@@ -918,7 +918,7 @@ def _make_recorder_class():
 
         # called (from a timer thread) with the PostgreSQL backend pid of the connection when an insert has waited
         # LOCK_WAIT_NOTE seconds for the table lock, over its tries; once per insert_events call (zx import: a line
-        # on stderr)
+        # on stderr, for its first batch that waits only)
         on_lock_wait: Any = None
 
         def insert_events(self, stored_events: Any, **kwargs: Any) -> Any:

@@ -1303,8 +1303,25 @@ def said_of(shown: dict) -> str:
 
     m = re.fullmatch(r"event (\d+)/(\d+) · turn (\d+)/\d+(?: · line \d+)?(?: · (.*))?", shown["pos"])
     assert m and int(m[1]) == shown["seq"], shown["pos"]
-    return (f"Event {m[1]} of {m[2]}, turn {m[3]}" + (f", {m[4]}" if m[4] else "") + f": {shown['kind']}" +
-            (f" {shown['text']}" if shown["text"] else "") + "".join(f". Violation: {v}" for v in shown["viol"]))
+    event = (f"Event {m[1]} of {m[2]}, turn {m[3]}" + (f", {m[4]}" if m[4] else "") + f": {shown['kind']}" +
+             (f" {shown['text']}" if shown["text"] else ""))
+    return said_cut(event) + "".join(f". Violation: {v}" for v in shown["viol"])
+
+
+def said_cut(text: str, most: int = 120) -> str:
+    """``text`` as the status line says it: at most ``most`` characters (UTF-16 code units, as JavaScript counts
+    them), a longer one cut at a grapheme cluster, its trailing spaces dropped, ending in "…"."""
+    from wcwidth import iter_graphemes
+
+    units = lambda t: len(t.encode("utf-16-le")) // 2  # noqa: E731
+    if units(text) <= most:
+        return text
+    out = ""
+    for cluster in iter_graphemes(text):
+        if units(out) + units(cluster) > most - 1:
+            break
+        out += cluster
+    return out.rstrip() + "…"
 
 
 def test_a_screen_reader_is_told_each_event_in_a_status_line_not_the_whole_board(browser, files):
@@ -1339,6 +1356,26 @@ def test_a_screen_reader_is_told_each_event_in_a_status_line_not_the_whole_board
     spoken, steps = browser.execute_script("return window.__said"), at["seq"] - 2
     assert steps >= 8 and spoken <= 3, (steps, spoken)  # the first event played, one 1.5 s later at most, the stop
     assert at["said"] == said_of(at)
+
+
+def test_the_status_line_says_a_long_x610z_event_in_120_characters_and_its_row_stays_whole(browser, tmp_path):
+    """The status line read an X610Z event whole: a cast said its entry, its stats and counters, over 200
+    characters at each step. It says the event's position, kind and the start of its fields in at most 120
+    characters, cut at a grapheme cluster and ending in "…"; the event's row in the list stays whole."""
+    game, hist = x610z_history()
+    data = viewer.history_data(hist, ["P1"], viewer.game_views(game))
+    path = tmp_path / "x610z-said.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    open_file(browser, path)
+    shown = browser.execute_script("var out = [];"
+                                   "for (var s = 1; s <= zxViewer.data.last; s++) { zxViewer.go(s); out.push((function () {"
+                                   + SAID + "})()); } return out;")
+    cut = [at for at in shown if at["said"].endswith("…")]
+    assert cut and all(len(at["said"].encode("utf-16-le")) // 2 <= 120 for at in shown if not at["viol"])
+    for at in shown:
+        assert at["said"] == said_of(at), (at["said"], said_of(at))
+    for at in cut:  # the row shows every field, the line the start of them
+        assert at["text"] not in at["said"] and at["text"].startswith(at["said"].split(f"{at['kind']} ", 1)[1][:-1])
 
 
 CHART_STYLES = """

@@ -299,11 +299,25 @@
   var SAY_GAP = 1500;
   var said = "", saidAt = 0, sayTimer = null;
 
+  // The event's part of the line is cut to SAY_MAX characters, at a grapheme cluster, ending in "…" (an X610Z
+  // cast read its whole entry, stats and counters: over 200 characters at each step); its row in the list stays whole
+  var SAY_MAX = 120;
+  var segmenter = window.Intl && Intl.Segmenter ? new Intl.Segmenter(undefined, {granularity: "grapheme"}) : null;
+
+  function shortened(text, max) {
+    if (text.length <= max) return text;
+    var out = "";
+    var parts = segmenter ? Array.from(segmenter.segment(text), function (g) { return g.segment; }) : Array.from(text);
+    for (var i = 0; i < parts.length && out.length + parts[i].length <= max - 1; i++) out += parts[i];
+    return out.replace(/\s+$/, "") + "…";
+  }
+
   function moveText(state) {
     var kind = pool[data.kinds[seq - 1]], text = pool[data.views[seat].events[seq - 1]];
     var status = board && board.status ? board.status(state) : "";
-    return "Event " + seq + " of " + last + ", turn " + turnOf(seq) + (status ? ", " + status : "") + ": " + kind +
-      (text ? " " + text : "") + (violations[seq] || []).map(function (x) { return ". Violation: " + violationText(x); }).join("");
+    return shortened("Event " + seq + " of " + last + ", turn " + turnOf(seq) + (status ? ", " + status : "") + ": " +
+      kind + (text ? " " + text : ""), SAY_MAX) +
+      (violations[seq] || []).map(function (x) { return ". Violation: " + violationText(x); }).join("");
   }
 
   function say(state) {

@@ -128,7 +128,7 @@ def zones(view) -> list[str]:
             + (" (refused: it fizzles)" if s.get("void") else "") for s in view.stack))
     if view.outcome:
         o = view.outcome
-        out.append(f"Result: {o.get('winner') or 'no winner'} ({o.get('reason')})")
+        out.append(f"Result: {o.get('winner') or 'no winner'} ({cut_cells(str(o.get('reason')))})")
     return out
 
 

@@ -79,7 +79,7 @@ def _on_square(s: SquareView) -> str:
     code is TOKEN, and the view's ``names`` has one name for a code: each Token showed the first one's)."""
     if s.code is None:
         return "(face-down)"
-    return printable(f"{s.code} {s.name}") if s.name else s.code
+    return printable(f"{s.code} {cut_cells(s.name)}") if s.name else s.code  # (200 cells, as a player's name)
 
 
 def _cards(v: MatchView, codes: Iterable[str | None]) -> str:
@@ -185,7 +185,8 @@ def draw_board(v: MatchView) -> Any:
                      + (f" · events {_cards(v, b.events)}" if b.events else "") + "\n", style="yellow")
     if v.outcome is not None:
         w = v.outcome.get("winner")
-        extra.append(printable(f"Match over: {w + ' won' if w else 'a draw'} ({v.outcome.get('reason')})") + "\n",
+        extra.append(printable(f"Match over: {w + ' won' if w else 'a draw'} "
+                               f"({cut_cells(str(v.outcome.get('reason')))})") + "\n",
                      style="bold")
     if extra:
         parts.append(extra)
