@@ -495,3 +495,11 @@ def test_verify_bundle_checks_a_dispute_bundle_without_the_store(tmp_path):
     assert r.exit_code == 1 and "events.jsonl:3: its seq is not a whole number" in r.output, r.output
     r = verify(tmp_path / "missing.zip")
     assert r.exit_code == 1 and "no bundle at" in r.output and "Traceback" not in r.output
+
+
+def test_the_recount_warning_says_was_for_one_violation_and_were_for_others():
+    from zx_events.audit import recount_warning
+
+    assert recount_warning(1, 2) == "1 violation was recorded at import, the current rules engine finds 2"
+    assert recount_warning(0, 1).startswith("0 violations were recorded at import")
+    assert recount_warning(3, 1).startswith("3 violations were recorded at import")

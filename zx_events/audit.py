@@ -21,7 +21,7 @@ from zx_events import games
 from zx_events.errors import ZXError, cut
 from zx_events.ids import match_uuid
 from zx_events.importer import Checked, build_match, fixtures_for, game_of
-from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows, verify_rows
+from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows
 from zx_events.ledger import failure_warning, match_verdict
 from zx_events.logformat.reader import MatchLog, Record, _canonical
 
@@ -254,9 +254,15 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
     recorded = sum(games.is_topic(r.topic, "ViolationRecorded") for r in rows)
     found = sum(f.kind == "rule" for f in audit.findings)
     if recorded != found:
-        audit.warnings.append(f"{recorded} violation{'s' if recorded != 1 else ''} were recorded at import, "
-                              f"the current rules engine finds {found}")
+        audit.warnings.append(recount_warning(recorded, found))
     return audit
+
+
+def recount_warning(recorded: int, found: int) -> str:
+    """The warning of a stored match whose audit finds another number of violations than its import recorded
+    (it said "1 violation were recorded")."""
+    return (f"{recorded} violation{'s were' if recorded != 1 else ' was'} recorded at import, the current rules "
+            f"engine finds {found}")
 
 
 def pinned_of(started: dict, game: Any) -> dict:
