@@ -284,9 +284,15 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     from zx_events.replay import no_snapshots
 
     if no_snapshots(backend.svc):
+        import shlex
+
+        from zx_events.store import redacted
+
+        typed = given_store_of(ctx)[0]  # (as typed, quoted: a URL's ?schema= left out named another store)
+        prepare = f"zx --store {shlex.quote(redacted(typed, typed))} prepare" if typed else "zx prepare"
         click.echo(f"note: the store has no replay snapshots this version of zx can use (none at all, or only "
-                   f"another version's): the first view of a match replays it from its first event; `zx --store "
-                   f"{backend.svc.store.label} prepare` files them (docs/replay.md)", err=True)
+                   f"another version's): the first view of a match replays it from its first event; `{prepare}` "
+                   f"files them (docs/replay.md)", err=True)
     shown = f"[{host}]" if ":" in host else host
     serving = f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops"
     # on loopback, only the server's own names (DNS rebinding: web.app.Hosts); elsewhere the address is open

@@ -744,27 +744,25 @@ def test_cli_prepare_names_a_damaged_match_and_exits_1(tmp_path):
         svc.close()
 
 
-def test_no_snapshots_says_whether_a_sqlite_store_has_any(tmp_path, monkeypatch):
+def test_no_snapshots_says_whether_a_store_has_any(service, monkeypatch):
+    """On SQLite and PostgreSQL (it said False on PostgreSQL always: zx serve never gave its note there)."""
+    svc = service
+    mid = _long_sim(svc)
+    assert replay.no_snapshots(svc) is True  # no snapshots table yet
+    replay._snapshots(svc)
+    assert replay.no_snapshots(svc) is True  # the table, empty
+    replay.prepare_snapshots(svc, mid)
+    assert replay.no_snapshots(svc) is False
+    # after an upgrade that changes the replaying code, its snapshots are all ignored: as good as none (zx serve
+    # said nothing, docs/replay.md said new ones would be written, which serve, replay and view never do)
+    monkeypatch.setattr(replay, "projection_fingerprint", lambda: "another-version")
+    assert replay.no_snapshots(svc) is True
+    monkeypatch.undo()
+    assert replay.no_snapshots(svc) is False
     from zx_events.application import MatchService
 
-    svc = MatchService(str(tmp_path / "s.sqlite"))
-    try:
-        mid = _long_sim(svc)
-        assert replay.no_snapshots(svc) is True  # no snapshots table yet
-        replay._snapshots(svc)
-        assert replay.no_snapshots(svc) is True  # the table, empty
-        replay.prepare_snapshots(svc, mid)
-        assert replay.no_snapshots(svc) is False
-        # after an upgrade that changes the replaying code, its snapshots are all ignored: as good as none (zx serve
-        # said nothing, docs/replay.md said new ones would be written, which serve, replay and view never do)
-        monkeypatch.setattr(replay, "projection_fingerprint", lambda: "another-version")
-        assert replay.no_snapshots(svc) is True
-        monkeypatch.undo()
-        assert replay.no_snapshots(svc) is False
-    finally:
-        svc.close()
     memory = MatchService("memory:")
-    assert replay.no_snapshots(memory) is False  # not a SQLite file: cannot tell, nothing said
+    assert replay.no_snapshots(memory) is False  # not a stored file or server: cannot tell, nothing said
 
 
 def test_a_state_as_json_names_its_game_first_in_every_game(tmp_path):

@@ -221,10 +221,14 @@ def _stored_snapshots(svc: Any) -> EventStore | None:
 
 @_service
 def no_snapshots(svc: Any, sample: int = 64) -> bool:
-    """Whether a SQLite store has no replay snapshot this code can use (its seeks replay every match from the first
-    event until ``zx prepare``, or a seek that may write, files them): none at all, or none of this code's
-    (``projection_fingerprint``) for the first ``sample`` stored matches, as after an upgrade, whose snapshots were
-    all ignored without a word; False when it has some, or cannot tell."""
+    """Whether a SQLite or PostgreSQL store has no replay snapshot this code can use (its seeks replay every match
+    from the first event until ``zx prepare``, or a seek that may write, files them): none at all, or none of this
+    code's (``projection_fingerprint``) for the first ``sample`` stored matches, as after an upgrade, whose
+    snapshots were all ignored without a word; False when it has some, or cannot tell. (PostgreSQL: it said False
+    always, so ``zx serve`` never gave its note there.)"""
+    fingerprint = projection_fingerprint()
+    if svc.store.kind == "postgres":
+        return _no_pg_snapshots(svc, sample, fingerprint)
     if svc.store.kind != "sqlite":
         return False
     if _stored_snapshots(svc) is None:
@@ -235,12 +239,35 @@ def no_snapshots(svc: Any, sample: int = 64) -> bool:
     try:
         if c.execute(f"SELECT 1 FROM {SNAPSHOT_TABLE} LIMIT 1").fetchone() is None:
             return True
-        fingerprint = projection_fingerprint()
         first = c.execute("SELECT originator_id FROM stored_events WHERE originator_version = 1 LIMIT ?", [sample])
         ids = [_filed_under(uuid.UUID(hex=str(oid)), fingerprint).hex for (oid,) in first]
         return bool(ids) and c.execute(f"SELECT 1 FROM {SNAPSHOT_TABLE} WHERE originator_id IN "
                                        f"({', '.join('?' * len(ids))}) LIMIT 1", ids).fetchone() is None
     except (sqlite3.Error, ValueError):
+        return False
+
+
+def _no_pg_snapshots(svc: Any, sample: int, fingerprint: str) -> bool:
+    """``no_snapshots`` of a PostgreSQL store (its snapshots table read, never created)."""
+    import psycopg
+
+    from zx_events.store import snapshots_table
+
+    try:
+        if not _pg_snapshot_table(svc):
+            return True
+        rec = svc.recorder
+        events = f'"{rec.datastore.schema}"."{rec.events_table_name}"'
+        table = f'"{rec.datastore.schema}"."{snapshots_table(rec.events_table_name)}"'
+        with rec.datastore.get_connection() as conn:
+            if conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is None:
+                return True
+            first = conn.execute(f"SELECT originator_id FROM {events} WHERE originator_version = 1 LIMIT %s",
+                                 (sample,)).fetchall()
+            ids = [_filed_under(uuid.UUID(str(row["originator_id"])), fingerprint) for row in first]
+            return bool(ids) and conn.execute(f"SELECT 1 FROM {table} WHERE originator_id = ANY(%s) LIMIT 1",
+                                              (ids,)).fetchone() is None
+    except (psycopg.Error, ValueError):
         return False
 
 

@@ -173,3 +173,24 @@ def test_while_zx_serve_holds_the_analytics_file_every_message_says_to_stop_it(t
         proc.communicate(timeout=20)
     r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(tmp_path / "r.html")])
     assert "behind the store" in r.output and "zx serve" not in r.output and "server" not in r.output, r.output
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_serve_says_a_store_has_no_replay_snapshots_with_a_prepare_that_names_it_as_typed(tmp_path, backend,
+                                                                                          request):
+    """docs/deployment.md, Upgrading: ``zx serve`` says when the store has no replay snapshots this version can use.
+    On PostgreSQL it said nothing; and its ``zx --store ... prepare`` dropped a URL's query (``?schema=``: another
+    store), unquoted."""
+    if backend == "postgres":
+        store = request.getfixturevalue("postgres_server").fresh_url()
+    else:
+        store = str(tmp_path / "my store.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics",
+                                str(ROOT / "examples" / "legal" / "first-turns.zxlog")])
+    assert r.exit_code == 0, r.output
+    proc, _ = start_serve(["--store", store, "serve"], tmp_path, dict(os.environ))
+    proc.terminate()
+    err = proc.communicate(timeout=30)[1]
+    import shlex
+
+    assert f"`zx --store {shlex.quote(store)} prepare` files them" in err, err
