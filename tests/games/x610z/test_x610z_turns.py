@@ -340,7 +340,9 @@ def test_x610z_700_2_an_extra_turn_of_the_active_player_comes_next():
     ([extra("P2"), skip("P1")], "2221", "221"),  # P1's turn 6 does not occur: P2 plays 4, 5 (extra) and 6
     ([skip("P1"), extra("P2")], "2221", "221"),  # P2's turns 4 and 5 (P1's skip), and the extra one
     ([extra("P2"), extra("P1")], "1221", "121"),  # the last extra turn given comes first
-], ids=["extra-P2-skip-P2", "skip-P2-extra-P2", "extra-P2-skip-P1", "skip-P1-extra-P2", "extra-P2-extra-P1"])
+    ([extra("P1"), extra("P2")], "2121", "12"),  # so too here (docs/rules-x610z.md, choice 18: said since 11-27)
+], ids=["extra-P2-skip-P2", "skip-P2-extra-P2", "extra-P2-skip-P1", "skip-P1-extra-P2", "extra-P2-extra-P1",
+        "extra-P1-extra-P2"])
 def test_x610z_700_2_an_extra_turn_of_the_opponent_with_skipped_turns(effects, players, wrong):
     m = legal(order(effects, players))
     assert (m.turn, m.active, m.turns_queue) == (3 + len(players), f"P{players[-1]}", [])
