@@ -164,13 +164,33 @@ def test_x610z_700_1_a_turn_while_the_turn_has_not_ended_ends_it():
 
 def test_x610z_700_1_an_end_logged_after_the_next_turn_record_is_the_closed_turns_late_end():
     """P2's `turn` logged before P1's `end` (swapped): the `turn` is 700.1 and ends turn 1 there; P1's `end` after it is
-    turn 1's, skipped with one 700.1 (it was applied as the end of P2's turn 2, 'P1 ends P2's turn', with a 702.1, and
-    each of P2's records after it was 700.1 'turn 2 has ended')."""
+    turn 1's, late: no second finding (it was applied as the end of P2's turn 2, 'P1 ends P2's turn', with a 702.1, and
+    each of P2's records after it was 700.1 'turn 2 has ended'; then a second 700.1, 'comes after turn 2 began')."""
     recs = T1 + [r("turn", "P2"), r("end", "P1")]
     m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2"),
                              r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
-    assert found == [(at(recs) - 1, "P2", "700.1"), (at(recs), "P1", "700.1")] and m.turn == 3 and m.phase == "over"
-    assert "P1's end of turn 1 comes after turn 2 began" in m.violations[1]["message"]
+    assert found == [(at(recs) - 1, "P2", "700.1")] and m.turn == 3 and m.phase == "over"
+
+
+def test_x610z_700_1_a_late_end_discards_its_cards():
+    """P1 holds 8 cards at the end of turn 1 and his `end`, discarding one, comes after P2's `turn`: the `turn` ended
+    turn 1 with nothing discarded, the late `end` discards the card (it kept it: P1 held 8 cards, and his next `end`
+    was 502.5 for a discard the turn before's)."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("turn", "P2"),
+                    r("end", "P1", discard=["A1-010"])]
+    m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2")])
+    assert found == [(at(recs) - 1, "P2", "700.1")]
+    assert len(m.p["P1"]["hand"]) == 7 and m.p["P1"]["discard"] == ["A1-010"] and m.turn == 2
+
+
+def test_x610z_700_1_a_turn_record_logged_after_the_draw_that_began_its_turn_is_that_turns():
+    """P2's `turn` and `draw` swapped: the draw after P1's `end` begins turn 2 with one 700.1, and the `turn` after it
+    is turn 2's, late, with no finding (it was 700.1 'turn 2 has not ended', ended turn 2 there and began a turn 3
+    of P2's, 'belongs to P1', and P2's crystal after it was 702.1: three findings for one swap)."""
+    recs = SETUP + two_turns()[:4] + [r("draw", "P2", card="A1-011"), r("turn", "P2")]
+    m, found = audit(recs + [r("crystal", "P2", card="A1-011"), r("end", "P2"), r("turn", "P1")])
+    assert found == [(at(recs) - 1, "P2", "700.1")]
+    assert m.turn == 3 and m.active == "P1" and len(m.p["P2"]["hand"]) == 7
 
 
 def test_x610z_700_1_a_turn_record_left_out_begins_the_turn_at_the_next_players_record():

@@ -58,6 +58,7 @@ class Referee:
         self.closed: tuple[int, str, int | None] | None = None
         self.stray: str | None = None  # who made the pass just before without priority (do_pass), else None
         self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
+        self.inferred: tuple[int, str] | None = None  # (turn, player) of the turn a record began, its `turn` not yet seen
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -151,7 +152,7 @@ class Referee:
             if kind in _IN_TURN and m.phase == "over" and m.outcome is None and self.by == self._next_player():
                 self._infer_turn()
             if "turn" in rec:
-                expected = m.turn + 1 if kind == "turn" else m.turn
+                expected = m.turn + 1 if kind == "turn" and not self._late_turn() else m.turn
                 if rec["turn"] != expected:
                     self.fail("700.1", f"record says turn {rec['turn']}, the engine is in turn {expected}")
             do = _DO.get(kind) if type(self) is Referee else None
@@ -373,8 +374,20 @@ class Referee:
                   hand=hand, murphy=murphy, rec=self._carry(), line=self.line)
 
     # ------------------------------------------------------------------ turns (700-704)
+    def _late_turn(self) -> bool:
+        """Whether a `turn` record now is the one of the turn a record of its player began (``_infer_turn``), logged
+        after it (the two swapped)."""
+        m = self.m
+        return self.inferred == (m.turn, self.by) and m.phase not in ("setup", "over", "ended")
+
     def do_turn(self, r: dict) -> None:
         m = self.m
+        if self._late_turn():
+            # the turn's 700.1 is the record that began it (digest.8: this one then ended that turn, 700.1 'has not
+            # ended' and 'belongs to' the other player, and began the next, whose records were 702.1 ...): nothing more
+            self.inferred = None
+            m._late(player=self.by, discard=[], rec=self._carry(), line=self.line)
+            return
         if not all(z["ready"] for z in m.p.values()):
             self.fail("105.2a", "a turn before both players set up", fatal=True)
         if m.phase not in ("setup", "over"):
@@ -403,6 +416,7 @@ class Referee:
         ``turn`` record later is the next turn's, counted from this one."""
         m = self.m
         m._turn_started(turn=m.turn + 1, player=self.by, line=self.line)
+        self.inferred = (m.turn, self.by)
         self._turn_begun()
         self.fail("700.1", f"turn {m.turn} begins without a turn record (it comes after turn {m.turn - 1}'s end): "
                            f"begun here, as {self.by}'s", fatal=m.outcome is not None)
@@ -480,11 +494,12 @@ class Referee:
         pl = m.active
         if self.closed is not None and self.closed[:2] == (m.turn - 1, self.by) and self.by != pl:
             # the `end` of the turn a `turn` record ended early (700.1 there, nothing discarded), logged after it: that
-            # turn's, skipped (digest.8: it was applied as the new turn's end, and each record after it was 700.1)
-            turn, _, line = self.closed
+            # turn's, late (digest.8: it was applied as the new turn's end, and each record after it was 700.1; then a
+            # second 700.1, skipped, its discards kept in the hand): its discards leave the hand (502.5), nothing else
             self.closed = None
-            self.fail("700.1", f"{self.by}'s end of turn {turn} comes after turn {m.turn} began (line {line} ended "
-                               f"turn {turn}): skipped, nothing discarded", fatal=True)
+            m._late(player=self.by, discard=_drawable(m.p[self.by]["hand"], list(r.get("discard") or []))[0],
+                    rec=self._carry(), line=self.line)
+            return
         if self.by != pl:
             # applied as the active player's end (digest.8, as digest.7 applied an `end` with a discard not in the hand):
             # it was skipped, the turn went on, and every record of the next turn was charged (700.1, 702.1, 502.5)
@@ -509,6 +524,7 @@ class Referee:
     def _end_turn(self, discard: list, rec: dict | None) -> None:
         """The active player's turn ends (``discard``: the cards he discards, 502.5), then 602.5: Non Life Base
         summons on Ending Dots are destroyed."""
+        self.inferred = None
         self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line)
         for dot, e in list(self.m.dots.items()):
             if self.board.dots[dot].is_end and not e["life"]:
