@@ -193,6 +193,43 @@ def test_x610z_700_1_a_turn_record_logged_after_the_draw_that_began_its_turn_is_
     assert m.turn == 3 and m.active == "P1" and len(m.p["P2"]["hand"]) == 7
 
 
+# ---------------------------------------------------------------------- priority (201.3)
+CAST = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1")]  # Sky Vessel, resolved by the passes after it
+MOVE = [r("move", "P1", **{"from": "E1"}, path=["B1"], pay={"B": 1})] + pp("P1") + [r("end", "P1")]
+
+
+@pytest.mark.parametrize("passes", [
+    [r("pass", "P1")],  # P2's pass left out
+    [r("pass", "P2"), r("pass", "P2")],  # P1's pass logged as P2's
+])
+def test_x610z_201_3_a_pass_without_priority_then_another_record_completes_the_round_of_passes(passes):
+    """The pass without priority is followed by a record that is no pass: it was the pass of the round that resolves
+    the cast, so Sky Vessel is on E1 and moves (the cast stayed on the stack: the move was 202.2 'no summon on E1' or
+    201.3 again, and the `end` 703.7 with the cast on the stack)."""
+    recs = CAST + passes
+    m, found = audit(recs + MOVE)
+    assert found == [(at(recs), passes[-1]["by"], "201.3")]
+    assert m.dots["B1"]["code"] == "A1-022" and m.turn == 1 and m.phase == "over"
+
+
+def test_x610z_201_3_a_pass_logged_before_the_announcement_it_answers_is_applied_after_it():
+    """P2's pass and P1's cast swapped: the pass without priority answers the cast that follows it (it did nothing, so
+    P1's pass after the cast was 201.3 as well, and the `end` 703.7 with the cast on the stack)."""
+    recs = T1 + [r("pass", "P2")]
+    m, found = audit(recs + [r("cast", "P1", card="A1-022", pay={}, dot="E1"), r("pass", "P1")] + MOVE)
+    assert found == [(at(recs), "P2", "201.3")]
+    assert m.dots["B1"]["code"] == "A1-022" and m.phase == "over"
+
+
+def test_x610z_201_3_a_pass_without_priority_leaves_the_resolutions_effects_to_come():
+    """Discount resolved; a pass without priority, then its effect: the effect is the resolution's (the pass ended the
+    resolution's effects: the draw was 503.1 'neither in play nor resolving')."""
+    recs = T1 + [r("cast", "P1", card="A1-031", pay={"B": 1})] + pp("P1") + [r("pass", "P2")]
+    m, found = audit(recs + [r("effect", "P1", source="A1-031", op="draw", cards=["A1-010", "A1-010"]),
+                             r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs), "P2", "201.3")] and m.phase == "over"
+
+
 def test_x610z_700_1_a_turn_record_left_out_begins_the_turn_at_the_next_players_record():
     """The `turn` of P2's turn 2 left out: his draw after P1's `end` is 700.1 once, turn 2 begins there and the rest is
     judged in it (it was 700.1 'turn 1 has ended' at each of P2's records, then P1's `turn` 'turn 2 belongs to P2')."""

@@ -141,11 +141,16 @@ class Referee:
         m = self.m
         self.line, self.by, self.rec = line, rec.get("by"), rec
         kind = rec["do"]
+        stray, answer = self.stray, None
         if kind != "pass":
             self.stray = None
-        if kind not in ("effect", "trigger"):
-            self.resolved = self.fizzled = None  # a resolution's effects are logged right after it: over (201.6)
+        if kind not in ("effect", "trigger") and not (kind == "pass" and self.by != m.prio):
+            # a resolution's effects are logged right after it: over (201.6); a pass without priority does nothing
+            # (digest.8: it ended them, and the next effect of the resolution was 210.4 or 503.1)
+            self.resolved = self.fizzled = None
         try:
+            if kind != "pass" and stray is not None:
+                answer = self._stray_pass(stray, kind)
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
                                     f"({m.outcome['reason']}, winner {m.outcome['winner'] or 'none'})", fatal=True)
@@ -165,8 +170,33 @@ class Referee:
                 do(self, rec)
         except _Skip:
             pass
+        if answer is not None and m.stack and m.stack[-1].get("id") == line and m.prio == answer:
+            m._passed(player=answer, line=line)  # (the pass without priority just before: the answer to it, _stray_pass)
         self._flush()
         self.settle()
+
+    def _stray_pass(self, stray: str, kind: str) -> str | None:
+        """The record after a pass without priority by ``stray`` (201.3, reported and skipped there) is not a pass, so
+        no pass showed whose it was (``do_pass``): the record says it (digest.8: it did nothing, the stack stayed
+        unresolved, and the next announcement was 201.3 again or the turn ended 703.7 with it on the stack). With
+        actions on the stack, the pass is the one of the round that resolves the top: the holder's pass was left
+        out, or the pass was his, its seat mistaken; the round is completed here. With none, an announcement of the
+        holder next is what the pass answered, logged before it: the player to answer it once it is announced
+        (``handle`` passes for him). Returns that player, else None."""
+        m = self.m
+        if m.prio is None or m.prio == stray or m.outcome is not None or kind in ("setup", "turn", "result", "concede") \
+                or (kind == "effect" and self.rec.get("source") in (self.resolved, self.fizzled)):  # (the resolution's)
+            return None
+        if m.stack:
+            m._passed(player=m.prio, line=self.line)
+            self._after_passes()
+            if m.prio == stray and m.passes == 1:
+                m._passed(player=stray, line=self.line)
+                self._after_passes()
+            return None
+        if self.by == m.prio and kind in ("cast", "activate", "ability", "move", "attack"):
+            return stray
+        return None
 
     def finish(self) -> None:
         """End of the log: nothing is left pending (an unfinished match is stored as it stands)."""
