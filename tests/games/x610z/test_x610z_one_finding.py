@@ -221,6 +221,15 @@ def test_x610z_201_3_a_pass_logged_before_the_announcement_it_answers_is_applied
     assert m.dots["B1"]["code"] == "A1-022" and m.phase == "over"
 
 
+def test_x610z_201_3_an_announcement_logged_twice_is_one_finding_and_skipped():
+    """The move logged twice: the second is 201.3 (priority went to P2) and skipped (it was applied again: 202.2b, the
+    summon activated, 200.5, the energy spent, and the `end` 703.7 with it on the stack)."""
+    recs = CAST + pp("P1") + MOVE[:1] + MOVE[:1]
+    m, found = audit(recs + MOVE[1:])
+    assert found == [(at(recs), "P1", "201.3")]
+    assert "the same record as line" in m.violations[0]["message"] and m.dots["B1"]["code"] == "A1-022"
+
+
 def test_x610z_201_3_a_pass_without_priority_leaves_the_resolutions_effects_to_come():
     """Discount resolved; a pass without priority, then its effect: the effect is the resolution's (the pass ended the
     resolution's effects: the draw was 503.1 'neither in play nor resolving')."""

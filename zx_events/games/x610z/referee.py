@@ -59,6 +59,8 @@ class Referee:
         self.stray: str | None = None  # who made the pass just before without priority (do_pass), else None
         self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
         self.inferred: tuple[int, str] | None = None  # (turn, player) of the turn a record began, its `turn` not yet seen
+        self.last: tuple[int, dict] | None = None  # the line and record handled last
+        self.repeat: int | None = None  # the line of the record just before when this one is the same, else None
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -148,6 +150,8 @@ class Referee:
             # a resolution's effects are logged right after it: over (201.6); a pass without priority does nothing
             # (digest.8: it ended them, and the next effect of the resolution was 210.4 or 503.1)
             self.resolved = self.fizzled = None
+        repeat, self.last = self.last, (line, rec)
+        self.repeat = repeat[0] if repeat is not None and repeat[1] == rec else None
         try:
             if kind != "pass" and stray is not None:
                 answer = self._stray_pass(stray, kind)
@@ -289,6 +293,12 @@ class Referee:
             self.fail("702.2", f"{what} in the Draw Phase, where only triggers may be announced")
         if m.phase == "closed":
             self.fail("704.6", f"{what} after the End Phase ended (everyone passed)", fatal=True)
+        if self.by != m.prio and self.repeat is not None:
+            # the record just before, logged twice (digest.8: applied again, it was 201.3 and then the summon activated
+            # 202.2b, the energy spent 200.5, the card not in hand 200.1a, and at the end of the turn 703.7, as it
+            # stayed on the stack): skipped
+            self.fail("201.3", f"{self.by} announces {what} without priority ({m.prio} has it): the same record as "
+                               f"line {self.repeat}, logged twice (skipped)", fatal=True)
         if self.by != m.prio:
             self.fail("201.3", f"{self.by} announces {what} without priority ({m.prio} has it)")
 
