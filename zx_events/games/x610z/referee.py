@@ -58,6 +58,9 @@ class Referee:
         self.closed: tuple[int, str, int | None] | None = None
         self.stray: str | None = None  # who made the pass just before without priority (do_pass), else None
         self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
+        # player -> the cards of his hand the state does not know (_implied_setup): a card played from the hand that
+        # the state does not hold is one of them while some are left
+        self.unknown: dict[str, int] = {}
         self.inferred: tuple[int, str] | None = None  # (turn, player) of the turn a record began, its `turn` not yet seen
         self.last: tuple[int, dict] | None = None  # the line and record handled last
         self.repeat: int | None = None  # the line of the record just before when this one is the same, else None
@@ -428,8 +431,9 @@ class Referee:
             self.inferred = None
             m._late(player=self.by, discard=[], rec=self._carry(), line=self.line)
             return
-        if not all(z["ready"] for z in m.p.values()):
-            self.fail("105.2a", "a turn before both players set up", fatal=True)
+        for pl in ("P1", "P2"):
+            if not m.p[pl]["ready"]:
+                self._implied_setup(pl)
         if m.phase not in ("setup", "over"):
             # the `end` left out: the turn ends here, as an `end` with no discard (digest.8: the record was skipped, the
             # turn went on, and every record of the new turn was charged, 702.1, 403.2, 700.1 at its `end`...)
@@ -442,6 +446,36 @@ class Referee:
             self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by}")
         m._turn_started(turn=m.turn + 1, player=self.by, rec=self._carry(), line=self.line)
         self._turn_begun()
+
+    def _implied_setup(self, pl: str) -> None:
+        """The first `turn` before ``pl`` set up (his setup left out): 105.2a once, and he is set up here, his Life Base
+        on the Starting Dot opposing the other player's (105.2b; none placed when that is not known), his 7 cards
+        unknown (``unknown``; they stay in the deck the state keeps). (digest.8: the turn was refused, 'a turn before
+        both players set up', and every record after it was 700.1 'no turn under way': over 100 findings.)"""
+        m, board = self.m, self.board
+        z, opp = m.p[pl], m.p[other(pl)]
+        dot = board.opposite.get(opp["home"]) if opp["ready"] and opp["home"] else None
+        if dot in m.dots:
+            dot = None
+        lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
+        where = f"on {dot}, the Starting Dot opposing {other(pl)}'s (105.2b)" if dot and lb else "nowhere (not known)"
+        self.fail("105.2a", f"{pl} has no setup before the first turn: set up here, his Life Base {where}, his hand of "
+                            f"7 cards unknown", player=pl)
+        if lb is None or dot is None:
+            self.unplaced.add(pl)
+            lb = dot = None
+        card = self.card(lb) if lb is not None else None
+        self.unknown[pl] = 7
+        m._set_up(player=pl, dot=dot, life_base=card and {"code": lb, "stats": card.stats(), "cls": card.cls,
+                                                          "counters": dict(card.counters)},
+                  hand=[], murphy=[], line=self.line)
+
+    def _from_unknown(self, pl: str, code: str) -> bool:
+        """Whether ``code``, not in ``pl``'s hand as the state knows it, is one of its unknown cards (one less now)."""
+        if self.unknown.get(pl) and code in self.m.p[pl]["deck"]:
+            self.unknown[pl] -= 1
+            return True
+        return False
 
     def _next_player(self) -> str:
         """Whose the next turn is (700.1, 700.2: the starting player's first, then as ``extra_turn`` and
@@ -551,13 +585,14 @@ class Referee:
             self._leave_draw()
         z = m.p[pl]
         discard = list(r.get("discard") or [])
-        lost = _missing(z["hand"], discard)
+        unknown = self.unknown.get(pl, 0)
+        lost = [c for c in _missing(z["hand"], discard) if not self._from_unknown(pl, c)]
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
             self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
                                f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
-        need = max(0, len(z["hand"]) - HAND_LIMIT)
+        need = max(0, len(z["hand"]) + unknown - HAND_LIMIT)
         if len(discard) != need:
-            self.fail("502.5", f"{pl} holds {len(z['hand'])} cards and discards {len(discard)}: "
+            self.fail("502.5", f"{pl} holds {len(z['hand']) + unknown} cards and discards {len(discard)}: "
                                f"down to {HAND_LIMIT} means {need}")
         self._end_turn(discard, self._carry())
 
@@ -599,7 +634,7 @@ class Referee:
         self._action_phase("201.7", "an Energy Crystal Card")
         if m.p[self.by]["crystal_cast"]:
             self.fail("403.1", f"{self.by} already cast an Energy Crystal Card this turn")
-        if code not in m.p[self.by]["hand"]:
+        if code not in m.p[self.by]["hand"] and not self._from_unknown(self.by, code):
             self.fail("200.1b", f"{code} is not in {self.by}'s hand (an Energy Crystal Card is cast from hand)",
                       fatal=True)
         card = self.card(code)
@@ -715,7 +750,7 @@ class Referee:
             self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases "
                                 f"({_PHASE_NAME.get(m.phase, m.phase)})")
         self._stackable(f"casting {card.name}", phased=True)
-        if code not in m.p[self.by]["hand"]:
+        if code not in m.p[self.by]["hand"] and not self._from_unknown(self.by, code):
             self._void("200.1a", f"{code} is not in {self.by}'s hand (a card is cast from hand)",
                        {"kind": "cast", "card": code}, r["pay"])
         entry: dict[str, Any] = {"id": self.line, "kind": "cast", "by": self.by, "card": code,
