@@ -80,21 +80,38 @@ def test_x610z_105_2a_the_second_setup_on_a_dot_that_is_not_a_starting_dot_is_no
     assert found == [(3, "P2", "105.2a")]
 
 
-@pytest.mark.parametrize("setup, message", [
-    (r("setup", "P1", dot="Z9", hand=P1_HAND), "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: "
-                                               "no Life Base is placed)"),
-    (r("setup", "P2", dot="S1", hand=P2_HAND), "Starting Dot S1 is taken by P1's Life Base (no Life Base is placed)"),
-])
-def test_x610z_105_2a_a_setup_that_places_no_life_base_does_not_charge_the_rest_of_the_match(setup, message):
-    """A dot off the board, or the other player's: no Life Base is placed, the rest of the setup is applied (the hand
-    dealt, the player set up), so the turns go on; with no Life Base in play he loses none (210.8: the game went on)."""
-    recs = [setup, SETUP[1]] if setup["by"] == "P1" else [SETUP[0], setup]
+def test_x610z_105_2a_a_setup_that_places_no_life_base_does_not_charge_the_rest_of_the_match():
+    """A dot off the board in the first setup: no Life Base is placed, the rest of the setup is applied (the hand dealt,
+    the player set up), so the turns go on; with no Life Base in play he loses none (210.8: the game went on)."""
+    recs = [r("setup", "P1", dot="Z9", hand=P1_HAND), SETUP[1]]
     m, ref = run(recs + two_turns(), strict=False)
-    line = 2 if setup["by"] == "P1" else 3
-    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [(line, setup["by"], "105.2a", message)]
-    z = m.p[setup["by"]]
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [
+        (2, "P1", "105.2a", "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: no Life Base is "
+                            "placed)")]
+    z = m.p["P1"]
     assert z["ready"] and z["home"] is None and len(z["hand"]) == 7 and m.turn == 2 and m.outcome is None
     assert sum(e["life"] for e in m.dots.values()) == 1
+
+
+@pytest.mark.parametrize("dot, message", [
+    ("Z9", "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: the Life Base is not placed there); "
+           "placed on S4, the Starting Dot opposing P1's S1 (105.2b)"),
+    ("A4", "A4 is not a Starting Dot of board x610z-orbits-sample; placed on S4, the Starting Dot opposing P1's S1 "
+           "(105.2b)"),
+    ("S1", "Starting Dot S1 is taken by P1's Life Base (the Life Base is not placed there); placed on S4, the Starting "
+           "Dot opposing P1's S1 (105.2b)"),
+])
+def test_x610z_105_2a_the_second_setup_on_a_dot_that_is_not_a_free_starting_dot_is_placed_opposite_the_first(dot, message):
+    """The second Life Base goes on the Starting Dot opposing the first (105.2b): a setup naming a dot off the board, one
+    that is not a Starting Dot or the first player's is 105.2a once and placed there, so P2's move from S4 is his Life
+    Base's (it was placed as played, or not at all, and each record of S4 was charged: 202.2 'no summon on S4', a
+    summon cast there 402.6 ...)."""
+    recs = [SETUP[0], r("setup", "P2", dot=dot, hand=P2_HAND)] + two_turns()[:5] + [
+        r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("energy", "P2", crystal="A1-011"),
+        r("move", "P2", **{"from": "S4"}, path=["A4"], pay={"B": 1})] + pp("P2") + [r("end", "P2")]
+    m, ref = run(recs, strict=False)
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [(3, "P2", "105.2a", message)]
+    assert m.p["P2"]["home"] == "S4" and m.dots["A4"]["life"] and m.dots["A4"]["ctrl"] == "P2" and m.turn == 2
 
 
 def test_x610z_105_2a_a_setup_before_the_starting_players_merges_its_105_2a_findings():

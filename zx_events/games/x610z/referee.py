@@ -366,20 +366,33 @@ class Referee:
         # it (the hand dealt, the player set up): it was skipped, and the other player's legal setup was 105.2a, every
         # turn 'a turn before both players set up' and each record 700.1 'no turn under way' (153 findings)
         dot = r["dot"]
+        # the second Life Base opposes the first (105.2b): a setup naming a dot that is not a free Starting Dot is placed
+        # there, as it has to be (digest.8: placed as played, or not at all, and each later record of the player's
+        # Starting Dot was charged: a summon cast there 402.6, his Life Base moved from there 202.2, targeted there
+        # 401.2a ...)
+        home = opp["home"] if opp["ready"] and opp["home"] in board and board.dots[opp["home"]].is_start else None
+        due = board.opposite.get(home) if home else None
+        if due in m.dots:
+            due = None
+        fix = f"; placed on {due}, the Starting Dot opposing {other(pl)}'s {home} (105.2b)" if due and dot != due else ""
         if dot not in board:
-            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name} (not a dot of it: no Life Base "
-                                f"is placed)")
+            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name} (not a dot of it: "
+                                f"{'no Life Base is placed' if not fix else 'the Life Base is not placed there'}){fix}")
             dot = None
-        elif not board.dots[dot].is_start:  # (on the board: the Life Base is placed there, as played)
-            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}")
-        if dot in m.dots:
-            self.fail("105.2a", f"{'Starting Dot ' if board.dots[dot].is_start else ''}{dot} is taken by "
-                                f"{m.dots[dot]['ctrl']}'s Life Base (no Life Base is placed)")
-            dot = None
-        starts = [d for d in (dot, opp["home"]) if d in board and board.dots[d].is_start]
-        if len(starts) == 2 and board.opposite.get(opp["home"]) != dot:  # (105.2b: when both are on Starting Dots)
-            self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {opp['home']} "
-                                f"(opposite: {board.opposite.get(opp['home'], 'none')})")
+        else:
+            start, taken = board.dots[dot].is_start, dot in m.dots
+            if not start:  # (on the board: the Life Base is placed there, as played, unless 105.2b says where)
+                self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}{'' if taken else fix}")
+            if taken:
+                self.fail("105.2a", f"{'Starting Dot ' if start else ''}{dot} is taken by {m.dots[dot]['ctrl']}'s "
+                                    f"Life Base ({'the Life Base is not placed there' if fix else 'no Life Base is placed'})"
+                                    f"{fix}")
+                dot = None
+            elif start and fix:  # (105.2b: both on Starting Dots, which of the two is wrong the log does not say: as played)
+                self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {home} (opposite: {due})")
+                fix = ""
+        if fix:
+            dot = due
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         if lb is None:  # (101.1b in Limited play: the header's format, as the deck check cites it)
             rule = "101.1b" if (m.header.get("format") or "constructed") == "limited" else "101.1a"
