@@ -137,6 +137,19 @@ def test_x610z_702_1_a_draw_after_the_first_action_is_applied_as_played():
     assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs), "P1", "702.1")] and m.p["P1"]["discard"] == ["A1-010"]
 
 
+def test_x610z_702_1_the_card_of_a_draw_left_out_is_played_with_no_second_finding():
+    """P1's draw left out (702.1 at his crystal): the Heal he casts, in his deck and not in his hand as the state knows it,
+    is the card he drew (it was 200.1a 'not in P1's hand', the cast announced as nothing). One such card only: a second
+    card not in the hand is 200.1a."""
+    recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
+                    r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})] + pp("P1")
+    m, found = audit(recs + [r("end", "P1")])
+    assert found == [(at(SETUP) + 2, "P1", "702.1")] and m.p["P1"]["discard"] == ["A1-032"] and m.phase == "over"
+    more = [r("cast", "P1", card="A1-050", pay={})]
+    _, found = audit(recs + more)
+    assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs + more), "P1", "200.1a")]
+
+
 # ---------------------------------------------------------------------- one record, one finding per clause
 def test_x610z_206_1a_a_permanent_cast_by_the_reactive_player_in_the_end_phase_is_one_finding():
     """206.1a: "only ... by the active player during the Action Phase": both halves broken, one finding (it was two)."""

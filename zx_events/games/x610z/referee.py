@@ -61,6 +61,9 @@ class Referee:
         # player -> the cards of his hand the state does not know (_implied_setup): a card played from the hand that
         # the state does not hold is one of them while some are left
         self.unknown: dict[str, int] = {}
+        # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made: like ``unknown``,
+        # a card he plays or discards from his hand that the state does not hold is one of them, while some are left
+        self.missed: dict[str, int] = {}
         self.inferred: tuple[int, str] | None = None  # (turn, player) of the turn a record began, its `turn` not yet seen
         self.last: tuple[int, dict] | None = None  # the line and record handled last
         self.repeat: int | None = None  # the line of the record just before when this one is the same, else None
@@ -271,6 +274,7 @@ class Referee:
         if m.phase == "draw":
             if m.drawn == 0 and self.drew != m.turn:
                 self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card", player=m.active)
+                self.missed[m.active] = self.missed.get(m.active, 0) + 1
             m._phase_entered(phase="action", line=self.line)
 
     def _action_phase(self, rule: str, what: str, stackable: bool = False) -> None:
@@ -484,10 +488,13 @@ class Referee:
                   hand=[], murphy=[], line=self.line)
 
     def _from_unknown(self, pl: str, code: str) -> bool:
-        """Whether ``code``, not in ``pl``'s hand as the state knows it, is one of its unknown cards (one less now)."""
-        if self.unknown.get(pl) and code in self.m.p[pl]["deck"]:
-            self.unknown[pl] -= 1
-            return True
+        """Whether ``code``, not in ``pl``'s hand as the state knows it, is one of its unknown cards (one less now):
+        of a setup left out (``unknown``), or the card of a draw left out (``missed``; digest.8: the card drawn was
+        played, and was 200.1a or 200.1b 'not in hand', and its effect 503.1, one more finding each)."""
+        for pool in (self.unknown, self.missed):
+            if pool.get(pl) and code in self.m.p[pl]["deck"]:
+                pool[pl] -= 1
+                return True
         return False
 
     def _next_player(self) -> str:
@@ -541,6 +548,8 @@ class Referee:
         m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
         if late:
             self.drew = m.turn  # (the state counts only a draw in the Draw Phase: a second late one is 702.1)
+            if self.missed.get(self.by):
+                self.missed[self.by] -= 1  # (the draw left out is made: its card is known)
         self._draw_phase_over()
 
     def _draw_phase_over(self) -> None:
@@ -598,8 +607,9 @@ class Referee:
             self._leave_draw()
         z = m.p[pl]
         discard = list(r.get("discard") or [])
-        unknown = self.unknown.get(pl, 0)
+        unknown, missed = self.unknown.get(pl, 0), self.missed.get(pl, 0)
         lost = [c for c in _missing(z["hand"], discard) if not self._from_unknown(pl, c)]
+        unknown += missed - self.missed.get(pl, 0)  # (a draw left out counts when a discard shows its card)
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
             self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
                                f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
