@@ -283,6 +283,24 @@ def test_x610z_201_3_an_announcement_logged_twice_is_one_finding_and_skipped():
     assert "the same record as line" in m.violations[0]["message"] and m.dots["B1"]["code"] == "A1-022"
 
 
+@pytest.mark.parametrize("announce", [
+    r("move", "P2", **{"from": "E1"}, path=["B1"], pay={"B": 1}),  # P1's Sky Vessel
+    r("cast", "P2", card="A1-040", target="E1", pay={"B": 1}),  # Swift Boots, in P1's hand only
+])
+def test_x610z_201_3_an_announcement_by_the_wrong_seat_is_judged_as_the_priority_holders(announce):
+    """P1 holds priority in his Action Phase; the record names his summon, or a card in his hand and not in P2's, by P2:
+    its seat mistaken, 201.3 once and judged as P1's (it was 201.3, 202.1 or 206.1a, 214.2 or 200.1a, 200.5 for P2's
+    empty pool, then P2's pass after it 201.3 again)."""
+    recs = CAST + pp("P1") + [announce]
+    m, found = audit(recs + pp("P1") + [r("end", "P1")])
+    assert found == [(at(recs), "P2", "201.3")] and m.phase == "over"
+    assert "its player mistaken (judged as P1's)" in m.violations[0]["message"]
+    if announce["do"] == "move":
+        assert m.dots["B1"]["code"] == "A1-022"
+    else:  # (fixed on Sky Vessel, which 602.5 destroyed on its Ending Dot at the end of the turn)
+        assert "A1-040" not in m.p["P1"]["hand"] and "A1-040" in m.p["P1"]["discard"]
+
+
 def test_x610z_201_3_a_pass_without_priority_leaves_the_resolutions_effects_to_come():
     """Discount resolved; a pass without priority, then its effect: the effect is the resolution's (the pass ended the
     resolution's effects: the draw was 503.1 'neither in play nor resolving')."""

@@ -161,6 +161,13 @@ class Referee:
         try:
             if kind != "pass" and stray is not None:
                 answer = self._stray_pass(stray, kind)
+            if kind in _ANNOUNCEMENTS and m.prio not in (None, self.by) and self.repeat is None \
+                    and self._holders(rec, kind, m.prio):
+                # the record's seat mistaken (digest.8: it was 201.3 and 202.1 or 206.1a, 214.2 or 200.1a, 200.5 for the
+                # other pool, and the other player's pass after it 201.3 again): judged as the priority holder's
+                self.fail("201.3", f"{self.by} announces {kind} {_NAMED[kind](rec)} without priority ({m.prio} has it): "
+                                   f"{m.prio}'s, its player mistaken (judged as {m.prio}'s)")
+                self.by = m.prio
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
                                     f"({m.outcome['reason']}, winner {m.outcome['winner'] or 'none'})", fatal=True)
@@ -184,6 +191,23 @@ class Referee:
             m._passed(player=answer, line=line)  # (the pass without priority just before: the answer to it, _stray_pass)
         self._flush()
         self.settle()
+
+    def _holders(self, rec: dict, kind: str, holder: str) -> bool:
+        """Whether the announcement ``rec`` names what the priority ``holder`` has and its player does not: a summon he
+        controls (a move, attack or ability), a card in his hand (a cast), a permanent he controls (an activation)."""
+        m = self.m
+        if kind in ("move", "attack") and (holder != m.active or m.phase not in ("draw", "action")):
+            return False  # (not his to make now either)
+        if kind in ("move", "attack", "ability"):
+            e = m.dots.get(rec.get("summon" if kind == "ability" else "from"))
+            return e is not None and e["ctrl"] == holder
+        if kind == "cast":
+            card = self.cat.get(rec.get("card"))
+            if card is not None and card.permanent and (holder != m.active or m.phase not in ("draw", "action")):
+                return False
+            return rec.get("card") not in m.p[self.by]["hand"] and rec.get("card") in m.p[holder]["hand"]
+        owners = {p["ctrl"] for p in m.perms if p["code"] == rec.get("effect")}
+        return holder in owners and self.by not in owners
 
     def _stray_pass(self, stray: str, kind: str) -> str | None:
         """The record after a pass without priority by ``stray`` (201.3, reported and skipped there) is not a pass, so
@@ -1307,6 +1331,11 @@ _INERT = frozenset({Match.Passed, Match.EnergyAdded, Match.CardDrawn, Match.Phas
 # player begins that turn (Referee._infer_turn)
 _IN_TURN = frozenset({"draw", "pass", "end", "crystal", "energy", "cast", "activate", "ability", "trigger", "move",
                       "attack", "effect"})
+
+_ANNOUNCEMENTS = frozenset({"cast", "activate", "ability", "move", "attack"})  # (stackable, by the priority holder)
+_NAMED = {"cast": lambda r: f"({r.get('card')})", "activate": lambda r: f"({r.get('effect')})",
+          "ability": lambda r: f"(the summon on {r.get('summon')})", "move": lambda r: f"(the summon on {r.get('from')})",
+          "attack": lambda r: f"(the summon on {r.get('from')})"}
 
 _PHASE_NAME = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
 
