@@ -246,6 +246,32 @@ def test_x610z_700_1_a_turn_record_logged_after_the_draw_that_began_its_turn_is_
     assert m.turn == 3 and m.active == "P1" and len(m.p["P2"]["hand"]) == 7
 
 
+def test_x610z_700_1_a_turn_record_of_the_wrong_player_begins_the_due_players_turn():
+    """P1's `turn` where turn 2 is P2's: 700.1 once, and the turn begins as P2's, whose records follow (it began as
+    P1's, and P2's draw was 702.1, his crystal 403.2 and 201.7, his `end` 700.1, and the next `turn` 700.1 again)."""
+    recs = SETUP + two_turns()[:4] + [r("turn", "P1")]
+    m, found = audit(recs + two_turns()[5:] + [r("turn", "P1"), r("draw", "P1", card="A1-010")])
+    assert found == [(at(recs), "P1", "700.1")] and m.turn == 3 and m.active == "P1"
+    assert "turn 2 belongs to P2, not P1 (begun as P2's)" in m.violations[0]["message"]
+
+
+def test_x610z_700_1_a_turn_record_logged_twice_is_one_finding_and_skipped():
+    """The `turn` repeated: 700.1 once, skipped (it ended the turn it began, nothing discarded, and began turn 2 as P1's:
+    'belongs to P2', and each of P2's records after P1's `end` was charged)."""
+    recs = SETUP + [r("turn", "P1"), r("turn", "P1")]
+    m, found = audit(recs + two_turns()[1:] + [r("turn", "P1")])
+    assert found == [(at(recs), "P1", "700.1")] and m.turn == 3 and m.active == "P1"
+
+
+def test_x610z_700_1_the_first_turn_record_left_out_begins_turn_1_at_the_starting_players_record():
+    """Turn 1's `turn` left out: P1's draw after the setups is 700.1 once and begins turn 1 (each record of turn 1 was
+    700.1 'no turn under way', and P2's `turn` then 'turn 1 belongs to P1')."""
+    recs = SETUP + two_turns()[1:]
+    m, found = audit(recs)
+    assert found == [(at(SETUP) + 1, "P1", "700.1")] and m.turn == 2 and m.phase == "over"
+    assert "turn 1 begins without a turn record (it comes after the setups)" in m.violations[0]["message"]
+
+
 # ---------------------------------------------------------------------- priority (201.3)
 CAST = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1")]  # Sky Vessel, resolved by the passes after it
 MOVE = [r("move", "P1", **{"from": "E1"}, path=["B1"], pay={"B": 1})] + pp("P1") + [r("end", "P1")]

@@ -171,7 +171,8 @@ class Referee:
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
                                     f"({m.outcome['reason']}, winner {m.outcome['winner'] or 'none'})", fatal=True)
-            if kind in _IN_TURN and m.phase == "over" and m.outcome is None and self.by == self._next_player():
+            if kind in _IN_TURN and m.outcome is None and self.by == self._next_player() and (
+                    m.phase == "over" or (m.phase == "setup" and all(z["ready"] for z in m.p.values()))):
                 self._infer_turn()
             if "turn" in rec:
                 expected = m.turn + 1 if kind == "turn" and not self._late_turn() else m.turn
@@ -472,6 +473,10 @@ class Referee:
             self.inferred = None
             m._late(player=self.by, discard=[], rec=self._carry(), line=self.line)
             return
+        if self.repeat is not None and self.by == m.active and m.phase not in ("setup", "over"):
+            # the `turn` record just before, logged twice (digest.8: it ended the turn it began, and began the next)
+            self.fail("700.1", f"turn {m.turn} has begun: the same record as line {self.repeat}, logged twice (skipped)",
+                      fatal=True)
         for pl in ("P1", "P2"):
             if not m.p[pl]["ready"]:
                 self._implied_setup(pl)
@@ -484,7 +489,10 @@ class Referee:
             self._end_turn([], None)
         expected = self._next_player()
         if self.by != expected:
-            self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by}")
+            # begun as his (digest.8: as the record's player's, and each record of the turn's player was charged: 702.1,
+            # 403.2, 201.7, 700.1 at his `end` and at the next `turn`)
+            self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by} (begun as {expected}'s)")
+            self.by = expected
         m._turn_started(turn=m.turn + 1, player=self.by, rec=self._carry(), line=self.line)
         self._turn_begun()
 
@@ -528,16 +536,18 @@ class Referee:
         return m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
 
     def _infer_turn(self) -> None:
-        """A record of the next turn's player after an ``end``, its ``turn`` record left out: 700.1 once, and the
-        turn begins here, then the record is judged in it (digest.8: the turn was not begun, so each record of it
-        was 700.1 'turn N has ended', and the `turn` record after its `end` 'belongs to' the other player). A
-        ``turn`` record later is the next turn's, counted from this one."""
+        """A record of the next turn's player after an ``end`` (or after the setups, the starting player's), its
+        ``turn`` record left out: 700.1 once, and the turn begins here, then the record is judged in it (digest.8: the
+        turn was not begun, so each record of it was 700.1 'turn N has ended', or 'no turn under way' before the first,
+        and the `turn` record after its `end` 'belongs to' the other player). A ``turn`` record later is the next
+        turn's, counted from this one."""
         m = self.m
         m._turn_started(turn=m.turn + 1, player=self.by, line=self.line)
         self.inferred = (m.turn, self.by)
         self._turn_begun()
-        self.fail("700.1", f"turn {m.turn} begins without a turn record (it comes after turn {m.turn - 1}'s end): "
-                           f"begun here, as {self.by}'s", fatal=m.outcome is not None)
+        after = f"turn {m.turn - 1}'s end" if m.turn > 1 else "the setups"
+        self.fail("700.1", f"turn {m.turn} begins without a turn record (it comes after {after}): begun here, as "
+                           f"{self.by}'s", fatal=m.outcome is not None)
 
     def _turn_begun(self) -> None:
         """209.2f and 106.3 when a turn begins."""
