@@ -94,17 +94,17 @@ def test_x610z_105_2a_a_setup_that_places_no_life_base_does_not_charge_the_rest_
 
 
 @pytest.mark.parametrize("dot, message", [
-    ("Z9", "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: the Life Base is not placed there); "
-           "placed on S4, the Starting Dot opposing P1's S1 (105.2b)"),
+    ("Z9", "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: the Life Base is not placed "
+           "there); placed on S4, the Starting Dot opposing P1's S1 (105.2b)"),
     ("A4", "A4 is not a Starting Dot of board x610z-orbits-sample; placed on S4, the Starting Dot opposing P1's S1 "
            "(105.2b)"),
     ("S1", "Starting Dot S1 is taken by P1's Life Base (the Life Base is not placed there); placed on S4, the Starting "
            "Dot opposing P1's S1 (105.2b)"),
 ])
-def test_x610z_105_2a_the_second_setup_on_a_dot_that_is_not_a_free_starting_dot_is_placed_opposite_the_first(dot, message):
-    """The second Life Base goes on the Starting Dot opposing the first (105.2b): a setup naming a dot off the board, one
-    that is not a Starting Dot or the first player's is 105.2a once and placed there, so P2's move from S4 is his Life
-    Base's (it was placed as played, or not at all, and each record of S4 was charged: 202.2 'no summon on S4', a
+def test_x610z_105_2a_the_second_setup_not_on_a_free_starting_dot_is_placed_opposite_the_first(dot, message):
+    """The second Life Base goes on the Starting Dot opposing the first (105.2b): a setup naming a dot off the board,
+    one that is not a Starting Dot or the first player's is 105.2a once and placed there, so P2's move from S4 is his
+    Life Base's (it was placed as played, or not at all, and each record of S4 was charged: 202.2 'no summon on S4', a
     summon cast there 402.6 ...)."""
     recs = [SETUP[0], r("setup", "P2", dot=dot, hand=P2_HAND)] + two_turns()[:5] + [
         r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("energy", "P2", crystal="A1-011"),
@@ -138,9 +138,9 @@ def test_x610z_702_1_a_draw_after_the_first_action_is_applied_as_played():
 
 
 def test_x610z_702_1_the_card_of_a_draw_left_out_is_played_with_no_second_finding():
-    """P1's draw left out (702.1 at his crystal): the Heal he casts, in his deck and not in his hand as the state knows it,
-    is the card he drew (it was 200.1a 'not in P1's hand', the cast announced as nothing). One such card only: a second
-    card not in the hand is 200.1a."""
+    """P1's draw left out (702.1 at his crystal): the Heal he casts, in his deck and not in his hand as the state knows
+    it, is the card he drew (it was 200.1a 'not in P1's hand', the cast announced as nothing). One such card only: a
+    second card not in the hand is 200.1a."""
     recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
                     r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})] + pp("P1")
     m, found = audit(recs + [r("end", "P1")])
@@ -256,8 +256,8 @@ def test_x610z_700_1_a_turn_record_of_the_wrong_player_begins_the_due_players_tu
 
 
 def test_x610z_700_1_a_turn_record_logged_twice_is_one_finding_and_skipped():
-    """The `turn` repeated: 700.1 once, skipped (it ended the turn it began, nothing discarded, and began turn 2 as P1's:
-    'belongs to P2', and each of P2's records after P1's `end` was charged)."""
+    """The `turn` repeated: 700.1 once, skipped (it ended the turn it began, nothing discarded, and began turn 2 as
+    P1's: 'belongs to P2', and each of P2's records after P1's `end` was charged)."""
     recs = SETUP + [r("turn", "P1"), r("turn", "P1")]
     m, found = audit(recs + two_turns()[1:] + [r("turn", "P1")])
     assert found == [(at(recs), "P1", "700.1")] and m.turn == 3 and m.active == "P1"

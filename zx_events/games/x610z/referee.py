@@ -61,10 +61,10 @@ class Referee:
         # player -> the cards of his hand the state does not know (_implied_setup): a card played from the hand that
         # the state does not hold is one of them while some are left
         self.unknown: dict[str, int] = {}
-        # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made: like ``unknown``,
-        # a card he plays or discards from his hand that the state does not hold is one of them, while some are left
+        # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made: like
+        # ``unknown``, a card he plays or discards from his hand that the state does not hold is one of them
         self.missed: dict[str, int] = {}
-        self.inferred: tuple[int, str] | None = None  # (turn, player) of the turn a record began, its `turn` not yet seen
+        self.inferred: tuple[int, str] | None = None  # (turn, player) of the turn a record began, its `turn` unseen
         self.last: tuple[int, dict] | None = None  # the line and record handled last
         self.repeat: int | None = None  # the line of the record just before when this one is the same, else None
 
@@ -165,8 +165,8 @@ class Referee:
                     and self._holders(rec, kind, m.prio):
                 # the record's seat mistaken (digest.8: it was 201.3 and 202.1 or 206.1a, 214.2 or 200.1a, 200.5 for the
                 # other pool, and the other player's pass after it 201.3 again): judged as the priority holder's
-                self.fail("201.3", f"{self.by} announces {kind} {_NAMED[kind](rec)} without priority ({m.prio} has it): "
-                                   f"{m.prio}'s, its player mistaken (judged as {m.prio}'s)")
+                self.fail("201.3", f"{self.by} announces {kind} {_NAMED[kind](rec)} without priority ({m.prio} has "
+                                   f"it): {m.prio}'s, its player mistaken (judged as {m.prio}'s)")
                 self.by = m.prio
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
@@ -189,7 +189,7 @@ class Referee:
         except _Skip:
             pass
         if answer is not None and m.stack and m.stack[-1].get("id") == line and m.prio == answer:
-            m._passed(player=answer, line=line)  # (the pass without priority just before: the answer to it, _stray_pass)
+            m._passed(player=answer, line=line)  # (the pass without priority just before answers it: _stray_pass)
         self._flush()
         self.settle()
 
@@ -219,7 +219,8 @@ class Referee:
         holder next is what the pass answered, logged before it: the player to answer it once it is announced
         (``handle`` passes for him). Returns that player, else None."""
         m = self.m
-        if m.prio is None or m.prio == stray or m.outcome is not None or kind in ("setup", "turn", "result", "concede") \
+        if m.prio is None or m.prio == stray or m.outcome is not None \
+                or kind in ("setup", "turn", "result", "concede") \
                 or (kind == "effect" and self.rec.get("source") in (self.resolved, self.fizzled)):  # (the resolution's)
             return None
         if m.stack:
@@ -395,15 +396,16 @@ class Referee:
         # it (the hand dealt, the player set up): it was skipped, and the other player's legal setup was 105.2a, every
         # turn 'a turn before both players set up' and each record 700.1 'no turn under way' (153 findings)
         dot = r["dot"]
-        # the second Life Base opposes the first (105.2b): a setup naming a dot that is not a free Starting Dot is placed
-        # there, as it has to be (digest.8: placed as played, or not at all, and each later record of the player's
-        # Starting Dot was charged: a summon cast there 402.6, his Life Base moved from there 202.2, targeted there
-        # 401.2a ...)
+        # the second Life Base opposes the first (105.2b): a setup naming a dot that is not a free Starting Dot is
+        # placed there, as it has to be (digest.8: placed as played, or not at all, and each later record of the
+        # player's Starting Dot was charged: a summon cast there 402.6, his Life Base moved from there 202.2, targeted
+        # there 401.2a ...)
         home = opp["home"] if opp["ready"] and opp["home"] in board and board.dots[opp["home"]].is_start else None
         due = board.opposite.get(home) if home else None
         if due in m.dots:
             due = None
-        fix = f"; placed on {due}, the Starting Dot opposing {other(pl)}'s {home} (105.2b)" if due and dot != due else ""
+        fix = f"; placed on {due}, the Starting Dot opposing {other(pl)}'s {home} (105.2b)" \
+            if due and dot != due else ""
         if dot not in board:
             self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name} (not a dot of it: "
                                 f"{'no Life Base is placed' if not fix else 'the Life Base is not placed there'}){fix}")
@@ -413,11 +415,11 @@ class Referee:
             if not start:  # (on the board: the Life Base is placed there, as played, unless 105.2b says where)
                 self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}{'' if taken else fix}")
             if taken:
+                what = "the Life Base is not placed there" if fix else "no Life Base is placed"
                 self.fail("105.2a", f"{'Starting Dot ' if start else ''}{dot} is taken by {m.dots[dot]['ctrl']}'s "
-                                    f"Life Base ({'the Life Base is not placed there' if fix else 'no Life Base is placed'})"
-                                    f"{fix}")
+                                    f"Life Base ({what}){fix}")
                 dot = None
-            elif start and fix:  # (105.2b: both on Starting Dots, which of the two is wrong the log does not say: as played)
+            elif start and fix:  # (105.2b: both on Starting Dots; which is wrong the log does not say: as played)
                 self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {home} (opposite: {due})")
                 fix = ""
         if fix:
@@ -475,8 +477,8 @@ class Referee:
             return
         if self.repeat is not None and self.by == m.active and m.phase not in ("setup", "over"):
             # the `turn` record just before, logged twice (digest.8: it ended the turn it began, and began the next)
-            self.fail("700.1", f"turn {m.turn} has begun: the same record as line {self.repeat}, logged twice (skipped)",
-                      fatal=True)
+            self.fail("700.1", f"turn {m.turn} has begun: the same record as line {self.repeat}, logged twice "
+                               f"(skipped)", fatal=True)
         for pl in ("P1", "P2"):
             if not m.p[pl]["ready"]:
                 self._implied_setup(pl)
@@ -1344,8 +1346,8 @@ _IN_TURN = frozenset({"draw", "pass", "end", "crystal", "energy", "cast", "activ
 
 _ANNOUNCEMENTS = frozenset({"cast", "activate", "ability", "move", "attack"})  # (stackable, by the priority holder)
 _NAMED = {"cast": lambda r: f"({r.get('card')})", "activate": lambda r: f"({r.get('effect')})",
-          "ability": lambda r: f"(the summon on {r.get('summon')})", "move": lambda r: f"(the summon on {r.get('from')})",
-          "attack": lambda r: f"(the summon on {r.get('from')})"}
+          "ability": lambda r: f"(the summon on {r.get('summon')})",
+          "move": lambda r: f"(the summon on {r.get('from')})", "attack": lambda r: f"(the summon on {r.get('from')})"}
 
 _PHASE_NAME = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
 
