@@ -52,26 +52,66 @@ def test_x610z_105_2a_a_life_base_on_a_dot_that_is_not_a_starting_dot_is_placed_
     refused(recs, "105.2a", line=2, contains="A1 is not a Starting Dot")  # strict import stops there as before
 
 
+@pytest.mark.parametrize("left_out", ["P1", "P2"])
+def test_x610z_105_2a_a_setup_left_out_is_made_at_the_first_turn(left_out):
+    """A player's setup left out: the first `turn` is 105.2a once for it and sets him up there, his Life Base on the
+    Starting Dot opposing the other's (105.2b), his 7 cards unknown: the cards he plays from his hand are taken as
+    among them, and his `end` counts them (the turn was refused, 'a turn before both players set up', and every record
+    after it was 700.1 'no turn under way': 153 findings in a simulated log). P2's setup before P1's is 105.2a as
+    before."""
+    recs = [x for x in SETUP if x["by"] != left_out] + two_turns()
+    m, ref = run(recs, strict=False)
+    found = [(v.line, v.player, v.rule) for v in ref.found]
+    assert found == ([(2, "P2", "105.2a")] if left_out == "P1" else []) + [(3, left_out, "105.2a")]
+    assert "has no setup before the first turn" in ref.found[-1].message
+    home = {"P1": "S1", "P2": "S4"}[left_out]
+    assert m.dots[home]["life"] and m.dots[home]["ctrl"] == left_out and m.p[left_out]["home"] == home
+    assert m.turn == 2 and m.phase == "over" and m.outcome is None
+
+
+def test_x610z_502_5_the_unknown_cards_of_a_setup_left_out_count_at_the_end():
+    """P1's setup left out, then 1 card drawn and none played: he holds 8 cards (7 unknown) and discards 1."""
+    m, found = audit([SETUP[1], r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
+    assert found == [(2, "P2", "105.2a"), (3, "P1", "105.2a")] and m.phase == "over"
+
+
 def test_x610z_105_2a_the_second_setup_on_a_dot_that_is_not_a_starting_dot_is_not_also_105_2b():
     _, found = audit([SETUP[0], r("setup", "P2", dot="A4", hand=P2_HAND)] + two_turns())
     assert found == [(3, "P2", "105.2a")]
 
 
-@pytest.mark.parametrize("setup, message", [
-    (r("setup", "P1", dot="Z9", hand=P1_HAND), "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: "
-                                               "no Life Base is placed)"),
-    (r("setup", "P2", dot="S1", hand=P2_HAND), "Starting Dot S1 is taken by P1's Life Base (no Life Base is placed)"),
-])
-def test_x610z_105_2a_a_setup_that_places_no_life_base_does_not_charge_the_rest_of_the_match(setup, message):
-    """A dot off the board, or the other player's: no Life Base is placed, the rest of the setup is applied (the hand
-    dealt, the player set up), so the turns go on; with no Life Base in play he loses none (210.8: the game went on)."""
-    recs = [setup, SETUP[1]] if setup["by"] == "P1" else [SETUP[0], setup]
+def test_x610z_105_2a_a_setup_that_places_no_life_base_does_not_charge_the_rest_of_the_match():
+    """A dot off the board in the first setup: no Life Base is placed, the rest of the setup is applied (the hand dealt,
+    the player set up), so the turns go on; with no Life Base in play he loses none (210.8: the game went on)."""
+    recs = [r("setup", "P1", dot="Z9", hand=P1_HAND), SETUP[1]]
     m, ref = run(recs + two_turns(), strict=False)
-    line = 2 if setup["by"] == "P1" else 3
-    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [(line, setup["by"], "105.2a", message)]
-    z = m.p[setup["by"]]
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [
+        (2, "P1", "105.2a", "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: no Life Base is "
+                            "placed)")]
+    z = m.p["P1"]
     assert z["ready"] and z["home"] is None and len(z["hand"]) == 7 and m.turn == 2 and m.outcome is None
     assert sum(e["life"] for e in m.dots.values()) == 1
+
+
+@pytest.mark.parametrize("dot, message", [
+    ("Z9", "Z9 is not a Starting Dot of board x610z-orbits-sample (not a dot of it: the Life Base is not placed "
+           "there); placed on S4, the Starting Dot opposing P1's S1 (105.2b)"),
+    ("A4", "A4 is not a Starting Dot of board x610z-orbits-sample; placed on S4, the Starting Dot opposing P1's S1 "
+           "(105.2b)"),
+    ("S1", "Starting Dot S1 is taken by P1's Life Base (the Life Base is not placed there); placed on S4, the Starting "
+           "Dot opposing P1's S1 (105.2b)"),
+])
+def test_x610z_105_2a_the_second_setup_not_on_a_free_starting_dot_is_placed_opposite_the_first(dot, message):
+    """The second Life Base goes on the Starting Dot opposing the first (105.2b): a setup naming a dot off the board,
+    one that is not a Starting Dot or the first player's is 105.2a once and placed there, so P2's move from S4 is his
+    Life Base's (it was placed as played, or not at all, and each record of S4 was charged: 202.2 'no summon on S4', a
+    summon cast there 402.6 ...)."""
+    recs = [SETUP[0], r("setup", "P2", dot=dot, hand=P2_HAND)] + two_turns()[:5] + [
+        r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("energy", "P2", crystal="A1-011"),
+        r("move", "P2", **{"from": "S4"}, path=["A4"], pay={"B": 1})] + pp("P2") + [r("end", "P2")]
+    m, ref = run(recs, strict=False)
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [(3, "P2", "105.2a", message)]
+    assert m.p["P2"]["home"] == "S4" and m.dots["A4"]["life"] and m.dots["A4"]["ctrl"] == "P2" and m.turn == 2
 
 
 def test_x610z_105_2a_a_setup_before_the_starting_players_merges_its_105_2a_findings():
@@ -95,6 +135,19 @@ def test_x610z_702_1_a_draw_after_the_first_action_is_applied_as_played():
     assert len(m.p["P1"]["hand"]) == 7 and m.phase == "over"
     m, found = audit(recs + [r("end", "P1", discard=["A1-010"])])  # a second late draw is 702.1, applied
     assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs), "P1", "702.1")] and m.p["P1"]["discard"] == ["A1-010"]
+
+
+def test_x610z_702_1_the_card_of_a_draw_left_out_is_played_with_no_second_finding():
+    """P1's draw left out (702.1 at his crystal): the Heal he casts, in his deck and not in his hand as the state knows
+    it, is the card he drew (it was 200.1a 'not in P1's hand', the cast announced as nothing). One such card only: a
+    second card not in the hand is 200.1a."""
+    recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
+                    r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})] + pp("P1")
+    m, found = audit(recs + [r("end", "P1")])
+    assert found == [(at(SETUP) + 2, "P1", "702.1")] and m.p["P1"]["discard"] == ["A1-032"] and m.phase == "over"
+    more = [r("cast", "P1", card="A1-050", pay={})]
+    _, found = audit(recs + more)
+    assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs + more), "P1", "200.1a")]
 
 
 # ---------------------------------------------------------------------- one record, one finding per clause
@@ -164,13 +217,123 @@ def test_x610z_700_1_a_turn_while_the_turn_has_not_ended_ends_it():
 
 def test_x610z_700_1_an_end_logged_after_the_next_turn_record_is_the_closed_turns_late_end():
     """P2's `turn` logged before P1's `end` (swapped): the `turn` is 700.1 and ends turn 1 there; P1's `end` after it is
-    turn 1's, skipped with one 700.1 (it was applied as the end of P2's turn 2, 'P1 ends P2's turn', with a 702.1, and
-    each of P2's records after it was 700.1 'turn 2 has ended')."""
+    turn 1's, late: no second finding (it was applied as the end of P2's turn 2, 'P1 ends P2's turn', with a 702.1, and
+    each of P2's records after it was 700.1 'turn 2 has ended'; then a second 700.1, 'comes after turn 2 began')."""
     recs = T1 + [r("turn", "P2"), r("end", "P1")]
     m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2"),
                              r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
-    assert found == [(at(recs) - 1, "P2", "700.1"), (at(recs), "P1", "700.1")] and m.turn == 3 and m.phase == "over"
-    assert "P1's end of turn 1 comes after turn 2 began" in m.violations[1]["message"]
+    assert found == [(at(recs) - 1, "P2", "700.1")] and m.turn == 3 and m.phase == "over"
+
+
+def test_x610z_700_1_a_late_end_discards_its_cards():
+    """P1 holds 8 cards at the end of turn 1 and his `end`, discarding one, comes after P2's `turn`: the `turn` ended
+    turn 1 with nothing discarded, the late `end` discards the card (it kept it: P1 held 8 cards, and his next `end`
+    was 502.5 for a discard the turn before's)."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("turn", "P2"),
+                    r("end", "P1", discard=["A1-010"])]
+    m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2")])
+    assert found == [(at(recs) - 1, "P2", "700.1")]
+    assert len(m.p["P1"]["hand"]) == 7 and m.p["P1"]["discard"] == ["A1-010"] and m.turn == 2
+
+
+def test_x610z_700_1_a_turn_record_logged_after_the_draw_that_began_its_turn_is_that_turns():
+    """P2's `turn` and `draw` swapped: the draw after P1's `end` begins turn 2 with one 700.1, and the `turn` after it
+    is turn 2's, late, with no finding (it was 700.1 'turn 2 has not ended', ended turn 2 there and began a turn 3
+    of P2's, 'belongs to P1', and P2's crystal after it was 702.1: three findings for one swap)."""
+    recs = SETUP + two_turns()[:4] + [r("draw", "P2", card="A1-011"), r("turn", "P2")]
+    m, found = audit(recs + [r("crystal", "P2", card="A1-011"), r("end", "P2"), r("turn", "P1")])
+    assert found == [(at(recs) - 1, "P2", "700.1")]
+    assert m.turn == 3 and m.active == "P1" and len(m.p["P2"]["hand"]) == 7
+
+
+def test_x610z_700_1_a_turn_record_of_the_wrong_player_begins_the_due_players_turn():
+    """P1's `turn` where turn 2 is P2's: 700.1 once, and the turn begins as P2's, whose records follow (it began as
+    P1's, and P2's draw was 702.1, his crystal 403.2 and 201.7, his `end` 700.1, and the next `turn` 700.1 again)."""
+    recs = SETUP + two_turns()[:4] + [r("turn", "P1")]
+    m, found = audit(recs + two_turns()[5:] + [r("turn", "P1"), r("draw", "P1", card="A1-010")])
+    assert found == [(at(recs), "P1", "700.1")] and m.turn == 3 and m.active == "P1"
+    assert "turn 2 belongs to P2, not P1 (begun as P2's)" in m.violations[0]["message"]
+
+
+def test_x610z_700_1_a_turn_record_logged_twice_is_one_finding_and_skipped():
+    """The `turn` repeated: 700.1 once, skipped (it ended the turn it began, nothing discarded, and began turn 2 as
+    P1's: 'belongs to P2', and each of P2's records after P1's `end` was charged)."""
+    recs = SETUP + [r("turn", "P1"), r("turn", "P1")]
+    m, found = audit(recs + two_turns()[1:] + [r("turn", "P1")])
+    assert found == [(at(recs), "P1", "700.1")] and m.turn == 3 and m.active == "P1"
+
+
+def test_x610z_700_1_the_first_turn_record_left_out_begins_turn_1_at_the_starting_players_record():
+    """Turn 1's `turn` left out: P1's draw after the setups is 700.1 once and begins turn 1 (each record of turn 1 was
+    700.1 'no turn under way', and P2's `turn` then 'turn 1 belongs to P1')."""
+    recs = SETUP + two_turns()[1:]
+    m, found = audit(recs)
+    assert found == [(at(SETUP) + 1, "P1", "700.1")] and m.turn == 2 and m.phase == "over"
+    assert "turn 1 begins without a turn record (it comes after the setups)" in m.violations[0]["message"]
+
+
+# ---------------------------------------------------------------------- priority (201.3)
+CAST = T1 + [r("cast", "P1", card="A1-022", pay={}, dot="E1")]  # Sky Vessel, resolved by the passes after it
+MOVE = [r("move", "P1", **{"from": "E1"}, path=["B1"], pay={"B": 1})] + pp("P1") + [r("end", "P1")]
+
+
+@pytest.mark.parametrize("passes", [
+    [r("pass", "P1")],  # P2's pass left out
+    [r("pass", "P2"), r("pass", "P2")],  # P1's pass logged as P2's
+])
+def test_x610z_201_3_a_pass_without_priority_then_another_record_completes_the_round_of_passes(passes):
+    """The pass without priority is followed by a record that is no pass: it was the pass of the round that resolves
+    the cast, so Sky Vessel is on E1 and moves (the cast stayed on the stack: the move was 202.2 'no summon on E1' or
+    201.3 again, and the `end` 703.7 with the cast on the stack)."""
+    recs = CAST + passes
+    m, found = audit(recs + MOVE)
+    assert found == [(at(recs), passes[-1]["by"], "201.3")]
+    assert m.dots["B1"]["code"] == "A1-022" and m.turn == 1 and m.phase == "over"
+
+
+def test_x610z_201_3_a_pass_logged_before_the_announcement_it_answers_is_applied_after_it():
+    """P2's pass and P1's cast swapped: the pass without priority answers the cast that follows it (it did nothing, so
+    P1's pass after the cast was 201.3 as well, and the `end` 703.7 with the cast on the stack)."""
+    recs = T1 + [r("pass", "P2")]
+    m, found = audit(recs + [r("cast", "P1", card="A1-022", pay={}, dot="E1"), r("pass", "P1")] + MOVE)
+    assert found == [(at(recs), "P2", "201.3")]
+    assert m.dots["B1"]["code"] == "A1-022" and m.phase == "over"
+
+
+def test_x610z_201_3_an_announcement_logged_twice_is_one_finding_and_skipped():
+    """The move logged twice: the second is 201.3 (priority went to P2) and skipped (it was applied again: 202.2b, the
+    summon activated, 200.5, the energy spent, and the `end` 703.7 with it on the stack)."""
+    recs = CAST + pp("P1") + MOVE[:1] + MOVE[:1]
+    m, found = audit(recs + MOVE[1:])
+    assert found == [(at(recs), "P1", "201.3")]
+    assert "the same record as line" in m.violations[0]["message"] and m.dots["B1"]["code"] == "A1-022"
+
+
+@pytest.mark.parametrize("announce", [
+    r("move", "P2", **{"from": "E1"}, path=["B1"], pay={"B": 1}),  # P1's Sky Vessel
+    r("cast", "P2", card="A1-040", target="E1", pay={"B": 1}),  # Swift Boots, in P1's hand only
+])
+def test_x610z_201_3_an_announcement_by_the_wrong_seat_is_judged_as_the_priority_holders(announce):
+    """P1 holds priority in his Action Phase; the record names his summon, or a card in his hand and not in P2's, by P2:
+    its seat mistaken, 201.3 once and judged as P1's (it was 201.3, 202.1 or 206.1a, 214.2 or 200.1a, 200.5 for P2's
+    empty pool, then P2's pass after it 201.3 again)."""
+    recs = CAST + pp("P1") + [announce]
+    m, found = audit(recs + pp("P1") + [r("end", "P1")])
+    assert found == [(at(recs), "P2", "201.3")] and m.phase == "over"
+    assert "its player mistaken (judged as P1's)" in m.violations[0]["message"]
+    if announce["do"] == "move":
+        assert m.dots["B1"]["code"] == "A1-022"
+    else:  # (fixed on Sky Vessel, which 602.5 destroyed on its Ending Dot at the end of the turn)
+        assert "A1-040" not in m.p["P1"]["hand"] and "A1-040" in m.p["P1"]["discard"]
+
+
+def test_x610z_201_3_a_pass_without_priority_leaves_the_resolutions_effects_to_come():
+    """Discount resolved; a pass without priority, then its effect: the effect is the resolution's (the pass ended the
+    resolution's effects: the draw was 503.1 'neither in play nor resolving')."""
+    recs = T1 + [r("cast", "P1", card="A1-031", pay={"B": 1})] + pp("P1") + [r("pass", "P2")]
+    m, found = audit(recs + [r("effect", "P1", source="A1-031", op="draw", cards=["A1-010", "A1-010"]),
+                             r("end", "P1", discard=["A1-010"])])
+    assert found == [(at(recs), "P2", "201.3")] and m.phase == "over"
 
 
 def test_x610z_700_1_a_turn_record_left_out_begins_the_turn_at_the_next_players_record():

@@ -385,6 +385,17 @@ class Match(Aggregate):
         self.prio, self.passes = None, 0
         self.last_line = line
 
+    @event("LateRecord", topic=topic("LateRecord"))
+    def _late(self, player: str, discard: list, rec: dict | None = None, line: int | None = None) -> None:
+        """A record logged after what it says had already happened (digest.8: the `turn` record of a turn its player's
+        record began, the `end` of a turn a `turn` record ended): nothing else happens; a late `end`'s ``discard``
+        leaves its player's hand (502.5)."""
+        z = self.p[player]
+        for c in discard:
+            if _take(z["hand"], c):
+                z["discard"].append(c)
+        self.last_line = line
+
     @event("Conceded", topic=topic("Conceded"))
     def _conceded(self, player: str, rec: dict | None = None, line: int | None = None) -> None:
         self.last_line = line

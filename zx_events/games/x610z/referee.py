@@ -58,6 +58,15 @@ class Referee:
         self.closed: tuple[int, str, int | None] | None = None
         self.stray: str | None = None  # who made the pass just before without priority (do_pass), else None
         self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
+        # player -> the cards of his hand the state does not know (_implied_setup): a card played from the hand that
+        # the state does not hold is one of them while some are left
+        self.unknown: dict[str, int] = {}
+        # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made: like
+        # ``unknown``, a card he plays or discards from his hand that the state does not hold is one of them
+        self.missed: dict[str, int] = {}
+        self.inferred: tuple[int, str] | None = None  # (turn, player) of the turn a record began, its `turn` unseen
+        self.last: tuple[int, dict] | None = None  # the line and record handled last
+        self.repeat: int | None = None  # the line of the record just before when this one is the same, else None
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -140,18 +149,33 @@ class Referee:
         m = self.m
         self.line, self.by, self.rec = line, rec.get("by"), rec
         kind = rec["do"]
+        stray, answer = self.stray, None
         if kind != "pass":
             self.stray = None
-        if kind not in ("effect", "trigger"):
-            self.resolved = self.fizzled = None  # a resolution's effects are logged right after it: over (201.6)
+        if kind not in ("effect", "trigger") and not (kind == "pass" and self.by != m.prio):
+            # a resolution's effects are logged right after it: over (201.6); a pass without priority does nothing
+            # (digest.8: it ended them, and the next effect of the resolution was 210.4 or 503.1)
+            self.resolved = self.fizzled = None
+        repeat, self.last = self.last, (line, rec)
+        self.repeat = repeat[0] if repeat is not None and repeat[1] == rec else None
         try:
+            if kind != "pass" and stray is not None:
+                answer = self._stray_pass(stray, kind)
+            if kind in _ANNOUNCEMENTS and m.prio not in (None, self.by) and self.repeat is None \
+                    and self._holders(rec, kind, m.prio):
+                # the record's seat mistaken (digest.8: it was 201.3 and 202.1 or 206.1a, 214.2 or 200.1a, 200.5 for the
+                # other pool, and the other player's pass after it 201.3 again): judged as the priority holder's
+                self.fail("201.3", f"{self.by} announces {kind} {_NAMED[kind](rec)} without priority ({m.prio} has "
+                                   f"it): {m.prio}'s, its player mistaken (judged as {m.prio}'s)")
+                self.by = m.prio
             if m.outcome is not None and kind != "result":
                 self.fail("106.1b", f"{kind} record after the game has ended "
                                     f"({m.outcome['reason']}, winner {m.outcome['winner'] or 'none'})", fatal=True)
-            if kind in _IN_TURN and m.phase == "over" and m.outcome is None and self.by == self._next_player():
+            if kind in _IN_TURN and m.outcome is None and self.by == self._next_player() and (
+                    m.phase == "over" or (m.phase == "setup" and all(z["ready"] for z in m.p.values()))):
                 self._infer_turn()
             if "turn" in rec:
-                expected = m.turn + 1 if kind == "turn" else m.turn
+                expected = m.turn + 1 if kind == "turn" and not self._late_turn() else m.turn
                 if rec["turn"] != expected:
                     self.fail("700.1", f"record says turn {rec['turn']}, the engine is in turn {expected}")
             do = _DO.get(kind) if type(self) is Referee else None
@@ -164,8 +188,51 @@ class Referee:
                 do(self, rec)
         except _Skip:
             pass
+        if answer is not None and m.stack and m.stack[-1].get("id") == line and m.prio == answer:
+            m._passed(player=answer, line=line)  # (the pass without priority just before answers it: _stray_pass)
         self._flush()
         self.settle()
+
+    def _holders(self, rec: dict, kind: str, holder: str) -> bool:
+        """Whether the announcement ``rec`` names what the priority ``holder`` has and its player does not: a summon he
+        controls (a move, attack or ability), a card in his hand (a cast), a permanent he controls (an activation)."""
+        m = self.m
+        if kind in ("move", "attack") and (holder != m.active or m.phase not in ("draw", "action")):
+            return False  # (not his to make now either)
+        if kind in ("move", "attack", "ability"):
+            e = m.dots.get(rec.get("summon" if kind == "ability" else "from"))
+            return e is not None and e["ctrl"] == holder
+        if kind == "cast":
+            card = self.cat.get(rec.get("card"))
+            if card is not None and card.permanent and (holder != m.active or m.phase not in ("draw", "action")):
+                return False
+            return rec.get("card") not in m.p[self.by]["hand"] and rec.get("card") in m.p[holder]["hand"]
+        owners = {p["ctrl"] for p in m.perms if p["code"] == rec.get("effect")}
+        return holder in owners and self.by not in owners
+
+    def _stray_pass(self, stray: str, kind: str) -> str | None:
+        """The record after a pass without priority by ``stray`` (201.3, reported and skipped there) is not a pass, so
+        no pass showed whose it was (``do_pass``): the record says it (digest.8: it did nothing, the stack stayed
+        unresolved, and the next announcement was 201.3 again or the turn ended 703.7 with it on the stack). With
+        actions on the stack, the pass is the one of the round that resolves the top: the holder's pass was left
+        out, or the pass was his, its seat mistaken; the round is completed here. With none, an announcement of the
+        holder next is what the pass answered, logged before it: the player to answer it once it is announced
+        (``handle`` passes for him). Returns that player, else None."""
+        m = self.m
+        if m.prio is None or m.prio == stray or m.outcome is not None \
+                or kind in ("setup", "turn", "result", "concede") \
+                or (kind == "effect" and self.rec.get("source") in (self.resolved, self.fizzled)):  # (the resolution's)
+            return None
+        if m.stack:
+            m._passed(player=m.prio, line=self.line)
+            self._after_passes()
+            if m.prio == stray and m.passes == 1:
+                m._passed(player=stray, line=self.line)
+                self._after_passes()
+            return None
+        if self.by == m.prio and kind in ("cast", "activate", "ability", "move", "attack"):
+            return stray
+        return None
 
     def finish(self) -> None:
         """End of the log: nothing is left pending (an unfinished match is stored as it stands)."""
@@ -233,6 +300,7 @@ class Referee:
         if m.phase == "draw":
             if m.drawn == 0 and self.drew != m.turn:
                 self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card", player=m.active)
+                self.missed[m.active] = self.missed.get(m.active, 0) + 1
             m._phase_entered(phase="action", line=self.line)
 
     def _action_phase(self, rule: str, what: str, stackable: bool = False) -> None:
@@ -258,6 +326,12 @@ class Referee:
             self.fail("702.2", f"{what} in the Draw Phase, where only triggers may be announced")
         if m.phase == "closed":
             self.fail("704.6", f"{what} after the End Phase ended (everyone passed)", fatal=True)
+        if self.by != m.prio and self.repeat is not None:
+            # the record just before, logged twice (digest.8: applied again, it was 201.3 and then the summon activated
+            # 202.2b, the energy spent 200.5, the card not in hand 200.1a, and at the end of the turn 703.7, as it
+            # stayed on the stack): skipped
+            self.fail("201.3", f"{self.by} announces {what} without priority ({m.prio} has it): the same record as "
+                               f"line {self.repeat}, logged twice (skipped)", fatal=True)
         if self.by != m.prio:
             self.fail("201.3", f"{self.by} announces {what} without priority ({m.prio} has it)")
 
@@ -322,20 +396,34 @@ class Referee:
         # it (the hand dealt, the player set up): it was skipped, and the other player's legal setup was 105.2a, every
         # turn 'a turn before both players set up' and each record 700.1 'no turn under way' (153 findings)
         dot = r["dot"]
+        # the second Life Base opposes the first (105.2b): a setup naming a dot that is not a free Starting Dot is
+        # placed there, as it has to be (digest.8: placed as played, or not at all, and each later record of the
+        # player's Starting Dot was charged: a summon cast there 402.6, his Life Base moved from there 202.2, targeted
+        # there 401.2a ...)
+        home = opp["home"] if opp["ready"] and opp["home"] in board and board.dots[opp["home"]].is_start else None
+        due = board.opposite.get(home) if home else None
+        if due in m.dots:
+            due = None
+        fix = f"; placed on {due}, the Starting Dot opposing {other(pl)}'s {home} (105.2b)" \
+            if due and dot != due else ""
         if dot not in board:
-            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name} (not a dot of it: no Life Base "
-                                f"is placed)")
+            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name} (not a dot of it: "
+                                f"{'no Life Base is placed' if not fix else 'the Life Base is not placed there'}){fix}")
             dot = None
-        elif not board.dots[dot].is_start:  # (on the board: the Life Base is placed there, as played)
-            self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}")
-        if dot in m.dots:
-            self.fail("105.2a", f"{'Starting Dot ' if board.dots[dot].is_start else ''}{dot} is taken by "
-                                f"{m.dots[dot]['ctrl']}'s Life Base (no Life Base is placed)")
-            dot = None
-        starts = [d for d in (dot, opp["home"]) if d in board and board.dots[d].is_start]
-        if len(starts) == 2 and board.opposite.get(opp["home"]) != dot:  # (105.2b: when both are on Starting Dots)
-            self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {opp['home']} "
-                                f"(opposite: {board.opposite.get(opp['home'], 'none')})")
+        else:
+            start, taken = board.dots[dot].is_start, dot in m.dots
+            if not start:  # (on the board: the Life Base is placed there, as played, unless 105.2b says where)
+                self.fail("105.2a", f"{dot} is not a Starting Dot of board {board.name}{'' if taken else fix}")
+            if taken:
+                what = "the Life Base is not placed there" if fix else "no Life Base is placed"
+                self.fail("105.2a", f"{'Starting Dot ' if start else ''}{dot} is taken by {m.dots[dot]['ctrl']}'s "
+                                    f"Life Base ({what}){fix}")
+                dot = None
+            elif start and fix:  # (105.2b: both on Starting Dots; which is wrong the log does not say: as played)
+                self.fail("105.2b", f"{dot} does not oppose {other(pl)}'s Starting Dot {home} (opposite: {due})")
+                fix = ""
+        if fix:
+            dot = due
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         if lb is None:  # (101.1b in Limited play: the header's format, as the deck check cites it)
             rule = "101.1b" if (m.header.get("format") or "constructed") == "limited" else "101.1a"
@@ -373,10 +461,27 @@ class Referee:
                   hand=hand, murphy=murphy, rec=self._carry(), line=self.line)
 
     # ------------------------------------------------------------------ turns (700-704)
+    def _late_turn(self) -> bool:
+        """Whether a `turn` record now is the one of the turn a record of its player began (``_infer_turn``), logged
+        after it (the two swapped)."""
+        m = self.m
+        return self.inferred == (m.turn, self.by) and m.phase not in ("setup", "over", "ended")
+
     def do_turn(self, r: dict) -> None:
         m = self.m
-        if not all(z["ready"] for z in m.p.values()):
-            self.fail("105.2a", "a turn before both players set up", fatal=True)
+        if self._late_turn():
+            # the turn's 700.1 is the record that began it (digest.8: this one then ended that turn, 700.1 'has not
+            # ended' and 'belongs to' the other player, and began the next, whose records were 702.1 ...): nothing more
+            self.inferred = None
+            m._late(player=self.by, discard=[], rec=self._carry(), line=self.line)
+            return
+        if self.repeat is not None and self.by == m.active and m.phase not in ("setup", "over"):
+            # the `turn` record just before, logged twice (digest.8: it ended the turn it began, and began the next)
+            self.fail("700.1", f"turn {m.turn} has begun: the same record as line {self.repeat}, logged twice "
+                               f"(skipped)", fatal=True)
+        for pl in ("P1", "P2"):
+            if not m.p[pl]["ready"]:
+                self._implied_setup(pl)
         if m.phase not in ("setup", "over"):
             # the `end` left out: the turn ends here, as an `end` with no discard (digest.8: the record was skipped, the
             # turn went on, and every record of the new turn was charged, 702.1, 403.2, 700.1 at its `end`...)
@@ -386,9 +491,45 @@ class Referee:
             self._end_turn([], None)
         expected = self._next_player()
         if self.by != expected:
-            self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by}")
+            # begun as his (digest.8: as the record's player's, and each record of the turn's player was charged: 702.1,
+            # 403.2, 201.7, 700.1 at his `end` and at the next `turn`)
+            self.fail("700.1", f"turn {m.turn + 1} belongs to {expected}, not {self.by} (begun as {expected}'s)")
+            self.by = expected
         m._turn_started(turn=m.turn + 1, player=self.by, rec=self._carry(), line=self.line)
         self._turn_begun()
+
+    def _implied_setup(self, pl: str) -> None:
+        """The first `turn` before ``pl`` set up (his setup left out): 105.2a once, and he is set up here, his Life Base
+        on the Starting Dot opposing the other player's (105.2b; none placed when that is not known), his 7 cards
+        unknown (``unknown``; they stay in the deck the state keeps). (digest.8: the turn was refused, 'a turn before
+        both players set up', and every record after it was 700.1 'no turn under way': over 100 findings.)"""
+        m, board = self.m, self.board
+        z, opp = m.p[pl], m.p[other(pl)]
+        dot = board.opposite.get(opp["home"]) if opp["ready"] and opp["home"] else None
+        if dot in m.dots:
+            dot = None
+        lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
+        where = f"on {dot}, the Starting Dot opposing {other(pl)}'s (105.2b)" if dot and lb else "nowhere (not known)"
+        self.fail("105.2a", f"{pl} has no setup before the first turn: set up here, his Life Base {where}, his hand of "
+                            f"7 cards unknown", player=pl)
+        if lb is None or dot is None:
+            self.unplaced.add(pl)
+            lb = dot = None
+        card = self.card(lb) if lb is not None else None
+        self.unknown[pl] = 7
+        m._set_up(player=pl, dot=dot, life_base=card and {"code": lb, "stats": card.stats(), "cls": card.cls,
+                                                          "counters": dict(card.counters)},
+                  hand=[], murphy=[], line=self.line)
+
+    def _from_unknown(self, pl: str, code: str) -> bool:
+        """Whether ``code``, not in ``pl``'s hand as the state knows it, is one of its unknown cards (one less now):
+        of a setup left out (``unknown``), or the card of a draw left out (``missed``; digest.8: the card drawn was
+        played, and was 200.1a or 200.1b 'not in hand', and its effect 503.1, one more finding each)."""
+        for pool in (self.unknown, self.missed):
+            if pool.get(pl) and code in self.m.p[pl]["deck"]:
+                pool[pl] -= 1
+                return True
+        return False
 
     def _next_player(self) -> str:
         """Whose the next turn is (700.1, 700.2: the starting player's first, then as ``extra_turn`` and
@@ -397,15 +538,18 @@ class Referee:
         return m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
 
     def _infer_turn(self) -> None:
-        """A record of the next turn's player after an ``end``, its ``turn`` record left out: 700.1 once, and the
-        turn begins here, then the record is judged in it (digest.8: the turn was not begun, so each record of it
-        was 700.1 'turn N has ended', and the `turn` record after its `end` 'belongs to' the other player). A
-        ``turn`` record later is the next turn's, counted from this one."""
+        """A record of the next turn's player after an ``end`` (or after the setups, the starting player's), its
+        ``turn`` record left out: 700.1 once, and the turn begins here, then the record is judged in it (digest.8: the
+        turn was not begun, so each record of it was 700.1 'turn N has ended', or 'no turn under way' before the first,
+        and the `turn` record after its `end` 'belongs to' the other player). A ``turn`` record later is the next
+        turn's, counted from this one."""
         m = self.m
         m._turn_started(turn=m.turn + 1, player=self.by, line=self.line)
+        self.inferred = (m.turn, self.by)
         self._turn_begun()
-        self.fail("700.1", f"turn {m.turn} begins without a turn record (it comes after turn {m.turn - 1}'s end): "
-                           f"begun here, as {self.by}'s", fatal=m.outcome is not None)
+        after = f"turn {m.turn - 1}'s end" if m.turn > 1 else "the setups"
+        self.fail("700.1", f"turn {m.turn} begins without a turn record (it comes after {after}): begun here, as "
+                           f"{self.by}'s", fatal=m.outcome is not None)
 
     def _turn_begun(self) -> None:
         """209.2f and 106.3 when a turn begins."""
@@ -440,6 +584,8 @@ class Referee:
         m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
         if late:
             self.drew = m.turn  # (the state counts only a draw in the Draw Phase: a second late one is 702.1)
+            if self.missed.get(self.by):
+                self.missed[self.by] -= 1  # (the draw left out is made: its card is known)
         self._draw_phase_over()
 
     def _draw_phase_over(self) -> None:
@@ -480,11 +626,12 @@ class Referee:
         pl = m.active
         if self.closed is not None and self.closed[:2] == (m.turn - 1, self.by) and self.by != pl:
             # the `end` of the turn a `turn` record ended early (700.1 there, nothing discarded), logged after it: that
-            # turn's, skipped (digest.8: it was applied as the new turn's end, and each record after it was 700.1)
-            turn, _, line = self.closed
+            # turn's, late (digest.8: it was applied as the new turn's end, and each record after it was 700.1; then a
+            # second 700.1, skipped, its discards kept in the hand): its discards leave the hand (502.5), nothing else
             self.closed = None
-            self.fail("700.1", f"{self.by}'s end of turn {turn} comes after turn {m.turn} began (line {line} ended "
-                               f"turn {turn}): skipped, nothing discarded", fatal=True)
+            m._late(player=self.by, discard=_drawable(m.p[self.by]["hand"], list(r.get("discard") or []))[0],
+                    rec=self._carry(), line=self.line)
+            return
         if self.by != pl:
             # applied as the active player's end (digest.8, as digest.7 applied an `end` with a discard not in the hand):
             # it was skipped, the turn went on, and every record of the next turn was charged (700.1, 702.1, 502.5)
@@ -496,19 +643,22 @@ class Referee:
             self._leave_draw()
         z = m.p[pl]
         discard = list(r.get("discard") or [])
-        lost = _missing(z["hand"], discard)
+        unknown, missed = self.unknown.get(pl, 0), self.missed.get(pl, 0)
+        lost = [c for c in _missing(z["hand"], discard) if not self._from_unknown(pl, c)]
+        unknown += missed - self.missed.get(pl, 0)  # (a draw left out counts when a discard shows its card)
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
             self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
                                f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
-        need = max(0, len(z["hand"]) - HAND_LIMIT)
+        need = max(0, len(z["hand"]) + unknown - HAND_LIMIT)
         if len(discard) != need:
-            self.fail("502.5", f"{pl} holds {len(z['hand'])} cards and discards {len(discard)}: "
+            self.fail("502.5", f"{pl} holds {len(z['hand']) + unknown} cards and discards {len(discard)}: "
                                f"down to {HAND_LIMIT} means {need}")
         self._end_turn(discard, self._carry())
 
     def _end_turn(self, discard: list, rec: dict | None) -> None:
         """The active player's turn ends (``discard``: the cards he discards, 502.5), then 602.5: Non Life Base
         summons on Ending Dots are destroyed."""
+        self.inferred = None
         self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line)
         for dot, e in list(self.m.dots.items()):
             if self.board.dots[dot].is_end and not e["life"]:
@@ -543,7 +693,7 @@ class Referee:
         self._action_phase("201.7", "an Energy Crystal Card")
         if m.p[self.by]["crystal_cast"]:
             self.fail("403.1", f"{self.by} already cast an Energy Crystal Card this turn")
-        if code not in m.p[self.by]["hand"]:
+        if code not in m.p[self.by]["hand"] and not self._from_unknown(self.by, code):
             self.fail("200.1b", f"{code} is not in {self.by}'s hand (an Energy Crystal Card is cast from hand)",
                       fatal=True)
         card = self.card(code)
@@ -659,7 +809,7 @@ class Referee:
             self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases "
                                 f"({_PHASE_NAME.get(m.phase, m.phase)})")
         self._stackable(f"casting {card.name}", phased=True)
-        if code not in m.p[self.by]["hand"]:
+        if code not in m.p[self.by]["hand"] and not self._from_unknown(self.by, code):
             self._void("200.1a", f"{code} is not in {self.by}'s hand (a card is cast from hand)",
                        {"kind": "cast", "card": code}, r["pay"])
         entry: dict[str, Any] = {"id": self.line, "kind": "cast", "by": self.by, "card": code,
@@ -1193,6 +1343,11 @@ _INERT = frozenset({Match.Passed, Match.EnergyAdded, Match.CardDrawn, Match.Phas
 # player begins that turn (Referee._infer_turn)
 _IN_TURN = frozenset({"draw", "pass", "end", "crystal", "energy", "cast", "activate", "ability", "trigger", "move",
                       "attack", "effect"})
+
+_ANNOUNCEMENTS = frozenset({"cast", "activate", "ability", "move", "attack"})  # (stackable, by the priority holder)
+_NAMED = {"cast": lambda r: f"({r.get('card')})", "activate": lambda r: f"({r.get('effect')})",
+          "ability": lambda r: f"(the summon on {r.get('summon')})",
+          "move": lambda r: f"(the summon on {r.get('from')})", "attack": lambda r: f"(the summon on {r.get('from')})"}
 
 _PHASE_NAME = {"draw": "in the Draw Phase", "end": "in the End Phase", "closed": "after the End Phase"}
 

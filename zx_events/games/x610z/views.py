@@ -253,7 +253,8 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
 
 _PUBLIC_EVENTS = frozenset({
     "TurnStarted", "PhaseEntered", "CrystalCast", "EnergyAdded", "Announced", "ActionFailed", "Passed",
-    "Resolved", "Destroyed", "PermanentLeft", "TurnEnded", "Conceded", "MatchEnded", "ResultRecorded", "Sealed"})
+    "Resolved", "Destroyed", "PermanentLeft", "TurnEnded", "LateRecord", "Conceded", "MatchEnded", "ResultRecorded",
+    "Sealed"})
 
 
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
