@@ -1,15 +1,24 @@
 """``zx import --accept-violations`` stores every record of the log, applied or not: the stored match reproduces
 the imported log (its content sha256), the replay steps through each of its lines, and ``zx audit MATCH`` finds
-the violations the import recorded. Z/X records a referee skips without a fatal finding of their own."""
+the violations the import recorded. Z/X records a referee skips without a fatal finding of their own, then every
+one-record mistake (a record left out, two swapped, one written twice, one by the other player) in a few
+simulated matches of each game."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
+from zx_events.application import MatchService
+from zx_events.audit import audit_stored, stored_log
+from zx_events.games.x610z.sim import simulate as simulate_x610z
+from zx_events.games.zx.sim import simulate as simulate_zx
+from zx_events.logformat.reader import parse_log
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -100,3 +109,48 @@ def test_other_players_life_card_where_one_is_owed_604_3b_is_stored_not_applied(
     out = audited(store, "accepted-other-life")
     assert out["warnings"] == []
     assert [v["rule"] for v in out["violations"]] == ["604.3b"]
+
+
+# ---------------------------------------------------------------------- every one-record mistake, both games
+SIMULATED = {"zx": (lambda: simulate_zx(2, 21, policy="mixed"), ".zxlog"),
+             "x610z": (lambda: simulate_x610z(2, 21), ".x610zlog")}
+PER_KIND = 4  # positions of each kind of mistake, per match
+
+
+def mistakes(records: list[dict], rng: random.Random):
+    """(what, records) for a few one-record mistakes: a record left out, two neighbours swapped, a record
+    written twice, a record written by the other player (the mutations of the QA mutation fuzz)."""
+    n = len(records)
+    for i in rng.sample(range(n), PER_KIND):
+        yield f"delete {i}", records[:i] + records[i + 1:]
+    for i in rng.sample(range(n - 1), PER_KIND):
+        yield f"swap {i}", records[:i] + [records[i + 1], records[i]] + records[i + 2:]
+    for i in rng.sample(range(n), PER_KIND):
+        yield f"dup {i}", records[:i + 1] + [records[i]] + records[i + 1:]
+    for i in rng.sample([i for i, r in enumerate(records) if r.get("by") in ("P1", "P2")], PER_KIND):
+        flipped = {**records[i], "by": "P2" if records[i]["by"] == "P1" else "P1"}
+        yield f"by {i}", records[:i] + [flipped] + records[i + 1:]
+
+
+@pytest.mark.parametrize("game", sorted(SIMULATED))
+def test_every_record_of_a_log_with_a_one_record_mistake_is_stored_and_audits_as_imported(game):
+    """Whatever the referee makes of a wrong record (applied, refused, passed over), the import stores it: the
+    stored match reproduces the log, and its audit finds the violations the import recorded."""
+    simulated, suffix = SIMULATED[game]
+    svc = MatchService("memory:")
+    rng = random.Random(21)
+    tried = 0
+    for sim in simulated():
+        for what, records in mistakes(sim.records, rng):
+            tried += 1
+            header = {**sim.header, "match": f"{sim.match_id}-{tried}"}
+            text = "".join(json.dumps(r) + "\n" for r in [header, *records])
+            (log,) = parse_log(text, f"mistake-{tried}{suffix}")
+            out = svc.import_log(log, accept_violations=True)
+            assert out.status == "imported", (what, out.error)
+            audit = audit_stored(svc, log.match_id)
+            stored = stored_log(audit.rows)
+            assert [(r.line, r.data) for r in stored.records] == [(r.line, r.data) for r in log.records], what
+            assert not [w for w in audit.warnings if "do not reproduce" in w], (what, audit.warnings)
+            assert sum(f.kind == "rule" for f in audit.findings) == len(out.violations), (what, audit.warnings)
+    assert tried == 2 * 4 * PER_KIND
