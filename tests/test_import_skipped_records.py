@@ -43,7 +43,8 @@ def imported(tmp_path: Path, log: Path) -> str:
 
 
 def steps(store: str, match_id: str) -> dict[int, dict]:
-    r = CliRunner().invoke(zx, ["--store", store, "replay", match_id, "--to", "end", "--format", "json", "--as", "judge"])
+    r = CliRunner().invoke(zx, ["--store", store, "replay", match_id, "--to", "end", "--format", "json",
+                                "--as", "judge"])
     assert r.exit_code == 0, r.output
     return {s["line"]: s for s in map(json.loads, r.stdout.splitlines())}
 
