@@ -261,7 +261,9 @@ def draw_step(step: Any, game: Any, cut: set[str] | None = None) -> None:
     # Printable escapes what a game's board still holds
     console.print(Printable(Rule(Text(printable(title)))))
     where = f"line {step.line}: " if step.line is not None else ""
-    console.print(Printable(Text(printable(f"{where}{_record_text(step.record, cut)}"), style="bold")))
+    skipped = " [record not applied]" if any(e.kind == "RecordSkipped" for e in step.events) else ""  # (no finding
+    # of its own: a pass of a battle refused at its attack, docs/replay.md)
+    console.print(Printable(Text(printable(f"{where}{_record_text(step.record, cut)}{skipped}"), style="bold")))
     for e in step.events:
         console.print(Printable(Text(printable(f"  seq {e.seq:>4} {e.kind:<18} {_event_text(e, cut)}"))))
     for viol in step.violations:

@@ -530,6 +530,12 @@ class Match(Aggregate):
         if waive:
             self.waived.append(waive)
 
+    @event("RecordSkipped", topic=topic("RecordSkipped"))
+    def _skipped(self, player: str | None, rec: dict | None = None, line: int | None = None) -> None:
+        """--accept-violations: the record (``rec``) was not applied, and no finding of its own stands for it
+        (a pass of the battle refused at its attack: that attack's finding does). It changes nothing; it is
+        stored so that every record of the log is."""
+
     @event("Sealed", topic=topic("Sealed"))
     def _sealed(self, events: int, last: str) -> None:
         """The end of an import: ``events`` events before this one, the last with digest ``last``.

@@ -390,7 +390,8 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
 _PUBLIC_EVENTS = frozenset({
     "TurnStarted", "Reloaded", "ResourcePlaced", "IgnitionPerformed", "CardPlayed", "AttackDeclared",
     "PriorityPassed", "BattleDamageDealt", "BattleEnded", "LifeDamaged", "ChargeExcessTrashed", "ZXDestroyed",
-    "TurnEnded", "Conceded", "MatchEnded", "ResultRecorded", "Sealed", "AbilityPlayed", "BattleEffectsEnded"})
+    "TurnEnded", "Conceded", "MatchEnded", "ResultRecorded", "Sealed", "AbilityPlayed", "BattleEffectsEnded",
+    "RecordSkipped"})
 
 
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:

@@ -126,6 +126,7 @@ class Referee:
         m = self.m
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         self._early_rec = self._broke = None
+        since = len(m.__dict__["_pending_events"])  # this record's events come after (``_store_skipped``)
         kind = rec["do"]
         if self._refused is not None and kind not in ("pass", "life"):
             self._refused = None  # the battle refused at its attack (``do_attack``) had no more records
@@ -203,8 +204,32 @@ class Referee:
             else:
                 do(self, rec)
         except _Skip:
-            pass
+            self._store_skipped(since)
         self.settle()
+
+    def _store_skipped(self, since: int) -> None:
+        """A record skipped (not applied) is still stored at its line, carried by an event of it, as every record
+        is: the audit and the replay rebuild the log from the records the events carry. One skipped by a fatal
+        finding is carried by that ``ViolationRecorded``; one skipped after a finding that did not skip it (the
+        record reported for its timing that cannot be applied either, ``fail``; the other player's Life card where
+        one was owed, ``do_life``) by that finding, its last, which is not stored yet (``since``: this record's
+        events are the match's pending ones from there): it now carries the record, as a fatal one does, and so
+        says the record was not applied; one skipped without a finding of its own (a pass of the battle refused at
+        its attack, ``do_pass``) by a ``RecordSkipped`` event (they were stored nowhere: the replay left out
+        their lines, and the audit of the stored match read another log)."""
+        m, rec = self.m, self.rec
+        pending = m.__dict__["_pending_events"]
+        if rec is None or any(getattr(e, "rec", None) is not None for e in pending[since:]):
+            return
+        for i in range(len(pending) - 1, since - 1, -1):
+            e = pending[i]
+            if type(e) is Match.ViolationRecorded and e.line == self.line:
+                carrier = object.__new__(type(e))
+                object.__setattr__(carrier, "__dict__", {**vars(e), "rec": rec})
+                pending[i] = carrier  # (the last ViolationRecorded of the match: its entry is the last one)
+                m.violations[-1] = {**m.violations[-1], "applied": False}
+                return
+        m._skipped(player=self.by, rec=rec, line=self.line)
 
     def finish(self) -> None:
         """End of the log: close a Battle Event Step whose trailing passes were left out."""
