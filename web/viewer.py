@@ -267,7 +267,8 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
             for s in seats:
                 out = per_seat[s]
                 if e.originator_version == lo:
-                    out["records"].append(pool.add(record_text(redact_record(rec, s, cn.mask), header=index == 0)))
+                    out["records"].append(pool.add(record_text(redact_record(rec, s, cn.mask, chunk),
+                                                                          header=index == 0)))
                 out["events"].append(pool.add(event_text(kind, redact_event(kind, fields, s, cn.mask), s, cn.mask)))
                 if kind == "ViolationRecorded":
                     msg = e.message if s == JUDGE else cn.mask(e.message)
