@@ -9,6 +9,7 @@ from __future__ import annotations
 from zx_events.freetext import cut_cells
 
 from .board import Board
+from .rules import REASONS
 
 WIDTH, HEIGHT = 61, 25
 MIN_WIDTH = 31  # the narrowest map drawn: a terminal narrower than WIDTH gets the map squeezed to it (wrapped, its
@@ -128,8 +129,16 @@ def zones(view) -> list[str]:
             + (" (refused: it fizzles)" if s.get("void") else "") for s in view.stack))
     if view.outcome:
         o = view.outcome
-        out.append(f"Result: {o.get('winner') or 'no winner'} ({cut_cells(str(o.get('reason')))})")
+        out.append(f"Result: {_result(o)}")
     return out
+
+
+def _result(outcome) -> str:
+    """A result in the game's words, as the match page and the browser say it: "P2 won by destroying the other
+    Life Base (210.8)" (the game's ``reasons``: rules.REASONS; it said the engine's key, ``(life_base)``)."""
+    w, reason = outcome.get("winner"), outcome.get("reason")
+    words = REASONS.get(str(reason), str(reason))  # one the game does not name: as it is (Game.reason_text)
+    return (f"{w} won" if w else "a draw") + (f" by {cut_cells(words)}" if reason else "")
 
 
 CSV_COLUMNS = ["seq", "step", "player", "zone", "dot", "code", "name", "count", "attack", "defense", "speed",
