@@ -78,7 +78,7 @@ def test_a_void_cast_names_its_card_in_hand_to_no_other_seat_502_3(store, client
 
 def test_a_void_cast_shows_its_card_to_its_owner_and_the_judge(store, tmp_path):
     for seat in ("P1", "judge"):
-        assert "Stack (top last): P1 cast A1-024 (refused: it fizzles)" in replay(store, VOID, seat)
+        assert "Stack (top last): P1 cast A1-024 Storm Caller (refused: it fizzles)" in replay(store, VOID, seat)
         state = json.loads(replay(store, VOID, seat, "--format", "json"))
         assert state["stack"][0]["card"] == "A1-024" and state["names"]["A1-024"] == "Storm Caller"
     assert b"Storm Caller" in view_file(store, VOID, "P1", tmp_path)

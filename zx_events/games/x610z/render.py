@@ -124,13 +124,24 @@ def zones(view) -> list[str]:
                 f"{''.join(f', {k} {n}' for k, n in sorted(p.counters.items()))})".replace("  ", " ")
                 for p in perms))
     if view.stack:
-        out.append("Stack (top last): " + "; ".join(
-            f"{s.get('by')} {s.get('kind')} {s.get('card') or s.get('from') or ''}".strip()
-            + (" (refused: it fizzles)" if s.get("void") else "") for s in view.stack))
+        out.append("Stack (top last): " + "; ".join(_entry(view, s) for s in view.stack))
     if view.outcome:
         o = view.outcome
         out.append(f"Result: {_result(o)}")
     return out
+
+
+def _entry(view, s) -> str:
+    """A stack entry as the browser's board says it: its player, kind, card (or where it moves from, or a
+    trigger's source), target, and whether it was refused; each card with its name where the view names it
+    (a card this seat may not see reads ``?``: views._public_entry)."""
+    def named(x):
+        return _cards(view, (str(x),)) if x is not None else ""
+
+    what = named(s.get("card") or s.get("from") or s.get("source"))
+    target = f" → {named(s.get('target'))}" if s.get("target") else ""
+    return (f"{s.get('by')} {s.get('kind')} {what}".strip() + target
+            + (" (refused: it fizzles)" if s.get("void") else ""))
 
 
 def _result(outcome) -> str:
