@@ -108,12 +108,14 @@ def _game_file(game: str, name: str) -> str:
 
 # ---------------------------------------------------------------------- texts
 def _compact(value: Any) -> str:
+    """A value on one line; ``true``, ``false`` and ``null`` as JSON (and zx replay) write them (str() wrote
+    Python's ``True`` and ``None``)."""
     if isinstance(value, list):
         return "[" + " ".join(_compact(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + " ".join(f"{k}={_compact(v)}" for k, v in value.items()) + "}"
-    if value is None:
-        return "-"
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
     return str(value)
 
 
