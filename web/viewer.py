@@ -108,12 +108,14 @@ def _game_file(game: str, name: str) -> str:
 
 # ---------------------------------------------------------------------- texts
 def _compact(value: Any) -> str:
+    """A value on one line; ``true``, ``false`` and ``null`` as JSON (and zx replay) write them (str() wrote
+    Python's ``True`` and ``None``)."""
     if isinstance(value, list):
         return "[" + " ".join(_compact(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + " ".join(f"{k}={_compact(v)}" for k, v in value.items()) + "}"
-    if value is None:
-        return "-"
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
     return str(value)
 
 
@@ -267,7 +269,8 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
             for s in seats:
                 out = per_seat[s]
                 if e.originator_version == lo:
-                    out["records"].append(pool.add(record_text(redact_record(rec, s, cn.mask), header=index == 0)))
+                    out["records"].append(pool.add(record_text(redact_record(rec, s, cn.mask, chunk),
+                                                                          header=index == 0)))
                 out["events"].append(pool.add(event_text(kind, redact_event(kind, fields, s, cn.mask), s, cn.mask)))
                 if kind == "ViolationRecorded":
                     msg = e.message if s == JUDGE else cn.mask(e.message)

@@ -859,7 +859,8 @@ def _step(index: int, chunk: Any, match: Match, perspective: str, cn: CardNames,
     return Step(index=index, line=getattr((chunk if whole is None else whole)[0], "line", None),
                 seq_first=chunk[0].originator_version,
                 seq_last=chunk[-1].originator_version,
-                record=freeze(game.redact_record(record, perspective, cn.mask)), events=tuple(events),
+                record=freeze(game.redact_record(record, perspective, cn.mask, whole if whole is not None else chunk)),
+                events=tuple(events),
                 violations=tuple(violations), state=view)
 
 

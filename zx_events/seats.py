@@ -43,6 +43,13 @@ def sees_own(viewer: str, owner: str | None) -> bool:
     return viewer == JUDGE or (owner is not None and viewer == owner)
 
 
+def record_applied(events: Iterable[Any]) -> bool:
+    """Whether the record of a step whose domain events are ``events`` was applied: a ``ViolationRecorded``
+    carrying the record (``rec``) says it was not (``zx import --accept-violations``). What a record not
+    applied names stays where it was, so a game's ``redact_record`` shows it only to the seats that see there."""
+    return not any(type(e).__name__ == "ViolationRecorded" and getattr(e, "rec", None) is not None for e in events)
+
+
 @dataclass(frozen=True, slots=True)
 class ViolationView:
     line: int | None

@@ -88,13 +88,14 @@ def test_the_event_list_holds_each_event_its_record_line_and_every_violation_wit
         assert [tuple(x[1:]) for x in v["violations"]] == recorded
         for st in steps:  # the record text is the seat's redacted record
             assert pool[v["records"][st.index]] == viewer.record_text(replay.thaw(st.record), header=st.index == 0)
-    # the refused late draw (a violation of 501.3): its cards are the drawer's and the judge's only
-    (seq, rule, who, _, _), = data["views"]["judge"]["violations"]
+    # the refused late draw (a violation of 501.3, not applied): its cards stay in the deck, the judge's only
+    # (301.3c; the drawer read them until 2026-11-27, as if they had been drawn)
+    (seq, rule, who, _, applied), = data["views"]["judge"]["violations"]
     step = next(i for i, (lo, hi, _) in enumerate(data["steps"]) if lo <= seq <= hi)
     other = "P2" if who == "P1" else "P1"
-    assert rule == "501.3"
+    assert rule == "501.3" and applied is False
     assert "cards=[? ?]" in pool[data["views"][other]["records"][step]]
-    assert "cards=[? ?]" not in pool[data["views"][who]["records"][step]]
+    assert "cards=[? ?]" in pool[data["views"][who]["records"][step]]
     assert "cards=[? ?]" not in pool[data["views"]["judge"]["records"][step]]
 
 

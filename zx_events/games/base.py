@@ -275,9 +275,10 @@ class Game(ABC):
         """A frozen view of ``match`` from one seat (``to_json()`` for JSON), hiding what it may not see."""
         return self.part("views").build_view(match, perspective, names, **kw)
 
-    def redact_record(self, rec: dict | None, viewer: str, mask: Any = None) -> dict | None:
-        """A log record as ``viewer`` may see it."""
-        return self.part("views").redact_record(rec, viewer, mask)
+    def redact_record(self, rec: dict | None, viewer: str, mask: Any = None, events: Any = ()) -> dict | None:
+        """A log record as ``viewer`` may see it; ``events``: the domain events of its step (whether it was
+        applied, and how, decides what of it a seat sees: ``seats.record_applied``)."""
+        return self.part("views").redact_record(rec, viewer, mask, events)
 
     def redact_event(self, kind: str, fields: dict, viewer: str, mask: Any = None) -> dict:
         """An event's fields as ``viewer`` may see them."""

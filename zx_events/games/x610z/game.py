@@ -9,7 +9,7 @@ from typing import Any, Iterator, Mapping
 from zx_events.games.base import Game
 from zx_events.games.schema import quoted
 
-from .rules import RULES_VERSION, title
+from .rules import REASONS, RULES_VERSION, title
 
 BOARD_FIXTURE = "board"
 
@@ -39,10 +39,7 @@ class X610Z(Game):
     seats_rule = "502.3"
     simulate_policies = ("greedy",)  # (sim.py: one simple greedy policy)
     public_names = frozenset({"Life Base"})  # (the card type's and the sample catalog's A1-001's name)
-    reasons = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
-               "life_base": "destroying the other Life Base (210.8)",
-               "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
-               "time": "the time limit (a draw, 106.1a)", "simultaneous": "both losing at once (a draw, 106.1a)"}
+    reasons = REASONS
     # (web/board.js's PHASES: tests/web/test_viewer_browser.py checks that they agree)
     phases = {"setup": "Setup", "draw": "Draw Phase", "action": "Action Phase", "end": "End Phase",
               "closed": "End Phase (closed)", "over": "End of turn", "ended": "Match ended"}

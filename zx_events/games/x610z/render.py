@@ -9,6 +9,7 @@ from __future__ import annotations
 from zx_events.freetext import cut_cells
 
 from .board import Board
+from .rules import REASONS
 
 WIDTH, HEIGHT = 61, 25
 MIN_WIDTH = 31  # the narrowest map drawn: a terminal narrower than WIDTH gets the map squeezed to it (wrapped, its
@@ -123,13 +124,32 @@ def zones(view) -> list[str]:
                 f"{''.join(f', {k} {n}' for k, n in sorted(p.counters.items()))})".replace("  ", " ")
                 for p in perms))
     if view.stack:
-        out.append("Stack (top last): " + "; ".join(
-            f"{s.get('by')} {s.get('kind')} {s.get('card') or s.get('from') or ''}".strip()
-            + (" (refused: it fizzles)" if s.get("void") else "") for s in view.stack))
+        out.append("Stack (top last): " + "; ".join(_entry(view, s) for s in view.stack))
     if view.outcome:
         o = view.outcome
-        out.append(f"Result: {o.get('winner') or 'no winner'} ({cut_cells(str(o.get('reason')))})")
+        out.append(f"Result: {_result(o)}")
     return out
+
+
+def _entry(view, s) -> str:
+    """A stack entry as the browser's board says it: its player, kind, card (or where it moves from, or a
+    trigger's source), target, and whether it was refused; each card with its name where the view names it
+    (a card this seat may not see reads ``?``: views._public_entry)."""
+    def named(x):
+        return _cards(view, (str(x),)) if x is not None else ""
+
+    what = named(s.get("card") or s.get("from") or s.get("source"))
+    target = f" → {named(s.get('target'))}" if s.get("target") else ""
+    return (f"{s.get('by')} {s.get('kind')} {what}".strip() + target
+            + (" (refused: it fizzles)" if s.get("void") else ""))
+
+
+def _result(outcome) -> str:
+    """A result in the game's words, as the match page and the browser say it: "P2 won by destroying the other
+    Life Base (210.8)" (the game's ``reasons``: rules.REASONS; it said the engine's key, ``(life_base)``)."""
+    w, reason = outcome.get("winner"), outcome.get("reason")
+    words = REASONS.get(str(reason), str(reason))  # one the game does not name: as it is (Game.reason_text)
+    return (f"{w} won" if w else "a draw") + (f" by {cut_cells(words)}" if reason else "")
 
 
 CSV_COLUMNS = ["seq", "step", "player", "zone", "dot", "code", "name", "count", "attack", "defense", "speed",

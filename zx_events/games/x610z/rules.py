@@ -177,3 +177,11 @@ RULES.update({
     "503.1": "A cast card's effect takes place when its cast resolves: an effect's source is in play or "
              "resolving",
 })
+
+
+# the engine's result reasons (MatchEnded.reason) as a reader says them, "by {text}": the game's ``reasons``
+# (Game.reason_text), zx replay's board and web/board.js's REASONS (tests/web/test_result_in_the_games_words.py)
+REASONS = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
+           "life_base": "destroying the other Life Base (210.8)",
+           "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
+           "time": "the time limit (a draw, 106.1a)", "simultaneous": "both losing at once (a draw, 106.1a)"}

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, parse_perspective,
-                             dumps, freeze, plain, sees_own)
+                             dumps, freeze, plain, record_applied, sees_own)
 
 from .match import STATS, stat
 
@@ -124,12 +124,20 @@ def _where(m: Any, uid: int | None) -> str | None:
     return p["code"] if p is not None else None
 
 
-def _public_entry(m: Any, entry: dict) -> dict:
+def _void_cast(entry: Mapping[str, Any]) -> bool:
+    """A cast announced as nothing (digest.8): its card was not taken from the hand, where it stays (or it was
+    never there: 200.1a), so it is its owner's only (502.3)."""
+    return bool(entry.get("void")) and entry.get("kind") == "cast" and entry.get("card") is not None
+
+
+def _public_entry(m: Any, entry: dict, viewer: str = JUDGE) -> dict:
     """What a stack entry shows, deep-copied read-only (``freeze``): its ``path`` was the match's own list,
-    so changing one step's view changed the next step's."""
+    so changing one step's view changed the next step's. A void cast's card: its owner's and the judge's only."""
     out = {k: freeze(v) for k, v in entry.items() if k in ("id", "kind", "by", "card", "dot", "from", "path",
                                                              "ability", "source", "choice", "additional",
                                                              "void")}
+    if _void_cast(entry) and not sees_own(viewer, entry.get("by")):
+        out["card"] = HIDDEN
     target = entry.get("target")
     if isinstance(target, dict) and "uid" in target:
         out["target"] = _where(m, target["uid"]) or target.get("dot") or target.get("code")
@@ -167,7 +175,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
                                  mask(v["message"]) if mask else v["message"], v.get("applied", True))
                    for v in m.violations) if not lean else ()
     board = (m.board or {}).get("name", "")
-    stack = tuple(MappingProxyType(_public_entry(m, s)) for s in m.stack)
+    stack = tuple(MappingProxyType(_public_entry(m, s, viewer)) for s in m.stack)
     shown = {c: names[c] for c in sorted(_codes(dots.values(), perms, players.values(), stack)) if c in names}
     return MatchView(m.match_id, viewer, m.version if seq is None else seq, last_seq, m.turn, m.active, m.phase, m.prio,
                      board, MappingProxyType(dots), perms,
@@ -230,14 +238,44 @@ def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
         pass  # the card comes into play: public from then on
 
 
-def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None) -> dict | None:
-    """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are masked."""
+def _redact_refused(out: dict, viewer: str, by: str | None, events: Iterable[Any]) -> None:
+    """What a record names that stayed in a hidden zone: a record not applied (``seats.record_applied``) moves
+    no card, and a cast announced as nothing (``_void_cast``) leaves its card in the hand; a card in a hand is
+    its owner's only (502.3), one in a deck nobody's but the judge's."""
+    do = out.get("do")
+    void = any(type(e).__name__ == "Announced" and _void_cast(getattr(e, "entry", None) or {}) for e in events)
+    if do in ("cast", "crystal") and (void or not record_applied(events)):
+        if out.get("card") is not None and not sees_own(viewer, by):
+            out["card"] = HIDDEN
+    elif not record_applied(events):
+        if do == "draw" and out.get("card") is not None:
+            out["card"] = HIDDEN  # still in the deck (212.1)
+        elif do == "setup":
+            for key in ("hand", "murphy"):
+                if key in out:
+                    out[key] = _hide(out[key])
+        elif do == "effect" and out.get("op") in ("draw", "search", "zone"):
+            if out.get("op") == "zone" and out.get("from") not in _SECRET:
+                return
+            if out.get("op") == "zone" and out.get("from") == "hand" and sees_own(viewer, out.get("owner") or by):
+                return
+            for key in ("card", "cards"):
+                if key in out:
+                    out[key] = _hide(out[key])
+
+
+def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,
+                  events: Iterable[Any] = ()) -> dict | None:
+    """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are masked. ``events``: its
+    step's domain events, which say whether its cards stayed where they were (``_redact_refused``)."""
     if rec is None:
         return None
     out = dict(rec)
     if viewer == JUDGE:
         return out
     by, do = out.get("by"), out.get("do")
+    events = tuple(events)
+    _redact_refused(out, viewer, by, events)
     if do == "setup" and not sees_own(viewer, by):
         out["hand"] = _hide(out.get("hand"))
         if "murphy" in out:
@@ -260,6 +298,9 @@ _PUBLIC_EVENTS = frozenset({
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
     """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
     out = seat_event(kind, dict(fields), viewer)  # the Started event's import file path: judge only
+    if kind == "Announced" and viewer != JUDGE and _void_cast(out.get("entry") or {}) \
+            and not sees_own(viewer, out["entry"].get("by")):  # its card stayed in the hand (502.3)
+        out["entry"] = {**out["entry"], "card": HIDDEN}
     if viewer == JUDGE or kind in _PUBLIC_EVENTS:
         return out
     by = out.get("player")

@@ -10,7 +10,7 @@ from zx_events.games.base import Game
 from zx_events.games.schema import quoted
 
 from . import logformat
-from .rules import RULES_VERSION, title
+from .rules import REASONS, RULES_VERSION, title
 
 
 class ZX(Game):
@@ -24,8 +24,7 @@ class ZX(Game):
     schema_file = logformat.SCHEMA_FILE
     seat_sees = "that seat's own hand and Dynamis too (301.3)"
     seats_rule = "301.3"
-    reasons = {"life": "damage with no Life left (a player with 0 Life loses)",
-               "draw": "both players at 0 Life at once (a draw)", "concede": "concession"}
+    reasons = REASONS
     # (web/board.js's PHASES: tests/web/test_viewer_browser.py checks that they agree)
     phases = {"setup": "Setup", "draw": "Draw Phase", "resource": "Resource Phase", "ignition": "Ignition Phase",
               "main": "Main Phase", "end": "End Phase", "over": "End of turn", "ended": "Match ended"}

@@ -7,6 +7,7 @@ from typing import Any, Iterable
 
 from zx_events.freetext import cut_cells, printable
 
+from .rules import REASONS
 from .views import MatchView, SquareView
 
 ROWS = (("a3", "b3", "c3"), ("a2", "b2", "c2"), ("a1", "b1", "c1"))  # P2's side on top (docs/match-log.md)
@@ -185,8 +186,10 @@ def draw_board(v: MatchView) -> Any:
                      + (f" · events {_cards(v, b.events)}" if b.events else "") + "\n", style="yellow")
     if v.outcome is not None:
         w = v.outcome.get("winner")
-        extra.append(printable(f"Match over: {w + ' won' if w else 'a draw'} "
-                               f"({cut_cells(str(v.outcome.get('reason')))})") + "\n",
+        reason = v.outcome.get("reason")  # in the game's words (rules.REASONS), as the match page and browser say it
+        words = REASONS.get(str(reason), str(reason))
+        extra.append(printable(f"Match over: {w + ' won' if w else 'a draw'}"
+                               + (f" by {cut_cells(words)}" if reason else "")) + "\n",
                      style="bold")
     if extra:
         parts.append(extra)

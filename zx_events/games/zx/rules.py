@@ -99,3 +99,9 @@ RULES: dict[str, tuple[str, bool]] = {
 def title(rule: str) -> str:
     entry = RULES.get(rule)
     return entry[0] if entry else ""
+
+
+# the engine's result reasons (MatchEnded.reason) as a reader says them, "by {text}": the game's ``reasons``
+# (Game.reason_text), zx replay's board and web/board.js's REASONS (tests/web/test_result_in_the_games_words.py)
+REASONS = {"life": "damage with no Life left (a player with 0 Life loses)",
+           "draw": "both players at 0 Life at once (a draw)", "concede": "concession"}

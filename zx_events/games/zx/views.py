@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Mapping
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.games.zx.board import SQUARE_NAMES, player_square
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, MASK, PERSPECTIVES, SPECTATOR, Masker,  # noqa: F401
-                             ViolationView, dumps, event_fields, parse_perspective, plain)
+                             ViolationView, dumps, event_fields, parse_perspective, plain, record_applied)
 from zx_events.seats import hide as _hide
 from zx_events.seats import sees_own  # the judge, or the owner: hand, Dynamis, face-down cards in public zones
 
@@ -359,9 +359,45 @@ def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
             _hide_card(fields)
 
 
-def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None) -> dict | None:
+# a record not applied moves no card: each card it names stays where it was, seen by whom sees there
+# (301.3c): the record's fields naming a card of a hidden zone, by the zone; Life and deck: nobody but the judge
+_REFUSED_HIDDEN = {"reload": (("life", "life"),), "life": (("card", "life"),), "ignition": (("revealed", "deck"),),
+                   "draw": (("cards", "deck"),), "resource": (("card", "hand"),), "end": (("discard", "hand"),),
+                   "setup": (("hand", "deck"), ("mulligan", "deck"), ("life", "deck"), ("resource", "deck"),
+                             ("start_card", "deck"))}
+
+
+def _redact_refused(out: dict, viewer: str, by: str | None) -> None:
+    """A record not applied (its step's ``ViolationRecorded`` carries it): the cards it names in a hidden zone
+    are where they were, so a seat that may not look there reads ``?`` (an applied one moved them, and shows
+    what the move shows)."""
+    do = out.get("do")
+    if do == "play":  # from the hand (or Dynamis): the owner looks at both (301.3c)
+        fields = (("card", "hand"),)
+    elif do == "effect":
+        op = out.get("op")
+        if op == "draw":
+            fields = (("cards", "deck"),)
+        elif op == "overboost":
+            fields = (("upper", "dynamis"),)
+        elif op == "move" and "card" in out and out.get("from") in HIDDEN_ZONES:
+            if not (sees_own(viewer, out.get("owner") or by) and out.get("from") in OWN_LOOK):
+                _hide_card(out)
+            return
+        else:
+            return
+    else:
+        fields = _REFUSED_HIDDEN.get(do, ())
+    for key, zone in fields:
+        if out.get(key) is not None and not (zone in OWN_LOOK and sees_own(viewer, by)):
+            out[key] = _hide(out[key])
+
+
+def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,
+                  events: Iterable[Any] = ()) -> dict | None:
     """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are left out, a result's
-    reason and a Token's name masked (zx_events.freetext)."""
+    reason and a Token's name masked (zx_events.freetext). ``events``: its step's domain events; a record
+    not applied (``seats.record_applied``) names cards that stayed in hidden zones (``_redact_refused``)."""
     if rec is None:
         return None
     out = dict(rec)
@@ -369,6 +405,8 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
         return out
     by = out.get("by")
     do = out.get("do")
+    if not record_applied(events):
+        _redact_refused(out, viewer, by)
     if do == "setup":
         if not sees_own(viewer, by):
             for key in ("hand", "mulligan"):

@@ -6,6 +6,13 @@
 
   var PHASES = { setup: "Setup", draw: "Draw Phase", action: "Action Phase", end: "End Phase",
     closed: "End Phase (closed)", over: "End of turn", ended: "Match ended" };
+  // a result's reason in the game's words, as the match page says it (the game's rules.REASONS: tests/web/
+  // test_result_in_the_games_words.py checks that they agree); one not named here (a log's own text) as it is
+  var REASONS = { ending_dot: "its Life Base reaching an Ending Dot (602.2)",
+    life_base: "destroying the other Life Base (210.8)",
+    deck_out: "the other player drawing from an empty Deck (106.3)", concede: "concession",
+    time: "the time limit (a draw, 106.1a)", simultaneous: "both losing at once (a draw, 106.1a)" };
+  function reasonText(r) { return Object.prototype.hasOwnProperty.call(REASONS, r) ? REASONS[r] : r; }
   var KINDS = [["start", "Starting Dot"], ["end", "Ending Dot"], ["no_attack", "No Attack Dot"], ["quest", "Quest Dot"]];
   var KIND_FILL = { start: "#f5d0d0", end: "#d6ecd2", no_attack: "#f3b4b4", quest: "#fff1c2", normal: "#ffffff" };
   // a dot's kind is never told by its colour alone (WCAG 1.4.1: No Attack and a plain dot were 1.75:1 apart, Starting
@@ -147,7 +154,7 @@
           (e.target ? " → " + e.target : "") + (e.void ? " (refused: it fizzles)" : ""));
       }).join(" · ") + "</div>" : "") + panel(turned ? "P2" : "P1") +
       (s.outcome ? '<div class="outcome" data-field="outcome">Match over: ' + (w ? esc(w) + " won" : "a draw") +
-        " (" + esc(s.outcome.reason || "") + ")</div>" : "") + "</div>";
+        (s.outcome.reason ? " by " + esc(reasonText(s.outcome.reason)) : "") + "</div>" : "") + "</div>";
   }
 
   function series(s) {

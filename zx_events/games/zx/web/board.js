@@ -13,6 +13,11 @@
 
   var PHASES = { setup: "Setup", draw: "Draw Phase", resource: "Resource Phase", ignition: "Ignition Phase",
     main: "Main Phase", end: "End Phase", over: "End of turn", ended: "Match ended" };
+  // a result's reason in the game's words, as the match page says it (the game's rules.REASONS: tests/web/
+  // test_result_in_the_games_words.py checks that they agree); one not named here (a log's own text) as it is
+  var REASONS = { life: "damage with no Life left (a player with 0 Life loses)",
+    draw: "both players at 0 Life at once (a draw)", concede: "concession" };
+  function reasonText(r) { return Object.prototype.hasOwnProperty.call(REASONS, r) ? REASONS[r] : r; }
   var KINDS = { ex: "Z/X EX", ob: "Overboost", token: "Token" };
   var PLAYER_SQUARE = { b1: "P1", b3: "P2" };
   var ROWS = {  // P2's side on top; from P2's seat the table is turned round
@@ -140,7 +145,7 @@
     parts.bottom = panel(bottom);
     var w = s.outcome && s.outcome.winner;
     parts.outcome = !s.outcome ? "" : '<div class="outcome" data-field="outcome">Match over: ' +
-      (w ? esc(w) + " won" : "a draw") + (s.outcome.reason ? " (" + esc(s.outcome.reason) + ")" : "") + "</div>";
+      (w ? esc(w) + " won" : "a draw") + (s.outcome.reason ? " by " + esc(reasonText(s.outcome.reason)) : "") + "</div>";
 
     // one skeleton per orientation; a step rewrites only the parts whose HTML changed
     var layout = turned ? "turned" : "normal";
