@@ -324,3 +324,27 @@ def test_902_a_reload_left_out_takes_no_life_card_in_the_analytics_rows():
     assert m.life == {"P1": 4, "P2": 4}
     reloaded(m, 2, {"player": "P1", "life": "R01-010"})
     assert m.life == {"P1": 3, "P2": 4}
+
+
+# ---------------------------------------------------------------- 301.1 / 504.3: a Resource card that never went there
+X5 = [{"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+      {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-005"], "square": "a3"}, {"do": "end", "by": "P1"},
+      {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+      {"do": "end", "by": "P2", "discard": ["U01-009"]}, {"do": "turn", "by": "P1"},
+      {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-003"]},
+      {"do": "play", "by": "P1", "card": "R01-003", "pay": ["R01-005", "R01-002"], "square": "c3"}]
+
+
+def test_301_1_a_resource_card_left_out_is_charged_once_not_at_every_payment():
+    """Turn 3: P1's Resource record is left out, and his plays in turns 3 and 5 pay with its card: 301.1 at the
+    first payment only (the second was charged again, the same mistake)."""
+    c = run([*X2, *X5], strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
+    assert c.match.sq["a3"]["code"] == "R01-004" and c.match.sq["c3"]["code"] == "R01-003"
+
+
+def test_504_3_a_resource_record_by_the_wrong_player_is_the_one_finding():
+    """P1's Resource record written as P2's (504.3, not applied): the payments with its card were 301.1 twice."""
+    recs = [*X2, X5[0], {"do": "resource", "by": "P2", "card": "R01-005"}, *X5[1:]]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("504.3", 14)]

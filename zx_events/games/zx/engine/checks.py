@@ -6,7 +6,7 @@ rules problem, so the referee, the legal-action lister and tests can all use the
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Collection, Iterable
 
 from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
 from zx_events.games.zx.cards import INF, Card, Catalog
@@ -154,8 +154,10 @@ def attacker(m: Match, player: str, square: str) -> Problem:
     return None
 
 
-def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str]) -> list[tuple[str, str]]:
-    """805 / 204.6: sleep exactly ``cost`` Reboot Resource cards, one of them of the card's colour."""
+def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str],
+                  absent: Collection[str] = ()) -> list[tuple[str, str]]:
+    """805 / 204.6: sleep exactly ``cost`` Reboot Resource cards, one of them of the card's colour.
+    ``absent``: cards already reported as not in Resource (301.1), not reported again."""
     out: list[tuple[str, str]] = []
     cost = card.cost
     if cost == INF:
@@ -173,7 +175,7 @@ def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str
         elif held:  # every copy Reboot, one card named twice: nothing is Sleep (301.1: a card is where it is)
             out.append(("301.1", f"{code} is paid {pay.count(code)} times, {player}'s Resource holds "
                                  f"{'one' if held == 1 else held}"))
-        else:
+        elif code not in absent:
             out.append(("301.1", f"{code} is not in {player}'s Resource"))
     if need > 0 and card.colors and pay:
         for code in pay:  # (a loop: any() over a generator)

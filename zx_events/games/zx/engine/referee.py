@@ -79,6 +79,8 @@ class Referee:
         self._refused: tuple[int, str] | None = None  # a turn, the defender of an attack refused (not applied):
         # the passes and Life card after it are that battle's, reported with it (``do_pass``, ``do_life``)
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
+        self._absent: set[str] = set()  # cards a payment named though not in Resource (301.1, reported), or of a
+        # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
@@ -203,7 +205,8 @@ class Referee:
             else:
                 do(self, rec)
         except _Skip:
-            pass
+            if kind == "resource":  # its card never went into Resource: the payments naming it follow from that
+                self._absent.add(rec["card"])
         self.settle()
 
     def finish(self) -> None:
@@ -519,6 +522,7 @@ class Referee:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
         if r["card"] not in z["hand"]:
             self.fail("301.1", f"{r['card']} is not in {self.by}'s hand", fatal=True)
+        self._absent.discard(r["card"])
         m._resource_placed(player=self.by, card=r["card"], rec=r, line=self.line)
 
     def do_ignition(self, r: dict) -> None:
@@ -605,8 +609,11 @@ class Referee:
                           fatal=True)
             if code not in z["hand"]:
                 self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
-        for problem in checks.cost_problems(m, self.cat, pl, card, list(r.get("pay", []))):
+        pay = list(r.get("pay", []))
+        for problem in checks.cost_problems(m, self.cat, pl, card, pay, self._absent):
             self.check(problem)
+        held = {e["code"] for e in z["resource"]}
+        self._absent.update(c for c in pay if c not in held)  # 301.1 reported once, here (digest.7)
         square = r.get("square")
         on = r.get("on")
         kind = _KIND.get(card.type)
