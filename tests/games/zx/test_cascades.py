@@ -348,3 +348,34 @@ def test_504_3_a_resource_record_by_the_wrong_player_is_the_one_finding():
     recs = [*X2, X5[0], {"do": "resource", "by": "P2", "card": "R01-005"}, *X5[1:]]
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("504.3", 14)]
+
+
+# ---------------------------------------------------------------- a line written twice
+def test_503_3_a_draw_written_twice_is_one_finding_and_not_applied():
+    """The second draw was applied (503.3, 4 cards drawn), the hand two cards over, and 309.2a charged at the End
+    Phase that discards to the log's own hand. Now the 503.3, and the draw is not taken twice."""
+    draw = {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}
+    recs = [*X2, draw, draw, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", 14)]
+    assert len(c.match.p["P1"]["hand"]) == 4
+
+
+def test_504_3_a_resource_written_twice_is_one_finding_and_not_applied():
+    """The second Resource record (504.3, a second card this turn) was applied: it took the other R01-005 out of the
+    hand, and the play of that card after it was 301.1. Now the 504.3, and the second record is skipped."""
+    res = {"do": "resource", "by": "P1", "card": "R01-005"}
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-005"]}, res, res,
+            {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-005", "R01-009", "R01-002"], "square": "a3"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("504.3", 15)]
+    assert c.match.sq["a3"]["code"] == "R01-005"
+
+
+def test_604_3b_a_pass_written_twice_where_a_life_card_is_owed_is_one_finding():
+    """The last pass written twice: the second is where P2 owes a Life card (604.3b), and it was also 603.1b, 'pass
+    outside a Battle Event Step', on the same line."""
+    recs = [*PLAYER_HIT, PASS2, LIFE_P2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 3))]
+    assert "U01-005" in c.match.p["P2"]["charge"]

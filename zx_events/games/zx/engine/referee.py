@@ -79,6 +79,8 @@ class Referee:
         self._refused: tuple[int, str] | None = None  # a turn, the defender of an attack refused (not applied):
         # the passes and Life card after it are that battle's, reported with it (``do_pass``, ``do_life``)
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
+        self._prev: dict | None = None  # the record before the one being handled
+        self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
         self._absent: set[str] = set()  # cards a payment named though not in Resource (301.1, reported), or of a
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
@@ -89,6 +91,8 @@ class Referee:
              player: str | None = None) -> None:
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
+        if self._repeat and waive is None:  # a line written twice: its first finding stands for it, and it is not applied (digest.7:
+            fatal = True  # applied, a second Z/X EX paid with Sleep cards (805 per card), two draws (309.2a later)
         if fatal and self._early_rec is self.rec and self.rec is not None:
             raise _Skip  # a record reported for its timing (``_before_draw``) that cannot be applied either: the
             # card it names comes with the draw after it, say; that finding stands for it (digest.7)
@@ -128,6 +132,7 @@ class Referee:
         m = self.m
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         self._early_rec = self._broke = None
+        self._repeat, self._prev = rec == self._prev, rec
         kind = rec["do"]
         if self._refused is not None and kind not in ("pass", "life"):
             self._refused = None  # the battle refused at its attack (``do_attack``) had no more records
@@ -196,6 +201,8 @@ class Referee:
                         # every later draw was charged, 301.1, 503.3, 309.2a)
                         m._reloaded(player=due.player, life=None, line=self.line)
                     self.settle()  # a battle owed nothing more ends (605) before the record is applied
+                    if self._repeat:  # a line written twice: that finding stands for it (``fail``)
+                        raise _Skip
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
                 handler = getattr(self, "do_" + str(kind), None)
@@ -205,13 +212,13 @@ class Referee:
             else:
                 do(self, rec)
         except _Skip:
-            if kind == "resource":  # its card never went into Resource: the payments naming it follow from that
+            if kind == "resource" and not self._repeat:  # its card never went into Resource: the payments naming it follow from that
                 self._absent.add(rec["card"])
         self.settle()
 
     def finish(self) -> None:
         """End of the log: close a Battle Event Step whose trailing passes were left out."""
-        self.rec = None
+        self.rec, self._repeat = None, False
         if self.m.outcome is None and self.m.battle is not None and self.m.battle["step"] == "event":
             self._damage_step()
             self.settle()
