@@ -379,3 +379,24 @@ def test_604_3b_a_pass_written_twice_where_a_life_card_is_owed_is_one_finding():
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 3))]
     assert "U01-005" in c.match.p["P2"]["charge"]
+
+
+# ---------------------------------------------------------------- 503.3: a draw by the wrong player, or before its turn
+def test_503_3_a_draw_by_the_wrong_player_is_the_one_finding_of_the_draw_phase():
+    """P1's draw written as P2's (503.3, not applied): the Resource record after it was 504.3, before the draw, and
+    the Draw Phase short, 503.3 again. Now the one finding; the cards stay in the deck."""
+    recs = [*X2, {"do": "draw", "by": "P2", "cards": ["R01-005", "R01-014"]},
+            {"do": "resource", "by": "P1", "card": "R01-004"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", 13)]
+
+
+def test_503_3_a_draw_written_before_its_turn_record_is_applied_there():
+    """P1's draw written before his `turn` record: 503.3 at the draw, and the draw applied at the turn record (it
+    was skipped, then a Resource record 504.3 before the draw, and the Draw Phase short, 503.3)."""
+    recs = [*X2[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}, X2[-1],
+            {"do": "resource", "by": "P1", "card": "R01-005"},
+            {"do": "play", "by": "P1", "card": "R01-014", "pay": []}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", 12)]
+    assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005"

@@ -81,6 +81,8 @@ class Referee:
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
         self._prev: dict | None = None  # the record before the one being handled
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
+        self._held_draw: tuple[int, dict] | None = None  # a line, the draw record written there before the turn
+        # record of its player's turn (reported, 503.3): applied at that turn record, if it comes next (``do_turn``)
         self._absent: set[str] = set()  # cards a payment named though not in Resource (301.1, reported), or of a
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
@@ -134,6 +136,8 @@ class Referee:
         self._early_rec = self._broke = None
         self._repeat, self._prev = rec == self._prev, rec
         kind = rec["do"]
+        if self._held_draw is not None and kind != "turn":
+            self._held_draw = None  # no turn record right after it: it was no early draw of that turn
         if self._refused is not None and kind not in ("pass", "life"):
             self._refused = None  # the battle refused at its attack (``do_attack``) had no more records
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
@@ -482,9 +486,25 @@ class Referee:
             self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
         m._turn_started(turn=m.turn + 1, player=pl, rec=r, line=self.line)
         self._turn_line = self.line
+        held, self._held_draw = self._held_draw, None
+        if held is not None and held[1]["by"] == pl:  # the draw written just before this record: applied now,
+            line, self.line, self.rec = self.line, *held  # its one finding given (digest.7: the Draw Phase was
+            try:  # then short, 503.3, and a Resource record before the draw, 504.3)
+                self.do_draw(held[1])
+            except _Skip:
+                pass
+            self.line, self.rec = line, r
 
     def do_draw(self, r: dict) -> None:
         m = self.m
+        if m.active is not None and self.by != m.active:
+            if m.phase == "over" and self.by == other(m.active):  # the next turn's draw, before its turn record
+                self._held_draw = (self.line, r)
+                self.fail("503.3", f"{self.by}'s draw is written before the turn record of turn {m.turn + 1}: "
+                                   f"the Draw Phase comes after it (applied there)", fatal=True)
+            if not m.drawn:  # the wrong player's draw in the Draw Phase: this finding stands for the turn's draw
+                self._draw_seen = self._short_draw = m.turn  # (digest.7: the phase was also short, 503.3, and a
+                # Resource record after it before the draw, 504.3)
         self._turn_player("503.3")
         self._draw_seen = m.turn
         if self._phase_now() != "draw":
