@@ -400,3 +400,14 @@ def test_503_3_a_draw_written_before_its_turn_record_is_applied_there():
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("503.3", 12)]
     assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005"
+
+
+def test_604_3b_a_life_card_late_after_the_next_attack_leaves_that_battle_open():
+    """The Life card owed, written after the next attack (604.3b there): it closed the new battle's Battle Event
+    Step, as if its passes were left out, so both passes after it were 603.1b. Now it is applied as the late Life
+    card of the battle before, and the new battle goes on."""
+    attack = {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}
+    recs = [*PLAYER_HIT, attack, LIFE_P2, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 5))]
+    assert "U01-005" in c.match.p["P2"]["charge"]

@@ -715,6 +715,9 @@ class Referee:
         kind = rec["do"]
         if kind in ("pass", "effect", "concede"):
             return True
+        if kind == "life" and self._late_life == (self.m.turn, self.by):  # the Life card of the battle before,
+            return True  # one record late (after this battle's attack): not this one's damage (``do_life``; digest.7:
+            # it closed this step, took this battle's damage, and both passes after it were 603.1b)
         if kind in ("reload", "charge_excess"):
             return self.due() is not None or f"{kind}:{self.by}" in self.m.waived \
                 or kind == "charge_excess" and bool(self._excess_kept.get(self.by))
