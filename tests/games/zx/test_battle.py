@@ -544,3 +544,29 @@ def test_1103_a_destroy_does_not_meet_an_owed_void_bringer():
             "to": "trash", "owner": "P1"}
     m = run([*recs[:-1], move, recs[-1]]).match
     assert m.p["P1"]["charge"] == ["R01-002"] and "R01-001" in m.p["P1"]["trash"] and m.phase == "over"
+
+
+def _cleared_b3() -> list[dict]:
+    return [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c2"}, {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]
+
+
+def test_603_1b_the_passes_of_an_attack_refused_are_checked_for_their_order():
+    """The passes after an attack refused were skipped unchecked: the defender's first is now 603.1b (the attacker
+    has priority), and the attacker's pass after it is the battle's first."""
+    cleared = _cleared_b3()
+    recs = [*cleared, {"do": "attack", "by": "P1", "from": "b2", "target": "a1"}, PASS2, PASS1,
+            {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1b", line_of(recs, len(cleared))),
+                                                        ("603.1b", line_of(recs, len(cleared) + 1))]
+
+
+def test_603_1b_the_passes_and_life_card_of_an_attack_left_out_are_one_finding():
+    """The attack left out: each pass was 603.1b ('pass outside a Battle Event Step') and the Life card 604.3b, and P2
+    kept it. Now the first pass is the one 603.1b, the defender's pass and Life card after it are that battle's."""
+    cleared = _cleared_b3()
+    recs = [*cleared, PASS1, PASS2, {"do": "life", "by": "P2", "card": "U01-005"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(cleared)))]
+    assert sorted(c.match.p["P2"]["life"]) == ["U01-006", "U01-011", "U01-013"]

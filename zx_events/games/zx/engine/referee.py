@@ -78,6 +78,7 @@ class Referee:
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
         self._refused: tuple[int, str] | None = None  # a turn, the defender of an attack refused (not applied):
         # the passes and Life card after it are that battle's, reported with it (``do_pass``, ``do_life``)
+        self._refused_passes = 0  # the passes of that battle seen: the attacker's, then the defender's
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
         self._prev: dict | None = None  # the record before the one being handled
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
@@ -670,7 +671,7 @@ class Referee:
         if m.active is None:
             self.fail("602.1", f"{pl} declares a battle before the first turn (no turn record yet)", fatal=True)
         if pl != m.active:
-            self._refused = (m.turn, other(m.active))
+            self._refuse(other(m.active))
             self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
         if m.battle is not None:
             self.fail("602.1", "a battle is already under way", fatal=True)
@@ -682,13 +683,13 @@ class Referee:
         src, dst = r["from"], r["target"]
         fatal = m.sq.get(src) is None or m.sq[src]["ctrl"] != pl
         if fatal:
-            self._refused = (m.turn, other(pl))
+            self._refuse(other(pl))
         self.check(checks.attacker(m, pl, src), fatal=fatal)
         entry = m.sq[src]
         target_kind, problem = checks.attack_target(m, pl, dst)
         fatal = target_kind is None and problem[0] != "202.7e"
         if fatal:
-            self._refused = (m.turn, other(pl))
+            self._refuse(other(pl))
         self.check(problem, fatal=fatal)
         if target_kind is None:
             target_kind = "player"
@@ -724,10 +725,26 @@ class Referee:
         card = self.cat.get(rec["card"]) if rec["do"] == "play" else None
         return card is not None and card.is_event
 
+    def _refuse(self, defender: str) -> None:
+        """A battle that is not applied (its attack refused, or left out): the passes and the defender's Life card
+        after it are its own (``do_pass``, ``do_life``), not charged again."""
+        self._refused, self._refused_passes = (self.m.turn, defender), 0
+
     def do_pass(self, r: dict) -> None:
-        b = self.m.battle
-        if b is None and self._refused is not None and self._refused[0] == self.m.turn:
+        m = self.m
+        b = m.battle
+        if b is None and self._refused is not None and self._refused[0] == m.turn and self._refused_passes < 2:
+            n, defender = self._refused_passes, self._refused[1]
+            has = other(defender) if n == 0 else defender
+            if self.by != has:  # out of order all the same (digest.7: skipped unchecked)
+                self.fail("603.1b", f"{self.by} passes without priority ({has} has it, in the battle not applied "
+                                    f"above)", fatal=True)
+            self._refused_passes += 1
             raise _Skip  # a pass of the battle refused at its attack: that finding stands for it (digest.7)
+        if b is None and self.by == m.active and m.phase == "main":
+            self._refuse(other(self.by))  # the first pass of a battle whose attack is left out: reported once, here,
+            self._refused_passes = 1  # and the defender's pass and Life card after it are that battle's (digest.7:
+            # each pass was 603.1b, and the Life card 604.3b)
         if b is None or b["step"] != "event":
             self.fail("603.1b", "pass outside a Battle Event Step", fatal=True)
         if b["priority"] != self.by:
