@@ -570,3 +570,10 @@ def test_603_1b_the_passes_and_life_card_of_an_attack_left_out_are_one_finding()
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(cleared)))]
     assert sorted(c.match.p["P2"]["life"]) == ["U01-006", "U01-011", "U01-013"]
+
+
+def test_602_1_an_attack_after_the_end_phase_takes_its_passes_with_it():
+    """An attack after the End Phase is one 602.1, not applied; its passes were then 603.1b each."""
+    recs = [*BOARD, {"do": "end", "by": "P1"}, ATTACK_A2, PASS1, PASS2, {"do": "turn", "by": "P2"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1", line_of(recs, len(BOARD) + 1))]

@@ -675,8 +675,12 @@ class Referee:
             self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
         if m.battle is not None:
             self.fail("602.1", "a battle is already under way", fatal=True)
-        self._not_past("main", "602.1", "a battle declared", apply=False)  # (a battle after the End Phase would
-        # run into the next turn: skipped, as before)
+        try:
+            self._not_past("main", "602.1", "a battle declared", apply=False)  # (a battle after the End Phase would
+            # run into the next turn: skipped, as before)
+        except _Skip:
+            self._refuse(other(pl))  # its passes and Life card with it (digest.7: each pass was 603.1b)
+            raise
         if not self._before_draw("602.1", "a battle declared", "a battle is declared in the Main Phase"):
             self._leave_draw()
             self._enter("main")
