@@ -411,3 +411,15 @@ def test_604_3b_a_life_card_late_after_the_next_attack_leaves_that_battle_open()
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 5))]
     assert "U01-005" in c.match.p["P2"]["charge"]
+
+
+def test_905_a_charge_excess_written_late_after_an_attack_is_reported_once():
+    """P1's Charge goes to 5, and his attack is written before his Charge Excess: 905 at the attack. The Charge
+    Excess after it was 905 again ('not above the limit', the card kept there as left out). Now it is applied."""
+    recs = [*TURN3, *[_move("P1", "R01-014", c, "charge") for c in ("R01-003", "R01-003", "R01-007", "R01-007",
+                                                                     "R01-008")],
+            {"do": "attack", "by": "P1", "from": "b2", "target": "a2"},
+            {"do": "charge_excess", "by": "P1", "trash": ["R01-008"]}, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("905", line_of(recs, len(recs) - 5))]
+    assert len(c.match.p["P1"]["charge"]) <= 5 and "R01-008" in c.match.p["P1"]["trash"]

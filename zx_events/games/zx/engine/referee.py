@@ -72,6 +72,7 @@ class Referee:
         self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled
         self._broke: str | None = None  # the obligation the record being handled broke (reported), if any
         self._late_life: tuple[int, str] | None = None  # a turn, a player whose owed Life card a record broke
+        self._late_excess: tuple[int, str] | None = None  # a turn, a player whose owed Charge Excess a record broke
         self._excess_kept: dict[str, int] = {}  # a player -> the cards over the Charge limit a Charge Excess left
         # out (reported) keeps there: owed no more, and later Charge Excesses judged without them (``due``)
         self.result_line: int | None = None  # the line of the log's result record, once read
@@ -201,6 +202,8 @@ class Referee:
                     self._broke = due.key
                     if due.kind == "life" and kind != "life":  # the Life card may come next, one record late
                         self._late_life = (m.turn, due.player)
+                    if due.kind == "charge_excess":  # so may the Charge Excess, later in the turn (``do_charge_excess``)
+                        self._late_excess = (m.turn, due.player)
                     if due.kind == "reload":  # 902: the part that needs no choice is performed, Trash back into
                         # the deck; only the Life card to Charge is missing (digest.7: the deck stayed empty, and
                         # every later draw was charged, 301.1, 503.3, 309.2a)
@@ -817,6 +820,13 @@ class Referee:
         z = self.m.p[self.by]
         kept = self._kept_excess(self.by)  # left there by a Charge Excess left out: judged without them
         n = len(z["charge"]) - LIMIT_CHARGE - kept
+        if kept and self._late_excess == (self.m.turn, self.by) and len(r["trash"]) == n + kept:
+            # the Charge Excess left out, written late in the turn it was owed (after the record reported in its
+            # place), with any owed now: it meets them all (digest.7: 905 again, 'not above the limit', and the
+            # cards stayed in Charge)
+            self._excess_kept.pop(self.by, None)
+            self._late_excess = None
+            n, kept = n + kept, 0
         left = f" ({_cards(kept)} over it kept there since a Charge Excess was left out)" if kept else ""
         if n <= 0:
             self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards, not above the limit of "
