@@ -391,15 +391,30 @@ def test_503_3_a_draw_by_the_wrong_player_is_the_one_finding_of_the_draw_phase()
     assert [(v.rule, v.line) for v in c.violations] == [("503.3", 13)]
 
 
-def test_503_3_a_draw_written_before_its_turn_record_is_applied_there():
-    """P1's draw written before his `turn` record: 503.3 at the draw, and the draw applied at the turn record (it
-    was skipped, then a Resource record 504.3 before the draw, and the Draw Phase short, 503.3)."""
+def test_501_3_a_draw_written_before_its_turn_record_begins_the_turn():
+    """P1's draw written before his `turn` record: the turn begins at the draw (501.3, no turn record), the draw is
+    applied, and the turn record after it is that turn's (it was 503.3 at the draw, skipped, then a Resource record
+    504.3 before the draw, and the Draw Phase short, 503.3)."""
     recs = [*X2[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}, X2[-1],
             {"do": "resource", "by": "P1", "card": "R01-005"},
             {"do": "play", "by": "P1", "card": "R01-014", "pay": []}, {"do": "end", "by": "P1"}]
     c = run(recs, strict=False)
-    assert [(v.rule, v.line) for v in c.violations] == [("503.3", 12)]
-    assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005"
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", 12)]
+    assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005" and c.match.turn == 3
+
+
+@pytest.mark.parametrize("turn", [1, 3])
+def test_501_3_a_turn_record_left_out_is_one_finding(turn):
+    """The turn record left out (turn 1, or turn 3): every record of the turn was charged as in the other player's
+    turn (or before the first), 504.3, 506, 501.3 at its end, and the turn numbers after it were off by one. Now the
+    turn begins at its first record, one 501.3."""
+    at = X2.index({"do": "turn", "by": "P1"}) if turn == 1 else len(X2) - 1
+    recs = [*X2[:at], *X2[at + 1:], {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"},
+            {"do": "turn", "by": "P2", "turn": 4}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", at + 2)]
+    assert c.match.turn == 4
 
 
 def test_604_3b_a_life_card_late_after_the_next_attack_leaves_that_battle_open():

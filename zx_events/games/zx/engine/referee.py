@@ -83,8 +83,7 @@ class Referee:
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
         self._prev: dict | None = None  # the record before the one being handled
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
-        self._held_draw: tuple[int, dict] | None = None  # a line, the draw record written there before the turn
-        # record of its player's turn (reported, 503.3): applied at that turn record, if it comes next (``do_turn``)
+        self._untold: tuple[int, str] | None = None  # a turn, its player: a turn begun with no turn record (501.3)
         self._absent: set[str] = set()  # cards a payment named though not in Resource (301.1, reported), or of a
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
@@ -138,8 +137,6 @@ class Referee:
         self._early_rec = self._broke = None
         self._repeat, self._prev = rec == self._prev, rec
         kind = rec["do"]
-        if self._held_draw is not None and kind != "turn":
-            self._held_draw = None  # no turn record right after it: it was no early draw of that turn
         if self._refused is not None and kind not in ("pass", "life"):
             self._refused = None  # the battle refused at its attack (``do_attack``) had no more records
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
@@ -148,6 +145,18 @@ class Referee:
             if m.outcome is not None and kind != "result":
                 self.fail("501.3", f"{kind} record after the game has ended "
                                    f"({self._outcome_text()})", fatal=True)
+            if kind in _TURN_ACTS and self.by == (other(m.active) if m.turn else m.first) and (
+                    m.phase == "over" if m.turn else m.p["P1"]["ready"] and m.p["P2"]["ready"]):
+                # the next player acts after the End Phase: his turn record is left out (or written later). The turn
+                # begins here, reported once (digest.7: every record of the turn was charged as in the other
+                # player's turn, 503.3, 504.3, 506, 602.1, 501.3, and the turn numbers after it were off by one)
+                after = f"after the End Phase of turn {m.turn}" if m.turn else "after the setup"
+                self.fail("501.3", f"turn {m.turn + 1} of {self.by} begins with no turn record (a {kind} record "
+                                   f"{after})")
+                m._turn_started(turn=m.turn + 1, player=self.by, line=self.line)
+                self._turn_line, self._untold = self.line, (m.turn, self.by)
+            if kind == "turn" and self._untold == (m.turn, self.by) and rec.get("turn", m.turn) == m.turn:
+                raise _Skip  # that turn's record, written late: the finding where it began stands for it
             if kind == "turn" and self.by == m.active and m.turn > 0 and (
                     rec.get("turn") == m.turn or "turn" not in rec and m.phase != "over"):
                 began = f" (it began at line {self._turn_line})" if self._turn_line is not None else ""
@@ -490,22 +499,10 @@ class Referee:
             self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
         m._turn_started(turn=m.turn + 1, player=pl, rec=r, line=self.line)
         self._turn_line = self.line
-        held, self._held_draw = self._held_draw, None
-        if held is not None and held[1]["by"] == pl:  # the draw written just before this record: applied now,
-            line, self.line, self.rec = self.line, *held  # its one finding given (digest.7: the Draw Phase was
-            try:  # then short, 503.3, and a Resource record before the draw, 504.3)
-                self.do_draw(held[1])
-            except _Skip:
-                pass
-            self.line, self.rec = line, r
 
     def do_draw(self, r: dict) -> None:
         m = self.m
         if m.active is not None and self.by != m.active:
-            if m.phase == "over" and self.by == other(m.active):  # the next turn's draw, before its turn record
-                self._held_draw = (self.line, r)
-                self.fail("503.3", f"{self.by}'s draw is written before the turn record of turn {m.turn + 1}: "
-                                   f"the Draw Phase comes after it (applied there)", fatal=True)
             if not m.drawn:  # the wrong player's draw in the Draw Phase: this finding stands for the turn's draw
                 self._draw_seen = self._short_draw = m.turn  # (digest.7: the phase was also short, 503.3, and a
                 # Resource record after it before the draw, 504.3)
@@ -916,6 +913,8 @@ class Referee:
         return f"{_who(o.get('winner'))} by {o.get('reason')}"
 
 
+_TURN_ACTS = frozenset({"draw", "resource", "ignition", "play", "attack", "end"})  # records only a turn player
+# writes outside a battle: after the End Phase, the other player's begin his turn (``handle``)
 _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_")}  # kind -> Referee.do_KIND
 
 
