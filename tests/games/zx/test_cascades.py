@@ -438,3 +438,24 @@ def test_905_a_charge_excess_written_late_after_an_attack_is_reported_once():
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("905", line_of(recs, len(recs) - 5))]
     assert len(c.match.p["P1"]["charge"]) <= 5 and "R01-008" in c.match.p["P1"]["trash"]
+
+
+def test_301_1_a_draw_naming_a_card_not_in_the_deck_draws_the_other():
+    """A draw naming a card the deck does not hold was skipped: the Draw Phase was short (503.3), and the other
+    card, still in the deck, was 301.1 at its Resource record. Now one 301.1; the card the deck holds is drawn."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "U01-009"]},
+            {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 13)]
+    assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005"
+
+
+def test_301_1_a_second_copy_that_never_went_into_resource_is_charged_once():
+    """R01-002 is in Resource once; the Resource record of a second copy names a card not in hand (301.1, skipped).
+    The log pays with both copies: that was 301.1 ('paid 2 times') and later 805 (the one copy Sleep)."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-004"]},
+            {"do": "resource", "by": "P1", "card": "R01-002"},
+            {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-002", "R01-002", "R01-009"], "square": "a3"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-002"], "square": "c3"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]

@@ -157,7 +157,8 @@ def attacker(m: Match, player: str, square: str) -> Problem:
 def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str],
                   absent: Collection[str] = ()) -> list[tuple[str, str]]:
     """805 / 204.6: sleep exactly ``cost`` Reboot Resource cards, one of them of the card's colour.
-    ``absent``: cards already reported as not in Resource (301.1), not reported again."""
+    ``absent``: cards the log holds in Resource and the state does not, already reported: not reported again
+    (not in Resource, paid twice with one held, or paid Sleep, a copy of it being there)."""
     out: list[tuple[str, str]] = []
     cost = card.cost
     if cost == INF:
@@ -169,13 +170,15 @@ def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str
     resource = m.p[player]["resource"]
     reboot = [r["code"] for r in resource if not r["sleep"]]
     for code in dict.fromkeys(missing(reboot, pay)):
+        if code in absent:  # a copy the log holds there and the state does not: reported (301.1) where it went missing
+            continue
         held = sum(r["code"] == code for r in resource)
         if held > reboot.count(code):
             out.append(("805", f"{code} in {player}'s Resource is Sleep: only Reboot Resource cards pay"))
         elif held:  # every copy Reboot, one card named twice: nothing is Sleep (301.1: a card is where it is)
             out.append(("301.1", f"{code} is paid {pay.count(code)} times, {player}'s Resource holds "
                                  f"{'one' if held == 1 else held}"))
-        elif code not in absent:
+        else:
             out.append(("301.1", f"{code} is not in {player}'s Resource"))
     if need > 0 and card.colors and pay:
         for code in pay:  # (a loop: any() over a generator)

@@ -511,17 +511,20 @@ class Referee:
         if self._phase_now() != "draw":
             self.fail("503.3", f"draw record after the Draw Phase ({self._phase_now()}); card effects draw with an "
                                f"effect record (op draw)", fatal=True)
-        cards = r["cards"]
+        cards = list(r["cards"])
         lost = checks.missing(m.p[self.by]["deck"], cards)
-        if lost:
-            self.fail("301.1", f"{', '.join(lost)} not in {self.by}'s deck", fatal=True)
+        if lost:  # the cards the deck holds are drawn, the one missing left out, and the Draw Phase is not reported
+            self.fail("301.1", f"{', '.join(lost)} not in {self.by}'s deck")  # short for it (digest.7: the draw was
+            self._short_draw = m.turn  # skipped, the phase short, 503.3, and the other card charged where played)
+            for c in lost:
+                cards.remove(c)
         expected = 0 if m.turn == 1 else 2
         if m.drawn + len(cards) > expected:
             if m.turn == 1:
                 self.fail("503.3a", "the first player draws nothing on their first turn")
             else:
                 self.fail("503.3", f"{m.drawn + len(cards)} cards drawn in the Draw Phase, needs exactly 2")
-        m._drawn(player=self.by, cards=list(cards), rec=r, line=self.line)
+        m._drawn(player=self.by, cards=cards, rec=r, line=self.line)
         if self._draw_lines[0] != m.turn:
             self._draw_lines = (m.turn, [])
         self._draw_lines[1].append(self.line)
@@ -640,8 +643,8 @@ class Referee:
         pay = list(r.get("pay", []))
         for problem in checks.cost_problems(m, self.cat, pl, card, pay, self._absent):
             self.check(problem)
-        held = {e["code"] for e in z["resource"]}
-        self._absent.update(c for c in pay if c not in held)  # 301.1 reported once, here (digest.7)
+        self._absent.update(checks.missing([e["code"] for e in z["resource"]], pay))  # 301.1 reported once, here
+        # (digest.7), a card not there or named more often than held
         square = r.get("square")
         on = r.get("on")
         kind = _KIND.get(card.type)
