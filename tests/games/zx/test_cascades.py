@@ -459,3 +459,14 @@ def test_301_1_a_second_copy_that_never_went_into_resource_is_charged_once():
             {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-002"], "square": "c3"}]
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
+
+
+def test_501_3_a_turn_record_by_the_wrong_player_begins_the_turn_of_the_right_one():
+    """Turn 3, P1's, written as P2's: 501.3, and it was P2's turn, so every record of P1 in it was charged (503.3,
+    504.3, 501.3 at its end, and the turn after it). The turns alternate: it is P1's turn, one finding."""
+    recs = [*X2[:-1], {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", 12)]
+    assert c.match.active == "P2" and c.match.turn == 4

@@ -493,11 +493,12 @@ class Referee:
         if unready and m.turn == 0:
             self.fail("402", f"turn 1 before the setup of {' and '.join(unready)}")
         expected = m.first if m.turn == 0 else other(m.active)
-        if pl != expected:
-            self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")
+        if pl != expected:  # the turns alternate (501.3): it is taken as the turn of the player whose turn it is
+            self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")  # (digest.7: it was the writer's,
+            # and every record of the player whose turn it was after it was charged, 503.3, 504.3, 506, 602.1)
         if m.turn > 0 and m.phase != "over":
             self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
-        m._turn_started(turn=m.turn + 1, player=pl, rec=r, line=self.line)
+        m._turn_started(turn=m.turn + 1, player=expected, rec=r, line=self.line)
         self._turn_line = self.line
 
     def do_draw(self, r: dict) -> None:
