@@ -383,9 +383,9 @@ def test_604_3b_a_pass_written_twice_where_a_life_card_is_owed_is_one_finding():
 
 # ---------------------------------------------------------------- 503.3: a draw by the wrong player, or before its turn
 def test_503_3_a_draw_by_the_wrong_player_is_the_one_finding_of_the_draw_phase():
-    """P1's draw written as P2's (503.3, not applied): the Resource record after it was 504.3, before the draw, and
-    the Draw Phase short, 503.3 again. Now the one finding; the cards stay in the deck."""
-    recs = [*X2, {"do": "draw", "by": "P2", "cards": ["R01-005", "R01-014"]},
+    """A draw by P2 in P1's Draw Phase, of P2's cards (503.3, not applied): the Resource record after it was 504.3,
+    before the draw, and the Draw Phase short, 503.3 again. Now the one finding."""
+    recs = [*X2, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
             {"do": "resource", "by": "P1", "card": "R01-004"}, {"do": "end", "by": "P1"}]
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("503.3", 13)]
@@ -470,3 +470,27 @@ def test_501_3_a_turn_record_by_the_wrong_player_begins_the_turn_of_the_right_on
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("501.3", 12)]
     assert c.match.active == "P2" and c.match.turn == 4
+
+
+def test_506_a_play_by_the_wrong_player_with_the_turn_players_card_is_applied_as_his():
+    """P1's Z/X played, written as P2's: 506 and skipped, then its attack was 602.1a and both passes 603.1b. The card
+    is in P1's hand, not P2's: the play is P1's, one finding."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "play", "by": "P2", "card": "R01-004", "pay": ["R01-001"], "square": "a3"},
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2", "discard": ["U01-009"]}, {"do": "turn", "by": "P1"},
+            {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-003"]},
+            {"do": "attack", "by": "P1", "from": "a3", "target": "a2"}, PASS1, PASS2]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("506", 14)]
+    assert c.match.sq["a3"]["code"] == "R01-004"
+
+
+def test_503_3_a_draw_by_the_wrong_player_with_the_turn_players_cards_is_his_draw():
+    """In the Draw Phase only the turn player draws: the cards are in P1's deck, so the draw is P1's (503.3 once);
+    the cards are drawn, and their play after it is legal."""
+    recs = [*X2, {"do": "draw", "by": "P2", "cards": ["R01-005", "R01-004"]},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a3"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", 13)]
+    assert c.match.sq["a3"]["code"] == "R01-004" and "R01-005" in c.match.p["P1"]["hand"]

@@ -155,6 +155,15 @@ class Referee:
                                    f"{after})")
                 m._turn_started(turn=m.turn + 1, player=self.by, line=self.line)
                 self._turn_line, self._untold = self.line, (m.turn, self.by)
+            if kind in _TURN_ACTS and self.by in ("P1", "P2") and m.active is not None and self.by != m.active \
+                    and m.phase not in ("over", "ended") and (m.battle is None or m.battle["step"] != "event") \
+                    and self._fits(rec, m.active):
+                # a record only the turn player writes, by the other player, whose cards are the turn player's: the
+                # seat is wrong, reported once, and it is applied as the turn player's (digest.7: it was skipped, and
+                # the records after it that depend on it charged: 301.1 at the payment, 602.1a at the attack)
+                self.fail(_TURN_ACTS[kind], f"{self.by} acts in {m.active}'s turn, where only {m.active} may: the "
+                                            f"{kind} record is taken as {m.active}'s (its cards are {m.active}'s)")
+                self.by = m.active
             if kind == "turn" and self._untold == (m.turn, self.by) and rec.get("turn", m.turn) == m.turn:
                 raise _Skip  # that turn's record, written late: the finding where it began stands for it
             if kind == "turn" and self.by == m.active and m.turn > 0 and (
@@ -239,6 +248,27 @@ class Referee:
         if self.m.outcome is None and self.m.battle is not None and self.m.battle["step"] == "event":
             self._damage_step()
             self.settle()
+
+    def _fits(self, rec: dict, pl: str) -> bool:
+        """Does the turn-player record ``rec`` name cards where ``pl`` holds them (and, but for a draw, where the
+        player it names does not)?"""
+        m, kind = self.m, rec["do"]
+        z, w = m.p[pl], m.p[rec["by"]]
+        if kind == "draw":
+            return not checks.missing(z["deck"], rec["cards"])
+        if kind == "resource":
+            return rec["card"] in z["hand"] and rec["card"] not in w["hand"]
+        if kind == "ignition":
+            return rec["charge"] in z["charge"] and rec["charge"] not in w["charge"]
+        if kind == "play":
+            if rec.get("from", "hand") == "dynamis":
+                return any(d["code"] == rec["card"] for d in z["dynamis"]) \
+                    and not any(d["code"] == rec["card"] for d in w["dynamis"])
+            return rec["card"] in z["hand"] and rec["card"] not in w["hand"]
+        if kind == "attack":
+            e = m.sq.get(rec["from"])
+            return e is not None and e["ctrl"] == pl
+        return False  # an ``end`` by the other player: the end of his turn, written late (``do_end``)
 
     # ------------------------------------------------------------------ obligations (rule effects)
     def due(self, first: str | None = None) -> Obligation | None:
@@ -917,8 +947,9 @@ class Referee:
         return f"{_who(o.get('winner'))} by {o.get('reason')}"
 
 
-_TURN_ACTS = frozenset({"draw", "resource", "ignition", "play", "attack", "end"})  # records only a turn player
-# writes outside a battle: after the End Phase, the other player's begin his turn (``handle``)
+_TURN_ACTS = {"draw": "503.3", "resource": "504.3", "ignition": "505.3", "play": "506", "attack": "602.1",
+              "end": "501.3"}  # records only a turn player writes outside a battle, and their rule: after the End Phase,
+# the other player's begin his turn; in a turn, the other player's that name the turn player's cards are his (``handle``)
 _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_")}  # kind -> Referee.do_KIND
 
 
