@@ -577,3 +577,31 @@ def test_602_1_an_attack_after_the_end_phase_takes_its_passes_with_it():
     recs = [*BOARD, {"do": "end", "by": "P1"}, ATTACK_A2, PASS1, PASS2, {"do": "turn", "by": "P2"}]
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("602.1", line_of(recs, len(BOARD) + 1))]
+
+
+def test_603_1b_a_pass_under_the_wrong_seat_is_the_one_finding():
+    """P1's pass written as P2's: 603.1b, not applied; P2's own pass after it was 603.1b again (P1 still had
+    priority). A pass refused and then one by the same player: the first was the other player's, applied as his."""
+    recs = [*BOARD, ATTACK_A2, PASS2, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(BOARD) + 1))]
+    assert c.match.battle is None and c.match.sq["a2"] is None
+
+
+def test_501_3_an_end_written_after_the_next_turn_record_is_one_finding():
+    """The end of P1's turn written after P2's turn record: 501.3 at the turn record ('has not ended'), and the end
+    was 501.3 again, 'P1 ends a turn that is P2's'."""
+    recs = [*BOARD, {"do": "turn", "by": "P2"}, {"do": "end", "by": "P1"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD)))]
+
+
+def test_501_3_an_end_under_the_wrong_seat_ends_the_turn_players_turn():
+    """P1's end written as P2's: 501.3, skipped, and P2's turn record after it was 501.3 again ('turn 3 of P1 has not
+    ended'). Only the turn player ends his turn: it is his end, one finding."""
+    recs = [*BOARD, {"do": "end", "by": "P2"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD)))]
+    assert c.match.active == "P2"

@@ -81,8 +81,11 @@ class Referee:
         # the passes and Life card after it are that battle's, reported with it (``do_pass``, ``do_life``)
         self._refused_passes = 0  # the passes of that battle seen: the attacker's, then the defender's
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
-        self._prev: dict | None = None  # the record before the one being handled
+        self._prev: dict | None = None  # the record being handled (then the one before the next)
+        self._before: dict | None = None  # the record before the one being handled
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
+        self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
+        self._unended: tuple[int, str] | None = None  # a turn, the player of the turn before it, not ended (501.3)
         self._untold: tuple[int, str] | None = None  # a turn, its player: a turn begun with no turn record (501.3)
         self._absent: set[str] = set()  # cards a payment named though not in Resource (301.1, reported), or of a
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
@@ -135,7 +138,8 @@ class Referee:
         m = self.m
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         self._early_rec = self._broke = None
-        self._repeat, self._prev = rec == self._prev, rec
+        self._before, self._prev = self._prev, rec
+        self._repeat = rec == self._before
         kind = rec["do"]
         if self._refused is not None and kind not in ("pass", "life"):
             self._refused = None  # the battle refused at its attack (``do_attack``) had no more records
@@ -268,7 +272,9 @@ class Referee:
         if kind == "attack":
             e = m.sq.get(rec["from"])
             return e is not None and e["ctrl"] == pl
-        return False  # an ``end`` by the other player: the end of his turn, written late (``do_end``)
+        if kind == "end":  # (the other player's end just after the turn record: his own turn's, written late)
+            return self._unended != (m.turn, rec["by"]) and not checks.missing(z["hand"], rec.get("discard", []))
+        return False
 
     # ------------------------------------------------------------------ obligations (rule effects)
     def due(self, first: str | None = None) -> Obligation | None:
@@ -527,6 +533,7 @@ class Referee:
             self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")  # (digest.7: it was the writer's,
             # and every record of the player whose turn it was after it was charged, 503.3, 504.3, 506, 602.1)
         if m.turn > 0 and m.phase != "over":
+            self._unended = (m.turn + 1, m.active)  # its end may come next, written late (``do_end``)
             self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
         m._turn_started(turn=m.turn + 1, player=expected, rec=r, line=self.line)
         self._turn_line = self.line
@@ -785,7 +792,16 @@ class Referee:
             # each pass was 603.1b, and the Life card 604.3b)
         if b is None or b["step"] != "event":
             self.fail("603.1b", "pass outside a Battle Event Step", fatal=True)
+        w = self._wrong_pass
+        if b["priority"] != self.by and w is not None and self._before is w[1] and w[1]["by"] == self.by:
+            # the pass just refused, and now one by the same player: that one was the pass of the player with
+            # priority under the wrong seat, applied now as his (digest.7: this one, legal after it, was charged too)
+            self.m._passed(player=b["priority"], line=w[0])
+            if b["passes"] >= 2:
+                self._damage_step()
+                raise _Skip
         if b["priority"] != self.by:
+            self._wrong_pass = (self.line, r)
             self.fail("603.1b", f"{self.by} passes without priority ({b['priority']} has it)", fatal=True)
             # not applied: it changes nothing (digest.7: it counted as the second pass, the damage step came
             # early, and the next legal pass was charged, 603.1b)
@@ -909,6 +925,10 @@ class Referee:
         m, pl = self.m, self.by
         if m.active is None:
             self.fail("501.3", f"{pl} ends a turn before the first turn (no turn record yet)", fatal=True)
+        if pl != m.active and self._unended == (m.turn, pl) and self._before is not None \
+                and self._before["do"] == "turn":
+            raise _Skip  # the end of the turn before, written after the turn record: reported there (digest.7: and
+            # again here, 'P1 ends a turn that is P2's')
         if pl != m.active:
             self.fail("501.3", f"{pl} ends a turn that is {m.active}'s", fatal=True)
         if m.phase in ("over", "setup"):
