@@ -605,3 +605,12 @@ def test_501_3_an_end_under_the_wrong_seat_ends_the_turn_players_turn():
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD)))]
     assert c.match.active == "P2"
+
+
+def test_603_1b_the_attackers_pass_written_before_the_attack_is_its_first():
+    """The attacker's pass written before his attack: 603.1b there (no battle), and the defender's pass after the
+    attack was 603.1b again (the attacker had priority). Now that pass is the battle's first, one finding."""
+    recs = [*BOARD, PASS1, ATTACK_A2, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(BOARD)))]
+    assert c.match.battle is None and c.match.sq["a2"] is None

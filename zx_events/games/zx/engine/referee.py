@@ -84,6 +84,7 @@ class Referee:
         self._prev: dict | None = None  # the record being handled (then the one before the next)
         self._before: dict | None = None  # the record before the one being handled
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
+        self._stray: tuple[int, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
         self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
         self._unended: tuple[int, str] | None = None  # a turn, the player of the turn before it, not ended (501.3)
         self._untold: tuple[int, str] | None = None  # a turn, its player: a turn begun with no turn record (501.3)
@@ -749,6 +750,9 @@ class Referee:
                   attacker={"uid": entry["uid"], "code": entry["code"], "power": power_of(entry)},
                   target_kind=target_kind, target_info=target_info, distance=dist, range_used=dist > 1,
                   rec=r, line=self.line)
+        if self._stray is not None and self._before is self._stray[1]:  # the attacker's pass, written just before
+            m._passed(player=pl, line=self._stray[0])  # the attack: reported there, and the battle's first pass
+            # (digest.7: the defender's pass after the attack was 603.1b, the attacker having priority)
 
     def _keeps_step_open(self, rec: dict) -> bool:
         """Records of the Battle Event Step; any other record closes it (implied trailing passes).
@@ -786,7 +790,8 @@ class Referee:
                                     f"above)", fatal=True)
             self._refused_passes += 1
             raise _Skip  # a pass of the battle refused at its attack: that finding stands for it (digest.7)
-        if b is None and self.by == m.active and m.phase == "main":
+        if b is None and self.by == m.active and m.phase not in ("setup", "over", "ended"):
+            self._stray = (self.line, r)  # the attack may come next: this pass then is its first (``do_attack``)
             self._refuse(other(self.by))  # the first pass of a battle whose attack is left out: reported once, here,
             self._refused_passes = 1  # and the defender's pass and Life card after it are that battle's (digest.7:
             # each pass was 603.1b, and the Life card 604.3b)
