@@ -494,3 +494,24 @@ def test_503_3_a_draw_by_the_wrong_player_with_the_turn_players_cards_is_his_dra
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("503.3", 13)]
     assert c.match.sq["a3"]["code"] == "R01-004" and "R01-005" in c.match.p["P1"]["hand"]
+
+
+def test_301_1_a_resource_record_naming_a_card_not_in_hand_stands_for_the_card_paid():
+    """The Resource record names a card not in hand (301.1, not applied), and the play after it pays with the card
+    the writer meant, still in hand: that was 301.1 again ('not in P1's Resource')."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "resource", "by": "P1", "card": "R01-003"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-005"], "square": "a3"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
+
+
+def test_301_1_a_resource_record_after_the_payment_that_named_its_card_is_one_finding():
+    """The play paying with the Resource card written before the Resource record: 301.1 at the payment, and the
+    Resource record after it was 504.3 (in the Main Phase). The payment's finding stands for both."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-005"], "square": "a3"},
+            {"do": "resource", "by": "P1", "card": "R01-005"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
+    assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005"

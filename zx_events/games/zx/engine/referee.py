@@ -88,7 +88,8 @@ class Referee:
         self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
         self._unended: tuple[int, str] | None = None  # a turn, the player of the turn before it, not ended (501.3)
         self._untold: tuple[int, str] | None = None  # a turn, its player: a turn begun with no turn record (501.3)
-        self._absent: set[str] = set()  # cards a payment named though not in Resource (301.1, reported), or of a
+        self._skipped_resource: tuple[int, str] | None = None  # a turn, a player: a Resource record of his refused
+        self._absent: dict[str, int] = {}  # card -> turn: cards a payment named though not in Resource (301.1), or of a
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
@@ -243,8 +244,9 @@ class Referee:
             else:
                 do(self, rec)
         except _Skip:
-            if kind == "resource" and not self._repeat:  # its card never went into Resource: the payments naming it follow from that
-                self._absent.add(rec["card"])
+            if kind == "resource" and not self._repeat:  # its card never went into Resource: the payments naming
+                self._absent.setdefault(rec["card"], m.turn)  # it follow from that
+                self._skipped_resource = (m.turn, self.by)
         self.settle()
 
     def finish(self) -> None:
@@ -583,7 +585,8 @@ class Referee:
     def do_resource(self, r: dict) -> None:
         m, z = self.m, self.m.p[self.by]
         self._turn_player("504.3")
-        self._not_past("resource", "504.3", "a Resource record")
+        if self._absent.get(r["card"]) != m.turn:  # (a payment of this turn named it before it came: reported there,
+            self._not_past("resource", "504.3", "a Resource record")  # digest.7: and again here, 504.3)
         if not self._before_draw("504.3", f"{r['card']} put into Resource",
                                  "a card is put into Resource in the Resource Phase"):
             self._leave_draw()
@@ -592,7 +595,7 @@ class Referee:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
         if r["card"] not in z["hand"]:
             self.fail("301.1", f"{r['card']} is not in {self.by}'s hand", fatal=True)
-        self._absent.discard(r["card"])
+        self._absent.pop(r["card"], None)
         m._resource_placed(player=self.by, card=r["card"], rec=r, line=self.line)
 
     def do_ignition(self, r: dict) -> None:
@@ -680,10 +683,18 @@ class Referee:
             if code not in z["hand"]:
                 self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
         pay = list(r.get("pay", []))
+        held = [e["code"] for e in z["resource"]]
+        if self._skipped_resource == (m.turn, pl) and not z["resource_used"]:
+            # a Resource record of this turn refused (its card not in hand, say: reported there): the card of the hand
+            # a payment names that is not in Resource is the one it meant (digest.7: 301.1 again, here)
+            meant = next((c for c in checks.missing(held, pay) if c in z["hand"]), None)
+            if meant is not None:
+                self._absent.setdefault(meant, m.turn)
+                self._skipped_resource = None
         for problem in checks.cost_problems(m, self.cat, pl, card, pay, self._absent):
             self.check(problem)
-        self._absent.update(checks.missing([e["code"] for e in z["resource"]], pay))  # 301.1 reported once, here
-        # (digest.7), a card not there or named more often than held
+        for c in checks.missing(held, pay):  # 301.1 reported once, here
+            self._absent.setdefault(c, m.turn)  # (digest.7), a card not there or named more often than held
         square = r.get("square")
         on = r.get("on")
         kind = _KIND.get(card.type)
