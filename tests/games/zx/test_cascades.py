@@ -477,7 +477,8 @@ def test_506_a_play_by_the_wrong_player_with_the_turn_players_card_is_applied_as
     is in P1's hand, not P2's: the play is P1's, one finding."""
     recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
             {"do": "play", "by": "P2", "card": "R01-004", "pay": ["R01-001"], "square": "a3"},
-            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
             {"do": "end", "by": "P2", "discard": ["U01-009"]}, {"do": "turn", "by": "P1"},
             {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-003"]},
             {"do": "attack", "by": "P1", "from": "a3", "target": "a2"}, PASS1, PASS2]
@@ -490,7 +491,8 @@ def test_503_3_a_draw_by_the_wrong_player_with_the_turn_players_cards_is_his_dra
     """In the Draw Phase only the turn player draws: the cards are in P1's deck, so the draw is P1's (503.3 once);
     the cards are drawn, and their play after it is legal."""
     recs = [*X2, {"do": "draw", "by": "P2", "cards": ["R01-005", "R01-004"]},
-            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a3"}, {"do": "end", "by": "P1"}]
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a3"},
+            {"do": "end", "by": "P1"}]
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("503.3", 13)]
     assert c.match.sq["a3"]["code"] == "R01-004" and "R01-005" in c.match.p["P1"]["hand"]

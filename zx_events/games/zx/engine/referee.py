@@ -99,8 +99,9 @@ class Referee:
              player: str | None = None) -> None:
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
-        if self._repeat and waive is None:  # a line written twice: its first finding stands for it, and it is not applied (digest.7:
-            fatal = True  # applied, a second Z/X EX paid with Sleep cards (805 per card), two draws (309.2a later)
+        if self._repeat and waive is None:  # a line written twice: its first finding stands for it, and it is
+            fatal = True  # not applied (digest.7: applied, a second Z/X EX paid with Sleep cards, 805 per card, two
+            # draws, 309.2a later)
         if fatal and self._early_rec is self.rec and self.rec is not None:
             raise _Skip  # a record reported for its timing (``_before_draw``) that cannot be applied either: the
             # card it names comes with the draw after it, say; that finding stands for it (digest.7)
@@ -226,7 +227,7 @@ class Referee:
                     self._broke = due.key
                     if due.kind == "life" and kind != "life":  # the Life card may come next, one record late
                         self._late_life = (m.turn, due.player)
-                    if due.kind == "charge_excess":  # so may the Charge Excess, later in the turn (``do_charge_excess``)
+                    if due.kind == "charge_excess":  # so may the Charge Excess, later in its turn (do_charge_excess)
                         self._late_excess = (m.turn, due.player)
                     if due.kind == "reload":  # 902: the part that needs no choice is performed, Trash back into
                         # the deck; only the Life card to Charge is missing (digest.7: the deck stayed empty, and
@@ -984,8 +985,8 @@ class Referee:
 
 
 _TURN_ACTS = {"draw": "503.3", "resource": "504.3", "ignition": "505.3", "play": "506", "attack": "602.1",
-              "end": "501.3"}  # records only a turn player writes outside a battle, and their rule: after the End Phase,
-# the other player's begin his turn; in a turn, the other player's that name the turn player's cards are his (``handle``)
+              "end": "501.3"}  # records only a turn player writes outside a battle, and their rule: after the End
+# Phase, the other player's begin his turn; in a turn, the other's naming the turn player's cards are his (handle)
 _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_")}  # kind -> Referee.do_KIND
 
 
