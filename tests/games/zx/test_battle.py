@@ -544,3 +544,73 @@ def test_1103_a_destroy_does_not_meet_an_owed_void_bringer():
             "to": "trash", "owner": "P1"}
     m = run([*recs[:-1], move, recs[-1]]).match
     assert m.p["P1"]["charge"] == ["R01-002"] and "R01-001" in m.p["P1"]["trash"] and m.phase == "over"
+
+
+def _cleared_b3() -> list[dict]:
+    return [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c2"}, {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]
+
+
+def test_603_1b_the_passes_of_an_attack_refused_are_checked_for_their_order():
+    """The passes after an attack refused were skipped unchecked: the defender's first is now 603.1b (the attacker
+    has priority), and the attacker's pass after it is the battle's first."""
+    cleared = _cleared_b3()
+    recs = [*cleared, {"do": "attack", "by": "P1", "from": "b2", "target": "a1"}, PASS2, PASS1,
+            {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1b", line_of(recs, len(cleared))),
+                                                        ("603.1b", line_of(recs, len(cleared) + 1))]
+
+
+def test_603_1b_the_passes_and_life_card_of_an_attack_left_out_are_one_finding():
+    """The attack left out: each pass was 603.1b ('pass outside a Battle Event Step') and the Life card 604.3b, and P2
+    kept it. Now the first pass is the one 603.1b, the defender's pass and Life card after it are that battle's."""
+    cleared = _cleared_b3()
+    recs = [*cleared, PASS1, PASS2, {"do": "life", "by": "P2", "card": "U01-005"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(cleared)))]
+    assert sorted(c.match.p["P2"]["life"]) == ["U01-006", "U01-011", "U01-013"]
+
+
+def test_602_1_an_attack_after_the_end_phase_takes_its_passes_with_it():
+    """An attack after the End Phase is one 602.1, not applied; its passes were then 603.1b each."""
+    recs = [*BOARD, {"do": "end", "by": "P1"}, ATTACK_A2, PASS1, PASS2, {"do": "turn", "by": "P2"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1", line_of(recs, len(BOARD) + 1))]
+
+
+def test_603_1b_a_pass_under_the_wrong_seat_is_the_one_finding():
+    """P1's pass written as P2's: 603.1b, not applied; P2's own pass after it was 603.1b again (P1 still had
+    priority). A pass refused and then one by the same player: the first was the other player's, applied as his."""
+    recs = [*BOARD, ATTACK_A2, PASS2, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(BOARD) + 1))]
+    assert c.match.battle is None and c.match.sq["a2"] is None
+
+
+def test_501_3_an_end_written_after_the_next_turn_record_is_one_finding():
+    """The end of P1's turn written after P2's turn record: 501.3 at the turn record ('has not ended'), and the end
+    was 501.3 again, 'P1 ends a turn that is P2's'."""
+    recs = [*BOARD, {"do": "turn", "by": "P2"}, {"do": "end", "by": "P1"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD)))]
+
+
+def test_501_3_an_end_under_the_wrong_seat_ends_the_turn_players_turn():
+    """P1's end written as P2's: 501.3, skipped, and P2's turn record after it was 501.3 again ('turn 3 of P1 has not
+    ended'). Only the turn player ends his turn: it is his end, one finding."""
+    recs = [*BOARD, {"do": "end", "by": "P2"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD)))]
+    assert c.match.active == "P2"
+
+
+def test_603_1b_the_attackers_pass_written_before_the_attack_is_its_first():
+    """The attacker's pass written before his attack: 603.1b there (no battle), and the defender's pass after the
+    attack was 603.1b again (the attacker had priority). Now that pass is the battle's first, one finding."""
+    recs = [*BOARD, PASS1, ATTACK_A2, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", line_of(recs, len(BOARD)))]
+    assert c.match.battle is None and c.match.sq["a2"] is None

@@ -324,3 +324,196 @@ def test_902_a_reload_left_out_takes_no_life_card_in_the_analytics_rows():
     assert m.life == {"P1": 4, "P2": 4}
     reloaded(m, 2, {"player": "P1", "life": "R01-010"})
     assert m.life == {"P1": 3, "P2": 4}
+
+
+# ---------------------------------------------------------------- 301.1 / 504.3: a Resource card that never went there
+X5 = [{"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+      {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-005"], "square": "a3"}, {"do": "end", "by": "P1"},
+      {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+      {"do": "end", "by": "P2", "discard": ["U01-009"]}, {"do": "turn", "by": "P1"},
+      {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-003"]},
+      {"do": "play", "by": "P1", "card": "R01-003", "pay": ["R01-005", "R01-002"], "square": "c3"}]
+
+
+def test_301_1_a_resource_card_left_out_is_charged_once_not_at_every_payment():
+    """Turn 3: P1's Resource record is left out, and his plays in turns 3 and 5 pay with its card: 301.1 at the
+    first payment only (the second was charged again, the same mistake)."""
+    c = run([*X2, *X5], strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
+    assert c.match.sq["a3"]["code"] == "R01-004" and c.match.sq["c3"]["code"] == "R01-003"
+
+
+def test_504_3_a_resource_record_by_the_wrong_player_is_the_one_finding():
+    """P1's Resource record written as P2's (504.3, not applied): the payments with its card were 301.1 twice."""
+    recs = [*X2, X5[0], {"do": "resource", "by": "P2", "card": "R01-005"}, *X5[1:]]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("504.3", 14)]
+
+
+# ---------------------------------------------------------------- a line written twice
+def test_503_3_a_draw_written_twice_is_one_finding_and_not_applied():
+    """The second draw was applied (503.3, 4 cards drawn), the hand two cards over, and 309.2a charged at the End
+    Phase that discards to the log's own hand. Now the 503.3, and the draw is not taken twice."""
+    draw = {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}
+    recs = [*X2, draw, draw, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", 14)]
+    assert len(c.match.p["P1"]["hand"]) == 4
+
+
+def test_504_3_a_resource_written_twice_is_one_finding_and_not_applied():
+    """The second Resource record (504.3, a second card this turn) was applied: it took the other R01-005 out of the
+    hand, and the play of that card after it was 301.1. Now the 504.3, and the second record is skipped."""
+    res = {"do": "resource", "by": "P1", "card": "R01-005"}
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-005"]}, res, res,
+            {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-005", "R01-009", "R01-002"], "square": "a3"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("504.3", 15)]
+    assert c.match.sq["a3"]["code"] == "R01-005"
+
+
+def test_604_3b_a_pass_written_twice_where_a_life_card_is_owed_is_one_finding():
+    """The last pass written twice: the second is where P2 owes a Life card (604.3b), and it was also 603.1b, 'pass
+    outside a Battle Event Step', on the same line."""
+    recs = [*PLAYER_HIT, PASS2, LIFE_P2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 3))]
+    assert "U01-005" in c.match.p["P2"]["charge"]
+
+
+# ---------------------------------------------------------------- 503.3: a draw by the wrong player, or before its turn
+def test_503_3_a_draw_by_the_wrong_player_is_the_one_finding_of_the_draw_phase():
+    """A draw by P2 in P1's Draw Phase, of P2's cards (503.3, not applied): the Resource record after it was 504.3,
+    before the draw, and the Draw Phase short, 503.3 again. Now the one finding."""
+    recs = [*X2, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "resource", "by": "P1", "card": "R01-004"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", 13)]
+
+
+def test_501_3_a_draw_written_before_its_turn_record_begins_the_turn():
+    """P1's draw written before his `turn` record: the turn begins at the draw (501.3, no turn record), the draw is
+    applied, and the turn record after it is that turn's (it was 503.3 at the draw, skipped, then a Resource record
+    504.3 before the draw, and the Draw Phase short, 503.3)."""
+    recs = [*X2[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]}, X2[-1],
+            {"do": "resource", "by": "P1", "card": "R01-005"},
+            {"do": "play", "by": "P1", "card": "R01-014", "pay": []}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", 12)]
+    assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005" and c.match.turn == 3
+
+
+@pytest.mark.parametrize("turn", [1, 3])
+def test_501_3_a_turn_record_left_out_is_one_finding(turn):
+    """The turn record left out (turn 1, or turn 3): every record of the turn was charged as in the other player's
+    turn (or before the first), 504.3, 506, 501.3 at its end, and the turn numbers after it were off by one. Now the
+    turn begins at its first record, one 501.3."""
+    at = X2.index({"do": "turn", "by": "P1"}) if turn == 1 else len(X2) - 1
+    recs = [*X2[:at], *X2[at + 1:], {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"},
+            {"do": "turn", "by": "P2", "turn": 4}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", at + 2)]
+    assert c.match.turn == 4
+
+
+def test_604_3b_a_life_card_late_after_the_next_attack_leaves_that_battle_open():
+    """The Life card owed, written after the next attack (604.3b there): it closed the new battle's Battle Event
+    Step, as if its passes were left out, so both passes after it were 603.1b. Now it is applied as the late Life
+    card of the battle before, and the new battle goes on."""
+    attack = {"do": "attack", "by": "P1", "from": "a1", "target": "a2"}
+    recs = [*PLAYER_HIT, attack, LIFE_P2, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3b", line_of(recs, len(recs) - 5))]
+    assert "U01-005" in c.match.p["P2"]["charge"]
+
+
+def test_905_a_charge_excess_written_late_after_an_attack_is_reported_once():
+    """P1's Charge goes to 5, and his attack is written before his Charge Excess: 905 at the attack. The Charge
+    Excess after it was 905 again ('not above the limit', the card kept there as left out). Now it is applied."""
+    recs = [*TURN3, *[_move("P1", "R01-014", c, "charge") for c in ("R01-003", "R01-003", "R01-007", "R01-007",
+                                                                     "R01-008")],
+            {"do": "attack", "by": "P1", "from": "b2", "target": "a2"},
+            {"do": "charge_excess", "by": "P1", "trash": ["R01-008"]}, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("905", line_of(recs, len(recs) - 5))]
+    assert len(c.match.p["P1"]["charge"]) <= 5 and "R01-008" in c.match.p["P1"]["trash"]
+
+
+def test_301_1_a_draw_naming_a_card_not_in_the_deck_draws_the_other():
+    """A draw naming a card the deck does not hold was skipped: the Draw Phase was short (503.3), and the other
+    card, still in the deck, was 301.1 at its Resource record. Now one 301.1; the card the deck holds is drawn."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "U01-009"]},
+            {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 13)]
+    assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005"
+
+
+def test_301_1_a_second_copy_that_never_went_into_resource_is_charged_once():
+    """R01-002 is in Resource once; the Resource record of a second copy names a card not in hand (301.1, skipped).
+    The log pays with both copies: that was 301.1 ('paid 2 times') and later 805 (the one copy Sleep)."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-004"]},
+            {"do": "resource", "by": "P1", "card": "R01-002"},
+            {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-002", "R01-002", "R01-009"], "square": "a3"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-002"], "square": "c3"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
+
+
+def test_501_3_a_turn_record_by_the_wrong_player_begins_the_turn_of_the_right_one():
+    """Turn 3, P1's, written as P2's: 501.3, and it was P2's turn, so every record of P1 in it was charged (503.3,
+    504.3, 501.3 at its end, and the turn after it). The turns alternate: it is P1's turn, one finding."""
+    recs = [*X2[:-1], {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", 12)]
+    assert c.match.active == "P2" and c.match.turn == 4
+
+
+def test_506_a_play_by_the_wrong_player_with_the_turn_players_card_is_applied_as_his():
+    """P1's Z/X played, written as P2's: 506 and skipped, then its attack was 602.1a and both passes 603.1b. The card
+    is in P1's hand, not P2's: the play is P1's, one finding."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "play", "by": "P2", "card": "R01-004", "pay": ["R01-001"], "square": "a3"},
+            {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2", "discard": ["U01-009"]}, {"do": "turn", "by": "P1"},
+            {"do": "draw", "by": "P1", "cards": ["R01-003", "R01-003"]},
+            {"do": "attack", "by": "P1", "from": "a3", "target": "a2"}, PASS1, PASS2]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("506", 14)]
+    assert c.match.sq["a3"]["code"] == "R01-004"
+
+
+def test_503_3_a_draw_by_the_wrong_player_with_the_turn_players_cards_is_his_draw():
+    """In the Draw Phase only the turn player draws: the cards are in P1's deck, so the draw is P1's (503.3 once);
+    the cards are drawn, and their play after it is legal."""
+    recs = [*X2, {"do": "draw", "by": "P2", "cards": ["R01-005", "R01-004"]},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a3"},
+            {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", 13)]
+    assert c.match.sq["a3"]["code"] == "R01-004" and "R01-005" in c.match.p["P1"]["hand"]
+
+
+def test_301_1_a_resource_record_naming_a_card_not_in_hand_stands_for_the_card_paid():
+    """The Resource record names a card not in hand (301.1, not applied), and the play after it pays with the card
+    the writer meant, still in hand: that was 301.1 again ('not in P1's Resource')."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "resource", "by": "P1", "card": "R01-003"},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-005"], "square": "a3"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
+
+
+def test_301_1_a_resource_record_after_the_payment_that_named_its_card_is_one_finding():
+    """The play paying with the Resource card written before the Resource record: 301.1 at the payment, and the
+    Resource record after it was 504.3 (in the Main Phase). The payment's finding stands for both."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "R01-014"]},
+            {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-005"], "square": "a3"},
+            {"do": "resource", "by": "P1", "card": "R01-005"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
+    assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005"

@@ -178,14 +178,14 @@ def test_506_startup_ability_before_the_first_turn():
 
 
 def test_506_cards_played_before_the_first_turn():
-    # (the same "in None's turn" text as the startup ability's, for an Event and for a Z/X)
-    setup = [dict(BOARD[0], hand=["R01-001", "R01-002", "R01-004", "R01-014"]), BOARD[1]]
-    recs = [*setup, {"do": "play", "by": "P1", "card": "R01-014", "pay": []}]
+    # (the same "in None's turn" text as the startup ability's, for an Event and for a Z/X). By P2: the first
+    # player's play there begins turn 1, its turn record left out (501.3, test_cascades)
+    recs = [*BOARD[:2], {"do": "play", "by": "P2", "card": "U01-014", "pay": []}]
     err = rejects(recs, "506", line_of(recs, len(recs) - 1))
-    assert err.message == "the Event R01-014 played before the first turn"
-    recs = [*setup, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "a1"}]
+    assert err.message == "the Event U01-014 played before the first turn"
+    recs = [*BOARD[:2], {"do": "play", "by": "P2", "card": "U01-002", "pay": ["U01-001"], "square": "a3"}]
     err = rejects(recs, "506", line_of(recs, len(recs) - 1))
-    assert err.message == "R01-004 played before the first turn"
+    assert err.message == "U01-002 played before the first turn"
 
 
 def test_506_startup_ability_is_of_the_main_phase():

@@ -429,13 +429,14 @@ def test_505_3_only_the_turn_player_ignites_and_only_before_the_main_phase():
 
 
 def test_501_3_503_3_602_1_records_before_the_first_turn_say_so():
-    """No turn player before turn 1: the message says so (it printed Python's None)."""
+    """No turn player before turn 1: the message says so (it printed Python's None). By P2: the first player's
+    record there begins turn 1, its turn record left out (501.3, test_cascades)."""
     for rec, rule, message in (
-            ({"do": "draw", "by": "P1", "cards": ["R01-003"]}, "503.3", "P1 acts before the first turn (no turn record yet)"),
-            ({"do": "resource", "by": "P1", "card": "R01-004"}, "504.3", "P1 acts before the first turn (no turn record yet)"),
-            ({"do": "end", "by": "P1"}, "501.3", "P1 ends a turn before the first turn (no turn record yet)"),
-            ({"do": "attack", "by": "P1", "from": "b1", "target": "b2"}, "602.1",
-             "P1 declares a battle before the first turn (no turn record yet)")):
+            ({"do": "draw", "by": "P2", "cards": ["U01-003"]}, "503.3", "P2 acts before the first turn (no turn record yet)"),
+            ({"do": "resource", "by": "P2", "card": "U01-003"}, "504.3", "P2 acts before the first turn (no turn record yet)"),
+            ({"do": "end", "by": "P2"}, "501.3", "P2 ends a turn before the first turn (no turn record yet)"),
+            ({"do": "attack", "by": "P2", "from": "b3", "target": "b2"}, "602.1",
+             "P2 declares a battle before the first turn (no turn record yet)")):
         assert rejects([*SETUP, rec], rule, 4).message == message
 
 

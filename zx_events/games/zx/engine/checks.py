@@ -6,7 +6,7 @@ rules problem, so the referee, the legal-action lister and tests can all use the
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Collection, Iterable
 
 from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
 from zx_events.games.zx.cards import INF, Card, Catalog
@@ -154,8 +154,11 @@ def attacker(m: Match, player: str, square: str) -> Problem:
     return None
 
 
-def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str]) -> list[tuple[str, str]]:
-    """805 / 204.6: sleep exactly ``cost`` Reboot Resource cards, one of them of the card's colour."""
+def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str],
+                  absent: Collection[str] = ()) -> list[tuple[str, str]]:
+    """805 / 204.6: sleep exactly ``cost`` Reboot Resource cards, one of them of the card's colour.
+    ``absent``: cards the log holds in Resource and the state does not, already reported: not reported again
+    (not in Resource, paid twice with one held, or paid Sleep, a copy of it being there)."""
     out: list[tuple[str, str]] = []
     cost = card.cost
     if cost == INF:
@@ -167,6 +170,8 @@ def cost_problems(m: Match, cat: Catalog, player: str, card: Card, pay: list[str
     resource = m.p[player]["resource"]
     reboot = [r["code"] for r in resource if not r["sleep"]]
     for code in dict.fromkeys(missing(reboot, pay)):
+        if code in absent:  # a copy the log holds there and the state does not: reported (301.1) where it went missing
+            continue
         held = sum(r["code"] == code for r in resource)
         if held > reboot.count(code):
             out.append(("805", f"{code} in {player}'s Resource is Sleep: only Reboot Resource cards pay"))

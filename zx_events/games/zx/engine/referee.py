@@ -72,13 +72,25 @@ class Referee:
         self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled
         self._broke: str | None = None  # the obligation the record being handled broke (reported), if any
         self._late_life: tuple[int, str] | None = None  # a turn, a player whose owed Life card a record broke
+        self._late_excess: tuple[int, str] | None = None  # a turn, a player whose owed Charge Excess a record broke
         self._excess_kept: dict[str, int] = {}  # a player -> the cards over the Charge limit a Charge Excess left
         # out (reported) keeps there: owed no more, and later Charge Excesses judged without them (``due``)
         self.result_line: int | None = None  # the line of the log's result record, once read
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
         self._refused: tuple[int, str] | None = None  # a turn, the defender of an attack refused (not applied):
         # the passes and Life card after it are that battle's, reported with it (``do_pass``, ``do_life``)
+        self._refused_passes = 0  # the passes of that battle seen: the attacker's, then the defender's
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
+        self._prev: dict | None = None  # the record being handled (then the one before the next)
+        self._before: dict | None = None  # the record before the one being handled
+        self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
+        self._stray: tuple[int, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
+        self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
+        self._unended: tuple[int, str] | None = None  # a turn, the player of the turn before it, not ended (501.3)
+        self._untold: tuple[int, str] | None = None  # a turn, its player: a turn begun with no turn record (501.3)
+        self._skipped_resource: tuple[int, str] | None = None  # a turn, a player: a Resource record of his refused
+        self._absent: dict[str, int] = {}  # card -> turn: cards a payment named though not in Resource (301.1), or of a
+        # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
@@ -87,6 +99,9 @@ class Referee:
              player: str | None = None) -> None:
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
+        if self._repeat and waive is None:  # a line written twice: its first finding stands for it, and it is
+            fatal = True  # not applied (digest.7: applied, a second Z/X EX paid with Sleep cards, 805 per card, two
+            # draws, 309.2a later)
         if fatal and self._early_rec is self.rec and self.rec is not None:
             raise _Skip  # a record reported for its timing (``_before_draw``) that cannot be applied either: the
             # card it names comes with the draw after it, say; that finding stands for it (digest.7)
@@ -127,6 +142,8 @@ class Referee:
         self.line, self.rec, self.by, self.meeting = line, rec, rec.get("by"), None
         self._early_rec = self._broke = None
         since = len(m.__dict__["_pending_events"])  # this record's events come after (``_store_skipped``)
+        self._before, self._prev = self._prev, rec
+        self._repeat = rec == self._before
         kind = rec["do"]
         if self._refused is not None and kind not in ("pass", "life"):
             self._refused = None  # the battle refused at its attack (``do_attack``) had no more records
@@ -136,6 +153,27 @@ class Referee:
             if m.outcome is not None and kind != "result":
                 self.fail("501.3", f"{kind} record after the game has ended "
                                    f"({self._outcome_text()})", fatal=True)
+            if kind in _TURN_ACTS and self.by == (other(m.active) if m.turn else m.first) and (
+                    m.phase == "over" if m.turn else m.p["P1"]["ready"] and m.p["P2"]["ready"]):
+                # the next player acts after the End Phase: his turn record is left out (or written later). The turn
+                # begins here, reported once (digest.7: every record of the turn was charged as in the other
+                # player's turn, 503.3, 504.3, 506, 602.1, 501.3, and the turn numbers after it were off by one)
+                after = f"after the End Phase of turn {m.turn}" if m.turn else "after the setup"
+                self.fail("501.3", f"turn {m.turn + 1} of {self.by} begins with no turn record (a {kind} record "
+                                   f"{after})")
+                m._turn_started(turn=m.turn + 1, player=self.by, line=self.line)
+                self._turn_line, self._untold = self.line, (m.turn, self.by)
+            if kind in _TURN_ACTS and self.by in ("P1", "P2") and m.active is not None and self.by != m.active \
+                    and m.phase not in ("over", "ended") and (m.battle is None or m.battle["step"] != "event") \
+                    and self._fits(rec, m.active):
+                # a record only the turn player writes, by the other player, whose cards are the turn player's: the
+                # seat is wrong, reported once, and it is applied as the turn player's (digest.7: it was skipped, and
+                # the records after it that depend on it charged: 301.1 at the payment, 602.1a at the attack)
+                self.fail(_TURN_ACTS[kind], f"{self.by} acts in {m.active}'s turn, where only {m.active} may: the "
+                                            f"{kind} record is taken as {m.active}'s (its cards are {m.active}'s)")
+                self.by = m.active
+            if kind == "turn" and self._untold == (m.turn, self.by) and rec.get("turn", m.turn) == m.turn:
+                raise _Skip  # that turn's record, written late: the finding where it began stands for it
             if kind == "turn" and self.by == m.active and m.turn > 0 and (
                     rec.get("turn") == m.turn or "turn" not in rec and m.phase != "over"):
                 began = f" (it began at line {self._turn_line})" if self._turn_line is not None else ""
@@ -190,11 +228,15 @@ class Referee:
                     self._broke = due.key
                     if due.kind == "life" and kind != "life":  # the Life card may come next, one record late
                         self._late_life = (m.turn, due.player)
+                    if due.kind == "charge_excess":  # so may the Charge Excess, later in its turn (do_charge_excess)
+                        self._late_excess = (m.turn, due.player)
                     if due.kind == "reload":  # 902: the part that needs no choice is performed, Trash back into
                         # the deck; only the Life card to Charge is missing (digest.7: the deck stayed empty, and
                         # every later draw was charged, 301.1, 503.3, 309.2a)
                         m._reloaded(player=due.player, life=None, line=self.line)
                     self.settle()  # a battle owed nothing more ends (605) before the record is applied
+                    if self._repeat:  # a line written twice: that finding stands for it (``fail``)
+                        raise _Skip
             do = _DO.get(kind) if type(self) is Referee else None
             if do is None:
                 handler = getattr(self, "do_" + str(kind), None)
@@ -204,6 +246,9 @@ class Referee:
             else:
                 do(self, rec)
         except _Skip:
+            if kind == "resource" and not self._repeat:  # its card never went into Resource: the payments naming
+                self._absent.setdefault(rec["card"], m.turn)  # it follow from that
+                self._skipped_resource = (m.turn, self.by)
             self._store_skipped(since)
         self.settle()
 
@@ -233,10 +278,33 @@ class Referee:
 
     def finish(self) -> None:
         """End of the log: close a Battle Event Step whose trailing passes were left out."""
-        self.rec = None
+        self.rec, self._repeat = None, False
         if self.m.outcome is None and self.m.battle is not None and self.m.battle["step"] == "event":
             self._damage_step()
             self.settle()
+
+    def _fits(self, rec: dict, pl: str) -> bool:
+        """Does the turn-player record ``rec`` name cards where ``pl`` holds them (and, but for a draw, where the
+        player it names does not)?"""
+        m, kind = self.m, rec["do"]
+        z, w = m.p[pl], m.p[rec["by"]]
+        if kind == "draw":
+            return not checks.missing(z["deck"], rec["cards"])
+        if kind == "resource":
+            return rec["card"] in z["hand"] and rec["card"] not in w["hand"]
+        if kind == "ignition":
+            return rec["charge"] in z["charge"] and rec["charge"] not in w["charge"]
+        if kind == "play":
+            if rec.get("from", "hand") == "dynamis":
+                return any(d["code"] == rec["card"] for d in z["dynamis"]) \
+                    and not any(d["code"] == rec["card"] for d in w["dynamis"])
+            return rec["card"] in z["hand"] and rec["card"] not in w["hand"]
+        if kind == "attack":
+            e = m.sq.get(rec["from"])
+            return e is not None and e["ctrl"] == pl
+        if kind == "end":  # (the other player's end just after the turn record: his own turn's, written late)
+            return self._unended != (m.turn, rec["by"]) and not checks.missing(z["hand"], rec.get("discard", []))
+        return False
 
     # ------------------------------------------------------------------ obligations (rule effects)
     def due(self, first: str | None = None) -> Obligation | None:
@@ -491,31 +559,40 @@ class Referee:
         if unready and m.turn == 0:
             self.fail("402", f"turn 1 before the setup of {' and '.join(unready)}")
         expected = m.first if m.turn == 0 else other(m.active)
-        if pl != expected:
-            self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")
+        if pl != expected:  # the turns alternate (501.3): it is taken as the turn of the player whose turn it is
+            self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")  # (digest.7: it was the writer's,
+            # and every record of the player whose turn it was after it was charged, 503.3, 504.3, 506, 602.1)
         if m.turn > 0 and m.phase != "over":
+            self._unended = (m.turn + 1, m.active)  # its end may come next, written late (``do_end``)
             self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
-        m._turn_started(turn=m.turn + 1, player=pl, rec=r, line=self.line)
+        m._turn_started(turn=m.turn + 1, player=expected, rec=r, line=self.line)
         self._turn_line = self.line
 
     def do_draw(self, r: dict) -> None:
         m = self.m
+        if m.active is not None and self.by != m.active:
+            if not m.drawn:  # the wrong player's draw in the Draw Phase: this finding stands for the turn's draw
+                self._draw_seen = self._short_draw = m.turn  # (digest.7: the phase was also short, 503.3, and a
+                # Resource record after it before the draw, 504.3)
         self._turn_player("503.3")
         self._draw_seen = m.turn
         if self._phase_now() != "draw":
             self.fail("503.3", f"draw record after the Draw Phase ({self._phase_now()}); card effects draw with an "
                                f"effect record (op draw)", fatal=True)
-        cards = r["cards"]
+        cards = list(r["cards"])
         lost = checks.missing(m.p[self.by]["deck"], cards)
-        if lost:
-            self.fail("301.1", f"{', '.join(lost)} not in {self.by}'s deck", fatal=True)
+        if lost:  # the cards the deck holds are drawn, the one missing left out, and the Draw Phase is not reported
+            self.fail("301.1", f"{', '.join(lost)} not in {self.by}'s deck")  # short for it (digest.7: the draw was
+            self._short_draw = m.turn  # skipped, the phase short, 503.3, and the other card charged where played)
+            for c in lost:
+                cards.remove(c)
         expected = 0 if m.turn == 1 else 2
         if m.drawn + len(cards) > expected:
             if m.turn == 1:
                 self.fail("503.3a", "the first player draws nothing on their first turn")
             else:
                 self.fail("503.3", f"{m.drawn + len(cards)} cards drawn in the Draw Phase, needs exactly 2")
-        m._drawn(player=self.by, cards=list(cards), rec=r, line=self.line)
+        m._drawn(player=self.by, cards=cards, rec=r, line=self.line)
         if self._draw_lines[0] != m.turn:
             self._draw_lines = (m.turn, [])
         self._draw_lines[1].append(self.line)
@@ -535,7 +612,8 @@ class Referee:
     def do_resource(self, r: dict) -> None:
         m, z = self.m, self.m.p[self.by]
         self._turn_player("504.3")
-        self._not_past("resource", "504.3", "a Resource record")
+        if self._absent.get(r["card"]) != m.turn:  # (a payment of this turn named it before it came: reported there,
+            self._not_past("resource", "504.3", "a Resource record")  # digest.7: and again here, 504.3)
         if not self._before_draw("504.3", f"{r['card']} put into Resource",
                                  "a card is put into Resource in the Resource Phase"):
             self._leave_draw()
@@ -544,6 +622,7 @@ class Referee:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
         if r["card"] not in z["hand"]:
             self.fail("301.1", f"{r['card']} is not in {self.by}'s hand", fatal=True)
+        self._absent.pop(r["card"], None)
         m._resource_placed(player=self.by, card=r["card"], rec=r, line=self.line)
 
     def do_ignition(self, r: dict) -> None:
@@ -630,8 +709,19 @@ class Referee:
                           fatal=True)
             if code not in z["hand"]:
                 self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
-        for problem in checks.cost_problems(m, self.cat, pl, card, list(r.get("pay", []))):
+        pay = list(r.get("pay", []))
+        held = [e["code"] for e in z["resource"]]
+        if self._skipped_resource == (m.turn, pl) and not z["resource_used"]:
+            # a Resource record of this turn refused (its card not in hand, say: reported there): the card of the hand
+            # a payment names that is not in Resource is the one it meant (digest.7: 301.1 again, here)
+            meant = next((c for c in checks.missing(held, pay) if c in z["hand"]), None)
+            if meant is not None:
+                self._absent.setdefault(meant, m.turn)
+                self._skipped_resource = None
+        for problem in checks.cost_problems(m, self.cat, pl, card, pay, self._absent):
             self.check(problem)
+        for c in checks.missing(held, pay):  # 301.1 reported once, here
+            self._absent.setdefault(c, m.turn)  # (digest.7), a card not there or named more often than held
         square = r.get("square")
         on = r.get("on")
         kind = _KIND.get(card.type)
@@ -661,25 +751,29 @@ class Referee:
         if m.active is None:
             self.fail("602.1", f"{pl} declares a battle before the first turn (no turn record yet)", fatal=True)
         if pl != m.active:
-            self._refused = (m.turn, other(m.active))
+            self._refuse(other(m.active))
             self.fail("602.1", f"only the turn player {m.active} declares a battle", fatal=True)
         if m.battle is not None:
             self.fail("602.1", "a battle is already under way", fatal=True)
-        self._not_past("main", "602.1", "a battle declared", apply=False)  # (a battle after the End Phase would
-        # run into the next turn: skipped, as before)
+        try:
+            self._not_past("main", "602.1", "a battle declared", apply=False)  # (a battle after the End Phase would
+            # run into the next turn: skipped, as before)
+        except _Skip:
+            self._refuse(other(pl))  # its passes and Life card with it (digest.7: each pass was 603.1b)
+            raise
         if not self._before_draw("602.1", "a battle declared", "a battle is declared in the Main Phase"):
             self._leave_draw()
             self._enter("main")
         src, dst = r["from"], r["target"]
         fatal = m.sq.get(src) is None or m.sq[src]["ctrl"] != pl
         if fatal:
-            self._refused = (m.turn, other(pl))
+            self._refuse(other(pl))
         self.check(checks.attacker(m, pl, src), fatal=fatal)
         entry = m.sq[src]
         target_kind, problem = checks.attack_target(m, pl, dst)
         fatal = target_kind is None and problem[0] != "202.7e"
         if fatal:
-            self._refused = (m.turn, other(pl))
+            self._refuse(other(pl))
         self.check(problem, fatal=fatal)
         if target_kind is None:
             target_kind = "player"
@@ -694,6 +788,9 @@ class Referee:
                   attacker={"uid": entry["uid"], "code": entry["code"], "power": power_of(entry)},
                   target_kind=target_kind, target_info=target_info, distance=dist, range_used=dist > 1,
                   rec=r, line=self.line)
+        if self._stray is not None and self._before is self._stray[1]:  # the attacker's pass, written just before
+            m._passed(player=pl, line=self._stray[0])  # the attack: reported there, and the battle's first pass
+            # (digest.7: the defender's pass after the attack was 603.1b, the attacker having priority)
 
     def _keeps_step_open(self, rec: dict) -> bool:
         """Records of the Battle Event Step; any other record closes it (implied trailing passes).
@@ -706,19 +803,48 @@ class Referee:
         kind = rec["do"]
         if kind in ("pass", "effect", "concede"):
             return True
+        if kind == "life" and self._late_life == (self.m.turn, self.by):  # the Life card of the battle before,
+            return True  # one record late (after this battle's attack): not this one's damage (``do_life``; digest.7:
+            # it closed this step, took this battle's damage, and both passes after it were 603.1b)
         if kind in ("reload", "charge_excess"):
             return self.due() is not None or f"{kind}:{self.by}" in self.m.waived \
                 or kind == "charge_excess" and bool(self._excess_kept.get(self.by))
         card = self.cat.get(rec["card"]) if rec["do"] == "play" else None
         return card is not None and card.is_event
 
+    def _refuse(self, defender: str) -> None:
+        """A battle that is not applied (its attack refused, or left out): the passes and the defender's Life card
+        after it are its own (``do_pass``, ``do_life``), not charged again."""
+        self._refused, self._refused_passes = (self.m.turn, defender), 0
+
     def do_pass(self, r: dict) -> None:
-        b = self.m.battle
-        if b is None and self._refused is not None and self._refused[0] == self.m.turn:
+        m = self.m
+        b = m.battle
+        if b is None and self._refused is not None and self._refused[0] == m.turn and self._refused_passes < 2:
+            n, defender = self._refused_passes, self._refused[1]
+            has = other(defender) if n == 0 else defender
+            if self.by != has:  # out of order all the same (digest.7: skipped unchecked)
+                self.fail("603.1b", f"{self.by} passes without priority ({has} has it, in the battle not applied "
+                                    f"above)", fatal=True)
+            self._refused_passes += 1
             raise _Skip  # a pass of the battle refused at its attack: that finding stands for it (digest.7)
+        if b is None and self.by == m.active and m.phase not in ("setup", "over", "ended"):
+            self._stray = (self.line, r)  # the attack may come next: this pass then is its first (``do_attack``)
+            self._refuse(other(self.by))  # the first pass of a battle whose attack is left out: reported once, here,
+            self._refused_passes = 1  # and the defender's pass and Life card after it are that battle's (digest.7:
+            # each pass was 603.1b, and the Life card 604.3b)
         if b is None or b["step"] != "event":
             self.fail("603.1b", "pass outside a Battle Event Step", fatal=True)
+        w = self._wrong_pass
+        if b["priority"] != self.by and w is not None and self._before is w[1] and w[1]["by"] == self.by:
+            # the pass just refused, and now one by the same player: that one was the pass of the player with
+            # priority under the wrong seat, applied now as his (digest.7: this one, legal after it, was charged too)
+            self.m._passed(player=b["priority"], line=w[0])
+            if b["passes"] >= 2:
+                self._damage_step()
+                raise _Skip
         if b["priority"] != self.by:
+            self._wrong_pass = (self.line, r)
             self.fail("603.1b", f"{self.by} passes without priority ({b['priority']} has it)", fatal=True)
             # not applied: it changes nothing (digest.7: it counted as the second pass, the damage step came
             # early, and the next legal pass was charged, 603.1b)
@@ -784,6 +910,13 @@ class Referee:
         z = self.m.p[self.by]
         kept = self._kept_excess(self.by)  # left there by a Charge Excess left out: judged without them
         n = len(z["charge"]) - LIMIT_CHARGE - kept
+        if kept and self._late_excess == (self.m.turn, self.by) and len(r["trash"]) == n + kept:
+            # the Charge Excess left out, written late in the turn it was owed (after the record reported in its
+            # place), with any owed now: it meets them all (digest.7: 905 again, 'not above the limit', and the
+            # cards stayed in Charge)
+            self._excess_kept.pop(self.by, None)
+            self._late_excess = None
+            n, kept = n + kept, 0
         left = f" ({_cards(kept)} over it kept there since a Charge Excess was left out)" if kept else ""
         if n <= 0:
             self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards, not above the limit of "
@@ -835,6 +968,10 @@ class Referee:
         m, pl = self.m, self.by
         if m.active is None:
             self.fail("501.3", f"{pl} ends a turn before the first turn (no turn record yet)", fatal=True)
+        if pl != m.active and self._unended == (m.turn, pl) and self._before is not None \
+                and self._before["do"] == "turn":
+            raise _Skip  # the end of the turn before, written after the turn record: reported there (digest.7: and
+            # again here, 'P1 ends a turn that is P2's')
         if pl != m.active:
             self.fail("501.3", f"{pl} ends a turn that is {m.active}'s", fatal=True)
         if m.phase in ("over", "setup"):
@@ -873,6 +1010,9 @@ class Referee:
         return f"{_who(o.get('winner'))} by {o.get('reason')}"
 
 
+_TURN_ACTS = {"draw": "503.3", "resource": "504.3", "ignition": "505.3", "play": "506", "attack": "602.1",
+              "end": "501.3"}  # records only a turn player writes outside a battle, and their rule: after the End
+# Phase, the other player's begin his turn; in a turn, the other's naming the turn player's cards are his (handle)
 _DO = {name[3:]: f for name, f in vars(Referee).items() if name.startswith("do_")}  # kind -> Referee.do_KIND
 
 
