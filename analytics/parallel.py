@@ -6,7 +6,8 @@ Python (decoding, the games' row handlers, turning rows into Arrow), all under o
 floor that only reads and decodes. Here the log after the tracking position is cut into chunks of
 ``span`` notification ids; forked workers project the chunks at once (each reads, decodes and
 builds the rows of its chunk), and the parent commits their tables in log order, whole chunks of
-about a page of events in one DuckDB transaction with the position, as it does for a page.
+about a page of events in one DuckDB transaction with the position, as it does for a page (a
+rebuild: pages together, ``projection.REBUILD_COMMIT``).
 
 A chunk is whole matches: a match's events are contiguous in the log (the application saves a
 match in one transaction), so a worker skips the leading events of the match that runs into its

@@ -59,6 +59,11 @@ MatchRows = Any  # a game's rows.MatchRows
 # measured on 5.3M events: pages of 20k ran at 156k events/s, 50k at 191k (less per-page cost in the
 # writer), 100k no faster and more memory
 PAGE_SIZE = 50_000
+# a rebuild by worker processes commits its pages about this many events at a time, not each page: a page
+# committed before the last goes to DuckDB's write-ahead log and into the file again at the checkpoint that
+# ends the run (a Z/X rebuild of 100,000 events wrote 87% of its rows twice; the parent's CPU -10% without).
+# A rebuild killed midway resumes from its last commit, up to this many events back (seconds of work)
+REBUILD_COMMIT = 1_000_000
 CRASH_ENV = "ZX_ANALYTICS_CRASH_AFTER_PAGES"  # test hook: exit uncleanly inside page K+1's transaction
 
 
@@ -246,14 +251,16 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
                 page_size: int, crash_after: int, stop_after_pages: int | None,
                 progress: Callable[[int], None] | None, started: _Started | None = None,
                 left_out: list[tuple[str, str]] | None = None, catalogs: Iterable[Any] = (),
-                unknown: dict | None = None) -> tuple[int, int, int, int]:
+                unknown: dict | None = None, commit_every: int = 0) -> tuple[int, int, int, int]:
     """Project (position, last] in chunks of whole matches by worker processes, committing each
     chunk's tables in log order (one transaction each, nothing in flight after it). Returns
     (position, events, pages, matches) as far as it got: up to ``last``, or up to the chunk before
     an event for a match closed earlier (the serial projection goes on from there). ``started``: the
     workers already at work on (position, last] (a rebuild starts them before the file is opened);
     ``left_out`` receives the aggregates the committed chunks left out (``UpdateResult.left_out``), and
-    ``unknown`` their matches of catalogs neither shipped nor given (``catalogs``: ``UpdateResult.unknown_catalogs``)."""
+    ``unknown`` their matches of catalogs neither shipped nor given (``catalogs``: ``UpdateResult.unknown_catalogs``).
+    ``commit_every``: pages are committed together, about this many events a transaction (``REBUILD_COMMIT``; 0:
+    each page); the page that ends the run, or the run this update was asked to stop at, commits."""
     types = declared_types()
     if started is None:
         known = known_catalogs(con)
@@ -262,35 +269,46 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
         started = _start(svc, workers, position, last, page_size, known, inflight, catalogs)
     workers_pool, known = started.pool, started.known
     events, pages, matches = 0, 0, 0
+    uncommitted = 0  # events of the pages held in the open transaction (Page.held)
     # the cores are the workers': DuckDB's own threads would only contend with them (the parent's
     # instructions: -13% with one thread, cachegrind)
     con.execute("SET threads = 1")
     writer: Writer | None = None
     group: list[parallel.Chunk] = []  # chunks to commit together: a page of about ``page_size`` events
 
-    def commit() -> None:
-        nonlocal pages, position, events, matches
+    def commit(more: bool = True) -> None:
+        """Hand the page of the chunks in ``group`` to the writer; ``more``: chunks follow (the page may stay in
+        the open transaction). An empty ``group`` commits the pages held, if any."""
+        nonlocal pages, position, events, matches, uncommitted
         rows: dict[str, Any] = {}
-        for table in types:
-            parts = [c.tables[table] for c in group if table in c.tables]
-            if parts:
-                rows[table] = parts[0] if len(parts) == 1 else pa.concat_tables(parts)
-        rows["card_catalog"] = []
-        for c in group:  # a catalog new to the file comes from every worker that met it: keep one
-            rows["card_catalog"] += [r for r in c.catalog_rows if (r[0], r[1]) not in known]
-            known.update((r[0], r[1]) for r in c.catalog_rows)
-        events += sum(c.events for c in group)
-        matches += sum(c.matches for c in group)
-        if left_out is not None:
-            left_out.extend(x for c in group for x in c.left_out)
-        if unknown is not None:
-            for c in group:
-                for key, n in c.unknown.items():
-                    unknown[key] = unknown.get(key, 0) + n
-        position = group[-1].position
-        pages += 1
-        writer.put(Page(rows, [], None, position, done_before + events, bool(crash_after) and pages > crash_after,
-                        position >= last))
+        if group:
+            for table in types:
+                parts = [c.tables[table] for c in group if table in c.tables]
+                if parts:
+                    rows[table] = parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+            rows["card_catalog"] = []
+            for c in group:  # a catalog new to the file comes from every worker that met it: keep one
+                rows["card_catalog"] += [r for r in c.catalog_rows if (r[0], r[1]) not in known]
+                known.update((r[0], r[1]) for r in c.catalog_rows)
+            events += sum(c.events for c in group)
+            matches += sum(c.matches for c in group)
+            if left_out is not None:
+                left_out.extend(x for c in group for x in c.left_out)
+            if unknown is not None:
+                for c in group:
+                    for key, n in c.unknown.items():
+                        unknown[key] = unknown.get(key, 0) + n
+            position = group[-1].position
+            pages += 1
+            uncommitted += sum(c.events for c in group)
+        elif not uncommitted:
+            return
+        crash = bool(crash_after) and pages > crash_after
+        held = more and position < last and not crash and uncommitted < commit_every and \
+            (stop_after_pages is None or pages < stop_after_pages)
+        if not held:
+            uncommitted = 0
+        writer.put(Page(rows, [], None, position, done_before + events, crash, position >= last, held))
         group.clear()
         if progress is not None:
             progress(position)
@@ -305,11 +323,10 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
             # a page is about ``page_size`` events; the last chunk is a page of its own, so what is left
             # to write after the workers end is that chunk and the checkpoint, not a whole page
             if group and (i >= started.chunks - 2 or sum(c.events for c in group) >= page_size):
-                commit()
+                commit(i < started.chunks - 1)
                 if stop_after_pages is not None and pages >= stop_after_pages:
                     break
-        if group:  # the chunks before one the serial projection takes over
-            commit()
+        commit(False)  # the chunks before one the serial projection takes over; the pages held
         workers_pool.close()  # their work is done: they end while the last page is written
         writer.close()
     except parallel.WorkerDied:
@@ -540,7 +557,7 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
             position, events, pages, matches = _in_workers(
                 svc, con, wanted, position, last, done_before, page_size, crash_after, stop_after_pages,
                 on_progress and (lambda p: on_progress(p - (last - total), total)), started, left_out, catalogs,
-                unknown)
+                unknown, REBUILD_COMMIT if rebuild else 0)
         if position < last and (stop_after_pages is None or pages < stop_after_pages) or \
                 (position >= last and con.execute("SELECT count(*) FROM projection_inflight").fetchall()[0][0]):
             proj = Projection(svc, con, page_size, fast_read, catalogs)

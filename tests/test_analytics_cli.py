@@ -253,6 +253,36 @@ def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path, wor
     assert inflight in (0, 1)
 
 
+def test_a_rebuild_by_workers_commits_its_pages_together_and_resumes(tmp_path):
+    """A rebuild by worker processes commits its pages in one transaction (up to REBUILD_COMMIT events), so
+    that their rows go into the file once, not into DuckDB's write-ahead log first: killed inside its fourth
+    page (os._exit, like a kill -9), it has committed nothing of its projection, and the next update projects
+    every match once (the tables of a serial rebuild)."""
+    from zx_events.games.zx.sim import simulate, write_files
+
+    list(write_files(tmp_path / "sim", 12, simulate(20, 12, policy="mixed"), 20))
+    store = str(tmp_path / "store.sqlite")
+    logs = sorted(str(p) for p in (tmp_path / "sim").glob("*.zxlog"))
+    r = _zx(store, "import", "--no-analytics", "--format", "csv", *logs)
+    assert r.returncode == 0, r.stderr
+    path, serial = tmp_path / "a.duckdb", tmp_path / "serial.duckdb"
+    crashed = _zx(store, "analytics", "update", "--rebuild", "--analytics", str(path), "--page-size", "200",
+                  env={CRASH_ENV: "3", WORKERS_ENV: "2"})
+    assert crashed.returncode == 75, crashed.stderr
+    con = duckdb.connect(str(path), read_only=True)
+    assert con.execute("SELECT position, events FROM projection_position").fetchall() == [(0, 0)]
+    assert con.execute("SELECT count(*) FROM matches").fetchall() == [(0,)]
+    con.close()
+    resumed = _zx(store, "analytics", "update", "--analytics", str(path), "--page-size", "200", "--format", "json",
+                  env={WORKERS_ENV: "2"})
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)[0]["matches"] == 20
+    full = _zx(store, "analytics", "update", "--rebuild", "--analytics", str(serial), "--format", "json",
+               env={WORKERS_ENV: "0"})
+    assert full.returncode == 0, full.stderr
+    assert_same_tables(serial, path)
+
+
 def test_update_workers_option_projects_the_same_tables(imported, tmp_path):
     """zx analytics update --workers N: N processes project whole matches (the output says how many);
     --workers 1 projects in this process; both give every table the same rows."""

@@ -426,6 +426,32 @@ def test_declared_arrow_types_are_the_types_duckdb_gives_the_tables(tmp_path):
         assert schema == pa.schema([(c, duck[created[table][c]]) for c in ALL_COLUMNS[table]]), table
 
 
+def test_the_writer_rolls_back_held_pages_when_stopped_before_their_commit(tmp_path):
+    """Pages held in one open transaction (Page.held: a rebuild by workers) are committed with the page that
+    ends it; a writer stopped before that page (a failure, Ctrl-C) leaves none of their rows, and the file can
+    be written again."""
+    from analytics.db import connect_writer
+    from analytics.projection import _position, _reset
+    from analytics.writer import Page, Writer, declared_types
+
+    path = tmp_path / "a.duckdb"
+    con = connect_writer(path)
+    _reset(con, "test")
+    row = ("cat", "sha", "C-1", "One", "zx", "red", "1", 1000, None)
+    writer = Writer(con, declared_types())
+    writer.put(Page({"card_catalog": [row]}, [], None, 5, 5, held=True))
+    writer.stop()
+    assert con.execute("SELECT count(*) FROM card_catalog").fetchall() == [(0,)]
+    assert _position(con)[:2] == (0, 0)
+    writer = Writer(con, declared_types())
+    writer.put(Page({"card_catalog": [row]}, [], None, 5, 5, held=True))
+    writer.put(Page({"card_catalog": [row[:2] + ("C-2",) + row[3:]]}, [], None, 9, 9))
+    writer.close()
+    assert con.execute("SELECT code FROM card_catalog ORDER BY code").fetchall() == [("C-1",), ("C-2",)]
+    assert _position(con)[:2] == (9, 9)
+    con.close()
+
+
 def test_deck_colour_identity_ignores_a_splash():
     colours = {"A": ("blue",), "B": ("red", "blue"), "C": (), "D": ("green",)}
     assert deck_colours({"A": 49, "B": 1}, colours) == ("blue", "red/blue")
