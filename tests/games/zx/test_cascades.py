@@ -517,3 +517,20 @@ def test_301_1_a_resource_record_after_the_payment_that_named_its_card_is_one_fi
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
     assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005"
+
+
+def test_301_1_an_end_discarding_a_card_not_in_hand_still_ends_the_turn():
+    """P1 holds 7 cards and his `end` discards R01-008, which his hand does not hold: the end was skipped (301.1,
+    fatal), so the turn never ended and P2's legal `turn` record after it was 501.3 'turn 3 of P1 has not ended'.
+    Now the turn ends there, one 301.1; the card meant stays in the hand uncounted, so P1's next End Phase, which
+    discards to 6 as the log counts the hand, is legal (it was 309.2a)."""
+    draw4 = {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw",
+             "cards": ["R01-001", "R01-003", "R01-006", "R01-007"]}
+    recs = [*BOARD, draw4, {"do": "end", "by": "P1", "discard": ["R01-008"]},
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"},
+            {"do": "draw", "by": "P1", "cards": ["R01-011", "R01-012"]},
+            {"do": "end", "by": "P1", "discard": ["R01-011", "R01-012"]}, {"do": "turn", "by": "P2"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, len(BOARD) + 1))]
+    assert c.match.turn == 6 and c.match.active == "P2" and len(c.match.p["P1"]["hand"]) == 7

@@ -91,6 +91,8 @@ class Referee:
         self._skipped_resource: tuple[int, str] | None = None  # a turn, a player: a Resource record of his refused
         self._absent: dict[str, int] = {}  # card -> turn: cards a payment named though not in Resource (301.1), or of a
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
+        self._ghost: dict[str, int] = {}  # player -> cards his hand holds that the log has used up under a name the
+        # hand did not hold (an `end` discarding it, reported once, 301.1): the hand limit counts the hand without them
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
@@ -979,13 +981,20 @@ class Referee:
         self._leave_draw()
         z = m.p[pl]
         discard = list(r.get("discard", []))
+        held = len(z["hand"]) - self._ghost.get(pl, 0)  # the hand as the log has it
         lost = checks.missing(z["hand"], discard)
-        if lost:
-            self.fail("301.1", f"{', '.join(lost)} not in {pl}'s hand", fatal=True)
-        need = max(0, len(z["hand"]) - LIMIT_HAND)
-        if len(discard) != need:
-            self.fail("309.2a", f"{pl} holds {_cards(len(z['hand']))}: the End Phase discards exactly {need} "
-                                f"to the hand limit of {LIMIT_HAND}, {len(discard)} discarded")
+        if lost:  # the cards the hand holds are discarded as written and the turn ends; the card meant for one not
+            # there stays in the hand, uncounted (digest.7: the end was skipped, the turn never ended, and the other
+            # player's turn record after it was charged, 501.3)
+            self.fail("301.1", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
+                               f"{'it' if len(lost) == 1 else 'them'} (the End Phase discards from the hand)")
+            self._ghost[pl] = self._ghost.get(pl, 0) + len(lost)
+            for c in lost:
+                discard.remove(c)
+        need = max(0, held - LIMIT_HAND)
+        if len(r.get("discard", [])) != need:
+            self.fail("309.2a", f"{pl} holds {_cards(held)}: the End Phase discards exactly {need} "
+                                f"to the hand limit of {LIMIT_HAND}, {len(r.get('discard', []))} discarded")
         m._turn_ended(player=pl, discard=discard, rec=r, line=self.line)
 
     def do_concede(self, r: dict) -> None:  # 101.4
