@@ -534,3 +534,18 @@ def test_301_1_an_end_discarding_a_card_not_in_hand_still_ends_the_turn():
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, len(BOARD) + 1))]
     assert c.match.turn == 6 and c.match.active == "P2" and len(c.match.p["P1"]["hand"]) == 7
+
+
+def test_301_1_the_card_a_draw_named_wrong_is_the_one_then_used_from_the_hand():
+    """The draw names U01-009 (not in P1's deck) for R01-013: one 301.1, R01-005 drawn. The Resource record of
+    R01-013, the card really drawn, was charged 301.1 again ('not in P1's hand'). A card of the draw's count named
+    wrong stands for the first card then used from the hand that the deck holds: it is drawn there, no finding."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "U01-009"]},
+            {"do": "resource", "by": "P1", "card": "R01-013"},
+            {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-013", "R01-009", "R01-002"], "square": "c2"},
+            {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, len(X2)))]
+    z = c.match.p["P1"]
+    assert z["resource"][-1]["code"] == "R01-013" and c.match.sq["c2"]["code"] == "R01-005"
+    assert z["deck"].count("R01-013") == 3

@@ -93,6 +93,8 @@ class Referee:
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
         self._ghost: dict[str, int] = {}  # player -> cards his hand holds that the log has used up under a name the
         # hand did not hold (an `end` discarding it, reported once, 301.1): the hand limit counts the hand without them
+        self._misdrawn: dict[str, int] = {}  # player -> cards his draws named wrong (not in the deck, 301.1) and left
+        # out: the first card he then uses from his hand that the hand does not hold but the deck does was one of them
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
@@ -588,6 +590,7 @@ class Referee:
             self._short_draw = m.turn  # skipped, the phase short, 503.3, and the other card charged where played)
             for c in lost:
                 cards.remove(c)
+            self._misdrawn[self.by] = self._misdrawn.get(self.by, 0) + len(lost)  # (``_drawn_late``)
         expected = 0 if m.turn == 1 else 2
         if m.drawn + len(cards) > expected:
             if m.turn == 1:
@@ -598,6 +601,17 @@ class Referee:
         if self._draw_lines[0] != m.turn:
             self._draw_lines = (m.turn, [])
         self._draw_lines[1].append(self.line)
+
+    def _drawn_late(self, pl: str, code: str) -> bool:
+        """Whether ``code``, used from ``pl``'s hand, which does not hold it, was the card of a draw that named another
+        card, one not in the deck (301.1, reported there): the deck holds it, and it is drawn now (digest.7: it was
+        301.1 again, 'not in P2's hand', where it was played)."""
+        z = self.m.p[pl]
+        if not self._misdrawn.get(pl) or code in z["hand"] or code not in z["deck"]:
+            return False
+        self._misdrawn[pl] -= 1
+        self.m._drawn(player=pl, cards=[code], line=self.line)
+        return True
 
     def do_reload(self, r: dict) -> None:
         z = self.m.p[self.by]
@@ -622,7 +636,7 @@ class Referee:
             self._enter("resource")
         if z["resource_used"]:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
-        if r["card"] not in z["hand"]:
+        if r["card"] not in z["hand"] and not self._drawn_late(self.by, r["card"]):
             self.fail("301.1", f"{r['card']} is not in {self.by}'s hand", fatal=True)
         self._absent.pop(r["card"], None)
         m._resource_placed(player=self.by, card=r["card"], rec=r, line=self.line)
@@ -709,7 +723,7 @@ class Referee:
             if card.type.in_dynamis:
                 self.fail("301.1", f"{code} is {card.type.a}: it is played from Dynamis (from: dynamis)",
                           fatal=True)
-            if code not in z["hand"]:
+            if code not in z["hand"] and not self._drawn_late(pl, code):
                 self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
         pay = list(r.get("pay", []))
         held = [e["code"] for e in z["resource"]]
@@ -981,8 +995,8 @@ class Referee:
         self._leave_draw()
         z = m.p[pl]
         discard = list(r.get("discard", []))
-        held = len(z["hand"]) - self._ghost.get(pl, 0)  # the hand as the log has it
-        lost = checks.missing(z["hand"], discard)
+        lost = [c for c in checks.missing(z["hand"], discard) if not self._drawn_late(pl, c)]
+        held = len(z["hand"]) + self._misdrawn.get(pl, 0) - self._ghost.get(pl, 0)  # the hand as the log has it
         if lost:  # the cards the hand holds are discarded as written and the turn ends; the card meant for one not
             # there stays in the hand, uncounted (digest.7: the end was skipped, the turn never ended, and the other
             # player's turn record after it was charged, 501.3)
