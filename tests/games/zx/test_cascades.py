@@ -549,3 +549,16 @@ def test_301_1_the_card_a_draw_named_wrong_is_the_one_then_used_from_the_hand():
     z = c.match.p["P1"]
     assert z["resource"][-1]["code"] == "R01-013" and c.match.sq["c2"]["code"] == "R01-005"
     assert z["deck"].count("R01-013") == 3
+
+
+def test_301_1_a_play_of_a_card_not_in_hand_from_the_deck_list_is_placed_as_written():
+    """P2 plays U01-008 (in his deck list, not in his hand; U01-001 meant) on a2: 301.1, and the play was skipped,
+    so his attack from a2 was 602.1a and P1's attack on a2 602.1b. Now the Z/X is placed as written, one finding:
+    its cost is the card meant's (no 805), and the hand keeps that card uncounted."""
+    recs = copy.deepcopy(BOARD)
+    recs[11]["card"] = "U01-008"
+    recs[12:12] = [{"do": "attack", "by": "P2", "from": "a2", "target": "a1"}, PASS2, PASS1]
+    recs += [{"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, 11))]
+    assert c.match.battle is None and c.match.turn == 3

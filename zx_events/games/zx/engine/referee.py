@@ -92,7 +92,8 @@ class Referee:
         self._absent: dict[str, int] = {}  # card -> turn: cards a payment named though not in Resource (301.1), or of a
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
         self._ghost: dict[str, int] = {}  # player -> cards his hand holds that the log has used up under a name the
-        # hand did not hold (an `end` discarding it, reported once, 301.1): the hand limit counts the hand without them
+        # hand did not hold (an `end` discarding it, a `play` of it, reported once, 301.1): the hand limit counts the
+        # hand without them, and a play standing for a card of the hand needs one there beyond them
         self._misdrawn: dict[str, int] = {}  # player -> cards his draws named wrong (not in the deck, 301.1) and left
         # out: the first card he then uses from his hand that the hand does not hold but the deck does was one of them
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
@@ -708,7 +709,7 @@ class Referee:
             if not self._before_draw("506", f"{code} played", "cards other than Events are played in your own Main Phase"):
                 self._leave_draw()
                 self._enter("main")
-        extra = False
+        extra = ghost = False
         if zone == "dynamis":
             if not card.type.in_dynamis:
                 self.fail("301.1", f"{code} is {card.type.a}, not a Dynamis card", fatal=True)
@@ -724,7 +725,14 @@ class Referee:
                 self.fail("301.1", f"{code} is {card.type.a}: it is played from Dynamis (from: dynamis)",
                           fatal=True)
             if code not in z["hand"] and not self._drawn_late(pl, code):
-                self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
+                if code not in self.m.players[pl].get("deck", {}) or len(z["hand"]) <= self._ghost.get(pl, 0):
+                    self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
+                # a card of his deck list: played as written, one finding, for a card of the hand the log does not
+                # name, which stays there uncounted (``_ghost``; digest.7: skipped, and its attack was 602.1a, an
+                # attack on it 602.1b)
+                self.fail("301.1", f"{code} is not in {pl}'s hand: played as written, for a card of the hand the log "
+                                   f"does not name")
+                ghost = True
         pay = list(r.get("pay", []))
         held = [e["code"] for e in z["resource"]]
         if self._skipped_resource == (m.turn, pl) and not z["resource_used"]:
@@ -735,6 +743,8 @@ class Referee:
                 self._absent.setdefault(meant, m.turn)
                 self._skipped_resource = None
         for problem in checks.cost_problems(m, self.cat, pl, card, pay, self._absent):
+            if ghost and (problem[0] == "204.6" or problem[1].startswith(f"{code} ")):
+                continue  # the cost and colour are the card meant's, which the log does not name: its 301.1 stands
             self.check(problem)
         for c in checks.missing(held, pay):  # 301.1 reported once, here
             self._absent.setdefault(c, m.turn)  # (digest.7), a card not there or named more often than held
@@ -758,6 +768,8 @@ class Referee:
         m._played(player=pl, card=code, zone=zone, pay=list(r.get("pay", [])), kind=kind,
                   square=square if card.is_zx else None, on=on if card.type == CardType.SHIFT else None,
                   base=card.power, extra=extra, rec=r, line=self.line)
+        if ghost:
+            self._ghost[pl] = self._ghost.get(pl, 0) + 1
         if card.is_event:  # it resolves in Temporary (the state has sent it on at once: an EV EX to Dynamis)
             self.resolving = (pl, code, "dynamis" if card.type.is_extra else "trash")
 
