@@ -517,3 +517,48 @@ def test_301_1_a_resource_record_after_the_payment_that_named_its_card_is_one_fi
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("301.1", 14)]
     assert c.match.p["P1"]["resource"][-1]["code"] == "R01-005"
+
+
+def test_301_1_an_end_discarding_a_card_not_in_hand_still_ends_the_turn():
+    """P1 holds 7 cards and his `end` discards R01-008, which his hand does not hold: the end was skipped (301.1,
+    fatal), so the turn never ended and P2's legal `turn` record after it was 501.3 'turn 3 of P1 has not ended'.
+    Now the turn ends there, one 301.1; the card meant stays in the hand uncounted, so P1's next End Phase, which
+    discards to 6 as the log counts the hand, is legal (it was 309.2a)."""
+    draw4 = {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw",
+             "cards": ["R01-001", "R01-003", "R01-006", "R01-007"]}
+    recs = [*BOARD, draw4, {"do": "end", "by": "P1", "discard": ["R01-008"]},
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-009", "U01-010"]},
+            {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"},
+            {"do": "draw", "by": "P1", "cards": ["R01-011", "R01-012"]},
+            {"do": "end", "by": "P1", "discard": ["R01-011", "R01-012"]}, {"do": "turn", "by": "P2"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, len(BOARD) + 1))]
+    assert c.match.turn == 6 and c.match.active == "P2" and len(c.match.p["P1"]["hand"]) == 7
+
+
+def test_301_1_the_card_a_draw_named_wrong_is_the_one_then_used_from_the_hand():
+    """The draw names U01-009 (not in P1's deck) for R01-013: one 301.1, R01-005 drawn. The Resource record of
+    R01-013, the card really drawn, was charged 301.1 again ('not in P1's hand'). A card of the draw's count named
+    wrong stands for the first card then used from the hand that the deck holds: it is drawn there, no finding."""
+    recs = [*X2, {"do": "draw", "by": "P1", "cards": ["R01-005", "U01-009"]},
+            {"do": "resource", "by": "P1", "card": "R01-013"},
+            {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-013", "R01-009", "R01-002"], "square": "c2"},
+            {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, len(X2)))]
+    z = c.match.p["P1"]
+    assert z["resource"][-1]["code"] == "R01-013" and c.match.sq["c2"]["code"] == "R01-005"
+    assert z["deck"].count("R01-013") == 3
+
+
+def test_301_1_a_play_of_a_card_not_in_hand_from_the_deck_list_is_placed_as_written():
+    """P2 plays U01-008 (in his deck list, not in his hand; U01-001 meant) on a2: 301.1, and the play was skipped,
+    so his attack from a2 was 602.1a and P1's attack on a2 602.1b. Now the Z/X is placed as written, one finding:
+    its cost is the card meant's (no 805), and the hand keeps that card uncounted."""
+    recs = copy.deepcopy(BOARD)
+    recs[11]["card"] = "U01-008"
+    recs[12:12] = [{"do": "attack", "by": "P2", "from": "a2", "target": "a1"}, PASS2, PASS1]
+    recs += [{"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, 11))]
+    assert c.match.battle is None and c.match.turn == 3

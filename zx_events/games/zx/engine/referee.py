@@ -91,6 +91,11 @@ class Referee:
         self._skipped_resource: tuple[int, str] | None = None  # a turn, a player: a Resource record of his refused
         self._absent: dict[str, int] = {}  # card -> turn: cards a payment named though not in Resource (301.1), or of a
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
+        self._ghost: dict[str, int] = {}  # player -> cards his hand holds that the log has used up under a name the
+        # hand did not hold (an `end` discarding it, a `play` of it, reported once, 301.1): the hand limit counts the
+        # hand without them, and a play standing for a card of the hand needs one there beyond them
+        self._misdrawn: dict[str, int] = {}  # player -> cards his draws named wrong (not in the deck, 301.1) and left
+        # out: the first card he then uses from his hand that the hand does not hold but the deck does was one of them
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
@@ -586,6 +591,7 @@ class Referee:
             self._short_draw = m.turn  # skipped, the phase short, 503.3, and the other card charged where played)
             for c in lost:
                 cards.remove(c)
+            self._misdrawn[self.by] = self._misdrawn.get(self.by, 0) + len(lost)  # (``_drawn_late``)
         expected = 0 if m.turn == 1 else 2
         if m.drawn + len(cards) > expected:
             if m.turn == 1:
@@ -596,6 +602,17 @@ class Referee:
         if self._draw_lines[0] != m.turn:
             self._draw_lines = (m.turn, [])
         self._draw_lines[1].append(self.line)
+
+    def _drawn_late(self, pl: str, code: str) -> bool:
+        """Whether ``code``, used from ``pl``'s hand, which does not hold it, was the card of a draw that named another
+        card, one not in the deck (301.1, reported there): the deck holds it, and it is drawn now (digest.7: it was
+        301.1 again, 'not in P2's hand', where it was played)."""
+        z = self.m.p[pl]
+        if not self._misdrawn.get(pl) or code in z["hand"] or code not in z["deck"]:
+            return False
+        self._misdrawn[pl] -= 1
+        self.m._drawn(player=pl, cards=[code], line=self.line)
+        return True
 
     def do_reload(self, r: dict) -> None:
         z = self.m.p[self.by]
@@ -620,7 +637,7 @@ class Referee:
             self._enter("resource")
         if z["resource_used"]:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
-        if r["card"] not in z["hand"]:
+        if r["card"] not in z["hand"] and not self._drawn_late(self.by, r["card"]):
             self.fail("301.1", f"{r['card']} is not in {self.by}'s hand", fatal=True)
         self._absent.pop(r["card"], None)
         m._resource_placed(player=self.by, card=r["card"], rec=r, line=self.line)
@@ -692,7 +709,7 @@ class Referee:
             if not self._before_draw("506", f"{code} played", "cards other than Events are played in your own Main Phase"):
                 self._leave_draw()
                 self._enter("main")
-        extra = False
+        extra = ghost = False
         if zone == "dynamis":
             if not card.type.in_dynamis:
                 self.fail("301.1", f"{code} is {card.type.a}, not a Dynamis card", fatal=True)
@@ -707,8 +724,15 @@ class Referee:
             if card.type.in_dynamis:
                 self.fail("301.1", f"{code} is {card.type.a}: it is played from Dynamis (from: dynamis)",
                           fatal=True)
-            if code not in z["hand"]:
-                self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
+            if code not in z["hand"] and not self._drawn_late(pl, code):
+                if code not in self.m.players[pl].get("deck", {}) or len(z["hand"]) <= self._ghost.get(pl, 0):
+                    self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
+                # a card of his deck list: played as written, one finding, for a card of the hand the log does not
+                # name, which stays there uncounted (``_ghost``; digest.7: skipped, and its attack was 602.1a, an
+                # attack on it 602.1b)
+                self.fail("301.1", f"{code} is not in {pl}'s hand: played as written, for a card of the hand the log "
+                                   f"does not name")
+                ghost = True
         pay = list(r.get("pay", []))
         held = [e["code"] for e in z["resource"]]
         if self._skipped_resource == (m.turn, pl) and not z["resource_used"]:
@@ -719,6 +743,8 @@ class Referee:
                 self._absent.setdefault(meant, m.turn)
                 self._skipped_resource = None
         for problem in checks.cost_problems(m, self.cat, pl, card, pay, self._absent):
+            if ghost and (problem[0] == "204.6" or problem[1].startswith(f"{code} ")):
+                continue  # the cost and colour are the card meant's, which the log does not name: its 301.1 stands
             self.check(problem)
         for c in checks.missing(held, pay):  # 301.1 reported once, here
             self._absent.setdefault(c, m.turn)  # (digest.7), a card not there or named more often than held
@@ -742,6 +768,8 @@ class Referee:
         m._played(player=pl, card=code, zone=zone, pay=list(r.get("pay", [])), kind=kind,
                   square=square if card.is_zx else None, on=on if card.type == CardType.SHIFT else None,
                   base=card.power, extra=extra, rec=r, line=self.line)
+        if ghost:
+            self._ghost[pl] = self._ghost.get(pl, 0) + 1
         if card.is_event:  # it resolves in Temporary (the state has sent it on at once: an EV EX to Dynamis)
             self.resolving = (pl, code, "dynamis" if card.type.is_extra else "trash")
 
@@ -979,13 +1007,20 @@ class Referee:
         self._leave_draw()
         z = m.p[pl]
         discard = list(r.get("discard", []))
-        lost = checks.missing(z["hand"], discard)
-        if lost:
-            self.fail("301.1", f"{', '.join(lost)} not in {pl}'s hand", fatal=True)
-        need = max(0, len(z["hand"]) - LIMIT_HAND)
-        if len(discard) != need:
-            self.fail("309.2a", f"{pl} holds {_cards(len(z['hand']))}: the End Phase discards exactly {need} "
-                                f"to the hand limit of {LIMIT_HAND}, {len(discard)} discarded")
+        lost = [c for c in checks.missing(z["hand"], discard) if not self._drawn_late(pl, c)]
+        held = len(z["hand"]) + self._misdrawn.get(pl, 0) - self._ghost.get(pl, 0)  # the hand as the log has it
+        if lost:  # the cards the hand holds are discarded as written and the turn ends; the card meant for one not
+            # there stays in the hand, uncounted (digest.7: the end was skipped, the turn never ended, and the other
+            # player's turn record after it was charged, 501.3)
+            self.fail("301.1", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
+                               f"{'it' if len(lost) == 1 else 'them'} (the End Phase discards from the hand)")
+            self._ghost[pl] = self._ghost.get(pl, 0) + len(lost)
+            for c in lost:
+                discard.remove(c)
+        need = max(0, held - LIMIT_HAND)
+        if len(r.get("discard", [])) != need:
+            self.fail("309.2a", f"{pl} holds {_cards(held)}: the End Phase discards exactly {need} "
+                                f"to the hand limit of {LIMIT_HAND}, {len(r.get('discard', []))} discarded")
         m._turn_ended(player=pl, discard=discard, rec=r, line=self.line)
 
     def do_concede(self, r: dict) -> None:  # 101.4
