@@ -141,3 +141,38 @@ def test_each_zx_record_not_applied_names_a_hidden_card_only_to_who_sees_where_i
     assert {k: own[k] for k in named} == (named if owner_sees else back), own
     assert redact_record(rec, "judge", events=refused) == rec
     assert redact_record(rec, "P1") == rec  # applied: as before
+
+
+# ---------------------------------------------------------------------- Z/X: a record passed over (RecordSkipped)
+def test_a_late_end_passed_over_names_its_discard_to_no_other_seat_while_the_card_is_in_the_hand_301_3c(tmp_path):
+    """An `end` written after the next `turn` record (its finding at the turn record stands for it) is stored as a
+    ``RecordSkipped`` event: ``seats.record_applied`` counted only a ``ViolationRecorded`` carrying the record as
+    "not applied", so the discard it names, still in its owner's hand, was shown to every seat."""
+    from zx_events.games.zx.sim import simulate
+
+    sim = list(simulate(3, 7, policy="mixed"))[2]
+    recs = list(sim.records)
+    i = next(i for i in range(len(recs) - 1) if recs[i]["do"] == "end" and recs[i].get("discard")
+             and recs[i + 1]["do"] == "turn")
+    recs[i], recs[i + 1] = recs[i + 1], recs[i]
+    (card,) = recs[i + 1]["discard"]
+    owner, line = recs[i + 1]["by"], i + 3  # (the header is line 1)
+    log = tmp_path / "late-end.zxlog"
+    log.write_text("".join(json.dumps(r) + "\n" for r in [{**sim.header, "match": "late-end"}, *recs]))
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--accept-violations", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    def step(seat: str) -> dict:
+        out = replay(store, "late-end", seat, "--to", "end", "--format", "json")
+        return next(d for d in map(json.loads, out.splitlines()) if d["line"] == line)
+
+    if card not in step("judge")["state"]["players"][owner]["hand"]:
+        pytest.skip("the late end's discard was applied: the card is public in the trash")
+    for seat in (s for s in ("P1", "P2", "spectator") if s != owner):
+        shown = step(seat)
+        assert shown["record"]["do"] == "end" and card not in json.dumps(shown), shown["record"]
+        table = replay(store, "late-end", seat, "--to", "end")
+        assert f"line {line}: {owner} end" in table and card not in table.split(f"line {line}:")[1].split("\n")[0]
+        page = view_file(store, "late-end", seat, tmp_path)
+        assert f'"discard": ["{card}"]'.encode() not in page and f"discard=[{card}]".encode() not in page
+    assert card in json.dumps(step(owner)["record"])
