@@ -240,11 +240,12 @@ def test_a_history_projects_again_and_again_to_the_same_states(service, example_
 
 def _with_violations() -> tuple[str, int, int, int]:
     """BOARD, then a second Resource in one turn (504.3, applied) and a play of a card that is not
-    in hand (301.1, not applied). Returns the log and the lines of P1's draw and of the two."""
+    in hand nor in the deck list (301.1, not applied: one of the deck list is played as written, digest.7).
+    Returns the log and the lines of P1's draw and of the two."""
     records = [*BOARD, {"do": "resource", "by": "P1", "card": "R01-004"},
                {"do": "resource", "by": "P1", "card": BOARD[-1]["cards"][1]},  # drawn just before
-               {"do": "play", "by": "P1", "card": "R01-008", "pay": [], "square": "c1",
-                "note": "R01-008 from the sleeve"},
+               {"do": "play", "by": "P1", "card": "U01-008", "pay": [], "square": "c1",
+                "note": "U01-008 from the sleeve"},
                {"do": "end", "by": "P1"}]
     draw_line = len(BOARD) + 1  # the header is line 1
     return text(records, header("viol-1")), draw_line, draw_line + 2, draw_line + 3
@@ -257,13 +258,13 @@ def test_violations_are_shown_at_the_step_where_they_happened(service):
     found = {s.line: [(v.rule, v.applied) for v in s.violations] for s in steps if s.violations}
     assert found == {resource_line: [("504.3", True)], play_line: [("301.1", False)]}
     play = next(s for s in steps if s.line == play_line)
-    assert replay.thaw(play.record)["card"] == "R01-008"  # the record that was not applied
+    assert replay.thaw(play.record)["card"] == "U01-008"  # the record that was not applied
     assert [e.kind for e in play.events] == ["ViolationRecorded"]
-    assert "R01-008" in play.violations[0].message
+    assert "U01-008" in play.violations[0].message
     assert len(play.state.violations) == 2  # the state keeps every violation so far
     # outside the judge's view, free text names no card
     as_p2 = next(s for s in replay.steps(service, mid, "P2") if s.line == play_line)
-    assert "R01-008" not in as_p2.violations[0].message and "[card]" in as_p2.violations[0].message
+    assert "U01-008" not in as_p2.violations[0].message and "[card]" in as_p2.violations[0].message
     assert "note" not in replay.thaw(as_p2.record)  # notes are the judge's (zx_events.freetext)
     drawn = next(s for s in replay.steps(service, mid, "P2") if s.line == draw_line)
     assert replay.thaw(drawn.record)["cards"] == ["?", "?"]
