@@ -150,6 +150,19 @@ def test_x610z_702_1_the_card_of_a_draw_left_out_is_played_with_no_second_findin
     assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs + more), "P1", "200.1a")]
 
 
+def test_x610z_403_1_a_crystal_record_logged_twice_is_one_finding_and_skipped():
+    """P1's crystal logged twice, two copies in his hand: the second is 403.1 once and skipped (it was applied, taking
+    the second copy from the hand, so his crystal of turn 3 was 200.1b 'not in P1's hand')."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-011"), r("crystal", "P1", card="A1-011"),
+                    r("crystal", "P1", card="A1-011")]
+    m, found = audit(recs + [r("end", "P1")] + two_turns("P2")[:4]
+                     + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("crystal", "P1", card="A1-011")])
+    assert found == [(at(recs), "P1", "403.1")] and m.turn == 3
+    assert m.violations[0]["message"] == ("P1 already cast an Energy Crystal Card this turn: the same record as line "
+                                          f"{at(recs) - 1}, logged twice (skipped)")
+    assert "A1-011" not in m.p["P1"]["hand"] and sum(p["code"] == "A1-011" for p in m.perms if p["ctrl"] == "P1") == 2
+
+
 # ---------------------------------------------------------------------- one record, one finding per clause
 def test_x610z_206_1a_a_permanent_cast_by_the_reactive_player_in_the_end_phase_is_one_finding():
     """206.1a: "only ... by the active player during the Action Phase": both halves broken, one finding (it was two)."""

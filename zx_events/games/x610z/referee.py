@@ -691,6 +691,11 @@ class Referee:
         self._running()
         self._active("403.2", "casts an Energy Crystal Card")
         self._action_phase("201.7", "an Energy Crystal Card")
+        if m.p[self.by]["crystal_cast"] and self.repeat is not None:
+            # the record just before, logged twice (digest.8: applied again, it was 403.1 and took a second copy from
+            # the hand, so a later cast of that card was 200.1b 'not in hand'): skipped, as a stackable one (201.3)
+            self.fail("403.1", f"{self.by} already cast an Energy Crystal Card this turn: the same record as line "
+                               f"{self.repeat}, logged twice (skipped)", fatal=True)
         if m.p[self.by]["crystal_cast"]:
             self.fail("403.1", f"{self.by} already cast an Energy Crystal Card this turn")
         if code not in m.p[self.by]["hand"] and not self._from_unknown(self.by, code):
