@@ -566,6 +566,13 @@ class Referee:
     def do_draw(self, r: dict) -> None:
         m = self.m
         self._running()
+        if self.by != m.active and not m.drawn and self.drew != m.turn and r["card"] in m.p[m.active]["deck"]:
+            # the turn's draw, still to be made, of a card of the active player's deck, under the other seat: the
+            # active player's draw, its seat mistaken (digest.8, as Z/X takes it and as an `end` by the other player is
+            # the active player's end: it was refused, and the active player's next record was 702.1 again)
+            self.fail("702.1", f"{self.by} draws in {m.active}'s turn, where only {m.active} draws: the draw record "
+                               f"is taken as {m.active}'s ({r['card']} is in {m.active}'s deck)")
+            self.by = m.active
         if self.by != m.active:
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
         if m.drawn >= 1 or self.drew == m.turn:  # (after the Draw Phase, which ended with the first, 702.3: applied,
