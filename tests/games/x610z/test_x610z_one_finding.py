@@ -15,6 +15,8 @@ import pytest
 
 from zx_events.games.x610z.setup import board_for, catalog_for, open_match
 from zx_events.games.x610z.sim import simulate
+from zx_events.games.x610z.views import redact_record
+from zx_events.seats import HIDDEN
 
 from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, pp, r, refused, run
 from x610z_support import play
@@ -148,6 +150,38 @@ def test_x610z_702_1_the_card_of_a_draw_left_out_is_played_with_no_second_findin
     more = [r("cast", "P1", card="A1-050", pay={})]
     _, found = audit(recs + more)
     assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs + more), "P1", "200.1a")]
+
+
+@pytest.mark.parametrize("card, taken", [("A1-011", True), ("A1-013", False)])
+def test_x610z_702_1_a_draw_under_the_other_seat_is_the_active_players_draw(card, taken):
+    """P2's draw of turn 2 logged under P1: its card in P2's deck, it is P2's draw, its seat mistaken, one 702.1 (it
+    was refused, 'belongs to the active player's Draw Phase', and P2's crystal after it 702.1 again, 'P2 leaves the
+    Draw Phase without drawing 1 card'). Only P2 sees the card it drew. A card P2's deck does not hold is refused as
+    before."""
+    recs = SETUP + two_turns()[:4] + [r("turn", "P2"), r("draw", "P1", card=card)]
+    m, found = audit(recs + [r("crystal", "P2", card="A1-011"), r("end", "P2"), r("turn", "P1")])
+    if not taken:
+        assert found == [(at(recs), "P1", "702.1"), (at(recs) + 1, "P2", "702.1")]
+        return
+    assert found == [(at(recs), "P1", "702.1")] and m.turn == 3 and len(m.p["P2"]["hand"]) == 7
+    assert m.violations[0]["message"] == ("P1 draws in P2's turn, where only P2 draws: the draw record is taken as "
+                                          "P2's (A1-011 is in P2's deck)")
+    events = [e for e in m.pending_events if getattr(e, "line", None) == at(recs)]
+    assert [redact_record(recs[-1], v, events=events)["card"] for v in ("P1", "P2", "spectator")] == \
+        [HIDDEN, "A1-011", HIDDEN]
+
+
+def test_x610z_403_1_a_crystal_record_logged_twice_is_one_finding_and_skipped():
+    """P1's crystal logged twice, two copies in his hand: the second is 403.1 once and skipped (it was applied, taking
+    the second copy from the hand, so his crystal of turn 3 was 200.1b 'not in P1's hand')."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-011"), r("crystal", "P1", card="A1-011"),
+                    r("crystal", "P1", card="A1-011")]
+    m, found = audit(recs + [r("end", "P1")] + two_turns("P2")[:4]
+                     + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("crystal", "P1", card="A1-011")])
+    assert found == [(at(recs), "P1", "403.1")] and m.turn == 3
+    assert m.violations[0]["message"] == ("P1 already cast an Energy Crystal Card this turn: the same record as line "
+                                          f"{at(recs) - 1}, logged twice (skipped)")
+    assert "A1-011" not in m.p["P1"]["hand"] and sum(p["code"] == "A1-011" for p in m.perms if p["ctrl"] == "P1") == 2
 
 
 # ---------------------------------------------------------------------- one record, one finding per clause

@@ -566,6 +566,13 @@ class Referee:
     def do_draw(self, r: dict) -> None:
         m = self.m
         self._running()
+        if self.by != m.active and not m.drawn and self.drew != m.turn and r["card"] in m.p[m.active]["deck"]:
+            # the turn's draw, still to be made, of a card of the active player's deck, under the other seat: the
+            # active player's draw, its seat mistaken (digest.8, as Z/X takes it and as an `end` by the other player is
+            # the active player's end: it was refused, and the active player's next record was 702.1 again)
+            self.fail("702.1", f"{self.by} draws in {m.active}'s turn, where only {m.active} draws: the draw record "
+                               f"is taken as {m.active}'s ({r['card']} is in {m.active}'s deck)")
+            self.by = m.active
         if self.by != m.active:
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
         if m.drawn >= 1 or self.drew == m.turn:  # (after the Draw Phase, which ended with the first, 702.3: applied,
@@ -691,6 +698,11 @@ class Referee:
         self._running()
         self._active("403.2", "casts an Energy Crystal Card")
         self._action_phase("201.7", "an Energy Crystal Card")
+        if m.p[self.by]["crystal_cast"] and self.repeat is not None:
+            # the record just before, logged twice (digest.8: applied again, it was 403.1 and took a second copy from
+            # the hand, so a later cast of that card was 200.1b 'not in hand'): skipped, as a stackable one (201.3)
+            self.fail("403.1", f"{self.by} already cast an Energy Crystal Card this turn: the same record as line "
+                               f"{self.repeat}, logged twice (skipped)", fatal=True)
         if m.p[self.by]["crystal_cast"]:
             self.fail("403.1", f"{self.by} already cast an Energy Crystal Card this turn")
         if code not in m.p[self.by]["hand"] and not self._from_unknown(self.by, code):

@@ -181,7 +181,8 @@ RULES.update({
 
 # the engine's result reasons (MatchEnded.reason) as a reader says them, "by {text}": the game's ``reasons``
 # (Game.reason_text), zx replay's board and web/board.js's REASONS (tests/web/test_result_in_the_games_words.py)
+# (a draw's line says "a draw by {text}" itself, so the text does not say it again)
 REASONS = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
            "life_base": "destroying the other Life Base (210.8)",
            "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
-           "time": "the time limit (a draw, 106.1a)", "simultaneous": "both losing at once (a draw, 106.1a)"}
+           "time": "the time limit (106.1a)", "simultaneous": "both losing at once (106.1a)"}

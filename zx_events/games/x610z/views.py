@@ -264,6 +264,12 @@ def _redact_refused(out: dict, viewer: str, by: str | None, events: Iterable[Any
                     out[key] = _hide(out[key])
 
 
+def _drawer(by: str | None, events: Iterable[Any]) -> str | None:
+    """Whose hand a draw record's card went to: the player of its ``CardDrawn`` event (a draw under the other seat is
+    the active player's, digest.8), else the record's player."""
+    return next((getattr(e, "player", by) for e in events if type(e).__name__ == "CardDrawn"), by)
+
+
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,
                   events: Iterable[Any] = ()) -> dict | None:
     """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are masked. ``events``: its
@@ -280,7 +286,7 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
         out["hand"] = _hide(out.get("hand"))
         if "murphy" in out:
             out["murphy"] = _hide(out["murphy"])
-    elif do == "draw" and not sees_own(viewer, by):
+    elif do == "draw" and not sees_own(viewer, _drawer(by, events)):
         out["card"] = HIDDEN
     elif do == "effect":
         _redact_effect(out, viewer, by)

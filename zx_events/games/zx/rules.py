@@ -103,5 +103,6 @@ def title(rule: str) -> str:
 
 # the engine's result reasons (MatchEnded.reason) as a reader says them, "by {text}": the game's ``reasons``
 # (Game.reason_text), zx replay's board and web/board.js's REASONS (tests/web/test_result_in_the_games_words.py)
+# (a draw's line says "a draw by {text}" itself, so the text does not say it again)
 REASONS = {"life": "damage with no Life left (a player with 0 Life loses)",
-           "draw": "both players at 0 Life at once (a draw)", "concede": "concession"}
+           "draw": "both players at 0 Life at once", "concede": "concession"}

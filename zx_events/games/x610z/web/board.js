@@ -11,7 +11,7 @@
   var REASONS = { ending_dot: "its Life Base reaching an Ending Dot (602.2)",
     life_base: "destroying the other Life Base (210.8)",
     deck_out: "the other player drawing from an empty Deck (106.3)", concede: "concession",
-    time: "the time limit (a draw, 106.1a)", simultaneous: "both losing at once (a draw, 106.1a)" };
+    time: "the time limit (106.1a)", simultaneous: "both losing at once (106.1a)" };
   function reasonText(r) { return Object.prototype.hasOwnProperty.call(REASONS, r) ? REASONS[r] : r; }
   var KINDS = [["start", "Starting Dot"], ["end", "Ending Dot"], ["no_attack", "No Attack Dot"], ["quest", "Quest Dot"]];
   var KIND_FILL = { start: "#f5d0d0", end: "#d6ecd2", no_attack: "#f3b4b4", quest: "#fff1c2", normal: "#ffffff" };

@@ -16,7 +16,7 @@
   // a result's reason in the game's words, as the match page says it (the game's rules.REASONS: tests/web/
   // test_result_in_the_games_words.py checks that they agree); one not named here (a log's own text) as it is
   var REASONS = { life: "damage with no Life left (a player with 0 Life loses)",
-    draw: "both players at 0 Life at once (a draw)", concede: "concession" };
+    draw: "both players at 0 Life at once", concede: "concession" };
   function reasonText(r) { return Object.prototype.hasOwnProperty.call(REASONS, r) ? REASONS[r] : r; }
   var KINDS = { ex: "Z/X EX", ob: "Overboost", token: "Token" };
   var PLAYER_SQUARE = { b1: "P1", b3: "P2" };
