@@ -562,3 +562,26 @@ def test_301_1_a_play_of_a_card_not_in_hand_from_the_deck_list_is_placed_as_writ
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, 11))]
     assert c.match.battle is None and c.match.turn == 3
+
+
+# ---------------------------------------------------------------- 501.3: an `end` written after the next `turn`
+def test_501_3_a_late_end_with_a_discard_is_one_finding_and_its_discard_leaves_the_hand():
+    """In simulated matches, an `end` that discards (309.2a) swapped with the next player's `turn` record: 501.3 at
+    the turn record ('has not ended'). The end was skipped whole, its discard kept in the hand, and the player was
+    charged 309.2a at his next End Phases (three findings); now its discard goes to the Trash, one finding."""
+    done = 0
+    for sim in sims():
+        recs = list(sim.records)
+        for i in range(len(recs) - 1):
+            if recs[i]["do"] == "end" and recs[i].get("discard") and recs[i + 1]["do"] == "turn":
+                late = [*recs[:i], recs[i + 1], recs[i], *recs[i + 2:]]
+                assert audit(sim.header, late) == [("501.3", i + 2)], (sim.match_id, i)
+                done += 1
+    assert done >= 3
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw",
+                     "cards": ["R01-006", "R01-007", "R01-008", "R01-013"]},
+            {"do": "turn", "by": "P2"}, {"do": "end", "by": "P1", "discard": ["R01-004"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD) + 1))]
+    assert len(c.match.p["P1"]["hand"]) == 6 and c.match.p["P1"]["trash"] == ["R01-004"]
+    assert c.match.active == "P2" and c.match.phase == "draw"

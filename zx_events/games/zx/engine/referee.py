@@ -998,8 +998,15 @@ class Referee:
             self.fail("501.3", f"{pl} ends a turn before the first turn (no turn record yet)", fatal=True)
         if pl != m.active and self._unended == (m.turn, pl) and self._before is not None \
                 and self._before["do"] == "turn":
-            raise _Skip  # the end of the turn before, written after the turn record: reported there (digest.7: and
-            # again here, 'P1 ends a turn that is P2's')
+            # the end of the turn before, written after the turn record: reported there (digest.7: and again here,
+            # 'P1 ends a turn that is P2's'; then it was skipped whole, its discards kept in the hand, and the hand
+            # limit charged at his next End Phases, 309.2a): its discards leave the hand, nothing else happens
+            self._unended = None
+            discard = list(r.get("discard", []))
+            for c in checks.missing(m.p[pl]["hand"], discard):  # (the cards the hand holds)
+                discard.remove(c)
+            m._late(player=pl, discard=discard, rec=r, line=self.line)
+            return
         if pl != m.active:
             self.fail("501.3", f"{pl} ends a turn that is {m.active}'s", fatal=True)
         if m.phase in ("over", "setup"):
