@@ -585,3 +585,26 @@ def test_501_3_a_late_end_with_a_discard_is_one_finding_and_its_discard_leaves_t
     assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD) + 1))]
     assert len(c.match.p["P1"]["hand"]) == 6 and c.match.p["P1"]["trash"] == ["R01-004"]
     assert c.match.active == "P2" and c.match.phase == "draw"
+
+
+# ---------------------------------------------------------------- 301.1: a Resource record left out
+def test_301_1_a_resource_left_out_then_another_copy_placed_is_one_finding():
+    """In simulated matches, a Resource record left out whose card a later Resource record places again and a
+    payment after it names twice: 301.1 at the first payment naming it. The later Resource record forgot the
+    copy missing, and the payment naming both was 301.1 again, 'R01-017 is paid 2 times, P1's Resource holds one'."""
+    done = 0
+    for sim in [*sims(), *simulate(4, 5, policy="greedy")]:
+        recs = list(sim.records)
+        for i, r in enumerate(recs):
+            if r["do"] != "resource":
+                continue
+            card, pl = r["card"], r["by"]
+            again = next((j for j in range(i + 1, len(recs)) if recs[j]["do"] == "resource"
+                          and recs[j]["by"] == pl and recs[j]["card"] == card), None)
+            if again is None or not any(q["do"] == "play" and q["by"] == pl and q.get("pay", []).count(card) == 2
+                                        for q in recs[again:]):
+                continue
+            first = next(j for j in range(i + 1, len(recs)) if recs[j]["by"] == pl and card in recs[j].get("pay", ()))
+            assert audit(sim.header, [*recs[:i], *recs[i + 1:]]) == [("301.1", first + 1)], (sim.match_id, i)
+            done += 1
+    assert done >= 2

@@ -639,7 +639,10 @@ class Referee:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
         if r["card"] not in z["hand"] and not self._drawn_late(self.by, r["card"]):
             self.fail("301.1", f"{r['card']} is not in {self.by}'s hand", fatal=True)
-        self._absent.pop(r["card"], None)
+        if self._absent.get(r["card"]) == m.turn:  # the card a payment of its turn named before it came (that 301.1
+            del self._absent[r["card"]]  # stands for the swap); one missing since an earlier turn (its Resource
+            # record left out) is a copy the state still lacks: this is another (digest.7: it was forgotten here, and
+            # a payment naming both was 301.1, 'paid 2 times')
         m._resource_placed(player=self.by, card=r["card"], rec=r, line=self.line)
 
     def do_ignition(self, r: dict) -> None:
