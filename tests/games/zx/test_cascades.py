@@ -608,3 +608,25 @@ def test_301_1_a_resource_left_out_then_another_copy_placed_is_one_finding():
             assert audit(sim.header, [*recs[:i], *recs[i + 1:]]) == [("301.1", first + 1)], (sim.match_id, i)
             done += 1
     assert done >= 2
+
+
+# ---------------------------------------------------------------- 604.3b: a Life card under the other seat
+def test_604_3b_a_life_card_under_the_other_players_seat_is_one_finding_and_applied():
+    """In simulated matches, a `life` record, the Life card owed, written under the other player's seat: 604.3b, and
+    it was skipped, so the damage never landed and the result was 101.2 (the stored match had no winner). Its card
+    is in the owing player's Life: it is his, applied, one finding, and the match keeps its winner."""
+    done = 0
+    for sim in sims()[:6]:
+        winner = run_sim(sim).match.outcome["winner"]
+        for i, r in enumerate(sim.records):
+            if r["do"] != "life" or r["card"] in sim.header["players"]["P2" if r["by"] == "P1" else "P1"]["deck"]:
+                continue
+            recs = copy.deepcopy(sim.records)
+            recs[i]["by"] = "P2" if r["by"] == "P1" else "P1"
+            text = "".join(json.dumps(q) + "\n" for q in [sim.header, *recs])
+            (log,) = parse_log(text, "t.zxlog")
+            m = build_match(log, strict=False)
+            assert [(v.rule, v.line) for v in m.violations] == [("604.3b", i + 2)], (sim.match_id, i)
+            assert "under P" in m.violations[0].message and m.match.outcome["winner"] == winner
+            done += 1
+    assert done >= 10

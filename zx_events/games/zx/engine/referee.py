@@ -209,11 +209,20 @@ class Referee:
                 mine = self.due(first=self.by)
                 if mine is not None and mine.kind == due.kind and mine.player == self.by:
                     due = mine
+            if due is not None and due.kind == "life" and kind == "life" and self.by in ("P1", "P2") \
+                    and self.by != due.player and rec["card"] in m.p[due.player]["life"] \
+                    and rec["card"] not in m.p[self.by]["life"]:
+                # the Life card owed under the other player's seat (its card is in the owing player's Life): one
+                # finding, and it is applied as his (digest.7: it was skipped, the damage never landed, and a result
+                # at 0 Life was 101.2)
+                self.fail("604.3b", f"{due.message}: the life record is under {self.by}'s seat, taken as "
+                                    f"{due.player}'s ({rec['card']} is in {due.player}'s Life)")
+                self.by = due.player
             if due is None:
                 if self._void_destroy:
                     self._void_destroy.clear()
             else:
-                if self._meets(rec, due):
+                if self._meets(rec, self.by, due):
                     self.meeting = due.key  # a record of it that cannot be applied waives it (fail)
                     self._void_destroy.pop(due.key, None)
                 elif due.kind == "void" and kind == "effect" and rec.get("op") == "destroy" and self.by == due.player \
@@ -364,8 +373,8 @@ class Referee:
         return kept
 
     @staticmethod
-    def _meets(rec: dict, due: Obligation) -> bool:
-        if rec.get("by") != due.player:
+    def _meets(rec: dict, by: str | None, due: Obligation) -> bool:
+        if by != due.player:
             return False
         if due.kind == "recover":
             return rec["do"] == "effect" and rec.get("op") == "recover"
