@@ -46,9 +46,9 @@ def sees_own(viewer: str, owner: str | None) -> bool:
 def record_applied(events: Iterable[Any]) -> bool:
     """Whether the record of a step whose domain events are ``events`` was applied: a ``ViolationRecorded``
     carrying the record (``rec``) says it was not (``zx import --accept-violations``), and so does a
-    ``RecordSkipped`` (a record passed over, another record's finding standing for it: a late `end` was one,
-    its discard still in the hand shown to every seat). What a record not applied names stays where it was, so
-    a game's ``redact_record`` shows it only to the seats that see there."""
+    ``RecordSkipped`` (a record passed over, another record's finding standing for it: a Z/X late `end` was one,
+    its discard, kept in the hand, shown to every seat; it is now applied, a ``LateRecord``). What a record not
+    applied names stays where it was, so a game's ``redact_record`` shows it only to the seats that see there."""
     return not any(type(e).__name__ == "RecordSkipped"
                    or type(e).__name__ == "ViolationRecorded" and getattr(e, "rec", None) is not None for e in events)
 

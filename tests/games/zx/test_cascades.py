@@ -562,3 +562,71 @@ def test_301_1_a_play_of_a_card_not_in_hand_from_the_deck_list_is_placed_as_writ
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, 11))]
     assert c.match.battle is None and c.match.turn == 3
+
+
+# ---------------------------------------------------------------- 501.3: an `end` written after the next `turn`
+def test_501_3_a_late_end_with_a_discard_is_one_finding_and_its_discard_leaves_the_hand():
+    """In simulated matches, an `end` that discards (309.2a) swapped with the next player's `turn` record: 501.3 at
+    the turn record ('has not ended'). The end was skipped whole, its discard kept in the hand, and the player was
+    charged 309.2a at his next End Phases (three findings); now its discard goes to the Trash, one finding."""
+    done = 0
+    for sim in sims():
+        recs = list(sim.records)
+        for i in range(len(recs) - 1):
+            if recs[i]["do"] == "end" and recs[i].get("discard") and recs[i + 1]["do"] == "turn":
+                late = [*recs[:i], recs[i + 1], recs[i], *recs[i + 2:]]
+                assert audit(sim.header, late) == [("501.3", i + 2)], (sim.match_id, i)
+                done += 1
+    assert done >= 3
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "draw",
+                     "cards": ["R01-006", "R01-007", "R01-008", "R01-013"]},
+            {"do": "turn", "by": "P2"}, {"do": "end", "by": "P1", "discard": ["R01-004"]}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("501.3", line_of(recs, len(BOARD) + 1))]
+    assert len(c.match.p["P1"]["hand"]) == 6 and c.match.p["P1"]["trash"] == ["R01-004"]
+    assert c.match.active == "P2" and c.match.phase == "draw"
+
+
+# ---------------------------------------------------------------- 301.1: a Resource record left out
+def test_301_1_a_resource_left_out_then_another_copy_placed_is_one_finding():
+    """In simulated matches, a Resource record left out whose card a later Resource record places again and a
+    payment after it names twice: 301.1 at the first payment naming it. The later Resource record forgot the
+    copy missing, and the payment naming both was 301.1 again, 'R01-017 is paid 2 times, P1's Resource holds one'."""
+    done = 0
+    for sim in [*sims(), *simulate(4, 5, policy="greedy")]:
+        recs = list(sim.records)
+        for i, r in enumerate(recs):
+            if r["do"] != "resource":
+                continue
+            card, pl = r["card"], r["by"]
+            again = next((j for j in range(i + 1, len(recs)) if recs[j]["do"] == "resource"
+                          and recs[j]["by"] == pl and recs[j]["card"] == card), None)
+            if again is None or not any(q["do"] == "play" and q["by"] == pl and q.get("pay", []).count(card) == 2
+                                        for q in recs[again:]):
+                continue
+            first = next(j for j in range(i + 1, len(recs)) if recs[j]["by"] == pl and card in recs[j].get("pay", ()))
+            assert audit(sim.header, [*recs[:i], *recs[i + 1:]]) == [("301.1", first + 1)], (sim.match_id, i)
+            done += 1
+    assert done >= 2
+
+
+# ---------------------------------------------------------------- 604.3b: a Life card under the other seat
+def test_604_3b_a_life_card_under_the_other_players_seat_is_one_finding_and_applied():
+    """In simulated matches, a `life` record, the Life card owed, written under the other player's seat: 604.3b, and
+    it was skipped, so the damage never landed and the result was 101.2 (the stored match had no winner). Its card
+    is in the owing player's Life: it is his, applied, one finding, and the match keeps its winner."""
+    done = 0
+    for sim in sims()[:6]:
+        winner = run_sim(sim).match.outcome["winner"]
+        for i, r in enumerate(sim.records):
+            if r["do"] != "life" or r["card"] in sim.header["players"]["P2" if r["by"] == "P1" else "P1"]["deck"]:
+                continue
+            recs = copy.deepcopy(sim.records)
+            recs[i]["by"] = "P2" if r["by"] == "P1" else "P1"
+            text = "".join(json.dumps(q) + "\n" for q in [sim.header, *recs])
+            (log,) = parse_log(text, "t.zxlog")
+            m = build_match(log, strict=False)
+            assert [(v.rule, v.line) for v in m.violations] == [("604.3b", i + 2)], (sim.match_id, i)
+            assert "under P" in m.violations[0].message and m.match.outcome["winner"] == winner
+            done += 1
+    assert done >= 10

@@ -506,6 +506,17 @@ class Match(Aggregate):
         self.phase = "over"
         self.last_line = line
 
+    @event("LateRecord", topic=topic("LateRecord"))
+    def _late(self, player: str, discard: list, rec: dict | None = None, line: int | None = None) -> None:
+        """A record written after what it says had already happened (digest.7: the `end` of a turn, written after
+        the next player's `turn` record, which ended it and was reported, 501.3): nothing else happens; its
+        ``discard`` leaves its player's hand for his Trash, as that turn's End Phase discards (309.2a)."""
+        z = self.p[player]
+        for c in discard:
+            if _take(z["hand"], c):
+                z["trash"].append(c)
+        self.last_line = line
+
     @event("Conceded", topic=topic("Conceded"))
     def _conceded(self, player: str, rec: dict | None = None, line: int | None = None) -> None:
         self.last_line = line

@@ -209,11 +209,20 @@ class Referee:
                 mine = self.due(first=self.by)
                 if mine is not None and mine.kind == due.kind and mine.player == self.by:
                     due = mine
+            if due is not None and due.kind == "life" and kind == "life" and self.by in ("P1", "P2") \
+                    and self.by != due.player and rec["card"] in m.p[due.player]["life"] \
+                    and rec["card"] not in m.p[self.by]["life"]:
+                # the Life card owed under the other player's seat (its card is in the owing player's Life): one
+                # finding, and it is applied as his (digest.7: it was skipped, the damage never landed, and a result
+                # at 0 Life was 101.2)
+                self.fail("604.3b", f"{due.message}: the life record is under {self.by}'s seat, taken as "
+                                    f"{due.player}'s ({rec['card']} is in {due.player}'s Life)")
+                self.by = due.player
             if due is None:
                 if self._void_destroy:
                     self._void_destroy.clear()
             else:
-                if self._meets(rec, due):
+                if self._meets(rec, self.by, due):
                     self.meeting = due.key  # a record of it that cannot be applied waives it (fail)
                     self._void_destroy.pop(due.key, None)
                 elif due.kind == "void" and kind == "effect" and rec.get("op") == "destroy" and self.by == due.player \
@@ -364,8 +373,8 @@ class Referee:
         return kept
 
     @staticmethod
-    def _meets(rec: dict, due: Obligation) -> bool:
-        if rec.get("by") != due.player:
+    def _meets(rec: dict, by: str | None, due: Obligation) -> bool:
+        if by != due.player:
             return False
         if due.kind == "recover":
             return rec["do"] == "effect" and rec.get("op") == "recover"
@@ -639,7 +648,10 @@ class Referee:
             self.fail("504.3", f"{self.by} already put a card into Resource this turn")
         if r["card"] not in z["hand"] and not self._drawn_late(self.by, r["card"]):
             self.fail("301.1", f"{r['card']} is not in {self.by}'s hand", fatal=True)
-        self._absent.pop(r["card"], None)
+        if self._absent.get(r["card"]) == m.turn:  # the card a payment of its turn named before it came (that 301.1
+            del self._absent[r["card"]]  # stands for the swap); one missing since an earlier turn (its Resource
+            # record left out) is a copy the state still lacks: this is another (digest.7: it was forgotten here, and
+            # a payment naming both was 301.1, 'paid 2 times')
         m._resource_placed(player=self.by, card=r["card"], rec=r, line=self.line)
 
     def do_ignition(self, r: dict) -> None:
@@ -998,8 +1010,15 @@ class Referee:
             self.fail("501.3", f"{pl} ends a turn before the first turn (no turn record yet)", fatal=True)
         if pl != m.active and self._unended == (m.turn, pl) and self._before is not None \
                 and self._before["do"] == "turn":
-            raise _Skip  # the end of the turn before, written after the turn record: reported there (digest.7: and
-            # again here, 'P1 ends a turn that is P2's')
+            # the end of the turn before, written after the turn record: reported there (digest.7: and again here,
+            # 'P1 ends a turn that is P2's'; then it was skipped whole, its discards kept in the hand, and the hand
+            # limit charged at his next End Phases, 309.2a): its discards leave the hand, nothing else happens
+            self._unended = None
+            discard = list(r.get("discard", []))
+            for c in checks.missing(m.p[pl]["hand"], discard):  # (the cards the hand holds)
+                discard.remove(c)
+            m._late(player=pl, discard=discard, rec=r, line=self.line)
+            return
         if pl != m.active:
             self.fail("501.3", f"{pl} ends a turn that is {m.active}'s", fatal=True)
         if m.phase in ("over", "setup"):
