@@ -76,21 +76,30 @@ def test_passes_of_an_attack_refused_602_1a_are_stored_and_replayed_as_records_n
     assert r.exit_code == 0 and 'line 15: P2 pass [record not applied]' in r.stdout
 
 
+def stored_not_applied(tmp_path: Path, match: str, line: int, record: dict, rule: str) -> tuple[str, dict]:
+    """Import tests/data/MATCH.zxlog: every line of it is a step, the one at ``line`` holds ``record`` and its one
+    violation ``rule``, not applied; the audit of the stored match finds just that, with no warning. (The store,
+    the step.)"""
+    log = DATA / f"{match}.zxlog"
+    store = imported(tmp_path, log)
+    by_line = steps(store, match)
+    assert sorted(by_line) == log_lines(log)
+    step = by_line[line]
+    assert step["record"] == record
+    assert [(v["rule"], v["applied"]) for v in step["violations"]] == [(rule, False)]
+    out = audited(store, match)
+    assert out["warnings"] == []  # "the records stored in the events do not reproduce the imported log"
+    assert [v["rule"] for v in out["violations"]] == [rule]
+    return store, by_line
+
+
 def test_record_refused_for_its_timing_504_3_that_cannot_be_applied_is_stored_not_applied(tmp_path):
     """P2's Resource before the draw that brings the card (line 9): reported for its timing (504.3), then it
     cannot be applied either; it was stored nowhere, its violation said applied, and the audit of the stored
-    match lost the 504.3."""
-    log = DATA / "accepted-timing-unappliable.zxlog"
-    store = imported(tmp_path, log)
-    by_line = steps(store, "accepted-timing-unappliable")
-    assert sorted(by_line) == log_lines(log)
-    step = by_line[9]
-    assert step["record"] == {"do": "resource", "by": "P2", "card": "W01-015"}
-    assert [(v["rule"], v["applied"]) for v in step["violations"]] == [("504.3", False)]
-    assert "W01-015" not in [c["code"] for c in step["state"]["players"]["P2"]["resource"]]
-    out = audited(store, "accepted-timing-unappliable")
-    assert out["warnings"] == []
-    assert [v["rule"] for v in out["violations"]] == ["504.3"]  # (its card, named by the payment after it: not charged again, fix-zxref)
+    match lost the 504.3. (Its card, named by the payment after it, is not charged again: one finding.)"""
+    store, by_line = stored_not_applied(tmp_path, "accepted-timing-unappliable", 9,
+                                        {"do": "resource", "by": "P2", "card": "W01-015"}, "504.3")
+    assert "W01-015" not in [c["code"] for c in by_line[9]["state"]["players"]["P2"]["resource"]]
     r = CliRunner().invoke(zx, ["--store", store, "replay", "accepted-timing-unappliable", "--event", "9",
                                 "--as", "judge"])
     assert "line 9: P2 resource" in r.stdout and "[record not applied]" in r.stdout
@@ -99,17 +108,9 @@ def test_record_refused_for_its_timing_504_3_that_cannot_be_applied_is_stored_no
 def test_other_players_life_card_where_one_is_owed_604_3b_is_stored_not_applied(tmp_path):
     """P2's Life card (line 10) where P1 owes one: reported once (604.3b) and not applied; it was stored
     nowhere, and its violation said applied."""
-    log = DATA / "accepted-other-life.zxlog"
-    store = imported(tmp_path, log)
-    by_line = steps(store, "accepted-other-life")
-    assert sorted(by_line) == log_lines(log)
-    step = by_line[10]
-    assert step["record"] == {"do": "life", "by": "P2", "card": "U01-001"}
-    assert [(v["rule"], v["applied"]) for v in step["violations"]] == [("604.3b", False)]
-    assert step["state"]["players"]["P2"]["life"] == by_line[9]["state"]["players"]["P2"]["life"]
-    out = audited(store, "accepted-other-life")
-    assert out["warnings"] == []
-    assert [v["rule"] for v in out["violations"]] == ["604.3b"]
+    _, by_line = stored_not_applied(tmp_path, "accepted-other-life", 10,
+                                    {"do": "life", "by": "P2", "card": "U01-001"}, "604.3b")
+    assert by_line[10]["state"]["players"]["P2"]["life"] == by_line[9]["state"]["players"]["P2"]["life"]
 
 
 # ---------------------------------------------------------------------- every one-record mistake, both games
