@@ -10,7 +10,7 @@ from typing import Collection, Iterable
 
 from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
 from zx_events.games.zx.cards import INF, Card, Catalog
-from zx_events.games.zx.match import Match, other, power_of
+from zx_events.games.zx.match import Match, other
 
 Problem = tuple[str, str] | None
 _PLAYER_SQUARE = {p: str(player_square(p)) for p in ("P1", "P2")}  # the name of each player's Player Square

@@ -13,7 +13,6 @@ obligations that the next records must meet.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from zx_events.games.zx.board import Square, player_square
 from zx_events.games.zx.cards import Card, CardType, Catalog
