@@ -262,8 +262,9 @@ def _hex_option(value: str | None, name: str) -> None:
 @click.option("--store-head", "store_head", default=None, metavar="HEX",
               help="The store head printed by an earlier zx verify (at least 16 hex digits): the seal was not rewritten.")
 @click.option("--bundle", "bundle_path", default=None, metavar="FILE",
-              help="Check a dispute bundle (zx audit --bundle) without the store: its events' digest chain and its "
-                   "log's content hash; with --head, the head written down.")
+              help="Check a dispute bundle (zx audit --bundle) without the store: its events' digest chain, its "
+                   "seal, and its log's content hash and lines (a file zx audit --bundle does not write: refused); "
+                   "with --head, the head written down.")
 @click.option("--seal", "make_seal", is_flag=True,
               help="Then seal a store from before 0.2.0 (no store seal yet), when every match verifies; a "
                    "sealed store's matches are sealed by zx import only.")
@@ -385,13 +386,11 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
 def _verify_bundle(path: str, head: str | None, fmt: str) -> None:
     """``zx verify --bundle FILE [--head HEX]``: one record, as for a stored match (no store record: no store)."""
     from zx_events.bundle import verify_bundle
-    from zx_events.integrity import check_head
 
     try:
-        verdict = verify_bundle(path)
+        verdict = verify_bundle(path, head)  # (the head given: the bundle is a stored match's)
     except ZXError as e:
         raise click.ClickException(e.message) from None
-    verdict = check_head(verdict, head) if head is not None else verdict
     if fmt == "table":
         _verdict_table([verdict.to_json()])
     else:

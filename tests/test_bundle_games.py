@@ -116,3 +116,105 @@ def test_verify_bundle_names_the_first_line_of_an_edited_log(bundle, tmp_path):
     code, out = verify(broken, "json")
     (v,) = json.loads(out)
     assert code == 1 and f"edited: first at {name}:{line}, which cannot be read (bad JSON" in v["message"], out
+
+
+def rewritten(bundle: Path, out: Path, change) -> Path:
+    """``bundle`` with its entries ``(name, bytes)`` replaced by ``change(entries)``, in that order."""
+    with zipfile.ZipFile(bundle) as z:
+        entries = [(n, z.read(n)) for n in z.namelist()]
+    with zipfile.ZipFile(out, "w") as w:
+        for name, data in change(entries):
+            w.writestr(name, data)
+    return out
+
+
+def head_of(bundle: Path) -> str:
+    readme = zipfile.ZipFile(bundle).read("README.txt").decode()
+    return next(line.split()[2] for line in readme.splitlines() if line.startswith("head digest:"))
+
+
+def verify_args(path: Path, *args: str) -> tuple[int, str]:
+    """The exit code and what it says (with --format json: its stdout, the records)."""
+    r = CliRunner().invoke(zx, ["--store", str(path.parent / "none.sqlite"), "verify", "--bundle", str(path), *args],
+                           terminal_width=400)
+    assert "Traceback" not in r.output
+    return r.exit_code, r.stdout if "json" in args else " ".join(r.output.split())
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate name")
+def test_verify_bundle_checks_its_games_log_by_name_and_refuses_a_file_it_does_not_write(bundle, tmp_path):
+    """An untouched copy of the log first in the zip (``original.zxlog.orig``) and an edited ``original.zxlog``
+    verified "intact": the first entry whose name starts with "original." was checked, the judge reads the other."""
+    game, path = bundle
+    name = "original" + (".zxlog" if game == "zx" else ".x610zlog")
+    assert name in zipfile.ZipFile(path).namelist()
+    head = head_of(path)
+
+    def last_record_deleted(data: bytes) -> bytes:
+        lines = data.decode("utf-8").rstrip("\n").split("\n")
+        return ("\n".join(lines[:-1]) + "\n").encode("utf-8")
+
+    two = rewritten(path, tmp_path / "two.zip", lambda entries: [
+        (f"{name}.orig", dict(entries)[name]),
+        *((n, last_record_deleted(d) if n == name else d) for n, d in entries)])
+    code, out = verify_args(two, "--head", head)
+    assert code == 1 and f"holds '{name}.orig', which zx audit --bundle does not write" in out, out
+    assert "refused" in out and "intact" not in out
+    # the log twice under its own name (unzip and zx read different ones): refused too
+    twice = rewritten(path, tmp_path / "twice.zip", lambda entries: [
+        (name, dict(entries)[name]), *((n, last_record_deleted(d) if n == name else d) for n, d in entries)])
+    code, out = verify_args(twice, "--head", head)
+    assert code == 1 and f"holds '{name}' twice" in out and "refused" in out, out
+    # the bundle as written, and unzipped and zipped again (zip -r adds its folders): intact
+    code, out = verify_args(path, "--head", head)
+    assert code == 0 and "intact" in out, out
+    rezipped = rewritten(path, tmp_path / "rezipped.zip", lambda entries: [
+        *(("violation-01/", b"") for _ in entries[:1]), *entries])
+    assert verify_args(rezipped, "--head", head)[0] == 0
+
+
+def test_verify_bundle_finds_a_record_moved_to_another_line_than_its_event_carries(bundle, tmp_path):
+    """A blank line after the header moved every record one line down, the findings' lines no longer theirs, and
+    the bundle verified: the content hash does not see line numbers."""
+    game, path = bundle
+    name = "original" + (".zxlog" if game == "zx" else ".x610zlog")
+    lines = zipfile.ZipFile(path).read(name).decode("utf-8").split("\n")
+    assert lines[1].strip()  # the first record, on line 2
+    shifted = rewritten(path, tmp_path / "shifted.zip", lambda entries: [
+        (n, d.replace(b"\n", b"\n\n", 1) if n == name else d) for n, d in entries])
+    code, out = verify_args(shifted, "--head", head_of(path), "--format", "json")
+    (v,) = json.loads(out)
+    assert code == 1 and v["status"] == "altered", out
+    assert f"the log in the bundle was edited: first at {name}:3, {lines[1][:40]}" in v["message"], v["message"]
+    assert "where the match in events.jsonl has it at line 2" in v["message"]
+
+
+def test_verify_bundle_of_a_stored_match_without_its_seal_says_deleted(bundle, tmp_path):
+    """With its Sealed event removed, a stored match's bundle was called "the bundle of a log file ... no chain to
+    check" and the head given was not compared: its README and the head say it is a stored match's."""
+    game, path = bundle
+    noseal = rewritten(path, tmp_path / "noseal.zip", lambda entries: [
+        (n, d.rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n" if n == "events.jsonl" else d) for n, d in entries])
+    for args in (["--head", head_of(path)], []):
+        code, out = verify_args(noseal, *args, "--format", "json")
+        (v,) = json.loads(out)
+        assert code == 1 and v["status"] == "deleted" and "without its seal" in v["message"], out
+        assert "bundle of a log file" not in out
+    # its README's word taken away too: the head given still says a stored match
+    no_word = rewritten(noseal, tmp_path / "noword.zip", lambda entries: [
+        (n, d.replace(b"the stored match", b"the log file") if n == "README.txt" else d) for n, d in entries])
+    code, out = verify_args(no_word, "--head", head_of(path), "--format", "json")
+    assert code == 1 and json.loads(out)[0]["status"] == "deleted", out
+
+
+def test_verify_bundle_finds_a_second_match_added_to_its_log(bundle, tmp_path):
+    """The content hash covers the log's first match: a match added after it (which `zx audit` of the log audits
+    too) is an edit."""
+    game, path = bundle
+    name = "original" + (".zxlog" if game == "zx" else ".x610zlog")
+    log = zipfile.ZipFile(path).read(name)
+    added = rewritten(path, tmp_path / "added.zip", lambda entries: [
+        (n, d + b"\n" + log if n == name else d) for n, d in entries])
+    code, out = verify_args(added, "--format", "json")
+    (v,) = json.loads(out)
+    assert code == 1 and v["status"] == "altered" and "holds 2 matches, its events one" in v["message"], out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import zipfile
 from typing import Any
 
@@ -199,37 +200,60 @@ def bundle_bytes(audit: Audit, given: dict[str, tuple[str, bytes]] | None = None
 
 
 # ---------------------------------------------------------------------- checking a bundle without the store
-def verify_bundle(path: str) -> Any:
-    """``zx verify --bundle FILE``: the digest chain of a dispute bundle's ``events.jsonl`` recomputed without the
-    store (each event's canonical bytes from its payload, as ``zx verify`` does from the stored rows), and its
-    log checked against the content hash its Started event recorded at import. An ``integrity.Verdict``: its
-    ``head`` is the one to compare with the score sheet. ``violations.json`` and the states are the audit's
-    report, not part of the chain. A bundle of a log file (not of a stored match) holds no chain to check."""
+# the files ``zx audit --bundle`` writes (docs/audit.md, Dispute bundles), but for the log, whose name is its game's:
+# the README, the events, the findings and their states, and the catalog and board files the audit was given
+BUNDLE_FILES = re.compile(r"README\.txt|events\.jsonl|violations\.json|violation-\d{2,}/(state-(before|after)\.json)?"
+                          r"|(catalog|board)(\.[^./]+)?")  # (violation-NN/: a folder entry, as zip -r writes one)
+
+
+def verify_bundle(path: str, head: str | None = None) -> Any:
+    """``zx verify --bundle FILE [--head HEX]``: the digest chain of a dispute bundle's ``events.jsonl`` recomputed
+    without the store (each event's canonical bytes from its payload, as ``zx verify`` does from the stored rows),
+    and its log (``original`` and its game's suffix, the game of its Started event) checked against the content
+    hash its Started event recorded at import, each record on the line its event carries; ``head``: the one written
+    on the score sheet. An ``integrity.Verdict``. ``violations.json`` and the states are the audit's report, not part
+    of the chain. A bundle of a log file (not of a stored match) holds no chain to check; one holding a file that
+    ``zx audit --bundle`` does not write is refused (the judge reads the bundle's files)."""
     from zx_events.errors import ZXError
     from zx_events.ids import match_uuid
-    from zx_events.integrity import Row, Verdict, canonical, verify_rows
+    from zx_events.integrity import Row, Verdict, canonical, check_head, verify_rows
     from zx_events.logformat.reader import parse_log
 
     try:
         z = zipfile.ZipFile(path)
         names = z.namelist()
         events = [json.loads(line) for line in z.read("events.jsonl").decode("utf-8").splitlines() if line.strip()]
-        original = next(n for n in names if n.startswith("original."))
-        log_text = z.read(original).decode("utf-8")
     except FileNotFoundError:
         raise ZXError(f"no bundle at {path}") from None
-    except (zipfile.BadZipFile, KeyError, StopIteration, UnicodeDecodeError, ValueError, OSError) as e:
+    except (zipfile.BadZipFile, KeyError, UnicodeDecodeError, ValueError, OSError) as e:
         raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle (events.jsonl and original.* in a zip): "
                       f"{e}") from None
     if not events or not all(isinstance(e, dict) and {"seq", "topic", "digest", "payload"} <= set(e) for e in events):
         raise ZXError(f"{path}: its events.jsonl holds no events of zx audit --bundle (seq, topic, digest, payload)")
-    started = events[0]["payload"] or {}
+    started = events[0]["payload"] if isinstance(events[0]["payload"], dict) else {}
     match = started.get("match_id")
     if not isinstance(match, str) or not games.is_topic(str(events[0]["topic"]), "Started"):
         raise ZXError(f"{path}: its first event is not a Started event naming its match: nothing to verify")
-    if not games.is_topic(str(events[-1]["topic"]), "Sealed"):
+    # the log of the match's game, by its exact name: not the first file whose name starts with "original." (an
+    # untouched copy beside an edited log the judge reads), and no file the audit did not write
+    original = "original" + games.for_topic(str(events[0]["topic"])).log_suffix
+    extra = [n for n in dict.fromkeys(names) if n != original and not BUNDLE_FILES.fullmatch(n)]
+    twice = [n for n in dict.fromkeys(names) if names.count(n) > 1]
+    if extra or twice:
+        what = (f"{', '.join(map(repr, extra[:5]))}{' ...' if len(extra) > 5 else ''}, which zx audit --bundle does "
+                f"not write" if extra else f"{', '.join(map(repr, twice))} twice")
+        raise ZXError(f"{path} holds {what} (a bundle holds README.txt, {original}, events.jsonl, "
+                      f"violations.json, violation-NN/ and the catalog and board files the audit was given: "
+                      f"docs/audit.md, Dispute bundles): refused, it is not the bundle zx audit wrote; ask the floor "
+                      f"judge for the bundle as written")
+    try:
+        log_text = z.read(original).decode("utf-8")
+    except (KeyError, UnicodeDecodeError, zipfile.BadZipFile, OSError) as e:
+        raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its match's log {original}: {e}") from None
+    if not games.is_topic(str(events[-1]["topic"]), "Sealed") and head is None and not _says_stored(z):
         raise ZXError(f"{path} is the bundle of a log file, not of a stored match: its events were derived by the "
                       f"audit, not stored, so there is no chain to check; `zx audit {original}` checks its rules")
+    # (a stored match's bundle without its seal, by the head given or its README: verify_rows says "deleted")
     oid = match_uuid(match)
     rows = []
     for n, e in enumerate(events, 1):
@@ -243,12 +267,57 @@ def verify_bundle(path: str) -> Any:
     if verdict.ok:
         logs = parse_log(log_text, original)
         recorded = started.get("content_sha256")
+        edited = ""
         if not logs or logs[0].content_sha256 != recorded:
-            return Verdict(match, verdict.events, "altered", None,
-                           f"the bundle's {original} does not reproduce the content hash its Started event recorded at "
-                           f"import ({str(recorded)[:12]}): the log in the bundle was edited"
-                           f"{_edited_where(logs[0], rows) if logs else ''}; its events are intact", verdict.head)
-    return verdict
+            edited = (f"does not reproduce the content hash its Started event recorded at import "
+                      f"({str(recorded)[:12]}): the log in the bundle was edited"
+                      f"{_edited_where(logs[0], rows) if logs else ''}")
+        elif len(logs) > 1:
+            edited = (f"holds {len(logs)} matches, its events one: the log in the bundle was edited: a match added at "
+                      f"{original}:{logs[1].header_line}")
+        elif moved := _moved(logs[0], rows):
+            edited = (f"holds its records on other lines than its events carry, so the lines its findings cite are not "
+                      f"theirs: the log in the bundle was edited{moved}")
+        if edited:
+            return Verdict(match, verdict.events, "altered", None, f"the bundle's {original} {edited}; its events are "
+                                                                   f"intact", verdict.head)
+    elif verdict.status == "deleted" and not games.is_topic(str(events[-1]["topic"]), "Sealed") \
+            and not _says_stored(z):  # a head was given for a bundle whose README calls it a log file's
+        verdict = Verdict(verdict.match, verdict.events, verdict.status, verdict.seq,
+                          f"{verdict.message} (its README calls it the bundle of a log file, whose events end without "
+                          f"a seal; a head written down is a stored match's, whose bundle ends with its seal)",
+                          verdict.head)
+    return check_head(verdict, head) if head is not None else verdict
+
+
+def _says_stored(z: zipfile.ZipFile) -> bool:
+    """Whether the bundle's README says it is a stored match's (``audited: the stored match``)."""
+    try:
+        readme = z.read("README.txt").decode("utf-8", "replace")
+    except (KeyError, zipfile.BadZipFile, OSError):
+        return False
+    return any(line.startswith("audited:") and "the stored match" in line for line in readme.splitlines())
+
+
+def _moved(log: Any, rows: list) -> str:
+    """Where a bundle's log, with the content its events hold, first has a record on another line than its event
+    carries (``: first at original.zxlog:11, {...} where the match in events.jsonl has it at line 10``): the rebuilt
+    log keeps each record on its line (blank lines in between), and the findings cite those lines."""
+    from zx_events.audit import stored_log
+    from zx_events.errors import ZXError, cut
+
+    try:
+        stored = stored_log(rows)
+    except ZXError:
+        return ""
+    if log.header_line != stored.header_line:
+        return (f": first at {log.source}:{log.header_line}, the header, where the match in events.jsonl has it at "
+                f"line {stored.header_line}")
+    for mine, theirs in zip(log.records, stored.records):
+        if mine.line != theirs.line:
+            return (f": first at {log.source}:{mine.line}, {cut(json.dumps(mine.data, ensure_ascii=False), 120)} "
+                    f"where the match in events.jsonl has it at line {theirs.line}")
+    return ""
 
 
 def _edited_where(log: Any, rows: list) -> str:
