@@ -180,3 +180,36 @@ def test_a_late_end_names_its_discard_to_every_seat_as_the_card_goes_to_the_tras
         assert "[record not applied]" not in table.split(f"line {line}:")[1].split("\n")[0]
         page = view_file(store, "late-end", seat, tmp_path)
         assert f'"discard": ["{card}"]'.encode() in page or f"discard=[{card}]".encode() in page
+
+
+def test_a_draw_under_the_other_seat_names_its_cards_only_to_the_player_who_drew_them_301_3(tmp_path):
+    """A Z/X `draw` written under the other player's seat is taken as the turn player's (digest.7): the cards go to
+    the turn player's hand, but the record was masked by its ``by``, so the seat that wrote it read them (table,
+    JSON, the zx view file) while their owner read ``?``."""
+    from zx_events.games.zx.sim import simulate
+
+    sim = list(simulate(1, 7))[0]
+    recs = [dict(r) for r in sim.records]
+    i = next(i for i, r in enumerate(recs) if r["do"] == "draw" and r["by"] == "P2")
+    drawer, cards = "P2", recs[i]["cards"]
+    recs[i]["by"] = "P1"
+    log = tmp_path / "draw-seat.zxlog"
+    log.write_text("".join(json.dumps(r) + "\n" for r in [{**sim.header, "match": "draw-seat"}, *recs]))
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--accept-violations", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    line = i + 2  # (the header is line 1)
+
+    def record(seat: str) -> dict:
+        out = replay(store, "draw-seat", seat, "--to", "end", "--format", "json")
+        return next(d for d in map(json.loads, out.splitlines()) if d["line"] == line)["record"]
+
+    assert record("judge")["cards"] == cards
+    assert record(drawer)["cards"] == cards  # the hand they went to
+    for seat in ("P1", "spectator"):
+        assert record(seat)["cards"] == ["?"] * len(cards), seat
+        table = replay(store, "draw-seat", seat, "--to", "end")
+        shown = table.split(f"line {line}:")[1].split("\n")[0]
+        assert all(c not in shown for c in cards), shown
+        page = view_file(store, "draw-seat", seat, tmp_path).decode()
+        assert f"cards=[{' '.join(cards)}]" not in page

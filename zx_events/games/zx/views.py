@@ -393,6 +393,13 @@ def _redact_refused(out: dict, viewer: str, by: str | None) -> None:
             out[key] = _hide(out[key])
 
 
+def _drawer(by: str | None, events: Iterable[Any]) -> str | None:
+    """Whose hand a draw record's cards went to: the player of its ``CardsDrawn`` event (a draw under the other
+    seat is the turn player's, digest.7: masked by its ``by``, the seat that wrote it read them), else the
+    record's player."""
+    return next((getattr(e, "player", by) for e in events if type(e).__name__ == "CardsDrawn"), by)
+
+
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,
                   events: Iterable[Any] = ()) -> dict | None:
     """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are left out, a result's
@@ -405,6 +412,7 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
         return out
     by = out.get("by")
     do = out.get("do")
+    events = tuple(events)  # (read twice: a generator was spent by the first)
     if not record_applied(events):
         _redact_refused(out, viewer, by)
     if do == "setup":
@@ -417,7 +425,7 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
         if "life" in out:  # 301.3c: Life is face-down, even to its owner
             out["life"] = _hide(out["life"])
     elif do == "draw":
-        if not sees_own(viewer, by):
+        if not sees_own(viewer, _drawer(by, events)):
             out["cards"] = _hide(out.get("cards", []))
     elif do == "effect":
         _redact_effect(out, viewer, by)
