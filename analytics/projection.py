@@ -384,6 +384,9 @@ def _remove_made(path: Path) -> None:
             p.unlink()
         except FileNotFoundError:
             pass
+        except OSError:  # a read-only file system refuses even a file that is not there (EROFS): this cleanup's
+            if p.exists():  # error replaced the update's own ("Read-only file system ... in _remove_made")
+                raise
 
 
 def set_aside(path: Path, e: Exception) -> Path:

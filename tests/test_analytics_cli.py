@@ -811,3 +811,34 @@ def test_the_next_export_replaces_what_a_killed_export_left_without_force(import
     r = run(imported, "export", "--parquet", str(out))
     assert r.exit_code == 0, r.output
     assert _files(out) == _files(reference) and not (out / PARTIAL).exists()
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A read-only file system (a tmpfs mounted ro; skipped where this process may not mount)."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", str(folder)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a read-only tmpfs here")
+    yield folder
+    subprocess.run(["umount", str(folder)], check=False)
+
+
+def test_a_first_update_into_a_read_only_folder_says_why_and_an_import_keeps_its_advice(tmp_path, read_only_folder):
+    """The cleanup of a file the update made unlinked it even where it was never made: a read-only file system
+    refuses that too (EROFS), and that error replaced the update's own: "Read-only file system ... in
+    _remove_made", and zx import exited 1 without its advice."""
+    store = str(tmp_path / "s.sqlite")
+    legal = Path(__file__).resolve().parents[1] / "examples" / "legal"
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(legal / "first-turns.zxlog")])
+    assert r.exit_code == 0, r.output
+    target = read_only_folder / "new.duckdb"
+    r = CliRunner().invoke(zx, ["--store", store, "analytics", "update", "--analytics", str(target)])
+    assert r.exit_code == 1 and "Read-only file system" in r.output and "_remove_made" not in r.output, r.output
+    assert f"cannot open {target}" in r.output
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(legal)], env={"ZX_ANALYTICS": str(target)})
+    assert r.exit_code == 0, r.output
+    assert "the matches are imported, but the analytics file was not updated" in r.output
+    assert f"`ZX_ANALYTICS={target} zx --store {store} analytics update`" in r.output
+    assert not target.exists()
