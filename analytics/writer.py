@@ -106,6 +106,9 @@ class Page:
     held: bool = False
 
 
+SCAN_NAME = "zx_page_rows"  # the local variable each page's Arrow table is inserted from (``Writer._write``)
+
+
 class Writer:
     """Commits pages in order on its own thread, each in one DuckDB transaction.
 
@@ -118,6 +121,11 @@ class Writer:
         self.queue: queue.Queue[Page | None] = queue.Queue(maxsize=1)
         self.error: BaseException | None = None
         self.open = False  # a transaction begun by a held page (Page.held) and not yet committed
+        # a table or view of the replacement scan's name in the file (a user's: DuckDB's catalog comes first) was read
+        # instead of the page ("Binder Error: Table matches does not have a column ...", an internal error in every
+        # update): then each page is registered under a name of its own, as before
+        self.by_scan = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = ?",
+                                   [SCAN_NAME]).fetchone()[0] == 0
         # set when the thread's loop has ended: waited for instead of thread.join(), which a Ctrl-C during
         # the join leaves saying is_alive() False while the thread goes on (CPython 3.11, bpo-45274's fix:
         # the file was closed under a commit, "connection is busy", then the process aborted)
@@ -180,15 +188,20 @@ class Writer:
                     con.execute(f"DELETE FROM {table} WHERE match_id = ?", [mid])  # table from the allow-list
             for table, rows in page.rows.items():
                 if isinstance(rows, pa.Table):  # built by a worker process (analytics.parallel)
-                    batch = rows
+                    zx_page_rows = rows
                 elif rows:
-                    batch = arrow_table(rows, self.types[table])
+                    zx_page_rows = arrow_table(rows, self.types[table])
                 else:
                     continue
-                # DuckDB finds the Arrow table by its variable's name (a replacement scan): half the fixed cost of
-                # an insert that registers it and unregisters it again (0.45 against 0.9 ms, 15 tables a page)
-                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM batch")
-                del batch  # (read by that statement)
+                if self.by_scan:  # DuckDB finds the Arrow table by its variable's name (a replacement scan): half
+                    # the fixed cost of an insert that registers it and unregisters it again (0.45 against 0.9 ms,
+                    # 15 tables a page)
+                    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {SCAN_NAME}")
+                else:
+                    con.register("_zx_page_rows", zx_page_rows)
+                    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _zx_page_rows")
+                    con.unregister("_zx_page_rows")
+                del zx_page_rows  # (read by that statement)
             if page.held:
                 return
             if page.crash:  # the test hook: rows written, nothing committed

@@ -842,3 +842,23 @@ def test_a_first_update_into_a_read_only_folder_says_why_and_an_import_keeps_its
     assert "the matches are imported, but the analytics file was not updated" in r.output
     assert f"`ZX_ANALYTICS={target} zx --store {store} analytics update`" in r.output
     assert not target.exists()
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_a_table_or_view_named_as_the_page_rows_in_the_file_changes_nothing_an_update_writes(imported, workers,
+                                                                                            monkeypatch):
+    """Pages were inserted ``SELECT * FROM batch`` by DuckDB's replacement scan, which a table or view of that
+    name in the file (a user's: DuckDB's catalog comes first) took the place of: every update said "internal
+    error: BinderException ... Table matches does not have a column with name one"."""
+    monkeypatch.setenv(WORKERS_ENV, workers)
+    duck = imported.with_suffix(".duckdb")
+    before = run(imported, "stats", "winrates", "--by", "first", "--format", "json")
+    assert before.exit_code == 0, before.output
+    con = duckdb.connect(str(duck))
+    for name in ("batch", "zx_page_rows"):  # (the name the pages are inserted from: analytics.writer.SCAN_NAME)
+        con.execute(f"CREATE VIEW {name} AS SELECT 1 AS one")
+    con.close()
+    r = run(imported, "analytics", "update", "--rebuild")
+    assert r.exit_code == 0 and "internal error" not in r.output, r.output
+    after = run(imported, "stats", "winrates", "--by", "first", "--format", "json")
+    assert after.exit_code == 0 and json.loads(after.stdout) == json.loads(before.stdout)
