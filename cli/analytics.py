@@ -141,6 +141,27 @@ def analytics_group() -> None:
     """
 
 
+def update_was_complete(svc: Any, path: Path) -> str | None:
+    """What an update interrupted by Ctrl-C had done, when it had done everything: the file's position is the
+    store's last event (a Ctrl-C during the last commit, which writes a rebuild's held pages: it said "Aborted!"
+    alone, and the user took the rebuild for lost); None otherwise, or when the file cannot be read."""
+    import duckdb
+
+    try:
+        last = svc.recorder.max_notification_id() or 0
+        con = duckdb.connect(str(path), read_only=True)
+        try:
+            row = con.execute("SELECT position, events FROM projection_position").fetchone()
+        finally:
+            con.close()
+    except (duckdb.Error, OSError, KeyboardInterrupt):
+        return None
+    if row is None or row[0] < last:
+        return None
+    return (f"interrupted after the update was complete: {path} holds every stored event ({row[1]:,} projected); "
+            f"only the table of what was done was not printed")
+
+
 @analytics_group.command("update")
 @click.option("--rebuild", is_flag=True, help="Start from zero: drop every row and project the whole store again.")
 @click.option("--page-size", type=click.IntRange(min=1, max=MAX_PAGE_SIZE), default=None, metavar="N",
@@ -174,11 +195,20 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
     catalogs = load_given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
+    from .common import interrupted
+
     try:
         result = run_update(svc, path, rebuild=rebuild, page_size=page_size, stop_after_pages=stop_after_pages,
                             workers=workers, catalogs=catalogs)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
+    except (KeyboardInterrupt, Exception) as e:
+        if not interrupted(e):
+            raise
+        done = update_was_complete(svc, path)  # (a Ctrl-C in the last commit, which writes a rebuild's held pages)
+        if done:
+            click.echo(done, err=True)
+        raise click.Abort() from None
     warn_unused_catalogs(result, catalog_paths, catalogs)
     emit([result.to_json()], fmt, ["analytics", "events", "matches", "pages", "position", "seconds", "events_per_s",
                                    "rebuilt", "workers"])

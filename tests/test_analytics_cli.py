@@ -862,3 +862,24 @@ def test_a_table_or_view_named_as_the_page_rows_in_the_file_changes_nothing_an_u
     assert r.exit_code == 0 and "internal error" not in r.output, r.output
     after = run(imported, "stats", "winrates", "--by", "first", "--format", "json")
     assert after.exit_code == 0 and json.loads(after.stdout) == json.loads(before.stdout)
+
+
+def test_an_update_interrupted_once_complete_says_so_and_one_cut_short_does_not(imported, tmp_path):
+    """A Ctrl-C during an update's last commit (which writes a rebuild's held pages) said "Aborted!" alone, though
+    the file held every event: the user took the rebuild for lost. ``update_was_complete`` is what it says then."""
+    from cli.analytics import update_was_complete
+    from zx_events.application import MatchService
+
+    partial = tmp_path / "partial.duckdb"
+    r = run(imported, "analytics", "update", "--analytics", str(partial), "--page-size", "5", "--stop-after-pages",
+            "1")
+    assert r.exit_code == 0, r.output
+    svc = MatchService(str(imported), create=False)
+    try:
+        assert update_was_complete(svc, partial) is None
+        done = update_was_complete(svc, imported.with_suffix(".duckdb"))
+        assert done is not None and done.startswith("interrupted after the update was complete: ")
+        assert update_was_complete(svc, tmp_path / "none.duckdb") is None
+    finally:
+        svc.close()
+    assert not (tmp_path / "none.duckdb").exists()
