@@ -61,6 +61,9 @@ class Referee:
         # player -> the cards of his hand the state does not know (_implied_setup): a card played from the hand that
         # the state does not hold is one of them while some are left
         self.unknown: dict[str, int] = {}
+        # the starting player's setup is due before the other's, logged first: 105.2a there (do_setup), so his setup
+        # left out is no second finding at the first `turn` (_implied_setup)
+        self.preceded = False
         # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made: like
         # ``unknown``, a card he plays or discards from his hand that the state does not hold is one of them
         self.missed: dict[str, int] = {}
@@ -392,6 +395,7 @@ class Referee:
         opp = m.p[other(pl)]
         if not opp["ready"] and pl != m.first:
             self.fail("105.2a", f"{m.first} (the starting player) places his Life Base first")
+            self.preceded = True
         # digest.8: a setup the state can apply is applied as played, one that places no Life Base is applied without
         # it (the hand dealt, the player set up): it was skipped, and the other player's legal setup was 105.2a, every
         # turn 'a turn before both players set up' and each record 700.1 'no turn under way' (153 findings)
@@ -501,8 +505,10 @@ class Referee:
     def _implied_setup(self, pl: str) -> None:
         """The first `turn` before ``pl`` set up (his setup left out): 105.2a once, and he is set up here, his Life Base
         on the Starting Dot opposing the other player's (105.2b; none placed when that is not known), his 7 cards
-        unknown (``unknown``; they stay in the deck the state keeps). (digest.8: the turn was refused, 'a turn before
-        both players set up', and every record after it was 700.1 'no turn under way': over 100 findings.)"""
+        unknown (``unknown``; they stay in the deck the state keeps). The starting player's, after the other player's
+        setup was 105.2a for it ('places his Life Base first'), is no second finding. (digest.8: the turn was refused,
+        'a turn before both players set up', and every record after it was 700.1 'no turn under way': over 100
+        findings; and the starting player's setup left out was 105.2a twice.)"""
         m, board = self.m, self.board
         z, opp = m.p[pl], m.p[other(pl)]
         dot = board.opposite.get(opp["home"]) if opp["ready"] and opp["home"] else None
@@ -510,8 +516,9 @@ class Referee:
             dot = None
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         where = f"on {dot}, the Starting Dot opposing {other(pl)}'s (105.2b)" if dot and lb else "nowhere (not known)"
-        self.fail("105.2a", f"{pl} has no setup before the first turn: set up here, his Life Base {where}, his hand of "
-                            f"7 cards unknown", player=pl)
+        if not (pl == m.first and self.preceded):
+            self.fail("105.2a", f"{pl} has no setup before the first turn: set up here, his Life Base {where}, his hand "
+                                f"of 7 cards unknown", player=pl)
         if lb is None or dot is None:
             self.unplaced.add(pl)
             lb = dot = None
