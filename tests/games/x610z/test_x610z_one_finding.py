@@ -15,10 +15,10 @@ import pytest
 
 from zx_events.games.x610z.setup import board_for, catalog_for, open_match
 from zx_events.games.x610z.sim import simulate
-from zx_events.games.x610z.views import redact_record
+from zx_events.games.x610z.views import build_view, redact_record
 from zx_events.seats import HIDDEN
 
-from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, pp, r, refused, run
+from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, legal, pp, r, refused, run
 from x610z_support import play
 
 INVALID = Path(__file__).resolve().parents[3] / "examples" / "x610z" / "invalid"
@@ -76,6 +76,35 @@ def test_x610z_502_5_the_unknown_cards_of_a_setup_left_out_count_at_the_end():
     """P1's setup left out, then 1 card drawn and none played: he holds 8 cards (7 unknown) and discards 1."""
     m, found = audit([SETUP[1], r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
     assert found == [(2, "P2", "105.2a")] and m.phase == "over"
+
+
+def _counts(m, viewer: str = "judge") -> dict:
+    return {pl: (v.hand_count, v.deck_count, v.discard) for pl, v in build_view(m, viewer).players.items()}
+
+
+@pytest.mark.parametrize("left_out", ["P1", "P2"])
+def test_x610z_105_2a_a_setup_left_out_holds_his_7_unknown_cards_in_the_hand(left_out):
+    """The 7 cards of a setup left out are in his hand, unknown to every seat (``?``), and out of his deck: the hand
+    and deck counts are the legal log's (digest.8: his hand was empty, 0 cards and a deck of 7 more, to the end)."""
+    recs = SETUP + two_turns()
+    m, _ = run([x for x in recs if x["by"] != left_out or x["do"] != "setup"], strict=False)
+    legal_m = legal(recs)
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert _counts(m, viewer) == _counts(legal_m, viewer)
+    unknown = 7 if left_out == "P2" else 6  # (P1's crystal, not the card he drew, is one of them; P2's is the card)
+    assert m.p[left_out]["hand"].count(HIDDEN) == unknown
+    assert build_view(m, left_out).players[left_out].hand.count(HIDDEN) == unknown
+
+
+def test_x610z_502_5_a_discard_of_an_unknown_card_of_a_setup_left_out_reaches_the_discard_pile():
+    """P1's setup left out: his End Phase discard of a card of his deck he does not hold as the state knows it is one
+    of his 7 unknown cards, and goes to his Discard Pile (digest.8: accepted, it stayed nowhere); his counts are then
+    the legal log's."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-040"])]
+    m, found = audit(recs[1:])
+    assert found == [(2, "P2", "105.2a")]
+    assert m.p["P1"]["discard"] == ["A1-040"] and m.p["P1"]["hand"].count(HIDDEN) == 6
+    assert _counts(m) == _counts(legal(recs))
 
 
 def test_x610z_105_2a_the_second_setup_on_a_dot_that_is_not_a_starting_dot_is_not_also_105_2b():
