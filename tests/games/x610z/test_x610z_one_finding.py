@@ -182,6 +182,22 @@ def test_x610z_702_1_the_card_of_a_draw_left_out_is_played_with_no_second_findin
     assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs + more), "P1", "200.1a")]
 
 
+@pytest.mark.parametrize("play", ["cast", "end"])
+def test_x610z_702_1_the_card_of_a_draw_left_out_leaves_the_deck_where_it_is_played(play):
+    """The card of a draw left out, cast or discarded later, is drawn at that record (``CardDrawn``, no finding): it
+    leaves the deck, whose count and cards are then the legal log's (digest.8: it stayed in the deck as well)."""
+    drawn = [r("turn", "P1"), r("draw", "P1", card="A1-032")]
+    after = ([r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
+              r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})] + pp("P1") + [r("end", "P1")]
+             if play == "cast" else [r("end", "P1", discard=["A1-032"])])
+    m, found = audit(SETUP + drawn[:1] + after)
+    line = at(SETUP) + 2 + (play == "cast") * 2  # (the cast, or the end)
+    assert found == [(at(SETUP) + 2, "P1", "702.1")]
+    legal_m = legal(SETUP + drawn + after)
+    assert sorted(m.p["P1"]["deck"]) == sorted(legal_m.p["P1"]["deck"]) and _counts(m) == _counts(legal_m)
+    assert [(e.line, e.card) for e in m.pending_events if type(e).__name__ == "CardDrawn"] == [(line, "A1-032")]
+
+
 @pytest.mark.parametrize("card, taken", [("A1-011", True), ("A1-013", False)])
 def test_x610z_702_1_a_draw_under_the_other_seat_is_the_active_players_draw(card, taken):
     """P2's draw of turn 2 logged under P1: its card in P2's deck, it is P2's draw, its seat mistaken, one 702.1 (it

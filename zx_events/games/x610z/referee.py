@@ -534,11 +534,14 @@ class Referee:
     def _from_unknown(self, pl: str, code: str) -> bool:
         """Whether ``code``, not in ``pl``'s hand as the state knows it, is one of its unknown cards (one less now):
         of a setup left out (``unknown``: the event that takes it from the hand takes it from the deck instead, for one
-        of the hand's ``HIDDEN`` cards), or the card of a draw left out (``missed``; digest.8: the card drawn was
-        played, and was 200.1a or 200.1b 'not in hand', and its effect 503.1, one more finding each)."""
+        of the hand's ``HIDDEN`` cards), or the card of a draw left out (``missed``: it is drawn now, ``CardDrawn`` at
+        this record with no finding; digest.8: the card drawn was played, and was 200.1a or 200.1b 'not in hand', and
+        its effect 503.1, one more finding each; then it stayed in the deck)."""
         for pool in (self.unknown, self.missed):
             if pool.get(pl) and code in self.m.p[pl]["deck"]:
                 pool[pl] -= 1
+                if pool is self.missed:
+                    self.m._drawn(player=pl, card=code, rec=self._carry(), line=self.line)
                 return True
         return False
 
@@ -661,15 +664,15 @@ class Referee:
             self._leave_draw()
         z = m.p[pl]
         discard = list(r.get("discard") or [])
-        missed = self.missed.get(pl, 0)  # (the hand holds the unknown cards of a setup left out)
+        # (the hand holds the unknown cards of a setup left out; a draw left out counts when a discard shows its card,
+        # drawn then, _from_unknown)
         lost = [c for c in _missing(z["hand"], discard) if not self._from_unknown(pl, c)]
-        unknown = missed - self.missed.get(pl, 0)  # (a draw left out counts when a discard shows its card)
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
             self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
                                f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
-        need = max(0, len(z["hand"]) + unknown - HAND_LIMIT)
+        need = max(0, len(z["hand"]) - HAND_LIMIT)
         if len(discard) != need:
-            self.fail("502.5", f"{pl} holds {len(z['hand']) + unknown} cards and discards {len(discard)}: "
+            self.fail("502.5", f"{pl} holds {len(z['hand'])} cards and discards {len(discard)}: "
                                f"down to {HAND_LIMIT} means {need}")
         self._end_turn(discard, self._carry())
 
