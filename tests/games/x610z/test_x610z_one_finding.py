@@ -15,10 +15,10 @@ import pytest
 
 from zx_events.games.x610z.setup import board_for, catalog_for, open_match
 from zx_events.games.x610z.sim import simulate
-from zx_events.games.x610z.views import redact_record
+from zx_events.games.x610z.views import build_view, redact_record
 from zx_events.seats import HIDDEN
 
-from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, pp, r, refused, run
+from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, legal, pp, r, refused, run
 from x610z_support import play
 
 INVALID = Path(__file__).resolve().parents[3] / "examples" / "x610z" / "invalid"
@@ -59,13 +59,14 @@ def test_x610z_105_2a_a_setup_left_out_is_made_at_the_first_turn(left_out):
     """A player's setup left out: the first `turn` is 105.2a once for it and sets him up there, his Life Base on the
     Starting Dot opposing the other's (105.2b), his 7 cards unknown: the cards he plays from his hand are taken as
     among them, and his `end` counts them (the turn was refused, 'a turn before both players set up', and every record
-    after it was 700.1 'no turn under way': 153 findings in a simulated log). P2's setup before P1's is 105.2a as
-    before."""
+    after it was 700.1 'no turn under way': 153 findings in a simulated log). The starting player's left out: P2's
+    setup before his is that 105.2a, 'P1 (the starting player) places his Life Base first', and the only one."""
     recs = [x for x in SETUP if x["by"] != left_out] + two_turns()
     m, ref = run(recs, strict=False)
     found = [(v.line, v.player, v.rule) for v in ref.found]
-    assert found == ([(2, "P2", "105.2a")] if left_out == "P1" else []) + [(3, left_out, "105.2a")]
-    assert "has no setup before the first turn" in ref.found[-1].message
+    assert found == [(2, "P2", "105.2a")] if left_out == "P1" else [(3, "P2", "105.2a")]
+    assert ("places his Life Base first" if left_out == "P1" else "has no setup before the first turn") \
+        in ref.found[-1].message
     home = {"P1": "S1", "P2": "S4"}[left_out]
     assert m.dots[home]["life"] and m.dots[home]["ctrl"] == left_out and m.p[left_out]["home"] == home
     assert m.turn == 2 and m.phase == "over" and m.outcome is None
@@ -74,7 +75,36 @@ def test_x610z_105_2a_a_setup_left_out_is_made_at_the_first_turn(left_out):
 def test_x610z_502_5_the_unknown_cards_of_a_setup_left_out_count_at_the_end():
     """P1's setup left out, then 1 card drawn and none played: he holds 8 cards (7 unknown) and discards 1."""
     m, found = audit([SETUP[1], r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
-    assert found == [(2, "P2", "105.2a"), (3, "P1", "105.2a")] and m.phase == "over"
+    assert found == [(2, "P2", "105.2a")] and m.phase == "over"
+
+
+def _counts(m, viewer: str = "judge") -> dict:
+    return {pl: (v.hand_count, v.deck_count, v.discard) for pl, v in build_view(m, viewer).players.items()}
+
+
+@pytest.mark.parametrize("left_out", ["P1", "P2"])
+def test_x610z_105_2a_a_setup_left_out_holds_his_7_unknown_cards_in_the_hand(left_out):
+    """The 7 cards of a setup left out are in his hand, unknown to every seat (``?``), and out of his deck: the hand
+    and deck counts are the legal log's (digest.8: his hand was empty, 0 cards and a deck of 7 more, to the end)."""
+    recs = SETUP + two_turns()
+    m, _ = run([x for x in recs if x["by"] != left_out or x["do"] != "setup"], strict=False)
+    legal_m = legal(recs)
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert _counts(m, viewer) == _counts(legal_m, viewer)
+    unknown = 7 if left_out == "P2" else 6  # (P1's crystal, not the card he drew, is one of them; P2's is the card)
+    assert m.p[left_out]["hand"].count(HIDDEN) == unknown
+    assert build_view(m, left_out).players[left_out].hand.count(HIDDEN) == unknown
+
+
+def test_x610z_502_5_a_discard_of_an_unknown_card_of_a_setup_left_out_reaches_the_discard_pile():
+    """P1's setup left out: his End Phase discard of a card of his deck he does not hold as the state knows it is one
+    of his 7 unknown cards, and goes to his Discard Pile (digest.8: accepted, it stayed nowhere); his counts are then
+    the legal log's."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-040"])]
+    m, found = audit(recs[1:])
+    assert found == [(2, "P2", "105.2a")]
+    assert m.p["P1"]["discard"] == ["A1-040"] and m.p["P1"]["hand"].count(HIDDEN) == 6
+    assert _counts(m) == _counts(legal(recs))
 
 
 def test_x610z_105_2a_the_second_setup_on_a_dot_that_is_not_a_starting_dot_is_not_also_105_2b():
@@ -150,6 +180,22 @@ def test_x610z_702_1_the_card_of_a_draw_left_out_is_played_with_no_second_findin
     more = [r("cast", "P1", card="A1-050", pay={})]
     _, found = audit(recs + more)
     assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs + more), "P1", "200.1a")]
+
+
+@pytest.mark.parametrize("play", ["cast", "end"])
+def test_x610z_702_1_the_card_of_a_draw_left_out_leaves_the_deck_where_it_is_played(play):
+    """The card of a draw left out, cast or discarded later, is drawn at that record (``CardDrawn``, no finding): it
+    leaves the deck, whose count and cards are then the legal log's (digest.8: it stayed in the deck as well)."""
+    drawn = [r("turn", "P1"), r("draw", "P1", card="A1-032")]
+    after = ([r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
+              r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})] + pp("P1") + [r("end", "P1")]
+             if play == "cast" else [r("end", "P1", discard=["A1-032"])])
+    m, found = audit(SETUP + drawn[:1] + after)
+    line = at(SETUP) + 2 + (play == "cast") * 2  # (the cast, or the end)
+    assert found == [(at(SETUP) + 2, "P1", "702.1")]
+    legal_m = legal(SETUP + drawn + after)
+    assert sorted(m.p["P1"]["deck"]) == sorted(legal_m.p["P1"]["deck"]) and _counts(m) == _counts(legal_m)
+    assert [(e.line, e.card) for e in m.pending_events if type(e).__name__ == "CardDrawn"] == [(line, "A1-032")]
 
 
 @pytest.mark.parametrize("card, taken", [("A1-011", True), ("A1-013", False)])

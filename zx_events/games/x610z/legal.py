@@ -21,6 +21,7 @@ from itertools import combinations_with_replacement
 from typing import Iterator, Protocol
 
 from zx_events.errors import ZXError
+from zx_events.seats import HIDDEN
 
 from . import checks
 from .board import Board
@@ -147,7 +148,7 @@ def legal_records(m: Match, cat: Catalog, board: Board, player: str, order: Deck
     pool = z["pool"]
     in_action = m.phase == "action" or (m.phase == "draw" and active and not m.stack)
     if active and in_action and not z["crystal_cast"]:
-        for code in sorted({c for c in z["hand"] if cat[c].is_crystal}):
+        for code in sorted({c for c in z["hand"] if c != HIDDEN and cat[c].is_crystal}):
             for pay in exact_payments(cat[code].cost, pool) if cat[code].cost else [None]:
                 out.append(_rec("crystal", player, card=code, **({"pay": pay} if pay else {})))
     if m.phase != "closed" and m.prio in (player, None if active else "-"):
@@ -157,8 +158,9 @@ def legal_records(m: Match, cat: Catalog, board: Board, player: str, order: Deck
             out.extend(_attacks(m, board, player))
         out.append(_rec("pass", player))
     if active and not m.stack and m.phase in ("draw", "action", "end", "closed") and (m.drawn or m.phase != "draw"):
-        extra = max(0, len(z["hand"]) - HAND_LIMIT)
-        out.append(_rec("end", player, **({"discard": sorted(z["hand"])[:extra]} if extra else {})))
+        extra = max(0, len(z["hand"]) - HAND_LIMIT)  # (a card unknown, HIDDEN, is discarded last: its code unknown)
+        out.append(_rec("end", player, **({"discard": sorted(z["hand"], key=lambda c: (c == HIDDEN, c))[:extra]}
+                                           if extra else {})))
     return out
 
 
@@ -184,7 +186,7 @@ def _targets(m: Match, cat: Catalog, player: str, kind: str | None, card) -> lis
 def _casts(m: Match, cat: Catalog, board: Board, player: str, in_action: bool) -> Iterator[dict]:
     z = m.p[player]
     active = player == m.active
-    for code in sorted(set(z["hand"])):
+    for code in sorted(set(z["hand"]) - {HIDDEN}):  # (HIDDEN: a card unknown, of a setup left out)
         card = cat[code]
         if card.is_crystal:
             continue

@@ -7,7 +7,8 @@ record, derives what the rules make happen (resolutions, fizzles, destruction, t
 calls these methods with the facts, so replay needs neither the catalog nor the board.
 
 State (JSON-native):
-- ``p[P]``: ``deck`` and ``hand`` (unordered multisets of codes), ``discard``, ``removed``,
+- ``p[P]``: ``deck`` and ``hand`` (unordered multisets of codes; the hand of a setup left out holds its 7 unknown
+  cards as ``HIDDEN``, which ``deck`` still lists, digest.8: ``_from_hand``), ``discard``, ``removed``,
   ``pool`` (energy type -> amount, 203), ``home`` (the Summon Dot, 105.2c), ``crystal_cast``.
 - ``dots``: occupied dot -> summon entry (600.5): ``uid``, ``code``, ``owner``, ``ctrl``, ``act``
   (card activated), ``deact`` (deactivated by an effect, 202.4), ``dmg``, ``base`` stats, ``mods``
@@ -31,6 +32,7 @@ from eventsourcing.domain import Aggregate, event
 from zx_events.games.base import install_direct_triggers
 from zx_events.games import digest_of, known_rules
 from zx_events.ids import match_uuid, project as _project  # one id space across games (shared/spec/games.md)
+from zx_events.seats import HIDDEN
 
 PREFIX = "x610z.match"
 PHASES = ("setup", "draw", "action", "end", "closed", "over", "ended")
@@ -53,6 +55,17 @@ def _take(zone: list, code: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def _from_hand(z: dict, code: str) -> bool:
+    """``code`` taken from the player's hand (``z``), or, the hand not holding it, for one of its unknown cards
+    (``HIDDEN``, digest.8: a setup left out): that card was ``code``, which leaves the deck the state keeps."""
+    if _take(z["hand"], code):
+        return True
+    if HIDDEN in z["hand"] and _take(z["deck"], code):
+        z["hand"].remove(HIDDEN)
+        return True
+    return False
 
 
 def stat(entry: dict, name: str) -> int:
@@ -249,7 +262,7 @@ class Match(Aggregate):
     @event("CrystalCast", topic=topic("CrystalCast"))
     def _crystal(self, player: str, card: str, pay: dict, counters: dict, rec: dict | None = None, line: int | None = None) -> None:
         z = self.p[player]
-        _take(z["hand"], card)
+        _from_hand(z, card)
         self._spend(player, pay)
         self.perms.append({"uid": self._uid(), "code": card, "kind": "crystal", "owner": player, "ctrl": player,
                            "act": False, "on": None, "counters": dict(counters)})
@@ -275,7 +288,7 @@ class Match(Aggregate):
         if entry.get("void"):
             pass  # an announcement of nothing (digest.8: what it names is not there): it takes the stack and priority
         elif kind == "cast":
-            _take(self.p[player]["hand"], entry["card"])  # to the Cast Zone (503.1)
+            _from_hand(self.p[player], entry["card"])  # to the Cast Zone (503.1)
         elif kind == "activate":
             p = self.perm(entry.get("uid"))
             if p is not None:
@@ -373,7 +386,7 @@ class Match(Aggregate):
     def _turn_ended(self, player: str, discard: list, rec: dict | None = None, line: int | None = None) -> None:
         z = self.p[player]
         for c in discard:  # 502.5
-            if _take(z["hand"], c):
+            if _from_hand(z, c):
                 z["discard"].append(c)
         for zz in self.p.values():
             zz["pool"] = {}  # 203.4

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from zx_events.errors import FormatError, RuleViolation
+from zx_events.seats import HIDDEN
 from zx_events.games.base import Violation, inert_since  # noqa: F401  (Violation: what a referee reports, in every game)
 
 from . import checks
@@ -58,9 +59,12 @@ class Referee:
         self.closed: tuple[int, str, int | None] | None = None
         self.stray: str | None = None  # who made the pass just before without priority (do_pass), else None
         self.unplaced: set[str] = set()  # the players whose setup placed no Life Base (do_setup): none to lose (210.8)
-        # player -> the cards of his hand the state does not know (_implied_setup): a card played from the hand that
-        # the state does not hold is one of them while some are left
+        # player -> the cards of his hand the state does not know (_implied_setup: ``HIDDEN`` in his hand): a card
+        # played from the hand that the state does not hold is one of them while some are left
         self.unknown: dict[str, int] = {}
+        # the starting player's setup is due before the other's, logged first: 105.2a there (do_setup), so his setup
+        # left out is no second finding at the first `turn` (_implied_setup)
+        self.preceded = False
         # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made: like
         # ``unknown``, a card he plays or discards from his hand that the state does not hold is one of them
         self.missed: dict[str, int] = {}
@@ -392,6 +396,7 @@ class Referee:
         opp = m.p[other(pl)]
         if not opp["ready"] and pl != m.first:
             self.fail("105.2a", f"{m.first} (the starting player) places his Life Base first")
+            self.preceded = True
         # digest.8: a setup the state can apply is applied as played, one that places no Life Base is applied without
         # it (the hand dealt, the player set up): it was skipped, and the other player's legal setup was 105.2a, every
         # turn 'a turn before both players set up' and each record 700.1 'no turn under way' (153 findings)
@@ -501,8 +506,12 @@ class Referee:
     def _implied_setup(self, pl: str) -> None:
         """The first `turn` before ``pl`` set up (his setup left out): 105.2a once, and he is set up here, his Life Base
         on the Starting Dot opposing the other player's (105.2b; none placed when that is not known), his 7 cards
-        unknown (``unknown``; they stay in the deck the state keeps). (digest.8: the turn was refused, 'a turn before
-        both players set up', and every record after it was 700.1 'no turn under way': over 100 findings.)"""
+        unknown (``unknown``: 7 ``HIDDEN`` cards in his hand, which the deck the state keeps still lists; the views count
+        them out of it, and a card he later plays from them replaces one, ``Match._from_hand``). The starting player's,
+        after the other player's setup was 105.2a for it ('places his Life Base first'), is no second finding.
+        (digest.8: the turn was refused, 'a turn before both players set up', and every record after it was 700.1 'no
+        turn under way': over 100 findings; then his hand was empty, so his hand and deck counts were 7 off, and the
+        starting player's setup left out was 105.2a twice.)"""
         m, board = self.m, self.board
         z, opp = m.p[pl], m.p[other(pl)]
         dot = board.opposite.get(opp["home"]) if opp["ready"] and opp["home"] else None
@@ -510,8 +519,9 @@ class Referee:
             dot = None
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         where = f"on {dot}, the Starting Dot opposing {other(pl)}'s (105.2b)" if dot and lb else "nowhere (not known)"
-        self.fail("105.2a", f"{pl} has no setup before the first turn: set up here, his Life Base {where}, his hand of "
-                            f"7 cards unknown", player=pl)
+        if not (pl == m.first and self.preceded):
+            self.fail("105.2a", f"{pl} has no setup before the first turn: set up here, his Life Base {where}, his hand "
+                                f"of 7 cards unknown", player=pl)
         if lb is None or dot is None:
             self.unplaced.add(pl)
             lb = dot = None
@@ -519,15 +529,19 @@ class Referee:
         self.unknown[pl] = 7
         m._set_up(player=pl, dot=dot, life_base=card and {"code": lb, "stats": card.stats(), "cls": card.cls,
                                                           "counters": dict(card.counters)},
-                  hand=[], murphy=[], line=self.line)
+                  hand=[HIDDEN] * 7, murphy=[], line=self.line)
 
     def _from_unknown(self, pl: str, code: str) -> bool:
         """Whether ``code``, not in ``pl``'s hand as the state knows it, is one of its unknown cards (one less now):
-        of a setup left out (``unknown``), or the card of a draw left out (``missed``; digest.8: the card drawn was
-        played, and was 200.1a or 200.1b 'not in hand', and its effect 503.1, one more finding each)."""
+        of a setup left out (``unknown``: the event that takes it from the hand takes it from the deck instead, for one
+        of the hand's ``HIDDEN`` cards), or the card of a draw left out (``missed``: it is drawn now, ``CardDrawn`` at
+        this record with no finding; digest.8: the card drawn was played, and was 200.1a or 200.1b 'not in hand', and
+        its effect 503.1, one more finding each; then it stayed in the deck)."""
         for pool in (self.unknown, self.missed):
             if pool.get(pl) and code in self.m.p[pl]["deck"]:
                 pool[pl] -= 1
+                if pool is self.missed:
+                    self.m._drawn(player=pl, card=code, rec=self._carry(), line=self.line)
                 return True
         return False
 
@@ -650,15 +664,15 @@ class Referee:
             self._leave_draw()
         z = m.p[pl]
         discard = list(r.get("discard") or [])
-        unknown, missed = self.unknown.get(pl, 0), self.missed.get(pl, 0)
+        # (the hand holds the unknown cards of a setup left out; a draw left out counts when a discard shows its card,
+        # drawn then, _from_unknown)
         lost = [c for c in _missing(z["hand"], discard) if not self._from_unknown(pl, c)]
-        unknown += missed - self.missed.get(pl, 0)  # (a draw left out counts when a discard shows its card)
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
             self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
                                f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
-        need = max(0, len(z["hand"]) + unknown - HAND_LIMIT)
+        need = max(0, len(z["hand"]) - HAND_LIMIT)
         if len(discard) != need:
-            self.fail("502.5", f"{pl} holds {len(z['hand']) + unknown} cards and discards {len(discard)}: "
+            self.fail("502.5", f"{pl} holds {len(z['hand'])} cards and discards {len(discard)}: "
                                f"down to {HAND_LIMIT} means {need}")
         self._end_turn(discard, self._carry())
 

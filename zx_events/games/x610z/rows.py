@@ -31,6 +31,7 @@ from zx_events.games.rowkit import deck_list as _deck_list
 from zx_events.games.rowkit import instant as _instant
 from zx_events.games.rowkit import match_head
 from zx_events.games.rowkit import shipped_catalog
+from zx_events.seats import HIDDEN
 
 from .match import topic as event_topic
 
@@ -281,7 +282,8 @@ def _setup(m: MatchRows, seq: int, d: dict) -> None:
     p = d["player"]
     murphy = d.get("murphy") or []
     m.side[p][2], m.side[p][3] = len(d["hand"]), bool(murphy)
-    m._draws(seq, p, d["hand"], "mulliganed" if murphy else "opening")
+    known = [c for c in d["hand"] if c != HIDDEN]  # (HIDDEN: a card unknown, of a setup left out, digest.8)
+    m._draws(seq, p, known, "mulliganed" if murphy else "opening")
     for i, hand in enumerate(murphy):
         m._draws(seq, p, hand, "opening" if i == len(murphy) - 1 else "mulliganed")
     lb = d["life_base"]
