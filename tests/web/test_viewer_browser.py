@@ -1506,3 +1506,27 @@ def test_the_judges_page_draws_a_bidi_control_as_its_escape_never_reordered(brow
         assert got["legend"][0].startswith("P1 " + escaped), got["legend"]
         assert "P1 800-10R" in got["sub"], got["sub"]  # (the heading is every seat's: masked, its controls dropped)
         assert "Husk\\u061c" in got["events"] and "n\\u061c" in got["events"], got["events"]
+
+
+def test_a_record_passed_over_says_record_not_applied_in_the_list_as_zx_replay_does(browser, tmp_path):
+    """The passes of a battle refused at its attack are stored as ``RecordSkipped`` (nothing applied: the attack's
+    finding stands for them); zx replay ends their record line ``[record not applied]``, the browser's list said
+    nothing of it."""
+    legal = Path(__file__).resolve().parents[2] / "examples" / "legal" / "first-turns.zxlog"
+    recs = [json.loads(line) for line in legal.read_text(encoding="utf-8").splitlines()]
+    recs[0]["match"] = "passed-over"
+    assert recs[13] == {"do": "attack", "by": "P2", "from": "a2", "target": "a1"}
+    recs[13]["from"] = "c2"  # holds no Z/X of P2: refused (602.1a), its passes (lines 15, 16) passed over
+    log = tmp_path / "passed-over.zxlog"
+    log.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    store, page = str(tmp_path / "s.sqlite"), tmp_path / "v.html"
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--accept-violations", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(zx, ["--store", store, "view", "passed-over", "--as", "P1", "-o", str(page)])
+    assert r.exit_code == 0, r.output
+    open_file(browser, page)
+    rows = {li.get_attribute("data-line"): li.get_attribute("textContent")
+            for li in browser.find_elements("css selector", "#events li.rec")}
+    for line in ("15", "16"):
+        assert rows[line].endswith("pass [record not applied]"), rows[line]
+    assert not rows["17"].endswith("[record not applied]") and not rows["14"].endswith("[record not applied]")

@@ -100,8 +100,10 @@
     data.steps.forEach(function (st, i) {
       var line = st[2] == null ? "" : st[2];
       var tag = '<span class="line">' + (line === "" ? "" : "L" + line) + "</span>";
+      var skipped = false;  // a record passed over (RecordSkipped): zx replay ends its line so too
+      for (var q = st[0]; q <= st[1]; q++) if (pool[data.kinds[q - 1]] === "RecordSkipped") skipped = true;
       html.push('<li class="rec" data-seq="' + st[0] + '" data-line="' + line + '">' + tag + " " +
-        esc(pool[v.records[i]]) + "</li>");
+        esc(pool[v.records[i]]) + (skipped ? " [record not applied]" : "") + "</li>");
       for (var s = st[0]; s <= st[1]; s++) {
         var kind = pool[data.kinds[s - 1]];
         var vs = viol[s] || [];
