@@ -53,6 +53,13 @@ def record_applied(events: Iterable[Any]) -> bool:
                    or type(e).__name__ == "ViolationRecorded" and getattr(e, "rec", None) is not None for e in events)
 
 
+def player_of(events: Iterable[Any], kind: str, default: str | None) -> str | None:
+    """The ``player`` of the first of a step's domain ``events`` of type ``kind``, else ``default``: whose hand a
+    draw record's cards went to (a draw under the other seat is the turn player's, each game's ``redact_record``),
+    not the seat that wrote it."""
+    return next((getattr(e, "player", default) for e in events if type(e).__name__ == kind), default)
+
+
 @dataclass(frozen=True, slots=True)
 class ViolationView:
     line: int | None

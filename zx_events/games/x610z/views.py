@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, parse_perspective,
-                             dumps, freeze, plain, record_applied, sees_own)
+                             dumps, freeze, plain, player_of, record_applied, sees_own)
 
 from .match import STATS, stat
 
@@ -265,12 +265,6 @@ def _redact_refused(out: dict, viewer: str, by: str | None, events: Iterable[Any
                     out[key] = _hide(out[key])
 
 
-def _drawer(by: str | None, events: Iterable[Any]) -> str | None:
-    """Whose hand a draw record's card went to: the player of its ``CardDrawn`` event (a draw under the other seat is
-    the active player's, digest.8), else the record's player."""
-    return next((getattr(e, "player", by) for e in events if type(e).__name__ == "CardDrawn"), by)
-
-
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,
                   events: Iterable[Any] = ()) -> dict | None:
     """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are masked. ``events``: its
@@ -287,7 +281,8 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
         out["hand"] = _hide(out.get("hand"))
         if "murphy" in out:
             out["murphy"] = _hide(out["murphy"])
-    elif do == "draw" and not sees_own(viewer, _drawer(by, events)):
+    elif do == "draw" and not sees_own(viewer, player_of(events, "CardDrawn", by)):  # (the active player's
+        # draw under the other seat, digest.8: the hand it went to)
         out["card"] = HIDDEN
     elif do == "effect":
         _redact_effect(out, viewer, by)

@@ -34,7 +34,8 @@ from typing import Any, Callable, Iterable, Mapping
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.games.zx.board import SQUARE_NAMES, player_square
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, MASK, PERSPECTIVES, SPECTATOR, Masker,  # noqa: F401
-                             ViolationView, dumps, event_fields, parse_perspective, plain, record_applied)
+                             ViolationView, dumps, event_fields, parse_perspective, plain, player_of,
+                             record_applied)
 from zx_events.seats import hide as _hide
 from zx_events.seats import sees_own  # the judge, or the owner: hand, Dynamis, face-down cards in public zones
 
@@ -393,13 +394,6 @@ def _redact_refused(out: dict, viewer: str, by: str | None) -> None:
             out[key] = _hide(out[key])
 
 
-def _drawer(by: str | None, events: Iterable[Any]) -> str | None:
-    """Whose hand a draw record's cards went to: the player of its ``CardsDrawn`` event (a draw under the other
-    seat is the turn player's, digest.7: masked by its ``by``, the seat that wrote it read them), else the
-    record's player."""
-    return next((getattr(e, "player", by) for e in events if type(e).__name__ == "CardsDrawn"), by)
-
-
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,
                   events: Iterable[Any] = ()) -> dict | None:
     """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are left out, a result's
@@ -425,7 +419,8 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
         if "life" in out:  # 301.3c: Life is face-down, even to its owner
             out["life"] = _hide(out["life"])
     elif do == "draw":
-        if not sees_own(viewer, _drawer(by, events)):
+        if not sees_own(viewer, player_of(events, "CardsDrawn", by)):  # (the turn player's draw under the
+            # other seat, digest.7: the hand it went to)
             out["cards"] = _hide(out.get("cards", []))
     elif do == "effect":
         _redact_effect(out, viewer, by)
