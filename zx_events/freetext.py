@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date, datetime
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 JUDGE = "judge"
 JUDGE_ONLY_RECORD = ("note",)
@@ -159,6 +159,15 @@ def cut_cells(text: str, cells: int = SHOWN_CELLS, ellipsis: str = "...") -> str
         return text
     return text[:cells_prefix(text, cells - len(ellipsis))] + ellipsis
 
+
+
+def result_text(winner: str | None, reason: str | None, reasons: Mapping[str, str]) -> str:
+    """A match's result as the boards say it: "P2 won by destroying the other Life Base (210.8)", "a draw by the
+    time limit (106.1a)": the reason in its game's words (``reasons``, the game's ``rules.REASONS``), one the game
+    does not name (a log's own text) as it is, cut to ``SHOWN_CELLS`` (``cut_cells``); zx replay's boards of both
+    games (their ``render``) and, in JavaScript, each game's web/board.js."""
+    words = reasons.get(str(reason), str(reason))
+    return (f"{winner} won" if winner else "a draw") + (f" by {cut_cells(words)}" if reason else "")
 
 def is_timestamp(value: Any) -> bool:
     """An ISO 8601 date-time or date (what ``ts`` must be)."""

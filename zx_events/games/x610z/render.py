@@ -6,7 +6,7 @@ Each dot is drawn as two characters: its id when empty, ``1L``/``2L`` for a play
 
 from __future__ import annotations
 
-from zx_events.freetext import cut_cells
+from zx_events.freetext import cut_cells, result_text
 
 from .board import Board
 from .rules import REASONS
@@ -127,7 +127,7 @@ def zones(view) -> list[str]:
         out.append("Stack (top last): " + "; ".join(_entry(view, s) for s in view.stack))
     if view.outcome:
         o = view.outcome
-        out.append(f"Result: {_result(o)}")
+        out.append(f"Result: {result_text(o.get('winner'), o.get('reason'), REASONS)}")
     return out
 
 
@@ -142,14 +142,6 @@ def _entry(view, s) -> str:
     target = f" → {named(s.get('target'))}" if s.get("target") else ""
     return (f"{s.get('by')} {s.get('kind')} {what}".strip() + target
             + (" (refused: it fizzles)" if s.get("void") else ""))
-
-
-def _result(outcome) -> str:
-    """A result in the game's words, as the match page and the browser say it: "P2 won by destroying the other
-    Life Base (210.8)" (the game's ``reasons``: rules.REASONS; it said the engine's key, ``(life_base)``)."""
-    w, reason = outcome.get("winner"), outcome.get("reason")
-    words = REASONS.get(str(reason), str(reason))  # one the game does not name: as it is (Game.reason_text)
-    return (f"{w} won" if w else "a draw") + (f" by {cut_cells(words)}" if reason else "")
 
 
 CSV_COLUMNS = ["seq", "step", "player", "zone", "dot", "code", "name", "count", "attack", "defense", "speed",

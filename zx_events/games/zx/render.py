@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from zx_events.freetext import cut_cells, printable
+from zx_events.freetext import cut_cells, printable, result_text
 
 from .rules import REASONS
 from .views import MatchView, SquareView
@@ -185,12 +185,9 @@ def draw_board(v: MatchView) -> Any:
                      f"{b.step} step · priority {b.priority}"
                      + (f" · events {_cards(v, b.events)}" if b.events else "") + "\n", style="yellow")
     if v.outcome is not None:
-        w = v.outcome.get("winner")
-        reason = v.outcome.get("reason")  # in the game's words (rules.REASONS), as the match page and browser say it
-        words = REASONS.get(str(reason), str(reason))
-        extra.append(printable(f"Match over: {w + ' won' if w else 'a draw'}"
-                               + (f" by {cut_cells(words)}" if reason else "")) + "\n",
-                     style="bold")
+        # in the game's words (rules.REASONS), as the match page and browser say it
+        extra.append(printable(f"Match over: {result_text(v.outcome.get('winner'), v.outcome.get('reason'), REASONS)}")
+                     + "\n", style="bold")
     if extra:
         parts.append(extra)
     return Group(*parts)
