@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, with_store
+from .common import DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, interrupted, with_store
 from .output import _echo_csv, counted, emit, emit_frame, format_option, json_text, printable, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
@@ -195,8 +195,6 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
     catalogs = load_given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
-    from .common import interrupted
-
     try:
         result = run_update(svc, path, rebuild=rebuild, page_size=page_size, stop_after_pages=stop_after_pages,
                             workers=workers, catalogs=catalogs)
@@ -717,7 +715,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     from analytics.db import AnalyticsError, DamagedFile, connect_reader, damaged, refuse_other_version
     from analytics.export import PARTITIONED, export_parquet, refuse_replacing
 
-    from .common import interrupted, read_files
+    from .common import read_files
 
     path = resolve_analytics_path(ctx, analytics_path)
     if Path(out).exists() and not Path(out).is_dir():
@@ -802,8 +800,6 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
     if svc.store.kind == "memory":  # nothing would outlive this command but a file nobody asked for
         click.echo("analytics: not updated: a memory: store lasts only as long as this command", err=True)
         return
-    from .common import interrupted
-
     try:
         path = resolve_analytics_path(ctx, None)
     except click.ClickException as e:  # (ZX_ANALYTICS a URL): the import stands
