@@ -402,10 +402,11 @@ class Match(Aggregate):
     def _late(self, player: str, discard: list, rec: dict | None = None, line: int | None = None) -> None:
         """A record logged after what it says had already happened (digest.8: the `turn` record of a turn its player's
         record began, the `end` of a turn a `turn` record ended): nothing else happens; a late `end`'s ``discard``
-        leaves its player's hand (502.5)."""
+        leaves its player's hand (502.5), a card the hand does not hold as one of its unknown cards (``_from_hand``, as
+        ``TurnEnded``'s; the referee stored only cards the hand held before, which it takes as it did)."""
         z = self.p[player]
         for c in discard:
-            if _take(z["hand"], c):
+            if _from_hand(z, c):
                 z["discard"].append(c)
         self.last_line = line
 
