@@ -108,6 +108,27 @@ def test_x610z_502_5_a_discard_of_an_unknown_card_of_a_setup_left_out_reaches_th
     assert _counts(m) == _counts(legal(recs))
 
 
+def test_x610z_106_3_the_unknown_cards_of_a_setup_left_out_are_out_of_the_deck_for_a_deck_out():
+    """P1's setup left out, then his whole deck drawn (a draw, a `draw` effect) and discarded: at his next turn his
+    deck is empty, the 7 unknown cards in his hand, and he loses (106.3), as with his setup logged. The deck the state
+    keeps still lists their 7 codes (which they are is not known): the deck-out was not found, the game went on and the
+    log's result was 106.1b. Every seat counts his deck 0; only the judge sees the deck list."""
+    m, _ = run(SETUP)
+    rest = list(m.p["P1"]["deck"])
+    rest.remove("A1-010")
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
+                    r("effect", "P1", source="S1", op="draw", cards=rest), r("end", "P1", discard=rest + ["A1-010"]),
+                    r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
+                    r("turn", "P1"), r("result", "P1", winner="P2", reason="deck_out")]
+    m, found = audit(recs[1:])
+    assert found == [(2, "P2", "105.2a")] and m.outcome == {"winner": "P2", "reason": "deck_out"}
+    assert m.p["P1"]["hand"].count(HIDDEN) == 7 and len(m.p["P1"]["deck"]) == 7
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert _counts(m, viewer) == _counts(legal(recs), viewer)
+        assert build_view(m, viewer).players["P1"].deck_count == 0
+        assert (build_view(m, viewer).players["P1"].deck is None) == (viewer != "judge")
+
+
 def test_x610z_502_5_an_end_discarding_more_copies_than_the_deck_lists_is_reported():
     """P1's setup left out: his `end` discarding 3 copies of A1-050, his deck listing 2, takes 2 of his unknown cards as
     them and is 502.5 for the third (each copy was taken as an unknown card: no finding, one unknown card counted off

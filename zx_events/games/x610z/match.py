@@ -8,7 +8,7 @@ calls these methods with the facts, so replay needs neither the catalog nor the 
 
 State (JSON-native):
 - ``p[P]``: ``deck`` and ``hand`` (unordered multisets of codes; the hand of a setup left out holds its 7 unknown
-  cards as ``HIDDEN``, which ``deck`` still lists, digest.8: ``_from_hand``), ``discard``, ``removed``,
+  cards as ``HIDDEN``, which ``deck`` still lists, digest.8: ``_from_hand``, ``deck_count``), ``discard``, ``removed``,
   ``pool`` (energy type -> amount, 203), ``home`` (the Summon Dot, 105.2c), ``crystal_cast``.
 - ``dots``: occupied dot -> summon entry (600.5): ``uid``, ``code``, ``owner``, ``ctrl``, ``act``
   (card activated), ``deact`` (deactivated by an effect, 202.4), ``dmg``, ``base`` stats, ``mods``
@@ -66,6 +66,13 @@ def _from_hand(z: dict, code: str) -> bool:
         z["hand"].remove(HIDDEN)
         return True
     return False
+
+
+def deck_count(z: dict) -> int:
+    """How many cards the player's deck (``z``) holds: the deck the state keeps, less his hand's unknown cards
+    (``HIDDEN``, digest.8: a setup left out), whose codes it still lists, which of them they are not being known
+    (the views' deck size, and 106.3's empty deck)."""
+    return len(z["deck"]) - z["hand"].count(HIDDEN)
 
 
 def stat(entry: dict, name: str) -> int:

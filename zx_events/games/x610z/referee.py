@@ -21,7 +21,7 @@ from . import checks
 from .board import Board
 from .cards import COLORLESS, Card, Catalog
 from .decks import check_deck
-from .match import HAND_LIMIT, Match, other, stat
+from .match import HAND_LIMIT, Match, deck_count, other, stat
 
 CODE_CHARS = "-"  # a card code has a dash, a dot id never does
 
@@ -506,9 +506,10 @@ class Referee:
     def _implied_setup(self, pl: str) -> None:
         """The first `turn` before ``pl`` set up (his setup left out): 105.2a once, and he is set up here, his Life Base
         on the Starting Dot opposing the other player's (105.2b; none placed when that is not known), his 7 cards
-        unknown (``unknown``: 7 ``HIDDEN`` cards in his hand, which the deck the state keeps still lists; the views count
-        them out of it, and a card he later plays from them replaces one, ``Match._from_hand``). The starting player's,
-        after the other player's setup was 105.2a for it ('places his Life Base first'), is no second finding.
+        unknown (``unknown``: 7 ``HIDDEN`` cards in his hand, which the deck the state keeps still lists; the views and
+        106.3 count them out of it, ``deck_count``, and a card he later plays from them replaces one,
+        ``Match._from_hand``). The starting player's, after the other player's setup was 105.2a for it ('places his
+        Life Base first'), is no second finding.
         (digest.8: the turn was refused, 'a turn before both players set up', and every record after it was 700.1 'no
         turn under way': over 100 findings; then his hand was empty, so his hand and deck counts were 7 off, and the
         starting player's setup left out was 105.2a twice.)"""
@@ -586,7 +587,8 @@ class Referee:
         for p in list(m.perms):
             if p["counters"].get("time", 1) <= 0:
                 m._perm_left(uid=p["uid"], code=p["code"], cause="209.2f", line=self.line)
-        if not m.p[self.by]["deck"]:  # 106.3: the draw of 702.1 is due from an empty deck
+        if deck_count(m.p[self.by]) <= 0:  # 106.3: the draw of 702.1 is due from an empty deck (the unknown cards of
+            # a setup left out, listed in the deck the state keeps, are in the hand: digest.8, it found no deck-out)
             m._ended(winner=other(self.by), reason="deck_out", line=self.line)
 
     def do_draw(self, r: dict) -> None:
