@@ -8,6 +8,7 @@ applied as played, or as what it has to be, and reported once; a clause is repor
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -105,6 +106,39 @@ def test_x610z_502_5_a_discard_of_an_unknown_card_of_a_setup_left_out_reaches_th
     assert found == [(2, "P2", "105.2a")]
     assert m.p["P1"]["discard"] == ["A1-040"] and m.p["P1"]["hand"].count(HIDDEN) == 6
     assert _counts(m) == _counts(legal(recs))
+
+
+def test_x610z_106_3_the_unknown_cards_of_a_setup_left_out_are_out_of_the_deck_for_a_deck_out():
+    """P1's setup left out, then his whole deck drawn (a draw, a `draw` effect) and discarded: at his next turn his
+    deck is empty, the 7 unknown cards in his hand, and he loses (106.3), as with his setup logged. The deck the state
+    keeps still lists their 7 codes (which they are is not known): the deck-out was not found, the game went on and the
+    log's result was 106.1b. Every seat counts his deck 0; only the judge sees the deck list."""
+    m, _ = run(SETUP)
+    rest = list(m.p["P1"]["deck"])
+    rest.remove("A1-010")
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
+                    r("effect", "P1", source="S1", op="draw", cards=rest), r("end", "P1", discard=rest + ["A1-010"]),
+                    r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
+                    r("turn", "P1"), r("result", "P1", winner="P2", reason="deck_out")]
+    m, found = audit(recs[1:])
+    assert found == [(2, "P2", "105.2a")] and m.outcome == {"winner": "P2", "reason": "deck_out"}
+    assert m.p["P1"]["hand"].count(HIDDEN) == 7 and len(m.p["P1"]["deck"]) == 7
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert _counts(m, viewer) == _counts(legal(recs), viewer)
+        assert build_view(m, viewer).players["P1"].deck_count == 0
+        assert (build_view(m, viewer).players["P1"].deck is None) == (viewer != "judge")
+
+
+def test_x610z_502_5_an_end_discarding_more_copies_than_the_deck_lists_is_reported():
+    """P1's setup left out: his `end` discarding 3 copies of A1-050, his deck listing 2, takes 2 of his unknown cards as
+    them and is 502.5 for the third (each copy was taken as an unknown card: no finding, one unknown card counted off
+    that never left the hand)."""
+    recs = SETUP[1:] + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
+                        r("end", "P1", discard=["A1-010", "A1-050", "A1-050", "A1-050"])]
+    m, found = audit(recs)
+    assert found == [(2, "P2", "105.2a"), (at(recs), "P1", "502.5")]
+    assert m.violations[-1]["message"].startswith("A1-050 not in P1's hand: nothing is discarded for it")
+    assert sorted(m.p["P1"]["discard"]) == ["A1-010", "A1-050", "A1-050"] and m.p["P1"]["hand"] == [HIDDEN] * 5
 
 
 def test_x610z_105_2a_the_second_setup_on_a_dot_that_is_not_a_starting_dot_is_not_also_105_2b():
@@ -314,6 +348,45 @@ def test_x610z_700_1_a_late_end_discards_its_cards():
     m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2")])
     assert found == [(at(recs) - 1, "P2", "700.1")]
     assert len(m.p["P1"]["hand"]) == 7 and m.p["P1"]["discard"] == ["A1-010"] and m.turn == 2
+
+
+def _late_end(discard: list[str]) -> list[dict]:
+    """P1's turn 1 (a draw), ended early by P2's `turn` (700.1), then P1's late `end` discarding ``discard``."""
+    return SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("turn", "P2"), r("end", "P1", discard=discard)]
+
+
+def test_x610z_502_5_a_late_end_discards_an_unknown_card_of_a_setup_left_out():
+    """P1's setup left out: his late `end` discarding a card of his deck he does not hold as the state knows it
+    discards one of his 7 unknown cards, as his `end` in time does (it was dropped: the card stayed in his deck, his
+    hand held 8 cards, and his next `end` had one card too many to discard). The stored ``LateRecord`` names it, and
+    replays to the same state."""
+    recs = _late_end(["A1-040"])
+    m, found = audit(recs[1:])
+    assert found == [(2, "P2", "105.2a"), (at(recs[1:]) - 1, "P2", "700.1")]
+    z = m.p["P1"]
+    assert z["discard"] == ["A1-040"] and z["hand"].count(HIDDEN) == 6 and len(z["hand"]) == 7
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert _counts(m, viewer) == _counts(audit(recs)[0], viewer)
+    late = [e for e in m.pending_events if type(e).__name__ == "LateRecord"]
+    assert [e.discard for e in late] == [["A1-040"]]
+    from zx_events.games.x610z.match import project
+    assert project(None, copy.deepcopy(list(m.pending_events))).p == m.p
+
+
+@pytest.mark.parametrize("left_out", [False, True])
+def test_x610z_502_5_a_late_end_discarding_a_card_not_in_the_hand_is_reported_once(left_out):
+    """A late `end` discarding a card its player does not hold is 502.5 once, at its line, as his `end` in time is
+    (it was dropped without a word); the other discards are made. P1 has 2 copies of A1-050, none in his hand: with his
+    setup left out, two of his unknown cards are taken as them and the third is the one not in his hand."""
+    recs = _late_end(["A1-010", "A1-050", "A1-050", "A1-050"])
+    m, ref = run(recs[1:] if left_out else recs, strict=False)
+    line = len(recs) if left_out else len(recs) + 1
+    found = [(v.line, v.player, v.rule, v.message) for v in ref.found if v.rule == "502.5"]
+    lost = "A1-050" if left_out else "A1-050, A1-050, A1-050"
+    assert [f[:3] for f in found] == [(line, "P1", "502.5")] and found[0][3].startswith(f"{lost} not in P1's hand")
+    z = m.p["P1"]
+    assert sorted(z["discard"]) == (["A1-010", "A1-050", "A1-050"] if left_out else ["A1-010"])
+    assert z["hand"].count(HIDDEN) == (5 if left_out else 0) and len(z["hand"]) == (5 if left_out else 7)
 
 
 def test_x610z_700_1_a_turn_record_logged_after_the_draw_that_began_its_turn_is_that_turns():

@@ -8,7 +8,7 @@ calls these methods with the facts, so replay needs neither the catalog nor the 
 
 State (JSON-native):
 - ``p[P]``: ``deck`` and ``hand`` (unordered multisets of codes; the hand of a setup left out holds its 7 unknown
-  cards as ``HIDDEN``, which ``deck`` still lists, digest.8: ``_from_hand``), ``discard``, ``removed``,
+  cards as ``HIDDEN``, which ``deck`` still lists, digest.8: ``_from_hand``, ``deck_count``), ``discard``, ``removed``,
   ``pool`` (energy type -> amount, 203), ``home`` (the Summon Dot, 105.2c), ``crystal_cast``.
 - ``dots``: occupied dot -> summon entry (600.5): ``uid``, ``code``, ``owner``, ``ctrl``, ``act``
   (card activated), ``deact`` (deactivated by an effect, 202.4), ``dmg``, ``base`` stats, ``mods``
@@ -66,6 +66,13 @@ def _from_hand(z: dict, code: str) -> bool:
         z["hand"].remove(HIDDEN)
         return True
     return False
+
+
+def deck_count(z: dict) -> int:
+    """How many cards the player's deck (``z``) holds: the deck the state keeps, less his hand's unknown cards
+    (``HIDDEN``, digest.8: a setup left out), whose codes it still lists, which of them they are not being known
+    (the views' deck size, and 106.3's empty deck)."""
+    return len(z["deck"]) - z["hand"].count(HIDDEN)
 
 
 def stat(entry: dict, name: str) -> int:
@@ -402,10 +409,11 @@ class Match(Aggregate):
     def _late(self, player: str, discard: list, rec: dict | None = None, line: int | None = None) -> None:
         """A record logged after what it says had already happened (digest.8: the `turn` record of a turn its player's
         record began, the `end` of a turn a `turn` record ended): nothing else happens; a late `end`'s ``discard``
-        leaves its player's hand (502.5)."""
+        leaves its player's hand (502.5), a card the hand does not hold as one of its unknown cards (``_from_hand``, as
+        ``TurnEnded``'s; the referee stored only cards the hand held before, which it takes as it did)."""
         z = self.p[player]
         for c in discard:
-            if _take(z["hand"], c):
+            if _from_hand(z, c):
                 z["discard"].append(c)
         self.last_line = line
 

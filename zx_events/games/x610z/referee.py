@@ -21,7 +21,7 @@ from . import checks
 from .board import Board
 from .cards import COLORLESS, Card, Catalog
 from .decks import check_deck
-from .match import HAND_LIMIT, Match, other, stat
+from .match import HAND_LIMIT, Match, deck_count, other, stat
 
 CODE_CHARS = "-"  # a card code has a dash, a dot id never does
 
@@ -506,9 +506,10 @@ class Referee:
     def _implied_setup(self, pl: str) -> None:
         """The first `turn` before ``pl`` set up (his setup left out): 105.2a once, and he is set up here, his Life Base
         on the Starting Dot opposing the other player's (105.2b; none placed when that is not known), his 7 cards
-        unknown (``unknown``: 7 ``HIDDEN`` cards in his hand, which the deck the state keeps still lists; the views count
-        them out of it, and a card he later plays from them replaces one, ``Match._from_hand``). The starting player's,
-        after the other player's setup was 105.2a for it ('places his Life Base first'), is no second finding.
+        unknown (``unknown``: 7 ``HIDDEN`` cards in his hand, which the deck the state keeps still lists; the views and
+        106.3 count them out of it, ``deck_count``, and a card he later plays from them replaces one,
+        ``Match._from_hand``). The starting player's, after the other player's setup was 105.2a for it ('places his
+        Life Base first'), is no second finding.
         (digest.8: the turn was refused, 'a turn before both players set up', and every record after it was 700.1 'no
         turn under way': over 100 findings; then his hand was empty, so his hand and deck counts were 7 off, and the
         starting player's setup left out was 105.2a twice.)"""
@@ -531,19 +532,31 @@ class Referee:
                                                           "counters": dict(card.counters)},
                   hand=[HIDDEN] * 7, murphy=[], line=self.line)
 
-    def _from_unknown(self, pl: str, code: str) -> bool:
+    def _from_unknown(self, pl: str, code: str, pending: list[str] | None = None) -> bool:
         """Whether ``code``, not in ``pl``'s hand as the state knows it, is one of its unknown cards (one less now):
         of a setup left out (``unknown``: the event that takes it from the hand takes it from the deck instead, for one
         of the hand's ``HIDDEN`` cards), or the card of a draw left out (``missed``: it is drawn now, ``CardDrawn`` at
         this record with no finding; digest.8: the card drawn was played, and was 200.1a or 200.1b 'not in hand', and
-        its effect 503.1, one more finding each; then it stayed in the deck)."""
+        its effect 503.1, one more finding each; then it stayed in the deck). ``pending``: the codes this record has
+        already taken as unknown cards of a setup left out, still in the deck until its event (this one is added)."""
+        pending = [] if pending is None else pending
         for pool in (self.unknown, self.missed):
-            if pool.get(pl) and code in self.m.p[pl]["deck"]:
+            if pool.get(pl) and self.m.p[pl]["deck"].count(code) > pending.count(code):
                 pool[pl] -= 1
                 if pool is self.missed:
                     self.m._drawn(player=pl, card=code, rec=self._carry(), line=self.line)
+                else:
+                    pending.append(code)
                 return True
         return False
+
+    def _discards(self, pl: str, discard: list[str]) -> tuple[list[str], list[str]]:
+        """``discard`` (an `end`'s, 502.5) split into the cards that leave ``pl``'s hand, each copy once: the ones it
+        holds, then the ones taken as its unknown cards (``_from_unknown``), and the ones it does not hold."""
+        held, rest = _drawable(self.m.p[pl]["hand"], discard)
+        pending: list[str] = []
+        lost = [c for c in rest if not self._from_unknown(pl, c, pending)]
+        return held + pending, lost
 
     def _next_player(self) -> str:
         """Whose the next turn is (700.1, 700.2: the starting player's first, then as ``extra_turn`` and
@@ -574,7 +587,8 @@ class Referee:
         for p in list(m.perms):
             if p["counters"].get("time", 1) <= 0:
                 m._perm_left(uid=p["uid"], code=p["code"], cause="209.2f", line=self.line)
-        if not m.p[self.by]["deck"]:  # 106.3: the draw of 702.1 is due from an empty deck
+        if deck_count(m.p[self.by]) <= 0:  # 106.3: the draw of 702.1 is due from an empty deck (the unknown cards of
+            # a setup left out, listed in the deck the state keeps, are in the hand: digest.8, it found no deck-out)
             m._ended(winner=other(self.by), reason="deck_out", line=self.line)
 
     def do_draw(self, r: dict) -> None:
@@ -649,9 +663,14 @@ class Referee:
             # the `end` of the turn a `turn` record ended early (700.1 there, nothing discarded), logged after it: that
             # turn's, late (digest.8: it was applied as the new turn's end, and each record after it was 700.1; then a
             # second 700.1, skipped, its discards kept in the hand): its discards leave the hand (502.5), nothing else
+            # A card the hand does not hold as the state knows it is one of its unknown cards (a setup or a draw left
+            # out, as at an `end` in time: it was dropped, the card left in the deck); one it does not hold at all is
+            # 502.5 once, nothing discarded for it (it was dropped without a word)
             self.closed = None
-            m._late(player=self.by, discard=_drawable(m.p[self.by]["hand"], list(r.get("discard") or []))[0],
-                    rec=self._carry(), line=self.line)
+            kept, lost = self._discards(self.by, list(r.get("discard") or []))
+            if lost:
+                self._not_in_hand(self.by, lost)
+            m._late(player=self.by, discard=kept, rec=self._carry(), line=self.line)
             return
         if self.by != pl:
             # applied as the active player's end (digest.8, as digest.7 applied an `end` with a discard not in the hand):
@@ -666,15 +685,19 @@ class Referee:
         discard = list(r.get("discard") or [])
         # (the hand holds the unknown cards of a setup left out; a draw left out counts when a discard shows its card,
         # drawn then, _from_unknown)
-        lost = [c for c in _missing(z["hand"], discard) if not self._from_unknown(pl, c)]
+        lost = self._discards(pl, discard)[1]
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
-            self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
-                               f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
+            self._not_in_hand(pl, lost)
         need = max(0, len(z["hand"]) - HAND_LIMIT)
         if len(discard) != need:
             self.fail("502.5", f"{pl} holds {len(z['hand'])} cards and discards {len(discard)}: "
                                f"down to {HAND_LIMIT} means {need}")
         self._end_turn(discard, self._carry())
+
+    def _not_in_hand(self, pl: str, lost: list[str]) -> None:
+        """502.5: an `end` discards ``lost``, which ``pl`` does not hold (nothing is discarded for them)."""
+        self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
+                           f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
 
     def _end_turn(self, discard: list, rec: dict | None) -> None:
         """The active player's turn ends (``discard``: the cards he discards, 502.5), then 602.5: Non Life Base

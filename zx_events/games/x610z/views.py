@@ -20,7 +20,7 @@ from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, parse_perspective,
                              dumps, freeze, plain, player_of, record_applied, sees_own)
 
-from .match import STATS, stat
+from .match import STATS, deck_count, stat
 
 __all__ = ["build_view", "redact_record", "redact_event", "MatchView", "parse_perspective", "JUDGE", "SPECTATOR"]
 
@@ -169,7 +169,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         name = seat_player(m.players.get(pl) or {}, mask)["name"]  # free text: masked but for the judge
         deck = tuple(sorted(z["deck"])) if viewer == JUDGE else None  # the others see its size only
         # (the unknown cards of a setup left out, HIDDEN in the hand, are still listed in the deck: not counted there)
-        players[pl] = PlayerView(pl, name, z["home"], len(z["deck"]) - z["hand"].count(HIDDEN), deck, hand,
+        players[pl] = PlayerView(pl, name, z["home"], deck_count(z), deck, hand,
                                  len(z["hand"]), tuple(z["discard"]), tuple(z["removed"]),
                                  MappingProxyType(dict(z["pool"])))
     listed = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
