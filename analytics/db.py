@@ -26,7 +26,7 @@ from .paths import not_regular
 if TYPE_CHECKING:
     from .stats import Stats
 
-SCHEMA_VERSION = 10  # 5: every installed game's own tables (x610z_*), created from the games' rows modules;
+SCHEMA_VERSION = 11  # 5: every installed game's own tables (x610z_*), created from the games' rows modules;
 # 6: a card an effect put into hand (Z/X move to hand, X610Z search and zone to hand) is a draws row and drawn;
 # 7: the archetype of a match checked against a copy of a shipped catalog under another name ranks its cards by
 # cost and Power (X610Z: leaves out crystals and the Life Base), as under the shipped name (it ranked by copies);
@@ -36,6 +36,11 @@ SCHEMA_VERSION = 10  # 5: every installed game's own tables (x610z_*), created f
 # two normal forms was two rows by deck, two sides of a matchup;
 # 10: X610Z turns.damage_dealt is the Life damage the turn player's opponent took in the turn (x610z_life): it
 # added an attack's damage to a summon too and an effect's to any dot, and left out the other player's effects'
+# 11: records left out or logged late (--accept-violations): an X610Z setup left out has hand_size and mulligan
+# NULL and the cards its player uses from the unknown hand are `opening` draws rows (they were in no hand: GNS and
+# played); turns.ended is the `end` record applied, late too (X610Z said true for an `end` left out, Z/X false for
+# one applied late); the card of a draw left out (X610Z) or named wrong (Z/X, 301.1), known where it is used, is a
+# `late` draws row, no Draw Phase draw of that turn (turns.drawn counted it)
 # created in this order (one statement per file)
 SCHEMA = ("create_matches", "create_seats", "create_plays", "create_attacks", "create_life", "create_ignitions",
           "create_turns", "create_draws", "create_card_games", "create_card_catalog", "create_projection_position",

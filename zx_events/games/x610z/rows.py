@@ -13,7 +13,15 @@ columns hold the X610Z meaning noted below or NULL:
 - ``turns.resource``: an Energy Crystal Card was cast; ``ignitions``: 0; ``p1_life``/``p2_life``:
   the Life Bases' remaining Defense (Defense minus damage);
 - ``draws`` (and ``card_games.drawn``): the setup and Murphy hands, the Draw Phase, and effects that
-  put a card into a hand: ``draw``, ``search`` (211.2) and ``zone`` to ``hand``.
+  put a card into a hand: ``draw``, ``search`` (211.2) and ``zone`` to ``hand``; the card of a Draw Phase draw
+  left out of the log, drawn (``CardDrawn``) at the record that first used it (digest.8, ``Referee._from_unknown``):
+  ``late``, no Draw Phase draw of that turn; a setup left out (its hand 7 ``HIDDEN`` cards): ``hand_size`` and
+  ``mulligan`` NULL, and a card its player uses from the hand the rows do not know him to hold (``hidden``: his
+  hand and deck as the events tell them, while unknown cards are left) is an ``opening`` row (turn 0) then, as
+  ``Match._from_hand`` takes it for one of them;
+- ``turns.ended``: the turn's ``end`` record was applied, in time (``TurnEnded``) or late (a ``LateRecord`` of
+  the turn's player in the next turn); a ``TurnEnded`` at the line of the next ``TurnStarted`` (the `turn` record
+  ended the turn, its `end` left out) is none. A finished turn's row waits in ``prev`` until the next is finished.
 X610Z's own tables: ``x610z_attacks`` (each attack with its outcome), ``x610z_life`` (damage to a
 Life Base), ``x610z_moves`` (movements and warps by dot), ``x610z_casts`` (cards cast, crystals,
 activations and abilities with their outcome). The in-flight state is JSON-native (``to_json``).
@@ -60,7 +68,7 @@ IDENTITY_SHARE = 0.10
 DESTROYED = event_topic("Destroyed")
 TOPICS = tuple(event_topic(n) for n in (
     "Started", "PlayerSetUp", "TurnStarted", "CardDrawn", "CrystalCast", "Announced", "ActionFailed", "Resolved",
-    "EffectApplied", "Destroyed", "TurnEnded", "MatchEnded", "ViolationRecorded"))
+    "EffectApplied", "Destroyed", "TurnEnded", "LateRecord", "MatchEnded", "ViolationRecorded"))
 
 
 def deck_energy(deck: dict[str, int] | None, energy_of: dict[str, tuple[str, ...]] | None) -> tuple[str | None, str | None]:
@@ -158,9 +166,9 @@ def new_buffers() -> Buffers:
 
 class MatchRows:
     __slots__ = ("oid", "no", "mid", "head", "turn", "active", "dots", "stack", "lb", "trow", "violations",
-                 "winner", "reason", "ended", "cards", "side", "attack", "buf")
+                 "winner", "reason", "ended", "cards", "side", "attack", "prev", "hidden", "buf")
     _STATE = ("no", "mid", "head", "turn", "active", "dots", "stack", "lb", "trow", "violations", "winner", "reason",
-              "ended", "cards", "side", "attack")
+              "ended", "cards", "side", "attack", "prev", "hidden")
 
     def __init__(self, oid: str, no: int, buf: Buffers) -> None:
         self.oid, self.no, self.buf = oid, no, buf
@@ -180,6 +188,11 @@ class MatchRows:
         # per side: [turns taken, was behind, hand size first dealt (105.3a), took Murphy's Law (105.4)]
         self.side = {"P1": [0, False, None, None], "P2": [0, False, None, None]}
         self.attack: list | None = None  # the attack row just resolved: a Destroyed event may follow
+        # the turn row finished last, with the line of its TurnEnded (None: none), until the next turn's is finished:
+        # its `end` may still come late (LateRecord), or have been left out (the next TurnStarted at that line)
+        self.prev: list | None = None
+        # player -> [unknown cards left in his hand, his hand {code: n}, his deck {code: n}]: a setup left out
+        self.hidden: dict[str, list] = {}
 
     def to_json(self) -> dict[str, Any]:
         return {**{k: getattr(self, k) for k in self._STATE}, "game": GAME}
@@ -188,7 +201,8 @@ class MatchRows:
     def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
         m = cls(oid, data["no"], buf)
         for k in cls._STATE:
-            setattr(m, k, data[k])
+            if k in data:  # (prev, hidden: not in a state persisted before schema 11, which is rebuilt)
+                setattr(m, k, data[k])
         return m
 
     def feed(self, seq: int, topic: str, d: dict[str, Any]) -> None:
@@ -212,6 +226,7 @@ class MatchRows:
             self._flush_attack()
         if self.trow is not None:
             self._turn_row(False)
+        self._flush_turn()
         h, mid, no = self.head, self.mid, self.no
         at, on, month = parse_played_at(h.get("played_at"))
         self.buf["matches"].append((
@@ -241,16 +256,47 @@ class MatchRows:
             games((mid, no, key[:2], key[3:], (h.get(f"p{key[1]}_list") or {}).get(key[3:], 0), opening, drawn,
                    played))
 
-    def _turn_row(self, ended: bool) -> None:
+    def _turn_row(self, ended: bool, line: int | None = None) -> None:
+        """The turn under way is finished (``ended``: by its `end` record, at ``line``): its row waits in ``prev``."""
         t = self.trow
         left = {p: v[0] - v[1] for p, v in self.lb.items()}
-        self.buf["turns"].append((self.mid, self.no, t[0], t[1], t[2], t[3], 0, t[4], t[5], t[6],
-                                  left["P1"], left["P2"], ended))
+        self._flush_turn()
+        self.prev = [[self.mid, self.no, t[0], t[1], t[2], t[3], 0, t[4], t[5], t[6], left["P1"], left["P2"], ended],
+                     line]
         if self.lb["P1"][1] > self.lb["P2"][1]:
             self.side["P1"][1] = True
         elif self.lb["P2"][1] > self.lb["P1"][1]:
             self.side["P2"][1] = True
         self.trow = None
+
+    def _flush_turn(self) -> None:
+        if self.prev is not None:
+            self.buf["turns"].append(tuple(self.prev[0]))
+            self.prev = None
+
+    def _into_hand(self, player: str, card: str, src: str | None) -> None:
+        """``card`` came into the hand of a player whose setup was left out (from ``src``), as far as the rows follow it."""
+        h = self.hidden.get(player)
+        if h is not None:
+            h[1][card] = h[1].get(card, 0) + 1
+            if src == "deck" and h[2].get(card, 0) > 0:
+                h[2][card] -= 1
+
+    def _out_of_hand(self, seq: int, player: str, card: str, unknown: bool = True) -> None:
+        """``card`` left the hand of a player whose setup was left out: one the hand was not known to hold, while the
+        deck holds it, is one of its unknown cards (``unknown``: as ``Match._from_hand`` takes it), in the opening hand."""
+        h = self.hidden.get(player)
+        if h is None or not card:
+            return
+        if h[1].get(card, 0) > 0:
+            h[1][card] -= 1
+        elif unknown and h[0] > 0 and h[2].get(card, 0) > 0:
+            h[0] -= 1
+            h[2][card] -= 1
+            self.buf["draws"].append((self.mid, self.no, seq, 0, player, card, "opening"))
+            self._card(player, card, 0)
+            if not h[0]:
+                del self.hidden[player]  # (every unknown card known: nothing more to infer)
 
     def _card(self, player: str, card: str, which: int) -> None:
         entry = self.cards.get(f"{player} {card}")
@@ -261,11 +307,13 @@ class MatchRows:
         else:
             entry[which] += 1
 
-    def _draws(self, seq: int, player: str, cards: list, source: str) -> None:
+    def _draws(self, seq: int, player: str, cards: list, source: str, src: str | None = "deck") -> None:
         for c in cards:
             self.buf["draws"].append((self.mid, self.no, seq, self.turn, player, c, source))
             if source != "mulliganed":
                 self._card(player, c, 0 if source == "opening" else 1)
+                if self.hidden:
+                    self._into_hand(player, c, src)
 
     def _life_damage(self, seq: int, dot: str, amount: int, source: str, cause: str) -> None:
         hit = self.dots.get(dot)
@@ -281,8 +329,16 @@ class MatchRows:
 def _setup(m: MatchRows, seq: int, d: dict) -> None:
     p = d["player"]
     murphy = d.get("murphy") or []
-    m.side[p][2], m.side[p][3] = len(d["hand"]), bool(murphy)
-    known = [c for c in d["hand"] if c != HIDDEN]  # (HIDDEN: a card unknown, of a setup left out, digest.8)
+    unknown = d["hand"].count(HIDDEN)  # (HIDDEN: a card unknown, of a setup left out, digest.8)
+    # no setup record: no hand dealt as far as the log tells, as Z/X's seats without one (NULL, NULL)
+    m.side[p][2], m.side[p][3] = (None, None) if unknown else (len(d["hand"]), bool(murphy))
+    if unknown:
+        deck = dict(m.head.get(f"p{p[1]}_list") or {})
+        lb_code = (d.get("life_base") or {}).get("code")
+        if deck.get(lb_code):
+            deck[lb_code] -= 1
+        m.hidden[p] = [unknown, {}, deck]
+    known = [c for c in d["hand"] if c != HIDDEN]
     m._draws(seq, p, known, "mulliganed" if murphy else "opening")
     for i, hand in enumerate(murphy):
         m._draws(seq, p, hand, "opening" if i == len(murphy) - 1 else "mulliganed")
@@ -295,12 +351,19 @@ def _setup(m: MatchRows, seq: int, d: dict) -> None:
 def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
     if m.trow is not None:
         m._turn_row(False)
+    elif m.prev is not None and m.prev[1] is not None and m.prev[1] == d.get("line"):
+        m.prev[0][12] = False  # the `turn` record ended the turn before (700.1): its `end` left out, none recorded
     m.turn, m.active = d["turn"], d["player"]
     m.trow = [m.turn, m.active, 0, False, 0, 0, 0]
     m.side[m.active][0] += 1
 
 
 def _drawn(m: MatchRows, seq: int, d: dict) -> None:
+    if (d.get("rec") or {}).get("do") != "draw":
+        # the card of a Draw Phase draw left out (702.1), drawn at the record that first used it (digest.8): no draw
+        # of this turn's Draw Phase, which draws exactly 1 (702.1)
+        m._draws(seq, d["player"], [d["card"]], "late")
+        return
     m._draws(seq, d["player"], [d["card"]], "draw")
     if m.trow is not None and d["player"] == m.active:
         m.trow[2] += 1
@@ -309,6 +372,8 @@ def _drawn(m: MatchRows, seq: int, d: dict) -> None:
 def _crystal(m: MatchRows, seq: int, d: dict) -> None:
     p = d["player"]
     m.buf["x610z_casts"].append((m.mid, m.no, seq, m.turn, p, d["card"], "crystal", p == m.active, "resolved"))
+    if m.hidden:
+        m._out_of_hand(seq, p, d["card"])
     m._card(p, d["card"], 2)
     if m.trow is not None:
         m.trow[3] = True
@@ -331,6 +396,8 @@ def _announced(m: MatchRows, seq: int, d: dict) -> None:
     elif e["kind"] == "cast" and m.trow is not None and e["by"] == m.active:
         m.trow[4] += 1
     if e["kind"] == "cast":
+        if m.hidden:
+            m._out_of_hand(seq, d["player"], e["card"])  # (to the Cast Zone from the hand, 503.1)
         m._card(e["by"], e["card"], 2)
     m.stack.append(e)
 
@@ -383,12 +450,23 @@ def _effect(m: MatchRows, seq: int, d: dict) -> None:
         m.dots[a["to"]] = m.dots.pop(a["dot"])
     elif op == "place":
         m.dots[a["dot"]] = [a.get("card"), d.get("player"), False]
+        if m.hidden and (a.get("from") or "hand") == "hand":
+            m._out_of_hand(seq, a.get("owner") or d["player"], a.get("card"), unknown=False)
     elif op == "draw":
         m._draws(seq, d["player"], a.get("cards") or [], "effect")
     elif op == "search" and a.get("card"):  # 211.2: a card of the deck into its player's hand
         m._draws(seq, d["player"], [a["card"]], "effect")
     elif op == "zone" and a.get("to") == "hand" and a.get("from") != "hand" and a.get("card"):
-        m._draws(seq, a.get("owner") or d["player"], [a["card"]], "effect")  # into its owner's hand
+        m._draws(seq, a.get("owner") or d["player"], [a["card"]], "effect", a.get("from"))  # into its owner's hand
+    if op == "zone" and m.hidden and a.get("card"):
+        h = m.hidden.get(a.get("owner") or d["player"])
+        if h is not None:  # (the hand and deck of a setup left out, as the events tell them)
+            if a.get("from") == "hand":
+                m._out_of_hand(seq, a.get("owner") or d["player"], a["card"], unknown=False)
+            elif a.get("from") == "deck" and a.get("to") != "hand" and h[2].get(a["card"], 0) > 0:
+                h[2][a["card"]] -= 1
+            if a.get("to") == "deck":
+                h[2][a["card"]] = h[2].get(a["card"], 0) + 1
     if op == "zone" and a.get("from") == "cast":  # a cast taken off the stack: it never resolves (as countered)
         m.stack = [s for s in m.stack if s.get("id") != a.get("entry")]
     elif op == "control" and a.get("dot") in m.dots:
@@ -406,8 +484,22 @@ def _destroyed(m: MatchRows, seq: int, d: dict) -> None:
 
 
 def _turn_ended(m: MatchRows, seq: int, d: dict) -> None:
+    if m.hidden:
+        for c in d.get("discard") or ():  # 502.5, from the hand (Match._from_hand)
+            m._out_of_hand(seq, d["player"], c)
     if m.trow is not None:
-        m._turn_row(True)
+        m._turn_row(True, d.get("line"))
+
+
+def _late(m: MatchRows, seq: int, d: dict) -> None:
+    """A record logged after what it says had happened: the `end` of the turn before (its player not the active
+    one) was recorded, late; its discard leaves the hand (502.5)."""
+    p = d["player"]
+    if p != m.active and m.prev is not None and m.prev[0][3] == p:
+        m.prev[0][12] = True
+    if m.hidden:
+        for c in d.get("discard") or ():
+            m._out_of_hand(seq, p, c, unknown=False)
 
 
 def _ended(m: MatchRows, seq: int, d: dict) -> None:
@@ -437,8 +529,9 @@ HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(n): h
     "CardDrawn": _after_attack(_drawn), "CrystalCast": _after_attack(_crystal), "Announced": _after_attack(_announced),
     "ActionFailed": _after_attack(_failed), "Resolved": _after_attack(_resolved),
     "EffectApplied": _after_attack(_effect), "Destroyed": _destroyed, "TurnEnded": _after_attack(_turn_ended),
+    "LateRecord": _after_attack(_late),
     "MatchEnded": _after_attack(_ended), "ViolationRecorded": _after_attack(_violation),
 }.items()}
 # the topics whose handler reads nothing of the payload: the projection calls it with None and does not
 # decode the JSON
-NO_PAYLOAD = frozenset(event_topic(n) for n in ("TurnEnded", "ViolationRecorded"))
+NO_PAYLOAD = frozenset(event_topic(n) for n in ("ViolationRecorded",))

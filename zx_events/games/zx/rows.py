@@ -14,7 +14,12 @@ effects that move a card from a Square into Life: the engine records whose Life 
 joins (``into_life``: a Token disappears, a Z/X EX goes to Dynamis, a Shift goes with its vessel).
 
 Cards come into the hand (``draws``, and ``card_games`` drawn: seen, not a "game not seen") by the
-setup, the Draw Phase, an effect's ``draw``, and an effect's ``move`` of a named card to ``hand``.
+setup, the Draw Phase, an effect's ``draw``, and an effect's ``move`` of a named card to ``hand``; the card
+of a draw that named a card not in the deck (301.1), drawn (``CardsDrawn`` without a record) where its player
+first used it (``Referee._drawn_late``), is a ``late`` row: no Draw Phase draw of that turn.
+
+A turn's row waits (``prev``) until the next turn's is finished: ``ended`` is its `end` record applied, in time
+(``TurnEnded``) or written after the next `turn` record (a ``LateRecord`` of its player).
 
 Column meanings are documented in docs/data-dictionary.md.
 """
@@ -51,7 +56,7 @@ PROJECTED = tuple(t for t in COLUMNS if t != "card_catalog")
 TOPICS = tuple(event_topic(n) for n in (
     "Started", "PlayerSetUp", "TurnStarted", "CardsDrawn", "Reloaded", "ResourcePlaced", "IgnitionPerformed",
     "CardPlayed", "AttackDeclared", "BattleDamageDealt", "ZXDestroyed", "BattleEnded", "LifeDamaged",
-    "EffectApplied", "TurnEnded", "MatchEnded", "ViolationRecorded"))
+    "EffectApplied", "TurnEnded", "LateRecord", "MatchEnded", "ViolationRecorded"))
 
 COLOUR_ORDER = ("red", "blue", "white", "black", "green")
 IDENTITY_SHARE = 0.10  # a colour is part of a deck's identity from 10% of its coloured copies
@@ -157,7 +162,7 @@ class MatchRows:
     """The in-flight state of one match, and the rows its events produce."""
 
     __slots__ = ("oid", "no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner",
-                 "reason", "ended", "cards", "side", "attacked", "buf")
+                 "reason", "ended", "cards", "side", "attacked", "prev", "buf")
 
     def __init__(self, oid: str, no: int, buf: Buffers) -> None:
         self.oid = oid
@@ -178,11 +183,12 @@ class MatchRows:
         # cards first dealt (402), took the mulligan (402)]
         self.side = {"P1": [0, 0, 0, False, None, None], "P2": [0, 0, 0, False, None, None]}
         self.attacked: set[str] = set()  # "c P1 R01-001", "s P1 b2", "t P1 player": seen in an attack
+        self.prev: list | None = None  # the turn row finished last, until the next is: its `end` may come late
         self.buf = buf
 
     # ------------------------------------------------------------------ persistence of the in-flight state
     _STATE = ("no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner", "reason",
-              "ended", "cards", "side")
+              "ended", "cards", "side", "prev")
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self._STATE}
@@ -194,7 +200,8 @@ class MatchRows:
     def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
         m = cls(oid, data["no"], buf)
         for k in cls._STATE:
-            setattr(m, k, data[k])
+            if k in data:  # (prev: not in a state persisted before schema 11, which is rebuilt)
+                setattr(m, k, data[k])
         m.attacked = set(data["attacked"])
         return m
 
@@ -218,6 +225,7 @@ class MatchRows:
             self._attack_row(None, False)
         if self.trow is not None:
             self._turn_row(False)
+        self._flush_turn()
         h, mid, no = self.head, self.mid, self.no
         at, on, month = parse_played_at(h.get("played_at"))
         self.buf["matches"].append((
@@ -249,14 +257,20 @@ class MatchRows:
 
     # ------------------------------------------------------------------ rows finished over time
     def _turn_row(self, ended: bool) -> None:
+        """The turn under way is finished: its row waits in ``prev`` (its `end` may still come, late)."""
         t, life = self.trow, self.life
-        self.buf["turns"].append((self.mid, self.no, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7],
-                                  life["P1"], life["P2"], ended))
+        self._flush_turn()
+        self.prev = [self.mid, self.no, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], life["P1"], life["P2"], ended]
         if life["P1"] < life["P2"]:
             self.side["P1"][3] = True
         elif life["P2"] < life["P1"]:
             self.side["P2"][3] = True
         self.trow = None
+
+    def _flush_turn(self) -> None:
+        if self.prev is not None:
+            self.buf["turns"].append(tuple(self.prev))
+            self.prev = None
 
     def _attack_row(self, outcome: str | None, ended: bool) -> None:
         b = self.battle
@@ -316,6 +330,11 @@ def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
 
 
 def _drawn(m: MatchRows, seq: int, d: dict) -> None:
+    if (d.get("rec") or {}).get("do") != "draw":
+        # the card of a draw that named another card, not in the deck (301.1), drawn where it was first used
+        # (Referee._drawn_late): no draw of this turn's Draw Phase
+        m._draw_rows(seq, d["player"], d["cards"], "late")
+        return
     m._draw_rows(seq, d["player"], d["cards"], "draw")
     if m.trow is not None:
         m.trow[2] += len(d["cards"])
@@ -426,6 +445,13 @@ def _turn_ended(m: MatchRows, seq: int, d: dict) -> None:
         m._turn_row(True)
 
 
+def _late(m: MatchRows, seq: int, d: dict) -> None:
+    """The `end` of the turn before, written after the next `turn` record (its player not the active one): that
+    turn's End Phase was recorded, late."""
+    if d["player"] != m.active and m.prev is not None and m.prev[3] == d["player"]:
+        m.prev[12] = True
+
+
 def _ended(m: MatchRows, seq: int, d: dict) -> None:
     m.winner, m.reason, m.ended = d.get("winner"), d.get("reason"), True
     if m.battle is not None:
@@ -442,7 +468,7 @@ HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(name)
     "PlayerSetUp": _setup, "TurnStarted": _turn_started, "CardsDrawn": _drawn, "Reloaded": _reloaded,
     "ResourcePlaced": _resource, "IgnitionPerformed": _ignition, "CardPlayed": _played, "AttackDeclared": _attack,
     "BattleDamageDealt": _battle_damage, "ZXDestroyed": _destroyed, "BattleEnded": _battle_ended,
-    "LifeDamaged": _life, "EffectApplied": _effect, "TurnEnded": _turn_ended, "MatchEnded": _ended,
+    "LifeDamaged": _life, "EffectApplied": _effect, "TurnEnded": _turn_ended, "LateRecord": _late, "MatchEnded": _ended,
     "ViolationRecorded": _violation,
 }.items()}
 # the topics whose handler reads nothing of the payload (a flag, a count, the end of a turn): the

@@ -1,0 +1,100 @@
+"""The shared analytics tables of matches stored with ``--accept-violations`` whose log left a record out or
+logged it late (tests/data: a simulated match each, one record deleted, moved or changed): a setup left out, an
+`end` left out or logged after the next `turn` record, a draw left out (X610Z) or naming a card not in the deck
+(Z/X). What each column means is docs/data-dictionary.md's, for both games alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+
+DATA = Path(__file__).parent / "data"
+LOGS = ("x610z-setup-left-out.x610zlog", "zx-setup-left-out.zxlog", "x610z-end-left-out.x610zlog",
+        "x610z-end-late.x610zlog", "zx-end-left-out.zxlog", "zx-end-late.zxlog", "x610z-draw-left-out.x610zlog",
+        "zx-draw-misnamed.zxlog")
+
+
+@pytest.fixture(scope="module")
+def con(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("left-out")
+    store = folder / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", "--accept-violations",
+                                *(str(DATA / name) for name in LOGS)])
+    assert r.exit_code == 0, r.output
+    c = duckdb.connect(str(store.with_suffix(".duckdb")), read_only=True)
+    yield c
+    c.close()
+
+
+def rows(con, query: str, *params) -> list[tuple]:
+    return con.execute(query, list(params)).fetchall()
+
+
+def test_105_2a_a_card_played_from_the_unknown_hand_of_a_setup_left_out_was_in_the_opening_hand(con):
+    """X610Z P1's setup is left out (105.2a): his hand is 7 unknown cards, and a card he later casts that the
+    state does not hold is one of them (``Match._from_hand``). A1-010 (an Energy Crystal) is cast twice, never
+    drawn: it was in the opening hand (OH/GIH), not a game it was never seen in (GNS) though played."""
+    assert rows(con, "SELECT opening, drawn, played FROM card_games WHERE match_id = 'x610z-sim-5-0022' "
+                     "AND player = 'P1' AND card = 'A1-010'") == [(True, 0, 2)]
+    # an `opening` draws row each, turn 0, for the unknown cards known so (at most 7)
+    opening = rows(con, "SELECT turn, card FROM draws WHERE match_id = 'x610z-sim-5-0022' AND player = 'P1' "
+                        "AND source = 'opening' ORDER BY seq")
+    assert 0 < len(opening) <= 7 and {t for t, _ in opening} == {0} and ("A1-010" in {c for _, c in opening})
+    # no card of P1 is both never in the hand and played
+    assert rows(con, "SELECT card FROM card_games WHERE match_id = 'x610z-sim-5-0022' AND player = 'P1' "
+                     "AND played > 0 AND NOT opening AND drawn = 0") == []
+
+
+def test_105_2a_a_setup_left_out_has_no_hand_size_and_no_mulligan(con):
+    """seats.hand_size and mulligan are NULL without a setup record (docs/data-dictionary.md), for X610Z as
+    for Z/X: a setup left out is not a kept hand of 7 in ``zx stats mulligans``."""
+    got = rows(con, "SELECT m.game, s.side, s.hand_size, s.mulligan FROM seats s JOIN matches m USING (match_no) "
+                    "WHERE m.match_id IN ('x610z-sim-5-0022', 'sim-3-0035') ORDER BY m.game, s.side")
+    assert got == [("x610z", "P1", None, None), ("x610z", "P2", 7, False), ("zx", "P1", 4, False),
+                   ("zx", "P2", None, None)]
+
+
+def test_700_1_turns_ended_is_the_end_record_applied_late_or_not_left_out_alike_in_both_games(con):
+    """``turns.ended``: the turn's End Phase was recorded. An `end` logged after the next `turn` record is applied
+    (a LateRecord): recorded, True; an `end` left out (the `turn` record ends the turn, X610Z's TurnEnded at that
+    record): False. X610Z said True for both, Z/X False for both."""
+    got = rows(con, "SELECT m.match_id, t.turn, t.ended FROM turns t JOIN matches m USING (match_no) "
+                    "WHERE (m.match_id, t.turn) IN (('sim-3-0033', 2), ('sim-9-0006', 4), ('x610z-sim-5-0023', 2), "
+                    "('x610z-sim-11-0006', 4)) ORDER BY m.match_id")
+    assert got == [("sim-3-0033", 2, True), ("sim-9-0006", 4, False), ("x610z-sim-11-0006", 4, False),
+                   ("x610z-sim-5-0023", 2, True)]
+    # every other turn of those matches that began and was followed by another ended as recorded
+    assert rows(con, "SELECT m.match_id, t.turn FROM turns t JOIN matches m USING (match_no) WHERE NOT t.ended "
+                     "AND m.match_id IN ('sim-3-0033', 'sim-9-0006', 'x610z-sim-5-0023', 'x610z-sim-11-0006') "
+                     "AND t.turn < m.turns ORDER BY ALL") == [("sim-9-0006", 4), ("x610z-sim-11-0006", 4)]
+
+
+def test_702_1_the_card_of_a_draw_left_out_is_no_draw_phase_draw_of_the_turn_it_is_played_in(con):
+    """X610Z P1's draw of turn 3 is left out (702.1 there); the card shows when he casts it in turn 9, where the
+    engine records it drawn. The Draw Phase draws exactly 1 (702.1): turn 9 drew 1, turn 3 none, and the card's
+    draws row says what it is (``late``), in card_games.drawn, in no turn's ``drawn``."""
+    assert rows(con, "SELECT turn, player, drawn FROM turns t JOIN matches m USING (match_no) "
+                     "WHERE m.match_id = 'x610z-sim-5-0001-d26' AND turn IN (3, 9) ORDER BY turn") == \
+        [(3, "P1", 0), (9, "P1", 1)]
+    assert rows(con, "SELECT turn, card, source FROM draws WHERE match_id = 'x610z-sim-5-0001-d26' AND turn = 9 "
+                     "ORDER BY seq") == [(9, "A1-010", "draw"), (9, "A1-025", "late")]
+    assert rows(con, "SELECT drawn FROM card_games WHERE match_id = 'x610z-sim-5-0001-d26' AND player = 'P1' "
+                     "AND card = 'A1-025'") == [(1,)]
+
+
+def test_301_1_the_card_of_a_draw_named_wrong_is_no_draw_phase_draw_of_the_turn_it_is_played_in(con):
+    """Z/X, the same case: P2's turn 3 draw names R01-001, not in his deck (301.1), for W01-010, which he plays
+    in turn 5 (``Referee._drawn_late``). Turn 5's Draw Phase drew 2, not 3; the card is a ``late`` draws row."""
+    assert rows(con, "SELECT turn, drawn FROM turns t JOIN matches m USING (match_no) "
+                     "WHERE m.match_id = 'sim-5-0002' AND turn IN (3, 5) ORDER BY turn") == [(3, 1), (5, 2)]
+    assert rows(con, "SELECT turn, source FROM draws WHERE match_id = 'sim-5-0002' AND card = 'W01-010' "
+                     "AND turn > 0") == [(5, "late")]
+    # every turn's drawn is its Draw Phase's draws rows
+    assert rows(con, "SELECT m.match_id, t.turn FROM turns t JOIN matches m USING (match_no) WHERE t.drawn <> "
+                     "(SELECT count(*) FROM draws d WHERE d.match_no = t.match_no AND d.turn = t.turn "
+                     "AND d.source = 'draw')") == []
