@@ -98,3 +98,26 @@ def test_301_1_the_card_of_a_draw_named_wrong_is_no_draw_phase_draw_of_the_turn_
     assert rows(con, "SELECT m.match_id, t.turn FROM turns t JOIN matches m USING (match_no) WHERE t.drawn <> "
                      "(SELECT count(*) FROM draws d WHERE d.match_no = t.match_no AND d.turn = t.turn "
                      "AND d.source = 'draw')") == []
+
+
+def test_502_5_a_late_end_discarding_an_unknown_card_of_a_setup_left_out_was_in_the_opening_hand(tmp_path):
+    """X610Z P1's setup left out, and his turn 1 `end` logged after P2's `turn` record (a LateRecord), discarding
+    A1-035, a card of his deck the log never shows: the engine takes it from his 7 unknown cards (``_from_hand``,
+    as at an `end` in time), so the rows do too: in the opening hand, an ``opening`` draws row (the late discard
+    was taken from the known hand only, and the card counted in no hand at all)."""
+    lines = (DATA / "x610z-setup-left-out.x610zlog").read_text().splitlines()
+    assert lines[9] == '{"do": "end", "by": "P1"}' and lines[10] == '{"do": "turn", "by": "P2"}'
+    lines[9], lines[10] = lines[10], '{"do": "end", "by": "P1", "discard": ["A1-035"]}'
+    log = tmp_path / "late.x610zlog"
+    log.write_text("\n".join(lines) + "\n")
+    store = tmp_path / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", "--accept-violations", str(log)])
+    assert r.exit_code == 0, r.output
+    c = duckdb.connect(str(store.with_suffix(".duckdb")), read_only=True)
+    try:
+        assert rows(c, "SELECT opening, drawn, played FROM card_games WHERE match_id = 'x610z-sim-5-0022' "
+                       "AND player = 'P1' AND card = 'A1-035'") == [(True, 0, 0)]
+        assert ("A1-035",) in rows(c, "SELECT card FROM draws WHERE match_id = 'x610z-sim-5-0022' AND player = 'P1' "
+                                      "AND source = 'opening'")
+    finally:
+        c.close()

@@ -493,13 +493,14 @@ def _turn_ended(m: MatchRows, seq: int, d: dict) -> None:
 
 def _late(m: MatchRows, seq: int, d: dict) -> None:
     """A record logged after what it says had happened: the `end` of the turn before (its player not the active
-    one) was recorded, late; its discard leaves the hand (502.5)."""
+    one) was recorded, late; its discard leaves the hand (502.5), a card the hand was not known to hold as one of
+    its unknown cards (``Match._late`` takes it with ``_from_hand``, as ``TurnEnded``)."""
     p = d["player"]
     if p != m.active and m.prev is not None and m.prev[0][3] == p:
         m.prev[0][12] = True
     if m.hidden:
         for c in d.get("discard") or ():
-            m._out_of_hand(seq, p, c, unknown=False)
+            m._out_of_hand(seq, p, c)
 
 
 def _ended(m: MatchRows, seq: int, d: dict) -> None:
