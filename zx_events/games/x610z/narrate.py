@@ -88,14 +88,15 @@ def _set_up(f: F, w: Words) -> str:
     else:
         parts.append("places no Life Base")
     parts.append(f"draws a hand of {_hand(f.get('hand'), w)}")
-    murphy = f.get("murphy") or []
-    if murphy:
-        parts.append(f"mulligans {counted(len(murphy), 'time')} (Murphy's rule)")
+    for again in f.get("murphy") or []:  # 105.4: the hand shuffled back, one card fewer drawn
+        parts.append(f"mulligans (Murphy's law) and draws {_hand(again, w)}")
     return f"{w.who(f.get('player'))} sets up: " + ", ".join(parts)
 
 
 def _target(t: Any, w: Words) -> str:
     if isinstance(t, Mapping):
+        if t.get("code") is not None:  # a permanent, an Effect on the stack: by its card
+            return f" targeting {w.card(t['code'])}" + (f" on {t['dot']}" if t.get("dot") else "")
         if t.get("dot"):
             return f" targeting the summon on {t['dot']}"
         if t.get("uid") is not None:

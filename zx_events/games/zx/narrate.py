@@ -66,14 +66,11 @@ def _started(f: F, w: Words) -> str:
 
 
 def _set_up(f: F, w: Words) -> str:
-    hand = f.get("hand") or []
-    parts = [f"draws a hand of {w.cards(hand) if not all(hidden(c) for c in hand) else counted(len(hand), 'card')}"]
+    parts = [f"draws a hand of {_hand(f.get('hand'), w)}"]
     if f.get("mulligan"):
-        again = f["mulligan"]
-        parts.append("mulligans and draws " + (counted(len(again), "card") if all(hidden(c) for c in again)
-                                               else w.cards(again)))
+        parts.append(f"mulligans and draws {_hand(f['mulligan'], w)}")
     if f.get("life"):
-        parts.append(f"puts {counted(len(f['life']), 'card')} into Life face-down")
+        parts.append(f"puts {_hand(f['life'], w)} into Life face-down")
     if f.get("resource"):
         parts.append(f"puts {w.cards(f['resource'])} into the Resource")
     if f.get("start_resource"):
@@ -87,11 +84,14 @@ def _set_up(f: F, w: Words) -> str:
     return f"{w.who(f.get('player'))} sets up: " + ", ".join(parts)
 
 
+def _hand(cards: Any, w: Words) -> str:
+    """Cards drawn or put face-down: named, or counted when the seat sees none of them ("2 cards")."""
+    cards = cards or []
+    return counted(len(cards), "card") if all(hidden(c) for c in cards) else w.cards(cards)
+
+
 def _drawn(f: F, w: Words) -> str:
-    cards = f.get("cards") or []
-    if all(hidden(c) for c in cards):
-        return f"{w.who(f.get('player'))} draws {counted(len(cards), 'card')}"
-    return f"{w.who(f.get('player'))} draws {w.cards(cards)}"
+    return f"{w.who(f.get('player'))} draws {_hand(f.get('cards'), w)}"
 
 
 def _reloaded(f: F, w: Words) -> str:
@@ -128,7 +128,7 @@ def _played(f: F, w: Words) -> str:
     pay = f.get("pay") or []
     text = f"{w.who(f.get('player'))} plays {what}"
     if pay:
-        text += f", paying {len(pay)} ({', '.join(str(c) for c in pay)})"
+        text += f", paying {w.cards(pay)}"
     return text + (" (its Extra play)" if f.get("extra") else "")
 
 
@@ -200,7 +200,7 @@ def _effect(f: F, w: Words) -> str:
                 f"{w.card(a.get('resource'))} in {a.get('owner') or player}'s Resource becomes {state}")
     elif op == "draw":
         cards = a.get("cards") or []
-        what = f"{player} draws " + (counted(len(cards), "card") if all(hidden(c) for c in cards) else w.cards(cards))
+        what = f"{player} draws {_hand(cards, w)}"
     elif op == "recover":
         what = f"{player} puts {w.card(a.get('card'))} from the top of the deck into Life"
     elif op == "token":
