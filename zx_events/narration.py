@@ -15,6 +15,7 @@ later version's), appended to its sentence. Nothing here raises (``say``).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -88,10 +89,18 @@ class Words:
         return f"{seat} {short(name)}" if isinstance(name, str) and name.strip() else str(seat)
 
 
+_BREAKS = re.compile("[\n\r\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
+
+
+def one_line(text: Any) -> Any:
+    """Free text on one line: each run of line breaks (and tabs) as a space; anything else as it is."""
+    return _BREAKS.sub(" ", text) if isinstance(text, str) else text
+
+
 def short(text: Any) -> str:
-    """Free text in a sentence: at most ``NAME_CELLS`` terminal cells (a name of 10,000 characters in every
-    line of a 500-event list was megabytes)."""
-    return cut_cells(str(text), NAME_CELLS, "…")
+    """Free text in a sentence, on its one line (a line break as a space) and at most ``NAME_CELLS`` terminal
+    cells (a name of 10,000 characters in every line of a 500-event list was megabytes)."""
+    return cut_cells(one_line(str(text)), NAME_CELLS, "…")
 
 
 def skipped(player: Any, w: Words) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from zx_events.freetext import result_text
-from zx_events.narration import Words, compact, counted, hidden, say, short, skipped
+from zx_events.narration import Words, compact, counted, hidden, one_line, say, short, skipped
 
 from .rules import REASONS
 
@@ -132,7 +132,8 @@ def _announced(f: F, w: Words) -> str:
         return text + (" (an illegal move)" if e.get("illegal") else "") + pay
     if kind == "attack":
         path = e.get("path") or []
-        return (f"{who} attacks with the summon on {e.get('from')}" + (f" via {' → '.join(map(str, path))}" if path else "")
+        return (f"{who} attacks with the summon on {e.get('from')}"
+                + (f" via {' → '.join(map(str, path))}" if path else "")
                 + f"{_target(e.get('target'), w)}{pay}")
     if kind == "ability":
         return f"{who} plays the {compact(e.get('ability'))} ability of {w.card(e.get('card'))}{pay}"
@@ -173,7 +174,8 @@ def _effect(f: F, w: Words) -> str:
         what = f"{on} gets {_signed(a.get('delta'))} {str(a.get('stat')).capitalize()} " \
                f"{UNTIL.get(a.get('until', 'end_of_turn'), a.get('until'))}"
     elif op == "place":
-        what = f"{w.card(a.get('card'))} comes from {ZONES.get(a.get('from') or 'hand', a.get('from'))} into play on {a.get('dot')}"
+        frm = ZONES.get(a.get("from") or "hand", a.get("from"))
+        what = f"{w.card(a.get('card'))} comes from {frm} into play on {a.get('dot')}"
     elif op == "relocate":
         what = f"{on} is relocated to {a.get('to')}"
     elif op == "destroy":
@@ -197,7 +199,8 @@ def _effect(f: F, w: Words) -> str:
     elif op == "counter_action":
         what = f"stack entry {a.get('line')} is countered"
     elif op == "raise_cost":
-        what = f"{a.get('payer') or player} pays {_energy(a.get('pay')) or 'nothing'} more for stack entry {a.get('line')}"
+        what = (f"{a.get('payer') or player} pays {_energy(a.get('pay')) or 'nothing'} more for stack entry "
+                f"{a.get('line')}")
     elif op == "extra_attack":
         what = f"{on} may attack once more"
     elif op == "extra_turn":
@@ -249,7 +252,8 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
                                f"Discard Pile"),
     "PermanentLeft": (_k("uid", "code", "cause"),
                       lambda f, w: f"{w.card(f.get('code'))} leaves play "
-                                   f"{CAUSES.get(f.get('cause'), '(' + compact(f.get('cause')) + ')')} for the Discard Pile"),
+                                   f"{CAUSES.get(f.get('cause'), '(' + compact(f.get('cause')) + ')')} for the "
+                                   f"Discard Pile"),
     "TurnEnded": (_k("player", "discard"), lambda f, w: f"{w.who(f.get('player'))} ends the turn{_discarding(f, w)}"),
     "LateRecord": (_k("player", "discard"),
                    lambda f, w: f"{w.who(f.get('player'))}'s record comes late (what it says had already happened)"
@@ -258,8 +262,8 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "MatchEnded": (_k("winner", "reason"),
                    lambda f, w: "The match ends: " + result_text(f.get("winner"), f.get("reason"), REASONS)),
     "ResultRecorded": (_k("winner", "reason"),
-                       lambda f, w: "The log records the result: " + result_text(f.get("winner"), f.get("reason"),
-                                                                                 REASONS)),
+                       lambda f, w: "The log records the result: " + result_text(f.get("winner"),
+                                                                                 one_line(f.get("reason")), REASONS)),
     "ViolationRecorded": (_k("rule", "message", "turn", "player"), _violation),
     "RecordSkipped": (_k("player"), lambda f, w: skipped(f.get("player"), w)),  # (none yet: a later version's)
     "Sealed": (_k("events", "last"),

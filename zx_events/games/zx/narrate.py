@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from zx_events.freetext import result_text
-from zx_events.narration import Words, compact, counted, hidden, say, short, skipped
+from zx_events.narration import Words, compact, counted, hidden, one_line, say, short, skipped
 
 from .rules import REASONS
 
@@ -141,7 +141,8 @@ def _attack(f: F, w: Words) -> str:
     else:
         t = f.get("target_info") or {}
         target = f"{defender}'s {w.card(t.get('code'))}{_power(t.get('power'))} on {f.get('target')}"
-    text = f"{w.who(player)} attacks {target} with {w.card(a.get('code'))}{_power(a.get('power'))} from {f.get('square')}"
+    text = (f"{w.who(player)} attacks {target} with {w.card(a.get('code'))}{_power(a.get('power'))} "
+            f"from {f.get('square')}")
     if f.get("range_used"):
         text += f" (using its Range, distance {f.get('distance')})"
     return text
@@ -277,7 +278,8 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
                                          f"Charge into the Trash (over the Charge limit)"),
     "ZXDestroyed": (_k("square", "uid", "code", "cause"),
                     lambda f, w: f"{w.card(f.get('code'))} on {f.get('square')} is destroyed "
-                                 f"{CAUSES.get(f.get('cause'), 'by ' + compact(f.get('cause')))} and goes to the Charge"),
+                                 f"{CAUSES.get(f.get('cause'), 'by ' + compact(f.get('cause')))} and goes to the "
+                                 f"Charge"),
     "EffectApplied": (_k("player", "source", "op", "args"), _effect),
     "TurnEnded": (_k("player", "discard"), _turn_ended),
     "LateRecord": (_k("player", "discard"), _late),
@@ -285,8 +287,8 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "MatchEnded": (_k("winner", "reason"),
                    lambda f, w: "The match ends: " + result_text(f.get("winner"), f.get("reason"), REASONS)),
     "ResultRecorded": (_k("winner", "reason"),
-                       lambda f, w: "The log records the result: " + result_text(f.get("winner"), f.get("reason"),
-                                                                                 REASONS)),
+                       lambda f, w: "The log records the result: " + result_text(f.get("winner"),
+                                                                                 one_line(f.get("reason")), REASONS)),
     "ViolationRecorded": (_k("rule", "message", "turn", "player", "waive"), _violation),
     "RecordSkipped": (_k("player"), lambda f, w: skipped(f.get("player"), w)),
     "Sealed": (_k("events", "last"),
