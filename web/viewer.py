@@ -32,6 +32,7 @@ from zx_events import games, replay
 from zx_events.freetext import INVISIBLE_UTF8, JSON_RAW_UTF8, printable
 from zx_events.seats import JUDGE, PERSPECTIVES, event_fields
 from zx_events.ids import project
+from zx_events.narration import compact, fields_text, seat_players
 
 from .icon import icon_href
 
@@ -51,12 +52,14 @@ class GameViews:
     redact_record: Any
     redact_event: Any
     names: Any  # Match -> replay.CardNames
+    narrate: Any = None  # (kind, fields as a seat sees them, card names, players' names) -> the game's sentence
 
 
 def game_views(game: Any) -> GameViews:
-    """``GameViews`` of a game of the registry (``zx_events.games.base.Game``): its seat views, and
+    """``GameViews`` of a game of the registry (``zx_events.games.base.Game``): its seat views, its sentences, and
     card names from the catalog its match was checked against (``replay.names_for``)."""
-    return GameViews(game.key, game.build_view, game.redact_record, game.redact_event, replay.names_for)
+    return GameViews(game.key, game.build_view, game.redact_record, game.redact_event, replay.names_for,
+                     game.narrate)
 
 
 def views_of(hist: replay.History) -> GameViews:
@@ -107,16 +110,7 @@ def _game_file(game: str, name: str) -> str:
 
 
 # ---------------------------------------------------------------------- texts
-def _compact(value: Any) -> str:
-    """A value on one line; ``true``, ``false`` and ``null`` as JSON (and zx replay) write them (str() wrote
-    Python's ``True`` and ``None``)."""
-    if isinstance(value, list):
-        return "[" + " ".join(_compact(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + " ".join(f"{k}={_compact(v)}" for k, v in value.items()) + "}"
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    return str(value)
+_compact = compact  # (zx_events.narration: a value on one line, true/false/null as JSON writes them)
 
 
 def record_text(rec: dict | None, header: bool = False) -> str:
@@ -131,7 +125,8 @@ def record_text(rec: dict | None, header: bool = False) -> str:
 
 
 def event_text(kind: str, data: dict, seat: str, mask: Any) -> str:
-    """An event's own fields on one line, as ``seat`` may read them (redact_event applied before)."""
+    """An event's own fields on one line, ``key=value``, as ``seat`` may read them (redact_event applied before):
+    the judge's list shows them on hovering an event (its ``title``), beside the game's sentence (``Game.narrate``)."""
     if kind == "Started":
         h = data.get("header", {})
         note = h.get("note")
@@ -141,8 +136,7 @@ def event_text(kind: str, data: dict, seat: str, mask: Any) -> str:
         if seat == JUDGE:  # the import's file path and digest: the judge's file only
             parts += [f"source={data.get('source')}", f"sha256={str(data.get('content_sha256'))[:12]}"]
         return " ".join(str(p) for p in parts if p)
-    return " ".join(f"{k}={_compact(v)}" for k, v in data.items()
-                    if k != "originator_topic" and v not in (None, [], {}))
+    return fields_text(data)
 
 
 # ---------------------------------------------------------------------- encoding
@@ -244,17 +238,20 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
     seats = parse_seats(seats)
     game = game or views_of(hist)
     build_view, redact_record, redact_event = game.build_view, game.redact_record, game.redact_event
+    narrate = game.narrate or (lambda kind, fields, names, players: fields_text(fields))
     match_id = hist.match_id
     pool = _Pool()
     paths: dict[tuple, int] = {}
     kinds = [pool.add(type(e).__name__) for e in hist.events]
     steps = [[lo, hi, getattr(hist.events[lo - 1], "line", None)] for lo, hi in hist.bounds]
     per_seat: dict[str, dict[str, Any]] = {
-        s: {"changes": [], "events": [], "records": [], "violations": []} for s in seats}
+        s: {"changes": [], "events": [], "records": [], "violations": [], **({"fields": []} if s == JUDGE else {})}
+        for s in seats}
     previous: dict[str, dict[tuple, int]] = {s: {} for s in seats}
     match = None
     cn = None
     info: dict[str, Any] = {}
+    players: dict[str, dict[str, str]] = {}
     last = hist.last_seq
     for index, (lo, hi) in enumerate(hist.bounds):
         chunk = hist.events[lo - 1: hi]
@@ -264,6 +261,7 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
             if cn is None:
                 cn = game.names(match)
                 info = _header_info(match, cn.mask)
+                players = {s: seat_players(match, s, cn.mask) for s in seats}  # (as each seat's board names them)
             kind = type(e).__name__
             fields = event_fields(e)
             for s in seats:
@@ -271,7 +269,10 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
                 if e.originator_version == lo:
                     out["records"].append(pool.add(record_text(redact_record(rec, s, cn.mask, chunk),
                                                                           header=index == 0)))
-                out["events"].append(pool.add(event_text(kind, redact_event(kind, fields, s, cn.mask), s, cn.mask)))
+                seen = redact_event(kind, fields, s, cn.mask)
+                out["events"].append(pool.add(narrate(kind, seen, cn.names, players[s])))  # what the seat sees
+                if s == JUDGE:  # and its fields, key=value: the judge's list shows them on hovering the event
+                    out["fields"].append(pool.add(event_text(kind, seen, s, cn.mask)))
                 if kind == "ViolationRecorded":
                     msg = e.message if s == JUDGE else cn.mask(e.message)
                     out["violations"].append([e.originator_version, e.rule, e.player, msg, e.rec is None])  # applied

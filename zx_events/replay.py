@@ -44,6 +44,7 @@ from eventsourcing.persistence import EventStore, IntegrityError, PersistenceErr
 from zx_events import games
 from zx_events.errors import DamagedMatch, ReadOnlyService, ZXError, shown  # noqa: F401 (DamagedMatch, ReadOnlyService: their homes before)
 from zx_events.ids import match_uuid, project
+from zx_events.narration import seat_players
 from zx_events.seats import JUDGE, PERSPECTIVES, Masker, ViolationView, event_fields, freeze, parse_perspective, plain
 
 SNAPSHOT_EVERY = 10  # a seek decodes one snapshot and at most 9 events
@@ -728,10 +729,11 @@ thaw = plain  # the inverse of ``freeze``: views.plain turns any frozen view dat
 class EventView:
     seq: int
     kind: str
-    data: Mapping[str, Any]
+    data: Mapping[str, Any]  # the event's fields as the seat sees them (its game's ``redact_event``)
+    text: str = ""  # the same in the game's words (``Game.narrate``): "P2 draws a card"
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "kind": self.kind, "data": thaw(self.data)}
+        return {"seq": self.seq, "kind": self.kind, "data": thaw(self.data), "text": self.text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -848,10 +850,12 @@ def _step(index: int, chunk: Any, match: Match, perspective: str, cn: CardNames,
     events = []
     violations = []
     game = game_of(match)
+    players = seat_players(match, perspective, cn.mask)  # (the names of the header, as the board shows them)
     for e in chunk:
         kind = type(e).__name__
-        events.append(EventView(e.originator_version, kind,
-                                freeze(game.redact_event(kind, event_fields(e), perspective, cn.mask))))
+        data = game.redact_event(kind, event_fields(e), perspective, cn.mask)
+        events.append(EventView(e.originator_version, kind, freeze(data),
+                                game.narrate(kind, data, cn.names, players)))  # (from what the seat sees only)
         if kind == "ViolationRecorded":
             message = e.message if perspective == JUDGE else cn.mask(e.message)
             violations.append(ViolationView(e.line, e.turn, e.player, e.rule, message, e.rec is None))

@@ -110,7 +110,8 @@
         var li = '<li class="ev' + (vs.length ? " violation" : "") + '" data-seq="' + s + '" data-line="' + line +
           '" data-kind="' + esc(kind) + '"' + (vs.length ? ' data-rule="' + esc(vs[0][1]) + '"' : "") + ">" +
           '<span class="seq">' + s + '</span><span class="kind">' + esc(kind) + "</span>" + tag +
-          '<span class="text">' + esc(pool[v.events[s - 1]]) + "</span>";
+          '<span class="text"' + (v.fields ? ' title="' + esc(pool[v.fields[s - 1]]) + '"' : "") + ">" +
+          esc(pool[v.events[s - 1]]) + "</span>";  // the game's sentence; the judge's: its fields on hover
         vs.forEach(function (x) { li += '<span class="viol">' + esc(violationText(x)) + "</span>"; });
         html.push(li + "</li>");
       }

@@ -15,7 +15,8 @@ A game is one object (boardgame.io's "a game is a plain object"; shared/notes/ga
   the catalog a header names, such as X610Z's board file);
 - the engine: ``aggregate`` and ``open_match`` (the aggregate with its referee, strict or lenient),
   ``to_act`` and ``legal_records`` (the legal-action lister);
-- seats: ``build_view``, ``redact_record``, ``redact_event`` (what each seat may see);
+- seats: ``build_view``, ``redact_record``, ``redact_event`` (what each seat may see), ``narrate`` (an event
+  said in the game's words, from the fields a seat sees);
 - drawing: ``render_board`` (terminal), ``card_rows``/``card_columns`` (CSV), ``board_script``
   (the browser's board drawing);
 - analytics: ``rows`` (the module that turns events into DuckDB rows);
@@ -283,6 +284,18 @@ class Game(ABC):
     def redact_event(self, kind: str, fields: dict, viewer: str, mask: Any = None) -> dict:
         """An event's fields as ``viewer`` may see them."""
         return self.part("views").redact_event(kind, fields, viewer, mask)
+
+    def narrate(self, kind: str, fields: Mapping[str, Any], names: Mapping[str, str] | None = None,
+                players: Mapping[str, str] | None = None) -> str:
+        """One line of play-by-play: event ``kind`` said in the game's words ("P1 Mio attacks P2's Player Square
+        (b3) with Flamecrest Lancer R01-010 (Power 2000) from b2") from its ``fields`` as a seat sees them
+        (``redact_event``'s: a hidden card reads "a card"), the card ``names`` of the match's catalog and the
+        ``players``' names as that seat sees them. The game's ``narrate`` module says each of its event kinds
+        (``sentence``); one it does not say, the key=value text of its fields (``narration.fields_text``)."""
+        from zx_events.narration import Words, fields_text
+
+        text = self.part("narrate").sentence(kind, fields, Words(names or {}, players or {}))
+        return text if text is not None else fields_text(fields)
 
     # ------------------------------------------------------------------ drawing
     @abstractmethod

@@ -1,0 +1,301 @@
+"""Z/X's play-by-play: each of its events in one line of the game's words (``Game.narrate``; zx_events.narration).
+
+Every sentence is written from the event's fields as a seat sees them (``views.redact_event``): a card the
+seat may not see is ``?`` there and "a card" here, a hand drawn face-down "2 cards". ``SAYS`` names, for each
+event kind of ``match.Match``, the fields its sentence reads or leaves out on purpose (a uid, the record's
+line); any other field is appended as key=value text (``narration.say``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from zx_events.freetext import result_text
+from zx_events.narration import Words, compact, counted, hidden, one_line, say, short, skipped
+
+from .rules import REASONS
+
+F = Mapping[str, Any]
+_COMMON = frozenset({"line", "rec", "originator_topic"})
+ZONES = {"hand": "the hand", "deck": "the deck", "life": "Life", "charge": "the Charge", "trash": "the Trash",
+         "remove": "the Remove Zone", "resource": "the Resource", "dynamis": "Dynamis", "square": "the Square",
+         "force": "the Force Zone", "temporary": "Temporary"}
+UNTIL = {"end_of_turn": "until end of turn", "end_of_battle": "until end of battle", "permanent": "permanently"}
+
+
+def _zone(zone: Any) -> str:
+    return ZONES.get(zone, str(zone))
+
+
+def _square(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 2 and value[0] in "abc" and value[1] in "123"
+
+
+def _source(source: Any, w: Words) -> str:
+    """An effect's or ability's source: a card (by code), or the card on a Square."""
+    return f"the card on {source}" if _square(source) else w.card(source)
+
+
+def _signed(n: Any) -> str:
+    return f"+{n}" if isinstance(n, int) and n >= 0 else str(n)
+
+
+def _power(base: Any) -> str:
+    return f" (Power {base})" if base is not None else ""
+
+
+def _started(f: F, w: Words) -> str:
+    h = f.get("header") or {}
+    players = h.get("players") or {}
+    sides = []
+    for seat in sorted(players):
+        info = players[seat] if isinstance(players[seat], Mapping) else {}
+        name, deck = info.get("name"), info.get("deck_name")
+        sides.append(seat + (f" {short(name)}" if name else "") + (f" ({short(deck)})" if deck else ""))
+    where = ", ".join(short(h[k]) for k in ("event", "round") if h.get(k))
+    text = f"Match {f.get('match_id')} begins" + (f" at {where}" if where else "") + \
+        (f" ({h['played_at']})" if h.get("played_at") else "")
+    if sides:
+        text += ": " + " vs ".join(sides)
+    text += f"; {h.get('first') or 'P1'} goes first"
+    if h.get("note"):  # (the judge's only: redact_event leaves it out for every other seat)
+        text += f" — {short(h['note'])}"
+    if f.get("source"):  # the import's file and digest: the judge's only
+        text += f" (imported from {short(f['source'])}, sha256 {str(f.get('content_sha256'))[:12]})"
+    return text
+
+
+def _set_up(f: F, w: Words) -> str:
+    parts = [f"draws a hand of {_hand(f.get('hand'), w)}"]
+    if f.get("mulligan"):
+        parts.append(f"mulligans and draws {_hand(f['mulligan'], w)}")
+    if f.get("life"):
+        parts.append(f"puts {_hand(f['life'], w)} into Life face-down")
+    if f.get("resource"):
+        parts.append(f"puts {w.cards(f['resource'])} into the Resource")
+    if f.get("start_resource"):
+        parts.append(f"puts {w.card(f['start_resource'])} into the Resource as its start resource")
+    start = f.get("start_card")
+    if isinstance(start, Mapping):
+        parts.append(f"puts {w.card(start.get('code'))} onto {start.get('square')}{_power(start.get('power'))}"
+                     + (" face-down" if hidden(start.get("code")) else ""))
+    if f.get("gate"):
+        parts.append(f"turns the Gate Card {w.card(f['gate'])} face-up")
+    return f"{w.who(f.get('player'))} sets up: " + ", ".join(parts)
+
+
+def _hand(cards: Any, w: Words) -> str:
+    """Cards drawn or put face-down: named, or counted when the seat sees none of them ("2 cards")."""
+    cards = cards or []
+    return counted(len(cards), "card") if all(hidden(c) for c in cards) else w.cards(cards)
+
+
+def _drawn(f: F, w: Words) -> str:
+    return f"{w.who(f.get('player'))} draws {_hand(f.get('cards'), w)}"
+
+
+def _reloaded(f: F, w: Words) -> str:
+    text = f"{w.who(f.get('player'))} reloads: the Trash is shuffled into the deck"
+    if f.get("life") is not None:
+        text += f", and {w.card(f['life'])} goes from Life to the Charge"
+    return text
+
+
+def _ignition(f: F, w: Words) -> str:
+    text = (f"{w.who(f.get('player'))} ignites: {w.card(f.get('charge'))} goes from the Charge to the Trash, "
+            f"revealing {w.card(f.get('revealed'))}")
+    play = f.get("play")
+    if play is None:
+        return text + ", which goes to the Trash"
+    if isinstance(play, Mapping) and play.get("square"):
+        return text + f", played free onto {play['square']}{_power(f.get('base'))}"
+    return text + ", played free"
+
+
+def _played(f: F, w: Words) -> str:
+    kind, card = f.get("kind"), w.card(f.get("card"))
+    src = _zone(f.get("zone"))
+    if kind == "shift":
+        what = f"the Shift {card} from {src} onto the Z/X on {f.get('on')}"
+    elif kind in ("event", "evex"):
+        what = f"the {'EV EX' if kind == 'evex' else 'Event'} {card} from {src}"
+    elif kind == "ob":
+        what = f"{card} from {src} by Overboost onto {f.get('square')}{_power(f.get('base'))}"
+    elif f.get("square"):
+        what = f"{card} from {src} onto {f.get('square')}{_power(f.get('base'))}"
+    else:
+        what = f"{card} from {src}"
+    pay = f.get("pay") or []
+    text = f"{w.who(f.get('player'))} plays {what}"
+    if pay:
+        text += f", paying {w.cards(pay)}"
+    return text + (" (its Extra play)" if f.get("extra") else "")
+
+
+def _attack(f: F, w: Words) -> str:
+    player = f.get("player")
+    defender = "P2" if player == "P1" else "P1"
+    a = f.get("attacker") or {}
+    if f.get("target_kind") == "player":
+        target = f"{defender}'s Player Square ({f.get('target')})"
+    else:
+        t = f.get("target_info") or {}
+        target = f"{defender}'s {w.card(t.get('code'))}{_power(t.get('power'))} on {f.get('target')}"
+    text = (f"{w.who(player)} attacks {target} with {w.card(a.get('code'))}{_power(a.get('power'))} "
+            f"from {f.get('square')}")
+    if f.get("range_used"):
+        text += f" (using its Range, distance {f.get('distance')})"
+    return text
+
+
+def _battle_damage(f: F, w: Words) -> str:
+    outcome, n = f.get("outcome"), f.get("amount")
+    if outcome == "player_damaged":
+        return f"The attacked player is dealt {n} damage"
+    if outcome == "damaged_zx":
+        return f"The attacked Z/X is dealt {n} damage"
+    if outcome == "no_damage_overboost":
+        return "No damage is dealt (Overboost)"
+    return f"Battle damage: {compact(outcome)}, {n}"
+
+
+BATTLE_ENDS = {"player_damaged": "the player was damaged", "destroyed": "the attacked Z/X was destroyed",
+               "survived": "the attacked Z/X survived", "no_damage_overboost": "no damage (Overboost)"}
+
+
+def _life_damaged(f: F, w: Words) -> str:
+    card, ignite = w.card(f.get("card")), f.get("ignite")
+    text = f"{w.who(f.get('player'))} takes 1 Life damage: {card} "
+    if ignite is None:
+        text += "goes to the Charge"
+    elif isinstance(ignite, Mapping) and ignite.get("square"):
+        text += f"is played free (Life Burst) onto {ignite['square']}{_power(f.get('base'))}"
+    else:
+        text += "is played free (Life Burst) and goes to the Trash"
+    if f.get("life_after") is not None:
+        text += f" ({f['life_after']} Life left)"
+    if f.get("triggers"):
+        text += f"; triggers: {', '.join(str(t) for t in f['triggers'])}"
+    return text
+
+
+CAUSES = {"lethal": "by lethal damage"}
+
+
+def _effect(f: F, w: Words) -> str:
+    a = dict(f.get("args") or {})
+    op, player = f.get("op"), f.get("player")
+    a.pop("resolves", None)
+    square = a.get("square")
+    on = {"link": f"the Link on {square}", "player": f"the Player card on {square}"}.get(a.get("target"),
+                                                                                      f"the card on {square}")
+    if op == "power":
+        what = f"{on} gets {_signed(a.get('delta'))} Power {UNTIL.get(a.get('until', 'end_of_turn'), a.get('until'))}"
+    elif op == "damage":
+        what = f"{on} is dealt {a.get('amount')} damage"
+    elif op == "destroy":
+        what = f"{on} is destroyed"
+    elif op in ("sleep", "reboot"):
+        state = "Sleep" if op == "sleep" else "Reboot"
+        what = (f"{on} becomes {state}" if square else
+                f"{w.card(a.get('resource'))} in {a.get('owner') or player}'s Resource becomes {state}")
+    elif op == "draw":
+        cards = a.get("cards") or []
+        what = f"{player} draws {_hand(cards, w)}"
+    elif op == "recover":
+        what = f"{player} puts {w.card(a.get('card'))} from the top of the deck into Life"
+    elif op == "token":
+        what = f"a Token {short(a.get('name') or '')} (Power {a.get('power')}) is put onto {square}".replace("  ", " ")
+    elif op == "counter":
+        what = f"{player}'s counters change by {_signed(a.get('delta'))}"
+    elif op == "link":
+        what = f"{player} puts a Link on {square}"
+    elif op == "overboost":
+        what = f"{player} Overboosts {w.card(a.get('upper'))} onto {square}{_power(a.get('base'))}"
+    elif op == "move":
+        owner = a.get("owner") or player
+        if a.get("player_leaves"):
+            what = f"{owner}'s Player card goes to {_zone(a.get('to'))}"
+        elif a.get("from") == "square":
+            what = f"{on} goes to " + (a["dest"] if a.get("to") == "square" and a.get("dest") else
+                                       f"{owner}'s " + _zone(a.get("to")).removeprefix("the "))
+        else:
+            dest = a["dest"] if a.get("to") == "square" and a.get("dest") else \
+                f"{owner}'s " + _zone(a.get("to")).removeprefix("the ")
+            what = f"{w.card(a.get('card'))} goes from {owner}'s {_zone(a.get('from')).removeprefix('the ')} to {dest}"
+        if a.get("face") == "down":
+            what += " face-down"
+        a = {}
+    else:
+        return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {compact(op)} {compact(a)}"
+    return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {what}"
+
+
+def _turn_ended(f: F, w: Words) -> str:
+    discard = f.get("discard") or []
+    return f"{w.who(f.get('player'))} ends the turn" + (f", discarding {w.cards(discard)}" if discard else "")
+
+
+def _late(f: F, w: Words) -> str:
+    discard = f.get("discard") or []
+    return (f"{w.who(f.get('player'))}'s end of turn comes late (the next turn had begun)"
+            + (f": {w.cards(discard)} goes from the hand to the Trash" if discard else ": nothing else happens"))
+
+
+def _violation(f: F, w: Words) -> str:
+    who = f" by {f['player']}" if f.get("player") else ""
+    text = f"Rule {f.get('rule')} broken{who} (turn {f.get('turn')}): {f.get('message')}"
+    return text + (f" (waived: {f['waive']})" if f.get("waive") else "")
+
+
+def _k(*names: str) -> frozenset[str]:
+    return frozenset(names) | _COMMON
+
+
+SAYS: dict[str, tuple[frozenset[str], Any]] = {
+    "Started": (_k("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), _started),
+    "PlayerSetUp": (_k("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
+                    _set_up),
+    "TurnStarted": (_k("turn", "player"), lambda f, w: f"Turn {f.get('turn')}: {w.who(f.get('player'))}'s turn begins"),
+    "CardsDrawn": (_k("player", "cards"), _drawn),
+    "Reloaded": (_k("player", "life"), _reloaded),
+    "ResourcePlaced": (_k("player", "card"),
+                       lambda f, w: f"{w.who(f.get('player'))} puts {w.card(f.get('card'))} into the Resource"),
+    "IgnitionPerformed": (_k("player", "charge", "revealed", "play", "kind", "base"), _ignition),
+    "CardPlayed": (_k("player", "card", "zone", "pay", "kind", "square", "on", "base", "extra"), _played),
+    "AttackDeclared": (_k("player", "square", "target", "attacker", "target_kind", "target_info", "distance",
+                          "range_used"), _attack),
+    "PriorityPassed": (_k("player"), lambda f, w: f"{w.who(f.get('player'))} passes priority"),
+    "BattleDamageDealt": (_k("outcome", "amount"), _battle_damage),
+    "BattleEnded": (_k("outcome"),
+                    lambda f, w: f"The battle ends: {BATTLE_ENDS.get(f.get('outcome'), compact(f.get('outcome')))}"),
+    "BattleEffectsEnded": (_k(), lambda f, w: "Effects until end of battle end"),
+    "AbilityPlayed": (_k("player", "source"),
+                      lambda f, w: f"{w.who(f.get('player'))} plays the ability of {_source(f.get('source'), w)}"),
+    "LifeDamaged": (_k("player", "card", "ignite", "kind", "base", "life_after", "triggers"), _life_damaged),
+    "ChargeExcessTrashed": (_k("player", "cards"),
+                            lambda f, w: f"{w.who(f.get('player'))} puts {w.cards(f.get('cards') or [])} from the "
+                                         f"Charge into the Trash (over the Charge limit)"),
+    "ZXDestroyed": (_k("square", "uid", "code", "cause"),
+                    lambda f, w: f"{w.card(f.get('code'))} on {f.get('square')} is destroyed "
+                                 f"{CAUSES.get(f.get('cause'), 'by ' + compact(f.get('cause')))} and goes to the "
+                                 f"Charge"),
+    "EffectApplied": (_k("player", "source", "op", "args"), _effect),
+    "TurnEnded": (_k("player", "discard"), _turn_ended),
+    "LateRecord": (_k("player", "discard"), _late),
+    "Conceded": (_k("player"), lambda f, w: f"{w.who(f.get('player'))} concedes"),
+    "MatchEnded": (_k("winner", "reason"),
+                   lambda f, w: "The match ends: " + result_text(f.get("winner"), f.get("reason"), REASONS)),
+    "ResultRecorded": (_k("winner", "reason"),
+                       lambda f, w: "The log records the result: " + result_text(f.get("winner"),
+                                                                                 one_line(f.get("reason")), REASONS)),
+    "ViolationRecorded": (_k("rule", "message", "turn", "player", "waive"), _violation),
+    "RecordSkipped": (_k("player"), lambda f, w: skipped(f.get("player"), w)),
+    "Sealed": (_k("events", "last"),
+               lambda f, w: f"The import is sealed after {f.get('events')} events (digest {str(f.get('last'))[:12]})"),
+}
+
+
+def sentence(kind: str, fields: F, words: Words) -> str | None:
+    """``kind``'s sentence (None: Z/X does not say it; ``Game.narrate`` then writes the fields)."""
+    return say(SAYS, kind, fields, words)

@@ -1,0 +1,141 @@
+"""Play-by-play: an event said in one line of its game's words, as a seat may read it.
+
+Each game says its own events (``zx_events/games/GAME/narrate.py``, reached through ``Game.narrate``): its
+``SAYS`` table maps an event kind to the fields it knows and a function that writes the sentence from those
+fields *as the seat sees them* (after the game's ``redact_event``: a hidden card is ``?`` and reads "a card").
+A sentence never says more than those fields: it looks up nothing but the card names of the match's pinned
+catalog (``Words.names``) and the players' names as the seat sees them (``Words.players``, masked outside the
+judge's view as the board's are).
+
+The words are the reader's; what is not the game's to say stays as the key=value text every surface showed
+before (``fields_text``): an event kind the game does not know, and a field the game's table does not name (a
+later version's), appended to its sentence. Nothing here raises (``say``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from zx_events.freetext import cut_cells
+from zx_events.seats import HIDDEN
+
+NAME_CELLS = 40  # terminal cells of a player's name, a Token's name, in a sentence (the board shows them whole)
+
+
+def compact(value: Any) -> str:
+    """A value on one line; ``true``, ``false`` and ``null`` as JSON (and zx replay) write them."""
+    if isinstance(value, (list, tuple)):
+        return "[" + " ".join(compact(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + " ".join(f"{k}={compact(v)}" for k, v in value.items()) + "}"
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return str(value)
+
+
+def fields_text(fields: Mapping[str, Any]) -> str:
+    """An event's fields on one line (``player=P1 card=A1-010``): what an event said before it had a sentence, and
+    what it still says where its game has none."""
+    return " ".join(f"{k}={compact(v)}" for k, v in fields.items()
+                    if k != "originator_topic" and v not in (None, [], {}, ()))
+
+
+def hidden(code: Any) -> bool:
+    """Whether a card field is one the seat may not read (``?``), or says no card at all."""
+    return not isinstance(code, str) or code == HIDDEN or code == ""
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    if n == 1:
+        return f"a {word}" if word[0] not in "aeiouAEIOU" else f"an {word}"
+    return f"{n} {plural or word + 's'}"
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a sentence may name besides its fields: card code -> name (the match's pinned catalog) and seat ->
+    player's name as the seat sees it (masked but for the judge; empty when the header gives none)."""
+
+    names: Mapping[str, str] = field(default_factory=dict)
+    players: Mapping[str, str] = field(default_factory=dict)
+
+    def card(self, code: Any) -> str:
+        """``Flamecrest Lancer R01-010``; a hidden card ``a card``; a code the catalog lacks, the code."""
+        if hidden(code):
+            return "a card"
+        name = self.names.get(code)
+        return f"{name} {code}" if name else str(code)
+
+    def cards(self, codes: Any) -> str:
+        """A list of cards: each shown named, the hidden ones counted (``2 cards``; ``no cards``)."""
+        if not isinstance(codes, (list, tuple)):
+            return self.card(codes)
+        if not codes:
+            return "no cards"
+        shown = [self.card(c) for c in codes if not hidden(c)]
+        unseen = len(codes) - len(shown)
+        if unseen:
+            shown.append(counted(unseen, "card") if not shown else f"{unseen} hidden card{'s' if unseen > 1 else ''}")
+        return ", ".join(shown)
+
+    def who(self, seat: Any) -> str:
+        """``P1 Mio``: the seat with the player's name (cut to ``NAME_CELLS``), or the seat alone."""
+        if not seat:
+            return "nobody"
+        name = self.players.get(seat)
+        return f"{seat} {short(name)}" if isinstance(name, str) and name.strip() else str(seat)
+
+
+_BREAKS = re.compile("[\n\r\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
+
+
+def one_line(text: Any) -> Any:
+    """Free text on one line: each run of line breaks (and tabs) as a space; anything else as it is."""
+    return _BREAKS.sub(" ", text) if isinstance(text, str) else text
+
+
+def short(text: Any) -> str:
+    """Free text in a sentence, on its one line (a line break as a space) and at most ``NAME_CELLS`` terminal
+    cells (a name of 10,000 characters in every line of a 500-event list was megabytes)."""
+    return cut_cells(one_line(str(text)), NAME_CELLS, "…")
+
+
+def skipped(player: Any, w: Words) -> str:
+    """A record passed over (``RecordSkipped``: another record's finding stands for it)."""
+    return (f"{w.who(player)}'s record" if player else "A record") + " is passed over: not applied"
+
+
+Say = Callable[[Mapping[str, Any], Words], str]
+
+
+def say(table: Mapping[str, tuple[frozenset[str], Say]], kind: str, fields: Mapping[str, Any],
+        words: Words) -> str | None:
+    """``kind``'s sentence from ``table`` (a game's ``SAYS``), with any field the table does not know
+    appended as key=value text; None when the game does not say ``kind``, or could not from these fields."""
+    entry = table.get(kind)
+    if entry is None:
+        return None
+    known, write = entry
+    try:
+        text = write(fields, words)
+    except Exception:  # (a field of another shape than the game's: a later version's, an altered one)
+        return None
+    extra = {k: v for k, v in fields.items() if k not in known}
+    rest = fields_text(extra)
+    return f"{text} ({rest})" if rest else text
+
+
+def seat_players(match: Any, perspective: str, mask: Callable[[str], str] | None) -> dict[str, str]:
+    """Seat -> the player's name in the match's header, as ``perspective`` sees it (``freetext.seat_player``:
+    masked for every seat but the judge's, as the board shows it); a seat without a name is left out."""
+    from zx_events.freetext import JUDGE, seat_player
+
+    out = {}
+    for seat, info in (getattr(match, "players", None) or {}).items():
+        name = seat_player(info if isinstance(info, dict) else {}, None if perspective == JUDGE else mask)["name"]
+        if isinstance(name, str) and name:
+            out[seat] = name
+    return out
