@@ -139,7 +139,8 @@ LOGS = {"zx": ROOT / "examples" / "legal" / "range-attacks-win-by-life.zxlog",
 
 # a valid value of each $defs reference a record kind requires that names no card (the test's own choice)
 PLAIN = {"dot": "A1", "square": "a1", "player": "P1", "zone": "deck", "zoneTo": "hand", "energyType": "M",
-         "amount": 1, "int": 1, "count": 1, "payment": {}, "path": ["A1"], "turnNumber": 1, "text": "Sprout", "name": "Sprout"}
+         "amount": 1, "int": 1, "count": 1, "payment": {}, "path": ["A1"], "turnNumber": 1, "text": "Sprout",
+         "name": "Sprout"}
 # the fields that take their card from the hand (Z/X: or the Dynamis) of the record's player, who looks there
 # (Z/X 301.3c, X610Z 502.3): docs/match-log.md, docs/match-log-x610z.md (a `from` zone: the first of the schema's
 # zones, deck, which nobody looks at; a play's: the hand, its default)
