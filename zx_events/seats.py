@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Collection, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 import orjson
 
@@ -51,6 +51,45 @@ def record_applied(events: Iterable[Any]) -> bool:
     applied names stays where it was, so a game's ``redact_record`` shows it only to the seats that see there."""
     return not any(type(e).__name__ == "RecordSkipped"
                    or type(e).__name__ == "ViolationRecorded" and getattr(e, "rec", None) is not None for e in events)
+
+
+def _positions_only(value: Any, is_position: Callable[[Any], bool]) -> bool:
+    """Whether every string in ``value`` names a board position (a dot, a Square, a seat), none a card."""
+    if isinstance(value, str):
+        return is_position(value)
+    if isinstance(value, dict):
+        return all(_positions_only(v, is_position) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_positions_only(v, is_position) for v in value)
+    return True
+
+
+def _hidden(value: Any) -> Any:
+    """``value`` with each card in it as ``?``, lists (a list of hands too) keeping their lengths."""
+    if isinstance(value, (list, tuple)):
+        return [_hidden(v) if isinstance(v, (list, tuple)) else HIDDEN for v in value]
+    return HIDDEN
+
+
+def hide_not_applied(rec: dict, viewer: str, log_format: Any, sees: Callable[[dict, str], bool]) -> None:
+    """A record not applied (``record_applied``) as ``viewer`` may see it, in place: it moved no card, so where
+    it says a card is, or goes, did not happen, and a card it names may be in any hidden zone. Hidden by default:
+    every field that may name a card (the game's schema, ``LogFormat.card_keys``: a code, codes at any depth, a
+    position or a code) reads ``?``, and so does any key the schema does not give the record's kind, unless
+    its value names only board positions, or ``sees(rec, key)``: the record takes that card from a zone
+    ``viewer`` looks at (his own hand: each game says which fields do). A card a refused record names in a
+    public zone is ``?`` as well: the record's word that it is there is what was refused; the state shows what
+    is there. The judge sees the record whole (the caller does not call this for him)."""
+    name = log_format.def_name(rec)
+    keys = log_format.card_keys.get(name, {}) if name else {}
+    for key in list(rec):
+        if key in ("do", "by") or rec[key] is None:
+            continue
+        kind = keys.get(key, "unknown")
+        if kind is None or kind == "position" and _positions_only(rec[key], log_format.is_position):
+            continue
+        if not sees(rec, key):
+            rec[key] = _hidden(rec[key])
 
 
 def player_of(events: Iterable[Any], kind: str, default: str | None) -> str | None:

@@ -383,6 +383,37 @@ class LogFormat:
             out[name] = tuple(fields)
         return out
 
+    @cached_property
+    def card_keys(self) -> dict[str, dict[str, str | None]]:
+        """For each record ``$defs`` entry: every key it takes -> ``'code'`` when its value may hold a card code
+        at any depth (``murphy``: a list of lists), ``'position'`` when that code may be a board position
+        instead (an ``...OrCode``), None when it never names a card. Unlike ``code_fields`` (the keys whose own
+        reference is a code, what the catalog checks), nothing nested is missed: a seat's view of a record not
+        applied hides by it (``seats.hide_not_applied``)."""
+        out: dict[str, dict[str, str | None]] = {}
+        for name in self.record_defs:
+            if name != "header":
+                out[name] = {key: self._card_kind(sub, set())
+                             for key, sub in self.defs[name].get("properties", {}).items()}
+        return out
+
+    def _card_kind(self, schema: Any, seen: set[str]) -> str | None:
+        kinds: set[str] = set()
+        if isinstance(schema, dict):
+            ref = schema.get("$ref", "").rsplit("/", 1)[-1]
+            if ref in CODE_REFS:
+                return "code"
+            if ref.endswith("OrCode"):
+                kinds.add("position")
+            elif ref and ref not in seen:
+                kinds.add(self._card_kind(self.defs.get(ref), seen | {ref}) or "")
+            for key, sub in schema.items():
+                if key != "$ref":
+                    kinds.add(self._card_kind(sub, seen) or "")
+        elif isinstance(schema, list):
+            kinds.update(self._card_kind(sub, seen) or "" for sub in schema)
+        return "code" if "code" in kinds else "position" if "position" in kinds else None
+
     def codes_of(self, obj: dict, name: str) -> Iterator[str]:
         """The card codes a record names (its kind's ``$defs`` entry ``name``)."""
         for key, kind in self.code_fields.get(name, ()):  # the record's few code-valued keys, not all of them

@@ -17,8 +17,8 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
-from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, parse_perspective,
-                             dumps, freeze, plain, player_of, record_applied, sees_own)
+from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, dumps, freeze,
+                             hide_not_applied, parse_perspective, plain, player_of, record_applied, sees_own)
 
 from .match import STATS, deck_count, stat
 
@@ -239,30 +239,43 @@ def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
         pass  # the card comes into play: public from then on
 
 
+# what a record not applied takes from its owner's hand (502.3: he looks there), by its kind (``do``, or
+# ``effect_OP``) and field; "from": the zone its ``from`` field names. Every other card it names: ``?`` to a seat
+# (``seats.hide_not_applied``: hidden by default, by the schema)
+_TAKEN_FROM = {("crystal", "card"): "hand", ("cast", "card"): "hand", ("end", "discard"): "hand",
+               ("effect_place", "card"): "from", ("effect_zone", "card"): "from"}
+
+
+def _kind(rec: Mapping[str, Any]) -> str | None:
+    return f"effect_{rec.get('op')}" if rec.get("do") == "effect" else rec.get("do")
+
+
+def _own_look(viewer: str) -> Any:
+    def sees(rec: dict, key: str) -> bool:
+        zone, owner = _TAKEN_FROM.get((_kind(rec), key)), rec.get("by")
+        if zone == "from":  # a zone effect's card is its owner's (docs/match-log-x610z.md)
+            zone, owner = rec.get("from"), rec.get("owner") or owner
+        return zone == "hand" and sees_own(viewer, owner)
+    return sees
+
+
+@lru_cache(maxsize=1)
+def _log_format() -> Any:
+    from zx_events import games
+
+    return games.get("x610z").log_format
+
+
 def _redact_refused(out: dict, viewer: str, by: str | None, events: Iterable[Any]) -> None:
     """What a record names that stayed in a hidden zone: a record not applied (``seats.record_applied``) moves
-    no card, and a cast announced as nothing (``_void_cast``) leaves its card in the hand; a card in a hand is
-    its owner's only (502.3), one in a deck nobody's but the judge's."""
-    do = out.get("do")
-    void = any(type(e).__name__ == "Announced" and _void_cast(getattr(e, "entry", None) or {}) for e in events)
-    if do in ("cast", "crystal") and (void or not record_applied(events)):
-        if out.get("card") is not None and not sees_own(viewer, by):
-            out["card"] = HIDDEN
-    elif not record_applied(events):
-        if do == "draw" and out.get("card") is not None:
-            out["card"] = HIDDEN  # still in the deck (212.1)
-        elif do == "setup":
-            for key in ("hand", "murphy"):
-                if key in out:
-                    out[key] = _hide(out[key])
-        elif do == "effect" and out.get("op") in ("draw", "search", "zone"):
-            if out.get("op") == "zone" and out.get("from") not in _SECRET:
-                return
-            if out.get("op") == "zone" and out.get("from") == "hand" and sees_own(viewer, out.get("owner") or by):
-                return
-            for key in ("card", "cards"):
-                if key in out:
-                    out[key] = _hide(out[key])
+    no card (``seats.hide_not_applied``: each card it names is ``?`` but for the owner's look into his own hand,
+    ``_TAKEN_FROM``), and a cast announced as nothing (``_void_cast``) leaves its card in the hand; a card in a
+    hand is its owner's only (502.3), one in a deck nobody's but the judge's."""
+    if not record_applied(events):
+        hide_not_applied(out, viewer, _log_format(), _own_look(viewer))
+    elif out.get("do") in ("cast", "crystal") and out.get("card") is not None and not sees_own(viewer, by) \
+            and any(type(e).__name__ == "Announced" and _void_cast(getattr(e, "entry", None) or {}) for e in events):
+        out["card"] = HIDDEN
 
 
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,

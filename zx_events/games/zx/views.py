@@ -32,10 +32,11 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
+from zx_events.games.zx import logformat
 from zx_events.games.zx.board import SQUARE_NAMES, player_square
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, MASK, PERSPECTIVES, SPECTATOR, Masker,  # noqa: F401
-                             ViolationView, dumps, event_fields, parse_perspective, plain, player_of,
-                             record_applied)
+                             ViolationView, dumps, event_fields, hide_not_applied, parse_perspective, plain,
+                             player_of, record_applied)
 from zx_events.seats import hide as _hide
 from zx_events.seats import sees_own  # the judge, or the owner: hand, Dynamis, face-down cards in public zones
 
@@ -360,38 +361,34 @@ def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
             _hide_card(fields)
 
 
-# a record not applied moves no card: each card it names stays where it was, seen by whom sees there
-# (301.3c): the record's fields naming a card of a hidden zone, by the zone; Life and deck: nobody but the judge
-_REFUSED_HIDDEN = {"reload": (("life", "life"),), "life": (("card", "life"),), "ignition": (("revealed", "deck"),),
-                   "draw": (("cards", "deck"),), "resource": (("card", "hand"),), "end": (("discard", "hand"),),
-                   "setup": (("hand", "deck"), ("mulligan", "deck"), ("life", "deck"), ("resource", "deck"),
-                             ("start_card", "deck"))}
+# what a record not applied takes from a zone its owner looks at (hand, Dynamis: 301.3c), by its kind (``do``,
+# or ``effect_OP``) and field; "from": the zone its ``from`` field names (a play's: the hand unless it says
+# Dynamis). Every other card it names: ``?`` to a seat (``seats.hide_not_applied``: hidden by default, by the
+# schema; Life and deck: nobody but the judge)
+_TAKEN_FROM = {("resource", "card"): "hand", ("play", "card"): "from", ("end", "discard"): "hand",
+               ("effect_move", "card"): "from", ("effect_overboost", "upper"): "dynamis"}
+
+
+def _own_look(viewer: str) -> Callable[[dict, str], bool]:
+    def sees(rec: dict, key: str) -> bool:
+        kind = f"effect_{rec.get('op')}" if rec.get("do") == "effect" else rec.get("do")
+        zone, owner = _TAKEN_FROM.get((kind, key)), rec.get("by")
+        if zone == "from":
+            zone = rec.get("from", "hand" if kind == "play" else None)
+            if kind == "effect_move":  # whose zones: ``owner``, by default the card's (docs/match-log.md)
+                owner = rec.get("owner") or owner
+        return zone in OWN_LOOK and sees_own(viewer, owner)
+    return sees
 
 
 def _redact_refused(out: dict, viewer: str, by: str | None) -> None:
-    """A record not applied (its step's ``ViolationRecorded`` carries it): the cards it names in a hidden zone
-    are where they were, so a seat that may not look there reads ``?`` (an applied one moved them, and shows
-    what the move shows)."""
-    do = out.get("do")
-    if do == "play":  # from the hand (or Dynamis): the owner looks at both (301.3c)
-        fields = (("card", "hand"),)
-    elif do == "effect":
-        op = out.get("op")
-        if op == "draw":
-            fields = (("cards", "deck"),)
-        elif op == "overboost":
-            fields = (("upper", "dynamis"),)
-        elif op == "move" and "card" in out and out.get("from") in HIDDEN_ZONES:
-            if not (sees_own(viewer, out.get("owner") or by) and out.get("from") in OWN_LOOK):
-                _hide_card(out)
-            return
-        else:
-            return
-    else:
-        fields = _REFUSED_HIDDEN.get(do, ())
-    for key, zone in fields:
-        if out.get(key) is not None and not (zone in OWN_LOOK and sees_own(viewer, by)):
-            out[key] = _hide(out[key])
+    """A record not applied (its step's ``ViolationRecorded`` carries it, or a ``RecordSkipped``) moves no card:
+    each card it names is ``?`` to a seat but for its owner's look into his own hand or Dynamis (``_TAKEN_FROM``,
+    ``seats.hide_not_applied``), with what an effect's fields say of it besides its code (``_CARD_FACTS``)."""
+    hide_not_applied(out, viewer, logformat.log_format(), _own_look(viewer))
+    if out.get("card") == HIDDEN:
+        for key in _CARD_FACTS:
+            out.pop(key, None)
 
 
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,
