@@ -590,6 +590,52 @@ def test_no_output_ever_writes_over_a_file_the_command_reads(tmp_path):
     assert run("--store", str(store), "verify").exit_code == 0
 
 
+@pytest.mark.parametrize("game, name", [("zx", "sim-0-{:04d}.zxlog"), ("x610z", "x610z-sim-0-{:04d}.x610zlog")])
+def test_simulate_replaces_a_link_planted_in_its_folder_never_writes_through_it(one_stored, tmp_path, game, name):
+    """``zx simulate --out DIR`` wrote through links planted in DIR under its files' names: a file outside DIR was
+    overwritten with a log (and one was created there), a copy of the store turned into a log. The link is
+    replaced by the log; what it named is untouched."""
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "precious.txt").write_text("precious data\n")
+    copy = tmp_path / "store-copy.sqlite"
+    copy.write_bytes(one_stored.read_bytes())
+    (out / name.format(1)).symlink_to(elsewhere / "precious.txt")
+    (out / name.format(2)).symlink_to(elsewhere / "created.txt")
+    (out / name.format(3)).symlink_to(copy)
+    r = run("simulate", "--game", game, "-n", "3", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert (elsewhere / "precious.txt").read_text() == "precious data\n"
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["precious.txt"]
+    assert copy.read_bytes() == one_stored.read_bytes()
+    for k in (1, 2, 3):
+        written = out / name.format(k)
+        assert not written.is_symlink() and written.is_file() and written.read_text().startswith("{")
+    assert sorted(p.name for p in out.iterdir()) == [name.format(k) for k in (1, 2, 3)]  # (no temporary file left)
+
+
+def test_simulate_never_writes_over_the_store_or_the_analytics_file(one_stored, tmp_path):
+    """A name of ``zx simulate``'s files that is the store (a link or a hard link to it) or its analytics file is
+    refused: replaced, the store would be lost under that name."""
+    out = tmp_path / "out"
+    out.mkdir()
+    analytics = tmp_path / "s.duckdb"
+    analytics.write_bytes(b"analytics")
+    before = one_stored.read_bytes()
+    for plant in (lambda p: p.symlink_to(one_stored), lambda p: os.link(one_stored, p),
+                  lambda p: p.symlink_to(analytics)):
+        target = out / "sim-0-0001.zxlog"
+        plant(target)
+        r = run("--store", str(one_stored), "simulate", "-n", "1", "--out", str(out))
+        assert r.exit_code == 1 and f"--out {out}: {target} is the " in r.output, r.output
+        assert "zx never writes over the store or the analytics file; give another folder (0 files written" \
+            in r.output and "Traceback" not in r.output
+        assert one_stored.read_bytes() == before and analytics.read_bytes() == b"analytics"
+        assert os.path.lexists(target) and sorted(p.name for p in out.iterdir()) == ["sim-0-0001.zxlog"]
+        target.unlink()
+
+
 def test_the_audit_of_an_altered_log_says_why_on_stdout(one_stored, tmp_path):
     lines = LEGAL.read_text(encoding="utf-8").splitlines()
     rec = json.loads(lines[-1])

@@ -319,10 +319,12 @@ class Game(ABC):
         game's legal-action lister)."""
         return self.part("sim").simulate(matches, seed, **kw)
 
-    def write_files(self, out: Any, seed: int, sims: Iterable[Any], per_file: int = 1) -> Iterator[Any]:
+    def write_files(self, out: Any, seed: int, sims: Iterable[Any], per_file: int = 1,
+                    before: Any = None) -> Iterator[Any]:
         """Write simulated matches ``per_file`` to a log file in ``out``; yields each file written
-        (``row()``: file, matches, records, events, turns, winners)."""
-        return self.part("sim").write_files(out, seed, sims, per_file)
+        (``row()``: file, matches, records, events, turns, winners). ``before``: called with each file's
+        path before it is written (``games.simfiles.write_files``)."""
+        return self.part("sim").write_files(out, seed, sims, per_file, before)
 
     # ------------------------------------------------------------------ zx games
     def describe(self) -> dict[str, Any]:
