@@ -317,6 +317,43 @@ def test_import_a_folder(tmp_path):
     assert r.exit_code == 1 and "a folder with no *.zxlog file in it" in r.output
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_what_is_not_a_regular_file_is_rejected_never_opened_and_the_other_logs_imported(tmp_path, workers):
+    """A FIFO in the folder was left out without a word, a link to /dev/zero hung the whole import (nothing
+    imported). Each non-regular file, found in a folder or named, is a rejected log ("not a regular file"),
+    never opened to read, and the other logs are imported. (A subprocess: a regression hangs, not the suite.)"""
+    import socket
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.zxlog").write_bytes(b"\n".join(renamed(1)) + b"\n")
+    os.mkfifo(folder / "pipe.zxlog")
+    (folder / "zero.zxlog").symlink_to("/dev/zero")
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(folder / "s.zxlog"))
+    except OSError:  # (a path too long for a socket's address)
+        sock.close()
+        sock = None
+    other = tmp_path / "other.zxlog"
+    os.mkfifo(other)
+    code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+    try:
+        p = subprocess.run([sys.executable, "-c", code, "--store", str(tmp_path / "s.sqlite"), "import",
+                            "--no-analytics", "--workers", workers, str(folder), str(other)],
+                           capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"})
+    finally:
+        if sock is not None:
+            sock.close()
+    kinds = {"pipe.zxlog": "a named pipe (FIFO)", "zero.zxlog": "a device", **({"s.zxlog": "a socket"} if sock else {})}
+    for name, what in kinds.items():
+        assert f"not a regular file: {folder / name} is {what}; a log is a file" in p.stdout + p.stderr, p.stdout
+    assert f"not a regular file: {other} is a named pipe (FIFO)" in p.stdout + p.stderr
+    assert p.returncode == 1 and f"1 imported, 0 unchanged, {len(kinds) + 1} rejected" in p.stderr, p.stderr
+    assert stored(tmp_path / "s.sqlite") == ["m-1"]
+
+
 def test_a_log_in_a_folder_that_cannot_be_read_is_reported_not_skipped(tmp_path):
     """A link to nothing named like a log was skipped without a word (exit 0, every match said imported);
     it is a rejected log now. A subfolder that cannot be read is an error before anything is done."""

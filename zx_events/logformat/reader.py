@@ -351,9 +351,14 @@ def _open(path: str | Path) -> tuple[str, Any, bool]:
     """(source label, binary file, whether to close it); ``-`` is standard input."""
     if str(path) == STDIN:
         return "<stdin>", sys.stdin.buffer, False
+    from zx_events.files import NotRegular, open_regular
+
     source = str(path)
     try:
-        return source, open(path, "rb"), True
+        return source, open_regular(path)[0], True
+    except NotRegular as e:  # a FIFO waited for a writer, a link to /dev/zero never ended: never opened to read
+        raise FormatError(f"not a regular file: {source} is {e.what}; a log is a file (- reads standard input): "
+                          f"nothing of it was read", source=source) from None
     except FileNotFoundError:
         raise FormatError(f"log file not found: {source}", source=source) from None
     except IsADirectoryError:
