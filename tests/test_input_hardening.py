@@ -731,6 +731,30 @@ def test_a_catalog_number_no_event_can_hold_is_an_error_at_its_line(tmp_path, ga
     assert "internal error" not in r.output and not (tmp_path / "s.sqlite").exists()
 
 
+@pytest.mark.parametrize("command", ["import", "audit"])
+@pytest.mark.parametrize("game", ["zx", "x610z"])
+def test_a_catalog_file_past_its_size_limit_is_refused_before_it_is_read(tmp_path, game, command):
+    """A 300 MB catalog file was read whole (4 GB at its peak) before the CSV reader refused a field; a board
+    file is refused over 1 MiB before it is read, and a catalog file now over 16 MiB (a sparse file here)."""
+    from zx_events.games.base import MAX_CATALOG
+
+    shipped = ROOT / "zx_events" / "games" / game / "catalogs" / ("sample.csv" if game == "zx" else "x610z-sample.csv")
+    cat = tmp_path / "big.csv"
+    with open(cat, "wb") as f:
+        f.write(shipped.read_bytes())
+        f.truncate(MAX_CATALOG + 1)
+    log = LEGAL if game == "zx" else ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog"
+    args = ["import", "--no-analytics"] if command == "import" else ["audit"]
+    r = run("--store", str(tmp_path / "s.sqlite"), *args, "--catalog", str(cat), str(log))
+    assert r.exit_code == 1 and (f"catalog file too big: {MAX_CATALOG + 1:,} bytes (a catalog file has at most 16 MiB, "
+                                 f"16,777,216 bytes; the shipped ones have under 10 KB: docs/match-log.md, Limits); "
+                                 f"nothing of it was read") in r.output, r.output
+    assert "Traceback" not in r.output and not (tmp_path / "s.sqlite").exists()
+    assert shipped.stat().st_size < MAX_CATALOG // 1000
+    doc = (ROOT / "docs" / "match-log.md").read_text(encoding="utf-8")
+    assert "catalog file too big" in doc[doc.index("## Limits"):doc.index("## Card catalogs")]
+
+
 @pytest.mark.parametrize("column", ["restriction", "attack", "defense", "speed", "range"])
 def test_a_negative_x610z_catalog_number_is_called_negative_as_in_zx(tmp_path, column):
     """An X610Z catalog's -3 was "not a whole number of at most 9 digits"; the Z/X catalog says

@@ -105,3 +105,17 @@ class Capped(io.RawIOBase):
 def read_capped(stream: BinaryIO, limit: int) -> bytes:
     """All of ``stream``, at most ``limit`` bytes; ``TooBig`` past it (never more than ``limit`` + 1 read)."""
     return Capped(stream, limit).read()
+
+
+def read_limited(path: str | os.PathLike, limit: int) -> tuple[bytes | None, int]:
+    """(the bytes of the regular file ``path``, its size), or (None, its size) when it holds more than ``limit``
+    bytes: asked of the open file before a byte is read, and never more than ``limit`` + 1 read (a file that grew
+    since). ``NotRegular`` and other ``OSError`` as ``open_regular``."""
+    f, size = open_regular(path)
+    with f:
+        if size > limit:
+            return None, size
+        try:
+            return read_capped(f, limit), size
+        except TooBig:
+            return None, limit + 1
