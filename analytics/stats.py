@@ -66,6 +66,14 @@ MAX_SQL_TIMEOUT = 86_400  # a day: the largest limit taken (None: no limit)
 # CTEs, each read twice by the next, 1.2 KB, took 72 s and 8.7 GB past a 1 s limit)
 MAX_SQL_LENGTH = 131_072
 MAX_SQL_SET_OPERATIONS = 1_000
+# and the tables one part of a query joins (a SELECT with its subqueries; each part of a UNION, INTERSECT or
+# EXCEPT on its own): DuckDB orders them as it plans, in time that grows steeply with their number (seats joined
+# to itself 160 times on equal match_no took 30 s to over 3 minutes past a 3 s limit; here 32 plan in 0.15 s at
+# most, 64 in up to 1.1 s, 80 in 0.6 s as a chain)
+MAX_SQL_TABLES = 32
+_RELATIONS = {"BASE_TABLE", "TABLE_FUNCTION"}  # a table, a view, a CTE read; range(), unnest(), a read_* function
+_EXPLAIN = re.compile(r"(?:\s|--[^\n]*(?:\n|$)|/\*.*?\*/)*EXPLAIN\s+(?:ANALY[SZ]E\s+)?(?:\([^)]*\)\s*)?",
+                      re.IGNORECASE | re.DOTALL)
 _SET_OPERATIONS = {"UNION", "INTERSECT", "EXCEPT"}
 _WORD = re.compile(rb"\w*")
 SEATS = ("first", "second")
@@ -250,6 +258,68 @@ def too_costly(query: str, tokens: list[tuple[int, Any]] | None) -> None:
             f"user SQL may: DuckDB plans each part before its time limit can stop the query (14,000 took 15 s "
             f"and 5 GB past a 1 s limit); give the rows as one VALUES list or a table function (range(), "
             f"unnest([...])), or ask in several queries")
+
+
+def joined_tables(node: Any) -> int:
+    """The most tables one part of a parsed query (DuckDB's ``json_serialize_sql``) joins: the tables, views, CTEs
+    read and table functions of a SELECT, its FROM's subqueries and the subqueries of its expressions included
+    (DuckDB flattens and decorrelates them into the SELECT's joins) and each CTE it defines; each branch of a set
+    operation is a part of its own (planned apart)."""
+    most = 0
+
+    def walk(obj: Any, part: list[int]) -> None:
+        nonlocal most
+        if isinstance(obj, dict):
+            if obj.get("type") == "SET_OPERATION_NODE":
+                for key, value in obj.items():
+                    if key in ("children", "left", "right"):
+                        for child in value if isinstance(value, list) else [value]:
+                            branch = [0]
+                            walk(child, branch)
+                            most = max(most, branch[0])
+                    else:
+                        walk(value, part)
+                return
+            if obj.get("type") in _RELATIONS:
+                part[0] += 1
+            for value in obj.values():
+                walk(value, part)
+        elif isinstance(obj, list):
+            for value in obj:
+                walk(value, part)
+
+    top = [0]
+    walk(node, top)
+    return max(most, top[0])
+
+
+def too_many_tables(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> None:
+    """``QueryRefused`` for a statement (a SELECT, or what an EXPLAIN explains) one part of which joins more than
+    ``MAX_SQL_TABLES`` tables (``joined_tables``): DuckDB orders a join's tables as it plans the query, before its
+    time limit can stop it. ``con`` parses the statements (nothing of them is run); one it cannot serialise
+    (PRAGMA, CALL) is left to DuckDB."""
+    import json
+
+    for statement in statements:
+        text = statement.query
+        if statement.type.name == "EXPLAIN":
+            m = _EXPLAIN.match(text)
+            if m is None:
+                continue
+            text = text[m.end():]
+        try:
+            parsed = json.loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchone()[0])
+        except (duckdb.Error, TypeError, ValueError):
+            continue
+        if parsed.get("error"):
+            continue
+        n = joined_tables(parsed.get("statements"))
+        if n > MAX_SQL_TABLES:
+            raise QueryRefused(
+                f"refused: one part of the query joins {n} tables (its FROM, its subqueries and CTEs together; a "
+                f"table named twice counts twice), more than the {MAX_SQL_TABLES} user SQL may: DuckDB orders a "
+                f"join's tables as it plans the query, before its time limit can stop it (160 took 30 s to over 3 "
+                f"minutes past a 3 s limit); join fewer tables at a time, or ask in several queries")
 
 
 def serialised(method: Any) -> Any:
@@ -851,6 +921,7 @@ class Stats:
             raise QueryRefused(f"refused: zx sql is read-only and sandboxed: statements that make or change "
                                f"anything are not run, temporary ones neither (they would change what later "
                                f"queries read) ({', '.join(changes)})")
+        too_many_tables(self.con, statements)
         query = without_final_semicolons(query, tokens)
         timer = None
         began = time.monotonic()

@@ -215,9 +215,10 @@ def log_paths(args: tuple[str, ...]) -> list[str]:
 
 def _logs_in(folder: str, suffixes: tuple[str, ...]) -> list[str]:
     """The log files in ``folder`` and its subfolders, sorted. A log that cannot be read (a link to
-    nothing, a file without read permission) is listed, for the import to report it rejected; a
-    subfolder that cannot be read is an error here, before anything is done. Both were skipped without
-    a word: the import said every match was imported."""
+    nothing, a file without read permission, what is not a regular file: a FIFO, a device, a socket, a link
+    to one) is listed, for the import to report it rejected (never opened to read); a subfolder that cannot
+    be read is an error here, before anything is done. Each was skipped without a word: the import said every
+    match was imported."""
     import os
 
     def refuse(e: OSError) -> None:
@@ -229,7 +230,7 @@ def _logs_in(folder: str, suffixes: tuple[str, ...]) -> list[str]:
         dirs.sort()
         for name in files:
             path = os.path.join(root, name)
-            if name.endswith(suffixes) and (os.path.islink(path) or os.path.isfile(path)):
+            if name.endswith(suffixes):  # (files: all but folders, a FIFO and a device included)
                 found.append(path)
     return sorted(found)
 

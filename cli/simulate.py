@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .common import GAME
+from .common import GAME, read_files
 from .output import counted, emit, format_option, progress
 
 COLUMNS = ["file", "matches", "records", "events", "turns", "winners"]
@@ -42,7 +42,8 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
               help="Random seed: the same seed gives byte-identical files.")
 @click.option("--out", "-o", "out", type=click.Path(file_okay=False), required=True,
               help="Directory for the log files (created with the first file if missing, never left behind "
-                   "empty by an error; files of the same name are replaced).")
+                   "empty by an error; files of the same name are replaced, a link so named too, never what it names; "
+                   "never the store or the analytics file).")
 @click.option("--decks", callback=_deck_names, default=None, metavar="NAME,NAME,...",
               help="Sample decks to pair (default: all); pairings rotate through every ordered pair of "
                    "different decks; one deck (named once or more) plays mirror matches.")
@@ -55,8 +56,9 @@ def _deck_names(ctx: click.Context, param: click.Parameter, value: str | None) -
               help="Turn cap. Z/X: the trailing player concedes, or with Life level the log stops without a result; "
                    "X610Z: the match ends in a draw on time (a result with no winner, reason time).")
 @format_option
-def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | None, policy: str, per_file: int,
-                 max_turns: int, fmt: str) -> None:
+@click.pass_context
+def simulate_cmd(ctx: click.Context, game, matches: int, seed: int, out: str, decks: list[str] | None, policy: str,
+                 per_file: int, max_turns: int, fmt: str) -> None:
     """Play complete legal matches between sample decks and write them as match logs (zxlog 1, x610zlog 1).
 
     \b
@@ -85,8 +87,26 @@ def simulate_cmd(game, matches: int, seed: int, out: str, decks: list[str] | Non
                 yield sim
 
         made = not Path(out).exists()
+        from analytics.paths import same_file
+
+        kept = read_files((ctx.obj or {}).get("store"))
+        written = 0
+
+        def before(path: Path) -> None:  # never the store or the analytics file, by a link to it either
+            for read, what in kept:
+                if same_file(path, read):
+                    raise click.ClickException(f"--out {out}: {path} is {what}: zx never writes over the store or "
+                                               f"the analytics file; give another folder ({counted(written, 'file')} "
+                                               f"written before it)")
+
+        def rows():
+            nonlocal written
+            for f in game.write_files(out, seed, played(), per_file, before):
+                written += 1
+                yield f.row()
+
         try:
-            files = [f.row() for f in game.write_files(out, seed, played(), per_file)]
+            files = list(rows())
         except OSError as e:
             raise click.ClickException(f"cannot write to {out}: {e}") from None
         finally:  # an error (or Ctrl-C) before a file was written leaves no empty directory of ours behind

@@ -218,3 +218,77 @@ def test_verify_bundle_finds_a_second_match_added_to_its_log(bundle, tmp_path):
     code, out = verify_args(added, "--format", "json")
     (v,) = json.loads(out)
     assert code == 1 and v["status"] == "altered" and "holds 2 matches, its events one" in v["message"], out
+
+
+# ---------------------------------------------------------------------- a bundle from outside: its limits
+
+def test_verify_bundle_refuses_a_fifo_and_a_link_to_a_device_without_reading_them(tmp_path):
+    """A FIFO as the bundle waited forever for a writer, a link to /dev/zero read past 8 GB: a bundle is a
+    regular file, after its links, asked before a byte is read (a subprocess: a regression hangs, not the suite)."""
+    import os
+    import subprocess
+    import sys
+
+    fifo, zero = tmp_path / "fifo.zip", tmp_path / "zero.zip"
+    os.mkfifo(fifo)
+    zero.symlink_to("/dev/zero")
+    for path, what in ((fifo, "a named pipe (FIFO)"), (zero, "a device")):
+        r = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(tmp_path / "none.sqlite"), "verify",
+                            "--bundle", str(path)], capture_output=True, text=True, timeout=30,
+                           env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"})
+        assert r.returncode == 1, r.stderr
+        assert f"{path} is {what}, not a regular file: a dispute bundle is a zip file" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_verify_bundle_refuses_a_bundle_or_a_file_in_it_past_its_size_limit(bundle, tmp_path, monkeypatch):
+    """A 1 MB zip holding 1 GB of events took 2 GB of memory: the bundle file, each file's declared size and
+    what is read of it are bounded (the limits patched down here, to stay fast)."""
+    from zx_events import bundle as bundle_module
+
+    game, path = bundle
+    head = head_of(path)
+    padded = rewritten(path, tmp_path / "padded.zip", lambda entries: [
+        (n, d + b"\n" * 300_000 if n == "events.jsonl" else d) for n, d in entries])
+    assert verify_args(padded, "--head", head)[0] == 0  # (blank lines: within the real limits, intact)
+    monkeypatch.setattr(bundle_module, "MAX_MEMBER", 200_000)
+    code, out = verify_args(padded, "--head", head)
+    assert code == 1 and "its events.jsonl holds " in out and " bytes uncompressed (a file of a dispute bundle holds " \
+        "at most 0 MiB, 200,000 bytes: docs/audit.md, Dispute bundles): refused" in out, out
+    assert "intact" not in out
+    monkeypatch.setattr(bundle_module, "MAX_BUNDLE", path.stat().st_size - 1)
+    code, out = verify_args(path, "--head", head)
+    assert code == 1 and f"is too big for a dispute bundle: {path.stat().st_size:,} bytes (at most 0 MiB" in out, out
+
+
+def test_a_bundle_file_is_read_within_its_limit_whatever_its_header_declares():
+    """What decompresses counts, not the size a (crafted) header declares: the read stops one byte past it."""
+    import io
+
+    from zx_events.files import Capped, TooBig, read_capped
+
+    assert read_capped(io.BytesIO(b"x" * 100), 100) == b"x" * 100
+    source = io.BytesIO(b"x" * 10_000)
+    with pytest.raises(TooBig, match="more than 100 bytes"):
+        read_capped(source, 100)
+    assert source.tell() == 101
+    capped = Capped(io.BytesIO(b"x" * 10_000), 100)
+    with pytest.raises(TooBig):
+        while capped.read1(30):
+            pass
+
+
+def test_verify_bundle_holds_its_log_to_the_limits_of_a_log(bundle, tmp_path):
+    """200 MiB of newlines after the log's last record took 1.9 GB and said "intact" (the content hash does not
+    see blank lines): the log is read as zx import reads one, and a match past 50,000 lines is an edited log."""
+    game, path = bundle
+    name = "original" + (".zxlog" if game == "zx" else ".x610zlog")
+    padded = rewritten(path, tmp_path / "newlines.zip", lambda entries: [
+        (n, d + b"\n" * 60_000 if n == name else d) for n, d in entries])
+    code, out = verify_args(padded, "--head", head_of(path), "--format", "json")
+    (v,) = json.loads(out)
+    assert code == 1 and v["status"] == "altered", out
+    assert (f"the bundle's {name} is not a log zx import reads: match too long: more than 50,000 lines "
+            f"(docs/match-log.md, Limits)") in v["message"], v["message"]
+    assert "the log in the bundle was edited" in v["message"]

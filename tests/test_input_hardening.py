@@ -317,6 +317,43 @@ def test_import_a_folder(tmp_path):
     assert r.exit_code == 1 and "a folder with no *.zxlog file in it" in r.output
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_what_is_not_a_regular_file_is_rejected_never_opened_and_the_other_logs_imported(tmp_path, workers):
+    """A FIFO in the folder was left out without a word, a link to /dev/zero hung the whole import (nothing
+    imported). Each non-regular file, found in a folder or named, is a rejected log ("not a regular file"),
+    never opened to read, and the other logs are imported. (A subprocess: a regression hangs, not the suite.)"""
+    import socket
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.zxlog").write_bytes(b"\n".join(renamed(1)) + b"\n")
+    os.mkfifo(folder / "pipe.zxlog")
+    (folder / "zero.zxlog").symlink_to("/dev/zero")
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(folder / "s.zxlog"))
+    except OSError:  # (a path too long for a socket's address)
+        sock.close()
+        sock = None
+    other = tmp_path / "other.zxlog"
+    os.mkfifo(other)
+    code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+    try:
+        p = subprocess.run([sys.executable, "-c", code, "--store", str(tmp_path / "s.sqlite"), "import",
+                            "--no-analytics", "--workers", workers, str(folder), str(other)],
+                           capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"})
+    finally:
+        if sock is not None:
+            sock.close()
+    kinds = {"pipe.zxlog": "a named pipe (FIFO)", "zero.zxlog": "a device", **({"s.zxlog": "a socket"} if sock else {})}
+    for name, what in kinds.items():
+        assert f"not a regular file: {folder / name} is {what}; a log is a file" in p.stdout + p.stderr, p.stdout
+    assert f"not a regular file: {other} is a named pipe (FIFO)" in p.stdout + p.stderr
+    assert p.returncode == 1 and f"1 imported, 0 unchanged, {len(kinds) + 1} rejected" in p.stderr, p.stderr
+    assert stored(tmp_path / "s.sqlite") == ["m-1"]
+
+
 def test_a_log_in_a_folder_that_cannot_be_read_is_reported_not_skipped(tmp_path):
     """A link to nothing named like a log was skipped without a word (exit 0, every match said imported);
     it is a rejected log now. A subfolder that cannot be read is an error before anything is done."""
@@ -590,6 +627,52 @@ def test_no_output_ever_writes_over_a_file_the_command_reads(tmp_path):
     assert run("--store", str(store), "verify").exit_code == 0
 
 
+@pytest.mark.parametrize("game, name", [("zx", "sim-0-{:04d}.zxlog"), ("x610z", "x610z-sim-0-{:04d}.x610zlog")])
+def test_simulate_replaces_a_link_planted_in_its_folder_never_writes_through_it(one_stored, tmp_path, game, name):
+    """``zx simulate --out DIR`` wrote through links planted in DIR under its files' names: a file outside DIR was
+    overwritten with a log (and one was created there), a copy of the store turned into a log. The link is
+    replaced by the log; what it named is untouched."""
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "precious.txt").write_text("precious data\n")
+    copy = tmp_path / "store-copy.sqlite"
+    copy.write_bytes(one_stored.read_bytes())
+    (out / name.format(1)).symlink_to(elsewhere / "precious.txt")
+    (out / name.format(2)).symlink_to(elsewhere / "created.txt")
+    (out / name.format(3)).symlink_to(copy)
+    r = run("simulate", "--game", game, "-n", "3", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert (elsewhere / "precious.txt").read_text() == "precious data\n"
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["precious.txt"]
+    assert copy.read_bytes() == one_stored.read_bytes()
+    for k in (1, 2, 3):
+        written = out / name.format(k)
+        assert not written.is_symlink() and written.is_file() and written.read_text().startswith("{")
+    assert sorted(p.name for p in out.iterdir()) == [name.format(k) for k in (1, 2, 3)]  # (no temporary file left)
+
+
+def test_simulate_never_writes_over_the_store_or_the_analytics_file(one_stored, tmp_path):
+    """A name of ``zx simulate``'s files that is the store (a link or a hard link to it) or its analytics file is
+    refused: replaced, the store would be lost under that name."""
+    out = tmp_path / "out"
+    out.mkdir()
+    analytics = tmp_path / "s.duckdb"
+    analytics.write_bytes(b"analytics")
+    before = one_stored.read_bytes()
+    for plant in (lambda p: p.symlink_to(one_stored), lambda p: os.link(one_stored, p),
+                  lambda p: p.symlink_to(analytics)):
+        target = out / "sim-0-0001.zxlog"
+        plant(target)
+        r = run("--store", str(one_stored), "simulate", "-n", "1", "--out", str(out))
+        assert r.exit_code == 1 and f"--out {out}: {target} is the " in r.output, r.output
+        assert "zx never writes over the store or the analytics file; give another folder (0 files written" \
+            in r.output and "Traceback" not in r.output
+        assert one_stored.read_bytes() == before and analytics.read_bytes() == b"analytics"
+        assert os.path.lexists(target) and sorted(p.name for p in out.iterdir()) == ["sim-0-0001.zxlog"]
+        target.unlink()
+
+
 def test_the_audit_of_an_altered_log_says_why_on_stdout(one_stored, tmp_path):
     lines = LEGAL.read_text(encoding="utf-8").splitlines()
     rec = json.loads(lines[-1])
@@ -646,6 +729,30 @@ def test_a_catalog_number_no_event_can_hold_is_an_error_at_its_line(tmp_path, ga
     r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--catalog", str(cat), str(log))
     assert r.exit_code == 1 and f"{cat}:{at + 1}: format: {message}" in r.stderr, r.output
     assert "internal error" not in r.output and not (tmp_path / "s.sqlite").exists()
+
+
+@pytest.mark.parametrize("command", ["import", "audit"])
+@pytest.mark.parametrize("game", ["zx", "x610z"])
+def test_a_catalog_file_past_its_size_limit_is_refused_before_it_is_read(tmp_path, game, command):
+    """A 300 MB catalog file was read whole (4 GB at its peak) before the CSV reader refused a field; a board
+    file is refused over 1 MiB before it is read, and a catalog file now over 16 MiB (a sparse file here)."""
+    from zx_events.games.base import MAX_CATALOG
+
+    shipped = ROOT / "zx_events" / "games" / game / "catalogs" / ("sample.csv" if game == "zx" else "x610z-sample.csv")
+    cat = tmp_path / "big.csv"
+    with open(cat, "wb") as f:
+        f.write(shipped.read_bytes())
+        f.truncate(MAX_CATALOG + 1)
+    log = LEGAL if game == "zx" else ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog"
+    args = ["import", "--no-analytics"] if command == "import" else ["audit"]
+    r = run("--store", str(tmp_path / "s.sqlite"), *args, "--catalog", str(cat), str(log))
+    assert r.exit_code == 1 and (f"catalog file too big: {MAX_CATALOG + 1:,} bytes (a catalog file has at most 16 MiB, "
+                                 f"16,777,216 bytes; the shipped ones have under 10 KB: docs/match-log.md, Limits); "
+                                 f"nothing of it was read") in r.output, r.output
+    assert "Traceback" not in r.output and not (tmp_path / "s.sqlite").exists()
+    assert shipped.stat().st_size < MAX_CATALOG // 1000
+    doc = (ROOT / "docs" / "match-log.md").read_text(encoding="utf-8")
+    assert "catalog file too big" in doc[doc.index("## Limits"):doc.index("## Card catalogs")]
 
 
 @pytest.mark.parametrize("column", ["restriction", "attack", "defense", "speed", "range"])

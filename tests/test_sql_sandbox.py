@@ -421,3 +421,29 @@ def test_a_query_duckdb_would_plan_past_its_time_limit_is_refused_before_it_runs
                       "-- AS NOT MATERIALIZED").rows() == [(False,)]
     out = refused(store, parts)
     assert "refused: the query holds 2,000 UNION, INTERSECT or EXCEPT" in out and "VALUES" in out
+
+
+def test_a_query_joining_more_tables_than_duckdb_plans_quickly_is_refused_before_it_runs(store):
+    """DuckDB orders a join's tables as it plans, before the time limit can stop it: seats joined to itself 160
+    times took 30 s to over 3 minutes past a 3 s limit. A part of a query joining more than 32 tables (its FROM,
+    its subqueries and CTEs together) is refused at once, an EXPLAIN of it too, in zx sql and the Python API;
+    each part of a UNION counts on its own, and 32 plan at once."""
+    def joined(n: int, first: int = 0) -> str:
+        tables = ", ".join(f"seats t{i}" for i in range(first, first + n))
+        on = " AND ".join(f"t{i}.match_no = t{i + 1}.match_no" for i in range(first, first + n - 1))
+        return f"SELECT count(*) AS n FROM {tables} WHERE {on or 'true'}"
+
+    message = r"refused: one part of the query joins {} tables .*, more than the 32 user SQL may"
+    nested = f"SELECT * FROM ({joined(17)}) a, ({joined(17, 17)}) b"
+    in_where = f"{joined(30)} AND EXISTS (SELECT 1 FROM seats x, seats y, seats z WHERE x.match_no = t0.match_no)"
+    with_cte = f"WITH c AS ({joined(20)}) SELECT * FROM c, ({joined(13, 20)}) d"
+    with Stats(store.with_suffix(".duckdb")) as st:
+        for call in (st.sql, st.sql_rows, lambda q, **k: st.sql_each(q, lambda c, b: None, **k)):
+            for query, n in ((joined(40), 40), ("EXPLAIN " + joined(33), 33), ("-- why\nexplain analyze " + joined(33), 33),
+                             (nested, 34), (in_where, 33), (with_cte, 34)):
+                with pytest.raises(QueryRefused, match=message.format(n)):
+                    call(query, timeout=5)
+        assert len(st.sql("EXPLAIN " + joined(32))) > 0  # (planned, not run: 32 tables of every match's seats)
+        assert st.sql(" UNION ALL ".join([joined(2)] * 40)).height == 40  # 80 tables, 2 in each part
+    out = refused(store, joined(40))
+    assert "refused: one part of the query joins 40 tables" in out and "join fewer tables at a time" in out

@@ -206,6 +206,74 @@ BUNDLE_FILES = re.compile(r"README\.txt|events\.jsonl|violations\.json|violation
                           r"|(catalog|board)(\.[^./]+)?")  # (violation-NN/: a folder entry, as zip -r writes one)
 
 
+MAX_BUNDLE = 256 << 20  # bytes of a bundle file, 256 MiB (one match's: a 650-line match's is 16 KB)
+MAX_MEMBER = 64 << 20  # bytes of one file in it, uncompressed, as declared and as read (events.jsonl of the
+# longest match a log holds, 8 MiB of lines: about 64 MiB); its log is read within a log's limits too
+
+
+def _open_bundle(path: str) -> zipfile.ZipFile:
+    """The bundle's zip, after its limits: a regular file (a FIFO waited forever, a link to /dev/zero read
+    past 8 GB) of at most ``MAX_BUNDLE`` bytes, whose files declare at most ``MAX_MEMBER`` bytes each."""
+    from zx_events.errors import ZXError
+    from zx_events.files import NotRegular, open_regular
+
+    try:
+        f, size = open_regular(path)
+    except FileNotFoundError:
+        raise ZXError(f"no bundle at {path}") from None
+    except NotRegular as e:
+        raise ZXError(f"{path} is {e.what}, not a regular file: a dispute bundle is a zip file (nothing was "
+                      f"read)") from None
+    except OSError as e:
+        raise ZXError(f"cannot read the bundle {path}: {e.strerror or e}") from None
+    try:
+        if size > MAX_BUNDLE:
+            raise ZXError(f"{path} is too big for a dispute bundle: {size:,} bytes (at most {MAX_BUNDLE >> 20} MiB, "
+                          f"{MAX_BUNDLE:,} bytes: docs/audit.md, Dispute bundles): refused, nothing in it was checked")
+        z = zipfile.ZipFile(f)
+        big = next((i for i in z.infolist() if i.file_size > MAX_MEMBER), None)
+        if big is not None:
+            raise ZXError(_too_big(path, big.filename, f"{big.file_size:,} bytes"))
+        return z
+    except BaseException:
+        f.close()
+        raise
+
+
+def _too_big(path: str, name: str, size: str) -> str:
+    return (f"{path}: its {name} holds {size} uncompressed (a file of a dispute bundle holds at most "
+            f"{MAX_MEMBER >> 20} MiB, {MAX_MEMBER:,} bytes: docs/audit.md, Dispute bundles): refused, it is not "
+            f"a bundle zx audit wrote")
+
+
+def _read_member(z: zipfile.ZipFile, path: str, name: str) -> bytes:
+    """The file ``name`` of the bundle, read a block at a time and never past ``MAX_MEMBER`` bytes, whatever
+    its header declares (``ZXError`` past it); ``KeyError`` when it is not there."""
+    from zx_events.errors import ZXError
+    from zx_events.files import TooBig, read_capped
+
+    with z.open(name) as f:
+        try:
+            return read_capped(f, MAX_MEMBER)
+        except TooBig:
+            raise ZXError(_too_big(path, name, f"more than {MAX_MEMBER:,} bytes")) from None
+
+
+def _read_log(z: zipfile.ZipFile, path: str, name: str) -> list:
+    """The matches of the bundle's log ``name``, read as ``zx import`` reads a log file (a block at a time,
+    within the limits of docs/match-log.md, Limits: a match past them is one with its error) and never past
+    ``MAX_MEMBER`` bytes (``ZXError``)."""
+    from zx_events.errors import ZXError
+    from zx_events.files import Capped, TooBig
+    from zx_events.logformat.reader import iter_pieces, parse_piece
+
+    with z.open(name) as f:
+        try:
+            return [log for piece in iter_pieces(name, stream=Capped(f, MAX_MEMBER)) for log in parse_piece(piece)]
+        except TooBig:
+            raise ZXError(_too_big(path, name, f"more than {MAX_MEMBER:,} bytes")) from None
+
+
 def verify_bundle(path: str, head: str | None = None) -> Any:
     """``zx verify --bundle FILE [--head HEX]``: the digest chain of a dispute bundle's ``events.jsonl`` recomputed
     without the store (each event's canonical bytes from its payload, as ``zx verify`` does from the stored rows),
@@ -213,18 +281,33 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
     hash its Started event recorded at import, each record on the line its event carries; ``head``: the one written
     on the score sheet. An ``integrity.Verdict``. ``violations.json`` and the states are the audit's report, not part
     of the chain. A bundle of a log file (not of a stored match) holds no chain to check; one holding a file that
-    ``zx audit --bundle`` does not write is refused (the judge reads the bundle's files)."""
+    ``zx audit --bundle`` does not write is refused (the judge reads the bundle's files). The bundle comes from
+    outside: it is held to ``MAX_BUNDLE`` and each of its files to ``MAX_MEMBER``, its log to a log's limits."""
+    from zx_events.errors import ZXError
+
+    try:
+        z = _open_bundle(path)
+    except (zipfile.BadZipFile, ValueError, OSError) as e:
+        if isinstance(e, ZXError):
+            raise
+        raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle (events.jsonl and original.* in a zip): "
+                      f"{e}") from None
+    with z:
+        return _verify_open(z, path, head)
+
+
+def _verify_open(z: zipfile.ZipFile, path: str, head: str | None) -> Any:
     from zx_events.errors import ZXError
     from zx_events.ids import match_uuid
     from zx_events.integrity import Row, Verdict, canonical, check_head, verify_rows
-    from zx_events.logformat.reader import parse_log
+    from zx_events.logformat.reader import FormatError
 
     try:
-        z = zipfile.ZipFile(path)
         names = z.namelist()
-        events = [json.loads(line) for line in z.read("events.jsonl").decode("utf-8").splitlines() if line.strip()]
-    except FileNotFoundError:
-        raise ZXError(f"no bundle at {path}") from None
+        events = [json.loads(line) for line in _read_member(z, path, "events.jsonl").decode("utf-8").splitlines()
+                  if line.strip()]
+    except ZXError:
+        raise
     except (zipfile.BadZipFile, KeyError, UnicodeDecodeError, ValueError, OSError) as e:
         raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle (events.jsonl and original.* in a zip): "
                       f"{e}") from None
@@ -247,8 +330,13 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
                       f"docs/audit.md, Dispute bundles): refused, it is not the bundle zx audit wrote; ask the floor "
                       f"judge for the bundle as written")
     try:
-        log_text = z.read(original).decode("utf-8")
-    except (KeyError, UnicodeDecodeError, zipfile.BadZipFile, OSError) as e:
+        logs = _read_log(z, path, original)
+    except ZXError as e:
+        if isinstance(e, FormatError):  # (empty, or unreadable)
+            raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its match's log {original}: "
+                          f"{e.message}") from None
+        raise
+    except (KeyError, zipfile.BadZipFile, OSError) as e:
         raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its match's log {original}: {e}") from None
     if not games.is_topic(str(events[-1]["topic"]), "Sealed") and head is None and not _says_stored(z):
         raise ZXError(f"{path} is the bundle of a log file, not of a stored match: its events were derived by the "
@@ -265,10 +353,14 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
                         body, payload, oid))
     verdict = verify_rows(match, rows)
     if verdict.ok:
-        logs = parse_log(log_text, original)
         recorded = started.get("content_sha256")
         edited = ""
-        if not logs or logs[0].content_sha256 != recorded:
+        over = next((log.error for log in logs if log.error is not None and log.error.message.startswith(
+            ("match too long", "line too long"))), None)  # (past a log's limits: zx import rejects it)
+        if over is not None:
+            edited = (f"is not a log zx import reads: {over.message} at {original}:{over.line}: the log in the "
+                      f"bundle was edited")
+        elif not logs or logs[0].content_sha256 != recorded:
             edited = (f"does not reproduce the content hash its Started event recorded at import "
                       f"({str(recorded)[:12]}): the log in the bundle was edited"
                       f"{_edited_where(logs[0], rows) if logs else ''}")
@@ -292,9 +384,12 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
 
 def _says_stored(z: zipfile.ZipFile) -> bool:
     """Whether the bundle's README says it is a stored match's (``audited: the stored match``)."""
+    from zx_events.files import TooBig, read_capped
+
     try:
-        readme = z.read("README.txt").decode("utf-8", "replace")
-    except (KeyError, zipfile.BadZipFile, OSError):
+        with z.open("README.txt") as f:
+            readme = read_capped(f, MAX_MEMBER).decode("utf-8", "replace")
+    except (KeyError, zipfile.BadZipFile, OSError, TooBig):
         return False
     return any(line.startswith("audited:") and "the stored match" in line for line in readme.splitlines())
 

@@ -60,6 +60,29 @@ def is_file(path: str) -> bool:
         return False
 
 
+MAX_CATALOG = 16 << 20  # bytes of a catalog file, 16 MiB (the shipped ones: under 10 KB; docs/match-log.md, Limits)
+
+
+def read_catalog_bytes(path: Any) -> bytes:
+    """The bytes of the catalog file ``path`` (``--catalog FILE``), at most ``MAX_CATALOG``: a larger file is a
+    ``CatalogError`` before a byte is read (a 300 MB file was read whole, 4 GB at its peak, before the CSV reader
+    refused a field), as is what is not a regular file. ``OSError`` as ``open``."""
+    from zx_events.errors import CatalogError
+    from zx_events.files import NotRegular, read_limited
+
+    try:
+        data, size = read_limited(path, MAX_CATALOG)
+    except NotRegular as e:
+        raise CatalogError(f"the catalog file {path} is {e.what}, not a regular file (nothing was read)",
+                           source=str(path)) from None
+    if data is None:
+        raise CatalogError(f"catalog file too big: {f'{size:,} bytes' if size > MAX_CATALOG else 'more than 16 MiB'} "
+                           f"(a catalog file has at most {MAX_CATALOG >> 20} MiB, {MAX_CATALOG:,} bytes; the shipped "
+                           f"ones have under 10 KB: docs/match-log.md, Limits); nothing of it was read",
+                           source=str(path))
+    return data
+
+
 class CardSet:
     """What every game's catalog answers (a frozen dataclass with ``name``, ``sha256``, ``cards``:
     code -> card with ``code`` and ``name``, and the class attribute ``game``)."""
@@ -332,10 +355,12 @@ class Game(ABC):
         game's legal-action lister)."""
         return self.part("sim").simulate(matches, seed, **kw)
 
-    def write_files(self, out: Any, seed: int, sims: Iterable[Any], per_file: int = 1) -> Iterator[Any]:
+    def write_files(self, out: Any, seed: int, sims: Iterable[Any], per_file: int = 1,
+                    before: Any = None) -> Iterator[Any]:
         """Write simulated matches ``per_file`` to a log file in ``out``; yields each file written
-        (``row()``: file, matches, records, events, turns, winners)."""
-        return self.part("sim").write_files(out, seed, sims, per_file)
+        (``row()``: file, matches, records, events, turns, winners). ``before``: called with each file's
+        path before it is written (``games.simfiles.write_files``)."""
+        return self.part("sim").write_files(out, seed, sims, per_file, before)
 
     # ------------------------------------------------------------------ zx games
     def describe(self) -> dict[str, Any]:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+import os
+import tempfile
+from typing import Any, Callable, Iterable, Iterator
 
 
 @dataclass
@@ -27,10 +29,16 @@ class SimFile:
                 "winners": [f"{s.winner or '-'} {s.reason or 'unfinished'}" for s in self.matches]}
 
 
-def write_files(out: str | Path, name: str, sims: Iterable[Any], per_file: int = 1) -> Iterator[SimFile]:
+def write_files(out: str | Path, name: str, sims: Iterable[Any], per_file: int = 1,
+                before: Callable[[Path], None] | None = None) -> Iterator[SimFile]:
     """Write the matches ``per_file`` to a file ``<out>/<name>``, ``name`` formatted with ``k`` (the
     file's number from 1); yields each file written. ``out`` is made (if missing) when the first file
-    is written, so a simulation that fails before it leaves no empty directory behind."""
+    is written, so a simulation that fails before it leaves no empty directory behind. ``before``:
+    called with each file's path before it is written (to refuse one, by raising).
+
+    Each file is written to a temporary file in ``out``, then moved onto its name (``os.replace``): a
+    link planted under that name is replaced, never written through (a link to a file outside ``out``
+    had that file overwritten with the log), and a file is whole or not there."""
     if per_file < 1:
         raise ValueError("per_file must be at least 1")
     out = Path(out)
@@ -43,7 +51,9 @@ def write_files(out: str | Path, name: str, sims: Iterable[Any], per_file: int =
             out.mkdir(parents=True, exist_ok=True)
         k += 1
         path = out / name.format(k=k)
-        path.write_text("\n".join(line for s in batch for line in s.lines()) + "\n", encoding="utf-8", newline="\n")
+        if before is not None:
+            before(path)
+        _write_whole(path, ("\n".join(line for s in batch for line in s.lines()) + "\n").encode("utf-8"))
         return SimFile(str(path), list(batch))
 
     for sim in sims:
@@ -53,3 +63,20 @@ def write_files(out: str | Path, name: str, sims: Iterable[Any], per_file: int =
             batch = []
     if batch:
         yield flush()
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """``data`` into a new temporary file beside ``path``, then moved onto ``path``: whatever was under that
+    name (a file, a link to anything) is replaced, and nothing a link names is opened. A file gets the
+    permissions of any new file (the umask's)."""
+    fd, tmp = tempfile.mkstemp(prefix=".zx-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # (mkstemp makes it private; a log is an ordinary file)
+        os.replace(tmp, path)
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)

@@ -351,9 +351,14 @@ def _open(path: str | Path) -> tuple[str, Any, bool]:
     """(source label, binary file, whether to close it); ``-`` is standard input."""
     if str(path) == STDIN:
         return "<stdin>", sys.stdin.buffer, False
+    from zx_events.files import NotRegular, open_regular
+
     source = str(path)
     try:
-        return source, open(path, "rb"), True
+        return source, open_regular(path)[0], True
+    except NotRegular as e:  # a FIFO waited for a writer, a link to /dev/zero never ended: never opened to read
+        raise FormatError(f"not a regular file: {source} is {e.what}; a log is a file (- reads standard input): "
+                          f"nothing of it was read", source=source) from None
     except FileNotFoundError:
         raise FormatError(f"log file not found: {source}", source=source) from None
     except IsADirectoryError:
@@ -484,7 +489,7 @@ class _Splitter:
         self._add(line)
 
 
-def iter_pieces(path: str | Path, block: int = BLOCK) -> Iterator[Piece]:
+def iter_pieces(path: str | Path, block: int = BLOCK, stream: Any = None) -> Iterator[Piece]:
     """``(source, first line, text, error)`` for each match of a log file (``-``: standard input),
     unparsed (see ``iter_log``).
 
@@ -500,8 +505,9 @@ def iter_pieces(path: str | Path, block: int = BLOCK) -> Iterator[Piece]:
     (tests/test_logformat_split.py); the block way costs a tenth of it.
     Memory is bounded by the block size and the limits of one match (``MAX_MATCH_LINES``,
     ``MAX_MATCH_CHARS``); a line that runs past ``LONG_LINE`` bytes without ending (a file of
-    zeros, an endless pipe) is dropped as it is read, an error of its match."""
-    source, f, close = _open(path)
+    zeros, an endless pipe) is dropped as it is read, an error of its match. ``stream``: a binary file
+    already open (a bundle's member, ``zx verify --bundle``), read as ``path``'s, left open."""
+    source, f, close = (str(path), stream, False) if stream is not None else _open(path)
     try:
         s = _Splitter(source)
         carry = b""

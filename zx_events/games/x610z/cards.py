@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from zx_events.games.base import CardSet, is_file
+from zx_events.games.base import CardSet, is_file, read_catalog_bytes
 from zx_events.errors import CatalogError, cut, decoded, shown
 
 HEADER = ["code", "name", "type", "permanent", "cost", "restriction", "class", "element", "crew",
@@ -245,7 +245,7 @@ def _row(row: list[str], types: tuple[str, ...]) -> Card:
 def read_catalog(path: str | Path) -> Catalog:
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_catalog_bytes(p)
     except FileNotFoundError:
         raise CatalogError(f"catalog file not found: {p}") from None
     except OSError as e:

@@ -477,6 +477,6 @@ def simulate(matches: int, seed: int, *, decks: Sequence[str] | None = None, max
                        len(play.m.pending_events))
 
 
-def write_files(out, seed: int, sims: Iterator[SimMatch], per_file: int = 1) -> Iterator[SimFile]:
+def write_files(out, seed: int, sims: Iterator[SimMatch], per_file: int = 1, before=None) -> Iterator[SimFile]:
     """Write the matches ``per_file`` to a file, ``<out>/x610z-sim-<seed>-<k>.x610zlog``."""
-    return _write_files(out, f"x610z-sim-{seed}-{{k:04d}}.x610zlog", sims, per_file)
+    return _write_files(out, f"x610z-sim-{seed}-{{k:04d}}.x610zlog", sims, per_file, before)

@@ -12,7 +12,7 @@ from enum import Enum
 from importlib import resources
 from pathlib import Path
 
-from zx_events.games.base import CardSet, is_file
+from zx_events.games.base import CardSet, is_file, read_catalog_bytes
 from zx_events.errors import CatalogError, cut, decoded, shown
 
 COLOURS = ("red", "blue", "white", "black", "green")
@@ -282,7 +282,7 @@ def _parse_row(row: list[str]) -> Card:
 def read_catalog(path: str | Path, *, name: str | None = None) -> Catalog:
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_catalog_bytes(p)
     except FileNotFoundError:
         raise CatalogError(f"catalog file not found: {p}") from None
     except OSError as e:

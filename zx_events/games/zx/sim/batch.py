@@ -81,6 +81,6 @@ def simulate(matches: int, seed: int, *, decks: Sequence[str] | None = None, pol
         yield play_match(header, catalog, players, rng, max_turns=max_turns, check=check)
 
 
-def write_files(out: str | Path, seed: int, sims: Iterator[SimMatch], per_file: int = 1) -> Iterator[SimFile]:
+def write_files(out: str | Path, seed: int, sims: Iterator[SimMatch], per_file: int = 1, before=None) -> Iterator[SimFile]:
     """Write the matches ``per_file`` to a file, ``<out>/sim-<seed>-<k>.zxlog``; yields each file written."""
-    return _write_files(out, f"sim-{seed}-{{k:04d}}.zxlog", sims, per_file)
+    return _write_files(out, f"sim-{seed}-{{k:04d}}.zxlog", sims, per_file, before)
