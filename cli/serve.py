@@ -272,8 +272,13 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                    "this server", err=True)
     fresh_note = ""
     backend.serving = True  # (its advice: stop the server to update the file it holds)
+    from analytics.db import ctrl_c_interrupts
+
     try:
-        fresh = backend.freshness()
+        # Ctrl-C stops a slow read of the file at once (the SIGINT reached one of DuckDB's threads, and serve
+        # printed "Aborted!" only when the statement ended: 10 s on a position that takes long to read)
+        with ctrl_c_interrupts(backend):
+            fresh = backend.freshness()
         if not fresh.ok:
             fresh_note = f" (statistics unavailable: {fresh.message})"
     except Exception as e:  # the WebError of a missing file: serve the matches anyway

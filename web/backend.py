@@ -341,6 +341,14 @@ class Backend:
         pool.timeout = POOL_WAIT
         pool.kwargs["connect_timeout"] = CONNECT_TIMEOUT
 
+    def interrupt(self) -> None:
+        """Interrupt the statements running on the analytics file now (``analytics.db.ctrl_c_interrupts``: a Ctrl-C
+        while the main thread waits on one); nothing when the file is not open."""
+        with self._con_lock:
+            con = self._con
+        if con is not None:
+            con.interrupt()
+
     def close(self, wait: float = 10.0) -> None:
         """Close the analytics file and the store, safely at any moment (Ctrl-C during the start-up warming):
         no new statement starts, and the statements running on the analytics file (the warming's, a

@@ -98,7 +98,7 @@ def test_ctrl_c_while_duckdb_reads_the_analytics_file_at_start_is_aborted(small,
     try:
         con.execute("ALTER TABLE projection_position RENAME TO position_kept")
         con.execute("CREATE VIEW projection_position AS SELECT p.* FROM position_kept p "
-                    "WHERE (SELECT sum(hash(range)) FROM range(2000000000)) IS NOT NULL")
+                    "WHERE (SELECT sum(hash(range)) FROM range(20000000000)) IS NOT NULL")
     finally:
         con.close()
     proc = start(store, slow)
