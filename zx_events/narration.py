@@ -108,6 +108,57 @@ def skipped(player: Any, w: Words) -> str:
     return (f"{w.who(player)}'s record" if player else "A record") + " is passed over: not applied"
 
 
+def signed(n: Any) -> str:
+    """A change with its sign: ``+2``, ``-1``."""
+    return f"+{n}" if isinstance(n, int) and n >= 0 else str(n)
+
+
+def hand(cards: Any, w: Words) -> str:
+    """Cards drawn or put face-down: named, or counted when the seat sees none of them ("2 cards")."""
+    cards = cards or []
+    return counted(len(cards), "card") if all(hidden(c) for c in cards) else w.cards(cards)
+
+
+def discarding(f: Mapping[str, Any], w: Words) -> str:
+    """``, discarding CARDS`` of an end of turn's ``discard`` (nothing without one)."""
+    discard = f.get("discard") or []
+    return f", discarding {w.cards(discard)}" if discard else ""
+
+
+def violation(f: Mapping[str, Any], w: Words) -> str:
+    """A ``ViolationRecorded``: the rule, who broke it, the turn, the message (and a waiver, where a game has one)."""
+    who = f" by {f['player']}" if f.get("player") else ""
+    text = f"Rule {f.get('rule')} broken{who} (turn {f.get('turn')}): {f.get('message')}"
+    return text + (f" (waived: {f['waive']})" if f.get("waive") else "")
+
+
+def started(f: Mapping[str, Any], w: Words) -> str:
+    """A match's ``Started``: its id, event, round and date, the board (a game that has one), the players and
+    their decks, who goes first; the header's note and the import's file and digest where the seat's fields hold
+    them (the judge's)."""
+    h = f.get("header") or {}
+    players = h.get("players") or {}
+    sides = []
+    for seat in sorted(players):
+        info = players[seat] if isinstance(players[seat], Mapping) else {}
+        name, deck = info.get("name"), info.get("deck_name")
+        sides.append(seat + (f" {short(name)}" if name else "") + (f" ({short(deck)})" if deck else ""))
+    where = ", ".join(short(h[k]) for k in ("event", "round") if h.get(k))
+    text = f"Match {f.get('match_id')} begins" + (f" at {where}" if where else "") + \
+        (f" ({h['played_at']})" if h.get("played_at") else "")
+    board = f.get("board") or {}
+    if isinstance(board, Mapping) and board.get("name"):
+        text += f" on the board {short(board['name'])}"
+    if sides:
+        text += ": " + " vs ".join(sides)
+    text += f"; {h.get('first') or 'P1'} goes first"
+    if h.get("note"):  # (the judge's only: redact_event leaves it out for every other seat)
+        text += f" — {short(h['note'])}"
+    if f.get("source"):  # the import's file and digest: the judge's only
+        text += f" (imported from {short(f['source'])}, sha256 {str(f.get('content_sha256'))[:12]})"
+    return text
+
+
 Say = Callable[[Mapping[str, Any], Words], str]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from zx_events.freetext import result_text
-from zx_events.narration import Words, compact, counted, hidden, one_line, say, short, skipped
+from zx_events.narration import Words, compact, discarding, hand, one_line, say, signed, skipped, started, violation
 
 from .rules import REASONS
 
@@ -47,39 +47,6 @@ def _source(source: Any, w: Words) -> str:
     return f"the summon on {source}" if _dot(source) else w.card(source)
 
 
-def _signed(n: Any) -> str:
-    return f"+{n}" if isinstance(n, int) and n >= 0 else str(n)
-
-
-def _started(f: F, w: Words) -> str:
-    h = f.get("header") or {}
-    players = h.get("players") or {}
-    sides = []
-    for seat in sorted(players):
-        info = players[seat] if isinstance(players[seat], Mapping) else {}
-        name, deck = info.get("name"), info.get("deck_name")
-        sides.append(seat + (f" {short(name)}" if name else "") + (f" ({short(deck)})" if deck else ""))
-    where = ", ".join(short(h[k]) for k in ("event", "round") if h.get(k))
-    text = f"Match {f.get('match_id')} begins" + (f" at {where}" if where else "") + \
-        (f" ({h['played_at']})" if h.get("played_at") else "")
-    board = f.get("board") or {}
-    if isinstance(board, Mapping) and board.get("name"):
-        text += f" on the board {short(board['name'])}"
-    if sides:
-        text += ": " + " vs ".join(sides)
-    text += f"; {h.get('first') or 'P1'} goes first"
-    if h.get("note"):  # (the judge's only: redact_event leaves it out for every other seat)
-        text += f" — {short(h['note'])}"
-    if f.get("source"):  # the import's file and digest: the judge's only
-        text += f" (imported from {short(f['source'])}, sha256 {str(f.get('content_sha256'))[:12]})"
-    return text
-
-
-def _hand(cards: Any, w: Words) -> str:
-    cards = cards or []
-    return counted(len(cards), "card") if all(hidden(c) for c in cards) else w.cards(cards)
-
-
 def _set_up(f: F, w: Words) -> str:
     parts = []
     base = f.get("life_base")
@@ -87,9 +54,9 @@ def _set_up(f: F, w: Words) -> str:
         parts.append(f"puts {w.card(base.get('code'))} on {f.get('dot')} as its Life Base")
     else:
         parts.append("places no Life Base")
-    parts.append(f"draws a hand of {_hand(f.get('hand'), w)}")
+    parts.append(f"draws a hand of {hand(f.get('hand'), w)}")
     for again in f.get("murphy") or []:  # 105.4: the hand shuffled back, one card fewer drawn
-        parts.append(f"mulligans (Murphy's law) and draws {_hand(again, w)}")
+        parts.append(f"mulligans (Murphy's law) and draws {hand(again, w)}")
     return f"{w.who(f.get('player'))} sets up: " + ", ".join(parts)
 
 
@@ -171,7 +138,7 @@ def _effect(f: F, w: Words) -> str:
     elif op == "heal":
         what = f"{on} heals {a.get('amount')} damage"
     elif op == "stat":
-        what = f"{on} gets {_signed(a.get('delta'))} {str(a.get('stat')).capitalize()} " \
+        what = f"{on} gets {signed(a.get('delta'))} {str(a.get('stat')).capitalize()} " \
                f"{UNTIL.get(a.get('until', 'end_of_turn'), a.get('until'))}"
     elif op == "place":
         frm = ZONES.get(a.get("from") or "hand", a.get("from"))
@@ -185,13 +152,13 @@ def _effect(f: F, w: Words) -> str:
         frm = ZONES.get(a.get("from"), a.get("from"))
         what = f"{w.card(a.get('card'))} goes from {owner}'s {frm} to {owner}'s {ZONES.get(a.get('to'), a.get('to'))}"
     elif op == "draw":
-        what = f"{player} draws {_hand(a.get('cards'), w)}"
+        what = f"{player} draws {hand(a.get('cards'), w)}"
     elif op == "search":
         what = f"{player} searches the Deck for {w.card(a.get('card'))}"
     elif op in ("deactivate", "reactivate"):
         what = f"{on} is {op}d"
     elif op == "counter":
-        what = f"{on} gets {_signed(a.get('delta'))} {a.get('kind', 'activation')} counters"
+        what = f"{on} gets {signed(a.get('delta'))} {a.get('kind', 'activation')} counters"
     elif op == "energy":
         what = f"{player} adds {_energy({a.get('type'): a.get('amount')})}"
     elif op == "control":
@@ -212,22 +179,12 @@ def _effect(f: F, w: Words) -> str:
     return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {what}"
 
 
-def _discarding(f: F, w: Words) -> str:
-    discard = f.get("discard") or []
-    return f", discarding {w.cards(discard)}" if discard else ""
-
-
-def _violation(f: F, w: Words) -> str:
-    who = f" by {f['player']}" if f.get("player") else ""
-    return f"Rule {f.get('rule')} broken{who} (turn {f.get('turn')}): {f.get('message')}"
-
-
 def _k(*names: str) -> frozenset[str]:
     return frozenset(names) | _COMMON
 
 
 SAYS: dict[str, tuple[frozenset[str], Any]] = {
-    "Started": (_k("match_id", "header", "catalog", "board", "rules_version", "source", "content_sha256"), _started),
+    "Started": (_k("match_id", "header", "catalog", "board", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (_k("player", "dot", "life_base", "hand", "murphy"), _set_up),
     "TurnStarted": (_k("turn", "player"), lambda f, w: f"Turn {f.get('turn')}: {w.who(f.get('player'))}'s turn begins"),
     "CardDrawn": (_k("player", "card"), lambda f, w: f"{w.who(f.get('player'))} draws {w.card(f.get('card'))}"),
@@ -254,17 +211,17 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
                       lambda f, w: f"{w.card(f.get('code'))} leaves play "
                                    f"{CAUSES.get(f.get('cause'), '(' + compact(f.get('cause')) + ')')} for the "
                                    f"Discard Pile"),
-    "TurnEnded": (_k("player", "discard"), lambda f, w: f"{w.who(f.get('player'))} ends the turn{_discarding(f, w)}"),
+    "TurnEnded": (_k("player", "discard"), lambda f, w: f"{w.who(f.get('player'))} ends the turn{discarding(f, w)}"),
     "LateRecord": (_k("player", "discard"),
                    lambda f, w: f"{w.who(f.get('player'))}'s record comes late (what it says had already happened)"
-                                f"{_discarding(f, w)}"),
+                                f"{discarding(f, w)}"),
     "Conceded": (_k("player"), lambda f, w: f"{w.who(f.get('player'))} concedes"),
     "MatchEnded": (_k("winner", "reason"),
                    lambda f, w: "The match ends: " + result_text(f.get("winner"), f.get("reason"), REASONS)),
     "ResultRecorded": (_k("winner", "reason"),
                        lambda f, w: "The log records the result: " + result_text(f.get("winner"),
                                                                                  one_line(f.get("reason")), REASONS)),
-    "ViolationRecorded": (_k("rule", "message", "turn", "player"), _violation),
+    "ViolationRecorded": (_k("rule", "message", "turn", "player"), violation),
     "RecordSkipped": (_k("player"), lambda f, w: skipped(f.get("player"), w)),  # (none yet: a later version's)
     "Sealed": (_k("events", "last"),
                lambda f, w: f"The import is sealed after {f.get('events')} events (digest {str(f.get('last'))[:12]})"),

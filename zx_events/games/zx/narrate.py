@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from zx_events.freetext import result_text
-from zx_events.narration import Words, compact, counted, hidden, one_line, say, short, skipped
+from zx_events.narration import (Words, compact, discarding, hand, hidden, one_line, say, short, signed, skipped,
+                                  started, violation)
 
 from .rules import REASONS
 
@@ -36,41 +37,16 @@ def _source(source: Any, w: Words) -> str:
     return f"the card on {source}" if _square(source) else w.card(source)
 
 
-def _signed(n: Any) -> str:
-    return f"+{n}" if isinstance(n, int) and n >= 0 else str(n)
-
-
 def _power(base: Any) -> str:
     return f" (Power {base})" if base is not None else ""
 
 
-def _started(f: F, w: Words) -> str:
-    h = f.get("header") or {}
-    players = h.get("players") or {}
-    sides = []
-    for seat in sorted(players):
-        info = players[seat] if isinstance(players[seat], Mapping) else {}
-        name, deck = info.get("name"), info.get("deck_name")
-        sides.append(seat + (f" {short(name)}" if name else "") + (f" ({short(deck)})" if deck else ""))
-    where = ", ".join(short(h[k]) for k in ("event", "round") if h.get(k))
-    text = f"Match {f.get('match_id')} begins" + (f" at {where}" if where else "") + \
-        (f" ({h['played_at']})" if h.get("played_at") else "")
-    if sides:
-        text += ": " + " vs ".join(sides)
-    text += f"; {h.get('first') or 'P1'} goes first"
-    if h.get("note"):  # (the judge's only: redact_event leaves it out for every other seat)
-        text += f" — {short(h['note'])}"
-    if f.get("source"):  # the import's file and digest: the judge's only
-        text += f" (imported from {short(f['source'])}, sha256 {str(f.get('content_sha256'))[:12]})"
-    return text
-
-
 def _set_up(f: F, w: Words) -> str:
-    parts = [f"draws a hand of {_hand(f.get('hand'), w)}"]
+    parts = [f"draws a hand of {hand(f.get('hand'), w)}"]
     if f.get("mulligan"):
-        parts.append(f"mulligans and draws {_hand(f['mulligan'], w)}")
+        parts.append(f"mulligans and draws {hand(f['mulligan'], w)}")
     if f.get("life"):
-        parts.append(f"puts {_hand(f['life'], w)} into Life face-down")
+        parts.append(f"puts {hand(f['life'], w)} into Life face-down")
     if f.get("resource"):
         parts.append(f"puts {w.cards(f['resource'])} into the Resource")
     if f.get("start_resource"):
@@ -84,14 +60,8 @@ def _set_up(f: F, w: Words) -> str:
     return f"{w.who(f.get('player'))} sets up: " + ", ".join(parts)
 
 
-def _hand(cards: Any, w: Words) -> str:
-    """Cards drawn or put face-down: named, or counted when the seat sees none of them ("2 cards")."""
-    cards = cards or []
-    return counted(len(cards), "card") if all(hidden(c) for c in cards) else w.cards(cards)
-
-
 def _drawn(f: F, w: Words) -> str:
-    return f"{w.who(f.get('player'))} draws {_hand(f.get('cards'), w)}"
+    return f"{w.who(f.get('player'))} draws {hand(f.get('cards'), w)}"
 
 
 def _reloaded(f: F, w: Words) -> str:
@@ -190,7 +160,7 @@ def _effect(f: F, w: Words) -> str:
     on = {"link": f"the Link on {square}", "player": f"the Player card on {square}"}.get(a.get("target"),
                                                                                       f"the card on {square}")
     if op == "power":
-        what = f"{on} gets {_signed(a.get('delta'))} Power {UNTIL.get(a.get('until', 'end_of_turn'), a.get('until'))}"
+        what = f"{on} gets {signed(a.get('delta'))} Power {UNTIL.get(a.get('until', 'end_of_turn'), a.get('until'))}"
     elif op == "damage":
         what = f"{on} is dealt {a.get('amount')} damage"
     elif op == "destroy":
@@ -201,13 +171,13 @@ def _effect(f: F, w: Words) -> str:
                 f"{w.card(a.get('resource'))} in {a.get('owner') or player}'s Resource becomes {state}")
     elif op == "draw":
         cards = a.get("cards") or []
-        what = f"{player} draws {_hand(cards, w)}"
+        what = f"{player} draws {hand(cards, w)}"
     elif op == "recover":
         what = f"{player} puts {w.card(a.get('card'))} from the top of the deck into Life"
     elif op == "token":
         what = f"a Token {short(a.get('name') or '')} (Power {a.get('power')}) is put onto {square}".replace("  ", " ")
     elif op == "counter":
-        what = f"{player}'s counters change by {_signed(a.get('delta'))}"
+        what = f"{player}'s counters change by {signed(a.get('delta'))}"
     elif op == "link":
         what = f"{player} puts a Link on {square}"
     elif op == "overboost":
@@ -232,8 +202,7 @@ def _effect(f: F, w: Words) -> str:
 
 
 def _turn_ended(f: F, w: Words) -> str:
-    discard = f.get("discard") or []
-    return f"{w.who(f.get('player'))} ends the turn" + (f", discarding {w.cards(discard)}" if discard else "")
+    return f"{w.who(f.get('player'))} ends the turn{discarding(f, w)}"
 
 
 def _late(f: F, w: Words) -> str:
@@ -242,18 +211,12 @@ def _late(f: F, w: Words) -> str:
             + (f": {w.cards(discard)} goes from the hand to the Trash" if discard else ": nothing else happens"))
 
 
-def _violation(f: F, w: Words) -> str:
-    who = f" by {f['player']}" if f.get("player") else ""
-    text = f"Rule {f.get('rule')} broken{who} (turn {f.get('turn')}): {f.get('message')}"
-    return text + (f" (waived: {f['waive']})" if f.get("waive") else "")
-
-
 def _k(*names: str) -> frozenset[str]:
     return frozenset(names) | _COMMON
 
 
 SAYS: dict[str, tuple[frozenset[str], Any]] = {
-    "Started": (_k("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), _started),
+    "Started": (_k("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (_k("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
                     _set_up),
     "TurnStarted": (_k("turn", "player"), lambda f, w: f"Turn {f.get('turn')}: {w.who(f.get('player'))}'s turn begins"),
@@ -289,7 +252,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "ResultRecorded": (_k("winner", "reason"),
                        lambda f, w: "The log records the result: " + result_text(f.get("winner"),
                                                                                  one_line(f.get("reason")), REASONS)),
-    "ViolationRecorded": (_k("rule", "message", "turn", "player", "waive"), _violation),
+    "ViolationRecorded": (_k("rule", "message", "turn", "player", "waive"), violation),
     "RecordSkipped": (_k("player"), lambda f, w: skipped(f.get("player"), w)),
     "Sealed": (_k("events", "last"),
                lambda f, w: f"The import is sealed after {f.get('events')} events (digest {str(f.get('last'))[:12]})"),
