@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -106,3 +106,16 @@ def cpu(f: Callable[[], object], runs: int = 2) -> float:
         finally:
             gc.enable()
     return best
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON value, keys too (a hidden card's code must be none of them)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from strings(k)
+            yield from strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from strings(v)

@@ -12,13 +12,13 @@ import io
 import json
 import zipfile
 from pathlib import Path
-from typing import Any, Iterator
 
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from cli.main import zx
+from support import strings
 from web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,18 +31,6 @@ def cli(store: str, *args: str, code: int = 0) -> str:
     r = CliRunner().invoke(zx, ["--store", store, *args])
     assert r.exit_code == code, r.output
     return r.stdout
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from strings(k)
-            yield from strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from strings(v)
 
 
 def steps(store: str, match: str, seat: str) -> list[dict]:

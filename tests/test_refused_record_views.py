@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from cli.main import zx
+from support import strings
 from web.app import create_app
 from zx_events import games, replay
 from zx_events.seats import HIDDEN
@@ -32,18 +33,6 @@ def cli(store: str, *args: str, code: int = 0) -> str:
     r = CliRunner().invoke(zx, ["--store", store, *args])
     assert r.exit_code == code, r.output
     return r.stdout
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from strings(k)
-            yield from strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from strings(v)
 
 
 def stored(tmp_path: Path, *logs: Path) -> str:
