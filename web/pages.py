@@ -248,7 +248,8 @@ def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
             continue
         known = sorted({r[c] for r in rows for c in columns if isinstance(r.get(c), str)})
         if nfc(value) not in {nfc(k) for k in known}:  # in any normal form, as the analytics (the form's names) hold it
-            return str(UnknownName(kind, value, known, f"the {registry.choices([game])[0]['name']} matches"))
+            name = registry.choices([game])[0]["name"]
+            return str(UnknownName(kind, value, known, f"the {name} matches", f"the store has no {name} matches yet"))
         try:  # a masked name that stands for several names: the dashboard's page says so (it answered JSON)
             b.unmask({key: value})
         except WebError as e:

@@ -917,3 +917,13 @@ def test_a_filter_the_dashboard_refuses_is_its_own_page_with_the_form_the_reason
     assert 'name="since" value="2026-05-01"' in r.text and 'name="until" value="2026-01-01"' in r.text
     api = client.get("/api/stats/winrates", params={"since": "2026-05-01", "until": "2026-01-01"}, headers=html)
     assert api.status_code == 400 and api.json()["error"] == "since 2026-05-01 is after until 2026-01-01"
+
+
+def test_a_name_asked_of_a_game_the_store_has_no_matches_of_says_so_in_a_sentence(client):
+    """``/dashboard?game=x610z&deck=Red+Dragons`` on a store of Z/X matches said "no deck named 'Red Dragons' in
+    the X610Z matches; the X610Z matches has no matches yet"."""
+    assert "x610z" not in {r["game"] for r in client.get("/api/matches?limit=500").json()["matches"]}
+    r = client.get("/dashboard", params={"game": "x610z", "deck": "Red Dragons"}, headers={"accept": "text/html"})
+    message = re.search(r'id="error-message">([^<]+)<', r.text).group(1)
+    assert r.status_code == 400 and 'id="dash-filters"' in r.text
+    assert message == "no deck named &#39;Red Dragons&#39; in the X610Z matches; the store has no X610Z matches yet"
