@@ -135,9 +135,12 @@ NAMED_FILTERS = {"event": ("event", "event"), "deck": ("deck", "deck"), "opp_dec
 class UnknownName(ValueError):
     """A filter names something the analytics file has never seen; says the closest known names."""
 
-    def __init__(self, kind: str, value: str, known: list[str], where: str = "the analytics file") -> None:
+    def __init__(self, kind: str, value: str, known: list[str], where: str = "the analytics file",
+                 none: str | None = None) -> None:
+        """``none``: what the message says when nothing is ``known`` (else "WHERE has no matches yet": a
+        ``where`` such as "the X610Z matches" asks its own words, "the store has no X610Z matches yet")."""
         known = sorted({unicodedata.normalize("NFC", k) for k in known})  # a name in two normal forms: once
-        self.kind, self.value, self.known, self.where = kind, value, known, where
+        self.kind, self.value, self.known, self.where, self.none = kind, value, known, where, none
         folded = {k.casefold(): k for k in known}
         close = [folded[value.casefold()]] if value.casefold() in folded else []
         close += [k for k in difflib.get_close_matches(value, known, n=3, cutoff=0.5) if k not in close]
@@ -150,7 +153,7 @@ class UnknownName(ValueError):
             some = sorted(known)[:8]
             hint = "known: " + ", ".join(repr(_shown(k)) for k in some) + (", ..." if len(known) > len(some) else "")
         else:
-            hint = f"{where} has no matches yet"
+            hint = none or f"{where} has no matches yet"
         super().__init__(f"no {kind} named {_shown(value)!r} in {where}; {hint}")
 
 

@@ -154,9 +154,18 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
             answer.headers["Retry-After"] = str(retry_after)
         return answer
 
+    async def refused(request: Request, status: int, message: str, retry_after: int | None = None) -> Any:
+        """``error``, but a page of /dashboard whose parameters were refused is the dashboard's own page: its form
+        with what was asked, the reason, a link back without filters (as for an unknown name)."""
+        if status == 400 and request.url.path == "/dashboard" and not wants_json(request):
+            page = await pages.dashboard_refusal(request, backend, message)
+            if page is not None:
+                return page
+        return error(request, status, message, retry_after)
+
     @app.exception_handler(WebError)
     async def web_error(request: Request, e: WebError) -> Any:
-        return error(request, e.status, e.message, e.retry_after)
+        return await refused(request, e.status, e.message, e.retry_after)
 
     @app.exception_handler(ZXError)
     async def zx_error(request: Request, e: ZXError) -> Any:
@@ -169,7 +178,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         for err in e.errors():
             where = ".".join(str(x) for x in err.get("loc", ()) if x not in ("query", "path"))
             parts.append(f"{where}: {err.get('msg')} (got {err.get('input')!r})")
-        return error(request, 400, "; ".join(parts) or "bad parameters")
+        return await refused(request, 400, "; ".join(parts) or "bad parameters")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> Any:

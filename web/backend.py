@@ -257,7 +257,7 @@ def public_unknown_name(e: Any) -> Any:
 
     if e.kind not in FREE_TEXT_KINDS:
         return e
-    return UnknownName(e.kind, masked_name(e.value), sorted({masked_name(k) for k in e.known}), e.where)
+    return UnknownName(e.kind, masked_name(e.value), sorted({masked_name(k) for k in e.known}), e.where, e.none)
 
 
 HIDDEN_CARD_FIGURES = ("deck_", "gns_", "iwd", "gih_", "oh_", "gd_")  # per-card columns that rest on hidden cards

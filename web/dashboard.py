@@ -42,10 +42,11 @@ OUTCOMES = ("destroyed", "player_damaged", "survived", "no_damage_overboost", "f
 OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0e0")
 TOP_CARDS = 25
 MAX_TURN = 16
-# terminal cells of a name a chart shows (a wide character takes two: 20 CJK characters or emoji), about AXIS_LABELS
-# px: longer, ``short`` cuts it at a grapheme cluster (vl-convert lays a long label out in quadratic time)
+# terminal cells of a name a chart shows (a wide character takes two: 20 CJK characters or emoji): longer, or
+# wider drawn than AXIS_LABELS px (``label_px``: 40 "W"s are 440 px), ``short`` cuts it at a grapheme cluster
+# (vl-convert lays a long label out in quadratic time)
 LABEL_MAX = 40
-# px: the axis labels' room (a LABEL_MAX name); Vega's own cut (labelLimit) is off: ``render_svg``
+# px: the axis labels' room (a name is cut to it: ``short``); Vega's own cut (labelLimit) is off: ``render_svg``
 AXIS_LABELS = 280
 # px: the widest a chart's box is (style.css: main 1200 px less its padding, the section's padding and border);
 # a chart as wide or narrower is shown whole, a wider one scrolls in its box with its labels out of sight
@@ -66,9 +67,30 @@ DECK_SHAPES = ("circle", "square", "triangle-up", "diamond", "triangle-down", "c
                "triangle-left", "M-1,-0.5L-0.5,-1L0,-0.5L0.5,-1L1,-0.5L0.5,0L1,0.5L0.5,1L0,0.5L-0.5,1L-1,0.5L-0.5,0Z",
                "M-1,-1H1L0,0L1,1H-1L0,0Z")  # a star, an x, an hourglass
 LEGEND_MAX = 60  # cells of a name the weekly trend's legend shows (docs/serve.md: names of up to 60 shown whole)
-# px: a legend label of 60 cells (LEGEND_MAX) shown whole (DejaVu Sans at 11 px: 7 px a character at most
-# for a name's usual letters); the legend lays its labels out in as many columns as fit the chart's box
+# px: the room of a legend label, 60 cells (LEGEND_MAX) of a name's usual letters (DejaVu Sans at 11 px: 7 px a
+# character); the legend lays its labels out in as many columns as fit the chart's box
 LEGEND_LABELS = 7 * LEGEND_MAX
+LABEL_SIZE = 11  # px: the font size of the charts' axis and legend labels and of their text marks
+# DejaVu Sans's advance widths (its hmtx table, 2048 units an em) of U+0020-U+007E and U+00A0-U+00FF: a name's
+# label is cut to the pixels it is given by them (``label_px``). Cut to 40 terminal cells alone, taken for about
+# 280 px, 40 "W"s were 440 px: Win rate by deck was 1230 px wide against its 1118 px box, its labels cut at the edge
+_EM = 2048
+_ASCII_WIDTHS = (
+    651, 821, 942, 1716, 1303, 1946, 1597, 563, 799, 799, 1024, 1716, 651, 739, 651, 690, 1303, 1303, 1303, 1303,
+    1303, 1303, 1303, 1303, 1303, 1303, 690, 690, 1716, 1716, 1716, 1087, 2048, 1401, 1405, 1430, 1577, 1294, 1178,
+    1587, 1540, 604, 604, 1343, 1141, 1767, 1532, 1612, 1235, 1612, 1423, 1300, 1251, 1499, 1401, 2025, 1403, 1251,
+    1403, 799, 690, 799, 1716, 1024, 1024, 1255, 1300, 1126, 1300, 1260, 721, 1300, 1298, 569, 569, 1186, 569, 1995,
+    1298, 1253, 1300, 1300, 842, 1067, 803, 1298, 1212, 1675, 1212, 1212, 1075, 1303, 690, 1303, 1716,
+)
+_LATIN1_WIDTHS = (
+    651, 821, 1303, 1303, 1303, 1303, 690, 1024, 1024, 2048, 965, 1253, 1716, 739, 2048, 1024, 1024, 1716, 821, 821,
+    1024, 1303, 1303, 651, 1024, 821, 965, 1253, 1985, 1985, 1985, 1087, 1401, 1401, 1401, 1401, 1401, 1401, 1995,
+    1430, 1294, 1294, 1294, 1294, 604, 604, 604, 604, 1587, 1532, 1612, 1612, 1612, 1612, 1612, 1716, 1612, 1499,
+    1499, 1499, 1499, 1251, 1239, 1290, 1255, 1255, 1255, 1255, 1255, 1255, 2011, 1126, 1260, 1260, 1260, 1260, 569,
+    569, 569, 569, 1253, 1298, 1253, 1253, 1253, 1253, 1253, 1716, 1253, 1298, 1298, 1298, 1298, 1212, 1300, 1212,
+)
+WIDE_EM = 1.25  # a wide character (CJK, an emoji), drawn in whichever font the system falls back on
+OTHER_EM = 1.0  # any other character (Greek, Cyrillic, a symbol): as wide as DejaVu Sans's widest letters, about
 
 
 @cache
@@ -336,18 +358,57 @@ def _xml_safe(value: Any) -> Any:
     return value
 
 
-def short(text: str, limit: int = LABEL_MAX) -> str:
-    """``text`` cut to ``limit`` terminal cells (a wide character takes two), the last one an ellipsis where it
-    was cut, at a grapheme cluster (``freetext.cut_cells``: never half a flag, an emoji family cut at a
-    joiner, half a surrogate pair). A cell is about 6.5 px of the charts' 11 px text, for a Latin letter
-    (DejaVu Sans) as for half a CJK character or emoji, so the width drawn follows it."""
-    return cut_cells(text, limit, "…")
+def short(text: str, limit: int = LABEL_MAX, px: float = AXIS_LABELS) -> str:
+    """``text`` cut to ``limit`` terminal cells (a wide character takes two) and to ``px`` pixels drawn
+    (``label_px``), the last one an ellipsis where it was cut, at a grapheme cluster (``freetext.cut_cells``:
+    never half a flag, an emoji family cut at a joiner, half a surrogate pair). Cells alone let 40 "W"s through,
+    440 px against the 280 px an axis's names are given. Reads no further into ``text`` than ``limit``."""
+    cut = cut_cells(text, limit, "…")
+    if label_px(cut) <= px:
+        return cut
+    from wcwidth import iter_graphemes
+
+    room, used, end = px - label_px("…"), 0.0, 0
+    for cluster in iter_graphemes(cut):
+        used += _cluster_px(cluster)
+        if used > room:
+            break
+        end += len(cluster)
+    return cut[:end] + "…"
 
 
-def _labels(df: pl.DataFrame, *cols: str, limit: int = LABEL_MAX) -> pl.DataFrame:
+def label_px(text: str) -> float:
+    """About how wide ``text`` is drawn at the charts' ``LABEL_SIZE`` in their ``FONT``: DejaVu Sans's own widths
+    for ASCII and Latin-1 (what vl-convert measures and a browser on the same kind of system draws), ``WIDE_EM``
+    for a wide character (CJK, an emoji), ``OTHER_EM`` for any other (an estimate on the wide side)."""
+    from wcwidth import iter_graphemes
+
+    return sum(_cluster_px(cluster) for cluster in iter_graphemes(text))
+
+
+def _cluster_px(cluster: str) -> float:
+    """A grapheme cluster's width in px (``label_px``): its first character's (combining marks take none)."""
+    from wcwidth import wcswidth
+
+    cells = wcswidth(cluster)
+    if cells < 0:  # a control character: drawn as its escape (``_xml_safe``: "\x01")
+        return label_px(cluster.encode("unicode_escape").decode("ascii"))
+    c = ord(cluster[0])
+    if 0x20 <= c < 0x7F:
+        em = _ASCII_WIDTHS[c - 0x20] / _EM
+    elif 0xA0 <= c <= 0xFF:
+        em = _LATIN1_WIDTHS[c - 0xA0] / _EM
+    else:
+        em = 0.0 if cells == 0 else OTHER_EM
+    if cells >= 2:  # (a keycap or a flag begins with a narrow character)
+        em = max(em, WIDE_EM)
+    return em * LABEL_SIZE
+
+
+def _labels(df: pl.DataFrame, *cols: str, limit: int = LABEL_MAX, px: float = AXIS_LABELS) -> pl.DataFrame:
     """``df`` with the names in ``cols`` (decks, players, cards) as a chart shows them: cut to
-    ``limit`` terminal cells (``short``; an axis's ``LABEL_MAX``, the trend legend's ``LEGEND_MAX``), two
-    names cut to the same text told apart by a number. A log's
+    ``limit`` terminal cells and ``px`` pixels (``short``; an axis's ``LABEL_MAX`` and ``AXIS_LABELS``, the trend
+    legend's ``LEGEND_MAX`` and ``LEGEND_LABELS``), two names cut to the same text told apart by a number. A log's
     header line may hold 1,000,000 characters: a chart with one 30,000-character deck name took vl-convert
     a minute to lay out (its label truncation measures the text again and again), holding the GIL, so
     ``zx serve`` answered nothing and ``zx report`` took 74 s instead of 6. The tables keep the full names."""
@@ -356,15 +417,15 @@ def _labels(df: pl.DataFrame, *cols: str, limit: int = LABEL_MAX) -> pl.DataFram
     for c in cols:
         for v in df[c].unique().to_list():
             if isinstance(v, str):
-                (long if short(v, limit) != v else kept).add(v)
+                (long if short(v, limit, px) != v else kept).add(v)
     if not long:
         return df
     mapping = {}
     for v in sorted(long):
-        label, k = short(v, limit), 1
+        label, k = short(v, limit, px), 1
         while label in kept:
             k += 1
-            label = short(v, limit - len(f" ({k})")) + f" ({k})"
+            label = short(v, limit - len(f" ({k})"), px - label_px(f" ({k})")) + f" ({k})"
         kept.add(label)
         mapping[v] = label
     return df.with_columns(pl.col(c).replace(mapping) for c in cols)
@@ -427,13 +488,13 @@ def trend_chart(df: pl.DataFrame) -> str:
     if not df.height:
         return ""
     alt = _alt()
-    data = _labels(df.filter(pl.col("week") != "unknown"), "deck", limit=LEGEND_MAX)
+    data = _labels(df.filter(pl.col("week") != "unknown"), "deck", limit=LEGEND_MAX, px=LEGEND_LABELS)
     if not data.height:
         return ""
     decks = data["deck"].unique()
     # the legend under the chart, in as many columns of its longest name as fit the box (a row of ten names
     # ran 400 px past it, and a name was cut after 25 characters)
-    widest = min(LEGEND_LABELS, 7 * max(decks.str.len_chars().max() or 1, 4)) + 16 + 5 + 10  # symbol, gaps
+    widest = min(LEGEND_LABELS, max(28, *map(label_px, decks.to_list()))) + 16 + 5 + 10  # symbol, gaps
     columns = max(1, min(decks.len(), (CHART_BOX - PADDING["left"] - PADDING["right"]) // widest))
     legend = alt.Legend(title="deck", columns=columns, labelLimit=LEGEND_LABELS, symbolSize=70)
     colour = alt.Color("deck:N", scale=alt.Scale(range=list(DECK_COLOURS)), legend=None)

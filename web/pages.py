@@ -192,15 +192,44 @@ def dashboard_answer(b: Backend, filters: dict[str, Any], min_games: int) -> HTM
     game = dashboard.shown_game(b, filters.get("game"))
     problem = unknown_name(b, game, filters)
     if problem:  # the dashboard's own page, its form showing what was asked, and names of this game
-        from zx_events import games as registry
-
-        d = dashboard.Dashboard({k: v for k, v in filters.items() if v and k != "game"}, min_games, {}, game=game,
-                                game_name=registry.choices([game])[0]["name"])
-        return html_response(render("dashboard.html", nav="dashboard", d=d, live=True, title="Metagame",
-                                    opts=offered_choices(dashboard.choices(b, game)),
-                                    error=problem, store=b.svc.store.label),
-                             status=400)
+        return refused_dashboard(b, game, filters, min_games, problem)
     return html_response(render_dashboard(b, filters, min_games, live=True))
+
+
+def refused_dashboard(b: Backend, game: str, filters: dict[str, Any], min_games: Any, problem: str) -> HTMLResponse:
+    """The dashboard's own page for filters it refuses (400): its form showing what was asked, the reason and a
+    link back to the dashboard without filters, no figure."""
+    from zx_events import games as registry
+
+    d = dashboard.Dashboard({k: v for k, v in filters.items() if v and k != "game"}, min_games, {}, game=game,
+                            game_name=registry.choices([game])[0]["name"])
+    return html_response(render("dashboard.html", nav="dashboard", d=d, live=True, title="Metagame",
+                                opts=offered_choices(dashboard.choices(b, game)),
+                                error=problem, store=b.svc.store.label),
+                         status=400)
+
+
+async def dashboard_refusal(request: Request, b: Backend, problem: str) -> HTMLResponse | None:
+    """The dashboard's own page (``refused_dashboard``) for a request of /dashboard whose parameters were refused
+    before it was drawn (a date that is none, From after To, a minimum of games under 1, an unknown parameter),
+    with what was asked as the form shows it; None when that page cannot be drawn (no analytics file): the bare
+    error page then. It was the bare page, linking to the matches, where an unknown name got this one."""
+    from analytics.stats import Filters
+    from zx_events import games as registry
+
+    asked = dict(request.query_params)
+    filters = {k: asked[k] for k in Filters.names() if asked.get(k) and k != "game"}
+    wanted = (asked.get("game") or "").strip().lower()
+    min_games = asked.get("min_games") or api.DEFAULT_MIN_GAMES
+
+    def page() -> HTMLResponse:
+        game = wanted if wanted in registry.keys() else dashboard.shown_game(b)
+        return refused_dashboard(b, game, filters, min_games, problem)
+
+    try:
+        return await b.off_loop(page)
+    except Exception:  # (the analytics file missing or failing: the bare page says what was refused)
+        return None
 
 
 def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
@@ -219,7 +248,8 @@ def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
             continue
         known = sorted({r[c] for r in rows for c in columns if isinstance(r.get(c), str)})
         if nfc(value) not in {nfc(k) for k in known}:  # in any normal form, as the analytics (the form's names) hold it
-            return str(UnknownName(kind, value, known, f"the {registry.choices([game])[0]['name']} matches"))
+            name = registry.choices([game])[0]["name"]
+            return str(UnknownName(kind, value, known, f"the {name} matches", f"the store has no {name} matches yet"))
         try:  # a masked name that stands for several names: the dashboard's page says so (it answered JSON)
             b.unmask({key: value})
         except WebError as e:

@@ -353,6 +353,30 @@ def test_a_long_event_name_keeps_the_filters_on_a_phones_screen(browser, tmp_pat
         browser.set_window_size(1400, 1000)
 
 
+def test_decks_named_with_wide_letters_leave_every_chart_as_wide_as_its_box_at_1280_px(browser, tmp_path):
+    """Decks named "W" * 60 and "M" * 60 made Win rate by deck 1230 px wide, Deck share 1152 px and the
+    weekly trend 1150 px against their 1118 px box, labels cut at its edge (docs/serve.md: from 1280 px up
+    every chart is as wide as its box or narrower): names are cut to the pixels they are given too."""
+    from web.app import create_app
+
+    store, _ = one_match_store(tmp_path, players={"P1": {"deck_name": "W" * 60}, "P2": {"deck_name": "M" * 60}})
+    try:
+        browser.set_window_size(1280, 900)
+        with running(create_app(store, analytics=tmp_path / "analytics.duckdb")) as url:
+            browser.get(url + "/dashboard?min_games=1")
+            wait(browser, "div[data-chart='cards'] svg")
+            charts = browser.execute_script("""return Array.prototype.map.call(document.querySelectorAll('div[data-chart]'),
+                function (d) { var svg = d.querySelector('svg');
+                  return [d.dataset.chart, svg.getBoundingClientRect().width, d.clientWidth]; });""")
+            assert {key for key, _, _ in charts} >= {"share", "trend", "winrates"}
+            for key, width, box in charts:
+                assert width <= box, (key, width, box)
+            found = browser.execute_script(CHART_TEXT)
+            assert found["outside"] == [] and found["overlap"] == [], found
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
 def test_a_screen_reader_meets_each_chart_as_an_image_named_by_its_title(browser, server):
     """Chromium's accessibility tree held eight images named '' on the dashboard (role="img", no name, and
     the text marks inside hidden by that role). Each is named by its section's title."""

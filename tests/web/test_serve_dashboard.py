@@ -895,3 +895,35 @@ def test_every_table_header_cell_names_its_column_for_a_screen_reader(built, cli
     for name, html in pages.items():
         cells = re.findall(r"<th\b[^>]*>", html)
         assert cells and all('scope="col"' in c for c in cells), (name, [c for c in cells if "scope" not in c][:3])
+
+
+def test_a_filter_the_dashboard_refuses_is_its_own_page_with_the_form_the_reason_and_a_link_back(client):
+    """From after To (``since=2026-05-01&until=2026-01-01``) answered a bare error page (or JSON) linking to the
+    matches, as did a date that is none and a minimum of games under 1, where an unknown name gets the
+    dashboard's own page (docs/serve.md): its form with what was asked, the reason, a link back without
+    filters. The JSON API keeps its JSON error."""
+    html = {"accept": "text/html"}
+    cases = (({"since": "2026-05-01", "until": "2026-01-01"}, "since 2026-05-01 is after until 2026-01-01"),
+             ({"since": "someday"}, "since: &#39;someday&#39; is not a date (YYYY-MM-DD)"),
+             ({"min_games": "0"}, "min_games"))
+    for params, reason in cases:
+        r = client.get("/dashboard", params={"game": "zx", **params}, headers=html)
+        assert r.status_code == 400, (params, r.text[:300])
+        assert 'id="dash-filters"' in r.text and 'id="back-dashboard"' in r.text, params
+        message = re.search(r'id="error-message">([^<]+)<', r.text)
+        assert message and reason in message.group(1), (params, r.text[:500])
+        assert "data-chart" not in r.text
+    r = client.get("/dashboard", params={"since": "2026-05-01", "until": "2026-01-01"}, headers=html)
+    assert 'name="since" value="2026-05-01"' in r.text and 'name="until" value="2026-01-01"' in r.text
+    api = client.get("/api/stats/winrates", params={"since": "2026-05-01", "until": "2026-01-01"}, headers=html)
+    assert api.status_code == 400 and api.json()["error"] == "since 2026-05-01 is after until 2026-01-01"
+
+
+def test_a_name_asked_of_a_game_the_store_has_no_matches_of_says_so_in_a_sentence(client):
+    """``/dashboard?game=x610z&deck=Red+Dragons`` on a store of Z/X matches said "no deck named 'Red Dragons' in
+    the X610Z matches; the X610Z matches has no matches yet"."""
+    assert "x610z" not in {r["game"] for r in client.get("/api/matches?limit=500").json()["matches"]}
+    r = client.get("/dashboard", params={"game": "x610z", "deck": "Red Dragons"}, headers={"accept": "text/html"})
+    message = re.search(r'id="error-message">([^<]+)<', r.text).group(1)
+    assert r.status_code == 400 and 'id="dash-filters"' in r.text
+    assert message == "no deck named &#39;Red Dragons&#39; in the X610Z matches; the store has no X610Z matches yet"
