@@ -40,9 +40,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-import orjson
-
-from zx_events.errors import ZXError
 from zx_events.freetext import json_escaped_bytes
 
 from .cursor import Cursor, EventReader
