@@ -232,18 +232,9 @@ def _record_text(rec: Any, cut: set[str]) -> str:
 
 
 def _event_text(e: Any, cut: set[str]) -> str:
-    """An event in its game's words (``EventView.text``, ``Game.narrate``: "P2 Hana draws a card"), cut to 200
-    terminal cells; one without (an ``EventView`` made elsewhere) as its fields, ``key=value``."""
-    from zx_events.replay import thaw
-
-    if getattr(e, "text", ""):
-        return _cut_values(e.text, cut)
-
-    data = _cut_values({k: v for k, v in thaw(e.data).items() if v not in (None, [], {})}, cut)
-    if e.kind == "Started":
-        h = data.get("header", {})
-        return f"{data.get('match_id')} · {h.get('event') or ''} {h.get('played_at') or ''}".strip()
-    return " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in data.items())
+    """An event in its game's words (``EventView.text``, ``Game.narrate``: "P2 Hana draws a card"; its fields,
+    ``key=value``, where the game has no sentence), cut to 200 terminal cells."""
+    return _cut_values(e.text, cut)
 
 
 def draw_step(step: Any, game: Any, cut: set[str] | None = None) -> None:

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from zx_events.freetext import cut_cells
+from zx_events.freetext import cut_cells, result_text
 from zx_events.seats import HIDDEN
 
 NAME_CELLS = 40  # terminal cells of a player's name, a Token's name, in a sentence (the board shows them whole)
@@ -159,7 +159,34 @@ def started(f: Mapping[str, Any], w: Words) -> str:
     return text
 
 
+EVERY_EVENT = frozenset({"line", "rec", "originator_topic"})  # fields a sentence leaves out on purpose, any game's
+
+
+def known(*names: str) -> frozenset[str]:
+    """The fields an event kind's sentence reads or leaves out on purpose (a game's ``SAYS``): ``names`` and
+    ``EVERY_EVENT``'s; ``say`` appends any other as key=value text."""
+    return frozenset(names) | EVERY_EVENT
+
+
 Say = Callable[[Mapping[str, Any], Words], str]
+
+
+def common(reasons: Mapping[str, str]) -> dict[str, tuple[frozenset[str], Say]]:
+    """The sentences of the events every game's match records alike (a turn begins, a concession, the end, the
+    log's result in the game's ``reasons``, a record passed over, the import's seal): a game's ``SAYS`` starts
+    from these."""
+    return {
+        "TurnStarted": (known("turn", "player"),
+                        lambda f, w: f"Turn {f.get('turn')}: {w.who(f.get('player'))}'s turn begins"),
+        "Conceded": (known("player"), lambda f, w: f"{w.who(f.get('player'))} concedes"),
+        "MatchEnded": (known("winner", "reason"),
+                       lambda f, w: "The match ends: " + result_text(f.get("winner"), f.get("reason"), reasons)),
+        "ResultRecorded": (known("winner", "reason"), lambda f, w: "The log records the result: "
+                           + result_text(f.get("winner"), one_line(f.get("reason")), reasons)),
+        "RecordSkipped": (known("player"), lambda f, w: skipped(f.get("player"), w)),
+        "Sealed": (known("events", "last"), lambda f, w: f"The import is sealed after {f.get('events')} events "
+                   f"(digest {str(f.get('last'))[:12]})"),
+    }
 
 
 def say(table: Mapping[str, tuple[frozenset[str], Say]], kind: str, fields: Mapping[str, Any],

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from zx_events.freetext import result_text
-from zx_events.narration import Words, compact, discarding, hand, one_line, say, signed, skipped, started, violation
+from zx_events.narration import (Words, common, compact, discarding, hand, known, say, signed, started,
+                                  violation)
 
 from .rules import REASONS
 
 F = Mapping[str, Any]
-_COMMON = frozenset({"line", "rec", "originator_topic"})
 PHASES = {"draw": "Draw Phase", "action": "Action Phase", "end": "End Phase", "closed": "End Phase (closed)"}
 ZONES = {"deck": "Deck", "hand": "hand", "cast": "Cast Zone", "play": "play", "discard": "Discard Pile",
          "removed": "Removed Zone"}
@@ -179,52 +178,39 @@ def _effect(f: F, w: Words) -> str:
     return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {what}"
 
 
-def _k(*names: str) -> frozenset[str]:
-    return frozenset(names) | _COMMON
-
-
 SAYS: dict[str, tuple[frozenset[str], Any]] = {
-    "Started": (_k("match_id", "header", "catalog", "board", "rules_version", "source", "content_sha256"), started),
-    "PlayerSetUp": (_k("player", "dot", "life_base", "hand", "murphy"), _set_up),
-    "TurnStarted": (_k("turn", "player"), lambda f, w: f"Turn {f.get('turn')}: {w.who(f.get('player'))}'s turn begins"),
-    "CardDrawn": (_k("player", "card"), lambda f, w: f"{w.who(f.get('player'))} draws {w.card(f.get('card'))}"),
-    "PhaseEntered": (_k("phase"),
+    **common(REASONS),
+    "Started": (known("match_id", "header", "catalog", "board", "rules_version", "source", "content_sha256"), started),
+    "PlayerSetUp": (known("player", "dot", "life_base", "hand", "murphy"), _set_up),
+    "CardDrawn": (known("player", "card"), lambda f, w: f"{w.who(f.get('player'))} draws {w.card(f.get('card'))}"),
+    "PhaseEntered": (known("phase"),
                      lambda f, w: f"The {PHASES.get(f.get('phase'), str(f.get('phase')).capitalize() + ' Phase')} "
                                   f"begins"),
-    "CrystalCast": (_k("player", "card", "pay", "counters"),
+    "CrystalCast": (known("player", "card", "pay", "counters"),
                     lambda f, w: f"{w.who(f.get('player'))} casts the Energy Crystal {w.card(f.get('card'))}"
                                  f"{_paying(f.get('pay'))}"),
-    "EnergyAdded": (_k("player", "uid", "type", "amount"),
+    "EnergyAdded": (known("player", "uid", "type", "amount"),
                     lambda f, w: f"{w.who(f.get('player'))} adds {_energy({f.get('type'): f.get('amount')})}"),
-    "Announced": (_k("player", "entry", "pay"), _announced),
-    "ActionFailed": (_k("player", "kind", "pay"),
+    "Announced": (known("player", "entry", "pay"), _announced),
+    "ActionFailed": (known("player", "kind", "pay"),
                      lambda f, w: f"{w.who(f.get('player'))}'s {compact(f.get('kind'))} fails: its cost cannot be "
                                   f"met" + (f" ({_energy(f.get('pay'))} spent)" if _energy(f.get("pay")) else "")),
-    "Passed": (_k("player"), lambda f, w: f"{w.who(f.get('player'))} passes"),
-    "Resolved": (_k("outcome", "facts"), _resolved),
-    "EffectApplied": (_k("player", "source", "op", "args"), _effect),
-    "Destroyed": (_k("dot", "uid", "code", "cause"),
+    "Passed": (known("player"), lambda f, w: f"{w.who(f.get('player'))} passes"),
+    "Resolved": (known("outcome", "facts"), _resolved),
+    "EffectApplied": (known("player", "source", "op", "args"), _effect),
+    "Destroyed": (known("dot", "uid", "code", "cause"),
                   lambda f, w: f"{w.card(f.get('code'))} on {f.get('dot')} is destroyed "
                                f"{CAUSES.get(f.get('cause'), '(' + compact(f.get('cause')) + ')')} and goes to the "
                                f"Discard Pile"),
-    "PermanentLeft": (_k("uid", "code", "cause"),
+    "PermanentLeft": (known("uid", "code", "cause"),
                       lambda f, w: f"{w.card(f.get('code'))} leaves play "
                                    f"{CAUSES.get(f.get('cause'), '(' + compact(f.get('cause')) + ')')} for the "
                                    f"Discard Pile"),
-    "TurnEnded": (_k("player", "discard"), lambda f, w: f"{w.who(f.get('player'))} ends the turn{discarding(f, w)}"),
-    "LateRecord": (_k("player", "discard"),
+    "TurnEnded": (known("player", "discard"), lambda f, w: f"{w.who(f.get('player'))} ends the turn{discarding(f, w)}"),
+    "LateRecord": (known("player", "discard"),
                    lambda f, w: f"{w.who(f.get('player'))}'s record comes late (what it says had already happened)"
                                 f"{discarding(f, w)}"),
-    "Conceded": (_k("player"), lambda f, w: f"{w.who(f.get('player'))} concedes"),
-    "MatchEnded": (_k("winner", "reason"),
-                   lambda f, w: "The match ends: " + result_text(f.get("winner"), f.get("reason"), REASONS)),
-    "ResultRecorded": (_k("winner", "reason"),
-                       lambda f, w: "The log records the result: " + result_text(f.get("winner"),
-                                                                                 one_line(f.get("reason")), REASONS)),
-    "ViolationRecorded": (_k("rule", "message", "turn", "player"), violation),
-    "RecordSkipped": (_k("player"), lambda f, w: skipped(f.get("player"), w)),  # (none yet: a later version's)
-    "Sealed": (_k("events", "last"),
-               lambda f, w: f"The import is sealed after {f.get('events')} events (digest {str(f.get('last'))[:12]})"),
+    "ViolationRecorded": (known("rule", "message", "turn", "player"), violation),
 }
 
 

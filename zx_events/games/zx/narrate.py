@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from zx_events.freetext import result_text
-from zx_events.narration import (Words, compact, discarding, hand, hidden, one_line, say, short, signed, skipped,
-                                  started, violation)
+from zx_events.narration import (Words, common, compact, discarding, hand, hidden, known, say, short, signed, started,
+                                  violation)
 
 from .rules import REASONS
 
 F = Mapping[str, Any]
-_COMMON = frozenset({"line", "rec", "originator_topic"})
 ZONES = {"hand": "the hand", "deck": "the deck", "life": "Life", "charge": "the Charge", "trash": "the Trash",
          "remove": "the Remove Zone", "resource": "the Resource", "dynamis": "Dynamis", "square": "the Square",
          "force": "the Force Zone", "temporary": "Temporary"}
@@ -211,51 +209,38 @@ def _late(f: F, w: Words) -> str:
             + (f": {w.cards(discard)} goes from the hand to the Trash" if discard else ": nothing else happens"))
 
 
-def _k(*names: str) -> frozenset[str]:
-    return frozenset(names) | _COMMON
-
-
 SAYS: dict[str, tuple[frozenset[str], Any]] = {
-    "Started": (_k("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), started),
-    "PlayerSetUp": (_k("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
+    **common(REASONS),
+    "Started": (known("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), started),
+    "PlayerSetUp": (known("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
                     _set_up),
-    "TurnStarted": (_k("turn", "player"), lambda f, w: f"Turn {f.get('turn')}: {w.who(f.get('player'))}'s turn begins"),
-    "CardsDrawn": (_k("player", "cards"), _drawn),
-    "Reloaded": (_k("player", "life"), _reloaded),
-    "ResourcePlaced": (_k("player", "card"),
+    "CardsDrawn": (known("player", "cards"), _drawn),
+    "Reloaded": (known("player", "life"), _reloaded),
+    "ResourcePlaced": (known("player", "card"),
                        lambda f, w: f"{w.who(f.get('player'))} puts {w.card(f.get('card'))} into the Resource"),
-    "IgnitionPerformed": (_k("player", "charge", "revealed", "play", "kind", "base"), _ignition),
-    "CardPlayed": (_k("player", "card", "zone", "pay", "kind", "square", "on", "base", "extra"), _played),
-    "AttackDeclared": (_k("player", "square", "target", "attacker", "target_kind", "target_info", "distance",
+    "IgnitionPerformed": (known("player", "charge", "revealed", "play", "kind", "base"), _ignition),
+    "CardPlayed": (known("player", "card", "zone", "pay", "kind", "square", "on", "base", "extra"), _played),
+    "AttackDeclared": (known("player", "square", "target", "attacker", "target_kind", "target_info", "distance",
                           "range_used"), _attack),
-    "PriorityPassed": (_k("player"), lambda f, w: f"{w.who(f.get('player'))} passes priority"),
-    "BattleDamageDealt": (_k("outcome", "amount"), _battle_damage),
-    "BattleEnded": (_k("outcome"),
+    "PriorityPassed": (known("player"), lambda f, w: f"{w.who(f.get('player'))} passes priority"),
+    "BattleDamageDealt": (known("outcome", "amount"), _battle_damage),
+    "BattleEnded": (known("outcome"),
                     lambda f, w: f"The battle ends: {BATTLE_ENDS.get(f.get('outcome'), compact(f.get('outcome')))}"),
-    "BattleEffectsEnded": (_k(), lambda f, w: "Effects until end of battle end"),
-    "AbilityPlayed": (_k("player", "source"),
+    "BattleEffectsEnded": (known(), lambda f, w: "Effects until end of battle end"),
+    "AbilityPlayed": (known("player", "source"),
                       lambda f, w: f"{w.who(f.get('player'))} plays the ability of {_source(f.get('source'), w)}"),
-    "LifeDamaged": (_k("player", "card", "ignite", "kind", "base", "life_after", "triggers"), _life_damaged),
-    "ChargeExcessTrashed": (_k("player", "cards"),
+    "LifeDamaged": (known("player", "card", "ignite", "kind", "base", "life_after", "triggers"), _life_damaged),
+    "ChargeExcessTrashed": (known("player", "cards"),
                             lambda f, w: f"{w.who(f.get('player'))} puts {w.cards(f.get('cards') or [])} from the "
                                          f"Charge into the Trash (over the Charge limit)"),
-    "ZXDestroyed": (_k("square", "uid", "code", "cause"),
+    "ZXDestroyed": (known("square", "uid", "code", "cause"),
                     lambda f, w: f"{w.card(f.get('code'))} on {f.get('square')} is destroyed "
                                  f"{CAUSES.get(f.get('cause'), 'by ' + compact(f.get('cause')))} and goes to the "
                                  f"Charge"),
-    "EffectApplied": (_k("player", "source", "op", "args"), _effect),
-    "TurnEnded": (_k("player", "discard"), _turn_ended),
-    "LateRecord": (_k("player", "discard"), _late),
-    "Conceded": (_k("player"), lambda f, w: f"{w.who(f.get('player'))} concedes"),
-    "MatchEnded": (_k("winner", "reason"),
-                   lambda f, w: "The match ends: " + result_text(f.get("winner"), f.get("reason"), REASONS)),
-    "ResultRecorded": (_k("winner", "reason"),
-                       lambda f, w: "The log records the result: " + result_text(f.get("winner"),
-                                                                                 one_line(f.get("reason")), REASONS)),
-    "ViolationRecorded": (_k("rule", "message", "turn", "player", "waive"), violation),
-    "RecordSkipped": (_k("player"), lambda f, w: skipped(f.get("player"), w)),
-    "Sealed": (_k("events", "last"),
-               lambda f, w: f"The import is sealed after {f.get('events')} events (digest {str(f.get('last'))[:12]})"),
+    "EffectApplied": (known("player", "source", "op", "args"), _effect),
+    "TurnEnded": (known("player", "discard"), _turn_ended),
+    "LateRecord": (known("player", "discard"), _late),
+    "ViolationRecorded": (known("rule", "message", "turn", "player", "waive"), violation),
 }
 
 
