@@ -19,7 +19,7 @@ from zx_events.games.x610z.sim import simulate
 from zx_events.games.x610z.views import build_view, redact_record
 from zx_events.seats import HIDDEN
 
-from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, legal, pp, r, refused, run
+from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, deck_drawn_out, legal, pp, r, refused, run
 from x610z_support import play
 
 INVALID = Path(__file__).resolve().parents[3] / "examples" / "x610z" / "invalid"
@@ -113,13 +113,7 @@ def test_x610z_106_3_the_unknown_cards_of_a_setup_left_out_are_out_of_the_deck_f
     deck is empty, the 7 unknown cards in his hand, and he loses (106.3), as with his setup logged. The deck the state
     keeps still lists their 7 codes (which they are is not known): the deck-out was not found, the game went on and the
     log's result was 106.1b. Every seat counts his deck 0; only the judge sees the deck list."""
-    m, _ = run(SETUP)
-    rest = list(m.p["P1"]["deck"])
-    rest.remove("A1-010")
-    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
-                    r("effect", "P1", source="S1", op="draw", cards=rest), r("end", "P1", discard=rest + ["A1-010"]),
-                    r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
-                    r("turn", "P1"), r("result", "P1", winner="P2", reason="deck_out")]
+    recs = deck_drawn_out()
     m, found = audit(recs[1:])
     assert found == [(2, "P2", "105.2a")] and m.outcome == {"winner": "P2", "reason": "deck_out"}
     assert m.p["P1"]["hand"].count(HIDDEN) == 7 and len(m.p["P1"]["deck"]) == 7

@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from x610z_builder import BATTLE, SETUP, T1, legal, pp, r, refused, run
+from x610z_builder import BATTLE, SETUP, T1, deck_drawn_out, legal, pp, r, refused, run
 
 from zx_events.ids import project
 
@@ -206,13 +206,7 @@ def test_x610z_106_3_concession_loses():
 
 
 def test_x610z_106_3_empty_deck_when_a_draw_is_due_loses():
-    m, _ = run(SETUP)
-    rest = list(m.p["P1"]["deck"])
-    rest.remove("A1-010")
-    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
-                    r("effect", "P1", source="S1", op="draw", cards=rest), r("end", "P1", discard=rest + ["A1-010"]),
-                    r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
-                    r("turn", "P1"), r("result", "P1", winner="P2", reason="deck_out")]
+    recs = deck_drawn_out()
     m = legal(recs)
     assert m.outcome == {"winner": "P2", "reason": "deck_out"}
 

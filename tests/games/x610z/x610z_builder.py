@@ -78,3 +78,15 @@ def legal(records: list[dict], head: dict | None = None):
     m, ref = run(records, head)
     assert ref.found == []
     return m
+
+
+def deck_drawn_out() -> list[dict]:
+    """P1's whole deck drawn (his draw, then a `draw` effect of the rest) and discarded in his turn 1, P2's turn,
+    then P1's turn 2, whose draw is due from an empty deck (106.3), and the log's result ``deck_out``."""
+    m, _ = run(SETUP)
+    rest = list(m.p["P1"]["deck"])
+    rest.remove("A1-010")
+    return SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"),
+                    r("effect", "P1", source="S1", op="draw", cards=rest), r("end", "P1", discard=rest + ["A1-010"]),
+                    r("turn", "P2"), r("draw", "P2", card="A1-010"), r("end", "P2", discard=["A1-010"]),
+                    r("turn", "P1"), r("result", "P1", winner="P2", reason="deck_out")]
