@@ -9,6 +9,8 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from zx_events import files
+
 if TYPE_CHECKING:
     from zx_events.store import StoreConfig
 
@@ -50,7 +52,7 @@ def not_a_file(path: Path | str) -> str | None:
 
 def not_regular(path: Path | str) -> str | None:
     """Why ``path`` (the analytics file) or its write-ahead log (``PATH.wal``) cannot be opened: it exists but
-    is not a regular file (a named pipe, a directory, a device, a socket); None when it is one, or is not
+    is not a regular file (a named pipe, a folder, a device, a socket); None when it is one, or is not
     there (an update makes it). Asked with ``os.stat`` before anything opens it: opening a named pipe
     (``mkfifo pipe.duckdb``) waits for a writer, and ``zx sql``, ``zx stats`` hung silently, deaf to Ctrl-C."""
     for name, what in ((os.fspath(path), "the analytics file"),
@@ -61,9 +63,7 @@ def not_regular(path: Path | str) -> str | None:
             continue
         if stat.S_ISREG(mode):
             continue
-        kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
-                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                else "a socket" if stat.S_ISSOCK(mode) else "a special file")
+        kind = files.kind(mode)
         todo = ("give --analytics (or ZX_ANALYTICS) the path of a DuckDB file, or of one to create"
                 if what == "the analytics file" else "move it away (DuckDB makes its own when it writes)")
         return f"{what} {name} is {kind}, not a regular file: {todo}"

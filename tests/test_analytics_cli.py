@@ -569,7 +569,7 @@ def test_an_analytics_path_that_is_not_a_regular_file_is_refused_at_once(tmp_pat
         os.mkfifo(path)
     else:
         path.mkdir()
-    what = "a named pipe (FIFO)" if kind == "fifo" else "a directory"
+    what = "a named pipe (FIFO)" if kind == "fifo" else "a folder"
     said = f"the analytics file {path} is {what}, not a regular file: give --analytics"
     for args in (["sql", "SELECT 1"], ["stats", "winrates"], ["analytics", "update"], ["analytics", "update", "--rebuild"],
                  ["export", "--parquet", str(tmp_path / "out")], ["report", "-o", str(tmp_path / "meta.html")]):
