@@ -903,3 +903,17 @@ def test_a_look_alike_seat_given_to_as_has_its_character_named(tmp_path, command
     assert not (tmp_path / "m.html").exists()
     ok = CliRunner().invoke(zx, ["--store", store, *command, "--as", "p2"])
     assert ok.exit_code == 0, ok.output
+
+
+def test_a_file_that_grows_past_its_limit_while_read_is_refused_with_its_size_then(tmp_path, monkeypatch):
+    """read_limited asks the size of the open file, then reads at most the limit and one byte more: a file that
+    grew in between was refused with the size "limit + 1" (and the catalog's "more than 16 MiB" words for it were
+    never reached). It is refused with its size once read."""
+    from zx_events import files
+
+    path = tmp_path / "grows.csv"
+    path.write_bytes(b"x" * 100)
+    real = files.open_regular
+    monkeypatch.setattr(files, "open_regular", lambda p: (real(p)[0], 10))  # (its size when asked, before it grew)
+    assert files.read_limited(path, 50) == (None, 100)
+    assert files.read_limited(path, 100) == (b"x" * 100, 10)

@@ -110,12 +110,12 @@ def read_capped(stream: BinaryIO, limit: int) -> bytes:
 def read_limited(path: str | os.PathLike, limit: int) -> tuple[bytes | None, int]:
     """(the bytes of the regular file ``path``, its size), or (None, its size) when it holds more than ``limit``
     bytes: asked of the open file before a byte is read, and never more than ``limit`` + 1 read (a file that grew
-    since). ``NotRegular`` and other ``OSError`` as ``open_regular``."""
+    since: its size then). ``NotRegular`` and other ``OSError`` as ``open_regular``."""
     f, size = open_regular(path)
     with f:
         if size > limit:
             return None, size
         try:
             return read_capped(f, limit), size
-        except TooBig:
-            return None, limit + 1
+        except TooBig:  # (it grew past the limit since: its size now)
+            return None, max(os.fstat(f.fileno()).st_size, limit + 1)

@@ -76,7 +76,7 @@ def read_catalog_bytes(path: Any) -> bytes:
         raise CatalogError(f"the catalog file {path} is {e.what}, not a regular file (nothing was read)",
                            source=str(path)) from None
     if data is None:
-        raise CatalogError(f"catalog file too big: {f'{size:,} bytes' if size > MAX_CATALOG else 'more than 16 MiB'} "
+        raise CatalogError(f"catalog file too big: {size:,} bytes "
                            f"(a catalog file has at most {MAX_CATALOG >> 20} MiB, {MAX_CATALOG:,} bytes; the shipped "
                            f"ones have under 10 KB: docs/match-log.md, Limits); nothing of it was read",
                            source=str(path))
