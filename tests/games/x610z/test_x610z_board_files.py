@@ -63,6 +63,24 @@ def test_board_brackets_inside_strings_are_not_nesting(tmp_path):
     assert read_board(p).name == SAMPLE
 
 
+def test_a_board_path_that_is_a_named_pipe_is_refused_by_its_kind_unopened(tmp_path):
+    """``--board pipe.json`` (mkfifo) was "unknown board ...: not a shipped board nor a board file", and
+    read_board opened what it was given (a named pipe waits for a writer). It is named by its kind, unopened,
+    as a catalog file or a log is (zx_events.files)."""
+    import os
+
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    for refusal in (lambda: load_board(str(pipe)), lambda: read_board(pipe)):
+        with pytest.raises(FormatError) as info:
+            refusal()
+        assert info.value.message == f"the board file {pipe} is a named pipe (FIFO), not a regular file (nothing was read)"
+    r = CliRunner().invoke(zx, ["--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--board", str(pipe),
+                                str(ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog")])
+    assert r.exit_code == 1 and "is a named pipe (FIFO), not a regular file" in r.output, r.output
+    assert "Traceback" not in r.output and not (tmp_path / "s.sqlite").exists()
+
+
 # ---------------------------------------------------------------------- size
 def test_board_file_over_1_mib_is_refused_before_it_is_read(tmp_path):
     big = tmp_path / "big.json"

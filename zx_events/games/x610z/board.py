@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 from zx_events.errors import FormatError, cut, decoded, shown
+from zx_events.files import NotRegular, not_regular, read_limited
 from zx_events.games.base import is_file
 from zx_events.games.schema import MAX_DEPTH, MAX_DIGITS, DuplicateKey, unique_keys
 
@@ -353,19 +353,20 @@ def parse_board(text: str, *, source: str, name: str | None = None) -> Board:
 
 
 def read_board(path: str | Path) -> Board:
+    """The board file ``path`` (``--board FILE``), at most ``MAX_BOARD`` bytes, never read past it; what is not
+    a regular file is refused unopened (zx_events.files)."""
     p = Path(path)
     try:
-        with p.open("rb") as f:  # never read whole past MAX_BOARD
-            size = os.fstat(f.fileno()).st_size
-            data = f.read(MAX_BOARD + 1) if size <= MAX_BOARD else b""
-        if size > MAX_BOARD or len(data) > MAX_BOARD:
-            raise _fail(f"board file too big: {f'{size:,} bytes' if size > MAX_BOARD else 'more than 1 MiB'} "
-                        f"(a board file has at most 1 MiB, {MAX_BOARD:,} bytes; a board is a few KB: "
-                        f"docs/match-log-x610z.md)", str(p))
+        data, size = read_limited(p, MAX_BOARD)
+    except NotRegular as e:
+        raise _fail(f"the board file {p} is {e.what}, not a regular file (nothing was read)", str(p)) from None
     except FileNotFoundError:
         raise _fail(f"board file not found: {p}", str(p)) from None
     except OSError as e:
         raise _fail(f"cannot read the board file: {e.strerror or e}", str(p)) from None
+    if data is None:
+        raise _fail(f"board file too big: {size:,} bytes (a board file has at most 1 MiB, {MAX_BOARD:,} bytes; a "
+                    f"board is a few KB: docs/match-log-x610z.md)", str(p))
     return parse_board(decoded(data, "the board file", str(p)), source=str(p))
 
 
@@ -391,7 +392,7 @@ def load_board(name_or_path: str, *, files: bool = True) -> Board:
     if not files:
         raise FormatError(f"unknown board {shown(name_or_path)}: not a shipped board "
                           f"({', '.join(builtin_board_names())}); a board file is given with --board FILE")
-    if is_file(name_or_path):
+    if is_file(name_or_path) or not_regular(name_or_path):  # (a named pipe: refused unopened, by its kind)
         return read_board(name_or_path)
     raise FormatError(f"unknown board {shown(name_or_path)}: not a shipped board "
                       f"({', '.join(builtin_board_names())}) nor a board file")
