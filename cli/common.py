@@ -79,7 +79,13 @@ def summaries(ctx: click.Context) -> list[dict]:
         rows = read_sqlite(resolve_store(ctx.obj["store"], prepare=False, create=False))
     except ZXError as e:
         raise click.ClickException(str(e)) from None
-    return rows if rows is not None else service(ctx).summaries()
+    if rows is not None:
+        return rows
+    svc = service(ctx)
+    try:
+        return svc.summaries()
+    finally:
+        svc.close()  # (a PostgreSQL store's pool: left to the collector, it was closed by __del__ with a warning)
 
 
 def load_catalog_option(path: str | None, board: str | None = None):

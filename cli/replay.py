@@ -323,6 +323,7 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
 
     svc = service(ctx, write=True)  # a missing store: "there is no store at ...", nothing created
     if svc.store.read_only:  # a store in a folder it cannot write, opened as an unchanging file
+        svc.close()
         raise click.ClickException(f"cannot write snapshots to {svc.store.label}: {unwritable(svc.store.path)}; "
                                    f"nothing was written (seeks still work, replaying from the first event)")
     refusal = write_refusal(svc.store, "prepare", repair=repair)  # PostgreSQL: a privilege missing, a read-only role

@@ -665,3 +665,18 @@ def test_the_python_api_opening_a_store_to_write_as_a_reader_role_gets_a_store_e
             assert replay.view_at(reader, "hand-first-turns-001", seq=9).seq == 9
         finally:
             reader.close()
+
+
+@pytest.mark.postgres
+def test_zx_matches_on_a_postgres_store_closes_what_it_opened(postgres_server, monkeypatch):
+    """zx matches on a PostgreSQL store left its service to the collector: in a longer-lived process (CliRunner,
+    the Python API) its connection pool was closed by ``__del__``, with a warning from psycopg_pool."""
+    url = postgres_server.fresh_url()
+    assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
+    opened, closed = [], []
+    real_init, real_close = MatchService.__init__, MatchService.close
+    monkeypatch.setattr(MatchService, "__init__", lambda self, *a, **k: (opened.append(self), real_init(self, *a, **k))[1])
+    monkeypatch.setattr(MatchService, "close", lambda self: (closed.append(self), real_close(self))[1])
+    r = CliRunner().invoke(zx, ["--store", url, "matches", "--format", "json"])
+    assert r.exit_code == 0 and EXAMPLE.stem in r.output, r.output
+    assert opened and all(svc in closed for svc in opened)
