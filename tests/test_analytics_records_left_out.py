@@ -121,3 +121,54 @@ def test_502_5_a_late_end_discarding_an_unknown_card_of_a_setup_left_out_was_in_
                                       "AND source = 'opening'")
     finally:
         c.close()
+
+
+def _imported(tmp_path, name: str, lines: list[str]):
+    """A log of tests/data, changed (``lines``), imported with --accept-violations: its analytics file, open."""
+    log = tmp_path / name
+    log.write_text("\n".join(lines) + "\n")
+    store = tmp_path / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", "--accept-violations", str(log)])
+    assert r.exit_code == 0, r.output
+    return duckdb.connect(str(store.with_suffix(".duckdb")), read_only=True)
+
+
+def test_402_a_card_played_from_the_hand_of_a_setup_left_out_was_in_the_opening_hand(tmp_path):
+    """Z/X P2's setup is left out (402, "turn 1 before the setup of P2"): his hand holds only what he draws, and a
+    card of his deck list he plays that it does not hold is played as written (301.1, ``Referee._ghost``). His turn 3
+    draw names W01-001 and W01-009 here, not W01-003 and W01-002, which he plays in turns 5 and 7: they came from
+    the hand of 4 the log left out, the opening hand (OH/GIH, an ``opening`` draws row at the play, turn 0), not a
+    game they were never seen in (GNS) though played, as X610Z's unknown hand (105.2a)."""
+    lines = (DATA / "zx-setup-left-out.zxlog").read_text().splitlines()
+    assert lines[13] == '{"do": "draw", "by": "P2", "cards": ["W01-003", "W01-002"]}'
+    lines[13] = '{"do": "draw", "by": "P2", "cards": ["W01-001", "W01-009"]}'
+    c = _imported(tmp_path, "ghost.zxlog", lines)
+    try:
+        assert rows(c, "SELECT card, opening, drawn, played FROM card_games WHERE match_id = 'sim-3-0035' "
+                       "AND player = 'P2' AND card IN ('W01-002', 'W01-003') ORDER BY card") == \
+            [("W01-002", True, 0, 1), ("W01-003", True, 0, 1)]
+        assert rows(c, "SELECT turn, card FROM draws WHERE match_id = 'sim-3-0035' AND player = 'P2' "
+                       "AND source = 'opening' ORDER BY seq") == [(0, "W01-002"), (0, "W01-003")]
+        # no card of P2's deck list is both never in his hand and played (a Dynamis card is in no deck list)
+        assert rows(c, "SELECT card FROM card_games WHERE match_id = 'sim-3-0035' AND player = 'P2' "
+                       "AND copies > 0 AND played > 0 AND NOT opening AND drawn = 0") == []
+    finally:
+        c.close()
+
+
+def test_402_a_setup_written_after_the_turn_record_of_turn_1_is_the_opening_hand_of_turn_0(tmp_path):
+    """Z/X P1's setup written after the `turn` record of turn 1 (402 there) is applied late: his hand is the
+    opening hand, turn 0 in ``draws`` as every opening hand (it was the turn the record came in, 1), and his
+    seat's hand_size is the hand's 4."""
+    lines = (DATA / "zx-setup-left-out.zxlog").read_text().splitlines()
+    assert lines[1].startswith('{"do": "setup", "by": "P1"') and lines[2] == '{"do": "turn", "by": "P2", "turn": 1}'
+    lines[1], lines[2] = lines[2], lines[1]
+    c = _imported(tmp_path, "late-setup.zxlog", lines)
+    try:
+        assert rows(c, "SELECT turn, card FROM draws WHERE match_id = 'sim-3-0035' AND player = 'P1' "
+                       "AND source = 'opening' ORDER BY seq") == \
+            [(0, "K01-004"), (0, "K01-017"), (0, "N01-003"), (0, "K01-003")]
+        assert rows(c, "SELECT hand_size, mulligan FROM seats s JOIN matches m USING (match_no) "
+                       "WHERE m.match_id = 'sim-3-0035' AND side = 'P1'") == [(4, False)]
+    finally:
+        c.close()

@@ -85,6 +85,7 @@ def deck_colours(deck: dict[str, int] | None, colours_of: dict[str, tuple[str, .
 
 
 GAME = "zx"  # the analytics ``game`` column of this game's matches
+HAND = 4  # 402: the cards first dealt to a hand
 SIGNATURE_CARDS = 2  # cards named in an archetype label
 
 
@@ -162,7 +163,7 @@ class MatchRows:
     """The in-flight state of one match, and the rows its events produce."""
 
     __slots__ = ("oid", "no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner",
-                 "reason", "ended", "cards", "side", "attacked", "prev", "buf")
+                 "reason", "ended", "cards", "side", "attacked", "prev", "hidden", "buf")
 
     def __init__(self, oid: str, no: int, buf: Buffers) -> None:
         self.oid = oid
@@ -184,11 +185,13 @@ class MatchRows:
         self.side = {"P1": [0, 0, 0, False, None, None], "P2": [0, 0, 0, False, None, None]}
         self.attacked: set[str] = set()  # "c P1 R01-001", "s P1 b2", "t P1 player": seen in an attack
         self.prev: list | None = None  # the turn row finished last, until the next is: its `end` may come late
+        # player -> [unknown cards left in his hand, his hand {code: n}, his deck {code: n}]: a setup left out (402)
+        self.hidden: dict[str, list] = {}
         self.buf = buf
 
     # ------------------------------------------------------------------ persistence of the in-flight state
     _STATE = ("no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner", "reason",
-              "ended", "cards", "side", "prev")
+              "ended", "cards", "side", "prev", "hidden")
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self._STATE}
@@ -200,7 +203,7 @@ class MatchRows:
     def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
         m = cls(oid, data["no"], buf)
         for k in cls._STATE:
-            if k in data:  # (prev: not in a state persisted before schema 11, which is rebuilt)
+            if k in data:  # (prev, hidden: not in a state persisted before schema 11, 12, which is rebuilt)
                 setattr(m, k, data[k])
         m.attacked = set(data["attacked"])
         return m
@@ -288,8 +291,13 @@ class MatchRows:
             b["damage"], ended, *firsts))
         self.battle = None
 
-    def _draw_rows(self, seq: int, player: str, cards: list, source: str) -> None:
-        append, mid, no, turn, seen = self.buf["draws"].append, self.mid, self.no, self.turn, self.cards
+    def _draw_rows(self, seq: int, player: str, cards: Any, source: str, src: str | None = "deck") -> None:
+        """``cards`` came into ``player``'s hand (from ``src``): a draws row each, and the card's card_games entry.
+        The opening hand (and the hand a mulligan returned) is turn 0, whenever its record comes (a setup written
+        after the `turn` record of turn 1, applied late: 402)."""
+        append, mid, no, seen = self.buf["draws"].append, self.mid, self.no, self.cards
+        turn = 0 if source in ("opening", "mulliganed") else self.turn
+        h = self.hidden.get(player)
         for c in cards:
             append((mid, no, seq, turn, player, c, source))
             if source == "mulliganed":
@@ -299,8 +307,28 @@ class MatchRows:
                 entry = seen[f"{player} {c}"] = [False, 0, 0]
             if source == "opening":
                 entry[0] = True
-            else:
-                entry[1] += 1
+                continue
+            entry[1] += 1
+            if h is not None:  # (the hand and deck of a setup left out, as the events tell them)
+                h[1][c] = h[1].get(c, 0) + 1
+                if src == "deck" and h[2].get(c, 0) > 0:
+                    h[2][c] -= 1
+
+    def _out_of_hand(self, seq: int, player: str, card: str | None, unknown: bool = True) -> None:
+        """``card`` left the hand of a player whose setup was left out (402). One the hand was not known to hold
+        (``unknown``: a play the referee took as written, ``Referee._ghost``), while the deck holds it, is one of
+        the 4 cards of the hand the log left out: an ``opening`` row (turn 0), as X610Z's unknown hand (105.2a)."""
+        h = self.hidden.get(player)
+        if h is None or not card:
+            return
+        if h[1].get(card, 0) > 0:
+            h[1][card] -= 1
+        elif unknown and h[0] > 0 and h[2].get(card, 0) > 0:
+            h[0] -= 1
+            h[2][card] -= 1
+            self._draw_rows(seq, player, (card,), "opening")
+            if not h[0]:
+                del self.hidden[player]  # (every unknown card known: nothing more to infer)
 
     def _played(self, player: str, card: str) -> None:
         entry = self.cards.get(f"{player} {card}")
@@ -313,6 +341,7 @@ class MatchRows:
 def _setup(m: MatchRows, seq: int, d: dict) -> None:
     p = d["player"]
     m.side[p][4], m.side[p][5] = len(d["hand"]), d.get("mulligan") is not None  # 402: one optional mulligan
+    m.hidden.pop(p, None)  # (a setup written after turn 1's `turn` record, applied late: the hand is known now)
     if d.get("mulligan") is None:
         m._draw_rows(seq, p, d["hand"], "opening")
     else:  # 402: the first four go back; the redrawn four are the opening hand
@@ -324,6 +353,10 @@ def _setup(m: MatchRows, seq: int, d: dict) -> None:
 def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
     if m.trow is not None:  # the previous turn had no end record
         m._turn_row(False)
+    if m.turn == 0:  # 402: a player not set up at turn 1 (his setup left out) holds a hand of 4 the log never names
+        for p in ("P1", "P2"):
+            if m.side[p][4] is None:
+                m.hidden[p] = [HAND, {}, dict(m.head.get(f"p{p[1]}_list") or {})]
     m.turn, m.active = d["turn"], d["player"]
     m.trow = [m.turn, m.active, 0, False, 0, 0, 0, 0]
     m.side[m.active][0] += 1
@@ -343,6 +376,9 @@ def _drawn(m: MatchRows, seq: int, d: dict) -> None:
 def _reloaded(m: MatchRows, seq: int, d: dict) -> None:
     if d.get("life") is not None:  # 902: one Life card goes to Charge (not damage); none for a Reload left out
         m.life[d["player"]] -= 1  # (digest.7: only its Trash back into the deck)
+    h = m.hidden.get(d["player"])
+    if h is not None:  # the Trash back into the deck: which cards it holds, the rows do not follow (the deck list)
+        h[2] = dict(m.head.get(f"p{d['player'][1]}_list") or {})
 
 
 def _resource(m: MatchRows, seq: int, d: dict) -> None:
@@ -354,6 +390,9 @@ def _ignition(m: MatchRows, seq: int, d: dict) -> None:
     play = d.get("play")
     m.buf["ignitions"].append((m.mid, m.no, seq, m.turn, d["player"], d["charge"], d["revealed"], d.get("kind"),
                                play is not None, (play or {}).get("square")))
+    h = m.hidden.get(d["player"])
+    if h is not None and h[2].get(d["revealed"], 0) > 0:  # (out of the deck)
+        h[2][d["revealed"]] -= 1
     if play is not None:  # 505.3a: played free by its IG icon
         m._played(d["player"], d["revealed"])
     if m.trow is not None:
@@ -367,6 +406,8 @@ def _played(m: MatchRows, seq: int, d: dict) -> None:
     m.buf["plays"].append((m.mid, m.no, seq, m.turn, p, d["card"], d.get("zone"), d.get("kind"), d.get("square"),
                            d.get("on"), len(d.get("pay") or ()), bool(d.get("extra")), p == m.active,
                            b["seq"] if in_battle else None))
+    if m.hidden and (d.get("zone") or "hand") == "hand":
+        m._out_of_hand(seq, p, d["card"])
     m._played(p, d["card"])
     if in_battle:  # 603: an Event played in the Battle Event Step
         b["events"].append(d["card"])
@@ -427,7 +468,16 @@ def _effect(m: MatchRows, seq: int, d: dict) -> None:
     # a named card an effect put into its owner's hand (from the deck, Trash, Life, ...): seen, not GNS. A move
     # from a Square names the Square, not the card (the engine does not check a code given with it: 301.1)
     if op == "move" and a.get("to") == "hand" and a.get("card") and a.get("from") not in ("hand", "square"):
-        m._draw_rows(seq, a.get("owner") or p, (a["card"],), "effect")
+        m._draw_rows(seq, a.get("owner") or p, (a["card"],), "effect", a.get("from"))
+    if m.hidden and op == "move" and a.get("card") and a.get("from") != "square":
+        h = m.hidden.get(a.get("owner") or p)
+        if h is not None:  # (the hand and deck of a setup left out, as the events tell them)
+            if a.get("from") == "hand":  # (the referee takes it from the hand only if the hand holds it)
+                m._out_of_hand(seq, a.get("owner") or p, a["card"], unknown=False)
+            elif a.get("from") == "deck" and a.get("to") != "hand" and h[2].get(a["card"], 0) > 0:
+                h[2][a["card"]] -= 1
+            if a.get("to") == "deck":
+                h[2][a["card"]] = h[2].get(a["card"], 0) + 1
     if op == "draw":
         m._draw_rows(seq, p, a.get("cards") or (), "effect")
     elif op == "recover":  # 1102: the top card of the deck into Life
@@ -450,6 +500,9 @@ def _late(m: MatchRows, seq: int, d: dict) -> None:
     turn's End Phase was recorded, late."""
     if d["player"] != m.active and m.prev is not None and m.prev[3] == d["player"]:
         m.prev[12] = True
+    if m.hidden:  # its discards leave the hand (the referee discards only the cards the hand holds)
+        for c in d.get("discard") or ():
+            m._out_of_hand(seq, d["player"], c, unknown=False)
 
 
 def _ended(m: MatchRows, seq: int, d: dict) -> None:
