@@ -172,3 +172,30 @@ def test_402_a_setup_written_after_the_turn_record_of_turn_1_is_the_opening_hand
                        "WHERE m.match_id = 'sim-3-0035' AND side = 'P1'") == [(4, False)]
     finally:
         c.close()
+
+
+def test_301_1_a_card_played_as_written_from_a_hand_the_log_never_put_it_in_is_a_late_card(tmp_path):
+    """Z/X P1's setup names K01-002 and K01-006 for the K01-004 and K01-003 he plays in turn 2 (a mulligan left
+    out of the setup, a card an effect put into the hand with no record: the log never puts them there). Each play
+    is taken as written, for a card of the hand the log does not name (301.1, ``Referee._ghost``): the card was in
+    his hand, brought by a record the log left out, and known where it is used, a ``late`` draws row (drawn), not a
+    game it was never seen in (GNS) though played."""
+    lines = (DATA / "zx-setup-left-out.zxlog").read_text().splitlines()
+    old = '"hand": ["K01-004", "K01-017", "N01-003", "K01-003"]'
+    assert old in lines[1]
+    lines[1] = lines[1].replace(old, '"hand": ["K01-002", "K01-017", "N01-003", "K01-006"]')
+    c = _imported(tmp_path, "untold.zxlog", lines)
+    try:
+        assert rows(c, "SELECT turn, card, source FROM draws WHERE match_id = 'sim-3-0035' AND player = 'P1' "
+                       "AND turn = 2 ORDER BY seq") == \
+            [(2, "K01-011", "draw"), (2, "K01-010", "draw"), (2, "K01-003", "late"), (2, "K01-004", "late")]
+        assert rows(c, "SELECT card, opening, drawn FROM card_games WHERE match_id = 'sim-3-0035' AND player = 'P1' "
+                       "AND card IN ('K01-003', 'K01-004') ORDER BY card") == [("K01-003", False, 1), ("K01-004", False, 2)]
+    # (K01-004: the card of turn 2, late, and the one his turn 6 draw names)
+        assert rows(c, "SELECT drawn FROM turns t JOIN matches m USING (match_no) WHERE m.match_id = 'sim-3-0035' "
+                       "AND turn = 2") == [(2,)]  # (no Draw Phase draw)
+        # no card of either deck list is both never in the hand and played from it (a Dynamis card is in no list)
+        assert rows(c, "SELECT player, card FROM card_games WHERE match_id = 'sim-3-0035' AND copies > 0 "
+                       "AND played > 0 AND NOT opening AND drawn = 0") == []
+    finally:
+        c.close()

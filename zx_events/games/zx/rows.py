@@ -35,6 +35,7 @@ from zx_events.games.rowkit import instant as _instant
 from zx_events.games.rowkit import match_head
 from zx_events.games.rowkit import shipped_catalog
 from zx_events.games.zx.match import topic as event_topic
+from zx_events.games.zx.rules import PLAYED_AS_WRITTEN
 
 COLUMNS: dict[str, tuple[str, ...]] = {  # the shared tables (zx_events.games.rowkit), then Z/X's own
     **SHARED_COLUMNS,
@@ -163,7 +164,7 @@ class MatchRows:
     """The in-flight state of one match, and the rows its events produce."""
 
     __slots__ = ("oid", "no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner",
-                 "reason", "ended", "cards", "side", "attacked", "prev", "hidden", "buf")
+                 "reason", "ended", "cards", "side", "attacked", "prev", "hidden", "ghost", "buf")
 
     def __init__(self, oid: str, no: int, buf: Buffers) -> None:
         self.oid = oid
@@ -185,13 +186,17 @@ class MatchRows:
         self.side = {"P1": [0, 0, 0, False, None, None], "P2": [0, 0, 0, False, None, None]}
         self.attacked: set[str] = set()  # "c P1 R01-001", "s P1 b2", "t P1 player": seen in an attack
         self.prev: list | None = None  # the turn row finished last, until the next is: its `end` may come late
-        # player -> [unknown cards left in his hand, his hand {code: n}, his deck {code: n}]: a setup left out (402)
+        # player -> [unknown cards left in his opening hand, his deck {code: n} as the events tell it]: a setup left
+        # out (402)
         self.hidden: dict[str, list] = {}
+        # [line, player, message] of the referee's last finding that a play names a card the hand does not hold,
+        # played as written (301.1, ``Referee._ghost``): the CardPlayed of that line follows
+        self.ghost: list | None = None
         self.buf = buf
 
     # ------------------------------------------------------------------ persistence of the in-flight state
     _STATE = ("no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner", "reason",
-              "ended", "cards", "side", "prev", "hidden")
+              "ended", "cards", "side", "prev", "hidden", "ghost")
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self._STATE}
@@ -203,7 +208,7 @@ class MatchRows:
     def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
         m = cls(oid, data["no"], buf)
         for k in cls._STATE:
-            if k in data:  # (prev, hidden: not in a state persisted before schema 11, 12, which is rebuilt)
+            if k in data:  # (prev; hidden, ghost: not in a state persisted before schema 11; 12, which is rebuilt)
                 setattr(m, k, data[k])
         m.attacked = set(data["attacked"])
         return m
@@ -309,26 +314,24 @@ class MatchRows:
                 entry[0] = True
                 continue
             entry[1] += 1
-            if h is not None:  # (the hand and deck of a setup left out, as the events tell them)
-                h[1][c] = h[1].get(c, 0) + 1
-                if src == "deck" and h[2].get(c, 0) > 0:
-                    h[2][c] -= 1
+            if h is not None and src == "deck" and h[1].get(c, 0) > 0:  # (out of the deck of a setup left out)
+                h[1][c] -= 1
 
-    def _out_of_hand(self, seq: int, player: str, card: str | None, unknown: bool = True) -> None:
-        """``card`` left the hand of a player whose setup was left out (402). One the hand was not known to hold
-        (``unknown``: a play the referee took as written, ``Referee._ghost``), while the deck holds it, is one of
-        the 4 cards of the hand the log left out: an ``opening`` row (turn 0), as X610Z's unknown hand (105.2a)."""
+    def _untold(self, seq: int, player: str, card: str) -> None:
+        """``player`` played ``card`` from his hand, which did not hold it: the referee took the play as written
+        (301.1, ``Referee._ghost``), so the card was in the hand, brought there by a record the log left out. Of a
+        setup left out (402), while its 4 unknown cards last and the deck holds the card, it is one of them: an
+        ``opening`` row (turn 0), as X610Z's unknown hand (105.2a); else (an effect's move to hand, a mulligan,
+        left out of the log) it came later: a ``late`` row, known where it is used."""
         h = self.hidden.get(player)
-        if h is None or not card:
-            return
-        if h[1].get(card, 0) > 0:
-            h[1][card] -= 1
-        elif unknown and h[0] > 0 and h[2].get(card, 0) > 0:
+        if h is not None and h[0] > 0 and h[1].get(card, 0) > 0:
             h[0] -= 1
-            h[2][card] -= 1
+            h[1][card] -= 1
             self._draw_rows(seq, player, (card,), "opening")
             if not h[0]:
                 del self.hidden[player]  # (every unknown card known: nothing more to infer)
+        else:
+            self._draw_rows(seq, player, (card,), "late")
 
     def _played(self, player: str, card: str) -> None:
         entry = self.cards.get(f"{player} {card}")
@@ -356,7 +359,7 @@ def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
     if m.turn == 0:  # 402: a player not set up at turn 1 (his setup left out) holds a hand of 4 the log never names
         for p in ("P1", "P2"):
             if m.side[p][4] is None:
-                m.hidden[p] = [HAND, {}, dict(m.head.get(f"p{p[1]}_list") or {})]
+                m.hidden[p] = [HAND, dict(m.head.get(f"p{p[1]}_list") or {})]
     m.turn, m.active = d["turn"], d["player"]
     m.trow = [m.turn, m.active, 0, False, 0, 0, 0, 0]
     m.side[m.active][0] += 1
@@ -378,7 +381,7 @@ def _reloaded(m: MatchRows, seq: int, d: dict) -> None:
         m.life[d["player"]] -= 1  # (digest.7: only its Trash back into the deck)
     h = m.hidden.get(d["player"])
     if h is not None:  # the Trash back into the deck: which cards it holds, the rows do not follow (the deck list)
-        h[2] = dict(m.head.get(f"p{d['player'][1]}_list") or {})
+        h[1] = dict(m.head.get(f"p{d['player'][1]}_list") or {})
 
 
 def _resource(m: MatchRows, seq: int, d: dict) -> None:
@@ -391,8 +394,8 @@ def _ignition(m: MatchRows, seq: int, d: dict) -> None:
     m.buf["ignitions"].append((m.mid, m.no, seq, m.turn, d["player"], d["charge"], d["revealed"], d.get("kind"),
                                play is not None, (play or {}).get("square")))
     h = m.hidden.get(d["player"])
-    if h is not None and h[2].get(d["revealed"], 0) > 0:  # (out of the deck)
-        h[2][d["revealed"]] -= 1
+    if h is not None and h[1].get(d["revealed"], 0) > 0:  # (out of the deck)
+        h[1][d["revealed"]] -= 1
     if play is not None:  # 505.3a: played free by its IG icon
         m._played(d["player"], d["revealed"])
     if m.trow is not None:
@@ -406,8 +409,9 @@ def _played(m: MatchRows, seq: int, d: dict) -> None:
     m.buf["plays"].append((m.mid, m.no, seq, m.turn, p, d["card"], d.get("zone"), d.get("kind"), d.get("square"),
                            d.get("on"), len(d.get("pay") or ()), bool(d.get("extra")), p == m.active,
                            b["seq"] if in_battle else None))
-    if m.hidden and (d.get("zone") or "hand") == "hand":
-        m._out_of_hand(seq, p, d["card"])
+    g, m.ghost = m.ghost, None
+    if g is not None and g[0] == d.get("line") and g[1] == p and g[2].startswith(f"{d['card']} is not in {p}'s hand: "):
+        m._untold(seq, p, d["card"])
     m._played(p, d["card"])
     if in_battle:  # 603: an Event played in the Battle Event Step
         b["events"].append(d["card"])
@@ -471,13 +475,11 @@ def _effect(m: MatchRows, seq: int, d: dict) -> None:
         m._draw_rows(seq, a.get("owner") or p, (a["card"],), "effect", a.get("from"))
     if m.hidden and op == "move" and a.get("card") and a.get("from") != "square":
         h = m.hidden.get(a.get("owner") or p)
-        if h is not None:  # (the hand and deck of a setup left out, as the events tell them)
-            if a.get("from") == "hand":  # (the referee takes it from the hand only if the hand holds it)
-                m._out_of_hand(seq, a.get("owner") or p, a["card"], unknown=False)
-            elif a.get("from") == "deck" and a.get("to") != "hand" and h[2].get(a["card"], 0) > 0:
-                h[2][a["card"]] -= 1
+        if h is not None:  # (the deck of a setup left out, as the events tell it)
+            if a.get("from") == "deck" and a.get("to") != "hand" and h[1].get(a["card"], 0) > 0:
+                h[1][a["card"]] -= 1
             if a.get("to") == "deck":
-                h[2][a["card"]] = h[2].get(a["card"], 0) + 1
+                h[1][a["card"]] = h[1].get(a["card"], 0) + 1
     if op == "draw":
         m._draw_rows(seq, p, a.get("cards") or (), "effect")
     elif op == "recover":  # 1102: the top card of the deck into Life
@@ -500,9 +502,6 @@ def _late(m: MatchRows, seq: int, d: dict) -> None:
     turn's End Phase was recorded, late."""
     if d["player"] != m.active and m.prev is not None and m.prev[3] == d["player"]:
         m.prev[12] = True
-    if m.hidden:  # its discards leave the hand (the referee discards only the cards the hand holds)
-        for c in d.get("discard") or ():
-            m._out_of_hand(seq, d["player"], c, unknown=False)
 
 
 def _ended(m: MatchRows, seq: int, d: dict) -> None:
@@ -515,6 +514,8 @@ def _ended(m: MatchRows, seq: int, d: dict) -> None:
 
 def _violation(m: MatchRows, seq: int, d: dict) -> None:
     m.violations += 1
+    if d.get("rec") is None and d.get("rule") == "301.1" and (d.get("message") or "").endswith(PLAYED_AS_WRITTEN):
+        m.ghost = [d.get("line"), d.get("player"), d["message"]]  # (the CardPlayed of its line follows)
 
 
 HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(name): handler for name, handler in {
@@ -526,4 +527,4 @@ HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(name)
 }.items()}
 # the topics whose handler reads nothing of the payload (a flag, a count, the end of a turn): the
 # projection calls it with None and does not decode the JSON (a seventh of a simulated corpus' events)
-NO_PAYLOAD = frozenset(event_topic(name) for name in ("ResourcePlaced", "TurnEnded", "ViolationRecorded"))
+NO_PAYLOAD = frozenset(event_topic(name) for name in ("ResourcePlaced", "TurnEnded"))
