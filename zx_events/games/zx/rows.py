@@ -16,7 +16,16 @@ joins (``into_life``: a Token disappears, a Z/X EX goes to Dynamis, a Shift goes
 Cards come into the hand (``draws``, and ``card_games`` drawn: seen, not a "game not seen") by the
 setup, the Draw Phase, an effect's ``draw``, and an effect's ``move`` of a named card to ``hand``; the card
 of a draw that named a card not in the deck (301.1), drawn (``CardsDrawn`` without a record) where its player
-first used it (``Referee._drawn_late``), is a ``late`` row: no Draw Phase draw of that turn.
+first used it (``Referee._drawn_late``), is a ``late`` row: no Draw Phase draw of that turn. The opening hand (and
+the hand a mulligan returned) is turn 0, whenever its setup record comes (402: written after turn 1's, applied late).
+
+A card played from a hand that does not hold it, taken as written (301.1, ``Referee._ghost``: the finding's message
+ends with ``rules.PLAYED_AS_WRITTEN``; ViolationRecorded is read for it), was in the hand, brought there by a record
+the log left out. A player not set up at turn 1 (his setup left out, 402) holds a hand of 4 cards the log never
+names: such a card is one of them while they last and his deck (``hidden``: its list less the cards the events take
+out of it) holds it, an ``opening`` row (turn 0), as X610Z's unknown hand (105.2a); else (a mulligan or an effect's
+move to hand left out) a ``late`` row. A card discarded at an `end` that the hand does not hold is not discarded
+(the referee's 301.1): no row.
 
 A turn's row waits (``prev``) until the next turn's is finished: ``ended`` is its `end` record applied, in time
 (``TurnEnded``) or written after the next `turn` record (a ``LateRecord`` of its player).
@@ -525,6 +534,6 @@ HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(name)
     "LifeDamaged": _life, "EffectApplied": _effect, "TurnEnded": _turn_ended, "LateRecord": _late, "MatchEnded": _ended,
     "ViolationRecorded": _violation,
 }.items()}
-# the topics whose handler reads nothing of the payload (a flag, a count, the end of a turn): the
+# the topics whose handler reads nothing of the payload (a flag, the end of a turn): the
 # projection calls it with None and does not decode the JSON (a seventh of a simulated corpus' events)
 NO_PAYLOAD = frozenset(event_topic(name) for name in ("ResourcePlaced", "TurnEnded"))
