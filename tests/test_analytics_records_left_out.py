@@ -121,3 +121,81 @@ def test_502_5_a_late_end_discarding_an_unknown_card_of_a_setup_left_out_was_in_
                                       "AND source = 'opening'")
     finally:
         c.close()
+
+
+def _imported(tmp_path, name: str, lines: list[str]):
+    """A log of tests/data, changed (``lines``), imported with --accept-violations: its analytics file, open."""
+    log = tmp_path / name
+    log.write_text("\n".join(lines) + "\n")
+    store = tmp_path / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "import", "--accept-violations", str(log)])
+    assert r.exit_code == 0, r.output
+    return duckdb.connect(str(store.with_suffix(".duckdb")), read_only=True)
+
+
+def test_402_a_card_played_from_the_hand_of_a_setup_left_out_was_in_the_opening_hand(tmp_path):
+    """Z/X P2's setup is left out (402, "turn 1 before the setup of P2"): his hand holds only what he draws, and a
+    card of his deck list he plays that it does not hold is played as written (301.1, ``Referee._ghost``). His turn 3
+    draw names W01-001 and W01-009 here, not W01-003 and W01-002, which he plays in turns 5 and 7: they came from
+    the hand of 4 the log left out, the opening hand (OH/GIH, an ``opening`` draws row at the play, turn 0), not a
+    game they were never seen in (GNS) though played, as X610Z's unknown hand (105.2a)."""
+    lines = (DATA / "zx-setup-left-out.zxlog").read_text().splitlines()
+    assert lines[13] == '{"do": "draw", "by": "P2", "cards": ["W01-003", "W01-002"]}'
+    lines[13] = '{"do": "draw", "by": "P2", "cards": ["W01-001", "W01-009"]}'
+    c = _imported(tmp_path, "ghost.zxlog", lines)
+    try:
+        assert rows(c, "SELECT card, opening, drawn, played FROM card_games WHERE match_id = 'sim-3-0035' "
+                       "AND player = 'P2' AND card IN ('W01-002', 'W01-003') ORDER BY card") == \
+            [("W01-002", True, 0, 1), ("W01-003", True, 0, 1)]
+        assert rows(c, "SELECT turn, card FROM draws WHERE match_id = 'sim-3-0035' AND player = 'P2' "
+                       "AND source = 'opening' ORDER BY seq") == [(0, "W01-002"), (0, "W01-003")]
+        # no card of P2's deck list is both never in his hand and played (a Dynamis card is in no deck list)
+        assert rows(c, "SELECT card FROM card_games WHERE match_id = 'sim-3-0035' AND player = 'P2' "
+                       "AND copies > 0 AND played > 0 AND NOT opening AND drawn = 0") == []
+    finally:
+        c.close()
+
+
+def test_402_a_setup_written_after_the_turn_record_of_turn_1_is_the_opening_hand_of_turn_0(tmp_path):
+    """Z/X P1's setup written after the `turn` record of turn 1 (402 there) is applied late: his hand is the
+    opening hand, turn 0 in ``draws`` as every opening hand (it was the turn the record came in, 1), and his
+    seat's hand_size is the hand's 4."""
+    lines = (DATA / "zx-setup-left-out.zxlog").read_text().splitlines()
+    assert lines[1].startswith('{"do": "setup", "by": "P1"') and lines[2] == '{"do": "turn", "by": "P2", "turn": 1}'
+    lines[1], lines[2] = lines[2], lines[1]
+    c = _imported(tmp_path, "late-setup.zxlog", lines)
+    try:
+        assert rows(c, "SELECT turn, card FROM draws WHERE match_id = 'sim-3-0035' AND player = 'P1' "
+                       "AND source = 'opening' ORDER BY seq") == \
+            [(0, "K01-004"), (0, "K01-017"), (0, "N01-003"), (0, "K01-003")]
+        assert rows(c, "SELECT hand_size, mulligan FROM seats s JOIN matches m USING (match_no) "
+                       "WHERE m.match_id = 'sim-3-0035' AND side = 'P1'") == [(4, False)]
+    finally:
+        c.close()
+
+
+def test_301_1_a_card_played_as_written_from_a_hand_the_log_never_put_it_in_is_a_late_card(tmp_path):
+    """Z/X P1's setup names K01-002 and K01-006 for the K01-004 and K01-003 he plays in turn 2 (a mulligan left
+    out of the setup, a card an effect put into the hand with no record: the log never puts them there). Each play
+    is taken as written, for a card of the hand the log does not name (301.1, ``Referee._ghost``): the card was in
+    his hand, brought by a record the log left out, and known where it is used, a ``late`` draws row (drawn), not a
+    game it was never seen in (GNS) though played."""
+    lines = (DATA / "zx-setup-left-out.zxlog").read_text().splitlines()
+    old = '"hand": ["K01-004", "K01-017", "N01-003", "K01-003"]'
+    assert old in lines[1]
+    lines[1] = lines[1].replace(old, '"hand": ["K01-002", "K01-017", "N01-003", "K01-006"]')
+    c = _imported(tmp_path, "untold.zxlog", lines)
+    try:
+        assert rows(c, "SELECT turn, card, source FROM draws WHERE match_id = 'sim-3-0035' AND player = 'P1' "
+                       "AND turn = 2 ORDER BY seq") == \
+            [(2, "K01-011", "draw"), (2, "K01-010", "draw"), (2, "K01-003", "late"), (2, "K01-004", "late")]
+        assert rows(c, "SELECT card, opening, drawn FROM card_games WHERE match_id = 'sim-3-0035' AND player = 'P1' "
+                       "AND card IN ('K01-003', 'K01-004') ORDER BY card") == [("K01-003", False, 1), ("K01-004", False, 2)]
+    # (K01-004: the card of turn 2, late, and the one his turn 6 draw names)
+        assert rows(c, "SELECT drawn FROM turns t JOIN matches m USING (match_no) WHERE m.match_id = 'sim-3-0035' "
+                       "AND turn = 2") == [(2,)]  # (no Draw Phase draw)
+        # no card of either deck list is both never in the hand and played from it (a Dynamis card is in no list)
+        assert rows(c, "SELECT player, card FROM card_games WHERE match_id = 'sim-3-0035' AND copies > 0 "
+                       "AND played > 0 AND NOT opening AND drawn = 0") == []
+    finally:
+        c.close()

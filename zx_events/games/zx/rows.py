@@ -16,7 +16,16 @@ joins (``into_life``: a Token disappears, a Z/X EX goes to Dynamis, a Shift goes
 Cards come into the hand (``draws``, and ``card_games`` drawn: seen, not a "game not seen") by the
 setup, the Draw Phase, an effect's ``draw``, and an effect's ``move`` of a named card to ``hand``; the card
 of a draw that named a card not in the deck (301.1), drawn (``CardsDrawn`` without a record) where its player
-first used it (``Referee._drawn_late``), is a ``late`` row: no Draw Phase draw of that turn.
+first used it (``Referee._drawn_late``), is a ``late`` row: no Draw Phase draw of that turn. The opening hand (and
+the hand a mulligan returned) is turn 0, whenever its setup record comes (402: written after turn 1's, applied late).
+
+A card played from a hand that does not hold it, taken as written (301.1, ``Referee._ghost``: the finding's message
+ends with ``rules.PLAYED_AS_WRITTEN``; ViolationRecorded is read for it), was in the hand, brought there by a record
+the log left out. A player not set up at turn 1 (his setup left out, 402) holds a hand of 4 cards the log never
+names: such a card is one of them while they last and his deck (``hidden``: its list less the cards the events take
+out of it) holds it, an ``opening`` row (turn 0), as X610Z's unknown hand (105.2a); else (a mulligan or an effect's
+move to hand left out) a ``late`` row. A card discarded at an `end` that the hand does not hold is not discarded
+(the referee's 301.1): no row.
 
 A turn's row waits (``prev``) until the next turn's is finished: ``ended`` is its `end` record applied, in time
 (``TurnEnded``) or written after the next `turn` record (a ``LateRecord`` of its player).
@@ -35,6 +44,7 @@ from zx_events.games.rowkit import instant as _instant
 from zx_events.games.rowkit import match_head
 from zx_events.games.rowkit import shipped_catalog
 from zx_events.games.zx.match import topic as event_topic
+from zx_events.games.zx.rules import PLAYED_AS_WRITTEN
 
 COLUMNS: dict[str, tuple[str, ...]] = {  # the shared tables (zx_events.games.rowkit), then Z/X's own
     **SHARED_COLUMNS,
@@ -85,6 +95,7 @@ def deck_colours(deck: dict[str, int] | None, colours_of: dict[str, tuple[str, .
 
 
 GAME = "zx"  # the analytics ``game`` column of this game's matches
+HAND = 4  # 402: the cards first dealt to a hand
 SIGNATURE_CARDS = 2  # cards named in an archetype label
 
 
@@ -162,7 +173,7 @@ class MatchRows:
     """The in-flight state of one match, and the rows its events produce."""
 
     __slots__ = ("oid", "no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner",
-                 "reason", "ended", "cards", "side", "attacked", "prev", "buf")
+                 "reason", "ended", "cards", "side", "attacked", "prev", "hidden", "ghost", "buf")
 
     def __init__(self, oid: str, no: int, buf: Buffers) -> None:
         self.oid = oid
@@ -184,11 +195,17 @@ class MatchRows:
         self.side = {"P1": [0, 0, 0, False, None, None], "P2": [0, 0, 0, False, None, None]}
         self.attacked: set[str] = set()  # "c P1 R01-001", "s P1 b2", "t P1 player": seen in an attack
         self.prev: list | None = None  # the turn row finished last, until the next is: its `end` may come late
+        # player -> [unknown cards left in his opening hand, his deck {code: n} as the events tell it]: a setup left
+        # out (402)
+        self.hidden: dict[str, list] = {}
+        # [line, player, message] of the referee's last finding that a play names a card the hand does not hold,
+        # played as written (301.1, ``Referee._ghost``): the CardPlayed of that line follows
+        self.ghost: list | None = None
         self.buf = buf
 
     # ------------------------------------------------------------------ persistence of the in-flight state
     _STATE = ("no", "mid", "head", "turn", "active", "life", "battle", "trow", "violations", "winner", "reason",
-              "ended", "cards", "side", "prev")
+              "ended", "cards", "side", "prev", "hidden", "ghost")
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self._STATE}
@@ -200,7 +217,7 @@ class MatchRows:
     def from_json(cls, oid: str, data: dict[str, Any], buf: Buffers) -> "MatchRows":
         m = cls(oid, data["no"], buf)
         for k in cls._STATE:
-            if k in data:  # (prev: not in a state persisted before schema 11, which is rebuilt)
+            if k in data:  # (prev; hidden, ghost: not in a state persisted before schema 11; 12, which is rebuilt)
                 setattr(m, k, data[k])
         m.attacked = set(data["attacked"])
         return m
@@ -288,8 +305,13 @@ class MatchRows:
             b["damage"], ended, *firsts))
         self.battle = None
 
-    def _draw_rows(self, seq: int, player: str, cards: list, source: str) -> None:
-        append, mid, no, turn, seen = self.buf["draws"].append, self.mid, self.no, self.turn, self.cards
+    def _draw_rows(self, seq: int, player: str, cards: Any, source: str, src: str | None = "deck") -> None:
+        """``cards`` came into ``player``'s hand (from ``src``): a draws row each, and the card's card_games entry.
+        The opening hand (and the hand a mulligan returned) is turn 0, whenever its record comes (a setup written
+        after the `turn` record of turn 1, applied late: 402)."""
+        append, mid, no, seen = self.buf["draws"].append, self.mid, self.no, self.cards
+        turn = 0 if source in ("opening", "mulliganed") else self.turn
+        h = self.hidden.get(player)
         for c in cards:
             append((mid, no, seq, turn, player, c, source))
             if source == "mulliganed":
@@ -299,8 +321,26 @@ class MatchRows:
                 entry = seen[f"{player} {c}"] = [False, 0, 0]
             if source == "opening":
                 entry[0] = True
-            else:
-                entry[1] += 1
+                continue
+            entry[1] += 1
+            if h is not None and src == "deck" and h[1].get(c, 0) > 0:  # (out of the deck of a setup left out)
+                h[1][c] -= 1
+
+    def _untold(self, seq: int, player: str, card: str) -> None:
+        """``player`` played ``card`` from his hand, which did not hold it: the referee took the play as written
+        (301.1, ``Referee._ghost``), so the card was in the hand, brought there by a record the log left out. Of a
+        setup left out (402), while its 4 unknown cards last and the deck holds the card, it is one of them: an
+        ``opening`` row (turn 0), as X610Z's unknown hand (105.2a); else (an effect's move to hand, a mulligan,
+        left out of the log) it came later: a ``late`` row, known where it is used."""
+        h = self.hidden.get(player)
+        if h is not None and h[0] > 0 and h[1].get(card, 0) > 0:
+            h[0] -= 1
+            h[1][card] -= 1
+            self._draw_rows(seq, player, (card,), "opening")
+            if not h[0]:
+                del self.hidden[player]  # (every unknown card known: nothing more to infer)
+        else:
+            self._draw_rows(seq, player, (card,), "late")
 
     def _played(self, player: str, card: str) -> None:
         entry = self.cards.get(f"{player} {card}")
@@ -313,6 +353,7 @@ class MatchRows:
 def _setup(m: MatchRows, seq: int, d: dict) -> None:
     p = d["player"]
     m.side[p][4], m.side[p][5] = len(d["hand"]), d.get("mulligan") is not None  # 402: one optional mulligan
+    m.hidden.pop(p, None)  # (a setup written after turn 1's `turn` record, applied late: the hand is known now)
     if d.get("mulligan") is None:
         m._draw_rows(seq, p, d["hand"], "opening")
     else:  # 402: the first four go back; the redrawn four are the opening hand
@@ -324,6 +365,10 @@ def _setup(m: MatchRows, seq: int, d: dict) -> None:
 def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
     if m.trow is not None:  # the previous turn had no end record
         m._turn_row(False)
+    if m.turn == 0:  # 402: a player not set up at turn 1 (his setup left out) holds a hand of 4 the log never names
+        for p in ("P1", "P2"):
+            if m.side[p][4] is None:
+                m.hidden[p] = [HAND, dict(m.head.get(f"p{p[1]}_list") or {})]
     m.turn, m.active = d["turn"], d["player"]
     m.trow = [m.turn, m.active, 0, False, 0, 0, 0, 0]
     m.side[m.active][0] += 1
@@ -343,6 +388,9 @@ def _drawn(m: MatchRows, seq: int, d: dict) -> None:
 def _reloaded(m: MatchRows, seq: int, d: dict) -> None:
     if d.get("life") is not None:  # 902: one Life card goes to Charge (not damage); none for a Reload left out
         m.life[d["player"]] -= 1  # (digest.7: only its Trash back into the deck)
+    h = m.hidden.get(d["player"])
+    if h is not None:  # the Trash back into the deck: which cards it holds, the rows do not follow (the deck list)
+        h[1] = dict(m.head.get(f"p{d['player'][1]}_list") or {})
 
 
 def _resource(m: MatchRows, seq: int, d: dict) -> None:
@@ -354,6 +402,9 @@ def _ignition(m: MatchRows, seq: int, d: dict) -> None:
     play = d.get("play")
     m.buf["ignitions"].append((m.mid, m.no, seq, m.turn, d["player"], d["charge"], d["revealed"], d.get("kind"),
                                play is not None, (play or {}).get("square")))
+    h = m.hidden.get(d["player"])
+    if h is not None and h[1].get(d["revealed"], 0) > 0:  # (out of the deck)
+        h[1][d["revealed"]] -= 1
     if play is not None:  # 505.3a: played free by its IG icon
         m._played(d["player"], d["revealed"])
     if m.trow is not None:
@@ -367,6 +418,9 @@ def _played(m: MatchRows, seq: int, d: dict) -> None:
     m.buf["plays"].append((m.mid, m.no, seq, m.turn, p, d["card"], d.get("zone"), d.get("kind"), d.get("square"),
                            d.get("on"), len(d.get("pay") or ()), bool(d.get("extra")), p == m.active,
                            b["seq"] if in_battle else None))
+    g, m.ghost = m.ghost, None
+    if g is not None and g[0] == d.get("line") and g[1] == p and g[2].startswith(f"{d['card']} is not in {p}'s hand: "):
+        m._untold(seq, p, d["card"])
     m._played(p, d["card"])
     if in_battle:  # 603: an Event played in the Battle Event Step
         b["events"].append(d["card"])
@@ -427,7 +481,14 @@ def _effect(m: MatchRows, seq: int, d: dict) -> None:
     # a named card an effect put into its owner's hand (from the deck, Trash, Life, ...): seen, not GNS. A move
     # from a Square names the Square, not the card (the engine does not check a code given with it: 301.1)
     if op == "move" and a.get("to") == "hand" and a.get("card") and a.get("from") not in ("hand", "square"):
-        m._draw_rows(seq, a.get("owner") or p, (a["card"],), "effect")
+        m._draw_rows(seq, a.get("owner") or p, (a["card"],), "effect", a.get("from"))
+    if m.hidden and op == "move" and a.get("card") and a.get("from") != "square":
+        h = m.hidden.get(a.get("owner") or p)
+        if h is not None:  # (the deck of a setup left out, as the events tell it)
+            if a.get("from") == "deck" and a.get("to") != "hand" and h[1].get(a["card"], 0) > 0:
+                h[1][a["card"]] -= 1
+            if a.get("to") == "deck":
+                h[1][a["card"]] = h[1].get(a["card"], 0) + 1
     if op == "draw":
         m._draw_rows(seq, p, a.get("cards") or (), "effect")
     elif op == "recover":  # 1102: the top card of the deck into Life
@@ -462,6 +523,8 @@ def _ended(m: MatchRows, seq: int, d: dict) -> None:
 
 def _violation(m: MatchRows, seq: int, d: dict) -> None:
     m.violations += 1
+    if d.get("rec") is None and d.get("rule") == "301.1" and (d.get("message") or "").endswith(PLAYED_AS_WRITTEN):
+        m.ghost = [d.get("line"), d.get("player"), d["message"]]  # (the CardPlayed of its line follows)
 
 
 HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(name): handler for name, handler in {
@@ -471,6 +534,6 @@ HANDLERS: dict[str, Callable[[MatchRows, int, dict], None]] = {event_topic(name)
     "LifeDamaged": _life, "EffectApplied": _effect, "TurnEnded": _turn_ended, "LateRecord": _late, "MatchEnded": _ended,
     "ViolationRecorded": _violation,
 }.items()}
-# the topics whose handler reads nothing of the payload (a flag, a count, the end of a turn): the
+# the topics whose handler reads nothing of the payload (a flag, the end of a turn): the
 # projection calls it with None and does not decode the JSON (a seventh of a simulated corpus' events)
-NO_PAYLOAD = frozenset(event_topic(name) for name in ("ResourcePlaced", "TurnEnded", "ViolationRecorded"))
+NO_PAYLOAD = frozenset(event_topic(name) for name in ("ResourcePlaced", "TurnEnded"))

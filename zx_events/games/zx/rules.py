@@ -46,6 +46,11 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.7"  # .2: 605.6, lethal Power 0, star
 # Two Charge Excesses (or Reloads) owed by both players at once are met in either order (no text orders them).
 # A Charge Excess left out is one 905, its owner's; the cards it leaves over the limit are not counted again.
 
+# the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
+# played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in
+# ViolationRecorded events, where the analytics rows find that play (zx_events.games.zx.rows): never reworded
+PLAYED_AS_WRITTEN = "played as written, for a card of the hand the log does not name"
+
 
 # number -> (title, certain)
 RULES: dict[str, tuple[str, bool]] = {

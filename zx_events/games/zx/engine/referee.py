@@ -22,6 +22,7 @@ from zx_events.games.base import Violation, inert_since  # noqa: F401  (Violatio
 from zx_events.games.zx.match import LIMIT_CHARGE, LIMIT_HAND, PHASES, Match, other, power_of
 from zx_events.games.zx.engine import checks
 from zx_events.games.zx.engine.effects import check_effect
+from zx_events.games.zx.rules import PLAYED_AS_WRITTEN
 
 _DRAW = PHASES.index("draw")
 _PHASE_NO = {p: i for i, p in enumerate(PHASES)}  # PHASES.index, without a scan
@@ -741,8 +742,7 @@ class Referee:
                 # a card of his deck list: played as written, one finding, for a card of the hand the log does not
                 # name, which stays there uncounted (``_ghost``; digest.7: skipped, and its attack was 602.1a, an
                 # attack on it 602.1b)
-                self.fail("301.1", f"{code} is not in {pl}'s hand: played as written, for a card of the hand the log "
-                                   f"does not name")
+                self.fail("301.1", f"{code} is not in {pl}'s hand: {PLAYED_AS_WRITTEN}")
                 ghost = True
         pay = list(r.get("pay", []))
         held = [e["code"] for e in z["resource"]]
