@@ -307,6 +307,32 @@ def test_x610z_106_3_the_card_of_a_draw_left_out_is_out_of_the_deck_for_a_deck_o
         assert build_view(m, viewer).players["P1"].deck_count == 0
 
 
+def test_x610z_702_1_the_replay_of_a_draw_left_out_counts_its_card_in_the_hand_from_that_record_on(service):
+    """Stored and replayed (zx replay, the server's steps), every seat's state at the record that left the Draw Phase
+    without its draw, and after each record to the one that casts the card, has the legal log's hand and deck counts,
+    and its events say "P1 A draws a card" (digest.8: a card short in the hand and long in the deck until the cast)."""
+    from zx_events import replay
+    from zx_events.logformat.reader import parse_log
+
+    from x610z_builder import header, text
+
+    drawn = [r("turn", "P1"), r("draw", "P1", card="A1-032")]
+    after = [r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
+             r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})]
+    (log,) = parse_log(text(SETUP + drawn[:1] + after, header(match="draw-left-out")), "t.x610zlog")
+    assert service.import_log(log, accept_violations=True).status == "imported"
+    (legal_log,) = parse_log(text(SETUP + drawn + after, header(match="draw-logged")), "l.x610zlog")
+    assert service.import_log(legal_log).status == "imported"
+    hist, legal_hist = replay.load_history(service, "draw-left-out"), replay.load_history(service, "draw-logged")
+    for seat in ("judge", "P1", "P2", "spectator"):
+        steps = {s.line: s for s in hist.steps(seat)}
+        legal_steps = {s.line: s for s in legal_hist.steps(seat)}
+        for line in range(at(SETUP) + 2, at(SETUP) + 5):  # the crystal, the energy, the cast (one line later legal)
+            got, want = steps[line].state.players["P1"], legal_steps[line + 1].state.players["P1"]
+            assert (got.hand_count, got.deck_count) == (want.hand_count, want.deck_count), (seat, line)
+        assert "P1 A draws a card" in [e.text for e in steps[at(SETUP) + 2].events]
+
+
 def test_x610z_702_1_a_match_stored_with_the_card_of_a_draw_left_out_drawn_only_where_used_replays_as_stored(service):
     """Stored data is sacred: a match stored before the draw left out put an unknown card in the hand (no ``CardDrawn``
     of ``?`` at the record that left the Draw Phase; a plain ``CardDrawn`` of the card, without ``unknown``, where it
