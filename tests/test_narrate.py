@@ -199,6 +199,10 @@ def test_a_seats_sentences_never_name_a_card_its_fields_hide(corpus):
                     " ".join(str(v) for v in shown), (kind, seat, name, text)
             if kind in ("CardsDrawn", "CardDrawn") and set(strings(seen.get("cards", seen.get("card")))) == {HIDDEN}:
                 hidden_draws += 1
+                if seen.get("unknown"):  # X610Z: the card of a draw left out (unknown in the hand), known where used
+                    assert re.fullmatch(r"P[12]( .+)?'s card drawn unknown \(his draw left out of the log\) is known "
+                                        r"now", text), text
+                    continue
                 assert re.fullmatch(r"P[12]( .+)? draws (a card|\d+ cards)", text), text
     assert hidden_draws > 0
 

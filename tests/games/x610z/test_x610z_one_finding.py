@@ -212,8 +212,9 @@ def test_x610z_702_1_the_card_of_a_draw_left_out_is_played_with_no_second_findin
 
 @pytest.mark.parametrize("play", ["cast", "end"])
 def test_x610z_702_1_the_card_of_a_draw_left_out_leaves_the_deck_where_it_is_played(play):
-    """The card of a draw left out, cast or discarded later, is drawn at that record (``CardDrawn``, no finding): it
-    leaves the deck, whose count and cards are then the legal log's (digest.8: it stayed in the deck as well)."""
+    """The card of a draw left out, unknown in the hand since (``CardDrawn`` of ``?`` at the record that left the Draw
+    Phase), cast or discarded later, is known at that record (``CardDrawn`` with ``unknown``, no finding): it leaves
+    the deck, whose count and cards are then the legal log's (digest.8: it stayed in the deck as well)."""
     drawn = [r("turn", "P1"), r("draw", "P1", card="A1-032")]
     after = ([r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
               r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})] + pp("P1") + [r("end", "P1")]
@@ -223,7 +224,152 @@ def test_x610z_702_1_the_card_of_a_draw_left_out_leaves_the_deck_where_it_is_pla
     assert found == [(at(SETUP) + 2, "P1", "702.1")]
     legal_m = legal(SETUP + drawn + after)
     assert sorted(m.p["P1"]["deck"]) == sorted(legal_m.p["P1"]["deck"]) and _counts(m) == _counts(legal_m)
-    assert [(e.line, e.card) for e in m.pending_events if type(e).__name__ == "CardDrawn"] == [(line, "A1-032")]
+    assert [(e.line, e.card, e.unknown) for e in m.pending_events if type(e).__name__ == "CardDrawn"] == \
+        [(at(SETUP) + 2, HIDDEN, False), (line, "A1-032", True)]
+
+
+def _seat_sentences(m, kind: str) -> list[tuple[int, dict[str, str]]]:
+    """(line, {seat: its sentence}) of each ``kind`` event of ``m``, its fields as each seat sees them."""
+    from zx_events import games
+    from zx_events.seats import event_fields
+
+    game = games.get("x610z")
+    out = []
+    for e in m.pending_events:
+        if type(e).__name__ == kind:
+            fields = event_fields(e)
+            out.append((e.line, {seat: game.narrate(kind, game.redact_event(kind, fields, seat), names={
+                "A1-032": "Heal"}) for seat in ("judge", "P1", "P2", "spectator")}))
+    return out
+
+
+def test_x610z_702_1_a_draw_left_out_is_an_unknown_card_in_the_hand_at_once():
+    """P1's draw left out (702.1 at his crystal): the card he drew is in his hand from then on, unknown to every seat
+    (``?``, the judge's too), its code still listed in the deck the state keeps and counted out of it, so each seat's
+    hand and deck counts are the legal log's at once (digest.8: the hand was a card short and the deck a card long
+    until a record used the card)."""
+    recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011")]
+    m, found = audit(recs)
+    assert found == [(at(recs), "P1", "702.1")]
+    legal_m = legal(SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-032"), r("crystal", "P1", card="A1-011")])
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert _counts(m, viewer) == _counts(legal_m, viewer), viewer
+        hand = build_view(m, viewer).players["P1"].hand
+        assert hand is None if viewer in ("P2", "spectator") else hand.count(HIDDEN) == 1
+    assert m.p["P1"]["hand"].count(HIDDEN) == 1 and len(m.p["P1"]["deck"]) == len(legal_m.p["P1"]["deck"]) + 1
+    assert [(e.line, e.card) for e in m.pending_events if type(e).__name__ == "CardDrawn"] == [(at(recs), HIDDEN)]
+    # the play-by-play: a card drawn, never its code (nobody knows it)
+    assert _seat_sentences(m, "CardDrawn") == [(at(recs), dict.fromkeys(("judge", "P1", "P2", "spectator"),
+                                                                         "P1 draws a card"))]
+
+
+def test_x610z_702_1_the_card_of_a_draw_left_out_is_known_where_it_is_used_and_said_so():
+    """The Heal P1 casts after his draw was left out is that draw's card, known there: it takes the place of the
+    unknown card in his hand (``CardDrawn`` with ``unknown``), then leaves the hand for the Cast Zone; P1 and the judge
+    read which card it was, P2 and a spectator only that it is known now (its cast shows it to them next)."""
+    recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
+                    r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})]
+    m, found = audit(recs)
+    assert found == [(at(SETUP) + 2, "P1", "702.1")] and HIDDEN not in m.p["P1"]["hand"]
+    drawn = [e for e in m.pending_events if type(e).__name__ == "CardDrawn"]
+    assert [(e.line, e.card, e.unknown) for e in drawn] == [(at(SETUP) + 2, HIDDEN, False), (at(recs), "A1-032", True)]
+    said = "P1's card drawn unknown (his draw left out of the log) is "
+    assert _seat_sentences(m, "CardDrawn")[1] == (at(recs), {"judge": said + "Heal A1-032", "P1": said + "Heal A1-032",
+                                                             "P2": said + "known now", "spectator": said + "known now"})
+
+
+@pytest.mark.parametrize("discard, rules", [(["A1-010"], ["702.1"]), ([], ["702.1", "502.5"]),
+                                            (["A1-010", "A1-011"], ["702.1", "502.5"])])
+def test_x610z_502_5_the_card_of_a_draw_left_out_counts_for_the_hand_limit(discard, rules):
+    """P1's draw left out at his `end` (702.1 there): he holds 8 cards, one unknown, and discards down to 7 (502.5): one
+    card is right (it was 502.5 'holds 7 cards and discards 1'), none or two are 502.5 (none was found right)."""
+    recs = SETUP + [r("turn", "P1"), r("end", "P1", discard=discard)]
+    m, ref = run(recs, strict=False)
+    assert [(v.line, v.player, v.rule) for v in ref.found] == [(at(recs), "P1", rule) for rule in rules]
+    if "502.5" in rules:
+        assert ref.found[-1].message == f"P1 holds 8 cards and discards {len(discard)}: down to 7 means 1"
+    else:
+        legal_m = legal(SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-032"), r("end", "P1", discard=discard)])
+        assert _counts(m) == _counts(legal_m) and m.p["P1"]["hand"].count(HIDDEN) == 1
+
+
+def test_x610z_106_3_the_card_of_a_draw_left_out_is_out_of_the_deck_for_a_deck_out():
+    """P1's whole deck drawn in his turn 1 (a `draw` effect), its Draw Phase draw left out (702.1 at his `end`): at his
+    next turn his deck is empty, the card of that draw in his hand, and he loses (106.3), as in the legal log (digest.8:
+    the deck the state kept still held that card, the deck-out was not found then, and the log's result was 106.1b)."""
+    recs = deck_drawn_out()
+    draw = recs.index(r("draw", "P1", card="A1-010"))
+    m, found = audit(recs[:draw] + recs[draw + 1:])
+    end = next(i for i, x in enumerate(recs) if x["do"] == "end")  # (one record earlier without the draw)
+    assert found == [(end + 1, "P1", "702.1")] and m.outcome == {"winner": "P2", "reason": "deck_out"}
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert _counts(m, viewer) == _counts(legal(recs), viewer)
+        assert build_view(m, viewer).players["P1"].deck_count == 0
+
+
+def test_x610z_702_1_the_replay_of_a_draw_left_out_counts_its_card_in_the_hand_from_that_record_on(service):
+    """Stored and replayed (zx replay, the server's steps), every seat's state at the record that left the Draw Phase
+    without its draw, and after each record to the one that casts the card, has the legal log's hand and deck counts,
+    and its events say "P1 A draws a card" (digest.8: a card short in the hand and long in the deck until the cast)."""
+    from zx_events import replay
+    from zx_events.logformat.reader import parse_log
+
+    from x610z_builder import header, text
+
+    drawn = [r("turn", "P1"), r("draw", "P1", card="A1-032")]
+    after = [r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
+             r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})]
+    (log,) = parse_log(text(SETUP + drawn[:1] + after, header(match="draw-left-out")), "t.x610zlog")
+    assert service.import_log(log, accept_violations=True).status == "imported"
+    (legal_log,) = parse_log(text(SETUP + drawn + after, header(match="draw-logged")), "l.x610zlog")
+    assert service.import_log(legal_log).status == "imported"
+    hist, legal_hist = replay.load_history(service, "draw-left-out"), replay.load_history(service, "draw-logged")
+    for seat in ("judge", "P1", "P2", "spectator"):
+        steps = {s.line: s for s in hist.steps(seat)}
+        legal_steps = {s.line: s for s in legal_hist.steps(seat)}
+        for line in range(at(SETUP) + 2, at(SETUP) + 5):  # the crystal, the energy, the cast (one line later legal)
+            got, want = steps[line].state.players["P1"], legal_steps[line + 1].state.players["P1"]
+            assert (got.hand_count, got.deck_count) == (want.hand_count, want.deck_count), (seat, line)
+        assert "P1 A draws a card" in [e.text for e in steps[at(SETUP) + 2].events]
+
+
+def test_x610z_702_1_a_match_stored_with_the_card_of_a_draw_left_out_drawn_only_where_used_replays_as_stored(service):
+    """Stored data is sacred: a match stored before the draw left out put an unknown card in the hand (no ``CardDrawn``
+    of ``?`` at the record that left the Draw Phase; a plain ``CardDrawn`` of the card, without ``unknown``, where it
+    was used) replays as it did: its hand a card short until that record, then the card drawn and cast."""
+    from zx_events.games.x610z.match import Match
+    import orjson
+
+    recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
+                    r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})]
+    m, _ = run(recs, strict=False)
+    stored = [service.mapper.to_stored_event(e) for e in m.pending_events]
+    old, version = [], 0
+    for s in stored:  # the events as the engine stored them before: the CardDrawn of ? left out, no `unknown` field
+        state = orjson.loads(s.state)
+        if s.topic == "x610z.match:CardDrawn" and state["card"] == HIDDEN:
+            continue
+        state.pop("unknown", None)
+        version += 1
+        state["originator_version"] = version
+        old.append((s.originator_id, version, s.topic, orjson.dumps(state)))
+    events = [service.mapper.decode(*row) for row in old]
+    assert not any("unknown" in vars(e) for e in events)
+
+    def state_at(n: int):
+        agg = None
+        for e in events[:n]:
+            agg = e.mutate(agg)
+        return agg
+
+    crystal = next(i for i, e in enumerate(events) if type(e).__name__ == "CrystalCast")
+    before = state_at(crystal + 1)  # the crystal applied, the draw left out: no unknown card (as stored)
+    assert HIDDEN not in before.p["P1"]["hand"] and len(before.p["P1"]["hand"]) == 6
+    assert len(before.p["P1"]["deck"]) == len(m.p["P1"]["deck"]) + 1
+    after = state_at(len(events))  # the card drawn where it is cast, then cast: the state the engine keeps now
+    assert (sorted(after.p["P1"]["hand"]), sorted(after.p["P1"]["deck"])) == \
+        (sorted(m.p["P1"]["hand"]), sorted(m.p["P1"]["deck"]))
+    assert isinstance(after, Match) and after.stack == m.stack
 
 
 @pytest.mark.parametrize("card, taken", [("A1-011", True), ("A1-013", False)])

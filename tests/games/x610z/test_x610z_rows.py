@@ -13,7 +13,7 @@ def fed(m) -> tuple:
     buf = rows.new_buffers()
     mr = rows.MatchRows(str(m.id), 1, buf)
     for seq, ev in enumerate(m.pending_events, 1):
-        name, d = type(ev).__name__, event_fields(ev)
+        name, d = type(ev).__name__, {**event_fields(ev), "rec": getattr(ev, "rec", None)}  # (as stored: its record)
         if name == "Started":
             mr.started({**d, "match_id": m.match_id}, rows.energy_of(load_catalog("x610z-sample")))
         mr.feed(seq, topic(name), d)
@@ -115,3 +115,27 @@ def test_x610z_archetype_under_a_copy_of_the_shipped_catalog_leaves_out_crystals
         cards = code.removeprefix("unknown: ").split(" + ")
         assert not any(facts[c][3] for c in cards)  # neither a crystal nor the Life Base
         assert whole.split(": ", 1)[1] == " + ".join(facts[c][0] for c in cards)
+
+
+def test_702_1_the_card_of_a_draw_left_out_is_a_late_draws_row_where_it_is_known_and_the_unknown_card_none():
+    """P1's turn 1 draw left out (702.1): the unknown card it put in his hand (``CardDrawn`` of ``?``) is no draws
+    row; the Heal he casts in turn 3, that card, is a ``late`` row there (docs/data-dictionary.md), drawn once in
+    card_games, and no turn drew it in its Draw Phase (turn 1 drew 0)."""
+    from x610z_builder import SETUP
+
+    recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011"), r("end", "P1"),
+                    r("turn", "P2"), r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2"),
+                    r("turn", "P1"), r("draw", "P1", card="A1-010"), r("energy", "P1", crystal="A1-011"),
+                    r("cast", "P1", card="A1-032", target="S1", pay={"B": 1})] + pp("P1") + [r("end", "P1")]
+    m, ref = run(recs, strict=False)
+    assert [v.rule for v in ref.found] == ["702.1"]
+    buf = project(m)
+    cols = rows.COLUMNS["draws"]
+    draws = [dict(zip(cols, x)) for x in buf["draws"] if dict(zip(cols, x))["source"] in ("draw", "late")]
+    assert [(d["turn"], d["player"], d["card"], d["source"]) for d in draws] == [
+        (2, "P2", "A1-011", "draw"), (3, "P1", "A1-010", "draw"), (3, "P1", "A1-032", "late")]
+    assert not any("?" in x for x in buf["draws"])
+    turns = {(t[2], t[3]): dict(zip(rows.COLUMNS["turns"], t)) for t in buf["turns"]}
+    assert [turns[(n, p)]["drawn"] for n, p in ((1, "P1"), (2, "P2"), (3, "P1"))] == [0, 1, 1]
+    games = {(g[2], g[3]): dict(zip(rows.COLUMNS["card_games"], g)) for g in buf["card_games"]}
+    assert (games[("P1", "A1-032")]["drawn"], games[("P1", "A1-032")]["played"]) == (1, 1)

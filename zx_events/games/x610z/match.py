@@ -8,7 +8,8 @@ calls these methods with the facts, so replay needs neither the catalog nor the 
 
 State (JSON-native):
 - ``p[P]``: ``deck`` and ``hand`` (unordered multisets of codes; the hand of a setup left out holds its 7 unknown
-  cards as ``HIDDEN``, which ``deck`` still lists, digest.8: ``_from_hand``, ``deck_count``), ``discard``, ``removed``,
+  cards as ``HIDDEN``, and a Draw Phase draw left out one more, ``CardDrawn`` of ``HIDDEN``, which ``deck`` still
+  lists, digest.8: ``_from_hand``, ``deck_count``), ``discard``, ``removed``,
   ``pool`` (energy type -> amount, 203), ``home`` (the Summon Dot, 105.2c), ``crystal_cast``.
 - ``dots``: occupied dot -> summon entry (600.5): ``uid``, ``code``, ``owner``, ``ctrl``, ``act``
   (card activated), ``deact`` (deactivated by an effect, 202.4), ``dmg``, ``base`` stats, ``mods``
@@ -59,7 +60,8 @@ def _take(zone: list, code: str) -> bool:
 
 def _from_hand(z: dict, code: str) -> bool:
     """``code`` taken from the player's hand (``z``), or, the hand not holding it, for one of its unknown cards
-    (``HIDDEN``, digest.8: a setup left out): that card was ``code``, which leaves the deck the state keeps."""
+    (``HIDDEN``, digest.8: a setup or a draw left out): that card was ``code``, which leaves the deck the state
+    keeps."""
     if _take(z["hand"], code):
         return True
     if HIDDEN in z["hand"] and _take(z["deck"], code):
@@ -70,8 +72,8 @@ def _from_hand(z: dict, code: str) -> bool:
 
 def deck_count(z: dict) -> int:
     """How many cards the player's deck (``z``) holds: the deck the state keeps, less his hand's unknown cards
-    (``HIDDEN``, digest.8: a setup left out), whose codes it still lists, which of them they are not being known
-    (the views' deck size, and 106.3's empty deck)."""
+    (``HIDDEN``, digest.8: a setup or a draw left out), whose codes it still lists, which of them they are not being
+    known (the views' deck size, and 106.3's empty deck)."""
     return len(z["deck"]) - z["hand"].count(HIDDEN)
 
 
@@ -251,11 +253,20 @@ class Match(Aggregate):
         self.last_line = line
 
     @event("CardDrawn", topic=topic("CardDrawn"))
-    def _drawn(self, player: str, card: str, rec: dict | None = None, line: int | None = None) -> None:
+    def _drawn(self, player: str, card: str, rec: dict | None = None, line: int | None = None,
+               unknown: bool = False) -> None:
+        """``card`` drawn from the deck into the hand. ``card`` ``HIDDEN`` (digest.8: a Draw Phase draw the log left
+        out, 702.1): an unknown card in the hand, whose code the deck the state keeps still lists (``deck_count``
+        counts it out; no code is ``HIDDEN``, so none leaves the list). ``unknown``: ``card`` is one of the hand's
+        unknown cards, known now (the record that first uses the card of a draw left out, or its draw logged late):
+        it takes the place of one ``HIDDEN`` and leaves the deck's list, and is no draw of the Draw Phase under way.
+        (Events stored before the draw left out put ``HIDDEN`` in the hand hold no ``unknown``: a plain draw.)"""
         z = self.p[player]
         _take(z["deck"], card)
+        if unknown and HIDDEN in z["hand"]:
+            z["hand"].remove(HIDDEN)
         z["hand"].append(card)
-        if player == self.active and self.phase == "draw":
+        if player == self.active and self.phase == "draw" and not unknown:
             self.drawn += 1
         self.last_line = line
 

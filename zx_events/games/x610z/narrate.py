@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from zx_events.narration import (Words, common, compact, discarding, hand, known, say, signed, started,
+from zx_events.narration import (Words, common, compact, discarding, hand, hidden, known, say, signed, started,
                                   violation)
 
 from .rules import REASONS
@@ -44,6 +44,17 @@ def _dot(dot: Any) -> bool:
 def _source(source: Any, w: Words) -> str:
     """An effect's source: a card (by code), or the summon on a dot."""
     return f"the summon on {source}" if _dot(source) else w.card(source)
+
+
+def _drawn(f: F, w: Words) -> str:
+    """A draw ("P1 draws a card": one the seat may not see, or the card of a draw the log left out, unknown to
+    everyone, digest.8); ``unknown``: that card, known at the record that first uses it (or its draw logged late),
+    named to the seats that see the hand only."""
+    card = f.get("card")
+    if f.get("unknown"):
+        what = "known now" if hidden(card) else w.card(card)
+        return f"{w.who(f.get('player'))}'s card drawn unknown (his draw left out of the log) is {what}"
+    return f"{w.who(f.get('player'))} draws {w.card(card)}"
 
 
 def _set_up(f: F, w: Words) -> str:
@@ -182,7 +193,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     **common(REASONS),
     "Started": (known("match_id", "header", "catalog", "board", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (known("player", "dot", "life_base", "hand", "murphy"), _set_up),
-    "CardDrawn": (known("player", "card"), lambda f, w: f"{w.who(f.get('player'))} draws {w.card(f.get('card'))}"),
+    "CardDrawn": (known("player", "card", "unknown"), _drawn),
     "PhaseEntered": (known("phase"),
                      lambda f, w: f"The {PHASES.get(f.get('phase'), str(f.get('phase')).capitalize() + ' Phase')} "
                                   f"begins"),

@@ -65,8 +65,9 @@ class Referee:
         # the starting player's setup is due before the other's, logged first: 105.2a there (do_setup), so his setup
         # left out is no second finding at the first `turn` (_implied_setup)
         self.preceded = False
-        # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made: like
-        # ``unknown``, a card he plays or discards from his hand that the state does not hold is one of them
+        # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made, each an unknown
+        # card (``HIDDEN``) in his hand from then on: like ``unknown``, a card he plays or discards from his hand that
+        # the state does not hold is one of them (``_from_unknown``: known there)
         self.missed: dict[str, int] = {}
         self.inferred: tuple[int, str] | None = None  # (turn, player) of the turn a record began, its `turn` unseen
         self.last: tuple[int, dict] | None = None  # the line and record handled last
@@ -300,12 +301,22 @@ class Referee:
             self.fail("700.1", f"turn {self.m.turn} has ended: a turn record comes first", fatal=True)
 
     def _leave_draw(self) -> None:
+        """The Draw Phase ends (the active player acts, or both pass). Without its draw (702.1): the draw was made,
+        the log left it out, so the card drawn is in the hand, unknown (``CardDrawn`` of ``HIDDEN``, after the phase:
+        no draw of it that the state counts, so a draw logged late is the turn's, ``do_draw``), its code still in the
+        deck the state keeps (``deck_count`` counts it out): the hand and deck counts, 502.5 at the `end` and 106.3
+        at the next turn count it at once; the record that first uses it names it (``_from_unknown``). (digest.8: the
+        card stayed in the deck until then, the hand a card short: 502.5 for a right discard and none for a missing
+        one, the deck-out a turn late, and every seat's counts a card off.)"""
         m = self.m
         if m.phase == "draw":
-            if m.drawn == 0 and self.drew != m.turn:
+            missed = m.drawn == 0 and self.drew != m.turn
+            if missed:
                 self.fail("702.1", f"{m.active} leaves the Draw Phase without drawing 1 card", player=m.active)
                 self.missed[m.active] = self.missed.get(m.active, 0) + 1
             m._phase_entered(phase="action", line=self.line)
+            if missed:
+                m._drawn(player=m.active, card=HIDDEN, line=self.line)
 
     def _action_phase(self, rule: str, what: str, stackable: bool = False) -> None:
         """Table 1 (201.7): the Action Phase of the active player; passes that close the Draw
@@ -535,16 +546,18 @@ class Referee:
     def _from_unknown(self, pl: str, code: str, pending: list[str] | None = None) -> bool:
         """Whether ``code``, not in ``pl``'s hand as the state knows it, is one of its unknown cards (one less now):
         of a setup left out (``unknown``: the event that takes it from the hand takes it from the deck instead, for one
-        of the hand's ``HIDDEN`` cards), or the card of a draw left out (``missed``: it is drawn now, ``CardDrawn`` at
-        this record with no finding; digest.8: the card drawn was played, and was 200.1a or 200.1b 'not in hand', and
-        its effect 503.1, one more finding each; then it stayed in the deck). ``pending``: the codes this record has
-        already taken as unknown cards of a setup left out, still in the deck until its event (this one is added)."""
+        of the hand's ``HIDDEN`` cards), or the card of a draw left out (``missed``: known now, ``CardDrawn`` with
+        ``unknown`` at this record, no finding: it takes the place of the ``HIDDEN`` card ``_leave_draw`` put in the
+        hand and leaves the deck's list; digest.8: the card drawn was played, and was 200.1a or 200.1b 'not in hand',
+        and its effect 503.1, one more finding each; then it stayed in the deck). ``pending``: the codes this record
+        has already taken as unknown cards of a setup left out, still in the deck until its event (this one is
+        added)."""
         pending = [] if pending is None else pending
         for pool in (self.unknown, self.missed):
             if pool.get(pl) and self.m.p[pl]["deck"].count(code) > pending.count(code):
                 pool[pl] -= 1
                 if pool is self.missed:
-                    self.m._drawn(player=pl, card=code, rec=self._carry(), line=self.line)
+                    self.m._drawn(player=pl, card=code, rec=self._carry(), line=self.line, unknown=True)
                 else:
                     pending.append(code)
                 return True
@@ -588,7 +601,8 @@ class Referee:
             if p["counters"].get("time", 1) <= 0:
                 m._perm_left(uid=p["uid"], code=p["code"], cause="209.2f", line=self.line)
         if deck_count(m.p[self.by]) <= 0:  # 106.3: the draw of 702.1 is due from an empty deck (the unknown cards of
-            # a setup left out, listed in the deck the state keeps, are in the hand: digest.8, it found no deck-out)
+            # a setup or a draw left out, listed in the deck the state keeps, are in the hand: digest.8, it found no
+            # deck-out, or a turn late)
             m._ended(winner=other(self.by), reason="deck_out", line=self.line)
 
     def do_draw(self, r: dict) -> None:
@@ -616,11 +630,13 @@ class Referee:
             self.drew = m.turn
             self.fail("212.1", f"{r['card']} is not in {self.by}'s deck (a card is drawn from the top of the deck)",
                       fatal=True)
-        m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line)
+        # the draw left out made late: its card, unknown in the hand since (_leave_draw), is known
+        known = late and bool(self.missed.get(self.by))
+        m._drawn(player=self.by, card=r["card"], rec=self._carry(), line=self.line, unknown=known)
         if late:
             self.drew = m.turn  # (the state counts only a draw in the Draw Phase: a second late one is 702.1)
-            if self.missed.get(self.by):
-                self.missed[self.by] -= 1  # (the draw left out is made: its card is known)
+            if known:
+                self.missed[self.by] -= 1
         self._draw_phase_over()
 
     def _draw_phase_over(self) -> None:
@@ -683,8 +699,8 @@ class Referee:
             self._leave_draw()
         z = m.p[pl]
         discard = list(r.get("discard") or [])
-        # (the hand holds the unknown cards of a setup left out; a draw left out counts when a discard shows its card,
-        # drawn then, _from_unknown)
+        # (the hand holds the unknown cards of a setup or a draw left out, HIDDEN: counted for 502.5; a discard showing
+        # the card of a draw left out makes it known, _from_unknown)
         lost = self._discards(pl, discard)[1]
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
             self._not_in_hand(pl, lost)

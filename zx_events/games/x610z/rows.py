@@ -14,7 +14,8 @@ columns hold the X610Z meaning noted below or NULL:
   the Life Bases' remaining Defense (Defense minus damage);
 - ``draws`` (and ``card_games.drawn``): the setup and Murphy hands, the Draw Phase, and effects that
   put a card into a hand: ``draw``, ``search`` (211.2) and ``zone`` to ``hand``; the card of a Draw Phase draw
-  left out of the log, drawn (``CardDrawn``) at the record that first used it (digest.8, ``Referee._from_unknown``):
+  left out of the log, unknown in the hand (a ``CardDrawn`` of ``HIDDEN``: no row), known (``CardDrawn`` with
+  ``unknown``; before it, drawn) at the record that first used it (digest.8, ``Referee._from_unknown``):
   ``late``, no Draw Phase draw of that turn; a setup left out (its hand 7 ``HIDDEN`` cards): ``hand_size`` and
   ``mulligan`` NULL, and a card its player uses from the hand the rows do not know him to hold (``hidden``: his
   hand and deck as the events tell them, while unknown cards are left) is an ``opening`` row (turn 0) then, as
@@ -359,6 +360,8 @@ def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
 
 
 def _drawn(m: MatchRows, seq: int, d: dict) -> None:
+    if d["card"] == HIDDEN:
+        return  # the card of a Draw Phase draw left out, unknown (702.1, digest.8): its row comes when it is known
     if (d.get("rec") or {}).get("do") != "draw":
         # the card of a Draw Phase draw left out (702.1), drawn at the record that first used it (digest.8): no draw
         # of this turn's Draw Phase, which draws exactly 1 (702.1)

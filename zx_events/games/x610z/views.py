@@ -168,7 +168,8 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         hand = tuple(sorted(z["hand"])) if sees_own(viewer, pl) else None
         name = seat_player(m.players.get(pl) or {}, mask)["name"]  # free text: masked but for the judge
         deck = tuple(sorted(z["deck"])) if viewer == JUDGE else None  # the others see its size only
-        # (the unknown cards of a setup left out, HIDDEN in the hand, are still listed in the deck: not counted there)
+        # (the unknown cards of a setup or a draw left out, HIDDEN in the hand, are still listed in the deck: not
+        # counted there)
         players[pl] = PlayerView(pl, name, z["home"], deck_count(z), deck, hand,
                                  len(z["hand"]), tuple(z["discard"]), tuple(z["removed"]),
                                  MappingProxyType(dict(z["pool"])))
