@@ -78,7 +78,8 @@ def _announced(f: F, w: Words) -> str:
     who, kind = w.who(f.get("player")), e.get("kind")
     pay = _paying(f.get("pay"))
     if e.get("void"):
-        what = {"cast": f"casts {w.card(e.get('card'))}", "activate": f"activates {w.card(e.get('card'))}"}.get(
+        what = {"cast": f"casts {w.card(e.get('card'))}", "activate": f"activates {w.card(e.get('card'))}",
+                "trigger": f"announces a trigger of {_source(e.get('source'), w)}"}.get(
             kind, f"announces a {compact(kind)}")
         return f"{who} {what}{pay}, which is not there to be announced: it does nothing"
     if kind == "cast":
