@@ -74,3 +74,9 @@ def test_a_replayed_match_says_no_object_number_to_any_seat(tmp_path):
         assert not [t for t in texts.values() if re.search(r"#\d", t)], seat
         assert texts[102] == "P1 bot attacks with the summon on A1 via A2 → A3 targeting the summon on A3"
         assert texts[105] == "The top of the stack resolves: 2 damage to the attacked summon"
+
+
+def test_202_3_an_attack_announced_as_nothing_reads_an_attack():
+    void = {"player": "P1", "pay": {}, "entry": {"id": 9, "kind": "attack", "by": "P1", "uid": None, "from": "A1",
+                                                 "path": ["A2"], "target": None, "void": True}}
+    assert say("Announced", void) == "P1 Mia announces an attack, which is not there to be announced: it does nothing"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from zx_events.narration import (Words, common, compact, discarding, hand, known, say, signed, started,
+from zx_events.narration import (Words, common, compact, counted, discarding, hand, known, say, signed, started,
                                   violation)
 
 from .rules import REASONS
@@ -84,7 +84,7 @@ def _announced(f: F, w: Words) -> str:
     if e.get("void"):
         what = {"cast": f"casts {w.card(e.get('card'))}", "activate": f"activates {w.card(e.get('card'))}",
                 "trigger": f"announces a trigger of {_source(e.get('source'), w)}"}.get(
-            kind, f"announces a {compact(kind)}")
+            kind, f"announces {counted(1, compact(kind))}")
         return f"{who} {what}{pay}, which is not there to be announced: it does nothing"
     if kind == "cast":
         text = f"{who} casts {w.card(e.get('card'))}"
