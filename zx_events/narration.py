@@ -82,11 +82,15 @@ class Words:
         return ", ".join(shown)
 
     def who(self, seat: Any) -> str:
-        """``P1 Mio``: the seat with the player's name (cut to ``NAME_CELLS``), or the seat alone."""
+        """``P1 Mio``: the seat with the player's name (cut to ``NAME_CELLS``), or the seat alone; a name that
+        starts with its seat (a simulated X610Z match's "P1 bot") alone, not after its seat again."""
         if not seat:
             return "nobody"
         name = self.players.get(seat)
-        return f"{seat} {short(name)}" if isinstance(name, str) and name.strip() else str(seat)
+        if not (isinstance(name, str) and name.strip()):
+            return str(seat)
+        name = short(name)
+        return name if name == seat or name.startswith(f"{seat} ") else f"{seat} {name}"
 
 
 _BREAKS = re.compile("[\n\r\t\v\f\x1c-\x1e\x85\u2028\u2029]+")

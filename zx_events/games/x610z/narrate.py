@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from zx_events.narration import (Words, common, compact, discarding, hand, hidden, known, say, signed, started,
-                                  violation)
+from zx_events.narration import (Words, common, compact, counted, discarding, hand, hidden, known, say, signed,
+                                  started, violation)
 
 from .rules import REASONS
 
@@ -71,17 +71,21 @@ def _set_up(f: F, w: Words) -> str:
 
 
 def _target(t: Any, w: Words) -> str:
+    """A declared target in the words the board uses: a card by its code and name, a summon by its dot, a player;
+    never the engine's object number (``uid``), which no surface shows."""
     if isinstance(t, Mapping):
         if t.get("code") is not None:  # a permanent, an Effect on the stack: by its card
             return f" targeting {w.card(t['code'])}" + (f" on {t['dot']}" if t.get("dot") else "")
         if t.get("dot"):
             return f" targeting the summon on {t['dot']}"
-        if t.get("uid") is not None:
-            return f" targeting object #{t['uid']}"
+        if t.get("player"):
+            return f" targeting {t['player']}"
         return ""
     if _dot(t):
-        return f" targeting {t}"
-    return f" targeting #{t}" if t is not None else ""
+        return f" targeting the summon on {t}"
+    if isinstance(t, str):  # a trigger's target as its record names it: a code
+        return f" targeting {w.card(t)}"
+    return ""  # (an object number: an attack's target is its path's last dot, _announced)
 
 
 def _announced(f: F, w: Words) -> str:
@@ -89,8 +93,9 @@ def _announced(f: F, w: Words) -> str:
     who, kind = w.who(f.get("player")), e.get("kind")
     pay = _paying(f.get("pay"))
     if e.get("void"):
-        what = {"cast": f"casts {w.card(e.get('card'))}", "activate": f"activates {w.card(e.get('card'))}"}.get(
-            kind, f"announces a {compact(kind)}")
+        what = {"cast": f"casts {w.card(e.get('card'))}", "activate": f"activates {w.card(e.get('card'))}",
+                "trigger": f"announces a trigger of {_source(e.get('source'), w)}"}.get(
+            kind, f"announces {counted(1, compact(kind))}")
         return f"{who} {what}{pay}, which is not there to be announced: it does nothing"
     if kind == "cast":
         text = f"{who} casts {w.card(e.get('card'))}"
@@ -109,9 +114,12 @@ def _announced(f: F, w: Words) -> str:
         return text + (" (an illegal move)" if e.get("illegal") else "") + pay
     if kind == "attack":
         path = e.get("path") or []
+        target = e.get("target")
+        if not isinstance(target, (str, Mapping)) and path:  # its summon's object number: 202.3, the path ends on it
+            target = path[-1]
         return (f"{who} attacks with the summon on {e.get('from')}"
                 + (f" via {' → '.join(map(str, path))}" if path else "")
-                + f"{_target(e.get('target'), w)}{pay}")
+                + f"{_target(target, w)}{pay}")
     if kind == "ability":
         return f"{who} plays the {compact(e.get('ability'))} ability of {w.card(e.get('card'))}{pay}"
     if kind == "trigger":
@@ -127,13 +135,13 @@ def _resolved(f: F, w: Words) -> str:
         return f"The top of the stack resolves: {compact(f.get('outcome'))}"
     text = "The top of the stack resolves"
     if "damage" in facts:
-        text += f": {facts['damage']} damage to #{facts.get('target')}"
+        text += f": {facts['damage']} damage to the attacked summon"  # (202.5a; its target: an object number)
     elif facts.get("dot"):
         text += f": the summon comes into play on {facts['dot']}"
     elif facts.get("to"):
         text += f": the summon arrives on {facts['to']}"
     elif facts.get("on") is not None:
-        text += f": the card is fixed on #{facts['on']}"
+        text += ": the card is fixed on its target"
     rest = {k: v for k, v in facts.items() if k not in ("damage", "target", "dot", "to", "on")}
     return text + (f" ({compact(rest)})" if rest else "")
 
@@ -141,8 +149,8 @@ def _resolved(f: F, w: Words) -> str:
 def _effect(f: F, w: Words) -> str:
     a = dict(f.get("args") or {})
     op, player = f.get("op"), f.get("player")
-    on = f"the summon on {a.get('dot')}" if a.get("dot") else (f"object #{a.get('uid')}" if a.get("uid") is not None
-                                                               else "its object")
+    on = f"the summon on {a.get('dot')}" if a.get("dot") else (w.card(a["object"]) if a.get("object") is not None
+                                                               else "its object")  # (a permanent in play: public)
     if op == "damage":
         what = f"{on} is dealt {a.get('amount')} damage"
     elif op == "heal":

@@ -20,6 +20,7 @@ from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, dumps, freeze,
                              hide_not_applied, parse_perspective, plain, player_of, record_applied, sees_own)
 
+from .referee import is_code
 from .match import STATS, deck_count, stat
 
 __all__ = ["build_view", "redact_record", "redact_event", "MatchView", "parse_perspective", "JUDGE", "SPECTATOR"]
@@ -130,14 +131,45 @@ def _void_cast(entry: Mapping[str, Any]) -> bool:
     return bool(entry.get("void")) and entry.get("kind") == "cast" and entry.get("card") is not None
 
 
+def _unseen(entry: Mapping[str, Any]) -> dict[str, str]:
+    """The fields of a stack entry naming a card that may lie in a hidden zone (field -> the record's field): a
+    cast announced as nothing (``_void_cast``), an activation of an Effect not in play (500.1) or a trigger of a card
+    not in play (500.1, 207.4), both announced as nothing (digest.8: the card may be in its player's hand, 502.3, or
+    in a deck), and a target named by a card not in play (200.4, ``gone``: where it is, the state does not say). Its
+    player's and the judge's only."""
+    out = {}
+    if entry.get("void"):
+        kind = entry.get("kind")
+        if kind == "cast" and entry.get("card") is not None:
+            out["card"] = "card"
+        elif kind == "activate" and entry.get("card") is not None:
+            out["card"] = "effect"
+        elif kind == "trigger" and is_code(entry.get("source")):
+            out["source"] = "source"
+    target = entry.get("target")
+    if isinstance(target, Mapping) and target.get("gone") and target.get("code") is not None:
+        out["target"] = "target"
+    return out
+
+
+def _hide_entry(entry: Mapping[str, Any]) -> dict:
+    """``entry`` (an ``Announced`` event's) with what ``_unseen`` names as ``?``."""
+    out = dict(entry)
+    for key in _unseen(entry):
+        out[key] = {**out[key], "code": HIDDEN} if key == "target" else HIDDEN
+    return out
+
+
 def _public_entry(m: Any, entry: dict, viewer: str = JUDGE) -> dict:
     """What a stack entry shows, deep-copied read-only (``freeze``): its ``path`` was the match's own list,
-    so changing one step's view changed the next step's. A void cast's card: its owner's and the judge's only."""
+    so changing one step's view changed the next step's. A card that may be in a hidden zone (``_unseen``): its
+    player's and the judge's only."""
     out = {k: freeze(v) for k, v in entry.items() if k in ("id", "kind", "by", "card", "dot", "from", "path",
                                                              "ability", "source", "choice", "additional",
                                                              "void")}
-    if _void_cast(entry) and not sees_own(viewer, entry.get("by")):
-        out["card"] = HIDDEN
+    unseen = {} if sees_own(viewer, entry.get("by")) else _unseen(entry)
+    for key in unseen.keys() & out.keys():
+        out[key] = HIDDEN
     target = entry.get("target")
     if isinstance(target, dict) and "uid" in target:
         out["target"] = _where(m, target["uid"]) or target.get("dot") or target.get("code")
@@ -145,6 +177,8 @@ def _public_entry(m: Any, entry: dict, viewer: str = JUDGE) -> dict:
         out["target"] = _where(m, entry.get("target"))
     elif target is not None:
         out["target"] = target
+    if "target" in unseen:
+        out["target"] = HIDDEN
     return out
 
 
@@ -270,13 +304,16 @@ def _log_format() -> Any:
 def _redact_refused(out: dict, viewer: str, by: str | None, events: Iterable[Any]) -> None:
     """What a record names that stayed in a hidden zone: a record not applied (``seats.record_applied``) moves
     no card (``seats.hide_not_applied``: each card it names is ``?`` but for the owner's look into his own hand,
-    ``_TAKEN_FROM``), and a cast announced as nothing (``_void_cast``) leaves its card in the hand; a card in a
-    hand is its owner's only (502.3), one in a deck nobody's but the judge's."""
+    ``_TAKEN_FROM``), and an announcement of nothing or a target not in play (``_unseen``) names a card that may be
+    in the hand or a deck; a card in a hand is its owner's only (502.3), one in a deck nobody's but the judge's."""
     if not record_applied(events):
         hide_not_applied(out, viewer, _log_format(), _own_look(viewer))
-    elif out.get("do") in ("cast", "crystal") and out.get("card") is not None and not sees_own(viewer, by) \
-            and any(type(e).__name__ == "Announced" and _void_cast(getattr(e, "entry", None) or {}) for e in events):
-        out["card"] = HIDDEN
+    elif not sees_own(viewer, by):
+        for e in events:
+            if type(e).__name__ == "Announced":
+                for key in _unseen(getattr(e, "entry", None) or {}).values():
+                    if out.get(key) is not None:
+                        out[key] = HIDDEN
 
 
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,
@@ -314,9 +351,8 @@ _PUBLIC_EVENTS = frozenset({
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
     """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
     out = seat_event(kind, dict(fields), viewer)  # the Started event's import file path: judge only
-    if kind == "Announced" and viewer != JUDGE and _void_cast(out.get("entry") or {}) \
-            and not sees_own(viewer, out["entry"].get("by")):  # its card stayed in the hand (502.3)
-        out["entry"] = {**out["entry"], "card": HIDDEN}
+    if kind == "Announced" and isinstance(out.get("entry"), Mapping) and not sees_own(viewer, out["entry"].get("by")):
+        out["entry"] = _hide_entry(out["entry"])  # a card that may be in a hidden zone (502.3, _unseen)
     if viewer == JUDGE or kind in _PUBLIC_EVENTS:
         return out
     by = out.get("player")

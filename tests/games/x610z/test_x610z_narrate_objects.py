@@ -1,0 +1,82 @@
+"""X610Z's play-by-play names what an attack, its damage and an effect act on in the game's words, never by the
+engine's object numbers (a ``uid``, which no surface shows: the board names a summon by its dot and card); and a
+player's name that already starts with his seat (a simulated match's "P1 bot") is not said after the seat again."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events import games
+from zx_events.seats import HIDDEN
+
+ROOT = Path(__file__).resolve().parents[3]
+CONCESSION = ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog"  # x610z-sim-7-0279: attacks on Iron Keep
+NAMES = {"A1-002": "Iron Keep", "A1-040": "Swift Boots", "A1-050": "Watchtower"}
+X = games.get("x610z")
+
+
+def say(kind: str, fields: dict, players: dict | None = None) -> str:
+    return X.narrate(kind, fields, NAMES, players or {"P1": "Mia"})
+
+
+def test_202_3_an_attack_names_its_target_by_its_dot_not_its_object_number():
+    attack = {"player": "P1", "pay": {}, "entry": {"id": 90, "kind": "attack", "by": "P1", "uid": 7, "from": "A1",
+                                                   "path": ["A2", "A3"], "target": 2, "trail": [], "pos": None}}
+    assert say("Announced", attack) == "P1 Mia attacks with the summon on A1 via A2 → A3 targeting the summon on A3"
+
+
+def test_202_5a_battle_damage_names_the_attacked_summon_not_its_object_number():
+    text = say("Resolved", {"outcome": "done", "facts": {"target": 2, "damage": 2}})
+    assert text == "The top of the stack resolves: 2 damage to the attacked summon"
+
+
+def test_206_1_a_permanent_fixed_on_its_target_and_an_effect_on_an_object_say_no_object_number():
+    assert say("Resolved", {"outcome": "done", "facts": {"on": 4}}) == \
+        "The top of the stack resolves: the card is fixed on its target"
+    effect = {"player": "P2", "source": "S4", "op": "deactivate", "args": {"object": "A1-050", "uid": 12}}
+    assert say("EffectApplied", effect) == "P2 resolves the summon on S4: Watchtower A1-050 is deactivated"
+    effect["args"] = {"uid": 12}  # (no code to name it by)
+    assert "#" not in say("EffectApplied", effect)
+    assert "#" not in say("Announced", {"player": "P1", "pay": {}, "entry": {"kind": "trigger", "by": "P1",
+                                                                            "source": "S1", "target": {"uid": 3}}})
+    trigger = {"player": "P1", "pay": {}, "entry": {"kind": "ability", "by": "P1", "card": "A1-002", "uid": 1,
+                                                    "ability": "activated", "target": "A1-040"}}
+    assert say("Announced", trigger).endswith("ability of Iron Keep A1-002")  # (an ability names no target field)
+    trigger["entry"] = {"kind": "trigger", "by": "P1", "source": "S1", "target": "A1-040"}
+    assert say("Announced", trigger) == "P1 Mia's trigger of the summon on S1 goes on the stack targeting Swift " \
+                                        "Boots A1-040"
+    trigger["entry"]["target"] = HIDDEN
+    assert say("Announced", trigger).endswith("targeting a card")
+
+
+def test_a_players_name_that_starts_with_his_seat_is_said_once():
+    assert say("Passed", {"player": "P1"}, {"P1": "P1 bot"}) == "P1 bot passes"
+    assert say("Passed", {"player": "P2"}, {"P2": "P2"}) == "P2 passes"
+    assert say("Passed", {"player": "P1"}, {"P1": "P10 bot"}) == "P1 P10 bot passes"
+    assert say("Passed", {"player": "P1"}, {"P1": "Mia"}) == "P1 Mia passes"
+
+
+def test_a_replayed_match_says_no_object_number_to_any_seat(tmp_path):
+    store = str(tmp_path / "x.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(CONCESSION)],
+                           env={"ZX_ANALYTICS": str(tmp_path / "x.duckdb")})
+    assert r.exit_code == 0, r.output
+    for seat in ("judge", "P1", "P2", "spectator"):
+        r = CliRunner().invoke(zx, ["--store", store, "replay", "x610z-sim-7-0279", "--as", seat, "--to", "end",
+                                    "--format", "json"])
+        assert r.exit_code == 0, r.output
+        texts = {e["seq"]: e["text"] for line in r.stdout.splitlines() for e in json.loads(line)["events"]}
+        assert not [t for t in texts.values() if re.search(r"#\d", t)], seat
+        assert texts[102] == "P1 bot attacks with the summon on A1 via A2 → A3 targeting the summon on A3"
+        assert texts[105] == "The top of the stack resolves: 2 damage to the attacked summon"
+
+
+def test_202_3_an_attack_announced_as_nothing_reads_an_attack():
+    void = {"player": "P1", "pay": {}, "entry": {"id": 9, "kind": "attack", "by": "P1", "uid": None, "from": "A1",
+                                                 "path": ["A2"], "target": None, "void": True}}
+    assert say("Announced", void) == "P1 Mia announces an attack, which is not there to be announced: it does nothing"
