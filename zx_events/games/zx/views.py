@@ -18,7 +18,9 @@ hand or a deck, and a stored match must replay to the state it was checked with,
 the rule.
 
 The judge sees everything. ``redact_record`` and ``redact_event`` apply the same rules to the log
-records and events shown next to a state, so a step never shows what its state hides. Free text
+records and events shown next to a state, so a step never shows what its state hides. A ``move`` out of the
+Force Zone does not say whether its card was face-down: the state it was applied to (``before``) does, and a
+face-down one that goes to a hidden zone stays unseen (301.3b; without that state, any is taken as face-down). Free text
 (notes, violation messages, a result's reason, a Token's name) can name any card: outside the judge's
 view notes are left out, and every card code and name in the rest is masked (zx_events.freetext), the
 Token's name on its Square too.
