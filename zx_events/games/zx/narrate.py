@@ -2,9 +2,9 @@
 
 Every sentence is written from the event's fields as a seat sees them (``views.redact_event``): a card the
 seat may not see is ``?`` there and "a card" here, a hand drawn face-down "2 cards". One reads, besides, what is
-public in the state the event was applied to and its fields leave out: where a destroyed card goes (its kind). ``SAYS`` names, for each
-event kind of ``match.Match``, the fields its sentence reads or leaves out on purpose (a uid, the record's
-line); any other field is appended as key=value text (``narration.say``).
+public in the state the event was applied to and its fields leave out: where a destroyed card goes (its kind).
+``SAYS`` names, for each event kind of ``match.Match``, the fields its sentence reads or leaves out on purpose (a
+uid, the record's line); any other field is appended as key=value text (``narration.say``).
 """
 
 from __future__ import annotations
