@@ -238,7 +238,7 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
     seats = parse_seats(seats)
     game = game or views_of(hist)
     build_view, redact_record, redact_event = game.build_view, game.redact_record, game.redact_event
-    narrate = game.narrate or (lambda kind, fields, names, players: fields_text(fields))
+    narrate = game.narrate or (lambda kind, fields, names, players, before=None: fields_text(fields))
     match_id = hist.match_id
     pool = _Pool()
     paths: dict[tuple, int] = {}
@@ -257,20 +257,28 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
         chunk = hist.events[lo - 1: hi]
         rec = next((e.rec for e in chunk if getattr(e, "rec", None) is not None), None)
         for e in chunk:
-            match = project(match, (e,))  # (ids.project: an event it cannot apply is a DamagedMatch)
+            before = match  # (each seat sees the event as the state it is applied to lets it: a face-down Force
+            # card that leaves, 301.3b; Game.redact_event's ``before``)
+            if before is None:  # the Started event
+                match = project(None, (e,))  # (ids.project: an event it cannot apply is a DamagedMatch)
             if cn is None:
                 cn = game.names(match)
                 info = _header_info(match, cn.mask)
                 players = {s: seat_players(match, s, cn.mask) for s in seats}  # (as each seat's board names them)
             kind = type(e).__name__
             fields = event_fields(e)
+            records = {s: record_text(redact_record(rec, s, cn.mask, chunk, before=before), header=index == 0)
+                       for s in seats} if e.originator_version == lo else {}
+            seen_by = {s: redact_event(kind, fields, s, cn.mask, before=before) for s in seats}
+            told = {s: narrate(kind, seen, cn.names, players[s], before=before) for s, seen in seen_by.items()}
+            if before is not None:
+                match = project(match, (e,))
             for s in seats:
                 out = per_seat[s]
                 if e.originator_version == lo:
-                    out["records"].append(pool.add(record_text(redact_record(rec, s, cn.mask, chunk),
-                                                                          header=index == 0)))
-                seen = redact_event(kind, fields, s, cn.mask)
-                out["events"].append(pool.add(narrate(kind, seen, cn.names, players[s])))  # what the seat sees
+                    out["records"].append(pool.add(records[s]))
+                seen = seen_by[s]
+                out["events"].append(pool.add(told[s]))  # what the seat sees (and the public state before)
                 if s == JUDGE:  # and its fields, key=value: the judge's list shows them on hovering the event
                     out["fields"].append(pool.add(event_text(kind, seen, s, cn.mask)))
                 if kind == "ViolationRecorded":

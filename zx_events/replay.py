@@ -816,9 +816,10 @@ class History:
         lo, hi = self.bounds[index]
         if not first <= last <= hi:
             raise OutOfRange(f"events {first}..{last} are not of one step (step {index}: {lo}..{hi})")
-        match = self.state_at(last)
-        return _step(index, self.events[first - 1: last], match, perspective, names_for(match), self.last_seq,
-                     whole=self.events[lo - 1: hi])
+        match = project(None, self.events[: lo - 1]) if lo > 1 else None  # (the state before the step)
+        return _step(index, self.events[lo - 1: last], match, perspective,
+                     names_for(match) if match is not None else None, self.last_seq,
+                     whole=self.events[lo - 1: hi], first=first)[0]
 
     def steps(self, perspective: str = JUDGE, start: int = 0, stop: int | None = None) -> Iterator[Step]:
         """Steps ``start``..``stop - 1``, each with its record, events and state after, as seen."""
@@ -831,41 +832,61 @@ class History:
         cn: CardNames | None = names_for(match) if match is not None else None
         for index in range(start, stop):
             lo, hi = self.bounds[index]
-            chunk = self.events[lo - 1: hi]
-            match = project(match, chunk)
-            if cn is None:
-                cn = names_for(match)
-            yield _step(index, chunk, match, perspective, cn, self.last_seq)
+            step, match, cn = _step(index, self.events[lo - 1: hi], match, perspective, cn, self.last_seq)
+            yield step
 
 
-def _step(index: int, chunk: Any, match: Match, perspective: str, cn: CardNames, last: int,
-          whole: Any = None) -> Step:
-    """A step of ``chunk``'s events (``whole``: the whole step, where its record is, when ``chunk`` is a part)."""
+def _step(index: int, events: Any, match: Match | None, perspective: str, cn: CardNames | None, last: int,
+          whole: Any = None, first: int | None = None) -> tuple[Step, Match, CardNames]:
+    """A step of ``events`` (from the step's first, ``whole``: the whole step, where its record is, when
+    ``events`` is its start), projected one by one onto ``match``, the state before them (None: before the
+    Started event), which it moves on; those from seq ``first`` (default: all) are shown. Each event is seen as
+    the state it was applied to lets the seat see it, the record as the state before the step
+    (``Game.redact_event``'s ``before``: a face-down Force card that leaves, 301.3b). The step, the state after
+    it (``match`` moved on) and the card names."""
+    events = tuple(events)
+    first = events[0].originator_version if first is None else first
     record = None
-    for e in whole if whole is not None else chunk:
+    for e in whole if whole is not None else events:
         rec = getattr(e, "rec", None)
         if rec is not None:
             record = rec
             break
-    events = []
+    step_events = whole if whole is not None else events
+    seen = []
     violations = []
-    game = game_of(match)
-    players = seat_players(match, perspective, cn.mask)  # (the names of the header, as the board shows them)
-    for e in chunk:
+    record_seen: Any = None
+    seen_record = False
+    game = players = None
+    for e in events:
         kind = type(e).__name__
-        data = game.redact_event(kind, event_fields(e), perspective, cn.mask)
-        events.append(EventView(e.originator_version, kind, freeze(data),
-                                game.narrate(kind, data, cn.names, players)))  # (from what the seat sees only)
-        if kind == "ViolationRecorded":
-            message = e.message if perspective == JUDGE else cn.mask(e.message)
-            violations.append(ViolationView(e.line, e.turn, e.player, e.rule, message, e.rec is None))
+        before = match
+        if before is None:  # the Started event: nothing before it
+            match = project(None, (e,))
+        if cn is None:
+            cn = names_for(match)
+        if game is None:
+            game = game_of(match)
+            players = seat_players(match, perspective, cn.mask)  # (the names of the header, as the board shows them)
+        if not seen_record:
+            record_seen = game.redact_record(record, perspective, cn.mask, step_events, before=before)
+            seen_record = True
+        if e.originator_version >= first:
+            data = game.redact_event(kind, event_fields(e), perspective, cn.mask, before=before)
+            seen.append(EventView(e.originator_version, kind, freeze(data),
+                                   game.narrate(kind, data, cn.names, players, before=before)))  # (what the seat
+            # sees only: its fields, and the public state it was applied to)
+            if kind == "ViolationRecorded":
+                message = e.message if perspective == JUDGE else cn.mask(e.message)
+                violations.append(ViolationView(e.line, e.turn, e.player, e.rule, message, e.rec is None))
+        if before is not None:
+            match = project(match, (e,))
+    assert match is not None and cn is not None and game is not None
     view = game.build_view(match, perspective, cn.names, mask=cn.mask, last_seq=last)
-    return Step(index=index, line=getattr((chunk if whole is None else whole)[0], "line", None),
-                seq_first=chunk[0].originator_version,
-                seq_last=chunk[-1].originator_version,
-                record=freeze(game.redact_record(record, perspective, cn.mask, whole if whole is not None else chunk)),
-                events=tuple(events),
-                violations=tuple(violations), state=view)
+    out = Step(index=index, line=getattr(step_events[0], "line", None),
+               seq_first=first, seq_last=events[-1].originator_version,
+               record=freeze(record_seen), events=tuple(seen), violations=tuple(violations), state=view)
+    return out, match, cn
 
 
 def _damaged(match_id: str, expected: int, found: int | None) -> DamagedMatch:

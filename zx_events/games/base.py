@@ -299,25 +299,40 @@ class Game(ABC):
         """A frozen view of ``match`` from one seat (``to_json()`` for JSON), hiding what it may not see."""
         return self.part("views").build_view(match, perspective, names, **kw)
 
-    def redact_record(self, rec: dict | None, viewer: str, mask: Any = None, events: Any = ()) -> dict | None:
+    def redact_record(self, rec: dict | None, viewer: str, mask: Any = None, events: Any = (),
+                      before: Any = None) -> dict | None:
         """A log record as ``viewer`` may see it; ``events``: the domain events of its step (whether it was
-        applied, and how, decides what of it a seat sees: ``seats.record_applied``)."""
-        return self.part("views").redact_record(rec, viewer, mask, events)
+        applied, and how, decides what of it a seat sees: ``seats.record_applied``); ``before``: the state
+        before its step, for a game whose views say ``SEES_BEFORE`` (Z/X: a face-down Force card leaving)."""
+        views = self.part("views")
+        if getattr(views, "SEES_BEFORE", False):
+            return views.redact_record(rec, viewer, mask, events, before=before)
+        return views.redact_record(rec, viewer, mask, events)
 
-    def redact_event(self, kind: str, fields: dict, viewer: str, mask: Any = None) -> dict:
-        """An event's fields as ``viewer`` may see them."""
-        return self.part("views").redact_event(kind, fields, viewer, mask)
+    def redact_event(self, kind: str, fields: dict, viewer: str, mask: Any = None, before: Any = None) -> dict:
+        """An event's fields as ``viewer`` may see them; ``before``: the state the event was applied to, for a
+        game whose views say ``SEES_BEFORE`` (what a seat sees of it depends on that state: Z/X, a face-down
+        Force card that leaves for a hidden zone, 301.3b)."""
+        views = self.part("views")
+        if getattr(views, "SEES_BEFORE", False):
+            return views.redact_event(kind, fields, viewer, mask, before=before)
+        return views.redact_event(kind, fields, viewer, mask)
 
     def narrate(self, kind: str, fields: Mapping[str, Any], names: Mapping[str, str] | None = None,
-                players: Mapping[str, str] | None = None) -> str:
+                players: Mapping[str, str] | None = None, before: Any = None) -> str:
         """One line of play-by-play: event ``kind`` said in the game's words ("P1 Mio attacks P2's Player Square
         (b3) with Flamecrest Lancer R01-010 (Power 2000) from b2") from its ``fields`` as a seat sees them
         (``redact_event``'s: a hidden card reads "a card"), the card ``names`` of the match's catalog and the
         ``players``' names as that seat sees them. The game's ``narrate`` module says each of its event kinds
-        (``sentence``); one it does not say, the key=value text of its fields (``narration.fields_text``)."""
+        (``sentence``); one it does not say, the key=value text of its fields (``narration.fields_text``).
+        ``before``: the state the event was applied to, for a game whose ``narrate`` says ``SEES_BEFORE`` (Z/X:
+        where a destroyed card goes, by its kind)."""
         from zx_events.narration import Words, fields_text
 
-        text = self.part("narrate").sentence(kind, fields, Words(names or {}, players or {}))
+        module = self.part("narrate")
+        words = Words(names or {}, players or {})
+        text = module.sentence(kind, fields, words, before=before) if getattr(module, "SEES_BEFORE", False) else \
+            module.sentence(kind, fields, words)
         return text if text is not None else fields_text(fields)
 
     # ------------------------------------------------------------------ drawing

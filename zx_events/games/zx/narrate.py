@@ -1,9 +1,10 @@
 """Z/X's play-by-play: each of its events in one line of the game's words (``Game.narrate``; zx_events.narration).
 
 Every sentence is written from the event's fields as a seat sees them (``views.redact_event``): a card the
-seat may not see is ``?`` there and "a card" here, a hand drawn face-down "2 cards". ``SAYS`` names, for each
-event kind of ``match.Match``, the fields its sentence reads or leaves out on purpose (a uid, the record's
-line); any other field is appended as key=value text (``narration.say``).
+seat may not see is ``?`` there and "a card" here, a hand drawn face-down "2 cards". One reads, besides, what is
+public in the state the event was applied to and its fields leave out: where a destroyed card goes (its kind).
+``SAYS`` names, for each event kind of ``match.Match``, the fields its sentence reads or leaves out on purpose (a
+uid, the record's line); any other field is appended as key=value text (``narration.say``).
 """
 
 from __future__ import annotations
@@ -143,11 +144,58 @@ def _life_damaged(f: F, w: Words) -> str:
     if f.get("life_after") is not None:
         text += f" ({f['life_after']} Life left)"
     if f.get("triggers"):
-        text += f"; triggers: {', '.join(str(t) for t in f['triggers'])}"
+        text += "; " + " and ".join(_owed(t) for t in f["triggers"])
     return text
 
 
+# what a battle or a turn owes (the engine's obligation keys, "KIND:SEAT": ``match._BATTLE_DUES``, ``Referee.due``)
+DUES = {"life": "a Life card (604.3b)", "recover": "a Life Recovery (1102)", "void": "a Void Bringer (1103)",
+        "reload": "a Reload (902)", "charge_excess": "a Charge Excess (905)"}
+
+
+def _due(key: Any) -> tuple[str, str] | None:
+    """``("P1", "a Life Recovery (1102)")`` of the key ``recover:P1``; None for a key of another shape."""
+    kind, _, seat = str(key).partition(":")
+    return (seat, DUES[kind]) if kind in DUES and seat else None
+
+
+def _owed(key: Any) -> str:
+    """A trigger of a Life card: ``P1 owes a Life Recovery (1102)``."""
+    due = _due(key)
+    return f"{due[0]} owes {due[1]}" if due else f"{key} is owed"
+
+
+def _violation(f: F, w: Words) -> str:
+    """``violation``'s sentence, its waiver in words: ``(P2's owed Life card (604.3b) is waived)``."""
+    text = violation({**f, "waive": None}, w)
+    if not f.get("waive"):
+        return text
+    due = _due(f["waive"])
+    return text + (f" ({due[0]}'s owed {due[1].removeprefix('a ')} is waived)" if due else f" (waived: {f['waive']})")
+
+
 CAUSES = {"lethal": "by lethal damage"}
+TOKEN = "TOKEN"  # a Token's code on the Square (its name is the log's free text: ``op`` ``token``'s ``name``)
+
+
+def _destroyed(f: F, w: Words, before: Any) -> str:
+    """A ``ZXDestroyed``: the card and where it goes, as the engine sends it (1007, ``Match._send``): a Z/X to its
+    owner's Charge, a Z/X EX to its owner's Dynamis face-up, a Token nowhere (202.11c). The event names the card by
+    its code only: its kind and owner are those of the card on its Square in ``before``, the state the event was
+    applied to (public: a destroyed card is a face-up Z/X); without it, a Token by its code, any other card as a
+    Z/X."""
+    square, code = f.get("square"), f.get("code")
+    entry = (getattr(before, "sq", None) or {}).get(square) if before is not None else None
+    if not isinstance(entry, Mapping) or entry.get("uid") != f.get("uid"):
+        entry = {}
+    kind = entry.get("kind") or ("token" if code == TOKEN else "zx")
+    owner = entry.get("owner")
+    card = f"the Token on {square}" if kind == "token" else f"{w.card(code)} on {square}"
+    cause = CAUSES.get(f.get("cause"), "by " + compact(f.get("cause")))
+    if kind == "token":
+        return f"{card} is destroyed {cause} and disappears (a Token, 202.11c)"
+    zone = "Dynamis face-up" if kind == "ex" else "Charge"
+    return f"{card} is destroyed {cause} and goes to {owner + chr(39) + 's' if owner else 'the'} {zone}"
 
 
 def _effect(f: F, w: Words) -> str:
@@ -184,6 +232,8 @@ def _effect(f: F, w: Words) -> str:
         owner = a.get("owner") or player
         if a.get("player_leaves"):
             what = f"{owner}'s Player card goes to {_zone(a.get('to'))}"
+        elif a.get("from") == "square" and a.get("target") == "player":  # 303.6a: the engine moves nothing
+            what = f"{on} stays on {square} (a Player card does not move, 303.6a)"
         elif a.get("from") == "square":
             what = f"{on} goes to " + (a["dest"] if a.get("to") == "square" and a.get("dest") else
                                        f"{owner}'s " + _zone(a.get("to")).removeprefix("the "))
@@ -233,17 +283,22 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "ChargeExcessTrashed": (known("player", "cards"),
                             lambda f, w: f"{w.who(f.get('player'))} puts {w.cards(f.get('cards') or [])} from the "
                                          f"Charge into the Trash (over the Charge limit)"),
-    "ZXDestroyed": (known("square", "uid", "code", "cause"),
-                    lambda f, w: f"{w.card(f.get('code'))} on {f.get('square')} is destroyed "
-                                 f"{CAUSES.get(f.get('cause'), 'by ' + compact(f.get('cause')))} and goes to the "
-                                 f"Charge"),
+    "ZXDestroyed": (known("square", "uid", "code", "cause"), lambda f, w: _destroyed(f, w, None)),
     "EffectApplied": (known("player", "source", "op", "args"), _effect),
     "TurnEnded": (known("player", "discard"), _turn_ended),
     "LateRecord": (known("player", "discard"), _late),
-    "ViolationRecorded": (known("rule", "message", "turn", "player", "waive"), violation),
+    "ViolationRecorded": (known("rule", "message", "turn", "player", "waive"), _violation),
 }
 
 
-def sentence(kind: str, fields: F, words: Words) -> str | None:
-    """``kind``'s sentence (None: Z/X does not say it; ``Game.narrate`` then writes the fields)."""
+# a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
+SEES_BEFORE = True
+
+
+def sentence(kind: str, fields: F, words: Words, before: Any = None) -> str | None:
+    """``kind``'s sentence (None: Z/X does not say it; ``Game.narrate`` then writes the fields). ``before``: the
+    state the event was applied to, where a sentence reads what is public there and its fields leave out (where a
+    destroyed card goes: ``_destroyed``)."""
+    if kind == "ZXDestroyed" and before is not None:
+        return say({kind: (SAYS[kind][0], lambda f, w: _destroyed(f, w, before))}, kind, fields, words)
     return say(SAYS, kind, fields, words)

@@ -18,7 +18,9 @@ hand or a deck, and a stored match must replay to the state it was checked with,
 the rule.
 
 The judge sees everything. ``redact_record`` and ``redact_event`` apply the same rules to the log
-records and events shown next to a state, so a step never shows what its state hides. Free text
+records and events shown next to a state, so a step never shows what its state hides. A ``move`` out of the
+Force Zone does not say whether its card was face-down: the state it was applied to (``before``) does, and a
+face-down one that goes to a hidden zone stays unseen (301.3b; without that state, any is taken as face-down). Free text
 (notes, violation messages, a result's reason, a Token's name) can name any card: outside the judge's
 view notes are left out, and every card code and name in the rest is masked (zx_events.freetext), the
 Token's name on its Square too.
@@ -344,7 +346,23 @@ def _hide_card(fields: dict) -> None:
         fields.pop(key, None)
 
 
-def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
+# a game whose seats see an event by the state it was applied to (``Game.redact_event``'s ``before``)
+SEES_BEFORE = True
+
+
+def _force_face_down(before: Any, code: Any, owner: str | None) -> bool:
+    """Whether the Force card a ``move`` takes out of the Force Zone (the first of ``code`` and ``owner`` there, as
+    the engine takes it: ``match.Match._from_zone``) is face-down in ``before``, the state the move was applied to.
+    Without that state, any: a seat that does not see it is never told it (301.3b)."""
+    if before is None:
+        return True
+    for e in getattr(before, "force", ()):
+        if isinstance(e, dict) and e.get("code") == code and e.get("owner") == owner:
+            return e.get("up", True) is False
+    return False
+
+
+def _redact_effect(fields: dict, viewer: str, by: str | None, before: Any = None) -> None:
     op = fields.get("op")
     if op == "draw":
         if not sees_own(viewer, by):
@@ -355,6 +373,10 @@ def _redact_effect(fields: dict, viewer: str, by: str | None) -> None:
     elif op == "move" and "card" in fields:
         owner = fields.get("owner") or by
         if not _move_visible(viewer, owner, fields.get("from"), fields.get("to")):
+            _hide_card(fields)
+        elif fields.get("from") == "force" and not sees_own(viewer, owner) and \
+                (fields.get("to") not in PUBLIC_ZONES or fields.get("face") == "down") and \
+                _force_face_down(before, fields["card"], owner):  # 301.3b: a face-down Force card that stays unseen
             _hide_card(fields)
         elif fields.get("face") == "down" and not sees_own(viewer, owner) and \
                 fields.get("from") not in PUBLIC_ZONES:  # 301.3b: put face-down from a hidden zone
@@ -392,10 +414,12 @@ def _redact_refused(out: dict, viewer: str, by: str | None) -> None:
 
 
 def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | None = None,
-                  events: Iterable[Any] = ()) -> dict | None:
+                  events: Iterable[Any] = (), before: Any = None) -> dict | None:
     """A log record as ``viewer`` may see it: hidden card codes become ``?``; notes are left out, a result's
     reason and a Token's name masked (zx_events.freetext). ``events``: its step's domain events; a record
-    not applied (``seats.record_applied``) names cards that stayed in hidden zones (``_redact_refused``)."""
+    not applied (``seats.record_applied``) names cards that stayed in hidden zones (``_redact_refused``).
+    ``before``: the state before its step (whether a Force card it moves is face-down, 301.3b; None: taken as
+    face-down)."""
     if rec is None:
         return None
     out = dict(rec)
@@ -420,7 +444,7 @@ def redact_record(rec: Mapping[str, Any] | None, viewer: str, mask: Masker | Non
             # other seat, digest.7: the hand it went to)
             out["cards"] = _hide(out.get("cards", []))
     elif do == "effect":
-        _redact_effect(out, viewer, by)
+        _redact_effect(out, viewer, by, before)
     # notes: judge only; ts: only a date-time; a result's reason and a Token's name masked (zx_events.freetext)
     return seat_record(out, viewer, mask or GENERIC_MASK)
 
@@ -432,8 +456,10 @@ _PUBLIC_EVENTS = frozenset({
     "RecordSkipped", "LateRecord"})
 
 
-def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
-    """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
+def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None,
+                 before: Any = None) -> dict[str, Any]:
+    """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``). ``before``: the state
+    the event was applied to (whether a Force card it moves is face-down, 301.3b; None: taken as face-down)."""
     # the Started event's import file path: judge only; a result's reason and a Token's name masked
     out = seat_event(kind, dict(fields), viewer, mask or GENERIC_MASK)
     if viewer == JUDGE or kind in _PUBLIC_EVENTS:
@@ -458,7 +484,7 @@ def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | 
     elif kind == "EffectApplied":
         args = dict(out.get("args", {}))
         args["op"] = out.get("op")
-        _redact_effect(args, viewer, by)
+        _redact_effect(args, viewer, by, before)
         args.pop("op")
         out["args"] = args
     elif kind == "ViolationRecorded":
