@@ -20,6 +20,8 @@ from fastapi.testclient import TestClient
 from cli.main import zx
 from web.app import create_app
 
+from seat_support import replay
+
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "tests" / "data" / "zx-face-down-force-leaves.zxlog"
 DOWN, UP = "qa-face-down-force", "qa-face-up-force"
@@ -36,12 +38,6 @@ def store(tmp_path_factory) -> str:
     r = CliRunner().invoke(zx, ["--store", path, "import", "--no-analytics", str(LOG), str(up)])
     assert r.exit_code == 0, r.output
     return path
-
-
-def replay(store: str, match: str, seat: str, *args: str) -> str:
-    r = CliRunner().invoke(zx, ["--store", store, "replay", match, "--as", seat, *args], env={"COLUMNS": "200"})
-    assert r.exit_code == 0, r.output
-    return r.stdout
 
 
 def steps_json(store: str, match: str, seat: str) -> list[dict]:

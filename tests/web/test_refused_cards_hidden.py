@@ -18,6 +18,8 @@ from fastapi.testclient import TestClient
 from cli.main import zx
 from web.app import create_app
 
+from seat_support import replay, view_file
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 VOID = "qa-void-cast"  # tests/data/x610z-void-cast.x610zlog: line 67, P1 casts Storm Caller (A1-024) at dot Z9
@@ -42,19 +44,6 @@ def store(tmp_path_factory) -> str:
 def client(store):
     with TestClient(create_app(store), raise_server_exceptions=False) as c:
         yield c
-
-
-def replay(store: str, match: str, seat: str, *args: str) -> str:
-    r = CliRunner().invoke(zx, ["--store", store, "replay", match, "--as", seat, *args], env={"COLUMNS": "200"})
-    assert r.exit_code == 0, r.output
-    return r.stdout
-
-
-def view_file(store: str, match: str, seat: str, tmp_path: Path) -> bytes:
-    out = tmp_path / f"{match}-{seat}.html"
-    r = CliRunner().invoke(zx, ["--store", store, "view", match, "--as", seat, "-o", str(out)])
-    assert r.exit_code == 0, r.output
-    return out.read_bytes()
 
 
 # ---------------------------------------------------------------------- X610Z: a void cast (digest.8, 502.3)

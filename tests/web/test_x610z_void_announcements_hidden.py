@@ -20,6 +20,9 @@ from fastapi.testclient import TestClient
 from cli.main import zx
 from web.app import create_app
 
+import seat_support
+from seat_support import view_file
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 LOGS = ("x610z-void-activate-hand-p1", "x610z-void-activate-hand-p2", "x610z-void-trigger-hand",
@@ -49,17 +52,7 @@ def client(store):
 
 
 def replay(store: str, match: str, seat: str, *args: str) -> str:
-    r = CliRunner().invoke(zx, ["--store", store, "replay", match, "--as", seat, "--to", "end", *args],
-                           env={"COLUMNS": "200"})
-    assert r.exit_code == 0, r.output
-    return r.stdout
-
-
-def view_file(store: str, match: str, seat: str, tmp_path: Path) -> bytes:
-    out = tmp_path / f"{match}-{seat}.html"
-    r = CliRunner().invoke(zx, ["--store", store, "view", match, "--as", seat, "-o", str(out)])
-    assert r.exit_code == 0, r.output
-    return out.read_bytes()
+    return seat_support.replay(store, match, seat, "--to", "end", *args)
 
 
 def others(owner: str) -> tuple[str, str]:

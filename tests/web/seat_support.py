@@ -1,0 +1,25 @@
+"""What a seat reads of a stored match on the surfaces a player uses: ``zx replay`` (table or JSON) and the
+``zx view`` file; the tests that a refused or hidden card stays hidden there share them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.main import zx
+
+
+def replay(store: str, match: str, seat: str, *args: str) -> str:
+    """``zx replay MATCH --as SEAT ARGS`` in 200 columns: its standard output (exit 0 asserted)."""
+    r = CliRunner().invoke(zx, ["--store", store, "replay", match, "--as", seat, *args], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def view_file(store: str, match: str, seat: str, tmp_path: Path) -> bytes:
+    """The bytes of ``zx view MATCH --as SEAT``'s file."""
+    out = tmp_path / f"{match}-{seat}.html"
+    r = CliRunner().invoke(zx, ["--store", store, "view", match, "--as", seat, "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    return out.read_bytes()
