@@ -77,6 +77,13 @@ def deck_count(z: dict) -> int:
     return len(z["deck"]) - z["hand"].count(HIDDEN)
 
 
+def hand_count(z: dict) -> int:
+    """How many cards the player's hand (``z``) holds: the hand the state keeps, less the cards an `end` left out
+    discarded unknown (``HIDDEN`` in his Discard Pile, digest.8: the turn ended by the next `turn` discards down to the
+    hand limit, 502.5), whose codes it still lists, which of them they are not being known."""
+    return len(z["hand"]) - z["discard"].count(HIDDEN)
+
+
 def stat(entry: dict, name: str) -> int:
     """202.6-202.7c: the Basic Stat plus every modifier, the total clamped at 0 (open question 19)."""
     return max(0, entry["base"].get(name, 0) + entry["msum"].get(name, 0))
@@ -404,7 +411,9 @@ class Match(Aggregate):
     def _turn_ended(self, player: str, discard: list, rec: dict | None = None, line: int | None = None) -> None:
         z = self.p[player]
         for c in discard:  # 502.5
-            if _from_hand(z, c):
+            if c == HIDDEN:  # a card of the hand, unknown which (an `end` left out, digest.8: ``hand_count``)
+                z["discard"].append(HIDDEN)
+            elif _from_hand(z, c):
                 z["discard"].append(c)
         for zz in self.p.values():
             zz["pool"] = {}  # 203.4
@@ -425,6 +434,8 @@ class Match(Aggregate):
         z = self.p[player]
         for c in discard:
             if _from_hand(z, c):
+                if HIDDEN in z["discard"]:  # the card the turn's end discarded unknown (``hand_count``): known now
+                    z["discard"].remove(HIDDEN)
                 z["discard"].append(c)
         self.last_line = line
 

@@ -21,7 +21,7 @@ from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, Vio
                              hide_not_applied, parse_perspective, plain, player_of, record_applied, sees_own)
 
 from .referee import is_code
-from .match import STATS, deck_count, stat
+from .match import STATS, deck_count, hand_count, stat
 
 __all__ = ["build_view", "redact_record", "redact_event", "MatchView", "parse_perspective", "JUDGE", "SPECTATOR"]
 
@@ -205,7 +205,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         # (the unknown cards of a setup or a draw left out, HIDDEN in the hand, are still listed in the deck: not
         # counted there)
         players[pl] = PlayerView(pl, name, z["home"], deck_count(z), deck, hand,
-                                 len(z["hand"]), tuple(z["discard"]), tuple(z["removed"]),
+                                 hand_count(z), tuple(z["discard"]), tuple(z["removed"]),
                                  MappingProxyType(dict(z["pool"])))
     listed = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
                                  mask(v["message"]) if mask else v["message"], v.get("applied", True))
