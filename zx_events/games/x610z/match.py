@@ -9,7 +9,8 @@ calls these methods with the facts, so replay needs neither the catalog nor the 
 State (JSON-native):
 - ``p[P]``: ``deck`` and ``hand`` (unordered multisets of codes; the hand of a setup left out holds its 7 unknown
   cards as ``HIDDEN``, and a Draw Phase draw left out one more, ``CardDrawn`` of ``HIDDEN``, which ``deck`` still
-  lists, digest.8: ``_from_hand``, ``deck_count``), ``discard``, ``removed``,
+  lists, digest.8: ``_from_hand``, ``deck_count``), ``discard`` (a ``HIDDEN`` there: a card the hand still lists,
+  discarded unknown which by the turn an `end` left out ended, digest.8: ``hand_count``), ``removed``,
   ``pool`` (energy type -> amount, 203), ``home`` (the Summon Dot, 105.2c), ``crystal_cast``.
 - ``dots``: occupied dot -> summon entry (600.5): ``uid``, ``code``, ``owner``, ``ctrl``, ``act``
   (card activated), ``deact`` (deactivated by an effect, 202.4), ``dmg``, ``base`` stats, ``mods``

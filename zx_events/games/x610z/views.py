@@ -351,6 +351,8 @@ _PUBLIC_EVENTS = frozenset({
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
     """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
     out = seat_event(kind, dict(fields), viewer)  # the Started event's import file path: judge only
+    if kind == "CardDrawn" and out.get("card") == HIDDEN and not out.get("unknown"):
+        out["left_out"] = True  # the card of a draw left out (digest.8, Referee._leave_draw): every seat reads so
     if kind == "Announced" and isinstance(out.get("entry"), Mapping) and not sees_own(viewer, out["entry"].get("by")):
         out["entry"] = _hide_entry(out["entry"])  # a card that may be in a hidden zone (502.3, _unseen)
     if viewer == JUDGE or kind in _PUBLIC_EVENTS:
