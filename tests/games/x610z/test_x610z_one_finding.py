@@ -260,7 +260,8 @@ def test_x610z_702_1_a_draw_left_out_is_an_unknown_card_in_the_hand_at_once():
     assert [(e.line, e.card) for e in m.pending_events if type(e).__name__ == "CardDrawn"] == [(at(recs), HIDDEN)]
     # the play-by-play: a card drawn, never its code (nobody knows it)
     assert _seat_sentences(m, "CardDrawn") == [(at(recs), dict.fromkeys(("judge", "P1", "P2", "spectator"),
-                                                                         "P1 draws a card"))]
+                                                                         "P1's draw was left out of the log: he drew a "
+                                                                         "card, unknown"))]
 
 
 def test_x610z_702_1_the_card_of_a_draw_left_out_is_known_where_it_is_used_and_said_so():
@@ -330,7 +331,8 @@ def test_x610z_702_1_the_replay_of_a_draw_left_out_counts_its_card_in_the_hand_f
         for line in range(at(SETUP) + 2, at(SETUP) + 5):  # the crystal, the energy, the cast (one line later legal)
             got, want = steps[line].state.players["P1"], legal_steps[line + 1].state.players["P1"]
             assert (got.hand_count, got.deck_count) == (want.hand_count, want.deck_count), (seat, line)
-        assert "P1 A draws a card" in [e.text for e in steps[at(SETUP) + 2].events]
+        said = "P1 A's draw was left out of the log: he drew a card, unknown"
+        assert said in [e.text for e in steps[at(SETUP) + 2].events]
 
 
 def test_x610z_702_1_a_match_stored_with_the_card_of_a_draw_left_out_drawn_only_where_used_replays_as_stored(service):
@@ -465,7 +467,7 @@ def test_x610z_700_1_a_turn_while_the_turn_has_not_ended_ends_it():
     recs = T1 + [r("turn", "P2")]
     m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2"),
                              r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
-    assert found == [(at(recs), "P2", "700.1")] and m.turn == 3 and m.phase == "over"
+    assert found == [(at(recs), "P1", "700.1")] and m.turn == 3 and m.phase == "over"
     refused(recs, "700.1", contains="turn 1 has not ended")
 
 
@@ -476,7 +478,7 @@ def test_x610z_700_1_an_end_logged_after_the_next_turn_record_is_the_closed_turn
     recs = T1 + [r("turn", "P2"), r("end", "P1")]
     m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2"),
                              r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])])
-    assert found == [(at(recs) - 1, "P2", "700.1")] and m.turn == 3 and m.phase == "over"
+    assert found == [(at(recs) - 1, "P1", "700.1")] and m.turn == 3 and m.phase == "over"
 
 
 def test_x610z_700_1_a_late_end_discards_its_cards():
@@ -486,7 +488,7 @@ def test_x610z_700_1_a_late_end_discards_its_cards():
     recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("turn", "P2"),
                     r("end", "P1", discard=["A1-010"])]
     m, found = audit(recs + [r("draw", "P2", card="A1-011"), r("crystal", "P2", card="A1-011"), r("end", "P2")])
-    assert found == [(at(recs) - 1, "P2", "700.1")]
+    assert found == [(at(recs) - 1, "P1", "700.1")]
     assert len(m.p["P1"]["hand"]) == 7 and m.p["P1"]["discard"] == ["A1-010"] and m.turn == 2
 
 
@@ -502,7 +504,7 @@ def test_x610z_502_5_a_late_end_discards_an_unknown_card_of_a_setup_left_out():
     replays to the same state."""
     recs = _late_end(["A1-040"])
     m, found = audit(recs[1:])
-    assert found == [(2, "P2", "105.2a"), (at(recs[1:]) - 1, "P2", "700.1")]
+    assert found == [(2, "P2", "105.2a"), (at(recs[1:]) - 1, "P1", "700.1")]
     z = m.p["P1"]
     assert z["discard"] == ["A1-040"] and z["hand"].count(HIDDEN) == 6 and len(z["hand"]) == 7
     for viewer in ("judge", "P1", "P2", "spectator"):
@@ -716,7 +718,7 @@ def test_x610z_700_1_one_spoiled_record_of_a_simulated_match_is_its_one_finding(
     i = next(k for k, rec in enumerate(records[:-1]) if rec["do"] == "end" and not rec.get("discard")
              and records[k + 1]["do"] == "turn")
     m, found = _audit(header, records[:i] + records[i + 1:])
-    assert (found, m.outcome) == ([(i + 2, records[i + 1]["by"], "700.1")], outcome), "end left out"
+    assert (found, m.outcome) == ([(i + 2, records[i]["by"], "700.1")], outcome), "end left out"
 
     late = [k for k, rec in enumerate(records[:-1]) if rec["do"] == "draw" and records[k + 1]["by"] == rec["by"]
             and records[k + 1]["do"] in ("crystal", "cast", "move", "attack", "ability", "activate")
@@ -733,3 +735,59 @@ def test_x610z_700_1_one_spoiled_record_of_a_simulated_match_is_its_one_finding(
         spoiled = records[:i] + [{**records[i], "dot": dot}] + records[i + 1:cut]
         m, found = _audit(header, spoiled)
         assert found == [(i + 2, records[i]["by"], "105.2a")], f"setup on {dot}, cut at line {cut + 2}"
+
+
+# ---------------------------------------------------------------------- an `end` or a setup left out, their counts
+DATA = Path(__file__).resolve().parents[2] / "data"
+LEGAL = Path(__file__).resolve().parents[3] / "examples" / "x610z" / "legal"
+
+
+def _audited(path: Path):
+    (m, ref), = play(path.read_text(), strict=False, source=path.name)
+    return m, [(v.line, v.player, v.rule) for v in ref.found]
+
+
+def _sizes(m, viewer: str) -> dict:
+    return {pl: (v.hand_count, v.deck_count, len(v.discard)) for pl, v in build_view(m, viewer).players.items()}
+
+
+def test_x610z_502_5_an_end_left_out_discards_down_to_the_hand_limit_unknown_which():
+    """life-base-destroyed without P1's `end` of turn 1 (line 12, discarding one of his 8 cards): P2's `turn` is 700.1
+    once, P1's (the record he left out), and ends the turn discarding 1 card of P1's hand, unknown which (``?`` in his
+    Discard Pile); P1's right discard at line 24 is no 502.5 and every seat's counts are the legal log's (digest.8:
+    nothing discarded, P1's hand 1 card too many from line 12 on, and a false 502.5 at line 24)."""
+    m, found = _audited(DATA / "x610z-end-left-out-discard.x610zlog")
+    assert found == [(12, "P1", "700.1")]
+    assert m.violations[0]["message"] == ("turn 1 has not ended (an end record comes first): it ends here, discarding "
+                                          "1 card of his hand down to 7 (502.5), unknown which")
+    (legal_m, _), = play((LEGAL / "life-base-destroyed.x610zlog").read_text(), strict=False)
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert _sizes(m, viewer) == _sizes(legal_m, viewer), viewer
+    assert m.p["P1"]["discard"].count(HIDDEN) == 1
+
+
+def test_x610z_502_5_a_late_end_names_the_card_an_end_left_out_discarded():
+    """P1's `end` (discarding 1 of his 8 cards) logged after P2's `turn`: the `turn` discarded one unknown, the late `end`
+    says which: the Discard Pile holds it, no ``?``, the hand 7."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("turn", "P2"),
+                    r("end", "P1", discard=["A1-010"])]
+    m, found = audit(recs)
+    assert found == [(at(recs) - 1, "P1", "700.1")]
+    assert m.p["P1"]["discard"] == ["A1-010"] and len(m.p["P1"]["hand"]) == 7
+
+
+def test_x610z_105_4_a_setup_left_out_may_have_taken_murphys_law_no_502_5_on_its_unknown_cards():
+    """murphys-law-ending-dot without P2's setup (line 3, Murphy's Law once: 6 cards): 105.2a there, his hand taken as 7
+    unknown cards; his `end` at line 20 holding 8 by that count and discarding none is no 502.5, since the unknown
+    hand may have been smaller (105.4) (digest.8: '502.5 P2 holds 8 cards and discards 0')."""
+    m, found = _audited(DATA / "x610z-setup-left-out-murphy.x610zlog")
+    assert found == [(3, "P2", "105.2a")]
+
+
+def test_x610z_502_5_a_count_resting_on_the_unknown_cards_of_a_setup_left_out_still_charges_too_many_discards():
+    """P1's setup left out, 1 card drawn: he holds 8 by the count (7 unknown) and may hold fewer (105.4): discarding 1
+    is right, 0 too, but 2 is more than the count's excess: 502.5."""
+    base = [r("setup", "P2", dot="S2", hand=P2_HAND), r("turn", "P1"), r("draw", "P1", card="A1-010")]
+    for discard, rules in (([], []), (["A1-010"], []), (["A1-010", "A1-010"], ["502.5"])):
+        m, found = audit(base + [r("end", "P1", discard=discard)])
+        assert [rule for _, _, rule in found if rule != "105.2a"] == rules, discard

@@ -9,7 +9,8 @@ calls these methods with the facts, so replay needs neither the catalog nor the 
 State (JSON-native):
 - ``p[P]``: ``deck`` and ``hand`` (unordered multisets of codes; the hand of a setup left out holds its 7 unknown
   cards as ``HIDDEN``, and a Draw Phase draw left out one more, ``CardDrawn`` of ``HIDDEN``, which ``deck`` still
-  lists, digest.8: ``_from_hand``, ``deck_count``), ``discard``, ``removed``,
+  lists, digest.8: ``_from_hand``, ``deck_count``), ``discard`` (a ``HIDDEN`` there: a card the hand still lists,
+  discarded unknown which by the turn an `end` left out ended, digest.8: ``hand_count``), ``removed``,
   ``pool`` (energy type -> amount, 203), ``home`` (the Summon Dot, 105.2c), ``crystal_cast``.
 - ``dots``: occupied dot -> summon entry (600.5): ``uid``, ``code``, ``owner``, ``ctrl``, ``act``
   (card activated), ``deact`` (deactivated by an effect, 202.4), ``dmg``, ``base`` stats, ``mods``
@@ -75,6 +76,13 @@ def deck_count(z: dict) -> int:
     (``HIDDEN``, digest.8: a setup or a draw left out), whose codes it still lists, which of them they are not being
     known (the views' deck size, and 106.3's empty deck)."""
     return len(z["deck"]) - z["hand"].count(HIDDEN)
+
+
+def hand_count(z: dict) -> int:
+    """How many cards the player's hand (``z``) holds: the hand the state keeps, less the cards an `end` left out
+    discarded unknown (``HIDDEN`` in his Discard Pile, digest.8: the turn ended by the next `turn` discards down to the
+    hand limit, 502.5), whose codes it still lists, which of them they are not being known."""
+    return len(z["hand"]) - z["discard"].count(HIDDEN)
 
 
 def stat(entry: dict, name: str) -> int:
@@ -404,7 +412,9 @@ class Match(Aggregate):
     def _turn_ended(self, player: str, discard: list, rec: dict | None = None, line: int | None = None) -> None:
         z = self.p[player]
         for c in discard:  # 502.5
-            if _from_hand(z, c):
+            if c == HIDDEN:  # a card of the hand, unknown which (an `end` left out, digest.8: ``hand_count``)
+                z["discard"].append(HIDDEN)
+            elif _from_hand(z, c):
                 z["discard"].append(c)
         for zz in self.p.values():
             zz["pool"] = {}  # 203.4
@@ -425,6 +435,8 @@ class Match(Aggregate):
         z = self.p[player]
         for c in discard:
             if _from_hand(z, c):
+                if HIDDEN in z["discard"]:  # the card the turn's end discarded unknown (``hand_count``): known now
+                    z["discard"].remove(HIDDEN)
                 z["discard"].append(c)
         self.last_line = line
 

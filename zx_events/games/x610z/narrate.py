@@ -47,13 +47,15 @@ def _source(source: Any, w: Words) -> str:
 
 
 def _drawn(f: F, w: Words) -> str:
-    """A draw ("P1 draws a card": one the seat may not see, or the card of a draw the log left out, unknown to
-    everyone, digest.8); ``unknown``: that card, known at the record that first uses it (or its draw logged late),
-    named to the seats that see the hand only."""
+    """A draw ("P1 draws a card": one the seat may not see); ``left_out``: the card of a draw the log left out,
+    unknown to everyone (digest.8), said so in the same words for every seat; ``unknown``: that card, known at the
+    record that first uses it (or its draw logged late), named to the seats that see the hand only."""
     card = f.get("card")
     if f.get("unknown"):
         what = "known now" if hidden(card) else w.card(card)
         return f"{w.who(f.get('player'))}'s card drawn unknown (his draw left out of the log) is {what}"
+    if f.get("left_out"):  # the draw of a Draw Phase the log left out (views.redact_event)
+        return f"{w.who(f.get('player'))}'s draw was left out of the log: he drew a card, unknown"
     return f"{w.who(f.get('player'))} draws {w.card(card)}"
 
 
@@ -201,7 +203,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     **common(REASONS),
     "Started": (known("match_id", "header", "catalog", "board", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (known("player", "dot", "life_base", "hand", "murphy"), _set_up),
-    "CardDrawn": (known("player", "card", "unknown"), _drawn),
+    "CardDrawn": (known("player", "card", "unknown", "left_out"), _drawn),
     "PhaseEntered": (known("phase"),
                      lambda f, w: f"The {PHASES.get(f.get('phase'), str(f.get('phase')).capitalize() + ' Phase')} "
                                   f"begins"),

@@ -21,7 +21,7 @@ from . import checks
 from .board import Board
 from .cards import COLORLESS, Card, Catalog
 from .decks import check_deck
-from .match import HAND_LIMIT, Match, deck_count, other, stat
+from .match import HAND_LIMIT, Match, deck_count, hand_count, other, stat
 
 CODE_CHARS = "-"  # a card code has a dash, a dot id never does
 
@@ -499,12 +499,18 @@ class Referee:
             if not m.p[pl]["ready"]:
                 self._implied_setup(pl)
         if m.phase not in ("setup", "over"):
-            # the `end` left out: the turn ends here, as an `end` with no discard (digest.8: the record was skipped, the
-            # turn went on, and every record of the new turn was charged, 702.1, 403.2, 700.1 at its `end`...)
-            self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first): it ends here, nothing "
-                               f"discarded")
+            # the `end` left out: the turn ends here, its player's finding (the record he left out), discarding down to
+            # the hand limit (502.5) cards of his hand unknown which (HIDDEN in his Discard Pile, ``hand_count``)
+            # (digest.8: the record was skipped, the turn went on, and every record of the new turn was charged, 702.1,
+            # 403.2, 700.1 at its `end`...; then it discarded nothing, the hand a card too many for every seat, and the
+            # right discard of his next `end` was 502.5; and the 700.1 was charged to the next turn's player)
+            excess = max(0, hand_count(m.p[m.active]) - HAND_LIMIT)
+            what = (f"discarding {excess} card{'s' if excess > 1 else ''} of his hand down to {HAND_LIMIT} (502.5), "
+                    f"unknown which") if excess else "nothing discarded"
+            self.fail("700.1", f"turn {m.turn} has not ended (an end record comes first): it ends here, {what}",
+                      player=m.active)
             self.closed = (m.turn, m.active, self.line)
-            self._end_turn([], None)
+            self._end_turn([HIDDEN] * excess, None)
         expected = self._next_player()
         if self.by != expected:
             # begun as his (digest.8: as the record's player's, and each record of the turn's player was charged: 702.1,
@@ -704,9 +710,14 @@ class Referee:
         lost = self._discards(pl, discard)[1]
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
             self._not_in_hand(pl, lost)
-        need = max(0, len(z["hand"]) - HAND_LIMIT)
-        if len(discard) != need:
-            self.fail("502.5", f"{pl} holds {len(z['hand'])} cards and discards {len(discard)}: "
+        held = hand_count(z)
+        need = max(0, held - HAND_LIMIT)
+        # the unknown cards of a setup left out may be fewer than 7 (105.4: Murphy's Law, each time one card fewer):
+        # a count resting on them is no finding (digest.8: a setup left out with Murphy's Law was 502.5 at a right
+        # discard)
+        fewest = max(0, held - self.unknown.get(pl, 0) - HAND_LIMIT)
+        if not fewest <= len(discard) <= need:
+            self.fail("502.5", f"{pl} holds {held} cards and discards {len(discard)}: "
                                f"down to {HAND_LIMIT} means {need}")
         self._end_turn(discard, self._carry())
 

@@ -21,7 +21,7 @@ from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, Vio
                              hide_not_applied, parse_perspective, plain, player_of, record_applied, sees_own)
 
 from .referee import is_code
-from .match import STATS, deck_count, stat
+from .match import STATS, deck_count, hand_count, stat
 
 __all__ = ["build_view", "redact_record", "redact_event", "MatchView", "parse_perspective", "JUDGE", "SPECTATOR"]
 
@@ -205,7 +205,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         # (the unknown cards of a setup or a draw left out, HIDDEN in the hand, are still listed in the deck: not
         # counted there)
         players[pl] = PlayerView(pl, name, z["home"], deck_count(z), deck, hand,
-                                 len(z["hand"]), tuple(z["discard"]), tuple(z["removed"]),
+                                 hand_count(z), tuple(z["discard"]), tuple(z["removed"]),
                                  MappingProxyType(dict(z["pool"])))
     listed = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
                                  mask(v["message"]) if mask else v["message"], v.get("applied", True))
@@ -351,6 +351,8 @@ _PUBLIC_EVENTS = frozenset({
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None) -> dict[str, Any]:
     """An event's fields as ``viewer`` may see them (the same rules as ``redact_record``)."""
     out = seat_event(kind, dict(fields), viewer)  # the Started event's import file path: judge only
+    if kind == "CardDrawn" and out.get("card") == HIDDEN and not out.get("unknown"):
+        out["left_out"] = True  # the card of a draw left out (digest.8, Referee._leave_draw): every seat reads so
     if kind == "Announced" and isinstance(out.get("entry"), Mapping) and not sees_own(viewer, out["entry"].get("by")):
         out["entry"] = _hide_entry(out["entry"])  # a card that may be in a hidden zone (502.3, _unseen)
     if viewer == JUDGE or kind in _PUBLIC_EVENTS:
