@@ -461,7 +461,7 @@ class Referee:
         deck the state keeps (``deck_count`` counts them out): the hand and deck counts, 309.2a's hand limit and
         902's empty deck count them at once; the record that first uses one names it (``_drawn_late``). A Resource
         record before the draw that was not applied for its card not in the hand (``_before_draw``, its 504.3) put
-        one of them into Resource: it is applied now. (digest.8: the cards stayed in the deck, the hand 2 short:
+        one of them into Resource: it is applied now (unless this record is another Resource record, the one meant). (digest.8: the cards stayed in the deck, the hand 2 short:
         301.1 where one was played, 309.2a for a right discard, 902 for a right Reload, and the result lost.)"""
         m = self.m
         if self._phase_now() != "draw":
@@ -483,7 +483,8 @@ class Referee:
                 m._drawn(player=pl, cards=[HIDDEN] * unknown, line=self.line)
             early, self._early_skipped = self._early_skipped, None
             if early is not None and early[:2] == (m.turn, pl) and not z["resource_used"] \
-                    and self._drawn_late(pl, early[2]):
+                    and self.rec is not None and self.rec["do"] != "resource" and self._drawn_late(pl, early[2]):
+                # (a second Resource record leaving the phase is the one the writer meant: the first stays refused)
                 m._resource_placed(player=pl, card=early[2], line=self.line)
                 if self._absent.get(early[2]) == m.turn:
                     del self._absent[early[2]]
