@@ -147,13 +147,13 @@ def test_503_3_a_short_draw_names_the_draw_record():
 
 
 def test_503_3_a_short_draw_phase_is_one_violation():
-    # one card drawn of two; the record that leaves the Draw Phase cannot be applied (its card was to be
-    # drawn), so the phase is still open at the next record: reported once all the same (lenient)
+    # one card drawn of two; the record that leaves the Draw Phase puts the card left out into Resource: it was the
+    # draw's second card, unknown in the hand from there (digest.8: it was 301.1 too, not applied, the phase left open)
     recs = [*BOARD[:-1], {"do": "draw", "by": "P1", "cards": ["R01-005"]},
             {"do": "resource", "by": "P1", "card": "R01-014"}, {"do": "end", "by": "P1"}]
     c = run(recs, strict=False)
-    assert [(v.rule, v.line) for v in c.violations] == [("503.3", last(recs) - 1), ("301.1", last(recs) - 1)]
-    assert c.match.phase == "over"
+    assert [(v.rule, v.line) for v in c.violations] == [("503.3", last(recs) - 1)]
+    assert c.match.phase == "over" and c.match.p["P1"]["resource"][-1]["code"] == "R01-014"
 
 
 def test_503_3_a_draw_left_out_is_a_short_draw_at_the_end_of_the_turn():

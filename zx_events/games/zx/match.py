@@ -9,7 +9,8 @@ Token) are put into the events by the engine, so replay never needs the catalog.
 
 State (all JSON-native, so snapshots need no custom transcoding):
 - ``p[P]``: the zones of each player (301.2b): ``deck``, ``hand``, ``life``, ``charge``, ``trash``,
-  ``remove`` (lists of codes; deck, hand, life are unordered multisets), ``resource`` (list of
+  ``remove`` (lists of codes; deck, hand, life are unordered multisets; the hand holds the cards of a Draw Phase
+  draw the log left out as ``HIDDEN``, which ``deck`` still lists, digest.8: ``deck_count``), ``resource`` (list of
   ``{"code", "sleep"}``), ``dynamis`` (list of ``{"code", "up"}``), the Player card, Counters.
 - ``sq``: the Square (303), name -> entry or None. An entry is one card with its state: ``uid``
   (a new card gets a new uid whenever it comes to Square from another zone: 301.4), ``code``,
@@ -33,6 +34,7 @@ from eventsourcing.domain import Aggregate, event
 from zx_events.games.base import install_direct_triggers
 from zx_events.ids import NAMESPACE, match_uuid, project  # noqa: F401  (one id space and projector for every game)
 from zx_events.games import digest_of, known_rules
+from zx_events.seats import HIDDEN
 
 PREFIX = "zx.match"
 PHASES = ("setup", "draw", "resource", "ignition", "main", "end", "over", "ended")
@@ -53,6 +55,13 @@ def _take(zone: list, code: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def deck_count(z: dict) -> int:
+    """How many cards the player's deck (``z``) holds: the deck the state keeps, less his hand's unknown cards
+    (``HIDDEN``, digest.8: a Draw Phase draw left out), whose codes it still lists, which of them they are not being
+    known (the views' deck size, 902's empty deck, 503.3's cards owed)."""
+    return len(z["deck"]) - z["hand"].count(HIDDEN)
 
 
 def power_of(entry: dict) -> int:
@@ -303,12 +312,22 @@ class Match(Aggregate):
         self.last_line = line
 
     @event("CardsDrawn", topic=topic("CardsDrawn"))
-    def _drawn(self, player: str, cards: list, rec: dict | None = None, line: int | None = None) -> None:
+    def _drawn(self, player: str, cards: list, rec: dict | None = None, line: int | None = None,
+               unknown: bool = False) -> None:
+        """``cards`` drawn from the deck into the hand. A card ``HIDDEN`` (digest.8: of a Draw Phase draw the log left
+        out, 503.3): an unknown card in the hand, whose code the deck the state keeps still lists (``deck_count``
+        counts it out; no code is ``HIDDEN``, so none leaves the list). ``unknown``: ``cards`` are of the hand's
+        unknown cards, known now (the record that first uses one): each takes the place of one ``HIDDEN`` and leaves
+        the deck's list, and is no draw of the Draw Phase under way. (Events stored before a draw left out put
+        ``HIDDEN`` in the hand hold no ``unknown``: a plain draw, as before.)"""
         z = self.p[player]
         for c in cards:
             _take(z["deck"], c)
+            if unknown and HIDDEN in z["hand"]:
+                z["hand"].remove(HIDDEN)
             z["hand"].append(c)
-        self.drawn += len(cards)
+        if not unknown:
+            self.drawn += len(cards)
         self.last_line = line
 
     @event("Reloaded", topic=topic("Reloaded"))

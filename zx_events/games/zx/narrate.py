@@ -60,7 +60,14 @@ def _set_up(f: F, w: Words) -> str:
 
 
 def _drawn(f: F, w: Words) -> str:
-    return f"{w.who(f.get('player'))} draws {hand(f.get('cards'), w)}"
+    """A draw ("P1 draws 2 cards": ones the seat may not see, or the cards of a draw the log left out, unknown to
+    everyone, digest.8); ``unknown``: one of those cards, known at the record that first uses it, named to the seats
+    that see the hand only."""
+    cards = f.get("cards")
+    if f.get("unknown"):
+        what = "known now" if all(hidden(c) for c in cards or []) else w.cards(cards)
+        return f"{w.who(f.get('player'))}'s card drawn unknown (his draw left out of the log) is {what}"
+    return f"{w.who(f.get('player'))} draws {hand(cards, w)}"
 
 
 def _reloaded(f: F, w: Words) -> str:
@@ -264,7 +271,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "Started": (known("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (known("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
                     _set_up),
-    "CardsDrawn": (known("player", "cards"), _drawn),
+    "CardsDrawn": (known("player", "cards", "unknown"), _drawn),
     "Reloaded": (known("player", "life"), _reloaded),
     "ResourcePlaced": (known("player", "card"),
                        lambda f, w: f"{w.who(f.get('player'))} puts {w.card(f.get('card'))} into the Resource"),

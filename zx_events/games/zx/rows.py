@@ -16,7 +16,9 @@ joins (``into_life``: a Token disappears, a Z/X EX goes to Dynamis, a Shift goes
 Cards come into the hand (``draws``, and ``card_games`` drawn: seen, not a "game not seen") by the
 setup, the Draw Phase, an effect's ``draw``, and an effect's ``move`` of a named card to ``hand``; the card
 of a draw that named a card not in the deck (301.1), drawn (``CardsDrawn`` without a record) where its player
-first used it (``Referee._drawn_late``), is a ``late`` row: no Draw Phase draw of that turn. The opening hand (and
+first used it (``Referee._drawn_late``), is a ``late`` row: no Draw Phase draw of that turn; so is the card of a Draw
+Phase draw left out of the log, unknown in the hand (a ``CardsDrawn`` of ``HIDDEN``: no row) until the record that
+first uses it (``CardsDrawn`` with ``unknown``). The opening hand (and
 the hand a mulligan returned) is turn 0, whenever its setup record comes (402: written after turn 1's, applied late).
 
 A card played from a hand that does not hold it, taken as written (301.1, ``Referee._ghost``: the finding's message
@@ -45,6 +47,7 @@ from zx_events.games.rowkit import match_head
 from zx_events.games.rowkit import shipped_catalog
 from zx_events.games.zx.match import topic as event_topic
 from zx_events.games.zx.rules import PLAYED_AS_WRITTEN
+from zx_events.seats import HIDDEN
 
 COLUMNS: dict[str, tuple[str, ...]] = {  # the shared tables (zx_events.games.rowkit), then Z/X's own
     **SHARED_COLUMNS,
@@ -375,6 +378,8 @@ def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
 
 
 def _drawn(m: MatchRows, seq: int, d: dict) -> None:
+    if HIDDEN in d["cards"]:
+        return  # the cards of a Draw Phase draw left out, unknown (503.3, digest.8): a row for each when it is known
     if (d.get("rec") or {}).get("do") != "draw":
         # the card of a draw that named another card, not in the deck (301.1), drawn where it was first used
         # (Referee._drawn_late): no draw of this turn's Draw Phase

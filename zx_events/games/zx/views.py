@@ -36,6 +36,7 @@ from typing import Any, Callable, Iterable, Mapping
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
 from zx_events.games.zx import logformat
 from zx_events.games.zx.board import SQUARE_NAMES, player_square
+from zx_events.games.zx.match import deck_count as _deck_count
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, MASK, PERSPECTIVES, SPECTATOR, Masker,  # noqa: F401
                              ViolationView, dumps, event_fields, hide_not_applied, parse_perspective, plain,
                              player_of, record_applied)
@@ -241,7 +242,8 @@ def _player(m: Any, pl: str, viewer: str, masker: Masker | None) -> PlayerView:
             tuple(DynamisView(None, False) for _ in range(len(dyn) - len(up)))
     return PlayerView(
         player=pl, name=info["name"], deck_name=info["deck_name"], player_card=z.get("player_card"),
-        deck_count=len(z["deck"]), deck=_sorted(z["deck"]) if judge else None,
+        # (the unknown cards of a draw left out, HIDDEN in the hand, are still listed in the deck: not counted there)
+        deck_count=_deck_count(z), deck=_sorted(z["deck"]) if judge else None,
         life_count=len(z["life"]), life=tuple(z["life"]) if judge else None,
         hand_count=len(z["hand"]), hand=tuple(z["hand"]) if own else None,
         charge=tuple(z["charge"]), trash=tuple(z["trash"]), remove=tuple(z["remove"]),

@@ -10,7 +10,7 @@ from typing import Collection, Iterable
 
 from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
 from zx_events.games.zx.cards import INF, Card, Catalog
-from zx_events.games.zx.match import Match, other
+from zx_events.games.zx.match import Match, deck_count, other
 
 Problem = tuple[str, str] | None
 _PLAYER_SQUARE = {p: str(player_square(p)) for p in ("P1", "P2")}  # the name of each player's Player Square
@@ -94,7 +94,7 @@ def to_draw(m: Match) -> int:
     but never more than deck and Trash hold (a Reload refills the deck from Trash; with both empty
     nothing does, and running out is no loss: docs/rules.md)."""
     z = m.p[m.active]
-    return max(0, min((0 if m.turn == 1 else 2) - m.drawn, len(z["deck"]) + len(z["trash"])))
+    return max(0, min((0 if m.turn == 1 else 2) - m.drawn, deck_count(z) + len(z["trash"])))
 
 
 def find_uid(m: Match, uid: int | None) -> tuple[str, dict] | None:

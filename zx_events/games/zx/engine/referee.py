@@ -19,7 +19,7 @@ from zx_events.games.zx.cards import Card, CardType, Catalog
 from zx_events.games.zx.decks import check_deck
 from zx_events.errors import FormatError, RuleViolation
 from zx_events.games.base import Violation, inert_since  # noqa: F401  (Violation: what a referee reports, in every game)
-from zx_events.games.zx.match import LIMIT_CHARGE, LIMIT_HAND, PHASES, Match, other, power_of
+from zx_events.games.zx.match import HIDDEN, LIMIT_CHARGE, LIMIT_HAND, PHASES, Match, deck_count, other, power_of
 from zx_events.games.zx.engine import checks
 from zx_events.games.zx.engine.effects import check_effect
 from zx_events.games.zx.rules import PLAYED_AS_WRITTEN
@@ -70,6 +70,9 @@ class Referee:
         self._kept: tuple[int, str] = (-1, "draw")  # a turn, its phase as the referee keeps it after a record
         # of a later phase applied before the draw (``_phase_now``)
         self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled
+        self._early_skipped: tuple[int, str, str] | None = None  # a turn, its player, the card of his Resource record
+        # reported as before the draw and not applied (its card not in the hand): the draw left out held it
+        # (``_leave_draw``)
         self._broke: str | None = None  # the obligation the record being handled broke (reported), if any
         self._late_life: tuple[int, str] | None = None  # a turn, a player whose owed Life card a record broke
         self._late_excess: tuple[int, str] | None = None  # a turn, a player whose owed Charge Excess a record broke
@@ -260,6 +263,8 @@ class Referee:
             else:
                 do(self, rec)
         except _Skip:
+            if kind == "resource" and self._early_rec is rec:  # (its card may be of a draw left out: _leave_draw)
+                self._early_skipped = (m.turn, self.by, rec["card"])
             if kind == "resource" and not self._repeat:  # its card never went into Resource: the payments naming
                 self._absent.setdefault(rec["card"], m.turn)  # it follow from that
                 self._skipped_resource = (m.turn, self.by)
@@ -328,7 +333,7 @@ class Referee:
         if m.outcome is not None:
             return None
         p1, p2, b = m.p["P1"], m.p["P2"], m.battle
-        if not (p1["ready"] and not p1["deck"] and p1["trash"] or p2["ready"] and not p2["deck"] and p2["trash"]
+        if not (p1["ready"] and deck_count(p1) <= 0 and p1["trash"] or p2["ready"] and deck_count(p2) <= 0 and p2["trash"]
                 or len(p1["charge"]) > LIMIT_CHARGE or len(p2["charge"]) > LIMIT_CHARGE
                 or b is not None and (b["life_due"] > 0 or b["triggers"])):
             return None  # nothing below can be owed (the usual case, asked after every record)
@@ -337,7 +342,7 @@ class Referee:
         waived = m.waived  # the first obligation owed and not waived, in this order (each made only then)
         for pl in order:  # 902 Reload
             z = m.p[pl]
-            if z["ready"] and not z["deck"] and z["trash"] and f"reload:{pl}" not in waived:
+            if z["ready"] and deck_count(z) <= 0 and z["trash"] and f"reload:{pl}" not in waived:
                 return Obligation(f"reload:{pl}", "reload", pl, "902",
                                   f"{pl}'s deck is empty and Trash is not: a reload record for {pl} is due")
         for pl in order:  # 905 Charge Excess
@@ -451,7 +456,13 @@ class Referee:
 
     def _leave_draw(self) -> None:
         """503.3: on leaving the Draw Phase exactly 2 were drawn (none on turn 1: 503.3a), or all that deck
-        and Trash held (``checks.to_draw``)."""
+        and Trash held (``checks.to_draw``). The cards a draw left out owed were drawn, the log left them out: they
+        are in the hand, unknown (``CardsDrawn`` of ``HIDDEN``, as many as the deck holds), their codes still in the
+        deck the state keeps (``deck_count`` counts them out): the hand and deck counts, 309.2a's hand limit and
+        902's empty deck count them at once; the record that first uses one names it (``_drawn_late``). A Resource
+        record before the draw that was not applied for its card not in the hand (``_before_draw``, its 504.3) put
+        one of them into Resource: it is applied now (unless this record is another Resource record, the one meant). (digest.8: the cards stayed in the deck, the hand 2 short:
+        301.1 where one was played, 309.2a for a right discard, 902 for a right Reload, and the result lost.)"""
         m = self.m
         if self._phase_now() != "draw":
             return
@@ -466,6 +477,18 @@ class Referee:
                 f" (the draws at lines {', '.join(map(str, lines[:-1]))} and {lines[-1]})" if lines else ""
             self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
                                f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}{at}")
+            pl, z = m.active, m.p[m.active]
+            unknown = min(owed, deck_count(z))
+            if unknown > 0:
+                m._drawn(player=pl, cards=[HIDDEN] * unknown, line=self.line)
+            early, self._early_skipped = self._early_skipped, None
+            if early is not None and early[:2] == (m.turn, pl) and not z["resource_used"] \
+                    and self.rec is not None and self.rec["do"] != "resource" and self._drawn_late(pl, early[2]):
+                # (a second Resource record leaving the phase is the one the writer meant: the first stays refused)
+                m._resource_placed(player=pl, card=early[2], line=self.line)
+                if self._absent.get(early[2]) == m.turn:
+                    del self._absent[early[2]]
+                self._skipped_resource = None
 
     def _phase_now(self) -> str:
         """The phase of the turn: the state's, or after a record of a later phase applied in the Draw Phase
@@ -613,11 +636,17 @@ class Referee:
         self._draw_lines[1].append(self.line)
 
     def _drawn_late(self, pl: str, code: str) -> bool:
-        """Whether ``code``, used from ``pl``'s hand, which does not hold it, was the card of a draw that named another
-        card, one not in the deck (301.1, reported there): the deck holds it, and it is drawn now (digest.7: it was
-        301.1 again, 'not in P2's hand', where it was played)."""
+        """Whether ``code``, used from ``pl``'s hand, which does not hold it, was one of its unknown cards, of a draw
+        left out (``HIDDEN``, ``_leave_draw``): known now (``CardsDrawn`` with ``unknown``), or the card of a draw
+        that named another card, one not in the deck (301.1, reported there): the deck holds it, and it is drawn now
+        (digest.7: it was 301.1 again, 'not in P2's hand', where it was played)."""
         z = self.m.p[pl]
-        if not self._misdrawn.get(pl) or code in z["hand"] or code not in z["deck"]:
+        if code in z["hand"] or code not in z["deck"]:
+            return False
+        if HIDDEN in z["hand"]:
+            self.m._drawn(player=pl, cards=[code], line=self.line, unknown=True)
+            return True
+        if not self._misdrawn.get(pl):
             return False
         self._misdrawn[pl] -= 1
         self.m._drawn(player=pl, cards=[code], line=self.line)
@@ -625,8 +654,8 @@ class Referee:
 
     def do_reload(self, r: dict) -> None:
         z = self.m.p[self.by]
-        if z["deck"]:
-            self.fail("902", f"{self.by}'s deck is not empty ({len(z['deck'])} cards): no Reload", fatal=True)
+        if deck_count(z) > 0:
+            self.fail("902", f"{self.by}'s deck is not empty ({deck_count(z)} cards): no Reload", fatal=True)
         if not z["trash"]:
             self.fail("902", f"{self.by}'s Trash is empty: nothing to Reload", fatal=True)
         life = r["life"]
@@ -936,7 +965,7 @@ class Referee:
         life_after = len(z["life"]) - 1
         triggers: list[str] = []
         if ignite is not None and life_after <= len(m.p[other(pl)]["life"]) and not late:
-            if card.life_recovery and z["deck"]:  # 1102
+            if card.life_recovery and deck_count(z) > 0:  # 1102
                 triggers.append(f"recover:{pl}")
             if card.void_bringer:  # 1103
                 triggers.append(f"void:{pl}")
