@@ -680,3 +680,33 @@ def test_zx_matches_on_a_postgres_store_closes_what_it_opened(postgres_server, m
     r = CliRunner().invoke(zx, ["--store", url, "matches", "--format", "json"])
     assert r.exit_code == 0 and EXAMPLE.stem in r.output, r.output
     assert opened and all(svc in closed for svc in opened)
+
+
+def test_a_service_whose_recorder_cannot_be_made_closes_what_it_opened(tmp_path, monkeypatch):
+    """MatchService's set-up failing after eventsourcing made its factory (the recorder's tables refused: a role
+    without a grant) left the factory's connection pool to the collector: closed by ``Application.__del__`` on
+    whatever thread the collection ran, psycopg_pool's "cannot join current thread" and a pytest warning. It is
+    closed before the error goes up."""
+    from eventsourcing.persistence import PersistenceError
+
+    made, closed = [], []
+    real_factory = MatchService.construct_factory
+
+    def factory(self, env):
+        f = real_factory(self, env)
+        made.append(f)
+        real_close = f.close
+        f.close = lambda: (closed.append(f), real_close())[1]
+        return f
+
+    held = []  # (the half-made service kept alive, as a reference cycle keeps it until a collection)
+
+    def refused(self):
+        held.append(self)
+        raise PersistenceError("permission denied for schema zx")
+
+    monkeypatch.setattr(MatchService, "construct_factory", factory)
+    monkeypatch.setattr(MatchService, "construct_recorder", refused)
+    with pytest.raises(StoreError, match="permission denied for schema zx"):
+        MatchService(str(tmp_path / "s.sqlite"))
+    assert made and all(f in closed for f in made)

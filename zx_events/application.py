@@ -155,6 +155,12 @@ class MatchService(Application[UUID]):
             super().__init__(env={**self.store.env, **(env or {})})
         except BaseException as e:
             self._let_go()
+            factory = getattr(self, "factory", None)  # (made before the recorder failed: its pool open, else closed
+            if factory is not None:  # by the collector's __del__, on whatever thread it ran: "cannot join current
+                try:  # thread" from psycopg_pool, and a warning)
+                    factory.close()
+                except Exception:
+                    pass
             drop_made_schema(self.store)  # a schema made for this store, still empty: not left behind
             if isinstance(e, PersistenceError):  # (a role without CREATE: psycopg's "permission denied", raw)
                 raise StoreError(cannot_open_text(self.store, e, store)) from None
