@@ -23,3 +23,14 @@ def view_file(store: str, match: str, seat: str, tmp_path: Path) -> bytes:
     r = CliRunner().invoke(zx, ["--store", store, "view", match, "--as", seat, "-o", str(out)])
     assert r.exit_code == 0, r.output
     return out.read_bytes()
+
+
+def stored_as_played(folder: Path, logs: "list[Path]") -> str:
+    """A SQLite store in ``folder`` holding ``logs``, imported with ``--accept-violations`` (their analytics beside
+    it): its path."""
+    path = str(folder / "events.sqlite")
+    for log in logs:
+        r = CliRunner().invoke(zx, ["--store", path, "import", "--accept-violations", str(log)],
+                               env={"ZX_ANALYTICS": str(folder / "events.duckdb")})
+        assert r.exit_code == 0, r.output
+    return path

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from cli.main import zx
 from web.app import create_app
 
-from seat_support import replay, view_file
+from seat_support import replay, stored_as_played, view_file
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -30,14 +30,9 @@ OTHERS = ("P2", "spectator")
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
-    folder = tmp_path_factory.mktemp("refused")
-    path = str(folder / "events.sqlite")
-    for log in (DATA / "x610z-void-cast.x610zlog", DATA / "zx-refused-life.zxlog",
-                ROOT / "examples" / "invalid" / "902-reload-with-cards-in-deck.zxlog"):
-        r = CliRunner().invoke(zx, ["--store", path, "import", "--accept-violations", str(log)],
-                               env={"ZX_ANALYTICS": str(folder / "events.duckdb")})
-        assert r.exit_code == 0, r.output
-    return path
+    return stored_as_played(tmp_path_factory.mktemp("refused"), [
+        DATA / "x610z-void-cast.x610zlog", DATA / "zx-refused-life.zxlog",
+        ROOT / "examples" / "invalid" / "902-reload-with-cards-in-deck.zxlog"])
 
 
 @pytest.fixture(scope="module")

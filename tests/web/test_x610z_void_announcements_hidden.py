@@ -14,14 +14,12 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
 from web.app import create_app
 
 import seat_support
-from seat_support import view_file
+from seat_support import stored_as_played, view_file
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -36,13 +34,7 @@ CASES = [("x610z-invalid-void-activate-hand-p1", "A1-040", "Swift Boots", "P1"),
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
-    folder = tmp_path_factory.mktemp("void")
-    path = str(folder / "events.sqlite")
-    for log in LOGS:
-        r = CliRunner().invoke(zx, ["--store", path, "import", "--accept-violations", str(DATA / f"{log}.x610zlog")],
-                               env={"ZX_ANALYTICS": str(folder / "events.duckdb")})
-        assert r.exit_code == 0, r.output
-    return path
+    return stored_as_played(tmp_path_factory.mktemp("void"), [DATA / f"{log}.x610zlog" for log in LOGS])
 
 
 @pytest.fixture(scope="module")
