@@ -333,7 +333,8 @@ class Referee:
         if m.outcome is not None:
             return None
         p1, p2, b = m.p["P1"], m.p["P2"], m.battle
-        if not (p1["ready"] and deck_count(p1) <= 0 and p1["trash"] or p2["ready"] and deck_count(p2) <= 0 and p2["trash"]
+        if not (p1["ready"] and deck_count(p1) <= 0 and p1["trash"]
+                or p2["ready"] and deck_count(p2) <= 0 and p2["trash"]
                 or len(p1["charge"]) > LIMIT_CHARGE or len(p2["charge"]) > LIMIT_CHARGE
                 or b is not None and (b["life_due"] > 0 or b["triggers"])):
             return None  # nothing below can be owed (the usual case, asked after every record)
@@ -461,8 +462,9 @@ class Referee:
         deck the state keeps (``deck_count`` counts them out): the hand and deck counts, 309.2a's hand limit and
         902's empty deck count them at once; the record that first uses one names it (``_drawn_late``). A Resource
         record before the draw that was not applied for its card not in the hand (``_before_draw``, its 504.3) put
-        one of them into Resource: it is applied now (unless this record is another Resource record, the one meant). (digest.8: the cards stayed in the deck, the hand 2 short:
-        301.1 where one was played, 309.2a for a right discard, 902 for a right Reload, and the result lost.)"""
+        one of them into Resource: it is applied now (unless this record is another Resource record, the one
+        meant). (digest.8: the cards stayed in the deck, the hand 2 short: 301.1 where one was played, 309.2a for a
+        right discard, 902 for a right Reload, and the result lost.)"""
         m = self.m
         if self._phase_now() != "draw":
             return
