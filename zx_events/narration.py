@@ -163,6 +163,14 @@ def started(f: Mapping[str, Any], w: Words) -> str:
     return text
 
 
+def known_now(player: Any, cards: Any, w: Words) -> str:
+    """The card(s) of a draw the log left out, unknown in the hand until the record that first uses them (digest.8;
+    either game's draw event with ``unknown``): named to the seats that see the hand, "known now" to the others."""
+    codes = cards if isinstance(cards, (list, tuple)) else [cards]
+    what = "known now" if all(hidden(c) for c in codes) else w.cards(cards)
+    return f"{w.who(player)}'s card drawn unknown (his draw left out of the log) is {what}"
+
+
 EVERY_EVENT = frozenset({"line", "rec", "originator_topic"})  # fields a sentence leaves out on purpose, any game's
 
 

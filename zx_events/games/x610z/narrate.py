@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from zx_events.narration import (Words, common, compact, counted, discarding, hand, hidden, known, say, signed,
-                                  started, violation)
+from zx_events.narration import (Words, common, compact, counted, discarding, hand, known, known_now, say,
+                                  signed, started, violation)
 
 from .rules import REASONS
 
@@ -52,8 +52,7 @@ def _drawn(f: F, w: Words) -> str:
     record that first uses it (or its draw logged late), named to the seats that see the hand only."""
     card = f.get("card")
     if f.get("unknown"):
-        what = "known now" if hidden(card) else w.card(card)
-        return f"{w.who(f.get('player'))}'s card drawn unknown (his draw left out of the log) is {what}"
+        return known_now(f.get("player"), card, w)
     if f.get("left_out"):  # the draw of a Draw Phase the log left out (views.redact_event)
         return f"{w.who(f.get('player'))}'s draw was left out of the log: he drew a card, unknown"
     return f"{w.who(f.get('player'))} draws {w.card(card)}"

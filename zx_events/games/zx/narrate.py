@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from zx_events.narration import (Words, common, compact, discarding, hand, hidden, known, say, short, signed, started,
-                                  violation)
+from zx_events.narration import (Words, common, compact, discarding, hand, hidden, known, known_now, say, short,
+                                  signed, started, violation)
 
 from .rules import REASONS
 
@@ -65,8 +65,7 @@ def _drawn(f: F, w: Words) -> str:
     that see the hand only."""
     cards = f.get("cards")
     if f.get("unknown"):
-        what = "known now" if all(hidden(c) for c in cards or []) else w.cards(cards)
-        return f"{w.who(f.get('player'))}'s card drawn unknown (his draw left out of the log) is {what}"
+        return known_now(f.get("player"), cards or [], w)
     return f"{w.who(f.get('player'))} draws {hand(cards, w)}"
 
 
