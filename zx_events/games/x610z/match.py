@@ -34,7 +34,7 @@ from eventsourcing.domain import Aggregate, event
 from zx_events.games.base import install_direct_triggers
 from zx_events.games import digest_of, known_rules
 from zx_events.ids import match_uuid, project as _project  # one id space across games (shared/spec/games.md)
-from zx_events.seats import HIDDEN
+from zx_events.seats import HIDDEN, deck_count  # noqa: F401  (deck_count: the engine's and views' from here)
 
 PREFIX = "x610z.match"
 PHASES = ("setup", "draw", "action", "end", "closed", "over", "ended")
@@ -69,13 +69,6 @@ def _from_hand(z: dict, code: str) -> bool:
         z["hand"].remove(HIDDEN)
         return True
     return False
-
-
-def deck_count(z: dict) -> int:
-    """How many cards the player's deck (``z``) holds: the deck the state keeps, less his hand's unknown cards
-    (``HIDDEN``, digest.8: a setup or a draw left out), whose codes it still lists, which of them they are not being
-    known (the views' deck size, and 106.3's empty deck)."""
-    return len(z["deck"]) - z["hand"].count(HIDDEN)
 
 
 def hand_count(z: dict) -> int:

@@ -34,7 +34,7 @@ from eventsourcing.domain import Aggregate, event
 from zx_events.games.base import install_direct_triggers
 from zx_events.ids import NAMESPACE, match_uuid, project  # noqa: F401  (one id space and projector for every game)
 from zx_events.games import digest_of, known_rules
-from zx_events.seats import HIDDEN
+from zx_events.seats import HIDDEN, deck_count  # noqa: F401  (deck_count: the engine's and views' from here)
 
 PREFIX = "zx.match"
 PHASES = ("setup", "draw", "resource", "ignition", "main", "end", "over", "ended")
@@ -55,13 +55,6 @@ def _take(zone: list, code: str) -> bool:
         return True
     except ValueError:
         return False
-
-
-def deck_count(z: dict) -> int:
-    """How many cards the player's deck (``z``) holds: the deck the state keeps, less his hand's unknown cards
-    (``HIDDEN``, digest.8: a Draw Phase draw left out), whose codes it still lists, which of them they are not being
-    known (the views' deck size, 902's empty deck, 503.3's cards owed)."""
-    return len(z["deck"]) - z["hand"].count(HIDDEN)
 
 
 def power_of(entry: dict) -> int:
