@@ -11,7 +11,8 @@ from typing import Any, Callable
 import click
 
 from .common import DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, interrupted, with_store
-from .output import _echo_csv, counted, emit, emit_frame, format_option, json_text, printable, progress
+from .options import format_option
+from .output import _echo_csv, counted, emit, emit_frame, json_text, printable, progress
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
                   "zx-analytics.duckdb in the working directory). Also ZX_ANALYTICS.")

@@ -12,7 +12,8 @@ from zx_events.errors import ZXError
 
 from .common import (BOARD_HELP, OutputFile, load_catalog_option, read_files, refuse_read_file, service,
                      warn_unused_references)
-from .output import counted, emit, format_option, json_text, printable, progress
+from .options import format_option
+from .output import counted, emit, json_text, printable, progress
 
 AUDIT_COLUMNS = ["match", "line", "seq", "turn", "player", "rule", "message"]
 VERIFY_COLUMNS = ["match", "events", "status", "seq", "head", "message"]

@@ -12,7 +12,8 @@ from typing import Any
 
 import click
 
-from .output import FORMATS, emit, emit_frame, progress, terminal_width
+from .options import FORMATS
+from .output import emit, emit_frame, progress, terminal_width
 
 
 MARK = ".zx-demo"  # a folder the demo made: its next run may replace what it wrote there

@@ -12,7 +12,7 @@ import click
 from zx_events.errors import ZXError
 
 from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries, with_store  # noqa: F401  (commands' shared helpers)
-from .output import counted, emit, format_option, printable, progress
+from .options import format_option  # (cli.output, the tables, is imported by the commands that print: not by --help)
 
 
 
@@ -216,6 +216,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     """
     import os
     import signal
+
+    from .output import counted, emit, printable, progress
 
     terminated = False
     svc = made = None  # the store, once opened; what of it this import creates (zx_events.newstore)
@@ -439,6 +441,8 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
     """
     from web.matchlist import MatchFilters, folded
 
+    from .output import emit
+
     try:
         filters = MatchFilters(game, player, deck, event, since, until, winner, None)
     except ValueError as e:
@@ -477,6 +481,8 @@ def games_cmd(fmt: str) -> None:
       zx games --format json
     """
     from zx_events import games
+
+    from .output import emit
 
     rows = [{**d, "record_kinds": d["record_kinds"] if fmt == "json" else ",".join(d["record_kinds"]),
              "catalogs": d["catalogs"] if fmt == "json" else ",".join(d["catalogs"])} for d in games.describe()]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -10,8 +9,7 @@ import re
 import sys
 import threading
 from contextlib import contextmanager
-from decimal import Decimal
-from typing import Any, Callable, Collection, Iterable, Sequence
+from typing import Any, Collection, Iterable, Sequence
 
 import click
 
@@ -36,22 +34,6 @@ def _note(text: str) -> None:
     """A table's note, on stderr (or the notes of ``drawn_into``)."""
     notes = getattr(_drawing, "notes", None)
     click.echo(text, err=notes is None, file=notes)
-
-FORMATS = ("table", "json", "csv")
-
-
-def format_option(f: Callable) -> Callable:
-    """The shared ``--format`` option (table, json or csv)."""
-    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-                        help="Output as a table, JSON, or CSV.")(f)
-
-
-def written_option(f: Callable) -> Callable:
-    """``--format`` of a command whose result is a file (zx view, zx report): its path alone (the
-    default, for ``xdg-open "$(zx view ...)"``), or a row describing it as JSON or CSV."""
-    return click.option("--format", "fmt", type=click.Choice(("path", "json", "csv")), default="path",
-                        show_default=True, help="Print the path written, or a row describing the file (JSON, CSV).")(f)
-
 
 def emit_written(fmt: str, row: dict[str, Any]) -> None:
     """The result of a command that wrote a file: ``row["file"]`` alone, or ``row`` as JSON (one
@@ -533,6 +515,9 @@ def _cut_note(cut: dict[int, int], idx: Sequence[int]) -> None:
 def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], lists: bool = False) -> None:
     """CSV to stdout: ``header`` (None: none), then each row's values at full precision (``_cell``; ``lists``:
     a list as its JSON array)."""
+    import csv
+    from decimal import Decimal  # (CSV only: not loaded by every command that prints a table)
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     if header is not None:

@@ -13,8 +13,8 @@ from zx_events.freetext import SHOWN_CELLS
 from zx_events.seats import JUDGE
 
 from .common import Seat, service
-from .output import (FORMATS, Printable, counted, emit, format_option, json_text, output_closed, printable, progress,
-                     terminal_width)
+from .options import FORMATS, format_option
+from .output import Printable, counted, emit, json_text, output_closed, printable, progress, terminal_width
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 SHORT_KEYS = "n next · t turn · p back · q quit"  # the prompt of a terminal too narrow for KEYS

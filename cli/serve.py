@@ -12,7 +12,8 @@ import click
 from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
 from .common import MAX_WORKERS, OutputFile, cannot_open, interrupted, with_store
 from .common import given_store as given_store_of
-from .output import counted, emit_written, written_option
+from .options import written_option
+from .output import counted, emit_written
 
 
 DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)

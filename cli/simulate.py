@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from .common import GAME, read_files
-from .output import counted, emit, format_option, progress
+from .options import format_option
+from .output import counted, emit, progress
 
 COLUMNS = ["file", "matches", "records", "events", "turns", "winners"]
 

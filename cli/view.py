@@ -10,7 +10,8 @@ import click
 from zx_events.errors import ZXError
 
 from .common import OutputFile, Seat
-from .output import emit_written, printable, written_option
+from .options import written_option
+from .output import emit_written, printable
 
 
 def default_path(match_id: str, seats: list[str]) -> Path:

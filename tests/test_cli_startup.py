@@ -92,6 +92,17 @@ def test_help_lists_every_command_without_importing_them():
                             "importlib.metadata")) == []
 
 
+def test_help_loads_no_table_drawing():
+    """The tables' module (cli.output: json, decimal, csv, the free-text rules, about 20 ms) is the printing
+    commands', not --help's: the root module takes its --format options from cli.options."""
+    r, modules = probe("--help")
+    assert r.returncode == 0 and "Commands:" in r.stdout
+    assert loaded(modules, ("cli.output", "zx_events.freetext", "decimal", "csv")) == []
+    r, modules = probe("games", "--format", "json")
+    assert r.returncode == 0 and '"key": "zx"' in r.stdout
+    assert loaded(modules, ("cli.output",)) == ["cli.output"]
+
+
 def test_version_is_looked_up_when_asked():
     from importlib.metadata import version
 
