@@ -52,7 +52,7 @@ class GameViews:
     redact_record: Any
     redact_event: Any
     names: Any  # Match -> replay.CardNames
-    narrate: Any = None  # (kind, fields as a seat sees them, card names, players' names) -> the game's sentence
+    narrate: Any = None  # (kind, fields as a seat sees them, card names, players' names, before=, mask=) -> a sentence
 
 
 def game_views(game: Any) -> GameViews:
@@ -238,7 +238,7 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
     seats = parse_seats(seats)
     game = game or views_of(hist)
     build_view, redact_record, redact_event = game.build_view, game.redact_record, game.redact_event
-    narrate = game.narrate or (lambda kind, fields, names, players, before=None: fields_text(fields))
+    narrate = game.narrate or (lambda kind, fields, names, players, before=None, mask=None: fields_text(fields))
     match_id = hist.match_id
     pool = _Pool()
     paths: dict[tuple, int] = {}
@@ -270,7 +270,8 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
             records = {s: record_text(redact_record(rec, s, cn.mask, chunk, before=before), header=index == 0)
                        for s in seats} if e.originator_version == lo else {}
             seen_by = {s: redact_event(kind, fields, s, cn.mask, before=before) for s in seats}
-            told = {s: narrate(kind, seen, cn.names, players[s], before=before) for s, seen in seen_by.items()}
+            told = {s: narrate(kind, seen, cn.names, players[s], before=before, mask=None if s == JUDGE else cn.mask)
+                    for s, seen in seen_by.items()}
             if before is not None:
                 match = project(match, (e,))
             for s in seats:

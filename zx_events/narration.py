@@ -5,7 +5,9 @@ Each game says its own events (``zx_events/games/GAME/narrate.py``, reached thro
 fields *as the seat sees them* (after the game's ``redact_event``: a hidden card is ``?`` and reads "a card").
 A sentence never says more than those fields: it looks up nothing but the card names of the match's pinned
 catalog (``Words.names``) and the players' names as the seat sees them (``Words.players``, masked outside the
-judge's view as the board's are).
+judge's view as the board's are); a game whose sentences read the state an event was applied to (its
+``SEES_BEFORE``) reads only what is public there, and says the log's free text it holds (a Z/X Token's name) as the
+seat reads it (``Words.free``: masked outside the judge's view, as the board masks it).
 
 The words are the reader's; what is not the game's to say stays as the key=value text every surface showed
 before (``fields_text``): an event kind the game does not know, and a field the game's table does not name (a
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from zx_events.freetext import cut_cells, result_text
-from zx_events.seats import HIDDEN
+from zx_events.seats import GENERIC_MASK, HIDDEN
 
 NAME_CELLS = 40  # terminal cells of a player's name, a Token's name, in a sentence (the board shows them whole)
 
@@ -56,11 +58,20 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class Words:
-    """What a sentence may name besides its fields: card code -> name (the match's pinned catalog) and seat ->
-    player's name as the seat sees it (masked but for the judge; empty when the header gives none)."""
+    """What a sentence may name besides its fields: card code -> name (the match's pinned catalog), seat ->
+    player's name as the seat sees it (masked but for the judge; empty when the header gives none), and the masker
+    of the log's free text for the seat (``free``; None: the judge's, who reads it whole)."""
 
     names: Mapping[str, str] = field(default_factory=dict)
     players: Mapping[str, str] = field(default_factory=dict)
+    mask: Callable[[str], str] | None = GENERIC_MASK  # (masked unless said to be the judge's)
+
+    def free(self, text: Any) -> str:
+        """The log's free text the state holds (a Z/X Token's name) as the seat reads it: its card names and codes
+        masked but for the judge (``zx_events.freetext``, as the board masks it), on one line, cut (``short``)."""
+        if not isinstance(text, str):
+            return ""
+        return short(self.mask(text) if self.mask is not None else text).strip()
 
     def card(self, code: Any) -> str:
         """``Flamecrest Lancer R01-010``; a hidden card ``a card``; a code the catalog lacks, the code."""

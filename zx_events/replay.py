@@ -874,8 +874,9 @@ def _step(index: int, events: Any, match: Match | None, perspective: str, cn: Ca
         if e.originator_version >= first:
             data = game.redact_event(kind, event_fields(e), perspective, cn.mask, before=before)
             seen.append(EventView(e.originator_version, kind, freeze(data),
-                                   game.narrate(kind, data, cn.names, players, before=before)))  # (what the seat
-            # sees only: its fields, and the public state it was applied to)
+                                   game.narrate(kind, data, cn.names, players, before=before,
+                                                mask=None if perspective == JUDGE else cn.mask)))  # (what the seat
+            # sees only: its fields, and the public state it was applied to, its free text masked as the board's)
             if kind == "ViolationRecorded":
                 message = e.message if perspective == JUDGE else cn.mask(e.message)
                 violations.append(ViolationView(e.line, e.turn, e.player, e.rule, message, e.rec is None))

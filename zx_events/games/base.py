@@ -319,18 +319,20 @@ class Game(ABC):
         return views.redact_event(kind, fields, viewer, mask)
 
     def narrate(self, kind: str, fields: Mapping[str, Any], names: Mapping[str, str] | None = None,
-                players: Mapping[str, str] | None = None, before: Any = None) -> str:
+                players: Mapping[str, str] | None = None, before: Any = None, mask: Any = ...) -> str:
         """One line of play-by-play: event ``kind`` said in the game's words ("P1 Mio attacks P2's Player Square
         (b3) with Flamecrest Lancer R01-010 (Power 2000) from b2") from its ``fields`` as a seat sees them
         (``redact_event``'s: a hidden card reads "a card"), the card ``names`` of the match's catalog and the
         ``players``' names as that seat sees them. The game's ``narrate`` module says each of its event kinds
         (``sentence``); one it does not say, the key=value text of its fields (``narration.fields_text``).
         ``before``: the state the event was applied to, for a game whose ``narrate`` says ``SEES_BEFORE`` (Z/X:
-        where a destroyed card goes, by its kind)."""
+        where a destroyed card goes, by its kind, and a Token's name; X610Z: the cards of an attack); ``mask``: the
+        seat's masker of the log's free text the state holds (a Token's name), None for the judge's (not given: the
+        generic one, ``Words``')."""
         from zx_events.narration import Words, fields_text
 
         module = self.part("narrate")
-        words = Words(names or {}, players or {})
+        words = Words(names or {}, players or {}) if mask is ... else Words(names or {}, players or {}, mask)
         text = module.sentence(kind, fields, words, before=before) if getattr(module, "SEES_BEFORE", False) else \
             module.sentence(kind, fields, words)
         return text if text is not None else fields_text(fields)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from click.testing import CliRunner
 
@@ -72,7 +73,8 @@ def test_a_replayed_match_says_no_object_number_to_any_seat(tmp_path):
         assert r.exit_code == 0, r.output
         texts = {e["seq"]: e["text"] for line in r.stdout.splitlines() for e in json.loads(line)["events"]}
         assert not [t for t in texts.values() if re.search(r"#\d", t)], seat
-        assert texts[102] == "P1 bot attacks with the summon on A1 via A2 → A3 targeting the summon on A3"
+        assert texts[102] == "P1 bot attacks with Storm Caller A1-024 on A1 via A2 → A3 targeting Iron Keep " \
+                             "A1-002 on A3"
         assert texts[105] == "The top of the stack resolves: 2 damage to the attacked summon"
 
 
@@ -80,3 +82,58 @@ def test_202_3_an_attack_announced_as_nothing_reads_an_attack():
     void = {"player": "P1", "pay": {}, "entry": {"id": 9, "kind": "attack", "by": "P1", "uid": None, "from": "A1",
                                                  "path": ["A2"], "target": None, "void": True}}
     assert say("Announced", void) == "P1 Mia announces an attack, which is not there to be announced: it does nothing"
+
+
+def _summon(uid: int, code: str, owner: str) -> dict:
+    return {"uid": uid, "code": code, "owner": owner, "ctrl": owner}
+
+
+ATTACK = {"player": "P1", "pay": {}, "entry": {"id": 90, "kind": "attack", "by": "P1", "uid": 7, "from": "A1",
+                                               "path": ["A2", "A3"], "target": 2, "trail": [], "pos": None}}
+
+
+def test_202_3_an_attack_names_its_attacker_and_its_target_by_their_cards_in_the_state_before_it():
+    """Play is public (503.2, views.build_view shows every dot's card to every seat): the attack names the
+    summons it is made with and at as the board does, by card and dot, read from the state it was applied to."""
+    before = SimpleNamespace(dots={"A1": _summon(7, "A1-040", "P1"), "A3": _summon(2, "A1-002", "P2")})
+    text = X.narrate("Announced", ATTACK, NAMES, {"P1": "Mia"}, before=before)
+    assert text == "P1 Mia attacks with Swift Boots A1-040 on A1 via A2 → A3 targeting Iron Keep A1-002 on A3"
+    foreign = {**ATTACK, "entry": {**ATTACK["entry"], "uid": None}}  # (a summon not the player's: 214.2)
+    assert X.narrate("Announced", foreign, NAMES, {"P1": "Mia"}, before=before).startswith(
+        "P1 Mia attacks with Swift Boots A1-040 on A1 ")
+
+
+def test_202_3_an_attack_on_a_summon_the_state_does_not_show_keeps_the_summon_on_its_dot():
+    """A card the state holds as unknown (``?``), another summon on the dot than the one attacked, or no state at
+    all: "the summon on" its dot, never a card the seat may not see."""
+    hidden = SimpleNamespace(dots={"A1": _summon(7, HIDDEN, "P1"), "A3": _summon(5, "A1-002", "P2")})
+    text = X.narrate("Announced", ATTACK, NAMES, {"P1": "Mia"}, before=hidden)
+    assert text == "P1 Mia attacks with the summon on A1 via A2 → A3 targeting the summon on A3"
+    assert X.narrate("Announced", ATTACK, NAMES, {"P1": "Mia"}) == text
+
+
+def test_202_3_every_seat_reads_the_cards_of_an_attack_and_only_those_on_the_field(tmp_path):
+    """Per seat (judge, P1, P2, spectator): each attack names its attacker and target by card, and every card an
+    attack sentence names is one on the field in the seat's own view before it (never a hand's or a deck's)."""
+    store = str(tmp_path / "x.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(CONCESSION)],
+                           env={"ZX_ANALYTICS": str(tmp_path / "x.duckdb")})
+    assert r.exit_code == 0, r.output
+    for seat in ("judge", "P1", "P2", "spectator"):
+        r = CliRunner().invoke(zx, ["--store", store, "replay", "x610z-sim-7-0279", "--as", seat, "--to", "end",
+                                    "--format", "json"])
+        assert r.exit_code == 0, r.output
+        steps = [json.loads(line) for line in r.stdout.splitlines()]
+        attacks = 0
+        for prev, step in zip(steps, steps[1:]):
+            field = {d["code"] for d in prev["state"]["dots"].values()}
+            for e in step["events"]:
+                if e["kind"] != "Announced" or " attacks with " not in e["text"]:
+                    continue
+                attacks += 1
+                named = set(re.findall(r"[A-Z]\d-\d{3}", e["text"]))
+                assert len(named) >= 1 and named <= field, (seat, e["text"])
+                assert "the summon on" not in e["text"], (seat, e["text"])
+        assert attacks >= 5, seat
+        texts = {e["seq"]: e["text"] for s in steps for e in s["events"]}
+        assert texts[128] == "P2 bot attacks with Sky Vessel A1-022 on B1 via A1 targeting Storm Caller A1-024 on A1"

@@ -48,8 +48,30 @@ def events(store: str, match: str, seat: str) -> list[dict]:
 def test_202_11c_a_destroyed_token_disappears_and_is_not_called_by_its_code(store, seat):
     told = [e["text"] for e in events(store, "invalid-602.1b-power-0-token-destroyed", seat)
             if e["kind"] == "ZXDestroyed"]
-    assert "the Token on c2 is destroyed by lethal damage and disappears (a Token, 202.11c)" in told
+    assert "the Token Husk on c2 is destroyed by lethal damage and disappears (a Token, 202.11c)" in told
     assert not any("TOKEN" in t for t in told), told
+
+
+@pytest.mark.parametrize("seat", ("judge", "P1", "P2", "spectator"))
+def test_202_11c_a_destroyed_tokens_name_is_masked_as_the_board_masks_it(tmp_path, seat):
+    """A Token's name is the log's free text: the judge reads it whole, every other seat with the card names and
+    codes in it masked, as its Square on the board and its ``token`` effect's sentence show it (views._square)."""
+    text = (INVALID / "602.1b-power-0-token-destroyed.zxlog").read_text("utf-8")
+    assert '"name": "Husk"' in text
+    log = tmp_path / "named.zxlog"
+    log.write_text(text.replace('"name": "Husk"', '"name": "Husk of Flamecrest Lancer R01-010"'), "utf-8")
+    path = str(tmp_path / "named.sqlite")
+    r = CliRunner().invoke(zx, ["--store", path, "import", "--accept-violations", "--no-analytics", str(log)])
+    assert r.exit_code == 0, r.output
+    said = events(path, "invalid-602.1b-power-0-token-destroyed", seat)
+    (told,) = [e["text"] for e in said if e["kind"] == "ZXDestroyed" and " on c2 " in e["text"]]
+    (made,) = [e["text"] for e in said if e["kind"] == "EffectApplied" and "is put onto c2" in e["text"]]
+    if seat == "judge":
+        assert told.startswith("the Token Husk of Flamecrest Lancer R01-010 on c2 is destroyed"), told
+    else:
+        assert "R01-010" not in told and "Flamecrest" not in told and "[card]" in told, told
+        assert "R01-010" not in made and "Flamecrest" not in made, made
+        assert told.startswith("the Token Husk of ") and " on c2 is destroyed" in told, told
 
 
 @pytest.mark.parametrize("seat", ("judge", "spectator"))

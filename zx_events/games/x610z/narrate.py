@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from zx_events.narration import (Words, common, compact, counted, discarding, hand, known, known_now, say,
-                                  signed, started, violation)
+from zx_events.narration import (Words, common, compact, counted, discarding, hand, hidden, known, known_now,
+                                  say, signed, started, violation)
 
 from .rules import REASONS
 
@@ -89,7 +89,35 @@ def _target(t: Any, w: Words) -> str:
     return ""  # (an object number: an attack's target is its path's last dot, _announced)
 
 
-def _announced(f: F, w: Words) -> str:
+def _summon_on(dot: Any, uid: Any, w: Words, before: Any) -> str:
+    """The summon on ``dot`` as the board names it: its card (name and code) on its dot, read from ``before``, the
+    state the event was applied to (Play is public to every seat: 503.2, ``views.build_view``); ``uid``, when the
+    event names it, must be the summon there. "the summon on DOT" when the state does not say which card (no
+    ``before``, another summon there, none, or a card it holds as unknown: ``?``)."""
+    entry = (getattr(before, "dots", None) or {}).get(dot) if before is not None else None
+    if not isinstance(entry, Mapping) or (uid is not None and entry.get("uid") != uid) or hidden(entry.get("code")):
+        return f"the summon on {dot}"
+    return f"{w.card(entry['code'])} on {dot}"
+
+
+def _attack(f: F, w: Words, before: Any) -> str:
+    """An attack (202.3): the summon it is made with, its path, and the summon it targets, the one on its path's
+    last dot (its target is the summon's object number, which no surface shows), each by its card where ``before``
+    shows it (``_summon_on``)."""
+    e = f.get("entry") or {}
+    path = e.get("path") or []
+    target = e.get("target")
+    if not isinstance(target, (str, Mapping)) and path:  # its summon's object number: 202.3, the path ends on it
+        aimed = f" targeting {_summon_on(path[-1], target, w, before)}"
+    elif _dot(target):
+        aimed = f" targeting {_summon_on(target, None, w, before)}"
+    else:
+        aimed = _target(target, w)
+    return (f"{w.who(f.get('player'))} attacks with {_summon_on(e.get('from'), e.get('uid'), w, before)}"
+            + (f" via {' → '.join(map(str, path))}" if path else "") + f"{aimed}{_paying(f.get('pay'))}")
+
+
+def _announced(f: F, w: Words, before: Any = None) -> str:
     e = f.get("entry") or {}
     who, kind = w.who(f.get("player")), e.get("kind")
     pay = _paying(f.get("pay"))
@@ -114,13 +142,7 @@ def _announced(f: F, w: Words) -> str:
             " → ".join(str(d) for d in path)
         return text + (" (an illegal move)" if e.get("illegal") else "") + pay
     if kind == "attack":
-        path = e.get("path") or []
-        target = e.get("target")
-        if not isinstance(target, (str, Mapping)) and path:  # its summon's object number: 202.3, the path ends on it
-            target = path[-1]
-        return (f"{who} attacks with the summon on {e.get('from')}"
-                + (f" via {' → '.join(map(str, path))}" if path else "")
-                + f"{_target(target, w)}{pay}")
+        return _attack(f, w, before)
     if kind == "ability":
         return f"{who} plays the {compact(e.get('ability'))} ability of {w.card(e.get('card'))}{pay}"
     if kind == "trigger":
@@ -234,6 +256,14 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
 }
 
 
-def sentence(kind: str, fields: F, words: Words) -> str | None:
-    """``kind``'s sentence (None: X610Z does not say it; ``Game.narrate`` then writes the fields)."""
+# a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
+SEES_BEFORE = True
+
+
+def sentence(kind: str, fields: F, words: Words, before: Any = None) -> str | None:
+    """``kind``'s sentence (None: X610Z does not say it; ``Game.narrate`` then writes the fields). ``before``: the
+    state the event was applied to, where a sentence reads what is public there and its fields leave out (the cards
+    of an attack's summons: ``_attack``)."""
+    if kind == "Announced" and before is not None:
+        return say({kind: (SAYS[kind][0], lambda f, w: _announced(f, w, before))}, kind, fields, words)
     return say(SAYS, kind, fields, words)

@@ -188,15 +188,18 @@ def _destroyed(f: F, w: Words, before: Any) -> str:
     """A ``ZXDestroyed``: the card and where it goes, as the engine sends it (1007, ``Match._send``): a Z/X to its
     owner's Charge, a Z/X EX to its owner's Dynamis face-up, a Token nowhere (202.11c). The event names the card by
     its code only: its kind and owner are those of the card on its Square in ``before``, the state the event was
-    applied to (public: a destroyed card is a face-up Z/X); without it, a Token by its code, any other card as a
-    Z/X."""
+    applied to (public: a destroyed card is a face-up Z/X), and a Token's name there (the log's free text, as the
+    seat reads it: ``Words.free``, as its Square on the board shows it); without it, a Token by its code, any other
+    card as a Z/X."""
     square, code = f.get("square"), f.get("code")
     entry = (getattr(before, "sq", None) or {}).get(square) if before is not None else None
     if not isinstance(entry, Mapping) or entry.get("uid") != f.get("uid"):
         entry = {}
     kind = entry.get("kind") or ("token" if code == TOKEN else "zx")
     owner = entry.get("owner")
-    card = f"the Token on {square}" if kind == "token" else f"{w.card(code)} on {square}"
+    name = w.free(entry.get("name")) if kind == "token" else ""
+    card = (f"the Token {name} on {square}" if name else f"the Token on {square}") if kind == "token" else \
+        f"{w.card(code)} on {square}"
     cause = CAUSES.get(f.get("cause"), "by " + compact(f.get("cause")))
     if kind == "token":
         return f"{card} is destroyed {cause} and disappears (a Token, 202.11c)"
