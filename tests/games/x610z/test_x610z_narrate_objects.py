@@ -75,7 +75,32 @@ def test_a_replayed_match_says_no_object_number_to_any_seat(tmp_path):
         assert not [t for t in texts.values() if re.search(r"#\d", t)], seat
         assert texts[102] == "P1 bot attacks with Storm Caller A1-024 on A1 via A2 → A3 targeting Iron Keep " \
                              "A1-002 on A3"
-        assert texts[105] == "The top of the stack resolves: 2 damage to the attacked summon"
+        assert texts[105] == "The top of the stack resolves: 2 damage to Iron Keep A1-002 on A3"
+        assert texts[138] == "P1 bot moves Storm Caller A1-024 on A1 along A1 → B1 → B2, paying 1 M energy"
+
+
+def test_202_5a_battle_damage_names_the_attacked_summon_by_its_card_in_the_state_before_it():
+    """The damage's target is the attacked summon's object number: the summon with it in the state the event was
+    applied to, by card and dot as the board shows it (Play is public, 503.2); its card unknown there, by its dot;
+    without that state, or none with that number there, "the attacked summon"."""
+    damage = {"outcome": "done", "facts": {"target": 2, "damage": 3}}
+    before = SimpleNamespace(dots={"A1": _summon(7, "A1-040", "P1"), "A3": _summon(2, "A1-002", "P2")})
+    assert X.narrate("Resolved", damage, NAMES, {"P1": "Mia"}, before=before) == \
+        "The top of the stack resolves: 3 damage to Iron Keep A1-002 on A3"
+    for state in (None, SimpleNamespace(dots={"A3": _summon(5, "A1-002", "P2")})):
+        assert X.narrate("Resolved", damage, NAMES, {"P1": "Mia"}, before=state) == \
+            "The top of the stack resolves: 3 damage to the attacked summon"
+    assert X.narrate("Resolved", damage, NAMES, {"P1": "Mia"}, before=SimpleNamespace(
+        dots={"A3": _summon(2, HIDDEN, "P2")})) == "The top of the stack resolves: 3 damage to the summon on A3"
+
+
+def test_600_3_a_move_names_the_summon_it_moves_by_its_card_in_the_state_before_it():
+    move = {"player": "P1", "pay": {}, "entry": {"id": 9, "kind": "move", "by": "P1", "uid": 7, "from": "A1",
+                                                 "path": ["A2"], "trail": ["A1", "A2"]}}
+    before = SimpleNamespace(dots={"A1": _summon(7, "A1-040", "P1")})
+    assert X.narrate("Announced", move, NAMES, {"P1": "Mia"}, before=before) == \
+        "P1 Mia moves Swift Boots A1-040 on A1 along A1 → A2"
+    assert X.narrate("Announced", move, NAMES, {"P1": "Mia"}) == "P1 Mia moves the summon on A1 along A1 → A2"
 
 
 def test_202_3_an_attack_announced_as_nothing_reads_an_attack():

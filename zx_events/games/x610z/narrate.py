@@ -138,7 +138,8 @@ def _announced(f: F, w: Words, before: Any = None) -> str:
         return f"{who} activates {w.card(e.get('card'))}{_target(e.get('target'), w)}{pay}"
     if kind == "move":
         path = e.get("trail") or [e.get("from"), *(e.get("path") or [])]
-        text = f"{who} {'warps' if e.get('warp') else 'moves'} the summon on {e.get('from')} along " + \
+        text = f"{who} {'warps' if e.get('warp') else 'moves'} {_summon_on(e.get('from'), e.get('uid'), w, before)} " \
+            f"along " + \
             " → ".join(str(d) for d in path)
         return text + (" (an illegal move)" if e.get("illegal") else "") + pay
     if kind == "attack":
@@ -150,15 +151,27 @@ def _announced(f: F, w: Words, before: Any = None) -> str:
     return f"{who} announces {compact(e)}{pay}"
 
 
-def _resolved(f: F, w: Words) -> str:
+def _with_uid(uid: Any, before: Any) -> str | None:
+    """The dot of the summon whose object number is ``uid`` in ``before`` (None: no state, no such summon)."""
+    if uid is None or before is None:
+        return None
+    for dot, entry in (getattr(before, "dots", None) or {}).items():
+        if isinstance(entry, Mapping) and entry.get("uid") == uid:
+            return dot
+    return None
+
+
+def _resolved(f: F, w: Words, before: Any = None) -> str:
     facts = f.get("facts") or {}
     if f.get("outcome") == "fizzled":
         return "The top of the stack fizzles"
     if f.get("outcome") != "done":
         return f"The top of the stack resolves: {compact(f.get('outcome'))}"
     text = "The top of the stack resolves"
-    if "damage" in facts:
-        text += f": {facts['damage']} damage to the attacked summon"  # (202.5a; its target: an object number)
+    if "damage" in facts:  # (202.5a; its target is an object number: the summon by its card where ``before`` shows it)
+        dot = _with_uid(facts.get("target"), before)
+        text += f": {facts['damage']} damage to " + (_summon_on(dot, facts.get("target"), w, before) if dot else
+                                                     "the attacked summon")
     elif facts.get("dot"):
         text += f": the summon comes into play on {facts['dot']}"
     elif facts.get("to"):
@@ -266,4 +279,6 @@ def sentence(kind: str, fields: F, words: Words, before: Any = None) -> str | No
     of an attack's summons: ``_attack``)."""
     if kind == "Announced" and before is not None:
         return say({kind: (SAYS[kind][0], lambda f, w: _announced(f, w, before))}, kind, fields, words)
+    if kind == "Resolved" and before is not None:
+        return say({kind: (SAYS[kind][0], lambda f, w: _resolved(f, w, before))}, kind, fields, words)
     return say(SAYS, kind, fields, words)
