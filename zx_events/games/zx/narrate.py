@@ -64,6 +64,11 @@ def _drawn(f: F, w: Words) -> str:
     everyone, digest.8); ``unknown``: one of those cards, known at the record that first uses it, named to the seats
     that see the hand only."""
     cards = f.get("cards")
+    if f.get("unknown") and f.get("zone", "hand") != "hand":  # a setup left out's unknown Life or Resource card
+        codes = cards or []
+        what = "known now" if all(hidden(c) for c in codes) else w.cards(cards)
+        where = "Life" if f.get("zone") == "life" else "Resource"
+        return f"{w.who(f.get('player'))}'s {where} card dealt unknown (his setup left out of the log) is {what}"
     if f.get("unknown"):
         return known_now(f.get("player"), cards or [], w)
     return f"{w.who(f.get('player'))} draws {hand(cards, w)}"
@@ -270,7 +275,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "Started": (known("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (known("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
                     _set_up),
-    "CardsDrawn": (known("player", "cards", "unknown"), _drawn),
+    "CardsDrawn": (known("player", "cards", "unknown", "zone"), _drawn),
     "Reloaded": (known("player", "life"), _reloaded),
     "ResourcePlaced": (known("player", "card"),
                        lambda f, w: f"{w.who(f.get('player'))} puts {w.card(f.get('card'))} into the Resource"),
