@@ -56,6 +56,8 @@ def _set_up(f: F, w: Words) -> str:
                      + (" face-down" if hidden(start.get("code")) else ""))
     if f.get("gate"):
         parts.append(f"turns the Gate Card {w.card(f['gate'])} face-up")
+    if any(hidden(c) for c in f.get("resource") or ()):  # (Resource is face-up: unknown to every seat, 402)
+        return f"{w.who(f.get('player'))}'s setup is left out of the log, done unseen: " + ", ".join(parts)
     return f"{w.who(f.get('player'))} sets up: " + ", ".join(parts)
 
 
@@ -64,10 +66,13 @@ def _drawn(f: F, w: Words) -> str:
     everyone, digest.8); ``unknown``: one of those cards, known at the record that first uses it, named to the seats
     that see the hand only."""
     cards = f.get("cards")
-    if f.get("unknown") and f.get("zone", "hand") != "hand":  # a setup left out's unknown Life or Resource card
-        codes = cards or []
+    if f.get("unknown") and f.get("zone") is not None:  # a setup left out's unknown card (402): its Life or
+        codes = cards or []  # Resource card, or a card of a hand that may also hold a draw left out's
         what = "known now" if all(hidden(c) for c in codes) else w.cards(cards)
-        where = "Life" if f.get("zone") == "life" else "Resource"
+        if f["zone"] == "hand":
+            return f"{w.who(f.get('player'))}'s card of the hand unknown (his setup or a draw left out of the log) " \
+                   f"is {what}"
+        where = "Life" if f["zone"] == "life" else "Resource"
         return f"{w.who(f.get('player'))}'s {where} card dealt unknown (his setup left out of the log) is {what}"
     if f.get("unknown"):
         return known_now(f.get("player"), cards or [], w)

@@ -712,9 +712,11 @@ class Referee:
         if code in z["hand"] or code not in z["deck"]:
             return False
         if HIDDEN in z["hand"]:
-            self.m._drawn(player=pl, cards=[code], line=self.line, unknown=True)
-            if z.get("unseen"):  # (a setup left out's card, or a draw left out's: which, unknown)
+            if z.get("unseen"):  # a setup left out's card, or a draw left out's: which, unknown (``zone`` says so)
+                self.m._drawn(player=pl, cards=[code], line=self.line, unknown=True, zone="hand")
                 self._made.setdefault((pl, "hand"), []).append(code)
+            else:
+                self.m._drawn(player=pl, cards=[code], line=self.line, unknown=True)
             return True
         if not self._misdrawn.get(pl):
             return False
