@@ -11,7 +11,9 @@ State (all JSON-native, so snapshots need no custom transcoding):
 - ``p[P]``: the zones of each player (301.2b): ``deck``, ``hand``, ``life``, ``charge``, ``trash``,
   ``remove`` (lists of codes; deck, hand, life are unordered multisets; the hand holds the cards of a Draw Phase
   draw the log left out as ``HIDDEN``, which ``deck`` still lists, digest.8: ``deck_count``), ``resource`` (list of
-  ``{"code", "sleep"}``), ``dynamis`` (list of ``{"code", "up"}``), the Player card, Counters.
+  ``{"code", "sleep"}``), ``dynamis`` (list of ``{"code", "up"}``), the Player card, Counters. A setup left out
+  (402), done unseen at turn 1, puts ``HIDDEN`` in the hand, Life and Resource (``code``), which ``deck`` still
+  lists, and sets ``unseen`` (absent otherwise): ``deck_count`` counts them out.
 - ``sq``: the Square (303), name -> entry or None. An entry is one card with its state: ``uid``
   (a new card gets a new uid whenever it comes to Square from another zone: 301.4), ``code``,
   ``owner``, ``ctrl``, ``sleep``, ``dmg``, ``mods`` ([delta, until] Power modifiers, in the order
