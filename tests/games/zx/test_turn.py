@@ -124,6 +124,31 @@ def test_402_a_card_played_from_the_unseen_hand_of_a_setup_left_out_is_an_openin
     assert sorted(drawn) == [(0, c, "opening") for c in sorted(["G01-008", "G01-007", "G01-013", "N01-002"])]
 
 
+def test_402_a_setup_written_late_names_the_unknown_cards_of_the_setup_done_unseen():
+    """P1's setup written after P1 has already taken a Life card in turn 1 (line 10 of the legal log, his setup at
+    line 11 now): the one 402 at the turn; the Life card G01-010 was one of his unknown Life cards, known there, and
+    the late setup names the rest (not G01-010 again). It was applied as a whole where written: the Life card before
+    it was 301.1, and so on. The match ends as the legal log's, every zone alike."""
+    lines = LONG.read_text().splitlines()
+    setup = lines.pop(1)
+    assert lines[9] == '{"do": "life", "by": "P1", "card": "G01-010", "ignite": {"square": "b1"}}'
+    lines.insert(10, setup)
+    (log,) = parse_log("\n".join(lines) + "\n", "late.zxlog")
+    c = build_match(log, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("402", 3)]
+    (legal,) = parse_log(LONG.read_text(), LONG.name)
+    a = build_match(legal).match
+    assert c.match.outcome == a.outcome
+    for pl in ("P1", "P2"):
+        for zone in ("deck", "hand", "life", "charge", "trash"):
+            assert sorted(c.match.p[pl][zone]) == sorted(a.p[pl][zone]), (pl, zone)
+        assert sorted(r["code"] for r in c.match.p[pl]["resource"]) == sorted(r["code"] for r in a.p[pl]["resource"])
+    events = c.match.collect_events()
+    named = next(e for e in events if type(e).__name__ == "CardsDrawn" and (e.rec or {}).get("do") == "setup")
+    assert (named.line, named.zone, sorted(named.cards)) == (11, "hand", sorted(["G01-008", "G01-007", "G01-013",
+                                                                                 "N01-002"]))
+
+
 def test_501_3_first_turn_is_the_first_players():
     rejects([*SETUP, {"do": "turn", "by": "P2"}], "501.3", 4)
 
