@@ -660,7 +660,8 @@ class Referee:
     def _known(self, pl: str, zone: str, code: str) -> bool:
         """Whether ``code``, used from ``pl``'s Life or Resource (``zone``), which does not hold it, was one of its
         unknown cards, of a setup left out (402, ``_unseen_setup``) and still listed in the deck: known now
-        (``CardsDrawn`` with ``unknown`` and ``zone``; an unknown Resource card is Reboot: no record names it to Sleep)."""
+        (``CardsDrawn`` with ``unknown`` and ``zone``; an unknown Resource card is Reboot: no record names it to
+        Sleep)."""
         z = self.m.p[pl]
         if not z.get("unseen") or code not in z["deck"]:
             return False
@@ -731,7 +732,8 @@ class Referee:
         if not z["trash"]:
             self.fail("902", f"{self.by}'s Trash is empty: nothing to Reload", fatal=True)
         life = r["life"]
-        if life not in z["life"] and not self._known(self.by, "life", life):  # Trash back into the deck all the same (digest.7), no Life card to Charge
+        if life not in z["life"] and not self._known(self.by, "life", life):  # Trash back into the deck all the
+            # same (digest.7), no Life card to Charge
             self.fail("301.1", f"{life} is not in {self.by}'s Life")
             life = None
         self.m._reloaded(player=self.by, life=life, rec=r, line=self.line)
