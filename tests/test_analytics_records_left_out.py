@@ -134,11 +134,14 @@ def _imported(tmp_path, name: str, lines: list[str]):
 
 
 def test_402_a_card_played_from_the_hand_of_a_setup_left_out_was_in_the_opening_hand(tmp_path):
-    """Z/X P2's setup is left out (402, "turn 1 before the setup of P2"): his hand holds only what he draws, and a
-    card of his deck list he plays that it does not hold is played as written (301.1, ``Referee._ghost``). His turn 3
-    draw names W01-001 and W01-009 here, not W01-003 and W01-002, which he plays in turns 5 and 7: they came from
-    the hand of 4 the log left out, the opening hand (OH/GIH, an ``opening`` draws row at the play, turn 0), not a
-    game they were never seen in (GNS) though played, as X610Z's unknown hand (105.2a)."""
+    """Z/X P2's setup is left out (402, "turn 1 before the setup of P2"): it was done unseen, his hand 4 unknown
+    cards (Life 4, Resource 2), and a card he uses from the hand that it does not name is one of them, known there
+    (``CardsDrawn`` with ``unknown``): the opening hand (OH/GIH, an ``opening`` draws row at the play, turn 0), not a
+    game it was never seen in (GNS) though played, as X610Z's unknown hand (105.2a). His turn 3 draw names W01-001
+    and W01-009 here, not W01-003 and W01-002: the four unknown cards are W01-015 and W01-013 (put into Resource)
+    and W01-012 and W01-002 (played); W01-003, played in turn 7, is a fifth, which the hand of 4 cannot be: played as
+    written (301.1, ``Referee._ghost``), a ``late`` card. (Before, with P2 never set up, his Resource records were
+    refused and W01-002 and W01-003 were the opening cards.)"""
     lines = (DATA / "zx-setup-left-out.zxlog").read_text().splitlines()
     assert lines[13] == '{"do": "draw", "by": "P2", "cards": ["W01-003", "W01-002"]}'
     lines[13] = '{"do": "draw", "by": "P2", "cards": ["W01-001", "W01-009"]}'
@@ -146,9 +149,12 @@ def test_402_a_card_played_from_the_hand_of_a_setup_left_out_was_in_the_opening_
     try:
         assert rows(c, "SELECT card, opening, drawn, played FROM card_games WHERE match_id = 'sim-3-0035' "
                        "AND player = 'P2' AND card IN ('W01-002', 'W01-003') ORDER BY card") == \
-            [("W01-002", True, 0, 1), ("W01-003", True, 0, 1)]
+            [("W01-002", True, 0, 1), ("W01-003", False, 1, 1)]
         assert rows(c, "SELECT turn, card FROM draws WHERE match_id = 'sim-3-0035' AND player = 'P2' "
-                       "AND source = 'opening' ORDER BY seq") == [(0, "W01-002"), (0, "W01-003")]
+                       "AND source = 'opening' ORDER BY seq") == \
+            [(0, "W01-015"), (0, "W01-012"), (0, "W01-013"), (0, "W01-002")]
+        assert rows(c, "SELECT turn, card FROM draws WHERE match_id = 'sim-3-0035' AND player = 'P2' "
+                       "AND source = 'late'") == [(7, "W01-003")]
         # no card of P2's deck list is both never in his hand and played (a Dynamis card is in no deck list)
         assert rows(c, "SELECT card FROM card_games WHERE match_id = 'sim-3-0035' AND player = 'P2' "
                        "AND copies > 0 AND played > 0 AND NOT opening AND drawn = 0") == []

@@ -28,9 +28,13 @@ HIDDEN = "?"  # stands for one card the viewer may not see, where a record or ev
 def deck_count(z: Any) -> int:
     """How many cards a player's deck holds (``z``: his zones, ``deck`` and ``hand`` lists of codes, either game's
     match state): the deck the state keeps, less his hand's unknown cards (``HIDDEN``: of a setup or a draw the log
-    left out, digest.8), whose codes it still lists, which of them they are not being known (the views' deck size,
-    an empty deck's rules: X610Z 106.3, Z/X 902 and 503.3's cards owed)."""
-    return len(z["deck"]) - z["hand"].count(HIDDEN)
+    left out, digest.8), and a Z/X setup left out's unknown Life and Resource cards (402), whose codes it still
+    lists, which of them they are not being known (the views' deck size, an empty deck's rules: X610Z 106.3, Z/X 902
+    and 503.3's cards owed)."""
+    n = len(z["deck"]) - z["hand"].count(HIDDEN)
+    if z.get("unseen"):  # (Z/X: a setup left out, 402)
+        n -= z["life"].count(HIDDEN) + sum(r["code"] == HIDDEN for r in z["resource"])
+    return n
 MASK = "[card]"  # replaces a card code inside free text outside the judge's view
 
 

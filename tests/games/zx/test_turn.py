@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from support import BOARD, SETUP, header, line_of, p1_deck_drawn_out, rejects, run
 
 from zx_events.games.zx.decks import deck_by_name
+from zx_events.games.zx.views import build_view
+from zx_events.ids import project
+from zx_events.importer import build_match
+from zx_events.logformat.reader import parse_log
+from zx_events.seats import HIDDEN
 
 PASS1 = {"do": "pass", "by": "P1"}
 PASS2 = {"do": "pass", "by": "P2"}
@@ -59,6 +65,88 @@ def test_402_a_setup_written_after_turn_1_is_reported_once_and_applied():
     z = c.match.p["P2"]
     assert z["ready"] and len(z["life"]) == 4 and [r["code"] for r in z["resource"]] == ["U01-001", "U01-002", "U01-003"]
     rejects([*SETUP, {"do": "turn", "by": "P1"}, SETUP[1]], "501.3", 5)  # set up already: as before
+
+
+LONG = Path(__file__).resolve().parents[3] / "examples" / "legal" / "long-game-reload-win-by-life.zxlog"
+
+
+def _setup_left_out():
+    """examples/legal/long-game-reload-win-by-life.zxlog without P1's setup (line 2), imported with
+    --accept-violations (the audit's check): the match, its events."""
+    lines = LONG.read_text().splitlines()
+    assert lines[1].startswith('{"do": "setup", "by": "P1"')
+    del lines[1]
+    (log,) = parse_log("\n".join(lines) + "\n", "noset.zxlog")
+    c = build_match(log, strict=False)
+    return c, c.match.collect_events()
+
+
+def test_402_setup_left_out_deals_four_unknown_cards_and_the_game_goes_on_to_its_result():
+    """P1's setup left out: the one 402 at turn 1 (line 3 now). It was followed by 18 false findings (301.1 for the
+    Life, hand and Resource cards he used, 602.1a, 505.3a, 604.3b, 905, 902 'deck is not empty (10 cards)' at the
+    right Reload, and 101.2 at the result, the match stored without a winner): his setup happened unseen."""
+    c, _ = _setup_left_out()
+    assert [(v.rule, v.line, v.message) for v in c.violations] == [("402", 3, "turn 1 before the setup of P1")]
+    (legal,) = parse_log(LONG.read_text(), LONG.name)
+    assert c.match.outcome == build_match(legal).match.outcome == {"winner": "P2", "reason": "life"}
+
+
+def test_402_setup_left_out_deals_four_unknown_cards_to_hand_life_four_and_resource_two_for_every_seat():
+    """The replayed state after the 402 (the unseen setup's ``PlayerSetUp`` of ``?``, at the turn record): P1's hand
+    4 cards, Life 4 and Resource 2, all unknown to every seat (the judge too), his deck 50 - 10."""
+    _, events = _setup_left_out()
+    names = [type(e).__name__ for e in events]
+    assert names[:5] == ["Started", "PlayerSetUp", "ViolationRecorded", "PlayerSetUp", "TurnStarted"]
+    m = project(None, events[:4])
+    for seat in ("judge", "P1", "P2", "spectator"):
+        v = next(p for p in build_view(m, seat).players if p.player == "P1")
+        assert (v.hand_count, v.life_count, len(v.resource), v.deck_count) == (4, 4, 2, 40), seat
+        assert [r.code for r in v.resource] == [HIDDEN, HIDDEN], seat
+        assert v.hand in ((HIDDEN,) * 4, None) and v.life in ((HIDDEN,) * 4, None), seat
+        assert (v.hand is None) == (seat in ("P2", "spectator")) and (v.life is None) == (seat != "judge"), seat
+    m = project(None, events)  # every unknown card was used: known where it was (the setup the log left out)
+    assert m.p["P1"]["hand"].count(HIDDEN) == m.p["P1"]["life"].count(HIDDEN) == 0
+
+
+def test_402_a_card_played_from_the_unseen_hand_of_a_setup_left_out_is_an_opening_row():
+    """The analytics rows: the cards P1 plays from his unseen hand (known where he plays them) are ``opening`` rows
+    (turn 0), the four of the setup the log left out; none is ``late`` (a card played as written, 301.1)."""
+    from zx_events.games.zx import rows
+
+    _, events = _setup_left_out()
+    r = rows.MatchRows("oid", 1, rows.new_buffers())
+    r.started(dict(vars(events[0])), None)
+    for seq, e in enumerate(events[1:], 2):
+        r.feed(seq, rows.event_topic(type(e).__name__), dict(vars(e)))
+    r.close()
+    drawn = [(turn, card, source) for _, _, _, turn, pl, card, source in r.buf["draws"]
+             if pl == "P1" and source in ("opening", "late")]
+    assert sorted(drawn) == [(0, c, "opening") for c in sorted(["G01-008", "G01-007", "G01-013", "N01-002"])]
+
+
+def test_402_a_setup_written_late_names_the_unknown_cards_of_the_setup_done_unseen():
+    """P1's setup written after P1 has already taken a Life card in turn 1 (line 10 of the legal log, his setup at
+    line 11 now): the one 402 at the turn; the Life card G01-010 was one of his unknown Life cards, known there, and
+    the late setup names the rest (not G01-010 again). It was applied as a whole where written: the Life card before
+    it was 301.1, and so on. The match ends as the legal log's, every zone alike."""
+    lines = LONG.read_text().splitlines()
+    setup = lines.pop(1)
+    assert lines[9] == '{"do": "life", "by": "P1", "card": "G01-010", "ignite": {"square": "b1"}}'
+    lines.insert(10, setup)
+    (log,) = parse_log("\n".join(lines) + "\n", "late.zxlog")
+    c = build_match(log, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("402", 3)]
+    (legal,) = parse_log(LONG.read_text(), LONG.name)
+    a = build_match(legal).match
+    assert c.match.outcome == a.outcome
+    for pl in ("P1", "P2"):
+        for zone in ("deck", "hand", "life", "charge", "trash"):
+            assert sorted(c.match.p[pl][zone]) == sorted(a.p[pl][zone]), (pl, zone)
+        assert sorted(r["code"] for r in c.match.p[pl]["resource"]) == sorted(r["code"] for r in a.p[pl]["resource"])
+    events = c.match.collect_events()
+    named = next(e for e in events if type(e).__name__ == "CardsDrawn" and (e.rec or {}).get("do") == "setup")
+    assert (named.line, named.zone, sorted(named.cards)) == (11, "hand", sorted(["G01-008", "G01-007", "G01-013",
+                                                                                 "N01-002"]))
 
 
 def test_501_3_first_turn_is_the_first_players():

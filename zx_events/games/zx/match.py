@@ -11,7 +11,9 @@ State (all JSON-native, so snapshots need no custom transcoding):
 - ``p[P]``: the zones of each player (301.2b): ``deck``, ``hand``, ``life``, ``charge``, ``trash``,
   ``remove`` (lists of codes; deck, hand, life are unordered multisets; the hand holds the cards of a Draw Phase
   draw the log left out as ``HIDDEN``, which ``deck`` still lists, digest.8: ``deck_count``), ``resource`` (list of
-  ``{"code", "sleep"}``), ``dynamis`` (list of ``{"code", "up"}``), the Player card, Counters.
+  ``{"code", "sleep"}``), ``dynamis`` (list of ``{"code", "up"}``), the Player card, Counters. A setup left out
+  (402), done unseen at turn 1, puts ``HIDDEN`` in the hand, Life and Resource (``code``), which ``deck`` still
+  lists, and sets ``unseen`` (absent otherwise): ``deck_count`` counts them out.
 - ``sq``: the Square (303), name -> entry or None. An entry is one card with its state: ``uid``
   (a new card gets a new uid whenever it comes to Square from another zone: 301.4), ``code``,
   ``owner``, ``ctrl``, ``sleep``, ``dmg``, ``mods`` ([delta, until] Power modifiers, in the order
@@ -269,11 +271,13 @@ class Match(Aggregate):
                 _take(z["deck"], c)
                 z["hand"].append(c)
         for c in life:
-            if _take(z["deck"], c):
+            if _take(z["deck"], c) or c == HIDDEN:
                 z["life"].append(c)
         for c in resource + ([start_resource] if start_resource else []):
-            if _take(z["deck"], c):
+            if _take(z["deck"], c) or c == HIDDEN:
                 z["resource"].append({"code": c, "sleep": False})
+        if HIDDEN in life:  # 402: a setup left out, taken as done unseen where turn 1 begins (``Referee.do_turn``):
+            z["unseen"] = True  # its cards unknown (``HIDDEN``), their codes still in the deck's list (``deck_count``)
         if start_card:
             _take(z["deck"], start_card["code"])
             sq = start_card["square"]
@@ -306,14 +310,29 @@ class Match(Aggregate):
 
     @event("CardsDrawn", topic=topic("CardsDrawn"))
     def _drawn(self, player: str, cards: list, rec: dict | None = None, line: int | None = None,
-               unknown: bool = False) -> None:
+               unknown: bool = False, zone: str = "hand") -> None:
         """``cards`` drawn from the deck into the hand. A card ``HIDDEN`` (digest.8: of a Draw Phase draw the log left
         out, 503.3): an unknown card in the hand, whose code the deck the state keeps still lists (``deck_count``
         counts it out; no code is ``HIDDEN``, so none leaves the list). ``unknown``: ``cards`` are of the hand's
         unknown cards, known now (the record that first uses one): each takes the place of one ``HIDDEN`` and leaves
         the deck's list, and is no draw of the Draw Phase under way. (Events stored before a draw left out put
-        ``HIDDEN`` in the hand hold no ``unknown``: a plain draw, as before.)"""
+        ``HIDDEN`` in the hand hold no ``unknown``: a plain draw, as before.) ``zone`` (with ``unknown``; ``hand``
+        unless named): ``life`` or ``resource``, cards of a setup left out's unknown Life or Resource cards (402),
+        known now: each takes the place of one ``HIDDEN`` there (a Resource card keeping its Sleep) and leaves the
+        deck's list; no draw."""
         z = self.p[player]
+        if zone != "hand":
+            for c in cards:
+                _take(z["deck"], c)
+                if zone == "life":
+                    if _take(z["life"], HIDDEN):
+                        z["life"].append(c)
+                else:
+                    slot = next((r for r in z["resource"] if r["code"] == HIDDEN), None)
+                    if slot is not None:
+                        slot["code"] = c
+            self.last_line = line
+            return
         for c in cards:
             _take(z["deck"], c)
             if unknown and HIDDEN in z["hand"]:

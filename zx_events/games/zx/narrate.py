@@ -56,6 +56,8 @@ def _set_up(f: F, w: Words) -> str:
                      + (" face-down" if hidden(start.get("code")) else ""))
     if f.get("gate"):
         parts.append(f"turns the Gate Card {w.card(f['gate'])} face-up")
+    if any(hidden(c) for c in f.get("resource") or ()):  # (Resource is face-up: unknown to every seat, 402)
+        return f"{w.who(f.get('player'))}'s setup is left out of the log, done unseen: " + ", ".join(parts)
     return f"{w.who(f.get('player'))} sets up: " + ", ".join(parts)
 
 
@@ -64,6 +66,14 @@ def _drawn(f: F, w: Words) -> str:
     everyone, digest.8); ``unknown``: one of those cards, known at the record that first uses it, named to the seats
     that see the hand only."""
     cards = f.get("cards")
+    if f.get("unknown") and f.get("zone") is not None:  # a setup left out's unknown card (402): its Life or
+        codes = cards or []  # Resource card, or a card of a hand that may also hold a draw left out's
+        what = "known now" if all(hidden(c) for c in codes) else w.cards(cards)
+        if f["zone"] == "hand":
+            return f"{w.who(f.get('player'))}'s card of the hand unknown (his setup or a draw left out of the log) " \
+                   f"is {what}"
+        where = "Life" if f["zone"] == "life" else "Resource"
+        return f"{w.who(f.get('player'))}'s {where} card dealt unknown (his setup left out of the log) is {what}"
     if f.get("unknown"):
         return known_now(f.get("player"), cards or [], w)
     return f"{w.who(f.get('player'))} draws {hand(cards, w)}"
@@ -273,7 +283,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "Started": (known("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (known("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
                     _set_up),
-    "CardsDrawn": (known("player", "cards", "unknown"), _drawn),
+    "CardsDrawn": (known("player", "cards", "unknown", "zone"), _drawn),
     "Reloaded": (known("player", "life"), _reloaded),
     "ResourcePlaced": (known("player", "card"),
                        lambda f, w: f"{w.who(f.get('player'))} puts {w.card(f.get('card'))} into the Resource"),

@@ -355,6 +355,11 @@ class MatchRows:
 # ---------------------------------------------------------------------- one handler per topic
 def _setup(m: MatchRows, seq: int, d: dict) -> None:
     p = d["player"]
+    unknown = d["hand"].count(HIDDEN)
+    if unknown:  # 402: a setup left out, done unseen at turn 1 (its cards ``HIDDEN``): no rows, hand size and mulligan
+        m.hidden[p] = [unknown, dict(m.head.get(f"p{p[1]}_list") or {})]  # unknown, as before; each card known
+        m.life[p] = len(d.get("life") or ())  # later (``CardsDrawn`` with ``unknown``) an ``opening`` row
+        return
     m.side[p][4], m.side[p][5] = len(d["hand"]), d.get("mulligan") is not None  # 402: one optional mulligan
     m.hidden.pop(p, None)  # (a setup written after turn 1's `turn` record, applied late: the hand is known now)
     if d.get("mulligan") is None:
@@ -380,6 +385,22 @@ def _turn_started(m: MatchRows, seq: int, d: dict) -> None:
 def _drawn(m: MatchRows, seq: int, d: dict) -> None:
     if HIDDEN in d["cards"]:
         return  # the cards of a Draw Phase draw left out, unknown (503.3, digest.8): a row for each when it is known
+    if d.get("zone", "hand") != "hand":  # a setup left out's unknown Life or Resource card, known now: no draw
+        h = m.hidden.get(d["player"])
+        for c in d["cards"] if h is not None else ():
+            if h[1].get(c, 0) > 0:  # (out of the deck)
+                h[1][c] -= 1
+        return
+    rec = d.get("rec") or {}
+    if rec.get("do") == "setup":  # a setup written after turn 1, naming the cards of the setup left out (402)
+        p = d["player"]
+        m.side[p][4], m.side[p][5] = len(rec.get("hand") or ()), rec.get("mulligan") is not None
+        if rec.get("mulligan") is not None:
+            m._draw_rows(seq, p, rec.get("hand") or (), "mulliganed")
+    if d.get("unknown") and m.hidden.get(d["player"]) is not None:
+        for c in d["cards"]:  # a card of the hand of a setup left out (402), known now: opening while they last
+            m._untold(seq, d["player"], c)
+        return
     if (d.get("rec") or {}).get("do") != "draw":
         # the card of a draw that named another card, not in the deck (301.1), drawn where it was first used
         # (Referee._drawn_late): no draw of this turn's Draw Phase

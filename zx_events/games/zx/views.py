@@ -481,8 +481,9 @@ def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | 
                 out["start_card"] = {"code": HIDDEN, "square": start.get("square")}
         out["life"] = _hide(out.get("life"))
     elif kind == "CardsDrawn":
-        if not sees_own(viewer, by):
-            out["cards"] = _hide(out.get("cards"))
+        zone = out.get("zone")  # (a setup left out's unknown card known now, 402: as its PlayerSetUp shows it)
+        if zone == "life" or zone != "resource" and not sees_own(viewer, by):  # Life is face-down (301.3c), to its
+            out["cards"] = _hide(out.get("cards"))  # owner too; Resource face-up, to every seat
     elif kind == "EffectApplied":
         args = dict(out.get("args", {}))
         args["op"] = out.get("op")

@@ -32,6 +32,8 @@ class Judge(Protocol):
 
     def check(self, problem: tuple[str, str] | None, *, fatal: bool = False) -> None: ...
 
+    def _known(self, pl: str, zone: str, code: str) -> bool: ...  # one of a setup left out's unknown cards (402)
+
 _FIELDS = ("square", "delta", "until", "amount", "card", "from", "to", "owner", "dest", "resource",
            "cards", "name", "power", "upper", "target", "face")
 
@@ -142,6 +144,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
             args["resolving"] = ref.resolving[2]
     else:
         present = code in z.get(src, [])
+    if not present and src in ("life", "resource"):  # one of a setup left out's unknown cards (402), known now
+        present = ref._known(owner, src, code)
     if not present:
         if src == "temporary":
             ref.fail("301.1", f"{code} of {owner} is not in the Temporary Zone (it holds the Event being resolved "
@@ -169,7 +173,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
 def _resource_or_square(ref: Judge, r: dict, args: dict) -> None:
     if r.get("resource") is not None:
         owner = r.get("owner") or ref.by
-        if not any(x["code"] == r["resource"] for x in ref.m.p[owner]["resource"]):
+        if not any(x["code"] == r["resource"] for x in ref.m.p[owner]["resource"]) \
+                and not ref._known(owner, "resource", r["resource"]):  # (a setup left out's unknown card, 402)
             ref.fail("301.1", f"{r['resource']} is not in {owner}'s Resource", fatal=True)
     elif not r.get("square"):
         ref.fail("301.1", f"{r['op']} needs a square or a resource card", fatal=True)

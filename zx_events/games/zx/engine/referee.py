@@ -99,6 +99,9 @@ class Referee:
         # hand without them, and a play standing for a card of the hand needs one there beyond them
         self._misdrawn: dict[str, int] = {}  # player -> cards his draws named wrong (not in the deck, 301.1) and left
         # out: the first card he then uses from his hand that the hand does not hold but the deck does was one of them
+        self._named: set[str] = set()  # players whose setup, left out at turn 1 (402), a setup record named later
+        self._made: dict[tuple[str, str], list[str]] = {}  # (player, hand/life/resource) -> the cards of a setup
+        # left out his records have used from there, known since (``_known``, ``_drawn_late``; ``_name_unseen``)
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
 
@@ -213,8 +216,8 @@ class Referee:
                 if mine is not None and mine.kind == due.kind and mine.player == self.by:
                     due = mine
             if due is not None and due.kind == "life" and kind == "life" and self.by in ("P1", "P2") \
-                    and self.by != due.player and rec["card"] in m.p[due.player]["life"] \
-                    and rec["card"] not in m.p[self.by]["life"]:
+                    and self.by != due.player and rec["card"] not in m.p[self.by]["life"] \
+                    and (rec["card"] in m.p[due.player]["life"] or self._known(due.player, "life", rec["card"])):
                 # the Life card owed under the other player's seat (its card is in the owing player's Life): one
                 # finding, and it is applied as his (digest.7: it was skipped, the damage never landed, and a result
                 # at 0 Life was 101.2)
@@ -544,13 +547,17 @@ class Referee:
         # a player not set up when turn 1 began was reported there (402): his setup, written late, is applied
         # then (digest.4: it was a second, fatal violation, and the player never set up: false 301.1 and
         # 602.1a after it, his 0-Life loss and Reload checks off)
-        if m.turn > 0 and z["ready"]:
+        unseen = z.get("unseen") and pl not in self._named  # his setup left out, taken as done unseen at turn 1
+        if m.turn > 0 and z["ready"] and not unseen:
             self.fail("501.3", "setup after the game began", fatal=True)
-        if z["ready"]:
+        if z["ready"] and not unseen:
             self.fail("402", f"{pl} is already set up", fatal=True)
         for key, n in (("hand", 4), ("mulligan", 4), ("life", 4), ("resource", 2)):
             if key in r and len(r[key]) != n:
                 self.fail("402", f"setup {key} has {len(r[key])} cards, needs {n}")
+        if unseen:
+            self._name_unseen(r)
+            return
         start = r.get("start_card")
         if start is not None and not self.card(start).type == CardType.ZX:
             self.fail("402", f"the Start Card {start} is not a Z/X")
@@ -592,11 +599,44 @@ class Referee:
         m._set_up(player=pl, hand=hand, mulligan=mulligan, life=life, resource=resource, start_card=start_card,
                   start_resource=start_resource, gate=gate, rec=r, line=self.line)
 
+    def _name_unseen(self, r: dict) -> None:
+        """A setup written after turn 1 by a player whose setup was taken as done unseen there (402, reported at
+        the turn, ``_unseen_setup``): it names his unknown cards. Each card of its hand (the mulligan's new hand if
+        it took one), Life and Resource not yet known (``_made``: the ones his records have used since) takes the
+        place of one still unknown there (``CardsDrawn`` with ``unknown`` and ``zone``; the first carries the
+        record); a card the deck does not list is 301.1 and left out. Its Start Card, Start Resource and Gate Card
+        are not applied (the Square and the Dynamis are as the records since left them)."""
+        m, pl = self.m, self.by
+        z = m.p[pl]
+        self._named.add(pl)
+        lost, carried = [], False
+        for zone, codes in (("hand", r.get("mulligan") or r["hand"]), ("life", r["life"]), ("resource", r["resource"])):
+            made, cards = self._made.get((pl, zone), []), []
+            deck = list(z["deck"])
+            unknown = z["hand"].count(HIDDEN) if zone == "hand" else z["life"].count(HIDDEN) if zone == "life" \
+                else sum(e["code"] == HIDDEN for e in z["resource"])
+            for c in codes:
+                if c in made:  # known already, where a record used it
+                    made.remove(c)
+                elif c in deck and len(cards) < unknown:
+                    deck.remove(c)
+                    cards.append(c)
+                else:
+                    lost.append(c)
+            if cards or zone == "hand":
+                m._drawn(player=pl, cards=cards, rec=None if carried else r, line=self.line, unknown=True, zone=zone)
+                carried = True
+        if lost:
+            self.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck (setup takes cards out of the deck)")
+
     def do_turn(self, r: dict) -> None:
         m, pl = self.m, self.by
         unready = [p for p in ("P1", "P2") if not m.p[p]["ready"]]
         if unready and m.turn == 0:
             self.fail("402", f"turn 1 before the setup of {' and '.join(unready)}")
+            for p in unready:  # his setup happened unseen, the log left it out: hand 4, Life 4 and Resource 2 cards
+                self._unseen_setup(p)  # from his deck, unknown to every seat (digest.8: he was never set up, and
+                # his records were charged: 301.1 for every card he used, 902, 101.2 and the result lost)
         expected = m.first if m.turn == 0 else other(m.active)
         if pl != expected:  # the turns alternate (501.3): it is taken as the turn of the player whose turn it is
             self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")  # (digest.7: it was the writer's,
@@ -606,6 +646,33 @@ class Referee:
             self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
         m._turn_started(turn=m.turn + 1, player=expected, rec=r, line=self.line)
         self._turn_line = self.line
+
+    def _unseen_setup(self, pl: str) -> None:
+        """402: ``pl``'s setup, left out of the log, taken as done where turn 1 begins: his hand 4, Life 4 and
+        Resource 2 cards from his deck, unknown (``PlayerSetUp`` of ``HIDDEN``; the deck's list still holds their
+        codes, ``deck_count`` counts them out) until the record that first uses one names it (``_drawn_late``,
+        ``_known``); no Start Card. A setup record written later names them (``do_setup``)."""
+        n = deck_count(self.m.p[pl])
+        hand, life, resource = min(4, n), min(4, max(0, n - 4)), min(2, max(0, n - 8))
+        self.m._set_up(player=pl, hand=[HIDDEN] * hand, mulligan=None, life=[HIDDEN] * life,
+                       resource=[HIDDEN] * resource, start_card=None, start_resource=None, gate=None, line=self.line)
+
+    def _known(self, pl: str, zone: str, code: str) -> bool:
+        """Whether ``code``, used from ``pl``'s Life or Resource (``zone``), which does not hold it, was one of its
+        unknown cards, of a setup left out (402, ``_unseen_setup``) and still listed in the deck: known now
+        (``CardsDrawn`` with ``unknown`` and ``zone``; an unknown Resource card is Reboot: no record names it to
+        Sleep)."""
+        z = self.m.p[pl]
+        if not z.get("unseen") or code not in z["deck"]:
+            return False
+        if zone == "life":
+            if code in z["life"] or HIDDEN not in z["life"]:
+                return False
+        elif not any(r["code"] == HIDDEN for r in z["resource"]):
+            return False
+        self.m._drawn(player=pl, cards=[code], line=self.line, unknown=True, zone=zone)
+        self._made.setdefault((pl, zone), []).append(code)
+        return True
 
     def do_draw(self, r: dict) -> None:
         m = self.m
@@ -646,7 +713,11 @@ class Referee:
         if code in z["hand"] or code not in z["deck"]:
             return False
         if HIDDEN in z["hand"]:
-            self.m._drawn(player=pl, cards=[code], line=self.line, unknown=True)
+            if z.get("unseen"):  # a setup left out's card, or a draw left out's: which, unknown (``zone`` says so)
+                self.m._drawn(player=pl, cards=[code], line=self.line, unknown=True, zone="hand")
+                self._made.setdefault((pl, "hand"), []).append(code)
+            else:
+                self.m._drawn(player=pl, cards=[code], line=self.line, unknown=True)
             return True
         if not self._misdrawn.get(pl):
             return False
@@ -661,7 +732,8 @@ class Referee:
         if not z["trash"]:
             self.fail("902", f"{self.by}'s Trash is empty: nothing to Reload", fatal=True)
         life = r["life"]
-        if life not in z["life"]:  # Trash back into the deck all the same (digest.7), no Life card to Charge
+        if life not in z["life"] and not self._known(self.by, "life", life):  # Trash back into the deck all the
+            # same (digest.7), no Life card to Charge
             self.fail("301.1", f"{life} is not in {self.by}'s Life")
             life = None
         self.m._reloaded(player=self.by, life=life, rec=r, line=self.line)
@@ -776,6 +848,9 @@ class Referee:
                 self.fail("301.1", f"{code} is not in {pl}'s hand: {PLAYED_AS_WRITTEN}")
                 ghost = True
         pay = list(r.get("pay", []))
+        if z.get("unseen"):  # a card paid that Resource does not hold (Reboot): one of its unknown cards (402)
+            for c in checks.missing([e["code"] for e in z["resource"] if not e["sleep"]], pay):
+                self._known(pl, "resource", c)
         held = [e["code"] for e in z["resource"]]
         if self._skipped_resource == (m.turn, pl) and not z["resource_used"]:
             # a Resource record of this turn refused (its card not in hand, say: reported there): the card of the hand
@@ -956,7 +1031,7 @@ class Referee:
                 self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
         z = m.p[pl]
         code = r["card"]
-        if code not in z["life"]:
+        if code not in z["life"] and not self._known(pl, "life", code):  # (one of a setup left out's unknown cards)
             self.fail("301.1", f"{code} is not in {pl}'s Life", fatal=True)
         card = self.card(code)
         ignite = r.get("ignite")
