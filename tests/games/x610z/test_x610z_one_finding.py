@@ -189,12 +189,15 @@ def test_x610z_702_1_a_draw_after_the_first_action_is_applied_as_played():
     made late: the card goes to the hand, no second finding (it was '702.1 a draw record belongs to the active
     player's Draw Phase', skipped, and the end's discard from 8 cards was 502.5)."""
     recs = SETUP + [r("turn", "P1"), r("crystal", "P1", card="A1-011"), r("draw", "P1", card="A1-010"),
-                    r("draw", "P1", card="A1-010")]
+                    r("draw", "P1", card="A1-011")]
     m, found = audit(recs[:-1] + [r("end", "P1")])
     assert found == [(at(SETUP) + 2, "P1", "702.1")] and m.p["P1"]["hand"].count("A1-010") == 2
     assert len(m.p["P1"]["hand"]) == 7 and m.phase == "over"
-    m, found = audit(recs + [r("end", "P1", discard=["A1-010"])])  # a second late draw is 702.1, applied
-    assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs), "P1", "702.1")] and m.p["P1"]["discard"] == ["A1-010"]
+    m, found = audit(recs + [r("end", "P1", discard=["A1-011"])])  # a second late draw is 702.1, applied
+    assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs), "P1", "702.1")] and m.p["P1"]["discard"] == ["A1-011"]
+    # the same draw record twice is one record logged twice: one 702.1, skipped (test_x610z_702_1_a_draw_record_...)
+    m, found = audit(recs[:-1] + [recs[-2], r("end", "P1")])
+    assert found == [(at(SETUP) + 2, "P1", "702.1"), (at(recs), "P1", "702.1")] and len(m.p["P1"]["hand"]) == 7
 
 
 def test_x610z_702_1_the_card_of_a_draw_left_out_is_played_with_no_second_finding():
@@ -404,6 +407,21 @@ def test_x610z_403_1_a_crystal_record_logged_twice_is_one_finding_and_skipped():
     assert m.violations[0]["message"] == ("P1 already cast an Energy Crystal Card this turn: the same record as line "
                                           f"{at(recs) - 1}, logged twice (skipped)")
     assert "A1-011" not in m.p["P1"]["hand"] and sum(p["code"] == "A1-011" for p in m.perms if p["ctrl"] == "P1") == 2
+
+
+def test_x610z_702_1_a_draw_record_logged_twice_is_one_finding_and_skipped():
+    """P1's draw logged twice: the second is 702.1 once and skipped (it was applied, a second card into his hand, so
+    his hand held 8 at the end of the turn: 502.5 as well)."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-011"), r("draw", "P1", card="A1-011")]
+    m, found = audit(recs + [r("crystal", "P1", card="A1-011"), r("end", "P1")] + two_turns("P2")[:4])
+    assert found == [(at(recs), "P1", "702.1")]
+    assert m.violations[0]["message"] == ("P1 draws a second card this turn: the same record as line "
+                                          f"{at(recs) - 1}, logged twice (skipped)")
+    assert len(m.p["P1"]["hand"]) == 7 and m.turn == 2
+    # a second draw of another card is still applied (it was made: the hand holds it), one 702.1 too
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-011"), r("draw", "P1", card="A1-010")]
+    m, found = audit(recs)
+    assert found == [(at(recs), "P1", "702.1")] and "A1-010" in m.p["P1"]["hand"]
 
 
 # ---------------------------------------------------------------------- one record, one finding per clause
