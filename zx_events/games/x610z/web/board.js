@@ -150,8 +150,9 @@
       esc(PHASES[s.phase] || s.phase || "") + "</span></div>" + panel(turned ? "P1" : "P2") +
       svgBoard(s, esc, turned) +
       ((s.stack || []).length ? '<div class="stack" data-field="stack">Stack (top last): ' + s.stack.map(function (e) {
-        return esc(e.by + " " + e.kind + " " + (e.card ? names[e.card] || e.card : e.from || e.source || "") +
-          (e.target ? " → " + e.target : "") + (e.void ? " (refused: it fizzles)" : ""));
+        var what = e.card || e.from || e.source || "";  // a card, or where a move or a trigger comes from: by its name
+        return esc(e.by + " " + e.kind + " " + (names[what] || what) +  // where the view names it (a dot: itself)
+          (e.target ? " → " + (names[e.target] || e.target) : "") + (e.void ? " (refused: it fizzles)" : ""));
       }).join(" · ") + "</div>" : "") + panel(turned ? "P2" : "P1") +
       (s.outcome ? '<div class="outcome" data-field="outcome">Match over: ' + (w ? esc(w) + " won" : "a draw") +
         (s.outcome.reason ? " by " + esc(reasonText(s.outcome.reason)) : "") + "</div>" : "") + "</div>";
