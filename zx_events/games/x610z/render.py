@@ -110,7 +110,8 @@ def zones(view) -> list[str]:
         pool = " ".join(f"{t}{n}" for t, n in sorted(pv.pool.items()) if n) or "-"
         out.append(f"{pl} {cut_cells(pv.name or '')} · home {pv.home or '-'} · Deck {pv.deck_count} "  # (200 cells)
                    f"· Hand {pv.hand_count} · Discard {len(pv.discard)} · Energy {pool}{turn}")
-        out.append("  Hand: " + (f"{pv.hand_count} hidden" if pv.hand is None else _cards(view, pv.hand)))
+        out.append("  Hand: " + (f"{pv.hand_count} hidden" if pv.hand is None else _cards(view, pv.hand)
+                                 + _unknown_out(pv)))
         if pv.deck is not None:  # the judge's view only (no order is kept: sorted by code)
             out.append("  Deck (judge, sorted): " + _cards(view, pv.deck))
         out.append("  Discard: " + _cards(view, pv.discard))
@@ -129,6 +130,14 @@ def zones(view) -> list[str]:
         o = view.outcome
         out.append(f"Result: {result_text(o.get('winner'), o.get('reason'), REASONS)}")
     return out
+
+
+def _unknown_out(pv) -> str:
+    """The note of a hand that lists more cards than it holds: an `end` left out discarded the excess, unknown which
+    (502.5, digest.8: the state keeps their codes in the hand, ``match.hand_count``)."""
+    out = len(pv.hand) - pv.hand_count
+    return f" ({pv.hand_count} of these {len(pv.hand)}: {out} {'was' if out == 1 else 'were'} discarded, unknown " \
+           f"which, 502.5)" if out > 0 else ""
 
 
 def _entry(view, s) -> str:
@@ -174,8 +183,9 @@ def card_rows(v, step: int) -> list[dict]:
         if pv.hand is None:
             row(pl, "hand", None, pv.hand_count)
         else:
+            out = len(pv.hand) - pv.hand_count  # (an `end` left out discarded them, unknown which: _unknown_out)
             for c in pv.hand:
-                row(pl, "hand", c)
+                row(pl, "hand", c, detail=_unknown_out(pv).strip(" ()") if out > 0 else None)
         for zone, cards in (("discard", pv.discard), ("removed", pv.removed)):
             for c in cards:
                 row(pl, zone, c)

@@ -129,7 +129,11 @@
       h += '<div class="counts"><span class="count"><span class="k">Deck</span> <b data-field="deck_count">' + p.deck_count +
         '</b></span><span class="count"><span class="k">Hand</span> <b data-field="hand_count">' + p.hand_count +
         '</b></span><span class="count"><span class="k">Energy Pool</span> <b data-field="pool">' + esc(pool) + "</b></span></div>";
-      h += '<div class="zones">' + zone("hand", "Hand", p.hand_count, p.hand ? p.hand.map(function (c) { return mini(c); }).join("")
+      // more cards listed than the hand holds: an `end` left out discarded some, unknown which (502.5, render.py)
+      var out = p.hand ? p.hand.length - p.hand_count : 0;
+      h += '<div class="zones">' + zone("hand", "Hand", p.hand_count, p.hand ? p.hand.map(function (c) { return mini(c); }).join("") +
+        (out > 0 ? '<small class="note" data-field="hand_note">' + p.hand_count + " of these " + p.hand.length + ": " + out +
+          (out === 1 ? " was" : " were") + " discarded, unknown which (502.5)</small>" : "")
         : new Array(p.hand_count + 1).join(mini(null)));
       h += zone("play", "Crystals and Effects", perms.length, perms.map(function (x) {
         return mini(x.code, x.activated ? ' <small class="flag">activated</small>' : "", x.activated ? "activated" : "");
