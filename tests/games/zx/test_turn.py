@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from zx_events.games.zx.views import build_view
 from zx_events.ids import project
 from zx_events.importer import build_match
 from zx_events.logformat.reader import parse_log
-from zx_events.seats import HIDDEN
+from zx_events.seats import HIDDEN, deck_count
 
 PASS1 = {"do": "pass", "by": "P1"}
 PASS2 = {"do": "pass", "by": "P2"}
@@ -86,9 +87,35 @@ def test_402_setup_left_out_deals_four_unknown_cards_and_the_game_goes_on_to_its
     Life, hand and Resource cards he used, 602.1a, 505.3a, 604.3b, 905, 902 'deck is not empty (10 cards)' at the
     right Reload, and 101.2 at the result, the match stored without a winner): his setup happened unseen."""
     c, _ = _setup_left_out()
-    assert [(v.rule, v.line, v.message) for v in c.violations] == [("402", 3, "turn 1 before the setup of P1")]
+    assert [(v.rule, v.line, v.message, v.player) for v in c.violations] == [
+        ("402", 3, "turn 1 before the setup of P1", "P1")]  # (P1's, who left it out: it was the turn record's writer's)
     (legal,) = parse_log(LONG.read_text(), LONG.name)
     assert c.match.outcome == build_match(legal).match.outcome == {"winner": "P2", "reason": "life"}
+
+
+FIRST = Path(__file__).resolve().parents[3] / "examples" / "legal" / "first-turns.zxlog"
+
+
+@pytest.mark.parametrize("to, extra", [("deck", {}), ("trash", {}), ("square", {"dest": "c1"})])
+def test_402_a_card_an_effect_moves_from_the_unseen_hand_is_one_of_its_unknown_cards(to, extra):
+    """first-turns.zxlog without P1's setup, and after his two plays an effect moving R01-004 from his hand (to his
+    deck, Trash, Square): the hand's last unknown card is that one, known there, and the move is applied, as with his
+    setup (it was 301.1 'R01-004 is not in P1's hand', the move skipped: his hand one card over, his deck, Trash or
+    Square one short, for every seat)."""
+    def built(setup: bool):
+        lines = FIRST.read_text().splitlines()
+        move = {"do": "effect", "by": "P1", "source": "a1", "op": "move", "card": "R01-004", "from": "hand",
+                "to": to, **extra}
+        lines.insert(6, json.dumps(move))
+        if not setup:
+            del lines[1]
+        (log,) = parse_log("\n".join(lines) + "\n", "moved.zxlog")
+        return build_match(log, strict=False)
+    c, control = built(False), built(True)
+    assert [(v.rule, v.line, v.player) for v in c.violations] == [("402", 3, "P1")] and not control.violations
+    z, w = c.match.p["P1"], control.match.p["P1"]
+    assert (len(z["hand"]), len(z["trash"]), deck_count(z)) == (len(w["hand"]), len(w["trash"]), deck_count(w))
+    assert [e and e["code"] for e in c.match.sq.values()] == [e and e["code"] for e in control.match.sq.values()]
 
 
 def test_402_setup_left_out_deals_four_unknown_cards_to_hand_life_four_and_resource_two_for_every_seat():

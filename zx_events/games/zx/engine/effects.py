@@ -146,6 +146,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
         present = code in z.get(src, [])
     if not present and src in ("life", "resource"):  # one of a setup left out's unknown cards (402), known now
         present = ref._known(owner, src, code)
+    elif not present and src == "hand":  # one of the hand's unknown cards, of a setup or a draw left out (402, 503.3),
+        present = ref._drawn_late(owner, code)  # known now, as where it is played (it was 301.1 'not in P1's hand')
     if not present:
         if src == "temporary":
             ref.fail("301.1", f"{code} of {owner} is not in the Temporary Zone (it holds the Event being resolved "
