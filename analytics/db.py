@@ -328,17 +328,19 @@ def in_use(path: Path, e: Exception, rebuild: bool = False) -> str:
     the update it advises is the one asked for, ``--rebuild`` (it lost it)."""
     pid, command = lock_holder(e)
     update = "`zx analytics update --rebuild`" if rebuild else "`zx analytics update`"
+    # (``zx serve --update`` updates, it never rebuilds: for a rebuild it is no other way; it was offered, and it
+    # refused a file of another schema, the usual reason to rebuild)
     if command == "zx serve":
         return (f"{path} is in use by another process: `zx serve` (PID {pid}) holds it as long as it runs: stop that "
-                f"server, run {update}, then start the server again (or stop it and start it with "
-                f"`zx serve --update`, which brings the file up to date first)")
+                f"server, run {update}, then start the server again" + ("" if rebuild else
+                " (or stop it and start it with `zx serve --update`, which brings the file up to date first)"))
     if command is not None and command.startswith("zx "):
         return (f"{path} is in use by another process (`{command}`, PID {pid}): an update or a query is running; "
                 f"run {update} when it has finished")
     who = f" ({command}, PID {pid})" if command else f" (PID {pid})" if pid else ""
     return (f"{path} is in use by another process{who}: an update or a query running, or a `zx serve`, which holds "
-            f"it as long as it runs; run {update} when it has finished, or after stopping that server "
-            f"(`zx serve --update` brings the file up to date first, then serves)")
+            f"it as long as it runs; run {update} when it has finished, or after stopping that server" +
+            ("" if rebuild else " (`zx serve --update` brings the file up to date first, then serves)"))
 
 
 def connect_writer(path: Path, memory_limit: str = "512MB", rebuild: bool = False) -> duckdb.DuckDBPyConnection:

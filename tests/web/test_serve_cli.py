@@ -165,6 +165,8 @@ def test_while_zx_serve_holds_the_analytics_file_every_message_says_to_stop_it(t
         r = CliRunner().invoke(zx, ["--store", built.store, "analytics", "update", "--rebuild"])
         assert r.exit_code == 1 and f"run `zx --store {built.store} analytics update --rebuild`, then" in r.stderr, \
             r.stderr  # (the update as asked: it lost its --rebuild)
+        assert "serve --update" not in r.stderr, r.stderr  # (it updates, never rebuilds: it refused a file of
+        # another schema, the usual reason for a rebuild)
         r = CliRunner().invoke(zx, ["--store", built.store, "import", str(legal / "range-attacks-win-by-life.zxlog")])
         assert r.exit_code == 0 and "the matches are imported, but the analytics file was not updated" in r.stderr
         assert held in r.stderr and "later" not in r.stderr, r.stderr
