@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.7"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.8"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -45,6 +45,13 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.7"  # .2: 605.6, lethal Power 0, star
 # A Life card written one record late is applied, not reported again (604.3b once).
 # Two Charge Excesses (or Reloads) owed by both players at once are met in either order (no text orders them).
 # A Charge Excess left out is one 905, its owner's; the cards it leaves over the limit are not counted again.
+# .8 (2026-11-27/28; the referee's alone, the state's handlers read old events as before): records left out. A Draw
+# Phase draw left out (503.3) put its cards in the hand, unknown (CardsDrawn of '?'), known where first used (they
+# stayed in the deck: 301.1 where played, 309.2a, 902, the result lost); a setup left out (402) is done unseen at
+# turn 1, hand 4, Life 4 and Resource 2 unknown cards (PlayerSetUp of '?'), each known where first used: a play, a
+# Resource record, a payment, Life damage, a Reload, an effect's move (the player was never set up: every card he
+# used 301.1, 902, 101.2, the result lost); a late setup names them; its 402 is the player's who left it out. (The
+# draw's change landed on 2026-11-27 at 21:23 without this bump: matches imported from then until the bump pin .7.)
 
 # the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
 # played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in
