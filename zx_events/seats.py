@@ -38,6 +38,17 @@ def deck_count(z: Any) -> int:
 MASK = "[card]"  # replaces a card code inside free text outside the judge's view
 
 
+def deck_listed_note(listed: int, count: int, where: str) -> str:
+    """The judge's note on a deck list of ``listed`` codes for a deck of ``count`` cards: the unknown cards of a setup
+    or a draw the log left out (``deck_count``) are still listed there, which ones unknown ("40 of these 50: 10 are in
+    his hand, Life or Resource, unknown which (the log left them out)"); "" when the list is the deck."""
+    out = listed - count
+    if out <= 0:
+        return ""
+    return (f"{count} of these {listed}: {out} {'is' if out == 1 else 'are'} {where}, unknown which (the log left "
+            f"{'it' if out == 1 else 'them'} out)")
+
+
 def parse_perspective(text: str) -> str:
     """``judge``, ``P1``, ``P2`` or ``spectator`` (case-insensitive); another is an error naming its non-ASCII
     characters (``errors.not_ascii``: a Cyrillic ``Р1`` read as the very seat the message asked for)."""

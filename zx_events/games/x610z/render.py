@@ -7,10 +7,12 @@ Each dot is drawn as two characters: its id when empty, ``1L``/``2L`` for a play
 from __future__ import annotations
 
 from zx_events.freetext import cut_cells, result_text
+from zx_events.seats import deck_listed_note
 
 from .board import Board
 from .rules import REASONS
 
+DECK_ELSEWHERE = "in his hand"  # where a deck list's codes not in the deck may be (a setup or a draw left out)
 WIDTH, HEIGHT = 61, 25
 MIN_WIDTH = 31  # the narrowest map drawn: a terminal narrower than WIDTH gets the map squeezed to it (wrapped, its
 # lines broke apart below ~60 columns), down to this; narrower still, the map is drawn at this width
@@ -113,7 +115,8 @@ def zones(view) -> list[str]:
         out.append("  Hand: " + (f"{pv.hand_count} hidden" if pv.hand is None else _cards(view, pv.hand)
                                  + _unknown_out(pv)))
         if pv.deck is not None:  # the judge's view only (no order is kept: sorted by code)
-            out.append("  Deck (judge, sorted): " + _cards(view, pv.deck))
+            note = deck_listed_note(len(pv.deck), pv.deck_count, DECK_ELSEWHERE)
+            out.append("  Deck (judge, sorted): " + _cards(view, pv.deck) + (f" ({note})" if note else ""))
         out.append("  Discard: " + _cards(view, pv.discard))
         if pv.removed:
             out.append("  Removed: " + _cards(view, pv.removed))
@@ -178,8 +181,9 @@ def card_rows(v, step: int) -> list[dict]:
         if pv.deck is None:
             row(pl, "deck", None, pv.deck_count)
         else:
+            note = deck_listed_note(len(pv.deck), pv.deck_count, DECK_ELSEWHERE)
             for c in pv.deck:
-                row(pl, "deck", c)
+                row(pl, "deck", c, **({"detail": note} if note else {}))
         if pv.hand is None:
             row(pl, "hand", None, pv.hand_count)
         else:

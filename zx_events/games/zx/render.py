@@ -6,9 +6,12 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from zx_events.freetext import cut_cells, printable, result_text
+from zx_events.seats import deck_listed_note
 
 from .rules import REASONS
 from .views import MatchView, SquareView
+
+DECK_ELSEWHERE = "in his hand, Life or Resource"  # where a deck list's codes not in the deck may be (402, 503.3)
 
 ROWS = (("a3", "b3", "c3"), ("a2", "b2", "c2"), ("a1", "b1", "c1"))  # P2's side on top (docs/match-log.md)
 PLAYER_SQUARES = {"b1": "P1", "b3": "P2"}
@@ -44,8 +47,9 @@ def card_rows(v: MatchView, step: int) -> list[dict]:
             if cards is None:
                 row(pl, zone, None, count, detail="hidden")
             else:
+                note = deck_listed_note(len(cards), count, DECK_ELSEWHERE) if zone == "deck" else ""
                 for c in cards:
-                    row(pl, zone, c)
+                    row(pl, zone, c, **({"detail": note} if note else {}))
         for zone, cards in (("charge", p.charge), ("trash", p.trash), ("remove", p.remove)):
             for c in cards:
                 row(pl, zone, c)
@@ -159,7 +163,8 @@ def _player_lines(v: MatchView, pl: str) -> Any:
     if p.remove:
         t.append(f"\n  Remove: {_cards(v, p.remove)}")
     if p.deck is not None:
-        t.append(f"\n  Deck: {_cards(v, p.deck)}", style="dim")
+        note = deck_listed_note(len(p.deck), p.deck_count, DECK_ELSEWHERE)
+        t.append(f"\n  Deck: {_cards(v, p.deck)}" + (f" ({note})" if note else ""), style="dim")
     return t
 
 

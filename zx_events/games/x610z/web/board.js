@@ -114,6 +114,13 @@
       return '<span class="mini' + (cls ? " " + cls : "") + '" data-code="' + esc(code) + '" title="' +
         esc(code + " " + (names[code] || "")) + '">' + esc(names[code] || code) + (extra || "") + "</span>";
     };
+    // the judge's deck list holds the codes of cards the log left out elsewhere, unknown which (seats.deck_listed_note)
+    var deckNote = function (p) {
+      var out = p.deck.length - p.deck_count;
+      return out > 0 ? '<small class="note" data-field="deck_note">' + p.deck_count + " of these " + p.deck.length + ": " +
+        out + (out === 1 ? " is" : " are") + " in his hand, unknown which (the log left " + (out === 1 ? "it" : "them") +
+        " out)</small>" : "";
+    };
     var zone = function (key, label, count, body) {
       return '<div class="zone" data-zone="' + key + '"><h4>' + label + ' <span class="n">' + count + "</span></h4>" +
         '<div class="cards">' + (body || '<span class="empty">-</span>') + "</div></div>";
@@ -143,6 +150,7 @@
         p.removed.map(function (c) { return mini(c); }).join(""));
       if (p.deck) h += '<details class="zone deck" data-zone="deck"><summary>Deck <span class="n">' + p.deck_count +
         "</span> (judge, sorted)</summary><div class=\"cards\">" + p.deck.map(function (c) { return mini(c); }).join("") +
+        deckNote(p) +
         "</div></details>";
       return h + "</div></section>";
     };

@@ -40,6 +40,13 @@
       for (var i = 0; i < n; i++) out += mini(null);
       return out;
     };
+    // the judge's deck list holds the codes of cards the log left out elsewhere, unknown which (seats.deck_listed_note)
+    var deckNote = function (p) {
+      var out = p.deck.length - p.deck_count;
+      return out > 0 ? '<small class="note" data-field="deck_note">' + p.deck_count + " of these " + p.deck.length + ": " +
+        out + (out === 1 ? " is" : " are") + " in his hand, Life or Resource, unknown which (the log left " + (out === 1 ? "it" : "them") +
+        " out)</small>" : "";
+    };
     var zone = function (key, label, count, body) {
       return '<div class="zone" data-zone="' + key + '"><h4>' + label + ' <span class="n">' + count + "</span></h4>" +
         '<div class="cards">' + (body || '<span class="empty">-</span>') + "</div></div>";
@@ -120,7 +127,8 @@
       if ((p.remove || []).length) h += zone("remove", "Remove Zone", p.remove.length, p.remove.map(function (c) { return mini(c); }).join(""));
       if ((p.overboost || []).length) h += zone("overboost", "Overboost", p.overboost.length, esc(p.overboost.join(", ")));
       if (p.deck) h += '<details class="zone deck" data-zone="deck"><summary>Deck <span class="n">' + p.deck_count +
-        "</span> (judge)</summary><div class=\"cards\">" + p.deck.map(function (c) { return mini(c); }).join("") + "</div></details>";
+        "</span> (judge)</summary><div class=\"cards\">" + p.deck.map(function (c) { return mini(c); }).join("") +
+        deckNote(p) + "</div></details>";
       return h + "</div></section>";
     }
 
