@@ -34,3 +34,11 @@ def stored_as_played(folder: Path, logs: "list[Path]") -> str:
                                env={"ZX_ANALYTICS": str(folder / "events.duckdb")})
         assert r.exit_code == 0, r.output
     return path
+
+
+def browser_at_turn(browser: object, store: str, match: str, seat: str, turn: int, tmp_path: Path) -> None:
+    """``browser`` on ``zx view MATCH --as SEAT``'s file, at the start of turn ``turn`` (its first step's seq)."""
+    view_file(store, match, seat, tmp_path)
+    browser.get((tmp_path / f"{match}-{seat}.html").as_uri())  # type: ignore[attr-defined]
+    seq = int(replay(store, match, seat, "--turn", str(turn), "--format", "csv").splitlines()[1].split(",")[0])
+    browser.execute_script(f"zxViewer.go({seq})")  # type: ignore[attr-defined]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from seat_support import replay, stored_as_played, view_file
+from seat_support import browser_at_turn, replay, stored_as_played
 
 ROOT = Path(__file__).resolve().parents[2]
 ZX_MATCH, X6_MATCH = "hand-first-turns-001", "x610z-sim-7-0279"
@@ -59,10 +59,7 @@ def test_105_2a_an_x610z_setup_left_out_says_it_of_the_judges_deck_list_too(stor
 
 
 def test_402_the_browsers_judge_deck_says_it(browser, store, tmp_path):
-    view_file(store, ZX_MATCH, "judge", tmp_path)
-    browser.get((tmp_path / f"{ZX_MATCH}-judge.html").as_uri())
-    seq = int(replay(store, ZX_MATCH, "judge", "--turn", "1", "--format", "csv").splitlines()[1].split(",")[0])
-    browser.execute_script(f"zxViewer.go({seq})")
+    browser_at_turn(browser, store, ZX_MATCH, "judge", 1, tmp_path)
     deck = browser.find_element("css selector", "[data-player=P1] [data-zone=deck]")
     browser.execute_script("arguments[0].open = true", deck)
     assert deck.find_element("css selector", "[data-field=deck_note]").text == ZX_NOTE

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from seat_support import replay, stored_as_played, view_file
+from seat_support import browser_at_turn, replay, stored_as_played
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = "x610z-sim-7-0264"
@@ -48,10 +48,7 @@ def test_502_5_the_other_seats_see_the_count_alone(store, seat):
 
 
 def test_502_5_the_browsers_hand_zone_says_why_it_lists_more_cards(browser, store, tmp_path):
-    view_file(store, MATCH, "P1", tmp_path)
-    browser.get((tmp_path / f"{MATCH}-P1.html").as_uri())
-    seq = int(replay(store, MATCH, "P1", "--turn", "2", "--format", "csv").splitlines()[1].split(",")[0])
-    browser.execute_script(f"zxViewer.go({seq})")
+    browser_at_turn(browser, store, MATCH, "P1", 2, tmp_path)
     hand = browser.find_element("css selector", "[data-player=P1] [data-zone=hand]")
     assert hand.find_element("css selector", "[data-field=hand_note]").text == f"{NOTE} (502.5)"
     assert len(hand.find_elements("css selector", ".mini")) == 8

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
@@ -62,16 +63,28 @@ def test_a_players_name_that_starts_with_his_seat_is_said_once():
     assert say("Passed", {"player": "P1"}, {"P1": "Mia"}) == "P1 Mia passes"
 
 
-def test_a_replayed_match_says_no_object_number_to_any_seat(tmp_path):
-    store = str(tmp_path / "x.sqlite")
+@pytest.fixture(scope="module")
+def concession(tmp_path_factory) -> str:
+    """A store holding examples/x610z/legal/concession.x610zlog (x610z-sim-7-0279)."""
+    folder = tmp_path_factory.mktemp("concession")
+    store = str(folder / "x.sqlite")
     r = CliRunner().invoke(zx, ["--store", store, "import", str(CONCESSION)],
-                           env={"ZX_ANALYTICS": str(tmp_path / "x.duckdb")})
+                           env={"ZX_ANALYTICS": str(folder / "x.duckdb")})
     assert r.exit_code == 0, r.output
+    return store
+
+
+def replayed(store: str, seat: str) -> list[dict]:
+    """Every step of x610z-sim-7-0279 as ``seat`` sees it (``zx replay --to end --format json``)."""
+    r = CliRunner().invoke(zx, ["--store", store, "replay", "x610z-sim-7-0279", "--as", seat, "--to", "end",
+                                "--format", "json"])
+    assert r.exit_code == 0, r.output
+    return [json.loads(line) for line in r.stdout.splitlines()]
+
+
+def test_a_replayed_match_says_no_object_number_to_any_seat(concession):
     for seat in ("judge", "P1", "P2", "spectator"):
-        r = CliRunner().invoke(zx, ["--store", store, "replay", "x610z-sim-7-0279", "--as", seat, "--to", "end",
-                                    "--format", "json"])
-        assert r.exit_code == 0, r.output
-        texts = {e["seq"]: e["text"] for line in r.stdout.splitlines() for e in json.loads(line)["events"]}
+        texts = {e["seq"]: e["text"] for step in replayed(concession, seat) for e in step["events"]}
         assert not [t for t in texts.values() if re.search(r"#\d", t)], seat
         assert texts[102] == "P1 bot attacks with Storm Caller A1-024 on A1 via A2 → A3 targeting Iron Keep " \
                              "A1-002 on A3"
@@ -137,18 +150,11 @@ def test_202_3_an_attack_on_a_summon_the_state_does_not_show_keeps_the_summon_on
     assert X.narrate("Announced", ATTACK, NAMES, {"P1": "Mia"}) == text
 
 
-def test_202_3_every_seat_reads_the_cards_of_an_attack_and_only_those_on_the_field(tmp_path):
+def test_202_3_every_seat_reads_the_cards_of_an_attack_and_only_those_on_the_field(concession):
     """Per seat (judge, P1, P2, spectator): each attack names its attacker and target by card, and every card an
     attack sentence names is one on the field in the seat's own view before it (never a hand's or a deck's)."""
-    store = str(tmp_path / "x.sqlite")
-    r = CliRunner().invoke(zx, ["--store", store, "import", str(CONCESSION)],
-                           env={"ZX_ANALYTICS": str(tmp_path / "x.duckdb")})
-    assert r.exit_code == 0, r.output
     for seat in ("judge", "P1", "P2", "spectator"):
-        r = CliRunner().invoke(zx, ["--store", store, "replay", "x610z-sim-7-0279", "--as", seat, "--to", "end",
-                                    "--format", "json"])
-        assert r.exit_code == 0, r.output
-        steps = [json.loads(line) for line in r.stdout.splitlines()]
+        steps = replayed(concession, seat)
         attacks = 0
         for prev, step in zip(steps, steps[1:]):
             field = {d["code"] for d in prev["state"]["dots"].values()}

@@ -25,6 +25,8 @@ from zx_events.games.x610z.views import build_view
 from zx_events.logformat.reader import parse_log
 
 SMALL, LARGE = 5_000, 20_000
+LINEAR = 8  # the bound on the ratio of 4x the modifiers: linear is about 4, the quadratic cost it guards against
+# 11-16; a CI run with three test processes and browsers beside it (load 4.5) measured 7.0 of a linear 4.0-4.8
 B5_DEFENSE = 2  # P2's Sky Vessel (A1-022) on B5 after BATTLE; P1's on B1
 
 
@@ -51,8 +53,8 @@ def stored(tmp_path_factory) -> MatchService:
 
 def test_x610z_permanent_stat_modifiers_are_checked_in_time_linear_in_their_number():
     small, large = records(SMALL), records(LARGE)
-    ratio = cpu(lambda: run(large)) / cpu(lambda: run(small))
-    assert ratio < 6, f"checking 4x the modifiers cost {ratio:.1f}x the CPU time (linear: about 4)"
+    ratio = cpu(lambda: run(large), runs=3) / cpu(lambda: run(small), runs=3)
+    assert ratio < LINEAR, f"checking 4x the modifiers cost {ratio:.1f}x the CPU time (linear: about 4)"
 
 
 def test_x610z_210_5_defense_with_20000_modifiers_is_the_base_plus_their_sum(stored):
@@ -67,9 +69,9 @@ def test_x610z_210_5_defense_with_20000_modifiers_is_the_base_plus_their_sum(sto
 
 def test_x610z_replaying_and_viewing_a_match_of_many_modifiers_costs_time_linear_in_them(stored):
     hist = {n: replay.load_history(stored, f"xmods-{n}") for n in (SMALL, LARGE)}
-    replayed = {n: cpu(lambda h=h: h.state_at(h.last_seq)) for n, h in hist.items()}
+    replayed = {n: cpu(lambda h=h: h.state_at(h.last_seq), runs=3) for n, h in hist.items()}
     ratio = replayed[LARGE] / replayed[SMALL]
-    assert ratio < 6, f"replaying 4x the modifiers cost {ratio:.1f}x the CPU time (linear: about 4)"
+    assert ratio < LINEAR, f"replaying 4x the modifiers cost {ratio:.1f}x the CPU time (linear: about 4)"
     final = {n: h.state_at(h.last_seq) for n, h in hist.items()}
     viewed = {n: cpu(lambda m=m: [build_view(m, "P1", lean=True) for _ in range(500)]) for n, m in final.items()}
     ratio = viewed[LARGE] / viewed[SMALL]
