@@ -69,7 +69,8 @@ def test_a_10000_character_deck_chosen_in_a_form_is_answered_with_the_filtered_p
                              dict(os.environ))
     try:
         with httpx.Client(base_url=base, timeout=60) as client:
-            for page in ("/matches", "/dashboard"):
+            # (the dashboard's charts once: with --workers 2 the long URL's way through the proxy is the point)
+            for page in ("/matches", "/dashboard") if workers == "1" else ("/matches",):
                 html = client.get(page).text
                 assert f'<option value="{DECK}" ' in html and f'<option value="{EVENT}" ' in html, page
                 assert f'<option value="{TOO_LONG}"' not in html, page  # its URL: more than a form offers
@@ -77,8 +78,9 @@ def test_a_10000_character_deck_chosen_in_a_form_is_answered_with_the_filtered_p
             both = {"deck": DECK, "event": EVENT}
             status, kind, text = get(base, "/matches", both)  # (a URL of 180 KB: past httptools' 64 KiB)
             assert status == 200 and "1 match," in text, text[:300]
-            status, kind, text = get(base, "/dashboard", {**both, "min_games": "1"})
-            assert status == 200 and kind.startswith("text/html"), text[:300]
+            if workers == "1":
+                status, kind, text = get(base, "/dashboard", {**both, "min_games": "1"})
+                assert status == 200 and kind.startswith("text/html"), text[:300]
             status, kind, text = get(base, "/api/matches", both)
             assert status == 200 and [m["p1_deck"] for m in json.loads(text)["matches"]] == [DECK], text[:300]
             status, kind, text = get(base, "/api/stats/winrates", {"deck": DECK, "min_games": "1"})
