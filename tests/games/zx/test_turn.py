@@ -96,6 +96,20 @@ def test_402_setup_left_out_deals_four_unknown_cards_and_the_game_goes_on_to_its
 FIRST = Path(__file__).resolve().parents[3] / "examples" / "legal" / "first-turns.zxlog"
 
 
+def test_402_both_setups_left_out_are_one_finding_each_its_players():
+    """Both setups left out: one 402 for each player, his (it was one finding, 'before the setup of P1 and P2', filed
+    under the turn record's writer), and both are set up unseen: the match goes on as the legal log's."""
+    lines = FIRST.read_text().splitlines()
+    assert lines[1].startswith('{"do": "setup", "by": "P1"') and lines[2].startswith('{"do": "setup", "by": "P2"')
+    del lines[1:3]
+    (log,) = parse_log("\n".join(lines) + "\n", "nosetups.zxlog")
+    c = build_match(log, strict=False)
+    assert [(v.rule, v.line, v.player, v.message) for v in c.violations] == [
+        ("402", 2, "P1", "turn 1 before the setup of P1"), ("402", 2, "P2", "turn 1 before the setup of P2")]
+    legal = build_match(parse_log(FIRST.read_text(), FIRST.name)[0]).match
+    assert [deck_count(c.match.p[p]) for p in ("P1", "P2")] == [deck_count(legal.p[p]) for p in ("P1", "P2")]
+
+
 @pytest.mark.parametrize("to, extra", [("deck", {}), ("trash", {}), ("square", {"dest": "c1"})])
 def test_402_a_card_an_effect_moves_from_the_unseen_hand_is_one_of_its_unknown_cards(to, extra):
     """first-turns.zxlog without P1's setup, and after his two plays an effect moving R01-004 from his hand (to his

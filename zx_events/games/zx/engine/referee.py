@@ -633,8 +633,8 @@ class Referee:
         m, pl = self.m, self.by
         unready = [p for p in ("P1", "P2") if not m.p[p]["ready"]]
         if unready and m.turn == 0:
-            self.fail("402", f"turn 1 before the setup of {' and '.join(unready)}",  # his, who left his setup out
-                      player=unready[0] if len(unready) == 1 else None)  # (it was the turn record's writer's)
+            for p in unready:  # each his, who left his setup out (it was the turn record's writer's, once for both)
+                self.fail("402", f"turn 1 before the setup of {p}", player=p)
             for p in unready:  # his setup happened unseen, the log left it out: hand 4, Life 4 and Resource 2 cards
                 self._unseen_setup(p)  # from his deck, unknown to every seat (digest.8: he was never set up, and
                 # his records were charged: 301.1 for every card he used, 902, 101.2 and the result lost)
