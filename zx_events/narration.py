@@ -191,7 +191,7 @@ def known(*names: str) -> frozenset[str]:
     return frozenset(names) | EVERY_EVENT
 
 
-Say = Callable[[Mapping[str, Any], Words], str]
+Say = Callable[..., str]  # (fields, words) -> a sentence; a kind of a game's READS_BEFORE: (fields, words, before)
 
 
 def common(reasons: Mapping[str, str]) -> dict[str, tuple[frozenset[str], Say]]:
@@ -213,15 +213,16 @@ def common(reasons: Mapping[str, str]) -> dict[str, tuple[frozenset[str], Say]]:
 
 
 def say(table: Mapping[str, tuple[frozenset[str], Say]], kind: str, fields: Mapping[str, Any],
-        words: Words) -> str | None:
+        words: Words, before: Any = None, reads_before: frozenset[str] = frozenset()) -> str | None:
     """``kind``'s sentence from ``table`` (a game's ``SAYS``), with any field the table does not know
-    appended as key=value text; None when the game does not say ``kind``, or could not from these fields."""
+    appended as key=value text; None when the game does not say ``kind``, or could not from these fields. A kind of
+    ``reads_before`` is written with ``before`` too, the state the event was applied to (None: not given)."""
     entry = table.get(kind)
     if entry is None:
         return None
     known, write = entry
     try:
-        text = write(fields, words)
+        text = write(fields, words, before) if kind in reads_before else write(fields, words)
     except Exception:  # (a field of another shape than the game's: a later version's, an altered one)
         return None
     extra = {k: v for k, v in fields.items() if k not in known}

@@ -271,14 +271,11 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
 
 # a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
 SEES_BEFORE = True
+READS_BEFORE = frozenset({"Announced", "Resolved"})  # the kinds written with it (the cards of an attack, a move, a battle's damage)
 
 
 def sentence(kind: str, fields: F, words: Words, before: Any = None) -> str | None:
     """``kind``'s sentence (None: X610Z does not say it; ``Game.narrate`` then writes the fields). ``before``: the
     state the event was applied to, where a sentence reads what is public there and its fields leave out (the cards
     of an attack's summons: ``_attack``)."""
-    if kind == "Announced" and before is not None:
-        return say({kind: (SAYS[kind][0], lambda f, w: _announced(f, w, before))}, kind, fields, words)
-    if kind == "Resolved" and before is not None:
-        return say({kind: (SAYS[kind][0], lambda f, w: _resolved(f, w, before))}, kind, fields, words)
-    return say(SAYS, kind, fields, words)
+    return say(SAYS, kind, fields, words, before, READS_BEFORE)

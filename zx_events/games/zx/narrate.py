@@ -302,7 +302,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "ChargeExcessTrashed": (known("player", "cards"),
                             lambda f, w: f"{w.who(f.get('player'))} puts {w.cards(f.get('cards') or [])} from the "
                                          f"Charge into the Trash (over the Charge limit)"),
-    "ZXDestroyed": (known("square", "uid", "code", "cause"), lambda f, w: _destroyed(f, w, None)),
+    "ZXDestroyed": (known("square", "uid", "code", "cause"), _destroyed),
     "EffectApplied": (known("player", "source", "op", "args"), _effect),
     "TurnEnded": (known("player", "discard"), _turn_ended),
     "LateRecord": (known("player", "discard"), _late),
@@ -312,12 +312,11 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
 
 # a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
 SEES_BEFORE = True
+READS_BEFORE = frozenset({"ZXDestroyed"})  # the kinds written with it (where a destroyed card goes, a Token's name: ``_destroyed``)
 
 
 def sentence(kind: str, fields: F, words: Words, before: Any = None) -> str | None:
     """``kind``'s sentence (None: Z/X does not say it; ``Game.narrate`` then writes the fields). ``before``: the
     state the event was applied to, where a sentence reads what is public there and its fields leave out (where a
     destroyed card goes: ``_destroyed``)."""
-    if kind == "ZXDestroyed" and before is not None:
-        return say({kind: (SAYS[kind][0], lambda f, w: _destroyed(f, w, before))}, kind, fields, words)
-    return say(SAYS, kind, fields, words)
+    return say(SAYS, kind, fields, words, before, READS_BEFORE)
