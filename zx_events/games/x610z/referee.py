@@ -623,13 +623,14 @@ class Referee:
             self.by = m.active
         if self.by != m.active:
             self.fail("702.1", "a draw record belongs to the active player's Draw Phase", fatal=True)
-        if (m.drawn >= 1 or self.drew == m.turn) and self.repeat is not None:
-            # the record just before, logged twice (it was applied: a second card into the hand, so the hand was one
-            # card over at the end, 502.5, and a card the deck no longer held was 212.1 at a later draw): skipped
-            self.fail("702.1", f"{self.by} draws a second card this turn: the same record as line {self.repeat}, "
-                               f"logged twice (skipped)", fatal=True)
         if m.drawn >= 1 or self.drew == m.turn:  # (after the Draw Phase, which ended with the first, 702.3: applied,
             # as it was right after it; after a refused draw of a card not in the deck, 212.1, which was the turn's)
+            if self.repeat is not None:
+                # the record just before, logged twice (it was applied: a second card into the hand, so the hand was
+                # one card over at the end, 502.5, and a card the deck no longer held was 212.1 at a later draw):
+                # skipped
+                self.fail("702.1", f"{self.by} draws a second card this turn: the same record as line {self.repeat}, "
+                                   f"logged twice (skipped)", fatal=True)
             self.fail("702.1", f"{self.by} draws a second card this turn (the Draw Phase's draw is exactly 1)")
         # else after the record that left the Draw Phase without a draw, which was its 702.1 (_leave_draw): the turn's
         # draw made late, applied as played with no second finding (digest.8: it was refused as 'a draw record belongs to

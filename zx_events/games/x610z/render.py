@@ -187,9 +187,9 @@ def card_rows(v, step: int) -> list[dict]:
         if pv.hand is None:
             row(pl, "hand", None, pv.hand_count)
         else:
-            out = len(pv.hand) - pv.hand_count  # (an `end` left out discarded them, unknown which: _unknown_out)
+            note = _unknown_out(pv).strip(" ()") or None  # (an `end` left out discarded some, unknown which)
             for c in pv.hand:
-                row(pl, "hand", c, detail=_unknown_out(pv).strip(" ()") if out > 0 else None)
+                row(pl, "hand", c, detail=note)
         for zone, cards in (("discard", pv.discard), ("removed", pv.removed)):
             for c in cards:
                 row(pl, zone, c)
