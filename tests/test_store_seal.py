@@ -76,10 +76,11 @@ def rechained(svc: MatchService, match: str, change, oid=None):
 def rewrite(svc: MatchService, t: Tamper, match: str, change) -> str:
     """Change one match's events with ``change(topic, state)`` and recompute its whole chain and
     seal, as a careful forger would; returns the new head."""
-    head = integrity.ZERO
+    rows, head = [], integrity.ZERO
     for r, state in rechained(svc, match, change):
-        t.set_state(match, r.seq, svc.mapper.transcoder.encode(state))
+        rows.append((svc.mapper.transcoder.encode(state), t.oid(match), r.seq))
         head = state["digest"]
+    t.run_many("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = %s", rows)
     return head
 
 
@@ -168,9 +169,9 @@ def copy_under_another_id(svc: MatchService, t: Tamper, match: str, change=lambd
     import uuid
 
     copy = uuid.uuid4()
-    for r, state in rechained(svc, match, change, copy):
-        t.run("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
-              (copy.hex if t.cfg.kind == "sqlite" else copy, r.seq, r.topic, svc.mapper.transcoder.encode(state)))
+    t.run_many("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
+               [(copy.hex if t.cfg.kind == "sqlite" else copy, r.seq, r.topic, svc.mapper.transcoder.encode(state))
+                for r, state in rechained(svc, match, change, copy)])
     return copy
 
 
@@ -391,10 +392,10 @@ def test_reimport_over_a_rewritten_or_forged_match_is_refused_not_unchanged(seal
     assert f"its head {forged_head[:16]} is not the one sealed at import ({heads[WON][:16]}" in r.stderr
     other = tmp_path / "zzz.zxlog"  # WON's events filed under the id of match zzz, whose log is then imported
     other.write_text(LEGAL.read_text(encoding="utf-8").replace(MATCH, "zzz"), encoding="utf-8")
-    for oid, state in rechained(svc, WON, lambda topic, state: None, match_uuid("zzz")):
-        t.run("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
-              (match_uuid("zzz").hex if t.cfg.kind == "sqlite" else match_uuid("zzz"), oid.seq, oid.topic,
-               svc.mapper.transcoder.encode(state)))
+    t.run_many("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
+               [(match_uuid("zzz").hex if t.cfg.kind == "sqlite" else match_uuid("zzz"), oid.seq, oid.topic,
+                 svc.mapper.transcoder.encode(state))
+                for oid, state in rechained(svc, WON, lambda topic, state: None, match_uuid("zzz"))])
     r = cli(store_url, "import", "--no-analytics", str(other))
     assert r.exit_code == 1 and "match zzz is in the store" in r.stderr and "(forged at seq 1" in r.stderr, r.output
     assert f"the events filed under its id are those of match {WON}" in r.stderr
@@ -427,10 +428,10 @@ def test_a_forged_aggregate_is_named_as_such_by_every_reader_and_by_verify_under
             r = c.get(url)
             assert r.status_code == 404 and said in r.json()["error"], url
         assert "did not write" not in c.get(f"/api/matches/{genuine}").json()["error"]
-    for oid, state in rechained(svc, WON, lambda topic, state: None, match_uuid("zzz")):
-        t.run("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
-              (match_uuid("zzz").hex if t.cfg.kind == "sqlite" else match_uuid("zzz"), oid.seq, oid.topic,
-               svc.mapper.transcoder.encode(state)))
+    t.run_many("INSERT INTO {t} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
+               [(match_uuid("zzz").hex if t.cfg.kind == "sqlite" else match_uuid("zzz"), oid.seq, oid.topic,
+                 svc.mapper.transcoder.encode(state))
+                for oid, state in rechained(svc, WON, lambda topic, state: None, match_uuid("zzz"))])
     r = cli(store_url, "verify", "zzz", "--format", "csv")
     assert r.exit_code == 1 and r.stdout.splitlines()[1].startswith("zzz,") and ",forged," in r.stdout, r.output
     assert f"its Started event says match {WON}" in r.stdout
@@ -903,12 +904,15 @@ def _all_stored(svc):
 
 def _strip_digests(svc: MatchService, t: Tamper, match: str, change=lambda d: None) -> None:
     """Every event of ``match`` without its digest (and ``change`` applied to each payload)."""
-    n = len(svc.recorder.select_events(match_uuid(match)))
-    for seq in range(1, n + 1):
-        d = json.loads(t.state(match, seq))
+    rows = []
+    for seq, state in t.run("SELECT originator_version, state FROM {t} WHERE originator_id = %s "
+                            "ORDER BY originator_version", (t.oid(match),)):
+        d = json.loads(bytes(state))
         d.pop("digest", None)
         change(d)
-        t.set_state(match, seq, json.dumps(d).encode())
+        rows.append((json.dumps(d).encode(), t.oid(match), seq))
+    assert len(rows) == len(svc.recorder.select_events(match_uuid(match)))
+    t.run_many("UPDATE {t} SET state = %s WHERE originator_id = %s AND originator_version = %s", rows)
 
 
 def test_a_sealed_match_with_its_digests_stripped_is_altered_and_its_log_is_not_unchanged(sealed, store_url):

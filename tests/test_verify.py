@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Iterable
 
 import pytest
 from click.testing import CliRunner
@@ -42,6 +43,17 @@ class Tamper:
         with connect_postgres(self.cfg.env) as con:
             cur = con.execute(sql.replace("{t}", f'"{self.cfg.schema}"."{self.table}"'), params)
             return cur.fetchall() if cur.description else []
+
+    def run_many(self, sql: str, rows: Iterable[tuple]) -> None:
+        """``run`` for each of ``rows``, on one connection (a PostgreSQL connection each, with TLS, took 24 ms: a
+        match's rows inserted one by one made 800 of them in a test)."""
+        if self.cfg.kind == "sqlite":
+            with sqlite3.connect(self.cfg.path) as con:
+                con.executemany(sql.replace("%s", "?").replace("{t}", self.table), rows)
+            con.close()
+            return
+        with connect_postgres(self.cfg.env) as con:
+            con.cursor().executemany(sql.replace("{t}", f'"{self.cfg.schema}"."{self.table}"'), rows)
 
     def oid(self, match: str):
         u = match_uuid(match)

@@ -416,13 +416,14 @@ def test_every_match_of_the_0_1_0_fixture_store_opens_in_the_viewer(tmp_path):
         ids = [r["match"] for r in svc.summaries()]
         assert len(ids) == 20
         with_violations = 0
-        for match_id in ids:
+        for i, match_id in enumerate(ids):
             data = viewer.viewer_data(svc, match_id, PERSPECTIVES)
             hist = replay.load_history(svc, match_id)
-            for seat in PERSPECTIVES:
+            every = i % 4 == 0 or data["views"]["judge"]["violations"]  # (every step of these; of the others, the last:
+            for seat in PERSPECTIVES:                                      # 20 matches' every step took 20 s)
                 states = viewer.decode(data, seat)
                 steps = list(hist.steps(seat))
-                for st in steps:
+                for st in steps if every else steps[-1:]:
                     assert states[st.seq_last - 1] == viewer.page_state(st.state.to_json()), (match_id, seat, st.index)
                 assert len(data["views"][seat]["violations"]) == sum(len(st.violations) for st in steps)
             with_violations += bool(data["views"]["judge"]["violations"])
