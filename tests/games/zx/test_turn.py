@@ -200,6 +200,16 @@ def test_501_3_turns_alternate_and_end():
     assert "has not ended" in err.message
 
 
+def test_501_3_a_turn_not_ended_is_its_players_finding():
+    """P2's `end` of turn 2 left out: the 501.3 'turn 2 of P2 has not ended' at P1's `turn` record is P2's (it was
+    filed under P1, the writer of the record where it was found), as X610Z files it."""
+    recs = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-005", "U01-006"]}, {"do": "turn", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.player) for v in c.violations] == [("501.3", last(recs), "P2")]
+    assert c.violations[0].message == "turn 2 of P2 has not ended (no end record)"
+
+
 def test_501_3_turn_field_must_match():
     recs = [*SETUP, {"do": "turn", "by": "P1", "turn": 2}]
     rejects(recs, "501.3", last(recs))

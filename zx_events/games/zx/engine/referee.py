@@ -644,7 +644,8 @@ class Referee:
             # and every record of the player whose turn it was after it was charged, 503.3, 504.3, 506, 602.1)
         if m.turn > 0 and m.phase != "over":
             self._unended = (m.turn + 1, m.active)  # its end may come next, written late (``do_end``)
-            self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
+            self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)", player=m.active)
+            # (its player's, who left his end out: it was the `turn` record's writer's)
         m._turn_started(turn=m.turn + 1, player=expected, rec=r, line=self.line)
         self._turn_line = self.line
 
