@@ -86,6 +86,8 @@ class Referee:
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
         self._prev: dict | None = None  # the record being handled (then the one before the next)
         self._before: dict | None = None  # the record before the one being handled
+        self._prev_line: int | None = None  # the line of ``_prev``
+        self._before_line: int | None = None  # the line of ``_before``
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
         self._stray: tuple[int, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
         self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
@@ -154,6 +156,7 @@ class Referee:
         self._early_rec = self._broke = None
         since = len(m.__dict__["_pending_events"])  # this record's events come after (``_store_skipped``)
         self._before, self._prev = self._prev, rec
+        self._before_line, self._prev_line = self._prev_line, line
         self._repeat = rec == self._before
         kind = rec["do"]
         if self._refused is not None and kind not in ("pass", "life"):
@@ -844,6 +847,10 @@ class Referee:
             if code not in z["hand"] and not self._drawn_late(pl, code):
                 if code not in self.m.players[pl].get("deck", {}) or len(z["hand"]) <= self._ghost.get(pl, 0):
                     self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
+                if self._repeat:  # the play just before, logged twice: skipped, and the finding says so (it said
+                    # 'played as written', the words of a play applied, ``fail`` making it fatal)
+                    self.fail("301.1", f"{code} is not in {pl}'s hand: the same record as line {self._before_line}, "
+                                       f"logged twice (skipped)", fatal=True)
                 # a card of his deck list: played as written, one finding, for a card of the hand the log does not
                 # name, which stays there uncounted (``_ghost``; digest.7: skipped, and its attack was 602.1a, an
                 # attack on it 602.1b)
