@@ -194,6 +194,34 @@ def test_501_3_first_turn_is_the_first_players():
     rejects([*SETUP, {"do": "turn", "by": "P2"}], "501.3", 4)
 
 
+def test_501_3_a_header_first_contradicted_by_the_log_is_one_finding_and_the_log_order_followed():
+    """The header says P2 goes first, the log's turn 1 is P1's (and its turns alternate from there): one 501.3 at
+    the `turn 1` record, naming the header, and the log's order is followed (it was the header's: turn 1 taken as
+    P2's, then every record of P1's in it and of P2's in turn 2 charged, 504.3, 506, 503.3, 602.1, 501.3 at each
+    `turn` and `end`: 19 findings in a whole match)."""
+    hdr = header(first="P2")
+    recs = [*BOARD, {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"},
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-005", "U01-006"]},
+            {"do": "end", "by": "P2"}]
+    c = run(recs, strict=False, hdr=hdr)
+    assert [(v.rule, v.line, v.player) for v in c.violations] == [("501.3", 4, "P1")]
+    assert c.violations[0].message == ("turn 1 is P1's: the header says P2 goes first (the log's order is followed, "
+                                       "P1 first)")
+    assert (c.match.turn, c.match.active) == (4, "P2")
+    err = rejects(recs, "501.3", 4, hdr=hdr)  # strict: stops there
+    assert "the header says P2 goes first" in err.message
+
+
+def test_501_3_a_later_turn_by_the_wrong_player_is_still_taken_as_the_turn_players():
+    """With the header's first player followed at turn 1, a later `turn` by the wrong player is the finding it was:
+    501.3 'turn 3 is P1's, not P2's', the turn taken as P1's."""
+    recs = [*BOARD[:-2], {"do": "turn", "by": "P2"}, BOARD[-1], {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.message) for v in c.violations] == [("501.3", line_of(recs, len(recs) - 3),
+                                                                    "turn 3 is P1's, not P2's")]
+    assert (c.match.turn, c.match.active) == (3, "P1")
+
+
 def test_501_3_turns_alternate_and_end():
     recs = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "turn", "by": "P2"}]
     err = rejects(recs, "501.3", last(recs))

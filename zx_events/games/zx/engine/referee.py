@@ -642,6 +642,13 @@ class Referee:
                 self._unseen_setup(p)  # from his deck, unknown to every seat (digest.8: he was never set up, and
                 # his records were charged: 301.1 for every card he used, 902, 101.2 and the result lost)
         expected = m.first if m.turn == 0 else other(m.active)
+        if m.turn == 0 and pl != expected:  # the header's `first` contradicted by the log's turn 1: one 501.3, and the
+            # log's own order is followed, its turn 1 player first (digest.8: turn 1 was the header's player's, and
+            # every record of the log's first player in it, then of the other in turn 2... charged: 503.3, 504.3,
+            # 506, 602.1, 501.3 at each `turn` and `end`)
+            self.fail("501.3", f"turn 1 is {pl}'s: the header says {expected} goes first (the log's order is "
+                               f"followed, {pl} first)")
+            expected = pl
         if pl != expected:  # the turns alternate (501.3): it is taken as the turn of the player whose turn it is
             self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")  # (digest.7: it was the writer's,
             # and every record of the player whose turn it was after it was charged, 503.3, 504.3, 506, 602.1)
