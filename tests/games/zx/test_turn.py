@@ -205,11 +205,21 @@ def test_501_3_a_header_first_contradicted_by_the_log_is_one_finding_and_the_log
             {"do": "end", "by": "P2"}]
     c = run(recs, strict=False, hdr=hdr)
     assert [(v.rule, v.line, v.player) for v in c.violations] == [("501.3", 4, "P1")]
-    assert c.violations[0].message == ("turn 1 is P1's: the header says P2 goes first (the log's order is followed, "
-                                       "P1 first)")
+    assert c.violations[0].message == ("turn 1 is P1's: the header says P2 goes first (turn 1 begins at the next "
+                                       "record, the turn of the player who acts first)")
     assert (c.match.turn, c.match.active) == (4, "P2")
     err = rejects(recs, "501.3", 4, hdr=hdr)  # strict: stops there
     assert "the header says P2 goes first" in err.message
+
+
+def test_501_3_a_turn_1_record_under_the_wrong_seat_is_one_finding_and_the_headers_order_followed():
+    """The header right, the `turn 1` record under the other player's seat: the same one 501.3, and the turn is the
+    header's first player's, who acts first after it (the records of the log's first player decide whose it is)."""
+    recs = [*BOARD, {"do": "end", "by": "P1"}]
+    recs[2] = {"do": "turn", "by": "P2"}
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.player) for v in c.violations] == [("501.3", 4, "P2")]
+    assert (c.match.turn, c.match.active, c.match.phase) == (3, "P1", "over")
 
 
 def test_501_3_a_later_turn_by_the_wrong_player_is_still_taken_as_the_turn_players():

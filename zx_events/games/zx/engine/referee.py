@@ -92,6 +92,8 @@ class Referee:
         self._stray: tuple[int, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
         self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
         self._unended: tuple[int, str] | None = None  # a turn, the player of the turn before it, not ended (501.3)
+        self._turn1: str | None = None  # the writer of a `turn 1` record the header's `first` does not name (501.3):
+        # turn 1 begins at the next record, of whichever of the two acts first (``handle``, ``do_turn``)
         self._untold: tuple[int, str] | None = None  # a turn, its player: a turn begun with no turn record (501.3)
         self._skipped_resource: tuple[int, str] | None = None  # a turn, a player: a Resource record of his refused
         self._absent: dict[str, int] = {}  # card -> turn: cards a payment named though not in Resource (301.1), or of a
@@ -164,6 +166,14 @@ class Referee:
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
             self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
         try:
+            if self._turn1 is not None:  # the `turn 1` record before, against the header (501.3, reported there):
+                # the turn is the log's first player's if he acts first (the header's `first` wrong), the header's
+                # if he does (the turn record's seat wrong), one finding either way (digest.8: the header's, and
+                # every record of the log's first player and then of the other charged, 19 findings in a match)
+                who = self.by if kind in _TURN_ACTS and self.by in ("P1", "P2") else self._turn1
+                self._turn1 = None
+                m._turn_started(turn=1, player=who, line=self.line)
+                self._turn_line = self.line
             if m.outcome is not None and kind != "result":
                 self.fail("501.3", f"{kind} record after the game has ended "
                                    f"({self._outcome_text()})", fatal=True)
@@ -642,13 +652,13 @@ class Referee:
                 self._unseen_setup(p)  # from his deck, unknown to every seat (digest.8: he was never set up, and
                 # his records were charged: 301.1 for every card he used, 902, 101.2 and the result lost)
         expected = m.first if m.turn == 0 else other(m.active)
-        if m.turn == 0 and pl != expected:  # the header's `first` contradicted by the log's turn 1: one 501.3, and the
-            # log's own order is followed, its turn 1 player first (digest.8: turn 1 was the header's player's, and
-            # every record of the log's first player in it, then of the other in turn 2... charged: 503.3, 504.3,
-            # 506, 602.1, 501.3 at each `turn` and `end`)
-            self.fail("501.3", f"turn 1 is {pl}'s: the header says {expected} goes first (the log's order is "
-                               f"followed, {pl} first)")
-            expected = pl
+        if m.turn == 0 and pl != expected:  # the header's `first` contradicted by the log's
+            # turn 1: one 501.3 (digest.8: turn 1 was the header's player's, and every record of the log's first
+            # player in it, then of the other in turn 2... charged: 503.3, 504.3, 506, 602.1, 501.3 at each `turn`)
+            self.fail("501.3", f"turn 1 is {pl}'s: the header says {expected} goes first (turn 1 begins at the next "
+                               f"record, the turn of the player who acts first)")
+            self._turn1 = pl  # (not applied here: ``handle`` begins the turn at the next record)
+            raise _Skip
         if pl != expected:  # the turns alternate (501.3): it is taken as the turn of the player whose turn it is
             self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")  # (digest.7: it was the writer's,
             # and every record of the player whose turn it was after it was charged, 503.3, 504.3, 506, 602.1)
