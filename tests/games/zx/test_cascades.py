@@ -372,6 +372,20 @@ def test_504_3_a_resource_written_twice_is_one_finding_and_not_applied():
     assert c.match.sq["a3"]["code"] == "R01-005"
 
 
+def test_301_1_a_play_written_twice_says_it_was_skipped():
+    """P2's play of U01-001 to a2 written twice: the second is the one 301.1 (the hand holds no other copy) and is
+    not applied, and the finding says so (it said 'played as written, for a card of the hand the log does not name',
+    the words of a play that is applied)."""
+    play = BOARD[11]
+    assert play == {"do": "play", "by": "P2", "card": "U01-001", "pay": [], "square": "a2"}
+    recs = [*BOARD[:12], play, *BOARD[12:]]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, 12))]
+    assert c.violations[0].message == "U01-001 is not in P2's hand: the same record as line 13, logged twice (skipped)"
+    assert c.match.violations[-1]["applied"] is False
+    assert len(c.match.p["P2"]["hand"]) == 3 and c.match.sq["a2"]["code"] == "U01-001"
+
+
 def test_604_3b_a_pass_written_twice_where_a_life_card_is_owed_is_one_finding():
     """The last pass written twice: the second is where P2 owes a Life card (604.3b), and it was also 603.1b, 'pass
     outside a Battle Event Step', on the same line."""

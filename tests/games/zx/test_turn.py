@@ -194,10 +194,58 @@ def test_501_3_first_turn_is_the_first_players():
     rejects([*SETUP, {"do": "turn", "by": "P2"}], "501.3", 4)
 
 
+def test_501_3_a_header_first_contradicted_by_the_log_is_one_finding_and_the_log_order_followed():
+    """The header says P2 goes first, the log's turn 1 is P1's (and its turns alternate from there): one 501.3 at
+    the `turn 1` record, naming the header, and the log's order is followed (it was the header's: turn 1 taken as
+    P2's, then every record of P1's in it and of P2's in turn 2 charged, 504.3, 506, 503.3, 602.1, 501.3 at each
+    `turn` and `end`: 19 findings in a whole match)."""
+    hdr = header(first="P2")
+    recs = [*BOARD, {"do": "resource", "by": "P1", "card": "R01-005"}, {"do": "end", "by": "P1"},
+            {"do": "turn", "by": "P2"}, {"do": "draw", "by": "P2", "cards": ["U01-005", "U01-006"]},
+            {"do": "end", "by": "P2"}]
+    c = run(recs, strict=False, hdr=hdr)
+    assert [(v.rule, v.line, v.player) for v in c.violations] == [("501.3", 4, "P1")]
+    assert c.violations[0].message == ("turn 1 is P1's: the header says P2 goes first (turn 1 begins at the next "
+                                       "record, the turn of the player who acts first)")
+    assert (c.match.turn, c.match.active) == (4, "P2")
+    err = rejects(recs, "501.3", 4, hdr=hdr)  # strict: stops there
+    assert "the header says P2 goes first" in err.message
+
+
+def test_501_3_a_turn_1_record_under_the_wrong_seat_is_one_finding_and_the_headers_order_followed():
+    """The header right, the `turn 1` record under the other player's seat: the same one 501.3, and the turn is the
+    header's first player's, who acts first after it (the records of the log's first player decide whose it is)."""
+    recs = [*BOARD, {"do": "end", "by": "P1"}]
+    recs[2] = {"do": "turn", "by": "P2"}
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.player) for v in c.violations] == [("501.3", 4, "P2")]
+    assert (c.match.turn, c.match.active, c.match.phase) == (3, "P1", "over")
+
+
+def test_501_3_a_later_turn_by_the_wrong_player_is_still_taken_as_the_turn_players():
+    """With the header's first player followed at turn 1, a later `turn` by the wrong player is the finding it was:
+    501.3 'turn 3 is P1's, not P2's', the turn taken as P1's."""
+    recs = [*BOARD[:-2], {"do": "turn", "by": "P2"}, BOARD[-1], {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.message) for v in c.violations] == [("501.3", line_of(recs, len(recs) - 3),
+                                                                    "turn 3 is P1's, not P2's")]
+    assert (c.match.turn, c.match.active) == (3, "P1")
+
+
 def test_501_3_turns_alternate_and_end():
     recs = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "turn", "by": "P2"}]
     err = rejects(recs, "501.3", last(recs))
     assert "has not ended" in err.message
+
+
+def test_501_3_a_turn_not_ended_is_its_players_finding():
+    """P2's `end` of turn 2 left out: the 501.3 'turn 2 of P2 has not ended' at P1's `turn` record is P2's (it was
+    filed under P1, the writer of the record where it was found), as X610Z files it."""
+    recs = [*SETUP, {"do": "turn", "by": "P1"}, {"do": "end", "by": "P1"}, {"do": "turn", "by": "P2"},
+            {"do": "draw", "by": "P2", "cards": ["U01-005", "U01-006"]}, {"do": "turn", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.player) for v in c.violations] == [("501.3", last(recs), "P2")]
+    assert c.violations[0].message == "turn 2 of P2 has not ended (no end record)"
 
 
 def test_501_3_turn_field_must_match():

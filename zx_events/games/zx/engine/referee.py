@@ -86,10 +86,14 @@ class Referee:
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
         self._prev: dict | None = None  # the record being handled (then the one before the next)
         self._before: dict | None = None  # the record before the one being handled
+        self._prev_line: int | None = None  # the line of ``_prev``
+        self._before_line: int | None = None  # the line of ``_before``
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
         self._stray: tuple[int, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
         self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
         self._unended: tuple[int, str] | None = None  # a turn, the player of the turn before it, not ended (501.3)
+        self._turn1: str | None = None  # the writer of a `turn 1` record the header's `first` does not name (501.3):
+        # turn 1 begins at the next record, of whichever of the two acts first (``handle``, ``do_turn``)
         self._untold: tuple[int, str] | None = None  # a turn, its player: a turn begun with no turn record (501.3)
         self._skipped_resource: tuple[int, str] | None = None  # a turn, a player: a Resource record of his refused
         self._absent: dict[str, int] = {}  # card -> turn: cards a payment named though not in Resource (301.1), or of a
@@ -154,6 +158,7 @@ class Referee:
         self._early_rec = self._broke = None
         since = len(m.__dict__["_pending_events"])  # this record's events come after (``_store_skipped``)
         self._before, self._prev = self._prev, rec
+        self._before_line, self._prev_line = self._prev_line, line
         self._repeat = rec == self._before
         kind = rec["do"]
         if self._refused is not None and kind not in ("pass", "life"):
@@ -161,6 +166,14 @@ class Referee:
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
             self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
         try:
+            if self._turn1 is not None:  # the `turn 1` record before, against the header (501.3, reported there):
+                # the turn is the log's first player's if he acts first (the header's `first` wrong), the header's
+                # if he does (the turn record's seat wrong), one finding either way (digest.8: the header's, and
+                # every record of the log's first player and then of the other charged, 19 findings in a match)
+                who = self.by if kind in _TURN_ACTS and self.by in ("P1", "P2") else self._turn1
+                self._turn1 = None
+                m._turn_started(turn=1, player=who, line=self.line)
+                self._turn_line = self.line
             if m.outcome is not None and kind != "result":
                 self.fail("501.3", f"{kind} record after the game has ended "
                                    f"({self._outcome_text()})", fatal=True)
@@ -639,12 +652,20 @@ class Referee:
                 self._unseen_setup(p)  # from his deck, unknown to every seat (digest.8: he was never set up, and
                 # his records were charged: 301.1 for every card he used, 902, 101.2 and the result lost)
         expected = m.first if m.turn == 0 else other(m.active)
+        if m.turn == 0 and pl != expected:  # the header's `first` contradicted by the log's
+            # turn 1: one 501.3 (digest.8: turn 1 was the header's player's, and every record of the log's first
+            # player in it, then of the other in turn 2... charged: 503.3, 504.3, 506, 602.1, 501.3 at each `turn`)
+            self.fail("501.3", f"turn 1 is {pl}'s: the header says {expected} goes first (turn 1 begins at the next "
+                               f"record, the turn of the player who acts first)")
+            self._turn1 = pl  # (not applied here: ``handle`` begins the turn at the next record)
+            raise _Skip
         if pl != expected:  # the turns alternate (501.3): it is taken as the turn of the player whose turn it is
             self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")  # (digest.7: it was the writer's,
             # and every record of the player whose turn it was after it was charged, 503.3, 504.3, 506, 602.1)
         if m.turn > 0 and m.phase != "over":
             self._unended = (m.turn + 1, m.active)  # its end may come next, written late (``do_end``)
-            self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)")
+            self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)", player=m.active)
+            # (its player's, who left his end out: it was the `turn` record's writer's)
         m._turn_started(turn=m.turn + 1, player=expected, rec=r, line=self.line)
         self._turn_line = self.line
 
@@ -843,6 +864,10 @@ class Referee:
             if code not in z["hand"] and not self._drawn_late(pl, code):
                 if code not in self.m.players[pl].get("deck", {}) or len(z["hand"]) <= self._ghost.get(pl, 0):
                     self.fail("301.1", f"{code} is not in {pl}'s hand", fatal=True)
+                if self._repeat:  # the play just before, logged twice: skipped, and the finding says so (it said
+                    # 'played as written', the words of a play applied, ``fail`` making it fatal)
+                    self.fail("301.1", f"{code} is not in {pl}'s hand: the same record as line {self._before_line}, "
+                                       f"logged twice (skipped)", fatal=True)
                 # a card of his deck list: played as written, one finding, for a card of the hand the log does not
                 # name, which stays there uncounted (``_ghost``; digest.7: skipped, and its attack was 602.1a, an
                 # attack on it 602.1b)
