@@ -19,7 +19,7 @@ from zx_events.games.x610z.sim import simulate
 from zx_events.games.x610z.views import build_view, redact_record
 from zx_events.seats import HIDDEN
 
-from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, deck_drawn_out, legal, pp, r, refused, run
+from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, deck_drawn_out, header, legal, pp, r, refused, run
 from x610z_support import play
 
 INVALID = Path(__file__).resolve().parents[3] / "examples" / "x610z" / "invalid"
@@ -181,6 +181,46 @@ def test_x610z_105_2a_a_setup_before_the_starting_players_merges_its_105_2a_find
         (2, "105.2a", "P1 (the starting player) places his Life Base first; A4 is not a Starting Dot of board "
                       "x610z-orbits-sample")]
     assert [v["rule"] for v in m.violations] == ["105.2a"]
+
+
+def test_x610z_105_2a_a_header_naming_the_other_starting_player_is_one_finding():
+    """The header's "first" names P2, the log's setups and turn 1 are P1's (the concession example with only "first"
+    changed): the header is the wrong one, one finding at the first record that contradicts it, and the log's order is
+    followed from there (P1 starts: his turn 1, his draw, his hand). It was 144 findings: turn 1 begun as P2's, each
+    record of P1 charged (201.3, 202.1, 403.2, 702.1) and each `end` 502.5."""
+    recs = SETUP + two_turns()
+    m, ref = run(recs, head=header(first="P2"), strict=False)
+    assert [(v.line, v.player, v.rule) for v in ref.found] == [(2, "P1", "105.2a")]
+    assert "the header names P2 as the starting player" in ref.found[0].message
+    assert m.turn == 2 and m.active == "P2" and m.phase == "over" and m.outcome is None
+    assert _counts(m) == _counts(legal(recs))
+    refused(recs, "105.2a", line=2, head=header(first="P2"), contains="the header names P2 as the starting player")
+
+
+def test_x610z_105_2a_a_header_naming_the_other_starting_player_in_the_concession_example():
+    text = (Path(__file__).resolve().parents[3] / "examples" / "x610z" / "legal" / "concession.x610zlog").read_text()
+    head, *rest = text.splitlines()
+    h = json.loads(head)
+    h["first"] = "P2" if h.get("first", "P1") == "P1" else "P1"
+    matches = play("\n".join([json.dumps(h)] + rest) + "\n", strict=False)
+    (m, ref), = matches
+    assert [(v.line, v.rule) for v in ref.found] == [(2, "105.2a")] and m.outcome is not None
+
+
+def test_x610z_105_2a_a_setup_by_the_other_player_first_with_the_headers_turn_1_stands_alone():
+    """The header's starting player begins turn 1: the setup logged before his is the one wrong record (today's
+    finding, charged to it), and the match goes on from the header's order."""
+    recs = [SETUP[1], SETUP[0]] + two_turns()
+    m, ref = run(recs, strict=False)
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [
+        (2, "P2", "105.2a", "P1 (the starting player) places his Life Base first")]
+    assert m.turn == 2 and m.phase == "over"
+    # the header's first P2, P1 sets up first, then turn 1 is P2's: the header stands, P1's setup is the finding
+    recs = SETUP + two_turns("P2")
+    m, ref = run(recs, head=header(first="P2"), strict=False)
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [
+        (2, "P1", "105.2a", "P2 (the starting player) places his Life Base first")]
+    assert m.turn == 2 and m.phase == "over"
 
 
 # ---------------------------------------------------------------------- the draw (702.1)

@@ -65,6 +65,12 @@ class Referee:
         # the starting player's setup is due before the other's, logged first: 105.2a there (do_setup), so his setup
         # left out is no second finding at the first `turn` (_implied_setup)
         self.preceded = False
+        # the starting player as the log keeps it: the header's "first", unless the setup logged first and turn 1 are
+        # both the other player's (``_settle_first``: then the header is the wrong one, and the log's order is followed)
+        self.first = match.first
+        # (line, player) of a setup logged before the starting player's, judged at the first record after the setups
+        # (``_settle_first``): the header's mistake or this record's
+        self.swap: tuple[int, str] | None = None
         # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made, each an unknown
         # card (``HIDDEN``) in his hand from then on: like ``unknown``, a card he plays or discards from his hand that
         # the state does not hold is one of them (``_from_unknown``: known there)
@@ -164,6 +170,8 @@ class Referee:
         repeat, self.last = self.last, (line, rec)
         self.repeat = repeat[0] if repeat is not None and repeat[1] == rec else None
         try:
+            if self.swap is not None and kind != "setup":
+                self._settle_first(kind)
             if kind != "pass" and stray is not None:
                 answer = self._stray_pass(stray, kind)
             if kind in _ANNOUNCEMENTS and m.prio not in (None, self.by) and self.repeat is None \
@@ -240,7 +248,33 @@ class Referee:
         return None
 
     def finish(self) -> None:
-        """End of the log: nothing is left pending (an unfinished match is stored as it stands)."""
+        """End of the log: nothing is left pending (an unfinished match is stored as it stands; a setup logged before
+        the starting player's, no turn after it, is its own finding: ``_settle_first``)."""
+        if self.swap is not None:
+            self.line, self.by, self.rec = None, None, None
+            self._settle_first(None)
+            self._flush()
+
+    def _settle_first(self, kind: str | None) -> None:
+        """105.2a for the setup logged before the starting player's (``swap``), judged at the first record after the
+        setups (``kind``; None: the log ended). The setup order and turn 1 both the other player's (a `turn` or a record
+        of a turn of his): the header's "first" is the wrong one, one finding at that setup, which says so, and the
+        log's order is followed from there (``first``: turn 1 is his, and so his draw and hand; digest.8: every record of
+        his turn 1 was charged, 700.1, 702.1, 403.2, 201.3, 202.1, and each `end` 502.5, 144 findings in the concession
+        example with only its "first" changed). Else the setup is the record by the wrong player, as before."""
+        line, pl = self.swap
+        self.swap = None
+        here = self.line, self.by
+        self.line, self.by = line, pl
+        try:
+            if kind is not None and (kind == "turn" or kind in _IN_TURN) and here[1] == pl:
+                self.fail("105.2a", f"the header names {self.first} as the starting player, but {pl} sets up first and "
+                                    f"begins turn 1: {pl} is taken as the starting player (the log's order)")
+                self.first = pl
+            else:
+                self._order_finding(pl)
+        finally:
+            self.line, self.by = here
 
     # ------------------------------------------------------------------ derived rule effects
     def settle(self) -> None:
@@ -405,9 +439,9 @@ class Referee:
         if z["ready"]:
             self.fail("105.2a", f"{pl} is already set up", fatal=True)
         opp = m.p[other(pl)]
-        if not opp["ready"] and pl != m.first:
-            self.fail("105.2a", f"{m.first} (the starting player) places his Life Base first")
-            self.preceded = True
+        if not opp["ready"] and pl != self.first:
+            # the header's mistake or this record's: judged at the first record after the setups (_settle_first)
+            self.swap = (self.line, pl)
         # digest.8: a setup the state can apply is applied as played, one that places no Life Base is applied without
         # it (the hand dealt, the player set up): it was skipped, and the other player's legal setup was 105.2a, every
         # turn 'a turn before both players set up' and each record 700.1 'no turn under way' (153 findings)
@@ -440,6 +474,10 @@ class Referee:
                 fix = ""
         if fix:
             dot = due
+        if self.swap == (self.line, pl) and any((v.rule, v.player) == ("105.2a", pl) for _, v in self._pending):
+            # the setup wrong in itself (its dot): the order is its finding too, the header not doubted (one finding)
+            self.swap = None
+            self._order_finding(pl)
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         if lb is None:  # (101.1b in Limited play: the header's format, as the deck check cites it)
             rule = "101.1b" if (m.header.get("format") or "constructed") == "limited" else "101.1a"
@@ -475,6 +513,20 @@ class Referee:
         m._set_up(player=pl, dot=dot, life_base=card and {"code": lb, "stats": card.stats(), "cls": card.cls,
                                                           "counters": dict(card.counters)},
                   hand=hand, murphy=murphy, rec=self._carry(), line=self.line)
+
+    def _order_finding(self, pl: str) -> None:
+        """105.2a: ``pl``'s setup (the record under way, ``line``) is logged before the starting player's (the one
+        finding of it, merged first into the record's other 105.2a findings)."""
+        message = f"{self.first} (the starting player) places his Life Base first"
+        for i, (k, v) in enumerate(self._pending):
+            if (v.rule, v.player) == ("105.2a", pl):
+                v = Violation(v.line, v.turn, v.player, v.rule, f"{message}; {v.message}")
+                self._pending[i] = (k, v)
+                self.found[k] = v
+                break
+        else:
+            self.fail("105.2a", message)
+        self.preceded = True
 
     # ------------------------------------------------------------------ turns (700-704)
     def _late_turn(self) -> bool:
@@ -537,7 +589,7 @@ class Referee:
             dot = None
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         where = f"on {dot}, the Starting Dot opposing {other(pl)}'s (105.2b)" if dot and lb else "nowhere (not known)"
-        if not (pl == m.first and self.preceded):
+        if not (pl == self.first and self.preceded):
             self.fail("105.2a", f"{pl} has no setup before the first turn: set up here, his Life Base {where}, his hand "
                                 f"of 7 cards unknown", player=pl)
         if lb is None or dot is None:
@@ -581,7 +633,7 @@ class Referee:
         """Whose the next turn is (700.1, 700.2: the starting player's first, then as ``extra_turn`` and
         ``skip_turn`` effects queued them, else the other player's)."""
         m = self.m
-        return m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
+        return self.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
 
     def _infer_turn(self) -> None:
         """A record of the next turn's player after an ``end`` (or after the setups, the starting player's), its
