@@ -20,7 +20,7 @@ from zx_events.games.x610z.views import build_view, redact_record
 from zx_events.seats import HIDDEN
 
 from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, deck_drawn_out, header, legal, pp, r, refused, run
-from x610z_support import play
+from x610z_support import hidden_codes, play, visible_codes
 
 INVALID = Path(__file__).resolve().parents[3] / "examples" / "x610z" / "invalid"
 
@@ -270,6 +270,9 @@ def test_x610z_200_1a_a_cast_of_a_card_of_the_deck_list_with_the_same_stats_is_o
     for viewer in ("judge", "P1", "P2", "spectator"):
         assert _counts(m, viewer)["P1"][:2] == _counts(legal_m, viewer)["P1"][:2]
     assert build_view(m, "P2").players["P1"].hand is None
+    secret = hidden_codes(m, "P2") - visible_codes(m, "P2")  # (P1's Bullseye and Swift Boots, say)
+    seen = repr(build_view(m, "P2")) + json.dumps(m.violations) + json.dumps(redact_record(recs[-1], "P2"))
+    assert secret and not [c for c in secret if c in seen]
     refused(recs, "200.1a", line=6, contains="played as written")
 
 
