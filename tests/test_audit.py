@@ -335,8 +335,10 @@ def test_a_bundle_readme_escapes_control_characters_of_the_catalog_and_log(tmp_p
 
     rows = list(csv.reader(open(ROOT / "zx_events/games/x610z/catalogs/x610z-sample.csv", encoding="utf-8")))
     at = rows[0].index("class")
-    for r in rows[1:]:
-        if r[at] == "Mage":
+    for r in rows[1:]:  # (the Beasts are Mages too: P2's Forest Beast cast while his Storm Caller is in play is 402.8;
+        # the cascade that gave one, after P1's cast at line 76 was refused, is gone since X610Z digest.9 plays it as
+        # written, for a card of the hand the log does not name)
+        if r[at] in ("Mage", "Beast"):
             r[at] = "Mage\x1b]0;OWNED\x07\x1b[2J"
     with open(tmp_path / "cards.csv", "w", newline="", encoding="utf-8") as f:
         csv.writer(f).writerows(rows)

@@ -86,15 +86,16 @@ def test_x610z_200_1b_an_energy_crystal_cast_with_a_cast_record_is_applied_as_a_
 
 
 def test_x610z_502_5_a_discard_not_in_hand_ends_the_turn_and_the_next_turn_is_legal():
-    """P1 holds 8 cards and names one he does not hold: nothing is discarded for it, and his turn ends (the
-    whole `end` was skipped: P2's turn 2 was 700.1 "turn 1 has not ended", 702.1, 403.2 ...)."""
-    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-050"])]
+    """P1 holds 8 cards and names one he does not hold, nor his deck list: nothing is discarded for it, and his turn
+    ends (the whole `end` was skipped: P2's turn 2 was 700.1 "turn 1 has not ended", 702.1, 403.2 ...). (A card of his
+    deck list is discarded as written, for a card of the hand the log does not name: digest.9, test_x610z_one_finding.)"""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-025"])]
     m, found = audit(recs + [r("turn", "P2"), r("draw", "P2", card="A1-010"), r("crystal", "P2", card="A1-010"),
                              r("end", "P2")])
     assert found == [(at(recs), "P1", "502.5")]
     assert m.turn == 2 and len(m.p["P1"]["hand"]) == 8 and m.p["P1"]["discard"] == []
     err = refused(recs, "502.5")
-    assert err.message == "A1-050 not in P1's hand: nothing is discarded for it (the active player discards from his hand)"
+    assert err.message == "A1-025 not in P1's hand: nothing is discarded for it (the active player discards from his hand)"
 
 
 def test_x610z_214_2_a_move_of_the_other_players_summon_fizzles_and_leaves_it_as_it_was():

@@ -19,8 +19,8 @@ from zx_events.games.x610z.sim import simulate
 from zx_events.games.x610z.views import build_view, redact_record
 from zx_events.seats import HIDDEN
 
-from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, deck_drawn_out, legal, pp, r, refused, run
-from x610z_support import play
+from x610z_builder import BATTLE, P1_HAND, P2_HAND, SETUP, T1, deck_drawn_out, header, legal, pp, r, refused, run
+from x610z_support import hidden_codes, play, visible_codes
 
 INVALID = Path(__file__).resolve().parents[3] / "examples" / "x610z" / "invalid"
 
@@ -181,6 +181,149 @@ def test_x610z_105_2a_a_setup_before_the_starting_players_merges_its_105_2a_find
         (2, "105.2a", "P1 (the starting player) places his Life Base first; A4 is not a Starting Dot of board "
                       "x610z-orbits-sample")]
     assert [v["rule"] for v in m.violations] == ["105.2a"]
+
+
+def test_x610z_105_2a_a_header_naming_the_other_starting_player_is_one_finding():
+    """The header's "first" names P2, the log's setups and turn 1 are P1's (the concession example with only "first"
+    changed): the header is the wrong one, one finding at the first record that contradicts it, and the log's order is
+    followed from there (P1 starts: his turn 1, his draw, his hand). It was 144 findings: turn 1 begun as P2's, each
+    record of P1 charged (201.3, 202.1, 403.2, 702.1) and each `end` 502.5."""
+    recs = SETUP + two_turns()
+    m, ref = run(recs, head=header(first="P2"), strict=False)
+    assert [(v.line, v.player, v.rule) for v in ref.found] == [(2, "P1", "105.2a")]
+    assert "the header names P2 as the starting player" in ref.found[0].message
+    assert m.turn == 2 and m.active == "P2" and m.phase == "over" and m.outcome is None
+    assert _counts(m) == _counts(legal(recs))
+    refused(recs, "105.2a", line=2, head=header(first="P2"), contains="the header names P2 as the starting player")
+
+
+def test_x610z_105_2a_a_header_naming_the_other_starting_player_in_the_concession_example():
+    text = (Path(__file__).resolve().parents[3] / "examples" / "x610z" / "legal" / "concession.x610zlog").read_text()
+    head, *rest = text.splitlines()
+    h = json.loads(head)
+    h["first"] = "P2" if h.get("first", "P1") == "P1" else "P1"
+    matches = play("\n".join([json.dumps(h)] + rest) + "\n", strict=False)
+    (m, ref), = matches
+    assert [(v.line, v.rule) for v in ref.found] == [(2, "105.2a")] and m.outcome is not None
+
+
+def test_x610z_105_2a_a_setup_by_the_other_player_first_with_the_headers_turn_1_stands_alone():
+    """The header's starting player begins turn 1: the setup logged before his is the one wrong record (today's
+    finding, charged to it), and the match goes on from the header's order."""
+    recs = [SETUP[1], SETUP[0]] + two_turns()
+    m, ref = run(recs, strict=False)
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [
+        (2, "P2", "105.2a", "P1 (the starting player) places his Life Base first")]
+    assert m.turn == 2 and m.phase == "over"
+    # the header's first P2, P1 sets up first, then turn 1 is P2's: the header stands, P1's setup is the finding
+    recs = SETUP + two_turns("P2")
+    m, ref = run(recs, head=header(first="P2"), strict=False)
+    assert [(v.line, v.player, v.rule, v.message) for v in ref.found] == [
+        (2, "P1", "105.2a", "P2 (the starting player) places his Life Base first")]
+    assert m.turn == 2 and m.phase == "over"
+
+
+CONCESSION = INVALID.parent / "legal" / "concession.x610zlog"
+
+
+def _concession(line: int, old: str, new: str):
+    """The concession example with ``old`` changed to ``new`` in line ``line``, audited; and the example itself."""
+    lines = CONCESSION.read_text().splitlines()
+    assert old in lines[line - 1]
+    lines[line - 1] = lines[line - 1].replace(old, new)
+    (m, ref), = play("\n".join(lines) + "\n", strict=False)
+    (legal_m, _), = play(CONCESSION.read_text())
+    return m, ref, legal_m
+
+
+def test_x610z_200_1a_a_cast_of_a_card_of_the_deck_list_not_in_the_hand_is_played_as_written():
+    """Line 25 casts A1-025 (in P1's deck list, not in his hand as logged; the hand holds A1-020): one 200.1a, the card
+    cast as written for a card of the hand the log does not name, which leaves the hand uncounted. It was announced as
+    nothing, and every later move or attack of the summon was charged (202.2 at 45, 75, 114, 146; 202.3 at 85, and at 99
+    to P2, who logged nothing wrong): 7 findings."""
+    m, ref, legal_m = _concession(25, '"A1-020"', '"A1-025"')
+    # the card as written is a Guardian Spirit (Speed 1, 3 Time Counters), not the log's Hunter Dragon: its own rules
+    # are what follows, and nothing of P2's (its 2-dot move is 202.5c, it leaves play at its third reactivation,
+    # 209.2f, and the log's two later moves of it are 202.2)
+    assert [(v.line, v.player, v.rule) for v in ref.found] == [
+        (25, "P1", "200.1a"), (45, "P1", "202.5c"), (114, "P1", "202.2"), (146, "P1", "202.2")]
+    assert ref.found[0].message == ("A1-025 is not in P1's hand (a card is cast from hand): played as written, for a "
+                                    "card of the hand the log does not name")
+    assert m.outcome == legal_m.outcome
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert [(v.hand_count, v.deck_count) for v in build_view(m, viewer).players.values()] == \
+            [(v.hand_count, v.deck_count) for v in build_view(legal_m, viewer).players.values()]
+
+
+def test_x610z_200_1a_a_cast_of_a_card_of_the_deck_list_with_the_same_stats_is_one_finding():
+    """A Sky Vessel P1 does not hold as logged (his hand lists a Forest Beast for it): one 200.1a, the summon cast as
+    written, his hand one card fewer (its counts the legal log's for every seat), and the other seat does not see his
+    hand (it counts it)."""
+    hand = [c if c != "A1-022" else "A1-021" for c in P1_HAND]
+    cast = [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("cast", "P1", card="A1-022", dot="E1", pay={})]
+    recs = [r("setup", "P1", dot="S1", hand=hand), SETUP[1]] + cast
+    m, ref = run(recs, strict=False)
+    assert [(v.line, v.rule) for v in ref.found] == [(6, "200.1a")]
+    assert ref.found[0].message.endswith("played as written, for a card of the hand the log does not name")
+    legal_m = legal(SETUP + cast)
+    assert m.stack[-1]["card"] == "A1-022" and not m.stack[-1].get("void")
+    for viewer in ("judge", "P1", "P2", "spectator"):
+        assert _counts(m, viewer)["P1"][:2] == _counts(legal_m, viewer)["P1"][:2]
+    assert build_view(m, "P2").players["P1"].hand is None
+    secret = hidden_codes(m, "P2") - visible_codes(m, "P2")  # (P1's Bullseye and Swift Boots, say)
+    seen = repr(build_view(m, "P2")) + json.dumps(m.violations) + json.dumps(redact_record(recs[-1], "P2"))
+    assert secret and not [c for c in secret if c in seen]
+    refused(recs, "200.1a", line=6, contains="played as written")
+
+
+def test_x610z_200_1b_a_crystal_of_the_deck_list_not_in_the_hand_is_played_as_written():
+    """P1 casts a Mystic Crystal his hand does not list (a Boost Crystal in its place): one 200.1b, the crystal in play,
+    its energy added, and his `end` counts his hand one card fewer (it was skipped: 203.3 at the energy, 200.5 at its
+    payment, a false 502.5 at the end)."""
+    hand = ["A1-011" if c == "A1-010" else c for c in P1_HAND]
+    recs = [r("setup", "P1", dot="S1", hand=hand), SETUP[1], r("turn", "P1"), r("draw", "P1", card="A1-011"),
+            r("crystal", "P1", card="A1-010"), r("energy", "P1", crystal="A1-010"), r("end", "P1")]
+    m, found = audit(recs)
+    assert found == [(6, "P1", "200.1b")]
+    assert [p["code"] for p in m.perms] == ["A1-010"] and m.p["P1"]["pool"] == {}
+
+
+def test_x610z_200_1b_a_crystal_record_naming_a_card_that_is_no_crystal_is_the_crystal_its_energy_names():
+    """x13: the concession example's line 6 makes a crystal of A1-030 (a Bullseye, no crystal, not in the hand) instead
+    of A1-010: one 200.1b; the crystal is the hand's one whose energy P1 adds next (line 7), cast there. It was 7
+    findings: 203.3 at 7, 200.5 at 8, a false 502.5 at 11 and 206.1e at 24, 78, 149."""
+    m, ref, legal_m = _concession(6, '"A1-010"', '"A1-030"')
+    assert [(v.line, v.player, v.rule) for v in ref.found] == [(6, "P1", "200.1b")]
+    assert "no Energy Crystal Card" in ref.found[0].message and m.outcome == legal_m.outcome
+    assert sorted(p["code"] for p in m.perms) == sorted(p["code"] for p in legal_m.perms)
+    assert _counts(m) == _counts(legal_m)
+    # its energy never added that turn: the `end` counts the hand without it (no false 502.5)
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-011"), r("crystal", "P1", card="A1-032"),
+                    r("end", "P1")]
+    _, found = audit(recs)
+    assert found == [(6, "P1", "200.1b")]
+
+
+def test_x610z_502_5_a_discard_of_a_card_of_the_deck_list_not_in_the_hand_is_discarded_as_written():
+    """P1's `end` discards A1-050, in his deck list, not in his hand as logged: one 502.5, the card discarded as written
+    for a card of the hand the log does not name, his hand one card fewer (it was 'nothing is discarded for it', his
+    hand kept a card too many, and his next right discard was 502.5 again)."""
+    recs = SETUP + [r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-050"]),
+                    r("turn", "P2"), r("draw", "P2", card="A1-011"), r("end", "P2", discard=["A1-011"]),
+                    r("turn", "P1"), r("draw", "P1", card="A1-010"), r("end", "P1", discard=["A1-010"])]
+    m, ref = run(recs, strict=False)
+    assert [(v.line, v.player, v.rule) for v in ref.found] == [(6, "P1", "502.5")]
+    assert ref.found[0].message == ("A1-050 not in P1's hand: discarded as written, for a card of the hand the log does "
+                                    "not name")
+    assert m.p["P1"]["discard"] == ["A1-050", "A1-010"] and _counts(m)["P1"][0] == 7
+
+
+def test_x610z_200_1a_a_cast_not_in_the_hand_nor_the_deck_list_is_still_announced_as_nothing():
+    """A card the deck list does not hold (an other deck's) cannot stand for a card of the hand: announced as nothing
+    (digest.8), as before."""
+    m, ref, _ = _concession(25, '"A1-020"', '"A1-021"')
+    assert [(v.line, v.rule) for v in ref.found][0] == (25, "200.1a")
+    assert "played as written" not in ref.found[0].message
 
 
 # ---------------------------------------------------------------------- the draw (702.1)
@@ -459,12 +602,12 @@ def test_x610z_402_10f_an_activated_ability_used_twice_is_not_also_206_1e():
 
 
 def test_x610z_502_5_a_discard_not_in_hand_and_a_wrong_count_are_one_finding():
-    """P1 holds 7 cards after his draw and crystal and discards one he does not hold: two facts of 502.5, one
-    finding whose message says both (a clause is reported once per record)."""
-    recs = T1 + [r("end", "P1", discard=["A1-050"])]
+    """P1 holds 7 cards after his draw and crystal and discards one he does not hold (nor his deck list): two facts of
+    502.5, one finding whose message says both (a clause is reported once per record)."""
+    recs = T1 + [r("end", "P1", discard=["A1-025"])]
     _, ref = run(recs, strict=False)
     assert [(v.line, v.rule, v.message) for v in ref.found] == [
-        (at(recs), "502.5", "A1-050 not in P1's hand: nothing is discarded for it (the active player discards from "
+        (at(recs), "502.5", "A1-025 not in P1's hand: nothing is discarded for it (the active player discards from "
                             "his hand); P1 holds 7 cards and discards 1: down to 7 means 0")]
 
 

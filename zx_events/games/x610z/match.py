@@ -71,11 +71,21 @@ def _from_hand(z: dict, code: str) -> bool:
     return False
 
 
+def _unnamed(z: dict) -> None:
+    """A card cast from the player's hand (``z``) that it does not list (digest.9): one of its cards, unknown which,
+    was that card under another name (a setup's or a draw's): it leaves the hand, which still lists the other name,
+    uncounted (``hand_count``); the deck the state keeps still lists the card cast in place of that one (the counts
+    are right, which card is not known)."""
+    z["unnamed"] = z.get("unnamed", 0) + 1
+
+
 def hand_count(z: dict) -> int:
     """How many cards the player's hand (``z``) holds: the hand the state keeps, less the cards an `end` left out
     discarded unknown (``HIDDEN`` in his Discard Pile, digest.8: the turn ended by the next `turn` discards down to the
-    hand limit, 502.5), whose codes it still lists, which of them they are not being known."""
-    return len(z["hand"]) - z["discard"].count(HIDDEN)
+    hand limit, 502.5), whose codes it still lists, which of them they are not being known; and less the cards a `cast`
+    or `crystal` used under a name the hand does not list (``unnamed``, digest.9: played as written for a card of the
+    hand the log does not name, which it still lists)."""
+    return max(0, len(z["hand"]) - z["discard"].count(HIDDEN) - z.get("unnamed", 0))
 
 
 def stat(entry: dict, name: str) -> int:
@@ -279,9 +289,15 @@ class Match(Aggregate):
 
     # ------------------------------------------------------------------ energy (203, 403)
     @event("CrystalCast", topic=topic("CrystalCast"))
-    def _crystal(self, player: str, card: str, pay: dict, counters: dict, rec: dict | None = None, line: int | None = None) -> None:
+    def _crystal(self, player: str, card: str, pay: dict, counters: dict, rec: dict | None = None, line: int | None = None,
+                 unnamed: bool = False) -> None:
+        """``unnamed`` (digest.9): ``card``, which the hand does not list, is cast for a card of the hand the log does
+        not name (``_unnamed``)."""
         z = self.p[player]
-        _from_hand(z, card)
+        if unnamed:
+            _unnamed(z)
+        else:
+            _from_hand(z, card)
         self._spend(player, pay)
         self.perms.append({"uid": self._uid(), "code": card, "kind": "crystal", "owner": player, "ctrl": player,
                            "act": False, "on": None, "counters": dict(counters)})
@@ -302,10 +318,14 @@ class Match(Aggregate):
     # ------------------------------------------------------------------ the stack (200, 201)
     @event("Announced", topic=topic("Announced"))
     def _announced(self, player: str, entry: dict, pay: dict, rec: dict | None = None, line: int | None = None) -> None:
+        """An entry marked ``unnamed`` (digest.9): the card cast, which the hand does not list, is cast for a card of
+        the hand the log does not name (``_unnamed``)."""
         self._spend(player, pay)
         kind = entry["kind"]
         if entry.get("void"):
             pass  # an announcement of nothing (digest.8: what it names is not there): it takes the stack and priority
+        elif entry.get("unnamed"):
+            _unnamed(self.p[player])
         elif kind == "cast":
             _from_hand(self.p[player], entry["card"])  # to the Cast Zone (503.1)
         elif kind == "activate":
@@ -402,13 +422,21 @@ class Match(Aggregate):
 
     # ------------------------------------------------------------------ end of turn and game
     @event("TurnEnded", topic=topic("TurnEnded"))
-    def _turn_ended(self, player: str, discard: list, rec: dict | None = None, line: int | None = None) -> None:
+    def _turn_ended(self, player: str, discard: list, rec: dict | None = None, line: int | None = None,
+                    unnamed: list | None = None) -> None:
+        """``unnamed`` (digest.9): the cards of ``discard`` the hand does not list, discarded as written for cards of
+        the hand the log does not name (``_unnamed``)."""
         z = self.p[player]
+        left = list(unnamed or [])
         for c in discard:  # 502.5
             if c == HIDDEN:  # a card of the hand, unknown which (an `end` left out, digest.8: ``hand_count``)
                 z["discard"].append(HIDDEN)
             elif _from_hand(z, c):
                 z["discard"].append(c)
+            elif c in left:
+                left.remove(c)
+                z["discard"].append(c)
+                _unnamed(z)
         for zz in self.p.values():
             zz["pool"] = {}  # 203.4
         for e in self.dots.values():

@@ -241,7 +241,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "PhaseEntered": (known("phase"),
                      lambda f, w: f"The {PHASES.get(f.get('phase'), str(f.get('phase')).capitalize() + ' Phase')} "
                                   f"begins"),
-    "CrystalCast": (known("player", "card", "pay", "counters"),
+    "CrystalCast": (known("player", "card", "pay", "counters", "unnamed"),
                     lambda f, w: f"{w.who(f.get('player'))} casts the Energy Crystal {w.card(f.get('card'))}"
                                  f"{_paying(f.get('pay'))}"),
     "EnergyAdded": (known("player", "uid", "type", "amount"),
@@ -261,7 +261,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
                       lambda f, w: f"{w.card(f.get('code'))} leaves play "
                                    f"{CAUSES.get(f.get('cause'), '(' + compact(f.get('cause')) + ')')} for the "
                                    f"Discard Pile"),
-    "TurnEnded": (known("player", "discard"), lambda f, w: f"{w.who(f.get('player'))} ends the turn{discarding(f, w)}"),
+    "TurnEnded": (known("player", "discard", "unnamed"), lambda f, w: f"{w.who(f.get('player'))} ends the turn{discarding(f, w)}"),
     "LateRecord": (known("player", "discard"),
                    lambda f, w: f"{w.who(f.get('player'))}'s record comes late (what it says had already happened)"
                                 f"{discarding(f, w)}"),

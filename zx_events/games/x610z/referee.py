@@ -22,6 +22,7 @@ from .board import Board
 from .cards import COLORLESS, Card, Catalog
 from .decks import check_deck
 from .match import HAND_LIMIT, Match, deck_count, hand_count, other, stat
+from .rules import PLAYED_AS_WRITTEN
 
 CODE_CHARS = "-"  # a card code has a dash, a dot id never does
 
@@ -65,6 +66,15 @@ class Referee:
         # the starting player's setup is due before the other's, logged first: 105.2a there (do_setup), so his setup
         # left out is no second finding at the first `turn` (_implied_setup)
         self.preceded = False
+        # the starting player as the log keeps it: the header's "first", unless the setup logged first and turn 1 are
+        # both the other player's (``_settle_first``: then the header is the wrong one, and the log's order is followed)
+        self.first = match.first
+        # (line, player) of a setup logged before the starting player's, judged at the first record after the setups
+        # (``_settle_first``): the header's mistake or this record's
+        self.swap: tuple[int, str] | None = None
+        # (turn, player, pay) of a `crystal` record naming a card that is no crystal, while the hand holds crystals
+        # (200.1b, do_crystal): the crystal cast is the one of his hand whose energy he adds first that turn (do_energy)
+        self.lost_crystal: tuple[int, str, dict] | None = None
         # player -> the draws of his Draw Phases left out (702.1, _leave_draw) that no later draw made, each an unknown
         # card (``HIDDEN``) in his hand from then on: like ``unknown``, a card he plays or discards from his hand that
         # the state does not hold is one of them (``_from_unknown``: known there)
@@ -164,6 +174,8 @@ class Referee:
         repeat, self.last = self.last, (line, rec)
         self.repeat = repeat[0] if repeat is not None and repeat[1] == rec else None
         try:
+            if self.swap is not None and kind != "setup":
+                self._settle_first(kind)
             if kind != "pass" and stray is not None:
                 answer = self._stray_pass(stray, kind)
             if kind in _ANNOUNCEMENTS and m.prio not in (None, self.by) and self.repeat is None \
@@ -240,7 +252,33 @@ class Referee:
         return None
 
     def finish(self) -> None:
-        """End of the log: nothing is left pending (an unfinished match is stored as it stands)."""
+        """End of the log: nothing is left pending (an unfinished match is stored as it stands; a setup logged before
+        the starting player's, no turn after it, is its own finding: ``_settle_first``)."""
+        if self.swap is not None:
+            self.line, self.by, self.rec = None, None, None
+            self._settle_first(None)
+            self._flush()
+
+    def _settle_first(self, kind: str | None) -> None:
+        """105.2a for the setup logged before the starting player's (``swap``), judged at the first record after the
+        setups (``kind``; None: the log ended). The setup order and turn 1 both the other player's (a `turn` or a record
+        of a turn of his): the header's "first" is the wrong one, one finding at that setup, which says so, and the
+        log's order is followed from there (``first``: turn 1 is his, and so his draw and hand; digest.8: every record of
+        his turn 1 was charged, 700.1, 702.1, 403.2, 201.3, 202.1, and each `end` 502.5, 144 findings in the concession
+        example with only its "first" changed). Else the setup is the record by the wrong player, as before."""
+        line, pl = self.swap
+        self.swap = None
+        here = self.line, self.by
+        self.line, self.by = line, pl
+        try:
+            if kind is not None and (kind == "turn" or kind in _IN_TURN) and here[1] == pl:
+                self.fail("105.2a", f"the header names {self.first} as the starting player, but {pl} sets up first and "
+                                    f"begins turn 1: {pl} is taken as the starting player (the log's order)")
+                self.first = pl
+            else:
+                self._order_finding(pl)
+        finally:
+            self.line, self.by = here
 
     # ------------------------------------------------------------------ derived rule effects
     def settle(self) -> None:
@@ -405,9 +443,9 @@ class Referee:
         if z["ready"]:
             self.fail("105.2a", f"{pl} is already set up", fatal=True)
         opp = m.p[other(pl)]
-        if not opp["ready"] and pl != m.first:
-            self.fail("105.2a", f"{m.first} (the starting player) places his Life Base first")
-            self.preceded = True
+        if not opp["ready"] and pl != self.first:
+            # the header's mistake or this record's: judged at the first record after the setups (_settle_first)
+            self.swap = (self.line, pl)
         # digest.8: a setup the state can apply is applied as played, one that places no Life Base is applied without
         # it (the hand dealt, the player set up): it was skipped, and the other player's legal setup was 105.2a, every
         # turn 'a turn before both players set up' and each record 700.1 'no turn under way' (153 findings)
@@ -440,6 +478,10 @@ class Referee:
                 fix = ""
         if fix:
             dot = due
+        if self.swap == (self.line, pl) and any((v.rule, v.player) == ("105.2a", pl) for _, v in self._pending):
+            # the setup wrong in itself (its dot): the order is its finding too, the header not doubted (one finding)
+            self.swap = None
+            self._order_finding(pl)
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         if lb is None:  # (101.1b in Limited play: the header's format, as the deck check cites it)
             rule = "101.1b" if (m.header.get("format") or "constructed") == "limited" else "101.1a"
@@ -475,6 +517,20 @@ class Referee:
         m._set_up(player=pl, dot=dot, life_base=card and {"code": lb, "stats": card.stats(), "cls": card.cls,
                                                           "counters": dict(card.counters)},
                   hand=hand, murphy=murphy, rec=self._carry(), line=self.line)
+
+    def _order_finding(self, pl: str) -> None:
+        """105.2a: ``pl``'s setup (the record under way, ``line``) is logged before the starting player's (the one
+        finding of it, merged first into the record's other 105.2a findings)."""
+        message = f"{self.first} (the starting player) places his Life Base first"
+        for i, (k, v) in enumerate(self._pending):
+            if (v.rule, v.player) == ("105.2a", pl):
+                v = Violation(v.line, v.turn, v.player, v.rule, f"{message}; {v.message}")
+                self._pending[i] = (k, v)
+                self.found[k] = v
+                break
+        else:
+            self.fail("105.2a", message)
+        self.preceded = True
 
     # ------------------------------------------------------------------ turns (700-704)
     def _late_turn(self) -> bool:
@@ -537,7 +593,7 @@ class Referee:
             dot = None
         lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
         where = f"on {dot}, the Starting Dot opposing {other(pl)}'s (105.2b)" if dot and lb else "nowhere (not known)"
-        if not (pl == m.first and self.preceded):
+        if not (pl == self.first and self.preceded):
             self.fail("105.2a", f"{pl} has no setup before the first turn: set up here, his Life Base {where}, his hand "
                                 f"of 7 cards unknown", player=pl)
         if lb is None or dot is None:
@@ -581,7 +637,7 @@ class Referee:
         """Whose the next turn is (700.1, 700.2: the starting player's first, then as ``extra_turn`` and
         ``skip_turn`` effects queued them, else the other player's)."""
         m = self.m
-        return m.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
+        return self.first if m.turn == 0 else (m.turns_queue[0] if m.turns_queue else other(m.active))
 
     def _infer_turn(self) -> None:
         """A record of the next turn's player after an ``end`` (or after the setups, the starting player's), its
@@ -714,9 +770,22 @@ class Referee:
         # (the hand holds the unknown cards of a setup or a draw left out, HIDDEN: counted for 502.5; a discard showing
         # the card of a draw left out makes it known, _from_unknown)
         lost = self._discards(pl, discard)[1]
+        kept = len(discard) - len(lost)
+        unnamed = []
+        for c in lost:  # a card of the deck list, while the hand holds a card for it: discarded as written (digest.9)
+            # (the deck the state keeps still lists the cards this `end` takes as unknown cards of the hand)
+            taken = discard.count(c) - lost.count(c) - min(z["hand"].count(c), discard.count(c))
+            if z["deck"].count(c) - taken > unnamed.count(c) and hand_count(z) - kept > len(unnamed):
+                unnamed.append(c)
+        if unnamed:
+            self.fail("502.5", f"{', '.join(unnamed)} not in {pl}'s hand: discarded as written, for "
+                               f"{'a card' if len(unnamed) == 1 else 'cards'} of the hand the log does not name")
+        lost = _missing(unnamed, lost)
         if lost:  # (digest.7: the rest of the `end` is applied, the turn ends; it skipped the whole record)
             self._not_in_hand(pl, lost)
         held = hand_count(z)
+        if self.lost_crystal is not None and self.lost_crystal[:2] == (m.turn, pl):
+            held -= 1  # the crystal cast for a card that is no crystal, its energy not added: one of the hand's (200.1b)
         need = max(0, held - HAND_LIMIT)
         # the unknown cards of a setup left out may be fewer than 7 (105.4: Murphy's Law, each time one card fewer):
         # a count resting on them is no finding (digest.8: a setup left out with Murphy's Law was 502.5 at a right
@@ -725,18 +794,22 @@ class Referee:
         if not fewest <= len(discard) <= need:
             self.fail("502.5", f"{pl} holds {held} cards and discards {len(discard)}: "
                                f"down to {HAND_LIMIT} means {need}")
-        self._end_turn(discard, self._carry())
+        self._end_turn(discard, self._carry(), unnamed)
 
     def _not_in_hand(self, pl: str, lost: list[str]) -> None:
         """502.5: an `end` discards ``lost``, which ``pl`` does not hold (nothing is discarded for them)."""
         self.fail("502.5", f"{', '.join(lost)} not in {pl}'s hand: nothing is discarded for "
                            f"{'it' if len(lost) == 1 else 'them'} (the active player discards from his hand)")
 
-    def _end_turn(self, discard: list, rec: dict | None) -> None:
-        """The active player's turn ends (``discard``: the cards he discards, 502.5), then 602.5: Non Life Base
-        summons on Ending Dots are destroyed."""
+    def _end_turn(self, discard: list, rec: dict | None, unnamed: list | None = None) -> None:
+        """The active player's turn ends (``discard``: the cards he discards, 502.5; ``unnamed``: those of them his
+        hand does not list, discarded as written for cards of it the log does not name, digest.9), then 602.5: Non Life
+        Base summons on Ending Dots are destroyed."""
         self.inferred = None
-        self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line)
+        if unnamed:
+            self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line, unnamed=unnamed)
+        else:
+            self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line)
         for dot, e in list(self.m.dots.items()):
             if self.board.dots[dot].is_end and not e["life"]:
                 self._leave_play(dot, "602.5")
@@ -775,10 +848,23 @@ class Referee:
                                f"{self.repeat}, logged twice (skipped)", fatal=True)
         if m.p[self.by]["crystal_cast"]:
             self.fail("403.1", f"{self.by} already cast an Energy Crystal Card this turn")
-        if code not in m.p[self.by]["hand"] and not self._from_unknown(self.by, code):
-            self.fail("200.1b", f"{code} is not in {self.by}'s hand (an Energy Crystal Card is cast from hand)",
-                      fatal=True)
         card = self.card(code)
+        unnamed = False
+        if code not in m.p[self.by]["hand"] and not self._from_unknown(self.by, code):
+            what = f"{code} is not in {self.by}'s hand (an Energy Crystal Card is cast from hand)"
+            z = m.p[self.by]
+            if not card.is_crystal and not z["crystal_cast"] and any(
+                    c != HIDDEN and self.card(c).is_crystal for c in z["hand"]):
+                # a card that is no crystal, for one of the crystals of the hand: which is known where the log first
+                # adds its energy (``lost_crystal``, do_energy; digest.8: skipped, and that `energy` was 203.3, the
+                # payment of its energy 200.5, each `end` a false 502.5 and later energy 206.1e)
+                self.lost_crystal = (m.turn, self.by, dict(r.get("pay") or {}))
+                self.fail("200.1b", f"{what}, and is no Energy Crystal Card ({card.type}): the crystal cast is one of "
+                                    f"the hand's, known where its energy is first added", fatal=True)
+            if not (card.is_crystal and self._unnamed(self.by, code)):
+                self.fail("200.1b", what, fatal=True)
+            self.fail("200.1b", f"{what}: {PLAYED_AS_WRITTEN}")
+            unnamed = True
         if not card.is_crystal:
             a = "an" if card.type[0] in "AEIOU" else "a"  # (an Effect, an Energy Crystal Effect)
             self.fail("200.1b", f"{code} ({card.name}) is {a} {card.type} card: a crystal record casts only "
@@ -787,12 +873,37 @@ class Referee:
         if not self._pay(card.cost, pay):
             self.m._failed(player=self.by, kind="crystal", pay=pay, rec=self._carry(), line=self.line)
             return
+        if unnamed:
+            m._crystal(player=self.by, card=code, pay=pay, counters=dict(card.counters), rec=self._carry(),
+                       line=self.line, unnamed=True)
+            return
         m._crystal(player=self.by, card=code, pay=pay, counters=dict(card.counters), rec=self._carry(), line=self.line)
+
+    def _unnamed(self, pl: str, code: str) -> bool:
+        """Whether ``code``, which a `cast` or `crystal` of ``pl`` names and his hand does not hold as the state knows
+        it (nor as one of its unknown cards, ``_from_unknown``), could stand for a card of his hand the log does not
+        name: his deck list holds it (the deck the state keeps) and his hand holds a card. Then the record is played as
+        written, one finding (200.1a, 200.1b), the hand one card fewer (``Match._unnamed``), as Z/X plays a card of the
+        deck list (301.1): digest.8 announced the cast as nothing, or skipped the crystal, and each later record of the
+        summon or crystal was charged (202.2, 202.3 also to the other player, 203.3, 206.1e, and a false 502.5)."""
+        z = self.m.p[pl]
+        return code in z["deck"] and hand_count(z) > 0
 
     def do_energy(self, r: dict) -> None:
         m, code = self.m, r["crystal"]
         self._running()
         mine = [p for p in m.perms if p["code"] == code and p["ctrl"] == self.by]
+        lost, self.lost_crystal = self.lost_crystal, None
+        if lost is not None and lost[:2] == (m.turn, self.by) and not m.p[self.by]["crystal_cast"] \
+                and all(p["act"] for p in mine) and code in m.p[self.by]["hand"] and self.card(code).is_crystal:
+            # the crystal of a `crystal` record naming a card that is no crystal (200.1b, reported there): this one of
+            # the hand, cast now, its energy then added (the record skipped there had no other effect)
+            card = self.card(code)
+            m._crystal(player=self.by, card=code, pay=lost[2], counters=dict(card.counters), rec=self._carry(),
+                       line=self.line)
+            mine = [p for p in m.perms if p["code"] == code and p["ctrl"] == self.by]
+        elif lost is not None and lost[:2] == (m.turn, self.by):
+            self.lost_crystal = lost  # (an energy of another crystal: it may still come)
         if not mine:
             self.fail("203.3", f"{self.by} controls no {code} in play (a crystal's energy flows into its "
                                f"controller's pool)", fatal=True)
@@ -891,9 +1002,13 @@ class Referee:
             self.fail("206.2a", f"the non permanent {card.name} is cast outside the Action and End Phases "
                                 f"({_PHASE_NAME.get(m.phase, m.phase)})")
         self._stackable(f"casting {card.name}", phased=True)
+        unnamed = False
         if code not in m.p[self.by]["hand"] and not self._from_unknown(self.by, code):
-            self._void("200.1a", f"{code} is not in {self.by}'s hand (a card is cast from hand)",
-                       {"kind": "cast", "card": code}, r["pay"])
+            what = f"{code} is not in {self.by}'s hand (a card is cast from hand)"
+            if not self._unnamed(self.by, code):
+                self._void("200.1a", what, {"kind": "cast", "card": code}, r["pay"])
+            self.fail("200.1a", f"{what}: {PLAYED_AS_WRITTEN}")
+            unnamed = True
         entry: dict[str, Any] = {"id": self.line, "kind": "cast", "by": self.by, "card": code,
                                  "permanent": card.permanent}
         if card.is_summon:
@@ -921,9 +1036,13 @@ class Referee:
             if key in r:
                 entry[key] = r[key]
         cost = checks.add(card.cost, card.additional_cost, int(r.get("additional") or 0))
+        if unnamed:  # the cost is the card meant's, which the log does not name: the payment as logged, from the pool
+            cost = dict(r["pay"] or {})
         if not self._pay(cost, r["pay"]):
             m._failed(player=self.by, kind="cast", pay=r["pay"], rec=self._carry(), line=self.line)
             return
+        if unnamed:
+            entry["unnamed"] = True
         m._announced(player=self.by, entry=entry, pay=r["pay"], rec=self._carry(), line=self.line)
 
     def _controls_class(self, player: str, cls: str) -> bool:

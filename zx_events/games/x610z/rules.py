@@ -9,12 +9,23 @@ from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
 RULES_VERSION = "x610z-cr-1.1+digest.9"
+# the end of the message of the 200.1a or 200.1b finding that a `cast` or `crystal` names a card of the deck list the hand
+# does not hold, played as written for a card of the hand the log does not name (``Referee._unnamed``, digest.9), as
+# Z/X's 301.1 (zx_events.games.zx.rules.PLAYED_AS_WRITTEN): stored in ViolationRecorded events, never reworded
+PLAYED_AS_WRITTEN = "played as written, for a card of the hand the log does not name"
 # .9 (2026-11-27/28; the referee's alone, the state's handlers read old events as before): records left out and logged
 # twice. A Draw Phase draw left out (702.1) puts its card in the hand, unknown (CardDrawn of '?'), known where first
 # used; an `end` left out (700.1, the active player's) discards his hand down to 7 (502.5) as '?' in his Discard Pile,
 # a late `end` naming them; 502.5 allows Murphy's Law's smaller hand (105.4); a `draw` repeating the record just
 # before, after the turn's draw, is one 702.1 and skipped. (Those of 2026-11-27 evening landed without this bump, some
 # of their notes in docs/rules-x610z.md saying "digest.8": matches imported from then until the bump pin .8.)
+# .9 (also, 2026-11-28): a header whose "first" names the other player than the setup logged first and turn 1 is one
+# 105.2a at that setup, the log's order followed (it was 144 findings); a `cast` or `crystal` naming a card of the deck
+# list its hand does not hold (200.1a, 200.1b), while the hand holds a card, is played as written for a card of the hand
+# the log does not name (``PLAYED_AS_WRITTEN``; Announced and CrystalCast with ``unnamed``: that card leaves the hand
+# uncounted, ``match.hand_count``), its payment spent as logged (the cost is the card meant's); it was announced as
+# nothing, or skipped, and each later record of the summon or crystal was charged (202.2, 202.3, 203.3, 206.1e, 502.5).
+# Events stored before carry no ``unnamed``: they replay as stored.
 # .8: a record refused without being applied leaves priority where the log's next records expect it (one mistake, one
 # finding): a stackable announcement or trigger naming what is not there (a move or attack from an empty dot, 202.2 /
 # 202.3; an attack on one or with a path not ending at its target, 202.3; a path off the board, 600.3; a cast not in
