@@ -8,9 +8,9 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.9"
+RULES_VERSION = "x610z-cr-1.1+digest.10"
 # the end of the message of the 200.1a or 200.1b finding that a `cast` or `crystal` names a card of the deck list the hand
-# does not hold, played as written for a card of the hand the log does not name (``Referee._unnamed``, digest.9), as
+# does not hold, played as written for a card of the hand the log does not name (``Referee._unnamed``, digest.10), as
 # Z/X's 301.1 (zx_events.games.zx.rules.PLAYED_AS_WRITTEN): stored in ViolationRecorded events, never reworded
 PLAYED_AS_WRITTEN = "played as written, for a card of the hand the log does not name"
 # .9 (2026-11-27/28; the referee's alone, the state's handlers read old events as before): records left out and logged
@@ -19,7 +19,7 @@ PLAYED_AS_WRITTEN = "played as written, for a card of the hand the log does not 
 # a late `end` naming them; 502.5 allows Murphy's Law's smaller hand (105.4); a `draw` repeating the record just
 # before, after the turn's draw, is one 702.1 and skipped. (Those of 2026-11-27 evening landed without this bump, some
 # of their notes in docs/rules-x610z.md saying "digest.8": matches imported from then until the bump pin .8.)
-# .9 (also, 2026-11-28): a header whose "first" names the other player than the setup logged first and turn 1 is one
+# .10 (2026-11-28; the referee's alone): a header whose "first" names the other player than the setup logged first and turn 1 is one
 # 105.2a at that setup, the log's order followed (it was 144 findings); a `cast` or `crystal` naming a card of the deck
 # list its hand does not hold (200.1a, 200.1b), while the hand holds a card, is played as written for a card of the hand
 # the log does not name (``PLAYED_AS_WRITTEN``; Announced and CrystalCast with ``unnamed``: that card leaves the hand

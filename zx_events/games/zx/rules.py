@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.8"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.9"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -52,6 +52,11 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.8"  # .2: 605.6, lethal Power 0, star
 # Resource record, a payment, Life damage, a Reload, an effect's move (the player was never set up: every card he
 # used 301.1, 902, 101.2, the result lost); a late setup names them; its 402 is the player's who left it out. (The
 # draw's change landed on 2026-11-27 at 21:23 without this bump: matches imported from then until the bump pin .7.)
+# .9 (2026-11-28; the referee's alone): a `turn 1` record of the player the header's "first" does not name is one
+# 501.3 naming the header, turn 1 beginning at the next record as its writer's turn when only the turn player writes
+# it (the header wrong: the log's order), else the `turn` record's writer's (its seat wrong: the header's); it was the
+# header's player's turn and every record after it charged (19 findings in a match). "Turn N has not ended" (501.3) is
+# the finding of the player who left his `end` out; a play logged twice says so, skipped (it said played as written).
 
 # the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
 # played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in
