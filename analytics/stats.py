@@ -1063,7 +1063,8 @@ class Stats:
         """Life damage by seat (first or second player), or by turn and seat.
 
         By seat: ``damage_per_turn`` = Life damage taken per turn of the opponent;
-        ``ignition_rate`` = share of damage points whose revealed card was played by its IG;
+        ``ignition_rate`` = share of damage points whose revealed card was played by its IG (null, as ``ignitions``,
+        for a game without Ignition: X610Z);
         ``comeback_rate`` = share of finished matches the seat won after being behind on Life at
         the end of some turn. By turn: damage per game that reached that turn, and the ignition rate."""
         if by not in LIFE_KEYS:
@@ -1074,6 +1075,11 @@ class Stats:
             df = df.with_columns(pl.when(pl.col("opponent_turns") > 0)
                                  .then(pl.col("damage") / pl.col("opponent_turns")).alias("damage_per_turn"))
             df = with_rate(df, "ignition_rate", "ignitions", "damage")
+            games = [filters["game"]] if filters.get("game") else self.games()
+            if games and not set(games) & set(table_owners("ignitions")):  # a game without Ignition (X610Z): no rate
+                # of 0% with an interval, as if measured, but none (its seats' life_ignitions are always 0)
+                df = df.with_columns([pl.lit(None, dtype=df.schema[c]).alias(c) for c in df.columns
+                                      if c.startswith("ignition")])
             df = with_rate(df, "comeback_rate", "comebacks", "behind_games")
             df = _flag(df, ["games", "damage", "behind_games"], self.min_games).rename({"key": "seat"})
             return df.sort("seat")

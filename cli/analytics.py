@@ -394,6 +394,8 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
                 stale_note(ctx, st, path)
                 df = getattr(st, method)(**fixed, **kw, **filters)
                 mirrors = df.height == 0 and _all_mirrors(st, method, kw.get("by"), filters, kw.get("card"))
+                unfinished = (df.height == 0 and not mirrors and kw.get("card") is None
+                              and all(v is None for v in filters.values()) and _unfinished(st))
         except (AnalyticsError, UnknownName, NotThisGame) as e:
             raise click.ClickException(str(e)) from None
         except duckdb.Error as e:
@@ -407,6 +409,11 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
             click.echo(f"no rows: every finished match in the analytics file is a mirror (the same {mirrors} on both "
                        f"sides), which {method} by {mirrors} leave out (50% by construction); `zx stats winrates "
                        f"--by first` counts them", err=True)
+        elif unfinished:
+            which = ("the one match in the analytics file has no result (its log stops before its end)" if unfinished == 1
+                     else f"none of the {unfinished} matches in the analytics file has a result (each log stops before "
+                          f"its end)")
+            click.echo(f"no rows: {which}, and {method} count{'s' * (method[-1] != 's')} finished matches only", err=True)
         elif df.height == 0:  # name every option that chose rows: the filters, and cards' --card
             chosen = {"card": kw.get("card"), **filters}
             given = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in chosen.items() if v is not None)
@@ -427,6 +434,14 @@ def _all_mirrors(st: Any, method: str, by: str | None, filters: dict, card: str 
         return None
     finished = st.sql("SELECT count(*) AS n FROM seats WHERE result IS NOT NULL", timeout=None)
     return by if finished.item(0, 0) else None
+
+
+def _unfinished(st: Any) -> int:
+    """The matches of the analytics file when it has some and none of them has a result, else 0 (an empty table
+    said "the analytics file has no matches for this yet" over 11 matches that stop before their end)."""
+    counts = st.sql("SELECT count(*) AS n, count(result) AS finished FROM seats", timeout=None)
+    seats, finished = counts.item(0, 0), counts.item(0, 1)
+    return seats // 2 if seats and not finished else 0
 
 
 @click.group("stats")

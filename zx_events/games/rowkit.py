@@ -62,7 +62,7 @@ def match_head(d: dict, summary: Callable[[Any, tuple], tuple], given: Any = Non
     for key, seat in (("p1", "P1"), ("p2", "P2")):
         p = pl.get(seat) or {}
         colours, every, arch, listed = summary(p.get("deck"), ref)
-        head.update({f"{key}_name": nfc(p.get("name")), f"{key}_deck": nfc(p.get("deck_name")),
+        head.update({f"{key}_name": nfc(p.get("name")), f"{key}_deck": nfc(p.get("deck_name")) or None,  # ("": no name, as one left out)
                      f"{key}_colours": colours, f"{key}_colours_all": every, f"{key}_archetype": arch,
                      f"{key}_list": listed})
     head.update({"first": h.get("first", "P1"), "source": d.get("source"), "imported_at": timestamp(d.get("timestamp"))})
