@@ -397,6 +397,9 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
                 unfinished = (df.height == 0 and not mirrors and kw.get("card") is None
                               and all(v is None for v in filters.values()) and _unfinished(st))
         except (AnalyticsError, UnknownName, NotThisGame) as e:
+            if not Path(path).exists() and (store := _no_store(ctx)):  # (the update it advised: "there is no store")
+                raise click.ClickException(f"no analytics file at {path}, and no store at {store}: import logs first "
+                                           f"(`zx import LOGS` makes both)") from None
             raise click.ClickException(str(e)) from None
         except duckdb.Error as e:
             if damaged(e):  # a block past the ones opening it read
@@ -434,6 +437,19 @@ def _all_mirrors(st: Any, method: str, by: str | None, filters: dict, card: str 
         return None
     finished = st.sql("SELECT count(*) AS n FROM seats WHERE result IS NOT NULL", timeout=None)
     return by if finished.item(0, 0) else None
+
+
+def _no_store(ctx: click.Context) -> str | None:
+    """The SQLite store's path when the store is a file that is not there (a statistic advised `zx analytics update`,
+    which then said "there is no store at ..."), else None."""
+    from zx_events.store import StoreError, parse_store
+
+    root = ctx.find_root()
+    try:
+        cfg = parse_store((root.obj or {}).get("store") if isinstance(root.obj, dict) else None)
+    except StoreError:
+        return None
+    return str(cfg.path) if cfg.kind == "sqlite" and cfg.path is not None and not Path(cfg.path).exists() else None
 
 
 def _unfinished(st: Any) -> int:

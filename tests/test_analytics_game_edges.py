@@ -58,3 +58,14 @@ def test_an_empty_table_of_matches_that_all_stop_before_their_end_says_so(tmp_pa
         assert len(r.stdout.splitlines()) == 1  # (the header)
         assert r.stderr.strip() == (f"no rows: the one match in the analytics file has no result (its log stops "
                                     f"before its end), and {method} count finished matches only"), r.stderr
+
+
+def test_a_statistic_of_a_store_that_is_not_there_advises_the_import(tmp_path, monkeypatch):
+    """With neither the store nor its analytics file there, ``zx stats`` advised `zx analytics update`, which then said
+    "there is no store at ...": the advice is the import, which makes both; nothing is created."""
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(zx, ["--store", "none.sqlite", "stats", "winrates"])
+    assert r.exit_code == 1
+    assert r.output.strip() == ("Error: no analytics file at none.duckdb, and no store at none.sqlite: import logs "
+                                "first (`zx --store none.sqlite import LOGS` makes both)"), r.output
+    assert list(tmp_path.iterdir()) == []
