@@ -353,7 +353,7 @@ def test_wrong_types_in_the_header():
     assert_error(only(jl(header("x" * 129))), 1,
                  f"match must be a match id of 1-128 characters A-Za-z0-9._:-, got '{'x' * 129}'")
     assert_error(only(jl(header(played_at="2026-13-01"))), 1,
-                 "played_at must be an ISO 8601 date or date-time (2026-11-01T14:03:00+09:00), got '2026-13-01'")
+                 "played_at must be a date (2026-11-01) or date-time (2026-11-01T14:03:00+09:00) in ISO 8601's extended calendar form, got '2026-13-01'")
 
 
 def test_a_match_id_with_a_trailing_newline_is_rejected():
