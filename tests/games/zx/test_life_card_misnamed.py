@@ -157,3 +157,17 @@ def test_301_1_the_life_card_taken_for_one_named_wrong_is_shown_to_no_seat_but_t
             block = table[step["step"]]
             for c in forbidden_at[step["seq_last"]] | forbidden_at[step["seq_first"]]:
                 assert c not in block and names.get(c, c) not in block, (seat, step["step"], c, block)
+
+
+def test_301_1_an_ignition_naming_the_damages_card_in_the_charge_sets_the_charge_right():
+    """An Ignition at P1's turn 2 (after his draw, line 13) naming G01-004, of his Life, as its Charge card: it was the card of
+    the damage of line 10 (no finding), in the Charge in place of G01-005, and G01-006, taken for it, back in Life."""
+    lines = LOG.read_text("utf-8").splitlines(keepends=True)
+    assert json.loads(lines[12])["do"] == "draw" and json.loads(lines[13])["do"] == "resource"
+    ignition = json.dumps({"do": "ignition", "by": "P1", "charge": "G01-004", "revealed": "G01-001"}) + "\n"
+    c = checked("".join([*lines[:13], ignition]))
+    assert [v.line for v in c.violations] == [10]
+    (known,) = events_of(c, "LifeCardKnown")
+    assert (known.card, known.placeholder, known.taken, known.line) == ("G01-004", "G01-005", "G01-006", 14)
+    z = c.match.p["P1"]
+    assert "G01-005" not in z["charge"] and sorted(z["life"]) == ["G01-002", "G01-003", "G01-006"]
