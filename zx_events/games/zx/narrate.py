@@ -159,7 +159,7 @@ def _life_damaged(f: F, w: Words) -> str:
         text += "is played free (Life Burst) and goes to the Trash"
     if f.get("taken") is not None:  # (the record named a card not in the Life, 301.1: the card the damage took
         # in its place, the judge's only, 301.3c; every other seat reads "a card")
-        text += f", named for a card of the Life the log does not name ({w.card(f['taken'])})"
+        text += f"; the Life does not hold it: {w.card(f['taken'])} leaves the Life in its place"
     if f.get("life_after") is not None:
         text += f" ({f['life_after']} Life left)"
     if f.get("triggers"):
@@ -305,9 +305,8 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
                     _life_damaged),
     "LifeCardKnown": (known("player", "card", "placeholder", "taken"),
                       lambda f, w: f"{w.who(f.get('player'))}'s Life card of an earlier damage was "
-                                   f"{w.card(f.get('card'))}: it takes the place of {w.card(f.get('placeholder'))}, "
-                                   f"named for it, in the Charge, and the card taken for it "
-                                   f"({w.card(f.get('taken'))}) is in the Life again"),
+                                   f"{w.card(f.get('card'))}: it takes {w.card(f.get('placeholder'))}'s place in "
+                                   f"the Charge, and {w.card(f.get('taken'))}, taken for it, is in the Life again"),
     "ChargeExcessTrashed": (known("player", "cards"),
                             lambda f, w: f"{w.who(f.get('player'))} puts {w.cards(f.get('cards') or [])} from the "
                                          f"Charge into the Trash (over the Charge limit)"),
