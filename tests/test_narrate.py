@@ -71,6 +71,8 @@ def _texts(game: str) -> Iterator[tuple[str, str]]:
         sims = list(simulate_zx(3, 5, policy="mixed"))
         suffix = ".zxlog"
         yield "refused.zxlog", refused_attack()
+        # a Life card named wrong (301.1), its card taken set right later (LifeCardKnown)
+        yield "life-card-misnamed.zxlog", (ROOT / "tests" / "data" / "zx-life-card-misnamed.zxlog").read_text("utf-8")
     else:
         sims = list(simulate_x610z(3, 5))
         suffix = ".x610zlog"

@@ -476,9 +476,13 @@ class Match(Aggregate):
 
     @event("LifeDamaged", topic=topic("LifeDamaged"))
     def _life_damaged(self, player: str, card: str, ignite: dict | None, kind: str, base: int | None,
-                      life_after: int, triggers: list, rec: dict | None = None, line: int | None = None) -> None:
+                      life_after: int, triggers: list, rec: dict | None = None, line: int | None = None,
+                      taken: str | None = None) -> None:
+        """A Life card owed (604.3b). ``taken``: the card of his Life the damage took where the log named a card
+        his Life did not hold (301.1, digest.9): ``card``, as named, goes to the Charge, ``taken`` leaves the
+        Life, known to the judge only (301.3c); None (every event before it): ``card`` leaves the Life."""
         z = self.p[player]
-        _take(z["life"], card)
+        _take(z["life"], card if taken is None else taken)
         if ignite is not None:
             if kind in ("zx", "ex") and ignite.get("square"):
                 self._place(ignite["square"], self._new_entry(card, player, player, base, kind))
@@ -490,6 +494,23 @@ class Match(Aggregate):
         if b is not None and b["life_due"] > 0:
             b["life_due"] -= 1
             b["triggers"].extend(triggers)
+        self.last_line = line
+
+    @event("LifeCardKnown", topic=topic("LifeCardKnown"))
+    def _life_card_known(self, player: str, card: str, placeholder: str, taken: str | None,
+                         line: int | None = None) -> None:
+        """The Life card of an earlier damage whose record named a card not in his Life (301.1, ``LifeDamaged``
+        with ``taken``), known now: a Charge record names ``card``, of his Life (or ``taken`` itself): it takes the
+        place of ``placeholder``, the card that record named, in the Charge, and ``taken``, the card the damage
+        took for it (the judge's only), goes back into the Life (digest.9)."""
+        z = self.p[player]
+        if taken is not None:
+            z["life"].append(taken)
+        _take(z["life"], card)
+        if placeholder in z["charge"]:
+            z["charge"][z["charge"].index(placeholder)] = card
+        else:
+            z["charge"].append(card)
         self.last_line = line
 
     @event("ChargeExcessTrashed", topic=topic("ChargeExcessTrashed"))

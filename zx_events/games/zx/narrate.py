@@ -157,6 +157,9 @@ def _life_damaged(f: F, w: Words) -> str:
         text += f"is played free (Life Burst) onto {ignite['square']}{_power(f.get('base'))}"
     else:
         text += "is played free (Life Burst) and goes to the Trash"
+    if f.get("taken") is not None:  # (the record named a card not in the Life, 301.1: the card the damage took
+        # in its place, the judge's only, 301.3c; every other seat reads "a card")
+        text += f"; the Life does not hold it: {w.card(f['taken'])} leaves the Life in its place"
     if f.get("life_after") is not None:
         text += f" ({f['life_after']} Life left)"
     if f.get("triggers"):
@@ -298,7 +301,12 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "BattleEffectsEnded": (known(), lambda f, w: "Effects until end of battle end"),
     "AbilityPlayed": (known("player", "source"),
                       lambda f, w: f"{w.who(f.get('player'))} plays the ability of {_source(f.get('source'), w)}"),
-    "LifeDamaged": (known("player", "card", "ignite", "kind", "base", "life_after", "triggers"), _life_damaged),
+    "LifeDamaged": (known("player", "card", "ignite", "kind", "base", "life_after", "triggers", "taken"),
+                    _life_damaged),
+    "LifeCardKnown": (known("player", "card", "placeholder", "taken"),
+                      lambda f, w: f"{w.who(f.get('player'))}'s Life card of an earlier damage was "
+                                   f"{w.card(f.get('card'))}: it takes {w.card(f.get('placeholder'))}'s place in "
+                                   f"the Charge, and {w.card(f.get('taken'))}, taken for it, is in the Life again"),
     "ChargeExcessTrashed": (known("player", "cards"),
                             lambda f, w: f"{w.who(f.get('player'))} puts {w.cards(f.get('cards') or [])} from the "
                                          f"Charge into the Trash (over the Charge limit)"),

@@ -455,7 +455,10 @@ _PUBLIC_EVENTS = frozenset({
     "TurnStarted", "Reloaded", "ResourcePlaced", "IgnitionPerformed", "CardPlayed", "AttackDeclared",
     "PriorityPassed", "BattleDamageDealt", "BattleEnded", "LifeDamaged", "ChargeExcessTrashed", "ZXDestroyed",
     "TurnEnded", "Conceded", "MatchEnded", "ResultRecorded", "Sealed", "AbilityPlayed", "BattleEffectsEnded",
-    "RecordSkipped", "LateRecord"})
+    "RecordSkipped", "LateRecord", "LifeCardKnown"})
+# public events that carry a Life card only the judge knows (301.3c): the card a damage took where its record named a
+# card not in the Life (301.1, ``Referee.do_life``), shown to every other seat as HIDDEN
+_TAKEN_EVENTS = frozenset({"LifeDamaged", "LifeCardKnown"})
 
 
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None,
@@ -464,7 +467,11 @@ def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | 
     the event was applied to (whether a Force card it moves is face-down, 301.3b; None: taken as face-down)."""
     # the Started event's import file path: judge only; a result's reason and a Token's name masked
     out = seat_event(kind, dict(fields), viewer, mask or GENERIC_MASK)
-    if viewer == JUDGE or kind in _PUBLIC_EVENTS:
+    if viewer == JUDGE:
+        return out
+    if kind in _TAKEN_EVENTS and (out.get("taken") is not None or kind == "LifeCardKnown"):
+        out["taken"] = HIDDEN  # 301.3c: the Life card taken, face-down, the judge's only
+    if kind in _PUBLIC_EVENTS:
         return out
     by = out.get("player")
     if kind == "Started":

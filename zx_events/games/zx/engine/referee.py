@@ -101,6 +101,9 @@ class Referee:
         self._ghost: dict[str, int] = {}  # player -> cards his hand holds that the log has used up under a name the
         # hand did not hold (an `end` discarding it, a `play` of it, reported once, 301.1): the hand limit counts the
         # hand without them, and a play standing for a card of the hand needs one there beyond them
+        self._life_taken: dict[str, list[tuple[str, str]]] = {}  # player -> (the card named, the card taken) of
+        # each damage whose Life record named a card not in his Life (301.1, ``do_life``): the named card went to the
+        # Charge, the one taken (the judge's only) left the Life, until a later record names the damage's card
         self._misdrawn: dict[str, int] = {}  # player -> cards his draws named wrong (not in the deck, 301.1) and left
         # out: the first card he then uses from his hand that the hand does not hold but the deck does was one of them
         self._named: set[str] = set()  # players whose setup, left out at turn 1 (402), a setup record named later
@@ -789,7 +792,10 @@ class Referee:
         if not z["charge"]:
             self.fail("505.3a", "Ignition with an empty Charge", fatal=True)
         if r["charge"] not in z["charge"]:
-            self.fail("301.1", f"{r['charge']} is not in {pl}'s Charge", fatal=True)
+            swaps = self._life_swaps(pl, [r["charge"]])  # (the Life card of a damage named wrong, 301.1: digest.9)
+            if swaps is None:
+                self.fail("301.1", f"{r['charge']} is not in {pl}'s Charge", fatal=True)
+            self._swap_life(pl, swaps)
         revealed = r["revealed"]
         if revealed not in z["deck"]:
             self.fail("301.1", f"{revealed} is not in {pl}'s deck", fatal=True)
@@ -1057,10 +1063,13 @@ class Referee:
                 self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
         z = m.p[pl]
         code = r["card"]
-        if code not in z["life"] and not self._known(pl, "life", code):  # (one of a setup left out's unknown cards)
-            self.fail("301.1", f"{code} is not in {pl}'s Life", fatal=True)
-        card = self.card(code)
         ignite = r.get("ignite")
+        taken = None
+        if code not in z["life"] and not self._known(pl, "life", code):  # (one of a setup left out's unknown cards)
+            if ignite is not None or not z["life"] or HIDDEN in z["life"]:
+                self.fail("301.1", f"{code} is not in {pl}'s Life", fatal=True)
+            taken = self._life_taken_for(pl, code)
+        card = self.card(code)
         if ignite is not None:
             if not card.ignition:
                 self.fail("505.3a", f"{code} has no IG icon: it cannot be played from Life")
@@ -1073,9 +1082,60 @@ class Referee:
             if card.void_bringer:  # 1103
                 triggers.append(f"void:{pl}")
         m._life_damaged(player=pl, card=code, ignite=ignite, kind=_KIND.get(card.type, "card"),
-                        base=card.power, life_after=life_after, triggers=triggers, rec=r, line=self.line)
+                        base=card.power, life_after=life_after, triggers=triggers, rec=r, line=self.line,
+                        taken=taken)
         if ignite is not None and card.is_event:  # resolves in Temporary, then Trash
             self.resolving = (pl, code, "trash")
+
+    def _life_taken_for(self, pl: str, code: str) -> str:
+        """The card of ``pl``'s Life a damage takes where its Life record names ``code``, not in his Life (no
+        Ignition): the last of his Life, the judge's only (301.3c: ``LifeDamaged``'s ``taken``); ``code``, as named,
+        goes to the Charge (the log made it public). One 301.1 (digest.8: the record skipped, he kept that Life
+        card, his Charge a card short, 905 at his next Charge Excess, a result at his 0 Life 101.2, no winner); but
+        ``code`` the card an earlier such damage took: it was this damage's, no finding, and that one took another."""
+        z = self.m.p[pl]
+        pairs = self._life_taken.setdefault(pl, [])
+        taken = z["life"][-1]
+        for i, (named, was) in enumerate(pairs):
+            if was == code:
+                pairs[i] = (named, taken)
+                return taken
+        self.fail("301.1", f"{code} is not in {pl}'s Life: the damage lands on a card of his Life the log does "
+                           f"not name")
+        pairs.append((code, taken))
+        return taken
+
+    def _life_swaps(self, pl: str, codes: list[str]) -> list[tuple[str, str, str]] | None:
+        """Where a Charge record (an Ignition's cost, a Charge Excess) names ``codes``, not in ``pl``'s Charge:
+        each a card of his Life, or one taken for a damage whose Life record named a card not in his Life, while
+        the card that record named is still in his Charge, was that damage's card (no finding): the swaps (card,
+        card named, card taken) that set the Charge right (``LifeCardKnown``); None if one of them is not so."""
+        z = self.m.p[pl]
+        spare, pairs = list(z["charge"]), []
+        for named, was in self._life_taken.get(pl, ()):  # the ones whose named card the log has not used from the
+            if named in spare:  # Charge since (one copy each)
+                spare.remove(named)
+                pairs.append((named, was))
+        life = list(z["life"])
+        swaps = []
+        for code in codes:
+            pair = next((q for q in pairs if q[1] == code), None)
+            if pair is None and code in life and pairs:
+                pair = pairs[-1]
+            if pair is None:
+                return None
+            pairs.remove(pair)
+            if code in life:
+                life.remove(code)
+            swaps.append((code, *pair))
+        return swaps
+
+    def _swap_life(self, pl: str, swaps: list[tuple[str, str, str]]) -> None:
+        """Perform ``_life_swaps``' swaps: each a ``LifeCardKnown`` (its card taken the judge's only)."""
+        pairs = self._life_taken.get(pl, [])
+        for code, named, was in swaps:
+            pairs.remove((named, was))
+            self.m._life_card_known(player=pl, card=code, placeholder=named, taken=was, line=self.line)
 
     def do_charge_excess(self, r: dict) -> None:
         z = self.m.p[self.by]
@@ -1096,8 +1156,10 @@ class Referee:
             self.fail("905", f"{self.by}'s Charge holds {len(z['charge'])} cards{left}: exactly {n} go to Trash, "
                              f"{len(r['trash'])} given")
         lost = checks.missing(z["charge"], r["trash"])
-        if lost:
+        swaps = self._life_swaps(self.by, lost) if lost else None  # (the Life card of a damage named wrong, 301.1)
+        if lost and swaps is None:
             self.fail("301.1", f"{', '.join(lost)} not in {self.by}'s Charge", fatal=True)
+        self._swap_life(self.by, swaps or [])
         self.m._charge_excess(player=self.by, cards=list(r["trash"]), rec=r, line=self.line)
 
     # ------------------------------------------------------------------ effects
