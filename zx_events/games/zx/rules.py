@@ -57,6 +57,9 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.9"  # .2: 605.6, lethal Power 0, star
 # it (the header wrong: the log's order), else the `turn` record's writer's (its seat wrong: the header's); it was the
 # header's player's turn and every record after it charged (19 findings in a match). "Turn N has not ended" (501.3) is
 # the finding of the player who left his `end` out; a play logged twice says so, skipped (it said played as written).
+# A `life` record naming a card not in his Life (no Ignition) is one 301.1 and the damage lands: the card named goes
+# to the Charge as written, the last of his Life leaves it (LifeDamaged's `taken`, the judge's only), a later record
+# naming the damage's card sets it right (LifeCardKnown); it was skipped, 905 and 101.2 after it, the result lost.
 
 # the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
 # played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in
