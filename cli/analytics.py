@@ -441,15 +441,12 @@ def _all_mirrors(st: Any, method: str, by: str | None, filters: dict, card: str 
 
 def _no_store(ctx: click.Context) -> str | None:
     """The SQLite store's path when the store is a file that is not there (a statistic advised `zx analytics update`,
-    which then said "there is no store at ..."), else None."""
-    from zx_events.store import StoreError, parse_store
+    which then said "there is no store at ..."), else None (``newstore.before_creating``: what opening it would make)."""
+    from zx_events.newstore import before_creating
 
     root = ctx.find_root()
-    try:
-        cfg = parse_store((root.obj or {}).get("store") if isinstance(root.obj, dict) else None)
-    except StoreError:
-        return None
-    return str(cfg.path) if cfg.kind == "sqlite" and cfg.path is not None and not Path(cfg.path).exists() else None
+    made = before_creating(root.obj.get("store") if isinstance(root.obj, dict) else None)
+    return str(made.config.path) if made is not None else None
 
 
 def _unfinished(st: Any) -> int:

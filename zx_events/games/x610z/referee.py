@@ -806,10 +806,7 @@ class Referee:
         hand does not list, discarded as written for cards of it the log does not name, digest.9), then 602.5: Non Life
         Base summons on Ending Dots are destroyed."""
         self.inferred = None
-        if unnamed:
-            self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line, unnamed=unnamed)
-        else:
-            self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line)
+        self.m._turn_ended(player=self.m.active, discard=discard, rec=rec, line=self.line, unnamed=unnamed or None)
         for dot, e in list(self.m.dots.items()):
             if self.board.dots[dot].is_end and not e["life"]:
                 self._leave_play(dot, "602.5")
@@ -873,11 +870,8 @@ class Referee:
         if not self._pay(card.cost, pay):
             self.m._failed(player=self.by, kind="crystal", pay=pay, rec=self._carry(), line=self.line)
             return
-        if unnamed:
-            m._crystal(player=self.by, card=code, pay=pay, counters=dict(card.counters), rec=self._carry(),
-                       line=self.line, unnamed=True)
-            return
-        m._crystal(player=self.by, card=code, pay=pay, counters=dict(card.counters), rec=self._carry(), line=self.line)
+        m._crystal(player=self.by, card=code, pay=pay, counters=dict(card.counters), rec=self._carry(), line=self.line,
+                   unnamed=unnamed)
 
     def _unnamed(self, pl: str, code: str) -> bool:
         """Whether ``code``, which a `cast` or `crystal` of ``pl`` names and his hand does not hold as the state knows
