@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.9"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.10"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -60,6 +60,9 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.9"  # .2: 605.6, lethal Power 0, star
 # A `life` record naming a card not in his Life (no Ignition) is one 301.1 and the damage lands: the card named goes
 # to the Charge as written, the last of his Life leaves it (LifeDamaged's `taken`, the judge's only), a later record
 # naming the damage's card sets it right (LifeCardKnown); it was skipped, 905 and 101.2 after it, the result lost.
+# .10 (2026-11-28; the referee's alone): such a `life` record with an Ignition is the same one 301.1, the card
+# named played from the Life as written (onto its Square, or an Event to the Trash), the last of his Life taken (the
+# judge's only); it was fatal, skipped: the damage still owed, the Square empty, 7 findings in a match, the result lost.
 
 # the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
 # played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in

@@ -1064,16 +1064,22 @@ class Referee:
         z = m.p[pl]
         code = r["card"]
         ignite = r.get("ignite")
-        taken = None
-        if code not in z["life"] and not self._known(pl, "life", code):  # (one of a setup left out's unknown cards)
-            if ignite is not None or not z["life"] or HIDDEN in z["life"]:
+        taken = earlier = None
+        misnamed = code not in z["life"] and not self._known(pl, "life", code)  # (one of a setup left out's unknown
+        if misnamed:  # cards is in it)
+            if not z["life"] or HIDDEN in z["life"]:
                 self.fail("301.1", f"{code} is not in {pl}'s Life", fatal=True)
-            taken = self._life_taken_for(pl, code)
+            taken, earlier = self._life_taken_for(pl, code)
+            if earlier is None:
+                self.fail("301.1", f"{code} is not in {pl}'s Life: the damage lands on a card of his Life the log "
+                                   f"does not name" + ("" if ignite is None else f"; {code} is played as written"))
         card = self.card(code)
         if ignite is not None:
             if not card.ignition:
                 self.fail("505.3a", f"{code} has no IG icon: it cannot be played from Life")
             self._free_play(card, ignite, pl)
+        if misnamed:  # (after the checks that may skip the record)
+            self._take_life_card(pl, code, taken, earlier)
         life_after = len(z["life"]) - 1
         triggers: list[str] = []
         if ignite is not None and life_after <= len(m.p[other(pl)]["life"]) and not late:
@@ -1087,23 +1093,26 @@ class Referee:
         if ignite is not None and card.is_event:  # resolves in Temporary, then Trash
             self.resolving = (pl, code, "trash")
 
-    def _life_taken_for(self, pl: str, code: str) -> str:
-        """The card of ``pl``'s Life a damage takes where its Life record names ``code``, not in his Life (no
-        Ignition): the last of his Life, the judge's only (301.3c: ``LifeDamaged``'s ``taken``); ``code``, as named,
-        goes to the Charge (the log made it public). One 301.1 (digest.8: the record skipped, he kept that Life
-        card, his Charge a card short, 905 at his next Charge Excess, a result at his 0 Life 101.2, no winner); but
-        ``code`` the card an earlier such damage took: it was this damage's, no finding, and that one took another."""
-        z = self.m.p[pl]
+    def _life_taken_for(self, pl: str, code: str) -> tuple[str, int | None]:
+        """The card of ``pl``'s Life a damage takes where its Life record names ``code``, not in his Life: the last
+        of his Life, the judge's only (301.3c: ``LifeDamaged``'s ``taken``); ``code``, as named, goes to the Charge
+        (the log made it public), or is played from the Life as written with an Ignition (digest.9: that record was
+        skipped, fatal 301.1: the damage still owed, a Z/X missing from its Square, the result lost). One 301.1
+        (digest.8: the record skipped, he kept that Life card, his Charge a card short, 905 at his next Charge
+        Excess, a result at his 0 Life 101.2, no winner); but ``code`` the card an earlier such damage took (its
+        index in ``_life_taken``, the second value; else None): it was this damage's, no finding, and that one took
+        another. ``_take_life_card`` records it once the record is applied."""
+        pairs = self._life_taken.get(pl, [])
+        return self.m.p[pl]["life"][-1], next((i for i, (_, was) in enumerate(pairs) if was == code), None)
+
+    def _take_life_card(self, pl: str, code: str, taken: str, earlier: int | None) -> None:
+        """Remember ``_life_taken_for``'s pairing: (the card named, the card taken), for a later record naming
+        the card taken (``_life_swaps``)."""
         pairs = self._life_taken.setdefault(pl, [])
-        taken = z["life"][-1]
-        for i, (named, was) in enumerate(pairs):
-            if was == code:
-                pairs[i] = (named, taken)
-                return taken
-        self.fail("301.1", f"{code} is not in {pl}'s Life: the damage lands on a card of his Life the log does "
-                           f"not name")
-        pairs.append((code, taken))
-        return taken
+        if earlier is None:
+            pairs.append((code, taken))
+        else:
+            pairs[earlier] = (pairs[earlier][0], taken)
 
     def _life_swaps(self, pl: str, codes: list[str]) -> list[tuple[str, str, str]] | None:
         """Where a Charge record (an Ignition's cost, a Charge Excess) names ``codes``, not in ``pl``'s Charge:
