@@ -135,7 +135,7 @@ def test_301_1_the_life_card_taken_for_one_named_wrong_is_shown_to_no_seat_but_t
     events and sentences) and the table name no card of a Life (the judge's view's, and the cards taken for the
     damage named wrong) that the log has not named in public by then, nor (for a player) his hand has held; the
     field ``taken`` reads ``?``. ``--event`` is asked at every event to 40 after the first damage named wrong, then
-    at every 10th."""
+    at every 25th; the table to 60 after it."""
     _, log, match, first_after, taken_cards = store
     records = [json.loads(x) for x in log.read_text("utf-8").splitlines()[1:]]
     judge = [json.loads(x) for x in replay(store, "judge", "--to", "end", "--format", "json").splitlines()]
@@ -170,14 +170,16 @@ def test_301_1_the_life_card_taken_for_one_named_wrong_is_shown_to_no_seat_but_t
             data = "\x00".join(strings([step["record"], step["events"], step["violations"], step["state"]]))
             for c in forbidden_at[step["seq_last"]] | forbidden_at[step["seq_first"]]:
                 assert c not in data and names.get(c, c) not in data, (seat, step["seq_first"], c)
-        for seq in [*range(1, first_after + 41), *range(first_after + 50, last + 1, 10)]:
+        for seq in [*range(1, first_after + 41), *range(first_after + 50, last + 1, 25)]:
             data = replay(store, seat, "--event", str(seq), "--format", "json")
             for c in forbidden_at[seq]:
                 assert c not in data and names.get(c, c) not in data, (seat, seq, c)
-        blocks = re.split(r"^─+ " + match + r" · step (\d+) · ", replay(store, seat, "--to", "end"), flags=re.M)
+        to = min(last, first_after + 60)  # (the table of a whole long match is seconds of drawing a seat)
+        shown = [step for step in steps if step["seq_first"] <= to]
+        blocks = re.split(r"^─+ " + match + r" · step (\d+) · ", replay(store, seat, "--to", str(to)), flags=re.M)
         table = dict(zip(map(int, blocks[1::2]), blocks[2::2]))  # step -> its block of the table
-        assert len(table) == len(steps)
-        for step in steps:
+        assert len(table) == len(shown)
+        for step in shown:
             block = table[step["step"]]
             for c in forbidden_at[step["seq_last"]] | forbidden_at[step["seq_first"]]:
                 assert c not in block and names.get(c, c) not in block, (seat, step["step"], c, block)
@@ -231,3 +233,25 @@ def test_301_1_an_ignition_naming_a_card_not_in_life_is_refused_in_strict_mode()
     with pytest.raises(RuleViolation) as e:
         checked(IGNITED.read_text("utf-8"), strict=True)
     assert (e.value.rule, e.value.line) == ("301.1", 11)
+
+
+@pytest.mark.parametrize("seat", SEATS)
+def test_301_1_zx_serve_shows_each_seat_the_steps_zx_replay_shows_it(store, seat):
+    """``zx serve``'s steps and views of the match are ``zx replay``'s JSON for the seat (the test above checks those
+    for the card taken), every page of them; a view asked after the first damage named wrong reads ``taken`` as ?."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    path, _, match, first_after, taken_cards = store
+    expected = [json.loads(x) for x in replay(store, seat, "--to", "end", "--format", "json").splitlines()]
+    with TestClient(create_app(path)) as c:
+        served, start = [], 0
+        while start is not None:
+            page = c.get(f"/api/matches/{match}/steps", params={"as": seat, "start": start, "limit": 200}).json()
+            served += page["steps"]
+            start = page["next"]
+        assert served == expected
+        view = c.get(f"/api/matches/{match}/view", params={"as": seat, "at": first_after})
+        assert view.json() == json.loads(replay(store, seat, "--event", str(first_after), "--format", "json"))
+        assert taken_cards[0] not in view.text
