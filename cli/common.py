@@ -161,6 +161,10 @@ class Seat(click.Choice):
             named = not_ascii(value) if isinstance(value, str) else ""
             if named and repr(value) in e.message:
                 e.message = e.message.replace(repr(value), f"{value!r} ({named})", 1)
+            seats = [str(c) for c in self.choices]  # click lists them lower-cased ("'p1', 'p2'"): as they are written
+            lowered = ", ".join(repr(c.lower()) for c in seats)
+            if lowered in e.message:
+                e.message = e.message.replace(lowered, ", ".join(map(repr, seats)), 1).rstrip(".") + " (in any case)."
             raise
 
 
