@@ -239,7 +239,8 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     life = stats("life", "life", by="turn")
     if life is not None:
         d.sections.append(_section("life", "Life damage by turn",
-                               f"Life damage taken per game that reached the turn, by seat (turns 1-{MAX_TURN}).",
+                               f"Life damage taken per game that reached the turn, by seat (turns 1-"
+                               f"{life_turns(life) or MAX_TURN}; 0 where none was taken).",
                                life_chart(life), life,
                                ["turn", "seat", "games", "damage", "damage_per_game", "ignition_rate", "low_sample"]))
     cards = stats("cards")
@@ -572,21 +573,37 @@ def attack_chart(df: pl.DataFrame) -> str:
     return render_svg(_config((bars + text).properties(width=720, height=28 * df.height)))
 
 
+def life_turns(df: pl.DataFrame) -> int:
+    """The last turn the Life damage chart shows: the last one a game reached, at most ``MAX_TURN`` (0: none)."""
+    return min(MAX_TURN, int(df["turn"].max() or 0)) if df.height else 0
+
+
 def life_chart(df: pl.DataFrame) -> str:
-    data = df.filter((pl.col("turn") <= MAX_TURN) & (pl.col("damage") > 0))
-    if not data.height:
+    """Life damage per game by turn and seat: every turn from 1 to ``life_turns`` on the axis, a turn without
+    damage (or a seat without a row) drawn as 0, as the table under it lists it (the turns without damage were
+    left out: the axis read 1, 2, 3, 5, 7, 9, 12 under "turns 1-16")."""
+    last = life_turns(df)
+    if not last or not df.filter((pl.col("turn") <= last) & (pl.col("damage") > 0)).height:
         return ""
     alt = _alt()
-    data = data.with_columns(pl.col("damage_per_game").round(2).alias("per_game"),
-                             pl.format("{}", pl.col("damage_per_game").round(2)).alias("label"))
-    base = alt.Chart(data).encode(x=alt.X("turn:O", title="turn"), xOffset=alt.XOffset("seat:N"))
+    grid = pl.DataFrame({"turn": [t for t in range(1, last + 1) for _ in (0, 1)],
+                         "seat": ["first", "second"] * last})
+    data = grid.join(df.select(["turn", "seat", "damage_per_game", "low_sample"]).cast({"turn": pl.Int64}),
+                     on=["turn", "seat"], how="left")
+    data = data.with_columns(pl.col("damage_per_game").fill_null(0.0).round(2).alias("per_game"),
+                             pl.col("low_sample").fill_null(True)).with_columns(
+        pl.when(pl.col("per_game") == 0).then(pl.lit("0")).otherwise(pl.format("{}", pl.col("per_game")))
+        .alias("label"))
+    base = alt.Chart(data).encode(x=alt.X("turn:O", title="turn", sort=list(range(1, last + 1)),
+                                          axis=alt.Axis(labelAngle=0)),
+                                  xOffset=alt.XOffset("seat:N", sort=["first", "second"]))
     bars = base.mark_bar().encode(
         y=alt.Y("per_game:Q", title="Life damage per game"),
         color=alt.Color("seat:N", scale=alt.Scale(domain=["first", "second"], range=[BLUE, RED]),
                         legend=alt.Legend(title="damage taken by the player going", titleLimit=400)),
         opacity=alt.condition("datum.low_sample", alt.value(FADED), alt.value(1.0)))  # the seat stays told
     text = base.mark_text(dy=-6, fontSize=9, color=INK).encode(y="per_game:Q", text="label:N")
-    return render_svg(_config((bars + text).properties(width=max(320, 44 * data["turn"].n_unique()), height=240)))
+    return render_svg(_config((bars + text).properties(width=max(320, 44 * last), height=240)))
 
 
 def card_chart(df: pl.DataFrame) -> str:
