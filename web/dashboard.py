@@ -469,15 +469,26 @@ def share_chart(df: pl.DataFrame) -> str:
     # the order named: the error bar's layer (an aggregate) has no field to sort by, and the layers' sorts are dropped
     order = list(dict.fromkeys(data.sort(["share", "deck"], descending=[True, False])["deck"].to_list()))
     y = alt.Y("deck:N", sort=order, title=None)
-    x_scale = alt.Scale(domain=[0, _top(df, "share_high", 1.1)])
+    ticks = share_ticks(_top(df, "share_high", 1.1))
+    x_scale = alt.Scale(domain=[0, ticks[-1]], nice=False)
     base = alt.Chart(data).encode(y=y)
     bars = base.mark_bar(height={"band": 0.7}, opacity=0.55).encode(
-        x=alt.X("share:Q", axis=alt.Axis(format="%"), title="share of seats (95% interval)", scale=x_scale),
+        x=alt.X("share:Q", axis=alt.Axis(format="%", values=ticks, labelFlush=False),
+                title="share of seats (95% interval)", scale=x_scale),
         color=_colour(alt))
     interval = base.mark_errorbar(ticks=alt.TickConfig(size=12, thickness=1.5), thickness=1.5, color=INK).encode(
         x=alt.X("share_low:Q", scale=x_scale, title=None), x2="share_high:Q")
     text = base.mark_text(align="left", dx=6, fontSize=11, color=INK).encode(x="share_high:Q", text="label:N")
     return render_svg(_config((bars + interval + text).properties(width=INTERVAL_PLOT, height=26 * df.height)))
+
+
+def share_ticks(top: float) -> list[float]:
+    """The deck share axis's ticks, 0 to the first round value at or past ``top`` (every 2%, 5% or 10%: at least
+    37 px apart on its plot), the last one the domain's end. The domain ended at ``top`` itself (74%), Vega put its
+    80% label flush with the end, 1 px from the 75% one ("75%80%" in a browser)."""
+    step = 2 if top <= 0.2 else 5 if top <= 0.8 else 10
+    end = min(100, -(-round(top * 100, 6) // step) * step)
+    return [k / 100 for k in range(0, int(end) + 1, step)]
 
 
 def _top(df: pl.DataFrame, col: str, room: float = 1.35) -> float:

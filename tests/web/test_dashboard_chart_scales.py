@@ -31,3 +31,31 @@ def test_life_damage_by_turn_shows_every_turn_of_its_range_0_where_none_was_take
     bars = re.findall(r'aria-roledescription="bar"', svg)
     assert len(bars) == 10  # a bar (of 0 where none) for each seat of each turn
     assert "turn: 2; Life damage per game: 0; seat: first" in svg and "turn: 4; per_game: 0; seat: second; label: 0" in svg
+
+
+def x_labels(svg: str) -> list[tuple[float, str, str]]:
+    """(x, text-anchor, text) of each label of a chart's x axis (its first axis)."""
+    part = svg[svg.index("role-axis-label"):]
+    part = part[:part.index("</g>")]
+    return [(float(x), anchor or "middle", text) for anchor, x, text in re.findall(
+        r'<text(?: text-anchor="(\w+)")? transform="translate\(([\d.]+),[\d.]+\)"[^>]*>([^<]*)</text>', part)]
+
+
+def test_deck_shares_axis_ends_at_a_round_value_and_its_labels_never_meet():
+    """The QA store's shares (Blue Control's interval ends at 67.4%): the axis ended at 80% with its last label
+    flush right, 1 px from the 75% (a browser drew "75%80%")."""
+    from web.dashboard import label_px, share_chart
+
+    df = pl.DataFrame({"deck": ["Blue Control", "Red Dragons", "Green Beasts", "White Knights"],
+                       "seats": [6, 5, 2, 1], "all_seats": [14] * 4, "share": [0.429, 0.357, 0.143, 0.071],
+                       "share_low": [0.214, 0.163, 0.040, 0.013], "share_high": [0.674, 0.612, 0.399, 0.315],
+                       "low_sample": [True] * 4})
+    for top in (0.674, 0.18, 0.93, 1.0):
+        svg = share_chart(df.with_columns(pl.Series("share_high", [top, 0.1, 0.1, 0.1])))
+        labels = x_labels(svg)
+        spans = [(x - {"start": 0, "middle": 0.5, "end": 1}[a] * label_px(t),
+                  x + {"start": 1, "middle": 0.5, "end": 0}[a] * label_px(t)) for x, a, t in labels]
+        assert all(b[0] - a[1] >= 6 for a, b in zip(spans, spans[1:])), (top, labels)
+        end = float(labels[-1][2].rstrip("%")) / 100
+        assert end >= min(1.0, top * 1.1) - 1e-9 and round(end * 100) % 5 == 0, (top, labels)
+        assert f"values from 0% to {labels[-1][2]}" in svg  # the domain ends at the last label
