@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import polars as pl
 
@@ -39,7 +39,9 @@ FONT = "'DejaVu Sans', Verdana, sans-serif"  # the same font for vl-convert's me
 PADDING = {"left": 12, "right": 24, "top": 8, "bottom": 8}
 FADED = 0.35  # the opacity of a low-sample mark drawn in its category's colour
 OUTCOMES = ("destroyed", "player_damaged", "survived", "no_damage_overboost", "fizzled", "unresolved")
-OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0e0")
+# Okabe and Ito's colours, told apart by anyone: every pair at least 17 apart (CIE76) as a deuteranope, a protanope
+# and anyone else sees it (two blues and three greys were, two of them 8 apart), the successes in two blues
+OUTCOME_COLOURS = ("#0072b2", "#56b4e9", "#e69f00", "#cc79a7", "#009e73", "#c8c8c8")
 TOP_CARDS = 25
 MAX_TURN = 16
 # terminal cells of a name a chart shows (a wide character takes two: 20 CJK characters or emoji): longer, or
@@ -232,8 +234,9 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     if att is not None:
         d.sections.append(_section("attacks", "Attack outcomes by attacker Square",
                                "What became of each attack declared from a Square; the label is the success rate "
-                               "(the target Z/X destroyed or the player damaged).",
-                               attack_chart(att), att,
+                               "(the target Z/X destroyed or the player damaged) with its Wilson 95% interval; "
+                               "n = attacks.",
+                               attack_chart(att, games.get(game).attack_outcomes), att,
                                ["square", "attacks", *OUTCOMES, "success_rate", "success_rate_low",
                                 "success_rate_high", "low_sample"]))
     life = stats("life", "life", by="turn")
@@ -563,21 +566,31 @@ def matchup_chart(df: pl.DataFrame) -> str:
     return render_svg(_config((cells + text).properties(width=92 * decks, height=36 * decks)))
 
 
-def attack_chart(df: pl.DataFrame) -> str:
+def attack_chart(df: pl.DataFrame, words: Mapping[str, str] | None = None) -> str:
+    """Each Square's attacks as a bar of their outcomes, named in the game's ``words`` (``Game.attack_outcomes``;
+    else the key, its underscores spaces), and a label: the success rate [its Wilson 95% interval] n=attacks, as
+    the win rate charts write it ("100.0% of 17" had no interval)."""
     if not df.height:
         return ""
     alt = _alt()
+    words = {o: (words or {}).get(o) or o.replace("_", " ") for o in OUTCOMES}
     long = df.select(["square", *OUTCOMES]).unpivot(index="square", variable_name="outcome", value_name="count")
-    long = long.filter(pl.col("count") > 0)
-    labels = df.with_columns(pl.format("{} of {}", pl.col("success_rate").map_elements(pct, return_dtype=pl.String),
-                                       pl.col("attacks")).alias("label"))
+    long = long.filter(pl.col("count") > 0).with_columns(
+        pl.col("outcome").replace(words).alias("said"),
+        pl.col("outcome").replace({o: str(i) for i, o in enumerate(OUTCOMES)}).cast(pl.Int64).alias("outcome_order"))
+    labels = df.with_columns(
+        pl.format("{} [{}–{}] n={}", pl.col("success_rate").map_elements(pct, return_dtype=pl.String),
+                  pl.col("success_rate_low").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                  pl.col("success_rate_high").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                  pl.col("attacks")).alias("label"))
+    said = [words[o] for o in OUTCOMES]
     y = alt.Y("square:N", sort="ascending", title="attacker Square")
-    bars = alt.Chart(long).mark_bar(height={"band": 0.7}).encode(
-        y=y, x=alt.X("count:Q", title="attacks", scale=alt.Scale(domain=[0, int(df["attacks"].max() * 1.25) + 1])),
-        color=alt.Color("outcome:N", scale=alt.Scale(domain=list(OUTCOMES), range=list(OUTCOME_COLOURS)),
-                        title="outcome"),
+    # room right of the longest bar for its label ("100.0% [100%–100%] n=1234", about 170 px of the 720)
+    bars = alt.Chart(long).mark_bar(height={"band": 0.7}, stroke="white", strokeWidth=1).encode(
+        y=y, x=alt.X("count:Q", title="attacks", scale=alt.Scale(domain=[0, int(df["attacks"].max() * 1.35) + 1])),
+        color=alt.Color("said:N", scale=alt.Scale(domain=said, range=list(OUTCOME_COLOURS)), title="outcome",
+                        legend=alt.Legend(columns=3)),
         order=alt.Order("outcome_order:Q"))
-    bars = bars.transform_calculate(outcome_order=f"indexof({list(OUTCOMES)!r}, datum.outcome)")
     text = alt.Chart(labels).mark_text(align="left", dx=4, fontSize=11).encode(
         y=y, x="attacks:Q", text="label:N",
         color=alt.condition("datum.low_sample", alt.value(LOW_TEXT), alt.value(INK)))

@@ -59,3 +59,51 @@ def test_deck_shares_axis_ends_at_a_round_value_and_its_labels_never_meet():
         end = float(labels[-1][2].rstrip("%")) / 100
         assert end >= min(1.0, top * 1.1) - 1e-9 and round(end * 100) % 5 == 0, (top, labels)
         assert f"values from 0% to {labels[-1][2]}" in svg  # the domain ends at the last label
+
+
+def attack_frame() -> pl.DataFrame:
+    from analytics.wilson import with_rate
+
+    df = pl.DataFrame({"square": ["a1", "a2", "b1"], "attacks": [17, 5, 3], "destroyed": [14, 3, 1],
+                       "player_damaged": [3, 0, 0], "survived": [0, 2, 0], "no_damage_overboost": [0, 0, 1],
+                       "fizzled": [0, 0, 0], "unresolved": [0, 0, 1], "successes": [17, 3, 1],
+                       "low_sample": [False, False, True]})
+    return with_rate(df, "success_rate", "successes", "attacks")
+
+
+def test_attack_outcomes_write_each_success_rate_with_its_wilson_interval_and_count():
+    """It wrote "100.0% of 17": a rate with no interval, though docs/analytics.md gives every rate one."""
+    from web.dashboard import attack_chart, pct
+
+    df = attack_frame()
+    svg = attack_chart(df)
+    texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    for r in df.iter_rows(named=True):
+        label = f"{pct(r['success_rate'])} [{pct(r['success_rate_low'], 0)}–{pct(r['success_rate_high'], 0)}] " \
+                f"n={r['attacks']}"
+        assert label in texts, (label, texts)
+    assert "100.0% [82%–100%] n=17" in texts  # (Wilson's 95% interval of 17 of 17)
+
+
+def test_attack_outcomes_legend_says_the_games_words_in_colours_told_apart_by_anyone():
+    """Its legend showed the table's keys (player_damaged, no_damage_overboost), in two blues and three greys of
+    which two were 8 apart (CIE76). It says Z/X's words (``Game.attack_outcomes``), each outcome in a colour at
+    least 15 apart from every other for anyone, a deuteranope and a protanope."""
+    from itertools import combinations
+
+    from test_serve_dashboard import DICHROMATS, lab_seen
+
+    from web.dashboard import OUTCOME_COLOURS, OUTCOMES, attack_chart
+    from zx_events import games
+
+    words = games.get("zx").attack_outcomes
+    assert set(words) == set(OUTCOMES) and all("_" not in w for w in words.values())
+    svg = attack_chart(attack_frame(), words)
+    legend = svg[svg.index("role-legend"):]
+    shown = re.findall(r'role-legend-label"[^>]*><text[^>]*>([^<]*)<', legend)
+    assert shown == [words[o] for o in OUTCOMES], shown
+    assert not any(o in svg for o in ("player_damaged", "no_damage_overboost"))
+    for matrix in (None, *DICHROMATS.values()):
+        for a, b in combinations(OUTCOME_COLOURS, 2):
+            gap = sum((x - y) ** 2 for x, y in zip(lab_seen(a, matrix), lab_seen(b, matrix))) ** 0.5
+            assert gap >= 15, (a, b, gap)
