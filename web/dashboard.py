@@ -205,7 +205,9 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                                 "low_sample"]))
     weekly = stats("meta", by="week", group="deck")
     d.sections.append(_section("trend", "Deck share by week",
-                               "Each deck's share of the seats played in an ISO week (zx stats meta --by week).",
+                               "Each deck's share of the seats played in an ISO week (zx stats meta --by week), "
+                               "on a scale of time: a deck is at 0% in a week with matches it was not played in "
+                               "(no row in the table), and a line joins consecutive weeks only.",
                                trend_chart(weekly), weekly,
                                ["week", "deck", "seats", "field", "share", "share_low", "share_high", "games",
                                 "win_rate", "low_sample"]))
@@ -499,7 +501,44 @@ def _top(df: pl.DataFrame, col: str, room: float = 1.35) -> float:
     return min(1.0, max(0.1, float(top) * room))
 
 
+def week_number(week: str) -> int:
+    """An ISO week ("2026-W19") as a number of weeks (its Monday's since 0001-01-01): consecutive weeks differ
+    by 1, across a year's end too."""
+    from datetime import date
+
+    year, _, w = week.partition("-W")
+    return (date.fromisocalendar(int(year), int(w), 1).toordinal() - 1) // 7
+
+
+def week_name(number: int) -> str:
+    from datetime import date
+
+    year, week, _ = date.fromordinal(number * 7 + 1).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def week_ticks(first: int, last: int, most: int = 12) -> list[int]:
+    """At most ``most`` weeks from ``first`` to ``last`` to label, evenly apart (1, 2, 4, 8, 13, 26, 52 or more)."""
+    step = next((s for s in (1, 2, 4, 8, 13, 26, 52) if (last - first) // s < most), -(-(last - first + 1) // most))
+    return list(range(first, last + 1, step))
+
+
+def trend_points(data: pl.DataFrame) -> pl.DataFrame:
+    """Every deck in every week that had a match (``week_no``), at 0% where it was not played (the stats' rows
+    are the decks played), and ``run``: the stretch of consecutive such weeks, a line's extent."""
+    weeks = data.select(pl.col("week").map_elements(week_number, return_dtype=pl.Int64).alias("week_no"),
+                        "week").unique().sort("week_no")
+    runs = weeks.with_columns((pl.col("week_no").diff().fill_null(1) != 1).cum_sum().alias("run"))
+    grid = runs.join(data.select("deck").unique(), how="cross")
+    return grid.join(data.select(["week", "deck", "share"]), on=["week", "deck"], how="left").with_columns(
+        pl.col("share").is_not_null().alias("played"), pl.col("share").fill_null(0.0))
+
+
 def trend_chart(df: pl.DataFrame) -> str:
+    """Each deck's share by ISO week, on an axis of time (a week as wide as any other: on a category axis 20
+    weeks without a match were as wide as one): a deck is at 0% in a week it was not played (its line ran
+    through such weeks at the shares around them), and a line joins consecutive weeks only, none across weeks
+    without a match (nothing was measured there); a point marks each week a deck was played."""
     if not df.height:
         return ""
     alt = _alt()
@@ -507,17 +546,22 @@ def trend_chart(df: pl.DataFrame) -> str:
     if not data.height:
         return ""
     decks = data["deck"].unique()
+    data = trend_points(data)
+    first, last = data["week_no"].min(), data["week_no"].max()
+    ticks = week_ticks(first, last)
+    named = " : ".join(f"datum.value == {t} ? '{week_name(t)}'" for t in ticks) + " : ''"
     # the legend under the chart, in as many columns of its longest name as fit the box (a row of ten names
     # ran 400 px past it, and a name was cut after 25 characters)
     widest = min(LEGEND_LABELS, max(28, *map(label_px, decks.to_list()))) + 16 + 5 + 10  # symbol, gaps
     columns = max(1, min(decks.len(), (CHART_BOX - PADDING["left"] - PADDING["right"]) // widest))
     legend = alt.Legend(title="deck", columns=columns, labelLimit=LEGEND_LABELS, symbolSize=70)
     colour = alt.Color("deck:N", scale=alt.Scale(range=list(DECK_COLOURS)), legend=None)
-    base = alt.Chart(data).encode(x=alt.X("week:O", title="ISO week", axis=alt.Axis(labelAngle=-45)),
-                                  y=alt.Y("share:Q", axis=alt.Axis(format="%"), title="share of the week's seats"),
+    x = alt.X("week_no:Q", title="ISO week", scale=alt.Scale(domain=[first - 0.5, last + 0.5], nice=False, zero=False),
+              axis=alt.Axis(values=ticks, labelExpr=named, labelAngle=-45, labelFlush=False, grid=True))
+    base = alt.Chart(data).encode(x=x, y=alt.Y("share:Q", axis=alt.Axis(format="%"), title="share of the week's seats"),
                                   color=colour)
-    lines = base.mark_line(strokeWidth=2)
-    points = base.mark_point(filled=True, size=60, opacity=1).encode(
+    lines = base.mark_line(strokeWidth=2).encode(detail="run:N")
+    points = base.transform_filter("datum.played").mark_point(filled=True, size=60, opacity=1).encode(
         shape=alt.Shape("deck:N", scale=alt.Scale(range=list(DECK_SHAPES)), legend=legend))
     return render_svg(_config((lines + points).properties(width=760, height=280)), _coloured_shapes)
 

@@ -38,7 +38,7 @@ def x_labels(svg: str) -> list[tuple[float, str, str]]:
     part = svg[svg.index("role-axis-label"):]
     part = part[:part.index("</g>")]
     return [(float(x), anchor or "middle", text) for anchor, x, text in re.findall(
-        r'<text(?: text-anchor="(\w+)")? transform="translate\(([\d.]+),[\d.]+\)"[^>]*>([^<]*)</text>', part)]
+        r'<text(?: text-anchor="(\w+)")? transform="translate\(([\d.]+),[\d.]+\)[^"]*"[^>]*>([^<]*)</text>', part)]
 
 
 def test_deck_shares_axis_ends_at_a_round_value_and_its_labels_never_meet():
@@ -107,3 +107,45 @@ def test_attack_outcomes_legend_says_the_games_words_in_colours_told_apart_by_an
         for a, b in combinations(OUTCOME_COLOURS, 2):
             gap = sum((x - y) ** 2 for x, y in zip(lab_seen(a, matrix), lab_seen(b, matrix))) ** 0.5
             assert gap >= 15, (a, b, gap)
+
+
+def week_labels(svg: str) -> dict[str, float]:
+    """The weekly trend's x axis labels: ISO week -> x."""
+    return {text: x for x, _, text in x_labels(svg) if re.fullmatch(r"\d{4}-W\d\d", text)}
+
+
+def line_paths(svg: str, colour: str) -> list[list[tuple[float, float]]]:
+    """The vertices of each line drawn in ``colour`` (its path's M and L commands)."""
+    part = svg[svg.index('class="mark-line role-mark'):]
+    part = part[:part.index('class="mark-symbol')]
+    return [[(float(x), float(y)) for x, y in re.findall(r"[ML]([\d.]+),([\d.]+)", d)]
+            for d in re.findall(rf'<path[^>]* d="([^"]+)"[^>]*stroke="{colour}"', part)]
+
+
+def test_deck_share_by_week_draws_time_to_scale_and_a_week_a_deck_was_not_played_at_0():
+    """The QA store: Blue Control played in 2026-W19, W20 and W44, Green Beasts in W20 and W24. Its line ran from
+    W20 to W44 at 50%, over W24 where its share was 0%, on a category axis where W24-W44 was as wide as W19-W20.
+    The axis is one of time (a week as wide as any other, labelled by its ISO week); a deck is at 0% in a week with
+    matches it was not in; a line joins consecutive weeks only, never across weeks without a match."""
+    from web.dashboard import DECK_COLOURS, trend_chart
+
+    played = {"2026-W19": ("Blue Control", "White Knights"), "2026-W20": ("Blue Control", "Green Beasts"),
+              "2026-W24": ("Green Beasts", "Red Dragons"), "2026-W44": ("Blue Control", "Red Dragons")}
+    df = pl.DataFrame([{"week": w, "deck": d, "seats": 1, "field": 2, "share": 0.5}
+                       for w, decks in played.items() for d in decks])
+    svg = trend_chart(df)
+    assert "X-axis titled 'ISO week' for a linear scale" in svg
+    labels = week_labels(svg)
+    assert len(labels) >= 4, labels
+    (w1, x1), (w2, x2) = sorted(labels.items())[:2]
+    week = (x2 - x1) / (int(w2[-2:]) - int(w1[-2:]))  # px a week: the same between any two labels
+    for w, x in labels.items():
+        assert abs(x - (x1 + week * (int(w[-2:]) - int(w1[-2:])))) < 0.01, (w, labels)
+    xs = {w: x1 + week * (int(w[-2:]) - int(w1[-2:])) for w in played}
+    blue = line_paths(svg, DECK_COLOURS[0])  # (the decks' colours in their names' order: Blue Control first)
+    vertices = {round(x, 1): y for path in blue for x, y in path}
+    assert round(xs["2026-W24"], 1) in vertices  # drawn at W24, where it was not played
+    bottom = max(y for path in line_paths(svg, DECK_COLOURS[3]) for _, y in path)  # (White Knights: 0% at W20)
+    assert vertices[round(xs["2026-W24"], 1)] == bottom and vertices[round(xs["2026-W19"], 1)] < bottom
+    for path in blue:  # no line across W21-W23 or W25-W43, weeks without a match
+        assert all(abs((b[0] - a[0]) - week) < 0.01 for a, b in zip(path, path[1:])), path
