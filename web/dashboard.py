@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import polars as pl
 
@@ -39,7 +39,9 @@ FONT = "'DejaVu Sans', Verdana, sans-serif"  # the same font for vl-convert's me
 PADDING = {"left": 12, "right": 24, "top": 8, "bottom": 8}
 FADED = 0.35  # the opacity of a low-sample mark drawn in its category's colour
 OUTCOMES = ("destroyed", "player_damaged", "survived", "no_damage_overboost", "fizzled", "unresolved")
-OUTCOME_COLOURS = ("#3867a8", "#6a9bd1", "#e3a33b", "#c9c9c9", "#9c9c9c", "#e0e0e0")
+# Okabe and Ito's colours, told apart by anyone: every pair at least 17 apart (CIE76) as a deuteranope, a protanope
+# and anyone else sees it (two blues and three greys were, two of them 8 apart), the successes in two blues
+OUTCOME_COLOURS = ("#0072b2", "#56b4e9", "#e69f00", "#cc79a7", "#009e73", "#c8c8c8")
 TOP_CARDS = 25
 MAX_TURN = 16
 # terminal cells of a name a chart shows (a wide character takes two: 20 CJK characters or emoji): longer, or
@@ -203,7 +205,9 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                                 "low_sample"]))
     weekly = stats("meta", by="week", group="deck")
     d.sections.append(_section("trend", "Deck share by week",
-                               "Each deck's share of the seats played in an ISO week (zx stats meta --by week).",
+                               "Each deck's share of the seats played in an ISO week (zx stats meta --by week), "
+                               "on a scale of time: a deck is at 0% in a week with matches it was not played in "
+                               "(no row in the table), and a line joins consecutive weeks only.",
                                trend_chart(weekly), weekly,
                                ["week", "deck", "seats", "field", "share", "share_low", "share_high", "games",
                                 "win_rate", "low_sample"]))
@@ -232,14 +236,16 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     if att is not None:
         d.sections.append(_section("attacks", "Attack outcomes by attacker Square",
                                "What became of each attack declared from a Square; the label is the success rate "
-                               "(the target Z/X destroyed or the player damaged).",
-                               attack_chart(att), att,
+                               "(the target Z/X destroyed or the player damaged) with its Wilson 95% interval; "
+                               "n = attacks.",
+                               attack_chart(att, games.get(game).attack_outcomes), att,
                                ["square", "attacks", *OUTCOMES, "success_rate", "success_rate_low",
                                 "success_rate_high", "low_sample"]))
     life = stats("life", "life", by="turn")
     if life is not None:
         d.sections.append(_section("life", "Life damage by turn",
-                               f"Life damage taken per game that reached the turn, by seat (turns 1-{MAX_TURN}).",
+                               f"Life damage taken per game that reached the turn, by seat (turns 1-"
+                               f"{life_turns(life) or MAX_TURN}; 0 where none was taken).",
                                life_chart(life), life,
                                ["turn", "seat", "games", "damage", "damage_per_game", "ignition_rate", "low_sample"]))
     cards = stats("cards")
@@ -468,10 +474,12 @@ def share_chart(df: pl.DataFrame) -> str:
     # the order named: the error bar's layer (an aggregate) has no field to sort by, and the layers' sorts are dropped
     order = list(dict.fromkeys(data.sort(["share", "deck"], descending=[True, False])["deck"].to_list()))
     y = alt.Y("deck:N", sort=order, title=None)
-    x_scale = alt.Scale(domain=[0, _top(df, "share_high", 1.1)])
+    ticks = share_ticks(_top(df, "share_high", 1.1))
+    x_scale = alt.Scale(domain=[0, ticks[-1]], nice=False)
     base = alt.Chart(data).encode(y=y)
     bars = base.mark_bar(height={"band": 0.7}, opacity=0.55).encode(
-        x=alt.X("share:Q", axis=alt.Axis(format="%"), title="share of seats (95% interval)", scale=x_scale),
+        x=alt.X("share:Q", axis=alt.Axis(format="%", values=ticks, labelFlush=False),
+                title="share of seats (95% interval)", scale=x_scale),
         color=_colour(alt))
     interval = base.mark_errorbar(ticks=alt.TickConfig(size=12, thickness=1.5), thickness=1.5, color=INK).encode(
         x=alt.X("share_low:Q", scale=x_scale, title=None), x2="share_high:Q")
@@ -479,12 +487,58 @@ def share_chart(df: pl.DataFrame) -> str:
     return render_svg(_config((bars + interval + text).properties(width=INTERVAL_PLOT, height=26 * df.height)))
 
 
+def share_ticks(top: float) -> list[float]:
+    """The deck share axis's ticks, 0 to the first round value at or past ``top`` (every 2%, 5% or 10%: at least
+    37 px apart on its plot), the last one the domain's end. The domain ended at ``top`` itself (74%), Vega put its
+    80% label flush with the end, 1 px from the 75% one ("75%80%" in a browser)."""
+    step = 2 if top <= 0.2 else 5 if top <= 0.8 else 10
+    end = min(100, -(-round(top * 100, 6) // step) * step)
+    return [k / 100 for k in range(0, int(end) + 1, step)]
+
+
 def _top(df: pl.DataFrame, col: str, room: float = 1.35) -> float:
     top = df[col].max() or 0.0
     return min(1.0, max(0.1, float(top) * room))
 
 
+def week_number(week: str) -> int:
+    """An ISO week ("2026-W19") as a number of weeks (its Monday's since 0001-01-01): consecutive weeks differ
+    by 1, across a year's end too."""
+    from datetime import date
+
+    year, _, w = week.partition("-W")
+    return (date.fromisocalendar(int(year), int(w), 1).toordinal() - 1) // 7
+
+
+def week_name(number: int) -> str:
+    from datetime import date
+
+    year, week, _ = date.fromordinal(number * 7 + 1).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def week_ticks(first: int, last: int, most: int = 12) -> list[int]:
+    """At most ``most`` weeks from ``first`` to ``last`` to label, evenly apart (1, 2, 4, 8, 13, 26, 52 or more)."""
+    step = next((s for s in (1, 2, 4, 8, 13, 26, 52) if (last - first) // s < most), -(-(last - first + 1) // most))
+    return list(range(first, last + 1, step))
+
+
+def trend_points(data: pl.DataFrame) -> pl.DataFrame:
+    """Every deck in every week that had a match (``week_no``), at 0% where it was not played (the stats' rows
+    are the decks played), and ``run``: the stretch of consecutive such weeks, a line's extent."""
+    weeks = data.select(pl.col("week").map_elements(week_number, return_dtype=pl.Int64).alias("week_no"),
+                        "week").unique().sort("week_no")
+    runs = weeks.with_columns((pl.col("week_no").diff().fill_null(1) != 1).cum_sum().alias("run"))
+    grid = runs.join(data.select("deck").unique(), how="cross")
+    return grid.join(data.select(["week", "deck", "share"]), on=["week", "deck"], how="left").with_columns(
+        pl.col("share").is_not_null().alias("played"), pl.col("share").fill_null(0.0))
+
+
 def trend_chart(df: pl.DataFrame) -> str:
+    """Each deck's share by ISO week, on an axis of time (a week as wide as any other: on a category axis 20
+    weeks without a match were as wide as one): a deck is at 0% in a week it was not played (its line ran
+    through such weeks at the shares around them), and a line joins consecutive weeks only, none across weeks
+    without a match (nothing was measured there); a point marks each week a deck was played."""
     if not df.height:
         return ""
     alt = _alt()
@@ -492,17 +546,22 @@ def trend_chart(df: pl.DataFrame) -> str:
     if not data.height:
         return ""
     decks = data["deck"].unique()
+    data = trend_points(data)
+    first, last = data["week_no"].min(), data["week_no"].max()
+    ticks = week_ticks(first, last)
+    named = " : ".join(f"datum.value == {t} ? '{week_name(t)}'" for t in ticks) + " : ''"
     # the legend under the chart, in as many columns of its longest name as fit the box (a row of ten names
     # ran 400 px past it, and a name was cut after 25 characters)
     widest = min(LEGEND_LABELS, max(28, *map(label_px, decks.to_list()))) + 16 + 5 + 10  # symbol, gaps
     columns = max(1, min(decks.len(), (CHART_BOX - PADDING["left"] - PADDING["right"]) // widest))
     legend = alt.Legend(title="deck", columns=columns, labelLimit=LEGEND_LABELS, symbolSize=70)
     colour = alt.Color("deck:N", scale=alt.Scale(range=list(DECK_COLOURS)), legend=None)
-    base = alt.Chart(data).encode(x=alt.X("week:O", title="ISO week", axis=alt.Axis(labelAngle=-45)),
-                                  y=alt.Y("share:Q", axis=alt.Axis(format="%"), title="share of the week's seats"),
+    x = alt.X("week_no:Q", title="ISO week", scale=alt.Scale(domain=[first - 0.5, last + 0.5], nice=False, zero=False),
+              axis=alt.Axis(values=ticks, labelExpr=named, labelAngle=-45, labelFlush=False, grid=True))
+    base = alt.Chart(data).encode(x=x, y=alt.Y("share:Q", axis=alt.Axis(format="%"), title="share of the week's seats"),
                                   color=colour)
-    lines = base.mark_line(strokeWidth=2)
-    points = base.mark_point(filled=True, size=60, opacity=1).encode(
+    lines = base.mark_line(strokeWidth=2).encode(detail="run:N")
+    points = base.transform_filter("datum.played").mark_point(filled=True, size=60, opacity=1).encode(
         shape=alt.Shape("deck:N", scale=alt.Scale(range=list(DECK_SHAPES)), legend=legend))
     return render_svg(_config((lines + points).properties(width=760, height=280)), _coloured_shapes)
 
@@ -551,42 +610,68 @@ def matchup_chart(df: pl.DataFrame) -> str:
     return render_svg(_config((cells + text).properties(width=92 * decks, height=36 * decks)))
 
 
-def attack_chart(df: pl.DataFrame) -> str:
+def attack_chart(df: pl.DataFrame, words: Mapping[str, str] | None = None) -> str:
+    """Each Square's attacks as a bar of their outcomes, named in the game's ``words`` (``Game.attack_outcomes``;
+    else the key, its underscores spaces), and a label: the success rate [its Wilson 95% interval] n=attacks, as
+    the win rate charts write it ("100.0% of 17" had no interval)."""
     if not df.height:
         return ""
     alt = _alt()
+    words = {o: (words or {}).get(o) or o.replace("_", " ") for o in OUTCOMES}
     long = df.select(["square", *OUTCOMES]).unpivot(index="square", variable_name="outcome", value_name="count")
-    long = long.filter(pl.col("count") > 0)
-    labels = df.with_columns(pl.format("{} of {}", pl.col("success_rate").map_elements(pct, return_dtype=pl.String),
-                                       pl.col("attacks")).alias("label"))
+    long = long.filter(pl.col("count") > 0).with_columns(
+        pl.col("outcome").replace(words).alias("said"),
+        pl.col("outcome").replace({o: str(i) for i, o in enumerate(OUTCOMES)}).cast(pl.Int64).alias("outcome_order"))
+    labels = df.with_columns(
+        pl.format("{} [{}–{}] n={}", pl.col("success_rate").map_elements(pct, return_dtype=pl.String),
+                  pl.col("success_rate_low").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                  pl.col("success_rate_high").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                  pl.col("attacks")).alias("label"))
+    said = [words[o] for o in OUTCOMES]
     y = alt.Y("square:N", sort="ascending", title="attacker Square")
-    bars = alt.Chart(long).mark_bar(height={"band": 0.7}).encode(
-        y=y, x=alt.X("count:Q", title="attacks", scale=alt.Scale(domain=[0, int(df["attacks"].max() * 1.25) + 1])),
-        color=alt.Color("outcome:N", scale=alt.Scale(domain=list(OUTCOMES), range=list(OUTCOME_COLOURS)),
-                        title="outcome"),
+    # room right of the longest bar for its label ("100.0% [100%–100%] n=1234", about 170 px of the 720)
+    bars = alt.Chart(long).mark_bar(height={"band": 0.7}, stroke="white", strokeWidth=1).encode(
+        y=y, x=alt.X("count:Q", title="attacks", scale=alt.Scale(domain=[0, int(df["attacks"].max() * 1.35) + 1])),
+        color=alt.Color("said:N", scale=alt.Scale(domain=said, range=list(OUTCOME_COLOURS)), title="outcome",
+                        legend=alt.Legend(columns=3)),
         order=alt.Order("outcome_order:Q"))
-    bars = bars.transform_calculate(outcome_order=f"indexof({list(OUTCOMES)!r}, datum.outcome)")
     text = alt.Chart(labels).mark_text(align="left", dx=4, fontSize=11).encode(
         y=y, x="attacks:Q", text="label:N",
         color=alt.condition("datum.low_sample", alt.value(LOW_TEXT), alt.value(INK)))
     return render_svg(_config((bars + text).properties(width=720, height=28 * df.height)))
 
 
+def life_turns(df: pl.DataFrame) -> int:
+    """The last turn the Life damage chart shows: the last one a game reached, at most ``MAX_TURN`` (0: none)."""
+    return min(MAX_TURN, int(df["turn"].max() or 0)) if df.height else 0
+
+
 def life_chart(df: pl.DataFrame) -> str:
-    data = df.filter((pl.col("turn") <= MAX_TURN) & (pl.col("damage") > 0))
-    if not data.height:
+    """Life damage per game by turn and seat: every turn from 1 to ``life_turns`` on the axis, a turn without
+    damage (or a seat without a row) drawn as 0, as the table under it lists it (the turns without damage were
+    left out: the axis read 1, 2, 3, 5, 7, 9, 12 under "turns 1-16")."""
+    last = life_turns(df)
+    if not last or not df.filter((pl.col("turn") <= last) & (pl.col("damage") > 0)).height:
         return ""
     alt = _alt()
-    data = data.with_columns(pl.col("damage_per_game").round(2).alias("per_game"),
-                             pl.format("{}", pl.col("damage_per_game").round(2)).alias("label"))
-    base = alt.Chart(data).encode(x=alt.X("turn:O", title="turn"), xOffset=alt.XOffset("seat:N"))
+    grid = pl.DataFrame({"turn": [t for t in range(1, last + 1) for _ in (0, 1)],
+                         "seat": ["first", "second"] * last})
+    data = grid.join(df.select(["turn", "seat", "damage_per_game", "low_sample"]).cast({"turn": pl.Int64}),
+                     on=["turn", "seat"], how="left")
+    data = data.with_columns(pl.col("damage_per_game").fill_null(0.0).round(2).alias("per_game"),
+                             pl.col("low_sample").fill_null(True)).with_columns(
+        pl.when(pl.col("per_game") == 0).then(pl.lit("0")).otherwise(pl.format("{}", pl.col("per_game")))
+        .alias("label"))
+    base = alt.Chart(data).encode(x=alt.X("turn:O", title="turn", sort=list(range(1, last + 1)),
+                                          axis=alt.Axis(labelAngle=0)),
+                                  xOffset=alt.XOffset("seat:N", sort=["first", "second"]))
     bars = base.mark_bar().encode(
         y=alt.Y("per_game:Q", title="Life damage per game"),
         color=alt.Color("seat:N", scale=alt.Scale(domain=["first", "second"], range=[BLUE, RED]),
                         legend=alt.Legend(title="damage taken by the player going", titleLimit=400)),
         opacity=alt.condition("datum.low_sample", alt.value(FADED), alt.value(1.0)))  # the seat stays told
     text = base.mark_text(dy=-6, fontSize=9, color=INK).encode(y="per_game:Q", text="label:N")
-    return render_svg(_config((bars + text).properties(width=max(320, 44 * data["turn"].n_unique()), height=240)))
+    return render_svg(_config((bars + text).properties(width=max(320, 44 * last), height=240)))
 
 
 def card_chart(df: pl.DataFrame) -> str:

@@ -86,7 +86,8 @@ def labels_expected(client: TestClient, min_games: int = 30, **params: str) -> d
         "first": {f"{pct(r['win_rate'])} [{pct(r['win_rate_low'], 0)}–{pct(r['win_rate_high'], 0)}] n={r['games']}"
                   for r in first},
         "matchups": {f"{pct(r['win_rate'], 0)} ({r['games']})" for r in mu},
-        "attacks": {f"{pct(r['success_rate'])} of {r['attacks']}" for r in att},
+        "attacks": {f"{pct(r['success_rate'])} [{pct(r['success_rate_low'], 0)}–{pct(r['success_rate_high'], 0)}] "
+                    f"n={r['attacks']}" for r in att},
     }
 
 

@@ -161,6 +161,8 @@ class Game(ABC):
     reasons: Mapping[str, str] = {}
     # the engine's phases as the replay viewer (web/board.js, its PHASES) and zx replay name them
     phases: Mapping[str, str] = {}
+    # the outcomes of an attack (the analytics ``attacks`` table's columns) as the dashboard's legend says them
+    attack_outcomes: Mapping[str, str] = {}
 
     # ------------------------------------------------------------------ identity
     def reason_text(self, reason: str | None) -> str:

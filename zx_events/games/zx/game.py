@@ -25,6 +25,12 @@ class ZX(Game):
     seat_sees = "that seat's own hand and Dynamis too (301.3)"
     seats_rule = "301.3"
     reasons = REASONS
+    # the analytics ``attacks`` table's outcomes as the dashboard's legend says them (narrate.BATTLE_ENDS's words,
+    # shorter): 604.3a-604.3d, 605; fizzled: the attacker or its Z/X target gone from its Square (604.2, 604.3a);
+    # unresolved: the attack's battle never reached its damage (the match, or the log, ended first)
+    attack_outcomes = {"destroyed": "attacked Z/X destroyed", "player_damaged": "player damaged",
+                       "survived": "attacked Z/X survived", "no_damage_overboost": "no damage (Overboost)",
+                       "fizzled": "attacker or target gone", "unresolved": "not resolved"}
     # (web/board.js's PHASES: tests/web/test_viewer_browser.py checks that they agree)
     phases = {"setup": "Setup", "draw": "Draw Phase", "resource": "Resource Phase", "ignition": "Ignition Phase",
               "main": "Main Phase", "end": "End Phase", "over": "End of turn", "ended": "Match ended"}
