@@ -122,7 +122,15 @@ class Cursor:
 
     def turn_seq(self, turn: int) -> int:
         if self.turns is None:
-            self.turns = [version for version, topic, _ in self.window(1, self.last) if _kind(topic) == "TurnStarted"]
+            turns = []
+            for version, topic, _ in self.window(1, self.last):
+                try:
+                    kind = _kind(topic)
+                except codec.ForeignTopic:  # a topic altered: the answer a view of that event gets (400), not a 500
+                    raise replay._damaged(self.match_id, version, None) from None
+                if kind == "TurnStarted":
+                    turns.append(version)
+            self.turns = turns
         if not 1 <= turn <= len(self.turns):
             raise replay.OutOfRange(f"match {self.match_id} has {len(self.turns)} turns: "
                                     f"turn must be 1..{len(self.turns)}")

@@ -1048,6 +1048,24 @@ def test_an_altered_snapshot_or_a_deleted_event_never_changes_a_served_view(tmp_
         assert "Traceback" not in r.text
 
 
+def test_an_event_whose_topic_was_altered_is_a_400_for_a_view_by_turn_too(tmp_path):
+    """QA (shared PostgreSQL, SQLite the same): an event's stored topic set to one no game has (``os:system``):
+    ``/view?at=`` after it was the 400 naming zx verify, ``/view?turn=N`` a 500 "internal error (ForeignTopic)" and
+    a traceback in the server's log (the turns are found from the topics, before any event is decoded)."""
+    from zx_events.ids import match_uuid
+
+    built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=1)
+    match = built.matches[0]
+    with sqlite3.connect(built.store) as con:
+        con.execute("UPDATE stored_events SET topic = 'os:system' WHERE originator_id = ? AND originator_version = 6",
+                    [match_uuid(match).hex])
+    with TestClient(create_app(built.store, analytics=built.analytics), raise_server_exceptions=False) as c:
+        for params in ({"turn": 2}, {"at": 10}, {"turn": 1, "as": "P1"}):
+            r = c.get(f"/api/matches/{match}/view", params=params)
+            assert r.status_code == 400, (params, r.text)
+            assert "cannot be replayed: its event seq 6 cannot be decoded" in r.json()["error"] and "zx verify" in r.text
+
+
 def test_statistics_not_computed_before_are_computed_a_few_at_a_time(client, monkeypatch):
     """Twelve clients (or more) asking at once for statistics the server has not computed: at most
     ``STATS_AT_ONCE`` are computed together (the others wait their turn), and every one is answered."""
