@@ -24,6 +24,7 @@ from zx_events.importer import Checked, build_match, fixtures_for, game_of
 from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows
 from zx_events.ledger import failure_warning, match_verdict
 from zx_events.logformat.reader import MatchLog, Record, _canonical
+from zx_events.narration import counted
 
 Catalog = Any  # a game's catalog, or the reference data of the command line (zx_events.games.load_references)
 NOT_STORED = "not stored"  # integrity of a log file whose match is not in the store
@@ -251,7 +252,21 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None) -> Aud
         audit.warnings.append(f"the records stored in the events do not reproduce the imported log (content "
                               f"sha256 {log.content_sha256[:12]}, recorded at import "
                               f"{str(started.get('content_sha256'))[:12]})")
-    recorded = sum(games.is_topic(r.topic, "ViolationRecorded") for r in rows)
+    altered_at = None if verdict.ok else verdict.seq  # the first event the chain does not verify: from there the
+    if altered_at is not None:  # records are not the ones imported, and a finding on them is of no record the log had
+        # (an undecodable event's record lost: a false 301.1 at the next record that depended on it)
+        kept = [f for f in audit.findings if f.seq is not None and f.seq < altered_at]
+        left_out = len(audit.findings) - len(kept)
+        if left_out:
+            audit.findings = kept
+            audit.warnings.append(f"{counted(left_out, 'finding')} of the re-check at or after seq {altered_at} "
+                                  f"{'is' if left_out == 1 else 'are'} not shown: the store was altered there (zx "
+                                  f"verify {match_id}), so the records from there on are not the ones imported; "
+                                  f"zx audit the original log file to judge them")
+        rows_kept = [r for r in rows if r.seq < altered_at]
+    else:
+        rows_kept = rows
+    recorded = sum(games.is_topic(r.topic, "ViolationRecorded") for r in rows_kept)
     found = sum(f.kind == "rule" for f in audit.findings)
     if recorded != found:
         audit.warnings.append(recount_warning(recorded, found))
