@@ -216,11 +216,41 @@ def log_paths(args: tuple[str, ...]) -> list[str]:
             out.extend(found)
         elif a != "-" and not p.exists():  # before anything is done, the store made included
             raise click.ClickException(f"{a}: no such file or folder (nothing was imported)")
+        elif a != "-" and (refused := _a_database(a)) is not None:
+            raise click.ClickException(refused)
         else:
             out.append(a)
     if out.count("-") > 1:
         raise click.UsageError("- (standard input) can be given once")
     return out
+
+
+def _a_database(path: str) -> str | None:
+    """Why ``path``, named as a match log, is refused: a DuckDB or SQLite database (by its first bytes; a file
+    that is not a regular one is never opened here); else None. ``zx import --analytics league.duckdb log.zxlog``
+    (the form every other command takes: import's --analytics is a switch) read league.duckdb as a log, imported
+    the log and wrote a new analytics file, the one named left as it was (QA)."""
+    import os
+    import shlex
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:  # the import reports it, rejected, as before
+        return None
+    q = shlex.quote(path)
+    if head[8:12] == b"DUCK":
+        return (f"{path}: a DuckDB database, not a match log (nothing was imported): zx import's --analytics is a "
+                f"switch (on by default) that takes no file; to have this import update {path}: "
+                f"ZX_ANALYTICS={q} zx import LOG..., or zx import --no-analytics LOG... then "
+                f"zx analytics update --analytics {q}")
+    if head == b"SQLite format 3\x00":
+        return (f"{path}: a SQLite database, not a match log (nothing was imported): the store an import writes to "
+                f"is named with zx --store PATH import LOG... (or ZX_STORE)")
+    return None
 
 
 def _logs_in(folder: str, suffixes: tuple[str, ...]) -> list[str]:

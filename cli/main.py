@@ -197,7 +197,9 @@ def zx(ctx: click.Context, store: str | None) -> None:
               help="Processes that check matches in parallel, this one (which also writes them) included "
                    f"(default: one per core; a memory: store uses 1; at most {MAX_WORKERS}).")
 @click.option("--analytics/--no-analytics", "update_analytics", default=True, show_default=True,
-              help="Then bring the analytics DuckDB file up to date (zx analytics update; path from ZX_ANALYTICS).")
+              help="Then bring the analytics DuckDB file up to date (zx analytics update). A switch that takes no "
+                   "file: name the file with ZX_ANALYTICS=PATH zx import ... (default: next to a SQLite store, "
+                   "X.sqlite -> X.duckdb; else zx-analytics.duckdb in the working directory).")
 @format_option
 @click.pass_context
 def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | None, board_path: str | None,

@@ -583,3 +583,37 @@ def test_a_new_store_sqlite_cannot_open_says_why_and_leaves_nothing(tmp_path):
     p = _zx("--store", long_name, "import", "--no-analytics", log, cwd=tmp_path)
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_import_refuses_a_database_given_as_a_log_before_anything_is_done(tmp_path, monkeypatch):
+    """``zx import --analytics league.duckdb log.zxlog`` (the form every other command takes): import's
+    --analytics is a switch, so league.duckdb was read as a match log (rejected, exit 1), the log imported and a
+    new ./zx-analytics.duckdb written, league.duckdb not updated (QA). A DuckDB or SQLite database named as a
+    log is refused up front, saying what it is and how to name import's analytics file: no store, no
+    analytics file is made, the database is untouched."""
+    import sqlite3
+
+    import duckdb
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    monkeypatch.chdir(tmp_path)
+    for var in ("ZX_STORE", "ZX_ANALYTICS"):
+        monkeypatch.delenv(var, raising=False)
+    legal = ROOT / "examples" / "legal" / "first-turns.zxlog"
+    league = tmp_path / "league.duckdb"
+    duckdb.connect(str(league)).close()
+    sqlite3.connect(str(tmp_path / "old.sqlite")).execute("CREATE TABLE t (x)").connection.commit()
+    before = league.read_bytes()
+    r = CliRunner().invoke(zx, ["import", "--analytics", "league.duckdb", str(legal)])
+    assert r.exit_code == 1, r.output
+    assert "league.duckdb: a DuckDB database, not a match log" in r.output
+    assert "ZX_ANALYTICS=league.duckdb zx import" in r.output and "nothing was imported" in r.output
+    r = CliRunner().invoke(zx, ["import", str(legal), "old.sqlite"])
+    assert r.exit_code == 1 and "old.sqlite: a SQLite database, not a match log" in r.output, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["league.duckdb", "old.sqlite"]
+    assert league.read_bytes() == before
+    # the switch still is one: --analytics before a log imports it and updates the analytics file
+    r = CliRunner().invoke(zx, ["import", "--analytics", str(legal)])
+    assert r.exit_code == 0 and (tmp_path / "zx-store.duckdb").exists(), r.output

@@ -1018,6 +1018,48 @@ def _make_recorder_class():
     return PostgresMatchRecorder
 
 
+# For how long after a wait for a pooled connection ran out (the pool's timeout: connect_timeout) another request
+# for one fails at once while the pool has none idle, instead of waiting the whole timeout again
+LOST_WINDOW = 5.0
+
+
+def _fail_fast_once_lost(datastore: Any) -> None:
+    """eventsourcing tries each read and write 10 times (``retry``, 0.2 s apart) on a lost connection, and each
+    try waited the pool's whole timeout (connect_timeout, 10 s) for a connection a server that is gone never
+    gives: a server lost under zx verify or zx import was reported ~82 s later, where docs/deployment.md says
+    within about 15 s (QA). Here a request for a connection that comes within ``LOST_WINDOW`` s of one that
+    waited the whole timeout, while the pool has no idle connection, fails at once with the same words
+    ("couldn't get a connection", an ``OperationalError``: every caller reads it as before), so the tries
+    after the first full wait take 0.2 s each: the error comes about connect_timeout + 2 s after the loss.
+    A connection had clears it; after the window a request waits the whole timeout again (zx serve)."""
+    from contextlib import contextmanager
+
+    from eventsourcing.persistence import OperationalError
+    from psycopg_pool import PoolTimeout
+
+    stock = datastore.get_connection
+    state: dict[str, float | None] = {"timed_out": None}
+
+    @contextmanager
+    def get_connection() -> Any:
+        since = state["timed_out"]
+        if since is not None and time.monotonic() - since < LOST_WINDOW \
+                and not datastore.pool.get_stats().get("pool_available"):
+            raise OperationalError(f"couldn't get a connection: a wait of {datastore.pool.timeout:g} s for one ran "
+                                   f"out {time.monotonic() - since:.1f} s ago, and none has come since")
+        acquired = False
+        try:
+            with stock() as conn:
+                acquired, state["timed_out"] = True, None
+                yield conn
+        except OperationalError as e:
+            if not acquired and isinstance(e.__cause__, PoolTimeout):
+                state["timed_out"] = time.monotonic()
+            raise
+
+    datastore.get_connection = get_connection
+
+
 def _make_factory_class():
     from eventsourcing.postgres import PostgresFactory
 
@@ -1032,6 +1074,7 @@ def _make_factory_class():
             super().__init__(env)
             self.datastore.pool.kwargs.update(connection_arguments(self.env))
             self.datastore.pool.kwargs["connect_timeout"] = int(self.env.get("POSTGRES_CONNECT_TIMEOUT") or 10)
+            _fail_fast_once_lost(self.datastore)
 
     MatchPostgresFactory.__module__ = __name__
     MatchPostgresFactory.__qualname__ = "MatchPostgresFactory"
