@@ -289,3 +289,33 @@ def test_zx_serves_steps_with_their_text(stored):
             for e in events:
                 by_kind[e["kind"]].append(e["text"])
             assert any(t.startswith("Turn 1: ") for t in by_kind["TurnStarted"])
+
+
+def test_the_judges_first_sentence_holds_the_header_note_and_the_import_path_whole(tmp_path):
+    """D6 (docs/replay.md: the browser viewer shows a note whole, wrapped): the judge's ``Started`` sentence in
+    ``zx view``'s data names the header's note and the file imported from whole, not cut to ``NAME_CELLS`` (40
+    cells: "... (imported from /work/main/examples/x610z/invalid/105.3..."); no other seat's names either."""
+    from web import viewer
+
+    note = "Judge call at table 12: P2 appealed the ruling on the Reboot of c2, " + "see the head judge's notes " * 3
+    folder = tmp_path / "a-rather-long-folder-name-of-the-judge" / "and-another-one-under-it"
+    folder.mkdir(parents=True)
+    recs = [json.loads(line) for line in (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text("utf-8")
+            .splitlines()]
+    recs[0]["note"] = note
+    path = folder / "first-turns-with-a-note.zxlog"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(path)])
+    assert r.exit_code == 0, r.output
+    svc = MatchService(store, create=False)
+    try:
+        data = viewer.viewer_data(svc, recs[0]["match"], ["judge", "P1", "spectator"])
+    finally:
+        svc.close()
+    pool = data["pool"]
+    first = {seat: pool[data["views"][seat]["events"][0]] for seat in ("judge", "P1", "spectator")}
+    assert note.strip() in first["judge"], first["judge"]
+    assert f"imported from {path}," in first["judge"], first["judge"]
+    for seat in ("P1", "spectator"):
+        assert "folder-name-of-the-judge" not in first[seat] and "Judge call" not in first[seat], first[seat]

@@ -149,8 +149,8 @@ def violation(f: Mapping[str, Any], w: Words) -> str:
 
 def started(f: Mapping[str, Any], w: Words) -> str:
     """A match's ``Started``: its id, event, round and date, the board (a game that has one), the players and
-    their decks, who goes first; the header's note and the import's file and digest where the seat's fields hold
-    them (the judge's)."""
+    their decks, who goes first; the header's note and the import's file (whole) and digest where the seat's fields
+    hold them (the judge's)."""
     h = f.get("header") or {}
     players = h.get("players") or {}
     sides = []
@@ -167,10 +167,12 @@ def started(f: Mapping[str, Any], w: Words) -> str:
     if sides:
         text += ": " + " vs ".join(sides)
     text += f"; {h.get('first') or 'P1'} goes first"
+    # the note and the path whole, on one line (not cut to NAME_CELLS: the browser wraps them, docs/replay.md; the
+    # terminal cuts a step's text at 200 cells, with a note); once a match, unlike a name in every sentence
     if h.get("note"):  # (the judge's only: redact_event leaves it out for every other seat)
-        text += f" — {short(h['note'])}"
+        text += f" — {one_line(str(h['note'])).strip()}"
     if f.get("source"):  # the import's file and digest: the judge's only
-        text += f" (imported from {short(f['source'])}, sha256 {str(f.get('content_sha256'))[:12]})"
+        text += f" (imported from {one_line(str(f['source']))}, sha256 {str(f.get('content_sha256'))[:12]})"
     return text
 
 

@@ -123,6 +123,53 @@
     currentRow = null;
     $("ev-count").textContent = "(" + last + ", " + v.violations.length + " violation" +
       (v.violations.length === 1 ? "" : "s") + ")";
+    buildMarks();
+  }
+
+  // ------------------------------------------------------------------ violations on the timeline
+  // The events with a violation in the seat's own data (a seat is never told of one its data does not hold),
+  // marked under the slider; V and Shift+V (and the two buttons) go to the next and the previous one.
+  var violSeqs = [];  // the events with a violation the seat sees, in order
+  var marks = {};  // seq -> its mark
+
+  function buildMarks() {
+    violSeqs = Object.keys(violations).map(Number).sort(function (a, b) { return a - b; });
+    var box = $("viol-marks");
+    box.textContent = "";
+    marks = {};
+    violSeqs.forEach(function (s) {
+      var m = document.createElement("span");
+      m.className = "viol-mark";
+      m.dataset.seq = s;
+      var frac = last <= 1 ? 0 : (s - 1) / (last - 1);
+      m.style.left = "calc(8px + (100% - 16px) * " + frac + ")";
+      m.title = "event " + s + ": " + violations[s].map(violationText).join("; ");
+      box.appendChild(m);
+      marks[s] = m;
+    });
+    $("viol-nav").hidden = violSeqs.length === 0;
+  }
+
+  $("viol-marks").addEventListener("click", function (e) {
+    var m = e.target.closest(".viol-mark");
+    if (m) { pause(); go(+m.dataset.seq); }
+  });
+
+  function nextViolation() {
+    for (var i = 0; i < violSeqs.length; i++) if (violSeqs[i] > seq) return go(violSeqs[i]);
+  }
+
+  function prevViolation() {
+    for (var i = violSeqs.length - 1; i >= 0; i--) if (violSeqs[i] < seq) return go(violSeqs[i]);
+  }
+
+  function showViolations() {  // the buttons' state, the mark of the event shown, its violations in words
+    $("prev-viol").disabled = !(violSeqs.length && violSeqs[0] < seq);
+    $("next-viol").disabled = !(violSeqs.length && violSeqs[violSeqs.length - 1] > seq);
+    var here = $("viol-here"), vs = violations[seq] || [];
+    here.hidden = vs.length === 0;
+    here.textContent = vs.map(function (x) { return "Violation at event " + seq + ": " + violationText(x); }).join(" · ");
+    for (var s in marks) marks[s].classList.toggle("here", +s === seq);
   }
 
   function violationText(x) {  // [seq, rule, player, message, applied]
@@ -268,6 +315,7 @@
       turns.length + (line == null ? "" : " · line " + line) +
       (board && board.status ? " · " + esc(board.status(state)) : "");
     $("slider").value = seq;
+    showViolations();
     if (currentRow) { currentRow.classList.remove("current"); currentRow.removeAttribute("aria-current"); }
     currentRow = rows[seq] || null;
     say(state);
@@ -482,6 +530,8 @@
   $("last").onclick = user(function () { go(last); });
   $("prev-turn").onclick = user(prevTurn);
   $("next-turn").onclick = user(nextTurn);
+  $("prev-viol").onclick = user(prevViolation);
+  $("next-viol").onclick = user(nextViolation);
   $("play").onclick = function () { if (timer) pause(); else play(); };
   $("speed").onchange = function () { if (timer) { pause(); play(); } };
   $("slider").addEventListener("input", function () { pause(); go(+this.value); });
@@ -503,6 +553,12 @@
       ArrowUp: prevTurn, ArrowDown: nextTurn,
       Home: function () { go(1); }, End: function () { go(last); }
     }[e.key];
+    if ((e.key === "v" || e.key === "V") && violSeqs.length) {  // V: the next violation; Shift+V: the previous
+      e.preventDefault();
+      pause();
+      if (e.shiftKey) prevViolation(); else nextViolation();
+      return;
+    }
     if (e.key === " ") {  // play/pause, wherever the focus is (a clicked button is not pressed again)
       e.preventDefault();
       if (timer) pause(); else play();
