@@ -460,17 +460,22 @@ def _colour(alt: Any) -> Any:
     return alt.condition("datum.low_sample", alt.value(GREY), alt.value(BLUE))
 
 
+def rate_label(rate: str, low: str, high: str, n: str) -> pl.Expr:
+    """A chart's label of a rate, as every rate chart writes it: ``42.9% [21%–67%] n=6`` (the rate, its Wilson 95%
+    interval, its count), as the column ``label``."""
+    return pl.format("{} [{}–{}] n={}", pl.col(rate).map_elements(pct, return_dtype=pl.String),
+                     pl.col(low).map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                     pl.col(high).map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
+                     pl.col(n)).alias("label")
+
+
 def share_chart(df: pl.DataFrame) -> str:
     """Each deck's share as a bar, its Wilson 95% interval as an error bar across the bar's end, and a label
     right of the interval: share [low-high] n, as the win rate charts write it."""
     if not df.height:
         return ""
     alt = _alt()
-    data = _labels(df, "deck").with_columns(
-        pl.format("{} [{}–{}] n={}", pl.col("share").map_elements(pct, return_dtype=pl.String),
-                  pl.col("share_low").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
-                  pl.col("share_high").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
-                  pl.col("seats")).alias("label"))
+    data = _labels(df, "deck").with_columns(rate_label("share", "share_low", "share_high", "seats"))
     # the order named: the error bar's layer (an aggregate) has no field to sort by, and the layers' sorts are dropped
     order = list(dict.fromkeys(data.sort(["share", "deck"], descending=[True, False])["deck"].to_list()))
     y = alt.Y("deck:N", sort=order, title=None)
@@ -571,11 +576,7 @@ def interval_chart(df: pl.DataFrame, key: str, rate: str, n: str, axis_title: st
     if not df.height:
         return ""
     alt = _alt()
-    data = _labels(df, key).with_columns(
-        pl.format("{} [{}–{}] n={}", pl.col(rate).map_elements(pct, return_dtype=pl.String),
-                  pl.col(f"{rate}_low").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
-                  pl.col(f"{rate}_high").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
-                  pl.col(n)).alias("label"))
+    data = _labels(df, key).with_columns(rate_label(rate, f"{rate}_low", f"{rate}_high", n))
     y = alt.Y(f"{key}:N", sort=alt.EncodingSortField(field=rate, order="descending"), title=None)
     x_scale = alt.Scale(domain=[0, 1])
     base = alt.Chart(data).encode(y=y)
@@ -622,11 +623,7 @@ def attack_chart(df: pl.DataFrame, words: Mapping[str, str] | None = None) -> st
     long = long.filter(pl.col("count") > 0).with_columns(
         pl.col("outcome").replace(words).alias("said"),
         pl.col("outcome").replace({o: str(i) for i, o in enumerate(OUTCOMES)}).cast(pl.Int64).alias("outcome_order"))
-    labels = df.with_columns(
-        pl.format("{} [{}–{}] n={}", pl.col("success_rate").map_elements(pct, return_dtype=pl.String),
-                  pl.col("success_rate_low").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
-                  pl.col("success_rate_high").map_elements(lambda v: pct(v, 0), return_dtype=pl.String),
-                  pl.col("attacks")).alias("label"))
+    labels = df.with_columns(rate_label("success_rate", "success_rate_low", "success_rate_high", "attacks"))
     said = [words[o] for o in OUTCOMES]
     y = alt.Y("square:N", sort="ascending", title="attacker Square")
     # room right of the longest bar for its label ("100.0% [100%–100%] n=1234", about 170 px of the 720)
