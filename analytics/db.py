@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
+from zx_events.files import SQLITE_MAGIC
+
 from .paths import DEFAULT_ANALYTICS, default_path  # noqa: F401 (their home before)
 from .paths import not_regular
 
@@ -273,7 +275,6 @@ def _locked(e: Exception) -> bool:
 # every connection, sandboxed or not: DuckDB opens a SQLite file by loading its sqlite_scanner extension,
 # downloaded from the internet on first use (an event store given as the analytics file did that)
 NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
-SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def refuse_sqlite(path: Path) -> None:

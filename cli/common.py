@@ -230,13 +230,13 @@ def _a_database(path: str) -> str | None:
     that is not a regular one is never opened here); else None. ``zx import --analytics league.duckdb log.zxlog``
     (the form every other command takes: import's --analytics is a switch) read league.duckdb as a log, imported
     the log and wrote a new analytics file, the one named left as it was (QA)."""
-    import os
     import shlex
-    import stat
 
+    from zx_events.files import SQLITE_MAGIC, not_regular
+
+    if not_regular(path) is not None:
+        return None
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
         with open(path, "rb") as f:
             head = f.read(16)
     except OSError:  # the import reports it, rejected, as before
@@ -247,7 +247,7 @@ def _a_database(path: str) -> str | None:
                 f"switch (on by default) that takes no file; to have this import update {path}: "
                 f"ZX_ANALYTICS={q} zx import LOG..., or zx import --no-analytics LOG... then "
                 f"zx analytics update --analytics {q}")
-    if head == b"SQLite format 3\x00":
+    if head == SQLITE_MAGIC:
         return (f"{path}: a SQLite database, not a match log (nothing was imported): the store an import writes to "
                 f"is named with zx --store PATH import LOG... (or ZX_STORE)")
     return None

@@ -15,6 +15,9 @@ import stat
 from typing import BinaryIO
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+
+
 def kind(mode: int) -> str:
     """What a file of ``mode`` is, in words: ``a named pipe (FIFO)``, ``a device``..."""
     return ("a folder" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
