@@ -139,3 +139,31 @@ def test_the_judges_violations_are_marked_on_the_timeline_and_v_steps_to_them(br
     assert browser.find_elements("css selector", "#viol-marks .viol-mark") == []
     assert not browser.find_element("id", "next-viol").is_displayed()
     browser.get("about:blank")
+
+
+def test_v_with_no_violation_that_way_says_so(browser, viewer_store, tmp_path):
+    """V past the last violation (or Shift+V before the first) did nothing at all: the disabled button shows it to
+    an eye, a screen reader or a keyboard user heard nothing. It now says so in the status line, and stays."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    svc = MatchService(viewer_store.path)
+    try:
+        data = viewer.viewer_data(svc, viewer_store.with_violation, ["judge"])
+    finally:
+        svc.close()
+    seqs = sorted({v[0] for v in data["views"]["judge"]["violations"]})
+    browser.get(view(viewer_store.path, viewer_store.with_violation, "judge", tmp_path / "judge.html").as_uri()
+                + f"#e={seqs[-1]}")
+    said = "return document.getElementById('said').textContent"
+    browser.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(browser).send_keys("v").perform()
+    assert browser.execute_script("return zxViewer.seq()") == seqs[-1]
+    assert browser.execute_script(said) == f"No violation after event {seqs[-1]}."
+    browser.execute_script(f"zxViewer.go({seqs[0]})")
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys("V").key_up(Keys.SHIFT).perform()
+    assert browser.execute_script("return zxViewer.seq()") == seqs[0]
+    assert browser.execute_script(said) == f"No violation before event {seqs[0]}."
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys("V").key_up(Keys.SHIFT).perform()  # said again
+    assert browser.execute_script(said).startswith(f"No violation before event {seqs[0]}.")
+    browser.get("about:blank")

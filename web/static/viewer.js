@@ -157,10 +157,19 @@
 
   function nextViolation() {
     for (var i = 0; i < violSeqs.length; i++) if (violSeqs[i] > seq) return go(violSeqs[i]);
+    tell("No violation after event " + seq + ".");
   }
 
   function prevViolation() {
     for (var i = violSeqs.length - 1; i >= 0; i--) if (violSeqs[i] < seq) return go(violSeqs[i]);
+    tell("No violation before event " + seq + ".");
+  }
+
+  function tell(text) {  // V with none that way: said, not silence (the same words again: a space more, read again)
+    if (said === text) text += "\u00a0";
+    said = text;
+    saidAt = Date.now();
+    $("said").textContent = text;
   }
 
   function showViolations() {  // the buttons' state, the mark of the event shown, its violations in words
