@@ -167,3 +167,24 @@ def test_v_with_no_violation_that_way_says_so(browser, viewer_store, tmp_path):
     ActionChains(browser).key_down(Keys.SHIFT).send_keys("V").key_up(Keys.SHIFT).perform()  # said again
     assert browser.execute_script(said).startswith(f"No violation before event {seqs[0]}.")
     browser.get("about:blank")
+
+
+def test_the_sliders_thumb_stands_out_from_the_page_in_either_scheme(browser, viewer_store, tmp_path):
+    """WCAG 1.4.11 asks 3:1 of a control's part against what is next to it: in dark the slider's thumb and its
+    filled track (accent-color #3b4656) were 1.9:1 on the page (#14171b)."""
+    lum = """var f = function (c) { var p = c.match(/[\\d.]+/g).map(Number).slice(0, 3).map(function (v) {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+      return 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]; };
+    var a = f(getComputedStyle(document.getElementById('slider')).accentColor),
+        b = f(getComputedStyle(document.body).backgroundColor === 'rgba(0, 0, 0, 0)' ?
+              getComputedStyle(document.documentElement).backgroundColor : getComputedStyle(document.body).backgroundColor);
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);"""
+    page = view(viewer_store.path, viewer_store.with_violation, "P1", tmp_path / "p1.html").as_uri()
+    try:
+        for value in ("light", "dark"):
+            scheme(browser, value)
+            browser.get(page)
+            assert browser.execute_script(lum) >= 3, value
+    finally:
+        scheme(browser, "light")
+        browser.get("about:blank")
