@@ -139,3 +139,52 @@ def test_the_judges_violations_are_marked_on_the_timeline_and_v_steps_to_them(br
     assert browser.find_elements("css selector", "#viol-marks .viol-mark") == []
     assert not browser.find_element("id", "next-viol").is_displayed()
     browser.get("about:blank")
+
+
+def test_v_with_no_violation_that_way_says_so(browser, viewer_store, tmp_path):
+    """V past the last violation (or Shift+V before the first) did nothing at all: the disabled button shows it to
+    an eye, a screen reader or a keyboard user heard nothing. It now says so in the status line, and stays."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    svc = MatchService(viewer_store.path)
+    try:
+        data = viewer.viewer_data(svc, viewer_store.with_violation, ["judge"])
+    finally:
+        svc.close()
+    seqs = sorted({v[0] for v in data["views"]["judge"]["violations"]})
+    browser.get(view(viewer_store.path, viewer_store.with_violation, "judge", tmp_path / "judge.html").as_uri()
+                + f"#e={seqs[-1]}")
+    said = "return document.getElementById('said').textContent"
+    browser.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(browser).send_keys("v").perform()
+    assert browser.execute_script("return zxViewer.seq()") == seqs[-1]
+    assert browser.execute_script(said) == f"No violation after event {seqs[-1]}."
+    browser.execute_script(f"zxViewer.go({seqs[0]})")
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys("V").key_up(Keys.SHIFT).perform()
+    assert browser.execute_script("return zxViewer.seq()") == seqs[0]
+    assert browser.execute_script(said) == f"No violation before event {seqs[0]}."
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys("V").key_up(Keys.SHIFT).perform()  # said again
+    assert browser.execute_script(said).startswith(f"No violation before event {seqs[0]}.")
+    browser.get("about:blank")
+
+
+def test_the_sliders_thumb_stands_out_from_the_page_in_either_scheme(browser, viewer_store, tmp_path):
+    """WCAG 1.4.11 asks 3:1 of a control's part against what is next to it: in dark the slider's thumb and its
+    filled track (accent-color #3b4656) were 1.9:1 on the page (#14171b)."""
+    lum = """var f = function (c) { var p = c.match(/[\\d.]+/g).map(Number).slice(0, 3).map(function (v) {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+      return 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]; };
+    var a = f(getComputedStyle(document.getElementById('slider')).accentColor),
+        b = f(getComputedStyle(document.body).backgroundColor === 'rgba(0, 0, 0, 0)' ?
+              getComputedStyle(document.documentElement).backgroundColor : getComputedStyle(document.body).backgroundColor);
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);"""
+    page = view(viewer_store.path, viewer_store.with_violation, "P1", tmp_path / "p1.html").as_uri()
+    try:
+        for value in ("light", "dark"):
+            scheme(browser, value)
+            browser.get(page)
+            assert browser.execute_script(lum) >= 3, value
+    finally:
+        scheme(browser, "light")
+        browser.get("about:blank")

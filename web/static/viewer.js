@@ -157,10 +157,16 @@
 
   function nextViolation() {
     for (var i = 0; i < violSeqs.length; i++) if (violSeqs[i] > seq) return go(violSeqs[i]);
+    tell("No violation after event " + seq + ".");
   }
 
   function prevViolation() {
     for (var i = violSeqs.length - 1; i >= 0; i--) if (violSeqs[i] < seq) return go(violSeqs[i]);
+    tell("No violation before event " + seq + ".");
+  }
+
+  function tell(text) {  // V with none that way: said, not silence (the same words again: a space more, read again)
+    speak(said === text ? text + "\u00a0" : text);
   }
 
   function showViolations() {  // the buttons' state, the mark of the event shown, its violations in words
@@ -383,7 +389,10 @@
     clearTimeout(sayTimer);
     sayTimer = null;
     var text = moveText(state || current);
-    if (text === said) return;  // written again, the same text would be read again
+    if (text !== said) speak(text);  // written again, the same text would be read again
+  }
+
+  function speak(text) {  // the status line a screen reader reads (aria-live), and when it last changed
     said = text;
     saidAt = Date.now();
     $("said").textContent = text;
