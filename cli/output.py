@@ -113,10 +113,8 @@ class Printable:
         from rich.segment import Segment
 
         for seg in console.render(self.inner, options):
-            if seg.control is None and printable(seg.text) != seg.text:
-                yield Segment(printable(seg.text), seg.style)
-            else:
-                yield seg
+            shown = seg.text if seg.control is not None else printable(seg.text)
+            yield seg if shown is seg.text else Segment(shown, seg.style)  # (printable: the text itself if kept)
 
 
 def _json_default(v: Any) -> Any:

@@ -69,6 +69,8 @@ def printable(text: str, unseen: bool = True) -> str:
     ``\\u200b``), everything else as it is. A log's names and messages are someone else's text: a player
     named ``\\x1b]52;c;...`` wrote the clipboard of the judge who listed the matches; two decks whose names
     differed by a zero-width space were two rows that read alike."""
+    if text.isascii() and text.isprintable():  # (space to ~: nothing to escape; most of a board's text)
+        return text
     return escaped(_CONTROL, escaped(INVISIBLE, text) if unseen else text)
 
 
