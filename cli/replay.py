@@ -240,7 +240,7 @@ def _event_text(e: Any, cut: set[str]) -> str:
 def draw_step(step: Any, game: Any, cut: set[str] | None = None) -> None:
     """Step ``step`` drawn on stdout: its record, its events, its violations and the board after it; ``cut`` gets
     each text of them cut to 200 terminal cells (``_cut_values``)."""
-    from rich.console import Console
+    from rich.console import Console, Group
     from rich.rule import Rule
     from rich.text import Text
 
@@ -255,18 +255,19 @@ def draw_step(step: Any, game: Any, cut: set[str] | None = None) -> None:
     # a log's text (names, ids, notes) is shown as text: never markup, its control characters escaped before
     # a Text holds it (Text drops \a \b \v \f \r and measures other controls as no width: the line was cut);
     # Printable escapes what a game's board still holds
-    console.print(Printable(Rule(Text(printable(title)))))
+    parts: list[Any] = [Rule(Text(printable(title)))]
     where = f"line {step.line}: " if step.line is not None else ""
     skipped = " [record not applied]" if any(e.kind == "RecordSkipped" for e in step.events) else ""  # (no finding
     # of its own: a pass of a battle refused at its attack, docs/replay.md)
-    console.print(Printable(Text(printable(f"{where}{_record_text(step.record, cut)}{skipped}"), style="bold")))
+    parts.append(Text(printable(f"{where}{_record_text(step.record, cut)}{skipped}"), style="bold"))
     for e in step.events:
-        console.print(Printable(Text(printable(f"  seq {e.seq:>4} {e.kind:<18} {_event_text(e, cut)}"))))
+        parts.append(Text(printable(f"  seq {e.seq:>4} {e.kind:<18} {_event_text(e, cut)}")))
     for viol in step.violations:
-        console.print(Printable(Text(printable(f"  ! violation rule {viol.rule} ({viol.player or '-'}, line "
-                                               f"{viol.line}): {_cut_values(viol.message, cut)}")
-                                     + ("" if viol.applied else " [record not applied]"), style="bold red")))
-    console.print(Printable(game.render_board(v)))
+        parts.append(Text(printable(f"  ! violation rule {viol.rule} ({viol.player or '-'}, line "
+                                    f"{viol.line}): {_cut_values(viol.message, cut)}")
+                          + ("" if viol.applied else " [record not applied]"), style="bold red"))
+    parts.append(game.render_board(v))
+    console.print(Printable(Group(*parts)))  # one print a step (a print each line took a third of its time)
 
 
 def _prepare_failed(svc: Any, e: Exception, prepared: int, total: int) -> str:

@@ -63,7 +63,11 @@ class Fitted:
     def __rich_console__(self, console, options):
         from rich.text import Text
 
-        yield Text(self.escape(draw(self.board, self.view, width=max(MIN_WIDTH, min(WIDTH, options.max_width)))))
+        from zx_events.drawing import Kept
+
+        drawn = self.escape(draw(self.board, self.view, width=max(MIN_WIDTH, min(WIDTH, options.max_width))))
+        for line in drawn.split("\n"):  # a line drawn as before (most of them: a step moves a summon or a card)
+            yield Kept(Text(line), line)
 
 
 def draw_unmapped(view, why: str) -> str:

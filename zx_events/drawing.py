@@ -1,0 +1,51 @@
+"""What the games' terminal boards share in drawing them with rich (imported only where a board is drawn).
+
+``zx replay --to end`` draws the board after every step: 747 boards for a 57-turn Z/X match, and rich's
+wrapping and table layout took ~8 ms of each (6 s of the 8). Most steps change one part of a board, many
+none (a pass of priority), so a part's lines are kept (``Kept``) and drawn again only when its text, its
+styles or the width change."""
+
+from __future__ import annotations
+
+from typing import Any, Hashable
+
+LIMIT = 4096  # the parts kept at most (then all forgotten at once): a line takes a few hundred bytes, a grid a few KiB
+
+
+class Kept:
+    """``inner`` (a rich renderable) drawn as the lines last drawn for the same ``key`` and console options.
+    ``key`` must tell apart every two ``inner`` that draw differently at one width: their text and their
+    styles (``text_key``), and what else shapes them (a table's columns: fixed where it is built)."""
+
+    _lines: dict[Hashable, list[Any]] = {}
+
+    def __init__(self, inner: Any, key: Hashable) -> None:
+        self.inner, self.key = inner, key
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        k = (self.key, options.max_width, options.min_width, options.ascii_only, options.encoding,
+             options.justify, options.overflow, options.no_wrap, options.height, options.highlight,
+             options.markup)
+        lines = self._lines.get(k)
+        if lines is None:
+            lines = list(console.render(self.inner, options))
+            if len(self._lines) >= LIMIT:
+                self._lines.clear()
+            self._lines[k] = lines
+        return lines
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        from rich.measure import Measurement
+
+        return Measurement.get(console, options, self.inner)
+
+
+def kept_lines(t: Any) -> list[Kept]:
+    """A rich ``Text`` of several lines as one ``Kept`` a line: a step changes one zone of a player's, and the
+    others' lines are not wrapped again."""
+    return [Kept(line, text_key(line)) for line in t.split("\n")]
+
+
+def text_key(t: Any) -> Hashable:
+    """What draws a rich ``Text``: its characters, its styles and how it wraps."""
+    return (t.plain, tuple(t.spans), str(t.style), t.justify, t.overflow, t.no_wrap, t.end, t.tab_size)
