@@ -43,6 +43,8 @@ def plan(quick: bool, matches: int) -> dict[str, list[str]]:
         "x610z-seek": ["bench_seek.py", "--game", "x610z", "--matches", str(matches), "--seeks", "100" if q else "300"],
         "x610z-import": ["bench_import.py", "--game", "x610z", "--matches", str(matches), "--no-rss"],
         "x610z-projection": ["bench_projection.py", "--game", "x610z", "--matches", str(matches)],
+        "replay": ["bench_replay.py", "--matches", str(matches)],
+        "x610z-replay": ["bench_replay.py", "--game", "x610z", "--matches", str(matches)],
         "store": ["bench_store.py", "--matches", "100" if q else "200"],
         "analytics": ["bench_analytics.py", "--matches", "500" if q else "1000", "--scale-events", "3000000",
                       "--min-matches", "20000", "--small-matches", "5000", "--repeat", "3", "--copies-check", "1"],
@@ -53,7 +55,8 @@ def plan(quick: bool, matches: int) -> dict[str, list[str]]:
     }
 
 
-COMMON = {"startup", "verify", "seek", "import", "projection", "x610z-seek", "x610z-import", "x610z-projection"}  # print result() rows with --format json
+COMMON = {"startup", "verify", "seek", "import", "projection", "x610z-seek", "x610z-import", "x610z-projection",
+          "replay", "x610z-replay"}  # print result() rows with --format json
 
 
 def adapt(name: str, out: str) -> list[dict]:
