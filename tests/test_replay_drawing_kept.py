@@ -80,3 +80,41 @@ def test_a_part_kept_at_one_width_is_not_drawn_at_another(stored, capsys, monkey
     Kept._lines.clear()
     for columns in ("200", "80", "200", "80"):  # the second 200 and 80 from what the first two kept
         assert draw(columns, fresh=False) == afresh[columns]
+
+
+def _lines(renderable, width: int) -> list[str]:
+    from rich.console import Console
+
+    console = Console(width=width, soft_wrap=False, highlight=False, color_system=None)
+    with console.capture() as cap:
+        console.print(renderable)
+    return cap.get().rstrip("\n").split("\n")
+
+
+@pytest.mark.parametrize("width", [60, 80, 200])
+def test_a_zone_line_wraps_under_its_first_value(width):
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    from zx_events.drawing import hanging
+
+    cards = ", ".join(f"K01-{i:03d} Graveyard Wisp 墓場" for i in range(30))
+    line = Text(f"  Deck: {cards}", style="dim")
+    lines = _lines(hanging(line), width)
+    assert lines[0].startswith("  Deck: K01-000 ")
+    assert len(lines) > 1 and all(x.startswith(" " * 8) and x[8] != " " for x in lines[1:])
+    assert all(cell_len(x) <= width for x in lines)
+    assert " ".join(x.strip() for x in lines) == f"Deck: {cards}"  # every card, in order, none cut
+
+
+def test_a_line_that_fits_or_has_no_zone_label_is_drawn_as_it_is():
+    from rich.text import Text
+
+    from zx_events.drawing import hanging
+
+    short = Text("  Hand: K01-014 Dark Omen")
+    assert hanging(short) is not short and _lines(hanging(short), 80) == ["  Hand: K01-014 Dark Omen"]
+    header = Text("Life 4 · Deck 38 · Hand 3 · " * 6)
+    assert hanging(header) is header  # not a zone's line
+    narrow = _lines(hanging(Text("  Deck (judge, sorted): " + "A1-010 Mystic Crystal, " * 8)), 40)
+    assert len(narrow) > 1 and not narrow[1].startswith(" ")  # the label takes over half the width: wrapped plain

@@ -7,6 +7,7 @@ styles or the width change."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Hashable
 
 LIMIT = 4096  # the parts kept at most (then all forgotten at once): a line takes a few hundred bytes, a grid a few KiB
@@ -41,9 +42,54 @@ class Kept:
 
 
 def kept_lines(t: Any) -> list[Kept]:
-    """A rich ``Text`` of several lines as one ``Kept`` a line: a step changes one zone of a player's, and the
-    others' lines are not wrapped again."""
-    return [Kept(line, text_key(line)) for line in t.split("\n")]
+    """A rich ``Text`` of several lines as one ``Kept`` a line (a step changes one zone of a player's, and the
+    others' lines are not wrapped again), a zone's line wrapped under its first value (``Hanging``)."""
+    return [Kept(hanging(line), text_key(line)) for line in t.split("\n")]
+
+
+# a zone's line: "  Deck: ...", "  Deck (judge, sorted): ...": its label, ASCII (one cell a character)
+ZONE_LABEL = re.compile(r"  [A-Z][A-Za-z ,()]{0,40}: ")
+
+
+def hanging(t: Any) -> Any:
+    """``t`` (a rich ``Text`` of one line) as ``Hanging`` when it is a zone's line, else itself."""
+    m = ZONE_LABEL.match(t.plain)
+    return Hanging(t, m.end()) if m else t
+
+
+class Hanging:
+    """A zone's line wrapped with its later lines under its first value, not at the line's start:
+
+        Deck: K01-001 Graveyard Wisp, K01-001 Graveyard Wisp, K01-002 Bone
+              Rattler, K01-003 Dusk Reaper Initiate, ...
+
+    (a judge's Deck of 40 cards took ten lines, each from the first column, the zone's name lost among
+    them). Where the label leaves less than half the width, the line wraps as it is."""
+
+    def __init__(self, text: Any, indent: int) -> None:
+        self.text, self.indent = text, indent
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.text import Text
+
+        width = options.max_width
+        if self.indent * 2 > width or self.text.cell_len <= width:
+            yield self.text
+            return
+        label, rest = self.text[: self.indent], self.text[self.indent:]
+        out = Text(end=self.text.end)
+        for i, line in enumerate(rest.wrap(console, width - self.indent, overflow="fold")):
+            line.rstrip()
+            out.append_text(label if i == 0 else Text(" " * self.indent))
+            out.append_text(line)
+            out.append("\n")
+        out.rstrip()
+        yield out
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        from rich.measure import Measurement
+
+        return Measurement.get(console, options, self.text)
 
 
 def text_key(t: Any) -> Hashable:

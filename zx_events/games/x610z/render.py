@@ -63,11 +63,11 @@ class Fitted:
     def __rich_console__(self, console, options):
         from rich.text import Text
 
-        from zx_events.drawing import Kept
+        from zx_events.drawing import Kept, hanging
 
         drawn = self.escape(draw(self.board, self.view, width=max(MIN_WIDTH, min(WIDTH, options.max_width))))
         for line in drawn.split("\n"):  # a line drawn as before (most of them: a step moves a summon or a card)
-            yield Kept(Text(line), line)
+            yield Kept(hanging(Text(line)), line)  # (a zone's line wrapped under its first value)
 
 
 def draw_unmapped(view, why: str) -> str:
