@@ -149,3 +149,30 @@ def test_deck_share_by_week_draws_time_to_scale_and_a_week_a_deck_was_not_played
     assert vertices[round(xs["2026-W24"], 1)] == bottom and vertices[round(xs["2026-W19"], 1)] < bottom
     for path in blue:  # no line across W21-W23 or W25-W43, weeks without a match
         assert all(abs((b[0] - a[0]) - week) < 0.01 for a, b in zip(path, path[1:])), path
+
+
+def test_attack_outcome_bars_and_swatches_are_outlined_3_to_1_on_white():
+    """Three of the outcome colours are under 3:1 on the chart's white (sky blue 2.2, orange 2.0, grey 1.7; WCAG
+    1.4.11 asks 3:1 of a mark one must see to read a chart): every part of a bar and every legend swatch is
+    outlined in a colour 3:1 or more on white, and a part under 3:1 itself is one of them."""
+    from test_serve_dashboard import contrast
+
+    from web.dashboard import OUTCOME_COLOURS, attack_chart
+    from zx_events import games
+
+    svg = attack_chart(attack_frame(), games.get("zx").attack_outcomes)
+    marks = svg[svg.index('class="mark-rect role-mark'):]
+    marks = marks[:marks.index("</g>")]
+    swatches = re.findall(r'role-legend-symbol"[^>]*>(<path[^>]*/>)', svg)
+    assert len(swatches) == 6
+    paths = re.findall(r'<path[^>]*role="graphics-symbol"[^>]*/>', marks) + swatches
+    assert len(paths) >= 6 + 6  # (the frame: parts of 3 bars, 6 swatches)
+    faint = [c for c in OUTCOME_COLOURS if contrast(c) < 3]
+    assert len(faint) == 3, faint
+    seen = set()
+    for p in paths:
+        fill = re.search(r'fill="(#[0-9a-f]{6})"', p).group(1)
+        stroke = re.search(r'stroke="(#[0-9a-f]{6})"', p)
+        seen.add(fill)
+        assert stroke and contrast(stroke.group(1)) >= 3 and 'stroke-width="1"' in p, p
+    assert set(faint) <= seen
