@@ -319,3 +319,8 @@ def test_the_judges_first_sentence_holds_the_header_note_and_the_import_path_who
     assert f"imported from {path}," in first["judge"], first["judge"]
     for seat in ("P1", "spectator"):
         assert "folder-name-of-the-judge" not in first[seat] and "Judge call" not in first[seat], first[seat]
+    # the terminal cuts a step's text at 200 cells: the path before the note (a long note took the path with it)
+    r = CliRunner().invoke(zx, ["--store", store, "replay", recs[0]["match"], "--event", "1"], env={"COLUMNS": "400"})
+    assert r.exit_code == 0, r.output
+    (line,) = [x for x in r.stdout.splitlines() if " Started " in x]
+    assert "P1 goes first (imported from /" in line and "Judge call" not in line and line.endswith("..."), line

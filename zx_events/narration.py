@@ -167,12 +167,13 @@ def started(f: Mapping[str, Any], w: Words) -> str:
     if sides:
         text += ": " + " vs ".join(sides)
     text += f"; {h.get('first') or 'P1'} goes first"
-    # the note and the path whole, on one line (not cut to NAME_CELLS: the browser wraps them, docs/replay.md; the
-    # terminal cuts a step's text at 200 cells, with a note); once a match, unlike a name in every sentence
-    if h.get("note"):  # (the judge's only: redact_event leaves it out for every other seat)
-        text += f" — {one_line(str(h['note'])).strip()}"
+    # the path and the note whole, on one line (not cut to NAME_CELLS: the browser wraps them, docs/replay.md; the
+    # terminal cuts a step's text at 200 cells, with a note); once a match, unlike a name in every sentence. The
+    # path first: a long note cut in the terminal took the path with it
     if f.get("source"):  # the import's file and digest: the judge's only
         text += f" (imported from {one_line(str(f['source']))}, sha256 {str(f.get('content_sha256'))[:12]})"
+    if h.get("note"):  # (the judge's only: redact_event leaves it out for every other seat)
+        text += f" — {one_line(str(h['note'])).strip()}"
     return text
 
 
