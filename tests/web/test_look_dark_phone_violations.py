@@ -188,3 +188,35 @@ def test_the_sliders_thumb_stands_out_from_the_page_in_either_scheme(browser, vi
     finally:
         scheme(browser, "light")
         browser.get("about:blank")
+
+
+def test_the_board_stays_where_it_is_as_one_steps(browser, viewer_store, tmp_path):
+    """QA 26's observation: where the match stands ("event 16/1083 · turn 3/57 · line 16 · Resource Phase") wrapped
+    to two lines and back at some events on a phone, and went under the buttons and back beside them at 980-1200
+    px, moving the slider and the board 16-22 px as one stepped. At each width the board's top is one place at
+    every event but one with a violation (its words shown above the board, as they should be)."""
+    svc = MatchService(viewer_store.path)
+    try:
+        longest = max(viewer_store.matches, key=lambda m: svc.get_match(m).version)
+    finally:
+        svc.close()
+    page = view(viewer_store.path, longest, "judge", tmp_path / "judge.html").as_uri()
+    tops = """var last = +document.getElementById('slider').max, seen = {};
+      for (var s = 1; s <= last; s++) {
+        location.hash = '#e=' + s; window.dispatchEvent(new HashChangeEvent('hashchange'));
+        if (!document.getElementById('viol-here').hidden) { seen.violations = (seen.violations || 0) + 1; continue; }
+        var t = Math.round(document.getElementById('board').getBoundingClientRect().top + window.scrollY);
+        seen[t] = (seen[t] || 0) + 1;
+      }
+      return [last, seen];"""
+    try:
+        for width in (390, 560, 1000, 1100, 1400):
+            browser.set_window_size(width, 900)
+            browser.get(page)
+            wait(browser, "#board")
+            last, seen = browser.execute_script(tops)
+            seen.pop("violations", None)
+            assert last > 50 and len(seen) == 1, (width, seen)
+    finally:
+        browser.set_window_size(1400, 1000)
+        browser.get("about:blank")
