@@ -105,3 +105,18 @@ def test_603_1b_the_answer_pass_after_the_play_is_stored_not_applied():
     assert lines[10] == "RecordSkipped"
     passed = [e.line for e in c.match.pending_events if type(e).__name__ == "PriorityPassed"]
     assert passed == [8, 11]
+
+
+def test_603_1b_the_turn_players_zx_then_the_life_card_is_still_one_finding():
+    """The turn player's Z/X after his attack on the Player Square, its passes left out and the Life card next: the
+    battle would owe that Life card, so the play is the step's (603.1b, not applied) and the Life card closes the step
+    and meets the damage. (Closing the step at the play would have been one 604.3b there, the Life card one record
+    late.)"""
+    lines = (DATA / "zx-603.1b-turnplayer-bad.zxlog").read_text("utf-8").splitlines(keepends=True)
+    lines[7] = '{"do": "play", "by": "P2", "card": "R01-002", "pay": [], "square": "a3"}\n'
+    del lines[8:10]  # the two passes
+    (log,) = parse_log("".join(lines), "t.zxlog")
+    c = build_match(log, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("603.1b", 8)]
+    assert "R01-002" in c.match.p["P2"]["hand"] and c.match.sq["a3"] is None
+    assert c.match.p["P1"]["charge"] == ["K01-009"] and c.match.battle is None
