@@ -170,10 +170,12 @@ def test_603_1b_a_pass_without_priority_is_not_counted():
 
 
 def test_603_1b_no_zx_played_in_the_battle_event_step():
-    # P2 cannot play a Z/X in the Battle Event Step (nor at all in P1's turn)
+    # P2 cannot play a Z/X in the Battle Event Step (nor at all in P1's turn): the step's rule, 603.1b, as the
+    # test's name says (digest.11; it was 506, the play closing the step as if its trailing passes were left out)
     recs = [*BOARD, ATTACK_A2, PASS1, {"do": "play", "by": "P2", "card": "U01-002", "pay": ["U01-004"],
                                        "square": "c3"}]
-    rejects(recs, "506", line_of(recs, len(recs) - 1))
+    err = rejects(recs, "603.1b", line_of(recs, len(recs) - 1))
+    assert err.message.startswith("P2 plays U01-002 in the Battle Event Step: only Events and abilities")
 
 
 def test_603_1c_both_must_pass_in_a_row():

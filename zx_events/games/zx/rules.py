@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.10"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.11"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -63,6 +63,13 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.10"  # .2: 605.6, lethal Power 0, sta
 # .10 (2026-11-28; the referee's alone): such a `life` record with an Ignition is the same one 301.1, the card
 # named played from the Life as written (onto its Square, or an Event to the Trash), the last of his Life taken (the
 # judge's only); it was fatal, skipped: the damage still owed, the Square empty, 7 findings in a match, the result lost.
+# .11 (2026-11-28; the referee's alone): a card other than an Event played in the Battle Event Step, by the player
+# with priority or without it, is one 603.1b at its line and not applied (the card stays in the hand, its cost unpaid,
+# the priority where it was), where it cannot be a record after the step closed with its trailing passes left out: the
+# non-turn player's (it was 506), or the turn player's while the battle would then owe a Life card. The pass after it
+# by the player who passed just before it answers it as if it had been an action: his pass before stands, this one is
+# not applied, no finding. It closed the step: 604.3b at the play (the Life card owed), 506 or 301.1 for the play,
+# 603.1b "pass outside a Battle Event Step" for the legal pass after it; strict import named 604.3b.
 
 # the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
 # played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in

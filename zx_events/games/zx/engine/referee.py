@@ -90,6 +90,7 @@ class Referee:
         self._before_line: int | None = None  # the line of ``_before``
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
         self._stray: tuple[int, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
+        self._step_refused: dict | None = None  # the last play refused in a Battle Event Step (603.1b, ``do_play``)
         self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
         self._unended: tuple[int, str] | None = None  # a turn, the player of the turn before it, not ended (501.3)
         self._turn1: str | None = None  # the writer of a `turn 1` record the header's `first` does not name (501.3):
@@ -842,9 +843,14 @@ class Referee:
                     self._leave_draw()
                     self._enter("main")
         else:
-            if in_step:
-                self.fail("603.1b", f"only Events and abilities are played in the Battle Event Step, "
-                                    f"not the {card.type.value} {code}", fatal=True)
+            if in_step:  # one finding, not applied: the card stays in the hand, the priority where it was; the
+                # passes after it are the step's (digest.11: it closed the step as if its trailing passes were left
+                # out, then 604.3b for the Life card owed, 506 or 301.1 for the play, 603.1b for the next pass)
+                how = "in the Battle Event Step" if b["priority"] == pl else \
+                    f"without priority ({b['priority']} has it)"
+                self._step_refused = r
+                self.fail("603.1b", f"{pl} plays {code} {how}: only Events and abilities are played in the Battle "
+                                    f"Event Step, not the {card.type.value} {code} (not applied)", fatal=True)
             if m.active is not None and pl != m.active:  # (before turn 1: _not_past says so)
                 self.fail("506", f"{pl} plays {code} in {m.active}'s turn: cards other than Events are played "
                                  f"only in your own Main Phase", fatal=True)
@@ -987,7 +993,15 @@ class Referee:
             return self.due() is not None or f"{kind}:{self.by}" in self.m.waived \
                 or kind == "charge_excess" and bool(self._excess_kept.get(self.by))
         card = self.cat.get(rec["card"]) if rec["do"] == "play" else None
-        return card is not None and card.is_event
+        if card is None or card.is_event:
+            return card is not None
+        # a card other than an Event is the step's (603.1b, ``do_play``) where it cannot come after the step closed
+        # with its trailing passes left out: the non-turn player's (506 there), or the turn player's while the battle
+        # would then owe a Life card, which it would break (604.3b) (digest.11: it closed the step, three findings)
+        m = self.m
+        b = m.battle
+        return self.by != m.active or b["target_kind"] == "player" and b["attacker_uid"] is not None \
+            and checks.find_uid(m, b["attacker_uid"]) is not None and not checks.controls_overboost(m, b["defender"])
 
     def _refuse(self, defender: str) -> None:
         """A battle that is not applied (its attack refused, or left out): the passes and the defender's Life card
@@ -1012,6 +1026,12 @@ class Referee:
             # each pass was 603.1b, and the Life card 604.3b)
         if b is None or b["step"] != "event":
             self.fail("603.1b", "pass outside a Battle Event Step", fatal=True)
+        if b["priority"] != self.by and b["passes"] == 1 and self.by == other(b["priority"]) \
+                and self._step_refused is not None and self._before is self._step_refused:
+            # the pass again of the player who passed before the card refused in the step (603.1b, ``do_play``): it
+            # answers the play as if it had been an action; the play not applied, his pass before stands and this
+            # one changes nothing, its finding standing for it (digest.11: 603.1b, "pass outside a Battle Event Step")
+            raise _Skip
         w = self._wrong_pass
         if b["priority"] != self.by and w is not None and self._before is w[1] and w[1]["by"] == self.by:
             # the pass just refused, and now one by the same player: that one was the pass of the player with
