@@ -353,8 +353,15 @@ class Match(Aggregate):
 
     @event("ActionFailed", topic=topic("ActionFailed"))
     def _failed(self, player: str, kind: str, pay: dict, rec: dict | None = None, line: int | None = None) -> None:
-        """200.5: the cost could not be met; the energy is spent, the card stays in hand."""
+        """200.5: the cost could not be met; the energy is spent, the card stays in hand, nothing goes on the stack.
+
+        A stackable action that fails was announced all the same (200.5: "After an action is announced ..."):
+        priority goes to the next player (201.4, choice 4), the passes counted again, as after any announcement.
+        A crystal's is no announcement (200.1b, 200.2). digest.11: under digest.10 and before priority stayed with
+        ``player`` (a match stored then replays as it was imported)."""
         self._spend(player, pay)
+        if kind != "crystal" and digest_of(self.rules_version) >= 11:
+            self.prio, self.passes = other(player), 0  # 201.4 (choice 4)
         self.last_line = line
 
     @event("Passed", topic=topic("Passed"))

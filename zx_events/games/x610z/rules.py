@@ -8,7 +8,7 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.10"
+RULES_VERSION = "x610z-cr-1.1+digest.11"
 # the end of the message of the 200.1a or 200.1b finding that a `cast` or `crystal` names a card of the deck list the hand
 # does not hold, played as written for a card of the hand the log does not name (``Referee._unnamed``, digest.10), as
 # Z/X's 301.1 (zx_events.games.zx.rules.PLAYED_AS_WRITTEN): stored in ViolationRecorded events, never reworded
@@ -26,6 +26,12 @@ PLAYED_AS_WRITTEN = "played as written, for a card of the hand the log does not 
 # uncounted, ``match.hand_count``), its payment spent as logged (the cost is the card meant's); it was announced as
 # nothing, or skipped, and each later record of the summon or crystal was charged (202.2, 202.3, 203.3, 206.1e, 502.5).
 # Events stored before carry no ``unnamed``: they replay as stored.
+# .11 (2026-11-28): after a stackable action that fails for want of energy (200.5: a cast, activation, ability or
+# movement whose cost cannot be met) priority goes to the next player (201.4, choice 4), as after any announcement, a
+# void one too (.8): it stayed with the player, and the other player's legal pass after it was 201.3 (strict import
+# refused the legal log; an underpayment while energy remained was two findings). A crystal cast is no announcement
+# (200.1b, 200.2). The change is in the state's own handler (match._failed, ActionFailed), gated on
+# ``zx_events.games.digest_of``: a match stored under .10 replays as it was imported.
 # .8: a record refused without being applied leaves priority where the log's next records expect it (one mistake, one
 # finding): a stackable announcement or trigger naming what is not there (a move or attack from an empty dot, 202.2 /
 # 202.3; an attack on one or with a path not ending at its target, 202.3; a path off the board, 600.3; a cast not in
