@@ -342,3 +342,48 @@ def test_audit_reads_a_folder_of_logs_and_standard_input_as_import_does(tmp_path
     r = run(store, "audit", "-", "--format", "csv", input=one.read_text(encoding="utf-8"))
     assert r.exit_code == 1 and ",401," in r.stdout, r.output  # the violation, read from standard input
     assert not store.exists()
+
+
+# ------------------------------------------------------------------ 8. a mistyped command
+TYPOS = """
+import json, sys
+from click.testing import CliRunner
+from cli.main import zx
+said = {}
+for args in json.loads(sys.argv[1]):
+    r = CliRunner().invoke(zx, args)
+    said[" ".join(args)] = [r.exit_code, r.output.strip().splitlines()[-1], sorted(sys.modules)]
+print(json.dumps(said))
+"""
+
+
+def test_a_mistyped_command_is_offered_the_one_meant_lazy_or_not(tmp_path):
+    """``zx stat`` said "No such command 'stat'." and nothing more, while ``zx improt`` added "Did you mean
+    'import'?": click offered the commands already loaded only, and most are loaded when run (LAZY_COMMANDS). Every
+    command is offered now, none of their modules imported for it (a fresh process: in this one, other tests
+    loaded them)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    meant = {"stat": "stats", "stas": "stats", "expor": "export", "sqll": "sql", "replya": "replay",
+             "improt": "import", "matchs": "matches", "analytic": "analytics", "verfy": "verify"}
+    typed = [[typo] for typo in meant] + [["stats", "winratse"]]
+    r = subprocess.run([sys.executable, "-c", TYPOS, json.dumps(typed)], cwd=tmp_path, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    assert r.returncode == 0, r.stderr
+    said = json.loads(r.stdout)
+    from cli.main import LAZY_COMMANDS
+
+    lazy = {module for module, _, _ in LAZY_COMMANDS.values()}
+    for typo, command in meant.items():
+        assert said[typo][:2] == [2, f"Error: No such command '{typo}'. Did you mean '{command}'?"], typo
+        assert [m for m in said[typo][2] if m in lazy] == [], typo  # (offered by name: nothing imported for it)
+    assert said["stats winratse"][:2] == [2, "Error: No such command 'winratse'. Did you mean 'winrates'?"]
+
+
+def test_a_mistyped_command_far_from_every_name_is_offered_none():
+    r = CliRunner().invoke(zx, ["qqqqzz"])
+    assert r.exit_code == 2 and r.output.strip().splitlines()[-1] == "Error: No such command 'qqqqzz'.", r.output
