@@ -397,10 +397,7 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
                 unfinished = (df.height == 0 and not mirrors and kw.get("card") is None
                               and all(v is None for v in filters.values()) and _unfinished(st))
         except (AnalyticsError, UnknownName, NotThisGame) as e:
-            if not Path(path).exists() and (store := _no_store(ctx)):  # (the update it advised: "there is no store")
-                raise click.ClickException(f"no analytics file at {path}, and no store at {store}: import logs first "
-                                           f"(`zx import LOGS` makes both)") from None
-            raise click.ClickException(str(e)) from None
+            raise reader_error(ctx, path, e) from None
         except duckdb.Error as e:
             if damaged(e):  # a block past the ones opening it read
                 raise click.ClickException(str(DamagedFile(path, e))) from None
@@ -439,14 +436,35 @@ def _all_mirrors(st: Any, method: str, by: str | None, filters: dict, card: str 
     return by if finished.item(0, 0) else None
 
 
+def reader_error(ctx: click.Context, path: str | Path, e: Exception) -> click.ClickException:
+    """The error of a reader of the analytics file ``path`` (zx stats, zx sql, zx export) that ``e`` refused. With
+    neither the file nor the store there, the import, which makes both: the update ``e`` advises would say "there is
+    no store at ..." (zx sql and zx export advised it)."""
+    if not Path(path).exists() and (store := _no_store(ctx)):
+        return click.ClickException(f"no analytics file at {path}, and no store at {store}: import logs first "
+                                    f"(`zx import LOGS` makes both)")
+    return click.ClickException(str(e))
+
+
 def _no_store(ctx: click.Context) -> str | None:
     """The SQLite store's path when the store is a file that is not there (a statistic advised `zx analytics update`,
-    which then said "there is no store at ..."), else None (``newstore.before_creating``: what opening it would make)."""
+    which then said "there is no store at ..."), or an empty file ("no store" to every reader, the update too: the
+    path and `` (an empty file)``), else None (``newstore.before_creating``: what opening it would make)."""
+    from zx_events.errors import ZXError
     from zx_events.newstore import before_creating
+    from zx_events.store import parse_store
 
     root = ctx.find_root()
-    made = before_creating(root.obj.get("store") if isinstance(root.obj, dict) else None)
-    return str(made.config.path) if made is not None else None
+    store = root.obj.get("store") if isinstance(root.obj, dict) else None
+    made = before_creating(store)
+    if made is not None:
+        return str(made.config.path)
+    try:
+        config = parse_store(store)
+    except ZXError:
+        return None
+    path = Path(config.path) if config.kind == "sqlite" else None
+    return f"{path} (an empty file)" if path is not None and path.is_file() and path.stat().st_size == 0 else None
 
 
 def _unfinished(st: Any) -> int:
@@ -649,7 +667,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         raise click.ClickException(f"the query ran longer than {timeout:g} s and was stopped (raise the limit with "
                                    f"--timeout SECONDS, 0 for none)") from None
     except (AnalyticsError, UnknownName) as e:
-        raise click.ClickException(str(e)) from None
+        raise reader_error(ctx, path, e) from None
     except MemoryError:
         raise click.ClickException(too_big) from None
     except duckdb.Error as e:
@@ -761,7 +779,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     try:
         con = connect_reader(path)  # sandboxed, as zx sql: SQL stored in the file touches no file (docs/security.md)
     except AnalyticsError as e:
-        raise click.ClickException(str(e)) from None
+        raise reader_error(ctx, path, e) from None
     rows = None  # (set once every table is in place: an interrupt after it says so)
     try:
         from analytics.stats import Stats

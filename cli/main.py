@@ -81,6 +81,22 @@ class ZXGroup(click.Group):
             self.add_command(command, cmd_name)
         return command
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """A mistyped command is offered the closest of every command's name, the lazy ones not loaded yet
+        too, by name (nothing imported for it): click offers the commands it has loaded (``self.commands``),
+        and ``zx stat`` said "No such command 'stat'." with no "Did you mean 'stats'?" (``zx improt`` had it).
+        The closest name only (or the names as close as it): click lists all it finds close in alphabetical
+        order, ``zx replya`` "(Did you mean one of: 'prepare', 'replay'?)". (click's NoSuchCommand, 8.4 on; an
+        older click offers none at all.)"""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as e:
+            name = getattr(e, "command_name", None)
+            if name is None:  # (another usage error: an option before the command, an older click's words)
+                raise
+            names = [n for n in self.list_commands(ctx) if not getattr(self.commands.get(n), "hidden", False)]
+            raise type(e)(name, possibilities=closest(name, names), ctx=e.ctx) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list of ``zx --help`` without importing the commands not loaded yet: each of
         those is listed by the first paragraph of its help, shortened as click shortens a loaded one's."""
@@ -139,6 +155,16 @@ class ZXGroup(click.Group):
             else:
                 said = f"{e} (is it damaged? `zx verify` checks it; restore it from a backup)"
             raise click.ClickException(redacted(f"the store {store} failed: {said}", store)) from None
+
+
+def closest(name: str, names: list[str]) -> list[str]:
+    """The names of ``names`` closest to ``name`` (difflib's ratio, as click's suggestions: at least 0.6), the
+    ties of the closest kept; none when none is that close."""
+    from difflib import SequenceMatcher
+
+    scored = [(SequenceMatcher(None, name, n).ratio(), n) for n in names]
+    best = max((score for score, _ in scored), default=0.0)
+    return [n for score, n in scored if score == best] if best >= 0.6 else []
 
 
 def _store_failure(e: Exception) -> bool:

@@ -342,3 +342,88 @@ def test_audit_reads_a_folder_of_logs_and_standard_input_as_import_does(tmp_path
     r = run(store, "audit", "-", "--format", "csv", input=one.read_text(encoding="utf-8"))
     assert r.exit_code == 1 and ",401," in r.stdout, r.output  # the violation, read from standard input
     assert not store.exists()
+
+
+# ------------------------------------------------------------------ 8. a mistyped command
+TYPOS = """
+import json, sys
+from click.testing import CliRunner
+from cli.main import zx
+said = {}
+for args in json.loads(sys.argv[1]):
+    r = CliRunner().invoke(zx, args)
+    said[" ".join(args)] = [r.exit_code, r.output.strip().splitlines()[-1], sorted(sys.modules)]
+print(json.dumps(said))
+"""
+
+
+def test_a_mistyped_command_is_offered_the_one_meant_lazy_or_not(tmp_path):
+    """``zx stat`` said "No such command 'stat'." and nothing more, while ``zx improt`` added "Did you mean
+    'import'?": click offered the commands already loaded only, and most are loaded when run (LAZY_COMMANDS). Every
+    command is offered now, none of their modules imported for it (a fresh process: in this one, other tests
+    loaded them)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    meant = {"stat": "stats", "stas": "stats", "expor": "export", "sqll": "sql", "replya": "replay",
+             "improt": "import", "matchs": "matches", "analytic": "analytics", "verfy": "verify"}
+    typed = [[typo] for typo in meant] + [["stats", "winratse"]]
+    r = subprocess.run([sys.executable, "-c", TYPOS, json.dumps(typed)], cwd=tmp_path, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    assert r.returncode == 0, r.stderr
+    said = json.loads(r.stdout)
+    from cli.main import LAZY_COMMANDS
+
+    lazy = {module for module, _, _ in LAZY_COMMANDS.values()}
+    for typo, command in meant.items():
+        assert said[typo][:2] == [2, f"Error: No such command '{typo}'. Did you mean '{command}'?"], typo
+        assert [m for m in said[typo][2] if m in lazy] == [], typo  # (offered by name: nothing imported for it)
+    assert said["stats winratse"][:2] == [2, "Error: No such command 'winratse'. Did you mean 'winrates'?"]
+
+
+def test_a_mistyped_command_far_from_every_name_is_offered_none():
+    r = CliRunner().invoke(zx, ["qqqqzz"])
+    assert r.exit_code == 2 and r.output.strip().splitlines()[-1] == "Error: No such command 'qqqqzz'.", r.output
+
+
+# ------------------------------------------------------------------ 9. advice that runs
+@pytest.mark.parametrize("command", [["sql", "SELECT 1"], ["export", "--parquet", "out"], ["stats", "winrates"]])
+def test_a_reader_of_a_store_that_is_not_there_advises_the_import(tmp_path, monkeypatch, command):
+    """``zx sql`` and ``zx export`` with neither the store nor its analytics file there advised `zx analytics
+    update`, which then said "there is no store at ...". They say what ``zx stats`` says: the import makes both.
+    Nothing is created (the store, the analytics file, the export's folder)."""
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(zx, ["--store", "league.sqlite", *command])
+    assert r.exit_code == 1
+    assert r.output == ("Error: no analytics file at league.duckdb, and no store at league.sqlite: import logs first "
+                        "(`zx --store league.sqlite import LOGS` makes both)\n"), r.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["sql", "SELECT 1"], ["export", "--parquet", "out"], ["stats", "winrates"]])
+def test_a_reader_of_a_store_whose_analytics_file_is_not_there_advises_the_update(imported, tmp_path, command):
+    """The store there, its analytics file not: the update is the advice, as it was."""
+    missing = tmp_path / "none.duckdb"
+    r = CliRunner().invoke(zx, ["--store", str(imported), *command, "--analytics", str(missing)],
+                           env={"ZX_STORE": None})
+    assert r.exit_code == 1
+    assert r.output == (f"Error: no analytics file at {missing}: run `zx --store {imported} analytics update "
+                        f"--analytics {missing}` (or `ZX_ANALYTICS={missing} zx --store {imported} import LOGS`) "
+                        f"first\n"), r.output
+    assert not missing.exists()
+
+
+@pytest.mark.parametrize("command", [["sql", "SELECT 1"], ["export", "--parquet", "out"], ["stats", "winrates"]])
+def test_a_reader_of_an_empty_store_file_advises_the_import(tmp_path, monkeypatch, command):
+    """An empty file is no store to every reader, the update too ("there is no store at S (an empty file): zx import
+    creates one in it"), which each reader advised. The import is the advice; nothing is written or created."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "league.sqlite").touch()
+    r = CliRunner().invoke(zx, ["--store", "league.sqlite", *command])
+    assert r.exit_code == 1
+    assert r.output == ("Error: no analytics file at league.duckdb, and no store at league.sqlite (an empty file): "
+                        "import logs first (`zx --store league.sqlite import LOGS` makes both)\n"), r.output
+    assert [(p.name, p.stat().st_size) for p in tmp_path.iterdir()] == [("league.sqlite", 0)]
