@@ -28,7 +28,7 @@ from .paths import not_regular
 if TYPE_CHECKING:
     from .stats import Stats
 
-SCHEMA_VERSION = 12  # 5: every installed game's own tables (x610z_*), created from the games' rows modules;
+SCHEMA_VERSION = 13  # 5: every installed game's own tables (x610z_*), created from the games' rows modules;
 # 6: a card an effect put into hand (Z/X move to hand, X610Z search and zone to hand) is a draws row and drawn;
 # 7: the archetype of a match checked against a copy of a shipped catalog under another name ranks its cards by
 # cost and Power (X610Z: leaves out crystals and the Life Base), as under the shipped name (it ranked by copies);
@@ -45,7 +45,9 @@ SCHEMA_VERSION = 12  # 5: every installed game's own tables (x610z_*), created f
 # `late` draws row, no Draw Phase draw of that turn (turns.drawn counted it);
 # 12: Z/X cards played from a hand the log never put them in (--accept-violations: 301.1, played as written): of a
 # setup left out (402) `opening` draws rows, as X610Z's, else `late` ones (they were in no hand: GNS and played); a
-# setup written after turn 1's `turn` record is the opening hand of turn 0 (it was the turn its record came in)
+# setup written after turn 1's `turn` record is the opening hand of turn 0 (it was the turn its record came in);
+# 13: X610Z x610z_life.source of an effect whose source is a summon named by its dot is that summon's card (the code
+# of the summon on the dot then; NULL when none is there): it was the dot as written ("S1")
 # created in this order (one statement per file)
 SCHEMA = ("create_matches", "create_seats", "create_plays", "create_attacks", "create_life", "create_ignitions",
           "create_turns", "create_draws", "create_card_games", "create_card_catalog", "create_projection_position",

@@ -168,3 +168,44 @@ def test_202_3_every_seat_reads_the_cards_of_an_attack_and_only_those_on_the_fie
         assert attacks >= 5, seat
         texts = {e["seq"]: e["text"] for s in steps for e in s["events"]}
         assert texts[128] == "P2 bot attacks with Sky Vessel A1-022 on B1 via A1 targeting Storm Caller A1-024 on A1"
+
+
+def test_503_1_an_effect_names_its_source_summon_and_the_summon_it_acts_on_by_their_cards_in_the_state_before_it():
+    """An effect's ``source`` and ``dot`` name summons by their dots (docs/match-log-x610z.md); the sentence names
+    them as the board does, by card and dot, from the state the effect was applied to (Play is public, 503.2):
+    "P1 bot resolves the summon on S1: the summon on S4 is dealt 1 damage" where the state showed Storm Caller on S1
+    and Iron Keep on S4. A dot the state shows no card on (none there, ``?``, or no state) stays "the summon on"."""
+    names = {**NAMES, "A1-024": "Storm Caller"}
+    damage = {"player": "P1", "source": "S1", "op": "damage", "args": {"dot": "S4", "amount": 1}}
+    before = SimpleNamespace(dots={"S1": _summon(5, "A1-024", "P1"), "S4": _summon(2, "A1-002", "P2")})
+    assert X.narrate("EffectApplied", damage, names, {"P1": "P1 bot"}, before=before) == \
+        "P1 bot resolves Storm Caller A1-024 on S1: Iron Keep A1-002 on S4 is dealt 1 damage"
+    trigger = {"player": "P1", "pay": {}, "entry": {"kind": "trigger", "by": "P1", "source": "S1", "uid": 5,
+                                                    "target": "S4"}}
+    assert X.narrate("Announced", trigger, names, {"P1": "P1 bot"}, before=before) == \
+        "P1 bot's trigger of Storm Caller A1-024 on S1 goes on the stack targeting Iron Keep A1-002 on S4"
+    unseen = SimpleNamespace(dots={"S1": _summon(5, HIDDEN, "P1")})
+    for state in (unseen, None):
+        assert X.narrate("EffectApplied", damage, names, {"P1": "P1 bot"}, before=state) == \
+            "P1 bot resolves the summon on S1: the summon on S4 is dealt 1 damage"
+    coded = {**damage, "source": "A1-024"}  # (a source by its code: the card)
+    assert X.narrate("EffectApplied", coded, names, {"P1": "P1 bot"}, before=before) == \
+        "P1 bot resolves Storm Caller A1-024: Iron Keep A1-002 on S4 is dealt 1 damage"
+
+
+def test_503_1_every_seat_reads_the_cards_of_a_summons_effect(concession):
+    """x610z-sim-7-0279: Storm Caller's trigger on S6 deals 1 damage to P2's Iron Keep on A3 (seq 87, 91); every
+    seat reads both by card (Play is public), and every card an effect sentence names is on the field in the seat's
+    view before it, or the effect's own code (a card resolving) or the seat sees it in its event's fields."""
+    for seat in ("judge", "P1", "P2", "spectator"):
+        steps = replayed(concession, seat)
+        texts = {e["seq"]: e["text"] for s in steps for e in s["events"]}
+        assert texts[87] == "P1 bot's trigger of Storm Caller A1-024 on S6 goes on the stack targeting Iron Keep " \
+                            "A1-002 on A3", seat
+        assert texts[91] == "P1 bot resolves Storm Caller A1-024 on S6: Iron Keep A1-002 on A3 is dealt 1 damage", seat
+        for prev, step in zip(steps, steps[1:]):
+            field = {d["code"] for d in prev["state"]["dots"].values()}
+            for e in step["events"]:
+                if e["kind"] == "EffectApplied":
+                    named = set(re.findall(r"[A-Z]\d-\d{3}", e["text"]))
+                    assert named <= field | set(re.findall(r"[A-Z]\d-\d{3}", json.dumps(e["data"]))), (seat, e)

@@ -152,3 +152,40 @@ def test_x610z_turns_damage_dealt_is_the_life_damage_the_turn_players_opponent_t
     assert summons > 0 and turns > 0  # (the corpus has attacks on summons: what was counted as Life damage)
     assert differ == 0 and dealt + own == life, (turns, differ, dealt, life, own)
 
+
+
+def test_503_1_x610z_life_source_is_a_card_code_and_a_file_of_the_schema_before_is_rebuilt(service, tmp_path):
+    """``x610z_life.source`` is "the card that dealt it" (docs/data-dictionary.md): an effect whose source is a
+    summon named by its dot (an ability, a trigger) has that summon's code, never the dot (QA round 27: 790 of 1,707
+    effect rows held "E6", "S1"). A file built before (schema 12, its rows with dots) is refused until rebuilt, and
+    the rebuild writes the codes (analytics schema 13)."""
+    from analytics.db import SCHEMA_VERSION, AnalyticsError
+
+    import_corpus(service)
+    dotted = sum(1 for n in service.recorder.select_notifications(start=1, limit=100_000)
+                 if n.topic == rows.event_topic("EffectApplied") and (d := orjson.loads(n.state))["op"] == "damage"
+                 and "-" not in d["source"])
+    assert dotted > 0  # (the corpus has effects whose source is a dot)
+    path = tmp_path / "a.duckdb"
+    update(service, path)
+
+    def sources() -> list[tuple]:
+        con = duckdb.connect(str(path), read_only=True)
+        try:
+            return con.execute("SELECT cause, source FROM x610z_life WHERE source IS NULL "
+                               "OR NOT regexp_matches(source, '^[A-Z][0-9]+-[0-9]+$')").fetchall()
+        finally:
+            con.close()
+
+    assert sources() == []
+    con = duckdb.connect(str(path))
+    try:  # (a file of the schema before: an effect's source as its log wrote it, a dot)
+        con.execute("UPDATE x610z_life SET source = 'S6' WHERE cause = 'effect'")
+        con.execute("UPDATE projection_position SET schema_version = ?", [SCHEMA_VERSION - 1])
+    finally:
+        con.close()
+    with pytest.raises(AnalyticsError, match=f"schema {SCHEMA_VERSION - 1}, this version writes {SCHEMA_VERSION}: "
+                                             f"run `zx analytics update --rebuild`"):
+        update(service, path)
+    update(service, path, rebuild=True)
+    assert sources() == []

@@ -139,3 +139,18 @@ def test_702_1_the_card_of_a_draw_left_out_is_a_late_draws_row_where_it_is_known
     assert [turns[(n, p)]["drawn"] for n, p in ((1, "P1"), (2, "P2"), (3, "P1"))] == [0, 1, 1]
     games = {(g[2], g[3]): dict(zip(rows.COLUMNS["card_games"], g)) for g in buf["card_games"]}
     assert (games[("P1", "A1-032")]["drawn"], games[("P1", "A1-032")]["played"]) == (1, 1)
+
+
+def test_503_1_an_effects_damage_source_on_a_dot_is_the_card_of_the_summon_there():
+    """An effect's ``source`` names a summon by its dot (docs/match-log-x610z.md: an ability or a trigger of a
+    summon); ``x610z_life.source`` is a card (docs/data-dictionary.md), so a dot is the code of the summon on it at
+    that moment: P1's Iron Keep on S1, his Sky Vessel moved from E1 to B1 (210.1, accepted: no ability). A code is
+    itself; a dot with no summon (210.4, accepted) names no card: NULL. It was the dot as written ("S1", "E2")."""
+    recs = BATTLE + [r("effect", "P1", source=src, op="damage", dot="S4", amount=1)
+                     for src in ("S1", "A1-002", "E2", "B1")] + [r("concede", "P2")]
+    m, ref = run(recs, strict=False)
+    assert [v.rule for v in ref.found] == ["210.4", "210.1"]
+    life = [dict(zip(rows.COLUMNS["x610z_life"], x)) for x in project(m)["x610z_life"]]
+    assert [(x["player"], x["source"], x["cause"], x["damage_after"]) for x in life] == [
+        ("P2", "A1-002", "effect", 1), ("P2", "A1-002", "effect", 2), ("P2", None, "effect", 3),
+        ("P2", "A1-022", "effect", 4)]

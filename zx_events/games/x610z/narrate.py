@@ -41,9 +41,10 @@ def _dot(dot: Any) -> bool:
     return isinstance(dot, str) and 1 < len(dot) <= 3 and dot[0].isalpha() and dot[1:].isdigit()
 
 
-def _source(source: Any, w: Words) -> str:
-    """An effect's source: a card (by code), or the summon on a dot."""
-    return f"the summon on {source}" if _dot(source) else w.card(source)
+def _source(source: Any, w: Words, before: Any = None, uid: Any = None) -> str:
+    """An effect's source: a card (by code), or the summon on a dot, by its card where ``before`` shows it
+    (``_summon_on``; ``uid``: its object number, when the event names it)."""
+    return _summon_on(source, uid, w, before) if _dot(source) else w.card(source)
 
 
 def _drawn(f: F, w: Words) -> str:
@@ -71,19 +72,20 @@ def _set_up(f: F, w: Words) -> str:
     return f"{w.who(f.get('player'))} sets up: " + ", ".join(parts)
 
 
-def _target(t: Any, w: Words) -> str:
-    """A declared target in the words the board uses: a card by its code and name, a summon by its dot, a player;
-    never the engine's object number (``uid``), which no surface shows."""
+def _target(t: Any, w: Words, before: Any = None) -> str:
+    """A declared target in the words the board uses: a card by its code and name, a summon by its dot (and its card
+    where ``before``, the state it was announced in, shows it: ``_summon_on``), a player; never the engine's object
+    number (``uid``), which no surface shows."""
     if isinstance(t, Mapping):
         if t.get("code") is not None:  # a permanent, an Effect on the stack: by its card
             return f" targeting {w.card(t['code'])}" + (f" on {t['dot']}" if t.get("dot") else "")
-        if t.get("dot"):
-            return f" targeting the summon on {t['dot']}"
+        if t.get("dot"):  # (its ``uid``: the summon's there; None: none was there, 200.4)
+            return f" targeting {_summon_on(t['dot'], t.get('uid'), w, before)}"
         if t.get("player"):
             return f" targeting {t['player']}"
         return ""
     if _dot(t):
-        return f" targeting the summon on {t}"
+        return f" targeting {_summon_on(t, None, w, before)}"
     if isinstance(t, str):  # a trigger's target as its record names it: a code
         return f" targeting {w.card(t)}"
     return ""  # (an object number: an attack's target is its path's last dot, _announced)
@@ -94,7 +96,7 @@ def _summon_on(dot: Any, uid: Any, w: Words, before: Any) -> str:
     state the event was applied to (Play is public to every seat: 503.2, ``views.build_view``); ``uid``, when the
     event names it, must be the summon there. "the summon on DOT" when the state does not say which card (no
     ``before``, another summon there, none, or a card it holds as unknown: ``?``)."""
-    entry = (getattr(before, "dots", None) or {}).get(dot) if before is not None else None
+    entry = (getattr(before, "dots", None) or {}).get(dot) if before is not None and isinstance(dot, str) else None
     if not isinstance(entry, Mapping) or (uid is not None and entry.get("uid") != uid) or hidden(entry.get("code")):
         return f"the summon on {dot}"
     return f"{w.card(entry['code'])} on {dot}"
@@ -130,12 +132,12 @@ def _announced(f: F, w: Words, before: Any = None) -> str:
         text = f"{who} casts {w.card(e.get('card'))}"
         if e.get("summon") is not None:
             text += f" as a summon to {e.get('dot')}"
-        text += _target(e.get("target"), w)
+        text += _target(e.get("target"), w, before)
         if e.get("additional"):
             text += f" (additional cost {e['additional']})"
         return text + pay
     if kind == "activate":
-        return f"{who} activates {w.card(e.get('card'))}{_target(e.get('target'), w)}{pay}"
+        return f"{who} activates {w.card(e.get('card'))}{_target(e.get('target'), w, before)}{pay}"
     if kind == "move":
         path = e.get("trail") or [e.get("from"), *(e.get("path") or [])]
         text = f"{who} {'warps' if e.get('warp') else 'moves'} {_summon_on(e.get('from'), e.get('uid'), w, before)} " \
@@ -147,7 +149,8 @@ def _announced(f: F, w: Words, before: Any = None) -> str:
     if kind == "ability":
         return f"{who} plays the {compact(e.get('ability'))} ability of {w.card(e.get('card'))}{pay}"
     if kind == "trigger":
-        return f"{who}'s trigger of {_source(e.get('source'), w)} goes on the stack{_target(e.get('target'), w)}"
+        return f"{who}'s trigger of {_source(e.get('source'), w, before, e.get('uid'))} goes on the stack" \
+            f"{_target(e.get('target'), w, before)}"
     return f"{who} announces {compact(e)}{pay}"
 
 
@@ -182,11 +185,13 @@ def _resolved(f: F, w: Words, before: Any = None) -> str:
     return text + (f" ({compact(rest)})" if rest else "")
 
 
-def _effect(f: F, w: Words) -> str:
+def _effect(f: F, w: Words, before: Any = None) -> str:
+    """An effect (107.1a): its source and the summon it acts on, each named by its dot in the log, by card and dot
+    where ``before``, the state the effect was applied to, shows the card (``_summon_on``: Play is public, 503.2)."""
     a = dict(f.get("args") or {})
     op, player = f.get("op"), f.get("player")
-    on = f"the summon on {a.get('dot')}" if a.get("dot") else (w.card(a["object"]) if a.get("object") is not None
-                                                               else "its object")  # (a permanent in play: public)
+    on = _summon_on(a.get("dot"), None, w, before) if a.get("dot") else \
+        (w.card(a["object"]) if a.get("object") is not None else "its object")  # (a permanent in play: public)
     if op == "damage":
         what = f"{on} is dealt {a.get('amount')} damage"
     elif op == "heal":
@@ -229,8 +234,8 @@ def _effect(f: F, w: Words) -> str:
     elif op == "skip_turn":
         what = f"{a.get('player') or player}'s next turn is skipped"
     else:
-        return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {compact(op)} {compact(a)}"
-    return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {what}"
+        return f"{w.who(player)} resolves {_source(f.get('source'), w, before)}: {compact(op)} {compact(a)}"
+    return f"{w.who(player)} resolves {_source(f.get('source'), w, before)}: {what}"
 
 
 SAYS: dict[str, tuple[frozenset[str], Any]] = {
@@ -271,7 +276,8 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
 
 # a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
 SEES_BEFORE = True
-READS_BEFORE = frozenset({"Announced", "Resolved"})  # the kinds written with it (the cards of an attack, a move, a battle's damage)
+# the kinds written with it (the cards of an attack, a move, a battle's damage, a target, an effect's source and object)
+READS_BEFORE = frozenset({"Announced", "Resolved", "EffectApplied"})
 
 
 def sentence(kind: str, fields: F, words: Words, before: Any = None) -> str | None:

@@ -24,7 +24,8 @@ columns hold the X610Z meaning noted below or NULL:
   the turn's player in the next turn); a ``TurnEnded`` at the line of the next ``TurnStarted`` (the `turn` record
   ended the turn, its `end` left out) is none. A finished turn's row waits in ``prev`` until the next is finished.
 X610Z's own tables: ``x610z_attacks`` (each attack with its outcome), ``x610z_life`` (damage to a
-Life Base), ``x610z_moves`` (movements and warps by dot), ``x610z_casts`` (cards cast, crystals,
+Life Base; its ``source`` a card: an effect's source named by its dot is the summon on it then, NULL when none
+is: ``_source_card``), ``x610z_moves`` (movements and warps by dot), ``x610z_casts`` (cards cast, crystals,
 activations and abilities with their outcome). The in-flight state is JSON-native (``to_json``).
 """
 
@@ -441,10 +442,19 @@ def _resolved(m: MatchRows, seq: int, d: dict) -> None:
             m._life_damage(seq, e.get("tdot"), dmg, e.get("acard") or "", "attack")
 
 
+def _source_card(m: MatchRows, source: str | None) -> str | None:
+    """The card an effect's ``source`` names: a code itself; a dot (a summon's ability or trigger:
+    docs/match-log-x610z.md) the code of the summon on it at that moment, None when none is there (210.4,
+    accepted: a damage source not in play)."""
+    if source is None or "-" in source:  # (a card code has a dash, a dot id never does: referee.is_code)
+        return source
+    return (m.dots.get(source) or [None])[0]
+
+
 def _effect(m: MatchRows, seq: int, d: dict) -> None:
     a, op = d.get("args") or {}, d.get("op")
     if op == "damage":
-        m._life_damage(seq, a.get("dot"), int(a.get("amount", 0)), d.get("source") or "", "effect")
+        m._life_damage(seq, a.get("dot"), int(a.get("amount", 0)), _source_card(m, d.get("source")), "effect")
     elif op == "heal":
         hit = m.dots.get(a.get("dot"))
         if hit is not None and hit[2]:
