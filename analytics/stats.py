@@ -37,6 +37,7 @@ from __future__ import annotations
 import difflib
 import functools
 import math
+import operator
 import os
 import re
 import threading
@@ -640,6 +641,24 @@ def _seconds(timeout: Any) -> float | None:
     return timeout or None
 
 
+def _whole(name: str, value: Any, least: int, unit: str, none: str | None = None) -> int | None:
+    """A whole-number argument of the Python API (``min_games``, ``limit``, ``batch``) checked, as ``_seconds``
+    checks a time limit: a ``TypeError`` that says what to give for another type (text, a float, a bool: no count
+    here; ``None`` unless ``none`` says what it means), a ``ValueError`` that says the range below ``least``.
+    ``min_games='5'`` was "'<' not supported between instances of 'str' and 'int'", ``limit='3'`` DuckDB's
+    "limit(): incompatible function arguments", ``limit=-1`` every row, ``min_games=2.5`` and ``True`` taken."""
+    if value is None and none is not None:
+        return None
+    instead = f", or None for {none}" if none is not None else ""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):  # (an int, or numpy's: operator.index)
+        raise TypeError(f"{name} is a whole number of {unit} ({least} or more){instead}, not "
+                        f"{type(value).__name__} {value!r}")
+    value = operator.index(value)
+    if value < least:
+        raise ValueError(f"{name} must be {least} or more {unit}{instead}, got {value!r}")
+    return value
+
+
 def _timed_out(timeout: float) -> QueryTimeout:
     """The Python API's words (``zx sql`` says its own: ``QueryTimeout.seconds``, ``--timeout``)."""
     e = QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
@@ -672,8 +691,7 @@ class Stats:
         if not isinstance(source, (str, os.PathLike, duckdb.DuckDBPyConnection)):
             raise TypeError(f"source must be the analytics file's path (a str or Path) or an open DuckDB connection, "
                             f"got {type(source).__name__} {source!r}")
-        if min_games < 1:
-            raise ValueError(f"min_games must be at least 1, got {min_games}")
+        min_games = _whole("min_games", min_games, 1, "games")
         if not isinstance(source, duckdb.DuckDBPyConnection):
             from .paths import not_a_file
 
@@ -867,6 +885,7 @@ class Stats:
                     return columns
                 consume(columns, rows)
 
+        batch = _whole("batch", batch, 1, "rows")  # (0 fetched no row: the result was empty)
         timeout = _seconds(timeout)  # (0: no limit, as zx sql --timeout 0: it stopped sql_each at once, not sql)
         deadline = None if timeout is None else time.monotonic() + timeout
         return self._sql(query, params, timeout, limit, fetch, game)
@@ -911,6 +930,7 @@ class Stats:
              game: str | None = None) -> Any:
         if not isinstance(query, str):
             raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
+        limit = _whole("limit", limit, 0, "rows", none="every row")
         unreadable(query)
         too_long(query)
         tokens = sql_tokens(query)
