@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import math
+import operator
 import os
 import re
 import threading
@@ -296,33 +298,97 @@ def joined_tables(node: Any) -> int:
     return max(most, top[0])
 
 
+def parsed(con: duckdb.DuckDBPyConnection, statement: Any) -> dict[str, Any] | None:
+    """DuckDB's parse of one statement of user SQL (``json_serialize_sql``; for an EXPLAIN, of the statement it
+    explains), run on ``con`` (nothing of it is run), or None where it has none: DuckDB serialises SELECT
+    statements only (SUMMARIZE, DESCRIBE and SHOW are SELECTs), not SET, CALL, PRAGMA, nor a PIVOT statement that
+    must find its columns first (MULTI)."""
+    text = statement.query
+    if statement.type.name == "EXPLAIN":
+        m = _EXPLAIN.match(text)
+        if m is None:
+            return None
+        text = text[m.end():]
+    try:
+        # (every row fetched: a result left open on user SQL's cursor refused the query's relation after it)
+        tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchall()[0][0])
+    except (duckdb.Error, TypeError, ValueError):
+        return None
+    return None if tree.get("error") else tree
+
+
 def too_many_tables(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> None:
     """``QueryRefused`` for a statement (a SELECT, or what an EXPLAIN explains) one part of which joins more than
     ``MAX_SQL_TABLES`` tables (``joined_tables``): DuckDB orders a join's tables as it plans the query, before its
-    time limit can stop it. ``con`` parses the statements (nothing of them is run); one it cannot serialise
-    (PRAGMA, CALL) is left to DuckDB."""
-    import json
-
+    time limit can stop it. ``con`` parses the statements (``parsed``: nothing of them is run); one it cannot
+    serialise (PRAGMA, CALL) is left to DuckDB."""
     for statement in statements:
-        text = statement.query
-        if statement.type.name == "EXPLAIN":
-            m = _EXPLAIN.match(text)
-            if m is None:
-                continue
-            text = text[m.end():]
-        try:
-            parsed = json.loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchone()[0])
-        except (duckdb.Error, TypeError, ValueError):
+        tree = parsed(con, statement)
+        if tree is None:
             continue
-        if parsed.get("error"):
-            continue
-        n = joined_tables(parsed.get("statements"))
+        n = joined_tables(tree.get("statements"))
         if n > MAX_SQL_TABLES:
             raise QueryRefused(
                 f"refused: one part of the query joins {n} tables (its FROM, its subqueries and CTEs together; a "
                 f"table named twice counts twice), more than the {MAX_SQL_TABLES} user SQL may: DuckDB orders a "
                 f"join's tables as it plans the query, before its time limit can stop it (160 took 30 s to over 3 "
                 f"minutes past a 3 s limit); join fewer tables at a time, or ask in several queries")
+
+
+# functions that read a table, or run a query, given as text: no parse of the query shows what they read
+_TEXT_READERS = {"query", "query_table", "pragma_storage_info"}
+_ONE_GAME = ("refused: with a game chosen (zx sql --game, Stats.sql(game=...)) the tables hold only that game's rows "
+             "under their own names, and the query could read past them: ")
+
+
+def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> None:
+    """``QueryRefused`` for user SQL that could read past the one game ``Stats._only_game`` keeps, from DuckDB's
+    parse of each statement (``parsed``, on ``con``: user SQL's cursor): the game's views shadow the tables' names
+    alone, and ``s.seats`` or ``s.main.seats`` (the file's database, which DuckDB names after the file) read every
+    game's rows (QA round 27). Refused: a table or function named in the file's database; a function that reads a
+    table or query given as text (``query_table('s.seats')``, ``query(...)``, ``pragma_storage_info``); a statement
+    DuckDB has no parse of (``SET VARIABLE n = (SELECT ... FROM s.seats)``, a PIVOT statement that finds its columns
+    first, CALL, PRAGMA). What the views answer (``seats``, ``main.seats``, ``temp.seats``) and what reads no table
+    of the file (``range()``, ``information_schema``) runs."""
+    db = con.execute("SELECT current_database()").fetchall()[0][0]
+
+    def in_file(*path: str | None) -> bool:
+        named = [p for p in path if p]
+        return bool(named) and named[0].casefold() == db.casefold()
+
+    for statement in statements:
+        tree = parsed(con, statement)
+        if tree is None:
+            kind = {"MULTI": "PIVOT"}.get(statement.type.name, statement.type.name)
+            hint = (" (a PIVOT that finds its columns first: name them, PIVOT ... ON column IN (...))"
+                    if kind == "PIVOT" else "")
+            raise QueryRefused(
+                f"{_ONE_GAME}DuckDB shows the tables a query reads (a SELECT, SUMMARIZE, DESCRIBE, or an EXPLAIN of "
+                f"one), not those of a {kind} statement{hint}: ask it without a game")
+        stack: list[Any] = [tree.get("statements")]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, list):
+                stack.extend(node)
+                continue
+            if not isinstance(node, dict):
+                continue
+            stack.extend(node.values())
+            if node.get("type") == "BASE_TABLE" and in_file(node.get("catalog_name"), node.get("schema_name")):
+                name = ".".join(p for p in (node.get("catalog_name"), node.get("schema_name"), node.get("table_name"))
+                                if p)
+            elif node.get("class") == "FUNCTION" and in_file(node.get("catalog"), node.get("schema")):
+                name = ".".join(p for p in (node.get("catalog"), node.get("schema"), node.get("function_name")) if p)
+            elif node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _TEXT_READERS:
+                raise QueryRefused(
+                    f"{_ONE_GAME}{node['function_name']}() reads a table or query given as text, which cannot be "
+                    f"checked: name the table in the query itself (FROM seats), or ask without a game")
+            else:
+                continue
+            alone = name.rsplit(".", 1)[-1]
+            raise QueryRefused(
+                f"{_ONE_GAME}it names the file's database {db!r} ({name}), whose tables hold every game's rows: name "
+                f"the table alone ({alone}), or ask without a game")
 
 
 def serialised(method: Any) -> Any:
@@ -640,6 +706,24 @@ def _seconds(timeout: Any) -> float | None:
     return timeout or None
 
 
+def _whole(name: str, value: Any, least: int, unit: str, none: str | None = None) -> int | None:
+    """A whole-number argument of the Python API (``min_games``, ``limit``, ``batch``) checked, as ``_seconds``
+    checks a time limit: a ``TypeError`` that says what to give for another type (text, a float, a bool: no count
+    here; ``None`` unless ``none`` says what it means), a ``ValueError`` that says the range below ``least``.
+    ``min_games='5'`` was "'<' not supported between instances of 'str' and 'int'", ``limit='3'`` DuckDB's
+    "limit(): incompatible function arguments", ``limit=-1`` every row, ``min_games=2.5`` and ``True`` taken."""
+    if value is None and none is not None:
+        return None
+    instead = f", or None for {none}" if none is not None else ""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):  # (an int, or numpy's: operator.index)
+        raise TypeError(f"{name} is a whole number of {unit} ({least} or more){instead}, not "
+                        f"{type(value).__name__} {value!r}")
+    value = operator.index(value)
+    if value < least:
+        raise ValueError(f"{name} must be {least} or more {unit}{instead}, got {value!r}")
+    return value
+
+
 def _timed_out(timeout: float) -> QueryTimeout:
     """The Python API's words (``zx sql`` says its own: ``QueryTimeout.seconds``, ``--timeout``)."""
     e = QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
@@ -672,8 +756,7 @@ class Stats:
         if not isinstance(source, (str, os.PathLike, duckdb.DuckDBPyConnection)):
             raise TypeError(f"source must be the analytics file's path (a str or Path) or an open DuckDB connection, "
                             f"got {type(source).__name__} {source!r}")
-        if min_games < 1:
-            raise ValueError(f"min_games must be at least 1, got {min_games}")
+        min_games = _whole("min_games", min_games, 1, "games")
         if not isinstance(source, duckdb.DuckDBPyConnection):
             from .paths import not_a_file
 
@@ -817,8 +900,10 @@ class Stats:
         """Any SQL over the tables, views and macros of the file: read-only and sandboxed (no files,
         other databases, settings or extensions: ``QueryRefused``), interrupted after ``timeout``
         seconds (``QueryTimeout``; at most ``MAX_SQL_TIMEOUT``; None or 0: no limit, as ``zx sql --timeout 0``,
-        in ``sql_rows`` and ``sql_each`` too); ``limit``: at most that many rows. ``game``: every
-        table (and the macros over them) reads only that game's matches (``_only_game``).
+        in ``sql_rows`` and ``sql_each`` too); ``limit``: at most that many rows (0 or more; None: every row).
+        ``game``: every table (and the macros over them) reads only that game's matches (``_only_game``), and a
+        query that could read past them (the file's database named: ``store.seats``) is ``QueryRefused``
+        (``leaves_the_game``).
 
         A column of a type Polars cannot hold as DuckDB gives it (an INTERVAL or a UNION, which it
         refuses; a BIT, a BIGNUM, a VARIANT or a TIME WITH TIME ZONE, which it holds as raw bytes or
@@ -867,6 +952,7 @@ class Stats:
                     return columns
                 consume(columns, rows)
 
+        batch = _whole("batch", batch, 1, "rows")  # (0 fetched no row: the result was empty)
         timeout = _seconds(timeout)  # (0: no limit, as zx sql --timeout 0: it stopped sql_each at once, not sql)
         deadline = None if timeout is None else time.monotonic() + timeout
         return self._sql(query, params, timeout, limit, fetch, game)
@@ -911,6 +997,7 @@ class Stats:
              game: str | None = None) -> Any:
         if not isinstance(query, str):
             raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
+        limit = _whole("limit", limit, 0, "rows", none="every row")
         unreadable(query)
         too_long(query)
         tokens = sql_tokens(query)
@@ -935,6 +1022,7 @@ class Stats:
         try:
             if game is not None:
                 self._only_game(cur, game)
+                leaves_the_game(cur, statements)  # (the views shadow the tables' names alone: s.seats is the file's)
             if timeout:  # (None or 0: no limit, as zx sql --timeout 0; a 0 s timer's interrupt came before
                 # the statement started and was lost, while sql_each's deadline stopped it at once)
                 timer = threading.Timer(timeout, cur.interrupt)

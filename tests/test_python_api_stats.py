@@ -4,6 +4,7 @@ wrong arguments, and export_parquet's guards (a QA pass over the API found each 
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -263,6 +264,40 @@ def test_wrong_argument_types_are_type_errors_that_say_what_to_give(duck, tmp_pa
     with pytest.raises(TypeError, match=r"update takes a MatchService .*not str 'zx-store.sqlite'"):
         update("zx-store.sqlite", tmp_path / "x.duckdb")
     assert not (tmp_path / "out").exists() and not (tmp_path / "x.duckdb").exists()
+
+
+def test_min_games_limit_and_batch_of_another_type_or_range_say_what_to_give(duck):
+    """docs/analytics.md: every argument of another type is a TypeError saying what to give, as timeout's (QA round
+    27, D4): min_games='5' or None was "'<' not supported between instances of 'str' and 'int'", limit='3'
+    DuckDB's "limit(): incompatible function arguments", limit=-1 was ignored (every row), min_games=2.5 and True
+    (bool is no count here) were taken, and sql_each's batch=0 returned no row."""
+    for bad in ("5", None, 2.5, True):
+        with pytest.raises(TypeError, match=r"min_games is a whole number of games \(1 or more\), not "
+                                            rf"{type(bad).__name__} {re.escape(repr(bad))}$"):
+            Stats(duck, min_games=bad)
+    with pytest.raises(ValueError, match=r"min_games must be 1 or more games, got 0$"):
+        Stats(duck, min_games=0)
+    with Stats(duck, min_games=2) as st:
+        assert st.min_games == 2
+        calls = (st.sql, st.sql_rows, lambda q, **kw: st.sql_each(q, lambda *_: None, **kw))
+        for call in calls:
+            for bad in ("3", 2.5, True, [3]):
+                with pytest.raises(TypeError, match=r"limit is a whole number of rows \(0 or more\), or None for "
+                                                    rf"every row, not {type(bad).__name__} {re.escape(repr(bad))}$"):
+                    call("SELECT * FROM range(5)", limit=bad)
+            with pytest.raises(ValueError, match=r"limit must be 0 or more rows, or None for every row, got -1$"):
+                call("SELECT * FROM range(5)", limit=-1)
+        for bad in ("3", 2.5, False, None):
+            with pytest.raises(TypeError, match=r"batch is a whole number of rows \(1 or more\), not "):
+                st.sql_each("SELECT * FROM range(5)", lambda *_: None, batch=bad)
+        with pytest.raises(ValueError, match=r"batch must be 1 or more rows, got 0$"):
+            st.sql_each("SELECT * FROM range(5)", lambda *_: None, batch=0)
+        # what was right stays so
+        assert [st.sql("SELECT * FROM range(5)", limit=n).height for n in (0, 2, None)] == [0, 2, 5]
+        assert len(st.sql_rows("SELECT * FROM range(5)", limit=3)[1]) == 3
+        got: list[int] = []
+        st.sql_each("SELECT * FROM range(5)", lambda _, rows: got.append(len(rows)), batch=2)
+        assert got == [2, 2, 1]
 
 
 def test_a_time_limit_of_0_is_no_limit_in_sql_sql_rows_and_sql_each_as_in_zx_sql(duck):

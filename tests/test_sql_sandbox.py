@@ -447,3 +447,77 @@ def test_a_query_joining_more_tables_than_duckdb_plans_quickly_is_refused_before
         assert st.sql(" UNION ALL ".join([joined(2)] * 40)).height == 40  # 80 tables, 2 in each part
     out = refused(store, joined(40))
     assert "refused: one part of the query joins 40 tables" in out and "join fewer tables at a time" in out
+
+
+@pytest.fixture(scope="module")
+def two_games(tmp_path_factory) -> Path:
+    """A store of both games' legal examples (X610Z: 3 matches, 6 seats; Z/X: 5 matches), its analytics file
+    ``s.duckdb`` beside it: DuckDB names the file's database ``s``."""
+    root = Path(__file__).resolve().parent.parent / "examples"
+    store = tmp_path_factory.mktemp("two") / "s.sqlite"
+    for folder in (root / "x610z" / "legal", root / "legal"):
+        r = CliRunner().invoke(zx, ["--store", str(store), "import", str(folder)])
+        assert r.exit_code == 0, r.output
+    return store
+
+
+# each read every game's rows under a game chosen (QA round 27, D5): the file's database named, or a table named in
+# text (query, query_table, pragma_storage_info), or a statement DuckDB's parse does not show (SET VARIABLE, PIVOT
+# without IN, CALL, PRAGMA)
+OTHER_GAMES = ("SELECT count(*) AS n FROM s.seats", "SELECT count(*) AS n FROM s.main.seats",
+               'SELECT count(*) AS n FROM "S"."MAIN".seats', "FROM s.seats SELECT DISTINCT game",
+               "SELECT (SELECT count(*) FROM s.seats) AS n",
+               "WITH seats AS (SELECT * FROM s.seats) SELECT count(*) AS n FROM seats",
+               "SELECT count(*) AS n FROM matches m, LATERAL (SELECT * FROM s.plays p WHERE p.match_no = m.match_no)",
+               "SELECT count(*) AS n FROM seats WHERE game IN (SELECT game FROM s.matches)",
+               "SELECT 1 AS n UNION ALL SELECT count(*) FROM s.seats", "SUMMARIZE s.seats",
+               "EXPLAIN ANALYZE SELECT * FROM s.seats", "/* why */ explain SELECT * FROM s.main.seats",
+               "SELECT * FROM s.filtered_seats(NULL, NULL, NULL, NULL, NULL)",
+               "SELECT count(*) AS n FROM query_table('s.seats')",
+               "SELECT count(*) AS n FROM query('SELECT * FROM s.seats')",
+               "SELECT * FROM pragma_storage_info('s.seats')",
+               "SET VARIABLE n = (SELECT count(*) FROM s.seats); SELECT getvariable('n') AS n",
+               "PIVOT s.seats ON game USING count(*)", "CALL query_table('s.seats')", "PRAGMA storage_info('s.seats')")
+
+
+@pytest.mark.parametrize("query", OTHER_GAMES)
+def test_a_game_chosen_cannot_be_left_by_naming_the_files_database(two_games, query):
+    """docs/analytics.md: ``zx sql --game GAME`` runs the query "with every table holding only that game's rows".
+    The game's views shadow unqualified names only: ``s.seats`` (the file's database, named by DuckDB after the
+    file) read both games (QA round 27, D5). With a game chosen, a query that names the file's database, or reads
+    what DuckDB's parse of it cannot show, is refused (zx sql, exit 1; Stats.sql*: QueryRefused); the same queries
+    without a game run as before."""
+    out = refused(two_games, query, "--game", "x610z")
+    assert "refused: with a game chosen" in out, out
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        for call in (st.sql, st.sql_rows, lambda q, **k: st.sql_each(q, lambda c, b: None, **k)):
+            with pytest.raises(QueryRefused, match="refused: with a game chosen"):
+                call(query, game="zx")
+        if not query.startswith(("CALL", "PRAGMA")):
+            st.sql_rows(query)  # without a game: as it ran before
+    r = sql(two_games, query, "--format", "csv")
+    assert r.exit_code == 0, r.output
+
+
+def test_a_game_chosen_still_reads_its_own_rows_by_any_name_that_reaches_only_them(two_games):
+    """What names the game's own views, or no table of the file, keeps working under a game; without one, the
+    file's database named reads every game (QA round 27, D5)."""
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        every = st.sql_rows("SELECT count(*), count(DISTINCT game) FROM s.seats")[1]
+        assert every == [(16, 2)]
+        for query in ("SELECT count(*) AS n FROM seats", "SELECT count(*) AS n FROM main.seats",
+                      "SELECT count(*) AS n FROM temp.main.seats", "SELECT count(*) AS n FROM temp.seats",
+                      "SELECT count(*) AS n FROM filtered_seats(NULL, NULL, NULL, NULL, NULL)",
+                      "SELECT count(*) AS n FROM seats WHERE game = $game"):
+            params = {"game": "x610z"} if "$game" in query else None
+            assert st.sql_rows(query, params, game="x610z")[1] == [(6,)], query
+        assert st.sql_rows("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'seats'",
+                           game="x610z")[1][0][0] >= 1
+        assert st.sql_rows("SELECT count(*) FROM range(3)", game="x610z")[1] == [(3,)]
+        assert st.sql_rows("DESCRIBE seats", game="x610z")[1]
+        assert st.sql_rows("EXPLAIN SELECT count(*) FROM seats", game="x610z")[1]
+        assert st.sql_rows("PIVOT (SELECT seat FROM seats) ON seat IN ('first', 'second') USING count(*)",
+                           game="x610z")[1] == [(3, 3)]
+    r = sql(two_games, "SELECT count(*) AS seats, count(DISTINCT game) AS games FROM seats", "--game", "x610z",
+            "--format", "csv")
+    assert r.exit_code == 0 and r.stdout.splitlines() == ["seats,games", "6,1"], r.output
