@@ -177,13 +177,12 @@ def draw_board(v: MatchView) -> Any:
     grid = Table(show_header=False, show_lines=True, expand=False, padding=(0, 1))
     for _ in range(3):
         grid.add_column(width=34, overflow="fold")
-    cells = [[_cell(v, n) for n in row] for row in ROWS]
+    cells = [[(c, text_key(c)) for c in (_cell(v, n) for n in row)] for row in ROWS]
     for row in cells:
-        grid.add_row(*[Kept(c, text_key(c)) for c in row])  # (a column's width is fixed: no cell is measured)
+        grid.add_row(*[Kept(c, key) for c, key in row])  # (a column's width is fixed: no cell is measured)
     p2, p1 = _player_lines(v, "P2"), _player_lines(v, "P1")
     # each part drawn again only when it changed (zx replay --to end: most steps change one part or none)
-    parts: list[Any] = [*kept_lines(p2), Kept(grid, tuple(text_key(c) for row in cells for c in row)),
-                        *kept_lines(p1)]
+    parts: list[Any] = [*kept_lines(p2), Kept(grid, tuple(key for row in cells for _, key in row)), *kept_lines(p1)]
     extra = Text()
     if v.temporary:
         extra.append(f"Temporary: {_cards(v, v.temporary)}\n")
