@@ -449,22 +449,22 @@ def reader_error(ctx: click.Context, path: str | Path, e: Exception) -> click.Cl
 def _no_store(ctx: click.Context) -> str | None:
     """The SQLite store's path when the store is a file that is not there (a statistic advised `zx analytics update`,
     which then said "there is no store at ..."), or an empty file ("no store" to every reader, the update too: the
-    path and `` (an empty file)``), else None (``newstore.before_creating``: what opening it would make)."""
+    path and `` (an empty file)``), else None: a PostgreSQL store, a bad URL, a file with something in it. The store
+    parsed once; "not there" as ``newstore.before_creating`` tells it (``os.path.lexists``: a dangling link is there)."""
     from zx_events.errors import ZXError
-    from zx_events.newstore import before_creating
     from zx_events.store import parse_store
 
     root = ctx.find_root()
-    store = root.obj.get("store") if isinstance(root.obj, dict) else None
-    made = before_creating(store)
-    if made is not None:
-        return str(made.config.path)
     try:
-        config = parse_store(store)
-    except ZXError:
+        config = parse_store(root.obj.get("store") if isinstance(root.obj, dict) else None)
+    except ZXError:  # (a bad URL: the command's own error says why)
         return None
-    path = Path(config.path) if config.kind == "sqlite" else None
-    return f"{path} (an empty file)" if path is not None and path.is_file() and path.stat().st_size == 0 else None
+    if config.kind != "sqlite":
+        return None
+    path = Path(config.path)
+    if not os.path.lexists(path):
+        return str(config.path)
+    return f"{path} (an empty file)" if path.is_file() and path.stat().st_size == 0 else None
 
 
 def _unfinished(st: Any) -> int:
