@@ -438,33 +438,39 @@ def _all_mirrors(st: Any, method: str, by: str | None, filters: dict, card: str 
 
 def reader_error(ctx: click.Context, path: str | Path, e: Exception) -> click.ClickException:
     """The error of a reader of the analytics file ``path`` (zx stats, zx sql, zx export) that ``e`` refused. With
-    neither the file nor the store there, the import, which makes both: the update ``e`` advises would say "there is
-    no store at ..." (zx sql and zx export advised it)."""
+    the file not there and no store to update it from (none, an empty file, another application's or a damaged
+    file), what the store is: the update ``e`` advises would refuse it ("there is no store at ...", "... is not a
+    zx-events store"); zx sql and zx export advised it, and every reader did for another application's file."""
     if not Path(path).exists() and (store := _no_store(ctx)):
-        return click.ClickException(f"no analytics file at {path}, and no store at {store}: import logs first "
-                                    f"(`zx import LOGS` makes both)")
+        return click.ClickException(f"no analytics file at {path}, and {store}")
     return click.ClickException(str(e))
 
 
 def _no_store(ctx: click.Context) -> str | None:
-    """The SQLite store's path when the store is a file that is not there (a statistic advised `zx analytics update`,
-    which then said "there is no store at ..."), or an empty file ("no store" to every reader, the update too: the
-    path and `` (an empty file)``), else None: a PostgreSQL store, a bad URL, a file with something in it. The store
-    parsed once; "not there" as ``newstore.before_creating`` tells it (``os.path.lexists``: a dangling link is there)."""
+    """Why the SQLite store is no store to update analytics from: a file not there or empty ("no store at S: import
+    logs first"), a database without the events table, another application's or a damaged file (what
+    ``store.check_sqlite`` says of it); None for a store, a PostgreSQL one, a bad URL (the command's own error says
+    why). The store parsed once; "not there" as ``newstore.before_creating`` tells it (``os.path.lexists``: a
+    dangling link is there)."""
     from zx_events.errors import ZXError
-    from zx_events.store import parse_store
+    from zx_events.store import check_sqlite, parse_store
 
     root = ctx.find_root()
     try:
         config = parse_store(root.obj.get("store") if isinstance(root.obj, dict) else None)
-    except ZXError:  # (a bad URL: the command's own error says why)
+    except ZXError:
         return None
     if config.kind != "sqlite":
         return None
     path = Path(config.path)
-    if not os.path.lexists(path):
-        return str(config.path)
-    return f"{path} (an empty file)" if path.is_file() and path.stat().st_size == 0 else None
+    if not os.path.lexists(path) or (path.is_file() and path.stat().st_size == 0):
+        empty = " (an empty file)" if os.path.lexists(path) else ""
+        return f"no store at {config.path}{empty}: import logs first (`zx import LOGS` makes both)"
+    try:
+        check_sqlite(path, create=False)
+    except ZXError as e:  # a database without the events table, another application's file, a damaged one
+        return str(e)
+    return None
 
 
 def _unfinished(st: Any) -> int:

@@ -427,3 +427,42 @@ def test_a_reader_of_an_empty_store_file_advises_the_import(tmp_path, monkeypatc
     assert r.output == ("Error: no analytics file at league.duckdb, and no store at league.sqlite (an empty file): "
                         "import logs first (`zx --store league.sqlite import LOGS` makes both)\n"), r.output
     assert [(p.name, p.stat().st_size) for p in tmp_path.iterdir()] == [("league.sqlite", 0)]
+
+
+def _foreign(path):
+    import sqlite3
+
+    with sqlite3.connect(path) as c:
+        c.execute("CREATE TABLE foo (x)")
+    c.close()
+
+
+def _no_events(path):
+    import sqlite3
+
+    with sqlite3.connect(path) as c:
+        c.execute("PRAGMA user_version = 1")
+    c.close()
+
+
+@pytest.mark.parametrize("command", [["sql", "SELECT 1"], ["export", "--parquet", "out"], ["stats", "winrates"]])
+@pytest.mark.parametrize("make, said", [
+    (_foreign, "league.sqlite is not a zx-events store: it holds tables of another application (foo); nothing was "
+               "changed. Give another --store"),
+    (_no_events, "there is no store at league.sqlite (a SQLite database without the events table): zx import "
+                 "creates one in it (nothing was changed)"),
+    (lambda path: path.write_bytes(b"not a database " * 40),
+     "the store league.sqlite is damaged or not a SQLite database (file is not a database); nothing was changed. "
+     "Restore it from a backup, or give another --store"),
+], ids=["another-application", "no-events-table", "damaged"])
+def test_a_reader_of_a_file_that_is_no_store_says_what_it_is(tmp_path, monkeypatch, command, make, said):
+    """A reader (zx stats, zx sql, zx export) whose analytics file is not there, over a SQLite file that is no
+    store (another application's tables, no events table, damaged), advised `zx analytics update`, which then
+    refused the file: it says what the update would, and nothing is written or created."""
+    monkeypatch.chdir(tmp_path)
+    make(tmp_path / "league.sqlite")
+    before = [(p.name, p.read_bytes()) for p in tmp_path.iterdir()]
+    r = CliRunner().invoke(zx, ["--store", "league.sqlite", *command])
+    assert r.exit_code == 1
+    assert r.output == f"Error: no analytics file at league.duckdb, and {said}\n", r.output
+    assert [(p.name, p.read_bytes()) for p in tmp_path.iterdir()] == before
