@@ -342,7 +342,7 @@ def test_an_empty_header_catalog_is_refused_alike_in_both_games(example):
     lines = (Path(__file__).resolve().parent.parent / example).read_text(encoding="utf-8").splitlines()
     h = json.loads(lines[0])
     h["catalog"] = ""
-    assert_error(only(jl(h, *lines[1:])), 1, "catalog must be a name or a path, got ''")
+    assert_error(only(jl(h, *lines[1:])), 1, "catalog must be a name, got ''")
 
 
 def test_wrong_types_in_the_header():
