@@ -51,13 +51,13 @@ def test_x610z_board_field_errors(tmp_path):
     assert _bad(doc, tmp_path).startswith("dots[3].kind: must be one of")
     doc = json.load(open(_path()))
     doc["lines"][5] = ["A1", "Z9"]
-    assert _bad(doc, tmp_path) == "lines[5]: unknown dot 'Z9'"
+    assert _bad(doc, tmp_path) == "lines[5]: unknown dot 'Z9' (docs/match-log-x610z.md, Board file)"
     doc = json.load(open(_path()))
     doc["opposite"][0] = ["S1", "A1"]
-    assert _bad(doc, tmp_path) == "opposite[0]: 'A1' is not a Starting Dot"
+    assert _bad(doc, tmp_path) == "opposite[0]: 'A1' is not a Starting Dot (105.2b)"
     doc = json.load(open(_path()))
     doc["x610zboard"] = 2
-    assert _bad(doc, tmp_path) == "x610zboard: must be 1, got 2"
+    assert _bad(doc, tmp_path) == "x610zboard: must be 1, got 2 (docs/match-log-x610z.md, Board file)"
 
 
 def test_x610z_board_json_syntax_error_names_the_line(tmp_path):
@@ -129,13 +129,14 @@ def test_x610z_board_name_note_and_repeated_keys(tmp_path):
     was accepted; a key given twice was read as its last value (a log record refuses it)."""
     doc = json.load(open(_path()))
     del doc["name"]
-    assert _bad(doc, tmp_path) == "name: missing (a board's name, 1-64 characters A-Za-z0-9._-)"
+    assert _bad(doc, tmp_path) == ("name: missing (a board's name, 1-64 characters A-Za-z0-9._-; docs/match-log-x610z.md, "
+                                   "Board file)")
     doc = json.load(open(_path()))
     doc["name"] = "x" * 65
     assert _bad(doc, tmp_path).startswith("name: must be 1-64 characters A-Za-z0-9._-, got 'xxx")
     doc = json.load(open(_path()))
     doc["note"] = ["not", "text"]
-    assert _bad(doc, tmp_path) == 'note: must be a string (free text), got ["not", "text"]'
+    assert _bad(doc, tmp_path) == 'note: must be a string (free text), got ["not", "text"] (docs/match-log-x610z.md, Board file)'
     doc["note"] = "free text: anything"
     assert parse_board(json.dumps(doc), source="b.json").name == SAMPLE
     text = json.dumps(doc)
@@ -145,7 +146,8 @@ def test_x610z_board_name_note_and_repeated_keys(tmp_path):
         p.write_text(twice)
         with pytest.raises(FormatError) as info:
             read_board(p)
-        assert str(info.value) == f"{p}: format: duplicate key '{key}' in one JSON object"
+        where = "" if key == "name" else "dots[0]: "  # (json.dumps: one line)
+        assert str(info.value) == f"{p}:1: format: {where}duplicate key '{key}' in one JSON object (docs/match-log-x610z.md, Board file)"
 
 
 # ---------------------------------------------------------------------- 105.2b: every Starting Dot paired
@@ -226,7 +228,7 @@ def test_board_duplicate_key_names_the_line_of_the_second_key_and_its_object(tmp
 
 @pytest.mark.parametrize("old, new, needle, nth, message", [
     ('{"id": "E6", "kind": "end", "x": -0.866, "y": -0.5},', '{"id": "E6", "kind": "end", "x": -0.866, "y": -0.5},\n'
-     '  {"id": "A1", "kind": "normal", "x": 9.0, "y": 9.0},', '"A1"', 2, f"dots[25].id: duplicate dot A1 {SECTION}"),
+     '  {"id": "A1", "kind": "normal", "x": 9.0, "y": 9.0},', '"A1"', 2, f"dots[24].id: duplicate dot A1 {SECTION}"),
     ('{"id": "S4", "kind": "start", "x": 0.0, "y": 4.0}', '{"id": "S4", "kind": "start", "x": 0.0, "y": 4.0, "z": 1}',
      '{"id": "S4"', 1, f"dots[3]: must be an object with exactly id, kind, x, y {SECTION}"),
     ('"kind": "no_attack", "x": 1.732', '"kind": "lava", "x": 1.732', '"lava"', 1,
