@@ -51,13 +51,13 @@ def test_x610z_board_field_errors(tmp_path):
     assert _bad(doc, tmp_path).startswith("dots[3].kind: must be one of")
     doc = json.load(open(_path()))
     doc["lines"][5] = ["A1", "Z9"]
-    assert _bad(doc, tmp_path) == "lines[5]: unknown dot 'Z9'"
+    assert _bad(doc, tmp_path) == "lines[5]: unknown dot 'Z9' (docs/match-log-x610z.md, Board file)"
     doc = json.load(open(_path()))
     doc["opposite"][0] = ["S1", "A1"]
-    assert _bad(doc, tmp_path) == "opposite[0]: 'A1' is not a Starting Dot"
+    assert _bad(doc, tmp_path) == "opposite[0]: 'A1' is not a Starting Dot (105.2b)"
     doc = json.load(open(_path()))
     doc["x610zboard"] = 2
-    assert _bad(doc, tmp_path) == "x610zboard: must be 1, got 2"
+    assert _bad(doc, tmp_path) == "x610zboard: must be 1, got 2 (docs/match-log-x610z.md, Board file)"
 
 
 def test_x610z_board_json_syntax_error_names_the_line(tmp_path):
@@ -129,13 +129,14 @@ def test_x610z_board_name_note_and_repeated_keys(tmp_path):
     was accepted; a key given twice was read as its last value (a log record refuses it)."""
     doc = json.load(open(_path()))
     del doc["name"]
-    assert _bad(doc, tmp_path) == "name: missing (a board's name, 1-64 characters A-Za-z0-9._-)"
+    assert _bad(doc, tmp_path) == ("name: missing (a board's name, 1-64 characters A-Za-z0-9._-; docs/match-log-x610z.md, "
+                                   "Board file)")
     doc = json.load(open(_path()))
     doc["name"] = "x" * 65
     assert _bad(doc, tmp_path).startswith("name: must be 1-64 characters A-Za-z0-9._-, got 'xxx")
     doc = json.load(open(_path()))
     doc["note"] = ["not", "text"]
-    assert _bad(doc, tmp_path) == 'note: must be a string (free text), got ["not", "text"]'
+    assert _bad(doc, tmp_path) == 'note: must be a string (free text), got ["not", "text"] (docs/match-log-x610z.md, Board file)'
     doc["note"] = "free text: anything"
     assert parse_board(json.dumps(doc), source="b.json").name == SAMPLE
     text = json.dumps(doc)
@@ -145,4 +146,113 @@ def test_x610z_board_name_note_and_repeated_keys(tmp_path):
         p.write_text(twice)
         with pytest.raises(FormatError) as info:
             read_board(p)
-        assert str(info.value) == f"{p}: format: duplicate key '{key}' in one JSON object"
+        where = "" if key == "name" else "dots[0]: "  # (json.dumps: one line)
+        assert str(info.value) == f"{p}:1: format: {where}duplicate key '{key}' in one JSON object (docs/match-log-x610z.md, Board file)"
+
+
+# ---------------------------------------------------------------------- 105.2b: every Starting Dot paired
+SECTION = "(docs/match-log-x610z.md, Board file)"
+
+
+def _sample_text() -> str:
+    return open(_path(), encoding="utf-8").read()
+
+
+def _refused_text(text: str, tmp_path) -> FormatError:
+    p = tmp_path / "b.json"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_board(p)
+    assert info.value.source == str(p)
+    return info.value
+
+
+def _line(text: str, needle: str, nth: int = 1) -> int:
+    at = -1
+    for _ in range(nth):
+        at = text.index(needle, at + 1)
+    return text.count("\n", 0, at) + 1
+
+
+@pytest.mark.parametrize("pairs, unpaired", [
+    ('[["S1", "S4"]]', "S2, S3, S5, S6"),
+    ('[["S1", "S4"], ["S3", "S6"]]', "S2, S5"),
+])
+def test_105_2b_a_board_whose_opposite_leaves_starting_dots_unpaired_is_refused(tmp_path, pairs, unpaired):
+    """A board whose ``opposite`` paired only some Starting Dots loaded, and the referee then checked 105.2b only for
+    a first Life Base on a paired dot: P1 on S6 and P2 on S5 (not opposing) imported with no violation. 105.2a gives a
+    board 6 Starting Dots and 105.2b has the opponents' Life Bases oppose each other wherever the first is placed: a
+    two-player board pairs every Starting Dot (QA round 28, formats 3)."""
+    text = _sample_text().replace('[["S1", "S4"], ["S2", "S5"], ["S3", "S6"]]', pairs)
+    e = _refused_text(text, tmp_path)
+    assert e.line == _line(text, '"opposite"')
+    assert e.message == (f"opposite: {unpaired} oppose no Starting Dot (105.2b: a Life Base placed on any of the 6 "
+                         f"Starting Dots has an opposing one for the other player's)")
+
+
+def test_105_2b_an_unpaired_board_is_refused_by_import_and_audit_nothing_stored(tmp_path):
+    from click.testing import CliRunner
+
+    from cli.main import zx
+    from test_x610z_board_files import LEGAL_LOG
+
+    board = tmp_path / "one-pair.json"
+    board.write_text(_sample_text().replace('[["S1", "S4"], ["S2", "S5"], ["S3", "S6"]]', '[["S1", "S4"]]'))
+    store = tmp_path / "s.sqlite"
+    for command in ("import", "audit"):
+        r = CliRunner().invoke(zx, ["--store", str(store), command, "--board", str(board), str(LEGAL_LOG)])
+        assert r.exit_code == 1 and r.output.startswith(f"Error: {board}:38: format: opposite: S2, S3, S5, S6 oppose "
+                                                        "no Starting Dot (105.2b"), r.output
+    assert not store.exists()
+
+
+def test_x610z_the_shipped_board_pairs_every_starting_dot():
+    b = load_board(SAMPLE)
+    assert sorted(b.opposite) == sorted(b.starts()) and all(b.opposite[b.opposite[s]] == s for s in b.starts())
+
+
+# ---------------------------------------------------------------------- errors name FILE:LINE, field and section
+def test_board_duplicate_key_names_the_line_of_the_second_key_and_its_object(tmp_path):
+    """"boards/dup-key-deep.json: format: duplicate key 'x' in one JSON object": no line, no field, in a file of 25
+    dots each with an x (QA round 28, formats 4). A log record's duplicate key gives its line: so does a board's."""
+    text = _sample_text().replace('"x": 0.866, "y": 0.5}', '"x": 0.866, "x": 0.5, "y": 0.5}', 1)
+    e = _refused_text(text, tmp_path)
+    assert (e.line, e.message) == (24, f"dots[20]: duplicate key 'x' in one JSON object {SECTION}")
+    nested = _sample_text().replace('"name": "x610z-orbits-sample",', '"name": "x610z-orbits-sample",\n "name": "b",')
+    e = _refused_text(nested, tmp_path)
+    assert (e.line, e.message) == (2, f"duplicate key 'name' in one JSON object {SECTION}")
+    inner_first = '{"x610zboard": 1, "x610zboard": 1,\n "dots": [{"id": "S1",\n "id": "S2"}]}'
+    e = _refused_text(inner_first, tmp_path)  # json refuses the object that closes first: the dot
+    assert (e.line, e.message) == (3, f"dots[0]: duplicate key 'id' in one JSON object {SECTION}")
+
+
+@pytest.mark.parametrize("old, new, needle, nth, message", [
+    ('{"id": "E6", "kind": "end", "x": -0.866, "y": -0.5},', '{"id": "E6", "kind": "end", "x": -0.866, "y": -0.5},\n'
+     '  {"id": "A1", "kind": "normal", "x": 9.0, "y": 9.0},', '"A1"', 2, f"dots[24].id: duplicate dot A1 {SECTION}"),
+    ('{"id": "S4", "kind": "start", "x": 0.0, "y": 4.0}', '{"id": "S4", "kind": "start", "x": 0.0, "y": 4.0, "z": 1}',
+     '{"id": "S4"', 1, f"dots[3]: must be an object with exactly id, kind, x, y {SECTION}"),
+    ('"kind": "no_attack", "x": 1.732', '"kind": "lava", "x": 1.732', '"lava"', 1,
+     f"dots[14].kind: must be one of start, end, no_attack, quest, normal, got 'lava' {SECTION}"),
+    ('"x": 2.598, "y": 1.5}', '"x": "2.598", "y": 1.5}', '"2.598"', 1, f"dots[8].x: must be a number, got '2.598' {SECTION}"),
+    ('["B1", "B2"]', '["B1", "Z9"]', '"Z9"', 1, f"lines[5]: unknown dot 'Z9' {SECTION}"),
+    ('["E2", "E3"]', '["E2", "E2"]', '["E2", "E2"]', 1, f"lines[13]: a line joins two different dots {SECTION}"),
+    ('["E6", "E1"]', '["E6", "E1"], ["A6", "S6"]', '["A6", "S6"]', 1, f"lines[42]: A6-S6 is listed twice {SECTION}"),
+    ('["S3", "S6"]]', '["S3", "A1"]]', '["S3", "A1"]', 1, f"opposite[2]: 'A1' is not a Starting Dot (105.2b)"),
+    ('"name": "x610z-orbits-sample",', '"name": "x610z-orbits-sample", "colour": "red",', '"colour"', 1,
+     f"unknown key 'colour' {SECTION}"),
+    ('{"x610zboard": 1,', '{"x610zboard": 2,', "2", 1, f"x610zboard: must be 1, got 2 {SECTION}"),
+    ('"kind": "end", "x": 0.0, "y": -1.0', '"kind": "normal", "x": 0.0, "y": -1.0', '"dots"', 1,
+     None),  # (E1 normal: still 5 Ending Dots, loads)
+    ('{"id": "S1", "kind": "start"', '{"id": "S1", "kind": "normal"', '"dots"', 1,
+     "dots: a board has exactly 6 Starting Dots (105.2a), got 5"),
+])
+def test_board_field_errors_name_file_line_field_and_section(tmp_path, old, new, needle, nth, message):
+    """"dots[25].id: duplicate dot A1", "dots[3]: must be an object with exactly id, kind, x, y": a field path,
+    no line, no spec section or rule (QA round 28, formats 4). Each names the line where its field starts."""
+    text = _sample_text().replace(old, new, 1)
+    assert text != _sample_text()
+    if message is None:
+        assert parse_board(text, source="b.json").name == SAMPLE
+        return
+    e = _refused_text(text, tmp_path)
+    assert (e.line, e.message) == (_line(text, needle, nth), message)

@@ -18,6 +18,7 @@ LEGAL_LOG = ROOT / "examples" / "x610z" / "legal" / "life-base-destroyed.x610zlo
 UNCONNECTED = ROOT / "examples" / "x610z" / "invalid" / "600.3-unconnected.x610zlog"
 UNCONNECTED_ID = "x610z-invalid-600.3-unconnected"
 SAMPLE = "x610z-orbits-sample"
+CITE = " (docs/match-log-x610z.md, Board file)"  # what an error of the file's shape cites
 
 
 def run(store: str, *args: str):
@@ -107,8 +108,8 @@ def test_board_error_echoes_a_long_value_cut_to_200_characters(tmp_path, doc, st
     p = tmp_path / "b.json"
     p.write_text(doc)
     message = refused(p).message
-    assert message.startswith(start) and message.endswith("...")
-    assert len(message) < 200 + 60
+    assert message.startswith(start) and message.endswith("..." + CITE)
+    assert len(message) < 200 + 60 + len(CITE)
 
 
 def test_board_integer_of_more_than_4300_digits_is_a_format_error(tmp_path):
@@ -182,7 +183,7 @@ def test_board_error_echoes_json_values_as_json(tmp_path, change, message):
     change(doc)
     p = tmp_path / "b.json"
     p.write_text(json.dumps(doc), encoding="utf-8")
-    assert str(refused(p)) == f"{p}: format: {message}"
+    assert str(refused(p)) == f"{p}:1: format: {message}{CITE}"  # (json.dumps: one line)
 
 
 @pytest.mark.parametrize("number,message", [
@@ -225,7 +226,7 @@ def test_board_line_between_two_dots_at_one_place_is_refused_at_the_line_not_bla
     refused as a 30-degree sharp turn (202.9)."""
     a2 = next(d for d in __import__("json").loads(sample_text())["dots"] if d["id"] == "A2")
     p = _moved(tmp_path, B2=(a2["x"], a2["y"]))
-    assert str(refused(p)) == (f"{p}: format: lines[8]: A2-B2 has no length: A2 and B2 are both at (2.598, -1.5) "
+    assert str(refused(p)) == (f"{p}:1: format: lines[8]: A2-B2 has no length: A2 and B2 are both at (2.598, -1.5) "
                                f"(a line joins two places; 202.9 measures the turns between lines)")
     r = run(str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--board", str(p),
             str(ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog"))
@@ -235,15 +236,15 @@ def test_board_line_between_two_dots_at_one_place_is_refused_at_the_line_not_bla
 def test_board_line_longer_than_a_float_holds_is_refused_at_the_line(tmp_path):
     """A1 at x 1e308 and S1 at x -1e308: the vector S1-A1 is past a 64-bit float (inf)."""
     p = _moved(tmp_path, S1=(-1e308, 0), A1=(1e308, 0))
-    assert str(refused(p)) == (f"{p}: format: lines[0]: S1-A1 is longer than a 64-bit float holds: S1 at "
+    assert str(refused(p)) == (f"{p}:1: format: lines[0]: S1-A1 is longer than a 64-bit float holds: S1 at "
                                f"(-1e+308, 0), A1 at (1e+308, 0) (coordinates are drawing units, like the shipped "
-                               f"board's -4 to 4)")
+                               f"board's -4 to 4; 202.9 measures the turns between lines)")
 
 
 def test_board_dot_so_far_that_its_lines_lie_on_each_other_is_refused_at_the_line(tmp_path):
     """A2 at (1e308, 1e308): every other dot lies in one direction from it, and the legal move
     S2 > A2 > B2 was refused as a 0-degree sharp turn (202.9)."""
     p = _moved(tmp_path, A2=(1e308, 1e308))
-    assert str(refused(p)) == (f"{p}: format: lines[7]: A2-S2 leaves A2 in the same direction as A2-A1 "
+    assert str(refused(p)) == (f"{p}:1: format: lines[7]: A2-S2 leaves A2 in the same direction as A2-A1 "
                                f"(225 degrees): two straight lines lie on each other (move a dot, or give a "
-                               f"curved line its heading)")
+                               f"curved line its heading; 202.9 measures the turns between lines)")

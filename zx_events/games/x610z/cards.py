@@ -213,6 +213,7 @@ def _row(row: list[str], types: tuple[str, ...]) -> Card:
             raise CatalogError(f"{label}: a Summon needs a class (402.2)")
         if v["permanent"] != "yes":
             raise CatalogError(f"{label}: a Summon is a permanent (206.1)")
+    _rules_of_row(v, label)
     abilities: dict[str, dict] = {}
     for part in (p.strip() for p in v["ability"].split(";") if p.strip()):
         kind, _, cost = part.partition(":")
@@ -240,6 +241,28 @@ def _row(row: list[str], types: tuple[str, ...]) -> Card:
         abilities=abilities, produces=produces, counters=counters,
         keywords=tuple(k.strip() for k in v["keywords"].split(";") if k.strip()), text=v["text"],
     )
+
+
+SUMMON_ONLY = {"class": "402.2", "element": "402.4", "attack": "402.10", "defense": "402.10", "speed": "402.10",
+               "range": "402.10", "move_cost": "204.5"}  # the spec's table: "Summon only" / "(Summon)"
+
+
+def _rules_of_row(v: dict[str, str], label: str) -> None:
+    """What the rules say of a row's columns (docs/match-log-x610z.md, Card catalog): a summon that is no Life Base has
+    an Element (402.4), a Life Base none (402.5), and an Energy Crystal none of a Summon's columns. Checked where a
+    catalog is read (``zx import``/``zx audit`` with ``--catalog FILE``, a shipped catalog); a stored match never
+    reads one, so one imported before these checks replays as before."""
+    if v["type"] == "Summon":
+        if v["class"] == LIFE_BASE and v["element"]:
+            raise CatalogError(f"{label}: a Life Base has no Element (402.5), got element {shown(v['element'])}")
+        if v["class"] != LIFE_BASE and not v["element"]:
+            raise CatalogError(f"{label}: a summon that is no Life Base has an Element (402.4): the element column "
+                               f"is empty (class {cut(v['class'])})")
+    elif v["type"] == "Energy Crystal":
+        for column, rule in SUMMON_ONLY.items():
+            if v[column]:
+                raise CatalogError(f"{label}: an Energy Crystal has no {column} ({rule}: a Summon's column, "
+                                   f"docs/match-log-x610z.md, Card catalog), got {shown(v[column])}")
 
 
 def read_catalog(path: str | Path) -> Catalog:
