@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -109,8 +110,6 @@ def test_zx_view_of_a_match_checked_on_another_board_of_the_shipped_name_has_no_
     out = tmp_path / "m.html"
     r = invoke(store, "view", MATCH, "--as", "P1", "-o", str(out))
     assert r.exit_code == 0, r.output
-    import re
-
     data = json.loads(re.search(r'<script type="application/json" id="zx-data">(.*?)</script>', out.read_text(),
                                 re.S).group(1))
     assert board_warning(pinned) in data["warning"], data["warning"]
