@@ -99,10 +99,13 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
         raise click.ClickException(e.message) from None
     finally:
         svc.close()
+    from zx_events.pins import view_warnings
+
     first = hist.state_at(1)
-    warning = replay.names_for(first).warning
-    if warning:
-        click.echo(printable(f"warning: {warning}"), err=True)
+    # the catalog's, then each fixture's the match pinned that is not at hand (X610Z: a board file: no map)
+    for warning in (replay.names_for(first).warning, *view_warnings(replay.game_of(first), first)):
+        if warning:
+            click.echo(printable(f"warning: {warning}"), err=True)
     out = Output(fmt, replay.game_of(first))
     _draw(hist, out, perspective, seq, stop_seq, to, interactive, fmt)
     if fmt == "table":

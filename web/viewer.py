@@ -306,7 +306,17 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
     return {"format": FORMAT, "game": game.key, "match": match_id, "info": info,
             "seats": seats, "last": last, "turns": list(hist.turns), "steps": steps, "kinds": kinds,
             "paths": [list(p) for p in paths], "pool": pool.values, "views": per_seat,
-            "warning": cn.warning if cn else None}
+            "warning": "; ".join(w for w in (cn.warning if cn else None, *_pin_warnings(game, match)) if w) or None}
+
+
+def _pin_warnings(game: GameViews, match: Any) -> list[str]:
+    """The warnings of the fixtures ``match`` pinned that are not at hand (X610Z: a board file given at import: the
+    page draws no map of it), as ``zx replay`` gives them on stderr (``zx_events.pins.view_warnings``)."""
+    from zx_events.pins import view_warnings
+
+    if match is None or game.key not in games.keys():
+        return []
+    return view_warnings(games.get(game.key), match)
 
 
 def decode(data: dict[str, Any], seat: str) -> list[dict]:

@@ -41,14 +41,17 @@ def _audit(store: str, *args: str) -> tuple[dict, str]:
 
 
 def test_audit_of_a_match_imported_with_a_board_file_warns_and_says_to_pass_board(stored_on_plus, plus_board):
+    """It judged the match on the shipped board of the name (the 600.3 the board file makes legal found), with a
+    warning; a stored match is judged on the board it pinned only (QA round 28: tests/games/x610z/
+    test_x610z_pinned_board.py): nothing is re-checked, and the warning says what to pass."""
     out, err = _audit(stored_on_plus)
     plus_sha = hashlib.sha256(plus_board.read_bytes()).hexdigest()
     shipped = load_board(SAMPLE)
     assert out["pinned"]["board"] == {"name": SAMPLE, "sha256": plus_sha}
-    assert out["board"] == shipped.ref  # what this audit used: the shipped board the header names
-    warning = (f"the match was checked at import against board {SAMPLE} (sha256 {plus_sha[:12]}), this audit "
-               f"used {SAMPLE} (sha256 {shipped.sha256[:12]}): pass --board FILE (the board file the match was "
-               f"imported with) to audit with the pinned one")
+    assert out["board"] is None and out["violations"] == []  # no board used: not the shipped one of the name
+    warning = (f"the match was checked against board {SAMPLE!r} sha256 {plus_sha[:12]}, the current one is "
+               f"{shipped.sha256[:12]}: its records were not re-checked; pass --board FILE (the board file the match "
+               f"was imported with) to audit with the pinned one")
     assert out["warnings"][0] == warning
     assert f"warning: {UNCONNECTED_ID}: {warning}" in err
 
@@ -105,10 +108,12 @@ def test_audit_table_title_names_the_board_and_catalog_it_checked_against(tmp_pa
     odd = tmp_path / "[red]board.json"  # a path as it is, never read as markup
     odd.write_bytes(plus_board.read_bytes())
     assert title(UNCONNECTED_ID, "--board", str(odd))[0].endswith(f" and board {odd} ({SAMPLE}, sha256 {plus_sha[:16]})")
-    line, err = title(UNCONNECTED_ID, str(UNCONNECTED))  # a stored match and a log file, each its own board
-    assert line == (f"2 rule violations in 2 matches; checked against {catalog} and the board each log names, "
+    line, err = title(UNCONNECTED_ID, str(UNCONNECTED))  # a stored match and a log file, each its own board: the
+    # stored one's board file is not at hand, and no board of the name is used for it (QA round 28)
+    assert line == (f"1 rule violation in 2 matches; checked against {catalog} and the board each log names, "
                     f"{SAMPLE} (sha256 {shipped[:16]})")
-    assert err.count(f"board {SAMPLE} (sha256 {shipped[:16]})") == 2
+    assert err.count(f"board {SAMPLE} (sha256 {shipped[:16]})") == 1
+    assert f"warning: {UNCONNECTED_ID}: the match was checked against board {SAMPLE!r} sha256 {plus_sha[:12]}" in err
     zx_log = str(Path(__file__).resolve().parents[3] / "examples" / "legal" / "first-turns.zxlog")
     line, _ = title(str(UNCONNECTED), zx_log)  # two games: two catalogs
     assert line == (f"1 rule violation in 2 matches; checked against the catalog each log names (x610z-sample "

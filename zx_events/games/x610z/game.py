@@ -159,16 +159,16 @@ class X610Z(Game):
     def render_board(self, view: Any) -> Any:
         from rich.text import Text
 
-        from zx_events.errors import FormatError
         from zx_events.freetext import printable
 
-        from .board import load_board
+        from .board import builtin_board_names, load_board
         from .render import Fitted, draw_unmapped
 
-        try:
-            board = load_board(view.board, files=False)  # a stored name: a shipped board, never a file
-        except FormatError:
-            return Text(printable(draw_unmapped(view, f"board {view.board!r} is not shipped with zx")))
+        if view.layout is None:  # not the board the match pinned (views.pinned_board): a board file given at import
+            why = (f"board {view.board!r} is not the one zx ships under that name" if view.board in
+                   builtin_board_names() else f"board {view.board!r} is not shipped with zx")
+            return Text(printable(draw_unmapped(view, why)))
+        board = load_board(view.board, files=False)  # a stored name: a shipped board, never a file
         # text, never markup: a name masked to "[card]" (or "[/]") is shown as is; escaped before the Text
         # holds it (Text drops \r \b \v \f, and measures other controls as no width: the line was cut)
         return Fitted(board, view, printable)  # the map as wide as the terminal gives it

@@ -210,13 +210,14 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     listed = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
                                  mask(v["message"]) if mask else v["message"], v.get("applied", True))
                    for v in m.violations) if not lean else ()
-    board = (m.board or {}).get("name", "")
+    pin = m.board or {}
+    board = pin.get("name", "")
     stack = tuple(MappingProxyType(_public_entry(m, s, viewer)) for s in m.stack)
     shown = {c: names[c] for c in sorted(_codes(dots.values(), perms, players.values(), stack)) if c in names}
     return MatchView(m.match_id, viewer, m.version if seq is None else seq, last_seq, m.turn, m.active, m.phase, m.prio,
                      board, MappingProxyType(dots), perms,
                      stack, MappingProxyType(players),
-                     MappingProxyType(dict(m.outcome)) if m.outcome else None, listed, _layout(board),
+                     MappingProxyType(dict(m.outcome)) if m.outcome else None, listed, _layout(board, pin.get("sha256")),
                      names=MappingProxyType(shown))
 
 
@@ -233,10 +234,11 @@ def _codes(dots: Any, perms: Any, players: Any, stack: Any) -> set[str]:
     return out
 
 
-@lru_cache(maxsize=16)
-def _layout(name: str) -> Mapping[str, Any] | None:
-    """The shipped board's geometry (dots with coordinates and kinds, lines), or None for a board
-    file that is not at hand."""
+def pinned_board(name: str, sha256: str | None) -> Any:
+    """The shipped board ``name`` when it is the one a stored match pinned (``sha256``), else None: a board file
+    given at import is not at hand, whether zx ships no board of its name or one with other content (QA round 28:
+    the views drew the shipped board's dots and kinds for a board file of its name). A stored name is never read
+    as a file (docs/security.md, section 5); the warning saying so is ``zx_events.pins.view_warnings``."""
     from zx_events.errors import ZXError
 
     from .board import load_board
@@ -244,6 +246,16 @@ def _layout(name: str) -> Mapping[str, Any] | None:
     try:
         b = load_board(name, files=False)  # a stored name: never a file
     except ZXError:
+        return None
+    return b if b.sha256 == sha256 else None
+
+
+@lru_cache(maxsize=16)
+def _layout(name: str, sha256: str | None) -> Mapping[str, Any] | None:
+    """The geometry of the board a match pinned (dots with coordinates and kinds, lines) when it is a shipped one
+    (``pinned_board``), else None: no map."""
+    b = pinned_board(name, sha256)
+    if b is None:
         return None
     return MappingProxyType({
         "dots": MappingProxyType({d: (v.x, v.y, v.kind) for d, v in b.dots.items()}),
