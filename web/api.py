@@ -138,7 +138,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     from zx_events.ids import match_uuid
     from zx_events.integrity import stored_rows
     from zx_events.replay import card_names
-    from zx_events.seats import JUDGE, SPECTATOR
+    from zx_events.seats import JUDGE, SPECTATOR, engine_message
 
     rows = stored_rows(b.svc, match_uuid(match_id))
     started = next((r for r in rows if registry.is_topic(r.topic, "Started") and r.state), None)
@@ -175,7 +175,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
             message = s.get("message", "")
             violations.append({"seq": seqs.get(s.get("line"), r.seq), "line": s.get("line"), "turn": s.get("turn"),
                                "player": s.get("player"),
-                               "rule": s.get("rule"), "message": message if b.judge else mask(message),
+                               "rule": s.get("rule"), "message": message if b.judge else engine_message(mask, message),
                                "applied": s.get("rec") is None})  # (a record not applied rides on its violation)
     players = header.get("players", {})
     if result["winner"] in players:
@@ -247,6 +247,7 @@ def steps_answer(b: Backend, match_id: str, perspective: str, start: int, limit:
 def audit(match_id: str, b: Backend = Depends(backend)) -> Response:
     from zx_events.audit import audit_stored
     from zx_events.replay import card_names
+    from zx_events.seats import engine_message
 
     if not b.svc.has_match(match_id):
         from zx_events.replay import unknown
@@ -259,10 +260,13 @@ def audit(match_id: str, b: Backend = Depends(backend)) -> Response:
     out = a.to_json()
     if not b.judge:  # free text may name hidden cards (301.3); the import path is the server's business
         out.pop("source", None)
-        cat = (a.pinned or {}).get("catalog") or {}
+        # the names of the catalog the re-check used (its messages name cards by them), not the pinned one's: a match
+        # checked against a catalog file is audited with the shipped catalog its header names (the file's names,
+        # unknown here, masked nothing: QA round 28); one that cannot be loaded withholds them (seats.engine_message)
+        cat = a.catalog or (a.pinned or {}).get("catalog") or {}
         mask = card_names(a.game, cat.get("name"), cat.get("sha256")).mask
         for v in out["violations"]:
-            v["message"] = mask(v["message"])
+            v["message"] = engine_message(mask, v["message"])
     return JSON(out)
 
 

@@ -192,4 +192,5 @@ class Cursor:
             # once per match, not once per view: a header may hold 1,000,000 characters of names, and the
             # mask's own memory is shared by every match of its catalog (seats.MASK_CACHE_CHARS)
             self.mask = lru_cache(maxsize=None)(self.cn.mask)
+            self.mask.withheld = getattr(self.cn.mask, "withheld", False)  # (violation messages withheld: seats.engine_message)
         return self.build_view(match, perspective, self.cn.names, mask=self.mask, last_seq=self.last)

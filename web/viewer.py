@@ -30,7 +30,7 @@ import orjson
 
 from zx_events import games, replay
 from zx_events.freetext import INVISIBLE_UTF8, JSON_RAW_UTF8, printable
-from zx_events.seats import JUDGE, PERSPECTIVES, event_fields
+from zx_events.seats import JUDGE, PERSPECTIVES, engine_message, event_fields
 from zx_events.ids import project
 from zx_events.narration import compact, fields_text, seat_players
 
@@ -283,7 +283,7 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
                 if s == JUDGE:  # and its fields, key=value: the judge's list shows them on hovering the event
                     out["fields"].append(pool.add(event_text(kind, seen, s, cn.mask)))
                 if kind == "ViolationRecorded":
-                    msg = e.message if s == JUDGE else cn.mask(e.message)
+                    msg = e.message if s == JUDGE else engine_message(cn.mask, e.message)
                     out["violations"].append([e.originator_version, e.rule, e.player, msg, e.rec is None])  # applied
                 view = page_state(build_view(match, s, cn.names, mask=cn.mask, last_seq=last, lean=True).to_json())
                 slots = flatten(view)

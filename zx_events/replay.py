@@ -46,6 +46,7 @@ from zx_events.errors import DamagedMatch, ReadOnlyService, ZXError, shown  # no
 from zx_events.ids import match_uuid, project
 from zx_events.narration import seat_players
 from zx_events.seats import JUDGE, PERSPECTIVES, Masker, ViolationView, event_fields, freeze, parse_perspective, plain
+from zx_events.seats import engine_message  # a violation's message as a seat reads it (masked, or withheld)
 
 SNAPSHOT_EVERY = 10  # a seek decodes one snapshot and at most 9 events
 SNAPSHOT_SPACE = 4  # ... and, past a snapshot of S bytes, at most S / 4 bytes of events more (_next_due)
@@ -131,22 +132,30 @@ def card_names(game_key: str, name: str | None, sha256: str | None) -> CardNames
     try:
         cat = games.get(game_key).load_catalog(name or None, files=False)  # a stored name: never a file
     except ZXError as e:
-        if name and name not in games.get(game_key).catalog_names():  # (it said "a catalog file is given with
-            # --catalog FILE", an option zx replay does not have)
+        shipped = games.get(game_key).catalog_names()
+        words: list[str] = []
+        if name and name not in shipped:  # (it said "a catalog file is given with --catalog FILE", an option zx
+            # replay does not have)
             why = ("not a shipped catalog: the match was checked against a catalog file, which a stored "
                    "match never makes zx read (docs/security.md, section 5)")
+            # its names unknown: free text is masked with every shipped catalog's (a venue's copy of one)
+            words = [w for n in shipped for w in card_names(game_key, n, None).mask.words]
         else:
             why = e.message
-        return CardNames(MappingProxyType({}), Masker(), f"catalog {name!r} cannot be loaded ({why}): "
-                                                         f"cards are shown by code only")
+        # its violation messages name cards by its names: withheld from every seat but the judge (seats.engine_message)
+        return CardNames(MappingProxyType({}), Masker(words, withheld=True),
+                         f"catalog {name!r} cannot be loaded ({why}): cards are shown by code only, violation "
+                         f"messages to the judge only")
     names = dict(cat.names)
     warning = None
-    if sha256 and cat.sha256 != sha256:
+    if sha256 and cat.sha256 != sha256:  # the match's names may differ from today's: its messages withheld too
         warning = (f"the match was checked against catalog {name!r} sha256 {sha256[:12]}, the current one is "
-                   f"{cat.sha256[:12]}: card names are today's and may differ from the match's")
+                   f"{cat.sha256[:12]}: card names are today's and may differ from the match's, violation messages "
+                   f"are shown to the judge only")
     public = games.get(game_key).public_names
-    return CardNames(MappingProxyType(names), Masker([w for w in (*names, *names.values()) if w not in public]),
-                     warning)
+    return CardNames(MappingProxyType(names), Masker([w for w in (*names, *names.values()) if w not in public],
+                                                     withheld=warning is not None), warning)
+
 
 
 def names_for(match: Match) -> CardNames:
@@ -878,7 +887,7 @@ def _step(index: int, events: Any, match: Match | None, perspective: str, cn: Ca
                                                 mask=None if perspective == JUDGE else cn.mask)))  # (what the seat
             # sees only: its fields, and the public state it was applied to, its free text masked as the board's)
             if kind == "ViolationRecorded":
-                message = e.message if perspective == JUDGE else cn.mask(e.message)
+                message = e.message if perspective == JUDGE else engine_message(cn.mask, e.message)
                 violations.append(ViolationView(e.line, e.turn, e.player, e.rule, message, e.rec is None))
         if before is not None:
             match = project(match, (e,))

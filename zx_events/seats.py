@@ -36,6 +36,10 @@ def deck_count(z: Any) -> int:
         n -= z["life"].count(HIDDEN) + sum(r["code"] == HIDDEN for r in z["resource"])
     return n
 MASK = "[card]"  # replaces a card code inside free text outside the judge's view
+# a rules engine's message (a violation's) outside the judge's view, for a match whose catalog's names the views do
+# not have (``Masker.withheld``: a catalog file, or a shipped catalog that changed since): any name in it may be a
+# hidden card's, and without the names none can be told from the other words (docs/security.md, free text)
+WITHHELD = "[withheld: may name a hidden card of a catalog zx does not have]"
 
 
 def deck_listed_note(listed: int, count: int, where: str) -> str:
@@ -199,8 +203,12 @@ class Masker:
     folded to one character of its letter-case class (``_Folding``), where most places are ruled out by
     their first character or two: 10-40 ms per 220,000 characters, the code shape's search included."""
 
-    def __init__(self, words: Iterable[str] = ()):
-        normalized = {normalize(w) for w in words if w} - {""}
+    def __init__(self, words: Iterable[str] = (), *, withheld: bool = False):
+        # ``withheld``: ``words`` are not (all) the names of the catalog the match was checked against, so a rules
+        # engine's message, which names cards by that catalog's names, is withheld (``engine_message``)
+        self.withheld = withheld
+        self.words = tuple(words)  # (what it masks besides the code shape, as given)
+        normalized = {normalize(w) for w in self.words if w} - {""}
         self._fold = _Folding("".join(normalized))
         folded = {self._fold.word(w) for w in normalized}
         self._names = _trie_pattern(folded) if folded else None
@@ -253,6 +261,17 @@ class Masker:
             return BIDI_CONTROLS.sub("", written)
         out.append(text[pos:])
         return "".join(out)
+
+
+def engine_message(mask: Callable[[str], str], text: str) -> str:
+    """A rules engine's message (a violation's) as a seat other than the judge reads it: ``mask(text)``, or
+    ``WITHHELD`` when ``mask`` does not know the names of the catalog the match was checked against
+    (``Masker.withheld``; a ``functools.lru_cache`` of a Masker keeps its attributes). The engine writes a card's
+    name from that catalog (X610Z "A1-020 (Hunter Dragon) is a Summon card", Z/X "5 copies of 'Crimson Drake
+    Vanguard'"): a mask that knows only the code shape showed it to every seat (QA round 28)."""
+    if text and getattr(mask, "withheld", False):
+        return WITHHELD
+    return mask(text)
 
 
 def _same_case(a: str, b: str) -> bool:

@@ -17,8 +17,8 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from zx_events.freetext import seat_event, seat_header, seat_player, seat_record
-from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, dumps, freeze,
-                             hide_not_applied, parse_perspective, plain, player_of, record_applied, sees_own)
+from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, SPECTATOR, Masker, ViolationView, dumps, engine_message,
+                             freeze, hide_not_applied, parse_perspective, plain, player_of, record_applied, sees_own)
 
 from .referee import is_code
 from .match import STATS, deck_count, hand_count, stat
@@ -208,7 +208,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
                                  hand_count(z), tuple(z["discard"]), tuple(z["removed"]),
                                  MappingProxyType(dict(z["pool"])))
     listed = tuple(ViolationView(v["line"], v["turn"], v["player"], v["rule"],
-                                 mask(v["message"]) if mask else v["message"], v.get("applied", True))
+                                 engine_message(mask, v["message"]) if mask else v["message"], v.get("applied", True))
                    for v in m.violations) if not lean else ()
     pin = m.board or {}
     board = pin.get("name", "")
@@ -389,7 +389,7 @@ def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | 
         args.pop("op")
         out["args"] = args
     elif kind == "ViolationRecorded":
-        out["message"] = (mask or GENERIC_MASK)(out.get("message", ""))
+        out["message"] = engine_message(mask or GENERIC_MASK, out.get("message", ""))
     else:
         out = {}
     return out

@@ -38,7 +38,7 @@ from zx_events.games.zx import logformat
 from zx_events.games.zx.board import SQUARE_NAMES, player_square
 from zx_events.games.zx.match import deck_count as _deck_count
 from zx_events.seats import (GENERIC_MASK, HIDDEN, JUDGE, MASK, PERSPECTIVES, SPECTATOR, Masker,  # noqa: F401
-                             ViolationView, dumps, event_fields, hide_not_applied, parse_perspective, plain,
+                             ViolationView, dumps, engine_message, event_fields, hide_not_applied, parse_perspective, plain,
                              player_of, record_applied)
 from zx_events.seats import hide as _hide
 from zx_events.seats import sees_own  # the judge, or the owner: hand, Dynamis, face-down cards in public zones
@@ -312,7 +312,7 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
         step=b["step"], priority=b["priority"], outcome=b.get("outcome"), events=tuple(b.get("events", ())))
     listed = tuple(
         ViolationView(v["line"], v["turn"], v["player"], v["rule"],
-                      masker(v["message"]) if masker else v["message"], v["applied"])
+                      engine_message(masker, v["message"]) if masker else v["message"], v["applied"])
         for v in m.violations) if not lean else ()
     temporary, force = _public(m.temporary, viewer), _public(loose_force, viewer)
     shown = {c: names[c] for c in _codes(squares, players, temporary, force, battle) if c in names}
@@ -498,7 +498,7 @@ def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | 
         args.pop("op")
         out["args"] = args
     elif kind == "ViolationRecorded":
-        out["message"] = (mask or GENERIC_MASK)(out.get("message", ""))
+        out["message"] = engine_message(mask or GENERIC_MASK, out.get("message", ""))
     else:  # an event kind this module does not know: show only its name
         out = {}
     return out
