@@ -31,6 +31,10 @@ def _summary(a) -> str:
     used = (", ".join(refs) + " and " if refs else "") + f"rules {a.rules_version}"
     integrity = a.integrity + (f": {a.integrity_detail}" if a.integrity_detail else "")
     head = f", head {a.head[:16]}" if a.head else ""
+    if a.unchecked:  # (its pinned board not at hand: "no violations; checked with rules ..." said of nothing judged)
+        kinds = " and ".join(a.unchecked)
+        return (f"{a.match or '?'} ({a.source}): not re-checked (its pinned {kinds} not given: pass "
+                f"{' and '.join(f'--{k} FILE' for k in a.unchecked)}); integrity {integrity}{head}")
     return (f"{a.match or '?'} ({a.source}): {n or 'no'} violation{'s' if n != 1 else ''}; checked with {used}; "
             f"integrity {integrity}{head}")
 
@@ -193,6 +197,10 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         read = sum(1 for a in audits if a.match)
         title = (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + \
             f" in {read} match{'es' if read != 1 else ''}"
+        unchecked = sorted({k for a in audits for k in a.unchecked})
+        if unchecked:  # (its pinned board not given: nothing judged, so "no rule violations" is not of it)
+            title += (f"; {sum(1 for a in audits if a.unchecked)} not re-checked (pass "
+                      f"{' and '.join(f'--{k} FILE' for k in unchecked)})")
         against = _checked_against(audits, catalog, {"catalog": catalog_path, "board": board_path})
         title += f";{against}" if against else ""
         columns = AUDIT_COLUMNS + (["kind"] if fmt == "csv" else [])

@@ -80,6 +80,7 @@ class Audit:
     checked: Checked | None = None
     rows: list[Row] | None = None
     verdict: Verdict | None = None
+    unchecked: tuple[str, ...] = ()  # a stored match's pinned fixtures not at hand (X610Z: "board"): nothing re-checked
 
     def __post_init__(self) -> None:
         if not self.rules_version:
@@ -91,7 +92,9 @@ class Audit:
 
     @property
     def ok(self) -> bool:
-        return not self.findings and self.integrity_ok
+        """No finding, the integrity intact, and the records re-checked (a match whose pinned board is not at hand
+        is not judged: not ok, though nothing was found)."""
+        return not self.findings and self.integrity_ok and not self.unchecked
 
     def to_json(self) -> dict[str, Any]:
         out = {"match": self.match, "source": self.source, "events": self.events, "ok": self.ok,
@@ -101,6 +104,8 @@ class Audit:
         out.update({"head": self.head, "catalog": self.catalog, **self.fixtures, "rules_version": self.rules_version,
                     "pinned": self.pinned, "warnings": self.warnings, "game": self.game,
                     "rules": self.rules_version})
+        if self.unchecked:  # (only then: the JSON of every other audit as it was)
+            out["not_rechecked"] = list(self.unchecked)
         return out
 
 
@@ -289,11 +294,11 @@ def unpinned_references(log: MatchLog, started: dict, references: Any) -> dict[s
 
 def unchecked(log: MatchLog, missing: dict[str, str]) -> Audit:
     """The audit of a stored match whose pinned fixtures ``missing`` (kind -> why) are not at hand: no record judged,
-    no finding (its log is not malformed: docs/audit.md), a warning for each saying what to pass; the exit code as
-    for any warning (the findings' and the integrity's)."""
+    no finding (its log is not malformed: docs/audit.md), a warning for each saying what to pass; not ok
+    (``Audit.ok``: exit 1), since nothing was judged."""
     game = game_of(log).key
     audit = Audit(log.match_id, log.source, True, 0, [], NOT_STORED, log=log, game=game,
-                  fixtures={kind: None for kind in missing})
+                  fixtures={kind: None for kind in missing}, unchecked=tuple(missing))
     audit.warnings = [f"{why}: its records were not re-checked; pass --{kind} FILE (the {kind} file the match was "
                       f"imported with) to audit with the pinned one" for kind, why in missing.items()]
     return audit

@@ -110,7 +110,8 @@ def test_audit_table_title_names_the_board_and_catalog_it_checked_against(tmp_pa
     assert title(UNCONNECTED_ID, "--board", str(odd))[0].endswith(f" and board {odd} ({SAMPLE}, sha256 {plus_sha[:16]})")
     line, err = title(UNCONNECTED_ID, str(UNCONNECTED))  # a stored match and a log file, each its own board: the
     # stored one's board file is not at hand, and no board of the name is used for it (QA round 28)
-    assert line == (f"1 rule violation in 2 matches; checked against {catalog} and the board each log names, "
+    assert line == (f"1 rule violation in 2 matches; 1 not re-checked (pass --board FILE); checked against {catalog} "
+                    f"and the board each log names, "
                     f"{SAMPLE} (sha256 {shipped[:16]})")
     assert err.count(f"board {SAMPLE} (sha256 {shipped[:16]})") == 1
     assert f"warning: {UNCONNECTED_ID}: the match was checked against board {SAMPLE!r} sha256 {plus_sha[:12]}" in err

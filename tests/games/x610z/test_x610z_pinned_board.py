@@ -141,7 +141,8 @@ def test_audit_of_a_match_checked_on_another_board_of_the_shipped_name_does_not_
     assert warning.startswith(board_warning(pinned)), warning
     assert "pass --board FILE (the board file the match was imported with)" in warning
     assert not any("recorded at import" in w for w in out["warnings"]), out["warnings"]  # nothing was re-checked
-    assert r.exit_code == 0
+    assert out["ok"] is False and out["not_rechecked"] == ["board"]  # nothing judged: no clean audit (exit 1)
+    assert r.exit_code == 1
 
 
 # ---------------------------------------------------------------------- defect 5: the audit without the board file
@@ -150,20 +151,22 @@ def test_audit_of_a_match_imported_with_a_board_file_zx_does_not_ship_warns_it_i
     r = invoke(store, "audit", VENUE_MATCH, "--format", "json")
     out = json.loads(r.stdout)
     assert out["violations"] == [], out["violations"]  # it was "1 malformed log (x610zlog 1)", line null
-    assert out["integrity"] == "ok" and out["ok"] is True
+    assert out["integrity"] == "ok" and out["ok"] is False and out["not_rechecked"] == ["board"]
     assert out["pinned"]["board"] == {"name": VENUE, "sha256": sha}
     (warning,) = out["warnings"]
     assert VENUE in warning and sha[:12] in warning, warning
     assert "pass --board FILE (the board file the match was imported with)" in warning
     assert f"warning: {VENUE_MATCH}: {warning}" in r.stderr
-    assert r.exit_code == 0, r.output  # as for the other warnings (docs/audit.md): no finding, integrity ok
+    assert r.exit_code == 1, r.output  # no finding, integrity ok, but nothing judged: not a clean audit
 
 
 def test_audit_table_of_a_match_imported_with_a_board_file_zx_does_not_ship_counts_no_malformed_log(venue):
     store, _, _ = venue
     r = invoke(store, "audit", VENUE_MATCH)
     assert "malformed" not in r.stdout and "format" not in r.stdout, r.stdout
-    assert r.stdout.startswith("no rule violations in 1 match"), r.stdout
+    assert r.stdout.startswith("no rule violations in 1 match; 1 not re-checked (pass --board FILE)"), r.stdout
+    assert f"{VENUE_MATCH} (" in r.stderr and "): not re-checked (its pinned board not given: pass --board FILE)" \
+        in r.stderr, r.stderr  # (it said "no violations; checked with ... rules": of nothing judged)
     assert "pass --board FILE" in r.stderr and "1 violation" not in r.stderr, r.stderr
 
 
