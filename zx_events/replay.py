@@ -149,9 +149,10 @@ def card_names(game_key: str, name: str | None, sha256: str | None) -> CardNames
     names = dict(cat.names)
     warning = None
     if sha256 and cat.sha256 != sha256:  # the match's names may differ from today's: its messages withheld too
-        warning = (f"the match was checked against catalog {name!r} sha256 {sha256[:12]}, the current one is "
-                   f"{cat.sha256[:12]}: card names are today's and may differ from the match's, violation messages "
-                   f"are shown to the judge only")
+        from zx_events.pins import changed
+
+        warning = (f"{changed('catalog', name, sha256, cat.sha256)}: card names are today's and may differ from the "
+                   f"match's, violation messages are shown to the judge only")
     public = games.get(game_key).public_names
     return CardNames(MappingProxyType(names), Masker([w for w in (*names, *names.values()) if w not in public],
                                                      withheld=warning is not None), warning)
