@@ -655,23 +655,22 @@ def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bo
 
 def _read_sqlite(svc: Any, c: sqlite3.Connection, match_id: str, oid: uuid.UUID, top: int,
                  store: Any) -> tuple[Any, list[Any]]:
-    """``_read`` on a SQLite file: one statement on connection ``c``."""
-    rec = svc.recorder
+    """``_read`` on a SQLite file: on connection ``c``, the latest snapshot at or before ``top``, then the events
+    from its version, each a plain range of a primary key read in its order (no sort: one statement for both,
+    a union sorted in a temporary B-tree, cost a seek about a tenth more). The two are not one read transaction:
+    a snapshot written or deleted between them changes nothing (its events are the same rows), and events
+    altered between them are found as any other (the snapshot is checked against the event it was taken after)."""
+    table = svc.recorder.events_table_name
     if store is None:
-        return None, c.execute(f"SELECT originator_version, topic, state FROM {rec.events_table_name} "
+        return None, c.execute(f"SELECT originator_version, topic, state FROM {table} "
                                f"WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version",
                                [oid.hex, top]).fetchall()
-    # the snapshot, tagged 0, and the events from the one it was taken after, tagged 1
-    found = c.execute(
-        f"WITH s AS (SELECT originator_version AS v, topic, state FROM {store.recorder.events_table_name} "
-        f"WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version DESC LIMIT 1) "
-        f"SELECT 0, v, topic, state FROM s UNION ALL "
-        f"SELECT 1, originator_version, topic, state FROM {rec.events_table_name} WHERE originator_id = ? "
-        f"AND originator_version >= coalesce((SELECT v FROM s), 1) AND originator_version <= ? ORDER BY 1, 2",
-        [snapshot_id(match_id).hex, top, oid.hex, top]).fetchall()
-    if found and found[0][0] == 0:
-        return found[0][1:], [r[1:] for r in found[1:]]
-    return None, [r[1:] for r in found]
+    snap = c.execute(f"SELECT originator_version, topic, state FROM {store.recorder.events_table_name} "
+                     f"WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version DESC LIMIT 1",
+                     [snapshot_id(match_id).hex, top]).fetchone()
+    return snap, c.execute(f"SELECT originator_version, topic, state FROM {table} WHERE originator_id = ? AND "
+                           f"originator_version >= ? AND originator_version <= ? ORDER BY originator_version",
+                           [oid.hex, 1 if snap is None else snap[0], top]).fetchall()
 
 
 @_service
