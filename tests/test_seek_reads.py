@@ -68,3 +68,86 @@ def test_a_seek_on_a_sqlite_file_runs_no_statement_that_sorts(sqlite_service):
             assert "TEMP B-TREE" not in plan, (sql, plan)
     finally:
         check.close()
+
+
+def test_a_seek_past_a_trusted_snapshot_decodes_only_the_snapshot_through_the_mapper(service, monkeypatch):
+    mid = long_match(service)
+    replay.prepare_snapshots(service, mid)
+    seq = 5 * replay.SNAPSHOT_EVERY + 7
+    truth = state(rebuilt(service, mid, seq))
+    assert state(replay.state_at(service, mid, seq)) == truth  # the snapshot checked (and remembered)
+    calls: list[int] = []
+    decode = service.mapper.decode
+
+    def counted(oid, version, topic, body):
+        calls.append(version)
+        return decode(oid, version, topic, body)
+
+    monkeypatch.setattr(service.mapper, "decode", counted, raising=False)
+    match, base = replay.seek(service, mid, seq)
+    assert base == 5 * replay.SNAPSHOT_EVERY and state(match) == truth
+    assert calls == [base]  # the snapshot; its 7 events decoded by codec.project_rows
+
+
+def test_every_seq_through_the_snapshots_equals_the_events_replayed_whole(service):
+    mid = long_match(service)
+    last = replay.last_seq(service, mid)
+    replay.prepare_snapshots(service, mid)
+    m = None
+    for row in service.recorder.select_events(match_uuid(mid)):
+        m = service.mapper.to_domain_event(row).mutate(m)
+        seek, _ = replay.seek(service, mid, row.originator_version)
+        assert state(seek) == state(m), row.originator_version
+        assert type(seek) is type(m) and seek._modified_on == m._modified_on
+    assert m.version == last
+
+
+def _edit(svc, mid: str, version: int, change) -> None:
+    with sqlite3.connect(svc.store.path) as con:
+        (body,) = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+                              (match_uuid(mid).hex, version)).fetchone()
+        new = change(body)
+        if new is None:
+            con.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+                        (match_uuid(mid).hex, version))
+        else:
+            con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                        (new, match_uuid(mid).hex, version))
+    con.close()
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda body: body[:-9], "its event seq {v} cannot be decoded"),
+    (lambda body: json.dumps({**json.loads(body), "timestamp": "yesterday"}).encode(), "its event seq {v} cannot be decoded"),
+    (lambda body: None, "its event seq {v} is missing from the store (the events jump to seq {n})"),
+])
+def test_a_damaged_event_after_a_snapshot_is_named_as_before(sqlite_service, damage, words):
+    """The events after a snapshot are decoded by codec.project_rows: a row cut short, a timestamp that is none,
+    a row deleted give the DamagedMatch they gave through the mapper (its seq, its words)."""
+    svc = sqlite_service
+    mid = long_match(svc)
+    replay.prepare_snapshots(svc, mid)
+    v = 3 * replay.SNAPSHOT_EVERY + 4
+    _edit(svc, mid, v, damage)
+    with pytest.raises(DamagedMatch) as e:
+        replay.state_at(svc, mid, v + 2)
+    assert words.format(v=v, n=v + 1) in str(e.value) and f"zx verify {mid}" in str(e.value)
+
+
+def test_an_event_after_a_snapshot_that_cannot_be_applied_is_named_with_its_kind(sqlite_service):
+    """A row whose topic names another kind of event than its payload holds: DamagedMatch, the kind its topic
+    names and the seq, as project says it."""
+    svc = sqlite_service
+    mid = long_match(svc)
+    replay.prepare_snapshots(svc, mid)
+    oid = match_uuid(mid)
+    rows = svc.recorder.select_events(oid, gt=3 * replay.SNAPSHOT_EVERY, lte=4 * replay.SNAPSHOT_EVERY - 1)
+    turn_ended = next(r for r in rows if r.topic.endswith(":TurnEnded"))
+    other = next(r for r in rows if r.topic.endswith((":AttackDeclared", ":CardPlayed")))
+    with sqlite3.connect(svc.store.path) as con:
+        con.execute("UPDATE stored_events SET topic = ? WHERE originator_id = ? AND originator_version = ?",
+                    (turn_ended.topic, oid.hex, other.originator_version))
+    con.close()
+    with pytest.raises(DamagedMatch) as e:
+        replay.state_at(svc, mid, 4 * replay.SNAPSHOT_EVERY - 1)
+    assert f"its event seq {other.originator_version} (TurnEnded) cannot be applied (TypeError" in str(e.value)

@@ -619,7 +619,8 @@ def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = Tru
     if seq is not None and reached < seq:
         raise OutOfRange(f"match {match_id} has {reached} events: seq must be 1..{reached}")
     base = 0 if start is None else start.version
-    match = codec.project(start, _decoded_rows(match_id, oid, rows, decode, base + 1))
+    match = codec.project_rows(start, mapper, decode, oid, rows, base + 1,
+                               lambda expected, found: _damaged(match_id, expected, found))
     if prepare and len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()) \
             and match_id not in _DISTRUSTED.get(svc, ()) \
             and _next_due(rows, SNAPSHOT_EVERY, len(snap[2]) if base else 0, base) is not None:
