@@ -285,14 +285,14 @@ def project(aggregate: Any, events: Any) -> Any:
 def project_rows(aggregate: Any, mapper: Any, decode: Any, oid: Any, rows: Any, first: int, damaged: Any) -> Any:
     """``project(aggregate, events)`` of the events of stored ``rows`` (``(version, topic, state)`` of the
     aggregate of id ``oid``, versions ``first``, ``first + 1``, ...), each decoded as ``decode(oid, version,
-    topic, state)`` (``mapper``'s) decodes it, every row before the first is applied: a version missing is ``damaged(expected, found)``, a
-    row that cannot be decoded ``damaged(expected, None)``, one that cannot be applied the ``DamagedMatch`` of
+    topic, state)`` (``mapper``'s) decodes it, every row before the first is applied: a version missing is
+    ``damaged(expected, found)``, a row that cannot be decoded ``damaged(expected, None)``, one that cannot be applied the ``DamagedMatch`` of
     ``project``. What ``replay.seek`` replays after a snapshot: a row as this version stores it (a
     ``MatchMapper`` with neither cipher nor compressor) is decoded here into the fields its event would hold,
     whose method is called with them as ``project`` calls it (the same checks of id and version, the same
-    fields), without an event object or a call of the decoder an event: about a twentieth of a seek. Any
-    other row is decoded by ``decode``; an event whose class ``project`` would ``mutate`` is made and
-    mutated as there."""
+    arguments: by position where it can, ``_positional``), without an event object or a call of the decoder
+    an event: about a tenth of a seek. Any other row is decoded by ``decode``; an event whose class
+    ``project`` would ``mutate`` is made and mutated as there."""
     fast = type(mapper) is MatchMapper and mapper.cipher is None and mapper.compressor is None
     loads, iso = orjson.loads, datetime.fromisoformat
     decoded: list[Any] = []  # (event class, fields) or (None, event)
@@ -332,8 +332,12 @@ def project_rows(aggregate: Any, mapper: Any, decode: Any, oid: Any, rows: Any, 
             if a and aggregate is not None:
                 ad, i = aggregate.__dict__, d["originator_id"]
                 if d["originator_version"] == ad["_version"] + 1 and (i is ad["_id"] or i == ad["_id"]):
-                    func, names = a
-                    func(aggregate, **{n: d[n] for n in names if n in d})
+                    call = _CALLS.get(cls)
+                    if call is None:
+                        call = _positional(cls, a[0])
+                    if not call or not call(aggregate, d):  # (no call by position: the fields by name, as project)
+                        func, names = a
+                        func(aggregate, **{n: d[n] for n in names if n in d})
                     ad["_version"] = d["originator_version"]
                     ad["_modified_on"] = d["timestamp"]
                     continue
@@ -349,3 +353,45 @@ def project_rows(aggregate: Any, mapper: Any, decode: Any, oid: Any, rows: Any, 
             _set(e, "__dict__", d)
         raise unappliable(aggregate, e, exc) from exc
     return aggregate
+
+
+_CALLS: dict[type, Any] = {}  # event class -> its method called by position (_positional), or False
+
+_CALL = """
+def call(aggregate, d):
+    try:
+{required}
+    except KeyError:
+        return False
+    if {own!r} in d:
+        return False
+    body(aggregate, {args})
+    return True
+"""
+
+
+def _positional(cls: type, body: Any) -> Any:
+    """``call(aggregate, fields)`` for an ``@event`` class whose method ``body`` has plain parameters: the
+    method called with the fields by position, a parameter not among them given its default, as
+    ``body(aggregate, **{name: fields[name] for the parameters' names among the fields})`` calls it (a keyword
+    call builds a dict and binds it by name: a tenth of a seek); False, calling nothing, where that call
+    is an error (a field the method needs missing, or one named as its first parameter), for the caller to
+    make it by name and raise it. False for a method with other parameters (then always by name)."""
+    import inspect
+
+    params = list(inspect.signature(body).parameters.values())
+    if not params or any(p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD for p in params):
+        _CALLS[cls] = False
+        return False
+    env: dict[str, Any] = {"body": body}
+    required, args = [], []
+    for i, p in enumerate(params[1:]):
+        if p.default is inspect.Parameter.empty:
+            required.append(f"        a{i} = d[{p.name!r}]")
+            args.append(f"a{i}")
+        else:
+            env[f"default{i}"] = p.default
+            args.append(f"d.get({p.name!r}, default{i})")
+    exec(_CALL.format(required="\n".join(required) or "        pass", own=params[0].name, args=", ".join(args)), env)
+    _CALLS[cls] = env["call"]
+    return env["call"]
