@@ -607,7 +607,7 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
 
     The latest snapshot at or before ``seq`` (none is looked for below the first place one is
     filed, so a short match costs no more than replaying it from its first event), then the events
-    after it, read as bare rows and replayed by ``codec.project``. A match without its snapshots
+    after it, read as bare rows and replayed by ``codec.project_rows``. A match without its snapshots
     gets them written here, for the next seek (``prepare_snapshots``)."""
     return seek.__wrapped__(svc, match_id, seq)[0]  # (svc checked already)
 
@@ -670,7 +670,7 @@ def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bo
           create: bool = True) -> tuple[Any, list[Any]]:
     """The latest snapshot at or before ``lte`` (when ``snapshot``; else None) and the events from
     the one it was taken after (to check it against) up to ``lte``, each as ``(version, topic, state)``.
-    On a SQLite file one plain statement on this thread's read-only connection
+    On a SQLite file two plain statements (``_read_sqlite``) on this thread's read-only connection
     (``MatchService.read_connection``: the recorder's ``select_events`` costs a transaction, a
     StoredEvent and a UUID a row, most of a seek); elsewhere, or when the file cannot be read that
     way, through the recorders. Without ``create`` a missing snapshot table is not created: no snapshot."""
