@@ -172,6 +172,26 @@ class MatchMapper(Mapper):
         object.__setattr__(event, "__dict__", d)
         return event
 
+    def snapshot_state(self, state: bytes) -> tuple[str, dict] | None:
+        """The aggregate's topic and state of a stored snapshot, as ``decode`` makes them (its dates datetimes),
+        without the ``Snapshot`` event round them (its time not read); None for bytes ``decode`` reads otherwise
+        (deciphered, decompressed, not ``"_zx": 2``) or fails to read (``replay.seek``: of a snapshot whose bytes
+        it has checked already)."""
+        if self.cipher or self.compressor:
+            return None
+        try:
+            d = orjson.loads(state)
+            if type(d) is not dict or d.get("_zx") != 2:
+                return None
+            inner, topic = d["state"], d["topic"]
+            games.load_events(game_topic(topic))
+            for key in _DATES:
+                if isinstance(inner.get(key), str):
+                    inner[key] = datetime.fromisoformat(inner[key])
+        except Exception:  # (decode raises: the caller decodes it, and finds that)
+            return None
+        return topic, inner
+
     def _old(self, originator_id: Any, originator_version: int, topic: str, state: bytes) -> Any:
         event_class(topic)  # the game it belongs to imported, so that the library resolves the topic
         event = super().to_domain_event(StoredEvent(originator_id=originator_id, originator_version=originator_version,
@@ -260,3 +280,118 @@ def project(aggregate: Any, events: Any) -> Any:
 
         raise unappliable(aggregate, e, exc) from exc
     return aggregate
+
+
+def project_rows(aggregate: Any, mapper: Any, decode: Any, oid: Any, rows: Any, first: int, damaged: Any) -> Any:
+    """``project(aggregate, events)`` of the events of stored ``rows`` (``(version, topic, state)`` of the
+    aggregate of id ``oid``, versions ``first``, ``first + 1``, ...), each decoded as ``decode(oid, version,
+    topic, state)`` (``mapper``'s) decodes it, every row before the first is applied: a version missing is
+    ``damaged(expected, found)``, a row that cannot be decoded ``damaged(expected, None)``, one that cannot be applied the ``DamagedMatch`` of
+    ``project``. What ``replay.seek`` replays after a snapshot: a row as this version stores it (a
+    ``MatchMapper`` with neither cipher nor compressor) is decoded here into the fields its event would hold,
+    whose method is called with them as ``project`` calls it (the same checks of id and version, the same
+    arguments: by position where it can, ``_positional``), without an event object or a call of the decoder
+    an event: about a tenth of a seek. Any other row is decoded by ``decode``; an event whose class
+    ``project`` would ``mutate`` is made and mutated as there."""
+    fast = type(mapper) is MatchMapper and mapper.cipher is None and mapper.compressor is None
+    loads, iso = orjson.loads, datetime.fromisoformat
+    decoded: list[Any] = []  # (event class, fields) or (None, event)
+    for expected, (version, topic, state) in enumerate(rows, start=first):
+        if version != expected:
+            raise damaged(expected, version)
+        d = None
+        if fast and topic != SNAPSHOT_TOPIC:
+            try:
+                d = loads(state)
+            except orjson.JSONDecodeError:
+                d = None
+            if type(d) is not dict or d.pop("originator_version", None) is None:
+                d = None  # (stored before 0.2, or no object: the decoder's own way below)
+        try:
+            if d is None:
+                decoded.append((None, decode(oid, version, topic, state)))
+                continue
+            d.pop("originator_id", None)
+            d.pop("topic", None)
+            d["timestamp"] = iso(d["timestamp"])
+            d["originator_id"] = oid
+            d["originator_version"] = version
+            decoded.append((event_class(topic), d))
+        except Exception:
+            raise damaged(expected, None) from None
+    cls = d = e = None
+    try:
+        for cls, d in decoded:
+            e = None
+            if cls is None:  # an event the mapper decoded
+                e, d = d, d.__dict__
+                cls = type(e)
+            a = _APPLY.get(cls)
+            if a is None:
+                a = _applier(cls)
+            if a and aggregate is not None:
+                ad, i = aggregate.__dict__, d["originator_id"]
+                if d["originator_version"] == ad["_version"] + 1 and (i is ad["_id"] or i == ad["_id"]):
+                    call = _CALLS.get(cls)
+                    if call is None:
+                        call = _positional(cls, a[0])
+                    if not call or not call(aggregate, d):  # (no call by position: the fields by name, as project)
+                        func, names = a
+                        func(aggregate, **{n: d[n] for n in names if n in d})
+                    ad["_version"] = d["originator_version"]
+                    ad["_modified_on"] = d["timestamp"]
+                    continue
+            if e is None:
+                e = _new(cls)
+                _set(e, "__dict__", d)
+            aggregate = e.mutate(aggregate)  # (a version or id out of place: the library's own error)
+    except Exception as exc:
+        from zx_events.ids import unappliable
+
+        if e is None and cls is not None:  # (the event, for the error's words)
+            e = _new(cls)
+            _set(e, "__dict__", d)
+        raise unappliable(aggregate, e, exc) from exc
+    return aggregate
+
+
+_CALLS: dict[type, Any] = {}  # event class -> its method called by position (_positional), or False
+
+_CALL = """
+def call(aggregate, d):
+    try:
+{required}
+    except KeyError:
+        return False
+    if {own!r} in d:
+        return False
+    body(aggregate, {args})
+    return True
+"""
+
+
+def _positional(cls: type, body: Any) -> Any:
+    """``call(aggregate, fields)`` for an ``@event`` class whose method ``body`` has plain parameters: the
+    method called with the fields by position, a parameter not among them given its default, as
+    ``body(aggregate, **{name: fields[name] for the parameters' names among the fields})`` calls it (a keyword
+    call builds a dict and binds it by name: a tenth of a seek); False, calling nothing, where that call
+    is an error (a field the method needs missing, or one named as its first parameter), for the caller to
+    make it by name and raise it. False for a method with other parameters (then always by name)."""
+    import inspect
+
+    params = list(inspect.signature(body).parameters.values())
+    if not params or any(p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD for p in params):
+        _CALLS[cls] = False
+        return False
+    env: dict[str, Any] = {"body": body}
+    required, args = [], []
+    for i, p in enumerate(params[1:]):
+        if p.default is inspect.Parameter.empty:
+            required.append(f"        a{i} = d[{p.name!r}]")
+            args.append(f"a{i}")
+        else:
+            env[f"default{i}"] = p.default
+            args.append(f"d.get({p.name!r}, default{i})")
+    exec(_CALL.format(required="\n".join(required) or "        pass", own=params[0].name, args=", ".join(args)), env)
+    _CALLS[cls] = env["call"]
+    return env["call"]

@@ -368,15 +368,23 @@ _VERIFIED: dict[bytes, None] = {}  # the (snapshot row, event row) pairs found t
 _VERIFIED_MAX = 1 << 16
 
 
-def _trusted_rows(snap: Any, event_row: Any, snapshot: Any, oid: uuid.UUID, decode: Any) -> bool:
-    """``trusted(snapshot, event)`` for a snapshot row and the stored row of the event it was taken
-    after, remembered by the SHA-256 of the two rows' bytes: the verdict depends on those bytes
-    alone, so a pair seen before is not re-encoded and re-hashed (a fifth of a seek); bytes altered
-    since are a new pair, checked afresh."""
+def _pair_key(snap: Any, event_row: Any) -> bytes:
+    """What ``_VERIFIED`` knows a snapshot row and the stored row of the event it was taken after by: the
+    SHA-256 of their bytes."""
     h = hashlib.sha256(len(snap[2]).to_bytes(8, "big"))
     h.update(snap[2])
     h.update(event_row[2])
-    key = h.digest()
+    return h.digest()
+
+
+def _trusted_rows(snap: Any, event_row: Any, snapshot: Any, oid: uuid.UUID, decode: Any,
+                  key: bytes | None = None) -> bool:
+    """``trusted(snapshot, event)`` for a snapshot row and the stored row of the event it was taken
+    after, remembered by the SHA-256 of the two rows' bytes (``key``: ``_pair_key``, when known): the
+    verdict depends on those bytes alone, so a pair seen before is not re-encoded and re-hashed (a fifth
+    of a seek); bytes altered since are a new pair, checked afresh."""
+    if key is None:
+        key = _pair_key(snap, event_row)
     if key in _VERIFIED:
         return True
     ok = trusted(snapshot, decode(oid, *event_row))
@@ -389,21 +397,42 @@ def _trusted_rows(snap: Any, event_row: Any, snapshot: Any, oid: uuid.UUID, deco
 
 def _from_snapshot(snapshot: Any, match_id: str, oid: uuid.UUID | None = None) -> Match:
     state = snapshot.state  # decoded for this seek alone: its check keys are dropped in place
+    match = _restored(snapshot.topic, state, snapshot.originator_version, oid or match_uuid(match_id))
+    if match is None:  # an aggregate class with upcasts: Snapshot.mutate's own way
+        match = dataclasses.replace(snapshot, state=state).mutate(None)
+        match.__dict__["_id"] = oid or match_uuid(match_id)
+    return match
+
+
+def _restored(topic: str, state: dict, version: int, oid: uuid.UUID) -> Match | None:
+    """The aggregate of ``topic`` made from a snapshot's decoded ``state`` (taken, its check keys dropped) at
+    ``version``, as ``Snapshot.mutate`` makes it; None for a class with upcasts (``class_version`` above 1, or
+    the state's own), which it leaves to ``Snapshot.mutate``."""
+    import zx_events.codec as codec  # (the module bound at once: a from-import of it is a call of importlib's)
+
     state.pop(CHAIN_KEY, None)
     state.pop(CHECK_KEY, None)
-    from zx_events import codec
-
-    cls = codec.event_class(snapshot.topic)  # the aggregate class, its game imported first
-    if getattr(cls, "class_version", 1) == 1 and "class_version" not in state:  # Snapshot.mutate without upcasts
-        state["_id"] = oid or match_uuid(match_id)  # filed under snapshot_id; the events check the match's id
-        state["_version"] = snapshot.originator_version
-        state["_pending_events"] = []
-        match = object.__new__(cls)
-        object.__setattr__(match, "__dict__", state)
-        return match
-    match = dataclasses.replace(snapshot, state=state).mutate(None)
-    match.__dict__["_id"] = oid or match_uuid(match_id)
+    cls = codec.event_class(topic)  # the aggregate class, its game imported first
+    if _class_version(cls) != 1 or "class_version" in state:
+        return None
+    state["_id"] = oid  # filed under snapshot_id; the events check the match's id
+    state["_version"] = version
+    state["_pending_events"] = []
+    match = object.__new__(cls)
+    object.__setattr__(match, "__dict__", state)
     return match
+
+
+_CLASS_VERSIONS: dict[type, Any] = {}
+
+
+def _class_version(cls: type) -> Any:
+    """``getattr(cls, "class_version", 1)``, once a class (a missing attribute is an exception raised and
+    dropped: 3,000 instructions)."""
+    found = _CLASS_VERSIONS.get(cls)
+    if found is None:
+        found = _CLASS_VERSIONS[cls] = getattr(cls, "class_version", 1)
+    return found
 
 
 def stored_events(svc: Any, match_id: str, *, gt: int | None = None, lte: int | None = None) -> list[StoredEvent]:
@@ -588,9 +617,9 @@ def state_at(svc: Any, match_id: str, seq: int | None = None) -> Match:
 
     The latest snapshot at or before ``seq`` (none is looked for below the first place one is
     filed, so a short match costs no more than replaying it from its first event), then the events
-    after it, read as bare rows and replayed by ``codec.project``. A match without its snapshots
+    after it, read as bare rows and replayed by ``codec.project_rows``. A match without its snapshots
     gets them written here, for the next seek (``prepare_snapshots``)."""
-    return seek(svc, match_id, seq)[0]
+    return seek.__wrapped__(svc, match_id, seq)[0]  # (svc checked already)
 
 
 @_service
@@ -599,7 +628,7 @@ def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = Tru
     replayed). With ``prepare=False`` nothing is ever written: a reader that may not write
     (``zx serve``) uses the snapshots already stored (``zx prepare``) and replays where there are none;
     so does a service opened to read (``MatchService(create=False)``, ``StoreConfig.reader``)."""
-    from zx_events import codec
+    import zx_events.codec as codec
 
     if seq is not None:
         seq = whole(seq, "seq")
@@ -614,22 +643,32 @@ def seek(svc: Any, match_id: str, seq: int | None = None, *, prepare: bool = Tru
         StoredEvent(originator_id=i, originator_version=v, topic=t, state=s)))
     start = None
     if snap:  # _read also gave the event the snapshot was taken after: the snapshot is checked against it
-        try:
-            snapshot = decode(snapshot_id(match_id), *snap)
-        except Exception:  # undecodable, or naming no game's aggregate (codec.ForeignTopic): altered
-            snapshot = None
-        if snapshot is not None and rows and rows[0][0] == snap[0] and _trusted_rows(snap, rows[0], snapshot, oid, decode):
-            start, rows = _from_snapshot(snapshot, match_id, oid), rows[1:]
-        else:  # altered, or taken after other events: never trusted; replay from the first event
-            _DISTRUSTED.setdefault(svc, set()).add(match_id)
-            snap, rows = _read(svc, match_id, oid, seq, False)
+        key = _pair_key(snap, rows[0]) if rows and rows[0][0] == snap[0] else None
+        if key is not None and key in _VERIFIED:  # these very bytes checked before: no Snapshot event made
+            known = getattr(mapper, "snapshot_state", None)
+            found = known(snap[2]) if known is not None else None
+            if found is not None:
+                start = _restored(found[0], found[1], snap[0], oid)
+        if start is None:
+            try:
+                snapshot = decode(snapshot_id(match_id), *snap)
+            except Exception:  # undecodable, or naming no game's aggregate (codec.ForeignTopic): altered
+                snapshot = None
+            if snapshot is not None and key is not None and _trusted_rows(snap, rows[0], snapshot, oid, decode, key):
+                start = _from_snapshot(snapshot, match_id, oid)
+            else:  # altered, or taken after other events: never trusted; replay from the first event
+                _DISTRUSTED.setdefault(svc, set()).add(match_id)
+                snap, rows = _read(svc, match_id, oid, seq, False)
+        if start is not None:
+            rows = rows[1:]
     if start is None and not rows:
         raise unknown(svc, match_id)
     reached = rows[-1][0] if rows else start.version
     if seq is not None and reached < seq:
         raise OutOfRange(f"match {match_id} has {reached} events: seq must be 1..{reached}")
     base = 0 if start is None else start.version
-    match = codec.project(start, _decoded_rows(match_id, oid, rows, decode, base + 1))
+    match = codec.project_rows(start, mapper, decode, oid, rows, base + 1,
+                               lambda expected, found: _damaged(match_id, expected, found))
     if prepare and len(rows) >= SNAPSHOT_EVERY and match_id not in _UNWRITABLE.get(svc, ()) \
             and match_id not in _DISTRUSTED.get(svc, ()) \
             and _next_due(rows, SNAPSHOT_EVERY, len(snap[2]) if base else 0, base) is not None:
@@ -641,7 +680,7 @@ def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bo
           create: bool = True) -> tuple[Any, list[Any]]:
     """The latest snapshot at or before ``lte`` (when ``snapshot``; else None) and the events from
     the one it was taken after (to check it against) up to ``lte``, each as ``(version, topic, state)``.
-    On a SQLite file one plain statement on this thread's read-only connection
+    On a SQLite file two plain statements (``_read_sqlite``) on this thread's read-only connection
     (``MatchService.read_connection``: the recorder's ``select_events`` costs a transaction, a
     StoredEvent and a UUID a row, most of a seek); elsewhere, or when the file cannot be read that
     way, through the recorders. Without ``create`` a missing snapshot table is not created: no snapshot."""
@@ -665,23 +704,29 @@ def _read(svc: Any, match_id: str, oid: uuid.UUID, lte: int | None, snapshot: bo
 
 def _read_sqlite(svc: Any, c: sqlite3.Connection, match_id: str, oid: uuid.UUID, top: int,
                  store: Any) -> tuple[Any, list[Any]]:
-    """``_read`` on a SQLite file: one statement on connection ``c``."""
-    rec = svc.recorder
+    """``_read`` on a SQLite file: on connection ``c``, the latest snapshot at or before ``top``, then the events
+    from its version, each a plain range of a primary key read in its order (no sort: one statement for both,
+    a union sorted in a temporary B-tree, cost a seek about a tenth more). The two are not one read transaction:
+    a snapshot written or deleted between them changes nothing (its events are the same rows), and events
+    altered between them are found as any other (the snapshot is checked against the event it was taken after)."""
+    table = svc.recorder.events_table_name
     if store is None:
-        return None, c.execute(f"SELECT originator_version, topic, state FROM {rec.events_table_name} "
+        return None, c.execute(f"SELECT originator_version, topic, state FROM {table} "
                                f"WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version",
                                [oid.hex, top]).fetchall()
-    # the snapshot, tagged 0, and the events from the one it was taken after, tagged 1
-    found = c.execute(
-        f"WITH s AS (SELECT originator_version AS v, topic, state FROM {store.recorder.events_table_name} "
-        f"WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version DESC LIMIT 1) "
-        f"SELECT 0, v, topic, state FROM s UNION ALL "
-        f"SELECT 1, originator_version, topic, state FROM {rec.events_table_name} WHERE originator_id = ? "
-        f"AND originator_version >= coalesce((SELECT v FROM s), 1) AND originator_version <= ? ORDER BY 1, 2",
-        [snapshot_id(match_id).hex, top, oid.hex, top]).fetchall()
-    if found and found[0][0] == 0:
-        return found[0][1:], [r[1:] for r in found[1:]]
-    return None, [r[1:] for r in found]
+    oid_hex, sid_hex = _hex_ids(match_id, projection_fingerprint())
+    snap = c.execute(f"SELECT originator_version, topic, state FROM {store.recorder.events_table_name} "
+                     f"WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version DESC LIMIT 1",
+                     [sid_hex, top]).fetchone()
+    return snap, c.execute(f"SELECT originator_version, topic, state FROM {table} WHERE originator_id = ? AND "
+                           f"originator_version >= ? AND originator_version <= ? ORDER BY originator_version",
+                           [oid_hex, 1 if snap is None else snap[0], top]).fetchall()
+
+
+@lru_cache(maxsize=1024)
+def _hex_ids(match_id: str, fingerprint: str) -> tuple[str, str]:
+    """The match's aggregate id and its snapshots' (``snapshot_id``) as SQLite stores them (hex)."""
+    return match_uuid(match_id).hex, _snapshot_id(match_id, fingerprint).hex
 
 
 @_service
