@@ -9,11 +9,15 @@ import re
 import sys
 import threading
 from contextlib import contextmanager
+from functools import cache
 from typing import Any, Collection, Iterable, Sequence
 
 import click
 
 from zx_events.freetext import SHOWN_CELLS, cells_prefix, cut_cells, json_escaped, printable
+
+_re = cache(re.compile)  # this module's patterns, each compiled when a value first needs it (a cut cell, a CSV cell
+# that starts as a formula would), not at every start-up (issue 20 target 4)
 
 _drawing = threading.local()  # a table drawn into buffers by a thread of its own (drawn_into): its streams, width
 
@@ -476,7 +480,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
 
 
 CELL_MAX = SHOWN_CELLS  # terminal cells of one value a table in a terminal shows, 200 (a wide character takes two)
-_PART_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7})?$")  # a cut "\x1" of "\x1b"
+_PART_ESCAPE = r"\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7})?$"  # a cut "\x1" of "\x1b"
 
 
 def _cut(rows: list[list[str]]) -> tuple[list[list[str]], dict[int, int]]:
@@ -494,7 +498,7 @@ def _cut(rows: list[list[str]]) -> tuple[list[list[str]], dict[int, int]]:
             for i, v in enumerate(r):
                 shown = cut_cells(v, CELL_MAX)
                 if shown != v:
-                    v = _PART_ESCAPE.sub("", shown[:-3].rstrip()) + "..."
+                    v = _re(_PART_ESCAPE).sub("", shown[:-3].rstrip()) + "..."
                     cut[i] = cut.get(i, 0) + 1
                 new.append(v)
             r = new
@@ -514,20 +518,21 @@ def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], lists
     """CSV to stdout: ``header`` (None: none), then each row's values at full precision (``_cell``; ``lists``:
     a list as its JSON array)."""
     import csv
-    from decimal import Decimal  # (CSV only: not loaded by every command that prints a table)
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     if header is not None:
         w.writerow([_formula_safe(printable(c)) for c in header])
-    for r in rows:
-        w.writerow([_cell(v, exact=True) if isinstance(v, (int, float, Decimal))
+    for r in rows:  # (a value is a Decimal, DuckDB's, only once decimal is imported: a CSV of none does not import it)
+        decimal = sys.modules.get("decimal")
+        numbers = (int, float) if decimal is None else (int, float, decimal.Decimal)
+        w.writerow([_cell(v, exact=True) if isinstance(v, numbers)
                     else _formula_safe(_cell(v, exact=True, lists=lists)) for v in r])
     click.echo(buf.getvalue(), nl=False)
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula (OWASP: CSV injection)
-_NUMBER_TEXT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|inf|infinity|nan)?", re.IGNORECASE)
+_NUMBER_TEXT = r"(?i)[+-]?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|inf|infinity|nan)?"
 
 
 def _formula_safe(text: str) -> str:
@@ -535,7 +540,7 @@ def _formula_safe(text: str) -> str:
     a player named ``=cmd|...``, ``-2+3+cmd|...``) with a ``'`` before it, as OWASP advises: the names come
     from someone else's log. A number, or a number's text (``-5``, DuckDB's ``-infinity`` date), stays as it
     is; JSON and Parquet keep every value as it is."""
-    return "'" + text if text.startswith(FORMULA_START) and not _NUMBER_TEXT.fullmatch(text) else text
+    return "'" + text if text.startswith(FORMULA_START) and not _re(_NUMBER_TEXT).fullmatch(text) else text
 
 
 def _table(title: str | None, headers: Sequence[str], rows: Sequence[Sequence[str]], idx: Sequence[int],
