@@ -227,18 +227,15 @@ def print_table(table: Any, width: int | None) -> None:
     ``width`` None (a pipe, a file), as wide as its content needs: no cell ever wrapped or cut (a pipe
     got 100-200 characters: ``zx verify | grep MATCH`` missed an id folded in two)."""
     from rich.console import Console
-    from rich.measure import Measurement
     from rich.text import Text
 
+    # width None: a console wider than any table, which rich draws at its natural width (every column as wide as
+    # its widest cell: a table is not expanded), as on a console of that width: it was measured first, every cell
+    # a second time (a fifth of zx matches' drawing), for the same lines
     console = Console(file=getattr(_drawing, "out", None) or sys.stdout, width=width or 1_000_000, soft_wrap=False)
     console.on_broken_pipe = output_closed  # (rich's own exits 1)
-    if width is None:
-        from rich.cells import cell_len
-
-        console.width = max(Measurement.get(console, console.options, table).maximum,
-                            cell_len(str(table.title or "")), 1)
-        if isinstance(table.title, Text):  # on one line, however much wider than the table (rich folds it to it)
-            table.title.no_wrap, table.title.overflow = True, "ignore"
+    if width is None and isinstance(table.title, Text):  # on one line, however much wider than the table (rich
+        table.title.no_wrap, table.title.overflow = True, "ignore"  # folds it to it)
     console.print(table)
 
 
