@@ -1,6 +1,7 @@
 """A table to a pipe or a file (no terminal width) is drawn at its natural width by a console wider than any table
-(``cli.output.print_table``): the same lines as on a console of the table's measured width, which it was drawn on
-before (measuring every cell once more: a fifth of ``zx matches``' drawing, issue 20 target 4)."""
+(``cli.output.print_table``), its columns of one-line text without rich's word wrap (``cli.output._unfolded``): the
+same lines as on a console of the table's measured width, every column wrapping, as it was drawn before (measuring
+every cell once more and wrapping text that always fitted: a third of ``zx matches``' drawing, issue 20 target 4)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def drawn(table) -> str:
     return out.getvalue()
 
 
-PIECES = ["a", "bc", " ", "xyz", "長", "名前", "\t", "\n", "-", "😀", "e\u0301", "[/]", "\\x1b", "  ", "ﾊ", "0.5"]
+PIECES = ["a", "bc", " ", "xyz", "長", "名前", "\t", "\n", "-", "😀", "e\u0301", "[/]", "\\x1b", "  ", "ﾊ", "0.5",
+          "\u0301", "👨\u200d👩", "\ufe0f", "\u200b", "a  "]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -47,5 +49,13 @@ def test_a_table_without_a_width_is_drawn_as_at_its_measured_width(seed):
                   for _ in range(columns)] for _ in range(rows)]
         title = rng.choice([None, "t", "a short title", "a title wider than most of these tables, " * 3, "長い題名"])
         rigid = {h for h in headers if rng.random() < 0.3}
-        tables = [output._table(title, headers, cells, list(range(columns)), rigid=rigid) for _ in range(2)]
+        tables = [output._table(title, headers, cells, list(range(columns)), rigid=rigid, natural=natural)
+                  for natural in (True, False)]
         assert drawn(tables[0]) == measured(tables[1]), (title, headers, cells)
+
+
+def test_a_column_of_one_line_texts_is_drawn_without_word_wrap():
+    table = output._table(None, ["a", "b", "c", "d"], [["x y", "長 い", "tab\there", "e\u0301 "], ["", "z", "", "e"]],
+                          [0, 1, 2, 3], natural=True)
+    assert [c.no_wrap for c in table.columns] == [True, True, False, False]
+    assert not any(c.no_wrap for c in output._table(None, ["a"], [["x y"]], [0]).columns)
