@@ -442,6 +442,27 @@ def _import_row(o, whole: bool = False) -> dict:
             "head": (o.head if whole else o.head[:16]) if o.head else None, "error": error}
 
 
+def _without_collector(command):
+    """``command`` run with the garbage collector off (as it was again after): ``zx matches`` makes no reference
+    cycle to collect (its rows and rich's table are freed by their reference counts: none was left by a listing of
+    79 matches), and the collector's passes over every object it imported (rich's modules) were ~3 ms of its
+    start-up (issue 20 target 4)."""
+    from functools import wraps
+
+    @wraps(command)
+    def run(*args, **kwargs):
+        import gc
+
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return command(*args, **kwargs)
+        finally:
+            if collecting:
+                gc.enable()
+    return run
+
+
 @zx.command("matches")
 @click.option("--player", default=None, help="Only matches this player played (either side; any case).")
 @click.option("--deck", default=None, help="Only matches with this deck on either side (any case).")
@@ -456,6 +477,7 @@ def _import_row(o, whole: bool = False) -> dict:
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N matches (store order).")
 @format_option
 @click.pass_context
+@_without_collector
 def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event: str | None, since: str | None,
                 until: str | None, winner: str | None, with_violations: bool, game: str | None, limit: int | None,
                 fmt: str) -> None:

@@ -500,8 +500,17 @@ def test_a_command_that_holds_nothing_ends_without_the_last_collections(store, a
 
 
 def test_a_command_run_in_another_program_never_freezes_its_objects(store):
+    """Nor leaves the garbage collector off: ``zx matches`` runs with it off (``cli.main._without_collector``),
+    then turns it on again, when it ends and when it fails."""
     import gc
 
     before = gc.get_freeze_count()
     r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--format", "csv"])
-    assert r.exit_code == 0 and gc.get_freeze_count() == before
+    assert r.exit_code == 0 and gc.get_freeze_count() == before and gc.isenabled()
+    r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--player", "nobody"])
+    assert r.exit_code == 1 and gc.isenabled()
+    gc.disable()
+    try:  # (one that was off stays off)
+        assert CliRunner().invoke(zx, ["--store", str(store), "matches"]).exit_code == 0 and not gc.isenabled()
+    finally:
+        gc.enable()
