@@ -411,3 +411,106 @@ def test_a_ctrl_c_while_the_command_line_is_imported_is_aborted_not_a_traceback(
             "cli.main()\n")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stdout, r.stderr) == (1, "", "Aborted!\n"), r
+
+
+# run ``zx ARGS`` as PROBE does, and write to stderr the regular expressions zx's own modules compiled meanwhile
+# (module imports included): each as the file that compiled it and the pattern's start
+COMPILES_PROBE = """
+import json, re, sys
+from pathlib import Path
+ours = tuple(str(Path.cwd() / d) + "/" for d in ("cli", "zx_events", "web", "analytics"))
+compiled = []
+real = re._compile
+def recording(pattern, flags):
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == real.__code__.co_filename:  # (re.compile, re.sub...)
+        frame = frame.f_back
+    if frame is not None and frame.f_code.co_filename.startswith(ours):
+        compiled.append(f"{frame.f_code.co_filename}:{frame.f_lineno}: {str(pattern)[:30]!r}")
+    return real(pattern, flags)
+re._compile = recording
+from cli.main import main
+sys.argv = ["zx", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as e:
+    code = e.code
+else:
+    code = 0
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\nCOMPILED " + json.dumps(compiled) + "\\n")
+sys.exit(code)
+"""
+
+# what zx matches leaves alone (issue 20 target 4): hashlib (OpenSSL's library: a SHA-1 of a match's id is the
+# builtin module's), and decimal (a CSV's check for DuckDB's values; a table's rich imports it itself)
+LAZY = ("hashlib", "_hashlib", "_blake2")
+
+
+def compiles_probe(*args: str, store: Path, env: dict[str, str] | None = None):
+    run_env = {**os.environ, "PYTHONPATH": str(ROOT), "ZX_STORE": str(store), **(env or {})}
+    r = subprocess.run([sys.executable, "-c", COMPILES_PROBE, *args], cwd=ROOT, capture_output=True, text=True,
+                       env=run_env, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    tail = r.stderr[r.stderr.rindex("\nMODULES "):].splitlines()
+    return r, set(json.loads(tail[1][len("MODULES "):])), json.loads(tail[2][len("COMPILED "):])
+
+
+@pytest.mark.parametrize("args,env", [(("matches",), {}), (("matches",), {"COLUMNS": "80"}),
+                                      (("matches", "--format", "csv"), {}), (("matches", "--format", "json"), {}),
+                                      (("matches", "--player", "Aki", "--limit", "2"), {"COLUMNS": "120"})],
+                         ids=["table", "table-80", "csv", "json", "filtered"])
+def test_matches_compiles_no_pattern_and_loads_no_lazy_module(both_games, args, env):
+    """``zx matches`` (any format, to a pipe or a terminal's width) compiles none of zx's regular expressions and
+    imports none of the modules it does not use (``LAZY``; decimal but for a table: rich's): each is compiled or
+    imported where a command first needs it (a store URL's parts, a control character to escape, a cut cell, a
+    digest). Issue 20 target 4: eight patterns of the free-text rules, seven of the store's and hashlib were
+    about 15 ms of its start-up."""
+    r, modules, compiled = compiles_probe(*args, store=both_games, env=env)
+    table = "--format" not in args
+    assert "p1_deck" in r.stdout and ("rich.table" in modules) is table, r.stdout
+    assert compiled == []
+    assert loaded(modules, (*LAZY, *(() if table else ("decimal",)))) == []
+
+
+FREEZE_PROBE = """
+import gc, sys
+from cli.main import main
+sys.argv = ["zx", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    sys.stderr.write(f"\\nFROZEN {gc.get_freeze_count()}\\n")
+    raise
+"""
+
+
+@pytest.mark.parametrize("args,frozen", [(("matches",), True), (("matches", "--format", "csv"), True),
+                                         (("games", "--format", "json"), True), (("verify", "--format", "json"), False),
+                                         (("matches", "--player", "nobody"), False), (("--help",), False)])
+def test_a_command_that_holds_nothing_ends_without_the_last_collections(store, args, frozen):
+    """``zx matches`` and ``zx games`` end holding no store or file (``cli.main.holding_nothing``): the ``zx``
+    process ends without collecting reference cycles (``gc.freeze``: a walk of every object, ~9 ms of zx matches,
+    issue 20 target 4); a command that opened the application (zx verify), or one that failed, ends as before."""
+    r = subprocess.run([sys.executable, "-c", FREEZE_PROBE, *args], cwd=ROOT, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT), "ZX_STORE": str(store)}, timeout=120)
+    assert r.returncode == (1 if "nobody" in args else 0), r.stderr
+    assert (int(r.stderr.rsplit("FROZEN ", 1)[1].split()[0]) > 0) is frozen, r.stderr
+    if "csv" in args:
+        assert len(r.stdout.splitlines()) == len(EXAMPLES) + 1  # (every row written: the end is as before)
+
+
+def test_a_command_run_in_another_program_never_freezes_its_objects(store):
+    """Nor leaves the garbage collector off: ``zx matches`` runs with it off (``cli.main._without_collector``),
+    then turns it on again, when it ends and when it fails."""
+    import gc
+
+    before = gc.get_freeze_count()
+    r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--format", "csv"])
+    assert r.exit_code == 0 and gc.get_freeze_count() == before and gc.isenabled()
+    r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--player", "nobody"])
+    assert r.exit_code == 1 and gc.isenabled()
+    gc.disable()
+    try:  # (one that was off stays off)
+        assert CliRunner().invoke(zx, ["--store", str(store), "matches"]).exit_code == 0 and not gc.isenabled()
+    finally:
+        gc.enable()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Any, Iterable
 
@@ -13,41 +12,67 @@ GAMES = tuple(GAME_MODULES)  # the games a match list can be filtered by: every 
 SEATS = ("P1", "P2")
 
 
-@dataclass(frozen=True)
 class MatchFilters:
     """Every filter is optional; names and decks match either side, exactly (case-insensitive).
 
     ``winner``: P1, P2, ``draw`` (finished without a winner), ``none`` (no result recorded) or a
     player's name (the matches that player won). ``since``/``until``: the match date as written
     in its header, inclusive (a match without a date is left out when either is given).
-    ``q``: free text found in the id, event, a player's name or a deck's name."""
+    ``q``: free text found in the id, event, a player's name or a deck's name.
 
-    game: str | None = None
-    player: str | None = None
-    deck: str | None = None
-    event: str | None = None
-    since: str | None = None
-    until: str | None = None
-    winner: str | None = None
-    q: str | None = None
+    A frozen value, as the dataclass it was (equality, hash, repr, no assignment), written out: making the
+    dataclass was about 2 ms of ``zx matches``' start-up (issue 20 target 4)."""
 
-    def __post_init__(self) -> None:
+    FIELDS = ("game", "player", "deck", "event", "since", "until", "winner", "q")
+    game: str | None
+    player: str | None
+    deck: str | None
+    event: str | None
+    since: str | None
+    until: str | None
+    winner: str | None
+    q: str | None
+
+    def __init__(self, game: str | None = None, player: str | None = None, deck: str | None = None,
+                 event: str | None = None, since: str | None = None, until: str | None = None,
+                 winner: str | None = None, q: str | None = None) -> None:
+        put = object.__setattr__
+        for name, v in zip(self.FIELDS, (game, player, deck, event, since, until, winner, q)):
+            put(self, name, v)
         for name in ("since", "until"):
             v = getattr(self, name)
             if v:
                 try:  # kept as YYYY-MM-DD (compared with the header's date as text): 20260101 is read too
-                    object.__setattr__(self, name, date.fromisoformat(v).isoformat())
+                    put(self, name, date.fromisoformat(v).isoformat())
                 except ValueError:
                     raise ValueError(f"{name}: {v!r} is not a date (YYYY-MM-DD)") from None
         if self.since and self.until and self.since > self.until:
             raise ValueError(f"since {self.since} is after until {self.until}")
         if self.game:  # any case, as zx matches --game takes it
-            object.__setattr__(self, "game", self.game.strip().lower())
+            put(self, "game", self.game.strip().lower())
         if self.game and self.game not in GAMES:
             raise ValueError(f"game: unknown game {self.game!r} (known: {', '.join(GAMES)})")
 
+    def _values(self) -> tuple[str | None, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return self._values() == other._values() if other.__class__ is self.__class__ else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"MatchFilters({', '.join(f'{name}={v!r}' for name, v in zip(self.FIELDS, self._values()))})"
+
     def params(self) -> dict[str, str]:
-        return {k: v for k, v in asdict(self).items() if v}
+        return {name: v for name, v in zip(self.FIELDS, self._values()) if v}
 
     def keep(self, row: dict[str, Any]) -> bool:
         low = folded

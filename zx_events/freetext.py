@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date, datetime
+from functools import cache
 from typing import Any, Callable, Mapping
 
 JUDGE = "judge"
@@ -43,11 +44,11 @@ MASKED_EVENT_ARGS = {"EffectApplied": ("name",)}
 # C0 controls but tab and newline, DEL, C1 controls, line/paragraph separators, bidirectional
 # overrides and isolates: what can move a terminal's cursor, set its title, colours, links or
 # clipboard (ESC sequences, OSC 52), or show text in another order than it is stored
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 # the same characters but the C0 controls, which JSON escapes itself (``json.dumps`` and ``orjson`` write
 # U+0000-U+001F as ``\u001b``, ``\n``...; everything else raw), and their UTF-8 bytes
-_JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-JSON_RAW_UTF8 = re.compile(b"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]")
+_JSON_RAW = "[\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+_JSON_RAW_UTF8 = b"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
 
 
 # Format characters no one sees, which two names can differ by alone ("Black\u200bReapers" printed as
@@ -58,9 +59,9 @@ JSON_RAW_UTF8 = re.compile(b"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8
 # a joiner changes what is drawn: kept. Shown as escapes (``\\u200b``), never dropped: the name stays as logged.
 _UNSEEN = "\u00ad\u180e\u200b\u2060-\u2064\u206a-\u206f\ufeff"
 _ALONE = f"\\x00-\\x7f\\s{_UNSEEN}\u200c\u200d"  # what a joiner beside joins nothing with
-INVISIBLE = re.compile(f"[{_UNSEEN}]|(?<![^{_ALONE}])[\u200c\u200d]|[\u200c\u200d](?![^{_ALONE}])")
+_INVISIBLE_SHOWN = f"[{_UNSEEN}]|(?<![^{_ALONE}])[\u200c\u200d]|[\u200c\u200d](?![^{_ALONE}])"
 # the UTF-8 bytes of every character ``INVISIBLE`` may escape (a joiner too, wherever it is): where to look
-INVISIBLE_UTF8 = re.compile(b"\xc2\xad|\xe1\xa0\x8e|\xe2\x80[\x8b-\x8d]|\xe2\x81[\xa0-\xa4\xaa-\xaf]|\xef\xbb\xbf")
+_INVISIBLE_UTF8 = b"\xc2\xad|\xe1\xa0\x8e|\xe2\x80[\x8b-\x8d]|\xe2\x81[\xa0-\xa4\xaa-\xaf]|\xef\xbb\xbf"
 
 
 def printable(text: str, unseen: bool = True) -> str:
@@ -69,15 +70,17 @@ def printable(text: str, unseen: bool = True) -> str:
     ``\\u200b``), everything else as it is. A log's names and messages are someone else's text: a player
     named ``\\x1b]52;c;...`` wrote the clipboard of the judge who listed the matches; two decks whose names
     differed by a zero-width space were two rows that read alike."""
-    if text.isascii() and text.isprintable():  # (space to ~: nothing to escape; most of a board's text)
-        return text
-    return escaped(_CONTROL, escaped(INVISIBLE, text) if unseen else text)
+    if text.isprintable():  # (no control, format or separator character but the space: nothing to escape; most
+        return text  # text, a Japanese name's too, so that no pattern is compiled for it)
+    return escaped(_re(_CONTROL), escaped(_re(_INVISIBLE_SHOWN), text) if unseen else text)
 
 
 def visible(text: str) -> str:
     """``text`` as a page shows it: each invisible format character (``INVISIBLE``) as its escape
     (``\\u200b``), everything else as it is (the page's template escapes HTML)."""
-    return escaped(INVISIBLE, text)
+    if text.isprintable():  # (no format character: nothing to escape)
+        return text
+    return escaped(_re(_INVISIBLE_SHOWN), text)
 
 
 def json_escaped(text: str) -> str:
@@ -87,16 +90,16 @@ def json_escaped(text: str) -> str:
     (U+009B is a CSI), DEL, line separators and bidirectional controls raw, so ``zx matches --format json``
     in a terminal ran a player name's escape sequence, or showed it reversed. Such a character can only
     be inside a string of valid JSON, where its escape is valid too."""
-    if not _JSON_RAW.search(text):
+    if text.isprintable() or not _re(_JSON_RAW).search(text):  # (isprintable: none of them, no pattern compiled)
         return text
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _re(_JSON_RAW).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def json_escaped_bytes(data: bytes) -> bytes:
     """``json_escaped`` of UTF-8 JSON bytes (``orjson.dumps``'s: the HTTP API's answers)."""
-    if not JSON_RAW_UTF8.search(data):
+    if not _re(_JSON_RAW_UTF8).search(data):
         return data
-    return JSON_RAW_UTF8.sub(lambda m: b"\\u%04x" % ord(m.group().decode("utf-8")), data)
+    return _re(_JSON_RAW_UTF8).sub(lambda m: b"\\u%04x" % ord(m.group().decode("utf-8")), data)
 
 
 def escaped(chars: re.Pattern, text: str) -> str:
@@ -108,8 +111,8 @@ def escaped(chars: re.Pattern, text: str) -> str:
 
 # bidirectional marks, embeddings, overrides and isolates: what can show text in another order than it is stored
 # (a masked text drops them: ``seats.Masker``)
-BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u2e3a\u2e3b\ufe58\ufe63\uff0d\u30fc]")
+_BIDI_CONTROLS = "[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+_DASHES = "[\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u2e3a\u2e3b\ufe58\ufe63\uff0d\u30fc]"
 
 
 # Characters a reader does not see: every format character (Unicode category Cf: zero-width space and joiners,
@@ -117,17 +120,35 @@ _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u2
 # other default-ignorable code point (variation selectors, the combining grapheme joiner, Hangul fillers, ...).
 # Inside a card code or name they hid it from the mask, and the screen showed it whole (R01\u200b-008); a
 # bidirectional override showed text stored reversed (\u202e800-10R) as the code in a browser
-_INVISIBLE = re.compile(
+_INVISIBLE = (
     "[\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f"
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
-    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+
+
+# Each pattern above is compiled when first used (``_re``), not when this module is imported: the eight took
+# about 3 ms of every command's start-up (``zx matches``, issue 20 target 4), and most text needs none
+# (``printable``'s ``isprintable``). The module's public ones are its attributes still (``__getattr__``).
+_re = cache(re.compile)
+_PUBLIC = {"INVISIBLE": _INVISIBLE_SHOWN, "INVISIBLE_UTF8": _INVISIBLE_UTF8, "JSON_RAW_UTF8": _JSON_RAW_UTF8,
+           "BIDI_CONTROLS": _BIDI_CONTROLS}
+
+
+def __getattr__(name: str) -> re.Pattern:
+    """``freetext.INVISIBLE``, ``INVISIBLE_UTF8``, ``JSON_RAW_UTF8``, ``BIDI_CONTROLS``: the compiled pattern, made
+    when first asked for (``from zx_events.freetext import BIDI_CONTROLS`` asks)."""
+    if name in _PUBLIC:
+        return _re(_PUBLIC[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def normalize(text: str) -> str:
     """``text`` as compared for card codes and names, and as a mask shows it: without invisible characters
     (``_INVISIBLE``: dropped before NFKC, so that what they separated composes, and after it, should NFKC
     give one), NFKC, every dash-like character ``-``. Linear in the length of ``text``."""
-    return _DASHES.sub("-", _INVISIBLE.sub("", unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))))
+    invisible = _re(_INVISIBLE)
+    return _re(_DASHES).sub("-", invisible.sub("", unicodedata.normalize("NFKC", invisible.sub("", text))))
 
 
 def cells_prefix(text: str, cells: int) -> int:

@@ -7,9 +7,13 @@ are filed under these ids (the 0.1.0 fixture store is the test).
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from functools import lru_cache
+
+try:  # Python's own SHA-1: hashlib's loads OpenSSL's library, about 4 ms of zx matches' start-up (issue 20 target 4),
+    from _sha1 import sha1  # for a few dozen bytes a match; the same digest
+except ImportError:  # (a Python built without it)
+    from hashlib import sha1
 
 NAMESPACE = uuid.UUID("0b6f2f64-4b53-5c2a-9a35-6d0c7f6e2a11")
 
@@ -29,7 +33,7 @@ def match_uuid(match_id: str) -> uuid.UUID:
         raise TypeError(f"a match id is the match's name (a str, as zx matches lists it), got "
                         f"{type(match_id).__name__} {match_id!r}") from None
     except UnicodeEncodeError:
-        digest = hashlib.sha1(NAMESPACE.bytes + match_id.encode("utf-8", "surrogatepass")).digest()
+        digest = sha1(NAMESPACE.bytes + match_id.encode("utf-8", "surrogatepass")).digest()
         return uuid.UUID(bytes=digest[:16], version=5)
 
 
@@ -50,7 +54,7 @@ def filed_under(match_id: object, originator_id: object) -> bool:
     try:
         # uuid5's SHA-1 compared with the id's bytes, its version and variant bits set as uuid5 sets them:
         # match_uuid (a UUID made, and a cache that every match listed would miss and churn) cost 3-5 µs
-        d = hashlib.sha1(NAMESPACE.bytes + match_id.encode("utf-8")).digest()
+        d = sha1(NAMESPACE.bytes + match_id.encode("utf-8")).digest()
     except UnicodeEncodeError:  # (half a surrogate pair: match_uuid's own way)
         return match_uuid(match_id).bytes == oid
     return (oid[9:16] == d[9:16] and oid[:6] == d[:6] and oid[7] == d[7] and oid[6] == (d[6] & 0x0F | 0x50)

@@ -16,13 +16,12 @@ empty database do not race on ``CREATE TYPE`` / ``CREATE OR REPLACE FUNCTION``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, unquote_plus, urlparse
@@ -35,7 +34,10 @@ MAPPER_TOPIC = "zx_events.codec:MatchMapper"  # events stored as the canonical b
 # lower case only: PostgreSQL folds an unquoted name to lower case, and eventsourcing looks its composite type up
 # unquoted (CompositeInfo.fetch("Season.stored_event_uuid")), so a schema named with capitals was created, its
 # tables too, and then every import failed ("Composite type 'stored_event_uuid' not found")
-SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+SCHEMA_NAME = r"[a-z_][a-z0-9_]{0,62}"
+# this module's patterns, each compiled when first used (a PostgreSQL URL's parts, a password to redact): a
+# SQLite store's path needs none (they were about 2 ms of every command's start-up: issue 20 target 4)
+_re = cache(re.compile)
 
 # URL query parameters -> eventsourcing.postgres environment keys (all optional).
 PG_PARAMS = {
@@ -72,7 +74,7 @@ PG_RANGES = {"keepalives_idle": (1, 32767), "keepalives_interval": (1, 32767), "
 # why a value below the range is refused, where the reason is not plain from the range
 _BELOW = {"connect_timeout": " (libpq reads 0 as no limit, but the store's connection pool would not wait at all: "
                              "give the seconds to wait)"}
-_ASCII_DIGITS = re.compile(r"[0-9]+")
+_ASCII_DIGITS = r"[0-9]+"
 
 
 def _url_number(name: str, value: str, url: str, where: str | None = None) -> str:
@@ -81,7 +83,7 @@ def _url_number(name: str, value: str, url: str, where: str | None = None) -> st
     otherwise); returned without leading zeros."""
     low, high = PG_RANGES[name]
     where = where or f"in the store URL {_redact(url)}"
-    if not _ASCII_DIGITS.fullmatch(value):  # (str.isdigit took '٣' and '²', which libpq does not)
+    if not _re(_ASCII_DIGITS).fullmatch(value):  # (str.isdigit took '٣' and '²', which libpq does not)
         raise StoreError(f"{name} must be a whole number, not {value!r}, {where}")
     if not low <= int(value) <= high:
         why = _BELOW.get(name, "") if int(value) < low else ""
@@ -132,11 +134,38 @@ class SchemaRefused(StoreError):
         return f"{self.head}{WRITER_GRANTS[command]}, which {command} needs{self.tail}"
 
 
-@dataclass(frozen=True)
 class StoreConfig:
+    """Where a store is (``parse_store``): ``url`` as given (a SQLite store's path expanded), ``kind`` (sqlite,
+    memory, postgres) and ``env``, the eventsourcing environment that opens it. A frozen value, as the dataclass
+    it was (equality, repr, no assignment), written out: making the dataclass was about 1 ms of every command's
+    start-up (issue 20 target 4)."""
+
     url: str
     kind: str  # sqlite, memory, postgres
     env: dict[str, str]
+
+    def __init__(self, url: str, kind: str, env: dict[str, str]) -> None:
+        put = object.__setattr__
+        put(self, "url", url)
+        put(self, "kind", kind)
+        put(self, "env", env)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.url, self.kind, self.env) == (other.url, other.kind, other.env)
+
+    def __hash__(self) -> int:
+        return hash((self.url, self.kind, self.env))  # (a TypeError, as the dataclass's: env is a dict)
+
+    def __repr__(self) -> str:
+        return f"StoreConfig(url={self.url!r}, kind={self.kind!r}, env={self.env!r})"
 
     @property
     def path(self) -> Path | None:
@@ -173,7 +202,7 @@ class StoreConfig:
 ACCEPTED = ("a SQLite file path (zx-store.sqlite, ./data/league.sqlite, /srv/zx/store.sqlite), sqlite://PATH "
             "with a relative PATH, memory:, or postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] "
             "(postgres:// too)")
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # two letters at least: C:\ stays a path
+_SCHEME = r"[A-Za-z][A-Za-z0-9+.-]+:"  # two letters at least: C:\ stays a path
 OUR_TABLES = frozenset({"stored_events", "snapshots", "stored_snapshots"})  # what eventsourcing.sqlite creates for this application
 OUR_TOPICS = ("zx_events.",)  # topics of this package's own events; a game's events start with its topic prefix
 READ_ONLY_FILE = "ZX_SQLITE_READ_ONLY_FILE"  # env: the file of a store opened by its immutable URI (read_only_folder)
@@ -397,7 +426,8 @@ def parse_store(store: str | None = None) -> StoreConfig:
         return StoreConfig(url, "postgres", postgres_env(url))
     if url.startswith("sqlite://") and not url.startswith("sqlite:///"):
         url = url.removeprefix("sqlite://")
-    elif _SCHEME.match(url) or _POSTGRES_TYPO.match(url):
+    elif (":" in url or "@" in url) and (_re(_SCHEME).match(url) or _re(_POSTGRES_TYPO).match(url)):  # (each needs
+        # one of them: a plain path compiles neither)
         scheme = re.split(r"[:/]", url, maxsplit=1)[0]
         hint = ("; for an absolute path give the path itself" if url.startswith("sqlite:///") else
                 "; PostgreSQL URLs start with postgresql:// (two slashes)"
@@ -568,11 +598,11 @@ def postgres_env(url: str) -> dict[str, str]:
     env.update(tls)
     env.update({PG_NET[name]: value for name, value in PG_NET_DEFAULTS.items()}, **net)
     schema = env["POSTGRES_SCHEMA"]
-    if SCHEMA_NAME.fullmatch(schema.lower()) and not SCHEMA_NAME.fullmatch(schema):
+    if _re(SCHEMA_NAME).fullmatch(schema.lower()) and not _re(SCHEMA_NAME).fullmatch(schema):
         raise StoreError(f"bad schema name {schema!r}: it has capitals, which PostgreSQL folds to lower case where "
                          f"eventsourcing finds its tables' type under the name as written (every import failed); "
                          f"use lower case ({schema.lower()}); nothing was created")
-    if not SCHEMA_NAME.fullmatch(schema):
+    if not _re(SCHEMA_NAME).fullmatch(schema):
         raise StoreError(f"bad schema name {schema!r}: use 1-63 lower-case letters, digits and _, "
                          f"not starting with a digit")
     return env
@@ -581,13 +611,13 @@ def postgres_env(url: str) -> dict[str, str]:
 # the password of a URL: what follows "scheme:" (with any number of slashes: postgresql://, and the typos
 # postgresql:/, postgresql: and postgresql//) and "user:", up to the last "@" (a password may hold an unencoded
 # "#", "?", "/" or "@", where urlparse cuts the netloc short and left it in the message)
-_PASSWORD = re.compile(r"^((?:postgres(?:ql)?/+|[a-z][a-z0-9+.-]*+:[:/]*)[^:/@?#]*:)(.*)@", re.IGNORECASE | re.DOTALL)
+_PASSWORD = r"(?is)^((?:postgres(?:ql)?/+|[a-z][a-z0-9+.-]*+:[:/]*)[^:/@?#]*:)(.*)@"
 # the typo postgresql//USER:PASSWORD@HOST (no colon): refused as a store, not read as a file path
-_POSTGRES_TYPO = re.compile(r"^postgres(?:ql)?/+[^/]*@", re.IGNORECASE)
+_POSTGRES_TYPO = r"(?i)^postgres(?:ql)?/+[^/]*@"
 # a query parameter, whole: libpq's ?password= and ?sslpassword= are secrets whatever the name's case or
 # percent-encoding (password%3DX: parse_qsl reads it as a parameter named "password=X")
-_PARAM = re.compile(r"(?<=[?&;])[^&;#]*")
-_NAME_VALUE = re.compile(r"(.*?)(?:=|%3d)(.*)", re.IGNORECASE | re.DOTALL)
+_PARAM = r"(?<=[?&;])[^&;#]*"
+_NAME_VALUE = r"(?is)(.*?)(?:=|%3d)(.*)"
 
 
 def _secret_name(name: str) -> bool:
@@ -596,24 +626,24 @@ def _secret_name(name: str) -> bool:
 
 def _param_secret(raw: str) -> tuple[str, str] | None:
     """(name, value) of a query parameter ``raw`` that holds a password, else None."""
-    m = _NAME_VALUE.fullmatch(raw)
+    m = _re(_NAME_VALUE).fullmatch(raw)
     name, value = (m.group(1), m.group(2)) if m else (raw, "")
     return (name, value) if _secret_name(name) else None
 
 
 def _redact(url: str) -> str:
     """``url`` (a store as given) with its password, wherever it was typed, as ``***``."""
-    m = _PASSWORD.match(url)
+    m = _re(_PASSWORD).match(url)
     if m is not None:
         url = m.group(1) + "***" + url[m.end() - 1:]
-    return _PARAM.sub(lambda q: f"{secret[0]}=***" if (secret := _param_secret(q[0])) else q[0], url)
+    return _re(_PARAM).sub(lambda q: f"{secret[0]}=***" if (secret := _param_secret(q[0])) else q[0], url)
 
 
 def _secrets(url: str) -> set[str]:
     """The password(s) in ``url``: as typed and percent-decoded."""
-    m = _PASSWORD.match(url)
+    m = _re(_PASSWORD).match(url)
     found = [m.group(2)] if m is not None else []
-    found += [secret[1] for q in _PARAM.finditer(url) if (secret := _param_secret(q[0]))]
+    found += [secret[1] for q in _re(_PARAM).finditer(url) if (secret := _param_secret(q[0]))]
     return {form for secret in found for form in (secret, unquote(secret), unquote_plus(secret))}
 
 
@@ -744,6 +774,8 @@ def prepare_postgres(config: StoreConfig, create: bool = True) -> None:
 
 def in_use_key(config: StoreConfig) -> int:
     """The PostgreSQL advisory lock key of "this store is open" (``hold_in_use``, ``newstore._drop_schema``)."""
+    import hashlib  # (a PostgreSQL store's: not loaded by a SQLite store's command)
+
     name = f'zx store in use "{config.env["POSTGRES_SCHEMA"]}"'
     return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "big", signed=True)
 
@@ -968,6 +1000,8 @@ def _make_recorder_class():
                 ds, events_table_name=snapshots_table(self.events_table_name))
             tables = [f'"{ds.schema}"."{t}"' for t in (self.events_table_name, snapshots.events_table_name)]
             statements = [*self.sql_create_statements, *snapshots.sql_create_statements]
+            import hashlib
+
             key = int.from_bytes(hashlib.blake2b(tables[0].encode(), digest_size=8).digest(), "big", signed=True)
             with ds.get_connection() as conn:
                 conn.execute("SELECT pg_advisory_lock(%s)", (key,))
