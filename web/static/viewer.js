@@ -412,7 +412,8 @@
   // left when every write waited); past that, at most every HASH_GAP ms, then once more where the position
   // settles, and at once on pause and when the page goes: at most 2 x 80 writes in any 10 s.
   var FREE = 80, HASH_GAP = 125;
-  var lastHash = "", hashAt = 0, hashTimer = null, writes = [];
+  var hashAt = 0, hashTimer = null, writes = [];
+  var ownHashes = [];  // written by location.replace (replaceState failed): their hashchange is ours, not the user's
   var seatLinks = document.querySelectorAll("a.seat-link");  // zx serve: the same moment from another seat
 
   function writeHash() {
@@ -430,9 +431,8 @@
     for (var i = 0; i < seatLinks.length; i++) seatLinks[i].href = seatLinks[i].href.replace(/#.*$/, "") + "#e=" + seq;
     var h = "#e=" + seq + (seats.length > 1 ? "&as=" + seat : "");
     if (h === location.hash) return;
-    lastHash = h;
     writes.push(hashAt);
-    try { history.replaceState(null, "", h); } catch (err) { location.replace(h); }
+    try { history.replaceState(null, "", h); } catch (err) { ownHashes.push(h); location.replace(h); }
   }
 
   window.addEventListener("pagehide", flushHash);
@@ -452,13 +452,16 @@
     return out;
   }
 
+  // Back, Forward, a fragment typed or a link followed: the board goes where the address says, whatever the
+  // page wrote last (Forward to a fragment it had written itself left the board behind until 2026-11-28)
   window.addEventListener("hashchange", function () {
-    if (location.hash === lastHash) return;
+    var own = ownHashes.indexOf(location.hash);
+    if (own >= 0) { ownHashes.splice(0, own + 1); return; }
     var h = readHash();
     var other = h.as && seats.indexOf(h.as) >= 0 && h.as !== seat;
     if (other) setSeat(h.as, false);
     if (h.e) go(+h.e);
-    else if (other) draw();  // #as=P2 alone: that seat's board at the same event
+    else draw();  // #as=P2 alone: that seat's board at the same event; the address is written back in full
   });
 
   // ------------------------------------------------------------------ seats
@@ -531,6 +534,11 @@
     $("play").classList.remove("on");
     $("play").setAttribute("aria-pressed", "false");
   }
+
+  // "Skip to content" takes the focus to the replay's controls and leaves the address as it is: following its
+  // #replay replaced the moment (#e=57: a link then opened at event 1) and added an entry to the history
+  var skip = document.querySelector("a.skip");
+  if (skip) skip.addEventListener("click", function (e) { e.preventDefault(); $("replay").focus(); });
 
   var user = function (fn) { return function () { pause(); fn(); }; };
   $("first").onclick = user(function () { go(1); });

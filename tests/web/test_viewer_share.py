@@ -1,0 +1,98 @@
+"""A shared ``zx view`` file in Chromium: its address always names the moment and the seat shown (Back and
+Forward, the skip link), a seat in the address is read in any case and a seat the file does not hold falls back
+to the seat of it that sees least, and a file holding another player's seat than the one shown says so.
+Skipped without Chromium, unless CI is set (then they fail)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+
+
+@pytest.fixture(scope="module")
+def files(viewer_store, tmp_path_factory) -> dict[str, Path]:
+    """Pages of one match written by zx view, by their seats."""
+    root = tmp_path_factory.mktemp("viewer-share")
+    out = {}
+    for name, seats in (("P1", ["P1"]), ("P1P2", ["P1", "P2"]), ("P2spec", ["P2", "spectator"]),
+                        ("all", ["judge", "P1", "P2", "spectator"]), ("judgeP2", ["judge", "P2"])):
+        path = root / f"{name}.html"
+        args = ["--store", viewer_store.path, "view", viewer_store.matches[1], "-o", str(path)]
+        for s in seats:
+            args += ["--as", s]
+        res = CliRunner().invoke(zx, args)
+        assert res.exit_code == 0, res.output
+        out[name] = path
+    return out
+
+
+def open_file(driver: Any, path: Path, fragment: str = "") -> None:
+    driver.get("about:blank")
+    driver.get(path.as_uri() + fragment)
+    assert driver.execute_script("return typeof zxViewer") == "object", "the viewer did not start"
+
+
+def shown(driver: Any) -> tuple[int, str]:
+    return tuple(driver.execute_script("return [zxViewer.seq(), zxViewer.seat()]"))
+
+
+def wait_for_hash(driver: Any, want: str, timeout: float = 3.0) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = driver.execute_script("return location.hash")
+        if got == want or time.monotonic() > deadline:
+            return got
+        time.sleep(0.05)
+
+
+def keys(driver: Any, *names: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    chain = ActionChains(driver)
+    for n in names:
+        chain.send_keys(getattr(Keys, n))
+    chain.perform()
+
+
+def test_back_then_forward_the_board_follows_the_address(browser, files):
+    """The hashchange handler ignored a fragment equal to the last one it wrote: #e=10, then #e=30 typed, three
+    steps (#e=33), Back (#e=10, board 10), Forward: the address read #e=33 and the board stayed at 10."""
+    open_file(browser, files["P1"], "#e=10")
+    browser.execute_script("location.hash = '#e=30'")  # typed into the address: an entry of the history
+    time.sleep(0.2)
+    browser.execute_script("document.activeElement && document.activeElement.blur()")
+    keys(browser, "ARROW_RIGHT", "ARROW_RIGHT", "ARROW_RIGHT")
+    assert shown(browser)[0] == 33 and wait_for_hash(browser, "#e=33") == "#e=33"
+    browser.back()
+    assert wait_for_hash(browser, "#e=10") == "#e=10"
+    time.sleep(0.2)
+    assert shown(browser)[0] == 10
+    browser.forward()
+    assert wait_for_hash(browser, "#e=33") == "#e=33"
+    time.sleep(0.2)
+    assert shown(browser)[0] == 33  # the board follows the address
+    keys(browser, "ARROW_RIGHT")
+    assert shown(browser)[0] == 34 and wait_for_hash(browser, "#e=34") == "#e=34"
+
+
+def test_the_skip_link_moves_the_focus_and_keeps_the_moment_in_the_address(browser, files):
+    """Tab, Enter on "Skip to content" replaced #e=12 with #replay (a link that opens at event 1) and added an
+    entry to the history; the focus now goes to the replay's controls and the address stays."""
+    open_file(browser, files["P1P2"], "#e=12&as=P2")
+    before = browser.execute_script("return history.length")
+    keys(browser, "TAB")
+    assert browser.execute_script("return document.activeElement.className") == "skip"
+    keys(browser, "ENTER")
+    time.sleep(0.2)
+    assert browser.execute_script("return document.activeElement.id") == "replay"
+    assert browser.execute_script("return location.hash") == "#e=12&as=P2"
+    assert browser.execute_script("return history.length") == before
+    keys(browser, "TAB")
+    assert browser.execute_script("return document.activeElement.id") == "first"
