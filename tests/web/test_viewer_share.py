@@ -96,3 +96,32 @@ def test_the_skip_link_moves_the_focus_and_keeps_the_moment_in_the_address(brows
     assert browser.execute_script("return history.length") == before
     keys(browser, "TAB")
     assert browser.execute_script("return document.activeElement.id") == "first"
+
+
+def test_a_seat_in_the_address_is_read_in_any_case(browser, files):
+    """#as=p2 opened the judge's view (the first seat) and rewrote the address &as=judge; zx view --as and
+    zx serve ?as= take a seat in any case."""
+    open_file(browser, files["all"], "#e=15&as=p2")
+    assert shown(browser) == (15, "P2") and wait_for_hash(browser, "#e=15&as=P2") == "#e=15&as=P2"
+    open_file(browser, files["all"], "#e=16&as=SPECTATOR")
+    assert shown(browser) == (16, "spectator")
+    browser.execute_script("location.hash = '#e=17&as=p1'")
+    assert wait_for_hash(browser, "#e=17&as=P1") == "#e=17&as=P1" and shown(browser) == (17, "P1")
+
+
+def test_a_seat_the_file_does_not_hold_falls_back_to_the_seat_of_it_that_sees_least(browser, files):
+    """#as=P3 (or a seat the file was not written for) opened the first seat, the judge's view in a file that
+    holds it; now the seat of the file that sees least (spectator < a player < judge), said in the status line."""
+    said = "return document.getElementById('said').textContent"
+    for name, fragment, seat in (("all", "#e=18&as=P3", "spectator"), ("judgeP2", "#e=18&as=P1", "P2"),
+                                 ("P1P2", "#e=18&as=spectator", "P1"), ("all", "#e=18&as=%E0", "spectator")):
+        open_file(browser, files[name], fragment)
+        assert shown(browser) == (18, seat), (name, fragment)
+        assert wait_for_hash(browser, f"#e=18&as={seat}") == f"#e=18&as={seat}"
+        assert browser.execute_script(said).startswith("The address names seat "), (name, fragment)
+        assert f"which this file does not hold: shown as {seat}" in browser.execute_script(said)
+    open_file(browser, files["all"], "#e=20&as=judge")
+    assert shown(browser) == (20, "judge")
+    browser.execute_script("location.hash = '#e=21&as=P4'")  # typed: the same
+    assert wait_for_hash(browser, "#e=21&as=spectator") == "#e=21&as=spectator" and shown(browser) == (21, "spectator")
+    assert "does not hold: shown as spectator" in browser.execute_script(said)

@@ -458,13 +458,39 @@
     var own = ownHashes.indexOf(location.hash);
     if (own >= 0) { ownHashes.splice(0, own + 1); return; }
     var h = readHash();
-    var other = h.as && seats.indexOf(h.as) >= 0 && h.as !== seat;
-    if (other) setSeat(h.as, false);
+    var to = h.as ? seatFromAddress(h.as) : seat;
+    if (to !== seat) setSeat(to, false);
     if (h.e) go(+h.e);
     else draw();  // #as=P2 alone: that seat's board at the same event; the address is written back in full
+    seatSaid();
   });
 
   // ------------------------------------------------------------------ seats
+  // A seat in the address is read in any case, as zx view --as and zx serve ?as= read it (#as=p2 is P2). A
+  // seat the file does not hold (#as=P3, or P2 in a P1 file) opens the seat of the file that sees least
+  // (spectator < a player < judge), and the status line says so: never the judge's view for a stray name.
+  var SEATS = ["judge", "P1", "P2", "spectator"];
+  var SEES = { spectator: 0, P1: 1, P2: 1, judge: 2 };
+  var seatAsked = "";  // why the seat shown is not the one the address named (said once, then cleared)
+
+  function seatFromAddress(text) {
+    var low = String(text).trim().toLowerCase();
+    for (var i = 0; i < SEATS.length; i++) {
+      if (SEATS[i].toLowerCase() === low && seats.indexOf(SEATS[i]) >= 0) return SEATS[i];
+    }
+    var least = seats[0];
+    seats.forEach(function (s) { if (SEES[s] < SEES[least]) least = s; });
+    seatAsked = "The address names seat \u201c" + shortened(String(text), 24) + "\u201d, which this file does not hold: " +
+      "shown as " + (seatLabel[least] || least) + ", the seat of this file that sees least.";
+    return least;
+  }
+
+  function seatSaid() {  // after the first draw, before the event: the status line is read from its start
+    if (!seatAsked) return;
+    speak(seatAsked + " " + said);
+    seatAsked = "";
+  }
+
   function setSeat(s, redraw) {
     seat = s;
     $("seat").value = s;
@@ -611,10 +637,11 @@
   $("turn-input").max = turns.length;
 
   var h = readHash();
-  if (h.as && seats.indexOf(h.as) >= 0) seat = h.as;
+  if (h.as) seat = seatFromAddress(h.as);
   if (h.e) seq = Math.min(last, Math.max(1, Math.round(+h.e) || 1));
   setSeat(seat, false);
   draw();
+  seatSaid();
   if (window.performance && performance.mark) performance.mark("zx-first-draw");
 
   // for tests and benchmarks (and the curious): the viewer's state and moves
