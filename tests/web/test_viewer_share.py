@@ -98,6 +98,47 @@ def test_the_skip_link_moves_the_focus_and_keeps_the_moment_in_the_address(brows
     assert browser.execute_script("return document.activeElement.id") == "first"
 
 
+def test_a_file_holding_another_players_seat_than_the_one_shown_says_so_in_a_banner(browser, files):
+    """A P1 and P2 file opened as P1 said nothing, with P2's hand one pick away in the Seat box."""
+    def banner() -> str | None:
+        el = browser.find_element("id", "judge-banner")
+        return el.text if el.is_displayed() else None
+
+    for name, fragment, other, seat in (("P1P2", "#as=P1", "P2", "P1"), ("P1P2", "#as=P2", "P1", "P2"),
+                                        ("P2spec", "#as=spectator", "P2", "spectator")):
+        open_file(browser, files[name], fragment)
+        assert shown(browser)[1] == seat
+        text = banner()
+        assert text and text.startswith(f"This file also holds {other}'s view ({other}'s hidden cards)"), (name, text)
+    open_file(browser, files["P2spec"], "#as=P2")  # P2's own file (and the public zones): nothing more
+    assert banner() is None
+    open_file(browser, files["P1"])
+    assert banner() is None
+    open_file(browser, files["all"], "#as=P1")  # the judge's view says more (every hidden card)
+    assert banner().startswith("This file also holds the judge's view")
+
+
+def test_zx_view_says_on_stderr_when_a_file_holds_more_than_one_seats_hidden_cards(viewer_store, tmp_path):
+    """zx view --as P1 --as P2 printed only "seats P1, P2"."""
+    def stderr(*seats: str) -> str:
+        args = ["--store", viewer_store.path, "view", viewer_store.matches[1], "-o", str(tmp_path / "f.html"),
+                "--force"]
+        for s in seats:
+            args += ["--as", s]
+        res = CliRunner().invoke(zx, args)
+        assert res.exit_code == 0, res.output
+        return res.stderr
+
+    assert ("warning: this file holds both players' hidden cards (P1 and P2): do not share it with a player or a "
+            "spectator\n") in stderr("P1", "P2")
+    assert ("warning: this file holds the judge's view (every hidden card) beside P2: do not share it with a player "
+            "or a spectator\n") in stderr("judge", "P2")
+    assert ("warning: this file holds P2's hidden cards beside the spectator's view: share it with P2 only\n"
+            in stderr("P2", "spectator"))
+    for seats in (["P1"], ["P2"], ["judge"], ["spectator"]):
+        assert "warning" not in stderr(*seats), seats
+
+
 def test_a_seat_in_the_address_is_read_in_any_case(browser, files):
     """#as=p2 opened the judge's view (the first seat) and rewrote the address &as=judge; zx view --as and
     zx serve ?as= take a seat in any case."""

@@ -491,6 +491,18 @@
     seatAsked = "";
   }
 
+  function sharedBanner(s) {  // what else the file holds than the seat shown sees (the Seat box is one pick away)
+    if (seats.indexOf("judge") >= 0) {
+      return "This file also holds the judge's view (every hidden card): do not share it with players.";
+    }
+    var others = seats.filter(function (x) { return (x === "P1" || x === "P2") && x !== s; });
+    if (!others.length) return "";
+    var both = seats.indexOf("P1") >= 0 && seats.indexOf("P2") >= 0;  // each player's hand: nobody else's to read
+    return "This file also holds " + (others.length > 1 ? "P1's and P2's views (their hidden cards)" :
+      others[0] + "'s view (" + others[0] + "'s hidden cards)") + ": " +
+      (both ? "do not share it with a player or a spectator." : "share it with " + others[0] + " only.");
+  }
+
   function setSeat(s, redraw) {
     seat = s;
     $("seat").value = s;
@@ -502,11 +514,10 @@
       judge.textContent = "Judge's file: it holds every hidden card of this match" +
         (board && board.hiddenZones ? " (" + board.hiddenZones + ")" : "") +
         ". Do not share it with players or spectators.";
-    } else if (seats.indexOf("judge") >= 0) {
-      judge.hidden = false;
-      judge.textContent = "This file also holds the judge's view (every hidden card): do not share it with players.";
     } else {
-      judge.hidden = true;
+      var more = sharedBanner(s);
+      judge.hidden = !more;
+      judge.textContent = more;
     }
     buildList();
     buildChart();
