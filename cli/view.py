@@ -43,7 +43,7 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     share a moment with the address (#e=57). Prints the path written (--format json|csv: a row
     with its size, match and seats).
     """
-    from web.viewer import ViewerError, page, parse_seats, viewer_data
+    from web.viewer import ViewerError, page, parse_seats, shared_warning, viewer_data
 
     from .common import check_writable, read_files, service, write_page
 
@@ -65,4 +65,6 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     data = page(page_data).encode("utf-8")
     write_page(path, data, force)
     click.echo(f"{len(data) / 1024:.0f} KiB, seats {', '.join(chosen)}: open it in a browser", err=True)
+    if shared_warning(chosen):  # a file for several seats: the seat that sees least is shown more (its banner)
+        click.echo(f"warning: {shared_warning(chosen)}", err=True)
     emit_written(fmt, {"file": str(path), "bytes": len(data), "match": match_id, "seats": chosen})

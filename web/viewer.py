@@ -86,6 +86,21 @@ def parse_seats(seats: Iterable[str]) -> list[str]:
     return [p for p in PERSPECTIVES if p in chosen]
 
 
+def shared_warning(seats: Sequence[str]) -> str | None:
+    """What ``zx view`` says on stderr when its file holds more than the seat that sees least of it (the page's
+    banner says it too, at a seat that sees less): None for one seat's file."""
+    if len(seats) < 2:
+        return None
+    players = [s for s in seats if s in ("P1", "P2")]
+    if JUDGE in seats:
+        rest = ", ".join(s for s in seats if s != JUDGE)
+        return (f"this file holds the judge's view (every hidden card) beside {rest}: do not share it with a player "
+                "or a spectator")
+    if len(players) == 2:
+        return "this file holds both players' hidden cards (P1 and P2): do not share it with a player or a spectator"
+    return f"this file holds {players[0]}'s hidden cards beside the spectator's view: share it with {players[0]} only"
+
+
 # ---------------------------------------------------------------------- the game's part
 def board_script(game: str = GAME) -> str:
     """The game's board renderer (JavaScript): draws one state, and names the chart's series.

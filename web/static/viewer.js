@@ -412,7 +412,8 @@
   // left when every write waited); past that, at most every HASH_GAP ms, then once more where the position
   // settles, and at once on pause and when the page goes: at most 2 x 80 writes in any 10 s.
   var FREE = 80, HASH_GAP = 125;
-  var lastHash = "", hashAt = 0, hashTimer = null, writes = [];
+  var hashAt = 0, hashTimer = null, writes = [];
+  var ownHashes = [];  // written by location.replace (replaceState failed): their hashchange is ours, not the user's
   var seatLinks = document.querySelectorAll("a.seat-link");  // zx serve: the same moment from another seat
 
   function writeHash() {
@@ -430,9 +431,8 @@
     for (var i = 0; i < seatLinks.length; i++) seatLinks[i].href = seatLinks[i].href.replace(/#.*$/, "") + "#e=" + seq;
     var h = "#e=" + seq + (seats.length > 1 ? "&as=" + seat : "");
     if (h === location.hash) return;
-    lastHash = h;
     writes.push(hashAt);
-    try { history.replaceState(null, "", h); } catch (err) { location.replace(h); }
+    try { history.replaceState(null, "", h); } catch (err) { ownHashes.push(h); location.replace(h); }
   }
 
   window.addEventListener("pagehide", flushHash);
@@ -452,16 +452,57 @@
     return out;
   }
 
+  // Back, Forward, a fragment typed or a link followed: the board goes where the address says, whatever the
+  // page wrote last (Forward to a fragment it had written itself left the board behind until 2026-11-28)
   window.addEventListener("hashchange", function () {
-    if (location.hash === lastHash) return;
+    var own = ownHashes.indexOf(location.hash);
+    if (own >= 0) { ownHashes.splice(0, own + 1); return; }
     var h = readHash();
-    var other = h.as && seats.indexOf(h.as) >= 0 && h.as !== seat;
-    if (other) setSeat(h.as, false);
+    var to = h.as ? seatFromAddress(h.as) : seat;
+    if (to !== seat) setSeat(to, false);
     if (h.e) go(+h.e);
-    else if (other) draw();  // #as=P2 alone: that seat's board at the same event
+    else draw();  // #as=P2 alone: that seat's board at the same event; the address is written back in full
+    seatSaid();
   });
 
   // ------------------------------------------------------------------ seats
+  // A seat in the address is read in any case, as zx view --as and zx serve ?as= read it (#as=p2 is P2). A
+  // seat the file does not hold (#as=P3, or P2 in a P1 file) opens the seat of the file that sees least
+  // (spectator < a player < judge), and the status line says so: never the judge's view for a stray name.
+  var SEATS = ["judge", "P1", "P2", "spectator"];
+  var SEES = { spectator: 0, P1: 1, P2: 1, judge: 2 };
+  var seatAsked = "";  // why the seat shown is not the one the address named (said once, then cleared)
+
+  function seatFromAddress(text) {
+    var low = String(text).trim().toLowerCase();
+    for (var i = 0; i < SEATS.length; i++) {
+      if (SEATS[i].toLowerCase() === low && seats.indexOf(SEATS[i]) >= 0) return SEATS[i];
+    }
+    var least = seats[0];
+    seats.forEach(function (s) { if (SEES[s] < SEES[least]) least = s; });
+    seatAsked = "The address names seat \u201c" + shortened(String(text), 24) + "\u201d, which this file does not hold: " +
+      "shown as " + (seatLabel[least] || least) + ", the seat of this file that sees least.";
+    return least;
+  }
+
+  function seatSaid() {  // after the first draw, before the event: the status line is read from its start
+    if (!seatAsked) return;
+    speak(seatAsked + " " + said);
+    seatAsked = "";
+  }
+
+  function sharedBanner(s) {  // what else the file holds than the seat shown sees (the Seat box is one pick away)
+    if (seats.indexOf("judge") >= 0) {
+      return "This file also holds the judge's view (every hidden card): do not share it with players.";
+    }
+    var others = seats.filter(function (x) { return (x === "P1" || x === "P2") && x !== s; });
+    if (!others.length) return "";
+    var both = seats.indexOf("P1") >= 0 && seats.indexOf("P2") >= 0;  // each player's hand: nobody else's to read
+    return "This file also holds " + (others.length > 1 ? "P1's and P2's views (their hidden cards)" :
+      others[0] + "'s view (" + others[0] + "'s hidden cards)") + ": " +
+      (both ? "do not share it with a player or a spectator." : "share it with " + others[0] + " only.");
+  }
+
   function setSeat(s, redraw) {
     seat = s;
     $("seat").value = s;
@@ -473,11 +514,10 @@
       judge.textContent = "Judge's file: it holds every hidden card of this match" +
         (board && board.hiddenZones ? " (" + board.hiddenZones + ")" : "") +
         ". Do not share it with players or spectators.";
-    } else if (seats.indexOf("judge") >= 0) {
-      judge.hidden = false;
-      judge.textContent = "This file also holds the judge's view (every hidden card): do not share it with players.";
     } else {
-      judge.hidden = true;
+      var more = sharedBanner(s);
+      judge.hidden = !more;
+      judge.textContent = more;
     }
     buildList();
     buildChart();
@@ -531,6 +571,11 @@
     $("play").classList.remove("on");
     $("play").setAttribute("aria-pressed", "false");
   }
+
+  // "Skip to content" takes the focus to the replay's controls and leaves the address as it is: following its
+  // #replay replaced the moment (#e=57: a link then opened at event 1) and added an entry to the history
+  var skip = document.querySelector("a.skip");
+  if (skip) skip.addEventListener("click", function (e) { e.preventDefault(); $("replay").focus(); });
 
   var user = function (fn) { return function () { pause(); fn(); }; };
   $("first").onclick = user(function () { go(1); });
@@ -603,10 +648,11 @@
   $("turn-input").max = turns.length;
 
   var h = readHash();
-  if (h.as && seats.indexOf(h.as) >= 0) seat = h.as;
+  if (h.as) seat = seatFromAddress(h.as);
   if (h.e) seq = Math.min(last, Math.max(1, Math.round(+h.e) || 1));
   setSeat(seat, false);
   draw();
+  seatSaid();
   if (window.performance && performance.mark) performance.mark("zx-first-draw");
 
   // for tests and benchmarks (and the curious): the viewer's state and moves
