@@ -161,6 +161,8 @@ def test_a_seat_the_file_does_not_hold_falls_back_to_the_seat_of_it_that_sees_le
         assert wait_for_hash(browser, f"#e=18&as={seat}") == f"#e=18&as={seat}"
         assert browser.execute_script(said).startswith("The address names seat "), (name, fragment)
         assert f"which this file does not hold: shown as {seat}" in browser.execute_script(said)
+        banner = browser.find_element("id", "judge-banner")  # on screen too, not only for a screen reader
+        assert banner.is_displayed() and f"which this file does not hold: shown as {seat}" in banner.text, banner.text
     open_file(browser, files["all"], "#e=20&as=judge")
     assert shown(browser) == (20, "judge")
     browser.execute_script("location.hash = '#e=21&as=P4'")  # typed: the same

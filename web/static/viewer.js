@@ -485,8 +485,11 @@
     return least;
   }
 
-  function seatSaid() {  // after the first draw, before the event: the status line is read from its start
-    if (!seatAsked) return;
+  function seatSaid() {  // after the first draw, before the event: the status line is read from its start, and the
+    if (!seatAsked) return;  // banner shows it (the status line is for screen readers: nothing on screen said why)
+    var banner = $("judge-banner");
+    banner.textContent = seatAsked + (banner.hidden ? "" : " " + banner.textContent);
+    banner.hidden = false;
     speak(seatAsked + " " + said);
     seatAsked = "";
   }
