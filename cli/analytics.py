@@ -771,17 +771,12 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     from .common import read_files
 
     path = resolve_analytics_path(ctx, analytics_path)
-    if Path(out).exists() and not Path(out).is_dir():
-        raise click.ClickException(f"--parquet {out} is a file, not a directory")
-    # the files this command reads (the store, the analytics file): checked before the file is opened, and
-    # again by export_parquet (which knows the file it reads, as any caller of the Python API)
+    # the files this command reads (the store, the analytics file): checked once the file is opened (opened
+    # read-only: "no analytics file" comes before "DIR holds matches ... --force"), before anything is written,
+    # and again by export_parquet (which knows the file it reads, as any caller of the Python API)
     reads = read_files(ctx.obj.get("store") if ctx.obj else None, (path, f"the analytics file {path}"),
                        (f"{path}.wal", f"the analytics file's write-ahead log {path}.wal"))
     named = f"--parquet {out}"
-    try:
-        refuse_replacing(Path(out), reads, force, named, "--force")
-    except AnalyticsError as e:
-        raise click.ClickException(str(e)) from None
     try:
         con = connect_reader(path)  # sandboxed, as zx sql: SQL stored in the file touches no file (docs/security.md)
     except AnalyticsError as e:
@@ -791,6 +786,9 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         from analytics.stats import Stats
 
         refuse_other_version(con, path)  # an older schema's tables are not what the data dictionary describes
+        if Path(out).exists() and not Path(out).is_dir():  # what is read first, then where it is written
+            raise click.ClickException(f"--parquet {out} is a file, not a directory")
+        refuse_replacing(Path(out), reads, force, named, "--force")
 
         stale_note(ctx, Stats(con), path)  # (Stats over the open connection: not closed here)
         with progress(len(PARTITIONED), "exporting") as bar:

@@ -68,6 +68,22 @@ def _checked_against(audits: list, references, given: dict[str, str | None]) -> 
     return " checked against " + (", ".join(clauses[:-1]) + " and " if len(clauses) > 1 else "") + clauses[-1]
 
 
+def _check_bundle_path(ctx: click.Context, bundle_path: str, force: bool, targets: list[str],
+                       catalog_path: str | None, board_path: str | None) -> None:
+    """``--bundle FILE`` may be written: its folder exists, it is none of the files the audit reads (the store,
+    a log, the catalog, the board), and it does not exist, or ``force``."""
+    folder = Path(bundle_path).parent
+    if not folder.is_dir():
+        raise click.ClickException(f"--bundle {bundle_path}: the folder {folder} does not exist")
+    read = [(t, f"the audited log {t}") for t in targets if Path(t).is_file()]
+    read += [(f, f"the {kind} {f}") for f, kind in ((catalog_path, "catalog"), (board_path, "board"))
+             if f and Path(f).is_file()]
+    refuse_read_file(bundle_path, read_files(ctx.obj["store"], *read), "--bundle")
+    if Path(bundle_path).exists() and not force:
+        raise click.ClickException(f"--bundle {bundle_path} already exists: give another name, or --force "
+                                   f"to replace it")
+
+
 @click.command("audit")
 @click.argument("targets", nargs=-1, required=True, metavar="LOG...|DIR|-|MATCH...")
 @click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
@@ -99,17 +115,6 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
 
     catalog = load_catalog_option(catalog_path, board_path)
     targets = _expanded(targets)
-    if bundle_path is not None:  # before any work: never a traceback, never a file replaced unasked
-        folder = Path(bundle_path).parent
-        if not folder.is_dir():
-            raise click.ClickException(f"--bundle {bundle_path}: the folder {folder} does not exist")
-        read = [(t, f"the audited log {t}") for t in targets if Path(t).is_file()]
-        read += [(f, f"the {kind} {f}") for f, kind in ((catalog_path, "catalog"), (board_path, "board"))
-                 if f and Path(f).is_file()]
-        refuse_read_file(bundle_path, read_files(ctx.obj["store"], *read), "--bundle")
-        if Path(bundle_path).exists() and not force:
-            raise click.ClickException(f"--bundle {bundle_path} already exists: give another name, or --force "
-                                       f"to replace it")
     files = [t for t in targets if t == "-" or Path(t).is_file()]
     ids = [t for t in targets if t not in files]
     svc = None
@@ -130,11 +135,20 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
 
             # a forged aggregate's stored id, or a match the store seal lists but that was deleted whole: said so
             damaged = [t for t in unknown if forged_id(svc, t) or deleted_match(svc, t) is not None]
-            if damaged:
-                raise click.ClickException(unknown_match(svc, damaged[0]).message)
             from zx_events.replay import unknown_text
 
-            raise click.ClickException(unknown_text(unknown, svc.store.label, logs=True))
+            text = unknown_match(svc, damaged[0]).message if damaged else \
+                unknown_text(unknown, svc.store.label, logs=True)
+            svc.close()  # (the store as it was: no -wal or -shm left beside it while this process runs on)
+            raise click.ClickException(text)
+    if bundle_path is not None:  # before any work, once the store and the matches are found ("there is no store",
+        # "unknown match" are not hidden behind "--bundle FILE already exists"): never a file replaced unasked
+        try:
+            _check_bundle_path(ctx, bundle_path, force, targets, catalog_path, board_path)
+        except click.ClickException:
+            if svc is not None:
+                svc.close()  # (the store as it was: no -wal or -shm left beside it)
+            raise
     audits = []
     with progress(len(targets), "auditing") as bar:
         task = bar.add_task("audit", total=len(targets))

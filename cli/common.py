@@ -363,12 +363,15 @@ def refuse_read_file(path, reads: list[tuple[str, str]], option: str = "-o") -> 
                                        f"reads, --force or not; give another file (nothing was written)")
 
 
-def check_writable(path, force: bool, reads: list[tuple[str, str]] = ()) -> None:
-    """Before the work: ``path`` (a file a command writes) may be written: it is none of the files the
-    command ``reads`` (``read_files``), its folder exists, and it does not, or ``force`` (zx view, zx report)."""
+def check_writable(path, force: bool, reads: list[tuple[str, str]] = (), default: str | None = None) -> None:
+    """Before the work, once what the command reads is found (the store, the match: their errors come first):
+    ``path`` (a file a command writes) may be written: it is none of the files the command ``reads``
+    (``read_files``), its folder exists, and it does not, or ``force`` (zx view, zx report). ``default``: what
+    ``path`` is when the user named none (zx view's MATCH-SEAT.html), said with "exists"."""
     refuse_read_file(path, list(reads))
     if path.exists() and not force:
-        raise click.ClickException(f"{path} exists: give --force to overwrite it, or -o another file")
+        raise click.ClickException(f"{path} exists{f' ({default})' if default else ''}: give --force to overwrite "
+                                   f"it, or -o another file")
     if not path.parent.is_dir():
         raise click.ClickException(f"cannot write {path}: the folder {path.parent} does not exist")
 

@@ -426,10 +426,14 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists
     path = Path(out)
     store = _store(ctx)  # (before the analytics file: it is the store's by default)
     analytics = resolve_analytics_path(ctx, analytics_path)
-    check_writable(path, force, read_files(store, (analytics, f"the analytics file {analytics}"),
-                                           (f"{analytics}.wal", f"the analytics file's write-ahead log {analytics}.wal")))
-    backend = _backend(ctx, analytics_path, deck_lists=deck_lists)
-    try:
+    backend = _backend(ctx, analytics_path, deck_lists=deck_lists)  # "no store", "no analytics file" before "-o
+    try:  # FILE exists: give --force" (nothing is written either way)
+        fresh = backend.freshness()  # the analytics file: there, of this version, built from this store, current
+        if not fresh.ok:
+            raise WebError(503, fresh.message or "the analytics file cannot be used")
+        check_writable(path, force, read_files(
+            store, (analytics, f"the analytics file {analytics}"),
+            (f"{analytics}.wal", f"the analytics file's write-ahead log {analytics}.wal")))
         text = render_dashboard(backend, filters.params(), min_games, live=False, title=title)
         game = shown_game(backend, filters.game)
     except WebError as e:

@@ -44,6 +44,7 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     with its size, match and seats).
     """
     from web.viewer import ViewerError, page, parse_seats, shared_warning, viewer_data
+    from zx_events.replay import last_seq
 
     from .common import check_writable, read_files, service, write_page
 
@@ -52,9 +53,11 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     except ViewerError as e:
         raise click.UsageError(str(e)) from None
     path = Path(output) if output else default_path(match_id, chosen)
-    check_writable(path, force, read_files(ctx.obj["store"]))
-    svc = service(ctx)
-    try:
+    svc = service(ctx)  # the store, then the match, then the file written: "there is no store", "unknown match"
+    try:  # are not hidden behind "FILE exists: give --force" (nothing is written either way)
+        last_seq(svc, match_id)
+        check_writable(path, force, read_files(ctx.obj["store"]), None if output else
+                       f"the file zx view writes for match {match_id!r} as {', '.join(chosen)} when -o names none")
         page_data = viewer_data(svc, match_id, chosen)
     except (ZXError, ViewerError) as e:
         raise click.ClickException(getattr(e, "message", None) or str(e)) from None

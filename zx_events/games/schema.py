@@ -355,7 +355,12 @@ class LogFormat:
         return do if isinstance(do, str) and do in self.kinds else None
 
     def check_header_values(self, header: dict) -> None:
-        """What the schema's patterns cannot say: played_at is a real date."""
+        """What the schema's patterns cannot say: played_at is a real date; a match id is not made only of dots."""
+        match_id = header.get("match")
+        if isinstance(match_id, str) and match_id and not match_id.strip("."):  # the pattern allows "." and ".."
+            raise FormatError(f"match must not be made only of dots, got {quoted(match_id)}: a browser resolves a "
+                              f"path segment {quoted(match_id)} away, so zx serve's pages could not open the match "
+                              f"(docs/match-log.md, The header)")
         played = header.get("played_at")
         if played is not None:
             try:
