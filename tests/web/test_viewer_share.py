@@ -35,7 +35,17 @@ def files(viewer_store, tmp_path_factory) -> dict[str, Path]:
 def open_file(driver: Any, path: Path, fragment: str = "") -> None:
     driver.get("about:blank")
     driver.get(path.as_uri() + fragment)
-    assert driver.execute_script("return typeof zxViewer") == "object", "the viewer did not start"
+    # (a loaded machine: CI once read the new page before its script ran, after the page before had written its
+    # address on leaving; a few seconds for it, then the same failure)
+    deadline = time.monotonic() + 5
+    while driver.execute_script("return typeof zxViewer") != "object" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if driver.execute_script("return typeof zxViewer") != "object":
+        try:
+            said = driver.get_log("browser")
+        except Exception:  # (a driver without logs)
+            said = []
+        pytest.fail(f"the viewer did not start at {driver.current_url}: {said}")
 
 
 def shown(driver: Any) -> tuple[int, str]:
