@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_viewer_browser import wait_for_hash  # (the address helper, one copy)
 from click.testing import CliRunner
 
 from cli.main import zx
@@ -50,15 +51,6 @@ def open_file(driver: Any, path: Path, fragment: str = "") -> None:
 
 def shown(driver: Any) -> tuple[int, str]:
     return tuple(driver.execute_script("return [zxViewer.seq(), zxViewer.seat()]"))
-
-
-def wait_for_hash(driver: Any, want: str, timeout: float = 3.0) -> str:
-    deadline = time.monotonic() + timeout
-    while True:
-        got = driver.execute_script("return location.hash")
-        if got == want or time.monotonic() > deadline:
-            return got
-        time.sleep(0.05)
 
 
 def keys(driver: Any, *names: str) -> None:
