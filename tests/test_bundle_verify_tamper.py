@@ -218,3 +218,12 @@ def test_a_reference_file_the_audit_did_not_use_is_left_out_of_its_bundle(tmp_pa
     assert "--board" not in z.read("README.txt").decode()
     code, v = one(path)
     assert (code, v["status"]) == (0, "ok"), v
+
+
+def test_a_line_deleted_before_lines_swapped_is_still_deleted_at_its_seq(bundles, tmp_path):
+    def both(lines):
+        lines[20], lines[21] = lines[21], lines[20]
+        del lines[9]
+    code, v = one(rewritten(bundles["zx"], tmp_path / "both.zip", event_lines(both)))
+    assert (code, v["status"], v["seq"]) == (1, "deleted", 10), v
+    assert v["message"] == "seq 10 missing: the versions jump from 9 to 11", v

@@ -296,7 +296,10 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
     without the store (each event's canonical bytes from its payload, as ``zx verify`` does from the stored rows),
     and its log (``original`` and its game's suffix, the game of its Started event) checked against the content
     hash its Started event recorded at import, each record on the line its event carries; ``head``: the one written
-    on the score sheet. An ``integrity.Verdict``. ``violations.json`` and the states are the audit's report, not part
+    on the score sheet; then its board and catalog files against the SHA-256 its Started event pinned
+    (``_reference_files``). Lines of ``events.jsonl`` out of the order of their seq are diagnosed as
+    ``zx verify`` diagnoses a store's rows (``_out_of_order``). An ``integrity.Verdict``.
+    ``violations.json`` and the states are the audit's report, not part
     of the chain. A bundle of a log file (not of a stored match) holds no chain to check; one holding a file that
     ``zx audit --bundle`` does not write is refused (the judge reads the bundle's files). The bundle comes from
     outside: it is held to ``MAX_BUNDLE`` and each of its files to ``MAX_MEMBER``, its log to a log's limits."""
@@ -376,7 +379,7 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None) -> Any:
     if all(a < b for a, b in zip(seqs, seqs[1:])):
         verdict = verify_rows(match, rows)  # (in order: a seq missing is deleted, as zx verify says it of a store)
     else:  # lines swapped, moved or copied: each event checked at its place in the file, as zx verify checks a store
-        verdict = _out_of_order(match, rows_at(list(range(1, len(events) + 1))), seqs, at)
+        verdict = _out_of_order(match, rows_at(list(range(1, len(events) + 1))), seqs, at, rows)
     if verdict.ok:
         recorded = started.get("content_sha256")
         edited = ""
@@ -435,13 +438,14 @@ def _events(path: str, text: str) -> tuple[list[dict], list[int]]:
     return events, at
 
 
-def _out_of_order(match: str, rows: list, seqs: list[int], at: list[int]) -> Any:
+def _out_of_order(match: str, rows: list, seqs: list[int], at: list[int], by_seq: list) -> Any:
     """The verdict on a bundle's events whose lines are not in the order of their seq (swapped, moved, a line
     copied): ``rows`` hold each event at its place in the file (seq 1, 2, ...), checked as ``zx verify`` checks a
     store's (``integrity.verify_rows``, its diagnosis shared: ``recorded_elsewhere``), and worded with the lines of
     events.jsonl (``at``): ``events.jsonl:10, where seq 10 belongs, holds seq 11 (...) (seq 10 is at
     events.jsonl:11): events were swapped or moved``. Where the events verify at their places, a line whose seq
-    is not its place had its seq edited (``altered``)."""
+    is not its place had its seq edited (``altered``); anything else is worded from ``by_seq`` (each event at the
+    seq its line says), as before (``seq 10 missing``)."""
     from zx_events.integrity import Verdict, recorded_elsewhere, verify_rows
 
     verdict = verify_rows(match, rows)
@@ -467,7 +471,7 @@ def _out_of_order(match: str, rows: list, seqs: list[int], at: list[int]) -> Any
         return Verdict(match, len(rows), "altered", first + 1,
                        f"events.jsonl:{at[first]} says seq {seqs[first]}, but its event verifies as seq {first + 1}, "
                        f"the place of its line: its seq was edited", head)
-    return verdict
+    return verify_rows(match, by_seq)
 
 
 def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: dict, game: Any) -> str:
