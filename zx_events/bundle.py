@@ -165,7 +165,7 @@ def bundle_bytes(audit: Audit, given: dict[str, tuple[str, bytes]] | None = None
     (their name in the bundle, their bytes): held in it, for ``zx audit`` of its log to find what it found."""
     import io
 
-    given = given or {}
+    given = {kind: file for kind, file in (given or {}).items() if _used(audit, kind, file[1])}
     states = violation_states(audit)
     findings = []
     files: dict[str, str] = {}
@@ -197,6 +197,23 @@ def bundle_bytes(audit: Audit, given: dict[str, tuple[str, bytes]] | None = None
         for name, data in given.values():
             z.writestr(name, data)
     return buf.getvalue(), [*body, *(name for name, _ in given.values())]
+
+
+def _used(audit: Audit, kind: str, data: bytes) -> bool:
+    """Whether the reference file ``data`` of ``kind`` given to the audit is the one it used (its SHA-256, as zx
+    hashes such a file): one of another game's (``--board`` for a Z/X match, which a warning says was not used) is
+    left out of the bundle, whose check (``verify_bundle``) holds each such file to the one its match pinned."""
+    import hashlib
+
+    from zx_events.errors import FormatError, decoded
+
+    used = audit.catalog if kind == "catalog" else audit.fixtures.get(kind)
+    if not isinstance(used, dict):
+        return False
+    try:
+        return hashlib.sha256(decoded(data, f"the {kind} file", kind).encode("utf-8")).hexdigest() == used.get("sha256")
+    except FormatError:
+        return False
 
 
 # ---------------------------------------------------------------------- checking a bundle without the store
@@ -279,7 +296,10 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
     without the store (each event's canonical bytes from its payload, as ``zx verify`` does from the stored rows),
     and its log (``original`` and its game's suffix, the game of its Started event) checked against the content
     hash its Started event recorded at import, each record on the line its event carries; ``head``: the one written
-    on the score sheet. An ``integrity.Verdict``. ``violations.json`` and the states are the audit's report, not part
+    on the score sheet; then its board and catalog files against the SHA-256 its Started event pinned
+    (``_reference_files``). Lines of ``events.jsonl`` out of the order of their seq are diagnosed as
+    ``zx verify`` diagnoses a store's rows (``_out_of_order``). An ``integrity.Verdict``.
+    ``violations.json`` and the states are the audit's report, not part
     of the chain. A bundle of a log file (not of a stored match) holds no chain to check; one holding a file that
     ``zx audit --bundle`` does not write is refused (the judge reads the bundle's files). The bundle comes from
     outside: it is held to ``MAX_BUNDLE`` and each of its files to ``MAX_MEMBER``, its log to a log's limits."""
@@ -304,15 +324,13 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None) -> Any:
 
     try:
         names = z.namelist()
-        events = [json.loads(line) for line in _read_member(z, path, "events.jsonl").decode("utf-8").splitlines()
-                  if line.strip()]
+        text = _read_member(z, path, "events.jsonl").decode("utf-8")
     except ZXError:
         raise
     except (zipfile.BadZipFile, KeyError, UnicodeDecodeError, ValueError, OSError) as e:
         raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle (events.jsonl and original.* in a zip): "
                       f"{e}") from None
-    if not events or not all(isinstance(e, dict) and {"seq", "topic", "digest", "payload"} <= set(e) for e in events):
-        raise ZXError(f"{path}: its events.jsonl holds no events of zx audit --bundle (seq, topic, digest, payload)")
+    events, at = _events(path, text)
     started = events[0]["payload"] if isinstance(events[0]["payload"], dict) else {}
     match = started.get("match_id")
     if not isinstance(match, str) or not games.is_topic(str(events[0]["topic"]), "Started"):
@@ -343,15 +361,25 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None) -> Any:
                       f"audit, not stored, so there is no chain to check; `zx audit {original}` checks its rules")
     # (a stored match's bundle without its seal, by the head given or its README: verify_rows says "deleted")
     oid = match_uuid(match)
-    rows = []
-    for n, e in enumerate(events, 1):
+    for n, e in zip(at, events):
         if not isinstance(e["seq"], int) or isinstance(e["seq"], bool):  # (a hostile bundle: never a traceback)
             raise ZXError(f"{path}: events.jsonl:{n}: its seq is not a whole number ({str(e['seq'])[:40]!r})")
-        payload = e["payload"] if isinstance(e["payload"], dict) else None
-        body = canonical(str(e["topic"]), oid, e["seq"], payload) if payload is not None else None
-        rows.append(Row(e["seq"], str(e["topic"]), e["digest"] if isinstance(e["digest"], str) else None,
-                        body, payload, oid))
-    verdict = verify_rows(match, rows)
+
+    def rows_at(seqs: list[int]) -> list:
+        out = []
+        for seq, e in zip(seqs, events):
+            payload = e["payload"] if isinstance(e["payload"], dict) else None
+            body = canonical(str(e["topic"]), oid, seq, payload) if payload is not None else None
+            out.append(Row(seq, str(e["topic"]), e["digest"] if isinstance(e["digest"], str) else None,
+                           body, payload, oid))
+        return out
+
+    seqs = [e["seq"] for e in events]
+    rows = rows_at(seqs)
+    if all(a < b for a, b in zip(seqs, seqs[1:])):
+        verdict = verify_rows(match, rows)  # (in order: a seq missing is deleted, as zx verify says it of a store)
+    else:  # lines swapped, moved or copied: each event checked at its place in the file, as zx verify checks a store
+        verdict = _out_of_order(match, rows_at(list(range(1, len(events) + 1))), seqs, at, rows)
     if verdict.ok:
         recorded = started.get("content_sha256")
         edited = ""
@@ -373,6 +401,9 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None) -> Any:
         if edited:
             return Verdict(match, verdict.events, "altered", None, f"the bundle's {original} {edited}; its events are "
                                                                    f"intact", verdict.head)
+        wrong = _reference_files(z, path, names, started, games.for_topic(str(events[0]["topic"])))
+        if wrong:
+            return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
     elif verdict.status == "deleted" and not games.is_topic(str(events[-1]["topic"]), "Sealed") \
             and not _says_stored(z):  # a head was given for a bundle whose README calls it a log file's
         verdict = Verdict(verdict.match, verdict.events, verdict.status, verdict.seq,
@@ -380,6 +411,104 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None) -> Any:
                           f"a seal; a head written down is a stored match's, whose bundle ends with its seal)",
                           verdict.head)
     return check_head(verdict, head) if head is not None else verdict
+
+
+def _events(path: str, text: str) -> tuple[list[dict], list[int]]:
+    """The events of a bundle's ``events.jsonl`` (one JSON object a line, blank lines left out) and the line of
+    each; a line that is not JSON, or not an event, is a ``ZXError`` naming it (``events.jsonl:5``)."""
+    from zx_events.errors import ZXError, cut
+
+    events, at = [], []
+    for n, line in enumerate(text.split("\n"), 1):  # (not splitlines: U+2028 in a name is no line end of JSON)
+        if not line.strip():
+            continue
+        try:
+            e = json.loads(line)
+        except ValueError as err:
+            reason = f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError) else str(err)
+            raise ZXError(f"{path}: events.jsonl:{n} is not JSON: {reason} ({cut(line.strip(), 40)!r}): it is not the "
+                          f"bundle zx audit wrote, whose events.jsonl holds one event a line") from None
+        if not isinstance(e, dict) or not {"seq", "topic", "digest", "payload"} <= set(e):
+            raise ZXError(f"{path}: events.jsonl:{n} is not an event of zx audit --bundle (an object with seq, topic, "
+                          f"digest, payload)")
+        events.append(e)
+        at.append(n)
+    if not events:
+        raise ZXError(f"{path}: its events.jsonl holds no events of zx audit --bundle (seq, topic, digest, payload)")
+    return events, at
+
+
+def _out_of_order(match: str, rows: list, seqs: list[int], at: list[int], by_seq: list) -> Any:
+    """The verdict on a bundle's events whose lines are not in the order of their seq (swapped, moved, a line
+    copied): ``rows`` hold each event at its place in the file (seq 1, 2, ...), checked as ``zx verify`` checks a
+    store's (``integrity.verify_rows``, its diagnosis shared: ``recorded_elsewhere``), and worded with the lines of
+    events.jsonl (``at``): ``events.jsonl:10, where seq 10 belongs, holds seq 11 (...) (seq 10 is at
+    events.jsonl:11): events were swapped or moved``. Where the events verify at their places, a line whose seq
+    is not its place had its seq edited (``altered``); anything else is worded from ``by_seq`` (each event at the
+    seq its line says), as before (``seq 10 missing``)."""
+    from zx_events.integrity import Verdict, recorded_elsewhere, verify_rows
+
+    verdict = verify_rows(match, rows)
+    first = next(i for i, seq in enumerate(seqs) if seq != i + 1)  # (not in order: one is not at its place)
+    where = (verdict.seq - 1) if verdict.seq is not None and not verdict.ok else None
+    head = verdict.head
+    if where is not None and where <= first and verdict.status in ("reordered", "inserted"):
+        found = recorded_elsewhere(rows, where)
+        if found is not None:
+            k, kept = found
+            row, seq = rows[where], where + 1
+            what = row.topic.rsplit(":", 1)[-1]
+            if kept:
+                return Verdict(match, len(rows), "inserted", seq,
+                               f"events.jsonl:{at[where]}, where seq {seq} belongs, holds a copy of seq {k + 1} "
+                               f"({what}), which is still in place at events.jsonl:{at[k]}", head)
+            own = [at[j] for j, s in enumerate(seqs) if s == seq and j != where]
+            return Verdict(match, len(rows), "reordered", seq,
+                           f"events.jsonl:{at[where]}, where seq {seq} belongs, holds seq {k + 1} ({what})"
+                           + (f" (seq {seq} is at events.jsonl:{own[0]})" if own else "")
+                           + ": events were swapped or moved", head)
+    if where is None or where > first:  # its event verifies at its place: its seq alone was edited
+        return Verdict(match, len(rows), "altered", first + 1,
+                       f"events.jsonl:{at[first]} says seq {seqs[first]}, but its event verifies as seq {first + 1}, "
+                       f"the place of its line: its seq was edited", head)
+    return verify_rows(match, by_seq)
+
+
+def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: dict, game: Any) -> str:
+    """What is wrong with the board and catalog files a bundle holds (``zx audit --board FILE --catalog FILE``:
+    they change its findings), or "": each is hashed as zx hashes a reference file (its text, line ends as LF:
+    ``errors.decoded``) and compared with the one its match's Started event pinned at import (the chain checked
+    first: the pin is the importer's). A file of a kind its match pinned none of, or of another content, is named
+    with the pin and its hash."""
+    import hashlib
+
+    from zx_events.errors import FormatError, ZXError, decoded
+
+    for name in dict.fromkeys(names):
+        m = re.fullmatch(r"(catalog|board)(\.[^./]+)?", name)
+        if m is None:
+            continue
+        kind = m.group(1)
+        pin = started.get(kind)
+        if not isinstance(pin, dict) or not isinstance(pin.get("sha256"), str):
+            reads = kind == "catalog" or kind in game.fixture_options()
+            return (f"the bundle's {name} is a {kind} file, but its match pinned no {kind} at import (its Started "
+                    f"event names none{'' if reads else f': a {game.name} match reads no {kind}'}): it is not a "
+                    f"file the match was checked with")
+        try:
+            text = decoded(_read_member(z, path, name), f"the {kind} file", name)
+        except FormatError as e:
+            return (f"the bundle's {name} is not the {kind} its match was imported with: {e.message} (its Started "
+                    f"event pins {kind} {pin.get('name')} sha256 {pin['sha256'][:12]})")
+        except (zipfile.BadZipFile, OSError) as e:
+            raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its {name}: {e}") from None
+        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if sha != pin["sha256"]:
+            return (f"the bundle's {name} is not the {kind} its match was imported with: its Started event pins "
+                    f"{kind} {pin.get('name')} sha256 {pin['sha256'][:12]}, the file hashes to {sha[:12]} (edited, "
+                    f"swapped, or given to the audit in its place: the findings of `zx audit` with it are not the "
+                    f"match's)")
+    return ""
 
 
 def _says_stored(z: zipfile.ZipFile) -> bool:

@@ -388,20 +388,14 @@ def _diagnose(match: str, rows: Sequence[Row], i: int, prev: str, head: str | No
     what = _short_topic(row.topic)
     if row.body is None:
         return verdict("altered", f"seq {seq} ({what}): the stored payload cannot be decoded")
-    in_place = [k == 0 and _verifies(r, r.digest or "", ZERO) or k > 0 and
-                _verifies(r, r.digest or "", rows[k - 1].digest or "") for k, r in enumerate(rows)]
-    displaced = {ZERO} | {r.digest for k, r in enumerate(rows) if not in_place[k] and r.digest}
-    for k, other in enumerate(rows):  # does this event verify as the event of another position?
-        m = other.seq
-        if m == seq:
-            continue
-        prevs = displaced | ({rows[k - 1].digest} if k > 0 and rows[k - 1].digest else set())
-        body = row.body_as(m)
-        if any(link(p, body) == row.digest for p in prevs):
-            if in_place[k]:
-                return verdict("inserted", f"seq {seq} ({what}) is a copy of seq {m}, which is still in place")
-            return verdict("reordered", f"seq {seq} holds the event recorded as seq {m} ({what}): "
-                                        f"events were swapped or moved")
+    found = recorded_elsewhere(rows, i)
+    if found is not None:
+        k, kept = found
+        m = rows[k].seq
+        if kept:
+            return verdict("inserted", f"seq {seq} ({what}) is a copy of seq {m}, which is still in place")
+        return verdict("reordered", f"seq {seq} holds the event recorded as seq {m} ({what}): "
+                                    f"events were swapped or moved")
     if i + 1 < n and rows[i + 1].body is not None and rows[i + 1].digest is not None and \
             link(prev, rows[i + 1].body_as(seq)) == rows[i + 1].digest:
         return verdict("inserted", f"seq {seq} ({what}) was inserted: the event after it was recorded as seq {seq}")
@@ -414,6 +408,28 @@ def _diagnose(match: str, rows: Sequence[Row], i: int, prev: str, head: str | No
         return verdict("altered", f"seq {seq} ({what}): its digest was removed")
     return verdict("altered", f"digest mismatch at seq {seq} ({what}): its payload was changed after import "
                               f"(or the digest of seq {seq - 1} was rewritten)")
+
+
+def recorded_elsewhere(rows: Sequence[Row], i: int) -> tuple[int, bool] | None:
+    """Whether the event at position ``i`` (one that fails its link there) verifies as the event recorded at
+    another position ``k``: ``(k, kept)``, ``kept`` when the event at ``k`` is still in its place (``i`` holds a
+    copy of it: inserted) and not (events swapped or moved: reordered); None when it verifies nowhere else.
+    ``_diagnose`` words it for a store, ``zx_events.bundle`` for a dispute bundle's lines."""
+    row, seq = rows[i], rows[i].seq
+    if row.body is None or row.digest is None:
+        return None
+    in_place = [k == 0 and _verifies(r, r.digest or "", ZERO) or k > 0 and
+                _verifies(r, r.digest or "", rows[k - 1].digest or "") for k, r in enumerate(rows)]
+    displaced = {ZERO} | {r.digest for k, r in enumerate(rows) if not in_place[k] and r.digest}
+    for k, other in enumerate(rows):  # does this event verify as the event of another position?
+        m = other.seq
+        if m == seq:
+            continue
+        prevs = displaced | ({rows[k - 1].digest} if k > 0 and rows[k - 1].digest else set())
+        body = row.body_as(m)
+        if any(link(p, body) == row.digest for p in prevs):
+            return k, in_place[k]
+    return None
 
 
 def _short_topic(topic: str) -> str:
