@@ -33,7 +33,7 @@ def start_serve(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[subpro
                             stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    with httpx.Client(timeout=2) as polling:  # (one client: a new one per poll costs ~30 ms of CPU)
+    with httpx.Client(timeout=2) as polling:  # (one client: a new one per poll costs ~45 ms of CPU)
         while True:
             try:
                 if polling.get(base + "/api/status").status_code == 200:
@@ -143,11 +143,12 @@ def test_while_zx_serve_holds_the_analytics_file_every_message_says_to_stop_it(t
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", built.store, "serve", "--port", str(port)],
                             cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    polling = httpx.Client(timeout=10)  # (one client: a new one per poll costs ~45 ms of CPU)
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                r = httpx.get(f"http://127.0.0.1:{port}/api/stats/matchups", timeout=10)
+                r = polling.get(f"http://127.0.0.1:{port}/api/stats/matchups")
                 break
             except httpx.HTTPError:
                 assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[1]
@@ -172,6 +173,7 @@ def test_while_zx_serve_holds_the_analytics_file_every_message_says_to_stop_it(t
         assert r.exit_code == 0 and "the matches are imported, but the analytics file was not updated" in r.stderr
         assert held in r.stderr and "later" not in r.stderr, r.stderr
     finally:
+        polling.close()
         proc.terminate()
         proc.communicate(timeout=20)
     r = CliRunner().invoke(zx, ["--store", built.store, "report", "-o", str(tmp_path / "r.html")])
