@@ -72,8 +72,7 @@ def test_ctrl_c_at_any_moment_of_the_start_ends_the_server(small, workers):
     """A Ctrl-C before "serving" was lost when it came while DuckDB read the analytics file (below); here a
     Ctrl-C at several moments of the start, and once it serves, each ends the server as docs/serve.md says."""
     store, analytics = small
-    # (test_serve_stop: once served; 0.2 s landed in the same imports, deaf to Ctrl-C, as 0.05 and 0.4)
-    for delay in (0.05, 0.4, 0.8, "served") if workers == "1" else (0.2, 0.8):
+    for delay in (0.05, 0.2, 0.4, 0.8, "served") if workers == "1" else (0.2, 0.8):  # (test_serve_stop: once served)
         proc = start(store, analytics, "--workers", workers)
         said = ""
         if delay == "served":
