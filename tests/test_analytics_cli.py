@@ -231,12 +231,13 @@ def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path, wor
     store is projected serially whatever ZX_ANALYTICS_WORKERS says, ``parallel.eligible``: the same case.)"""
     from zx_events.games.zx.sim import simulate, write_files
 
-    list(write_files(tmp_path / "sim", 11, simulate(30, 11, policy="mixed"), 30))
+    # 15 matches (~1,500 events) in pages of 150 events: as many pages as 30 matches in pages of 300, half the work
+    list(write_files(tmp_path / "sim", 11, simulate(15, 11, policy="mixed"), 15))
     logs = sorted(str(p) for p in (tmp_path / "sim").glob("*.zxlog"))
     r = _zx(store_url, "import", "--no-analytics", "--format", "csv", *logs)
     assert r.returncode == 0, r.stderr
     path, rebuilt = tmp_path / "a.duckdb", tmp_path / "rebuilt.duckdb"
-    crashed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "300",
+    crashed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "150",
                   env={CRASH_ENV: "3", WORKERS_ENV: workers})
     assert crashed.returncode == 75, crashed.stderr
     con = duckdb.connect(str(path), read_only=True)
@@ -244,14 +245,14 @@ def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path, wor
                                         "FROM projection_position").fetchall()
     partial = con.execute("SELECT count(*) FROM matches").fetchall()[0][0]
     con.close()
-    assert position > 0 and 0 < partial < 30  # three pages committed, the fourth rolled back
-    resumed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "300",
+    assert position > 0 and 0 < partial < 15  # three pages committed, the fourth rolled back
+    resumed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "150",
                   "--format", "json", env={WORKERS_ENV: workers})
     assert resumed.returncode == 0, resumed.stderr
-    assert json.loads(resumed.stdout)[0]["matches"] == 30 - partial
+    assert json.loads(resumed.stdout)[0]["matches"] == 15 - partial
     full = _zx(store_url, "analytics", "update", "--rebuild", "--analytics", str(rebuilt), "--format", "json")
     assert full.returncode == 0, full.stderr
-    assert json.loads(full.stdout)[0]["matches"] == 30
+    assert json.loads(full.stdout)[0]["matches"] == 15
     assert_same_tables(rebuilt, path)
     assert inflight in (0, 1)
 
@@ -263,23 +264,24 @@ def test_a_rebuild_by_workers_commits_its_pages_together_and_resumes(tmp_path):
     every match once (the tables of a serial rebuild)."""
     from zx_events.games.zx.sim import simulate, write_files
 
-    list(write_files(tmp_path / "sim", 12, simulate(20, 12, policy="mixed"), 20))
+    # 10 matches (~1,000 events) in pages of 100 events: as many pages as 20 matches in pages of 200, half the work
+    list(write_files(tmp_path / "sim", 12, simulate(10, 12, policy="mixed"), 10))
     store = str(tmp_path / "store.sqlite")
     logs = sorted(str(p) for p in (tmp_path / "sim").glob("*.zxlog"))
     r = _zx(store, "import", "--no-analytics", "--format", "csv", *logs)
     assert r.returncode == 0, r.stderr
     path, serial = tmp_path / "a.duckdb", tmp_path / "serial.duckdb"
-    crashed = _zx(store, "analytics", "update", "--rebuild", "--analytics", str(path), "--page-size", "200",
+    crashed = _zx(store, "analytics", "update", "--rebuild", "--analytics", str(path), "--page-size", "100",
                   env={CRASH_ENV: "3", WORKERS_ENV: "2"})
     assert crashed.returncode == 75, crashed.stderr
     con = duckdb.connect(str(path), read_only=True)
     assert con.execute("SELECT position, events FROM projection_position").fetchall() == [(0, 0)]
     assert con.execute("SELECT count(*) FROM matches").fetchall() == [(0,)]
     con.close()
-    resumed = _zx(store, "analytics", "update", "--analytics", str(path), "--page-size", "200", "--format", "json",
+    resumed = _zx(store, "analytics", "update", "--analytics", str(path), "--page-size", "100", "--format", "json",
                   env={WORKERS_ENV: "2"})
     assert resumed.returncode == 0, resumed.stderr
-    assert json.loads(resumed.stdout)[0]["matches"] == 20
+    assert json.loads(resumed.stdout)[0]["matches"] == 10
     full = _zx(store, "analytics", "update", "--rebuild", "--analytics", str(serial), "--format", "json",
                env={WORKERS_ENV: "0"})
     assert full.returncode == 0, full.stderr

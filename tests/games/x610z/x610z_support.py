@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from zx_events.games.x610z.setup import board_for, catalog_for, open_match
 
@@ -63,15 +63,22 @@ def hidden_codes(m: Any, viewer: str) -> set[str]:
     return out
 
 
-def strings(value: Any) -> Iterator[str]:
-    """Every string in a JSON-like value, keys included."""
+def strings(value: Any) -> list[str]:
+    """Every string in a JSON-like value, keys included, in document order. (A list built in one walk: the
+    leak tests call it on every view of every event; nested generators cost them a third of their time.)"""
+    out: list[str] = []
+    _strings(value, out)
+    return out
+
+
+def _strings(value: Any, out: list[str]) -> None:
     if isinstance(value, str):
-        yield value
+        out.append(value)
     elif isinstance(value, dict):
         for k, v in value.items():
-            yield k
-            yield from strings(v)
+            out.append(k)
+            _strings(v, out)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from strings(v)
+            _strings(v, out)
 
