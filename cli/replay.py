@@ -65,7 +65,8 @@ def _warn_if_tampered(svc, match_id: str) -> None:
               help="Print every step from the start position (default: the header; an event inside a step: that "
                    "step up to it, then the rest of it) to the end, or to event N.")
 @click.option("--step", "interactive", is_flag=True,
-              help=f"Step through the records one at a time ({KEYS}); prints every step when stdin is not a terminal.")
+              help=f"Step through the records one at a time ({KEYS}; the arrow keys: right, down next, left, up previous); "
+                   "prints every step when stdin is not a terminal.")
 @click.option("--as", "perspective", type=Seat(), default=JUDGE,
               show_default=True,
               help="Whose view (Z/X 301.3, X610Z 502.3): judge sees everything; P1/P2 their own hand (Z/X: and "
