@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -18,6 +19,12 @@ from .output import Printable, counted, emit, json_text, output_closed, printabl
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 SHORT_KEYS = "n next · t turn · p back · q quit"  # the prompt of a terminal too narrow for KEYS
+# the keys of --step as a terminal sends them (raw): an arrow as \x1b[C, or \x1bOC in application cursor mode
+NEXT_KEYS = frozenset({"n", "N", " ", "\r", "\n", "\x1b[C", "\x1b[B", "\x1bOC", "\x1bOB"})  # also right, down
+BACK_KEYS = frozenset({"p", "P", "\x1b[D", "\x1b[A", "\x1bOD", "\x1bOA"})  # also left, up
+TURN_KEYS = frozenset({"t", "T"})
+QUIT_KEYS = frozenset({"q", "Q", "\x1b", "\x04"})  # Esc alone, Ctrl-D
+_KEY = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1bO.|.", re.S)  # one key: an escape sequence, or a character
 
 
 class ToParam(click.ParamType):
@@ -58,7 +65,8 @@ def _warn_if_tampered(svc, match_id: str) -> None:
               help="Print every step from the start position (default: the header; an event inside a step: that "
                    "step up to it, then the rest of it) to the end, or to event N.")
 @click.option("--step", "interactive", is_flag=True,
-              help=f"Step through the records one at a time ({KEYS}); prints every step when stdin is not a terminal.")
+              help=f"Step through the records one at a time ({KEYS}; the arrow keys: right, down next, left, up previous); "
+                   "prints every step when stdin is not a terminal.")
 @click.option("--as", "perspective", type=Seat(), default=JUDGE,
               show_default=True,
               help="Whose view (Z/X 301.3, X610Z 502.3): judge sees everything; P1/P2 their own hand (Z/X: and "
@@ -156,34 +164,61 @@ def _draw(hist: Any, out: "Output", perspective: str, seq: int | None, stop_seq:
         out.step(step)
 
 
+def _read_keys() -> list[str]:
+    """The keys typed, each in turn (keys typed ahead while a step was drawn, or a key held down, are read at once);
+    none at the end of input: Ctrl-D alone (``click.getchar`` raises EOFError for it: "Aborted!", exit 1), or the
+    terminal closed (the read gives nothing, or fails: each empty read was taken for "next", to the last step)."""
+    try:
+        text = click.getchar()
+    except (EOFError, OSError):  # (OSError: EIO, the terminal is gone)
+        return []
+    return _KEY.findall(text or "")  # (None: click's terminal settings could not be set back, the terminal gone)
+
+
+def _prompt(text: str, short: str, width: int | None) -> str:
+    """``text``, or ``short`` on a terminal narrower than ``text``."""
+    return text if width is None or len(text) <= width else short
+
+
 def _interactive(hist: Any, perspective: str, index: int, out: "Output") -> None:
     last = len(hist.bounds) - 1
     index = min(index, last)
     shown = None
-    width = terminal_width()
+    keys: list[str] = []
     while True:
         if index != shown:
             (step,) = hist.steps(perspective, index, index + 1)
             out.step(step)
             shown = index
-        prompt = f"[{index}/{last}] {KEYS}"
-        click.echo(prompt if width is None or len(prompt) <= width else f"[{index}/{last}] {SHORT_KEYS}", err=True)
-        key = click.getchar()
-        if key in ("q", "Q", "\x1b", "\x03", "\x04"):
+        width = terminal_width()  # at each prompt: the terminal may have been resized (the step is drawn at it too)
+        click.echo(_prompt(f"[{index}/{last}] {KEYS}", f"[{index}/{last}] {SHORT_KEYS}", width), err=True)
+        if not keys:
+            keys = _read_keys()
+            if not keys:  # the end of input: as q
+                return
+        key = keys.pop(0)
+        if key == "\x03":  # Ctrl-C among keys read at once (alone, click.getchar raises it): Aborted!, exit 1
+            raise KeyboardInterrupt
+        if key in QUIT_KEYS:
             return
-        if key in ("p", "P"):
-            index = max(0, index - 1)
-        elif key in ("t", "T"):
+        if key in BACK_KEYS:
+            if index == 0:
+                click.echo("no earlier step: this is the first one", err=True)
+            else:
+                index -= 1
+        elif key in TURN_KEYS:
             later = [t for t in hist.turns if t > hist.bounds[index][1]]
             if later:
                 index = hist.step_of(later[0])
             else:
                 click.echo("no later turn: this is the last one", err=True)
-        elif index == last:
-            click.echo("end of the match", err=True)
-            return
-        else:
+        elif key in NEXT_KEYS:
+            if index == last:
+                click.echo("end of the match", err=True)
+                return
             index += 1
+        else:  # any other key: nothing but the keys that work (each was taken for "next")
+            click.echo(_prompt(f"keys: {KEYS}", f"keys: {SHORT_KEYS}", width), err=True)
 
 
 # ---------------------------------------------------------------------- output
@@ -240,6 +275,50 @@ def _event_text(e: Any, cut: set[str]) -> str:
     return _cut_values(e.text, cut)
 
 
+def step_title(step: Any, phase: str, cells: int) -> str:
+    """The title of step ``step`` (its state's match, ``seq``, turn and seat; ``phase`` in the viewer's words), its
+    control characters escaped, in ``cells`` terminal cells where it can be: the match id gives way first (cut in
+    the middle, then left out), then ``seq``, then the phase, so that the step, the turn and the seat stay (at 40
+    columns the end was cut: ``sim-1-0038 · step 0 · seq 1/417 · t…``). A narrower title is cut at its end."""
+    from rich.cells import cell_len
+
+    v = step.state
+    turn = f"turn {v.turn}" + (f" ({v.active})" if v.active else "")
+    title = printable(f"{v.match_id} · step {step.index} · seq {v.seq}/{v.last_seq} · {turn} · {phase} · as "
+                      f"{v.perspective}")
+    if cell_len(title) <= cells:
+        return title
+    step_, seq, seat, phase = f"step {step.index}", f"seq {v.seq}/{v.last_seq}", f"as {v.perspective}", printable(phase)
+    rest = " · ".join((step_, seq, turn, phase, seat))
+    room = cells - cell_len(rest) - len(" · ")
+    if room >= 7:  # (fewer cells keep too little of an id to tell it)
+        return f"{_elide_middle(printable(v.match_id), room)} · {rest}"
+    for shorter in ((step_, seq, turn, phase, seat), (step_, turn, phase, seat), (step_, turn, seat)):
+        title = " · ".join(shorter)
+        if cell_len(title) <= cells:
+            break
+    return title
+
+
+def _elide_middle(text: str, cells: int) -> str:
+    """``text`` in ``cells`` terminal cells: its start and its end, whole grapheme clusters, about a half each,
+    with ``…`` between them."""
+    from rich.cells import cell_len
+    from wcwidth import iter_graphemes
+
+    from zx_events.freetext import cells_prefix
+
+    head = text[:cells_prefix(text, cells // 2)]
+    tail: list[str] = []
+    free = cells - 1 - cell_len(head)
+    for cluster in reversed(list(iter_graphemes(text[len(head):]))):
+        free -= cell_len(cluster)
+        if free < 0:
+            break
+        tail.append(cluster)
+    return f"{head}…{''.join(reversed(tail))}"
+
+
 def draw_step(step: Any, game: Any, cut: set[str] | None = None) -> None:
     """Step ``step`` drawn on stdout: its record, its events, its violations and the board after it; ``cut`` gets
     each text of them cut to 200 terminal cells (``_cut_values``)."""
@@ -253,12 +332,10 @@ def draw_step(step: Any, game: Any, cut: set[str] | None = None) -> None:
                       highlight=False)
     console.on_broken_pipe = output_closed  # (zx replay | head: 141, quietly; rich's own exits 1)
     phase = game.phase_text(v.phase)  # the viewer's words ("over" was printed as it is stored)
-    title = (f"{v.match_id} · step {step.index} · seq {v.seq}/{v.last_seq} · turn {v.turn}"
-             + (f" ({v.active})" if v.active else "") + f" · {phase} · as {v.perspective}")
     # a log's text (names, ids, notes) is shown as text: never markup, its control characters escaped before
     # a Text holds it (Text drops \a \b \v \f \r and measures other controls as no width: the line was cut);
     # Printable escapes what a game's board still holds
-    parts: list[Any] = [Rule(Text(printable(title)))]
+    parts: list[Any] = [Rule(Text(step_title(step, phase, console.width - 4)))]  # (a Rule: 2 cells each side)
     where = f"line {step.line}: " if step.line is not None else ""
     skipped = " [record not applied]" if any(e.kind == "RecordSkipped" for e in step.events) else ""  # (no finding
     # of its own: a pass of a battle refused at its attack, docs/replay.md)

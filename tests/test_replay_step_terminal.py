@@ -1,0 +1,250 @@
+"""``zx replay --step`` in a real terminal (a pseudo-terminal driven by python's pty module): the keys, the
+end of input, the prompt and the title at the terminal's width, read again at each step."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MATCH = "hand-first-turns-001"  # examples/legal/first-turns.zxlog: 22 steps
+PROMPT = re.compile(r"\[(\d+)/22\] ")
+RIGHT, LEFT, UP, DOWN = "\x1b[C", "\x1b[D", "\x1b[A", "\x1b[B"
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from click.testing import CliRunner
+
+    from cli.main import zx
+
+    path = tmp_path_factory.mktemp("step") / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(path), "import", "--no-analytics",
+                                str(ROOT / "examples" / "legal" / "first-turns.zxlog")])
+    assert r.exit_code == 0, r.output
+    return path
+
+
+def _size(fd: int, cols: int) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
+
+
+class Terminal:
+    """``zx --store STORE replay MATCH --step ARGS`` on a pseudo-terminal of ``cols`` columns (stdin, stdout and
+    stderr; ``stderr``: a file instead). ``key`` types a key and waits for the next prompt (or the end)."""
+
+    def __init__(self, store: Path, cols: int, *args: str, stderr: Path | None = None) -> None:
+        self.master, slave = os.openpty()
+        _size(slave, cols)
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"}
+        for name in ("COLUMNS", "LINES", "ZX_NO_TTY"):
+            env.pop(name, None)
+        self.err = open(stderr, "wb") if stderr else None
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from cli.main import main; sys.argv[0] = 'zx'; main()",
+             "--store", str(store), "replay", MATCH, "--step", *args],
+            stdin=slave, stdout=slave, stderr=self.err or slave, env=env, close_fds=True, start_new_session=True)
+        os.close(slave)
+        self.out = b""
+        self.wait_prompt(1)
+
+    @property
+    def text(self) -> str:
+        return self.out.decode("utf-8", "replace")
+
+    def prompts(self) -> list[int]:
+        text = self.text if self.err is None else Path(self.err.name).read_text("utf-8", "replace")
+        return [int(m.group(1)) for m in PROMPT.finditer(text)]
+
+    def _read(self, timeout: float) -> bool | None:
+        """Read what comes within ``timeout`` seconds: True (something), None (nothing), False (the other side
+        closed)."""
+        if not select.select([self.master], [], [], timeout)[0]:
+            return None
+        try:
+            chunk = os.read(self.master, 65536)
+        except OSError:
+            return False
+        self.out += chunk
+        return bool(chunk)
+
+    def wait_prompt(self, n: int) -> None:
+        """Read until the ``n``th prompt (then what follows it at once), the end, or 60 seconds."""
+        deadline = time.monotonic() + 60
+        while len(self.prompts()) < n and time.monotonic() < deadline:
+            if self._read(0.1) is False or (self.proc.poll() is not None and self._read(0.1) is None):
+                return
+        while self._read(0.05):  # the rest of it, if any
+            pass
+
+    def key(self, key: str) -> None:
+        n = len(self.prompts())
+        os.write(self.master, key.encode())
+        self.wait_prompt(n + 1)
+
+    def resize(self, cols: int) -> None:
+        _size(self.master, cols)
+        self.proc.send_signal(signal.SIGWINCH)
+
+    def end(self) -> int:
+        """The exit status, after reading everything it wrote (killed after 60 s: still waiting)."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            got = self._read(0.1)
+            if got is False or (got is None and self.proc.poll() is not None):
+                break
+        try:
+            return self.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(f"still running, waiting for a key:\n{self.text[-2000:]}") from None
+        finally:
+            os.close(self.master)
+            if self.err:
+                self.err.close()
+
+
+def titles(text: str) -> list[str]:
+    """Each step's title (the text of its rule line ``─── TITLE ───``)."""
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    return [m.group(1) for m in re.finditer(r"^─+ (.*?) ─+\r?$", plain, re.M)]
+
+
+# ---------------------------------------------------------------------- the end of input
+def test_ctrl_d_ends_the_review_as_q_does(store):
+    """Ctrl-D printed "Aborted!" and exited 1 (click.getchar raises EOFError for it): it ends the review as
+    ``q`` does, exit 0."""
+    term = Terminal(store, 80)
+    term.key("n")
+    term.key("\x04")
+    assert term.end() == 0, term.text[-500:]
+    assert "Aborted!" not in term.text
+    assert term.prompts() == [0, 1]
+
+
+def test_ctrl_c_still_aborts(store):
+    term = Terminal(store, 80)
+    term.key("\x03")
+    assert term.end() == 1
+    assert "Aborted!" in term.text
+
+
+def test_a_terminal_that_closes_ends_the_review(store, tmp_path):
+    """The terminal closed while --step waits for a key (SIGHUP ignored, as under nohup): the review ends, quietly,
+    as at Ctrl-D (it read an empty key again and again, each taken for "next", to the end of the match)."""
+    err = tmp_path / "stderr.txt"
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # (inherited by the child)
+    try:
+        term = Terminal(store, 80, stderr=err)
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    os.close(term.master)
+    term.master = os.open(os.devnull, os.O_RDONLY)  # (end() reads it and closes it)
+    status = term.end()
+    text = err.read_text("utf-8", "replace")
+    assert status == 0, text[-2000:]
+    assert term.prompts() == [0], text[-2000:]
+    assert "Traceback" not in text and "Aborted!" not in text
+
+
+# ---------------------------------------------------------------------- keys
+def test_unknown_keys_do_nothing_but_name_the_keys(store):
+    """``x``, ``o``, a function key were taken for "next": they stay on the step and say which keys work."""
+    term = Terminal(store, 80)
+    term.key("n")
+    for key in ("x", "o", "\x1b[15~"):
+        term.key(key)
+    term.key("q")
+    assert term.end() == 0
+    assert term.prompts() == [0, 1, 1, 1, 1]
+    assert len(titles(term.text)) == 2  # no step drawn again
+    assert term.text.count("keys: n/space/enter next record · t next turn · p previous · q quit") == 3
+
+
+def test_p_at_the_first_step_says_there_is_none_earlier(store):
+    term = Terminal(store, 80)
+    term.key("p")
+    term.key("q")
+    assert term.end() == 0
+    assert term.prompts() == [0, 0]
+    assert "no earlier step: this is the first one" in term.text
+    assert len(titles(term.text)) == 1
+
+
+def test_arrow_keys_step_right_down_next_left_up_back(store):
+    term = Terminal(store, 80)
+    for key in (RIGHT, DOWN, LEFT, UP, "\x1bOC"):  # (\x1bO.: a terminal in application cursor mode)
+        term.key(key)
+    term.key("q")
+    assert term.end() == 0
+    assert term.prompts() == [0, 1, 2, 1, 0, 1]
+
+
+def test_keys_typed_ahead_are_each_a_key(store):
+    """Keys read at once (typed ahead while a step is drawn, a key held down) are each taken in turn."""
+    term = Terminal(store, 80)
+    n = len(term.prompts())
+    os.write(term.master, b"nnt")
+    term.wait_prompt(n + 3)
+    term.key("q")
+    assert term.end() == 0
+    assert term.prompts() == [0, 1, 2, 3]
+
+
+# ---------------------------------------------------------------------- the width
+def test_the_prompt_follows_a_resize(store):
+    """The width was read once: after a resize to 60 columns the board was drawn at 60, the prompt kept its long
+    form and wrapped."""
+    term = Terminal(store, 120)
+    term.key("n")
+    term.resize(60)
+    term.key("n")
+    term.resize(120)
+    term.key("n")
+    term.key("q")
+    assert term.end() == 0
+    lines = [line for line in term.text.splitlines() if PROMPT.match(line.strip())]
+    assert len(lines) == 4
+    assert [len(line.strip()) <= 60 for line in lines] == [False, False, True, False], lines
+
+
+def test_a_narrow_terminal_keeps_the_step_turn_and_seat_in_the_title(store):
+    """At 40 columns the title was cut at its end (``hand-first-turns-001 · step 0 · seq…``): the turn, the
+    phase and the seat were gone. The match id gives way first, then ``seq``, then the phase."""
+    term = Terminal(store, 40, "--as", "P2")
+    term.key("t")
+    term.key("q")
+    assert term.end() == 0
+    assert titles(term.text) == ["step 0 · turn 0 · Setup · as P2", "step 3 · turn 1 (P1) · as P2"]
+
+
+def test_the_match_id_is_elided_in_the_middle_when_some_of_it_fits(store):
+    term = Terminal(store, 75, "--as", "P2")
+    term.key("t")
+    term.key("q")
+    assert term.end() == 0
+    assert titles(term.text) == ["hand-first-turns-001 · step 0 · seq 1/32 · turn 0 · Setup · as P2",
+                                 "hand-fir…rns-001 · step 3 · seq 4/32 · turn 1 (P1) · Draw Phase · as P2"]
+
+
+def test_the_title_is_unchanged_where_it_fits(store):
+    term = Terminal(store, 200, "--as", "P2")
+    term.key("t")
+    term.key("q")
+    assert term.end() == 0
+    assert titles(term.text) == ["hand-first-turns-001 · step 0 · seq 1/32 · turn 0 · Setup · as P2",
+                                 "hand-first-turns-001 · step 3 · seq 4/32 · turn 1 (P1) · Draw Phase · as P2"]
