@@ -58,13 +58,14 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return cores + 1
 
 
-# The files that take longest (their tests' time in one run on 2 workers, 2026-11-27: 270-90 s each), run first: the
-# workers take files in the order collected (--dist loadfile), and these last (tests/web sorts after tests/test_*)
-# kept one worker busy for minutes after the other had finished. Only the order changes; a file not here runs after.
-LONGEST_FIRST = ("tests/test_analytics_cli.py", "tests/web/test_serve_dashboard.py", "tests/web/test_viewer_browser.py",
-                 "tests/test_analytics_projection.py", "tests/web/test_viewer_page.py", "tests/test_store_seal.py",
-                 "tests/web/test_serve_api.py", "tests/test_sql_sandbox.py", "tests/web/test_serve_stop.py",
-                 "tests/web/test_serve_browser.py")
+# The files that take longest (their tests' time in one run on 3 workers, 2026-11-28, after that round's trims:
+# 140-50 s each), run first: the workers take files in the order collected (--dist loadfile), and these last
+# (tests/web sorts after tests/test_*) kept one worker busy for minutes after the others had finished. Only the
+# order changes; a file not here runs after.
+LONGEST_FIRST = ("tests/web/test_serve_api.py", "tests/test_analytics_cli.py", "tests/web/test_viewer_browser.py",
+                 "tests/web/test_serve_dashboard.py", "tests/test_analytics_projection.py", "tests/test_sql_sandbox.py",
+                 "tests/test_store_seal.py", "tests/web/test_serve_browser.py", "tests/test_analytics_failures.py",
+                 "tests/web/test_serve_stop.py", "tests/web/test_viewer_page.py", "tests/web/test_x610z_web.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
