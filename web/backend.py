@@ -910,10 +910,14 @@ class Backend:
         if position < last:
             # a server holds the file as long as it runs, and the update cannot write it meanwhile ("run zx analytics
             # update, then restart zx serve" failed while it ran); zx report holds it only while it draws
-            todo = ("stop this server, run `zx analytics update`, then start it again (or stop it and start it with "
+            # (with --workers N, --update: --follow needs one server process, the file's one writer)
+            workers = bool(os.environ.get("ZX_SERVE_SUPERVISOR"))  # (web.app.ENV_SUPERVISOR: a worker process's)
+            todo = ("run `zx analytics update`" if not self.serving else
+                    "stop this server, run `zx analytics update`, then start it again (or stop it and start it with "
+                    "`zx serve --update`, which does both)" if workers else
+                    "stop this server, run `zx analytics update`, then start it again (or stop it and start it with "
                     "`zx serve --follow`, which brings the file up to date and keeps it so while it serves: the "
-                    "matches imported meanwhile are counted within seconds)" if self.serving
-                    else "run `zx analytics update`")
+                    "matches imported meanwhile are counted within seconds)")
             return Freshness(False, position, last, self.advised(f"the analytics are behind the store (notification "
                                                                  f"{position} of {last}): {todo}"))
         return Freshness(True, position, last, None)
