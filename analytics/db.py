@@ -479,10 +479,11 @@ def connect_reader(path: Path, *, wait: float = READER_WAIT) -> duckdb.DuckDBPyC
                                  config=dict(SANDBOX))
             break
         except duckdb.Error as e:
-            if _locked(e) and time.monotonic() < deadline:
+            following = _locked(e) and lock_holder(e)[1] == "zx serve --follow"  # (holds it as long as it runs)
+            if _locked(e) and time.monotonic() < deadline and not following:
                 time.sleep(0.05)
                 continue
-            if _locked(e) and lock_holder(e)[1] == "zx serve --follow":  # (it holds the file as long as it runs)
+            if following:
                 raise AnalyticsError(f"{path} is written by a `zx serve` started with --follow (PID "
                                      f"{lock_holder(e)[0]}), which lets no other process read it while it runs: ask "
                                      f"that server (its /api/stats/... and /dashboard), or stop it first") from None

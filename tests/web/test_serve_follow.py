@@ -105,6 +105,8 @@ def test_serve_follow_counts_a_match_imported_meanwhile_without_a_restart(tmp_pa
         # the lock on the file survived the server's updates: no other process reads it (DuckDB: one writer)
         with pytest.raises(duckdb.Error, match="lock"):
             duckdb.connect(str(analytics), read_only=True).close()
+        r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates"])  # (at once: the server holds it for good)
+        assert r.exit_code == 1 and "started with --follow" in r.output and "ask that server" in r.output, r.output
     finally:
         http.close()
         proc.send_signal(signal.SIGTERM)
