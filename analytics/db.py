@@ -279,6 +279,14 @@ def _locked(e: Exception) -> bool:
 NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 
 
+# the analytics files this process holds open read-write for as long as it runs (``zx serve --follow``: the
+# server's own DuckDB instance, which each of its updates connects to again): the lock DuckDB holds on such a file
+# is a POSIX record lock, which the process loses as soon as it closes ANY descriptor of the file, so
+# ``refuse_sqlite`` must not open it to read its first bytes (it did, at each update: a `zx import` then opened
+# the file beside the server, and failed only at its commit, on the lock of the write-ahead log)
+HELD_OPEN: set[str] = set()
+
+
 def refuse_sqlite(path: Path) -> None:
     """A SQLite file (a zx event store, most likely) given as the analytics file: refused before DuckDB
     sees it (it would open it through an extension, read-write), and never set aside by a rebuild. So is
@@ -286,6 +294,8 @@ def refuse_sqlite(path: Path) -> None:
     refused = not_regular(path)
     if refused is not None:
         raise AnalyticsError(refused)
+    if os.path.realpath(path) in HELD_OPEN:  # a DuckDB file this process holds open (and locked): never opened here
+        return
     try:
         with open(path, "rb") as f:
             magic = f.read(len(SQLITE_MAGIC))
@@ -315,6 +325,8 @@ def lock_holder(e: Exception) -> tuple[int | None, str | None]:
     zx = next((i for i, a in enumerate(args) if os.path.basename(a) == "zx" or a in ("cli.main", "cli")), None)
     if zx is not None:
         command = next((a for a in args[zx + 1:] if a in ANALYTICS_COMMANDS), None)
+        if command == "serve" and "--follow" in args[zx + 1:]:  # the server keeps the file up to date itself
+            return pid, "zx serve --follow"
         return pid, f"zx {command}" if command else "zx"
     return pid, os.path.basename(args[0]) if args else None
 
@@ -333,10 +345,14 @@ def in_use(path: Path, e: Exception, rebuild: bool = False) -> str:
     update = "`zx analytics update --rebuild`" if rebuild else "`zx analytics update`"
     # (``zx serve --update`` updates, it never rebuilds: for a rebuild it is no other way; it was offered, and it
     # refused a file of another schema, the usual reason to rebuild)
-    if command == "zx serve":
+    if command == "zx serve --follow" and not rebuild:
+        return (f"{path} is written by a `zx serve` started with --follow (PID {pid}): that server projects the new "
+                f"matches itself, within seconds; nothing to run")
+    if command in ("zx serve", "zx serve --follow"):
         return (f"{path} is in use by another process: `zx serve` (PID {pid}) holds it as long as it runs: stop that "
                 f"server, run {update}, then start the server again" + ("" if rebuild else
-                " (or stop it and start it with `zx serve --update`, which brings the file up to date first)"))
+                " (or stop it and start it with `zx serve --follow`, which keeps the file up to date while it "
+                "serves: the matches imported meanwhile are counted within seconds)"))
     if command is not None and command.startswith("zx "):
         return (f"{path} is in use by another process (`{command}`, PID {pid}): an update or a query is running; "
                 f"run {update} when it has finished")
@@ -463,9 +479,14 @@ def connect_reader(path: Path, *, wait: float = READER_WAIT) -> duckdb.DuckDBPyC
                                  config=dict(SANDBOX))
             break
         except duckdb.Error as e:
-            if _locked(e) and time.monotonic() < deadline:
+            following = _locked(e) and lock_holder(e)[1] == "zx serve --follow"  # (holds it as long as it runs)
+            if _locked(e) and time.monotonic() < deadline and not following:
                 time.sleep(0.05)
                 continue
+            if following:
+                raise AnalyticsError(f"{path} is written by a `zx serve` started with --follow (PID "
+                                     f"{lock_holder(e)[0]}), which lets no other process read it while it runs: ask "
+                                     f"that server (its /api/stats/... and /dashboard), or stop it first") from None
             if _locked(e):
                 raise AnalyticsError(f"{path} is being written by `zx analytics update`; "
                                      f"query it when the update has finished") from None

@@ -129,7 +129,8 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
            on_start: Callable[[FollowState], None] | None = None,
            on_first: Callable[[UpdateResult], None] | None = None,
            on_wait: Callable[[str], None] | None = None,
-           on_listen: Callable[[str], None] | None = None, catalogs: Iterable[Any] = ()) -> FollowState:
+           on_listen: Callable[[str], None] | None = None, catalogs: Iterable[Any] = (),
+           update_options: dict[str, Any] | None = None) -> FollowState:
     """Catch up, then keep ``path`` up to date with ``svc``'s store until ``stop`` is set.
 
     ``catalogs``: catalog files, as ``update``'s (``zx analytics follow --catalog FILE``): each used for the
@@ -139,6 +140,8 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
     result); ``on_update(result, state)`` after each update that projected events; ``on_wait(message)`` when an
     update is tried again: the file is held by a reader, or a connection to the store was dropped during it
     while the server still answers (a lost server, which takes no new connection, ends the follow with its error);
+    ``update_options``: more keyword arguments of each ``update`` (``zx serve --follow``: ``workers=0``, no process
+    forked beside the server's threads; ``stop=stop``, a stop ends a long catching up after its page under way).
     ``on_listen(message)`` when the LISTEN connection is lost (polling goes on, and LISTEN is tried
     again after 1 s, then twice as long each time it fails, at most 60 s) and when it is back."""
     if svc.store.kind == "memory":
@@ -150,6 +153,7 @@ def follow(svc: Any, path: str | Path, *, stop: threading.Event, interval: float
     catalogs = tuple(catalogs)
     if catalogs:
         kw["catalogs"] = catalogs
+    kw.update(update_options or {})
     path = Path(path)
 
     def dropped(e: Exception) -> bool:

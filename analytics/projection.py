@@ -454,7 +454,7 @@ def update(svc: Any, path: str | Path, *args: Any, **kwargs: Any) -> UpdateResul
 def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int = PAGE_SIZE,
            on_progress: Callable[[int, int], None] | None = None,
            stop_after_pages: int | None = None, fast_read: bool = True, workers: int | None = None,
-           catalogs: Iterable[Any] = ()) -> UpdateResult:
+           catalogs: Iterable[Any] = (), stop: threading.Event | None = None) -> UpdateResult:
     """Bring the analytics file at ``path`` up to date with the store of ``svc``.
 
     ``on_progress(done, total)`` is called once the work is known (``done`` 0; not when there is none) and after
@@ -468,6 +468,8 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
     each used for exactly the matches whose Started event pins its SHA-256 (the projection never reads
     a file a stored name names); the matches of a catalog neither shipped nor given are counted in
     ``UpdateResult.unknown_catalogs``.
+    ``stop``: once it is set, the update ends after the page under way has committed (``zx serve --follow``
+    stopping: the position says where the next update resumes, as after ``stop_after_pages``).
 
     Updates of one file from threads of one process run one after the other; another process that holds
     the file makes it ``FileInUse``. A file this update made and could not give its tables is removed again,
@@ -589,7 +591,7 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
                 position = new_position
                 if on_progress is not None:
                     on_progress(position - (last - total), total)
-                if stop_after_pages is not None and pages >= stop_after_pages:
+                if stop_after_pages is not None and pages >= stop_after_pages or stop is not None and stop.is_set():
                     break
             if position >= last and proj.current is not None:  # resumed at the very end with a match open
                 proj.close()

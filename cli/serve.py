@@ -207,11 +207,15 @@ def _loopback(host: str) -> bool:
                    "[::1] (a web page cannot read it by pointing its own name here); also answer to NAME (a reverse "
                    "proxy's name), repeatable.")
 @click.option("--update", is_flag=True,
-              help="Bring the analytics file up to date before serving (the only write serve ever makes).")
+              help="Bring the analytics file up to date before serving (with --follow, the only writes serve makes).")
+@click.option("--follow", is_flag=True,
+              help="Bring the analytics file up to date, then keep it so while serving: the server is the file's one "
+                   "writer and projects the matches imported meanwhile within seconds (as zx analytics follow), "
+                   "no restart needed. One server process only (not with --workers N).")
 @analytics_option
 @click.pass_context
 def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists: bool, workers: int,
-              allow_hosts: tuple[str, ...], update: bool, analytics_path: str | None) -> None:
+              allow_hosts: tuple[str, ...], update: bool, follow: bool, analytics_path: str | None) -> None:
     """Serve the store over HTTP: a JSON API, the match browser with replays, and the metagame dashboard.
 
     \b
@@ -220,7 +224,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
 
     Read-only: no request writes to the store or the analytics file. The statistics need the
     analytics file up to date with the store (`zx analytics update`, or --update); while serving,
-    the file is open read-only, so stop the server to update it. See docs/serve.md.
+    the file is open read-only, so stop the server to update it, or start it with --follow: it then
+    keeps the file up to date itself as matches are imported. See docs/serve.md.
     """
     import faulthandler
     import signal
@@ -242,8 +247,16 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         except (AttributeError, ValueError, OSError):  # stderr is not a real file (a test runner's capture)
             pass
 
+    if follow and workers > 1:  # DuckDB: one process writes a file, and no other may even read it meanwhile
+        raise click.UsageError("--follow needs one server process: it writes the analytics file, which DuckDB then "
+                               "lets no other process read, the other workers included; drop --workers (or "
+                               "serve with --workers N and update the file between runs: --update)")
     backend = _backend(ctx, analytics_path, judge=judge, deck_lists=deck_lists)
-    if update:
+    if follow and backend.svc.store.kind == "memory":
+        backend.close()
+        raise click.UsageError("--follow: a memory: store lives only in this process: no match can be imported into "
+                               "it while serving")
+    if update or follow:
         try:
             result = run_update(backend.svc, backend.analytics_path)
         except AnalyticsError as e:
@@ -273,6 +286,12 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                    "this server", err=True)
     fresh_note = ""
     backend.serving = True  # (its advice: stop the server to update the file it holds)
+    if follow:  # from here the file is open read-write: the follower's updates and the requests share it
+        try:
+            backend.follow(say=lambda text: click.echo(text, err=True))
+        except Exception as e:  # (FileInUse: another process took the file since the update)
+            backend.close()
+            raise click.ClickException(getattr(e, "message", None) or str(e)) from None
     from analytics.db import ctrl_c_interrupts
 
     try:

@@ -1,7 +1,8 @@
 """What the endpoints read, and nothing they may write: the event store and the analytics file.
 
 ``Backend`` holds one ``MatchService`` (the store) and one read-only DuckDB connection (the
-analytics projection), shared by every request. It never writes: matches are read by
+analytics projection), shared by every request. It never writes (but for ``follow``, ``zx serve --follow``'s
+opt-in, below): matches are read by
 ``web.cursor`` (a read-only SQLite connection, or the recorder) and ``integrity.stored_rows``
 (never ``replay.state_at``, which files snapshots), the DuckDB file is opened ``read_only``, and no
 SQL text comes from a request.
@@ -19,11 +20,21 @@ those events for ever; only new matches are added):
   replay of the whole match), by the match's head and the SHA-256 of its snapshot rows (``SNAPSHOT_CACHE``):
   a snapshot altered since is checked again;
 - stats frames and their encoded answers by query and filters, keyed by the analytics position
-  (the projection cannot change under a read-only connection: DuckDB lets no writer in meanwhile);
+  (the projection cannot change under a read-only connection: DuckDB lets no writer in meanwhile; under
+  ``follow`` it moves, and every answer is asked for at the position read then: none kept at an older
+  position is served once the position has moved);
 - the derived tables the statistics count from (``analytics.derived``: card games, attacks and
   life damage joined to their side's filter columns), built in memory on the read-only connection
   at its analytics position, on the first statistic asked (the warming, at start), and built again
   for another position or connection.
+
+``follow`` (``zx serve --follow``): the server is the analytics file's one writer. The file is opened read-write,
+with the configuration of ``analytics.db.connect_writer``, so that the updates of a background thread
+(``analytics.follow.follow``, the loop of ``zx analytics follow``: a poll of the store every second, or
+LISTEN/NOTIFY on PostgreSQL) connect to the same DuckDB database instance as the requests' cursors (DuckDB lets
+one process write a file, and no other process read it meanwhile; the connections of one instance see what the
+others committed). Each update commits its rows with its position, as ``zx analytics update`` does; the
+statistics are answered at the position committed last, and ``freshness`` says how far behind the store it is.
 """
 
 from __future__ import annotations
@@ -71,6 +82,11 @@ STORE_RETRY_SECONDS = 1.0
 # a bound let one client's thousand uncached dashboards, 0.1-0.4 s each, keep every later one waiting minutes)
 MOST_WAITING = {"dashboards": 16, "statistics": 64, "views": 64}
 BUSY_RETRY_SECONDS = 2
+FOLLOW_INTERVAL = 1.0  # s: zx serve --follow polls the store's notification log this often (SQLite; PostgreSQL: LISTEN)
+FOLLOW_STOP_WAIT = 60.0  # s a stopping server waits for the follower's page under way to commit
+# the settings of the requests' reads (analytics.db.SANDBOX's memory, DuckDB's order), set again on the shared
+# instance after each update of zx serve --follow (analytics.db.connect_writer sets the projection's: they are global)
+READ_SETTINGS = ("SET memory_limit = '2GB'", "SET preserve_insertion_order = true")
 
 
 class WebError(Exception):
@@ -199,6 +215,69 @@ class _Building:
         self.error: BaseException | None = None
 
 
+def connect_shared(path: Path) -> Any:
+    """The requests' connection to the analytics file under ``zx serve --follow``: read-write, with the
+    configuration of ``analytics.db.connect_writer``, so that the follower's updates (which connect with it) reach
+    the same DuckDB database instance, and its reads see each update once committed. The file must exist (the
+    server's first update made it). ``FileInUse`` when another process holds it."""
+    from analytics.db import HELD_OPEN, AnalyticsError, connect_writer
+
+    if not Path(path).exists():
+        raise AnalyticsError(f"no analytics file at {path}: run `zx analytics update` (or `zx import LOGS`) first")
+    con = connect_writer(Path(path))
+    # from here nothing of this process opens the file but DuckDB (analytics.db.HELD_OPEN: closing a descriptor of
+    # it would drop DuckDB's lock on it); released by Backend.close
+    HELD_OPEN.add(os.path.realpath(path))
+    for setting in READ_SETTINGS:
+        con.execute(setting)
+    return con
+
+
+class Follower:
+    """``zx serve --follow``'s background thread: ``analytics.follow.follow`` (the loop of ``zx analytics follow``)
+    over the backend's store and analytics file until ``stop_and_wait``; each update through the database instance
+    the requests read (``connect_shared``), serially (no process forked beside the server's threads), and a stop
+    ends it after the page under way has committed (the next start resumes from there, never counting a match
+    twice). ``error``: why it ended by itself (a file of another store or version, the store's server gone): the
+    statistics then answer 503 with it."""
+
+    def __init__(self, backend: "Backend", interval: float, say: Callable[[str], None]) -> None:
+        self.backend = backend
+        self.interval = interval
+        self.say = say
+        self.stop = threading.Event()
+        self.error: str | None = None
+        self.thread = threading.Thread(target=self._run, name="zx-serve-follow", daemon=True)
+
+    def _run(self) -> None:
+        from analytics.db import first_line
+        from analytics.follow import follow
+
+        b = self.backend
+
+        def moved(result: Any, state: Any = None) -> None:
+            b.moved(result.position)
+            if result.events:
+                self.say(f"follow: +{result.matches} match{'es' if result.matches != 1 else ''}, {result.events} "
+                         f"event{'s' if result.events != 1 else ''} in {result.seconds:.2f} s; at notification "
+                         f"{result.position}")
+
+        try:
+            follow(b.svc, b.analytics_path, stop=self.stop, interval=self.interval, on_first=moved, on_update=moved,
+                   on_wait=lambda text: self.say(f"follow: {b.advised(text)} (retrying)"),
+                   on_listen=lambda text: self.say(f"follow: {text}"),
+                   update_options={"workers": 0, "stop": self.stop})
+        except BaseException as e:  # noqa: BLE001 - said, and answered by the statistics (freshness)
+            self.error = b.advised(first_line(e))
+            self.say(f"follow: stopped following the store: {self.error}; the statistics answer 503 until the "
+                     f"server is started again")
+
+    def stop_and_wait(self, wait: float) -> None:
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join(wait)
+
+
 @dataclass(frozen=True)
 class Freshness:
     """How the analytics file stands against the store."""
@@ -319,6 +398,8 @@ class Backend:
         self._damaged: str | None = None  # why the analytics file cannot be read, once a read found it damaged
         self._derived: tuple[int, Any] | None = None  # (position, its analytics.derived.Derived of self._con or None)
         self._derived_lock = threading.Lock()
+        self._follower: Follower | None = None  # zx serve --follow's updates (follow)
+        self._position_lock = threading.Lock()
         self._lost: tuple[float, StoreFailed] | None = None  # when the store's server was last found gone, and the answer
         self._probe_lock = threading.Lock()
         self._connect_timeout = CONNECT_TIMEOUT
@@ -356,6 +437,8 @@ class Backend:
             self.closed = True  # _connection() now says "the server is stopping"
             con = self._con
         deadline = time.monotonic() + wait
+        if self._follower is not None:  # after the page under way has committed (a page: a second or so)
+            self._follower.stop_and_wait(FOLLOW_STOP_WAIT)
         while con is not None or self.warming:
             if con is not None:
                 con.interrupt()
@@ -373,6 +456,10 @@ class Backend:
                             "of the server's stop: it stops without waiting for them", wait)
                 break
             time.sleep(0.02)
+        if self._follower is not None and con is None:  # (closed: DuckDB's lock is gone with it)
+            from analytics.db import HELD_OPEN
+
+            HELD_OPEN.discard(os.path.realpath(self.analytics_path))
         self.events.close()
         self.svc.close()
 
@@ -703,7 +790,10 @@ class Backend:
                 raise WebError(503, "the server is stopping")
             if self._con is None:
                 try:
-                    self._con = Interruptible(connect_reader(self.analytics_path))  # (close interrupts it)
+                    if self._follower is not None:  # the instance the follower's updates write through
+                        self._con = Interruptible(connect_shared(self.analytics_path))
+                    else:
+                        self._con = Interruptible(connect_reader(self.analytics_path))  # (close interrupts it)
                 except AnalyticsError as e:  # (no file: the update it advises, with the --store typed)
                     raise WebError(503, self.advised(f"{e}")) from None
                 self._projection = None
@@ -748,8 +838,45 @@ class Backend:
                 cur.close()
             if not row:
                 raise WebError(503, self._update_advice(f"{self.analytics_path} is empty: run `zx analytics update`"))
-            self._projection = (int(row[0][0]), str(row[0][1]))
+            read = (int(row[0][0]), str(row[0][1]))
+            with self._position_lock:  # (follow: the follower may have set a later one meanwhile: the position
+                held = self._projection  # only moves on, and an answer kept at an older one is never served)
+                if held is None or read[0] > held[0]:
+                    self._projection = read
         return self._projection
+
+    def follow(self, interval: float = FOLLOW_INTERVAL, say: Callable[[str], None] = log.warning) -> None:
+        """Start ``zx serve --follow``'s follower (``Follower``): from here the analytics file is opened read-write
+        and kept up to date with the store while the server runs; ``say``: its progress and its errors."""
+        with self._con_lock:
+            if self._con is not None:  # a read-only connection of before: the follower's instance replaces it
+                self._con.close()
+                self._con, self._projection, self._derived = None, None, None
+            self._follower = Follower(self, interval, say)
+        self._connection()  # before the follower's first update: its instance, which the update then shares
+        self._follower.thread.start()
+
+    def moved(self, position: int) -> None:
+        """The follower committed the file up to ``position``: the statistics are answered there from now on
+        (every cached answer is keyed by the position), in the requests' settings again."""
+        from analytics.projection import store_identity
+
+        con = self._con
+        if con is not None:
+            try:
+                cur = con.cursor()  # (the connection itself is never used by two threads at once)
+                try:
+                    for setting in READ_SETTINGS:
+                        cur.execute(setting)
+                finally:
+                    cur.close()
+            except Exception:  # noqa: BLE001 - closing: nothing more is read
+                pass
+        identity = store_identity(self.svc)
+        with self._position_lock:
+            held = self._projection
+            if held is None or position > held[0]:
+                self._projection = (position, identity)
 
     def _update_advice(self, text: str) -> str:
         """``text`` (advice to run an analytics update) as this server or report gives it: with the --store typed
@@ -770,11 +897,27 @@ class Backend:
             return Freshness(False, position, last, self._update_advice(
                 f"{self.analytics_path} was built from {built_from}, not from this store: run `zx analytics update "
                 f"--rebuild`"))
+        follower = self._follower
+        if follower is not None and follower.error is not None:
+            return Freshness(False, position, last, self._update_advice(
+                f"the analytics stopped following the store at notification {position} of {last}: "
+                f"{follower.error}"))
+        if follower is not None:  # answered at the position committed last; the follower catches up
+            behind = max(0, last - position)
+            return Freshness(True, position, last, "following the store (zx serve --follow): " + (
+                f"{behind} notification{'s' if behind != 1 else ''} behind, projecting them now" if behind
+                else "up to date"))
         if position < last:
             # a server holds the file as long as it runs, and the update cannot write it meanwhile ("run zx analytics
             # update, then restart zx serve" failed while it ran); zx report holds it only while it draws
-            todo = ("stop this server, run `zx analytics update`, then start it again (or stop it and start it with "
-                    "`zx serve --update`, which does both)" if self.serving else "run `zx analytics update`")
+            # (with --workers N, --update: --follow needs one server process, the file's one writer)
+            workers = bool(os.environ.get("ZX_SERVE_SUPERVISOR"))  # (web.app.ENV_SUPERVISOR: a worker process's)
+            todo = ("run `zx analytics update`" if not self.serving else
+                    "stop this server, run `zx analytics update`, then start it again (or stop it and start it with "
+                    "`zx serve --update`, which does both)" if workers else
+                    "stop this server, run `zx analytics update`, then start it again (or stop it and start it with "
+                    "`zx serve --follow`, which brings the file up to date and keeps it so while it serves: the "
+                    "matches imported meanwhile are counted within seconds)")
             return Freshness(False, position, last, self.advised(f"the analytics are behind the store (notification "
                                                                  f"{position} of {last}): {todo}"))
         return Freshness(True, position, last, None)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 
 def with_given(text: str, store: str | None, analytics: str | None, env_analytics: str | None = None) -> str:
-    """Each ``zx analytics update``, ``zx import`` and ``zx serve --update`` that ``text`` advises, with the
-    ``--store`` (its password redacted) and ``--analytics`` given (``cli.common.with_store`` for a command line;
-    ``zx serve --workers N``: each worker process gives the advice of the command that started it,
+    """Each ``zx analytics update``, ``zx import`` and ``zx serve --update`` (or ``--follow``) that ``text`` advises,
+    with the ``--store`` (its password redacted) and ``--analytics`` given (``cli.common.with_store`` for a command
+    line; ``zx serve --workers N``: each worker process gives the advice of the command that started it,
     ``web.app.app_from_env``); ``env_analytics``: the file given as ``ZX_ANALYTICS`` instead, before each command
     as it was given (``ZX_ANALYTICS=x.duckdb zx import LOGS``, which takes no --analytics: for that one command, the
     update it advised, run as written, updated the store's default file)."""
@@ -23,7 +23,8 @@ def with_given(text: str, store: str | None, analytics: str | None, env_analytic
     file = f" --analytics {shlex.quote(str(analytics))}" if analytics else ""
     env = f"ZX_ANALYTICS={shlex.quote(str(analytics))} " if analytics else ""  # (zx import takes no --analytics)
     before = f"ZX_ANALYTICS={shlex.quote(env_analytics)} " if env_analytics and not analytics else ""
-    return re.sub(r"`zx (analytics update|import|serve(?= --update))\b",  # (`zx serve` naming a holder: as is)
+    # (`zx serve` naming a holder: as is)
+    return re.sub(r"`zx (analytics update|import|serve(?= --update| --follow))\b",
                   lambda m: f"`{before}zx{given} analytics update{file}" if m.group(1) == "analytics update"
                   else f"`{before}zx{given} serve{file}" if m.group(1) == "serve"
                   else f"`{env or before}zx{given} import", text)

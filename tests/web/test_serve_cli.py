@@ -158,16 +158,19 @@ def test_while_zx_serve_holds_the_analytics_file_every_message_says_to_stop_it(t
         # default store: "there is no store at zx-store.sqlite")
         assert r.json()["error"].endswith(f"stop this server, run `zx --store {built.store} analytics update`, then "
                                           f"start it again (or stop it and start it with `zx --store {built.store} "
-                                          f"serve --update`, which does both)"), r.json()
+                                          f"serve --follow`, which brings the file up to date and keeps it so while "
+                                          f"it serves: the matches imported meanwhile are counted within seconds)"), \
+            r.json()
         held = (f"is in use by another process: `zx serve` (PID {proc.pid}) holds it as long as it runs: stop that "
                 f"server, run `zx --store {built.store} analytics update`, then start the server again")
         r = CliRunner().invoke(zx, ["--store", built.store, "analytics", "update"])
         assert r.exit_code == 1 and held in r.stderr and "Traceback" not in r.output, r.output
-        assert f"`zx --store {built.store} serve --update`" in r.stderr, r.stderr  # (as typed: it lost the store)
+        assert f"`zx --store {built.store} serve --follow`" in r.stderr, r.stderr  # (as typed: it lost the store)
         r = CliRunner().invoke(zx, ["--store", built.store, "analytics", "update", "--rebuild"])
         assert r.exit_code == 1 and f"run `zx --store {built.store} analytics update --rebuild`, then" in r.stderr, \
             r.stderr  # (the update as asked: it lost its --rebuild)
-        assert "serve --update" not in r.stderr, r.stderr  # (it updates, never rebuilds: it refused a file of
+        assert "serve --update" not in r.stderr and "serve --follow" not in r.stderr, r.stderr  # (it updates, never
+        # rebuilds: it refused a file of
         # another schema, the usual reason for a rebuild)
         r = CliRunner().invoke(zx, ["--store", built.store, "import", str(legal / "range-attacks-win-by-life.zxlog")])
         assert r.exit_code == 0 and "the matches are imported, but the analytics file was not updated" in r.stderr

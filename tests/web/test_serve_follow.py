@@ -1,0 +1,162 @@
+"""``zx serve --follow``: the server keeps the analytics file up to date while it serves (docs/serve.md, "Live
+statistics"). A real server process on a small store; a match imported meanwhile by ``zx import`` in another
+process is counted by the statistics and the dashboard within seconds, with no 503 and no restart; /api/status says
+where the file stands; SIGTERM stops the follower cleanly; ``--workers N`` is refused; and a follower stopped
+between pages resumes without counting a match twice.
+
+Before, the server held the file read-only: the import could not update it, and every statistic answered 503 "the
+analytics are behind the store ... stop this server" until the server was restarted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import duckdb
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+
+ROOT = Path(__file__).resolve().parents[2]
+LEGAL = ROOT / "examples" / "legal"
+CATCH_UP = 20.0  # s at most for a match imported meanwhile to be counted (the follower polls every second)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def env_without_store() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("ZX_STORE", "ZX_ANALYTICS")}
+    return {**env, "PYTHONPATH": str(ROOT)}
+
+
+def start(args: list[str], cwd: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "--port", str(port)], cwd=cwd,
+                            env=env_without_store(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    with httpx.Client(timeout=5) as polling:
+        while True:
+            try:
+                if polling.get(base + "/api/status").status_code == 200:
+                    return proc, base
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError(proc.communicate()[1])
+            time.sleep(0.1)
+
+
+def games_counted(http: httpx.Client, base: str) -> int:
+    r = http.get(base + "/api/stats/winrates")
+    assert r.status_code == 200, r.text  # never a 503: the follower is behind for a second at most
+    return sum(row["games"] for row in r.json()["rows"])
+
+
+def test_serve_follow_counts_a_match_imported_meanwhile_without_a_restart(tmp_path):
+    store = str(tmp_path / "events.sqlite")
+    analytics = tmp_path / "events.duckdb"
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(LEGAL / "first-turns.zxlog"),
+                                str(LEGAL / "rules-fidelity.zxlog")])
+    assert r.exit_code == 0, r.output
+    proc, base = start(["--store", store, "serve", "--follow"], tmp_path)  # (its first update makes the file)
+    http = httpx.Client(timeout=30)
+    try:
+        status = http.get(base + "/api/status").json()
+        assert status["analytics_ok"] is True, status
+        assert status["analytics_position"] == status["store_last_notification"] > 0, status
+        assert "up to date" in status["analytics_message"], status
+        before = games_counted(http, base)  # (0: neither match was played to its end)
+        dashboard = http.get(base + "/dashboard")
+        assert dashboard.status_code == 200, dashboard.text
+
+        # another process imports a match: the server holds the file, and says it projects it itself
+        imported = subprocess.run([sys.executable, "-m", "cli.main", "--store", store, "import",
+                                   str(LEGAL / "range-attacks-win-by-life.zxlog")], cwd=tmp_path,
+                                  env=env_without_store(), capture_output=True, text=True, timeout=120)
+        assert imported.returncode == 0, imported.stderr
+        assert "that server projects the new matches itself" in imported.stderr, imported.stderr
+        assert "stop that server" not in imported.stderr, imported.stderr
+
+        deadline = time.monotonic() + CATCH_UP
+        while (after := games_counted(http, base)) == before:  # 200 at every poll, at the old position meanwhile
+            assert time.monotonic() < deadline, http.get(base + "/api/status").json()
+            time.sleep(0.2)
+        assert after == before + 2, after
+        status = http.get(base + "/api/status").json()
+        assert status["analytics_ok"] is True, status
+        assert status["analytics_position"] == status["store_last_notification"], status  # how far behind: 0
+        fresh = http.get(base + "/dashboard")
+        assert fresh.status_code == 200 and fresh.text != dashboard.text, fresh.text  # not the one kept before
+
+        # the lock on the file survived the server's updates: no other process reads it (DuckDB: one writer)
+        with pytest.raises(duckdb.Error, match="lock"):
+            duckdb.connect(str(analytics), read_only=True).close()
+        r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates"])  # (at once: the server holds it for good)
+        assert r.exit_code == 1 and "started with --follow" in r.output and "ask that server" in r.output, r.output
+    finally:
+        http.close()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGTERM, err  # (143 in a shell, as zx serve without --follow)
+    assert "follow: +1 match, " in err and "Traceback" not in err and "internal error" not in err, err
+    # stopped cleanly: the file is whole, up to date, each match once
+    r = CliRunner().invoke(zx, ["--store", store, "analytics", "update", "--format", "json"])
+    assert r.exit_code == 0 and '"events": 0' in r.stdout, r.output
+    con = duckdb.connect(str(analytics), read_only=True)
+    try:
+        assert con.execute("SELECT count(*), count(DISTINCT match_id) FROM matches").fetchall() == [(3, 3)]
+    finally:
+        con.close()
+
+
+def test_serve_follow_with_workers_is_refused():
+    r = CliRunner().invoke(zx, ["--store", "memory:", "serve", "--follow", "--workers", "2"])
+    assert r.exit_code == 2, r.output
+    assert "--follow needs one server process" in r.output and "--workers" in r.output, r.output
+
+
+def test_serve_follow_stopped_between_pages_resumes_without_counting_twice(tmp_path):
+    """The follower's updates take ``stop``: set during a catching up, the update ends after its page under way
+    has committed, and the next one resumes there; the tables are those of a rebuild."""
+    from analytics.projection import update
+    from zx_events.application import MatchService
+
+    store = str(tmp_path / "events.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", *map(str, sorted(LEGAL.glob("*.zxlog")))])
+    assert r.exit_code == 0, r.output
+    svc = MatchService(store, create=False)
+    try:
+        stop = threading.Event()
+        path = tmp_path / "followed.duckdb"
+        first = update(svc, path, page_size=100, workers=0, stop=stop,
+                       on_progress=lambda done, total: stop.set() if done else None)
+        last = svc.recorder.max_notification_id()
+        assert first.pages == 1 and 0 < first.position < last, first
+        rest = update(svc, path, page_size=100, workers=0)
+        rebuilt = update(svc, tmp_path / "rebuilt.duckdb", workers=0)
+        assert rest.position == last and first.events + rest.events == rebuilt.events, (first, rest, rebuilt)
+    finally:
+        svc.close()
+    tables = ("matches", "seats", "turns", "card_games", "attacks", "life")
+    counts = []
+    for file in (path, rebuilt.path):
+        con = duckdb.connect(str(file), read_only=True)
+        try:
+            counts.append([con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in tables])
+        finally:
+            con.close()
+    assert counts[0] == counts[1] and counts[0][0] == 5, counts
