@@ -82,6 +82,7 @@ STORE_RETRY_SECONDS = 1.0
 # a bound let one client's thousand uncached dashboards, 0.1-0.4 s each, keep every later one waiting minutes)
 MOST_WAITING = {"dashboards": 16, "statistics": 64, "views": 64}
 BUSY_RETRY_SECONDS = 2
+GONE_POLL = 0.25  # s: how often a request waiting its turn for a dashboard looks whether its client is still there
 FOLLOW_INTERVAL = 1.0  # s: zx serve --follow polls the store's notification log this often (SQLite; PostgreSQL: LISTEN)
 FOLLOW_STOP_WAIT = 60.0  # s a stopping server waits for the follower's page under way to commit
 # the settings of the requests' reads (analytics.db.SANDBOX's memory, DuckDB's order), set again on the shared
@@ -485,11 +486,16 @@ class Backend:
 
         return await anyio.to_thread.run_sync(lambda: fn(*args))
 
-    async def in_turn(self, limiter: Any, fn: Callable[[], Any], what: str) -> Any:
+    async def in_turn(self, limiter: Any, fn: Callable[[], Any], what: str, request: Any = None) -> Any:
         """``fn()`` in a worker thread, at most ``limiter``'s tokens at once, the others waiting their turn in order;
         503 (retry after ``BUSY_RETRY_SECONDS``) when ``MOST_WAITING[what]`` already wait. Counted here, in the
         event loop, as each request comes: the limiter counts a request waiting only once ``run_sync`` has let
-        the loop run the next ones, which had all been counted too early."""
+        the loop run the next ones, which had all been counted too early.
+        ``request`` (the dashboards, seconds each): while it waits its turn, a request whose client has gone
+        (``is_disconnected``, looked at every ``GONE_POLL`` s) leaves the queue and its count at once, never drawn:
+        17 clients that asked for new dashboards and hung up kept the next one refused, then waiting 48-51 s. One
+        whose turn has come is drawn to its end (its answer is kept for the next client who asks)."""
+        import anyio
         import anyio.to_thread
 
         most = MOST_WAITING[what] + (limiter.total_tokens if limiter is not None else 0)
@@ -499,7 +505,25 @@ class Backend:
                            retry_after=BUSY_RETRY_SECONDS)
         self._in_turn[what] += 1
         try:
-            return await anyio.to_thread.run_sync(fn, limiter=limiter)
+            if request is None or limiter is None:
+                return await anyio.to_thread.run_sync(fn, limiter=limiter)
+            turn = False
+            async with anyio.create_task_group() as tg:  # (its turn, or its client gone: whichever comes first)
+                async def watch() -> None:
+                    while not await request.is_disconnected():
+                        await anyio.sleep(GONE_POLL)
+                    tg.cancel_scope.cancel()
+
+                tg.start_soon(watch)
+                await limiter.acquire()  # (in order of arrival; cancelled: out of the queue, no token held)
+                turn = True
+                tg.cancel_scope.cancel()
+            if not turn:
+                raise WebError(503, "the client went away before its turn")  # (no one reads it)
+            try:
+                return await anyio.to_thread.run_sync(fn)  # (the token taken above bounds these threads)
+            finally:
+                limiter.release()
         finally:
             self._in_turn[what] -= 1
 

@@ -175,7 +175,7 @@ def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
 
 
 @router.get("/dashboard", response_class=HTMLResponse)
-async def dashboard_page(q: api.StatsQuery = Depends(api.stats_query),
+async def dashboard_page(request: Request, q: api.StatsQuery = Depends(api.stats_query),
                          b: Backend = Depends(api.backend)) -> HTMLResponse:
     """A dashboard drawn before is answered from the event loop; any other is drawn in a worker thread, at most
     ``Backend.dashboard_limiter`` at once, the others waiting their turn in order (web.app): never in the threads
@@ -184,7 +184,8 @@ async def dashboard_page(q: api.StatsQuery = Depends(api.stats_query),
     kept = await b.off_loop(b.peek_cached, dashboard_key(filters, q.min_games, live=True), reads=b.store_due())
     if kept is not None:
         return html_response(kept)
-    return await b.in_turn(b.dashboard_limiter, lambda: dashboard_answer(b, filters, q.min_games), "dashboards")
+    return await b.in_turn(b.dashboard_limiter, lambda: dashboard_answer(b, filters, q.min_games), "dashboards",
+                           request)  # (a client gone leaves the queue before its turn)
 
 
 def dashboard_answer(b: Backend, filters: dict[str, Any], min_games: int) -> HTMLResponse:
