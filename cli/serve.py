@@ -69,7 +69,8 @@ def _imports_deaf_to_ctrl_c() -> None:
 
     with _sigint_held():
         for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "uvicorn.protocols.http.h11_impl",
-                     "web.connections", "analytics.db", "analytics.projection", "web.app", "zx_events.application", "zx_events.replay"):
+                     "web.connections", "analytics.db", "analytics.projection", "web.app", "zx_events.application",
+                     "zx_events.replay"):
             importlib.import_module(name)
 
 
@@ -200,10 +201,8 @@ def _exposed(host: str) -> str:
 
 
 def _visitors(judge: bool) -> str:
-    """The line after ``serving``: the seat a visitor gets (docs/serve.md, Hidden information)."""
-    if judge:
-        return "visitors see the spectator's view; a player's (?as=P1, P2) or the judge's (?as=judge) if they ask"
-    return "visitors see the spectator's view; a player's if they ask (?as=P1, P2); the judge's only with --judge"
+    """The seat a visitor gets, in the ``serving`` line (docs/serve.md, Hidden information)."""
+    return "seat: spectator unless ?as=P1|P2|judge" if judge else "seat: spectator unless ?as=P1|P2 (judge: --judge)"
 
 
 def _loopback(host: str) -> bool:
@@ -331,7 +330,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                    f"another version's): the first view of a match replays it from its first event; `{prepare}` "
                    f"files them (docs/replay.md)", err=True)
     shown = f"[{host}]" if ":" in host else host
-    serving = f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops"
+    serving = (f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; {_visitors(judge)}; "
+               f"Ctrl-C stops")
     # on loopback, only the server's own names (DNS rebinding: web.app.Hosts); elsewhere the address is open
     # anyway, so only the names given, if any
     given = {h.strip().lower() for h in allow_hosts if h.strip()}
@@ -362,7 +362,6 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
             sock = config.bind_socket()
             sock.listen(config.backlog)  # connections are taken from here (a worker answers them once it runs)
             click.echo(serving, err=True)
-            click.echo(_visitors(judge), err=True)
             supervisor = _supervisor()(config, sockets=[sock])  # (its own handlers from here)
             supervisor.signal_queue.extend(early)  # (handled as its first signals: the same stop)
             supervisor.run()
@@ -402,7 +401,6 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
             await super().startup(sockets)
             if self.started:  # said once the port listens: a script that waited for the line was refused 0.3 s
                 click.echo(serving, err=True)
-                click.echo(_visitors(judge), err=True)
 
     previous, previous_term = signal.signal(signal.SIGINT, stop), signal.signal(signal.SIGTERM, term)
     try:
