@@ -69,7 +69,8 @@ def _imports_deaf_to_ctrl_c() -> None:
 
     with _sigint_held():
         for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "uvicorn.protocols.http.h11_impl",
-                     "analytics.db", "analytics.projection", "web.app", "zx_events.application", "zx_events.replay"):
+                     "web.connections", "analytics.db", "analytics.projection", "web.app", "zx_events.application",
+                     "zx_events.replay"):
             importlib.import_module(name)
 
 
@@ -177,6 +178,33 @@ def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False
         raise cannot_open(ctx.obj.get("store"), e) from None
 
 
+def _given_host(ctx: click.Context, param: click.Parameter, host: str) -> str:
+    """An empty or blank --host is refused: uvicorn took ``""`` for every interface (0.0.0.0 and ::), and the
+    warning and the serving line read ``listening on :`` and ``http://:8744``."""
+    if not host.strip():
+        raise click.BadParameter("empty: give an address of this machine (127.0.0.1, the default), or 0.0.0.0 "
+                                 "for every interface")
+    return host
+
+
+def _exposed(host: str) -> str:
+    """The warning of a --host that is not loopback: every interface said plainly for 0.0.0.0 and ::."""
+    import ipaddress
+
+    try:
+        every = ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        every = False
+    where = (f"every interface ({host}): anyone who can reach this machine on any of its addresses" if every
+             else f"{host}: anyone who can reach this address")
+    return f"warning: listening on {where} can read every stored match"
+
+
+def _visitors(judge: bool) -> str:
+    """The seat a visitor gets, in the ``serving`` line (docs/serve.md, Hidden information)."""
+    return "seat: spectator unless ?as=P1|P2|judge" if judge else "seat: spectator unless ?as=P1|P2 (judge: --judge)"
+
+
 def _loopback(host: str) -> bool:
     import ipaddress
 
@@ -189,7 +217,7 @@ def _loopback(host: str) -> bool:
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default="127.0.0.1", show_default=True, callback=_given_host,
               help="Address to listen on. Anything but a loopback address exposes the store to the network.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="TCP port.")
 @click.option("--judge", is_flag=True,
@@ -239,7 +267,10 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     # a request line as long as the longest name a form offers, in every filter at once (web.pages.OFFERED_MAX):
     # h11, whose limit is set here; httptools, uvicorn's default, refused a URL of more than 64 KiB with a
     # plain-text 400 (a 10,000-character Japanese deck name chosen in the form), and has no setting for it
-    long_requests = {"http": "h11", "h11_max_incomplete_event_size": REQUEST_HEAD_MAX}
+    # h11 under web.connections: a head must arrive whole within its time limit, and connections are bounded
+    from web.connections import HTTP
+
+    long_requests = {"http": HTTP, "h11_max_incomplete_event_size": REQUEST_HEAD_MAX}
 
     if hasattr(signal, "SIGUSR1"):  # `kill -USR1 PID` prints every thread's stack to stderr (a stuck request)
         try:
@@ -279,8 +310,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                 if isinstance(e, socket.gaierror) or e.errno == errno.EADDRNOTAVAIL else "choose another --port")
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}; {todo}") from None
     if not _loopback(host):
-        click.echo(f"warning: listening on {host}: anyone who can reach this address can read every stored match",
-                   err=True)
+        click.echo(_exposed(host), err=True)
     if judge:
         click.echo("warning: --judge: the judge view (every hidden card) is served to anyone who can reach "
                    "this server", err=True)
@@ -319,7 +349,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                    f"another version's): the first view of a match replays it from its first event; `{prepare}` "
                    f"files them (docs/replay.md)", err=True)
     shown = f"[{host}]" if ":" in host else host
-    serving = f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; Ctrl-C stops"
+    serving = (f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; {_visitors(judge)}; "
+               f"Ctrl-C stops")
     # on loopback, only the server's own names (DNS rebinding: web.app.Hosts); elsewhere the address is open
     # anyway, so only the names given, if any
     given = {h.strip().lower() for h in allow_hosts if h.strip()}
@@ -347,8 +378,10 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         # and the Ctrl-C was lost: the server went on serving)
         previous = signal.signal(signal.SIGINT, lambda signum, frame: early.append(signum))
         try:
+            sock = config.bind_socket()
+            sock.listen(config.backlog)  # connections are taken from here (a worker answers them once it runs)
             click.echo(serving, err=True)
-            supervisor = _supervisor()(config, sockets=[config.bind_socket()])  # (its own handlers from here)
+            supervisor = _supervisor()(config, sockets=[sock])  # (its own handlers from here)
             supervisor.signal_queue.extend(early)  # (handled as its first signals: the same stop)
             supervisor.run()
         except KeyboardInterrupt:  # (a Ctrl-C by an earlier handler, if any: the same stop)
@@ -382,12 +415,17 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         if server is not None:
             server.should_exit = True
 
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:  # said once the port listens: a script that waited for the line was refused 0.3 s
+                click.echo(serving, err=True)
+
     previous, previous_term = signal.signal(signal.SIGINT, stop), signal.signal(signal.SIGTERM, term)
     try:
-        click.echo(serving, err=True)
         app = create_app(backend, serving=True, hosts=hosts)
-        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                                               **long_requests))
+        server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                                       **long_requests))
         if not stopped:
             server.run()
     finally:

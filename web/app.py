@@ -187,6 +187,9 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
             message = f"no such page or endpoint: {request.url.path} (the API is listed at /api/openapi.json)"
         if e.status_code == 405:
             message = f"{request.method} is not allowed on {request.url.path}: this server is read-only"
+            answer = error(request, 405, message)
+            answer.headers["Allow"] = "GET, HEAD"  # RFC 9110, 15.5.6 (HEAD: the Head middleware)
+            return answer
         return error(request, e.status_code, message)
 
     async def store_failed(request: Request, e: Exception) -> Any:
