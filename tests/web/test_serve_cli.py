@@ -28,7 +28,8 @@ def free_port() -> int:
 def start_serve(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     """``zx ARGS serve --port P`` in a process of its own, once it answers; (the process, its base URL)."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args, "--port", str(port)],
+    # (-m cli.main: named as zx's in the argv another process reads, e.g. the holder of an analytics file)
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "--port", str(port)],
                             cwd=cwd, env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"

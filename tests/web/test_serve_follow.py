@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -24,40 +23,16 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
+from test_serve_cli import start_serve
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGAL = ROOT / "examples" / "legal"
 CATCH_UP = 20.0  # s at most for a match imported meanwhile to be counted (the follower polls every second)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def env_without_store() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("ZX_STORE", "ZX_ANALYTICS")}
     return {**env, "PYTHONPATH": str(ROOT)}
-
-
-def start(args: list[str], cwd: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "--port", str(port)], cwd=cwd,
-                            env=env_without_store(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    with httpx.Client(timeout=5) as polling:
-        while True:
-            try:
-                if polling.get(base + "/api/status").status_code == 200:
-                    return proc, base
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError(proc.communicate()[1])
-            time.sleep(0.1)
 
 
 def games_counted(http: httpx.Client, base: str) -> int:
@@ -72,7 +47,7 @@ def test_serve_follow_counts_a_match_imported_meanwhile_without_a_restart(tmp_pa
     r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(LEGAL / "first-turns.zxlog"),
                                 str(LEGAL / "rules-fidelity.zxlog")])
     assert r.exit_code == 0, r.output
-    proc, base = start(["--store", store, "serve", "--follow"], tmp_path)  # (its first update makes the file)
+    proc, base = start_serve(["--store", store, "serve", "--follow"], tmp_path, env_without_store())  # (its first update makes the file)
     http = httpx.Client(timeout=30)
     try:
         status = http.get(base + "/api/status").json()
