@@ -18,7 +18,7 @@ import re
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -114,6 +114,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         backend.warming = True
         warm = threading.Thread(target=_warm, args=(backend, serving), daemon=True, name="zx-serve-warm")
         warm.start()
+        restore = _stop_drops_the_queues(backend)
         try:
             yield
         except asyncio.CancelledError:
@@ -121,6 +122,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
             # cancellation's traceback reached the terminal (Starlette's "lifespan.shutdown.failed")
             pass
         finally:
+            restore()
             if owned:  # (else its owner closes it: zx serve)
                 backend.close()  # interrupts the warming's statement and waits for it (Backend.close)
 
@@ -218,6 +220,37 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         return error(request, 500, f"internal error ({type(e).__name__}); the server log has the details")
 
     return app
+
+
+def _stop_drops_the_queues(backend: Backend) -> Callable[[], None]:
+    """At the server's stop (SIGINT, SIGTERM: uvicorn's handlers, which this wraps while the app runs), the requests
+    waiting their turn leave the queues at once (``Backend.stop_waiting``): uvicorn waits for every request under
+    way before it stops, and drew every dashboard queued (a Ctrl-C took 13-30 s). Returns what puts the handlers
+    back; nothing is wrapped outside the main thread (a test client's) nor for a signal without a Python handler."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    wrapped: dict[int, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(signum)
+        if not callable(handler):
+            continue
+
+        def stopping(sig: int, frame: Any, handler: Any = handler) -> None:
+            loop.call_soon_threadsafe(backend.stop_waiting)  # (in the event loop, where the queues are)
+            handler(sig, frame)
+
+        signal.signal(signum, stopping)
+        wrapped[signum] = (handler, stopping)
+
+    def restore() -> None:
+        for signum, (handler, stopping) in wrapped.items():
+            if signal.getsignal(signum) is stopping:
+                signal.signal(signum, handler)
+
+    return restore
 
 
 def store_failures(backend: Backend) -> list[type[BaseException]]:

@@ -386,6 +386,10 @@ class Backend:
         self.view_limiter: Any = None  # how many views and steps are computed at once (web.app sets it)
         self.dashboard_limiter: Any = None  # how many dashboards are drawn at once (web.app sets it)
         self._in_turn = dict.fromkeys(MOST_WAITING, 0)  # requests computed or waiting their turn (in_turn)
+        self._computing = dict.fromkeys(MOST_WAITING, 0)  # of those, the ones whose turn has come (in_turn)
+        self.stopping = False  # the server stops: requests waiting their turn leave the queue (stop_waiting)
+        # the watched requests waiting their turn (in_turn): {the cancel scope of its wait: (request, [counted])}
+        self._waiting: dict[str, dict[Any, tuple[Any, list[bool]]]] = {what: {} for what in MOST_WAITING}
         self._identity: str | None = None
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
         self._listed: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
@@ -492,40 +496,80 @@ class Backend:
         event loop, as each request comes: the limiter counts a request waiting only once ``run_sync`` has let
         the loop run the next ones, which had all been counted too early.
         ``request`` (the dashboards, seconds each): while it waits its turn, a request whose client has gone
-        (``is_disconnected``, looked at every ``GONE_POLL`` s) leaves the queue and its count at once, never drawn:
-        17 clients that asked for new dashboards and hung up kept the next one refused, then waiting 48-51 s. One
-        whose turn has come is drawn to its end (its answer is kept for the next client who asks)."""
+        (``is_disconnected``, looked at every ``GONE_POLL`` s, and once more when its turn comes) leaves the queue
+        and its count at once, never drawn: 17 clients that asked for new dashboards and hung up kept the next one
+        refused, then waiting 48-51 s. So does every waiting one once the server stops (``stop_waiting``), answered
+        503 "the server is stopping": a Ctrl-C waited for all of them to be drawn (13-30 s, silently). One whose
+        turn has come is drawn to its end (its answer is kept for the next client who asks)."""
         import anyio
         import anyio.to_thread
 
         most = MOST_WAITING[what] + (limiter.total_tokens if limiter is not None else 0)
+        if self._in_turn[what] >= most and self._waiting[what]:
+            await self._drop_gone(what)  # (clients gone since their watch last looked: a reload right after)
         if self._in_turn[what] >= most:
             raise WebError(503, f"the server is busy: {MOST_WAITING[what]} requests for {what} not computed before "
                                 f"are waiting their turn; retry in {BUSY_RETRY_SECONDS} seconds",
                            retry_after=BUSY_RETRY_SECONDS)
         self._in_turn[what] += 1
+        counted = [True]  # (until _drop_gone has taken it out of the count)
+        scope = None
         try:
             if request is None or limiter is None:
                 return await anyio.to_thread.run_sync(fn, limiter=limiter)
             turn = False
             async with anyio.create_task_group() as tg:  # (its turn, or its client gone: whichever comes first)
                 async def watch() -> None:
-                    while not await request.is_disconnected():
+                    while not self.stopping and not await request.is_disconnected():
                         await anyio.sleep(GONE_POLL)
                     tg.cancel_scope.cancel()
 
+                scope = tg.cancel_scope
+                self._waiting[what][scope] = (request, counted)
                 tg.start_soon(watch)
                 await limiter.acquire()  # (in order of arrival; cancelled: out of the queue, no token held)
+                self._waiting[what].pop(scope, None)  # (its turn: _drop_gone leaves it)
                 turn = True
                 tg.cancel_scope.cancel()
+            if turn and (self.stopping or await request.is_disconnected()):  # (gone since watch last looked)
+                limiter.release()
+                turn = False
             if not turn:
+                if self.stopping:
+                    raise WebError(503, "the server is stopping")
                 raise WebError(503, "the client went away before its turn")  # (no one reads it)
+            self._computing[what] += 1
             try:
                 return await anyio.to_thread.run_sync(fn)  # (the token taken above bounds these threads)
             finally:
+                self._computing[what] -= 1
                 limiter.release()
         finally:
-            self._in_turn[what] -= 1
+            self._waiting[what].pop(scope, None)
+            if counted[0]:
+                self._in_turn[what] -= 1
+
+    async def _drop_gone(self, what: str) -> None:
+        """The waiting requests for ``what`` whose clients have gone leave its count now, and its queue as soon as
+        their tasks run (``in_turn``): a client that hung up and asked again at once was refused as busy, its
+        earlier request still counted until its watch looked again."""
+        for scope, (request, counted) in list(self._waiting[what].items()):
+            if await request.is_disconnected() and self._waiting[what].pop(scope, None) is not None:
+                counted[0] = False
+                self._in_turn[what] -= 1
+                scope.cancel()
+
+    def stop_waiting(self) -> None:
+        """The server stops (web.app, at its first SIGINT or SIGTERM; called in the event loop): the dashboards
+        waiting their turn leave the queue (``in_turn``), and when the stop still waits for one being drawn, one
+        line on stderr says so (a Ctrl-C with dashboards queued waited 13-30 s and printed nothing)."""
+        if self.stopping:
+            return
+        self.stopping = True
+        if self._computing["dashboards"]:
+            waiting = self._in_turn["dashboards"] - self._computing["dashboards"]
+            log.warning("zx serve: stopping once the dashboard being drawn is done (a few seconds)%s",
+                        f"; the {waiting} waiting their turn are dropped" if waiting else "")
 
     @property
     def store_lost(self) -> bool:
