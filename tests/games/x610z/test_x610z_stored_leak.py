@@ -37,7 +37,7 @@ from zx_events.freetext import JUDGE, is_timestamp, normalize
 from zx_events.games.x610z.sim import simulate
 from zx_events.logformat.reader import parse_log
 
-from x610z_support import hidden_codes, visible_codes
+from x610z_support import hidden_codes, strings_and_texts, visible_codes
 
 PLAYERS = ("P1", "P2")
 VIEWERS = ("P1", "P2", "spectator")
@@ -59,24 +59,7 @@ def free_text(value: Any, key: str | None = None) -> list[str]:
 def strings_and_free_text(value: Any, key: str | None = None) -> tuple[list[str], list[str]]:
     """``(strings(value), free_text(value))`` in one walk, as lists: the checks below look at every view of
     every event, and walking it twice with nested generators was two thirds of this test's time."""
-    found: list[str] = []
-    texts: list[str] = []
-
-    def walk(value: Any, key: str | None) -> None:
-        if isinstance(value, str):
-            found.append(value)
-            if key in FREE_TEXT:
-                texts.append(value)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                found.append(k)
-                walk(v, k)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                walk(v, key)
-
-    walk(value, key)
-    return found, texts
+    return strings_and_texts(value, FREE_TEXT, key)
 
 
 @functools.lru_cache(maxsize=None)

@@ -66,19 +66,28 @@ def hidden_codes(m: Any, viewer: str) -> set[str]:
 def strings(value: Any) -> list[str]:
     """Every string in a JSON-like value, keys included, in document order. (A list built in one walk: the
     leak tests call it on every view of every event; nested generators cost them a third of their time.)"""
-    out: list[str] = []
-    _strings(value, out)
-    return out
+    return strings_and_texts(value)[0]
 
 
-def _strings(value: Any, out: list[str]) -> None:
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            out.append(k)
-            _strings(v, out)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _strings(v, out)
+def strings_and_texts(value: Any, text_keys: Any = (), key: str | None = None) -> tuple[list[str], list[str]]:
+    """``strings(value)``, and in the same walk the strings held under one of ``text_keys`` (free text: what a
+    leak test checks by words, not by codes); ``key``: the key ``value`` itself is held under."""
+    found: list[str] = []
+    texts: list[str] = []
+
+    def walk(value: Any, key: str | None) -> None:
+        if isinstance(value, str):
+            found.append(value)
+            if key in text_keys:
+                texts.append(value)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                found.append(k)
+                walk(v, k)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v, key)
+
+    walk(value, key)
+    return found, texts
 
