@@ -203,17 +203,25 @@ def _used(audit: Audit, kind: str, data: bytes) -> bool:
     """Whether the reference file ``data`` of ``kind`` given to the audit is the one it used (its SHA-256, as zx
     hashes such a file): one of another game's (``--board`` for a Z/X match, which a warning says was not used) is
     left out of the bundle, whose check (``verify_bundle``) holds each such file to the one its match pinned."""
-    import hashlib
-
-    from zx_events.errors import FormatError, decoded
+    from zx_events.errors import FormatError
 
     used = audit.catalog if kind == "catalog" else audit.fixtures.get(kind)
     if not isinstance(used, dict):
         return False
     try:
-        return hashlib.sha256(decoded(data, f"the {kind} file", kind).encode("utf-8")).hexdigest() == used.get("sha256")
+        return _reference_sha256(data, kind, kind) == used.get("sha256")
     except FormatError:
         return False
+
+
+def _reference_sha256(data: bytes, kind: str, name: str) -> str:
+    """The SHA-256 of a reference file (a catalog, a board) as zx pins it at import: of its text, line ends read as
+    LF (``errors.decoded``, which raises ``FormatError`` naming ``name`` for bytes that are no such text)."""
+    import hashlib
+
+    from zx_events.errors import decoded
+
+    return hashlib.sha256(decoded(data, f"the {kind} file", name).encode("utf-8")).hexdigest()
 
 
 # ---------------------------------------------------------------------- checking a bundle without the store
@@ -480,9 +488,7 @@ def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: d
     ``errors.decoded``) and compared with the one its match's Started event pinned at import (the chain checked
     first: the pin is the importer's). A file of a kind its match pinned none of, or of another content, is named
     with the pin and its hash."""
-    import hashlib
-
-    from zx_events.errors import FormatError, ZXError, decoded
+    from zx_events.errors import FormatError, ZXError
 
     for name in dict.fromkeys(names):
         m = re.fullmatch(r"(catalog|board)(\.[^./]+)?", name)
@@ -496,13 +502,14 @@ def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: d
                     f"event names none{'' if reads else f': a {game.name} match reads no {kind}'}): it is not a "
                     f"file the match was checked with")
         try:
-            text = decoded(_read_member(z, path, name), f"the {kind} file", name)
+            data = _read_member(z, path, name)
+        except (zipfile.BadZipFile, OSError) as e:
+            raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its {name}: {e}") from None
+        try:
+            sha = _reference_sha256(data, kind, name)
         except FormatError as e:
             return (f"the bundle's {name} is not the {kind} its match was imported with: {e.message} (its Started "
                     f"event pins {kind} {pin.get('name')} sha256 {pin['sha256'][:12]})")
-        except (zipfile.BadZipFile, OSError) as e:
-            raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its {name}: {e}") from None
-        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
         if sha != pin["sha256"]:
             return (f"the bundle's {name} is not the {kind} its match was imported with: its Started event pins "
                     f"{kind} {pin.get('name')} sha256 {pin['sha256'][:12]}, the file hashes to {sha[:12]} (edited, "
