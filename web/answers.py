@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from starlette.requests import Request
+
 from zx_events.errors import ZXError
 
 from .app_json import JSON
@@ -82,7 +84,7 @@ class Answers:
             return ("stats", fresh.position, path, scope["query_string"]) if fresh.ok else None
         return None
 
-    async def _view(self, scope: dict[str, Any], key: tuple[Any, ...]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+    async def _view(self, scope: dict[str, Any], receive: Any, key: tuple[Any, ...]) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
         """A view not answered before (``key``: its key in the cache), computed here as the endpoint
         computes it (``Backend.view_json``) when its query is plain; None: the application parses the
         query and answers. Its ``WebError`` (an unknown match, an event out of range) and the store's
@@ -95,7 +97,8 @@ class Answers:
         if b.store_lost:
             await b.off_loop(b.store_reachable)
         match_id = _VIEW.fullmatch(scope["path"]).group(1)
-        body = await b.view(match_id, b.allowed(seat), at=at, turn=turn)
+        # (its client watched while it waits its turn: Backend.in_turn; a GET's empty body is all it takes from receive)
+        body = await b.view(match_id, b.allowed(seat), at=at, turn=turn, request=Request(scope, receive))
         answer = ([(b"content-length", str(len(body)).encode()), *_JSON_HEADERS], body)
         self.cache.put(key, answer)
         return answer
@@ -105,7 +108,7 @@ class Answers:
             key = await self._key(scope)
             hit = None if key is None else self.cache.peek(key)
             if hit is None and key is not None and key[0] == "view":
-                hit = await self._view(scope, key)
+                hit = await self._view(scope, receive, key)
         except Exception as e:  # noqa: BLE001 - another error is the application's last resort (500, logged)
             if store_failure(e):  # the store's server gone: one line in the log, no traceback, no retry
                 error = self.backend.store_error(e)

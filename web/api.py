@@ -54,12 +54,14 @@ async def match_filters(
 class StatsQuery:
     """The filters of ``zx stats`` (analytics.stats.Filters), and --min-games."""
 
-    def __init__(self, filters: Any, min_games: int) -> None:
+    def __init__(self, filters: Any, min_games: int, request: Any = None) -> None:
         self.filters = filters
         self.min_games = min_games
+        self.request = request  # (its client watched while it waits its turn: Backend.in_turn)
 
 
 async def stats_query(
+    request: Request,
     since: str | None = Query(None, description="Matches played on or after this date (YYYY-MM-DD)."),
     until: str | None = Query(None, description="Matches played on or before this date (YYYY-MM-DD)."),
     event: str | None = Query(None, description="Only this event (exact name)."),
@@ -79,7 +81,7 @@ async def stats_query(
                  colours=colours, archetype=archetype, opp_archetype=opp_archetype,
                  game=game.strip().lower() if game else game)  # (any case, as zx stats --game takes it)
     try:
-        return StatsQuery(Filters(**{k: v or None for k, v in given.items()}), min_games)
+        return StatsQuery(Filters(**{k: v or None for k, v in given.items()}), min_games, request)
     except ValueError as e:
         raise WebError(400, str(e)) from None
 
@@ -193,7 +195,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
 
 @router.get("/matches/{match_id}/view",
             summary="The state after an event, as a seat sees it (the same JSON as zx replay --event N --as SEAT)")
-async def match_view(match_id: str,
+async def match_view(match_id: str, request: Request,
                at: int | None = Query(None, ge=1, le=BIG, description="The event (seq, 1 = Started); default: the last."),
                turn: int | None = Query(None, ge=1, le=BIG, description="Or: the start of this turn."),
                as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge "
@@ -204,13 +206,13 @@ async def match_view(match_id: str,
     if at is not None and turn is not None:
         raise WebError(400, "give at or turn, not both")
     perspective = b.allowed(as_)
-    body = await b.view(match_id, perspective, at=at, turn=turn)
+    body = await b.view(match_id, perspective, at=at, turn=turn, request=request)
     return Response(body, media_type="application/json")
 
 
 @router.get("/matches/{match_id}/steps",
             summary="Every step (log record) of a match with its events and the state after, as a seat sees it")
-async def match_steps(match_id: str,
+async def match_steps(match_id: str, request: Request,
                       start: int = Query(0, ge=0, le=BIG, description="The first step (0 = the header)."),
                       limit: int = Query(50, ge=1, le=MAX_LIMIT, description="Steps to return."),
                       as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge."),
@@ -218,7 +220,8 @@ async def match_steps(match_id: str,
     # in a worker thread, with the views (Backend.view_limiter): steps taking seconds to compute never take
     # every thread the other endpoints (/api/status) are computed in
     perspective = b.allowed(as_)
-    return await b.in_turn(b.view_limiter, lambda: steps_answer(b, match_id, perspective, start, limit), "views")
+    return await b.in_turn(b.view_limiter, lambda: steps_answer(b, match_id, perspective, start, limit), "views",
+                           request)
 
 
 def steps_answer(b: Backend, match_id: str, perspective: str, start: int, limit: int) -> Response:
@@ -291,7 +294,7 @@ async def _stats(b: Backend, q: StatsQuery, method: str, **options: Any) -> Resp
     body = await b.off_loop(b.peek_cached, _stats_key(q, method, {k: v for k, v in options.items() if v is not None}),
                             reads=b.store_due())
     if body is None:
-        body = await b.in_turn(b.stats_limiter, lambda: stats_json(b, q, method, **options), "statistics")
+        body = await b.in_turn(b.stats_limiter, lambda: stats_json(b, q, method, **options), "statistics", q.request)
     return Response(body, media_type="application/json")
 
 

@@ -82,7 +82,7 @@ STORE_RETRY_SECONDS = 1.0
 # a bound let one client's thousand uncached dashboards, 0.1-0.4 s each, keep every later one waiting minutes)
 MOST_WAITING = {"dashboards": 16, "statistics": 64, "views": 64}
 BUSY_RETRY_SECONDS = 2
-GONE_POLL = 0.25  # s: how often a request waiting its turn for a dashboard looks whether its client is still there
+GONE_POLL = 0.25  # s: how often a request waiting its turn (Backend.in_turn) looks whether its client is still there
 FOLLOW_INTERVAL = 1.0  # s: zx serve --follow polls the store's notification log this often (SQLite; PostgreSQL: LISTEN)
 FOLLOW_STOP_WAIT = 60.0  # s a stopping server waits for the follower's page under way to commit
 # the settings of the requests' reads (analytics.db.SANDBOX's memory, DuckDB's order), set again on the shared
@@ -495,12 +495,14 @@ class Backend:
         503 (retry after ``BUSY_RETRY_SECONDS``) when ``MOST_WAITING[what]`` already wait. Counted here, in the
         event loop, as each request comes: the limiter counts a request waiting only once ``run_sync`` has let
         the loop run the next ones, which had all been counted too early.
-        ``request`` (the dashboards, seconds each): while it waits its turn, a request whose client has gone
-        (``is_disconnected``, looked at every ``GONE_POLL`` s, and once more when its turn comes) leaves the queue
-        and its count at once, never drawn: 17 clients that asked for new dashboards and hung up kept the next one
-        refused, then waiting 48-51 s. So does every waiting one once the server stops (``stop_waiting``), answered
-        503 "the server is stopping": a Ctrl-C waited for all of them to be drawn (13-30 s, silently). One whose
-        turn has come is drawn to its end (its answer is kept for the next client who asks)."""
+        ``request`` (dashboards, statistics, views and steps): while it waits its turn, a request whose client has
+        gone (``is_disconnected``, looked at every ``GONE_POLL`` s, and once more when its turn comes) leaves the
+        queue and its count at once, never computed: 17 clients that asked for new dashboards and hung up kept the
+        next one refused, then waiting 48-51 s (64 statistics or views asked and abandoned: the next refused as
+        busy, then waiting for all of them). So does every waiting one once the server stops (``stop_waiting``),
+        answered 503 "the server is stopping": a Ctrl-C waited for all of them (dashboards: 13-30 s, silently). One
+        whose turn has come is computed to its end (its answer is kept for the next client who asks); one whose
+        turn is there at once is not watched (no task, no poll: most views and statistics)."""
         import anyio
         import anyio.to_thread
 
@@ -513,11 +515,39 @@ class Backend:
                            retry_after=BUSY_RETRY_SECONDS)
         self._in_turn[what] += 1
         counted = [True]  # (until _drop_gone has taken it out of the count)
-        scope = None
         try:
             if request is None or limiter is None:
                 return await anyio.to_thread.run_sync(fn, limiter=limiter)
             turn = False
+            try:
+                limiter.acquire_nowait()  # a token free and no one waiting (anyio's test): its turn now, nothing to watch
+                turn = True
+            except anyio.WouldBlock:
+                pass
+            if not turn:
+                turn = await self._wait_turn(limiter, request, what, counted)
+            if not turn:
+                if self.stopping:
+                    raise WebError(503, "the server is stopping")
+                raise WebError(503, "the client went away before its turn")  # (no one reads it)
+            self._computing[what] += 1
+            try:
+                return await anyio.to_thread.run_sync(fn)  # (the token taken above bounds these threads)
+            finally:
+                self._computing[what] -= 1
+                limiter.release()
+        finally:
+            if counted[0]:
+                self._in_turn[what] -= 1
+
+    async def _wait_turn(self, limiter: Any, request: Any, what: str, counted: list[bool]) -> bool:
+        """``in_turn``'s wait for a token of ``limiter``, watching the client of ``request``: True with the token taken,
+        False (no token held) when the client went away or the server stops first."""
+        import anyio
+
+        turn = False
+        scope = None
+        try:
             async with anyio.create_task_group() as tg:  # (its turn, or its client gone: whichever comes first)
                 async def watch() -> None:
                     while not self.stopping and not await request.is_disconnected():
@@ -534,20 +564,9 @@ class Backend:
             if turn and (self.stopping or await request.is_disconnected()):  # (gone since watch last looked)
                 limiter.release()
                 turn = False
-            if not turn:
-                if self.stopping:
-                    raise WebError(503, "the server is stopping")
-                raise WebError(503, "the client went away before its turn")  # (no one reads it)
-            self._computing[what] += 1
-            try:
-                return await anyio.to_thread.run_sync(fn)  # (the token taken above bounds these threads)
-            finally:
-                self._computing[what] -= 1
-                limiter.release()
+            return turn
         finally:
             self._waiting[what].pop(scope, None)
-            if counted[0]:
-                self._in_turn[what] -= 1
 
     async def _drop_gone(self, what: str) -> None:
         """The waiting requests for ``what`` whose clients have gone leave its count now, and its queue as soon as
@@ -817,7 +836,8 @@ class Backend:
         self.views.put(key, body)
         return body
 
-    async def view(self, match_id: str, perspective: str, at: int | None = None, turn: int | None = None) -> bytes:
+    async def view(self, match_id: str, perspective: str, at: int | None = None, turn: int | None = None,
+                   request: Any = None) -> bytes:
         """``view_json`` from the event loop: a view kept is answered at once; any other is computed in a
         worker thread, at most ``view_limiter`` at once (the others wait their turn), never in the loop. In
         the loop, one client asking for views of matches named with 220,000 characters (1.5 s each) held every
@@ -826,7 +846,7 @@ class Backend:
         if hit is not None:
             return hit
         return await self.in_turn(self.view_limiter, lambda: self.view_json(match_id, perspective, at=at, turn=turn),
-                                  "views")
+                                  "views", request)
 
     def allowed(self, perspective: str | None) -> str:
         """The perspective a request may have: spectator by default; judge only with --judge (301.3)."""

@@ -21,7 +21,7 @@ import pytest
 
 from serve_support import build_store
 from test_serve_cli import start_serve
-from web.backend import MOST_WAITING
+from web.backend import GONE_POLL, MOST_WAITING
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +65,29 @@ def test_dashboards_of_clients_gone_leave_the_queue_before_their_turn(served):
     assert r.status_code == 200, r.text[:300]  # (was 503: the server is busy: 16 requests ... waiting their turn)
     # the one being drawn, then this one: not the 16 behind it (48-51 s before)
     assert took < 3 * one + 3, f"{took:.1f} s, one dashboard {one:.1f} s"
+
+
+def test_statistics_of_clients_gone_leave_the_queue_before_their_turn(served):
+    """The same for statistics (64 may wait, at tens of milliseconds each): asked by clients that hung up, they were
+    all computed in their turn and counted meanwhile, the next request refused 503 (the server is busy)."""
+    _, base, _ = served
+    from web.app import STATS_AT_ONCE
+
+    with httpx.Client(base_url=base, timeout=120) as client:
+        start = time.monotonic()
+        assert client.get("/api/stats/cards?min_games=998").status_code == 200
+        one = time.monotonic() - start  # (one statistic not computed before)
+        gone = [ask_and_hang_up(base, f"/api/stats/cards?min_games={1000 + n}")  # (new filters each: computed)
+                for n in range(STATS_AT_ONCE + MOST_WAITING["statistics"])]
+        time.sleep(0.2)  # (all of them asked: a few computed, the others waiting)
+        for s in gone:
+            s.close()
+        start = time.monotonic()  # (at once, as a reload)
+        r = client.get("/api/stats/cards?min_games=999")
+        took = time.monotonic() - start
+    assert r.status_code == 200, r.text[:300]  # (was 503 the server is busy, or waited for them all)
+    # the ones being computed, then this one, not the 64 behind them (0.8 s against 0.03 s for one, before)
+    assert took < 6 * one + 0.3, f"{took:.2f} s, one statistic {one:.2f} s"
 
 
 def test_ctrl_c_drops_the_queued_dashboards_and_says_it_waits_for_the_one_drawn(served):
