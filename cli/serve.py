@@ -9,7 +9,8 @@ from typing import Any, Iterator
 
 import click
 
-from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
+from .analytics import (CATALOG_HELP, analytics_option, filter_options, load_given_catalogs, resolve_analytics_path,
+                        run_update, warn_unused_catalogs)
 from .common import MAX_WORKERS, OutputFile, cannot_open, interrupted, with_store
 from .common import given_store as given_store_of
 from .options import written_option
@@ -240,10 +241,13 @@ def _loopback(host: str) -> bool:
               help="Bring the analytics file up to date, then keep it so while serving: the server is the file's one "
                    "writer and projects the matches imported meanwhile within seconds (as zx analytics follow), "
                    "no restart needed. One server process only (not with --workers N).")
+@click.option("--catalog", "catalog_files", multiple=True, metavar="FILE",
+              help="With --update or --follow: a c" + CATALOG_HELP[3:])
 @analytics_option
 @click.pass_context
 def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists: bool, workers: int,
-              allow_hosts: tuple[str, ...], update: bool, follow: bool, analytics_path: str | None) -> None:
+              allow_hosts: tuple[str, ...], update: bool, follow: bool, catalog_files: tuple[str, ...],
+              analytics_path: str | None) -> None:
     """Serve the store over HTTP: a JSON API, the match browser with replays, and the metagame dashboard.
 
     \b
@@ -282,6 +286,10 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         raise click.UsageError("--follow needs one server process: it writes the analytics file, which DuckDB then "
                                "lets no other process read, the other workers included; drop --workers (or "
                                "serve with --workers N and update the file between runs: --update)")
+    if catalog_files and not (update or follow):  # (the server never writes the file otherwise: nothing would use it)
+        raise click.UsageError("--catalog is for the analytics updates of --update or --follow: add one of them, or "
+                               "run `zx analytics update --rebuild --catalog FILE` before serving")
+    catalogs = load_given_catalogs(catalog_files)  # (a bad file: its FILE:LINE error, before anything is opened)
     backend = _backend(ctx, analytics_path, judge=judge, deck_lists=deck_lists)
     if follow and backend.svc.store.kind == "memory":
         backend.close()
@@ -289,9 +297,10 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                                "it while serving")
     if update or follow:
         try:
-            result = run_update(backend.svc, backend.analytics_path)
+            result = run_update(backend.svc, backend.analytics_path, catalogs=catalogs)
         except AnalyticsError as e:
             raise click.ClickException(str(e)) from None
+        warn_unused_catalogs(result, catalog_files, catalogs)
         click.echo(f"analytics: {counted(result.events, 'event')}, {counted(result.matches, 'match', 'matches')} "
                    f"projected into "
                    f"{backend.analytics_path}", err=True)
@@ -318,7 +327,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     backend.serving = True  # (its advice: stop the server to update the file it holds)
     if follow:  # from here the file is open read-write: the follower's updates and the requests share it
         try:
-            backend.follow(say=lambda text: click.echo(text, err=True))
+            backend.follow(say=lambda text: click.echo(text, err=True), catalogs=catalogs)
         except Exception as e:  # (FileInUse: another process took the file since the update)
             backend.close()
             raise click.ClickException(getattr(e, "message", None) or str(e)) from None

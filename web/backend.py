@@ -242,8 +242,10 @@ class Follower:
     twice). ``error``: why it ended by itself (a file of another store or version, the store's server gone): the
     statistics then answer 503 with it."""
 
-    def __init__(self, backend: "Backend", interval: float, say: Callable[[str], None]) -> None:
+    def __init__(self, backend: "Backend", interval: float, say: Callable[[str], None],
+                 catalogs: tuple[Any, ...] = ()) -> None:
         self.backend = backend
+        self.catalogs = catalogs  # (zx serve --catalog FILE: for the matches imported with it, those to come too)
         self.interval = interval
         self.say = say
         self.stop = threading.Event()
@@ -266,7 +268,7 @@ class Follower:
         try:
             follow(b.svc, b.analytics_path, stop=self.stop, interval=self.interval, on_first=moved, on_update=moved,
                    on_wait=lambda text: self.say(f"follow: {b.advised(text)} (retrying)"),
-                   on_listen=lambda text: self.say(f"follow: {text}"),
+                   on_listen=lambda text: self.say(f"follow: {text}"), catalogs=self.catalogs,
                    update_options={"workers": 0, "stop": self.stop})
         except BaseException as e:  # noqa: BLE001 - said, and answered by the statistics (freshness)
             self.error = b.advised(first_line(e))
@@ -933,14 +935,16 @@ class Backend:
                     self._projection = read
         return self._projection
 
-    def follow(self, interval: float = FOLLOW_INTERVAL, say: Callable[[str], None] = log.warning) -> None:
+    def follow(self, interval: float = FOLLOW_INTERVAL, say: Callable[[str], None] = log.warning,
+               catalogs: tuple[Any, ...] = ()) -> None:
         """Start ``zx serve --follow``'s follower (``Follower``): from here the analytics file is opened read-write
-        and kept up to date with the store while the server runs; ``say``: its progress and its errors."""
+        and kept up to date with the store while the server runs; ``say``: its progress and its errors;
+        ``catalogs``: the catalog files of ``--catalog`` (``analytics.follow.follow``'s)."""
         with self._con_lock:
             if self._con is not None:  # a read-only connection of before: the follower's instance replaces it
                 self._con.close()
                 self._con, self._projection, self._derived = None, None, None
-            self._follower = Follower(self, interval, say)
+            self._follower = Follower(self, interval, say, catalogs)
         self._connection()  # before the follower's first update: its instance, which the update then shares
         self._follower.thread.start()
 

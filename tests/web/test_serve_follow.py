@@ -135,3 +135,59 @@ def test_serve_follow_stopped_between_pages_resumes_without_counting_twice(tmp_p
         finally:
             con.close()
     assert counts[0] == counts[1] and counts[0][0] == 5, counts
+
+
+# the shipped Z/X catalog with one card made stronger and renamed: Red Dragons' archetype is named after it
+# (tests/test_analytics_catalog_files.py: without the file the stored matches' cards are unknown)
+ZX_CHANGE = ("R01-011,Phoenix Ember Healer,Z/X,red,2,3500,", "R01-011,Phoenix Ember Matriarch,Z/X,red,2,4500,")
+RIGHT, UNKNOWN = "red: Volcanic Ruin Herald + Phoenix Ember Matriarch", "unknown: R01-001 + R01-002"
+
+
+def archetypes(http: httpx.Client, base: str) -> dict[str, int]:
+    r = http.get(base + "/api/stats/archetypes", params={"min_games": 1})  # (seats: mirror matches counted)
+    assert r.status_code == 200, r.text
+    return {row["archetype"]: row["seats"] for row in r.json()["rows"]}
+
+
+def test_serve_follow_catalog_file_labels_the_matches_imported_with_it_those_imported_meanwhile_too(tmp_path):
+    """``zx serve --follow --catalog FILE`` (and ``--update``): the matches imported with a catalog file get their
+    colours and archetypes from it, as ``zx analytics update --catalog FILE`` gives them, those imported while the
+    server runs too. Before, serve had no --catalog: its updates projected them as ``unknown: <codes>``."""
+    from importlib import resources
+
+    shipped = resources.files("zx_events.games.zx.catalogs").joinpath("sample.csv").read_text(encoding="utf-8")
+    mine = tmp_path / "my-cards.csv"
+    mine.write_text(shipped.replace(*ZX_CHANGE), encoding="utf-8")
+    store = str(tmp_path / "events.sqlite")
+    runner = CliRunner()
+    for seed in ("7", "8"):
+        r = runner.invoke(zx, ["--store", store, "simulate", "-n", "2", "--decks", "Red Dragons", "--seed", seed,
+                               "--out", str(tmp_path / f"sim{seed}")])
+        assert r.exit_code == 0, r.output
+    r = runner.invoke(zx, ["--store", store, "import", "--no-analytics", "--catalog", str(mine), str(tmp_path / "sim7")])
+    assert r.exit_code == 0, r.output
+
+    refused = runner.invoke(zx, ["--store", store, "serve", "--catalog", str(mine)])  # (nothing would use it)
+    assert refused.exit_code == 2 and "--catalog is for the analytics updates of --update or --follow" in \
+        refused.output, refused.output
+
+    proc, base = start_serve(["--store", store, "serve", "--follow", "--catalog", str(mine)], tmp_path,
+                             env_without_store())
+    http = httpx.Client(timeout=30)
+    try:
+        first = archetypes(http, base)
+        assert first.get(RIGHT) == 4 and UNKNOWN not in first, first  # (was: unknown: R01-001 + R01-002)
+        imported = subprocess.run([sys.executable, "-m", "cli.main", "--store", store, "import", "--catalog", str(mine),
+                                   str(tmp_path / "sim8")], cwd=tmp_path, env=env_without_store(), capture_output=True,
+                                  text=True, timeout=120)
+        assert imported.returncode == 0, imported.stderr
+        deadline = time.monotonic() + CATCH_UP
+        while (now := archetypes(http, base)) == first:
+            assert time.monotonic() < deadline, http.get(base + "/api/status").json()
+            time.sleep(0.2)
+        assert now.get(RIGHT) == 8 and UNKNOWN not in now, now  # (2 matches more, 2 seats each)
+    finally:
+        http.close()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err and "zx does not ship" not in err, err
