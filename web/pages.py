@@ -32,7 +32,6 @@ def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.PackageLoader("web", "templates"),
                            autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     e.filters["pct"] = dashboard.pct
-    e.filters["cell"] = lambda value: visible(dashboard.cell(value))
     # a name's invisible format characters as escapes ("Black\u200bReapers"): two names that differ by them alone
     # read alike in a list, a table or a form's options (an option's value keeps the name exact)
     e.filters["visible"] = lambda value: visible(value) if isinstance(value, str) else value
