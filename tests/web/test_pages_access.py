@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
-from serve_support import Built, build_store
+from serve_support import VIOLATION_MATCH, Built, build_store
 from test_serve_browser import running
 
 PRINT_WIDTH = 718  # px: an A4 page's printable width at Chromium's default margins
@@ -129,16 +129,18 @@ def dark_enough(colour: str) -> bool:
     return sum(map(int, re.findall(r"\d+", colour)[:3])) / 3 < 128
 
 
-@pytest.mark.parametrize("which", ["dashboard", "report", "matches"])
+@pytest.mark.parametrize("which", ["dashboard", "report", "matches", "match"])
 def test_a_printed_page_cuts_nothing_prints_its_data_tables_and_leaves_out_the_form(page, server, report, which):
     """No print stylesheet: printed on A4, the dashboard and ``zx report`` cut 7 of their 8 charts at the right
     (labels lost), left their 8 data tables in closed <details> (not printed), and the match list's table was cut
     at 655 of its 1044 px (P2's deck, the turns, the result and the violations lost). Printed now: every chart
     within the page (scaled to its width), every data table drawn whole (no scroll box), the match list within the
     page, and no filter form, header links or pager; the text dark on the paper in either scheme."""
-    url = {"dashboard": server + "/dashboard", "report": report.as_uri(), "matches": server + "/matches"}[which]
+    url = {"dashboard": server + "/dashboard", "report": report.as_uri(), "matches": server + "/matches",
+           "match": f"{server}/matches/{VIOLATION_MATCH}"}[which]
+    charts = 8 if which in ("dashboard", "report") else 0
     for scheme, got in printed(page, url).items():
-        assert got["tables"] >= (8 if which != "matches" else 1) and got["charts"] == (8 if which != "matches" else 0)
+        assert got["tables"] >= max(1, charts) and got["charts"] == charts, (which, got["tables"], got["charts"])
         assert got["page"] <= got["width"], (which, scheme, got["page"], got["past"][:5])
         assert not got["past"], (which, scheme, got["past"][:5])
         assert not got["scrolled"], (which, scheme, got["scrolled"][:5])
