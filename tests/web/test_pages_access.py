@@ -147,3 +147,83 @@ def test_a_printed_page_cuts_nothing_prints_its_data_tables_and_leaves_out_the_f
         assert not got["unprinted"], (which, scheme, got["unprinted"])
         assert not got["shown"], (which, scheme, got["shown"])
         assert all(map(dark_enough, got["ink"])), (which, scheme, got["ink"])
+
+
+def fetch(url: str) -> tuple[int, str]:
+    """``url`` asked for as a browser asks (HTML): its status and its text, an error's too."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers={"accept": "text/html"}), timeout=60) as r:
+            return r.status, r.read().decode("utf-8")
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode("utf-8")
+
+
+def title_and_heading(page: str) -> tuple[str, str]:
+    import html
+    import re
+
+    return tuple(html.unescape(re.search(rf"<{tag}>(.*?)</{tag}>", page, re.S).group(1)) for tag in ("title", "h1"))
+
+
+@pytest.mark.parametrize("path, status, heading, said", [
+    ("/matches/no-such-match", 404, "Not found", "unknown match 'no-such-match'"),
+    ("/matches?since=someday", 400, "Bad request", "since: 'someday' is not a date"),
+    ("/no/such/page", 404, "Not found", "no such page or endpoint: /no/such/page"),
+    (f"/matches/{VIOLATION_MATCH}/replay?as=judge", 403, "Not allowed", "as=judge: the judge view"),
+])
+def test_an_error_pages_heading_and_title_say_what_went_wrong_wcag_2_4_6(server, path, status, heading, said):
+    """An error page's heading was "404" or "400", its title "404 · zx-events": they say what went wrong now, the
+    title with the message's beginning, the message whole under the heading (and the status, for whoever wants
+    it)."""
+    got, page = fetch(server + path)
+    title, h1 = title_and_heading(page)
+    assert (got, h1) == (status, heading), (path, got, h1)
+    assert title.startswith(f"{heading}: {said}") and title.endswith(" · zx-events"), (path, title)
+    assert f"HTTP {status}" in page and f"<h1>{status}" not in page
+
+
+def marked(page: str) -> dict[str, str]:
+    """The form's fields marked invalid: name: the id of what describes them."""
+    import re
+
+    fields = re.findall(r'<(?:input|select)\b[^>]*>', page)
+    return {re.search(r'name="([^"]+)"', f).group(1): re.search(r'aria-describedby="([^"]+)"', f).group(1)
+            for f in fields if 'aria-invalid="true"' in f}
+
+
+@pytest.mark.parametrize("query, fields", [
+    ("min_games=0", {"min_games"}), ("since=someday", {"since"}), ("until=2026-13-01", {"until"}),
+    ("since=2026-05-01&until=2026-01-01", {"since", "until"}), ("deck=No+Such+Deck", {"deck"}),
+    ("event=No+Such+Event", {"event"}), ("player=Nobody+At+All", {"player"}), ("nonsense=1", set()),
+])
+def test_a_refused_dashboard_says_so_in_its_title_and_marks_the_field_at_fault(server, query, fields):
+    """A dashboard refused (400) kept the title "Metagame · zx-events", and nothing marked the field at fault:
+    its title says the filter was refused, the reason is an alert, and the fields it names are aria-invalid,
+    described by it (an unknown parameter names none of them)."""
+    got, page = fetch(f"{server}/dashboard?{query}")
+    assert got == 400 and title_and_heading(page)[0] == "Filter refused: Metagame · zx-events", (query, got)
+    assert '<p class="error" role="alert" id="error-message">' in page, query
+    assert marked(page) == {f: "error-message" for f in fields}, query
+    status, fine = fetch(f"{server}/dashboard")
+    assert status == 200 and title_and_heading(fine)[0] == "Metagame · zx-events" and not marked(fine)
+    assert 'role="alert"' not in fine
+
+
+def test_the_header_and_the_replays_seen_from_line_mark_the_current_page_and_seat_with_aria_current(server):
+    """The header's link to the page shown was marked by class="here" alone, the replay's current seat by <b>: a
+    screen reader told neither. Both are aria-current="page" now, and nothing else is."""
+    import re
+
+    for path, link in (("/matches", "/matches"), ("/dashboard", "/dashboard"), ("/about", "/about"),
+                       (f"/matches/{VIOLATION_MATCH}", "/matches")):
+        page = fetch(server + path)[1]
+        nav = page[page.index("<nav>"):page.index("</nav>")]
+        assert re.findall(r'<a href="([^"]+)"[^>]*aria-current="page"', nav) == [link], (path, nav)
+    page = fetch(f"{server}/matches/{VIOLATION_MATCH}/replay?as=P1")[1]
+    served = page[page.index('id="served-nav"'):]
+    served = served[:served.index("</nav>")]
+    assert re.findall(r'<b class="seat-link here" aria-current="page">([^<]+)</b>', served) == ["P1"]
+    assert served.count("aria-current") == 1, served
