@@ -110,6 +110,12 @@ class Section:
     rows: list[dict[str, Any]]
     columns: list[str]
     empty: str | None = None
+    heads: Mapping[str, str] | None = None  # a column's header where it is not ``HEADS``' (an attack outcome's)
+
+    @property
+    def table(self) -> "Table":
+        """The rows as the table under the chart shows them (``table``)."""
+        return table(self.rows, self.columns, self.heads)
 
 
 @dataclass
@@ -240,7 +246,8 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                                "n = attacks.",
                                attack_chart(att, games.get(game).attack_outcomes), att,
                                ["square", "attacks", *OUTCOMES, "success_rate", "success_rate_low",
-                                "success_rate_high", "low_sample"]))
+                                "success_rate_high", "low_sample"],
+                               heads={o: w[:1].upper() + w[1:] for o, w in outcome_words(games.get(game).attack_outcomes).items()}))
     life = stats("life", "life", by="turn")
     if life is not None:
         d.sections.append(_section("life", "Life damage by turn",
@@ -269,12 +276,13 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
 
 
 def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, columns: list[str],
-             none: str | None = None) -> Section:
-    """A section; ``none``: what an empty frame says where there are matches (else: no matches)."""
+             none: str | None = None, heads: Mapping[str, str] | None = None) -> Section:
+    """A section; ``none``: what an empty frame says where there are matches (else: no matches); ``heads``: the
+    headers of columns ``HEADS`` does not name."""
     cols = [c for c in columns if c in df.columns]
     empty = None if df.height else none or "no matches for these filters"
     return Section(key, title, note, named(svg, title) if svg and df.height else "", df.select(cols).to_dicts(),
-                   cols, empty)
+                   cols, empty, heads)
 
 
 # ---------------------------------------------------------------------- charts
@@ -624,7 +632,7 @@ def attack_chart(df: pl.DataFrame, words: Mapping[str, str] | None = None) -> st
     if not df.height:
         return ""
     alt = _alt()
-    words = {o: (words or {}).get(o) or o.replace("_", " ") for o in OUTCOMES}
+    words = outcome_words(words)
     long = df.select(["square", *OUTCOMES]).unpivot(index="square", variable_name="outcome", value_name="count")
     long = long.filter(pl.col("count") > 0).with_columns(
         pl.col("outcome").replace(words).alias("said"),
@@ -644,6 +652,11 @@ def attack_chart(df: pl.DataFrame, words: Mapping[str, str] | None = None) -> st
         y=y, x="attacks:Q", text="label:N",
         color=alt.condition("datum.low_sample", alt.value(LOW_TEXT), alt.value(INK)))
     return render_svg(_config((bars + text).properties(width=720, height=28 * df.height)))
+
+
+def outcome_words(words: Mapping[str, str] | None) -> dict[str, str]:
+    """Each attack outcome in the game's words (``Game.attack_outcomes``), else its key with spaces."""
+    return {o: (words or {}).get(o) or o.replace("_", " ") for o in OUTCOMES}
 
 
 def life_turns(df: pl.DataFrame) -> int:
@@ -700,3 +713,70 @@ def cell(value: Any) -> str:
     if value is None:
         return ""
     return str(value)
+
+
+# ---------------------------------------------------------------------- the tables under the charts
+# A chart's text equivalent: its rows, each column headed in words, a rate as a percentage, its Wilson interval's
+# two ends one column ("38.1%–59.5%", as the chart's label "48.7% [38%–60%] n=80"), a row under the minimum of
+# games "below minimum". They were the frames' keys and values (win_rate_low, gih_wr, 0.487, False); the JSON API
+# and zx stats keep those. 17lands' short names stay (GIH WR, OH WR, GD WR, GNS WR, IWD).
+HEADS = {
+    "deck": "Deck", "opponent": "Opponent's deck", "seat": "Player going", "week": "ISO week", "card": "Card",
+    "name": "Name", "square": "Attacker Square", "turn": "Turn", "seats": "Seats", "matches": "Matches",
+    "all_seats": "All seats", "field": "Week's seats", "games": "Games", "wins": "Wins", "losses": "Losses",
+    "draws": "Draws", "share": "Share", "win_rate": "Win rate", "attacks": "Attacks", "success_rate": "Success rate",
+    "damage": "Life damage", "damage_per_game": "Damage per game", "ignition_rate": "Ignition rate",
+    "gih_games": "GIH games", "gih_wr": "GIH WR", "iwd": "IWD", "oh_games": "OH games", "oh_wr": "OH WR",
+    "gd_games": "GD games", "gd_wr": "GD WR", "gns_games": "GNS games", "gns_wr": "GNS WR",
+    "played_games": "Played games", "played_wins": "Played wins", "played_wr": "Played WR", "low_sample": "Sample",
+}
+RATES = frozenset({"share", "win_rate", "success_rate", "ignition_rate", "gih_wr", "oh_wr", "gd_wr", "gns_wr",
+                   "played_wr"})
+BELOW_MINIMUM = "below minimum"  # a low_sample row's Sample cell (the others: "enough")
+
+
+@dataclass
+class Table:
+    heads: list[tuple[str, bool]]  # (header, numeric: right-aligned)
+    rows: list[tuple[bool, list[tuple[str, str]]]]  # (low sample, cells: (text, class: "name", "num" or ""))
+
+
+def table(rows: list[dict[str, Any]], columns: list[str], heads: Mapping[str, str] | None = None) -> Table:
+    """``rows`` as the table under a chart shows them: ``columns`` headed in words (``HEADS``, else ``heads``,
+    else the key with spaces), a rate's ``_low`` and ``_high`` one column after it."""
+    named = {**HEADS, **(heads or {})}
+    spans: list[tuple[str, tuple[str, ...]]] = []
+    for c in columns:
+        base = c[:-4] if c.endswith("_low") else c[:-5] if c.endswith("_high") else None
+        if base is not None and {f"{base}_low", f"{base}_high"} <= set(columns):
+            if c.endswith("_low"):
+                spans.append((f"{named.get(base, base)} 95% interval", (c, f"{base}_high")))
+            continue
+        spans.append((named.get(c, c.replace("_", " ")), (c,)))
+    numeric = [all(not isinstance(r.get(keys[0]), str) and keys[0] != "low_sample" for r in rows) and keys[0] not in
+               ("seat", "week") for _, keys in spans]
+    return Table([(head, num) for (head, _), num in zip(spans, numeric)],
+                 [(bool(r.get("low_sample")), [_cell(r, keys) for _, keys in spans]) for r in rows])
+
+
+def _cell(row: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, str]:
+    """One cell of ``table``: its text (the template escapes it) and its class."""
+    key, value = keys[0], row.get(keys[0])
+    if len(keys) == 2:  # a Wilson interval
+        high = row.get(keys[1])
+        return ("-" if value is None or high is None else f"{pct(value)}–{pct(high)}"), "num"
+    if key == "low_sample":
+        return (BELOW_MINIMUM if value else "enough"), ""
+    if isinstance(value, str):
+        return visible(value), "name"
+    if value is None:
+        return "-", "num"
+    if isinstance(value, bool):
+        return ("yes" if value else "no"), ""
+    if key in RATES:
+        return pct(value), "num"
+    if key == "iwd":  # GIH WR less the win rate when never seen: percentage points
+        return f"{value * 100:+.1f} pp", "num"
+    if isinstance(value, float):
+        return (f"{value:.2f}" if key == "damage_per_game" else cell(value)), "num"
+    return cell(value), "num"

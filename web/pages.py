@@ -6,6 +6,7 @@ autoescape); they need no script to show their content, and nothing outside this
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,6 @@ def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.PackageLoader("web", "templates"),
                            autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     e.filters["pct"] = dashboard.pct
-    e.filters["cell"] = lambda value: visible(dashboard.cell(value))
     # a name's invisible format characters as escapes ("Black\u200bReapers"): two names that differ by them alone
     # read alike in a list, a table or a form's options (an option's value keeps the name exact)
     e.filters["visible"] = lambda value: visible(value) if isinstance(value, str) else value
@@ -73,8 +73,41 @@ def css() -> str:
     return (HERE / "static" / "style.css").read_text(encoding="utf-8")
 
 
+# an error page's heading, what went wrong in words (WCAG 2.4.6: its heading and title were "404", "400")
+ERROR_HEADINGS = {400: "Bad request", 403: "Not allowed", 404: "Not found", 405: "Method not allowed",
+                  409: "Conflict", 413: "Too large", 500: "Server error", 503: "Unavailable"}
+TITLE_MESSAGE = 80  # characters of the message an error page's title holds (the page has it whole)
+
+
+def error_heading(status: int) -> str:
+    from http import HTTPStatus
+
+    try:
+        return ERROR_HEADINGS.get(status) or HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
 def error_page(request: Request, status: int, message: str) -> str:
-    return render("error.html", status=status, message=message, nav="")
+    """The page of an error: its heading says what went wrong ("Not found"), its title that and the message's
+    beginning ("Not found: unknown match 'x': it is not in the store …"), the message whole under the heading."""
+    said = visible(" ".join(message.split()))
+    said = said if len(said) <= TITLE_MESSAGE else said[:TITLE_MESSAGE - 1] + "…"
+    return render("error.html", status=status, heading=error_heading(status), said=said, message=message, nav="")
+
+
+# the dashboard's filters a refusal's reason names ("since: 'x' is not a date", "since A is after until B",
+# "min_games: Input should be ...", "no deck named 'X' ..."): the form marks them (aria-invalid)
+_FAULT = re.compile(r"(?:no |)(since|until|min_games|event|deck|player|game)\b")
+
+
+def faulty_fields(problem: str) -> set[str]:
+    """The form's fields a refusal's reason (``problem``) is about: the filter it starts with, both dates for
+    From after To; none for another reason (an unknown parameter, a seat)."""
+    m = _FAULT.match(problem)
+    if m is None:
+        return set()
+    return {"since", "until"} if re.match(r"since \S+ is after until ", problem) else {m.group(1)}
 
 
 # The server's pages hold no script: a policy that runs none, loads nothing from elsewhere, and
@@ -169,7 +202,8 @@ def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
 
     here = "/matches/" + quote(match_id, safe="")
     other = " ".join(f'<a class="seat-link" id="as-{escape(s)}" href="{here}/replay?as={quote(s)}">{escape(s)}</a>'
-                     if s != perspective else f'<b class="seat-link here">{escape(s)}</b>' for s in seats)
+                     if s != perspective else f'<b class="seat-link here" aria-current="page">{escape(s)}</b>'
+                     for s in seats)
     return (f'<nav class="served" id="served-nav" aria-label="zx serve"><a id="back-match" href="{here}">&larr; '
             f'{escape(match_id)}</a> · <a id="back-list" href="/matches">Matches</a> · seen from: {other}</nav>\n')
 
@@ -206,7 +240,7 @@ def refused_dashboard(b: Backend, game: str, filters: dict[str, Any], min_games:
                             game_name=registry.choices([game])[0]["name"])
     return html_response(render("dashboard.html", nav="dashboard", d=d, live=True, title="Metagame",
                                 opts=offered_choices(dashboard.choices(b, game)),
-                                error=problem, store=b.svc.store.label),
+                                error=problem, faulty=faulty_fields(problem), store=b.svc.store.label),
                          status=400)
 
 

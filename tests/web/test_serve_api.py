@@ -278,7 +278,7 @@ def test_the_card_figures_never_list_a_deck_outside_the_judges_view(client, judg
                                     player, "--since", day, "--until", day, "--min-games", "1", "-o", str(out), *flag])
         assert r.exit_code == 0, r.output
         html = out.read_text(encoding="utf-8")
-        assert any(f">{c}<" in html for c in never) is shown_never and ("gns_wr" in html) is shown_never
+        assert any(f">{c}<" in html for c in never) is shown_never and (">GNS WR</th>" in html) is shown_never
 
 
 def test_stats_take_every_zx_stats_filter(client, built):

@@ -87,7 +87,8 @@ def test_cards_kept_in_hand_are_in_no_shared_figure_301_3c(store, client, tmp_pa
         assert not [h for h in HIDDEN if h in text], where
         assert all(p in text for p in PLAYED), where
         cards = text.split('id="cards"')[1]
-        assert '<th scope="col">played_wr_low</th>' in cards and "gih_" not in cards and "oh_games" not in cards, where
+        assert '>Played WR 95% interval</th>' in cards and "gih_" not in cards and "oh_games" not in cards, where
+        assert not [h for h in (">GIH WR<", ">GIH games<", ">OH games<", ">IWD<") if h in cards], where
         assert "--deck-lists" in cards and "win rate when played" in cards, where  # the note, the chart's axis
 
 
@@ -104,9 +105,9 @@ def test_cards_kept_in_hand_are_shown_where_the_hands_are_published(store, clien
         with TestClient(create_app(store[0], analytics=store[1], **{option: True})) as published:
             assert published.get("/api/stats/cards", params=params).json()["rows"] == expected, option
             page = published.get("/dashboard", params=params).text
-            assert all(h in page for h in HIDDEN) and '<th scope="col">gih_wr</th>' in page, option
+            assert all(h in page for h in HIDDEN) and '>GIH WR</th>' in page, option
     shared = report(store, tmp_path / "meta.html", {"player": "Mio"}, "--deck-lists").decode("utf-8")
-    assert all(h in shared for h in HIDDEN) and '<th scope="col">gih_wr</th>' in shared
+    assert all(h in shared for h in HIDDEN) and '>GIH WR</th>' in shared
 
 
 def test_a_match_where_no_card_was_played_says_so_in_the_card_section(store, client):

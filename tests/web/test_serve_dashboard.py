@@ -484,8 +484,8 @@ def test_deck_share_counts_every_seat_and_the_sides_without_a_deck_name(tmp_path
     body = page[at:page.index("</table>", at)].split("</thead>")[1]
     rows = [[html_text.unescape(re.sub("<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
             for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
-    shown = {row[0]: (int(row[1]), float(row[4])) for row in rows}  # deck, seats, matches, all_seats, share
-    assert shown == {deck: (n, pytest.approx(n / 6, abs=0.001)) for deck, n in expected.items()}
+    shown = {row[0]: (int(row[1]), row[4]) for row in rows}  # deck, seats, matches, all seats, share, ...
+    assert shown == {deck: (n, pct(n / 6)) for deck, n in expected.items()}
 
 
 def test_every_matchup_cell_label_reaches_4_5_to_1_on_its_cell():
@@ -533,8 +533,8 @@ def test_deck_share_with_a_deck_filter_is_the_decks_share_of_the_whole_field(cli
     table = page[page.index("<h2>Deck share</h2>"):]
     table = re.sub(r"<[^>]+>", " ", table[table.index("<table"):table.index("</table>")])
     row = " ".join(table.split()).split(f"{deck} ", 1)[1].split()
-    assert row[:7] == [str(seats), row[1], str(all_seats), f"{seats / all_seats:.3f}", f"{low:.3f}", f"{high:.3f}",
-                       row[6]], (seats, all_seats, low, high, table)
+    assert row[:6] == [str(seats), row[1], str(all_seats), pct(seats / all_seats), f"{pct(low)}–{pct(high)}",
+                       row[5]], (seats, all_seats, low, high, table)
 
 
 def test_dashboards_drawn_for_many_clients_at_once_never_hold_the_status_endpoint(built):
@@ -777,19 +777,20 @@ def test_deck_share_draws_each_decks_wilson_interval_and_writes_it_as_the_win_ra
     has an error bar from share_low to share_high across its bar, and its label reads "20.7% [16%–26%] n=62"."""
     page = client.get("/dashboard").text
     table = page[page.index('id="share"'):page.index('id="trend"')]
-    rows = [" ".join(re.sub(r"<[^>]+>", " ", r).split()).rsplit(" ", 7)
+    rows = [[" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in re.findall(r"<td[^>]*>(.*?)</td>", r)]
             for r in re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", table)]
     assert len(rows) >= 5
     svg = table[table.index("<svg"):table.index("</svg>")]
     labels = set(parse(page).texts["share"])
     bars = re.findall(r'<line[^>]*aria-roledescription="errorbar"[^>]*>', svg)
     assert len(bars) == len(rows)
-    for deck, seats, _, _, share, low, high, _ in rows:
-        assert f"{pct(float(share))} [{pct(float(low), 0)}–{pct(float(high), 0)}] n={seats}" in labels, (deck, labels)
+    for deck, seats, _, _, share, interval, _ in rows:  # (the table's interval: "16.4%–24.2%")
         (bar,) = [b for b in bars if f"deck: {deck};" in b]
         drawn = {k: float(v) for k, v in re.findall(r"(share_low|share_high): ([\d.]+)", bar)}
-        assert (f"{drawn['share_low']:.3f}", f"{drawn['share_high']:.3f}") == (low, high), (deck, bar)
-        assert float(re.search(r' x2="([\d.]+)"', bar).group(1)) > 0 and float(low) < float(share) < float(high)
+        low, high = drawn["share_low"], drawn["share_high"]
+        assert f"{share} [{pct(low, 0)}–{pct(high, 0)}] n={seats}" in labels, (deck, labels)
+        assert interval == f"{pct(low)}–{pct(high)}", (deck, bar)
+        assert float(re.search(r' x2="([\d.]+)"', bar).group(1)) > 0 and low < float(share.rstrip("%")) / 100 < high
 
 
 def trend_frame(decks: list[str], weeks: int = 4):
