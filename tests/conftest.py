@@ -32,6 +32,7 @@ fail, as they do whenever the configured server cannot be reached.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import sqlite3
@@ -207,6 +208,19 @@ def count_rows() -> Callable[..., int]:
 def example_log() -> Path:
     return ROOT / "examples" / "legal" / "first-turns.zxlog"
 
+
+
+@pytest.fixture(autouse=True)
+def _heap_left_unfrozen() -> Iterator[None]:
+    """A test that ran ``zx serve``'s application in this process (``create_app(serving=True)``) leaves the
+    heap frozen (``gc.freeze`` once it is warm, as a server process does for good): every object alive then
+    stayed out of the collector's reach for the rest of the worker, and every later import paid for
+    ``gc.get_freeze_count`` (``MatchService.import_logs``), which walks them all: ~21 ms a call with ~200,000
+    objects frozen, which doubled the CPU of tests/test_store_seal.py run after tests/web/test_serve_dashboard.py.
+    The heap is given back as it was (a test that checks the freeze does so before its end)."""
+    yield
+    if gc.get_freeze_count():
+        gc.unfreeze()
 
 
 @pytest.fixture(autouse=True)
