@@ -400,8 +400,9 @@ def test_switch_seat_only_among_the_seats_of_the_file(browser, files, match, vie
     open_file(browser, files["three"], f"#e={at}")
     seat = Select(browser.find_element("id", "seat"))
     assert [o.get_attribute("value") for o in seat.options] == ["P1", "P2", "spectator"]
-    assert browser.execute_script("return zxViewer.seat()") == "P1"
-    assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P1"))
+    # opened without a seat: the one that sees least (it was P1, the file's first: a player's hand on the first screen)
+    assert browser.execute_script("return zxViewer.seat()") == "spectator"
+    assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "spectator"))
     seat.select_by_value("P2")
     assert browser.execute_script("return zxViewer.seat()") == "P2" and seq(browser) == at
     dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], at, "P2"))
@@ -416,6 +417,24 @@ def test_switch_seat_only_among_the_seats_of_the_file(browser, files, match, vie
     one = Select(browser.find_element("id", "seat"))
     assert [o.get_attribute("value") for o in one.options] == ["P1"]
     assert not browser.find_element("id", "seat").is_enabled()
+
+
+def test_a_file_with_the_judges_view_opens_at_the_seat_that_sees_least(browser, viewer_store, match, tmp_path):
+    """QA (2026-11-28): ``zx view M --as spectator --as judge`` opened at the judge's view (the file's first seat in
+    the order judge, P1, P2, spectator: both hands and the face-down Life on the first screen of a shared file), and
+    ``--as P1 --as P2 --as spectator`` at P1's. Now a file opened without a seat in its address shows the seat that
+    sees least, as one whose address names a seat it does not hold does."""
+    for seats, least in ((["spectator", "judge"], "spectator"), (["judge", "P2"], "P2")):
+        path = tmp_path / f"{'-'.join(seats)}.html"
+        args = ["--store", viewer_store.path, "view", match["id"], "-o", str(path)]
+        for s in seats:
+            args += ["--as", s]
+        res = CliRunner().invoke(zx, args)
+        assert res.exit_code == 0, res.output
+        open_file(browser, path)
+        assert browser.execute_script("return zxViewer.seat()") == least, seats
+        dom = assert_shows(browser, replay_json(viewer_store.path, match["id"], seq(browser), least))
+        assert dom["players"]["P1"]["zones"]["hand"]["codes"] == [] or least == "P1"
 
 
 def test_after_choosing_a_seat_the_arrow_keys_step_through_the_events(browser, files, match):
@@ -487,7 +506,7 @@ def test_a_fragment_with_a_stray_percent_sign_opens_the_viewer_and_is_ignored(br
     """#e=50% or #as=P2% threw "URIError: URI malformed" at start (a blank page, no viewer) and on a
     hash change; a bad position is clamped, and an unknown seat opens the file's seat that sees least (the
     spectator here: tests/web/test_viewer_share.py), as for any other seat the file does not hold."""
-    for fragment, at, seat in (("#e=%", 1, "P1"), ("#e=50%", 1, "P1"), ("#e=12&as=P2%", 12, "spectator"),
+    for fragment, at, seat in (("#e=%", 1, "spectator"), ("#e=50%", 1, "spectator"), ("#e=12&as=P2%", 12, "spectator"),
                                ("#e=12&as=%E0%A4%A", 12, "spectator"), ("#e=%E0&as=P2", 1, "P2")):
         browser.get("about:blank")
         open_file(browser, files["three"], fragment)
@@ -599,7 +618,7 @@ def test_a_second_game_is_a_second_board_renderer_not_a_second_viewer(browser, t
                                                                         last_seq=hist.last_seq).to_json())
     path = tmp_path / "x610z.html"
     path.write_text(viewer.page(data), encoding="utf-8")
-    browser.get(path.as_uri() + "#e=1")
+    browser.get(path.as_uri() + "#e=1&as=P1")  # (P1's board; opened without a seat: the spectator's)
     browser.execute_script("window.__errors = []; window.addEventListener('error', function (e) {"
                            " window.__errors.push(String(e.message)); });")
     assert browser.execute_script("return typeof zxViewer") == "object"

@@ -61,7 +61,7 @@
 
   // ------------------------------------------------------------------ where we are
   var seats = data.seats;
-  var seat = seats[0];
+  var seat = leastSeeing();  // opened without a seat in its address: the one that sees least (it opened the judge's)
   var seq = 1;
   var timer = null;
   var rows = [];  // event list rows by seq
@@ -473,13 +473,19 @@
   var SEES = { spectator: 0, P1: 1, P2: 1, judge: 2 };
   var seatAsked = "";  // why the seat shown is not the one the address named (said once, then cleared)
 
+  function leastSeeing() {  // the seat of the file that sees least: spectator, then a player (P1 before P2), then judge
+    var see = { spectator: 0, P1: 1, P2: 1, judge: 2 };  // (SEES, before its declaration runs)
+    var least = seats[0];
+    seats.forEach(function (s) { if (see[s] < see[least]) least = s; });
+    return least;
+  }
+
   function seatFromAddress(text) {
     var low = String(text).trim().toLowerCase();
     for (var i = 0; i < SEATS.length; i++) {
       if (SEATS[i].toLowerCase() === low && seats.indexOf(SEATS[i]) >= 0) return SEATS[i];
     }
-    var least = seats[0];
-    seats.forEach(function (s) { if (SEES[s] < SEES[least]) least = s; });
+    var least = leastSeeing();
     seatAsked = "The address names seat \u201c" + shortened(String(text), 24) + "\u201d, which this file does not hold: " +
       "shown as " + (seatLabel[least] || least) + ", the seat of this file that sees least.";
     return least;
