@@ -352,7 +352,8 @@ def _open(path: str | Path) -> tuple[str, Any, bool]:
     as Windows tools save text, is refused here whole, saying so (``_wide``): it was "not UTF-8: byte 0xff at byte
     offset 0", or bad JSON where no byte order mark opened it."""
     if str(path) == STDIN:
-        _refuse_wide("<stdin>", sys.stdin.buffer, False)
+        if not sys.stdin.isatty():  # (a terminal's Ctrl-D is an end of file once: a peek would take it, and the
+            _refuse_wide("<stdin>", sys.stdin.buffer, False)  # reading after it waited for more; nobody types UTF-16)
         return "<stdin>", sys.stdin.buffer, False
     source = str(path)
     f = _open_file(path)
