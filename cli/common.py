@@ -198,23 +198,31 @@ BOARD_HELP = ("X610Z board for every X610Z match: a shipped name or a board file
 
 def log_paths(args: tuple[str, ...]) -> list[str]:
     """The log files of ``zx import`` arguments: a folder stands for its log files of every game
-    (``*.zxlog``, ``*.x610zlog``; sorted, subfolders too), ``-`` for standard input. A path that does
-    not exist is an error here, before the store is made (it made an empty store)."""
-    from pathlib import Path
+    (``*.zxlog``, ``*.x610zlog``, in any case: ``R1.ZXLOG``; sorted, subfolders too; the other files it holds
+    counted in a note on stderr), ``-`` for standard input. A path that does not exist is an error here,
+    before the store is made (it made an empty store); one there that cannot be read (no read permission, a
+    link that leads back to itself) is kept, for the import to reject it with why, as in a folder."""
+    import os
 
     from zx_events import games
 
     suffixes = tuple(g.log_suffix for g in games.all_games())
     out: list[str] = []
     for a in args:
-        p = Path(a)
-        if a != "-" and p.is_dir():
-            found = _logs_in(a, suffixes)
+        if a != "-" and os.path.isdir(a):  # (os.path's: False, not an error, for a path it cannot look at)
+            found, skipped = _logs_in(a, suffixes)
             if not found:
                 raise click.ClickException(f"{a}: a folder with no *{suffixes[0]} file in it"
-                                           + "".join(f" (nor *{s})" for s in suffixes[1:]))
+                                           + "".join(f" (nor *{s})" for s in suffixes[1:])
+                                           + (f"; it holds {counted_files(len(skipped))} of other kinds, "
+                                              f"{_skipped_text(skipped)}" if skipped else ""))
+            if skipped:  # (UPPER.ZXLOG was left out, x.zxlog.gz is: without a word, the import looked complete)
+                from zx_events.freetext import printable
+
+                click.echo(printable(f"note: {counted_files(len(skipped))} in {a} skipped (not "
+                                     f"{'/'.join(suffixes)}): {_skipped_text(skipped)}"), err=True)
             out.extend(found)
-        elif a != "-" and not p.exists():  # before anything is done, the store made included
+        elif a != "-" and _missing(a):  # before anything is done, the store made included
             raise click.ClickException(f"{a}: no such file or folder (nothing was imported)")
         elif a != "-" and (refused := _a_database(a)) is not None:
             raise click.ClickException(refused)
@@ -253,26 +261,55 @@ def _a_database(path: str) -> str | None:
     return None
 
 
-def _logs_in(folder: str, suffixes: tuple[str, ...]) -> list[str]:
-    """The log files in ``folder`` and its subfolders, sorted. A log that cannot be read (a link to
-    nothing, a file without read permission, what is not a regular file: a FIFO, a device, a socket, a link
-    to one) is listed, for the import to report it rejected (never opened to read); a subfolder that cannot
-    be read is an error here, before anything is done. Each was skipped without a word: the import said every
-    match was imported."""
+def _missing(path: str) -> bool:
+    """Whether nothing is at ``path`` (nor at the end of its links): a path the system cannot look at for another
+    reason (a link that leads back to itself, a folder on the way without search permission) is there, for the
+    import to reject with why (``Path.exists`` said False for a loop of links: "no such file or folder")."""
+    import os
+
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def counted_files(n: int) -> str:
+    return f"{n:,} file{'' if n == 1 else 's'}"
+
+
+def _skipped_text(skipped: list[str]) -> str:
+    """``e.g. NAME`` of the files a folder holds beside its logs: one whose name looks like a log's first
+    (``r1.zxlog.gz``, ``r1.zxlog.bak``), else the first."""
+    likely = [n for n in skipped if "log" in n.lower()]
+    return f"e.g. {(likely or skipped)[0]}"
+
+
+def _logs_in(folder: str, suffixes: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """The log files in ``folder`` and its subfolders, sorted, their suffix in any case (``R1.ZXLOG``: the same
+    format); and the other files there, as paths within ``folder``, sorted (said in a note: ``x.zxlog.gz`` was
+    left out without a word). A log that cannot be read (a link to nothing or to itself, a file without read
+    permission, what is not a regular file: a FIFO, a device, a socket, a link to one) is listed, for the import
+    to report it rejected (never opened to read); a subfolder that cannot be read is an error here, before
+    anything is done. Each was skipped without a word: the import said every match was imported."""
     import os
 
     def refuse(e: OSError) -> None:
         raise click.ClickException(f"{e.filename}: a folder that cannot be read ({e.strerror}): its logs would be "
                                    f"left out (nothing was imported)")
 
-    found = []
+    found, skipped = [], []
     for root, dirs, files in os.walk(folder, onerror=refuse):  # (links to folders are not followed)
         dirs.sort()
         for name in files:
             path = os.path.join(root, name)
-            if name.endswith(suffixes):  # (files: all but folders, a FIFO and a device included)
+            if name.lower().endswith(suffixes):  # (files: all but folders, a FIFO and a device included)
                 found.append(path)
-    return sorted(found)
+            else:
+                skipped.append(os.path.relpath(path, folder))
+    return sorted(found), sorted(skipped)
 
 
 class OutputFile(click.Path):
@@ -312,14 +349,46 @@ def store_failed(store, e: BaseException, again: str, kept: str = "") -> tuple[s
     where the store is not written again soon (a folder to make writable, a privilege to grant)."""
     from zx_events.store import failure_cause
 
-    found = failure_cause(store, e)
+    found = failure_cause(store, e) or _write_failed(store, e)
     kind, cause = found if found else ("", f"{type(e).__name__}: {e}")
     todo = {"unwritable": f"{kept}make it writable, then {again}",
             "full": f"free some space, then {again}",
+            "file-size": f"raise the limit (ulimit -f unlimited), then {again}",
+            "io": f"once the disk is sound, {again}",
             "locked": f"{again} when that process has finished",
             "refused": f"{kept}grant it, then {again}",
             "unreachable": f"{again} when it does"}.get(kind, again)
     return cause, todo
+
+
+def _write_failed(store, e: BaseException) -> tuple[str, str] | None:
+    """``failure_cause`` of a SQLite store's "disk I/O error" (it said "OperationalError: disk I/O error"): a write
+    of its file refused, past the process's file-size limit (``ulimit -f``: the system's EFBIG, which SQLite reports
+    so) when one is set and a file of the store reached it, else an I/O error of the disk or file system."""
+    import os
+
+    if getattr(store, "kind", None) != "sqlite" or store.path is None or "disk i/o error" not in str(e).lower():
+        return None
+    path = store.path
+    try:
+        import resource  # (POSIX only)
+
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        limited = limit != resource.RLIM_INFINITY
+    except (ImportError, OSError, ValueError):
+        limit, limited = 0, False
+    if limited:
+        sizes = []
+        for suffix in ("", "-wal", "-journal"):
+            try:
+                sizes.append(os.path.getsize(f"{path}{suffix}"))
+            except OSError:
+                pass
+        if any(size + (1 << 20) >= limit for size in sizes):  # (within a write of it: SQLite writes pages)
+            return "file-size", (f"writing the store file {path} failed (disk I/O error): it reached the file-size "
+                                 f"limit of this process ({limit:,} bytes, ulimit -f)")
+    return "io", (f"writing the store file {path} failed (disk I/O error): an I/O error of its disk or file system "
+                  f"(the system log says more), or a file-size limit (ulimit -f)")
 
 
 STORE_FILES = (("", "the store"), ("-wal", "the store's write-ahead log"), ("-shm", "the store's shared memory file"),

@@ -211,7 +211,8 @@ def zx(ctx: click.Context, store: str | None) -> None:
 
 
 @zx.command("import")
-@click.argument("logs", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.argument("logs", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False))  # (a file it
+# may not read is rejected by the import, as in a folder, the others imported: click refused the command, exit 2)
 @click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
               help="Card catalog for every match of the game it belongs to (default: the shipped one each header "
                    "names, else the game's sample; zx games lists them); a file is also handed to the analytics "
@@ -340,11 +341,18 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         rejected = [o for o in outcomes if o.status == "rejected"]
         for o in rejected:
             click.echo(printable(str(o.error)), err=True)  # a log's text, as the table shows it
-        if fmt == "json":
-            emit([o.to_json() for o in outcomes], fmt)
-        else:
-            emit([_import_row(o, whole=fmt == "csv") for o in outcomes], fmt,
-                 ["match", "source", "status", "events", "violations", "head", "error"], first=("status", "error", "head"))
+        closed = False  # stdout's reader went away (zx import DIR | head): every match is stored by now, and the
+        try:  # summary and the analytics update asked for still come (they were skipped: zx stats showed old figures)
+            if fmt == "json":
+                emit([o.to_json() for o in outcomes], fmt)
+            else:
+                emit([_import_row(o, whole=fmt == "csv") for o in outcomes], fmt,
+                     ["match", "source", "status", "events", "violations", "head", "error"],
+                     first=("status", "error", "source", "head"))  # (source: where a rejected row's log is)
+        except OSError as e:
+            if e.errno != errno.EPIPE:
+                raise
+            closed = True  # (141 once the rest is done: OutputClosed)
         imported = sum(o.status == "imported" for o in outcomes)
         unchanged = sum(o.status == "unchanged" for o in outcomes)
         last = next((o.match_id for o in reversed(outcomes) if o.status == "imported"), None)
@@ -374,6 +382,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             # its catalog goes on to the analytics: a file's cards are stored nowhere else
             update_after_import(ctx, svc, tuple(v for k, v in (references or {}).items() if isinstance(k, str)),
                                 catalog_file)
+        if closed:
+            raise OutputClosed()
         if rejected:
             sys.exit(1)
     except KeyboardInterrupt:  # outside the import loop (which says how far it got)

@@ -10,7 +10,9 @@ it holds a row and no other process has it open:
 - SQLite: ``PRAGMA journal_mode=DELETE`` succeeds only when no other connection has the file open (a WAL
   store's every connection holds a shared lock on it; another ``zx import`` that opened it meanwhile
   keeps it); then, under an exclusive lock, every table is checked empty and the file is unlinked before
-  the lock is released. A file that existed before, even empty, is never removed.
+  the lock is released. A file that existed before, even empty, is never removed. Where the switch cannot
+  write (the disk the import filled, a file-size limit), the file is opened in SQLite's exclusive locking
+  mode instead, which reads it without writing and is refused the same way while another connection has it.
 - PostgreSQL: in one transaction, the store's "open" lock is taken (an advisory lock every process that
   has the store open to import holds shared, ``store.hold_in_use``: refused while another holds it; one that
   opens the store meanwhile waits for the drop, then opens it again), the schema's tables are locked
@@ -122,8 +124,11 @@ def _remove_sqlite(made: NewStore) -> bool:
     try:
         try:  # refused ("database is locked") while another connection has the file open
             switched = con.execute("PRAGMA journal_mode=DELETE").fetchone()[0].lower() == "delete"
-        except sqlite3.OperationalError:
-            return False
+        except sqlite3.OperationalError as e:
+            if _locked(e):
+                return False
+            con.close()  # the switch could not write (a full disk, a file-size limit): the store stays, full,
+            return _remove_sqlite_unwritable(made)  # unless removed without writing a byte
         if not switched:
             return False
         con.execute("BEGIN EXCLUSIVE")  # no other process reads or writes it until the file is gone
@@ -152,6 +157,51 @@ def _remove_sqlite(made: NewStore) -> bool:
             _remove_folders(made)
     made.removed = path
     return True
+
+
+def _locked(e: sqlite3.Error) -> bool:
+    """Whether ``e`` is SQLite refusing a lock another connection holds (not a failure to write)."""
+    name = getattr(e, "sqlite_errorname", "")
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in str(e) or "busy" in str(e)
+
+
+def _remove_sqlite_unwritable(made: NewStore) -> bool:
+    """``_remove_sqlite`` where nothing can be written (the disk full, a file-size limit: the import failed for
+    it, and the switch out of WAL, which copies the log into the file, failed too): the store, its -wal and -shm
+    were left behind, filling the disk. The file opened in SQLite's exclusive locking mode, which reads a WAL
+    store without writing and takes the file's exclusive lock at the first read: refused ("database is
+    locked") while any other connection has it open, as the switch is; then every table checked empty and
+    the file unlinked under that lock, as ``_remove_sqlite`` does."""
+    path = made.files[0]
+    con = sqlite3.connect(path, timeout=0, isolation_level=None)
+    removed = False
+    try:
+        con.execute("PRAGMA locking_mode=EXCLUSIVE")
+        try:
+            tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            con.execute("BEGIN EXCLUSIVE")
+        except sqlite3.OperationalError:  # another connection has it open (or it cannot be read): it stays
+            return False
+        try:
+            if any(con.execute(f"SELECT 1 FROM {_quoted(t)} LIMIT 1").fetchone() is not None
+                   for t in tables if not t.startswith("sqlite_stat")):
+                return False
+            os.unlink(path)
+            removed = True
+        finally:
+            con.execute("ROLLBACK")
+    finally:
+        con.close()
+        if removed:
+            for sidecar in made.files[1:]:
+                try:
+                    os.unlink(sidecar)
+                except OSError:
+                    pass
+            _remove_folders(made)
+    if removed:
+        made.removed = path
+    return removed
 
 
 def _drop_schema(made: NewStore) -> bool:

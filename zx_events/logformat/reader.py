@@ -348,14 +348,57 @@ STDIN = "-"
 
 
 def _open(path: str | Path) -> tuple[str, Any, bool]:
-    """(source label, binary file, whether to close it); ``-`` is standard input."""
+    """(source label, binary file, whether to close it); ``-`` is standard input. A file in UTF-16 (or UTF-32),
+    as Windows tools save text, is refused here whole, saying so (``_wide``): it was "not UTF-8: byte 0xff at byte
+    offset 0", or bad JSON where no byte order mark opened it."""
     if str(path) == STDIN:
+        if not sys.stdin.isatty():  # (a terminal's Ctrl-D is an end of file once: a peek would take it, and the
+            _refuse_wide("<stdin>", sys.stdin.buffer, False)  # reading after it waited for more; nobody types UTF-16)
         return "<stdin>", sys.stdin.buffer, False
+    source = str(path)
+    f = _open_file(path)
+    _refuse_wide(source, f, True)
+    return source, f, True
+
+
+def _refuse_wide(source: str, f: Any, close: bool) -> None:
+    """``FormatError`` when ``f`` (not read yet) holds text in UTF-16 or UTF-32: its first bytes, peeked."""
+    peek = getattr(f, "peek", None)
+    try:
+        found = _wide(peek(4)[:4]) if peek is not None else None
+    except (OSError, ValueError):  # (read as usual: its reading says what fails)
+        found = None
+    if found is not None:
+        if close:
+            f.close()
+        what, encoding = found
+        raise FormatError(f"not UTF-8: the file looks like {what}: a log is UTF-8 text; save it as UTF-8 (an "
+                          f"editor's Save as, or iconv -f {encoding} -t UTF-8): nothing of it was read", source=source)
+
+
+def _wide(head: bytes) -> tuple[str, str] | None:
+    """(``UTF-16 (little-endian, ...)``, its name for iconv) when ``head`` (a file's first bytes) opens text in
+    UTF-16 or UTF-32: a byte order mark, or a NUL beside each character of a first line (no UTF-8 log has a NUL:
+    JSON forbids it raw)."""
+    for bom, bits in ((b"\xff\xfe\x00\x00", 32), (b"\x00\x00\xfe\xff", 32), (b"\xff\xfe", 16), (b"\xfe\xff", 16)):
+        if head.startswith(bom):
+            little = head[0] == 0xff
+            return (f"UTF-{bits} ({'little' if little else 'big'}-endian, from its byte order mark)",
+                    f"UTF-{bits}{'LE' if little else 'BE'}")
+    if len(head) == 4 and head[0] and not head[1] and head[2] and not head[3]:
+        return "UTF-16 (little-endian: a NUL byte after each character)", "UTF-16LE"
+    if len(head) == 4 and not head[0] and head[1] and not head[2] and head[3]:
+        return "UTF-16 (big-endian: a NUL byte before each character)", "UTF-16BE"
+    return None
+
+
+def _open_file(path: str | Path) -> Any:
+    """``path`` opened to read (``files.open_regular``), or ``FormatError`` saying why it cannot be."""
     from zx_events.files import NotRegular, open_regular
 
     source = str(path)
     try:
-        return source, open_regular(path)[0], True
+        return open_regular(path)[0]
     except NotRegular as e:  # a FIFO waited for a writer, a link to /dev/zero never ended: never opened to read
         raise FormatError(f"not a regular file: {source} is {e.what}; a log is a file (- reads standard input): "
                           f"nothing of it was read", source=source) from None
@@ -365,6 +408,19 @@ def _open(path: str | Path) -> tuple[str, Any, bool]:
         raise FormatError(f"not a file: {source}", source=source) from None
     except PermissionError:
         raise FormatError(f"cannot read {source}: permission denied", source=source) from None
+    except OSError as e:  # a link that leads back to itself (ELOOP), a name too long, a failing disk: this file
+        raise FormatError(f"not readable: {_reason(e)}: nothing of it was read", source=source) from None
+
+
+def _reason(e: OSError) -> str:
+    """Why a log could not be opened, in words (the system's, lower-cased), with what it means where that is not
+    plain: a chain of links that comes back to where it started never reaches a file."""
+    import errno
+
+    text = (e.strerror or str(e)).lower()
+    if e.errno == errno.ELOOP:
+        return f"{text} (a loop of links, or a chain of too many)"
+    return text
 
 
 BLOCK = 1 << 22  # bytes read at a time by iter_pieces
