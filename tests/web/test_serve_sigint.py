@@ -61,7 +61,9 @@ def ctrl_c(proc: subprocess.Popen) -> tuple[int | None, str]:
 
 def check(status: int | None, err: str, what: str) -> None:
     assert "Traceback" not in err, f"{what}:\n{err}"
-    if any(line.startswith("serving ") for line in err.splitlines()):
+    if any(line.startswith("serving ") for line in err.splitlines()) or status == 0:
+        # uvicorn takes SIGINT over before the server listens, and "serving" is said once it listens: a Ctrl-C
+        # between the two is the same clean stop, before the line (seen once, 0.8 s into a start on a fast machine)
         assert status == 0 and after_start(err) == [], f"{what}: exit {status}\n{err}"
     else:
         assert status == 1 and err.strip().splitlines()[-1:] == ["Aborted!"], f"{what}: exit {status}\n{err}"
