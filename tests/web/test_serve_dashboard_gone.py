@@ -21,7 +21,7 @@ import pytest
 
 from serve_support import build_store
 from test_serve_cli import start_serve
-from web.backend import GONE_POLL, MOST_WAITING
+from web.backend import MOST_WAITING
 
 
 @pytest.fixture(scope="module")
