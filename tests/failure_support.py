@@ -33,10 +33,11 @@ def zx(cwd: Path, *args: str, prefix: tuple[str, ...] = (), env: dict | None = N
                           timeout=timeout)
 
 
-def zx_here(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+def zx_here(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """``zx ARGS`` run in this process (click's CliRunner) in ``cwd``, as ``zx`` gives it in its own: where a test is
     about what a command says and its exit status, not about a process (a signal, a full disk under it, its exit).
-    Without ZX_STORE or ZX_ANALYTICS, as ``zx`` above; an exception the command did not turn into its error fails."""
+    Without ZX_STORE or ZX_ANALYTICS, as ``zx`` above (``env``: variables set, or unset with None, meanwhile); an
+    exception the command did not turn into its error fails."""
     import contextlib
 
     from click.testing import CliRunner
@@ -44,7 +45,7 @@ def zx_here(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     from cli.main import zx as zx_cli
 
     with contextlib.chdir(cwd):
-        r = CliRunner().invoke(zx_cli, list(args), env={"ZX_STORE": None, "ZX_ANALYTICS": None})
+        r = CliRunner().invoke(zx_cli, list(args), env={"ZX_STORE": None, "ZX_ANALYTICS": None, **(env or {})})
     assert r.exception is None or isinstance(r.exception, SystemExit), (args, repr(r.exception), r.stderr)
     return subprocess.CompletedProcess(["zx", *args], r.exit_code, r.stdout, r.stderr)
 
