@@ -60,14 +60,17 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return cores + 1
 
 
-# The files that take longest (their tests' time in one run on 3 workers, 2026-11-28, after that round's trims:
-# 140-50 s each), run first: the workers take files in the order collected (--dist loadfile), and these last
-# (tests/web sorts after tests/test_*) kept one worker busy for minutes after the others had finished. Only the
-# order changes; a file not here runs after.
+# The files that take longest (their tests' wall time in one run on 3 workers, 2026-11-28 round 30, the trims of
+# that round counted: 90-22 s each), run first: the workers take files in the order collected (--dist loadfile),
+# and these last (tests/web sorts after tests/test_*) kept one worker busy for minutes after the others had
+# finished. test_store_pg_network and test_store_pg_large_batch mostly wait (timeouts on purpose): begun early,
+# the other workers compute meanwhile. Only the order changes; a file not here runs after.
 LONGEST_FIRST = ("tests/web/test_serve_api.py", "tests/test_analytics_cli.py", "tests/web/test_viewer_browser.py",
-                 "tests/web/test_serve_dashboard.py", "tests/test_analytics_projection.py", "tests/test_sql_sandbox.py",
-                 "tests/test_store_seal.py", "tests/web/test_serve_browser.py", "tests/test_analytics_failures.py",
-                 "tests/web/test_serve_stop.py", "tests/web/test_viewer_page.py", "tests/web/test_x610z_web.py")
+                 "tests/test_analytics_projection.py", "tests/web/test_serve_dashboard.py", "tests/test_sql_sandbox.py",
+                 "tests/test_store_seal.py", "tests/test_store_pg_network.py", "tests/web/test_serve_browser.py",
+                 "tests/web/test_serve_stop.py", "tests/web/test_viewer_page.py", "tests/test_input_hardening.py",
+                 "tests/test_cli_ux.py", "tests/test_python_api_stats.py", "tests/web/test_x610z_web.py",
+                 "tests/web/test_look_dark_phone_violations.py", "tests/test_store_pg_large_batch.py")
 
 
 def pytest_configure(config: pytest.Config) -> None:
