@@ -36,6 +36,7 @@ import gc
 import itertools
 import os
 import sqlite3
+import sys
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,14 +60,60 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return cores + 1
 
 
-# The files that take longest (their tests' time in one run on 3 workers, 2026-11-28, after that round's trims:
-# 140-50 s each), run first: the workers take files in the order collected (--dist loadfile), and these last
-# (tests/web sorts after tests/test_*) kept one worker busy for minutes after the others had finished. Only the
-# order changes; a file not here runs after.
+# The files that take longest (their tests' wall time in one run on 3 workers, 2026-11-28 round 30, the trims of
+# that round counted: 90-22 s each), run first: the workers take files in the order collected (--dist loadfile),
+# and these last (tests/web sorts after tests/test_*) kept one worker busy for minutes after the others had
+# finished. test_store_pg_network and test_store_pg_large_batch mostly wait (timeouts on purpose): begun early,
+# the other workers compute meanwhile. Only the order changes; a file not here runs after.
 LONGEST_FIRST = ("tests/web/test_serve_api.py", "tests/test_analytics_cli.py", "tests/web/test_viewer_browser.py",
-                 "tests/web/test_serve_dashboard.py", "tests/test_analytics_projection.py", "tests/test_sql_sandbox.py",
-                 "tests/test_store_seal.py", "tests/web/test_serve_browser.py", "tests/test_analytics_failures.py",
-                 "tests/web/test_serve_stop.py", "tests/web/test_viewer_page.py", "tests/web/test_x610z_web.py")
+                 "tests/test_analytics_projection.py", "tests/web/test_serve_dashboard.py", "tests/test_sql_sandbox.py",
+                 "tests/test_store_seal.py", "tests/test_store_pg_network.py", "tests/web/test_serve_browser.py",
+                 "tests/web/test_serve_stop.py", "tests/web/test_viewer_page.py", "tests/test_input_hardening.py",
+                 "tests/test_cli_ux.py", "tests/test_python_api_stats.py", "tests/web/test_x610z_web.py",
+                 "tests/web/test_look_dark_phone_violations.py", "tests/test_store_pg_large_batch.py")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if (sys.dont_write_bytecode and getattr(config.option, "tx", None) and not hasattr(config, "workerinput")
+            and getattr(config.option, "assertmode", "rewrite") == "rewrite"):
+        _rewrite_once_for_the_workers(config)
+
+
+def _rewrite(config: pytest.Config, files: list[Path]) -> None:
+    from _pytest.assertion import assertstate_key
+    from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
+
+    state = config.stash[assertstate_key]
+    for fn in files:
+        source_hash, co = _rewrite_test(fn, config)
+        cache = get_cache_dir(fn)
+        cache.mkdir(exist_ok=True)
+        _write_pyc(state, co, source_hash, cache / (fn.name[:-3] + PYC_TAIL))
+
+
+def _rewrite_once_for_the_workers(config: pytest.Config) -> None:
+    """With PYTHONDONTWRITEBYTECODE set (as on the CI host), pytest keeps no rewritten test module: every xdist
+    worker parsed and rewrote the asserts of every test file again as it collected, 8 s of CPU each of 12 (3
+    workers: 24 s, while the workers all start at once on 2 cores). The controller writes them once here, on
+    2 processes, before the workers start; each worker then reads them (pytest's own cache, checked against each
+    file's hash). Nothing else is written; where pytest's private API differs, the workers rewrite as before."""
+    import multiprocessing
+
+    try:
+        from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, get_cache_dir
+
+        files = [p for p in sorted((ROOT / "tests").rglob("*.py"))
+                 if (p.name.startswith("test_") or p.name == "conftest.py")
+                 and _read_pyc(p, get_cache_dir(p) / (p.name[:-3] + PYC_TAIL)) is None]
+        if not files:
+            return
+        halves = [files[0::2], files[1::2]]
+        child = multiprocessing.get_context("fork").Process(target=_rewrite, args=(config, halves[1]), daemon=True)
+        child.start()
+        _rewrite(config, halves[0])
+        child.join(120)
+    except Exception:  # (another pytest's internals, a read-only checkout: the workers rewrite for themselves)
+        pass
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -33,6 +33,23 @@ def zx(cwd: Path, *args: str, prefix: tuple[str, ...] = (), env: dict | None = N
                           timeout=timeout)
 
 
+def zx_here(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``zx ARGS`` run in this process (click's CliRunner) in ``cwd``, as ``zx`` gives it in its own: where a test is
+    about what a command says and its exit status, not about a process (a signal, a full disk under it, its exit).
+    Without ZX_STORE or ZX_ANALYTICS, as ``zx`` above (``env``: variables set, or unset with None, meanwhile); an
+    exception the command did not turn into its error fails."""
+    import contextlib
+
+    from click.testing import CliRunner
+
+    from cli.main import zx as zx_cli
+
+    with contextlib.chdir(cwd):
+        r = CliRunner().invoke(zx_cli, list(args), env={"ZX_STORE": None, "ZX_ANALYTICS": None, **(env or {})})
+    assert r.exception is None or isinstance(r.exception, SystemExit), (args, repr(r.exception), r.stderr)
+    return subprocess.CompletedProcess(["zx", *args], r.exit_code, r.stdout, r.stderr)
+
+
 def obeying_permissions() -> tuple[str, ...]:
     """A command prefix under which file permissions apply (root's CAP_DAC_OVERRIDE dropped by setpriv;
     nothing for another user), else the test is skipped."""
@@ -64,10 +81,10 @@ def corpus(tmp_path_factory) -> Path:
     """200 simulated Z/X matches, one log file each, imported into ``store.sqlite`` beside them (and
     projected into ``store.duckdb``): the copies each test takes are big enough to interrupt or to fill
     a small disk."""
-    d = tmp_path_factory.mktemp("corpus")
-    p = zx(d, "simulate", "-n", "200", "--seed", "3", "--out", "logs", "--policy", "mixed")
+    d = tmp_path_factory.mktemp("corpus")  # (made in this process: the tests' own commands run in theirs)
+    p = zx_here(d, "simulate", "-n", "200", "--seed", "3", "--out", "logs", "--policy", "mixed")
     assert p.returncode == 0, p.stderr
-    p = zx(d, "--store", "store.sqlite", "import", "--workers", "1", "logs")
+    p = zx_here(d, "--store", "store.sqlite", "import", "--workers", "1", "logs")
     assert p.returncode == 0, p.stderr
     return d
 

@@ -18,6 +18,7 @@ from polars.testing import assert_frame_equal
 from analytics.parallel import WORKERS_ENV
 from analytics.projection import CRASH_ENV
 from analytics_support import all_tables, assert_same_tables, imported_store, log_text
+from failure_support import zx_here
 from cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -228,13 +229,14 @@ def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path, wor
     """The restart test: the update dies inside a page's transaction (os._exit, like a kill -9),
     runs again, and every table equals a rebuild into another file. ``workers``: serially, and by
     worker processes (a SQLite store; they die with the update). (Not "postgres" with workers: a PostgreSQL
-    store is projected serially whatever ZX_ANALYTICS_WORKERS says, ``parallel.eligible``: the same case.)"""
+    store is projected serially whatever ZX_ANALYTICS_WORKERS says, ``parallel.eligible``: the same case.) The
+    update killed runs in a process of its own; the import before it, the run again and the rebuild in this one."""
     from zx_events.games.zx.sim import simulate, write_files
 
     # 15 matches (~1,500 events) in pages of 150 events: as many pages as 30 matches in pages of 300, half the work
     list(write_files(tmp_path / "sim", 11, simulate(15, 11, policy="mixed"), 15))
     logs = sorted(str(p) for p in (tmp_path / "sim").glob("*.zxlog"))
-    r = _zx(store_url, "import", "--no-analytics", "--format", "csv", *logs)
+    r = zx_here(ROOT, "--store", store_url, "import", "--no-analytics", "--format", "csv", *logs)
     assert r.returncode == 0, r.stderr
     path, rebuilt = tmp_path / "a.duckdb", tmp_path / "rebuilt.duckdb"
     crashed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "150",
@@ -246,11 +248,12 @@ def test_killed_mid_run_resumes_without_double_counting(store_url, tmp_path, wor
     partial = con.execute("SELECT count(*) FROM matches").fetchall()[0][0]
     con.close()
     assert position > 0 and 0 < partial < 15  # three pages committed, the fourth rolled back
-    resumed = _zx(store_url, "analytics", "update", "--analytics", str(path), "--page-size", "150",
-                  "--format", "json", env={WORKERS_ENV: workers})
+    resumed = zx_here(ROOT, "--store", store_url, "analytics", "update", "--analytics", str(path), "--page-size",
+                      "150", "--format", "json", env={WORKERS_ENV: workers})
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)[0]["matches"] == 15 - partial
-    full = _zx(store_url, "analytics", "update", "--rebuild", "--analytics", str(rebuilt), "--format", "json")
+    full = zx_here(ROOT, "--store", store_url, "analytics", "update", "--rebuild", "--analytics", str(rebuilt),
+                   "--format", "json")
     assert full.returncode == 0, full.stderr
     assert json.loads(full.stdout)[0]["matches"] == 15
     assert_same_tables(rebuilt, path)
@@ -261,14 +264,14 @@ def test_a_rebuild_by_workers_commits_its_pages_together_and_resumes(tmp_path):
     """A rebuild by worker processes commits its pages in one transaction (up to REBUILD_COMMIT events), so
     that their rows go into the file once, not into DuckDB's write-ahead log first: killed inside its fourth
     page (os._exit, like a kill -9), it has committed nothing of its projection, and the next update projects
-    every match once (the tables of a serial rebuild)."""
+    every match once (the tables of a serial rebuild). (The update killed in a process of its own, the rest here.)"""
     from zx_events.games.zx.sim import simulate, write_files
 
     # 10 matches (~1,000 events) in pages of 100 events: as many pages as 20 matches in pages of 200, half the work
     list(write_files(tmp_path / "sim", 12, simulate(10, 12, policy="mixed"), 10))
     store = str(tmp_path / "store.sqlite")
     logs = sorted(str(p) for p in (tmp_path / "sim").glob("*.zxlog"))
-    r = _zx(store, "import", "--no-analytics", "--format", "csv", *logs)
+    r = zx_here(ROOT, "--store", store, "import", "--no-analytics", "--format", "csv", *logs)
     assert r.returncode == 0, r.stderr
     path, serial = tmp_path / "a.duckdb", tmp_path / "serial.duckdb"
     crashed = _zx(store, "analytics", "update", "--rebuild", "--analytics", str(path), "--page-size", "100",
@@ -278,12 +281,12 @@ def test_a_rebuild_by_workers_commits_its_pages_together_and_resumes(tmp_path):
     assert con.execute("SELECT position, events FROM projection_position").fetchall() == [(0, 0)]
     assert con.execute("SELECT count(*) FROM matches").fetchall() == [(0,)]
     con.close()
-    resumed = _zx(store, "analytics", "update", "--analytics", str(path), "--page-size", "100", "--format", "json",
-                  env={WORKERS_ENV: "2"})
+    resumed = zx_here(ROOT, "--store", store, "analytics", "update", "--analytics", str(path), "--page-size", "100",
+                      "--format", "json", env={WORKERS_ENV: "2"})
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)[0]["matches"] == 10
-    full = _zx(store, "analytics", "update", "--rebuild", "--analytics", str(serial), "--format", "json",
-               env={WORKERS_ENV: "0"})
+    full = zx_here(ROOT, "--store", store, "analytics", "update", "--rebuild", "--analytics", str(serial),
+                   "--format", "json", env={WORKERS_ENV: "0"})
     assert full.returncode == 0, full.stderr
     assert_same_tables(serial, path)
 

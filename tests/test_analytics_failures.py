@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from analytics_support import assert_same_tables
-from failure_support import corpus, interrupt, small_disk, zx  # noqa: F401 (corpus: a fixture)
+from failure_support import corpus, interrupt, small_disk, zx, zx_here  # noqa: F401 (corpus: a fixture)
 
 
 def test_ctrl_c_during_a_duckdb_query_is_the_ordinary_interrupt(corpus):
@@ -82,18 +82,19 @@ def test_an_analytics_update_on_a_full_disk_says_so_and_resumes_when_there_is_ro
 
 def test_a_damaged_analytics_file_says_so_and_rebuild_makes_it_again(corpus, tmp_path):
     """An analytics file cut short gave "internal error ... IOException ... Could not read enough bytes" and no
-    next step. It is now named damaged, with the command that makes it again from the store."""
+    next step. It is now named damaged, with the command that makes it again from the store. (What the commands
+    say: they run in this process.)"""
     good = corpus / "store.duckdb"
     cut = tmp_path / "a.duckdb"
     cut.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
     for args in (["stats", "winrates"], ["analytics", "update"], ["export", "--parquet", str(tmp_path / "out")]):
-        r = zx(corpus, "--store", "store.sqlite", *args, "--analytics", str(cut))
+        r = zx_here(corpus, "--store", "store.sqlite", *args, "--analytics", str(cut))
         assert r.returncode == 1, (args, r.stderr)
         assert f"the analytics file {cut} is damaged or not a DuckDB database (IO Error: " in r.stderr, r.stderr
         assert f"`zx --store store.sqlite analytics update --analytics {cut} --rebuild` rebuilds it from the store" \
             in r.stderr, r.stderr
         assert "internal error" not in r.stderr and "Traceback" not in r.stderr
-    r = zx(corpus, "--store", "store.sqlite", "analytics", "update", "--rebuild", "--analytics", str(cut))
+    r = zx_here(corpus, "--store", "store.sqlite", "analytics", "update", "--rebuild", "--analytics", str(cut))
     assert r.returncode == 0, r.stderr
     assert_same_tables(good, cut)
 
@@ -101,14 +102,15 @@ def test_a_damaged_analytics_file_says_so_and_rebuild_makes_it_again(corpus, tmp
 def test_rebuild_sets_aside_a_file_duckdb_cannot_open_but_never_one_not_named_duckdb(corpus, tmp_path):
     """A file that is not a DuckDB database at all ("not a valid DuckDB database file!") had no next step,
     and --rebuild refused it too. --rebuild now renames it (and its .wal) aside, never deleting it, and
-    makes a new one; a file whose name does not end in .duckdb may be anything and is left alone."""
+    makes a new one; a file whose name does not end in .duckdb may be anything and is left alone. (What the
+    commands say and do to the files: they run in this process.)"""
     junk = tmp_path / "a.duckdb"
     junk.write_bytes(os.urandom(100_000))
     Path(f"{junk}.wal").write_bytes(b"a log that is not the new file's")
     before = junk.read_bytes()
-    r = zx(corpus, "--store", "store.sqlite", "stats", "winrates", "--analytics", str(junk))
+    r = zx_here(corpus, "--store", "store.sqlite", "stats", "winrates", "--analytics", str(junk))
     assert r.returncode == 1 and "is damaged or not a DuckDB database" in r.stderr and "--rebuild" in r.stderr
-    r = zx(corpus, "--store", "store.sqlite", "analytics", "update", "--rebuild", "--analytics", str(junk))
+    r = zx_here(corpus, "--store", "store.sqlite", "analytics", "update", "--rebuild", "--analytics", str(junk))
     assert r.returncode == 0, r.stderr
     (aside,) = [p for p in tmp_path.iterdir() if p.name.startswith("a.duckdb.damaged-") and p.suffix != ".wal"]
     assert aside.read_bytes() == before and Path(f"{aside}.wal").read_bytes() == b"a log that is not the new file's"
@@ -117,12 +119,12 @@ def test_rebuild_sets_aside_a_file_duckdb_cannot_open_but_never_one_not_named_du
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n")
     for args in (["stats", "winrates"], ["sql", "SELECT 1"]):  # (they advised the --rebuild refused below)
-        r = zx(corpus, "--store", "store.sqlite", *args, "--analytics", str(notes))
+        r = zx_here(corpus, "--store", "store.sqlite", *args, "--analytics", str(notes))
         assert r.returncode == 1 and f"the analytics file {notes} is damaged or not a DuckDB database" in r.stderr
         assert "--rebuild` rebuilds it" not in r.stderr, r.stderr
         assert ("its name does not end in .duckdb: it may not be zx's analytics file (--rebuild leaves such a file "
                 "alone); name zx's analytics file with --analytics, or move this one away") in r.stderr, r.stderr
-    r = zx(corpus, "--store", "store.sqlite", "analytics", "update", "--rebuild", "--analytics", str(notes))
+    r = zx_here(corpus, "--store", "store.sqlite", "analytics", "update", "--rebuild", "--analytics", str(notes))
     assert r.returncode == 1 and "so --rebuild leaves it alone" in r.stderr, r.stderr
     assert notes.read_text() == "my notes\n" and not list(tmp_path.glob("notes.txt.*"))
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from failure_support import zx_here
 from zx_events.store import connect_postgres, resolve_store
 
 pytestmark = pytest.mark.postgres
@@ -50,9 +51,9 @@ def test_a_batch_of_12160_events_is_inserted_over_tls_without_a_pipeline_deadloc
 
 
 def _simulated(tmp_path: Path, matches: int) -> Path:
-    out = tmp_path / "logs"
-    subprocess.run([sys.executable, "-m", "cli.main", "simulate", "--game", "zx", "--matches", str(matches),
-                    "--out", str(out)], cwd=ROOT, check=True, capture_output=True, timeout=120)
+    out = tmp_path / "logs"  # (written in this process: the import under test runs in its own)
+    r = zx_here(ROOT, "simulate", "--game", "zx", "--matches", str(matches), "--out", str(out))
+    assert r.returncode == 0, r.stderr
     return out
 
 
@@ -67,8 +68,7 @@ def test_an_import_whose_connection_is_terminated_goes_on_or_says_so_within_seco
     logs = _simulated(tmp_path, 70)
     url = postgres_server.fresh_url()
     config = resolve_store(url)
-    first = subprocess.run([sys.executable, "-m", "cli.main", "--store", url, "import", "--no-analytics",
-                            "examples/legal/first-turns.zxlog"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    first = zx_here(ROOT, "--store", url, "import", "--no-analytics", "examples/legal/first-turns.zxlog")  # (its store)
     assert first.returncode == 0, first.stderr
     name = f"zx-terminated-{os.getpid()}"
     env = {**os.environ, "PGOPTIONS": f"-c application_name={name}"}
@@ -113,8 +113,7 @@ def test_a_postgres_import_waiting_for_the_table_lock_says_so_after_about_3_s(po
     load (no note: the lock was gone before 3 s of waiting)."""
     url = postgres_server.fresh_url()
     config = resolve_store(url)
-    first = subprocess.run([sys.executable, "-m", "cli.main", "--store", url, "import", "--no-analytics",
-                            "examples/legal/first-turns.zxlog"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    first = zx_here(ROOT, "--store", url, "import", "--no-analytics", "examples/legal/first-turns.zxlog")  # (its store)
     assert first.returncode == 0, first.stderr
     holder = connect_postgres(config.env, autocommit=False)
     watcher = connect_postgres(config.env, autocommit=True)
@@ -170,8 +169,7 @@ def test_a_postgres_import_whose_every_batch_waits_for_the_table_lock_says_so_on
 
     url = postgres_server.fresh_url()
     config = resolve_store(url)
-    first = subprocess.run([sys.executable, "-m", "cli.main", "--store", url, "import", "--no-analytics",
-                            "examples/legal/first-turns.zxlog"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    first = zx_here(ROOT, "--store", url, "import", "--no-analytics", "examples/legal/first-turns.zxlog")  # (its store)
     assert first.returncode == 0, first.stderr
     lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text(encoding="utf-8").splitlines()
     head = json.loads(lines[0])
