@@ -350,7 +350,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                      ["match", "source", "status", "events", "violations", "head", "error"],
                      first=("status", "error", "source", "head"))  # (source: where a rejected row's log is)
         except OSError as e:
-            if e.errno != errno.EPIPE:
+            if e.errno != errno.EPIPE or not _writing_output(e):  # (as ZX.invoke tells stdout's reader gone)
                 raise
             closed = True  # (141 once the rest is done: OutputClosed)
         imported = sum(o.status == "imported" for o in outcomes)

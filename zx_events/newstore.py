@@ -133,9 +133,7 @@ def _remove_sqlite(made: NewStore) -> bool:
             return False
         con.execute("BEGIN EXCLUSIVE")  # no other process reads or writes it until the file is gone
         try:
-            tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            if any(con.execute(f"SELECT 1 FROM {_quoted(t)} LIMIT 1").fetchone() is not None
-                   for t in tables if not t.startswith("sqlite_stat")):
+            if _holds_a_row(con, _tables(con)):
                 return False
             os.unlink(path)
             removed = True
@@ -149,14 +147,29 @@ def _remove_sqlite(made: NewStore) -> bool:
                 pass
         con.close()
         if removed:
-            for sidecar in made.files[1:]:
-                try:
-                    os.unlink(sidecar)
-                except OSError:
-                    pass
-            _remove_folders(made)
+            _remove_the_rest(made)
     made.removed = path
     return True
+
+
+def _tables(con: sqlite3.Connection) -> list[str]:
+    return [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+
+
+def _holds_a_row(con: sqlite3.Connection, tables: list[str]) -> bool:
+    """Whether any of ``tables`` (SQLite's statistics aside) holds a row: then the store is not removed."""
+    return any(con.execute(f"SELECT 1 FROM {_quoted(t)} LIMIT 1").fetchone() is not None
+               for t in tables if not t.startswith("sqlite_stat"))
+
+
+def _remove_the_rest(made: NewStore) -> None:
+    """Once the store file is unlinked: its -wal, -shm and journal, and the folders made for it."""
+    for sidecar in made.files[1:]:
+        try:
+            os.unlink(sidecar)
+        except OSError:
+            pass
+    _remove_folders(made)
 
 
 def _locked(e: sqlite3.Error) -> bool:
@@ -178,13 +191,12 @@ def _remove_sqlite_unwritable(made: NewStore) -> bool:
     try:
         con.execute("PRAGMA locking_mode=EXCLUSIVE")
         try:
-            tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            tables = _tables(con)
             con.execute("BEGIN EXCLUSIVE")
         except sqlite3.OperationalError:  # another connection has it open (or it cannot be read): it stays
             return False
         try:
-            if any(con.execute(f"SELECT 1 FROM {_quoted(t)} LIMIT 1").fetchone() is not None
-                   for t in tables if not t.startswith("sqlite_stat")):
+            if _holds_a_row(con, tables):
                 return False
             os.unlink(path)
             removed = True
@@ -193,12 +205,7 @@ def _remove_sqlite_unwritable(made: NewStore) -> bool:
     finally:
         con.close()
         if removed:
-            for sidecar in made.files[1:]:
-                try:
-                    os.unlink(sidecar)
-                except OSError:
-                    pass
-            _remove_folders(made)
+            _remove_the_rest(made)
     if removed:
         made.removed = path
     return removed
