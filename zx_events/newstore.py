@@ -132,13 +132,9 @@ def _remove_sqlite(made: NewStore) -> bool:
         if not switched:
             return False
         con.execute("BEGIN EXCLUSIVE")  # no other process reads or writes it until the file is gone
-        try:
-            if _holds_a_row(con, _tables(con)):
-                return False
-            os.unlink(path)
-            removed = True
-        finally:
-            con.execute("ROLLBACK")
+        removed = _unlinked_if_empty(con, path, _tables(con))
+        if not removed:
+            return False
     finally:
         if switched and not removed:
             try:  # as it was: a store of zx is in WAL mode (store.ensure_wal)
@@ -156,10 +152,17 @@ def _tables(con: sqlite3.Connection) -> list[str]:
     return [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
 
 
-def _holds_a_row(con: sqlite3.Connection, tables: list[str]) -> bool:
-    """Whether any of ``tables`` (SQLite's statistics aside) holds a row: then the store is not removed."""
-    return any(con.execute(f"SELECT 1 FROM {_quoted(t)} LIMIT 1").fetchone() is not None
-               for t in tables if not t.startswith("sqlite_stat"))
+def _unlinked_if_empty(con: sqlite3.Connection, path: str, tables: list[str]) -> bool:
+    """In ``con``'s exclusive transaction on the store ``path``: the file unlinked when none of ``tables`` (SQLite's
+    statistics aside) holds a row, else kept (False); the transaction rolled back either way."""
+    try:
+        if any(con.execute(f"SELECT 1 FROM {_quoted(t)} LIMIT 1").fetchone() is not None
+               for t in tables if not t.startswith("sqlite_stat")):
+            return False
+        os.unlink(path)
+        return True
+    finally:
+        con.execute("ROLLBACK")
 
 
 def _remove_the_rest(made: NewStore) -> None:
@@ -195,13 +198,7 @@ def _remove_sqlite_unwritable(made: NewStore) -> bool:
             con.execute("BEGIN EXCLUSIVE")
         except sqlite3.OperationalError:  # another connection has it open (or it cannot be read): it stays
             return False
-        try:
-            if _holds_a_row(con, tables):
-                return False
-            os.unlink(path)
-            removed = True
-        finally:
-            con.execute("ROLLBACK")
+        removed = _unlinked_if_empty(con, path, tables)
     finally:
         con.close()
         if removed:
