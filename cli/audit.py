@@ -104,18 +104,18 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
       zx audit tokyo-regional-2026-r3-t12 --bundle dispute.zip
 
     An argument that is a file is a log (each match in it is audited), a folder stands for its logs of
-    every game (subfolders too), - for standard input, as for zx import; anything else is the id of
-    a stored match, re-checked from its events by the current rules engine, with its digest chain
-    verified. The table's title names the catalog and board the matches were checked against (as
-    each match's line on stderr does); --format json prints one JSON object per match, one per line.
+    every game (subfolders too), - for standard input, as for zx import (a log that cannot be read is a
+    finding naming it); anything else is the id of a stored match, re-checked from its events by the
+    current rules engine, with its digest chain verified. The table's title names the catalog and
+    board the matches were checked against (as each match's line on stderr does); --format json prints
+    one JSON object per match, one per line.
     """
     from zx_events.audit import audit_log, audit_stored, audit_unreadable, compare_with_store
     from zx_events.errors import FormatError
     from zx_events.logformat.reader import read_log
 
     catalog = load_catalog_option(catalog_path, board_path)
-    targets = _expanded(targets)
-    files = [t for t in targets if t == "-" or Path(t).is_file()]
+    targets, files = _expanded(targets)
     ids = [t for t in targets if t not in files]
     svc = None
     if ids and not _store_exists(ctx):
@@ -228,17 +228,29 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         sys.exit(1)
 
 
-def _expanded(targets: tuple[str, ...]) -> list[str]:
+def _expanded(targets: tuple[str, ...]) -> tuple[list[str], set[str]]:
     """The arguments with each folder replaced by its log files of every game and ``-`` kept for standard input,
     as zx import reads them (``common.log_paths``): ``zx audit logs/`` and ``zx audit - < r3.zxlog`` were "neither a
-    log file nor a stored match"."""
+    log file nor a stored match"; and which of them are files (the rest: match ids). Every entry a folder gives is a
+    file, one that cannot be read too (a loop of links, a link to nothing, a named pipe: the audit's finding says
+    why, as zx import rejects it): they were match ids, and the audit of the folder "unknown matches 'loop/a.zxlog',
+    'loop/b.zxlog': they are neither log files nor a stored match" (QA round 30); so is a name on the command line
+    that is there on disk (``_on_disk``)."""
     import sys
 
     from .common import log_paths
 
     out: list[str] = []
+    files: set[str] = set()
     for t in targets:
-        out += log_paths((t,)) if t == "-" or Path(t).is_dir() else [t]
+        if t == "-" or Path(t).is_dir():
+            found = log_paths((t,))
+            files.update(found)
+        else:
+            found = [t]
+            if _on_disk(t):
+                files.add(t)
+        out += found
     if out.count("-") > 1:
         raise click.UsageError("- (standard input) can be given once")
     if "-" in out and sys.stdin is None:  # closed (``<&-``)
@@ -246,7 +258,22 @@ def _expanded(targets: tuple[str, ...]) -> list[str]:
                                "into zx audit -, or name the files")
     if "-" in out and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
         click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
-    return out
+    return out, files
+
+
+def _on_disk(name: str) -> bool:
+    """Whether a command-line argument names something on disk, a log to audit even when it cannot be read (a link
+    to nothing or to itself, a named pipe, a file in a folder it may not look into), rather than a stored match's id:
+    a loop of links was "neither a log file nor a stored match". A name nothing is at is a match id."""
+    import os
+
+    try:
+        os.lstat(name)  # (the link itself: one to nothing is there)
+    except PermissionError:  # a folder on the way it may not look into: the file's finding says so
+        return True
+    except (OSError, ValueError):  # nothing there (ENOENT, ENOTDIR), a name no file can have (too long, a NUL)
+        return False
+    return True
 
 
 def _store_label(ctx: click.Context) -> str:

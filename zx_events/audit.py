@@ -111,9 +111,36 @@ class Audit:
 
 # ---------------------------------------------------------------------- a log
 def audit_unreadable(source: str, e: ZXError) -> Audit:
-    """The audit of a log file that holds no match to read (empty, a BOM alone): one finding of kind
-    ``format``, as ``zx import`` rejects it, and the other files are audited as usual."""
-    return Audit(None, source, False, 0, [Finding("format", e.line, None, None, None, e.message)], NOT_STORED)
+    """The audit of a log file that holds no match to read (empty, a BOM alone, one that cannot be read: a loop of
+    links, a link to nothing, a named pipe): one finding of kind ``format``, as ``zx import`` rejects it, and the
+    other files are audited as usual."""
+    target = dangling_link(source)
+    message = e.message if target is None else \
+        f"not readable: {source} is a link to {target}, which does not exist: nothing of it was read"
+    return Audit(None, source, False, 0, [Finding("format", e.line, None, None, None, message)], NOT_STORED)
+
+
+def dangling_link(path: str) -> str | None:
+    """What ``path`` links to when it is a link that leads to nothing (``log file not found`` said of a file listed
+    in the folder): the link's own text when that names nothing, else (a chain of links) the path its end names;
+    None when ``path`` is no such link (a loop of links is not one: its reading says so)."""
+    import errno
+    import os
+
+    try:
+        direct = os.readlink(path)
+    except (OSError, ValueError):
+        return None
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno not in (errno.ENOENT, errno.ENOTDIR):
+            return None
+    else:
+        return None  # (there now)
+    if not os.path.lexists(os.path.join(os.path.dirname(path), direct)):
+        return direct
+    return os.path.realpath(path)
 
 
 def audit_log(log: MatchLog, catalog: Catalog | None = None) -> Audit:
