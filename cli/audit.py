@@ -106,7 +106,8 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     An argument that is a file is a log (each match in it is audited), a folder stands for its logs of
     every game (subfolders too), - for standard input, as for zx import (a log that cannot be read is a
     finding naming it); anything else is the id of a stored match, re-checked from its events by the
-    current rules engine, with its digest chain verified. The table's title names the catalog and
+    current rules engine, with its digest chain verified. Each finding names its file (source: the
+    table's first column when logs were audited, CSV's last). The table's title names the catalog and
     board the matches were checked against (as each match's line on stderr does); --format json prints
     one JSON object per match, one per line.
     """
@@ -193,13 +194,16 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     else:
         # a malformed log's finding: rule ``format`` in a table (read by a person); in CSV, as in JSON,
         # rule empty and kind ``format`` (the last CSV column: rule, format or integrity)
+        # each row names its file (``source``, as JSON does): a malformed log with no match id was a row of an
+        # empty match and "line 1" (QA round 30)
         rows = [{"match": a.match, **f.to_json(a.stored), "line": None if a.stored else f.line,
-                 "rule": f.rule or ("format" if fmt == "table" else None)} for a in audits for f in a.findings]
+                 "rule": f.rule or ("format" if fmt == "table" else None), "source": a.source}
+                for a in audits for f in a.findings]
         n = len(rows)
         broken = [a for a in audits if not a.integrity_ok]
-        rows += [{"match": a.match, "rule": "integrity", "kind": "integrity",  # an altered log or stored match
+        rows += [{"match": a.match, "source": a.source, "rule": "integrity", "kind": "integrity",  # an altered log
                   "message": f"{a.integrity}: {a.integrity_detail}" if a.integrity_detail else a.integrity}
-                 for a in broken]  # is a finding too
+                 for a in broken]  # or stored match is a finding too
         # what the rows are: rule violations, malformed logs (a finding with no rule), integrity failures; and
         # how many matches were read (a file with no readable match is not one: "2 violations in 2 matches"
         # was said of an empty file and a broken one)
@@ -217,10 +221,15 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
                       f"{' and '.join(f'--{k} FILE' for k in unchecked)})")
         against = _checked_against(audits, catalog, {"catalog": catalog_path, "board": board_path})
         title += f";{against}" if against else ""
-        columns = AUDIT_COLUMNS + (["kind"] if fmt == "csv" else [])
+        columns = AUDIT_COLUMNS + (["kind", "source"] if fmt == "csv" else [])  # (CSV: after the columns it had)
         if fmt == "table":  # logs audited: no stored event, no seq; stored matches: no line; an empty column took
             # a narrow table's room (and a stored match's showed an empty line, no seq: no place at all)
             columns = [c for c in columns if c not in ("seq", "line") or any(r.get(c) is not None for r in rows)]
+            if not all(a.stored for a in audits):  # a file audited: the file first, the column a table always keeps
+                # (FILE, then its line: a finding of a file with no match id has no other locator), the match
+                # beside it where there is room; stored matches alone: the match first, as before (their source
+                # is the file imported once)
+                columns = ["source", *columns]
         emit(rows, fmt, columns, title=title, first=("rule", "message", "line", "seq"))
     if bundle_path is not None:
         click.echo(f"dispute bundle written to {bundle_path}", err=True)
