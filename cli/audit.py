@@ -111,7 +111,7 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     board the matches were checked against (as each match's line on stderr does); --format json prints
     one JSON object per match, one per line.
     """
-    from zx_events.audit import audit_log, audit_stored, audit_unreadable, compare_with_store
+    from zx_events.audit import SealReading, audit_log, audit_stored, audit_unreadable, compare_with_store
     from zx_events.errors import FormatError
     from zx_events.logformat.reader import read_log
 
@@ -151,6 +151,7 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
                 svc.close()  # (the store as it was: no -wal or -shm left beside it)
             raise
     audits = []
+    seal = SealReading(svc) if svc is not None else None  # (read once for all the matches, not once each)
     with progress(len(targets), "auditing") as bar:
         task = bar.add_task("audit", total=len(targets))
         for t in targets:
@@ -164,11 +165,11 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
                 for log in logs:
                     a = audit_log(log, catalog)
                     if svc is not None:
-                        compare_with_store(a, svc)
+                        compare_with_store(a, svc, seal)
                     audits.append(a)
             else:
                 try:
-                    audits.append(audit_stored(svc, t, catalog))
+                    audits.append(audit_stored(svc, t, catalog, seal))
                 except ZXError as e:
                     raise click.ClickException(f"{t}: {e}") from None
             bar.advance(task)
