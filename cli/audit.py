@@ -104,18 +104,19 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
       zx audit tokyo-regional-2026-r3-t12 --bundle dispute.zip
 
     An argument that is a file is a log (each match in it is audited), a folder stands for its logs of
-    every game (subfolders too), - for standard input, as for zx import; anything else is the id of
-    a stored match, re-checked from its events by the current rules engine, with its digest chain
-    verified. The table's title names the catalog and board the matches were checked against (as
-    each match's line on stderr does); --format json prints one JSON object per match, one per line.
+    every game (subfolders too), - for standard input, as for zx import (a log that cannot be read is a
+    finding naming it); anything else is the id of a stored match, re-checked from its events by the
+    current rules engine, with its digest chain verified. Each finding names its file (source: the
+    table's first column when logs were audited, CSV's last). The table's title names the catalog and
+    board the matches were checked against (as each match's line on stderr does); --format json prints
+    one JSON object per match, one per line.
     """
-    from zx_events.audit import audit_log, audit_stored, audit_unreadable, compare_with_store
+    from zx_events.audit import SealReading, audit_log, audit_stored, audit_unreadable, compare_with_store
     from zx_events.errors import FormatError
     from zx_events.logformat.reader import read_log
 
     catalog = load_catalog_option(catalog_path, board_path)
-    targets = _expanded(targets)
-    files = [t for t in targets if t == "-" or Path(t).is_file()]
+    targets, files = _expanded(targets)
     ids = [t for t in targets if t not in files]
     svc = None
     if ids and not _store_exists(ctx):
@@ -150,6 +151,7 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
                 svc.close()  # (the store as it was: no -wal or -shm left beside it)
             raise
     audits = []
+    seal = SealReading(svc) if svc is not None else None  # (read once for all the matches, not once each)
     with progress(len(targets), "auditing") as bar:
         task = bar.add_task("audit", total=len(targets))
         for t in targets:
@@ -163,11 +165,11 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
                 for log in logs:
                     a = audit_log(log, catalog)
                     if svc is not None:
-                        compare_with_store(a, svc)
+                        compare_with_store(a, svc, seal)
                     audits.append(a)
             else:
                 try:
-                    audits.append(audit_stored(svc, t, catalog))
+                    audits.append(audit_stored(svc, t, catalog, seal))
                 except ZXError as e:
                     raise click.ClickException(f"{t}: {e}") from None
             bar.advance(task)
@@ -193,13 +195,16 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     else:
         # a malformed log's finding: rule ``format`` in a table (read by a person); in CSV, as in JSON,
         # rule empty and kind ``format`` (the last CSV column: rule, format or integrity)
+        # each row names its file (``source``, as JSON does): a malformed log with no match id was a row of an
+        # empty match and "line 1" (QA round 30)
         rows = [{"match": a.match, **f.to_json(a.stored), "line": None if a.stored else f.line,
-                 "rule": f.rule or ("format" if fmt == "table" else None)} for a in audits for f in a.findings]
+                 "rule": f.rule or ("format" if fmt == "table" else None), "source": a.source}
+                for a in audits for f in a.findings]
         n = len(rows)
         broken = [a for a in audits if not a.integrity_ok]
-        rows += [{"match": a.match, "rule": "integrity", "kind": "integrity",  # an altered log or stored match
+        rows += [{"match": a.match, "source": a.source, "rule": "integrity", "kind": "integrity",  # an altered log
                   "message": f"{a.integrity}: {a.integrity_detail}" if a.integrity_detail else a.integrity}
-                 for a in broken]  # is a finding too
+                 for a in broken]  # or stored match is a finding too
         # what the rows are: rule violations, malformed logs (a finding with no rule), integrity failures; and
         # how many matches were read (a file with no readable match is not one: "2 violations in 2 matches"
         # was said of an empty file and a broken one)
@@ -217,10 +222,15 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
                       f"{' and '.join(f'--{k} FILE' for k in unchecked)})")
         against = _checked_against(audits, catalog, {"catalog": catalog_path, "board": board_path})
         title += f";{against}" if against else ""
-        columns = AUDIT_COLUMNS + (["kind"] if fmt == "csv" else [])
+        columns = AUDIT_COLUMNS + (["kind", "source"] if fmt == "csv" else [])  # (CSV: after the columns it had)
         if fmt == "table":  # logs audited: no stored event, no seq; stored matches: no line; an empty column took
             # a narrow table's room (and a stored match's showed an empty line, no seq: no place at all)
             columns = [c for c in columns if c not in ("seq", "line") or any(r.get(c) is not None for r in rows)]
+            if not all(a.stored for a in audits):  # a file audited: the file first, the column a table always keeps
+                # (FILE, then its line: a finding of a file with no match id has no other locator), the match
+                # beside it where there is room; stored matches alone: the match first, as before (their source
+                # is the file imported once)
+                columns = ["source", *columns]
         emit(rows, fmt, columns, title=title, first=("rule", "message", "line", "seq"))
     if bundle_path is not None:
         click.echo(f"dispute bundle written to {bundle_path}", err=True)
@@ -228,17 +238,29 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         sys.exit(1)
 
 
-def _expanded(targets: tuple[str, ...]) -> list[str]:
+def _expanded(targets: tuple[str, ...]) -> tuple[list[str], set[str]]:
     """The arguments with each folder replaced by its log files of every game and ``-`` kept for standard input,
     as zx import reads them (``common.log_paths``): ``zx audit logs/`` and ``zx audit - < r3.zxlog`` were "neither a
-    log file nor a stored match"."""
+    log file nor a stored match"; and which of them are files (the rest: match ids). Every entry a folder gives is a
+    file, one that cannot be read too (a loop of links, a link to nothing, a named pipe: the audit's finding says
+    why, as zx import rejects it): they were match ids, and the audit of the folder "unknown matches 'loop/a.zxlog',
+    'loop/b.zxlog': they are neither log files nor a stored match" (QA round 30); so is a name on the command line
+    that is there on disk (``_on_disk``)."""
     import sys
 
     from .common import log_paths
 
     out: list[str] = []
+    files: set[str] = set()
     for t in targets:
-        out += log_paths((t,)) if t == "-" or Path(t).is_dir() else [t]
+        if t == "-" or Path(t).is_dir():
+            found = log_paths((t,))
+            files.update(found)
+        else:
+            found = [t]
+            if _on_disk(t):
+                files.add(t)
+        out += found
     if out.count("-") > 1:
         raise click.UsageError("- (standard input) can be given once")
     if "-" in out and sys.stdin is None:  # closed (``<&-``)
@@ -246,7 +268,22 @@ def _expanded(targets: tuple[str, ...]) -> list[str]:
                                "into zx audit -, or name the files")
     if "-" in out and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
         click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
-    return out
+    return out, files
+
+
+def _on_disk(name: str) -> bool:
+    """Whether a command-line argument names something on disk, a log to audit even when it cannot be read (a link
+    to nothing or to itself, a named pipe, a file in a folder it may not look into), rather than a stored match's id:
+    a loop of links was "neither a log file nor a stored match". A name nothing is at is a match id."""
+    import os
+
+    try:
+        os.lstat(name)  # (the link itself: one to nothing is there)
+    except PermissionError:  # a folder on the way it may not look into: the file's finding says so
+        return True
+    except (OSError, ValueError):  # nothing there (ENOENT, ENOTDIR), a name no file can have (too long, a NUL)
+        return False
+    return True
 
 
 def _store_label(ctx: click.Context) -> str:

@@ -86,8 +86,8 @@ def test_csv(three):
     r = run(str(three), "--format", "csv")
     assert r.exit_code == 1
     lines = r.stdout.splitlines()
-    assert lines[0] == "match,line,seq,turn,player,rule,message,kind"
-    assert lines[1] == f"{THREE_ID},10,,2,P2,503.3,\"3 cards drawn in the Draw Phase, needs exactly 2\",rule"
+    assert lines[0] == "match,line,seq,turn,player,rule,message,kind,source"
+    assert lines[1] == f"{THREE_ID},10,,2,P2,503.3,\"3 cards drawn in the Draw Phase, needs exactly 2\",rule,{three}"
     assert len(lines) == 4
 
 

@@ -200,7 +200,8 @@ def test_a_header_no_event_can_hold_rejects_its_match_and_the_others_are_read(tm
     assert stored(tmp_path / "s.sqlite") == ["m-8"]
     audit = run("audit", "--format", "csv", *files)  # the audit of the file says the same
     assert audit.exit_code == 1 and f",1,,,,,{message}" in audit.stdout.replace('"', ""), audit.output
-    assert audit.stdout.rstrip().endswith(",format")  # rule empty, kind format (as the JSON)
+    assert audit.stdout.rstrip().endswith(f",format,{tmp_path / 'bad.zxlog'}")  # rule empty, kind format (as the
+    # JSON), and its file
 
 
 def test_an_x610z_deck_of_1e30_copies_is_a_format_error(tmp_path):
