@@ -273,7 +273,6 @@ def test_a_server_lost_under_a_command_is_reported_within_about_15_s(postgres_se
     a connection the refused connects never made, and the "could not be reached" error came after ~82 s (QA,
     repro-lost-server.sh) where docs/deployment.md says within about 15 s. A try that waited the pool's
     whole timeout is not tried again."""
-    import threading
     import time
     from urllib.parse import urlparse
 

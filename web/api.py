@@ -18,7 +18,7 @@ from zx_events.freetext import json_escaped_bytes
 
 from .app_json import JSON
 from .backend import Backend, WebError
-from .matchlist import GAMES, MatchFilters, page
+from .matchlist import MatchFilters, page
 
 router = APIRouter(prefix="/api")
 DEFAULT_MIN_GAMES = 30  # zx stats --min-games

@@ -1005,7 +1005,7 @@ def test_a_view_computed_before_the_framework_is_the_endpoints_answer(built):
                 assert (a.status_code, a.headers.items(), a.content) == (b.status_code, b.headers.items(), b.content)
                 assert a.status_code == 200
         match = built.matches[10]
-        for query, status, words in ((f"at=99999", 400, "seq must be 1.."), ("turn=999", 400, "turn must be 1.."),
+        for query, status, words in (("at=99999", 400, "seq must be 1.."), ("turn=999", 400, "turn must be 1.."),
                                      ("as=judge", 403, "--judge"), ("as=nobody", 400, "as:"),
                                      ("at=0", 400, "at"), ("at=1&turn=1", 400, "not both")):
             r = fast.get(f"/api/matches/{match}/view?{query}")
