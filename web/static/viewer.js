@@ -603,7 +603,7 @@
   // goTurn's "turn 1..N" makes the box invalid, and the browser blocks the form's submit while it is: each
   // edit clears it, so the next Enter or Go is checked again (an empty Enter stuck the box until a reload)
   $("turn-input").addEventListener("input", function () { this.setCustomValidity(""); });
-  // The Seat box keeps the focus (its arrow keys choose the seats; until 2026-11-29 it let go of the focus once a
+  // The Seat box keeps the focus (its arrow keys choose the seats; until 2026-11-28 it let go of the focus once a
   // seat was chosen, and the next arrow stepped the replay), and the seat chosen is said in the status line; Escape
   // (or Tab) leaves it for the replay's controls
   $("seat").onchange = function () {
@@ -618,7 +618,7 @@
 
   // The replay's controls: its box (the skip link's target), the step buttons and the slider (not its speed and
   // turn fields). V and Shift+V, single-letter shortcuts, work only while the focus is there (WCAG 2.1.4: until
-  // 2026-11-29 a V typed, or said by speech input, anywhere on the page went to a violation)
+  // 2026-11-28 a V typed, or said by speech input, anywhere on the page went to a violation)
   var FIELD = "select, textarea, input:not([type=range]), [contenteditable]";
   var PRESSED = "button, a[href], summary, " + FIELD;  // Space and Enter do what they do there: press, open, type
 
