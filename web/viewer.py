@@ -406,7 +406,8 @@ def page(data: dict[str, Any], nav: str = "") -> str:
     has none: it stands alone."""
     template = (STATIC / "viewer.html").read_text(encoding="utf-8")
     info = data["info"]
-    title = f"{info['match']} · {', '.join(data['seats'])} · zx view"
+    # served (zx serve gives its links): "· zx-events", as its other pages end; a file of zx view: "· zx view"
+    title = f"{info['match']} · {', '.join(data['seats'])} · {'zx-events' if nav else 'zx view'}"
     viewer_js = _inline_code((STATIC / "viewer.js").read_text(encoding="utf-8"), "viewer.js")
     board_js = _inline_code(board_script(data["game"]), "the board renderer")
     parts = {

@@ -437,9 +437,10 @@ def test_a_file_with_the_judges_view_opens_at_the_seat_that_sees_least(browser, 
         assert dom["players"]["P1"]["zones"]["hand"]["codes"] == [] or least == "P1"
 
 
-def test_after_choosing_a_seat_the_arrow_keys_step_through_the_events(browser, files, match):
-    """The focus stayed on the Seat box once a seat was chosen: the next arrow key changed the seat
-    (P2 to spectator) instead of stepping, as the footer says it does."""
+def test_after_choosing_a_seat_the_arrows_choose_seats_until_escape_then_they_step(browser, files, match):
+    """The Seat box keeps the focus once a seat is chosen (QA 30: it let go of it, and the next arrow meant for the
+    next seat stepped the replay): its arrow keys choose seats, and Escape takes the focus to the slider, where
+    they step through the events, as the footer says."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
@@ -448,9 +449,13 @@ def test_after_choosing_a_seat_the_arrow_keys_step_through_the_events(browser, f
     open_file(browser, files["three"], "#e=10")
     Select(browser.find_element("id", "seat")).select_by_value("P2")
     assert browser.execute_script("return zxViewer.seat()") == "P2"
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()  # in the box: the next seat
+    assert (browser.execute_script("return [zxViewer.seat(), document.activeElement.id]"), seq(browser)) == \
+        (["spectator", "seat"], 10)
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
     ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
     ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
-    assert (browser.execute_script("return zxViewer.seat()"), seq(browser)) == ("P2", 12)
+    assert (browser.execute_script("return zxViewer.seat()"), seq(browser)) == ("spectator", 12)
 
 
 def wait_for_hash(driver: Any, want: str, timeout: float = 3.0) -> str:
@@ -797,22 +802,27 @@ def test_the_turn_labels_of_the_chart_never_overlap_at_a_phones_width(browser, f
         browser.set_window_size(1400, 1000)
 
 
-def test_space_plays_and_pauses_after_a_button_was_clicked(browser, files):
-    """Space is play/pause (the footer says so) even when the focus is on the last button clicked: it
-    pressed that button again (Next: one more event) instead."""
+def test_space_presses_a_focused_button_and_plays_and_pauses_elsewhere(browser, files):
+    """Space on a focused button presses it, as anywhere (QA 30: with the focus on Go, or on Next, it played
+    instead); with the focus on the slider, or on nothing, it plays and pauses (the footer says so). The play
+    button is pressed by it once: one toggle, never two."""
     open_file(browser, files["spectator"], "#e=1")
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
     click(browser, "next")
     assert seq(browser) == 2
+    ActionChains(browser).send_keys(Keys.SPACE).perform()  # Next, pressed again
+    time.sleep(0.1)
+    assert seq(browser) == 3 and not browser.execute_script("return zxViewer.playing()")
+    browser.execute_script("document.getElementById('slider').focus()")
     ActionChains(browser).send_keys(Keys.SPACE).perform()
     time.sleep(0.1)
     assert browser.execute_script("return zxViewer.playing()")
     ActionChains(browser).send_keys(Keys.SPACE).perform()
     assert not browser.execute_script("return zxViewer.playing()")
     after = seq(browser)
-    click(browser, "play")  # the play button itself, then Space: one toggle each, never two
+    click(browser, "play")  # the play button itself, then Space on it: one toggle each, never two
     assert browser.execute_script("return zxViewer.playing()")
     ActionChains(browser).send_keys(Keys.SPACE).perform()
     time.sleep(0.1)

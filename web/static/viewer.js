@@ -321,6 +321,7 @@
       turns.length + (line == null ? "" : " · line " + line) +
       (board && board.status ? " · " + esc(board.status(state)) : "");
     $("slider").value = seq;
+    $("slider").setAttribute("aria-valuetext", "event " + seq + " of " + last + ", turn " + turnOf(seq));
     showViolations();
     if (currentRow) { currentRow.classList.remove("current"); currentRow.removeAttribute("aria-current"); }
     currentRow = rows[seq] || null;
@@ -602,13 +603,38 @@
   // goTurn's "turn 1..N" makes the box invalid, and the browser blocks the form's submit while it is: each
   // edit clears it, so the next Enter or Go is checked again (an empty Enter stuck the box until a reload)
   $("turn-input").addEventListener("input", function () { this.setCustomValidity(""); });
-  $("seat").onchange = function () { pause(); setSeat(this.value); this.blur(); };  // the arrow keys step again
+  // The Seat box keeps the focus (its arrow keys choose the seats; until 2026-11-28 it let go of the focus once a
+  // seat was chosen, and the next arrow stepped the replay), and the seat chosen is said in the status line; Escape
+  // (or Tab) leaves it for the replay's controls
+  $("seat").onchange = function () {
+    var playing = timer !== null;
+    pause();
+    setSeat(this.value);
+    var sayIt = function () {
+      speak("Seat " + (seatLabel[seat] || seat) + (seatNote[seat] ? ": " + seatNote[seat] : "") + ". " + moveText(current));
+    };
+    if (playing) setTimeout(sayIt); else sayIt();  // (after what pause says: where the play stopped)
+  };
+
+  // The replay's controls: its box (the skip link's target), the step buttons and the slider (not its speed and
+  // turn fields). V and Shift+V, single-letter shortcuts, work only while the focus is there (WCAG 2.1.4: until
+  // 2026-11-28 a V typed, or said by speech input, anywhere on the page went to a violation)
+  var FIELD = "select, textarea, input:not([type=range]), [contenteditable]";
+  var PRESSED = "button, a[href], summary, " + FIELD;  // Space and Enter do what they do there: press, open, type
+
+  function inControls(t) {
+    return !!t && t.nodeType === 1 && $("replay").contains(t) && !t.matches(FIELD);
+  }
 
   document.addEventListener("keydown", function (e) {
     var t = e.target;
-    var tag = (t && t.tagName) || "";
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    if (tag === "SELECT" || (tag === "INPUT" && t.type !== "range")) return;
+    if (e.key === "Escape" && t && t.matches && t.matches(FIELD)) {  // out of a field: back to stepping
+      e.preventDefault();
+      $("slider").focus();
+      return;
+    }
+    if (t && t.nodeType === 1 && t.closest(FIELD)) return;  // the field's own keys
     // PageUp and PageDown are the browser's: they scroll the page (the board and the lower player's panel
     // are taller than a laptop's window, and nothing focusable sits there); the turns are Up and Down
     var act = {
@@ -616,13 +642,14 @@
       ArrowUp: prevTurn, ArrowDown: nextTurn,
       Home: function () { go(1); }, End: function () { go(last); }
     }[e.key];
-    if ((e.key === "v" || e.key === "V") && violSeqs.length) {  // V: the next violation; Shift+V: the previous
+    if ((e.key === "v" || e.key === "V") && violSeqs.length && inControls(t)) {  // V: the next one; Shift+V: the previous
       e.preventDefault();
       pause();
       if (e.shiftKey) prevViolation(); else nextViolation();
       return;
     }
-    if (e.key === " ") {  // play/pause, wherever the focus is (a clicked button is not pressed again)
+    if (e.key === " ") {  // play/pause, but on a button, a link or a summary: that one's own (press, follow, open)
+      if (t && t.nodeType === 1 && t.closest(PRESSED)) return;
       e.preventDefault();
       if (timer) pause(); else play();
       return;

@@ -1,0 +1,300 @@
+"""Accessibility of the replay viewer (QA round 30, /tmp/qa30-access): the keys (the Seat box keeps the focus and
+its seat is said, V / Shift+V only while the replay's controls have the focus, Space on a button, a summary or a
+field does what it does there), the contrast of its fields' borders and of the current row's outline in either
+scheme (WCAG 1.4.11), the page printed, the slider's spoken value and the served page's title. In Debian's
+headless Chromium (the ``browser`` fixture of tests/web/conftest.py), files written by ``zx view``.
+Skipped without Chromium, unless CI is set (then they fail)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from test_viewer_browser import open_file, seq
+
+PRINT_WIDTH = 718  # px: an A4 page's printable width at Chromium's default margins
+
+
+@pytest.fixture(scope="module")
+def files(viewer_store, tmp_path_factory) -> dict[str, Path]:
+    """Pages written by zx view: a match from three seats, from the judge's and P1's, and the violation's from P2."""
+    root = tmp_path_factory.mktemp("viewer-access")
+    out = {}
+    match_id = viewer_store.matches[1]
+    for name, seats, mid in (("three", ["P1", "P2", "spectator"], match_id), ("judge", ["judge"], match_id),
+                             ("P1", ["P1"], match_id), ("violation", ["P2"], viewer_store.with_violation)):
+        path = root / f"{name}.html"
+        args = ["--store", viewer_store.path, "view", mid, "-o", str(path)]
+        for s in seats:
+            args += ["--as", s]
+        res = CliRunner().invoke(zx, args)
+        assert res.exit_code == 0, res.output
+        out[name] = path
+    return out
+
+
+@pytest.fixture
+def page(browser) -> Iterator[Any]:
+    """The module's browser, its emulated media and viewport put back afterwards."""
+    yield browser
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.get("about:blank")
+
+
+def emulate(browser: Any, media: str = "", scheme: str = "light") -> None:
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "media": media, "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
+
+def press(driver: Any, *names: str, shift: bool = False) -> None:
+    """Keys pressed where the focus is (nothing blurred first): Keys' names, or characters."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    chain = ActionChains(driver)
+    if shift:
+        chain.key_down(Keys.SHIFT)
+    for n in names:
+        chain.send_keys(getattr(Keys, n) if len(n) > 1 else n)
+    if shift:
+        chain.key_up(Keys.SHIFT)
+    chain.perform()
+
+
+def focused(driver: Any) -> str:
+    return driver.execute_script("var e = document.activeElement; return e.tagName.toLowerCase() + '#' + e.id")
+
+
+def said(driver: Any) -> str:
+    return driver.execute_script("return document.getElementById('said').textContent")
+
+
+def playing(driver: Any) -> bool:
+    return driver.execute_script("return zxViewer.playing()")
+
+
+# ------------------------------------------------------------------ the Seat box (WCAG 3.2.2, 2.4.3, 4.1.3)
+
+def test_the_seat_box_keeps_the_focus_its_arrows_choose_seats_each_said_and_escape_goes_back_to_stepping(page, files):
+    """QA 30: Up in the Seat box chose a seat and the box then let go of the focus (``this.blur()``): the next Up
+    stepped the replay instead of choosing the next seat, and the new seat was said nowhere. Now the focus stays in
+    the box, each seat chosen is said in the status line, and Escape takes the focus to the slider, where the
+    arrow keys step again (so does Tab, to the first step button)."""
+    open_file(page, files["three"], "#e=10")
+    assert page.execute_script("return zxViewer.seat()") == "spectator"  # the seat that sees least
+    press(page, "TAB", "TAB")  # Skip to content, then the Seat box
+    assert focused(page) == "select#seat"
+    press(page, "ARROW_UP")
+    assert (page.execute_script("return zxViewer.seat()"), seq(page), focused(page)) == ("P2", 10, "select#seat")
+    note = page.find_element("id", "seat-note").text  # what the seat sees, in the game's words
+    assert note and said(page).startswith(f"Seat P2: {note}. Event 10 of "), said(page)
+    press(page, "ARROW_UP")
+    assert (page.execute_script("return zxViewer.seat()"), seq(page), focused(page)) == ("P1", 10, "select#seat")
+    assert said(page).startswith("Seat P1: ")
+    assert page.execute_script("return location.hash") == "#e=10&as=P1"
+    press(page, "ESCAPE")
+    assert focused(page) == "input#slider"
+    press(page, "ARROW_RIGHT", "ARROW_RIGHT")
+    assert (page.execute_script("return zxViewer.seat()"), seq(page)) == ("P1", 12)
+    page.execute_script("document.getElementById('seat').focus()")
+    press(page, "ARROW_DOWN")
+    assert page.execute_script("return zxViewer.seat()") == "P2" and focused(page) == "select#seat"
+    press(page, "TAB")  # out of the box: the first step button
+    assert focused(page) == "button#first"
+    press(page, "ARROW_RIGHT")
+    assert (page.execute_script("return zxViewer.seat()"), seq(page)) == ("P2", 13)
+
+
+# ------------------------------------------------------------------ V and Space (WCAG 2.1.4)
+
+def test_v_steps_to_a_violation_only_while_the_replays_controls_have_the_focus(page, files):
+    """QA 30: V / Shift+V worked page-wide (a letter typed, or said by speech input, with the focus anywhere) and
+    could not be turned off. Now they work while the focus is in the replay's controls (a step button, the slider):
+    with the focus on the page itself a V does nothing."""
+    open_file(page, files["violation"], "#e=1")
+    first = page.execute_script("var s = Object.keys(zxViewer.data.views.P2.violations.reduce(function (o, v) {"
+                                " o[v[0]] = 1; return o; }, {})).map(Number).sort(function (a, b) { return a - b; });"
+                                " return s[0];")
+    assert first and first > 1
+    page.execute_script("document.activeElement && document.activeElement.blur()")
+    press(page, "v")
+    press(page, "V", shift=True)
+    assert seq(page) == 1 and not playing(page)
+    page.execute_script("document.getElementById('slider').focus()")
+    press(page, "v")
+    assert seq(page) == first
+    page.execute_script("zxViewer.go(1); document.getElementById('next').focus()")
+    press(page, "v")
+    assert seq(page) == first and focused(page) == "button#next"
+    page.execute_script("zxViewer.go(zxViewer.data.last)")
+    press(page, "V", shift=True)
+    assert seq(page) < page.execute_script("return zxViewer.data.last")
+    assert "V / Shift+V" in page.find_element("tag name", "footer").text
+    assert "replay's controls" in page.find_element("tag name", "footer").text
+
+
+def test_space_on_a_button_or_a_summary_does_what_it_does_there_and_plays_elsewhere(page, files):
+    """QA 30: Space with the focus on Go (a turn typed) or on the judge's "Deck 40 (judge)" summary started playing
+    instead of pressing Go or opening the deck. Now Space presses a focused button, opens a focused summary and
+    types in a field; with the focus on the slider, or on nothing, it plays and pauses."""
+    open_file(page, files["judge"], "#e=1")
+    turn2 = page.execute_script("return zxViewer.data.turns[1]")
+    box = page.find_element("id", "turn-input")
+    box.click()
+    box.send_keys("2")
+    press(page, "TAB")
+    assert focused(page) == "button#turn-go"
+    press(page, "SPACE")
+    time.sleep(0.2)
+    assert (seq(page), playing(page)) == (turn2, False)
+    page.execute_script("document.getElementById('next').focus()")
+    press(page, "SPACE")
+    time.sleep(0.2)
+    assert (seq(page), playing(page)) == (turn2 + 1, False)  # Next pressed, once
+    summary = page.find_element("css selector", "#board details.deck summary")
+    page.execute_script("arguments[0].focus()", summary)
+    press(page, "SPACE")
+    time.sleep(0.2)
+    assert not playing(page) and seq(page) == turn2 + 1
+    assert page.execute_script("return document.querySelector('#board details.deck').open")
+    page.execute_script("document.getElementById('slider').focus()")
+    press(page, "SPACE")
+    assert playing(page)
+    press(page, "SPACE")
+    assert not playing(page)
+    page.execute_script("document.activeElement.blur()")
+    press(page, "SPACE")
+    assert playing(page)
+    press(page, "ARROW_RIGHT")  # any move pauses
+    assert not playing(page)
+
+
+# ------------------------------------------------------------------ contrast (WCAG 1.4.11)
+
+# each field's border against the field and what is around it, the current row's outline against the row and the
+# list under it: the colours as drawn, each blended over what is under it (an opaque background ends the walk)
+OUTLINES = r"""
+function parse(c) { var m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
+  var p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); if (p.length < 4) p.push(1); return p; }
+function lum(p) { var a = p.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2]; }
+function blend(top, bot) { var a = top[3]; return [0, 1, 2].map(function (i) { return top[i] * a + bot[i] * (1 - a); }).concat([1]); }
+function under(el) { var layers = []; for (; el && el.nodeType === 1; el = el.parentElement) {
+    var c = parse(getComputedStyle(el).backgroundColor); if (c && c[3] > 0) layers.push(c); if (c && c[3] === 1) break; }
+  var b = [255, 255, 255, 1]; for (var i = layers.length - 1; i >= 0; i--) b = blend(layers[i], b); return b; }
+function ratio(a, b) { var x = lum(a), y = lum(b); return Math.round((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05) * 100) / 100; }
+var out = {};
+['#turn-input', '#speed', '#seat'].forEach(function (sel) {
+  var e = document.querySelector(sel), field = under(e), around = under(e.parentElement);
+  var line = blend(parse(getComputedStyle(e).borderTopColor), field);
+  out[sel] = [ratio(line, field), ratio(line, around), getComputedStyle(e).borderTopColor];
+});
+var row = document.querySelector('#events li.current'), cs = getComputedStyle(row);
+var outline = blend(parse(cs.outlineColor), under(row));
+out['current row'] = [ratio(outline, under(row)), ratio(outline, under(row.parentElement)), cs.outlineColor,
+                      cs.outlineStyle, parseFloat(cs.outlineWidth)];
+return out;"""
+
+
+def test_the_fields_borders_and_the_current_rows_outline_reach_3_to_1_in_either_scheme_wcag_1_4_11(page, files):
+    """QA 30: the empty turn box's border was #d9dde3 on white (1.36:1), in dark #3a414b on #14171b (1.74:1); the
+    current event row's outline #e6b400 on white (1.93:1). Measured as Chromium draws them, in the light scheme
+    and the dark one: each against both colours it separates."""
+    open_file(page, files["three"], "#e=10&as=spectator")  # the spectator's Seat box: the page's own border
+    low = {}
+    for scheme in ("light", "dark"):
+        emulate(page, scheme=scheme)
+        got = page.execute_script(OUTLINES)
+        assert got["current row"][3] == "solid" and got["current row"][4] >= 1, got
+        low.update({f"{scheme} {k}": v for k, v in got.items() if min(v[0], v[1]) < 3})
+    assert low == {}
+
+
+# ------------------------------------------------------------------ print
+
+PRINTED = r"""
+var W = document.documentElement.clientWidth, out = {width: W, stuck: [], scrolled: [], hidden_rows: 0, controls: []};
+function name(e) { return e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.getAttribute('class') ? '.' + e.getAttribute('class').split(' ')[0] : ''); }
+document.querySelectorAll('body *').forEach(function (e) {
+  if (!e.checkVisibility() || e.matches('.sr-only')) return;  // (the status line: one pixel, for screen readers)
+  var cs = getComputedStyle(e);
+  if (cs.position === 'sticky' || cs.position === 'fixed') out.stuck.push(name(e));
+  if ((cs.overflowY !== 'visible' && e.scrollHeight > e.clientHeight + 1) || (cs.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1))
+    out.scrolled.push(name(e) + ' ' + e.clientHeight + ' of ' + e.scrollHeight);
+});
+var rows = document.querySelectorAll('#events li');
+out.rows = rows.length;
+rows.forEach(function (r) { if (!r.checkVisibility()) out.hidden_rows++; });
+var list = document.getElementById('events').getBoundingClientRect(), lastRow = rows[rows.length - 1].getBoundingClientRect();
+out.last_row_inside = lastRow.bottom <= list.bottom + 1;
+document.querySelectorAll('nav.controls button, nav.controls select, nav.controls form, #slider, .skip').forEach(function (e) {
+  if (e.checkVisibility()) out.controls.push(name(e)); });
+out.board = document.getElementById('board').checkVisibility() && document.querySelectorAll('#board [data-player]').length;
+out.pos = document.getElementById('pos').checkVisibility() ? document.getElementById('pos').textContent : null;
+out.ink = getComputedStyle(document.body).color;
+return out;"""
+
+
+def dark_enough(colour: str) -> bool:
+    """A text colour readable on paper (no background printed): its channels' mean under 128."""
+    import re
+
+    return sum(map(int, re.findall(r"\d+", colour)[:3])) / 3 < 128
+
+
+def test_a_printed_replay_holds_the_board_shown_and_the_whole_event_list_without_the_controls(page, files):
+    """QA 30: viewer.css had no print style: a printed replay showed the 450 px of the event list its scroll box
+    shows, and the sticky controls. Printed (print media at an A4 page's printable width), in either scheme: no
+    box scrolls, nothing is sticky or fixed, every row of the list prints, the board at the event shown and where
+    the match stands print, the buttons and the slider do not, and the text is dark on the (unprinted) page."""
+    open_file(page, files["P1"], "#e=40")
+    page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": PRINT_WIDTH, "height": 1000,
+                                                                "deviceScaleFactor": 1, "mobile": False})
+    for scheme in ("light", "dark"):
+        emulate(page, "print", scheme)
+        got = page.execute_script(PRINTED)
+        assert got["stuck"] == [] and got["scrolled"] == [] and got["controls"] == [], (scheme, got)
+        assert got["rows"] > 40 and got["hidden_rows"] == 0 and got["last_row_inside"], (scheme, got)
+        assert got["board"] == 2 and got["pos"].startswith("event 40/"), (scheme, got)
+        assert dark_enough(got["ink"]), (scheme, got["ink"])
+    emulate(page, "", "light")  # on screen again: the list scrolls in its box, the controls stick
+    got = page.execute_script(PRINTED)
+    assert "nav#replay.controls" in got["stuck"] and any(s.startswith("ol#events") for s in got["scrolled"])
+
+
+# ------------------------------------------------------------------ the slider's value, the served page's title
+
+def test_the_slider_says_its_event_and_turn_as_its_value(page, files):
+    """QA 30 (nit): the slider said only its number ("60"): its value is now said as "event 60 of 87, turn 3"."""
+    open_file(page, files["P1"], "#e=30")
+    want = page.execute_script("return 'event 30 of ' + zxViewer.data.last + ', turn ' + "
+                               "zxViewer.data.turns.filter(function (t) { return t <= 30; }).length")
+    assert page.find_element("id", "slider").get_attribute("aria-valuetext") == want
+    page.execute_script("document.getElementById('slider').focus()")
+    press(page, "ARROW_RIGHT")
+    assert page.find_element("id", "slider").get_attribute("aria-valuetext").startswith("event 31 of ")
+
+
+def test_the_served_replay_pages_title_ends_as_the_other_served_pages_do(viewer_store, files):
+    """QA 30 (nit): the served replay page's title ended "· zx view", every other served page's "· zx-events". A file
+    of zx view keeps its "· zx view" (it stands alone: no server wrote it)."""
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    title = lambda text: re.search(r"<title>(.*?)</title>", text, re.S)[1]  # noqa: E731
+    match_id = viewer_store.matches[1]
+    with TestClient(create_app(viewer_store.path)) as c:
+        listing, replay = c.get("/matches"), c.get(f"/matches/{match_id}/replay?as=P2")
+    assert listing.status_code == 200 and replay.status_code == 200
+    assert title(listing.text).endswith(" · zx-events")
+    assert title(replay.text) == f"{match_id} · P2 · zx-events"
+    assert title(files["P1"].read_text("utf-8")) == f"{match_id} · P1 · zx view"
