@@ -256,6 +256,7 @@ def test_a_printed_replay_holds_the_board_shown_and_the_whole_event_list_without
     open_file(page, files["P1"], "#e=40")
     page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": PRINT_WIDTH, "height": 1000,
                                                                 "deviceScaleFactor": 1, "mobile": False})
+    tints = {}
     for scheme in ("light", "dark"):
         emulate(page, "print", scheme)
         got = page.execute_script(PRINTED)
@@ -263,9 +264,19 @@ def test_a_printed_replay_holds_the_board_shown_and_the_whole_event_list_without
         assert got["rows"] > 40 and got["hidden_rows"] == 0 and got["last_row_inside"], (scheme, got)
         assert got["board"] == 2 and got["pos"].startswith("event 40/"), (scheme, got)
         assert dark_enough(got["ink"]), (scheme, got["ink"])
+        tints[scheme] = page.execute_script(BOARD_TINTS)
+    # the board's own tints (its board.css) on paper are the light ones whatever the screen's scheme: its dark block
+    # applied to print too (dark squares and panels under the page's dark text)
+    assert tints["light"] == tints["dark"] and len(tints["light"]) > 5, tints
     emulate(page, "", "light")  # on screen again: the list scrolls in its box, the controls stick
     got = page.execute_script(PRINTED)
     assert "nav#replay.controls" in got["stuck"] and any(s.startswith("ol#events") for s in got["scrolled"])
+
+
+BOARD_TINTS = r"""
+return Array.from(document.querySelectorAll('#board .cell, #board .player, #board .mini, #board .turn-flag'))
+  .slice(0, 40).map(function (e) { var cs = getComputedStyle(e); return cs.backgroundColor + ' ' + cs.borderTopColor; });
+"""
 
 
 # ------------------------------------------------------------------ the slider's value, the served page's title
