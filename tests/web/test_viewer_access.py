@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from cli.main import zx
 from test_viewer_browser import open_file, seq
+from selenium.webdriver.support.ui import WebDriverWait
 
 PRINT_WIDTH = 718  # px: an A4 page's printable width at Chromium's default margins
 
@@ -112,6 +113,28 @@ def test_the_seat_box_keeps_the_focus_its_arrows_choose_seats_each_said_and_esca
 
 
 # ------------------------------------------------------------------ V and Space (WCAG 2.1.4)
+
+
+def test_a_seat_the_address_changes_to_is_said_as_one_chosen_in_the_box(page, files):
+    """Left by QA 30's fix: a seat chosen in the Seat box was said in the status line, one the address changed to
+    (Back, Forward, a typed #as=) was not. A stray seat is said as refused instead, as before."""
+    open_file(page, files["three"], "#e=10")
+    for step in (1, 2, 3):  # steps in a row: the next line waits its turn (SAY_GAP), and must not replace the seat's
+        page.execute_script("document.getElementById('slider').focus()")
+        press(page, "ARROW_RIGHT")
+    page.execute_script("location.hash = '#e=20&as=p2'")
+    WebDriverWait(page, 5).until(lambda d: d.execute_script("return zxViewer.seat()") == "P2")
+    time.sleep(0.6)  # past any step's line still waiting
+    note = page.find_element("id", "seat-note").text
+    assert said(page).startswith(f"Seat P2: {note}. Event 20 of "), said(page)
+    page.execute_script("history.back()")  # to #e=13 as the spectator
+    WebDriverWait(page, 5).until(lambda d: d.execute_script("return zxViewer.seat()") == "spectator")
+    time.sleep(0.6)
+    assert said(page).startswith("Seat spectator") and " Event 13 of " in said(page), said(page)
+    page.execute_script("location.hash = '#e=20&as=nobody'")
+    WebDriverWait(page, 5).until(lambda d: "nobody" in said(page))
+    assert said(page).startswith("The address names seat"), said(page)
+
 
 def test_v_steps_to_a_violation_only_while_the_replays_controls_have_the_focus(page, files):
     """QA 30: V / Shift+V worked page-wide (a letter typed, or said by speech input, with the focus anywhere) and

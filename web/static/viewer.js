@@ -460,9 +460,13 @@
     if (own >= 0) { ownHashes.splice(0, own + 1); return; }
     var h = readHash();
     var to = h.as ? seatFromAddress(h.as) : seat;
-    if (to !== seat) setSeat(to, false);
+    var changed = to !== seat;
+    if (changed) setSeat(to, false);
     if (h.e) go(+h.e);
     else draw();  // #as=P2 alone: that seat's board at the same event; the address is written back in full
+    // the seat the address took the board to is said, as one chosen in the Seat box is (until 2026-11-28 Back,
+    // Forward or a typed #as= changed it in silence); a refused one says why instead (seatSaid)
+    if (changed && !seatAsked) saySeat();
     seatSaid();
   });
 
@@ -610,11 +614,14 @@
     var playing = timer !== null;
     pause();
     setSeat(this.value);
-    var sayIt = function () {
-      speak("Seat " + (seatLabel[seat] || seat) + (seatNote[seat] ? ": " + seatNote[seat] : "") + ". " + moveText(current));
-    };
-    if (playing) setTimeout(sayIt); else sayIt();  // (after what pause says: where the play stopped)
+    if (playing) setTimeout(saySeat); else saySeat();  // (after what pause says: where the play stopped)
   };
+
+  function saySeat() {  // the seat shown, its note and where the match stands, in the status line (a step's line
+    clearTimeout(sayTimer);  // still waiting its turn would replace it: this one says the event too)
+    sayTimer = null;
+    speak("Seat " + (seatLabel[seat] || seat) + (seatNote[seat] ? ": " + seatNote[seat] : "") + ". " + moveText(current));
+  }
 
   // The replay's controls: its box (the skip link's target), the step buttons and the slider (not its speed and
   // turn fields). V and Shift+V, single-letter shortcuts, work only while the focus is there (WCAG 2.1.4: until
