@@ -71,3 +71,13 @@ def browser() -> Iterator[object]:
         pytest.skip(f"browser tests skipped: {why}")
     with chromium() as driver:
         yield driver
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    """The session's browser for one test: its emulated media and viewport put back afterwards, and the page left
+    (the access tests of the served pages and of the viewer's files emulate print, a colour scheme, a width)."""
+    yield browser
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.get("about:blank")

@@ -42,3 +42,24 @@ def build_store(store: str, folder: Path, matches: int = SIM_MATCHES) -> Built:
     finally:
         svc.close()
     return Built(store, analytics, logs, [o.match_id for o in outs])
+
+
+def emulate(browser: object, media: str = "", scheme: str = "light") -> None:
+    """Chromium's emulated media (``print``, or "" for the screen) and ``prefers-color-scheme``."""
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {  # type: ignore[attr-defined]
+        "media": media, "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
+
+# the colours of a page as Chromium draws them, for a script's contrast checks: parse (an rgb()/rgba() text), lum
+# (relative luminance), blend (one colour over another), under (what is under an element: its backgrounds blended,
+# down to the first opaque one, over white)
+COLOURS = r"""
+function parse(c) { var m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
+  var p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); if (p.length < 4) p.push(1); return p; }
+function lum(p) { var a = p.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2]; }
+function blend(top, bot) { var a = top[3]; return [0, 1, 2].map(function (i) { return top[i] * a + bot[i] * (1 - a); }).concat([1]); }
+function under(el) { var layers = []; for (; el && el.nodeType === 1; el = el.parentElement) {
+    var c = parse(getComputedStyle(el).backgroundColor); if (c && c[3] > 0) layers.push(c); if (c && c[3] === 1) break; }
+  var b = [255, 255, 255, 1]; for (var i = layers.length - 1; i >= 0; i--) b = blend(layers[i], b); return b; }
+"""

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
-from serve_support import VIOLATION_MATCH, Built, build_store
+from serve_support import COLOURS, VIOLATION_MATCH, Built, build_store, emulate
 from test_serve_browser import running
 
 PRINT_WIDTH = 718  # px: an A4 page's printable width at Chromium's default margins
@@ -39,29 +39,8 @@ def report(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture
-def page(browser) -> Iterator[object]:
-    """The module's browser, its emulated media and viewport put back afterwards."""
-    yield browser
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
-    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-
-
-def emulate(browser, media: str = "", scheme: str = "light") -> None:
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-        "media": media, "features": [{"name": "prefers-color-scheme", "value": scheme}]})
-
-
 # the colours of the page as drawn, each blended over what is under it (an opaque background ends the walk)
-CONTRAST = r"""
-function parse(c) { var m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
-  var p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); if (p.length < 4) p.push(1); return p; }
-function lum(p) { var a = p.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
-  return 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2]; }
-function blend(top, bot) { var a = top[3]; return [0, 1, 2].map(function (i) { return top[i] * a + bot[i] * (1 - a); }).concat([1]); }
-function under(el) { var layers = []; for (; el && el.nodeType === 1; el = el.parentElement) {
-    var c = parse(getComputedStyle(el).backgroundColor); if (c && c[3] > 0) layers.push(c); if (c && c[3] === 1) break; }
-  var b = [255, 255, 255, 1]; for (var i = layers.length - 1; i >= 0; i--) b = blend(layers[i], b); return b; }
+CONTRAST = COLOURS + r"""
 function ratio(a, b) { var x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }
 return Array.from(document.querySelectorAll('form.filters input, form.filters select')).map(function (e) {
   var field = under(e), around = under(e.parentElement), border = blend(parse(getComputedStyle(e).borderTopColor), field);

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from cli.main import zx
-from test_viewer_browser import open_file, seq
 from selenium.webdriver.support.ui import WebDriverWait
+from serve_support import COLOURS, emulate
+from test_viewer_browser import open_file, seq, write_views
 
 PRINT_WIDTH = 718  # px: an A4 page's printable width at Chromium's default margins
 
@@ -24,33 +23,10 @@ PRINT_WIDTH = 718  # px: an A4 page's printable width at Chromium's default marg
 @pytest.fixture(scope="module")
 def files(viewer_store, tmp_path_factory) -> dict[str, Path]:
     """Pages written by zx view: a match from three seats, from the judge's and P1's, and the violation's from P2."""
-    root = tmp_path_factory.mktemp("viewer-access")
-    out = {}
     match_id = viewer_store.matches[1]
-    for name, seats, mid in (("three", ["P1", "P2", "spectator"], match_id), ("judge", ["judge"], match_id),
-                             ("P1", ["P1"], match_id), ("violation", ["P2"], viewer_store.with_violation)):
-        path = root / f"{name}.html"
-        args = ["--store", viewer_store.path, "view", mid, "-o", str(path)]
-        for s in seats:
-            args += ["--as", s]
-        res = CliRunner().invoke(zx, args)
-        assert res.exit_code == 0, res.output
-        out[name] = path
-    return out
-
-
-@pytest.fixture
-def page(browser) -> Iterator[Any]:
-    """The module's browser, its emulated media and viewport put back afterwards."""
-    yield browser
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
-    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    browser.get("about:blank")
-
-
-def emulate(browser: Any, media: str = "", scheme: str = "light") -> None:
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-        "media": media, "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    return write_views(viewer_store.path, tmp_path_factory.mktemp("viewer-access"), (
+        ("three", ["P1", "P2", "spectator"], match_id), ("judge", ["judge"], match_id), ("P1", ["P1"], match_id),
+        ("violation", ["P2"], viewer_store.with_violation)))
 
 
 def press(driver: Any, *names: str, shift: bool = False) -> None:
@@ -202,15 +178,7 @@ def test_space_on_a_button_or_a_summary_does_what_it_does_there_and_plays_elsewh
 
 # each field's border against the field and what is around it, the current row's outline against the row and the
 # list under it: the colours as drawn, each blended over what is under it (an opaque background ends the walk)
-OUTLINES = r"""
-function parse(c) { var m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
-  var p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); if (p.length < 4) p.push(1); return p; }
-function lum(p) { var a = p.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
-  return 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2]; }
-function blend(top, bot) { var a = top[3]; return [0, 1, 2].map(function (i) { return top[i] * a + bot[i] * (1 - a); }).concat([1]); }
-function under(el) { var layers = []; for (; el && el.nodeType === 1; el = el.parentElement) {
-    var c = parse(getComputedStyle(el).backgroundColor); if (c && c[3] > 0) layers.push(c); if (c && c[3] === 1) break; }
-  var b = [255, 255, 255, 1]; for (var i = layers.length - 1; i >= 0; i--) b = blend(layers[i], b); return b; }
+OUTLINES = COLOURS + r"""
 function ratio(a, b) { var x = lum(a), y = lum(b); return Math.round((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05) * 100) / 100; }
 var out = {};
 ['#turn-input', '#speed', '#seat'].forEach(function (sel) {

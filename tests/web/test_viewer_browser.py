@@ -129,23 +129,29 @@ def assert_shows(driver: Any, ref: dict) -> dict:
     return dom
 
 
-@pytest.fixture(scope="module")
-def files(viewer_store, tmp_path_factory) -> dict[str, Path]:
-    """Pages written by zx view: one per seat for a match, one with three seats, one of the violation."""
-    root = tmp_path_factory.mktemp("viewer-files")
+def write_views(store: str, root: Path, pages: Any) -> dict[str, Path]:
+    """Files written by ``zx view``: ``pages`` (name, the seats given to --as in that order, the match id), each
+    ``root/NAME.html``; by name."""
     out = {}
-    match_id = viewer_store.matches[1]
-    for name, seats, mid in (("P1", ["P1"], match_id), ("P2", ["P2"], match_id), ("judge", ["judge"], match_id),
-                             ("spectator", ["spectator"], match_id), ("three", ["P1", "P2", "spectator"], match_id),
-                             ("violation", ["P2"], viewer_store.with_violation)):
+    for name, seats, mid in pages:
         path = root / f"{name}.html"
-        args = ["--store", viewer_store.path, "view", mid, "-o", str(path)]
+        args = ["--store", store, "view", mid, "-o", str(path)]
         for s in seats:
             args += ["--as", s]
         res = CliRunner().invoke(zx, args)
         assert res.exit_code == 0, res.output
         out[name] = path
     return out
+
+
+@pytest.fixture(scope="module")
+def files(viewer_store, tmp_path_factory) -> dict[str, Path]:
+    """Pages written by zx view: one per seat for a match, one with three seats, one of the violation."""
+    match_id = viewer_store.matches[1]
+    return write_views(viewer_store.path, tmp_path_factory.mktemp("viewer-files"), (
+        ("P1", ["P1"], match_id), ("P2", ["P2"], match_id), ("judge", ["judge"], match_id),
+        ("spectator", ["spectator"], match_id), ("three", ["P1", "P2", "spectator"], match_id),
+        ("violation", ["P2"], viewer_store.with_violation)))
 
 
 @pytest.fixture(scope="module")

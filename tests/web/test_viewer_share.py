@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_viewer_browser import wait_for_hash  # (the address helper, one copy)
+from test_viewer_browser import wait_for_hash, write_views  # (the address and file helpers, one copy)
 from click.testing import CliRunner
 
 from cli.main import zx
@@ -19,18 +19,10 @@ from cli.main import zx
 @pytest.fixture(scope="module")
 def files(viewer_store, tmp_path_factory) -> dict[str, Path]:
     """Pages of one match written by zx view, by their seats."""
-    root = tmp_path_factory.mktemp("viewer-share")
-    out = {}
-    for name, seats in (("P1", ["P1"]), ("P1P2", ["P1", "P2"]), ("P2spec", ["P2", "spectator"]),
-                        ("all", ["judge", "P1", "P2", "spectator"]), ("judgeP2", ["judge", "P2"])):
-        path = root / f"{name}.html"
-        args = ["--store", viewer_store.path, "view", viewer_store.matches[1], "-o", str(path)]
-        for s in seats:
-            args += ["--as", s]
-        res = CliRunner().invoke(zx, args)
-        assert res.exit_code == 0, res.output
-        out[name] = path
-    return out
+    return write_views(viewer_store.path, tmp_path_factory.mktemp("viewer-share"), (
+        (name, seats, viewer_store.matches[1]) for name, seats in (
+            ("P1", ["P1"]), ("P1P2", ["P1", "P2"]), ("P2spec", ["P2", "spectator"]),
+            ("all", ["judge", "P1", "P2", "spectator"]), ("judgeP2", ["judge", "P2"]))))
 
 
 def open_file(driver: Any, path: Path, fragment: str = "") -> None:
