@@ -275,7 +275,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
                         if refusal(e) is not None:
                             raise ExportRefused(table, e, file) from None
                         raise
-                    if on_table is not None and table in PARTITIONED:
+                    if on_table is not None:  # (card_catalog too: the bar said 13/13 of the 14 tables written)
                         on_table(table)
             finally:
                 writer.close()

@@ -762,6 +762,10 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
 
     The analytics file is read through the sandbox of zx sql: SQL stored in it (a view, a macro) that
     reaches for files is refused, and nothing is exported (docs/security.md).
+
+    The export holds what the analytics file holds: every deck list, opening hand and card drawn
+    (draws, card_games, seats.mulligan), as a judge sees them. To share statistics without them, share
+    zx report (without --deck-lists), not the export.
     """
     import duckdb
 
@@ -791,8 +795,8 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         refuse_replacing(Path(out), reads, force, named, "--force")
 
         stale_note(ctx, Stats(con), path)  # (Stats over the open connection: not closed here)
-        with progress(len(PARTITIONED), "exporting") as bar:
-            task = bar.add_task("export", total=len(PARTITIONED))
+        with progress(len(PARTITIONED) + 1, "exporting") as bar:  # (+ card_catalog, one file)
+            task = bar.add_task("export", total=len(PARTITIONED) + 1)
             rows = export_parquet(con, Path(out), on_table=lambda _: bar.advance(task),
                                   file=f"the analytics file {path}", force=force, reads=reads, named=named,
                                   force_option="--force")

@@ -131,6 +131,23 @@ def test_export_parquet_partitioned_by_month(imported, tmp_path):
     assert again.exit_code == 0 and pl.scan_parquet(out / "plays").collect().height == tables["plays"].height
 
 
+def test_export_counts_every_table_it_writes_card_catalog_too(imported, tmp_path):
+    """QA 31: the progress bar said "exporting 13/13" and the table that followed listed 14 tables (card_catalog, one
+    file without months, was not counted): each table written is one step, the bar's total is the tables'."""
+    from analytics.db import connect_reader
+    from analytics.export import PARTITIONED, export_parquet
+
+    told: list[str] = []
+    con = connect_reader(imported.with_suffix(".duckdb"))
+    try:
+        rows = export_parquet(con, tmp_path / "out", on_table=told.append)
+    finally:
+        con.close()
+    assert told == [r["table"] for r in rows] == [*PARTITIONED, "card_catalog"]
+    r = run(imported, "export", "--parquet", str(tmp_path / "again"))
+    assert r.exit_code == 0 and f"{len(told)}/{len(told)}" in r.stderr, r.stderr
+
+
 def test_export_holds_every_row_and_column_of_the_analytics_file(imported, tmp_path):
     """The export reads the file through the sandboxed connection and writes the Parquet files through
     another (the rows cross as Arrow batches): read back, every table holds the file's rows and columns,
