@@ -219,7 +219,16 @@ def _tokens(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> set[str]:
     number. A table keeps each whole or leaves it out (with the note naming it): folded, ``zx matches`` showed
     every ``played_at`` over two lines at 100 columns, ``2026-03-05T10:47:00+09:0`` above a lone ``0``."""
     return {h for i, h in enumerate(headers)  # (not the first, the key: kept always, at 50 columns folded)
-            if i > 0 and rows and all(len(r[i]) <= TOKEN_MAX and not any(ch.isspace() for ch in r[i]) for r in rows)}
+            if i > 0 and rows and all(_cells(r[i]) <= TOKEN_MAX and not any(ch.isspace() for ch in r[i]) for r in rows)}
+
+
+def _cells(text: str) -> int:
+    """The terminal cells ``text`` takes (a wide East Asian character two): tables were fitted by characters, and a
+    Japanese name of 16 characters, 32 cells, was kept whole as a "word" while the match id was squeezed to nothing
+    (QA round 31)."""
+    from rich.cells import cell_len
+
+    return cell_len(text)
 
 
 def print_table(table: Any, width: int | None) -> None:
@@ -345,7 +354,7 @@ def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first
     ``rigid`` columns (a rate and its interval); a key's header too (a label: ``hand_size`` over two lines
     beside a win rate, at 80 columns zx stats mulligans needed 82 for its three rates)."""
     def need(i: int) -> int:
-        natural = max([len(headers[i]), *(len(r[i]) for r in rows)]) if rows else len(headers[i])
+        natural = max([_cells(headers[i]), *(_cells(r[i]) for r in rows)]) if rows else _cells(headers[i])
         if headers[i] in rigid:
             return natural + 3
         return min(natural, wrap if i < keep else max(wrap, len(headers[i]))) + 3
@@ -466,7 +475,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
                 break
         else:  # the rate beside the keys squeezed to 6 characters at least (narrower: the counts, as they fit)
             at = headers.index(rate_first[0]) if rate_first else None
-            if at is not None and 1 + keep * 9 + max(len(r[at]) for r in [headers, *rows]) + 3 <= width:
+            if at is not None and 1 + keep * 9 + max(_cells(r[at]) for r in [headers, *rows]) + 3 <= width:
                 idx = sorted({*range(keep), at})
             elif primary:  # the keys and the first rate's count, if it fits: not another metric's count
                 # (at 30 columns zx stats cards showed card, name and oh_games, a count with no rate of its own)
