@@ -871,8 +871,12 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
             return with_store(text, ctx)
 
         if interrupted(e):  # Ctrl-C: the import stands; the file keeps what its last commit wrote
-            click.echo(advised(f"interrupted: the matches are imported, but the analytics file {path} was not "
-                               f"brought up to date; `zx analytics update{given}` finishes it"), err=True)
+            done = update_was_complete(svc, path)  # (a Ctrl-C in its last commit: it said "was not brought up to
+            if done:  # date" of a file that held every event, QA round 31)
+                click.echo(f"interrupted: the matches are imported; {done.removeprefix('interrupted ')}", err=True)
+            else:
+                click.echo(advised(f"interrupted: the matches are imported, but the analytics file {path} was not "
+                                   f"brought up to date; `zx analytics update{given}` finishes it"), err=True)
             raise click.Abort() from None
         if isinstance(e, (RebuildNeeded, DamagedFile, FileInUse)):  # its message says what to run: "update later"
             # would fail the same way (or, the file held by zx serve, as long as the server runs)
