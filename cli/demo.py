@@ -16,6 +16,7 @@ from .options import FORMATS
 from .output import emit, emit_frame, progress, terminal_width
 
 
+_WIDER = "a wider terminal, or zx stats ... --wide, shows them"  # (zx demo has no --wide of its own)
 MARK = ".zx-demo"  # a folder the demo made: its next run may replace what it wrote there
 OWN = ("logs", "events.sqlite", "events.sqlite-wal", "events.sqlite-shm", "events.sqlite-journal", "events.duckdb",
        "events.duckdb.wal", MARK)  # what the demo writes, and all it ever deletes
@@ -162,13 +163,13 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
         click.echo("\n" + _fitted(f"== {game.name} ({key}): {n} match{'es' if n != 1 else ''}, "
                                   f"zx stats ... --game {key}", "   "))
         emit_frame(decks.select("deck", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
-                   title="Win rate by deck (Wilson 95%)")
+                   title="Win rate by deck (Wilson 95%)", hint=_WIDER)
         emit_frame(seats.select("seat", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
-                   title="First-player advantage")
+                   title="First-player advantage", hint=_WIDER)
         if attacks is not None:
             emit_frame(attacks.head(6).select("target", "name", "attacks", "success_rate", "success_rate_low",
                                               "success_rate_high", "low_sample"), "table",
-                       title="Attacks by target (top 6)")
+                       title="Attacks by target (top 6)", hint=_WIDER)
     for key, match_id in firsts.items():
         _replay_turn(svc, match_id, turn)
     store = root / "events.sqlite"

@@ -425,7 +425,8 @@ RATE_HITS = {"keep_rate": "kept", "success_rate": "successes", "ignition_rate": 
 
 
 def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = None, keep: int = 1,
-               width: int | None = None) -> None:
+               width: int | None = None,
+               hint: str = "--wide shows them, --format csv|json gives every value") -> None:
     """Print a polars frame of rates: JSON/CSV with every column at full precision; a table with rates
     as percentages and their interval, fitted to the terminal (columns that do not fit are left out
     and named on stderr; ``wide``, or no terminal (a pipe, a file), shows them all), ``low_sample`` as a ``sample`` column marking rows
@@ -482,7 +483,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
                 idx = [i for i in idx if i < keep or headers[i] in primary]
     print_table(_table(title, headers, rows, idx, rigid=rates, natural=wide or width is None), None if wide else width)
     _cut_note(cut, idx)
-    _left_out(headers, idx, width, "--wide shows them, --format csv|json gives every value")
+    _left_out(headers, idx, width, hint)  # (the command's options: zx demo has no --wide)
 
 
 CELL_MAX = SHOWN_CELLS  # terminal cells of one value a table in a terminal shows, 200 (a wide character takes two)

@@ -55,6 +55,9 @@ def test_demo_fits_a_narrow_terminal(tmp_path):
     assert max(len(line) for line in r.stdout.splitlines()) <= 60, r.stdout
     assert "Replay of sim-3-0001 (Z/X -Zillions of enemy X-), turn 3," in r.stdout and "  line " in r.stdout
     assert f"\n  zx --store {out / 'events.sqlite'} replay sim-3-0001 --step\n" in r.stderr
+    # a column its tables leave out is named with what shows it: zx demo has no --wide (QA round 31: "--wide shows
+    # them", and zx demo --wide was "No such option")
+    assert "zx stats ... --wide, shows them" in r.stderr and "; --wide shows them" not in r.stderr, r.stderr
     piped = CliRunner().invoke(zx, ["demo", "--matches", "2", "--seed", "3", "--dir", str(out)])
     assert any(len(line) > 60 and line.startswith("  line ") for line in piped.stdout.splitlines())
 
