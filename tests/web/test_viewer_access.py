@@ -138,6 +138,34 @@ def test_v_steps_to_a_violation_only_while_the_replays_controls_have_the_focus(p
     assert "replay's controls" in page.find_element("tag name", "footer").text
 
 
+def test_a_violation_button_that_disables_itself_hands_the_focus_on_and_v_still_works(page, files):
+    """QA 31: Enter on !▶ at the last violation disabled the focused button and the focus fell to the page, where
+    V and Shift+V do nothing: the focus goes to the other violation button (else the slider), so Shift+V goes back."""
+    open_file(page, files["violation"], "#e=1")
+    seqs = page.execute_script("return Object.keys(zxViewer.data.views.P2.violations.reduce(function (o, v) {"
+                               " o[v[0]] = 1; return o; }, {})).map(Number).sort(function (a, b) { return a - b; });")
+    page.execute_script(f"zxViewer.go({seqs[-1] - 1}); document.getElementById('next-viol').focus()")
+    press(page, "ENTER")
+    assert seq(page) == seqs[-1] and focused(page) in ("button#prev-viol", "input#slider"), focused(page)
+    press(page, "V", shift=True)  # handled where the focus went: back to the one before, or said there is none
+    if len(seqs) > 1:
+        assert seq(page) == seqs[-2]
+    else:
+        assert seq(page) == seqs[-1] and said(page).startswith(f"No violation before event {seqs[-1]}"), said(page)
+
+
+def test_the_skip_links_target_shows_it_has_the_focus(page, files):
+    """QA 31: "Skip to content" put the focus on the replay's controls box, which takes keys, with no outline at all
+    (``.controls:focus { outline: none }``, WCAG 2.4.7): it is outlined now."""
+    open_file(page, files["P1"], "#e=5")
+    press(page, "TAB")
+    press(page, "ENTER")
+    assert focused(page) == "nav#replay.controls" or focused(page).startswith("nav#replay"), focused(page)
+    style = page.execute_script("var cs = getComputedStyle(document.activeElement);"
+                                " return [cs.outlineStyle, parseFloat(cs.outlineWidth)];")
+    assert style[0] != "none" and style[1] >= 2, style
+
+
 def test_space_on_a_button_or_a_summary_does_what_it_does_there_and_plays_elsewhere(page, files):
     """QA 30: Space with the focus on Go (a turn typed) or on the judge's "Deck 40 (judge)" summary started playing
     instead of pressing Go or opening the deck. Now Space presses a focused button, opens a focused summary and

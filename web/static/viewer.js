@@ -170,8 +170,15 @@
   }
 
   function showViolations() {  // the buttons' state, the mark of the event shown, its violations in words
+    var held = document.activeElement;
     $("prev-viol").disabled = !(violSeqs.length && violSeqs[0] < seq);
     $("next-viol").disabled = !(violSeqs.length && violSeqs[violSeqs.length - 1] > seq);
+    // a focused button that disables itself (!▶ at the last violation) dropped the focus to the page, where V and
+    // Shift+V do nothing (QA round 31): it goes to the other violation button, else the slider
+    if (held && held.disabled && (held.id === "prev-viol" || held.id === "next-viol")) {
+      var other = $(held.id === "prev-viol" ? "next-viol" : "prev-viol");
+      (other.disabled ? $("slider") : other).focus();
+    }
     var here = $("viol-here"), vs = violations[seq] || [];
     here.hidden = vs.length === 0;
     here.textContent = vs.map(function (x) { return "Violation at event " + seq + ": " + violationText(x); }).join(" · ");
