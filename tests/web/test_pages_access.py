@@ -5,30 +5,16 @@ borders (WCAG 1.4.11), and the pages printed (print media emulated through CDP).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
-from serve_support import COLOURS, VIOLATION_MATCH, Built, build_store, emulate
-from test_serve_browser import running
+from serve_support import COLOURS, VIOLATION_MATCH, Built, emulate
+from test_serve_browser import built, server  # noqa: F401  (the browser tests' store and server fixtures: this
+# module's own of each, module-scoped)
 
 PRINT_WIDTH = 718  # px: an A4 page's printable width at Chromium's default margins
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    folder = tmp_path_factory.mktemp("pages-access")
-    return build_store(str(folder / "events.sqlite"), folder)
-
-
-@pytest.fixture(scope="module")
-def server(built: Built) -> Iterator[str]:
-    from web.app import create_app
-
-    with running(create_app(built.store, analytics=built.analytics)) as url:
-        yield url
 
 
 @pytest.fixture(scope="module")
