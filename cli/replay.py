@@ -24,6 +24,10 @@ NEXT_KEYS = frozenset({"n", "N", " ", "\r", "\n", "\x1b[C", "\x1b[B", "\x1bOC", 
 BACK_KEYS = frozenset({"p", "P", "\x1b[D", "\x1b[A", "\x1bOD", "\x1bOA"})  # also left, up
 TURN_KEYS = frozenset({"t", "T"})
 QUIT_KEYS = frozenset({"q", "Q", "\x1b", "\x04"})  # Esc alone, Ctrl-D
+# a step taller than the terminal is shown a page at a time (as more(1) does): these keys show its next page
+MORE_KEYS = frozenset({" ", "\r", "\n", "\x1b[B", "\x1bOB"})  # space, enter, down
+MORE = "space/enter · n next record · t turn · p back · q quit"  # after "more (N lines): "
+SHORT_MORE = "space more · n next · q quit"
 _KEY = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1bO.|.", re.S)  # one key: an escape sequence, or a character
 
 
@@ -180,28 +184,62 @@ def _prompt(text: str, short: str, width: int | None) -> str:
     return text if width is None or len(text) <= width else short
 
 
+def terminal_height() -> int | None:
+    """The number of lines of the terminal the output goes to (``LINES`` when set), or None: not a terminal (or one
+    that reports no size)."""
+    import os
+
+    lines = os.environ.get("LINES", "")
+    if lines.isdigit() and int(lines) > 0:
+        return int(lines)
+    try:
+        height = os.get_terminal_size(sys.stdout.fileno()).lines if sys.stdout.isatty() else None
+    except (OSError, ValueError, AttributeError):
+        return None
+    return height or None
+
+
+def _page(lines: list[str]) -> list[str]:
+    """The first page of ``lines`` written to stdout (as many as fit above a prompt line in the terminal, read at
+    each page: it may have been resized; every line when its height is unknown); the lines left to show."""
+    height = terminal_height()
+    n = len(lines) if height is None else max(height - 1, 3)
+    sys.stdout.write("".join(f"{line}\n" for line in lines[:n]))
+    sys.stdout.flush()
+    return lines[n:]
+
+
 def _interactive(hist: Any, perspective: str, index: int, out: "Output") -> None:
     last = len(hist.bounds) - 1
     index = min(index, last)
     shown = None
     keys: list[str] = []
+    rest: list[str] = []  # the lines of the step shown still to show (a step taller than the terminal: more(1))
     while True:
         if index != shown:
             (step,) = hist.steps(perspective, index, index + 1)
-            out.step(step)
+            rest = _page(out.step_lines(step))
             shown = index
         width = terminal_width()  # at each prompt: the terminal may have been resized (the step is drawn at it too)
-        click.echo(_prompt(f"[{index}/{last}] {KEYS}", f"[{index}/{last}] {SHORT_KEYS}", width), err=True)
+        if rest:  # the prompt of a page, on its line, wiped when a key is read (the step's next lines take it)
+            click.echo(_prompt(f"[{index}/{last}] more ({counted(len(rest), 'line')}): {MORE}",
+                               f"[{index}/{last}] {SHORT_MORE}", width), err=True, nl=False)
+        else:
+            click.echo(_prompt(f"[{index}/{last}] {KEYS}", f"[{index}/{last}] {SHORT_KEYS}", width), err=True)
         if not keys:
             keys = _read_keys()
-            if not keys:  # the end of input: as q
-                return
+        if rest:
+            click.echo("\r\x1b[K" if sys.stderr.isatty() else "", err=True, nl=not sys.stderr.isatty())
+        if not keys:  # the end of input: as q
+            return
         key = keys.pop(0)
         if key == "\x03":  # Ctrl-C among keys read at once (alone, click.getchar raises it): Aborted!, exit 1
             raise KeyboardInterrupt
         if key in QUIT_KEYS:
             return
-        if key in BACK_KEYS:
+        if rest and key in MORE_KEYS:
+            rest = _page(rest)
+        elif key in BACK_KEYS:
             if index == 0:
                 click.echo("no earlier step: this is the first one", err=True)
             else:
@@ -218,7 +256,8 @@ def _interactive(hist: Any, perspective: str, index: int, out: "Output") -> None
                 return
             index += 1
         else:  # any other key: nothing but the keys that work (each was taken for "next")
-            click.echo(_prompt(f"keys: {KEYS}", f"keys: {SHORT_KEYS}", width), err=True)
+            keys_text = (MORE, SHORT_MORE) if rest else (KEYS, SHORT_KEYS)
+            click.echo(_prompt(f"keys: {keys_text[0]}", f"keys: {keys_text[1]}", width), err=True)
 
 
 # ---------------------------------------------------------------------- output
@@ -239,6 +278,14 @@ class Output:
             self.header = False
         else:
             draw_step(step, self.game, self.cut)
+
+    def step_lines(self, step: Any) -> list[str]:
+        """Step ``step`` as ``step`` draws a table (``--step``'s format on a terminal), as lines to write (another
+        format: written, none left to write)."""
+        if self.fmt != "table":
+            self.step(step)
+            return []
+        return draw_step(step, self.game, self.cut, capture=True).splitlines()
 
 
 def _cut_values(v: Any, cut: set[str]) -> Any:
@@ -319,9 +366,10 @@ def _elide_middle(text: str, cells: int) -> str:
     return f"{head}…{''.join(reversed(tail))}"
 
 
-def draw_step(step: Any, game: Any, cut: set[str] | None = None) -> None:
+def draw_step(step: Any, game: Any, cut: set[str] | None = None, capture: bool = False) -> str:
     """Step ``step`` drawn on stdout: its record, its events, its violations and the board after it; ``cut`` gets
-    each text of them cut to 200 terminal cells (``_cut_values``)."""
+    each text of them cut to 200 terminal cells (``_cut_values``). ``capture``: not written, returned (the
+    terminal's styles in it)."""
     from rich.console import Console, Group
     from rich.rule import Rule
     from rich.text import Text
@@ -347,7 +395,12 @@ def draw_step(step: Any, game: Any, cut: set[str] | None = None) -> None:
                                     f"{viol.line}): {_cut_values(viol.message, cut)}")
                           + ("" if viol.applied else " [record not applied]"), style="bold red"))
     parts.append(game.render_board(v))
+    if capture:
+        with console.capture() as captured:
+            console.print(Printable(Group(*parts)))
+        return captured.get()
     console.print(Printable(Group(*parts)))  # one print a step (a print each line took a third of its time)
+    return ""
 
 
 def _prepare_failed(svc: Any, e: Exception, prepared: int, total: int) -> str:

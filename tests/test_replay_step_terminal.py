@@ -38,17 +38,18 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _size(fd: int, cols: int) -> None:
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
+def _size(fd: int, cols: int, rows: int = 200) -> None:
+    """(200 lines by default: every step fits, the judge's too; the paging tests give 24)"""
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
 class Terminal:
     """``zx --store STORE replay MATCH --step ARGS`` on a pseudo-terminal of ``cols`` columns (stdin, stdout and
     stderr; ``stderr``: a file instead). ``key`` types a key and waits for the next prompt (or the end)."""
 
-    def __init__(self, store: Path, cols: int, *args: str, stderr: Path | None = None) -> None:
+    def __init__(self, store: Path, cols: int, *args: str, stderr: Path | None = None, rows: int = 200) -> None:
         self.master, slave = os.openpty()
-        _size(slave, cols)
+        _size(slave, cols, rows)
         env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"}
         for name in ("COLUMNS", "LINES", "ZX_NO_TTY"):
             env.pop(name, None)
@@ -120,7 +121,7 @@ class Terminal:
 
 def titles(text: str) -> list[str]:
     """Each step's title (the text of its rule line ``─── TITLE ───``)."""
-    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    plain = re.sub(r"^.*\x1b\[K", "", re.sub(r"\x1b\[[0-9;]*m", "", text), flags=re.M)  # (a page's prompt wiped)
     return [m.group(1) for m in re.finditer(r"^─+ (.*?) ─+\r?$", plain, re.M)]
 
 
@@ -248,3 +249,73 @@ def test_the_title_is_unchanged_where_it_fits(store):
     assert term.end() == 0
     assert titles(term.text) == ["hand-first-turns-001 · step 0 · seq 1/32 · turn 0 · Setup · as P2",
                                  "hand-first-turns-001 · step 3 · seq 4/32 · turn 1 (P1) · Draw Phase · as P2"]
+
+
+# ---------------------------------------------------------------------- a step taller than the terminal
+SGR = re.compile(r"\x1b\[[0-9;]*m")
+MORE_PROMPT = re.compile(r"\[(\d+)/22\] more \((\d+) lines?\): [^\r\n]*?(?:\r\x1b\[K|$)")
+
+
+def _pages(text: str) -> list[list[str]]:
+    """What the terminal showed, cut at each prompt: each page's lines (styles left out)."""
+    plain = SGR.sub("", text).replace("\r\n", "\n")
+    pages = [[]]
+    for line in plain.split("\n"):
+        for i, part in enumerate(re.split(r"\[\d+/22\] [^\n]*?(?:\r\x1b\[K|$)", line)):
+            if i:
+                pages.append([])
+            if part:
+                pages[-1].append(part)
+    return pages
+
+
+def test_a_step_taller_than_the_terminal_is_shown_a_page_at_a_time(store):
+    """A judge's setup step (both deck lists: 80 lines at 80 columns) scrolled its title, record and events off
+    an 80x24 terminal before the prompt. It is shown as more(1) shows a file: 23 lines, then a prompt that says
+    how many lines are left; space, enter or down shows the next page; the last page ends at the usual prompt."""
+    term = Terminal(store, 80, rows=24)
+    term.key(" ")
+    term.key("\r")
+    term.key(DOWN)
+    text = SGR.sub("", term.text)
+    left = [int(m.group(2)) for m in MORE_PROMPT.finditer(text)]
+    pages = _pages(term.text)
+    assert len(left) >= 2 and left == sorted(left, reverse=True), text[-3000:]
+    assert all(len(page) <= 23 for page in pages[:len(left)]), [len(p) for p in pages]
+    assert pages[0][0].startswith("───── hand-first-turns-001 · step 0 ")  # the title on the first page
+    assert pages[0][1].startswith("line 1: ")  # then its record
+    shown = [line for page in pages[:len(left) + 1] for line in page]
+    # every line of the step once, in order: as --to prints it (a pipe: no styles) at the same width
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "80"}
+    drawn = subprocess.run([sys.executable, "-c", "import sys; from cli.main import main; sys.argv[0] = 'zx'; main()",
+                            "--store", str(store), "replay", MATCH, "--to", "1"],
+                           capture_output=True, text=True, env=env, check=True).stdout.splitlines()
+    assert [line.rstrip() for line in shown] == [line.rstrip() for line in drawn]
+    assert left[0] == len(drawn) - 23
+    term.key("q")
+    assert term.end() == 0
+
+
+def test_n_p_t_and_q_work_from_a_page_prompt(store):
+    """At a page's prompt ``n`` goes to the next record (the rest of the step is not shown), ``p`` back, ``q``
+    quits; any other key names the keys of a page's prompt."""
+    term = Terminal(store, 80, rows=24)
+    term.key("n")
+    term.key("x")
+    term.key("p")
+    term.key("q")
+    assert term.end() == 0
+    text = SGR.sub("", term.text)
+    assert [int(m.group(1)) for m in MORE_PROMPT.finditer(text)] == [0, 1, 1, 0]
+    assert [t.split(" · ")[1] for t in titles(term.text)] == ["step 0", "step 1", "step 0"]
+    assert "keys: space/enter · n next record · t turn · p back · q quit" in text
+
+
+def test_a_step_that_fits_gets_no_page_prompt(store):
+    """From P2's seat P1's deck is a count: a step of the first turn fits 24 lines."""
+    term = Terminal(store, 80, "--as", "P2", "--turn", "1", rows=40)
+    term.key("n")
+    term.key("q")
+    assert term.end() == 0
+    assert not MORE_PROMPT.search(SGR.sub("", term.text))
+    assert term.prompts()[:2] == [3, 4]
