@@ -184,7 +184,8 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
     \b
     Examples:
       zx analytics update --rebuild
-      zx analytics update --rebuild --catalog my-cards.csv   (matches imported with --catalog my-cards.csv)
+      zx analytics update --rebuild --catalog my-cards.csv
+        (my-cards.csv: the catalog the matches were imported with)
 
     A catalog file is used for exactly the stored matches checked against its content (its SHA-256);
     the projection never reads a file a stored catalog name names.
@@ -229,7 +230,8 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catal
     \b
     Examples:
       zx --store postgresql://zx@db/zx analytics follow --analytics /srv/zx.duckdb
-      zx analytics follow --catalog my-cards.csv   (matches imported with --catalog my-cards.csv)
+      zx analytics follow --catalog my-cards.csv
+        (my-cards.csv: the catalog the matches were imported with)
 
     Catches up from the file's tracking position first (a restart resumes there), then projects new
     matches as they are stored: woken by PostgreSQL LISTEN/NOTIFY (the eventsourcing subscription),
@@ -487,7 +489,7 @@ def stats_group() -> None:
 
     \b
     Example:
-      zx stats winrates --by archetype --since 2026-11-01
+      zx stats winrates --by archetype --since 2026-06-01
 
     Rows whose sample is under --min-games are flagged low_sample, never hidden. A deck, player,
     event, archetype or card the analytics file has never seen is an error naming the closest ones.
@@ -516,7 +518,7 @@ def _stats_command(name: str, method: str, doc: str, by: tuple[str, ...] | None 
 _stats_command("winrates", "winrates",
                "Win rates by deck, archetype, colour identity, player, or seat (first/second), with Wilson 95% "
                "intervals.\n\n"
-               "\b\nExample:\n  zx stats winrates --by archetype --event \"Tokyo Regional 2026\"\n\n"
+               "\b\nExample:\n  zx stats winrates --by archetype --event \"Sim League\"\n\n"
                "Finished matches only; a draw is a game without a win; mirror pairings are left out "
                "(by deck, archetype and colour).",
                ("deck", "archetype", "colour", "player", "first"), "deck")
@@ -551,7 +553,7 @@ _stats_command("mulligans", "mulligans",
                "\n\n\b\nExample:\n  zx stats mulligans --deck \"Red Dragons\"")
 _stats_command("archetypes", "archetypes",
                "Archetypes (colour identity + signature cards of the deck list): share, win rate, deck names seen."
-               "\n\n\b\nExample:\n  zx stats archetypes --since 2026-11-01\n\n"
+               "\n\n\b\nExample:\n  zx stats archetypes --since 2026-06-01\n\n"
                "The label is computed from the deck list alone (docs/data-dictionary.md), the same on every run.")
 _stats_command("meta", "meta",
                "The metagame by week, month or event: each deck's (or archetype's) share of the field and win rate."
@@ -585,7 +587,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
 
     \b
     Example:
-      zx sql "SELECT deck, count(*) AS games FROM seats GROUP BY ALL ORDER BY games DESC"
+      zx sql "SELECT deck, count(*) AS n FROM seats GROUP BY deck ORDER BY n DESC"
 
     Shared tables (every game, a game column in matches and seats): matches, seats, turns, draws,
     card_games, card_catalog; each game's own tables (zx: plays, attacks, life, ignitions; x610z:
@@ -758,7 +760,8 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
 
     \b
     Example:
-      zx export --parquet out/ && python -c "import polars as pl; print(pl.scan_parquet('out/matches').collect())"
+      zx export --parquet out/
+      python -c "import polars as pl; print(pl.read_parquet('out/matches'))"
 
     The analytics file is read through the sandbox of zx sql: SQL stored in it (a view, a macro) that
     reaches for files is refused, and nothing is exported (docs/security.md).

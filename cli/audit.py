@@ -100,8 +100,8 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
 
     \b
     Examples:
-      zx audit r3.zxlog
-      zx audit tokyo-regional-2026-r3-t12 --bundle dispute.zip
+      zx audit examples/invalid/401-deck-size.zxlog
+      zx audit sim-2026-0003 --bundle dispute.zip
 
     An argument that is a file is a log (each match in it is audited), a folder stands for its logs of
     every game (subfolders too), - for standard input, as for zx import (a log that cannot be read is a
@@ -337,7 +337,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     \b
     Examples:
       zx verify
-      zx verify tokyo-regional-2026-r3-t12 --head 3f9a0c21d4e5b6a7
+      zx verify sim-2026-0003 --head 5729393145ae1f6f   (the head written down)
 
     Without MATCH every match in the store is checked, and the store seal (zx_events/ledger.py):
     a match deleted whole, one added outside zx import, one rewritten even with a recomputed chain.

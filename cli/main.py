@@ -237,7 +237,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     Examples:
       zx import examples/legal/*.zxlog
       zx import examples/legal          (a folder)
-      cat r1.zxlog r2.zxlog | zx import -   (stdin)
+      cat examples/legal/*.zxlog | zx import -   (stdin)
 
     A match that breaks a rule is rejected with FILE:LINE: rule NNN: message and nothing of it is
     stored; the others are imported. Exit code 1 when any match was rejected. A store this import created
@@ -495,7 +495,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
 
     \b
     Example:
-      zx matches --player Aki --since 2026-11-01 --winner Aki --limit 20 --format csv
+      zx matches --player Aki --since 2026-05-01 --limit 20 --format csv
 
     A player, deck or event no stored match has is an error that names the closest ones.
     """

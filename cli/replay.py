@@ -85,7 +85,7 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
 
     \b
     Example:
-      zx replay tokyo-r3-t12 --turn 5 --as P1
+      zx replay sim-2026-0003 --turn 5 --as P1
 
     Without --turn/--event/--to/--step it shows the final state. Violations recorded by
     `zx import --accept-violations` are shown at the step where they happened.
@@ -431,7 +431,7 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
     \b
     Examples:
       zx prepare   (every stored match)
-      zx prepare tokyo-regional-2026-r3-t12
+      zx prepare sim-2026-0003
 
     One snapshot every 10 events: the state after that event, bound to its digest (further apart in
     a match whose state outgrows its events, such as thousands of accepted violations: one where the

@@ -252,7 +252,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
 
     \b
     Example:
-      zx demo && zx --store zx-demo/events.sqlite serve    (then open http://127.0.0.1:8000)
+      zx demo && zx --store zx-demo/events.sqlite serve
+        (then open http://127.0.0.1:8000)
 
     Read-only: no request writes to the store or the analytics file. The statistics need the
     analytics file up to date with the store (`zx analytics update`, or --update); while serving,
@@ -472,7 +473,7 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists
 
     \b
     Examples:
-      zx report --event "Tokyo Regional 2026" -o tokyo-meta.html
+      zx report --event "Sim League" -o sim-league.html
       zx report --game x610z -o x610z-meta.html
 
     It takes the filters of zx stats and shows one game (--game). An existing file is kept unless
