@@ -246,7 +246,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     import os
     import signal
 
-    from .output import counted, emit, printable, progress
+    from .output import counted, emit, printable, progress, say
 
     terminated = False
     svc = made = None  # the store, once opened; what of it this import creates (zx_events.newstore)
@@ -296,6 +296,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         if refusal is not None:
             svc.close()
             raise click.ClickException(refusal)
+        drawn: list[object] = []  # the import's bar, once drawn (a note said while it is drawn goes above it)
         if svc.store.kind == "postgres":  # a line once an insert has waited LOCK_WAIT_NOTE s for the table lock
             from zx_events.store import lock_wait_note
 
@@ -304,7 +305,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             def waiting(pid: int) -> None:  # once per import: it was said again for every batch that waited
                 if not noted:
                     noted.append(pid)
-                    click.echo(lock_wait_note(svc.store, pid), err=True)
+                    say(drawn[0] if drawn else None, lock_wait_note(svc.store, pid))  # (above the bar)
 
             svc.recorder.on_lock_wait = waiting
         elif locked_by_another(svc.store):  # (after 3 s of waiting for it)
@@ -313,6 +314,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
         outcomes = []
         with progress(max(1, total), "importing", enabled=total > 2_000_000, in_bytes=True) as bar:
+            drawn.append(bar)
             task = bar.add_task("import", total=total)
             try:  # one match at a time: memory stays bounded whatever the corpus size
                 for o in import_files(svc, logs, workers=workers, catalog=catalog_path, board=board_path,
@@ -333,6 +335,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                                            f"imported before)") from None
             except KeyboardInterrupt:  # Ctrl-C: what was stored stays, the batch under way was not saved
                 done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
+                bar.stop()  # (the bar's last line ended first: the line below was glued to it)
                 click.echo(f"{'interrupted (SIGTERM)' if terminated else 'interrupted'}: "
                            f"{counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} imported into "
                            f"{svc.store.label} before (the batch under way was not saved); run the import again to "

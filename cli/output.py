@@ -296,6 +296,22 @@ class _NoBar:
     def update(self, *args: Any, **kwargs: Any) -> None:
         return None
 
+    def stop(self) -> None:
+        return None
+
+
+def say(bar: Any, text: str) -> None:
+    """``text`` on stderr, on its own line above ``bar`` while the bar is drawn (``click.echo`` wrote it after
+    the bar's line, glued to it: click writes to stderr itself, not through rich's redirection); a ``_NoBar``, or a
+    bar stopped: ``click.echo``."""
+    live = getattr(bar, "live", None)
+    if live is None or not live.is_started:
+        click.echo(text, err=True)
+        return
+    from rich.text import Text
+
+    bar.console.print(Text(text), soft_wrap=True)  # (soft_wrap: the terminal wraps it, as click.echo's)
+
 
 def progress(total: int, label: str, enabled: bool = True, *, in_bytes: bool = False):
     """A progress bar on stderr (shown only when there is enough work to be worth it); ``in_bytes``:

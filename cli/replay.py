@@ -15,7 +15,7 @@ from zx_events.seats import JUDGE
 
 from .common import Seat, service
 from .options import FORMATS, format_option
-from .output import Printable, counted, emit, json_text, output_closed, printable, progress, terminal_width
+from .output import Printable, counted, emit, json_text, output_closed, printable, progress, say, terminal_width
 
 KEYS = "n/space/enter next record · t next turn · p previous · q quit"
 SHORT_KEYS = "n next · t turn · p back · q quit"  # the prompt of a terminal too narrow for KEYS
@@ -488,10 +488,10 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
                 raise click.ClickException(_prepare_failed(svc, e, prepared, len(targets))) from None
             except NewerRules as e:  # intact, of rules this zx does not know: not damaged (zx verify passes it)
                 newer.append(m)
-                click.echo(f"{m}: {e}", err=True)
+                say(bar, f"{m}: {e}")
             except ZXError as e:  # DamagedMatch: an event missing or undecodable
                 damaged.append(m)
-                click.echo(f"{m}: {e}", err=True)
+                say(bar, f"{m}: {e}")
             else:
                 written += n
                 prepared += n > 0
