@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from zx_events.errors import ZXError
-from zx_events.freetext import SHOWN_CELLS
+from zx_events.freetext import SHOWN_CELLS, cut_cells
 from zx_events.seats import JUDGE
 
 from .common import Seat, service
@@ -318,7 +318,28 @@ def _record_text(rec: Any, cut: set[str]) -> str:
 
 def _event_text(e: Any, cut: set[str]) -> str:
     """An event in its game's words (``EventView.text``, ``Game.narrate``: "P2 Hana draws a card"; its fields,
-    ``key=value``, where the game has no sentence), cut to 200 terminal cells."""
+    ``key=value``, where the game has no sentence), cut to 200 terminal cells. The judge's ``Started``: its file
+    kept, the match's words before it cut to make room (a long event, round or names took the file with them)."""
+    source = e.data.get("source") if e.kind == "Started" else None
+    if isinstance(source, str) and source and len(e.text) > SHOWN_CELLS // 2:  # (a cell at most 2 characters)
+        from rich.cells import cell_len
+
+        from zx_events.narration import one_line
+
+        sha = str(e.data.get("content_sha256"))[:12]
+        phrase = f" (imported from {one_line(source)}, sha256 {sha})"
+        at = e.text.find(phrase)
+        if at > 0:  # the match's words, the file's, then the header's note (`` — NOTE``): the note is cut first,
+            # then the words before the file (to 40 cells at least); the file stays whole
+            head, note = e.text[:at], e.text[at + len(phrase):]
+            room = SHOWN_CELLS - cell_len(head) - cell_len(phrase)
+            if room < 10:
+                head = cut_cells(head, max(SHOWN_CELLS - cell_len(phrase) - (3 if note else 0), 40))
+                note = "..." if note else ""
+            shown = head + phrase + cut_cells(note, max(room, 3))
+            if shown != e.text:
+                cut.add(e.text)
+            return shown
     return _cut_values(e.text, cut)
 
 

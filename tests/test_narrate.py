@@ -319,8 +319,40 @@ def test_the_judges_first_sentence_holds_the_header_note_and_the_import_path_who
     assert f"imported from {path}," in first["judge"], first["judge"]
     for seat in ("P1", "spectator"):
         assert "folder-name-of-the-judge" not in first[seat] and "Judge call" not in first[seat], first[seat]
-    # the terminal cuts a step's text at 200 cells: the path before the note (a long note took the path with it)
+    # the terminal cuts a step's text at 200 cells: the path before the note (a long note took the path with it),
+    # and the path whole (the words before it cut to make room: this path is over 150 cells)
     r = CliRunner().invoke(zx, ["--store", store, "replay", recs[0]["match"], "--event", "1"], env={"COLUMNS": "400"})
     assert r.exit_code == 0, r.output
     (line,) = [x for x in r.stdout.splitlines() if " Started " in x]
-    assert "P1 goes first (imported from /" in line and "Judge call" not in line and line.endswith("..."), line
+    assert f"(imported from {path}, sha256 " in line and "Judge call" not in line and line.endswith("..."), line
+
+
+def test_the_judges_first_line_keeps_the_file_when_the_matchs_words_are_long(tmp_path):
+    """QA round 31: with a long event, round and names the words before the file passed 200 cells, and the
+    terminal's cut took the file with them ("... P1 goes first (imported from /tmp/.../first-..."). The file is
+    kept; the words before it are cut to make room (the note after it is what goes); one text counted as cut."""
+    recs = [json.loads(line) for line in (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text("utf-8")
+            .splitlines()]
+    recs[0].update(event="The Grand Championship of the Whole Wide Region, 2026", round="Top 8, table 3, game 2",
+                   note="Judge call at table 3 " * 20)
+    for seat, who in (("P1", "Akihiro Yamanaka-Fitzgerald"), ("P2", "Renata Oyelaran-Kowalczyk")):
+        recs[0]["players"][seat].update(name=who, deck_name=f"{who}'s Extremely Long Deck Name")
+    folder = tmp_path / "judges-folder-of-this-regional"
+    folder.mkdir()
+    path = folder / "table-3-game-2.zxlog"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(path)])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(zx, ["--store", store, "replay", recs[0]["match"], "--event", "1"], env={"COLUMNS": "400"})
+    assert r.exit_code == 0, r.output
+    (line,) = [x for x in r.stdout.splitlines() if " Started " in x]
+    text = line.split(" Started ", 1)[1].strip()
+    assert f"(imported from {path}, sha256 " in text, text
+    assert text.startswith(f"Match {recs[0]['match']} begins at "), text
+    assert "Judge call" not in text and text.endswith(")..."), text  # (the note: cut to "...")
+    assert "1 text of records, events or violations" in r.stderr, r.stderr
+    # the judge's seat only: every other seat's first line has no file, and is cut as before
+    r = CliRunner().invoke(zx, ["--store", store, "replay", recs[0]["match"], "--event", "1", "--as", "P1"],
+                           env={"COLUMNS": "400"})
+    assert "imported from" not in r.stdout and "judges-folder" not in r.stdout
