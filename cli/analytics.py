@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable
 
@@ -72,7 +73,6 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
     """The projection with a progress bar on stderr; AnalyticsError for the caller to report."""
     from analytics.projection import PAGE_SIZE, update
 
-    from contextlib import ExitStack
 
     with ExitStack() as stack:  # the bar drawn once there is work (the update's first call, with its total): a
         # no-op update, or one refused at once, drew an empty bar on stderr ("0/? 0:00:00")
@@ -798,11 +798,16 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         refuse_replacing(Path(out), reads, force, named, "--force")
 
         stale_note(ctx, Stats(con), path)  # (Stats over the open connection: not closed here)
-        with progress(len(PARTITIONED) + 1, "exporting") as bar:  # (+ card_catalog, one file)
-            task = bar.add_task("export", total=len(PARTITIONED) + 1)
-            rows = export_parquet(con, Path(out), on_table=lambda _: bar.advance(task),
+        with ExitStack() as stack:  # the bar drawn once DIR is made (a DIR that cannot be made: no empty bar)
+            bars: list[tuple[Any, Any]] = []
+
+            def start() -> None:
+                bar = stack.enter_context(progress(len(PARTITIONED) + 1, "exporting"))  # (+ card_catalog, one file)
+                bars.append((bar, bar.add_task("export", total=len(PARTITIONED) + 1)))
+
+            rows = export_parquet(con, Path(out), on_table=lambda _: bars[0][0].advance(bars[0][1]),
                                   file=f"the analytics file {path}", force=force, reads=reads, named=named,
-                                  force_option="--force")
+                                  force_option="--force", on_start=start)
     except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused), another
         # export writing into DIR (ExportBusy)
         raise click.ClickException(str(e)) from None
@@ -816,6 +821,10 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
             raise
         if damaged(e):
             raise click.ClickException(str(DamagedFile(path, e))) from None
+        if isinstance(e, OSError) and e.strerror:  # ("[Errno 2] No such file or directory: '/proc/x'")
+            raise click.ClickException(f"cannot export to {out}: {e.strerror}"
+                                       + (f" ({e.filename})" if e.filename and str(e.filename) != str(out) else "")) \
+                from None
         raise click.ClickException(f"cannot export to {out}: {e}") from None
     finally:
         try:

@@ -148,6 +148,17 @@ def test_export_counts_every_table_it_writes_card_catalog_too(imported, tmp_path
     assert r.exit_code == 0 and f"{len(told)}/{len(told)}" in r.stderr, r.stderr
 
 
+def test_export_into_a_folder_that_cannot_be_made_says_why_without_an_empty_bar(imported, tmp_path):
+    """QA 31: ``zx export --parquet /proc/nope`` drew "exporting 0/14 0:00:00" then said "[Errno 2] No such file
+    or directory: '/proc/nope'": the bar is drawn once the folder is made, the error says what failed in words."""
+    (tmp_path / "a-file").write_text("x")
+    out = tmp_path / "a-file" / "out"
+    r = run(imported, "export", "--parquet", str(out))
+    assert r.exit_code == 1, r.output
+    assert r.stderr == f"Error: cannot export to {out}: Not a directory\n", r.stderr
+    assert not out.exists()
+
+
 def test_export_holds_every_row_and_column_of_the_analytics_file(imported, tmp_path):
     """The export reads the file through the sandboxed connection and writes the Parquet files through
     another (the rows cross as Arrow batches): read back, every table holds the file's rows and columns,
