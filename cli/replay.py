@@ -148,7 +148,8 @@ def _draw(hist: Any, out: "Output", perspective: str, seq: int | None, stop_seq:
         out.step(hist.step_at(at, perspective), single=True)
         return
     if stop_seq is not None and seq is not None and stop_seq < seq:
-        raise click.ClickException(f"--to {stop_seq} is before the start position (event {seq})")
+        raise click.UsageError(f"--to {stop_seq} is before the start position (event {seq})",  # (exit 2: the options
+                               click.get_current_context(silent=True))  # given do not go together, as --turn --event)
     start = hist.step_of(seq) if seq is not None else 0
     end = hist.bounds[start][1]
     if seq is not None and end != seq:  # a position inside a step: show it cut there, then the rest of it
