@@ -316,12 +316,56 @@
   var currentRow = null;
   var scrollPending = false;
 
+  // A game's renderer draws a panel anew when it changes (X610Z: the whole board at each step): a <details> the user
+  // opened (the judge's "Deck 40 (judge)") came back closed, and the focus on its summary fell to the page (QA round
+  // 32). What is open is kept by player and zone, not by element (one the user closed stays closed), and the focus,
+  // if it was on the board, goes back to the same control of the board drawn anew.
+  var opened = {};  // "P1 deck" -> open: the user's choice, kept while the zone is not drawn (another seat's view)
+  var FOCUSABLE = "summary, a[href], button, input, select, textarea, [tabindex]";
+
+  function detailsKey(d) {
+    var p = d.closest("[data-player]"), all = $("board").querySelectorAll("details");
+    return (p ? p.dataset.player : "") + " " + (d.dataset.zone || Array.prototype.indexOf.call(all, d));
+  }
+
+  function focusKey(e) {  // the focused control of the board, by its zone and place in it (null: not on the board)
+    var el = $("board");
+    if (!e || e === el || !el.contains(e)) return null;
+    var d = e.closest("details"), within = d || el;
+    return [d ? detailsKey(d) : null, Array.prototype.indexOf.call(within.querySelectorAll(FOCUSABLE), e)];
+  }
+
+  function keepBoard() {  // before the board is drawn: what is open, and where the focus is
+    var ds = $("board").querySelectorAll("details");
+    for (var i = 0; i < ds.length; i++) opened[detailsKey(ds[i])] = ds[i].open;
+    var held = document.activeElement;
+    return { held: held, key: focusKey(held) };
+  }
+
+  function restoreBoard(kept) {
+    var el = $("board"), ds = el.querySelectorAll("details");
+    for (var i = 0; i < ds.length; i++) {
+      var k = detailsKey(ds[i]);
+      if (k in opened && ds[i].open !== opened[k]) ds[i].open = opened[k];
+    }
+    if (!kept.key || (kept.held.isConnected && document.activeElement === kept.held)) return;
+    var within = el;
+    if (kept.key[0] !== null) {
+      within = null;
+      for (var j = 0; j < ds.length && !within; j++) if (detailsKey(ds[j]) === kept.key[0]) within = ds[j];
+    }
+    var to = within && within.querySelectorAll(FOCUSABLE)[kept.key[1]];
+    if (to) to.focus({ preventScroll: true });  // where it was: the board drawn anew stands where the old one stood
+  }
+
   function draw() {
     var state = stateOf(seat, seq);
     current = state;
     var el = $("board");
+    var kept = keepBoard();
     if (board) board.render(el, state, { seat: seat, seq: seq, last: last, esc: esc });
     else el.innerHTML = '<p class="no-board">No board renderer for game ' + esc(data.game) + "</p>";
+    restoreBoard(kept);
     var st = stepOf(seq);
     var line = data.steps[st][2];
     $("pos").innerHTML = "event <b>" + seq + "</b>/" + last + " · turn <b>" + turnOf(seq) + "</b>/" +
