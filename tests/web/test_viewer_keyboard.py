@@ -6,6 +6,7 @@ by web.viewer from a simulated match). Skipped without Chromium, unless CI is se
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,29 @@ def test_an_open_deck_stays_open_and_keeps_the_focus_as_the_board_is_redrawn(pag
         press(page, k)
         assert page.execute_script(HELD)[:2] == [who, False], (k, seq(page), page.execute_script(HELD))
     assert not any(o for _, o in page.execute_script(DECKS))
+
+
+# ------------------------------------------------------------------ PageUp / PageDown on the slider
+
+def test_page_up_and_page_down_on_the_slider_go_a_turn_back_and_on_as_the_key_help_says(page, files):
+    """QA 32: PageUp / PageDown on the slider moved the replay by the range input's own large step (about a tenth of
+    the match, PageDown backwards) while the docs said they scroll the page. On the slider they go to the first event
+    of the previous / next turn, as Up and Down do (WAI-ARIA's slider: a larger step); the footer says so. Elsewhere
+    they scroll the page (test_viewer_browser.py::test_pagedown_scrolls_the_page_...)."""
+    open_file(page, files["three"], "#e=1&as=P1")
+    turns = page.execute_script("return zxViewer.data.turns")
+    page.execute_script("zxViewer.go(arguments[0] + 1); document.getElementById('slider').focus(); scrollTo(0, 0)",
+                        turns[2])
+    press(page, "PAGE_DOWN")
+    assert (seq(page), focused(page)) == (turns[3], "input#slider")
+    press(page, "PAGE_DOWN")
+    assert seq(page) == turns[4]
+    press(page, "PAGE_UP")
+    assert seq(page) == turns[3]
+    press(page, "PAGE_UP", "PAGE_UP")
+    assert seq(page) == turns[1]
+    assert page.execute_script("return scrollY") == 0  # stepped, not scrolled
+    assert page.find_element("id", "slider").get_attribute("aria-valuetext").startswith(f"event {turns[1]} of ")
+    footer = page.find_element("tag name", "footer").text
+    assert re.search(r"PageUp PageDown on the slider: turn", footer), footer
+    assert "elsewhere they scroll the page" in footer, footer

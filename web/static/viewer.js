@@ -694,12 +694,18 @@
     }
     if (t && t.nodeType === 1 && t.closest(FIELD)) return;  // the field's own keys
     // PageUp and PageDown are the browser's: they scroll the page (the board and the lower player's panel
-    // are taller than a laptop's window, and nothing focusable sits there); the turns are Up and Down
+    // are taller than a laptop's window, and nothing focusable sits there); the turns are Up and Down. On the
+    // slider they are its larger step (WAI-ARIA's slider pattern): the previous / next turn, as Up and Down (the
+    // range input's own step, a tenth of the match and PageDown backwards, moved it while the help said they
+    // scroll: QA round 32)
     var act = {
       ArrowRight: function () { go(seq + 1); }, ArrowLeft: function () { go(seq - 1); },
       ArrowUp: prevTurn, ArrowDown: nextTurn,
       Home: function () { go(1); }, End: function () { go(last); }
     }[e.key];
+    if ((e.key === "PageUp" || e.key === "PageDown") && t === $("slider")) {
+      act = e.key === "PageUp" ? prevTurn : nextTurn;
+    }
     if ((e.key === "v" || e.key === "V") && violSeqs.length && inControls(t)) {  // V: the next one; Shift+V: the previous
       e.preventDefault();
       pause();
