@@ -7,12 +7,14 @@ by web.viewer from a simulated match). Skipped without Chromium, unless CI is se
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.support.ui import WebDriverWait
 
-from test_viewer_access import focused, press
+from test_viewer_access import focused, playing, press, said
 from test_viewer_browser import open_file, seq, write_views, x610z_history
 from web import viewer
 
@@ -117,3 +119,69 @@ def test_page_up_and_page_down_on_the_slider_go_a_turn_back_and_on_as_the_key_he
     footer = page.find_element("tag name", "footer").text
     assert re.search(r"PageUp PageDown on the slider: turn", footer), footer
     assert "elsewhere they scroll the page" in footer, footer
+
+
+# ------------------------------------------------------------------ the status line while playing
+
+OBSERVE = """window.__said = []; var s = document.getElementById('said');
+new MutationObserver(function () { window.__said.push(s.textContent); })
+  .observe(s, {childList: true, characterData: true, subtree: true});"""
+
+
+def lines(driver: Any) -> list[str]:
+    return driver.execute_script("return window.__said")
+
+
+def events_said(texts: list[str]) -> list[int]:
+    """The event each line says ("Event 54 of 147, ..."), in order."""
+    return [int(m[1]) for t in texts for m in [re.search(r"\bEvent (\d+) of ", t)] if m]
+
+
+def play_and_listen(driver: Any, path: Path) -> None:
+    """``path`` at event 40 from P1's seat, playing (Space on the slider) for 0.7 s; then the status line watched."""
+    open_file(driver, path, "#e=40&as=P1")
+    driver.execute_script("document.getElementById('slider').focus()")
+    press(driver, "SPACE")
+    assert playing(driver)
+    time.sleep(0.7)
+    driver.execute_script(OBSERVE)
+
+
+def test_a_seat_chosen_while_playing_is_said_once_and_playing_goes_on(page, files):
+    """QA 32: a seat chosen in the Seat box while playing said the event twice (a line for the event, then the seat's
+    line with it again) and stopped the play. Now the seat's line (with the event shown) is said once, the play goes
+    on, and each event after it is said once, in order (at most one every 1.5 s, as before)."""
+    play_and_listen(page, files["three"])
+    page.execute_script("document.getElementById('seat').focus()")
+    press(page, "ARROW_DOWN")  # P1 -> P2, with the keyboard, the focus in the box
+    assert page.execute_script("return zxViewer.seat()") == "P2"
+    time.sleep(2.3)  # one event line is due 1.5 s after the seat's
+    got = lines(page)
+    assert playing(page), got
+    assert got and got[0].startswith("Seat P2: "), got
+    assert sum(t.startswith("Seat ") for t in got) == 1, got
+    said_at = events_said(got)
+    assert len(said_at) == len(set(said_at)) >= 2 and said_at == sorted(said_at), got  # the play went on, said once
+
+
+def test_a_speed_chosen_while_playing_is_said_once_and_playing_goes_on_at_it(page, files):
+    """QA 32: a speed chosen while playing (a pause and a play in between) added a line of the event shown. Now the
+    speed is said, once, the play goes on at it, and each event after it is said once, in order."""
+    play_and_listen(page, files["three"])
+    page.execute_script("document.getElementById('speed').focus()")
+    press(page, "ARROW_DOWN")  # 2/s -> 4/s
+    assert page.execute_script("return document.getElementById('speed').value") == "4"
+    time.sleep(2.3)  # one event line is due 1.5 s after the speed's
+    got = lines(page)
+    assert playing(page), got
+    assert got and got[0] == "Speed: 4 events a second.", got
+    rest = got[1:]
+    assert rest and all(t.startswith("Event ") for t in rest), got  # then the events, each once
+    said_at = events_said(rest)
+    assert len(said_at) == len(set(said_at)) and said_at == sorted(said_at), got
+    before = seq(page)
+    time.sleep(0.6)
+    assert seq(page) >= before + 2  # at 4 events a second now
+    press(page, "ESCAPE", "SPACE")  # back to the slider; Space pauses
+    assert not playing(page)
+    WebDriverWait(page, 3).until(lambda d: said(d).startswith(f"Event {seq(d)} of "))  # where the play stopped

@@ -358,7 +358,7 @@
     if (to) to.focus({ preventScroll: true });  // where it was: the board drawn anew stands where the old one stood
   }
 
-  function draw() {
+  function draw(quiet) {  // quiet: the status line is left to the caller (a seat chosen says the event with it)
     var state = stateOf(seat, seq);
     current = state;
     var el = $("board");
@@ -376,7 +376,7 @@
     showViolations();
     if (currentRow) { currentRow.classList.remove("current"); currentRow.removeAttribute("aria-current"); }
     currentRow = rows[seq] || null;
-    say(state);
+    if (!quiet) say(state);
     if (currentRow) {
       currentRow.classList.add("current");
       currentRow.setAttribute("aria-current", "step");  // for a screen reader: the row of the board shown
@@ -613,16 +613,17 @@
     go(turns[n - 1]);
   }
 
+  function tick() {
+    if (seq >= last) { pause(); return; }
+    go(seq + 1);
+  }
+
   function play() {
     if (timer) return;
     if (seq >= last) go(1);
     $("play").textContent = "\u275A\u275A";
     $("play").classList.add("on");
     $("play").setAttribute("aria-pressed", "true");  // a toggle button "play": pressed while playing (not the glyph alone)
-    var tick = function () {
-      if (seq >= last) { pause(); return; }
-      go(seq + 1);
-    };
     timer = setInterval(tick, 1000 / (+$("speed").value || 2));
   }
 
@@ -652,7 +653,16 @@
   $("prev-viol").onclick = user(prevViolation);
   $("next-viol").onclick = user(nextViolation);
   $("play").onclick = function () { if (timer) pause(); else play(); };
-  $("speed").onchange = function () { if (timer) { pause(); play(); } };
+  // A speed chosen while playing: it plays on at that speed, and the status line says the speed, once (until
+  // 2026-11-29 a pause and a play in between said the event shown again: QA round 32); the next event is said when
+  // its turn comes (SAY_GAP after this line). Paused, the box says its own value: nothing more is said
+  $("speed").onchange = function () {
+    if (!timer) return;
+    clearInterval(timer);
+    var n = +this.value || 2;
+    timer = setInterval(tick, 1000 / n);
+    sayControl("Speed: " + n + (n === 1 ? " event" : " events") + " a second.");
+  };
   $("slider").addEventListener("input", function () { pause(); go(+this.value); });
   $("turn-form").addEventListener("submit", function (e) { e.preventDefault(); goTurn($("turn-input").value); });
   // goTurn's "turn 1..N" makes the box invalid, and the browser blocks the form's submit while it is: each
@@ -661,17 +671,24 @@
   // The Seat box keeps the focus (its arrow keys choose the seats; until 2026-11-28 it let go of the focus once a
   // seat was chosen, and the next arrow stepped the replay), and the seat chosen is said in the status line; Escape
   // (or Tab) leaves it for the replay's controls
+  // A seat chosen while playing does not stop the play (it is no move): its line is said once, with the event shown,
+  // and the play goes on, each event said as before (until 2026-11-29 it paused, and the event was said twice: its
+  // own line, then the seat's with it; QA round 32)
   $("seat").onchange = function () {
-    var playing = timer !== null;
-    pause();
-    setSeat(this.value);
-    if (playing) setTimeout(saySeat); else saySeat();  // (after what pause says: where the play stopped)
+    setSeat(this.value, false);
+    draw(true);  // drawn without its event line: the seat's says it
+    saySeat();
   };
 
-  function saySeat() {  // the seat shown, its note and where the match stands, in the status line (a step's line
-    clearTimeout(sayTimer);  // still waiting its turn would replace it: this one says the event too)
+  function saySeat() {  // the seat shown, its note and where the match stands, in the status line
+    sayControl("Seat " + (seatLabel[seat] || seat) + (seatNote[seat] ? ": " + seatNote[seat] : "") + ". " +
+      moveText(current));
+  }
+
+  function sayControl(text) {  // a line of its own (a seat, a speed): a step's line still waiting its turn would
+    clearTimeout(sayTimer);  // replace it; the next event is said SAY_GAP after it, while playing
     sayTimer = null;
-    speak("Seat " + (seatLabel[seat] || seat) + (seatNote[seat] ? ": " + seatNote[seat] : "") + ". " + moveText(current));
+    speak(text);
   }
 
   // The replay's controls: its box (the skip link's target), the step buttons and the slider (not its speed and
