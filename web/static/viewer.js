@@ -571,6 +571,7 @@
   function setSeat(s, redraw) {
     seat = s;
     $("seat").value = s;
+    $("seat-shown").textContent = "Seat: " + (seatLabel[s] || s);  // on paper, in place of the box
     $("seat-note").textContent = seatNote[s] || "";
     document.body.dataset.seat = s;
     var judge = $("judge-banner");
