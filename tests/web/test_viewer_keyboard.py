@@ -180,7 +180,7 @@ def test_a_speed_chosen_while_playing_is_said_once_and_playing_goes_on_at_it(pag
     said_at = events_said(rest)
     assert len(said_at) == len(set(said_at)) and said_at == sorted(said_at), got
     before = seq(page)
-    time.sleep(0.6)
+    time.sleep(0.8)
     assert seq(page) >= before + 2  # at 4 events a second now
     press(page, "ESCAPE", "SPACE")  # back to the slider; Space pauses
     assert not playing(page)
