@@ -252,8 +252,11 @@ out.rows = rows.length;
 rows.forEach(function (r) { if (!r.checkVisibility()) out.hidden_rows++; });
 var list = document.getElementById('events').getBoundingClientRect(), lastRow = rows[rows.length - 1].getBoundingClientRect();
 out.last_row_inside = lastRow.bottom <= list.bottom + 1;
-document.querySelectorAll('nav.controls button, nav.controls select, nav.controls form, #slider, .skip').forEach(function (e) {
+document.querySelectorAll('nav.controls button, nav.controls select, nav.controls form, #slider, .skip, #seat, ' +
+                          '.seat-box label, nav.served, nav.served a').forEach(function (e) {
   if (e.checkVisibility()) out.controls.push(name(e)); });
+var shown = document.getElementById('seat-shown');
+out.seat_shown = shown && shown.checkVisibility() ? shown.textContent : null;  // (none before QA 32)
 out.board = document.getElementById('board').checkVisibility() && document.querySelectorAll('#board [data-player]').length;
 out.pos = document.getElementById('pos').checkVisibility() ? document.getElementById('pos').textContent : null;
 out.ink = getComputedStyle(document.body).color;
@@ -271,8 +274,14 @@ def test_a_printed_replay_holds_the_board_shown_and_the_whole_event_list_without
     """QA 30: viewer.css had no print style: a printed replay showed the 450 px of the event list its scroll box
     shows, and the sticky controls. Printed (print media at an A4 page's printable width), in either scheme: no
     box scrolls, nothing is sticky or fixed, every row of the list prints, the board at the event shown and where
-    the match stands print, the buttons and the slider do not, and the text is dark on the (unprinted) page."""
+    the match stands print, the buttons and the slider do not, and the text is dark on the (unprinted) page.
+    QA 32: nor does the Seat box; the seat shown prints as text ("Seat: P1")."""
     open_file(page, files["P1"], "#e=40")
+    assert_printed(page, "P1")
+
+
+def assert_printed(page: Any, seat: str) -> dict:
+    """The page open in ``page`` printed in either scheme, then on screen again (the test above): what shows there."""
     page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": PRINT_WIDTH, "height": 1000,
                                                                 "deviceScaleFactor": 1, "mobile": False})
     tints = {}
@@ -282,6 +291,7 @@ def test_a_printed_replay_holds_the_board_shown_and_the_whole_event_list_without
         assert got["stuck"] == [] and got["scrolled"] == [] and got["controls"] == [], (scheme, got)
         assert got["rows"] > 40 and got["hidden_rows"] == 0 and got["last_row_inside"], (scheme, got)
         assert got["board"] == 2 and got["pos"].startswith("event 40/"), (scheme, got)
+        assert got["seat_shown"] == f"Seat: {seat}", (scheme, got)
         assert dark_enough(got["ink"]), (scheme, got["ink"])
         tints[scheme] = page.execute_script(BOARD_TINTS)
     # the board's own tints (its board.css) on paper are the light ones whatever the screen's scheme: its dark block
@@ -290,6 +300,26 @@ def test_a_printed_replay_holds_the_board_shown_and_the_whole_event_list_without
     emulate(page, "", "light")  # on screen again: the list scrolls in its box, the controls stick
     got = page.execute_script(PRINTED)
     assert "nav#replay.controls" in got["stuck"] and any(s.startswith("ol#events") for s in got["scrolled"])
+    assert "select#seat" in got["controls"] and got["seat_shown"] is None, got  # the box, not the text, on screen
+    return got
+
+
+def test_a_printed_served_replay_leaves_out_its_links_and_seat_box_and_says_the_seat(page, viewer_store, tmp_path):
+    """QA 32: zx serve's replay page printed its links (back to the match and the list, the other seats) and the
+    Seat box, which do nothing on paper: left out, the seat shown printed as text ("Seat: P2"). The page as the
+    server sends it (through the app), opened from a file."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    with TestClient(create_app(viewer_store.path)) as c:
+        replay = c.get(f"/matches/{viewer_store.matches[1]}/replay?as=P2")
+    assert replay.status_code == 200 and 'id="served-nav"' in replay.text
+    path = tmp_path / "served.html"
+    path.write_text(replay.text, "utf-8")
+    open_file(page, path, "#e=40")
+    on_screen = assert_printed(page, "P2")
+    assert {"nav#served-nav.served", "a#back-match", "a#back-list"} <= set(on_screen["controls"]), on_screen
 
 
 BOARD_TINTS = r"""

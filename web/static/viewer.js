@@ -316,12 +316,56 @@
   var currentRow = null;
   var scrollPending = false;
 
-  function draw() {
+  // A game's renderer draws a panel anew when it changes (X610Z: the whole board at each step): a <details> the user
+  // opened (the judge's "Deck 40 (judge)") came back closed, and the focus on its summary fell to the page (QA round
+  // 32). What is open is kept by player and zone, not by element (one the user closed stays closed), and the focus,
+  // if it was on the board, goes back to the same control of the board drawn anew.
+  var opened = {};  // "P1 deck" -> open: the user's choice, kept while the zone is not drawn (another seat's view)
+  var FOCUSABLE = "summary, a[href], button, input, select, textarea, [tabindex]";
+
+  function detailsKey(d) {
+    var p = d.closest("[data-player]"), all = $("board").querySelectorAll("details");
+    return (p ? p.dataset.player : "") + " " + (d.dataset.zone || Array.prototype.indexOf.call(all, d));
+  }
+
+  function focusKey(e) {  // the focused control of the board, by its zone and place in it (null: not on the board)
+    var el = $("board");
+    if (!e || e === el || !el.contains(e)) return null;
+    var d = e.closest("details"), within = d || el;
+    return [d ? detailsKey(d) : null, Array.prototype.indexOf.call(within.querySelectorAll(FOCUSABLE), e)];
+  }
+
+  function keepBoard() {  // before the board is drawn: what is open, and where the focus is
+    var ds = $("board").querySelectorAll("details");
+    for (var i = 0; i < ds.length; i++) opened[detailsKey(ds[i])] = ds[i].open;
+    var held = document.activeElement;
+    return { held: held, key: focusKey(held) };
+  }
+
+  function restoreBoard(kept) {
+    var el = $("board"), ds = el.querySelectorAll("details");
+    for (var i = 0; i < ds.length; i++) {
+      var k = detailsKey(ds[i]);
+      if (k in opened && ds[i].open !== opened[k]) ds[i].open = opened[k];
+    }
+    if (!kept.key || (kept.held.isConnected && document.activeElement === kept.held)) return;
+    var within = el;
+    if (kept.key[0] !== null) {
+      within = null;
+      for (var j = 0; j < ds.length && !within; j++) if (detailsKey(ds[j]) === kept.key[0]) within = ds[j];
+    }
+    var to = within && within.querySelectorAll(FOCUSABLE)[kept.key[1]];
+    if (to) to.focus({ preventScroll: true });  // where it was: the board drawn anew stands where the old one stood
+  }
+
+  function draw(quiet) {  // quiet: the status line is left to the caller (a seat chosen says the event with it)
     var state = stateOf(seat, seq);
     current = state;
     var el = $("board");
+    var kept = keepBoard();
     if (board) board.render(el, state, { seat: seat, seq: seq, last: last, esc: esc });
     else el.innerHTML = '<p class="no-board">No board renderer for game ' + esc(data.game) + "</p>";
+    restoreBoard(kept);
     var st = stepOf(seq);
     var line = data.steps[st][2];
     $("pos").innerHTML = "event <b>" + seq + "</b>/" + last + " · turn <b>" + turnOf(seq) + "</b>/" +
@@ -332,7 +376,7 @@
     showViolations();
     if (currentRow) { currentRow.classList.remove("current"); currentRow.removeAttribute("aria-current"); }
     currentRow = rows[seq] || null;
-    say(state);
+    if (!quiet) say(state);
     if (currentRow) {
       currentRow.classList.add("current");
       currentRow.setAttribute("aria-current", "step");  // for a screen reader: the row of the board shown
@@ -527,6 +571,7 @@
   function setSeat(s, redraw) {
     seat = s;
     $("seat").value = s;
+    $("seat-shown").textContent = "Seat: " + (seatLabel[s] || s);  // on paper, in place of the box
     $("seat-note").textContent = seatNote[s] || "";
     document.body.dataset.seat = s;
     var judge = $("judge-banner");
@@ -569,16 +614,17 @@
     go(turns[n - 1]);
   }
 
+  function tick() {
+    if (seq >= last) { pause(); return; }
+    go(seq + 1);
+  }
+
   function play() {
     if (timer) return;
     if (seq >= last) go(1);
     $("play").textContent = "\u275A\u275A";
     $("play").classList.add("on");
     $("play").setAttribute("aria-pressed", "true");  // a toggle button "play": pressed while playing (not the glyph alone)
-    var tick = function () {
-      if (seq >= last) { pause(); return; }
-      go(seq + 1);
-    };
     timer = setInterval(tick, 1000 / (+$("speed").value || 2));
   }
 
@@ -608,7 +654,16 @@
   $("prev-viol").onclick = user(prevViolation);
   $("next-viol").onclick = user(nextViolation);
   $("play").onclick = function () { if (timer) pause(); else play(); };
-  $("speed").onchange = function () { if (timer) { pause(); play(); } };
+  // A speed chosen while playing: it plays on at that speed, and the status line says the speed, once (until
+  // 2026-11-29 a pause and a play in between said the event shown again: QA round 32); the next event is said when
+  // its turn comes (SAY_GAP after this line). Paused, the box says its own value: nothing more is said
+  $("speed").onchange = function () {
+    if (!timer) return;
+    clearInterval(timer);
+    var n = +this.value || 2;
+    timer = setInterval(tick, 1000 / n);
+    sayControl("Speed: " + n + (n === 1 ? " event" : " events") + " a second.");
+  };
   $("slider").addEventListener("input", function () { pause(); go(+this.value); });
   $("turn-form").addEventListener("submit", function (e) { e.preventDefault(); goTurn($("turn-input").value); });
   // goTurn's "turn 1..N" makes the box invalid, and the browser blocks the form's submit while it is: each
@@ -617,17 +672,24 @@
   // The Seat box keeps the focus (its arrow keys choose the seats; until 2026-11-28 it let go of the focus once a
   // seat was chosen, and the next arrow stepped the replay), and the seat chosen is said in the status line; Escape
   // (or Tab) leaves it for the replay's controls
+  // A seat chosen while playing does not stop the play (it is no move): its line is said once, with the event shown,
+  // and the play goes on, each event said as before (until 2026-11-29 it paused, and the event was said twice: its
+  // own line, then the seat's with it; QA round 32)
   $("seat").onchange = function () {
-    var playing = timer !== null;
-    pause();
-    setSeat(this.value);
-    if (playing) setTimeout(saySeat); else saySeat();  // (after what pause says: where the play stopped)
+    setSeat(this.value, false);
+    draw(true);  // drawn without its event line: the seat's says it
+    saySeat();
   };
 
-  function saySeat() {  // the seat shown, its note and where the match stands, in the status line (a step's line
-    clearTimeout(sayTimer);  // still waiting its turn would replace it: this one says the event too)
+  function saySeat() {  // the seat shown, its note and where the match stands, in the status line
+    sayControl("Seat " + (seatLabel[seat] || seat) + (seatNote[seat] ? ": " + seatNote[seat] : "") + ". " +
+      moveText(current));
+  }
+
+  function sayControl(text) {  // a line of its own (a seat, a speed): a step's line still waiting its turn would
+    clearTimeout(sayTimer);  // replace it; the next event is said SAY_GAP after it, while playing
     sayTimer = null;
-    speak("Seat " + (seatLabel[seat] || seat) + (seatNote[seat] ? ": " + seatNote[seat] : "") + ". " + moveText(current));
+    speak(text);
   }
 
   // The replay's controls: its box (the skip link's target), the step buttons and the slider (not its speed and
@@ -650,12 +712,18 @@
     }
     if (t && t.nodeType === 1 && t.closest(FIELD)) return;  // the field's own keys
     // PageUp and PageDown are the browser's: they scroll the page (the board and the lower player's panel
-    // are taller than a laptop's window, and nothing focusable sits there); the turns are Up and Down
+    // are taller than a laptop's window, and nothing focusable sits there); the turns are Up and Down. On the
+    // slider they are its larger step (WAI-ARIA's slider pattern): the previous / next turn, as Up and Down (the
+    // range input's own step, a tenth of the match and PageDown backwards, moved it while the help said they
+    // scroll: QA round 32)
     var act = {
       ArrowRight: function () { go(seq + 1); }, ArrowLeft: function () { go(seq - 1); },
       ArrowUp: prevTurn, ArrowDown: nextTurn,
       Home: function () { go(1); }, End: function () { go(last); }
     }[e.key];
+    if ((e.key === "PageUp" || e.key === "PageDown") && t === $("slider")) {
+      act = e.key === "PageUp" ? prevTurn : nextTurn;
+    }
     if ((e.key === "v" || e.key === "V") && violSeqs.length && inControls(t)) {  // V: the next one; Shift+V: the previous
       e.preventDefault();
       pause();
