@@ -73,7 +73,6 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
     """The projection with a progress bar on stderr; AnalyticsError for the caller to report."""
     from analytics.projection import PAGE_SIZE, update
 
-
     with ExitStack() as stack:  # the bar drawn once there is work (the update's first call, with its total): a
         # no-op update, or one refused at once, drew an empty bar on stderr ("0/? 0:00:00")
         shown: list[tuple[Any, Any]] = []

@@ -223,8 +223,8 @@ def _interactive(hist: Any, perspective: str, index: int, out: "Output") -> None
             shown = index
         width = terminal_width()  # at each prompt: the terminal may have been resized (the step is drawn at it too)
         if rest:  # the prompt of a page, on its line, wiped when a key is read (the step's next lines take it)
-            click.echo(_prompt(f"[{index}/{last}] more ({counted(len(rest), 'line')}): {MORE}",
-                               f"[{index}/{last}] {SHORT_MORE}", width), err=True, nl=False)
+            click.echo(_prompt(f"[{index}/{last}] more ({counted(len(rest), 'line')}): {MORE}",  # (a column spare:
+                               f"[{index}/{last}] {SHORT_MORE}", width and width - 1), err=True, nl=False)  # no wrap)
         else:
             click.echo(_prompt(f"[{index}/{last}] {KEYS}", f"[{index}/{last}] {SHORT_KEYS}", width), err=True)
         if not keys:
