@@ -128,3 +128,18 @@ def test_x610z_105_4_no_murphys_law_hand_after_an_empty_hand():
     err = refused([r("setup", "P1", dot="S1", hand=P1_HAND, murphy=hands + [P1_HAND[:1]])], "105.4")
     assert err.message == ("Murphy's Law hand 8 follows an empty hand: the option is taken only while P1 has cards "
                            "in his hand (each new hand is one card smaller)")
+
+
+def test_x610z_101_1a_a_deck_of_two_life_bases_sets_up_the_same_one_whatever_its_order():
+    """QA round 32: with two Life Base Cards (101.1a) the one placed was the first the header listed: the same deck
+    in another key order (the stored header's: sorted) placed the other, and a stored match's audit found a 202.5d
+    its import had not (Iron Keep's Range 1 against Life Base's 0). The lowest code is placed, in either order."""
+    rest = {c: n for c, n in P1_DECK.items() if c != "A1-002"}
+    rest["A1-010"] -= 1  # (51 cards still: the second Life Base is the only 101.1a)
+    placed, found = [], []
+    for deck in ({"A1-002": 1, **rest, "A1-001": 1}, {"A1-001": 1, **rest, "A1-002": 1}):
+        m, ref = run(SETUP, _with_deck(deck), strict=False)
+        placed.append([u["code"] for u in m.dots.values() if u["owner"] == "P1" and u["life"]])
+        found.append([(v.rule, v.line) for v in ref.found])
+    assert placed == [["A1-001"], ["A1-001"]], placed
+    assert found[0] == found[1] == [("101.1a", 1)], found

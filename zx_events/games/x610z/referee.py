@@ -435,6 +435,13 @@ class Referee:
         return result == checks.PAID
 
     # ------------------------------------------------------------------ setup (105)
+
+    def _life_base(self, deck: Any) -> str | None:
+        """The Life Base Card a deck list sets up (105.2a): its one, or, in a deck of several (101.1a), the lowest
+        code: whatever order the header lists the deck in (it was the first in that order, and a stored match,
+        whose header is kept with its keys sorted, was audited with another one: QA round 32)."""
+        return min((c for c in set(deck) if self.card(c).is_life_base), default=None)
+
     def do_setup(self, r: dict) -> None:
         m, pl, board = self.m, self.by, self.board
         z = m.p[pl]
@@ -482,7 +489,7 @@ class Referee:
             # the setup wrong in itself (its dot): the order is its finding too, the header not doubted (one finding)
             self.swap = None
             self._order_finding(pl)
-        lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
+        lb = self._life_base(z["deck"])
         if lb is None:  # (101.1b in Limited play: the header's format, as the deck check cites it)
             rule = "101.1b" if (m.header.get("format") or "constructed") == "limited" else "101.1a"
             self.fail(rule, f"{pl}'s deck has no Life Base Card")
@@ -591,7 +598,7 @@ class Referee:
         dot = board.opposite.get(opp["home"]) if opp["ready"] and opp["home"] else None
         if dot in m.dots:
             dot = None
-        lb = next((c for c in dict.fromkeys(z["deck"]) if self.card(c).is_life_base), None)
+        lb = self._life_base(z["deck"])
         where = f"on {dot}, the Starting Dot opposing {other(pl)}'s (105.2b)" if dot and lb else "nowhere (not known)"
         if not (pl == self.first and self.preceded):
             self.fail("105.2a", f"{pl} has no setup before the first turn: set up here, his Life Base {where}, his hand "
