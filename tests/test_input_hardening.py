@@ -423,13 +423,16 @@ def test_an_empty_log_is_an_error_naming_the_file(tmp_path, text):
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-@pytest.mark.parametrize("stray", ['"zxlog"', '["x610zlog", 1]', '{"do": "pass", "by": "P1"}{"zxlog": 1}'],
-                         ids=["string", "array", "two-objects"])
+@pytest.mark.parametrize("stray", ['"zxlog"', '["x610zlog", 1]', '{"do": "pass", "by": "P1"}{"zxlog": 1}',
+                                   '{"do": "pass", "by": "P1", "zxlog": 1}', '{"\\u0064o": "pass", "x610zlog": 1}'],
+                         ids=["string", "array", "two-objects", "record-with-a-format-key", "escaped-do"])
 def test_a_stray_line_naming_a_format_key_rejects_its_match_whole(tmp_path, stray, workers):
     """A line of a match that is no object, or two objects the second a header, was taken for the header of a
     new match: the match it was in was stored cut short at it (its later records, and their violations,
     never read), and its whole log was then refused as different content. It is that match's malformed
-    line: the match is rejected whole, nothing of it is stored, and the whole log imports afterwards."""
+    line: the match is rejected whole, nothing of it is stored, and the whole log imports afterwards. So is an
+    action record that holds a format key too (QA round 32, fuzz: its match's first part was stored, and the line
+    was said to be a header with an unknown key 'do')."""
     log = tmp_path / "m.zxlog"
     log.write_bytes(b"\n".join([*LINES[:5], stray.encode(), *LINES[5:]]) + b"\n")
     store = str(tmp_path / "s.sqlite")
@@ -437,6 +440,11 @@ def test_a_stray_line_naming_a_format_key_rejects_its_match_whole(tmp_path, stra
     assert r.exit_code == 1 and f"{log}:6: format: " in r.stderr, r.output
     assert "imported" not in r.stdout.replace("0 imported", "")
     assert not (tmp_path / "s.sqlite").exists() or stored(tmp_path / "s.sqlite") == []
+    if "}{" not in stray and ("do" in stray or "0064o" in stray):  # an action record holding a format key
+        assert f"{log}:6: format: an action record (\"do\") that also holds the format key" in r.stderr, r.stderr
+        assert "unknown key" not in r.stderr
+        audit = run("audit", str(log), "--format", "csv")
+        assert audit.exit_code == 1 and audit.stdout.count(',6,,,,,"an action record') == 2, audit.stdout
     r = run("--store", store, "import", "--no-analytics", "--workers", workers, str(LEGAL))
     assert r.exit_code == 0, r.output
     assert stored(tmp_path / "s.sqlite") == ["hand-first-turns-001"]

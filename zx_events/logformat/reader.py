@@ -448,6 +448,17 @@ class _Splitter:
         self.parts, self.start, self.bad, self.size, self.lines, self.over = [], start, None, 0, -1, False
         return piece
 
+    def _stray(self, line: str, no: int) -> None:
+        """The piece's error when ``line``, the header that ends it (line ``no``), is an action record too (a
+        ``do``): the piece's match may end with it (``_stray``, as ``_read_matches`` says of the match it starts)."""
+        if self.bad is None and ("do" in line or "\\u" in line):  # (a key "do", however written: rarely there)
+            try:
+                obj = _loads(line[1:] if line.startswith("\ufeff") else line)
+            except _orjson_error:
+                return
+            if type(obj) is dict and "do" in obj:
+                self.bad = _stray(obj, no, self.source, True)
+
     def _add(self, text: str) -> None:
         """Add ``text`` (whole lines, or a last line without its newline) to the piece, within the
         limits of one match (``MAX_MATCH_LINES``, ``MAX_MATCH_CHARS``): a match past one keeps its
@@ -502,6 +513,7 @@ class _Splitter:
                 no = first_no + text.count("\n", pos, ls) + 1  # the file line of the header
                 if ls > pos:
                     self._add(text[pos:ls])
+                self._stray(line, no)
                 yield self._cut(no)
                 first_no, pos = no - 1, ls
             m = search(text, le)
@@ -538,6 +550,7 @@ class _Splitter:
         if no == 1 and line.startswith("\ufeff"):
             line = line[1:]
         if self.parts and _names_header_key(line) and _starts_match(line):
+            self._stray(line, no)
             yield self._cut(no)
         if error is not None and self.bad is None:
             self.bad = error
@@ -745,6 +758,11 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                 end = i
                 if cur.error is None:
                     cur.error = _joined(obj, no, unterminated and i == len(raw) - 1, source)
+        stray = is_dict and header and "do" in obj  # an action record holding a format key, or a header a "do"
+        if stray and cur is not None:  # it ends the match before, whose record it may be: that one is rejected too
+            end = i  # (its first part was stored, a match cut short, and the whole log refused later: QA round 32)
+            if cur.error is None:
+                cur.error = _stray(obj, no, source, True)
         if header:  # a header: a new match
             close()
             cur = MatchLog(source=source, header_line=no, header=obj if is_dict else None)
@@ -754,6 +772,9 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
             skipping = True
             if not is_dict:
                 cur.error = _line_error(obj, no, unterminated and i == len(raw) - 1, source)
+                continue
+            if stray:
+                cur.error = _stray(obj, no, source, False)
                 continue
             try:
                 game = games.get(games.HEADER_KEYS[_header_key(obj)])  # type: ignore[index]
@@ -786,6 +807,20 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                 skipping = True
     close()
     return matches
+
+
+def _stray(obj: dict, no: int, source: str, before: bool) -> FormatError:
+    """The error of a line that is an action record (``do``) and holds a format key: a header's key in a record
+    (a slip of an editor or a tool), or a ``do`` in a header, no one can tell which. It starts a match (the
+    splitter cuts there) and ends the one before it: both are rejected (``before``: the error of the one
+    before), as two logs joined on one line are (``_joined``)."""
+    key = next((k for k in HEADER_KEYS if k in obj), "")
+    what = (f"an action record (\"do\") that also holds the format key {quoted(key)}, a header's, which starts a "
+            f"match, ends this one here (it may be its record)")
+    return FormatError(f"{what}: the match is rejected whole (drop the key from the record, or the \"do\" from the "
+                       f"header)" if before else f"an action record (\"do\") that also holds the format key "
+                       f"{quoted(key)}, a header's: read as a header, it is none; the match it starts is rejected "
+                       f"(and the one before it, whose record it may be)", source=source, line=no)
 
 
 def _joined(obj: _Bad, no: int, last_unterminated: bool, source: str) -> FormatError:
