@@ -471,6 +471,50 @@ def test_two_logs_joined_without_a_newline_reject_the_match_whose_last_record_sh
     assert "m-1" in r.output
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_header_written_twice_is_a_finding_and_the_match_is_read_from_the_second(tmp_path, workers):
+    """QA round 32 (fuzz): the header line twice (a copy-paste slip) stored the first as a match of no record, and
+    the match itself, from the second, was refused as different content, for good; `zx audit` found nothing."""
+    log = tmp_path / "twice.zxlog"
+    log.write_bytes(b"\n".join([LINES[0], *LINES]) + b"\n")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, str(log),
+            "--format", "csv")
+    assert r.exit_code == 1, r.output
+    assert f"{log}:1: format: a header with no record after it, then the same match's header again at line 2" \
+        in r.stderr, r.stderr
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert [(x["status"], x["events"]) for x in rows] == [("rejected", "0"), ("imported", "32")], rows
+    assert stored(tmp_path / "s.sqlite") == ["hand-first-turns-001"]
+    audit = run("audit", str(log), "--format", "csv")
+    assert audit.exit_code == 1 and ',1,,,,,"a header with no record after it' in audit.stdout, audit.stdout
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("accept", [False, True], ids=["strict", "accept-violations"])
+def test_two_matches_of_one_file_with_one_id_the_second_is_rejected_naming_the_first(tmp_path, workers, accept):
+    """QA round 32 (fuzz): a broken copy of a match, then the whole match, in one file under one id: a strict
+    import stored the second, --accept-violations the first (and refused the second as different content);
+    which one was stored hung on the flag. The second is now an error of the file naming the first's line, in
+    both, and in `zx audit`; the first is read as usual (an identical copy is "unchanged", as in another file)."""
+    broken = [*LINES[:13], *LINES[14:]]  # a record left out: 603.1b at line 14, a finding
+    log = tmp_path / "two.zxlog"
+    log.write_bytes(b"\n".join([*broken, *LINES, *broken]) + b"\n")
+    r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, str(log),
+            "--format", "csv", *(["--accept-violations"] if accept else []))
+    assert r.exit_code == 1, r.output
+    second = len(broken) + 1
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert [x["status"] for x in rows] == (["imported", "rejected", "unchanged"] if accept else
+                                           ["rejected", "rejected", "rejected"]), rows  # (the third: the first again)
+    assert rows[1]["source"] == f"{log}:{second}" and rows[1]["error"].startswith(
+        "match id 'hand-first-turns-001' is the id of the match at line 1 of this file too, with other records")
+    assert (stored(tmp_path / "s.sqlite") == ["hand-first-turns-001"]) if accept else \
+        not (tmp_path / "s.sqlite").exists()
+    audit = run("audit", str(log), "--format", "csv")
+    assert audit.exit_code == 1 and f",{second},,,,,\"match id 'hand-first-turns-001' is the id" in audit.stdout, \
+        audit.stdout
+
+
 # two legal matches of each game, the first before the second in one file
 PAIRS = {
     "zx": (LEGAL, ROOT / "examples" / "legal" / "rules-fidelity.zxlog", b"zxlog"),

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zx_events.errors import FormatError
-from zx_events.logformat.reader import HEADER_KEYS, _KEYS_TEXT, _names_header_key, _open, _starts_match, iter_pieces
+from zx_events.logformat.reader import (HEADER_KEYS, _KEYS_TEXT, _names_header_key, _open, _starts_match, iter_pieces,
+                                        piece_error)
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = b'{"zxlog": 1, "match": "m-%d", "players": {}}'
@@ -50,6 +51,7 @@ def line_by_line(path):
         bad: FormatError | None = None
         offset = 0  # of the current line in the file, in bytes
         seen = False
+        ids: dict = {}  # (the match ids so far: piece_error, the reader's own checks of a piece)
         for no, raw in enumerate(f, 1):
             try:
                 line = raw.decode("utf-8")
@@ -64,14 +66,16 @@ def line_by_line(path):
             if no == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             if piece and _names_header_key(line) and _starts_match(line):
-                yield source, start, "".join(piece), bad
+                text = "".join(piece)
+                yield source, start, text, piece_error(ids, source, start, text, line, no) or bad
                 piece, start, bad = [], no, None
             if error is not None and bad is None:
                 bad = error
             seen = seen or (line != "" and not line.isspace())  # (a lone byte order mark is nothing)
             piece.append(line)
         if piece:
-            yield source, start, "".join(piece), bad
+            text = "".join(piece)
+            yield source, start, text, piece_error(ids, source, start, text, None, 0) or bad
         if not seen:
             raise FormatError(f"{source} is empty: no match in it (a log starts with a header record with the "
                               f"key {_KEYS_TEXT})", source=source)

@@ -442,9 +442,16 @@ class _Splitter:
         self.size = 0  # characters in parts
         self.lines = -1  # lines in parts, counted once size could hold too many (-1: not yet)
         self.over = False  # the piece passed a limit: its lines after the first are dropped
+        self.ids: dict[str, tuple[int, int]] = {}  # the match ids of the file's pieces so far (piece_error)
 
-    def _cut(self, start: int) -> Piece:
-        piece = (self.source, self.start, "".join(self.parts), self.bad)
+    def _cut(self, start: int, following: str | None = None) -> Piece:
+        """The piece read so far; the next one starts at line ``start`` with the header ``following`` (None: the
+        end of the file)."""
+        text = "".join(self.parts)
+        error = piece_error(self.ids, self.source, self.start, text, following, start)
+        if error is not None:  # (at the header: before any other error of the piece)
+            self.bad = error
+        piece = (self.source, self.start, text, self.bad)
         self.parts, self.start, self.bad, self.size, self.lines, self.over = [], start, None, 0, -1, False
         return piece
 
@@ -514,7 +521,7 @@ class _Splitter:
                 if ls > pos:
                     self._add(text[pos:ls])
                 self._stray(line, no)
-                yield self._cut(no)
+                yield self._cut(no, line)
                 first_no, pos = no - 1, ls
             m = search(text, le)
         if pos < len(text):
@@ -551,7 +558,7 @@ class _Splitter:
             line = line[1:]
         if self.parts and _names_header_key(line) and _starts_match(line):
             self._stray(line, no)
-            yield self._cut(no)
+            yield self._cut(no, line)
         if error is not None and self.bad is None:
             self.bad = error
         self.seen = self.seen or (line != "" and not line.isspace())
@@ -807,6 +814,45 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
                 skipping = True
     close()
     return matches
+
+
+def piece_error(ids: dict[str, tuple[int, int]], source: str, line: int, text: str, following: str | None,
+                next_line: int) -> FormatError | None:
+    """The error of a file's piece (``text``, from ``line``; the next piece starts at ``next_line`` with the header
+    ``following``, None at the end of the file) whose match id an earlier match of the file has, in other words
+    (``ids``: the id of each piece so far, with its line and the hash of its text; an identical copy is read as
+    usual: "unchanged"), or that is a header alone followed by the same match's header (a header written
+    twice). Two matches of one file with one id: the first was stored, the second refused as different
+    content, and a header written twice stored a match of no record that then refused the match (QA round 32)."""
+    head, _, rest = text.partition("\n")
+    mid = _match_id(head)
+    if mid is None:
+        return None
+    if not rest.strip() and following is not None and _match_id(following) == mid:
+        return FormatError(f"a header with no record after it, then the same match's header again at line "
+                           f"{next_line} (a header written twice?): this one is not read, the match is read from "
+                           f"line {next_line}", source=source, line=line)
+    first = ids.get(mid)
+    if first is None:
+        ids[mid] = (line, hash(text))
+        return None
+    if first[1] == hash(text):  # the same lines again: the same match ("unchanged", as in another file)
+        return None
+    return FormatError(f"match id {quoted(mid)} is the id of the match at line {first[0]} of this file too, with "
+                       f"other records: each match of a file needs an id of its own; this one is rejected (the one "
+                       f"at line {first[0]} is read as usual)", source=source, line=line)
+
+
+def _match_id(line: str) -> str | None:
+    """The match id of a header line (its ``match``, a string), or None: no header, or no id to read."""
+    try:
+        obj = _loads(line[1:] if line.startswith("\ufeff") else line)
+    except _orjson_error:
+        return None
+    if type(obj) is not dict or not _has_header_key(obj):
+        return None
+    mid = obj.get("match")
+    return mid if type(mid) is str else None
 
 
 def _stray(obj: dict, no: int, source: str, before: bool) -> FormatError:
