@@ -93,7 +93,7 @@ def test_x610z_202_7c_stats_never_below_zero():
     m = legal(recs)
     from zx_events.games.x610z.match import stat
     assert stat(m.dots["B1"], "range") == 0
-    refused(recs + [atk("B1", "B5", ["B6", "B5"])], "202.5d", contains="Range is 0")
+    refused(recs + [atk("B1", "B5", ["B6", "B5"])], "202.5d", contains="B5 is 2 dots away, ")
 
 
 def _two_targets() -> list[dict]:

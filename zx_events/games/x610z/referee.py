@@ -1253,7 +1253,8 @@ class Referee:
             self.fail("604.4", f"the attack passes through the Warp Dot {inner[0]}")
         reach = stat(e, "range")
         if len(path) > reach:
-            self.fail("202.5d", f"{target} is {len(path)} dots away, {name}'s Range is {reach}")
+            dots = f"{len(path)} dot{'' if len(path) == 1 else 's'}"  # ("1 dots away": QA round 32)
+            self.fail("202.5d", f"{target} is {dots} away, {name}'s Range is {reach}")
         self.check(checks.sharp(board, full, what="attack path: "))
         problem, trail, pos = checks.direction(board, e["trail"], e["pos"], e.get("via"), src, path, "attack")
         self.check(problem)
