@@ -325,10 +325,9 @@ def _event_text(e: Any, cut: set[str]) -> str:
     if isinstance(source, str) and source and len(e.text) > SHOWN_CELLS // 2:  # (a cell at most 2 characters)
         from rich.cells import cell_len
 
-        from zx_events.narration import one_line
+        from zx_events.narration import imported_from
 
-        sha = str(e.data.get("content_sha256"))[:12]
-        phrase = f" (imported from {one_line(source)}, sha256 {sha})"
+        phrase = imported_from(e.data)  # (as the sentence has it)
         at = e.text.find(phrase)
         if at > 0:  # the match's words, the file's, then the header's note (`` — NOTE``): the note is cut first,
             # then the words before the file (to 40 cells at least); the file stays whole

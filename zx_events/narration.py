@@ -147,6 +147,13 @@ def violation(f: Mapping[str, Any], w: Words) -> str:
     return text + (f" (waived: {f['waive']})" if f.get("waive") else "")
 
 
+def imported_from(f: Mapping[str, Any]) -> str:
+    """The words of a ``Started`` event's fields ``f`` naming the file the match was imported from and its digest,
+    as its sentence holds them (the judge's: the only seat whose fields hold ``source``); ``zx replay`` finds them
+    there to keep them whole."""
+    return f" (imported from {one_line(str(f['source']))}, sha256 {str(f.get('content_sha256'))[:12]})"
+
+
 def started(f: Mapping[str, Any], w: Words) -> str:
     """A match's ``Started``: its id, event, round and date, the board (a game that has one), the players and
     their decks, who goes first; the header's note and the import's file (whole) and digest where the seat's fields
@@ -171,7 +178,7 @@ def started(f: Mapping[str, Any], w: Words) -> str:
     # terminal cuts a step's text at 200 cells, with a note); once a match, unlike a name in every sentence. The
     # path first: a long note cut in the terminal took the path with it
     if f.get("source"):  # the import's file and digest: the judge's only
-        text += f" (imported from {one_line(str(f['source']))}, sha256 {str(f.get('content_sha256'))[:12]})"
+        text += imported_from(f)
     if h.get("note"):  # (the judge's only: redact_event leaves it out for every other seat)
         text += f" — {one_line(str(h['note'])).strip()}"
     return text
