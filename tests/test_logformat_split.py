@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zx_events.errors import FormatError
-from zx_events.logformat.reader import (HEADER_KEYS, _KEYS_TEXT, _names_header_key, _open, _starts_match, iter_pieces,
-                                        piece_error)
+from zx_events.logformat.reader import (HEADER_KEYS, _KEYS_TEXT, _match_id, _names_header_key, _open, _starts_match,
+                                        iter_pieces, piece_error)
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = b'{"zxlog": 1, "match": "m-%d", "players": {}}'
@@ -67,7 +67,8 @@ def line_by_line(path):
                 line = line[1:]
             if piece and _names_header_key(line) and _starts_match(line):
                 text = "".join(piece)
-                yield source, start, text, piece_error(ids, source, start, text, line, no) or bad
+                yield source, start, text, piece_error(ids, source, start, text, _match_id(text.partition("\n")[0]),
+                                                       _match_id(line), no) or bad
                 piece, start, bad = [], no, None
             if error is not None and bad is None:
                 bad = error
@@ -75,7 +76,8 @@ def line_by_line(path):
             piece.append(line)
         if piece:
             text = "".join(piece)
-            yield source, start, text, piece_error(ids, source, start, text, None, 0) or bad
+            yield source, start, text, piece_error(ids, source, start, text, _match_id(text.partition("\n")[0]),
+                                                   None, 0) or bad
         if not seen:
             raise FormatError(f"{source} is empty: no match in it (a log starts with a header record with the "
                               f"key {_KEYS_TEXT})", source=source)

@@ -443,28 +443,25 @@ class _Splitter:
         self.lines = -1  # lines in parts, counted once size could hold too many (-1: not yet)
         self.over = False  # the piece passed a limit: its lines after the first are dropped
         self.ids: dict[str, tuple[int, int]] = {}  # the match ids of the file's pieces so far (piece_error)
+        self.head: tuple[str | None] | None = None  # the piece's match id, read when its header ended the piece before
 
     def _cut(self, start: int, following: str | None = None) -> Piece:
         """The piece read so far; the next one starts at line ``start`` with the header ``following`` (None: the
-        end of the file)."""
+        end of the file), read once here: an action record too (a ``do``) is the piece's error (its match may end
+        with it: ``_stray``, as ``_read_matches`` says of the match it starts), and its match id the next piece's."""
         text = "".join(self.parts)
-        error = piece_error(self.ids, self.source, self.start, text, following, start)
+        nxt = None if following is None else _header_obj(following)
+        if nxt is not None and "do" in nxt and self.bad is None:
+            self.bad = _stray(nxt, start, self.source, True)
+        mid = self.head[0] if self.head is not None else _match_id(text.partition("\n")[0])
+        following_id = _id_of(nxt)
+        error = piece_error(self.ids, self.source, self.start, text, mid, following_id, start)
         if error is not None:  # (at the header: before any other error of the piece)
             self.bad = error
         piece = (self.source, self.start, text, self.bad)
         self.parts, self.start, self.bad, self.size, self.lines, self.over = [], start, None, 0, -1, False
+        self.head = (following_id,)
         return piece
-
-    def _stray(self, line: str, no: int) -> None:
-        """The piece's error when ``line``, the header that ends it (line ``no``), is an action record too (a
-        ``do``): the piece's match may end with it (``_stray``, as ``_read_matches`` says of the match it starts)."""
-        if self.bad is None and ("do" in line or "\\u" in line):  # (a key "do", however written: rarely there)
-            try:
-                obj = _loads(line[1:] if line.startswith("\ufeff") else line)
-            except _orjson_error:
-                return
-            if type(obj) is dict and "do" in obj:
-                self.bad = _stray(obj, no, self.source, True)
 
     def _add(self, text: str) -> None:
         """Add ``text`` (whole lines, or a last line without its newline) to the piece, within the
@@ -520,7 +517,6 @@ class _Splitter:
                 no = first_no + text.count("\n", pos, ls) + 1  # the file line of the header
                 if ls > pos:
                     self._add(text[pos:ls])
-                self._stray(line, no)
                 yield self._cut(no, line)
                 first_no, pos = no - 1, ls
             m = search(text, le)
@@ -557,7 +553,6 @@ class _Splitter:
         if no == 1 and line.startswith("\ufeff"):
             line = line[1:]
         if self.parts and _names_header_key(line) and _starts_match(line):
-            self._stray(line, no)
             yield self._cut(no, line)
         if error is not None and self.bad is None:
             self.bad = error
@@ -816,19 +811,18 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
     return matches
 
 
-def piece_error(ids: dict[str, tuple[int, int]], source: str, line: int, text: str, following: str | None,
-                next_line: int) -> FormatError | None:
-    """The error of a file's piece (``text``, from ``line``; the next piece starts at ``next_line`` with the header
-    ``following``, None at the end of the file) whose match id an earlier match of the file has, in other words
+def piece_error(ids: dict[str, tuple[int, int]], source: str, line: int, text: str, mid: str | None,
+                following: str | None, next_line: int) -> FormatError | None:
+    """The error of a file's piece (``text``, from ``line``, its header's match id ``mid``; the next piece starts at
+    ``next_line``, its header's match id ``following``, None at the end of the file or without one; ``_match_id``
+    reads them) whose match id an earlier match of the file has, in other words
     (``ids``: the id of each piece so far, with its line and the hash of its text; an identical copy is read as
     usual: "unchanged"), or that is a header alone followed by the same match's header (a header written
     twice). Two matches of one file with one id: the first was stored, the second refused as different
     content, and a header written twice stored a match of no record that then refused the match (QA round 32)."""
-    head, _, rest = text.partition("\n")
-    mid = _match_id(head)
     if mid is None:
         return None
-    if not rest.strip() and following is not None and _match_id(following) == mid:
+    if following == mid and not text.partition("\n")[2].strip():
         return FormatError(f"a header with no record after it, then the same match's header again at line "
                            f"{next_line} (a header written twice?): this one is not read, the match is read from "
                            f"line {next_line}", source=source, line=line)
@@ -843,16 +837,26 @@ def piece_error(ids: dict[str, tuple[int, int]], source: str, line: int, text: s
                        f"at line {first[0]} is read as usual)", source=source, line=line)
 
 
-def _match_id(line: str) -> str | None:
-    """The match id of a header line (its ``match``, a string), or None: no header, or no id to read."""
+def _header_obj(line: str) -> dict | None:
+    """The object of a line as orjson reads it (a byte order mark before it left out), or None: no object."""
     try:
         obj = _loads(line[1:] if line.startswith("\ufeff") else line)
     except _orjson_error:
         return None
-    if type(obj) is not dict or not _has_header_key(obj):
+    return obj if type(obj) is dict else None
+
+
+def _id_of(obj: dict | None) -> str | None:
+    """The match id of a header's object (its ``match``, a string), or None: no header, or no id to read."""
+    if obj is None or not _has_header_key(obj):
         return None
     mid = obj.get("match")
     return mid if type(mid) is str else None
+
+
+def _match_id(line: str) -> str | None:
+    """The match id of a header line, or None."""
+    return _id_of(_header_obj(line))
 
 
 def _stray(obj: dict, no: int, source: str, before: bool) -> FormatError:
