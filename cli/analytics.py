@@ -13,7 +13,7 @@ import click
 
 from .common import DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, interrupted, with_store
 from .options import format_option
-from .output import _echo_csv, counted, emit, emit_frame, json_text, printable, progress
+from .output import LateBar, _echo_csv, counted, emit, emit_frame, json_text, printable
 
 ANALYTICS_HELP = ("Analytics DuckDB file (default: next to a SQLite store, X.sqlite -> X.duckdb; else "
                   "zx-analytics.duckdb in the working directory). Also ZX_ANALYTICS.")
@@ -73,18 +73,12 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
     """The projection with a progress bar on stderr; AnalyticsError for the caller to report."""
     from analytics.projection import PAGE_SIZE, update
 
-    with ExitStack() as stack:  # the bar drawn once there is work (the update's first call, with its total): a
-        # no-op update, or one refused at once, drew an empty bar on stderr ("0/? 0:00:00")
-        shown: list[tuple[Any, Any]] = []
+    with ExitStack() as stack:  # the bar drawn once there is work (the update's first call, with its total)
+        bar = LateBar(stack, "analytics")
 
         def on_progress(done: int, total: int) -> None:
-            if not shown:
-                if total < 1:
-                    return
-                bar = stack.enter_context(progress(2, "analytics"))
-                shown.append((bar, bar.add_task("analytics", total=total)))
-            bar, task = shown[0]
-            bar.update(task, completed=done, total=total)
+            if total >= 1 or bar.bar is not None:
+                bar.update(done, total)
 
         result = update(svc, path, rebuild=rebuild, page_size=page_size or PAGE_SIZE, on_progress=on_progress,
                         stop_after_pages=stop_after_pages, workers=workers, catalogs=catalogs)
@@ -798,15 +792,15 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
 
         stale_note(ctx, Stats(con), path)  # (Stats over the open connection: not closed here)
         with ExitStack() as stack:  # the bar drawn once DIR is made (a DIR that cannot be made: no empty bar)
-            bars: list[tuple[Any, Any]] = []
+            bar, tables, written = LateBar(stack, "exporting"), len(PARTITIONED) + 1, []  # (+ card_catalog, one file)
 
-            def start() -> None:
-                bar = stack.enter_context(progress(len(PARTITIONED) + 1, "exporting"))  # (+ card_catalog, one file)
-                bars.append((bar, bar.add_task("export", total=len(PARTITIONED) + 1)))
+            def on_table(table: str) -> None:
+                written.append(table)
+                bar.update(len(written), tables)
 
-            rows = export_parquet(con, Path(out), on_table=lambda _: bars[0][0].advance(bars[0][1]),
-                                  file=f"the analytics file {path}", force=force, reads=reads, named=named,
-                                  force_option="--force", on_start=start)
+            rows = export_parquet(con, Path(out), on_table=on_table, file=f"the analytics file {path}", force=force,
+                                  reads=reads, named=named, force_option="--force",
+                                  on_start=lambda: bar.update(0, tables))
     except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused), another
         # export writing into DIR (ExportBusy)
         raise click.ClickException(str(e)) from None

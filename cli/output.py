@@ -300,6 +300,23 @@ class _NoBar:
         return None
 
 
+class LateBar:
+    """A progress bar drawn only once its work begins (its first ``update``), entered into ``stack`` (an
+    ``ExitStack``) and stopped with it: a no-op ``zx analytics update``, one refused at once, or an export into a
+    folder that cannot be made drew an empty bar ("0/? 0:00:00", "exporting 0/14") over what followed."""
+
+    def __init__(self, stack: Any, label: str) -> None:
+        self.stack, self.label = stack, label
+        self.bar: Any = None
+        self.task: Any = None
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = self.stack.enter_context(progress(max(total, 2), self.label))
+            self.task = self.bar.add_task(self.label, total=total)
+        self.bar.update(self.task, completed=done, total=total)
+
+
 def say(bar: Any, text: str) -> None:
     """``text`` on stderr, on its own line above ``bar`` while the bar is drawn (``click.echo`` wrote it after
     the bar's line, glued to it: click writes to stderr itself, not through rich's redirection); a ``_NoBar``, or a
