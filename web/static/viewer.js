@@ -324,8 +324,9 @@
   var FOCUSABLE = "summary, a[href], button, input, select, textarea, [tabindex]";
 
   function detailsKey(d) {
-    var p = d.closest("[data-player]"), all = $("board").querySelectorAll("details");
-    return (p ? p.dataset.player : "") + " " + (d.dataset.zone || Array.prototype.indexOf.call(all, d));
+    var p = d.closest("[data-player]");  // (each game's deck is data-zone="deck"; else its place on the board)
+    return (p ? p.dataset.player : "") + " " +
+      (d.dataset.zone || Array.prototype.indexOf.call($("board").querySelectorAll("details"), d));
   }
 
   function focusKey(e) {  // the focused control of the board, by its zone and place in it (null: not on the board)
