@@ -311,6 +311,14 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         elif locked_by_another(svc.store):  # (after 3 s of waiting for it)
             click.echo(f"note: another process is writing {svc.store.label} (another zx import or zx prepare): waiting "
                        f"for it to finish, up to {svc.store.env.get('SQLITE_LOCK_TIMEOUT', '30')} s more", err=True)
+        try:
+            svc.index_summaries(note=lambda text: click.echo(f"note: {text}", err=True))
+        except PersistenceError as e:  # (another writer holding the store past its lock timeout, a full disk)
+            from .common import store_failed
+
+            cause, todo = store_failed(svc.store, e, "run the import again")
+            raise click.ClickException(f"the store {svc.store.label} failed before the import began (nothing was "
+                                       f"imported): {cause}; {todo}") from None
         total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
         outcomes = []
         with progress(max(1, total), "importing", enabled=total > 2_000_000, in_bytes=True) as bar:

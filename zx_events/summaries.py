@@ -9,13 +9,20 @@ It takes that path only where it reads exactly what the application would: a SQL
 this package's table, no cipher or compressor configured, and every payload the canonical JSON the
 importer writes (0.2 and later); anything else (a store written by 0.1.0, whose payloads are
 eventsourcing's transcoder JSON) gives None and the caller asks the application.
+
+Both read a SQLite store through two partial indexes (``INDEXES``) where it has them, as ``zx import``
+gives it (``MatchService.index_summaries``): every Started, MatchEnded and ViolationRecorded event, and
+of each match only its last TurnStarted (both engines number a match's turns 1, 2, 3, ... whatever its
+records say, a violation or not, so its last is its greatest; 0.1.0's did too). Without
+them (a store no release since 0.2 has imported into) every event is read to find those: at 130,000
+matches 13 s against about 2 s.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 from uuid import UUID
 
 import orjson
@@ -29,6 +36,16 @@ TOPICS_TURN = games.topics("TurnStarted")
 TOPICS_ENDED = games.topics("MatchEnded")
 TOPICS_VIOLATION = games.topics("ViolationRecorded")
 TOPICS = (*TOPICS_STARTED, *TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION)
+
+# The partial indexes through which a SQLite store's summaries are read (``indexed_notes``), keyed by the topic's kind
+# (the part after the colon), so every game's events are in them: the events a summary is made of but TurnStarted
+# ("heads"), and the key of every TurnStarted, its topic in the index so that the last of each match is found in it
+# alone. Made by ``create_indexes`` (zx import); a store without them is read whole (``update`` over every event).
+KIND = "substr(topic, instr(topic, ':') + 1)"
+INDEXES = {
+    "zx_summary_heads": f"ON stored_events({KIND}) WHERE {KIND} IN ('Started', 'MatchEnded', 'ViolationRecorded')",
+    "zx_summary_turns": f"ON stored_events(originator_id, originator_version, topic) WHERE {KIND} = 'TurnStarted'",
+}
 
 # eventsourcing settings that change how payloads are stored (as ENV or APPNAME_ENV)
 _CODEC_SETTINGS = ("CIPHER_TOPIC", "COMPRESSOR_TOPIC")
@@ -120,10 +137,80 @@ def read_sqlite(config: Any) -> list[dict[str, Any]] | None:
         return None
     try:
         rows: dict[Any, dict[str, Any]] = {}
-        update(rows, con.execute(f"SELECT rowid, originator_id, topic, state FROM stored_events WHERE topic IN "
-                                 f"({', '.join('?' * len(TOPICS))}) ORDER BY rowid", TOPICS), _canonical_fields)
+        read = indexed_notes(con)
+        if read is None:
+            update(rows, con.execute(f"SELECT rowid, originator_id, topic, state FROM stored_events WHERE topic IN "
+                                     f"({_marks(TOPICS)}) ORDER BY rowid", TOPICS), _canonical_fields)
+        else:
+            try:
+                update(rows, read[0], _canonical_fields)
+            finally:
+                read[0].close()  # (its transaction ended before the connection closes, also after _NotCanonical)
         return list(rows.values())
     except (sqlite3.Error, _NotCanonical):
         return None  # no events table (the file replaced since it was checked), or payloads the application decodes
     finally:
         con.close()
+
+
+def _marks(values: tuple[str, ...]) -> str:
+    return ", ".join("?" * len(values))
+
+
+def has_indexes(con: Any) -> bool:
+    """Whether the SQLite store on ``con`` has both ``INDEXES``."""
+    names = tuple(INDEXES)
+    found = dict(con.execute(f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = "
+                             f"'stored_events' AND name IN ({_marks(names)})", names).fetchall())
+    return found == {name: _create(name) for name in names}  # (an index of that name made otherwise: read whole)
+
+
+def _create(name: str) -> str:
+    return f"CREATE INDEX {name} {INDEXES[name]}"  # (as SQLite keeps it, IF NOT EXISTS left out)
+
+
+def create_indexes(con: Any) -> None:
+    """Make the ``INDEXES`` a SQLite store lacks, on ``con`` (a writer's, in its transaction): at once in a new
+    store; in one of many events a read of them all (about 30 s at 20 million events), once."""
+    for name in INDEXES:
+        con.execute(_create(name).replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1))
+
+
+def indexed_notes(con: sqlite3.Connection) -> tuple[Iterator[tuple[int, Any, str, bytes]], int] | None:
+    """The notes ``update`` folds into every match's summary, read through the ``INDEXES`` in one read
+    transaction, with the store's last notification id then (None when the store lacks the indexes: read
+    every event then): every Started event in log order, then each match's last TurnStarted (see the
+    module's text), its MatchEnded and ViolationRecorded events. One row at a time (fetched all at once,
+    the 130,000 matches' held 400 MB); the transaction ends when the notes do, or are closed."""
+    if not has_indexes(con):
+        return None
+    began = not con.in_transaction
+    if began:
+        con.execute("BEGIN")  # (the statements see one state of the store: an import may commit between them)
+    try:
+        last = con.execute("SELECT max(rowid) FROM stored_events").fetchone()[0] or 0
+    except BaseException:
+        if began:
+            con.execute("COMMIT")
+        raise
+    return _notes(con, began), last
+
+
+def _notes(con: sqlite3.Connection, began: bool) -> Iterator[tuple[int, Any, str, bytes]]:
+    # (the index's own condition first: SQLite uses a partial index only where the query's WHERE has its terms)
+    heads = (f"SELECT rowid, originator_id, topic, state FROM stored_events INDEXED BY zx_summary_heads WHERE {KIND} "
+             f"IN ('Started', 'MatchEnded', 'ViolationRecorded') AND")
+    try:
+        yield from con.execute(f"{heads} {KIND} = 'Started' AND topic IN ({_marks(TOPICS_STARTED)}) ORDER BY rowid",
+                               TOPICS_STARTED)
+        yield from con.execute(
+            f"SELECT e.rowid, e.originator_id, e.topic, e.state FROM (SELECT originator_id AS o, "
+            f"max(originator_version) AS v FROM stored_events INDEXED BY zx_summary_turns WHERE {KIND} = "
+            f"'TurnStarted' AND topic IN ({_marks(TOPICS_TURN)}) GROUP BY originator_id) JOIN stored_events AS e "
+            f"ON e.originator_id = o AND e.originator_version = v", TOPICS_TURN)
+        rest = (*TOPICS_ENDED, *TOPICS_VIOLATION)
+        yield from con.execute(f"{heads} {KIND} IN ('MatchEnded', 'ViolationRecorded') AND topic IN ({_marks(rest)})",
+                               rest)
+    finally:
+        if began:
+            con.execute("COMMIT")

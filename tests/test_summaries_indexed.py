@@ -1,0 +1,158 @@
+"""The match summaries of a SQLite store read through its partial indexes (``zx_events.summaries.INDEXES``,
+made by every import) are those read from every event: for both games, matches stored with violations
+(turn numbers out of order among them), the 0.1.0 store once an import has indexed it, and ``zx serve``'s
+first read followed by the matches imported after it. A store without the indexes is read whole, as before;
+the import that indexes a store of many events says so first."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import zx
+from zx_events import application, summaries
+from zx_events.application import MatchService
+from zx_events.store import resolve_store
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+FIXTURE = Path(__file__).parent / "fixtures" / "zx-store-0.1.0.sqlite"
+TURNS_OUT_OF_ORDER = EXAMPLES / "invalid" / "501.3-turn-out-of-order.zxlog"
+
+
+def run(store: Path, *args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(zx, ["--store", str(store), *args])
+    return r.exit_code, r.stdout, r.stderr
+
+
+def unindexed_copy(store: Path, to: Path) -> Path:
+    """A copy of ``store`` without the summaries' indexes (as a store no import of this release has written)."""
+    shutil.copyfile(store, to)
+    con = sqlite3.connect(to)
+    for name in summaries.INDEXES:
+        con.execute(f"DROP INDEX IF EXISTS {name}")
+    con.commit()
+    con.close()
+    return to
+
+
+def indexed(store: Path) -> bool:
+    con = sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True)
+    try:
+        return summaries.has_indexes(con)
+    finally:
+        con.close()
+
+
+def listed(store: Path) -> list[dict]:
+    rows = summaries.read_sqlite(resolve_store(str(store), prepare=False, create=False))
+    assert rows is not None
+    return sorted(rows, key=lambda r: r["match"])
+
+
+def served(store: Path) -> list[dict]:
+    svc = MatchService(str(store), create=False)
+    try:
+        return sorted(svc.summaries(), key=lambda r: r["match"])
+    finally:
+        svc.close()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> Path:
+    """Both games' legal examples, and every invalid Z/X and X610Z example stored as played."""
+    s = tmp_path_factory.mktemp("indexed") / "events.sqlite"
+    legal = [*sorted((EXAMPLES / "legal").glob("*.zxlog")), *sorted((EXAMPLES / "x610z" / "legal").glob("*"))]
+    code, out, err = run(s, "import", "--no-analytics", *map(str, legal))
+    assert code == 0, out + err
+    invalid = [*sorted((EXAMPLES / "invalid").glob("*.zxlog")), *sorted((EXAMPLES / "x610z" / "invalid").glob("*"))]
+    run(s, "import", "--no-analytics", "--accept-violations", *map(str, invalid))  # (some are refused: format)
+    return s
+
+
+def test_an_import_indexes_the_store_and_the_listing_through_the_indexes_is_the_whole_read(store, tmp_path):
+    assert indexed(store)
+    copy = unindexed_copy(store, tmp_path / "copy.sqlite")
+    con = sqlite3.connect(f"{copy.as_uri()}?mode=ro", uri=True)
+    assert summaries.indexed_notes(con) is None  # (read whole)
+    con.close()
+    rows = listed(store)
+    games = {r["game"] for r in rows}
+    violated = [r for r in rows if r["violations"]]
+    assert games == {"zx", "x610z"} and len(violated) >= 20 and len(rows) >= 40, (games, len(violated), len(rows))
+    assert rows == listed(copy)
+    assert served(store) == served(copy) == rows  # the application's read (zx serve, the Python API) too
+
+
+def test_every_stored_match_numbers_its_turns_1_2_3_so_its_last_turn_is_its_greatest(store):
+    """What the indexed read takes of TurnStarted (each match's last): the engines number the turns themselves,
+    whatever a record says (501.3-turn-number, stored with its violation) and in 0.1.0's store too."""
+    for path in (store, FIXTURE):
+        svc = MatchService(str(path), create=False, write=False)
+        con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+        try:
+            turns: dict = {}
+            for oid, state in con.execute("SELECT originator_id, state FROM stored_events WHERE topic LIKE "
+                                          "'%:TurnStarted' ORDER BY originator_id, originator_version"):
+                turns.setdefault(oid, []).append(svc.mapper.fields(state)["turn"])
+        finally:
+            con.close()
+            svc.close()
+        assert len(turns) >= 20 and all(t == list(range(1, len(t) + 1)) for t in turns.values())
+    rows = {r["match"]: r for r in listed(store)}
+    assert rows["invalid-501.3-turn-number"]["violations"] >= 1  # (its second turn record says turn 3)
+
+
+def test_the_0_1_0_store_once_imported_into_lists_its_matches_as_before(tmp_path):
+    copy = tmp_path / "old.sqlite"
+    shutil.copyfile(FIXTURE, copy)
+    code, before, err = run(copy, "matches", "--format", "json")
+    assert code == 0 and not indexed(copy), err
+    x610z = sorted((EXAMPLES / "x610z" / "legal").glob("*"))[0]  # (the 0.1.0 store's are Z/X matches)
+    code, out, err = run(copy, "import", "--no-analytics", str(x610z))
+    assert code == 0 and indexed(copy) and "1 imported" in out + err, out + err
+    assert "indexing" not in err  # (20 matches: at once, said nothing)
+    code, after, err = run(copy, "matches", "--format", "json")
+    assert code == 0, err
+    old = json.loads(before)
+    new = json.loads(after)
+    assert len(new) == len(old) + 1 and new[:len(old)] == old  # (store order kept)
+    assert served(copy) == sorted(new, key=lambda r: r["match"])
+
+
+def test_zx_serve_first_read_then_the_matches_imported_after_it(tmp_path):
+    live = tmp_path / "live.sqlite"
+    code, out, err = run(live, "import", "--no-analytics", *map(str, sorted((EXAMPLES / "legal").glob("*.zxlog"))))
+    assert code == 0 and indexed(live), out + err
+    reader = MatchService(str(live), create=False, write=False)  # (zx serve's)
+    try:
+        rows: dict = {}
+        last = reader.update_summaries(rows)
+        assert last == reader.recorder.max_notification_id() and len(rows) == 5
+        x610z = sorted((EXAMPLES / "x610z" / "legal").glob("*"))
+        code, out, err = run(live, "import", "--no-analytics", str(x610z[0]))
+        assert code == 0, out + err
+        code, out, err = run(live, "import", "--no-analytics", "--accept-violations", str(TURNS_OUT_OF_ORDER))
+        assert code == 0, out + err
+        assert reader.update_summaries(rows, last) > last
+        assert len(rows) == 7 and sorted(rows.values(), key=lambda r: r["match"]) == served(live) == listed(live)
+    finally:
+        reader.close()
+
+
+def test_an_import_into_a_store_of_many_events_says_it_indexes_it_first(store, tmp_path, monkeypatch):
+    copy = unindexed_copy(store, tmp_path / "big.sqlite")
+    con = sqlite3.connect(copy)
+    events = con.execute("SELECT max(rowid) FROM stored_events").fetchone()[0]
+    con.close()
+    monkeypatch.setattr(application, "INDEX_NOTE_EVENTS", 100)  # (a million and more, otherwise)
+    code, out, err = run(copy, "import", "--no-analytics", str(EXAMPLES / "legal" / "first-turns.zxlog"))
+    assert code == 0 and indexed(copy), out + err
+    assert f"note: indexing the store's {events:,} events for listing its matches (once: about 1 s)" in err
+    code, out, err = run(copy, "import", "--no-analytics", str(EXAMPLES / "legal" / "rules-fidelity.zxlog"))
+    assert code == 0 and "indexing" not in err  # once
