@@ -156,3 +156,21 @@ def test_an_import_into_a_store_of_many_events_says_it_indexes_it_first(store, t
     assert f"note: indexing the store's {events:,} events for listing its matches (once: about 1 s)" in err
     code, out, err = run(copy, "import", "--no-analytics", str(EXAMPLES / "legal" / "rules-fidelity.zxlog"))
     assert code == 0 and "indexing" not in err  # once
+
+
+def test_an_import_drops_the_summaries_indexes_of_another_set_of_games(store, tmp_path):
+    """A release with other games names its indexes otherwise; an import keeps only its own up to date."""
+    copy = unindexed_copy(store, tmp_path / "other.sqlite")
+    con = sqlite3.connect(copy)
+    con.execute("CREATE INDEX zx_summary_turns_00000000 ON stored_events(originator_id) WHERE topic = 'zx.match:X'")
+    con.execute("CREATE INDEX mine ON stored_events(topic)")  # (not ours: kept)
+    con.commit()
+    con.close()
+    code, out, err = run(copy, "import", "--no-analytics", str(EXAMPLES / "legal" / "first-turns.zxlog"))
+    assert code == 0, out + err
+    con = sqlite3.connect(f"{copy.as_uri()}?mode=ro", uri=True)
+    names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE "
+                                       "'sqlite_%'")}
+    con.close()
+    assert names == {*summaries.INDEXES, "mine"}
+    assert listed(copy) == listed(store)

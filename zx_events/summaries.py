@@ -2,8 +2,8 @@
 violations, game), built from the notifications of four kinds of event read without their classes.
 
 ``update`` is the one fold, used by ``MatchService.update_summaries`` (``zx serve``'s match list,
-the Python API) over the recorder's notifications. ``read_sqlite`` folds the same rows read with one
-read-only statement straight from a SQLite store's file, so ``zx matches`` neither imports
+the Python API) over the recorder's notifications. ``read_sqlite`` folds the same rows read with
+read-only statements straight from a SQLite store's file, so ``zx matches`` neither imports
 ``eventsourcing`` (about a fifth of its start-up, issue 20 target 4) nor opens the application.
 It takes that path only where it reads exactly what the application would: a SQLite file with
 this package's table, no cipher or compressor configured, and every payload the canonical JSON the
@@ -14,14 +14,16 @@ Both read a SQLite store through two partial indexes (``INDEXES``) where it has 
 gives it (``MatchService.index_summaries``): every Started, MatchEnded and ViolationRecorded event, and
 of each match only its last TurnStarted (both engines number a match's turns 1, 2, 3, ... whatever its
 records say, a violation or not, so its last is its greatest; 0.1.0's did too). Without
-them (a store no release since 0.2 has imported into) every event is read to find those: at 130,000
-matches 13 s against about 2 s.
+them (a store no import of round 33 or later has written) every event is read to find those: at
+130,000 matches 10.6-13.4 s against 3.4-3.9 s (docs/architecture.md, "Stored data does not move").
 """
 
 from __future__ import annotations
 
+import heapq
 import os
 import sqlite3
+from operator import itemgetter
 from typing import Any, Callable, Iterable, Iterator
 from uuid import UUID
 
@@ -37,15 +39,34 @@ TOPICS_ENDED = games.topics("MatchEnded")
 TOPICS_VIOLATION = games.topics("ViolationRecorded")
 TOPICS = (*TOPICS_STARTED, *TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION)
 
-# The partial indexes through which a SQLite store's summaries are read (``indexed_notes``), keyed by the topic's kind
-# (the part after the colon), so every game's events are in them: the events a summary is made of but TurnStarted
-# ("heads"), and the key of every TurnStarted, its topic in the index so that the last of each match is found in it
-# alone. Made by ``create_indexes`` (zx import); a store without them is read whole (``update`` over every event).
-KIND = "substr(topic, instr(topic, ':') + 1)"
+# The partial indexes through which a SQLite store's summaries are read (``indexed_notes``): "heads", the events a
+# summary is made of but TurnStarted, keyed by topic; "turns", the key of every TurnStarted with its topic, so that
+# each match's last is found in the index alone. Their conditions name every registered game's topics, compared one
+# by one (a kind taken out of the topic, or an IN list, cost an import 2.9 us an event, these 0.5: measured on
+# 300,000 events); the names end with a digest of the conditions, so that a release with another set of games makes
+# its own (``create_indexes`` drops the others). Made by every import; a store without them is read whole.
+def _fnv1a(text: str) -> str:
+    """A 32-bit FNV-1a digest of ``text``, in hex (hashlib loads two modules ``zx matches`` does without)."""
+    h = 0x811C9DC5
+    for b in text.encode():
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return f"{h:08x}"
+
+
+def _either(topics: tuple[str, ...]) -> str:
+    assert all(t.replace(".", "").replace(":", "").replace("_", "").isalnum() for t in topics)  # (quoted as they are)
+    return "(" + " OR ".join(f"topic = '{t}'" for t in topics) + ")"
+
+
+HEADS_WHERE = _either((*TOPICS_STARTED, *TOPICS_ENDED, *TOPICS_VIOLATION))
+TURNS_WHERE = _either(TOPICS_TURN)
+_TAG = _fnv1a(f"{HEADS_WHERE} {TURNS_WHERE}")
+HEADS_INDEX, TURNS_INDEX = f"zx_summary_heads_{_TAG}", f"zx_summary_turns_{_TAG}"
 INDEXES = {
-    "zx_summary_heads": f"ON stored_events({KIND}) WHERE {KIND} IN ('Started', 'MatchEnded', 'ViolationRecorded')",
-    "zx_summary_turns": f"ON stored_events(originator_id, originator_version, topic) WHERE {KIND} = 'TurnStarted'",
+    HEADS_INDEX: f"ON stored_events(topic) WHERE {HEADS_WHERE}",
+    TURNS_INDEX: f"ON stored_events(originator_id, originator_version, topic) WHERE {TURNS_WHERE}",
 }
+INDEX_PREFIX = "zx_summary_"
 
 # eventsourcing settings that change how payloads are stored (as ENV or APPNAME_ENV)
 _CODEC_SETTINGS = ("CIPHER_TOPIC", "COMPRESSOR_TOPIC")
@@ -153,6 +174,9 @@ def read_sqlite(config: Any) -> list[dict[str, Any]] | None:
         con.close()
 
 
+_first = itemgetter(0)
+
+
 def _marks(values: tuple[str, ...]) -> str:
     return ", ".join("?" * len(values))
 
@@ -169,9 +193,21 @@ def _create(name: str) -> str:
     return f"CREATE INDEX {name} {INDEXES[name]}"  # (as SQLite keeps it, IF NOT EXISTS left out)
 
 
-def create_indexes(con: Any) -> None:
-    """Make the ``INDEXES`` a SQLite store lacks, on ``con`` (a writer's, in its transaction): at once in a new
-    store; in one of many events a read of them all (about 30 s at 20 million events), once."""
+def other_indexes(con: Any) -> list[str]:
+    """The summaries' indexes of another release's set of games in the SQLite store on ``con`` (``INDEXES``'
+    text): an import keeps them up to date for nothing, and drops them (``create_indexes``)."""
+    return [name for (name,) in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stored_events' AND substr(name, 1, ?) = ?",
+        (len(INDEX_PREFIX), INDEX_PREFIX)).fetchall() if name not in INDEXES]
+
+
+def create_indexes(con: Any, drop: list[str] = ()) -> None:
+    """Make the ``INDEXES`` a SQLite store lacks, and drop the indexes ``drop`` (``other_indexes``), on ``con`` (a
+    writer's, in its transaction): at once in a new store; in one of many events a read of them all (17 s at 21
+    million events here), once. Only writes: a read first would begin the transaction as a reader, which
+    another importer's commit then keeps from writing ("database is locked" at once, whatever the timeout)."""
+    for name in drop:
+        con.execute(f'DROP INDEX IF EXISTS "{name}"')
     for name in INDEXES:
         con.execute(_create(name).replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1))
 
@@ -197,20 +233,17 @@ def indexed_notes(con: sqlite3.Connection) -> tuple[Iterator[tuple[int, Any, str
 
 
 def _notes(con: sqlite3.Connection, began: bool) -> Iterator[tuple[int, Any, str, bytes]]:
-    # (the index's own condition first: SQLite uses a partial index only where the query's WHERE has its terms)
-    heads = (f"SELECT rowid, originator_id, topic, state FROM stored_events INDEXED BY zx_summary_heads WHERE {KIND} "
-             f"IN ('Started', 'MatchEnded', 'ViolationRecorded') AND")
+    # (each statement has its index's condition: SQLite uses a partial index only where the WHERE has its terms)
+    heads = f"SELECT rowid, originator_id, topic, state FROM stored_events INDEXED BY {HEADS_INDEX} WHERE {HEADS_WHERE}"
     try:
-        yield from con.execute(f"{heads} {KIND} = 'Started' AND topic IN ({_marks(TOPICS_STARTED)}) ORDER BY rowid",
-                               TOPICS_STARTED)
+        # the Started events of each game in log order (the index's order within a topic), merged: the list's order
+        yield from heapq.merge(*(con.execute(f"{heads} AND topic = ?", (t,)) for t in TOPICS_STARTED), key=_first)
         yield from con.execute(
             f"SELECT e.rowid, e.originator_id, e.topic, e.state FROM (SELECT originator_id AS o, "
-            f"max(originator_version) AS v FROM stored_events INDEXED BY zx_summary_turns WHERE {KIND} = "
-            f"'TurnStarted' AND topic IN ({_marks(TOPICS_TURN)}) GROUP BY originator_id) JOIN stored_events AS e "
-            f"ON e.originator_id = o AND e.originator_version = v", TOPICS_TURN)
+            f"max(originator_version) AS v FROM stored_events INDEXED BY {TURNS_INDEX} WHERE {TURNS_WHERE} "
+            f"GROUP BY originator_id) JOIN stored_events AS e ON e.originator_id = o AND e.originator_version = v")
         rest = (*TOPICS_ENDED, *TOPICS_VIOLATION)
-        yield from con.execute(f"{heads} {KIND} IN ('MatchEnded', 'ViolationRecorded') AND topic IN ({_marks(rest)})",
-                               rest)
+        yield from con.execute(f"{heads} AND topic IN ({_marks(rest)})", rest)
     finally:
         if began:
             con.execute("COMMIT")
