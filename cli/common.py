@@ -69,14 +69,15 @@ def interrupted(e: BaseException) -> bool:
     return isinstance(e, RuntimeError) and str(e).strip() == "Query interrupted"
 
 
-def summaries(ctx: click.Context) -> list[dict]:
+def summaries(ctx: click.Context, first: int | None = None) -> list[dict]:
     """The stored matches' summaries (``zx matches``): of a SQLite store read straight from its file
-    without opening the application (``zx_events.summaries.read_sqlite``), else the service's."""
+    without opening the application (``zx_events.summaries.read_sqlite``), else the service's; ``first``:
+    at least the first so many (all of them, where they cannot be read so)."""
     from zx_events.store import resolve_store
     from zx_events.summaries import read_sqlite
 
     try:  # prepare=False: another kind of store is only parsed here, and opened by the service
-        rows = read_sqlite(resolve_store(ctx.obj["store"], prepare=False, create=False))
+        rows = read_sqlite(resolve_store(ctx.obj["store"], prepare=False, create=False), first)
     except ZXError as e:
         raise click.ClickException(str(e)) from None
     if rows is not None:

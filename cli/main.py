@@ -518,7 +518,8 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
         filters = MatchFilters(game, player, deck, event, since, until, winner, None)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
-    rows = summaries(ctx)
+    filtered = any(v is not None for v in (player, deck, event, since, until, winner, game)) or with_violations
+    rows = summaries(ctx, None if filtered else limit)  # (unfiltered, the first N: read match by match)
     unknown = None  # (kind, name, known names) of a filter no stored match has
     for value, kind, keys in ((player, "player", ("p1", "p2")), (deck, "deck", ("p1_deck", "p2_deck")),
                               (event, "event", ("event",))):

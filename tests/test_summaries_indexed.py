@@ -174,3 +174,16 @@ def test_an_import_drops_the_summaries_indexes_of_another_set_of_games(store, tm
     con.close()
     assert names == {*summaries.INDEXES, "mine"}
     assert listed(copy) == listed(store)
+
+
+def test_the_first_matches_read_match_by_match_are_the_lists_first(store):
+    """``zx matches --limit N`` without filters reads only the first N matches (summaries.read_sqlite's first)."""
+    config = resolve_store(str(store), prepare=False, create=False)
+    every = summaries.read_sqlite(config)
+    assert every is not None and len(every) > 40
+    for n in (1, 2, 7, len(every) - 1, len(every), len(every) + 5):
+        assert summaries.read_sqlite(config, n) == every[:n], n  # (store order: both games mixed, as stored)
+    code, out, err = run(store, "matches", "--limit", "3", "--format", "json")
+    assert code == 0 and json.loads(out) == every[:3], err
+    code, out, err = run(store, "matches", "--game", "x610z", "--limit", "2", "--format", "json")
+    assert code == 0 and json.loads(out) == [r for r in every if r["game"] == "x610z"][:2], err

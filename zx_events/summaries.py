@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 import os
 import sqlite3
+from itertools import islice
 from operator import itemgetter
 from typing import Any, Callable, Iterable, Iterator
 from uuid import UUID
@@ -143,10 +144,12 @@ def _canonical_fields(state: bytes) -> dict[str, Any]:
     return d
 
 
-def read_sqlite(config: Any) -> list[dict[str, Any]] | None:
+def read_sqlite(config: Any, first: int | None = None) -> list[dict[str, Any]] | None:
     """The summaries of a SQLite store (``zx_events.store.StoreConfig``, already checked by
     ``resolve_store``), read on a read-only connection to its file; None where only the application
-    can read them (see the module's text)."""
+    can read them (see the module's text). ``first``: at least the first matches of the list, so many
+    (``zx matches --limit N`` without filters: read match by match, up to ``FIRST_MAX``, where the store
+    has the indexes; at 130,000 matches 0.1 s instead of 3.5)."""
     from zx_events.store import ReadConnections, connect_read
 
     uri = ReadConnections.uri_of(config) if config.kind == "sqlite" else None
@@ -158,6 +161,13 @@ def read_sqlite(config: Any) -> list[dict[str, Any]] | None:
         return None
     try:
         rows: dict[Any, dict[str, Any]] = {}
+        if first is not None and first <= FIRST_MAX and has_indexes(con):
+            con.execute("BEGIN")  # (one state of the store)
+            try:
+                update(rows, _first_notes(con, first), _canonical_fields)
+            finally:
+                con.execute("COMMIT")
+            return list(rows.values())
         read = indexed_notes(con)
         if read is None:
             update(rows, con.execute(f"SELECT rowid, originator_id, topic, state FROM stored_events WHERE topic IN "
@@ -175,6 +185,21 @@ def read_sqlite(config: Any) -> list[dict[str, Any]] | None:
 
 
 _first = itemgetter(0)
+FIRST_MAX = 1_000  # read_sqlite(first=N): matches read one by one (all of each one's events); more: the list's way
+
+
+def _first_notes(con: sqlite3.Connection, n: int) -> Iterator[tuple[int, Any, str, bytes]]:
+    """The notes of the first ``n`` matches in log order: their Started events (each game's first ``n``
+    through the heads index, merged), then every event of theirs ``update`` folds, through the table's key."""
+    heads = f"SELECT rowid, originator_id, topic, state FROM stored_events INDEXED BY {HEADS_INDEX} WHERE {HEADS_WHERE}"
+    started = list(islice(heapq.merge(*(con.execute(f"{heads} AND topic = ? ORDER BY rowid LIMIT ?", (t, n))
+                                        for t in TOPICS_STARTED), key=_first), n))
+    yield from started
+    rest = (*TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION)
+    of_match = (f"SELECT rowid, originator_id, topic, state FROM stored_events WHERE originator_id = ? AND topic IN "
+                f"({_marks(rest)}) ORDER BY originator_version")
+    for note in started:
+        yield from con.execute(of_match, (note[1], *rest))
 
 
 def _marks(values: tuple[str, ...]) -> str:
