@@ -187,3 +187,63 @@ def test_the_first_matches_read_match_by_match_are_the_lists_first(store):
     assert code == 0 and json.loads(out) == every[:3], err
     code, out, err = run(store, "matches", "--game", "x610z", "--limit", "2", "--format", "json")
     assert code == 0 and json.loads(out) == [r for r in every if r["game"] == "x610z"][:2], err
+
+
+@pytest.mark.postgres
+def test_a_postgresql_store_is_indexed_by_its_owners_import_and_listed_through_the_indexes(postgres_server):
+    from urllib.parse import urlparse
+    import uuid
+
+    from zx_events.store import connect_postgres, postgres_env
+
+    url = postgres_server.fresh_url()
+    code, out, err = run(url, "import", "--no-analytics", *map(str, sorted((EXAMPLES / "legal").glob("*.zxlog"))))
+    assert code == 0, out + err
+    reader = MatchService(url, create=False, write=False)  # (zx serve's)
+    try:
+        assert reader._pg_indexed()
+        rows: dict = {}
+        last = reader.update_summaries(rows)  # through the indexes
+        assert last == reader.recorder.max_notification_id() and len(rows) == 5
+        invalid = [*sorted((EXAMPLES / "invalid").glob("*.zxlog"))[:6], *sorted((EXAMPLES / "x610z" / "legal").glob("*"))]
+        run(url, "import", "--no-analytics", "--accept-violations", *map(str, invalid))
+        assert reader.update_summaries(rows, last) > last  # the matches imported since, from the notifications
+        whole: dict = {}
+        reader.update_summaries(whole, 0)  # every notification read, as before
+        listed = list(rows.values())
+        assert listed == list(whole.values()) == reader.summaries()
+        assert len(listed) >= 10 and {r["game"] for r in listed} == {"zx", "x610z"} and any(r["violations"] for r in listed)
+    finally:
+        reader.close()
+    code, out, err = run(url, "matches", "--format", "json")
+    assert code == 0 and json.loads(out) == listed, err
+
+    # an importer role with the documented grants (docs/deployment.md), not the owner: its import leaves the store
+    # without the indexes (PostgreSQL lets only the owner make them) and the list is read whole, the same
+    env = postgres_env(url)
+    schema = env["POSTGRES_SCHEMA"]
+    events, snapshots = f'"{schema}".matches_events', f'"{schema}".matches_snapshots'
+    role = f"zx_indexer_{uuid.uuid4().hex[:8]}"
+    u = urlparse(url)
+    as_role = u._replace(netloc=f"{role}@{u.hostname}:{u.port}").geturl()
+    with connect_postgres(env) as conn:
+        for name in summaries.INDEXES:
+            conn.execute(f'DROP INDEX "{schema}"."{name}"')
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        for grant in (f'USAGE ON SCHEMA "{schema}"', f'USAGE ON ALL SEQUENCES IN SCHEMA "{schema}"',
+                      f"SELECT, INSERT ON {events}, {snapshots}", f"UPDATE ON {events}"):
+            conn.execute(f'GRANT {grant} TO "{role}"')
+    try:
+        code, out, err = run(as_role, "import", "--no-analytics", "--accept-violations", str(TURNS_OUT_OF_ORDER))
+        assert code == 0 and "Traceback" not in out + err, out + err
+        svc = MatchService(url, create=False, write=False)
+        try:
+            assert not svc._pg_indexed()
+            assert [r["match"] for r in svc.summaries()] == [r["match"] for r in listed] + [
+                "invalid-501.3-turn-out-of-order"]
+        finally:
+            svc.close()
+    finally:
+        with connect_postgres(env) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')

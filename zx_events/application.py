@@ -445,6 +445,7 @@ class MatchService(Application[UUID]):
             with rec.datastore.transaction(commit=True) as c:
                 c.executemany(rec.insert_events_statement, params)
             return
+        self.index_summaries()  # (PostgreSQL: where the role owns the table)
         rec.insert_events(stored)
 
     def write_one(self, out: ImportOutcome, log: Any, stored: list[StoredEvent]) -> None:
@@ -594,6 +595,12 @@ class MatchService(Application[UUID]):
         The events' stored fields are read without their classes (``MatchMapper.fields``), so listing
         matches imports no game. The first read of a SQLite store that has the summaries' indexes
         (``index_summaries``) reads a few events of each match through them (``summaries.indexed_notes``)."""
+        if after is None and self.store.kind == "postgres" and self._pg_indexed():
+            with self.recorder.datastore.get_connection() as conn, conn.transaction():
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                last = conn.execute(f"SELECT max(notification_id) FROM {self._pg_table}").fetchone()
+                summaries.update(rows, summaries.pg_notes(conn, self._pg_table), self.mapper.fields)
+            return next(iter(last.values())) if isinstance(last, dict) else last[0]
         con = self.read_connection() if after is None else None
         read = summaries.indexed_notes(con) if con is not None else None
         if read is not None:
@@ -609,12 +616,60 @@ class MatchService(Application[UUID]):
         last = summaries.update(rows, notes, self.mapper.fields)
         return after if last is None else last
 
+    @property
+    def _pg_table(self) -> str:
+        return f'"{self.recorder.datastore.schema}"."{self.recorder.events_table_name}"'
+
+    def _pg_indexed(self) -> bool:
+        """Whether the PostgreSQL store has the summaries' indexes, valid (``index_summaries``)."""
+        ds = self.recorder.datastore
+        with ds.get_connection() as conn:
+            found = summaries.pg_found_indexes(conn, ds.schema, self.recorder.events_table_name)
+        return all(found.get(name) for name in summaries.INDEXES)
+
+    def _pg_index_summaries(self, note: Callable[[str], None] | None) -> None:
+        """``index_summaries`` on PostgreSQL: under the lock the store's tables are made under
+        (``PostgresMatchRecorder.ddl_lock``), by a role that owns the table; another role's import (docs/deployment.md:
+        INSERT without ownership) leaves the store as it is, its list read whole."""
+        import psycopg
+
+        ds, rec = self.recorder.datastore, self.recorder
+        with ds.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (rec.ddl_lock,))
+            try:
+                found = summaries.pg_found_indexes(conn, ds.schema, rec.events_table_name)
+                drop = [name for name, valid in found.items() if name not in summaries.INDEXES or not valid]
+                if not drop and all(name in found for name in summaries.INDEXES):
+                    return
+                row = conn.execute("SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = "
+                                   "to_regclass(%s)", (self._pg_table,)).fetchone()
+                events = (row["n"] if isinstance(row, dict) else row[0]) or 0 if row is not None else 0
+                if note is not None and events >= INDEX_NOTE_EVENTS:
+                    note(f"indexing the store's {events:,} events for listing its matches (once: about "
+                         f"{max(1, round(events * INDEX_SECONDS_PER_EVENT))} s; inserts wait meanwhile)")
+                try:
+                    with conn.transaction():
+                        for name in drop:
+                            conn.execute(f'DROP INDEX IF EXISTS "{ds.schema}"."{name}"')
+                        for statement in summaries.pg_index_statements(self._pg_table).values():
+                            conn.execute(statement)
+                except psycopg.errors.InsufficientPrivilege:
+                    pass  # (not the table's owner: the list is read from every event, as before)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (rec.ddl_lock,))
+
     def index_summaries(self, note: Callable[[str], None] | None = None) -> None:
         """Give a SQLite store the indexes the match summaries are read through (``summaries.INDEXES``)
         if it lacks them: at once in a new store; in a store of many events written by an earlier release
         under a second per million events, said first to ``note``. Every import does it (its first
         write), so a store's listing is slow at most until its next import."""
-        if self._indexed or not self.rows_direct:
+        if self._indexed:
+            return
+        if self.store.kind == "postgres":
+            self._pg_index_summaries(note)
+            self._indexed = True
+            return
+        if not self.rows_direct:
             return
         con = self.read_connection()
         drop = summaries.other_indexes(con) if con is not None else []

@@ -992,6 +992,15 @@ def _make_recorder_class():
                 PostgresAggregateRecorder._insert_stored_events(self, curs, stored_events, **kwargs)
                 return self._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
 
+        @property
+        def ddl_lock(self) -> int:
+            """The advisory lock the store's tables (``create_table``) and indexes (``MatchService.index_summaries``)
+            are made under."""
+            import hashlib
+
+            table = f'"{self.datastore.schema}"."{self.events_table_name}"'
+            return int.from_bytes(hashlib.blake2b(table.encode(), digest_size=8).digest(), "big", signed=True)
+
         def create_table(self) -> None:
             import psycopg
 
@@ -1000,9 +1009,7 @@ def _make_recorder_class():
                 ds, events_table_name=snapshots_table(self.events_table_name))
             tables = [f'"{ds.schema}"."{t}"' for t in (self.events_table_name, snapshots.events_table_name)]
             statements = [*self.sql_create_statements, *snapshots.sql_create_statements]
-            import hashlib
-
-            key = int.from_bytes(hashlib.blake2b(tables[0].encode(), digest_size=8).digest(), "big", signed=True)
+            key = self.ddl_lock
             with ds.get_connection() as conn:
                 conn.execute("SELECT pg_advisory_lock(%s)", (key,))
                 try:

@@ -272,3 +272,47 @@ def _notes(con: sqlite3.Connection, began: bool) -> Iterator[tuple[int, Any, str
     finally:
         if began:
             con.execute("COMMIT")
+
+
+# PostgreSQL: the same two indexes (names and conditions), on the events table's notification id (the heads, in log
+# order) and key (the turns); made by an importer whose role owns the table (``MatchService.index_summaries``).
+def pg_index_statements(table: str) -> dict[str, str]:
+    """``CREATE INDEX`` statements of the ``INDEXES`` on ``table`` (quoted, with its schema)."""
+    return {HEADS_INDEX: f"CREATE INDEX IF NOT EXISTS {HEADS_INDEX} ON {table} (notification_id) WHERE {HEADS_WHERE}",
+            TURNS_INDEX: f"CREATE INDEX IF NOT EXISTS {TURNS_INDEX} ON {table} (originator_id, originator_version) "
+                         f"WHERE {TURNS_WHERE}"}
+
+
+def pg_found_indexes(conn: Any, schema: str, table: str) -> dict[str, bool]:
+    """The summaries' indexes (any release's) on ``schema.table``, by name: whether PostgreSQL may use each
+    (an index whose making was cut off is left invalid)."""
+    from psycopg.rows import tuple_row
+
+    return {r[0]: r[1] for r in conn.cursor(row_factory=tuple_row).execute(
+        "SELECT c.relname, i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON "
+        "t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = %s AND t.relname = %s "
+        "AND starts_with(c.relname, %s)", (schema, table, INDEX_PREFIX)).fetchall()}
+
+
+def pg_notes(conn: Any, table: str) -> Iterator[tuple[int, Any, str, bytes]]:
+    """``indexed_notes``' notes of a PostgreSQL store, on ``conn`` in a REPEATABLE READ transaction of the
+    caller's (read in pages by server-side cursors)."""
+    from psycopg.rows import tuple_row
+
+    rest = (*TOPICS_ENDED, *TOPICS_VIOLATION)
+    for n, (sql, params) in enumerate((
+            (f"SELECT notification_id, originator_id, topic, state FROM {table} WHERE {HEADS_WHERE} AND topic = ANY(%s) "
+             f"ORDER BY notification_id", (list(TOPICS_STARTED),)),
+            # each match's last TurnStarted, one step back in the index from the match's end (grouping all of them
+            # read every TurnStarted row from the table: PostgreSQL checks each one's visibility there; 4x slower)
+            (f"SELECT e.notification_id, e.originator_id, e.topic, e.state FROM (SELECT originator_id FROM {table} "
+             f"WHERE {HEADS_WHERE} AND topic = ANY(%s)) s CROSS JOIN LATERAL (SELECT notification_id, originator_id, "
+             f"topic, state FROM {table} WHERE {TURNS_WHERE} AND originator_id = s.originator_id ORDER BY "
+             f"originator_version DESC LIMIT 1) e", (list(TOPICS_STARTED),)),
+            (f"SELECT notification_id, originator_id, topic, state FROM {table} WHERE {HEADS_WHERE} AND topic = ANY(%s)",
+             (list(rest),)))):
+        with conn.cursor(name=f"zx_summaries_{n}", row_factory=tuple_row) as cur:
+            cur.itersize = 2000
+            cur.execute(sql, params)
+            for row in cur:
+                yield (row[0], row[1], row[2], bytes(row[3]) if row[3] is not None else None)
