@@ -247,3 +247,45 @@ def test_a_postgresql_store_is_indexed_by_its_owners_import_and_listed_through_t
         with connect_postgres(env) as conn:
             conn.execute(f'DROP OWNED BY "{role}"')
             conn.execute(f'DROP ROLE "{role}"')
+
+
+@pytest.mark.postgres
+def test_a_postgresql_import_whose_indexing_times_out_imports_all_the_same(postgres_server, monkeypatch):
+    """Making the indexes waits for the table lock another session holds (an import's, a judge's LOCK TABLE): past
+    the role's lock_timeout the import goes on without them (the next one makes them), never an error of its own."""
+    import threading
+
+    from zx_events.store import connect_postgres, postgres_env
+
+    url = postgres_server.fresh_url()
+    code, out, err = run(url, "import", "--no-analytics", str(EXAMPLES / "legal" / "first-turns.zxlog"))
+    assert code == 0, out + err
+    env = postgres_env(url)
+    schema = env["POSTGRES_SCHEMA"]
+    with connect_postgres(env) as conn:
+        for name in summaries.INDEXES:
+            conn.execute(f'DROP INDEX "{schema}"."{name}"')
+    holder = connect_postgres(env, autocommit=False)
+    holder.execute(f'LOCK TABLE "{schema}".matches_events IN EXCLUSIVE MODE')
+    release = threading.Timer(2.5, holder.commit)
+    release.start()
+    monkeypatch.setenv("PGOPTIONS", "-c lock_timeout=1000")
+    try:
+        code, out, err = run(url, "import", "--no-analytics", str(EXAMPLES / "legal" / "rules-fidelity.zxlog"))
+    finally:
+        release.join()
+        holder.close()
+    assert code == 0 and "1 imported" in out + err and "Traceback" not in out + err, out + err
+    svc = MatchService(url, create=False, write=False)
+    try:
+        assert not svc._pg_indexed() and len(svc.summaries()) == 2
+    finally:
+        svc.close()
+    monkeypatch.delenv("PGOPTIONS")
+    code, out, err = run(url, "import", "--no-analytics", str(EXAMPLES / "legal" / "range-attacks-win-by-life.zxlog"))
+    assert code == 0, out + err
+    svc = MatchService(url, create=False, write=False)
+    try:
+        assert svc._pg_indexed() and len(svc.summaries()) == 3  # the next import made them
+    finally:
+        svc.close()

@@ -655,6 +655,8 @@ class MatchService(Application[UUID]):
                             conn.execute(statement)
                 except psycopg.errors.InsufficientPrivilege:
                     pass  # (not the table's owner: the list is read from every event, as before)
+                except psycopg.Error:  # (the table lock an importer holds past lock_timeout, a statement_timeout):
+                    pass  # the import goes on, and the next one makes them
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (rec.ddl_lock,))
 
