@@ -163,9 +163,11 @@ def read_sqlite(config: Any, first: int | None = None) -> list[dict[str, Any]] |
         rows: dict[Any, dict[str, Any]] = {}
         if first is not None and first <= FIRST_MAX and has_indexes(con):
             con.execute("BEGIN")  # (one state of the store)
+            notes = _first_notes(con, first)
             try:
-                update(rows, _first_notes(con, first), _canonical_fields)
+                update(rows, notes, _canonical_fields)
             finally:
+                notes.close()
                 con.execute("COMMIT")
             return list(rows.values())
         read = indexed_notes(con)
