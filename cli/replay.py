@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any
+from typing import Any, Sequence
 
 import click
 
@@ -152,16 +152,19 @@ def _draw(hist: Any, out: "Output", perspective: str, seq: int | None, stop_seq:
                                click.get_current_context(silent=True))  # given do not go together, as --turn --event)
     start = hist.step_of(seq) if seq is not None else 0
     end = hist.bounds[start][1]
-    if seq is not None and end != seq:  # a position inside a step: show it cut there, then the rest of it
-        out.step(hist.step_at(seq, perspective))
+    parts = []  # a position inside a step: that step cut there, then the rest of it
+    if seq is not None and end != seq:
+        parts.append(hist.step_at(seq, perspective))
         rest = end if stop_seq is None else min(end, stop_seq)
         if rest > seq:  # (it went on with the next step: the step's events after ``seq`` were never shown)
-            out.step(hist.part(seq + 1, rest, perspective))
-        start += 1
+            parts.append(hist.part(seq + 1, rest, perspective))
     # (standard input closed, ``<&-``: None; every step is printed, as without a terminal)
     if interactive and sys.stdin is not None and sys.stdin.isatty() and fmt == "table":
-        _interactive(hist, perspective, start, out)
+        _interactive(hist, perspective, start, out, parts)  # (the parts paged as a step is, its prompt after them)
         return
+    for part in parts:
+        out.step(part)
+    start += bool(parts)
     stop = len(hist.bounds) if stop_seq is None else hist.step_of(stop_seq) + 1
     for step in hist.steps(perspective, start, stop):
         if stop_seq is not None and step.seq_last > stop_seq:
@@ -210,12 +213,18 @@ def _page(lines: list[str]) -> list[str]:
     return lines[n:]
 
 
-def _interactive(hist: Any, perspective: str, index: int, out: "Output") -> None:
+def _interactive(hist: Any, perspective: str, index: int, out: "Output", parts: Sequence[Any] = ()) -> None:
+    """The review from step ``index``; ``parts``: what to show of that step in its place (``--event N`` inside
+    it: the step cut after N, then the rest of it), paged as one step is (they were printed whole, the next step
+    drawn under them at once, QA round 32)."""
     last = len(hist.bounds) - 1
     index = min(index, last)
     shown = None
     keys: list[str] = []
     rest: list[str] = []  # the lines of the step shown still to show (a step taller than the terminal: more(1))
+    if parts:
+        rest = _page([line for part in parts for line in out.step_lines(part)])
+        shown = index
     while True:
         if index != shown:
             (step,) = hist.steps(perspective, index, index + 1)

@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCH = "hand-first-turns-001"  # examples/legal/first-turns.zxlog: 22 steps
-PROMPT = re.compile(r"\[(\d+)/22\] ")
+PROMPT = re.compile(r"\[(\d+)/\d+\] ")  # (22 steps: MATCH's)
 RIGHT, LEFT, UP, DOWN = "\x1b[C", "\x1b[D", "\x1b[A", "\x1b[B"
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
@@ -33,7 +33,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     path = tmp_path_factory.mktemp("step") / "s.sqlite"
     r = CliRunner().invoke(zx, ["--store", str(path), "import", "--no-analytics",
-                                str(ROOT / "examples" / "legal" / "first-turns.zxlog")])
+                                str(ROOT / "examples" / "legal" / "first-turns.zxlog"),
+                                str(ROOT / "examples" / "legal" / "rules-fidelity.zxlog")])  # (its steps of 2-5 events)
     assert r.exit_code == 0, r.output
     return path
 
@@ -47,7 +48,8 @@ class Terminal:
     """``zx --store STORE replay MATCH --step ARGS`` on a pseudo-terminal of ``cols`` columns (stdin, stdout and
     stderr; ``stderr``: a file instead). ``key`` types a key and waits for the next prompt (or the end)."""
 
-    def __init__(self, store: Path, cols: int, *args: str, stderr: Path | None = None, rows: int = 200) -> None:
+    def __init__(self, store: Path, cols: int, *args: str, stderr: Path | None = None, rows: int = 200,
+                 match: str = MATCH) -> None:
         self.master, slave = os.openpty()
         _size(slave, cols, rows)
         env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"}
@@ -56,7 +58,7 @@ class Terminal:
         self.err = open(stderr, "wb") if stderr else None
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "import sys; from cli.main import main; sys.argv[0] = 'zx'; main()",
-             "--store", str(store), "replay", MATCH, "--step", *args],
+             "--store", str(store), "replay", match, "--step", *args],
             stdin=slave, stdout=slave, stderr=self.err or slave, env=env, close_fds=True, start_new_session=True)
         os.close(slave)
         self.out = b""
@@ -253,7 +255,7 @@ def test_the_title_is_unchanged_where_it_fits(store):
 
 # ---------------------------------------------------------------------- a step taller than the terminal
 SGR = re.compile(r"\x1b\[[0-9;]*m")
-MORE_PROMPT = re.compile(r"\[(\d+)/22\] more \((\d+) lines?\): [^\r\n]*?(?:\r\x1b\[K|$)")
+MORE_PROMPT = re.compile(r"\[(\d+)/\d+\] more \((\d+) lines?\): [^\r\n]*?(?:\r\x1b\[K|$)")
 
 
 def _pages(text: str) -> list[list[str]]:
@@ -261,7 +263,7 @@ def _pages(text: str) -> list[list[str]]:
     plain = SGR.sub("", text).replace("\r\n", "\n")
     pages = [[]]
     for line in plain.split("\n"):
-        for i, part in enumerate(re.split(r"\[\d+/22\] [^\n]*?(?:\r\x1b\[K|$)", line)):
+        for i, part in enumerate(re.split(r"\[\d+/\d+\] [^\n]*?(?:\r\x1b\[K|$)", line)):
             if i:
                 pages.append([])
             if part:
@@ -319,3 +321,36 @@ def test_a_step_that_fits_gets_no_page_prompt(store):
     assert term.end() == 0
     assert not MORE_PROMPT.search(SGR.sub("", term.text))
     assert term.prompts()[:2] == [3, 4]
+
+
+def test_an_event_inside_a_step_pages_the_parts_of_that_step_as_a_step(store):
+    """``--step --event N`` with N inside a step: the step cut after N, then the rest of it, were printed whole
+    (scrolling off a terminal of 24 lines, the judge's deck lists among them) and the next step drawn under them
+    before any key. They are paged as a step is, their prompts are that step's, and the next step waits for ``n``."""
+    match = "rules-fidelity-605-6-lethal-startup"  # step 20: events 22-24 (examples/legal/rules-fidelity.zxlog)
+    term = Terminal(store, 100, "--event", "22", rows=24, match=match)
+    for _ in range(20):  # space to the parts' last page
+        if term.prompts()[-1:] != [20] or not MORE_PROMPT.search(SGR.sub("", term.text).rsplit("\n", 1)[-1]):
+            break
+        term.key(" ")
+    text = SGR.sub("", term.text)
+    left = [(int(m.group(1)), int(m.group(2))) for m in MORE_PROMPT.finditer(text)]
+    assert len(left) >= 2 and [at for at, _ in left] == [20] * len(left), text[-3000:]
+    assert [n for _, n in left] == sorted((n for _, n in left), reverse=True)
+    pages = _pages(term.text)
+    assert all(len(page) <= 23 for page in pages[:len(left)]), [len(p) for p in pages]
+    assert term.prompts()[-1] == 20 and "step 21" not in text, text[-3000:]  # the usual prompt, of the same step
+    shown = [line for page in pages[:len(left) + 1] for line in page]
+    # every line of both parts once, in order: as --to prints them (a pipe: no styles) at the same width
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+    drawn = subprocess.run([sys.executable, "-c", "import sys; from cli.main import main; sys.argv[0] = 'zx'; main()",
+                            "--store", str(store), "replay", match, "--event", "22", "--to", "24"],
+                           capture_output=True, text=True, env=env, check=True).stdout.splitlines()
+    assert [t.split(" · ")[1:3] for t in titles("\n".join(drawn))] == [["step 20", "seq 22/44"],
+                                                                         ["step 20", "seq 24/44"]]
+    drawn = [line for line in drawn if line.strip()]  # (a page's lines: the blank line between the parts left out)
+    assert [line.rstrip() for line in shown] == [line.rstrip() for line in drawn]
+    term.key("n")
+    assert term.prompts()[-1] == 21 and [t.split(" · ")[1] for t in titles(term.text)][-1] == "step 21"
+    term.key("q")
+    assert term.end() == 0
