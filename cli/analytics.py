@@ -406,7 +406,7 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
                        f"--by first` counts them", err=True)
         elif unfinished:
             which = ("the one match in the analytics file has no result (its log stops before its end)" if unfinished == 1
-                     else f"none of the {unfinished} matches in the analytics file has a result (each log stops before "
+                     else f"none of the {unfinished:,} matches in the analytics file has a result (each log stops before "
                           f"its end)")
             click.echo(f"no rows: {which}, and {method} count{'s' * (method[-1] != 's')} finished matches only", err=True)
         elif df.height == 0:  # name every option that chose rows: the filters, and cards' --card
@@ -607,7 +607,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         raise click.UsageError("the query holds no statement: give a SELECT (docs/data-dictionary.md lists the "
                                "tables)")
     if statements > 1:
-        click.echo(f"{statements} statements: the rows shown are the last one's", err=True)
+        click.echo(f"{statements:,} statements: the rows shown are the last one's", err=True)
     path = resolve_analytics_path(ctx, analytics_path)
     too_big = (f"the query needs more memory than zx sql allows (DuckDB's work at most 2 GB, all of it "
                f"{SQL_DATA_MEMORY >> 30} GiB; docs/security.md): ask for less (fewer rows or columns, smaller values)")

@@ -35,7 +35,7 @@ def _summary(a) -> str:
         kinds = " and ".join(a.unchecked)
         return (f"{a.match or '?'} ({a.source}): not re-checked (its pinned {kinds} not given: pass "
                 f"{' and '.join(f'--{k} FILE' for k in a.unchecked)}); integrity {integrity}{head}")
-    return (f"{a.match or '?'} ({a.source}): {n or 'no'} violation{'s' if n != 1 else ''}; checked with {used}; "
+    return (f"{a.match or '?'} ({a.source}): {f'{n:,}' if n else 'no'} violation{'s' if n != 1 else ''}; checked with {used}; "
             f"integrity {integrity}{head}")
 
 
@@ -209,13 +209,13 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
         # how many matches were read (a file with no readable match is not one: "2 violations in 2 matches"
         # was said of an empty file and a broken one)
         formats = sum(1 for a in audits for f in a.findings if not f.rule)
-        parts = [f"{len(broken)} failing integrity"] if broken else []
-        parts.append(f"{n - formats or 'no'} rule violation{'s' if n - formats != 1 else ''}")
+        parts = [f"{len(broken):,} failing integrity"] if broken else []
+        parts.append(f"{f'{n - formats:,}' if n - formats else 'no'} rule violation{'s' if n - formats != 1 else ''}")
         if formats:
-            parts.append(f"{formats} malformed log{'s' if formats != 1 else ''}")
+            parts.append(f"{formats:,} malformed log{'s' if formats != 1 else ''}")
         read = sum(1 for a in audits if a.match)
         title = (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + \
-            f" in {read} match{'es' if read != 1 else ''}"
+            f" in {read:,} match{'es' if read != 1 else ''}"
         unchecked = sorted({k for a in audits for k in a.unchecked})
         if unchecked:  # (its pinned board not given: nothing judged, so "no rule violations" is not of it)
             title += (f"; {sum(1 for a in audits if a.unchecked)} not re-checked (pass "
@@ -432,7 +432,7 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
     if fmt == "table":
         _verdict_table(rows_out)
     bad = [v for v in verdicts if not v.ok]
-    click.echo(f"{len(verdicts) - len(bad)} intact, {len(bad)} failed in {svc.store.label}", err=True)
+    click.echo(f"{len(verdicts) - len(bad):,} intact, {len(bad):,} failed in {svc.store.label}", err=True)
     store = StoreCheck.of(ledger, None if matches else len(targets), store_head)
     for line in store.lines:
         click.echo(line, err=True)
@@ -543,12 +543,12 @@ def _seal(svc, ledger, verdicts, targets, bad, store: StoreCheck) -> StoreCheck:
     added = [v for v in bad if v.status == "added"]
     if added:
         raise click.ClickException(
-            f"not sealing: {len(added)} match{'es are' if len(added) != 1 else ' is'} not in the store seal "
+            f"not sealing: {len(added):,} match{'es are' if len(added) != 1 else ' is'} not in the store seal "
             f"({', '.join(v.match for v in added[:3])}{', ...' if len(added) > 3 else ''}): written into this sealed "
             f"store outside zx import, and a seal would vouch for them; zx import seals the matches it stores "
             f"(remove these and import their logs)")
     if bad:
-        raise click.ClickException(f"not sealing: {len(bad)} match{'es' if len(bad) != 1 else ''} "
+        raise click.ClickException(f"not sealing: {len(bad):,} match{'es' if len(bad) != 1 else ''} "
                                    f"fail verification (see above); a seal would vouch for them")
     uids = dict(targets)
     todo = [v for v in verdicts if v.ok and not ledger.exists]
@@ -561,7 +561,7 @@ def _seal(svc, ledger, verdicts, targets, bad, store: StoreCheck) -> StoreCheck:
         later = [against_seal(now, v, uids[v.match]) for v in todo]
         listed = sum(v.ok for v in later)
         line = (f"0 matches sealed: the store was sealed meanwhile by another process (zx verify --seal), which "
-                f"lists {listed} of these {len(todo)}"
+                f"lists {listed:,} of these {len(todo):,}"
                 f"{'' if listed == len(todo) else ' (zx verify names the others)'}; " + seal_summary(now))
         click.echo(line, err=True)
         for v, w in zip(todo, later):

@@ -160,7 +160,7 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
     # the same style as zx stats: rates as percentages with their Wilson 95% interval, fitted to the terminal
     for key, (game, decks, seats, attacks) in per_game.items():
         n = sum(1 for g in _games_of(paths, every) if g is game)
-        click.echo("\n" + _fitted(f"== {game.name} ({key}): {n} match{'es' if n != 1 else ''}, "
+        click.echo("\n" + _fitted(f"== {game.name} ({key}): {n:,} match{'es' if n != 1 else ''}, "
                                   f"zx stats ... --game {key}", "   "))
         emit_frame(decks.select("deck", "games", "win_rate", "win_rate_low", "win_rate_high", "low_sample"), "table",
                    title="Win rate by deck (Wilson 95%)", hint=_WIDER)

@@ -374,8 +374,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                 f"{counted(imported, 'match', 'matches')} reported above are not in it; run the import again")
         unfinished = [o.match_id for o in outcomes if o.status == "imported" and not o.finished]
         if unfinished:  # a log cut short (a pipe whose writer died) is a legal match that stops: kept for good
-            named = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3} more" if len(unfinished) > 3 else "")
-            click.echo(f"note: {len(unfinished)} match{'es' if len(unfinished) != 1 else ''} stored without a result "
+            named = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3:,} more" if len(unfinished) > 3 else "")
+            click.echo(f"note: {len(unfinished):,} match{'es' if len(unfinished) != 1 else ''} stored without a result "
                        f"({named}): {'its log stops' if len(unfinished) == 1 else 'their logs stop'} before the match "
                        f"ends; a longer log under the same id will be refused as different content (stored matches are "
                        f"never rewritten)", err=True)
@@ -385,7 +385,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                                {o.game for o in outcomes}, "log of this import")
         # (a store this command made and stored nothing in is removed again when the command ends, unless
         # another importer has it open or put something in it meanwhile: zx_events.newstore)
-        click.echo(f"{imported} imported, {unchanged} unchanged, {len(rejected)} rejected "
+        click.echo(f"{imported:,} imported, {unchanged:,} unchanged, {len(rejected):,} rejected "
                    f"into {svc.store.label}", err=True)
         if update_analytics and imported:
             from .analytics import update_after_import

@@ -163,8 +163,9 @@ def json_text(value: Any) -> str:
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``1 match``, ``2 matches``: a count and its noun, singular for one (``plural``: when not noun + s)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+    """``1 match``, ``2 matches``, ``1,234 more rows``: a count (thousands separated, as every count a message gives)
+    and its noun, singular for one (``plural``: when not noun + s)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 TABLE_ROWS = 1000  # rows a table shows at most (a note on stderr counts the others; CSV and JSON give them all)

@@ -439,7 +439,7 @@ def _prepare_failed(svc: Any, e: Exception, prepared: int, total: int) -> str:
     what to do. The matches prepared before keep their snapshots: a run again skips them."""
     from .common import store_failed
 
-    done = f"{prepared} of {counted(total, 'match', 'matches')} {'was' if prepared == 1 else 'were'} prepared before (their snapshots stay; zx prepare skips them)"
+    done = f"{prepared:,} of {counted(total, 'match', 'matches')} {'was' if prepared == 1 else 'were'} prepared before (their snapshots stay; zx prepare skips them)"
     cause, todo = store_failed(svc.store, e, "run zx prepare again",
                                kept="seeks still work, replaying from the first event; ")
     return f"cannot write snapshots to {svc.store.label}: {cause}. {done}; {todo}"
@@ -531,6 +531,6 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
            "repaired": repaired, "damaged": len(damaged), "newer_rules": len(newer),
            "seconds": round(time.perf_counter() - t0, 2)}
     emit([row], fmt, PREPARE_COLUMNS)
-    click.echo(f"{counted(written, 'snapshot')} written for {prepared} of {counted(len(targets), 'match', 'matches')} in {svc.store.label}", err=True)
+    click.echo(f"{counted(written, 'snapshot')} written for {prepared:,} of {counted(len(targets), 'match', 'matches')} in {svc.store.label}", err=True)
     if damaged or newer:
         sys.exit(1)

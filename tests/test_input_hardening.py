@@ -264,7 +264,7 @@ def test_a_line_past_the_reading_limit_is_dropped_as_it_is_read(tmp_path, worker
     r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--workers", workers, str(log), str(zeros))
     assert r.exit_code == 1, r.output
     for where in (f"{log}:4", f"{zeros}:1"):
-        assert f"{where}: format: line too long: more than {LONG_LINE:,} bytes (at most {MAX_LINE} characters; " \
+        assert f"{where}: format: line too long: more than {LONG_LINE:,} bytes (at most {MAX_LINE:,} characters; " \
                f"docs/match-log.md, Limits)" in r.stderr, r.stderr[-800:]
     assert "Traceback" not in r.output
     assert stored(tmp_path / "s.sqlite") == ["m-8"]
@@ -870,8 +870,9 @@ def test_an_import_of_many_logs_draws_at_most_a_thousand_table_rows_and_says_so(
     log.write_text("".join('{"zxlog": 1, "match": "m%d"}\n' % i for i in range(3000)), encoding="utf-8")
     r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", str(log))
     assert r.exit_code == 1
-    assert "(the table shows the first 1,000 rows; 2000 more rows left out: --format csv|json gives every row)" \
-        in r.stderr, r.stderr[-500:]
+    assert "(the table shows the first 1,000 rows; 2,000 more rows left out: --format csv|json gives every row)" \
+        in r.stderr, r.stderr[-500:]  # (it said "2000 more rows", QA 32: counts are thousands separated)
+    assert "0 imported, 0 unchanged, 3,000 rejected into " in r.stderr, r.stderr[-500:]
     assert r.stdout.count(" rejected ") == 1000, r.stdout[-300:]
     r = run("--store", str(tmp_path / "s.sqlite"), "import", "--no-analytics", "--format", "csv", str(log))
     assert len(r.stdout.splitlines()) == 3001 and "table shows" not in r.stderr

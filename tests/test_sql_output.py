@@ -174,8 +174,8 @@ def test_lists_print_as_json_so_that_different_values_never_print_alike(store):
                                                                        "s": '[{"k": 1.5}]'}
 
 
-@pytest.mark.parametrize("limit, shown, note", [("0", 1500, None), ("1200", 1200, "showing the first 1200 rows"),
-                                                (None, 1000, "showing the first 1000 rows")])
+@pytest.mark.parametrize("limit, shown, note", [("0", 1500, None), ("1200", 1200, "showing the first 1,200 rows"),
+                                                (None, 1000, "showing the first 1,000 rows")])
 def test_the_table_shows_limit_rows_and_zero_shows_all(store, limit, shown, note):
     """--limit 0 ("0: all") and --limit 1200 still drew 1,000 rows, under two notes that said different things.
     (A table draws 10,000 rows at most: test_sql_sandbox.py, ``test_a_table_of_limit_0_...``.)"""

@@ -229,8 +229,8 @@ def first_difference(log: MatchLog, rows: list[Row], stored_name: str = "the sto
     if len(log.records) != len(stored.records):
         more, fewer = ("this log", stored_name) if len(log.records) > len(stored.records) else \
             (stored_name, "this log")
-        return (f": {more} has {abs(len(log.records) - len(stored.records))} more record(s) after the "
-                f"{min(len(log.records), len(stored.records))} both have ({fewer} ends there)")
+        return (f": {more} has {abs(len(log.records) - len(stored.records)):,} more record(s) after the "
+                f"{min(len(log.records), len(stored.records)):,} both have ({fewer} ends there)")
     return ""
 
 
@@ -354,8 +354,8 @@ def unchecked(log: MatchLog, missing: dict[str, str]) -> Audit:
 def recount_warning(recorded: int, found: int) -> str:
     """The warning of a stored match whose audit finds another number of violations than its import recorded
     (it said "1 violation were recorded")."""
-    return (f"{recorded} violation{'s were' if recorded != 1 else ' was'} recorded at import, the current rules "
-            f"engine finds {found}")
+    return (f"{recorded:,} violation{'s were' if recorded != 1 else ' was'} recorded at import, the current rules "
+            f"engine finds {found:,}")
 
 
 def pinned_of(started: dict, game: Any) -> dict:

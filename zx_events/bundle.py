@@ -127,7 +127,7 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
                                            else "does NOT reproduce the content hash recorded at import"))
     for w in audit.warnings:
         lines.append(f"warning:        {w}")
-    lines += ["", f"{len(findings)} violation{'s' if len(findings) != 1 else ''}:"]
+    lines += ["", f"{len(findings):,} violation{'s' if len(findings) != 1 else ''}:"]
     for f in findings:
         where = f"seq {f['seq']} (line {f['line']})" if audit.stored else f"line {f['line']}"
         rule = f"rule {f['rule']} ({f['title']})" if f["rule"] else f"format ({f['title']})"
@@ -401,7 +401,7 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None) -> Any:
                       f"({str(recorded)[:12]}): the log in the bundle was edited"
                       f"{_edited_where(logs[0], rows) if logs else ''}")
         elif len(logs) > 1:
-            edited = (f"holds {len(logs)} matches, its events one: the log in the bundle was edited: a match added at "
+            edited = (f"holds {len(logs):,} matches, its events one: the log in the bundle was edited: a match added at "
                       f"{original}:{logs[1].header_line}")
         elif moved := _moved(logs[0], rows):
             edited = (f"holds its records on other lines than its events carry, so the lines its findings cite are not "

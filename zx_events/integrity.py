@@ -362,7 +362,7 @@ def verify_rows(match: str, rows: Sequence[Row]) -> Verdict:
             if seal is not None and seal.seq == n and (seal.state or {}).get("events") == n - 1:
                 # as many events as the match's seal counts: none was added, this one lost its digest
                 return bad("altered", row.seq, f"seq {row.seq} ({_short_topic(row.topic)}) has no digest, and the "
-                                                f"match holds the {n - 1} events its seal counts: its digest was "
+                                                f"match holds the {n - 1:,} events its seal counts: its digest was "
                                                 f"removed (its content may have been edited)")
             return bad("inserted", row.seq, f"seq {row.seq} ({_short_topic(row.topic)}) has no digest: "
                                             f"the importer did not write it")
@@ -375,7 +375,7 @@ def verify_rows(match: str, rows: Sequence[Row]) -> Verdict:
     before = rows[-2].digest if n > 1 else ZERO
     if (sealed.state or {}).get("events") != sealed.seq - 1 or (sealed.state or {}).get("last") != before:
         return bad("altered", sealed.seq, f"the seal at seq {sealed.seq} does not describe the events before it")
-    return Verdict(match, n, "ok", None, f"{n} events, chain intact", head)
+    return Verdict(match, n, "ok", None, f"{n:,} events, chain intact", head)
 
 
 def _diagnose(match: str, rows: Sequence[Row], i: int, prev: str, head: str | None) -> Verdict:
@@ -403,7 +403,7 @@ def _diagnose(match: str, rows: Sequence[Row], i: int, prev: str, head: str | No
     counted = (last.state or {}).get("events") if is_seal(last.topic) else None
     if isinstance(counted, int) and counted > n - 1:  # the seal counts more events than are left
         return verdict("deleted", f"an event was deleted at seq {seq} and the later ones renumbered: the seal "
-                                  f"counts {counted} events before it, the store holds {n - 1}")
+                                  f"counts {counted:,} events before it, the store holds {n - 1:,}")
     if row.digest is None:
         return verdict("altered", f"seq {seq} ({what}): its digest was removed")
     return verdict("altered", f"digest mismatch at seq {seq} ({what}): its payload was changed after import "
@@ -512,7 +512,7 @@ def _intact(mapper: Any, match: str, stored: Sequence[Any]) -> Verdict | None:
     if sealed.get("events") != n - 1 or sealed.get("last") != (before.decode() if before else ZERO):
         return None
     head = prev_hex.decode()
-    return Verdict(match, n, "ok", None, f"{n} events, chain intact", head)
+    return Verdict(match, n, "ok", None, f"{n:,} events, chain intact", head)
 
 
 def stored_head(app: Any, originator_id: Any) -> str | None:

@@ -250,7 +250,7 @@ def adopt(recorder: Any, mapper: Any, matches: Iterable[Sequence[Any]]) -> int:
 
 def describe(kind: str, sealed: Sealed | None = None, head: str | None = None) -> str:
     if kind == "deleted":
-        return (f"the whole match was deleted: the store seal lists it (entry {sealed.entry}, {sealed.events} events, "
+        return (f"the whole match was deleted: the store seal lists it (entry {sealed.entry}, {sealed.events:,} events, "
                 f"head {sealed.head[:16]})")
     if kind == "added":
         return "not in the store seal: stored outside zx import (or after the seal was made)"
@@ -270,7 +270,7 @@ def against_seal(ledger: LedgerState, verdict: Any, originator_id: Any) -> Any:
         if sealed is None:
             return Verdict(verdict.match, verdict.events, "added", None, describe("added"), verdict.head)
         return Verdict(verdict.match, verdict.events, "altered", 1, (
-            f"no event carries a digest, but the store seal lists it (entry {sealed.entry}, {sealed.events} events, "
+            f"no event carries a digest, but the store seal lists it (entry {sealed.entry}, {sealed.events:,} events, "
             f"head {sealed.head[:16]}): its digests were removed and its events may have been edited"), verdict.head)
     if not ledger.exists or not verdict.ok:
         return verdict
@@ -313,8 +313,8 @@ def _unvouched(ledger: LedgerState, sealed: Sealed | None, verdict: Any) -> str:
     if sealed is None:
         return f"{problem}; no entry of the seal lists this match"
     if sealed.head != verdict.head or sealed.events != verdict.events:
-        return (f"{problem}; entry {sealed.entry} gives this match head {sealed.head[:16]} ({sealed.events} events), "
-                f"not its head {str(verdict.head)[:16]} ({verdict.events} events): this match or that entry was altered")
+        return (f"{problem}; entry {sealed.entry} gives this match head {sealed.head[:16]} ({sealed.events:,} events), "
+                f"not its head {str(verdict.head)[:16]} ({verdict.events:,} events): this match or that entry was altered")
     return (f"{problem}; entry {sealed.entry} lists this match with its head, but the seal up to entry "
             f"{ledger.suspect} cannot vouch for it")
 
@@ -345,5 +345,5 @@ def seal_summary(ledger: LedgerState, stored: int | None = None) -> str:
     if not ledger.ok:
         return f"store seal: BROKEN: {ledger.problem}"
     n, entries = len(ledger.matches), ledger.entries
-    return (f"store seal: {n} match{'es' if n != 1 else ''} in {entries} entr{'ies' if entries != 1 else 'y'}, "
+    return (f"store seal: {n:,} match{'es' if n != 1 else ''} in {entries:,} entr{'ies' if entries != 1 else 'y'}, "
             f"store head {ledger.head[:16]} (write it down: a rewritten seal is caught with --store-head)")

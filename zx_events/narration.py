@@ -50,10 +50,16 @@ def hidden(code: Any) -> bool:
     return not isinstance(code, str) or code == HIDDEN or code == ""
 
 
+def number(v: Any) -> str:
+    """A count as a sentence gives it, thousands separated (``1,234``); anything else (a stored field that is not
+    a count) as it is."""
+    return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+
+
 def counted(n: int, word: str, plural: str | None = None) -> str:
     if n == 1:
         return f"a {word}" if word[0] not in "aeiouAEIOU" else f"an {word}"
-    return f"{n} {plural or word + 's'}"
+    return f"{n:,} {plural or word + 's'}"
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,7 @@ class Words:
         shown = [self.card(c) for c in codes if not hidden(c)]
         unseen = len(codes) - len(shown)
         if unseen:
-            shown.append(counted(unseen, "card") if not shown else f"{unseen} hidden card{'s' if unseen > 1 else ''}")
+            shown.append(counted(unseen, "card") if not shown else f"{unseen:,} hidden card{'s' if unseen > 1 else ''}")
         return ", ".join(shown)
 
     def who(self, seat: Any) -> str:
@@ -217,7 +223,7 @@ def common(reasons: Mapping[str, str]) -> dict[str, tuple[frozenset[str], Say]]:
         "ResultRecorded": (known("winner", "reason"), lambda f, w: "The log records the result: "
                            + result_text(f.get("winner"), one_line(f.get("reason")), reasons)),
         "RecordSkipped": (known("player"), lambda f, w: skipped(f.get("player"), w)),
-        "Sealed": (known("events", "last"), lambda f, w: f"The import is sealed after {f.get('events')} events "
+        "Sealed": (known("events", "last"), lambda f, w: f"The import is sealed after {number(f.get('events'))} events "
                    f"(digest {str(f.get('last'))[:12]})"),
     }
 

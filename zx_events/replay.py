@@ -458,7 +458,7 @@ def unknown(svc: Any, match_id: str) -> UnknownMatch:
     sealed = deleted_match(svc, match_id)
     if sealed is not None:
         return UnknownMatch(f"match {match_id!r} was deleted whole from the store {svc.store.label}: the store seal "
-                            f"lists it (entry {sealed.entry}, {sealed.events} events, head {sealed.head[:16]}), but "
+                            f"lists it (entry {sealed.entry}, {sealed.events:,} events, head {sealed.head[:16]}), but "
                             f"none of its events is left; zx verify {match_id} reports it")
     return UnknownMatch(unknown_text([match_id], svc.store.label))
 

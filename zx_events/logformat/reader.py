@@ -532,7 +532,7 @@ class _Splitter:
         self.offset += dropped
         self.seen = True
         if self.bad is None:
-            self.bad = FormatError(f"line too long: more than {LONG_LINE:,} bytes (at most {MAX_LINE} characters; "
+            self.bad = FormatError(f"line too long: more than {LONG_LINE:,} bytes (at most {MAX_LINE:,} characters; "
                                    f"docs/match-log.md, Limits)", source=self.source, line=self.no)
         self._add("\n")
 
@@ -715,7 +715,7 @@ def _read_matches(raw: list[str], source: str, unterminated: bool, base: int = 0
         if hot:  # obj is the record, as the general way below would read it: validated below
             pass
         elif len(line) > MAX_LINE:
-            obj = _Bad(f"line too long: {len(line)} characters (at most {MAX_LINE}; docs/match-log.md, Limits)")
+            obj = _Bad(f"line too long: {len(line):,} characters (at most {MAX_LINE:,}; docs/match-log.md, Limits)")
         else:
             try:
                 obj = decode(line) if read is None else decoded(line, read)
