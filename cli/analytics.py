@@ -74,7 +74,9 @@ def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | 
     from analytics.projection import PAGE_SIZE, update
 
     with ExitStack() as stack:  # the bar drawn once there is work (the update's first call, with its total)
-        bar = LateBar(stack, "analytics")
+        # (its unit the store's events read, every kind and the seal's entries: the summary after it counts the events
+        # projected into tables, fewer; counting those first cost a rebuild 8-14%, round 33)
+        bar = LateBar(stack, "analytics: stored events read")
 
         def on_progress(done: int, total: int) -> None:
             if total >= 1 or bar.bar is not None:

@@ -932,3 +932,21 @@ def test_export_writes_each_month_out_every_65536_rows():
         assert con.execute("SELECT current_setting('partitioned_write_flush_threshold')").fetchone()[0] == 65536
     finally:
         con.close()
+
+
+def test_the_update_bar_says_it_counts_the_stored_events_read(tmp_path):
+    """The bar's unit is the store's events read, all of them (the seal's entries and the kinds no table takes
+    among them), named so: its count and the summary's events projected differ (741/741 over "582 events")."""
+    store = imported_store(tmp_path, "--no-analytics")
+    import sqlite3
+
+    con = sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True)
+    stored = con.execute("SELECT count(*) FROM stored_events").fetchone()[0]
+    con.close()
+    r = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), "analytics", "update", "--format",
+                        "json"], capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    assert r.returncode == 0, r.stderr
+    (summary,) = json.loads(r.stdout)
+    projected = summary["events"]
+    assert re.search(rf"^analytics: stored events read .* {stored}/{stored} ", r.stderr, re.M), r.stderr
+    assert 0 < projected < stored
