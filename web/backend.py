@@ -261,7 +261,7 @@ class Follower:
         def moved(result: Any, state: Any = None) -> None:
             b.moved(result.position)
             if result.events:
-                self.say(f"follow: +{result.matches} match{'es' if result.matches != 1 else ''}, {result.events} "
+                self.say(f"follow: +{result.matches:,} match{'es' if result.matches != 1 else ''}, {result.events:,} "
                          f"event{'s' if result.events != 1 else ''} in {result.seconds:.2f} s; at notification "
                          f"{result.position}")
 
