@@ -46,6 +46,7 @@ def plan(quick: bool, matches: int) -> dict[str, list[str]]:
         "replay": ["bench_replay.py", "--matches", str(matches)],
         "x610z-replay": ["bench_replay.py", "--game", "x610z", "--matches", str(matches)],
         "store": ["bench_store.py", "--matches", "100" if q else "200"],
+        "matches": ["bench_matches.py", "--matches", str(matches), "--repeat", "3" if q else "5"],
         "analytics": ["bench_analytics.py", "--matches", "500" if q else "1000", "--scale-events", "3000000",
                       "--min-matches", "20000", "--small-matches", "5000", "--repeat", "3", "--copies-check", "1"],
         "serve": ["bench_serve.py", "--dir", str(Path(os.environ.get("ZX_BENCH_DIR", "/tmp/zx-bench")) / "serve"),
@@ -56,7 +57,7 @@ def plan(quick: bool, matches: int) -> dict[str, list[str]]:
 
 
 COMMON = {"startup", "verify", "seek", "import", "projection", "x610z-seek", "x610z-import", "x610z-projection",
-          "replay", "x610z-replay"}  # print result() rows with --format json
+          "replay", "x610z-replay", "matches"}  # print result() rows with --format json
 
 
 def adapt(name: str, out: str) -> list[dict]:
