@@ -203,6 +203,13 @@ def test_an_event_line_that_is_not_json_is_named_by_its_line(bundles, tmp_path):
     assert f"Error: {path}: events.jsonl:5 is not JSON: Expecting property name enclosed in double quotes at " \
            f"column 2 ('{{not json')" in err, err
 
+    def deep(lines):  # (the standard decoder's recursion: an internal error, QA round 33)
+        lines[4] = "[" * 3000 + "]" * 3000 + "\n"
+    path = rewritten(bundles["zx"], tmp_path / "deep.zip", event_lines(deep))
+    code, out, err = verify(path)
+    assert code == 1 and not out and "internal error" not in err, err
+    assert f"Error: {path}: events.jsonl:5 is not JSON: nested too deep ('{'[' * 37}...')" in err, err
+
 
 def test_a_reference_file_the_audit_did_not_use_is_left_out_of_its_bundle(tmp_path):
     """`zx audit ZX-MATCH --board FILE --bundle` wrote the board it did not use (a warning said so) into the

@@ -432,8 +432,9 @@ def _events(path: str, text: str) -> tuple[list[dict], list[int]]:
             continue
         try:
             e = json.loads(line)
-        except ValueError as err:
-            reason = f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError) else str(err)
+        except (ValueError, RecursionError) as err:
+            reason = (f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError) else
+                      "nested too deep" if isinstance(err, RecursionError) else str(err))  # (an internal error)
             raise ZXError(f"{path}: events.jsonl:{n} is not JSON: {reason} ({cut(line.strip(), 40)!r}): it is not the "
                           f"bundle zx audit wrote, whose events.jsonl holds one event a line") from None
         if not isinstance(e, dict) or not {"seq", "topic", "digest", "payload"} <= set(e):
