@@ -446,8 +446,14 @@ def _remove_made_store(svc, made) -> None:
 
     svc.close()  # (its own connections would keep it open)
     if remove_if_empty(made):
-        click.echo(f"nothing was stored, so the store {svc.store.label} that this import created was removed again",
-                   err=True)
+        if made.emptied:
+            click.echo(f"nothing was stored, so the store {svc.store.label} is an empty file again, as it was", err=True)
+        elif made.removed != str(svc.store.path):  # (a link to the file made: the link stays)
+            click.echo(f"nothing was stored, so the store {made.removed} that this import created (where "
+                       f"{svc.store.label} links to) was removed again", err=True)
+        else:
+            click.echo(f"nothing was stored, so the store {svc.store.label} that this import created was removed "
+                       f"again", err=True)
 
 
 def _import_row(o, whole: bool = False) -> dict:

@@ -88,6 +88,9 @@ def test_a_fully_rejected_import_keeps_a_store_that_existed_before(store_url, ba
         empty.touch()
         r = _import(str(empty), *REJECTED)
         assert r.exit_code == 1 and "removed again" not in r.output and empty.exists(), r.output
+        # ... and left as it was: empty, no sidecar (it held the empty tables, 20 KB: QA round 33)
+        assert f"nothing was stored, so the store {empty} is an empty file again, as it was" in r.output, r.output
+        assert empty.stat().st_size == 0 and not [f for f in os.listdir(tmp_path) if f.startswith("empty.sqlite-")]
     else:
         other = request.getfixturevalue("postgres_server").fresh_url()
         config = parse_store(other)
@@ -95,6 +98,25 @@ def test_a_fully_rejected_import_keeps_a_store_that_existed_before(store_url, ba
             conn.execute(f'CREATE SCHEMA "{config.env["POSTGRES_SCHEMA"]}"')
         r = _import(other, *REJECTED)
         assert r.exit_code == 1 and "removed again" not in r.output and _schema_exists(other), r.output
+
+
+def test_a_fully_rejected_import_through_a_link_to_a_file_not_made_yet_removes_the_file_and_keeps_the_link(tmp_path):
+    """--store a symbolic link to where the store is to be (a volume's path): SQLite made the file it points to,
+    which a fully rejected import left behind (and `zx matches` then listed an empty store); it goes, the link
+    the user made stays (QA round 33)."""
+    (tmp_path / "vol").mkdir()
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(tmp_path / "vol" / "events.sqlite")
+    r = _import(str(link), *REJECTED)
+    assert r.exit_code == 1, r.output
+    target = tmp_path / "vol" / "events.sqlite"
+    assert (f"nothing was stored, so the store {target} that this import created (where {link} links to) was "
+            f"removed again") in r.output, r.output
+    assert os.listdir(tmp_path / "vol") == [] and link.is_symlink() and not link.exists()
+    r = CliRunner().invoke(zx, ["--store", str(link), "matches"])
+    assert r.exit_code == 1 and "there is no store" in r.output, r.output
+    r = _import(str(link), LEGAL)  # and the next import makes it where the link points
+    assert r.exit_code == 0 and target.is_file() and link.is_symlink(), r.output
 
 
 def test_an_import_that_stored_a_match_keeps_the_store_it_created(store_url, backend):

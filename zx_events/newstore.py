@@ -45,6 +45,7 @@ class NewStore:
     files: tuple[str, ...] = ()
     folders: tuple[str, ...] = ()
     schema: bool = False
+    emptied: bool = False  # the file was there before, empty (the user's own): made empty again, not removed
     removed: str = field(default="", init=False)  # what remove_if_empty removed, for the message
 
 
@@ -58,6 +59,13 @@ def before_creating(store: str | None) -> NewStore | None:
         return None
     if config.kind == "sqlite":
         path = str(config.path)
+        if os.path.islink(path) and not os.path.exists(path):  # a link to a file not made yet: SQLite makes the
+            path = os.path.realpath(path)  # file it points to (and its sidecars beside it); the link stays
+        elif os.path.isfile(path) and not os.path.islink(path) and os.path.getsize(path) == 0:
+            # an empty file of the user's (a store to be): emptied again, its sidecars removed (it was left holding
+            # the empty tables, 20 KB)
+            return NewStore(config, (path, *(path + s for s in SIDECARS if not os.path.lexists(path + s))),
+                            emptied=True)
         if os.path.lexists(path):
             return None
         folders = []
@@ -93,7 +101,7 @@ def remove_if_empty(made: NewStore) -> bool:
 def remove_unopened(made: NewStore) -> None:
     """A new SQLite store that could not even be opened: remove what opening it left (its file and sidecars
     while empty, then the folders made for it, while empty); quiet, and never anything that holds data."""
-    for name in made.files:
+    for name in made.files[1:] if made.emptied else made.files:  # (the user's empty file stays)
         try:
             if os.path.isfile(name) and not os.path.islink(name) and os.path.getsize(name) == 0:
                 os.unlink(name)
@@ -132,7 +140,7 @@ def _remove_sqlite(made: NewStore) -> bool:
         if not switched:
             return False
         con.execute("BEGIN EXCLUSIVE")  # no other process reads or writes it until the file is gone
-        removed = _unlinked_if_empty(con, path, _tables(con))
+        removed = _unlinked_if_empty(con, path, _tables(con), made.emptied)
         if not removed:
             return False
     finally:
@@ -152,14 +160,18 @@ def _tables(con: sqlite3.Connection) -> list[str]:
     return [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
 
 
-def _unlinked_if_empty(con: sqlite3.Connection, path: str, tables: list[str]) -> bool:
-    """In ``con``'s exclusive transaction on the store ``path``: the file unlinked when none of ``tables`` (SQLite's
-    statistics aside) holds a row, else kept (False); the transaction rolled back either way."""
+def _unlinked_if_empty(con: sqlite3.Connection, path: str, tables: list[str], emptied: bool = False) -> bool:
+    """In ``con``'s exclusive transaction on the store ``path``: the file unlinked (``emptied``: cut to 0 bytes, as
+    it was) when none of ``tables`` (SQLite's statistics aside) holds a row, else kept (False); the transaction
+    rolled back either way (it wrote nothing)."""
     try:
         if any(con.execute(f"SELECT 1 FROM {_quoted(t)} LIMIT 1").fetchone() is not None
                for t in tables if not t.startswith("sqlite_stat")):
             return False
-        os.unlink(path)
+        if emptied:
+            os.truncate(path, 0)
+        else:
+            os.unlink(path)
         return True
     finally:
         con.execute("ROLLBACK")
@@ -198,7 +210,7 @@ def _remove_sqlite_unwritable(made: NewStore) -> bool:
             con.execute("BEGIN EXCLUSIVE")
         except sqlite3.OperationalError:  # another connection has it open (or it cannot be read): it stays
             return False
-        removed = _unlinked_if_empty(con, path, tables)
+        removed = _unlinked_if_empty(con, path, tables, made.emptied)
     finally:
         con.close()
         if removed:
