@@ -159,11 +159,15 @@ def test_an_import_into_a_store_of_many_events_says_it_indexes_it_first(store, t
 
 
 def test_an_import_drops_the_summaries_indexes_of_another_set_of_games(store, tmp_path):
-    """A release with other games names its indexes otherwise; an import keeps only its own up to date."""
+    """A release with other games names its indexes otherwise; an import keeps only its own up to date, and
+    makes again one of its names made otherwise (by hand: the list was read whole for good); a user's own
+    index stays, even named zx_summary_... (QA round 33)."""
     copy = unindexed_copy(store, tmp_path / "other.sqlite")
     con = sqlite3.connect(copy)
     con.execute("CREATE INDEX zx_summary_turns_00000000 ON stored_events(originator_id) WHERE topic = 'zx.match:X'")
+    con.execute(f"CREATE INDEX {summaries.HEADS_INDEX} ON stored_events(topic)")  # (ours, made otherwise)
     con.execute("CREATE INDEX mine ON stored_events(topic)")  # (not ours: kept)
+    con.execute("CREATE INDEX zx_summary_by_player ON stored_events(originator_id)")  # (a user's: kept)
     con.commit()
     con.close()
     code, out, err = run(copy, "import", "--no-analytics", str(EXAMPLES / "legal" / "first-turns.zxlog"))
@@ -171,9 +175,55 @@ def test_an_import_drops_the_summaries_indexes_of_another_set_of_games(store, tm
     con = sqlite3.connect(f"{copy.as_uri()}?mode=ro", uri=True)
     names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE "
                                        "'sqlite_%'")}
+    assert summaries.has_indexes(con)
     con.close()
-    assert names == {*summaries.INDEXES, "mine"}
+    assert names == {*summaries.INDEXES, "mine", "zx_summary_by_player"}
     assert listed(copy) == listed(store)
+
+
+def test_a_store_edited_in_lists_the_same_read_whole_or_through_the_indexes(store, tmp_path):
+    """Whatever was edited in the store (a TurnStarted unreadable or renumbered, first, middle or last; a second
+    Started event), the list is the same both ways, and --limit gives the list's first matches: the list reads
+    each match's last TurnStarted either way (through the indexes it read only that one, whole every one: QA
+    round 33). zx verify is the check of the events."""
+    edited = tmp_path / "edited.sqlite"
+    shutil.copyfile(store, edited)
+    con = sqlite3.connect(edited)
+    oids = [r[0] for r in con.execute("SELECT originator_id FROM stored_events WHERE topic LIKE '%:Started' "
+                                      "ORDER BY rowid")]
+
+    def turn_rows(oid):
+        return [r[0] for r in con.execute("SELECT rowid FROM stored_events WHERE originator_id = ? AND topic LIKE "
+                                          "'%:TurnStarted' ORDER BY originator_version", (oid,))]
+
+    def edit(rowid, change):
+        (state,) = con.execute("SELECT state FROM stored_events WHERE rowid = ?", (rowid,)).fetchone()
+        con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (change(state), rowid))
+
+    def renumbered(n):
+        return lambda state: json.dumps({**json.loads(state), "turn": n}).encode()
+
+    edit(turn_rows(oids[0])[1], lambda state: b"not json{")
+    edit(turn_rows(oids[1])[1], renumbered(99))
+    edit(turn_rows(oids[2])[-1], renumbered(1))
+    edit(turn_rows(oids[3])[-1], lambda state: b"not json{")
+    edit(turn_rows(oids[4])[0], renumbered("7"))
+    con.execute("UPDATE stored_events SET topic = (SELECT topic FROM stored_events WHERE originator_id = ? AND "
+                "originator_version = 1) WHERE originator_id = ? AND topic LIKE '%:Sealed'", (oids[5], oids[5]))
+    con.commit()
+    con.close()
+    whole = unindexed_copy(edited, tmp_path / "whole.sqlite")
+
+    def matches(path, *args):
+        code, out, err = run(path, "matches", "--format", "json", *args)
+        assert code == 0, err
+        return json.loads(out)
+
+    rows = matches(edited)
+    assert rows == matches(whole) and served(edited) == served(whole) == sorted(rows, key=lambda r: r["match"])
+    assert [r["reason"] for r in rows[:6]].count("damaged") >= 2 and len({r["match"] for r in rows}) == len(rows)
+    for n in (1, 5, 6, 7, 12):
+        assert matches(edited, "--limit", str(n)) == rows[:n], n
 
 
 def test_the_first_matches_read_match_by_match_are_the_lists_first(store):
@@ -234,8 +284,10 @@ def test_a_postgresql_store_is_indexed_by_its_owners_import_and_listed_through_t
                       f"SELECT, INSERT ON {events}, {snapshots}", f"UPDATE ON {events}"):
             conn.execute(f'GRANT {grant} TO "{role}"')
     try:
-        code, out, err = run(as_role, "import", "--no-analytics", "--accept-violations", str(TURNS_OUT_OF_ORDER))
-        assert code == 0 and "Traceback" not in out + err, out + err
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(application, "INDEX_NOTE_EVENTS", 1)  # (any store "big": no note all the same)
+            code, out, err = run(as_role, "import", "--no-analytics", "--accept-violations", str(TURNS_OUT_OF_ORDER))
+        assert code == 0 and "Traceback" not in out + err and "indexing" not in err, out + err
         svc = MatchService(url, create=False, write=False)
         try:
             assert not svc._pg_indexed()
@@ -267,15 +319,16 @@ def test_a_postgresql_import_whose_indexing_times_out_imports_all_the_same(postg
             conn.execute(f'DROP INDEX "{schema}"."{name}"')
     holder = connect_postgres(env, autocommit=False)
     holder.execute(f'LOCK TABLE "{schema}".matches_events IN EXCLUSIVE MODE')
-    release = threading.Timer(2.5, holder.commit)
+    release = threading.Timer(application.INDEX_LOCK_WAIT + 1.5, holder.commit)  # (past the indexes' wait)
     release.start()
-    monkeypatch.setenv("PGOPTIONS", "-c lock_timeout=1000")
+    monkeypatch.setenv("PGOPTIONS", "-c lock_timeout=1000")  # (the inserts' wait: 10 tries of a second)
     try:
         code, out, err = run(url, "import", "--no-analytics", str(EXAMPLES / "legal" / "rules-fidelity.zxlog"))
     finally:
         release.join()
         holder.close()
     assert code == 0 and "1 imported" in out + err and "Traceback" not in out + err, out + err
+    assert "note: another session holds the table lock of " in err and "are left to a later import" in err, err
     svc = MatchService(url, create=False, write=False)
     try:
         assert not svc._pg_indexed() and len(svc.summaries()) == 2

@@ -77,11 +77,21 @@ def update(rows: dict[Any, dict[str, Any]], notes: Iterable[tuple[int, Any, str,
            fields: Callable[[bytes], dict[str, Any]]) -> int | None:
     """Fold ``notes`` ((notification id, originator id, topic, stored payload), in log order, of the
     ``TOPICS`` only) into ``rows`` (summaries by originator id); returns the last id read (None if
-    none). ``fields`` decodes a payload to its stored fields."""
+    none). ``fields`` decodes a payload to its stored fields.
+
+    Of a match's TurnStarted events only its last counts (its turn, or the match damaged when it cannot be
+    read): what ``indexed_notes`` reads of them, so that a store's list is the same read whole or through
+    the indexes, whatever was edited in it (every TurnStarted was read here, the greatest turn taken and
+    any unreadable one making the match damaged; through the indexes only the last: QA round 33). The
+    list is no check of the events: ``zx verify`` reads and checks every one."""
     last = None
     started, turn, ended = set(TOPICS_STARTED), set(TOPICS_TURN), set(TOPICS_ENDED)
+    last_turns: dict[Any, tuple[str, bytes]] = {}
     for nid, oid, topic, state in notes:
         last = nid
+        if topic in turn:
+            last_turns[oid] = (topic, state)  # (read once all are in: its last)
+            continue
         try:
             if topic in started:
                 e = fields(state)
@@ -101,9 +111,7 @@ def update(rows: dict[Any, dict[str, Any]], notes: Iterable[tuple[int, Any, str,
             row = rows.get(oid)
             if row is None:
                 continue
-            if topic in turn:
-                row["turns"] = max(row["turns"], fields(state)["turn"])
-            elif topic in ended:
+            if topic in ended:
                 e = fields(state)
                 if row["reason"] != DAMAGED:
                     row["winner"], row["reason"] = e["winner"], e["reason"]
@@ -112,6 +120,16 @@ def update(rows: dict[Any, dict[str, Any]], notes: Iterable[tuple[int, Any, str,
         except _NotCanonical:  # (read_sqlite: the application decodes this store's payloads)
             raise
         except Exception:  # a payload edited in the store: the match is listed by its stored id, as damaged
+            damaged(rows, oid, topic)
+    for oid, (topic, state) in last_turns.items():
+        row = rows.get(oid)
+        if row is None:
+            continue
+        try:
+            row["turns"] = max(row["turns"], fields(state)["turn"])
+        except _NotCanonical:
+            raise
+        except Exception:
             damaged(rows, oid, topic)
     return last
 
@@ -191,17 +209,20 @@ FIRST_MAX = 1_000  # read_sqlite(first=N): matches read one by one (all of each 
 
 
 def _first_notes(con: sqlite3.Connection, n: int) -> Iterator[tuple[int, Any, str, bytes]]:
-    """The notes of the first ``n`` matches in log order: their Started events (each game's first ``n``
-    through the heads index, merged), then every event of theirs ``update`` folds, through the table's key."""
-    heads = f"SELECT rowid, originator_id, topic, state FROM stored_events INDEXED BY {HEADS_INDEX} WHERE {HEADS_WHERE}"
-    started = list(islice(heapq.merge(*(con.execute(f"{heads} AND topic = ? ORDER BY rowid LIMIT ?", (t, n))
-                                        for t in TOPICS_STARTED), key=_first), n))
-    yield from started
-    rest = (*TOPICS_TURN, *TOPICS_ENDED, *TOPICS_VIOLATION)
+    """The notes of the first ``n`` matches in log order: the ids of the first ``n`` matches with a Started event
+    (each game's through the heads index, merged), then every event of each ``update`` folds, through the
+    table's key, in log order (a match with two Started events, edited in, is one match: QA round 33)."""
+    heads = f"SELECT rowid, originator_id FROM stored_events INDEXED BY {HEADS_INDEX} WHERE {HEADS_WHERE}"
+    first: dict[Any, None] = {}
+    for _, oid in heapq.merge(*(con.execute(f"{heads} AND topic = ? ORDER BY rowid", (t,)) for t in TOPICS_STARTED),
+                              key=_first):
+        first[oid] = None
+        if len(first) >= n:
+            break
     of_match = (f"SELECT rowid, originator_id, topic, state FROM stored_events WHERE originator_id = ? AND topic IN "
-                f"({_marks(rest)}) ORDER BY originator_version")
-    for note in started:
-        yield from con.execute(of_match, (note[1], *rest))
+                f"({_marks(TOPICS)}) ORDER BY rowid")
+    for oid in first:
+        yield from con.execute(of_match, (oid, *TOPICS))
 
 
 def _marks(values: tuple[str, ...]) -> str:
@@ -221,11 +242,22 @@ def _create(name: str) -> str:
 
 
 def other_indexes(con: Any) -> list[str]:
-    """The summaries' indexes of another release's set of games in the SQLite store on ``con`` (``INDEXES``'
-    text): an import keeps them up to date for nothing, and drops them (``create_indexes``)."""
-    return [name for (name,) in con.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stored_events' AND substr(name, 1, ?) = ?",
-        (len(INDEX_PREFIX), INDEX_PREFIX)).fetchall() if name not in INDEXES]
+    """The indexes an import drops (``create_indexes``) in the SQLite store on ``con``: the summaries' indexes of
+    another release's set of games (an import kept them up to date for nothing), and an index of one of
+    ``INDEXES``' names made otherwise (by hand: the list was read whole for good). Another index, even named
+    ``zx_summary_...`` (a user's own), is left alone."""
+    return [name for name, sql in con.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stored_events' AND substr(name, 1, ?) "
+        "= ?", (len(INDEX_PREFIX), INDEX_PREFIX)).fetchall()
+        if ours(name) and (name not in INDEXES or sql != _create(name))]
+
+
+def ours(name: str) -> bool:
+    """Whether ``name`` is one the summaries' indexes have, in some release: ``zx_summary_heads_`` or
+    ``zx_summary_turns_`` and 8 hexadecimal digits."""
+    kind, _, tag = name.removeprefix(INDEX_PREFIX).rpartition("_")
+    return name.startswith(INDEX_PREFIX) and kind in ("heads", "turns") and len(tag) == 8 and \
+        all(c in "0123456789abcdef" for c in tag)
 
 
 def create_indexes(con: Any, drop: list[str] = ()) -> None:
