@@ -23,7 +23,6 @@ from __future__ import annotations
 import heapq
 import os
 import sqlite3
-from itertools import islice
 from operator import itemgetter
 from typing import Any, Callable, Iterable, Iterator
 from uuid import UUID
