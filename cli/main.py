@@ -448,7 +448,7 @@ def _remove_made_store(svc, made) -> None:
     if remove_if_empty(made):
         if made.emptied:
             click.echo(f"nothing was stored, so the store {svc.store.label} is an empty file again, as it was", err=True)
-        elif made.removed != str(svc.store.path):  # (a link to the file made: the link stays)
+        elif svc.store.kind == "sqlite" and made.removed != str(svc.store.path):  # (a link to the file made: it stays)
             click.echo(f"nothing was stored, so the store {made.removed} that this import created (where "
                        f"{svc.store.label} links to) was removed again", err=True)
         else:
