@@ -311,9 +311,13 @@ class Hosts:
 
 class NoSniff:
     """``X-Content-Type-Options: nosniff`` on every answer that does not say it already (the pages did;
-    the JSON answers and errors did not, and a browser could read JSON that quotes a log's text as HTML)."""
+    the JSON answers and errors did not, and a browser could read JSON that quotes a log's text as HTML);
+    and ``Cache-Control: no-store`` on every one but the static files' that does not say how it is cached:
+    the pages said it, the JSON answers not, and a seat's or a judge's view (``/api/matches/ID/view?as=P2``)
+    could be kept by a browser's disk cache or a proxy (QA round 33)."""
 
     HEADER = (b"x-content-type-options", b"nosniff")
+    NO_STORE = (b"cache-control", b"no-store")
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -323,11 +327,15 @@ class NoSniff:
             await self.app(scope, receive, send)
             return
 
+        static = scope.get("path", "").startswith("/static/")
+
         async def sending(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
-                if not any(k.lower() == self.HEADER[0] for k, _ in headers):
-                    message = {**message, "headers": [*headers, self.HEADER]}
+                names = {k.lower() for k, _ in headers}
+                more = [h for h in (self.HEADER, None if static else self.NO_STORE) if h and h[0] not in names]
+                if more:
+                    message = {**message, "headers": [*headers, *more]}
             await send(message)
 
         await self.app(scope, receive, sending)

@@ -1263,3 +1263,21 @@ def test_a_guess_of_the_hidden_text_of_a_masked_name_gets_one_answer_right_or_wr
         page = c.get("/dashboard", params={"player": "Aki [card]"})
         assert page.status_code == 400 and page.headers["content-type"].startswith("text/html")
         assert "stands for 2 player names" in page.text and "U01-003" not in page.text and "R01-008" not in page.text
+
+
+def test_every_answer_but_the_static_files_is_not_stored_by_caches(client, judge_client, built):
+    """The JSON answers carried no Cache-Control (every page said no-store): a seat's or a judge's view of a match
+    could be kept by a browser's disk cache or a proxy (QA round 33). Every answer but a static file's says
+    ``no-store`` now: the JSON ones, a seat's views and steps, the judge's audit, the statistics, errors."""
+    match = sim_match(built)
+    for c, paths in ((client, ["/api/status", "/api/games", "/api/matches", f"/api/matches/{match}",
+                               f"/api/matches/{match}/view?as=P1&at=5", f"/api/matches/{match}/steps?as=P2",
+                               "/api/stats/winrates", "/api/stats/cards", "/api/matches/no-such-match",
+                               "/api/stats/winrates?by=nothing", "/no/such/page", "/matches"]),
+                     (judge_client, [f"/api/matches/{match}/view?as=judge&at=5", f"/api/audit/{VIOLATION_MATCH}",
+                                     f"/api/matches/{match}/steps?as=judge"])):
+        for path in paths:
+            r = c.get(path)
+            assert r.headers.get("cache-control") == "no-store", (path, r.status_code, r.headers)
+    r = client.get("/static/style.css")
+    assert r.status_code == 200 and "no-store" not in r.headers.get("cache-control", "")
