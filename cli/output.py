@@ -558,18 +558,26 @@ def _cut_note(cut: dict[int, int], idx: Sequence[int]) -> None:
 def _echo_csv(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], lists: bool = False) -> None:
     """CSV to stdout: ``header`` (None: none), then each row's values at full precision (``_cell``; ``lists``:
     a list as its JSON array)."""
-    import csv
-
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
     if header is not None:
-        w.writerow([_formula_safe(printable(c)) for c in header])
+        buf.write(_csv_line([_formula_safe(printable(c)) for c in header]))
     for r in rows:  # (a value is a Decimal, DuckDB's, only once decimal is imported: a CSV of none does not import it)
         decimal = sys.modules.get("decimal")
         numbers = (int, float) if decimal is None else (int, float, decimal.Decimal)
-        w.writerow([_cell(v, exact=True) if isinstance(v, numbers)
-                    else _formula_safe(_cell(v, exact=True, lists=lists)) for v in r])
+        buf.write(_csv_line([_cell(v, exact=True) if isinstance(v, numbers)
+                             else _formula_safe(_cell(v, exact=True, lists=lists)) for v in r]))
     click.echo(buf.getvalue(), nl=False)
+
+
+# a CSV field holding one of these is quoted: the comma, the quote and line ends (RFC 4180, as Python's csv quotes),
+# and the semicolon and tab another spreadsheet splits on (a player `Aki;=cmd|...` was a cell starting with `=` in a
+# spreadsheet splitting on `;`, past the `'` before a field's formula: QA round 33; quoted, it is one cell)
+_CSV_QUOTED = r'[,";\t\r\n]'
+
+
+def _csv_line(fields: Sequence[str]) -> str:
+    quoted = _re(_CSV_QUOTED).search
+    return ",".join('"' + f.replace('"', '""') + '"' if quoted(f) else f for f in fields) + "\n"
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula (OWASP: CSV injection)
@@ -581,6 +589,16 @@ def _formula_safe(text: str) -> str:
     a player named ``=cmd|...``, ``-2+3+cmd|...``) with a ``'`` before it, as OWASP advises: the names come
     from someone else's log. A number, or a number's text (``-5``, DuckDB's ``-infinity`` date), stays as it
     is; JSON and Parquet keep every value as it is."""
+    text = "'" + text if text.startswith(FORMULA_START) and not _re(_NUMBER_TEXT).fullmatch(text) else text
+    if ";" in text or "\t" in text[1:]:  # each part after a ; or a tab too: a spreadsheet splitting on it makes
+        # it a cell (a player `Aki;=cmd|...` gave a cell `=cmd|...` past the quotes, which it reads only at a cell's
+        # start: QA round 33)
+        parts = _re(r"([;\t])").split(text)
+        text = parts[0] + "".join(sep + _formula_safe_part(part) for sep, part in zip(parts[1::2], parts[2::2]))
+    return text
+
+
+def _formula_safe_part(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_START) and not _re(_NUMBER_TEXT).fullmatch(text) else text
 
 

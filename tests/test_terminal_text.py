@@ -151,6 +151,34 @@ def test_csv_never_hands_a_spreadsheet_a_formula(tmp_path):
     assert (rows[0]["p1"], rows[0]["p2"]) == (evil["P1"], evil["P2"])
 
 
+def test_csv_quotes_a_field_a_spreadsheet_splitting_on_semicolons_or_tabs_would_cut(tmp_path):
+    """A player named ``Aki;=cmd|' /C calc'!A0;=1+1`` was written as it is (it starts with a letter: no ``'``): a
+    spreadsheet splitting on ``;`` (the list separator of many locales) read cells ``=cmd|...`` and ``=1+1`` (QA
+    round 33). Each part after a ``;`` or a tab that starts as a formula gets its ``'`` too, and the field is
+    quoted; JSON keeps the name exact."""
+    import csv
+    import io
+
+    lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P1"]["name"] = "Aki;=cmd|' /C calc'!A0;=1+1"
+    header["players"]["P2"]["name"] = "Ren\t=1+1"
+    log = tmp_path / "f.zxlog"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)]).exit_code == 0
+    out = CliRunner().invoke(zx, ["--store", store, "matches", "--format", "csv"])
+    assert out.exit_code == 0, out.output
+    assert '"Aki;\'=cmd|\' /C calc\'!A0;\'=1+1"' in out.stdout and '"Ren\t\'=1+1"' in out.stdout, out.stdout
+    for separator in (";", "\t"):  # as a spreadsheet splitting on it reads the file: no cell starts a formula
+        cells = [c for row in csv.reader(io.StringIO(out.stdout), delimiter=separator) for c in row]
+        assert not [c for c in cells if c.startswith(("=", "@", "+"))], cells
+    (row,) = list(csv.DictReader(io.StringIO(out.stdout)))
+    assert (row["p1"], row["p2"]) == ("Aki;'=cmd|' /C calc'!A0;'=1+1", "Ren\t'=1+1")
+    rows = json.loads(CliRunner().invoke(zx, ["--store", store, "matches", "--format", "json"]).stdout)
+    assert (rows[0]["p1"], rows[0]["p2"]) == ("Aki;=cmd|' /C calc'!A0;=1+1", "Ren\t=1+1")
+
+
 def test_stderr_lines_with_a_logs_text_are_escaped_too(tmp_path):
     """The lines zx import and zx audit print on stderr (a rejected match's error, the audit summary)
     carry a log's text (a match id may not hold control characters, a name may)."""
