@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import html
 import json
+import re
 import unicodedata
 from pathlib import Path
 
@@ -233,3 +234,40 @@ def test_names_that_differ_by_an_invisible_format_character_alone_read_apart_in_
                 else r.status_code == 200 and "1 match" in r.text, (path, r.text[:500])
         page = html.unescape(client.get("/matches", headers={"accept": "text/html"}).text)
         assert f">{shown}</td>" in page and ">\\u200dRen</td>" in page and family in page and persian in page
+
+
+def test_control_characters_in_names_read_as_their_escapes_in_pages_and_reports(tmp_path):
+    """A player, event or deck name holding ESC, BEL or a C1 CSI went raw into the match list, the match page
+    and the data tables of the dashboard and `zx report` (a card name of a --catalog FILE too), where a browser
+    draws it as nothing: two names differing by one read alike. They read as a terminal shows them (QA round 33)."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+    from zx_events.games.zx.catalogs import __file__ as catalogs_init
+
+    h1 = copy.deepcopy(headers()["m1"])
+    h1["players"]["P1"]["name"], h1["event"] = "Aki\x1b]52;c;SGVsbG8=\x07", "Cup\x9b2J"
+    h1["players"]["P2"]["deck_name"] = "Blue\x1b[2JControl"
+    log = tmp_path / "control.zxlog"
+    log.write_text(text(M1, h1), encoding="utf-8")
+    catalog = tmp_path / "hostile.csv"
+    rows = (Path(catalogs_init).parent / "sample.csv").read_text("utf-8").splitlines()
+    code = rows[1].split(",")[0]
+    catalog.write_text("\n".join([rows[0], rows[1].replace(",", ",\x1b[2JClip ", 1), *rows[2:]]) + "\n", "utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--catalog", str(catalog), str(log)])
+    assert r.exit_code == 0, r.output
+    raw = ("\x1b", "\x07", "\x9b")
+    with TestClient(create_app(store, analytics=str(tmp_path / "s.duckdb"), judge=True)) as client:
+        for path in ("/matches", "/matches/m1", "/dashboard?min_games=1"):
+            page = client.get(path, headers={"accept": "text/html"})
+            shown = re.sub(r' value="[^"]*"', "", page.text)  # (an option's value: the name as stored, to filter by)
+            assert page.status_code == 200 and not [c for c in raw if c in shown], (path, page.text[:300])
+        assert "Aki\\x1b]52;c;SGVsbG8=\\x07" in html.unescape(client.get("/matches/m1").text)
+        assert "Cup\\x9b2J" in html.unescape(client.get("/matches").text)
+    out = tmp_path / "r.html"
+    r = CliRunner().invoke(zx, ["--store", store, "report", "--min-games", "1", "--deck-lists", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    report = out.read_text("utf-8")
+    assert not [c for c in raw if c in report]
+    assert "\\x1b[2JClip " in html.unescape(report), code
