@@ -673,9 +673,9 @@ class MatchService(Application[UUID]):
 
     def index_summaries(self, note: Callable[[str], None] | None = None) -> None:
         """Give a SQLite store the indexes the match summaries are read through (``summaries.INDEXES``)
-        if it lacks them: at once in a new store; in a store of many events written by an earlier release
-        under a second per million events, said first to ``note``. Every import does it (its first
-        write), so a store's listing is slow at most until its next import."""
+        if it lacks them (a PostgreSQL store: ``_pg_index_summaries``): at once in a new store; in a store of
+        many events written by an earlier release under a second per million events, said first to ``note``.
+        Every import does it (its first write), so a store's listing is slow at most until its next import."""
         if self._indexed:
             return
         if self.store.kind == "postgres":
