@@ -236,38 +236,87 @@ def test_names_that_differ_by_an_invisible_format_character_alone_read_apart_in_
         assert f">{shown}</td>" in page and ">\\u200dRen</td>" in page and family in page and persian in page
 
 
-def test_control_characters_in_names_read_as_their_escapes_in_pages_and_reports(tmp_path):
+RAW_CONTROLS = ("\x1b", "\x07", "\x9b")  # ESC, BEL and a C1 CSI: a browser draws each as nothing
+PLAYER, EVENT, DECK_CONTROLS = "Aki\x1b]52;c;SGVsbG8=\x07", "Cup\x9b2J", "Blue\x1b[2JControl"
+CARD = "\x1b[2JClip Magma Wyrm Sentinel"  # R01-005 of the catalog file (Aki plays it from hand in m1)
+
+
+def _shown(text: str) -> str:
+    """``text`` as a terminal shows it: each of these control characters as its escape (ESC as ``\\x1b``)."""
+    return "".join(f"\\x{ord(c):02x}" if c in RAW_CONTROLS else c for c in text)
+
+
+@pytest.fixture(scope="module")
+def controls(tmp_path_factory):
+    """A store of m1 whose player, event and deck names hold control characters, imported with a catalog file
+    naming R01-005 with them too; its analytics file, ``zx report --deck-lists``'s file, and a ``zx view`` file."""
+    tmp = tmp_path_factory.mktemp("controls")
+    h1 = copy.deepcopy(headers()["m1"])
+    h1["players"]["P1"]["name"], h1["event"], h1["players"]["P2"]["deck_name"] = PLAYER, EVENT, DECK_CONTROLS
+    log = tmp / "control.zxlog"
+    log.write_text(text(M1, h1), encoding="utf-8")
+    catalog = tmp / "hostile.csv"
+    rows = (ROOT / "zx_events" / "games" / "zx" / "catalogs" / "sample.csv").read_text("utf-8").splitlines()
+    rows = [r.replace("R01-005,Magma Wyrm Sentinel,", f"R01-005,{CARD},") for r in rows]
+    assert f"R01-005,{CARD}," in "\n".join(rows)
+    catalog.write_text("\n".join(rows) + "\n", "utf-8")
+    store = str(tmp / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--catalog", str(catalog), str(log)])
+    assert r.exit_code == 0, r.output
+    report, view = tmp / "r.html", tmp / "v.html"
+    r = CliRunner().invoke(zx, ["--store", store, "report", "--min-games", "1", "--deck-lists", "-o", str(report)])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(zx, ["--store", store, "view", "m1", "--as", "p1", "--as", "spectator", "-o", str(view)])
+    assert r.exit_code == 0, r.output
+    return {"store": store, "analytics": str(tmp / "s.duckdb"), "report": report.read_text("utf-8"),
+            "view": view.read_text("utf-8")}
+
+
+def _no_raw_control(page: str) -> bool:
+    shown = re.sub(r' value="[^"]*"', "", page)  # (an option's value: the name as stored, to filter by)
+    return not [c for c in RAW_CONTROLS if c in shown]
+
+
+@pytest.mark.parametrize("judge", [False, True])
+def test_control_characters_in_names_read_as_their_escapes_in_pages_and_reports(controls, judge):
     """A player, event or deck name holding ESC, BEL or a C1 CSI went raw into the match list, the match page
-    and the data tables of the dashboard and `zx report` (a card name of a --catalog FILE too), where a browser
-    draws it as nothing: two names differing by one read alike. They read as a terminal shows them (QA round 33)."""
+    and the dashboard of ``zx serve`` and ``zx report``, where a browser draws it as nothing: two names differing by
+    one read alike. They read as a terminal shows them, for a judge's server and any other (QA round 33); a ``zx
+    view`` file showed them so already."""
     from fastapi.testclient import TestClient
 
     from web.app import create_app
-    from zx_events.games.zx.catalogs import __file__ as catalogs_init
 
-    h1 = copy.deepcopy(headers()["m1"])
-    h1["players"]["P1"]["name"], h1["event"] = "Aki\x1b]52;c;SGVsbG8=\x07", "Cup\x9b2J"
-    h1["players"]["P2"]["deck_name"] = "Blue\x1b[2JControl"
-    log = tmp_path / "control.zxlog"
-    log.write_text(text(M1, h1), encoding="utf-8")
-    catalog = tmp_path / "hostile.csv"
-    rows = (Path(catalogs_init).parent / "sample.csv").read_text("utf-8").splitlines()
-    code = rows[1].split(",")[0]
-    catalog.write_text("\n".join([rows[0], rows[1].replace(",", ",\x1b[2JClip ", 1), *rows[2:]]) + "\n", "utf-8")
-    store = str(tmp_path / "s.sqlite")
-    r = CliRunner().invoke(zx, ["--store", store, "import", "--catalog", str(catalog), str(log)])
-    assert r.exit_code == 0, r.output
-    raw = ("\x1b", "\x07", "\x9b")
-    with TestClient(create_app(store, analytics=str(tmp_path / "s.duckdb"), judge=True)) as client:
-        for path in ("/matches", "/matches/m1", "/dashboard?min_games=1"):
-            page = client.get(path, headers={"accept": "text/html"})
-            shown = re.sub(r' value="[^"]*"', "", page.text)  # (an option's value: the name as stored, to filter by)
-            assert page.status_code == 200 and not [c for c in raw if c in shown], (path, page.text[:300])
-        assert "Aki\\x1b]52;c;SGVsbG8=\\x07" in html.unescape(client.get("/matches/m1").text)
-        assert "Cup\\x9b2J" in html.unescape(client.get("/matches").text)
-    out = tmp_path / "r.html"
-    r = CliRunner().invoke(zx, ["--store", store, "report", "--min-games", "1", "--deck-lists", "-o", str(out)])
-    assert r.exit_code == 0, r.output
-    report = out.read_text("utf-8")
-    assert not [c for c in raw if c in report]
-    assert "\\x1b[2JClip " in html.unescape(report), code
+    with TestClient(create_app(controls["store"], analytics=controls["analytics"], judge=judge)) as client:
+        pages = {path: client.get(path, headers={"accept": "text/html"})
+                 for path in ("/matches", "/matches/m1", "/dashboard?min_games=1")}
+    for path, page in pages.items():
+        assert page.status_code == 200 and _no_raw_control(page.text), (path, page.text[:300])
+    match_list, match_page = (html.unescape(pages[p].text) for p in ("/matches", "/matches/m1"))
+    for name in (PLAYER, EVENT, DECK_CONTROLS):  # a list's cells; the match page's heading and sub-lines
+        assert f">{_shown(name)}</td>" in match_list and _shown(name) in match_page, name
+    assert _shown(DECK_CONTROLS) in html.unescape(pages["/dashboard?min_games=1"].text)
+    for name, page in (("report", controls["report"]), ("view", controls["view"])):
+        assert _no_raw_control(page), name
+    assert _shown(DECK_CONTROLS) in html.unescape(controls["report"])
+    assert json.dumps(_shown(PLAYER))[1:-1] in controls["view"]  # (in the page's data, as JSON)
+
+
+@pytest.mark.parametrize("where", ["served", "report"])
+def test_a_catalog_files_card_name_reads_as_its_escapes_in_the_per_card_data_table(controls, where):
+    """A card name of a ``--catalog FILE`` holding control characters went raw into the per-card "Data" table of
+    the dashboard and ``zx report`` (the chart's labels escaped it): it reads as a terminal shows it (QA round 33)."""
+    if where == "served":
+        from fastapi.testclient import TestClient
+
+        from web.app import create_app
+
+        with TestClient(create_app(controls["store"], analytics=controls["analytics"])) as client:
+            page = client.get("/dashboard", params={"min_games": 1}).text
+    else:
+        page = controls["report"]
+    (section,) = re.findall(r'<section class="chart-section" id="cards">(.*?)</section>', page, re.S)
+    table = section[section.index("<table"):section.index("</table>")]
+    cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", table, re.S)]
+    assert _shown(CARD) in cells, cells[:20]
+    assert not [c for c in RAW_CONTROLS if c in table] and _no_raw_control(page)

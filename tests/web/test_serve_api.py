@@ -1268,16 +1268,27 @@ def test_a_guess_of_the_hidden_text_of_a_masked_name_gets_one_answer_right_or_wr
 def test_every_answer_but_the_static_files_is_not_stored_by_caches(client, judge_client, built):
     """The JSON answers carried no Cache-Control (every page said no-store): a seat's or a judge's view of a match
     could be kept by a browser's disk cache or a proxy (QA round 33). Every answer but a static file's says
-    ``no-store`` now: the JSON ones, a seat's views and steps, the judge's audit, the statistics, errors."""
+    ``no-store`` now: every route the app has (a route added later too), each seat's view and steps, the judge's
+    audit, the statistics, the pages, errors."""
     match = sim_match(built)
-    for c, paths in ((client, ["/api/status", "/api/games", "/api/matches", f"/api/matches/{match}",
-                               f"/api/matches/{match}/view?as=P1&at=5", f"/api/matches/{match}/steps?as=P2",
-                               "/api/stats/winrates", "/api/stats/cards", "/api/matches/no-such-match",
-                               "/api/stats/winrates?by=nothing", "/no/such/page", "/matches"]),
+    from web import api, pages
+
+    routes = {r.path for r in (*api.router.routes, *pages.router.routes, *client.app.routes)
+              if "GET" in (getattr(r, "methods", None) or ())}
+    filled = {path.replace("{match_id}", VIOLATION_MATCH if path.startswith("/api/audit") else match)
+              for path in routes if not path.startswith(("/static", "/favicon"))}
+    assert {"/api/matches/{match_id}/view", "/api/audit/{match_id}", "/api/stats/cards", "/dashboard"} <= routes
+    seats = [f"{p}?as={seat}" + ("&at=5" if p.endswith("/view") else "") for p in filled
+             if p.endswith(("/view", "/steps", "/replay")) for seat in ("P1", "P2", "spectator")]
+    errors = ["/api/matches/no-such-match", "/api/stats/winrates?by=nothing", "/no/such/page",
+              f"/api/matches/{match}/view?as=judge", "/api/nothing"]
+    for c, paths in ((client, sorted(filled) + seats + errors),
                      (judge_client, [f"/api/matches/{match}/view?as=judge&at=5", f"/api/audit/{VIOLATION_MATCH}",
-                                     f"/api/matches/{match}/steps?as=judge"])):
+                                     f"/api/matches/{match}/steps?as=judge", f"/matches/{match}/replay?as=judge"])):
         for path in paths:
             r = c.get(path)
             assert r.headers.get("cache-control") == "no-store", (path, r.status_code, r.headers)
+            assert (r.status_code >= 400) == (path in errors), (path, r.status_code, r.text[:300])
+            assert c.head(path).headers.get("cache-control") == "no-store", path
     r = client.get("/static/style.css")
     assert r.status_code == 200 and "no-store" not in r.headers.get("cache-control", "")
