@@ -96,13 +96,15 @@ def frame(df: Any, q: StatsQuery, **extra: Any) -> dict[str, Any]:
 def status(b: Backend = Depends(backend)) -> Response:
     # a plain function, in a worker thread: it reads the store (a round trip to a PostgreSQL server)
     out: dict[str, Any] = {"store": b.svc.store.label, "judge": b.judge, "deck_lists": b.deck_lists,
-                           "seats": b.seats(), "warming": b.warming,
-                           "store_last_notification": b.store_last_id(), "analytics": str(b.analytics_path)}
+                           "seats": b.seats(), "warming": b.warming}
     try:
         fresh = b.freshness()
-        out.update(analytics_ok=fresh.ok, analytics_position=fresh.position, analytics_message=fresh.message)
+        more = {"analytics_ok": fresh.ok, "analytics_position": fresh.position, "analytics_message": fresh.message}
     except WebError as e:
-        out.update(analytics_ok=False, analytics_position=None, analytics_message=e.message)
+        more = {"analytics_ok": False, "analytics_position": None, "analytics_message": e.message}
+    # the store's last notification read after the analytics' position, and now (not the second-old one the pages
+    # use): --follow may have projected past that one, and the status said the analytics were ahead of the store
+    out.update(store_last_notification=b.store_last_id(fresh=True), analytics=str(b.analytics_path), **more)
     return JSON(out)
 
 

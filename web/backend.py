@@ -662,11 +662,12 @@ class Backend:
         return cn
 
     # ------------------------------------------------------------------ the store
-    def store_last_id(self) -> int:
-        """The store's last notification id (re-read at most once a second)."""
+    def store_last_id(self, fresh: bool = False) -> int:
+        """The store's last notification id (re-read at most once a second; ``fresh``: now, as ``/api/status``
+        gives it beside the analytics' position, which ``--follow`` may have moved past the second-old one)."""
         now = time.monotonic()
         cached = self._last_id
-        if cached is not None and now - cached[0] < STORE_CHECK_SECONDS:
+        if not fresh and cached is not None and now - cached[0] < STORE_CHECK_SECONDS:
             return cached[1]
         last = self.svc.recorder.max_notification_id() or 0
         self._last_id = (now, last)

@@ -1292,3 +1292,27 @@ def test_every_answer_but_the_static_files_is_not_stored_by_caches(client, judge
             assert c.head(path).headers.get("cache-control") == "no-store", path
     r = client.get("/static/style.css")
     assert r.status_code == 200 and "no-store" not in r.headers.get("cache-control", "")
+
+
+def test_the_status_gives_the_stores_last_notification_as_it_is_now(tmp_path, monkeypatch):
+    """/api/status gave the store's last notification as read up to a second before (the pages' cache), beside the
+    analytics' position read now: `zx serve --follow` had projected a match imported meanwhile, and the status
+    said the analytics were ahead of the store (196 against 77, a CI run of round 33)."""
+    import web.backend
+    from zx_events.application import MatchService
+
+    monkeypatch.setattr(web.backend, "STORE_CHECK_SECONDS", 3600)  # (the pages' cache: an hour, not a second)
+    store = str(tmp_path / "s.sqlite")
+    legal = Path(__file__).resolve().parents[2] / "examples" / "legal"
+    assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics",
+                                   str(legal / "first-turns.zxlog")]).exit_code == 0
+    with TestClient(create_app(store, analytics=tmp_path / "none.duckdb")) as c:
+        before = c.get("/api/status").json()["store_last_notification"]
+        assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics",
+                                       str(legal / "rules-fidelity.zxlog")]).exit_code == 0
+        svc = MatchService(store, create=False, write=False)
+        try:
+            now = svc.recorder.max_notification_id()
+        finally:
+            svc.close()
+        assert now > before and c.get("/api/status").json()["store_last_notification"] == now
