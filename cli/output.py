@@ -589,7 +589,7 @@ def _formula_safe(text: str) -> str:
     a player named ``=cmd|...``, ``-2+3+cmd|...``) with a ``'`` before it, as OWASP advises: the names come
     from someone else's log. A number, or a number's text (``-5``, DuckDB's ``-infinity`` date), stays as it
     is; JSON and Parquet keep every value as it is."""
-    text = "'" + text if text.startswith(FORMULA_START) and not _re(_NUMBER_TEXT).fullmatch(text) else text
+    text = _formula_safe_part(text)
     if ";" in text or "\t" in text[1:]:  # each part after a ; or a tab too: a spreadsheet splitting on it makes
         # it a cell (a player `Aki;=cmd|...` gave a cell `=cmd|...` past the quotes, which it reads only at a cell's
         # start: QA round 33)
@@ -599,6 +599,8 @@ def _formula_safe(text: str) -> str:
 
 
 def _formula_safe_part(text: str) -> str:
+    """``text`` with a ``'`` before it where it starts as a formula and is no number's text (``_formula_safe``'s
+    rule, for the whole field and for each part after a ``;`` or a tab)."""
     return "'" + text if text.startswith(FORMULA_START) and not _re(_NUMBER_TEXT).fullmatch(text) else text
 
 
