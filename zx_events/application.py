@@ -73,6 +73,16 @@ def seal_row(out: "ImportOutcome", stored: list) -> list:
 INDEX_NOTE_EVENTS = 1_000_000
 INDEX_SECONDS_PER_EVENT = 0.8e-6
 INDEX_LOCK_WAIT = 3  # seconds PostgreSQL's CREATE INDEX waits for the table lock another session holds
+
+
+def _note_indexing(note: Callable[[str], None] | None, events: int, more: str = "") -> None:
+    """Tell ``note`` the summaries' indexes are being made in a store of ``events`` events, from
+    ``INDEX_NOTE_EVENTS`` on, with how long it takes (``more``: what else the store does meanwhile)."""
+    if note is not None and events >= INDEX_NOTE_EVENTS:
+        note(f"indexing the store's {events:,} events for listing its matches (once: about "
+             f"{max(1, round(events * INDEX_SECONDS_PER_EVENT))} s{more})")
+
+
 FULL_COLLECTION_EVERY = 16  # an import's batches (or a worker's tasks) between two full collections
 
 
@@ -651,9 +661,7 @@ class MatchService(Application[UUID]):
                 owner, events = (row["owner"], row["n"]) if isinstance(row, dict) else row or (False, 0)
                 if not owner:  # (only the table's owner may make an index on it)
                     return
-                if note is not None and events >= INDEX_NOTE_EVENTS:
-                    note(f"indexing the store's {events:,} events for listing its matches (once: about "
-                         f"{max(1, round(events * INDEX_SECONDS_PER_EVENT))} s; inserts wait meanwhile)")
+                _note_indexing(note, events, "; inserts wait meanwhile")
                 try:
                     with conn.transaction():
                         conn.execute(f"SET LOCAL lock_timeout = '{INDEX_LOCK_WAIT}s'")
@@ -688,9 +696,7 @@ class MatchService(Application[UUID]):
         drop = summaries.other_indexes(con) if con is not None else []
         if con is None or drop or not summaries.has_indexes(con):
             events = con.execute("SELECT max(rowid) FROM stored_events").fetchone()[0] or 0 if con is not None else 0
-            if note is not None and events >= INDEX_NOTE_EVENTS:
-                note(f"indexing the store's {events:,} events for listing its matches (once: about "
-                     f"{max(1, round(events * INDEX_SECONDS_PER_EVENT))} s)")
+            _note_indexing(note, events)
             with self.recorder.datastore.transaction(commit=True) as c:
                 summaries.create_indexes(c, drop)
         self._indexed = True
