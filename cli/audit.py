@@ -643,7 +643,6 @@ def _all_matches(svc, claims: dict | None = None, only=None, at=None) -> list[tu
     was reported under the original's name, and replaced by it). ``only``: that aggregate alone. ``at(id)``: told
     the notification id reached, every 65,536."""
     from zx_events import games
-    from zx_events.ids import filed_under
     from zx_events.integrity import decode_state
 
     from zx_events.ledger import LEDGER_ID
@@ -665,13 +664,21 @@ def _all_matches(svc, claims: dict | None = None, only=None, at=None) -> list[tu
                 match_id = decode_state(svc.mapper, n).get("match_id")
             except Exception:
                 continue
-            if not filed_under(match_id, n.originator_id):
-                if claims is not None:
-                    claims[n.originator_id] = match_id
-                names[n.originator_id] = str(n.originator_id)
-            else:
-                names[n.originator_id] = match_id or names[n.originator_id]
+            _name(names, claims, n.originator_id, match_id)
     return [(name, uid) for uid, name in names.items()]
+
+
+def _name(names: dict, claims: dict | None, uid: object, match_id: object) -> None:
+    """Name the aggregate ``uid`` in ``names`` by the match id its Started event gives: the match id where zx import
+    files that match under ``uid``, else its stored id, the match id it claims going into ``claims``."""
+    from zx_events.ids import filed_under
+
+    if not filed_under(match_id, uid):
+        if claims is not None:
+            claims[uid] = match_id
+        names[uid] = str(uid)
+    else:
+        names[uid] = match_id or names[uid]
 
 
 def _all_matches_sqlite(svc, con, claims: dict | None, at) -> list[tuple[str, object]]:
@@ -683,7 +690,6 @@ def _all_matches_sqlite(svc, con, claims: dict | None, at) -> list[tuple[str, ob
     from uuid import UUID
 
     from zx_events import summaries
-    from zx_events.ids import filed_under
     from zx_events.ledger import LEDGER_ID
 
     started = summaries.TOPICS_STARTED
@@ -708,12 +714,7 @@ def _all_matches_sqlite(svc, con, claims: dict | None, at) -> list[tuple[str, ob
                 match_id = svc.mapper.fields(state).get("match_id")
             except Exception:
                 continue
-            if not filed_under(match_id, uid):
-                if claims is not None:
-                    claims[uid] = match_id
-                names[uid] = str(uid)
-            else:
-                names[uid] = match_id or names[uid]
+            _name(names, claims, uid, match_id)
     finally:
         if began:
             con.execute("COMMIT")
