@@ -151,6 +151,15 @@ def test_csv_never_hands_a_spreadsheet_a_formula(tmp_path):
     assert (rows[0]["p1"], rows[0]["p2"]) == (evil["P1"], evil["P2"])
 
 
+def renamed(source: Path, log: Path, p1: str, p2: str) -> tuple[Path, dict]:
+    """The example log ``source`` written to ``log`` with its players named ``p1`` and ``p2``; and its header."""
+    lines = source.read_text("utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P1"]["name"], header["players"]["P2"]["name"] = p1, p2
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    return log, header
+
+
 def test_csv_quotes_a_field_a_spreadsheet_splitting_on_semicolons_or_tabs_would_cut(tmp_path):
     """A player named ``Aki;=cmd|' /C calc'!A0;=1+1`` was written as it is (it starts with a letter: no ``'``): a
     spreadsheet splitting on ``;`` (the list separator of many locales) read cells ``=cmd|...`` and ``=1+1`` (QA
@@ -159,12 +168,8 @@ def test_csv_quotes_a_field_a_spreadsheet_splitting_on_semicolons_or_tabs_would_
     import csv
     import io
 
-    lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text("utf-8").splitlines()
-    header = json.loads(lines[0])
-    header["players"]["P1"]["name"] = "Aki;=cmd|' /C calc'!A0;=1+1"
-    header["players"]["P2"]["name"] = "Ren\t=1+1"
-    log = tmp_path / "f.zxlog"
-    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    log, _ = renamed(ROOT / "examples" / "legal" / "first-turns.zxlog", tmp_path / "f.zxlog",
+                     "Aki;=cmd|' /C calc'!A0;=1+1", "Ren\t=1+1")
     store = str(tmp_path / "s.sqlite")
     assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)]).exit_code == 0
     out = CliRunner().invoke(zx, ["--store", store, "matches", "--format", "csv"])
@@ -201,12 +206,8 @@ def test_stderr_lines_with_a_logs_text_are_escaped_too(tmp_path):
 def test_an_x610z_replay_shows_names_as_text_never_as_markup(tmp_path):
     """X610Z's board is drawn as text: a name ``[/]`` failed zx replay, ``[bold]`` styled the board,
     and a name masked to ``Ann [card]`` for a seat was printed ``Ann ``."""
-    lines = (ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog").read_text("utf-8").splitlines()
-    header = json.loads(lines[0])
-    header["players"]["P1"]["name"] = "[bold]Mia[/bold] A1-010"
-    header["players"]["P2"]["name"] = "[/]"
-    log = tmp_path / "hostile.x610zlog"
-    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    log, header = renamed(ROOT / "examples" / "x610z" / "legal" / "murphys-law-ending-dot.x610zlog",
+                          tmp_path / "hostile.x610zlog", "[bold]Mia[/bold] A1-010", "[/]")
     store = str(tmp_path / "s.sqlite")
     r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(log)])
     assert r.exit_code == 0, r.output
