@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from zx_events import freetext
 from zx_events.freetext import json_escaped_bytes
 
 from .cursor import Cursor, EventReader
@@ -729,10 +730,13 @@ class Backend:
             shown, hidden = self._name_index()[kind]
             raws = shown.get(value)
             if raws is None:
+                masked = masked_name(value)
+                raws = shown.get(self.shown_name(value, masked))
+            if raws is None:
                 # a name with hidden text in it (a card's code or name): one answer whether or not it is a stored
                 # one (a stored one was answered "names are shown masked", a wrong guess "did you mean ...": a
                 # seat could try the codes of a colour until the answer changed)
-                if value in hidden or all_games_mask()(value) != value:
+                if value in hidden or masked != value:
                     raise WebError(400, f"no {kind} named {all_games_mask()(value)!r} (names are shown masked "
                                         f"outside the judge's view: use them as listed)")
                 continue
@@ -741,6 +745,14 @@ class Backend:
                                     f"it cannot pick one of them (the judge's view shows each)")
             out[key] = raws[0]
         return out
+
+    @staticmethod
+    def shown_name(value: str, masked: str | None = None) -> str:
+        """A filter's name as the list shows it when its mask (``masked``) drops its bidirectional controls and
+        nothing else: it hides no card, and stands for its shown form (a name as stored, as a user copies it
+        from a log, was refused: round 33's QA); any other ``value`` as given."""
+        masked = masked_name(value) if masked is None else masked
+        return masked if masked != value and masked == freetext.BIDI_CONTROLS.sub("", value) else value
 
     def _name_index(self) -> dict[str, tuple[dict[str, list[str]], set[str]]]:
         """Per kind of name (event, deck, player) of the stored matches: the masked name -> the names it

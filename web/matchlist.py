@@ -6,6 +6,7 @@ import unicodedata
 from datetime import date
 from typing import Any, Iterable
 
+from zx_events import freetext
 from zx_events.games import DEFAULT, GAME_MODULES
 
 GAMES = tuple(GAME_MODULES)  # the games a match list can be filtered by: every registered game
@@ -115,8 +116,11 @@ def _won(row: dict[str, Any], winner: str) -> bool:
 def folded(text: str) -> str:
     """``text`` as the match list's filters compare it: in any letter case, and in any Unicode normal form
     ("José" typed is the "José" of a log written as e + combining acute: "no player named 'José'; did you
-    mean 'José'?")."""
-    return unicodedata.normalize("NFC", text).casefold()
+    mean 'José'?"), without bidirectional controls (which a seat that is not the judge's sees dropped: a name
+    as stored in a log found nothing in its list)."""
+    if not text.isascii():
+        text = freetext.BIDI_CONTROLS.sub("", unicodedata.normalize("NFC", text))
+    return text.casefold()
 
 
 def page(rows: Iterable[dict[str, Any]], filters: MatchFilters, offset: int, limit: int) -> dict[str, Any]:

@@ -281,6 +281,8 @@ def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
         value = filters.get(key)
         if not value:
             continue
+        if not b.judge:  # the list shows names masked: a name whose mask drops only its bidirectional controls
+            value = b.shown_name(value)  # is its shown form (Backend.unmask)
         known = sorted({r[c] for r in rows for c in columns if isinstance(r.get(c), str)})
         if nfc(value) not in {nfc(k) for k in known}:  # in any normal form, as the analytics (the form's names) hold it
             name = registry.choices([game])[0]["name"]

@@ -1265,6 +1265,41 @@ def test_a_guess_of_the_hidden_text_of_a_masked_name_gets_one_answer_right_or_wr
         assert "stands for 2 player names" in page.text and "U01-003" not in page.text and "R01-008" not in page.text
 
 
+def test_a_name_with_a_bidirectional_control_filters_as_stored_and_as_shown(tmp_path):
+    """A non-judge server refused ``?player=`` with a name's exact stored bidirectional control ("names are shown
+    masked", 400: left open by round 33's QA): the mask drops the control and nothing else, so the name hides no
+    card and stands for its shown form, as the form's options send it. A name whose mask hides a card is still
+    refused one way, right guess or wrong."""
+    lines = (Path(__file__).parents[2] / "examples" / "legal" / "range-attacks-win-by-life.zxlog").read_text().splitlines()
+    store, analytics = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
+    stored = "Aki\u202e Ito"
+    for i, p1 in enumerate((stored, "Aki U01-003\u2067")):
+        header = json.loads(lines[0])
+        header.update(match=f"bidi-{i}")
+        header["players"]["P1"]["name"] = p1
+        (tmp_path / f"m{i}.zxlog").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(tmp_path / "m0.zxlog"), str(tmp_path / "m1.zxlog")],
+                           env={"ZX_ANALYTICS": str(analytics)})
+    assert r.exit_code == 0, r.output
+    with TestClient(create_app(store, analytics=analytics)) as c, \
+            TestClient(create_app(store, analytics=analytics, judge=True)) as judge:
+        wanted = judge.get("/api/stats/winrates", params={"player": stored, "by": "player", "min_games": 1}).json()
+        assert [row["games"] for row in wanted["rows"]] == [1], wanted
+        for name in (stored, "Aki Ito"):
+            answer = c.get("/api/stats/winrates", params={"player": name, "by": "player", "min_games": 1})
+            assert answer.status_code == 200, (name, answer.text)
+            assert [row["games"] for row in answer.json()["rows"]] == [1], answer.json()
+            page = c.get("/dashboard", params={"player": name})
+            assert page.status_code == 200 and 'class="error"' not in page.text, name
+            assert page.text.count("\u202e") == page.text.count(f'value="{stored}"'), name  # (the form keeps what was asked)
+            assert "1 match " in page.text, name
+        for name in (stored, "Aki Ito"):
+            listed = c.get("/api/matches", params={"player": name}).json()
+            assert [m["match"] for m in listed["matches"]] == ["bidi-0"], (name, listed)
+        guesses = [c.get("/api/stats/winrates", params={"player": g}) for g in ("Aki U01-003\u2067", "Aki U01-004\u2067")]
+        assert [g.status_code for g in guesses] == [400, 400] and guesses[0].json() == guesses[1].json()
+
+
 def test_every_answer_but_the_static_files_is_not_stored_by_caches(client, judge_client, built):
     """The JSON answers carried no Cache-Control (every page said no-store): a seat's or a judge's view of a match
     could be kept by a browser's disk cache or a proxy (QA round 33). Every answer but a static file's says
