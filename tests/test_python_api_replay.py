@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from pg_roles import READER, granted
 from test_store_hardening import stored_with_a_role
 from zx_events import replay
 from zx_events.application import MatchService, ServiceClosed
@@ -108,30 +109,19 @@ def test_a_read_only_sqlite_file_opened_the_default_way_still_replays(tmp_path):
 def test_a_role_that_may_only_select_replays_through_the_api(postgres_server):
     """A role with USAGE and SELECT only, opening MatchService the default way: the first seek said
     "permission denied for schema" (making the snapshot table, which exists); it reads the snapshots."""
-    from zx_events.store import connect_postgres
-
     url, env, role, reader = stored_with_a_role(postgres_server, "zx_apiread")
-    schema = env["POSTGRES_SCHEMA"]
     writer = MatchService(url)
     match = "hand-first-turns-001"
     want = replay.view_at(writer, match, seq=9, perspective="P1").to_json()
     replay._snapshots(writer)  # the snapshots table exists
     writer.close()
-    with connect_postgres(env) as conn:
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
-        conn.execute(f'GRANT SELECT ON "{schema}".matches_events, "{schema}".matches_snapshots TO "{role}"')
-    try:
+    with granted(env, role, READER):
         svc = MatchService(reader)
         try:
             assert replay.view_at(svc, match, seq=9, perspective="P1").to_json() == want
             assert replay.prepare_snapshots(svc, match) == 0
         finally:
             svc.close()
-    finally:
-        with connect_postgres(env) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
 
 
 def test_x610z_views_share_nothing_with_the_match(service):

@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
+from pg_roles import READER, granted, new_role
 from tcp_proxy import TcpProxy
 from zx_events.application import MatchService
 from zx_events.store import StoreError, resolve_store
@@ -213,16 +213,12 @@ def test_a_read_command_on_a_missing_postgres_schema_creates_nothing(postgres_se
 def stored_with_a_role(postgres_server, prefix: str) -> tuple[str, dict[str, str], str, str]:
     """A fresh PostgreSQL store holding the example match: its URL and ``postgres_env``, the name of a role
     not made yet (``PREFIX_`` and 8 random hex digits) and the store's URL as that role."""
-    import uuid
-    from urllib.parse import urlparse
-
     from zx_events.store import postgres_env
 
     url = postgres_server.fresh_url()
     assert CliRunner().invoke(zx, ["--store", url, "import", "--no-analytics", str(EXAMPLE)]).exit_code == 0
-    role = f"{prefix}_{uuid.uuid4().hex[:8]}"
-    u = urlparse(url)
-    return url, postgres_env(url), role, u._replace(netloc=f"{role}@{u.hostname}:{u.port}").geturl()
+    role, as_role = new_role(prefix, url)
+    return url, postgres_env(url), role, as_role
 
 
 @pytest.mark.postgres
@@ -238,12 +234,7 @@ def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_ta
 
     url, env, role, reader = stored_with_a_role(postgres_server, "zx_reader")
     schema = env["POSTGRES_SCHEMA"]
-    tables = f'"{schema}".matches_events, "{schema}".matches_snapshots'
-    with connect_postgres(env) as conn:
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
-        conn.execute(f'GRANT SELECT ON {tables} TO "{role}"')
-    try:
+    with granted(env, role, READER):
         match = "hand-first-turns-001"
         for args in (["verify", match], ["audit", match], ["replay", match, "--event", "9", "--as", "P1"], ["matches"],
                      ["view", match, "-o", str(tmp_path / "v.html")]):
@@ -265,30 +256,6 @@ def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_ta
         assert CliRunner().invoke(zx, ["--store", url, "prepare"]).exit_code == 0  # a writer makes it
         with connect_postgres(env) as conn:
             assert conn.execute("SELECT to_regclass(%s)", (f'"{schema}".matches_snapshots',)).fetchone()[0] is not None
-    finally:
-        with connect_postgres(env) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
-
-
-@contextmanager
-def granted(env: dict[str, str], role: str, *grants: str):
-    """The login role ``role`` with USAGE on the store's schema and the ``grants`` (``SELECT ON {t}.x``: ``{t}``
-    is the quoted schema), dropped with what it owns when the block ends."""
-    from zx_events.store import connect_postgres
-
-    schema = f'"{env["POSTGRES_SCHEMA"]}"'
-    with connect_postgres(env) as conn:
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        conn.execute(f'GRANT USAGE ON SCHEMA {schema} TO "{role}"')
-        for grant in grants:
-            conn.execute(f'GRANT {grant.format(t=schema)} TO "{role}"')
-    try:
-        yield
-    finally:
-        with connect_postgres(env) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
 
 
 @pytest.mark.postgres
@@ -620,10 +587,7 @@ def test_the_first_seal_by_a_role_that_may_not_write_the_events_is_refused_befor
     schema = env["POSTGRES_SCHEMA"]
     with connect_postgres(env) as conn:  # a store from before the seal: its matches, no ledger
         conn.execute(f'DELETE FROM "{schema}".matches_events WHERE originator_id = %s', (LEDGER_ID,))
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
-        conn.execute(f'GRANT SELECT ON "{schema}".matches_events, "{schema}".matches_snapshots TO "{role}"')
-    try:
+    with granted(env, role, READER):
         r = CliRunner().invoke(zx, ["--store", as_role, "verify", "--seal"])
         assert r.exit_code == 1 and "Traceback" not in r.output and "permission denied" not in r.output, r.output
         assert f'it lacks INSERT on "{schema}".matches_events' in r.output, r.output
@@ -635,10 +599,6 @@ def test_the_first_seal_by_a_role_that_may_not_write_the_events_is_refused_befor
             conn.execute(f'DELETE FROM "{schema}".matches_events')
         r = CliRunner().invoke(zx, ["--store", as_role, "verify", "--seal"])
         assert r.exit_code == 0 and "may not write" not in r.output, r.output
-    finally:
-        with connect_postgres(env) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
 
 
 @pytest.mark.postgres

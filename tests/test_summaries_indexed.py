@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import zx
+from pg_roles import IMPORTER, granted, new_role
 from zx_events import application, summaries
 from zx_events.application import MatchService
 from zx_events.store import resolve_store
@@ -241,9 +242,6 @@ def test_the_first_matches_read_match_by_match_are_the_lists_first(store):
 
 @pytest.mark.postgres
 def test_a_postgresql_store_is_indexed_by_its_owners_import_and_listed_through_the_indexes(postgres_server):
-    from urllib.parse import urlparse
-    import uuid
-
     from zx_events.store import connect_postgres, postgres_env
 
     url = postgres_server.fresh_url()
@@ -271,19 +269,11 @@ def test_a_postgresql_store_is_indexed_by_its_owners_import_and_listed_through_t
     # an importer role with the documented grants (docs/deployment.md), not the owner: its import leaves the store
     # without the indexes (PostgreSQL lets only the owner make them) and the list is read whole, the same
     env = postgres_env(url)
-    schema = env["POSTGRES_SCHEMA"]
-    events, snapshots = f'"{schema}".matches_events', f'"{schema}".matches_snapshots'
-    role = f"zx_indexer_{uuid.uuid4().hex[:8]}"
-    u = urlparse(url)
-    as_role = u._replace(netloc=f"{role}@{u.hostname}:{u.port}").geturl()
+    role, as_role = new_role("zx_indexer", url)
     with connect_postgres(env) as conn:
         for name in summaries.INDEXES:
-            conn.execute(f'DROP INDEX "{schema}"."{name}"')
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        for grant in (f'USAGE ON SCHEMA "{schema}"', f'USAGE ON ALL SEQUENCES IN SCHEMA "{schema}"',
-                      f"SELECT, INSERT ON {events}, {snapshots}", f"UPDATE ON {events}"):
-            conn.execute(f'GRANT {grant} TO "{role}"')
-    try:
+            conn.execute(f'DROP INDEX "{env["POSTGRES_SCHEMA"]}"."{name}"')
+    with granted(env, role, *IMPORTER):
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(application, "INDEX_NOTE_EVENTS", 1)  # (any store "big": no note all the same)
             code, out, err = run(as_role, "import", "--no-analytics", "--accept-violations", str(TURNS_OUT_OF_ORDER))
@@ -295,10 +285,6 @@ def test_a_postgresql_store_is_indexed_by_its_owners_import_and_listed_through_t
                 "invalid-501.3-turn-out-of-order"]
         finally:
             svc.close()
-    finally:
-        with connect_postgres(env) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
 
 
 @pytest.mark.postgres
