@@ -155,6 +155,11 @@ class Seat(click.Choice):
 
         super().__init__(PERSPECTIVES, case_sensitive=False)
 
+    def get_metavar(self, param, ctx=None):  # click shows them lower-cased (``[judge|p1|p2|spectator]``): as written
+        shown = super().get_metavar(param, ctx)
+        lowered = "|".join(str(c).lower() for c in self.choices)
+        return shown.replace(lowered, "|".join(map(str, self.choices)), 1) if shown else shown
+
     def convert(self, value, param, ctx):
         try:
             return super().convert(value, param, ctx)

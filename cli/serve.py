@@ -24,15 +24,16 @@ REQUEST_HEAD_MAX = 1024 * 1024
 USR1_PAUSE = 0.2  # s between the workers the --workers supervisor sends SIGUSR1 to (a dump takes milliseconds)
 
 
-def _store(ctx: click.Context) -> str | None:
-    """--store / ZX_STORE; else the default store, or the demo's when only ``zx demo`` has been run here."""
+def _store(ctx: click.Context, doing: str = "serving") -> str | None:
+    """--store / ZX_STORE; else the default store, or the demo's when only ``zx demo`` has been run here
+    (``doing`` it: zx serve serves it, zx report reads it)."""
     import os
 
     from zx_events.store import DEFAULT_STORE
 
     chosen = ctx.obj.get("store") or os.environ.get("ZX_STORE")
     if chosen is None and not Path(DEFAULT_STORE).exists() and DEMO_STORE.is_file():
-        click.echo(f"no {DEFAULT_STORE} here: serving the demo's store {DEMO_STORE} (--store picks another)", err=True)
+        click.echo(f"no {DEFAULT_STORE} here: {doing} the demo's store {DEMO_STORE} (--store picks another)", err=True)
         ctx.obj["store"] = str(DEMO_STORE)
     return ctx.obj.get("store")
 
@@ -491,7 +492,7 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     path = Path(out)
-    store = _store(ctx)  # (before the analytics file: it is the store's by default)
+    store = _store(ctx, "reporting on")  # (before the analytics file: it is the store's by default)
     analytics = resolve_analytics_path(ctx, analytics_path)
     backend = _backend(ctx, analytics_path, deck_lists=deck_lists)  # "no store", "no analytics file" before "-o
     try:  # FILE exists: give --force" (nothing is written either way)

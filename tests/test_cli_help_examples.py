@@ -64,6 +64,16 @@ def test_help_fits_80_columns(name):
     assert not wide, wide
 
 
+def test_the_seats_are_listed_as_the_docs_and_errors_write_them():
+    """``--as [judge|p1|p2|spectator]`` in every help, where the docs, the examples and the errors say P1 and P2
+    (QA round 34): click lower-cased them. Any case is still taken."""
+    seated = [name for name, r in HELPS.items() if "--as [" in r.output]
+    assert {"replay", "view"} <= set(seated), seated
+    for name in seated:
+        assert "--as [judge|P1|P2|spectator]" in HELPS[name].output, name
+        assert "p1|" not in HELPS[name].output, name
+
+
 @pytest.fixture(scope="module")
 def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder as the README leaves one (``zx demo``: zx-demo/), with the repository's examples/ beside it, a

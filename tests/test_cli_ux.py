@@ -4,6 +4,7 @@ command exists for, a closed output ending quietly with 141, one spelling of the
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -232,6 +233,24 @@ def test_a_narrow_audit_of_a_stored_match_shows_its_seq_and_no_empty_line(tmp_pa
     assert "seq" in cells and "rule" in cells and "line" not in cells, cells
     assert "line" not in r.stderr
 
+
+
+def test_a_title_wider_than_its_table_takes_the_terminals_width(tmp_path):
+    """``COLUMNS=120 zx audit MATCH`` of a clean match folded its title to the empty table's 42 characters: three
+    centred lines (X610Z's five) of one sentence (QA round 34). A title wider than its table is drawn above it on
+    lines as wide as the terminal; one that fits stays the table's."""
+    legal = Path(__file__).resolve().parent.parent / "examples" / "legal"
+    store = str(tmp_path / "s.sqlite")
+    assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(legal / "first-turns.zxlog")]).exit_code == 0
+    match = json.loads(CliRunner().invoke(zx, ["--store", store, "matches", "--format", "json"]).stdout)[0]["match"]
+    for columns in (120, 60):
+        r = CliRunner(env={"COLUMNS": str(columns)}).invoke(zx, ["--store", store, "audit", match])
+        assert r.exit_code == 0, r.output
+        lines = r.stdout.splitlines()
+        title = lines[:lines.index(next(line for line in lines if line.startswith("┏")))]
+        assert " ".join(t.strip() for t in title).startswith("no rule violations in 1 match; checked against"), title
+        assert len(title) == (1 if columns == 120 else 2) and max(map(len, lines)) <= columns, lines
+        assert len(title[0].rstrip()) > len(lines[len(title)]), lines  # wider than the table, not folded to it
 
 
 def test_a_table_keeps_a_time_or_id_whole_and_verify_drops_its_empty_seq(tmp_path):

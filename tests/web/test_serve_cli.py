@@ -81,6 +81,18 @@ def test_zx_demo_then_zx_serve_browses_replays_and_charts(tmp_path, monkeypatch)
     assert not (tmp_path / "zx-store.sqlite").exists()  # nothing created
 
 
+def test_zx_report_says_it_reads_the_demos_store_where_serve_serves_it(tmp_path, monkeypatch):
+    """docs/serve.md: where there is no zx-store.sqlite but zx demo's store, serve serves that one. zx report
+    takes it too, and said "serving the demo's store" (QA round 34): it serves nothing, it writes a file."""
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(zx, ["demo", "-n", "2"]).exit_code == 0
+    r = CliRunner().invoke(zx, ["report", "-o", "meta.html"])
+    assert r.exit_code == 0, r.output
+    assert "no zx-store.sqlite here: reporting on the demo's store zx-demo/events.sqlite" in r.stderr, r.stderr
+    assert "serving" not in r.stderr and (tmp_path / "meta.html").stat().st_size > 0
+    assert not (tmp_path / "zx-store.sqlite").exists()
+
+
 def test_serve_refuses_a_taken_port(tmp_path):
     from serve_support import build_store
 
