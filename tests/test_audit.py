@@ -385,6 +385,30 @@ def test_audit_stored_library_call(three, service):
     assert a.verdict.ok and a.integrity_ok and not a.ok
 
 
+def test_the_audit_api_says_what_to_give_and_names_an_unknown_match_as_replay_does(three, service, tmp_path):
+    """``audit_stored(PATH, ...)`` and ``audit_log(PATH)`` were AttributeErrors from inside ('str' object has no
+    attribute 'mapper' / 'game'), an unknown match a bare ZXError that ``except replay.UnknownMatch`` missed (QA
+    round 34). Each is a TypeError saying what to give, or UnknownMatch in replay's words; a catalog is taken by
+    its name, as import_logs takes it."""
+    from zx_events import replay
+
+    (log,) = read_log(three)
+    service.import_log(log, accept_violations=True)
+    for call, wanted in ((lambda: audit_stored(str(tmp_path / "s.sqlite"), THREE_ID), "takes a MatchService"),
+                         (lambda: audit_stored(service, 5), "a match id is a str"),
+                         (lambda: audit_log(str(three)), "takes one zx_events.logformat.reader.MatchLog"),
+                         (lambda: audit_log(read_log(three)), "not list"),
+                         (lambda: audit_log(log, catalog=3), "catalog must be a catalog's name or file")):
+        with pytest.raises(TypeError, match=wanted):
+            call()
+    with pytest.raises(replay.UnknownMatch, match="unknown match 'nope': it is not in the store"):
+        audit_stored(service, "nope")
+    by_name = audit_log(log, catalog="sample")
+    assert [f.rule for f in by_name.findings] == [f.rule for f in audit_log(log).findings] == [r for *_, r in THREE]
+    assert by_name.catalog["name"] == "sample"
+    assert [f.rule for f in audit_stored(service, THREE_ID, catalog="sample").findings] == [r for *_, r in THREE]
+
+
 def test_an_empty_log_among_others_is_a_format_finding_and_the_others_are_audited(tmp_path):
     """``zx audit A EMPTY B`` stopped at the empty file with its error alone: no row for A or B, not even B's
     violation; ``zx import`` of the same files rejects the empty one and reads the others. It is now a finding

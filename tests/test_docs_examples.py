@@ -64,3 +64,15 @@ def test_the_from_python_example_of_docs_replay_runs_against_the_demo_store_and_
     said = re.search(r"it prints one line a step, (\d+) in all, the first\s+`([^`]+)`", doc)
     assert said, "docs/replay.md says what the example prints"
     assert len(out) == int(said.group(1)) and out[0] == said.group(2)
+
+
+def test_the_from_python_example_of_docs_audit_runs_and_prints_what_it_says(demo_folder):
+    """docs/audit.md "From Python" (added when the audit API said what to give: QA round 34)."""
+    (block,) = python_blocks("audit.md", "From Python")
+    if not (demo_folder / "examples").exists():
+        (demo_folder / "examples").symlink_to(ROOT / "examples")
+    out = run(block, demo_folder).splitlines()
+    doc = (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
+    said = re.search(r"it prints `([^`]+)`, then\s+`([^`]+)`", doc)
+    assert said, "docs/audit.md says what the example prints"
+    assert out == [said.group(1), said.group(2)]

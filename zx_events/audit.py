@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from zx_events import games
-from zx_events.errors import ZXError, cut
+from zx_events.errors import ZXError, cut, shown
 from zx_events.ids import match_uuid
 from zx_events.importer import Checked, build_match, fixtures_for, game_of
 from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows
@@ -144,7 +144,14 @@ def dangling_link(path: str) -> str | None:
 
 
 def audit_log(log: MatchLog, catalog: Catalog | None = None) -> Audit:
-    """Check one match of a log file with the rules engine in lenient mode: every violation."""
+    """Check one match of a log file with the rules engine in lenient mode: every violation. ``log``: one
+    ``MatchLog`` (``read_log(PATH)`` gives a file's list of them); ``catalog``: as ``MatchService.import_logs``
+    takes it (a catalog's name or file, or loaded); anything else is a ``TypeError`` that says what to give."""
+    if not isinstance(log, MatchLog):  # (a path, read_log's list: an AttributeError on 'game', inside)
+        raise TypeError(f"audit_log takes one zx_events.logformat.reader.MatchLog (read_log(PATH) gives a file's "
+                        f"list of them: [audit_log(log) for log in read_log(PATH)]), not {type(log).__name__} "
+                        f"{shown(log)}")
+    catalog = _given_catalog(catalog)
     game = game_of(log).key
 
     def broken(e: ZXError) -> Audit:
@@ -282,10 +289,21 @@ def seq_of_lines(rows: Iterable[Row]) -> dict[int, int]:
 
 def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None, seal: SealReading | None = None) -> Audit:
     """Re-check a stored match against the current rules engine and verify its digest chain (``seal``: as
-    ``compare_with_store``)."""
+    ``compare_with_store``). ``app``: a ``MatchService``, else a ``TypeError``; a match with no stored event is
+    ``replay.UnknownMatch``, as ``replay.get_match`` and ``replay.verify_match`` say it."""
+    from eventsourcing.application import Application
+
+    from zx_events import replay
+
+    if not isinstance(app, Application):  # (a store's path: an AttributeError on 'mapper', inside)
+        raise TypeError(f"audit_stored takes a MatchService (zx_events.application.MatchService(store, create=False)), "
+                        f"not {type(app).__name__} {shown(app)}")
+    if not isinstance(match_id, str):
+        raise TypeError(f"a match id is a str, not {type(match_id).__name__} {shown(match_id)}")
+    catalog = _given_catalog(catalog)
     rows = stored_rows(app, match_uuid(match_id))
     if not rows:
-        raise ZXError(f"no stored match {match_id!r}")
+        raise replay.unknown(app, match_id)
     verdict = (seal or SealReading(app)).verdict(match_id, match_uuid(match_id), rows)  # its chain and the seal
     log = stored_log(rows)
     started = next(r.state for r in rows if games.is_topic(r.topic, "Started") and r.state)
@@ -327,6 +345,13 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None, seal: 
     if recorded != found and not missing:  # (nothing re-checked: no count to compare)
         audit.warnings.append(recount_warning(recorded, found))
     return audit
+
+
+def _given_catalog(catalog: Any) -> Any:
+    """``catalog`` as ``MatchService.import_logs`` takes it (``application.given_catalog``)."""
+    from zx_events.application import given_catalog
+
+    return given_catalog(catalog)
 
 
 def unpinned_references(log: MatchLog, started: dict, references: Any) -> dict[str, str]:
