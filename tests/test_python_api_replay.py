@@ -64,11 +64,26 @@ def test_view_at_says_how_long_the_match_is_as_every_other_surface(service, long
         assert replay.view_at(service, mid, perspective="P1", **kw).to_json()["last_seq"] == last, kw
 
 
+def test_a_service_takes_its_flags_as_true_or_false(tmp_path):
+    """``MatchService(path, create="no")`` made a store: any non-empty text is true (QA round 34). create, write
+    and hold are True or False (write also None: as create), else a TypeError, and nothing is created."""
+    for flags in ({"create": "no"}, {"write": 1}, {"hold": None}, {"create": None}):
+        with pytest.raises(TypeError, match=f"{next(iter(flags))} must be True or False"):
+            MatchService(str(tmp_path / "typed.sqlite"), **flags)
+    assert list(tmp_path.iterdir()) == []
+    MatchService(str(tmp_path / "s.sqlite"), write=None).close()
+
+
 def test_a_closed_service_says_it_was_closed(store_url, long_match, service):
     mid, _ = long_match
     svc = MatchService(store_url)
+    label = svc.store.label
+    assert repr(svc) == f"MatchService({label!r})"  # (it was <... object at 0x...>: QA round 34)
+    with MatchService(store_url, create=False) as reader:
+        assert repr(reader) == f"MatchService({label!r}, read-only)"
     assert replay.view_at(svc, mid, seq=30).seq == 30
     svc.close()
+    assert repr(svc) == f"MatchService({label!r}, closed)"
     for use in (lambda: replay.view_at(svc, mid, seq=30), svc.summaries, lambda: svc.get_match(mid)):
         with pytest.raises(ServiceClosed, match="this MatchService of the store .* was closed"):
             use()

@@ -151,6 +151,23 @@ def test_a_closed_stats_says_it_was_closed(duck):
             use()
 
 
+def test_a_stats_says_what_it_reads_and_its_statistics_keep_their_signatures(duck):
+    """A notebook showed ``<analytics.stats.Stats object at 0x...>``, and ``by_game`` (``-> Any``) erased every
+    statistic's parameters for a type checker and ``help()`` (QA round 34)."""
+    import inspect
+
+    st = Stats(duck, min_games=3)
+    assert repr(st) == f"Stats({str(duck)!r}, min_games=3)"
+    st.close()
+    assert repr(st).endswith(", closed)")
+    with duckdb.connect(str(duck), read_only=True) as con:
+        assert repr(Stats(con)).startswith("Stats(an open DuckDB connection, min_games=")
+    assert list(inspect.signature(Stats.winrates).parameters) == ["self", "by", "filters"]
+    from analytics.stats import by_game  # a decorator that gives back the method's own type, for a type checker
+
+    assert inspect.signature(by_game).return_annotation == "Callable[[_Method], _Method]"
+
+
 def test_one_stats_from_several_threads_answers_each_call_as_alone(duck):
     """``sql(game=...)`` shadows the tables with one game's views on the connection: another thread's
     statistics read them ("no game named 'zx'"), DuckDB said "connection is busy", and views left behind

@@ -139,7 +139,9 @@ class MatchService(Application[UUID]):
 
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True,
                  write: bool | None = None, hold: bool = True) -> None:
-        """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created).
+        """``create``: make the store when it does not exist yet (else a ``StoreError``, nothing created): a
+        mistyped path is a new, empty store, which stays (a reader passes False; ``zx import`` removes one it
+        stored nothing in, ``newstore``: not a service, which may be one of several opening the same new store).
         ``write`` (default ``create``): the store may be written; without it nothing ever is (``resolve_store``).
         ``store``: a path (a ``str`` or ``pathlib.Path``) or a URL; None: ``ZX_STORE``, else the default file.
         ``hold`` (PostgreSQL, with ``create``: an importer's): hold the store's "open" lock on a connection of
@@ -150,6 +152,9 @@ class MatchService(Application[UUID]):
         if store is not None and not isinstance(store, str):
             raise TypeError(f"store must be a path (a str or pathlib.Path) or a URL, got {type(store).__name__} "
                             f"{store!r}")
+        for name, flag in (("create", create), ("write", write), ("hold", hold)):
+            if not isinstance(flag, bool) and not (name == "write" and flag is None):  # ("no" was taken as true)
+                raise TypeError(f"{name} must be True or False, got {type(flag).__name__} {_shown(flag)}")
         self.store: StoreConfig = resolve_store(store, create=create, write=write)
         self._in_use = hold_in_use(self.store) if hold and create else None
         if self._in_use is not None and not schema_held(self.store, self._in_use):
@@ -183,6 +188,11 @@ class MatchService(Application[UUID]):
             raise
         # whether it created the store's PostgreSQL schema (zx import removes one it stored nothing in: newstore)
         self.made_schema = bool(self.store.env.pop(SCHEMA_MADE, None))
+
+    def __repr__(self) -> str:  # (a notebook showed <zx_events.application.MatchService object at 0x...>)
+        store = getattr(self, "store", None)
+        return (f"MatchService({store.label if store is not None else '?'!r}"
+                f"{', read-only' if store is not None and store.reader else ''}{', closed' if getattr(self, '_closed', False) else ''})")
 
     @property
     def reads(self) -> ReadConnections:
