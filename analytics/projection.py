@@ -110,11 +110,33 @@ def _only_our_own(con: duckdb.DuckDBPyConnection, path: Path) -> None:
 
 
 def store_identity(svc: Any) -> str:
-    """What the position is relative to: the store's kind and location (never a password)."""
+    """What the position is relative to: the store's kind and location (never a password). A PostgreSQL store is
+    its server (the cluster's system identifier), database and schema, not the connection's text: the role and the
+    host's spelling made the file the owner's projection built "another store" to every reader, and to the same
+    role at ``localhost`` (QA round 34). Where the server does not say (``pg_control_system`` refused), the URL
+    without its user."""
     st = svc.store
     if st.kind == "sqlite" and st.path is not None:
         return f"sqlite:{st.path.resolve()}"
+    if st.kind == "postgres":
+        e = st.env
+        where = f"database {e['POSTGRES_DBNAME']}, schema {e['POSTGRES_SCHEMA']}"
+        try:
+            from psycopg.rows import tuple_row
+
+            with svc.recorder.datastore.get_connection() as conn:  # (its rows are dicts by default)
+                system = conn.cursor(row_factory=tuple_row).execute(
+                    "SELECT system_identifier FROM pg_control_system()").fetchone()[0]
+            return f"PostgreSQL server {system}, {where}"
+        except Exception:  # noqa: BLE001 - (a server that does not let the role read it: the URL, less its user)
+            return f"postgresql://{e['POSTGRES_HOST']}:{e['POSTGRES_PORT']}, {where}"
     return st.label
+
+
+def same_store(built_from: str, store: str, svc: Any) -> bool:
+    """Whether a file built from ``built_from`` is of the store ``store`` (``store_identity(svc)``): also a file an
+    earlier release built from this PostgreSQL store under this URL (its identity was the URL: ``svc.store.label``)."""
+    return built_from == store or (svc.store.kind == "postgres" and built_from == svc.store.label)
 
 
 def known_catalogs(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
@@ -528,7 +550,7 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
             # never one that holds another store's analytics: that one meets the check below, which
             # says whose (a dry run into memory: wiped the file ZX_ANALYTICS pointed at)
             try:
-                rebuild = _position(con)[2] == store
+                rebuild = same_store(_position(con)[2], store, svc)
             except (duckdb.Error, IndexError):  # another version's file: whose, the check below cannot tell
                 rebuild = False
         if early is not None and version is not None and not rebuild:  # made meanwhile by another update
@@ -538,10 +560,12 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
             if version != SCHEMA_VERSION:
                 raise RebuildNeeded(version_refused(path, version, "writes"))
             built_from = _position(con)[2]
-            if built_from != store:
+            if not same_store(built_from, store, svc):
                 raise RebuildNeeded(f"{path} was built from {built_from}, not {store}: run `zx analytics update "
                                      f"--rebuild` to rebuild it from this store, or choose another file with --analytics")
             create_schema(con)  # tables exist; macros are refreshed
+            if built_from != store:  # (an earlier release's name of this store: this one's from now on)
+                con.execute("UPDATE projection_position SET store = ? WHERE projection = ?", [store, NAME])
         else:
             _reset(con, store)
         schema = True

@@ -992,13 +992,13 @@ class Backend:
         return self.advised(text)
 
     def freshness(self) -> Freshness:
-        from analytics.projection import store_identity
+        from analytics.projection import same_store, store_identity
 
         position, built_from = self.projection()
         last = self.store_last_id()
         if self._identity is None:
             self._identity = store_identity(self.svc)
-        if built_from != self._identity:
+        if not same_store(built_from, self._identity, self.svc):
             return Freshness(False, position, last, self._update_advice(
                 f"{self.analytics_path} was built from {built_from}, not from this store: run `zx analytics update "
                 f"--rebuild`"))
