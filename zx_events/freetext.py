@@ -15,9 +15,10 @@ policy, for every seat that is not the judge (players and spectators), in every 
   state built from them too): shown, with card codes and card names masked by the game's masker,
   which compares after ``normalize``: invisible characters dropped (format characters, bidirectional
   controls, default-ignorable ones: ``R01\u200b-008``), Unicode compatibility forms folded (NFKC),
-  every dash-like character read as ``-``, any letter case. A text with a card masked is shown
-  normalized (none of the invisible characters that hid the card); a text without one is shown as
-  written (the joiners a script or an emoji sequence needs kept), its bidirectional controls dropped.
+  every dash-like character read as ``-``, any letter case. A text with a card masked is shown with each
+  card replaced whole (the invisible characters that hid it too) and the rest as written; a text without
+  one is shown as written (the joiners a script or an emoji sequence needs kept); both without their
+  bidirectional controls (``seats.Masker``).
 """
 
 from __future__ import annotations
@@ -133,12 +134,12 @@ _INVISIBLE = (
 # (``printable``'s ``isprintable``). The module's public ones are its attributes still (``__getattr__``).
 _re = cache(re.compile)
 _PUBLIC = {"INVISIBLE": _INVISIBLE_SHOWN, "INVISIBLE_UTF8": _INVISIBLE_UTF8, "JSON_RAW_UTF8": _JSON_RAW_UTF8,
-           "BIDI_CONTROLS": _BIDI_CONTROLS}
+           "BIDI_CONTROLS": _BIDI_CONTROLS, "DROPPED": _INVISIBLE}
 
 
 def __getattr__(name: str) -> re.Pattern:
-    """``freetext.INVISIBLE``, ``INVISIBLE_UTF8``, ``JSON_RAW_UTF8``, ``BIDI_CONTROLS``: the compiled pattern, made
-    when first asked for (``from zx_events.freetext import BIDI_CONTROLS`` asks)."""
+    """``freetext.INVISIBLE``, ``INVISIBLE_UTF8``, ``JSON_RAW_UTF8``, ``BIDI_CONTROLS``, ``DROPPED`` (what ``normalize``
+    drops): the compiled pattern, made when first asked for (``from zx_events.freetext import BIDI_CONTROLS`` asks)."""
     if name in _PUBLIC:
         return _re(_PUBLIC[name])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
