@@ -14,7 +14,7 @@ SEATS = ("P1", "P2")
 
 
 class MatchFilters:
-    """Every filter is optional; names and decks match either side, exactly (case-insensitive).
+    """Every filter is optional; names and decks match either side, exactly (in any case and width: ``folded``).
 
     ``winner``: P1, P2, ``draw`` (finished without a winner), ``none`` (no result recorded) or a
     player's name (the matches that player won). ``since``/``until``: the match date as written
@@ -114,12 +114,14 @@ def _won(row: dict[str, Any], winner: str) -> bool:
 
 
 def folded(text: str) -> str:
-    """``text`` as the match list's filters compare it: in any letter case, and in any Unicode normal form
+    """``text`` as the match list's filters compare it: in any letter case, in any Unicode normal form
     ("José" typed is the "José" of a log written as e + combining acute: "no player named 'José'; did you
-    mean 'José'?"), without bidirectional controls (which a seat that is not the judge's sees dropped: a name
-    as stored in a log found nothing in its list)."""
+    mean 'José'?") and any width (NFKC: "タロウ" typed finds the "ﾀﾛｳ" of a log, "Ren" the "Ｒｅｎ": they
+    found nothing, QA round 34; hiragana and katakana stay apart, "あき" is not "アキ"), without bidirectional
+    controls (which a seat that is not the judge's sees dropped: a name as stored in a log found nothing in its
+    list)."""
     if not text.isascii():
-        text = freetext.BIDI_CONTROLS.sub("", unicodedata.normalize("NFC", text))
+        text = freetext.BIDI_CONTROLS.sub("", unicodedata.normalize("NFKC", text))
     return text.casefold()
 
 
