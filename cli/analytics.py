@@ -137,25 +137,60 @@ def analytics_group() -> None:
     """
 
 
-def update_was_complete(svc: Any, path: Path) -> str | None:
-    """What an update interrupted by Ctrl-C had done, when it had done everything: the file's position is the
-    store's last event (a Ctrl-C during the last commit, which writes a rebuild's held pages: it said "Aborted!"
-    alone, and the user took the rebuild for lost); None otherwise, or when the file cannot be read."""
+def _file_mark(path: Path) -> tuple[int, int, Any] | None:
+    """The analytics file's (position, events projected, updated_at), or None when it cannot be read."""
     import duckdb
 
     try:
-        last = svc.recorder.max_notification_id() or 0
+        if not path.exists():
+            return None
         con = duckdb.connect(str(path), read_only=True)
         try:
-            row = con.execute("SELECT position, events FROM projection_position").fetchone()
+            return con.execute("SELECT position, events, updated_at FROM projection_position").fetchone()
         finally:
             con.close()
     except (duckdb.Error, OSError, KeyboardInterrupt):
         return None
-    if row is None or row[0] < last:
+
+
+def update_was_complete(svc: Any, path: Path, before: Any = None, rebuild: bool = False) -> str | None:
+    """What an update interrupted by Ctrl-C had done, when it had done everything: the file's position is the
+    store's last event (a Ctrl-C during the last commit, which writes a rebuild's held pages: it said "Aborted!"
+    alone, and the user took the rebuild for lost), and, a ``rebuild``, the file is not as it was ``before`` (an
+    early Ctrl-C of a rebuild of a file already up to date was said complete: QA round 34); None otherwise, or
+    when the file cannot be read."""
+    try:
+        last = svc.recorder.max_notification_id() or 0
+    except (Exception, KeyboardInterrupt):  # noqa: BLE001 - (a store gone meanwhile: nothing to say)
+        return None
+    row = _file_mark(path)
+    if row is None or row[0] < last or (rebuild and row == before):
         return None
     return (f"interrupted after the update was complete: {path} holds every stored event ({row[1]:,} projected); "
             f"only the table of what was done was not printed")
+
+
+def update_interrupted(svc: Any, path: Path, before: Any, rebuild: bool) -> str | None:
+    """The line an interrupted ``zx analytics update`` ends with: what the file holds now (``Aborted!`` alone
+    said nothing of it: QA round 34). A rebuild commits once, at its end: until then the file is as it was."""
+    done = update_was_complete(svc, path, before, rebuild)
+    if done is not None:
+        return done
+    row = _file_mark(path)
+    if rebuild:
+        if row is None:
+            return f"interrupted: the rebuild was not committed: {path} was not made; `zx analytics update` makes it"
+        if row == before:
+            return (f"interrupted: the rebuild was not committed: {path} is as it was (up to notification "
+                    f"{row[0]:,}); `zx analytics update --rebuild` rebuilds it")
+    if row is None:
+        return None
+    try:
+        last = svc.recorder.max_notification_id() or 0
+    except (Exception, KeyboardInterrupt):  # noqa: BLE001
+        return None
+    return (f"interrupted: {path} holds the store's events up to notification {row[0]:,} of {last:,} ({row[1]:,} "
+            f"projected), as its last commit left it; `zx analytics update` continues from there")
 
 
 @analytics_group.command("update")
@@ -192,6 +227,7 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
     catalogs = load_given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
+    before = _file_mark(path)  # (whether a rebuild interrupted had committed)
     try:
         result = run_update(svc, path, rebuild=rebuild, page_size=page_size, stop_after_pages=stop_after_pages,
                             workers=workers, catalogs=catalogs)
@@ -200,9 +236,9 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
     except (KeyboardInterrupt, Exception) as e:
         if not interrupted(e):
             raise
-        done = update_was_complete(svc, path)  # (a Ctrl-C in the last commit, which writes a rebuild's held pages)
-        if done:
-            click.echo(done, err=True)
+        said = update_interrupted(svc, path, before, rebuild)  # (a Ctrl-C in the last commit: complete)
+        if said:
+            click.echo(with_store(said, ctx), err=True)
         raise click.Abort() from None
     warn_unused_catalogs(result, catalog_paths, catalogs)
     emit([result.to_json()], fmt, ["analytics", "events", "matches", "pages", "position", "seconds", "events_per_s",

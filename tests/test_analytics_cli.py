@@ -921,6 +921,49 @@ def test_an_update_interrupted_once_complete_says_so_and_one_cut_short_does_not(
     assert not (tmp_path / "none.duckdb").exists()
 
 
+@pytest.mark.parametrize("rebuild", [True, False])
+def test_an_interrupted_update_says_what_the_file_holds(imported, monkeypatch, rebuild):
+    """An early Ctrl-C of ``zx analytics update --rebuild`` of a file already up to date said "interrupted after the
+    update was complete" (its position was the store's last), though the rebuild never ran; an update cut short said
+    "Aborted!" alone (QA round 34). A Ctrl-C is injected before the rebuild begins, and at an update's first progress
+    report, a real update's."""
+    import analytics.projection as projection
+
+    duck = imported.with_suffix(".duckdb")
+    real = projection.update
+    if rebuild:  # (a file damaged meanwhile: what the rebuild was for)
+        with duckdb.connect(str(duck)) as con:
+            con.execute("DELETE FROM seats WHERE seat = 'first'")
+        with duckdb.connect(str(duck), read_only=True) as con:
+            seats = con.execute("SELECT count(*) FROM seats").fetchone()[0]
+    else:  # (an update that has events to project: the file from its first page only)
+        duck.unlink()
+        assert run(imported, "analytics", "update", "--page-size", "5", "--stop-after-pages", "1").exit_code == 0
+
+    def cut(*args, on_progress=None, **kwargs):
+        if rebuild:  # (before the rebuild empties the file: its first moments)
+            raise KeyboardInterrupt
+
+        def progress(done, total):
+            raise KeyboardInterrupt
+        return real(*args, on_progress=progress, **kwargs)
+
+    monkeypatch.setattr(projection, "update", cut)
+    r = run(imported, "analytics", "update", *(["--rebuild"] if rebuild else []))
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert "complete" not in r.output, r.output
+    if rebuild:
+        assert f"interrupted: the rebuild was not committed: {duck} is as it was (up to notification " in r.output
+        assert "`zx --store" in r.output and "analytics update --rebuild` rebuilds it" in r.output, r.output
+        with duckdb.connect(str(duck), read_only=True) as con:
+            assert con.execute("SELECT count(*) FROM seats").fetchone()[0] == seats
+    else:
+        assert f"interrupted: {duck} holds the store's events up to notification 5 of " in r.output, r.output
+        assert "as its last commit left it; `zx --store" in r.output and "continues from there" in r.output
+    monkeypatch.setattr(projection, "update", real)
+    assert run(imported, "analytics", "update", *(["--rebuild"] if rebuild else [])).exit_code == 0
+
+
 def test_export_writes_each_month_out_every_65536_rows():
     """QA round 32 (130,000 matches): the export's peak memory grew with its tables (1.05 GB), DuckDB holding
     524,288 rows of every month before writing them; its writer flushes a month's rows every 65,536 (8M rows over 24
