@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("zx_events", "analytics", "cli", "web")
+PACKAGES = ("zx_events", "zx_analytics", "zx_cli", "zx_web")
 
 
 def modules() -> list[str]:
@@ -68,13 +68,13 @@ def test_a_game_package_imports_no_private_name_of_another_module():
 
 
 def test_every_module_imports_on_its_own():
-    """Each module imported first in a fresh child process (``python -c "import cli.audit"`` for
+    """Each module imported first in a fresh child process (``python -c "import zx_cli.audit"`` for
     every module): an import circle or a missing import shows here. Third-party packages are
     imported once in the parent, so each child pays only for the project's own modules."""
     import subprocess
 
     names = modules()
-    assert "cli.audit" in names and "zx_events.games.zx.engine.effects" in names and len(names) > 80
+    assert "zx_cli.audit" in names and "zx_events.games.zx.engine.effects" in names and len(names) > 80
     script = r"""
 import os, sys, importlib, traceback
 for heavy in ("eventsourcing.application", "duckdb", "polars", "pyarrow", "click", "fastapi", "uvicorn",
@@ -82,7 +82,7 @@ for heavy in ("eventsourcing.application", "duckdb", "polars", "pyarrow", "click
               "altair", "vl_convert", "jinja2", "numpy", "selenium.webdriver", "eventsourcing.sqlite",
               "eventsourcing.postgres", "fastapi.responses", "starlette.middleware"):
     importlib.import_module(heavy)
-ours = [m for m in sys.modules if m.split(".")[0] in ("zx_events", "analytics", "cli", "web")]
+ours = [m for m in sys.modules if m.split(".")[0] in ("zx_events", "zx_analytics", "zx_cli", "zx_web")]
 assert not ours, ours
 failed = []
 for name in sys.argv[1:]:
@@ -113,7 +113,7 @@ sys.exit(1 if failed else 0)
 
 
 def test_zx_games_lists_the_installed_games():
-    from cli.main import zx
+    from zx_cli.main import zx
 
     r = CliRunner().invoke(zx, ["games", "--format", "json"])
     assert r.exit_code == 0, r.output
@@ -209,7 +209,7 @@ def test_every_data_file_of_the_packages_is_in_the_package_data():
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     patterns = config["package-data"]
-    for package in ("zx_events", "analytics", "cli", "web"):
+    for package in ("zx_events", "zx_analytics", "zx_cli", "zx_web"):
         base = ROOT / package
         shipped = {p for pattern in patterns.get(package, []) for p in base.glob(pattern)}
         data = {p for p in base.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")

@@ -1,6 +1,6 @@
 """The analytics DuckDB file: where it lives, its schema, and the SQL shipped with the package.
 
-SQL lives in ``analytics/sql/*.sql``, one statement each, named after what it produces. The
+SQL lives in ``zx_analytics/sql/*.sql``, one statement each, named after what it produces. The
 projector is the only writer of the file; every query opens it read-only (DuckDB allows one
 read-write process or many read-only ones per file).
 """
@@ -74,7 +74,7 @@ class DamagedFile(AnalyticsError):
     def __init__(self, path: Path, e: Exception, rebuilding: bool = False) -> None:
         self.path = path
         self.cause = first_line(e)  # DuckDB's words
-        if Path(path).suffix != ".duckdb":  # --rebuild leaves it alone (analytics.projection.set_aside)
+        if Path(path).suffix != ".duckdb":  # --rebuild leaves it alone (zx_analytics.projection.set_aside)
             todo = ("its name does not end in .duckdb: it may not be zx's analytics file (--rebuild leaves such a "
                     "file alone); name zx's analytics file with --analytics, or move this one away")
         elif rebuilding:
@@ -265,8 +265,8 @@ def data_memory_cap(extra: int = SQL_DATA_MEMORY):
 
 @cache
 def sql(name: str) -> str:
-    """The text of ``analytics/sql/<name>.sql``."""
-    return resources.files("analytics").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+    """The text of ``zx_analytics/sql/<name>.sql``."""
+    return resources.files("zx_analytics").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
 
 
 def _locked(e: Exception) -> bool:
@@ -322,7 +322,7 @@ def lock_holder(e: Exception) -> tuple[int | None, str | None]:
             args = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
     except OSError:
         return pid, None
-    zx = next((i for i, a in enumerate(args) if os.path.basename(a) == "zx" or a in ("cli.main", "cli")), None)
+    zx = next((i for i, a in enumerate(args) if os.path.basename(a) == "zx" or a in ("zx_cli.main", "zx_cli")), None)
     if zx is not None:
         command = next((a for a in args[zx + 1:] if a in ANALYTICS_COMMANDS), None)
         if command == "serve" and "--follow" in args[zx + 1:]:  # the server keeps the file up to date itself
@@ -466,7 +466,7 @@ def connect_reader(path: Path, *, wait: float = READER_WAIT) -> duckdb.DuckDBPyC
 
     Always sandboxed (statistics, user SQL and ``zx export`` alike): no file, network, extension or
     setting access (``SANDBOX``), whatever SQL runs on it, the SQL stored in the file (views, macros)
-    included. ``zx export`` writes its Parquet files through another connection (``analytics.export``).
+    included. ``zx export`` writes its Parquet files through another connection (``zx_analytics.export``).
     While an update holds the file (DuckDB: one writer or many readers), it retries for up to
     ``wait`` seconds: ``zx analytics follow`` holds it only while it commits new matches."""
     if not Path(path).exists():

@@ -21,7 +21,7 @@ are ENUMs of the values the file holds (the filters' values are checked against 
 
 The analytics file's schema and the projection are unchanged (a projection keeping such tables
 cost +25% CPU): the derived tables are a server's own, built at one analytics position
-(``Derived.position``) and built again when it serves another (``web.backend.Backend``). ``Stats``
+(``Derived.position``) and built again when it serves another (``zx_web.backend.Backend``). ``Stats``
 given a ``Derived`` answers from them (``cards_derived.sql``, ``attacks_derived.sql``,
 ``life_by_turn_derived.sql``) the same rows as without, which it still does for the CLI and the
 Python API (tests/test_analytics_derived.py).
@@ -54,12 +54,12 @@ TYPES = {
     "outcome_t": "SELECT outcome FROM attacks",
 }
 # filter column of seats -> its type (a DATE stays a DATE): the columns of Stats' filters
-# (analytics.stats.FILTER_SQL), under their seats names
+# (zx_analytics.stats.FILTER_SQL), under their seats names
 SEAT_COLUMNS = {"game": "game_t", "played_on": None, "event": "event_t", "deck": "deck_t", "name": "name_t",
                 "opp_deck": "deck_t", "seat": "seat_t", "colours": "colours_t", "archetype": "archetype_t",
                 "opp_archetype": "archetype_t"}
 TABLES = ("derived_card_ids", "derived_card_seats", "derived_attack_seats", "derived_life_seats")
-# seats columns whose distinct values Stats.filters checks a filter against (analytics.stats.NAMED_FILTERS)
+# seats columns whose distinct values Stats.filters checks a filter against (zx_analytics.stats.NAMED_FILTERS)
 KNOWN = ("event", "deck", "name", "colours", "archetype", "game")
 _catalogs = itertools.count(1)
 

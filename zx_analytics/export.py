@@ -7,7 +7,7 @@ and ``DIR/data-dictionary.md``. Polars ``scan_parquet``, DuckDB, Spark and Trino
 as is: the hand-off when the analytics outgrow one machine.
 
 The analytics file is read through the sandboxed read-only connection of ``zx sql``
-(``analytics.db.connect_reader``): SQL stored in the file (a view or a macro in place of a table)
+(``zx_analytics.db.connect_reader``): SQL stored in the file (a view or a macro in place of a table)
 runs there, where it can touch no file, network or extension. The Parquet files are written by a
 second connection, in memory, that holds none of the file's SQL: it scans the rows streamed from the
 first as Arrow record batches (a batch at a time, whatever the table's size).
@@ -34,7 +34,7 @@ from .paths import same_file
 from .tables import PROJECTED
 
 # every table of a match, the shared ones and each game's own (Z/X's plays, attacks, life, ignitions;
-# X610Z's x610z_attacks, x610z_life, x610z_moves, x610z_casts): analytics.tables gathers them
+# X610Z's x610z_attacks, x610z_life, x610z_moves, x610z_casts): zx_analytics.tables gathers them
 PARTITIONED = tuple(PROJECTED)
 DICTIONARY = "data-dictionary.md"
 PARTIAL = ".zx-export-partial"  # in DIR: the export being written, moved into place when whole
@@ -61,7 +61,7 @@ def _literal(path: Path) -> str:
 
 def _dictionary() -> str:
     """The data dictionary an export writes beside its tables (the package's own copy)."""
-    return resources.files("analytics").joinpath(DICTIONARY).read_text(encoding="utf-8")
+    return resources.files("zx_analytics").joinpath(DICTIONARY).read_text(encoding="utf-8")
 
 
 class ExportWouldReplace(AnalyticsError):
@@ -242,7 +242,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     (a progress bar drawn from there: ``zx export --parquet /proc/x`` drew "exporting 0/14" over its error)."""
     if not isinstance(con, duckdb.DuckDBPyConnection):  # (a Stats was AttributeError: no attribute 'execute')
         raise TypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
-                        f"(analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
+                        f"(zx_analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
     if not isinstance(out, (str, os.PathLike)):
         raise TypeError(f"out must be a folder's path (a str or pathlib.Path), got {type(out).__name__} {out!r}")
     out = Path(out)

@@ -1,7 +1,7 @@
 """The projection of a SQLite store in worker processes: each projects whole matches of a range of
 the notification log, reading it from the store file itself, and hands back Arrow tables.
 
-The serial projection (``analytics.projection``) spends about three quarters of its time in
+The serial projection (``zx_analytics.projection``) spends about three quarters of its time in
 Python (decoding, the games' row handlers, turning rows into Arrow), all under one GIL, against a
 floor that only reads and decodes. Here the log after the tracking position is cut into chunks of
 ``span`` notification ids; forked workers project the chunks at once (each reads, decodes and
@@ -96,7 +96,7 @@ class Chunk:
     matches: int = 0
     reopen: bool = False  # an event for a match closed earlier: project from ``after`` serially
     left_out: list[tuple[str, str]] = field(default_factory=list)  # as the serial projection's (Projection.run)
-    unknown: dict[tuple[str, Any, Any], int] = field(default_factory=dict)  # analytics.tables.Catalogs.unknown
+    unknown: dict[tuple[str, Any, Any], int] = field(default_factory=dict)  # zx_analytics.tables.Catalogs.unknown
 
     # through the pipe its tables go as Arrow IPC streams: pickle's own reduction of a table, array by
     # array, cost twice as much to write and three times as much to read (Z/X corpus: 30 and 14 ms

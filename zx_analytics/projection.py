@@ -1,7 +1,7 @@
 """The tracked projection: the event store's notification log into the analytics DuckDB file.
 
 ``update(svc, path)`` reads the notification log after the tracking position in pages, turns the
-events into rows (each game's rows module, gathered by ``analytics.tables``) and writes each page's rows, the in-flight state of the match
+events into rows (each game's rows module, gathered by ``zx_analytics.tables``) and writes each page's rows, the in-flight state of the match
 under way and the new position in ONE DuckDB transaction. Killed at any point it resumes exactly:
 an unfinished transaction is rolled back by DuckDB, and the next run starts from the last
 committed position with the committed in-flight state. ``rebuild=True`` starts from zero.
@@ -15,13 +15,13 @@ that zx import files under another id (``zx_events.ids.filed_under``: a copy, ``
 verify) is left out and named in ``UpdateResult.left_out``; nothing else of the store is verified.
 
 Speed: events are fetched straight from the recorder's database (only the topics the tables need)
-and decoded with orjson, without building event objects (``analytics.reader``); rows are plain
+and decoded with orjson, without building event objects (``zx_analytics.reader``); rows are plain
 tuples, turned per page into Arrow tables and inserted with ``INSERT ... SELECT`` by a writer
-thread while the next page is read (``analytics.writer``; the last page of a run is committed by a
+thread while the next page is read (``zx_analytics.writer``; the last page of a run is committed by a
 checkpoint, straight into the file). Payloads no handler reads are not decoded (the games'
 ``NO_PAYLOAD``). The cyclic GC is off while it runs. A
 large run over a SQLite store is projected by forked worker processes, whole matches a chunk
-(``analytics.parallel``), committed in log order the same way; the serial loop below takes over
+(``zx_analytics.parallel``), committed in log order the same way; the serial loop below takes over
 where they cannot go on (an event for a match closed earlier).
 """
 
@@ -76,7 +76,7 @@ class UpdateResult:
     position: int  # the notification id the file is now up to date with
     seconds: float
     rebuilt: bool
-    workers: int = 0  # worker processes that projected (analytics.parallel); 0: serially
+    workers: int = 0  # worker processes that projected (zx_analytics.parallel); 0: serially
     set_aside: Path | None = None  # where a rebuild moved a file DuckDB could not read (_open)
     # (stored id, the match its Started event names) of each aggregate left out: not filed under that match's
     # id, so not written by zx import (a copy of a match's events: two aggregates of one match id ended the
@@ -84,7 +84,7 @@ class UpdateResult:
     left_out: list[tuple[str, str]] = field(default_factory=list)
     # (game key, name, SHA-256) -> the matches projected by this run that were checked against that catalog,
     # neither shipped (by name or content) nor given (``catalogs``): their colours are unknown, their
-    # archetypes ranked by copies and code (analytics.tables.Catalogs.unknown)
+    # archetypes ranked by copies and code (zx_analytics.tables.Catalogs.unknown)
     unknown_catalogs: dict[tuple[str, Any, Any], int] = field(default_factory=dict)
     # the catalogs given (``catalogs``) that no match of the file was checked against (by game and SHA-256):
     # not used, for this update or any before (zx analytics update --catalog FILE warns of each)
@@ -346,7 +346,7 @@ def _in_workers(svc: Any, con: duckdb.DuckDBPyConnection, workers: int, position
 def _cannot_write(e: Exception) -> bool:
     """Whether DuckDB's error ``e`` is the file system refusing a write (a full disk, a quota, a read-only
     file system), not a statement of the projection failing. After a failed COMMIT DuckDB has ended the
-    transaction itself: the writer keeps this error (analytics.writer), not its rollback's."""
+    transaction itself: the writer keeps this error (zx_analytics.writer), not its rollback's."""
     text = str(e).lower()
     return "could not write" in text or "no space left" in text or "disk quota" in text or "read-only file" in text
 
@@ -412,7 +412,7 @@ def set_aside(path: Path, e: Exception) -> Path:
 
 
 def _parallel(svc: Any, wanted: int, forced: bool, events: int, fast_read: bool) -> bool:
-    """Whether ``events`` notifications are projected by ``wanted`` worker processes (analytics.parallel)."""
+    """Whether ``events`` notifications are projected by ``wanted`` worker processes (zx_analytics.parallel)."""
     return wanted > 1 and events > 0 and (forced or events >= parallel.PARALLEL_MIN) \
         and parallel.eligible(svc, fast_read, decoder(svc.mapper))
 
@@ -461,7 +461,7 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
     each page (events of this run). A memory store
     lives only as long as its process, so its analytics are always rebuilt. ``fast_read=False``
     reads through ``select_notifications`` even where a direct query is available (tests compare both).
-    ``workers``: worker processes for a SQLite store (``analytics.parallel``; default: the
+    ``workers``: worker processes for a SQLite store (``zx_analytics.parallel``; default: the
     ``ZX_ANALYTICS_WORKERS`` variable, else one a core up to 4, for runs of ``PARALLEL_MIN`` events
     or more; given, whatever the run's size; 0 or 1: the serial projection).
     ``catalogs``: catalogs given as files (``zx analytics update --catalog FILE``; ``games.load_catalogs``),

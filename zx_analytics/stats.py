@@ -1,6 +1,6 @@
 """Metagame statistics as Polars DataFrames, for the CLI, the HTTP API and notebooks.
 
-    from analytics.stats import Stats
+    from zx_analytics.stats import Stats
     st = Stats("zx-store.duckdb")                 # a read-only connection
     st.winrates(by="deck", since="2026-11-01")    # polars.DataFrame
     st.winrates(by="archetype"); st.matchups(by="archetype", event="Tokyo Regional 2026")
@@ -100,9 +100,9 @@ ATTACK_KEYS = {"card": ("a.attacker_card", "card", "a.first_of_card"),
                "square": ("a.attacker_square", "square", "a.first_of_square"),
                "target": ("CASE WHEN a.target_kind = 'player' THEN 'player' ELSE a.target_card END", "target",
                           "a.first_of_target")}
-# the same keys in the derived attack_seats (analytics.derived), which holds each key as a column
+# the same keys in the derived attack_seats (zx_analytics.derived), which holds each key as a column
 DERIVED_ATTACK_KEYS = {"card": "a.card", "square": "a.square", "target": "a.target"}
-# statement -> the same statement over the derived tables, when a Stats has them (analytics.derived)
+# statement -> the same statement over the derived tables, when a Stats has them (zx_analytics.derived)
 DERIVED_SQL = {"cards": "cards_derived", "attacks": "attacks_derived", "life_by_turn": "life_by_turn_derived"}
 # statement -> the end it shares with its derived twin (its ``{end}``: SQL text of ours, no braces in it)
 SHARED_END = {"cards": "cards_totals", "cards_derived": "cards_totals",
@@ -418,7 +418,7 @@ class QueryError(AnalyticsError):
 # it for every later query of the same Stats, its statistics included; an open transaction held them all;
 # ATTACH ':memory:' (READ_WRITE), which the sandbox allows, then USE of it and DETACH of the file's database,
 # took the file away from every connection of the database (files and extensions are the sandbox's to
-# refuse, in its own words: analytics.db.refusal). What a statement still leaves on its connection (a TEMP
+# refuse, in its own words: zx_analytics.db.refusal). What a statement still leaves on its connection (a TEMP
 # table made under EXPLAIN ANALYZE, a search_path) ends with the call: user SQL runs on a cursor of its own
 CHANGES = {"CREATE", "CREATE_FUNC", "DROP", "ALTER", "INSERT", "UPDATE", "DELETE", "MERGE_INTO", "TRANSACTION",
            "PREPARE", "EXECUTE", "ATTACH", "DETACH"}
@@ -747,7 +747,7 @@ class Stats:
     closed after the call: nothing it leaves there (a temporary table, a ``search_path``) reaches a later
     call.
 
-    ``derived``: the derived tables of that connection (``analytics.derived.build``, at the file's
+    ``derived``: the derived tables of that connection (``zx_analytics.derived.build``, at the file's
     position: a server's), from which cards, attacks and life by turn are counted, and the games and
     filter values it already read; the answers are those without."""
 
@@ -764,7 +764,7 @@ class Stats:
             if refused is not None:
                 raise AnalyticsError(refused)
         self.con = source if isinstance(source, duckdb.DuckDBPyConnection) else connect_reader(Path(source))
-        if not isinstance(source, duckdb.DuckDBPyConnection):  # (a server's connection: web.backend checks it)
+        if not isinstance(source, duckdb.DuckDBPyConnection):  # (a server's connection: zx_web.backend checks it)
             from .db import refuse_other_version
 
             try:
@@ -785,7 +785,7 @@ class Stats:
 
     def interrupt(self) -> None:
         """Stop the statement a call runs now, from another thread (``zx sql``'s Ctrl-C:
-        ``analytics.db.ctrl_c_interrupts``); it raises ``duckdb.InterruptException``. Not serialised: the
+        ``zx_analytics.db.ctrl_c_interrupts``); it raises ``duckdb.InterruptException``. Not serialised: the
         call it stops holds the lock. DuckDB's ``interrupt()`` of the connection does not reach the cursor
         user SQL runs on."""
         for con in (self.con, self._cursor):
@@ -874,7 +874,7 @@ class Stats:
 
     def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None, own_tables: bool = False,
                **identifiers: str) -> pl.DataFrame:
-        """``analytics/sql/<name>.sql`` with ``{where}`` the filters' condition (``{field_where}``:
+        """``zx_analytics/sql/<name>.sql`` with ``{where}`` the filters' condition (``{field_where}``:
         that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values;
         over the derived tables when the Stats has them (``DERIVED_SQL``), unless ``own_tables``.
 

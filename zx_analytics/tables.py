@@ -8,7 +8,7 @@ state of one match: ``started(payload, identity, given)`` (``Catalogs.of``), ``c
 ``to_json``/``from_json``), ``catalog_rows(cat)`` (a catalog's per-card deck identity and its
 ``card_catalog`` rows), and optionally ``SQL`` (the CREATE
 statements of its own tables) and ``NO_PAYLOAD`` (topics whose handler reads nothing of the payload:
-it is called with None, the JSON is not decoded). The projection (``analytics.projection``) only
+it is called with None, the JSON is not decoded). The projection (``zx_analytics.projection``) only
 talks to these.
 """
 
@@ -36,7 +36,7 @@ HANDLERS: dict[str, Any] = {t: h for r in ROWS.values() for t, h in r.HANDLERS.i
 NO_PAYLOAD: frozenset[str] = frozenset(t for r in ROWS.values() for t in getattr(r, "NO_PAYLOAD", ()))
 # a match begins with its game's Started event: topic -> (game, rows module)
 STARTED: dict[str, tuple[Any, Any]] = {g.topic("Started"): (g, g.rows) for g in GAMES}
-# the CREATE statements of the games' own tables (besides analytics/sql/), and those tables' names
+# the CREATE statements of the games' own tables (besides zx_analytics/sql/), and those tables' names
 GAME_SQL: tuple[str, ...] = tuple(s for r in ROWS.values() for s in getattr(r, "SQL", ()))
 GAME_TABLES: tuple[str, ...] = tuple(t for r in ROWS.values() for t in getattr(r, "SQL_TABLES", ()))
 

@@ -34,7 +34,7 @@ _CONSTRAINTS = {"PRIMARY", "UNIQUE", "CHECK", "FOREIGN", "CONSTRAINT"}  # a tabl
 @cache
 def declared_types() -> dict[str, pa.Schema]:
     """The Arrow schema of each table, in the column order of ``rows.COLUMNS``, from the types its
-    CREATE statement declares (analytics/sql/create_*.sql and the games' ``SQL``), read without a
+    CREATE statement declares (zx_analytics/sql/create_*.sql and the games' ``SQL``), read without a
     database: a rebuild's worker processes start before the analytics file is opened, and DuckDB's
     first connection in a process costs ~100 ms. tests/test_analytics_projection.py checks them
     against the types DuckDB gives the tables it creates from the same statements."""
@@ -55,7 +55,7 @@ def declared_types() -> dict[str, pa.Schema]:
             if kind == "TIMESTAMP" and [w.upper() for w in words[2:5]] == ["WITH", "TIME", "ZONE"]:
                 kind = "TIMESTAMPTZ"
             if kind not in _ARROW:
-                raise TypeError(f"analytics.writer: no Arrow type for {kind} ({m.group(1)}.{words[0]})")
+                raise TypeError(f"zx_analytics.writer: no Arrow type for {kind} ({m.group(1)}.{words[0]})")
             columns[words[0]] = _ARROW[kind]
     return {table: pa.schema([(c, declared[table][c]) for c in cols]) for table, cols in COLUMNS.items()}
 
@@ -101,7 +101,7 @@ class Page:
     crash: bool = False
     final: bool = False  # the run ends with this page: it is written straight into the file (no WAL)
     # the transaction stays open: a later page commits this one's rows with its own (a rebuild by worker processes,
-    # analytics.projection.REBUILD_COMMIT); ``position``, ``events``, ``inflight`` and ``crash`` of a held page are
+    # zx_analytics.projection.REBUILD_COMMIT); ``position``, ``events``, ``inflight`` and ``crash`` of a held page are
     # not used. A writer stopped before that page rolls them back
     held: bool = False
 
@@ -187,7 +187,7 @@ class Writer:
                 for table in PROJECTED:
                     con.execute(f"DELETE FROM {table} WHERE match_id = ?", [mid])  # table from the allow-list
             for table, rows in page.rows.items():
-                if isinstance(rows, pa.Table):  # built by a worker process (analytics.parallel)
+                if isinstance(rows, pa.Table):  # built by a worker process (zx_analytics.parallel)
                     zx_page_rows = rows
                 elif rows:
                     zx_page_rows = arrow_table(rows, self.types[table])

@@ -25,11 +25,11 @@ def analytics_option(f: Callable) -> Callable:
 
 
 def resolve_analytics_path(ctx: click.Context, explicit: str | None) -> Path:
-    from analytics.db import default_path
+    from zx_analytics.db import default_path
     from zx_events.errors import ZXError
     from zx_events.store import parse_store
 
-    from analytics.paths import not_a_file, not_regular
+    from zx_analytics.paths import not_a_file, not_regular
 
     try:
         store = parse_store(ctx.obj.get("store") if ctx.obj else None)
@@ -71,7 +71,7 @@ def load_given_catalogs(paths: tuple[str, ...]) -> tuple[Any, ...]:
 def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | None = None,
                stop_after_pages: int | None = None, workers: int | None = None, catalogs: tuple[Any, ...] = ()):
     """The projection with a progress bar on stderr; AnalyticsError for the caller to report."""
-    from analytics.projection import PAGE_SIZE, update
+    from zx_analytics.projection import PAGE_SIZE, update
 
     with ExitStack() as stack:  # the bar drawn once there is work (the update's first call, with its total)
         # (its unit the store's events read, every kind and the seal's entries: the summary after it counts the events
@@ -185,7 +185,7 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
     A catalog file is used for exactly the stored matches checked against its content (its SHA-256);
     the projection never reads a file a stored catalog name names.
     """
-    from analytics.db import AnalyticsError
+    from zx_analytics.db import AnalyticsError
 
     from .common import service
 
@@ -237,8 +237,8 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catal
     import signal
     import threading
 
-    from analytics.db import AnalyticsError
-    from analytics.follow import follow
+    from zx_analytics.db import AnalyticsError
+    from zx_analytics.follow import follow
 
     from .common import service
 
@@ -293,7 +293,7 @@ GAME_HELP = ("Only matches of this game (zx games lists them). Without it, each 
 
 
 def filter_options(f: Callable, game_help: str = GAME_HELP) -> Callable:
-    """The filters of ``zx stats`` (analytics.stats.Filters), shared with ``zx report``."""
+    """The filters of ``zx stats`` (zx_analytics.stats.Filters), shared with ``zx report``."""
     for opt in reversed([
         click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Matches played on or after this date."),
         click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date."),
@@ -377,8 +377,8 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
     def run(ctx: click.Context, min_games: int, analytics_path: str | None, fmt: str, wide: bool, **kw: Any) -> None:
         import duckdb
 
-        from analytics.db import AnalyticsError, DamagedFile, damaged
-        from analytics.stats import Filters, NotThisGame, Stats, UnknownName
+        from zx_analytics.db import AnalyticsError, DamagedFile, damaged
+        from zx_analytics.stats import Filters, NotThisGame, Stats, UnknownName
 
         filters = {k: kw.pop(k) for k in FILTERS}
         try:
@@ -423,7 +423,7 @@ KEEP = {"matchups": 2, "meta": 2, "cards": 2, "mulligans": 2, "attacks": 2}  # k
 def _all_mirrors(st: Any, method: str, by: str | None, filters: dict, card: str | None) -> str | None:
     """For a win rate or matchup table that came out empty with no filter given: the key (``deck``...) when
     the file does have finished matches, every one of them a mirror by it (it said "no matches for this yet")."""
-    from analytics.stats import WINRATE_MIRRORS
+    from zx_analytics.stats import WINRATE_MIRRORS
 
     by = by or "deck"
     mirrored = method == "matchups" or (method == "winrates" and by in WINRATE_MIRRORS)
@@ -592,11 +592,11 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     """
     import duckdb
 
-    from analytics.db import (SQL_DATA_MEMORY, AnalyticsError, DamagedFile, QueryTimeout, ctrl_c_interrupts, damaged,
+    from zx_analytics.db import (SQL_DATA_MEMORY, AnalyticsError, DamagedFile, QueryTimeout, ctrl_c_interrupts, damaged,
                               data_memory_cap)
-    from analytics.stats import Stats, UnknownName
+    from zx_analytics.stats import Stats, UnknownName
 
-    from analytics.stats import unreadable
+    from zx_analytics.stats import unreadable
 
     try:
         unreadable(query)
@@ -689,7 +689,7 @@ def _draw_within(deadline: float | None, timeout: float, n: int, draw: Callable[
     """``draw()`` a table of ``n`` rows (a note on stderr first when it takes a while) before ``deadline`` (the
     ``--timeout`` of the query, from its start), else stop saying so, nothing of the table printed.
     rich lays a table out in Python, which nothing interrupts: it is drawn into memory by a thread of its own (at
-    most ``SQL_TABLE_ROWS`` rows: a few MB; ``cli.output.drawn_into``), printed when it is done in time, and left
+    most ``SQL_TABLE_ROWS`` rows: a few MB; ``zx_cli.output.drawn_into``), printed when it is done in time, and left
     unfinished otherwise (a SIGALRM raising in the drawing could land in any callback, a garbage collector's,
     and be ignored there)."""
     import io
@@ -725,7 +725,7 @@ def _draw_within(deadline: float | None, timeout: float, n: int, draw: Callable[
         raise timed_out()
     if failed:
         raise failed[0]
-    click.echo(out.getvalue(), nl=False)  # (click's echo: a reader gone away is the quiet 141 of cli.main)
+    click.echo(out.getvalue(), nl=False)  # (click's echo: a reader gone away is the quiet 141 of zx_cli.main)
     click.echo(notes.getvalue(), nl=False, err=True)
 
 
@@ -767,8 +767,8 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     """
     import duckdb
 
-    from analytics.db import AnalyticsError, DamagedFile, connect_reader, damaged, refuse_other_version
-    from analytics.export import PARTITIONED, export_parquet, refuse_replacing
+    from zx_analytics.db import AnalyticsError, DamagedFile, connect_reader, damaged, refuse_other_version
+    from zx_analytics.export import PARTITIONED, export_parquet, refuse_replacing
 
     from .common import read_files
 
@@ -785,7 +785,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
         raise reader_error(ctx, path, e) from None
     rows = None  # (set once every table is in place: an interrupt after it says so)
     try:
-        from analytics.stats import Stats
+        from zx_analytics.stats import Stats
 
         refuse_other_version(con, path)  # an older schema's tables are not what the data dictionary describes
         if Path(out).exists() and not Path(out).is_dir():  # what is read first, then where it is written
@@ -857,7 +857,7 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
     that option when it named a file, which the update the failure asks for must be given too."""
     import duckdb
 
-    from analytics.db import AnalyticsError, DamagedFile, FileInUse, RebuildNeeded
+    from zx_analytics.db import AnalyticsError, DamagedFile, FileInUse, RebuildNeeded
 
     if svc.store.kind == "memory":  # nothing would outlive this command but a file nobody asked for
         click.echo("analytics: not updated: a memory: store lasts only as long as this command", err=True)

@@ -1,5 +1,5 @@
 """What the ``zx`` commands share: the store they open, the ``--catalog`` option, the log files of
-``zx import``. (Its own module so that the command modules and ``cli.main`` do not import each other.)"""
+``zx import``. (Its own module so that the command modules and ``zx_cli.main`` do not import each other.)"""
 
 from __future__ import annotations
 
@@ -178,7 +178,7 @@ GAME, DAY = GameKey(), Day()
 
 
 MAX_WORKERS = 256  # --workers: processes forked at once (a typo of many digits used to fork until the system refused)
-MAX_SQL_TIMEOUT = 86_400  # zx sql --timeout: analytics.stats.MAX_SQL_TIMEOUT (not imported here: DuckDB, Polars)
+MAX_SQL_TIMEOUT = 86_400  # zx sql --timeout: zx_analytics.stats.MAX_SQL_TIMEOUT (not imported here: DuckDB, Polars)
 MAX_PAGE_SIZE = 10_000_000  # --page-size: past what SQLite binds (a typo of many digits: an internal error, mid-rebuild)
 
 
@@ -419,7 +419,7 @@ def read_files(store: str | None, *others: tuple[object, str]) -> list[tuple[str
         for base in dict.fromkeys((str(config.path), os.path.realpath(config.path))):
             out.extend((base + suffix, f"{what} {config.path}{suffix}") for suffix, what in STORE_FILES)
     if config is not None:  # the store's analytics file (ZX_ANALYTICS, or beside it): zx view -o s.duckdb --force replaced it
-        from analytics.paths import default_path
+        from zx_analytics.paths import default_path
 
         analytics = default_path(config)
         out += [(os.fspath(analytics), f"the analytics file {analytics}"),
@@ -430,7 +430,7 @@ def read_files(store: str | None, *others: tuple[object, str]) -> list[tuple[str
 def refuse_read_file(path, reads: list[tuple[str, str]], option: str = "-o") -> None:
     """``path`` (a file a command writes) is none of the files it reads (``read_files``), --force or not:
     ``zx view MATCH -o s.sqlite --force`` replaced the store with the page (as cp refuses a file onto itself)."""
-    from analytics.paths import same_file
+    from zx_analytics.paths import same_file
 
     for read, what in reads:
         if same_file(path, read):

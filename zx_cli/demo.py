@@ -85,8 +85,8 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
             raise click.UsageError(f"zx demo makes its own store, {own} (--dir): --store is not used; import into "
                                    f"your store with zx --store STORE import DIR")
         click.echo(f"note: ZX_STORE is not used: zx demo makes its own store, {own}", err=True)
-    from analytics.projection import update
-    from analytics.stats import NotThisGame, Stats
+    from zx_analytics.projection import update
+    from zx_analytics.stats import NotThisGame, Stats
     from zx_events.application import MatchService
     from zx_events.parallel import import_files
     from zx_events import games

@@ -12,7 +12,7 @@ import click
 from zx_events.errors import ZXError
 
 from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries, with_store  # noqa: F401  (commands' shared helpers)
-from .options import format_option  # (cli.output, the tables, is imported by the commands that print: not by --help)
+from .options import format_option  # (zx_cli.output, the tables, is imported by the commands that print: not by --help)
 
 
 
@@ -22,33 +22,33 @@ from .options import format_option  # (cli.output, the tables, is imported by th
 # lists each by that paragraph, shortened as click shortens a loaded command's help;
 # tests/test_cli_startup.py checks that it is the command's own (change both together).
 LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
-    "analytics": ("cli.analytics", "analytics_group",
+    "analytics": ("zx_cli.analytics", "analytics_group",
                   "Maintain the analytics DuckDB file projected from the event store."),
-    "audit": ("cli.audit", "audit_cmd",
+    "audit": ("zx_cli.audit", "audit_cmd",
               "Report every rule violation of match logs or stored matches (exit 1 when any)."),
-    "demo": ("cli.demo", "demo_cmd",
+    "demo": ("zx_cli.demo", "demo_cmd",
              "Simulate matches of every game, import them, update analytics, print each game's summary and replay a turn."),
-    "export": ("cli.analytics", "export_cmd",
+    "export": ("zx_cli.analytics", "export_cmd",
                "Export every analytics table as Parquet, partitioned by month, with the data dictionary."),
-    "prepare": ("cli.replay", "prepare_cmd",
+    "prepare": ("zx_cli.replay", "prepare_cmd",
                 "Write the replay snapshots of stored matches, so that any moment of them opens at once."),
-    "replay": ("cli.replay", "replay_cmd",
+    "replay": ("zx_cli.replay", "replay_cmd",
                "Replay a stored match: the board and both players' zones at any moment, from any seat."),
-    "report": ("cli.serve", "report_cmd",
+    "report": ("zx_cli.serve", "report_cmd",
                "Write the metagame dashboard as one self-contained HTML file (charts inline, no server, no network)."),
-    "serve": ("cli.serve", "serve_cmd",
+    "serve": ("zx_cli.serve", "serve_cmd",
               "Serve the store over HTTP: a JSON API, the match browser with replays, and the metagame dashboard."),
-    "simulate": ("cli.simulate", "simulate_cmd",
+    "simulate": ("zx_cli.simulate", "simulate_cmd",
                  "Play complete legal matches between sample decks and write them as match logs "
                  "(zxlog 1, x610zlog 1)."),
-    "sql": ("cli.analytics", "sql_cmd",
+    "sql": ("zx_cli.analytics", "sql_cmd",
             "Run read-only SQL on the analytics file (no files, settings or extensions: docs/security.md)."),
-    "stats": ("cli.analytics", "stats_group",
+    "stats": ("zx_cli.analytics", "stats_group",
               "Metagame statistics: every rate with its count and a Wilson 95% interval."),
-    "verify": ("cli.audit", "verify_cmd",
+    "verify": ("zx_cli.audit", "verify_cmd",
                "Recompute the digest chain of stored matches, check them against the store seal, "
                "name the first tampered event."),
-    "view": ("cli.view", "view_cmd",
+    "view": ("zx_cli.view", "view_cmd",
              "Write a stored match as one HTML file that replays it in any browser, from the seats chosen."),
 }
 
@@ -400,7 +400,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
     except KeyboardInterrupt:  # outside the import loop (which says how far it got)
         done = svc.matches_written if svc is not None else 0
         if not terminated and not done:
-            raise  # Ctrl-C before anything was stored: "Aborted!" (cli.main.main), as before
+            raise  # Ctrl-C before anything was stored: "Aborted!" (zx_cli.main.main), as before
         from .analytics import catalog_given
 
         later = with_store(f"; `zx analytics update{catalog_given(catalog_file)}` brings the analytics file up to date"
@@ -516,7 +516,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
 
     A player, deck or event no stored match has is an error that names the closest ones.
     """
-    from web.matchlist import MatchFilters, folded
+    from zx_web.matchlist import MatchFilters, folded
 
     from .output import emit
 
@@ -537,7 +537,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
         if folded(winner) not in {folded(k) for k in known}:
             unknown = unknown or ("player", winner, known)
     if unknown is not None:
-        from analytics.stats import UnknownName  # (polars and DuckDB: only to word this error)
+        from zx_analytics.stats import UnknownName  # (polars and DuckDB: only to word this error)
 
         raise click.ClickException(str(UnknownName(*unknown, "the store")))
     kept = [r for r in rows if filters.keep(r) and (not with_violations or r["violations"] > 0)]

@@ -1,4 +1,4 @@
-"""The ``--format`` options every command shares, apart from ``cli.output`` (which draws the tables): the root
+"""The ``--format`` options every command shares, apart from ``zx_cli.output`` (which draws the tables): the root
 command's module defines ``zx matches`` and ``zx games`` with them, and ``zx --help`` runs without loading the
 table drawing (json, decimal, csv and the free-text rules: about 20 ms of its start-up, bench/bench_startup.py)."""
 

@@ -256,7 +256,7 @@ def print_table(table: Any, width: int | None) -> None:
 
 
 def output_closed() -> None:
-    """A rich console's reader went away (``zx matches | head``): the broken pipe goes up to ``cli.main``, which
+    """A rich console's reader went away (``zx matches | head``): the broken pipe goes up to ``zx_cli.main``, which
     ends quietly with 141, as POSIX tools do (rich's own handler exited 1, the status of a finding or an error)."""
     import errno
 
@@ -457,7 +457,7 @@ def _primary(columns: Sequence[str]) -> list[str]:
 
 RATE_COUNTS = {"share": "seats", "keep_rate": "games", "success_rate": "attacks", "ignition_rate": "damage",
                "comeback_rate": "behind_games", "kept_win_rate": "kept_games", "mulligan_win_rate": "mulligan_games"}
-# a rate's count, where it is not games or X_games (analytics.stats: each with_rate(df, rate, hits, count)); a narrow
+# a rate's count, where it is not games or X_games (zx_analytics.stats: each with_rate(df, rate, hits, count)); a narrow
 # `zx stats life` showed ignition_rate beside games (64) where its interval rests on damage (149)
 RATE_HITS = {"keep_rate": "kept", "success_rate": "successes", "ignition_rate": "ignitions", "comeback_rate": "comebacks"}
 # a rate's hits, where they are not wins or X_wins: shown only beside it, as its count (a narrow `zx stats mulligans`

@@ -129,7 +129,7 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
 
 
 def _names_cut_note(first: Any) -> None:
-    """On stderr, as a table notes the values it cut (``cli.output._cut_note``): how many of the players' and
+    """On stderr, as a table notes the values it cut (``zx_cli.output._cut_note``): how many of the players' and
     deck names (the header's) each board showed cut (``freetext.cut_cells``: over 200 terminal cells)."""
     from zx_events.freetext import MASKED_PLAYER, SHOWN_CELLS, cells_prefix
 

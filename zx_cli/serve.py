@@ -19,7 +19,7 @@ from .output import counted, emit_written
 
 DEMO_STORE = Path("zx-demo") / "events.sqlite"  # where `zx demo` puts its store (its --dir default)
 # bytes of a request's line and headers the server reads (uvicorn's h11): the two names a form offers at their
-# longest (web.pages.OFFERED_MAX, 256 KiB each percent-encoded) at once, with room for the typed filters
+# longest (zx_web.pages.OFFERED_MAX, 256 KiB each percent-encoded) at once, with room for the typed filters
 REQUEST_HEAD_MAX = 1024 * 1024
 USR1_PAUSE = 0.2  # s between the workers the --workers supervisor sends SIGUSR1 to (a dump takes milliseconds)
 
@@ -44,7 +44,7 @@ def _sigint_held(ignore: bool = False, also: tuple[int, ...] = ()) -> Iterator[N
     the handler once it is unblocked: Linux never discards a blocked signal), and with ``ignore`` also
     ignored: an ignored signal stays ignored in a program this process starts, so a worker started there is
     deaf to Ctrl-C until its server takes SIGINT over. ``also``: other signals held the same way (SIGUSR1, which
-    a worker takes over and unblocks: ``web.app.app_from_env``)."""
+    a worker takes over and unblocks: ``zx_web.app.app_from_env``)."""
     import signal
 
     held = {signal.SIGINT, *also}
@@ -71,7 +71,7 @@ def _imports_deaf_to_ctrl_c() -> None:
 
     with _sigint_held():
         for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "uvicorn.protocols.http.h11_impl",
-                     "web.connections", "analytics.db", "analytics.projection", "web.app", "zx_events.application",
+                     "zx_web.connections", "zx_analytics.db", "zx_analytics.projection", "zx_web.app", "zx_events.application",
                      "zx_events.replay"):
             importlib.import_module(name)
 
@@ -85,7 +85,7 @@ def _supervisor() -> Any:
 
     ``kill -USR1`` of the supervisor prints its own threads' stacks and sends SIGUSR1 to each worker in turn,
     which prints its own (a worker starts with SIGUSR1 held and ignored until its application takes it:
-    ``web.app.app_from_env``; uvicorn's supervisor took SIGUSR1 and did nothing, and a worker sent it ended).
+    ``zx_web.app.app_from_env``; uvicorn's supervisor took SIGUSR1 and did nothing, and a worker sent it ended).
     A worker that dies is started again with one line in the server's log (uvicorn says so only at its info
     level). ``stopped_by`` is the signal that stopped it (SIGTERM: ``zx serve`` then ends by it, as the
     single process does)."""
@@ -99,7 +99,7 @@ def _supervisor() -> Any:
 
     from uvicorn.supervisors import Multiprocess
 
-    from web.app import CANNOT_OPEN
+    from zx_web.app import CANNOT_OPEN
 
     log = logging.getLogger("zx.serve")
 
@@ -163,7 +163,7 @@ def _supervisor() -> Any:
 
 
 def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False, deck_lists: bool = False) -> Any:
-    from web.app import open_backend
+    from zx_web.app import open_backend
     from zx_events.errors import ZXError
 
     store = _store(ctx)
@@ -267,14 +267,14 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     _imports_deaf_to_ctrl_c()
     import uvicorn
 
-    from analytics.db import AnalyticsError
-    from web.app import LOOPBACK_NAMES, create_app
+    from zx_analytics.db import AnalyticsError
+    from zx_web.app import LOOPBACK_NAMES, create_app
 
-    # a request line as long as the longest name a form offers, in every filter at once (web.pages.OFFERED_MAX):
+    # a request line as long as the longest name a form offers, in every filter at once (zx_web.pages.OFFERED_MAX):
     # h11, whose limit is set here; httptools, uvicorn's default, refused a URL of more than 64 KiB with a
     # plain-text 400 (a 10,000-character Japanese deck name chosen in the form), and has no setting for it
-    # h11 under web.connections: a head must arrive whole within its time limit, and connections are bounded
-    from web.connections import HTTP
+    # h11 under zx_web.connections: a head must arrive whole within its time limit, and connections are bounded
+    from zx_web.connections import HTTP
 
     long_requests = {"http": HTTP, "h11_max_incomplete_event_size": REQUEST_HEAD_MAX}
 
@@ -333,7 +333,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         except Exception as e:  # (FileInUse: another process took the file since the update)
             backend.close()
             raise click.ClickException(getattr(e, "message", None) or str(e)) from None
-    from analytics.db import ctrl_c_interrupts
+    from zx_analytics.db import ctrl_c_interrupts
 
     try:
         # Ctrl-C stops a slow read of the file at once (the SIGINT reached one of DuckDB's threads, and serve
@@ -362,26 +362,26 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     shown = f"[{host}]" if ":" in host else host
     serving = (f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; {_visitors(judge)}; "
                f"Ctrl-C stops")
-    # on loopback, only the server's own names (DNS rebinding: web.app.Hosts); elsewhere the address is open
+    # on loopback, only the server's own names (DNS rebinding: zx_web.app.Hosts); elsewhere the address is open
     # anyway, so only the names given, if any
     given = {h.strip().lower() for h in allow_hosts if h.strip()}
     hosts = None
     if _loopback(host) or given:
         hosts = sorted({*(LOOPBACK_NAMES if _loopback(host) else ()), f"[{host}]" if ":" in host else host.lower(),
                         *given})
-    if workers > 1:  # each process builds its own app from the environment (web.app.app_from_env)
+    if workers > 1:  # each process builds its own app from the environment (zx_web.app.app_from_env)
         import os
 
-        from web.app import (ENV_ANALYTICS, ENV_DECK_LISTS, ENV_GIVEN_ANALYTICS, ENV_GIVEN_STORE, ENV_HOSTS, ENV_JUDGE,
+        from zx_web.app import (ENV_ANALYTICS, ENV_DECK_LISTS, ENV_GIVEN_ANALYTICS, ENV_GIVEN_STORE, ENV_HOSTS, ENV_JUDGE,
                              ENV_STORE, ENV_SUPERVISOR)
 
-        given_store, given_analytics = given_store_of(ctx)  # (the advice of every worker: web.app.app_from_env)
+        given_store, given_analytics = given_store_of(ctx)  # (the advice of every worker: zx_web.app.app_from_env)
         os.environ.update({ENV_STORE: backend.svc.store.url, ENV_ANALYTICS: str(backend.analytics_path),
                            ENV_JUDGE: "1" if judge else "0", ENV_DECK_LISTS: "1" if deck_lists else "0",
                            ENV_HOSTS: ",".join(hosts or ()), ENV_GIVEN_STORE: given_store or "",
                            ENV_GIVEN_ANALYTICS: given_analytics or "", ENV_SUPERVISOR: str(os.getpid())})
         backend.close()
-        config = uvicorn.Config("web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
+        config = uvicorn.Config("zx_web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                                 log_level="warning", access_log=False, **long_requests)
         supervisor = None
         early: list[int] = []  # a Ctrl-C once "serving" is said, before the supervisor takes SIGINT: kept for it
@@ -480,10 +480,10 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists
     It takes the filters of zx stats and shows one game (--game). An existing file is kept unless
     --force. Prints the path written (--format json|csv: a row with its size, game and filters).
     """
-    from analytics.stats import Filters
-    from web.backend import WebError
-    from web.dashboard import shown_game
-    from web.pages import render_dashboard
+    from zx_analytics.stats import Filters
+    from zx_web.backend import WebError
+    from zx_web.dashboard import shown_game
+    from zx_web.pages import render_dashboard
 
     from .common import check_writable, read_files, write_page
 

@@ -88,7 +88,7 @@ def simulate_cmd(ctx: click.Context, game, matches: int, seed: int, out: str, de
                 yield sim
 
         made = not Path(out).exists()
-        from analytics.paths import same_file
+        from zx_analytics.paths import same_file
 
         kept = read_files((ctx.obj or {}).get("store"))
         written = 0

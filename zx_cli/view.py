@@ -43,7 +43,7 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     share a moment with the address (#e=57). Prints the path written (--format json|csv: a row
     with its size, match and seats).
     """
-    from web.viewer import ViewerError, page, parse_seats, shared_warning, viewer_data
+    from zx_web.viewer import ViewerError, page, parse_seats, shared_warning, viewer_data
     from zx_events.replay import last_seq
 
     from .common import check_writable, read_files, service, write_page

@@ -52,7 +52,7 @@ async def match_filters(
 
 
 class StatsQuery:
-    """The filters of ``zx stats`` (analytics.stats.Filters), and --min-games."""
+    """The filters of ``zx stats`` (zx_analytics.stats.Filters), and --min-games."""
 
     def __init__(self, filters: Any, min_games: int, request: Any = None) -> None:
         self.filters = filters
@@ -75,7 +75,7 @@ async def stats_query(
     game: str | None = Query(None, description="Only matches of this game (see /api/games)."),
     min_games: int = Query(DEFAULT_MIN_GAMES, ge=1, le=BIG, description="Rows resting on fewer games are flagged low_sample."),
 ) -> StatsQuery:
-    from analytics.stats import Filters
+    from zx_analytics.stats import Filters
 
     given = dict(since=since, until=until, event=event, deck=deck, player=player, opp_deck=opp_deck, seat=seat,
                  colours=colours, archetype=archetype, opp_archetype=opp_archetype,
@@ -292,7 +292,7 @@ def _stats_key(q: StatsQuery, method: str, options: dict[str, Any]) -> tuple[Any
 async def _stats(b: Backend, q: StatsQuery, method: str, **options: Any) -> Response:
     """A cached answer is served from the event loop; the others are computed in a worker thread
     (DuckDB lets go of the GIL while it works, and a query may take tens of milliseconds), at most
-    ``Backend.stats_limiter`` at once, the others waiting their turn in order (web.app)."""
+    ``Backend.stats_limiter`` at once, the others waiting their turn in order (zx_web.app)."""
     body = await b.off_loop(b.peek_cached, _stats_key(q, method, {k: v for k, v in options.items() if v is not None}),
                             reads=b.store_due())
     if body is None:
@@ -303,7 +303,7 @@ async def _stats(b: Backend, q: StatsQuery, method: str, **options: Any) -> Resp
 def warm_stats(b: Backend) -> int:
     """Compute the unfiltered answer of every statistics endpoint and "by" (what the dashboard and most
     clients ask first), so that the first visitor finds them cached; returns how many."""
-    from analytics.stats import Filters
+    from zx_analytics.stats import Filters
 
     q = StatsQuery(Filters(), DEFAULT_MIN_GAMES)
     done = 0

@@ -4,7 +4,7 @@ FastAPI (on Starlette) rather than bare Starlette: the API's query parameters ar
 with their types, bounds and help, and FastAPI both validates them (a bad one is a 400 with the
 parameter's name, never a traceback) and writes the OpenAPI document (``/api/openapi.json``) from
 the same declarations. The pages are Jinja2 templates rendered on the server; the charts are SVG
-drawn on the server (``web.dashboard``), so a page needs nothing beyond this server.
+drawn on the server (``zx_web.dashboard``), so a page needs nothing beyond this server.
 
 Read-only: no endpoint writes to the store or the analytics file, and SQL is not exposed.
 """
@@ -38,13 +38,13 @@ VIEWS_AT_ONCE = (os.cpu_count() or 2) + 1  # views and steps computed at once, i
 DASHBOARDS_AT_ONCE = 1  # dashboards drawn at once, in their own threads (lifespan): vl-convert holds the GIL
 ENV_STORE, ENV_ANALYTICS, ENV_JUDGE = "ZX_SERVE_STORE", "ZX_SERVE_ANALYTICS", "ZX_SERVE_JUDGE"
 ENV_DECK_LISTS = "ZX_SERVE_DECK_LISTS"
-ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names the server answers to (web.app.Hosts), comma-separated; empty: any
-# the --store and --analytics typed on zx serve's command line (cli.common.given_store; empty: not typed): the
+ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names the server answers to (zx_web.app.Hosts), comma-separated; empty: any
+# the --store and --analytics typed on zx serve's command line (zx_cli.common.given_store; empty: not typed): the
 # commands a worker's answers advise carry them, as the single process's do
 ENV_GIVEN_STORE, ENV_GIVEN_ANALYTICS = "ZX_SERVE_GIVEN_STORE", "ZX_SERVE_GIVEN_ANALYTICS"
 ENV_SUPERVISOR = "ZX_SERVE_SUPERVISOR"  # the PID of the --workers supervisor (a worker ends when it is gone)
 # the exit status of a worker that could not open the store (it said why, in one line): the supervisor starts
-# another in its place without a line of its own (cli.serve); uvicorn's STARTUP_FAILURE (3) would stop the server
+# another in its place without a line of its own (zx_cli.serve); uvicorn's STARTUP_FAILURE (3) would stop the server
 CANNOT_OPEN = 4
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 log = logging.getLogger("zx.serve")
@@ -54,7 +54,7 @@ def open_backend(store: str | None, analytics: str | Path | None = None, judge: 
                  deck_lists: bool = False) -> Backend:
     """The store and analytics file a server reads; ZXError when the store does not exist (serve never
     creates one)."""
-    from analytics.db import default_path
+    from zx_analytics.db import default_path
     from zx_events.application import MatchService
     from zx_events.store import parse_store
 
@@ -254,7 +254,7 @@ def _stop_drops_the_queues(backend: Backend) -> Callable[[], None]:
 
 
 def store_failures(backend: Backend) -> list[type[BaseException]]:
-    """The exception classes of the store failing under a request (``web.backend.store_failure``)."""
+    """The exception classes of the store failing under a request (``zx_web.backend.store_failure``)."""
     import sqlite3
 
     from eventsourcing.persistence import PersistenceError
@@ -424,7 +424,7 @@ def _warm(backend: Backend, serving: bool = False) -> None:
     try:
         api.warm_stats(backend)
         if serving and not backend.closed:
-            from analytics.stats import Filters
+            from zx_analytics.stats import Filters
 
             from .pages import render_dashboard
 
@@ -458,12 +458,12 @@ def app_from_env() -> FastAPI:
     ``CANNOT_OPEN``: the supervisor starts another in its place, until the store opens again."""
     import sys
 
-    from zx_events.advice import with_given  # (the advice zx serve's single process gives: cli.serve._backend)
+    from zx_events.advice import with_given  # (the advice zx serve's single process gives: zx_cli.serve._backend)
     from zx_events.store import cannot_open_text, parse_store
 
     _worker_signals()
     given = (os.environ.get(ENV_GIVEN_STORE) or None, os.environ.get(ENV_GIVEN_ANALYTICS) or None,
-             os.environ.get("ZX_ANALYTICS") or None)  # (inherited from the command: cli.common.with_store)
+             os.environ.get("ZX_ANALYTICS") or None)  # (inherited from the command: zx_cli.common.with_store)
     hosts = os.environ.get(ENV_HOSTS)
     store = os.environ.get(ENV_STORE) or None
     try:
@@ -498,7 +498,7 @@ def _worker_signals() -> None:
             faulthandler.register(signal.SIGUSR1, all_threads=True)
         except (AttributeError, ValueError, OSError):  # stderr is not a real file
             pass
-        else:  # (the supervisor starts a worker with it blocked and ignored: cli.serve._supervisor)
+        else:  # (the supervisor starts a worker with it blocked and ignored: zx_cli.serve._supervisor)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
     supervisor = os.environ.get(ENV_SUPERVISOR)
     if sys.platform != "linux" or not supervisor:

@@ -3,7 +3,7 @@
 ``Backend`` holds one ``MatchService`` (the store) and one read-only DuckDB connection (the
 analytics projection), shared by every request. It never writes (but for ``follow``, ``zx serve --follow``'s
 opt-in, below): matches are read by
-``web.cursor`` (a read-only SQLite connection, or the recorder) and ``integrity.stored_rows``
+``zx_web.cursor`` (a read-only SQLite connection, or the recorder) and ``integrity.stored_rows``
 (never ``replay.state_at``, which files snapshots), the DuckDB file is opened ``read_only``, and no
 SQL text comes from a request.
 
@@ -23,14 +23,14 @@ those events for ever; only new matches are added):
   (the projection cannot change under a read-only connection: DuckDB lets no writer in meanwhile; under
   ``follow`` it moves, and every answer is asked for at the position read then: none kept at an older
   position is served once the position has moved);
-- the derived tables the statistics count from (``analytics.derived``: card games, attacks and
+- the derived tables the statistics count from (``zx_analytics.derived``: card games, attacks and
   life damage joined to their side's filter columns), built in memory on the read-only connection
   at its analytics position, on the first statistic asked (the warming, at start), and built again
   for another position or connection.
 
 ``follow`` (``zx serve --follow``): the server is the analytics file's one writer. The file is opened read-write,
-with the configuration of ``analytics.db.connect_writer``, so that the updates of a background thread
-(``analytics.follow.follow``, the loop of ``zx analytics follow``: a poll of the store every second, or
+with the configuration of ``zx_analytics.db.connect_writer``, so that the updates of a background thread
+(``zx_analytics.follow.follow``, the loop of ``zx analytics follow``: a poll of the store every second, or
 LISTEN/NOTIFY on PostgreSQL) connect to the same DuckDB database instance as the requests' cursors (DuckDB lets
 one process write a file, and no other process read it meanwhile; the connections of one instance see what the
 others committed). Each update commits its rows with its position, as ``zx analytics update`` does; the
@@ -62,7 +62,7 @@ VIEW_CACHE = 8192  # encoded views, a few KiB each (a match named with 1,000,000
 STATS_CACHE = 512
 SNAPSHOT_CACHE = 4096  # snapshot checks (a list of problems, most often empty)
 REPLAY_CACHE = 32
-# each cache of answers (views, the statistics and dashboards, replay pages; web.answers) keeps at most
+# each cache of answers (views, the statistics and dashboards, replay pages; zx_web.answers) keeps at most
 # CACHE_BYTES of them, each counted by its size (answer_size), and never one of more than ANSWER_BYTES (it is
 # served, and computed again when asked again): counted by number only, 8,192 views of a match named with
 # 220,000 characters (0.9 MB each) were 7 GB in one server process
@@ -78,7 +78,7 @@ STORE_CHECK_SECONDS = 1.0  # how long the store's last notification id is truste
 POOL_WAIT = 0.5
 CONNECT_TIMEOUT = 3
 STORE_RETRY_SECONDS = 1.0
-# Requests computed in worker threads a few at a time (the limiters web.app sets) wait their turn in the event
+# Requests computed in worker threads a few at a time (the limiters zx_web.app sets) wait their turn in the event
 # loop; at most this many wait for each, the next one is answered 503 with Retry-After at once (a queue without
 # a bound let one client's thousand uncached dashboards, 0.1-0.4 s each, keep every later one waiting minutes)
 MOST_WAITING = {"dashboards": 16, "statistics": 64, "views": 64}
@@ -86,8 +86,8 @@ BUSY_RETRY_SECONDS = 2
 GONE_POLL = 0.25  # s: how often a request waiting its turn (Backend.in_turn) looks whether its client is still there
 FOLLOW_INTERVAL = 1.0  # s: zx serve --follow polls the store's notification log this often (SQLite; PostgreSQL: LISTEN)
 FOLLOW_STOP_WAIT = 60.0  # s a stopping server waits for the follower's page under way to commit
-# the settings of the requests' reads (analytics.db.SANDBOX's memory, DuckDB's order), set again on the shared
-# instance after each update of zx serve --follow (analytics.db.connect_writer sets the projection's: they are global)
+# the settings of the requests' reads (zx_analytics.db.SANDBOX's memory, DuckDB's order), set again on the shared
+# instance after each update of zx serve --follow (zx_analytics.db.connect_writer sets the projection's: they are global)
 READ_SETTINGS = ("SET memory_limit = '2GB'", "SET preserve_insertion_order = true")
 
 
@@ -219,15 +219,15 @@ class _Building:
 
 def connect_shared(path: Path) -> Any:
     """The requests' connection to the analytics file under ``zx serve --follow``: read-write, with the
-    configuration of ``analytics.db.connect_writer``, so that the follower's updates (which connect with it) reach
+    configuration of ``zx_analytics.db.connect_writer``, so that the follower's updates (which connect with it) reach
     the same DuckDB database instance, and its reads see each update once committed. The file must exist (the
     server's first update made it). ``FileInUse`` when another process holds it."""
-    from analytics.db import HELD_OPEN, AnalyticsError, connect_writer
+    from zx_analytics.db import HELD_OPEN, AnalyticsError, connect_writer
 
     if not Path(path).exists():
         raise AnalyticsError(f"no analytics file at {path}: run `zx analytics update` (or `zx import LOGS`) first")
     con = connect_writer(Path(path))
-    # from here nothing of this process opens the file but DuckDB (analytics.db.HELD_OPEN: closing a descriptor of
+    # from here nothing of this process opens the file but DuckDB (zx_analytics.db.HELD_OPEN: closing a descriptor of
     # it would drop DuckDB's lock on it); released by Backend.close
     HELD_OPEN.add(os.path.realpath(path))
     for setting in READ_SETTINGS:
@@ -236,7 +236,7 @@ def connect_shared(path: Path) -> Any:
 
 
 class Follower:
-    """``zx serve --follow``'s background thread: ``analytics.follow.follow`` (the loop of ``zx analytics follow``)
+    """``zx serve --follow``'s background thread: ``zx_analytics.follow.follow`` (the loop of ``zx analytics follow``)
     over the backend's store and analytics file until ``stop_and_wait``; each update through the database instance
     the requests read (``connect_shared``), serially (no process forked beside the server's threads), and a stop
     ends it after the page under way has committed (the next start resumes from there, never counting a match
@@ -254,8 +254,8 @@ class Follower:
         self.thread = threading.Thread(target=self._run, name="zx-serve-follow", daemon=True)
 
     def _run(self) -> None:
-        from analytics.db import first_line
-        from analytics.follow import follow
+        from zx_analytics.db import first_line
+        from zx_analytics.follow import follow
 
         b = self.backend
 
@@ -328,12 +328,12 @@ FREE_TEXT_KINDS = ("event", "deck", "player")  # UnknownName kinds whose names a
 
 
 def public_unknown_name(e: Any) -> Any:
-    """``e`` (an ``analytics.stats.UnknownName``) as a seat that is not the judge's reads it: card names
+    """``e`` (an ``zx_analytics.stats.UnknownName``) as a seat that is not the judge's reads it: card names
     and codes, archetypes, colours and games are public, the names the filter takes, and suggested as they
     are (masked, a card filter's suggestions were all ``'[card]'``); an event, deck or player name, the
     one asked for included, is masked as the list shows it, and the closest are found among the names as
     listed, so that which one is suggested tells nothing of the text a mask hides."""
-    from analytics.stats import UnknownName
+    from zx_analytics.stats import UnknownName
 
     if e.kind not in FREE_TEXT_KINDS:
         return e
@@ -380,14 +380,14 @@ class Backend:
         self.replays = LRU(REPLAY_CACHE, CACHE_BYTES, ANSWER_BYTES)  # viewer pages by (match, seat)
         self._names: dict[tuple[Any, Any, Any], Any] = {}
         self.closed = False
-        self.serving = False  # a server's (web.app.create_app, zx serve), not zx report's: its advice says so
-        # the commands its messages advise, as the user typed them (cli.common.with_store: the --store and --analytics
+        self.serving = False  # a server's (zx_web.app.create_app, zx serve), not zx report's: its advice says so
+        # the commands its messages advise, as the user typed them (zx_cli.common.with_store: the --store and --analytics
         # of the command line; run as written, `zx analytics update --rebuild` opened the default store)
         self.advised: Callable[[str], str] = lambda text: text
-        self.warming = False  # the match list and default statistics are being computed (web.app)
-        self.stats_limiter: Any = None  # how many statistics are computed at once (web.app sets it)
-        self.view_limiter: Any = None  # how many views and steps are computed at once (web.app sets it)
-        self.dashboard_limiter: Any = None  # how many dashboards are drawn at once (web.app sets it)
+        self.warming = False  # the match list and default statistics are being computed (zx_web.app)
+        self.stats_limiter: Any = None  # how many statistics are computed at once (zx_web.app sets it)
+        self.view_limiter: Any = None  # how many views and steps are computed at once (zx_web.app sets it)
+        self.dashboard_limiter: Any = None  # how many dashboards are drawn at once (zx_web.app sets it)
         self._in_turn = dict.fromkeys(MOST_WAITING, 0)  # requests computed or waiting their turn (in_turn)
         self._computing = dict.fromkeys(MOST_WAITING, 0)  # of those, the ones whose turn has come (in_turn)
         self.stopping = False  # the server stops: requests waiting their turn leave the queue (stop_waiting)
@@ -404,7 +404,7 @@ class Backend:
         self._con_lock = threading.Lock()
         self._projection: tuple[int, str] | None = None
         self._damaged: str | None = None  # why the analytics file cannot be read, once a read found it damaged
-        self._derived: tuple[int, Any] | None = None  # (position, its analytics.derived.Derived of self._con or None)
+        self._derived: tuple[int, Any] | None = None  # (position, its zx_analytics.derived.Derived of self._con or None)
         self._derived_lock = threading.Lock()
         self._follower: Follower | None = None  # zx serve --follow's updates (follow)
         self._position_lock = threading.Lock()
@@ -428,7 +428,7 @@ class Backend:
         pool.kwargs["connect_timeout"] = CONNECT_TIMEOUT
 
     def interrupt(self) -> None:
-        """Interrupt the statements running on the analytics file now (``analytics.db.ctrl_c_interrupts``: a Ctrl-C
+        """Interrupt the statements running on the analytics file now (``zx_analytics.db.ctrl_c_interrupts``: a Ctrl-C
         while the main thread waits on one); nothing when the file is not open."""
         with self._con_lock:
             con = self._con
@@ -438,7 +438,7 @@ class Backend:
     def close(self, wait: float = 10.0) -> None:
         """Close the analytics file and the store, safely at any moment (Ctrl-C during the start-up warming):
         no new statement starts, and the statements running on the analytics file (the warming's, a
-        request's) are interrupted until the warming has ended (``web.app``) and DuckDB lets the connection
+        request's) are interrupted until the warming has ended (``zx_web.app``) and DuckDB lets the connection
         close, at most ``wait`` seconds. DuckDB refuses to close a connection one of its cursors runs a
         statement on, and a thread still in DuckDB at interpreter exit aborted the process."""
         with self._con_lock:
@@ -465,7 +465,7 @@ class Backend:
                 break
             time.sleep(0.02)
         if self._follower is not None and con is None:  # (closed: DuckDB's lock is gone with it)
-            from analytics.db import HELD_OPEN
+            from zx_analytics.db import HELD_OPEN
 
             HELD_OPEN.discard(os.path.realpath(self.analytics_path))
         self.events.close()
@@ -582,7 +582,7 @@ class Backend:
                 scope.cancel()
 
     def stop_waiting(self) -> None:
-        """The server stops (web.app, at its first SIGINT or SIGTERM; called in the event loop): the dashboards
+        """The server stops (zx_web.app, at its first SIGINT or SIGTERM; called in the event loop): the dashboards
         waiting their turn leave the queue (``in_turn``), and when the stop still waits for one being drawn, one
         line on stderr says so (a Ctrl-C with dashboards queued waited 13-30 s and printed nothing)."""
         if self.stopping:
@@ -886,7 +886,7 @@ class Backend:
 
     # ------------------------------------------------------------------ the analytics file
     def _connection(self) -> Any:
-        from analytics.db import AnalyticsError, Interruptible, connect_reader
+        from zx_analytics.db import AnalyticsError, Interruptible, connect_reader
 
         with self._con_lock:
             if self.closed:
@@ -907,12 +907,12 @@ class Backend:
     @contextmanager
     def reading(self) -> Iterator[None]:
         """Around a read of the analytics file: DuckDB's error that it is damaged (cut short, overwritten:
-        ``analytics.db.damaged``; DuckDB finds a block missing or failing its checksum only when a statement
+        ``zx_analytics.db.damaged``; DuckDB finds a block missing or failing its checksum only when a statement
         reads it) is a ``503`` with ``zx stats``'s words (``DamagedFile``: what to run), and from then on
         ``projection`` answers it (/api/status and every statistic say so): nothing can mend the file under
         this read-only connection. It was a ``500`` "internal error (IOException)" with a traceback in the
         server's log, /api/status's included."""
-        from analytics.db import DamagedFile, damaged
+        from zx_analytics.db import DamagedFile, damaged
 
         try:
             yield
@@ -924,7 +924,7 @@ class Backend:
 
     def projection(self) -> tuple[int, str]:
         """(position, store identity) of the analytics file."""
-        from analytics.db import SCHEMA_VERSION, stored_version, version_refused
+        from zx_analytics.db import SCHEMA_VERSION, stored_version, version_refused
 
         con = self._connection()
         if self._damaged is not None:
@@ -952,7 +952,7 @@ class Backend:
                catalogs: tuple[Any, ...] = ()) -> None:
         """Start ``zx serve --follow``'s follower (``Follower``): from here the analytics file is opened read-write
         and kept up to date with the store while the server runs; ``say``: its progress and its errors;
-        ``catalogs``: the catalog files of ``--catalog`` (``analytics.follow.follow``'s)."""
+        ``catalogs``: the catalog files of ``--catalog`` (``zx_analytics.follow.follow``'s)."""
         with self._con_lock:
             if self._con is not None:  # a read-only connection of before: the follower's instance replaces it
                 self._con.close()
@@ -964,7 +964,7 @@ class Backend:
     def moved(self, position: int) -> None:
         """The follower committed the file up to ``position``: the statistics are answered there from now on
         (every cached answer is keyed by the position), in the requests' settings again."""
-        from analytics.projection import store_identity
+        from zx_analytics.projection import store_identity
 
         con = self._con
         if con is not None:
@@ -992,7 +992,7 @@ class Backend:
         return self.advised(text)
 
     def freshness(self) -> Freshness:
-        from analytics.projection import store_identity
+        from zx_analytics.projection import store_identity
 
         position, built_from = self.projection()
         last = self.store_last_id()
@@ -1016,7 +1016,7 @@ class Backend:
             # a server holds the file as long as it runs, and the update cannot write it meanwhile ("run zx analytics
             # update, then restart zx serve" failed while it ran); zx report holds it only while it draws
             # (with --workers N, --update: --follow needs one server process, the file's one writer)
-            workers = bool(os.environ.get("ZX_SERVE_SUPERVISOR"))  # (web.app.ENV_SUPERVISOR: a worker process's)
+            workers = bool(os.environ.get("ZX_SERVE_SUPERVISOR"))  # (zx_web.app.ENV_SUPERVISOR: a worker process's)
             todo = ("run `zx analytics update`" if not self.serving else
                     "stop this server, run `zx analytics update`, then start it again (or stop it and start it with "
                     "`zx serve --update`, which does both)" if workers else
@@ -1028,9 +1028,9 @@ class Backend:
         return Freshness(True, position, last, None)
 
     def stats(self, method: str, kwargs: dict[str, Any], min_games: int) -> Any:
-        """``analytics.stats.Stats.<method>(**kwargs)`` as a Polars frame; 503 when the analytics are
+        """``zx_analytics.stats.Stats.<method>(**kwargs)`` as a Polars frame; 503 when the analytics are
         missing or behind the store."""
-        from analytics.stats import Stats, UnknownName
+        from zx_analytics.stats import Stats, UnknownName
 
         fresh = self.freshness()
         if not fresh.ok:
@@ -1055,11 +1055,11 @@ class Backend:
         return self.stats_cache.get(key, run)
 
     def derived(self, position: int) -> Any:
-        """The derived tables (``analytics.derived.Derived``) of the open connection at analytics position
+        """The derived tables (``zx_analytics.derived.Derived``) of the open connection at analytics position
         ``position``: built on first use, in memory (the file is never written), and built again for
         another position. None when they could not be built: the statistics then read the file's own
         tables, with the same answers."""
-        from analytics.derived import build
+        from zx_analytics.derived import build
 
         held = self._derived
         if held is not None and held[0] == position:

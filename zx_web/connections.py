@@ -4,7 +4,7 @@
 - A request head (its line and headers) must arrive whole within ``HEAD_TIMEOUT`` of the connection, or of the end
   of the previous answer on it; else ``408`` and the connection closed (closed without a word if it sent nothing).
   uvicorn times only a connection idle after an answer (``timeout_keep_alive``, 5 s), and stops that timer at the
-  first byte that comes: a half-sent head (up to ``cli.serve.REQUEST_HEAD_MAX``, 1 MiB, buffered by h11) or a
+  first byte that comes: a half-sent head (up to ``zx_cli.serve.REQUEST_HEAD_MAX``, 1 MiB, buffered by h11) or a
   connection that sent nothing stayed open for ever (QA round 29: 300 such clients held ~460 MB for 150 s+).
   The time a request takes to be answered is not bounded (a dashboard may take seconds).
 - At most ``MAX_CONNECTIONS`` connections at once: one more is answered ``503`` and closed as soon as it is
@@ -20,7 +20,7 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-HTTP = "web.connections:BoundedH11Protocol"  # uvicorn's ``http`` setting: imported by name in each worker too
+HTTP = "zx_web.connections:BoundedH11Protocol"  # uvicorn's ``http`` setting: imported by name in each worker too
 HEAD_TIMEOUT = 10.0  # s for a request head to arrive whole (as Apache's mod_reqtimeout's first wait)
 MAX_CONNECTIONS = 256  # open at once in a process: 40 browsers' six each; at 1 MiB of head each, 256 MiB at most
 

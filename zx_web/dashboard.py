@@ -97,7 +97,7 @@ OTHER_EM = 1.0  # any other character (Greek, Cyrillic, a symbol): as wide as De
 
 @cache
 def sql(name: str) -> str:
-    return resources.files("web").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+    return resources.files("zx_web").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
 
 
 # ---------------------------------------------------------------------- data
@@ -151,7 +151,7 @@ def choices(source: Any, game: str) -> dict[str, list[Any]]:
     for row in df.iter_rows(named=True):
         out.setdefault(row["kind"], []).append(row["value"])
     if not source.judge:  # the names as the list shows them (Backend.listed): a masked one stands for its name
-        from web.backend import masked_name
+        from zx_web.backend import masked_name
 
         out = {k: sorted({masked_name(v) for v in values}) for k, values in out.items()}
     from zx_events import games
@@ -172,10 +172,10 @@ def shown_game(source: Any, asked: str | None = None) -> str:
 
 
 def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
-    """Every section's frame and chart. ``source`` is a ``web.backend.Backend`` (``stats`` and ``query``);
-    ``filters`` are those of ``analytics.stats.Filters``."""
-    from analytics.stats import Filters, table_owners
-    from analytics.wilson import with_rate
+    """Every section's frame and chart. ``source`` is a ``zx_web.backend.Backend`` (``stats`` and ``query``);
+    ``filters`` are those of ``zx_analytics.stats.Filters``."""
+    from zx_analytics.stats import Filters, table_owners
+    from zx_analytics.wilson import with_rate
 
     params = {k: filters.get(k) for k in Filters.names()}
     held = _frame(source, "games", {})["game"].to_list()
@@ -262,7 +262,7 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                 "the win rate when never seen), opening-hand, drawn and played win rates, as 17lands defines them.")
         columns = ["card", "name", "gih_games", "gih_wr", "gih_wr_low", "gih_wr_high", "iwd", "oh_games", "oh_wr",
                    "gd_games", "gd_wr", "gns_games", "gns_wr", "played_games", "played_wr", "low_sample"]
-    else:  # what every spectator saw (web.backend.seen_cards_only): the cards played, their played figures
+    else:  # what every spectator saw (zx_web.backend.seen_cards_only): the cards played, their played figures
         note = (f"The {TOP_CARDS} cards played (or cast) most, as every seat saw them: the win rate of the games "
                 "where the card was played, with Wilson 95% intervals. A card in a hand is hidden from all but its "
                 "owner: the hand and deck-list figures (GIH, OH, GD, GNS, IWD) are shown only where the hands and "
@@ -694,7 +694,7 @@ def life_chart(df: pl.DataFrame) -> str:
 
 def card_chart(df: pl.DataFrame) -> str:
     """GIH WR of the cards seen most in hand; without the hand figures (not published: only the cards
-    played, ``web.backend.seen_cards_only``) the win rate when played of the cards played most."""
+    played, ``zx_web.backend.seen_cards_only``) the win rate when played of the cards played most."""
     m, title = ("gih", "GIH win rate") if "gih_games" in df.columns else ("played", "win rate when played")
     top = df.filter(pl.col(f"{m}_games") > 0).sort([f"{m}_games", "card"], descending=[True, False]).head(TOP_CARDS)
     if not top.height:

@@ -11,7 +11,7 @@ from urllib.parse import quote
 @cache
 def icon() -> str:
     """The icon's SVG text."""
-    return (files("web") / "static" / "icon.svg").read_text(encoding="utf-8").strip()
+    return (files("zx_web") / "static" / "icon.svg").read_text(encoding="utf-8").strip()
 
 
 @cache

@@ -30,7 +30,7 @@ PAGE_SIZE = 50
 
 @cache
 def env() -> jinja2.Environment:
-    e = jinja2.Environment(loader=jinja2.PackageLoader("web", "templates"),
+    e = jinja2.Environment(loader=jinja2.PackageLoader("zx_web", "templates"),
                            autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     e.filters["pct"] = dashboard.pct
     # a name's invisible format characters as escapes ("Black\u200bReapers"): two names that differ by them alone
@@ -44,7 +44,7 @@ def env() -> jinja2.Environment:
 # 1,000,000 characters (a header line's limit, docs/match-log.md), 12 MB percent-encoded, more than a browser
 # sends (Chromium: 2 MB a URL). A form offers the names whose percent-encoded form is at most ``OFFERED_MAX``
 # bytes (a 10,000-character Japanese deck name is 90 KB: offered), and the server reads a request line and
-# headers of up to 1 MiB (uvicorn's h11: cli.serve.REQUEST_HEAD_MAX): every offered filter at once, with room for
+# headers of up to 1 MiB (uvicorn's h11: zx_cli.serve.REQUEST_HEAD_MAX): every offered filter at once, with room for
 # the typed ones. Beyond 64 KiB of URL uvicorn's default parser (httptools) answered a plain-text 400.
 OFFERED_MAX = 256 * 1024
 
@@ -112,7 +112,7 @@ def faulty_fields(problem: str) -> set[str]:
 
 # The server's pages hold no script: a policy that runs none, loads nothing from elsewhere, and
 # lets no other site frame them (the replay page, which carries its own policy naming its two
-# scripts, gets only the framing rule: web.viewer)
+# scripts, gets only the framing rule: zx_web.viewer)
 PAGE_POLICY = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
                "base-uri 'none'; frame-ancestors 'none'")
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
@@ -180,7 +180,7 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
     try:
         from .viewer import viewer_html
     except ImportError:
-        raise WebError(503, "the replay viewer (web/viewer.py) is not installed in this version") from None
+        raise WebError(503, "the replay viewer (zx_web/viewer.py) is not installed in this version") from None
     # what zx verify says of it now (its chain and the store seal, read again; its snapshots' check cached by
     # its head), as the match page says it: a page kept from before the store was altered kept its old banner
     verdict = b.verdict(match_id)
@@ -212,7 +212,7 @@ def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
 async def dashboard_page(request: Request, q: api.StatsQuery = Depends(api.stats_query),
                          b: Backend = Depends(api.backend)) -> HTMLResponse:
     """A dashboard drawn before is answered from the event loop; any other is drawn in a worker thread, at most
-    ``Backend.dashboard_limiter`` at once, the others waiting their turn in order (web.app): never in the threads
+    ``Backend.dashboard_limiter`` at once, the others waiting their turn in order (zx_web.app): never in the threads
     of the other endpoints, which it held while vl-convert drew (holding the GIL), with /api/status behind them."""
     filters = q.filters.params()
     kept = await b.off_loop(b.peek_cached, dashboard_key(filters, q.min_games, live=True), reads=b.store_due())
@@ -249,7 +249,7 @@ async def dashboard_refusal(request: Request, b: Backend, problem: str) -> HTMLR
     before it was drawn (a date that is none, From after To, a minimum of games under 1, an unknown parameter),
     with what was asked as the form shows it; None when that page cannot be drawn (no analytics file): the bare
     error page then. It was the bare page, linking to the matches, where an unknown name got this one."""
-    from analytics.stats import Filters
+    from zx_analytics.stats import Filters
     from zx_events import games as registry
 
     asked = dict(request.query_params)
@@ -271,7 +271,7 @@ def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
     """Why an event, deck or player filter names nothing among ``game``'s matches (as the list shows
     their names), with the closest names of that game; None when every one is known. A name of the
     other game's matches was taken, and every section came out empty."""
-    from analytics.stats import UnknownName
+    from zx_analytics.stats import UnknownName
     from zx_events import games as registry
     from zx_events.games.rowkit import nfc
 

@@ -38,7 +38,7 @@ from .icon import icon_href
 
 FORMAT = 1  # the payload's version: viewer.js reads this one
 DEPTH = 3  # slots are the leaves of a state's JSON down to this many keys
-STATIC = files("web") / "static"
+STATIC = files("zx_web") / "static"
 GAME = games.DEFAULT  # the board files a page names when it does not say which game it is
 
 

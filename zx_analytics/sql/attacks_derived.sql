@@ -1,4 +1,4 @@
--- attacks.sql over the derived attack_seats (analytics.derived): the same columns and rows. The
+-- attacks.sql over the derived attack_seats (zx_analytics.derived): the same columns and rows. The
 -- attacks are first counted per key, outcome and first-of-key flag (a few hundred rows however many
 -- games), so the outcome counts are sums over a small table
 WITH x AS (

@@ -1,4 +1,4 @@
--- cards.sql over the derived card_seats (analytics.derived): the same columns and rows
+-- cards.sql over the derived card_seats (zx_analytics.derived): the same columns and rows
 WITH f AS (
     -- one row per card and combination of facts, as in cards.sql, counted on the integer
     -- card_id * 32 + facts (finished games only: card_seats holds no other)

@@ -1,4 +1,4 @@
--- life_by_turn.sql with the damage taken from the derived life_seats (analytics.derived): the same
+-- life_by_turn.sql with the damage taken from the derived life_seats (zx_analytics.derived): the same
 -- columns and rows
 WITH s AS (
     SELECT seat, turns FROM seats WHERE {where}

@@ -1,7 +1,7 @@
 -- every seat of the field counts (the share's denominator: the seats under the date, event, seat and game
 -- filters only, as zx stats meta and archetypes count the field; a --deck or --player filter kept the share
 -- of itself, 100%); the sides without a deck name are one row, labelled as in every statistic by deck
--- (analytics.stats.NO_NAME), never dropped
+-- (zx_analytics.stats.NO_NAME), never dropped
 SELECT coalesce(deck, '(no name)') AS deck, seats, matches, f.all_seats
 FROM (SELECT deck,
              count(*) AS seats,

@@ -1,6 +1,6 @@
 /* zx view: the replay viewer (game-neutral).
  *
- * Reads the page's data (the JSON element #zx-data, written by web/viewer.py), rebuilds the state of
+ * Reads the page's data (the JSON element #zx-data, written by zx_web/viewer.py), rebuilds the state of
  * every event for the seat shown, and lets the user step through them. The board and the chart's
  * values come from the game's renderer, registered as window.ZXBoards[data.game] by a script
  * shipped with the game package: { render(el, state, ctx), series(state), status(state) }.
