@@ -40,8 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analytics.projection import PAGE_SIZE  # noqa: E402
-from cli.output import emit  # noqa: E402
+from zx_analytics.projection import PAGE_SIZE  # noqa: E402
+from zx_cli.output import emit  # noqa: E402
 
 # what each stats query reads, for its floor: table -> columns
 SEATS = ["match_no", "side", "played_on", "event", "deck", "name", "result"]
@@ -81,7 +81,7 @@ CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 from zx_events.application import MatchService
-from analytics.projection import update
+from zx_analytics.projection import update
 svc = MatchService({store!r})
 r = update(svc, {path!r}, rebuild=True, page_size={page})
 out = r.to_json()
@@ -150,7 +150,7 @@ def projection_floor(store: Path, page_size: int) -> tuple[int, float]:
 
     import orjson
 
-    from analytics.tables import TOPICS
+    from zx_analytics.tables import TOPICS
 
     con = sqlite3.connect(store)
     t = time.perf_counter()
@@ -302,7 +302,7 @@ PYTHON = {
 def time_stats(path: Path, repeat: int) -> list[dict]:
     import duckdb
 
-    from analytics.stats import Stats
+    from zx_analytics.stats import Stats
 
     rows = []
     con = duckdb.connect(str(path), read_only=True)

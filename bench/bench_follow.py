@@ -45,7 +45,7 @@ def logs(n: int, seed: int) -> list:
 
 
 def count(path: Path) -> int:
-    from analytics.db import AnalyticsError, connect_reader
+    from zx_analytics.db import AnalyticsError, connect_reader
 
     try:
         con = connect_reader(path, wait=0)
@@ -75,8 +75,8 @@ def main() -> None:
     ap.add_argument("--format", choices=["table", "json"], default="table")
     a = ap.parse_args()
 
-    from analytics.projection import update
-    from cli.output import emit
+    from zx_analytics.projection import update
+    from zx_cli.output import emit
     from zx_events.application import MatchService
     from zx_events.store import connect_postgres, postgres_env
 

@@ -95,7 +95,7 @@ def floor(files: list[Path], stored: str, target: str) -> dict[str, float]:
 
 def peak_rss(store: str, files: list[Path]) -> float:
     """Peak RSS (MiB) of a child ``zx import`` (VmHWM: its own high-water mark) and its workers."""
-    code = ("import resource, sys\nfrom cli.main import main\n"
+    code = ("import resource, sys\nfrom zx_cli.main import main\n"
             "sys.argv = ['zx', '--store', sys.argv[1], 'import', '--no-analytics', '--format', 'csv', *sys.argv[2:]]\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "hwm = next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM'))\n"

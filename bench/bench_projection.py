@@ -3,7 +3,7 @@
 The corpus (``zx simulate --policy mixed``, ``--matches``) is imported by this tree's ``zx import``
 into a SQLite store (cached per tree), then in a child process:
 
-- projection: ``analytics.projection.update(rebuild=True)`` into a fresh DuckDB file (reading the
+- projection: ``zx_analytics.projection.update(rebuild=True)`` into a fresh DuckDB file (reading the
   notification log in pages, building the rows, writing them on a writer thread);
 - floor, same process: read the rows of the projected topics straight from SQLite in pages of the
   same size and decode every payload with orjson, nothing else: no projection can do less.
@@ -33,13 +33,13 @@ CHILD = r"""
 import json, resource, sqlite3, sys, time
 import orjson
 from zx_events.application import MatchService
-from analytics.projection import PAGE_SIZE, update
-from analytics import reader
+from zx_analytics.projection import PAGE_SIZE, update
+from zx_analytics import reader
 
 store, duck = sys.argv[1], sys.argv[2]
 topics = list(reader.TOPICS) if hasattr(reader, "TOPICS") else None
 if topics is None:
-    from analytics.tables import TOPICS as topics
+    from zx_analytics.tables import TOPICS as topics
 
 def floor():
     con = sqlite3.connect(store)
@@ -62,7 +62,7 @@ def floor():
 floor()  # warm the file cache
 n, f_wall, f_cpu = floor()
 svc = MatchService(store)
-def children():  # the CPU of worker processes (analytics.parallel), once they have ended
+def children():  # the CPU of worker processes (zx_analytics.parallel), once they have ended
     u = resource.getrusage(resource.RUSAGE_CHILDREN)
     return u.ru_utime + u.ru_stime
 

@@ -4,7 +4,7 @@ written as JSON.
 The first corpus file (100 matches, ``zx simulate --policy mixed``) of each game is imported into a fresh SQLite
 store; its longest match (most steps) is then replayed from the judge's seat, in this process, CPU time:
 
-- drawn: every step as ``zx replay MATCH --to end`` draws it at 120 columns (``cli.replay.draw_step``: rich
+- drawn: every step as ``zx replay MATCH --to end`` draws it at 120 columns (``zx_cli.replay.draw_step``: rich
   lays out the record, the events and the board), written to /dev/null; the parts kept from one step to the
   next (``zx_events.drawing.Kept``) forgotten before each run, as in a new process;
 - floor: the same steps as ``zx replay MATCH --to end --format json`` writes them (``Step.to_json``, one line
@@ -36,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     os.environ["COLUMNS"] = "120"
 
-    from cli.output import json_text
-    from cli.replay import draw_step
+    from zx_cli.output import json_text
+    from zx_cli.replay import draw_step
     from zx_events import replay
     from zx_events.application import MatchService
     from zx_events.parallel import import_files

@@ -13,9 +13,9 @@ a core), the 1-minute load average at the end of the phase, and the ratio of p99
 - floor (HTTP):      GET /api/status at the same concurrency: the server's framework, one cached
                      dict and the HTTP round trip, with no work behind it;
 - floor (in-process): the work of the endpoint called in this process, no HTTP: the view by the
-                     server's own path (web.cursor, nothing cached) and by replay.load_history +
+                     server's own path (zx_web.cursor, nothing cached) and by replay.load_history +
                      step_at; each stats query on a warm DuckDB connection with
-                     the derived tables the server counts from (analytics.derived).
+                     the derived tables the server counts from (zx_analytics.derived).
 
 Phases:
 - view (random):   /api/matches/{id}/view?at=N&as=SEAT for random matches, events and seats: a new
@@ -65,14 +65,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # this tree's code, also for the in-process floor
     sys.path.insert(0, str(ROOT))
-ZX = [sys.executable, "-c", "from cli.main import main; main()"]
+ZX = [sys.executable, "-c", "from zx_cli.main import main; main()"]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 
 
 def build(folder: Path, matches: int) -> tuple[str, str]:
     store, analytics = folder / "events.sqlite", folder / "events.duckdb"
     if store.exists() and analytics.exists():
-        from analytics.db import SCHEMA_VERSION, connect_reader, stored_version
+        from zx_analytics.db import SCHEMA_VERSION, connect_reader, stored_version
 
         con = connect_reader(analytics)
         try:
@@ -257,9 +257,9 @@ def stats_urls(decks: list[str], days: list[str], n: int) -> list[str]:
 
 
 def in_process_floor(store: str, analytics: str, matches: list[tuple[str, int]], rng: random.Random) -> dict:
-    from analytics.db import connect_reader
-    from analytics.stats import Stats
-    from web.backend import Backend
+    from zx_analytics.db import connect_reader
+    from zx_analytics.stats import Stats
+    from zx_web.backend import Backend
     from zx_events import replay
     from zx_events.application import MatchService
 
@@ -277,9 +277,9 @@ def in_process_floor(store: str, analytics: str, matches: list[tuple[str, int]],
         new.append(time.perf_counter() - t)
     backend.close()
     con = connect_reader(Path(analytics))
-    from analytics.derived import build
+    from zx_analytics.derived import build
 
-    st = Stats(con, derived=build(con))  # as the server counts them (web.backend: its derived tables)
+    st = Stats(con, derived=build(con))  # as the server counts them (zx_web.backend: its derived tables)
     calls = {"winrates": lambda: st.winrates(by="deck"), "matchups": lambda: st.matchups(),
              "attacks": lambda: st.attacks(by="card"), "life": lambda: st.life(by="turn"), "cards": lambda: st.cards()}
     stats: dict[str, float] = {}
@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     clients = [int(c) for c in args.clients.split(",")]
     rng = random.Random(args.seed)
 
-    from analytics.db import connect_reader
+    from zx_analytics.db import connect_reader
 
     con = connect_reader(Path(analytics))
     ids = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_no").fetchall()]

@@ -8,7 +8,7 @@ click command costs), measured in the same run. The figure is the CPU time: on t
 the wall time is longer by the waits for a core (the load average is printed). Targets: ``zx
 --help`` and ``zx matches`` under 150 ms on an idle machine; judged on the wall time when the load
 average is below the number of cores, else on the CPU time (said in the row).
-``python -X importtime -c "from cli.main import main"`` shows where an import goes.
+``python -X importtime -c "from zx_cli.main import main"`` shows where an import goes.
 
 The commands run with their bytecode cached, as an installed ``zx`` runs (pip compiles each
 module when it installs it): ``PYTHONDONTWRITEBYTECODE`` is dropped from the children's

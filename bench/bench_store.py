@@ -32,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cli.output import emit  # noqa: E402
+from zx_cli.output import emit  # noqa: E402
 from zx_events.application import MatchService  # noqa: E402
 from zx_events.importer import build_match  # noqa: E402
 from zx_events.integrity import seal  # noqa: E402

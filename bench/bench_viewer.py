@@ -1,8 +1,8 @@
-"""How big is a `zx view` file, how fast does it open and step? (web/viewer.py, web/static/viewer.js)
+"""How big is a `zx view` file, how fast does it open and step? (zx_web/viewer.py, zx_web/static/viewer.js)
 
 Simulates a match of about --events events (zx_events.games.zx.sim, random policy), imports it into a
 temporary SQLite store, writes its page for one seat and for all four, and opens it in Debian's
-headless Chromium (web/browser.py: Selenium, nothing downloaded). Prints:
+headless Chromium (zx_web/browser.py: Selenium, nothing downloaded). Prints:
 
 - size:       bytes of the file for P1, spectator, judge and all four seats (target: under 1 MiB);
 - first draw: from navigation start to the viewer's first drawn position (performance mark
@@ -26,8 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from web.browser import chromium, missing
-from web.viewer import viewer_html
+from zx_web.browser import chromium, missing
+from zx_web.viewer import viewer_html
 from zx_events.application import MatchService
 from zx_events.games.zx.sim import simulate
 from zx_events.logformat.reader import parse_log

@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 WORKDIR = Path(os.environ.get("ZX_BENCH_DIR", "/tmp/zx-bench"))
-ZX = [sys.executable, "-c", "import sys; from cli.main import main; sys.argv[0] = 'zx'; main()"]
+ZX = [sys.executable, "-c", "import sys; from zx_cli.main import main; sys.argv[0] = 'zx'; main()"]
 
 
 def zx(*args: str, env: dict[str, str] | None = None, check: bool = True) -> subprocess.CompletedProcess:
@@ -107,6 +107,6 @@ def report(rows: list[dict[str, Any]], fmt: str, title: str) -> None:
     if fmt == "json":
         print(json.dumps(rows))
         return
-    from cli.output import emit
+    from zx_cli.output import emit
 
     emit(rows, fmt, ["bench", "what", "figure", "unit", "floor", "ratio", "target", "met"], title=title)

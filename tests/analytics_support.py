@@ -97,7 +97,7 @@ def imported_store(folder: Path, *options: str) -> Path:
     ``options``) into ``folder/s.sqlite`` (its analytics file beside it, unless ``--no-analytics``)."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     log = folder / "hand.zxlog"
     log.write_text(log_text(), encoding="utf-8")
@@ -164,7 +164,7 @@ def simulated_analytics(folder: Path, matches: int, seed: int) -> Path:
     """``matches`` simulated Z/X matches (``zx simulate --policy mixed``'s engine, ``seed``), each
     imported (every rule checked) into ``folder/s.sqlite`` and projected into ``folder/s.duckdb``;
     returns the analytics file."""
-    from analytics.projection import update
+    from zx_analytics.projection import update
     from zx_events.application import MatchService
     from zx_events.games.zx.sim import simulate
 

@@ -273,5 +273,5 @@ def _heap_left_unfrozen() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables as a pipe gets them, whatever terminal runs the tests (a test that wants a width sets
-    ``COLUMNS`` itself): ``cli.output.emit`` fits a table to ``COLUMNS`` when it is set."""
+    ``COLUMNS`` itself): ``zx_cli.output.emit`` fits a table to ``COLUMNS`` when it is set."""
     monkeypatch.delenv("COLUMNS", raising=False)

@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": "/tmp"}
-ZX = [sys.executable, "-c", "from cli.main import main; main()"]
+ZX = [sys.executable, "-c", "from zx_cli.main import main; main()"]
 DROP = ["--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-dac_override,-dac_read_search"]
 
 
@@ -42,7 +42,7 @@ def zx_here(cwd: Path, *args: str, env: dict | None = None) -> subprocess.Comple
 
     from click.testing import CliRunner
 
-    from cli.main import zx as zx_cli
+    from zx_cli.main import zx as zx_cli
 
     with contextlib.chdir(cwd):
         r = CliRunner().invoke(zx_cli, list(args), env={"ZX_STORE": None, "ZX_ANALYTICS": None, **(env or {})})

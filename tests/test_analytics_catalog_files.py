@@ -20,8 +20,8 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from analytics.tables import COLUMNS
-from cli.main import zx
+from zx_analytics.tables import COLUMNS
+from zx_cli.main import zx
 
 # the custom catalogs: the shipped ones with one card made stronger (and renamed), so that it becomes
 # a signature card of a sample deck

@@ -15,11 +15,11 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
-from analytics.parallel import WORKERS_ENV
-from analytics.projection import CRASH_ENV
+from zx_analytics.parallel import WORKERS_ENV
+from zx_analytics.projection import CRASH_ENV
 from analytics_support import all_tables, assert_same_tables, imported_store, log_text
 from failure_support import zx_here
-from cli.main import zx
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
 ZX = [str(Path(sys.executable).with_name("zx"))]  # the installed console script
@@ -134,8 +134,8 @@ def test_export_parquet_partitioned_by_month(imported, tmp_path):
 def test_export_counts_every_table_it_writes_card_catalog_too(imported, tmp_path):
     """QA 31: the progress bar said "exporting 13/13" and the table that followed listed 14 tables (card_catalog, one
     file without months, was not counted): each table written is one step, the bar's total is the tables'."""
-    from analytics.db import connect_reader
-    from analytics.export import PARTITIONED, export_parquet
+    from zx_analytics.db import connect_reader
+    from zx_analytics.export import PARTITIONED, export_parquet
 
     told: list[str] = []
     con = connect_reader(imported.with_suffix(".duckdb"))
@@ -163,7 +163,7 @@ def test_export_holds_every_row_and_column_of_the_analytics_file(imported, tmp_p
     """The export reads the file through the sandboxed connection and writes the Parquet files through
     another (the rows cross as Arrow batches): read back, every table holds the file's rows and columns,
     of the same types, with its month (card_catalog as it is), as the COPY on the file itself wrote them."""
-    from analytics.export import PARTITIONED
+    from zx_analytics.export import PARTITIONED
 
     out = tmp_path / "out"
     assert run(imported, "export", "--parquet", str(out)).exit_code == 0
@@ -198,7 +198,7 @@ def test_export_of_a_table_with_no_rows_reads_with_its_columns_and_leaves_no_emp
     ``pl.scan_parquet(out/x610z_attacks)`` failed ("expanded paths were empty"), DuckDB's read_parquet
     too. Each such table is now one file of its columns and no row. And a re-export left the month
     folders of an earlier one behind, emptied (a Hive partition scan lists them)."""
-    from analytics.export import PARTITIONED
+    from zx_analytics.export import PARTITIONED
 
     out = tmp_path / "out"
     assert run(imported, "export", "--parquet", str(out)).exit_code == 0
@@ -342,7 +342,7 @@ def test_update_workers_option_projects_the_same_tables(imported, tmp_path):
 def test_zx_stats_writes_nothing_but_its_table(imported):
     """A real process, to its exit: stderr holds no warning (DuckDB's bindings used to report
     "nanobind: leaked 27 instances!" at every exit of zx stats)."""
-    r = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "--store", str(imported),
+    r = subprocess.run([sys.executable, "-c", "from zx_cli.main import main; main()", "--store", str(imported),
                         "stats", "winrates", "--format", "csv"], capture_output=True, text=True, timeout=120,
                        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
     assert r.returncode == 0, r.stderr
@@ -453,8 +453,8 @@ def test_stats_refuse_an_analytics_file_of_another_schema_version(tmp_path):
     import duckdb
     from click.testing import CliRunner
 
-    from analytics.db import SCHEMA_VERSION
-    from cli.main import zx
+    from zx_analytics.db import SCHEMA_VERSION
+    from zx_cli.main import zx
 
     store, duck = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
     assert CliRunner().invoke(zx, ["--store", store, "import", "examples/legal"]).exit_code == 0
@@ -475,9 +475,9 @@ def test_export_refuses_an_analytics_file_of_another_schema_version(tmp_path):
     import pytest
     from click.testing import CliRunner
 
-    from analytics.db import SCHEMA_VERSION, AnalyticsError, connect_reader
-    from analytics.export import export_parquet
-    from cli.main import zx
+    from zx_analytics.db import SCHEMA_VERSION, AnalyticsError, connect_reader
+    from zx_analytics.export import export_parquet
+    from zx_cli.main import zx
 
     store, duck, out = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb", tmp_path / "out"
     assert CliRunner().invoke(zx, ["--store", store, "import", "examples/legal"]).exit_code == 0
@@ -507,8 +507,8 @@ def test_import_on_an_old_schema_file_says_to_rebuild_with_its_catalog_file_not_
     import duckdb
     from click.testing import CliRunner
 
-    from analytics.db import SCHEMA_VERSION
-    from cli.main import zx
+    from zx_analytics.db import SCHEMA_VERSION
+    from zx_cli.main import zx
 
     store, duck = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
     cards = tmp_path / "my cards.csv"
@@ -531,8 +531,8 @@ def test_report_refuses_an_analytics_file_of_another_schema_version(tmp_path):
     import duckdb
     from click.testing import CliRunner
 
-    from analytics.db import SCHEMA_VERSION
-    from cli.main import zx
+    from zx_analytics.db import SCHEMA_VERSION
+    from zx_cli.main import zx
 
     store, duck, page = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb", tmp_path / "meta.html"
     assert CliRunner().invoke(zx, ["--store", store, "import", "examples/legal"]).exit_code == 0
@@ -592,8 +592,8 @@ def test_an_analytics_path_that_is_not_a_regular_file_is_refused_at_once(tmp_pat
     waits for a writer: zx sql and zx stats hung with no message, deaf to Ctrl-C. A folder was DuckDB's "Could not
     read from file ... Is a directory". Every command that opens the analytics file (and the Python API) now says
     what the path is, at once, exit 1, and creates nothing; so for a write-ahead log (PATH.wal) that is a pipe."""
-    from analytics.db import AnalyticsError
-    from analytics.stats import Stats
+    from zx_analytics.db import AnalyticsError
+    from zx_analytics.stats import Stats
     from failure_support import zx as zx_process
 
     store = tmp_path / "s.sqlite"
@@ -706,8 +706,8 @@ def test_a_second_export_into_the_same_directory_is_refused_and_the_first_is_who
     """Two zx export --parquet DIR at once: one said it succeeded with 72 of 74 files in DIR, the other printed
     DuckDB's raw IO error ("Cannot open file ... File exists"). While one writes into DIR, another is refused
     with what to do, writing nothing; the one that succeeds holds every table and month."""
-    from analytics.db import connect_reader
-    from analytics.export import PARTIAL, export_parquet
+    from zx_analytics.db import connect_reader
+    from zx_analytics.export import PARTIAL, export_parquet
 
     reference = tmp_path / "reference"
     assert run(imported, "export", "--parquet", str(reference)).exit_code == 0
@@ -734,7 +734,7 @@ def test_an_interrupted_export_exports_nothing_and_says_so(imported, tmp_path, m
     """Ctrl-C during zx export said only "Aborted!" and left a few tables of the new export over the earlier
     one (or, in a new folder, a half export the next zx export refused without --force). The earlier export
     is as it was, nothing of the new one is in DIR, and it says so."""
-    import analytics.export as export
+    import zx_analytics.export as export
 
     out = tmp_path / "out"
     assert run(imported, "export", "--parquet", str(out)).exit_code == 0
@@ -768,7 +768,7 @@ def test_ctrl_c_while_the_export_is_put_in_place_lets_it_finish(imported, tmp_pa
     import os
     import signal
 
-    import analytics.export as export
+    import zx_analytics.export as export
 
     out = tmp_path / "out"
     assert run(imported, "export", "--parquet", str(out)).exit_code == 0
@@ -791,12 +791,12 @@ def test_ctrl_c_once_the_export_is_in_place_says_it_is_complete(imported, tmp_pa
     """Ctrl-C after every table was in place, as the table of what was written was printed: "Aborted!" alone, over
     a whole export in DIR (docs/analytics.md: an interrupted export changes nothing). It says the export is
     complete, and DIR holds it."""
-    import cli.analytics
+    import zx_cli.analytics
 
     def ctrl_c(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.analytics, "emit", ctrl_c)
+    monkeypatch.setattr(zx_cli.analytics, "emit", ctrl_c)
     out = tmp_path / "out"
     r = run(imported, "export", "--parquet", str(out))
     assert r.exit_code == 1, r.output
@@ -807,8 +807,8 @@ def test_ctrl_c_once_the_export_is_in_place_says_it_is_complete(imported, tmp_pa
 
 KILLED_EXPORT = """
 import os, signal, sys
-import analytics.export as export
-from cli.main import main
+import zx_analytics.export as export
+from zx_cli.main import main
 
 store, out, where = sys.argv[1:]
 calls = []
@@ -834,7 +834,7 @@ def test_the_next_export_replaces_what_a_killed_export_left_without_force(import
     """zx export killed (SIGKILL) left a few tables in a new DIR, and the next zx export refused it ("not an earlier
     export of zx ... --force"). What a killed export leaves (its partial folder; killed while it moved its tables
     into place, some of them) is recognised and replaced by the next export, which is whole."""
-    from analytics.export import PARTIAL
+    from zx_analytics.export import PARTIAL
 
     reference = tmp_path / "reference"
     assert run(imported, "export", "--parquet", str(reference)).exit_code == 0
@@ -891,7 +891,7 @@ def test_a_table_or_view_named_as_the_page_rows_in_the_file_changes_nothing_an_u
     before = run(imported, "stats", "winrates", "--by", "first", "--format", "json")
     assert before.exit_code == 0, before.output
     con = duckdb.connect(str(duck))
-    for name in ("batch", "zx_page_rows"):  # (the name the pages are inserted from: analytics.writer.SCAN_NAME)
+    for name in ("batch", "zx_page_rows"):  # (the name the pages are inserted from: zx_analytics.writer.SCAN_NAME)
         con.execute(f"CREATE VIEW {name} AS SELECT 1 AS one")
     con.close()
     r = run(imported, "analytics", "update", "--rebuild")
@@ -903,7 +903,7 @@ def test_a_table_or_view_named_as_the_page_rows_in_the_file_changes_nothing_an_u
 def test_an_update_interrupted_once_complete_says_so_and_one_cut_short_does_not(imported, tmp_path):
     """A Ctrl-C during an update's last commit (which writes a rebuild's held pages) said "Aborted!" alone, though
     the file held every event: the user took the rebuild for lost. ``update_was_complete`` is what it says then."""
-    from cli.analytics import update_was_complete
+    from zx_cli.analytics import update_was_complete
     from zx_events.application import MatchService
 
     partial = tmp_path / "partial.duckdb"
@@ -927,7 +927,7 @@ def test_an_interrupted_update_says_what_the_file_holds(imported, monkeypatch, r
     update was complete" (its position was the store's last), though the rebuild never ran; an update cut short said
     "Aborted!" alone (QA round 34). A Ctrl-C is injected before the rebuild begins, and at an update's first progress
     report, a real update's."""
-    import analytics.projection as projection
+    import zx_analytics.projection as projection
 
     duck = imported.with_suffix(".duckdb")
     real = projection.update
@@ -968,7 +968,7 @@ def test_export_writes_each_month_out_every_65536_rows():
     """QA round 32 (130,000 matches): the export's peak memory grew with its tables (1.05 GB), DuckDB holding
     524,288 rows of every month before writing them; its writer flushes a month's rows every 65,536 (8M rows over 24
     months: 1.0 GB of RSS before, 0.55 GB after, bench/README.md)."""
-    from analytics.export import _writer
+    from zx_analytics.export import _writer
 
     con = _writer()
     try:
@@ -986,7 +986,7 @@ def test_the_update_bar_says_it_counts_the_stored_events_read(tmp_path):
     con = sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True)
     stored = con.execute("SELECT count(*) FROM stored_events").fetchone()[0]
     con.close()
-    r = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), "analytics", "update", "--format",
+    r = subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", str(store), "analytics", "update", "--format",
                         "json"], capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
     assert r.returncode == 0, r.stderr
     (summary,) = json.loads(r.stdout)

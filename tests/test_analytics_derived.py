@@ -1,7 +1,7 @@
-"""The derived tables of a server's statistics (analytics.derived): Stats counting from them gives the
+"""The derived tables of a server's statistics (zx_analytics.derived): Stats counting from them gives the
 same frames as Stats without them, and they are built in memory on a read-only connection without
 writing the file (a server builds them once per analytics position: tests/web/test_serve_api.py). And the row-by-row rates of
-small frames (analytics.wilson.BY_ROW) are the same bits as the Polars expressions."""
+small frames (zx_analytics.wilson.BY_ROW) are the same bits as the Polars expressions."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analytics.db import connect_reader
-from analytics.derived import build
-from analytics.projection import update
-from analytics.stats import Stats, _flag, with_difference
-from analytics.wilson import _rate_rows, wilson_exprs, with_rate
+from zx_analytics.db import connect_reader
+from zx_analytics.derived import build
+from zx_analytics.projection import update
+from zx_analytics.stats import Stats, _flag, with_difference
+from zx_analytics.wilson import _rate_rows, wilson_exprs, with_rate
 from analytics_support import import_matches, simulated_analytics
 from zx_events.application import MatchService
 

@@ -41,7 +41,7 @@ def test_ctrl_c_during_an_analytics_update_never_leaves_its_writer_running():
     and the process aborted at exit ("terminate called ... FATAL"). It now waits for the loop's own end."""
     import duckdb
 
-    from analytics.writer import Page, Writer
+    from zx_analytics.writer import Page, Writer
 
     con = duckdb.connect()
     gate = threading.Event()
@@ -185,8 +185,8 @@ def test_zx_imports_advice_on_an_analytics_file_it_could_not_update_runs_as_writ
     import duckdb
     from click.testing import CliRunner
 
-    from analytics.db import SCHEMA_VERSION
-    from cli.main import zx as zx_cli
+    from zx_analytics.db import SCHEMA_VERSION
+    from zx_cli.main import zx as zx_cli
 
     root = Path(__file__).resolve().parent.parent
     logs = sorted((root / "examples" / "legal").glob("*.zxlog"))

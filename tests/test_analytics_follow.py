@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analytics.db import AnalyticsError, connect_reader
-from analytics.projection import update
+from zx_analytics.db import AnalyticsError, connect_reader
+from zx_analytics.projection import update
 from analytics_support import assert_same_tables, log_text
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.application import MatchService
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,7 +137,7 @@ def test_follow_refuses_a_memory_store(tmp_path):
 
 def test_follow_in_a_thread_and_sigint_style_stop(tmp_path):
     """The library function: stop is an Event (what the CLI's SIGINT/SIGTERM handlers set)."""
-    from analytics.follow import follow
+    from zx_analytics.follow import follow
 
     store = str(tmp_path / "s.sqlite")
     import_match(store, tmp_path, "m1")
@@ -221,7 +221,7 @@ def test_follow_reports_each_aggregate_it_leaves_out(tmp_path):
     """zx analytics follow ended for good in a duplicate key when a copy of a match was stored under
     another id (every restart met it again); it leaves the copy out and says so, in its catching up
     (``on_first``) and in a later update (``on_update``)."""
-    from analytics.follow import follow
+    from zx_analytics.follow import follow
     from analytics_support import import_matches
     from test_analytics_projection import copy_under_another_id
 
@@ -280,8 +280,8 @@ def test_follow_updates_again_when_its_store_connection_is_dropped(postgres_serv
     with "the PostgreSQL server ... could not be reached, or dropped the connection (terminating connection
     due to administrator command)", which docs/deployment.md keeps for a server that cannot be reached at
     all. It says so once and updates again on a new connection."""
-    import analytics.projection
-    from analytics.follow import follow
+    import zx_analytics.projection
+    from zx_analytics.follow import follow
     from zx_events.store import connect_postgres
 
     url = postgres_server.fresh_url()
@@ -291,7 +291,7 @@ def test_follow_updates_again_when_its_store_connection_is_dropped(postgres_serv
     svc = MatchService(url, create=False)
     monkeypatch.delenv("PGAPPNAME")
     armed = threading.Event()
-    real_page_reader = analytics.projection.page_reader
+    real_page_reader = zx_analytics.projection.page_reader
 
     def page_reader(*args, **kwargs):  # the next read after ``armed``: its connections dropped just before
         read, *rest = real_page_reader(*args, **kwargs)
@@ -305,7 +305,7 @@ def test_follow_updates_again_when_its_store_connection_is_dropped(postgres_serv
             return read(after, stop)
         return (read_after_a_drop, *rest)
 
-    monkeypatch.setattr(analytics.projection, "page_reader", page_reader)
+    monkeypatch.setattr(zx_analytics.projection, "page_reader", page_reader)
     path = tmp_path / "a.duckdb"
     stop, waits, ended = threading.Event(), [], []
 

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 from scipy.stats import binomtest
 
-from analytics.projection import update
-from analytics.stats import Stats, UnknownName
+from zx_analytics.projection import update
+from zx_analytics.stats import Stats, UnknownName
 from analytics_support import headers, log_text, simulated_analytics
-from cli.main import zx
+from zx_cli.main import zx
 from support import text
 from zx_events.application import MatchService
 from zx_events.games.zx.cards import load_catalog
@@ -300,7 +300,7 @@ def test_unnamed_decks_are_never_a_mirror_and_one_label_everywhere(tmp_path):
     same deck), so both sides count, under one label, "(no name)", in winrates, matchups, meta and
     archetypes (winrates and meta counted a side of m1 once and none of it, shown blank). A match
     without an event and one whose event is called "unknown" are two periods of meta --by event."""
-    from analytics.stats import NO_NAME
+    from zx_analytics.stats import NO_NAME
     from analytics_support import M1, M2
 
     h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
@@ -497,7 +497,7 @@ def test_tables_fit_the_terminal_and_wide_shows_every_column(hand):
         cells = [c.strip() for c in header.strip("┃ ").split("┃")]
         rate = {"cards": "gih_wr", "attacks": "success_rate", "archetypes": "share", "meta": "share"}.get(args[0], "win_rate")
         # (meta: its two rates before a count, share and win_rate, not seats; archetypes: the win rate's count, games,
-        # before the share's: cli.output.emit_frame)
+        # before the share's: zx_cli.output.emit_frame)
         count = {"cards": "gih_games", "attacks": "attacks", "meta": "win_rate"}.get(args[0], "games")
         assert rate in cells and count in cells, (args, cells)
     wide = CliRunner(env={"COLUMNS": "80"}).invoke(zx, ["--store", str(store), "stats", "cards", "--card", "R01-001",
@@ -575,7 +575,7 @@ def test_a_narrow_cards_table_shows_no_other_metrics_count_without_its_rate(hand
 
 def test_a_narrow_life_table_shows_the_ignition_rates_own_count_damage_not_games(hand):
     """At 30-42 columns ``life`` showed ``games`` beside ``ignition_rate``, whose interval rests on ``damage``
-    (64 shown against 149): a narrow table keeps a rate's own count (cli.output.RATE_COUNTS)."""
+    (64 shown against 149): a narrow table keeps a rate's own count (zx_cli.output.RATE_COUNTS)."""
     store, _ = hand
     for columns in (20, 24, 42):
         cells = _header_cells(store, columns, "life")

@@ -14,7 +14,7 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from pg_roles import READER, granted, new_role
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +30,7 @@ def _identity(path: Path) -> str:
 def test_every_role_and_host_spelling_updates_and_reads_the_same_analytics_file(postgres_server, tmp_path):
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
     from zx_events.store import postgres_env
 
     url = postgres_server.fresh_url()

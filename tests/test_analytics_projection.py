@@ -12,8 +12,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analytics.db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema
-from analytics.projection import update
+from zx_analytics.db import SCHEMA_VERSION, AnalyticsError, connect_writer, create_schema
+from zx_analytics.projection import update
 from zx_events.games.zx.rows import COLUMNS, deck_colours
 from analytics_support import all_tables, assert_same_tables, import_matches, started_ids, table
 from zx_events.application import MatchService
@@ -334,7 +334,7 @@ def test_a_memory_store_never_replaces_the_analytics_of_another_store(tmp_path):
 def test_zx_import_into_a_memory_store_writes_no_analytics_file(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("ZX_ANALYTICS", raising=False)
@@ -403,12 +403,12 @@ def test_columns_of_the_code_are_the_columns_of_the_schema(tmp_path):
 
 
 def test_declared_arrow_types_are_the_types_duckdb_gives_the_tables(tmp_path):
-    """analytics.writer.declared_types reads the CREATE statements without a database: each column's
+    """zx_analytics.writer.declared_types reads the CREATE statements without a database: each column's
     Arrow type is the one DuckDB maps the type it created to (the pages' tables insert as they are)."""
     import pyarrow as pa
 
-    from analytics.tables import COLUMNS as ALL_COLUMNS
-    from analytics.writer import declared_types
+    from zx_analytics.tables import COLUMNS as ALL_COLUMNS
+    from zx_analytics.writer import declared_types
 
     duck = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),
             "DATE": pa.date32(), "TIMESTAMP WITH TIME ZONE": pa.timestamp("us", tz="UTC"),
@@ -430,9 +430,9 @@ def test_the_writer_rolls_back_held_pages_when_stopped_before_their_commit(tmp_p
     """Pages held in one open transaction (Page.held: a rebuild by workers) are committed with the page that
     ends it; a writer stopped before that page (a failure, Ctrl-C) leaves none of their rows, and the file can
     be written again."""
-    from analytics.db import connect_writer
-    from analytics.projection import _position, _reset
-    from analytics.writer import Page, Writer, declared_types
+    from zx_analytics.db import connect_writer
+    from zx_analytics.projection import _position, _reset
+    from zx_analytics.writer import Page, Writer, declared_types
 
     path = tmp_path / "a.duckdb"
     con = connect_writer(path)
@@ -538,7 +538,7 @@ def test_a_copy_of_a_match_under_another_id_is_left_out_with_a_warning(service, 
 def test_zx_analytics_update_warns_of_an_aggregate_it_leaves_out(service, tmp_path):
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     import_matches(service, ("m1", "m2"))
     copy = copy_under_another_id(service, "m2")
@@ -587,7 +587,7 @@ def test_timestamps_read_back_through_the_duckdb_api(projected):
     assert at == datetime(2026, 12, 5, 9, 30, tzinfo=timezone.utc)
 
 
-# ---------------------------------------------------------------------- worker processes (analytics.parallel)
+# ---------------------------------------------------------------------- worker processes (zx_analytics.parallel)
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("page_size", [1, 7, 40, 100_000])
 def test_worker_processes_give_the_same_tables(service, tmp_path, page_size):
@@ -651,7 +651,7 @@ def test_workers_hand_an_event_for_a_closed_match_to_the_serial_projection(servi
 
 
 def test_workers_by_default_one_a_core_up_to_four(monkeypatch):
-    from analytics import parallel
+    from zx_analytics import parallel
 
     monkeypatch.delenv(parallel.WORKERS_ENV, raising=False)
     for cores, want in ((1, 1), (2, 2), (8, 4)):
@@ -712,7 +712,7 @@ def test_a_deck_summary_is_computed_once_per_deck_catalog_and_colours():
 def test_a_worker_that_dies_fails_the_update_and_the_next_run_finishes_it(service, tmp_path, monkeypatch):
     import os
 
-    from analytics import parallel
+    from zx_analytics import parallel
 
     import_matches(service)
     path, whole = tmp_path / "a.duckdb", tmp_path / "whole.duckdb"
@@ -775,7 +775,7 @@ def test_workers_begun_for_a_new_file_another_update_made_meanwhile_are_dropped(
     file's position (nothing projected twice)."""
     import multiprocessing
 
-    from analytics import projection
+    from zx_analytics import projection
 
     import_matches(service)
     path, whole = tmp_path / "a.duckdb", tmp_path / "whole.duckdb"
@@ -801,7 +801,7 @@ def test_a_card_an_effect_moved_into_hand_is_drawn_and_seen(tmp_path):
     from support import BOARD, header, text
     from zx_events.logformat.reader import parse_log
 
-    from analytics.stats import Stats
+    from zx_analytics.stats import Stats
 
     recs = [*BOARD,
             {"do": "effect", "by": "P1", "source": "R01-005", "op": "move", "card": "R01-013", "from": "deck",
@@ -839,7 +839,7 @@ def test_numbers_and_dates_past_what_a_column_holds_never_stop_the_projection(tm
 
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text(encoding="utf-8").splitlines()
     boost = json.dumps({"do": "effect", "by": "P1", "source": "c3", "op": "power", "square": "c3",

@@ -11,7 +11,7 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 
 DATA = Path(__file__).parent / "data"
 LOGS = ("x610z-setup-left-out.x610zlog", "zx-setup-left-out.zxlog", "x610z-end-left-out.x610zlog",

@@ -10,8 +10,8 @@ import pytest
 from polars.testing import assert_frame_equal
 from scipy.stats import binomtest
 
-from analytics.projection import update
-from analytics.stats import Stats, UnknownName
+from zx_analytics.projection import update
+from zx_analytics.stats import Stats, UnknownName
 from analytics_support import import_matches, simulated_analytics
 from zx_events.application import MatchService
 
@@ -201,7 +201,7 @@ def test_cards_in_hand_and_played(stats):
 
 
 def test_sql_is_read_only(stats):
-    from analytics.db import QueryRefused
+    from zx_analytics.db import QueryRefused
 
     assert stats.sql("SELECT count(*) AS n FROM seats").rows() == [(6,)]
     assert stats.sql("SELECT * FROM filtered_seats(NULL, NULL, 'Cup', NULL, NULL)").height == 2

@@ -8,8 +8,8 @@ import polars as pl
 import pytest
 from scipy.stats import binomtest
 
-from analytics.db import connect_writer, create_schema
-from analytics.wilson import wilson_exprs, wilson_interval, with_rate
+from zx_analytics.db import connect_writer, create_schema
+from zx_analytics.wilson import wilson_exprs, wilson_interval, with_rate
 
 CASES = [(0, 1), (1, 1), (0, 5), (3, 7), (5, 5), (1, 2), (17, 30), (29, 30), (0, 30), (512, 1000), (1, 100_000),
          (49_999, 100_000)]

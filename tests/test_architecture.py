@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("zx_events", "analytics", "cli", "web")
+PACKAGES = ("zx_events", "zx_analytics", "zx_cli", "zx_web")
 
 
 def modules() -> list[str]:
@@ -68,13 +68,13 @@ def test_a_game_package_imports_no_private_name_of_another_module():
 
 
 def test_every_module_imports_on_its_own():
-    """Each module imported first in a fresh child process (``python -c "import cli.audit"`` for
+    """Each module imported first in a fresh child process (``python -c "import zx_cli.audit"`` for
     every module): an import circle or a missing import shows here. Third-party packages are
     imported once in the parent, so each child pays only for the project's own modules."""
     import subprocess
 
     names = modules()
-    assert "cli.audit" in names and "zx_events.games.zx.engine.effects" in names and len(names) > 80
+    assert "zx_cli.audit" in names and "zx_events.games.zx.engine.effects" in names and len(names) > 80
     script = r"""
 import os, sys, importlib, traceback
 for heavy in ("eventsourcing.application", "duckdb", "polars", "pyarrow", "click", "fastapi", "uvicorn",
@@ -82,7 +82,7 @@ for heavy in ("eventsourcing.application", "duckdb", "polars", "pyarrow", "click
               "altair", "vl_convert", "jinja2", "numpy", "selenium.webdriver", "eventsourcing.sqlite",
               "eventsourcing.postgres", "fastapi.responses", "starlette.middleware"):
     importlib.import_module(heavy)
-ours = [m for m in sys.modules if m.split(".")[0] in ("zx_events", "analytics", "cli", "web")]
+ours = [m for m in sys.modules if m.split(".")[0] in ("zx_events", "zx_analytics", "zx_cli", "zx_web")]
 assert not ours, ours
 failed = []
 for name in sys.argv[1:]:
@@ -113,7 +113,7 @@ sys.exit(1 if failed else 0)
 
 
 def test_zx_games_lists_the_installed_games():
-    from cli.main import zx
+    from zx_cli.main import zx
 
     r = CliRunner().invoke(zx, ["games", "--format", "json"])
     assert r.exit_code == 0, r.output
@@ -209,9 +209,69 @@ def test_every_data_file_of_the_packages_is_in_the_package_data():
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     patterns = config["package-data"]
-    for package in ("zx_events", "analytics", "cli", "web"):
+    for package in ("zx_events", "zx_analytics", "zx_cli", "zx_web"):
         base = ROOT / package
         shipped = {p for pattern in patterns.get(package, []) for p in base.glob(pattern)}
         data = {p for p in base.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")
                 and "__pycache__" not in p.parts}
         assert sorted(str(p.relative_to(ROOT)) for p in data - shipped) == [], package
+
+
+def test_the_distribution_installs_only_zx_prefixed_top_level_packages():
+    """QA round 34: 0.2.0 installed the top-level packages ``analytics``, ``cli`` and ``web`` beside ``zx_events``:
+    generic names that another distribution's package (Segment's analytics-python installs an ``analytics``)
+    overwrote in site-packages, or ours overwrote theirs. The top-level names are exactly the four packages of
+    docs/architecture.md, in the installed metadata (what ``pip install`` wrote) and in what setuptools finds
+    with pyproject's ``packages.find``; the ``zx`` script is ``zx_cli:main``."""
+    import tomllib
+    from importlib.metadata import distribution
+
+    expected = {"zx_events", "zx_analytics", "zx_cli", "zx_web"}
+    assert set(PACKAGES) == expected
+    dist = distribution("zx-events")
+    top_level = dist.read_text("top_level.txt")
+    if top_level is not None:
+        installed = set(top_level.split())
+    else:  # an installer that writes no top_level.txt: the first folder of each Python file it installed
+        installed = {f.parts[0] for f in dist.files or () if f.suffix == ".py" and len(f.parts) > 1
+                     and not f.parts[0].startswith("..")}
+    assert installed == expected, "reinstall (pip install -e .) after a change of the packages"
+    assert [e.value for e in dist.entry_points if e.group == "console_scripts" and e.name == "zx"] == ["zx_cli:main"]
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]["find"]
+    try:
+        from setuptools import find_packages
+    except ImportError:  # (a venv of Python 3.12+ holds no setuptools: the metadata above is then the check)
+        return
+    found = find_packages(where=str(ROOT), include=find.get("include", ("*",)), exclude=find.get("exclude", ()))
+    assert {name.split(".")[0] for name in found} == expected
+
+
+def test_a_folder_holding_analytics_cli_and_web_modules_does_not_shadow_ours(tmp_path):
+    """QA round 34: a notebook's folder holding an ``analytics.py`` (or a ``web/`` folder) shadowed our package of
+    that name (``No module named 'analytics.stats'; 'analytics' is not a package``): the working directory comes
+    first on ``sys.path`` of ``python -c``, ``python -m`` and a notebook. Our packages' names are ours alone
+    (``zx_analytics``, ``zx_cli``, ``zx_web``): run from such a folder, they still import ours, and ``python -m
+    zx_cli.main`` still runs."""
+    import subprocess
+
+    for shadow in (tmp_path / "analytics.py", tmp_path / "cli.py", tmp_path / "web" / "__init__.py"):
+        shadow.parent.mkdir(exist_ok=True)
+        shadow.write_text(f"raise ImportError('the folder\\'s own {shadow.relative_to(tmp_path)} was imported')\n",
+                          encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # ours as installed, not from the checkout
+    code = ("import sys\n"
+            "from zx_analytics.stats import Stats\n"
+            "import zx_cli.main, zx_web.app\n"
+            "import zx_analytics, zx_cli, zx_web\n"
+            "print(*(m.__file__ for m in (zx_analytics, zx_cli, zx_web)), sep='\\n')\n"
+            "assert not {'analytics', 'cli', 'web'} & set(sys.modules), sorted(sys.modules)\n"
+            "import analytics\n")  # the folder's own, first on the path: the shadow was there to be found
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 1 and "the folder's own analytics.py was imported" in r.stderr, r.stderr
+    files = [Path(line) for line in r.stdout.splitlines()]
+    assert [f.parent.name for f in files] == ["zx_analytics", "zx_cli", "zx_web"], r.stdout
+    assert not any(f.is_relative_to(tmp_path) for f in files), r.stdout
+    r = subprocess.run([sys.executable, "-m", "zx_cli.main", "--version"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith("zx "), r.stderr

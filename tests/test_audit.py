@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from test_verify import Tamper
 from zx_events import integrity
 from zx_events.audit import audit_log, audit_stored, stored_log
@@ -435,7 +435,7 @@ def test_the_audit_title_counts_malformed_logs_apart_from_rule_violations(tmp_pa
     a malformed log is a finding of kind format, with no rule), and neither holds a match."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     (tmp_path / "empty.zxlog").write_text("")
     (tmp_path / "bad.zxlog").write_text('{"zxlog": 1,\n')

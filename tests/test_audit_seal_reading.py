@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events import audit as audit_module, ledger
 from zx_events.audit import audit_log, audit_stored, compare_with_store
 from zx_events.ids import match_uuid

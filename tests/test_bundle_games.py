@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.games.x610z.rules import title as x610z_title
 from zx_events.games.zx.rules import title as zx_title
 
@@ -233,7 +233,7 @@ def test_verify_bundle_refuses_a_fifo_and_a_link_to_a_device_without_reading_the
     os.mkfifo(fifo)
     zero.symlink_to("/dev/zero")
     for path, what in ((fifo, "a named pipe (FIFO)"), (zero, "a device")):
-        r = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(tmp_path / "none.sqlite"), "verify",
+        r = subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", str(tmp_path / "none.sqlite"), "verify",
                             "--bundle", str(path)], capture_output=True, text=True, timeout=30,
                            env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"})
         assert r.returncode == 1, r.stderr

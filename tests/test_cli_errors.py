@@ -1,4 +1,4 @@
-"""No error reaches a ``zx`` user as a traceback (the quality bar): the last resort of ``cli.main.main``
+"""No error reaches a ``zx`` user as a traceback (the quality bar): the last resort of ``zx_cli.main.main``
 turns an error no command expected into one line naming its type, message and FILE:LINE."""
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 
 from analytics_support import imported_store
-from cli.main import internal_error
+from zx_cli.main import internal_error
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_an_unexpected_error_is_one_line_naming_where_not_a_traceback(tmp_path):
-    """The last resort of ``zx`` (``cli.main.main``): an error no command expected is one line on
+    """The last resort of ``zx`` (``zx_cli.main.main``): an error no command expected is one line on
     stderr with its type, message and FILE:LINE, exit code 1; ZX_DEBUG=1 shows the traceback."""
-    code = ("import sys\nimport cli.analytics\n"
+    code = ("import sys\nimport zx_cli.analytics\n"
             "def boom(*a, **k):\n    raise RuntimeError('injected for the test')\n"
-            "cli.analytics.emit = boom\nfrom cli.main import main\n"
+            "zx_cli.analytics.emit = boom\nfrom zx_cli.main import main\n"
             "sys.argv = ['zx', '--store', sys.argv[1], 'sql', 'SELECT 1 AS n']\nmain()\n")
     store = imported_store(tmp_path)
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
@@ -53,7 +53,7 @@ def test_an_output_that_cannot_be_written_says_so_not_a_line_of_a_library(tmp_pa
     _write_buffer)": a place in a library, where the user's output was what could not be written."""
     store = imported_store(tmp_path)
     with open("/dev/full", "w") as full:
-        p = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args], cwd=ROOT, stdout=full,
+        p = subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", str(store), *args], cwd=ROOT, stdout=full,
                            stderr=subprocess.PIPE, text=True, timeout=120, env={"PATH": "/usr/bin:/bin",
                                                                                  "PYTHONPATH": str(ROOT)})
     assert p.returncode == 1, p.stderr
@@ -68,7 +68,7 @@ def test_a_table_fits_the_terminal_and_says_what_it_left_out(tmp_path):
     in an 80-column terminal."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     store = imported_store(tmp_path, "--no-analytics")
     for width in (80, 120):
@@ -90,7 +90,7 @@ def test_a_table_in_a_pipe_has_every_column_and_never_cuts_a_cell(tmp_path):
     path, ``zx sql`` squeezed 26 columns (``Fals``/``e``), and ``zx stats`` left 16 columns out at 120."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     long_id = "rules-fidelity-605-6-lethal-startup-of-a-long-simulated-name"
     lines = (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text(encoding="utf-8").splitlines()
@@ -124,8 +124,8 @@ def test_a_count_of_one_is_singular(tmp_path, capsys, monkeypatch):
     commands print."""
     from click.testing import CliRunner
 
-    from cli.main import zx
-    from cli.output import emit
+    from zx_cli.main import zx
+    from zx_cli.output import emit
 
     monkeypatch.setenv("COLUMNS", "40")
     emit([{"a": "x" * 20, "b": "y" * 20}], "table")
@@ -145,7 +145,7 @@ def test_an_unknown_game_or_a_bad_date_is_the_same_usage_error_for_every_command
     every command says it alike, naming the option as typed and the known games, exit 2."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     store = str(imported_store(tmp_path))
     out = str(tmp_path / "out")
@@ -170,7 +170,7 @@ def test_an_unknown_game_or_a_bad_date_is_the_same_usage_error_for_every_command
 def test_a_replay_fits_the_width_it_is_given(tmp_path):
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     store = imported_store(tmp_path, "--no-analytics")
     for width, env in ((80, {"COLUMNS": "80"}), (120, {})):  # piped without COLUMNS: 120
@@ -184,7 +184,7 @@ def test_a_process_count_past_the_limit_is_an_error_not_a_fork_storm(tmp_path, m
     refused: 20-30 s of a hung command. Now every --workers and ZX_ANALYTICS_WORKERS stops at 256."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     store = imported_store(tmp_path)
     many = "99999999999999999999"
@@ -192,10 +192,10 @@ def test_a_process_count_past_the_limit_is_an_error_not_a_fork_storm(tmp_path, m
                  ["analytics", "update", "--workers", many], ["serve", "--workers", many]):
         r = CliRunner().invoke(zx, ["--store", str(store), *args])
         assert r.exit_code == 2 and f"Invalid value for '--workers': {many} is not in the range 1<=x<=256" in r.output
-    from analytics.parallel import MAX_WORKERS as PROJECTION_MAX
-    from cli.common import MAX_WORKERS
+    from zx_analytics.parallel import MAX_WORKERS as PROJECTION_MAX
+    from zx_cli.common import MAX_WORKERS
 
-    assert MAX_WORKERS == PROJECTION_MAX == 256  # two constants: the CLI's start-up does not import analytics.parallel
+    assert MAX_WORKERS == PROJECTION_MAX == 256  # two constants: the CLI's start-up does not import zx_analytics.parallel
     for value in (many, "abc", "-1"):
         monkeypatch.setenv("ZX_ANALYTICS_WORKERS", value)
         r = CliRunner().invoke(zx, ["--store", str(store), "analytics", "update", "--rebuild"])
@@ -209,9 +209,9 @@ def test_a_number_past_what_an_option_takes_is_a_usage_error_and_changes_nothing
     stopped the query. Each is now refused before any work, naming the option (exit 2)."""
     from click.testing import CliRunner
 
-    from analytics.stats import MAX_SQL_TIMEOUT as API_MAX
-    from cli.common import MAX_SQL_TIMEOUT
-    from cli.main import zx
+    from zx_analytics.stats import MAX_SQL_TIMEOUT as API_MAX
+    from zx_cli.common import MAX_SQL_TIMEOUT
+    from zx_cli.main import zx
 
     store = imported_store(tmp_path)
     duck = store.with_suffix(".duckdb")
@@ -230,8 +230,8 @@ def test_a_number_past_what_an_option_takes_is_a_usage_error_and_changes_nothing
         assert r.exit_code == 2 and f"Invalid value for '{option}': {words}" in r.stderr, (args, r.output)
         assert "Traceback" not in r.output
     assert duck.read_bytes() == before
-    assert MAX_SQL_TIMEOUT == API_MAX == 86_400  # two constants: the CLI's start-up does not import analytics.stats
-    from analytics.stats import Stats
+    assert MAX_SQL_TIMEOUT == API_MAX == 86_400  # two constants: the CLI's start-up does not import zx_analytics.stats
+    from zx_analytics.stats import Stats
 
     with Stats(str(duck)) as st:
         for bad in (float("nan"), float("inf"), 1e10, -1):
@@ -245,7 +245,7 @@ def test_a_narrow_terminal_keeps_the_columns_that_matter(tmp_path):
     import the status and the error, zx matches the decks and the winner."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     store = imported_store(tmp_path, "--no-analytics")
     invalid = Path(__file__).resolve().parent.parent / "examples" / "invalid" / "202.7e-player-under-overboost.zxlog"
@@ -271,7 +271,7 @@ def test_an_output_that_cannot_show_a_character_escapes_it(tmp_path):
     header["players"]["P1"]["name"] = "山田太郎"
     jp = tmp_path / "jp.zxlog"
     jp.write_text("\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n", encoding="utf-8")
-    code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+    code = "import sys\nfrom zx_cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"}
     store = str(tmp_path / "s.sqlite")
     for args in (["--store", store, "import", "--no-analytics", str(jp)], ["--store", store, "matches"]):
@@ -285,7 +285,7 @@ def test_an_import_that_cannot_start_makes_no_store(tmp_path, monkeypatch):
     empty zx-store.sqlite is left in the working directory (both made one)."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("ZX_STORE", raising=False)
@@ -307,7 +307,7 @@ def test_an_import_that_stores_nothing_leaves_no_store_it_made_and_nothing_of_it
     it was."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("ZX_STORE", raising=False)
@@ -335,7 +335,7 @@ def _in_a_terminal(args: list[str], typed: bytes = b"") -> str:
     master, slave = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("COLUMNS", None)
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args], stdin=slave,
+    proc = subprocess.Popen([sys.executable, "-c", "from zx_cli.main import main; main()", *args], stdin=slave,
                             stdout=slave, stderr=slave, env=env, close_fds=True)
     os.close(slave)
     out = b""
@@ -379,7 +379,7 @@ def test_an_argument_that_is_not_utf8_is_an_error_about_it_not_a_crash(tmp_path)
     command says the match is unknown (the byte shown escaped), exit 1, never an internal error."""
     log = ROOT / "examples" / "legal" / "first-turns.zxlog"
     store = str(tmp_path / "s.sqlite")
-    code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+    code = "import sys\nfrom zx_cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "LC_ALL": "C.UTF-8"}
     p = subprocess.run([sys.executable, "-c", code, "--store", store, "import", "--no-analytics", str(log)],
                        cwd=tmp_path, env=env, capture_output=True, timeout=120)
@@ -398,7 +398,7 @@ def test_a_table_shows_the_sample_column_only_when_a_row_is_flagged(capsys):
     games a deck) it was an empty column taking a table's width; JSON and CSV keep it always."""
     import polars as pl
 
-    from cli.output import emit_frame
+    from zx_cli.output import emit_frame
 
     def frame(low: list[bool]) -> pl.DataFrame:
         return pl.DataFrame({"deck": ["Red Dragons", "Blue Control"][:len(low)], "games": [80, 12][:len(low)],
@@ -418,7 +418,7 @@ def test_a_table_shows_the_sample_column_only_when_a_row_is_flagged(capsys):
 def test_the_import_progress_counts_bytes_as_sizes(capsys):
     """``zx import`` and ``zx demo`` advance their bar by the bytes read: shown as sizes (``3.2/3.2 MB``),
     not as ``3165747/3165747``; other bars count their items."""
-    from cli.output import progress
+    from zx_cli.output import progress
 
     with progress(3_165_747, "importing", in_bytes=True) as bar:
         bar.advance(bar.add_task("import", total=3_165_747), 3_165_747)
@@ -435,7 +435,7 @@ def test_a_narrow_table_wraps_long_names_to_keep_the_rate(capsys):
     stays before its count."""
     import polars as pl
 
-    from cli.output import emit_frame
+    from zx_cli.output import emit_frame
 
     df = pl.DataFrame({"game": ["x610z"], "archetype": ["M/B: Hunter Dragon + Storm Caller"], "games": [101],
                        "wins": [45], "losses": [56], "draws": [0], "win_rate": [0.4455],
@@ -457,7 +457,7 @@ def test_a_narrow_matchup_table_keeps_the_rate_not_only_its_counts(capsys):
     names now wrap narrower to keep the rate, its count left out where both do not fit."""
     import polars as pl
 
-    from cli.output import emit_frame
+    from zx_cli.output import emit_frame
 
     df = pl.DataFrame({"game": ["zx"] * 2, "deck": ["Black Reapers"] * 2, "opponent": ["Green Beasts", "White Knights"],
                        "games": [2, 3], "wins": [2, 1], "losses": [0, 2], "draws": [0, 0], "win_rate": [1.0, 1 / 3],
@@ -478,7 +478,7 @@ def test_a_narrow_winrates_table_of_low_samples_keeps_the_rate(capsys):
     wrap at 6, then the flag goes, then the rate stands beside the keys alone."""
     import polars as pl
 
-    from cli.output import emit_frame
+    from zx_cli.output import emit_frame
 
     df = pl.DataFrame({"deck": ["Black Reapers", "Blue Control"], "games": [8, 8], "wins": [4, 3], "losses": [4, 5],
                        "draws": [0, 0], "win_rate": [0.5, 0.375], "win_rate_low": [0.215, 0.137],
@@ -498,11 +498,11 @@ def test_a_closed_standard_input_is_said_or_needs_nothing(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
 
     def zx_closed_stdin(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args], cwd=ROOT, env=env,
+        return subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", str(store), *args], cwd=ROOT, env=env,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
                               preexec_fn=lambda: os.close(0))
 
-    match = json.loads(subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), "matches", "--format",
+    match = json.loads(subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", str(store), "matches", "--format",
                                        "json"], cwd=ROOT, env=env, capture_output=True, text=True).stdout)[0]["match"]
     stepped = zx_closed_stdin("replay", match, "--step")
     assert stepped.returncode == 0 and "internal error" not in stepped.stderr, stepped.stderr
@@ -515,7 +515,7 @@ def test_a_closed_standard_input_is_said_or_needs_nothing(tmp_path):
 def test_a_closed_standard_output_is_an_error_before_anything_is_done(tmp_path):
     """``zx matches >&-`` printed nothing and exited 0; ``zx view M -o F >&-`` wrote F and exited 0."""
     out = tmp_path / "v.html"
-    p = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(tmp_path / "s.sqlite"), "matches"], cwd=ROOT,
+    p = subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", str(tmp_path / "s.sqlite"), "matches"], cwd=ROOT,
                        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
                        timeout=120, preexec_fn=lambda: os.close(1))
     assert p.returncode == 1 and "Error: standard output is closed" in p.stderr, p.stderr
@@ -523,7 +523,7 @@ def test_a_closed_standard_output_is_an_error_before_anything_is_done(tmp_path):
 
 
 def _zx(*args: str, cwd, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "zx_cli.main", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, **kw)
 
 
@@ -533,7 +533,7 @@ def test_a_deleted_working_directory_is_one_line_not_two_tracebacks(tmp_path):
     gone = tmp_path / "gone"
     gone.mkdir()
     code = ("import os, sys\nos.chdir(sys.argv[1])\nos.rmdir(sys.argv[1])\nsys.argv = ['zx', 'view', 'm', '-o', "
-            "'./v.html']\nfrom cli.main import main\nmain()\n")
+            "'./v.html']\nfrom zx_cli.main import main\nmain()\n")
     p = subprocess.run([sys.executable, "-c", code, str(gone)], cwd=ROOT, capture_output=True, text=True, timeout=120,
                        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
@@ -557,7 +557,7 @@ def test_a_log_file_whose_name_is_not_utf8_is_imported_with_the_others(tmp_path)
 
 def test_sql_with_a_byte_the_terminal_could_not_decode_is_an_sql_error_not_a_bug(tmp_path):
     store = imported_store(tmp_path)
-    p = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), "sql", b"select 'caf\xe9' AS x"],
+    p = subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", str(store), "sql", b"select 'caf\xe9' AS x"],
                        cwd=ROOT, capture_output=True, text=True, timeout=120,
                        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
     assert p.returncode == 1 and "internal error" not in p.stderr, p.stderr
@@ -596,7 +596,7 @@ def test_import_refuses_a_database_given_as_a_log_before_anything_is_done(tmp_pa
     import duckdb
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     monkeypatch.chdir(tmp_path)
     for var in ("ZX_STORE", "ZX_ANALYTICS"):

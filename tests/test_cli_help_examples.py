@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 from rich.cells import cell_len
 
-from cli.main import zx
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parents[1]
 # long-running (a server, a follower until Ctrl-C), a server's store, or the whole demo (tested in test_demo.py)
@@ -85,7 +85,7 @@ def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(ROOT / "zx_events" / "games" / "zx" / "catalogs" / "sample.csv", folder / "my-cards.csv")
     bin_dir = folder / "bin"
     bin_dir.mkdir()
-    (bin_dir / "zx").write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "import sys; from cli.main import main; '
+    (bin_dir / "zx").write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "import sys; from zx_cli.main import main; '
                                 f"sys.argv[0] = 'zx'; main()\" \"$@\"\n")
     (bin_dir / "zx").chmod(0o755)
     (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')  # (the venv's, with polars)

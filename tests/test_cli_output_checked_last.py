@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = ROOT / "examples" / "legal" / "first-turns.zxlog"

@@ -1,6 +1,6 @@
 """Start-up wiring of the ``zx`` command (issue 20, item 4): each command imports only what it needs.
 
-``zx --help`` lists every command without importing the modules that define them (cli/main.py
+``zx --help`` lists every command without importing the modules that define them (zx_cli/main.py
 ``LAZY_COMMANDS``), and neither it nor ``zx matches`` loads DuckDB, Polars, FastAPI or a rules
 engine. These are behaviour tests (which modules a fresh process has loaded), not timings: the
 timings are bench/bench_startup.py's.
@@ -18,7 +18,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cli.main import LAZY_COMMANDS, zx
+from zx_cli.main import LAZY_COMMANDS, zx
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(str(p) for p in (ROOT / "examples" / "legal").glob("*.zxlog"))
@@ -26,7 +26,7 @@ EXAMPLES = sorted(str(p) for p in (ROOT / "examples" / "legal").glob("*.zxlog"))
 # run ``zx ARGS`` in a fresh interpreter, then write the names of the loaded modules to stderr
 PROBE = """
 import json, sys
-from cli.main import main
+from zx_cli.main import main
 sys.argv = ["zx", *sys.argv[1:]]
 try:
     main()
@@ -74,7 +74,7 @@ def test_each_lazy_command_is_listed_by_its_own_help():
         command = getattr(import_module(module), attribute)
         assert isinstance(command, click.Command) and command.name == name, (name, command)
         first = command.help.split("\n\n")[0]
-        assert " ".join(first.split()) == paragraph, f"cli/main.py LAZY_COMMANDS[{name!r}]: update it to {first!r}"
+        assert " ".join(first.split()) == paragraph, f"zx_cli/main.py LAZY_COMMANDS[{name!r}]: update it to {first!r}"
         stand_in = click.Command(name, help=paragraph)
         for limit in range(20, 200, 7):
             assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit), (name, limit)
@@ -93,14 +93,14 @@ def test_help_lists_every_command_without_importing_them():
 
 
 def test_help_loads_no_table_drawing():
-    """The tables' module (cli.output: json, decimal, csv, the free-text rules, about 20 ms) is the printing
-    commands', not --help's: the root module takes its --format options from cli.options."""
+    """The tables' module (zx_cli.output: json, decimal, csv, the free-text rules, about 20 ms) is the printing
+    commands', not --help's: the root module takes its --format options from zx_cli.options."""
     r, modules = probe("--help")
     assert r.returncode == 0 and "Commands:" in r.stdout
-    assert loaded(modules, ("cli.output", "zx_events.freetext", "decimal", "csv")) == []
+    assert loaded(modules, ("zx_cli.output", "zx_events.freetext", "decimal", "csv")) == []
     r, modules = probe("games", "--format", "json")
     assert r.returncode == 0 and '"key": "zx"' in r.stdout
-    assert loaded(modules, ("cli.output",)) == ["cli.output"]
+    assert loaded(modules, ("zx_cli.output",)) == ["zx_cli.output"]
 
 
 def test_version_is_looked_up_when_asked():
@@ -114,7 +114,7 @@ def test_matches_loads_no_analytics_web_or_other_command(store):
     r, modules = probe("matches", "--format", "csv", store=store)
     assert len(r.stdout.splitlines()) == len(EXAMPLES) + 1, r.stdout
     assert loaded(modules, HEAVY) == []
-    assert loaded(modules, ("analytics", *{m for m, _, _ in LAZY_COMMANDS.values()})) == []
+    assert loaded(modules, ("zx_analytics", *{m for m, _, _ in LAZY_COMMANDS.values()})) == []
 
 
 def test_a_lazy_command_loads_its_own_module_only(store):
@@ -122,15 +122,15 @@ def test_a_lazy_command_loads_its_own_module_only(store):
     mid = match.split(",")[0]
     r, modules = probe("verify", mid, "--format", "json", "--store", str(store))  # --store after the command
     assert [(v["match"], v["status"]) for v in json.loads(r.stdout)] == [(mid, "ok"), (None, "sealed")]
-    assert "cli.audit" in modules
-    assert loaded(modules, ("cli.analytics", "cli.serve", "cli.replay", "cli.demo", "cli.view", "cli.simulate")) == []
+    assert "zx_cli.audit" in modules
+    assert loaded(modules, ("zx_cli.analytics", "zx_cli.serve", "zx_cli.replay", "zx_cli.demo", "zx_cli.view", "zx_cli.simulate")) == []
     assert loaded(modules, HEAVY) == []
 
 
 def test_store_is_accepted_after_every_lazy_command(tmp_path, monkeypatch):
     """Loading a command (or a group: every command under it) gives it ``--store`` after its name; a
     command that opens no store refuses it (zx demo --store mine.sqlite went into zx-demo/ without a word)."""
-    from cli.main import STORELESS
+    from zx_cli.main import STORELESS
 
     ctx = click.Context(zx)
 
@@ -279,7 +279,7 @@ def test_stored_topics_are_resolved_through_the_codec():
     every module resolves topics with ``codec.event_class`` (its game first), none with
     eventsourcing's ``resolve_topic`` alone."""
     offenders = []
-    for folder in ("zx_events", "analytics", "cli", "web"):
+    for folder in ("zx_events", "zx_analytics", "zx_cli", "zx_web"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if path == ROOT / "zx_events" / "codec.py":
                 continue
@@ -392,14 +392,14 @@ def test_every_help_shows_its_examples_whole_one_per_line():
 
 
 def test_a_ctrl_c_while_the_command_line_is_imported_is_aborted_not_a_traceback():
-    """The ``zx`` script imported ``cli.main`` before anything could catch a Ctrl-C: one in its first ~40 ms
+    """The ``zx`` script imported ``zx_cli.main`` before anything could catch a Ctrl-C: one in its first ~40 ms
     (click, the command modules being imported) printed a KeyboardInterrupt's traceback. The entry point is
-    ``cli:main``, which imports ``cli.main`` itself and says "Aborted!" (exit 1), as at any later moment. The
-    KeyboardInterrupt is raised where a Ctrl-C lands then: inside an import of ``cli.main``."""
+    ``zx_cli:main``, which imports ``zx_cli.main`` itself and says "Aborted!" (exit 1), as at any later moment. The
+    KeyboardInterrupt is raised where a Ctrl-C lands then: inside an import of ``zx_cli.main``."""
     entry = subprocess.run([sys.executable, "-c", "from importlib.metadata import entry_points\n"
                             "print(*[e.value for e in entry_points(group='console_scripts', name='zx')])"],
                            capture_output=True, text=True, check=True)
-    assert entry.stdout.split() == ["cli:main"]
+    assert entry.stdout.split() == ["zx_cli:main"]
     code = ("import builtins, sys\n"
             "real = builtins.__import__\n"
             "def ctrl_c(name, *args, **kw):\n"
@@ -407,9 +407,9 @@ def test_a_ctrl_c_while_the_command_line_is_imported_is_aborted_not_a_traceback(
             "        raise KeyboardInterrupt\n"
             "    return real(name, *args, **kw)\n"
             "builtins.__import__ = ctrl_c\n"
-            "import cli\n"
+            "import zx_cli\n"
             "sys.argv = ['zx', 'matches']\n"
-            "cli.main()\n")
+            "zx_cli.main()\n")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stdout, r.stderr) == (1, "", "Aborted!\n"), r
 
@@ -419,7 +419,7 @@ def test_a_ctrl_c_while_the_command_line_is_imported_is_aborted_not_a_traceback(
 COMPILES_PROBE = """
 import json, re, sys
 from pathlib import Path
-ours = tuple(str(Path.cwd() / d) + "/" for d in ("cli", "zx_events", "web", "analytics"))
+ours = tuple(str(Path.cwd() / d) + "/" for d in ("zx_cli", "zx_events", "zx_web", "zx_analytics"))
 compiled = []
 real = re._compile
 def recording(pattern, flags):
@@ -430,7 +430,7 @@ def recording(pattern, flags):
         compiled.append(f"{frame.f_code.co_filename}:{frame.f_lineno}: {str(pattern)[:30]!r}")
     return real(pattern, flags)
 re._compile = recording
-from cli.main import main
+from zx_cli.main import main
 sys.argv = ["zx", *sys.argv[1:]]
 try:
     main()
@@ -475,7 +475,7 @@ def test_matches_compiles_no_pattern_and_loads_no_lazy_module(both_games, args, 
 
 FREEZE_PROBE = """
 import gc, sys
-from cli.main import main
+from zx_cli.main import main
 sys.argv = ["zx", *sys.argv[1:]]
 try:
     main()
@@ -489,7 +489,7 @@ except SystemExit:
                                          (("games", "--format", "json"), True), (("verify", "--format", "json"), False),
                                          (("matches", "--player", "nobody"), False), (("--help",), False)])
 def test_a_command_that_holds_nothing_ends_without_the_last_collections(store, args, frozen):
-    """``zx matches`` and ``zx games`` end holding no store or file (``cli.main.holding_nothing``): the ``zx``
+    """``zx matches`` and ``zx games`` end holding no store or file (``zx_cli.main.holding_nothing``): the ``zx``
     process ends without collecting reference cycles (``gc.freeze``: a walk of every object, ~9 ms of zx matches,
     issue 20 target 4); a command that opened the application (zx verify), or one that failed, ends as before."""
     r = subprocess.run([sys.executable, "-c", FREEZE_PROBE, *args], cwd=ROOT, capture_output=True, text=True,
@@ -501,7 +501,7 @@ def test_a_command_that_holds_nothing_ends_without_the_last_collections(store, a
 
 
 def test_a_command_run_in_another_program_never_freezes_its_objects(store):
-    """Nor leaves the garbage collector off: ``zx matches`` runs with it off (``cli.main._without_collector``),
+    """Nor leaves the garbage collector off: ``zx matches`` runs with it off (``zx_cli.main._without_collector``),
     then turns it on again, when it ends and when it fails."""
     import gc
 

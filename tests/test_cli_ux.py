@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from analytics_support import imported_store
-from cli.main import zx
+from zx_cli.main import zx
 
 
 def run(store: Path, *args: str, **kw) -> "object":
@@ -64,7 +64,7 @@ def test_a_first_update_interrupted_before_its_schema_is_committed_leaves_no_fil
     """Ctrl-C in the first second of a first `zx analytics update` left a DuckDB file without tables, which
     every reader then failed on. The update that made the file removes it (and its .wal) when it ends before the
     schema is committed; one that found a file leaves it."""
-    import analytics.projection as projection
+    import zx_analytics.projection as projection
 
     reset = projection._reset
 
@@ -108,8 +108,8 @@ def test_ctrl_c_in_the_arrow_stream_of_an_export_is_an_interruption_and_leaves_n
     """Ctrl-C during zx export was at times "Error: cannot export to DIR: Invalid Input Error: reading the schema
     of the object registered as 'export_rows' failed: KeyboardInterrupt" (DuckDB's error around it), and the DIR
     the export had made was left behind, empty. It is the export's interruption, and a DIR it made goes."""
-    import analytics.export as export
-    from cli.common import interrupted
+    import zx_analytics.export as export
+    from zx_cli.common import interrupted
 
     with pytest.raises(duckdb.InvalidInputException) as caught:
         _interrupted_stream()
@@ -132,7 +132,7 @@ def test_a_narrow_stats_table_never_shows_a_count_without_its_rate(capsys):
     never another metric's count without its rate): a count goes with its rate, or the room goes elsewhere."""
     import polars as pl
 
-    from cli.output import emit_frame
+    from zx_cli.output import emit_frame
 
     df = pl.DataFrame({"week": ["2026-W02"] * 2, "deck": ["Red Dragons", "Black Reapers"], "seats": [2, 1],
                        "share": [1 / 3, 1 / 6], "share_low": [0.097, 0.03], "share_high": [0.7, 0.564],
@@ -186,7 +186,7 @@ def test_a_narrow_mulligans_table_folds_a_keys_header_to_keep_its_three_rates(ca
     (``hand_size``, over its one-digit values) folds, the sample flag goes, and all three fit in 80."""
     import polars as pl
 
-    from cli.output import emit_frame
+    from zx_cli.output import emit_frame
 
     df = pl.DataFrame({"seat": ["first", "second"], "hand_size": [4, 4], "games": [60, 60],
                        "keep_rate": [0.967, 0.983], "keep_rate_low": [0.886, 0.911], "keep_rate_high": [0.991, 0.997],
@@ -285,7 +285,7 @@ def _closed_output(cwd: Path, *args: str, read: int = 0) -> "tuple[int, str]":
     import sys
 
     root = Path(__file__).resolve().parent.parent
-    p = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args], cwd=cwd,
+    p = subprocess.Popen([sys.executable, "-c", "from zx_cli.main import main; main()", *args], cwd=cwd,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          env={**os.environ, "PYTHONPATH": str(root), "COLUMNS": ""})
     if read:
@@ -368,7 +368,7 @@ def test_audit_reads_a_folder_of_logs_and_standard_input_as_import_does(tmp_path
 TYPOS = """
 import json, sys
 from click.testing import CliRunner
-from cli.main import zx
+from zx_cli.main import zx
 said = {}
 for args in json.loads(sys.argv[1]):
     r = CliRunner().invoke(zx, args)
@@ -395,7 +395,7 @@ def test_a_mistyped_command_is_offered_the_one_meant_lazy_or_not(tmp_path):
                        env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
     assert r.returncode == 0, r.stderr
     said = json.loads(r.stdout)
-    from cli.main import LAZY_COMMANDS
+    from zx_cli.main import LAZY_COMMANDS
 
     lazy = {module for module, _, _ in LAZY_COMMANDS.values()}
     for typo, command in meant.items():

@@ -158,7 +158,7 @@ def test_a_compressed_store_verifies_lists_and_detects_an_edit(tmp_path, monkeyp
     through the application (zx_events.summaries cannot read compressed payloads)."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     monkeypatch.setenv("COMPRESSOR_TOPIC", "eventsourcing.compressor:ZlibCompressor")
     store = str(tmp_path / "z.sqlite")

@@ -59,7 +59,7 @@ def plan() -> list[list[int]]:
 
 def zx_command() -> list[str]:
     exe = Path(sys.executable).with_name("zx")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "cli.main"]
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "zx_cli.main"]
 
 
 def test_plan_overlaps_as_described():

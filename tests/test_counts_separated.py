@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.output import counted, emit
+from zx_cli.output import counted, emit
 from zx_events.audit import recount_warning
 from zx_events.ledger import LedgerState, Sealed, describe, seal_summary
 from zx_events.logformat.reader import MAX_LINE, parse_log

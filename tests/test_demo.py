@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.application import MatchService
 
 

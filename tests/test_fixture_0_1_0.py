@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 
 HERE = Path(__file__).parent / "fixtures"
 STORE, HEADS, MATCHES = (HERE / f"zx-store-0.1.0.{s}" for s in ("sqlite", "heads.txt", "matches.csv"))

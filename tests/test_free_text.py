@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli.main import zx
-from cli.output import json_text
+from zx_cli.main import zx
+from zx_cli.output import json_text
 from zx_events.freetext import is_timestamp, normalize, printable, seat_header, seat_record
 from zx_events.games.zx.views import GENERIC_MASK, JUDGE, Masker
 
@@ -76,7 +76,7 @@ def test_the_judge_sees_the_text_as_written(leaky):
 
 @pytest.mark.parametrize("seat", ["P1", "spectator"])
 def test_the_browser_viewer_shows_no_smuggled_text(leaky, seat):
-    from web.viewer import viewer_data
+    from zx_web.viewer import viewer_data
     from zx_events.application import MatchService
 
     svc = MatchService(str(leaky), create=False)
@@ -219,7 +219,7 @@ def seat_steps(store: Path, match: str, seat: str) -> dict[str, list[dict]]:
     """Every step as ``seat`` sees it: through ``zx replay --format json`` and ``zx serve``'s /steps."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     r = CliRunner().invoke(zx, ["--store", str(store), "replay", match, "--as", seat, "--event", "1",
                                 "--to", "end", "--format", "json"])
@@ -506,7 +506,7 @@ def seat_outputs(store: Path, match: str, seat: str, tmp: Path) -> dict[str, str
     /view, /steps and replay page."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     base = ["--store", str(store)]
     out = {}
@@ -587,7 +587,7 @@ def test_a_100000_character_name_is_masked_once_not_in_every_steps_view(tmp_path
     when a scan of the catalog's names cost ~3 ms per 1,000 characters, the same match 0.4 s)."""
     import time
 
-    from web.viewer import decode, viewer_data
+    from zx_web.viewer import decode, viewer_data
     from zx_events.application import MatchService
 
     lines = LEGAL.read_text(encoding="utf-8").splitlines()

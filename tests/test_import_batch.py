@@ -94,7 +94,7 @@ def test_a_store_that_fails_mid_import_is_a_clear_error(tmp_path):
 
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     store = tmp_path / "s.sqlite"
     MatchService(str(store))  # creates the tables
@@ -198,7 +198,7 @@ def test_a_worker_that_dies_mid_import_is_a_clear_error_and_leaves_no_half_batch
 
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
     from zx_events import parallel
 
     monkeypatch.setattr(parallel, "_check", lambda pieces: os._exit(9))  # the worker is killed on its first task
@@ -269,7 +269,7 @@ def test_a_rejected_duplicate_shows_no_head_it_never_stored(tmp_path):
     parallel import's worker had sealed, which was never stored (judges copy the printed head)."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     text = copies(1)[0]
     log = tmp_path / "two.zxlog"
@@ -290,7 +290,7 @@ def test_a_strict_import_refuses_a_log_stored_earlier_with_its_violations(store_
     violation, at its line, as on a store without it; the stored match is kept as it was."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     log = str(Path(__file__).parent.parent / "examples" / "invalid" / "602.1b-out-of-reach.zxlog")
 

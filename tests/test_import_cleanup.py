@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from failure_support import ENV
 from zx_events.newstore import NewStore, before_creating, remove_if_empty
 from zx_events.store import connect_postgres, parse_store
@@ -246,7 +246,7 @@ class SigtermOnImport(importlib.abc.MetaPathFinder):
         return None
 
 sys.meta_path.insert(0, SigtermOnImport())
-from cli.main import main
+from zx_cli.main import main
 main()
 """
 
@@ -268,7 +268,7 @@ def test_an_import_whose_store_file_was_removed_under_it_says_so(tmp_path):
 
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
     from zx_events.newstore import lost_under
     from zx_events.store import parse_store
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from failure_support import ENV, ZX, obeying_permissions, small_disk
 from failure_support import zx as zx_process
 

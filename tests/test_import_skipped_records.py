@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.application import MatchService
 from zx_events.audit import audit_stored, stored_log
 from zx_events.games.x610z.sim import simulate as simulate_x610z

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.application import MatchService
 from zx_events.games.zx.cards import load_catalog, parse_catalog
 from zx_events.logformat.reader import LONG_LINE, MAX_DEPTH, MAX_LINE, MAX_MATCH_CHARS, MAX_MATCH_LINES, read_log
@@ -272,7 +272,7 @@ def test_a_line_past_the_reading_limit_is_dropped_as_it_is_read(tmp_path, worker
 
 def _peak_mib(tmp_path: Path, log: Path) -> float:
     """Peak memory of ``zx import LOG`` in a process of its own (its own high-water mark, VmHWM)."""
-    code = ("import sys\nfrom cli.main import main\n"
+    code = ("import sys\nfrom zx_cli.main import main\n"
             "sys.argv = ['zx', '--store', sys.argv[1], 'import', '--no-analytics', '--workers', '1', sys.argv[2]]\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print(next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM')), "
@@ -340,7 +340,7 @@ def test_what_is_not_a_regular_file_is_rejected_never_opened_and_the_other_logs_
         sock = None
     other = tmp_path / "other.zxlog"
     os.mkfifo(other)
-    code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+    code = "import sys\nfrom zx_cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
     try:
         p = subprocess.run([sys.executable, "-c", code, "--store", str(tmp_path / "s.sqlite"), "import",
                             "--no-analytics", "--workers", workers, str(folder), str(other)],
@@ -383,11 +383,11 @@ def test_a_log_in_a_folder_that_cannot_be_read_is_reported_not_skipped(tmp_path)
         (shared / "locked" / "b.zxlog").write_bytes(b"\n".join(renamed(3)) + b"\n")
         if os.geteuid() != 0:
             (shared / "locked").chmod(0)
-        code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+        code = "import sys\nfrom zx_cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
         cmd = [sys.executable, "-c", code, "--store", str(shared / "n.sqlite"), "import", "--no-analytics", str(shared)]
         if os.geteuid() == 0:
             cmd = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
-            probe = subprocess.run([*cmd[:4], sys.executable, "-c", "import cli.main"], capture_output=True,
+            probe = subprocess.run([*cmd[:4], sys.executable, "-c", "import zx_cli.main"], capture_output=True,
                                    timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
             if probe.returncode != 0:  # (a clone in a private folder, as CI's: nobody may not run zx there)
                 pytest.skip("nobody cannot run zx from this checkout")

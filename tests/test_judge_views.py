@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
+from zx_cli.main import zx
 from support import strings
-from web.app import create_app
+from zx_web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = {"zx": ROOT / "examples" / "legal" / "first-turns.zxlog",

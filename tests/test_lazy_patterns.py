@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from cli import output
+from zx_cli import output
 from zx_events import freetext, store
 
 
@@ -42,7 +42,7 @@ def test_the_shortcuts_give_what_the_patterns_give(text):
 
 
 def test_the_public_patterns_are_attributes_still():
-    """``from zx_events.freetext import INVISIBLE`` (web.viewer, zx_events.seats) gives the compiled pattern."""
+    """``from zx_events.freetext import INVISIBLE`` (zx_web.viewer, zx_events.seats) gives the compiled pattern."""
     from zx_events.freetext import BIDI_CONTROLS, INVISIBLE, INVISIBLE_UTF8, JSON_RAW_UTF8
 
     assert all(isinstance(p, re.Pattern) for p in (BIDI_CONTROLS, INVISIBLE, INVISIBLE_UTF8, JSON_RAW_UTF8))

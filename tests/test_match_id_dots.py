@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {"zx": ROOT / "examples" / "legal" / "first-turns.zxlog",

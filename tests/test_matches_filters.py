@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from analytics_support import imported_store
-from cli.main import zx
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
 INVALID = ROOT / "examples" / "invalid" / "202.7e-player-under-overboost.zxlog"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analytics.stats import UnknownName
-from cli.main import zx
+from zx_analytics.stats import UnknownName
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "legal" / "range-attacks-win-by-life.zxlog"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analytics.stats import Stats
+from zx_analytics.stats import Stats
 from analytics_support import M1, M2, headers
-from cli.main import zx
+from zx_cli.main import zx
 from support import text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,7 +102,7 @@ def test_a_deck_written_in_two_normal_forms_is_one_row_by_deck_and_one_side_of_a
 @pytest.mark.parametrize("game", ["zx", "x610z"])
 def test_every_games_match_row_keeps_header_names_in_nfc(game):
     """Both games' rows build the match row's header values with one helper (rowkit.match_head)."""
-    from analytics.tables import rows_of
+    from zx_analytics.tables import rows_of
 
     rows = rows_of(game)
     mr = rows.MatchRows("oid", 1, {t: [] for t in rows.COLUMNS})
@@ -118,7 +118,7 @@ def test_the_served_dashboard_takes_a_deck_chosen_in_its_form_whatever_form_the_
     check of the names against the store's (as written): the deck the form offered was refused (400)."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     with TestClient(create_app(str(store), analytics=str(store.with_suffix(".duckdb")))) as client:
         form = client.get("/dashboard", params={"min_games": 1}).text
@@ -137,7 +137,7 @@ def test_a_name_in_two_normal_forms_is_one_choice_and_one_suggestion_everywhere(
     'Rouge Éclair' or 'Rouge Éclair'?", and the match list's form offered the deck (and event) twice."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     deck, event = "Rouge Éclair", "Coupe été"
     h1, h2 = copy.deepcopy(headers()["m1"]), copy.deepcopy(headers()["m2"])
@@ -167,7 +167,7 @@ def test_a_card_named_in_nfd_by_its_catalog_is_found_by_its_name_typed_in_nfc(tm
     API's ``/api/stats/cards?card=`` too."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     typed, written = (unicodedata.normalize(f, "ドラゴン・スカウト") for f in ("NFC", "NFD"))
     assert typed != written
@@ -199,7 +199,7 @@ def test_names_that_differ_by_an_invisible_format_character_alone_read_apart_in_
     family, a Persian name's non-joiner) is kept."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     family, persian = "\U0001f468\u200d\U0001f469\u200d\U0001f467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
     plain, hidden = "BlackReapers", f"Black{unseen}Reapers"
@@ -285,7 +285,7 @@ def test_control_characters_in_names_read_as_their_escapes_in_pages_and_reports(
     view`` file showed them so already."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     with TestClient(create_app(controls["store"], analytics=controls["analytics"], judge=judge)) as client:
         pages = {path: client.get(path, headers={"accept": "text/html"})
@@ -309,7 +309,7 @@ def test_a_catalog_files_card_name_reads_as_its_escapes_in_the_per_card_data_tab
     if where == "served":
         from fastapi.testclient import TestClient
 
-        from web.app import create_app
+        from zx_web.app import create_app
 
         with TestClient(create_app(controls["store"], analytics=controls["analytics"])) as client:
             page = client.get("/dashboard", params={"min_games": 1}).text

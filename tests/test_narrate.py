@@ -17,7 +17,7 @@ from typing import Any, Iterator
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events import games, replay
 from zx_events.application import MatchService
 from zx_events.errors import ZXError
@@ -229,7 +229,7 @@ def stored(tmp_path_factory) -> tuple[str, str, str]:
 
 
 def test_the_viewer_file_lists_each_seats_sentences_and_the_judges_fields_on_hover(stored):
-    from web import viewer
+    from zx_web import viewer
 
     store, *ids = stored
     svc = MatchService(store, create=False)
@@ -277,7 +277,7 @@ def test_zx_replay_prints_each_events_sentence_and_its_json_has_text(stored):
 def test_zx_serves_steps_with_their_text(stored):
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     store, zx_id, x610z_id = stored
     with TestClient(create_app(store)) as c:
@@ -295,7 +295,7 @@ def test_the_judges_first_sentence_holds_the_header_note_and_the_import_path_who
     """D6 (docs/replay.md: the browser viewer shows a note whole, wrapped): the judge's ``Started`` sentence in
     ``zx view``'s data names the header's note and the file imported from whole, not cut to ``NAME_CELLS`` (40
     cells: "... (imported from /work/main/examples/x610z/invalid/105.3..."); no other seat's names either."""
-    from web import viewer
+    from zx_web import viewer
 
     note = "Judge call at table 12: P2 appealed the ruling on the Reboot of c2, " + "see the head judge's notes " * 3
     folder = tmp_path / "a-rather-long-folder-name-of-the-judge" / "and-another-one-under-it"

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events import games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +54,7 @@ def test_a_match_of_newer_rules_is_refused_by_replay_view_and_serve_and_still_ve
     assert r.exit_code == 0 and "1 intact, 0 failed" in r.output, r.output
     r = CliRunner().invoke(zx, ["--store", str(store), "matches", "--format", "json"])
     assert r.exit_code == 0 and [m["match"] for m in json.loads(r.stdout)] == [match_id]
-    from web.app import create_app
+    from zx_web.app import create_app
 
     with TestClient(create_app(str(store))) as client:
         for path in (f"/api/matches/{match_id}/view?at=1", f"/api/matches/{match_id}/steps"):

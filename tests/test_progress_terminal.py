@@ -64,16 +64,16 @@ def test_ctrl_c_during_an_import_says_how_far_it_got_on_a_line_of_its_own(tmp_pa
     import's loop); the bar is shown for these few small logs as for 2 MB of them."""
     script = """
 import sys
-import cli.output, zx_events.parallel as parallel
-shown = cli.output.progress
-cli.output.progress = lambda total, label, enabled=True, **k: shown(total, label, True, **k)
+import zx_cli.output, zx_events.parallel as parallel
+shown = zx_cli.output.progress
+zx_cli.output.progress = lambda total, label, enabled=True, **k: shown(total, label, True, **k)
 real = parallel.import_files
 def import_files(*args, **kwargs):
     it = real(*args, **kwargs)
     yield next(it)
     raise KeyboardInterrupt
 parallel.import_files = import_files
-from cli.main import main
+from zx_cli.main import main
 sys.argv = ["zx", *sys.argv[1:]]
 main()
 """
@@ -93,7 +93,7 @@ def test_a_note_said_while_the_bar_is_drawn_goes_above_it(tmp_path):
     """``zx prepare``'s line for a damaged match, the import's note of a table lock waited for: ``say``."""
     script = """
 import time
-from cli.output import progress, say
+from zx_cli.output import progress, say
 with progress(10, "working") as bar:
     task = bar.add_task("work", total=10)
     bar.advance(task, 3)

@@ -15,11 +15,11 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from analytics.db import QueryRefused, QueryTimeout, connect_reader
-from analytics.export import ExportWouldReplace, export_parquet
-from analytics.stats import QueryError, Stats, StatsClosed
+from zx_analytics.db import QueryRefused, QueryTimeout, connect_reader
+from zx_analytics.export import ExportWouldReplace, export_parquet
+from zx_analytics.stats import QueryError, Stats, StatsClosed
 from analytics_support import imported_store
-from cli.main import zx
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,10 +102,10 @@ def test_the_time_limit_passing_while_rows_are_written_is_a_query_timeout(duck, 
     raised was then told from a Ctrl-C by the time since ``_sql`` began, a moment later: past the deadline
     but within the limit of that later start, it left as a bare ``InterruptException`` (``zx sql --format
     table``: "SQL error: the time limit passed while the rows were written", now and then on a loaded
-    machine). The clock of analytics.stats is made to read, after the first batch, a time in that gap."""
+    machine). The clock of zx_analytics.stats is made to read, after the first batch, a time in that gap."""
     import types
 
-    import analytics.stats as stats_module
+    import zx_analytics.stats as stats_module
 
     readings: list[float] = []
     jump: list[float] = []
@@ -163,7 +163,7 @@ def test_a_stats_says_what_it_reads_and_its_statistics_keep_their_signatures(duc
     with duckdb.connect(str(duck), read_only=True) as con:
         assert repr(Stats(con)).startswith("Stats(an open DuckDB connection, min_games=")
     assert list(inspect.signature(Stats.winrates).parameters) == ["self", "by", "filters"]
-    from analytics.stats import by_game  # a decorator that gives back the method's own type, for a type checker
+    from zx_analytics.stats import by_game  # a decorator that gives back the method's own type, for a type checker
 
     assert inspect.signature(by_game).return_annotation == "Callable[[_Method], _Method]"
 
@@ -230,7 +230,7 @@ def test_export_parquet_replaces_neither_a_users_folder_nor_the_file_it_reads(du
 def test_a_connection_given_to_stats_never_aborts_the_process_at_exit(tmp_path):
     """``Stats(duckdb.connect(new file)).sql(...)``: the time limit's timer thread, cancelled but still alive
     as the process exited, made it abort ("terminate called after throwing ...", exit 134) 8 runs in 10."""
-    code = ("import duckdb, sys\nfrom analytics.stats import Stats\n"
+    code = ("import duckdb, sys\nfrom zx_analytics.stats import Stats\n"
             "Stats(duckdb.connect(sys.argv[1])).sql('SELECT 1')\n")
     for i in range(8):
         path = tmp_path / f"new{i}.duckdb"
@@ -244,8 +244,8 @@ def test_update_and_stats_refuse_a_url_or_duckdbs_own_databases_as_the_file(duck
     """docs/analytics.md: such a path is refused by the Python API too, before anything opens it. update() made
     folders s3:/bucket and postgresql:/u@h in the working directory, then failed on DuckDB's missing extension;
     :memory: "projected 8 matches" into a database gone with the call."""
-    from analytics.db import AnalyticsError
-    from analytics.projection import update
+    from zx_analytics.db import AnalyticsError
+    from zx_analytics.projection import update
     from zx_events.application import MatchService
 
     work = tmp_path / "work"
@@ -261,7 +261,7 @@ def test_update_and_stats_refuse_a_url_or_duckdbs_own_databases_as_the_file(duck
 
 def test_wrong_argument_types_are_type_errors_that_say_what_to_give(duck, tmp_path):
     """Each was an AttributeError from inside (no attribute 'casefold', 'strip', 'store', 'execute')."""
-    from analytics.projection import update
+    from zx_analytics.projection import update
 
     with Stats(duck, min_games=1) as st:
         with pytest.raises(TypeError, match=r"game must be a game's key \(a str: zx, x610z\), got int 1"):
@@ -356,8 +356,8 @@ def test_a_sum_of_integers_converts_to_arrow_exactly(duck):
 def test_update_while_this_process_holds_a_stats_on_the_file_says_close_it(duck):
     """DuckDB's raw "Can't open a connection to same database file with a different configuration than existing
     connections" came as "cannot open ...": across processes the same is FileInUse naming who and what to do."""
-    from analytics.db import FileInUse
-    from analytics.projection import update
+    from zx_analytics.db import FileInUse
+    from zx_analytics.projection import update
     from zx_events.application import MatchService
 
     with MatchService(str(duck.with_suffix(".sqlite")), create=False) as svc:

@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
+from zx_cli.main import zx
 from support import strings
-from web.app import create_app
+from zx_web.app import create_app
 from zx_events import games, replay
 from zx_events.seats import HIDDEN
 

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from support import BOARD, SETUP, header, text
 from zx_events import games, replay
 from zx_events.logformat.reader import parse_log, read_log
@@ -495,7 +495,7 @@ def test_interactive_keys_step_through_records_and_turns(service, example_log, m
     """--step on a terminal: n next record, t next turn, p previous, q quit (keys fed to click.getchar)."""
     import click
 
-    from cli.replay import Output, _interactive
+    from zx_cli.replay import Output, _interactive
 
     mid = import_example(service, example_log)
     hist = replay.load_history(service, mid)
@@ -514,7 +514,7 @@ def test_interactive_prompt_fits_a_narrow_terminal(service, example_log, monkeyp
     shorter one (the same keys), a wide one the whole."""
     import click
 
-    from cli.replay import KEYS, Output, _interactive
+    from zx_cli.replay import KEYS, Output, _interactive
 
     mid = import_example(service, example_log)
     hist = replay.load_history(service, mid)
@@ -774,7 +774,7 @@ def test_a_state_as_json_names_its_game_first_in_every_game(tmp_path):
 
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     store = str(tmp_path / "s.sqlite")
     r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", "examples/legal/first-turns.zxlog",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
-from cli.replay import draw_step
+from zx_cli.main import zx
+from zx_cli.replay import draw_step
 from zx_events import replay
 from zx_events.application import MatchService
 from zx_events.drawing import Kept

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-termin
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     path = tmp_path_factory.mktemp("step") / "s.sqlite"
     r = CliRunner().invoke(zx, ["--store", str(path), "import", "--no-analytics",
@@ -57,7 +57,7 @@ class Terminal:
             env.pop(name, None)
         self.err = open(stderr, "wb") if stderr else None
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from cli.main import main; sys.argv[0] = 'zx'; main()",
+            [sys.executable, "-c", "import sys; from zx_cli.main import main; sys.argv[0] = 'zx'; main()",
              "--store", str(store), "replay", match, "--step", *args],
             stdin=slave, stdout=slave, stderr=self.err or slave, env=env, close_fds=True, start_new_session=True)
         os.close(slave)
@@ -289,7 +289,7 @@ def test_a_step_taller_than_the_terminal_is_shown_a_page_at_a_time(store):
     shown = [line for page in pages[:len(left) + 1] for line in page]
     # every line of the step once, in order: as --to prints it (a pipe: no styles) at the same width
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "80"}
-    drawn = subprocess.run([sys.executable, "-c", "import sys; from cli.main import main; sys.argv[0] = 'zx'; main()",
+    drawn = subprocess.run([sys.executable, "-c", "import sys; from zx_cli.main import main; sys.argv[0] = 'zx'; main()",
                             "--store", str(store), "replay", MATCH, "--to", "1"],
                            capture_output=True, text=True, env=env, check=True).stdout.splitlines()
     assert [line.rstrip() for line in shown] == [line.rstrip() for line in drawn]
@@ -343,7 +343,7 @@ def test_an_event_inside_a_step_pages_the_parts_of_that_step_as_a_step(store):
     shown = [line for page in pages[:len(left) + 1] for line in page]
     # every line of both parts once, in order: as --to prints them (a pipe: no styles) at the same width
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
-    drawn = subprocess.run([sys.executable, "-c", "import sys; from cli.main import main; sys.argv[0] = 'zx'; main()",
+    drawn = subprocess.run([sys.executable, "-c", "import sys; from zx_cli.main import main; sys.argv[0] = 'zx'; main()",
                             "--store", str(store), "replay", match, "--event", "22", "--to", "24"],
                            capture_output=True, text=True, env=env, check=True).stdout.splitlines()
     assert [t.split(" · ")[1:3] for t in titles("\n".join(drawn))] == [["step 20", "seq 22/44"],

@@ -18,9 +18,9 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from analytics.stats import Stats
+from zx_analytics.stats import Stats
 from analytics_support import imported_store
-from cli.main import zx
+from zx_cli.main import zx
 
 
 @pytest.fixture(scope="module")

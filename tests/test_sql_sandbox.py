@@ -17,10 +17,10 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from analytics.db import QueryRefused, QueryTimeout
-from analytics.stats import Stats
+from zx_analytics.db import QueryRefused, QueryTimeout
+from zx_analytics.stats import Stats
 from analytics_support import imported_store
-from cli.main import zx
+from zx_cli.main import zx
 
 DOCUMENTED = ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", "draws", "card_catalog")
 
@@ -145,7 +145,7 @@ def test_the_time_limit_and_memory_cover_writing_the_rows(store, fmt):
     import time
 
     root = Path(__file__).resolve().parent.parent
-    code = ("import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\n"
+    code = ("import sys\nfrom zx_cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\n"
             "try:\n    main()\nfinally:\n    print(next(int(x.split()[1]) for x in open('/proc/self/status')"
             " if x.startswith('VmHWM')), file=sys.stderr)\n")  # its own high-water mark, KiB
     query = "SELECT range AS a, range AS b FROM range(100000000)"
@@ -174,7 +174,7 @@ def test_one_huge_value_is_stopped_by_the_process_memory_cap(store):
     import sys
 
     root = Path(__file__).resolve().parent.parent
-    code = ("import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\n"
+    code = ("import sys\nfrom zx_cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\n"
             "try:\n    main()\nfinally:\n    print(next(int(x.split()[1]) for x in open('/proc/self/status')"
             " if x.startswith('VmHWM')), file=sys.stderr)\n")  # its own high-water mark, KiB
     duck = store.with_suffix(".duckdb")
@@ -245,16 +245,16 @@ def test_the_table_is_drawn_under_the_memory_cap(store, monkeypatch):
     """The 3 GiB cap ended before the table was drawn: 500,000 rows took 3.75 GB in rich's layout."""
     import resource
 
-    import cli.output
+    import zx_cli.output
 
     before, during = resource.getrlimit(resource.RLIMIT_DATA), []
-    draw = cli.output.print_table
+    draw = zx_cli.output.print_table
 
     def print_table(*args):
         during.append(resource.getrlimit(resource.RLIMIT_DATA))
         draw(*args)
 
-    monkeypatch.setattr(cli.output, "print_table", print_table)
+    monkeypatch.setattr(zx_cli.output, "print_table", print_table)
     r = sql(store, "SELECT * FROM range(3) t(n)")
     assert r.exit_code == 0 and "│ 2 │" in r.stdout, r.output
     assert len(during) == 1 and during[0] != before and during[0][0] != resource.RLIM_INFINITY
@@ -266,15 +266,15 @@ def test_a_table_stopped_drawing_at_its_time_limit_says_it_was_drawing(store, mo
     limit as the query's): the query took no time; the drawing took the limit (a slow layout, here made so)."""
     import time
 
-    import cli.output
+    import zx_cli.output
 
-    draw = cli.output.print_table
+    draw = zx_cli.output.print_table
 
     def slow_print_table(*args):
         time.sleep(2)
         draw(*args)
 
-    monkeypatch.setattr(cli.output, "print_table", slow_print_table)
+    monkeypatch.setattr(zx_cli.output, "print_table", slow_print_table)
     r = sql(store, "SELECT * FROM range(3) t(n)", "--timeout", "0.5")
     assert r.exit_code == 1 and "│ 2 │" not in r.stdout, r.output
     assert r.stderr.splitlines()[-1] == (
@@ -398,7 +398,7 @@ def test_a_query_duckdb_would_plan_past_its_time_limit_is_refused_before_it_runs
     72 s and 8.7 GB. More than 1,000 UNION, INTERSECT or EXCEPT, more than 131,072 characters (the longest
     a command line takes), or a CTE NOT MATERIALIZED are refused at once, in zx sql too; the words in a
     string or a comment are not counted."""
-    MAX_SQL_LENGTH, MAX_SQL_SET_OPERATIONS = 131_072, 1_000  # analytics.stats' (docs/security.md)
+    MAX_SQL_LENGTH, MAX_SQL_SET_OPERATIONS = 131_072, 1_000  # zx_analytics.stats' (docs/security.md)
 
     parts = " UNION ALL ".join(["SELECT 1 AS one"] * (MAX_SQL_SET_OPERATIONS + 1001))
     values = "SELECT count(*) AS n FROM seats WHERE match_no IN (" + ", ".join(map(str, range(30000))) + ")"

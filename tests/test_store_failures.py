@@ -263,16 +263,16 @@ def test_ctrl_c_after_the_import_s_analytics_update_is_complete_says_the_file_ho
     update projected nothing. It says what zx analytics update says in that case: the file holds every event."""
     from click.testing import CliRunner
 
-    import cli.analytics
-    from cli.main import zx as zx_cli
+    import zx_cli.analytics
+    from zx_cli.main import zx as zx_cli
 
-    real = cli.analytics.run_update
+    real = zx_cli.analytics.run_update
 
     def complete_then_ctrl_c(*args, **kwargs):
         real(*args, **kwargs)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.analytics, "run_update", complete_then_ctrl_c)
+    monkeypatch.setattr(zx_cli.analytics, "run_update", complete_then_ctrl_c)
     store = tmp_path / "s.sqlite"
     r = CliRunner().invoke(zx_cli, ["--store", str(store), "import", str(ROOT / "examples" / "legal")])
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output

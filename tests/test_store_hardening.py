@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from pg_roles import READER, granted, new_role
 from tcp_proxy import TcpProxy
 from zx_events.application import MatchService
@@ -229,7 +229,7 @@ def test_a_reader_role_with_the_documented_grants_reads_and_nothing_creates_a_ta
     CREATE on the schema. And a read command or zx serve made the snapshots table again once dropped."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
     from zx_events.store import connect_postgres
 
     url, env, role, reader = stored_with_a_role(postgres_server, "zx_reader")
@@ -491,7 +491,7 @@ def test_an_importer_or_preparer_missing_a_documented_grant_is_told_which(postgr
     named before any work, as a missing INSERT was; a privilege lost during the work is named too."""
     from eventsourcing.persistence import PersistenceError
 
-    from cli.replay import _prepare_failed
+    from zx_cli.replay import _prepare_failed
     from zx_events import replay
     from zx_events.store import connect_postgres
 
@@ -562,7 +562,7 @@ def test_a_path_naming_a_home_folder_of_no_user_is_an_error_about_it(tmp_path, m
     path is taken as written (there is no such file)."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     monkeypatch.chdir(tmp_path)
     for args in (["matches"], ["import", "--no-analytics", str(ROOT / "examples" / "legal")], ["verify"]):

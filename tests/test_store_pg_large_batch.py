@@ -74,7 +74,7 @@ def test_an_import_whose_connection_is_terminated_goes_on_or_says_so_within_seco
     env = {**os.environ, "PGOPTIONS": f"-c application_name={name}"}
     holder = connect_postgres(config.env, autocommit=False)
     holder.execute(f'LOCK TABLE "{config.schema}".matches_events IN EXCLUSIVE MODE')
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", url, "import", "--no-analytics",
+    proc = subprocess.Popen([sys.executable, "-m", "zx_cli.main", "--store", url, "import", "--no-analytics",
                              "--format", "csv", str(logs)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     terminated = False
@@ -121,7 +121,7 @@ def test_a_postgres_import_waiting_for_the_table_lock_says_so_after_about_3_s(po
     try:
         holder.execute(f'LOCK TABLE "{config.schema}".matches_events IN EXCLUSIVE MODE')
         holder_pid = holder.info.backend_pid
-        proc = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", f"{url}&lock_timeout=2", "import",
+        proc = subprocess.Popen([sys.executable, "-m", "zx_cli.main", "--store", f"{url}&lock_timeout=2", "import",
                                  "--no-analytics", "examples/legal/rules-fidelity.zxlog"], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines: list[str] = []
@@ -196,7 +196,7 @@ def test_a_postgres_import_whose_every_batch_waits_for_the_table_lock_says_so_on
     thread.start()
     try:
         time.sleep(0.2)
-        run = subprocess.run([sys.executable, "-m", "cli.main", "--store", url, "import", "--no-analytics",
+        run = subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", url, "import", "--no-analytics",
                               "--workers", "1", str(logs)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     finally:
         done.set()

@@ -103,7 +103,7 @@ def test_connect_timeout_0_is_refused_before_connecting_and_1_opens_the_store(po
     before any connection; the new low end, 1, opens the store and imports."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     with pytest.raises(StoreError) as e:
         postgres_env("postgresql://zx@db/zx?connect_timeout=0")
@@ -129,7 +129,7 @@ def test_a_statement_timeout_while_a_new_store_is_made_is_named_and_leaves_no_sc
     what to do (as under any other command), and the schema the command made is dropped again."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     url = postgres_server.fresh_url()
     schema = resolve_store(url, prepare=False).env["POSTGRES_SCHEMA"]
@@ -155,7 +155,7 @@ def test_a_lock_timeout_while_the_store_is_opened_is_named_with_what_to_do(postg
 
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     url = postgres_server.fresh_url()
     env = resolve_store(url).env  # (the schema made, no tables yet)
@@ -179,7 +179,7 @@ def test_a_schema_named_with_capitals_is_refused_before_anything_is_created(post
 
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     log = sorted((Path(__file__).resolve().parent.parent / "examples" / "legal").glob("*.zxlog"))[0]
     url = postgres_server.fresh_url()
@@ -198,7 +198,7 @@ def locked_store(postgres_server):
 
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     log = sorted((Path(__file__).resolve().parent.parent / "examples" / "legal").glob("*.zxlog"))[0]
     url = postgres_server.fresh_url()
@@ -222,7 +222,7 @@ def test_a_statement_or_lock_timeout_is_named_not_called_damage(postgres_server,
     once, without the exception's class."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     url, _, holder = locked_store(postgres_server)
     monkeypatch.setenv("PGOPTIONS", f"-c {setting}")
@@ -278,7 +278,7 @@ def test_a_server_lost_under_a_command_is_reported_within_about_15_s(postgres_se
 
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
     from tcp_proxy import TcpProxy
     from zx_events import ledger
 

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "zx-store-0.1.0.sqlite"  # WAL mode; 20 Z/X matches
@@ -67,7 +67,7 @@ def rollback_journal_store(folder: Path) -> Path:
 
 def serve_reads(store: Path, out: Path) -> None:
     """``zx serve``'s start and a few requests (the match list, a view, an audit, a match with its chain)."""
-    from web.app import create_app
+    from zx_web.app import create_app
 
     with TestClient(create_app(str(store), analytics=out / "serve.duckdb")) as c:
         assert c.get("/api/matches").status_code == 200
@@ -92,9 +92,9 @@ def test_a_read_command_given_an_empty_file_says_there_is_no_store_and_leaves_it
 
 
 def serve_start(store: Path, out: Path) -> str:
-    """What ``zx serve`` says when it cannot open ``store`` (its start, ``web.app.open_backend``: the
+    """What ``zx serve`` says when it cannot open ``store`` (its start, ``zx_web.app.open_backend``: the
     command itself would serve for ever where it wrongly can)."""
-    from web.app import open_backend
+    from zx_web.app import open_backend
     from zx_events.errors import ZXError
 
     with pytest.raises(ZXError) as e:

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from test_verify import LEGAL, MATCH, Tamper, match_records
 from zx_events import integrity, replay
 from zx_events.application import MatchService
@@ -353,7 +353,7 @@ def test_a_replay_page_of_an_altered_match_says_so_on_its_banner(sealed, store_u
     page's banner, for every seat; an intact match's page has none."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     svc, t, _ = sealed
     out = tmp_path / "intact.html"
@@ -411,7 +411,7 @@ def test_a_forged_aggregate_is_named_as_such_by_every_reader_and_by_verify_under
     ``zx verify zzz`` (``forged`` to a whole-store verify)."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     svc, t, _ = sealed
     copy = str(copy_under_another_id(svc, t, WON))
@@ -603,7 +603,7 @@ def test_a_match_whose_started_event_cannot_be_read_is_listed_as_damaged(sealed,
     r = cli(store_url, "import", "--no-analytics", str(LEGAL))
     assert r.exit_code == 1 and "internal error" not in r.output
     assert f"match {MATCH} is in the store" in r.output and "cannot be decoded as its Started event" in r.output
-    from web.app import create_app
+    from zx_web.app import create_app
     from fastapi.testclient import TestClient
 
     with TestClient(create_app(store_url)) as c:
@@ -680,7 +680,7 @@ def verify_with_imports(monkeypatch, store_url: str, tmp_path: Path, before: str
     after it (the whole list: not verify's look-ups of one match); the result and each match's status."""
     import importlib
 
-    audit_cli = importlib.import_module("cli.audit")  # (``cli`` here is this file's helper)
+    audit_cli = importlib.import_module("zx_cli.audit")  # (``cli`` here is this file's helper)
     listed = audit_cli._all_matches
 
     def store(name: str | None) -> None:
@@ -818,7 +818,7 @@ def test_a_seal_after_another_seal_and_an_import_appends_nothing(service, store_
     assert r.exit_code == 0 and "4 intact, 0 failed" in r.stderr, r.output
 
 
-GATED = ("import sys, time\nfrom cli.main import main\ntime.sleep(max(0.0, float(sys.argv[1]) - time.time()))\n"
+GATED = ("import sys, time\nfrom zx_cli.main import main\ntime.sleep(max(0.0, float(sys.argv[1]) - time.time()))\n"
          "sys.argv[1:2] = []\nmain()\n")
 
 
@@ -877,7 +877,7 @@ def test_the_first_seal_lists_a_match_imported_while_it_verified(legacy, tmp_pat
     """The other order: `zx verify --seal` verified the store's matches, an import stored one more (unsealed:
     no ledger yet), then the seal wrote its entry listing what it had verified: the import's match was
     listed by neither. After its entry the seal lists the matches stored meanwhile (chains checked)."""
-    from cli.audit import _stored_while_sealing
+    from zx_cli.audit import _stored_while_sealing
 
     svc = MatchService(str(legacy))
     verified = [(name, uid) for name, uid in _all_stored(svc)]
@@ -900,7 +900,7 @@ def test_the_first_seal_lists_a_match_imported_while_it_verified(legacy, tmp_pat
 
 
 def _all_stored(svc):
-    from cli.audit import _all_matches
+    from zx_cli.audit import _all_matches
 
     return _all_matches(svc)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from pg_roles import IMPORTER, granted, new_role
 from zx_events import application, summaries
 from zx_events.application import MatchService

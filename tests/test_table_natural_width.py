@@ -1,5 +1,5 @@
 """A table to a pipe or a file (no terminal width) is drawn at its natural width by a console wider than any table
-(``cli.output.print_table``), its columns of one-line text without rich's word wrap (``cli.output._unfolded``): the
+(``zx_cli.output.print_table``), its columns of one-line text without rich's word wrap (``zx_cli.output._unfolded``): the
 same lines as on a console of the table's measured width, every column wrapping, as it was drawn before (measuring
 every cell once more and wrapping text that always fitted: a third of ``zx matches``' drawing, issue 20 target 4)."""
 
@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.text import Text
 
-from cli import output
+from zx_cli import output
 
 
 def measured(table) -> str:

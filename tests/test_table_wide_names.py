@@ -9,7 +9,7 @@ import json
 from click.testing import CliRunner
 from rich.cells import cell_len
 
-from cli.main import zx
+from zx_cli.main import zx
 
 NAMES = ["高橋一二三四五六七八九十郎太", "佐々木小次郎左衛門右衛門之介"]
 DECKS = ["赤単ドラゴンアグロ改二型最新版", "青白コントロール天使軸完全版"]

@@ -20,9 +20,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
+from zx_cli.main import zx
 from test_verify import LEGAL, MATCH, Tamper, match_records
-from web.app import create_app
+from zx_web.app import create_app
 from zx_events import replay
 from zx_events.application import MatchService
 from zx_events.logformat.reader import read_log

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.freetext import printable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,7 +75,7 @@ JSON_RAW = ("\x9b", "\x7f", "\u2028", "\u2029", "\u202e", "\u2066", "\u200f", "\
 
 
 def test_json_escapes_what_drives_a_terminal_and_keeps_other_text_as_it_is():
-    from cli.output import json_text
+    from zx_cli.output import json_text
     from zx_events.freetext import json_escaped_bytes
 
     value = {"name": "".join(JSON_RAW) + "\x1b 山田 Ærø"}
@@ -250,7 +250,7 @@ def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
     """A 5,000-character player name folded into hundreds of lines of ``zx matches`` in a terminal: a
     value there is cut to ``CELL_MAX`` terminal cells (a note on stderr says so); a pipe, CSV and JSON get
     it whole."""
-    from cli.output import CELL_MAX
+    from zx_cli.output import CELL_MAX
 
     name = "Aki" + "x" * 4997
     lines = (ROOT / "examples" / "legal" / "long-game-reload-win-by-life.zxlog").read_text("utf-8").splitlines()
@@ -283,7 +283,7 @@ def test_a_value_is_cut_by_its_width_in_the_terminal_and_never_inside_an_escape(
     could end inside an escape (``\\x1`` of ``\\x1b``)."""
     from rich.cells import cell_len
 
-    from cli.output import CELL_MAX, _cut
+    from zx_cli.output import CELL_MAX, _cut
 
     [[wide]], cut = _cut([["山" * 150]])
     assert cut == {0: 1} and cell_len(wide) <= CELL_MAX and wide.endswith("...")
@@ -305,7 +305,7 @@ def test_a_value_is_cut_at_a_grapheme_clusters_end_never_inside_one(value):
     end of a grapheme cluster, and the value takes at most ``CELL_MAX`` cells."""
     from wcwidth import iter_graphemes, wcswidth
 
-    from cli.output import CELL_MAX, _cut
+    from zx_cli.output import CELL_MAX, _cut
 
     [[v]], cut = _cut([[value]])
     assert cut == {0: 1} and v.endswith("...") and wcswidth(v) <= CELL_MAX, (cut, wcswidth(v))
@@ -343,7 +343,7 @@ def test_the_http_apis_json_escapes_c1_and_bidi_controls_and_decodes_exact(store
     statistics and the audit wrote a name's U+009B and U+202E raw; now as ``\\u009b``, ``\\u202e``."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     with TestClient(create_app(store, judge=True, analytics=str(Path(store).with_suffix(".duckdb")))) as c:
         for url in ("/api/matches", f"/api/matches/{MATCH}/view?as=judge", f"/api/matches/{MATCH}/steps?as=judge",
@@ -359,7 +359,7 @@ def test_the_http_apis_json_escapes_c1_and_bidi_controls_and_decodes_exact(store
 
 @pytest.mark.parametrize("value", ["漢字かな" * 100, "😀👨\u200d👩\u200d👧🇯🇵" * 100])
 def test_a_cjk_or_emoji_value_in_a_40_column_table_is_cut_as_a_board_cuts_a_name(tmp_path, value):
-    """``cli.output._cut`` cut a table's value with its own copy of ``freetext.cut_cells``; it uses it now: in a
+    """``zx_cli.output._cut`` cut a table's value with its own copy of ``freetext.cut_cells``; it uses it now: in a
     40-column terminal a player name of CJK characters or emoji is cut to 200 cells at a grapheme cluster, ending
     in "...", as a board cuts it, with the table's note, and the table fits the 40 columns."""
     from rich.cells import cell_len
@@ -375,7 +375,7 @@ def test_a_cjk_or_emoji_value_in_a_40_column_table_is_cut_as_a_board_cuts_a_name
     assert CliRunner().invoke(zx, ["--store", path, "import", "--no-analytics", str(log)]).exit_code == 0
     r = CliRunner().invoke(zx, ["--store", path, "matches", "--format", "json"])
     assert value in r.stdout
-    from cli.output import _cut
+    from zx_cli.output import _cut
 
     [[shown]], cut = _cut([[value]])
     assert cut == {0: 1} and shown == cut_cells(value)

@@ -15,7 +15,7 @@ from typing import Iterable
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events import integrity
 from zx_events.application import MatchService
 from zx_events.logformat.reader import read_log
@@ -446,7 +446,7 @@ def test_verify_of_a_big_store_draws_a_bar_while_it_lists_the_matches(store, sto
     """QA round 32 (130,000 matches, 19M notifications): `zx verify` read every notification to list the matches,
     170 s without a word on stderr, before its bar. A store of more than LISTING_BAR notifications gets a bar of
     that listing too (here the bar's threshold is lowered to this small store)."""
-    import cli.audit as audit_cli  # (as: the name cli is this module's helper)
+    import zx_cli.audit as audit_cli  # (as: the name cli is this module's helper)
 
     svc, _, _ = store
     last = svc.recorder.max_notification_id()
@@ -464,7 +464,7 @@ def test_the_matches_listed_with_plain_statements_are_the_recorders(store, backe
     an aggregate holding no Started at all."""
     import uuid
 
-    import cli.audit as audit_cli
+    import zx_cli.audit as audit_cli
 
     if backend != "sqlite":
         pytest.skip("a SQLite store's reading (PostgreSQL's is the recorder's)")

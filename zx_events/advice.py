@@ -1,5 +1,5 @@
 """The advice a message gives, with the ``--store`` and ``--analytics`` the user typed: a module of its own, so
-that both the command line (cli.common.with_store) and the server's worker processes (web.app.app_from_env,
+that both the command line (zx_cli.common.with_store) and the server's worker processes (zx_web.app.app_from_env,
 which start without a command line) give it without one importing the other."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 def with_given(text: str, store: str | None, analytics: str | None, env_analytics: str | None = None) -> str:
     """Each ``zx analytics update``, ``zx import`` and ``zx serve --update`` (or ``--follow``) that ``text`` advises,
-    with the ``--store`` (its password redacted) and ``--analytics`` given (``cli.common.with_store`` for a command
+    with the ``--store`` (its password redacted) and ``--analytics`` given (``zx_cli.common.with_store`` for a command
     line; ``zx serve --workers N``: each worker process gives the advice of the command that started it,
-    ``web.app.app_from_env``); ``env_analytics``: the file given as ``ZX_ANALYTICS`` instead, before each command
+    ``zx_web.app.app_from_env``); ``env_analytics``: the file given as ``ZX_ANALYTICS`` instead, before each command
     as it was given (``ZX_ANALYTICS=x.duckdb zx import LOGS``, which takes no --analytics: for that one command, the
     update it advised, run as written, updated the store's default file)."""
     import re

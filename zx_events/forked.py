@@ -1,5 +1,5 @@
 """Forked worker processes (the import's and the analytics': ``zx_events.parallel``,
-``analytics.parallel``): what one does first, and the error its parent raises when one dies.
+``zx_analytics.parallel``): what one does first, and the error its parent raises when one dies.
 Standard library only, so a worker imports nothing else for it."""
 
 from __future__ import annotations

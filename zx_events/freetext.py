@@ -173,13 +173,13 @@ def cells_prefix(text: str, cells: int) -> int:
     return end
 
 
-SHOWN_CELLS = 200  # terminal cells of a value a terminal is shown: a table's cell (cli.output.CELL_MAX), a board's name
+SHOWN_CELLS = 200  # terminal cells of a value a terminal is shown: a table's cell (zx_cli.output.CELL_MAX), a board's name
 
 
 def cut_cells(text: str, cells: int = SHOWN_CELLS, ellipsis: str = "...") -> str:
     """``text`` as a terminal is shown it: at most ``cells`` terminal cells, a longer one cut at a grapheme
     cluster (``cells_prefix``) and ending in ``ellipsis`` (a board's player and deck names: ``zx replay`` drew a
-    10,000-character name whole, in every board; a chart's label, ``web.dashboard.short``, ends in "…")."""
+    10,000-character name whole, in every board; a chart's label, ``zx_web.dashboard.short``, ends in "…")."""
     if cells_prefix(text, cells) == len(text):
         return text
     return text[:cells_prefix(text, cells - len(ellipsis))] + ellipsis

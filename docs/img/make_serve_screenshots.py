@@ -15,8 +15,8 @@ import threading
 import time
 from pathlib import Path
 
-from web.app import create_app
-from web.browser import chromium
+from zx_web.app import create_app
+from zx_web.browser import chromium
 
 WIDTH = 1280
 

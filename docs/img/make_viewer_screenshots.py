@@ -10,8 +10,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from web.browser import chromium
-from web.viewer import viewer_html
+from zx_web.browser import chromium
+from zx_web.viewer import viewer_html
 from zx_events.application import MatchService
 
 SEATS = ("P1", "P2", "spectator", "judge")

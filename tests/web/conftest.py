@@ -3,7 +3,7 @@
 ``viewer_store`` imports a few simulated matches (zx_events.games.zx.sim), some varied the way
 tests/games/zx/test_views_leak.py varies them: notes that name cards, and a record after the end that the
 engine refuses, stored as a violation (``--accept-violations``). ``browser`` is Debian's Chromium
-driven by Selenium (web/browser.py); without it the browser tests are skipped, unless ``CI`` is
+driven by Selenium (zx_web/browser.py); without it the browser tests are skipped, unless ``CI`` is
 set: then they fail, like the PostgreSQL tests.
 """
 
@@ -62,7 +62,7 @@ def viewer_store(tmp_path_factory: pytest.TempPathFactory) -> ViewerStore:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    from web.browser import chromium, missing
+    from zx_web.browser import chromium, missing
 
     why = missing()
     if why:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 
 
 def replay(store: str, match: str, seat: str, *args: str) -> str:

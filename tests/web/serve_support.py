@@ -23,7 +23,7 @@ class Built:
 
 
 def build_store(store: str, folder: Path, matches: int = SIM_MATCHES) -> Built:
-    from analytics.projection import update
+    from zx_analytics.projection import update
     from zx_events.application import MatchService
     from zx_events.games.zx.sim.batch import simulate, write_files
     from zx_events.parallel import import_files

@@ -25,8 +25,8 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
-from web.app import create_app
+from zx_cli.main import zx
+from zx_web.app import create_app
 
 from seat_support import replay, view_file
 from test_serve_cli import start_serve

@@ -19,7 +19,7 @@ def axis(svg: str, title: str) -> str:
 
 
 def test_life_damage_by_turn_shows_every_turn_of_its_range_0_where_none_was_taken():
-    from web.dashboard import life_chart
+    from zx_web.dashboard import life_chart
 
     rows = [(t, seat, 4, dmg) for t, dmgs in ((1, (0, 2)), (2, (0, 0)), (3, (1, 0)), (4, (0, 0)), (5, (0, 3)))
             for seat, dmg in zip(("first", "second"), dmgs)]
@@ -44,7 +44,7 @@ def x_labels(svg: str) -> list[tuple[float, str, str]]:
 def test_deck_shares_axis_ends_at_a_round_value_and_its_labels_never_meet():
     """The QA store's shares (Blue Control's interval ends at 67.4%): the axis ended at 80% with its last label
     flush right, 1 px from the 75% (a browser drew "75%80%")."""
-    from web.dashboard import label_px, share_chart
+    from zx_web.dashboard import label_px, share_chart
 
     df = pl.DataFrame({"deck": ["Blue Control", "Red Dragons", "Green Beasts", "White Knights"],
                        "seats": [6, 5, 2, 1], "all_seats": [14] * 4, "share": [0.429, 0.357, 0.143, 0.071],
@@ -62,7 +62,7 @@ def test_deck_shares_axis_ends_at_a_round_value_and_its_labels_never_meet():
 
 
 def attack_frame() -> pl.DataFrame:
-    from analytics.wilson import with_rate
+    from zx_analytics.wilson import with_rate
 
     df = pl.DataFrame({"square": ["a1", "a2", "b1"], "attacks": [17, 5, 3], "destroyed": [14, 3, 1],
                        "player_damaged": [3, 0, 0], "survived": [0, 2, 0], "no_damage_overboost": [0, 0, 1],
@@ -73,7 +73,7 @@ def attack_frame() -> pl.DataFrame:
 
 def test_attack_outcomes_write_each_success_rate_with_its_wilson_interval_and_count():
     """It wrote "100.0% of 17": a rate with no interval, though docs/analytics.md gives every rate one."""
-    from web.dashboard import attack_chart, pct
+    from zx_web.dashboard import attack_chart, pct
 
     df = attack_frame()
     svg = attack_chart(df)
@@ -93,7 +93,7 @@ def test_attack_outcomes_legend_says_the_games_words_in_colours_told_apart_by_an
 
     from test_serve_dashboard import DICHROMATS, lab_seen
 
-    from web.dashboard import OUTCOME_COLOURS, OUTCOMES, attack_chart
+    from zx_web.dashboard import OUTCOME_COLOURS, OUTCOMES, attack_chart
     from zx_events import games
 
     words = games.get("zx").attack_outcomes
@@ -127,7 +127,7 @@ def test_deck_share_by_week_draws_time_to_scale_and_a_week_a_deck_was_not_played
     W20 to W44 at 50%, over W24 where its share was 0%, on a category axis where W24-W44 was as wide as W19-W20.
     The axis is one of time (a week as wide as any other, labelled by its ISO week); a deck is at 0% in a week with
     matches it was not in; a line joins consecutive weeks only, never across weeks without a match."""
-    from web.dashboard import DECK_COLOURS, trend_chart
+    from zx_web.dashboard import DECK_COLOURS, trend_chart
 
     played = {"2026-W19": ("Blue Control", "White Knights"), "2026-W20": ("Blue Control", "Green Beasts"),
               "2026-W24": ("Green Beasts", "Red Dragons"), "2026-W44": ("Blue Control", "Red Dragons")}
@@ -157,7 +157,7 @@ def test_attack_outcome_bars_and_swatches_are_outlined_3_to_1_on_white():
     outlined in a colour 3:1 or more on white, and a part under 3:1 itself is one of them."""
     from test_serve_dashboard import contrast
 
-    from web.dashboard import OUTCOME_COLOURS, attack_chart
+    from zx_web.dashboard import OUTCOME_COLOURS, attack_chart
     from zx_events import games
 
     svg = attack_chart(attack_frame(), games.get("zx").attack_outcomes)

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
+from zx_cli.main import zx
 from serve_support import Built, build_store
-from web.app import create_app
-from web.dashboard import pct
+from zx_web.app import create_app
+from zx_web.dashboard import pct
 
 MIN_GAMES = 8  # each deck's games in the store: one more, and every deck's row is under the minimum
 

@@ -14,7 +14,7 @@ import re
 import polars as pl
 import pytest
 
-from web.dashboard import (AXIS_LABELS, CHART_BOX, LEGEND_LABELS, interval_chart, label_px, share_chart, short,
+from zx_web.dashboard import (AXIS_LABELS, CHART_BOX, LEGEND_LABELS, interval_chart, label_px, share_chart, short,
                            trend_chart)
 
 WIDE = {

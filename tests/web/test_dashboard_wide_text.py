@@ -3,7 +3,7 @@
 The QA report: a deck named with 25 emoji made ``zx report`` fail ("internal error: ValueError: Vega-Lite to SVG
 conversion failed ... unexpected end of hex escape") and ``zx serve``'s /dashboard answer 500 for every filter.
 Vega cut the long label (a legend's limit is 160 px, an axis's 280) by UTF-16 code units, leaving half a
-surrogate pair that vl-convert could not read. Now every name is cut by ``web.dashboard.short`` (by grapheme
+surrogate pair that vl-convert could not read. Now every name is cut by ``zx_web.dashboard.short`` (by grapheme
 cluster, to ``LABEL_MAX`` terminal cells) and Vega cuts none (docs/serve.md, "Metagame").
 """
 
@@ -20,9 +20,9 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from wcwidth import iter_graphemes, wcswidth
 
-from cli.main import zx
-from web.app import create_app
-from web.dashboard import LABEL_MAX, LEGEND_MAX
+from zx_cli.main import zx
+from zx_web.app import create_app
+from zx_web.dashboard import LABEL_MAX, LEGEND_MAX
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ("first-turns.zxlog", "long-game-reload-win-by-life.zxlog", "range-attacks-win-by-life.zxlog")

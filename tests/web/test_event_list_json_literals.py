@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import zx
-from web.viewer import event_text, record_text
+from zx_cli.main import zx
+from zx_web.viewer import event_text, record_text
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = "x610z-invalid-200.1a-not-in-hand"  # examples/x610z/invalid: a cast of a card not in the hand (void)

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from serve_support import VIOLATION_MATCH, Built, build_store
 from test_serve_browser import CONTRAST, running, wait
-from web import viewer
+from zx_web import viewer
 from zx_events.application import MatchService
 
 BACKGROUND = """var c = getComputedStyle(document.body).backgroundColor;
@@ -46,7 +46,7 @@ def view(store: str, match_id: str, seat: str, out: Path) -> Path:
 def test_a_dark_scheme_for_the_viewer_the_served_pages_and_the_report_its_text_at_4_5_to_1(browser, built,
                                                                                            viewer_store, tmp_path):
     """D5: with prefers-color-scheme dark every page was drawn as in light (screenshots byte-identical)."""
-    from web.app import create_app
+    from zx_web.app import create_app
 
     judge = view(viewer_store.path, viewer_store.with_violation, "judge", tmp_path / "judge.html")
     report = tmp_path / "meta.html"
@@ -73,7 +73,7 @@ def test_a_dark_scheme_for_the_viewer_the_served_pages_and_the_report_its_text_a
 def test_the_top_bar_of_a_served_page_wraps_whole_words_on_a_phone(browser, built):
     """D7: at 390 px "zx-" / "events" wrapped, the links wrapped, the store's name broke mid-word ("s.sqli" / "te").
     Each piece is on one line; the store's name on its own line, cut with an ellipsis (whole in its title)."""
-    from web.app import create_app
+    from zx_web.app import create_app
 
     lines = """return Array.prototype.map.call(document.querySelectorAll(
         'header.top .brand, header.top nav a, header.top .store'), function (e) {

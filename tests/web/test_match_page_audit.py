@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
-from web.app import create_app
+from zx_cli.main import zx
+from zx_web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = {"zx": ROOT / "examples" / "invalid" / "602.1a-sleep-attacker.zxlog",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from serve_support import COLOURS, VIOLATION_MATCH, Built, emulate
 from test_serve_browser import built, server  # noqa: F401  (the browser tests' store and server fixtures: this
 # module's own of each, module-scoped)

@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
+from zx_cli.main import zx
 from serve_support import VIOLATION_MATCH, Built, build_store
-from web.app import create_app
+from zx_web.app import create_app
 
 
 @pytest.fixture(scope="module", params=[pytest.param("sqlite"), pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -321,7 +321,7 @@ def test_an_unknown_card_or_archetype_suggests_the_public_names_the_endpoint_tak
 
 
 def test_winrates_carry_wilson_intervals(client):
-    from analytics.wilson import wilson_interval
+    from zx_analytics.wilson import wilson_interval
 
     for row in client.get("/api/stats/winrates").json()["rows"]:
         low, high = wilson_interval(row["wins"], row["games"])
@@ -406,7 +406,7 @@ def test_steps_come_in_answers_of_bounded_size_and_next_says_where_the_rest_star
     log of 2,000 out-of-turn passes were one 72 MB answer built in 5-7 s, for any client. An answer
     stops at ``STEPS_BYTES`` (at least one step) and ``next`` is the first step it left out; the pages
     put together are the steps asked for, each whole."""
-    from web import api
+    from zx_web import api
     from zx_events.application import MatchService
     from zx_events.logformat.reader import parse_log
 
@@ -479,7 +479,7 @@ def test_a_request_addressed_to_another_name_is_refused_before_anything_is_read(
     """DNS rebinding: a page on evil.example points its name at 127.0.0.1 and reads the server as
     same-origin; its requests carry ``Host: evil.example``. A server given its names answers only to
     them (zx serve on a loopback address: 127.0.0.1, localhost, [::1], --allow-host)."""
-    from web.app import LOOPBACK_NAMES, host_name
+    from zx_web.app import LOOPBACK_NAMES, host_name
 
     assert [host_name(h) for h in ("127.0.0.1:8000", "LOCALHOST", "[::1]:8000", "[::1]", "zx.example:443")] == \
         ["127.0.0.1", "localhost", "[::1]", "[::1]", "zx.example"]
@@ -501,10 +501,10 @@ def test_a_request_addressed_to_another_name_is_refused_before_anything_is_read(
 
 def test_with_no_analytics_file_the_advice_carries_the_store_given(built, tmp_path):
     """zx serve's answers advise commands with the --store (and --analytics) it was given (Backend.advised:
-    cli.common.with_store), but a missing analytics file's 503 said "run `zx analytics update`" as is, which run
+    zx_cli.common.with_store), but a missing analytics file's 503 said "run `zx analytics update`" as is, which run
     as written opens the default store."""
     from zx_events.advice import with_given
-    from web.app import open_backend
+    from zx_web.app import open_backend
 
     missing = tmp_path / "none.duckdb"
     backend = open_backend(built.store, missing)
@@ -519,10 +519,10 @@ def test_with_no_analytics_file_the_advice_carries_the_store_given(built, tmp_pa
 
 
 def test_the_host_refusal_is_nosniff_and_echoes_only_a_name(built):
-    """The refusal of another name (web.app.Hosts, in front of NoSniff) was the one answer without
+    """The refusal of another name (zx_web.app.Hosts, in front of NoSniff) was the one answer without
     ``X-Content-Type-Options: nosniff``, and it quoted the Host header whatever it held: it echoes a name, and
     says only that the request gives another for anything else (markup, a long text)."""
-    from web.app import LOOPBACK_NAMES
+    from zx_web.app import LOOPBACK_NAMES
 
     app = create_app(built.store, analytics=built.analytics, hosts=LOOPBACK_NAMES)
     with TestClient(app, base_url="http://127.0.0.1:8000") as c:
@@ -540,8 +540,8 @@ def test_the_host_refusal_is_nosniff_and_echoes_only_a_name(built):
 def test_pages_run_no_script_and_cannot_be_framed(client, built):
     """Every page of the server carries a policy that runs no script, loads nothing from elsewhere and
     cannot be framed by another site; the replay page (its own policy names its two scripts by their
-    SHA-256: web.viewer) only the framing rule. HTML errors too."""
-    from web.pages import PAGE_POLICY
+    SHA-256: zx_web.viewer) only the framing rule. HTML errors too."""
+    from zx_web.pages import PAGE_POLICY
 
     m = sim_match(built)
     html = {"accept": "text/html"}
@@ -656,17 +656,17 @@ def test_a_damaged_analytics_file_is_a_503_that_says_to_rebuild_it_and_never_a_t
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR], (damage, caplog.text)
     r = CliRunner().invoke(zx, ["--store", built.store, "stats", "winrates", "--analytics", str(built.analytics)])
     cli_todo = (f"): `zx --store {built.store} analytics update --analytics {built.analytics} --rebuild` rebuilds it "
-                f"from the store")  # (the command line's advice names the store and file given: cli.common.with_store)
+                f"from the store")  # (the command line's advice names the store and file given: zx_cli.common.with_store)
     assert r.exit_code == 1 and r.output.startswith(f"Error: {said}") and r.output.endswith(f"{cli_todo}\n"), r.output
 
 
 def test_the_derived_statistics_tables_are_built_once_per_analytics_position(tmp_path):
     """The statistics count from derived tables built in memory at the analytics position the server
-    serves (analytics.derived), with the answers of Stats without them; another position builds them again."""
+    serves (zx_analytics.derived), with the answers of Stats without them; another position builds them again."""
     from polars.testing import assert_frame_equal
 
-    from analytics.stats import Stats
-    from web.app import open_backend
+    from zx_analytics.stats import Stats
+    from zx_web.app import open_backend
 
     built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=6)
     b = open_backend(built.store, built.analytics, judge=True)  # every per-card figure
@@ -693,14 +693,14 @@ def test_statistics_are_answered_when_the_derived_tables_cannot_be_built(tmp_pat
 
     from polars.testing import assert_frame_equal
 
-    import analytics.derived
-    from analytics.stats import Stats
-    from web.app import open_backend
+    import zx_analytics.derived
+    from zx_analytics.stats import Stats
+    from zx_web.app import open_backend
 
     def fail(*_: object, **__: object) -> None:
         raise MemoryError("no room for the derived tables")
 
-    monkeypatch.setattr(analytics.derived, "build", fail)
+    monkeypatch.setattr(zx_analytics.derived, "build", fail)
     built = build_store(str(tmp_path / "events.sqlite"), tmp_path, matches=4)
     b = open_backend(built.store, built.analytics)
     try:
@@ -760,8 +760,8 @@ def test_the_match_list_follows_imports_reading_only_what_is_new(tmp_path):
 
 # ---------------------------------------------------------------------- caches
 def test_the_default_statistics_are_warm_after_startup_and_are_zx_stats(built):
-    from analytics.stats import Filters
-    from web import api
+    from zx_analytics.stats import Filters
+    from zx_web import api
 
     app = create_app(built.store, analytics=built.analytics)
     b = app.state.backend
@@ -780,7 +780,7 @@ def test_the_default_statistics_are_warm_after_startup_and_are_zx_stats(built):
 def test_a_value_being_built_is_built_once_for_every_caller():
     import threading
 
-    from web.backend import LRU
+    from zx_web.backend import LRU
 
     lru = LRU(4)
     go = threading.Event()
@@ -827,7 +827,7 @@ def test_a_view_served_from_the_cache_is_the_view_computed(client, built):
 
 
 def test_a_store_that_cannot_be_opened_read_only_is_read_through_its_recorder(built):
-    from web.cursor import Cursor, EventReader
+    from zx_web.cursor import Cursor, EventReader
     from zx_events import replay
     from zx_events.application import MatchService
 
@@ -856,7 +856,7 @@ def test_a_turn_asked_first_in_a_fresh_process_finds_its_game(built):
     import subprocess
     import sys
 
-    code = ("import sys, json; from fastapi.testclient import TestClient; from web.app import create_app; "
+    code = ("import sys, json; from fastapi.testclient import TestClient; from zx_web.app import create_app; "
             "c = TestClient(create_app(sys.argv[1], analytics=sys.argv[2])); "
             "r = c.get(f'/api/matches/{sys.argv[3]}/view', params={'turn': 2, 'as': 'P1'}); "
             "print(r.status_code); print(r.text)")
@@ -871,7 +871,7 @@ def test_a_turn_asked_first_in_a_fresh_process_finds_its_game(built):
 
 
 def test_a_cursor_whose_walk_failed_starts_over(built, monkeypatch):
-    from web.cursor import Cursor, EventReader
+    from zx_web.cursor import Cursor, EventReader
     from zx_events import codec, replay
     from zx_events.application import MatchService
 
@@ -937,7 +937,7 @@ def test_views_start_from_the_stored_snapshots_and_the_server_writes_none(built)
 
 
 def test_an_answer_given_before_is_given_again_without_the_framework(built):
-    """``web.answers.Answers``: a view or a statistic asked for again with the same path and query is
+    """``zx_web.answers.Answers``: a view or a statistic asked for again with the same path and query is
     the same status, headers and body, served before FastAPI (the backend's own caches, emptied after
     the first answer, stay empty); an error is never kept; another query string is asked afresh."""
     app = create_app(built.store, analytics=built.analytics)
@@ -987,7 +987,7 @@ def test_a_view_computed_before_the_framework_is_the_endpoints_answer(built):
     with its status and message."""
     import random
 
-    from web.answers import Answers, view_query
+    from zx_web.answers import Answers, view_query
 
     assert view_query(b"at=5&as=P1") == (5, None, "P1") and view_query(b"") == (None, None, None)
     for q in (b"at=05", b"at=0", b"at=5&at=6", b"as=P%31", b"at=1&turn=2", b"x=1", b"at", b"as="):
@@ -1074,7 +1074,7 @@ def test_statistics_not_computed_before_are_computed_a_few_at_a_time(client, mon
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from web.app import STATS_AT_ONCE
+    from zx_web.app import STATS_AT_ONCE
 
     backend = client.app.state.backend
     assert backend.stats_limiter.total_tokens == STATS_AT_ONCE
@@ -1306,7 +1306,7 @@ def test_every_answer_but_the_static_files_is_not_stored_by_caches(client, judge
     ``no-store`` now: every route the app has (a route added later too), each seat's view and steps, the judge's
     audit, the statistics, the pages, errors."""
     match = sim_match(built)
-    from web import api, pages
+    from zx_web import api, pages
 
     routes = {r.path for r in (*api.router.routes, *pages.router.routes, *client.app.routes)
               if "GET" in (getattr(r, "methods", None) or ())}
@@ -1333,10 +1333,10 @@ def test_the_status_gives_the_stores_last_notification_as_it_is_now(tmp_path, mo
     """/api/status gave the store's last notification as read up to a second before (the pages' cache), beside the
     analytics' position read now: `zx serve --follow` had projected a match imported meanwhile, and the status
     said the analytics were ahead of the store (196 against 77, a CI run of round 33)."""
-    import web.backend
+    import zx_web.backend
     from zx_events.application import MatchService
 
-    monkeypatch.setattr(web.backend, "STORE_CHECK_SECONDS", 3600)  # (the pages' cache: an hour, not a second)
+    monkeypatch.setattr(zx_web.backend, "STORE_CHECK_SECONDS", 3600)  # (the pages' cache: an hour, not a second)
     store = str(tmp_path / "s.sqlite")
     legal = Path(__file__).resolve().parents[2] / "examples" / "legal"
     assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics",

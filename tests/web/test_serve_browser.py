@@ -15,7 +15,7 @@ from typing import Iterator
 import pytest
 
 from serve_support import VIOLATION_MATCH, Built, build_store
-from web.dashboard import pct
+from zx_web.dashboard import pct
 
 SECTIONS = ["share", "trend", "winrates", "matchups", "first", "attacks", "life", "cards"]
 
@@ -34,7 +34,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 @pytest.fixture(scope="module")
 def server(built: Built) -> Iterator[str]:
-    from web.app import create_app
+    from zx_web.app import create_app
 
     with running(create_app(built.store, analytics=built.analytics)) as url:
         yield url
@@ -222,7 +222,7 @@ def assert_chart_text_inside_and_apart(browser) -> None:
 def test_the_charts_text_stays_inside_each_chart_and_apart(browser, server):
     """vl-convert lays a chart out with the widths of its text in one font, the browser draws it in
     another: labels were cut at a chart's edge, legend labels ran into the next swatch. The charts
-    name one font both use (web.dashboard.FONT)."""
+    name one font both use (zx_web.dashboard.FONT)."""
     try:
         browser.set_window_size(1366, 900)
         for q in ("min_games=5", "min_games=1"):
@@ -311,7 +311,7 @@ def test_a_seat_link_of_the_served_replay_opens_the_same_moment_from_that_seat(b
 def one_match_store(folder, **header) -> tuple[str, str]:
     """A store (and its analytics file) of one simulated Z/X match whose header has ``header``'s fields;
     each of ``players`` is merged into that seat's."""
-    from analytics.projection import update
+    from zx_analytics.projection import update
     from zx_events.application import MatchService
     from zx_events.games.zx.sim import simulate
     from zx_events.logformat.reader import parse_log
@@ -334,7 +334,7 @@ def one_match_store(folder, **header) -> tuple[str, str]:
 def test_a_long_event_name_keeps_the_filters_on_a_phones_screen(browser, tmp_path):
     """A 60-character event name made the Event select 447 px wide (min-width, no max-width): the match
     list and the dashboard scrolled sideways on a 375 px phone. A select is at most its form's width."""
-    from web.app import create_app
+    from zx_web.app import create_app
 
     event = "Z/X Championship Series 2026 Tokyo Regional Qualifier, Day 2"
     store, _ = one_match_store(tmp_path, event=event)
@@ -357,7 +357,7 @@ def test_decks_named_with_wide_letters_leave_every_chart_as_wide_as_its_box_at_1
     """Decks named "W" * 60 and "M" * 60 made Win rate by deck 1230 px wide, Deck share 1152 px and the
     weekly trend 1150 px against their 1118 px box, labels cut at its edge (docs/serve.md: from 1280 px up
     every chart is as wide as its box or narrower): names are cut to the pixels they are given too."""
-    from web.app import create_app
+    from zx_web.app import create_app
 
     store, _ = one_match_store(tmp_path, players={"P1": {"deck_name": "W" * 60}, "P2": {"deck_name": "M" * 60}})
     try:
@@ -398,7 +398,7 @@ def test_on_a_phone_long_names_and_messages_wrap_and_the_page_stays_as_wide_as_t
     """At 390 px a match with a 64-character player name and a 78-character deck name without spaces made its
     page 868 px wide, the dashboard's message naming that deck 762 px, and /about's table 468 px: the page
     scrolled sideways. Long text wraps; a wide table scrolls in its own box."""
-    from web.app import create_app
+    from zx_web.app import create_app
 
     name, deck = "Maximilian-Alexander_VonSuperlongname_TheThirdOfHisName_Champion", "D" * 78
     assert len(name) == 64
@@ -479,7 +479,7 @@ def test_long_names_without_spaces_wrap_in_the_match_list_and_every_chart_fits_i
     list 4000 px wide at 1280 px (its cells kept words whole); the win rate chart, a deck name cut to 60 characters,
     was 1192 px wide in its 1118 px box, and "100.0% [21%–100%] n=1" was cut at the edge. The names wrap in their
     cells and every chart is as wide as its box or narrower, at 1280 and 1920 px."""
-    from web.app import create_app
+    from zx_web.app import create_app
 
     store, _ = one_match_store(tmp_path, event="World_Championship_Finals_" + "X" * 80,
                                players={"P1": {"name": "Bartholomew_" + "Q" * 100,
@@ -556,15 +556,15 @@ def test_the_first_tab_stop_of_a_served_page_is_a_skip_link_to_its_content(brows
             assert browser.execute_script("return document.activeElement.closest('form').id") == "match-filters"
 
 
-# ten deck names of 60 characters (the most a chart shows whole: web.dashboard.LABEL_MAX)
+# ten deck names of 60 characters (the most a chart shows whole: zx_web.dashboard.LABEL_MAX)
 LONG_DECKS = [f"{c} Verdant Beast Ramp into Overboost Finishers, Osaka Top 8 list"[:60] for c in "ABCDEFGHIJ"]
 
 
 @pytest.fixture(scope="module")
 def long_decks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server of 20 simulated matches whose decks have the ten names of LONG_DECKS; its address."""
-    from analytics.projection import update
-    from web.app import create_app
+    from zx_analytics.projection import update
+    from zx_web.app import create_app
     from zx_events.application import MatchService
     from zx_events.games.zx.sim import simulate
     from zx_events.logformat.reader import parse_log

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
-from web.app import create_app
+from zx_cli.main import zx
+from zx_web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 HIDDEN = ("R01-008", "Ashen Sky Tyrant", "R01-009", "Scorchclaw Raider")  # kept in Mio's hand, never played

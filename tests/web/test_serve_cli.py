@@ -14,7 +14,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,8 +28,8 @@ def free_port() -> int:
 def start_serve(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     """``zx ARGS serve --port P`` in a process of its own, once it answers; (the process, its base URL)."""
     port = free_port()
-    # (-m cli.main: named as zx's in the argv another process reads, e.g. the holder of an analytics file)
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "--port", str(port)],
+    # (-m zx_cli.main: named as zx's in the argv another process reads, e.g. the holder of an analytics file)
+    proc = subprocess.Popen([sys.executable, "-m", "zx_cli.main", *args, "--port", str(port)],
                             cwd=cwd, env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
@@ -153,7 +153,7 @@ def test_while_zx_serve_holds_the_analytics_file_every_message_says_to_stop_it(t
     assert r.exit_code == 0, r.output
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("ZX_STORE", "ZX_ANALYTICS")}
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", built.store, "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "zx_cli.main", "--store", built.store, "serve", "--port", str(port)],
                             cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     polling = httpx.Client(timeout=10)  # (one client: a new one per poll costs ~45 ms of CPU)

@@ -24,8 +24,8 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
-from web.connections import HEAD_TIMEOUT, MAX_CONNECTIONS
+from zx_cli.main import zx
+from zx_web.connections import HEAD_TIMEOUT, MAX_CONNECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +48,7 @@ def start(args: list[str], env: dict[str, str]) -> Server:
     """``zx ARGS serve --port P``; returns once it printed its ``serving`` line, having tried one connection the
     moment it came (it was printed 0.3-0.4 s before the port listened)."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args, "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-c", "from zx_cli.main import main; main()", *args, "--port", str(port)],
                             env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
     server = Server(proc, port)

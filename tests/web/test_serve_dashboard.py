@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
+from zx_cli.main import zx
 from serve_support import Built, build_store
-from web.app import create_app
-from web.dashboard import pct
+from zx_web.app import create_app
+from zx_web.dashboard import pct
 
 SECTIONS = ("share", "trend", "winrates", "matchups", "first", "attacks", "life", "cards")
 
@@ -188,7 +188,7 @@ def test_the_server_process_draws_the_default_dashboard_at_start_then_freezes_th
     import gc
     import time
 
-    from analytics.stats import Filters
+    from zx_analytics.stats import Filters
 
     app = create_app(built.store, analytics=built.analytics, serving=True)
     b = app.state.backend
@@ -270,7 +270,7 @@ def test_a_name_with_characters_xml_cannot_hold_is_drawn_escaped_not_a_crash(tmp
     path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     store, out = str(tmp_path / "s.sqlite"), tmp_path / "r.html"
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root), "ZX_ANALYTICS": str(tmp_path / "s.duckdb")}
-    code = "import sys\nfrom cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
+    code = "import sys\nfrom zx_cli.main import main\nsys.argv = ['zx', *sys.argv[1:]]\nmain()\n"
     # the import draws no chart: in this process; the report (where vl-convert panicked) in one of its own
     r = CliRunner().invoke(zx, ["--store", store, "import", str(path)], env={"ZX_ANALYTICS": env["ZX_ANALYTICS"]})
     assert r.exit_code == 0, r.output
@@ -292,7 +292,7 @@ def test_matchup_colours_clamp_so_0_and_100_percent_take_the_end_colours():
     100% cell looked alike, both near black). Beyond it now means the end colour."""
     import polars as pl
 
-    from web.dashboard import matchup_chart
+    from zx_web.dashboard import matchup_chart
 
     rates = [0.0, 0.2, 0.8, 1.0]
     df = pl.DataFrame({"deck": ["A", "A", "B", "B"], "opponent": ["C", "D", "C", "D"], "games": [5] * 4,
@@ -308,8 +308,8 @@ def test_life_damage_keeps_each_seats_colour_when_a_bar_is_low_sample():
     A low-sample bar is its seat's colour, faded."""
     import polars as pl
 
-    from web import dashboard
-    from web.dashboard import BLUE, GREY, RED, life_chart
+    from zx_web import dashboard
+    from zx_web.dashboard import BLUE, GREY, RED, life_chart
 
     FADED = getattr(dashboard, "FADED", 0.35)
 
@@ -342,7 +342,7 @@ def test_every_page_names_its_icon_inline_so_no_favicon_request_fails(built, cli
     for name, text in texts.items():
         icon = re.search(r'<link rel="icon" href="data:image/svg\+xml,([^"]+)">', text)
         assert icon, name
-        assert unquote(icon.group(1)) == served, name  # one icon (web/static/icon.svg), the same everywhere
+        assert unquote(icon.group(1)) == served, name  # one icon (zx_web/static/icon.svg), the same everywhere
         policy = pages[name].headers["content-security-policy"] if name in pages else ""
         meta = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', text)
         for p in filter(None, (policy, meta and meta.group(1))):
@@ -398,7 +398,7 @@ def test_a_100000_character_deck_name_is_cut_in_the_charts_and_kept_whole_in_the
     import json
     import time
 
-    from web.dashboard import LABEL_MAX, LEGEND_MAX
+    from zx_web.dashboard import LABEL_MAX, LEGEND_MAX
 
     root = Path(__file__).parents[2] / "examples" / "legal"
     long_name = "Deep " + "D" * 100_000
@@ -496,7 +496,7 @@ def test_every_matchup_cell_label_reaches_4_5_to_1_on_its_cell():
 
     import polars as pl
 
-    from web.dashboard import matchup_chart
+    from zx_web.dashboard import matchup_chart
 
     rates = [i / 40 for i in range(41)]
     df = pl.DataFrame({"deck": [f"d{i:02d}" for i in range(len(rates))], "opponent": ["o"] * len(rates),
@@ -519,7 +519,7 @@ def test_deck_share_with_a_deck_filter_is_the_decks_share_of_the_whole_field(cli
     """/dashboard?deck=D (and zx report --deck) showed D's Deck share as 100%: the field was counted under the deck
     filter too. The share is that of all seats under the date, event, seat and game filters (as
     /api/stats/meta and archetypes count the field), with its Wilson interval."""
-    from analytics.wilson import wilson_interval
+    from zx_analytics.wilson import wilson_interval
 
     whole = {r["deck"]: r for r in client.get("/api/stats/winrates", params={"min_games": 1}).json()["rows"]}
     deck = max(whole, key=lambda d: whole[d]["games"])
@@ -539,7 +539,7 @@ def test_deck_share_with_a_deck_filter_is_the_decks_share_of_the_whole_field(cli
 
 def test_dashboards_drawn_for_many_clients_at_once_never_hold_the_status_endpoint(built):
     """Twelve clients asking at once for dashboards the server has not drawn (min_games 101, 102, ...):
-    they are drawn one at a time (``web.app.DASHBOARDS_AT_ONCE``) in threads of their own, the others
+    they are drawn one at a time (``zx_web.app.DASHBOARDS_AT_ONCE``) in threads of their own, the others
     waiting their turn in the event loop, so ``/api/status``, the match list and a view are answered
     meanwhile, and the first dashboard soon. Drawn in the worker threads every endpoint shares, where
     vl-convert holds the GIL while it draws a chart, they took all of them and ``/api/status`` waited 14 s
@@ -558,7 +558,7 @@ def test_dashboards_drawn_for_many_clients_at_once_never_hold_the_status_endpoin
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
     root = Path(__file__).resolve().parents[2]
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", built.store,
+    proc = subprocess.Popen([sys.executable, "-c", "from zx_cli.main import main; main()", "--store", built.store,
                              "serve", "--port", str(port), "--analytics", str(built.analytics)],
                             env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -617,8 +617,8 @@ def test_dashboards_not_drawn_before_are_drawn_one_at_a_time_and_every_one_is_an
     import time
     from concurrent.futures import ThreadPoolExecutor
 
-    from web import dashboard
-    from web.app import DASHBOARDS_AT_ONCE
+    from zx_web import dashboard
+    from zx_web.app import DASHBOARDS_AT_ONCE
 
     backend = client.app.state.backend
     assert backend.dashboard_limiter.total_tokens == DASHBOARDS_AT_ONCE
@@ -653,14 +653,14 @@ def test_requests_past_the_most_that_may_wait_their_turn_are_answered_503_with_r
     loop; that queue had no bound: one client's thousand dashboards of distinct filters (0.1-0.4 s each) kept
     every later request waiting for minutes. Past ``MOST_WAITING`` waiting, a request is answered 503 at once,
     with Retry-After and what to do (as HTML for a browser, JSON for the API); once the queue drains, the same
-    request is answered. A view asked with a plain query (``?at=N&as=P1``: web.answers answers it) was refused
+    request is answered. A view asked with a plain query (``?at=N&as=P1``: zx_web.answers answers it) was refused
     without Retry-After."""
     import threading
     import time
     from concurrent.futures import ThreadPoolExecutor
 
-    from web import api, dashboard
-    from web.backend import BUSY_RETRY_SECONDS, MOST_WAITING
+    from zx_web import api, dashboard
+    from zx_web.backend import BUSY_RETRY_SECONDS, MOST_WAITING
 
     backend = client.app.state.backend
     limiter = {"dashboards": backend.dashboard_limiter, "statistics": backend.stats_limiter,
@@ -703,7 +703,7 @@ def test_an_empty_store_says_it_has_no_matches_yet_and_what_to_run(tmp_path):
     """With no match imported, /matches said "No match fits these filters." and each dashboard section "no matches
     for these filters", though no filter was set, and /dashboard?game=x610z was a bare 400 page without the form.
     They say the store has no matches yet and what to run; the filters' words stay for filters that match nothing."""
-    from analytics.projection import update
+    from zx_analytics.projection import update
     from zx_events.application import MatchService
 
     store = str(tmp_path / "events.sqlite")
@@ -731,9 +731,9 @@ def test_zx_serve_and_report_advise_the_store_they_were_given(tmp_path):
     (another schema version, another store's) did not say to stop it first, which holds the file."""
     import duckdb
 
-    from analytics.db import SCHEMA_VERSION
-    from analytics.projection import update
-    from web.app import open_backend
+    from zx_analytics.db import SCHEMA_VERSION
+    from zx_analytics.projection import update
+    from zx_web.app import open_backend
     from zx_events.application import MatchService
 
     store = tmp_path / "league" / "events.sqlite"
@@ -748,7 +748,7 @@ def test_zx_serve_and_report_advise_the_store_they_were_given(tmp_path):
     assert f"`zx --store {store} import LOGS`, then run `zx --store {store} analytics update`" in \
         (tmp_path / "r.html").read_text(encoding="utf-8")
     backend = open_backend(str(store), store.with_suffix(".duckdb"))
-    backend.advised = lambda text: text.replace("`zx ", f"`zx --store {store} ")  # (zx serve: cli.common.with_store)
+    backend.advised = lambda text: text.replace("`zx ", f"`zx --store {store} ")  # (zx serve: zx_cli.common.with_store)
     with TestClient(create_app(backend, serving=True)) as c:
         page = c.get("/matches", headers={"accept": "text/html"}).text
         assert f"`zx --store {store} import LOGS` (then `zx --store {store} analytics update`" in page
@@ -810,7 +810,7 @@ def legend_entries(svg: str) -> list[tuple[str, str, str]]:
 def test_the_weekly_trend_tells_its_decks_apart_by_shape_as_well_as_colour_in_one_legend():
     """The decks' lines were told apart by colour alone (WCAG 1.4.1), every point a circle. Each deck's points
     have a shape of their own too (up to 11 decks), and the one legend shows each deck's shape in its colour."""
-    from web.dashboard import trend_chart
+    from zx_web.dashboard import trend_chart
 
     decks = [f"Deck {c}" for c in "ABCDEFGHIJ"]
     svg = trend_chart(trend_frame(decks))
@@ -847,7 +847,7 @@ def test_no_two_decks_of_the_weekly_trend_look_alike_to_a_deuteranope_or_a_prota
     pink 1.8 for a protanope. The ten colours of the trend's decks are at least 10 apart for both, and for anyone."""
     from itertools import combinations
 
-    from web.dashboard import trend_chart
+    from zx_web.dashboard import trend_chart
 
     svg = trend_chart(trend_frame([f"Deck {c}" for c in "ABCDEFGHIJ"]))
     lines = svg[svg.index('class="mark-line role-mark'):]
@@ -862,7 +862,7 @@ def test_no_two_decks_of_the_weekly_trend_look_alike_to_a_deuteranope_or_a_prota
 def test_every_line_colour_of_the_weekly_trend_has_3_to_1_contrast_on_the_white_page_wcag_1_4_11():
     """Paul Tol's muted teal, cyan and sand lines were 2.8, 1.8 and 1.6:1 against the page's white: under the 3:1
     WCAG 1.4.11 asks of a graphic's parts. Every colour a line of the trend is drawn in has 3:1 at the least."""
-    from web.dashboard import trend_chart
+    from zx_web.dashboard import trend_chart
 
     def luminance(colour: str) -> float:
         lin = [(lambda v: v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4)(int(colour[i:i + 2], 16) / 255)
@@ -881,7 +881,7 @@ def test_the_weekly_trend_legend_shows_60_character_names_whole_in_columns_withi
     """Ten ordinary deck names made a one-row legend 1532 px wide in a 1118 px box, and names of 45 characters
     were cut to about 25. The legend lays its names out in as many columns as fit the box, each name of up to
     60 characters whole."""
-    from web.dashboard import CHART_BOX, trend_chart
+    from zx_web.dashboard import CHART_BOX, trend_chart
 
     for decks in ([f"{c} Equipment Midrange {n}" for n, c in zip(range(10), "ABCDEFGHIJ")],  # 22 characters
                   [(f"{c} Crimson Drake Emperor Aggro Regional Top 8 List Number" + "x" * 60)[:60] for c in "ABCDE"]):
@@ -894,7 +894,7 @@ def test_the_life_damage_legend_title_says_whole_whose_damage_it_is():
     """The legend's title was cut: "damage taken by the playe…" (legends cut a title at 180 px)."""
     import polars as pl
 
-    from web.dashboard import life_chart
+    from zx_web.dashboard import life_chart
 
     df = pl.DataFrame({"turn": [1, 1], "seat": ["first", "second"], "games": [3, 3], "damage": [2, 3],
                        "damage_per_game": [0.67, 1.0], "ignition_rate": [0.1, 0.1], "low_sample": [False, False]})

@@ -21,7 +21,7 @@ import pytest
 
 from serve_support import build_store
 from test_serve_cli import start_serve
-from web.backend import MOST_WAITING
+from zx_web.backend import MOST_WAITING
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_statistics_of_clients_gone_leave_the_queue_before_their_turn(served):
     """The same for statistics (64 may wait, at tens of milliseconds each): asked by clients that hung up, they were
     all computed in their turn and counted meanwhile, the next request refused 503 (the server is busy)."""
     _, base, _ = served
-    from web.app import STATS_AT_ONCE
+    from zx_web.app import STATS_AT_ONCE
 
     with httpx.Client(base_url=base, timeout=120) as client:
         start = time.monotonic()

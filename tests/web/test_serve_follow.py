@@ -22,7 +22,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from test_serve_cli import start_serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def test_serve_follow_counts_a_match_imported_meanwhile_without_a_restart(tmp_pa
         assert dashboard.status_code == 200, dashboard.text
 
         # another process imports a match: the server holds the file, and says it projects it itself
-        imported = subprocess.run([sys.executable, "-m", "cli.main", "--store", store, "import",
+        imported = subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", store, "import",
                                    str(LEGAL / "range-attacks-win-by-life.zxlog")], cwd=tmp_path,
                                   env=env_without_store(), capture_output=True, text=True, timeout=120)
         assert imported.returncode == 0, imported.stderr
@@ -107,7 +107,7 @@ def test_serve_follow_with_workers_is_refused():
 def test_serve_follow_stopped_between_pages_resumes_without_counting_twice(tmp_path):
     """The follower's updates take ``stop``: set during a catching up, the update ends after its page under way
     has committed, and the next one resumes there; the tables are those of a rebuild."""
-    from analytics.projection import update
+    from zx_analytics.projection import update
     from zx_events.application import MatchService
 
     store = str(tmp_path / "events.sqlite")
@@ -177,7 +177,7 @@ def test_serve_follow_catalog_file_labels_the_matches_imported_with_it_those_imp
     try:
         first = archetypes(http, base)
         assert first.get(RIGHT) == 4 and UNKNOWN not in first, first  # (was: unknown: R01-001 + R01-002)
-        imported = subprocess.run([sys.executable, "-m", "cli.main", "--store", store, "import", "--catalog", str(mine),
+        imported = subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", store, "import", "--catalog", str(mine),
                                    str(tmp_path / "sim8")], cwd=tmp_path, env=env_without_store(), capture_output=True,
                                   text=True, timeout=120)
         assert imported.returncode == 0, imported.stderr

@@ -16,9 +16,9 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from test_serve_cli import start_serve
-from web.pages import OFFERED_MAX
+from zx_web.pages import OFFERED_MAX
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = "紅蓮" * 5000  # 10,000 characters, 90 KB in a URL
@@ -91,7 +91,7 @@ def test_a_10000_character_deck_chosen_in_a_form_is_answered_with_the_filtered_p
 
 
 def test_a_form_offers_a_name_whose_url_fits_and_no_longer_one():
-    from web.pages import offered
+    from zx_web.pages import offered
 
     fits = "a" * (OFFERED_MAX - 10)
     assert offered(["Red Dragons", DECK, fits, TOO_LONG, "é" * (OFFERED_MAX // 6 + 1)]) == ["Red Dragons", DECK, fits]

@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
-from web.answers import Answers
-from web.app import create_app
+from zx_cli.main import zx
+from zx_web.answers import Answers
+from zx_web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGAL = ROOT / "examples" / "legal" / "first-turns.zxlog"
@@ -97,11 +97,11 @@ def test_the_view_caches_keep_at_most_their_byte_budget_however_many_views_are_a
     bytes, not only by their number: 8,192 views of 0.9 MB were 7 GB. Here with a budget of 3 MiB (each
     view of a long match is 0.8 MB): after 24 distinct views, each cache holds at most 3 MiB, the most
     recent views, and a view kept is answered again as it was."""
-    from web.backend import answer_size
+    from zx_web.backend import answer_size
 
     budget = 3 * 2 ** 20
-    monkeypatch.setattr("web.backend.CACHE_BYTES", budget)
-    monkeypatch.setattr("web.answers.CACHE_BYTES", budget)
+    monkeypatch.setattr("zx_web.backend.CACHE_BYTES", budget)
+    monkeypatch.setattr("zx_web.answers.CACHE_BYTES", budget)
     app = create_app(store)
     backend = app.state.backend
     with TestClient(app) as c:
@@ -124,8 +124,8 @@ def test_the_view_caches_keep_at_most_their_byte_budget_however_many_views_are_a
 
 
 def test_a_view_larger_than_an_answer_may_be_kept_is_served_whole_and_not_kept(store, monkeypatch):
-    monkeypatch.setattr("web.backend.ANSWER_BYTES", 2 ** 19)  # 512 KiB: a view of a long match is larger
-    monkeypatch.setattr("web.answers.ANSWER_BYTES", 2 ** 19)
+    monkeypatch.setattr("zx_web.backend.ANSWER_BYTES", 2 ** 19)  # 512 KiB: a view of a long match is larger
+    monkeypatch.setattr("zx_web.answers.ANSWER_BYTES", 2 ** 19)
     app = create_app(store)
     backend = app.state.backend
     with TestClient(app) as c:
@@ -149,7 +149,7 @@ def test_the_server_answers_status_promptly_while_slow_views_and_steps_are_compu
     import httpx
 
     from test_serve_browser import running
-    from web.app import THREADS
+    from zx_web.app import THREADS
 
     app = create_app(store)
     backend = app.state.backend

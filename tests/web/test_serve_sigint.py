@@ -3,7 +3,7 @@ without ``--workers``: before it says ``serving ...`` it is ``Aborted!`` (exit 1
 nothing printed); never lost, never a traceback, no process of the server left (docs/serve.md).
 
 Each run is a real ``zx serve`` in a session of its own; the delays count from the moment its command is
-about to run (``cli.main`` imported: the ``READY`` line), so that they land in the command's own start."""
+about to run (``zx_cli.main`` imported: the ``READY`` line), so that they land in the command's own start."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import pytest
 from test_serve_stop import ROOT, after_start, free_port, in_group
 
 READY = "ready"
-CHILD = (f"import sys; from cli.main import main; sys.stderr.write('{READY}\\n'); sys.stderr.flush(); "
+CHILD = (f"import sys; from zx_cli.main import main; sys.stderr.write('{READY}\\n'); sys.stderr.flush(); "
          "sys.argv[0] = 'zx'; main()")
 
 

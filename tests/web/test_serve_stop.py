@@ -2,7 +2,7 @@
 server starts and while it warms its statistics, each in a real ``zx serve`` process; and a statistic in
 flight when the server stops.
 
-The warming's first statistic builds the derived tables (``analytics.derived``) in DuckDB. Closing the
+The warming's first statistic builds the derived tables (``zx_analytics.derived``) in DuckDB. Closing the
 analytics connection under it was refused ("connection is busy"), printed as an internal error, and a
 thread still in DuckDB at exit aborted the process (exit 134); a second Ctrl-C printed the traceback of
 the cancelled lifespan. Here every card row of the analytics file is counted 2,000 times, so that the
@@ -63,7 +63,7 @@ def stop_serve(w: Warming, signals: list[int], delay: float, *, when: str = "ans
     or after it says ``serving ...`` (``when="said"``, before it listens), send ``signals`` (50 ms apart).
     (Its exit status, its stderr, whether it was warming at its first answer.)"""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", w.store, "serve",
+    proc = subprocess.Popen([sys.executable, "-c", "from zx_cli.main import main; main()", "--store", w.store, "serve",
                              "--port", str(port), "--analytics", str(w.slow)],
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
@@ -162,8 +162,8 @@ def test_a_statistic_in_flight_when_the_server_stops_is_interrupted_and_answered
     it or close the connection under it; the request is answered 503, without a traceback in the log."""
     from fastapi.testclient import TestClient
 
-    from analytics.stats import Stats
-    from web.app import create_app
+    from zx_analytics.stats import Stats
+    from zx_web.app import create_app
 
     running = threading.Event()
     ended = []
@@ -204,7 +204,7 @@ def test_ctrl_c_as_the_workers_start_stops_cleanly(warming):
     # a second), and later in it; 0.0 twice and 0.03 landed in the same import as 0.0 and 0.1
     for delay in (0.0, 0.1, 0.5):
         port = free_port()
-        proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", warming.store,
+        proc = subprocess.Popen([sys.executable, "-c", "from zx_cli.main import main; main()", "--store", warming.store,
                                  "serve", "--port", str(port), "--workers", "2", "--analytics", str(warming.analytics)],
                                 env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)

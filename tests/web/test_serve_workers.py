@@ -1,5 +1,5 @@
 """``zx serve --workers 2`` in real processes: uvicorn's supervisor and its worker processes, each building its
-application from the environment (``web.app.app_from_env``).
+application from the environment (``zx_web.app.app_from_env``).
 
 What the single process did and the workers did not: the advice of their answers carried the --store and
 --analytics given; ``kill -USR1`` printed the stacks (the supervisor printed nothing, a worker sent it ended);
@@ -22,7 +22,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from serve_support import Built, build_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         given = ["--analytics", analytics or str(built.analytics)] if env is None else []
-        self.proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "--store", built.store,
+        self.proc = subprocess.Popen([sys.executable, "-c", "from zx_cli.main import main; main()", "--store", built.store,
                                       "serve", "--port", str(self.port), "--workers", "2", *given],
                                      env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
                                      stdout=subprocess.DEVNULL,

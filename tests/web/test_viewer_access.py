@@ -310,7 +310,7 @@ def test_a_printed_served_replay_leaves_out_its_links_and_seat_box_and_says_the_
     server sends it (through the app), opened from a file."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     with TestClient(create_app(viewer_store.path)) as c:
         replay = c.get(f"/matches/{viewer_store.matches[1]}/replay?as=P2")
@@ -348,7 +348,7 @@ def test_the_served_replay_pages_title_ends_as_the_other_served_pages_do(viewer_
 
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     title = lambda text: re.search(r"<title>(.*?)</title>", text, re.S)[1]  # noqa: E731
     match_id = viewer_store.matches[1]

@@ -1,4 +1,4 @@
-"""The viewer in a real browser: Debian's headless Chromium driven by Selenium (web/browser.py).
+"""The viewer in a real browser: Debian's headless Chromium driven by Selenium (zx_web/browser.py).
 
 Files written by ``zx view`` are opened from disk; the tests click and key through them and compare
 what the board and the panels show, at chosen events, with ``zx replay --format json`` for the same
@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from viewer_support import BIDI, bidi_log, varied_log
-from web import viewer
+from zx_web import viewer
 from zx_events.application import MatchService
 from zx_events.logformat.reader import parse_log
 
@@ -696,7 +696,7 @@ def test_a_logs_names_run_no_script_in_the_file_nor_in_the_served_page(browser, 
         pages.append(page)
         from fastapi.testclient import TestClient
 
-        from web.app import create_app
+        from zx_web.app import create_app
 
         with TestClient(create_app(store)) as c:  # zx serve's replay page: self-contained, so read from a file
             served = c.get(f"/matches/{match}/replay", params={"as": "P1"})
@@ -1515,7 +1515,7 @@ def test_the_judges_page_draws_a_bidi_control_as_its_escape_never_reordered(brow
     ``800-10R`` (its mask drops the controls), as before."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     store = str(tmp_path / "s.sqlite")
     r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(bidi_log(tmp_path))])

@@ -2,7 +2,7 @@
 summary kept across the board's redraws (Z/X and X610Z), PageUp / PageDown on the slider going a turn back and on,
 and the status line (the live region) saying a seat or a speed chosen while playing once, with no event said twice.
 In Debian's headless Chromium (the ``page`` fixture of tests/web/conftest.py), files written by ``zx view`` (X610Z's
-by web.viewer from a simulated match). Skipped without Chromium, unless CI is set (then they fail)."""
+by zx_web.viewer from a simulated match). Skipped without Chromium, unless CI is set (then they fail)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from test_viewer_access import focused, playing, press, said
 from test_viewer_browser import open_file, seq, write_views, x610z_history
-from web import viewer
+from zx_web import viewer
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The viewer page (web/viewer.py, zx view): its data, its bytes, the command.
+"""The viewer page (zx_web/viewer.py, zx view): its data, its bytes, the command.
 
 - the states the page rebuilds are exactly ``zx replay --as SEAT --format json``'s, at every event;
 - 301.3 on the bytes: a file written for P1, P2 or a spectator holds no code and no name of a card
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from viewer_support import BIDI, bidi_log
-from web import viewer
+from zx_web import viewer
 from zx_events import replay
 from zx_events.application import MatchService
 from zx_events.games.zx.views import JUDGE, PERSPECTIVES
@@ -337,7 +337,7 @@ def test_zx_view_writes_the_same_bytes_for_the_same_match_whatever_the_hash_seed
     out = []
     for seed in ("1", "2"):
         path = tmp_path / f"seed-{seed}.html"
-        subprocess.run([sys.executable, "-m", "cli.main", "--store", viewer_store.path, "view", viewer_store.matches[1],
+        subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", viewer_store.path, "view", viewer_store.matches[1],
                         "--as", "judge", "-o", str(path)], cwd=root, check=True, capture_output=True,
                        env=dict(os.environ, PYTHONHASHSEED=seed))
         out.append(path.read_bytes())

@@ -13,7 +13,7 @@ import pytest
 from test_viewer_browser import wait_for_hash, write_views  # (the address and file helpers, one copy)
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 
 
 @pytest.fixture(scope="module")

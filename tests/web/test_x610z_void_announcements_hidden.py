@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from web.app import create_app
+from zx_web.app import create_app
 
 import seat_support
 from seat_support import stored_as_played, view_file

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
-from web.app import create_app
-from web.viewer import page_state
+from zx_cli.main import zx
+from zx_web.app import create_app
+from zx_web.viewer import page_state
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = "x610z-sim-7-0264"  # examples/x610z/legal/life-base-destroyed.x610zlog: P2 wins on Life Base
@@ -314,7 +314,7 @@ def test_zx_view_of_an_x610z_match_writes_the_same_bytes_whatever_the_hash_seed(
     out = []
     for seed in ("1", "2"):
         path = tmp_path / f"seed-{seed}.html"
-        subprocess.run([sys.executable, "-m", "cli.main", "--store", store, "view", MATCH, "--as", "P1",
+        subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", store, "view", MATCH, "--as", "P1",
                         "-o", str(path)], cwd=ROOT, check=True, capture_output=True,
                        env=dict(os.environ, PYTHONHASHSEED=seed))
         out.append(path.read_bytes())

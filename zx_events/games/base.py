@@ -362,7 +362,7 @@ class Game(ABC):
     @property
     def rows(self) -> Any:
         """The analytics rows module: ``GAME``, ``COLUMNS``, ``TOPICS``, ``HANDLERS``, ``MatchRows``,
-        ``catalog_rows`` and optionally ``SQL``/``SQL_TABLES`` and ``NO_PAYLOAD`` (see analytics/tables.py)."""
+        ``catalog_rows`` and optionally ``SQL``/``SQL_TABLES`` and ``NO_PAYLOAD`` (see zx_analytics/tables.py)."""
         return self.part("rows")
 
     @abstractmethod

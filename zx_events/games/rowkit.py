@@ -1,4 +1,4 @@
-"""What every game's analytics rows module shares (``Game.rows``; analytics/tables.py gathers them).
+"""What every game's analytics rows module shares (``Game.rows``; zx_analytics/tables.py gathers them).
 
 The shared tables every game fills in the same columns, so win rates, matchups and per-card rates
 are one SQL over all games filtered by ``game`` (docs/data-dictionary.md), and the helpers that

@@ -36,7 +36,7 @@ sys.path[:0] = [str(ROOT), str(Path(__file__).parent)]
 def zx(store: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ZX_ANALYTICS": str(store.with_suffix(".duckdb"))}
     env.pop("ZX_STORE", None)
-    return subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "zx_cli.main", "--store", str(store), *args], cwd=ROOT, env=env,
                           capture_output=True, text=True)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.games.x610z.board import load_board
 
 from test_x610z_board_files import SAMPLE, UNCONNECTED, UNCONNECTED_ID, run, sample_text

@@ -193,7 +193,7 @@ def test_105_2b_a_board_whose_opposite_leaves_starting_dots_unpaired_is_refused(
 def test_105_2b_an_unpaired_board_is_refused_by_import_and_audit_nothing_stored(tmp_path):
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
     from test_x610z_board_files import LEGAL_LOG
 
     board = tmp_path / "one-pair.json"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.errors import FormatError
 from zx_events.games.x610z.board import MAX_BOARD, load_board, read_board
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 
 ROOT = Path(__file__).resolve().parents[3]
 LOG = ROOT / "examples" / "x610z" / "legal" / "concession.x610zlog"

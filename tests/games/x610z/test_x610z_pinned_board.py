@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.games.x610z.board import load_board
 
 from test_x610z_board_files import LEGAL_LOG, SAMPLE, sample_text
@@ -104,7 +104,7 @@ def test_replay_table_of_a_match_checked_on_another_board_of_the_shipped_name_dr
 
 
 def test_zx_view_of_a_match_checked_on_another_board_of_the_shipped_name_has_no_layout_and_warns(same_name, tmp_path):
-    from web.viewer import decode
+    from zx_web.viewer import decode
 
     store, pinned = same_name
     out = tmp_path / "m.html"

@@ -1,4 +1,4 @@
-"""X610Z through the real analytics projection (analytics/projection.py over a SQLite and a
+"""X610Z through the real analytics projection (zx_analytics/projection.py over a SQLite and a
 PostgreSQL store into a DuckDB file): the projection calls ``HANDLERS[topic]`` directly, never
 ``MatchRows.feed``, so the rows it writes must be the ones ``feed`` gives over the same stored events,
 with every attack (outcome included) written once, whatever the page size."""
@@ -12,7 +12,7 @@ import duckdb
 import orjson
 import pytest
 
-from analytics.projection import update
+from zx_analytics.projection import update
 from zx_events.games.x610z import rows
 from zx_events.games.x610z.cards import load_catalog
 from zx_events.games.x610z.sim import simulate
@@ -159,7 +159,7 @@ def test_503_1_x610z_life_source_is_a_card_code_and_a_file_of_the_schema_before_
     summon named by its dot (an ability, a trigger) has that summon's code, never the dot (QA round 27: 790 of 1,707
     effect rows held "E6", "S1"). A file built before (schema 12, its rows with dots) is refused until rebuilt, and
     the rebuild writes the codes (analytics schema 13)."""
-    from analytics.db import SCHEMA_VERSION, AnalyticsError
+    from zx_analytics.db import SCHEMA_VERSION, AnalyticsError
 
     import_corpus(service)
     dotted = sum(1 for n in service.recorder.select_notifications(start=1, limit=100_000)

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.games.x610z.render import zones
 from zx_events.games.x610z.setup import board_for, catalog_for, open_match
 from zx_events.games.x610z.sim import simulate

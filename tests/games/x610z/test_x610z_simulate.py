@@ -61,7 +61,7 @@ def test_x610z_simulate_says_its_simulator_plays_greedy_only(tmp_path):
     simulator has one policy): it says so on stderr; greedy, the default, and Z/X's policies say nothing."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
 
     r = CliRunner().invoke(zx, ["simulate", "--game", "x610z", "-n", "1", "--policy", "mixed",
                                 "--out", str(tmp_path / "m")])

@@ -119,7 +119,7 @@ def test_x610z_the_rules_word_life_base_is_not_masked_in_a_seats_finding(tmp_pat
     a finding the players could not read, and nothing hidden kept. A hidden card's name stays masked."""
     from click.testing import CliRunner
 
-    from cli.main import zx
+    from zx_cli.main import zx
     from x610z_builder import SETUP, header, r, text
 
     records = [r("setup", "P1", dot="Z9", hand=SETUP[0]["hand"]), SETUP[1]]

@@ -302,7 +302,7 @@ def test_life_counts_follow_a_card_moved_from_square_into_life(tmp_path):
     P1 returns P2's U01-001 from a2 into P2's Life, and its own Token there disappears (202.11c)."""
     import duckdb
 
-    from analytics.projection import update
+    from zx_analytics.projection import update
     from support import text
     from zx_events.application import MatchService
     from zx_events.logformat.reader import parse_log

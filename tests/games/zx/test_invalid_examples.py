@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.application import MatchService
 from zx_events.errors import FormatError, RuleViolation, ZXError
 from zx_events.importer import build_match

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.errors import RuleViolation
 from zx_events.importer import build_match
 from zx_events.replay import card_names
@@ -241,7 +241,7 @@ def test_301_1_zx_serve_shows_each_seat_the_steps_zx_replay_shows_it(store, seat
     for the card taken), every page of them; a view asked after the first damage named wrong reads ``taken`` as ?."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from zx_web.app import create_app
 
     path, _, match, first_after, taken_cards = store
     expected = [json.loads(x) for x in replay(store, seat, "--to", "end", "--format", "json").splitlines()]

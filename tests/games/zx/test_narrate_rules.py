@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.games.zx.sim import simulate
 
 ROOT = Path(__file__).resolve().parents[3]

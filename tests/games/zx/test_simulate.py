@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import zx
+from zx_cli.main import zx
 from zx_events.application import MatchService
 from zx_events.importer import build_match
 from zx_events.logformat.reader import parse_log, read_log
@@ -48,7 +48,7 @@ def test_same_seed_same_bytes_across_processes_and_hash_seeds(tmp_path):
     """No dependence on hash randomisation or set order: two interpreters, two PYTHONHASHSEEDs."""
     for hs in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hs}
-        subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "simulate", "-n", "3", "--seed", "11", "--policy",
+        subprocess.run([sys.executable, "-c", "from zx_cli.main import main; main()", "simulate", "-n", "3", "--seed", "11", "--policy",
                         "mixed", "--out", str(tmp_path / hs), "--format", "csv"], cwd=ROOT, env=env, check=True,
                        capture_output=True)
     assert files(tmp_path / "1") == files(tmp_path / "2")

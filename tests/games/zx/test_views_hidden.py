@@ -22,9 +22,9 @@ from pathlib import Path
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from cli.main import zx
+from zx_cli.main import zx
 from support import BOARD, SETUP, header, text
-from web.app import create_app
+from zx_web.app import create_app
 
 BLIND = ("P2", "spectator")  # the seats that may not see P1's hidden cards
 SEEING = ("P1", "judge")
@@ -188,7 +188,7 @@ def test_301_3b_a_start_card_is_face_down_until_both_players_have_set_up(tmp_pat
     # the HTML file of zx view for P2 holds the Start Card only in states after both setups
     page = tmp_path / "p2.html"
     cli(store, "view", "hid-start", "--as", "P2", "-o", str(page))
-    from web import viewer
+    from zx_web import viewer
 
     data = viewer.decode(json.loads(_data_of(page.read_text(encoding="utf-8"))), "P2")
     assert data[1]["squares"]["b1"]["code"] is None and data[2]["squares"]["b1"]["code"] == "R01-007"

@@ -137,7 +137,7 @@ def _player_lines(v: MatchView, pl: str) -> Any:
 
     p = v.player(pl)
     t = Text()
-    # a name and a deck name cut to 200 terminal cells, as a table's values (cli.replay notes it)
+    # a name and a deck name cut to 200 terminal cells, as a table's values (zx_cli.replay notes it)
     t.append(printable(f"{pl} {cut_cells(p.name or '')}"), style="bold red" if pl == "P1" else "bold blue")
     if p.deck_name:
         t.append(printable(f" · {cut_cells(p.deck_name)}"))

@@ -234,7 +234,7 @@ class MatchRows:
     def started(self, d: dict, colours_of: dict | None, given: Any = None) -> None:
         """The match's Started payload ``d``; ``colours_of``: its catalog's colours per card (None: a
         catalog neither shipped by that name nor given); ``given``: the catalog file handed to the
-        projection with the SHA-256 the match pins (``analytics.tables.Catalogs.of``)."""
+        projection with the SHA-256 the match pins (``zx_analytics.tables.Catalogs.of``)."""
         self.mid = d["match_id"]
         self.head = match_head(d, lambda deck, ref: _DECKS.summary(deck, ref, colours_of), given)
 

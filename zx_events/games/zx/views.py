@@ -256,7 +256,7 @@ def _player(m: Any, pl: str, viewer: str, masker: Masker | None) -> PlayerView:
 
 _PLAYER_SQUARE = {p: str(player_square(p)) for p in ("P1", "P2")}  # where each Start Card lies face-down
 # a lean view lists a card's Power modifiers while it holds at most this many (the HTML viewer draws each, as
-# zx replay does; web/viewer.py MODS_SHOWN); past that, its Power and base only: they can pile up (20,000)
+# zx replay does; zx_web/viewer.py MODS_SHOWN); past that, its Power and base only: they can pile up (20,000)
 LEAN_MODS = 8
 
 

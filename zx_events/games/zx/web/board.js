@@ -6,7 +6,7 @@
  *   status(state)           one line: turn, turn player, phase
  *   seatNotes, hiddenZones  (optional) what each seat sees, what a judge's file holds, in the game's words
  * ctx: { seat, seq, last, esc }. It draws only what the state holds: hiding is done before the page.
- * The viewer (web/static/viewer.js) finds it as zx_events/games/GAME/web/board.js (web/viewer.py).
+ * The viewer (zx_web/static/viewer.js) finds it as zx_events/games/GAME/web/board.js (zx_web/viewer.py).
  */
 (function () {
   "use strict";
@@ -70,7 +70,7 @@
           (KINDS[c.kind] ? ' · <span class="kind">' + KINDS[c.kind] + "</span>" : "") + "</div>";
         if (c.power != null) {
           // each modifier, as zx replay lists them; a page's state lists them while a card holds at most 8
-          // (web/viewer.py page_state, MODS_SHOWN: they can pile up), past that their sum, its Power over its base
+          // (zx_web/viewer.py page_state, MODS_SHOWN: they can pile up), past that their sum, its Power over its base
           var net = c.base != null ? c.power - c.base : 0;
           var mods = c.mods && c.mods.length ? c.mods.map(function (m) { return (m[0] >= 0 ? "+" : "") + m[0]; }).join(" ")
             : (net ? (net > 0 ? "+" : "") + net : "");

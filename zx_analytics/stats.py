@@ -1,0 +1,1238 @@
+"""Metagame statistics as Polars DataFrames, for the CLI, the HTTP API and notebooks.
+
+    from zx_analytics.stats import Stats
+    st = Stats("zx-store.duckdb")                 # a read-only connection
+    st.winrates(by="deck", since="2026-11-01")    # polars.DataFrame
+    st.winrates(by="archetype"); st.matchups(by="archetype", event="Tokyo Regional 2026")
+    st.cards(deck="Red Dragons", seat="first")    # 17lands metrics: OH, GD, GIH, GNS, played, IWD
+    st.mulligans(); st.archetypes(); st.meta(by="week", group="archetype")
+    st.attacks(by="square"); st.life(); st.life(by="turn")
+    st.sql("SELECT deck, count(*) FROM seats GROUP BY ALL")
+
+Every method is a plain function of its filters returning a frame (no state kept between calls).
+
+Definitions (also in docs/data-dictionary.md):
+- Every rate ``r`` comes with its denominator (the count it is a share of), ``r_low`` and ``r_high``:
+  the Wilson 95% interval. ``low_sample`` is true when any denominator in the row is below
+  ``min_games`` (default 30): such rows are flagged, never hidden.
+- Filters select the perspective side: ``since``/``until`` (the match date as written, inclusive),
+  ``event``, ``deck``, ``player``, ``opp_deck``, ``seat`` (``first``/``second``), ``colours`` (the
+  side's colour identity), ``archetype``, ``opp_archetype`` and ``game`` (exact values). A match
+  without a date is left out when a date filter is given. A name that is not in the file at all is
+  an ``UnknownName`` error that suggests the closest known names.
+- Games are never mixed: with a ``game`` filter a method reads that game's matches; without one,
+  on a file holding several games, it runs once per game and the frame gains a leading ``game``
+  column (one game: the frame as it always was). A method that reads one game's own table
+  (``attacks``, ``life`` by turn: Z/X's tables) reads only the games that fill it, and a ``game``
+  filter naming another game is a ``NotThisGame`` error pointing at that game's own tables.
+- A win rate counts finished matches only (a winner or a draw); a draw is a game without a win.
+  Mirror pairings (same deck, archetype or colours) are left out of win rates by that key and of
+  matchups, where they are 50% by construction. A mirror is the same known value on both sides: a
+  deck without a name (its rows labelled ``NO_NAME``), or an unknown archetype or colour identity,
+  is never one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import math
+import operator
+import os
+import re
+import threading
+import time
+import unicodedata
+from dataclasses import asdict, dataclass, fields
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Callable, Collection, Iterable, TypeVar, cast
+
+import duckdb
+import polars as pl
+
+from .db import AnalyticsError, QueryRefused, QueryTimeout, connect_reader, refusal, sql
+from .derived import Derived
+from .wilson import BY_ROW, with_rate
+
+MIN_GAMES = 30
+SQL_TIMEOUT = 60.0  # seconds: Stats.sql and zx sql --timeout
+MAX_SQL_TIMEOUT = 86_400  # a day: the largest limit taken (None: no limit)
+# User SQL DuckDB would read and plan for longer than any time limit, its memory past memory_limit, before
+# the limit's interrupt() could stop it: refused before it runs (QueryRefused: too_long, too_costly). The characters
+# of a query: the longest argument a Linux command line takes (128 KiB), zx sql's bound (1,000,000 values in
+# an IN list, 7.9 MB, took 10 s and 2.6 GB past a 1 s limit); the UNION, INTERSECT and EXCEPT of one query
+# (a plan and pipeline each: 14,000, a 266 KB query, took 15 s and 5 GB; 1,000 plan in a tenth of a second);
+# and a CTE marked NOT MATERIALIZED, copied into each place that reads it as the query is planned (22 such
+# CTEs, each read twice by the next, 1.2 KB, took 72 s and 8.7 GB past a 1 s limit)
+MAX_SQL_LENGTH = 131_072
+MAX_SQL_SET_OPERATIONS = 1_000
+# and the tables one part of a query joins (a SELECT with its subqueries; each part of a UNION, INTERSECT or
+# EXCEPT on its own): DuckDB orders them as it plans, in time that grows steeply with their number (seats joined
+# to itself 160 times on equal match_no took 30 s to over 3 minutes past a 3 s limit; here 32 plan in 0.15 s at
+# most, 64 in up to 1.1 s, 80 in 0.6 s as a chain)
+MAX_SQL_TABLES = 32
+_RELATIONS = {"BASE_TABLE", "TABLE_FUNCTION"}  # a table, a view, a CTE read; range(), unnest(), a read_* function
+_EXPLAIN = re.compile(r"(?:\s|--[^\n]*(?:\n|$)|/\*.*?\*/)*EXPLAIN\s+(?:ANALY[SZ]E\s+)?(?:\([^)]*\)\s*)?",
+                      re.IGNORECASE | re.DOTALL)
+_SET_OPERATIONS = {"UNION", "INTERSECT", "EXCEPT"}
+_WORD = re.compile(rb"\w*")
+SEATS = ("first", "second")
+# allow-lists: option value -> (SQL expression, output column)
+WINRATE_KEYS = {"deck": ("deck", "deck"), "archetype": ("archetype", "archetype"), "colour": ("colours", "colours"),
+                "player": ("nfc_normalize(name)", "player"), "first": ("seat", "seat")}  # (a name's forms: one row)
+# the keys whose mirror pairings are left out of win rates (50% by construction); two players of one name
+# (two people, or names anonymised alike) are no mirror, and two seats never are
+WINRATE_MIRRORS = {"deck", "archetype", "colour"}
+MATCHUP_KEYS = {"deck": "deck", "archetype": "archetype", "colour": "colours"}
+# The label of a deck without a name (a header's deck_name is optional) in every statistic keyed or
+# listing by deck (winrates, matchups, meta, archetypes' deck names). Such sides are one group, not one
+# deck: two of them are no mirror (nor are two sides of an unknown archetype or colour identity, NULL,
+# shown blank). NO_KEY: a key column -> the SQL literal of its NULL.
+NO_NAME = "(no name)"
+NO_KEY = {"deck": f"'{NO_NAME}'"}
+# period -> (SQL expression, the label of a side without one: an event may be called "unknown", a week not)
+META_PERIODS = {"week": ("strftime(played_on, '%G-W%V')", "unknown"), "month": ("month", "unknown"),
+                "event": ("event", "(no event)")}
+META_GROUPS = {"deck": "deck", "archetype": "archetype", "colour": "colours"}
+ATTACK_KEYS = {"card": ("a.attacker_card", "card", "a.first_of_card"),
+               "square": ("a.attacker_square", "square", "a.first_of_square"),
+               "target": ("CASE WHEN a.target_kind = 'player' THEN 'player' ELSE a.target_card END", "target",
+                          "a.first_of_target")}
+# the same keys in the derived attack_seats (zx_analytics.derived), which holds each key as a column
+DERIVED_ATTACK_KEYS = {"card": "a.card", "square": "a.square", "target": "a.target"}
+# statement -> the same statement over the derived tables, when a Stats has them (zx_analytics.derived)
+DERIVED_SQL = {"cards": "cards_derived", "attacks": "attacks_derived", "life_by_turn": "life_by_turn_derived"}
+# statement -> the end it shares with its derived twin (its ``{end}``: SQL text of ours, no braces in it)
+SHARED_END = {"cards": "cards_totals", "cards_derived": "cards_totals",
+              "life_by_turn": "life_by_turn_games", "life_by_turn_derived": "life_by_turn_games"}
+LIFE_KEYS = ("seat", "turn")
+# 17lands' card metrics: (prefix, meaning)
+CARD_METRICS = (("gih", "in hand: the opening hand kept, or drawn later"), ("oh", "in the opening hand kept"),
+                ("gd", "drawn later, not in the opening hand"), ("gns", "in the deck, never in hand"),
+                ("played", "played"), ("deck", "in the deck list"))
+# filter -> its condition on a seats row. A statement gets the conditions of the filters given only
+# (``Filters.where``): the conditions of the ``filtered_seats`` macro with every filter bound, NULL
+# ones included, are not folded away and cost a comparison each per row and a tenth of a cold query
+# a name matches as Unicode text, whichever normal form its log wrote it in: "José" typed (NFC) is the "José"
+# of a log written as e + combining acute (NFD), which "no player named 'José'; did you mean 'José'?" refused
+# (the value given is NFC already: Filters)
+FILTER_SQL = {"since": "played_on >= CAST($since AS DATE)", "until": "played_on <= CAST($until AS DATE)",
+              "event": "nfc_normalize(event) = $event", "deck": "nfc_normalize(deck) = $deck",
+              "player": "nfc_normalize(name) = $player", "opp_deck": "nfc_normalize(opp_deck) = $opp_deck",
+              "seat": "seat = $seat", "colours": "nfc_normalize(colours) = $colours",
+              "archetype": "nfc_normalize(archetype) = $archetype",
+              "opp_archetype": "nfc_normalize(opp_archetype) = $opp_archetype", "game": "game = $game"}
+NAMES = ("event", "deck", "player", "opp_deck", "colours", "archetype", "opp_archetype", "game")  # text filters
+# the filters of a share's field (archetypes, meta): the field is every side, whatever its deck or player
+FIELD_FILTERS = ("since", "until", "event", "seat", "game")
+# filter -> (the seats column its values come from, what it is called in messages)
+NAMED_FILTERS = {"event": ("event", "event"), "deck": ("deck", "deck"), "opp_deck": ("deck", "deck"),
+                 "player": ("name", "player"), "colours": ("colours", "colour identity"),
+                 "archetype": ("archetype", "archetype"), "opp_archetype": ("archetype", "archetype"),
+                 "game": ("game", "game")}
+
+
+class UnknownName(ValueError):
+    """A filter names something the analytics file has never seen; says the closest known names."""
+
+    def __init__(self, kind: str, value: str, known: list[str], where: str = "the analytics file",
+                 none: str | None = None) -> None:
+        """``none``: what the message says when nothing is ``known`` (else "WHERE has no matches yet": a
+        ``where`` such as "the X610Z matches" asks its own words, "the store has no X610Z matches yet")."""
+        known = sorted({unicodedata.normalize("NFC", k) for k in known})  # a name in two normal forms: once
+        self.kind, self.value, self.known, self.where, self.none = kind, value, known, where, none
+        # the same name in another case or width first ("タロウ" typed, "ﾀﾛｳ" known: difflib saw no character in
+        # common, and the hint never named it: QA round 34)
+        key = unicodedata.normalize("NFKC", value).casefold()
+        close = [k for k in known if unicodedata.normalize("NFKC", k).casefold() == key][:3]
+        close += [k for k in difflib.get_close_matches(value, known, n=3, cutoff=0.5) if k not in close]
+        if not close:  # a part of a name ("Dragons" for "Red Dragons")
+            close = [k for k in sorted(known) if value.casefold() in k.casefold()][:3]
+        self.suggestions = close  # whole; the message shows each cut to NAME_SHOWN characters
+        if close:
+            hint = "did you mean " + " or ".join(repr(_shown(c)) for c in close) + "?"
+        elif known:
+            some = sorted(known)[:8]
+            hint = "known: " + ", ".join(repr(_shown(k)) for k in some) + (", ..." if len(known) > len(some) else "")
+        else:
+            hint = none or f"{where} has no matches yet"
+        super().__init__(f"no {kind} named {_shown(value)!r} in {where}; {hint}")
+
+
+NAME_SHOWN = 80  # characters of a name an error message shows (a log's name may be 1,000,000: one line of 180 KB)
+
+
+def _shown(name: str) -> str:
+    return name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN - 1] + "…"
+
+
+class NotThisGame(ValueError):
+    """A statistic that reads one game's own table, asked about another game."""
+
+
+def table_owners(table: str) -> tuple[str, ...]:
+    """The games whose rows module fills ``table`` (every game, for a shared table)."""
+    from .tables import ROWS
+
+    return tuple(key for key, rows in ROWS.items() if table in rows.COLUMNS)
+
+
+def game_tables(game: str) -> tuple[str, ...]:
+    """A game's own tables (besides the shared ones): what ``zx sql`` can ask about it."""
+    from .tables import ROWS
+
+    return tuple(getattr(ROWS[game], "SQL_TABLES", ())) if game in ROWS else ()
+
+
+def unreadable(query: str) -> None:
+    """``QueryError`` for SQL holding a character that is no text: a byte the terminal's encoding could not
+    decode reaches Python as a lone surrogate, and DuckDB's parser raised a TypeError at it."""
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as e:
+        bad = query[e.start:e.end].encode("utf-8", "backslashreplace").decode("ascii")
+        raise QueryError(f"SQL error: the query holds {bad} at character {e.start + 1}, a byte that is not text in "
+                         f"this terminal's encoding (its locale): type it as a character, or as chr(N) in the SQL") \
+            from None
+
+
+def sql_tokens(query: str) -> list[tuple[int, Any]] | None:
+    """``duckdb.tokenize(query)`` (each token's byte position and kind), or None for a query it cannot read:
+    read once for ``too_costly`` and ``without_final_semicolons``."""
+    try:
+        return duckdb.tokenize(query)
+    except (duckdb.Error, RuntimeError):
+        return None
+
+
+def without_final_semicolons(query: str, tokens: list[tuple[int, Any]] | None) -> str:
+    """``query`` with the semicolons that end its last statement made spaces (``SELECT 1; -- the end``):
+    DuckDB keeps them in the statement's text when a comment follows, and a result read through a
+    projection or a limit (a date, time or interval column, ``zx sql``'s table) put that text inside
+    ``SELECT ... FROM (\n...\n)``, a syntax error at the ``;``. The comments stay (a line comment ends
+    before the parenthesis DuckDB closes on a line of its own). A query that does not tokenize (``tokens``
+    None: ``sql_tokens``), or holds nothing but semicolons and comments, is returned as it is (DuckDB says
+    what it makes of it)."""
+    if tokens is None:
+        return query
+    data = query.encode("utf-8")  # (token positions count bytes)
+    final = []
+    for position, kind in reversed(tokens):
+        if kind == duckdb.token_type.comment:
+            continue
+        if kind != duckdb.token_type.operator or data[position:position + 1] != b";":
+            break
+        final.append(position)
+    else:
+        return query
+    for position in final:
+        data = data[:position] + b" " + data[position + 1:]
+    return data.decode("utf-8")
+
+
+def too_long(query: str) -> None:
+    """``QueryRefused`` for user SQL longer than ``MAX_SQL_LENGTH`` characters (before it is tokenized)."""
+    if len(query) > MAX_SQL_LENGTH:
+        raise QueryRefused(
+            f"refused: the query is {len(query):,} characters long, more than the {MAX_SQL_LENGTH:,} user SQL may "
+            f"be (what a command line takes): DuckDB reads and plans a query whole before its time limit can stop "
+            f"it; give a long list of values as a parameter (Stats.sql(\"... WHERE list_contains($codes, card)\", "
+            f"{{'codes': [...]}})), or ask in several queries")
+
+
+def too_costly(query: str, tokens: list[tuple[int, Any]] | None) -> None:
+    """``QueryRefused`` for user SQL holding more than ``MAX_SQL_SET_OPERATIONS`` UNION, INTERSECT or EXCEPT, or
+    a CTE ``NOT MATERIALIZED`` (keywords: none in a string, a comment or a quoted name; ``tokens``: ``sql_tokens``,
+    None for a query DuckDB cannot read, which it refuses itself): DuckDB reads and plans it before the time
+    limit can stop it, with memory past its ``memory_limit``."""
+    if tokens is None:
+        return
+    data = query.encode("utf-8")  # (token positions count bytes)
+    # each token but comments: its word in capitals when a keyword, else None
+    words = [_WORD.match(data, position).group().decode().upper() if kind == duckdb.token_type.keyword
+             else None for position, kind in tokens if kind != duckdb.token_type.comment]
+    if ["AS", "NOT", "MATERIALIZED"] in (words[i:i + 3] for i in range(len(words) - 2)):  # (a column so named: no)
+        raise QueryRefused(
+            "refused: the query marks a CTE NOT MATERIALIZED: DuckDB copies such a CTE into each place that "
+            "reads it as it plans the query, before its time limit can stop it (22 of them, each read twice by "
+            "the next, took 72 s and 8.7 GB past a 1 s limit); leave the hint out (DuckDB chooses)")
+    n = sum(1 for w in words if w in _SET_OPERATIONS)
+    if n > MAX_SQL_SET_OPERATIONS:
+        raise QueryRefused(
+            f"refused: the query holds {n:,} UNION, INTERSECT or EXCEPT, more than the {MAX_SQL_SET_OPERATIONS:,} "
+            f"user SQL may: DuckDB plans each part before its time limit can stop the query (14,000 took 15 s "
+            f"and 5 GB past a 1 s limit); give the rows as one VALUES list or a table function (range(), "
+            f"unnest([...])), or ask in several queries")
+
+
+def joined_tables(node: Any) -> int:
+    """The most tables one part of a parsed query (DuckDB's ``json_serialize_sql``) joins: the tables, views, CTEs
+    read and table functions of a SELECT, its FROM's subqueries and the subqueries of its expressions included
+    (DuckDB flattens and decorrelates them into the SELECT's joins) and each CTE it defines; each branch of a set
+    operation is a part of its own (planned apart)."""
+    most = 0
+
+    def walk(obj: Any, part: list[int]) -> None:
+        nonlocal most
+        if isinstance(obj, dict):
+            if obj.get("type") == "SET_OPERATION_NODE":
+                for key, value in obj.items():
+                    if key in ("children", "left", "right"):
+                        for child in value if isinstance(value, list) else [value]:
+                            branch = [0]
+                            walk(child, branch)
+                            most = max(most, branch[0])
+                    else:
+                        walk(value, part)
+                return
+            if obj.get("type") in _RELATIONS:
+                part[0] += 1
+            for value in obj.values():
+                walk(value, part)
+        elif isinstance(obj, list):
+            for value in obj:
+                walk(value, part)
+
+    top = [0]
+    walk(node, top)
+    return max(most, top[0])
+
+
+def parsed(con: duckdb.DuckDBPyConnection, statement: Any) -> dict[str, Any] | None:
+    """DuckDB's parse of one statement of user SQL (``json_serialize_sql``; for an EXPLAIN, of the statement it
+    explains), run on ``con`` (nothing of it is run), or None where it has none: DuckDB serialises SELECT
+    statements only (SUMMARIZE, DESCRIBE and SHOW are SELECTs), not SET, CALL, PRAGMA, nor a PIVOT statement that
+    must find its columns first (MULTI)."""
+    text = statement.query
+    if statement.type.name == "EXPLAIN":
+        m = _EXPLAIN.match(text)
+        if m is None:
+            return None
+        text = text[m.end():]
+    try:
+        # (every row fetched: a result left open on user SQL's cursor refused the query's relation after it)
+        tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchall()[0][0])
+    except (duckdb.Error, TypeError, ValueError):
+        return None
+    return None if tree.get("error") else tree
+
+
+def too_many_tables(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> None:
+    """``QueryRefused`` for a statement (a SELECT, or what an EXPLAIN explains) one part of which joins more than
+    ``MAX_SQL_TABLES`` tables (``joined_tables``): DuckDB orders a join's tables as it plans the query, before its
+    time limit can stop it. ``con`` parses the statements (``parsed``: nothing of them is run); one it cannot
+    serialise (PRAGMA, CALL) is left to DuckDB."""
+    for statement in statements:
+        tree = parsed(con, statement)
+        if tree is None:
+            continue
+        n = joined_tables(tree.get("statements"))
+        if n > MAX_SQL_TABLES:
+            raise QueryRefused(
+                f"refused: one part of the query joins {n} tables (its FROM, its subqueries and CTEs together; a "
+                f"table named twice counts twice), more than the {MAX_SQL_TABLES} user SQL may: DuckDB orders a "
+                f"join's tables as it plans the query, before its time limit can stop it (160 took 30 s to over 3 "
+                f"minutes past a 3 s limit); join fewer tables at a time, or ask in several queries")
+
+
+# functions that read a table, or run a query, given as text: no parse of the query shows what they read
+_TEXT_READERS = {"query", "query_table", "pragma_storage_info"}
+_ONE_GAME = ("refused: with a game chosen (zx sql --game, Stats.sql(game=...)) the tables hold only that game's rows "
+             "under their own names, and the query could read past them: ")
+
+
+def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> None:
+    """``QueryRefused`` for user SQL that could read past the one game ``Stats._only_game`` keeps, from DuckDB's
+    parse of each statement (``parsed``, on ``con``: user SQL's cursor): the game's views shadow the tables' names
+    alone, and ``s.seats`` or ``s.main.seats`` (the file's database, which DuckDB names after the file) read every
+    game's rows (QA round 27). Refused: a table or function named in the file's database; a function that reads a
+    table or query given as text (``query_table('s.seats')``, ``query(...)``, ``pragma_storage_info``); a statement
+    DuckDB has no parse of (``SET VARIABLE n = (SELECT ... FROM s.seats)``, a PIVOT statement that finds its columns
+    first, CALL, PRAGMA). What the views answer (``seats``, ``main.seats``, ``temp.seats``) and what reads no table
+    of the file (``range()``, ``information_schema``) runs."""
+    db = con.execute("SELECT current_database()").fetchall()[0][0]
+
+    def in_file(*path: str | None) -> bool:
+        named = [p for p in path if p]
+        return bool(named) and named[0].casefold() == db.casefold()
+
+    for statement in statements:
+        tree = parsed(con, statement)
+        if tree is None:
+            kind = {"MULTI": "PIVOT"}.get(statement.type.name, statement.type.name)
+            hint = (" (a PIVOT that finds its columns first: name them, PIVOT ... ON column IN (...))"
+                    if kind == "PIVOT" else "")
+            raise QueryRefused(
+                f"{_ONE_GAME}DuckDB shows the tables a query reads (a SELECT, SUMMARIZE, DESCRIBE, or an EXPLAIN of "
+                f"one), not those of a {kind} statement{hint}: ask it without a game")
+        stack: list[Any] = [tree.get("statements")]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, list):
+                stack.extend(node)
+                continue
+            if not isinstance(node, dict):
+                continue
+            stack.extend(node.values())
+            if node.get("type") == "BASE_TABLE" and in_file(node.get("catalog_name"), node.get("schema_name")):
+                name = ".".join(p for p in (node.get("catalog_name"), node.get("schema_name"), node.get("table_name"))
+                                if p)
+            elif node.get("class") == "FUNCTION" and in_file(node.get("catalog"), node.get("schema")):
+                name = ".".join(p for p in (node.get("catalog"), node.get("schema"), node.get("function_name")) if p)
+            elif node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _TEXT_READERS:
+                raise QueryRefused(
+                    f"{_ONE_GAME}{node['function_name']}() reads a table or query given as text, which cannot be "
+                    f"checked: name the table in the query itself (FROM seats), or ask without a game")
+            else:
+                continue
+            alone = name.rsplit(".", 1)[-1]
+            raise QueryRefused(
+                f"{_ONE_GAME}it names the file's database {db!r} ({name}), whose tables hold every game's rows: name "
+                f"the table alone ({alone}), or ask without a game")
+
+
+def serialised(method: Any) -> Any:
+    """A ``Stats`` method run under its lock (one call at a time on its connection: two threads' calls
+    interleaved on it raised DuckDB's "connection is busy", answered one game's ``sql(game=...)`` views to
+    the other's statistics, and left those views in place for good), and refused once it is closed."""
+    @functools.wraps(method)
+    def run(self: "Stats", *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            if self._closed:
+                raise StatsClosed("this Stats was closed (close(), or the end of its with block): open a new one")
+            return method(self, *args, **kwargs)
+    return run
+
+
+class StatsClosed(AnalyticsError):
+    """A ``Stats`` used after ``close()``."""
+
+
+class QueryError(AnalyticsError):
+    """User SQL that DuckDB could not run as written: a syntax error, an unknown table or column, a
+    wrong type (``str(e)``: ``SQL error: `` and DuckDB's words; the DuckDB error is its ``__cause__``)."""
+
+
+# statements that make or change anything: refused in user SQL even where read-only allows them (the
+# temporary catalog): a TEMP TABLE or VIEW named like a table, or a TEMP MACRO named like a macro, shadowed
+# it for every later query of the same Stats, its statistics included; an open transaction held them all;
+# ATTACH ':memory:' (READ_WRITE), which the sandbox allows, then USE of it and DETACH of the file's database,
+# took the file away from every connection of the database (files and extensions are the sandbox's to
+# refuse, in its own words: zx_analytics.db.refusal). What a statement still leaves on its connection (a TEMP
+# table made under EXPLAIN ANALYZE, a search_path) ends with the call: user SQL runs on a cursor of its own
+CHANGES = {"CREATE", "CREATE_FUNC", "DROP", "ALTER", "INSERT", "UPDATE", "DELETE", "MERGE_INTO", "TRANSACTION",
+           "PREPARE", "EXECUTE", "ATTACH", "DETACH"}
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def by_game(reads: Callable[..., Iterable[str]] | None = None) -> Callable[[_Method], _Method]:
+    """Run a ``Stats`` method per game unless its ``game`` filter names one (games are never mixed).
+
+    ``reads(**kwargs)``: the game-own tables the call reads (its rows come only from the games that
+    fill them); None: only shared tables. The method keeps its signature for a type checker (``-> Any``
+    erased every statistic's parameters: ``st.winrates(byy=...)`` passed mypy, QA round 34)."""
+    def wrap(method: _Method) -> _Method:
+        @functools.wraps(method)
+        def run(self: "Stats", *args: Any, **kwargs: Any) -> pl.DataFrame:
+            tables = tuple(reads(*args, **kwargs)) if reads is not None else ()
+            only: set[str] | None = None
+            for t in tables:
+                owners = set(table_owners(t))
+                only = owners if only is None else only & owners
+            def refuse(games: list[str]) -> NotThisGame:
+                own = [t for g in games for t in game_tables(g)]
+                return NotThisGame(
+                    f"{method.__name__} reads the {', '.join(tables)} table{'s' if len(tables) > 1 else ''}, which "
+                    f"only {', '.join(sorted(only or ())) or 'no game'} fills: no statistic of this kind for "
+                    f"{', '.join(games)}" + (f"; ask its own tables {', '.join(own)} with zx sql" if own else ""))
+
+            game = kwargs.get("game")
+            if game is not None:
+                if only is not None and game not in only:
+                    raise refuse([game])
+                return method(self, *args, **kwargs)
+            held = present = self.games()
+            if only is not None:
+                present = [g for g in held if g in only]
+                if held and not present:
+                    raise refuse(held)
+            if len(present) <= 1:
+                return method(self, *args, **{**kwargs, "game": present[0] if present and only else None})
+            frames = [method(self, *args, **{**kwargs, "game": g}) for g in present]
+            frames = [f.select(pl.lit(g).alias("game"), pl.all()) for g, f in zip(present, frames)]
+            return pl.concat(frames, how="diagonal_relaxed")
+        return cast(_Method, serialised(run))
+    return wrap
+
+
+@dataclass(frozen=True)
+class Filters:
+    since: str | None = None
+    until: str | None = None
+    event: str | None = None
+    deck: str | None = None
+    player: str | None = None
+    opp_deck: str | None = None
+    seat: str | None = None
+    colours: str | None = None
+    archetype: str | None = None
+    opp_archetype: str | None = None
+    game: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("since", "until"):
+            v = getattr(self, name)
+            if v is None:
+                continue
+            if isinstance(v, date):  # a datetime.date (or datetime: its day) from Python, as its text
+                v = (v.date() if isinstance(v, datetime) else v).isoformat()
+                object.__setattr__(self, name, v)
+            try:  # kept as YYYY-MM-DD: Python also reads 20260101 and 2026-W53-1, which SQL's CAST does not
+                object.__setattr__(self, name, date.fromisoformat(v).isoformat())
+            except (TypeError, ValueError):
+                # (the words of zx stats and /api/matches; a datetime.date is named only to a Python caller)
+                how = "YYYY-MM-DD" if isinstance(v, str) else "YYYY-MM-DD text or a datetime.date"
+                raise ValueError(f"{name}: {v!r} is not a date ({how})") from None
+        if self.since and self.until and self.since > self.until:
+            raise ValueError(f"since {self.since} is after until {self.until}")
+        if self.seat is not None and self.seat not in SEATS:
+            raise ValueError(f"seat must be first or second, got {self.seat!r}")
+        for name in NAMES:
+            v = getattr(self, name)
+            if v is not None and not isinstance(v, str):  # deck=5 was AttributeError: no attribute 'casefold'
+                raise TypeError(f"{name} must be a name (a str), got {type(v).__name__} {v!r}")
+            if v is not None:  # compared in NFC (FILTER_SQL)
+                object.__setattr__(self, name, unicodedata.normalize("NFC", v))
+
+    def params(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def where(self, only: tuple[str, ...] | None = None) -> tuple[str, dict[str, Any]]:
+        """The SQL condition on ``seats`` columns of the filters given (of ``only`` if named), and
+        their values as named parameters: ``("TRUE", {})`` without any."""
+        given = {k: v for k, v in asdict(self).items() if v is not None and (only is None or k in only)}
+        return " AND ".join(FILTER_SQL[k] for k in given) or "TRUE", given
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+
+def _flag(df: pl.DataFrame, denominators: list[str], min_games: int) -> pl.DataFrame:
+    """``low_sample``: any of the denominators (null: 0) is below ``min_games``. A DataFrame of at most
+    ``BY_ROW`` rows row by row, as ``with_rate`` (the same values)."""
+    if isinstance(df, pl.DataFrame) and df.height <= BY_ROW:
+        columns = [df.get_column(c).to_list() for c in denominators]
+        flags = [any((v if v is not None else 0) < min_games for v in row) for row in zip(*columns)]
+        return df.with_columns(pl.Series("low_sample", flags, dtype=pl.Boolean))
+    return df.with_columns(pl.any_horizontal([pl.col(c).fill_null(0) < min_games for c in denominators])
+                           .alias("low_sample"))
+
+
+def with_difference(df: pl.DataFrame, name: str, a: str, b: str) -> pl.DataFrame:
+    """``name`` = rate ``a`` - rate ``b``, with Newcombe's (1998, method 10) 95% interval for a
+    difference of independent proportions, built from the two Wilson intervals:
+    low = d - sqrt((a - a_low)^2 + (b_high - b)^2), high = d + sqrt((a_high - a)^2 + (b - b_low)^2)."""
+    if isinstance(df, pl.DataFrame) and df.height <= BY_ROW:  # row by row, as with_rate: the same values
+        d_, low_, high_ = [], [], []
+        names = (a, f"{a}_low", f"{a}_high", b, f"{b}_low", f"{b}_high")
+        for ra_, la_, ha_, rb_, lb_, hb_ in zip(*(df.get_column(c).to_list() for c in names)):
+            d = ra_ - rb_ if ra_ is not None and rb_ is not None else None
+            d_.append(d)
+            low_.append(None if d is None or la_ is None or hb_ is None else
+                        d - math.sqrt((ra_ - la_) * (ra_ - la_) + (hb_ - rb_) * (hb_ - rb_)))
+            high_.append(None if d is None or ha_ is None or lb_ is None else
+                         d + math.sqrt((ha_ - ra_) * (ha_ - ra_) + (rb_ - lb_) * (rb_ - lb_)))
+        return df.with_columns(pl.Series(c, v, dtype=pl.Float64)
+                               for c, v in ((name, d_), (f"{name}_low", low_), (f"{name}_high", high_)))
+    ra, la, ha, rb, lb, hb = (pl.col(c) for c in (a, f"{a}_low", f"{a}_high", b, f"{b}_low", f"{b}_high"))
+    d = ra - rb
+    return df.with_columns(d.alias(name),
+                           (d - ((ra - la) ** 2 + (hb - rb) ** 2).sqrt()).alias(f"{name}_low"),
+                           (d + ((ha - ra) ** 2 + (rb - lb) ** 2).sqrt()).alias(f"{name}_high"))
+
+
+def _order(df: pl.DataFrame, first: list[str]) -> pl.DataFrame:
+    """Columns in priority order (what a narrow table keeps): ``first``, then the rest."""
+    return df.select([*first, *[c for c in df.columns if c not in first]])
+
+
+class _ArrowStream:
+    """Only a relation's Arrow C stream. ``pl.DataFrame(relation)`` itself probes the relation with
+    ``hasattr`` for the interfaces it knows, and a DuckDB relation answers those probes with objects
+    nanobind then reports as "leaked" on stderr at every exit; through this wrapper Polars sees the
+    stream and nothing else."""
+
+    __slots__ = ("relation",)
+
+    def __init__(self, relation: Any) -> None:
+        self.relation = relation
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return self.relation.__arrow_c_stream__(requested_schema)
+
+
+# DuckDB type -> the Polars type of its column in ``_frame`` (through Arrow): a statistic's few
+# hundred rows of these types are read as rows (``_rows``)
+ROW_TYPES = {"VARCHAR": pl.String, "BIGINT": pl.Int64, "INTEGER": pl.Int32, "DOUBLE": pl.Float64,
+             "BOOLEAN": pl.Boolean, "DATE": pl.Date}
+
+
+def _rows(con: duckdb.DuckDBPyConnection, text: str, params: dict[str, Any] | None) -> pl.DataFrame:
+    """The result of one statement as a DataFrame, the same frame as ``_frame(con.sql(...))``: run
+    with ``execute`` and read as rows, which spares the relation API's second parse and bind and the
+    Arrow stream (2-4 ms of CPU a cold statistic on the 10k-match file, for a few hundred rows).
+    A column of another type than ``ROW_TYPES``: through Arrow instead."""
+    cur = con.execute(text, params)
+    columns = [(d[0], ROW_TYPES.get(str(d[1]))) for d in cur.description]
+    if any(t is None for _, t in columns):
+        cur.fetchall()
+        return _frame(con.sql(text, params=params))
+    return pl.DataFrame(cur.fetchall(), schema=columns, orient="row")
+
+
+# DuckDB types a Polars frame cannot hold as they are (``Stats.sql``): refused (INTERVAL, UNION) or
+# held as something else (BIT, BIGNUM and VARIANT as raw bytes, TIME WITH TIME ZONE without its offset)
+_NOT_POLARS = re.compile(r"\b(INTERVAL|UNION|BIT|BIGNUM|VARINT|VARIANT|TIME WITH TIME ZONE|UHUGEINT)\b")
+# HUGEINT (what sum() of integers gives) crosses Arrow as a Decimal(38, 0): 39-digit values lose their last
+# digits; it is read as text and made an exact integer type again (_exact_integers; UHUGEINT's top half fits none:
+# text)
+# DuckDB types given as DuckDB's text by ``Stats.sql_rows``: Python has no value for them, or one
+# that says something else (an infinite date or timestamp, an interval of months, a bit string)
+_AS_TEXT = re.compile(r"(DATE|TIME|TIMESTAMP|INTERVAL|BIT|BIGNUM|VARINT|BLOB)(_[A-Z]+| WITH TIME ZONE)?")
+
+
+# a date, time, timestamp or interval inside a list, struct or map: made text in its place (a list of dates a
+# list of texts), so that an infinity or a year past 9999 in it is DuckDB's text, not a Rust panic in Polars
+# nor 9999-12-31 in Python (the top-level columns: _AS_TEXT, _outside_python)
+_TEMPORAL = re.compile(r"\b(?:TIMESTAMP WITH TIME ZONE|TIME WITH TIME ZONE|TIMESTAMP_(?:S|MS|NS)|TIMESTAMP|DATE|TIME|"
+                       r"INTERVAL)\b")
+
+
+def _leaves_as_text(t: str) -> str | None:
+    """A nested type string ``t`` with its date and time leaves as VARCHAR (``DATE[]`` -> ``VARCHAR[]``),
+    or None when it is not nested or holds none (a quoted field name is left alone)."""
+    if "[" not in t and "(" not in t:
+        return None
+    new = "".join(p if p.startswith('"') else _TEMPORAL.sub("VARCHAR", p) for p in re.split(r'("(?:[^"]|"")*")', t))
+    return new if new != t and not _TEMPORAL.fullmatch(t) else None
+
+
+def _as_text(relation: Any, which: Any, at: Collection[int] = (), widen: Collection[int] = ()) -> Any:
+    """``relation`` with each column whose type string ``which`` says, and each column at an index in
+    ``at``, as VARCHAR (by position: a result may name two columns alike), each in ``widen`` as a
+    TIMESTAMP, each other one nested with date or time leaves with them as text (``_leaves_as_text``),
+    or ``relation`` itself when none is."""
+    types = [str(t) for t in relation.types]
+    text = {i for i, t in enumerate(types) if which(t)} | set(at)
+    leaves = {i: n for i, n in ((i, _leaves_as_text(t)) for i, t in enumerate(types) if i not in text) if n}
+    if not text and not widen and not leaves:
+        return relation
+    names = [str(c).replace('"', '""') for c in relation.columns]
+    return relation.project(", ".join(f'CAST(#{i} AS VARCHAR) AS "{n}"' if i - 1 in text else
+                                      f'CAST(#{i} AS TIMESTAMP) AS "{n}"' if i - 1 in widen else
+                                      f'CAST(#{i} AS {leaves[i - 1]}) AS "{n}"' if i - 1 in leaves else f"#{i}"
+                                      for i, n in enumerate(names, 1)))
+
+
+# the dates and times Python holds (years 1 to 9999), in days and in seconds since 1970
+_PY_DAYS = (-719_162, 2_932_896)
+_PY_SECONDS = (-62_135_596_800, 253_402_300_800)
+_PER_SECOND = {"ms": 10**3, "us": 10**6, "ns": 10**9}
+
+
+def _outside_python(df: pl.DataFrame) -> list[int]:
+    """The indexes of the date and timestamp columns of ``df`` holding a value Python's dates cannot
+    hold: DuckDB's ``infinity`` or ``-infinity`` (Arrow carries them as the largest values of their
+    type), a year before 1 or past 9999 (DuckDB's range is wider): Polars holds them but cannot print
+    them (a Rust panic in ``print(df)`` or ``df.rows()``)."""
+    out = []
+    for i, dtype in enumerate(df.dtypes):
+        if dtype == pl.Date:
+            lo, hi = _PY_DAYS[0], _PY_DAYS[1] + 1
+        elif isinstance(dtype, pl.Datetime):
+            per = _PER_SECOND[dtype.time_unit or "us"]
+            lo, hi = max(_PY_SECONDS[0] * per, -(2**63 - 1)), min(_PY_SECONDS[1] * per, 2**63 - 1)
+        else:
+            continue
+        values = df.to_series(i).to_physical()
+        if ((values < lo) | (values >= hi)).any():
+            out.append(i)
+    return out
+
+
+def _frame_of(relation: Any) -> pl.DataFrame:
+    if relation is None:  # a statement with no result
+        return pl.DataFrame()
+    types = [str(t) for t in relation.types]
+    huge = [i for i, t in enumerate(types) if t == "HUGEINT"]
+    # a TIMESTAMP_S crosses Arrow in milliseconds, its infinity as -1000 (a second before 1970): widened first
+    widen = [i for i, t in enumerate(types) if t == "TIMESTAMP_S"]
+
+    def text(t: str) -> bool:
+        return t == "HUGEINT" or _NOT_POLARS.search(re.sub(r'"[^"]*"', "", t)) is not None
+    df = _as_text(relation, text, widen=widen).pl()
+    outside = _outside_python(df)
+    if outside:  # rare (typed in a query, never projected): asked again with those columns as DuckDB's text
+        df = _as_text(relation, text, at=outside, widen=[i for i in widen if i not in outside]).pl()
+    return df.with_columns(_exact_integers(df.to_series(i)) for i in huge) if huge else df
+
+
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+_DECIMAL38 = 10 ** 38 - 1
+
+
+def _exact_integers(text: pl.Series) -> pl.Series:
+    """A HUGEINT column (read as text: ``_frame_of``) as the narrowest type that holds every value exactly and that
+    Arrow takes (``to_arrow()``, ``to_pandas()``: Polars' Int128 is refused, "unsupported format string
+    '_pli128'"): Int64 (what a ``sum`` of integers nearly always fits), else a Decimal(38, 0) (DuckDB's own Arrow
+    type for it), else, for a value of 39 digits, Int128 (Arrow holds none such: cast it to text first)."""
+    values = text.cast(pl.Int128)
+    low, high = values.min(), values.max()
+    if low is None or (_INT64[0] <= low and high <= _INT64[1]):
+        return values.cast(pl.Int64)
+    if -_DECIMAL38 <= low and high <= _DECIMAL38:
+        return values.cast(pl.Decimal(38, 0))
+    return values
+
+
+def _seconds(timeout: Any) -> float | None:
+    """A time limit of ``Stats.sql*`` checked: None for no limit (None or 0, as ``zx sql --timeout 0``), else
+    the seconds, 0..MAX_SQL_TIMEOUT."""
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
+        raise TypeError(f"timeout is a number of seconds (0..{MAX_SQL_TIMEOUT}), or None for no limit, not "
+                        f"{type(timeout).__name__} {timeout!r}")  # ('5': unsupported operand for +; True: 1 s)
+    if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;
+        # past the cap a timer overflowed the platform's time_t, a traceback from its thread)
+        raise ValueError(f"timeout must be 0..{MAX_SQL_TIMEOUT} seconds, or None for no limit, got {timeout!r}")
+    return timeout or None
+
+
+def _whole(name: str, value: Any, least: int, unit: str, none: str | None = None) -> int | None:
+    """A whole-number argument of the Python API (``min_games``, ``limit``, ``batch``) checked, as ``_seconds``
+    checks a time limit: a ``TypeError`` that says what to give for another type (text, a float, a bool: no count
+    here; ``None`` unless ``none`` says what it means), a ``ValueError`` that says the range below ``least``.
+    ``min_games='5'`` was "'<' not supported between instances of 'str' and 'int'", ``limit='3'`` DuckDB's
+    "limit(): incompatible function arguments", ``limit=-1`` every row, ``min_games=2.5`` and ``True`` taken."""
+    if value is None and none is not None:
+        return None
+    instead = f", or None for {none}" if none is not None else ""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):  # (an int, or numpy's: operator.index)
+        raise TypeError(f"{name} is a whole number of {unit} ({least} or more){instead}, not "
+                        f"{type(value).__name__} {value!r}")
+    value = operator.index(value)
+    if value < least:
+        raise ValueError(f"{name} must be {least} or more {unit}{instead}, got {value!r}")
+    return value
+
+
+def _timed_out(timeout: float) -> QueryTimeout:
+    """The Python API's words (``zx sql`` says its own: ``QueryTimeout.seconds``, ``--timeout``)."""
+    e = QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
+                     f"(raise the limit with timeout=SECONDS, None for none)")
+    e.seconds = timeout
+    return e
+
+
+def _frame(relation: Any) -> pl.DataFrame:
+    """A DataFrame from the relation's Arrow stream: the same frame as ``.pl()`` without importing
+    pyarrow (which ``.pl()`` goes through: half a second of a zx stats start-up on the shared machine)."""
+    return pl.DataFrame(_ArrowStream(relation))
+
+
+class Stats:
+    """Read-only statistics over one analytics file (or an open DuckDB connection).
+
+    One call at a time: a ``Stats`` used from several threads runs their calls one after another on its
+    connection (a server makes one per request, over a cursor of its own); after ``close()`` every call
+    raises ``StatsClosed``. User SQL (``sql``, ``sql_rows``, ``sql_each``) runs on a cursor of its own,
+    closed after the call: nothing it leaves there (a temporary table, a ``search_path``) reaches a later
+    call.
+
+    ``derived``: the derived tables of that connection (``zx_analytics.derived.build``, at the file's
+    position: a server's), from which cards, attacks and life by turn are counted, and the games and
+    filter values it already read; the answers are those without."""
+
+    def __init__(self, source: str | Path | duckdb.DuckDBPyConnection, min_games: int = MIN_GAMES,
+                 derived: Derived | None = None) -> None:
+        if not isinstance(source, (str, os.PathLike, duckdb.DuckDBPyConnection)):
+            raise TypeError(f"source must be the analytics file's path (a str or Path) or an open DuckDB connection, "
+                            f"got {type(source).__name__} {source!r}")
+        min_games = _whole("min_games", min_games, 1, "games")
+        if not isinstance(source, duckdb.DuckDBPyConnection):
+            from .paths import not_a_file
+
+            refused = not_a_file(source)  # (a URL said "no analytics file at s3:/...: run zx analytics update")
+            if refused is not None:
+                raise AnalyticsError(refused)
+        self.con = source if isinstance(source, duckdb.DuckDBPyConnection) else connect_reader(Path(source))
+        if not isinstance(source, duckdb.DuckDBPyConnection):  # (a server's connection: zx_web.backend checks it)
+            from .db import refuse_other_version
+
+            try:
+                refuse_other_version(self.con, source)  # its figures are another projection's
+            except BaseException:
+                self.con.close()
+                raise
+        self.min_games = min_games
+        self.derived = derived
+        self._lock = threading.RLock()
+        self._closed = False
+        self._cursor: duckdb.DuckDBPyConnection | None = None  # user SQL's, during its call (_sql)
+        self._source = None if isinstance(source, duckdb.DuckDBPyConnection) else os.fspath(source)
+
+    def __repr__(self) -> str:  # (a notebook showed <analytics.stats.Stats object at 0x...>)
+        what = "an open DuckDB connection" if self._source is None else repr(self._source)
+        return f"Stats({what}, min_games={self.min_games}{', closed' if self._closed else ''})"
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self.con.close()
+
+    def interrupt(self) -> None:
+        """Stop the statement a call runs now, from another thread (``zx sql``'s Ctrl-C:
+        ``zx_analytics.db.ctrl_c_interrupts``); it raises ``duckdb.InterruptException``. Not serialised: the
+        call it stops holds the lock. DuckDB's ``interrupt()`` of the connection does not reach the cursor
+        user SQL runs on."""
+        for con in (self.con, self._cursor):
+            if con is not None:
+                try:
+                    con.interrupt()
+                except duckdb.Error:  # closed already (the call ended)
+                    pass
+
+    @serialised
+    def position(self) -> tuple[int, str] | None:
+        """(the last store notification projected, the store it was projected from), or None."""
+        try:
+            rows = self.con.execute("SELECT position, store FROM projection_position").fetchall()
+        except duckdb.Error:
+            return None
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None
+
+    def __enter__(self) -> "Stats":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ filters
+    @serialised
+    def games(self) -> list[str]:
+        """The games the file holds matches of (sorted)."""
+        if self.derived is not None:
+            return list(self.derived.games)
+        return sorted(r[0] for r in self.con.execute("SELECT DISTINCT game FROM seats WHERE game IS NOT NULL")
+                      .fetchall())
+
+    @serialised
+    def known(self, column: str) -> list[str]:
+        """The distinct non-null values of a ``seats`` column (from the NAMED_FILTERS allow-list)."""
+        if column not in {c for c, _ in NAMED_FILTERS.values()}:
+            raise ValueError(f"not a filter column: {column!r}")
+        if self.derived is not None:
+            return list(self.derived.known[column])
+        return [r[0] for r in self.con.execute(f"SELECT DISTINCT {column} FROM seats WHERE {column} IS NOT NULL")
+                .fetchall()]
+
+    @serialised
+    def filters(self, **given: Any) -> Filters:
+        """Check the filters: dates and seat (ValueError), names the file has seen (UnknownName)."""
+        unknown = set(given) - set(Filters.names())
+        if unknown:
+            raise TypeError(f"unknown filter {sorted(unknown)[0]!r}")
+        f = Filters(**given)
+        checked: dict[str, set[str]] = {}
+        for name, (column, kind) in NAMED_FILTERS.items():
+            v = getattr(f, name)
+            if v is None:
+                continue
+            if column not in checked:
+                checked[column] = {unicodedata.normalize("NFC", k): k for k in self.known(column)}
+            if v not in checked[column]:
+                raise UnknownName(kind, v, sorted(checked[column].values()))
+        return f
+
+    @serialised
+    def card_codes(self, card: str) -> list[str]:
+        """The cards named by ``card``: its code, or every code of that name (any case, any Unicode normal
+        form: a catalog's "ドラゴン" written decomposed (NFD) is the one typed, NFC; a shipped catalog gives one
+        card two codes, R01-003 and R01-019, and the name kept only the last); UnknownName otherwise."""
+        if not isinstance(card, str):  # (card=5 was AttributeError: no attribute 'strip', inside)
+            raise TypeError(f"card must be a card's code or name (a str), got {type(card).__name__} {card!r}")
+
+        def folded(text: str) -> str:
+            return unicodedata.normalize("NFC", text).casefold()
+
+        rows = self.con.execute("SELECT DISTINCT code, name FROM card_catalog").fetchall()
+        seen = {r[0] for r in self.con.execute("SELECT DISTINCT card FROM card_games").fetchall()}
+        by_code = {folded(c): c for c, _ in rows} | {folded(c): c for c in seen}
+        by_name: dict[str, set[str]] = {}
+        for c, n in rows:
+            if n:
+                by_name.setdefault(folded(n), set()).add(c)
+        key = folded(card.strip())
+        if key in by_code:
+            return [by_code[key]]
+        if key in by_name:
+            return sorted(by_name[key])
+        raise UnknownName("card", card, sorted({n for _, n in rows if n} | seen))
+
+    def _query(self, name: str, filters: Filters, extra: dict[str, Any] | None = None, own_tables: bool = False,
+               **identifiers: str) -> pl.DataFrame:
+        """``zx_analytics/sql/<name>.sql`` with ``{where}`` the filters' condition (``{field_where}``:
+        that of the field filters), the other ``identifiers`` (allow-listed SQL) and ``extra`` values;
+        over the derived tables when the Stats has them (``DERIVED_SQL``), unless ``own_tables``.
+
+        Eager: a statistic's few hundred rows get their rates and flags row by row (``with_rate``,
+        ``with_difference``, ``_flag``: BY_ROW), where planning a Polars query of their expressions cost
+        more than the work itself; a larger frame gets the same values from the expressions."""
+        where, params = filters.where()
+        field_where, field_params = filters.where(FIELD_FILTERS)
+        if self.derived is not None and name in DERIVED_SQL and not own_tables:
+            name, identifiers = DERIVED_SQL[name], {**identifiers, "derived": self.derived.catalog}
+        if name in SHARED_END:
+            identifiers["end"] = sql(SHARED_END[name])
+        text = sql(name).format(where=where, field_where=field_where, **identifiers)
+        return _rows(self.con, text, {**params, **field_params, **(extra or {})} or None)
+
+    def _names(self) -> pl.DataFrame:
+        """Each card code's name: every name its catalogs give it, in alphabetical order (card_names.sql)."""
+        return _rows(self.con, sql("card_names"), None)
+
+    @serialised
+    def sql(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
+            limit: int | None = None, game: str | None = None) -> pl.DataFrame:
+        """Any SQL over the tables, views and macros of the file: read-only and sandboxed (no files,
+        other databases, settings or extensions: ``QueryRefused``), interrupted after ``timeout``
+        seconds (``QueryTimeout``; at most ``MAX_SQL_TIMEOUT``; None or 0: no limit, as ``zx sql --timeout 0``,
+        in ``sql_rows`` and ``sql_each`` too); ``limit``: at most that many rows (0 or more; None: every row).
+        ``game``: every table (and the macros over them) reads only that game's matches (``_only_game``), and a
+        query that could read past them (the file's database named: ``store.seats``) is ``QueryRefused``
+        (``leaves_the_game``).
+
+        A column of a type Polars cannot hold as DuckDB gives it (an INTERVAL or a UNION, which it
+        refuses; a BIT, a BIGNUM, a VARIANT or a TIME WITH TIME ZONE, which it holds as raw bytes or
+        without the offset), alone or inside a list or struct, comes as DuckDB's text of it, and so does
+        a date or timestamp column holding ``infinity``, ``-infinity`` or a year Python cannot hold, and
+        each date or time inside a list, struct or map."""
+        return self._sql(query, params, timeout, limit, _frame_of, game)
+
+    @serialised
+    def sql_rows(self, query: str, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
+                 limit: int | None = None, game: str | None = None) -> tuple[list[str], list[tuple]]:
+        """``sql``'s result as its column names and rows of DuckDB's own Python values, exact for
+        every type (``zx sql``): a HUGEINT an int of every digit, a UNION its value, a MAP a dict, a
+        DECIMAL a ``Decimal``. A column of a type that has no such value, or whose value would say
+        something else (a date, time, timestamp or interval, which Python cannot hold when infinite
+        or counted in months; a BIT, a BIGNUM, a BLOB), comes as DuckDB's text of it ("infinity",
+        "1 year 2 months", "101", "\\xFF"), and so does each date or time inside a list, struct or map.
+        Fetched as ``sql_each`` fetches: the time limit covers fetching the rows too (it covered the query
+        alone: 50,000,000 rows came whole after 5 s and 4.7 GB past a 1 s limit)."""
+        rows: list[tuple] = []
+        columns = self.sql_each(query, lambda _, batch: rows.extend(batch), params, timeout=timeout, limit=limit,
+                                game=game)
+        return columns, rows
+
+    @serialised
+    def sql_each(self, query: str, consume: Any, params: Any = None, *, timeout: float | None = SQL_TIMEOUT,
+                 limit: int | None = None, game: str | None = None, batch: int = 10_000) -> list[str]:
+        """``sql_rows`` a batch of rows at a time: ``consume(columns, rows)`` is called with each batch as it is
+        fetched, so a result of millions of rows is never held whole; the time limit covers fetching
+        and consuming too (between batches). Returns the column names."""
+        def fetch(relation: Any) -> list[str]:
+            if relation is None:
+                return []
+            relation = _as_text(relation, lambda t: _AS_TEXT.fullmatch(t) is not None)
+            columns = [str(c) for c in relation.columns]
+            # (a relation keeps no result: the connection's, fetched in parts; its text keeps the placeholders)
+            cur = self._cursor  # the call's (_sql)
+            cur.execute(relation.sql_query(), params)
+            while True:
+                if deadline is not None and time.monotonic() > deadline:  # (the limit's, whatever the clock
+                    # says of _sql's own start, read a moment later: an InterruptException here was compared
+                    # with it, and now and then left as "SQL error: the time limit passed while ...")
+                    raise _timed_out(timeout)
+                rows = cur.fetchmany(batch)
+                if not rows:
+                    return columns
+                consume(columns, rows)
+
+        batch = _whole("batch", batch, 1, "rows")  # (0 fetched no row: the result was empty)
+        timeout = _seconds(timeout)  # (0: no limit, as zx sql --timeout 0: it stopped sql_each at once, not sql)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        return self._sql(query, params, timeout, limit, fetch, game)
+
+    def _only_game(self, con: duckdb.DuckDBPyConnection, game: str) -> list[str]:
+        """Shadow every table of the file, on ``con`` (user SQL's cursor), by a temporary view of the same
+        name holding only ``game``'s rows: by its ``game`` column, else by ``match_no`` (the game's matches),
+        ``card_catalog`` by the catalogs its matches name. A query naming a table (or the ``filtered_seats``
+        macro) then sees one game. Returns the views made (gone with the cursor: on the Stats' own
+        connection, views a failed DROP left behind answered one game's rows to every later statistic)."""
+        from zx_events import games as registry
+
+        if not isinstance(game, str):  # (game=1 was AttributeError: no attribute 'casefold', inside)
+            raise TypeError(f"game must be a game's key (a str: {', '.join(registry.keys())}), got "
+                            f"{type(game).__name__} {game!r}")
+        if game not in registry.keys():
+            raise UnknownName("game", game, list(registry.keys()), "the installed games")
+        self.filters(game=game)  # a game the file holds no match of: UnknownName
+        db = con.execute("SELECT current_database()").fetchone()[0].replace('"', '""')
+        columns: dict[str, set[str]] = {}
+        for table, column in con.execute(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_schema = 'main' AND table_catalog = current_database()").fetchall():
+            columns.setdefault(table, set()).add(column)
+        made = []
+        lit = "'" + game + "'"  # a registered game key (checked above): letters and digits
+        for table, cols in sorted(columns.items()):
+            src = f'"{db}".main."{table}"'
+            if "game" in cols:
+                where = f"game = {lit}"
+            elif "match_no" in cols:
+                where = f'match_no IN (SELECT match_no FROM "{db}".main.matches WHERE game = {lit})'
+            elif table == "card_catalog":
+                where = f'catalog IN (SELECT DISTINCT catalog FROM "{db}".main.matches WHERE game = {lit})'
+            else:
+                continue  # the projection's own bookkeeping
+            con.execute(f'CREATE OR REPLACE TEMP VIEW "{table}" AS SELECT * FROM {src} WHERE {where}')
+            made.append(table)
+        return made
+
+    def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None, fetch: Any,
+             game: str | None = None) -> Any:
+        if not isinstance(query, str):
+            raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
+        limit = _whole("limit", limit, 0, "rows", none="every row")
+        unreadable(query)
+        too_long(query)
+        tokens = sql_tokens(query)
+        too_costly(query, tokens)
+        try:
+            statements = duckdb.extract_statements(query)
+        except duckdb.Error as e:
+            raise QueryError(f"SQL error: {e}") from e
+        changes = sorted({s.type.name for s in statements} & CHANGES)
+        if changes:
+            raise QueryRefused(f"refused: zx sql is read-only and sandboxed: statements that make or change "
+                               f"anything are not run, temporary ones neither (they would change what later "
+                               f"queries read) ({', '.join(changes)})")
+        too_many_tables(self.con, statements)
+        query = without_final_semicolons(query, tokens)
+        timer = None
+        began = time.monotonic()
+        timeout = _seconds(timeout)
+        # a cursor of its own, closed after the call: whatever the statements leave on their connection (a
+        # TEMP table made under EXPLAIN ANALYZE, a search_path, sql(game=...)'s views) ends with it
+        cur = self._cursor = self.con.cursor()
+        try:
+            if game is not None:
+                self._only_game(cur, game)
+                leaves_the_game(cur, statements)  # (the views shadow the tables' names alone: s.seats is the file's)
+            if timeout:  # (None or 0: no limit, as zx sql --timeout 0; a 0 s timer's interrupt came before
+                # the statement started and was lost, while sql_each's deadline stopped it at once)
+                timer = threading.Timer(timeout, cur.interrupt)
+                timer.daemon = True
+                timer.start()
+            rel = cur.sql(query, params=params)
+            if rel is None:
+                return fetch(None)
+            return fetch(rel.limit(limit) if limit is not None else rel)
+        except duckdb.InterruptException:
+            if not timeout or time.monotonic() - began < timeout:
+                raise  # not the time limit: Ctrl-C (the CLI's ordinary interrupt)
+            raise _timed_out(timeout) from None
+        except duckdb.Error as e:
+            reason = refusal(e)
+            if reason is not None:
+                raise QueryRefused(reason) from None
+            if isinstance(e, (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException,
+                              duckdb.ConversionException, duckdb.InvalidInputException, duckdb.TypeMismatchException)):
+                raise QueryError(f"SQL error: {e}") from e  # the query as written (a damaged file, no memory: as raised)
+            raise
+        finally:
+            if timer is not None:
+                timer.cancel()
+                # and ended: a timer thread still alive as the process exits aborted it now and then, in DuckDB
+                # ("terminate called after throwing an instance of ''", a connection the caller gave)
+                timer.join()
+            self._cursor = None
+            cur.close()
+
+    # ------------------------------------------------------------------ win rates
+    @by_game()
+    def winrates(self, by: str = "deck", **filters: Any) -> pl.DataFrame:
+        """Win rate per deck, archetype, colour identity, player name, or seat (first or second)."""
+        if by not in WINRATE_KEYS:
+            raise ValueError(f"by must be one of {', '.join(WINRATE_KEYS)}, got {by!r}")
+        expr, label = WINRATE_KEYS[by]
+        mirror = f"NOT coalesce({expr} = opp_{expr}, FALSE)" if by in WINRATE_MIRRORS else "TRUE"
+        df = self._query("winrates", self.filters(**filters), key=expr, none=NO_KEY.get(expr, "NULL"), mirror=mirror)
+        df = with_rate(df, "win_rate", "wins", "games")
+        df = _flag(df, ["games"], self.min_games).rename({"key": label})
+        return df.sort(["games", label], descending=[True, False], nulls_last=True)
+
+    @by_game()
+    def matchups(self, by: str = "deck", **filters: Any) -> pl.DataFrame:
+        """Deck (or archetype, colours) against deck: the win rate of each against each other (both orientations)."""
+        if by not in MATCHUP_KEYS:
+            raise ValueError(f"by must be one of {', '.join(MATCHUP_KEYS)}, got {by!r}")
+        df = self._query("matchups", self.filters(**filters), key=MATCHUP_KEYS[by],
+                         none=NO_KEY.get(MATCHUP_KEYS[by], "NULL"))
+        df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games)
+        label = "deck" if by == "deck" else MATCHUP_KEYS[by]
+        df = df.rename({"key": label})
+        return df.sort([label, "opponent"], nulls_last=True)
+
+    # ------------------------------------------------------------------ archetypes and the metagame
+    @by_game()
+    def archetypes(self, **filters: Any) -> pl.DataFrame:
+        """Every archetype (colour identity + signature cards, from the deck lists): its share of the
+        field (seats), its win rate (mirrors left out) and the deck names seen under it."""
+        df = self._query("archetypes", self.filters(**filters), no_name=NO_KEY["deck"])
+        df = with_rate(df, "share", "seats", "field")
+        df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games).rename({"key": "archetype"})
+        df = _order(df, ["archetype", "seats", "share", "share_low", "share_high", "games", "win_rate", "win_rate_low",
+                         "win_rate_high", "decks", "colours", "deck_names"])
+        return df.sort(["seats", "archetype"], descending=[True, False], nulls_last=True)
+
+    @by_game()
+    def meta(self, by: str = "week", group: str = "deck", **filters: Any) -> pl.DataFrame:
+        """The metagame per period (ISO week, month or event): each deck's (archetype's, colours') share
+        of the field (the seats of the period under the date, event, seat and game filters) and its
+        win rate in the period (mirrors left out), each with its Wilson interval."""
+        if by not in META_PERIODS:
+            raise ValueError(f"by must be one of {', '.join(META_PERIODS)}, got {by!r}")
+        if group not in META_GROUPS:
+            raise ValueError(f"group must be one of {', '.join(META_GROUPS)}, got {group!r}")
+        period, no_period = META_PERIODS[by]
+        df = self._query("meta", self.filters(**filters), period=period, no_period=f"'{no_period}'",
+                         key=META_GROUPS[group], none=NO_KEY.get(META_GROUPS[group], "NULL"))
+        df = with_rate(df, "share", "seats", "field")
+        df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games)
+        label = "deck" if group == "deck" else META_GROUPS[group]
+        df = df.rename({"period": by, "key": label})
+        df = _order(df, [by, label, "seats", "share", "share_low", "share_high", "games", "win_rate", "win_rate_low",
+                         "win_rate_high"])
+        return df.sort([by, "seats", label], descending=[False, True, False], nulls_last=True)
+
+    # ------------------------------------------------------------------ mulligans
+    @by_game()
+    def mulligans(self, **filters: Any) -> pl.DataFrame:
+        """Opening hands (402: four cards, one optional mulligan) by seat and hand size: the keep
+        rate, and the win rate of kept and of mulliganed hands."""
+        df = self._query("mulligans", self.filters(**filters))
+        df = with_rate(df, "keep_rate", "kept", "games")
+        df = with_rate(df, "kept_win_rate", "kept_wins", "kept_games")
+        df = with_rate(df, "mulligan_win_rate", "mulligan_wins", "mulligan_games")
+        df = _flag(df, ["games", "kept_games", "mulligan_games"], self.min_games)
+        df = _order(df, ["seat", "hand_size", "games", "keep_rate", "keep_rate_low", "keep_rate_high", "kept_games",
+                         "kept_win_rate", "kept_win_rate_low", "kept_win_rate_high", "mulligan_games",
+                         "mulligan_win_rate", "mulligan_win_rate_low", "mulligan_win_rate_high"])
+        return df.sort(["seat", "hand_size"])
+
+    # ------------------------------------------------------------------ attacks
+    @by_game(lambda by="card", **_: ("attacks",))
+    def attacks(self, by: str = "card", **filters: Any) -> pl.DataFrame:
+        """Attacks per attacker card, attacker Square or target (a card, or ``player``).
+
+        ``success_rate``: the share of attacks that destroyed the target Z/X or damaged the player;
+        ``games``: the games (match and side) with such an attack."""
+        if by not in ATTACK_KEYS:
+            raise ValueError(f"by must be one of {', '.join(ATTACK_KEYS)}, got {by!r}")
+        expr, label, first = ATTACK_KEYS[by]
+        if self.derived is not None:
+            expr = DERIVED_ATTACK_KEYS[by]
+        df = self._query("attacks", self.filters(**filters), key=expr, first=first)
+        df = _flag(with_rate(df, "success_rate", "successes", "attacks"), ["attacks"], self.min_games)
+        if by != "square":
+            df = df.join(self._names(), left_on="key", right_on="code", how="left")
+            df = df.select(["key", "name", *[c for c in df.columns if c not in ("key", "name")]])
+        df = df.rename({"key": label})
+        return df.sort(["attacks", label], descending=[True, False], nulls_last=True)
+
+    # ------------------------------------------------------------------ life
+    @by_game(lambda by="seat", **_: ("life",) if by == "turn" else ())
+    def life(self, by: str = "seat", **filters: Any) -> pl.DataFrame:
+        """Life damage by seat (first or second player), or by turn and seat.
+
+        By seat: ``damage_per_turn`` = Life damage taken per turn of the opponent;
+        ``ignition_rate`` = share of damage points whose revealed card was played by its IG (null, as ``ignitions``,
+        for a game without Ignition: X610Z);
+        ``comeback_rate`` = share of finished matches the seat won after being behind on Life at
+        the end of some turn. By turn: damage per game that reached that turn, and the ignition rate."""
+        if by not in LIFE_KEYS:
+            raise ValueError(f"by must be one of {', '.join(LIFE_KEYS)}, got {by!r}")
+        f = self.filters(**filters)
+        if by == "seat":
+            df = self._query("life_by_seat", f)
+            df = df.with_columns(pl.when(pl.col("opponent_turns") > 0)
+                                 .then(pl.col("damage") / pl.col("opponent_turns")).alias("damage_per_turn"))
+            df = with_rate(df, "ignition_rate", "ignitions", "damage")
+            games = [filters["game"]] if filters.get("game") else self.games()
+            if games and not set(games) & set(table_owners("ignitions")):  # a game without Ignition (X610Z): no rate
+                # of 0% with an interval, as if measured, but none (its seats' life_ignitions are always 0)
+                df = df.with_columns([pl.lit(None, dtype=df.schema[c]).alias(c) for c in df.columns
+                                      if c.startswith("ignition")])
+            df = with_rate(df, "comeback_rate", "comebacks", "behind_games")
+            df = _flag(df, ["games", "damage", "behind_games"], self.min_games).rename({"key": "seat"})
+            return df.sort("seat")
+        df = self._query("life_by_turn", f)
+        df = df.with_columns((pl.col("damage") / pl.col("games")).alias("damage_per_game"))
+        df = _flag(with_rate(df, "ignition_rate", "ignitions", "damage"), ["games", "damage"], self.min_games)
+        df = df.rename({"key": "seat"}).select(["turn", "seat", *[c for c in df.columns if c not in ("turn", "key", "seat")]])
+        return df.sort(["turn", "seat"])
+
+    # ------------------------------------------------------------------ cards
+    @by_game()
+    def cards(self, card: str | None = None, **filters: Any) -> pl.DataFrame:
+        """Per card, the 17lands metrics over finished games (a game counts once per card and side,
+        however many copies):
+
+        ``gih`` (Games In Hand: the opening hand kept after any mulligan, or drawn later: Draw Phase
+        or an effect) = ``oh`` (in the Opening Hand) + ``gd`` (Games Drawn: drawn later, not in the
+        opening hand); ``gns`` (Games Not Seen: in the deck list, never in hand); ``played`` (played
+        from hand or Dynamis, or free by its IG); ``deck`` (in the deck list at all). Each has
+        ``X_games``, ``X_wins``, ``X_wr`` and its Wilson interval. ``iwd`` (Improvement When Drawn)
+        = ``gih_wr`` - ``gns_wr``, with Newcombe's interval for a difference. ``card`` (a code, or a
+        name) keeps that card; a name of several codes (a reprint: R01-003 and R01-019) is one row for
+        the name, ``card`` its codes joined by ``/``, a game counted once per side whichever of its codes
+        it held (17lands counts by name; per code, one game could be GNS for one code and GD for the other).
+        Without ``card`` every code is a row of its own."""
+        f = self.filters(**filters)
+        codes = None if card is None else self.card_codes(card)
+        # the card filter is left out of the statement when not asked for: a bound NULL is not folded
+        # away and costs a comparison per card game (3x the query at 100,000 matches)
+        if codes is None:
+            df = self._query("cards", f, card="TRUE", games="card_games")
+        elif len(codes) > 1:  # from card_games (the derived card_seats hold a row per code)
+            df = self._query("cards", f, {"cards": codes, "label": "/".join(codes)}, own_tables=True, card="TRUE",
+                             games=sql("card_games_by_name"))
+            # the names of its codes, as card_names.sql gives a code's: each once, in alphabetical order
+            name = self.con.execute("SELECT string_agg(DISTINCT name, ' / ' ORDER BY name) FROM card_catalog "
+                                    "WHERE list_contains($cards, code)", {"cards": codes}).fetchone()[0]
+            df = df.with_columns(pl.lit(name, dtype=pl.String).alias("name"))
+        elif self.derived is not None:
+            df = self._query("cards", f, {"cards": codes},
+                             card=f"k // 32 IN (SELECT card_id FROM {self.derived.catalog}.card_ids "
+                                  f"WHERE list_contains($cards, card))")
+        else:
+            df = self._query("cards", f, {"cards": codes}, card="list_contains($cards, g.card)", games="card_games")
+        if "name" not in df.columns:
+            df = df.join(self._names(), left_on="key", right_on="code", how="left")
+        for m, _ in CARD_METRICS:
+            df = with_rate(df, f"{m}_wr", f"{m}_wins", f"{m}_games")
+        df = with_difference(df, "iwd", "gih_wr", "gns_wr")
+        df = _flag(df, ["gih_games", "gns_games"], self.min_games).rename({"key": "card"})
+        first = ["card", "name"]
+        for m in ("gih", "iwd", "oh", "gd", "gns", "played", "deck"):
+            first += [f"{m}_games"] if m != "iwd" else []
+            r = "iwd" if m == "iwd" else f"{m}_wr"
+            first += [r, f"{r}_low", f"{r}_high"]
+        df = _order(df, first)
+        return df.sort(["gih_games", "card"], descending=[True, False])

@@ -1,0 +1,739 @@
+"""The ``zx`` command: import, list, replay, audit and analyse matches of every installed game."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import sys
+
+import click
+
+from zx_events.errors import ZXError
+
+from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries, with_store  # noqa: F401  (commands' shared helpers)
+from .options import format_option  # (zx_cli.output, the tables, is imported by the commands that print: not by --help)
+
+
+
+
+# The commands defined in other modules, imported only when run (``zx --help`` and ``zx matches``
+# load none of them): name -> (module, attribute, the first paragraph of its help). ``zx --help``
+# lists each by that paragraph, shortened as click shortens a loaded command's help;
+# tests/test_cli_startup.py checks that it is the command's own (change both together).
+LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "analytics": ("zx_cli.analytics", "analytics_group",
+                  "Maintain the analytics DuckDB file projected from the event store."),
+    "audit": ("zx_cli.audit", "audit_cmd",
+              "Report every rule violation of match logs or stored matches (exit 1 when any)."),
+    "demo": ("zx_cli.demo", "demo_cmd",
+             "Simulate matches of every game, import them, update analytics, print each game's summary and replay a turn."),
+    "export": ("zx_cli.analytics", "export_cmd",
+               "Export every analytics table as Parquet, partitioned by month, with the data dictionary."),
+    "prepare": ("zx_cli.replay", "prepare_cmd",
+                "Write the replay snapshots of stored matches, so that any moment of them opens at once."),
+    "replay": ("zx_cli.replay", "replay_cmd",
+               "Replay a stored match: the board and both players' zones at any moment, from any seat."),
+    "report": ("zx_cli.serve", "report_cmd",
+               "Write the metagame dashboard as one self-contained HTML file (charts inline, no server, no network)."),
+    "serve": ("zx_cli.serve", "serve_cmd",
+              "Serve the store over HTTP: a JSON API, the match browser with replays, and the metagame dashboard."),
+    "simulate": ("zx_cli.simulate", "simulate_cmd",
+                 "Play complete legal matches between sample decks and write them as match logs "
+                 "(zxlog 1, x610zlog 1)."),
+    "sql": ("zx_cli.analytics", "sql_cmd",
+            "Run read-only SQL on the analytics file (no files, settings or extensions: docs/security.md)."),
+    "stats": ("zx_cli.analytics", "stats_group",
+              "Metagame statistics: every rate with its count and a Wilson 95% interval."),
+    "verify": ("zx_cli.audit", "verify_cmd",
+               "Recompute the digest chain of stored matches, check them against the store seal, "
+               "name the first tampered event."),
+    "view": ("zx_cli.view", "view_cmd",
+             "Write a stored match as one HTML file that replays it in any browser, from the seats chosen."),
+}
+
+
+OUTPUT_CLOSED = 141  # the exit status of a process that SIGPIPE ended (128 + 13), as POSIX tools give it
+
+
+class OutputClosed(Exception):
+    """Standard output was closed while a command wrote it (``zx verify | head``): the command ends quietly with
+    ``OUTPUT_CLOSED`` (README.md, "Exit status"). Not an OSError, so that click does not turn it into exit 1."""
+
+
+class ZXGroup(click.Group):
+    """The root group. The commands of ``LAZY_COMMANDS`` are imported when run (click's "lazily
+    loading subcommands"), each given ``--store`` after its name. A store that fails under a command
+    (a damaged SQLite page, a lost server connection) is an error message naming the store, never a
+    traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = self.commands.get(cmd_name)
+        if command is None and cmd_name in LAZY_COMMANDS:
+            from importlib import import_module
+
+            module, attribute, _ = LAZY_COMMANDS[cmd_name]
+            command = getattr(import_module(module), attribute)
+            accept_store_everywhere(command)
+            self.add_command(command, cmd_name)
+        return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """A mistyped command is offered the closest of every command's name, the lazy ones not loaded yet
+        too, by name (nothing imported for it): click offers the commands it has loaded (``self.commands``),
+        and ``zx stat`` said "No such command 'stat'." with no "Did you mean 'stats'?" (``zx improt`` had it).
+        The closest name only (or the names as close as it): click lists all it finds close in alphabetical
+        order, ``zx replya`` "(Did you mean one of: 'prepare', 'replay'?)". (click's NoSuchCommand, 8.4 on; an
+        older click offers none at all.)"""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as e:
+            name = getattr(e, "command_name", None)
+            if name is None:  # (another usage error: an option before the command, an older click's words)
+                raise
+            names = [n for n in self.list_commands(ctx) if not getattr(self.commands.get(n), "hidden", False)]
+            raise type(e)(name, possibilities=closest(name, names), ctx=e.ctx) from None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``zx --help`` without importing the commands not loaded yet: each of
+        those is listed by the first paragraph of its help, shortened as click shortens a loaded one's."""
+        listed = []
+        for name in self.list_commands(ctx):
+            command = self.commands.get(name) or click.Command(name, help=LAZY_COMMANDS[name][2])
+            if not command.hidden:
+                listed.append((name, command))
+        if listed:
+            limit = formatter.width - 6 - max(len(name) for name, _ in listed)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in listed])
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return self._invoke(ctx)
+        except OSError as e:
+            if e.errno == errno.EPIPE and _writing_output(e):  # (click would exit 1, silently: "a finding" to a
+                raise OutputClosed() from None  # script); not a pipe to a worker process, which is an error
+            raise
+        except click.ClickException as e:  # every error message, the text it quotes too (DuckDB's "Could not
+            # convert string 'Evil\x1b]52;...'": a player's name wrote the clipboard of whoever ran zx sql), with each
+            # control character as its escape (docs/security.md, "Free text in a terminal"); lines kept
+            from zx_events.freetext import printable
+
+            e.message = printable(with_store(e.message, ctx))  # (and the update it advises runnable as written)
+            raise
+
+    def _invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ZXError as e:  # worded for the user wherever it was raised (a damaged match found deep in a replay)
+            if os.environ.get(DEBUG_ENV, "0") not in ("", "0"):
+                raise
+            raise click.ClickException(str(e)) from None
+        except Exception as e:
+            if interrupted(e):  # Ctrl-C while DuckDB ran a statement: the ordinary interrupt
+                raise click.Abort() from None
+            if not _store_failure(e):
+                raise
+            from zx_events.store import failure_cause, parse_store, redacted
+
+            store = (ctx.obj or {}).get("store") or "zx-store.sqlite"
+            try:
+                config = parse_store(store)
+                found = failure_cause(config, e)
+            except ZXError:
+                config, found = None, None
+            if found is not None:  # a SQLite file not writable, its disk full, its lock held: not damage
+                said = found[1]  # (the error's own words are in it)
+            elif "permission denied" in str(e) or "readonly database" in str(e):
+                said = (f"{e} (the role or user may not do that: docs/deployment.md lists the grants a reader and an "
+                        f"importer need)")
+            elif config is not None and config.kind == "postgres":  # an error of the server, never damage
+                said = f"{e} (the PostgreSQL server refused it; its log says more)"
+            else:
+                said = f"{e} (is it damaged? `zx verify` checks it; restore it from a backup)"
+            raise click.ClickException(redacted(f"the store {store} failed: {said}", store)) from None
+
+
+def closest(name: str, names: list[str]) -> list[str]:
+    """The names of ``names`` closest to ``name`` (difflib's ratio, as click's suggestions: at least 0.6), the
+    ties of the closest kept; none when none is that close."""
+    from difflib import SequenceMatcher
+
+    scored = [(SequenceMatcher(None, name, n).ratio(), n) for n in names]
+    best = max((score for score, _ in scored), default=0.0)
+    return [n for score, n in scored if score == best] if best >= 0.6 else []
+
+
+def _store_failure(e: Exception) -> bool:
+    """Whether ``e`` is the store failing (SQLite's DatabaseError, eventsourcing's PersistenceError),
+    without importing eventsourcing for it: a command that never imported it cannot have raised it."""
+    import sqlite3
+
+    if isinstance(e, sqlite3.DatabaseError):
+        return True
+    persistence = sys.modules.get("eventsourcing.persistence")
+    return persistence is not None and isinstance(e, persistence.PersistenceError)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("zx-events")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``: the installed version, looked up only when asked (importlib.metadata is a
+    fifth of ``zx --help``)."""
+    if value and not ctx.resilient_parsing:
+        click.echo(f"zx {_version()}", color=ctx.color)
+        ctx.exit()
+
+
+@click.group(cls=ZXGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and exit.")
+@click.option("--store", envvar="ZX_STORE", default=None, metavar="PATH|URL", help=STORE_HELP)
+@click.pass_context
+def zx(ctx: click.Context, store: str | None) -> None:
+    """zx: replay, audit and analyse card game matches: Z/X -Zillions of enemy X- and X610Z (zx games).
+
+    \b
+    Example:
+      zx demo    (or: zx import examples/legal/*.zxlog && zx matches)
+    """
+    ctx.obj = {"store": store}
+
+
+@zx.command("import")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False))  # (a file it
+# may not read is rejected by the import, as in a folder, the others imported: click refused the command, exit 2)
+@click.option("--catalog", "catalog_path", default=None, metavar="NAME|FILE",
+              help="Card catalog for every match of the game it belongs to (default: the shipped one each header "
+                   "names, else the game's sample; zx games lists them); a file is also handed to the analytics "
+                   "update the import runs (to a later one: zx analytics update --catalog FILE).")
+@click.option("--board", "board_path", default=None, metavar="NAME|FILE", help=BOARD_HELP)
+@click.option("--accept-violations", is_flag=True,
+              help="Store matches as played, recording each rule violation as an event.")
+@click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=None, metavar="N",
+              help="Processes that check matches in parallel, this one (which also writes them) included "
+                   f"(default: one per core; a memory: store uses 1; at most {MAX_WORKERS}).")
+@click.option("--analytics/--no-analytics", "update_analytics", default=True, show_default=True,
+              help="Then bring the analytics DuckDB file up to date (zx analytics update). A switch that takes no "
+                   "file: name the file with ZX_ANALYTICS=PATH zx import ... (default: next to a SQLite store, "
+                   "X.sqlite -> X.duckdb; else zx-analytics.duckdb in the working directory).")
+@format_option
+@click.pass_context
+def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | None, board_path: str | None,
+               accept_violations: bool, workers: int | None, fmt: str, update_analytics: bool = True) -> None:
+    """Import match logs (JSON Lines: zxlog 1, x610zlog 1) into the event store, checking every rule.
+
+    \b
+    Examples:
+      zx import examples/legal/*.zxlog
+      zx import examples/legal          (a folder)
+      cat examples/legal/*.zxlog | zx import -   (stdin)
+
+    A match that breaks a rule is rejected with FILE:LINE: rule NNN: message and nothing of it is
+    stored; the others are imported. Exit code 1 when any match was rejected. A store this import created
+    and stored nothing in (every log rejected) is removed again.
+    """
+    import os
+    import signal
+
+    from .output import counted, emit, printable, progress, say
+
+    terminated = False
+    svc = made = None  # the store, once opened; what of it this import creates (zx_events.newstore)
+    opening = False  # the store is being opened (an interrupt then names it)
+    catalog_file = catalog_path if catalog_path and os.path.isfile(catalog_path) else None  # (not a shipped name)
+
+    def term(signum: int, frame: object) -> None:
+        # SIGTERM (systemd, `timeout`, docker stop) ended the import without a word (exit 143), hundreds of
+        # matches stored: it is Ctrl-C's stop now (what was stored stays, the batch under way is not saved,
+        # the message), then the process ends by the signal once the store is closed, as zx serve does
+        nonlocal terminated
+        if os.getpid() != importer:  # a forked worker inherits this handler: it ends as SIGTERM ends it
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        terminated = True
+        raise KeyboardInterrupt
+
+    importer, previous_term = os.getpid(), signal.signal(signal.SIGTERM, term)
+    try:  # SIGTERM anywhere in the command (its modules loaded, the logs read, the store opened, the analytics
+        # updated after): as Ctrl-C (the handler comes first: SIGTERM while these modules loaded ended it without a word)
+        from eventsourcing.persistence import PersistenceError
+
+        from zx_events.forked import WorkerDied
+        from zx_events.newstore import before_creating, lost_under, made_schema, remove_unopened
+        from zx_events.parallel import import_files
+
+        logs = tuple(log_paths(logs))
+        if "-" in logs and sys.stdin is None:  # closed (``<&-``): Python has no standard input at all
+            raise click.UsageError("- reads match logs from standard input, which is closed: pipe or redirect the "
+                                   "logs into zx import -, or name the files")
+        references = load_catalog_option(catalog_path, board_path)  # a bad --catalog or --board fails here
+        if "-" in logs and sys.stdin.isatty():  # a forgotten pipe would otherwise wait without a word
+            click.echo("reading match logs from standard input: paste or type them, then Ctrl-D", err=True)
+        made = before_creating(ctx.obj["store"])  # (None: the store is there already, or memory:)
+        try:
+            opening = True
+            svc = service(ctx, create=True)  # (after every argument is checked)
+        except BaseException:  # a new store that could not be opened (a path too long for SQLite, a folder it
+            if made is not None:  # may not write): the empty file and the folders made for it stayed
+                remove_unopened(made)
+            raise
+        made = made or made_schema(svc)
+        from zx_events.store import locked_by_another, write_refusal
+
+        refusal = write_refusal(svc.store)
+        if refusal is not None:
+            svc.close()
+            raise click.ClickException(refusal)
+        drawn: list[object] = []  # the import's bar, once drawn (a note said while it is drawn goes above it)
+        if svc.store.kind == "postgres":  # a line once an insert has waited LOCK_WAIT_NOTE s for the table lock
+            from zx_events.store import lock_wait_note
+
+            noted: list[int] = []
+
+            def waiting(pid: int) -> None:  # once per import: it was said again for every batch that waited
+                if not noted:
+                    noted.append(pid)
+                    say(drawn[0] if drawn else None, lock_wait_note(svc.store, pid))  # (above the bar)
+
+            svc.recorder.on_lock_wait = waiting
+        elif locked_by_another(svc.store):  # (after 3 s of waiting for it)
+            click.echo(f"note: another process is writing {svc.store.label} (another zx import or zx prepare): waiting "
+                       f"for it to finish, up to {svc.store.env.get('SQLITE_LOCK_TIMEOUT', '30')} s more", err=True)
+        try:
+            svc.index_summaries(note=lambda text: click.echo(f"note: {text}", err=True))
+        except PersistenceError as e:  # (another writer holding the store past its lock timeout, a full disk)
+            from .common import store_failed
+
+            cause, todo = store_failed(svc.store, e, "run the import again")
+            raise click.ClickException(f"the store {svc.store.label} failed before the import began (nothing was "
+                                       f"imported): {cause}; {todo}") from None
+        total = sum(os.path.getsize(p) if os.path.isfile(p) else 0 for p in logs)
+        outcomes = []
+        with progress(max(1, total), "importing", enabled=total > 2_000_000, in_bytes=True) as bar:
+            drawn.append(bar)
+            task = bar.add_task("import", total=total)
+            try:  # one match at a time: memory stays bounded whatever the corpus size
+                for o in import_files(svc, logs, workers=workers, catalog=catalog_path, board=board_path,
+                                      accept_violations=accept_violations, on_bytes=lambda n: bar.advance(task, n)):
+                    outcomes.append(o)
+            except PersistenceError as e:  # the store failed mid-import: the batch under way was not saved
+                from .common import store_failed
+
+                done = sum(o.status == "imported" for o in outcomes)
+                cause, todo = store_failed(svc.store, e, "run the import again")
+                raise click.ClickException(f"the store {svc.store.label} failed after "
+                                           f"{counted(done, 'imported match', 'imported matches')} "
+                                           f"(the batch under way was not saved): {cause}; {todo} (the matches stored "
+                                           f"are 'unchanged' then)") from None
+            except WorkerDied as e:
+                done = sum(o.status == "imported" for o in outcomes)
+                raise click.ClickException(f"{e} ({counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} "
+                                           f"imported before)") from None
+            except KeyboardInterrupt:  # Ctrl-C: what was stored stays, the batch under way was not saved
+                done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
+                bar.stop()  # (the bar's last line ended first: the line below was glued to it)
+                click.echo(f"{'interrupted (SIGTERM)' if terminated else 'interrupted'}: "
+                           f"{counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} imported into "
+                           f"{svc.store.label} before (the batch under way was not saved); run the import again to "
+                           f"finish it: the matches stored are 'unchanged' then", err=True)
+                raise click.Abort() from None
+        rejected = [o for o in outcomes if o.status == "rejected"]
+        for o in rejected:
+            click.echo(printable(str(o.error)), err=True)  # a log's text, as the table shows it
+        closed = False  # stdout's reader went away (zx import DIR | head): every match is stored by now, and the
+        try:  # summary and the analytics update asked for still come (they were skipped: zx stats showed old figures)
+            if fmt == "json":
+                emit([o.to_json() for o in outcomes], fmt)
+            else:
+                emit([_import_row(o, whole=fmt == "csv") for o in outcomes], fmt,
+                     ["match", "source", "status", "events", "violations", "head", "error"],
+                     first=("status", "error", "source", "head"))  # (source: where a rejected row's log is)
+        except OSError as e:
+            if e.errno != errno.EPIPE or not _writing_output(e):  # (as ZX.invoke tells stdout's reader gone)
+                raise
+            closed = True  # (141 once the rest is done: OutputClosed)
+        imported = sum(o.status == "imported" for o in outcomes)
+        unchanged = sum(o.status == "unchanged" for o in outcomes)
+        last = next((o.match_id for o in reversed(outcomes) if o.status == "imported"), None)
+        if last is not None and lost_under(svc.store, last):  # the file removed under this import (newstore)
+            raise click.ClickException(
+                f"the store file {svc.store.label} was removed or replaced while this import wrote to it (another "
+                f"zx import that stored nothing removes the store it made): the "
+                f"{counted(imported, 'match', 'matches')} reported above are not in it; run the import again")
+        unfinished = [o.match_id for o in outcomes if o.status == "imported" and not o.finished]
+        if unfinished:  # a log cut short (a pipe whose writer died) is a legal match that stops: kept for good
+            named = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3:,} more" if len(unfinished) > 3 else "")
+            click.echo(f"note: {len(unfinished):,} match{'es' if len(unfinished) != 1 else ''} stored without a result "
+                       f"({named}): {'its log stops' if len(unfinished) == 1 else 'their logs stop'} before the match "
+                       f"ends; a longer log under the same id will be refused as different content (stored matches are "
+                       f"never rewritten)", err=True)
+        from .common import warn_unused_references
+
+        warn_unused_references(references, {"catalog": catalog_path, "board": board_path},
+                               {o.game for o in outcomes}, "log of this import")
+        # (a store this command made and stored nothing in is removed again when the command ends, unless
+        # another importer has it open or put something in it meanwhile: zx_events.newstore)
+        click.echo(f"{imported:,} imported, {unchanged:,} unchanged, {len(rejected):,} rejected "
+                   f"into {svc.store.label}", err=True)
+        if update_analytics and imported:
+            from .analytics import update_after_import
+
+            # its catalog goes on to the analytics: a file's cards are stored nowhere else
+            update_after_import(ctx, svc, tuple(v for k, v in (references or {}).items() if isinstance(k, str)),
+                                catalog_file)
+        if closed:
+            raise OutputClosed()
+        if rejected:
+            sys.exit(1)
+    except KeyboardInterrupt:  # outside the import loop (which says how far it got)
+        done = svc.matches_written if svc is not None else 0
+        if not terminated and not done:
+            raise  # Ctrl-C before anything was stored: "Aborted!" (zx_cli.main.main), as before
+        from .analytics import catalog_given
+
+        later = with_store(f"; `zx analytics update{catalog_given(catalog_file)}` brings the analytics file up to date"
+                           if done and update_analytics else "")
+        click.echo(f"interrupted{' (SIGTERM)' if terminated else ''}: {counted(done, 'match', 'matches')} "
+                   f"{'was' if done == 1 else 'were'} imported" + _into(svc, ctx, opening) + later, err=True)
+        if not terminated:  # (Ctrl-C after the import, before its analytics update began)
+            raise click.Abort() from None
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+        if made is not None and svc is not None and svc.matches_written == 0:
+            _remove_made_store(svc, made)
+        elif svc is not None and not terminated:  # its connections (the store's "open" lock among them) let go
+            svc.close()  # now, not at the process's end: an import run in a longer-lived process (CliRunner)
+        if terminated:  # ended by SIGTERM, after its message, once the store is closed
+            if svc is not None:
+                svc.close()
+            sys.stderr.flush()
+            signal.raise_signal(signal.SIGTERM)
+
+
+def _into(svc, ctx: click.Context, opening: bool) -> str:
+    """`` into STORE`` of an interrupted import's message: the store it opened, or the one it was opening (a
+    SIGTERM while the store was being opened said "0 matches were imported", into no store); none before."""
+    if svc is not None:
+        return f" into {svc.store.label}"
+    if not opening:
+        return ""
+    try:
+        from zx_events.store import parse_store
+
+        return f" into {parse_store(ctx.obj['store']).label}"
+    except Exception:  # (a store it could not even read: said by the error before, if any)
+        return ""
+
+
+def _remove_made_store(svc, made) -> None:
+    """The store ``zx import`` made (``made``, zx_events.newstore) and stored nothing in, removed again,
+    with a note: "a rejected match leaves nothing behind" held for the store too (a fully rejected import
+    of a new store left an empty file or schema). Kept when another process has it open or put something
+    in it."""
+    from zx_events.newstore import remove_if_empty
+
+    svc.close()  # (its own connections would keep it open)
+    if remove_if_empty(made):
+        if made.emptied:
+            click.echo(f"nothing was stored, so the store {svc.store.label} is an empty file again, as it was", err=True)
+        elif svc.store.kind == "sqlite" and made.removed != str(svc.store.path):  # (a link to the file made: it stays)
+            click.echo(f"nothing was stored, so the store {made.removed} that this import created (where "
+                       f"{svc.store.label} links to) was removed again", err=True)
+        else:
+            click.echo(f"nothing was stored, so the store {svc.store.label} that this import created was removed "
+                       f"again", err=True)
+
+
+def _import_row(o, whole: bool = False) -> dict:
+    """One table/CSV row of ``zx import``: where (the error's own line when rejected), the head digest
+    (16 hex digits in the table; all 64 in CSV, ``whole``, and JSON), and the error with its rule."""
+    error = None
+    if o.error is not None:
+        rule = getattr(o.error, "rule", None)
+        error = f"rule {rule}: {o.error.message}" if rule else o.error.message
+    where = o.error.where if o.error and o.error.line else f"{o.source}:{o.line}" if o.line else o.source
+    return {"match": o.match_id, "source": where,
+            "status": o.status, "events": o.events, "violations": len(o.violations),
+            "head": (o.head if whole else o.head[:16]) if o.head else None, "error": error}
+
+
+def _without_collector(command):
+    """``command`` run with the garbage collector off (as it was again after): ``zx matches`` makes no reference
+    cycle to collect (its rows and rich's table are freed by their reference counts: none was left by a listing of
+    79 matches), and the collector's passes over every object it imported (rich's modules) were ~3 ms of its
+    start-up (issue 20 target 4)."""
+    from functools import wraps
+
+    @wraps(command)
+    def run(*args, **kwargs):
+        import gc
+
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return command(*args, **kwargs)
+        finally:
+            if collecting:
+                gc.enable()
+    return run
+
+
+@zx.command("matches")
+@click.option("--player", default=None, help="Only matches this player played (either side; any case).")
+@click.option("--deck", default=None, help="Only matches with this deck on either side (any case).")
+@click.option("--event", default=None, help="Only matches of this event (any case).")
+@click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
+@click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
+@click.option("--winner", default=None, metavar="P1|P2|NAME|draw|none",
+              help="Only matches won by this side or player; draw: finished without a winner; none: no result.")
+@click.option("--violations", "with_violations", is_flag=True,
+              help="Only matches stored with rule violations (imported with --accept-violations).")
+@click.option("--game", type=GAME, default=None, help="Only matches of this game (zx, x610z: zx games).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N matches (store order).")
+@format_option
+@click.pass_context
+@_without_collector
+def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event: str | None, since: str | None,
+                until: str | None, winner: str | None, with_violations: bool, game: str | None, limit: int | None,
+                fmt: str) -> None:
+    """List the stored matches: id, date, event, players, decks, turns, winner.
+
+    \b
+    Example:
+      zx matches --player Aki --since 2026-05-01 --limit 20 --format csv
+
+    A player, deck or event no stored match has is an error that names the closest ones.
+    """
+    from zx_web.matchlist import MatchFilters, folded
+
+    from .output import emit
+
+    try:
+        filters = MatchFilters(game, player, deck, event, since, until, winner, None)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    filtered = any(v is not None for v in (player, deck, event, since, until, winner, game)) or with_violations
+    rows = summaries(ctx, None if filtered else limit)  # (unfiltered, the first N: read match by match)
+    unknown = None  # (kind, name, known names) of a filter no stored match has
+    for value, kind, keys in ((player, "player", ("p1", "p2")), (deck, "deck", ("p1_deck", "p2_deck")),
+                              (event, "event", ("event",))):
+        known = sorted({r[k] for r in rows for k in keys if r.get(k)})
+        if value is not None and folded(value) not in {folded(k) for k in known}:
+            unknown = unknown or (kind, value, known)
+    if winner is not None and winner.upper() not in ("P1", "P2") and winner.lower() not in ("draw", "none"):
+        known = sorted({r[k] for r in rows for k in ("p1", "p2") if r.get(k)})
+        if folded(winner) not in {folded(k) for k in known}:
+            unknown = unknown or ("player", winner, known)
+    if unknown is not None:
+        from zx_analytics.stats import UnknownName  # (polars and DuckDB: only to word this error)
+
+        raise click.ClickException(str(UnknownName(*unknown, "the store")))
+    kept = [r for r in rows if filters.keep(r) and (not with_violations or r["violations"] > 0)]
+    if limit is not None:
+        kept = kept[:limit]
+    emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
+                     "reason", "violations", "game"], first=("winner", "p1_deck", "p2_deck", "played_at"))
+    if not kept and rows:
+        click.echo("no stored match matches these filters", err=True)
+    holding_nothing()  # (summaries closed the store: read_sqlite's connection, or the service's)
+
+
+@zx.command("games")
+@format_option
+def games_cmd(fmt: str) -> None:
+    """List the installed games: key, name, rules version, log header, record kinds, catalogs.
+
+    \b
+    Example:
+      zx games --format json
+    """
+    from zx_events import games
+
+    from .output import emit
+
+    rows = [{**d, "record_kinds": d["record_kinds"] if fmt == "json" else ",".join(d["record_kinds"]),
+             "catalogs": d["catalogs"] if fmt == "json" else ",".join(d["catalogs"])} for d in games.describe()]
+    emit(rows, fmt, ["key", "name", "rules", "header", "suffix", "topics", "catalogs", "record_kinds"])
+    holding_nothing()
+
+
+def _late_store(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.find_root().obj["store"] = value
+
+
+STORELESS = frozenset({"demo", "games", "simulate"})  # commands that open no store: --store after them is refused
+# (zx demo --store mine.sqlite was accepted and the demo went into zx-demo/ without a word)
+
+
+def accept_store_everywhere(command: click.Command) -> None:
+    """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command, and
+    after a group's name (``zx stats --store x attacks``: it was "No such option"): the root group's
+    own commands here, each lazy one when it is loaded (``ZXGroup.get_command``)."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            accept_store_everywhere(sub)
+    if command.name in STORELESS:
+        return
+    if not any("--store" in getattr(p, "opts", ()) for p in command.params):
+        command.params.append(click.Option(["--store"], default=None, metavar="PATH|URL", expose_value=False,
+                                           is_eager=True, callback=_late_store, help=STORE_HELP))
+
+
+for _command in zx.commands.values():
+    accept_store_everywhere(_command)
+
+
+DEBUG_ENV = "ZX_DEBUG"  # set (to anything but 0): an unexpected error shows its traceback
+
+_held = {"nothing": False}  # holding_nothing() was said by the command that ran: main() lets the process end sooner
+
+
+def holding_nothing() -> None:
+    """Said by a command, at its end, that holds no store, file or connection open (``zx matches``, ``zx games``):
+    ``main`` then ends the process without its last collections of reference cycles (``gc.freeze``), a garbage
+    collector's walk of every object the command made and imported: about 9 ms of ``zx matches`` (issue 20 target 4),
+    which had nothing left to close. Objects are still freed as the interpreter ends; what a cycle holds is
+    released with the process, as the file of a command that closes none would be. Only ``main`` (the ``zx``
+    process) acts on it: a command run in another program (click's ``CliRunner``) never freezes its objects."""
+    _held["nothing"] = True
+
+
+def main() -> None:
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # deleted under the shell: every relative path failed, in a double traceback
+        sys.stderr.write("Error: the working directory no longer exists (it was deleted or moved): cd to a folder "
+                         "that does\n")
+        sys.exit(1)
+    if sys.stdout is None:  # fd 1 closed (``>&-``): every command printed nothing and said it had succeeded
+        if sys.stderr is not None:
+            sys.stderr.write("Error: standard output is closed: zx has nowhere to print (redirect it to a file, or "
+                             "to /dev/null to discard what it prints)\n")
+        sys.exit(1)
+    _whole_writes()
+    for stream in (sys.stdout, sys.stderr):  # a terminal or pipe that cannot show every character (ASCII,
+        # cp1252), or a character no encoding can write (half a surrogate pair: an argument's byte that is
+        # not UTF-8 reaches Python as one): written as an escape (\u5c71, \udcff) instead of failing the command
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    _held["nothing"] = False
+    try:
+        zx(prog_name="zx")
+    except (SystemExit, GeneratorExit):
+        if _held["nothing"]:  # (the process ends now: holding_nothing)
+            import gc
+
+            gc.freeze()
+        raise
+    except OutputClosed:  # what is left in stdout's buffer goes nowhere (its flush at exit would fail again)
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        sys.exit(OUTPUT_CLOSED)
+    except BaseException as e:  # (BaseException: a Rust library's panic reaches Python as one)
+        if interrupted(e):  # Ctrl-C outside a command's own handling: as click reports it within one
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        if os.environ.get(DEBUG_ENV, "0") not in ("", "0"):
+            raise
+        click.echo(internal_error(e), err=True)
+        if isinstance(e, OSError) and _writing_output(e):  # what is left in its buffer goes nowhere: Python's own
+            # flush at exit failed again ("Exception ignored ... OSError", exit 120), as the Python docs say of EPIPE
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+        sys.exit(1)
+
+
+class _WholeWrites(io.RawIOBase):
+    """Standard output's file descriptor, each write written whole or failing: a pipe whose reader went away in the
+    middle of a large write (``zx sql ... | head -1``) returned a short count, which Python's buffered writer passed
+    on and its text layer ignored: the rest was lost without an error, and the command exited 0. Here the next
+    ``os.write`` raises the broken pipe (``OutputClosed``: 141)."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, b) -> int:
+        view = memoryview(b).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self.fd, view[done:])
+        return done
+
+
+def _whole_writes() -> None:
+    """``sys.stdout`` over ``_WholeWrites`` (same encoding, line buffering and descriptor), where it is a pipe."""
+    import stat
+
+    try:
+        fd = sys.stdout.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return
+    except (AttributeError, OSError, ValueError):  # (no descriptor: a test's captured output)
+        return
+    sys.stdout.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=sys.stdout.encoding,
+                                  errors=sys.stdout.errors, line_buffering=sys.stdout.line_buffering)
+
+
+def internal_error(e: BaseException) -> str:
+    """The one line ``zx`` prints for an error no command expected, instead of a traceback: what
+    failed and where (the innermost frame, as FILE:LINE), and that it is a bug to report."""
+    from zx_events.errors import raised_at
+
+    where = raised_at(e)
+    if isinstance(e, MemoryError):
+        return f"Error: out of memory{where}: nothing more could be done"
+    if isinstance(e, OSError) and e.errno is not None:  # the system refused (disk full, permission, ...)
+        if e.filename is None and _writing_output(e):  # (it named a line of rich's console: "zx matches > /dev/full")
+            return f"Error: cannot write the output (standard output): {e.strerror or e}"
+        target = f": {e.filename}" if e.filename is not None else ""
+        # the system's refusal, not a bug: where in zx's own code, never a line of Python's (pathlib.py:1116)
+        return f"Error: {e.strerror or e}{target}{raised_at(e, ours=True)}"
+    text = str(e).strip().splitlines()
+    return (f"Error: internal error: {type(e).__name__}: {text[0] if text else 'no message'}{where}. "
+            f"This is a bug in zx, not in your data or command: please report it with the command that "
+            f"caused it; {DEBUG_ENV}=1 shows the traceback.")
+
+
+def _writing_output(e: BaseException) -> bool:
+    """Whether ``e`` was raised writing what a command prints: in rich's console or click's echo (the
+    tables, JSON and CSV go through them)."""
+    import traceback
+
+    for frame in traceback.extract_tb(e.__traceback__):
+        path = frame.filename.replace("\\", "/")
+        if (path.endswith("/rich/console.py") and frame.name in ("_write_buffer", "_check_buffer")) or \
+                (path.endswith("/click/utils.py") and frame.name == "echo"):
+            return True
+    return False
+
+
+if __name__ == "__main__":
+    main()

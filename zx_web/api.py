@@ -1,0 +1,374 @@
+"""The JSON API under ``/api``: matches, views from a seat, statistics, audits. Read-only.
+
+Hidden information (301.3): a view without ``as`` is the spectator's; ``as=P1``/``P2`` shows that
+seat's own hand and Dynamis; ``as=judge`` (everything) is refused with 403 unless the server was
+started with ``--judge``. Outside the judge's view, card codes and names in free text (violation
+messages, audit findings) are masked and the header's deck lists are left out, as in ``zx replay``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import orjson
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from zx_events.errors import ZXError
+from zx_events.freetext import json_escaped_bytes
+
+from .app_json import JSON
+from .backend import Backend, WebError
+from .matchlist import MatchFilters, page
+
+router = APIRouter(prefix="/api")
+DEFAULT_MIN_GAMES = 30  # zx stats --min-games
+BIG = 2 ** 53  # the largest a number parameter may be: past it JSON (and the answer echoing it) cannot hold it exactly
+
+MAX_LIMIT = 500
+STEPS_BYTES = 4 * 1024 * 1024  # of steps in one /steps answer (``next`` says where the rest starts)
+
+
+async def backend(request: Request) -> Backend:
+    # async: FastAPI runs a plain function dependency in a worker thread, a hop each request
+    return request.app.state.backend
+
+
+# ---------------------------------------------------------------------- shared parameters
+async def match_filters(
+    game: str | None = Query(None, description="Only this game (see /api/games)."),
+    player: str | None = Query(None, description="Only matches with this player on either side (exact name)."),
+    deck: str | None = Query(None, description="Only matches with this deck on either side (exact name)."),
+    event: str | None = Query(None, description="Only this event (exact name)."),
+    since: str | None = Query(None, description="Played on or after this date (YYYY-MM-DD)."),
+    until: str | None = Query(None, description="Played on or before this date (YYYY-MM-DD)."),
+    winner: str | None = Query(None, description="P1, P2, draw, none (no result), or the winning player's name."),
+    q: str | None = Query(None, description="Words found in the id, event, player or deck names."),
+) -> MatchFilters:
+    try:
+        return MatchFilters(game or None, player or None, deck or None, event or None, since or None,
+                            until or None, winner or None, q or None)
+    except ValueError as e:
+        raise WebError(400, str(e)) from None
+
+
+class StatsQuery:
+    """The filters of ``zx stats`` (zx_analytics.stats.Filters), and --min-games."""
+
+    def __init__(self, filters: Any, min_games: int, request: Any = None) -> None:
+        self.filters = filters
+        self.min_games = min_games
+        self.request = request  # (its client watched while it waits its turn: Backend.in_turn)
+
+
+async def stats_query(
+    request: Request,
+    since: str | None = Query(None, description="Matches played on or after this date (YYYY-MM-DD)."),
+    until: str | None = Query(None, description="Matches played on or before this date (YYYY-MM-DD)."),
+    event: str | None = Query(None, description="Only this event (exact name)."),
+    deck: str | None = Query(None, description="Only the side playing this deck (exact name)."),
+    player: str | None = Query(None, description="Only the side of this player (exact name)."),
+    opp_deck: str | None = Query(None, description="Only sides whose opponent plays this deck."),
+    seat: str | None = Query(None, description="Only the side that went first (or second)."),
+    colours: str | None = Query(None, description="Only the side with this colour identity (red, white/green, ...)."),
+    archetype: str | None = Query(None, description="Only the side playing this archetype."),
+    opp_archetype: str | None = Query(None, description="Only sides whose opponent plays this archetype."),
+    game: str | None = Query(None, description="Only matches of this game (see /api/games)."),
+    min_games: int = Query(DEFAULT_MIN_GAMES, ge=1, le=BIG, description="Rows resting on fewer games are flagged low_sample."),
+) -> StatsQuery:
+    from zx_analytics.stats import Filters
+
+    given = dict(since=since, until=until, event=event, deck=deck, player=player, opp_deck=opp_deck, seat=seat,
+                 colours=colours, archetype=archetype, opp_archetype=opp_archetype,
+                 game=game.strip().lower() if game else game)  # (any case, as zx stats --game takes it)
+    try:
+        return StatsQuery(Filters(**{k: v or None for k, v in given.items()}), min_games, request)
+    except ValueError as e:
+        raise WebError(400, str(e)) from None
+
+
+def frame(df: Any, q: StatsQuery, **extra: Any) -> dict[str, Any]:
+    return {"filters": {k: v for k, v in q.filters.params().items() if v is not None}, "min_games": q.min_games,
+            **extra, "columns": df.columns, "rows": df.to_dicts()}
+
+
+# ---------------------------------------------------------------------- status and games
+@router.get("/status", summary="The server: store, analytics and whether they agree")
+def status(b: Backend = Depends(backend)) -> Response:
+    # a plain function, in a worker thread: it reads the store (a round trip to a PostgreSQL server)
+    out: dict[str, Any] = {"store": b.svc.store.label, "judge": b.judge, "deck_lists": b.deck_lists,
+                           "seats": b.seats(), "warming": b.warming}
+    try:
+        fresh = b.freshness()
+        more = {"analytics_ok": fresh.ok, "analytics_position": fresh.position, "analytics_message": fresh.message}
+    except WebError as e:
+        more = {"analytics_ok": False, "analytics_position": None, "analytics_message": e.message}
+    # the store's last notification read after the analytics' position, and now (not the second-old one the pages
+    # use): --follow may have projected past that one, and the status said the analytics were ahead of the store
+    out.update(store_last_notification=b.store_last_id(fresh=True), analytics=str(b.analytics_path), **more)
+    return JSON(out)
+
+
+@router.get("/games", summary="The games this server knows, with their stored match counts")
+def games(b: Backend = Depends(backend)) -> Response:
+    from zx_events import games as registry
+
+    counts: dict[str, int] = {}
+    for row in b.summaries():
+        counts[row.get("game") or registry.DEFAULT] = counts.get(row.get("game") or registry.DEFAULT, 0) + 1
+    return JSON([{"game": g.key, "title": g.name, "matches": counts.get(g.key, 0), "seats": list(g.seats),
+                  "perspectives": b.seats(), "rules": g.rules_version, "header": g.header_key}
+                 for g in registry.all_games()])
+
+
+# ---------------------------------------------------------------------- matches
+@router.get("/matches", summary="Stored matches, filtered and paged")
+def matches(filters: MatchFilters = Depends(match_filters),
+            offset: int = Query(0, ge=0, le=BIG, description="Rows to skip."),
+            limit: int = Query(50, ge=1, le=MAX_LIMIT, description=f"Rows to return (at most {MAX_LIMIT})."),
+            b: Backend = Depends(backend)) -> Response:
+    return JSON(page(b.listed(), filters, offset, limit))
+
+
+@router.get("/matches/{match_id}", summary="One match: header, result, violations, digest chain")
+def match_detail_endpoint(match_id: str, b: Backend = Depends(backend)) -> Response:
+    return JSON(match_detail(match_id, b))
+
+
+def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
+    """The match page's data: header (deck lists only for the judge), result, violations, and whether it
+    verifies as ``zx verify MATCH`` says (its chain, the store seal, its replay snapshots)."""
+    from zx_events import games as registry
+    from zx_events.audit import seq_of_lines
+    from zx_events.ids import match_uuid
+    from zx_events.integrity import stored_rows
+    from zx_events.replay import card_names
+    from zx_events.seats import JUDGE, SPECTATOR, engine_message
+
+    rows = stored_rows(b.svc, match_uuid(match_id))
+    started = next((r for r in rows if registry.is_topic(r.topic, "Started") and r.state), None)
+    if started is None:
+        from zx_events.replay import unknown
+
+        if not rows:
+            raise unknown(b.svc, match_id)  # 404 (its kind), as the application answers a ZXError
+        # stored, but its first event unreadable (zx matches lists it, damaged): it said "unknown match: it
+        # is not in the store"; as zx audit MATCH says it, with what zx verify finds
+        verdict = b.verdict(match_id, rows)
+        raise WebError(409, f"match {match_id!r} is in the store, but its Started event is missing or cannot be "
+                            f"decoded: nothing of it can be shown here ({verdict.status}: {verdict.message}); "
+                            f"zx verify {match_id} names the damage")
+    game = registry.for_topic(started.topic)
+    topic = game.topic
+    st = started.state
+    viewer = JUDGE if b.judge else SPECTATOR
+    catalog = st.get("catalog") or {}
+    mask = card_names(game.key, catalog.get("name"), catalog.get("sha256")).mask
+    header = game.redact_event("Started", {"header": st.get("header", {})}, viewer, mask)["header"]
+    if not b.judge and isinstance(header.get("note"), str):  # free text may name a hidden card
+        header = {**header, "note": mask(header["note"])}
+    result: dict[str, Any] = {"winner": None, "reason": None, "turns": 0}
+    violations = []
+    seqs = seq_of_lines(rows)  # a violation's seq: the event that holds its record, as zx audit gives it (docs/audit.md)
+    for r in rows:
+        s = r.state or {}
+        if r.topic == topic("TurnStarted"):
+            result["turns"] = max(result["turns"], int(s.get("turn") or 0))
+        elif r.topic == topic("MatchEnded"):
+            result["winner"], result["reason"] = s.get("winner"), s.get("reason")
+        elif r.topic == topic("ViolationRecorded"):
+            message = s.get("message", "")
+            violations.append({"seq": seqs.get(s.get("line"), r.seq), "line": s.get("line"), "turn": s.get("turn"),
+                               "player": s.get("player"),
+                               "rule": s.get("rule"), "message": message if b.judge else engine_message(mask, message),
+                               "applied": s.get("rec") is None})  # (a record not applied rides on its violation)
+    players = header.get("players", {})
+    if result["winner"] in players:
+        result["winner_name"] = players[result["winner"]].get("name")
+    verdict = b.verdict(match_id, rows)  # its chain, the store seal, its replay snapshots (a view reads them)
+    result["reason_text"] = game.reason_text(result["reason"]) if result["reason"] else None
+    return {"match": match_id, "game": game.key, "header": header, "result": result, "events": len(rows),
+            "violations": violations,
+            "chain": {"head": verdict.head, "verifies": verdict.ok, "status": verdict.status, "seq": verdict.seq,
+                      "message": verdict.message},
+            # what it was checked against at import: the catalog, the game's other reference data (X610Z: the board)
+            "catalog": catalog, **{kind: st.get(kind) for kind in game.fixture_options()},
+            "rules_version": st.get("rules_version"), "perspectives": b.seats()}
+
+
+@router.get("/matches/{match_id}/view",
+            summary="The state after an event, as a seat sees it (the same JSON as zx replay --event N --as SEAT)")
+async def match_view(match_id: str, request: Request,
+               at: int | None = Query(None, ge=1, le=BIG, description="The event (seq, 1 = Started); default: the last."),
+               turn: int | None = Query(None, ge=1, le=BIG, description="Or: the start of this turn."),
+               as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge "
+                                                                     "(only with zx serve --judge)."),
+               b: Backend = Depends(backend)) -> Response:
+    # async: a view kept is answered from the event loop (a dictionary look-up); any other is computed in a
+    # worker thread (Backend.view), never in the loop, where one slow view held every other request
+    if at is not None and turn is not None:
+        raise WebError(400, "give at or turn, not both")
+    perspective = b.allowed(as_)
+    body = await b.view(match_id, perspective, at=at, turn=turn, request=request)
+    return Response(body, media_type="application/json")
+
+
+@router.get("/matches/{match_id}/steps",
+            summary="Every step (log record) of a match with its events and the state after, as a seat sees it")
+async def match_steps(match_id: str, request: Request,
+                      start: int = Query(0, ge=0, le=BIG, description="The first step (0 = the header)."),
+                      limit: int = Query(50, ge=1, le=MAX_LIMIT, description="Steps to return."),
+                      as_: str | None = Query(None, alias="as", description="spectator (default), P1, P2, or judge."),
+                      b: Backend = Depends(backend)) -> Response:
+    # in a worker thread, with the views (Backend.view_limiter): steps taking seconds to compute never take
+    # every thread the other endpoints (/api/status) are computed in
+    perspective = b.allowed(as_)
+    return await b.in_turn(b.view_limiter, lambda: steps_answer(b, match_id, perspective, start, limit), "views",
+                           request)
+
+
+def steps_answer(b: Backend, match_id: str, perspective: str, start: int, limit: int) -> Response:
+    hist = b.history(match_id)
+    total = len(hist.bounds)
+    if start >= total:
+        raise WebError(400, f"match {match_id} has {total} steps: start must be 0..{total - 1}")
+    # at most STEPS_BYTES of steps an answer (at least one): a match stored with 2,000 violations
+    # carries them all in every later state, and 500 such steps were a 72 MB answer built in 5-7 s
+    import orjson
+
+    parts: list[bytes] = []
+    size = 0
+    for step in hist.steps(perspective, start, start + limit):
+        if parts and size >= STEPS_BYTES:
+            break
+        parts.append(json_escaped_bytes(orjson.dumps(step.to_json(), option=orjson.OPT_NON_STR_KEYS)))  # (app_json)
+        size += len(parts[-1])
+    after = start + len(parts)
+    head = orjson.dumps({"match": match_id, "perspective": perspective, "total": total, "start": start,
+                         "next": after if after < total else None})
+    return Response(head[:-1] + b',"steps":[' + b",".join(parts) + b"]}", media_type="application/json")
+
+
+@router.get("/audit/{match_id}", summary="Re-check a stored match with the current rules engine (zx audit)")
+def audit(match_id: str, b: Backend = Depends(backend)) -> Response:
+    from zx_events.audit import audit_stored
+    from zx_events.replay import card_names
+    from zx_events.seats import engine_message
+
+    if not b.svc.has_match(match_id):
+        from zx_events.replay import unknown
+
+        raise unknown(b.svc, match_id)  # 404 (its kind), as the application answers a ZXError
+    try:
+        a = audit_stored(b.svc, match_id)
+    except ZXError as e:
+        raise WebError(400, e.message) from None
+    out = a.to_json()
+    if not b.judge:  # free text may name hidden cards (301.3); the import path is the server's business
+        out.pop("source", None)
+        # the names of the catalog the re-check used (its messages name cards by them), not the pinned one's: a match
+        # checked against a catalog file is audited with the shipped catalog its header names (the file's names,
+        # unknown here, masked nothing: QA round 28); one that cannot be loaded withholds them (seats.engine_message)
+        cat = a.catalog or (a.pinned or {}).get("catalog") or {}
+        mask = card_names(a.game, cat.get("name"), cat.get("sha256")).mask
+        for v in out["violations"]:
+            v["message"] = engine_message(mask, v["message"])
+    return JSON(out)
+
+
+# ---------------------------------------------------------------------- statistics (zx stats)
+def stats_json(b: Backend, q: StatsQuery, method: str, **options: Any) -> bytes:
+    """The answer of ``/api/stats/<method>``: the frame of ``Stats.<method>(**options, **filters)`` as JSON,
+    cached (encoded) by the analytics position."""
+    options = {k: v for k, v in options.items() if v is not None}
+    kwargs = {**q.filters.params(), **options}
+    return b.cached(_stats_key(q, method, options),
+                    lambda: json_escaped_bytes(orjson.dumps(frame(b.stats(method, kwargs, q.min_games), q, **options))))
+
+
+def _stats_key(q: StatsQuery, method: str, options: dict[str, Any]) -> tuple[Any, ...]:
+    return ("json", method, tuple(sorted({**q.filters.params(), **options}.items())), q.min_games)
+
+
+async def _stats(b: Backend, q: StatsQuery, method: str, **options: Any) -> Response:
+    """A cached answer is served from the event loop; the others are computed in a worker thread
+    (DuckDB lets go of the GIL while it works, and a query may take tens of milliseconds), at most
+    ``Backend.stats_limiter`` at once, the others waiting their turn in order (zx_web.app)."""
+    body = await b.off_loop(b.peek_cached, _stats_key(q, method, {k: v for k, v in options.items() if v is not None}),
+                            reads=b.store_due())
+    if body is None:
+        body = await b.in_turn(b.stats_limiter, lambda: stats_json(b, q, method, **options), "statistics", q.request)
+    return Response(body, media_type="application/json")
+
+
+def warm_stats(b: Backend) -> int:
+    """Compute the unfiltered answer of every statistics endpoint and "by" (what the dashboard and most
+    clients ask first), so that the first visitor finds them cached; returns how many."""
+    from zx_analytics.stats import Filters
+
+    q = StatsQuery(Filters(), DEFAULT_MIN_GAMES)
+    done = 0
+    for method, options in DEFAULT_STATS:
+        if b.closed:
+            break
+        stats_json(b, q, method, **options)
+        done += 1
+    return done
+
+
+@router.get("/stats/winrates", summary="Win rates with Wilson 95% intervals (zx stats winrates)")
+async def winrates(by: Literal["deck", "archetype", "colour", "player", "first"] = Query("deck", description="What each row is."),
+             q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "winrates", by=by)
+
+
+@router.get("/stats/matchups", summary="Deck (archetype, colours) against deck (zx stats matchups)")
+async def matchups(by: Literal["deck", "archetype", "colour"] = Query("deck", description="What each row is."),
+             q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "matchups", by=by)
+
+
+@router.get("/stats/attacks", summary="Attack outcomes and success rates (zx stats attacks)")
+async def attacks(by: Literal["card", "square", "target"] = Query("card", description="What each row is."),
+            q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "attacks", by=by)
+
+
+@router.get("/stats/life", summary="Life damage by seat or by turn (zx stats life)")
+async def life(by: Literal["seat", "turn"] = Query("seat", description="What each row is."),
+         q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "life", by=by)
+
+
+@router.get("/stats/cards", summary="Per-card win rates as 17lands defines them: GIH, OH, GD, GNS, played, IWD "
+                                    "(zx stats cards); unless the server has --deck-lists or --judge, only the "
+                                    "cards played, with their played figures (a hand is hidden: Z/X 301.3, X610Z 502.3)")
+async def cards(card: str | None = Query(None, description="Only this card (code or name)."),
+          q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "cards", card=card or None)
+
+
+@router.get("/stats/mulligans", summary="Opening hands by seat and hand size (zx stats mulligans)")
+async def mulligans(q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "mulligans")
+
+
+@router.get("/stats/archetypes", summary="Archetypes: share, win rate, deck names (zx stats archetypes)")
+async def archetypes(q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "archetypes")
+
+
+@router.get("/stats/meta", summary="The metagame by week, month or event (zx stats meta)")
+async def meta(by: Literal["week", "month", "event"] = Query("week", description="What each period is."),
+         group: Literal["deck", "archetype", "colour"] = Query("deck", description="What each row's share is of."),
+         q: StatsQuery = Depends(stats_query), b: Backend = Depends(backend)) -> Response:
+    return await _stats(b, q, "meta", by=by, group=group)
+
+
+DEFAULT_STATS: list[tuple[str, dict[str, Any]]] = [
+    *(("winrates", {"by": by}) for by in ("deck", "archetype", "colour", "player", "first")),
+    *(("matchups", {"by": by}) for by in ("deck", "archetype", "colour")),
+    *(("attacks", {"by": by}) for by in ("card", "square", "target")),
+    *(("life", {"by": by}) for by in ("seat", "turn")),
+    ("cards", {}), ("mulligans", {}), ("archetypes", {}),
+    *(("meta", {"by": by, "group": "deck"}) for by in ("week", "month", "event")),
+]

@@ -1,0 +1,320 @@
+"""The HTML pages: the match list with search, a match, its replay, and the metagame dashboard.
+
+Pages are rendered on the server from the same functions as the API (Jinja2 templates with
+autoescape); they need no script to show their content, and nothing outside this server.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from zx_events.freetext import visible
+
+from . import api, dashboard
+from .backend import Backend, WebError
+from .icon import icon, icon_href
+from .matchlist import MatchFilters, page
+
+router = APIRouter(include_in_schema=False)
+HERE = Path(__file__).parent
+PAGE_SIZE = 50
+
+
+@cache
+def env() -> jinja2.Environment:
+    e = jinja2.Environment(loader=jinja2.PackageLoader("zx_web", "templates"),
+                           autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+    e.filters["pct"] = dashboard.pct
+    # a name's invisible format characters as escapes ("Black\u200bReapers"): two names that differ by them alone
+    # read alike in a list, a table or a form's options (an option's value keeps the name exact)
+    e.filters["visible"] = lambda value: visible(value) if isinstance(value, str) else value
+    e.globals["icon_href"] = icon_href()
+    return e
+
+
+# A filter form sends its choice in the request's URL (GET): a deck or event name of a log may hold nearly
+# 1,000,000 characters (a header line's limit, docs/match-log.md), 12 MB percent-encoded, more than a browser
+# sends (Chromium: 2 MB a URL). A form offers the names whose percent-encoded form is at most ``OFFERED_MAX``
+# bytes (a 10,000-character Japanese deck name is 90 KB: offered), and the server reads a request line and
+# headers of up to 1 MiB (uvicorn's h11: zx_cli.serve.REQUEST_HEAD_MAX): every offered filter at once, with room for
+# the typed ones. Beyond 64 KiB of URL uvicorn's default parser (httptools) answered a plain-text 400.
+OFFERED_MAX = 256 * 1024
+
+
+def offered(names: list[str]) -> list[str]:
+    """The ``names`` a filter form offers: those whose percent-encoded form (in the URL it asks for) is at most
+    ``OFFERED_MAX`` bytes. A longer one is still listed in the tables; a form that offered it asked for a URL
+    the server (and a browser) refuses."""
+    from urllib.parse import quote_plus
+
+    return [n for n in names if len(n) * 12 <= OFFERED_MAX or (len(n) <= OFFERED_MAX
+                                                                and len(quote_plus(n)) <= OFFERED_MAX)]
+
+
+def offered_choices(opts: dict[str, Any]) -> dict[str, Any]:
+    """The dashboard form's choices (``dashboard.choices``) with its event and deck names as ``offered``."""
+    return {k: offered(v) if k in ("event", "deck") else v for k, v in opts.items()}
+
+
+def render(name: str, **context: Any) -> str:
+    context.setdefault("inline_css", None)
+    return env().get_template(name).render(**context)
+
+
+def css() -> str:
+    return (HERE / "static" / "style.css").read_text(encoding="utf-8")
+
+
+# an error page's heading, what went wrong in words (WCAG 2.4.6: its heading and title were "404", "400")
+ERROR_HEADINGS = {400: "Bad request", 403: "Not allowed", 404: "Not found", 405: "Method not allowed",
+                  409: "Conflict", 413: "Too large", 500: "Server error", 503: "Unavailable"}
+TITLE_MESSAGE = 80  # characters of the message an error page's title holds (the page has it whole)
+
+
+def error_heading(status: int) -> str:
+    from http import HTTPStatus
+
+    try:
+        return ERROR_HEADINGS.get(status) or HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def error_page(request: Request, status: int, message: str) -> str:
+    """The page of an error: its heading says what went wrong ("Not found"), its title that and the message's
+    beginning ("Not found: unknown match 'x': it is not in the store …"), the message whole under the heading."""
+    said = visible(" ".join(message.split()))
+    said = said if len(said) <= TITLE_MESSAGE else said[:TITLE_MESSAGE - 1] + "…"
+    return render("error.html", status=status, heading=error_heading(status), said=said, message=message, nav="")
+
+
+# the dashboard's filters a refusal's reason names ("since: 'x' is not a date", "since A is after until B",
+# "min_games: Input should be ...", "no deck named 'X' ..."): the form marks them (aria-invalid)
+_FAULT = re.compile(r"(?:no |)(since|until|min_games|event|deck|player|game)\b")
+
+
+def faulty_fields(problem: str) -> set[str]:
+    """The form's fields a refusal's reason (``problem``) is about: the filter it starts with, both dates for
+    From after To; none for another reason (an unknown parameter, a seat)."""
+    m = _FAULT.match(problem)
+    if m is None:
+        return set()
+    return {"since", "until"} if re.match(r"since \S+ is after until ", problem) else {m.group(1)}
+
+
+# The server's pages hold no script: a policy that runs none, loads nothing from elsewhere, and
+# lets no other site frame them (the replay page, which carries its own policy naming its two
+# scripts, gets only the framing rule: zx_web.viewer)
+PAGE_POLICY = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+               "base-uri 'none'; frame-ancestors 'none'")
+HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+def html_response(text: str, policy: str = PAGE_POLICY, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status, headers={**HEADERS, "Content-Security-Policy": policy})
+
+
+ICON_HEADERS = {"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff",
+                "Content-Security-Policy": "default-src 'none'"}
+
+
+def favicon() -> Response:
+    """``/favicon.ico``: the pages' icon, an SVG (read-only, nothing of the store; a browser keeps it a day)."""
+    return Response(icon(), media_type="image/svg+xml", headers=ICON_HEADERS)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home() -> RedirectResponse:
+    return RedirectResponse("/matches", status_code=307)
+
+
+@router.get("/matches", response_class=HTMLResponse)
+def match_list(request: Request, filters: MatchFilters = Depends(api.match_filters),
+               offset: int = Query(0, ge=0, le=api.BIG), b: Backend = Depends(api.backend)) -> HTMLResponse:
+    result = page(b.listed(), filters, offset, PAGE_SIZE)
+    params = filters.params()
+
+    def link(off: int) -> str:
+        return "/matches?" + urlencode({**params, "offset": off})
+
+    prev_link = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
+    next_link = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < result["total"] else None
+    from zx_events import games as registry
+
+    everything = b.listed()
+    from zx_events.games.rowkit import nfc
+
+    # a name in any Unicode normal form is one choice (as the filter matches it, and the analytics hold it)
+    decks = sorted({nfc(d) for r in everything for d in (r.get("p1_deck"), r.get("p2_deck")) if d})
+    events = sorted({nfc(r["event"]) for r in everything if r.get("event")})
+    held = registry.choices(r.get("game") or registry.DEFAULT for r in everything)
+    return html_response(render("matches.html", nav="matches", result=result, f=filters, decks=offered(decks),
+                                events=offered(events), games=held, prev_link=prev_link, next_link=next_link,
+                                empty_advice=b.advised("The store has no matches yet: import logs with `zx import "
+                                                       "LOGS` (then `zx analytics update` for the dashboard)."),
+                                stored=len(everything), store=b.svc.store.label))
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+def match_page(match_id: str, b: Backend = Depends(api.backend)) -> HTMLResponse:
+    from zx_events import games as registry
+
+    detail = api.match_detail(match_id, b)
+    return html_response(render("match.html", nav="matches", m=detail, seats=b.seats(),
+                                game=registry.get(detail["game"])))
+
+
+@router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
+def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
+                b: Backend = Depends(api.backend)) -> HTMLResponse:
+    perspective = b.allowed(as_)
+    b.history(match_id)  # 404 for an unknown match before the viewer reads it
+    try:
+        from .viewer import viewer_html
+    except ImportError:
+        raise WebError(503, "the replay viewer (zx_web/viewer.py) is not installed in this version") from None
+    # what zx verify says of it now (its chain and the store seal, read again; its snapshots' check cached by
+    # its head), as the match page says it: a page kept from before the store was altered kept its old banner
+    verdict = b.verdict(match_id)
+    # one seat per page: a page asked for as a spectator holds nothing a spectator may not see (301.3); built with
+    # this verdict (its banner), not verified a second time
+    return html_response(b.replays.get((match_id, perspective, verdict.status, verdict.seq, verdict.message),
+                                       lambda: viewer_html(b.svc, match_id, seats=[perspective],
+                                                           nav=replay_nav(match_id, perspective, b.seats()),
+                                                           verdict=verdict)),
+                         policy="frame-ancestors 'none'")
+
+
+def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
+    """The served replay page's links: back to the match and the list, and the same match from each
+    other seat this server offers (the judge's only with --judge). Links only, no script: the page's
+    policy runs its two scripts and nothing else (viewer.js gives each seat link the moment shown, #e=N)."""
+    from html import escape
+    from urllib.parse import quote
+
+    here = "/matches/" + quote(match_id, safe="")
+    other = " ".join(f'<a class="seat-link" id="as-{escape(s)}" href="{here}/replay?as={quote(s)}">{escape(s)}</a>'
+                     if s != perspective else f'<b class="seat-link here" aria-current="page">{escape(s)}</b>'
+                     for s in seats)
+    return (f'<nav class="served" id="served-nav" aria-label="zx serve"><a id="back-match" href="{here}">&larr; '
+            f'{escape(match_id)}</a> · <a id="back-list" href="/matches">Matches</a> · seen from: {other}</nav>\n')
+
+
+@router.get("/dashboard", response_class=HTMLResponse)
+async def dashboard_page(request: Request, q: api.StatsQuery = Depends(api.stats_query),
+                         b: Backend = Depends(api.backend)) -> HTMLResponse:
+    """A dashboard drawn before is answered from the event loop; any other is drawn in a worker thread, at most
+    ``Backend.dashboard_limiter`` at once, the others waiting their turn in order (zx_web.app): never in the threads
+    of the other endpoints, which it held while vl-convert drew (holding the GIL), with /api/status behind them."""
+    filters = q.filters.params()
+    kept = await b.off_loop(b.peek_cached, dashboard_key(filters, q.min_games, live=True), reads=b.store_due())
+    if kept is not None:
+        return html_response(kept)
+    return await b.in_turn(b.dashboard_limiter, lambda: dashboard_answer(b, filters, q.min_games), "dashboards",
+                           request)  # (a client gone leaves the queue before its turn)
+
+
+def dashboard_answer(b: Backend, filters: dict[str, Any], min_games: int) -> HTMLResponse:
+    """The live dashboard for ``filters``, or its page with the form and the reason when a name is unknown (400)."""
+    game = dashboard.shown_game(b, filters.get("game"))
+    problem = unknown_name(b, game, filters)
+    if problem:  # the dashboard's own page, its form showing what was asked, and names of this game
+        return refused_dashboard(b, game, filters, min_games, problem)
+    return html_response(render_dashboard(b, filters, min_games, live=True))
+
+
+def refused_dashboard(b: Backend, game: str, filters: dict[str, Any], min_games: Any, problem: str) -> HTMLResponse:
+    """The dashboard's own page for filters it refuses (400): its form showing what was asked, the reason and a
+    link back to the dashboard without filters, no figure."""
+    from zx_events import games as registry
+
+    d = dashboard.Dashboard({k: v for k, v in filters.items() if v and k != "game"}, min_games, {}, game=game,
+                            game_name=registry.choices([game])[0]["name"])
+    return html_response(render("dashboard.html", nav="dashboard", d=d, live=True, title="Metagame",
+                                opts=offered_choices(dashboard.choices(b, game)),
+                                error=problem, faulty=faulty_fields(problem), store=b.svc.store.label),
+                         status=400)
+
+
+async def dashboard_refusal(request: Request, b: Backend, problem: str) -> HTMLResponse | None:
+    """The dashboard's own page (``refused_dashboard``) for a request of /dashboard whose parameters were refused
+    before it was drawn (a date that is none, From after To, a minimum of games under 1, an unknown parameter),
+    with what was asked as the form shows it; None when that page cannot be drawn (no analytics file): the bare
+    error page then. It was the bare page, linking to the matches, where an unknown name got this one."""
+    from zx_analytics.stats import Filters
+    from zx_events import games as registry
+
+    asked = dict(request.query_params)
+    filters = {k: asked[k] for k in Filters.names() if asked.get(k) and k != "game"}
+    wanted = (asked.get("game") or "").strip().lower()
+    min_games = asked.get("min_games") or api.DEFAULT_MIN_GAMES
+
+    def page() -> HTMLResponse:
+        game = wanted if wanted in registry.keys() else dashboard.shown_game(b)
+        return refused_dashboard(b, game, filters, min_games, problem)
+
+    try:
+        return await b.off_loop(page)
+    except Exception:  # (the analytics file missing or failing: the bare page says what was refused)
+        return None
+
+
+def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
+    """Why an event, deck or player filter names nothing among ``game``'s matches (as the list shows
+    their names), with the closest names of that game; None when every one is known. A name of the
+    other game's matches was taken, and every section came out empty."""
+    from zx_analytics.stats import UnknownName
+    from zx_events import games as registry
+    from zx_events.games.rowkit import nfc
+
+    rows = [r for r in b.listed() if (r.get("game") or registry.DEFAULT) == game]
+    for key, kind, columns in (("event", "event", ("event",)), ("deck", "deck", ("p1_deck", "p2_deck")),
+                               ("player", "player", ("p1", "p2"))):
+        value = filters.get(key)
+        if not value:
+            continue
+        if not b.judge:  # the list shows names masked: a name whose mask drops only its bidirectional controls
+            value = b.shown_name(value)  # is its shown form (Backend.unmask)
+        known = sorted({r[c] for r in rows for c in columns if isinstance(r.get(c), str)})
+        if nfc(value) not in {nfc(k) for k in known}:  # in any normal form, as the analytics (the form's names) hold it
+            name = registry.choices([game])[0]["name"]
+            return str(UnknownName(kind, value, known, f"the {name} matches", f"the store has no {name} matches yet"))
+        try:  # a masked name that stands for several names: the dashboard's page says so (it answered JSON)
+            b.unmask({key: value})
+        except WebError as e:
+            return e.message
+    return None
+
+
+def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, live: bool,
+                     title: str = "Metagame") -> str:
+    """The dashboard page: live (with the filter form and links) or static (``zx report``: one file)."""
+    def draw() -> str:
+        d = dashboard.build(b, filters, min_games)
+        opts = offered_choices(dashboard.choices(b, d.game)) if live else {"event": [], "deck": []}
+        return render("dashboard.html", nav="dashboard", d=d, live=live, title=title, opts=opts,
+                      inline_css=None if live else css(), store=b.svc.store.label)
+
+    return b.cached(dashboard_key(filters, min_games, live=live, title=title), draw)
+
+
+def dashboard_key(filters: dict[str, Any], min_games: int, *, live: bool, title: str = "Metagame") -> tuple[Any, ...]:
+    """The key of a drawn dashboard among the analytics file's cached answers (``Backend.cached``)."""
+    return ("page", tuple(sorted(filters.items())), min_games, live, title)
+
+
+@router.get("/about", response_class=HTMLResponse)
+def about(request: Request, b: Backend = Depends(api.backend)) -> HTMLResponse:
+    schema = request.app.openapi()
+    endpoints = [(path, op.get("summary", ""), [p["name"] for p in op.get("parameters", [])])
+                 for path, ops in schema["paths"].items() for op in ops.values()]
+    return html_response(render("about.html", nav="about", endpoints=endpoints, judge=b.judge,
+                                store=b.svc.store.label, seats=b.seats()))
