@@ -50,6 +50,13 @@ def page_reader(recorder: Any, page_size: int, fast: bool = True
             "ORDER BY notification_id LIMIT %s").format(pgsql.Identifier(recorder.datastore.schema),
                                                         pgsql.Identifier(recorder.events_table_name))
 
+        from eventsourcing.persistence import InterfaceError, OperationalError
+        from eventsourcing.utils import retry
+
+        # tried again on a new connection, as eventsourcing's own reads are (10 times, 0.2 s apart): a session
+        # terminated under an update (pg_terminate_backend, a server restart) ended it with "could not be reached,
+        # or dropped the connection", where zx import, zx verify and zx serve went on (QA round 34)
+        @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
         def read_postgres(after: int, stop: int) -> list:
             with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
                 curs.execute(pg_statement, [after, stop, list(TOPICS), page_size], prepare=True)
