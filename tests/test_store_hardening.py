@@ -670,3 +670,23 @@ def test_a_service_whose_recorder_cannot_be_made_closes_what_it_opened(tmp_path,
     with pytest.raises(StoreError, match="permission denied for schema zx"):
         MatchService(str(tmp_path / "s.sqlite"))
     assert made and all(f in closed for f in made)
+
+
+@pytest.mark.parametrize("typed, pasted", [
+    ("postgresql://reader:s3cret@db:5432/zx?schema=s&sslmode=verify-full",
+     "postgresql://reader@db:5432/zx?schema=s&sslmode=verify-full"),
+    ("postgresql://reader@db/zx?password=s3cret&schema=s", "postgresql://reader@db/zx?schema=s"),
+    ("postgres://reader:p%40ss@db/zx?Password%3Dq;schema=s", "postgres://reader@db/zx?schema=s"),
+    ("league/s.sqlite", "league/s.sqlite"),
+])
+def test_an_advised_command_names_the_store_without_its_password(typed, pasted):
+    """The commands a message advises carried the store as ``postgresql://reader:***@...``: pasted and run, ``***``
+    was the password (QA round 34). They carry it without one (libpq then asks PGPASSWORD or ~/.pgpass), never the
+    password itself."""
+    import shlex
+
+    from zx_events.advice import with_given
+
+    advice = with_given("run `zx analytics update` first", typed, None)
+    assert advice == f"run `zx --store {shlex.quote(pasted)} analytics update` first"
+    assert "s3cret" not in advice and "***" not in advice and "p%40ss" not in advice

@@ -352,13 +352,15 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     if no_snapshots(backend.svc):
         import shlex
 
-        from zx_events.store import redacted
+        from zx_events.store import without_password
 
         typed = given_store_of(ctx)[0]  # (as typed, quoted: a URL's ?schema= left out named another store)
-        prepare = f"zx --store {shlex.quote(redacted(typed, typed))} prepare" if typed else "zx prepare"
+        prepare = f"zx --store {shlex.quote(without_password(typed))} prepare" if typed else "zx prepare"
+        # (a reader's role may not write them: serve's own, as docs/deployment.md has it, was advised to)
+        who = ", run by a role with its grants (docs/deployment.md)," if backend.svc.store.kind == "postgres" else ""
         click.echo(f"note: the store has no replay snapshots this version of zx can use (none at all, or only "
-                   f"another version's): the first view of a match replays it from its first event; `{prepare}` "
-                   f"files them (docs/replay.md)", err=True)
+                   f"another version's): the first view of a match replays it from its first event; `{prepare}`"
+                   f"{who} files them (docs/replay.md)", err=True)
     shown = f"[{host}]" if ":" in host else host
     serving = (f"serving {backend.svc.store.label} on http://{shown}:{port}{fresh_note}; {_visitors(judge)}; "
                f"Ctrl-C stops")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 def with_given(text: str, store: str | None, analytics: str | None, env_analytics: str | None = None) -> str:
     """Each ``zx analytics update``, ``zx import`` and ``zx serve --update`` (or ``--follow``) that ``text`` advises,
-    with the ``--store`` (its password redacted) and ``--analytics`` given (``zx_cli.common.with_store`` for a command
+    with the ``--store`` (without its password: ``store.without_password``) and ``--analytics`` given (``zx_cli.common.with_store`` for a command
     line; ``zx serve --workers N``: each worker process gives the advice of the command that started it,
     ``zx_web.app.app_from_env``); ``env_analytics``: the file given as ``ZX_ANALYTICS`` instead, before each command
     as it was given (``ZX_ANALYTICS=x.duckdb zx import LOGS``, which takes no --analytics: for that one command, the
@@ -17,9 +17,9 @@ def with_given(text: str, store: str | None, analytics: str | None, env_analytic
 
     if not (store or analytics or env_analytics) or "`zx " not in text:
         return text
-    from zx_events.store import redacted
+    from zx_events.store import without_password
 
-    given = f" --store {shlex.quote(redacted(store, store))}" if store else ""
+    given = f" --store {shlex.quote(without_password(store))}" if store else ""  # (to run as pasted: no "***")
     file = f" --analytics {shlex.quote(str(analytics))}" if analytics else ""
     env = f"ZX_ANALYTICS={shlex.quote(str(analytics))} " if analytics else ""  # (zx import takes no --analytics)
     before = f"ZX_ANALYTICS={shlex.quote(env_analytics)} " if env_analytics and not analytics else ""

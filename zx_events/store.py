@@ -639,6 +639,20 @@ def _redact(url: str) -> str:
     return _re(_PARAM).sub(lambda q: f"{secret[0]}=***" if (secret := _param_secret(q[0])) else q[0], url)
 
 
+def without_password(url: str) -> str:
+    """``url`` (a store as given) with no password: none typed after its user, no ``password=`` parameter. The
+    store of a command a message advises, to be pasted and run: ``***`` (``_redact``) was then taken as the
+    password (QA round 34); without one, libpq asks ``PGPASSWORD`` or ``~/.pgpass``, or the server lets it in."""
+    m = _re(_PASSWORD).match(url)
+    if m is not None:
+        url = m.group(1)[:-1] + url[m.end() - 1:]
+    base, asked, query = url.partition("?")
+    if not asked:
+        return url
+    kept = [part for part in _re(r"[&;]").split(query) if part and not _param_secret(part)]
+    return base + ("?" + "&".join(kept) if kept else "")
+
+
 def _secrets(url: str) -> set[str]:
     """The password(s) in ``url``: as typed and percent-decoded."""
     m = _re(_PASSWORD).match(url)
