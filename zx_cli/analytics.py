@@ -137,12 +137,21 @@ def analytics_group() -> None:
     """
 
 
+def _is_duckdb_file(path: Path) -> bool:
+    """Whether ``path`` is a DuckDB database file (its header's magic, ``DUCK`` at byte 8)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return False
+
+
 def _file_mark(path: Path) -> tuple[int, int, Any] | None:
     """The analytics file's (position, events projected, updated_at), or None when it cannot be read."""
     import duckdb
 
     try:
-        if not path.exists():
+        if not _is_duckdb_file(path):  # (a SQLite store given by mistake: DuckDB would fetch an extension to open it)
             return None
         con = duckdb.connect(str(path), read_only=True)
         try:
@@ -227,7 +236,7 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
     catalogs = load_given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
-    before = _file_mark(path)  # (whether a rebuild interrupted had committed)
+    before = _file_mark(path) if rebuild else None  # (whether a rebuild interrupted had committed)
     try:
         result = run_update(svc, path, rebuild=rebuild, page_size=page_size, stop_after_pages=stop_after_pages,
                             workers=workers, catalogs=catalogs)
