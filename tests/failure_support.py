@@ -42,10 +42,10 @@ def zx_here(cwd: Path, *args: str, env: dict | None = None) -> subprocess.Comple
 
     from click.testing import CliRunner
 
-    from zx_cli.main import zx as zx_cli
+    from zx_cli.main import zx as zx_group
 
     with contextlib.chdir(cwd):
-        r = CliRunner().invoke(zx_cli, list(args), env={"ZX_STORE": None, "ZX_ANALYTICS": None, **(env or {})})
+        r = CliRunner().invoke(zx_group, list(args), env={"ZX_STORE": None, "ZX_ANALYTICS": None, **(env or {})})
     assert r.exception is None or isinstance(r.exception, SystemExit), (args, repr(r.exception), r.stderr)
     return subprocess.CompletedProcess(["zx", *args], r.exit_code, r.stdout, r.stderr)
 

@@ -186,22 +186,22 @@ def test_zx_imports_advice_on_an_analytics_file_it_could_not_update_runs_as_writ
     from click.testing import CliRunner
 
     from zx_analytics.db import SCHEMA_VERSION
-    from zx_cli.main import zx as zx_cli
+    from zx_cli.main import zx as zx_group
 
     root = Path(__file__).resolve().parent.parent
     logs = sorted((root / "examples" / "legal").glob("*.zxlog"))
     store = tmp_path / "s.sqlite"
     analytics = tmp_path / "s.duckdb"
-    r = CliRunner().invoke(zx_cli, ["--store", str(store), "import", str(logs[0])])
+    r = CliRunner().invoke(zx_group, ["--store", str(store), "import", str(logs[0])])
     assert r.exit_code == 0, r.output
     con = duckdb.connect(str(analytics))
     con.execute("UPDATE projection_position SET schema_version = ?", [SCHEMA_VERSION - 1])
     con.close()
-    r = CliRunner().invoke(zx_cli, ["--store", str(store), "import", str(logs[1])])
+    r = CliRunner().invoke(zx_group, ["--store", str(store), "import", str(logs[1])])
     assert r.exit_code == 0, r.output
     assert f"run `zx --store {store} analytics update --rebuild`" in r.stderr and "later" not in r.stderr, r.stderr
     analytics.write_bytes(b"not a DuckDB file at all" * 100)
-    r = CliRunner().invoke(zx_cli, ["--store", str(store), "import", str(logs[2])])
+    r = CliRunner().invoke(zx_group, ["--store", str(store), "import", str(logs[2])])
     assert r.exit_code == 0, r.output
     assert f"`zx --store {store} analytics update --rebuild` rebuilds it from the store" in r.stderr, r.stderr
     assert "later" not in r.stderr, r.stderr
