@@ -246,6 +246,19 @@ def test_the_distribution_installs_only_zx_prefixed_top_level_packages():
     assert {name.split(".")[0] for name in found} == expected
 
 
+def test_the_packages_a_script_imports_say_they_are_typed():
+    """QA round 34: no ``py.typed``, so a type checker (mypy) took nothing of the Python API's annotations
+    ("module is installed, but missing library stubs or py.typed marker"). The three packages scripts import
+    carry it, and pyproject ships it with them."""
+    import tomllib
+    from importlib.resources import files
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    for package in ("zx_events", "zx_analytics", "zx_web"):
+        assert files(package).joinpath("py.typed").is_file(), package
+        assert "py.typed" in data[package], package
+
+
 def test_a_folder_holding_analytics_cli_and_web_modules_does_not_shadow_ours(tmp_path):
     """QA round 34: a notebook's folder holding an ``analytics.py`` (or a ``web/`` folder) shadowed our package of
     that name (``No module named 'analytics.stats'; 'analytics' is not a package``): the working directory comes
