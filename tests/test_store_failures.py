@@ -264,7 +264,7 @@ def test_ctrl_c_after_the_import_s_analytics_update_is_complete_says_the_file_ho
     from click.testing import CliRunner
 
     import zx_cli.analytics
-    from zx_cli.main import zx as zx_cli
+    from zx_cli.main import zx as zx_group
 
     real = zx_cli.analytics.run_update
 
@@ -274,7 +274,7 @@ def test_ctrl_c_after_the_import_s_analytics_update_is_complete_says_the_file_ho
 
     monkeypatch.setattr(zx_cli.analytics, "run_update", complete_then_ctrl_c)
     store = tmp_path / "s.sqlite"
-    r = CliRunner().invoke(zx_cli, ["--store", str(store), "import", str(ROOT / "examples" / "legal")])
+    r = CliRunner().invoke(zx_group, ["--store", str(store), "import", str(ROOT / "examples" / "legal")])
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output
     assert "interrupted: the matches are imported; after the update was complete: " in r.stderr, r.stderr
     assert "not brought up to date" not in r.stderr, r.stderr
