@@ -115,6 +115,8 @@ def ctrl_c_interrupts(con: "duckdb.DuckDBPyConnection | Stats"):
         yield
         return
     hit, done = threading.Event(), threading.Event()
+    # SIGTERM too where it is Ctrl-C's path (zx_cli.sigterm): a long statement went on after it, as after Ctrl-C
+    stops_on_sigterm = getattr(signal.getsignal(signal.SIGTERM), "interrupts_statements", False)
     r, w = os.pipe()
     os.set_blocking(w, False)
 
@@ -123,7 +125,7 @@ def ctrl_c_interrupts(con: "duckdb.DuckDBPyConnection | Stats"):
             got = os.read(r, 64)
             if not got or done.is_set():
                 return
-            if signal.SIGINT in got:
+            if signal.SIGINT in got or (signal.SIGTERM in got and stops_on_sigterm):
                 hit.set()
                 con.interrupt()
                 return

@@ -197,18 +197,27 @@ def _locked(out: Path, named: str) -> int:
 @contextmanager
 def _finishing() -> Iterator[None]:
     """Around what cannot stop half-way (the tables moved into place): Ctrl-C (SIGINT) is taken and let go, the
-    export finishes; in the main thread only (where Python delivers signals)."""
+    export finishes; in the main thread only (where Python delivers signals). A SIGTERM that a Python handler
+    takes (``zx``'s, which is Ctrl-C's path: zx_cli.sigterm) is held meanwhile and handed to it after (the
+    export is in place then); SIGTERM's default action (the process killed) is left alone."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    term, held = signal.getsignal(signal.SIGTERM), []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    if callable(term):
+        signal.signal(signal.SIGTERM, lambda signum, frame: held.append(signum))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        if callable(term):
+            signal.signal(signal.SIGTERM, term)
+    if held:
+        signal.raise_signal(signal.SIGTERM)
 
 
 def _put_in_place(partial: Path, out: Path, names: Iterable[str]) -> None:
@@ -225,7 +234,8 @@ def _put_in_place(partial: Path, out: Path, names: Iterable[str]) -> None:
 def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
                    on_table: Callable[[str], None] | None = None, file: str = "the analytics file", *,
                    force: bool = False, reads: Iterable[tuple[str, str]] = (), named: str | None = None,
-                   force_option: str = "force=True", on_start: Callable[[], None] | None = None) -> list[dict]:
+                   force_option: str = "force=True", on_start: Callable[[], None] | None = None,
+                   on_done: Callable[[list[dict]], None] | None = None) -> list[dict]:
     """Write every table under ``out`` (replacing an earlier export of the same table), reading through
     ``con``: a sandboxed connection (``connect_reader``). ``file`` names it in an ``ExportRefused``, and in the
     ``AnalyticsError`` that refuses a file of another schema version (nothing written).
@@ -239,7 +249,9 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     that fails or is interrupted leaves ``out`` as it was (a partial folder left by one that was killed is
     removed by the next; an ``out`` it made is removed again). ``ExportBusy`` (nothing written) while another
     export writes into ``out``. ``on_start()`` is called once ``out`` is made and locked, before the first table
-    (a progress bar drawn from there: ``zx export --parquet /proc/x`` drew "exporting 0/14" over its error)."""
+    (a progress bar drawn from there: ``zx export --parquet /proc/x`` drew "exporting 0/14" over its error).
+    ``on_done(rows)`` is called once the export is in place (an interruption after it, SIGTERM held while the
+    tables were moved into place, finds the export whole)."""
     if not isinstance(con, duckdb.DuckDBPyConnection):  # (a Stats was AttributeError: no attribute 'execute')
         raise TypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
                         f"(zx_analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
@@ -294,6 +306,8 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
             # exported" of an export in place, and left the earlier one's folders in the partial folder)
             _put_in_place(partial, out, tables)
             shutil.rmtree(partial)  # (the earlier export's folders, moved aside)
+            if on_done is not None:
+                on_done(rows)
     except BaseException:  # failed or interrupted: a DIR it made is removed, empty (an interrupted export left it)
         if made:
             try:

@@ -8,9 +8,14 @@ def main() -> None:
     before this runs, is the interpreter's: "Fatal Python error: init_import_site" or a silent exit.)"""
     import sys
 
+    from zx_cli import sigterm
+
+    sigterm.take()  # SIGTERM as Ctrl-C from here (zx_cli.sigterm): it ended this first ~40 ms without a word
     try:
         from zx_cli.main import main as run
     except KeyboardInterrupt:
-        sys.stderr.write("Aborted!\n")
+        sys.stderr.write("Aborted! (SIGTERM)\n" if sigterm.terminated() else "Aborted!\n")
+        if sigterm.terminated():
+            sigterm.end()
         sys.exit(1)
     run()

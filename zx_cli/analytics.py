@@ -12,6 +12,7 @@ from typing import Any, Callable
 import click
 
 from .common import DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, interrupted, with_store
+from .sigterm import interrupted_word
 from .options import format_option
 from .output import LateBar, _echo_csv, counted, emit, emit_frame, json_text, printable
 
@@ -175,8 +176,8 @@ def update_was_complete(svc: Any, path: Path, before: Any = None, rebuild: bool 
     row = _file_mark(path)
     if row is None or row[0] < last or (rebuild and row == before):
         return None
-    return (f"interrupted after the update was complete: {path} holds every stored event ({row[1]:,} projected); "
-            f"only the table of what was done was not printed")
+    return (f"{interrupted_word()} after the update was complete: {path} holds every stored event ({row[1]:,} "
+            f"projected); only the table of what was done was not printed")
 
 
 def update_interrupted(svc: Any, path: Path, before: Any, rebuild: bool) -> str | None:
@@ -188,9 +189,10 @@ def update_interrupted(svc: Any, path: Path, before: Any, rebuild: bool) -> str 
     row = _file_mark(path)
     if rebuild:
         if row is None:
-            return f"interrupted: the rebuild was not committed: {path} was not made; `zx analytics update` makes it"
+            return (f"{interrupted_word()}: the rebuild was not committed: {path} was not made; `zx analytics update` "
+                    f"makes it")
         if row == before:
-            return (f"interrupted: the rebuild was not committed: {path} is as it was (up to notification "
+            return (f"{interrupted_word()}: the rebuild was not committed: {path} is as it was (up to notification "
                     f"{row[0]:,}); `zx analytics update --rebuild` rebuilds it")
     if row is None:
         return None
@@ -198,7 +200,7 @@ def update_interrupted(svc: Any, path: Path, before: Any, rebuild: bool) -> str 
         last = svc.recorder.max_notification_id() or 0
     except (Exception, KeyboardInterrupt):  # noqa: BLE001
         return None
-    return (f"interrupted: {path} holds the store's events up to notification {row[0]:,} of {last:,} ({row[1]:,} "
+    return (f"{interrupted_word()}: {path} holds the store's events up to notification {row[0]:,} of {last:,} ({row[1]:,} "
             f"projected), as its last commit left it; `zx analytics update` continues from there")
 
 
@@ -297,6 +299,13 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catal
         note_unknown_catalogs(r, "follow: ")
 
     def on_signal(signum: int, _frame: Any) -> None:
+        if not stop.is_set():  # said at once (a Ctrl-C during the first catch-up was silent for seconds, until the
+            # page under way had committed); written straight to fd 2: a handler that wrote through sys.stderr while
+            # the main thread did could meet its buffer in use ("reentrant call")
+            try:
+                os.write(2, b"follow: stopping after the page under way is committed ...\n")
+            except OSError:
+                pass
         stop.set()
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
@@ -317,7 +326,8 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catal
             on_update=lambda r, st: (notes(r),
                                      err(f"+{counted(r.matches, 'match', 'matches')}, {counted(r.events, 'event')} "
                                          f"in {r.seconds:.2f} s; at notification {st.position}")),
-            on_first=notes, on_wait=waiting, on_listen=err, catalogs=catalogs)
+            on_first=notes, on_wait=waiting, on_listen=err, catalogs=catalogs,
+            update_options={"stop": stop})  # (a long first catching up ends after its page under way, as said)
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
     finally:
@@ -829,6 +839,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     except AnalyticsError as e:
         raise reader_error(ctx, path, e) from None
     rows = None  # (set once every table is in place: an interrupt after it says so)
+    earlier = False  # DIR holds an earlier export
     try:
         from zx_analytics.stats import Stats
 
@@ -845,9 +856,14 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
                 written.append(table)
                 bar.update(len(written), tables)
 
+            def on_done(done: list) -> None:  # (in place: an interruption from here says so)
+                nonlocal rows
+                rows = done
+
+            earlier = (Path(out) / "data-dictionary.md").is_file()  # (a full disk leaves an earlier export as it was)
             rows = export_parquet(con, Path(out), on_table=on_table, file=f"the analytics file {path}", force=force,
                                   reads=reads, named=named, force_option="--force",
-                                  on_start=lambda: bar.update(0, tables))
+                                  on_start=lambda: bar.update(0, tables), on_done=on_done)
     except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused), another
         # export writing into DIR (ExportBusy)
         raise click.ClickException(str(e)) from None
@@ -861,6 +877,10 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
             raise
         if damaged(e):
             raise click.ClickException(str(DamagedFile(path, e))) from None
+        if disk_full(e):  # (DuckDB's own words were its JSON: "IO Error: Async write failed ... "errno":"28"")
+            raise click.ClickException(f"the disk holding {out} is full: nothing was exported into {out}"
+                                       + (" (an earlier export there is unchanged)" if earlier else "")
+                                       + "; free room and run it again") from None
         if isinstance(e, OSError) and e.strerror:  # ("[Errno 2] No such file or directory: '/proc/x'")
             raise click.ClickException(f"cannot export to {out}: {e.strerror}"
                                        + (f" ({e.filename})" if e.filename and str(e.filename) != str(out) else "")) \
@@ -880,11 +900,22 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
 
 
 def _export_interrupted(out: str, rows: Any) -> str:
-    """What a Ctrl-C during ``zx export`` left: nothing, or (once every table is in place) the whole export."""
+    """What a Ctrl-C (or SIGTERM) during ``zx export`` left: nothing, or (once every table is in place) the whole
+    export."""
     if rows is None:
-        return f"interrupted: nothing was exported into {out}"
-    return (f"interrupted after the export was complete: {out} holds every table ({len(rows)}) and the data "
+        return f"{interrupted_word()}: nothing was exported into {out}"
+    return (f"{interrupted_word()} after the export was complete: {out} holds every table ({len(rows)}) and the data "
             f"dictionary; only the table of what was written was not printed")
+
+
+def disk_full(e: BaseException) -> bool:
+    """Whether ``e`` (an OSError, or DuckDB's error of a write) is a full disk (ENOSPC)."""
+    import errno
+
+    if isinstance(e, OSError):
+        return e.errno == errno.ENOSPC
+    text = str(e)
+    return "No space left on device" in text or '"errno":"28"' in text.replace(" ", "")
 
 
 def catalog_given(catalog_file: str | None) -> str:
@@ -925,9 +956,10 @@ def update_after_import(ctx: click.Context, svc: Any, catalogs: tuple[Any, ...] 
         if interrupted(e):  # Ctrl-C: the import stands; the file keeps what its last commit wrote
             done = update_was_complete(svc, path)  # (a Ctrl-C in its last commit: it said "was not brought up to
             if done:  # date" of a file that held every event, QA round 31)
-                click.echo(f"interrupted: the matches are imported; {done.removeprefix('interrupted ')}", err=True)
+                word = interrupted_word()
+                click.echo(f"{word}: the matches are imported; {done.removeprefix(word + ' ')}", err=True)
             else:
-                click.echo(advised(f"interrupted: the matches are imported, but the analytics file {path} was not "
+                click.echo(advised(f"{interrupted_word()}: the matches are imported, but the analytics file {path} was not "
                                    f"brought up to date; `zx analytics update{given}` finishes it"), err=True)
             raise click.Abort() from None
         if isinstance(e, (RebuildNeeded, DamagedFile, FileInUse)):  # its message says what to run: "update later"

@@ -19,8 +19,10 @@ def service(ctx: click.Context, *, create: bool = False, write: bool = False):
     from zx_events.application import MatchService
     from zx_events.store import SchemaRefused
 
-    try:
-        return MatchService(ctx.obj["store"], create=create, write=create or write)
+    from .sigterm import opened
+
+    try:  # (closed before the process ends by SIGTERM: its -wal and -shm files stayed beside the store)
+        return opened(MatchService(ctx.obj["store"], create=create, write=create or write))
     except SchemaRefused as e:  # no USAGE on the schema: the grants of this command, which the store cannot tell
         command = _writer(ctx) if write and not create else None
         raise click.ClickException(e.for_command(command) if command else str(e)) from None

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from .options import FORMATS
+from .sigterm import interrupted_word, opened
 from .output import emit, emit_frame, progress, terminal_width
 
 
@@ -100,32 +101,48 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
     (root / MARK).write_text("written by zx demo: a demo run here replaces logs/ and events.* (nothing else)\n",
                              encoding="utf-8")
 
-    files = []
-    with progress(matches * len(every), "simulating") as bar:
-        task = bar.add_task("simulate", total=matches * len(every))
+    files: list[Any] = []
+    svc = None
+    try:  # Ctrl-C, SIGTERM: what the demo left in its folder is said (it said "Aborted!" alone)
+        with progress(matches * len(every), "simulating") as bar:
+            task = bar.add_task("simulate", total=matches * len(every))
 
-        def counted(game: Any):
-            for sim in game.simulate(matches, seed, policy="mixed"):
-                bar.advance(task)
-                yield sim
+            def counted(game: Any):
+                for sim in game.simulate(matches, seed, policy="mixed"):
+                    bar.advance(task)
+                    yield sim
 
-        for game in every:
-            files += list(game.write_files(logs_dir, seed, counted(game), per_file=50))
-    t_sim = time.perf_counter()
+            for game in every:
+                files += list(game.write_files(logs_dir, seed, counted(game), per_file=50))
+        t_sim = time.perf_counter()
 
-    svc = MatchService(str(root / "events.sqlite"))
-    paths = [str(p) for game in every for p in sorted(logs_dir.glob(f"*{game.log_suffix}"))]
-    total = sum(Path(p).stat().st_size for p in paths)
-    with progress(total, "importing", in_bytes=True) as bar:  # the same import as `zx import`
-        task = bar.add_task("import", total=total)
-        outcomes = list(import_files(svc, paths, on_bytes=lambda n: bar.advance(task, n)))
-    events = sum(o.events for o in outcomes)
-    rejected = [str(o.error) for o in outcomes if o.status == "rejected"]
-    if rejected:
-        raise click.ClickException("the simulator wrote logs the engine rejects:\n" + "\n".join(rejected[:5]))
-    t_import = time.perf_counter()
+        svc = opened(MatchService(str(root / "events.sqlite")))
+        paths = [str(p) for game in every for p in sorted(logs_dir.glob(f"*{game.log_suffix}"))]
+        total = sum(Path(p).stat().st_size for p in paths)
+        with progress(total, "importing", in_bytes=True) as bar:  # the same import as `zx import`
+            task = bar.add_task("import", total=total)
+            outcomes = list(import_files(svc, paths, on_bytes=lambda n: bar.advance(task, n)))
+        events = sum(o.events for o in outcomes)
+        rejected = [str(o.error) for o in outcomes if o.status == "rejected"]
+        if rejected:
+            raise click.ClickException("the simulator wrote logs the engine rejects:\n" + "\n".join(rejected[:5]))
+        t_import = time.perf_counter()
 
-    result = update(svc, root / "events.duckdb", rebuild=True)
+        result = update(svc, root / "events.duckdb", rebuild=True)
+    except BaseException as e:
+        from .common import interrupted
+
+        if not interrupted(e):  # (DuckDB's end of a statement Ctrl-C stopped is one too)
+            raise
+        if svc is not None:
+            svc.close()  # (its -wal and -shm files go)
+        if svc is None or not svc.matches_written:  # a store of no match (an empty events.sqlite stayed): removed
+            for name in OWN:  # (this run's: _clear removed an earlier demo's)
+                if name.startswith("events.sqlite"):
+                    (root / name).unlink(missing_ok=True)
+            svc = None
+        click.echo(_demo_interrupted(root, svc), err=True)
+        raise click.Abort() from None
     t_analytics = time.perf_counter()
 
     per_game = {}  # key -> (game, deck win rates, first-player win rates, attacks by target or None)
@@ -180,6 +197,21 @@ def demo_cmd(ctx: click.Context, matches: int, seed: int, out: str, turn: int, f
     line, width = "Next: " + "    |    ".join(steps), terminal_width()
     # a terminal too narrow for the line: one command a line (a command is never cut: it is copied)
     click.echo("\n" + (line if width is None or len(line) <= width else "\n  ".join(["Next:", *steps])), err=True)
+
+
+def _demo_interrupted(root: Path, svc: Any) -> str:
+    """What an interrupted ``zx demo`` left in its folder: the log files written (each whole), the matches
+    imported, whether the analytics file was made; a demo run again replaces them."""
+    logs = root / "logs"
+    written = sum(1 for f in logs.iterdir() if _SIM_LOG.fullmatch(f.name)) if logs.is_dir() else 0
+    left = [f"{written:,} simulated log file{'s' if written != 1 else ''} in {logs}"]
+    if svc is not None:
+        n = svc.matches_written
+        left.append(f"{n:,} match{'es' if n != 1 else ''} imported into {root / 'events.sqlite'}")
+    if (root / "events.duckdb").exists():
+        left.append(f"the analytics file {root / 'events.duckdb'}, not brought up to date")
+    return (f"{interrupted_word()}: the demo was not finished: {root} holds {', '.join(left)}; `zx demo` again "
+            f"replaces them (nothing else there is touched)")
 
 
 def _fitted(text: str, indent: str = "") -> str:

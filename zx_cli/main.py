@@ -53,6 +53,9 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+TAKES_SIGTERM = frozenset({"serve"})  # commands that stop on SIGTERM themselves and end by it (docs/serve.md); every
+# other one takes it as Ctrl-C (zx_cli.sigterm), zx analytics follow too until its own handler is in place
+
 OUTPUT_CLOSED = 141  # the exit status of a process that SIGPIPE ended (128 + 13), as POSIX tools give it
 
 
@@ -89,13 +92,18 @@ class ZXGroup(click.Group):
         order, ``zx replya`` "(Did you mean one of: 'prepare', 'replay'?)". (click's NoSuchCommand, 8.4 on; an
         older click offers none at all.)"""
         try:
-            return super().resolve_command(ctx, args)
+            name, command, rest = super().resolve_command(ctx, args)
         except click.UsageError as e:
             name = getattr(e, "command_name", None)
             if name is None:  # (another usage error: an option before the command, an older click's words)
                 raise
             names = [n for n in self.list_commands(ctx) if not getattr(self.commands.get(n), "hidden", False)]
             raise type(e)(name, possibilities=closest(name, names), ctx=e.ctx) from None
+        if name in TAKES_SIGTERM:  # (stops on it itself, then ends by it: not Ctrl-C's path)
+            from . import sigterm
+
+            sigterm.leave()
+        return name, command, rest
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list of ``zx --help`` without importing the commands not loaded yet: each of
@@ -111,8 +119,16 @@ class ZXGroup(click.Group):
                 formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in listed])
 
     def invoke(self, ctx: click.Context):
+        from . import sigterm
+
         try:
             return self._invoke(ctx)
+        except (click.Abort, KeyboardInterrupt):
+            if not sigterm.terminated():
+                raise  # Ctrl-C: "Aborted!", exit 1 (click)
+            if not sigterm.said():  # SIGTERM: the command's own line said what it kept, else this one
+                click.echo("Aborted! (SIGTERM)", err=True)
+            raise SystemExit(1) from None  # (main ends the process by the signal)
         except OSError as e:
             if e.errno == errno.EPIPE and _writing_output(e):  # (click would exit 1, silently: "a finding" to a
                 raise OutputClosed() from None  # script); not a pipe to a worker process, which is an error
@@ -248,24 +264,15 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
 
     from .output import counted, emit, printable, progress, say
 
-    terminated = False
+    from . import sigterm
+
     svc = made = None  # the store, once opened; what of it this import creates (zx_events.newstore)
     opening = False  # the store is being opened (an interrupt then names it)
     catalog_file = catalog_path if catalog_path and os.path.isfile(catalog_path) else None  # (not a shipped name)
-
-    def term(signum: int, frame: object) -> None:
-        # SIGTERM (systemd, `timeout`, docker stop) ended the import without a word (exit 143), hundreds of
-        # matches stored: it is Ctrl-C's stop now (what was stored stays, the batch under way is not saved,
-        # the message), then the process ends by the signal once the store is closed, as zx serve does
-        nonlocal terminated
-        if os.getpid() != importer:  # a forked worker inherits this handler: it ends as SIGTERM ends it
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
-            return
-        terminated = True
-        raise KeyboardInterrupt
-
-    importer, previous_term = os.getpid(), signal.signal(signal.SIGTERM, term)
+    # SIGTERM (systemd, `timeout`, docker stop) is Ctrl-C's stop (zx_cli.sigterm: what was stored stays, the batch
+    # under way is not saved, the message), then the process ends by the signal once the store is closed; taken
+    # here too for an import run in another program (CliRunner), and given back at its end
+    previous_term = sigterm.take()
     try:  # SIGTERM anywhere in the command (its modules loaded, the logs read, the store opened, the analytics
         # updated after): as Ctrl-C (the handler comes first: SIGTERM while these modules loaded ended it without a word)
         from eventsourcing.persistence import PersistenceError
@@ -344,7 +351,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             except KeyboardInterrupt:  # Ctrl-C: what was stored stays, the batch under way was not saved
                 done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
                 bar.stop()  # (the bar's last line ended first: the line below was glued to it)
-                click.echo(f"{'interrupted (SIGTERM)' if terminated else 'interrupted'}: "
+                click.echo(f"{sigterm.interrupted_word()}: "
                            f"{counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} imported into "
                            f"{svc.store.label} before (the batch under way was not saved); run the import again to "
                            f"finish it: the matches stored are 'unchanged' then", err=True)
@@ -399,27 +406,26 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             sys.exit(1)
     except KeyboardInterrupt:  # outside the import loop (which says how far it got)
         done = svc.matches_written if svc is not None else 0
+        terminated = sigterm.terminated()
         if not terminated and not done:
             raise  # Ctrl-C before anything was stored: "Aborted!" (zx_cli.main.main), as before
         from .analytics import catalog_given
 
         later = with_store(f"; `zx analytics update{catalog_given(catalog_file)}` brings the analytics file up to date"
                            if done and update_analytics else "")
-        click.echo(f"interrupted{' (SIGTERM)' if terminated else ''}: {counted(done, 'match', 'matches')} "
+        click.echo(f"{sigterm.interrupted_word()}: {counted(done, 'match', 'matches')} "
                    f"{'was' if done == 1 else 'were'} imported" + _into(svc, ctx, opening) + later, err=True)
         if not terminated:  # (Ctrl-C after the import, before its analytics update began)
             raise click.Abort() from None
     finally:
-        signal.signal(signal.SIGTERM, previous_term)
+        if not sigterm.terminated():
+            signal.signal(signal.SIGTERM, previous_term)
         if made is not None and svc is not None and svc.matches_written == 0:
             _remove_made_store(svc, made)
-        elif svc is not None and not terminated:  # its connections (the store's "open" lock among them) let go
-            svc.close()  # now, not at the process's end: an import run in a longer-lived process (CliRunner)
-        if terminated:  # ended by SIGTERM, after its message, once the store is closed
-            if svc is not None:
-                svc.close()
-            sys.stderr.flush()
-            signal.raise_signal(signal.SIGTERM)
+        elif svc is not None:  # its connections (the store's "open" lock among them) let go now, not at the
+            svc.close()  # process's end: an import run in a longer-lived process (CliRunner)
+        if sigterm.terminated():  # ended by SIGTERM, after its message, once the store is closed
+            sigterm.end()
 
 
 def _into(svc, ctx: click.Context, opening: bool) -> str:
@@ -630,6 +636,17 @@ def main() -> None:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     _held["nothing"] = False
+    from . import sigterm
+
+    sigterm.take()  # (zx_cli:main took it already, before the command line's modules were imported)
+    try:
+        _run()
+    finally:
+        if sigterm.terminated():  # SIGTERM took Ctrl-C's path: the command cleaned up and said so; it ends by it
+            sigterm.end()
+
+
+def _run() -> None:
     try:
         zx(prog_name="zx")
     except (SystemExit, GeneratorExit):
@@ -646,7 +663,9 @@ def main() -> None:
         sys.exit(OUTPUT_CLOSED)
     except BaseException as e:  # (BaseException: a Rust library's panic reaches Python as one)
         if interrupted(e):  # Ctrl-C outside a command's own handling: as click reports it within one
-            click.echo("Aborted!", err=True)
+            from . import sigterm
+
+            click.echo("Aborted! (SIGTERM)" if sigterm.terminated() else "Aborted!", err=True)
             sys.exit(1)
         if os.environ.get(DEBUG_ENV, "0") not in ("", "0"):
             raise

@@ -445,6 +445,16 @@ def _prepare_failed(svc: Any, e: Exception, prepared: int, total: int) -> str:
     return f"cannot write snapshots to {svc.store.label}: {cause}. {done}; {todo}"
 
 
+def _prepare_interrupted(svc: Any, done: int, total: int, written: int) -> str:
+    """What an interrupted ``zx prepare`` kept (it said "Aborted!" alone): the matches done before the one under
+    way (whose snapshots are one insert: written whole, or not at all), and that a run again goes on."""
+    from .sigterm import interrupted_word
+
+    return (f"{interrupted_word()}: the snapshots of {done:,} of {counted(total, 'match', 'matches')} are "
+            f"written in {svc.store.label} ({counted(written, 'snapshot')} by this run); `zx prepare` goes on from "
+            f"there (the matches prepared are skipped)")
+
+
 PREPARE_COLUMNS = ["matches", "prepared", "up_to_date", "snapshots", "repaired", "damaged", "newer_rules", "seconds"]
 
 
@@ -507,9 +517,10 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
     written = prepared = repaired = 0
     damaged: list[str] = []
     newer: list[str] = []
+    stopped = None  # interrupted before this match (its index)
     with progress(len(targets), "preparing snapshots") as bar:
         task = bar.add_task("prepare", total=len(targets))
-        for m in targets:
+        for done, m in enumerate(targets):
             try:
                 if repair:
                     repaired += replay.repair_snapshots(svc, m) > 0
@@ -522,10 +533,16 @@ def prepare_cmd(ctx: click.Context, matches: tuple[str, ...], repair: bool, fmt:
             except ZXError as e:  # DamagedMatch: an event missing or undecodable
                 damaged.append(m)
                 say(bar, f"{m}: {e}")
+            except KeyboardInterrupt:  # Ctrl-C, SIGTERM: each match's snapshots are written whole (one insert)
+                stopped = done
+                break
             else:
                 written += n
                 prepared += n > 0
             bar.advance(task)
+    if stopped is not None:  # (said below the bar's last line)
+        click.echo(_prepare_interrupted(svc, stopped, len(targets), written), err=True)
+        raise click.Abort()
     row = {"matches": len(targets), "prepared": prepared,
            "up_to_date": len(targets) - prepared - len(damaged) - len(newer), "snapshots": written,
            "repaired": repaired, "damaged": len(damaged), "newer_rules": len(newer),

@@ -78,6 +78,7 @@ def simulate_cmd(ctx: click.Context, game, matches: int, seed: int, out: str, de
         click.echo(f"warning: --policy {policy}: the {game.name} simulator plays only "
                    f"{' and '.join(game.simulate_policies)}; these matches are played so", err=True)
     files = []
+    stopped = False
     start = time.perf_counter()
     with progress(matches, "simulating") as bar:
         task = bar.add_task("simulate", total=matches)
@@ -110,11 +111,31 @@ def simulate_cmd(ctx: click.Context, game, matches: int, seed: int, out: str, de
             files = list(rows())
         except OSError as e:
             raise click.ClickException(f"cannot write to {out}: {e}") from None
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM: it said "Aborted!" alone over the files it had written
+            stopped = True  # (said below the bar's last line)
         finally:  # an error (or Ctrl-C) before a file was written leaves no empty directory of ours behind
             if made and not files and Path(out).is_dir() and not any(Path(out).iterdir()):
                 Path(out).rmdir()
+    if stopped:
+        click.echo(_simulate_interrupted(out, written, -(-matches // per_file), min(written * per_file, matches)),
+                   err=True)
+        raise click.Abort()
     elapsed = time.perf_counter() - start
     emit(files, fmt, COLUMNS)
     rate = matches / elapsed if elapsed > 0 else float("inf")
     click.echo(f"{counted(matches, 'match', 'matches')} in {counted(len(files), 'file')} in {out} "
                f"({rate:.0f} matches/s)", err=True)
+
+
+def _simulate_interrupted(out: str, written: int, total: int, matches: int) -> str:
+    """What an interrupted ``zx simulate`` kept: the log files written before (each whole: written to a temporary
+    file, then moved onto its name), none of the rest."""
+    import shlex
+
+    from .sigterm import interrupted_word
+
+    if not written:
+        return f"{interrupted_word()}: no log file was written in {out} (of {counted(total, 'file')})"
+    return (f"{interrupted_word()}: {written:,} of {counted(total, 'log file')} {'was' if written == 1 else 'were'} "
+            f"written in {out}, each whole ({counted(matches, 'match', 'matches')}); the rest were not: `zx import "
+            f"{shlex.quote(out)}` imports only those, and the same command again writes them all (the same seed: the same files)")

@@ -21,7 +21,8 @@ def become_worker(parent: int) -> None:
     and stderr), and leave Ctrl-C to the parent, which stops its workers and says so once (each
     worker would print its own KeyboardInterrupt traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held by ctrl_c_held while it was forked
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the parent's, zx_cli.sigterm, is Ctrl-C's path: its own)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # held by ctrl_c_held meanwhile
     try:
         import ctypes
 
@@ -37,8 +38,9 @@ def ctrl_c_held() -> Iterator[None]:
     """Around the start of a worker process: SIGINT held back (blocked), so that a Ctrl-C lands neither
     in the child before ``become_worker`` ignores it nor in the at-fork handlers of the parent (either
     printed "Exception ignored in ... KeyboardInterrupt" with a traceback, 1 Ctrl-C in 40 during an
-    analytics update). A Ctrl-C meanwhile reaches the parent when it ends: the ordinary interrupt."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    analytics update). A Ctrl-C meanwhile reaches the parent when it ends: the ordinary interrupt. SIGTERM too,
+    which ``zx`` takes as Ctrl-C (``zx_cli.sigterm``)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         yield
     finally:
