@@ -80,7 +80,11 @@ def opened(closeable: Any) -> Any:
     """``closeable`` (a store's service) is closed before the process ends by SIGTERM, if it is still open (the
     end by the signal skips the interpreter's own finalization, which closes a SQLite store and removes its -wal
     and -shm files)."""
-    _state["opened"].append(closeable)
+    import weakref
+
+    opened = _state["opened"]
+    opened[:] = [ref for ref in opened if ref() is not None]  # (a process running many commands, CliRunner's:
+    opened.append(weakref.ref(closeable))  # not every service it ever opened kept alive)
     return closeable
 
 
@@ -89,9 +93,10 @@ def end() -> None:
     the signal (exit 143 in a shell; a caller sees it killed by SIGTERM)."""
     import gc
 
-    for closeable in reversed(_state["opened"]):
+    for ref in reversed(_state["opened"]):
+        closeable = ref()
         try:
-            if not getattr(closeable, "_closed", False):
+            if closeable is not None and not getattr(closeable, "_closed", False):
                 closeable.close()
         except BaseException:  # noqa: BLE001 - (closing at the end: what could not be closed ends with the process)
             pass
