@@ -265,6 +265,7 @@ def test_zx_serve_with_the_catalog_masks_the_files_names_in_views_lists_and_the_
             f"{match} replay page": c.get(f"/matches/{match}/replay", params={"as": seat}),
             f"{match} match": c.get(f"/api/matches/{match}"),
             f"{match} match page": c.get(f"/matches/{match}"),
+            f"{match} audit": c.get(f"/api/audit/{match}"),
         })
     for what, answer in answers.items():
         assert answer.status_code == 200, (what, answer.text[:300])
@@ -300,3 +301,26 @@ def test_the_judges_server_given_the_file_shows_its_names(store):
     with TestClient(create_app(store["store"], analytics=store["analytics"]), raise_server_exceptions=False) as c:
         # without the file (as before): the residual risk docs/security.md names
         assert P1_DECK in {m["p1_deck"] for m in c.get("/api/matches").json()["matches"]}
+
+
+def test_each_worker_of_zx_serve_workers_reads_the_files_again_and_uses_them_only_with_the_same_content(
+        store, monkeypatch, tmp_path, caplog):
+    """``zx serve --workers N --catalog FILE``: each worker builds its app from the environment (``app_from_env``),
+    the files zx serve used by path and SHA-256; a file changed since is not used (a line in the server's log)."""
+    import shutil
+
+    from zx_events.games import load_catalogs
+    from zx_web.app import ENV_ANALYTICS, ENV_CATALOGS, ENV_STORE, app_from_env
+
+    sha = next(iter(load_catalogs(store["file"]).values())).sha256
+    later = tmp_path / "jp-cards.csv"  # (a copy: the module's file stays as the other tests read it)
+    shutil.copy(store["file"], later)
+    monkeypatch.setenv(ENV_STORE, store["store"])
+    monkeypatch.setenv(ENV_ANALYTICS, store["analytics"])
+    for content, deck in ((_catalog(), "[card]軸"), (_catalog(changed=True), P1_DECK)):
+        later.write_text(content, encoding="utf-8")
+        monkeypatch.setenv(ENV_CATALOGS, json.dumps([[str(later), sha]]))
+        with TestClient(app_from_env(), raise_server_exceptions=False) as c:
+            view = c.get(f"/api/matches/{FIDELITY_ID}/view", params={"as": "P2"}).json()
+            assert view["players"]["P1"]["deck_name"] == deck
+    assert f"--catalog {later} is not used (its content changed since the server started)" in caplog.text
