@@ -180,6 +180,9 @@ def _card_names(game_key: str, name: str | None, sha256: str | None, given: Any 
                                                      withheld=warning is not None), warning)
 
 
+card_names.cache_clear = _card_names.cache_clear  # type: ignore[attr-defined]  # (it was the cached function)
+
+
 def names_for(match: Match, catalogs: Any = ()) -> CardNames:
     """The card names of ``match`` (``card_names`` of the catalog its Started event pinned; ``catalogs``: the
     catalog files the user gave)."""
