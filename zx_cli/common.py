@@ -119,8 +119,8 @@ def warn_unused_references(references: object, given: dict[str, str | None], use
                              f"it was not used"), err=True)
 
 
-VIEW_CATALOG_HELP = ("A catalog file matches were imported with (zx import --catalog FILE; the same format): a stored match "
-                     "checked against its content (SHA-256) gets its card names from it, which every seat but the "
+VIEW_CATALOG_HELP = ("A catalog file matches were imported with (zx import --catalog FILE; the same format): a stored "
+                     "match checked against its content (SHA-256) gets its card names from it, which every seat but the "
                      "judge's sees masked (docs/security.md, section 5). Repeatable. A file no stored match here was "
                      "checked against is not used: a warning says so.")
 
