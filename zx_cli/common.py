@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import click
 
 from zx_events.advice import with_given
@@ -117,6 +119,54 @@ def warn_unused_references(references: object, given: dict[str, str | None], use
         name = games.get(game).name.split(" ")[0]
         click.echo(printable(f"warning: --{option} {given[option]}: no {what} is {name} (the game of this {option}); "
                              f"it was not used"), err=True)
+
+
+VIEW_CATALOG_HELP = ("A catalog file matches were imported with (zx import --catalog FILE; the same format): a stored "
+                     "match checked against its content (SHA-256) gets its card names from it, which every seat but the "
+                     "judge's sees masked (docs/security.md, section 5). Repeatable. A file no stored match here was "
+                     "checked against is not used: a warning says so.")
+
+
+def view_catalogs_option(help: str = VIEW_CATALOG_HELP) -> Callable:
+    """``--catalog FILE`` (repeatable) of the commands that show stored matches (zx replay, zx view, zx report, zx
+    serve): the catalog files their matches were imported with (``given_catalogs``)."""
+    return click.option("--catalog", "catalog_files", multiple=True, metavar="FILE", help=help)
+
+
+def given_catalogs(paths: tuple[str, ...]) -> tuple:
+    """Each ``--catalog FILE`` read as ``zx import --catalog`` reads it (``games.load_catalogs``: the same format
+    and SHA-256); a bad one is an error naming it and its line, before the store is opened. A stored name is never
+    read as a file: only the files the user gives are (docs/security.md, section 5)."""
+    from zx_events.games import load_catalogs
+
+    out = []
+    for p in paths:
+        try:
+            out += load_catalogs(p).values()
+        except ZXError as e:
+            raise click.ClickException(str(e)) from None  # (as zx import words it: FILE:LINE)
+    return tuple(out)
+
+
+def used_catalogs(given: tuple[str, ...], catalogs: tuple, pinned: set, nobody: str = "no stored match was",
+                  then: str = "it was not used") -> tuple:
+    """The ``catalogs`` (read from ``given``, each ``--catalog FILE``) that a stored match pinned (``pinned``: their
+    (game key, SHA-256), ``replay.pinned_catalogs``); a warning on stderr for each other one: it is not used, as zx
+    import and zx analytics update warn of a catalog no match of theirs is of, or was checked against. ``nobody``:
+    the subject of the warning (``match 'M' was not``); ``then``: what becomes of the file."""
+    from zx_events import games
+
+    from .output import printable
+
+    out = []
+    for arg, cat in zip(given, catalogs):
+        if (cat.game, cat.sha256) in pinned:
+            out.append(cat)
+            continue
+        click.echo(printable(f"warning: --catalog {arg}: {nobody} checked against it (catalog {cat.name}, sha256 "
+                             f"{cat.sha256[:16]}, {games.get(cat.game).name.split(' ')[0]}); {then} (a "
+                             f"catalog file is for the matches imported with it: zx import --catalog FILE)"), err=True)
+    return tuple(out)
 
 
 class GameKey(click.ParamType):

@@ -13,7 +13,7 @@ from zx_events.errors import ZXError
 from zx_events.freetext import SHOWN_CELLS, cut_cells
 from zx_events.seats import JUDGE
 
-from .common import Seat, service
+from .common import Seat, given_catalogs, service, used_catalogs, view_catalogs_option
 from .options import FORMATS, format_option
 from .output import Printable, counted, emit, json_text, output_closed, printable, progress, say, terminal_width
 
@@ -78,9 +78,10 @@ def _warn_if_tampered(svc, match_id: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="table: the board drawn; json: the state (one JSON object per step with --to/--step); "
                    "csv: one row per card or hidden zone.")
+@view_catalogs_option()
 @click.pass_context
 def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | None, to: int | str | None,
-               interactive: bool, perspective: str, fmt: str) -> None:
+               interactive: bool, perspective: str, fmt: str, catalog_files: tuple[str, ...]) -> None:
     """Replay a stored match: the board and both players' zones at any moment, from any seat.
 
     \b
@@ -88,7 +89,8 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
       zx replay sim-2026-0003 --turn 5 --as P1
 
     Without --turn/--event/--to/--step it shows the final state. Violations recorded by
-    `zx import --accept-violations` are shown at the step where they happened.
+    `zx import --accept-violations` are shown at the step where they happened. A match imported
+    with a catalog file names its cards only when given that file (--catalog FILE).
     """
     from zx_events import replay
     from zx_events.seats import parse_perspective
@@ -98,6 +100,7 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     if to is not None and interactive:
         raise click.UsageError("give --to or --step, not both")
     perspective = parse_perspective(perspective)
+    catalogs = given_catalogs(catalog_files)  # (a bad file: its FILE:LINE error, before the store is opened)
     svc = service(ctx)
     try:
         _warn_if_tampered(svc, match_id)
@@ -114,8 +117,13 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     from zx_events.pins import view_warnings
 
     first = hist.state_at(1)
+    if catalogs:  # the file the match was checked against names its cards; another is not used (a warning)
+        pin = first.catalog or {}
+        pinned = {(replay.game_of(first).key, pin.get("sha256"))}
+        hist = replay.history_of(hist.match_id, hist.events,
+                                 used_catalogs(catalog_files, catalogs, pinned, f"match {match_id!r} was not"))
     # the catalog's, then each fixture's the match pinned that is not at hand (X610Z: a board file: no map)
-    for warning in (replay.names_for(first).warning, *view_warnings(replay.game_of(first), first)):
+    for warning in (hist.names(first).warning, *view_warnings(replay.game_of(first), first)):
         if warning:
             click.echo(printable(f"warning: {warning}"), err=True)
     out = Output(fmt, replay.game_of(first))

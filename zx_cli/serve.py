@@ -9,9 +9,9 @@ from typing import Any, Iterator
 
 import click
 
-from .analytics import (CATALOG_HELP, analytics_option, filter_options, load_given_catalogs, resolve_analytics_path,
-                        run_update, warn_unused_catalogs)
-from .common import MAX_WORKERS, OutputFile, cannot_open, interrupted, with_store
+from .analytics import analytics_option, filter_options, resolve_analytics_path, run_update
+from .common import (MAX_WORKERS, OutputFile, cannot_open, given_catalogs, interrupted, used_catalogs,
+                     view_catalogs_option, with_store)
 from .common import given_store as given_store_of
 from .options import written_option
 from .output import counted, emit_written
@@ -162,6 +162,36 @@ def _supervisor() -> Any:
     return Supervisor
 
 
+def _given_catalogs_used(backend: Any, given: tuple[str, ...], catalogs: tuple[Any, ...],
+                         follow: bool = False) -> tuple[Any, ...]:
+    """Of the catalog files given (``--catalog FILE``, read as ``catalogs``), the ones a stored match was checked
+    against (by game and SHA-256: ``replay.pinned_catalogs``), now the ``backend``'s: the views of those matches
+    name their cards by them, the list and the dashboard mask their names too. A warning for each other one; with
+    ``follow`` (zx serve --follow) it is kept all the same, for the matches imported with it while serving."""
+    from zx_events.errors import ZXError
+    from zx_events.replay import pinned_catalogs
+
+    if not catalogs:
+        return ()
+    try:
+        pinned = pinned_catalogs(backend.svc)
+    except ZXError as e:
+        backend.close()
+        raise click.ClickException(e.message) from None
+    except Exception as e:  # a store that cannot be read is a user error, not a traceback
+        backend.close()
+        if interrupted(e):
+            raise click.Abort() from None
+        raise cannot_open(backend.svc.store.url, e) from None
+    if follow:
+        used_catalogs(given, catalogs, pinned, "no stored match was yet",
+                      "it is used only for the matches imported with it while serving")
+        backend.catalogs = catalogs
+    else:
+        backend.catalogs = used_catalogs(given, catalogs, pinned)
+    return backend.catalogs
+
+
 def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False, deck_lists: bool = False) -> Any:
     from zx_web.app import open_backend
     from zx_events.errors import ZXError
@@ -242,8 +272,12 @@ def _loopback(host: str) -> bool:
               help="Bring the analytics file up to date, then keep it so while serving: the server is the file's one "
                    "writer and projects the matches imported meanwhile within seconds (as zx analytics follow), "
                    "no restart needed. One server process only (not with --workers N).")
-@click.option("--catalog", "catalog_files", multiple=True, metavar="FILE",
-              help="With --update or --follow: a c" + CATALOG_HELP[3:])
+@view_catalogs_option(
+    "A catalog file matches were imported with (zx import --catalog FILE; the same format): a stored match checked "
+    "against its content (SHA-256) gets its card names from it in its views, which every seat but the judge's sees "
+    "masked, the match list and the dashboard mask its names, and --update and --follow take its colours, names and "
+    "archetypes for the analytics (docs/security.md, section 5). Repeatable. A file no stored match was checked "
+    "against is not used: a warning says so.")
 @analytics_option
 @click.pass_context
 def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists: bool, workers: int,
@@ -288,21 +322,18 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         raise click.UsageError("--follow needs one server process: it writes the analytics file, which DuckDB then "
                                "lets no other process read, the other workers included; drop --workers (or "
                                "serve with --workers N and update the file between runs: --update)")
-    if catalog_files and not (update or follow):  # (the server never writes the file otherwise: nothing would use it)
-        raise click.UsageError("--catalog is for the analytics updates of --update or --follow: add one of them, or "
-                               "run `zx analytics update --rebuild --catalog FILE` before serving")
-    catalogs = load_given_catalogs(catalog_files)  # (a bad file: its FILE:LINE error, before anything is opened)
+    catalogs = given_catalogs(catalog_files)  # (a bad file: its FILE:LINE error, before anything is opened)
     backend = _backend(ctx, analytics_path, judge=judge, deck_lists=deck_lists)
     if follow and backend.svc.store.kind == "memory":
         backend.close()
         raise click.UsageError("--follow: a memory: store lives only in this process: no match can be imported into "
                                "it while serving")
+    used = _given_catalogs_used(backend, catalog_files, catalogs, follow)  # (a warning for each other one)
     if update or follow:
-        try:
+        try:  # (every file given: with --follow, a match imported while serving may be checked against one)
             result = run_update(backend.svc, backend.analytics_path, catalogs=catalogs)
         except AnalyticsError as e:
             raise click.ClickException(str(e)) from None
-        warn_unused_catalogs(result, catalog_files, catalogs)
         click.echo(f"analytics: {counted(result.events, 'event')}, {counted(result.matches, 'match', 'matches')} "
                    f"projected into "
                    f"{backend.analytics_path}", err=True)
@@ -374,14 +405,18 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
     if workers > 1:  # each process builds its own app from the environment (zx_web.app.app_from_env)
         import os
 
-        from zx_web.app import (ENV_ANALYTICS, ENV_DECK_LISTS, ENV_GIVEN_ANALYTICS, ENV_GIVEN_STORE, ENV_HOSTS, ENV_JUDGE,
-                             ENV_STORE, ENV_SUPERVISOR)
+        import json
+
+        from zx_web.app import (ENV_ANALYTICS, ENV_CATALOGS, ENV_DECK_LISTS, ENV_GIVEN_ANALYTICS, ENV_GIVEN_STORE,
+                                ENV_HOSTS, ENV_JUDGE, ENV_STORE, ENV_SUPERVISOR)
 
         given_store, given_analytics = given_store_of(ctx)  # (the advice of every worker: zx_web.app.app_from_env)
         os.environ.update({ENV_STORE: backend.svc.store.url, ENV_ANALYTICS: str(backend.analytics_path),
                            ENV_JUDGE: "1" if judge else "0", ENV_DECK_LISTS: "1" if deck_lists else "0",
                            ENV_HOSTS: ",".join(hosts or ()), ENV_GIVEN_STORE: given_store or "",
-                           ENV_GIVEN_ANALYTICS: given_analytics or "", ENV_SUPERVISOR: str(os.getpid())})
+                           ENV_GIVEN_ANALYTICS: given_analytics or "", ENV_SUPERVISOR: str(os.getpid()),
+                           ENV_CATALOGS: json.dumps([[os.path.abspath(path), cat.sha256]
+                                                     for path, cat in zip(catalog_files, catalogs) if cat in used])})
         backend.close()
         config = uvicorn.Config("zx_web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                                 log_level="warning", access_log=False, **long_requests)
@@ -467,11 +502,16 @@ def _report_filters(f: Any) -> Any:
 @_report_filters
 @click.option("--min-games", type=click.IntRange(min=1), default=30, show_default=True,
               help="Rows resting on fewer games are drawn in grey.")
+@view_catalogs_option(
+    "A catalog file matches were imported with (zx import --catalog FILE; the same format): when a stored match was "
+    "checked against its content (SHA-256), its names are masked in the event, player and deck names the report "
+    "shows, as the shipped catalogs' are (docs/security.md, section 5). Repeatable. A file no stored match was "
+    "checked against is not used: a warning says so. (Its colours and archetypes: zx analytics update --catalog FILE.)")
 @analytics_option
 @written_option
 @click.pass_context
 def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists: bool, min_games: int,
-               analytics_path: str | None, fmt: str, **given: Any) -> None:
+               catalog_files: tuple[str, ...], analytics_path: str | None, fmt: str, **given: Any) -> None:
     """Write the metagame dashboard as one self-contained HTML file (charts inline, no server, no network).
 
     \b
@@ -494,16 +534,19 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     path = Path(out)
+    catalogs = given_catalogs(catalog_files)  # (a bad file: its FILE:LINE error, before anything is opened)
     store = _store(ctx, "reporting on")  # (before the analytics file: it is the store's by default)
     analytics = resolve_analytics_path(ctx, analytics_path)
     backend = _backend(ctx, analytics_path, deck_lists=deck_lists)  # "no store", "no analytics file" before "-o
-    try:  # FILE exists: give --force" (nothing is written either way)
+    _given_catalogs_used(backend, catalog_files, catalogs)  # FILE exists: give --force" (nothing is written either way)
+    try:
         fresh = backend.freshness()  # the analytics file: there, of this version, built from this store, current
         if not fresh.ok:
             raise WebError(503, fresh.message or "the analytics file cannot be used")
         check_writable(path, force, read_files(
             store, (analytics, f"the analytics file {analytics}"),
-            (f"{analytics}.wal", f"the analytics file's write-ahead log {analytics}.wal")))
+            (f"{analytics}.wal", f"the analytics file's write-ahead log {analytics}.wal"),
+            *((f, f"the catalog {f}") for f in catalog_files)))
         text = render_dashboard(backend, filters.params(), min_games, live=False, title=title)
         game = shown_game(backend, filters.game)
     except WebError as e:

@@ -9,7 +9,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import OutputFile, Seat
+from .common import OutputFile, Seat, given_catalogs, used_catalogs, view_catalogs_option
 from .options import written_option
 from .output import emit_written, printable
 
@@ -28,10 +28,11 @@ def default_path(match_id: str, seats: list[str]) -> Path:
 @click.option("-o", "--output", "--out", "output", type=OutputFile(), default=None,
               metavar="FILE.html", help="Where to write the page (default: MATCH-SEAT.html here).")
 @click.option("--force", is_flag=True, help="Overwrite FILE.html if it exists.")
+@view_catalogs_option()
 @written_option
 @click.pass_context
 def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: str | None, force: bool,
-             fmt: str) -> None:
+             catalog_files: tuple[str, ...], fmt: str) -> None:
     """Write a stored match as one HTML file that replays it in any browser, from the seats chosen.
 
     \b
@@ -41,7 +42,8 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     The file is self-contained (nothing is fetched when it opens) and holds only what its seats may
     see at every event; step with the buttons, the arrow keys, the slider or a click on an event, and
     share a moment with the address (#e=57). Prints the path written (--format json|csv: a row
-    with its size, match and seats).
+    with its size, match and seats). A match imported with a catalog file names its cards only
+    when given that file (--catalog FILE).
     """
     from zx_web.viewer import ViewerError, page, parse_seats, shared_warning, viewer_data
     from zx_events.replay import last_seq
@@ -53,12 +55,16 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     except ViewerError as e:
         raise click.UsageError(str(e)) from None
     path = Path(output) if output else default_path(match_id, chosen)
+    catalogs = given_catalogs(catalog_files)  # (a bad file: its FILE:LINE error, before the store is opened)
     svc = service(ctx)  # the store, then the match, then the file written: "there is no store", "unknown match"
     try:  # are not hidden behind "FILE exists: give --force" (nothing is written either way)
         last_seq(svc, match_id)
-        check_writable(path, force, read_files(ctx.obj["store"]), None if output else
+        check_writable(path, force, read_files(ctx.obj["store"], *((f, f"the catalog {f}") for f in catalog_files)),
+                       None if output else
                        f"the file zx view writes for match {match_id!r} as {', '.join(chosen)} when -o names none")
-        page_data = viewer_data(svc, match_id, chosen)
+        if catalogs:  # the file the match was checked against names its cards; another is not used (a warning)
+            catalogs = used_catalogs(catalog_files, catalogs, _pinned(svc, match_id), f"match {match_id!r} was not")
+        page_data = viewer_data(svc, match_id, chosen, catalogs=catalogs)
     except (ZXError, ViewerError) as e:
         raise click.ClickException(getattr(e, "message", None) or str(e)) from None
     finally:
@@ -71,3 +77,12 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     if shared_warning(chosen):  # a file for several seats: the seat that sees least is shown more (its banner)
         click.echo(f"warning: {shared_warning(chosen)}", err=True)
     emit_written(fmt, {"file": str(path), "bytes": len(data), "match": match_id, "seats": chosen})
+
+
+def _pinned(svc, match_id: str) -> set:
+    """The (game key, SHA-256) of the catalog the stored match was checked against (its Started event's pin)."""
+    from zx_events.replay import game_of, state_at
+
+    first = state_at(svc, match_id, 1)
+    pin = first.catalog or {}
+    return {(game_of(first).key, pin.get("sha256"))}

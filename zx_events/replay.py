@@ -126,20 +126,43 @@ def game_of(match: Any) -> Any:
     raise ZXError(f"{type(match).__name__} is the match of no installed game")
 
 
+def given_for(game_key: str, sha256: Any, catalogs: Any = ()) -> Any:
+    """The one of ``catalogs`` (catalog files the user gave: ``zx replay --catalog FILE``, read by
+    ``games.load_catalogs``) of game ``game_key`` whose content's SHA-256 is ``sha256`` (a stored match's pin),
+    else None. A file is used for a match exactly when it holds the content the match pinned at import; a
+    stored name is never read as a file (docs/security.md, section 5)."""
+    if not isinstance(sha256, str) or not sha256:
+        return None
+    for cat in catalogs or ():
+        if getattr(cat, "game", None) == game_key and getattr(cat, "sha256", None) == sha256:
+            return cat
+    return None
+
+
+def card_names(game_key: str, name: str | None, sha256: str | None, catalogs: Any = ()) -> CardNames:
+    """Card names from the catalog a match was checked against; a warning when it changed or is gone.
+    ``catalogs``: the catalog files the user gave (``--catalog FILE``): the one holding the pinned content
+    (``given_for``) gives the names of a match checked against a catalog file."""
+    return _card_names(game_key, name, sha256, given_for(game_key, sha256, catalogs))
+
+
 @lru_cache(maxsize=16)
-def card_names(game_key: str, name: str | None, sha256: str | None) -> CardNames:
-    """Card names from the catalog a match was checked against; a warning when it changed or is gone."""
+def _card_names(game_key: str, name: str | None, sha256: str | None, given: Any = None) -> CardNames:
+    public = games.get(game_key).public_names
+    if given is not None:  # the file the match was checked against, given by the user: its names, its messages masked
+        names = dict(given.names)
+        return CardNames(MappingProxyType(names),
+                         Masker([w for w in (*names, *names.values()) if w not in public]), None)
     try:
         cat = games.get(game_key).load_catalog(name or None, files=False)  # a stored name: never a file
     except ZXError as e:
         shipped = games.get(game_key).catalog_names()
         words: list[str] = []
-        if name and name not in shipped:  # (it said "a catalog file is given with --catalog FILE", an option zx
-            # replay does not have)
-            why = ("not a shipped catalog: the match was checked against a catalog file, which a stored "
-                   "match never makes zx read (docs/security.md, section 5)")
+        if name and name not in shipped:
+            why = ("not a shipped catalog: the match was checked against a catalog file, which a stored match never "
+                   "makes zx read (docs/security.md, section 5); give that file with --catalog FILE")
             # its names unknown: free text is masked with every shipped catalog's (a venue's copy of one)
-            words = [w for n in shipped for w in card_names(game_key, n, None).mask.words]
+            words = [w for n in shipped for w in _card_names(game_key, n, None).mask.words]
         else:
             why = e.message
         # its violation messages name cards by its names: withheld from every seat but the judge (seats.engine_message)
@@ -153,15 +176,34 @@ def card_names(game_key: str, name: str | None, sha256: str | None) -> CardNames
 
         warning = (f"{changed('catalog', name, sha256, cat.sha256)}: card names are today's and may differ from the "
                    f"match's, violation messages are shown to the judge only")
-    public = games.get(game_key).public_names
     return CardNames(MappingProxyType(names), Masker([w for w in (*names, *names.values()) if w not in public],
                                                      withheld=warning is not None), warning)
 
 
+card_names.cache_clear = _card_names.cache_clear  # type: ignore[attr-defined]  # (it was the cached function)
 
-def names_for(match: Match) -> CardNames:
+
+def names_for(match: Match, catalogs: Any = ()) -> CardNames:
+    """The card names of ``match`` (``card_names`` of the catalog its Started event pinned; ``catalogs``: the
+    catalog files the user gave)."""
     ref = match.catalog or {}
-    return card_names(game_of(match).key, ref.get("name"), ref.get("sha256"))
+    return card_names(game_of(match).key, ref.get("name"), ref.get("sha256"), catalogs)
+
+
+def pinned_catalogs(svc: Any) -> set[tuple[str, str]]:
+    """The (game key, SHA-256) of the catalog each stored match was checked against (its Started event's pin): which
+    of the catalog files given to a command (``--catalog FILE``) a stored match of it uses (``given_for``)."""
+    from zx_events.summaries import TOPICS_STARTED
+
+    out: set[tuple[str, str]] = set()
+    for n in svc.notifications(list(TOPICS_STARTED)):
+        try:
+            ref = svc.mapper.fields(n.state).get("catalog")
+            if isinstance(ref, Mapping) and isinstance(ref.get("sha256"), str):
+                out.add((games.topic_key(n.topic), ref["sha256"]))
+        except Exception:  # a payload that cannot be read (an altered store): zx verify names it; it pins nothing here
+            continue
+    return out
 
 
 # ---------------------------------------------------------------------- reading the store
@@ -761,16 +803,17 @@ def seat(perspective: str) -> str:
 
 @_service
 def view_at(svc: Any, match_id: str, *, seq: int | None = None, turn: int | None = None,
-            perspective: str = JUDGE) -> MatchView:
+            perspective: str = JUDGE, catalogs: Any = ()) -> MatchView:
     """The state after event ``seq``, or at the start of ``turn`` (one of them, or neither: the end), as
-    ``perspective`` (``PERSPECTIVES``; else ``ValueError``) sees it."""
+    ``perspective`` (``PERSPECTIVES``; else ``ValueError``) sees it. ``catalogs``: catalog files
+    (``games.load_catalogs``), the one the match was checked against naming its cards (``card_names``)."""
     seat(perspective)
     if seq is not None and turn is not None:
         raise ValueError(f"give seq or turn, not both (seq={seq}, turn={turn})")
     if turn is not None:
         seq = turn_seq(svc, match_id, turn)
     match = state_at(svc, match_id, seq)
-    cn = names_for(match)
+    cn = names_for(match, catalogs)
     # the match's length, as zx replay, the server and the viewer give it (it was None here)
     last = match.version if seq is None else last_seq(svc, match_id)
     return game_of(match).build_view(match, perspective, cn.names, mask=cn.mask, last_seq=last)
@@ -824,6 +867,12 @@ class History:
     events: tuple[Any, ...]  # decoded domain events, seq order (events[i] has seq i + 1)
     bounds: tuple[tuple[int, int], ...]  # per step: (first seq, last seq)
     turns: tuple[int, ...]  # turns[N - 1] = seq of turn N's TurnStarted
+    # catalog files the user gave (--catalog FILE): the one holding the content the match pinned names its cards
+    catalogs: tuple[Any, ...] = ()
+
+    def names(self, match: Match) -> CardNames:
+        """``names_for(match)`` with this history's catalog files."""
+        return names_for(match, self.catalogs)
 
     @property
     def last_seq(self) -> int:
@@ -873,7 +922,7 @@ class History:
             raise OutOfRange(f"events {first}..{last} are not of one step (step {index}: {lo}..{hi})")
         match = project(None, self.events[: lo - 1]) if lo > 1 else None  # (the state before the step)
         return _step(index, self.events[lo - 1: last], match, perspective,
-                     names_for(match) if match is not None else None, self.last_seq,
+                     self.names(match) if match is not None else None, self.last_seq, self.catalogs,
                      whole=self.events[lo - 1: hi], first=first)[0]
 
     def steps(self, perspective: str = JUDGE, start: int = 0, stop: int | None = None) -> Iterator[Step]:
@@ -884,15 +933,16 @@ class History:
             return
         first = self.bounds[start][0]
         match = project(None, self.events[: first - 1]) if first > 1 else None
-        cn: CardNames | None = names_for(match) if match is not None else None
+        cn: CardNames | None = self.names(match) if match is not None else None
         for index in range(start, stop):
             lo, hi = self.bounds[index]
-            step, match, cn = _step(index, self.events[lo - 1: hi], match, perspective, cn, self.last_seq)
+            step, match, cn = _step(index, self.events[lo - 1: hi], match, perspective, cn, self.last_seq,
+                                    self.catalogs)
             yield step
 
 
 def _step(index: int, events: Any, match: Match | None, perspective: str, cn: CardNames | None, last: int,
-          whole: Any = None, first: int | None = None) -> tuple[Step, Match, CardNames]:
+          catalogs: Any = (), whole: Any = None, first: int | None = None) -> tuple[Step, Match, CardNames]:
     """A step of ``events`` (from the step's first, ``whole``: the whole step, where its record is, when
     ``events`` is its start), projected one by one onto ``match``, the state before them (None: before the
     Started event), which it moves on; those from seq ``first`` (default: all) are shown. Each event is seen as
@@ -919,7 +969,7 @@ def _step(index: int, events: Any, match: Match | None, perspective: str, cn: Ca
         if before is None:  # the Started event: nothing before it
             match = project(None, (e,))
         if cn is None:
-            cn = names_for(match)
+            cn = names_for(match, catalogs)
         if game is None:
             game = game_of(match)
             players = seat_players(match, perspective, cn.mask)  # (the names of the header, as the board shows them)
@@ -1053,15 +1103,17 @@ def verify_match(svc: Any, match_id: str, rows: Any = None) -> Any:
 
 
 @_service
-def load_history(svc: Any, match_id: str) -> History:
+def load_history(svc: Any, match_id: str, catalogs: Any = ()) -> History:
+    """The stored match's ``History``; ``catalogs``: catalog files the user gave (``History.catalogs``)."""
     rows = stored_events(svc, match_id)
     if not rows:
         raise unknown(svc, match_id)
-    return history_of(match_id, tuple(decoded(svc, match_id, rows)))
+    return history_of(match_id, tuple(decoded(svc, match_id, rows)), catalogs)
 
 
-def history_of(match_id: str, events: tuple[Any, ...]) -> History:
-    """A match's decoded events (seq order, from 1) grouped into steps, with its turn starts."""
+def history_of(match_id: str, events: tuple[Any, ...], catalogs: Any = ()) -> History:
+    """A match's decoded events (seq order, from 1) grouped into steps, with its turn starts (``catalogs``:
+    ``History.catalogs``)."""
     bounds: list[tuple[int, int]] = []
     current: Any = object()
     for e in events:
@@ -1073,11 +1125,12 @@ def history_of(match_id: str, events: tuple[Any, ...]) -> History:
             bounds.append((seq, seq))
             current = line
     turns = tuple(e.originator_version for e in events if type(e).__name__ == "TurnStarted")
-    return History(match_id, events, tuple(bounds), turns)
+    return History(match_id, events, tuple(bounds), turns, tuple(catalogs or ()))
 
 
 @_service
-def steps(svc: Any, match_id: str, perspective: str = JUDGE) -> Iterator[Step]:
-    """The ordered steps of a stored match (step 0 = the header), each with the state after it."""
+def steps(svc: Any, match_id: str, perspective: str = JUDGE, catalogs: Any = ()) -> Iterator[Step]:
+    """The ordered steps of a stored match (step 0 = the header), each with the state after it (``catalogs``:
+    ``History.catalogs``)."""
     seat(perspective)  # at the call, not at the first step
-    return load_history(svc, match_id).steps(perspective)
+    return load_history(svc, match_id, catalogs).steps(perspective)

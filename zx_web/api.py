@@ -162,7 +162,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     st = started.state
     viewer = JUDGE if b.judge else SPECTATOR
     catalog = st.get("catalog") or {}
-    mask = card_names(game.key, catalog.get("name"), catalog.get("sha256")).mask
+    mask = card_names(game.key, catalog.get("name"), catalog.get("sha256"), b.catalogs).mask
     header = game.redact_event("Started", {"header": st.get("header", {})}, viewer, mask)["header"]
     if not b.judge and isinstance(header.get("note"), str):  # free text may name a hidden card
         header = {**header, "note": mask(header["note"])}
@@ -269,7 +269,7 @@ def audit(match_id: str, b: Backend = Depends(backend)) -> Response:
         # checked against a catalog file is audited with the shipped catalog its header names (the file's names,
         # unknown here, masked nothing: QA round 28); one that cannot be loaded withholds them (seats.engine_message)
         cat = a.catalog or (a.pinned or {}).get("catalog") or {}
-        mask = card_names(a.game, cat.get("name"), cat.get("sha256")).mask
+        mask = card_names(a.game, cat.get("name"), cat.get("sha256"), b.catalogs).mask
         for v in out["violations"]:
             v["message"] = engine_message(mask, v["message"])
     return JSON(out)

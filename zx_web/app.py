@@ -42,6 +42,9 @@ ENV_HOSTS = "ZX_SERVE_HOSTS"  # the names the server answers to (zx_web.app.Host
 # the --store and --analytics typed on zx serve's command line (zx_cli.common.given_store; empty: not typed): the
 # commands a worker's answers advise carry them, as the single process's do
 ENV_GIVEN_STORE, ENV_GIVEN_ANALYTICS = "ZX_SERVE_GIVEN_STORE", "ZX_SERVE_GIVEN_ANALYTICS"
+# the catalog files zx serve was given that stored matches were checked against (--catalog FILE): a JSON list of
+# [path, SHA-256]; a worker reads each and uses it only when it still holds that content
+ENV_CATALOGS = "ZX_SERVE_CATALOGS"
 ENV_SUPERVISOR = "ZX_SERVE_SUPERVISOR"  # the PID of the --workers supervisor (a worker ends when it is gone)
 # the exit status of a worker that could not open the store (it said why, in one line): the supervisor starts
 # another in its place without a line of its own (zx_cli.serve); uvicorn's STARTUP_FAILURE (3) would stop the server
@@ -51,9 +54,9 @@ log = logging.getLogger("zx.serve")
 
 
 def open_backend(store: str | None, analytics: str | Path | None = None, judge: bool = False,
-                 deck_lists: bool = False) -> Backend:
+                 deck_lists: bool = False, catalogs: tuple[Any, ...] = ()) -> Backend:
     """The store and analytics file a server reads; ZXError when the store does not exist (serve never
-    creates one)."""
+    creates one). ``catalogs``: ``Backend.catalogs``."""
     from zx_analytics.db import default_path
     from zx_events.application import MatchService
     from zx_events.store import parse_store
@@ -66,11 +69,13 @@ def open_backend(store: str | None, analytics: str | Path | None = None, judge: 
         raise ZXError(f"there is no store at {config.label}: run `zx demo` or `zx import LOG...` first, "
                       f"or pass --store")
     svc = MatchService(store, create=False)
-    return Backend(svc, default_path(config, str(analytics) if analytics else None), judge=judge, deck_lists=deck_lists)
+    return Backend(svc, default_path(config, str(analytics) if analytics else None), judge=judge, deck_lists=deck_lists,
+                   catalogs=catalogs)
 
 
 def create_app(store: str | Backend | None = None, judge: bool = False, analytics: str | Path | None = None,
-               serving: bool = False, hosts: Any = None, deck_lists: bool = False) -> FastAPI:
+               serving: bool = False, hosts: Any = None, deck_lists: bool = False,
+               catalogs: tuple[Any, ...] = ()) -> FastAPI:
     """The application: the JSON API under /api, the pages, and /static. ``store`` is a store URL or
     path (see ``zx --store``), or an open ``Backend``.
 
@@ -81,11 +86,12 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     pause in every request in flight; after it, 2-5 ms.
 
     ``hosts``: the only names (``Host`` header, port aside) the server answers to; None: any (see
-    ``Hosts``)."""
+    ``Hosts``). ``catalogs``: catalog files stored matches were checked against (``Backend.catalogs``; of a
+    ``store`` given as a URL or path)."""
     from . import api, pages
 
     owned = not isinstance(store, Backend)
-    backend = open_backend(store, analytics, judge, deck_lists) if owned else store
+    backend = open_backend(store, analytics, judge, deck_lists, catalogs) if owned else store
     backend.serving = True  # its answers are a server's (Backend.freshness: what to run while it holds the file)
 
     @asynccontextmanager
@@ -470,7 +476,7 @@ def app_from_env() -> FastAPI:
         app = create_app(store, judge=os.environ.get(ENV_JUDGE) == "1",
                          deck_lists=os.environ.get(ENV_DECK_LISTS) == "1",
                          analytics=os.environ.get(ENV_ANALYTICS) or None, serving=True,
-                         hosts=hosts.split(",") if hosts else None)
+                         hosts=hosts.split(",") if hosts else None, catalogs=_env_catalogs())
     except Exception as e:  # (a KeyboardInterrupt is uvicorn's: the supervisor stops its workers)
         if isinstance(e, ZXError):
             message = e.message
@@ -484,6 +490,28 @@ def app_from_env() -> FastAPI:
         sys.exit(CANNOT_OPEN)
     app.state.backend.advised = lambda text: with_given(text, *given)
     return app
+
+
+def _env_catalogs() -> tuple[Any, ...]:
+    """The catalog files of ``ENV_CATALOGS``, each read again and used only when it holds the content zx serve
+    found in it (a file changed since: a line in the server's log, and not used)."""
+    import json
+
+    from zx_events.games import load_catalogs
+
+    out: list[Any] = []
+    for path, sha in json.loads(os.environ.get(ENV_CATALOGS) or "[]"):
+        try:
+            cats = list(load_catalogs(path).values())
+        except ZXError as e:
+            cats, why = [], e.message
+        else:
+            why = "its content changed since the server started"
+        kept = [c for c in cats if c.sha256 == sha]
+        if not kept:
+            log.error("zx serve: worker process %d: --catalog %s is not used (%s)", os.getpid(), path, why)
+        out += kept
+    return tuple(out)
 
 
 def _worker_signals() -> None:

@@ -296,23 +296,26 @@ SUMMARY_TEXT = ("event", "p1", "p2", "p1_deck", "p2_deck")  # a summary's free t
 STATS_TEXT = ("deck", "player", "event", "decks")  # free text in the statistics' frames (event, player, deck names)
 
 
-def mask_summary(row: dict[str, Any]) -> dict[str, Any]:
-    """``row`` (a match summary) as a seat that is not the judge's sees it: its free text masked."""
-    return {**row, **{k: masked_name(row[k]) for k in SUMMARY_TEXT if isinstance(row.get(k), str)}}
+def mask_summary(row: dict[str, Any], catalogs: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """``row`` (a match summary) as a seat that is not the judge's sees it: its free text masked (``catalogs``:
+    ``all_games_mask``'s)."""
+    return {**row, **{k: masked_name(row[k], catalogs) for k in SUMMARY_TEXT if isinstance(row.get(k), str)}}
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def masked_name(text: str) -> str:
-    """``all_games_mask()(text)``, remembered: a store's names repeat (10,000 summaries took 1.0 s to
+def masked_name(text: str, catalogs: tuple[Any, ...] = ()) -> str:
+    """``all_games_mask(catalogs)(text)``, remembered: a store's names repeat (10,000 summaries took 1.0 s to
     mask one by one, again after every import; a few distinct events, players and decks)."""
-    return all_games_mask()(text)
+    return all_games_mask(catalogs)(text)
 
 
-@functools.lru_cache(maxsize=1)
-def all_games_mask() -> Any:
+@functools.lru_cache(maxsize=8)
+def all_games_mask(catalogs: tuple[Any, ...] = ()) -> Any:
     """A ``Masker`` of every card code and name of every installed game's shipped catalogs, and anything
     shaped like a code: one mask for the list, the statistics and their filters alike (a summary does
-    not say which catalog its match was checked with; a statistic may hold several games)."""
+    not say which catalog its match was checked with; a statistic may hold several games). ``catalogs``:
+    the catalog files given to the command (``zx serve --catalog FILE``, ``zx report --catalog FILE``) that
+    stored matches were checked against: their names too."""
     from zx_events import games
     from zx_events.seats import Masker
 
@@ -321,13 +324,16 @@ def all_games_mask() -> Any:
         for name in game.catalog_names():
             names = game.load_catalog(name, files=False).names
             words += [w for w in (*names, *names.values()) if w not in game.public_names]
+    for cat in catalogs:
+        public = games.get(cat.game).public_names
+        words += [w for w in (*cat.names, *cat.names.values()) if w not in public]
     return Masker(words)
 
 
 FREE_TEXT_KINDS = ("event", "deck", "player")  # UnknownName kinds whose names are a log's free text
 
 
-def public_unknown_name(e: Any) -> Any:
+def public_unknown_name(e: Any, catalogs: tuple[Any, ...] = ()) -> Any:
     """``e`` (an ``zx_analytics.stats.UnknownName``) as a seat that is not the judge's reads it: card names
     and codes, archetypes, colours and games are public, the names the filter takes, and suggested as they
     are (masked, a card filter's suggestions were all ``'[card]'``); an event, deck or player name, the
@@ -337,7 +343,8 @@ def public_unknown_name(e: Any) -> Any:
 
     if e.kind not in FREE_TEXT_KINDS:
         return e
-    return UnknownName(e.kind, masked_name(e.value), sorted({masked_name(k) for k in e.known}), e.where, e.none)
+    return UnknownName(e.kind, masked_name(e.value, catalogs), sorted({masked_name(k, catalogs) for k in e.known}),
+                       e.where, e.none)
 
 
 HIDDEN_CARD_FIGURES = ("deck_", "gns_", "iwd", "gih_", "oh_", "gd_")  # per-card columns that rest on hidden cards
@@ -365,8 +372,12 @@ def seen_cards_only(df: Any, min_games: int) -> Any:
 
 
 class Backend:
-    def __init__(self, svc: Any, analytics_path: Path, judge: bool = False, deck_lists: bool = False) -> None:
+    def __init__(self, svc: Any, analytics_path: Path, judge: bool = False, deck_lists: bool = False,
+                 catalogs: tuple[Any, ...] = ()) -> None:
         self.svc = svc
+        # the catalog files given (zx serve --catalog FILE) that stored matches were checked against: a match's views
+        # name its cards by the one it pinned (replay.card_names), the list and statistics mask their names too
+        self.catalogs = tuple(catalogs)
         self.analytics_path = Path(analytics_path)
         self.judge = judge
         # the per-card figures that rest on hidden cards (hands, deck lists) may be shown (seen_cards_only)
@@ -659,7 +670,7 @@ class Backend:
         key = (type(match), ref.get("name"), ref.get("sha256"))
         cn = self._names.get(key)
         if cn is None:
-            cn = self._names[key] = replay.names_for(match)
+            cn = self._names[key] = replay.names_for(match, self.catalogs)
         return cn
 
     # ------------------------------------------------------------------ the store
@@ -700,7 +711,7 @@ class Backend:
         cached = self._listed
         if cached is not None and cached[0] is rows:
             return cached[1]
-        masked = [mask_summary(r) for r in rows]
+        masked = [mask_summary(r, self.catalogs) for r in rows]
         self._listed = (rows, masked)
         return masked
 
@@ -714,7 +725,11 @@ class Backend:
                                                                   and (by or "deck") == "deck")]
         if not columns or not df.height:
             return df
-        return df.with_columns(pl.col(c).map_elements(masked_name, return_dtype=pl.String) for c in columns)
+        return df.with_columns(pl.col(c).map_elements(self.masked_name, return_dtype=pl.String) for c in columns)
+
+    def masked_name(self, text: str) -> str:
+        """``masked_name(text)`` with this server's catalog files (``catalogs``)."""
+        return masked_name(text, self.catalogs)
 
     def unmask(self, params: dict[str, Any]) -> dict[str, Any]:
         """Filters as a seat that is not the judge's gives them: a masked name (``Finals [card]``, as the
@@ -730,14 +745,14 @@ class Backend:
             shown, hidden = self._name_index()[kind]
             raws = shown.get(value)
             if raws is None:
-                masked = masked_name(value)
+                masked = self.masked_name(value)
                 raws = shown.get(self.shown_name(value, masked))
             if raws is None:
                 # a name with hidden text in it (a card's code or name): one answer whether or not it is a stored
                 # one (a stored one was answered "names are shown masked", a wrong guess "did you mean ...": a
                 # seat could try the codes of a colour until the answer changed)
                 if value in hidden or masked != value:
-                    raise WebError(400, f"no {kind} named {all_games_mask()(value)!r} (names are shown masked "
+                    raise WebError(400, f"no {kind} named {self.masked_name(value)!r} (names are shown masked "
                                         f"outside the judge's view: use them as listed)")
                 continue
             if len(raws) > 1:
@@ -746,12 +761,11 @@ class Backend:
             out[key] = raws[0]
         return out
 
-    @staticmethod
-    def shown_name(value: str, masked: str | None = None) -> str:
+    def shown_name(self, value: str, masked: str | None = None) -> str:
         """A filter's name as the list shows it when its mask (``masked``) drops its bidirectional controls and
         nothing else: it hides no card, and stands for its shown form (a name as stored, as a user copies it
         from a log, was refused: round 33's QA); any other ``value`` as given."""
-        masked = masked_name(value) if masked is None else masked
+        masked = self.masked_name(value) if masked is None else masked
         return masked if masked != value and masked == freetext.BIDI_CONTROLS.sub("", value) else value
 
     def _name_index(self) -> dict[str, tuple[dict[str, list[str]], set[str]]]:
@@ -761,7 +775,7 @@ class Backend:
         cached = self._masked_names
         if cached is not None and cached[0] is rows:
             return cached[1]
-        mask = masked_name
+        mask = self.masked_name
         out: dict[str, tuple[dict[str, list[str]], set[str]]] = {}
         for kind, keys in (("event", ("event",)), ("deck", ("p1_deck", "p2_deck")), ("player", ("p1", "p2"))):
             raw = {r[k] for r in rows for k in keys if isinstance(r.get(k), str)}
@@ -780,7 +794,7 @@ class Backend:
             cursor = self.cursor(match_id)
             with cursor.lock:
                 events = cursor.all_events()
-            return replay.history_of(match_id, tuple(events))
+            return replay.history_of(match_id, tuple(events), self.catalogs)
 
         return self.histories.get(match_id, load)
 
@@ -1046,9 +1060,9 @@ class Backend:
                 df = df if self.deck_lists or method != "cards" else seen_cards_only(df, min_games)
                 return df if self.judge else self.mask_names(df, method, kwargs.get("by"))
             except UnknownName as e:  # a name the file has never seen
-                raise WebError(400, str(e) if self.judge else str(public_unknown_name(e))) from None
+                raise WebError(400, str(e) if self.judge else str(public_unknown_name(e, self.catalogs))) from None
             except ValueError as e:  # a date, a seat
-                raise WebError(400, str(e) if self.judge else all_games_mask()(str(e))) from None
+                raise WebError(400, str(e) if self.judge else all_games_mask(self.catalogs)(str(e))) from None
             finally:
                 cur.close()
 

@@ -151,9 +151,7 @@ def choices(source: Any, game: str) -> dict[str, list[Any]]:
     for row in df.iter_rows(named=True):
         out.setdefault(row["kind"], []).append(row["value"])
     if not source.judge:  # the names as the list shows them (Backend.listed): a masked one stands for its name
-        from zx_web.backend import masked_name
-
-        out = {k: sorted({masked_name(v) for v in values}) for k, values in out.items()}
+        out = {k: sorted({source.masked_name(v) for v in values}) for k, values in out.items()}
     from zx_events import games
 
     out["game"] = games.choices(_frame(source, "games", {})["game"].to_list())

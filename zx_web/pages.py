@@ -189,7 +189,7 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
     return html_response(b.replays.get((match_id, perspective, verdict.status, verdict.seq, verdict.message),
                                        lambda: viewer_html(b.svc, match_id, seats=[perspective],
                                                            nav=replay_nav(match_id, perspective, b.seats()),
-                                                           verdict=verdict)),
+                                                           verdict=verdict, catalogs=b.catalogs)),
                          policy="frame-ancestors 'none'")
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from typing import Any, Iterable, Sequence
 
@@ -63,8 +63,10 @@ def game_views(game: Any) -> GameViews:
 
 
 def views_of(hist: replay.History) -> GameViews:
-    """The ``GameViews`` of the game a stored match belongs to."""
-    return game_views(replay.game_of(hist.state_at(1)))
+    """The ``GameViews`` of the game a stored match belongs to, its card names with the catalog files of ``hist``
+    (``replay.History.catalogs``: the one the match was checked against names its cards)."""
+    views = game_views(replay.game_of(hist.state_at(1)))
+    return replace(views, names=hist.names) if hist.catalogs else views
 
 
 class ViewerError(ValueError):
@@ -231,14 +233,16 @@ def _header_info(m: Any, mask: Any) -> dict[str, Any]:
 
 
 def viewer_data(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",),
-                game: GameViews | None = None, verdict: Any = None) -> dict[str, Any]:
+                game: GameViews | None = None, verdict: Any = None, catalogs: Any = ()) -> dict[str, Any]:
     """The page's data for ``seats`` (JSON-native; see the module docstring for its encoding). A match
     that fails verification (its chain, the store seal or its replay snapshots: what ``zx verify`` checks)
     says so in the page's warning banner, as ``zx replay`` says so on stderr: a shared file of an altered
-    match shows what was altered. ``verdict``: that check, made already (``zx serve``'s replay page)."""
+    match shows what was altered. ``verdict``: that check, made already (``zx serve``'s replay page).
+    ``catalogs``: catalog files the user gave (``zx view --catalog FILE``), the one the match was checked against
+    naming its cards (``replay.History.catalogs``)."""
     from zx_events.ledger import failure_warning
 
-    data = history_data(replay.load_history(svc, match_id), seats, game)
+    data = history_data(replay.load_history(svc, match_id, catalogs), seats, game)
     verdict = verdict if verdict is not None else replay.verify_match(svc, match_id)
     if not verdict.ok:
         data["warning"] = "; ".join(w for w in (failure_warning(verdict), data.get("warning")) if w)
@@ -428,10 +432,10 @@ def page(data: dict[str, Any], nav: str = "") -> str:
 
 
 def viewer_html(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",), game: GameViews | None = None,
-                nav: str = "", verdict: Any = None) -> str:
-    """One self-contained HTML page replaying ``match_id`` from ``seats`` (for zx view and zx serve; ``verdict``:
-    ``viewer_data``'s)."""
-    return page(viewer_data(svc, match_id, seats, game, verdict), nav)
+                nav: str = "", verdict: Any = None, catalogs: Any = ()) -> str:
+    """One self-contained HTML page replaying ``match_id`` from ``seats`` (for zx view and zx serve; ``verdict``,
+    ``catalogs``: ``viewer_data``'s)."""
+    return page(viewer_data(svc, match_id, seats, game, verdict, catalogs), nav)
 
 
 def dumps(data: dict[str, Any]) -> str:

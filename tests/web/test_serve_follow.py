@@ -167,10 +167,6 @@ def test_serve_follow_catalog_file_labels_the_matches_imported_with_it_those_imp
     r = runner.invoke(zx, ["--store", store, "import", "--no-analytics", "--catalog", str(mine), str(tmp_path / "sim7")])
     assert r.exit_code == 0, r.output
 
-    refused = runner.invoke(zx, ["--store", store, "serve", "--catalog", str(mine)])  # (nothing would use it)
-    assert refused.exit_code == 2 and "--catalog is for the analytics updates of --update or --follow" in \
-        refused.output, refused.output
-
     proc, base = start_serve(["--store", store, "serve", "--follow", "--catalog", str(mine)], tmp_path,
                              env_without_store())
     http = httpx.Client(timeout=30)
