@@ -332,8 +332,10 @@ def test_follow_updates_again_when_its_store_connection_is_dropped(postgres_serv
     assert not t.is_alive()
     assert not isinstance(ended[0], BaseException), ended[0]
     assert ended[0].matches == 2 and not armed.is_set()
+    # the page read under way is tried again on a new connection (zx_analytics.reader, round 34): the update goes
+    # on without a word; follow's own word for a drop is kept for one the retries do not get past
     dropped = [w for w in waits if "a connection to the store was dropped during an update" in w]
-    assert len(dropped) == 1 and "terminating connection" in dropped[0], waits
+    assert not dropped, waits
 
 
 @pytest.mark.postgres
