@@ -288,3 +288,42 @@ def test_a_folder_holding_analytics_cli_and_web_modules_does_not_shadow_ours(tmp
     r = subprocess.run([sys.executable, "-m", "zx_cli.main", "--version"], cwd=tmp_path, env=env,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.startswith("zx "), r.stderr
+
+
+def test_every_library_the_packages_import_is_a_declared_dependency():
+    """QA round 34: ``zx serve`` imported numpy, which only the dev extras brought: installed from the wheel it failed
+    to start ("internal error: No module named 'numpy'"). Every module outside the standard library that a module of
+    the four packages imports (at its top or in a function) comes from a distribution pyproject.toml's
+    dependencies name, or is imported by name only where it is installed (``zx_cli.serve``)."""
+    import ast
+    import re
+    import sys
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    declared = {re.split(r"[<>=!~;\[ ]", d, maxsplit=1)[0].strip().lower().replace("_", "-")
+                for d in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]}
+    dists = packages_distributions()
+    imported: dict[str, str] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    imported.setdefault(name.split(".")[0], str(path.relative_to(ROOT)))
+    third = {name: where for name, where in imported.items()
+             if name not in sys.stdlib_module_names and name not in PACKAGES and name != "__future__"}
+    dev_only = {"selenium": "zx_web/browser.py"}  # (headless Chromium for tests, bench and docs/img: the dev extra)
+    undeclared = {name: where for name, where in third.items() if dev_only.get(name) != where
+                  and not {d.lower().replace("_", "-") for d in dists.get(name, ())} & declared}
+    assert undeclared == {}, undeclared
+    assert {"duckdb", "polars", "eventsourcing", "click"} <= set(third)  # (the scan reads imports)
+    from zx_cli.serve import SERVE_IMPORTS  # (the modules serve imports by name, as text)
+
+    by_name = {n.split(".")[0] for n in SERVE_IMPORTS} - set(PACKAGES)
+    assert {n for n in by_name if not {d.lower().replace("_", "-") for d in dists.get(n, ())} & declared} == set()

@@ -68,12 +68,21 @@ def _imports_deaf_to_ctrl_c() -> None:
     ``exec`` of a string, even when it was caught: a Ctrl-C in the dataclasses, pydantic and FastAPI models
     these modules build when imported was "Aborted!" and then status 130 instead of 1."""
     import importlib
+    import importlib.util
 
     with _sigint_held():
-        for name in ("numpy", "polars", "pyarrow", "duckdb", "uvicorn", "uvicorn.protocols.http.h11_impl",
-                     "zx_web.connections", "zx_analytics.db", "zx_analytics.projection", "zx_web.app", "zx_events.application",
-                     "zx_events.replay"):
+        for name in SERVE_IMPORTS_IF_INSTALLED:  # (numpy is no dependency of zx: a wheel's install has none, and serve
+            if importlib.util.find_spec(name) is not None:  # failed to start, "No module named 'numpy'": QA round 34)
+                importlib.import_module(name)
+        for name in SERVE_IMPORTS:
             importlib.import_module(name)
+
+
+# what _imports_deaf_to_ctrl_c imports: modules of zx's dependencies (pyproject.toml) and its own; and those imported
+# only where installed (numpy: pyarrow's and polars' conversions use it when it is there)
+SERVE_IMPORTS = ("polars", "pyarrow", "duckdb", "uvicorn", "uvicorn.protocols.http.h11_impl", "zx_web.connections",
+                 "zx_analytics.db", "zx_analytics.projection", "zx_web.app", "zx_events.application", "zx_events.replay")
+SERVE_IMPORTS_IF_INSTALLED = ("numpy",)
 
 
 def _supervisor() -> Any:
