@@ -119,6 +119,18 @@ def test_a_code_written_against_japanese_text_is_masked():
         assert GENERIC_MASK(text) == shown, (text, GENERIC_MASK(text))
 
 
+def test_a_card_name_written_with_spacing_sound_marks_or_controls_in_it_is_masked():
+    """ウ゛ for ヴ and ハ゜ for パ (the spacing sound marks U+309B/U+309C, as Japanese was written before Unicode): NFKC
+    made each a space and a combining mark, which never composed, and the card's name reached every seat; so did a
+    name split by a control character (DEL, NEL), which a reader sees as an escape or a break (QA round 34)."""
+    mask = Masker(["紅蓮竜ヴァンガード", "スーパースター", "灰空の暴君"])
+    for text, shown in (("紅蓮竜ウ゛ァンガード軸", "[card]軸"), ("スーハ゜ースター杯", "[card]杯"),
+                        ("紅蓮竜\x7fヴァンガード", "[card]"), ("灰空\x85の暴君 x", "[card] x"),
+                        ("灰空\u2028の暴君", "[card]"), ("a\tb R01-008", "a\tb [card]"),
+                        ("ウ゛ 普通の名前", "ウ゛ 普通の名前")):
+        assert mask(text) == shown, (text, mask(text))
+
+
 def test_the_mask_leaves_ordinary_text_alone():
     assert GENERIC_MASK("Tokyo Regional 2026, round 3") == "Tokyo Regional 2026, round 3"
     assert GENERIC_MASK("b3 is not next to a1 (602.1b)") == "b3 is not next to a1 (602.1b)"

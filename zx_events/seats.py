@@ -283,7 +283,8 @@ def _as_written(written: str, normalized: str, spans: list[tuple[int, int]]) -> 
 
     ``written`` is cut into pieces that normalize one by one: a character that begins a composition (its
     decomposition starts with a character of combining class 0; not one ``normalize`` drops, nor a Hangul vowel
-    or final consonant, which compose with the syllable before) and the characters up to the next one. The
+    or final consonant, nor a spacing sound mark ゛゜, which compose with the character before) and the characters
+    up to the next one. The
     pieces' forms must add up to ``normalized`` (else None: a composition this cut does not see); each card then
     covers whole pieces, and the text between two cards is the pieces between them, as written."""
     from bisect import bisect_left
@@ -325,14 +326,14 @@ def _pieces(written: str) -> tuple[list[int], list[str]]:
     cuts = [0]
     for i in range(1, len(written)):
         ch = written[i]
-        if ch < "\x80":
+        if " " <= ch < "\x7f":  # (a printable ASCII character begins its piece; a control is dropped: below)
             cuts.append(i)
             continue
         begin = begins.get(ch)
         if begin is None:
             first = unicodedata.normalize("NFKD", ch)[:1]
             begin = begins[ch] = bool(first) and not unicodedata.combining(first) and not dropped.match(ch) \
-                and not ("\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff")
+                and not ("\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff" or ch in "\u309b\u309c")
         if begin:
             cuts.append(i)
     cuts.append(len(written))
@@ -342,7 +343,7 @@ def _pieces(written: str) -> tuple[list[int], list[str]]:
         piece = written[a:b]
         form = known.get(piece)
         if form is None:
-            form = known[piece] = piece if piece.isascii() else normalize(piece)
+            form = known[piece] = piece if piece.isascii() and piece.isprintable() else normalize(piece)
         forms.append(form)
     return cuts, forms
 
