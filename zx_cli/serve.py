@@ -171,6 +171,46 @@ def _supervisor() -> Any:
     return Supervisor
 
 
+class _Copies:
+    """Catalog files copied into a folder of this process's own (``_private_copies``): ``files`` (path, SHA-256)."""
+
+    def __init__(self, folder: str | None, files: list[tuple[str, str]]) -> None:
+        self.folder, self.files = folder, files
+
+    def remove(self) -> None:
+        import shutil
+
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _private_copies(used: list[tuple[str, Any]]) -> _Copies:
+    """The bytes of each catalog file ``used`` (its path as given, the catalog read from it), checked against the
+    SHA-256 it was read with, written into a new folder only this user may enter (``zx serve --workers``: what each
+    worker reads); a file changed since it was read is an error (nothing is served)."""
+    import hashlib
+    import os
+    import tempfile
+
+    if not used:
+        return _Copies(None, [])
+    folder = tempfile.mkdtemp(prefix="zx-serve-catalogs-")  # (mode 0700)
+    files = []
+    try:
+        for i, (path, cat) in enumerate(used):
+            data = Path(path).read_bytes()
+            if hashlib.sha256(data).hexdigest() != cat.sha256:
+                raise click.ClickException(f"--catalog {path} changed while zx serve started: give it again")
+            copy = os.path.join(folder, f"{i}-{Path(path).name}")
+            with open(copy, "xb") as f:
+                f.write(data)
+            files.append((copy, cat.sha256))
+    except BaseException:
+        _Copies(folder, []).remove()
+        raise
+    return _Copies(folder, files)
+
+
 def _given_catalogs_used(backend: Any, given: tuple[str, ...], catalogs: tuple[Any, ...],
                          follow: bool = False) -> tuple[Any, ...]:
     """Of the catalog files given (``--catalog FILE``, read as ``catalogs``), the ones a stored match was checked
@@ -420,12 +460,15 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
                                 ENV_HOSTS, ENV_JUDGE, ENV_STORE, ENV_SUPERVISOR)
 
         given_store, given_analytics = given_store_of(ctx)  # (the advice of every worker: zx_web.app.app_from_env)
+        # each catalog file in use, as it was read and checked, copied where only this server writes: a worker
+        # started later (one that died, replaced) read the file again, found it changed, and served the names it
+        # masks unmasked (QA round 34)
+        kept_catalogs = _private_copies([(path, cat) for path, cat in zip(catalog_files, catalogs) if cat in used])
         os.environ.update({ENV_STORE: backend.svc.store.url, ENV_ANALYTICS: str(backend.analytics_path),
                            ENV_JUDGE: "1" if judge else "0", ENV_DECK_LISTS: "1" if deck_lists else "0",
                            ENV_HOSTS: ",".join(hosts or ()), ENV_GIVEN_STORE: given_store or "",
                            ENV_GIVEN_ANALYTICS: given_analytics or "", ENV_SUPERVISOR: str(os.getpid()),
-                           ENV_CATALOGS: json.dumps([[os.path.abspath(path), cat.sha256]
-                                                     for path, cat in zip(catalog_files, catalogs) if cat in used])})
+                           ENV_CATALOGS: json.dumps([[path, sha] for path, sha in kept_catalogs.files])})
         backend.close()
         config = uvicorn.Config("zx_web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                                 log_level="warning", access_log=False, **long_requests)
@@ -446,6 +489,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
         finally:
             if supervisor is None:
                 signal.signal(signal.SIGINT, previous)
+            kept_catalogs.remove()
         if supervisor is not None and supervisor.stopped_by == signal.SIGTERM:  # as the single process ends (143)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.raise_signal(signal.SIGTERM)

@@ -493,8 +493,9 @@ def app_from_env() -> FastAPI:
 
 
 def _env_catalogs() -> tuple[Any, ...]:
-    """The catalog files of ``ENV_CATALOGS``, each read again and used only when it holds the content zx serve
-    found in it (a file changed since: a line in the server's log, and not used)."""
+    """The catalog files of ``ENV_CATALOGS`` (zx serve's private copies of the files it checked), each read and
+    checked again: one that does not hold that content is an error, and the worker does not start (it served
+    without the file, the names it masks unmasked: QA round 34)."""
     import json
 
     from zx_events.games import load_catalogs
@@ -508,8 +509,9 @@ def _env_catalogs() -> tuple[Any, ...]:
         else:
             why = "its content changed since the server started"
         kept = [c for c in cats if c.sha256 == sha]
-        if not kept:
-            log.error("zx serve: worker process %d: --catalog %s is not used (%s)", os.getpid(), path, why)
+        if not kept:  # (the supervisor's own copy, zx_cli.serve._private_copies: serving without it would show the
+            # names it masks unmasked: this worker does not start)
+            raise ZXError(f"the catalog file {path} zx serve gave this worker is not the one it checked ({why})")
         out += kept
     return tuple(out)
 

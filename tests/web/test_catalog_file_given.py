@@ -303,24 +303,42 @@ def test_the_judges_server_given_the_file_shows_its_names(store):
         assert P1_DECK in {m["p1_deck"] for m in c.get("/api/matches").json()["matches"]}
 
 
-def test_each_worker_of_zx_serve_workers_reads_the_files_again_and_uses_them_only_with_the_same_content(
+def test_each_worker_of_zx_serve_workers_reads_the_servers_copy_and_never_serves_without_it(
         store, monkeypatch, tmp_path, caplog):
-    """``zx serve --workers N --catalog FILE``: each worker builds its app from the environment (``app_from_env``),
-    the files zx serve used by path and SHA-256; a file changed since is not used (a line in the server's log)."""
+    """``zx serve --workers N --catalog FILE``: each worker builds its app from the environment (``app_from_env``):
+    the files by path and SHA-256. A worker started after the file changed (one that died, replaced) served the
+    names it masks unmasked (QA round 34, this round's own QA). The server gives its workers copies of the files as
+    it checked them, in a folder of its own; a worker whose file does not hold that content does not start."""
     import shutil
+    import stat
 
+    import click
+
+    from zx_cli.serve import _private_copies
     from zx_events.games import load_catalogs
-    from zx_web.app import ENV_ANALYTICS, ENV_CATALOGS, ENV_STORE, app_from_env
+    from zx_web.app import CANNOT_OPEN, ENV_ANALYTICS, ENV_CATALOGS, ENV_STORE, app_from_env
 
-    sha = next(iter(load_catalogs(store["file"]).values())).sha256
-    later = tmp_path / "jp-cards.csv"  # (a copy: the module's file stays as the other tests read it)
-    shutil.copy(store["file"], later)
-    monkeypatch.setenv(ENV_STORE, store["store"])
-    monkeypatch.setenv(ENV_ANALYTICS, store["analytics"])
-    for content, deck in ((_catalog(), "[card]軸"), (_catalog(changed=True), P1_DECK)):
-        later.write_text(content, encoding="utf-8")
-        monkeypatch.setenv(ENV_CATALOGS, json.dumps([[str(later), sha]]))
+    original = tmp_path / "jp-cards.csv"  # (a copy: the module's file stays as the other tests read it)
+    shutil.copy(store["file"], original)
+    cat = next(iter(load_catalogs(str(original)).values()))
+    copies = _private_copies([(str(original), cat)])
+    try:
+        ((copy, sha),) = copies.files
+        assert sha == cat.sha256 and stat.S_IMODE(Path(copies.folder).stat().st_mode) == 0o700
+        original.write_text(_catalog(changed=True), encoding="utf-8")  # (the user's file changed after start)
+        monkeypatch.setenv(ENV_STORE, store["store"])
+        monkeypatch.setenv(ENV_ANALYTICS, store["analytics"])
+        monkeypatch.setenv(ENV_CATALOGS, json.dumps(copies.files))
         with TestClient(app_from_env(), raise_server_exceptions=False) as c:
             view = c.get(f"/api/matches/{FIDELITY_ID}/view", params={"as": "P2"}).json()
-            assert view["players"]["P1"]["deck_name"] == deck
-    assert f"--catalog {later} is not used (its content changed since the server started)" in caplog.text
+            assert view["players"]["P1"]["deck_name"] == "[card]軸"
+        Path(copy).write_text(_catalog(changed=True), encoding="utf-8")  # (its own copy altered: it does not start)
+        with pytest.raises(SystemExit) as ended:
+            app_from_env()
+        assert ended.value.code == CANNOT_OPEN
+        assert f"the catalog file {copy} zx serve gave this worker is not the one it checked" in caplog.text
+    finally:
+        copies.remove()
+    assert not Path(copies.folder).exists()
+    with pytest.raises(click.ClickException, match="changed while zx serve started"):  # (changed before its copy)
+        _private_copies([(str(original), cat)])
