@@ -11,7 +11,8 @@ from typing import Any, Callable
 
 import click
 
-from .common import DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, interrupted, with_store
+from .common import (DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, given_catalogs, interrupted,
+                     with_store)
 from .sigterm import interrupted_word
 from .options import format_option
 from .output import LateBar, _echo_csv, counted, emit, emit_frame, json_text, printable
@@ -51,22 +52,6 @@ CATALOG_HELP = ("A catalog file matches were imported with (zx import --catalog 
                 "matches checked against its content (SHA-256) get their colours, card names and archetypes from it. "
                 "Repeatable. Matches already projected keep their rows until zx analytics update --rebuild. A file "
                 "no stored match was checked against is not used: a warning says so.")
-
-
-def load_given_catalogs(paths: tuple[str, ...]) -> tuple[Any, ...]:
-    """``--catalog FILE`` of ``zx analytics update`` (repeatable): each file read as ``zx import --catalog``
-    reads it (``games.load_catalogs``: the same format and SHA-256); a bad one is an error naming it
-    and its line, before the store is opened or anything projected."""
-    from zx_events.errors import ZXError
-    from zx_events.games import load_catalogs
-
-    out = []
-    for p in paths:
-        try:
-            out += load_catalogs(p).values()
-        except ZXError as e:
-            raise click.ClickException(str(e)) from None  # (as zx import words it: FILE:LINE)
-    return tuple(out)
 
 
 def run_update(svc: Any, path: Path, *, rebuild: bool = False, page_size: int | None = None,
@@ -235,7 +220,7 @@ def update_cmd(ctx: click.Context, rebuild: bool, page_size: int | None, stop_af
 
     from .common import service
 
-    catalogs = load_given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
+    catalogs = given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
     before = _file_mark(path) if rebuild else None  # (whether a rebuild interrupted had committed)
@@ -289,7 +274,7 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catal
 
     from .common import service
 
-    catalogs = load_given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
+    catalogs = given_catalogs(catalog_paths)  # a bad file fails here, before the store is opened
     path = resolve_analytics_path(ctx, analytics_path)
     svc = service(ctx)
     stop = threading.Event()
