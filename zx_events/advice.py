@@ -7,8 +7,8 @@ from __future__ import annotations
 
 def with_given(text: str, store: str | None, analytics: str | None, env_analytics: str | None = None) -> str:
     """Each ``zx analytics update``, ``zx import`` and ``zx serve --update`` (or ``--follow``) that ``text`` advises,
-    with the ``--store`` (without its password: ``store.without_password``) and ``--analytics`` given (``zx_cli.common.with_store`` for a command
-    line; ``zx serve --workers N``: each worker process gives the advice of the command that started it,
+    with the ``--store`` (without its password: ``store.without_password``) and ``--analytics`` given
+    (``zx_cli.common.with_store`` for a command line; ``zx serve --workers N``: each worker process gives the advice of the command that started it,
     ``zx_web.app.app_from_env``); ``env_analytics``: the file given as ``ZX_ANALYTICS`` instead, before each command
     as it was given (``ZX_ANALYTICS=x.duckdb zx import LOGS``, which takes no --analytics: for that one command, the
     update it advised, run as written, updated the store's default file)."""

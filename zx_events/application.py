@@ -191,8 +191,9 @@ class MatchService(Application[UUID]):
 
     def __repr__(self) -> str:  # (a notebook showed <zx_events.application.MatchService object at 0x...>)
         store = getattr(self, "store", None)
-        return (f"MatchService({store.label if store is not None else '?'!r}"
-                f"{', read-only' if store is not None and store.reader else ''}{', closed' if getattr(self, '_closed', False) else ''})")
+        reader = ", read-only" if store is not None and store.reader else ""
+        closed = ", closed" if getattr(self, "_closed", False) else ""
+        return f"MatchService({store.label if store is not None else '?'!r}{reader}{closed})"
 
     @property
     def reads(self) -> ReadConnections:
