@@ -284,9 +284,9 @@ def _as_written(written: str, normalized: str, spans: list[tuple[int, int]]) -> 
     ``written`` is cut into pieces that normalize one by one: a character that begins a composition (its
     decomposition starts with a character of combining class 0; not one ``normalize`` drops, nor a Hangul vowel
     or final consonant, nor a spacing sound mark ゛゜, which compose with the character before) and the characters
-    up to the next one. The
-    pieces' forms must add up to ``normalized`` (else None: a composition this cut does not see); each card then
-    covers whole pieces, and the text between two cards is the pieces between them, as written."""
+    up to the next one. The pieces' forms must add up to ``normalized`` (else None: a composition this cut does not
+    see); each card then covers whole pieces, and the text between two cards is the pieces between them, as
+    written."""
     from bisect import bisect_left
 
     if normalized == written:  # (most text: ASCII, already in its compared form): a piece a character
@@ -346,7 +346,6 @@ def _pieces(written: str) -> tuple[list[int], list[str]]:
             form = known[piece] = piece if piece.isascii() and piece.isprintable() else normalize(piece)
         forms.append(form)
     return cuts, forms
-
 
 
 def engine_message(mask: Callable[[str], str], text: str) -> str:
