@@ -118,10 +118,8 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
 
     first = hist.state_at(1)
     if catalogs:  # the file the match was checked against names its cards; another is not used (a warning)
-        pin = first.catalog or {}
-        pinned = {(replay.game_of(first).key, pin.get("sha256"))}
-        hist = replay.history_of(hist.match_id, hist.events,
-                                 used_catalogs(catalog_files, catalogs, pinned, f"match {match_id!r} was not"))
+        hist = replay.history_of(hist.match_id, hist.events, used_catalogs(
+            catalog_files, catalogs, replay.pinned_by(first), f"match {match_id!r} was not"))
     # the catalog's, then each fixture's the match pinned that is not at hand (X610Z: a board file: no map)
     for warning in (hist.names(first).warning, *view_warnings(replay.game_of(first), first)):
         if warning:

@@ -46,7 +46,7 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     when given that file (--catalog FILE).
     """
     from zx_web.viewer import ViewerError, page, parse_seats, shared_warning, viewer_data
-    from zx_events.replay import last_seq
+    from zx_events.replay import last_seq, pinned_by, state_at
 
     from .common import check_writable, read_files, service, write_page
 
@@ -63,7 +63,8 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
                        None if output else
                        f"the file zx view writes for match {match_id!r} as {', '.join(chosen)} when -o names none")
         if catalogs:  # the file the match was checked against names its cards; another is not used (a warning)
-            catalogs = used_catalogs(catalog_files, catalogs, _pinned(svc, match_id), f"match {match_id!r} was not")
+            catalogs = used_catalogs(catalog_files, catalogs, pinned_by(state_at(svc, match_id, 1)),
+                                     f"match {match_id!r} was not")
         page_data = viewer_data(svc, match_id, chosen, catalogs=catalogs)
     except (ZXError, ViewerError) as e:
         raise click.ClickException(getattr(e, "message", None) or str(e)) from None
@@ -77,12 +78,3 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     if shared_warning(chosen):  # a file for several seats: the seat that sees least is shown more (its banner)
         click.echo(f"warning: {shared_warning(chosen)}", err=True)
     emit_written(fmt, {"file": str(path), "bytes": len(data), "match": match_id, "seats": chosen})
-
-
-def _pinned(svc, match_id: str) -> set:
-    """The (game key, SHA-256) of the catalog the stored match was checked against (its Started event's pin)."""
-    from zx_events.replay import game_of, state_at
-
-    first = state_at(svc, match_id, 1)
-    pin = first.catalog or {}
-    return {(game_of(first).key, pin.get("sha256"))}

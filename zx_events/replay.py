@@ -190,6 +190,12 @@ def names_for(match: Match, catalogs: Any = ()) -> CardNames:
     return card_names(game_of(match).key, ref.get("name"), ref.get("sha256"), catalogs)
 
 
+def pinned_by(match: Match) -> set[tuple[str, Any]]:
+    """The (game key, SHA-256) of the catalog ``match`` was checked against (its Started event's pin): which of the
+    catalog files given to a command that shows it (``--catalog FILE``) it uses (``given_for``)."""
+    return {(game_of(match).key, (match.catalog or {}).get("sha256"))}
+
+
 def pinned_catalogs(svc: Any) -> set[tuple[str, str]]:
     """The (game key, SHA-256) of the catalog each stored match was checked against (its Started event's pin): which
     of the catalog files given to a command (``--catalog FILE``) a stored match of it uses (``given_for``)."""
