@@ -123,22 +123,15 @@ def analytics_group() -> None:
     """
 
 
-def _is_duckdb_file(path: Path) -> bool:
-    """Whether ``path`` is a DuckDB database file (its header's magic, ``DUCK`` at byte 8)."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(12)[8:12] == b"DUCK"
-    except OSError:
-        return False
-
-
 def _file_mark(path: Path) -> tuple[int, int, Any] | None:
     """The analytics file's (position, events projected, updated_at), or None when it cannot be read."""
     import duckdb
 
+    from zx_events.files import database_kind
+
+    if database_kind(path) != "duckdb":  # (a SQLite store given by mistake: DuckDB fetched an extension to open it)
+        return None
     try:
-        if not _is_duckdb_file(path):  # (a SQLite store given by mistake: DuckDB would fetch an extension to open it)
-            return None
         con = duckdb.connect(str(path), read_only=True)
         try:
             return con.execute("SELECT position, events, updated_at FROM projection_position").fetchone()

@@ -298,22 +298,16 @@ def _a_database(path: str) -> str | None:
     the log and wrote a new analytics file, the one named left as it was (QA)."""
     import shlex
 
-    from zx_events.files import SQLITE_MAGIC, not_regular
+    from zx_events.files import database_kind
 
-    if not_regular(path) is not None:
-        return None
-    try:
-        with open(path, "rb") as f:
-            head = f.read(16)
-    except OSError:  # the import reports it, rejected, as before
-        return None
+    kind = database_kind(path)  # (a file that cannot be read: the import reports it, rejected, as before)
     q = shlex.quote(path)
-    if head[8:12] == b"DUCK":
+    if kind == "duckdb":
         return (f"{path}: a DuckDB database, not a match log (nothing was imported): zx import's --analytics is a "
                 f"switch (on by default) that takes no file; to have this import update {path}: "
                 f"ZX_ANALYTICS={q} zx import LOG..., or zx import --no-analytics LOG... then "
                 f"zx analytics update --analytics {q}")
-    if head == SQLITE_MAGIC:
+    if kind == "sqlite":
         return (f"{path}: a SQLite database, not a match log (nothing was imported): the store an import writes to "
                 f"is named with zx --store PATH import LOG... (or ZX_STORE)")
     return None

@@ -16,6 +16,21 @@ from typing import BinaryIO
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+DUCKDB_MAGIC = b"DUCK"  # bytes 8-11 of every DuckDB database file (after its header's checksum)
+
+
+def database_kind(path: str | os.PathLike) -> str | None:
+    """``duckdb`` or ``sqlite`` when ``path`` is a regular file that begins as a database of that kind does (its
+    first 16 bytes); else None (another file, nothing there, one that cannot be read, or no regular file, which
+    is never opened: a FIFO would wait for its writer)."""
+    if not_regular(path) is not None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        return None
+    return "duckdb" if head[8:12] == DUCKDB_MAGIC else "sqlite" if head == SQLITE_MAGIC else None
 
 
 def kind(mode: int) -> str:
