@@ -124,7 +124,7 @@ def test_a_board_file_is_given_with_board(tmp_path, workers):
     assert r.exit_code == 0, r.output
     assert run(store, "audit", "--board", str(board), str(log)).exit_code == 0
     r = run(store, "import", "--board", str(tmp_path / "nope.json"), str(log))
-    assert r.exit_code == 1 and "nope.json" in r.output and "not a shipped board" in r.output
+    assert r.exit_code == 1 and "nope.json" in r.output and "board file" in r.output and "no such file" in r.output
     (tmp_path / "my-board").write_text(SECRET)  # a file named like the stored board, where the replay runs
     r = CliRunner().invoke(zx, ["--store", str(store), "replay", "custom-board-1", "--event", "40"],
                            catch_exceptions=False, env={"COLUMNS": "120"})
@@ -207,3 +207,26 @@ def test_a_catalog_file_that_is_not_utf8_names_its_line_byte_and_offset_and_crlf
     crlf = tmp_path / "crlf.csv"
     crlf.write_bytes(shipped.replace(b"\n", b"\r\n"))
     assert cards.read_catalog(crlf).sha256 == cards.load_catalog(name).sha256
+
+
+@pytest.mark.parametrize("given, said", [("missing.csv", "no such file"), ("sub/cards", "no such file"),
+                                         (".", "is a folder, not a CSV file")])
+def test_a_catalog_file_that_is_not_there_is_said_so(tmp_path, monkeypatch, given, said):
+    """--catalog with a path that names no file: "no such file" (or a folder), the same for every game and every
+    command, rather than "not a shipped catalog nor a CSV file", which read as if the file were not CSV."""
+    monkeypatch.chdir(tmp_path)
+    store = tmp_path / "s.sqlite"
+    for args in (["import", "--catalog", given, str(ZX_LOG)], ["analytics", "update", "--catalog", given],
+                 ["replay", "--catalog", given, "m"]):
+        r = run(store, *args)
+        assert r.exit_code == 1, r.output
+        assert f"catalog file {given!r}: {said}" in r.output, r.output
+        assert "nor a CSV file" not in r.output and "Traceback" not in r.output
+    assert not store.exists()  # nothing created
+
+
+def test_a_board_file_that_is_not_there_is_said_so(tmp_path):
+    store = tmp_path / "s.sqlite"
+    r = run(store, "import", "--board", str(tmp_path / "none.json"), str(ZX_LOG))
+    assert r.exit_code == 1 and f"board file {str(tmp_path / 'none.json')!r}: no such file" in r.output, r.output
+    assert not store.exists()

@@ -60,6 +60,26 @@ def is_file(path: str) -> bool:
         return False
 
 
+def not_found(name: str, label: str, shipped: list[str], *, kind: str = "catalog", suffix: str = ".csv",
+              file: str = "CSV file") -> str:
+    """Why ``name`` (``--catalog NAME``, ``--board NAME``: ``kind``) names nothing: a folder or other file that is no
+    regular file, a name that looks like a path (a folder in it, or the ``suffix`` ending) a file that does not
+    exist (said alike by every game); else neither a shipped one nor a ``file`` (``label``: "catalog", "X610Z
+    catalog", "board"; ``shipped``: the shipped names)."""
+    from pathlib import Path
+
+    from zx_events.errors import shown
+
+    try:
+        what = f"is a folder, not a {file}" if Path(name).is_dir() else "is no regular file" if Path(name).exists() \
+            else "no such file" if "/" in name or "\\" in name or name.lower().endswith(suffix) else None
+    except (OSError, ValueError):
+        what = None
+    if what is not None:
+        return f"{kind} file {shown(name)}: {what}"
+    return f"unknown {label} {shown(name)}: not a shipped {kind} ({', '.join(shipped) or 'none'}) nor a {file}"
+
+
 MAX_CATALOG = 16 << 20  # bytes of a catalog file, 16 MiB (the shipped ones: under 10 KB; docs/match-log.md, Limits)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from zx_events.games.base import CardSet, is_file, read_catalog_bytes
+from zx_events.games.base import CardSet, is_file, not_found, read_catalog_bytes
 from zx_events.errors import CatalogError, cut, decoded, shown
 
 HEADER = ["code", "name", "type", "permanent", "cost", "restriction", "class", "element", "crew",
@@ -301,5 +301,4 @@ def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
                            f"({', '.join(builtin_catalog_names())}); a catalog file is given with --catalog FILE")
     if is_file(name_or_path):
         return read_catalog(name_or_path)
-    raise CatalogError(f"unknown X610Z catalog {shown(name_or_path)}: not a shipped catalog "
-                       f"({', '.join(builtin_catalog_names())}) nor a CSV file")
+    raise CatalogError(not_found(name_or_path, "X610Z catalog", builtin_catalog_names()))

@@ -12,7 +12,7 @@ from enum import Enum
 from importlib import resources
 from pathlib import Path
 
-from zx_events.games.base import CardSet, is_file, read_catalog_bytes
+from zx_events.games.base import CardSet, is_file, not_found, read_catalog_bytes
 from zx_events.errors import CatalogError, cut, decoded, shown
 
 COLOURS = ("red", "blue", "white", "black", "green")
@@ -316,4 +316,4 @@ def load_catalog(name_or_path: str, *, files: bool = True) -> Catalog:
                            f"--catalog FILE")
     if is_file(name_or_path):
         return read_catalog(name_or_path)
-    raise CatalogError(f"unknown catalog {shown(name_or_path)}: not a shipped catalog ({', '.join(builtin_catalog_names()) or 'none'}) nor a CSV file")
+    raise CatalogError(not_found(name_or_path, "catalog", builtin_catalog_names()))
