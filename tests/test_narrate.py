@@ -356,3 +356,36 @@ def test_the_judges_first_line_keeps_the_file_when_the_matchs_words_are_long(tmp
     r = CliRunner().invoke(zx, ["--store", store, "replay", recs[0]["match"], "--event", "1", "--as", "P1"],
                            env={"COLUMNS": "400"})
     assert "imported from" not in r.stdout and "judges-folder" not in r.stdout
+
+
+def test_a_names_line_separators_are_escaped_in_sentences_as_on_the_board(tmp_path):
+    """QA round 34 (nit): a player named ``So\\x85ra`` (a NEL) read ``So ra`` in every sentence of the play-by-play,
+    also to the judge, while the board showed ``So\\x85ra``: two names told apart by it read alike. A NEL, a line or
+    paragraph separator, a form feed are escaped where the sentence is shown (terminal, JSON, HTML file); a line
+    feed, carriage return or tab is a space, as before (a sentence is one line)."""
+    from zx_web import viewer
+
+    recs = [json.loads(line) for line in (ROOT / "examples" / "legal" / "first-turns.zxlog").read_text("utf-8")
+            .splitlines()]
+    recs[0]["players"]["P1"]["name"] = "So\x85ra\u2028Aoi"
+    recs[0]["players"]["P2"]["name"] = "Ren\nKai"
+    path = tmp_path / "m.zxlog"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(path)])
+    assert r.exit_code == 0, r.output
+    for seat in ("P2", "spectator"):  # (the judge's first line is cut for the file imported from: its data below)
+        r = CliRunner().invoke(zx, ["--store", store, "replay", recs[0]["match"], "--event", "1", "--as", seat],
+                               env={"COLUMNS": "400"})
+        assert r.exit_code == 0, r.output
+        (line,) = [x for x in r.stdout.splitlines() if " Started " in x]
+        assert "P1 So\\x85ra\\u2028Aoi (" in line and "P2 Ren Kai (" in line, line
+    svc = MatchService(store, create=False)
+    try:
+        data = viewer.viewer_data(svc, recs[0]["match"], ["judge"])
+    finally:
+        svc.close()
+    first = data["pool"][data["views"]["judge"]["events"][0]]
+    assert "So\x85ra\u2028Aoi" in first  # (the page's data: written as the terminal shows it when the page is made)
+    page = viewer._inline_json(data)
+    assert "So\\\\x85ra\\\\u2028Aoi" in page and "So ra" not in page

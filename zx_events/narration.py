@@ -110,11 +110,13 @@ class Words:
         return name if name == seat or name.startswith(f"{seat} ") else f"{seat} {name}"
 
 
-_BREAKS = re.compile("[\n\r\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
+_BREAKS = re.compile("[\n\r\t]+")  # (other separators, NEL, U+2028: escaped where shown, as on the board)
 
 
 def one_line(text: Any) -> Any:
-    """Free text on one line: each run of line breaks (and tabs) as a space; anything else as it is."""
+    """Free text on one line: each run of line feeds, carriage returns and tabs as a space; anything else as it is
+    (a NEL, a line or paragraph separator, a form feed: escaped where the sentence is shown, ``freetext.printable``,
+    as the board shows the name: two names told apart by one read alike as spaces)."""
     return _BREAKS.sub(" ", text) if isinstance(text, str) else text
 
 
