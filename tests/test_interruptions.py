@@ -176,3 +176,16 @@ def test_follow_says_at_once_that_it_stops_after_the_page_under_way(corpus, tmp_
     lines = p.stderr.strip().splitlines()
     assert "follow: stopping after the page under way is committed ..." in lines, p.stderr
     assert lines[-1].startswith("follow: stopped at notification"), p.stderr
+
+
+def test_sigterm_once_the_command_has_finished_lets_the_process_exit_as_the_command_did(corpus, tmp_path):
+    """QA round 34 (1 of 5 timings): a SIGTERM in the instant after ``zx export`` finished ended the process by the
+    signal (143) without a word, its export complete. Once the command has returned, the process exits as the
+    command ended: 0, its output whole, no line about an interruption (here: the signal sent as click exits)."""
+    store = copy_store(corpus, tmp_path)
+    (tmp_path / "s.duckdb").write_bytes((corpus / "store.duckdb").read_bytes())
+    p = zx_signalled(tmp_path, "sys", "exit", 1, "SIGTERM", "--store", str(store), "export", "--parquet", "ex")
+    assert p.returncode == 0, (p.returncode, p.stderr)
+    assert "interrupted" not in p.stderr and "Aborted" not in p.stderr and "Traceback" not in p.stderr
+    assert (tmp_path / "ex").is_dir() and any((tmp_path / "ex").rglob("*.parquet")), sorted((tmp_path / "ex").rglob("*"))
+    assert sidecars(tmp_path) == []

@@ -121,8 +121,11 @@ class ZXGroup(click.Group):
     def invoke(self, ctx: click.Context):
         from . import sigterm
 
+        sigterm.finished(False)
         try:
-            return self._invoke(ctx)
+            result = self._invoke(ctx)
+            sigterm.finished()
+            return result
         except (click.Abort, KeyboardInterrupt):
             if not sigterm.terminated():
                 raise  # Ctrl-C: "Aborted!", exit 1 (click)

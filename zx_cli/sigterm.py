@@ -14,7 +14,7 @@ import signal
 import sys
 from typing import Any
 
-_state: dict[str, Any] = {"pid": None, "terminated": False, "said": False, "opened": []}
+_state: dict[str, Any] = {"pid": None, "terminated": False, "said": False, "opened": [], "finished": False}
 
 
 def _term(signum: int, frame: Any) -> None:
@@ -24,6 +24,8 @@ def _term(signum: int, frame: Any) -> None:
         return
     if _state["terminated"]:  # a second SIGTERM while the first one's cleanup runs: the same stop, under way
         return
+    if _state["finished"]:  # the command has done its work and said so, the process is exiting: it exits as the
+        return  # command ended (it ended by the signal, 143, without a word, its work done: QA round 34)
     _state["terminated"] = True
     raise KeyboardInterrupt
 
@@ -55,6 +57,13 @@ def leave() -> None:
     """SIGTERM back to its default action (``zx serve``, which stops on it and ends by it itself)."""
     if signal.getsignal(signal.SIGTERM) is _term:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def finished(done: bool = True) -> None:
+    """The command has returned (its work done, its output written): a SIGTERM from now on, while the process
+    exits, is let be (the process ends as the command did). ``done=False`` as a command begins (a process running
+    many, CliRunner's)."""
+    _state["finished"] = done
 
 
 def terminated() -> bool:
