@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import signal
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Collection, Iterator
 
 
 class WorkerDied(Exception):
@@ -45,3 +45,25 @@ def ctrl_c_held() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def fork_is_safe(own: Collection[Any] = ()) -> bool:
+    """Whether this process may fork workers: it runs on its main thread, and every other thread alive is rich's
+    progress-bar refresh thread (the CLI's bar) or one of ``own`` (the store's connection pool's). A forked child
+    holds only the thread that forked it: a lock another thread held at that moment stays held in the child for
+    ever, and a thread of a host program (a web server's, reading a SQLite store) that was inside SQLite held its
+    global mutex: the worker's first ``sqlite3.connect`` waited for ever (a test's import, run beside a served
+    app's threads, hung 20 minutes). A process with other threads imports in one process instead."""
+    import threading
+
+    me = threading.current_thread()
+    if me is not threading.main_thread():
+        return False
+    for t in threading.enumerate():
+        if t is me or t in own:
+            continue
+        kind = type(t)
+        if kind.__name__ == "_RefreshThread" and kind.__module__.startswith("rich."):
+            continue
+        return False
+    return True

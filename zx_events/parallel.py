@@ -32,7 +32,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from zx_events.application import ImportOutcome, MatchService, collect_after, originator_of
 from zx_events.errors import FormatError
-from zx_events.forked import WorkerDied, become_worker, ctrl_c_held
+from zx_events.forked import WorkerDied, become_worker, ctrl_c_held, fork_is_safe
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events.logformat.reader import iter_pieces, parse_piece
 
@@ -153,9 +153,10 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
 
     workers = workers or os.cpu_count() or 1
     references = load_references(catalog, board=board)  # this process's (the workers load their own)
-    # a memory store lives in this process only; the workers are forked (where a system cannot fork,
-    # the import runs in this process)
-    if workers <= 1 or svc.store.kind == "memory" or not _can_fork():
+    # a memory store lives in this process only; the workers are forked (where a system cannot fork, or
+    # this process runs other threads a fork could catch holding a lock: forked.fork_is_safe, the import
+    # runs in this process)
+    if workers <= 1 or svc.store.kind == "memory" or not _can_fork() or not fork_is_safe(_store_threads(svc)):
         from zx_events.logformat.reader import MatchLog, iter_log
 
         def logs() -> Iterator[MatchLog]:
@@ -220,6 +221,15 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
             gc.enable()
         if frozen:
             gc.unfreeze()
+
+
+def _store_threads(svc: Any) -> list[Any]:
+    """The threads of the store's own connection pool (psycopg_pool's scheduler and workers, on PostgreSQL),
+    which the workers have always been forked beside: none of them is inside SQLite or holds what a worker
+    takes (each worker opens its own store)."""
+    pool = getattr(getattr(getattr(svc, "recorder", None), "datastore", None), "pool", None)
+    threads = [getattr(pool, "_sched_runner", None), *(getattr(pool, "_workers", None) or ())]
+    return [t for t in threads if t is not None]
 
 
 def _can_fork() -> bool:
