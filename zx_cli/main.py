@@ -281,7 +281,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         from eventsourcing.persistence import PersistenceError
 
         from zx_events.forked import WorkerDied
-        from zx_events.newstore import before_creating, lost_under, made_schema, remove_unopened
+        from zx_events.newstore import before_creating, lost_under, made_schema, remove_if_empty, remove_unopened
         from zx_events.parallel import import_files
 
         logs = tuple(log_paths(logs))
@@ -295,9 +295,10 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         try:
             opening = True
             svc = service(ctx, create=True)  # (after every argument is checked)
-        except BaseException:  # a new store that could not be opened (a path too long for SQLite, a folder it
+        except BaseException as e:  # a new store that could not be opened (a path too long for SQLite, a folder it
             if made is not None:  # may not write): the empty file and the folders made for it stayed
-                remove_unopened(made)
+                if not (isinstance(e, KeyboardInterrupt) and remove_if_empty(made)):  # (a Ctrl-C as its tables
+                    remove_unopened(made)  # were being made: a file of a page, holding nothing, stayed)
             raise
         made = made or made_schema(svc)
         from zx_events.store import locked_by_another, write_refusal
@@ -351,13 +352,19 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                 done = sum(o.status == "imported" for o in outcomes)
                 raise click.ClickException(f"{e} ({counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} "
                                            f"imported before)") from None
-            except KeyboardInterrupt:  # Ctrl-C: what was stored stays, the batch under way was not saved
+            except KeyboardInterrupt as e:  # Ctrl-C: what was stored stays, the batch under way was not saved
+                _let_go(e)
                 done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
                 bar.stop()  # (the bar's last line ended first: the line below was glued to it)
-                click.echo(f"{sigterm.interrupted_word()}: "
-                           f"{counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} imported into "
-                           f"{svc.store.label} before (the batch under way was not saved); run the import again to "
-                           f"finish it: the matches stored are 'unchanged' then", err=True)
+                if done:
+                    click.echo(f"{sigterm.interrupted_word()}: "
+                               f"{counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} imported into "
+                               f"{svc.store.label} before (the batch under way was not saved); run the import again "
+                               f"to finish it: the matches stored are 'unchanged' then", err=True)
+                else:  # (nothing to finish: "run the import again to finish it" read oddly before "the store ...
+                    # was removed again")
+                    click.echo(f"{sigterm.interrupted_word()}: nothing was imported into {svc.store.label} (the "
+                               f"batch under way was not saved)", err=True)
                 raise click.Abort() from None
         rejected = [o for o in outcomes if o.status == "rejected"]
         for o in rejected:
@@ -407,7 +414,8 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             raise OutputClosed()
         if rejected:
             sys.exit(1)
-    except KeyboardInterrupt:  # outside the import loop (which says how far it got)
+    except KeyboardInterrupt as e:  # outside the import loop (which says how far it got)
+        _let_go(e)
         done = svc.matches_written if svc is not None else 0
         terminated = sigterm.terminated()
         if not terminated and not done:
@@ -429,6 +437,17 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             svc.close()  # process's end: an import run in a longer-lived process (CliRunner)
         if sigterm.terminated():  # ended by SIGTERM, after its message, once the store is closed
             sigterm.end()
+
+
+def _let_go(e: BaseException) -> None:
+    """The store's work under way at a Ctrl-C let go now, while the store is open: the frames the traceback holds
+    may hold a transaction begun and never entered (the signal handled as SQLite's wait for another importer's lock
+    returned), finalized after the store closed: "Exception ignored in: <generator object
+    SQLiteDatastore.transaction> ... ConnectionPoolClosedError: Pool is closed", a traceback (QA round 35)."""
+    import gc
+
+    e.__traceback__ = None
+    gc.collect()
 
 
 def _into(svc, ctx: click.Context, opening: bool) -> str:

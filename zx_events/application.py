@@ -176,6 +176,13 @@ class MatchService(Application[UUID]):
             super().__init__(env={**self.store.env, **(env or {})})
         except BaseException as e:
             self._let_go()
+            if isinstance(e, KeyboardInterrupt):  # a Ctrl-C as the schema's transaction began: the frames of that
+                # transaction, never entered, let go before the pool closes (it was finalized after, a traceback:
+                # "Exception ignored in ... SQLiteDatastore.transaction ... Pool is closed")
+                import gc
+
+                e.__traceback__ = None
+                gc.collect()
             factory = getattr(self, "factory", None)  # (made before the recorder failed: its pool open, else closed
             if factory is not None:  # by the collector's __del__, on whatever thread it ran: "cannot join current
                 try:  # thread" from psycopg_pool, and a warning)
