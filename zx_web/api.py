@@ -17,7 +17,7 @@ from zx_events.errors import ZXError
 from zx_events.freetext import json_escaped_bytes
 
 from .app_json import JSON
-from .backend import Backend, WebError
+from .backend import Backend, StoreFailed, WebError, store_failure
 from .matchlist import MatchFilters, page
 
 router = APIRouter(prefix="/api")
@@ -98,13 +98,29 @@ def status(b: Backend = Depends(backend)) -> Response:
     out: dict[str, Any] = {"store": b.svc.store.label, "judge": b.judge, "deck_lists": b.deck_lists,
                            "seats": b.seats(), "warming": b.warming}
     try:
-        fresh = b.freshness()
-        more = {"analytics_ok": fresh.ok, "analytics_position": fresh.position, "analytics_message": fresh.message}
-    except WebError as e:
-        more = {"analytics_ok": False, "analytics_position": None, "analytics_message": e.message}
-    # the store's last notification read after the analytics' position, and now (not the second-old one the pages
-    # use): --follow may have projected past that one, and the status said the analytics were ahead of the store
-    out.update(store_last_notification=b.store_last_id(fresh=True), analytics=str(b.analytics_path), **more)
+        try:
+            fresh = b.freshness()
+            more = {"analytics_ok": fresh.ok, "analytics_position": fresh.position,
+                    "analytics_message": fresh.message}
+        except StoreFailed:
+            raise
+        except WebError as e:
+            more = {"analytics_ok": False, "analytics_position": None, "analytics_message": e.message}
+        # the store's last notification read after the analytics' position, and now (not the second-old one the
+        # pages use): --follow may have projected past that one, and the status said the analytics were ahead
+        last = b.store_last_id(fresh=True)
+    except Exception as e:
+        if not (isinstance(e, StoreFailed) or store_failure(e)):
+            raise
+        # the store failing under it (its PostgreSQL server out of reach): its 503 (or 500), with the status all
+        # the same, what is known without the store (the answer was the error alone)
+        failed = b.store_error(e)
+        out.update(store_ok=False, store_message=failed.message, store_last_notification=None,
+                   analytics=str(b.analytics_path), analytics_ok=False, analytics_position=None,
+                   analytics_message="not compared with the store: it cannot be read now")
+        raise StoreFailed(failed.status, failed.message, extra=out) from None
+    out.update(store_ok=True, store_message=None, store_last_notification=last, analytics=str(b.analytics_path),
+               **more)
     return JSON(out)
 
 

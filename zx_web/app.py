@@ -153,9 +153,10 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     def wants_json(request: Request) -> bool:
         return request.url.path.startswith("/api") or "text/html" not in request.headers.get("accept", "")
 
-    def error(request: Request, status: int, message: str, retry_after: int | None = None) -> Any:
+    def error(request: Request, status: int, message: str, retry_after: int | None = None,
+              extra: dict[str, Any] | None = None) -> Any:
         if wants_json(request):
-            answer = JSON({"error": message, "status": status}, status_code=status)
+            answer = JSON({**(extra or {}), "error": message, "status": status}, status_code=status)
         else:
             answer = pages.html_response(pages.error_page(request, status, message), status=status)
         if retry_after is not None:
@@ -205,7 +206,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         # handler of Exception is Starlette's last resort, which logs the traceback again after it)
         err = backend.store_error(e)
         log.warning("%s %s: %s", request.method, request.url.path, err.message)
-        return error(request, err.status, err.message)
+        return error(request, err.status, err.message, extra=err.extra)
 
     for failure in store_failures(backend):
         app.add_exception_handler(failure, store_failed)

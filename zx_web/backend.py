@@ -94,11 +94,13 @@ READ_SETTINGS = ("SET memory_limit = '2GB'", "SET preserve_insertion_order = tru
 class WebError(Exception):
     """An error for the client: an HTTP status and a message that says what to do."""
 
-    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None,
+                 extra: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.retry_after = retry_after  # seconds: the answer's Retry-After (a server too busy now)
+        self.extra = extra  # more of a JSON answer beside its error (/api/status: what is known without the store)
 
     @classmethod
     def of(cls, e: Any) -> "WebError":

@@ -66,6 +66,13 @@ def test_serve_answers_503_at_once_when_its_postgres_server_is_gone_and_stops_on
         assert r.status_code == 503 and took["/api/status"] < 15, (r.status_code, took)
         message = r.json()["error"]
         assert "the store postgresql://" in message and label in message and "cannot be reached" in message
+        # the status all the same (QA round 34: the error alone): what is known without the store, and why not the
+        # rest, for a health check or a person reading it
+        body = r.json()
+        assert body["store_ok"] is False and body["store_message"] == message and body["status"] == 503
+        assert body["seats"] and body["judge"] is False and body["analytics"] == str(built.analytics)
+        assert body["analytics_ok"] is False and body["store_last_notification"] is None
+        assert "not compared" in body["analytics_message"]
         assert not password or password not in message
 
         for path, html in ((f"/api/matches/{second}/view?at=3", False), ("/api/matches", False),
@@ -84,7 +91,9 @@ def test_serve_answers_503_at_once_when_its_postgres_server_is_gone_and_stops_on
         try:
             time.sleep(1.2)
             assert client.get(f"/api/matches/{third}/view?at=4").status_code == 200
-            assert client.get("/api/status").status_code == 200
+            r = client.get("/api/status")
+            assert r.status_code == 200 and r.json()["store_ok"] is True and r.json()["store_message"] is None
+            assert r.json()["store_last_notification"] > 0 and "error" not in r.json()
         finally:
             back.close()
         r = client.get(f"/api/matches/{third}/view?at=6")  # gone again, with a request in flight at SIGTERM
