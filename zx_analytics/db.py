@@ -314,23 +314,53 @@ ANALYTICS_COMMANDS = ("serve", "sql", "stats", "export", "report", "analytics", 
 def lock_holder(e: Exception) -> tuple[int | None, str | None]:
     """(PID, what it runs) of the process DuckDB's lock error names ("Conflicting lock is held in ... (PID N)"):
     what it runs is ``zx serve`` (``zx sql``, ...) when /proc/PID/cmdline shows a zx command, else its program's
-    name; None where it cannot be read. Never more of its command line (a --store URL may hold a password)."""
+    name; None where it cannot be read. Never more of its command line (a --store URL may hold a password). A
+    worker process of ``zx serve --workers N`` (Python's multiprocessing: "python3") is named by its server, the
+    process it serves for: stopping the worker did nothing (the server starts another in its place)."""
     found = re.search(r"\(PID (\d+)\)", str(e))
     if found is None:
         return None, None
     pid = int(found.group(1))
+    args = _cmdline(pid)
+    if args is None:
+        return pid, None
+    command = _zx_command(args)
+    if command is None:
+        parent = _parent(pid)
+        server = _zx_command(_cmdline(parent) or []) if parent else None
+        if server is not None and server.startswith("zx serve"):
+            return parent, server
+    if command is not None:
+        return pid, command
+    return pid, os.path.basename(args[0]) if args else None
+
+
+def _cmdline(pid: int) -> list[str] | None:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            args = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
+            return [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
     except OSError:
-        return pid, None
+        return None
+
+
+def _parent(pid: int) -> int | None:
+    """The parent's PID of ``pid`` (/proc/PID/stat's fourth field, after the program's name in parentheses)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _zx_command(args: list[str]) -> str | None:
+    """``zx serve --follow``, ``zx serve``, ``zx sql``, ``zx``... of a command line that runs zx, else None."""
     zx = next((i for i, a in enumerate(args) if os.path.basename(a) == "zx" or a in ("zx_cli.main", "zx_cli")), None)
-    if zx is not None:
-        command = next((a for a in args[zx + 1:] if a in ANALYTICS_COMMANDS), None)
-        if command == "serve" and "--follow" in args[zx + 1:]:  # the server keeps the file up to date itself
-            return pid, "zx serve --follow"
-        return pid, f"zx {command}" if command else "zx"
-    return pid, os.path.basename(args[0]) if args else None
+    if zx is None:
+        return None
+    command = next((a for a in args[zx + 1:] if a in ANALYTICS_COMMANDS), None)
+    if command == "serve" and "--follow" in args[zx + 1:]:  # the server keeps the file up to date itself
+        return "zx serve --follow"
+    return f"zx {command}" if command else "zx"
 
 
 class FileInUse(AnalyticsError):
@@ -340,8 +370,9 @@ class FileInUse(AnalyticsError):
 def in_use(path: Path, e: Exception, rebuild: bool = False) -> str:
     """Why ``path`` cannot be written: another process holds it (DuckDB: one writer, or readers), named by its
     PID and command where they can be read, and what to run. ``zx serve`` holds it as long as it runs: "try
-    again when it has finished" was never true of it. (A server's worker processes, ``--workers N``, run
-    Python's multiprocessing, not ``zx serve``: any holder but another zx command may be a server.) ``rebuild``:
+    again when it has finished" was never true of it. (A server's worker processes, ``--workers N``, are named by
+    their server, ``lock_holder``; any other holder but a zx command may still be a server of a zx run otherwise,
+    ``python -m``.) ``rebuild``:
     the update it advises is the one asked for, ``--rebuild`` (it lost it)."""
     pid, command = lock_holder(e)
     update = "`zx analytics update --rebuild`" if rebuild else "`zx analytics update`"

@@ -46,11 +46,13 @@ class Server:
     """``zx --store STORE serve --workers 2 --analytics FILE`` in a session of its own, its stderr read as it
     comes (``err``)."""
 
-    def __init__(self, built: Built, analytics: str | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(self, built: Built, analytics: str | None = None, env: dict[str, str] | None = None,
+                 program: list[str] | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         given = ["--analytics", analytics or str(built.analytics)] if env is None else []
-        self.proc = subprocess.Popen([sys.executable, "-c", "from zx_cli.main import main; main()", "--store", built.store,
+        program = program or [sys.executable, "-c", "from zx_cli.main import main; main()"]
+        self.proc = subprocess.Popen([*program, "--store", built.store,
                                       "serve", "--port", str(self.port), "--workers", "2", *given],
                                      env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
                                      stdout=subprocess.DEVNULL,
@@ -206,5 +208,21 @@ def test_a_worker_that_cannot_open_the_store_says_so_in_one_line_and_workers_end
             time.sleep(0.1)
         assert in_group(server.proc.pid) == [], server.err
         assert not server.answers()
+    finally:
+        server.kill()
+
+
+def test_an_update_beside_workers_names_their_server_not_a_worker(built):
+    """QA round 35: ``zx analytics update`` (import, follow) beside ``zx serve --workers 2`` said the file was "in use
+    by another process (python3, PID <a worker>)", as for an unknown program; stopping that PID did nothing (the
+    server starts another worker). The worker is named by its server: "`zx serve` (PID N) holds it"."""
+    zx_script = Path(sys.executable).parent / "zx"  # (the installed command: /proc shows `zx ... serve`)
+    server = Server(built, program=[str(zx_script)])
+    try:
+        r = CliRunner().invoke(zx, ["--store", built.store, "analytics", "update", "--rebuild", "--analytics",
+                                    str(built.analytics)])
+        assert r.exit_code == 1, r.output
+        assert f"is in use by another process: `zx serve` (PID {server.proc.pid}) holds it" in r.output, r.output
+        assert "python3" not in r.output
     finally:
         server.kill()
