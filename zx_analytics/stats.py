@@ -138,9 +138,10 @@ class UnknownName(ValueError):
     """A filter names something the analytics file has never seen; says the closest known names."""
 
     def __init__(self, kind: str, value: str, known: list[str], where: str = "the analytics file",
-                 none: str | None = None) -> None:
+                 none: str | None = None, said: str | None = None) -> None:
         """``none``: what the message says when nothing is ``known`` (else "WHERE has no matches yet": a
-        ``where`` such as "the X610Z matches" asks its own words, "the store has no X610Z matches yet")."""
+        ``where`` such as "the X610Z matches" asks its own words, "the store has no X610Z matches yet");
+        ``said``: what it says instead of "no KIND named ..." (an installed game the file has no match of)."""
         known = sorted({unicodedata.normalize("NFC", k) for k in known})  # a name in two normal forms: once
         self.kind, self.value, self.known, self.where, self.none = kind, value, known, where, none
         # the same name in another case or width first ("タロウ" typed, "ﾀﾛｳ" known: difflib saw no character in
@@ -158,7 +159,23 @@ class UnknownName(ValueError):
             hint = "known: " + ", ".join(repr(_shown(k)) for k in some) + (", ..." if len(known) > len(some) else "")
         else:
             hint = none or f"{where} has no matches yet"
-        super().__init__(f"no {kind} named {_shown(value)!r} in {where}; {hint}")
+        if said is not None:
+            hint = "it holds matches of " + ", ".join(known) if known else f"{where} has no matches yet"
+        super().__init__(f"{said}; {hint}" if said is not None else f"no {kind} named {_shown(value)!r} in {where}; "
+                                                                    f"{hint}")
+
+
+def _no_matches_of(game: str) -> str | None:
+    """"the analytics file has no X610Z match yet" for an installed game's key (a game of the store the file has not
+    projected a match of: the store holds none, or ``zx serve --follow`` has not reached them), else None (not a
+    game: "no game named ...")."""
+    from zx_events import games as registry
+
+    try:
+        title = registry.get(game).name
+    except Exception:  # noqa: BLE001 - (not an installed game: the usual words)
+        return None
+    return f"the analytics file has no {title} match yet"
 
 
 NAME_SHOWN = 80  # characters of a name an error message shows (a log's name may be 1,000,000: one line of 180 KB)
@@ -855,7 +872,8 @@ class Stats:
             if column not in checked:
                 checked[column] = {unicodedata.normalize("NFC", k): k for k in self.known(column)}
             if v not in checked[column]:
-                raise UnknownName(kind, v, sorted(checked[column].values()))
+                raise UnknownName(kind, v, sorted(checked[column].values()), said=_no_matches_of(v) if
+                                  name == "game" else None)
         return f
 
     @serialised
