@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import signal
 from contextlib import contextmanager
-from typing import Any, Collection, Iterator
+from typing import Any, Iterator
 
 
 class WorkerDied(Exception):
@@ -47,23 +47,25 @@ def ctrl_c_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def fork_is_safe(own: Collection[Any] = ()) -> bool:
-    """Whether this process may fork workers: it runs on its main thread, and every other thread alive is rich's
-    progress-bar refresh thread (the CLI's bar) or one of ``own`` (the store's connection pool's). A forked child
-    holds only the thread that forked it: a lock another thread held at that moment stays held in the child for
-    ever, and a thread of a host program (a web server's, reading a SQLite store) that was inside SQLite held its
-    global mutex: the worker's first ``sqlite3.connect`` waited for ever (a test's import, run beside a served
-    app's threads, hung 20 minutes). A process with other threads imports in one process instead."""
-    import threading
+_ON_THREADS: Any = None  # (a WeakSet, made at first use) what reads stores on threads of this process
 
-    me = threading.current_thread()
-    if me is not threading.main_thread():
-        return False
-    for t in threading.enumerate():
-        if t is me or t in own:
-            continue
-        kind = type(t)
-        if kind.__name__ == "_RefreshThread" and kind.__module__.startswith("rich."):
-            continue
-        return False
-    return True
+
+def reads_on_threads(owner: Any) -> None:
+    """``owner`` (``zx serve``'s ``zx_web.backend.Backend``) reads stores on threads of this process, SQLite ones
+    among them, until its ``closed`` is true: no worker is forked meanwhile (``fork_is_safe``)."""
+    global _ON_THREADS
+    if _ON_THREADS is None:
+        import weakref
+
+        _ON_THREADS = weakref.WeakSet()
+    _ON_THREADS.add(owner)
+
+
+def fork_is_safe() -> bool:
+    """Whether this process may fork workers: nothing of zx reads a store on its threads (``reads_on_threads``: a
+    served app's, ``zx_web.backend.Backend``, not closed). A forked child holds only the thread that forked it: a
+    lock another thread held at that moment stays held in the child for ever, and a thread inside SQLite held its
+    global mutex: the worker's first ``sqlite3.connect`` waited for ever (a test's import, run beside a served
+    app, hung 20 minutes). A process that serves imports in one process instead. Other programs' threads are not
+    known here: a host program whose own threads use SQLite passes ``workers=1``."""
+    return not any(not getattr(owner, "closed", False) for owner in list(_ON_THREADS or ()))

@@ -154,9 +154,9 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
     workers = workers or os.cpu_count() or 1
     references = load_references(catalog, board=board)  # this process's (the workers load their own)
     # a memory store lives in this process only; the workers are forked (where a system cannot fork, or
-    # this process runs other threads a fork could catch holding a lock: forked.fork_is_safe, the import
-    # runs in this process)
-    if workers <= 1 or svc.store.kind == "memory" or not _can_fork() or not fork_is_safe(_store_threads(svc)):
+    # this process serves: threads of it may be inside SQLite, forked.fork_is_safe, the import runs in this
+    # process)
+    if workers <= 1 or svc.store.kind == "memory" or not _can_fork() or not fork_is_safe():
         from zx_events.logformat.reader import MatchLog, iter_log
 
         def logs() -> Iterator[MatchLog]:
@@ -221,15 +221,6 @@ def import_files(svc: MatchService, paths: Iterable[str], *, workers: int | None
             gc.enable()
         if frozen:
             gc.unfreeze()
-
-
-def _store_threads(svc: Any) -> list[Any]:
-    """The threads of the store's own connection pool (psycopg_pool's scheduler and workers, on PostgreSQL),
-    which the workers have always been forked beside: none of them is inside SQLite or holds what a worker
-    takes (each worker opens its own store)."""
-    pool = getattr(getattr(getattr(svc, "recorder", None), "datastore", None), "pool", None)
-    threads = [getattr(pool, "_sched_runner", None), *(getattr(pool, "_workers", None) or ())]
-    return [t for t in threads if t is not None]
 
 
 def _can_fork() -> bool:

@@ -393,6 +393,9 @@ class Backend:
         self.replays = LRU(REPLAY_CACHE, CACHE_BYTES, ANSWER_BYTES)  # viewer pages by (match, seat)
         self._names: dict[tuple[Any, Any, Any], Any] = {}
         self.closed = False
+        from zx_events.forked import reads_on_threads
+
+        reads_on_threads(self)  # (no import forks its workers while it is open: a thread of it may be inside SQLite)
         self.serving = False  # a server's (zx_web.app.create_app, zx serve), not zx report's: its advice says so
         # the commands its messages advise, as the user typed them (zx_cli.common.with_store: the --store and --analytics
         # of the command line; run as written, `zx analytics update --rebuild` opened the default store)
