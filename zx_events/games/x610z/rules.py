@@ -1,5 +1,5 @@
 """The X610Z ruleset id and the titles of the clauses the engine cites (X610Z CR V1.1 numbers): one for
-each clause of the table in docs/rules-x610z.md, and none else (106.3 and 701.2, never reported, had one).
+each clause of the table in docs/rules-x610z.md, and none else (106.3, 701.2 and 702.3, never reported, had one).
 
 The id carries the digest version: it changes whenever a documented choice (docs/rules-x610z.md)
 changes, and every violation is printed with it.
@@ -188,7 +188,6 @@ RULES: dict[str, str] = {
     "700.1": "Turns clockwise, four phases",
     "702.1": "Draw Phase: the active player draws exactly 1 card",
     "702.2": "Draw Phase: only triggers",
-    "702.3": "The Draw Phase ends when the card is drawn and the triggers have resolved",
     "703.7": "The Action Phase ends with an empty stack",
     "704.6": "The End Phase ends with an empty stack",
 }
