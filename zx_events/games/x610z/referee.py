@@ -82,6 +82,11 @@ class Referee:
         self.inferred: tuple[int, str] | None = None  # (turn, player) of the turn a record began, its `turn` unseen
         self.last: tuple[int, dict] | None = None  # the line and record handled last
         self.repeat: int | None = None  # the line of the record just before when this one is the same, else None
+        # (line, player, due, drawn) of an effect `draw` applied at the record handled last (``due``: its field, else
+        # None), and of the one at the record before it (``do_result``: a `deck_out` result right after an effect draw
+        # that emptied the loser's deck is the log's word that the draw came short, 106.3; digest.12)
+        self.effect_draw: tuple[int, str, int | None, int] | None = None
+        self.draw_before: tuple[int, str, int | None, int] | None = None
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -172,6 +177,7 @@ class Referee:
             # (digest.8: it ended them, and the next effect of the resolution was 210.4 or 503.1)
             self.resolved = self.fizzled = None
         repeat, self.last = self.last, (line, rec)
+        self.draw_before, self.effect_draw = self.effect_draw, None
         self.repeat = repeat[0] if repeat is not None and repeat[1] == rec else None
         try:
             if self.swap is not None and kind != "setup":
@@ -830,6 +836,12 @@ class Referee:
                                 f"{self.result_line})", fatal=True)
         if m.outcome is None and reason == "time" and winner is None:
             m._ended(winner=None, reason="time", line=self.line)  # 106.1a: a time-limit draw
+        elif m.outcome is None and reason == "deck_out" and winner in ("P1", "P2"):
+            why = self._short_draw(other(winner))
+            if why is None:  # 106.3: the log says the effect draw just before came short (the engine reads no card text)
+                m._ended(winner=winner, reason="deck_out", line=self.line)
+            else:
+                self.fail("106.1b", f"result {winner} (deck_out) but the game has not ended: {why}")
         elif m.outcome is None:
             self.fail("106.1b", f"result {winner or 'none'} ({reason}) but the game has not ended")
         elif (winner, reason) != (m.outcome["winner"], m.outcome["reason"]):
@@ -838,6 +850,27 @@ class Referee:
         if m.outcome is not None:  # (an early result ends nothing: the game's own result is still to come)
             self.result_line = self.line
         m._result(winner=winner, reason=reason, rec=self._carry(), line=self.line)
+
+    def _short_draw(self, loser: str) -> str | None:
+        """Why a `deck_out` result naming ``loser`` as the loser, the game running, states no loss (None: it does).
+        106.3: a player loses when he must draw and his deck has no card left. The engine deals the Draw Phase's draw
+        itself (``_turn_begun``) but reads no card text, so it cannot know that an effect's draw was owed more cards
+        than its record lists: a `deck_out` result right after an effect draw of the loser's that left his deck empty
+        is the log's word that the draw came short, the loss applied there (digest.12; an effect draw's ``due`` says it
+        at the draw itself). Anything else stays refused, with these words."""
+        left = deck_count(self.m.p[loser])
+        if left > 0:
+            return (f"{loser}'s deck holds {left} card{'s' if left != 1 else ''} (106.3: a player loses when he must "
+                    f"draw and his deck is empty)")
+        before = self.draw_before
+        if before is None or before[1] != loser:
+            return (f"{loser}'s deck is empty, but the record before is no effect draw of his that came short (106.3: "
+                    f"he loses when a draw is due from it: his next Draw Phase, or an effect's draw logged just "
+                    f"before the result)")
+        line, _, due, drawn = before
+        if due is not None and drawn >= due:
+            return f"the effect draw at line {line} drew the {due} card{'s' if due != 1 else ''} due (its `due`)"
+        return None
 
     # ------------------------------------------------------------------ energy (203, 403)
     def do_crystal(self, r: dict) -> None:
@@ -1376,7 +1409,8 @@ class Referee:
     def do_effect(self, r: dict) -> None:
         m, op = self.m, r["op"]
         self._running()
-        args = {k: v for k, v in r.items() if k not in ("do", "by", "turn", "ts", "note", "source", "op", "override")}
+        args = {k: v for k, v in r.items()
+                if k not in ("do", "by", "turn", "ts", "note", "source", "op", "override", "due")}
         if "override" in r:
             args["override"] = r["override"]
         dot = r.get("dot")
@@ -1426,6 +1460,15 @@ class Referee:
             lost = _missing(m.p[self.by]["deck"], cards)
             if lost:
                 self.fail("212.1" if op == "draw" else "500.1", f"{', '.join(lost)} not in {self.by}'s deck", fatal=True)
+        if op == "draw" and r.get("due") is not None and len(r["cards"]) > r["due"]:
+            self.fail("212.1", f"{self.by} draws {len(r['cards'])} cards where {r['due']} are due (the record's `due`): "
+                               f"applied as played")
+        short = op == "draw" and r.get("due") is not None and len(r["cards"]) < r["due"]
+        if short and deck_count(m.p[self.by]) > len(r["cards"]):
+            left = deck_count(m.p[self.by]) - len(r["cards"])
+            self.fail("212.1", f"{self.by} draws {len(r['cards'])} of the {r['due']} cards due while his deck holds "
+                               f"{left} more: a player who has to draw draws them from the top of his deck (212.1), "
+                               f"short only when it is empty (106.3): applied as played, the game goes on")
         if op in ("counter_action", "raise_cost"):
             entry = next((s for s in m.stack if s.get("id") == r["line"]), None)
             if entry is None:
@@ -1433,6 +1476,10 @@ class Referee:
             if op == "raise_cost":
                 args["payer"] = entry["by"]
         m._effect(player=self.by, source=r["source"], op=op, args=args, rec=self._carry(), line=self.line)
+        if op == "draw":
+            self.effect_draw = (self.line, self.by, r.get("due"), len(r["cards"]))
+            if short and deck_count(m.p[self.by]) <= 0:  # 106.3: he must draw a card his deck no longer holds
+                m._ended(winner=other(self.by), reason="deck_out", line=self.line)
         if op == "counter_action":
             self._spent(entry)  # 209.2c: countered, as resolved
         if op == "destroy":

@@ -1,5 +1,5 @@
 """The X610Z ruleset id and the titles of the clauses the engine cites (X610Z CR V1.1 numbers): one for
-each clause of the table in docs/rules-x610z.md, and none else (106.3 and 701.2, never reported, had one).
+each clause of the table in docs/rules-x610z.md, and none else (106.3, 701.2 and 702.3, never reported, had one).
 
 The id carries the digest version: it changes whenever a documented choice (docs/rules-x610z.md)
 changes, and every violation is printed with it.
@@ -8,7 +8,7 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.11"
+RULES_VERSION = "x610z-cr-1.1+digest.12"
 # the end of the message of the 200.1a or 200.1b finding that a `cast` or `crystal` names a card of the deck list the hand
 # does not hold, played as written for a card of the hand the log does not name (``Referee._unnamed``, digest.10), as
 # Z/X's 301.1 (zx_events.games.zx.rules.PLAYED_AS_WRITTEN): stored in ViolationRecorded events, never reworded
@@ -26,6 +26,12 @@ PLAYED_AS_WRITTEN = "played as written, for a card of the hand the log does not 
 # uncounted, ``match.hand_count``), its payment spent as logged (the cost is the card meant's); it was announced as
 # nothing, or skipped, and each later record of the summon or crystal was charged (202.2, 202.3, 203.3, 206.1e, 502.5).
 # Events stored before carry no ``unnamed``: they replay as stored.
+# .12 (2026-11-29; the referee's alone, stored events replay as stored): a player who must draw for an effect and cannot
+# loses (106.3, not only in his Draw Phase): a `deck_out` result right after an effect draw of his that left his deck
+# empty is the log's word that the draw came short (the engine reads no card text), the loss (MatchEnded) applied at the
+# result; an effect draw's optional ``due`` (the cards owed) says it at the draw itself. It was 106.1b 'the game has
+# not ended', nothing stored. A deck_out result with cards left in the deck, or with no such draw just before, stays
+# 106.1b, saying which.
 # .11 (2026-11-28): after a stackable action that fails for want of energy (200.5: a cast, activation, ability or
 # movement whose cost cannot be met) priority goes to the next player (201.4, choice 4), as after any announcement, a
 # void one too (.8): it stayed with the player, and the other player's legal pass after it was 201.3 (strict import
@@ -182,7 +188,6 @@ RULES: dict[str, str] = {
     "700.1": "Turns clockwise, four phases",
     "702.1": "Draw Phase: the active player draws exactly 1 card",
     "702.2": "Draw Phase: only triggers",
-    "702.3": "The Draw Phase ends when the card is drawn and the triggers have resolved",
     "703.7": "The Action Phase ends with an empty stack",
     "704.6": "The End Phase ends with an empty stack",
 }
