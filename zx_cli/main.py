@@ -280,6 +280,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         # updated after): as Ctrl-C (the handler comes first: SIGTERM while these modules loaded ended it without a word)
         from eventsourcing.persistence import PersistenceError
 
+        from zx_events.application import let_go_of
         from zx_events.forked import WorkerDied
         from zx_events.newstore import before_creating, lost_under, made_schema, remove_if_empty, remove_unopened
         from zx_events.parallel import import_files
@@ -353,7 +354,7 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
                 raise click.ClickException(f"{e} ({counted(done, 'match', 'matches')} {'was' if done == 1 else 'were'} "
                                            f"imported before)") from None
             except KeyboardInterrupt as e:  # Ctrl-C: what was stored stays, the batch under way was not saved
-                _let_go(e)
+                let_go_of(e)
                 done = svc.matches_written  # (counted at each commit: the outcomes come out a little later)
                 bar.stop()  # (the bar's last line ended first: the line below was glued to it)
                 if done:
@@ -415,7 +416,10 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         if rejected:
             sys.exit(1)
     except KeyboardInterrupt as e:  # outside the import loop (which says how far it got)
-        _let_go(e)
+        if svc is not None:  # (its module loaded: not while the command's modules were)
+            from zx_events.application import let_go_of as release
+
+            release(e)
         done = svc.matches_written if svc is not None else 0
         terminated = sigterm.terminated()
         if not terminated and not done:
@@ -437,17 +441,6 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
             svc.close()  # process's end: an import run in a longer-lived process (CliRunner)
         if sigterm.terminated():  # ended by SIGTERM, after its message, once the store is closed
             sigterm.end()
-
-
-def _let_go(e: BaseException) -> None:
-    """The store's work under way at a Ctrl-C let go now, while the store is open: the frames the traceback holds
-    may hold a transaction begun and never entered (the signal handled as SQLite's wait for another importer's lock
-    returned), finalized after the store closed: "Exception ignored in: <generator object
-    SQLiteDatastore.transaction> ... ConnectionPoolClosedError: Pool is closed", a traceback (QA round 35)."""
-    import gc
-
-    e.__traceback__ = None
-    gc.collect()
 
 
 def _into(svc, ctx: click.Context, opening: bool) -> str:

@@ -134,6 +134,18 @@ class ServiceClosed(ZXError):
                    f"open a new one to read or write the store")
 
 
+def let_go_of(e: BaseException) -> None:
+    """What a store's work under way at a Ctrl-C (``e``) held, let go now, while the store is open: the frames its
+    traceback holds may hold a transaction begun and never entered (the signal handled as the transaction's
+    ``BEGIN`` returned, after a wait for another importer's lock), finalized after the store closed: "Exception
+    ignored in: <generator object SQLiteDatastore.transaction> ... ConnectionPoolClosedError: Pool is closed", a
+    traceback (QA round 35). Called before the store is closed."""
+    import gc
+
+    e.__traceback__ = None
+    gc.collect()
+
+
 class MatchService(Application[UUID]):
     name = "Matches"
 
@@ -176,13 +188,8 @@ class MatchService(Application[UUID]):
             super().__init__(env={**self.store.env, **(env or {})})
         except BaseException as e:
             self._let_go()
-            if isinstance(e, KeyboardInterrupt):  # a Ctrl-C as the schema's transaction began: the frames of that
-                # transaction, never entered, let go before the pool closes (it was finalized after, a traceback:
-                # "Exception ignored in ... SQLiteDatastore.transaction ... Pool is closed")
-                import gc
-
-                e.__traceback__ = None
-                gc.collect()
+            if isinstance(e, KeyboardInterrupt):  # a Ctrl-C as the schema's transaction began
+                let_go_of(e)
             factory = getattr(self, "factory", None)  # (made before the recorder failed: its pool open, else closed
             if factory is not None:  # by the collector's __del__, on whatever thread it ran: "cannot join current
                 try:  # thread" from psycopg_pool, and a warning)
