@@ -754,7 +754,10 @@
   $("match-title").textContent = info.match || data.match;
   $("match-sub").innerHTML = who("P1") + " vs " + who("P2") + " · " +
     esc([info.event, info.round != null ? "round " + info.round : null, info.played_at].filter(Boolean).join(" · "));
+  // the title bar, the Seat box and the banners are in the page as written (zx_web/viewer.py, head_parts): the same
+  // words again here, so nothing moves when this runs (on a phone they pushed the controls and the board 150 px down)
   var sel = $("seat");
+  sel.textContent = "";
   seats.forEach(function (s) {
     var o = document.createElement("option");
     o.value = s;
