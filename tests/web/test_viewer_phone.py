@@ -206,3 +206,55 @@ def test_the_title_bar_seat_box_and_banners_are_written_as_the_script_writes_the
                 assert "Cup <b>&amp;</b> evil\\x1b[2J" in text_before and "\u202e" not in text_before  # (the mask drops it)
             if name == f"{VIOLATION}-judge":  # the judge's violation buttons: there from the start
                 assert before["viol"] is False, name
+
+
+# ------------------------------------------------------------------ 2. tap targets
+
+SMALL = """var out = [], sel = arguments[0];
+document.querySelectorAll(sel).forEach(function (e) {
+  var r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+  if (!r.width || cs.display === 'none' || cs.visibility === 'hidden' || e.closest('[hidden]')) return;
+  if (r.width < 44 || r.height < 44) out.push((e.id || e.className || e.tagName) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+});
+return out;"""
+CONTROLS = ("header.top button, header.top select, header.top a, nav.served a, nav.served .seat-link, #replay button, "
+            "#replay select, #replay input, .viol-mark")
+
+
+def test_each_control_of_the_replay_page_is_44_px_to_tap_on_a_touch_screen(phone, pages, store):
+    """Step buttons 38 x 32, the slider 16 px tall, a violation's mark 4 x 8, the seat links 15 px tall ~8 px apart:
+    at least 44 x 44 CSS px on a touch screen, the seat links apart; with a mouse, as they were."""
+    from zx_web.app import create_app
+
+    with slow_server(pages) as url:
+        load(phone, f"{url}/{VIOLATION}-judge")
+        assert phone.execute_script("return matchMedia('(pointer: coarse)').matches")
+        assert phone.find_elements("css selector", ".viol-mark") and phone.find_elements("css selector", "a.seat-link")
+        assert phone.execute_script(SMALL, CONTROLS) == []
+        links = phone.execute_script("return Array.prototype.map.call(document.querySelectorAll('nav.served a, "
+                                     "nav.served .seat-link'), function (e) { var r = e.getBoundingClientRect();"
+                                     " return [r.left, r.top, r.right, r.bottom]; });")
+        for i, a in enumerate(links):
+            for b in links[i + 1:]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)  # no overlap
+        as_desktop(phone)
+        try:
+            phone.set_window_size(1280, 800)
+            load(phone, f"{url}/{VIOLATION}-judge")
+            assert not phone.execute_script("return matchMedia('(pointer: coarse)').matches")
+            sizes = phone.execute_script("return ['next', 'slider'].map(function (id) { var r ="
+                                         " document.getElementById(id).getBoundingClientRect(); return [r.width, r.height]; })")
+            assert sizes[0] == [38, 32] and sizes[1][1] < 30, sizes  # the desktop's look
+        finally:
+            as_phone(phone)
+    path, analytics = store
+    with running(create_app(path, analytics=analytics)) as url:
+        for page, sel in (("/matches", "a.reset"), ("/dashboard?min_games=1", "a.reset, nav.toc a, details summary")):
+            load_served(phone, url + page)
+            assert phone.find_elements("css selector", sel)
+            assert phone.execute_script(SMALL, sel) == [], page
+
+
+def load_served(d: Any, url: str) -> None:
+    d.get(url)
+    wait(d, "main")
