@@ -504,7 +504,7 @@ def head_parts(data: dict[str, Any]) -> dict[str, str]:
         "{{BANNEROFF}}": "" if banner else " hidden",
         "{{WARNING}}": esc("warning: " + printable(warning)) if warning else "",
         "{{WARNINGOFF}}": "" if warning else " hidden",
-        "{{VIOLOFF}}": "" if data["views"][seat]["violations"] else " hidden",
+        "{{VIOLOFF}}": "" if data["views"][seat]["violations"] else " hidden",  # its buttons and marks' row
         "{{LAST}}": str(int(data["last"])),
     }
 

@@ -147,7 +147,7 @@
       box.appendChild(m);
       marks[s] = m;
     });
-    $("viol-nav").hidden = violSeqs.length === 0;
+    $("viol-nav").hidden = box.hidden = violSeqs.length === 0;
   }
 
   $("viol-marks").addEventListener("click", function (e) {
