@@ -122,7 +122,8 @@ window.__first = null;
   }
   if (!window.zxViewer) requestAnimationFrame(frame);
 })();"""
-WHERE = "return ['replay', 'chart', 'board'].map(function (id) { return document.getElementById(id).getBoundingClientRect().top + scrollY; })"
+WHERE = ("return ['replay', 'chart', 'board'].map(function (id) {"
+         " return document.getElementById(id).getBoundingClientRect().top + scrollY; })")
 
 
 def as_phone(d: Any) -> None:
@@ -223,7 +224,8 @@ def test_the_title_bar_seat_box_and_banners_are_written_as_the_script_writes_the
             if name.startswith(ODD):
                 assert '<img src=x onerror=alert(1)> "Q" \'A\' & B' in text_before, text_before
                 assert "</script><script>alert(2)</script>" in text_before
-                assert "Cup <b>&amp;</b> evil\\x1b[2J" in text_before and "\u202e" not in text_before  # (the mask drops it)
+                assert "Cup <b>&amp;</b> evil\\x1b[2J" in text_before  # the escape shown as text
+                assert "\u202e" not in text_before  # (the mask drops a bidi control)
             if name == f"{VIOLATION}-judge":  # the judge's violation buttons: there from the start
                 assert before["viol"] is False, name
 
@@ -234,7 +236,8 @@ SMALL = """var out = [], sel = arguments[0];
 document.querySelectorAll(sel).forEach(function (e) {
   var r = e.getBoundingClientRect(), cs = getComputedStyle(e);
   if (!r.width || cs.display === 'none' || cs.visibility === 'hidden' || e.closest('[hidden]')) return;
-  if (r.width < 44 || r.height < 44) out.push((e.id || e.className || e.tagName) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+  if (r.width < 44 || r.height < 44)
+    out.push((e.id || e.className || e.tagName) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
 });
 return out;"""
 CONTROLS = ("header.top button, header.top select, header.top a, nav.served a, nav.served .seat-link, #replay button, "
@@ -262,8 +265,8 @@ def test_each_control_of_the_replay_page_is_44_px_to_tap_on_a_touch_screen(phone
             phone.set_window_size(1280, 800)
             load(phone, f"{url}/{VIOLATION}-judge")
             assert not phone.execute_script("return matchMedia('(pointer: coarse)').matches")
-            sizes = phone.execute_script("return ['next', 'slider'].map(function (id) { var r ="
-                                         " document.getElementById(id).getBoundingClientRect(); return [r.width, r.height]; })")
+            sizes = phone.execute_script("return ['next', 'slider'].map(function (id) { var r = document"
+                                         ".getElementById(id).getBoundingClientRect(); return [r.width, r.height]; })")
             assert sizes[0] == [38, 32] and sizes[1][1] < 30, sizes  # the desktop's look
         finally:
             as_phone(phone)
@@ -289,7 +292,8 @@ def touch(d: Any, kind: str, points: list[tuple[float, float]]) -> None:
 def drag(d: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> None:
     touch(d, "touchStart", [start])
     for i in range(1, steps + 1):
-        touch(d, "touchMove", [(start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)])
+        f = i / steps
+        touch(d, "touchMove", [(start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)])
         time.sleep(0.01)
     touch(d, "touchEnd", [])
     time.sleep(0.3)
