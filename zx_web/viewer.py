@@ -404,6 +404,111 @@ def _inline_code(text: str, what: str) -> str:
     return text
 
 
+# what viewer.js says of a seat when the game's board.js says nothing (its ``seatNote``), and its seats' names
+SEAT_NOTES = {
+    "judge": "sees everything, every hidden card included",
+    "P1": "sees what P1 may see: the public zones and P1's own hidden cards",
+    "P2": "sees what P2 may see: the public zones and P2's own hidden cards",
+    "spectator": "sees the public zones only"}
+_SEES = {"spectator": 0, "P1": 1, "P2": 1, JUDGE: 2}
+_JS_STRING = r'"(?:[^"\\\n]|\\.)*"'
+
+
+def board_words(game: str = GAME) -> tuple[dict[str, str], str | None]:
+    """What the game's board.js says of its seats (``seatNotes``: each seat's note in the Seat box, else
+    ``SEAT_NOTES``) and of a judge's file (``hiddenZones``), read from its text: the page is drawn with them
+    before its script runs, the words the script writes (tests/web/test_viewer_phone.py holds them equal)."""
+    text = board_script(game)
+    notes = dict(SEAT_NOTES)
+    block = re.search(r"\bseatNotes\s*=\s*\{([^{}]*)\}", text)
+    if block:
+        notes = {k: json.loads(v) for k, v in re.findall(r"([A-Za-z0-9_]+)\s*:\s*(" + _JS_STRING + ")", block.group(1))}
+    hidden = re.search(r"\bhiddenZones\s*:\s*(" + _JS_STRING + ")", text)
+    return notes, json.loads(hidden.group(1)) if hidden else None
+
+
+def least_seeing(seats: Sequence[str]) -> str:
+    """The seat a page opens at when its address names none (viewer.js's ``leastSeeing``): the one of ``seats``
+    that sees least (spectator, then a player, P1 before P2, then the judge)."""
+    least = seats[0]
+    for s in seats:
+        if _SEES.get(s, 0) < _SEES.get(least, 0):
+            least = s
+    return least
+
+
+def _js_text(value: Any) -> str:
+    """``value`` as JavaScript's ``String(value)`` writes it (a header's round may be a number)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return orjson.dumps(value).decode("utf-8")
+
+
+def _shared_banner(seats: Sequence[str], seat: str) -> str:
+    """The banner of a file with more seats than the one shown (viewer.js's ``sharedBanner``)."""
+    if JUDGE in seats:
+        return "This file also holds the judge's view (every hidden card): do not share it with players."
+    others = [x for x in seats if x in ("P1", "P2") and x != seat]
+    if not others:
+        return ""
+    both = "P1" in seats and "P2" in seats
+    return ("This file also holds " + ("P1's and P2's views (their hidden cards)" if len(others) > 1 else
+                                       f"{others[0]}'s view ({others[0]}'s hidden cards)") + ": " +
+            ("do not share it with a player or a spectator." if both else f"share it with {others[0]} only."))
+
+
+def head_parts(data: dict[str, Any]) -> dict[str, str]:
+    """The page's title bar, Seat box and banners as its script draws them when it starts (at the seat that sees
+    least: the one it opens at unless its address names another), in HTML: the page is laid out with them from its
+    first paint, and nothing moves when the script runs (QA round 35: on a phone the title, written by the script
+    at the end of a 100-400 KiB page, pushed the buttons, the chart and the board 150 px down once they were on
+    screen). Only what the data of the page holds, as the script writes it: the header's public facts (masked for
+    every seat: ``_header_info``), the words of the seat shown; each text escaped."""
+    esc = html.escape
+    info = _drawn(data.get("info") or {})
+    players = info.get("players") or {}
+
+    def who(p: str) -> str:
+        i = players.get(p) or {}
+        deck = _js_text(i.get("deck_name"))
+        return (f'<span class="who {p}">{p} {esc(_js_text(i.get("name")))}</span>' +
+                (f" ({esc(deck)})" if deck else ""))
+
+    round_ = info.get("round")
+    facts = [_js_text(x) for x in (info.get("event"), None if round_ is None else "round " + _js_text(round_),
+                                   info.get("played_at")) if x not in (None, "", 0, False)]
+    seats = list(data["seats"])
+    seat = least_seeing(seats)
+    notes, hidden = board_words(data["game"])
+    if seat == JUDGE:
+        banner = ("Judge's file: it holds every hidden card of this match" + (f" ({hidden})" if hidden else "") +
+                  ". Do not share it with players or spectators.")
+    else:
+        banner = _shared_banner(seats, seat)
+    warning = data.get("warning")
+    return {
+        "{{HEADING}}": esc(_js_text(info.get("match") or data.get("match"))),
+        "{{SUBTITLE}}": who("P1") + " vs " + who("P2") + " · " + esc(" · ".join(facts)),
+        "{{SEATS}}": "".join(f'<option value="{esc(s)}"{" selected" if s == seat else ""}>{esc(s)}</option>'
+                             for s in seats),
+        "{{SEATOFF}}": " disabled" if len(seats) < 2 else "",
+        "{{SEATSHOWN}}": esc("Seat: " + seat),
+        "{{SEATNOTE}}": esc(notes.get(seat, "")),
+        "{{BANNER}}": esc(banner),
+        "{{BANNEROFF}}": "" if banner else " hidden",
+        "{{WARNING}}": esc("warning: " + printable(warning)) if warning else "",
+        "{{WARNINGOFF}}": "" if warning else " hidden",
+        "{{VIOLOFF}}": "" if data["views"][seat]["violations"] else " hidden",  # its buttons and marks' row
+        "{{LAST}}": str(int(data["last"])),
+    }
+
+
 def page(data: dict[str, Any], nav: str = "") -> str:
     """The whole HTML page for ``data`` (from ``viewer_data``). ``nav``: HTML of links put under the title
     bar (zx serve's: back to the match and the list, the other seats it offers); a file of ``zx view``
@@ -426,6 +531,7 @@ def page(data: dict[str, Any], nav: str = "") -> str:
         # only these two scripts run (their SHA-256 in the page's CSP): a script a log's text might
         # ever smuggle into the page would not, nor an inline event handler; and nothing is fetched
         "{{SCRIPTS}}": " ".join(f"'sha256-{_script_hash(js)}'" for js in (board_js, viewer_js)),
+        **head_parts(data),
     }
     # one pass over the template: what is put in is never scanned again
     return re.sub(r"\{\{[A-Z]+\}\}", lambda m: parts[m.group(0)], template)

@@ -147,7 +147,7 @@
       box.appendChild(m);
       marks[s] = m;
     });
-    $("viol-nav").hidden = violSeqs.length === 0;
+    $("viol-nav").hidden = box.hidden = violSeqs.length === 0;
   }
 
   $("viol-marks").addEventListener("click", function (e) {
@@ -743,6 +743,47 @@
     act();
   });
 
+  // ------------------------------------------------------------------ a swipe over the board
+  // On a touch screen a horizontal swipe over the board steps as the arrow keys do: to the left, the next event; to the
+  // right, the previous one. Not a vertical drag (the page scrolls: nothing steps), not a pinch or a swipe on a zoomed
+  // page (the browser pans and zooms), not a swipe that starts in a box that scrolls sideways (it scrolls). The
+  // listeners are passive: the browser's own scrolling and zooming are never held up nor taken away.
+  var SWIPE_MIN = 50, SWIPE_SLOPE = 2, SWIPE_MS = 1000;  // px across, at least twice as far across as down, this quick
+  var swipe = null;
+
+  function scrollsAcross(el, root) {  // el or a box between it and root that scrolls sideways
+    for (; el && el !== root && el.nodeType === 1; el = el.parentElement) {
+      var o = getComputedStyle(el).overflowX;
+      if ((o === "auto" || o === "scroll") && el.scrollWidth > el.clientWidth) return true;
+    }
+    return false;
+  }
+
+  function zoomed() {
+    return !!(window.visualViewport && window.visualViewport.scale > 1.01);
+  }
+
+  var boardBox = $("board").closest("section") || $("board");
+  boardBox.addEventListener("touchstart", function (e) {
+    var t = e.touches[0];
+    swipe = e.touches.length === 1 && !zoomed() && !scrollsAcross(e.target, boardBox) ?
+      { x: t.clientX, y: t.clientY, at: Date.now(), sx: window.scrollX, sy: window.scrollY } : null;
+  }, { passive: true });
+  boardBox.addEventListener("touchmove", function (e) {
+    if (swipe && e.touches.length > 1) swipe = null;  // a second finger: a pinch
+  }, { passive: true });
+  boardBox.addEventListener("touchcancel", function () { swipe = null; }, { passive: true });
+  boardBox.addEventListener("touchend", function (e) {
+    var s = swipe, t = e.changedTouches[0];
+    swipe = null;
+    if (!s || !t || e.touches.length || zoomed() || Date.now() - s.at > SWIPE_MS) return;
+    var dx = t.clientX - s.x, dy = t.clientY - s.y;
+    var scrolled = Math.abs(window.scrollY - s.sy) + Math.abs(window.scrollX - s.sx);
+    if (Math.abs(dx) < SWIPE_MIN || Math.abs(dx) < SWIPE_SLOPE * (Math.abs(dy) + scrolled)) return;
+    pause();
+    go(seq + (dx < 0 ? 1 : -1));
+  }, { passive: true });
+
   // ------------------------------------------------------------------ start
   var info = data.info || {};
   var pl = info.players || {};
@@ -754,7 +795,10 @@
   $("match-title").textContent = info.match || data.match;
   $("match-sub").innerHTML = who("P1") + " vs " + who("P2") + " · " +
     esc([info.event, info.round != null ? "round " + info.round : null, info.played_at].filter(Boolean).join(" · "));
+  // the title bar, the Seat box and the banners are in the page as written (zx_web/viewer.py, head_parts): the same
+  // words again here, so nothing moves when this runs (on a phone they pushed the controls and the board 150 px down)
   var sel = $("seat");
+  sel.textContent = "";
   seats.forEach(function (s) {
     var o = document.createElement("option");
     o.value = s;
