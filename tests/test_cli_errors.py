@@ -166,7 +166,7 @@ def test_an_unknown_game_or_a_bad_date_is_the_same_usage_error_for_every_command
     r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--game", "x610z"])  # known, not in the file
     # (it said "no game named 'x610z' in the analytics file; known: 'zx'", of an installed game /api/games lists:
     # QA round 35, a served statistic before zx serve --follow had reached that game's matches)
-    assert r.exit_code == 1 and "the analytics file has no X610Z match yet; it holds matches of zx" in r.stderr, r.stderr
+    assert r.exit_code == 1 and "the analytics file has no match of game x610z yet; it holds matches of zx" in r.stderr, r.stderr
 
 
 def test_a_replay_fits_the_width_it_is_given(tmp_path):

@@ -166,16 +166,16 @@ class UnknownName(ValueError):
 
 
 def _no_matches_of(game: str) -> str | None:
-    """"the analytics file has no X610Z match yet" for an installed game's key (a game of the store the file has not
+    """"the analytics file has no match of game x610z yet" for an installed game's key (a game of the store the file has not
     projected a match of: the store holds none, or ``zx serve --follow`` has not reached them), else None (not a
     game: "no game named ...")."""
     from zx_events import games as registry
 
     try:
-        title = registry.get(game).name
+        registry.get(game)
     except Exception:  # noqa: BLE001 - (not an installed game: the usual words)
         return None
-    return f"the analytics file has no {title} match yet"
+    return f"the analytics file has no match of game {game} yet"  # (by the keys --game takes, as the known ones)
 
 
 NAME_SHOWN = 80  # characters of a name an error message shows (a log's name may be 1,000,000: one line of 180 KB)

@@ -393,10 +393,15 @@ def import_cmd(ctx: click.Context, logs: tuple[str, ...], catalog_path: str | No
         unfinished = [o.match_id for o in outcomes if o.status == "imported" and not o.finished]
         if unfinished:  # a log cut short (a pipe whose writer died) is a legal match that stops: kept for good
             named = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3:,} more" if len(unfinished) > 3 else "")
-            click.echo(f"note: {len(unfinished):,} match{'es' if len(unfinished) != 1 else ''} stored without a result "
-                       f"({named}): {'its log stops' if len(unfinished) == 1 else 'their logs stop'} before the match "
-                       f"ends; a longer log under the same id will be refused as different content (stored matches are "
-                       f"never rewritten)", err=True)
+            # (a match stored with its violations may have ended on a `result` the rules refused: its log did not
+            # stop early, QA round 35)
+            refused = any(o.violations for o in outcomes if o.status == "imported" and not o.finished)
+            one = len(unfinished) == 1
+            ends = f", or {'ends' if one else 'end'} with a result record the rules refused (see the violations)"
+            click.echo(f"note: {len(unfinished):,} match{'' if one else 'es'} stored without a result "
+                       f"({named}): {'its log stops' if one else 'their logs stop'} before the match "
+                       f"ends{ends if refused else ''}; a longer log under the same id will be refused as different "
+                       f"content (stored matches are never rewritten)", err=True)
         from .common import warn_unused_references
 
         warn_unused_references(references, {"catalog": catalog_path, "board": board_path},

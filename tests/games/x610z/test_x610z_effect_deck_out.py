@@ -109,3 +109,14 @@ def test_x610z_106_3_the_judges_replay_and_view_show_the_end(store, tmp_path):
     res = CliRunner().invoke(zx, ["--store", store, "view", "t", "--as", "judge", "-o", str(out)])
     assert res.exit_code == 0, res.output
     assert '"deck_out"' in out.read_text()
+
+
+def test_a_match_stored_without_a_result_because_its_result_was_refused_is_not_said_to_stop_early(tmp_path):
+    """QA round 35 (nit): with --accept-violations, a match whose last record, its `result`, was refused (106.1b) was
+    "stored without a result ...: its log stops before the match ends": it did not stop; the note says so now."""
+    log = tmp_path / "refused-result.x610zlog"
+    log.write_text(text(discount(2, 1) + [DECK_OUT]))  # (a card left: the deck_out result refused, 106.1b)
+    res = CliRunner().invoke(zx, ["--store", str(tmp_path / "s.sqlite"), "import", "--accept-violations", str(log)])
+    assert res.exit_code == 0, res.output
+    assert ("note: 1 match stored without a result (t): its log stops before the match ends, or ends with a result "
+            "record the rules refused (see the violations)") in res.stderr, res.stderr

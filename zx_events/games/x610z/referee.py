@@ -1461,14 +1461,13 @@ class Referee:
             if lost:
                 self.fail("212.1" if op == "draw" else "500.1", f"{', '.join(lost)} not in {self.by}'s deck", fatal=True)
         if op == "draw" and r.get("due") is not None and len(r["cards"]) > r["due"]:
-            self.fail("212.1", f"{self.by} draws {len(r['cards'])} cards where {r['due']} are due (the record's `due`): "
-                               f"applied as played")
+            self.fail("212.1", f"{self.by} draws {len(r['cards'])} cards where {r['due']} are due (the record's `due`)")
         short = op == "draw" and r.get("due") is not None and len(r["cards"]) < r["due"]
         if short and deck_count(m.p[self.by]) > len(r["cards"]):
             left = deck_count(m.p[self.by]) - len(r["cards"])
             self.fail("212.1", f"{self.by} draws {len(r['cards'])} of the {r['due']} cards due while his deck holds "
                                f"{left} more: a player who has to draw draws them from the top of his deck (212.1), "
-                               f"short only when it is empty (106.3): applied as played, the game goes on")
+                               f"short only when it is empty (106.3)")
         if op in ("counter_action", "raise_cost"):
             entry = next((s for s in m.stack if s.get("id") == r["line"]), None)
             if entry is None:
