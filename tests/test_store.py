@@ -247,3 +247,24 @@ def test_read_connections_closed_never_hand_out_a_closed_connection(tmp_path):
     again = reads.get()
     assert again is not None and again is not first and again.execute("SELECT count(*) FROM t").fetchone() == (0,)
     reads.close()
+
+
+def test_a_service_collected_after_its_close_is_not_closed_again(tmp_path):
+    """A full suite's warning: eventsourcing's ``Application.__del__`` ran ``close()`` again on a service whose close
+    had failed (its PostgreSQL server gone), from the collector on one of the pool's own threads: "Exception ignored
+    in ... __del__ ... RuntimeError: cannot join current thread", a traceback on stderr. Collected, a closed service
+    is not closed again; an open one still is."""
+    from zx_events.application import MatchService
+
+    svc = MatchService(str(tmp_path / "s.sqlite"))
+    svc.close()
+    again: list[int] = []
+    svc.close = lambda: again.append(1)  # (the instance's, as __del__ would call it)
+    svc.__del__()
+    assert again == []
+    other = MatchService(str(tmp_path / "s.sqlite"))
+    closed: list[int] = []
+    real = other.close
+    other.close = lambda: closed.append(1) or real()
+    other.__del__()
+    assert closed == [1] and other._closed

@@ -244,6 +244,21 @@ class MatchService(Application[UUID]):
             except Exception:  # (a lost connection: its lock went with it)
                 pass
 
+    def __del__(self) -> None:
+        """eventsourcing's: ``close()`` when collected, but not again after a ``close()`` (one that failed, its
+        PostgreSQL server gone, was run again by the collector on whatever thread it ran: on one of the pool's own
+        threads it could not join that thread, "Exception ignored in ... __del__ ... RuntimeError: cannot join
+        current thread", a traceback), nor on a thread of the store's own pool."""
+        if getattr(self, "_closed", True):  # (closed, or never opened this far)
+            return
+        import threading
+
+        pool = getattr(getattr(getattr(self, "recorder", None), "datastore", None), "pool", None)
+        me = threading.current_thread()
+        if me is getattr(pool, "_sched_runner", None) or me in (getattr(pool, "_workers", None) or ()):
+            return
+        super().__del__()
+
     def close(self) -> None:
         self._closed = True
         self._let_go()
