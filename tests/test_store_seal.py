@@ -1093,3 +1093,51 @@ def test_verify_json_and_csv_of_an_unsealed_store_and_of_its_seal(legacy):
                                      f"with --store-head)")
     r, _, store, _ = verified(str(legacy), "--store-head", ledger.head)
     assert r.exit_code == 0 and (store["status"], store["head"]) == ("sealed", ledger.head)
+
+
+def test_a_rewritten_match_vouched_for_by_an_entry_appended_after_is_caught(sealed, store_url):
+    """QA round 35 (security): a match rewritten with its chain recomputed, then one entry appended to the seal, well
+    chained, listing the match with its new head: the later listing replaced the first, and ``zx verify`` said "3
+    intact", with ``--store-head`` (the head written down before) too. A match is sealed once, by the import that
+    stored it: the first listing stands (the match is "rewritten" against it), and the seal is broken from the entry
+    that lists it again."""
+    from zx_events.ledger import entry
+
+    svc, t, heads = sealed
+    before = read_ledger(svc.recorder, svc.mapper)
+
+    def flip(topic, state):
+        if topic.endswith(("MatchEnded", "ResultRecorded")) and state.get("winner") == "P2":
+            state["winner"] = "P1"
+
+    forged = rewrite(svc, t, WON, flip)
+    first = next(s for s in before.matches.values() if s.match == WON)
+    appended = entry(before.entries + 1, before.head, [sealed_entry(WON, first.originator_id, first.events, forged)])
+    svc.recorder.insert_events([svc.mapper.to_stored_event(appended)])
+    after = read_ledger(svc.recorder, svc.mapper)
+    assert not after.ok and after.matches[first.originator_id].head == heads[WON]  # the first listing stands
+    for args in ((), ("--store-head", before.head)):
+        r = cli(store_url, "verify", "--format", "json", *args)
+        assert r.exit_code == 1, r.output
+        records = json.loads(r.stdout)
+        assert [(v["match"], v["status"]) for v in records if not v["ok"] and v["match"]] == [(WON, "rewritten")]
+        assert f"store seal: BROKEN: store seal entry {before.entries + 1} lists {WON} again, with head {forged[:16]}" \
+            in r.stderr, r.stderr
+        assert [v["status"] for v in records if v["match"] is None] == ["broken"]
+    assert (f"the store head written down is that of seal entry {before.entries} of {before.entries + 1}: the seal up "
+            f"to it is as it was then; it is broken after it") in r.stderr
+
+
+def test_a_match_listed_twice_with_the_same_head_is_no_break(sealed, store_url):
+    """The same row in two entries (an import and a first ``zx verify --seal`` racing: ``ledger.append_unlisted``)
+    is harmless: the seal holds."""
+    from zx_events.ledger import entry
+
+    svc, _, heads = sealed
+    before = read_ledger(svc.recorder, svc.mapper)
+    first = next(s for s in before.matches.values() if s.match == WON)
+    again = entry(before.entries + 1, before.head, [sealed_entry(WON, first.originator_id, first.events, first.head)])
+    svc.recorder.insert_events([svc.mapper.to_stored_event(again)])
+    assert read_ledger(svc.recorder, svc.mapper).ok
+    r = cli(store_url, "verify")
+    assert r.exit_code == 0 and "3 intact, 0 failed" in r.stderr, r.stderr

@@ -486,9 +486,13 @@ class StoreCheck:
         check = cls(status, ledger.ok, ledger.head if sealed else None, [seal_summary(ledger, stored)])
         if store_head is None:
             return check
-        # the head written down: the last entry's, or an earlier one's (imports since)
-        at = ledger.entry_of(store_head) if sealed else None
-        if at is None:
+        # the head written down: the last entry's, or an earlier one's (imports since); on a broken seal, an entry's
+        # before the break (their digests are read up to it)
+        at = ledger.entry_of(store_head) if ledger.exists else None
+        if at is not None and not sealed:
+            check.lines.append(f"the store head written down is that of seal entry {at} of {ledger.entries}: the seal "
+                               f"up to it is as it was then; it is broken after it (above)")
+        elif at is None:
             check.lines.append(f"the store head {ledger.head[:16] if ledger.exists else 'none'} is not the one written "
                                f"down ({store_head.strip().lower()[:16]}), nor that of any earlier seal entry: the "
                                f"store seal was rewritten")

@@ -213,10 +213,25 @@ def read_ledger(recorder: Any, mapper: Any) -> LedgerState:
         for m in (d.get("matches") or []) if rows_ok else []:
             match, oid, events, head = m
             try:
-                state.matches[str(oid)] = Sealed(str(match), str(oid), int(events), str(head), i)
+                sealed = Sealed(str(match), str(oid), int(events), str(head), i)
             except (TypeError, ValueError):
                 state.ok, state.suspect = False, i
                 state.problem = state.problem or f"store seal entry {i} holds a malformed match row"
+                continue
+            first = state.matches.get(sealed.originator_id)
+            if first is None:
+                state.matches[sealed.originator_id] = sealed
+            elif (first.events, first.head) != (sealed.events, sealed.head):
+                # a match is sealed once, by the import that stored it (a race lists the same row twice): another
+                # head in a later entry is the entry a forger appended to vouch for the match rewritten (QA round
+                # 35: it replaced the first, and the rewritten match verified, with --store-head too). The first
+                # stands (the match is judged against it); the seal is broken from that entry, those before it
+                # still vouching for their matches
+                state.ok = False
+                state.problem = state.problem or (
+                    f"store seal entry {i} lists {sealed.match} again, with head {sealed.head[:16]} ({sealed.events:,} "
+                    f"events), where entry {first.entry} sealed it with head {first.head[:16]} ({first.events:,} events): "
+                    f"a match is sealed once, when imported; this entry was added after it was rewritten")
     if state.ok:
         state.head = prev
     return state
