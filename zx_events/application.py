@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple
 from uuid import UUID
@@ -251,11 +252,11 @@ class MatchService(Application[UUID]):
         current thread", a traceback), nor on a thread of the store's own pool."""
         if getattr(self, "_closed", True):  # (closed, or never opened this far)
             return
-        import threading
-
+        threading = sys.modules.get("threading")  # (no import here: at the interpreter's exit there is none)
         pool = getattr(getattr(getattr(self, "recorder", None), "datastore", None), "pool", None)
-        me = threading.current_thread()
-        if me is getattr(pool, "_sched_runner", None) or me in (getattr(pool, "_workers", None) or ()):
+        me = threading.current_thread() if threading is not None else None
+        if me is not None and (me is getattr(pool, "_sched_runner", None) or me in (getattr(pool, "_workers", None)
+                                                                                       or ())):
             return
         super().__del__()
 

@@ -141,7 +141,11 @@ DAMAGED = "damaged"
 def damaged(rows: dict[Any, dict[str, Any]], oid: Any, topic: str) -> None:
     row = rows.get(oid)
     if row is None:
-        row = rows[oid] = {"match": str(oid if isinstance(oid, UUID) else UUID(str(oid))), "played_at": None,
+        try:
+            name = str(oid if isinstance(oid, UUID) else UUID(str(oid)))
+        except ValueError:  # an id zx never writes (a row's edited in the store): its text (zx verify: forged)
+            name = str(oid)
+        row = rows[oid] = {"match": name, "played_at": None,
                            "event": None, "p1": None, "p2": None, "p1_deck": None, "p2_deck": None, "turns": 0,
                            "winner": None, "reason": None, "violations": 0, "game": games.topic_key(topic)}
     row["winner"], row["reason"] = None, DAMAGED
