@@ -389,3 +389,14 @@ def test_a_names_line_separators_are_escaped_in_sentences_as_on_the_board(tmp_pa
     assert "So\x85ra\u2028Aoi" in first  # (the page's data: written as the terminal shows it when the page is made)
     page = viewer._inline_json(data)
     assert "So\\\\x85ra\\\\u2028Aoi" in page and "So ra" not in page
+
+
+def test_a_numbered_round_is_labelled_in_the_first_sentence():
+    """QA round 35 (nit): "Match m begins at Osaka CS, 6 (...)": the round read as part of the event. A numbered
+    round is "round 6"; a round written as text stays as written."""
+    from zx_events.narration import Words, started
+
+    for rnd, said in ((6, "at Osaka CS, round 6 ("), ("6", "at Osaka CS, round 6 ("), ("Top 8", "at Osaka CS, Top 8 (")):
+        text = started({"match_id": "m", "header": {"event": "Osaka CS", "round": rnd, "played_at": "2026-05-01",
+                                                    "players": {}}}, Words())
+        assert said in text, text

@@ -173,7 +173,9 @@ def started(f: Mapping[str, Any], w: Words) -> str:
         info = players[seat] if isinstance(players[seat], Mapping) else {}
         name, deck = info.get("name"), info.get("deck_name")
         sides.append(seat + (f" {short(name)}" if name else "") + (f" ({short(deck)})" if deck else ""))
-    where = ", ".join(short(h[k]) for k in ("event", "round") if h.get(k))
+    rnd = h.get("round")  # a number labelled ("Osaka CS, round 6": a bare 6 read as part of the event), a text as is
+    rnd = f"round {rnd}" if isinstance(rnd, int) and not isinstance(rnd, bool) or str(rnd).isdigit() else rnd
+    where = ", ".join(short(v) for v in (h.get("event"), rnd) if v)
     text = f"Match {f.get('match_id')} begins" + (f" at {where}" if where else "") + \
         (f" ({h['played_at']})" if h.get("played_at") else "")
     board = f.get("board") or {}

@@ -1351,3 +1351,14 @@ def test_the_status_gives_the_stores_last_notification_as_it_is_now(tmp_path, mo
         finally:
             svc.close()
         assert now > before and c.get("/api/status").json()["store_last_notification"] == now
+
+
+def test_the_dashboards_totals_count_one_player_and_one_deck_in_the_singular(client):
+    """QA round 35 (nit): a dashboard filtered on one player said "1 players"."""
+    import re
+
+    names = client.get("/api/matches?limit=1").json()["matches"][0]
+    r = client.get("/dashboard", params={"player": names["p1"]})
+    assert r.status_code == 200, r.text
+    totals = re.search(r'<p class="sub" id="totals">(.*?)</p>', r.text, re.S).group(1)
+    assert re.search(r"\b1 player ·", totals) and "1 players" not in totals, totals
