@@ -141,15 +141,11 @@ def as_desktop(d: Any) -> None:
 
 @pytest.fixture(scope="module")
 def phone() -> Iterator[Any]:
-    from zx_web.browser import chromium, missing
+    from zx_web.browser import chromium
 
-    from conftest import in_ci
+    from conftest import need_browser
 
-    why = missing()
-    if why:
-        if in_ci():
-            pytest.fail(f"browser tests cannot run in CI: {why}", pytrace=False)
-        pytest.skip(f"browser tests skipped: {why}")
+    need_browser()
     with chromium(360, 740) as d:
         as_phone(d)
         d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHIFTS})
