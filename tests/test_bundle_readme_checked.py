@@ -141,3 +141,13 @@ def test_a_readme_that_names_other_rules_with_the_recorded_violations_is_checked
     r = verify(edited(path, tmp_path, README_txt=lambda t: t.replace("rules version:  zx-", "rules version:  zy-")),
                head[:16])
     assert r.exit_code == 0 and CHECKED in r.stderr, r.output
+
+
+@pytest.mark.parametrize("listed", ['[{"n": 1, "line": [5], "rule": 204.6}]', '{"n": 1}', '[1, 2]', 'not json',
+                                    '[{"n": 1, "line": 5, "rule": "204.6", "message": {"a": 1}}]'])
+def test_a_violations_json_not_as_zx_writes_it_is_altered_not_a_traceback(bundle, tmp_path, listed):
+    path, head = bundle
+    r = verify(edited(path, tmp_path, violations_json=lambda t: listed), head[:16])
+    assert r.exit_code == 1 and (r.exception is None or isinstance(r.exception, SystemExit)), r.exception
+    (v,) = json.loads(r.stdout)
+    assert v["status"] == "altered" and "violations.json" in v["message"], v

@@ -568,7 +568,8 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
 
     text, listed = member("README.txt"), member("violations.json")
     if text is None or listed is None:
-        return "", f"{NOT_COVERED} (the bundle holds no {'README.txt' if text is None else 'violations.json'})"
+        return "", (f"{NOT_COVERED} (the bundle holds no {'README.txt' if text is None else 'violations.json'} it "
+                    f"could read)")
     lines = text.splitlines()
 
     def field(name: str) -> str | None:
@@ -598,9 +599,11 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     except ValueError as e:
         return f"the bundle's violations.json is not the list zx audit writes ({e}): it was edited", ""
     seqs = seq_of_lines(rows)
-    expected = [{**e, "n": n, "seq": seqs.get(e.get("line"), 1),  # (as the audit maps a finding's line to its seq)
-                 "title": game.rule_title(e["rule"]) if e.get("rule") else e.get("title")}
-                for n, e in enumerate(entries, 1)]
+    if any(not isinstance(e.get("line"), int) or not isinstance(e.get("rule"), str) for e in entries):
+        return ("the bundle's violations.json holds a violation without a line or a rule number, which zx audit of a "
+                "stored match never writes: it was edited"), ""
+    expected = [{**e, "n": n, "seq": seqs.get(e["line"], 1),  # (as the audit maps a finding's line to its seq)
+                 "title": game.rule_title(e["rule"])} for n, e in enumerate(entries, 1)]
     if any((e.get("n"), e.get("seq"), e.get("title")) != (x["n"], x["seq"], x["title"])
            for e, x in zip(entries, expected)):
         return ("the bundle's violations.json numbers a violation, or gives its seq or its rule's title, otherwise "
