@@ -96,3 +96,28 @@ def test_the_pinned_catalog_on_a_clean_match_is_a_clean_audit(venue):
     r = invoke(store, "audit", legal_id, "--catalog", str(pinned), "--format", "json")
     out = json.loads(r.stdout)
     assert out["ok"] is True and "other_than_pinned" not in out and r.exit_code == 0, r.output
+
+
+def test_a_shipped_catalog_changed_by_a_later_release_is_no_clean_audit_until_the_pinned_one_is_given(
+        tmp_path, monkeypatch):
+    """A match stored by a release whose shipped catalog a later one changed (the 0.1.0 fixture's did not: its audit
+    is as it was): audited by its name, with the shipped catalog of today, it is judged on other card data than it
+    was played with; with the catalog file it pinned, it is a clean audit again."""
+    from zx_events.games.zx import cards
+
+    store = tmp_path / "s.sqlite"
+    assert invoke(store, "import", "--no-analytics", str(LEGAL)).exit_code == 0
+    legal_id = json.loads(LEGAL.read_text(encoding="utf-8").splitlines()[0])["match"]
+    assert invoke(store, "audit", legal_id).exit_code == 0  # the shipped catalog it pinned
+    text = SAMPLE.read_text(encoding="utf-8")
+    later = cards.parse_catalog(text.replace("R01-002,Cinder Hatchling,", "R01-002,Cinder Hatchling II,"),
+                                name="sample", source="zx_events/games/zx/catalogs/sample.csv")
+    monkeypatch.setitem(cards._BUILTIN, "sample", later)  # (the release after)
+    r = invoke(store, "audit", legal_id, "--format", "json")
+    out = json.loads(r.stdout)
+    assert r.exit_code == 1 and out["ok"] is False and out["other_than_pinned"] == ["catalog"], r.output
+    assert any("pass --catalog to audit with the pinned one" in w for w in out["warnings"]), out["warnings"]
+    old = tmp_path / "sample-as-released.csv"
+    old.write_text(text, encoding="utf-8")
+    r = invoke(store, "audit", legal_id, "--catalog", str(old), "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["ok"] is True, r.output
