@@ -262,8 +262,10 @@ def test_audit_warns_when_the_pinned_catalog_or_rules_differ(three, service, sto
     other = tmp_path / "sample-v2.csv"
     other.write_text(sample.replace("Ember Whelp Scout", "Ember Whelp Scout v2"), encoding="utf-8")
     r = run(log.match_id, "--catalog", str(other), "--format", "json", store=store_url)
-    assert r.exit_code == 0, r.output  # warnings do not fail the audit
+    # another rules version is a warning; another catalog than the pinned one is no clean audit (QA round 35)
+    assert r.exit_code == 1, r.output
     (out,) = json_lines(r.stdout)
+    assert out["ok"] is False and out["other_than_pinned"] == ["catalog"] and out["violations"] == []
     assert out["pinned"]["rules_version"] == "zx-cr-older"
     assert out["catalog"]["sha256"] != out["pinned"]["catalog"]["sha256"]
     assert len(out["warnings"]) == 2

@@ -91,10 +91,28 @@ class Audit:
         return self.integrity in ("ok", NOT_STORED)
 
     @property
+    def other_than_pinned(self) -> dict[str, tuple[dict, dict]]:
+        """A stored match's reference data (catalog, X610Z's board) that this audit judged with other content than
+        the match pinned at import: kind -> (used, pinned). Its findings are of other card data than the match was
+        played and checked with (a catalog edited after import found no violation: "no rule violations", exit 0).
+        A log file's audit judges the file by what its header names: a stored match of its id pinned with other
+        data is a warning of it (``compare_with_store``), not this."""
+        out: dict[str, tuple[dict, dict]] = {}
+        if not self.stored:
+            return out
+        pinned = self.pinned or {}
+        for kind, used in [("catalog", self.catalog), *self.fixtures.items()]:
+            pin = pinned.get(kind)
+            if used and isinstance(pin, dict) and pin.get("sha256") and used.get("sha256") != pin.get("sha256"):
+                out[kind] = (used, pin)
+        return out
+
+    @property
     def ok(self) -> bool:
-        """No finding, the integrity intact, and the records re-checked (a match whose pinned board is not at hand
-        is not judged: not ok, though nothing was found)."""
-        return not self.findings and self.integrity_ok and not self.unchecked
+        """No finding, the integrity intact, and the records re-checked with what the match pinned (a match whose
+        pinned board is not at hand is not judged, nor one judged against another catalog or board: not ok, though
+        nothing was found)."""
+        return not self.findings and self.integrity_ok and not self.unchecked and not self.other_than_pinned
 
     def to_json(self) -> dict[str, Any]:
         out = {"match": self.match, "source": self.source, "events": self.events, "ok": self.ok,
@@ -106,6 +124,8 @@ class Audit:
                     "rules": self.rules_version})
         if self.unchecked:  # (only then: the JSON of every other audit as it was)
             out["not_rechecked"] = list(self.unchecked)
+        if self.other_than_pinned:  # (likewise)
+            out["other_than_pinned"] = list(self.other_than_pinned)
         return out
 
 
@@ -343,7 +363,7 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None, seal: 
     recorded = sum(games.is_topic(r.topic, "ViolationRecorded") for r in rows_kept)
     found = sum(f.kind == "rule" for f in audit.findings)
     if recorded != found and not missing:  # (nothing re-checked: no count to compare)
-        audit.warnings.append(recount_warning(recorded, found))
+        audit.warnings.append(recount_warning(recorded, found, audit.other_than_pinned))
     return audit
 
 
@@ -376,11 +396,23 @@ def unchecked(log: MatchLog, missing: dict[str, str]) -> Audit:
     return audit
 
 
-def recount_warning(recorded: int, found: int) -> str:
+def recount_warning(recorded: int, found: int, other: Mapping[str, tuple[dict, dict]] | None = None) -> str:
     """The warning of a stored match whose audit finds another number of violations than its import recorded
-    (it said "1 violation were recorded")."""
-    return (f"{recorded:,} violation{'s were' if recorded != 1 else ' was'} recorded at import, the current rules "
-            f"engine finds {found:,}")
+    (it said "1 violation were recorded"). ``other``: ``Audit.other_than_pinned``; when the catalog or a board
+    differs from the pinned one, that is named as the difference (it blamed "the current rules engine" for the
+    finding of a catalog edited after import)."""
+    was = f"{recorded:,} violation{'s were' if recorded != 1 else ' was'} recorded at import"
+    if other:
+        pinned = " and ".join(f"{kind} {_named(pin)}" for kind, (_, pin) in other.items())
+        used = " and ".join(f"{kind} {_named(used)}" for kind, (used, _) in other.items())
+        return (f"{was} against {pinned}, this audit finds {found:,} against {used}: another "
+                f"{' and '.join(other)} than the match pinned, not the rules engine, makes the difference")
+    return f"{was}, the current rules engine finds {found:,}"
+
+
+def _named(ref: dict) -> str:
+    """A catalog's or a board's name and the first 12 hex digits of its SHA-256, as the warnings give them."""
+    return f"{ref.get('name')} (sha256 {str(ref.get('sha256'))[:12]})"
 
 
 def pinned_of(started: dict, game: Any) -> dict:

@@ -93,6 +93,18 @@ def original_name(audit: Audit) -> str:
 NOT_THE_STORED = "(this log is not the stored match: its head is under integrity)"
 
 
+def violations_line(n: int) -> str:
+    """The README's line above its list of violations."""
+    return f"{n:,} violation{'s' if n != 1 else ''}:"
+
+
+def finding_line(f: dict[str, Any], stored: bool) -> str:
+    """One violation of the README (``f``: its entry of violations.json)."""
+    where = f"seq {f['seq']} (line {f['line']})" if stored else f"line {f['line']}"
+    rule = f"rule {f['rule']} ({f['title']})" if f["rule"] else f"format ({f['title']})"
+    return f"  {f['n']:>2}. {where}, turn {f['turn']}, {f['player'] or '-'}: {rule}: {f['message']}"
+
+
 def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None,
            given: dict[str, str] | None = None) -> str:
     """``given``: the reference files the audit was given (kind -> their name in the bundle), which it holds."""
@@ -127,11 +139,8 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
                                            else "does NOT reproduce the content hash recorded at import"))
     for w in audit.warnings:
         lines.append(f"warning:        {w}")
-    lines += ["", f"{len(findings):,} violation{'s' if len(findings) != 1 else ''}:"]
-    for f in findings:
-        where = f"seq {f['seq']} (line {f['line']})" if audit.stored else f"line {f['line']}"
-        rule = f"rule {f['rule']} ({f['title']})" if f["rule"] else f"format ({f['title']})"
-        lines.append(f"  {f['n']:>2}. {where}, turn {f['turn']}, {f['player'] or '-'}: {rule}: {f['message']}")
+    lines += ["", violations_line(len(findings))]
+    lines += [finding_line(f, audit.stored) for f in findings]
     lines += [
         "",
         "Contents:",
@@ -307,10 +316,21 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
     on the score sheet; then its board and catalog files against the SHA-256 its Started event pinned
     (``_reference_files``). Lines of ``events.jsonl`` out of the order of their seq are diagnosed as
     ``zx verify`` diagnoses a store's rows (``_out_of_order``). An ``integrity.Verdict``.
-    ``violations.json`` and the states are the audit's report, not part
-    of the chain. A bundle of a log file (not of a stored match) holds no chain to check; one holding a file that
+    ``README.txt`` and ``violations.json`` are the audit's report, not part of the chain: their head digest,
+    integrity, pins and violations are checked against its events (``_readme_checked``: an edited head digest, or a
+    violation made up, is ``altered``); the states (violation-NN/) are not checked. A bundle of a log file (not of a stored match) holds no chain to check; one holding a file that
     ``zx audit --bundle`` does not write is refused (the judge reads the bundle's files). The bundle comes from
     outside: it is held to ``MAX_BUNDLE`` and each of its files to ``MAX_MEMBER``, its log to a log's limits."""
+    return check_bundle(path, head)[0]
+
+
+NOT_COVERED = "README.txt and violations.json are not covered by the chain"
+
+
+def check_bundle(path: str, head: str | None = None) -> tuple[Any, str]:
+    """``verify_bundle``, and what of the bundle's report its check covered, in words for the verdict line: its
+    README.txt's head digest, integrity, pins and violations and its violations.json checked against its events
+    (``_readme_checked``), or why they are not (``NOT_COVERED``, and why); the states (violation-NN/) never are."""
     from zx_events.errors import ZXError
 
     try:
@@ -320,11 +340,12 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
             raise
         raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle (events.jsonl and original.* in a zip): "
                       f"{e}") from None
+    covered = [NOT_COVERED]
     with z:
-        return _verify_open(z, path, head)
+        return _verify_open(z, path, head, covered), covered[0]
 
 
-def _verify_open(z: zipfile.ZipFile, path: str, head: str | None) -> Any:
+def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[str]) -> Any:
     from zx_events.errors import ZXError
     from zx_events.ids import match_uuid
     from zx_events.integrity import Row, Verdict, canonical, check_head, verify_rows
@@ -410,6 +431,10 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None) -> Any:
             return Verdict(match, verdict.events, "altered", None, f"the bundle's {original} {edited}; its events are "
                                                                    f"intact", verdict.head)
         wrong = _reference_files(z, path, names, started, games.for_topic(str(events[0]["topic"])))
+        if wrong:
+            return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
+        wrong, covered[0] = _readme_checked(z, path, rows, started, games.for_topic(str(events[0]["topic"])),
+                                            verdict.head)
         if wrong:
             return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
     elif verdict.status == "deleted" and not games.is_topic(str(events[-1]["topic"]), "Sealed") \
@@ -517,6 +542,94 @@ def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: d
                     f"swapped, or given to the audit in its place: the findings of `zx audit` with it are not the "
                     f"match's)")
     return ""
+
+
+def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, game: Any,
+                    chain_head: str | None) -> tuple[str, str]:
+    """What is wrong with a bundle's README.txt and violations.json, checked against its events (the chain verified
+    first), or "", and what that covered (for the verdict line). README.txt is what the head judge reads first: its
+    head digest and integrity lines were never checked (QA round 35: another head, and a made-up violation in it
+    and in violations.json, verified "intact"). Its head digest must be the chain's when its integrity says ``ok``
+    (else the store's failure at the audit, which a bundle cannot check, is what it records: not covered); its
+    ``pinned at import`` line the Started event's; its list of violations what violations.json holds, each with its
+    rule's title and the seq of its line's event; and violations.json the violations the events recorded at import
+    (``ViolationRecorded``: line, turn, player, rule, message) when the README says the audit used the rules,
+    catalog and board the match pinned (the audit judges by today's rules: by others it may find otherwise, and
+    the bundle cannot judge that: not covered, ``zx audit`` of its log does)."""
+    from zx_events.audit import seq_of_lines
+    from zx_events.files import TooBig, read_capped
+
+    def member(name: str) -> str | None:
+        try:
+            with z.open(name) as f:
+                return read_capped(f, MAX_MEMBER).decode("utf-8", "replace")
+        except (KeyError, zipfile.BadZipFile, OSError, TooBig):
+            return None
+
+    text, listed = member("README.txt"), member("violations.json")
+    if text is None or listed is None:
+        return "", (f"{NOT_COVERED} (the bundle holds no {'README.txt' if text is None else 'violations.json'} it "
+                    f"could read)")
+    lines = text.splitlines()
+
+    def field(name: str) -> str | None:
+        return next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith(name + ":")), None)
+
+    readme_head, integrity = field("head digest"), field("integrity")
+    if integrity != "ok":
+        return "", (f"{NOT_COVERED} (its README.txt records integrity {str(integrity)[:60]!r} at the audit: the "
+                    f"store's, which a bundle cannot check)")
+    if readme_head != chain_head:
+        return (f"the bundle's README.txt names head digest {str(readme_head)[:16]}, its events' chain ends at "
+                f"{str(chain_head)[:16]}: README.txt was edited (or is another match's)"), ""
+    pinned = {kind: started.get(kind) for kind in ("catalog", *game.fixture_options())}
+    pin_line = (f"pinned at import: catalog {(pinned['catalog'] or {}).get('name')} sha256 "
+                f"{(pinned['catalog'] or {}).get('sha256')}, "
+                + "".join(f"{kind} {pin.get('name')} sha256 {pin.get('sha256')}, " for kind, pin in pinned.items()
+                          if kind != "catalog" and isinstance(pin, dict))
+                + f"rules {started.get('rules_version')}")
+    if printable(pin_line) not in lines:
+        return ("the bundle's README.txt names other pins than its Started event (the catalog, board and rules the "
+                "match was checked with at import): README.txt was edited"), ""
+    try:
+        entries = json.loads(listed)
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise ValueError("not a list of objects")
+        keys = [(e.get("line"), e.get("turn"), e.get("player"), e.get("rule"), e.get("message")) for e in entries]
+    except ValueError as e:
+        return f"the bundle's violations.json is not the list zx audit writes ({e}): it was edited", ""
+    seqs = seq_of_lines(rows)
+    if any(not isinstance(e.get("line"), int) or not isinstance(e.get("rule"), str) for e in entries):
+        return ("the bundle's violations.json holds a violation without a line or a rule number, which zx audit of a "
+                "stored match never writes: it was edited"), ""
+    expected = [{**e, "n": n, "seq": seqs.get(e["line"], 1),  # (as the audit maps a finding's line to its seq)
+                 "title": game.rule_title(e["rule"])} for n, e in enumerate(entries, 1)]
+    if any((e.get("n"), e.get("seq"), e.get("title")) != (x["n"], x["seq"], x["title"])
+           for e, x in zip(entries, expected)):
+        return ("the bundle's violations.json numbers a violation, or gives its seq or its rule's title, otherwise "
+                "than its events and the rules do: it was edited"), ""
+    block = [printable(violations_line(len(expected))), *(printable(finding_line(x, True)) for x in expected)]
+    at = next((i for i, ln in enumerate(lines) if re.fullmatch(r"[\d,]+ violations?:", ln)), None)
+    if at is None or lines[at:at + len(block)] != block or (lines[at + len(block):] or [""])[0].strip():
+        return ("the bundle's README.txt lists other violations than its violations.json: README.txt or "
+                "violations.json was edited"), ""
+    recorded = [((r.state or {}).get("line"), (r.state or {}).get("turn"), (r.state or {}).get("player"),
+                 (r.state or {}).get("rule"), (r.state or {}).get("message"))
+                for r in rows if games.is_topic(r.topic, "ViolationRecorded")]
+    if sorted(keys, key=repr) == sorted(recorded, key=repr):
+        return "", (f"README.txt's head digest, integrity, pins and violations and violations.json agree with its "
+                    f"events; the states in violation-NN/ are not checked")
+    used = {"catalog": field("catalog used"), **{kind: field(f"{kind} used") for kind in game.fixture_options()}}
+    as_pinned = field("rules version") == started.get("rules_version") and all(
+        not isinstance(pin, dict) or used.get(kind) == f"{pin.get('name')} sha256 {pin.get('sha256')}"
+        for kind, pin in pinned.items())
+    if as_pinned:
+        return (f"the bundle's violations.json lists {len(keys):,} violation{'s' if len(keys) != 1 else ''}, its "
+                f"events record {len(recorded):,} at import by the rules and reference data its README says the audit "
+                f"used: violations.json (and README.txt) were edited"), ""
+    return "", (f"README.txt's head digest, integrity and pins agree with its events; its violations differ from the "
+                f"{len(recorded):,} its events record at import, and its README.txt says the audit judged by other "
+                f"rules or reference data than the match pinned: {NOT_COVERED} (zx audit of its log judges them)")
 
 
 def _says_stored(z: zipfile.ZipFile) -> bool:

@@ -20,6 +20,7 @@ texts, record texts and kinds go through the same pool. A 500-event match fits i
 from __future__ import annotations
 
 import html
+import shlex
 import json
 import re
 from dataclasses import dataclass, field, replace
@@ -246,6 +247,10 @@ def viewer_data(svc: Any, match_id: str, seats: Sequence[str] = ("spectator",),
     verdict = verdict if verdict is not None else replay.verify_match(svc, match_id)
     if not verdict.ok:
         data["warning"] = "; ".join(w for w in (failure_warning(verdict), data.get("warning")) if w)
+    # the match's head digest as stored, and its events: the page names them (``chain_note``), so that a file made
+    # from a forged store is not one a reader cannot tell from a real one (QA round 35); a digest shows nothing a
+    # seat may not see: every seat's page has it
+    data["chain"] = {"head": verdict.head, "events": verdict.events, "ok": verdict.ok}
     return data
 
 
@@ -509,6 +514,26 @@ def head_parts(data: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def chain_note(data: dict[str, Any]) -> str:
+    """The footer's sentence on the match's head digest (``viewer_data``'s ``chain``), in HTML, or "" (a page of
+    data without it): 16 hex digits, enough for ``zx verify --head`` and no wider than a phone's footer; and that
+    the file itself is no evidence (anyone can write one from a forged store): the store and a judge's bundle are."""
+    chain = data.get("chain") or {}
+    head, events = chain.get("head"), chain.get("events")
+    if not isinstance(head, str) or not re.fullmatch(r"[0-9a-f]{16,64}", head):
+        return ""
+    esc = html.escape
+    short = head[:16]
+    match = shlex.quote(str(data.get("match")))
+    count = f" ({int(events):,} events)" if isinstance(events, int) else ""
+    if not chain.get("ok"):
+        return (f'<span id="chain-head">Head digest as stored <code>{short}</code>{count}: its chain does not verify '
+                f'(the warning above).</span>\n  ')
+    return (f'<span id="chain-head">Head digest <code>{short}</code>{count}: <code>zx verify {esc(printable(match))} --head '
+            f'{short}</code> checks it against the store. This file is no evidence of the match: the store '
+            f'(<code>zx verify --head</code>) or a judge\'s bundle (<code>zx verify --bundle</code>) is.</span>\n  ')
+
+
 def page(data: dict[str, Any], nav: str = "") -> str:
     """The whole HTML page for ``data`` (from ``viewer_data``). ``nav``: HTML of links put under the title
     bar (zx serve's: back to the match and the list, the other seats it offers); a file of ``zx view``
@@ -527,6 +552,7 @@ def page(data: dict[str, Any], nav: str = "") -> str:
         "{{BOARDSTYLE}}": _inline_code(board_style(data["game"]), "the board style"),
         "{{DATA}}": _inline_json(data),
         "{{NAV}}": nav,
+        "{{CHAIN}}": chain_note(data),
         "{{ICON}}": icon_href(),
         # only these two scripts run (their SHA-256 in the page's CSP): a script a log's text might
         # ever smuggle into the page would not, nor an inline event handler; and nothing is fetched
