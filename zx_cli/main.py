@@ -12,7 +12,7 @@ import click
 from zx_events.errors import ZXError
 
 from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries, with_store  # noqa: F401  (commands' shared helpers)
-from .options import format_option  # (zx_cli.output, the tables, is imported by the commands that print: not by --help)
+from .options import format_option, refuse_repeats  # (zx_cli.output, the tables, is imported by the commands that print: not by --help)
 
 
 
@@ -600,6 +600,7 @@ def accept_store_everywhere(command: click.Command) -> None:
     """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command, and
     after a group's name (``zx stats --store x attacks``: it was "No such option"): the root group's
     own commands here, each lazy one when it is loaded (``ZXGroup.get_command``)."""
+    refuse_repeats(command)  # (an option taken once given twice: a usage error, on every command)
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             accept_store_everywhere(sub)
@@ -610,6 +611,7 @@ def accept_store_everywhere(command: click.Command) -> None:
                                            is_eager=True, callback=_late_store, help=STORE_HELP))
 
 
+refuse_repeats(zx)  # (zx --store A --store B)
 for _command in zx.commands.values():
     accept_store_everywhere(_command)
 
