@@ -12,7 +12,7 @@ import click
 from zx_events.errors import ZXError
 
 from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries, with_store  # noqa: F401  (commands' shared helpers)
-from .options import format_option  # (zx_cli.output, the tables, is imported by the commands that print: not by --help)
+from .options import format_option, refuse_repeats  # (zx_cli.output, the tables, is imported by the commands that print: not by --help)
 
 
 
@@ -518,7 +518,8 @@ def _without_collector(command):
 
 @zx.command("matches")
 @click.option("--player", default=None, help="Only matches this player played (either side; any case).")
-@click.option("--deck", default=None, help="Only matches with this deck on either side (any case).")
+@click.option("--deck", default=None,
+              help="Only matches with this deck on either side; with --player, on that player's side (any case).")
 @click.option("--event", default=None, help="Only matches of this event (any case).")
 @click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
 @click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
@@ -542,7 +543,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
 
     A player, deck or event no stored match has is an error that names the closest ones.
     """
-    from zx_web.matchlist import MatchFilters, folded
+    from zx_web.matchlist import MatchFilters, unknown_filter
 
     from .output import emit
 
@@ -552,21 +553,12 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
         raise click.UsageError(str(e)) from None
     filtered = any(v is not None for v in (player, deck, event, since, until, winner, game)) or with_violations
     rows = summaries(ctx, None if filtered else limit)  # (unfiltered, the first N: read match by match)
-    unknown = None  # (kind, name, known names) of a filter no stored match has
-    for value, kind, keys in ((player, "player", ("p1", "p2")), (deck, "deck", ("p1_deck", "p2_deck")),
-                              (event, "event", ("event",))):
-        known = sorted({r[k] for r in rows for k in keys if r.get(k)})
-        if value is not None and folded(value) not in {folded(k) for k in known}:
-            unknown = unknown or (kind, value, known)
-    if winner is not None and winner.upper() not in ("P1", "P2") and winner.lower() not in ("draw", "none"):
-        known = sorted({r[k] for r in rows for k in ("p1", "p2") if r.get(k)})
-        if folded(winner) not in {folded(k) for k in known}:
-            unknown = unknown or ("player", winner, known)
+    kept = [r for r in rows if filters.keep(r) and (not with_violations or r["violations"] > 0)]
+    unknown = unknown_filter(rows, filters) if not kept else None  # a name no stored match has (of the game given)
     if unknown is not None:
         from zx_analytics.stats import UnknownName  # (polars and DuckDB: only to word this error)
 
-        raise click.ClickException(str(UnknownName(*unknown, "the store")))
-    kept = [r for r in rows if filters.keep(r) and (not with_violations or r["violations"] > 0)]
+        raise click.ClickException(str(UnknownName(*unknown[1])))
     if limit is not None:
         kept = kept[:limit]
     emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
@@ -608,6 +600,7 @@ def accept_store_everywhere(command: click.Command) -> None:
     """``--store`` also after the subcommand (``zx stats attacks --store x``), on every command, and
     after a group's name (``zx stats --store x attacks``: it was "No such option"): the root group's
     own commands here, each lazy one when it is loaded (``ZXGroup.get_command``)."""
+    refuse_repeats(command)  # (an option taken once given twice: a usage error, on every command)
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             accept_store_everywhere(sub)
@@ -618,6 +611,7 @@ def accept_store_everywhere(command: click.Command) -> None:
                                            is_eager=True, callback=_late_store, help=STORE_HELP))
 
 
+refuse_repeats(zx)  # (zx --store A --store B)
 for _command in zx.commands.values():
     accept_store_everywhere(_command)
 

@@ -18,7 +18,7 @@ from zx_events.freetext import json_escaped_bytes
 
 from .app_json import JSON
 from .backend import Backend, StoreFailed, WebError, store_failure
-from .matchlist import MatchFilters, page
+from .matchlist import MatchFilters, page, unknown_filter
 
 router = APIRouter(prefix="/api")
 DEFAULT_MIN_GAMES = 30  # zx stats --min-games
@@ -37,7 +37,8 @@ async def backend(request: Request) -> Backend:
 async def match_filters(
     game: str | None = Query(None, description="Only this game (see /api/games)."),
     player: str | None = Query(None, description="Only matches with this player on either side (exact name)."),
-    deck: str | None = Query(None, description="Only matches with this deck on either side (exact name)."),
+    deck: str | None = Query(None, description="Only matches with this deck on either side (exact name); with "
+                                               "player, on that player's side."),
     event: str | None = Query(None, description="Only this event (exact name)."),
     since: str | None = Query(None, description="Played on or after this date (YYYY-MM-DD)."),
     until: str | None = Query(None, description="Played on or before this date (YYYY-MM-DD)."),
@@ -142,7 +143,27 @@ def matches(filters: MatchFilters = Depends(match_filters),
             offset: int = Query(0, ge=0, le=BIG, description="Rows to skip."),
             limit: int = Query(50, ge=1, le=MAX_LIMIT, description=f"Rows to return (at most {MAX_LIMIT})."),
             b: Backend = Depends(backend)) -> Response:
-    return JSON(page(b.listed(), filters, offset, limit))
+    rows = b.listed()
+    result = page(rows, filters, offset, limit)
+    unknown = unknown_name(b, rows, filters) if not result["total"] else None
+    if unknown is not None:  # a name no listed match has: 400, as /api/stats answers it, and the names to use
+        key, e = unknown
+        return JSON({"error": str(e), "status": 400, "filter": key, "suggestions": e.suggestions}, status_code=400)
+    return JSON(result)
+
+
+def unknown_name(b: Backend, rows: list[dict[str, Any]], filters: MatchFilters) -> tuple[str, Any] | None:
+    """The filter (its key) of the match list that names nothing of ``rows`` (``Backend.listed``), and its
+    ``UnknownName`` with the closest names; None when every name is known. Outside the judge's view the names
+    are the list's (masked: a suggestion never names a card a mask hides) and the one asked for is masked as the
+    list shows names, so a guess of a hidden card's name is answered as any other (``public_unknown_name``)."""
+    found = unknown_filter(rows, filters)
+    if found is None:
+        return None
+    from zx_analytics.stats import UnknownName
+
+    key, (kind, value, known, where, none) = found
+    return key, UnknownName(kind, value if b.judge else b.masked_name(value), known, where, none)
 
 
 @router.get("/matches/{match_id}", summary="One match: header, result, violations, digest chain")

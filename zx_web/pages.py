@@ -141,6 +141,10 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                offset: int = Query(0, ge=0, le=api.BIG), b: Backend = Depends(api.backend)) -> HTMLResponse:
     result = page(b.listed(), filters, offset, PAGE_SIZE)
     params = filters.params()
+    # a name no listed match has: said above the empty list, with links to the closest names (400, as the API)
+    unknown = api.unknown_name(b, b.listed(), filters) if not result["total"] else None
+    suggested = [(name, "/matches?" + urlencode({**params, unknown[0]: name})) for name in unknown[1].suggestions] \
+        if unknown else []
 
     def link(off: int) -> str:
         return "/matches?" + urlencode({**params, "offset": off})
@@ -160,7 +164,9 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                                 events=offered(events), games=held, prev_link=prev_link, next_link=next_link,
                                 empty_advice=b.advised("The store has no matches yet: import logs with `zx import "
                                                        "LOGS` (then `zx analytics update` for the dashboard)."),
-                                stored=len(everything), store=b.svc.store.label))
+                                stored=len(everything), store=b.svc.store.label,
+                                unknown=str(unknown[1]) if unknown else None, suggested=suggested),
+                         status=400 if unknown else 200)
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
