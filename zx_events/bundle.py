@@ -13,7 +13,7 @@ import copy
 import json
 import re
 import zipfile
-from typing import Any
+from typing import Any, Iterable
 
 from zx_events.audit import DIFFERS, Audit, file_events, regenerate
 from zx_events.freetext import printable
@@ -93,6 +93,20 @@ def original_name(audit: Audit) -> str:
 NOT_THE_STORED = "(this log is not the stored match: its head is under integrity)"
 
 
+def ref_text(ref: dict[str, Any]) -> str:
+    """A catalog or board as the README names it: ``NAME sha256 HEX``."""
+    return f"{ref.get('name')} sha256 {ref.get('sha256')}"
+
+
+def pins_line(pinned: dict[str, Any], kinds: Iterable[str]) -> str:
+    """The README's line of what a stored match pinned at import (``pinned``: its catalog, the game's other
+    reference data of ``kinds`` where pinned, and ``rules_version``); ``_readme_checked`` compares it with the one
+    the bundle's Started event gives."""
+    fixtures = "".join(f"{kind} {ref_text(pinned[kind])}, " for kind in kinds if isinstance(pinned.get(kind), dict))
+    return (f"pinned at import: catalog {ref_text(pinned.get('catalog') or {})}, {fixtures}"
+            f"rules {pinned.get('rules_version')}")
+
+
 def violations_line(n: int) -> str:
     """The README's line above its list of violations."""
     return f"{n:,} violation{'s' if n != 1 else ''}:"
@@ -117,18 +131,13 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
         "",
         f"source:         {audit.source}",
         f"audited:        {'the stored match (re-checked from its events)' if audit.stored else 'the log file'}",
-        f"catalog used:   {cat.get('name')} sha256 {cat.get('sha256')}",
+        f"catalog used:   {ref_text(cat)}",
         # the game's other reference data (X610Z: the board, whose geometry rules 202.9 and 603.2 read)
-        *(f"{kind + ' used:':<15} {used.get('name')} sha256 {used.get('sha256')}"
-          for kind, used in audit.fixtures.items() if used),
+        *(f"{kind + ' used:':<15} {ref_text(used)}" for kind, used in audit.fixtures.items() if used),
         f"rules version:  {audit.rules_version}",
     ]
     if audit.stored:
-        pc = pinned.get("catalog") or {}
-        fixtures = "".join(f"{kind} {pinned[kind].get('name')} sha256 {pinned[kind].get('sha256')}, "
-                           for kind in audit.fixtures if isinstance(pinned.get(kind), dict))
-        lines += [f"pinned at import: catalog {pc.get('name')} sha256 {pc.get('sha256')}, {fixtures}"
-                  f"rules {pinned.get('rules_version')}"]
+        lines.append(pins_line(pinned, audit.fixtures))
     lines += [
         # a log that differs from its stored match: not "(not stored)" above "integrity: differs (the store holds ...)"
         f"head digest:    {audit.head or (NOT_THE_STORED if audit.integrity == DIFFERS else '(not stored)')}",
@@ -318,7 +327,8 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
     ``zx verify`` diagnoses a store's rows (``_out_of_order``). An ``integrity.Verdict``.
     ``README.txt`` and ``violations.json`` are the audit's report, not part of the chain: their head digest,
     integrity, pins and violations are checked against its events (``_readme_checked``: an edited head digest, or a
-    violation made up, is ``altered``); the states (violation-NN/) are not checked. A bundle of a log file (not of a stored match) holds no chain to check; one holding a file that
+    violation made up, is ``altered``); the states (violation-NN/) are not checked. A bundle of a log file (not of
+    a stored match) holds no chain to check; one holding a file that
     ``zx audit --bundle`` does not write is refused (the judge reads the bundle's files). The bundle comes from
     outside: it is held to ``MAX_BUNDLE`` and each of its files to ``MAX_MEMBER``, its log to a log's limits."""
     return check_bundle(path, head)[0]
@@ -557,16 +567,8 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     catalog and board the match pinned (the audit judges by today's rules: by others it may find otherwise, and
     the bundle cannot judge that: not covered, ``zx audit`` of its log does)."""
     from zx_events.audit import seq_of_lines
-    from zx_events.files import TooBig, read_capped
 
-    def member(name: str) -> str | None:
-        try:
-            with z.open(name) as f:
-                return read_capped(f, MAX_MEMBER).decode("utf-8", "replace")
-        except (KeyError, zipfile.BadZipFile, OSError, TooBig):
-            return None
-
-    text, listed = member("README.txt"), member("violations.json")
+    text, listed = _member_text(z, "README.txt"), _member_text(z, "violations.json")
     if text is None or listed is None:
         return "", (f"{NOT_COVERED} (the bundle holds no {'README.txt' if text is None else 'violations.json'} it "
                     f"could read)")
@@ -583,12 +585,8 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return (f"the bundle's README.txt names head digest {str(readme_head)[:16]}, its events' chain ends at "
                 f"{str(chain_head)[:16]}: README.txt was edited (or is another match's)"), ""
     pinned = {kind: started.get(kind) for kind in ("catalog", *game.fixture_options())}
-    pin_line = (f"pinned at import: catalog {(pinned['catalog'] or {}).get('name')} sha256 "
-                f"{(pinned['catalog'] or {}).get('sha256')}, "
-                + "".join(f"{kind} {pin.get('name')} sha256 {pin.get('sha256')}, " for kind, pin in pinned.items()
-                          if kind != "catalog" and isinstance(pin, dict))
-                + f"rules {started.get('rules_version')}")
-    if printable(pin_line) not in lines:
+    if printable(pins_line({**pinned, "rules_version": started.get("rules_version")}, game.fixture_options())) \
+            not in lines:
         return ("the bundle's README.txt names other pins than its Started event (the catalog, board and rules the "
                 "match was checked with at import): README.txt was edited"), ""
     try:
@@ -617,11 +615,11 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
                  (r.state or {}).get("rule"), (r.state or {}).get("message"))
                 for r in rows if games.is_topic(r.topic, "ViolationRecorded")]
     if sorted(keys, key=repr) == sorted(recorded, key=repr):
-        return "", (f"README.txt's head digest, integrity, pins and violations and violations.json agree with its "
-                    f"events; the states in violation-NN/ are not checked")
+        return "", ("README.txt's head digest, integrity, pins and violations and violations.json agree with its "
+                    "events; the states in violation-NN/ are not checked")
     used = {"catalog": field("catalog used"), **{kind: field(f"{kind} used") for kind in game.fixture_options()}}
     as_pinned = field("rules version") == started.get("rules_version") and all(
-        not isinstance(pin, dict) or used.get(kind) == f"{pin.get('name')} sha256 {pin.get('sha256')}"
+        not isinstance(pin, dict) or used.get(kind) == ref_text(pin)
         for kind, pin in pinned.items())
     if as_pinned:
         return (f"the bundle's violations.json lists {len(keys):,} violation{'s' if len(keys) != 1 else ''}, its "
@@ -632,16 +630,22 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
                 f"rules or reference data than the match pinned: {NOT_COVERED} (zx audit of its log judges them)")
 
 
-def _says_stored(z: zipfile.ZipFile) -> bool:
-    """Whether the bundle's README says it is a stored match's (``audited: the stored match``)."""
+def _member_text(z: zipfile.ZipFile, name: str) -> str | None:
+    """The bundle's file ``name`` as text (at most ``MAX_MEMBER`` bytes), or None: not there, or unreadable."""
     from zx_events.files import TooBig, read_capped
 
     try:
-        with z.open("README.txt") as f:
-            readme = read_capped(f, MAX_MEMBER).decode("utf-8", "replace")
+        with z.open(name) as f:
+            return read_capped(f, MAX_MEMBER).decode("utf-8", "replace")
     except (KeyError, zipfile.BadZipFile, OSError, TooBig):
-        return False
-    return any(line.startswith("audited:") and "the stored match" in line for line in readme.splitlines())
+        return None
+
+
+def _says_stored(z: zipfile.ZipFile) -> bool:
+    """Whether the bundle's README says it is a stored match's (``audited: the stored match``)."""
+    readme = _member_text(z, "README.txt")
+    return readme is not None and any(line.startswith("audited:") and "the stored match" in line
+                                      for line in readme.splitlines())
 
 
 def _moved(log: Any, rows: list) -> str:
