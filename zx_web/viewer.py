@@ -20,9 +20,9 @@ texts, record texts and kinds go through the same pool. A 500-event match fits i
 from __future__ import annotations
 
 import html
-import shlex
 import json
 import re
+import shlex
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from typing import Any, Iterable, Sequence
@@ -529,8 +529,9 @@ def chain_note(data: dict[str, Any]) -> str:
     if not chain.get("ok"):
         return (f'<span id="chain-head">Head digest as stored <code>{short}</code>{count}: its chain does not verify '
                 f'(the warning above).</span>\n  ')
-    return (f'<span id="chain-head">Head digest <code>{short}</code>{count}: <code>zx verify {esc(printable(match))} --head '
-            f'{short}</code> checks it against the store. This file is no evidence of the match: the store '
+    return (f'<span id="chain-head">Head digest <code>{short}</code>{count}: <code>zx verify '
+            f'{esc(printable(match))} --head {short}</code> checks it against the store. This file is no evidence of the '
+            f'match: the store '
             f'(<code>zx verify --head</code>) or a judge\'s bundle (<code>zx verify --bundle</code>) is.</span>\n  ')
 
 
