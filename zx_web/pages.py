@@ -139,10 +139,11 @@ def home() -> RedirectResponse:
 @router.get("/matches", response_class=HTMLResponse)
 def match_list(request: Request, filters: MatchFilters = Depends(api.match_filters),
                offset: int = Query(0, ge=0, le=api.BIG), b: Backend = Depends(api.backend)) -> HTMLResponse:
-    result = page(b.listed(), filters, offset, PAGE_SIZE)
+    everything = b.listed()  # (read once: the page, its unknown names and its choices of one list)
+    result = page(everything, filters, offset, PAGE_SIZE)
     params = filters.params()
     # a name no listed match has: said above the empty list, with links to the closest names (400, as the API)
-    unknown = api.unknown_name(b, b.listed(), filters) if not result["total"] else None
+    unknown = api.unknown_name(b, everything, filters) if not result["total"] else None
     suggested = [(name, "/matches?" + urlencode({**params, unknown[0]: name})) for name in unknown[1].suggestions] \
         if unknown else []
 
@@ -152,8 +153,6 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     prev_link = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
     next_link = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < result["total"] else None
     from zx_events import games as registry
-
-    everything = b.listed()
     from zx_events.games.rowkit import nfc
 
     # a name in any Unicode normal form is one choice (as the filter matches it, and the analytics hold it)
