@@ -21,7 +21,9 @@ VERIFY_COLUMNS = ["match", "events", "status", "seq", "head", "message"]
 
 def _ref(ref: dict) -> str:
     """A catalog's or a board's name and the first 16 hex digits of its SHA-256."""
-    return f"{ref.get('name')} (sha256 {str(ref.get('sha256'))[:16]})"
+    from zx_events.audit import named_ref
+
+    return named_ref(ref, 16)
 
 
 def _summary(a) -> str:

@@ -403,16 +403,17 @@ def recount_warning(recorded: int, found: int, other: Mapping[str, tuple[dict, d
     finding of a catalog edited after import)."""
     was = f"{recorded:,} violation{'s were' if recorded != 1 else ' was'} recorded at import"
     if other:
-        pinned = " and ".join(f"{kind} {_named(pin)}" for kind, (_, pin) in other.items())
-        used = " and ".join(f"{kind} {_named(used)}" for kind, (used, _) in other.items())
+        pinned = " and ".join(f"{kind} {named_ref(pin)}" for kind, (_, pin) in other.items())
+        used = " and ".join(f"{kind} {named_ref(used)}" for kind, (used, _) in other.items())
         return (f"{was} against {pinned}, this audit finds {found:,} against {used}: another "
                 f"{' and '.join(other)} than the match pinned, not the rules engine, makes the difference")
     return f"{was}, the current rules engine finds {found:,}"
 
 
-def _named(ref: dict) -> str:
-    """A catalog's or a board's name and the first 12 hex digits of its SHA-256, as the warnings give them."""
-    return f"{ref.get('name')} (sha256 {str(ref.get('sha256'))[:12]})"
+def named_ref(ref: dict, digits: int = 12) -> str:
+    """A catalog's or a board's name and the first ``digits`` hex digits of its SHA-256 (12 as the warnings give
+    them; zx audit's titles and summaries 16)."""
+    return f"{ref.get('name')} (sha256 {str(ref.get('sha256'))[:digits]})"
 
 
 def pinned_of(started: dict, game: Any) -> dict:
