@@ -802,7 +802,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, player: str | None, de
     \b
     Example:
       zx export --parquet out/
-      zx export --parquet mio/ --player Ren --opponent Mio
+      zx export --parquet mio/ --opponent Mio
       python -c "import polars as pl; print(pl.read_parquet('out/matches'))"
 
     The filters choose matches as zx matches does; every table then holds those matches' rows

@@ -547,7 +547,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
 
     \b
     Example:
-      zx matches --player Aki --opponent Ren --sort newest --limit 20
+      zx matches --player Aki --opponent Mio --sort newest --limit 20
 
     With --player, each match is seen from that player's side: their seat, deck, opponent, the
     opponent's deck and the result (won, lost, draw, none). A player, deck or event no stored match
