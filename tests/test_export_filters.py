@@ -116,3 +116,23 @@ def test_the_python_api_exports_the_matches_named(store, everything, tmp_path):
     assert {r["table"]: r["rows"] for r in rows}["matches"] == 2
     assert sorted(read(tmp_path / "api", "matches")["match_id"].to_list()) == ["h2", "h3"]
     assert same(read(tmp_path / "api", "seats"), read(everything, "seats").filter(pl.col("match_id").is_in(["h2", "h3"])))
+
+
+def test_filters_read_the_file_sandboxed_sql_planted_in_it_is_refused(tmp_path):
+    """The filters read the file's matches through zx sql's sandbox, as the export's tables are read: a view planted
+    in place of ``matches`` that lists a folder is refused, naming the table and the file, nothing written."""
+    import duckdb
+
+    path, analytics = build(tmp_path)
+    con = duckdb.connect(str(analytics))
+    con.execute("ALTER TABLE matches RENAME TO matches_real")
+    con.execute(f"CREATE VIEW matches AS SELECT m.* REPLACE ((SELECT string_agg(file, ',') FROM glob('{tmp_path}/*')) "
+                f"AS event) FROM matches_real m")
+    con.close()
+    out = tmp_path / "out"
+    r = run((path, analytics), "export", "--parquet", str(out), "--player", REN)
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert (f"refused: the analytics file {analytics} holds SQL that zx did not write: reading its matches reached for "
+            f"files, the network or extensions, which zx export does not allow") in r.output
+    assert "h1.zxlog" not in r.output  # (no name of a file in the folder the view lists)
+    assert not out.exists()
