@@ -41,8 +41,8 @@ def store(tmp_path_factory) -> str:
     return path
 
 
-def run(store: str, *args: str):
-    return CliRunner().invoke(zx, ["--store", store, *args], env={"COLUMNS": "200"})
+def run(store: str, *args: str, columns: int = 200):
+    return CliRunner().invoke(zx, ["--store", store, *args], env={"COLUMNS": str(columns)})
 
 
 def title(out: str) -> str:
@@ -86,6 +86,14 @@ def test_the_title_names_the_player_as_his_seat_sees_him(store):
     assert r.exit_code == 0, r.output
     assert title(r.stdout).endswith(" · as P2 (Ren [card])"), title(r.stdout)
     assert "Ren R01-001" not in r.stdout
+
+
+@pytest.mark.parametrize("columns, want", [(60, "step 3 · turn 1 (P1) · Draw Phase · as P2 (佐藤 蓮)"),
+                                           (40, "step 3 · turn 1 (P1) · as P2")])
+def test_on_a_narrow_terminal_the_name_gives_way_after_the_phase(store, columns, want):
+    r = run(store, "replay", "pov-ja", "--turn", "1", "--as", "佐藤 蓮", columns=columns)
+    assert r.exit_code == 0, r.output
+    assert title(r.stdout) == want, title(r.stdout)
 
 
 def test_a_name_no_player_of_the_match_has_is_a_usage_error_naming_its_players(store):
@@ -157,7 +165,8 @@ def test_the_folding_is_the_match_lists(store):
     from zx_events.seats import folded_name
     from zx_web.matchlist import folded
 
-    for text in ("Aki", "AKI", "佐藤\u3000蓮", "ﾀﾛｳ", "Ｒｅｎ", "José", "Jose\u0301", "\u202eAki\u202c", "あき", "Straße"):
+    for text in ("Aki", "AKI", "佐藤\u3000蓮", "ﾀﾛｳ", "Ｒｅｎ", "José", "Jose\u0301", "\u202eAki\u202c", "あき",
+                 "Straße"):
         assert folded_name(text) == folded(text), text
 
 

@@ -244,8 +244,8 @@ class Seat(click.Choice):
 
 def seat_of(value: str, match: object, match_id: str) -> tuple[str, str | None]:
     """``--as``'s seat (a ``Seat(names=True)`` value) in match ``match`` (its state at event 1), and the name of the
-    player asked for by name, as his match's header has it (None: asked for by seat); a name no player of the match has, or both have, is a usage
-    error (exit 2) on ``--as`` that says what to give (``seats.player_seat``)."""
+    player asked for by name, as his match's header has it (None: asked for by seat); a name no player of the match
+    has, or both have, is a usage error (exit 2) on ``--as`` that says what to give (``seats.player_seat``)."""
     from zx_events.narration import seat_players
     from zx_events.seats import JUDGE, player_seat
 
