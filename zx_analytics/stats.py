@@ -1091,6 +1091,8 @@ class Stats:
         df = self._query("winrates", self.filters(**filters), key=expr, none=NO_KEY.get(expr, "NULL"), mirror=mirror)
         df = with_rate(df, "win_rate", "wins", "games")
         df = _flag(df, ["games"], self.min_games).rename({"key": label})
+        if by == "first":  # the seats in their order, first then second, whichever played more games (a --player
+            return df.sort(label)  # who went second more often was listed second first, QA round 36)
         return df.sort(["games", label], descending=[True, False], nulls_last=True)
 
     @by_game()
@@ -1147,9 +1149,12 @@ class Stats:
         df = with_rate(df, "kept_win_rate", "kept_wins", "kept_games")
         df = with_rate(df, "mulligan_win_rate", "mulligan_wins", "mulligan_games")
         df = _flag(df, ["games", "kept_games", "mulligan_games"], self.min_games)
-        df = _order(df, ["seat", "hand_size", "games", "keep_rate", "keep_rate_low", "keep_rate_high", "kept_games",
+        # each rate after its counts: kept (hands kept, finished or not) and keep_rate, then kept_games (the finished
+        # games of those, kept_win_rate's count) and its rate (kept came last: read as kept_games again, QA round 36)
+        df = _order(df, ["seat", "hand_size", "games", "kept", "keep_rate", "keep_rate_low", "keep_rate_high",
+                         "kept_games", "kept_wins",
                          "kept_win_rate", "kept_win_rate_low", "kept_win_rate_high", "mulligan_games",
-                         "mulligan_win_rate", "mulligan_win_rate_low", "mulligan_win_rate_high"])
+                         "mulligan_wins", "mulligan_win_rate", "mulligan_win_rate_low", "mulligan_win_rate_high"])
         return df.sort(["seat", "hand_size"])
 
     # ------------------------------------------------------------------ attacks
