@@ -42,3 +42,28 @@ def test_an_unknown_match_of_a_store_is_an_error(tmp_path):
             state_at(svc, "no-such-match")
     finally:
         svc.close()
+
+
+@pytest.fixture(scope="module")
+def analytics(tmp_path_factory) -> str:
+    """An analytics file of the Z/X examples."""
+    from click.testing import CliRunner
+
+    from zx_cli.main import zx
+
+    folder = tmp_path_factory.mktemp("error-base")
+    r = CliRunner().invoke(zx, ["--store", str(folder / "s.sqlite"), "import", str(ROOT / "examples" / "legal")])
+    assert r.exit_code == 0, r.output
+    return str(folder / "s.duckdb")
+
+
+def test_an_unknown_player_and_another_games_statistic_are_errors(analytics):
+    from zx_analytics.stats import NotThisGame, Stats, UnknownName
+
+    with Stats(analytics) as st:
+        with pytest.raises(Error) as info:
+            st.winrates(player="nobody-at-all")
+        assert isinstance(info.value, UnknownName) and isinstance(info.value, ValueError)
+        with pytest.raises(Error) as info:
+            st.attacks(game="x610z")
+        assert isinstance(info.value, NotThisGame) and "only zx fills" in str(info.value), info.value

@@ -52,6 +52,8 @@ from typing import Any, Callable, Collection, Iterable, TypeVar, cast
 import duckdb
 import polars as pl
 
+from zx_events.errors import Error
+
 from .db import AnalyticsError, QueryRefused, QueryTimeout, connect_reader, refusal, sql
 from .derived import Derived
 from .wilson import BY_ROW, with_rate
@@ -134,8 +136,9 @@ NAMED_FILTERS = {"event": ("event", "event"), "deck": ("deck", "deck"), "opp_dec
                  "game": ("game", "game")}
 
 
-class UnknownName(ValueError):
-    """A filter names something the analytics file has never seen; says the closest known names."""
+class UnknownName(Error, ValueError):
+    """A filter names something the analytics file has never seen; says the closest known names (a
+    ``zx_events.errors.Error``, and a ``ValueError`` as it always was)."""
 
     def __init__(self, kind: str, value: str, known: list[str], where: str = "the analytics file",
                  none: str | None = None, said: str | None = None) -> None:
@@ -183,8 +186,8 @@ def _shown(name: str) -> str:
     return name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN - 1] + "…"
 
 
-class NotThisGame(ValueError):
-    """A statistic that reads one game's own table, asked about another game."""
+class NotThisGame(Error, ValueError):
+    """A statistic that reads one game's own table, asked about another game (a ``zx_events.errors.Error``)."""
 
 
 def table_owners(table: str) -> tuple[str, ...]:
