@@ -121,3 +121,28 @@ def test_a_shipped_catalog_changed_by_a_later_release_is_no_clean_audit_until_th
     old.write_text(text, encoding="utf-8")
     r = invoke(store, "audit", legal_id, "--catalog", str(old), "--format", "json")
     assert r.exit_code == 0 and json.loads(r.stdout)["ok"] is True, r.output
+
+
+def test_another_board_than_the_match_pinned_is_no_clean_audit(tmp_path):
+    """X610Z's board judges movement and attacks (202.9, 603.2) as the catalog judges costs: a stored match audited
+    with `--board FILE` of other content than the board it pinned (a venue's board file edited after import: here
+    only its note, so no finding changes) is no clean audit either: ok false, other_than_pinned, exit 1 (round 35
+    made it so for both kinds with a test of the catalog's only)."""
+    log = ROOT / "examples" / "x610z" / "legal" / "life-base-destroyed.x610zlog"
+    shipped = ROOT / "zx_events" / "games" / "x610z" / "boards" / "x610z-orbits-sample.json"
+    match = json.loads(log.read_text(encoding="utf-8").splitlines()[0])["match"]
+    store = tmp_path / "s.sqlite"
+    assert invoke(store, "import", "--no-analytics", str(log)).exit_code == 0
+    board = json.loads(shipped.read_text(encoding="utf-8"))
+    board["note"] = f"{board.get('note', '')} (edited at the venue)"
+    edited = tmp_path / "x610z-orbits-sample.json"
+    edited.write_text(json.dumps(board), encoding="utf-8")
+    r = invoke(store, "audit", match, "--board", str(edited), "--format", "json")
+    out = json.loads(r.stdout)
+    assert out["violations"] == [] and out["integrity"] == "ok"
+    assert out["ok"] is False and out["other_than_pinned"] == ["board"], out
+    assert out["board"]["sha256"] != out["pinned"]["board"]["sha256"]
+    assert r.exit_code == 1, r.output
+    r = invoke(store, "audit", match, "--board", str(shipped), "--format", "json")  # the pinned content: clean
+    out = json.loads(r.stdout)
+    assert (r.exit_code, out["ok"], "other_than_pinned" in out) == (0, True, False), out

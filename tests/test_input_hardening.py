@@ -945,17 +945,21 @@ def test_a_look_alike_seat_given_to_as_has_its_character_named(tmp_path, command
     """``zx replay MATCH --as Р1`` (a Cyrillic Р) said "'Р1' is not one of 'judge', 'p1', 'p2', 'spectator'",
     the very seat it asked for; ``zx view --as`` the same. The character is named (errors.not_ascii), a usage
     error as any other seat not known; a seat in another case is still one. The seats are listed as they are
-    written (click lower-cases a case-blind choice's: 'p1', 'p2'), "in any case"."""
+    written (click lower-cases a case-blind choice's: 'p1', 'p2'), "in any case". Since QA round 36 ``--as`` also
+    takes a player's name: a value that is no seat is looked for among the match's players, and the error names
+    them beside the seats, the look-alike's character still named."""
     store = str(tmp_path / "s.sqlite")
     assert CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(ZX_LOG)]).exit_code == 0
     command = [a.replace("{tmp}", str(tmp_path)) for a in command]
     r = CliRunner().invoke(zx, ["--store", store, *command, "--as", "\u04201"])
     assert r.exit_code == 2, r.output
-    assert ("Invalid value for '--as': '\u04201' (U+0420 CYRILLIC CAPITAL LETTER ER is not ASCII) is not one of "
-            "'judge', 'P1', 'P2', 'spectator' (in any case).") in r.stderr, r.stderr
+    assert ("Invalid value for '--as': no player named '\u04201' (U+0420 CYRILLIC CAPITAL LETTER ER is not ASCII) in "
+            "match 'hand-first-turns-001' (its players are P1 'Aki' and P2 'Ren'); give a player's name or a seat: "
+            "'judge', 'P1', 'P2', 'spectator' (in any case)") in r.stderr, r.stderr
     r = CliRunner().invoke(zx, ["--store", store, *command, "--as", "P3"])
-    assert r.exit_code == 2 and "'P3' is not one of 'judge', 'P1', 'P2', 'spectator' (in any case)." in r.stderr, \
-        r.stderr
+    assert r.exit_code == 2 and ("no player named 'P3' in match 'hand-first-turns-001' (its players are P1 'Aki' and "
+                                 "P2 'Ren'); give a player's name or a seat: 'judge', 'P1', 'P2', 'spectator' (in any "
+                                 "case)") in r.stderr, r.stderr
     assert not (tmp_path / "m.html").exists()
     ok = CliRunner().invoke(zx, ["--store", store, *command, "--as", "p2"])
     assert ok.exit_code == 0, ok.output

@@ -230,3 +230,16 @@ def test_a_board_file_that_is_not_there_is_said_so(tmp_path):
     r = run(store, "import", "--board", str(tmp_path / "none.json"), str(ZX_LOG))
     assert r.exit_code == 1 and f"board file {str(tmp_path / 'none.json')!r}: no such file" in r.output, r.output
     assert not store.exists()
+
+
+def test_a_board_given_as_a_folder_is_said_as_a_catalog_folder_is(tmp_path):
+    """--board DIR said "the board file DIR is a folder, not a regular file (nothing was read)" where --catalog DIR
+    says "catalog file 'DIR': is a folder, not a CSV file" (QA round 35, nit): both say it alike."""
+    store = tmp_path / "s.sqlite"
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    for args in (["import", "--board", str(folder), str(ZX_LOG)], ["audit", "--board", str(folder), str(ZX_LOG)]):
+        r = run(store, *args)
+        assert r.exit_code == 1 and f"board file {str(folder)!r}: is a folder, not a board file" in r.output, r.output
+        assert "not a regular file" not in r.output and "Traceback" not in r.output
+    assert not store.exists()

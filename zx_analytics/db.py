@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
+from zx_events.errors import Error
 from zx_events.files import SQLITE_MAGIC
 
 from .paths import DEFAULT_ANALYTICS, default_path  # noqa: F401 (their home before)
@@ -58,8 +59,9 @@ TABLES = ("matches", "seats", "plays", "attacks", "life", "ignitions", "turns", 
 MACROS = (("filtered_seats", "MACRO TABLE"), ("wilson_low", "MACRO"), ("wilson_high", "MACRO"))
 
 
-class AnalyticsError(Exception):
-    """The analytics file cannot be used as asked (missing, locked, built from another store)."""
+class AnalyticsError(Error):
+    """The analytics file cannot be used as asked (missing, locked, built from another store); a
+    ``zx_events.errors.Error``, as every error zx raises for what it was given."""
 
 
 class RebuildNeeded(AnalyticsError):

@@ -52,6 +52,8 @@ from typing import Any, Callable, Collection, Iterable, TypeVar, cast
 import duckdb
 import polars as pl
 
+from zx_events.errors import Error
+
 from .db import AnalyticsError, QueryRefused, QueryTimeout, connect_reader, refusal, sql
 from .derived import Derived
 from .wilson import BY_ROW, with_rate
@@ -134,8 +136,9 @@ NAMED_FILTERS = {"event": ("event", "event"), "deck": ("deck", "deck"), "opp_dec
                  "game": ("game", "game")}
 
 
-class UnknownName(ValueError):
-    """A filter names something the analytics file has never seen; says the closest known names."""
+class UnknownName(Error, ValueError):
+    """A filter names something the analytics file has never seen; says the closest known names (a
+    ``zx_events.errors.Error``, and a ``ValueError`` as it always was)."""
 
     def __init__(self, kind: str, value: str, known: list[str], where: str = "the analytics file",
                  none: str | None = None, said: str | None = None) -> None:
@@ -183,8 +186,8 @@ def _shown(name: str) -> str:
     return name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN - 1] + "…"
 
 
-class NotThisGame(ValueError):
-    """A statistic that reads one game's own table, asked about another game."""
+class NotThisGame(Error, ValueError):
+    """A statistic that reads one game's own table, asked about another game (a ``zx_events.errors.Error``)."""
 
 
 def table_owners(table: str) -> tuple[str, ...]:
@@ -1091,6 +1094,8 @@ class Stats:
         df = self._query("winrates", self.filters(**filters), key=expr, none=NO_KEY.get(expr, "NULL"), mirror=mirror)
         df = with_rate(df, "win_rate", "wins", "games")
         df = _flag(df, ["games"], self.min_games).rename({"key": label})
+        if by == "first":  # the seats in their order, first then second, whichever played more games (a --player
+            return df.sort(label)  # who went second more often was listed second first, QA round 36)
         return df.sort(["games", label], descending=[True, False], nulls_last=True)
 
     @by_game()
@@ -1147,9 +1152,12 @@ class Stats:
         df = with_rate(df, "kept_win_rate", "kept_wins", "kept_games")
         df = with_rate(df, "mulligan_win_rate", "mulligan_wins", "mulligan_games")
         df = _flag(df, ["games", "kept_games", "mulligan_games"], self.min_games)
-        df = _order(df, ["seat", "hand_size", "games", "keep_rate", "keep_rate_low", "keep_rate_high", "kept_games",
+        # each rate after its counts: kept (hands kept, finished or not) and keep_rate, then kept_games (the finished
+        # games of those, kept_win_rate's count) and its rate (kept came last: read as kept_games again, QA round 36)
+        df = _order(df, ["seat", "hand_size", "games", "kept", "keep_rate", "keep_rate_low", "keep_rate_high",
+                         "kept_games", "kept_wins",
                          "kept_win_rate", "kept_win_rate_low", "kept_win_rate_high", "mulligan_games",
-                         "mulligan_win_rate", "mulligan_win_rate_low", "mulligan_win_rate_high"])
+                         "mulligan_wins", "mulligan_win_rate", "mulligan_win_rate_low", "mulligan_win_rate_high"])
         return df.sort(["seat", "hand_size"])
 
     # ------------------------------------------------------------------ attacks

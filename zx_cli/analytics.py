@@ -434,7 +434,7 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
             raise
         keys = 2 if method == "life" and kw.get("by") == "turn" else KEEP.get(method, 1)  # by turn: turn and seat
         keep = keys + ("game" in df.columns and df.columns[0] == "game")
-        emit_frame(df, fmt, wide=wide, keep=keep)
+        emit_frame(_means_shown(df) if fmt == "table" else df, fmt, wide=wide, keep=keep)
         if mirrors:
             click.echo(f"no rows: every finished match in the analytics file is a mirror (the same {mirrors} on both "
                        f"sides), which {method} by {mirrors} leave out (50% by construction); `zx stats winrates "
@@ -453,6 +453,21 @@ def _stats_call(method: str, **fixed: Any) -> Callable:
 
 
 KEEP = {"matchups": 2, "meta": 2, "cards": 2, "mulligans": 2, "attacks": 2}  # key columns a narrow table keeps
+MEANS = ("damage_per_turn", "damage_per_game")  # zx stats life's averages: two decimals in a table
+
+
+def _means_shown(df: Any) -> Any:
+    """``df`` as a table shows it: each average of ``MEANS`` to two decimals (``0.49``), as its rates are to one
+    decimal of a percent; a table showed four significant digits, ``0.4896`` beside ``0.365`` and ``0``, ragged
+    against ``36.1% (33.5-38.8)`` (QA round 36). JSON and CSV keep every digit, as of every figure."""
+    import polars as pl
+
+    means = [c for c in MEANS if c in df.columns]
+    if not means:
+        return df
+    return df.with_columns([pl.col(c).map_elements(lambda v: f"{v:.2f}", return_dtype=pl.String) for c in means])
+
+
 def _all_mirrors(st: Any, method: str, by: str | None, filters: dict, card: str | None) -> str | None:
     """For a win rate or matchup table that came out empty with no filter given: the key (``deck``...) when
     the file does have finished matches, every one of them a mirror by it (it said "no matches for this yet")."""

@@ -198,24 +198,38 @@ class Day(click.ParamType):
             self.fail(f"{value!r} is not a date (YYYY-MM-DD)", param, ctx)
 
 
+class PlayerName(str):
+    """A value of ``--as`` that is no seat word: a player's name, read as his seat once the match is loaded
+    (``player_seat``)."""
+
+
 class Seat(click.Choice):
     """``--as``: a seat, in any case (judge, P1, P2, spectator); a value with a character that is not ASCII (a
-    Cyrillic ``Р1``, which reads as P1) is refused naming it (``errors.not_ascii``), as a log's seat is."""
+    Cyrillic ``Р1``, which reads as P1) is refused naming it (``errors.not_ascii``), as a log's seat is.
+    ``names``: any other value is a player's name (a ``PlayerName``; ``player_seat`` reads it, refusing it
+    the same way): ``zx replay --as``, ``zx view --as``, whose operator has the store (never the HTTP API's
+    ``?as=``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: bool = False) -> None:
         from zx_events.seats import PERSPECTIVES  # (made by the commands that take --as: not at every start-up)
 
         super().__init__(PERSPECTIVES, case_sensitive=False)
+        self.names = names
 
     def get_metavar(self, param, ctx=None):  # click shows them lower-cased (``[judge|p1|p2|spectator]``): as written
         shown = super().get_metavar(param, ctx)
         lowered = "|".join(str(c).lower() for c in self.choices)
-        return shown.replace(lowered, "|".join(map(str, self.choices)), 1) if shown else shown
+        shown = shown.replace(lowered, "|".join(map(str, self.choices)), 1) if shown else shown
+        return f"{shown}|NAME" if shown and self.names else shown
 
     def convert(self, value, param, ctx):
+        if isinstance(value, PlayerName):
+            return value
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as e:  # click's words ("'Р1' is not one of ..."), the characters named after it
+            if self.names and isinstance(value, str) and value.strip():
+                return PlayerName(value)
             named = not_ascii(value) if isinstance(value, str) else ""
             if named and repr(value) in e.message:
                 e.message = e.message.replace(repr(value), f"{value!r} ({named})", 1)
@@ -223,7 +237,26 @@ class Seat(click.Choice):
             lowered = ", ".join(repr(c.lower()) for c in seats)
             if lowered in e.message:
                 e.message = e.message.replace(lowered, ", ".join(map(repr, seats)), 1).rstrip(".") + " (in any case)."
+                if self.names:
+                    e.message = e.message.rstrip(".") + ", nor a player's name."
             raise
+
+
+def seat_of(value: str, match: object, match_id: str) -> tuple[str, str | None]:
+    """``--as``'s seat (a ``Seat(names=True)`` value) in match ``match`` (its state at event 1), and the name of the
+    player asked for by name, as his match's header has it (None: asked for by seat); a name no player of the match
+    has, or both have, is a usage error (exit 2) on ``--as`` that says what to give (``seats.player_seat``)."""
+    from zx_events.narration import seat_players
+    from zx_events.seats import JUDGE, player_seat
+
+    if not isinstance(value, PlayerName):
+        return value, None
+    players = seat_players(match, JUDGE, None)
+    try:
+        seat = player_seat(value, players, match_id)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--as'") from None
+    return seat, players[seat]
 
 
 GAME, DAY = GameKey(), Day()

@@ -13,7 +13,7 @@ from zx_events.errors import ZXError
 from zx_events.freetext import SHOWN_CELLS, cut_cells
 from zx_events.seats import JUDGE
 
-from .common import Seat, given_catalogs, service, used_catalogs, view_catalogs_option
+from .common import PlayerName, Seat, given_catalogs, seat_of, service, used_catalogs, view_catalogs_option
 from .options import FORMATS, format_option
 from .output import Printable, counted, emit, json_text, output_closed, printable, progress, say, terminal_width
 
@@ -71,10 +71,11 @@ def _warn_if_tampered(svc, match_id: str) -> None:
 @click.option("--step", "interactive", is_flag=True,
               help=f"Step through the records one at a time ({KEYS}; the arrow keys: right, down next, left, up previous); "
                    "prints every step when stdin is not a terminal.")
-@click.option("--as", "perspective", type=Seat(), default=JUDGE,
+@click.option("--as", "perspective", type=Seat(names=True), default=JUDGE,
               show_default=True,
               help="Whose view (Z/X 301.3, X610Z 502.3): judge sees everything; P1/P2 their own hand (Z/X: and "
-                   "Dynamis), the opponent's hidden zones as counts; spectator the public zones only.")
+                   "Dynamis), the opponent's hidden zones as counts; spectator the public zones only; or a player's "
+                   "name (any case): that player's seat (a seat word is the seat, whoever is named so).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="table: the board drawn; json: the state (one JSON object per step with --to/--step); "
                    "csv: one row per card or hidden zone.")
@@ -88,7 +89,8 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     Example:
       zx replay sim-2026-0003 --turn 5 --as P1
 
-    Without --turn/--event/--to/--step it shows the final state. Violations recorded by
+    --as also takes a player's name, in any case: that player's seat, said in the
+    title ("as P2 (Riku)"). Without --turn/--event/--to/--step it shows the final state. Violations recorded by
     `zx import --accept-violations` are shown at the step where they happened. A match imported
     with a catalog file names its cards only when given that file (--catalog FILE).
     """
@@ -99,7 +101,8 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
         raise click.UsageError("give --turn or --event, not both")
     if to is not None and interactive:
         raise click.UsageError("give --to or --step, not both")
-    perspective = parse_perspective(perspective)
+    if not isinstance(perspective, PlayerName):  # (a name: read once the match is loaded, seat_of)
+        perspective = parse_perspective(perspective)
     catalogs = given_catalogs(catalog_files)  # (a bad file: its FILE:LINE error, before the store is opened)
     svc = service(ctx)
     try:
@@ -117,6 +120,7 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
     from zx_events.pins import view_warnings
 
     first = hist.state_at(1)
+    perspective, by_name = seat_of(perspective, first, match_id)
     if catalogs:  # the file the match was checked against names its cards; another is not used (a warning)
         hist = replay.history_of(hist.match_id, hist.events, used_catalogs(
             catalog_files, catalogs, replay.pinned_by(first), f"match {match_id!r} was not"))
@@ -125,6 +129,10 @@ def replay_cmd(ctx: click.Context, match_id: str, turn: int | None, seq: int | N
         if warning:
             click.echo(printable(f"warning: {warning}"), err=True)
     out = Output(fmt, replay.game_of(first))
+    if by_name is not None:  # the title says whose view it is: "as P2 (佐藤 蓮)", the name as that seat sees it
+        from zx_events.narration import seat_players
+
+        out.player = seat_players(first, perspective, hist.names(first).mask).get(perspective)
     _draw(hist, out, perspective, seq, stop_seq, to, interactive, fmt)
     if fmt == "table":
         _names_cut_note(first)
@@ -282,6 +290,7 @@ class Output:
         self.fmt = fmt
         self.game = game  # zx_events.games.base.Game: draws its board and lists its cards
         self.header = True
+        self.player: str | None = None  # the name of the player whose seat it is, asked for by name (the title's)
         self.cut: set[str] = set()  # the texts of records, events and violations a table showed cut (draw_step)
 
     def step(self, step: Any, single: bool = False) -> None:
@@ -293,7 +302,7 @@ class Output:
                  header=self.header)
             self.header = False
         else:
-            draw_step(step, self.game, self.cut)
+            draw_step(step, self.game, self.cut, player=self.player)
 
     def step_lines(self, step: Any) -> list[str]:
         """Step ``step`` as ``step`` draws a table (``--step``'s format on a terminal), as lines to write (another
@@ -301,7 +310,7 @@ class Output:
         if self.fmt != "table":
             self.step(step)
             return []
-        return draw_step(step, self.game, self.cut, capture=True).splitlines()
+        return draw_step(step, self.game, self.cut, capture=True, player=self.player).splitlines()
 
 
 def _cut_values(v: Any, cut: set[str]) -> Any:
@@ -358,25 +367,30 @@ def _event_text(e: Any, cut: set[str]) -> str:
     return _cut_values(e.text, cut)
 
 
-def step_title(step: Any, phase: str, cells: int) -> str:
+def step_title(step: Any, phase: str, cells: int, player: str | None = None) -> str:
     """The title of step ``step`` (its state's match, ``seq``, turn and seat; ``phase`` in the viewer's words), its
     control characters escaped, in ``cells`` terminal cells where it can be: the match id gives way first (cut in
     the middle, then left out), then ``seq``, then the phase, so that the step, the turn and the seat stay (at 40
-    columns the end was cut: ``sim-1-0038 · step 0 · seq 1/417 · t…``). A narrower title is cut at its end."""
+    columns the end was cut: ``sim-1-0038 · step 0 · seq 1/417 · t…``). A narrower title is cut at its end.
+    ``player``: the name of the player whose seat it is (``--as NAME``), after the seat, ``as P2 (佐藤 蓮)``, cut to
+    40 cells; it gives way after the phase."""
     from rich.cells import cell_len
 
     v = step.state
     turn = f"turn {v.turn}" + (f" ({v.active})" if v.active else "")
-    title = printable(f"{v.match_id} · step {step.index} · seq {v.seq}/{v.last_seq} · {turn} · {phase} · as "
-                      f"{v.perspective}")
+    seat = seat_only = f"as {v.perspective}"
+    if player:
+        seat += f" ({printable(cut_cells(player, 40))})"
+    title = printable(f"{v.match_id} · step {step.index} · seq {v.seq}/{v.last_seq} · {turn} · {phase} · ") + seat
     if cell_len(title) <= cells:
         return title
-    step_, seq, seat, phase = f"step {step.index}", f"seq {v.seq}/{v.last_seq}", f"as {v.perspective}", printable(phase)
+    step_, seq, phase = f"step {step.index}", f"seq {v.seq}/{v.last_seq}", printable(phase)
     rest = " · ".join((step_, seq, turn, phase, seat))
     room = cells - cell_len(rest) - len(" · ")
     if room >= 7:  # (fewer cells keep too little of an id to tell it)
         return f"{_elide_middle(printable(v.match_id), room)} · {rest}"
-    for shorter in ((step_, seq, turn, phase, seat), (step_, turn, phase, seat), (step_, turn, seat)):
+    for shorter in ((step_, seq, turn, phase, seat), (step_, turn, phase, seat), (step_, turn, seat),
+                    (step_, turn, seat_only)):
         title = " · ".join(shorter)
         if cell_len(title) <= cells:
             break
@@ -402,10 +416,11 @@ def _elide_middle(text: str, cells: int) -> str:
     return f"{head}…{''.join(reversed(tail))}"
 
 
-def draw_step(step: Any, game: Any, cut: set[str] | None = None, capture: bool = False) -> str:
+def draw_step(step: Any, game: Any, cut: set[str] | None = None, capture: bool = False,
+              player: str | None = None) -> str:
     """Step ``step`` drawn on stdout: its record, its events, its violations and the board after it; ``cut`` gets
     each text of them cut to 200 terminal cells (``_cut_values``). ``capture``: not written, returned (the
-    terminal's styles in it)."""
+    terminal's styles in it). ``player``: the title's name of the seat's player (``step_title``)."""
     from rich.console import Console, Group
     from rich.rule import Rule
     from rich.text import Text
@@ -419,7 +434,7 @@ def draw_step(step: Any, game: Any, cut: set[str] | None = None, capture: bool =
     # a log's text (names, ids, notes) is shown as text: never markup, its control characters escaped before
     # a Text holds it (Text drops \a \b \v \f \r and measures other controls as no width: the line was cut);
     # Printable escapes what a game's board still holds
-    parts: list[Any] = [Rule(Text(step_title(step, phase, console.width - 4)))]  # (a Rule: 2 cells each side)
+    parts: list[Any] = [Rule(Text(step_title(step, phase, console.width - 4, player)))]  # (a Rule: 2 cells each side)
     where = f"line {step.line}: " if step.line is not None else ""
     skipped = " [record not applied]" if any(e.kind == "RecordSkipped" for e in step.events) else ""  # (no finding
     # of its own: a pass of a battle refused at its attack, docs/replay.md)

@@ -177,6 +177,13 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
     return "\n".join(printable(line) for line in lines) + "\n"
 
 
+def _state_files(n: int, before: dict | None, after: dict | None) -> dict[str, str]:
+    """The files of violation ``n``'s states (none when it has neither: a format finding)."""
+    if before is None and after is None:
+        return {}
+    return {f"violation-{n:02d}/state-before.json": _dump(before), f"violation-{n:02d}/state-after.json": _dump(after)}
+
+
 def bundle_bytes(audit: Audit, given: dict[str, tuple[str, bytes]] | None = None) -> tuple[bytes, list[str]]:
     """The dispute bundle of ``audit`` (a zip, in memory: a few files of text) and the names it holds.
     ``given``: the reference files the audit was given (``zx audit --catalog FILE --board FILE``), kind ->
@@ -190,11 +197,10 @@ def bundle_bytes(audit: Audit, given: dict[str, tuple[str, bytes]] | None = None
     records = {r.line: r.data for r in audit.log.records} if audit.log is not None else {}
     for n, (f, (before, after)) in enumerate(zip(audit.findings, states), 1):
         entry = {"n": n, **f.to_json(audit.stored), "line": f.line, "record": records.get(f.line)}
-        if before is not None or after is not None:
-            folder = f"violation-{n:02d}"
-            entry["states"] = folder
-            files[f"{folder}/state-before.json"] = _dump(before)
-            files[f"{folder}/state-after.json"] = _dump(after)
+        own = _state_files(n, before, after)
+        if own:
+            entry["states"] = f"violation-{n:02d}"
+            files.update(own)
         findings.append(entry)
     original = original_lines(audit)
     content_ok = None
@@ -327,7 +333,8 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
     ``zx verify`` diagnoses a store's rows (``_out_of_order``). An ``integrity.Verdict``.
     ``README.txt`` and ``violations.json`` are the audit's report, not part of the chain: their head digest,
     integrity, pins and violations are checked against its events (``_readme_checked``: an edited head digest, or a
-    violation made up, is ``altered``); the states (violation-NN/) are not checked. A bundle of a log file (not of
+    violation made up, is ``altered``), and its violation-NN/ states derived again from its log (``_states_checked``)
+    when the README says the audit judged by the rules and data the match pinned. A bundle of a log file (not of
     a stored match) holds no chain to check; one holding a file that
     ``zx audit --bundle`` does not write is refused (the judge reads the bundle's files). The bundle comes from
     outside: it is held to ``MAX_BUNDLE`` and each of its files to ``MAX_MEMBER``, its log to a log's limits."""
@@ -340,7 +347,8 @@ NOT_COVERED = "README.txt and violations.json are not covered by the chain"
 def check_bundle(path: str, head: str | None = None) -> tuple[Any, str]:
     """``verify_bundle``, and what of the bundle's report its check covered, in words for the verdict line: its
     README.txt's head digest, integrity, pins and violations and its violations.json checked against its events
-    (``_readme_checked``), or why they are not (``NOT_COVERED``, and why); the states (violation-NN/) never are."""
+    (``_readme_checked``), and its states (violation-NN/) derived again, or why they are not (``NOT_COVERED``, and
+    why)."""
     from zx_events.errors import ZXError
 
     try:
@@ -444,7 +452,7 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[
         if wrong:
             return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
         wrong, covered[0] = _readme_checked(z, path, rows, started, games.for_topic(str(events[0]["topic"])),
-                                            verdict.head)
+                                            verdict.head, logs[0])
         if wrong:
             return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
     elif verdict.status == "deleted" and not games.is_topic(str(events[-1]["topic"]), "Sealed") \
@@ -555,7 +563,7 @@ def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: d
 
 
 def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, game: Any,
-                    chain_head: str | None) -> tuple[str, str]:
+                    chain_head: str | None, log: Any) -> tuple[str, str]:
     """What is wrong with a bundle's README.txt and violations.json, checked against its events (the chain verified
     first), or "", and what that covered (for the verdict line). README.txt is what the head judge reads first: its
     head digest and integrity lines were never checked (QA round 35: another head, and a made-up violation in it
@@ -614,13 +622,18 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     recorded = [((r.state or {}).get("line"), (r.state or {}).get("turn"), (r.state or {}).get("player"),
                  (r.state or {}).get("rule"), (r.state or {}).get("message"))
                 for r in rows if games.is_topic(r.topic, "ViolationRecorded")]
-    if sorted(keys, key=repr) == sorted(recorded, key=repr):
-        return "", ("README.txt's head digest, integrity, pins and violations and violations.json agree with its "
-                    "events; the states in violation-NN/ are not checked")
     used = {"catalog": field("catalog used"), **{kind: field(f"{kind} used") for kind in game.fixture_options()}}
     as_pinned = field("rules version") == started.get("rules_version") and all(
         not isinstance(pin, dict) or used.get(kind) == ref_text(pin)
         for kind, pin in pinned.items())
+    if sorted(keys, key=repr) == sorted(recorded, key=repr):
+        agree = "README.txt's head digest, integrity, pins and violations and violations.json agree with its events"
+        if not as_pinned or field("rules version") != game.rules_version:
+            return "", (f"{agree}; the states in violation-NN/ are not checked (its README.txt says the audit judged "
+                        f"by other rules or reference data than the match pinned, or this zx has other rules: "
+                        f"{game.rules_version})")
+        wrong = _states_checked(z, path, log, started, game)
+        return wrong, "" if wrong else f"{agree}, and the states in violation-NN/ are the ones its log gives"
     if as_pinned:
         return (f"the bundle's violations.json lists {len(keys):,} violation{'s' if len(keys) != 1 else ''}, its "
                 f"events record {len(recorded):,} at import by the rules and reference data its README says the audit "
@@ -628,6 +641,74 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     return "", (f"README.txt's head digest, integrity and pins agree with its events; its violations differ from the "
                 f"{len(recorded):,} its events record at import, and its README.txt says the audit judged by other "
                 f"rules or reference data than the match pinned: {NOT_COVERED} (zx audit of its log judges them)")
+
+
+STATE_FILE = re.compile(r"violation-(\d{2,})/state-(before|after)\.json")
+
+
+def expected_states(audit: Audit) -> dict[str, str]:
+    """The ``violation-NN/state-before.json`` and ``state-after.json`` files of ``audit``'s bundle: name -> text."""
+    files: dict[str, str] = {}
+    for n, (before, after) in enumerate(violation_states(audit), 1):
+        files.update(_state_files(n, before, after))
+    return files
+
+
+def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game: Any) -> str:
+    """What is wrong with a bundle's ``violation-NN/`` states, or "": derived again from its log (which reproduces
+    the content hash its Started event recorded: checked first) by this zx's rules engine, with the reference data
+    its match pinned (the bundle's catalog and board files, else the shipped ones), as ``zx audit`` of the stored
+    match derived them (``audit_stored``: the same ``audit_log`` of the same records; called only when its
+    README.txt says the audit judged by the pinned rules and data, and its violations are the recorded ones). A
+    state edited (a card put in a hand, a Life changed), one left out or one added is named (QA round 35: only the
+    verdict line said the states were not checked)."""
+    import tempfile
+    from pathlib import Path
+
+    from zx_events.audit import audit_log, pinned_references, unpinned_references
+    from zx_events.errors import ZXError
+
+    names = z.namelist()
+    given: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="zx-bundle-") as tmp:  # (the references are read from files)
+        for name in dict.fromkeys(names):
+            m = re.fullmatch(r"(catalog|board)(\.[^./]+)?", name)
+            if m is not None:  # under the name its match pinned (a catalog's name is its file's: the views show it)
+                pin = started.get(m.group(1))
+                pinned = pin.get("name") if isinstance(pin, dict) else None
+                stem = pinned if isinstance(pinned, str) and re.fullmatch(r"[^/\\\x00]{1,200}", pinned) \
+                    and pinned not in (".", "..") else m.group(1)
+                given[m.group(1)] = str(Path(tmp) / f"{stem}{m.group(2) or ''}")
+                Path(given[m.group(1)]).write_bytes(_read_member(z, path, name))
+        try:
+            refs = games.load_references(given.get("catalog"),
+                                         **{kind: given.get(kind) for kind in game.fixture_options()})
+            audit = None if unpinned_references(log, started, refs) else \
+                audit_log(log, pinned_references(log, started, refs))
+        except ZXError as e:
+            return f"the bundle's states could not be derived again from its log ({e}): the bundle was edited"
+    expected = expected_states(audit) if audit is not None else {}
+    held = sorted(n for n in dict.fromkeys(names) if STATE_FILE.fullmatch(n))
+    for name in sorted(set(held) | set(expected)):
+        if name not in expected:
+            return (f"the bundle holds {name}, a state of no violation its log gives: it was added (the bundle was "
+                    f"edited)")
+        text = _member_text(z, name)
+        if text is None:
+            return f"the bundle holds no {name}, the state its violation has: it was removed (the bundle was edited)"
+        if text != expected[name]:
+            return (f"the bundle's {name} is not the state its log gives at that violation (derived again: "
+                    f"{_first_state_difference(text, expected[name])}): it was edited")
+    return ""
+
+
+def _first_state_difference(held: str, expected: str) -> str:
+    """Where a state file differs from the one derived: its first differing line."""
+    a, b = held.splitlines(), expected.splitlines()
+    for i, (x, y) in enumerate(zip(a, b), 1):
+        if x != y:
+            return f"line {i} holds {printable(x.strip())[:80]!r}, the derived state {printable(y.strip())[:80]!r}"
+    return f"{len(a):,} lines against {len(b):,}"
 
 
 def _member_text(z: zipfile.ZipFile, name: str) -> str | None:

@@ -1,6 +1,8 @@
 """Error types. A malformed record is not the same error as a well-formed record the rules forbid.
 
-Both subclass ``ValueError``; every error knows where it happened (``FILE:LINE``) once the
+Every error zx raises for what it was given or found derives from ``Error`` (``except zx_events.errors.Error``
+catches zx's and the analytics' alike: ``ZXError`` here, ``zx_analytics.db.AnalyticsError`` and the statistics'
+``UnknownName`` and ``NotThisGame``). ``ZXError`` and its kinds subclass ``ValueError`` too; every error knows where it happened (``FILE:LINE``) once the
 importer attaches the source position, and a rule violation carries its Comprehensive Rules number.
 """
 
@@ -50,7 +52,13 @@ def not_ascii(text: str, most: int = 3) -> str:
     return f"{named}{more} {'is' if len(chars) == 1 else 'are'} not ASCII"
 
 
-class ZXError(ValueError):
+class Error(Exception):
+    """Base of every error zx raises for what it was given or found (a log, a catalog, a store, an analytics file, a
+    query, a name): one ``except`` for a script of zx_events' and zx_analytics' calls alike (they had no common base
+    but ``Exception``). Its message says what and where; a bug of zx is never one (an internal error)."""
+
+
+class ZXError(Error, ValueError):
     """Base of every error this package raises for bad input."""
 
     def __init__(self, message: str, *, source: str | None = None, line: int | None = None):

@@ -65,6 +65,50 @@ def parse_perspective(text: str) -> str:
                      f"{', '.join(PERSPECTIVES)}")
 
 
+def folded_name(text: str) -> str:
+    """A player's name as ``zx matches --player`` compares it (``zx_web.matchlist.folded``, the same rule: a test
+    holds them together): in any letter case, Unicode normal form and width (NFKC), without bidirectional
+    controls."""
+    if not text.isascii():
+        import unicodedata
+
+        text = BIDI_CONTROLS.sub("", unicodedata.normalize("NFKC", text))
+    return text.casefold()
+
+
+def player_seat(name: str, players: dict[str, str], match_id: str) -> str:
+    """The seat (P1 or P2) of the player named ``name`` (in any case and width: ``folded_name``) in match
+    ``match_id``, whose header names ``players`` (seat -> name; ``narration.seat_players``, the judge's). A seat
+    word is never a name here: ``parse_perspective`` reads it first (a player named ``P2`` sitting at P1 is
+    asked for as P1). A ValueError says what to give instead: a name no player of the match has (naming its
+    players, and the non-ASCII characters of a look-alike of a seat, a Cyrillic ``Р1``), or the name of both
+    players (give P1 or P2)."""
+    key = folded_name(name)
+    seats = [s for s in PLAYERS if isinstance(players.get(s), str) and folded_name(players[s]) == key]
+    if len(seats) == 1:
+        return seats[0]
+    if len(seats) > 1:
+        same = " and ".join(shown(n) for n in dict.fromkeys(players[s] for s in seats))
+        raise ValueError(f"both players of match {shown(match_id)} are named {same}: give the seat, P1 or P2")
+    listed = [f"{s} {shown(players[s])}" for s in PLAYERS if isinstance(players.get(s), str) and players[s]]
+    named = not_ascii(name) if _looks_like_a_seat(name) else ""
+    their = f"its players are {' and '.join(listed)}" if listed else "its header names no player"
+    raise ValueError(f"no player named {shown(name)}{f' ({named})' if named else ''} in match {shown(match_id)} "
+                     f"({their}); give a player's name or a seat: {', '.join(map(repr, PERSPECTIVES))} (in any "
+                     f"case)")
+
+
+def _looks_like_a_seat(text: str) -> bool:
+    """Whether ``text`` may be a seat word written with a look-alike character (a Cyrillic ``Р1``, a full-width
+    ``Ｐ１``): as short as one, of Latin, Greek, Cyrillic or full-width letters and digits (a name of another
+    script is not one: its characters are not named)."""
+    import unicodedata
+
+    return 0 < len(text) <= max(map(len, PERSPECTIVES)) and all(
+        ch.isascii() or any(w in unicodedata.name(ch, "") for w in ("LATIN", "GREEK", "CYRILLIC", "FULLWIDTH"))
+        for ch in text)
+
+
 def sees_own(viewer: str, owner: str | None) -> bool:
     """The judge, or the card's owner."""
     return viewer == JUDGE or (owner is not None and viewer == owner)

@@ -60,6 +60,16 @@ def is_file(path: str) -> bool:
         return False
 
 
+def is_dir(path: str) -> bool:
+    """Whether ``path`` names a folder (False for a name no file can have, as ``is_file``)."""
+    from pathlib import Path
+
+    try:
+        return Path(path).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def not_found(name: str, label: str, shipped: list[str], *, kind: str = "catalog", suffix: str = ".csv",
               file: str = "CSV file") -> str:
     """Why ``name`` (``--catalog NAME``, ``--board NAME``: ``kind``) names nothing: a folder or other file that is no

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from zx_events.errors import FormatError, cut, decoded, shown
 from zx_events.files import NotRegular, not_regular, read_limited
-from zx_events.games.base import is_file, not_found
+from zx_events.games.base import is_dir, is_file, not_found
 from zx_events.games.schema import MAX_DEPTH, MAX_DIGITS, DuplicateKey, quoted, unique_keys
 
 KINDS = ("start", "end", "no_attack", "quest", "normal")
@@ -534,7 +534,8 @@ def load_board(name_or_path: str, *, files: bool = True) -> Board:
     if not files:
         raise FormatError(f"unknown board {shown(name_or_path)}: not a shipped board "
                           f"({', '.join(builtin_board_names())}); a board file is given with --board FILE")
-    if is_file(name_or_path) or not_regular(name_or_path):  # (a named pipe: refused unopened, by its kind)
+    if is_file(name_or_path) or not_regular(name_or_path) and not is_dir(name_or_path):  # (a named pipe: refused
+        # unopened, by its kind; a folder said as --catalog says it: not_found)
         return read_board(name_or_path)
     raise FormatError(not_found(name_or_path, "board", builtin_board_names(), kind="board", suffix=".json",
                                 file="board file"))

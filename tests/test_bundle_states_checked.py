@@ -1,0 +1,140 @@
+"""``zx verify --bundle`` checks the states of ``violation-NN/`` (QA round 35 left them unchecked: the verdict line
+said so): derived again from the bundle's log, which reproduces its content hash, by the rules and the reference
+data its match pinned (the bundle's catalog or board file, else the shipped ones), as ``zx audit`` derived them. A
+state edited, removed or added is ``altered``, naming the file; a bundle whose README.txt says the audit judged by
+other rules or data than the match pinned says its states are not checked."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from zx_cli.main import zx
+
+ROOT = Path(__file__).resolve().parent.parent
+PKG = ROOT / "zx_events" / "games"
+SAMPLE = PKG / "zx" / "catalogs" / "sample.csv"
+CASES = {  # game -> (log with a violation, match, the reference option and file given to import and audit)
+    "zx": (ROOT / "examples" / "invalid" / "204.6-colour.zxlog", "invalid-204.6-colour", "--catalog", None),
+    "x610z": (ROOT / "examples" / "x610z" / "invalid" / "502.5-hand-limit.x610zlog", None, "--board",
+              PKG / "x610z" / "boards" / "x610z-orbits-sample.json"),
+}
+CHECKED = "the states in violation-NN/ are the ones its log gives"
+
+
+def invoke(*args: str):
+    r = CliRunner().invoke(zx, list(args), terminal_width=400)
+    assert "Traceback" not in r.output
+    return r
+
+
+@pytest.fixture(scope="module", params=sorted(CASES))
+def bundle(request, tmp_path_factory) -> tuple[str, Path, str]:
+    """(game, the bundle of a stored match with a violation, the text of a name its states hold from the reference
+    file): Z/X imported and audited with a venue's catalog file (a card renamed: the states name it), X610Z with
+    its board file."""
+    game = request.param
+    log, match, option, file = CASES[game]
+    tmp = tmp_path_factory.mktemp(f"states-{game}")
+    if file is None:
+        file = tmp / "venue.csv"
+        file.write_text(SAMPLE.read_text(encoding="utf-8").replace("Dawnshield Page", "Dawnshield Squire"),
+                        encoding="utf-8")
+    match = match or json.loads(log.read_text(encoding="utf-8").splitlines()[0])["match"]
+    store = str(tmp / "s.sqlite")
+    r = invoke("--store", store, "import", "--no-analytics", "--accept-violations", option, str(file), str(log))
+    assert r.exit_code == 0, r.output
+    path = tmp / "b.zip"
+    r = invoke("--store", store, "audit", match, option, str(file), "--bundle", str(path))
+    assert r.exit_code == 1 and path.is_file(), r.output  # (its violation)
+    return game, path, "Dawnshield Squire" if game == "zx" else ""
+
+
+def rewritten(bundle: Path, out: Path, change=None, add: dict[str, str] | None = None) -> Path:
+    """``bundle`` with each file's text through ``change(name, text)`` (None: left out) and the files ``add``."""
+    with zipfile.ZipFile(bundle) as z, zipfile.ZipFile(out, "w") as w:
+        for name in z.namelist():
+            data = z.read(name)
+            text = change(name, data.decode("utf-8")) if change else data
+            if text is not None:
+                w.writestr(name, text)
+        for name, text in (add or {}).items():
+            w.writestr(name, text)
+    return out
+
+
+def verify(path: Path):
+    r = invoke("verify", "--bundle", str(path), "--format", "json")
+    (v,) = json.loads(r.stdout)
+    return r, v
+
+
+def test_the_states_as_written_are_checked_and_the_verdict_line_says_so(bundle):
+    game, path, name = bundle
+    with zipfile.ZipFile(path) as z:
+        states = [n for n in z.namelist() if n.startswith("violation-")]
+        assert states == ["violation-01/state-before.json", "violation-01/state-after.json"], states
+        assert name in z.read("violation-01/state-after.json").decode("utf-8")  # (the file's names: "" is in any)
+    r, v = verify(path)
+    assert (r.exit_code, v["status"]) == (0, "ok"), v
+    assert CHECKED in r.stderr and "not checked" not in r.stderr, r.stderr
+
+
+def _a_card_into_the_hand(name: str, text: str) -> str | None:
+    """The judge's state after the violation with the first card of P1's deck shown in P2's hand."""
+    if name != "violation-01/state-after.json":
+        return text
+    state = json.loads(text)
+    judge = state["judge"]
+    judge["players"]["P1"]["hand"] = [*judge["players"]["P1"]["hand"], judge["players"]["P1"]["hand"][0]]
+    return json.dumps(state, ensure_ascii=False, indent=2) + "\n"
+
+
+def test_a_state_edited_is_altered_naming_its_file_and_line(bundle, tmp_path):
+    game, path, _ = bundle
+    r, v = verify(rewritten(path, tmp_path / "edited.zip", _a_card_into_the_hand))
+    assert r.exit_code == 1 and v["status"] == "altered", v
+    assert v["message"].startswith("the bundle's violation-01/state-after.json is not the state its log gives at "
+                                   "that violation (derived again: line "), v
+    assert v["message"].endswith("): it was edited; its events are intact"), v
+
+
+def test_a_state_removed_is_altered(bundle, tmp_path):
+    game, path, _ = bundle
+    r, v = verify(rewritten(path, tmp_path / "removed.zip",
+                            lambda n, t: None if n == "violation-01/state-before.json" else t))
+    assert r.exit_code == 1 and v["status"] == "altered", v
+    assert v["message"] == ("the bundle holds no violation-01/state-before.json, the state its violation has: it was "
+                            "removed (the bundle was edited); its events are intact"), v
+
+
+def test_a_state_added_is_altered(bundle, tmp_path):
+    game, path, _ = bundle
+    with zipfile.ZipFile(path) as z:
+        copy = z.read("violation-01/state-after.json").decode("utf-8")
+    r, v = verify(rewritten(path, tmp_path / "added.zip", add={"violation-02/state-before.json": copy}))
+    assert r.exit_code == 1 and v["status"] == "altered", v
+    assert v["message"] == ("the bundle holds violation-02/state-before.json, a state of no violation its log "
+                            "gives: it was added (the bundle was edited); its events are intact"), v
+
+
+def test_a_readme_saying_other_rules_leaves_the_states_unchecked_and_says_so(bundle, tmp_path):
+    """The audit judged by another rules version than the match pinned (a later zx): the states it derived are that
+    engine's, which this one cannot derive again: not checked, and the verdict line says so (an edited state then
+    is not caught: the judge reads that line)."""
+    game, path, _ = bundle
+
+    def other_rules(name: str, text: str) -> str | None:
+        if name == "README.txt":
+            return "\n".join(ln.replace(ln.split(":", 1)[1], " zx-cr-9.9") if ln.startswith("rules version:") else ln
+                             for ln in text.split("\n"))
+        return _a_card_into_the_hand(name, text)
+
+    r, v = verify(rewritten(path, tmp_path / "other.zip", other_rules))
+    assert (r.exit_code, v["status"]) == (0, "ok"), v
+    assert "the states in violation-NN/ are not checked (its README.txt says the audit judged by other rules or " \
+           "reference data than the match pinned" in r.stderr, r.stderr
