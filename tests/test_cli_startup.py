@@ -468,7 +468,8 @@ def test_matches_compiles_no_pattern_and_loads_no_lazy_module(both_games, args, 
     about 15 ms of its start-up."""
     r, modules, compiled = compiles_probe(*args, store=both_games, env=env)
     table = "--format" not in args
-    assert "p1_deck" in r.stdout and ("rich.table" in modules) is table, r.stdout
+    shown = "opp_deck" if "--player" in args else "p1_deck"  # (with --player: the player's side, QA round 36)
+    assert shown in r.stdout and ("rich.table" in modules) is table, r.stdout
     assert compiled == []
     assert loaded(modules, (*LAZY, *(() if table else ("decimal",)))) == []
 

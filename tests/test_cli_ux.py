@@ -272,8 +272,12 @@ def test_a_table_keeps_a_time_or_id_whole_and_verify_drops_its_empty_seq(tmp_pat
             assert all(stamp in r.stdout for stamp in stamps), (width, r.stdout)
         else:
             assert "played_at" in r.stderr  # left out, and said
+    # at 100 columns the players, the decks and the winner come first (QA round 36: p2 was left out, played_at
+    # kept), the time where there is room for it, whole
     r = CliRunner(env={"COLUMNS": "100"}).invoke(zx, ["--store", store, "matches"])
-    assert "played_at" in _header(r.stdout)
+    assert {"p1", "p2", "winner", "p1_deck", "p2_deck"} <= set(_header(r.stdout)), r.output
+    r = CliRunner(env={"COLUMNS": "140"}).invoke(zx, ["--store", store, "matches"])
+    assert "played_at" in _header(r.stdout) and all(stamp in r.stdout for stamp in stamps), r.output
     r = CliRunner(env={"COLUMNS": "80"}).invoke(zx, ["--store", store, "verify"])
     assert r.exit_code == 0 and "seq" not in _header(r.stdout) and "message" in _header(r.stdout), r.output
 

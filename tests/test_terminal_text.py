@@ -270,7 +270,12 @@ def test_a_long_value_is_cut_in_a_terminal_and_whole_elsewhere(tmp_path):
         assert len(r.stdout.splitlines()) < 30, (args, len(r.stdout.splitlines()))
         assert f"1 value cut to {CELL_MAX} terminal cells (a wide character takes two) to fit the terminal" in r.stderr
     narrow = CliRunner().invoke(zx, ["--store", path, "matches"], env={**env, "COLUMNS": "40"})
-    assert "p1" in narrow.stderr and "cut to" not in narrow.stderr  # the column left out: no value of it cut
+    # the players are the columns a narrow table keeps (QA round 36; p1 was left out at 40 and its value not cut):
+    # kept, its value cut as at 140; the columns left out are named, and none of their values is said to be cut
+    left_out = narrow.stderr[narrow.stderr.index("columns left out"):]
+    header = [c.strip() for c in next(x for x in narrow.stdout.splitlines() if x.startswith("┃")).strip("┃").split("┃")]
+    assert "p1" in header and "p1," not in left_out and "p2_deck" in left_out, narrow.output
+    assert f"1 value cut to {CELL_MAX} terminal cells" in narrow.stderr and len(narrow.stdout.splitlines()) < 40
     piped = CliRunner().invoke(zx, ["--store", path, "matches"], env=env)  # not a terminal: whole
     assert name in piped.stdout and "cut to" not in piped.stderr
     for fmt in ("csv", "json"):

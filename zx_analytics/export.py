@@ -139,23 +139,37 @@ def _writer() -> duckdb.DuckDBPyConnection:
     return con
 
 
-def _reads(table: str) -> tuple[str, str]:
-    """(the rows of ``table`` as exported, the count of its rows and months): SQL on the analytics file."""
+ONLY = "match_no IN (SELECT unnest($matches))"  # an export of some matches: theirs (``$matches``: their match_no)
+
+
+def _reads(table: str, only: bool = False) -> tuple[str, str]:
+    """(the rows of ``table`` as exported, the count of its rows and months): SQL on the analytics file. ``only``:
+    of the matches whose ``match_no`` the parameter ``$matches`` lists (card_catalog: the catalogs they pinned)."""
     if table == "card_catalog":
+        if only:
+            pinned = (f"EXISTS (SELECT 1 FROM matches m WHERE m.catalog = c.catalog AND m.catalog_sha256 = "
+                      f"c.catalog_sha256 AND m.{ONLY})")
+            return (f"SELECT c.* FROM card_catalog c WHERE {pinned}",
+                    f"SELECT count(*), NULL FROM card_catalog c WHERE {pinned}")
         return "SELECT * FROM card_catalog", "SELECT count(*), NULL FROM card_catalog"
+    where = f" WHERE m.{ONLY}" if only else ""
     if table in ("matches", "seats"):
         select = f"SELECT * REPLACE (coalesce(month, 'unknown') AS month) FROM {table}"
+        if only:
+            select += f" WHERE {ONLY}"
     else:
         select = (f"SELECT t.*, coalesce(m.month, 'unknown') AS month FROM {table} t "
-                  f"JOIN matches m ON m.match_no = t.match_no")
+                  f"JOIN matches m ON m.match_no = t.match_no{where}")
     return select, (f"SELECT count(*), count(DISTINCT coalesce(m.month, 'unknown')) FROM {table} t "
-                    f"JOIN matches m ON m.match_no = t.match_no")
+                    f"JOIN matches m ON m.match_no = t.match_no{where}")
 
 
-def _copy(reader: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnection, select: str, to: str) -> None:
+def _copy(reader: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnection, select: str, to: str,
+          params: dict | None = None) -> None:
     """``COPY (select) TO to``: ``select`` run by ``reader`` (sandboxed), the files written by ``writer``;
     the rows cross as Arrow record batches, ``BATCH_ROWS`` at a time."""
-    writer.register("export_rows", reader.sql(select).to_arrow_reader(BATCH_ROWS))
+    rows = reader.sql(select, params=params) if params else reader.sql(select)
+    writer.register("export_rows", rows.to_arrow_reader(BATCH_ROWS))
     try:
         writer.execute(f"COPY (SELECT * FROM export_rows) TO {to}")
     finally:
@@ -163,20 +177,36 @@ def _copy(reader: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnection, 
 
 
 def _export_table(con: duckdb.DuckDBPyConnection, writer: duckdb.DuckDBPyConnection, table: str, into: Path,
-                  out: Path) -> dict:
-    """Write ``into/<table>`` (a new folder; moved to ``out/<table>`` later); its row of the command's output."""
-    select, count = _reads(table)
-    n, months = con.execute(count).fetchall()[0]
+                  out: Path, params: dict | None = None) -> dict:
+    """Write ``into/<table>`` (a new folder; moved to ``out/<table>`` later); its row of the command's output.
+    ``params``: ``{"matches": [match_no, ...]}``, the rows of those matches only."""
+    select, count = _reads(table, params is not None)
+    n, months = (con.execute(count, params) if params else con.execute(count)).fetchall()[0]
     folder = into / table
     if table == "card_catalog":  # one file: no month
         folder.mkdir()
-        _copy(con, writer, select, f"{_literal(folder / 'card_catalog.parquet')} (FORMAT parquet)")
+        _copy(con, writer, select, f"{_literal(folder / 'card_catalog.parquet')} (FORMAT parquet)", params)
     elif n:
-        _copy(con, writer, select, f"{_literal(folder)} (FORMAT parquet, PARTITION_BY (month))")
+        _copy(con, writer, select, f"{_literal(folder)} (FORMAT parquet, PARTITION_BY (month))", params)
     else:  # a partitioned COPY of no rows writes no file: the table could not be read (no schema)
         folder.mkdir()
-        _copy(con, writer, f"{select} LIMIT 0", f"{_literal(folder / f'{table}.parquet')} (FORMAT parquet)")
+        _copy(con, writer, f"{select} LIMIT 0", f"{_literal(folder / f'{table}.parquet')} (FORMAT parquet)", params)
     return {"table": table, "rows": n, "months": months, "path": str(out / table)}
+
+
+def match_numbers(con: duckdb.DuckDBPyConnection, match_ids: Iterable[str]) -> list[int]:
+    """The ``match_no`` of the matches named by ``match_ids`` (the analytics file's ``matches.match_id``) that the
+    file holds, in the file's order."""
+    return [n for (n,) in con.execute("SELECT match_no FROM matches WHERE list_contains($ids, match_id) "
+                                      "ORDER BY match_no", {"ids": list(match_ids)}).fetchall()]
+
+
+def filtered_note(filters: str, kept: int, total: int) -> str:
+    """The section a filtered export's data dictionary ends with: which filters, how many matches of how many."""
+    return (f"\n## This export: filtered\n\nThis export holds {kept:,} of the {total:,} matches of the analytics file: "
+            f"those that {filters} select (as `zx matches` selects them). Every table holds the rows of those matches "
+            f"only, and `card_catalog` the catalogs they were checked against; an unfiltered `zx export` holds them "
+            f"all.\n")
 
 
 def _locked(out: Path, named: str) -> int:
@@ -235,7 +265,8 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
                    on_table: Callable[[str], None] | None = None, file: str = "the analytics file", *,
                    force: bool = False, reads: Iterable[tuple[str, str]] = (), named: str | None = None,
                    force_option: str = "force=True", on_start: Callable[[], None] | None = None,
-                   on_done: Callable[[list[dict]], None] | None = None) -> list[dict]:
+                   on_done: Callable[[list[dict]], None] | None = None, matches: Iterable[str] | None = None,
+                   note: str | None = None) -> list[dict]:
     """Write every table under ``out`` (replacing an earlier export of the same table), reading through
     ``con``: a sandboxed connection (``connect_reader``). ``file`` names it in an ``ExportRefused``, and in the
     ``AnalyticsError`` that refuses a file of another schema version (nothing written).
@@ -251,7 +282,11 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     export writes into ``out``. ``on_start()`` is called once ``out`` is made and locked, before the first table
     (a progress bar drawn from there: ``zx export --parquet /proc/x`` drew "exporting 0/14" over its error).
     ``on_done(rows)`` is called once the export is in place (an interruption after it, SIGTERM held while the
-    tables were moved into place, finds the export whole)."""
+    tables were moved into place, finds the export whole).
+
+    ``matches``: the ids (``matches.match_id``) of the matches to export (``zx export --player P ...``): every table
+    holds those matches' rows only, ``card_catalog`` the catalogs they pinned; an id the file does not hold is
+    ignored. None: every match. ``note``: text the export's data dictionary ends with (which filters chose them)."""
     if not isinstance(con, duckdb.DuckDBPyConnection):  # (a Stats was AttributeError: no attribute 'execute')
         raise TypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
                         f"(zx_analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
@@ -263,10 +298,16 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
         raise ExportWouldReplace(f"{named or out} is a file, not a directory")
     refuse_replacing(out, [*database_files(con, file), *reads], force, named, force_option)
     tables = (*PARTITIONED, "card_catalog")  # names from the games' rows modules (an allow-list: never user input)
+    try:
+        params = {"matches": match_numbers(con, matches)} if matches is not None else None
+    except duckdb.Error as e:
+        if refusal(e) is not None:
+            raise ExportRefused("matches", e, file) from None
+        raise
     for table in tables:  # bound first: SQL of the file that reaches for a file is refused before anything is written
         try:
-            for statement in _reads(table):
-                con.execute(f"SELECT * FROM ({statement}) LIMIT 0").fetchall()
+            for statement in _reads(table, params is not None):
+                con.execute(f"SELECT * FROM ({statement}) LIMIT 0", params).fetchall()
         except duckdb.Error as e:
             if refusal(e) is not None:
                 raise ExportRefused(table, e, file) from None
@@ -288,7 +329,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
             try:
                 for table in tables:
                     try:
-                        rows.append(_export_table(con, writer, table, partial, out))
+                        rows.append(_export_table(con, writer, table, partial, out, params))
                     except duckdb.Error as e:  # refused only as the rows were read: the stream's error, in the
                         # writer's words
                         if refusal(e) is not None:
@@ -298,7 +339,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
                         on_table(table)
             finally:
                 writer.close()
-            (partial / DICTIONARY).write_text(_dictionary(), encoding="utf-8")
+            (partial / DICTIONARY).write_text(_dictionary() + (note or ""), encoding="utf-8")
         except BaseException:  # failed or interrupted (Ctrl-C): nothing of it in ``out``
             shutil.rmtree(partial, ignore_errors=True)
             raise

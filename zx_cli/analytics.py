@@ -795,16 +795,33 @@ def unique_names(columns: list[str]) -> list[str]:
               help="Directory for the Parquet files (Hive-partitioned by month) and the data dictionary.")
 @click.option("--force", is_flag=True,
               help="Replace folders named like the export's tables in DIR even when DIR is not an earlier export.")
+@click.option("--player", default=None, help="Only matches this player played (either side; any case), as zx matches.")
+@click.option("--deck", default=None,
+              help="Only matches with this deck on either side; with --player, on that player's side (any case).")
+@click.option("--opponent", default=None,
+              help="Only matches against this player (any case); with --player, that player's matches against them.")
+@click.option("--opp-deck", "opp_deck", default=None,
+              help="Only matches where the side facing --player (without it: either side) played this deck.")
+@click.option("--event", default=None, help="Only matches of this event (any case).")
+@click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
+@click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
+@click.option("--game", type=GAME, default=None, help="Only matches of this game (zx, x610z: zx games).")
 @analytics_option
 @format_option
 @click.pass_context
-def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | None, fmt: str) -> None:
+def export_cmd(ctx: click.Context, out: str, force: bool, player: str | None, deck: str | None, opponent: str | None,
+               opp_deck: str | None, event: str | None, since: str | None, until: str | None, game: str | None,
+               analytics_path: str | None, fmt: str) -> None:
     """Export every analytics table as Parquet, partitioned by month, with the data dictionary.
 
     \b
     Example:
       zx export --parquet out/
+      zx export --parquet mio/ --opponent Mio
       python -c "import polars as pl; print(pl.read_parquet('out/matches'))"
+
+    The filters choose matches as zx matches does; every table then holds those matches' rows
+    only, and the data dictionary of the export says which filters chose them.
 
     The analytics file is read through the sandbox of zx sql: SQL stored in it (a view, a macro) that
     reaches for files is refused, and nothing is exported (docs/security.md).
@@ -841,6 +858,9 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
             raise click.ClickException(f"--parquet {out} is a file, not a directory")
         refuse_replacing(Path(out), reads, force, named, "--force")
 
+        chosen, note = _export_selection(con, path, dict(player=player, deck=deck, opponent=opponent,
+                                                            opp_deck=opp_deck, event=event, since=since,
+                                                            until=until, game=game))
         stale_note(ctx, Stats(con), path)  # (Stats over the open connection: not closed here)
         with ExitStack() as stack:  # the bar drawn once DIR is made (a DIR that cannot be made: no empty bar)
             bar, tables, written = LateBar(stack, "exporting"), len(PARTITIONED) + 1, []  # (+ card_catalog, one file)
@@ -856,7 +876,8 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
             earlier = (Path(out) / "data-dictionary.md").is_file()  # (a full disk leaves an earlier export as it was)
             rows = export_parquet(con, Path(out), on_table=on_table, file=f"the analytics file {path}", force=force,
                                   reads=reads, named=named, force_option="--force",
-                                  on_start=lambda: bar.update(0, tables), on_done=on_done)
+                                  on_start=lambda: bar.update(0, tables), on_done=on_done, matches=chosen,
+                                  note=note)
     except AnalyticsError as e:  # SQL stored in the file that the sandbox refused (ExportRefused), another
         # export writing into DIR (ExportBusy)
         raise click.ClickException(str(e)) from None
@@ -890,6 +911,54 @@ def export_cmd(ctx: click.Context, out: str, force: bool, analytics_path: str | 
     except KeyboardInterrupt:  # Ctrl-C once every table was in place: not "Aborted!" alone over a whole export
         click.echo(_export_interrupted(out, rows), err=True)
         raise click.Abort() from None
+
+
+EXPORT_FILTERS = ("player", "deck", "opponent", "opp_deck", "event", "since", "until", "game")  # (zx export's options)
+
+
+def _export_selection(con: Any, path: str, given: dict[str, str | None]) -> tuple[list[str] | None, str | None]:
+    """The ids of the matches ``zx export``'s filters (``given``: option -> value) choose among the analytics file's,
+    as ``zx matches`` chooses them (``zx_web.matchlist.MatchFilters``), and the note its data dictionary ends with;
+    (None, None) without a filter (every match: the export as before, byte for byte). A name no match of the file
+    has is the error of zx matches, with the closest names; filters that choose no match are an error too (nothing
+    exported)."""
+    import shlex
+
+    import duckdb
+
+    from zx_analytics.db import refusal
+    from zx_analytics.export import ExportRefused, filtered_note
+    from zx_web.matchlist import MatchFilters, unknown_filter
+
+    if all(v is None for v in given.values()):
+        return None, None
+    try:
+        filters = MatchFilters(given["game"], given["player"], given["deck"], given["event"], given["since"],
+                               given["until"], None, None, given["opponent"], given["opp_deck"])
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    try:  # (the file's rows as the list's summaries: its date as written in the log's header)
+        rows = [{"match": m, "game": g, "played_at": day, "event": e, "p1": p1, "p1_deck": d1, "p2": p2,
+                 "p2_deck": d2} for m, g, day, e, p1, d1, p2, d2 in con.execute(
+                     "SELECT match_id, game, CAST(played_on AS VARCHAR), event, p1_name, p1_deck, p2_name, p2_deck "
+                     "FROM matches ORDER BY match_no").fetchall()]
+    except duckdb.Error as e:
+        if refusal(e) is not None:
+            raise ExportRefused("matches", e, f"the analytics file {path}") from None
+        raise
+    chosen = [r["match"] for r in rows if filters.keep(r)]
+    if not chosen:
+        unknown = unknown_filter(rows, filters)
+        if unknown is not None:
+            from zx_analytics.stats import UnknownName
+
+            raise click.ClickException(str(UnknownName(*unknown[1])))
+        raise click.ClickException(f"no match of the analytics file {path} matches these filters: nothing was "
+                                   f"exported")
+    options = " ".join(f"--{k.replace('_', '-')} {shlex.quote(v)}" for k in EXPORT_FILTERS
+                       if (v := given.get(k)) is not None)
+    click.echo(printable(f"exporting {counted(len(chosen), 'match', 'matches')} of {len(rows):,} ({options})"), err=True)
+    return chosen, filtered_note(f"`zx export {options}`", len(chosen), len(rows))
 
 
 def _export_interrupted(out: str, rows: Any) -> str:

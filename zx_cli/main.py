@@ -520,6 +520,10 @@ def _without_collector(command):
 @click.option("--player", default=None, help="Only matches this player played (either side; any case).")
 @click.option("--deck", default=None,
               help="Only matches with this deck on either side; with --player, on that player's side (any case).")
+@click.option("--opponent", default=None,
+              help="Only matches against this player (any case); with --player, that player's matches against them.")
+@click.option("--opp-deck", "opp_deck", default=None,
+              help="Only matches where the side facing --player (without it: either side) played this deck.")
 @click.option("--event", default=None, help="Only matches of this event (any case).")
 @click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
 @click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
@@ -528,32 +532,40 @@ def _without_collector(command):
 @click.option("--violations", "with_violations", is_flag=True,
               help="Only matches stored with rule violations (imported with --accept-violations).")
 @click.option("--game", type=GAME, default=None, help="Only matches of this game (zx, x610z: zx games).")
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N matches (store order).")
+@click.option("--sort", type=click.Choice(("store", "newest", "oldest"), case_sensitive=False), default="store", show_default=True,
+              help="store: as stored (import order); newest: the latest played first; oldest: the earliest first "
+                   "(ties in store order, undated matches last).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="At most N matches (the first N in --sort's order).")
 @format_option
 @click.pass_context
 @_without_collector
-def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event: str | None, since: str | None,
-                until: str | None, winner: str | None, with_violations: bool, game: str | None, limit: int | None,
-                fmt: str) -> None:
+def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, opponent: str | None, opp_deck: str | None,
+                event: str | None, since: str | None, until: str | None, winner: str | None, with_violations: bool,
+                game: str | None, sort: str, limit: int | None, fmt: str) -> None:
     """List the stored matches: id, date, event, players, decks, turns, winner.
 
     \b
     Example:
-      zx matches --player Aki --since 2026-05-01 --limit 20 --format csv
+      zx matches --player Aki --opponent Mio --sort newest --limit 20
 
-    A player, deck or event no stored match has is an error that names the closest ones.
+    With --player, each match is seen from that player's side: their seat, deck, opponent, the
+    opponent's deck and the result (won, lost, draw, none). A player, deck or event no stored match
+    has is an error that names the closest ones.
     """
-    from zx_web.matchlist import MatchFilters, unknown_filter
+    from zx_web.matchlist import MatchFilters, kept as kept_rows, unknown_filter
 
     from .output import emit
 
+    sort = sort.lower()
     try:
-        filters = MatchFilters(game, player, deck, event, since, until, winner, None)
+        filters = MatchFilters(game, player, deck, event, since, until, winner, None, opponent, opp_deck)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
-    filtered = any(v is not None for v in (player, deck, event, since, until, winner, game)) or with_violations
-    rows = summaries(ctx, None if filtered else limit)  # (unfiltered, the first N: read match by match)
-    kept = [r for r in rows if filters.keep(r) and (not with_violations or r["violations"] > 0)]
+    filtered = any(v is not None for v in (player, deck, opponent, opp_deck, event, since, until, winner, game)) \
+        or with_violations or sort != "store"
+    rows = summaries(ctx, None if filtered else limit)  # (unfiltered in store order, the first N: read match by match)
+    kept = [r for r in kept_rows(rows, filters, sort) if not with_violations or r["violations"] > 0]
     unknown = unknown_filter(rows, filters) if not kept else None  # a name no stored match has (of the game given)
     if unknown is not None:
         from zx_analytics.stats import UnknownName  # (polars and DuckDB: only to word this error)
@@ -561,8 +573,15 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, event:
         raise click.ClickException(str(UnknownName(*unknown[1])))
     if limit is not None:
         kept = kept[:limit]
-    emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
-                     "reason", "violations", "game"], first=("winner", "p1_deck", "p2_deck", "played_at"))
+    if player:  # the player's side: a reader's columns first (opponent, result), as the table narrows
+        # (JSON: every field of the summary, and seat, player, opponent, deck, opp_deck, result besides)
+        emit(kept, fmt, ["match", "played_at", "event", "seat", "deck", "opponent", "opp_deck", "turns", "result",
+                         "reason", "violations", "game"],
+             first=("opponent", "result", "deck", "opp_deck"))
+    else:  # at a narrow width the players and the winner stay; the decks, date, event and the rest as they fit
+        emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
+                         "reason", "violations", "game"],
+             first=("p1", "p2", "winner", "p1_deck", "p2_deck"))
     if not kept and rows:
         click.echo("no stored match matches these filters", err=True)
     holding_nothing()  # (summaries closed the store: read_sqlite's connection, or the service's)

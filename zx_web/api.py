@@ -18,7 +18,7 @@ from zx_events.freetext import json_escaped_bytes
 
 from .app_json import JSON
 from .backend import Backend, StoreFailed, WebError, store_failure
-from .matchlist import MatchFilters, page, unknown_filter
+from .matchlist import SORTS, MatchFilters, page, unknown_filter
 
 router = APIRouter(prefix="/api")
 DEFAULT_MIN_GAMES = 30  # zx stats --min-games
@@ -44,12 +44,27 @@ async def match_filters(
     until: str | None = Query(None, description="Played on or before this date (YYYY-MM-DD)."),
     winner: str | None = Query(None, description="P1, P2, draw, none (no result), or the winning player's name."),
     q: str | None = Query(None, description="Words found in the id, event, player or deck names."),
+    opponent: str | None = Query(None, description="Only matches against this player (exact name); with player, "
+                                                   "that player's matches against them."),
+    opp_deck: str | None = Query(None, description="Only matches where the side facing player (without player: "
+                                                   "either side) played this deck (exact name)."),
 ) -> MatchFilters:
     try:
         return MatchFilters(game or None, player or None, deck or None, event or None, since or None,
-                            until or None, winner or None, q or None)
+                            until or None, winner or None, q or None, opponent or None, opp_deck or None)
     except ValueError as e:
         raise WebError(400, str(e)) from None
+
+
+async def list_sort(sort: str | None = Query(None, description="store (default: as stored, in import order), "
+                                                                 "newest (the latest played first) or oldest; "
+                                                                 "ties in store order, undated matches last.")
+                    ) -> str:
+    if not sort:
+        return "store"
+    if sort.strip().lower() not in SORTS:
+        raise WebError(400, f"sort: {sort!r} is not one of {', '.join(SORTS)}")
+    return sort.strip().lower()
 
 
 class StatsQuery:
@@ -142,9 +157,11 @@ def games(b: Backend = Depends(backend)) -> Response:
 def matches(filters: MatchFilters = Depends(match_filters),
             offset: int = Query(0, ge=0, le=BIG, description="Rows to skip."),
             limit: int = Query(50, ge=1, le=MAX_LIMIT, description=f"Rows to return (at most {MAX_LIMIT})."),
-            b: Backend = Depends(backend)) -> Response:
+            sort: str = Depends(list_sort), b: Backend = Depends(backend)) -> Response:
+    """With ``player``, each match is seen from that player's side: ``seat``, ``opponent``, ``deck``, ``opp_deck``
+    and ``result`` (won, lost, draw, none) besides the summary's fields."""
     rows = b.listed()
-    result = page(rows, filters, offset, limit)
+    result = page(rows, filters, offset, limit, sort)
     unknown = unknown_name(b, rows, filters) if not result["total"] else None
     if unknown is not None:  # a name no listed match has: 400, as /api/stats answers it, and the names to use
         key, e = unknown

@@ -19,6 +19,12 @@ class MatchFilters:
     ``player``, on that player's side only (as ``zx stats --player P --deck D`` counts them: the matches where
     the opponent played the deck were listed too, QA round 35).
 
+    ``opponent``: the matches against that player (with ``player``, that player's matches against them);
+    ``opp_deck``: the matches where the side facing ``player`` (or any side, without one) played that deck
+    (a coach preparing a matchup: "Ren's Red Dragons against Mio's Blue Control"). A match is kept when one of
+    its two sides (a player, their deck, their opponent and the opponent's deck) passes every side filter:
+    ``side`` names it, the seat the list shows the match from (``pov``).
+
     ``winner``: P1, P2, ``draw`` (finished without a winner), ``none`` (no result recorded) or a
     player's name (the matches that player won). ``since``/``until``: the match date as written
     in its header, inclusive (a match without a date is left out when either is given).
@@ -27,7 +33,7 @@ class MatchFilters:
     A frozen value, as the dataclass it was (equality, hash, repr, no assignment), written out: making the
     dataclass was about 2 ms of ``zx matches``' start-up (issue 20 target 4)."""
 
-    FIELDS = ("game", "player", "deck", "event", "since", "until", "winner", "q")
+    FIELDS = ("game", "player", "deck", "event", "since", "until", "winner", "q", "opponent", "opp_deck")
     game: str | None
     player: str | None
     deck: str | None
@@ -36,12 +42,15 @@ class MatchFilters:
     until: str | None
     winner: str | None
     q: str | None
+    opponent: str | None
+    opp_deck: str | None
 
     def __init__(self, game: str | None = None, player: str | None = None, deck: str | None = None,
                  event: str | None = None, since: str | None = None, until: str | None = None,
-                 winner: str | None = None, q: str | None = None) -> None:
+                 winner: str | None = None, q: str | None = None, opponent: str | None = None,
+                 opp_deck: str | None = None) -> None:
         put = object.__setattr__
-        for name, v in zip(self.FIELDS, (game, player, deck, event, since, until, winner, q)):
+        for name, v in zip(self.FIELDS, (game, player, deck, event, since, until, winner, q, opponent, opp_deck)):
             put(self, name, v)
         for name in ("since", "until"):
             v = getattr(self, name)
@@ -79,36 +88,43 @@ class MatchFilters:
         return {name: v for name, v in zip(self.FIELDS, self._values()) if v}
 
     def keep(self, row: dict[str, Any]) -> bool:
+        return self.side(row) is not None
+
+    def side(self, row: dict[str, Any]) -> str | None:
+        """The seat (P1, P2) of ``row`` whose side passes every side filter (player, deck, opponent, opp_deck),
+        P1's where both do (a mirror, or no side filter); None when the match is not kept."""
         low = folded
         if self.game and (row.get("game") or DEFAULT) != self.game:
-            return False
-        if self.player or self.deck:
-            sides = [(low(row.get("p1") or ""), low(row.get("p1_deck") or "")),
-                     (low(row.get("p2") or ""), low(row.get("p2_deck") or ""))]
-            if self.player:  # the player's side(s) alone: a deck (or a later side filter) is of that side
-                player = low(self.player)
-                sides = [s for s in sides if s[0] == player]
-            if self.deck:
-                deck = low(self.deck)
-                sides = [s for s in sides if s[1] == deck]
+            return None
+        seat = "P1"
+        if self.player or self.deck or self.opponent or self.opp_deck:
+            p1 = (low(row.get("p1") or ""), low(row.get("p1_deck") or ""))
+            p2 = (low(row.get("p2") or ""), low(row.get("p2_deck") or ""))
+            # each side as (seat, name, deck, opponent, opponent's deck): a filter of a side keeps the sides it fits
+            sides = [("P1", *p1, *p2), ("P2", *p2, *p1)]
+            for i, value in enumerate((self.player, self.deck, self.opponent, self.opp_deck), start=1):
+                if value:
+                    want = low(value)
+                    sides = [s for s in sides if s[i] == want]
             if not sides:
-                return False
+                return None
+            seat = sides[0][0]
         if self.event and low(self.event) != low(row.get("event") or ""):
-            return False
+            return None
         day = (row.get("played_at") or "")[:10]
         if (self.since or self.until) and not day:
-            return False
+            return None
         if self.since and day < self.since:
-            return False
+            return None
         if self.until and day > self.until:
-            return False
+            return None
         if self.winner and not _won(row, self.winner):
-            return False
+            return None
         if self.q:
             text = low(" ".join(str(row.get(k) or "") for k in ("match", "event", "p1", "p2", "p1_deck", "p2_deck")))
             if not all(word in text for word in low(self.q).split()):
-                return False
-        return True
+                return None
+        return seat
 
 
 def _won(row: dict[str, Any], winner: str) -> bool:
@@ -123,14 +139,16 @@ def _won(row: dict[str, Any], winner: str) -> bool:
     return seat in SEATS and folded(row.get("p1" if seat == "P1" else "p2") or "") == folded(w)
 
 
-NAME_FILTERS = (("player", "player", ("p1", "p2")), ("deck", "deck", ("p1_deck", "p2_deck")),
+NAME_FILTERS = (("player", "player", ("p1", "p2")), ("opponent", "player", ("p1", "p2")),
+                ("deck", "deck", ("p1_deck", "p2_deck")), ("opp_deck", "deck", ("p1_deck", "p2_deck")),
                 ("event", "event", ("event",)), ("winner", "player", ("p1", "p2")))
 WINNER_WORDS = ("p1", "p2", "draw", "none")  # --winner values that are no player's name
 
 
 def unknown_filter(rows: Iterable[dict[str, Any]], filters: MatchFilters) -> tuple[str, tuple[Any, ...]] | None:
     """The filter's key and the arguments of ``zx_analytics.stats.UnknownName`` (kind, value, the names known,
-    where, what to say without any) for the first name filter (player, deck, event, a winner's name) that names nothing of
+    where, what to say without any) for the first name filter (player, opponent, deck, opponent's deck, event, a
+    winner's name) that names nothing of
     ``rows`` (of the game filtered, if any): in ``zx matches``, ``/api/matches`` and the ``/matches`` page
     alike, "no player named '佐藤蓮' in the store; did you mean '佐藤 蓮'?" where the list and the API said
     "0 matches" (QA round 35). None when every name is known. ``rows`` as the caller shows them (a server
@@ -166,7 +184,70 @@ def folded(text: str) -> str:
     return text.casefold()
 
 
-def page(rows: Iterable[dict[str, Any]], filters: MatchFilters, offset: int, limit: int) -> dict[str, Any]:
-    kept = [r for r in rows if filters.keep(r)]
-    return {"total": len(kept), "offset": offset, "limit": limit, "filters": filters.params(),
-            "matches": [{"game": "zx", **r} for r in kept[offset: offset + limit]]}
+SORTS = ("store", "newest", "oldest")  # the list's orders: as stored (imported), by date either way
+
+
+def played_key(row: dict[str, Any]) -> tuple[int, Any]:
+    """``row``'s moment, to sort by: its header's ``played_at`` as an instant (an offset taken into account: 10:00+09:00
+    is before 09:00+00:00; a time without one read as UTC; a date alone as its midnight); (1, None) without a date it
+    can read, which the sorts place last."""
+    from datetime import datetime, timezone
+
+    text = row.get("played_at")
+    if not text or not isinstance(text, str):
+        return (1, None)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return (1, None)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return (0, moment)
+
+
+def ordered(rows: list[dict[str, Any]], sort: str | None) -> list[dict[str, Any]]:
+    """``rows`` (in store order) in the order ``sort`` names (``SORTS``; None: ``store``): ``newest`` the latest
+    played first, ``oldest`` the earliest; matches of one moment stay in store order (the sort is stable), those
+    without a date last either way."""
+    if not sort or sort == "store":
+        return rows
+    if sort not in SORTS:
+        raise ValueError(f"sort: {sort!r} is not one of {', '.join(SORTS)}")
+    keys = [played_key(r) for r in rows]
+    dated = [i for i, k in enumerate(keys) if k[0] == 0]
+    dated.sort(key=lambda i: keys[i][1], reverse=sort == "newest")  # (stable in reverse too: ties in store order)
+    return [rows[i] for i in dated] + [r for k, r in zip(keys, rows) if k[0] == 1]
+
+
+RESULTS = ("won", "lost", "draw", "none")
+
+
+def pov(row: dict[str, Any], seat: str) -> dict[str, Any]:
+    """``row`` seen from ``seat``'s side: the summary's fields, and ``seat``, ``opponent``, ``deck`` (the seat's),
+    ``opp_deck`` and ``result`` (won, lost, draw: finished without a winner, none: no result recorded) as that
+    side played it (``zx matches --player P``, ``/api/matches?player=P``, the list page)."""
+    other = "P2" if seat == "P1" else "P1"
+    mine, theirs = seat.lower(), other.lower()
+    winner = row.get("winner")
+    result = ("won" if winner == seat else "lost" if winner == other else "draw" if row.get("reason") is not None
+              else "none")
+    return {**row, "seat": seat, "player": row.get(mine), "opponent": row.get(theirs), "deck": row.get(f"{mine}_deck"),
+            "opp_deck": row.get(f"{theirs}_deck"), "result": result}
+
+
+def kept(rows: Iterable[dict[str, Any]], filters: MatchFilters, sort: str | None = None) -> list[dict[str, Any]]:
+    """The rows ``filters`` keep, in the order ``sort`` names; with a player filter each seen from that player's
+    side (``pov``)."""
+    out = []
+    for r in rows:
+        seat = filters.side(r)
+        if seat is not None:
+            out.append(pov(r, seat) if filters.player else r)
+    return ordered(out, sort)
+
+
+def page(rows: Iterable[dict[str, Any]], filters: MatchFilters, offset: int, limit: int,
+         sort: str | None = None) -> dict[str, Any]:
+    chosen = kept(rows, filters, sort)
+    return {"total": len(chosen), "offset": offset, "limit": limit, "filters": filters.params(),
+            "sort": sort or "store", "matches": [{"game": "zx", **r} for r in chosen[offset: offset + limit]]}

@@ -136,12 +136,16 @@ def home() -> RedirectResponse:
     return RedirectResponse("/matches", status_code=307)
 
 
+SORT_LABELS = (("store", "as stored"), ("newest", "newest first"), ("oldest", "oldest first"))  # (matchlist.SORTS)
+
+
 @router.get("/matches", response_class=HTMLResponse)
 def match_list(request: Request, filters: MatchFilters = Depends(api.match_filters),
-               offset: int = Query(0, ge=0, le=api.BIG), b: Backend = Depends(api.backend)) -> HTMLResponse:
+               offset: int = Query(0, ge=0, le=api.BIG), sort: str = Depends(api.list_sort),
+               b: Backend = Depends(api.backend)) -> HTMLResponse:
     everything = b.listed()  # (read once: the page, its unknown names and its choices of one list)
-    result = page(everything, filters, offset, PAGE_SIZE)
-    params = filters.params()
+    result = page(everything, filters, offset, PAGE_SIZE, sort)
+    params = {**filters.params(), **({"sort": sort} if sort != "store" else {})}  # (the links keep the order)
     # a name no listed match has: said above the empty list, with links to the closest names (400, as the API)
     unknown = api.unknown_name(b, everything, filters) if not result["total"] else None
     suggested = [(name, "/matches?" + urlencode({**params, unknown[0]: name})) for name in unknown[1].suggestions] \
@@ -163,7 +167,8 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                                 events=offered(events), games=held, prev_link=prev_link, next_link=next_link,
                                 empty_advice=b.advised("The store has no matches yet: import logs with `zx import "
                                                        "LOGS` (then `zx analytics update` for the dashboard)."),
-                                stored=len(everything), store=b.svc.store.label,
+                                stored=len(everything), store=b.svc.store.label, sort=sort, sorts=SORT_LABELS,
+                                seats=b.seats(),
                                 unknown=str(unknown[1]) if unknown else None, suggested=suggested),
                          status=400 if unknown else 200)
 
