@@ -160,8 +160,7 @@ def test_a_blank_as_is_still_refused(store):
 
 
 def test_the_folding_is_the_match_lists(store):
-    """``seats.folded_name`` is ``zx_web.matchlist.folded`` (zx matches --player): one rule, two modules (zx_events
-    imports no web module)."""
+    """``zx replay --as NAME`` folds a name as ``zx matches --player`` does: one function (``freetext.folded_name``)."""
     from zx_events.seats import folded_name
     from zx_web.matchlist import folded
 

@@ -146,6 +146,18 @@ def __getattr__(name: str) -> re.Pattern:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def folded_name(text: str) -> str:
+    """A name (a player's, a deck's, an event's) as zx compares what a user types with a log's (``zx matches
+    --player`` and the match list's filters, ``zx replay --as NAME``): in any letter case, in any Unicode normal
+    form ("José" typed is the "José" of a log written as e + combining acute: "no player named 'José'; did you
+    mean 'José'?") and any width (NFKC: "タロウ" typed finds the "ﾀﾛｳ" of a log, "Ren" the "Ｒｅｎ": they found
+    nothing, QA round 34; hiragana and katakana stay apart, "あき" is not "アキ"), without bidirectional controls
+    (which a seat that is not the judge's sees dropped: a name as stored in a log found nothing in its list)."""
+    if not text.isascii():
+        text = _re(_BIDI_CONTROLS).sub("", unicodedata.normalize("NFKC", text))
+    return text.casefold()
+
+
 def normalize(text: str) -> str:
     """``text`` as compared for card codes and names, and as a mask shows it: without invisible characters
     (``_INVISIBLE``: dropped before NFKC, so that what they separated composes, and after it, should NFKC

@@ -17,7 +17,7 @@ from typing import Any, Callable, Collection, Iterable
 import orjson
 
 from zx_events.errors import not_ascii, shown
-from zx_events.freetext import BIDI_CONTROLS, JUDGE, normalize
+from zx_events.freetext import BIDI_CONTROLS, JUDGE, folded_name, normalize
 
 SPECTATOR = "spectator"
 PLAYERS = ("P1", "P2")
@@ -63,17 +63,6 @@ def parse_perspective(text: str) -> str:
     named = not_ascii(text)
     raise ValueError(f"unknown perspective {shown(text)}{f' ({named})' if named else ''}: one of "
                      f"{', '.join(PERSPECTIVES)}")
-
-
-def folded_name(text: str) -> str:
-    """A player's name as ``zx matches --player`` compares it (``zx_web.matchlist.folded``, the same rule: a test
-    holds them together): in any letter case, Unicode normal form and width (NFKC), without bidirectional
-    controls."""
-    if not text.isascii():
-        import unicodedata
-
-        text = BIDI_CONTROLS.sub("", unicodedata.normalize("NFKC", text))
-    return text.casefold()
 
 
 def player_seat(name: str, players: dict[str, str], match_id: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import date
 from typing import Any, Iterable
 
@@ -172,16 +171,7 @@ def unknown_filter(rows: Iterable[dict[str, Any]], filters: MatchFilters) -> tup
     return None
 
 
-def folded(text: str) -> str:
-    """``text`` as the match list's filters compare it: in any letter case, in any Unicode normal form
-    ("José" typed is the "José" of a log written as e + combining acute: "no player named 'José'; did you
-    mean 'José'?") and any width (NFKC: "タロウ" typed finds the "ﾀﾛｳ" of a log, "Ren" the "Ｒｅｎ": they
-    found nothing, QA round 34; hiragana and katakana stay apart, "あき" is not "アキ"), without bidirectional
-    controls (which a seat that is not the judge's sees dropped: a name as stored in a log found nothing in its
-    list)."""
-    if not text.isascii():
-        text = freetext.BIDI_CONTROLS.sub("", unicodedata.normalize("NFKC", text))
-    return text.casefold()
+folded = freetext.folded_name  # (one rule: zx replay --as NAME folds a name alike)
 
 
 SORTS = ("store", "newest", "oldest")  # the list's orders: as stored (imported), by date either way
