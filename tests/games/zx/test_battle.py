@@ -101,6 +101,22 @@ def test_602_1b_an_attack_refused_for_its_target_is_one_finding_with_its_passes_
     assert [v.rule for v in run(recs, strict=False).violations] == ["604.3b"]
 
 
+def test_602_1c_an_attack_out_of_reach_opens_no_battle():
+    """602.1c: a target the attacker cannot choose (602.1b: not next to it, no Range) makes the declaration
+    invalid: no battle. It opened one all the same (digest.11): the attacker slept, the passes applied, a Life card
+    "due" (604.3b at the `end`) and the narration said "using its Range, distance 3" of a Z/X with no Range."""
+    out = {"do": "attack", "by": "P1", "from": "a1", "target": "b3"}  # distance 3, R01-002 has no Range
+    cleared = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                        "square": "c2"},
+               {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]  # b3 empty now
+    recs = [*cleared, out, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    rejects(recs, "602.1b", line_of(recs, len(cleared)))
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1b", line_of(recs, len(cleared)))]
+    assert len(events(c, "AttackDeclared")) == 1 and len(events(c, "BattleDamageDealt")) == 1  # the first battle's
+    assert c.match.sq["a1"]["sleep"] is False and len(c.match.p["P2"]["life"]) == 4 and c.match.battle is None
+
+
 def test_602_1b_range_2_reaches_distance_2():
     recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
                      "square": "c2"},

@@ -961,7 +961,10 @@ class Referee:
         if target_kind is None:
             target_kind = "player"
         card = self.cat.get(entry["code"])
-        self.check(checks.attack_geometry(src, dst, card))
+        problem = checks.attack_geometry(src, dst, card)
+        if problem is not None:  # 602.1c: a target the attacker cannot choose, no battle (digest.12: the battle
+            self._refuse(other(pl))  # opened all the same, 604.3b for a Life card "due", and its narration
+            self.check(problem, fatal=True)  # invented a Range for a Z/X with none)
         dist = Square.parse(src).distance(Square.parse(dst))
         target_info = None
         if target_kind == "zx":
@@ -969,7 +972,8 @@ class Referee:
             target_info = {"uid": t["uid"], "code": t["code"], "power": power_of(t)}
         m._attack(player=pl, square=src, target=dst,
                   attacker={"uid": entry["uid"], "code": entry["code"], "power": power_of(entry)},
-                  target_kind=target_kind, target_info=target_info, distance=dist, range_used=dist > 1,
+                  target_kind=target_kind, target_info=target_info, distance=dist,
+                  range_used=dist > 1 and card is not None and card.range is not None,
                   rec=r, line=self.line)
         if self._stray is not None and self._before is self._stray[1]:  # the attacker's pass, written just before
             m._passed(player=pl, line=self._stray[0])  # the attack: reported there, and the battle's first pass
