@@ -119,6 +119,16 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
     if src == "square":
         if r.get("target", "card") == "card":
             e = m.sq.get(r.get("square"))
+            if dst == "square" and e is not None and r["dest"] != r.get("square"):
+                # 806: Square to Square too, the placement rule of a play, for the card's controller: not onto
+                # the opponent's Player Square, an opponent's Z/X (or face-down card), nor his own Sleep one; onto
+                # his own Reboot one, that one goes to the Trash (digest.12: not checked, and an opponent's Z/X
+                # there went to the Trash with no event naming it)
+                problem = checks.placement(m, e["ctrl"], r["dest"])
+                if problem is not None:
+                    moved = "a face-down card" if e.get("up") is False else e["code"]
+                    ref.fail(problem[0], f"{problem[1]}: {moved} on {r['square']} is not moved there (an effect's "
+                                         f"move is held to the placement of a play)", fatal=True)
             if dst == "life" and e is not None:  # whose Life each arriving card joins (for Life counts)
                 owners = [] if e["kind"] in ("token", "ex") else [e["owner"]]  # 202.11c; an EX to Dynamis
                 if e.get("shift") and e["kind"] != "ex":  # 202.8a: its Shift goes with it (with an EX to Dynamis)
@@ -163,7 +173,7 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
         if r.get("face") != "down" and not (card.is_zx or card.type == CardType.TOKEN):
             ref.fail("303.1", f"{code} is {card.type.a}: only Z/X (and Tokens) are put on Square face-up; another "
                               f"card goes there face-down (face: down)", fatal=True)
-        ref.check(checks.placement(m, pl, r["dest"]), fatal=True)
+        ref.check(checks.placement(m, owner, r["dest"]), fatal=True)  # (its controller is its owner, 302.1b)
         if card.type == CardType.ZX_OB and r.get("face") != "down" and checks.controls_overboost(m, owner):
             ref.fail("202.7g", f"{owner} already has a Z/X Overboost on Square")
         args["base"] = card.power
