@@ -101,6 +101,9 @@ def _reloaded(f: F, w: Words) -> str:
     text = f"{w.who(f.get('player'))} reloads: the Trash is shuffled into the deck"
     if f.get("life") is not None:
         text += f", and {w.card(f['life'])} goes from Life to the Charge"
+    if f.get("taken") is not None:  # (the record named a card not in the Life, 301.1, digest.12: the card taken in
+        # its place, the judge's only, 301.3c; every other seat reads "a card")
+        text += f"; the Life does not hold it: {w.card(f['taken'])} leaves the Life in its place"
     return text
 
 
@@ -311,7 +314,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "PlayerSetUp": (known("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
                     _set_up),
     "CardsDrawn": (known("player", "cards", "unknown", "zone"), _drawn),
-    "Reloaded": (known("player", "life"), _reloaded),
+    "Reloaded": (known("player", "life", "taken"), _reloaded),
     "ResourcePlaced": (known("player", "card"),
                        lambda f, w: f"{w.who(f.get('player'))} puts {w.card(f.get('card'))} into the Resource"),
     "IgnitionPerformed": (known("player", "charge", "revealed", "play", "kind", "base"), _ignition),

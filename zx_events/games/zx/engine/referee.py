@@ -757,12 +757,20 @@ class Referee:
             self.fail("902", f"{self.by}'s deck is not empty ({deck_count(z)} cards): no Reload", fatal=True)
         if not z["trash"]:
             self.fail("902", f"{self.by}'s Trash is empty: nothing to Reload", fatal=True)
-        life = r["life"]
-        if life not in z["life"] and not self._known(self.by, "life", life):  # Trash back into the deck all the
-            # same (digest.7), no Life card to Charge
-            self.fail("301.1", f"{life} is not in {self.by}'s Life")
-            life = None
-        self.m._reloaded(player=self.by, life=life, rec=r, line=self.line)
+        life, taken, earlier = r["life"], None, None
+        if life not in z["life"] and not self._known(self.by, "life", life):
+            if not z["life"] or HIDDEN in z["life"]:  # Trash back into the deck all the same (digest.7), no Life
+                self.fail("301.1", f"{life} is not in {self.by}'s Life")  # card to Charge
+                life = None
+            else:  # one finding, and the Reload takes the last card of his Life, the judge's only (301.3c), as a
+                # Life card of damage named wrong does (digest.9; digest.12: it kept the Life card, and the last
+                # damage of the match was refused, 101.2, the result lost)
+                taken, earlier = self._life_taken_for(self.by, life)
+                if earlier is None:
+                    self.fail("301.1", f"{life} is not in {self.by}'s Life: the Reload puts a card of his Life the log "
+                                       f"does not name into the Charge")
+                self._take_life_card(self.by, life, taken, earlier)
+        self.m._reloaded(player=self.by, life=life, rec=r, line=self.line, taken=taken)
 
     def do_resource(self, r: dict) -> None:
         m, z = self.m, self.m.p[self.by]
