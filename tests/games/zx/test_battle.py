@@ -366,6 +366,26 @@ def test_604_3c_202_7e_no_attack_on_a_player_with_an_overboost():
     rejects(recs, "202.7e", line_of(recs, len(recs) - 1))
 
 
+def test_604_3c_a_life_card_after_a_battle_an_overboost_kept_from_damaging_is_604_3c():
+    """P2 joins an Overboost in the Battle Event Step of an attack on him: 604.3c, no damage is dealt. His Life card
+    written after it is refused for that clause ("no damage is dealt to P2"), not 604.3b ("no damage ... waiting")."""
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c2"},
+            {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2,  # b3 empty now
+            {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1,
+            {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "overboost", "square": "c3", "upper": "EX-U04"},
+            PASS1, PASS2]
+    c = run(recs)
+    assert len(c.match.p["P2"]["life"]) == 4 and c.match.battle is None
+    recs = [*recs, {"do": "life", "by": "P2", "card": "U01-005"}, {"do": "end", "by": "P1"}]
+    err = rejects(recs, "604.3c", line_of(recs, len(recs) - 2))
+    assert err.message == "no damage is dealt to P2: P2 controls a Z/X Overboost on Square, so no Life card is due"
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3c", line_of(recs, len(recs) - 2))]
+    assert len(c.match.p["P2"]["life"]) == 4
+
+
 def test_604_3d_target_moved_still_takes_the_damage():
     recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1,
             {"do": "play", "by": "P2", "card": "U01-014", "pay": []},

@@ -117,6 +117,7 @@ RULES: dict[str, tuple[str, bool]] = {
     "602.1b": ("The target is an opponent Z/X next to (or in Range of) the attacker, or the empty opponent Player Square", True),
     "603.1b": ("Battle Event Step: only the player with priority acts", True),
     "604.3b": ("An attack on a player deals 1 damage, one Life card a point", True),
+    "604.3c": ("No damage is dealt to a player who controls a Z/X Overboost", True),
     "805": ("Cost: sleep that many Reboot Resource cards", False),
     "806": ("Placement of a Z/X", False),
     "902": ("Reload: empty deck, Trash back to the deck, a Life card to Charge", True),

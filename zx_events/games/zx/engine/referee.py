@@ -89,6 +89,8 @@ class Referee:
         self._prev_line: int | None = None  # the line of ``_prev``
         self._before_line: int | None = None  # the line of ``_before``
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
+        self._no_damage: tuple[int, str] | None = None  # a turn, the defender of its last battle, which dealt no
+        # damage to him for his Overboost (604.3c): a Life card of his after it is 604.3c (``do_life``)
         self._stray: tuple[int, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
         self._step_refused: dict | None = None  # the last play refused in a Battle Event Step (603.1b, ``do_play``)
         self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
@@ -1077,6 +1079,7 @@ class Referee:
             outcome, amount = "no_damage_overboost", 0
         else:  # 604.3b
             outcome, amount = "player_damaged", 1
+        self._no_damage = (m.turn, b["defender"]) if outcome == "no_damage_overboost" else None
         m._battle_damage(outcome=outcome, amount=amount, line=self.line)
         self.settle()  # 604.4 / 605: rule effects, then the Battle End Step when nothing is owed
 
@@ -1091,6 +1094,9 @@ class Referee:
                 late, self._late_life = True, None  # place (604.3b): applied, not charged again (digest.7)
             elif b is None and self._refused == (m.turn, pl):  # the Life card of the battle refused at its attack:
                 late, self._refused = True, None  # applied as the damage the log says it took, not charged (digest.7)
+            elif self._no_damage == (m.turn, pl):  # the battle just fought on him dealt none (digest.12: 604.3b)
+                self.fail("604.3c", f"no damage is dealt to {pl}: {pl} controls a Z/X Overboost on Square, so no Life "
+                                    f"card is due", fatal=True)
             else:
                 self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
         z = m.p[pl]
