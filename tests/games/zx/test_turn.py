@@ -551,6 +551,28 @@ def test_806_an_effects_move_onto_your_own_reboot_zx_replaces_it_and_says_so():
         "onto b2 (Power 2500), replacing R01-001 there, which goes to P1's Trash, paying R01-001")
 
 
+@pytest.mark.parametrize("strict", [True, False])
+def test_301_1_an_effect_record_missing_a_field_its_op_needs_is_a_format_error_not_a_rule(strict):
+    """A move to the Square with no ``dest`` (now in the schema), a move of a card from the Square with no
+    ``square``, a sleep with neither ``square`` nor ``resource`` (the schema's already): the log's format error at its line, as a
+    missing key the schema names is (digest.11: each was 301.1, a zone rule it does not break)."""
+    from zx_events.errors import FormatError
+
+    base = {"do": "effect", "by": "P1", "source": "R01-014"}
+    for bad, says in (({**base, "op": "move", "square": "b2", "from": "square", "to": "square"},
+                       "an effect move record: a move to the Square (to: square) needs dest (an extension), the "
+                       "Square it goes to"),  # (the log's schema)
+                      ({**base, "op": "move", "card": "R01-001", "from": "square", "to": "trash"},
+                       "missing required key 'square' in an effect record (an effect on a card on Square names its "
+                       "Square)"),
+                      ({**base, "op": "sleep"}, "an effect sleep record needs exactly one of 'square' or 'resource'")):
+        recs = [*BOARD, bad]
+        with pytest.raises(FormatError) as info:
+            run(recs, strict=strict)
+        assert info.value.line == last(recs) and says in str(info.value)
+        assert str(info.value).startswith(f"t.zxlog:{last(recs)}: format: ")
+
+
 def test_506_one_extra_from_dynamis_a_turn():
     recs = [*BOARD, {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": ["R01-001", "R01-002"]},
             {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": ["R01-009"]}]

@@ -11,8 +11,9 @@ when a move puts one there.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NoReturn, Protocol
 
+from zx_events.errors import FormatError
 from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
 from zx_events.games.zx.cards import CardType, Catalog
 from zx_events.games.zx.engine import checks
@@ -26,6 +27,8 @@ class Judge(Protocol):
     m: Match
     cat: Catalog
     by: str | None
+    source: str | None  # the log's file name, and the line of the record checked (a FormatError's FILE:LINE)
+    line: int | None
     resolving: tuple[str, str, str] | None  # the Event resolving in Temporary: player, code, zone the state holds it in
 
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None: ...
@@ -36,6 +39,12 @@ class Judge(Protocol):
 
 _FIELDS = ("square", "delta", "until", "amount", "card", "from", "to", "owner", "dest", "resource",
            "cards", "name", "power", "upper", "target", "face")
+
+
+def _missing(ref: Judge, key: str, why: str) -> NoReturn:
+    """A field the record's kind needs, left out: the log's format error (``FILE:LINE``), as a missing key the schema
+    names is, not a rule's (digest.12: it was 301.1, "a card is only where the state says it is")."""
+    raise FormatError(f"missing required key {key!r} in an effect record ({why})", source=ref.source, line=ref.line)
 
 
 def _source_names_links(ref: Judge, source: str) -> bool:
@@ -84,7 +93,7 @@ def check_effect(ref: Judge, r: dict) -> dict:
     elif square and op in ("power", "damage", "destroy", "sleep", "reboot") or \
             (op == "move" and r.get("from") == "square" and not (r.get("card") and ref.cat[r["card"]].is_player)):
         if not square:
-            ref.fail("301.1", "an effect on a card on Square needs its square", fatal=True)
+            _missing(ref, "square", "an effect on a card on Square names its Square")
         if m.sq.get(square) is None:
             ref.fail("301.1", f"there is no card on {square}", fatal=True)
     handler = _OPS.get(op)
@@ -113,7 +122,7 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
             args["owner"] = owner
             return
     if dst == "square" and not r.get("dest"):
-        ref.fail("301.1", "a move to square needs dest (the Square it goes to)", fatal=True)
+        _missing(ref, "dest", "a move to the Square names the Square it goes to")
     if dst == "force" and r.get("dest") and m.sq.get(r["dest"]) is None:
         ref.fail("301.1", f"there is no card on {r['dest']} to put a Force card under", fatal=True)
     if src == "square":
@@ -140,7 +149,7 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
                 args["resolves"] = f"void:{pl}"
         return
     if code is None:
-        ref.fail("301.1", f"a move from {src} needs the card it moves", fatal=True)
+        _missing(ref, "card", f"a move from {src} names the card it moves")
     owner = r.get("owner") or pl
     z = m.p[owner]
     if src == "resource":
@@ -189,7 +198,7 @@ def _resource_or_square(ref: Judge, r: dict, args: dict) -> None:
                 and not ref._known(owner, "resource", r["resource"]):  # (a setup left out's unknown card, 402)
             ref.fail("301.1", f"{r['resource']} is not in {owner}'s Resource", fatal=True)
     elif not r.get("square"):
-        ref.fail("301.1", f"{r['op']} needs a square or a resource card", fatal=True)
+        _missing(ref, "square", f"{r['op']} names a Square, or a Resource card with 'resource'")
 
 
 def _draw(ref: Judge, r: dict, args: dict) -> None:
