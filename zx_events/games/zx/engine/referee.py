@@ -924,8 +924,16 @@ class Referee:
                 self.fail("202.7g", f"{pl} already has a Z/X Overboost on Square")
         elif card.type == CardType.SHIFT:
             vessel = m.sq.get(on) if on else None
-            if vessel is None:
-                self.fail("202.8d", f"the Shift {code} needs a card on Square to go on (on: a Square)", fatal=True)
+            if vessel is None:  # what is wrong, said (digest.12: "needs a card on Square" with a Player card there)
+                holder = next((p for p in ("P1", "P2") if on == str(player_square(p))), None) if on else None
+                if not on:
+                    why = f"the Shift {code} needs a card on Square to go on: the play names none (on: its Square)"
+                elif holder is not None and m.p[holder]["player_card"]:
+                    why = (f"{on} holds no card but {holder}'s Player card, which is no Shift Vessel: the Shift {code} "
+                           f"goes on a card put on the Square, not on a Player card")
+                else:
+                    why = f"{on} holds no card: the Shift {code} cannot exist on its own on Square"
+                self.fail("202.8d", why, fatal=True)
             if checks.controls_shift(m, pl):
                 self.fail("202.8c", f"{pl} already controls a Shift on Square")
         elif not card.is_event:
