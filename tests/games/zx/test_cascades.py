@@ -50,6 +50,21 @@ def test_301_1_a_setup_card_not_in_the_deck_is_reported_once_and_the_rest_set_up
     assert c.match.sq["a1"]["code"] == "R01-002" and c.match.sq["b2"]["code"] == "R01-001"
 
 
+def test_301_1_a_setup_naming_a_fifth_copy_is_one_finding_with_the_payment_of_the_resource_copy_left_out():
+    """P1's setup names R01-001 five times (his deck holds four): hand 1, Life 3, then the Resource copy is the one
+    left out (301.1 at the setup). His payment with that Resource copy at turn 1 follows from that finding: not
+    301.1 again ("R01-001 is not in P1's Resource"), one mistake, one finding."""
+    bad = copy.deepcopy(SETUP[0])
+    bad["life"] = ["R01-001", "R01-001", "R01-001", "R01-006"]
+    recs = [bad, SETUP[1], {"do": "turn", "by": "P1"}, {"do": "resource", "by": "P1", "card": "R01-009"},
+            {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"}, {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.message) for v in c.violations] == [
+        ("301.1", 2, "R01-001 not in P1's deck (setup takes cards out of the deck)")]
+    z = c.match.p["P1"]
+    assert [e["code"] for e in z["resource"]] == ["R01-002", "R01-009"] and c.match.sq["a1"]["code"] == "R01-002"
+
+
 def test_301_1_a_missing_hand_card_of_a_mulligan_setup_is_reported_once():
     """A hand card not in the deck, in a setup with a mulligan: it is in the hand written and in the final
     cards checked, and was reported (fatally) at the first; now once, with the mulligan applied."""

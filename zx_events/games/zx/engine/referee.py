@@ -606,10 +606,14 @@ class Referee:
         if mulligan is not None:
             deck.extend(hand)
             mulligan = take(list(mulligan))
-        life, resource = take(list(r["life"])), take(list(r["resource"]))
+        life = take(list(r["life"]))
+        short = len(lost)
+        resource = take(list(r["resource"]))
         start_resource = r.get("start_resource")
         if start_resource and not take([start_resource]):
             start_resource = None
+        for c in lost[short:]:  # a Resource card left out: the payments naming it follow from this finding, not
+            self._absent.setdefault(c, m.turn)  # charged again (digest.12: 301.1 again at the first payment)
         if lost:
             self.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck (setup takes cards out of the deck)")
         start_card = None
