@@ -528,6 +528,11 @@ def test_806_an_effects_move_square_to_square_is_held_to_the_placement_of_a_play
     assert err.message.startswith("b2 holds P1's own Sleep Z/X R01-001")
     # an opponent's Z/X moved onto your Z/X: the placement is the moved card's controller's
     rejects([*BOARD, {**_move("a2", "a1"), "by": "P2", "source": "U01-014"}], "806")
+    # from a zone too: P2's card put onto P1's Reboot Z/X by P1's effect (it was held to P1's placement: R01-002, his
+    # own Reboot Z/X, went to the Trash under P2's card)
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "U01-002", "from": "hand",
+                     "to": "square", "owner": "P2", "dest": "a1"}]
+    assert rejects(recs, "806", last(recs)).message == "a1 holds P1's Z/X R01-002"
 
 
 def test_806_an_effects_move_onto_your_own_reboot_zx_replaces_it_and_says_so():
