@@ -970,10 +970,10 @@ class Referee:
             self._leave_draw()
             self._enter("main")
         src, dst = r["from"], r["target"]
-        fatal = m.sq.get(src) is None or m.sq[src]["ctrl"] != pl
-        if fatal:
-            self._refuse(other(pl))
-        self.check(checks.attacker(m, pl, src), fatal=fatal)
+        problem = checks.attacker(m, pl, src)
+        if problem is not None:  # 602.1c: no attacker to choose, no battle (digest.12: a Sleep Z/X's, or a face-down
+            self._refuse(other(pl))  # card's, attack opened one, and its Life card "due" was a second finding, 604.3b)
+            self.check(problem, fatal=True)
         entry = m.sq[src]
         target_kind, problem = checks.attack_target(m, pl, dst)
         fatal = target_kind is None and problem[0] != "202.7e"
