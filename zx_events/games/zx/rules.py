@@ -72,11 +72,12 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.12"  # .2: 605.6, lethal Power 0, sta
 # 603.1b "pass outside a Battle Event Step" for the legal pass after it; strict import named 604.3b.
 # .12 (2026-11-29; the referee's alone, Reloaded's new `taken` absent from older events): an effect's move onto the
 # Square, Square to Square too, is held to the placement of a play for the card's controller (806: it put an
-# opponent's Z/X on its dest into the Trash with no event naming it); an attack out of reach (602.1b) opens no battle
-# (602.1c: it did, 604.3b for a Life card "due"); a reload naming a card not in the Life takes the last one (301.1
-# once, the judge's only: it kept it, 101.2, the result lost); a Life card after a battle an Overboost kept from
-# damaging is 604.3c (was 604.3b); a move to the Square without dest is the log's format error (was 301.1); a setup's
-# Resource card left out is not charged again at its payment (301.1 once); a Shift refused for its vessel says why.
+# opponent's Z/X on its dest into the Trash with no event naming it); an attack out of reach (602.1b) or by a Sleep
+# Z/X (602.1a) opens no battle (602.1c: it did, 604.3b for a Life card "due"); a reload naming a card not in the Life
+# takes the last one (301.1 once, the judge's only: it kept it, 101.2, the result lost); a Life card after a battle an
+# Overboost kept from damaging is 604.3c (was 604.3b); a move to the Square without dest is the log's format error
+# (was 301.1); a setup's Resource card left out is not charged again at its payment (301.1 once); a Shift refused for
+# its vessel says why.
 
 # the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
 # played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in
