@@ -123,7 +123,8 @@ def test_602_1c_an_attack_by_a_sleep_zx_opens_no_battle():
     cleared = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
                         "square": "c2"},
                {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]  # c2 Sleep, b3 empty now
-    recs = [*cleared, {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    recs = [*cleared, {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2,
+            {"do": "end", "by": "P1"}]
     c = run(recs, strict=False)
     assert [(v.rule, v.line) for v in c.violations] == [("602.1a", line_of(recs, len(cleared)))]
     assert len(events(c, "AttackDeclared")) == 1 and len(c.match.p["P2"]["life"]) == 4

@@ -57,7 +57,8 @@ def test_301_1_a_setup_naming_a_fifth_copy_is_one_finding_with_the_payment_of_th
     bad = copy.deepcopy(SETUP[0])
     bad["life"] = ["R01-001", "R01-001", "R01-001", "R01-006"]
     recs = [bad, SETUP[1], {"do": "turn", "by": "P1"}, {"do": "resource", "by": "P1", "card": "R01-009"},
-            {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"}, {"do": "end", "by": "P1"}]
+            {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"},
+            {"do": "end", "by": "P1"}]
     c = run(recs, strict=False)
     assert [(v.rule, v.line, v.message) for v in c.violations] == [
         ("301.1", 2, "R01-001 not in P1's deck (setup takes cards out of the deck)")]

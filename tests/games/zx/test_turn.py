@@ -542,7 +542,8 @@ def test_806_an_effects_move_onto_your_own_reboot_zx_replaces_it_and_says_so():
 
     recs = [*BOARD, _move("b2", "a1")]
     c = run(recs)
-    assert c.match.sq["a1"]["code"] == "R01-001" and c.match.sq["b2"] is None and c.match.p["P1"]["trash"] == ["R01-002"]
+    assert c.match.sq["a1"]["code"] == "R01-001" and c.match.sq["b2"] is None
+    assert c.match.p["P1"]["trash"] == ["R01-002"]
     (applied,) = [e for e in c.match.pending_events if type(e).__name__ == "EffectApplied"]
     before = run(recs[:-1]).match
     fields = {k: getattr(applied, k) for k in ("player", "source", "op", "args")}
@@ -559,8 +560,8 @@ def test_806_an_effects_move_onto_your_own_reboot_zx_replaces_it_and_says_so():
 @pytest.mark.parametrize("strict", [True, False])
 def test_301_1_an_effect_record_missing_a_field_its_op_needs_is_a_format_error_not_a_rule(strict):
     """A move to the Square with no ``dest`` (now in the schema), a move of a card from the Square with no
-    ``square``, a sleep with neither ``square`` nor ``resource`` (the schema's already): the log's format error at its line, as a
-    missing key the schema names is (digest.11: each was 301.1, a zone rule it does not break)."""
+    ``square``, a sleep with neither ``square`` nor ``resource`` (the schema's already): the log's format error at
+    its line, as a missing key the schema names is (digest.11: each was 301.1, a zone rule it does not break)."""
     from zx_events.errors import FormatError
 
     base = {"do": "effect", "by": "P1", "source": "R01-014"}

@@ -114,7 +114,8 @@ def _ignition(f: F, w: Words, before: Any = None) -> str:
     if play is None:
         return text + ", which goes to the Trash"
     if isinstance(play, Mapping) and play.get("square"):
-        return text + f", played free onto {play['square']}{_power(f.get('base'))}" + _replacing(play["square"], before, w)
+        return text + f", played free onto {play['square']}{_power(f.get('base'))}" + \
+            _replacing(play["square"], before, w)
     return text + ", played free"
 
 
@@ -129,7 +130,8 @@ def _played(f: F, w: Words, before: Any = None) -> str:
         what = f"{card} from {src} by Overboost onto {f.get('square')}{_power(f.get('base'))}" + \
             _replacing(f.get("square"), before, w)
     elif f.get("square"):
-        what = f"{card} from {src} onto {f.get('square')}{_power(f.get('base'))}" + _replacing(f.get("square"), before, w)
+        what = f"{card} from {src} onto {f.get('square')}{_power(f.get('base'))}" + \
+            _replacing(f.get("square"), before, w)
     else:
         what = f"{card} from {src}"
     pay = f.get("pay") or []
@@ -266,8 +268,8 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
     elif op == "recover":
         what = f"{player} puts {w.card(a.get('card'))} from the top of the deck into Life"
     elif op == "token":
-        what = f"a Token {short(a.get('name') or '')} (Power {a.get('power')}) is put onto {square}".replace("  ", " ") \
-            + _replacing(square, before, w)
+        what = f"a Token {short(a.get('name') or '')} (Power {a.get('power')}) is put onto {square}"
+        what = what.replace("  ", " ") + _replacing(square, before, w)
     elif op == "counter":
         what = f"{player}'s counters change by {signed(a.get('delta'))}"
     elif op == "link":
