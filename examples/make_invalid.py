@@ -225,6 +225,11 @@ def cases() -> list[Case]:
              rec("play", "P2", card="U01-002", pay=["U01-004"], square="a2",
                  note="U01-001 on a2 attacked: it is Sleep")))
 
+    add(Case("806-effect-moves-onto-opponent-zx", "806", "a1 holds P1's Z/X R01-002: U01-001 on a2 is not moved there",
+             [*SETUP, *T1, *T2[:5]],
+             rec("effect", "P2", source="U01-003", op="move", square="a2", **{"from": "square", "to": "square"},
+                 dest="a1", note="an effect's move is held to the placement of a play (digest.12)")))
+
     # ---------------------------------------------------------------- 505.3a: Ignition
     add(Case("505.3a-empty-charge", "505.3a", "Ignition with an empty Charge",
              [*SETUP, *T1[:2]],
@@ -319,6 +324,9 @@ def cases() -> list[Case]:
              rec("play", "P1", card="R01-999", pay=["R01-001"], square="a1"), good[5:], kind="format"))
     add(Case("format-wrong-type", None, "got '1'", good[:2],
              rec("turn", "P1", turn="1"), good[3:], kind="format"))
+    add(Case("format-move-to-square-without-dest", None, "needs dest", good[:8],
+             rec("effect", "P1", source="R01-002", op="move", square="a1", **{"from": "square", "to": "square"}),
+             good[8:], kind="format"))
     add(Case("format-missing-header", None, "record before the match header", good[:0],
              good[0], good[1:], hdr=False, kind="format"))
     trunc = Case("format-truncated", None, "truncated file", good[:6], None, kind="format", line=8)

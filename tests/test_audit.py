@@ -38,7 +38,7 @@ def three_violations_text() -> str:
     c3 = next(i for i, r in enumerate(recs) if r.get("do") == "attack" and r["from"] == "c3")
     assert c3 + 1 == 22
     recs[c3] = {"do": "attack", "by": "P1", "from": "c3", "target": "a2"}  # line 22: distance 3, no Range
-    # a2 is gone after that battle: b2 now attacks b3 (legal), so the one wrong attack costs one finding
+    # b2 now attacks b3 (legal), so the one wrong attack costs one finding (it opens no battle, 602.1c)
     recs[c3 + 1] = {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}
     return "".join(json.dumps(r) + "\n" for r in recs)
 
@@ -197,7 +197,7 @@ def test_stored_match_with_accepted_violations_audits_with_all_three(three, serv
     r = run(THREE_ID, "--format", "json", store=store_url)
     assert r.exit_code == 1, r.output
     (out,) = json_lines(r.stdout)
-    assert out["events"] == outcome["events"] == 35
+    assert out["events"] == outcome["events"] == 31  # (the attack out of reach opens no battle: 602.1c, digest.12)
     assert out["integrity"] == "ok" and out["head"] == outcome["head"]
     assert [(v["line"], v["turn"], v["player"], v["rule"]) for v in out["violations"]] == \
         [(None, t, p, rule) for _, t, p, rule in THREE]
@@ -325,7 +325,7 @@ def test_bundle_of_a_log_file_keeps_its_own_lines(three, tmp_path):
     z = zipfile.ZipFile(path)
     assert z.read("original.zxlog").decode() == three.read_text(encoding="utf-8")
     events = [json.loads(line) for line in io.TextIOWrapper(z.open("events.jsonl"), encoding="utf-8")]
-    assert len(events) == 34 and all(len(e["digest"]) == 64 for e in events)
+    assert len(events) == 30 and all(len(e["digest"]) == 64 for e in events)
     assert "head digest:    (not stored)" in z.read("README.txt").decode()
 
 

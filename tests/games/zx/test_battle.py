@@ -101,6 +101,35 @@ def test_602_1b_an_attack_refused_for_its_target_is_one_finding_with_its_passes_
     assert [v.rule for v in run(recs, strict=False).violations] == ["604.3b"]
 
 
+def test_602_1c_an_attack_out_of_reach_opens_no_battle():
+    """602.1c: a target the attacker cannot choose (602.1b: not next to it, no Range) makes the declaration
+    invalid: no battle. It opened one all the same (digest.11): the attacker slept, the passes applied, a Life card
+    "due" (604.3b at the `end`) and the narration said "using its Range, distance 3" of a Z/X with no Range."""
+    out = {"do": "attack", "by": "P1", "from": "a1", "target": "b3"}  # distance 3, R01-002 has no Range
+    cleared = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                        "square": "c2"},
+               {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]  # b3 empty now
+    recs = [*cleared, out, PASS1, PASS2, {"do": "end", "by": "P1"}]
+    rejects(recs, "602.1b", line_of(recs, len(cleared)))
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1b", line_of(recs, len(cleared)))]
+    assert len(events(c, "AttackDeclared")) == 1 and len(events(c, "BattleDamageDealt")) == 1  # the first battle's
+    assert c.match.sq["a1"]["sleep"] is False and len(c.match.p["P2"]["life"]) == 4 and c.match.battle is None
+
+
+def test_602_1c_an_attack_by_a_sleep_zx_opens_no_battle():
+    """602.1c as for a target out of reach: a Sleep Z/X (602.1a) attacking the empty Player Square is one finding, no
+    battle. It opened one, and the Life card it made "due" was a second finding at the `end` (604.3b)."""
+    cleared = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                        "square": "c2"},
+               {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]  # c2 Sleep, b3 empty now
+    recs = [*cleared, {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2,
+            {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1a", line_of(recs, len(cleared)))]
+    assert len(events(c, "AttackDeclared")) == 1 and len(c.match.p["P2"]["life"]) == 4
+
+
 def test_602_1b_range_2_reaches_distance_2():
     recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
                      "square": "c2"},
@@ -348,6 +377,26 @@ def test_604_3c_202_7e_no_attack_on_a_player_with_an_overboost():
             {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2, *OVERBOOST_P2,
             {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}]
     rejects(recs, "202.7e", line_of(recs, len(recs) - 1))
+
+
+def test_604_3c_a_life_card_after_a_battle_an_overboost_kept_from_damaging_is_604_3c():
+    """P2 joins an Overboost in the Battle Event Step of an attack on him: 604.3c, no damage is dealt. His Life card
+    written after it is refused for that clause ("no damage is dealt to P2"), not 604.3b ("no damage ... waiting")."""
+    recs = [*BOARD, {"do": "play", "by": "P1", "card": "R01-005", "pay": ["R01-001", "R01-002", "R01-009"],
+                     "square": "c2"},
+            {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2,  # b3 empty now
+            {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}, PASS1,
+            {"do": "play", "by": "P2", "card": "U01-014", "pay": []},
+            {"do": "effect", "by": "P2", "source": "U01-014", "op": "overboost", "square": "c3", "upper": "EX-U04"},
+            PASS1, PASS2]
+    c = run(recs)
+    assert len(c.match.p["P2"]["life"]) == 4 and c.match.battle is None
+    recs = [*recs, {"do": "life", "by": "P2", "card": "U01-005"}, {"do": "end", "by": "P1"}]
+    err = rejects(recs, "604.3c", line_of(recs, len(recs) - 2))
+    assert err.message == "no damage is dealt to P2: P2 controls a Z/X Overboost on Square, so no Life card is due"
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("604.3c", line_of(recs, len(recs) - 2))]
+    assert len(c.match.p["P2"]["life"]) == 4
 
 
 def test_604_3d_target_moved_still_takes_the_damage():

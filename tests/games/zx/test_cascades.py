@@ -50,6 +50,22 @@ def test_301_1_a_setup_card_not_in_the_deck_is_reported_once_and_the_rest_set_up
     assert c.match.sq["a1"]["code"] == "R01-002" and c.match.sq["b2"]["code"] == "R01-001"
 
 
+def test_301_1_a_setup_naming_a_fifth_copy_is_one_finding_with_the_payment_of_the_resource_copy_left_out():
+    """P1's setup names R01-001 five times (his deck holds four): hand 1, Life 3, then the Resource copy is the one
+    left out (301.1 at the setup). His payment with that Resource copy at turn 1 follows from that finding: not
+    301.1 again ("R01-001 is not in P1's Resource"), one mistake, one finding."""
+    bad = copy.deepcopy(SETUP[0])
+    bad["life"] = ["R01-001", "R01-001", "R01-001", "R01-006"]
+    recs = [bad, SETUP[1], {"do": "turn", "by": "P1"}, {"do": "resource", "by": "P1", "card": "R01-009"},
+            {"do": "play", "by": "P1", "card": "R01-002", "pay": ["R01-001"], "square": "a1"},
+            {"do": "end", "by": "P1"}]
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line, v.message) for v in c.violations] == [
+        ("301.1", 2, "R01-001 not in P1's deck (setup takes cards out of the deck)")]
+    z = c.match.p["P1"]
+    assert [e["code"] for e in z["resource"]] == ["R01-002", "R01-009"] and c.match.sq["a1"]["code"] == "R01-002"
+
+
 def test_301_1_a_missing_hand_card_of_a_mulligan_setup_is_reported_once():
     """A hand card not in the deck, in a setup with a mulligan: it is in the hand written and in the final
     cards checked, and was reported (fatally) at the first; now once, with the mulligan applied."""
@@ -177,7 +193,38 @@ def test_301_1_a_reload_naming_a_card_not_in_life_still_puts_the_trash_back():
             {"do": "end", "by": "P2"}, {"do": "turn", "by": "P1"}, {"do": "draw", "by": "P1", "cards": ["R01-004"]}]
     c = run(recs, strict=False)  # (the Reload was skipped: the deck stayed empty, the draw was 301.1 and 902)
     assert [(v.rule, v.line) for v in c.violations] == [("301.1", line_of(recs, len(BOARD) + 2))]
-    assert len(c.match.p["P1"]["life"]) == 4
+    assert len(c.match.p["P1"]["life"]) == 3 and "U01-001" in c.match.p["P1"]["charge"]  # (digest.12: the last
+    # card of his Life taken for the one named, which goes to the Charge as written; it kept all 4)
+
+
+def test_301_1_a_reload_naming_a_card_not_in_life_takes_the_last_life_card_and_the_result_stands():
+    """examples/legal/long-game-reload-win-by-life.zxlog with its `reload` (line 275) naming G01-001, not in P1's
+    Life, for G01-003: one 301.1, and the Reload takes a card of his Life all the same, the last one, which only the
+    judge sees (301.3c: ``Reloaded``'s ``taken``, as a Life card of damage named wrong, digest.9); the card named goes
+    to the Charge as written. It kept the Life card (digest.11): his last life loss was refused, 101.2 at the result,
+    and the stored match lost its result."""
+    from pathlib import Path
+
+    from zx_events.games.zx.match import project
+    from zx_events.games.zx.views import redact_event
+
+    path = Path(__file__).resolve().parents[3] / "examples" / "legal" / "long-game-reload-win-by-life.zxlog"
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    assert json.loads(lines[274]) == {"do": "reload", "by": "P1", "life": "G01-003"}
+    lines[274] = json.dumps({"do": "reload", "by": "P1", "life": "G01-001"}) + "\n"
+    (log,) = parse_log("".join(lines), "t.zxlog")
+    c = build_match(log, strict=False)
+    assert [(v.rule, v.line, v.message) for v in c.violations] == [
+        ("301.1", 275, "G01-001 is not in P1's Life: the Reload puts a card of his Life the log does not name into "
+                       "the Charge")]
+    assert (c.match.outcome["winner"], c.match.outcome["reason"]) == ("P2", "life")
+    (reload,) = [e for e in c.match.pending_events if type(e).__name__ == "Reloaded"]
+    assert reload.life == "G01-001" and reload.taken is not None and reload.taken != "G01-001"
+    fields = {"player": "P1", "life": reload.life, "taken": reload.taken}
+    for seat in ("P1", "P2", "spectator"):
+        assert redact_event("Reloaded", fields, seat)["taken"] == "?"
+    assert redact_event("Reloaded", fields, "judge")["taken"] == reload.taken
+    assert project(None, list(c.match.pending_events)).p == c.match.p  # the events replay to the same state
 
 
 def test_902_simulated_reloads_left_out_give_one_finding():

@@ -310,6 +310,10 @@ def test_806_play_on_own_sleep_zx() -> None:
     check_case("806-own-sleep-zx.zxlog")
 
 
+def test_806_effect_moves_a_zx_onto_an_opponent_zx() -> None:
+    check_case("806-effect-moves-onto-opponent-zx.zxlog")
+
+
 # ---------------------------------------------------------------------- header, outcome, rule effects
 def test_401_main_deck_of_49_cards() -> None:
     check_case("401-deck-size.zxlog")
@@ -371,6 +375,10 @@ def test_format_unknown_card_code() -> None:
 
 def test_format_wrong_type() -> None:
     check_case("format-wrong-type.zxlog")
+
+
+def test_format_move_to_square_without_dest() -> None:
+    check_case("format-move-to-square-without-dest.zxlog")
 
 
 def test_format_missing_header() -> None:

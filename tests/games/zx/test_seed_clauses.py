@@ -136,6 +136,20 @@ def test_202_8d_a_shift_goes_on_the_card_its_text_designates_even_the_opponents(
     assert m.p["P2"]["charge"] == ["U01-001"] and m.p["P1"]["charge"] == ["EX-R03"]
 
 
+def test_202_8d_a_shift_refused_for_its_vessel_says_what_is_wrong():
+    """No `on`, an empty Square, a Player Square holding only the Player card: each says what is wrong (a Player
+    card there said "needs a card on Square to go on", though a card was there)."""
+    hdr = header()
+    hdr["players"]["P1"]["dynamis"] = {"EX-R03": 2}
+    shift = {"do": "play", "by": "P1", "card": "EX-R03", "from": "dynamis", "pay": ["R01-001"]}
+    for on, says in ((None, "the Shift EX-R03 needs a card on Square to go on: the play names none (on: its Square)"),
+                     ("c2", "c2 holds no card: the Shift EX-R03 cannot exist on its own on Square"),
+                     ("b1", "b1 holds no card but P1's Player card, which is no Shift Vessel: the Shift EX-R03 goes "
+                            "on a card put on the Square, not on a Player card")):
+        recs = [*BOARD, shift if on is None else {**shift, "on": on}]
+        assert rejects(recs, "202.8d", line_of(recs, len(recs) - 1), hdr=hdr).message == says
+
+
 def test_202_9_event_extra():
     assert load_catalog("sample")["EX-R02"].type is CardType.EV_EX
 

@@ -501,6 +501,84 @@ def test_806_not_on_your_own_sleep_zx_but_onto_a_reboot_one():
     assert m.sq["b2"]["code"] == "R01-004" and m.p["P1"]["trash"] == ["R01-001"]
 
 
+def _move(frm: str, dest: str) -> dict:
+    return {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "square": frm, "from": "square",
+            "to": "square", "dest": dest}
+
+
+def test_806_an_effects_move_square_to_square_is_held_to_the_placement_of_a_play():
+    """An effect moving a Z/X from Square to Square: not onto an opponent's Z/X, nor the opponent's Player Square,
+    nor your own Sleep Z/X, as a play (806). It was not checked (digest.11): P2's U01-001 on a2 went to P2's Trash
+    with no event naming it, and the battle on it fizzled."""
+    recs = [*BOARD, _move("b2", "a2")]
+    err = rejects(recs, "806", last(recs))
+    assert err.message == ("a2 holds P2's Z/X U01-001: R01-001 on b2 is not moved there (an effect's move is held "
+                           "to the placement of a play)")
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("806", last(recs))]
+    assert c.match.sq["a2"]["code"] == "U01-001" and c.match.sq["b2"]["code"] == "R01-001"
+    assert c.match.p["P2"]["trash"] == []
+    err = rejects([*BOARD, _move("b2", "b3")], "806")  # the opponent's Player Square (his Z/X on it too)
+    assert err.message.startswith("b3 is P2's Player Square: R01-001 on b2 is not moved there")
+    recs = [*BOARD, {"do": "effect", "by": "P2", "source": "U01-014", "op": "move", "square": "b3", "from": "square",
+                     "to": "hand"}, _move("b2", "b3")]
+    rejects(recs, "806", last(recs))  # empty, it is still his
+    recs = [*BOARD, {"do": "attack", "by": "P1", "from": "b2", "target": "a2"}, PASS1, PASS2, _move("a1", "b2")]
+    err = rejects(recs, "806", last(recs))  # your own Sleep Z/X (the attacker)
+    assert err.message.startswith("b2 holds P1's own Sleep Z/X R01-001")
+    # an opponent's Z/X moved onto your Z/X: the placement is the moved card's controller's
+    rejects([*BOARD, {**_move("a2", "a1"), "by": "P2", "source": "U01-014"}], "806")
+    # from a zone too: P2's card put onto P1's Reboot Z/X by P1's effect (it was held to P1's placement: R01-002, his
+    # own Reboot Z/X, went to the Trash under P2's card)
+    recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "U01-002", "from": "hand",
+                     "to": "square", "owner": "P2", "dest": "a1"}]
+    assert rejects(recs, "806", last(recs)).message == "a1 holds P1's Z/X R01-002"
+
+
+def test_806_an_effects_move_onto_your_own_reboot_zx_replaces_it_and_says_so():
+    """Onto your own Reboot Z/X, the one there goes to the Trash, as a play onto it (the digest), and the event's
+    sentence says so (it went without a word)."""
+    from zx_events import games
+
+    recs = [*BOARD, _move("b2", "a1")]
+    c = run(recs)
+    assert c.match.sq["a1"]["code"] == "R01-001" and c.match.sq["b2"] is None
+    assert c.match.p["P1"]["trash"] == ["R01-002"]
+    (applied,) = [e for e in c.match.pending_events if type(e).__name__ == "EffectApplied"]
+    before = run(recs[:-1]).match
+    fields = {k: getattr(applied, k) for k in ("player", "source", "op", "args")}
+    zx = games.get("zx")
+    assert zx.narrate("EffectApplied", fields, before=before) == \
+        "P1 resolves R01-014: the card on b2 goes to a1, replacing R01-002 there, which goes to P1's Trash"
+    play = [*BOARD, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "b2"}]
+    (played,) = [e for e in run(play).match.pending_events if type(e).__name__ == "CardPlayed"][-1:]
+    fields = {k: getattr(played, k) for k in ("player", "card", "zone", "pay", "kind", "square", "on", "base", "extra")}
+    assert zx.narrate("CardPlayed", fields, before=run(play[:-1]).match).endswith(
+        "onto b2 (Power 2500), replacing R01-001 there, which goes to P1's Trash, paying R01-001")
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_301_1_an_effect_record_missing_a_field_its_op_needs_is_a_format_error_not_a_rule(strict):
+    """A move to the Square with no ``dest`` (now in the schema), a move of a card from the Square with no
+    ``square``, a sleep with neither ``square`` nor ``resource`` (the schema's already): the log's format error at
+    its line, as a missing key the schema names is (digest.11: each was 301.1, a zone rule it does not break)."""
+    from zx_events.errors import FormatError
+
+    base = {"do": "effect", "by": "P1", "source": "R01-014"}
+    for bad, says in (({**base, "op": "move", "square": "b2", "from": "square", "to": "square"},
+                       "an effect move record: a move to the Square (to: square) needs dest (an extension), the "
+                       "Square it goes to"),  # (the log's schema)
+                      ({**base, "op": "move", "card": "R01-001", "from": "square", "to": "trash"},
+                       "missing required key 'square' in an effect record (an effect on a card on Square names its "
+                       "Square)"),
+                      ({**base, "op": "sleep"}, "an effect sleep record needs exactly one of 'square' or 'resource'")):
+        recs = [*BOARD, bad]
+        with pytest.raises(FormatError) as info:
+            run(recs, strict=strict)
+        assert info.value.line == last(recs) and says in str(info.value)
+        assert str(info.value).startswith(f"t.zxlog:{last(recs)}: format: ")
+
+
 def test_506_one_extra_from_dynamis_a_turn():
     recs = [*BOARD, {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": ["R01-001", "R01-002"]},
             {"do": "play", "by": "P1", "card": "EX-R02", "from": "dynamis", "pay": ["R01-009"]}]

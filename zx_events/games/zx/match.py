@@ -343,11 +343,18 @@ class Match(Aggregate):
         self.last_line = line
 
     @event("Reloaded", topic=topic("Reloaded"))
-    def _reloaded(self, player: str, life: str | None, rec: dict | None = None, line: int | None = None) -> None:
+    def _reloaded(self, player: str, life: str | None, rec: dict | None = None, line: int | None = None,
+                  taken: str | None = None) -> None:
+        """902. ``taken``: the card of his Life the Reload took where the log named ``life``, a card his Life did not
+        hold (301.1, digest.12): ``life``, as named, goes to the Charge, ``taken`` leaves the Life, known to the judge
+        only (301.3c), as a ``LifeDamaged``'s; None (every event before it): ``life`` leaves the Life, if there."""
         z = self.p[player]
         z["deck"].extend(z["trash"])  # 902: Trash back into the deck
         z["trash"] = []
-        if _take(z["life"], life):  # the opponent's pick goes to Charge: not damage
+        if taken is not None:
+            _take(z["life"], taken)
+            z["charge"].append(life)
+        elif _take(z["life"], life):  # the opponent's pick goes to Charge: not damage
             z["charge"].append(life)
         self.last_line = line
 

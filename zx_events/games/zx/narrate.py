@@ -40,6 +40,24 @@ def _power(base: Any) -> str:
     return f" (Power {base})" if base is not None else ""
 
 
+def _replacing(square: Any, before: Any, w: Words, moved: Any = None) -> str:
+    """What a card put onto ``square`` sends away (``Match._place``: your own Reboot Z/X there goes to the Trash,
+    the digest's rule of a play, 806; a Token disappears, 202.11c), read in ``before``, the state the event was
+    applied to (public: a card on Square; a face-down one unnamed, 301.3b); "" for an empty Square, no ``before``, or
+    the card moved itself (``moved``: the Square it leaves, Square to Square). It went without a word (digest.12)."""
+    if before is None or not _square(square) or square == moved:
+        return ""
+    entry = (getattr(before, "sq", None) or {}).get(square)
+    if not isinstance(entry, Mapping):
+        return ""
+    owner = entry.get("owner")
+    if entry.get("kind") == "token":
+        return f", replacing the Token there, which disappears (202.11c)"
+    card = "a face-down card" if entry.get("up") is False else w.card(entry.get("code"))
+    shift = " with its Shift" if entry.get("shift") else ""
+    return f", replacing {card}{shift} there, which goes to {owner + chr(39) + 's' if owner else 'the'} Trash"
+
+
 def _set_up(f: F, w: Words) -> str:
     parts = [f"draws a hand of {hand(f.get('hand'), w)}"]
     if f.get("mulligan"):
@@ -83,21 +101,25 @@ def _reloaded(f: F, w: Words) -> str:
     text = f"{w.who(f.get('player'))} reloads: the Trash is shuffled into the deck"
     if f.get("life") is not None:
         text += f", and {w.card(f['life'])} goes from Life to the Charge"
+    if f.get("taken") is not None:  # (the record named a card not in the Life, 301.1, digest.12: the card taken in
+        # its place, the judge's only, 301.3c; every other seat reads "a card")
+        text += f"; the Life does not hold it: {w.card(f['taken'])} leaves the Life in its place"
     return text
 
 
-def _ignition(f: F, w: Words) -> str:
+def _ignition(f: F, w: Words, before: Any = None) -> str:
     text = (f"{w.who(f.get('player'))} ignites: {w.card(f.get('charge'))} goes from the Charge to the Trash, "
             f"revealing {w.card(f.get('revealed'))}")
     play = f.get("play")
     if play is None:
         return text + ", which goes to the Trash"
     if isinstance(play, Mapping) and play.get("square"):
-        return text + f", played free onto {play['square']}{_power(f.get('base'))}"
+        return text + f", played free onto {play['square']}{_power(f.get('base'))}" + \
+            _replacing(play["square"], before, w)
     return text + ", played free"
 
 
-def _played(f: F, w: Words) -> str:
+def _played(f: F, w: Words, before: Any = None) -> str:
     kind, card = f.get("kind"), w.card(f.get("card"))
     src = _zone(f.get("zone"))
     if kind == "shift":
@@ -105,9 +127,11 @@ def _played(f: F, w: Words) -> str:
     elif kind in ("event", "evex"):
         what = f"the {'EV EX' if kind == 'evex' else 'Event'} {card} from {src}"
     elif kind == "ob":
-        what = f"{card} from {src} by Overboost onto {f.get('square')}{_power(f.get('base'))}"
+        what = f"{card} from {src} by Overboost onto {f.get('square')}{_power(f.get('base'))}" + \
+            _replacing(f.get("square"), before, w)
     elif f.get("square"):
-        what = f"{card} from {src} onto {f.get('square')}{_power(f.get('base'))}"
+        what = f"{card} from {src} onto {f.get('square')}{_power(f.get('base'))}" + \
+            _replacing(f.get("square"), before, w)
     else:
         what = f"{card} from {src}"
     pay = f.get("pay") or []
@@ -148,13 +172,14 @@ BATTLE_ENDS = {"player_damaged": "the player was damaged", "destroyed": "the att
                "survived": "the attacked Z/X survived", "no_damage_overboost": "no damage (Overboost)"}
 
 
-def _life_damaged(f: F, w: Words) -> str:
+def _life_damaged(f: F, w: Words, before: Any = None) -> str:
     card, ignite = w.card(f.get("card")), f.get("ignite")
     text = f"{w.who(f.get('player'))} takes 1 Life damage: {card} "
     if ignite is None:
         text += "goes to the Charge"
     elif isinstance(ignite, Mapping) and ignite.get("square"):
-        text += f"is played free (Life Burst) onto {ignite['square']}{_power(f.get('base'))}"
+        text += f"is played free (Life Burst) onto {ignite['square']}{_power(f.get('base'))}" + \
+            _replacing(ignite["square"], before, w)
     else:
         text += "is played free (Life Burst) and goes to the Trash"
     if f.get("taken") is not None:  # (the record named a card not in the Life, 301.1: the card the damage took
@@ -220,7 +245,7 @@ def _destroyed(f: F, w: Words, before: Any) -> str:
     return f"{card} is destroyed {cause} and goes to {owner + chr(39) + 's' if owner else 'the'} {zone}"
 
 
-def _effect(f: F, w: Words) -> str:
+def _effect(f: F, w: Words, before: Any = None) -> str:
     a = dict(f.get("args") or {})
     op, player = f.get("op"), f.get("player")
     a.pop("resolves", None)
@@ -243,13 +268,15 @@ def _effect(f: F, w: Words) -> str:
     elif op == "recover":
         what = f"{player} puts {w.card(a.get('card'))} from the top of the deck into Life"
     elif op == "token":
-        what = f"a Token {short(a.get('name') or '')} (Power {a.get('power')}) is put onto {square}".replace("  ", " ")
+        what = f"a Token {short(a.get('name') or '')} (Power {a.get('power')}) is put onto {square}"
+        what = what.replace("  ", " ") + _replacing(square, before, w)
     elif op == "counter":
         what = f"{player}'s counters change by {signed(a.get('delta'))}"
     elif op == "link":
         what = f"{player} puts a Link on {square}"
     elif op == "overboost":
-        what = f"{player} Overboosts {w.card(a.get('upper'))} onto {square}{_power(a.get('base'))}"
+        what = f"{player} Overboosts {w.card(a.get('upper'))} onto {square}{_power(a.get('base'))}" + \
+            _replacing(square, before, w)
     elif op == "move":
         owner = a.get("owner") or player
         if a.get("player_leaves"):
@@ -265,6 +292,8 @@ def _effect(f: F, w: Words) -> str:
             what = f"{w.card(a.get('card'))} goes from {owner}'s {_zone(a.get('from')).removeprefix('the ')} to {dest}"
         if a.get("face") == "down":
             what += " face-down"
+        if a.get("to") == "square" and not a.get("player_leaves") and a.get("target") not in ("player", "link"):
+            what += _replacing(a.get("dest"), before, w, moved=square if a.get("from") == "square" else None)
         a = {}
     else:
         return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {compact(op)} {compact(a)}"
@@ -287,7 +316,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "PlayerSetUp": (known("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
                     _set_up),
     "CardsDrawn": (known("player", "cards", "unknown", "zone"), _drawn),
-    "Reloaded": (known("player", "life"), _reloaded),
+    "Reloaded": (known("player", "life", "taken"), _reloaded),
     "ResourcePlaced": (known("player", "card"),
                        lambda f, w: f"{w.who(f.get('player'))} puts {w.card(f.get('card'))} into the Resource"),
     "IgnitionPerformed": (known("player", "charge", "revealed", "play", "kind", "base"), _ignition),
@@ -320,7 +349,9 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
 
 # a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
 SEES_BEFORE = True
-READS_BEFORE = frozenset({"ZXDestroyed"})  # the kinds written with it (where a destroyed card goes, a Token's name: ``_destroyed``)
+READS_BEFORE = frozenset({"ZXDestroyed", "CardPlayed", "IgnitionPerformed", "LifeDamaged", "EffectApplied"})
+# the kinds written with it (where a destroyed card goes, a Token's name: ``_destroyed``; the card a card put onto a
+# Square sends away: ``_replacing``)
 
 
 def sentence(kind: str, fields: F, words: Words, before: Any = None) -> str | None:

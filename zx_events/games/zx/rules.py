@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.11"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.12"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -70,6 +70,14 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.11"  # .2: 605.6, lethal Power 0, sta
 # by the player who passed just before it answers it as if it had been an action: his pass before stands, this one is
 # not applied, no finding. It closed the step: 604.3b at the play (the Life card owed), 506 or 301.1 for the play,
 # 603.1b "pass outside a Battle Event Step" for the legal pass after it; strict import named 604.3b.
+# .12 (2026-11-29; the referee's alone, Reloaded's new `taken` absent from older events): an effect's move onto the
+# Square, Square to Square too, is held to the placement of a play for the card's controller (806: it put an
+# opponent's Z/X on its dest into the Trash with no event naming it); an attack out of reach (602.1b) or by a Sleep
+# Z/X (602.1a) opens no battle (602.1c: it did, 604.3b for a Life card "due"); a reload naming a card not in the Life
+# takes the last one (301.1 once, the judge's only: it kept it, 101.2, the result lost); a Life card after a battle an
+# Overboost kept from damaging is 604.3c (was 604.3b); a move to the Square without dest is the log's format error
+# (was 301.1); a setup's Resource card left out is not charged again at its payment (301.1 once); a Shift refused for
+# its vessel says why.
 
 # the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
 # played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in
@@ -117,6 +125,7 @@ RULES: dict[str, tuple[str, bool]] = {
     "602.1b": ("The target is an opponent Z/X next to (or in Range of) the attacker, or the empty opponent Player Square", True),
     "603.1b": ("Battle Event Step: only the player with priority acts", True),
     "604.3b": ("An attack on a player deals 1 damage, one Life card a point", True),
+    "604.3c": ("No damage is dealt to a player who controls a Z/X Overboost", True),
     "805": ("Cost: sleep that many Reboot Resource cards", False),
     "806": ("Placement of a Z/X", False),
     "902": ("Reload: empty deck, Trash back to the deck, a Life card to Charge", True),

@@ -458,7 +458,7 @@ _PUBLIC_EVENTS = frozenset({
     "RecordSkipped", "LateRecord", "LifeCardKnown"})
 # public events that carry a Life card only the judge knows (301.3c): the card a damage took where its record named a
 # card not in the Life (301.1, ``Referee.do_life``), shown to every other seat as HIDDEN
-_TAKEN_EVENTS = frozenset({"LifeDamaged", "LifeCardKnown"})
+_TAKEN_EVENTS = frozenset({"LifeDamaged", "LifeCardKnown", "Reloaded"})  # (a Reload's, digest.12)
 
 
 def redact_event(kind: str, fields: dict[str, Any], viewer: str, mask: Masker | None = None,

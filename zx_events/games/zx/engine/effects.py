@@ -11,8 +11,9 @@ when a move puts one there.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NoReturn, Protocol
 
+from zx_events.errors import FormatError
 from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
 from zx_events.games.zx.cards import CardType, Catalog
 from zx_events.games.zx.engine import checks
@@ -26,6 +27,8 @@ class Judge(Protocol):
     m: Match
     cat: Catalog
     by: str | None
+    source: str | None  # the log's file name, and the line of the record checked (a FormatError's FILE:LINE)
+    line: int | None
     resolving: tuple[str, str, str] | None  # the Event resolving in Temporary: player, code, zone the state holds it in
 
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None: ...
@@ -36,6 +39,12 @@ class Judge(Protocol):
 
 _FIELDS = ("square", "delta", "until", "amount", "card", "from", "to", "owner", "dest", "resource",
            "cards", "name", "power", "upper", "target", "face")
+
+
+def _missing(ref: Judge, key: str, why: str) -> NoReturn:
+    """A field the record's kind needs, left out: the log's format error (``FILE:LINE``), as a missing key the schema
+    names is, not a rule's (digest.12: it was 301.1, "a card is only where the state says it is")."""
+    raise FormatError(f"missing required key {key!r} in an effect record ({why})", source=ref.source, line=ref.line)
 
 
 def _source_names_links(ref: Judge, source: str) -> bool:
@@ -84,7 +93,7 @@ def check_effect(ref: Judge, r: dict) -> dict:
     elif square and op in ("power", "damage", "destroy", "sleep", "reboot") or \
             (op == "move" and r.get("from") == "square" and not (r.get("card") and ref.cat[r["card"]].is_player)):
         if not square:
-            ref.fail("301.1", "an effect on a card on Square needs its square", fatal=True)
+            _missing(ref, "square", "an effect on a card on Square names its Square")
         if m.sq.get(square) is None:
             ref.fail("301.1", f"there is no card on {square}", fatal=True)
     handler = _OPS.get(op)
@@ -113,12 +122,22 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
             args["owner"] = owner
             return
     if dst == "square" and not r.get("dest"):
-        ref.fail("301.1", "a move to square needs dest (the Square it goes to)", fatal=True)
+        _missing(ref, "dest", "a move to the Square names the Square it goes to")
     if dst == "force" and r.get("dest") and m.sq.get(r["dest"]) is None:
         ref.fail("301.1", f"there is no card on {r['dest']} to put a Force card under", fatal=True)
     if src == "square":
         if r.get("target", "card") == "card":
             e = m.sq.get(r.get("square"))
+            if dst == "square" and e is not None and r["dest"] != r.get("square"):
+                # 806: Square to Square too, the placement rule of a play, for the card's controller: not onto
+                # the opponent's Player Square, an opponent's Z/X (or face-down card), nor his own Sleep one; onto
+                # his own Reboot one, that one goes to the Trash (digest.12: not checked, and an opponent's Z/X
+                # there went to the Trash with no event naming it)
+                problem = checks.placement(m, e["ctrl"], r["dest"])
+                if problem is not None:
+                    moved = "a face-down card" if e.get("up") is False else e["code"]
+                    ref.fail(problem[0], f"{problem[1]}: {moved} on {r['square']} is not moved there (an effect's "
+                                         f"move is held to the placement of a play)", fatal=True)
             if dst == "life" and e is not None:  # whose Life each arriving card joins (for Life counts)
                 owners = [] if e["kind"] in ("token", "ex") else [e["owner"]]  # 202.11c; an EX to Dynamis
                 if e.get("shift") and e["kind"] != "ex":  # 202.8a: its Shift goes with it (with an EX to Dynamis)
@@ -130,7 +149,7 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
                 args["resolves"] = f"void:{pl}"
         return
     if code is None:
-        ref.fail("301.1", f"a move from {src} needs the card it moves", fatal=True)
+        _missing(ref, "card", f"a move from {src} names the card it moves")
     owner = r.get("owner") or pl
     z = m.p[owner]
     if src == "resource":
@@ -163,7 +182,7 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
         if r.get("face") != "down" and not (card.is_zx or card.type == CardType.TOKEN):
             ref.fail("303.1", f"{code} is {card.type.a}: only Z/X (and Tokens) are put on Square face-up; another "
                               f"card goes there face-down (face: down)", fatal=True)
-        ref.check(checks.placement(m, pl, r["dest"]), fatal=True)
+        ref.check(checks.placement(m, owner, r["dest"]), fatal=True)  # (its controller is its owner, 302.1b)
         if card.type == CardType.ZX_OB and r.get("face") != "down" and checks.controls_overboost(m, owner):
             ref.fail("202.7g", f"{owner} already has a Z/X Overboost on Square")
         args["base"] = card.power
@@ -179,7 +198,7 @@ def _resource_or_square(ref: Judge, r: dict, args: dict) -> None:
                 and not ref._known(owner, "resource", r["resource"]):  # (a setup left out's unknown card, 402)
             ref.fail("301.1", f"{r['resource']} is not in {owner}'s Resource", fatal=True)
     elif not r.get("square"):
-        ref.fail("301.1", f"{r['op']} needs a square or a resource card", fatal=True)
+        _missing(ref, "square", f"{r['op']} names a Square, or a Resource card with 'resource'")
 
 
 def _draw(ref: Judge, r: dict, args: dict) -> None:

@@ -89,6 +89,8 @@ class Referee:
         self._prev_line: int | None = None  # the line of ``_prev``
         self._before_line: int | None = None  # the line of ``_before``
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
+        self._no_damage: tuple[int, str] | None = None  # a turn, the defender of its last battle, which dealt no
+        # damage to him for his Overboost (604.3c): a Life card of his after it is 604.3c (``do_life``)
         self._stray: tuple[int, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
         self._step_refused: dict | None = None  # the last play refused in a Battle Event Step (603.1b, ``do_play``)
         self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
@@ -604,10 +606,14 @@ class Referee:
         if mulligan is not None:
             deck.extend(hand)
             mulligan = take(list(mulligan))
-        life, resource = take(list(r["life"])), take(list(r["resource"]))
+        life = take(list(r["life"]))
+        short = len(lost)
+        resource = take(list(r["resource"]))
         start_resource = r.get("start_resource")
         if start_resource and not take([start_resource]):
             start_resource = None
+        for c in lost[short:]:  # a Resource card left out: the payments naming it follow from this finding, not
+            self._absent.setdefault(c, m.turn)  # charged again (digest.12: 301.1 again at the first payment)
         if lost:
             self.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck (setup takes cards out of the deck)")
         start_card = None
@@ -757,12 +763,20 @@ class Referee:
             self.fail("902", f"{self.by}'s deck is not empty ({deck_count(z)} cards): no Reload", fatal=True)
         if not z["trash"]:
             self.fail("902", f"{self.by}'s Trash is empty: nothing to Reload", fatal=True)
-        life = r["life"]
-        if life not in z["life"] and not self._known(self.by, "life", life):  # Trash back into the deck all the
-            # same (digest.7), no Life card to Charge
-            self.fail("301.1", f"{life} is not in {self.by}'s Life")
-            life = None
-        self.m._reloaded(player=self.by, life=life, rec=r, line=self.line)
+        life, taken, earlier = r["life"], None, None
+        if life not in z["life"] and not self._known(self.by, "life", life):
+            if not z["life"] or HIDDEN in z["life"]:  # Trash back into the deck all the same (digest.7), no Life
+                self.fail("301.1", f"{life} is not in {self.by}'s Life")  # card to Charge
+                life = None
+            else:  # one finding, and the Reload takes the last card of his Life, the judge's only (301.3c), as a
+                # Life card of damage named wrong does (digest.9; digest.12: it kept the Life card, and the last
+                # damage of the match was refused, 101.2, the result lost)
+                taken, earlier = self._life_taken_for(self.by, life)
+                if earlier is None:
+                    self.fail("301.1", f"{life} is not in {self.by}'s Life: the Reload puts a card of his Life the log "
+                                       f"does not name into the Charge")
+                self._take_life_card(self.by, life, taken, earlier)
+        self.m._reloaded(player=self.by, life=life, rec=r, line=self.line, taken=taken)
 
     def do_resource(self, r: dict) -> None:
         m, z = self.m, self.m.p[self.by]
@@ -914,8 +928,16 @@ class Referee:
                 self.fail("202.7g", f"{pl} already has a Z/X Overboost on Square")
         elif card.type == CardType.SHIFT:
             vessel = m.sq.get(on) if on else None
-            if vessel is None:
-                self.fail("202.8d", f"the Shift {code} needs a card on Square to go on (on: a Square)", fatal=True)
+            if vessel is None:  # what is wrong, said (digest.12: "needs a card on Square" with a Player card there)
+                holder = next((p for p in ("P1", "P2") if on == str(player_square(p))), None) if on else None
+                if not on:
+                    why = f"the Shift {code} needs a card on Square to go on: the play names none (on: its Square)"
+                elif holder is not None and m.p[holder]["player_card"]:
+                    why = (f"{on} holds no card but {holder}'s Player card, which is no Shift Vessel: the Shift {code} "
+                           f"goes on a card put on the Square, not on a Player card")
+                else:
+                    why = f"{on} holds no card: the Shift {code} cannot exist on its own on Square"
+                self.fail("202.8d", why, fatal=True)
             if checks.controls_shift(m, pl):
                 self.fail("202.8c", f"{pl} already controls a Shift on Square")
         elif not card.is_event:
@@ -948,10 +970,10 @@ class Referee:
             self._leave_draw()
             self._enter("main")
         src, dst = r["from"], r["target"]
-        fatal = m.sq.get(src) is None or m.sq[src]["ctrl"] != pl
-        if fatal:
-            self._refuse(other(pl))
-        self.check(checks.attacker(m, pl, src), fatal=fatal)
+        problem = checks.attacker(m, pl, src)
+        if problem is not None:  # 602.1c: no attacker to choose, no battle (digest.12: a Sleep Z/X's, or a face-down
+            self._refuse(other(pl))  # card's, attack opened one, and its Life card "due" was a second finding, 604.3b)
+            self.check(problem, fatal=True)
         entry = m.sq[src]
         target_kind, problem = checks.attack_target(m, pl, dst)
         fatal = target_kind is None and problem[0] != "202.7e"
@@ -961,7 +983,10 @@ class Referee:
         if target_kind is None:
             target_kind = "player"
         card = self.cat.get(entry["code"])
-        self.check(checks.attack_geometry(src, dst, card))
+        problem = checks.attack_geometry(src, dst, card)
+        if problem is not None:  # 602.1c: a target the attacker cannot choose, no battle (digest.12: the battle
+            self._refuse(other(pl))  # opened all the same, 604.3b for a Life card "due", and its narration
+            self.check(problem, fatal=True)  # invented a Range for a Z/X with none)
         dist = Square.parse(src).distance(Square.parse(dst))
         target_info = None
         if target_kind == "zx":
@@ -969,7 +994,8 @@ class Referee:
             target_info = {"uid": t["uid"], "code": t["code"], "power": power_of(t)}
         m._attack(player=pl, square=src, target=dst,
                   attacker={"uid": entry["uid"], "code": entry["code"], "power": power_of(entry)},
-                  target_kind=target_kind, target_info=target_info, distance=dist, range_used=dist > 1,
+                  target_kind=target_kind, target_info=target_info, distance=dist,
+                  range_used=dist > 1 and card is not None and card.range is not None,
                   rec=r, line=self.line)
         if self._stray is not None and self._before is self._stray[1]:  # the attacker's pass, written just before
             m._passed(player=pl, line=self._stray[0])  # the attack: reported there, and the battle's first pass
@@ -1065,6 +1091,7 @@ class Referee:
             outcome, amount = "no_damage_overboost", 0
         else:  # 604.3b
             outcome, amount = "player_damaged", 1
+        self._no_damage = (m.turn, b["defender"]) if outcome == "no_damage_overboost" else None
         m._battle_damage(outcome=outcome, amount=amount, line=self.line)
         self.settle()  # 604.4 / 605: rule effects, then the Battle End Step when nothing is owed
 
@@ -1079,6 +1106,9 @@ class Referee:
                 late, self._late_life = True, None  # place (604.3b): applied, not charged again (digest.7)
             elif b is None and self._refused == (m.turn, pl):  # the Life card of the battle refused at its attack:
                 late, self._refused = True, None  # applied as the damage the log says it took, not charged (digest.7)
+            elif self._no_damage == (m.turn, pl):  # the battle just fought on him dealt none (digest.12: 604.3b)
+                self.fail("604.3c", f"no damage is dealt to {pl}: {pl} controls a Z/X Overboost on Square, so no Life "
+                                    f"card is due", fatal=True)
             else:
                 self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
         z = m.p[pl]
