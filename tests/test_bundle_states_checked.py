@@ -136,5 +136,88 @@ def test_a_readme_saying_other_rules_leaves_the_states_unchecked_and_says_so(bun
 
     r, v = verify(rewritten(path, tmp_path / "other.zip", other_rules))
     assert (r.exit_code, v["status"]) == (0, "ok"), v
-    assert "the states in violation-NN/ are not checked (its README.txt says the audit judged by other rules or " \
-           "reference data than the match pinned" in r.stderr, r.stderr
+    assert "; the states in violation-NN/ are not checked: its README.txt says the audit judged by rules version " \
+           "zx-cr-9.9, this zx derives them by rules version " in r.stderr, r.stderr
+    assert "and they differ (`zx audit` of its log by the zx that wrote it derives them)" in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------ QA round 36: the check of the states itself
+
+@pytest.mark.parametrize("file_name", ["..csv", "a\\b.csv", "new\nline.csv", "esc\x1b[31mred.csv", "x" * 201 + ".csv",
+                                       "佐藤 蓮" * 20 + ".csv"])
+def test_a_genuine_bundle_of_a_catalog_file_of_any_name_is_intact_with_its_states_checked(file_name, tmp_path):
+    """A catalog's name is its file's, and the states show it: the check read the bundle's catalog.csv under the
+    name ``catalog`` where the pinned one was no plain file name (``..``, 201 characters, a backslash), and called
+    genuine bundles "edited"; a line break in it broke the README's pins line in two ("README.txt was edited"); an
+    ESC in it left the states unchecked (the README escapes it)."""
+    log, match, option, _ = CASES["zx"]
+    file = tmp_path / file_name
+    file.write_text(SAMPLE.read_text(encoding="utf-8").replace("Dawnshield Page", "Dawnshield Squire"),
+                    encoding="utf-8")
+    store = str(tmp_path / "s.sqlite")
+    assert invoke("--store", store, "import", "--no-analytics", "--accept-violations", option, str(file),
+                  str(log)).exit_code == 0
+    path = tmp_path / "b.zip"
+    assert invoke("--store", store, "audit", match, option, str(file), "--bundle", str(path)).exit_code == 1
+    r, v = verify(path)
+    assert (r.exit_code, v["status"]) == (0, "ok"), v
+    assert CHECKED in r.stderr, r.stderr
+
+
+def _entry(n: int, change):
+    def on(name: str, text: str) -> str:
+        if name != "violations.json":
+            return text
+        entries = json.loads(text)
+        change(entries[n - 1])
+        return json.dumps(entries, ensure_ascii=False, indent=2) + "\n"
+    return on
+
+
+def test_a_violations_record_or_its_states_folder_edited_is_altered(bundle, tmp_path):
+    """violations.json's ``record`` (the record that broke the rule, as the head judge reads it) and ``states``
+    (the folder of its states) were not compared with anything: a concede written in as the record verified
+    "intact", the states checked."""
+    _, path, _ = bundle
+    r, v = verify(rewritten(path, tmp_path / "record.zip", _entry(1, lambda e: e.update(record={"do": "concede"}))))
+    assert r.exit_code == 1 and v["status"] == "altered", v
+    assert v["message"].startswith("the bundle's violations.json gives violation 1 another record than its log "
+                                   "holds at line "), v
+    r, v = verify(rewritten(path, tmp_path / "states.zip", _entry(1, lambda e: e.update(states="violation-02"))))
+    assert r.exit_code == 1 and v["status"] == "altered", v
+    assert v["message"] == ("the bundle's violations.json points violation 1 to the states 'violation-02', its log "
+                            "gives violation-01: it was edited; its events are intact"), v
+
+
+def test_a_readme_naming_a_catalog_nothing_ships_cannot_switch_the_check_off(bundle, tmp_path):
+    """README.txt's ``catalog used:`` line is not in the chain: naming another catalog in it, by this zx's rules
+    version, switched the states check off and a forged state passed. A catalog that is neither the pinned one, nor
+    a file of the bundle, nor one zx ships, is an edit."""
+    game, path, _ = bundle
+    kind = "catalog" if game == "zx" else "board"
+
+    def other(name: str, text: str) -> str | None:
+        if name == "README.txt":
+            return "\n".join(ln[:-6] + "abcdef" if ln.startswith(f"{kind} used:") else ln for ln in text.split("\n"))
+        return _a_card_into_the_hand(name, text)
+
+    r, v = verify(rewritten(path, tmp_path / "other.zip", other))
+    assert r.exit_code == 1 and v["status"] == "altered", v
+    assert f"the bundle's README.txt names {kind} " in v["message"] and "nor one zx ships: README.txt was edited" \
+        in v["message"], v
+
+
+def test_the_states_of_a_match_imported_by_earlier_rules_are_checked(tmp_path):
+    """The 0.1.0 fixture's matches pinned rules digest.1; the audit derived their states by this zx's rules and the
+    pinned catalog, which the check derives them by again: checked (they were left unchecked, whatever was in them)."""
+    import shutil
+
+    store = tmp_path / "s.sqlite"
+    shutil.copyfile(ROOT / "tests" / "fixtures" / "zx-store-0.1.0.sqlite", store)
+    path = tmp_path / "b.zip"
+    r = invoke("--store", str(store), "audit", "invalid-603.1b-out-of-priority", "--bundle", str(path))
+    assert r.exit_code == 1 and path.is_file(), r.output
+    r, v = verify(path)
+    assert (r.exit_code, v["status"]) == (0, "ok") and CHECKED in r.stderr, (v, r.stderr)
+    r, v = verify(rewritten(path, tmp_path / "forged.zip", _a_card_into_the_hand))
+    assert r.exit_code == 1 and v["status"] == "altered", v

@@ -475,12 +475,17 @@ def verify_cmd(ctx: click.Context, matches: tuple[str, ...], head: str | None, s
 
 def _verify_bundle(path: str, head: str | None, fmt: str) -> None:
     """``zx verify --bundle FILE [--head HEX]``: one record, as for a stored match (no store record: no store)."""
+    from contextlib import ExitStack
+
     from zx_events.bundle import check_bundle
 
-    try:
-        verdict, covered = check_bundle(path, head)  # (the head given: the bundle is a stored match's)
-    except ZXError as e:
-        raise click.ClickException(e.message) from None
+    from .output import LateBar
+
+    with ExitStack() as stack:  # (a bar once the states are derived: a long match's many violations take seconds)
+        try:
+            verdict, covered = check_bundle(path, head, LateBar(stack, "checking the states").update)
+        except ZXError as e:  # (the head given: the bundle is a stored match's)
+            raise click.ClickException(e.message) from None
     if fmt == "table":
         _verdict_table([verdict.to_json()])
     else:

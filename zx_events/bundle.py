@@ -13,9 +13,10 @@ import copy
 import json
 import re
 import zipfile
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from zx_events.audit import DIFFERS, Audit, file_events, regenerate
+from zx_events.errors import cut
 from zx_events.freetext import printable
 from zx_events import games
 from zx_events.ids import project
@@ -49,40 +50,42 @@ def _blocks(events: list, violation_index: int) -> tuple[int, int]:
     return start, end + 1
 
 
-def _states(game, events: list, positions: set[int], names: dict[str, str]) -> dict[int, dict | None]:
-    """position k -> the state after the first k events, from each seat (None before the match)."""
-    out: dict[int, dict | None] = {}
+def state_pairs(audit: Audit) -> Iterator[tuple[int, dict | None, dict | None]]:
+    """For each rule finding of ``audit`` (``n`` numbering every finding from 1, as violations.json does): ``(n,
+    the state before its record, the state after it)``, from the judge's, P1's and P2's seats (None before the
+    match), derived one finding at a time from the audit's run of the rules engine: a state of a long match with
+    many violations holds every violation so far, three times, and all of them at once took 4.6 GB at 2,000
+    violations (QA round 36); two are held here. None for an audit that checked nothing (``audit.checked``)."""
+    if audit.checked is None:
+        return
+    events = list(audit.checked.match.pending_events)
+    spans = iter([_blocks(events, i) for i, e in enumerate(events) if type(e).__name__ == "ViolationRecorded"])
+    cat = audit.checked.catalog
+    names = dict(cat.names) if cat is not None else {}
+    game = games.get(audit.game)
     mask = Masker([*names, *names.values()])  # a player's seat as zx replay shows it (names masked: docs/security.md)
-    agg = None
+    agg: Any = None
     done = 0
-    for k in sorted(positions):
+    kept: dict[int, dict | None] = {}  # the last two positions derived (a finding's before and after)
+
+    def at(k: int) -> dict | None:
+        nonlocal agg, done
+        if k in kept:
+            return kept[k]
         while done < k:  # a copy: an event body must not alias the events we list
             agg = project(agg, (copy.deepcopy(events[done]),))  # (ids.project: an event it cannot apply is a DamagedMatch)
             done += 1
-        out[k] = None if agg is None else \
+        kept[k] = None if agg is None else \
             {"seq": k, **{seat: game.build_view(agg, seat, names, seq=k, mask=mask).to_json() for seat in SEATS}}
-    return out
+        while len(kept) > 2:
+            del kept[min(kept)]
+        return kept[k]
 
-
-def violation_states(audit: Audit) -> list[tuple[dict | None, dict | None]]:
-    """For each rule finding (in order): the state before and after its record, or (None, None)."""
-    if audit.checked is None:
-        return [(None, None)] * len(audit.findings)
-    events = list(audit.checked.match.pending_events)
-    marks = [i for i, e in enumerate(events) if type(e).__name__ == "ViolationRecorded"]
-    spans = [_blocks(events, i) for i in marks]
-    cat = audit.checked.catalog
-    names = dict(cat.names) if cat is not None else {}
-    states = _states(games.get(audit.game), events, {k for span in spans for k in span}, names)
-    out = []
-    rule_findings = iter(spans)
-    for f in audit.findings:
+    for n, f in enumerate(audit.findings, 1):
         if f.kind != "rule":
-            out.append((None, None))
             continue
-        start, end = next(rule_findings)
-        out.append((states[start], states[end]))
-    return out
+        start, end = next(spans)
+        yield n, at(start), at(end)
 
 
 def original_name(audit: Audit) -> str:
@@ -94,8 +97,13 @@ NOT_THE_STORED = "(this log is not the stored match: its head is under integrity
 
 
 def ref_text(ref: dict[str, Any]) -> str:
-    """A catalog or board as the README names it: ``NAME sha256 HEX``."""
-    return f"{ref.get('name')} sha256 {ref.get('sha256')}"
+    """A catalog or board as the README names it: ``NAME sha256 HEX``, a line break in its name as its escape
+    (``printable`` keeps one: a catalog file named with one broke the README's line in two, and its pins were then
+    "edited", QA round 36)."""
+    name = str(ref.get('name'))
+    if "\n" in name or "\r" in name:
+        name = name.replace("\r", "\\r").replace("\n", "\\n")
+    return f"{name} sha256 {ref.get('sha256')}"
 
 
 def pins_line(pinned: dict[str, Any], kinds: Iterable[str]) -> str:
@@ -191,16 +199,14 @@ def bundle_bytes(audit: Audit, given: dict[str, tuple[str, bytes]] | None = None
     import io
 
     given = {kind: file for kind, file in (given or {}).items() if _used(audit, kind, file[1])}
-    states = violation_states(audit)
+    with_states = {n for n, f in enumerate(audit.findings, 1) if f.kind == "rule"} if audit.checked is not None \
+        else set()  # (each rule finding of a checked audit has its states: after its record, at least)
     findings = []
-    files: dict[str, str] = {}
     records = {r.line: r.data for r in audit.log.records} if audit.log is not None else {}
-    for n, (f, (before, after)) in enumerate(zip(audit.findings, states), 1):
+    for n, f in enumerate(audit.findings, 1):
         entry = {"n": n, **f.to_json(audit.stored), "line": f.line, "record": records.get(f.line)}
-        own = _state_files(n, before, after)
-        if own:
+        if n in with_states:
             entry["states"] = f"violation-{n:02d}"
-            files.update(own)
         findings.append(entry)
     original = original_lines(audit)
     content_ok = None
@@ -212,15 +218,19 @@ def bundle_bytes(audit: Audit, given: dict[str, tuple[str, bytes]] | None = None
         original_name(audit): "\n".join(original) + "\n" if original else "",
         "events.jsonl": "".join(json.dumps(e, ensure_ascii=False, default=str) + "\n" for e in file_events(audit)),
         "violations.json": _dump(findings),
-        **files,
     }
     buf = io.BytesIO()
+    names = list(body)
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
         for name, text in body.items():
             z.writestr(name, text)
+        for n, before, after in state_pairs(audit):  # (one finding's states at a time)
+            for name, text in _state_files(n, before, after).items():
+                z.writestr(name, text)
+                names.append(name)
         for name, data in given.values():
             z.writestr(name, data)
-    return buf.getvalue(), [*body, *(name for name, _ in given.values())]
+    return buf.getvalue(), [*names, *(name for name, _ in given.values())]
 
 
 def _used(audit: Audit, kind: str, data: bytes) -> bool:
@@ -344,7 +354,8 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
 NOT_COVERED = "README.txt and violations.json are not covered by the chain"
 
 
-def check_bundle(path: str, head: str | None = None) -> tuple[Any, str]:
+def check_bundle(path: str, head: str | None = None, progress: Callable[[int, int], None] | None = None
+                 ) -> tuple[Any, str]:
     """``verify_bundle``, and what of the bundle's report its check covered, in words for the verdict line: its
     README.txt's head digest, integrity, pins and violations and its violations.json checked against its events
     (``_readme_checked``), and its states (violation-NN/) derived again, or why they are not (``NOT_COVERED``, and
@@ -360,10 +371,11 @@ def check_bundle(path: str, head: str | None = None) -> tuple[Any, str]:
                       f"{e}") from None
     covered = [NOT_COVERED]
     with z:
-        return _verify_open(z, path, head, covered), covered[0]
+        return _verify_open(z, path, head, covered, progress), covered[0]
 
 
-def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[str]) -> Any:
+def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[str],
+                 progress: Callable[[int, int], None] | None = None) -> Any:
     from zx_events.errors import ZXError
     from zx_events.ids import match_uuid
     from zx_events.integrity import Row, Verdict, canonical, check_head, verify_rows
@@ -427,6 +439,8 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[
         verdict = verify_rows(match, rows)  # (in order: a seq missing is deleted, as zx verify says it of a store)
     else:  # lines swapped, moved or copied: each event checked at its place in the file, as zx verify checks a store
         verdict = _out_of_order(match, rows_at(list(range(1, len(events) + 1))), seqs, at, rows)
+    if verdict.ok and head is not None and not check_head(verdict, head).ok:  # the head written down first: a
+        return check_head(verdict, head)  # bundle of another chain is not read further (its states are work)
     if verdict.ok:
         recorded = started.get("content_sha256")
         edited = ""
@@ -452,7 +466,7 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[
         if wrong:
             return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
         wrong, covered[0] = _readme_checked(z, path, rows, started, games.for_topic(str(events[0]["topic"])),
-                                            verdict.head, logs[0])
+                                            verdict.head, logs[0], progress)
         if wrong:
             return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
     elif verdict.status == "deleted" and not games.is_topic(str(events[-1]["topic"]), "Sealed") \
@@ -563,7 +577,8 @@ def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: d
 
 
 def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, game: Any,
-                    chain_head: str | None, log: Any) -> tuple[str, str]:
+                    chain_head: str | None, log: Any, progress: Callable[[int, int], None] | None = None
+                    ) -> tuple[str, str]:
     """What is wrong with a bundle's README.txt and violations.json, checked against its events (the chain verified
     first), or "", and what that covered (for the verdict line). README.txt is what the head judge reads first: its
     head digest and integrity lines were never checked (QA round 35: another head, and a made-up violation in it
@@ -624,16 +639,17 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
                 for r in rows if games.is_topic(r.topic, "ViolationRecorded")]
     used = {"catalog": field("catalog used"), **{kind: field(f"{kind} used") for kind in game.fixture_options()}}
     as_pinned = field("rules version") == started.get("rules_version") and all(
-        not isinstance(pin, dict) or used.get(kind) == ref_text(pin)
+        not isinstance(pin, dict) or used.get(kind) == printable(ref_text(pin))
         for kind, pin in pinned.items())
     if sorted(keys, key=repr) == sorted(recorded, key=repr):
+        records = {r.line: r.data for r in log.records}
+        for e in entries:  # the record each names is its line's (a head judge reads it as the one that broke the rule)
+            if e.get("record") != records.get(e["line"]):
+                return (f"the bundle's violations.json gives violation {e.get('n')} another record than its log holds "
+                        f"at line {e['line']}: it was edited"), ""
         agree = "README.txt's head digest, integrity, pins and violations and violations.json agree with its events"
-        if not as_pinned or field("rules version") != game.rules_version:
-            return "", (f"{agree}; the states in violation-NN/ are not checked (its README.txt says the audit judged "
-                        f"by other rules or reference data than the match pinned, or this zx has other rules: "
-                        f"{game.rules_version})")
-        wrong = _states_checked(z, path, log, started, game)
-        return wrong, "" if wrong else f"{agree}, and the states in violation-NN/ are the ones its log gives"
+        wrong, states = _states_checked(z, path, log, started, game, entries, field, progress)
+        return wrong, "" if wrong else f"{agree}{states}"
     if as_pinned:
         return (f"the bundle's violations.json lists {len(keys):,} violation{'s' if len(keys) != 1 else ''}, its "
                 f"events record {len(recorded):,} at import by the rules and reference data its README says the audit "
@@ -646,69 +662,138 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
 STATE_FILE = re.compile(r"violation-(\d{2,})/state-(before|after)\.json")
 
 
-def expected_states(audit: Audit) -> dict[str, str]:
-    """The ``violation-NN/state-before.json`` and ``state-after.json`` files of ``audit``'s bundle: name -> text."""
-    files: dict[str, str] = {}
-    for n, (before, after) in enumerate(violation_states(audit), 1):
-        files.update(_state_files(n, before, after))
-    return files
-
-
-def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game: Any) -> str:
-    """What is wrong with a bundle's ``violation-NN/`` states, or "": derived again from its log (which reproduces
-    the content hash its Started event recorded: checked first) by this zx's rules engine, with the reference data
-    its match pinned (the bundle's catalog and board files, else the shipped ones), as ``zx audit`` of the stored
-    match derived them (``audit_stored``: the same ``audit_log`` of the same records; called only when its
-    README.txt says the audit judged by the pinned rules and data, and its violations are the recorded ones). A
-    state edited (a card put in a hand, a Life changed), one left out or one added is named (QA round 35: only the
-    verdict line said the states were not checked)."""
+def _bundle_references(z: zipfile.ZipFile, path: str, started: dict, game: Any) -> Any:
+    """The catalog and board files a bundle holds, loaded as ``zx audit --catalog FILE --board FILE`` loads them
+    (``games.load_references``; None: it holds none), each read from a file of a fixed name in a folder of its own
+    (removed after) and, a catalog, under the name its match pinned: a catalog's name is its file's, and the states
+    show it (a file named ``..csv`` or with 201 characters was read as ``catalog``, and a genuine bundle's states
+    were "edited", QA round 36; a name of 300 bytes was a "File name too long")."""
+    import dataclasses
     import tempfile
     from pathlib import Path
 
+    files: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="zx-bundle-") as tmp:
+        for name in dict.fromkeys(z.namelist()):
+            m = re.fullmatch(r"(catalog|board)(\.[^./]+)?", name)
+            if m is not None:
+                files[m.group(1)] = str(Path(tmp) / ("catalog.csv" if m.group(1) == "catalog" else "board.json"))
+                Path(files[m.group(1)]).write_bytes(_read_member(z, path, name))
+        refs = games.load_references(files.get("catalog"), **{kind: files.get(kind) for kind in game.fixture_options()})
+    pin = started.get("catalog")
+    if refs and game.key in refs and isinstance(pin, dict) and isinstance(pin.get("name"), str) \
+            and dataclasses.is_dataclass(refs[game.key]):
+        refs[game.key] = dataclasses.replace(refs[game.key], name=pin["name"])
+    return refs
+
+
+def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game: Any, entries: list[dict],
+                    field: Callable[[str], str | None], progress: Callable[[int, int], None] | None = None
+                    ) -> tuple[str, str]:
+    """What is wrong with a bundle's ``violation-NN/`` states (and violations.json's ``states`` folders), or "", and
+    the verdict line's words of them. They are derived again from its log (which reproduces the content hash its
+    Started event recorded: checked first) by this zx's rules engine, with the reference data its match pinned
+    (the bundle's catalog and board files, else the shipped ones), as ``zx audit`` of the stored match derived
+    them (``audit_stored``: the same ``audit_log`` of the same records), one finding at a time (``state_pairs``),
+    and compared with its files: equal, they are checked, whatever README.txt says the audit used (its claims
+    could switch the check off, QA round 36). Otherwise a state edited (a card put in a hand, a Life changed),
+    removed or added is ``altered``, unless README.txt says the audit judged by other rules or reference data than
+    this zx derives them by (an audit by another release of zx), which the verdict line then says, not checked:
+    except that a catalog or board it names that is neither the one its match pinned, nor a file of the bundle,
+    nor one this zx ships, by this zx's rules version, is an edit (nothing could have used it). ``progress(done,
+    total)``: after each finding's states."""
     from zx_events.audit import audit_log, pinned_references, unpinned_references
     from zx_events.errors import ZXError
 
-    names = z.namelist()
-    given: dict[str, str] = {}
-    with tempfile.TemporaryDirectory(prefix="zx-bundle-") as tmp:  # (the references are read from files)
-        for name in dict.fromkeys(names):
-            m = re.fullmatch(r"(catalog|board)(\.[^./]+)?", name)
-            if m is not None:  # under the name its match pinned (a catalog's name is its file's: the views show it)
-                pin = started.get(m.group(1))
-                pinned = pin.get("name") if isinstance(pin, dict) else None
-                stem = pinned if isinstance(pinned, str) and re.fullmatch(r"[^/\\\x00]{1,200}", pinned) \
-                    and pinned not in (".", "..") else m.group(1)
-                given[m.group(1)] = str(Path(tmp) / f"{stem}{m.group(2) or ''}")
-                Path(given[m.group(1)]).write_bytes(_read_member(z, path, name))
-        try:
-            refs = games.load_references(given.get("catalog"),
-                                         **{kind: given.get(kind) for kind in game.fixture_options()})
-            audit = None if unpinned_references(log, started, refs) else \
-                audit_log(log, pinned_references(log, started, refs))
-        except ZXError as e:
-            return f"the bundle's states could not be derived again from its log ({e}): the bundle was edited"
-    expected = expected_states(audit) if audit is not None else {}
-    held = sorted(n for n in dict.fromkeys(names) if STATE_FILE.fullmatch(n))
-    for name in sorted(set(held) | set(expected)):
-        if name not in expected:
-            return (f"the bundle holds {name}, a state of no violation its log gives: it was added (the bundle was "
-                    f"edited)")
-        text = _member_text(z, name)
-        if text is None:
-            return f"the bundle holds no {name}, the state its violation has: it was removed (the bundle was edited)"
-        if text != expected[name]:
-            return (f"the bundle's {name} is not the state its log gives at that violation (derived again: "
-                    f"{_first_state_difference(text, expected[name])}): it was edited")
-    return ""
+    try:
+        refs = _bundle_references(z, path, started, game)
+        audit = None if unpinned_references(log, started, refs) else \
+            audit_log(log, pinned_references(log, started, refs))
+    except (ZXError, OSError) as e:  # (the files were checked against their pins first: hostile bytes of a forged
+        # chain's pins, which --head catches)
+        return (f"the bundle's states could not be derived again from its log and its reference files "
+                f"({getattr(e, 'message', None) or e}): the bundle was edited"), ""
+    names = dict.fromkeys(z.namelist())
+    held = {n for n in names if STATE_FILE.fullmatch(n)}
+    derived_with = {"rules version": game.rules_version}
+    if audit is not None:
+        derived_with["catalog used"] = printable(ref_text(audit.catalog or {}))
+        derived_with.update({f"{kind} used": printable(ref_text(used)) for kind, used in audit.fixtures.items() if used})
+    claimed = {key: field(key) for key in derived_with}
+    total = sum(1 for e in entries if e.get("rule")) if audit is not None else 0
+    wrong = ""
+    seen: set[str] = set()
+    pairs = state_pairs(audit) if audit is not None else iter(())
+    for done, (n, before, after) in enumerate(pairs, 1):
+        folder = f"violation-{n:02d}"
+        seen.add(folder)
+        for name, text in _state_files(n, before, after).items():
+            held.discard(name)
+            data = _member_text(z, name)
+            if data is None:
+                wrong = wrong or (f"the bundle holds no {name}, the state its violation has: it was removed (the "
+                                  f"bundle was edited)")
+            elif data != text:
+                wrong = wrong or (f"the bundle's {name} is not the state its log gives at that violation (derived "
+                                  f"again: {_first_state_difference(data, text)}): it was edited")
+        if wrong:
+            break
+        if progress is not None:
+            progress(done, total)
+    if not wrong and held:
+        wrong = (f"the bundle holds {sorted(held)[0]}, a state of no violation its log gives: it was added (the bundle "
+                 f"was edited)")
+    if not wrong:
+        listed = {e.get("n"): e.get("states") for e in entries}
+        off = next((n for n, folder in listed.items() if folder != (f"violation-{n:02d}" if isinstance(n, int) and
+                                                                  f"violation-{n:02d}" in seen else None)), None)
+        if off is not None:
+            wrong = (f"the bundle's violations.json points violation {off} to the states {str(listed[off])[:40]!r}, "
+                     f"its log gives {f'violation-{off:02d}' if f'violation-{off:02d}' in seen else 'none'}: it was "
+                     f"edited")
+    if not wrong:
+        return "", ", and the states in violation-NN/ are the ones its log gives"
+    other = {key: value for key, value in claimed.items() if value != derived_with[key]}
+    if not other:
+        return wrong, ""
+    if claimed["rules version"] == game.rules_version:
+        shipped = _shipped_refs(game)
+        for key, value in other.items():
+            kind = key.split(" ")[0]
+            pin = started.get(kind)
+            if value != printable(ref_text(pin if isinstance(pin, dict) else {})) and value not in shipped.get(kind, ()):
+                return (f"the bundle's README.txt names {kind} {str(value)[:80]} used by the audit, which is neither "
+                        f"the {kind} its match pinned, nor a file of the bundle, nor one zx ships: README.txt was "
+                        f"edited; and {wrong}"), ""
+    said = "; ".join(f"{key} {str(value)[:80]}" for key, value in other.items())
+    return "", (f"; the states in violation-NN/ are not checked: its README.txt says the audit judged by {said}, "
+                f"this zx derives them by {'; '.join(f'{k} {derived_with[k][:80]}' for k in other)}, and they differ "
+                f"(`zx audit` of its log by the zx that wrote it derives them)")
+
+
+def _shipped_refs(game: Any) -> dict[str, set[str]]:
+    """kind -> the README's words (``printable(ref_text(...))``) of every catalog and board this zx ships for
+    ``game``."""
+    out: dict[str, set[str]] = {}
+    for kind, names in (("catalog", game.catalog_names()),
+                        *((k, getattr(game, f"{k}_names", list)()) for k in game.fixture_options())):
+        for name in names:
+            try:
+                ref = (game.load_catalog(name, files=False) if kind == "catalog" else game.load_fixture(kind, name)).ref
+            except Exception:  # noqa: BLE001 (a shipped file this zx cannot read: not one it could have used)
+                continue
+            out.setdefault(kind, set()).add(printable(ref_text(ref)))
+    return out
 
 
 def _first_state_difference(held: str, expected: str) -> str:
-    """Where a state file differs from the one derived: its first differing line."""
-    a, b = held.splitlines(), expected.splitlines()
+    """Where a state file differs from the one derived: its first differing line, as it is (spaces and all)."""
+    a, b = held.split("\n"), expected.split("\n")
     for i, (x, y) in enumerate(zip(a, b), 1):
         if x != y:
-            return f"line {i} holds {printable(x.strip())[:80]!r}, the derived state {printable(y.strip())[:80]!r}"
-    return f"{len(a):,} lines against {len(b):,}"
+            return f"line {i} holds {cut(printable(repr(x)), 80)}, the derived state {cut(printable(repr(y)), 80)}"
+    return (f"{len(a):,} lines against {len(b):,}" if len(a) != len(b) else
+            "its line ends or final line break differ")
 
 
 def _member_text(z: zipfile.ZipFile, name: str) -> str | None:
