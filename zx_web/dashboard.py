@@ -212,12 +212,12 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     d.share_of = (f"of {visible(player)}'s {seats:,} seat{'' if seats == 1 else 's'}" if player else
                   f"of all {seats:,} seat{'' if seats == 1 else 's'}")
     d.sections.append(_section("share", "Deck share",
-                               (f"Share of {visible(player)}'s seats ({seats:,}: every match {visible(player)} played "
-                                "under the date, event and game filters) played with each deck, with its Wilson 95% "
-                                "interval; n = seats. A deck filter picks the rows, never the field." if player else
-                                f"Share of all seats ({seats:,}, two per match) played with each deck, with its Wilson "
-                                "95% interval; n = seats. A deck filter picks the rows, never the field: the share "
-                                "stays that of all seats; a player filter makes it that player's seats."),
+                               (f"Share {d.share_of} (one a match {visible(player)} played under the date, event and "
+                                "game filters) played with each deck, with its Wilson 95% interval; n = seats. A deck "
+                                "filter picks the rows, never the field." if player else
+                                f"Share {d.share_of} (two a match) played with each deck, with its Wilson 95% "
+                                "interval; n = seats. A deck filter picks the rows, never the field: the share stays "
+                                "that of all seats; a player filter makes it that player's seats."),
                                share_chart(share, d.share_of), share,
                                ["deck", "seats", "matches", "all_seats", "share", "share_low", "share_high",
                                 "low_sample"], heads={"all_seats": f"{visible(player)}'s seats"} if player else None))
