@@ -17,6 +17,7 @@ for what is left of a difference.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -206,6 +207,11 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     share = with_rate(share, "share", "seats", "all_seats").with_columns(
         (pl.col("seats") < min_games).alias("low_sample"))
     player = shown.get("player")
+    if player:  # the name as it is shown in the labels: masked outside the judge's view (its bidirectional controls
+        # dropped), every control character as its escape (``\u202e``) in the judge's
+        from zx_events.freetext import printable
+
+        player = printable(player if source.judge else source.masked_name(player))
     # with a player filter the share is of that player's seats (deck_share.sql), its trend too (``player_weeks``):
     # a coach filtering on one opponent reads that player's decks, where they were a few percent of the field
     seats = int(share["all_seats"][0]) if share.height else 0
@@ -377,9 +383,13 @@ def plain_names(source: Any) -> dict[str, dict[str, bool]] | None:
     from zx_events.freetext import BIDI_CONTROLS
     from zx_events.games.rowkit import nfc
 
+    rows = source.summaries()
+    kept = _PLAIN.get(source)
+    if kept is not None and kept[0] is rows:  # (the same summaries: Backend.summaries reads them again only when
+        return kept[1]  # the store has changed)
     out: dict[str, dict[str, bool]] = {"event": {}, "deck": {}, "player": {}}
     seen: set[tuple[str, str]] = set()
-    for row in source.summaries():
+    for row in rows:
         for kind, keys in (("event", ("event",)), ("deck", ("p1_deck", "p2_deck")), ("player", ("p1", "p2"))):
             for k in keys:
                 raw = row.get(k)
@@ -389,7 +399,11 @@ def plain_names(source: Any) -> dict[str, dict[str, bool]] | None:
                 shown = source.masked_name(raw)
                 key = nfc(shown)
                 out[kind][key] = out[kind].get(key, True) and shown == BIDI_CONTROLS.sub("", raw)
+    _PLAIN[source] = (rows, out)
     return out
+
+
+_PLAIN: "weakref.WeakKeyDictionary[Any, tuple[list, dict[str, dict[str, bool]]]]" = weakref.WeakKeyDictionary()
 
 
 def link_rows(d: Dashboard, links: MatchLinks) -> None:
