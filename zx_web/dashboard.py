@@ -357,7 +357,16 @@ class MatchLinks:
                 return None
             params.update(since=since, until=until)
         order = ("game", "player", "deck", "event", "since", "until")
-        return "/matches?" + urlencode([(k, params[k]) for k in order if params.get(k)])
+        return linkable("/matches?" + urlencode([(k, params[k]) for k in order if params.get(k)]))
+
+
+def linkable(url: str) -> str | None:
+    """``url``, or None when it is longer than a filter form asks for (``zx_web.pages.OFFERED_MAX``: a deck named
+    with nearly 1,000,000 characters, 12 MB percent-encoded, a URL the browser and the server refuse; the page held
+    it once a section)."""
+    from .pages import OFFERED_MAX
+
+    return url if len(url) <= OFFERED_MAX else None
 
 
 def week_days(week: str) -> tuple[str, str] | None:

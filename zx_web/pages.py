@@ -197,7 +197,9 @@ def match_links(b: Backend, match_id: str, game: str) -> dict[str, str]:
             shown = raw if b.judge else b.masked_name(raw)
             if shown != BIDI_CONTROLS.sub("", raw) and not b.judge:
                 continue  # hides a card's text: no link
-            out[f"{kind}-{seat}"] = "/matches?" + urlencode({"game": game, kind: shown})
+            href = "/matches?" + urlencode({"game": game, kind: shown})
+            if len(href) <= OFFERED_MAX:  # (a name of nearly 1,000,000 characters: a URL no browser sends)
+                out[f"{kind}-{seat}"] = href
     return out
 
 

@@ -351,3 +351,24 @@ def test_the_life_chart_starts_where_each_players_life_is_first_known(browser, c
         cursor = float(browser.find_element("css selector", "#chart line.cursor").get_attribute("x1"))
         line = drawn["lines"][seat]
         assert abs(line["x"] - cursor) < 0.01 and line["y"] < drawn["zero"] - 1, (seat, first, line, cursor)
+
+
+def test_a_name_too_long_for_a_url_gets_no_link(tmp_path):
+    """A deck named with 300,000 characters (a header line may hold nearly 1,000,000) is a URL of 900 KB, past what
+    a filter form asks for (``zx_web.pages.OFFERED_MAX``) and what a browser sends: no link, on the match page or the
+    dashboard; the other names of the same rows and pages keep theirs."""
+    long_deck = "Deep " + "D" * 300_000
+    lines = (ROOT / "examples" / "legal" / "range-attacks-win-by-life.zxlog").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P2"]["deck_name"] = long_deck
+    (tmp_path / "long.zxlog").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    store, analytics = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
+    run("--store", store, "import", str(tmp_path / "long.zxlog"), env={"ZX_ANALYTICS": str(analytics)})
+    with TestClient(create_app(store, analytics=analytics)) as c:
+        page = c.get(f"/matches/{header['match']}").text
+        assert 'id="deck-P2"' not in page and 'id="deck-P1"' in page and 'id="player-P2"' in page
+        assert long_deck in page  # shown, not linked
+        page = c.get("/dashboard", params={"min_games": 1}).text
+        rows = {cells[0]: hrefs[0] for cells, hrefs in table_rows(page, "share")}
+        assert rows[long_deck] is None and rows[header["players"]["P1"]["deck_name"]], list(rows.values())
+        assert max(map(len, re.findall(r'href="([^"]*)"', page))) < 1000
