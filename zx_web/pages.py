@@ -263,9 +263,11 @@ def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
                      if s != perspective else f'<b class="seat-link here" aria-current="page">{escape(s)}</b>'
                      for s in seats)
     # the file zx view writes for this seat (replay_download): the page as it stands alone, without these links
-    download = (f'<a class="download" role="button" id="download" href="{here}/replay/download?as={quote(perspective)}" '
-                f'download="{escape(file_name(match_id, [perspective]))}" title="this replay as one HTML file, as '
-                f'zx view --as {escape(perspective)} writes it: it opens in any browser, offline">Download</a>')
+    download = (f'<a class="download" role="button" id="download" '
+                f'href="{here}/replay/download?as={quote(perspective)}" '
+                f'download="{escape(file_name(match_id, [perspective]))}" '
+                f'title="this replay as one HTML file, as zx view --as {escape(perspective)} writes it: it opens in any '
+                f'browser, offline">Download</a>')
     return (f'<nav class="served" id="served-nav" aria-label="zx serve"><a id="back-match" href="{here}">&larr; '
             f'{escape(match_id)}</a> · <a id="back-list" href="/matches">Matches</a> · seen from: {other} · '
             f'{download}</nav>\n')
