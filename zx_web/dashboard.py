@@ -17,6 +17,7 @@ for what is left of a difference.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -111,11 +112,15 @@ class Section:
     columns: list[str]
     empty: str | None = None
     heads: Mapping[str, str] | None = None  # a column's header where it is not ``HEADS``' (an attack outcome's)
+    # a column's links, one a row (None: that row's cell is not a link): the match list filtered by the row's name
+    # (``MatchLinks``); the live dashboard shows them, zx report's file (which stands alone) does not
+    links: dict[str, list[str | None]] = field(default_factory=dict)
+    link_note: str = ""  # what a row's link lists, where it is not what the row counts (a matchup's)
 
     @property
     def table(self) -> "Table":
         """The rows as the table under the chart shows them (``table``)."""
-        return table(self.rows, self.columns, self.heads)
+        return table(self.rows, self.columns, self.heads, self.links)
 
 
 @dataclass
@@ -127,6 +132,7 @@ class Dashboard:
     game: str = ""  # the game shown (games are never mixed)
     game_name: str = ""
     nothing: str | None = None  # no match of the game shown in the analytics file: what to run (no sections)
+    share_of: str = ""  # what the deck share is of ("of all 5,600 seats", "of Ren's 212 seats")
 
 
 NO_TOTALS = {"matches": 0, "decks": 0, "players": 0, "events": 0}
@@ -200,21 +206,41 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     share = share if source.judge else source.mask_names(share)
     share = with_rate(share, "share", "seats", "all_seats").with_columns(
         (pl.col("seats") < min_games).alias("low_sample"))
+    player = shown.get("player")
+    if player:  # the name as it is shown in the labels: masked outside the judge's view (its bidirectional controls
+        # dropped), every control character as its escape (``\u202e``) in the judge's
+        from zx_events.freetext import printable
+
+        player = printable(player if source.judge else source.masked_name(player))
+    # with a player filter the share is of that player's seats (deck_share.sql), its trend too (``player_weeks``):
+    # a coach filtering on one opponent reads that player's decks, where they were a few percent of the field
+    seats = int(share["all_seats"][0]) if share.height else 0
+    d.share_of = (f"of {visible(player)}'s {seats:,} seat{'' if seats == 1 else 's'}" if player else
+                  f"of all {seats:,} seat{'' if seats == 1 else 's'}")
     d.sections.append(_section("share", "Deck share",
-                               "Share of all seats (two per match) played with each deck, with its Wilson 95% "
-                               "interval; n = seats. A deck or player filter picks the rows, never the field: "
-                               "the share stays that of all seats.",
-                               share_chart(share), share,
+                               (f"Share {d.share_of} (one a match {visible(player)} played under the date, event and "
+                                "game filters) played with each deck, with its Wilson 95% interval; n = seats. A deck "
+                                "filter picks the rows, never the field." if player else
+                                f"Share {d.share_of} (two a match) played with each deck, with its Wilson 95% "
+                                "interval; n = seats. A deck filter picks the rows, never the field: the share stays "
+                                "that of all seats; a player filter makes it that player's seats."),
+                               share_chart(share, d.share_of), share,
                                ["deck", "seats", "matches", "all_seats", "share", "share_low", "share_high",
-                                "low_sample"]))
+                                "low_sample"], heads={"all_seats": f"{visible(player)}'s seats"} if player else None))
     weekly = stats("meta", by="week", group="deck")
+    if player and weekly is not None:
+        weekly = player_weeks(weekly, stats("meta", by="week", group="deck", deck=None) if shown.get("deck")
+                              else weekly)
     d.sections.append(_section("trend", "Deck share by week",
-                               "Each deck's share of the seats played in an ISO week (zx stats meta --by week), "
+                               (f"Each deck's share of {visible(player)}'s seats in an ISO week (the weeks "
+                                f"{visible(player)} played), " if player else
+                                "Each deck's share of the seats played in an ISO week (zx stats meta --by week), ") +
                                "on a scale of time: a deck is at 0% in a week with matches it was not played in "
                                "(no row in the table), and a line joins consecutive weeks only.",
                                trend_chart(weekly), weekly,
                                ["week", "deck", "seats", "field", "share", "share_low", "share_high", "games",
-                                "win_rate", "low_sample"]))
+                                "win_rate", "low_sample"], heads={"field": f"{visible(player)}'s seats in the week"}
+                               if player else None))
     wr = stats("winrates", by="deck")
     d.sections.append(_section("winrates", "Win rate by deck",
                                "Wins / finished games (draws count as games without a win; mirror matches left out), "
@@ -270,7 +296,152 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     d.sections.append(_section("cards", "Per-card win rates", note, card_chart(cards), cards, columns,
                                None if "gih_games" in cards.columns or not totals.get("matches") else
                                "no card was played in these matches (cards kept in hand are not shown)"))
+    link_rows(d, MatchLinks(source, game, shown))
     return d
+
+
+# ---------------------------------------------------------------------- links to the match list
+NO_DECK_NAME = "(no name)"  # the row of the sides without a deck name (zx_analytics.stats.NO_NAME): no list filter
+
+
+class MatchLinks:
+    """Links from the dashboard's rows to the match list (``/matches``, zx_web.matchlist.MatchFilters) filtered
+    by the row's deck, with the dashboard's date, event, player and game filters carried over.
+
+    A name masked for this server's seat (a card's code or name in it: ``Backend.masked_name``, with the
+    ``--catalog`` files) is never put in a URL: a row of such a deck gets no link, and no row gets one when a
+    carried filter (an event, a player typed as the dashboard shows it) is masked. A name whose mask drops only
+    its bidirectional controls hides nothing and is linked in its shown form (the list matches it, as it shows
+    it)."""
+
+    def __init__(self, source: Any, game: str, filters: Mapping[str, Any]) -> None:
+        self.source = source
+        self.plain = plain_names(source)
+        self.base: dict[str, str] | None = {"game": game}
+        for key, kind in (("event", "event"), ("player", "player")):
+            value = filters.get(key)
+            if value:
+                shown = self.shown(kind, value)
+                if shown is None:
+                    self.base = None
+                    break
+                self.base[key] = shown
+        if self.base is not None:
+            self.base.update({k: str(filters[k]) for k in ("since", "until") if filters.get(k)})
+
+    def shown(self, kind: str, value: Any) -> str | None:
+        """``value`` as a link may carry it (the form the match list shows), or None: it is masked, or none."""
+        if not isinstance(value, str) or not value or value == NO_DECK_NAME and kind == "deck":
+            return None
+        if self.plain is None:  # the judge's server: every name as stored
+            return value
+        from zx_events.games.rowkit import nfc
+
+        return value if self.plain[kind].get(nfc(value)) else None
+
+    def deck(self, deck: Any, week: Any = None) -> str | None:
+        """The match list of ``deck`` under the dashboard's filters (``week``: an ISO week, ``2026-W07``, within
+        them), or None (``shown``)."""
+        from urllib.parse import urlencode
+
+        shown = self.shown("deck", deck)
+        if self.base is None or shown is None:
+            return None
+        params = {**self.base, "deck": shown}
+        if week is not None:
+            span = week_days(str(week))
+            if span is None:
+                return None
+            since, until = max(span[0], params.get("since", span[0])), min(span[1], params.get("until", span[1]))
+            if since > until:
+                return None
+            params.update(since=since, until=until)
+        order = ("game", "player", "deck", "event", "since", "until")
+        return linkable("/matches?" + urlencode([(k, params[k]) for k in order if params.get(k)]))
+
+
+def linkable(url: str) -> str | None:
+    """``url``, or None when it is longer than a filter form asks for (``zx_web.pages.OFFERED_MAX``: a deck named
+    with nearly 1,000,000 characters, 12 MB percent-encoded, a URL the browser and the server refuse; the page held
+    it once a section)."""
+    from .pages import OFFERED_MAX
+
+    return url if len(url) <= OFFERED_MAX else None
+
+
+def week_days(week: str) -> tuple[str, str] | None:
+    """An ISO week's first and last days (``2026-W07`` -> ``2026-02-09``, ``2026-02-15``), or None."""
+    from datetime import date, timedelta
+
+    m = re.fullmatch(r"(\d{4})-W(\d{1,2})", week)
+    if m is None:
+        return None
+    try:
+        monday = date.fromisocalendar(int(m.group(1)), int(m.group(2)), 1)
+    except ValueError:
+        return None
+    return monday.isoformat(), (monday + timedelta(days=6)).isoformat()
+
+
+def plain_names(source: Any) -> dict[str, dict[str, bool]] | None:
+    """Per kind (event, deck, player): each name as the match list shows it (in NFC) -> whether it hides nothing
+    (every stored name it stands for is itself but for bidirectional controls); None on the judge's server (no
+    mask). A name shown masked (``Finals [card]``) maps to False, and a name no stored match has is absent."""
+    if getattr(source, "judge", True) or not hasattr(source, "summaries"):
+        return None
+    from zx_events.freetext import BIDI_CONTROLS
+    from zx_events.games.rowkit import nfc
+
+    rows = source.summaries()
+    kept = _PLAIN.get(source)
+    if kept is not None and kept[0] is rows:  # (the same summaries: Backend.summaries reads them again only when
+        return kept[1]  # the store has changed)
+    out: dict[str, dict[str, bool]] = {"event": {}, "deck": {}, "player": {}}
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        for kind, keys in (("event", ("event",)), ("deck", ("p1_deck", "p2_deck")), ("player", ("p1", "p2"))):
+            for k in keys:
+                raw = row.get(k)
+                if not isinstance(raw, str) or (kind, raw) in seen:
+                    continue
+                seen.add((kind, raw))
+                shown = source.masked_name(raw)
+                key = nfc(shown)
+                out[kind][key] = out[kind].get(key, True) and shown == BIDI_CONTROLS.sub("", raw)
+    _PLAIN[source] = (rows, out)
+    return out
+
+
+_PLAIN: "weakref.WeakKeyDictionary[Any, tuple[list, dict[str, dict[str, bool]]]]" = weakref.WeakKeyDictionary()
+
+
+def link_rows(d: Dashboard, links: MatchLinks) -> None:
+    """Each deck row of ``d``'s sections linked to its matches (``MatchLinks``): the deck share, the win rate by
+    deck, the matchups (the row's deck: the match list has no filter of the opponent's deck) and the weekly trend
+    (that week's matches)."""
+    for s in d.sections:
+        if s.key in ("share", "winrates", "matchups") and "deck" in s.columns:
+            s.links = {"deck": [links.deck(r.get("deck")) for r in s.rows]}
+        elif s.key == "trend" and "deck" in s.columns:
+            s.links = {"deck": [links.deck(r.get("deck"), r.get("week")) for r in s.rows]}
+        if s.key == "matchups":
+            s.link_note = ("A deck's link lists every match of the row's deck (under these filters), not only "
+                           "those against the column's deck: the match list has no filter of the opponent's deck.")
+
+
+def player_weeks(weekly: pl.DataFrame, every_deck: pl.DataFrame) -> pl.DataFrame:
+    """``zx stats meta --by week --player P`` rows (``weekly``) with each week's share of P's seats in the week: its
+    ``field`` the seats of ``every_deck`` (the same rows without a deck filter) in that week, the share and its
+    Wilson interval computed again. ``zx stats meta`` divides by the whole field of the week (FIELD_FILTERS: a
+    player filter picks the rows only); the dashboard's player filter asks for that player's decks."""
+    from zx_analytics.wilson import with_rate
+
+    if not weekly.height:
+        return weekly
+    own = every_deck.group_by("week").agg(pl.col("seats").sum().alias("own_field"))
+    out = weekly.join(own, on="week", how="left").with_columns(pl.col("own_field").cast(weekly["field"].dtype)
+                                                               .alias("field")).drop("own_field")
+    return with_rate(out.drop(["share", "share_low", "share_high"]), "share", "seats", "field").select(weekly.columns)
 
 
 def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, columns: list[str],
@@ -481,9 +652,10 @@ def rate_label(rate: str, low: str, high: str, n: str) -> pl.Expr:
                      pl.col(n)).alias("label")
 
 
-def share_chart(df: pl.DataFrame) -> str:
+def share_chart(df: pl.DataFrame, of: str = "of seats") -> str:
     """Each deck's share as a bar, its Wilson 95% interval as an error bar across the bar's end, and a label
-    right of the interval: share [low-high] n, as the win rate charts write it."""
+    right of the interval: share [low-high] n, as the win rate charts write it. ``of``: what the share is of, in the
+    axis's title ("of all 5,600 seats", "of Ren's 212 seats": ``Dashboard.share_of``)."""
     if not df.height:
         return ""
     alt = _alt()
@@ -496,7 +668,7 @@ def share_chart(df: pl.DataFrame) -> str:
     base = alt.Chart(data).encode(y=y)
     bars = base.mark_bar(height={"band": 0.7}, opacity=0.55).encode(
         x=alt.X("share:Q", axis=alt.Axis(format="%", values=ticks, labelFlush=False),
-                title="share of seats (95% interval)", scale=x_scale),
+                title=f"share {short(of, LEGEND_MAX, LEGEND_LABELS)} (95% interval)", scale=x_scale),
         color=_colour(alt))
     interval = base.mark_errorbar(ticks=alt.TickConfig(size=12, thickness=1.5), thickness=1.5, color=INK).encode(
         x=alt.X("share_low:Q", scale=x_scale, title=None), x2="share_high:Q")
@@ -737,11 +909,14 @@ BELOW_MINIMUM = "below minimum"  # a low_sample row's Sample cell (the others: "
 class Table:
     heads: list[tuple[str, bool]]  # (header, numeric: right-aligned)
     rows: list[tuple[bool, list[tuple[str, str]]]]  # (low sample, cells: (text, class: "name", "num" or ""))
+    hrefs: list[list[str | None]] = field(default_factory=list)  # per row, per cell: its link (or None)
 
 
-def table(rows: list[dict[str, Any]], columns: list[str], heads: Mapping[str, str] | None = None) -> Table:
+def table(rows: list[dict[str, Any]], columns: list[str], heads: Mapping[str, str] | None = None,
+          links: Mapping[str, list[str | None]] | None = None) -> Table:
     """``rows`` as the table under a chart shows them: ``columns`` headed in words (``HEADS``, else ``heads``,
-    else the key with spaces), a rate's ``_low`` and ``_high`` one column after it."""
+    else the key with spaces), a rate's ``_low`` and ``_high`` one column after it; ``links``: a column's link
+    per row (``Section.links``)."""
     named = {**HEADS, **(heads or {})}
     spans: list[tuple[str, tuple[str, ...]]] = []
     for c in columns:
@@ -753,8 +928,11 @@ def table(rows: list[dict[str, Any]], columns: list[str], heads: Mapping[str, st
         spans.append((named.get(c, c.replace("_", " ")), (c,)))
     numeric = [all(not isinstance(r.get(keys[0]), str) and keys[0] != "low_sample" for r in rows) and keys[0] not in
                ("seat", "week") for _, keys in spans]
+    links = links or {}
+    hrefs = [[(links[keys[0]][i] if keys[0] in links and len(keys) == 1 and i < len(links[keys[0]]) else None)
+              for _, keys in spans] for i in range(len(rows))] if links else []
     return Table([(head, num) for (head, _), num in zip(spans, numeric)],
-                 [(bool(r.get("low_sample")), [_cell(r, keys) for _, keys in spans]) for r in rows])
+                 [(bool(r.get("low_sample")), [_cell(r, keys) for _, keys in spans]) for r in rows], hrefs)
 
 
 def _cell(row: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, str]:

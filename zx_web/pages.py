@@ -179,7 +179,33 @@ def match_page(match_id: str, b: Backend = Depends(api.backend)) -> HTMLResponse
 
     detail = api.match_detail(match_id, b)
     return html_response(render("match.html", nav="matches", m=detail, seats=b.seats(),
-                                game=registry.get(detail["game"])))
+                                game=registry.get(detail["game"]), links=match_links(b, match_id, detail["game"])))
+
+
+def match_links(b: Backend, match_id: str, game: str) -> dict[str, str]:
+    """The match page's links to the match list: each player's name to that player's matches (``player-P1``), each
+    deck's name to that deck's matches (``deck-P1``: either side, as the list's deck filter), of the match's game.
+    A name masked for this server's seat (a card's code or name in it: ``Backend.masked_name``, the --catalog
+    files) is never put in a URL: it gets no link (a name whose mask drops only bidirectional controls is linked
+    in the form the list shows)."""
+    from zx_events.freetext import BIDI_CONTROLS
+
+    row = next((r for r in b.summaries() if r.get("match") == match_id), None)
+    if row is None:
+        return {}
+    out: dict[str, str] = {}
+    for seat in ("P1", "P2"):
+        for kind, key in (("player", seat.lower()), ("deck", f"{seat.lower()}_deck")):
+            raw = row.get(key)
+            if not isinstance(raw, str) or not raw:
+                continue
+            shown = raw if b.judge else b.masked_name(raw)
+            if shown != BIDI_CONTROLS.sub("", raw) and not b.judge:
+                continue  # hides a card's text: no link
+            href = "/matches?" + urlencode({"game": game, kind: shown})
+            if len(href) <= OFFERED_MAX:  # (a name of nearly 1,000,000 characters: a URL no browser sends)
+                out[f"{kind}-{seat}"] = href
+    return out
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
@@ -203,6 +229,31 @@ def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
                          policy="frame-ancestors 'none'")
 
 
+@router.get("/matches/{match_id}/replay/download")
+def replay_download(match_id: str, as_: str | None = Query(None, alias="as"),
+                    b: Backend = Depends(api.backend)) -> Response:
+    """The replay page's "Download": the one self-contained HTML file ``zx view MATCH --as SEAT`` writes, for the
+    seat the page shows, as an attachment named as ``zx view`` names it (``MATCH-SEAT.html``, safe characters
+    only). Only a seat this server offers (``Backend.allowed``: the judge's with ``--judge`` alone, 403 else; 404 for
+    an unknown match, as the replay page). Built as the replay page is (the same views, one seat, the match's
+    verdict of now), without the server's links, and kept among the replay pages (``Backend.replays``: at most
+    ``ANSWER_BYTES`` an answer, ``CACHE_BYTES`` in all), so that a second download of a long match is not built
+    again. Nothing is written on the server: the file is the answer's body."""
+    perspective = b.allowed(as_)
+    b.history(match_id)  # 404 for an unknown match before the viewer reads it
+    try:
+        from .viewer import file_name, page, viewer_data
+    except ImportError:
+        raise WebError(503, "the replay viewer (zx_web/viewer.py) is not installed in this version") from None
+    verdict = b.verdict(match_id)
+    body = b.replays.get(("download", match_id, perspective, verdict.status, verdict.seq, verdict.message),
+                         lambda: page(viewer_data(b.svc, match_id, [perspective], verdict=verdict,
+                                                  catalogs=b.catalogs)).encode("utf-8"))
+    return Response(body, media_type="text/html; charset=utf-8",
+                    headers={**HEADERS, "Content-Security-Policy": "frame-ancestors 'none'",
+                             "Content-Disposition": f'attachment; filename="{file_name(match_id, [perspective])}"'})
+
+
 def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
     """The served replay page's links: back to the match and the list, and the same match from each
     other seat this server offers (the judge's only with --judge). Links only, no script: the page's
@@ -210,12 +261,21 @@ def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
     from html import escape
     from urllib.parse import quote
 
+    from .viewer import file_name
+
     here = "/matches/" + quote(match_id, safe="")
     other = " ".join(f'<a class="seat-link" id="as-{escape(s)}" href="{here}/replay?as={quote(s)}">{escape(s)}</a>'
                      if s != perspective else f'<b class="seat-link here" aria-current="page">{escape(s)}</b>'
                      for s in seats)
+    # the file zx view writes for this seat (replay_download): the page as it stands alone, without these links
+    download = (f'<a class="download" role="button" id="download" '
+                f'href="{here}/replay/download?as={quote(perspective)}" '
+                f'download="{escape(file_name(match_id, [perspective]))}" '
+                f'title="this replay as one HTML file, as zx view --as {escape(perspective)} writes it: it opens in any '
+                f'browser, offline">Download</a>')
     return (f'<nav class="served" id="served-nav" aria-label="zx serve"><a id="back-match" href="{here}">&larr; '
-            f'{escape(match_id)}</a> · <a id="back-list" href="/matches">Matches</a> · seen from: {other}</nav>\n')
+            f'{escape(match_id)}</a> · <a id="back-list" href="/matches">Matches</a> · seen from: {other} · '
+            f'{download}</nav>\n')
 
 
 @router.get("/dashboard", response_class=HTMLResponse)

@@ -89,6 +89,14 @@ def parse_seats(seats: Iterable[str]) -> list[str]:
     return [p for p in PERSPECTIVES if p in chosen]
 
 
+def file_name(match_id: str, seats: Sequence[str]) -> str:
+    """The name ``zx view`` gives its file when ``-o`` names none, and ``zx serve``'s Download its attachment:
+    ``MATCH-SEAT.html``, the id's characters other than letters, digits, ``.``, ``_`` and ``-`` as ``_`` (no path,
+    no quote, nothing a header or a file system reads otherwise), ``match`` for an id with none left."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", match_id).strip("._") or "match"
+    return f"{safe}-{'-'.join(seats)}.html"
+
+
 def shared_warning(seats: Sequence[str]) -> str | None:
     """What ``zx view`` says on stderr when its file holds more than the seat that sees least of it (the page's
     banner says it too, at a seat that sees less): None for one seat's file."""

@@ -1,7 +1,9 @@
--- every seat of the field counts (the share's denominator: the seats under the date, event, seat and game
--- filters only, as zx stats meta and archetypes count the field; a --deck or --player filter kept the share
--- of itself, 100%); the sides without a deck name are one row, labelled as in every statistic by deck
--- (zx_analytics.stats.NO_NAME), never dropped
+-- the share's denominator (all_seats): the seats under the date, event, seat and game filters, as zx stats meta and
+-- archetypes count the field, and under the player filter too: with a player, the share is of that player's seats
+-- (a coach filtering on one opponent reads that player's deck share; it was the whole field's, and the player's
+-- decks came out at a few percent each); a --deck filter picks the rows only (it kept the share of itself, 100%);
+-- the sides without a deck name are one row, labelled as in every statistic by deck (zx_analytics.stats.NO_NAME),
+-- never dropped
 SELECT coalesce(deck, '(no name)') AS deck, seats, matches, f.all_seats
 FROM (SELECT deck,
              count(*) AS seats,
@@ -11,5 +13,5 @@ FROM (SELECT deck,
                           game_ := $game)
       GROUP BY deck)
 CROSS JOIN (SELECT CAST(count(*) AS BIGINT) AS all_seats
-            FROM filtered_seats($since, $until, $event, NULL, NULL, seat_ := $seat, game_ := $game)) f
+            FROM filtered_seats($since, $until, $event, NULL, $player, seat_ := $seat, game_ := $game)) f
 ORDER BY seats DESC, deck

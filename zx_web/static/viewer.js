@@ -282,10 +282,16 @@
       add("line", { x1: x(t), x2: x(t), y1: T, y2: H - B, "class": "turn-tick" });
       if (i % every === 0) add("text", { x: x(t) + 2, y: H - 6, "class": "axis" }, "T" + (i + 1));
     });
+    // each line from the first event its value is known at (a board's series gives null before: a player's Life
+    // before their set-up), not from a 0 drawn before the match was set up
     (values[0] || []).forEach(function (l0, k) {
-      var d = "M" + x(1) + " " + y(values[0][k].value);
-      for (var s = 2; s <= last; s++) d += " H" + x(s) + " V" + y(values[s - 1][k].value);
-      add("path", { d: d, "class": "series " + l0.key, "data-key": l0.key });
+      var known = function (s) { var v = values[s - 1][k].value; return v !== null && v !== undefined; };
+      var s = 1;
+      while (s <= last && !known(s)) s++;
+      if (s > last) return;
+      var from = s, d = "M" + x(s) + " " + y(values[s - 1][k].value);
+      for (s++; s <= last; s++) if (known(s)) d += " H" + x(s) + " V" + y(values[s - 1][k].value);
+      add("path", { d: d, "class": "series " + l0.key, "data-key": l0.key, "data-from": from });
     });
     chart.cursor = add("line", { x1: x(1), x2: x(1), y1: T, y2: H - B, "class": "cursor" });
     chart.x = x;

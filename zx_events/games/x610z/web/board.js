@@ -171,13 +171,15 @@
   }
 
   function series(s) {
-    var left = { P1: 0, P2: 0 };
+    var left = { P1: 0, P2: 0 }, placed = {};
     Object.keys(s.dots || {}).forEach(function (d) {
       var p = s.dots[d];
-      if (p.life) left[p.ctrl] = Math.max(0, p.stats.defense - p.damage);  // more damage than Defense: none left
+      if (p.life) { left[p.ctrl] = Math.max(0, p.stats.defense - p.damage); placed[p.ctrl] = true; }  // more damage than Defense: none left
     });
     return { title: "Life Base Defense left", lines: ["P1", "P2"].map(function (k) {
-      return { key: k, label: k + " " + (((s.players || {})[k] || {}).name || ""), value: left[k] };
+      // null (not known yet) before the player's set-up places their Life Base: the chart's line starts there
+      return { key: k, label: k + " " + (((s.players || {})[k] || {}).name || ""),
+               value: s.phase === "setup" && !placed[k] ? null : left[k] };
     }) };
   }
 

@@ -183,7 +183,9 @@
     return {
       title: "Life",
       lines: ["P1", "P2"].map(function (k) {
-        return { key: k, label: k + " " + ((p[k] || {}).name || ""), value: (p[k] || {}).life_count || 0 };
+        // null (not known yet) before the player's set-up puts their Life: the chart's line starts there, not at 0
+        var n = (p[k] || {}).life_count || 0;
+        return { key: k, label: k + " " + ((p[k] || {}).name || ""), value: s.phase === "setup" && !n ? null : n };
       })
     };
   }

@@ -1,0 +1,375 @@
+"""Links between the pages, the replay's Download, the deck share of one player, and the life chart's start
+(a coach's requests, QA round 36, comparing zx with HSReplay, Showdown and 17lands).
+
+One store for the module: simulated Z/X matches, two X610Z ones, and three shipped example logs whose names are
+varied: a deck named with a card's code (masked outside the judge's view), a player named with a bidirectional
+control (its mask drops only that: it hides nothing). A server of each kind (the judge's, anyone's) on it, through
+FastAPI's TestClient; the browser tests share one Chromium (tests/web/conftest.py) and one uvicorn.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from zx_cli.main import zx
+from zx_web.app import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+HIDDEN_DECK = "Dragons R01-002"  # a card's code: masked ("Dragons [card]") outside the judge's view
+BIDI_PLAYER = "Aki\u202e"  # its mask drops the control only: shown "Aki", hiding nothing
+
+
+@dataclass
+class Store:
+    store: str
+    analytics: Path
+    folder: Path
+
+
+def run(*args: str, env: dict | None = None) -> str:
+    r = CliRunner().invoke(zx, list(args), env=env)
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+@pytest.fixture(scope="module")
+def st(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    folder = tmp_path_factory.mktemp("links")
+    logs = folder / "logs"
+    run("simulate", "-n", "30", "--seed", "11", "--policy", "mixed", "-o", str(logs / "zx"), "--per-file", "10")
+    run("simulate", "--game", "x610z", "-n", "2", "--seed", "3", "-o", str(logs / "x610z"))
+    for i, src in enumerate(("first-turns.zxlog", "long-game-reload-win-by-life.zxlog",
+                             "range-attacks-win-by-life.zxlog")):
+        lines = (ROOT / "examples" / "legal" / src).read_text(encoding="utf-8").splitlines()
+        header = json.loads(lines[0])
+        if i == 0:
+            header["players"]["P2"]["deck_name"] = HIDDEN_DECK
+        if i == 1:
+            header["players"]["P1"]["name"] = BIDI_PLAYER
+        (logs / src).write_text("\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n",
+                                encoding="utf-8")
+    store, analytics = str(folder / "events.sqlite"), folder / "analytics.duckdb"
+    run("--store", store, "import", str(logs), "--no-analytics")
+    run("--store", store, "analytics", "update", "--analytics", str(analytics))
+    return Store(store, analytics, folder)
+
+
+@pytest.fixture(scope="module")
+def client(st: Store):
+    with TestClient(create_app(st.store, analytics=st.analytics)) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def judge(st: Store):
+    with TestClient(create_app(st.store, analytics=st.analytics, judge=True)) as c:
+        yield c
+
+
+def table_rows(page: str, section: str) -> list[tuple[list[str], list[str | None]]]:
+    """The Data table of a dashboard section: each row's cells (text) and each cell's link (or None)."""
+    at = page.index(f'id="{section}"')
+    chunk = page[at:page.index("</section>", at)]
+    body = chunk[chunk.index("<tbody>"):chunk.index("</tbody>")]
+    out = []
+    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
+        hrefs = [html.unescape(m.group(1)) if (m := re.search(r'<a [^>]*href="([^"]+)"', c)) else None for c in cells]
+        out.append(([html.unescape(re.sub("<[^>]+>", "", c)) for c in cells], hrefs))
+    return out
+
+
+def listed(client: TestClient, href: str) -> dict:
+    """What the match list at ``href`` (a link of a page) lists: /api/matches with the same query."""
+    parts = urlsplit(href)
+    assert parts.path == "/matches", href
+    query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+    assert client.get(href).status_code == 200, href  # the page itself takes the link's query
+    return client.get("/api/matches", params={**query, "limit": 500}).json()
+
+
+def busiest_player(client: TestClient) -> str:
+    rows = client.get("/api/stats/winrates", params={"by": "player", "game": "zx", "min_games": 1}).json()["rows"]
+    return max(rows, key=lambda r: (r["games"], r["player"]))["player"]
+
+
+# ---------------------------------------------------------------------- 1. links between pages
+def test_each_deck_row_of_the_dashboard_links_to_its_matches_with_the_filters_carried(client):
+    """Each deck row of the deck share, win rate and weekly trend tables links to the match list filtered by that
+    deck, the dashboard's game, player and date filters carried over (the trend's row: its ISO week within them),
+    and the list holds as many matches as the row counts. Before: no row linked anywhere."""
+    player = busiest_player(client)
+    since = "2000-01-01"
+    page = client.get("/dashboard", params={"game": "zx", "player": player, "since": since, "min_games": 1}).text
+    share = table_rows(page, "share")
+    assert share and all(hrefs[0] for _, hrefs in share), share
+    for cells, hrefs in share:  # deck, seats, matches, ...
+        q = parse_qs(urlsplit(hrefs[0]).query)
+        assert q == {"game": ["zx"], "player": [player], "deck": [cells[0]], "since": [since]}, hrefs[0]
+        assert listed(client, hrefs[0])["total"] == int(cells[2]), (cells, hrefs[0])
+    for cells, hrefs in table_rows(page, "winrates"):
+        assert parse_qs(urlsplit(hrefs[0]).query)["deck"] == [cells[0]]
+    for cells, hrefs in table_rows(page, "trend"):  # week, deck, seats (the player's: one a match), ...
+        q = parse_qs(urlsplit(hrefs[1]).query)
+        assert q["deck"] == [cells[1]] and q["player"] == [player] and q["since"][0] >= since
+        got = listed(client, hrefs[1])
+        assert got["total"] == int(cells[2]), (cells, hrefs[1])
+
+
+def test_a_matchup_row_links_to_the_row_decks_matches_and_says_so(client):
+    """The match list cannot filter by the opponent's deck (today's MatchFilters): a matchup row's deck links to
+    that deck's matches, and a note under the table says so."""
+    page = client.get("/dashboard", params={"game": "zx", "min_games": 1}).text
+    rows = table_rows(page, "matchups")
+    assert rows and all(hrefs[0] and parse_qs(urlsplit(hrefs[0]).query)["deck"] == [cells[0]]
+                        and hrefs[1] is None for cells, hrefs in rows if cells[0] != "Dragons [card]")
+    assert "not only those against the column's deck" in html.unescape(page)
+
+
+def test_a_masked_name_is_never_put_in_a_link(client, judge, st):
+    """A deck named with a card's code is shown ``Dragons [card]`` outside the judge's view: its rows get no link,
+    and no link of any page holds the code or the mask; the judge's server links it as stored. A name whose mask
+    drops only a bidirectional control is linked in its shown form."""
+    for path, params in (("/dashboard", {"game": "zx", "min_games": 1}), ("/matches/hand-first-turns-001", {})):
+        page = client.get(path, params=params).text
+        hrefs = [html.unescape(h) for h in re.findall(r'href="([^"]+)"', page)]
+        assert "Dragons [card]" in page and not any("R01-002" in h or "[card]" in h or "%5Bcard%5D" in h
+                                                   for h in hrefs), path
+    page = client.get("/dashboard", params={"game": "zx", "min_games": 1}).text
+    for section in ("share", "winrates", "matchups", "trend"):
+        rows = [(cells, hrefs) for cells, hrefs in table_rows(page, section)]
+        at = 1 if section == "trend" else 0
+        assert all(hrefs[at] is None for cells, hrefs in rows if cells[at] == "Dragons [card]"), section
+        assert all(hrefs[at] for cells, hrefs in rows if cells[at] == "Red Dragons"), section
+    assert [hrefs[0] for cells, hrefs in table_rows(page, "share") if cells[0] == "Dragons [card]"] == [None]
+    page = client.get("/matches/hand-first-turns-001").text
+    assert 'id="deck-P2"' not in page and 'id="deck-P1"' in page and 'id="player-P2"' in page
+    # a dashboard filtered on the masked deck: its own rows carry nothing hidden either
+    page = client.get("/dashboard", params={"game": "zx", "deck": "Dragons [card]", "min_games": 1}).text
+    assert not any("R01-002" in h or "card%5D" in h for h in re.findall(r'href="([^"]+)"', page))
+    j = judge.get("/matches/hand-first-turns-001").text
+    href = html.unescape(re.search(r'id="deck-P2" href="([^"]+)"', j).group(1))
+    assert parse_qs(urlsplit(href).query)["deck"] == [HIDDEN_DECK] and listed(judge, href)["total"] == 1
+    # the bidirectional control dropped: the link names the player as the list shows it, and finds the match
+    match = "sim-1-0038"  # (long-game-reload-win-by-life.zxlog)
+    assert client.get("/api/matches/sim-1-0038").json()["header"]["players"]["P1"]["name"] == "Aki"
+    page = client.get(f"/matches/{match}").text
+    href = html.unescape(re.search(r'id="player-P1" href="([^"]+)"', page).group(1))
+    assert parse_qs(urlsplit(href).query)["player"] == ["Aki"] and "\u202e" not in href
+    assert match in [m["match"] for m in listed(client, href)["matches"]]
+
+
+def sim_match(client: TestClient, game: str = "zx") -> dict:
+    """A simulated match of ``game`` (none of the varied example logs)."""
+    rows = client.get("/api/matches", params={"game": game, "limit": 500}).json()["matches"]
+    return next(m for m in rows if m["match"].startswith(("sim-11-", "x610z-sim-3-")))
+
+
+def test_the_match_page_links_each_player_and_deck_to_their_matches(client):
+    """The match page's player and deck names link to the match list of that player, of that deck (either side)."""
+    match = sim_match(client)
+    page = client.get(f"/matches/{match['match']}").text
+    for seat in ("P1", "P2"):
+        for kind, key in (("player", seat.lower()), ("deck", f"{seat.lower()}_deck")):
+            href = html.unescape(re.search(rf'id="{kind}-{seat}" href="([^"]+)"', page).group(1))
+            assert parse_qs(urlsplit(href).query) == {"game": ["zx"], kind: [match[key]]}
+            got = listed(client, href)
+            assert match["match"] in [m["match"] for m in got["matches"]]
+            assert all(match[key] in (m[f"p1{key[2:]}"], m[f"p2{key[2:]}"]) for m in got["matches"])
+
+
+# ---------------------------------------------------------------------- 3. the deck share of one player
+def test_with_a_player_filter_the_deck_share_is_of_that_players_seats(client):
+    """/dashboard?player=P: each deck's share of P's seats (the deck share and its weekly trend), labelled "of P's
+    N seats"; it was each deck's share of the whole field (P's two decks at a few percent each). The figures are
+    counted again from the match list: P's side of every match P played."""
+    player = busiest_player(client)
+    mine = client.get("/api/matches", params={"game": "zx", "player": player, "limit": 500}).json()["matches"]
+    decks: dict[str, int] = {}
+    weeks: dict[str, int] = {}
+    from datetime import date
+
+    for m in mine:
+        side = "p1" if m["p1"] == player else "p2"
+        decks[m[f"{side}_deck"]] = decks.get(m[f"{side}_deck"], 0) + 1
+        y, w, _ = date.fromisoformat(m["played_at"][:10]).isocalendar()
+        weeks[f"{y}-W{w:02d}"] = weeks.get(f"{y}-W{w:02d}", 0) + 1
+    page = client.get("/dashboard", params={"game": "zx", "player": player, "min_games": 1}).text
+    rows = {cells[0]: cells for cells, _ in table_rows(page, "share")}  # deck, seats, matches, P's seats, share
+    assert {d: int(c[1]) for d, c in rows.items()} == decks
+    assert {int(c[3]) for c in rows.values()} == {len(mine)}
+    from zx_web.dashboard import pct
+
+    assert {d: c[4] for d, c in rows.items()} == {d: pct(n / len(mine)) for d, n in decks.items()}
+    assert f"of {html.escape(player, quote=True)}&#39;s {len(mine):,} seats" in page
+    assert f"of {player}'s {len(mine):,} seats" in html.unescape(page)  # the axis's title too
+    trend = [cells for cells, _ in table_rows(page, "trend")]  # week, deck, seats, P's seats in the week, share
+    assert {c[0]: int(c[3]) for c in trend} == weeks
+    assert all(c[4] == pct(int(c[2]) / int(c[3])) for c in trend)
+    # without the player the share is of every seat, as before
+    page = client.get("/dashboard", params={"game": "zx", "min_games": 1}).text
+    every = client.get("/api/matches", params={"game": "zx", "limit": 500}).json()["total"] * 2
+    assert {int(cells[3]) for cells, _ in table_rows(page, "share")} == {every}
+
+
+# ---------------------------------------------------------------------- 2. the replay's Download
+def zx_view(st: Store, match: str, seat: str, out: Path) -> bytes:
+    run("--store", st.store, "view", match, "--as", seat, "-o", str(out))
+    return out.read_bytes()
+
+
+def test_download_is_the_file_zx_view_writes_for_the_seat_shown(client, judge, st, tmp_path):
+    match = sim_match(client)["match"]
+    page = client.get(f"/matches/{match}/replay", params={"as": "P1"}).text
+    href = html.unescape(re.search(r'<a class="download"[^>]* href="([^"]+)"', page).group(1))
+    assert href == f"/matches/{match}/replay/download?as=P1"
+    r = client.get(href)
+    assert r.status_code == 200 and r.headers["content-type"] == "text/html; charset=utf-8"
+    assert r.headers["content-disposition"] == f'attachment; filename="{match}-P1.html"'
+    assert r.content == zx_view(st, match, "P1", tmp_path / "p1.html")
+    assert b'id="download"' not in r.content and b'id="served-nav"' not in r.content  # it stands alone
+    r = judge.get(f"/matches/{match}/replay/download", params={"as": "judge"})
+    assert r.status_code == 200 and r.content == zx_view(st, match, "judge", tmp_path / "judge.html")
+    assert client.get(f"/matches/{match}/replay/download").headers["content-disposition"].endswith(
+        f'"{match}-spectator.html"')  # no seat asked: the spectator's, as the replay page
+
+
+def test_download_of_a_seat_not_served_is_refused_as_the_replay_page(client):
+    match = client.get("/api/matches", params={"limit": 1}).json()["matches"][0]["match"]
+    for path in (f"/matches/{match}/replay", f"/matches/{match}/replay/download"):
+        assert client.get(path, params={"as": "judge"}).status_code == 403
+        assert client.get(path, params={"as": "P3"}).status_code == 400
+        assert client.get(path.replace(match, "no-such-match"), params={"as": "P1"}).status_code == 404
+    assert client.get(f"/matches/{match}/replay/download", params={"as": "P1", "x": "1"}).status_code == 400
+    r = client.get(f"/matches/{match}/replay/download", params={"as": "judge"})
+    assert b"Traceback" not in r.content and "attachment" not in r.headers.get("content-disposition", "")
+
+
+def test_download_file_name_has_safe_characters_only():
+    from zx_cli.view import default_path
+    from zx_web.viewer import file_name
+
+    for match in ("sim-1", 'a"b\r\nc/../d', "..", "日本-1", "x;y=z"):
+        assert file_name(match, ["P1"]) == str(default_path(match, ["P1"]))
+        assert re.fullmatch(r"[A-Za-z0-9._-]+", file_name(match, ["P1"]))
+
+
+# ---------------------------------------------------------------------- in Chromium
+@pytest.fixture(scope="module")
+def server(st: Store):
+    from test_serve_browser import running
+
+    with running(create_app(st.store, analytics=st.analytics)) as url:
+        yield url
+
+
+def test_in_chromium_the_links_lead_to_the_list_and_the_download_opens_offline(browser, server, client, tmp_path):
+    """A real browser: a deck row's link of the dashboard opens the list of its matches, the match page's player
+    link that player's matches; the replay page's Download gives the file, which opens from disk (file://: nothing
+    fetched) and replays the match at the seat shown."""
+    import urllib.request
+
+    from selenium.webdriver.common.by import By
+
+    browser.get(server + "/dashboard?game=zx&min_games=1")
+    link = browser.find_element(By.CSS_SELECTOR, "#share details a.matches-link")
+    deck = link.get_attribute("textContent")
+    browser.execute_script("arguments[0].closest('details').open = true", link)
+    link.click()
+    count = browser.find_element(By.ID, "match-count").text
+    want = client.get("/api/matches", params={"game": "zx", "deck": deck}).json()["total"]
+    assert browser.current_url.split("?")[0].endswith("/matches") and count.startswith(f"{want} match"), count
+    match = sim_match(client)
+    browser.get(f"{server}/matches/{match['match']}")
+    browser.find_element(By.ID, "player-P1").click()
+    assert browser.find_element(By.ID, "match-count").text.startswith(
+        f"{client.get('/api/matches', params={'game': 'zx', 'player': match['p1']}).json()['total']} match")
+    browser.get(f"{server}/matches/{match['match']}/replay?as=P2")
+    button = browser.find_element(By.ID, "download")
+    assert button.is_displayed() and button.text == "Download"
+    with urllib.request.urlopen(button.get_attribute("href"), timeout=30) as r:
+        body = r.read()
+    path = tmp_path / f"{match['match']}-P2.html"
+    path.write_bytes(body)
+    browser.get_log("browser")  # (what the session's browser logged before: drained)
+    browser.get(path.as_uri())
+    assert browser.execute_script("return typeof zxViewer") == "object"
+    assert browser.execute_script("return zxViewer.seat()") == "P2"
+    assert browser.execute_script("return zxViewer.data.last") > 10
+    assert not browser.find_elements(By.ID, "download")
+    errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]  # nothing fetched, no error
+    assert not errors, errors
+
+
+# ---------------------------------------------------------------------- 4. the life chart's start
+CHART_START = """
+var out = {};
+document.querySelectorAll('#chart path.series').forEach(function (p) {
+  var m = p.getAttribute('d').match(/^M\\s*([-\\d.]+)[ ,]([-\\d.]+)/);
+  out[p.dataset.key] = {x: +m[1], y: +m[2]}; });
+var zero = Math.max.apply(null, Array.prototype.map.call(document.querySelectorAll('#chart line.grid'),
+  function (l) { return +l.getAttribute('y1'); }));
+return {lines: out, zero: zero};
+"""
+
+
+@pytest.mark.parametrize("game", ["zx", "x610z"])
+def test_the_life_chart_starts_where_each_players_life_is_first_known(browser, client, st, tmp_path, game):
+    """The chart's lines started at 0 on the first event (Started), before either player's set-up put their Life
+    (Z/X: 4 Life cards; X610Z: a Life Base): each line now starts at the event its player's Life is first known
+    (where the cursor stands at that event), in both games, above the zero line."""
+    from zx_events.application import MatchService
+    from zx_web import viewer
+
+    match = sim_match(client, game)["match"]
+    svc = MatchService(st.store)
+    try:
+        data = viewer.viewer_data(svc, match, ["spectator"])
+    finally:
+        svc.close()
+    states = viewer.decode(data, "spectator")
+    path = tmp_path / f"{game}.html"
+    path.write_text(viewer.page(data), encoding="utf-8")
+    browser.get(path.as_uri())
+    drawn = browser.execute_script(CHART_START)
+    for seat in ("P1", "P2"):
+        if game == "zx":
+            first = next(i + 1 for i, s in enumerate(states) if s["players"][seat]["life_count"])
+        else:
+            first = next(i + 1 for i, s in enumerate(states)
+                         if any(d.get("life") and d.get("ctrl") == seat for d in (s.get("dots") or {}).values()))
+        assert first > 1, seat
+        browser.execute_script("zxViewer.go(arguments[0])", first)
+        cursor = float(browser.find_element("css selector", "#chart line.cursor").get_attribute("x1"))
+        line = drawn["lines"][seat]
+        assert abs(line["x"] - cursor) < 0.01 and line["y"] < drawn["zero"] - 1, (seat, first, line, cursor)
+
+
+def test_a_name_too_long_for_a_url_gets_no_link(tmp_path):
+    """A deck named with 300,000 characters (a header line may hold nearly 1,000,000) is a URL of 900 KB, past what
+    a filter form asks for (``zx_web.pages.OFFERED_MAX``) and what a browser sends: no link, on the match page or the
+    dashboard; the other names of the same rows and pages keep theirs."""
+    long_deck = "Deep " + "D" * 300_000
+    lines = (ROOT / "examples" / "legal" / "range-attacks-win-by-life.zxlog").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"]["P2"]["deck_name"] = long_deck
+    (tmp_path / "long.zxlog").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    store, analytics = str(tmp_path / "s.sqlite"), tmp_path / "s.duckdb"
+    run("--store", store, "import", str(tmp_path / "long.zxlog"), env={"ZX_ANALYTICS": str(analytics)})
+    with TestClient(create_app(store, analytics=analytics)) as c:
+        page = c.get(f"/matches/{header['match']}").text
+        assert 'id="deck-P2"' not in page and 'id="deck-P1"' in page and 'id="player-P2"' in page
+        assert long_deck in page  # shown, not linked
+        page = c.get("/dashboard", params={"min_games": 1}).text
+        rows = {cells[0]: hrefs[0] for cells, hrefs in table_rows(page, "share")}
+        assert rows[long_deck] is None and rows[header["players"]["P1"]["deck_name"]], list(rows.values())
+        assert max(map(len, re.findall(r'href="([^"]*)"', page))) < 1000
