@@ -115,7 +115,6 @@ class Section:
     # a column's links, one a row (None: that row's cell is not a link): the match list filtered by the row's name
     # (``MatchLinks``); the live dashboard shows them, zx report's file (which stands alone) does not
     links: dict[str, list[str | None]] = field(default_factory=dict)
-    link_note: str = ""  # what a row's link lists, where it is not what the row counts (a matchup's)
 
     @property
     def table(self) -> "Table":
@@ -339,15 +338,16 @@ class MatchLinks:
 
         return value if self.plain[kind].get(nfc(value)) else None
 
-    def deck(self, deck: Any, week: Any = None) -> str | None:
+    def deck(self, deck: Any, week: Any = None, opponent: Any = None) -> str | None:
         """The match list of ``deck`` under the dashboard's filters (``week``: an ISO week, ``2026-W07``, within
-        them), or None (``shown``)."""
+        them; ``opponent``: against that deck, a matchup's cell), or None (``shown``)."""
         from urllib.parse import urlencode
 
         shown = self.shown("deck", deck)
-        if self.base is None or shown is None:
+        against = self.shown("deck", opponent) if opponent is not None else None
+        if self.base is None or shown is None or opponent is not None and against is None:
             return None
-        params = {**self.base, "deck": shown}
+        params = {**self.base, "deck": shown, **({"opp_deck": against} if against is not None else {})}
         if week is not None:
             span = week_days(str(week))
             if span is None:
@@ -356,7 +356,7 @@ class MatchLinks:
             if since > until:
                 return None
             params.update(since=since, until=until)
-        order = ("game", "player", "deck", "event", "since", "until")
+        order = ("game", "player", "deck", "opp_deck", "event", "since", "until")
         return linkable("/matches?" + urlencode([(k, params[k]) for k in order if params.get(k)]))
 
 
@@ -417,16 +417,15 @@ _PLAIN: "weakref.WeakKeyDictionary[Any, tuple[list, dict[str, dict[str, bool]]]]
 
 def link_rows(d: Dashboard, links: MatchLinks) -> None:
     """Each deck row of ``d``'s sections linked to its matches (``MatchLinks``): the deck share, the win rate by
-    deck, the matchups (the row's deck: the match list has no filter of the opponent's deck) and the weekly trend
-    (that week's matches)."""
+    deck, the matchups (the row's deck against the row's opponent deck: ``opp_deck``) and the weekly trend (that
+    week's matches)."""
     for s in d.sections:
-        if s.key in ("share", "winrates", "matchups") and "deck" in s.columns:
+        if s.key in ("share", "winrates") and "deck" in s.columns:
             s.links = {"deck": [links.deck(r.get("deck")) for r in s.rows]}
+        elif s.key == "matchups" and "deck" in s.columns:
+            s.links = {"deck": [links.deck(r.get("deck"), opponent=r.get("opponent")) for r in s.rows]}
         elif s.key == "trend" and "deck" in s.columns:
             s.links = {"deck": [links.deck(r.get("deck"), r.get("week")) for r in s.rows]}
-        if s.key == "matchups":
-            s.link_note = ("A deck's link lists every match of the row's deck (under these filters), not only "
-                           "those against the column's deck: the match list has no filter of the opponent's deck.")
 
 
 def player_weeks(weekly: pl.DataFrame, every_deck: pl.DataFrame) -> pl.DataFrame:

@@ -125,14 +125,19 @@ def test_each_deck_row_of_the_dashboard_links_to_its_matches_with_the_filters_ca
         assert got["total"] == int(cells[2]), (cells, hrefs[1])
 
 
-def test_a_matchup_row_links_to_the_row_decks_matches_and_says_so(client):
-    """The match list cannot filter by the opponent's deck (today's MatchFilters): a matchup row's deck links to
-    that deck's matches, and a note under the table says so."""
+def test_a_matchup_row_links_to_the_matches_of_its_deck_against_its_opponents(client):
+    """A matchup row (the row's deck against the column's) links to the match list of that deck against that deck
+    (``opp_deck``, since the list has it: a note said the link listed every match of the row's deck), which lists
+    as many matches as the row counts games."""
     page = client.get("/dashboard", params={"game": "zx", "min_games": 1}).text
-    rows = table_rows(page, "matchups")
-    assert rows and all(hrefs[0] and parse_qs(urlsplit(hrefs[0]).query)["deck"] == [cells[0]]
-                        and hrefs[1] is None for cells, hrefs in rows if cells[0] != "Dragons [card]")
-    assert "not only those against the column's deck" in html.unescape(page)
+    rows = [(cells, hrefs) for cells, hrefs in table_rows(page, "matchups")
+            if "[card]" not in cells[0] and "[card]" not in cells[1]]
+    assert rows
+    for cells, hrefs in rows:
+        q = parse_qs(urlsplit(hrefs[0]).query)
+        assert q["deck"] == [cells[0]] and q["opp_deck"] == [cells[1]] and hrefs[1] is None, (cells, hrefs)
+        assert listed(client, hrefs[0])["total"] == int(cells[2]), (cells, hrefs[0])
+    assert "not only those against the column's deck" not in html.unescape(page)
 
 
 def test_a_masked_name_is_never_put_in_a_link(client, judge, st):
