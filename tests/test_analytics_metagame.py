@@ -583,3 +583,21 @@ def test_a_narrow_life_table_shows_the_ignition_rates_own_count_damage_not_games
             (columns, cells)
     assert _header_cells(store, 70, "life")[:3] == ["seat", "damage", "ignition_rate"]
     # (at 50 and 60 its two rates, the counts left out for them: seat, ignition_rate, comeback_rate)
+
+
+def test_with_a_player_the_shares_of_meta_and_archetypes_are_of_that_players_seats(simulated):
+    """`zx stats meta --player P` and `archetypes --player P` divided P's seats of a deck by the whole field (every
+    deck of P a few percent), where the dashboard's deck share is of P's seats (QA round 36): the field of a share
+    follows the player filter, so P's shares of a period add up to 1, and the field is P's seats."""
+    st = simulated
+    names = st.sql("SELECT name, count(*) AS n FROM seats GROUP BY name ORDER BY n DESC, name").rows()
+    player, seats = names[0]
+    assert len(names) > 1 and seats > 3
+    meta = st.meta(by="week", player=player)
+    assert meta.height
+    for week in meta["week"].unique():
+        rows = meta.filter(pl.col("week") == week)
+        assert rows["seats"].sum() == rows["field"][0] and rows["share"].sum() == pytest.approx(1.0), week
+    arch = st.archetypes(player=player)
+    assert arch["seats"].sum() == seats and set(arch["field"]) == {seats}
+    assert st.meta(by="week")["field"].max() > meta["field"].max()  # (the whole field: more seats)

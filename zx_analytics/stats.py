@@ -127,8 +127,10 @@ FILTER_SQL = {"since": "played_on >= CAST($since AS DATE)", "until": "played_on 
               "archetype": "nfc_normalize(archetype) = $archetype",
               "opp_archetype": "nfc_normalize(opp_archetype) = $opp_archetype", "game": "game = $game"}
 NAMES = ("event", "deck", "player", "opp_deck", "colours", "archetype", "opp_archetype", "game")  # text filters
-# the filters of a share's field (archetypes, meta): the field is every side, whatever its deck or player
-FIELD_FILTERS = ("since", "until", "event", "seat", "game")
+# the filters of a share's field (archetypes, meta): the field is every side, whatever its deck, under the date, event,
+# seat and game filters, and the player's (a coach filtering on one opponent reads that player's deck share: each
+# deck was a few percent of the whole field, QA round 36; the dashboard's deck share is of the player's seats too)
+FIELD_FILTERS = ("since", "until", "event", "seat", "game", "player")
 # filter -> (the seats column its values come from, what it is called in messages)
 NAMED_FILTERS = {"event": ("event", "event"), "deck": ("deck", "deck"), "opp_deck": ("deck", "deck"),
                  "player": ("name", "player"), "colours": ("colours", "colour identity"),
@@ -1125,8 +1127,9 @@ class Stats:
     @by_game()
     def meta(self, by: str = "week", group: str = "deck", **filters: Any) -> pl.DataFrame:
         """The metagame per period (ISO week, month or event): each deck's (archetype's, colours') share
-        of the field (the seats of the period under the date, event, seat and game filters) and its
-        win rate in the period (mirrors left out), each with its Wilson interval."""
+        of the field (the seats of the period under the date, event, seat, game and player filters: with a
+        player, of that player's seats) and its win rate in the period (mirrors left out), each with its
+        Wilson interval."""
         if by not in META_PERIODS:
             raise ValueError(f"by must be one of {', '.join(META_PERIODS)}, got {by!r}")
         if group not in META_GROUPS:

@@ -211,7 +211,7 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
         from zx_events.freetext import printable
 
         player = printable(player if source.judge else source.masked_name(player))
-    # with a player filter the share is of that player's seats (deck_share.sql), its trend too (``player_weeks``):
+    # with a player filter the share is of that player's seats (deck_share.sql), its trend too (zx stats meta):
     # a coach filtering on one opponent reads that player's decks, where they were a few percent of the field
     seats = int(share["all_seats"][0]) if share.height else 0
     d.share_of = (f"of {visible(player)}'s {seats:,} seat{'' if seats == 1 else 's'}" if player else
@@ -226,10 +226,7 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                                share_chart(share, d.share_of), share,
                                ["deck", "seats", "matches", "all_seats", "share", "share_low", "share_high",
                                 "low_sample"], heads={"all_seats": f"{visible(player)}'s seats"} if player else None))
-    weekly = stats("meta", by="week", group="deck")
-    if player and weekly is not None:
-        weekly = player_weeks(weekly, stats("meta", by="week", group="deck", deck=None) if shown.get("deck")
-                              else weekly)
+    weekly = stats("meta", by="week", group="deck")  # (with a player, of that player's seats: FIELD_FILTERS)
     d.sections.append(_section("trend", "Deck share by week",
                                (f"Each deck's share of {visible(player)}'s seats in an ISO week (the weeks "
                                 f"{visible(player)} played), " if player else
@@ -426,21 +423,6 @@ def link_rows(d: Dashboard, links: MatchLinks) -> None:
             s.links = {"deck": [links.deck(r.get("deck"), opponent=r.get("opponent")) for r in s.rows]}
         elif s.key == "trend" and "deck" in s.columns:
             s.links = {"deck": [links.deck(r.get("deck"), r.get("week")) for r in s.rows]}
-
-
-def player_weeks(weekly: pl.DataFrame, every_deck: pl.DataFrame) -> pl.DataFrame:
-    """``zx stats meta --by week --player P`` rows (``weekly``) with each week's share of P's seats in the week: its
-    ``field`` the seats of ``every_deck`` (the same rows without a deck filter) in that week, the share and its
-    Wilson interval computed again. ``zx stats meta`` divides by the whole field of the week (FIELD_FILTERS: a
-    player filter picks the rows only); the dashboard's player filter asks for that player's decks."""
-    from zx_analytics.wilson import with_rate
-
-    if not weekly.height:
-        return weekly
-    own = every_deck.group_by("week").agg(pl.col("seats").sum().alias("own_field"))
-    out = weekly.join(own, on="week", how="left").with_columns(pl.col("own_field").cast(weekly["field"].dtype)
-                                                               .alias("field")).drop("own_field")
-    return with_rate(out.drop(["share", "share_low", "share_high"]), "share", "seats", "field").select(weekly.columns)
 
 
 def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, columns: list[str],
