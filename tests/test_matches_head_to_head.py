@@ -109,3 +109,34 @@ def test_a_narrow_table_keeps_the_players_and_the_winner(store, width):
     header = next(line for line in r.stdout.splitlines() if "match" in line)
     shown = [cell.strip() for cell in header.strip("┃ ").split("┃")]
     assert {"match", "opponent", "result", "deck", "opp_deck"} <= set(shown), shown
+
+
+def test_zx_stats_opponent_counts_the_head_to_head_the_list_lists(tmp_path):
+    """`zx stats winrates --player P --opponent O` (and /api/stats' opponent=): P's record against O, the matches
+    `zx matches --player P --opponent O` lists (the find helper left stats without it: its file was another's)."""
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from zx_cli.main import zx
+
+    store = tmp_path / "s.sqlite"
+    r = CliRunner().invoke(zx, ["--store", str(store), "simulate", "-n", "30", "--seed", "5", "-o", str(tmp_path / "logs")])
+    assert r.exit_code == 0, r.output
+    assert CliRunner().invoke(zx, ["--store", str(store), "import", str(tmp_path / "logs")]).exit_code == 0
+    rows = _json.loads(CliRunner().invoke(zx, ["--store", str(store), "matches", "--format", "json"]).stdout)
+    pairs = {}
+    for m in rows:
+        if m["winner"] in ("P1", "P2"):
+            pairs.setdefault((m["p1"], m["p2"]), []).append(m)
+    (p, o), _ = max(pairs.items(), key=lambda kv: len(kv[1]))
+    listed = _json.loads(CliRunner().invoke(zx, ["--store", str(store), "matches", "--player", p, "--opponent", o,
+                                                 "--format", "json"]).stdout)
+    finished = [m for m in listed if m["result"] in ("won", "lost")]
+    r = CliRunner().invoke(zx, ["--store", str(store), "stats", "winrates", "--by", "player", "--player", p,
+                                "--opponent", o, "--min-games", "1", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    (row,) = _json.loads(r.stdout)
+    assert (row["games"], row["wins"]) == (len(finished), sum(m["result"] == "won" for m in finished)), (row, listed)
+    r = CliRunner().invoke(zx, ["--store", str(store), "stats", "winrates", "--opponent", "Nobody At All"])
+    assert r.exit_code == 1 and "no player named 'Nobody At All'" in r.output, r.output

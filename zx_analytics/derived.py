@@ -45,7 +45,7 @@ TYPES = {
     "game_t": "SELECT game FROM seats",
     "event_t": "SELECT event FROM seats",
     "deck_t": "SELECT deck FROM seats UNION SELECT opp_deck FROM seats",
-    "name_t": "SELECT name FROM seats",
+    "name_t": "SELECT name FROM seats UNION SELECT opp_name FROM seats",
     "seat_t": "SELECT seat FROM seats",
     "colours_t": "SELECT colours FROM seats",
     "archetype_t": "SELECT archetype FROM seats UNION SELECT opp_archetype FROM seats",
@@ -57,7 +57,7 @@ TYPES = {
 # (zx_analytics.stats.FILTER_SQL), under their seats names
 SEAT_COLUMNS = {"game": "game_t", "played_on": None, "event": "event_t", "deck": "deck_t", "name": "name_t",
                 "opp_deck": "deck_t", "seat": "seat_t", "colours": "colours_t", "archetype": "archetype_t",
-                "opp_archetype": "archetype_t"}
+                "opp_archetype": "archetype_t", "opp_name": "name_t"}
 TABLES = ("derived_card_ids", "derived_card_seats", "derived_attack_seats", "derived_life_seats")
 # seats columns whose distinct values Stats.filters checks a filter against (zx_analytics.stats.NAMED_FILTERS)
 KNOWN = ("event", "deck", "name", "colours", "archetype", "game")

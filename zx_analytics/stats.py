@@ -123,17 +123,18 @@ CARD_METRICS = (("gih", "in hand: the opening hand kept, or drawn later"), ("oh"
 FILTER_SQL = {"since": "played_on >= CAST($since AS DATE)", "until": "played_on <= CAST($until AS DATE)",
               "event": "nfc_normalize(event) = $event", "deck": "nfc_normalize(deck) = $deck",
               "player": "nfc_normalize(name) = $player", "opp_deck": "nfc_normalize(opp_deck) = $opp_deck",
+              "opponent": "nfc_normalize(opp_name) = $opponent",
               "seat": "seat = $seat", "colours": "nfc_normalize(colours) = $colours",
               "archetype": "nfc_normalize(archetype) = $archetype",
               "opp_archetype": "nfc_normalize(opp_archetype) = $opp_archetype", "game": "game = $game"}
-NAMES = ("event", "deck", "player", "opp_deck", "colours", "archetype", "opp_archetype", "game")  # text filters
+NAMES = ("event", "deck", "player", "opp_deck", "colours", "archetype", "opp_archetype", "game", "opponent")  # text
 # the filters of a share's field (archetypes, meta): the field is every side, whatever its deck, under the date, event,
 # seat and game filters, and the player's (a coach filtering on one opponent reads that player's deck share: each
 # deck was a few percent of the whole field, QA round 36; the dashboard's deck share is of the player's seats too)
 FIELD_FILTERS = ("since", "until", "event", "seat", "game", "player")
 # filter -> (the seats column its values come from, what it is called in messages)
 NAMED_FILTERS = {"event": ("event", "event"), "deck": ("deck", "deck"), "opp_deck": ("deck", "deck"),
-                 "player": ("name", "player"), "colours": ("colours", "colour identity"),
+                 "player": ("name", "player"), "opponent": ("name", "player"), "colours": ("colours", "colour identity"),
                  "archetype": ("archetype", "archetype"), "opp_archetype": ("archetype", "archetype"),
                  "game": ("game", "game")}
 
@@ -502,6 +503,7 @@ class Filters:
     archetype: str | None = None
     opp_archetype: str | None = None
     game: str | None = None
+    opponent: str | None = None  # (last: a positional Filters(...) of before reads as it did)
 
     def __post_init__(self) -> None:
         for name in ("since", "until"):

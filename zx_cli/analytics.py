@@ -341,6 +341,8 @@ def filter_options(f: Callable, game_help: str = GAME_HELP) -> Callable:
         click.option("--seat", type=click.Choice(["first", "second"]), default=None,
                      help="Only the side that went first (or second)."),
         click.option("--player", default=None, help="Only the side of this player (exact name)."),
+        click.option("--opponent", default=None,
+                     help="Only sides facing this player (exact name); with --player, head to head."),
         click.option("--game", type=GAME, default=None, help=game_help),
     ]):
         f = opt(f)
@@ -402,7 +404,7 @@ def stale_note(ctx: click.Context, st: Any, path: Path) -> None:
 
 
 FILTERS = ("since", "until", "event", "deck", "player", "opp_deck", "seat", "colours", "archetype", "opp_archetype",
-           "game")
+           "game", "opponent")
 
 
 def _stats_call(method: str, **fixed: Any) -> Callable:

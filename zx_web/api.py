@@ -84,6 +84,8 @@ async def stats_query(
     deck: str | None = Query(None, description="Only the side playing this deck (exact name)."),
     player: str | None = Query(None, description="Only the side of this player (exact name)."),
     opp_deck: str | None = Query(None, description="Only sides whose opponent plays this deck."),
+    opponent: str | None = Query(None, description="Only sides facing this player (exact name); with player, head "
+                                                   "to head."),
     seat: str | None = Query(None, description="Only the side that went first (or second)."),
     colours: str | None = Query(None, description="Only the side with this colour identity (red, white/green, ...)."),
     archetype: str | None = Query(None, description="Only the side playing this archetype."),
@@ -93,7 +95,8 @@ async def stats_query(
 ) -> StatsQuery:
     from zx_analytics.stats import Filters
 
-    given = dict(since=since, until=until, event=event, deck=deck, player=player, opp_deck=opp_deck, seat=seat,
+    given = dict(since=since, until=until, event=event, deck=deck, player=player, opp_deck=opp_deck, opponent=opponent,
+                 seat=seat,
                  colours=colours, archetype=archetype, opp_archetype=opp_archetype,
                  game=game.strip().lower() if game else game)  # (any case, as zx stats --game takes it)
     try:

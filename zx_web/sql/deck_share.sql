@@ -11,7 +11,9 @@ FROM (SELECT deck,
       FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
                           colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype,
                           game_ := $game)
+      WHERE $opponent IS NULL OR opp_name = $opponent
       GROUP BY deck)
 CROSS JOIN (SELECT CAST(count(*) AS BIGINT) AS all_seats
-            FROM filtered_seats($since, $until, $event, NULL, $player, seat_ := $seat, game_ := $game)) f
+            FROM filtered_seats($since, $until, $event, NULL, $player, seat_ := $seat, game_ := $game)
+            WHERE $opponent IS NULL OR opp_name = $opponent) f
 ORDER BY seats DESC, deck

@@ -7,3 +7,4 @@ SELECT count(DISTINCT match_no) AS matches,
        max(played_on) AS last_day
 FROM filtered_seats($since, $until, $event, $deck, $player, opp_deck_ := $opp_deck, seat_ := $seat,
                     colours_ := $colours, archetype_ := $archetype, opp_archetype_ := $opp_archetype, game_ := $game)
+WHERE $opponent IS NULL OR opp_name = $opponent  -- (the macro of the file takes no opponent: its schema)
