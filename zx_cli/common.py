@@ -229,7 +229,11 @@ class Seat(click.Choice):
             return super().convert(value, param, ctx)
         except click.BadParameter as e:  # click's words ("'Р1' is not one of ..."), the characters named after it
             if self.names and isinstance(value, str) and value.strip():
-                return PlayerName(value)
+                import unicodedata
+
+                wide = unicodedata.normalize("NFKC", value).strip().casefold()  # a seat word typed in full width
+                seat = next((c for c in self.choices if str(c).casefold() == wide), None)  # ("Ｐ２": a Japanese
+                return str(seat) if seat is not None else PlayerName(value)  # keyboard's; it was read as a name)
             named = not_ascii(value) if isinstance(value, str) else ""
             if named and repr(value) in e.message:
                 e.message = e.message.replace(repr(value), f"{value!r} ({named})", 1)

@@ -555,7 +555,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
     """
     from zx_web.matchlist import MatchFilters, kept as kept_rows, unknown_filter
 
-    from .output import emit
+    from .output import emit, printable
 
     sort = sort.lower()
     try:
@@ -573,15 +573,21 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
         raise click.ClickException(str(UnknownName(*unknown[1])))
     if limit is not None:
         kept = kept[:limit]
+    dated = ("played_at",) if sort != "store" else ()  # (sorted by it: the date stays at a narrow width)
     if player:  # the player's side: a reader's columns first (opponent, result), as the table narrows
         # (JSON: every field of the summary, and seat, player, opponent, deck, opp_deck, result besides)
         emit(kept, fmt, ["match", "played_at", "event", "seat", "deck", "opponent", "opp_deck", "turns", "result",
                          "reason", "violations", "game"],
-             first=("opponent", "result", "deck", "opp_deck"))
+             first=("opponent", "result", *dated, "deck", "opp_deck"))
+        spellings = sorted({r["player"] for r in kept if isinstance(r.get("player"), str)})
+        if len(spellings) > 1:  # (the list folds case and width: zx stats takes a name as it is written)
+            click.echo(printable(f"note: --player {player!r} matches {len(spellings)} spellings of the name ("
+                                 f"{', '.join(map(repr, spellings[:5]))}{', ...' if len(spellings) > 5 else ''}): "
+                                 f"zx stats counts each apart, as written"), err=True)
     else:  # at a narrow width the players and the winner stay; the decks, date, event and the rest as they fit
         emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
                          "reason", "violations", "game"],
-             first=("p1", "p2", "winner", "p1_deck", "p2_deck"))
+             first=("p1", "p2", "winner", *dated, "p1_deck", "p2_deck"))
     if not kept and rows:
         click.echo("no stored match matches these filters", err=True)
     holding_nothing()  # (summaries closed the store: read_sqlite's connection, or the service's)

@@ -87,15 +87,22 @@ class MatchFilters:
         return {name: v for name, v in zip(self.FIELDS, self._values()) if v}
 
     def keep(self, row: dict[str, Any]) -> bool:
-        return self.side(row) is not None
+        return bool(self.sides(row))
 
     def side(self, row: dict[str, Any]) -> str | None:
         """The seat (P1, P2) of ``row`` whose side passes every side filter (player, deck, opponent, opp_deck),
         P1's where both do (a mirror, or no side filter); None when the match is not kept."""
+        seats = self.sides(row)
+        return seats[0] if seats else None
+
+    def sides(self, row: dict[str, Any]) -> list[str]:
+        """Every seat (P1, P2) of ``row`` whose side passes every side filter, in seat order (both where both do:
+        a player of that name on each seat, a mirror of decks; P1 alone without a side filter); [] when the match
+        is not kept."""
         low = folded
         if self.game and (row.get("game") or DEFAULT) != self.game:
-            return None
-        seat = "P1"
+            return []
+        seats = ["P1"]
         if self.player or self.deck or self.opponent or self.opp_deck:
             p1 = (low(row.get("p1") or ""), low(row.get("p1_deck") or ""))
             p2 = (low(row.get("p2") or ""), low(row.get("p2_deck") or ""))
@@ -106,24 +113,24 @@ class MatchFilters:
                     want = low(value)
                     sides = [s for s in sides if s[i] == want]
             if not sides:
-                return None
-            seat = sides[0][0]
+                return []
+            seats = [side[0] for side in sides]
         if self.event and low(self.event) != low(row.get("event") or ""):
-            return None
+            return []
         day = (row.get("played_at") or "")[:10]
         if (self.since or self.until) and not day:
-            return None
+            return []
         if self.since and day < self.since:
-            return None
+            return []
         if self.until and day > self.until:
-            return None
+            return []
         if self.winner and not _won(row, self.winner):
-            return None
+            return []
         if self.q:
             text = low(" ".join(str(row.get(k) or "") for k in ("match", "event", "p1", "p2", "p1_deck", "p2_deck")))
             if not all(word in text for word in low(self.q).split()):
-                return None
-        return seat
+                return []
+        return seats
 
 
 def _won(row: dict[str, Any], winner: str) -> bool:
@@ -230,9 +237,11 @@ def kept(rows: Iterable[dict[str, Any]], filters: MatchFilters, sort: str | None
     side (``pov``)."""
     out = []
     for r in rows:
-        seat = filters.side(r)
-        if seat is not None:
-            out.append(pov(r, seat) if filters.player else r)
+        seats = filters.sides(r)
+        if seats and filters.player:  # each side the player played (both: a player of that name on each seat,
+            out.extend(pov(r, seat) for seat in seats)  # counted as zx stats counts them, a win and a loss)
+        elif seats:
+            out.append(r)
     return ordered(out, sort)
 
 

@@ -84,9 +84,9 @@ def test_the_page_shows_the_players_side_and_replays_from_their_seat(clients):
     for client, judge in ((c, False), (j, True)):
         text = client.get("/matches", params={"player": REN, "opponent": MIO, "sort": "newest"}, headers=HTML).text
         head = re.search(r"<thead>(.*?)</thead>", text, re.S).group(1)
-        assert re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', head) == [
-            "match", "date", "event", "seat", "deck", "opponent", "opponent's deck", "turns", "result", "violations",
-            "replay"]
+        assert re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', head) == [  # (whom, the result, the replay first)
+            "match", "date", "opponent", "result", "replay", "deck", "opponent's deck", "seat", "event", "turns",
+            "violations"]
         assert re.findall(r'<tr data-match="([^"]+)" data-seat="([^"]+)"', text) == [
             ("h2", "P2"), ("h5", "P2"), ("h1", "P1"), ("h6", "P1")]
         links = re.findall(r'<a class="replay" href="([^"]+)">', text)
@@ -113,7 +113,8 @@ def test_the_form_filters_by_opponent_and_sorts_in_a_browser(store, browser):
     """The page's form in Chromium: an opponent typed, a sort chosen, the list as asked; a replay link opens the
     player's seat."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
+    from selenium.webdriver.support.expected_conditions import staleness_of
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     from test_serve_browser import running
 
@@ -123,7 +124,9 @@ def test_the_form_filters_by_opponent_and_sorts_in_a_browser(store, browser):
         browser.find_element(By.NAME, "player").send_keys(REN)
         browser.find_element(By.ID, "opponent").send_keys(MIO)
         Select(browser.find_element(By.ID, "sort")).select_by_value("newest")
+        before = browser.find_element(By.ID, "match-table")
         browser.find_element(By.ID, "search").click()
+        WebDriverWait(browser, 10).until(staleness_of(before))  # (the answer's page, not the form's: a race)
         rows = browser.find_elements(By.CSS_SELECTOR, "#match-table tbody tr")
         assert [r.get_attribute("data-match") for r in rows] == ["h2", "h5", "h1", "h6"]
         assert [r.find_element(By.CSS_SELECTOR, "td.result").text.split()[0] for r in rows] == [

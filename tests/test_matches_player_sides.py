@@ -1,0 +1,80 @@
+"""The match list seen from a player's side, after QA round 36: a match with a player of that name on both seats
+is both his sides (a row each: a win and a loss, as zx stats counts it; it showed P1's alone, "won"); a name the
+list folds over several spellings says so (zx stats takes each as written: the list counted 13 where the stats
+counted 10); sorted by date, a narrow table keeps the date; a seat word typed in full width is the seat."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from zx_cli.main import zx
+
+ROOT = Path(__file__).resolve().parent.parent
+RANGE = ROOT / "examples" / "legal" / "range-attacks-win-by-life.zxlog"  # P2 wins by life
+MATCHES = {  # match: (played_at, P1, P2)
+    "self": ("2026-08-03T10:00:00+09:00", "Kai Tan", "Kai Tan"),
+    "upper": ("2026-08-02T23:30:00-05:00", "KAI TAN", "Mio Sato"),
+    "wide": ("2026-08-04T09:00:00+09:00", "Mio Sato", "Ｋａｉ Ｔａｎ"),
+    "named-p2": ("2026-08-01T09:00:00+09:00", "P2", "Mio Sato"),
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> str:
+    folder = tmp_path_factory.mktemp("sides")
+    lines = RANGE.read_text(encoding="utf-8").splitlines()
+    logs = []
+    for match, (played_at, p1, p2) in MATCHES.items():
+        header = json.loads(lines[0])
+        header.update(match=match, played_at=played_at)
+        header["players"]["P1"]["name"], header["players"]["P2"]["name"] = p1, p2
+        logs.append(folder / f"{match}.zxlog")
+        logs[-1].write_text("\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n", encoding="utf-8")
+    store = str(folder / "s.sqlite")
+    r = CliRunner().invoke(zx, ["--store", store, "import", *map(str, logs)])
+    assert r.exit_code == 0, r.output
+    return store
+
+
+def listed(store: str, *args: str) -> list[dict]:
+    r = CliRunner().invoke(zx, ["--store", store, "matches", *args, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_a_match_with_the_player_on_both_seats_is_both_his_sides(store):
+    got = [(m["match"], m["seat"], m["result"]) for m in listed(store, "--player", "Kai Tan", "--opponent", "Kai Tan")]
+    assert got == [("self", "P1", "lost"), ("self", "P2", "won")]
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--by", "player", "--player", "Kai Tan",
+                                "--opponent", "Kai Tan", "--min-games", "1", "--format", "json"])
+    (row,) = json.loads(r.stdout)
+    assert (row["games"], row["wins"]) == (2, 1)  # (zx stats: the same two sides)
+
+
+def test_a_name_matching_several_spellings_says_so(store):
+    r = CliRunner().invoke(zx, ["--store", store, "matches", "--player", "kai tan"])
+    assert r.exit_code == 0, r.output
+    assert "note: --player 'kai tan' matches 3 spellings of the name ('KAI TAN', 'Kai Tan', 'Ｋａｉ Ｔａｎ'): zx " \
+           "stats counts each apart, as written" in r.stderr, r.stderr
+    r = CliRunner().invoke(zx, ["--store", store, "matches", "--player", "Mio Sato"])
+    assert "spellings" not in r.stderr
+
+
+def test_sorted_by_date_a_narrow_table_keeps_the_date(store):
+    for args in ((), ("--player", "Mio Sato")):
+        r = CliRunner().invoke(zx, ["--store", store, "matches", *args, "--sort", "newest"], env={"COLUMNS": "80"},
+                               terminal_width=80)
+        head = next(ln for ln in r.stdout.splitlines() if "match" in ln)
+        assert "played_at" in head, r.stdout
+
+
+def test_a_seat_word_in_full_width_is_the_seat(store):
+    """`--as Ｐ２` (a Japanese keyboard in full width) was read as a name: in a match where the player named "P2"
+    sits at P1, the opposite seat opened."""
+    r = CliRunner().invoke(zx, ["--store", store, "replay", "named-p2", "--as", "Ｐ２", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["perspective"] == "P2"
