@@ -358,10 +358,10 @@ class MatchLinks:
 
 
 def linkable(url: str) -> str | None:
-    """``url``, or None when it is longer than a filter form asks for (``zx_web.pages.OFFERED_MAX``: a deck named
+    """``url``, or None when it is longer than a filter form asks for (``zx_web.matchlist.OFFERED_MAX``: a deck named
     with nearly 1,000,000 characters, 12 MB percent-encoded, a URL the browser and the server refuse; the page held
     it once a section)."""
-    from .pages import OFFERED_MAX
+    from .matchlist import OFFERED_MAX
 
     return url if len(url) <= OFFERED_MAX else None
 

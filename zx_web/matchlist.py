@@ -12,6 +12,15 @@ GAMES = tuple(GAME_MODULES)  # the games a match list can be filtered by: every 
 SEATS = ("P1", "P2")
 
 
+# A filter form sends its choice in the request's URL (GET): a deck or event name of a log may hold nearly
+# 1,000,000 characters (a header line's limit, docs/match-log.md), 12 MB percent-encoded, more than a browser
+# sends (Chromium: 2 MB a URL). A form offers the names whose percent-encoded form is at most ``OFFERED_MAX``
+# bytes (a 10,000-character Japanese deck name is 90 KB: offered), and the server reads a request line and
+# headers of up to 1 MiB (uvicorn's h11: zx_cli.serve.REQUEST_HEAD_MAX): every offered filter at once, with room for
+# the typed ones. Beyond 64 KiB of URL uvicorn's default parser (httptools) answered a plain-text 400.
+OFFERED_MAX = 256 * 1024
+
+
 class MatchFilters:
     """Every filter is optional; names match exactly (in any case and width: ``folded``). ``player``: the
     matches that player played (either side). ``deck``: the matches with that deck on either side; with

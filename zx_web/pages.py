@@ -21,7 +21,7 @@ from zx_events.freetext import visible
 from . import api, dashboard
 from .backend import Backend, WebError
 from .icon import icon, icon_href
-from .matchlist import MatchFilters, page
+from .matchlist import OFFERED_MAX, MatchFilters, page  # noqa: F401 (OFFERED_MAX: its home was here)
 
 router = APIRouter(include_in_schema=False)
 HERE = Path(__file__).parent
@@ -38,15 +38,6 @@ def env() -> jinja2.Environment:
     e.filters["visible"] = lambda value: visible(value) if isinstance(value, str) else value
     e.globals["icon_href"] = icon_href()
     return e
-
-
-# A filter form sends its choice in the request's URL (GET): a deck or event name of a log may hold nearly
-# 1,000,000 characters (a header line's limit, docs/match-log.md), 12 MB percent-encoded, more than a browser
-# sends (Chromium: 2 MB a URL). A form offers the names whose percent-encoded form is at most ``OFFERED_MAX``
-# bytes (a 10,000-character Japanese deck name is 90 KB: offered), and the server reads a request line and
-# headers of up to 1 MiB (uvicorn's h11: zx_cli.serve.REQUEST_HEAD_MAX): every offered filter at once, with room for
-# the typed ones. Beyond 64 KiB of URL uvicorn's default parser (httptools) answered a plain-text 400.
-OFFERED_MAX = 256 * 1024
 
 
 def offered(names: list[str]) -> list[str]:

@@ -378,7 +378,8 @@ def test_zx_view_errors_unknown_match_bad_seat_missing_folder(viewer_store, tmp_
     assert res.exit_code == 1 and "unknown match 'no-such-match'" in res.output and "Traceback" not in res.output
     assert not out.exists()
     res = runner.invoke(zx, ["--store", viewer_store.path, "view", viewer_store.matches[0], "--as", "P3"])
-    assert res.exit_code == 2 and "'P3' is not one of" in res.output
+    assert res.exit_code == 2 and "no player named 'P3'" in res.output and "give a player's name or a seat: " \
+        "'judge', 'P1', 'P2', 'spectator'" in res.output  # (--as takes a player's name too since 2026-11-29)
     res = runner.invoke(zx, ["--store", viewer_store.path, "view", viewer_store.matches[0],
                              "-o", str(tmp_path / "nope" / "x.html")])
     assert res.exit_code == 1 and "the folder" in res.output and "does not exist" in res.output
