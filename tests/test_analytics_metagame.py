@@ -601,3 +601,7 @@ def test_with_a_player_the_shares_of_meta_and_archetypes_are_of_that_players_sea
     arch = st.archetypes(player=player)
     assert arch["seats"].sum() == seats and set(arch["field"]) == {seats}
     assert st.meta(by="week")["field"].max() > meta["field"].max()  # (the whole field: more seats)
+    # --opponent likewise: the shares of the sides facing that player (QA round 36: of the whole field)
+    facing = st.sql(f"SELECT count(*) FROM seats WHERE opp_name = '{player}'").item()
+    arch = st.archetypes(opponent=player)
+    assert arch["seats"].sum() == facing and set(arch["field"]) == {facing}

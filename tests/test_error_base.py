@@ -67,3 +67,24 @@ def test_an_unknown_player_and_another_games_statistic_are_errors(analytics):
         with pytest.raises(Error) as info:
             st.attacks(game="x610z")
         assert isinstance(info.value, NotThisGame) and "only zx fills" in str(info.value), info.value
+
+
+def test_a_bad_seat_or_arguments_of_a_view_are_errors(analytics, tmp_path):
+    """A script's bad argument (a seat no seat word names, seq and turn both, a page of no seat) was a bare
+    ValueError, or the viewer's own: each is an Error, and a ValueError as before (QA round 36)."""
+    from zx_events import replay
+    from zx_events.application import MatchService
+    from zx_web.viewer import viewer_html
+
+    store = analytics.replace(".duckdb", ".sqlite")
+    svc = MatchService(store, create=False)
+    try:
+        match = svc.summaries()[0]["match"]
+        for call in (lambda: replay.view_at(svc, match, perspective="Mio"),
+                     lambda: replay.view_at(svc, match, seq=2, turn=1),
+                     lambda: viewer_html(svc, match, ["bogus"]), lambda: viewer_html(svc, match, [])):
+            with pytest.raises(Error) as info:
+                call()
+            assert isinstance(info.value, ValueError)
+    finally:
+        svc.close()

@@ -78,3 +78,9 @@ def test_a_seat_word_in_full_width_is_the_seat(store):
     r = CliRunner().invoke(zx, ["--store", store, "replay", "named-p2", "--as", "Ｐ２", "--format", "json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["perspective"] == "P2"
+
+
+def test_an_opponent_matching_several_spellings_says_so_too(store):
+    r = CliRunner().invoke(zx, ["--store", store, "matches", "--opponent", "KAI TAN"])
+    assert r.exit_code == 0, r.output
+    assert "note: --opponent 'KAI TAN' matches 3 spellings of the name" in r.stderr, r.stderr

@@ -131,7 +131,7 @@ NAMES = ("event", "deck", "player", "opp_deck", "colours", "archetype", "opp_arc
 # the filters of a share's field (archetypes, meta): the field is every side, whatever its deck, under the date, event,
 # seat and game filters, and the player's (a coach filtering on one opponent reads that player's deck share: each
 # deck was a few percent of the whole field, QA round 36; the dashboard's deck share is of the player's seats too)
-FIELD_FILTERS = ("since", "until", "event", "seat", "game", "player")
+FIELD_FILTERS = ("since", "until", "event", "seat", "game", "player", "opponent")  # (--opponent: the sides facing)
 # filter -> (the seats column its values come from, what it is called in messages)
 NAMED_FILTERS = {"event": ("event", "event"), "deck": ("deck", "deck"), "opp_deck": ("deck", "deck"),
                  "player": ("name", "player"), "opponent": ("name", "player"), "colours": ("colours", "colour identity"),

@@ -804,7 +804,7 @@ def seat(perspective: str) -> str:
         hint = f": did you mean {parse_perspective(perspective)!r}?" if isinstance(perspective, str) else ""
     except ValueError:
         hint = ""
-    raise ValueError(f"perspective must be one of {', '.join(PERSPECTIVES)}, got {perspective!r}{hint}")
+    raise ZXError(f"perspective must be one of {', '.join(PERSPECTIVES)}, got {perspective!r}{hint}")
 
 
 @_service
@@ -815,7 +815,7 @@ def view_at(svc: Any, match_id: str, *, seq: int | None = None, turn: int | None
     (``games.load_catalogs``), the one the match was checked against naming its cards (``card_names``)."""
     seat(perspective)
     if seq is not None and turn is not None:
-        raise ValueError(f"give seq or turn, not both (seq={seq}, turn={turn})")
+        raise ZXError(f"give seq or turn, not both (seq={seq}, turn={turn})")
     if turn is not None:
         seq = turn_seq(svc, match_id, turn)
     match = state_at(svc, match_id, seq)

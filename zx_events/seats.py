@@ -16,7 +16,7 @@ from typing import Any, Callable, Collection, Iterable
 
 import orjson
 
-from zx_events.errors import not_ascii, shown
+from zx_events.errors import ZXError, not_ascii, shown
 from zx_events.freetext import BIDI_CONTROLS, JUDGE, folded_name, normalize
 
 SPECTATOR = "spectator"
@@ -61,7 +61,7 @@ def parse_perspective(text: str) -> str:
         if p.lower() == low:
             return p
     named = not_ascii(text)
-    raise ValueError(f"unknown perspective {shown(text)}{f' ({named})' if named else ''}: one of "
+    raise ZXError(f"unknown perspective {shown(text)}{f' ({named})' if named else ''}: one of "
                      f"{', '.join(PERSPECTIVES)}")
 
 
@@ -78,11 +78,11 @@ def player_seat(name: str, players: dict[str, str], match_id: str) -> str:
         return seats[0]
     if len(seats) > 1:
         same = " and ".join(shown(n) for n in dict.fromkeys(players[s] for s in seats))
-        raise ValueError(f"both players of match {shown(match_id)} are named {same}: give the seat, P1 or P2")
+        raise ZXError(f"both players of match {shown(match_id)} are named {same}: give the seat, P1 or P2")
     listed = [f"{s} {shown(players[s])}" for s in PLAYERS if isinstance(players.get(s), str) and players[s]]
     named = not_ascii(name) if _looks_like_a_seat(name) else ""
     their = f"its players are {' and '.join(listed)}" if listed else "its header names no player"
-    raise ValueError(f"no player named {shown(name)}{f' ({named})' if named else ''} in match {shown(match_id)} "
+    raise ZXError(f"no player named {shown(name)}{f' ({named})' if named else ''} in match {shown(match_id)} "
                      f"({their}); give a player's name or a seat: {', '.join(map(repr, PERSPECTIVES))} (in any "
                      f"case)")
 

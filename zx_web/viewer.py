@@ -30,6 +30,7 @@ from typing import Any, Iterable, Sequence
 import orjson
 
 from zx_events import games, replay
+from zx_events.errors import Error
 from zx_events.freetext import INVISIBLE_UTF8, JSON_RAW_UTF8, printable
 from zx_events.seats import JUDGE, PERSPECTIVES, engine_message, event_fields
 from zx_events.ids import project
@@ -70,8 +71,8 @@ def views_of(hist: replay.History) -> GameViews:
     return replace(views, names=hist.names) if hist.catalogs else views
 
 
-class ViewerError(ValueError):
-    """A page that cannot be built: an unknown seat, no seat at all."""
+class ViewerError(Error, ValueError):
+    """A page that cannot be built: an unknown seat, no seat at all (a ``zx_events.errors.Error``)."""
 
 
 def parse_seats(seats: Iterable[str]) -> list[str]:
