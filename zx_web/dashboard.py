@@ -205,16 +205,19 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
     share = share if source.judge else source.mask_names(share)
     share = with_rate(share, "share", "seats", "all_seats").with_columns(
         (pl.col("seats") < min_games).alias("low_sample"))
-    player = shown.get("player")
-    if player:  # the name as it is shown in the labels: masked outside the judge's view (its bidirectional controls
-        # dropped), every control character as its escape (``\u202e``) in the judge's
-        from zx_events.freetext import printable
+    from zx_events.freetext import printable
 
-        player = printable(player if source.judge else source.masked_name(player))
+    # the names as they are shown in the labels: masked outside the judge's view (their bidirectional controls
+    # dropped), every control character as its escape (``\u202e``) in the judge's
+    player, opponent = (printable(v if source.judge else source.masked_name(v)) if v else None
+                        for v in (shown.get("player"), shown.get("opponent")))
     # with a player filter the share is of that player's seats (deck_share.sql), its trend too (zx stats meta):
-    # a coach filtering on one opponent reads that player's decks, where they were a few percent of the field
+    # a coach filtering on one opponent reads that player's decks, where they were a few percent of the field; with
+    # an opponent, of the seats facing them
     seats = int(share["all_seats"][0]) if share.height else 0
-    d.share_of = (f"of {visible(player)}'s {seats:,} seat{'' if seats == 1 else 's'}" if player else
+    facing = f" facing {visible(opponent)}" if opponent else ""
+    d.share_of = (f"of {visible(player)}'s {seats:,} seat{'' if seats == 1 else 's'}{facing}" if player else
+                  f"of the {seats:,} seat{'' if seats == 1 else 's'}{facing}" if opponent else
                   f"of all {seats:,} seat{'' if seats == 1 else 's'}")
     d.sections.append(_section("share", "Deck share",
                                (f"Share {d.share_of} (one a match {visible(player)} played under the date, event and "
@@ -314,7 +317,7 @@ class MatchLinks:
         self.source = source
         self.plain = plain_names(source)
         self.base: dict[str, str] | None = {"game": game}
-        for key, kind in (("event", "event"), ("player", "player")):
+        for key, kind in (("event", "event"), ("player", "player"), ("opponent", "player")):
             value = filters.get(key)
             if value:
                 shown = self.shown(kind, value)
@@ -353,7 +356,7 @@ class MatchLinks:
             if since > until:
                 return None
             params.update(since=since, until=until)
-        order = ("game", "player", "deck", "opp_deck", "event", "since", "until")
+        order = ("game", "player", "deck", "opponent", "opp_deck", "event", "since", "until")
         return linkable("/matches?" + urlencode([(k, params[k]) for k in order if params.get(k)]))
 
 

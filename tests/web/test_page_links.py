@@ -125,6 +125,22 @@ def test_each_deck_row_of_the_dashboard_links_to_its_matches_with_the_filters_ca
         assert got["total"] == int(cells[2]), (cells, hrefs[1])
 
 
+def test_an_opponent_filter_is_carried_into_the_links_and_the_form_and_labels_the_share(client):
+    """`/dashboard?opponent=O` (the statistics take it since round 36): its deck rows linked to every match of the
+    deck (41 where the row counted 5), the form had no field for it (Apply dropped it), the share said "of all
+    seats": the links carry it, the form keeps it, the share is "of the N seats facing O"."""
+    opponent = busiest_player(client)
+    page = client.get("/dashboard", params={"game": "zx", "opponent": opponent, "min_games": 1}).text
+    share = table_rows(page, "share")
+    assert share and all(hrefs[0] for _, hrefs in share), share
+    for cells, hrefs in share:  # deck, seats, matches, ...
+        q = parse_qs(urlsplit(hrefs[0]).query)
+        assert q == {"game": ["zx"], "deck": [cells[0]], "opponent": [opponent]}, hrefs[0]
+        assert listed(client, hrefs[0])["total"] == int(cells[1]), (cells, hrefs[0])
+    assert f'name="opponent" value="{html.escape(opponent)}"' in page
+    assert re.search(r"of the [\d,]+ seats? facing " + re.escape(html.escape(opponent)), page), page[:2000]
+
+
 def test_a_matchup_row_links_to_the_matches_of_its_deck_against_its_opponents(client):
     """A matchup row (the row's deck against the column's) links to the match list of that deck against that deck
     (``opp_deck``, since the list has it: a note said the link listed every match of the row's deck), which lists
