@@ -121,7 +121,8 @@ def test_the_readme_list_edited_alone_is_altered(bundle, tmp_path):
 
 def test_a_readme_that_names_other_rules_and_other_violations_is_said_not_covered(bundle, tmp_path):
     """Judged by other rules than the match pinned, the findings may differ from those recorded: the bundle cannot
-    tell, and the verdict line says its report is not covered (the way around the check is announced)."""
+    tell, and the verdict line says its report is not covered; its status is ``unchecked``, exit 1 (it was ``ok``,
+    exit 0: a README.txt line edited switched the checks off, QA round 36)."""
     path, head = bundle
 
     def readme(t: str) -> str:
@@ -130,7 +131,8 @@ def test_a_readme_that_names_other_rules_and_other_violations_is_said_not_covere
             "rules version:  zx-", "rules version:  zy-")
 
     r = verify(edited(path, tmp_path, README_txt=readme, violations_json=lambda t: "[]"), head[:16])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1 and json.loads(r.stdout)[0]["status"] == "unchecked", r.output  # (round 36: exit 0, ok)
+    assert r.stderr.startswith("UNCHECKED: ")
     assert ("; README.txt's head digest, integrity and pins agree with its events; its violations differ from the 1 "
             f"its events record at import, and its README.txt says the audit judged by other rules or reference data "
             f"than the match pinned: {NOT_COVERED} (zx audit of its log judges them))") in r.stderr, r.stderr

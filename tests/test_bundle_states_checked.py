@@ -124,8 +124,8 @@ def test_a_state_added_is_altered(bundle, tmp_path):
 
 def test_a_readme_saying_other_rules_leaves_the_states_unchecked_and_says_so(bundle, tmp_path):
     """The audit judged by another rules version than the match pinned (a later zx): the states it derived are that
-    engine's, which this one cannot derive again: not checked, and the verdict line says so (an edited state then
-    is not caught: the judge reads that line)."""
+    engine's, which this one cannot derive again: not checked, and the verdict line says so; the status is
+    ``unchecked``, exit 1 (it was ok, exit 0: a README.txt line edited with a forged state passed, QA round 36)."""
     game, path, _ = bundle
 
     def other_rules(name: str, text: str) -> str | None:
@@ -135,7 +135,8 @@ def test_a_readme_saying_other_rules_leaves_the_states_unchecked_and_says_so(bun
         return _a_card_into_the_hand(name, text)
 
     r, v = verify(rewritten(path, tmp_path / "other.zip", other_rules))
-    assert (r.exit_code, v["status"]) == (0, "ok"), v
+    assert (r.exit_code, v["status"]) == (1, "unchecked"), v  # (its chain intact, its states not judged: not ok)
+    assert r.stderr.startswith("UNCHECKED: ") and v["message"].startswith(f"{v['events']:,} events, chain intact; ")
     assert "; the states in violation-NN/ are not checked: its README.txt says the audit judged by rules version " \
            "zx-cr-9.9, this zx derives them by rules version " in r.stderr, r.stderr
     assert "and they differ (`zx audit` of its log by the zx that wrote it derives them)" in r.stderr, r.stderr

@@ -492,9 +492,10 @@ def _verify_bundle(path: str, head: str | None, fmt: str) -> None:
         emit([verdict.to_json()], fmt, VERIFY_COLUMNS)
     # what of its report was checked, or that it was not (README.txt is what the head judge reads first: another
     # head digest in it, and a violation made up, were "intact": QA round 35)
-    click.echo(f"{'intact' if verdict.ok else 'FAILED'}: {path} (its events' chain and its log, without the store"
-               f"{'; the head written down' if head is not None else ''}{f'; {covered}' if verdict.ok else ''})",
-               err=True)
+    unchecked = verdict.status == "unchecked"  # (its chain intact, its report not all checked: exit 1)
+    click.echo(f"{'intact' if verdict.ok else 'UNCHECKED' if unchecked else 'FAILED'}: {path} (its events' chain "
+               f"and its log, without the store{'; the head written down' if head is not None else ''}"
+               f"{f'; {covered}' if verdict.ok or unchecked else ''})", err=True)
     if not verdict.ok:
         sys.exit(1)
 

@@ -352,6 +352,7 @@ def verify_bundle(path: str, head: str | None = None) -> Any:
 
 
 NOT_COVERED = "README.txt and violations.json are not covered by the chain"
+STATES_CHECKED = "the states in violation-NN/ are the ones its log gives"  # (the end of a bundle checked whole)
 
 
 def check_bundle(path: str, head: str | None = None, progress: Callable[[int, int], None] | None = None
@@ -469,6 +470,10 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[
                                             verdict.head, logs[0], progress)
         if wrong:
             return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
+        if not covered[0].endswith(STATES_CHECKED):  # its chain intact, its report not all checked: not "ok" (a
+            # README.txt line edited switched the check of the states off, and the answer was ok, exit 0: QA round 36)
+            verdict = Verdict(match, verdict.events, "unchecked", None,
+                              f"{verdict.events:,} events, chain intact; {covered[0]}", verdict.head)
     elif verdict.status == "deleted" and not games.is_topic(str(events[-1]["topic"]), "Sealed") \
             and not _says_stored(z):  # a head was given for a bundle whose README calls it a log file's
         verdict = Verdict(verdict.match, verdict.events, verdict.status, verdict.seq,
@@ -752,7 +757,7 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
                      f"its log gives {f'violation-{off:02d}' if f'violation-{off:02d}' in seen else 'none'}: it was "
                      f"edited")
     if not wrong:
-        return "", ", and the states in violation-NN/ are the ones its log gives"
+        return "", f", and {STATES_CHECKED}"
     other = {key: value for key, value in claimed.items() if value != derived_with[key]}
     if not other:
         return wrong, ""
