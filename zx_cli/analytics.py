@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import (DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, given_catalogs, interrupted,
+from .common import (DAY, GAME, match_filter_options, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, given_catalogs, interrupted,
                      with_store)
 from .sigterm import interrupted_word
 from .options import format_option
@@ -797,16 +797,7 @@ def unique_names(columns: list[str]) -> list[str]:
               help="Directory for the Parquet files (Hive-partitioned by month) and the data dictionary.")
 @click.option("--force", is_flag=True,
               help="Replace folders named like the export's tables in DIR even when DIR is not an earlier export.")
-@click.option("--player", default=None, help="Only matches this player played (either side; any case), as zx matches.")
-@click.option("--deck", default=None,
-              help="Only matches with this deck on either side; with --player, on that player's side (any case).")
-@click.option("--opponent", default=None,
-              help="Only matches against this player (any case); with --player, that player's matches against them.")
-@click.option("--opp-deck", "opp_deck", default=None,
-              help="Only matches where the side facing --player (without it: either side) played this deck.")
-@click.option("--event", default=None, help="Only matches of this event (any case).")
-@click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
-@click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
+@match_filter_options
 @click.option("--game", type=GAME, default=None, help="Only matches of this game (zx, x610z: zx games).")
 @analytics_option
 @format_option

@@ -266,6 +266,29 @@ def seat_of(value: str, match: object, match_id: str) -> tuple[str, str | None]:
 GAME, DAY = GameKey(), Day()
 
 
+def match_filter_options(f: Callable) -> Callable:
+    """The match list's filters that ``zx matches`` and ``zx export`` share (zx_web.matchlist.MatchFilters):
+    --player, --deck, --opponent, --opp-deck, --event, --since, --until."""
+    for opt in reversed([
+        click.option("--player", default=None, help="Only matches this player played (either side; any case)."),
+        click.option("--deck", default=None,
+                     help="Only matches with this deck on either side; with --player, on that player's side (any "
+                          "case)."),
+        click.option("--opponent", default=None,
+                     help="Only matches against this player (any case); with --player, that player's matches against "
+                          "them."),
+        click.option("--opp-deck", "opp_deck", default=None,
+                     help="Only matches where the side facing --player (without it: either side) played this deck."),
+        click.option("--event", default=None, help="Only matches of this event (any case)."),
+        click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD",
+                     help="Only matches played on or after this date."),
+        click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD",
+                     help="Only matches played on or before this date."),
+    ]):
+        f = opt(f)
+    return f
+
+
 MAX_WORKERS = 256  # --workers: processes forked at once (a typo of many digits used to fork until the system refused)
 MAX_SQL_TIMEOUT = 86_400  # zx sql --timeout: zx_analytics.stats.MAX_SQL_TIMEOUT (not imported here: DuckDB, Polars)
 MAX_PAGE_SIZE = 10_000_000  # --page-size: past what SQLite binds (a typo of many digits: an internal error, mid-rebuild)

@@ -11,7 +11,7 @@ import click
 
 from zx_events.errors import ZXError
 
-from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, service, summaries, with_store  # noqa: F401  (commands' shared helpers)
+from .common import BOARD_HELP, DAY, GAME, MAX_WORKERS, STORE_HELP, interrupted, load_catalog_option, log_paths, match_filter_options, service, summaries, with_store  # noqa: F401  (commands' shared helpers)
 from .options import format_option, refuse_repeats  # (zx_cli.output, the tables, is imported by the commands that print: not by --help)
 
 
@@ -534,16 +534,7 @@ def _spellings(rows: list[dict], option: str, name: str | None, keys: tuple[str,
 
 
 @zx.command("matches")
-@click.option("--player", default=None, help="Only matches this player played (either side; any case).")
-@click.option("--deck", default=None,
-              help="Only matches with this deck on either side; with --player, on that player's side (any case).")
-@click.option("--opponent", default=None,
-              help="Only matches against this player (any case); with --player, that player's matches against them.")
-@click.option("--opp-deck", "opp_deck", default=None,
-              help="Only matches where the side facing --player (without it: either side) played this deck.")
-@click.option("--event", default=None, help="Only matches of this event (any case).")
-@click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or after this date.")
-@click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Only matches played on or before this date.")
+@match_filter_options
 @click.option("--winner", default=None, metavar="P1|P2|NAME|draw|none",
               help="Only matches won by this side or player; draw: finished without a winner; none: no result.")
 @click.option("--violations", "with_violations", is_flag=True,

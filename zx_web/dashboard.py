@@ -115,11 +115,12 @@ class Section:
     # a column's links, one a row (None: that row's cell is not a link): the match list filtered by the row's name
     # (``MatchLinks``); the live dashboard shows them, zx report's file (which stands alone) does not
     links: dict[str, list[str | None]] = field(default_factory=dict)
+    link_titles: dict[str, list[str | None]] = field(default_factory=dict)  # what each link lists, in words
 
     @property
     def table(self) -> "Table":
         """The rows as the table under the chart shows them (``table``)."""
-        return table(self.rows, self.columns, self.heads, self.links)
+        return table(self.rows, self.columns, self.heads, self.links, self.link_titles)
 
 
 @dataclass
@@ -327,6 +328,10 @@ class MatchLinks:
                 self.base[key] = shown
         if self.base is not None:
             self.base.update({k: str(filters[k]) for k in ("since", "until") if filters.get(k)})
+        base = self.base or {}
+        self.carried = "".join(f" {words} {base[key]}" for key, words in (
+            ("player", "played by"), ("opponent", "facing"), ("event", "at"), ("since", "from"), ("until", "to"))
+            if base.get(key))  # (a link's title: the filters it carries)
 
     def shown(self, kind: str, value: Any) -> str | None:
         """``value`` as a link may carry it (the form the match list shows), or None: it is masked, or none."""
@@ -422,10 +427,18 @@ def link_rows(d: Dashboard, links: MatchLinks) -> None:
     for s in d.sections:
         if s.key in ("share", "winrates") and "deck" in s.columns:
             s.links = {"deck": [links.deck(r.get("deck")) for r in s.rows]}
+            titles = [f"the matches of {r.get('deck')}" for r in s.rows]
         elif s.key == "matchups" and "deck" in s.columns:
             s.links = {"deck": [links.deck(r.get("deck"), opponent=r.get("opponent")) for r in s.rows]}
+            titles = [f"the matches of {r.get('deck')} against {r.get('opponent')}" for r in s.rows]
         elif s.key == "trend" and "deck" in s.columns:
             s.links = {"deck": [links.deck(r.get("deck"), r.get("week")) for r in s.rows]}
+            titles = [f"the matches of {r.get('deck')} in {r.get('week')}" for r in s.rows]
+        else:
+            continue
+        # a link says where it goes (WCAG 2.4.4: a matchup's "the matches of Black Reapers" listed those against
+        # Blue Control alone, QA round 36), with the filters it carries
+        s.link_titles = {"deck": [f"{t}{links.carried}" for t in titles]}
 
 
 def _section(key: str, title: str, note: str, svg: str, df: pl.DataFrame, columns: list[str],
@@ -894,10 +907,12 @@ class Table:
     heads: list[tuple[str, bool]]  # (header, numeric: right-aligned)
     rows: list[tuple[bool, list[tuple[str, str]]]]  # (low sample, cells: (text, class: "name", "num" or ""))
     hrefs: list[list[str | None]] = field(default_factory=list)  # per row, per cell: its link (or None)
+    titles: list[list[str | None]] = field(default_factory=list)  # per row, per cell: what its link lists
 
 
 def table(rows: list[dict[str, Any]], columns: list[str], heads: Mapping[str, str] | None = None,
-          links: Mapping[str, list[str | None]] | None = None) -> Table:
+          links: Mapping[str, list[str | None]] | None = None,
+          link_titles: Mapping[str, list[str | None]] | None = None) -> Table:
     """``rows`` as the table under a chart shows them: ``columns`` headed in words (``HEADS``, else ``heads``,
     else the key with spaces), a rate's ``_low`` and ``_high`` one column after it; ``links``: a column's link
     per row (``Section.links``)."""
@@ -915,8 +930,10 @@ def table(rows: list[dict[str, Any]], columns: list[str], heads: Mapping[str, st
     links = links or {}
     hrefs = [[(links[keys[0]][i] if keys[0] in links and len(keys) == 1 and i < len(links[keys[0]]) else None)
               for _, keys in spans] for i in range(len(rows))] if links else []
+    titles = [[((link_titles or {}).get(keys[0]) or [None] * len(rows))[i] if len(keys) == 1 else None
+               for _, keys in spans] for i in range(len(rows))] if links else []
     return Table([(head, num) for (head, _), num in zip(spans, numeric)],
-                 [(bool(r.get("low_sample")), [_cell(r, keys) for _, keys in spans]) for r in rows], hrefs)
+                 [(bool(r.get("low_sample")), [_cell(r, keys) for _, keys in spans]) for r in rows], hrefs, titles)
 
 
 def _cell(row: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, str]:

@@ -202,19 +202,11 @@ def match_links(b: Backend, match_id: str, game: str) -> dict[str, str]:
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
 def replay_page(match_id: str, as_: str | None = Query(None, alias="as"),
                 b: Backend = Depends(api.backend)) -> HTMLResponse:
-    perspective = b.allowed(as_)
-    b.history(match_id)  # 404 for an unknown match before the viewer reads it
-    try:
-        from .viewer import viewer_html
-    except ImportError:
-        raise WebError(503, "the replay viewer (zx_web/viewer.py) is not installed in this version") from None
-    # what zx verify says of it now (its chain and the store seal, read again; its snapshots' check cached by
-    # its head), as the match page says it: a page kept from before the store was altered kept its old banner
-    verdict = b.verdict(match_id)
+    perspective, verdict, viewer = _replay_of(match_id, as_, b)
     # one seat per page: a page asked for as a spectator holds nothing a spectator may not see (301.3); built with
     # this verdict (its banner), not verified a second time
     return html_response(b.replays.get((match_id, perspective, verdict.status, verdict.seq, verdict.message),
-                                       lambda: viewer_html(b.svc, match_id, seats=[perspective],
+                                       lambda: viewer.viewer_html(b.svc, match_id, seats=[perspective],
                                                            nav=replay_nav(match_id, perspective, b.seats()),
                                                            verdict=verdict, catalogs=b.catalogs)),
                          policy="frame-ancestors 'none'")
@@ -230,19 +222,28 @@ def replay_download(match_id: str, as_: str | None = Query(None, alias="as"),
     verdict of now), without the server's links, and kept among the replay pages (``Backend.replays``: at most
     ``ANSWER_BYTES`` an answer, ``CACHE_BYTES`` in all), so that a second download of a long match is not built
     again. Nothing is written on the server: the file is the answer's body."""
-    perspective = b.allowed(as_)
-    b.history(match_id)  # 404 for an unknown match before the viewer reads it
-    try:
-        from .viewer import file_name, page, viewer_data
-    except ImportError:
-        raise WebError(503, "the replay viewer (zx_web/viewer.py) is not installed in this version") from None
-    verdict = b.verdict(match_id)
+    perspective, verdict, viewer = _replay_of(match_id, as_, b)
     body = b.replays.get(("download", match_id, perspective, verdict.status, verdict.seq, verdict.message),
-                         lambda: page(viewer_data(b.svc, match_id, [perspective], verdict=verdict,
-                                                  catalogs=b.catalogs)).encode("utf-8"))
+                         lambda: viewer.page(viewer.viewer_data(b.svc, match_id, [perspective], verdict=verdict,
+                                                                catalogs=b.catalogs)).encode("utf-8"))
+    name = viewer.file_name(match_id, [perspective])
     return Response(body, media_type="text/html; charset=utf-8",
                     headers={**HEADERS, "Content-Security-Policy": "frame-ancestors 'none'",
-                             "Content-Disposition": f'attachment; filename="{file_name(match_id, [perspective])}"'})
+                             "Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _replay_of(match_id: str, as_: str | None, b: Backend) -> tuple[str, Any, Any]:
+    """A served replay's seat (``Backend.allowed``: 400, 403), a 404 for an unknown match before the viewer reads
+    it, what zx verify says of it now (its chain and the store seal, read again; its snapshots' check cached by its
+    head, as the match page says it: a page kept from before the store was altered kept its old banner), and the
+    viewer module (zx_web/viewer.py)."""
+    perspective = b.allowed(as_)
+    b.history(match_id)
+    try:
+        from . import viewer
+    except ImportError:
+        raise WebError(503, "the replay viewer (zx_web/viewer.py) is not installed in this version") from None
+    return perspective, b.verdict(match_id), viewer
 
 
 def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
@@ -259,9 +260,12 @@ def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
                      if s != perspective else f'<b class="seat-link here" aria-current="page">{escape(s)}</b>'
                      for s in seats)
     # the file zx view writes for this seat (replay_download): the page as it stands alone, without these links
-    download = (f'<a class="download" role="button" id="download" '
+    # a link, as a download is (a role="button" took Space, which a link does not: the page scrolled, QA round 36),
+    # named with its seat for a screen reader
+    download = (f'<a class="download" id="download" '
                 f'href="{here}/replay/download?as={quote(perspective)}" '
                 f'download="{escape(file_name(match_id, [perspective]))}" '
+                f'aria-label="Download this replay as {escape(perspective)} sees it (one HTML file)" '
                 f'title="this replay as one HTML file, as zx view --as {escape(perspective)} writes it: it opens in any '
                 f'browser, offline">Download</a>')
     return (f'<nav class="served" id="served-nav" aria-label="zx serve"><a id="back-match" href="{here}">&larr; '

@@ -85,7 +85,7 @@ def test_the_page_shows_the_players_side_and_replays_from_their_seat(clients):
         text = client.get("/matches", params={"player": REN, "opponent": MIO, "sort": "newest"}, headers=HTML).text
         head = re.search(r"<thead>(.*?)</thead>", text, re.S).group(1)
         assert re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', head) == [  # (whom, the result, the replay first)
-            "match", "date", "opponent", "result", "replay", "deck", "opponent's deck", "seat", "event", "turns",
+            "opponent", "result", "replay", "date", "match", "deck", "opponent's deck", "seat", "event", "turns",
             "violations"]
         assert re.findall(r'<tr data-match="([^"]+)" data-seat="([^"]+)"', text) == [
             ("h2", "P2"), ("h5", "P2"), ("h1", "P1"), ("h6", "P1")]

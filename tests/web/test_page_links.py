@@ -154,6 +154,8 @@ def test_a_matchup_row_links_to_the_matches_of_its_deck_against_its_opponents(cl
         assert q["deck"] == [cells[0]] and q["opp_deck"] == [cells[1]] and hrefs[1] is None, (cells, hrefs)
         assert listed(client, hrefs[0])["total"] == int(cells[2]), (cells, hrefs[0])
     assert "not only those against the column's deck" not in html.unescape(page)
+    cells = rows[0][0]  # its link says where it goes (QA round 36: "the matches of Black Reapers" alone)
+    assert f'title="{html.escape(f"the matches of {cells[0]} against {cells[1]}")}"' in page
 
 
 def test_a_masked_name_is_never_put_in_a_link(client, judge, st):

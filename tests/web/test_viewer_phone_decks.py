@@ -24,3 +24,28 @@ def test_the_judges_deck_summaries_are_44_px_to_tap_on_a_touch_screen(phone, pag
                 assert heights and max(heights) < 30, (match, heights)  # the desktop's look
         finally:
             as_phone(phone)
+
+
+def test_the_new_links_and_fields_are_44_px_to_tap_and_the_download_is_a_named_link(phone, store):  # noqa: F811
+    """QA round 36: the match list's replay and match links 38x16, the match page's player and deck links 16 px tall
+    and 21 px apart, the filter forms' new fields 26-29 px: 44 px on a touch screen. The Download was a link with
+    role="button", which Space does not work (the page scrolled): a link, named with its seat."""
+    from test_serve_browser import running
+    from test_viewer_phone import load_served
+    from zx_web.app import create_app
+
+    path, analytics = store
+    with running(create_app(path, analytics=analytics)) as url:
+        load_served(phone, url + "/matches?player=Ren&sort=newest")
+        assert phone.find_elements("css selector", "#match-table a.replay")
+        assert phone.execute_script(SMALL, "#match-table td a, form.filters input, form.filters select") == []
+        heads = phone.execute_script("return Array.prototype.map.call(document.querySelectorAll('#match-table th'),"
+                                     " function (e) { return e.textContent; })")
+        assert heads[:3] == ["opponent", "result", "replay"], heads  # (a phone's first screen: whom, won, replay)
+        load_served(phone, url + f"/matches/{ZX}")
+        assert phone.find_elements("css selector", "a.name-link")
+        assert phone.execute_script(SMALL, "a.name-link") == []
+        load_served(phone, url + f"/matches/{ZX}/replay?as=P1")
+        link = phone.find_element("css selector", "#download")
+        assert link.get_attribute("role") is None and link.get_attribute("aria-label") == \
+            "Download this replay as P1 sees it (one HTML file)"
