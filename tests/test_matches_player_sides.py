@@ -84,3 +84,15 @@ def test_an_opponent_matching_several_spellings_says_so_too(store):
     r = CliRunner().invoke(zx, ["--store", store, "matches", "--opponent", "KAI TAN"])
     assert r.exit_code == 0, r.output
     assert "note: --opponent 'KAI TAN' matches 3 spellings of the name" in r.stderr, r.stderr
+
+
+def test_a_filtered_export_of_several_spellings_says_so_and_its_dictionary_too(store, tmp_path):
+    """zx export --opponent NAME selects what zx matches lists (names folded), and said nothing of the spellings
+    it merged, where zx stats counts each apart (QA round 36)."""
+    out = tmp_path / "exp"
+    r = CliRunner().invoke(zx, ["--store", store, "export", "--parquet", str(out), "--opponent", "KAI TAN"])
+    assert r.exit_code == 0, r.output
+    note = "--opponent 'KAI TAN' matches 3 spellings of the name ('KAI TAN', 'Kai Tan', 'Ｋａｉ Ｔａｎ'): zx stats " \
+           "counts each apart, as written"
+    assert f"note: {note}" in r.stderr, r.stderr
+    assert f"Note: {note}." in (out / "data-dictionary.md").read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import (DAY, GAME, match_filter_options, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, given_catalogs, interrupted,
+from .common import (DAY, GAME, match_filter_options, spellings, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, given_catalogs, interrupted,
                      with_store)
 from .sigterm import interrupted_word
 from .options import format_option
@@ -951,7 +951,13 @@ def _export_selection(con: Any, path: str, given: dict[str, str | None]) -> tupl
     options = " ".join(f"--{k.replace('_', '-')} {shlex.quote(v)}" for k in EXPORT_FILTERS
                        if (v := given.get(k)) is not None)
     click.echo(printable(f"exporting {counted(len(chosen), 'match', 'matches')} of {len(rows):,} ({options})"), err=True)
-    return chosen, filtered_note(f"`zx export {options}`", len(chosen), len(rows))
+    picked = [r for r in rows if filters.keep(r)]
+    notes = [n for n in (spellings(picked, "player", given["player"], ("p1", "p2")),
+                         spellings(picked, "opponent", given["opponent"], ("p1", "p2"))) if n]
+    for n in notes:  # (the list's folding, said as zx matches says it, and in the data dictionary)
+        click.echo(printable(f"note: {n}"), err=True)
+    return chosen, filtered_note(f"`zx export {options}`", len(chosen), len(rows)) + "".join(
+        f"\nNote: {n}.\n" for n in notes)
 
 
 def _export_interrupted(out: str, rows: Any) -> str:

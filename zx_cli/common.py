@@ -266,6 +266,21 @@ def seat_of(value: str, match: object, match_id: str) -> tuple[str, str | None]:
 GAME, DAY = GameKey(), Day()
 
 
+def spellings(rows: list[dict], option: str, name: str | None, keys: tuple[str, ...]) -> str:
+    """What to say when ``--OPTION NAME`` stood for several spellings of a name among ``rows``' ``keys`` (the list
+    folds case and width, ``zx stats`` takes a name as written: their counts then differ, QA round 36), or ""."""
+    if not name:
+        return ""
+    from zx_events.freetext import folded_name
+
+    want = folded_name(name)
+    found = sorted({r[k] for r in rows for k in keys if isinstance(r.get(k), str) and folded_name(r[k]) == want})
+    if len(found) < 2:
+        return ""
+    return (f"--{option} {name!r} matches {len(found)} spellings of the name ({', '.join(map(repr, found[:5]))}"
+            f"{', ...' if len(found) > 5 else ''}): zx stats counts each apart, as written")
+
+
 def match_filter_options(f: Callable) -> Callable:
     """The match list's filters that ``zx matches`` and ``zx export`` share (zx_web.matchlist.MatchFilters):
     --player, --deck, --opponent, --opp-deck, --event, --since, --until."""

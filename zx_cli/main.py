@@ -516,23 +516,6 @@ def _without_collector(command):
     return run
 
 
-def _spellings(rows: list[dict], option: str, name: str | None, keys: tuple[str, ...]) -> None:
-    """A note on stderr when ``--OPTION NAME`` stood for several spellings of a name in ``rows`` (the list folds
-    case and width, ``zx stats`` takes a name as written: their counts then differ, QA round 36)."""
-    if not name:
-        return
-    from zx_events.freetext import folded_name
-
-    from .output import printable
-
-    want = folded_name(name)
-    found = sorted({r[k] for r in rows for k in keys if isinstance(r.get(k), str) and folded_name(r[k]) == want})
-    if len(found) > 1:
-        click.echo(printable(f"note: --{option} {name!r} matches {len(found)} spellings of the name ("
-                             f"{', '.join(map(repr, found[:5]))}{', ...' if len(found) > 5 else ''}): zx stats "
-                             f"counts each apart, as written"), err=True)
-
-
 @zx.command("matches")
 @match_filter_options
 @click.option("--winner", default=None, metavar="P1|P2|NAME|draw|none",
@@ -563,7 +546,8 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
     """
     from zx_web.matchlist import MatchFilters, kept as kept_rows, unknown_filter
 
-    from .output import emit
+    from .common import spellings
+    from .output import emit, printable
 
     sort = sort.lower()
     try:
@@ -591,8 +575,10 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
         emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
                          "reason", "violations", "game"],
              first=("p1", "p2", "winner", *dated, "p1_deck", "p2_deck"))
-    _spellings(kept, "player", player, ("player",) if player else ("p1", "p2"))
-    _spellings(kept, "opponent", opponent, ("opponent",) if player else ("p1", "p2"))
+    for note in (spellings(kept, "player", player, ("player",) if player else ("p1", "p2")),
+                 spellings(kept, "opponent", opponent, ("opponent",) if player else ("p1", "p2"))):
+        if note:
+            click.echo(printable(f"note: {note}"), err=True)
     if not kept and rows:
         click.echo("no stored match matches these filters", err=True)
     holding_nothing()  # (summaries closed the store: read_sqlite's connection, or the service's)

@@ -396,3 +396,14 @@ def test_a_name_too_long_for_a_url_gets_no_link(tmp_path):
         rows = {cells[0]: hrefs[0] for cells, hrefs in table_rows(page, "share")}
         assert rows[long_deck] is None and rows[header["players"]["P1"]["deck_name"]], list(rows.values())
         assert max(map(len, re.findall(r'href="([^"]*)"', page))) < 1000
+
+
+def test_an_opponent_filter_labels_the_share_and_its_trend_as_the_seats_facing_them(client):
+    """QA round 36: with ?opponent=O the deck share's column was "All seats", its note "(two a match)", the trend's
+    "the seats played in an ISO week" and "Week's seats", where every figure is of the seats facing O."""
+    opponent = busiest_player(client)
+    page = html.unescape(client.get("/dashboard", params={"game": "zx", "opponent": opponent, "min_games": 1}).text)
+    assert f"(one a match {opponent} played, under the date" in page and "(two a match)" not in page
+    assert f"Seats facing {opponent}</th>" in page and f"Seats facing {opponent} in the week</th>" in page
+    assert f"Each deck's share of the seats facing {opponent} in an ISO week" in page
+    assert ">All seats</th>" not in page and ">Week's seats</th>" not in page
