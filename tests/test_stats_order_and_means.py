@@ -93,3 +93,23 @@ def test_life_averages_to_two_decimals_in_a_table_every_digit_in_json_and_csv(fi
     table = stats(files, "life")
     for r in by_seat:
         assert f" {r['damage_per_turn']:.2f} " in table, table
+
+
+def test_a_rate_empty_in_every_row_gives_way_in_a_narrow_table(capsys, monkeypatch):
+    """X610Z's life has no Ignition: its ignition_rate is empty in every row, yet a narrow table kept it before the
+    rates with values (QA round 36, `zx stats life --game x610z` at 80 columns)."""
+    import polars as pl
+
+    from zx_cli.output import emit_frame
+
+    df = pl.DataFrame({"seat": ["first", "second"], "games": [300, 300], "damage": [900, 950],
+                       "ignitions": [None, None], "ignition_rate": [None, None], "ignition_rate_low": [None, None],
+                       "ignition_rate_high": [None, None], "behind_games": [115, 150], "comebacks": [60, 77],
+                       "comeback_rate": [0.522, 0.513], "comeback_rate_low": [0.431, 0.434],
+                       "comeback_rate_high": [0.611, 0.592]},
+                      schema_overrides={"ignitions": pl.Int64, "ignition_rate": pl.Float64,
+                                        "ignition_rate_low": pl.Float64, "ignition_rate_high": pl.Float64})
+    emit_frame(df, "table", width=60)
+    out = capsys.readouterr()
+    assert "comeback_rate" in out.out and "ignition_rate" not in out.out, out.out
+    assert "ignition_rate" in out.err  # (named among the columns left out)

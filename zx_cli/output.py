@@ -387,7 +387,7 @@ def table_rows(df: Any) -> tuple[list[str], list[list[str]]]:
 
 
 def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first: Sequence[str] = (),
-         wrap: int = 30, rigid: Collection[str] = (), flag: bool = True) -> list[int]:
+         wrap: int = 30, rigid: Collection[str] = (), flag: bool = True, last: Collection[str] = ()) -> list[int]:
     """The columns (indexes) a table of ``width`` characters keeps: the first ``keep`` always (and the
     ``sample`` flag, unless not ``flag``), then in order of priority (``first``, then frame order,
     low-priority counts last) while they fit; long text wraps at ``wrap`` characters, but never in the
@@ -399,7 +399,8 @@ def _fit(headers: list[str], rows: list[list[str]], width: int, keep: int, first
             return natural + 3
         return min(natural, wrap if i < keep else max(wrap, len(headers[i]))) + 3
     order = list(range(len(headers)))
-    low = [i for i in order[keep:] if headers[i] in LOW_PRIORITY or headers[i].endswith(tuple(f"_{p}" for p in LOW_PRIORITY))]
+    low = [i for i in order[keep:] if headers[i] in LOW_PRIORITY or headers[i].endswith(tuple(f"_{p}" for p in LOW_PRIORITY))
+           or headers[i] in last]  # (``last``: columns empty in every row)
     named = [headers.index(c) for c in first if c in headers and headers.index(c) >= keep]
     ranked = order[:keep] + named + [i for i in order[keep:] if i not in low and i not in named] + \
         [i for i in low if i not in named]
@@ -484,7 +485,11 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     width = width or terminal_width()  # None: a pipe or a file, every column (as --wide)
     # a terminal (or a width asked for): long values cut, even with --wide
     rows, cut = _cut(rows) if width is not None else (rows, {})
-    primary, rates = _primary(df.columns), {c for c in df.columns if _is_rate(df.columns, c)}
+    # a column empty in every row (X610Z's ignition_rate: no Ignition) weighs nothing: kept at 80 columns, it left out
+    # the X610Z life's damage_per_turn (QA round 36)
+    empty = {c for c in df.columns if df.height and df[c].null_count() == df.height}
+    primary = [c for c in _primary(df.columns) if c not in empty]
+    rates = {c for c in df.columns if _is_rate(df.columns, c)}
     idx = list(range(len(headers)))
     if not wide and width is not None:  # long text wraps at 24 characters, or narrower where the first rate and its count need it;
         # too narrow for both: the rate (its interval tells the sample's size) without its count, the text wrapped
@@ -511,7 +516,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
                                           (24, primary, 2, True), (16, primary, 2, True), (12, primary, 2, True),
                                           (12, rate_first, 1, True), (8, rate_first, 1, True),
                                           (6, rate_first, 1, True), (6, rate_first, 1, False)):
-            idx = _fit(headers, rows, width, keep, first=first, wrap=wrap, rigid=rates, flag=flag)
+            idx = _fit(headers, rows, width, keep, first=first, wrap=wrap, rigid=rates, flag=flag, last=empty)
             if all(headers.index(c) in idx for c in first[:needed]):
                 break
         else:  # the rate beside the keys squeezed to 6 characters at least (narrower: the counts, as they fit)

@@ -333,7 +333,7 @@ class MatchLinks:
         if self.base is not None:
             self.base.update({k: str(filters[k]) for k in ("since", "until") if filters.get(k)})
         base = self.base or {}
-        self.carried = "".join(f" {words} {base[key]}" for key, words in (
+        self.carried = "".join(f" {words} {visible(base[key])}" for key, words in (
             ("player", "played by"), ("opponent", "facing"), ("event", "at"), ("since", "from"), ("until", "to"))
             if base.get(key))  # (a link's title: the filters it carries)
 
@@ -431,13 +431,14 @@ def link_rows(d: Dashboard, links: MatchLinks) -> None:
     for s in d.sections:
         if s.key in ("share", "winrates") and "deck" in s.columns:
             s.links = {"deck": [links.deck(r.get("deck")) for r in s.rows]}
-            titles = [f"the matches of {r.get('deck')}" for r in s.rows]
+            titles = [f"the matches of {visible(str(r.get('deck')))}" for r in s.rows]
         elif s.key == "matchups" and "deck" in s.columns:
             s.links = {"deck": [links.deck(r.get("deck"), opponent=r.get("opponent")) for r in s.rows]}
-            titles = [f"the matches of {r.get('deck')} against {r.get('opponent')}" for r in s.rows]
+            titles = [f"the matches of {visible(str(r.get('deck')))} against {visible(str(r.get('opponent')))}"
+                      for r in s.rows]
         elif s.key == "trend" and "deck" in s.columns:
             s.links = {"deck": [links.deck(r.get("deck"), r.get("week")) for r in s.rows]}
-            titles = [f"the matches of {r.get('deck')} in {r.get('week')}" for r in s.rows]
+            titles = [f"the matches of {visible(str(r.get('deck')))} in {r.get('week')}" for r in s.rows]
         else:
             continue
         # a link says where it goes (WCAG 2.4.4: a matchup's "the matches of Black Reapers" listed those against
