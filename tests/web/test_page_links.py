@@ -407,3 +407,17 @@ def test_an_opponent_filter_labels_the_share_and_its_trend_as_the_seats_facing_t
     assert f"Seats facing {opponent}</th>" in page and f"Seats facing {opponent} in the week</th>" in page
     assert f"Each deck's share of the seats facing {opponent} in an ISO week" in page
     assert ">All seats</th>" not in page and ">Week's seats</th>" not in page
+
+
+def test_the_trend_charts_points_name_their_week_as_the_axis_shows_it():
+    """A screen reader heard "ISO week: 105659; share of the week's seats: 16.666667%" for a point of the trend
+    chart (its axis counts weeks from year 1) and "values from 105,658.5" for the axis (QA round 36)."""
+    import polars as pl
+
+    from zx_web.dashboard import trend_chart
+
+    df = pl.DataFrame({"week": ["2026-W01", "2026-W01", "2026-W03"], "deck": ["A", "B", "A"], "seats": [1, 2, 3],
+                       "field": [3, 3, 3], "share": [1 / 3, 2 / 3, 1.0]})
+    labels = re.findall(r'aria-label="([^"]*)"', html.unescape(trend_chart(df)))
+    assert "2026-W01: B, 66.7% of the week's seats" in labels and "2026-W03: A, 100.0% of the week's seats" in labels
+    assert not any("10565" in label or "105,6" in label for label in labels), labels
