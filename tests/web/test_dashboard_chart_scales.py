@@ -9,7 +9,6 @@ share's axis ended at 74% with an 80% label over the 75%. Fast: the chart functi
 from __future__ import annotations
 
 import html
-
 import re
 
 import polars as pl
