@@ -222,3 +222,43 @@ def test_the_states_of_a_match_imported_by_earlier_rules_are_checked(tmp_path):
     assert (r.exit_code, v["status"]) == (0, "ok") and CHECKED in r.stderr, (v, r.stderr)
     r, v = verify(rewritten(path, tmp_path / "forged.zip", _a_card_into_the_hand))
     assert r.exit_code == 1 and v["status"] == "altered", v
+
+
+def _readme_line(prefix: str, change):
+    def on(name: str, text: str) -> str | None:
+        if name != "README.txt":
+            return text
+        return "\n".join(change(ln) if ln.startswith(prefix) else ln for ln in text.split("\n"))
+    return on
+
+
+def test_readme_lines_nothing_could_have_written_are_altered_even_with_the_states_alike(bundle, tmp_path):
+    """QA round 36 (PostgreSQL pass): with the states untouched, README.txt naming a catalog used that nothing ships
+    nor pinned, or saying its log does not reproduce the content hash it does reproduce, verified intact."""
+    game, path, _ = bundle
+    kind = "catalog" if game == "zx" else "board"
+    r, v = verify(rewritten(path, tmp_path / "cat.zip", _readme_line(f"{kind} used:", lambda ln: ln[:-6] + "abcdef")))
+    assert r.exit_code == 1 and v["status"] == "altered" and "nor one zx ships: README.txt was edited" in \
+        v["message"], v
+    r, v = verify(rewritten(path, tmp_path / "log.zip", _readme_line(
+        "original.", lambda ln: ln.split(":")[0] + ": does NOT reproduce the content hash recorded at import")))
+    assert r.exit_code == 1 and v["status"] == "altered" and "says its log does not reproduce the content hash" in \
+        v["message"], v
+
+
+def test_a_state_edited_under_a_readme_saying_the_store_was_altered_is_altered(bundle, tmp_path):
+    """README.txt's integrity line is the store's at the audit, which a bundle cannot check; the states it holds are
+    its log's still: one edited was "unchecked" (QA round 36), it is altered, naming the file."""
+    _, path, _ = bundle
+
+    def both(name: str, text: str) -> str | None:
+        if name == "README.txt":
+            return _readme_line("integrity:", lambda ln: "integrity:      altered at seq 3")(name, text)
+        return _a_card_into_the_hand(name, text)
+
+    r, v = verify(rewritten(path, tmp_path / "both.zip", both))
+    assert r.exit_code == 1 and v["status"] == "altered", v
+    assert v["message"].startswith("the bundle's violation-01/state-after.json is not the state its log gives"), v
+    r, v = verify(rewritten(path, tmp_path / "integrity.zip", _readme_line("integrity:",
+                                                                            lambda ln: "integrity:      altered")))
+    assert r.exit_code == 1 and v["status"] == "unchecked", v  # (the states alike: the report not all checked)

@@ -606,9 +606,15 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith(name + ":")), None)
 
     readme_head, integrity = field("head digest"), field("integrity")
-    if integrity != "ok":
-        return "", (f"{NOT_COVERED} (its README.txt records integrity {str(integrity)[:60]!r} at the audit: the "
-                    f"store's, which a bundle cannot check)")
+    if integrity != "ok":  # (the states it holds are still its log's: one edited is said, QA round 36)
+        wrong, _ = _states_checked(z, path, log, started, game, [], field, progress, only_held=True)
+        return wrong, (f"{NOT_COVERED} (its README.txt records integrity {str(integrity)[:60]!r} at the audit: the "
+                       f"store's, which a bundle cannot check)")
+    said = next((ln for ln in lines if ln.startswith(tuple(f"original{g.log_suffix}: " for g in games.all_games()))),
+                None)
+    if said is not None and not said.endswith(": reproduces the content hash recorded at import"):
+        return ("the bundle's README.txt says its log does not reproduce the content hash recorded at import; it does "
+                "(checked above): README.txt was edited"), ""
     if readme_head != chain_head:
         return (f"the bundle's README.txt names head digest {str(readme_head)[:16]}, its events' chain ends at "
                 f"{str(chain_head)[:16]}: README.txt was edited (or is another match's)"), ""
@@ -693,8 +699,8 @@ def _bundle_references(z: zipfile.ZipFile, path: str, started: dict, game: Any) 
 
 
 def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game: Any, entries: list[dict],
-                    field: Callable[[str], str | None], progress: Callable[[int, int], None] | None = None
-                    ) -> tuple[str, str]:
+                    field: Callable[[str], str | None], progress: Callable[[int, int], None] | None = None,
+                    only_held: bool = False) -> tuple[str, str]:
     """What is wrong with a bundle's ``violation-NN/`` states (and violations.json's ``states`` folders), or "", and
     the verdict line's words of them. They are derived again from its log (which reproduces the content hash its
     Started event recorded: checked first) by this zx's rules engine, with the reference data its match pinned
@@ -735,6 +741,8 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
         for name, text in _state_files(n, before, after).items():
             held.discard(name)
             data = _member_text(z, name)
+            if data is None and only_held:  # (a README.txt that says the audit's store was altered: findings after
+                continue  # the damage were left out of it, and their states with them)
             if data is None:
                 wrong = wrong or (f"the bundle holds no {name}, the state its violation has: it was removed (the "
                                   f"bundle was edited)")
@@ -748,6 +756,8 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
     if not wrong and held:
         wrong = (f"the bundle holds {sorted(held)[0]}, a state of no violation its log gives: it was added (the bundle "
                  f"was edited)")
+    if only_held:
+        return wrong, ""
     if not wrong:
         listed = {e.get("n"): e.get("states") for e in entries}
         off = next((n for n, folder in listed.items() if folder != (f"violation-{n:02d}" if isinstance(n, int) and
@@ -756,20 +766,20 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
             wrong = (f"the bundle's violations.json points violation {off} to the states {str(listed[off])[:40]!r}, "
                      f"its log gives {f'violation-{off:02d}' if f'violation-{off:02d}' in seen else 'none'}: it was "
                      f"edited")
-    if not wrong:
-        return "", f", and {STATES_CHECKED}"
     other = {key: value for key, value in claimed.items() if value != derived_with[key]}
-    if not other:
-        return wrong, ""
-    if claimed["rules version"] == game.rules_version:
-        shipped = _shipped_refs(game)
+    if other and claimed["rules version"] == game.rules_version:  # (states alike or not: a catalog nothing could
+        shipped = _shipped_refs(game)  # have used is an edit of README.txt, which the head judge reads first)
         for key, value in other.items():
             kind = key.split(" ")[0]
             pin = started.get(kind)
             if value != printable(ref_text(pin if isinstance(pin, dict) else {})) and value not in shipped.get(kind, ()):
                 return (f"the bundle's README.txt names {kind} {str(value)[:80]} used by the audit, which is neither "
                         f"the {kind} its match pinned, nor a file of the bundle, nor one zx ships: README.txt was "
-                        f"edited; and {wrong}"), ""
+                        f"edited{f'; and {wrong}' if wrong else ''}"), ""
+    if not wrong:
+        return "", f", and {STATES_CHECKED}"
+    if not other:
+        return wrong, ""
     said = "; ".join(f"{key} {str(value)[:80]}" for key, value in other.items())
     return "", (f"; the states in violation-NN/ are not checked: its README.txt says the audit judged by {said}, "
                 f"this zx derives them by {'; '.join(f'{k} {derived_with[k][:80]}' for k in other)}, and they differ "
