@@ -263,8 +263,10 @@ class Referee:
                     if near is not None:  # what the writer may have meant for it (1103 with 1007)
                         got += f" (the destroy at line {near} does not meet it: a destroyed Z/X goes to Charge, 1007)"
                     self._void_destroy.pop(due.key, None)
-                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key,
-                              player=due.player if due.kind == "charge_excess" else None)
+                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key, player=due.player)
+                    # (filed under the player who owed the record, as its message says, for every kind: a Life card
+                    # 604.3b, a Life Recovery 1102, a Void Bringer 1103, a Reload 902; round 36: only a Charge
+                    # Excess was, the others under the player who wrote the next record)
                     self._broke = due.key
                     if due.kind == "life" and kind != "life":  # the Life card may come next, one record late
                         self._late_life = (m.turn, due.player)
