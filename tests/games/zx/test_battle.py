@@ -89,13 +89,21 @@ def test_602_1b_an_attack_refused_for_its_target_is_one_finding_with_its_passes_
                         "square": "c2"},
                {"do": "attack", "by": "P1", "from": "c2", "target": "b3"}, PASS1, PASS2]  # b3 empty now
     hit = {"do": "attack", "by": "P1", "from": "b2", "target": "b3"}
-    for wrong, rule in ((dict(hit, target="a1"), "602.1b"), (dict(hit, **{"from": "c3"}), "602.1a"),
-                        (dict(hit, by="P2"), "602.1")):
+    for wrong, rule in ((dict(hit, **{"from": "c3"}), "602.1a"), (dict(hit, by="P2"), "602.1")):
         recs = [*cleared, wrong, PASS1, PASS2, {"do": "life", "by": "P2", "card": "U01-005"}, {"do": "end", "by": "P1"}]
         rejects(recs, rule, line_of(recs, len(cleared)))
         c = run(recs, strict=False)
         assert [(v.rule, v.line) for v in c.violations] == [(rule, line_of(recs, len(cleared)))]
         assert sorted(c.match.p["P2"]["life"]) == ["U01-006", "U01-011", "U01-013"] and c.match.battle is None
+    # its target a Z/X (here P1's own, 602.1b): an attack on a Z/X owes no Life card (604.3a), refused or not, and
+    # one after it is 604.3b, not taken (round 36: it was taken as this battle's)
+    recs = [*cleared, dict(hit, target="a1"), PASS1, PASS2, {"do": "life", "by": "P2", "card": "U01-005"},
+            {"do": "end", "by": "P1"}]
+    rejects(recs, "602.1b", line_of(recs, len(cleared)))
+    c = run(recs, strict=False)
+    assert [(v.rule, v.line) for v in c.violations] == [("602.1b", line_of(recs, len(cleared))),
+                                                       ("604.3b", line_of(recs, len(cleared) + 3))]
+    assert sorted(c.match.p["P2"]["life"]) == ["U01-005", "U01-006", "U01-011", "U01-013"]
     # a Life card with no battle refused before it is still refused (604.3b)
     recs = [*cleared, {"do": "life", "by": "P2", "card": "U01-005"}]
     assert [v.rule for v in run(recs, strict=False).violations] == ["604.3b"]

@@ -532,7 +532,8 @@ def test_806_an_effects_move_square_to_square_is_held_to_the_placement_of_a_play
     # own Reboot Z/X, went to the Trash under P2's card)
     recs = [*BOARD, {"do": "effect", "by": "P1", "source": "R01-014", "op": "move", "card": "U01-002", "from": "hand",
                      "to": "square", "owner": "P2", "dest": "a1"}]
-    assert rejects(recs, "806", last(recs)).message == "a1 holds P1's Z/X R01-002"
+    assert rejects(recs, "806", last(recs)).message == ("a1 holds P1's Z/X R01-002: U01-002 from P2's hand is not put "
+                                                        "there (an effect's move is held to the placement of a play)")
 
 
 def test_806_an_effects_move_onto_your_own_reboot_zx_replaces_it_and_says_so():
@@ -549,7 +550,7 @@ def test_806_an_effects_move_onto_your_own_reboot_zx_replaces_it_and_says_so():
     fields = {k: getattr(applied, k) for k in ("player", "source", "op", "args")}
     zx = games.get("zx")
     assert zx.narrate("EffectApplied", fields, before=before) == \
-        "P1 resolves R01-014: the card on b2 goes to a1, replacing R01-002 there, which goes to P1's Trash"
+        "P1 resolves R01-014: R01-001 on b2 goes to a1, replacing R01-002 there, which goes to P1's Trash"
     play = [*BOARD, {"do": "play", "by": "P1", "card": "R01-004", "pay": ["R01-001"], "square": "b2"}]
     (played,) = [e for e in run(play).match.pending_events if type(e).__name__ == "CardPlayed"][-1:]
     fields = {k: getattr(played, k) for k in ("player", "card", "zone", "pay", "kind", "square", "on", "base", "extra")}

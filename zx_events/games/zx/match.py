@@ -638,6 +638,9 @@ def _op_damage(m: Match, player: str, a: dict) -> None:
 
 
 def _op_destroy(m: Match, player: str, a: dict) -> None:
+    if a.get("player_leaves"):  # a Player card destroyed: to its owner's Trash (1007), as a move of it there
+        _op_move(m, player, a)
+        return
     if a.get("target") == "link":
         links = m.links.get(a.get("square"), [])
         if links:

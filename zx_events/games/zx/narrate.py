@@ -258,6 +258,8 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
         what = f"{on} is dealt {a.get('amount')} damage"
     elif op == "destroy":
         what = f"{on} is destroyed"
+        if a.get("player_leaves"):  # (1007: a card other than a Z/X goes to the Trash)
+            what += f" and goes to {a.get('owner') or player}'s Trash"
     elif op in ("sleep", "reboot"):
         state = "Sleep" if op == "sleep" else "Reboot"
         what = (f"{on} becomes {state}" if square else
@@ -284,8 +286,18 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
         elif a.get("from") == "square" and a.get("target") == "player":  # 303.6a: the engine moves nothing
             what = f"{on} stays on {square} (a Player card does not move, 303.6a)"
         elif a.get("from") == "square":
-            what = f"{on} goes to " + (a["dest"] if a.get("to") == "square" and a.get("dest") else
-                                       f"{owner}'s " + _zone(a.get("to")).removeprefix("the "))
+            entry = (getattr(before, "sq", None) or {}).get(square) if before is not None and _square(square) \
+                else None
+            if isinstance(entry, Mapping) and a.get("target", "card") == "card":
+                if entry.get("up") is not False and entry.get("kind") != "token":  # a face-up card: public, named
+                    on = f"{w.card(entry.get('code'))} on {square}"  # (a face-down one stays "the card")
+                if entry.get("owner"):  # 302.4: a zone of each player's is its owner's, whoever the log names
+                    owner = entry["owner"]
+            to = a["dest"] if a.get("to") == "square" and a.get("dest") else \
+                f"{owner}'s " + _zone(a.get("to")).removeprefix("the ")
+            if a.get("to") != "square" and a.get("owner") and a["owner"] != owner:
+                to += f" (its owner's, 302.4: not {a['owner']}'s)"
+            what = f"{on} goes to {to}"
         else:
             dest = a["dest"] if a.get("to") == "square" and a.get("dest") else \
                 f"{owner}'s " + _zone(a.get("to")).removeprefix("the ")

@@ -85,11 +85,19 @@ def check_effect(ref: Judge, r: dict) -> dict:
                                f"unaffected by card effects")
         if op == "move" and r.get("to") == "square":
             ref.fail("303.6a", f"{owner}'s Player card on {square} does not move to another Square")
-        elif op == "move":  # to another zone: 303.6a does not forbid it; the card leaves the Square
+        elif op in ("move", "destroy"):  # to another zone: 303.6a does not forbid it; the card leaves the Square.
+            # A destroy puts it into the Trash (1007: a card other than a Z/X; round 36: it narrated "is destroyed"
+            # and nothing moved)
             if not m.p[owner]["player_card"]:
                 ref.fail("301.1", f"{owner} has no Player card on {square}", fatal=True)
             args["player_leaves"] = True
             args["owner"] = owner
+            if op == "destroy":
+                args["to"] = "trash"
+        elif op in ("power", "damage"):  # a Player card is no Z/X (303.6): no Power to change, no damage to take
+            # (round 36: "gets -1000 Power", "is dealt 1000 damage", and nothing changed)
+            what = "has no Power to change" if op == "power" else "takes no damage"
+            ref.fail("303.6", f"{owner}'s Player card on {square} is no Z/X: it {what}", fatal=True)
     elif square and op in ("power", "damage", "destroy", "sleep", "reboot") or \
             (op == "move" and r.get("from") == "square" and not (r.get("card") and ref.cat[r["card"]].is_player)):
         if not square:
@@ -182,13 +190,21 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
         if r.get("face") != "down" and not (card.is_zx or card.type == CardType.TOKEN):
             ref.fail("303.1", f"{code} is {card.type.a}: only Z/X (and Tokens) are put on Square face-up; another "
                               f"card goes there face-down (face: down)", fatal=True)
-        ref.check(checks.placement(m, owner, r["dest"]), fatal=True)  # (its controller is its owner, 302.1b)
+        problem = checks.placement(m, owner, r["dest"])  # (its controller is its owner, 302.1b)
+        if problem is not None:  # the card named, as for a move from another Square (a seat's replay masks it
+            # where it is hidden from him, ``views``)
+            ref.fail(problem[0], f"{problem[1]}: {code} from {owner}'s {_ZONE_WORDS.get(src, src)} is not put there "
+                                 f"(an effect's move is held to the placement of a play)", fatal=True)
         if card.type == CardType.ZX_OB and r.get("face") != "down" and checks.controls_overboost(m, owner):
             ref.fail("202.7g", f"{owner} already has a Z/X Overboost on Square")
         args["base"] = card.power
         args["kind"] = {CardType.ZX_EX: "ex", CardType.ZX_OB: "ob", CardType.TOKEN: "token"}.get(card.type, "zx")
     elif card.type.is_extra:
         args["kind"] = "ex"
+
+
+_ZONE_WORDS = {"temporary": "Temporary Zone", "force": "Force Zone", "resource": "Resource", "dynamis": "Dynamis",
+               "charge": "Charge", "trash": "Trash", "life": "Life"}
 
 
 def _resource_or_square(ref: Judge, r: dict, args: dict) -> None:

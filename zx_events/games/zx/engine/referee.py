@@ -82,6 +82,7 @@ class Referee:
         self._void_destroy: dict[str, int] = {}  # an owed Void Bringer -> the line of a destroy written while owed
         self._refused: tuple[int, str] | None = None  # a turn, the defender of an attack refused (not applied):
         # the passes and Life card after it are that battle's, reported with it (``do_pass``, ``do_life``)
+        self._refused_life = True  # its attack aimed at the defender's Player Square (``_refuse``)
         self._refused_passes = 0  # the passes of that battle seen: the attacker's, then the defender's
         self._turn_line: int | None = None  # the line of the turn record of the turn under way
         self._prev: dict | None = None  # the record being handled (then the one before the next)
@@ -262,8 +263,10 @@ class Referee:
                     if near is not None:  # what the writer may have meant for it (1103 with 1007)
                         got += f" (the destroy at line {near} does not meet it: a destroyed Z/X goes to Charge, 1007)"
                     self._void_destroy.pop(due.key, None)
-                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key,
-                              player=due.player if due.kind == "charge_excess" else None)
+                    self.fail(due.rule, f"{due.message}, got {got}", waive=due.key, player=due.player)
+                    # (filed under the player who owed the record, as its message says, for every kind: a Life card
+                    # 604.3b, a Life Recovery 1102, a Void Bringer 1103, a Reload 902; round 36: only a Charge
+                    # Excess was, the others under the player who wrote the next record)
                     self._broke = due.key
                     if due.kind == "life" and kind != "life":  # the Life card may come next, one record late
                         self._late_life = (m.turn, due.player)
@@ -971,21 +974,24 @@ class Referee:
             self._enter("main")
         src, dst = r["from"], r["target"]
         problem = checks.attacker(m, pl, src)
+        on_player = Square.parse(dst) == player_square(other(pl))  # only an attack on his Player Square owes a Life
+        # card (604.3b); one on a Z/X never does (604.3a), refused or not
         if problem is not None:  # 602.1c: no attacker to choose, no battle (digest.12: a Sleep Z/X's, or a face-down
-            self._refuse(other(pl))  # card's, attack opened one, and its Life card "due" was a second finding, 604.3b)
+            self._refuse(other(pl), on_player)  # card's, attack opened one, and its Life card "due" was a second
+            # finding, 604.3b)
             self.check(problem, fatal=True)
         entry = m.sq[src]
         target_kind, problem = checks.attack_target(m, pl, dst)
         fatal = target_kind is None and problem[0] != "202.7e"
         if fatal:
-            self._refuse(other(pl))
+            self._refuse(other(pl), on_player)
         self.check(problem, fatal=fatal)
         if target_kind is None:
             target_kind = "player"
         card = self.cat.get(entry["code"])
         problem = checks.attack_geometry(src, dst, card)
         if problem is not None:  # 602.1c: a target the attacker cannot choose, no battle (digest.12: the battle
-            self._refuse(other(pl))  # opened all the same, 604.3b for a Life card "due", and its narration
+            self._refuse(other(pl), on_player)  # opened all the same, 604.3b for a Life card "due", and its narration
             self.check(problem, fatal=True)  # invented a Range for a Z/X with none)
         dist = Square.parse(src).distance(Square.parse(dst))
         target_info = None
@@ -1029,10 +1035,13 @@ class Referee:
         return self.by != m.active or b["target_kind"] == "player" and b["attacker_uid"] is not None \
             and checks.find_uid(m, b["attacker_uid"]) is not None and not checks.controls_overboost(m, b["defender"])
 
-    def _refuse(self, defender: str) -> None:
+    def _refuse(self, defender: str, on_player: bool = True) -> None:
         """A battle that is not applied (its attack refused, or left out): the passes and the defender's Life card
-        after it are its own (``do_pass``, ``do_life``), not charged again."""
+        after it are its own (``do_pass``, ``do_life``), not charged again. ``on_player``: its attack aimed at the
+        defender's Player Square (or is left out); an attack on a Z/X, or on a Square that is not his Player
+        Square, owes no Life card (604.3a), and one after it is 604.3b (round 36: it was taken silently)."""
         self._refused, self._refused_passes = (self.m.turn, defender), 0
+        self._refused_life = on_player
 
     def do_pass(self, r: dict) -> None:
         m = self.m
@@ -1104,11 +1113,16 @@ class Referee:
                 raise _Skip  # the other player's Life card in place of the one owed: reported once, there (digest.7)
             if self._late_life == (m.turn, pl):  # the Life card owed, written after the record reported in its
                 late, self._late_life = True, None  # place (604.3b): applied, not charged again (digest.7)
-            elif b is None and self._refused == (m.turn, pl):  # the Life card of the battle refused at its attack:
+            elif b is None and self._refused == (m.turn, pl) and self._refused_life:  # the Life card of the
+                # battle refused at its attack, aimed at his Player Square:
                 late, self._refused = True, None  # applied as the damage the log says it took, not charged (digest.7)
             elif self._no_damage == (m.turn, pl):  # the battle just fought on him dealt none (digest.12: 604.3b)
                 self.fail("604.3c", f"no damage is dealt to {pl}: {pl} controls a Z/X Overboost on Square, so no Life "
                                     f"card is due", fatal=True)
+            elif b is None and self._refused == (m.turn, pl):  # the battle refused at its attack, on a Z/X
+                self.fail("604.3b", f"no damage to {pl} is waiting for a Life card (the attack refused above was not "
+                                    f"on {pl}'s Player Square: an attack on a Z/X deals {pl} no damage, 604.3a)",
+                          fatal=True)
             else:
                 self.fail("604.3b", f"no damage to {pl} is waiting for a Life card", fatal=True)
         z = m.p[pl]
