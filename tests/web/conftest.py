@@ -88,3 +88,16 @@ def page(browser) -> Iterator[object]:
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     browser.get("about:blank")
+
+
+@pytest.fixture(scope="module")
+def clients(store):
+    """A server of the module's ``store`` (its path and analytics file) and a judge's server of it: two TestClients."""
+    from fastapi.testclient import TestClient
+
+    from zx_web.app import create_app
+
+    path, analytics = store
+    with TestClient(create_app(path, analytics=analytics)) as c, \
+            TestClient(create_app(path, analytics=analytics, judge=True)) as j:
+        yield c, j

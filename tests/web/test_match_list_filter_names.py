@@ -19,10 +19,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from zx_cli.main import zx
-from zx_web.app import create_app
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "legal" / "range-attacks-win-by-life.zxlog"
 REN, HIDDEN = "佐藤 蓮", "Aki U01-003"  # (U01-003: a card's code, masked outside the judge's view)
@@ -50,14 +48,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     r = CliRunner().invoke(zx, ["--store", store, "import", *map(str, logs)], env={"ZX_ANALYTICS": str(analytics)})
     assert r.exit_code == 0, r.output
     return store, analytics
-
-
-@pytest.fixture(scope="module")
-def clients(store):
-    path, analytics = store
-    with TestClient(create_app(path, analytics=analytics)) as c, \
-            TestClient(create_app(path, analytics=analytics, judge=True)) as j:
-        yield c, j
 
 
 def cli(store, *args: str):

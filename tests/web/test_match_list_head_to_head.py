@@ -9,7 +9,6 @@ import re
 from html import unescape
 
 import pytest
-from fastapi.testclient import TestClient
 
 from head_to_head_support import HIDDEN, MIO, REN, build
 from zx_web.app import create_app
@@ -20,14 +19,6 @@ HTML = {"accept": "text/html"}
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     return build(tmp_path_factory.mktemp("h2h-web"))
-
-
-@pytest.fixture(scope="module")
-def clients(store):
-    path, analytics = store
-    with TestClient(create_app(path, analytics=analytics)) as c, \
-            TestClient(create_app(path, analytics=analytics, judge=True)) as j:
-        yield c, j
 
 
 def listed(client, **params) -> list[str]:
