@@ -96,3 +96,20 @@ def test_a_filtered_export_of_several_spellings_says_so_and_its_dictionary_too(s
            "counts each apart, as written"
     assert f"note: {note}" in r.stderr, r.stderr
     assert f"Note: {note}." in (out / "data-dictionary.md").read_text(encoding="utf-8")
+
+
+def test_the_served_list_says_so_too(store):
+    """The /matches page folds names as zx matches does: a player or opponent standing for several spellings is said
+    above the list (the statistics and the dashboard count each apart), as the names are shown there."""
+    import html
+
+    from fastapi.testclient import TestClient
+
+    from zx_web.app import create_app
+
+    with TestClient(create_app(store)) as c:
+        page = html.unescape(c.get("/matches", params={"opponent": "kai tan"}, headers={"Accept": "text/html"}).text)
+        assert 'id="spellings-opponent"' in page and "matches 3 spellings of the name (KAI TAN, Kai Tan, Ｋａｉ Ｔａｎ)" \
+            in page, page[:3000]
+        page = c.get("/matches", params={"player": "Mio Sato"}, headers={"Accept": "text/html"}).text
+        assert "spellings" not in page

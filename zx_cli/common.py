@@ -269,12 +269,9 @@ GAME, DAY = GameKey(), Day()
 def spellings(rows: list[dict], option: str, name: str | None, keys: tuple[str, ...]) -> str:
     """What to say when ``--OPTION NAME`` stood for several spellings of a name among ``rows``' ``keys`` (the list
     folds case and width, ``zx stats`` takes a name as written: their counts then differ, QA round 36), or ""."""
-    if not name:
-        return ""
-    from zx_events.freetext import folded_name
+    from zx_web.matchlist import spellings_of
 
-    want = folded_name(name)
-    found = sorted({r[k] for r in rows for k in keys if isinstance(r.get(k), str) and folded_name(r[k]) == want})
+    found = spellings_of(rows, name, keys)
     if len(found) < 2:
         return ""
     return (f"--{option} {name!r} matches {len(found)} spellings of the name ({', '.join(map(repr, found[:5]))}"

@@ -160,6 +160,16 @@ NAME_FILTERS = (("player", "player", ("p1", "p2")), ("opponent", "player", ("p1"
 WINNER_WORDS = ("p1", "p2", "draw", "none")  # --winner values that are no player's name
 
 
+def spellings_of(rows: Iterable[dict[str, Any]], name: str | None, keys: tuple[str, ...]) -> list[str]:
+    """The distinct spellings, among ``rows``' ``keys`` (``p1``, ``p2``), of the name the list's filter ``name``
+    matches (``folded``: case, width, bidi controls): more than one, and ``zx stats``, the dashboard and
+    ``/api/stats``, which take a name as written, count each apart (QA round 36)."""
+    if not name:
+        return []
+    want = folded(name)
+    return sorted({r[k] for r in rows for k in keys if isinstance(r.get(k), str) and folded(r[k]) == want})
+
+
 def unknown_filter(rows: Iterable[dict[str, Any]], filters: MatchFilters) -> tuple[str, tuple[Any, ...]] | None:
     """The filter's key and the arguments of ``zx_analytics.stats.UnknownName`` (kind, value, the names known,
     where, what to say without any) for the first name filter (player, opponent, deck, opponent's deck, event, a

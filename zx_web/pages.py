@@ -21,7 +21,7 @@ from zx_events.freetext import visible
 from . import api, dashboard
 from .backend import Backend, WebError
 from .icon import icon, icon_href
-from .matchlist import OFFERED_MAX, MatchFilters, page  # noqa: F401 (OFFERED_MAX: its home was here)
+from .matchlist import OFFERED_MAX, MatchFilters, page, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
 
 router = APIRouter(include_in_schema=False)
 HERE = Path(__file__).parent
@@ -136,6 +136,9 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                b: Backend = Depends(api.backend)) -> HTMLResponse:
     everything = b.listed()  # (read once: the page, its unknown names and its choices of one list)
     result = page(everything, filters, offset, PAGE_SIZE, sort)
+    # a name the list folds over several spellings (as the list shows them), which the statistics count apart
+    folds = [(kind, found) for kind, name in (("player", filters.player), ("opponent", filters.opponent))
+             if name and result["total"] and len(found := spellings_of(everything, name, ("p1", "p2"))) > 1]
     params = {**filters.params(), **({"sort": sort} if sort != "store" else {})}  # (the links keep the order)
     # a name no listed match has: said above the empty list, with links to the closest names (400, as the API)
     unknown = api.unknown_name(b, everything, filters) if not result["total"] else None
@@ -160,7 +163,7 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                                                        "LOGS` (then `zx analytics update` for the dashboard)."),
                                 stored=len(everything), store=b.svc.store.label, sort=sort, sorts=SORT_LABELS,
                                 seats=b.seats(),
-                                unknown=str(unknown[1]) if unknown else None, suggested=suggested),
+                                unknown=str(unknown[1]) if unknown else None, suggested=suggested, folds=folds),
                          status=400 if unknown else 200)
 
 
