@@ -113,3 +113,16 @@ def test_the_served_list_says_so_too(store):
             in page, page[:3000]
         page = c.get("/matches", params={"player": "Mio Sato"}, headers={"Accept": "text/html"}).text
         assert "spellings" not in page
+
+
+@pytest.mark.parametrize("args", [["matches", "--opponent", ""], ["matches", "--player", "  "],
+                                  ["stats", "winrates", "--opponent", ""], ["stats", "winrates", "--deck", " "],
+                                  ["export", "--parquet", "x", "--player", ""]])
+def test_an_empty_name_is_a_usage_error_naming_its_option(store, args, tmp_path):
+    """`--opponent ''` was no filter at all in zx matches and "no player named ''; did you mean ..." in zx stats
+    (QA round 36): a usage error naming the option, nothing written."""
+    r = CliRunner().invoke(zx, ["--store", store, *[str(tmp_path / a) if a == "x" else a for a in args]])
+    option = next(a for a in args if a.startswith("--") and a != "--parquet")
+    assert r.exit_code == 2 and f"Invalid value for '{option}'" in r.output and "is empty: give a name, or leave " \
+        "the option out" in r.output, r.output
+    assert not (tmp_path / "x").exists()

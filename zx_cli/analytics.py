@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import (DAY, GAME, match_filter_options, spellings, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, given_catalogs, interrupted,
+from .common import (DAY, GAME, NAME, match_filter_options, spellings, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, given_catalogs, interrupted,
                      with_store)
 from .sigterm import interrupted_word
 from .options import format_option
@@ -330,18 +330,18 @@ def filter_options(f: Callable, game_help: str = GAME_HELP) -> Callable:
     for opt in reversed([
         click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD", help="Matches played on or after this date."),
         click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD", help="Matches played on or before this date."),
-        click.option("--event", default=None, help="Only this event (exact name)."),
-        click.option("--deck", default=None, help="Only the side playing this deck (exact deck name)."),
-        click.option("--opp-deck", "opp_deck", default=None, help="Only sides whose opponent plays this deck."),
-        click.option("--archetype", default=None, help="Only the side playing this archetype (zx stats archetypes)."),
-        click.option("--opp-archetype", "opp_archetype", default=None,
+        click.option("--event", type=NAME, default=None, help="Only this event (exact name)."),
+        click.option("--deck", type=NAME, default=None, help="Only the side playing this deck (exact deck name)."),
+        click.option("--opp-deck", "opp_deck", type=NAME, default=None, help="Only sides whose opponent plays this deck."),
+        click.option("--archetype", type=NAME, default=None, help="Only the side playing this archetype (zx stats archetypes)."),
+        click.option("--opp-archetype", "opp_archetype", type=NAME, default=None,
                      help="Only sides whose opponent plays this archetype."),
-        click.option("--colours", "--colour", "colours", default=None, metavar="COLOURS",
+        click.option("--colours", "--colour", "colours", type=NAME, default=None, metavar="COLOURS",
                      help="Only the side with this colour identity (red, white/green, ...)."),
         click.option("--seat", type=click.Choice(["first", "second"]), default=None,
                      help="Only the side that went first (or second)."),
-        click.option("--player", default=None, help="Only the side of this player (exact name)."),
-        click.option("--opponent", default=None,
+        click.option("--player", type=NAME, default=None, help="Only the side of this player (exact name)."),
+        click.option("--opponent", type=NAME, default=None,
                      help="Only sides facing this player (exact name); with --player, head to head."),
         click.option("--game", type=GAME, default=None, help=game_help),
     ]):

@@ -198,6 +198,18 @@ class Day(click.ParamType):
             self.fail(f"{value!r} is not a date (YYYY-MM-DD)", param, ctx)
 
 
+class Name(click.ParamType):
+    """A filter's name (--player, --opponent, --deck, --event, ...): any text but an empty one, a usage error naming
+    the option (`--opponent ''` was no filter in zx matches and "no player named ''" in zx stats, QA round 36)."""
+
+    name = "text"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"{value!r} is empty: give a name, or leave the option out", param, ctx)
+        return value
+
+
 class PlayerName(str):
     """A value of ``--as`` that is no seat word: a player's name, read as his seat once the match is loaded
     (``player_seat``)."""
@@ -263,7 +275,7 @@ def seat_of(value: str, match: object, match_id: str) -> tuple[str, str | None]:
     return seat, players[seat]
 
 
-GAME, DAY = GameKey(), Day()
+GAME, DAY, NAME = GameKey(), Day(), Name()
 
 
 def spellings(rows: list[dict], option: str, name: str | None, keys: tuple[str, ...]) -> str:
@@ -282,16 +294,16 @@ def match_filter_options(f: Callable) -> Callable:
     """The match list's filters that ``zx matches`` and ``zx export`` share (zx_web.matchlist.MatchFilters):
     --player, --deck, --opponent, --opp-deck, --event, --since, --until."""
     for opt in reversed([
-        click.option("--player", default=None, help="Only matches this player played (either side; any case)."),
-        click.option("--deck", default=None,
+        click.option("--player", type=NAME, default=None, help="Only matches this player played (either side; any case)."),
+        click.option("--deck", type=NAME, default=None,
                      help="Only matches with this deck on either side; with --player, on that player's side (any "
                           "case)."),
-        click.option("--opponent", default=None,
+        click.option("--opponent", type=NAME, default=None,
                      help="Only matches against this player (any case); with --player, that player's matches against "
                           "them."),
-        click.option("--opp-deck", "opp_deck", default=None,
+        click.option("--opp-deck", "opp_deck", type=NAME, default=None,
                      help="Only matches where the side facing --player (without it: either side) played this deck."),
-        click.option("--event", default=None, help="Only matches of this event (any case)."),
+        click.option("--event", type=NAME, default=None, help="Only matches of this event (any case)."),
         click.option("--since", type=DAY, default=None, metavar="YYYY-MM-DD",
                      help="Only matches played on or after this date."),
         click.option("--until", type=DAY, default=None, metavar="YYYY-MM-DD",
