@@ -262,3 +262,18 @@ def test_a_state_edited_under_a_readme_saying_the_store_was_altered_is_altered(b
     r, v = verify(rewritten(path, tmp_path / "integrity.zip", _readme_line("integrity:",
                                                                             lambda ln: "integrity:      altered")))
     assert r.exit_code == 1 and v["status"] == "unchecked", v  # (the states alike: the report not all checked)
+
+
+@pytest.mark.parametrize("line", ["integrity:", "rules version:", "original."])
+def test_a_readme_line_zx_audit_writes_removed_is_altered(bundle, tmp_path, line):
+    """QA round 36: README.txt without its content-hash line verified ok; without its integrity line it was
+    "unchecked ... integrity 'None'": every README zx audit writes of a stored match has them."""
+    _, path, _ = bundle
+
+    def removed(name: str, text: str) -> str | None:
+        if name != "README.txt":
+            return text
+        return "\n".join(ln for ln in text.split("\n") if not ln.startswith(line))
+
+    r, v = verify(rewritten(path, tmp_path / "removed.zip", removed))
+    assert r.exit_code == 1 and v["status"] == "altered" and "README.txt has no " in v["message"], v

@@ -126,3 +126,21 @@ def test_an_empty_name_is_a_usage_error_naming_its_option(store, args, tmp_path)
     assert r.exit_code == 2 and f"Invalid value for '{option}'" in r.output and "is empty: give a name, or leave " \
         "the option out" in r.output, r.output
     assert not (tmp_path / "x").exists()
+
+
+def test_the_served_lists_note_counts_the_spellings_of_the_matches_listed(store):
+    """The page's note counted the spellings of every stored match (three where the list showed one: the others in
+    matches the other filters left out): of the rows listed, as zx matches says it."""
+    import html
+
+    from fastapi.testclient import TestClient
+
+    from zx_web.app import create_app
+
+    with TestClient(create_app(store)) as c:
+        page = html.unescape(c.get("/matches", params={"player": "kai tan", "opponent": "Kai Tan"},
+                                   headers={"Accept": "text/html"}).text)
+        assert 'data-match="self"' in page and "spellings" not in page  # (the match "self" alone: one spelling)
+        page = html.unescape(c.get("/matches", params={"player": "kai tan", "opponent": "Mio Sato"},
+                                   headers={"Accept": "text/html"}).text)
+        assert "matches 2 spellings of the name (KAI TAN, Ｋａｉ Ｔａｎ)" in page  # (of the two matches listed)

@@ -606,13 +606,20 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith(name + ":")), None)
 
     readme_head, integrity = field("head digest"), field("integrity")
+    missing = next((name for name in ("head digest", "integrity", "rules version", "catalog used")
+                    if field(name) is None), None)
+    if missing is not None:  # (every README zx audit --bundle writes of a stored match has them: it said "None")
+        return f"the bundle's README.txt has no `{missing}:` line, which zx audit writes: README.txt was edited", ""
     if integrity != "ok":  # (the states it holds are still its log's: one edited is said, QA round 36)
         wrong, _ = _states_checked(z, path, log, started, game, [], field, progress, only_held=True)
         return wrong, (f"{NOT_COVERED} (its README.txt records integrity {str(integrity)[:60]!r} at the audit: the "
                        f"store's, which a bundle cannot check)")
     said = next((ln for ln in lines if ln.startswith(tuple(f"original{g.log_suffix}: " for g in games.all_games()))),
                 None)
-    if said is not None and not said.endswith(": reproduces the content hash recorded at import"):
+    if said is None:
+        return ("the bundle's README.txt has no line on its log's content hash, which zx audit writes of a stored "
+                "match: README.txt was edited"), ""
+    if not said.endswith(": reproduces the content hash recorded at import"):
         return ("the bundle's README.txt says its log does not reproduce the content hash recorded at import; it does "
                 "(checked above): README.txt was edited"), ""
     if readme_head != chain_head:

@@ -241,7 +241,8 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                                 "Each deck's share of the seats played in an ISO week (zx stats meta --by week), ") +
                                "on a scale of time: a deck is at 0% in a week with matches it was not played in "
                                "(no row in the table), and a line joins consecutive weeks only.",
-                               trend_chart(weekly), weekly,
+                               trend_chart(weekly, (whose if player else f"the {whose}") + " in the week" if whose
+                                           else "the week's seats"), weekly,
                                ["week", "deck", "seats", "field", "share", "share_low", "share_high", "games",
                                 "win_rate", "low_sample"],
                                heads={"field": f"{whose[:1].upper() + whose[1:]} in the week"} if whose else None))
@@ -725,7 +726,7 @@ def trend_points(data: pl.DataFrame) -> pl.DataFrame:
         pl.col("share").is_not_null().alias("played"), pl.col("share").fill_null(0.0))
 
 
-def trend_chart(df: pl.DataFrame) -> str:
+def trend_chart(df: pl.DataFrame, of: str = "the week's seats") -> str:
     """Each deck's share by ISO week, on an axis of time (a week as wide as any other: on a category axis 20
     weeks without a match were as wide as one): a deck is at 0% in a week it was not played (its line ran
     through such weeks at the shares around them), and a line joins consecutive weeks only, none across weeks
@@ -740,8 +741,9 @@ def trend_chart(df: pl.DataFrame) -> str:
     data = trend_points(data)
     # what a screen reader says of a point: the week as the axis shows it, the share to a tenth of a percent (it
     # heard "ISO week: 105659; share of the week's seats: 16.666667%", QA round 36)
-    data = data.with_columns(pl.format("{}: {}, {} of the week's seats", "week", "deck",
-                                       (pl.col("share") * 100).round(1).cast(pl.String) + "%").alias("aria"))
+    data = data.with_columns(pl.format("{}: {}, {} of {}", "week", "deck",
+                                       (pl.col("share") * 100).round(1).cast(pl.String) + "%", pl.lit(of))
+                             .alias("aria"))  # (``of``: whose seats, as the table's header says them)
     first, last = data["week_no"].min(), data["week_no"].max()
     ticks = week_ticks(first, last)
     named = " : ".join(f"datum.value == {t} ? '{week_name(t)}'" for t in ticks) + " : ''"
@@ -754,7 +756,7 @@ def trend_chart(df: pl.DataFrame) -> str:
     x = alt.X("week_no:Q", title="ISO week", scale=alt.Scale(domain=[first - 0.5, last + 0.5], nice=False, zero=False),
               axis=alt.Axis(values=ticks, labelExpr=named, labelAngle=-45, labelFlush=False, grid=True,
                             aria=False))  # (a screen reader heard "values from 105,658.5": each point names its week)
-    base = alt.Chart(data).encode(x=x, y=alt.Y("share:Q", axis=alt.Axis(format="%"), title="share of the week's seats"),
+    base = alt.Chart(data).encode(x=x, y=alt.Y("share:Q", axis=alt.Axis(format="%"), title=f"share of {of}"),
                                   color=colour)
     lines = base.mark_line(strokeWidth=2, aria=False).encode(detail="run:N")  # (the points say each week's share)
     points = base.transform_filter("datum.played").mark_point(filled=True, size=60, opacity=1).encode(

@@ -21,7 +21,7 @@ from zx_events.freetext import visible
 from . import api, dashboard
 from .backend import Backend, WebError
 from .icon import icon, icon_href
-from .matchlist import OFFERED_MAX, MatchFilters, page, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
+from .matchlist import OFFERED_MAX, MatchFilters, kept, page, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
 
 router = APIRouter(include_in_schema=False)
 HERE = Path(__file__).parent
@@ -89,7 +89,7 @@ def error_page(request: Request, status: int, message: str) -> str:
 
 # the dashboard's filters a refusal's reason names ("since: 'x' is not a date", "since A is after until B",
 # "min_games: Input should be ...", "no deck named 'X' ..."): the form marks them (aria-invalid)
-_FAULT = re.compile(r"(?:no |)(since|until|min_games|event|deck|player|game)\b")
+_FAULT = re.compile(r"(?:no |)(since|until|min_games|event|deck|player|opponent|game)\b")
 
 
 def faulty_fields(problem: str) -> set[str]:
@@ -137,8 +137,10 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     everything = b.listed()  # (read once: the page, its unknown names and its choices of one list)
     result = page(everything, filters, offset, PAGE_SIZE, sort)
     # a name the list folds over several spellings (as the list shows them), which the statistics count apart
+    chosen = kept(everything, filters) if (filters.player or filters.opponent) and result["total"] else []
     folds = [(kind, found) for kind, name in (("player", filters.player), ("opponent", filters.opponent))
-             if name and result["total"] and len(found := spellings_of(everything, name, ("p1", "p2"))) > 1]
+             if name and len(found := spellings_of(chosen, name, ("p1", "p2"))) > 1]  # (of the rows listed, as
+    # zx matches says it of its own)
     params = {**filters.params(), **({"sort": sort} if sort != "store" else {})}  # (the links keep the order)
     # a name no listed match has: said above the empty list, with links to the closest names (400, as the API)
     unknown = api.unknown_name(b, everything, filters) if not result["total"] else None
@@ -345,7 +347,7 @@ def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
 
     rows = [r for r in b.listed() if (r.get("game") or registry.DEFAULT) == game]
     for key, kind, columns in (("event", "event", ("event",)), ("deck", "deck", ("p1_deck", "p2_deck")),
-                               ("player", "player", ("p1", "p2"))):
+                               ("player", "player", ("p1", "p2")), ("opponent", "opponent", ("p1", "p2"))):
         value = filters.get(key)
         if not value:
             continue

@@ -421,3 +421,17 @@ def test_the_trend_charts_points_name_their_week_as_the_axis_shows_it():
     labels = re.findall(r'aria-label="([^"]*)"', html.unescape(trend_chart(df)))
     assert "2026-W01: B, 66.7% of the week's seats" in labels and "2026-W03: A, 100.0% of the week's seats" in labels
     assert not any("10565" in label or "105,6" in label for label in labels), labels
+
+
+def test_an_unknown_opponent_gets_the_dashboards_own_page_and_the_trend_says_whose_seats(client):
+    """QA round 36: `/dashboard?opponent=nobody` answered bare JSON where an unknown player gets the page with its
+    form (the field marked); the trend chart's points and axis said "of the week's seats" under a player and
+    opponent filter, where the table says "Aki's seats facing Ren"."""
+    r = client.get("/dashboard", params={"game": "zx", "opponent": "Nobody At All"}, headers={"Accept": "text/html"})
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/html"), r.text[:300]
+    page = html.unescape(r.text)
+    assert "no opponent named 'Nobody At All'" in page
+    assert re.search(r'name="opponent" value="Nobody At All" aria-invalid="true"', page), page[:3000]
+    opponent = busiest_player(client)
+    page = html.unescape(client.get("/dashboard", params={"game": "zx", "opponent": opponent, "min_games": 1}).text)
+    assert f"of the seats facing {opponent} in the week" in page and "of the week's seats" not in page
