@@ -435,3 +435,17 @@ def test_an_unknown_opponent_gets_the_dashboards_own_page_and_the_trend_says_who
     opponent = busiest_player(client)
     page = html.unescape(client.get("/dashboard", params={"game": "zx", "opponent": opponent, "min_games": 1}).text)
     assert f"of the seats facing {opponent} in the week" in page and "of the week's seats" not in page
+
+
+def test_the_deck_share_bars_say_their_label():
+    """QA round 36: a bar was read "share: 33.333333%"."""
+    import polars as pl
+
+    from zx_web.dashboard import share_chart
+
+    df = pl.DataFrame({"deck": ["A", "B"], "seats": [1, 2], "matches": [1, 2], "all_seats": [3, 3],
+                       "share": [1 / 3, 2 / 3], "share_low": [0.06, 0.2], "share_high": [0.79, 0.94],
+                       "low_sample": [True, True]})
+    labels = re.findall(r'aria-label="([^"]*)"', html.unescape(share_chart(df, "of all 3 seats")))
+    assert "A: 33.3% [6%–79%] n=1 of all 3 seats" in labels
+    assert not any("33.333333" in label for label in labels), labels
