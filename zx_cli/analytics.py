@@ -11,8 +11,8 @@ from typing import Any, Callable
 
 import click
 
-from .common import (DAY, GAME, NAME, match_filter_options, spellings, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, Seconds, given_catalogs, interrupted,
-                     with_store)
+from .common import (DAY, GAME, MAX_PAGE_SIZE, MAX_SQL_TIMEOUT, MAX_WORKERS, NAME, Seconds, given_catalogs,
+                     interrupted, match_filter_options, spellings, with_store)
 from .sigterm import interrupted_word
 from .options import format_option
 from .output import LateBar, _echo_csv, counted, emit, emit_frame, json_text, printable
@@ -939,7 +939,8 @@ def _export_selection(con: Any, path: str, given: dict[str, str | None]) -> tupl
         if refusal(e) is not None:
             raise ExportRefused("matches", e, f"the analytics file {path}") from None
         raise
-    chosen = [r["match"] for r in rows if filters.keep(r)]
+    picked = [r for r in rows if filters.keep(r)]
+    chosen = [r["match"] for r in picked]
     if not chosen:
         unknown = unknown_filter(rows, filters)
         if unknown is not None:
@@ -951,7 +952,6 @@ def _export_selection(con: Any, path: str, given: dict[str, str | None]) -> tupl
     options = " ".join(f"--{k.replace('_', '-')} {shlex.quote(v)}" for k in EXPORT_FILTERS
                        if (v := given.get(k)) is not None)
     click.echo(printable(f"exporting {counted(len(chosen), 'match', 'matches')} of {len(rows):,} ({options})"), err=True)
-    picked = [r for r in rows if filters.keep(r)]
     notes = [n for n in (spellings(picked, "player", given["player"], ("p1", "p2")),
                          spellings(picked, "opponent", given["opponent"], ("p1", "p2"))) if n]
     for n in notes:  # (the list's folding, said as zx matches says it, and in the data dictionary)

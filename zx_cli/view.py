@@ -43,9 +43,9 @@ def view_cmd(ctx: click.Context, match_id: str, seats: tuple[str, ...], output: 
     The file is self-contained (nothing is fetched when it opens) and holds only what its seats may
     see at every event; step with the buttons, the arrow keys, the slider or a click on an event, and
     share a moment with the address (#e=57). --as also takes a player's name, in any case:
-    that player's seat (--as Riku: sim-2026-0001-P2.html, Riku's seat's file). Prints the path written (--format json|csv: a row
-    with its size, match and seats). A match imported with a catalog file names its cards only
-    when given that file (--catalog FILE).
+    that player's seat (--as Riku: sim-2026-0001-P2.html, Riku's seat's file). Prints the path
+    written (--format json|csv: a row with its size, match and seats). A match imported with a
+    catalog file names its cards only when given that file (--catalog FILE).
     """
     from zx_web.viewer import ViewerError, page, parse_seats, shared_warning, viewer_data
     from zx_events.replay import last_seq, pinned_by, state_at

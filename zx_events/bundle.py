@@ -106,6 +106,12 @@ def ref_text(ref: dict[str, Any]) -> str:
     return f"{name} sha256 {ref.get('sha256')}"
 
 
+def readme_ref(ref: dict[str, Any]) -> str:
+    """A catalog or board as README.txt's lines hold it, its control characters escaped (``readme`` writes each line
+    through ``printable``): what ``_readme_checked`` and ``_states_checked`` compare its lines with."""
+    return printable(ref_text(ref))
+
+
 def pins_line(pinned: dict[str, Any], kinds: Iterable[str]) -> str:
     """The README's line of what a stored match pinned at import (``pinned``: its catalog, the game's other
     reference data of ``kinds`` where pinned, and ``rules_version``); ``_readme_checked`` compares it with the one
@@ -657,7 +663,7 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
                 for r in rows if games.is_topic(r.topic, "ViolationRecorded")]
     used = {"catalog": field("catalog used"), **{kind: field(f"{kind} used") for kind in game.fixture_options()}}
     as_pinned = field("rules version") == started.get("rules_version") and all(
-        not isinstance(pin, dict) or used.get(kind) == printable(ref_text(pin))
+        not isinstance(pin, dict) or used.get(kind) == readme_ref(pin)
         for kind, pin in pinned.items())
     if sorted(keys, key=repr) == sorted(recorded, key=repr):
         records = {r.line: r.data for r in log.records}
@@ -735,8 +741,8 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
     held = {n for n in names if STATE_FILE.fullmatch(n)}
     derived_with = {"rules version": game.rules_version}
     if audit is not None:
-        derived_with["catalog used"] = printable(ref_text(audit.catalog or {}))
-        derived_with.update({f"{kind} used": printable(ref_text(used)) for kind, used in audit.fixtures.items() if used})
+        derived_with["catalog used"] = readme_ref(audit.catalog or {})
+        derived_with.update({f"{kind} used": readme_ref(used) for kind, used in audit.fixtures.items() if used})
     claimed = {key: field(key) for key in derived_with}
     total = sum(1 for e in entries if e.get("rule")) if audit is not None else 0
     wrong = ""
@@ -765,21 +771,20 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
                  f"was edited)")
     if only_held:
         return wrong, ""
-    if not wrong:
-        listed = {e.get("n"): e.get("states") for e in entries}
-        off = next((n for n, folder in listed.items() if folder != (f"violation-{n:02d}" if isinstance(n, int) and
-                                                                  f"violation-{n:02d}" in seen else None)), None)
-        if off is not None:
-            wrong = (f"the bundle's violations.json points violation {off} to the states {str(listed[off])[:40]!r}, "
-                     f"its log gives {f'violation-{off:02d}' if f'violation-{off:02d}' in seen else 'none'}: it was "
-                     f"edited")
+    for e in entries if not wrong else ():  # (each violation's ``states``: its folder, where its log gives states)
+        n = e.get("n")
+        folder = f"violation-{n:02d}" if isinstance(n, int) and f"violation-{n:02d}" in seen else None
+        if e.get("states") != folder:
+            wrong = (f"the bundle's violations.json points violation {n} to the states {str(e.get('states'))[:40]!r}, "
+                     f"its log gives {folder or 'none'}: it was edited")
+            break
     other = {key: value for key, value in claimed.items() if value != derived_with[key]}
     if other and claimed["rules version"] == game.rules_version:  # (states alike or not: a catalog nothing could
         shipped = _shipped_refs(game)  # have used is an edit of README.txt, which the head judge reads first)
         for key, value in other.items():
             kind = key.split(" ")[0]
             pin = started.get(kind)
-            if value != printable(ref_text(pin if isinstance(pin, dict) else {})) and value not in shipped.get(kind, ()):
+            if value != readme_ref(pin if isinstance(pin, dict) else {}) and value not in shipped.get(kind, ()):
                 return (f"the bundle's README.txt names {kind} {str(value)[:80]} used by the audit, which is neither "
                         f"the {kind} its match pinned, nor a file of the bundle, nor one zx ships: README.txt was "
                         f"edited{f'; and {wrong}' if wrong else ''}"), ""
@@ -794,7 +799,7 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
 
 
 def _shipped_refs(game: Any) -> dict[str, set[str]]:
-    """kind -> the README's words (``printable(ref_text(...))``) of every catalog and board this zx ships for
+    """kind -> the README's words (``readme_ref``) of every catalog and board this zx ships for
     ``game``."""
     out: dict[str, set[str]] = {}
     for kind, names in (("catalog", game.catalog_names()),
@@ -804,7 +809,7 @@ def _shipped_refs(game: Any) -> dict[str, set[str]]:
                 ref = (game.load_catalog(name, files=False) if kind == "catalog" else game.load_fixture(kind, name)).ref
             except Exception:  # noqa: BLE001 (a shipped file this zx cannot read: not one it could have used)
                 continue
-            out.setdefault(kind, set()).add(printable(ref_text(ref)))
+            out.setdefault(kind, set()).add(readme_ref(ref))
     return out
 
 

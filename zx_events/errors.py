@@ -2,8 +2,9 @@
 
 Every error zx raises for what it was given or found derives from ``Error`` (``except zx_events.errors.Error``
 catches zx's and the analytics' alike: ``ZXError`` here, ``zx_analytics.db.AnalyticsError`` and the statistics'
-``UnknownName`` and ``NotThisGame``). ``ZXError`` and its kinds subclass ``ValueError`` too; every error knows where it happened (``FILE:LINE``) once the
-importer attaches the source position, and a rule violation carries its Comprehensive Rules number.
+``UnknownName`` and ``NotThisGame``). ``ZXError`` and its kinds subclass ``ValueError`` too; every error knows
+where it happened (``FILE:LINE``) once the importer attaches the source position, and a rule violation carries its
+Comprehensive Rules number.
 """
 
 from __future__ import annotations

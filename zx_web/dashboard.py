@@ -221,6 +221,8 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                   f"of the {seats:,} seat{'' if seats == 1 else 's'}{facing}" if opponent else
                   f"of all {seats:,} seat{'' if seats == 1 else 's'}")
     whose = (f"{visible(player)}'s seats{facing}" if player else f"seats{facing}" if opponent else None)
+    of_whose = (whose if player else f"the {whose}") if whose else None  # ("of Aki's seats", "of the seats facing O")
+    head = whose[:1].upper() + whose[1:] if whose else None  # (a column's header)
     one_a_match = (f"one a match {visible(player)} played{facing.replace(' facing', ' against')}" if player else
                    f"one a match {visible(opponent)} played" if opponent else "two a match")
     d.sections.append(_section("share", "Deck share",
@@ -232,20 +234,18 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
                                 "that of all seats; a player filter makes it that player's seats."),
                                share_chart(share, d.share_of), share,
                                ["deck", "seats", "matches", "all_seats", "share", "share_low", "share_high",
-                                "low_sample"], heads={"all_seats": whose[:1].upper() + whose[1:]} if whose else None))
+                                "low_sample"], heads={"all_seats": head} if whose else None))
     weekly = stats("meta", by="week", group="deck")  # (with a player, of that player's seats: FIELD_FILTERS)
     d.sections.append(_section("trend", "Deck share by week",
-                               (f"Each deck's share of {whose if player else f'the {whose}'} in an ISO week (the "
-                                "weeks with such seats), "
+                               (f"Each deck's share of {of_whose} in an ISO week (the weeks with such seats), "
                                 if whose else
                                 "Each deck's share of the seats played in an ISO week (zx stats meta --by week), ") +
                                "on a scale of time: a deck is at 0% in a week with matches it was not played in "
                                "(no row in the table), and a line joins consecutive weeks only.",
-                               trend_chart(weekly, (whose if player else f"the {whose}") + " in the week" if whose
-                                           else "the week's seats"), weekly,
+                               trend_chart(weekly, f"{of_whose} in the week" if whose else "the week's seats"), weekly,
                                ["week", "deck", "seats", "field", "share", "share_low", "share_high", "games",
                                 "win_rate", "low_sample"],
-                               heads={"field": f"{whose[:1].upper() + whose[1:]} in the week"} if whose else None))
+                               heads={"field": f"{head} in the week"} if whose else None))
     wr = stats("winrates", by="deck")
     d.sections.append(_section("winrates", "Win rate by deck",
                                "Wins / finished games (draws count as games without a win; mirror matches left out), "

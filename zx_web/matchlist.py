@@ -266,6 +266,12 @@ def kept(rows: Iterable[dict[str, Any]], filters: MatchFilters, sort: str | None
 
 def page(rows: Iterable[dict[str, Any]], filters: MatchFilters, offset: int, limit: int,
          sort: str | None = None) -> dict[str, Any]:
-    chosen = kept(rows, filters, sort)
+    """The answer of /api/matches: the rows ``filters`` keep (``kept``), the page from ``offset``."""
+    return paged(kept(rows, filters, sort), filters, offset, limit, sort)
+
+
+def paged(chosen: list[dict[str, Any]], filters: MatchFilters, offset: int, limit: int,
+          sort: str | None = None) -> dict[str, Any]:
+    """``page`` of the rows already kept (``chosen``: the /matches page reads them for its note too)."""
     return {"total": len(chosen), "offset": offset, "limit": limit, "filters": filters.params(),
             "sort": sort or "store", "matches": [{"game": "zx", **r} for r in chosen[offset: offset + limit]]}

@@ -21,7 +21,7 @@ from zx_events.freetext import visible
 from . import api, dashboard
 from .backend import Backend, WebError
 from .icon import icon, icon_href
-from .matchlist import OFFERED_MAX, MatchFilters, kept, page, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
+from .matchlist import OFFERED_MAX, MatchFilters, kept, paged, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
 
 router = APIRouter(include_in_schema=False)
 HERE = Path(__file__).parent
@@ -135,9 +135,9 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                offset: int = Query(0, ge=0, le=api.BIG), sort: str = Depends(api.list_sort),
                b: Backend = Depends(api.backend)) -> HTMLResponse:
     everything = b.listed()  # (read once: the page, its unknown names and its choices of one list)
-    result = page(everything, filters, offset, PAGE_SIZE, sort)
+    chosen = kept(everything, filters, sort)
+    result = paged(chosen, filters, offset, PAGE_SIZE, sort)
     # a name the list folds over several spellings (as the list shows them), which the statistics count apart
-    chosen = kept(everything, filters) if (filters.player or filters.opponent) and result["total"] else []
     folds = [(kind, found) for kind, name in (("player", filters.player), ("opponent", filters.opponent))
              if name and len(found := spellings_of(chosen, name, ("p1", "p2"))) > 1]  # (of the rows listed, as
     # zx matches says it of its own)
