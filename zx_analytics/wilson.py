@@ -25,8 +25,10 @@ seven rates. Both paths do the same IEEE operations in the same order, so they g
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:  # (polars only where a frame is: the match list's record needs the arithmetic alone, and
+    import polars as pl  # zx matches would pay polars' ~0.2 s import, issue 20 target 4)
 
 Z95 = 1.959963984540054  # the 0.975 quantile of the standard normal distribution
 
@@ -54,6 +56,8 @@ def _bounds(p: float, nf: float, z: float = Z95) -> tuple[float, float]:
 
 def wilson_exprs(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
     """Polars expressions for the (low, high) bounds; null where n is 0 or null."""
+    import polars as pl
+
     kf, nf = k.cast(pl.Float64), n.cast(pl.Float64)
     p = kf / nf
     z2 = z * z
@@ -71,6 +75,8 @@ def _rate_rows(df: pl.DataFrame, name: str, k: str, n: str) -> list[pl.Series] |
     where n is null or not positive; where only k is null, a null rate and the bounds 0 and 1 (what
     max_horizontal and min_horizontal make of a null). None when a k is outside 0..n (no statistic
     has one): the expressions' NaN are theirs to make."""
+    import polars as pl
+
     rates: list[float | None] = []
     lows: list[float | None] = []
     highs: list[float | None] = []
@@ -93,6 +99,8 @@ def _rate_rows(df: pl.DataFrame, name: str, k: str, n: str) -> list[pl.Series] |
 def with_rate(df: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
     """Add ``name`` = k/n and its Wilson 95% bounds ``name_low`` and ``name_high`` (null when n is 0).
     A DataFrame of at most ``BY_ROW`` rows: row by row (``_rate_rows``); otherwise Polars expressions."""
+    import polars as pl
+
     if isinstance(df, pl.DataFrame) and df.height <= BY_ROW:
         columns = _rate_rows(df, name, k, n)
         if columns is not None:

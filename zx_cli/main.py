@@ -544,7 +544,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
     opponent's deck and the result (won, lost, draw, none). A player, deck or event no stored match
     has is an error that names the closest ones.
     """
-    from zx_web.matchlist import MatchFilters, kept as kept_rows, unknown_filter
+    from zx_web.matchlist import MatchFilters, kept as kept_rows, record_line, recorded, records, unknown_filter
 
     from .common import spellings
     from .output import emit, printable
@@ -563,6 +563,8 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
         from zx_analytics.stats import UnknownName  # (polars and DuckDB: only to word this error)
 
         raise click.ClickException(str(UnknownName(*unknown[1])))
+    tallies = records(kept) if recorded(filters) else []  # (of every match kept, --limit or not)
+    chosen, listed = kept, len(kept)
     if limit is not None:
         kept = kept[:limit]
     dated = ("played_at",) if sort != "store" else ()  # (sorted by it: the date stays at a narrow width)
@@ -579,6 +581,10 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
                  spellings(kept, "opponent", opponent, ("opponent",) if player else ("p1", "p2"))):
         if note:
             click.echo(printable(f"note: {note}"), err=True)
+    for tally in tallies:  # the player's record, as zx stats winrates --by player counts it (on stderr: the table
+        # and its formats unchanged)
+        of = f" (of all {listed:,} matches kept; --limit lists {len(kept):,})" if len(kept) < listed else ""
+        click.echo(printable(f"record: {record_line(filters, tally, chosen, len(tallies) > 1)}{of}"), err=True)
     if not kept and rows:
         click.echo("no stored match matches these filters", err=True)
     holding_nothing()  # (summaries closed the store: read_sqlite's connection, or the service's)

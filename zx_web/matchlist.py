@@ -251,6 +251,62 @@ def pov(row: dict[str, Any], seat: str) -> dict[str, Any]:
             "opp_deck": row.get(f"{theirs}_deck"), "result": result}
 
 
+def records(chosen: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The player's record over the rows a player filter keeps (``kept``: each a side, ``pov``), one a game (games
+    are never mixed, as ``zx stats``): ``game``, ``won``, ``lost``, ``drawn``, ``none`` (no result recorded),
+    ``games`` (finished: won, lost or drawn), and ``win_rate`` with its Wilson 95% interval ``win_rate_low``,
+    ``win_rate_high`` (None without a finished game), counted as ``zx stats winrates --by player`` counts them:
+    a draw is a game without a win, a match without a result is no game, a player on both seats is a win and a
+    loss. [] for rows not seen from a side (no player filter)."""
+    from zx_analytics.wilson import wilson_interval
+
+    counts: dict[str, dict[str, int]] = {}
+    for r in chosen:
+        if r.get("result") not in RESULTS:
+            return []
+        tally = counts.setdefault(r.get("game") or DEFAULT, dict.fromkeys(("won", "lost", "drawn", "none"), 0))
+        tally["drawn" if r["result"] == "draw" else r["result"]] += 1
+    out = []
+    for game, tally in counts.items():
+        games = tally["won"] + tally["lost"] + tally["drawn"]
+        low, high = wilson_interval(tally["won"], games)
+        out.append({"game": game, **tally, "games": games, "win_rate": tally["won"] / games if games else None,
+                    "win_rate_low": low, "win_rate_high": high})
+    return out
+
+
+def record_line(filters: MatchFilters, rec: dict[str, Any], chosen: list[dict[str, Any]],
+                several_games: bool = False) -> str:
+    """One game's ``records`` entry of the rows ``chosen`` in words, for the list's reader (``zx matches --player``
+    on stderr, the /matches page): "Aki against Mio: 3 won, 1 lost, 0 drawn of 4 games; win rate 75.0% (95%
+    interval 30.1-95.4)", its rate as ``zx stats`` shows one; each name as the rows spell it (as typed where they
+    spell it several ways)."""
+    from zx_events import games as registry
+
+    def spelled(key: str, value: str) -> str:
+        found = {r[key] for r in chosen if isinstance(r.get(key), str)}
+        return found.pop() if len(found) == 1 else value
+
+    who = spelled("player", filters.player or "")
+    if filters.deck:
+        who += f" playing {spelled('deck', filters.deck)}"
+    opp_deck = spelled("opp_deck", filters.opp_deck) if filters.opp_deck else ""
+    if filters.opponent:
+        who += f" against {spelled('opponent', filters.opponent)}" + (f" playing {opp_deck}" if opp_deck else "")
+    elif opp_deck:
+        who += f" against {opp_deck}"
+    if several_games:
+        who += f" ({registry.choices([rec['game']])[0]['name']})"
+    said = (f"{who}: {rec['won']:,} won, {rec['lost']:,} lost, {rec['drawn']:,} drawn of {rec['games']:,} "
+            f"game{'' if rec['games'] == 1 else 's'}")
+    if rec["win_rate"] is not None:
+        said += (f"; win rate {100 * rec['win_rate']:.1f}% (95% interval {100 * rec['win_rate_low']:.1f}-"
+                 f"{100 * rec['win_rate_high']:.1f})")
+    if rec["none"]:
+        said += f"; {rec['none']:,} without a result"
+    return said
+
+
 def kept(rows: Iterable[dict[str, Any]], filters: MatchFilters, sort: str | None = None) -> list[dict[str, Any]]:
     """The rows ``filters`` keep, in the order ``sort`` names; with a player filter each seen from that player's
     side (``pov``)."""
@@ -272,6 +328,15 @@ def page(rows: Iterable[dict[str, Any]], filters: MatchFilters, offset: int, lim
 
 def paged(chosen: list[dict[str, Any]], filters: MatchFilters, offset: int, limit: int,
           sort: str | None = None) -> dict[str, Any]:
-    """``page`` of the rows already kept (``chosen``: the /matches page reads them for its note too)."""
+    """``page`` of the rows already kept (``chosen``: the /matches page reads them for its note too); with a player
+    filter (and no winner filter, which would decide it), ``records``: the player's record over every row kept,
+    one a game."""
     return {"total": len(chosen), "offset": offset, "limit": limit, "filters": filters.params(),
-            "sort": sort or "store", "matches": [{"game": "zx", **r} for r in chosen[offset: offset + limit]]}
+            "sort": sort or "store", "matches": [{"game": "zx", **r} for r in chosen[offset: offset + limit]],
+            **({"records": records(chosen)} if recorded(filters) else {})}
+
+
+def recorded(filters: MatchFilters) -> bool:
+    """Whether the list gives the player's record (``records``): a player filter without a winner filter (the
+    matches a side won: their record is the filter's)."""
+    return bool(filters.player) and not filters.winner

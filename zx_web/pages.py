@@ -21,7 +21,7 @@ from zx_events.freetext import visible
 from . import api, dashboard
 from .backend import Backend, WebError
 from .icon import icon, icon_href
-from .matchlist import OFFERED_MAX, MatchFilters, kept, paged, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
+from .matchlist import OFFERED_MAX, MatchFilters, kept, paged, record_line, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
 
 router = APIRouter(include_in_schema=False)
 HERE = Path(__file__).parent
@@ -141,6 +141,8 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     folds = [(kind, found) for kind, name in (("player", filters.player), ("opponent", filters.opponent))
              if name and len(found := spellings_of(chosen, name, ("p1", "p2"))) > 1]  # (of the rows listed, as
     # zx matches says it of its own)
+    tallies = result.get("records") or []  # the player's record, in words (the API gives it as figures)
+    record = [record_line(filters, t, chosen, len(tallies) > 1) for t in tallies]
     params = {**filters.params(), **({"sort": sort} if sort != "store" else {})}  # (the links keep the order)
     # a name no listed match has: said above the empty list, with links to the closest names (400, as the API)
     unknown = api.unknown_name(b, everything, filters) if not result["total"] else None
@@ -165,7 +167,8 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                                                        "LOGS` (then `zx analytics update` for the dashboard)."),
                                 stored=len(everything), store=b.svc.store.label, sort=sort, sorts=SORT_LABELS,
                                 seats=b.seats(),
-                                unknown=str(unknown[1]) if unknown else None, suggested=suggested, folds=folds),
+                                unknown=str(unknown[1]) if unknown else None, suggested=suggested, folds=folds,
+                                record=record),
                          status=400 if unknown else 200)
 
 
