@@ -743,7 +743,9 @@ class Backend:
         if self.judge:
             return params
         out = dict(params)
-        for key, kind in (("event", "event"), ("deck", "deck"), ("opp_deck", "deck"), ("player", "player")):
+        for key, kind in (("event", "event"), ("deck", "deck"), ("opp_deck", "deck"), ("player", "player"),
+                          ("opponent", "player")):  # (opponent was left out: a hidden name stored answered its
+            # figures, a wrong guess 400, QA round 37)
             value = params.get(key)
             if not value:
                 continue

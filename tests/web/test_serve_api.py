@@ -1255,15 +1255,19 @@ def test_a_guess_of_the_hidden_text_of_a_masked_name_gets_one_answer_right_or_wr
     assert r.exit_code == 0, r.output
     with TestClient(create_app(store, analytics=analytics)) as c:
         for key, right, wrong in (("player", "Aki U01-003", "Aki U01-004"), ("event", "Cup EX-R01", "Cup EX-R02"),
-                                  ("deck", "Secret Crimson Drake Emperor", "Secret Azure Gearknight")):
-            answers = [c.get("/api/stats/winrates", params={key: guess, "min_games": 1}) for guess in (right, wrong)]
-            assert [a.status_code for a in answers] == [400, 400], key
-            assert answers[0].json() == answers[1].json(), (key, answers[0].json(), answers[1].json())
-        both = c.get("/api/stats/winrates", params={"player": "Aki [card]"})
-        assert both.status_code == 400 and "stands for 2 player names" in both.json()["error"]
-        page = c.get("/dashboard", params={"player": "Aki [card]"})
-        assert page.status_code == 400 and page.headers["content-type"].startswith("text/html")
-        assert "stands for 2 player names" in page.text and "U01-003" not in page.text and "R01-008" not in page.text
+                                  ("deck", "Secret Crimson Drake Emperor", "Secret Azure Gearknight"),
+                                  ("opponent", "Aki U01-003", "Aki U01-004")):  # (opponent: QA round 37, the
+            # stored hidden name answered the figures of the seats facing it, 200, a wrong guess 400)
+            for method in ("winrates", "meta", "matchups"):
+                answers = [c.get(f"/api/stats/{method}", params={key: guess, "min_games": 1}) for guess in (right, wrong)]
+                assert [a.status_code for a in answers] == [400, 400], (key, method, answers[0].text)
+                assert answers[0].json() == answers[1].json(), (key, answers[0].json(), answers[1].json())
+        for key in ("player", "opponent"):
+            both = c.get("/api/stats/winrates", params={key: "Aki [card]"})
+            assert both.status_code == 400 and "stands for 2 player names" in both.json()["error"], both.text
+            page = c.get("/dashboard", params={key: "Aki [card]"})
+            assert page.status_code == 400 and page.headers["content-type"].startswith("text/html"), page.text
+            assert "stands for 2 player names" in page.text and "U01-003" not in page.text and "R01-008" not in page.text
 
 
 def test_a_name_with_a_bidirectional_control_filters_as_stored_and_as_shown(tmp_path):
