@@ -153,3 +153,15 @@ def test_a_violations_json_not_as_zx_writes_it_is_altered_not_a_traceback(bundle
     assert r.exit_code == 1 and (r.exception is None or isinstance(r.exception, SystemExit)), r.exception
     (v,) = json.loads(r.stdout)
     assert v["status"] == "altered" and "violations.json" in v["message"], v
+
+
+def test_the_verdict_line_escapes_the_bundles_file_name(bundle, tmp_path):
+    """A stranger's attachment saved under its own name: the verdict line wrote the path as it is, so a name holding
+    OSC 52 wrote the terminal's clipboard and CSI 2J cleared the screen (QA round 37); as escapes, as the errors."""
+    path, head = bundle
+    named = tmp_path / "evil\x1b]52;c;SGFja2Vk\x07\x1b[2J.zip"
+    named.write_bytes(path.read_bytes())
+    r = verify(named, head[:16])
+    assert r.exit_code == 0, r.output
+    line = next(ln for ln in r.stderr.splitlines() if ln.startswith("intact: "))
+    assert "\x1b" not in line and "\x07" not in line and "evil\\x1b]52;c;SGFja2Vk\\x07\\x1b[2J.zip" in line, line

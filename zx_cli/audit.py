@@ -141,8 +141,8 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
     if ids or _store_exists(ctx):
         svc = service(ctx)
     elif files:  # "integrity not stored" read as "never imported" by a judge in the wrong folder
-        click.echo(f"note: there is no store at {_store_label(ctx)}: the logs are not compared with stored matches "
-                   f"(--store names one)", err=True)
+        click.echo(printable(f"note: there is no store at {_store_label(ctx)}: the logs are not compared with stored "
+                             f"matches (--store names one)"), err=True)
     if ids:
         unknown = [t for t in ids if not svc.has_match(t)]
         if unknown:
@@ -255,7 +255,7 @@ def audit_cmd(ctx: click.Context, targets: tuple[str, ...], catalog_path: str | 
                 columns = ["source", *columns]
         emit(rows, fmt, columns, title=title, first=("rule", "message", "line", "seq"))
     if bundle_path is not None:
-        click.echo(f"dispute bundle written to {bundle_path}", err=True)
+        click.echo(printable(f"dispute bundle written to {bundle_path}"), err=True)
     if not all(a.ok for a in audits):
         sys.exit(1)
 
@@ -493,9 +493,11 @@ def _verify_bundle(path: str, head: str | None, fmt: str) -> None:
     # what of its report was checked, or that it was not (README.txt is what the head judge reads first: another
     # head digest in it, and a violation made up, were "intact": QA round 35)
     unchecked = verdict.status == "unchecked"  # (its chain intact, its report not all checked: exit 1)
-    click.echo(f"{'intact' if verdict.ok else 'UNCHECKED' if unchecked else 'FAILED'}: {path} (its events' chain "
-               f"and its log, without the store{'; the head written down' if head is not None else ''}"
-               f"{f'; {covered}' if verdict.ok or unchecked else ''})", err=True)
+    click.echo(printable(  # (a stranger's file name, and README.txt's words in ``covered``: escapes, never a
+        # terminal's sequences: a name holding OSC 52 wrote the clipboard, QA round 37)
+        f"{'intact' if verdict.ok else 'UNCHECKED' if unchecked else 'FAILED'}: {path} (its events' chain "
+        f"and its log, without the store{'; the head written down' if head is not None else ''}"
+        f"{f'; {covered}' if verdict.ok or unchecked else ''})"), err=True)
     if not verdict.ok:
         sys.exit(1)
 
