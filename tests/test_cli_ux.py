@@ -490,3 +490,46 @@ def test_a_reader_of_a_file_that_is_no_store_says_what_it_is(tmp_path, monkeypat
     assert r.exit_code == 1
     assert r.output == f"Error: no analytics file at league.duckdb, and {said}\n", r.output
     assert [(p.name, p.read_bytes()) for p in tmp_path.iterdir()] == before
+
+
+def test_a_narrow_table_never_folds_a_match_id_to_give_a_name_room(capsys, monkeypatch):
+    """At 80 columns `zx matches` folded x610z-sim-11-0001 over two lines (a second try at a narrower wrap counted the
+    key at that wrap, and rich took the room from it): the id is what a user copies into zx replay (QA round 37)."""
+    from zx_cli.output import emit
+
+    rows = [{"match": f"x610z-sim-11-000{i}", "p1": p1, "p1_deck": "Mystic Rush", "p2": p2, "p2_deck": deck,
+             "winner": "P2", "played_at": "2026-01-01T10:00:00+09:00", "event": "X610Z simulation", "turns": 10}
+            for i, (p1, p2, deck) in enumerate((("佐藤 健", "田中花子", "Boost Walkers"), ("ｱｷ", "Aki", "Prism Keep"),
+                                                ("Ｍｉｏ", "Aki", "Grey Tide")), 1)]
+    for width in range(60, 121):  # (narrower, a key folds to keep the columns chosen: an audit's seq at 50)
+        monkeypatch.setenv("COLUMNS", str(width))
+        emit(rows, "table", ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner"],
+             first=("p1", "p2", "winner", "p1_deck", "p2_deck"))
+        out = capsys.readouterr().out
+        for i in (1, 2, 3):
+            assert f"x610z-sim-11-000{i} " in out, (width, out)
+        assert max(len(line) for line in out.splitlines()) <= width, (width, out)
+
+
+def test_a_statistic_column_empty_in_every_row_is_not_drawn(capsys):
+    """X610Z has no Ignition (docs/analytics.md): its `zx stats life` table drew blank ignitions and ignition_rate
+    columns and left out damage_per_turn, the figure its example promises (QA round 37). CSV and JSON keep them."""
+    import polars as pl
+
+    from zx_cli.output import emit_frame
+
+    df = pl.DataFrame({"seat": ["first", "second"], "games": [10, 10], "opponent_turns": [69, 73], "damage": [3, 16],
+                       "ignitions": [None, None], "behind_games": [3, 7], "comebacks": [1, 4],
+                       "damage_per_turn": [0.0435, 0.2192], "ignition_rate": [None, None],
+                       "ignition_rate_low": [None, None], "ignition_rate_high": [None, None],
+                       "comeback_rate": [1 / 3, 4 / 7], "comeback_rate_low": [0.061, 0.25],
+                       "comeback_rate_high": [0.792, 0.842], "low_sample": [True, True]},
+                      schema_overrides={"ignitions": pl.Int64, "ignition_rate": pl.Float64,
+                                        "ignition_rate_low": pl.Float64, "ignition_rate_high": pl.Float64})
+    for width in (80, 130):
+        emit_frame(df, "table", width=width)
+        head = _header(capsys.readouterr().out)
+        assert "ignitions" not in head and "ignition_rate" not in head, (width, head)
+        assert "damage_per_turn" in head and "comeback_rate" in head, (width, head)
+    emit_frame(df, "csv")
+    assert capsys.readouterr().out.splitlines()[0].split(",")[4] == "ignitions"

@@ -204,7 +204,21 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None
         if width is None or all(i in idx for i in named):  # room: a narrow zx audit showed seq and turn, not message)
             break
         idx = _fit(cols, cells, width, keep=1, first=first, wrap=wrap, rigid=tokens)
-    print_table(_table(title, cols, cells, idx, rigid=tokens, natural=width is None), width)
+    whole = False
+    if width is not None and cols and cells and all(_cells(r[0]) <= TOKEN_MAX and not any(ch.isspace() for ch in r[0])
+                                                  for r in cells):
+        # a key of single words (a match id: what a user copies into zx replay) is drawn whole where the first three
+        # ``first`` columns still fit beside it (all of them, at the widest wrap that fits them); the tries above
+        # count it at their wrap, and rich folded x610z-sim-11-0001 at 60-75 columns to give a deck name its
+        # width (QA round 37); narrower, it folds (an audit's seq at 50 columns)
+        solid = {*tokens, cols[0]}
+        for wrap in (24, 16, 12, 8):
+            tried = _fit(cols, cells, width, keep=1, first=first, wrap=wrap, rigid=solid)
+            if all(i in tried for i in named[:3]) and (not whole or all(i in tried for i in named)):
+                idx, whole = tried, True
+            if whole and all(i in idx for i in named):
+                break
+    print_table(_table(title, cols, cells, idx, rigid=tokens, natural=width is None, whole_key=whole), width)
     _cut_note(cut, idx)
     _left_out(cols, idx, width, "a wider terminal, or --format csv|json, gives every value")
     if more > 0:
@@ -456,6 +470,10 @@ def _primary(columns: Sequence[str]) -> list[str]:
     return [c for c in (count, rate) if c in columns] + rates[1:]  # then the other rates, before other counts
 
 
+LEADING = ("damage_per_turn",)  # a statistic's figure without an interval that a narrow table keeps right after the
+# first rate: zx stats life's ("Life damage per turn", its description and X610Z's example), left out at 80 columns
+
+
 RATE_COUNTS = {"share": "seats", "keep_rate": "games", "success_rate": "attacks", "ignition_rate": "damage",
                "comeback_rate": "behind_games", "kept_win_rate": "kept_games", "mulligan_win_rate": "mulligan_games"}
 # a rate's count, where it is not games or X_games (zx_analytics.stats: each with_rate(df, rate, hits, count)); a narrow
@@ -478,6 +496,11 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     if fmt == "csv":
         _echo_csv(df.columns, df.iter_rows())
         return
+    if df.height and not wide:  # a column empty in every row (X610Z's ignitions and ignition_rate: no Ignition,
+        # docs/analytics.md) is not drawn: blank, it took the room of X610Z life's damage (QA round 37); CSV, JSON
+        # and --wide keep it
+        df = df.drop([c for c in df.columns if df[c].null_count() == df.height and not c.endswith(("_low", "_high"))
+                      and c != "low_sample"])
     headers, rows = table_rows(df)
     if "sample" in headers and not any(r[headers.index("sample")] for r in rows):  # no row flagged: an empty column
         at = headers.index("sample")
@@ -489,6 +512,7 @@ def emit_frame(df: Any, fmt: str, *, wide: bool = False, title: str | None = Non
     # the X610Z life's damage_per_turn (QA round 36)
     empty = {c for c in df.columns if df.height and df[c].null_count() == df.height}
     primary = [c for c in _primary(df.columns) if c not in empty]
+    primary[2:2] = [c for c in LEADING if c in df.columns and c not in empty]  # (after the first rate and its count)
     rates = {c for c in df.columns if _is_rate(df.columns, c)}
     idx = list(range(len(headers)))
     if not wide and width is not None:  # long text wraps at 24 characters, or narrower where the first rate and its count need it;
@@ -616,18 +640,19 @@ def _formula_safe_part(text: str) -> str:
 
 
 def _table(title: str | None, headers: Sequence[str], rows: Sequence[Sequence[str]], idx: Sequence[int],
-           rigid: Collection[str] = (), natural: bool = False) -> Any:
+           rigid: Collection[str] = (), natural: bool = False, whole_key: bool = False) -> Any:
     """A rich table of the columns ``idx`` of ``rows`` (cells already text): every header and cell as
     plain text, never markup (``plain``); long text folds, but not in the ``rigid`` columns. ``natural``: drawn
     at its natural width (``print_table`` without a width), where no text folds: a column whose every line
     fits whole as rich reads it (``_unfolded``) is drawn without rich's word wrap, the same lines for less
-    work (a sixth of ``zx matches``' drawing, issue 20 target 4)."""
+    work (a sixth of ``zx matches``' drawing, issue 20 target 4). ``whole_key``: the first column is never folded
+    (``_whole_key``)."""
     from rich.table import Table
 
     table = Table(title=None if title is None else plain(printable(title)), show_lines=False, header_style="bold")
     for i in idx:
         header = printable(headers[i])
-        no_wrap = headers[i] in rigid or (natural and _unfolded([header, *(r[i] for r in rows)]))
+        no_wrap = headers[i] in rigid or (natural and _unfolded([header, *(r[i] for r in rows)])) or (i == 0 and whole_key)
         table.add_column(plain(header), overflow="fold", no_wrap=no_wrap)
     for r in rows:
         table.add_row(*[plain(r[i]) for i in idx])
