@@ -144,3 +144,11 @@ def test_the_served_lists_note_counts_the_spellings_of_the_matches_listed(store)
         page = html.unescape(c.get("/matches", params={"player": "kai tan", "opponent": "Mio Sato"},
                                    headers={"Accept": "text/html"}).text)
         assert "matches 2 spellings of the name (KAI TAN, Ｋａｉ Ｔａｎ)" in page  # (of the two matches listed)
+
+
+def test_with_limit_the_spellings_note_is_of_every_match_kept(store):
+    """`--limit 1` counted the spellings of the one row shown (one: no note) where the filter matched three (QA round
+    37): of every match the filters keep, as the record line."""
+    r = CliRunner().invoke(zx, ["--store", store, "matches", "--player", "kai tan", "--limit", "1"])
+    assert r.exit_code == 0, r.output
+    assert "note: --player 'kai tan' matches 3 spellings of the name" in r.stderr, r.stderr

@@ -563,8 +563,8 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
         from zx_analytics.stats import UnknownName  # (polars and DuckDB: only to word this error)
 
         raise click.ClickException(str(UnknownName(*unknown[1])))
-    tallies = records(kept) if recorded(filters) else []  # (of every match kept, --limit or not)
-    chosen, listed = kept, len(kept)
+    tallies = records(kept) if recorded(filters) else []  # (of every match kept, --limit or not: the record and
+    chosen, listed = kept, len(kept)  # the spellings note)
     if limit is not None:
         kept = kept[:limit]
     dated = ("played_at",) if sort != "store" else ()  # (sorted by it: the date stays at a narrow width)
@@ -577,8 +577,8 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
         emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
                          "reason", "violations", "game"],
              first=("p1", "p2", "winner", *dated, "p1_deck", "p2_deck"))
-    for note in (spellings(kept, "player", player, ("player",) if player else ("p1", "p2")),
-                 spellings(kept, "opponent", opponent, ("opponent",) if player else ("p1", "p2"))):
+    for note in (spellings(chosen, "player", player, ("player",) if player else ("p1", "p2")),  # (of every match
+                 spellings(chosen, "opponent", opponent, ("opponent",) if player else ("p1", "p2"))):  # kept, QA r37)
         if note:
             click.echo(printable(f"note: {note}"), err=True)
     for tally in tallies:  # the player's record, as zx stats winrates --by player counts it (on stderr: the table
