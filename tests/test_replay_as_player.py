@@ -119,6 +119,15 @@ def test_a_name_of_both_players_is_refused_asking_for_the_seat(store, tmp_path):
     assert run(store, "replay", "pov-same", "--as", "P2").exit_code == 0
 
 
+@pytest.mark.parametrize("name, seat", [("Aki", "P1"), ("aki", "P2")])
+def test_a_name_spelled_as_one_of_two_alike_is_that_players(store, name, seat):
+    """The two players named 'Aki' and 'aki': the name spelled exactly as one of them is that one's seat (it was refused
+    as both players', QA round 37); any other spelling of both ('AKI') still asks for the seat."""
+    r = run(store, "replay", "pov-same", "--turn", "1", "--as", name, "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["perspective"] == seat
+
+
 def test_a_seat_word_is_the_seat_whoever_is_named_so(store):
     """P1 is named 'p2': ``--as p2`` is the seat P2 (Ren's), as documented; P1's player is asked for as P1."""
     r = run(store, "replay", "pov-seat-word", "--turn", "1", "--as", "p2")

@@ -71,12 +71,15 @@ def player_seat(name: str, players: dict[str, str], match_id: str) -> str:
     word is never a name here: ``parse_perspective`` reads it first (a player named ``P2`` sitting at P1 is
     asked for as P1). A ValueError says what to give instead: a name no player of the match has (naming its
     players, and the non-ASCII characters of a look-alike of a seat, a Cyrillic ``Р1``), or the name of both
-    players (give P1 or P2)."""
+    players (give P1 or P2; the two spelled apart, ``Mio`` and ``Ｍｉｏ``: the one spelled as given)."""
     key = folded_name(name)
     seats = [s for s in PLAYERS if isinstance(players.get(s), str) and folded_name(players[s]) == key]
     if len(seats) == 1:
         return seats[0]
-    if len(seats) > 1:
+    if len(seats) > 1:  # folded alike: the one spelled exactly as given, if one is (``Ｍｉｏ`` facing ``Mio``: the
+        exact = [s for s in seats if players[s] == name.strip()]  # name as written was refused, QA round 37)
+        if len(exact) == 1:
+            return exact[0]
         same = " and ".join(shown(n) for n in dict.fromkeys(players[s] for s in seats))
         raise ZXError(f"both players of match {shown(match_id)} are named {same}: give the seat, P1 or P2")
     listed = [f"{s} {shown(players[s])}" for s in PLAYERS if isinstance(players.get(s), str) and players[s]]
