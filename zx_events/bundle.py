@@ -9,10 +9,13 @@ are derived by the current rules engine from the log (the same run the audit rep
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import lzma
 import re
 import zipfile
+import zlib
 from typing import Any, Callable, Iterable, Iterator
 
 from zx_events.audit import DIFFERS, Audit, file_events, regenerate
@@ -311,13 +314,33 @@ def _too_big(path: str, name: str, size: str) -> str:
             f"a bundle zx audit wrote")
 
 
+@contextlib.contextmanager
+def _opened(z: zipfile.ZipFile, path: str, name: str) -> Iterator[Any]:
+    """The bundle's file ``name``, open: every read of a bundle's files goes through here, where what the zip
+    module raises of a file it cannot read is a ``ZXError`` naming it (a hostile bundle: an entry flagged encrypted
+    was a RuntimeError, compression method 99 a NotImplementedError, "This is a bug in zx", QA round 37);
+    ``KeyError`` when it is not there. A ``RecursionError`` of the reader (a log's JSON nested too deep) is its own."""
+    from zx_events.errors import ZXError
+
+    try:
+        with z.open(name) as f:
+            yield f
+    except RecursionError:
+        raise
+    except (RuntimeError, NotImplementedError, zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError, OSError) as e:
+        reason = ("it is encrypted (zx audit --bundle writes no password)" if "encrypted" in str(e) or
+                  "password" in str(e) else cut(printable(str(e) or type(e).__name__), 120))
+        raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its {printable(name)} cannot be read: "
+                      f"{reason}") from None
+
+
 def _read_member(z: zipfile.ZipFile, path: str, name: str) -> bytes:
     """The file ``name`` of the bundle, read a block at a time and never past ``MAX_MEMBER`` bytes, whatever
     its header declares (``ZXError`` past it); ``KeyError`` when it is not there."""
     from zx_events.errors import ZXError
     from zx_events.files import TooBig, read_capped
 
-    with z.open(name) as f:
+    with _opened(z, path, name) as f:
         try:
             return read_capped(f, MAX_MEMBER)
         except TooBig:
@@ -332,7 +355,7 @@ def _read_log(z: zipfile.ZipFile, path: str, name: str) -> list:
     from zx_events.files import Capped, TooBig
     from zx_events.logformat.reader import iter_pieces, parse_piece
 
-    with z.open(name) as f:
+    with _opened(z, path, name) as f:
         try:
             return [log for piece in iter_pieces(name, stream=Capped(f, MAX_MEMBER)) for log in parse_piece(piece)]
         except TooBig:
@@ -422,7 +445,7 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[
         raise
     except (KeyError, zipfile.BadZipFile, OSError) as e:
         raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its match's log {original}: {e}") from None
-    if not games.is_topic(str(events[-1]["topic"]), "Sealed") and head is None and not _says_stored(z):
+    if not games.is_topic(str(events[-1]["topic"]), "Sealed") and head is None and not _says_stored(z, path):
         raise ZXError(f"{path} is the bundle of a log file, not of a stored match: its events were derived by the "
                       f"audit, not stored, so there is no chain to check; `zx audit {original}` checks its rules")
     # (a stored match's bundle without its seal, by the head given or its README: verify_rows says "deleted")
@@ -481,7 +504,7 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[
             verdict = Verdict(match, verdict.events, "unchecked", None,
                               f"{verdict.events:,} events, chain intact; {covered[0]}", verdict.head)
     elif verdict.status == "deleted" and not games.is_topic(str(events[-1]["topic"]), "Sealed") \
-            and not _says_stored(z):  # a head was given for a bundle whose README calls it a log file's
+            and not _says_stored(z, path):  # a head was given for a bundle whose README calls it a log file's
         verdict = Verdict(verdict.match, verdict.events, verdict.status, verdict.seq,
                           f"{verdict.message} (its README calls it the bundle of a log file, whose events end without "
                           f"a seal; a head written down is a stored match's, whose bundle ends with its seal)",
@@ -602,7 +625,7 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     the bundle cannot judge that: not covered, ``zx audit`` of its log does)."""
     from zx_events.audit import seq_of_lines
 
-    text, listed = _member_text(z, "README.txt"), _member_text(z, "violations.json")
+    text, listed = _member_text(z, path, "README.txt"), _member_text(z, path, "violations.json")
     if text is None or listed is None:
         return "", (f"{NOT_COVERED} (the bundle holds no {'README.txt' if text is None else 'violations.json'} it "
                     f"could read)")
@@ -637,9 +660,7 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return ("the bundle's README.txt names other pins than its Started event (the catalog, board and rules the "
                 "match was checked with at import): README.txt was edited"), ""
     try:
-        entries = json.loads(listed)
-        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            raise ValueError("not a list of objects")
+        entries = _listed(listed)
         keys = [(e.get("line"), e.get("turn"), e.get("player"), e.get("rule"), e.get("message")) for e in entries]
     except ValueError as e:
         return f"the bundle's violations.json is not the list zx audit writes ({e}): it was edited", ""
@@ -681,6 +702,18 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     return "", (f"README.txt's head digest, integrity and pins agree with its events; its violations differ from the "
                 f"{len(recorded):,} its events record at import, and its README.txt says the audit judged by other "
                 f"rules or reference data than the match pinned: {NOT_COVERED} (zx audit of its log judges them)")
+
+
+def _listed(listed: str) -> list[dict]:
+    """The entries of a bundle's violations.json; ``ValueError`` saying why it is not the list zx audit writes (JSON
+    nested thousands deep, 10 KB of brackets, was a RecursionError: "This is a bug in zx", QA round 37)."""
+    try:
+        entries = json.loads(listed)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ValueError("not a list of objects")
+    return entries
 
 
 STATE_FILE = re.compile(r"violation-(\d{2,})/state-(before|after)\.json")
@@ -753,7 +786,7 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
         seen.add(folder)
         for name, text in _state_files(n, before, after).items():
             held.discard(name)
-            data = _member_text(z, name)
+            data = _member_text(z, path, name)
             if data is None and only_held:  # (a README.txt that says the audit's store was altered: findings after
                 continue  # the damage were left out of it, and their states with them)
             if data is None:
@@ -823,20 +856,21 @@ def _first_state_difference(held: str, expected: str) -> str:
             "its line ends or final line break differ")
 
 
-def _member_text(z: zipfile.ZipFile, name: str) -> str | None:
-    """The bundle's file ``name`` as text (at most ``MAX_MEMBER`` bytes), or None: not there, or unreadable."""
+def _member_text(z: zipfile.ZipFile, path: str, name: str) -> str | None:
+    """The bundle's file ``name`` as text (at most ``MAX_MEMBER`` bytes), or None: not there, or more than that
+    (a ``ZXError`` of ``_opened`` when the zip cannot read it)."""
     from zx_events.files import TooBig, read_capped
 
     try:
-        with z.open(name) as f:
+        with _opened(z, path, name) as f:
             return read_capped(f, MAX_MEMBER).decode("utf-8", "replace")
-    except (KeyError, zipfile.BadZipFile, OSError, TooBig):
+    except (KeyError, TooBig):
         return None
 
 
-def _says_stored(z: zipfile.ZipFile) -> bool:
+def _says_stored(z: zipfile.ZipFile, path: str) -> bool:
     """Whether the bundle's README says it is a stored match's (``audited: the stored match``)."""
-    readme = _member_text(z, "README.txt")
+    readme = _member_text(z, path, "README.txt")
     return readme is not None and any(line.startswith("audited:") and "the stored match" in line
                                       for line in readme.splitlines())
 
