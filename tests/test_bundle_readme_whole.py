@@ -163,6 +163,20 @@ def test_an_x610z_bundle_as_written_is_intact_and_a_ruling_in_its_readme_altered
     r = verify(with_readme(path, tmp_path / "forged.zip", FORGERIES["a-ruling"]), None)
     (v,) = json.loads(r.stdout)
     assert r.exit_code == 1 and v["status"] == "altered" and v["message"].startswith(WRITTEN), v
+    # imported with a venue's board, audited without it: nothing re-checked, its README says why (a warning, no
+    # catalog or board used): as written, unchecked, not altered
+    venue, store = tmp_path / "venue.json", str(tmp_path / "v.sqlite")
+    venue.write_text(board.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert invoke("--store", store, "import", "--no-analytics", "--accept-violations", "--board", str(venue),
+                  str(log)).exit_code == 0
+    assert invoke("--store", store, "audit", match, "--bundle", str(tmp_path / "u.zip")).exit_code == 1
+    assert "catalog used:   None sha256 None" in zipfile.ZipFile(tmp_path / "u.zip").read("README.txt").decode()
+    r = verify(tmp_path / "u.zip", None)
+    assert r.exit_code == 1 and json.loads(r.stdout)[0]["status"] == "unchecked", r.output
+    r = verify(with_readme(tmp_path / "u.zip", tmp_path / "uw.zip", after("warning:", f"warning:        {RULING}")),
+               None)
+    (v,) = json.loads(r.stdout)
+    assert r.exit_code == 1 and v["status"] == "altered" and v["message"].startswith(WRITTEN), v
 
 
 def test_a_readme_past_the_limit_of_a_bundles_file_is_not_intact(stores, tmp_path, monkeypatch):

@@ -766,7 +766,7 @@ def _as_written(text: str, z: zipfile.ZipFile, path: str, started: dict, game: A
         return next((ln[len(key) + 1:].lstrip(" ") for ln in lines if ln.startswith(key + ":")), None)
 
     def ref(value: str | None) -> dict | None:  # (a catalog or board as the README names it: "NAME sha256 HEX")
-        if value is None:
+        if value is None or value == "None sha256 None":  # (none used: an audit that judged nothing)
             return None
         name, _, sha = value.rpartition(" sha256 ")
         return {"name": name, "sha256": sha} if name else {"name": value, "sha256": None}
