@@ -622,7 +622,9 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     rule's title and the seq of its line's event; and violations.json the violations the events recorded at import
     (``ViolationRecorded``: line, turn, player, rule, message) when the README says the audit used the rules,
     catalog and board the match pinned (the audit judges by today's rules: by others it may find otherwise, and
-    the bundle cannot judge that: not covered, ``zx audit`` of its log does)."""
+    the bundle cannot judge that: not covered, ``zx audit`` of its log does). Last, README.txt whole is the one zx
+    audit writes of all that (``_as_written``): the checks above read the first line of each key, and lines added
+    after them passed (QA round 37)."""
     from zx_events.audit import seq_of_lines
 
     text, listed = _member_text(z, path, "README.txt"), _member_text(z, path, "violations.json")
