@@ -9,10 +9,13 @@ are derived by the current rules engine from the log (the same run the audit rep
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import lzma
 import re
 import zipfile
+import zlib
 from typing import Any, Callable, Iterable, Iterator
 
 from zx_events.audit import DIFFERS, Audit, file_events, regenerate
@@ -311,13 +314,33 @@ def _too_big(path: str, name: str, size: str) -> str:
             f"a bundle zx audit wrote")
 
 
+@contextlib.contextmanager
+def _opened(z: zipfile.ZipFile, path: str, name: str) -> Iterator[Any]:
+    """The bundle's file ``name``, open: every read of a bundle's files goes through here, where what the zip
+    module raises of a file it cannot read is a ``ZXError`` naming it (a hostile bundle: an entry flagged encrypted
+    was a RuntimeError, compression method 99 a NotImplementedError, "This is a bug in zx", QA round 37);
+    ``KeyError`` when it is not there. A ``RecursionError`` of the reader (a log's JSON nested too deep) is its own."""
+    from zx_events.errors import ZXError
+
+    try:
+        with z.open(name) as f:
+            yield f
+    except RecursionError:
+        raise
+    except (RuntimeError, NotImplementedError, zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError, OSError) as e:
+        reason = ("it is encrypted (zx audit --bundle writes no password)" if "encrypted" in str(e) or
+                  "password" in str(e) else cut(printable(str(e) or type(e).__name__), 120))
+        raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its {printable(name)} cannot be read: "
+                      f"{reason}") from None
+
+
 def _read_member(z: zipfile.ZipFile, path: str, name: str) -> bytes:
     """The file ``name`` of the bundle, read a block at a time and never past ``MAX_MEMBER`` bytes, whatever
     its header declares (``ZXError`` past it); ``KeyError`` when it is not there."""
     from zx_events.errors import ZXError
     from zx_events.files import TooBig, read_capped
 
-    with z.open(name) as f:
+    with _opened(z, path, name) as f:
         try:
             return read_capped(f, MAX_MEMBER)
         except TooBig:
@@ -332,7 +355,7 @@ def _read_log(z: zipfile.ZipFile, path: str, name: str) -> list:
     from zx_events.files import Capped, TooBig
     from zx_events.logformat.reader import iter_pieces, parse_piece
 
-    with z.open(name) as f:
+    with _opened(z, path, name) as f:
         try:
             return [log for piece in iter_pieces(name, stream=Capped(f, MAX_MEMBER)) for log in parse_piece(piece)]
         except TooBig:
@@ -422,7 +445,7 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[
         raise
     except (KeyError, zipfile.BadZipFile, OSError) as e:
         raise ZXError(f"{path} is not a dispute bundle of zx audit --bundle: its match's log {original}: {e}") from None
-    if not games.is_topic(str(events[-1]["topic"]), "Sealed") and head is None and not _says_stored(z):
+    if not games.is_topic(str(events[-1]["topic"]), "Sealed") and head is None and not _says_stored(z, path):
         raise ZXError(f"{path} is the bundle of a log file, not of a stored match: its events were derived by the "
                       f"audit, not stored, so there is no chain to check; `zx audit {original}` checks its rules")
     # (a stored match's bundle without its seal, by the head given or its README: verify_rows says "deleted")
@@ -481,7 +504,7 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[
             verdict = Verdict(match, verdict.events, "unchecked", None,
                               f"{verdict.events:,} events, chain intact; {covered[0]}", verdict.head)
     elif verdict.status == "deleted" and not games.is_topic(str(events[-1]["topic"]), "Sealed") \
-            and not _says_stored(z):  # a head was given for a bundle whose README calls it a log file's
+            and not _says_stored(z, path):  # a head was given for a bundle whose README calls it a log file's
         verdict = Verdict(verdict.match, verdict.events, verdict.status, verdict.seq,
                           f"{verdict.message} (its README calls it the bundle of a log file, whose events end without "
                           f"a seal; a head written down is a stored match's, whose bundle ends with its seal)",
@@ -599,10 +622,17 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     rule's title and the seq of its line's event; and violations.json the violations the events recorded at import
     (``ViolationRecorded``: line, turn, player, rule, message) when the README says the audit used the rules,
     catalog and board the match pinned (the audit judges by today's rules: by others it may find otherwise, and
-    the bundle cannot judge that: not covered, ``zx audit`` of its log does)."""
+    the bundle cannot judge that: not covered, ``zx audit`` of its log does). Last, README.txt whole is the one zx
+    audit writes of all that (``_as_written``): the checks above read the first line of each key, and lines added
+    after them passed (QA round 37)."""
     from zx_events.audit import seq_of_lines
 
-    text, listed = _member_text(z, "README.txt"), _member_text(z, "violations.json")
+    text, listed = _member_text(z, path, "README.txt"), _member_text(z, path, "violations.json")
+    held = dict.fromkeys(z.namelist())
+    for name, got in (("README.txt", text), ("violations.json", listed)):
+        if got is None and name in held:  # (there, and more than a file of a bundle holds: not "no README.txt")
+            return (f"the bundle's {name} holds more than {MAX_MEMBER:,} bytes ({MAX_MEMBER >> 20} MiB), which no "
+                    f"{name} zx audit writes does (a few KB): {name} was edited"), ""
     if text is None or listed is None:
         return "", (f"{NOT_COVERED} (the bundle holds no {'README.txt' if text is None else 'violations.json'} it "
                     f"could read)")
@@ -618,6 +648,13 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return f"the bundle's README.txt has no `{missing}:` line, which zx audit writes: README.txt was edited", ""
     if integrity != "ok":  # (the states it holds are still its log's: one edited is said, QA round 36)
         wrong, _ = _states_checked(z, path, log, started, game, [], field, progress, only_held=True)
+        if not wrong:  # (its head, integrity, warnings and violations are the store's at the audit: as they are, but
+            # every line one zx audit writes, in its place)
+            try:
+                written = _listed(listed)
+            except ValueError as e:
+                return f"the bundle's violations.json is not the list zx audit writes ({e}): it was edited", ""
+            wrong = _as_written(text, z, path, started, game, None, log, written, None)
         return wrong, (f"{NOT_COVERED} (its README.txt records integrity {str(integrity)[:60]!r} at the audit: the "
                        f"store's, which a bundle cannot check)")
     said = next((ln for ln in lines if ln.startswith(tuple(f"original{g.log_suffix}: " for g in games.all_games()))),
@@ -637,9 +674,7 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return ("the bundle's README.txt names other pins than its Started event (the catalog, board and rules the "
                 "match was checked with at import): README.txt was edited"), ""
     try:
-        entries = json.loads(listed)
-        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            raise ValueError("not a list of objects")
+        entries = _listed(listed)
         keys = [(e.get("line"), e.get("turn"), e.get("player"), e.get("rule"), e.get("message")) for e in entries]
     except ValueError as e:
         return f"the bundle's violations.json is not the list zx audit writes ({e}): it was edited", ""
@@ -673,14 +708,146 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
                         f"at line {e['line']}: it was edited"), ""
         agree = "README.txt's head digest, integrity, pins and violations and violations.json agree with its events"
         wrong, states = _states_checked(z, path, log, started, game, entries, field, progress)
+        if not wrong:  # (its warnings derived again where this zx's rules are the ones it names)
+            wrong = _as_written(text, z, path, started, game, chain_head, log, expected, rows,
+                                exact=field("rules version") == game.rules_version)
         return wrong, "" if wrong else f"{agree}{states}"
     if as_pinned:
         return (f"the bundle's violations.json lists {len(keys):,} violation{'s' if len(keys) != 1 else ''}, its "
                 f"events record {len(recorded):,} at import by the rules and reference data its README says the audit "
                 f"used: violations.json (and README.txt) were edited"), ""
+    wrong = _as_written(text, z, path, started, game, chain_head, log, expected, rows, exact=False)
+    if wrong:
+        return wrong, ""
     return "", (f"README.txt's head digest, integrity and pins agree with its events; its violations differ from the "
                 f"{len(recorded):,} its events record at import, and its README.txt says the audit judged by other "
                 f"rules or reference data than the match pinned: {NOT_COVERED} (zx audit of its log judges them)")
+
+
+def _listed(listed: str) -> list[dict]:
+    """The entries of a bundle's violations.json; ``ValueError`` saying why it is not the list zx audit writes (JSON
+    nested thousands deep, 10 KB of brackets, was a RecursionError: "This is a bug in zx", QA round 37)."""
+    try:
+        entries = json.loads(listed)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ValueError("not a list of objects")
+    return entries
+
+
+_KEY = re.compile(r"(source|audited|[a-z]+ used|rules version|head digest|integrity|warning): +")
+
+
+def _aligned(line: str) -> str:
+    """A README line with the spaces after its key (``rules version:  ``) as one: they align the values, and a
+    README with one space after a key says what zx audit's says."""
+    return _KEY.sub(r"\1: ", line, count=1) if _KEY.match(line) else line
+
+
+def _as_written(text: str, z: zipfile.ZipFile, path: str, started: dict, game: Any, chain_head: str | None,
+                log: Any, findings: list[dict], rows: list | None, exact: bool = False) -> str:
+    """What is wrong with a bundle's README.txt as a whole, or "": it is derived (``readme``, as ``zx audit
+    --bundle`` writes it) and compared whole with the one zx audit writes of its match, from what the bundle holds:
+    its match, source and pins (its Started event), its head (``chain_head``: the chain's; None: the README's own, a
+    store's failure recorded at the audit), its violations (``findings``, violations.json's, checked before), the
+    reference files it holds, its log's content hash (checked before). What the bundle cannot derive again is taken
+    from README.txt's own lines: the catalog and board the audit used and its rules version (checked against the
+    states and the pins by the callers), its integrity where the store had failed, and its warnings, which,
+    where ``rows`` are given, must be the ones zx audit writes of those (all of them, in order, when ``exact``: the
+    README names this zx's rules version; else some of them, in order). Every line is thus one zx audit writes,
+    each key once, in its place, nothing added: a second ``integrity:`` or ``head digest:`` line after the real one,
+    a ruling, a line with a terminal's escape, another ``source:`` or ``audited:``, a 60 MB tail passed the check
+    of the first line of each key (QA round 37). The first differing line is named, escaped."""
+    from zx_events.audit import Audit, pin_warnings, recount_warning, unchecked, unpinned_references
+
+    lines = text.split("\n")
+    fixture_kinds = list(game.fixture_options())
+
+    def said(key: str) -> str | None:  # (the first line of ``key``: the check before says each is once)
+        return next((ln[len(key) + 1:].lstrip(" ") for ln in lines if ln.startswith(key + ":")), None)
+
+    def ref(value: str | None) -> dict | None:  # (a catalog or board as the README names it: "NAME sha256 HEX")
+        if value is None or value == "None sha256 None":  # (none used: an audit that judged nothing)
+            return None
+        name, _, sha = value.rpartition(" sha256 ")
+        return {"name": name, "sha256": sha} if name else {"name": value, "sha256": None}
+
+    catalog = ref(said("catalog used"))
+    fixtures = {kind: ref(said(f"{kind} used")) for kind in fixture_kinds}
+    pinned = {kind: started.get(kind) for kind in ("catalog", *fixture_kinds)}
+    pinned["rules_version"] = started.get("rules_version")
+    warnings = [ln[len("warning:"):].lstrip(" ") for ln in lines if ln.startswith("warning:")]
+    integrity = "ok" if chain_head is not None else (said("integrity") or "")
+    head = chain_head if chain_head is not None else said("head digest")
+    audit = Audit(started.get("match_id"), started.get("source") or "", True, 0, [], integrity, None, head,
+                  catalog, game.key, said("rules version") or "", fixtures, pinned, warnings, log=log)
+    try:
+        missing = unpinned_references(log, started, _bundle_references(z, path, started, game))
+    except (ValueError, OSError):  # (its files were checked against their pins before)
+        missing = {}
+    derived = unchecked(log, missing).warnings if missing else []
+    derived += pin_warnings(audit)
+    if rows is not None:  # (a store intact at the audit: its warnings are the pins' and the count's, as audit_stored)
+        recorded = sum(games.is_topic(r.topic, "ViolationRecorded") for r in rows)
+        if recorded != len(findings) and not missing:
+            derived.append(recount_warning(recorded, len(findings), audit.other_than_pinned))
+        derived = [printable(w) for w in derived]  # (as the README's lines hold them)
+        it = iter(derived)
+        if warnings != derived and (exact or not all(w in it for w in warnings)):  # (some, in order: a subsequence)
+            audit.warnings = derived if exact else [w for w in warnings if w in derived]
+    else:  # the store failed at the audit: its failure, the pins', what it left out and the count's, in that order
+        shapes = _failed_store_warnings(audit.match or "", integrity, derived, audit.other_than_pinned, bool(missing))
+        kept, at = [], 0
+        for w in warnings:
+            found = next((i for i in range(at, len(shapes)) if shapes[i].fullmatch(w)), None)
+            if found is not None:
+                kept.append(w)
+                at = found + 1
+        audit.warnings = kept  # (a line no warning of zx audit's: left out, so the README differs there)
+    given = {m.group(1): name for name in dict.fromkeys(z.namelist())
+             if (m := re.fullmatch(r"(catalog|board)(\.[^./]+)?", name)) is not None}
+    try:
+        expected = readme(audit, findings, True, given)
+    except (KeyError, TypeError, ValueError) as e:  # (violations.json's entries, as they are, where the store failed)
+        return (f"the bundle's violations.json is not the list zx audit writes ({cut(printable(str(e)), 60)}): it was "
+                f"edited")
+    if text == expected:
+        return ""
+    ours = expected.split("\n")
+    at = next((i for i, (x, y) in enumerate(zip(lines, ours)) if _aligned(x) != _aligned(y)),
+              min(len(lines), len(ours)))
+    if at == len(lines) == len(ours):  # (alike but for the spaces that align a key's value: no word changed)
+        return ""
+    theirs = f"holds {cut(printable(repr(lines[at])), 100)}" if at < len(lines) else "is not there"
+    want = f"zx audit writes {cut(printable(repr(ours[at])), 100)}" if at < len(ours) else "zx audit writes none"
+    return (f"the bundle's README.txt is not the one zx audit writes of its match: its line {at + 1} {theirs}, "
+            f"{want}: README.txt was edited")
+
+
+def _failed_store_warnings(match: str, integrity: str, derived: list[str], other: dict, missing: bool
+                           ) -> list[re.Pattern]:
+    """The warnings ``audit_stored`` writes of a store whose check failed at the audit, in their order, as patterns
+    of README lines (the counts and the seq where the store was altered are the store's, which the bundle cannot
+    give): the failure (its words are the README's ``integrity:`` line's), the unpinned and pins' ``derived``, the
+    findings left out, the count recorded at import against the count found."""
+    from types import SimpleNamespace
+
+    from zx_events.audit import recount_warning
+    from zx_events.ledger import failure_warning
+
+    status, _, detail = integrity.partition(" (")
+    failure = failure_warning(SimpleNamespace(match=match, status=status, message=detail[:-1]))
+    number = r"[\d,]+"
+    left_out = (rf"(?:an? finding|{number} findings) of the re-check at or after seq {number} (?:is|are) not shown: "
+                rf"the store was altered there \(zx verify {re.escape(printable(match))}\), so the records from there "
+                rf"on are not the ones imported; zx audit the original log file to judge them")
+    shapes = [re.escape(printable(w)) for w in (failure, *derived)] + [left_out]
+    if not missing:
+        count = printable(recount_warning(7_777_777, 8_888_888, other))  # (the counts: placeholders)
+        count = re.escape(count.replace("7,777,777 violations were", "RECORDED").replace("8,888,888", "FOUND"))
+        shapes.append(count.replace("RECORDED", rf"{number} violations? (?:were|was)").replace("FOUND", number))
+    return [re.compile(shape) for shape in shapes]
 
 
 STATE_FILE = re.compile(r"violation-(\d{2,})/state-(before|after)\.json")
@@ -753,7 +920,7 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
         seen.add(folder)
         for name, text in _state_files(n, before, after).items():
             held.discard(name)
-            data = _member_text(z, name)
+            data = _member_text(z, path, name)
             if data is None and only_held:  # (a README.txt that says the audit's store was altered: findings after
                 continue  # the damage were left out of it, and their states with them)
             if data is None:
@@ -823,20 +990,21 @@ def _first_state_difference(held: str, expected: str) -> str:
             "its line ends or final line break differ")
 
 
-def _member_text(z: zipfile.ZipFile, name: str) -> str | None:
-    """The bundle's file ``name`` as text (at most ``MAX_MEMBER`` bytes), or None: not there, or unreadable."""
+def _member_text(z: zipfile.ZipFile, path: str, name: str) -> str | None:
+    """The bundle's file ``name`` as text (at most ``MAX_MEMBER`` bytes), or None: not there, or more than that
+    (a ``ZXError`` of ``_opened`` when the zip cannot read it)."""
     from zx_events.files import TooBig, read_capped
 
     try:
-        with z.open(name) as f:
+        with _opened(z, path, name) as f:
             return read_capped(f, MAX_MEMBER).decode("utf-8", "replace")
-    except (KeyError, zipfile.BadZipFile, OSError, TooBig):
+    except (KeyError, TooBig):
         return None
 
 
-def _says_stored(z: zipfile.ZipFile) -> bool:
+def _says_stored(z: zipfile.ZipFile, path: str) -> bool:
     """Whether the bundle's README says it is a stored match's (``audited: the stored match``)."""
-    readme = _member_text(z, "README.txt")
+    readme = _member_text(z, path, "README.txt")
     return readme is not None and any(line.startswith("audited:") and "the stored match" in line
                                       for line in readme.splitlines())
 
