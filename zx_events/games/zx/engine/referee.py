@@ -412,8 +412,10 @@ class Referee:
         if due.kind == "void":  # 1103: a card on Square into Trash, the one record that resolves it (effects._move).
             # Not a destroy (digest.5: it met it and resolved nothing): a destroyed Z/X goes to Charge (1007), and a
             # destroy may be a step that comes first (an IG/VB Event played from Life resolves before its trigger)
+            # A Player card on its Player Square is a card on a Square (303.1, 202.5): its move to the Trash meets it
+            # too (digest.13: it was applied and 1103 charged as not met); a Link is no card (202.13a)
             return rec["do"] == "effect" and rec.get("op") == "move" and rec.get("from") == "square" \
-                and rec.get("to") == "trash" and rec.get("target", "card") == "card"
+                and rec.get("to") == "trash" and rec.get("target", "card") in ("card", "player")
         return rec["do"] == due.kind
 
     def settle(self) -> None:
