@@ -95,6 +95,12 @@ def check_effect(ref: Judge, r: dict) -> dict:
             if op == "destroy":
                 args["to"] = "trash"
             _void_resolved(ref, r, args)
+        elif op in ("sleep", "reboot"):  # 302.2/303.5: a card on Square, the Player card too, is Reboot or Sleep:
+            # its state is kept (``player_state``: whose Player card; it Reboots at its owner's Reboot Phase, 502).
+            # Digest.13: it was narrated and changed nothing, also with the Player card gone from the Square
+            if not m.p[owner]["player_card"]:
+                ref.fail("301.1", f"{owner} has no Player card on {square} (it has left the Square)", fatal=True)
+            args["player_state"] = owner
         elif op in ("power", "damage"):  # a Player card is no Z/X (303.6): no Power to change, no damage to take
             # (round 36: "gets -1000 Power", "is dealt 1000 damage", and nothing changed)
             what = "has no Power to change" if op == "power" else "takes no damage"
