@@ -583,8 +583,13 @@ class Match(Aggregate):
         self.last_line = line
 
     @event("MatchEnded", topic=topic("MatchEnded"))
-    def _ended(self, winner: str | None, reason: str, line: int | None = None) -> None:
+    def _ended(self, winner: str | None, reason: str, line: int | None = None, how: str | None = None) -> None:
+        """The game is over (101.2). ``how`` (digest.13, absent before and for damage): how a loser's last Life card
+        went where it was no damage, ``effect`` (an effect moved it) or ``reload`` (a Reload put it into the
+        Charge, 902): its sentence says so; the outcome is the same."""
         self.outcome = {"winner": winner, "reason": reason}
+        if how:
+            self.outcome["how"] = how
         self.phase = "ended"
         self.battle = None
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from zx_events.freetext import result_text
 from zx_events.narration import (Words, common, compact, discarding, hand, hidden, known, known_now, say, short,
                                   signed, started, violation)
 
-from .rules import REASONS
+from .rules import LAST_LIFE, REASONS
 
 F = Mapping[str, Any]
 ZONES = {"hand": "the hand", "deck": "the deck", "life": "Life", "charge": "the Charge", "trash": "the Trash",
@@ -312,6 +313,17 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
     return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {what}"
 
 
+def _ended(f: F, w: Words) -> str:
+    """The match's end in the game's words (``REASONS``); a loss at 0 Life whose last Life card went by an effect or
+    a Reload says so, not "by damage" (the digest: a Reload is no damage): "P2 won: P1 has no Life left (an effect
+    took his last Life card; a player with 0 Life loses)"."""
+    winner, how = f.get("winner"), LAST_LIFE.get(f.get("how"))
+    if how and winner in ("P1", "P2") and f.get("reason") == "life":
+        loser = "P2" if winner == "P1" else "P1"
+        return f"The match ends: {winner} won: {loser} has no Life left ({how}; a player with 0 Life loses)"
+    return "The match ends: " + result_text(winner, f.get("reason"), REASONS)
+
+
 def _turn_ended(f: F, w: Words) -> str:
     return f"{w.who(f.get('player'))} ends the turn{discarding(f, w)}"
 
@@ -356,6 +368,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "TurnEnded": (known("player", "discard"), _turn_ended),
     "LateRecord": (known("player", "discard"), _late),
     "ViolationRecorded": (known("rule", "message", "turn", "player", "waive"), _violation),
+    "MatchEnded": (known("winner", "reason", "how"), _ended),
 }
 
 

@@ -9,7 +9,7 @@ from zx_events.drawing import Kept, kept_lines, text_key
 from zx_events.freetext import cut_cells, printable, result_text
 from zx_events.seats import deck_listed_note
 
-from .rules import REASONS
+from .rules import LAST_LIFE, REASONS
 from .views import MatchView, SquareView
 
 DECK_ELSEWHERE = "in his hand, Life or Resource"  # where a deck list's codes not in the deck may be (402, 503.3)
@@ -197,8 +197,10 @@ def draw_board(v: MatchView) -> Any:
                      + (f" · events {_cards(v, b.events)}" if b.events else "") + "\n", style="yellow")
     if v.outcome is not None:
         # in the game's words (rules.REASONS), as the match page and browser say it
-        extra.append(printable(f"Match over: {result_text(v.outcome.get('winner'), v.outcome.get('reason'), REASONS)}")
-                     + "\n", style="bold")
+        how = LAST_LIFE.get(v.outcome.get("how"))  # (the last Life card gone by an effect or a Reload: no damage)
+        said = result_text(v.outcome.get("winner"), v.outcome.get("reason"), REASONS) if not how else \
+            f"{v.outcome.get('winner')} won: no Life left ({how})"
+        extra.append(printable(f"Match over: {said}") + "\n", style="bold")
     if extra:
         parts.append(extra)
     return Group(*parts)

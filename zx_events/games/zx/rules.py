@@ -145,3 +145,6 @@ def title(rule: str) -> str:
 # (a draw's line says "a draw by {text}" itself, so the text does not say it again)
 REASONS = {"life": "damage with no Life left (a player with 0 Life loses)",
            "draw": "both players at 0 Life at once", "concede": "concession"}
+# how a loser's last Life card went where it was no damage (``MatchEnded``'s ``how`` and the outcome's, digest.13):
+# the match's end says it in place of "damage with no Life left" (a Reload is "not damage", the digest)
+LAST_LIFE = {"effect": "an effect took his last Life card", "reload": "a Reload put his last Life card into the Charge"}
