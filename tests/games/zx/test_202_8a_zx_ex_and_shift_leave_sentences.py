@@ -36,6 +36,8 @@ LOGS = {
     "ex-trash": turn2() + EX_ON + [effect(op="move", square="c3", from_="square", to="trash"), END2],
     "shift-destroyed": turn2() + SHIFT_ON + [effect(op="destroy", square="a1"), END2],
     "shift-vessel-hand": turn2() + SHIFT_ON + [effect(op="move", square="a1", from_="square", to="hand"), END2],
+    "face-down-destroyed": turn2() + [effect(op="move", card="U01-009", from_="hand", to="square", dest="c2",
+                                             face="down"), effect(op="destroy", square="c2"), END2],
 }
 SAID = {
     "ex-hand": f"{EX} on c3 would go to P2's hand: goes to P2's Dynamis face-up (Z/X EX)",
@@ -45,6 +47,7 @@ SAID = {
                        f"which goes to P2's Charge",
     "shift-vessel-hand": f"Cinder Hatchling R01-002 on a1 goes to P1's hand, with its Shift {SHIFT}, which goes to "
                          f"P2's hand",
+    "face-down-destroyed": "the card on c2 is destroyed and goes to P2's Trash",  # (unnamed, 301.3b: no Z/X, 1007)
 }
 
 
@@ -75,6 +78,7 @@ def last_effect(store: str, name: str, seat: str) -> str:
 def test_202_8a_the_sentence_says_where_the_card_and_its_shift_went(store, name, seat):
     said = last_effect(store, name, seat)
     assert said.endswith(": " + SAID[name]), said
+    assert "U01-009" not in said  # (the face-down card's code, in no seat's sentence)
 
 
 @pytest.mark.parametrize("name,zone,card", [("ex-hand", "hand", "EX-U01"), ("ex-trash", "trash", "EX-U01")])
