@@ -38,6 +38,8 @@ LOGS = {
     "shift-vessel-hand": turn2() + SHIFT_ON + [effect(op="move", square="a1", from_="square", to="hand"), END2],
     "face-down-destroyed": turn2() + [effect(op="move", card="U01-009", from_="hand", to="square", dest="c2",
                                              face="down"), effect(op="destroy", square="c2"), END2],
+    "token-destroyed": turn2() + [effect(op="token", square="c2", power=1000, name="Drone"),
+                                  effect(op="destroy", square="c2"), END2],
 }
 SAID = {
     "ex-hand": f"{EX} on c3 would go to P2's hand: goes to P2's Dynamis face-up (Z/X EX)",
@@ -48,6 +50,7 @@ SAID = {
     "shift-vessel-hand": f"Cinder Hatchling R01-002 on a1 goes to P1's hand, with its Shift {SHIFT}, which goes to "
                          f"P2's hand",
     "face-down-destroyed": "the card on c2 is destroyed and goes to P2's Trash",  # (unnamed, 301.3b: no Z/X, 1007)
+    "token-destroyed": "the Token Drone on c2 is destroyed and disappears (a Token, 202.11c)",
 }
 
 

@@ -88,3 +88,17 @@ def test_302_2_every_seat_sees_the_player_cards_state(store, seat):
     assert [(r[2], r[10]) for r in rows if r[0] == "16" and r[3] == "player"] == [("P1", "Sleep"), ("P2", "Reboot")]
     after = json.loads(replay(store, "sleep-p1-turn3", seat, "--format", "json").splitlines()[-1])
     assert after["state"]["players"]["P1"]["player_card_sleep"] is False  # 502: P1's Reboot Phase
+
+
+def test_302_2_an_event_stored_before_digest_13_replays_as_stored():
+    """A stored `sleep` of a Player card from before carries no `player_state`: it changed nothing, and still does."""
+    import copy
+
+    from zx_events.ids import project
+
+    events = copy.deepcopy(list(checked(LOGS["sleep-p1"]).match.pending_events))
+    assert project(None, copy.deepcopy(events)).p["P1"].get("pc_sleep") is True
+    for e in events:
+        if type(e).__name__ == "EffectApplied":
+            e.__dict__["args"] = {k: v for k, v in e.args.items() if k != "player_state"}
+    assert "pc_sleep" not in project(None, events).p["P1"]

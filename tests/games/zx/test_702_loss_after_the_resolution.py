@@ -60,7 +60,8 @@ def test_702_the_loss_is_checked_at_the_log_end_in_a_resolution_and_a_wrong_resu
     assert findings(c) == [] and c.match.outcome == {"winner": None, "reason": "draw"}
     c = checked(both_at_0(P("P2", "result", winner="P2", reason="life")))
     assert findings(c) == [("101.2", 22, "P2")]
-    assert c.violations[0].message == "result says P2 won, the engine's outcome is a draw, both players at 0 Life at once"
+    assert c.violations[0].message == ("result says P2 won, the engine's outcome is a draw, both players at 0 Life at "
+                                       "once")
 
 
 def test_702_a_step_of_another_source_comes_after_the_loss():

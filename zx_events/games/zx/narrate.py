@@ -286,7 +286,8 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
                 what += f" and goes to {whose} Trash" + _shift_goes(entry, "trash", w, before)
             elif entry.get("kind") == "token":
                 name = w.free(entry.get("name"))
-                what = f"the Token {name + ' ' if name else ''}on {square} is destroyed and disappears (a Token, 202.11c)"
+                token = f"the Token {name} on {square}" if name else f"the Token on {square}"
+                what = f"{token} is destroyed and disappears (a Token, 202.11c)"
             else:
                 zone = "Dynamis face-up (Z/X EX)" if entry.get("kind") == "ex" else "Charge"
                 what = f"{w.card(entry.get('code'))} on {square} is destroyed and goes to {whose} {zone}" + \
