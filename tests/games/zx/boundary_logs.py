@@ -44,3 +44,17 @@ def events_of(c, kind: str) -> list:
 
 def findings(c) -> list[tuple]:
     return [(v.rule, v.line, v.player) for v in c.violations]
+
+
+def vb_turn2(n: int = 12) -> list[dict]:
+    """``turn2(n)`` with P1's Life holding R01-012 (IG, Void Bringer) second and P2's mulligan keeping U01-001 and
+    U01-014 (an Event) in his hand, as QA round 37's /tmp/qa37-zx3/gen.py (``vbT2``) built them."""
+    r = turn2(n)
+    r[1] = {**r[1], "life": ["R01-010", "R01-012", "R01-005", "R01-006"]}
+    r[2] = {**r[2], "mulligan": ["U01-001", "U01-002", "U01-009", "U01-014"]}
+    return r
+
+
+# P2 plays U01-001 onto c1 and attacks P1's Player Square (b1) from it; both pass (lines 13-16 after vb_turn2())
+ATTACK_P1 = [P("P2", "play", card="U01-001", pay=[], square="c1"), P("P2", "attack", from_="c1", target="b1"),
+             P("P2", "pass"), P("P1", "pass")]

@@ -11,7 +11,8 @@ State (all JSON-native, so snapshots need no custom transcoding):
 - ``p[P]``: the zones of each player (301.2b): ``deck``, ``hand``, ``life``, ``charge``, ``trash``,
   ``remove`` (lists of codes; deck, hand, life are unordered multisets; the hand holds the cards of a Draw Phase
   draw the log left out as ``HIDDEN``, which ``deck`` still lists, digest.8: ``deck_count``), ``resource`` (list of
-  ``{"code", "sleep"}``), ``dynamis`` (list of ``{"code", "up"}``), the Player card, Counters. A setup left out
+  ``{"code", "sleep"}``), ``dynamis`` (list of ``{"code", "up"}``), the Player card (``pc_sleep``: True while it
+  is Sleep, absent when Reboot, 302.2; digest.13), Counters. A setup left out
   (402), done unseen at turn 1, puts ``HIDDEN`` in the hand, Life and Resource (``code``), which ``deck`` still
   lists, and sets ``unseen`` (absent otherwise): ``deck_count`` counts them out.
 - ``sq``: the Square (303), name -> entry or None. An entry is one card with its state: ``uid``
@@ -306,6 +307,7 @@ class Match(Aggregate):
                 entry["sleep"] = False
         for r in self.p[player]["resource"]:
             r["sleep"] = False
+        self.p[player].pop("pc_sleep", None)  # his Player card too (302.2; set only since digest.13)
         self.last_line = line
 
     @event("CardsDrawn", topic=topic("CardsDrawn"))
@@ -581,8 +583,13 @@ class Match(Aggregate):
         self.last_line = line
 
     @event("MatchEnded", topic=topic("MatchEnded"))
-    def _ended(self, winner: str | None, reason: str, line: int | None = None) -> None:
+    def _ended(self, winner: str | None, reason: str, line: int | None = None, how: str | None = None) -> None:
+        """The game is over (101.2). ``how`` (digest.13, absent before and for damage): how a loser's last Life card
+        went where it was no damage, ``effect`` (an effect moved it) or ``reload`` (a Reload put it into the
+        Charge, 902): its sentence says so; the outcome is the same."""
         self.outcome = {"winner": winner, "reason": reason}
+        if how:
+            self.outcome["how"] = how
         self.phase = "ended"
         self.battle = None
 
@@ -658,6 +665,7 @@ def _op_move(m: Match, player: str, a: dict) -> None:
         code = m.p[owner]["player_card"]
         if code:
             m.p[owner]["player_card"] = None
+            m.p[owner].pop("pc_sleep", None)  # (a new card in its zone, 301.4: no state)
             m._send(owner, code, "card", dst)
         return
     if src == "square":
@@ -739,6 +747,14 @@ def _tie_force(m: Match, added: list, a: dict) -> None:
 
 def _op_state(sleep: bool):
     def apply(m: Match, player: str, a: dict) -> None:
+        whose = a.get("player_state")  # a Player card's state (302.2, digest.13: absent from every event before,
+        if whose in ("P1", "P2"):  # which changed nothing): ``pc_sleep`` set while it is Sleep, absent when Reboot
+            z = m.p[whose]
+            if sleep and z.get("player_card"):
+                z["pc_sleep"] = True
+            else:
+                z.pop("pc_sleep", None)
+            return
         if a.get("square"):
             e = _entry_at(m, a["square"], a)
             if e is not None:

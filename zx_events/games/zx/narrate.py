@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from zx_events.freetext import result_text
+from zx_events.games import digest_of
 from zx_events.narration import (Words, common, compact, discarding, hand, hidden, known, known_now, say, short,
                                   signed, started, violation)
 
-from .rules import REASONS
+from .rules import LAST_LIFE, REASONS
 
 F = Mapping[str, Any]
 ZONES = {"hand": "the hand", "deck": "the deck", "life": "Life", "charge": "the Charge", "trash": "the Trash",
@@ -56,6 +58,20 @@ def _replacing(square: Any, before: Any, w: Words, moved: Any = None) -> str:
     card = "a face-down card" if entry.get("up") is False else w.card(entry.get("code"))
     shift = " with its Shift" if entry.get("shift") else ""
     return f", replacing {card}{shift} there, which goes to {owner + chr(39) + 's' if owner else 'the'} Trash"
+
+
+def _shift_goes(entry: Mapping, dest: Any, w: Words, before: Any = None) -> str:
+    """Where the Shift on a card leaving the Square for ``dest`` goes (202.8a: with its vessel, as one card, to its
+    owner's zone, 302.4; with a Z/X EX vessel to Dynamis face-up, ``Match._leave_square``): "" for a card without
+    one. The Shift was face-up on the Square (public): it is named (digest.13: it went without a word)."""
+    shift = entry.get("shift")
+    if not shift:
+        return ""
+    owner = entry.get("shift_owner") or entry.get("owner")
+    version = getattr(before, "rules_version", None)
+    zone = "dynamis" if entry.get("kind") == "ex" and (version is None or digest_of(version) >= 3) else dest
+    where = "Dynamis face-up" if zone == "dynamis" else _zone(zone).removeprefix("the ")
+    return f", with its Shift {w.card(shift)}, which goes to {owner + chr(39) + 's' if owner else 'the'} {where}"
 
 
 def _set_up(f: F, w: Words) -> str:
@@ -242,7 +258,8 @@ def _destroyed(f: F, w: Words, before: Any) -> str:
     if kind == "token":
         return f"{card} is destroyed {cause} and disappears (a Token, 202.11c)"
     zone = "Dynamis face-up" if kind == "ex" else "Charge"
-    return f"{card} is destroyed {cause} and goes to {owner + chr(39) + 's' if owner else 'the'} {zone}"
+    return f"{card} is destroyed {cause} and goes to {owner + chr(39) + 's' if owner else 'the'} {zone}" + \
+        (_shift_goes(entry, "charge", w, before) if entry else "")
 
 
 def _effect(f: F, w: Words, before: Any = None) -> str:
@@ -258,8 +275,23 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
         what = f"{on} is dealt {a.get('amount')} damage"
     elif op == "destroy":
         what = f"{on} is destroyed"
+        entry = (getattr(before, "sq", None) or {}).get(square) if before is not None and _square(square) else None
         if a.get("player_leaves"):  # (1007: a card other than a Z/X goes to the Trash)
             what += f" and goes to {a.get('owner') or player}'s Trash"
+        elif isinstance(entry, Mapping) and a.get("target", "card") == "card":  # (1007, as ``_op_destroy`` sends it:
+            # the face-up card named, where it and its Shift go; digest.13: "the card on a1 is destroyed" alone)
+            owner = entry.get("owner")
+            whose = owner + chr(39) + "s" if owner else "the"
+            if entry.get("up") is False:  # a face-down card: no Z/X, to the Trash, unnamed (301.3b)
+                what += f" and goes to {whose} Trash" + _shift_goes(entry, "trash", w, before)
+            elif entry.get("kind") == "token":
+                name = w.free(entry.get("name"))
+                token = f"the Token {name} on {square}" if name else f"the Token on {square}"
+                what = f"{token} is destroyed and disappears (a Token, 202.11c)"
+            else:
+                zone = "Dynamis face-up (Z/X EX)" if entry.get("kind") == "ex" else "Charge"
+                what = f"{w.card(entry.get('code'))} on {square} is destroyed and goes to {whose} {zone}" + \
+                    _shift_goes(entry, "charge", w, before)
     elif op in ("sleep", "reboot"):
         state = "Sleep" if op == "sleep" else "Reboot"
         what = (f"{on} becomes {state}" if square else
@@ -298,6 +330,12 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
             if a.get("to") != "square" and a.get("owner") and a["owner"] != owner:
                 to += f" (its owner's, 302.4: not {a['owner']}'s)"
             what = f"{on} goes to {to}"
+            if isinstance(entry, Mapping) and a.get("target", "card") == "card" and a.get("to") != "square":
+                if entry.get("kind") == "ex" and a.get("to") != "dynamis":  # (the digest: anywhere but Square or
+                    # Dynamis, a Z/X EX goes to Dynamis face-up; the record's `to` said as written. Digest.13: the
+                    # sentence said the hand, the state had Dynamis)
+                    what = f"{on} would go to {to}: goes to {owner}'s Dynamis face-up (Z/X EX)"
+                what += _shift_goes(entry, a.get("to"), w, before)
         else:
             dest = a["dest"] if a.get("to") == "square" and a.get("dest") else \
                 f"{owner}'s " + _zone(a.get("to")).removeprefix("the ")
@@ -310,6 +348,17 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
     else:
         return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {compact(op)} {compact(a)}"
     return f"{w.who(player)} resolves {_source(f.get('source'), w)}: {what}"
+
+
+def _ended(f: F, w: Words) -> str:
+    """The match's end in the game's words (``REASONS``); a loss at 0 Life whose last Life card went by an effect or
+    a Reload says so, not "by damage" (the digest: a Reload is no damage): "P2 won: P1 has no Life left (an effect
+    took his last Life card; a player with 0 Life loses)"."""
+    winner, how = f.get("winner"), LAST_LIFE.get(f.get("how"))
+    if how and winner in ("P1", "P2") and f.get("reason") == "life":
+        loser = "P2" if winner == "P1" else "P1"
+        return f"The match ends: {winner} won: {loser} has no Life left ({how}; a player with 0 Life loses)"
+    return "The match ends: " + result_text(winner, f.get("reason"), REASONS)
 
 
 def _turn_ended(f: F, w: Words) -> str:
@@ -356,6 +405,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "TurnEnded": (known("player", "discard"), _turn_ended),
     "LateRecord": (known("player", "discard"), _late),
     "ViolationRecorded": (known("rule", "message", "turn", "player", "waive"), _violation),
+    "MatchEnded": (known("winner", "reason", "how"), _ended),
 }
 
 

@@ -9,7 +9,7 @@ from zx_events.drawing import Kept, kept_lines, text_key
 from zx_events.freetext import cut_cells, printable, result_text
 from zx_events.seats import deck_listed_note
 
-from .rules import REASONS
+from .rules import LAST_LIFE, REASONS
 from .views import MatchView, SquareView
 
 DECK_ELSEWHERE = "in his hand, Life or Resource"  # where a deck list's codes not in the deck may be (402, 503.3)
@@ -42,7 +42,7 @@ def card_rows(v: MatchView, step: int) -> list[dict]:
     for p in v.players:
         pl = p.player
         if p.player_card:
-            row(pl, "player", p.player_card)
+            row(pl, "player", p.player_card, state="Sleep" if p.player_card_sleep else "Reboot")
         for zone, cards, count in (("deck", p.deck, p.deck_count), ("life", p.life, p.life_count),
                                    ("hand", p.hand, p.hand_count)):
             if cards is None:
@@ -111,7 +111,8 @@ def _cell(v: MatchView, name: str) -> Any:
     t.append(name, style="bold dim")
     if owner:
         pc = v.player(owner).player_card
-        t.append(f"  {owner}'s Player Square" + (f"\nPlayer: {_card(v, pc)}" if pc else ""), style="dim")
+        sleep = " (Sleep)" if pc and v.player(owner).player_card_sleep else ""  # (302.2; Reboot unsaid, as before)
+        t.append(f"  {owner}'s Player Square" + (f"\nPlayer: {_card(v, pc)}{sleep}" if pc else ""), style="dim")
     if s is not None:
         side = "red" if s.ctrl == "P1" else "blue"
         t.append("\n" + _on_square(s), style=f"bold {side}")
@@ -141,7 +142,8 @@ def _player_lines(v: MatchView, pl: str) -> Any:
     t.append(printable(f"{pl} {cut_cells(p.name or '')}"), style="bold red" if pl == "P1" else "bold blue")
     if p.deck_name:
         t.append(printable(f" · {cut_cells(p.deck_name)}"))
-    t.append(f" · Player card {_card(v, p.player_card) if p.player_card else '-'}")
+    t.append(f" · Player card {_card(v, p.player_card) if p.player_card else '-'}"
+             + (" (Sleep)" if p.player_card_sleep else ""))
     if v.active == pl:
         t.append("  (turn player)", style="bold")
     t.append(f"\nLife {p.life_count} · Deck {p.deck_count} · Hand {p.hand_count} · Charge {len(p.charge)} · "
@@ -195,8 +197,10 @@ def draw_board(v: MatchView) -> Any:
                      + (f" · events {_cards(v, b.events)}" if b.events else "") + "\n", style="yellow")
     if v.outcome is not None:
         # in the game's words (rules.REASONS), as the match page and browser say it
-        extra.append(printable(f"Match over: {result_text(v.outcome.get('winner'), v.outcome.get('reason'), REASONS)}")
-                     + "\n", style="bold")
+        how = LAST_LIFE.get(v.outcome.get("how"))  # (the last Life card gone by an effect or a Reload: no damage)
+        said = result_text(v.outcome.get("winner"), v.outcome.get("reason"), REASONS) if not how else \
+            f"{v.outcome.get('winner')} won: no Life left ({how})"
+        extra.append(printable(f"Match over: {said}") + "\n", style="bold")
     if extra:
         parts.append(extra)
     return Group(*parts)

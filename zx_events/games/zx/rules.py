@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.12"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.13"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -78,6 +78,14 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.12"  # .2: 605.6, lethal Power 0, sta
 # Overboost kept from damaging is 604.3c (was 604.3b); a move to the Square without dest is the log's format error
 # (was 301.1); a setup's Resource card left out is not charged again at its payment (301.1 once); a Shift refused for
 # its vessel says why.
+# .13 (2026-11-29, QA round 37; the referee's and the sentences' alone but for two new event fields, absent before and
+# read only where present): an attack on the Player Square of a player whose Player card has left the Square is 602.1b,
+# no battle (602.1c: it took a Life card as battle damage); a move of a Player card from the Square to the Trash meets
+# an owed Void Bringer (1103: it was applied and charged as not met); a sleep/reboot of a Player card sets its state
+# (302.2, EffectApplied's `player_state`; Reboot at its owner's 502), of one gone 301.1 (it changed nothing); the loss
+# waits for the end of a resolution (the effect records of one card's: both at 0 a draw; the first step's player lost,
+# 501.3, 101.2 for a right draw); MatchEnded's `how` (effect, reload) says a last Life card that went by no damage;
+# sentences say where a Z/X EX (Dynamis face-up) and a Shift (with its vessel) go.
 
 # the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
 # played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in
@@ -145,3 +153,6 @@ def title(rule: str) -> str:
 # (a draw's line says "a draw by {text}" itself, so the text does not say it again)
 REASONS = {"life": "damage with no Life left (a player with 0 Life loses)",
            "draw": "both players at 0 Life at once", "concede": "concession"}
+# how a loser's last Life card went where it was no damage (``MatchEnded``'s ``how`` and the outcome's, digest.13):
+# the match's end says it in place of "damage with no Life left" (a Reload is "not damage", the digest)
+LAST_LIFE = {"effect": "an effect took his last Life card", "reload": "a Reload put his last Life card into the Charge"}

@@ -91,6 +91,7 @@ class PlayerView:
     name: str | None
     deck_name: str | None
     player_card: str | None
+    player_card_sleep: bool  # its state on the Square (302.2: Sleep by an effect until its owner's Reboot Phase, 502)
     deck_count: int
     deck: tuple[str, ...] | None  # judge only (a multiset: sorted)
     life_count: int
@@ -242,6 +243,7 @@ def _player(m: Any, pl: str, viewer: str, masker: Masker | None) -> PlayerView:
             tuple(DynamisView(None, False) for _ in range(len(dyn) - len(up)))
     return PlayerView(
         player=pl, name=info["name"], deck_name=info["deck_name"], player_card=z.get("player_card"),
+        player_card_sleep=bool(z.get("pc_sleep")) and bool(z.get("player_card")),
         # (the unknown cards of a draw left out, HIDDEN in the hand, are still listed in the deck: not counted there)
         deck_count=_deck_count(z), deck=_sorted(z["deck"]) if judge else None,
         life_count=len(z["life"]), life=tuple(z["life"]) if judge else None,

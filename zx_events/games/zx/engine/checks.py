@@ -126,7 +126,8 @@ def placement(m: Match, player: str, square: str) -> Problem:
 
 
 def attack_target(m: Match, player: str, square: str) -> tuple[str | None, Problem]:
-    """602.1b state: an opponent Z/X, or the opponent's empty Player Square. Returns (kind, problem)."""
+    """602.1b state: an opponent Z/X, or the opponent's empty Player Square while his Player card is on it ("the
+    non-turn player with Player card"). Returns (kind, problem)."""
     opp = other(player)
     e = m.sq.get(square)
     if e is not None and e.get("up") is False:  # 303.6: a face-down card on Square is no Z/X
@@ -136,6 +137,11 @@ def attack_target(m: Match, player: str, square: str) -> tuple[str | None, Probl
             return None, ("602.1b", f"{square} holds {player}'s own Z/X {e['code']}")
         return "zx", None
     if Square.parse(square) == player_square(opp):
+        if not m.p[opp]["player_card"]:  # 602.1b: "the non-turn player with Player card" (it left the Square for
+            # a zone: moved or destroyed by an effect, 303.6a, 1007); no target to choose, no battle (602.1c;
+            # digest.13: the attack was accepted and took a Life card)
+            return None, ("602.1b", f"{square} is {opp}'s Player Square, but {opp}'s Player card is no longer on it: "
+                                    f"only a player with his Player card on his Player Square is attacked")
         if controls_overboost(m, opp):  # 202.7e
             return None, ("202.7e", f"{opp} controls a Z/X Overboost on Square: {opp} cannot be attacked")
         return "player", None

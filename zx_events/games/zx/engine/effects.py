@@ -94,6 +94,13 @@ def check_effect(ref: Judge, r: dict) -> dict:
             args["owner"] = owner
             if op == "destroy":
                 args["to"] = "trash"
+            _void_resolved(ref, r, args)
+        elif op in ("sleep", "reboot"):  # 302.2/303.5: a card on Square, the Player card too, is Reboot or Sleep:
+            # its state is kept (``player_state``: whose Player card; it Reboots at its owner's Reboot Phase, 502).
+            # Digest.13: it was narrated and changed nothing, also with the Player card gone from the Square
+            if not m.p[owner]["player_card"]:
+                ref.fail("301.1", f"{owner} has no Player card on {square} (it has left the Square)", fatal=True)
+            args["player_state"] = owner
         elif op in ("power", "damage"):  # a Player card is no Z/X (303.6): no Power to change, no damage to take
             # (round 36: "gets -1000 Power", "is dealt 1000 damage", and nothing changed)
             what = "has no Power to change" if op == "power" else "takes no damage"
@@ -128,6 +135,7 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
                 ref.fail("301.1", f"{code} is not {owner}'s Player card on Square", fatal=True)
             args["player_leaves"] = True
             args["owner"] = owner
+            _void_resolved(ref, r, args)
             return
     if dst == "square" and not r.get("dest"):
         _missing(ref, "dest", "a move to the Square names the Square it goes to")
@@ -152,9 +160,7 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
                     owners.append(e.get("shift_owner", e["owner"]))
                 if owners:
                     args["into_life"] = owners
-            b = m.battle
-            if b is not None and f"void:{pl}" in b["triggers"] and dst == "trash":
-                args["resolves"] = f"void:{pl}"
+            _void_resolved(ref, r, args)
         return
     if code is None:
         _missing(ref, "card", f"a move from {src} names the card it moves")
@@ -201,6 +207,15 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
         args["kind"] = {CardType.ZX_EX: "ex", CardType.ZX_OB: "ob", CardType.TOKEN: "token"}.get(card.type, "zx")
     elif card.type.is_extra:
         args["kind"] = "ex"
+
+
+def _void_resolved(ref: Judge, r: dict, args: dict) -> None:
+    """A move of a card on a Square into the Trash by the player whose Void Bringer is owed resolves it (1103: "puts
+    one card on any Square into Trash"): a Z/X, a face-down card, or a Player card on its Player Square (digest.13)."""
+    b = ref.m.battle
+    if b is not None and r["op"] == "move" and r.get("from") == "square" and r.get("to") == "trash" \
+            and f"void:{ref.by}" in b["triggers"]:
+        args["resolves"] = f"void:{ref.by}"
 
 
 _ZONE_WORDS = {"temporary": "Temporary Zone", "force": "Force Zone", "resource": "Resource", "dynamis": "Dynamis",

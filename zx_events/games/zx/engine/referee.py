@@ -115,6 +115,9 @@ class Referee:
         # left out his records have used from there, known since (``_known``, ``_drawn_late``; ``_name_unseen``)
         self.resolving: tuple[str, str, str] | None = None  # the Event resolving in Temporary: player, code, and
         # the zone the state already holds it in (trash; Dynamis for an EV EX), until the next record but its effects
+        self._held: tuple[str | None, str | None, int | None] | None = None  # the resolution under way (its player,
+        # its source, the line of its last effect record) after an effect record left a player at 0 Life: the loss
+        # is checked when it ends (``_end_resolution``), so both at 0 at once is a draw (digest.13)
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None,
@@ -173,6 +176,9 @@ class Referee:
         if self.resolving is not None and (kind != "effect" or rec.get("startup")):
             self.resolving = None  # the Event's resolution is over: it has gone on from Temporary
         try:
+            if self._held is not None and not (kind == "effect" and not rec.get("startup")
+                                               and (self.by, rec.get("source")) == self._held[:2]):
+                self._end_resolution()  # the resolution that left a player at 0 Life is over: the loss, now
             if self._turn1 is not None:  # the `turn 1` record before, against the header (501.3, reported there):
                 # the turn is the log's first player's if he acts first (the header's `first` wrong), the header's
                 # if he does (the turn record's seat wrong), one finding either way (digest.8: the header's, and
@@ -323,6 +329,8 @@ class Referee:
     def finish(self) -> None:
         """End of the log: close a Battle Event Step whose trailing passes were left out."""
         self.rec, self._repeat = None, False
+        if self._held is not None:  # (the log ends in the resolution that left a player at 0 Life)
+            self._end_resolution()
         if self.m.outcome is None and self.m.battle is not None and self.m.battle["step"] == "event":
             self._damage_step()
             self.settle()
@@ -412,8 +420,10 @@ class Referee:
         if due.kind == "void":  # 1103: a card on Square into Trash, the one record that resolves it (effects._move).
             # Not a destroy (digest.5: it met it and resolved nothing): a destroyed Z/X goes to Charge (1007), and a
             # destroy may be a step that comes first (an IG/VB Event played from Life resolves before its trigger)
+            # A Player card on its Player Square is a card on a Square (303.1, 202.5): its move to the Trash meets it
+            # too (digest.13: it was applied and 1103 charged as not met); a Link is no card (202.13a)
             return rec["do"] == "effect" and rec.get("op") == "move" and rec.get("from") == "square" \
-                and rec.get("to") == "trash" and rec.get("target", "card") == "card"
+                and rec.get("to") == "trash" and rec.get("target", "card") in ("card", "player")
         return rec["do"] == due.kind
 
     def settle(self) -> None:
@@ -446,11 +456,20 @@ class Referee:
             p1, p2 = m.p["P1"], m.p["P2"]
             losers = [pl for pl, z in (("P1", p1), ("P2", p2)) if z["ready"] and not z["life"]] \
                 if p1["ready"] and not p1["life"] or p2["ready"] and not p2["life"] else None
+            if losers and self.rec is not None and self.rec["do"] == "effect":
+                # a step of a resolution (an Event's, an ability's): the rule effects are checked before a player
+                # gets priority (701-702), not between its steps; the loss waits for its end, so an Event taking
+                # both players' last Life is a draw (digest.13: the player of the step written first lost, 501.3
+                # for the next step, and a right `result` of a draw was 101.2)
+                self._held = (self.by, self.rec.get("source"), self.line)
+                losers = None
             if losers:  # a player with 0 Life loses; both at once is a draw
                 if len(losers) == 2:
                     m._ended(winner=None, reason="draw", line=self.line)
-                else:
-                    m._ended(winner=other(losers[0]), reason="life", line=self.line)
+                else:  # (his last Life card gone to the Charge by a Reload, 902, is no damage: the sentence says so)
+                    how = "reload" if self.rec is not None and self.rec["do"] == "reload" else None
+                    m._ended(winner=other(losers[0]), reason="life", line=self.line,
+                             **({"how": how} if how else {}))
                 return
             b = m.battle
             moved = False
@@ -471,6 +490,20 @@ class Referee:
             if not dead and not moved:
                 self._settled = d["_version"]
                 return
+
+    def _end_resolution(self) -> None:
+        """The resolution whose effect records left a player at 0 Life (``settle``) is over: the loss is checked
+        now, before the record after it (701-702), at the line of its last step; both players at 0 is a draw. A
+        player whose Life it gave back (a Life Recovery's step) does not lose."""
+        m, held = self.m, self._held
+        self._held = None
+        if m.outcome is not None or held is None:
+            return
+        losers = [pl for pl in ("P1", "P2") if m.p[pl]["ready"] and not m.p[pl]["life"]]
+        if len(losers) == 2:
+            m._ended(winner=None, reason="draw", line=held[2])
+        elif losers:  # his last Life card went by an effect, not damage (the sentence says so)
+            m._ended(winner=other(losers[0]), reason="life", line=held[2], how="effect")
 
     # ------------------------------------------------------------------ phases
     def _turn_player(self, rule: str) -> None:
@@ -1327,6 +1360,8 @@ class Referee:
 
     def _outcome_text(self) -> str:
         o = self.m.outcome or {}
+        if o.get("reason") == "draw":  # (it said "a draw by draw")
+            return "a draw, both players at 0 Life at once"
         return f"{_who(o.get('winner'))} by {o.get('reason')}"
 
 
