@@ -22,6 +22,21 @@ X610Z = ("x610z-sim-7-0264", "examples/x610z/legal/life-base-destroyed.x610zlog"
 ZX = ("sim-1-0137", "examples/legal/range-attacks-win-by-life.zxlog",
       "won by damage with no Life left (a player with 0 Life loses)")
 DRAW = ("x610z-time-draw", "a draw by the time limit (106.1a)")  # (a log the store fixture writes)
+RELOAD = ("r37-reload-last-life", "tests/data/zx-loss-reload-takes-last-life.zxlog",
+          "won: no Life left (a Reload put his last Life card into the Charge)")  # (digest.13: no damage)
+PC_SLEEP = "r37-pc-sleep"  # P2's effect puts P1's Player card to Sleep in turn 2 (302.2, digest.13)
+
+
+def pc_sleep_log(folder: Path) -> Path:
+    """examples/legal/first-turns.zxlog to P2's Main Phase of turn 2 (its first 13 lines), then P2's effect sleeping
+    P1's Player card on b1, then P2's end of turn."""
+    lines = [json.loads(x) for x in (ROOT / "examples/legal/first-turns.zxlog").read_text("utf-8").splitlines() if x]
+    records = lines[:13] + [{"do": "effect", "by": "P2", "source": "b3", "op": "sleep", "target": "player",
+                             "square": "b1"}, {"do": "end", "by": "P2"}]
+    records[0] = {**records[0], "match": PC_SLEEP}
+    path = folder / "pc-sleep.zxlog"
+    path.write_text("".join(json.dumps(x) + "\n" for x in records), encoding="utf-8")
+    return path
 
 
 def time_draw_log(folder: Path) -> Path:
@@ -38,7 +53,7 @@ def time_draw_log(folder: Path) -> Path:
 def store(tmp_path_factory) -> str:
     folder = tmp_path_factory.mktemp("reasons")
     path = str(folder / "events.sqlite")
-    for log in [ROOT / log for _, log, _ in (X610Z, ZX)] + [time_draw_log(folder)]:
+    for log in [ROOT / log for _, log, _ in (X610Z, ZX, RELOAD)] + [time_draw_log(folder), pc_sleep_log(folder)]:
         r = CliRunner().invoke(zx, ["--store", path, "import", str(log)],
                                env={"ZX_ANALYTICS": str(folder / "events.duckdb")})
         assert r.exit_code == 0, r.output
@@ -46,7 +61,7 @@ def store(tmp_path_factory) -> str:
 
 
 def test_zx_replay_says_the_result_in_the_games_words(store):
-    for match, _, words in (X610Z, ZX):
+    for match, _, words in (X610Z, ZX, RELOAD):
         r = CliRunner().invoke(zx, ["--store", store, "replay", match, "--as", "spectator"], env={"COLUMNS": "200"})
         assert r.exit_code == 0, r.output
         line = next(x for x in r.stdout.splitlines() if x.startswith(("Result: ", "Match over: ")))
@@ -59,9 +74,14 @@ def test_each_boards_reasons_are_the_games():
         js = (Path(games.__file__).parent / key / "web" / "board.js").read_text(encoding="utf-8")
         table = re.search(r"var REASONS = \{(.*?)\};", js, re.S).group(1)
         assert dict(re.findall(r'(\w+): "([^"]+)"', table)) == dict(games.get(key).reasons), key
+    from zx_events.games.zx.rules import LAST_LIFE
+
+    js = (Path(games.__file__).parent / "zx" / "web" / "board.js").read_text(encoding="utf-8")
+    table = re.search(r"var LAST_LIFE = \{(.*?)\};", js, re.S).group(1)
+    assert dict(re.findall(r'(\w+): "([^"]+)"', table)) == LAST_LIFE
 
 
-@pytest.mark.parametrize("match, log, words", [X610Z, ZX])
+@pytest.mark.parametrize("match, log, words", [X610Z, ZX, RELOAD])
 def test_zx_views_board_says_the_result_in_the_games_words_in_chromium(browser, store, tmp_path, match, log,
                                                                         words):
     out = tmp_path / "m.html"
@@ -93,3 +113,19 @@ def test_zx_views_board_says_a_draw_once_in_chromium(browser, store, tmp_path):
     browser.get(out.as_uri())
     browser.execute_script("zxViewer.go(zxViewer.data.last)")
     assert browser.find_element("css selector", "[data-field=outcome]").text == f"Match over: {DRAW[1]}"
+
+
+@pytest.mark.parametrize("seat", ["P1", "P2", "spectator"])
+def test_zx_views_board_shows_a_player_cards_sleep_in_chromium(browser, store, tmp_path, seat):
+    """302.2 (digest.13): a Player card put to Sleep by an effect is Sleep on its Player Square and in its player's
+    panel, for every seat (the terminal said so; the viewer drew it Reboot)."""
+    out = tmp_path / "m.html"
+    r = CliRunner().invoke(zx, ["--store", store, "view", PC_SLEEP, "--as", seat, "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    browser.get(out.as_uri())
+    browser.execute_script("zxViewer.go(zxViewer.data.last)")
+    states = browser.find_elements("css selector", "[data-field=pc_state]")
+    assert [e.text for e in states] == ["Sleep"], [e.text for e in states]  # (P1's alone)
+    panels = {e.get_attribute("data-player"): e.find_element("css selector", ".pc").text
+              for e in browser.find_elements("css selector", "section.player")}
+    assert panels["P1"].endswith("(Sleep)") and not panels["P2"].endswith("(Sleep)"), panels

@@ -18,6 +18,9 @@
   var REASONS = { life: "damage with no Life left (a player with 0 Life loses)",
     draw: "both players at 0 Life at once", concede: "concession" };
   function reasonText(r) { return Object.prototype.hasOwnProperty.call(REASONS, r) ? REASONS[r] : r; }
+  // the last Life card gone where it was no damage (digest.13: the outcome's ``how``; rules.LAST_LIFE, checked by
+  // tests/web/test_result_in_the_games_words.py as REASONS)
+  var LAST_LIFE = { effect: "an effect took his last Life card", reload: "a Reload put his last Life card into the Charge" };
   var KINDS = { ex: "Z/X EX", ob: "Overboost", token: "Token" };
   var PLAYER_SQUARE = { b1: "P1", b3: "P2" };
   var ROWS = {  // P2's side on top; from P2's seat the table is turned round
@@ -86,7 +89,9 @@
         h += "</div>";
       } else if (owner) {
         var pc = ((s.players || {})[owner] || {}).player_card;
-        if (pc) h += '<div class="pcard">Player: ' + mini(pc) + "</div>";
+        if (pc) h += '<div class="pcard">Player: ' + mini(pc) +
+          (((s.players || {})[owner] || {}).player_card_sleep ? ' <span class="state is-sleep" data-field="pc_state">Sleep</span>' : "") +
+          "</div>";
       }
       if (links.length) h += '<div class="links" data-field="links">Link: ' + links.map(esc).join(", ") + "</div>";
       return h + "</div>";
@@ -100,7 +105,8 @@
       var h = '<section class="player ' + pl + (active ? " active" : "") + '" data-player="' + pl + '">';
       h += '<header><h3 class="player-name"><span class="tag">' + pl + "</span> <b>" + esc(p.name || "") + "</b></h3>" +
         (p.deck_name ? ' <span class="deck">' + esc(p.deck_name) + "</span>" : "") +
-        (p.player_card ? ' <span class="pc">Player card ' + mini(p.player_card) + "</span>" : "") +
+        (p.player_card ? ' <span class="pc">Player card ' + mini(p.player_card) + (p.player_card_sleep ? " (Sleep)" : "") +
+          "</span>" : "") +
         (active ? ' <span class="turn-flag">turn player</span>' : "") + "</header>";
       var count = function (label, field, v) {
         return '<span class="count"><span class="k">' + label + '</span> <b data-field="' + field + '">' + v + "</b></span>";
@@ -152,8 +158,10 @@
       ((s.force || []).length ? "Force zone: " + s.force.map(function (c) { return mini(c); }).join("") : "") + "</div>";
     parts.bottom = panel(bottom);
     var w = s.outcome && s.outcome.winner;
+    var how = s.outcome && Object.prototype.hasOwnProperty.call(LAST_LIFE, s.outcome.how) ? LAST_LIFE[s.outcome.how] : "";
     parts.outcome = !s.outcome ? "" : '<div class="outcome" data-field="outcome">Match over: ' +
-      (w ? esc(w) + " won" : "a draw") + (s.outcome.reason ? " by " + esc(reasonText(s.outcome.reason)) : "") + "</div>";
+      (w ? esc(w) + " won" : "a draw") + (how && w ? ": no Life left (" + how + ")" :
+        s.outcome.reason ? " by " + esc(reasonText(s.outcome.reason)) : "") + "</div>";
 
     // one skeleton per orientation; a step rewrites only the parts whose HTML changed
     var layout = turned ? "turned" : "normal";
