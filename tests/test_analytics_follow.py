@@ -378,3 +378,29 @@ def test_an_update_reads_on_when_its_store_connection_is_dropped(postgres_server
         svc.close()
     assert len(drops) > 2 and (cut.events, cut.position) == (whole.events, whole.position)
     assert_same_tables(tmp_path / "whole.duckdb", tmp_path / "cut.duckdb")
+
+
+@pytest.mark.postgres
+def test_the_stores_identity_is_its_server_after_a_dropped_connection(postgres_server, tmp_path, monkeypatch):
+    """A session terminated under `zx serve --follow` (pg_terminate_backend, with no import running): the store's
+    identity was read on the dead connection, taken for a server that will not say, and given as the URL, so the
+    file became "another store's": the follow stopped for good, the statistics answered 503 and advised `--rebuild`
+    (QA round 37). The query is tried again on a new connection, as the page reads are."""
+    from zx_analytics.projection import store_identity
+    from zx_events.store import connect_postgres
+
+    url = postgres_server.fresh_url()
+    import_match(url, tmp_path, "m1")
+    name = f"zx-identity-test-{os.getpid()}-{time.monotonic_ns()}"
+    monkeypatch.setenv("PGAPPNAME", name)
+    svc = MatchService(url, create=False)
+    monkeypatch.delenv("PGAPPNAME")
+    try:
+        first = store_identity(svc)
+        assert first.startswith("PostgreSQL server "), first
+        with connect_postgres(svc.store.env) as conn:
+            assert conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name "
+                                "= %s", (name,)).fetchone()[0]
+        assert store_identity(svc) == first
+    finally:
+        svc.close()

@@ -119,17 +119,27 @@ def store_identity(svc: Any) -> str:
     if st.kind == "sqlite" and st.path is not None:
         return f"sqlite:{st.path.resolve()}"
     if st.kind == "postgres":
+        from eventsourcing.persistence import InterfaceError, NotSupportedError, OperationalError, ProgrammingError
+        from eventsourcing.utils import retry
+        from psycopg.rows import tuple_row
+
         e = st.env
         where = f"database {e['POSTGRES_DBNAME']}, schema {e['POSTGRES_SCHEMA']}"
-        try:
-            from psycopg.rows import tuple_row
 
+        # a connection lost (pg_terminate_backend, a restart) is tried again on a new one, as the reads are
+        # (``reader``), and then raised as the store's failure: it was taken for a server that will not say, whose
+        # identity is the URL, and the file became "another store's" ("run --rebuild"; --follow stopped for good,
+        # QA round 37)
+        @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+        def system() -> Any:
             with svc.recorder.datastore.get_connection() as conn:  # (its rows are dicts by default)
-                system = conn.cursor(row_factory=tuple_row).execute(
+                return conn.cursor(row_factory=tuple_row).execute(
                     "SELECT system_identifier FROM pg_control_system()").fetchone()[0]
-            return f"PostgreSQL server {system}, {where}"
-        except Exception:  # noqa: BLE001 - (a server that does not let the role read it: the URL, less its user)
-            return f"postgresql://{e['POSTGRES_HOST']}:{e['POSTGRES_PORT']}, {where}"
+        try:
+            return f"PostgreSQL server {system()}, {where}"
+        except (ProgrammingError, NotSupportedError):  # (a server that does not let the role read it, or has no such
+            return f"postgresql://{e['POSTGRES_HOST']}:{e['POSTGRES_PORT']}, {where}"  # function: the URL, less
+            # its user)
     return st.label
 
 

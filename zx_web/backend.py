@@ -998,7 +998,10 @@ class Backend:
                     cur.close()
             except Exception:  # noqa: BLE001 - closing: nothing more is read
                 pass
-        identity = store_identity(self.svc)
+        try:
+            identity = store_identity(self.svc)
+        except Exception:  # noqa: BLE001 - (the store's server lost for the 2 s of its retries: the identity held, as
+            identity = (self._projection or (None, self._identity))[1]  # the follower goes on, QA round 37)
         with self._position_lock:
             held = self._projection
             if held is None or position > held[0]:
@@ -1018,7 +1021,15 @@ class Backend:
         position, built_from = self.projection()
         last = self.store_last_id()
         if self._identity is None:
-            self._identity = store_identity(self.svc)
+            from eventsourcing.persistence import InterfaceError, OperationalError
+
+            from zx_analytics.db import first_line
+
+            try:  # (a connection lost is tried again inside: a lost server is no identity to keep, QA round 37)
+                self._identity = store_identity(self.svc)
+            except (InterfaceError, OperationalError) as e:
+                return Freshness(False, position, last, f"the store's server could not be reached to tell whether "
+                                                        f"the analytics file is its own ({first_line(e)}): try again")
         if not same_store(built_from, self._identity, self.svc):
             return Freshness(False, position, last, self._update_advice(
                 f"{self.analytics_path} was built from {built_from}, not from this store: run `zx analytics update "
