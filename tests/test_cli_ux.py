@@ -533,3 +533,15 @@ def test_a_statistic_column_empty_in_every_row_is_not_drawn(capsys):
         assert "damage_per_turn" in head and "comeback_rate" in head, (width, head)
     emit_frame(df, "csv")
     assert capsys.readouterr().out.splitlines()[0].split(",")[4] == "ignitions"
+
+
+def test_long_work_says_its_progress_on_a_stderr_that_is_no_terminal(tmp_path):
+    """cron, systemd, a pipe into a log: rich draws no bar there, and a 3-minute import said nothing until its summary
+    (QA round 37). A line at most every ZX_PROGRESS_SECONDS (10 by default) of work, then rich's last state."""
+    r = CliRunner().invoke(zx, ["simulate", "-n", "6", "--out", str(tmp_path / "a")], env={"ZX_PROGRESS_SECONDS": "0"})
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.stderr.splitlines() if ln.startswith("simulating: ")]
+    assert lines[0].startswith("simulating: 1 of 6 (17%), 0:00:0") and lines[-1].startswith("simulating: 6 of 6 (100%)"), \
+        r.stderr
+    r = CliRunner().invoke(zx, ["simulate", "-n", "6", "--out", str(tmp_path / "b")])
+    assert r.exit_code == 0 and "simulating: " not in r.stderr, r.stderr  # (a few seconds' work: no line)
