@@ -112,4 +112,5 @@ def test_a_rate_empty_in_every_row_gives_way_in_a_narrow_table(capsys, monkeypat
     emit_frame(df, "table", width=60)
     out = capsys.readouterr()
     assert "comeback_rate" in out.out and "ignition_rate" not in out.out, out.out
-    assert "ignition_rate" in out.err  # (named among the columns left out)
+    assert "ignition_rate" not in out.err  # (since round 37 not drawn at all, at any width: no column left out to
+    # fit; CSV and JSON keep it)
