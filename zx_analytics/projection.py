@@ -514,7 +514,9 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
     refused = not_a_file(path)  # (as given: a Path folds "s3://" to "s3:/"; DuckDB made folders s3:/ and kept
     if refused is not None:  # nothing of :memory:)
         raise AnalyticsError(refused + " (nothing was created)")
-    catalogs = tuple(catalogs)
+    from zx_events.replay import given_catalogs
+
+    catalogs = given_catalogs(catalogs)  # (a dict, a file's name: a TypeError before the file is touched)
     t0 = time.perf_counter()
     path = Path(path)
     if page_size < 1:

@@ -1,0 +1,112 @@
+"""The Python API's errors (QA round 37): a wrong-typed argument is a ``TypeError`` saying what to give, raised
+before anything is touched (docs/analytics.md); whatever zx finds wrong (a damaged store or analytics file, a bad
+statistic argument, an export selecting no match) is a ``zx_events.errors.Error`` with the CLI's words
+(docs/replay.md, "Errors"): never a raw sqlite3, eventsourcing or DuckDB exception, never a silent wrong answer.
+
+One store (three simulated matches imported with a catalog file renamed a card of) and its analytics file serve
+the module; the damaged copies are made from them.
+"""
+
+from __future__ import annotations
+
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from zx_analytics import projection
+from zx_analytics.stats import Stats
+from zx_cli.main import zx
+from zx_events import replay
+from zx_events.application import MatchService
+from zx_events.errors import Error
+from zx_events.games import load_catalogs
+
+RENAMED = "Ember Whelp Scout II"
+
+
+def cli(*args: str):
+    return CliRunner().invoke(zx, list(args))
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    """``s.sqlite`` (3 simulated matches, imported with ``mod.csv``, a catalog naming one card anew), its
+    analytics ``s.duckdb``."""
+    d = tmp_path_factory.mktemp("api")
+    shipped = resources.files("zx_events.games.zx.catalogs").joinpath("sample.csv").read_text(encoding="utf-8")
+    assert shipped.count("Ember Whelp Scout,") == 1
+    (d / "mod.csv").write_text(shipped.replace("Ember Whelp Scout,", RENAMED + ","), encoding="utf-8")
+    r = cli("simulate", "-n", "3", "--seed", "5", "--out", str(d / "sim"))
+    assert r.exit_code == 0, r.output
+    r = cli("--store", str(d / "s.sqlite"), "import", "--catalog", str(d / "mod.csv"), str(d / "sim"))
+    assert r.exit_code == 0, r.output
+    assert (d / "s.duckdb").exists()
+    return d
+
+
+@pytest.fixture(scope="module")
+def catalogs(folder):
+    return load_catalogs(str(folder / "mod.csv"))
+
+
+@pytest.fixture(scope="module")
+def svc(folder):
+    with MatchService(str(folder / "s.sqlite"), create=False) as s:
+        yield s
+
+
+def seats(duck: Path) -> tuple[int, int]:
+    with Stats(str(duck)) as st:
+        return st.sql_rows("SELECT count(*) FROM seats")[1][0][0], st.position()[0]
+
+
+# ------------------------------------------------------------------ 1, 2: catalogs= of another type
+
+
+def wrong_catalogs(catalogs: dict) -> list:
+    """What a caller passes by mistake: the dict load_catalogs gives, a file's name, a list of names, one catalog."""
+    (one,) = catalogs.values()
+    return [catalogs, "mod.csv", Path("mod.csv"), ["mod.csv"], one, 5]
+
+
+def test_update_with_catalogs_of_another_type_is_a_type_error_and_the_file_is_untouched(folder, svc, catalogs):
+    """It emptied the analytics file (rebuild=True: 0 seats at position 0), then raised AttributeError from
+    inside tables.py; without rebuild the AttributeError alone."""
+    duck = folder / "s.duckdb"
+    before = seats(duck)
+    assert before[0] == 6 and before[1] > 0
+    for bad in wrong_catalogs(catalogs):
+        for rebuild in (True, False):
+            with pytest.raises(TypeError, match=r"catalogs must be catalogs loaded from files, such as "
+                                                r"zx_events\.games\.load_catalogs\(FILE\)\.values\(\)"):
+                projection.update(svc, duck, rebuild=rebuild, catalogs=bad)
+            assert seats(duck) == before
+    with pytest.raises(TypeError, match=r"got a dict of keys \['zx'\]: pass its \.values\(\)"):
+        projection.update(svc, duck, rebuild=True, catalogs=catalogs)
+    projection.update(svc, duck, rebuild=True, catalogs=catalogs.values())  # what it asks for, as before
+    assert seats(duck) == before
+    with Stats(str(duck)) as st:
+        assert st.sql_rows("SELECT count(*) FROM card_catalog WHERE name = ?", [RENAMED])[1] == [(1,)]
+
+
+def test_replay_with_catalogs_of_another_type_is_a_type_error_not_a_view_without_names(svc, catalogs):
+    """view_at, steps and load_history ignored them: the view lacked the card names, without a word."""
+    match = svc.summaries()[0]["match"]
+    good = tuple(catalogs.values())
+    assert RENAMED in str(replay.view_at(svc, match, seq=40, catalogs=good).to_json())
+    assert replay.load_history(svc, match, list(catalogs.values())).catalogs == good
+    calls = {"view_at": lambda c: replay.view_at(svc, match, seq=40, catalogs=c),
+             "steps": lambda c: replay.steps(svc, match, catalogs=c),
+             "load_history": lambda c: replay.load_history(svc, match, c)}
+    for name, call in calls.items():
+        for bad in wrong_catalogs(catalogs):
+            with pytest.raises(TypeError, match=r"catalogs must be catalogs loaded from files"):
+                call(bad)
+    with pytest.raises(TypeError, match=r"got str 'mod\.csv': a file's name is read by load_catalogs\(FILE\)"):
+        replay.view_at(svc, match, catalogs="mod.csv")
+    with pytest.raises(TypeError, match=r"got a list holding str 'mod\.csv': a file is read by load_catalogs"):
+        replay.steps(svc, match, catalogs=["mod.csv"])
+    assert replay.view_at(svc, match, seq=40, catalogs=None).to_json() == replay.view_at(svc, match, seq=40).to_json()
