@@ -110,3 +110,29 @@ def test_replay_with_catalogs_of_another_type_is_a_type_error_not_a_view_without
     with pytest.raises(TypeError, match=r"got a list holding str 'mod\.csv': a file is read by load_catalogs"):
         replay.steps(svc, match, catalogs=["mod.csv"])
     assert replay.view_at(svc, match, seq=40, catalogs=None).to_json() == replay.view_at(svc, match, seq=40).to_json()
+
+
+# ------------------------------------------------------------------ 3: export_parquet(matches=...) choosing none
+
+
+def test_export_of_no_match_is_an_error_and_one_id_as_a_str_a_type_error_nothing_written(folder, svc, tmp_path):
+    """A str, ids none of which the file holds, or [] wrote an empty export that looked complete."""
+    from zx_analytics.export import NothingToExport, export_parquet
+
+    ids = sorted(r["match"] for r in svc.summaries())
+    with Stats(str(folder / "s.duckdb")) as st:
+        with pytest.raises(TypeError, match=rf"matches must be a list of match ids .*got str '{ids[0]}': one id "
+                                            rf"is \[id\]"):
+            export_parquet(st.con, tmp_path / "one", matches=ids[0])
+        with pytest.raises(TypeError, match="matches must be a list of match ids"):
+            export_parquet(st.con, tmp_path / "int", matches=[1])
+        with pytest.raises(NothingToExport, match=r"no match of the analytics file has the id given \(1: "
+                                                  r"'sim-2026-001'\): nothing was exported"):
+            export_parquet(st.con, tmp_path / "typo", matches=["sim-2026-001"])
+        with pytest.raises(NothingToExport, match=r"matches=\[\] names none.*nothing was exported"):
+            export_parquet(st.con, tmp_path / "none", matches=iter([]))
+        assert isinstance(NothingToExport("x"), Error)
+        assert not any((tmp_path / d).exists() for d in ("one", "int", "typo", "none"))
+        rows = export_parquet(st.con, tmp_path / "two", matches=(i for i in [ids[0], "not-a-match"]))
+        assert {r["table"]: r["rows"] for r in rows if r["table"] in ("matches", "seats")} == {"matches": 1,
+                                                                                               "seats": 2}
