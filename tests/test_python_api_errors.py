@@ -136,3 +136,29 @@ def test_export_of_no_match_is_an_error_and_one_id_as_a_str_a_type_error_nothing
         rows = export_parquet(st.con, tmp_path / "two", matches=(i for i in [ids[0], "not-a-match"]))
         assert {r["table"]: r["rows"] for r in rows if r["table"] in ("matches", "seats")} == {"matches": 1,
                                                                                                "seats": 2}
+
+
+# ------------------------------------------------------------------ 4: a damaged analytics file
+
+
+def test_a_damaged_analytics_file_is_damaged_file_with_the_clis_words_and_pythons_advice(folder, tmp_path):
+    """Stats opened it without a word, then every statistic raised DuckDB's raw IOException."""
+    from zx_analytics.db import DamagedFile
+
+    cut = tmp_path / "cut.duckdb"
+    data = (folder / "s.duckdb").read_bytes()
+    cut.write_bytes(data[:len(data) // 2])
+    with Stats(str(cut)) as st:
+        calls = {"winrates": st.winrates, "cards": st.cards, "meta": st.meta, "games": st.games,
+                 "sql": lambda: st.sql("SELECT * FROM seats"), "sql_rows": lambda: st.sql_rows("SELECT * FROM plays")}
+        for name, call in calls.items():
+            with pytest.raises(DamagedFile) as e:
+                call()
+            said = str(e.value)
+            assert said.startswith(f"the analytics file {cut} is damaged or not a DuckDB database (IO Error: "), said
+            assert said.endswith(f"): `zx analytics update --rebuild` rebuilds it from the store (in Python: "
+                                 f"zx_analytics.projection.update(svc, {str(cut)!r}, rebuild=True))"), said
+            assert isinstance(e.value, Error)
+        # reworded for another reader (the CLI, the server), it keeps DuckDB's words, without Python's advice
+        again = DamagedFile(cut, e.value)
+        assert again.cause == e.value.cause and str(again).endswith("rebuilds it from the store")

@@ -54,7 +54,7 @@ import polars as pl
 
 from zx_events.errors import Error
 
-from .db import AnalyticsError, QueryRefused, QueryTimeout, connect_reader, refusal, sql
+from .db import AnalyticsError, DamagedFile, QueryRefused, QueryTimeout, connect_reader, damaged, refusal, sql
 from .derived import Derived
 from .wilson import BY_ROW, with_rate
 
@@ -417,13 +417,20 @@ def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> No
 def serialised(method: Any) -> Any:
     """A ``Stats`` method run under its lock (one call at a time on its connection: two threads' calls
     interleaved on it raised DuckDB's "connection is busy", answered one game's ``sql(game=...)`` views to
-    the other's statistics, and left those views in place for good), and refused once it is closed."""
+    the other's statistics, and left those views in place for good), and refused once it is closed. DuckDB's
+    error that the file is damaged (cut short, a block overwritten: found only as a statement reads it) is
+    ``DamagedFile``, with what to run (it was the raw ``_duckdb.IOException``)."""
     @functools.wraps(method)
     def run(self: "Stats", *args: Any, **kwargs: Any) -> Any:
         with self._lock:
             if self._closed:
                 raise StatsClosed("this Stats was closed (close(), or the end of its with block): open a new one")
-            return method(self, *args, **kwargs)
+            try:
+                return method(self, *args, **kwargs)
+            except duckdb.Error as e:
+                if not damaged(e):
+                    raise
+                raise DamagedFile(self._file(), e, python=True) from e
     return run
 
 
@@ -806,6 +813,17 @@ class Stats:
         self._closed = False
         self._cursor: duckdb.DuckDBPyConnection | None = None  # user SQL's, during its call (_sql)
         self._source = None if isinstance(source, duckdb.DuckDBPyConnection) else os.fspath(source)
+
+    def _file(self) -> str:
+        """The analytics file read: its path as given, or the one an open connection reads."""
+        if self._source is not None:
+            return self._source
+        try:
+            (path,) = self.con.execute("SELECT path FROM duckdb_databases() WHERE database_name = "
+                                       "current_database()").fetchone()
+            return str(path)
+        except (duckdb.Error, TypeError):
+            return "(an open connection's)"
 
     def __repr__(self) -> str:  # (a notebook showed <analytics.stats.Stats object at 0x...>)
         what = "an open DuckDB connection" if self._source is None else repr(self._source)
