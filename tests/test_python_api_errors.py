@@ -162,3 +162,38 @@ def test_a_damaged_analytics_file_is_damaged_file_with_the_clis_words_and_python
         # reworded for another reader (the CLI, the server), it keeps DuckDB's words, without Python's advice
         again = DamagedFile(cut, e.value)
         assert again.cause == e.value.cause and str(again).endswith("rebuilds it from the store")
+
+
+# ------------------------------------------------------------------ 6: bad statistic arguments
+
+
+def test_bad_statistic_arguments_are_errors_and_still_value_or_type_errors(folder):
+    """They were plain ValueError/TypeError: ``except Error`` let them through."""
+    from zx_analytics.stats import BadArgument, BadArgumentType
+
+    with Stats(str(folder / "s.duckdb")) as st:
+        values = {"since='2026-02-30'": lambda: st.winrates(since="2026-02-30"),
+                  "since after until": lambda: st.winrates(since="2026-03-01", until="2026-02-01"),
+                  "seat='third'": lambda: st.winrates(seat="third"), "by='foo'": lambda: st.winrates(by="foo"),
+                  "meta(group='foo')": lambda: st.meta(group="foo"), "meta(by='foo')": lambda: st.meta(by="foo"),
+                  "matchups(by='foo')": lambda: st.matchups(by="foo"), "min_games=0": lambda: Stats(st.con, 0),
+                  "limit=-1": lambda: st.sql("SELECT 1", limit=-1)}
+        for label, call in values.items():
+            with pytest.raises(BadArgument) as e:
+                call()
+            assert isinstance(e.value, Error) and isinstance(e.value, ValueError), label
+        types = {"oponent=": lambda: st.winrates(oponent="Riku"), "deck=5": lambda: st.winrates(deck=5),
+                 "card=5": lambda: st.cards(card=5), "sql(5)": lambda: st.sql(5)}
+        for label, call in types.items():
+            with pytest.raises(BadArgumentType) as e:
+                call()
+            assert isinstance(e.value, Error) and isinstance(e.value, TypeError), label
+        with pytest.raises(TypeError, match=r"unknown filter 'oponent': did you mean 'opponent'\? the filters are "):
+            st.winrates(oponent="Riku")
+        with pytest.raises(ValueError, match=r"since: '2026-02-30' is not a date \(YYYY-MM-DD\)"):
+            st.winrates(since="2026-02-30")
+        for name in ("player", "opponent", "deck"):  # (as the CLI's usage error: it was "no player named ''; did
+            for empty in ("", "  "):  # you mean ...")
+                with pytest.raises(BadArgument, match=rf"{name}: {empty!r} is empty: give a name, or None for no "
+                                                      rf"{name} filter"):
+                    st.winrates(**{name: empty})
