@@ -197,3 +197,44 @@ def test_bad_statistic_arguments_are_errors_and_still_value_or_type_errors(folde
                 with pytest.raises(BadArgument, match=rf"{name}: {empty!r} is empty: give a name, or None for no "
                                                       rf"{name} filter"):
                     st.winrates(**{name: empty})
+
+
+# ------------------------------------------------------------------ 5: a damaged store
+
+
+@pytest.fixture(scope="module")
+def corrupt(folder) -> Path:
+    """``s.sqlite`` with 512 bytes of every 8 KiB past the first overwritten (as a failing disk leaves it)."""
+    import random
+
+    data = bytearray((folder / "s.sqlite").read_bytes())
+    rng = random.Random(3)
+    for at in range(8192, len(data), 8192):
+        data[at:at + 512] = bytes(rng.randrange(256) for _ in range(512))
+    path = folder / "corrupt.sqlite"
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_damaged_store_is_a_store_failure_in_the_clis_words(corrupt, svc):
+    """MatchService opened it, then summaries() raised sqlite3.DatabaseError, get_match, steps and verify_match
+    eventsourcing's DatabaseError: raw, past ``except Error``."""
+    from zx_events.store import StoreError, StoreFailure
+
+    match = sorted(r["match"] for r in svc.summaries())[0]
+    said = f"the store {corrupt} failed: database disk image is malformed (is it damaged? `zx verify` checks it; " \
+           f"restore it from a backup)"
+    r = cli("--store", str(corrupt), "matches")  # what zx says of it
+    assert r.exit_code == 1 and r.output == f"Error: {said}\n", r.output
+    with MatchService(str(corrupt), create=False) as damaged:
+        calls = {"summaries": damaged.summaries, "get_match": lambda: damaged.get_match(match),
+                 "has_match": lambda: damaged.has_match(match), "steps": lambda: replay.steps(damaged, match),
+                 "load_history": lambda: replay.load_history(damaged, match),
+                 "verify_match": lambda: replay.verify_match(damaged, match),
+                 "view_at": lambda: replay.view_at(damaged, match, seq=3)}
+        for name, call in calls.items():
+            with pytest.raises(StoreFailure) as e:
+                call()
+            assert str(e.value) == said, name
+            assert isinstance(e.value, StoreError) and isinstance(e.value, Error), name
+            assert e.value.cause is e.value.__cause__ and "malformed" in str(e.value.cause), name

@@ -23,7 +23,7 @@ from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
 from zx_events.ids import match_uuid, project
 from zx_events.store import (SCHEMA_MADE, ReadConnections, StoreConfig, StoreError, cannot_open_text, drop_made_schema,
-                             hold_in_use, resolve_store, schema_held)
+                             failures_said, hold_in_use, resolve_store, schema_held)
 from zx_events.summaries import TOPICS_ENDED, TOPICS_STARTED, TOPICS_TURN, TOPICS_VIOLATION  # noqa: F401 (their home before)
 
 if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log is checked, not for zx matches
@@ -52,6 +52,19 @@ def given_catalog(catalog: Any) -> Any:
     raise TypeError(f"catalog must be a catalog's name or file (a str or pathlib.Path), a catalog "
                     f"(zx_events.games.load_catalogs(NAME_OR_FILE)), or None, got {type(catalog).__name__} "
                     f"{_shown(catalog)}")
+
+
+def _reads_store(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A ``MatchService`` read of the Python API: the store failing under it (a damaged file, a lost server) is a
+    ``StoreFailure`` in ``zx``'s words (``store.failures_said``; it was sqlite3's or eventsourcing's
+    ``DatabaseError``, raw)."""
+    from functools import wraps
+
+    @wraps(fn)
+    def read(self: "MatchService", *args: Any, **kwargs: Any) -> Any:
+        with failures_said(self.store):
+            return fn(self, *args, **kwargs)
+    return read
 
 
 class _LogKey(NamedTuple):
@@ -587,6 +600,7 @@ class MatchService(Application[UUID]):
             f"give the corrected match a new id", source=log.source, line=log.header_line)
 
     # ------------------------------------------------------------------ read
+    @_reads_store
     def get_match(self, match_id: str, version: int | None = None) -> Any:
         """The match aggregate (after event ``version``; None: the last): ``UnknownMatch`` when no event of
         it is stored (it was eventsourcing's AggregateNotFoundError, naming a UUID), ``OutOfRange`` for a
@@ -610,6 +624,7 @@ class MatchService(Application[UUID]):
             raise OutOfRange(f"match {match_id} has {n} events: version must be 1..{n}")
         return match
 
+    @_reads_store
     def has_match(self, match_id: str) -> bool:
         """Whether any event of the match is stored (a damaged match too: what reads it says so)."""
         from zx_events.errors import DamagedMatch
@@ -633,6 +648,7 @@ class MatchService(Application[UUID]):
             if len(batch) < page:
                 return
 
+    @_reads_store
     def summaries(self) -> list[dict[str, Any]]:
         """One row per stored match: id, date, event, players, decks, turns, winner, violations, game."""
         rows: dict[UUID, dict[str, Any]] = {}

@@ -103,19 +103,30 @@ class CardNames:
     warning: str | None
 
 
+_WRITES = ("prepare_snapshots", "repair_snapshots")  # (their PersistenceError is zx prepare's to say)
+
+
 def _service(fn: Any) -> Any:
     """A function of the Python API whose first argument is a ``MatchService``: anything else (a store's path,
-    None) is a ``TypeError`` that says what to give (it was an AttributeError on ``recorder``, inside)."""
+    None) is a ``TypeError`` that says what to give (it was an AttributeError on ``recorder``, inside). The store
+    failing under a read (a damaged file: sqlite3's or eventsourcing's ``DatabaseError``, raw) is a
+    ``StoreFailure`` in ``zx``'s words (``store.failures_said``)."""
     from functools import wraps
 
     from eventsourcing.application import Application
+
+    from zx_events.store import StoreConfig, failures_said
 
     @wraps(fn)
     def checked(svc: Any, *args: Any, **kwargs: Any) -> Any:
         if not isinstance(svc, Application):
             raise TypeError(f"replay.{fn.__name__} takes a MatchService (zx_events.application.MatchService(store, "
                             f"create=False)), not {type(svc).__name__} {shown(svc)}")
-        return fn(svc, *args, **kwargs)
+        store = getattr(svc, "store", None)
+        if not isinstance(store, StoreConfig):  # (an Application of another kind: as before)
+            return fn(svc, *args, **kwargs)
+        with failures_said(store, translate=fn.__name__ not in _WRITES):
+            return fn(svc, *args, **kwargs)
     return checked
 
 
