@@ -238,3 +238,20 @@ def test_a_damaged_store_is_a_store_failure_in_the_clis_words(corrupt, svc):
             assert str(e.value) == said, name
             assert isinstance(e.value, StoreError) and isinstance(e.value, Error), name
             assert e.value.cause is e.value.__cause__ and "malformed" in str(e.value.cause), name
+
+
+def test_the_server_still_answers_a_damaged_store_with_its_500_not_a_bad_request(folder, corrupt, svc):
+    """The replay functions and has_match now raise StoreFailure, a ZXError, which the server answered 400: it is
+    told by its cause, as before (500, the server's words)."""
+    from fastapi.testclient import TestClient
+
+    from zx_web.app import create_app
+
+    match = sorted(r["match"] for r in svc.summaries())[0]
+    said = (f"the store {corrupt} failed: DatabaseError: database disk image is malformed (is it damaged? `zx verify` "
+            f"checks it)")
+    with TestClient(create_app(str(corrupt), analytics=str(folder / "s.duckdb")),
+                    raise_server_exceptions=False) as c:
+        for path in (f"/api/audit/{match}", f"/api/matches/{match}/steps", f"/matches/{match}"):
+            r = c.get(path, headers={"Accept": "application/json"})
+            assert (r.status_code, r.json()) == (500, {"error": said, "status": 500}), path
