@@ -240,18 +240,21 @@ def test_a_damaged_store_is_a_store_failure_in_the_clis_words(corrupt, svc):
             assert e.value.cause is e.value.__cause__ and "malformed" in str(e.value.cause), name
 
 
-def test_the_server_still_answers_a_damaged_store_with_its_500_not_a_bad_request(folder, corrupt, svc):
-    """The replay functions and has_match now raise StoreFailure, a ZXError, which the server answered 400: it is
-    told by its cause, as before (500, the server's words)."""
-    from fastapi.testclient import TestClient
-
-    from zx_web.app import create_app
+def test_the_server_tells_a_store_failure_by_its_cause_as_before_never_as_a_bad_request(folder, corrupt, svc):
+    """The replay functions and has_match now raise StoreFailure, a ZXError, which the server's handlers answered
+    400 ("bad request"): it is the store failing (store_failure), answered as its cause was: 500, the server's
+    words (a lost PostgreSQL server's 503 alike)."""
+    from zx_web.app import store_failures
+    from zx_web.backend import Backend, store_failure
+    from zx_events.store import StoreFailure
 
     match = sorted(r["match"] for r in svc.summaries())[0]
-    said = (f"the store {corrupt} failed: DatabaseError: database disk image is malformed (is it damaged? `zx verify` "
-            f"checks it)")
-    with TestClient(create_app(str(corrupt), analytics=str(folder / "s.duckdb")),
-                    raise_server_exceptions=False) as c:
-        for path in (f"/api/audit/{match}", f"/api/matches/{match}/steps", f"/matches/{match}"):
-            r = c.get(path, headers={"Accept": "application/json"})
-            assert (r.status_code, r.json()) == (500, {"error": said, "status": 500}), path
+    with MatchService(str(corrupt), create=False) as damaged:
+        with pytest.raises(StoreFailure) as e:
+            replay.load_history(damaged, match)
+        backend = Backend(damaged, folder / "s.duckdb")
+        assert store_failure(e.value) and StoreFailure in store_failures(backend)
+        answer = backend.store_error(e.value)
+        assert (answer.status, answer.message) == (500, f"the store {corrupt} failed: DatabaseError: database disk "
+                                                         f"image is malformed (is it damaged? `zx verify` checks it)")
+        assert answer.message == backend.store_error(e.value.cause).message
