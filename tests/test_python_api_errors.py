@@ -258,3 +258,36 @@ def test_the_server_tells_a_store_failure_by_its_cause_as_before_never_as_a_bad_
         assert (answer.status, answer.message) == (500, f"the store {corrupt} failed: DatabaseError: database disk "
                                                          f"image is malformed (is it damaged? `zx verify` checks it)")
         assert answer.message == backend.store_error(e.value.cause).message
+
+
+# ------------------------------------------------------------------ 8: a Python caller's remedy, a zx user's
+
+
+def test_rebuild_needed_and_damaged_file_name_a_python_callers_remedy_and_the_cli_its_own(folder, svc, tmp_path):
+    """RebuildNeeded told a script to run `zx analytics update --rebuild`: it says update(..., rebuild=True) too;
+    a zx command says its own words alone."""
+    import duckdb
+
+    from zx_analytics.db import RebuildNeeded
+
+    old = tmp_path / "old.duckdb"
+    old.write_bytes((folder / "s.duckdb").read_bytes())
+    con = duckdb.connect(str(old))
+    con.execute("UPDATE projection_position SET schema_version = 1")
+    con.close()
+    remedy = f" (in Python: zx_analytics.projection.update(svc, {str(old)!r}, rebuild=True))"
+    with pytest.raises(RebuildNeeded) as e:
+        Stats(str(old))
+    assert str(e.value).endswith(f"run `zx analytics update --rebuild`{remedy}"), str(e.value)
+    with pytest.raises(RebuildNeeded) as e:
+        projection.update(svc, old)
+    assert str(e.value).endswith(f"run `zx analytics update --rebuild`{remedy}"), str(e.value)
+    r = cli("--store", str(folder / "s.sqlite"), "stats", "winrates", "--analytics", str(old))
+    assert r.exit_code == 1 and r.output.endswith(f"--analytics {old} --rebuild`\n"), r.output
+    cut = tmp_path / "cut.duckdb"
+    data = (folder / "s.duckdb").read_bytes()
+    cut.write_bytes(data[:len(data) // 2])
+    r = cli("--store", str(folder / "s.sqlite"), "stats", "winrates", "--analytics", str(cut))
+    assert r.exit_code == 1 and "is damaged or not a DuckDB database" in r.output, r.output
+    assert r.output.endswith(f"--analytics {cut} --rebuild` rebuilds it from the store\n"), r.output
+

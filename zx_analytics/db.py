@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from zx_events.errors import Error
+from zx_events.errors import Error, for_python
 from zx_events.files import SQLITE_MAGIC
 
 from .paths import DEFAULT_ANALYTICS, default_path  # noqa: F401 (their home before)
@@ -66,7 +66,15 @@ class AnalyticsError(Error):
 
 class RebuildNeeded(AnalyticsError):
     """An analytics file the update must not add to as it is (built by another schema version, or from
-    another store): its message says to run ``zx analytics update --rebuild``."""
+    another store): its message says to run ``zx analytics update --rebuild``, and to a Python caller
+    (``zx_events.errors.for_python``) also ``zx_analytics.projection.update(svc, PATH, rebuild=True)``: ``path``,
+    the file's."""
+
+    def __init__(self, message: str, path: "str | Path | None" = None) -> None:
+        if path is not None and for_python():
+            message += f" (in Python: zx_analytics.projection.update(svc, {str(path)!r}, rebuild=True))"
+        super().__init__(message)
+        self.path = path
 
 
 class DamagedFile(AnalyticsError):
@@ -474,7 +482,7 @@ def refuse_other_version(con: duckdb.DuckDBPyConnection, path: "str | Path") -> 
     if version is None:
         raise AnalyticsError(no_schema(path, con))
     if version != SCHEMA_VERSION:
-        raise RebuildNeeded(version_refused(path, version))
+        raise RebuildNeeded(version_refused(path, version), path)
 
 
 def create_schema(con: duckdb.DuckDBPyConnection) -> None:

@@ -564,11 +564,12 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
             early = None
         if version is not None and not rebuild:
             if version != SCHEMA_VERSION:
-                raise RebuildNeeded(version_refused(path, version, "writes"))
+                raise RebuildNeeded(version_refused(path, version, "writes"), path)
             built_from = _position(con)[2]
             if not same_store(built_from, store, svc):
                 raise RebuildNeeded(f"{path} was built from {built_from}, not {store}: run `zx analytics update "
-                                     f"--rebuild` to rebuild it from this store, or choose another file with --analytics")
+                                     f"--rebuild` to rebuild it from this store, or choose another file with --analytics",
+                                     path)
             create_schema(con)  # tables exist; macros are refreshed
             if built_from != store:  # (an earlier release's name of this store: this one's from now on)
                 con.execute("UPDATE projection_position SET store = ? WHERE projection = ?", [store, NAME])
@@ -659,6 +660,3 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
             if early is not None:  # the file could not be opened or made: the workers' chunks go nowhere
                 cleanup.callback(early.pool.close)
 
-
-update.__doc__ = _update.__doc__  # (help(update), inspect.signature: the arguments _update takes)
-update.__wrapped__ = _update  # type: ignore[attr-defined]

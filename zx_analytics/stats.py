@@ -52,7 +52,7 @@ from typing import Any, Callable, Collection, Iterable, TypeVar, cast
 import duckdb
 import polars as pl
 
-from zx_events.errors import Error
+from zx_events.errors import Error, for_python
 
 from .db import AnalyticsError, DamagedFile, QueryRefused, QueryTimeout, connect_reader, damaged, refusal, sql
 from .derived import Derived
@@ -442,7 +442,7 @@ def serialised(method: Any) -> Any:
             except duckdb.Error as e:
                 if not damaged(e):
                     raise
-                raise DamagedFile(self._file(), e, python=True) from e
+                raise DamagedFile(self._file(), e, python=for_python()) from e
     return run
 
 
@@ -1300,3 +1300,4 @@ class Stats:
             first += [r, f"{r}_low", f"{r}_high"]
         df = _order(df, first)
         return df.sort(["gih_games", "card"], descending=[True, False])
+

@@ -488,12 +488,8 @@ def reader_error(ctx: click.Context, path: str | Path, e: Exception) -> click.Cl
     the file not there and no store to update it from (none, an empty file, another application's or a damaged
     file), what the store is: the update ``e`` advises would refuse it ("there is no store at ...", "... is not a
     zx-events store"); zx sql and zx export advised it, and every reader did for another application's file."""
-    from zx_analytics.db import DamagedFile
-
     if not Path(path).exists() and (store := _no_store(ctx)):
         return click.ClickException(f"no analytics file at {path}, and {store}")
-    if isinstance(e, DamagedFile):  # a Stats' call adds a Python caller's advice (rebuild=True): the CLI's words
-        return click.ClickException(str(DamagedFile(e.path, e)))
     return click.ClickException(str(e))
 
 

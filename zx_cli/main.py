@@ -119,9 +119,12 @@ class ZXGroup(click.Group):
                 formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in listed])
 
     def invoke(self, ctx: click.Context):
+        from zx_events.errors import ADVICE_FOR
+
         from . import sigterm
 
         sigterm.finished(False)
+        advice = ADVICE_FOR.set("cli")  # (an error's remedy in the command line's words: zx analytics update --rebuild)
         try:
             result = self._invoke(ctx)
             sigterm.finished()
@@ -143,6 +146,8 @@ class ZXGroup(click.Group):
 
             e.message = printable(with_store(e.message, ctx))  # (and the update it advises runnable as written)
             raise
+        finally:
+            ADVICE_FOR.reset(advice)
 
     def _invoke(self, ctx: click.Context):
         try:
