@@ -291,3 +291,23 @@ def test_rebuild_needed_and_damaged_file_name_a_python_callers_remedy_and_the_cl
     assert r.exit_code == 1 and "is damaged or not a DuckDB database" in r.output, r.output
     assert r.output.endswith(f"--analytics {cut} --rebuild` rebuilds it from the store\n"), r.output
 
+
+def test_help_says_what_the_api_takes():
+    """help(MatchService) showed eventsourcing's Application docstring; help(Stats.winrates) named no filter;
+    help(update) showed *args, **kwargs; the packages had no docstring."""
+    import pydoc
+
+    import zx_analytics
+    import zx_events
+    from zx_analytics.stats import Filters
+
+    def shown(thing) -> str:
+        return pydoc.render_doc(thing, renderer=pydoc.plaintext)
+
+    assert "A store of matches" in shown(MatchService) and "create=False" in shown(MatchService)
+    for statistic in ("winrates", "matchups", "archetypes", "meta", "mulligans", "attacks", "life", "cards"):
+        text = " ".join(shown(getattr(Stats, statistic)).split())
+        assert all(f"``{name}``" in text for name in Filters.names()), statistic
+    text = shown(projection.update)
+    assert "rebuild: 'bool' = False" in text and "catalogs:" in text and "Bring the analytics file" in text
+    assert "MatchService" in zx_events.__doc__ and "Stats" in zx_analytics.__doc__

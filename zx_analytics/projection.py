@@ -28,6 +28,7 @@ where they cannot go on (an event for a match closed earlier).
 from __future__ import annotations
 
 import gc
+import inspect
 import os
 import threading
 import time
@@ -472,6 +473,7 @@ def _path_lock(path: Any) -> Any:
 
 
 def update(svc: Any, path: str | Path, *args: Any, **kwargs: Any) -> UpdateResult:
+    # (its help and signature are _update's: below)
     with _path_lock(path):  # threads of one process updating one file: DuckDB's raw "Catalog write-write
         # conflict" for all but one, whose new file their cleanup then removed; now one after the other
         return _update(svc, path, *args, **kwargs)
@@ -660,3 +662,10 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
             if early is not None:  # the file could not be opened or made: the workers' chunks go nowhere
                 cleanup.callback(early.pool.close)
 
+
+update.__doc__ = _update.__doc__  # (help(update), inspect.signature: the arguments _update takes)
+update.__wrapped__ = _update  # type: ignore[attr-defined]
+
+
+update.__doc__ = _update.__doc__  # (help(update) showed nothing, its signature *args, **kwargs)
+update.__signature__ = inspect.signature(_update)  # type: ignore[attr-defined]

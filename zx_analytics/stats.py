@@ -1301,3 +1301,15 @@ class Stats:
         df = _order(df, first)
         return df.sort(["gih_games", "card"], descending=[True, False])
 
+
+FILTERS_DOC = """
+
+        ``filters``: keyword arguments, each optional, as ``zx stats``' options: ``since``, ``until`` (the match
+        date, YYYY-MM-DD or a ``datetime.date``, inclusive), ``event``, ``player``, ``deck`` (the player's, with
+        ``player``), ``opponent`` (the seats facing that player), ``opp_deck`` (the deck faced), ``seat``
+        (``first`` or ``second``), ``colours``, ``archetype``, ``opp_archetype``, ``game``. A name the file has
+        never seen is ``UnknownName`` (naming the closest), a bad value ``BadArgument``, a filter of another name
+        ``BadArgumentType``."""
+for _name in ("winrates", "matchups", "archetypes", "meta", "mulligans", "attacks", "life", "cards"):  # (help())
+    getattr(Stats, _name).__doc__ = (getattr(Stats, _name).__doc__ or "").rstrip() + FILTERS_DOC
+del _name

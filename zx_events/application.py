@@ -161,6 +161,16 @@ def let_go_of(e: BaseException) -> None:
 
 
 class MatchService(Application[UUID]):
+    """A store of matches (docs/replay.md, "From Python"): ``MatchService(STORE, create=False)`` to read one, a
+    path (a ``str`` or ``pathlib.Path``) or a URL (``postgresql://...``); ``write=True`` to import into it.
+
+    Reads: ``summaries()`` (one row a match, as ``zx matches`` lists them: ``zx_events.matchlist.kept`` filters
+    them), ``get_match(ID, version=N)``, ``has_match(ID)``; ``zx_events.replay`` builds views and steps from it.
+    Writes: ``import_log(LOG)``, ``import_logs(LOGS, catalog=...)`` (``zx_events.logformat.reader.read_log``).
+    A store failing under a read (a damaged file, a lost server) is ``zx_events.store.StoreFailure``; after
+    ``close()`` (or its ``with`` block) every call raises ``ServiceClosed``. Built on the eventsourcing library's
+    ``Application``: its events are the matches' facts, each match one aggregate."""
+
     name = "Matches"
 
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True,
