@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from zx_events.errors import Error
+from zx_events.errors import Error, for_python
 from zx_events.files import SQLITE_MAGIC
 
 from .paths import DEFAULT_ANALYTICS, default_path  # noqa: F401 (their home before)
@@ -66,16 +66,27 @@ class AnalyticsError(Error):
 
 class RebuildNeeded(AnalyticsError):
     """An analytics file the update must not add to as it is (built by another schema version, or from
-    another store): its message says to run ``zx analytics update --rebuild``."""
+    another store): its message says to run ``zx analytics update --rebuild``, and to a Python caller
+    (``zx_events.errors.for_python``) also ``zx_analytics.projection.update(svc, PATH, rebuild=True)``: ``path``,
+    the file's."""
+
+    def __init__(self, message: str, path: "str | Path | None" = None) -> None:
+        if path is not None and for_python():
+            message += f" (in Python: zx_analytics.projection.update(svc, {str(path)!r}, rebuild=True))"
+        super().__init__(message)
+        self.path = path
 
 
 class DamagedFile(AnalyticsError):
     """The analytics file cannot be read: damaged (cut short, overwritten) or not a DuckDB database at all.
-    It is only a projection of the store: ``zx analytics update --rebuild`` makes it again (``damaged``)."""
+    It is only a projection of the store: ``zx analytics update --rebuild`` makes it again (``damaged``).
+    ``python``: raised to a Python caller (a ``Stats``' call: it raised DuckDB's raw ``IOException``), whose
+    advice is also ``zx_analytics.projection.update(svc, PATH, rebuild=True)``. Made of another ``DamagedFile``
+    (``e``), it has that one's cause: a caller words it for its own reader (the CLI's, the server's advice)."""
 
-    def __init__(self, path: Path, e: Exception, rebuilding: bool = False) -> None:
+    def __init__(self, path: Path, e: Exception, rebuilding: bool = False, *, python: bool = False) -> None:
         self.path = path
-        self.cause = first_line(e)  # DuckDB's words
+        self.cause = e.cause if isinstance(e, DamagedFile) else first_line(e)  # DuckDB's words
         if Path(path).suffix != ".duckdb":  # --rebuild leaves it alone (zx_analytics.projection.set_aside)
             todo = ("its name does not end in .duckdb: it may not be zx's analytics file (--rebuild leaves such a "
                     "file alone); name zx's analytics file with --analytics, or move this one away")
@@ -84,6 +95,8 @@ class DamagedFile(AnalyticsError):
                     f"`zx analytics update`")
         else:
             todo = "`zx analytics update --rebuild` rebuilds it from the store"
+            if python:
+                todo += f" (in Python: zx_analytics.projection.update(svc, {str(path)!r}, rebuild=True))"
         super().__init__(f"the analytics file {path} is damaged or not a DuckDB database ({self.cause}): {todo}")
 
 
@@ -94,6 +107,8 @@ _DAMAGE = ("not a valid duckdb database", "could not read enough bytes", "corrup
 def damaged(e: BaseException) -> bool:
     """Whether DuckDB's error ``e`` says the file is damaged or not a database (``DamagedFile``); a file it
     may not open (permissions, locked, a newer format) or a full disk is not that."""
+    if isinstance(e, DamagedFile):  # (a Stats' call raises it: a caller that rewords it finds it damaged too)
+        return True
     text = str(e).lower()
     return isinstance(e, duckdb.Error) and any(k in text for k in _DAMAGE)
 
@@ -467,7 +482,7 @@ def refuse_other_version(con: duckdb.DuckDBPyConnection, path: "str | Path") -> 
     if version is None:
         raise AnalyticsError(no_schema(path, con))
     if version != SCHEMA_VERSION:
-        raise RebuildNeeded(version_refused(path, version))
+        raise RebuildNeeded(version_refused(path, version), path)
 
 
 def create_schema(con: duckdb.DuckDBPyConnection) -> None:

@@ -29,6 +29,8 @@ from typing import Callable, Iterable, Iterator
 
 import duckdb
 
+from zx_events.errors import shown
+
 from .db import NO_EXTENSIONS, AnalyticsError, first_line, refusal, refuse_other_version
 from .paths import same_file
 from .tables import PROJECTED
@@ -67,6 +69,11 @@ def _dictionary() -> str:
 class ExportWouldReplace(AnalyticsError):
     """An export asked to write where it would replace what is not an earlier export's, or a file it reads
     (nothing written)."""
+
+
+class NothingToExport(AnalyticsError):
+    """``export_parquet(matches=...)`` given ids none of which is a match of the analytics file, or none at all:
+    nothing written (an empty export looked complete), as ``zx export`` refuses filters that choose no match."""
 
 
 class ExportBusy(AnalyticsError):
@@ -286,12 +293,24 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
 
     ``matches``: the ids (``matches.match_id``) of the matches to export (``zx export --player P ...``): every table
     holds those matches' rows only, ``card_catalog`` the catalogs they pinned; an id the file does not hold is
-    ignored. None: every match. ``note``: text the export's data dictionary ends with (which filters chose them)."""
+    ignored, but ids none of which it holds (or none: ``[]``) are ``NothingToExport``, nothing written; a ``str``
+    (one id) is a ``TypeError``: give a list, ``[id]``. None: every match. ``note``: text the export's data dictionary ends with (which filters chose them)."""
     if not isinstance(con, duckdb.DuckDBPyConnection):  # (a Stats was AttributeError: no attribute 'execute')
         raise TypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
                         f"(zx_analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
     if not isinstance(out, (str, os.PathLike)):
         raise TypeError(f"out must be a folder's path (a str or pathlib.Path), got {type(out).__name__} {out!r}")
+    if matches is not None:
+        if isinstance(matches, (str, bytes)) or not hasattr(matches, "__iter__"):  # (a str: its characters, none
+            # a match id: an empty export that looked complete)
+            raise TypeError(f"matches must be a list of match ids (the analytics file's matches.match_id, as "
+                            f"zx matches lists them), or None for every match, got {type(matches).__name__} "
+                            f"{shown(matches, 80)}{': one id is [id]' if isinstance(matches, str) else ''}")
+        matches = list(matches)
+        odd = next((m for m in matches if not isinstance(m, str)), None)
+        if odd is not None:
+            raise TypeError(f"matches must be a list of match ids (str), holding {type(odd).__name__} "
+                            f"{shown(odd, 80)}")
     out = Path(out)
     refuse_other_version(con, file)  # another schema's tables are not what the data dictionary says
     if out.exists() and not out.is_dir():
@@ -304,6 +323,13 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
         if refusal(e) is not None:
             raise ExportRefused("matches", e, file) from None
         raise
+    if params is not None and not params["matches"]:
+        raise NothingToExport(
+            "no match to export: matches=[] names none (None exports every match): nothing was exported"
+            if not matches else
+            f"no match of {file} has the id{'s' if len(matches) > 1 else ''} given ({len(matches):,}: "
+            f"{', '.join(shown(m, 60) for m in matches[:3])}{', ...' if len(matches) > 3 else ''}): nothing was "
+            f"exported (zx matches lists the ids)")
     for table in tables:  # bound first: SQL of the file that reaches for a file is refused before anything is written
         try:
             for statement in _reads(table, params is not None):

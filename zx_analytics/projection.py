@@ -28,6 +28,7 @@ where they cannot go on (an event for a match closed earlier).
 from __future__ import annotations
 
 import gc
+import inspect
 import os
 import threading
 import time
@@ -482,6 +483,7 @@ def _path_lock(path: Any) -> Any:
 
 
 def update(svc: Any, path: str | Path, *args: Any, **kwargs: Any) -> UpdateResult:
+    # (its help and signature are _update's: below)
     with _path_lock(path):  # threads of one process updating one file: DuckDB's raw "Catalog write-write
         # conflict" for all but one, whose new file their cleanup then removed; now one after the other
         return _update(svc, path, *args, **kwargs)
@@ -524,7 +526,9 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
     refused = not_a_file(path)  # (as given: a Path folds "s3://" to "s3:/"; DuckDB made folders s3:/ and kept
     if refused is not None:  # nothing of :memory:)
         raise AnalyticsError(refused + " (nothing was created)")
-    catalogs = tuple(catalogs)
+    from zx_events.replay import given_catalogs
+
+    catalogs = given_catalogs(catalogs)  # (a dict, a file's name: a TypeError before the file is touched)
     t0 = time.perf_counter()
     path = Path(path)
     if page_size < 1:
@@ -572,11 +576,12 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
             early = None
         if version is not None and not rebuild:
             if version != SCHEMA_VERSION:
-                raise RebuildNeeded(version_refused(path, version, "writes"))
+                raise RebuildNeeded(version_refused(path, version, "writes"), path)
             built_from = _position(con)[2]
             if not same_store(built_from, store, svc):
                 raise RebuildNeeded(f"{path} was built from {built_from}, not {store}: run `zx analytics update "
-                                     f"--rebuild` to rebuild it from this store, or choose another file with --analytics")
+                                     f"--rebuild` to rebuild it from this store, or choose another file with --analytics",
+                                     path)
             create_schema(con)  # tables exist; macros are refreshed
             if built_from != store:  # (an earlier release's name of this store: this one's from now on)
                 con.execute("UPDATE projection_position SET store = ? WHERE projection = ?", [store, NAME])
@@ -670,3 +675,7 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
 
 update.__doc__ = _update.__doc__  # (help(update), inspect.signature: the arguments _update takes)
 update.__wrapped__ = _update  # type: ignore[attr-defined]
+
+
+update.__doc__ = _update.__doc__  # (help(update) showed nothing, its signature *args, **kwargs)
+update.__signature__ = inspect.signature(_update)  # type: ignore[attr-defined]

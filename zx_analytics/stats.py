@@ -52,9 +52,9 @@ from typing import Any, Callable, Collection, Iterable, TypeVar, cast
 import duckdb
 import polars as pl
 
-from zx_events.errors import Error
+from zx_events.errors import Error, for_python
 
-from .db import AnalyticsError, QueryRefused, QueryTimeout, connect_reader, refusal, sql
+from .db import AnalyticsError, DamagedFile, QueryRefused, QueryTimeout, connect_reader, damaged, refusal, sql
 from .derived import Derived
 from .wilson import BY_ROW, with_rate
 
@@ -187,6 +187,18 @@ NAME_SHOWN = 80  # characters of a name an error message shows (a log's name may
 
 def _shown(name: str) -> str:
     return name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN - 1] + "…"
+
+
+class BadArgument(Error, ValueError):
+    """A statistic's argument of a value it does not take: a date that is not one, ``since`` after ``until``, a
+    seat, a ``by`` or ``group`` it does not know, an empty name, a count out of its range. A
+    ``zx_events.errors.Error`` (``except Error`` catches it), and a ``ValueError`` as it always was."""
+
+
+class BadArgumentType(Error, TypeError):
+    """A statistic's argument of another type than asked (``deck=5``, ``card=5``), or a filter it does not have
+    (``oponent=``). A ``zx_events.errors.Error`` (``except Error`` catches it), and a ``TypeError`` as it always
+    was (docs/analytics.md)."""
 
 
 class NotThisGame(Error, ValueError):
@@ -417,13 +429,20 @@ def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> No
 def serialised(method: Any) -> Any:
     """A ``Stats`` method run under its lock (one call at a time on its connection: two threads' calls
     interleaved on it raised DuckDB's "connection is busy", answered one game's ``sql(game=...)`` views to
-    the other's statistics, and left those views in place for good), and refused once it is closed."""
+    the other's statistics, and left those views in place for good), and refused once it is closed. DuckDB's
+    error that the file is damaged (cut short, a block overwritten: found only as a statement reads it) is
+    ``DamagedFile``, with what to run (it was the raw ``_duckdb.IOException``)."""
     @functools.wraps(method)
     def run(self: "Stats", *args: Any, **kwargs: Any) -> Any:
         with self._lock:
             if self._closed:
                 raise StatsClosed("this Stats was closed (close(), or the end of its with block): open a new one")
-            return method(self, *args, **kwargs)
+            try:
+                return method(self, *args, **kwargs)
+            except duckdb.Error as e:
+                if not damaged(e):
+                    raise
+                raise DamagedFile(self._file(), e, python=for_python()) from e
     return run
 
 
@@ -518,15 +537,17 @@ class Filters:
             except (TypeError, ValueError):
                 # (the words of zx stats and /api/matches; a datetime.date is named only to a Python caller)
                 how = "YYYY-MM-DD" if isinstance(v, str) else "YYYY-MM-DD text or a datetime.date"
-                raise ValueError(f"{name}: {v!r} is not a date ({how})") from None
+                raise BadArgument(f"{name}: {v!r} is not a date ({how})") from None
         if self.since and self.until and self.since > self.until:
-            raise ValueError(f"since {self.since} is after until {self.until}")
+            raise BadArgument(f"since {self.since} is after until {self.until}")
         if self.seat is not None and self.seat not in SEATS:
-            raise ValueError(f"seat must be first or second, got {self.seat!r}")
+            raise BadArgument(f"seat must be first or second, got {self.seat!r}")
         for name in NAMES:
             v = getattr(self, name)
             if v is not None and not isinstance(v, str):  # deck=5 was AttributeError: no attribute 'casefold'
-                raise TypeError(f"{name} must be a name (a str), got {type(v).__name__} {v!r}")
+                raise BadArgumentType(f"{name} must be a name (a str), got {type(v).__name__} {v!r}")
+            if v is not None and not v.strip():  # (it said "no player named ''; did you mean ...", QA round 37)
+                raise BadArgument(f"{name}: {v!r} is empty: give a name, or None for no {name} filter")
             if v is not None:  # compared in NFC (FILTER_SQL)
                 object.__setattr__(self, name, unicodedata.normalize("NFC", v))
 
@@ -726,11 +747,11 @@ def _seconds(timeout: Any) -> float | None:
     """A time limit of ``Stats.sql*`` checked: None for no limit (None or 0, as ``zx sql --timeout 0``), else
     the seconds, 0..MAX_SQL_TIMEOUT."""
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
-        raise TypeError(f"timeout is a number of seconds (0..{MAX_SQL_TIMEOUT}), or None for no limit, not "
+        raise BadArgumentType(f"timeout is a number of seconds (0..{MAX_SQL_TIMEOUT}), or None for no limit, not "
                         f"{type(timeout).__name__} {timeout!r}")  # ('5': unsupported operand for +; True: 1 s)
     if timeout is not None and not 0 <= timeout <= MAX_SQL_TIMEOUT:  # (nan too: it never stopped the query;
         # past the cap a timer overflowed the platform's time_t, a traceback from its thread)
-        raise ValueError(f"timeout must be 0..{MAX_SQL_TIMEOUT} seconds, or None for no limit, got {timeout!r}")
+        raise BadArgument(f"timeout must be 0..{MAX_SQL_TIMEOUT} seconds, or None for no limit, got {timeout!r}")
     return timeout or None
 
 
@@ -744,11 +765,11 @@ def _whole(name: str, value: Any, least: int, unit: str, none: str | None = None
         return None
     instead = f", or None for {none}" if none is not None else ""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):  # (an int, or numpy's: operator.index)
-        raise TypeError(f"{name} is a whole number of {unit} ({least} or more){instead}, not "
+        raise BadArgumentType(f"{name} is a whole number of {unit} ({least} or more){instead}, not "
                         f"{type(value).__name__} {value!r}")
     value = operator.index(value)
     if value < least:
-        raise ValueError(f"{name} must be {least} or more {unit}{instead}, got {value!r}")
+        raise BadArgument(f"{name} must be {least} or more {unit}{instead}, got {value!r}")
     return value
 
 
@@ -782,7 +803,7 @@ class Stats:
     def __init__(self, source: str | Path | duckdb.DuckDBPyConnection, min_games: int = MIN_GAMES,
                  derived: Derived | None = None) -> None:
         if not isinstance(source, (str, os.PathLike, duckdb.DuckDBPyConnection)):
-            raise TypeError(f"source must be the analytics file's path (a str or Path) or an open DuckDB connection, "
+            raise BadArgumentType(f"source must be the analytics file's path (a str or Path) or an open DuckDB connection, "
                             f"got {type(source).__name__} {source!r}")
         min_games = _whole("min_games", min_games, 1, "games")
         if not isinstance(source, duckdb.DuckDBPyConnection):
@@ -806,6 +827,17 @@ class Stats:
         self._closed = False
         self._cursor: duckdb.DuckDBPyConnection | None = None  # user SQL's, during its call (_sql)
         self._source = None if isinstance(source, duckdb.DuckDBPyConnection) else os.fspath(source)
+
+    def _file(self) -> str:
+        """The analytics file read: its path as given, or the one an open connection reads."""
+        if self._source is not None:
+            return self._source
+        try:
+            (path,) = self.con.execute("SELECT path FROM duckdb_databases() WHERE database_name = "
+                                       "current_database()").fetchone()
+            return str(path)
+        except (duckdb.Error, TypeError):
+            return "(an open connection's)"
 
     def __repr__(self) -> str:  # (a notebook showed <analytics.stats.Stats object at 0x...>)
         what = "an open DuckDB connection" if self._source is None else repr(self._source)
@@ -856,7 +888,7 @@ class Stats:
     def known(self, column: str) -> list[str]:
         """The distinct non-null values of a ``seats`` column (from the NAMED_FILTERS allow-list)."""
         if column not in {c for c, _ in NAMED_FILTERS.values()}:
-            raise ValueError(f"not a filter column: {column!r}")
+            raise BadArgument(f"not a filter column: {column!r}")
         if self.derived is not None:
             return list(self.derived.known[column])
         return [r[0] for r in self.con.execute(f"SELECT DISTINCT {column} FROM seats WHERE {column} IS NOT NULL")
@@ -867,7 +899,10 @@ class Stats:
         """Check the filters: dates and seat (ValueError), names the file has seen (UnknownName)."""
         unknown = set(given) - set(Filters.names())
         if unknown:
-            raise TypeError(f"unknown filter {sorted(unknown)[0]!r}")
+            name = sorted(unknown)[0]
+            close = difflib.get_close_matches(name, Filters.names(), n=1, cutoff=0.6) if isinstance(name, str) else []
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise BadArgumentType(f"unknown filter {name!r}: {hint}the filters are {', '.join(Filters.names())}")
         f = Filters(**given)
         checked: dict[str, set[str]] = {}
         for name, (column, kind) in NAMED_FILTERS.items():
@@ -887,7 +922,7 @@ class Stats:
         form: a catalog's "ドラゴン" written decomposed (NFD) is the one typed, NFC; a shipped catalog gives one
         card two codes, R01-003 and R01-019, and the name kept only the last); UnknownName otherwise."""
         if not isinstance(card, str):  # (card=5 was AttributeError: no attribute 'strip', inside)
-            raise TypeError(f"card must be a card's code or name (a str), got {type(card).__name__} {card!r}")
+            raise BadArgumentType(f"card must be a card's code or name (a str), got {type(card).__name__} {card!r}")
 
         def folded(text: str) -> str:
             return unicodedata.normalize("NFC", text).casefold()
@@ -1000,7 +1035,7 @@ class Stats:
         from zx_events import games as registry
 
         if not isinstance(game, str):  # (game=1 was AttributeError: no attribute 'casefold', inside)
-            raise TypeError(f"game must be a game's key (a str: {', '.join(registry.keys())}), got "
+            raise BadArgumentType(f"game must be a game's key (a str: {', '.join(registry.keys())}), got "
                             f"{type(game).__name__} {game!r}")
         if game not in registry.keys():
             raise UnknownName("game", game, list(registry.keys()), "the installed games")
@@ -1030,7 +1065,7 @@ class Stats:
     def _sql(self, query: str, params: Any, timeout: float | None, limit: int | None, fetch: Any,
              game: str | None = None) -> Any:
         if not isinstance(query, str):
-            raise TypeError(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
+            raise BadArgumentType(f"query must be SQL text (a str), got {type(query).__name__} {query!r}")
         limit = _whole("limit", limit, 0, "rows", none="every row")
         unreadable(query)
         too_long(query)
@@ -1092,7 +1127,7 @@ class Stats:
     def winrates(self, by: str = "deck", **filters: Any) -> pl.DataFrame:
         """Win rate per deck, archetype, colour identity, player name, or seat (first or second)."""
         if by not in WINRATE_KEYS:
-            raise ValueError(f"by must be one of {', '.join(WINRATE_KEYS)}, got {by!r}")
+            raise BadArgument(f"by must be one of {', '.join(WINRATE_KEYS)}, got {by!r}")
         expr, label = WINRATE_KEYS[by]
         mirror = f"NOT coalesce({expr} = opp_{expr}, FALSE)" if by in WINRATE_MIRRORS else "TRUE"
         df = self._query("winrates", self.filters(**filters), key=expr, none=NO_KEY.get(expr, "NULL"), mirror=mirror)
@@ -1106,7 +1141,7 @@ class Stats:
     def matchups(self, by: str = "deck", **filters: Any) -> pl.DataFrame:
         """Deck (or archetype, colours) against deck: the win rate of each against each other (both orientations)."""
         if by not in MATCHUP_KEYS:
-            raise ValueError(f"by must be one of {', '.join(MATCHUP_KEYS)}, got {by!r}")
+            raise BadArgument(f"by must be one of {', '.join(MATCHUP_KEYS)}, got {by!r}")
         df = self._query("matchups", self.filters(**filters), key=MATCHUP_KEYS[by],
                          none=NO_KEY.get(MATCHUP_KEYS[by], "NULL"))
         df = _flag(with_rate(df, "win_rate", "wins", "games"), ["games"], self.min_games)
@@ -1133,9 +1168,9 @@ class Stats:
         player, of that player's seats) and its win rate in the period (mirrors left out), each with its
         Wilson interval."""
         if by not in META_PERIODS:
-            raise ValueError(f"by must be one of {', '.join(META_PERIODS)}, got {by!r}")
+            raise BadArgument(f"by must be one of {', '.join(META_PERIODS)}, got {by!r}")
         if group not in META_GROUPS:
-            raise ValueError(f"group must be one of {', '.join(META_GROUPS)}, got {group!r}")
+            raise BadArgument(f"group must be one of {', '.join(META_GROUPS)}, got {group!r}")
         period, no_period = META_PERIODS[by]
         df = self._query("meta", self.filters(**filters), period=period, no_period=f"'{no_period}'",
                          key=META_GROUPS[group], none=NO_KEY.get(META_GROUPS[group], "NULL"))
@@ -1173,7 +1208,7 @@ class Stats:
         ``success_rate``: the share of attacks that destroyed the target Z/X or damaged the player;
         ``games``: the games (match and side) with such an attack."""
         if by not in ATTACK_KEYS:
-            raise ValueError(f"by must be one of {', '.join(ATTACK_KEYS)}, got {by!r}")
+            raise BadArgument(f"by must be one of {', '.join(ATTACK_KEYS)}, got {by!r}")
         expr, label, first = ATTACK_KEYS[by]
         if self.derived is not None:
             expr = DERIVED_ATTACK_KEYS[by]
@@ -1196,7 +1231,7 @@ class Stats:
         ``comeback_rate`` = share of finished matches the seat won after being behind on Life at
         the end of some turn. By turn: damage per game that reached that turn, and the ignition rate."""
         if by not in LIFE_KEYS:
-            raise ValueError(f"by must be one of {', '.join(LIFE_KEYS)}, got {by!r}")
+            raise BadArgument(f"by must be one of {', '.join(LIFE_KEYS)}, got {by!r}")
         f = self.filters(**filters)
         if by == "seat":
             df = self._query("life_by_seat", f)
@@ -1265,3 +1300,16 @@ class Stats:
             first += [r, f"{r}_low", f"{r}_high"]
         df = _order(df, first)
         return df.sort(["gih_games", "card"], descending=[True, False])
+
+
+FILTERS_DOC = """
+
+        ``filters``: keyword arguments, each optional, as ``zx stats``' options: ``since``, ``until`` (the match
+        date, YYYY-MM-DD or a ``datetime.date``, inclusive), ``event``, ``player``, ``deck`` (the player's, with
+        ``player``), ``opponent`` (the seats facing that player), ``opp_deck`` (the deck faced), ``seat``
+        (``first`` or ``second``), ``colours``, ``archetype``, ``opp_archetype``, ``game``. A name the file has
+        never seen is ``UnknownName`` (naming the closest), a bad value ``BadArgument``, a filter of another name
+        ``BadArgumentType``."""
+for _name in ("winrates", "matchups", "archetypes", "meta", "mulligans", "attacks", "life", "cards"):  # (help())
+    getattr(Stats, _name).__doc__ = (getattr(Stats, _name).__doc__ or "").rstrip() + FILTERS_DOC
+del _name

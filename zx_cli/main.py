@@ -119,9 +119,12 @@ class ZXGroup(click.Group):
                 formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in listed])
 
     def invoke(self, ctx: click.Context):
+        from zx_events.errors import ADVICE_FOR
+
         from . import sigterm
 
         sigterm.finished(False)
+        advice = ADVICE_FOR.set("cli")  # (an error's remedy in the command line's words: zx analytics update --rebuild)
         try:
             result = self._invoke(ctx)
             sigterm.finished()
@@ -143,6 +146,8 @@ class ZXGroup(click.Group):
 
             e.message = printable(with_store(e.message, ctx))  # (and the update it advises runnable as written)
             raise
+        finally:
+            ADVICE_FOR.reset(advice)
 
     def _invoke(self, ctx: click.Context):
         try:
@@ -156,24 +161,15 @@ class ZXGroup(click.Group):
                 raise click.Abort() from None
             if not _store_failure(e):
                 raise
-            from zx_events.store import failure_cause, parse_store, redacted
+            from zx_events.store import StoreFailure, parse_store
 
             store = (ctx.obj or {}).get("store") or "zx-store.sqlite"
             try:
                 config = parse_store(store)
-                found = failure_cause(config, e)
             except ZXError:
-                config, found = None, None
-            if found is not None:  # a SQLite file not writable, its disk full, its lock held: not damage
-                said = found[1]  # (the error's own words are in it)
-            elif "permission denied" in str(e) or "readonly database" in str(e):
-                said = (f"{e} (the role or user may not do that: docs/deployment.md lists the grants a reader and an "
-                        f"importer need)")
-            elif config is not None and config.kind == "postgres":  # an error of the server, never damage
-                said = f"{e} (the PostgreSQL server refused it; its log says more)"
-            else:
-                said = f"{e} (is it damaged? `zx verify` checks it; restore it from a backup)"
-            raise click.ClickException(redacted(f"the store {store} failed: {said}", store)) from None
+                config = None
+            # (the words of the Python API's StoreFailure: zx_events.store.failed)
+            raise click.ClickException(str(StoreFailure.of(store, config, e))) from None
 
 
 def closest(name: str, names: list[str]) -> list[str]:
@@ -187,14 +183,11 @@ def closest(name: str, names: list[str]) -> list[str]:
 
 
 def _store_failure(e: Exception) -> bool:
-    """Whether ``e`` is the store failing (SQLite's DatabaseError, eventsourcing's PersistenceError),
-    without importing eventsourcing for it: a command that never imported it cannot have raised it."""
-    import sqlite3
+    """Whether ``e`` is the store failing (SQLite's DatabaseError, eventsourcing's PersistenceError):
+    ``zx_events.store.is_failure``."""
+    from zx_events.store import is_failure
 
-    if isinstance(e, sqlite3.DatabaseError):
-        return True
-    persistence = sys.modules.get("eventsourcing.persistence")
-    return persistence is not None and isinstance(e, persistence.PersistenceError)
+    return is_failure(e)
 
 
 def _version() -> str:

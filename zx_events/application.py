@@ -23,7 +23,7 @@ from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
 from zx_events.ids import match_uuid, project
 from zx_events.store import (SCHEMA_MADE, ReadConnections, StoreConfig, StoreError, cannot_open_text, drop_made_schema,
-                             hold_in_use, resolve_store, schema_held)
+                             failures_said, hold_in_use, resolve_store, schema_held)
 from zx_events.summaries import TOPICS_ENDED, TOPICS_STARTED, TOPICS_TURN, TOPICS_VIOLATION  # noqa: F401 (their home before)
 
 if TYPE_CHECKING:  # the reader's schemas and the rules engine load when a log is checked, not for zx matches
@@ -52,6 +52,19 @@ def given_catalog(catalog: Any) -> Any:
     raise TypeError(f"catalog must be a catalog's name or file (a str or pathlib.Path), a catalog "
                     f"(zx_events.games.load_catalogs(NAME_OR_FILE)), or None, got {type(catalog).__name__} "
                     f"{_shown(catalog)}")
+
+
+def _reads_store(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A ``MatchService`` read of the Python API: the store failing under it (a damaged file, a lost server) is a
+    ``StoreFailure`` in ``zx``'s words (``store.failures_said``; it was sqlite3's or eventsourcing's
+    ``DatabaseError``, raw)."""
+    from functools import wraps
+
+    @wraps(fn)
+    def read(self: "MatchService", *args: Any, **kwargs: Any) -> Any:
+        with failures_said(self.store):
+            return fn(self, *args, **kwargs)
+    return read
 
 
 class _LogKey(NamedTuple):
@@ -148,6 +161,16 @@ def let_go_of(e: BaseException) -> None:
 
 
 class MatchService(Application[UUID]):
+    """A store of matches (docs/replay.md, "From Python"): ``MatchService(STORE, create=False)`` to read one, a
+    path (a ``str`` or ``pathlib.Path``) or a URL (``postgresql://...``); ``write=True`` to import into it.
+
+    Reads: ``summaries()`` (one row a match, as ``zx matches`` lists them: ``zx_events.matchlist.kept`` filters
+    them), ``get_match(ID, version=N)``, ``has_match(ID)``; ``zx_events.replay`` builds views and steps from it.
+    Writes: ``import_log(LOG)``, ``import_logs(LOGS, catalog=...)`` (``zx_events.logformat.reader.read_log``).
+    A store failing under a read (a damaged file, a lost server) is ``zx_events.store.StoreFailure``; after
+    ``close()`` (or its ``with`` block) every call raises ``ServiceClosed``. Built on the eventsourcing library's
+    ``Application``: its events are the matches' facts, each match one aggregate."""
+
     name = "Matches"
 
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, create: bool = True,
@@ -587,6 +610,7 @@ class MatchService(Application[UUID]):
             f"give the corrected match a new id", source=log.source, line=log.header_line)
 
     # ------------------------------------------------------------------ read
+    @_reads_store
     def get_match(self, match_id: str, version: int | None = None) -> Any:
         """The match aggregate (after event ``version``; None: the last): ``UnknownMatch`` when no event of
         it is stored (it was eventsourcing's AggregateNotFoundError, naming a UUID), ``OutOfRange`` for a
@@ -610,6 +634,7 @@ class MatchService(Application[UUID]):
             raise OutOfRange(f"match {match_id} has {n} events: version must be 1..{n}")
         return match
 
+    @_reads_store
     def has_match(self, match_id: str) -> bool:
         """Whether any event of the match is stored (a damaged match too: what reads it says so)."""
         from zx_events.errors import DamagedMatch
@@ -633,6 +658,7 @@ class MatchService(Application[UUID]):
             if len(batch) < page:
                 return
 
+    @_reads_store
     def summaries(self) -> list[dict[str, Any]]:
         """One row per stored match: id, date, event, players, decks, turns, winner, violations, game."""
         rows: dict[UUID, dict[str, Any]] = {}

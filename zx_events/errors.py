@@ -10,9 +10,19 @@ Comprehensive Rules number.
 from __future__ import annotations
 
 import unicodedata
+from contextvars import ContextVar
 
 
 SHOWN = 200  # characters of a value an error message echoes (a longer one is cut, ending in ...)
+
+# Who reads the remedy an error names: "python", a script of the Python API (``update(svc, PATH, rebuild=True)``),
+# or "cli", a ``zx`` command's user (```zx analytics update --rebuild```): zx_cli sets it for a command's run
+ADVICE_FOR: ContextVar[str] = ContextVar("zx_advice_for", default="python")
+
+
+def for_python() -> bool:
+    """Whether the remedy an error names is a Python caller's (``ADVICE_FOR``), not a ``zx`` command's."""
+    return ADVICE_FOR.get() == "python"
 
 
 def cut(text: str, most: int = SHOWN) -> str:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import operator
+import os
 import sqlite3
 import uuid
 from bisect import bisect_right
@@ -102,19 +103,30 @@ class CardNames:
     warning: str | None
 
 
+_WRITES = ("prepare_snapshots", "repair_snapshots")  # (their PersistenceError is zx prepare's to say)
+
+
 def _service(fn: Any) -> Any:
     """A function of the Python API whose first argument is a ``MatchService``: anything else (a store's path,
-    None) is a ``TypeError`` that says what to give (it was an AttributeError on ``recorder``, inside)."""
+    None) is a ``TypeError`` that says what to give (it was an AttributeError on ``recorder``, inside). The store
+    failing under a read (a damaged file: sqlite3's or eventsourcing's ``DatabaseError``, raw) is a
+    ``StoreFailure`` in ``zx``'s words (``store.failures_said``)."""
     from functools import wraps
 
     from eventsourcing.application import Application
+
+    from zx_events.store import StoreConfig, failures_said
 
     @wraps(fn)
     def checked(svc: Any, *args: Any, **kwargs: Any) -> Any:
         if not isinstance(svc, Application):
             raise TypeError(f"replay.{fn.__name__} takes a MatchService (zx_events.application.MatchService(store, "
                             f"create=False)), not {type(svc).__name__} {shown(svc)}")
-        return fn(svc, *args, **kwargs)
+        store = getattr(svc, "store", None)
+        if not isinstance(store, StoreConfig):  # (an Application of another kind: as before)
+            return fn(svc, *args, **kwargs)
+        with failures_said(store, translate=fn.__name__ not in _WRITES):
+            return fn(svc, *args, **kwargs)
     return checked
 
 
@@ -124,6 +136,36 @@ def game_of(match: Any) -> Any:
         if isinstance(match, game.aggregate):
             return game
     raise ZXError(f"{type(match).__name__} is the match of no installed game")
+
+
+def given_catalogs(catalogs: Any, argument: str = "catalogs") -> tuple[Any, ...]:
+    """``catalogs=`` of the Python API (``view_at``, ``steps``, ``load_history``, ``history_of``,
+    ``zx_analytics.projection.update``) as a tuple: catalogs loaded from files (``games.load_catalogs(FILE)
+    .values()``), or None for none. Anything else is a ``TypeError`` saying what to give, raised before anything
+    is read or written: a file's name, the dict ``load_catalogs`` gives or a list of names were ignored without a
+    word (the view lacked the card names) or, for an update with ``rebuild=True``, emptied the analytics file
+    and then failed inside (QA round 37)."""
+    if catalogs is None:
+        return ()
+    want = (f"{argument} must be catalogs loaded from files, such as "
+            f"zx_events.games.load_catalogs(FILE).values()")
+    if isinstance(catalogs, Mapping):
+        raise TypeError(f"{want}, got a {type(catalogs).__name__} of keys {shown(list(catalogs)[:5], 80)}: pass its "
+                        f".values()")
+    if isinstance(catalogs, (str, bytes, os.PathLike)):
+        raise TypeError(f"{want}, got {type(catalogs).__name__} {shown(catalogs, 80)}: a file's name is read by "
+                        f"load_catalogs(FILE)")
+    if hasattr(catalogs, "game") and hasattr(catalogs, "sha256"):
+        raise TypeError(f"{want}, got one catalog: pass it in a list, [catalog]")
+    try:
+        given = tuple(catalogs)
+    except TypeError:
+        raise TypeError(f"{want}, got {type(catalogs).__name__} {shown(catalogs, 80)}") from None
+    for c in given:
+        if not (hasattr(c, "game") and hasattr(c, "sha256")) or isinstance(c, type):
+            raise TypeError(f"{want}, got a {type(catalogs).__name__} holding {type(c).__name__} {shown(c, 80)}"
+                            f"{': a file is read by load_catalogs(FILE)' if isinstance(c, (str, os.PathLike)) else ''}")
+    return given
 
 
 def given_for(game_key: str, sha256: Any, catalogs: Any = ()) -> Any:
@@ -814,6 +856,7 @@ def view_at(svc: Any, match_id: str, *, seq: int | None = None, turn: int | None
     ``perspective`` (``PERSPECTIVES``; else ``ValueError``) sees it. ``catalogs``: catalog files
     (``games.load_catalogs``), the one the match was checked against naming its cards (``card_names``)."""
     seat(perspective)
+    catalogs = given_catalogs(catalogs)
     if seq is not None and turn is not None:
         raise ZXError(f"give seq or turn, not both (seq={seq}, turn={turn})")
     if turn is not None:
@@ -1111,6 +1154,7 @@ def verify_match(svc: Any, match_id: str, rows: Any = None) -> Any:
 @_service
 def load_history(svc: Any, match_id: str, catalogs: Any = ()) -> History:
     """The stored match's ``History``; ``catalogs``: catalog files the user gave (``History.catalogs``)."""
+    catalogs = given_catalogs(catalogs)
     rows = stored_events(svc, match_id)
     if not rows:
         raise unknown(svc, match_id)
@@ -1120,6 +1164,7 @@ def load_history(svc: Any, match_id: str, catalogs: Any = ()) -> History:
 def history_of(match_id: str, events: tuple[Any, ...], catalogs: Any = ()) -> History:
     """A match's decoded events (seq order, from 1) grouped into steps, with its turn starts (``catalogs``:
     ``History.catalogs``)."""
+    catalogs = given_catalogs(catalogs)
     bounds: list[tuple[int, int]] = []
     current: Any = object()
     for e in events:
@@ -1131,7 +1176,7 @@ def history_of(match_id: str, events: tuple[Any, ...], catalogs: Any = ()) -> Hi
             bounds.append((seq, seq))
             current = line
     turns = tuple(e.originator_version for e in events if type(e).__name__ == "TurnStarted")
-    return History(match_id, events, tuple(bounds), turns, tuple(catalogs or ()))
+    return History(match_id, events, tuple(bounds), turns, catalogs)
 
 
 @_service
@@ -1139,4 +1184,5 @@ def steps(svc: Any, match_id: str, perspective: str = JUDGE, catalogs: Any = ())
     """The ordered steps of a stored match (step 0 = the header), each with the state after it (``catalogs``:
     ``History.catalogs``)."""
     seat(perspective)  # at the call, not at the first step
+    given_catalogs(catalogs)
     return load_history(svc, match_id, catalogs).steps(perspective)

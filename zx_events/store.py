@@ -21,9 +21,10 @@ import re
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import parse_qsl, quote, unquote, unquote_plus, urlparse
 
 from zx_events.errors import ZXError
@@ -106,6 +107,80 @@ class StoreError(ZXError):
     """The store named by ``--store`` / ``ZX_STORE`` cannot be used (bad URL, server unreachable)."""
 
     kind = "store"
+
+
+class StoreFailure(StoreError):
+    """The store failed under a read of the Python API (``MatchService.summaries``, ``get_match``, the ``replay``
+    functions): a damaged SQLite file ("database disk image is malformed"), a lost PostgreSQL server, a privilege
+    the role lacks, in the words ``zx`` says it (``failed``); ``cause``: the store's own error (SQLite's, or
+    eventsourcing's ``PersistenceError``), also its ``__cause__``. They were raised raw (QA round 37)."""
+
+    def __init__(self, message: str, cause: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+    @classmethod
+    def of(cls, store: str, config: "StoreConfig | None", e: BaseException) -> "StoreFailure":
+        """``store`` (as named: a path, a URL, never shown with its password) failing with ``e``; ``config``: its
+        parsed ``StoreConfig``, None when it cannot be parsed."""
+        return cls(redacted(f"the store {store} failed: {failed(config, e)}", store), e)
+
+
+def is_failure(e: BaseException) -> bool:
+    """Whether ``e`` is the store failing (SQLite's DatabaseError, eventsourcing's PersistenceError), without
+    importing eventsourcing for it: a command that never imported it cannot have raised it."""
+    import sys
+
+    if isinstance(e, sqlite3.DatabaseError):
+        return True
+    persistence = sys.modules.get("eventsourcing.persistence")
+    return persistence is not None and isinstance(e, persistence.PersistenceError)
+
+
+_reading = threading.local()  # whether this thread is inside a call of the Python API that says failures
+
+
+@contextmanager
+def failures_said(config: "StoreConfig", translate: bool = True) -> Iterator[None]:
+    """Around a call of the Python API on the store of ``config`` (``MatchService.summaries``, ``get_match``,
+    ``has_match``, the ``replay`` functions): the store failing under it (``is_failure``) leaves it as a
+    ``StoreFailure`` in ``zx``'s words. Only the outermost such call of a thread says it: the calls it makes
+    raise as they always did to the code around them; and one with ``translate`` False (a write: ``zx prepare``
+    tells its own ``PersistenceError``) says nothing, nor do the calls it makes."""
+    if getattr(_reading, "inside", False):
+        yield
+        return
+    _reading.inside = True
+    try:
+        yield
+    except Exception as e:
+        if not translate or not is_failure(e):
+            raise
+        parsed: StoreConfig | None = config
+        if config.kind == "sqlite":  # as the command line parses it (a reader's file read as unchanging, whose
+            try:  # folder is not writable, said every failure was "could not be written")
+                parsed = parse_store(config.url)
+            except ZXError:
+                pass
+        raise StoreFailure.of(config.label, parsed, e) from e
+    finally:
+        _reading.inside = False
+
+
+def failed(config: "StoreConfig | None", e: BaseException) -> str:
+    """What ``zx`` says of the store of ``config`` failing with ``e`` (``is_failure``), after "the store S
+    failed: ": the cause known (``failure_cause``: a file not writable, a full disk, a lock held, a privilege, a
+    PostgreSQL server lost), else a privilege's words, else the server's refusal, else damage, with what to do (the
+    CLI's words and the Python API's ``StoreFailure``: one text)."""
+    found = failure_cause(config, e) if config is not None else None
+    if found is not None:  # a SQLite file not writable, its disk full, its lock held: not damage
+        return found[1]  # (the error's own words are in it)
+    if "permission denied" in str(e) or "readonly database" in str(e):
+        return (f"{e} (the role or user may not do that: docs/deployment.md lists the grants a reader and an "
+                f"importer need)")
+    if config is not None and config.kind == "postgres":  # an error of the server, never damage
+        return f"{e} (the PostgreSQL server refused it; its log says more)"
+    return f"{e} (is it damaged? `zx verify` checks it; restore it from a backup)"
 
 
 # What each command that writes an existing PostgreSQL store needs on its schema (docs/deployment.md, "Setting up

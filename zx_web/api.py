@@ -318,6 +318,8 @@ def audit(match_id: str, b: Backend = Depends(backend)) -> Response:
     try:
         a = audit_stored(b.svc, match_id)
     except ZXError as e:
+        if store_failure(e):  # (a StoreFailure: the store failing, its 500 or 503, not a bad request)
+            raise
         raise WebError(400, e.message) from None
     out = a.to_json()
     if not b.judge:  # free text may name hidden cards (301.3); the import path is the server's business

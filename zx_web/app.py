@@ -266,7 +266,10 @@ def store_failures(backend: Backend) -> list[type[BaseException]]:
 
     from eventsourcing.persistence import PersistenceError
 
-    classes: list[type[BaseException]] = [StoreFailed, PersistenceError, sqlite3.DatabaseError]
+    from zx_events.store import StoreFailure
+
+    # (StoreFailure, a ZXError: its own handler, before the ZXError one's 400)
+    classes: list[type[BaseException]] = [StoreFailed, StoreFailure, PersistenceError, sqlite3.DatabaseError]
     if not backend.local:
         import psycopg
 

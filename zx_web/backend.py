@@ -119,8 +119,10 @@ def store_failure(e: BaseException) -> bool:
     SQLite's errors), without importing them for it: a server that never loaded them cannot have raised them."""
     import sqlite3
 
-    if isinstance(e, (sqlite3.DatabaseError, StoreFailed)):
-        return True
+    from zx_events.store import StoreFailure
+
+    if isinstance(e, (sqlite3.DatabaseError, StoreFailed, StoreFailure)):  # (StoreFailure: the Python API's words
+        return True  # of the others, raised by MatchService's and replay's reads)
     persistence = sys.modules.get("eventsourcing.persistence")
     psycopg = sys.modules.get("psycopg")
     return ((persistence is not None and isinstance(e, persistence.PersistenceError))
@@ -647,8 +649,12 @@ class Backend:
 
         from zx_events.store import redacted
 
+        from zx_events.store import StoreFailure
+
         if isinstance(e, StoreFailed):
             return e
+        if isinstance(e, StoreFailure) and e.cause is not None:  # the store's own error, told as the server tells it
+            e = e.cause
         store = self.svc.store
         detail = redacted(" ".join(str(e).split()), store.url) or type(e).__name__
         persistence = sys.modules.get("eventsourcing.persistence")
