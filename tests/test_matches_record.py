@@ -55,7 +55,7 @@ def players(store: str, game: str) -> list[str]:
 
 
 def test_the_record_is_the_one_zx_stats_counts_for_every_player(store):
-    from zx_web.matchlist import MatchFilters, kept, records
+    from zx_events.matchlist import MatchFilters, kept, records
 
     rows = json.loads(run(store, "matches", "--format", "json").stdout)
     seen_none = False

@@ -1,5 +1,5 @@
 """The match list in Python (docs/replay.md, "The match list in Python"): ``zx_events.matchlist`` (it was
-``zx_web.matchlist``, which stays its other name) keeps exactly the rows ``zx matches`` lists, and the ids it
+``zx_web.matchlist``) keeps exactly the rows ``zx matches`` lists, and the ids it
 keeps are the export ``zx export`` writes with the same filters. QA round 37: the list's filters had no
 documented Python way.
 """
@@ -81,12 +81,7 @@ def test_the_docs_example_runs_against_the_demo_and_prints_what_it_says(demo):
     assert ids(demo / "p2-bot") == ids(demo / "cli-export") and len(ids(demo / "p2-bot")) == 3
 
 
-def test_the_old_name_is_the_same_module_and_bad_filters_are_errors():
-    import zx_events.matchlist
-    import zx_web.matchlist
-    from zx_web.matchlist import MatchFilters as Old
-
-    assert zx_web.matchlist is zx_events.matchlist and Old is MatchFilters
+def test_bad_filters_are_errors():
     for bad in ({"since": "2026-02-30"}, {"since": "2026-03-01", "until": "2026-02-01"}, {"game": "chess"}):
         with pytest.raises(FilterError) as e:
             MatchFilters(**bad)

@@ -171,7 +171,7 @@ def test_a_blank_as_is_still_refused(store):
 def test_the_folding_is_the_match_lists(store):
     """``zx replay --as NAME`` folds a name as ``zx matches --player`` does: one function (``freetext.folded_name``)."""
     from zx_events.seats import folded_name
-    from zx_web.matchlist import folded
+    from zx_events.matchlist import folded
 
     for text in ("Aki", "AKI", "佐藤\u3000蓮", "ﾀﾛｳ", "Ｒｅｎ", "José", "Jose\u0301", "\u202eAki\u202c", "あき",
                  "Straße"):

@@ -911,7 +911,7 @@ EXPORT_FILTERS = ("player", "deck", "opponent", "opp_deck", "event", "since", "u
 
 def _export_selection(con: Any, path: str, given: dict[str, str | None]) -> tuple[list[str] | None, str | None]:
     """The ids of the matches ``zx export``'s filters (``given``: option -> value) choose among the analytics file's,
-    as ``zx matches`` chooses them (``zx_web.matchlist.MatchFilters``), and the note its data dictionary ends with;
+    as ``zx matches`` chooses them (``zx_events.matchlist.MatchFilters``), and the note its data dictionary ends with;
     (None, None) without a filter (every match: the export as before, byte for byte). A name no match of the file
     has is the error of zx matches, with the closest names; filters that choose no match are an error too (nothing
     exported)."""
@@ -921,7 +921,7 @@ def _export_selection(con: Any, path: str, given: dict[str, str | None]) -> tupl
 
     from zx_analytics.db import refusal
     from zx_analytics.export import ExportRefused, filtered_note
-    from zx_web.matchlist import MatchFilters, unknown_filter
+    from zx_events.matchlist import MatchFilters, unknown_filter
 
     if all(v is None for v in given.values()):
         return None, None

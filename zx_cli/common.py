@@ -281,7 +281,7 @@ GAME, DAY, NAME = GameKey(), Day(), Name()
 def spellings(rows: list[dict], option: str, name: str | None, keys: tuple[str, ...]) -> str:
     """What to say when ``--OPTION NAME`` stood for several spellings of a name among ``rows``' ``keys`` (the list
     folds case and width, ``zx stats`` takes a name as written: their counts then differ, QA round 36), or ""."""
-    from zx_web.matchlist import spellings_of
+    from zx_events.matchlist import spellings_of
 
     found = spellings_of(rows, name, keys)
     if len(found) < 2:
@@ -291,7 +291,7 @@ def spellings(rows: list[dict], option: str, name: str | None, keys: tuple[str, 
 
 
 def match_filter_options(f: Callable) -> Callable:
-    """The match list's filters that ``zx matches`` and ``zx export`` share (zx_web.matchlist.MatchFilters):
+    """The match list's filters that ``zx matches`` and ``zx export`` share (zx_events.matchlist.MatchFilters):
     --player, --deck, --opponent, --opp-deck, --event, --since, --until."""
     for opt in reversed([
         click.option("--player", type=NAME, default=None, help="Only matches this player played (either side; any case)."),

@@ -537,7 +537,7 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
     opponent's deck and the result (won, lost, draw, none). A player, deck or event no stored match
     has is an error that names the closest ones.
     """
-    from zx_web.matchlist import MatchFilters, kept as kept_rows, record_line, recorded, records, unknown_filter
+    from zx_events.matchlist import MatchFilters, kept as kept_rows, record_line, recorded, records, unknown_filter
 
     from .common import spellings
     from .output import emit, printable

@@ -10,8 +10,7 @@ answer them; the core's, for the Python API too (docs/replay.md, "The match list
     records(rows)  # Aki's record against Ren, one a game (as zx matches --player Aki --opponent Ren says it)
 
 A filter or sort of a value it does not take is a ``FilterError`` (a ``zx_events.errors.Error`` and a
-``ValueError``); a filter that is not text a ``TypeError``. (It was ``zx_web.matchlist``, which stays as this
-module's other name.)"""
+``ValueError``); a filter that is not text a ``TypeError``. (It was ``zx_web.matchlist`` until round 37.)"""
 
 from __future__ import annotations
 

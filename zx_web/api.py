@@ -18,7 +18,7 @@ from zx_events.freetext import json_escaped_bytes
 
 from .app_json import JSON
 from .backend import Backend, StoreFailed, WebError, store_failure
-from .matchlist import SORTS, MatchFilters, page, unknown_filter
+from zx_events.matchlist import SORTS, MatchFilters, page, unknown_filter
 
 router = APIRouter(prefix="/api")
 DEFAULT_MIN_GAMES = 30  # zx stats --min-games

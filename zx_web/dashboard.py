@@ -310,7 +310,7 @@ NO_DECK_NAME = "(no name)"  # the row of the sides without a deck name (zx_analy
 
 
 class MatchLinks:
-    """Links from the dashboard's rows to the match list (``/matches``, zx_web.matchlist.MatchFilters) filtered
+    """Links from the dashboard's rows to the match list (``/matches``, zx_events.matchlist.MatchFilters) filtered
     by the row's deck, with the dashboard's date, event, player and game filters carried over.
 
     A name masked for this server's seat (a card's code or name in it: ``Backend.masked_name``, with the
@@ -371,10 +371,10 @@ class MatchLinks:
 
 
 def linkable(url: str) -> str | None:
-    """``url``, or None when it is longer than a filter form asks for (``zx_web.matchlist.OFFERED_MAX``: a deck named
+    """``url``, or None when it is longer than a filter form asks for (``zx_events.matchlist.OFFERED_MAX``: a deck named
     with nearly 1,000,000 characters, 12 MB percent-encoded, a URL the browser and the server refuse; the page held
     it once a section)."""
-    from .matchlist import OFFERED_MAX
+    from zx_events.matchlist import OFFERED_MAX
 
     return url if len(url) <= OFFERED_MAX else None
 

@@ -21,7 +21,7 @@ from zx_events.freetext import visible
 from . import api, dashboard
 from .backend import Backend, WebError
 from .icon import icon, icon_href
-from .matchlist import OFFERED_MAX, MatchFilters, kept, paged, record_line, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
+from zx_events.matchlist import OFFERED_MAX, MatchFilters, kept, paged, record_line, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
 
 router = APIRouter(include_in_schema=False)
 HERE = Path(__file__).parent
