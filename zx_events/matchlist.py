@@ -56,10 +56,15 @@ class MatchFilters:
     in its header, inclusive (a match without a date is left out when either is given).
     ``q``: free text found in the id, event, a player's name or a deck's name.
 
+    ``exact`` (``"1"``; True is taken for it): the names (player, deck, opponent, opp_deck, event, a winner's) as
+    written, in any Unicode normal form, as ``zx stats`` and the dashboard take them, each spelling apart: the
+    dashboard's links carry it, so a row's link lists the matches the row counts (``Mio`` linked 52 matches of
+    ``Mio``, ``MIO`` and ``Ｍｉｏ`` from a row counting 22, QA round 37); ``q`` folds still.
+
     A frozen value, as the dataclass it was (equality, hash, repr, no assignment), written out: making the
     dataclass was about 2 ms of ``zx matches``' start-up (issue 20 target 4)."""
 
-    FIELDS = ("game", "player", "deck", "event", "since", "until", "winner", "q", "opponent", "opp_deck")
+    FIELDS = ("game", "player", "deck", "event", "since", "until", "winner", "q", "opponent", "opp_deck", "exact")
     game: str | None
     player: str | None
     deck: str | None
@@ -70,13 +75,23 @@ class MatchFilters:
     q: str | None
     opponent: str | None
     opp_deck: str | None
+    exact: str | None
 
     def __init__(self, game: str | None = None, player: str | None = None, deck: str | None = None,
                  event: str | None = None, since: str | None = None, until: str | None = None,
                  winner: str | None = None, q: str | None = None, opponent: str | None = None,
-                 opp_deck: str | None = None) -> None:
+                 opp_deck: str | None = None, exact: bool | str | None = None) -> None:
         put = object.__setattr__
-        for name, v in zip(self.FIELDS, (game, player, deck, event, since, until, winner, q, opponent, opp_deck)):
+        if isinstance(exact, bool) or exact is None:
+            exact = "1" if exact else None
+        elif isinstance(exact, str) and exact.strip().lower() in ("0", "false", "no", "off", ""):
+            exact = None
+        elif isinstance(exact, str) and exact.strip().lower() in ("1", "true", "yes", "on"):
+            exact = "1"
+        elif isinstance(exact, str):
+            raise FilterError(f"exact: {exact!r} is not 1 or 0")
+        for name, v in zip(self.FIELDS, (game, player, deck, event, since, until, winner, q, opponent, opp_deck,
+                                         exact)):
             if v is not None and not isinstance(v, str):  # (player=5 was AttributeError from inside, at keep)
                 raise TypeError(f"{name} must be text (a str) or None, got {type(v).__name__} {shown(v, 80)}")
             put(self, name, v)
@@ -128,7 +143,7 @@ class MatchFilters:
         """Every seat (P1, P2) of ``row`` whose side passes every side filter, in seat order (both where both do:
         a player of that name on each seat, a mirror of decks; P1 alone without a side filter); [] when the match
         is not kept."""
-        low = folded
+        low = nfc if self.exact else folded  # (names as written, each spelling apart; or folded)
         if self.game and (row.get("game") or DEFAULT) != self.game:
             return []
         seats = ["P1"]
@@ -153,16 +168,17 @@ class MatchFilters:
             return []
         if self.until and day > self.until:
             return []
-        if self.winner and not _won(row, self.winner):
+        if self.winner and not _won(row, self.winner, low):
             return []
         if self.q:
-            text = low(" ".join(str(row.get(k) or "") for k in ("match", "event", "p1", "p2", "p1_deck", "p2_deck")))
-            if not all(word in text for word in low(self.q).split()):
+            text = folded(" ".join(str(row.get(k) or "") for k in ("match", "event", "p1", "p2", "p1_deck", "p2_deck")))
+            if not all(word in text for word in folded(self.q).split()):
                 return []
         return seats
 
 
-def _won(row: dict[str, Any], winner: str) -> bool:
+def _won(row: dict[str, Any], winner: str, low: Any = None) -> bool:
+    low = low or folded
     w = winner.strip()
     if w.upper() in SEATS:
         return row.get("winner") == w.upper()
@@ -171,7 +187,7 @@ def _won(row: dict[str, Any], winner: str) -> bool:
     if w.lower() == "none":
         return row.get("reason") is None
     seat = row.get("winner")
-    return seat in SEATS and folded(row.get("p1" if seat == "P1" else "p2") or "") == folded(w)
+    return seat in SEATS and low(row.get("p1" if seat == "P1" else "p2") or "") == low(w)
 
 
 NAME_FILTERS = (("player", "player", ("p1", "p2")), ("opponent", "player", ("p1", "p2")),
@@ -212,12 +228,20 @@ def unknown_filter(rows: Iterable[dict[str, Any]], filters: MatchFilters) -> tup
         if not value or (key == "winner" and value.strip().lower() in WINNER_WORDS):
             continue
         known = {r[c] for r in rows for c in columns if isinstance(r.get(c), str) and r[c]}
-        if folded(value) not in {folded(k) for k in known}:
+        same = nfc if filters.exact else folded  # (as the filter compares them)
+        if same(value) not in {same(k) for k in known}:
             return key, (kind, value, sorted(known), where, none)
     return None
 
 
 folded = freetext.folded_name  # (one rule: zx replay --as NAME folds a name alike)
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode's NFC: a name as written, in any normal form, as the statistics take it (``exact``)."""
+    import unicodedata
+
+    return unicodedata.normalize("NFC", text)
 
 
 SORTS = ("store", "newest", "oldest")  # the list's orders: as stored (imported), by date either way

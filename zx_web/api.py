@@ -48,10 +48,13 @@ async def match_filters(
                                                    "that player's matches against them."),
     opp_deck: str | None = Query(None, description="Only matches where the side facing player (without player: "
                                                    "either side) played this deck (exact name)."),
+    exact: str | None = Query(None, description="1: names as written (in any Unicode normal form), each spelling "
+                                                "apart, as the statistics count them; default: in any case and width."),
 ) -> MatchFilters:
     try:
         return MatchFilters(game or None, player or None, deck or None, event or None, since or None,
-                            until or None, winner or None, q or None, opponent or None, opp_deck or None)
+                            until or None, winner or None, q or None, opponent or None, opp_deck or None,
+                            exact or None)
     except ValueError as e:
         raise WebError(400, str(e)) from None
 

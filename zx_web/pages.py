@@ -139,7 +139,7 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     result = paged(chosen, filters, offset, PAGE_SIZE, sort)
     # a name the list folds over several spellings (as the list shows them), which the statistics count apart
     folds = [(kind, found) for kind, name in (("player", filters.player), ("opponent", filters.opponent))
-             if name and len(found := spellings_of(chosen, name, ("p1", "p2"))) > 1]  # (of the rows listed, as
+             if name and not filters.exact and len(found := spellings_of(chosen, name, ("p1", "p2"))) > 1]  # (of the rows listed, as
     # zx matches says it of its own)
     tallies = result.get("records") or []  # the player's record, in words (the API gives it as figures)
     record = [record_line(filters, t, chosen, len(tallies) > 1) for t in tallies]
@@ -152,6 +152,7 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     def link(off: int) -> str:
         return "/matches?" + urlencode({**params, "offset": off})
 
+    any_spelling = "/matches?" + urlencode({k: v for k, v in params.items() if k != "exact"})  # (exact dropped)
     prev_link = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
     next_link = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < result["total"] else None
     from zx_events import games as registry
@@ -168,7 +169,7 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                                 stored=len(everything), store=b.svc.store.label, sort=sort, sorts=SORT_LABELS,
                                 seats=b.seats(),
                                 unknown=str(unknown[1]) if unknown else None, suggested=suggested, folds=folds,
-                                record=record),
+                                record=record, any_spelling=any_spelling),
                          status=400 if unknown else 200)
 
 

@@ -114,7 +114,7 @@ def test_each_deck_row_of_the_dashboard_links_to_its_matches_with_the_filters_ca
     assert share and all(hrefs[0] for _, hrefs in share), share
     for cells, hrefs in share:  # deck, seats, matches, ...
         q = parse_qs(urlsplit(hrefs[0]).query)
-        assert q == {"game": ["zx"], "player": [player], "deck": [cells[0]], "since": [since]}, hrefs[0]
+        assert q == {"game": ["zx"], "player": [player], "deck": [cells[0]], "since": [since], "exact": ["1"]}, hrefs[0]
         assert listed(client, hrefs[0])["total"] == int(cells[2]), (cells, hrefs[0])
     for cells, hrefs in table_rows(page, "winrates"):
         assert parse_qs(urlsplit(hrefs[0]).query)["deck"] == [cells[0]]
@@ -135,7 +135,7 @@ def test_an_opponent_filter_is_carried_into_the_links_and_the_form_and_labels_th
     assert share and all(hrefs[0] for _, hrefs in share), share
     for cells, hrefs in share:  # deck, seats, matches, ...
         q = parse_qs(urlsplit(hrefs[0]).query)
-        assert q == {"game": ["zx"], "deck": [cells[0]], "opponent": [opponent]}, hrefs[0]
+        assert q == {"game": ["zx"], "deck": [cells[0]], "opponent": [opponent], "exact": ["1"]}, hrefs[0]
         assert listed(client, hrefs[0])["total"] == int(cells[1]), (cells, hrefs[0])
     assert f'name="opponent" value="{html.escape(opponent)}"' in page
     assert re.search(r"of the [\d,]+ seats? facing " + re.escape(html.escape(opponent)), page), page[:2000]

@@ -1,0 +1,71 @@
+"""The dashboard's links list the matches their row counts when a name has several spellings (QA round 37): the
+statistics take a name as written (each spelling apart), the list folds case and width, so a row counting Mio's 22
+games linked 52 matches of Mio, MIO and Ｍｉｏ. The links carry `exact=1`: the list then takes the names as written,
+says so, and links to the same list in any case and width."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from zx_cli.main import zx
+from zx_web.app import create_app
+
+LOG = Path(__file__).resolve().parents[2] / "examples" / "legal" / "range-attacks-win-by-life.zxlog"
+NAMES = {"m-mio": "Mio", "m-upper": "MIO", "m-wide": "Ｍｉｏ", "m-mio-2": "Mio"}  # P2, facing P1 Ren
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("exact")
+    lines = LOG.read_text(encoding="utf-8").splitlines()
+    logs = []
+    for match, name in NAMES.items():
+        header = json.loads(lines[0])
+        header["match"] = match
+        header["players"]["P1"]["name"], header["players"]["P2"]["name"] = "Ren", name
+        logs.append(folder / f"{match}.zxlog")
+        logs[-1].write_text("\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n", encoding="utf-8")
+    store, analytics = str(folder / "s.sqlite"), str(folder / "s.duckdb")
+    r = CliRunner().invoke(zx, ["--store", store, "import", *map(str, logs)], env={"ZX_ANALYTICS": analytics})
+    assert r.exit_code == 0, r.output
+    with TestClient(create_app(store, analytics=analytics)) as c:
+        yield c
+
+
+@pytest.mark.parametrize("key", ["player", "opponent"])
+def test_a_dashboard_rows_link_lists_the_matches_it_counts(client, key):
+    answer = client.get("/api/stats/winrates", params={key: "Mio", "min_games": 1}).json()
+    counted = {r["deck"]: r["games"] for r in answer["rows"]}
+    page = client.get("/dashboard", params={key: "Mio"}).text
+    links = [html.unescape(h) for h in re.findall(r'href="(/matches\?[^"]+)"', page)]
+    checked = 0
+    for href in links:
+        q = {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()}
+        if set(q) != {"game", "deck", key, "exact"}:
+            continue  # (a week's or a matchup's link)
+        assert q["exact"] == "1" and q[key] == "Mio", href
+        listed = client.get("/api/matches", params=q).json()["total"]
+        assert listed == counted[q["deck"]] == 2, (href, listed, counted)  # (not 4: MIO and Ｍｉｏ apart)
+        checked += 1
+    assert checked, links
+    assert client.get("/api/matches", params={key: "Mio", "game": "zx"}).json()["total"] == 4  # (without exact:
+    # any case and width, as before)
+
+
+def test_the_list_says_it_takes_names_as_written_and_links_to_any_spelling(client):
+    page = html.unescape(client.get("/matches", params={"player": "Mio", "exact": "1"},
+                                    headers={"Accept": "text/html"}).text)
+    assert 'id="exact-names"' in page and '<input type="hidden" name="exact" value="1">' in page
+    assert "spellings of the name" not in page  # (the fold note is for folded names)
+    assert "2 matches, 1–2 shown" in page, page[:3000]
+    any_case = re.search(r'id="exact-names">[^<]*<a href="([^"]+)"', page).group(1)
+    assert parse_qs(urlsplit(any_case).query) == {"player": ["Mio"]}
+    assert client.get("/api/matches", params={"player": "Mio", "exact": "maybe"}).status_code == 400
