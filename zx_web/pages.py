@@ -154,6 +154,8 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
 
     any_spelling = "/matches?" + urlencode({k: v for k, v in params.items() if k != "exact"})  # (exact dropped)
     prev_link = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
+    last_link = link((result["total"] - 1) // PAGE_SIZE * PAGE_SIZE) if result["total"] else None  # (an offset past
+    # the end said "No match fits these filters" under "28000 matches, 1000000-999999 shown", QA round 37)
     next_link = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < result["total"] else None
     from zx_events import games as registry
     from zx_events.games.rowkit import nfc
@@ -169,7 +171,7 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                                 stored=len(everything), store=b.svc.store.label, sort=sort, sorts=SORT_LABELS,
                                 seats=b.seats(),
                                 unknown=str(unknown[1]) if unknown else None, suggested=suggested, folds=folds,
-                                record=record, any_spelling=any_spelling),
+                                record=record, any_spelling=any_spelling, last_link=last_link),
                          status=400 if unknown else 200)
 
 

@@ -69,3 +69,14 @@ def test_the_list_says_it_takes_names_as_written_and_links_to_any_spelling(clien
     any_case = re.search(r'id="exact-names">[^<]*<a href="([^"]+)"', page).group(1)
     assert parse_qs(urlsplit(any_case).query) == {"player": ["Mio"]}
     assert client.get("/api/matches", params={"player": "Mio", "exact": "maybe"}).status_code == 400
+
+
+def test_a_page_past_the_end_of_the_list_says_so_and_links_to_its_last_page(client):
+    """`/matches?offset=999999` said "28000 matches, 1000000–999999 shown" and "No match fits these filters" (QA round
+    37): the filters fit; the page is past the end."""
+    page = html.unescape(client.get("/matches", params={"offset": 999999}, headers={"Accept": "text/html"}).text)
+    assert "4 matches; this page (from 1000000) is past the end of the list" in page, page[:3000]
+    assert "This page is past the end of the list." in page and "No match fits" not in page
+    last = re.search(r'<a href="([^"]+)" id="last-page">', page).group(1)
+    assert parse_qs(urlsplit(last).query) == {"offset": ["0"]}
+    assert 'data-match="m-mio"' in client.get(last, headers={"Accept": "text/html"}).text
