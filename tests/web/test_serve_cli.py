@@ -217,3 +217,27 @@ def test_serve_says_a_store_has_no_replay_snapshots_with_a_prepare_that_names_it
     who = ", run by a role with its grants (docs/deployment.md)," if backend == "postgres" else ""
     assert f"`zx --store {shlex.quote(store)} prepare`{who} files them" in err, err  # (QA round 34: a reader's
     # role may not write them; a typed password is left out, not ``***``: test_store_hardening)
+
+
+@pytest.mark.postgres
+def test_a_postgresql_session_says_which_zx_command_it_is(postgres_server, tmp_path):
+    """zx's sessions set no application_name: in pg_stat_activity a server's connections were blank, and the lock-wait
+    note's "(APPLICATION from ADDRESS)" empty, so a DBA could not tell them from an import's before a
+    pg_terminate_backend (QA round 37). Each command's sessions are "zx COMMAND" (libpq's PGAPPNAME), unless set."""
+    from zx_events.store import connect_postgres, parse_store
+
+    store = postgres_server.fresh_url()
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics",
+                                str(ROOT / "examples" / "legal" / "first-turns.zxlog")])
+    assert r.exit_code == 0, r.output
+    assert "PGAPPNAME" not in os.environ  # (set for the command's run only)
+    env = {k: v for k, v in os.environ.items() if k != "PGAPPNAME"}
+    proc, _ = start_serve(["--store", store, "serve"], tmp_path, env)
+    try:
+        with connect_postgres(parse_store(store).env) as conn:
+            names = {row[0] for row in conn.execute("SELECT application_name FROM pg_stat_activity WHERE datname = "
+                                                    "current_database() AND pid <> pg_backend_pid()").fetchall()}
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+    assert names == {"zx serve"}, names
