@@ -311,3 +311,38 @@ def test_help_says_what_the_api_takes():
     text = shown(projection.update)
     assert "rebuild: 'bool' = False" in text and "catalogs:" in text and "Bring the analytics file" in text
     assert "MatchService" in zx_events.__doc__ and "Stats" in zx_analytics.__doc__
+
+
+# ------------------------------------------------------------------ round 37's second look: every type error an Error
+
+
+def test_an_argument_of_another_type_is_an_error_and_a_type_error_everywhere(folder, svc, catalogs, tmp_path):
+    """The packages' docstrings say every error for what a script gives is a zx_events.errors.Error; the type errors
+    of export_parquet, update, view_at and MatchFilters were plain TypeErrors (the QA's review, round 37)."""
+    from zx_analytics.export import export_parquet
+    from zx_events.errors import ArgumentTypeError
+    from zx_events.matchlist import MatchFilters
+
+    match = svc.summaries()[0]["match"]
+    with Stats(str(folder / "s.duckdb")) as st:
+        calls = [lambda: export_parquet(st.con, tmp_path / "out", matches=match),
+                 lambda: export_parquet(st, tmp_path / "out2"),
+                 lambda: projection.update(svc, folder / "s.duckdb", catalogs="my.csv"),
+                 lambda: replay.view_at(svc, match, catalogs={"a": 1}),
+                 lambda: MatchFilters(player=5),
+                 lambda: st.winrates(deck=5)]
+        for call in calls:
+            with pytest.raises(ArgumentTypeError) as e:
+                call()
+            assert isinstance(e.value, Error) and isinstance(e.value, TypeError), e.value
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out2").exists()
+
+
+def test_steps_keep_the_catalogs_given_as_an_iterator(svc, catalogs):
+    """steps() checked catalogs= and passed on what it was given: an iterator, read by the check, was empty then, and
+    the steps lacked the file's card names without a word (the QA's review, round 37)."""
+    match = svc.summaries()[0]["match"]
+    for given in (catalogs.values(), list(catalogs.values()), (c for c in catalogs.values()),
+                  iter(catalogs.values())):
+        named = any(RENAMED in str(step.state) for step in replay.steps(svc, match, catalogs=given))
+        assert named, type(given).__name__

@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Iterator
 
 import duckdb
 
-from zx_events.errors import shown
+from zx_events.errors import ArgumentTypeError, shown
 
 from .db import NO_EXTENSIONS, AnalyticsError, first_line, refusal, refuse_other_version
 from .paths import same_file
@@ -296,21 +296,22 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     ignored, but ids none of which it holds (or none: ``[]``) are ``NothingToExport``, nothing written; a ``str``
     (one id) is a ``TypeError``: give a list, ``[id]``. None: every match. ``note``: text the export's data dictionary ends with (which filters chose them)."""
     if not isinstance(con, duckdb.DuckDBPyConnection):  # (a Stats was AttributeError: no attribute 'execute')
-        raise TypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
-                        f"(zx_analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
+        raise ArgumentTypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
+                                f"(zx_analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
     if not isinstance(out, (str, os.PathLike)):
-        raise TypeError(f"out must be a folder's path (a str or pathlib.Path), got {type(out).__name__} {out!r}")
+        raise ArgumentTypeError(
+            f"out must be a folder's path (a str or pathlib.Path), got {type(out).__name__} {out!r}")
     if matches is not None:
         if isinstance(matches, (str, bytes)) or not hasattr(matches, "__iter__"):  # (a str: its characters, none
             # a match id: an empty export that looked complete)
-            raise TypeError(f"matches must be a list of match ids (the analytics file's matches.match_id, as "
-                            f"zx matches lists them), or None for every match, got {type(matches).__name__} "
-                            f"{shown(matches, 80)}{': one id is [id]' if isinstance(matches, str) else ''}")
+            raise ArgumentTypeError(f"matches must be a list of match ids (the analytics file's matches.match_id, as "
+                                    f"zx matches lists them), or None for every match, got {type(matches).__name__} "
+                                    f"{shown(matches, 80)}{': one id is [id]' if isinstance(matches, str) else ''}")
         matches = list(matches)
         odd = next((m for m in matches if not isinstance(m, str)), None)
         if odd is not None:
-            raise TypeError(f"matches must be a list of match ids (str), holding {type(odd).__name__} "
-                            f"{shown(odd, 80)}")
+            raise ArgumentTypeError(f"matches must be a list of match ids (str), holding {type(odd).__name__} "
+                                    f"{shown(odd, 80)}")
     out = Path(out)
     refuse_other_version(con, file)  # another schema's tables are not what the data dictionary says
     if out.exists() and not out.is_dir():

@@ -44,6 +44,7 @@ import duckdb
 import orjson
 import pyarrow as pa
 
+from zx_events.errors import ArgumentTypeError
 from zx_events.ids import filed_under
 from zx_events.store import ReadConnections
 
@@ -518,11 +519,13 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
     from .paths import not_a_file
 
     if not isinstance(svc, Application):  # (a store's path was AttributeError: no attribute 'store', inside)
-        raise TypeError(f"update takes a MatchService (zx_events.application.MatchService(store, create=False)), "
-                        f"not {type(svc).__name__} {svc!r}")
+        raise ArgumentTypeError(
+            f"update takes a MatchService (zx_events.application.MatchService(store, create=False)), "
+            f"not {type(svc).__name__} {svc!r}")
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be the analytics file's path (a str or pathlib.Path), got {type(path).__name__} "
-                        f"{path!r}")
+        raise ArgumentTypeError(
+            f"path must be the analytics file's path (a str or pathlib.Path), got {type(path).__name__} "
+            f"{path!r}")
     refused = not_a_file(path)  # (as given: a Path folds "s3://" to "s3:/"; DuckDB made folders s3:/ and kept
     if refused is not None:  # nothing of :memory:)
         raise AnalyticsError(refused + " (nothing was created)")

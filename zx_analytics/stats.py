@@ -52,7 +52,7 @@ from typing import Any, Callable, Collection, Iterable, TypeVar, cast
 import duckdb
 import polars as pl
 
-from zx_events.errors import Error, for_python
+from zx_events.errors import ArgumentTypeError, Error, for_python
 
 from .db import AnalyticsError, DamagedFile, QueryRefused, QueryTimeout, connect_reader, damaged, refusal, sql
 from .derived import Derived
@@ -195,7 +195,7 @@ class BadArgument(Error, ValueError):
     ``zx_events.errors.Error`` (``except Error`` catches it), and a ``ValueError`` as it always was."""
 
 
-class BadArgumentType(Error, TypeError):
+class BadArgumentType(ArgumentTypeError):
     """A statistic's argument of another type than asked (``deck=5``, ``card=5``), or a filter it does not have
     (``oponent=``). A ``zx_events.errors.Error`` (``except Error`` catches it), and a ``TypeError`` as it always
     was (docs/analytics.md)."""

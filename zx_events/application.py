@@ -17,7 +17,7 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, PersistenceError, StoredEvent
 
-from zx_events.errors import ConflictError, InternalError, ReadOnlyService, RuleViolation, ZXError
+from zx_events.errors import ArgumentTypeError, ConflictError, InternalError, ReadOnlyService, RuleViolation, ZXError
 from zx_events.integrity import seal_stored, stored_head
 from zx_events.ledger import insert_sealed, sealed_entry
 from zx_events import summaries
@@ -49,9 +49,9 @@ def given_catalog(catalog: Any) -> Any:
         from zx_events.games import load_catalogs
 
         return load_catalogs(os.fspath(catalog)) or None
-    raise TypeError(f"catalog must be a catalog's name or file (a str or pathlib.Path), a catalog "
-                    f"(zx_events.games.load_catalogs(NAME_OR_FILE)), or None, got {type(catalog).__name__} "
-                    f"{_shown(catalog)}")
+    raise ArgumentTypeError(f"catalog must be a catalog's name or file (a str or pathlib.Path), a catalog "
+                            f"(zx_events.games.load_catalogs(NAME_OR_FILE)), or None, got {type(catalog).__name__} "
+                            f"{_shown(catalog)}")
 
 
 def _reads_store(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -186,11 +186,12 @@ class MatchService(Application[UUID]):
         if isinstance(store, os.PathLike):  # (a Path was AttributeError: no attribute 'startswith', inside)
             store = os.fspath(store)
         if store is not None and not isinstance(store, str):
-            raise TypeError(f"store must be a path (a str or pathlib.Path) or a URL, got {type(store).__name__} "
-                            f"{store!r}")
+            raise ArgumentTypeError(
+                f"store must be a path (a str or pathlib.Path) or a URL, got {type(store).__name__} "
+                f"{store!r}")
         for name, flag in (("create", create), ("write", write), ("hold", hold)):
             if not isinstance(flag, bool) and not (name == "write" and flag is None):  # ("no" was taken as true)
-                raise TypeError(f"{name} must be True or False, got {type(flag).__name__} {_shown(flag)}")
+                raise ArgumentTypeError(f"{name} must be True or False, got {type(flag).__name__} {_shown(flag)}")
         self.store: StoreConfig = resolve_store(store, create=create, write=write)
         self._in_use = hold_in_use(self.store) if hold and create else None
         if self._in_use is not None and not schema_held(self.store, self._in_use):
@@ -359,13 +360,14 @@ class MatchService(Application[UUID]):
         if self.store.reader:  # (it failed at the first batch with SQLite's "attempt to write a readonly database")
             raise ReadOnlyService.of(self.store.label, "import", "import")
         if isinstance(logs, (str, bytes, os.PathLike)):  # (each character of a path was "a log": AttributeError)
-            raise TypeError(f"import_logs takes MatchLogs, not a path ({type(logs).__name__} {logs!r}): "
-                            f"zx_events.logformat.reader.read_log(PATH) reads a file's")
+            raise ArgumentTypeError(f"import_logs takes MatchLogs, not a path ({type(logs).__name__} {logs!r}): "
+                                    f"zx_events.logformat.reader.read_log(PATH) reads a file's")
         from zx_events.logformat.reader import MatchLog
 
         if isinstance(logs, MatchLog) or not isinstance(logs, Iterable):  # ('MatchLog' object is not iterable)
-            raise TypeError(f"import_logs takes an iterable of MatchLogs (read_log(PATH) gives a list of them; one "
-                            f"alone: import_log(LOG) or import_logs([LOG])), not {type(logs).__name__} {_shown(logs)}")
+            raise ArgumentTypeError(
+                f"import_logs takes an iterable of MatchLogs (read_log(PATH) gives a list of them; one "
+                f"alone: import_log(LOG) or import_logs([LOG])), not {type(logs).__name__} {_shown(logs)}")
         catalog = given_catalog(catalog)
         outs: list[ImportOutcome] = []
         pending: list[tuple[ImportOutcome, Any, list[StoredEvent]]] = []
@@ -421,9 +423,10 @@ class MatchService(Application[UUID]):
         from zx_events.logformat.reader import MatchLog
 
         if not isinstance(log, MatchLog):  # (a path or read_log's list: AttributeError 'str' has no 'source')
-            raise TypeError(f"a log to import is a zx_events.logformat.reader.MatchLog (read_log(PATH) gives a list of "
-                            f"them: import_logs(read_log(PATH)), or import_log(one of them)), not "
-                            f"{type(log).__name__} {_shown(log)}")
+            raise ArgumentTypeError(
+                f"a log to import is a zx_events.logformat.reader.MatchLog (read_log(PATH) gives a list of "
+                f"them: import_logs(read_log(PATH)), or import_log(one of them)), not "
+                f"{type(log).__name__} {_shown(log)}")
         out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected",
                             game=log.game.key if log.game is not None else None)
         try:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from zx_events import games
-from zx_events.errors import ZXError, cut, shown
+from zx_events.errors import ArgumentTypeError, ZXError, cut, shown
 from zx_events.ids import match_uuid
 from zx_events.importer import Checked, build_match, fixtures_for, game_of
 from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows
@@ -168,9 +168,10 @@ def audit_log(log: MatchLog, catalog: Catalog | None = None) -> Audit:
     ``MatchLog`` (``read_log(PATH)`` gives a file's list of them); ``catalog``: as ``MatchService.import_logs``
     takes it (a catalog's name or file, or loaded); anything else is a ``TypeError`` that says what to give."""
     if not isinstance(log, MatchLog):  # (a path, read_log's list: an AttributeError on 'game', inside)
-        raise TypeError(f"audit_log takes one zx_events.logformat.reader.MatchLog (read_log(PATH) gives a file's "
-                        f"list of them: [audit_log(log) for log in read_log(PATH)]), not {type(log).__name__} "
-                        f"{shown(log)}")
+        raise ArgumentTypeError(
+            f"audit_log takes one zx_events.logformat.reader.MatchLog (read_log(PATH) gives a file's "
+            f"list of them: [audit_log(log) for log in read_log(PATH)]), not {type(log).__name__} "
+            f"{shown(log)}")
     catalog = _given_catalog(catalog)
     game = game_of(log).key
 
@@ -316,10 +317,11 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None, seal: 
     from zx_events import replay
 
     if not isinstance(app, Application):  # (a store's path: an AttributeError on 'mapper', inside)
-        raise TypeError(f"audit_stored takes a MatchService (zx_events.application.MatchService(store, create=False)), "
-                        f"not {type(app).__name__} {shown(app)}")
+        raise ArgumentTypeError(
+            f"audit_stored takes a MatchService (zx_events.application.MatchService(store, create=False)), "
+            f"not {type(app).__name__} {shown(app)}")
     if not isinstance(match_id, str):
-        raise TypeError(f"a match id is a str, not {type(match_id).__name__} {shown(match_id)}")
+        raise ArgumentTypeError(f"a match id is a str, not {type(match_id).__name__} {shown(match_id)}")
     catalog = _given_catalog(catalog)
     rows = stored_rows(app, match_uuid(match_id))
     if not rows:

@@ -69,6 +69,12 @@ class Error(Exception):
     but ``Exception``). Its message says what and where; a bug of zx is never one (an internal error)."""
 
 
+class ArgumentTypeError(Error, TypeError):
+    """An argument of the Python API of another type than it takes (``catalogs='my.csv'``, ``matches='ID'``,
+    ``MatchFilters(player=5)``): a ``TypeError`` as it always was, and an ``Error`` (``except Error`` catches it, as
+    the package docstrings say of every error for what a script gives; QA round 37)."""
+
+
 class ZXError(Error, ValueError):
     """Base of every error this package raises for bad input."""
 

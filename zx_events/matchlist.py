@@ -18,7 +18,7 @@ from datetime import date
 from typing import Any, Iterable
 
 from zx_events import freetext
-from zx_events.errors import ZXError, shown
+from zx_events.errors import ArgumentTypeError, ZXError, shown
 from zx_events.games import DEFAULT, GAME_MODULES
 
 GAMES = tuple(GAME_MODULES)  # the games a match list can be filtered by: every registered game
@@ -93,7 +93,7 @@ class MatchFilters:
         for name, v in zip(self.FIELDS, (game, player, deck, event, since, until, winner, q, opponent, opp_deck,
                                          exact)):
             if v is not None and not isinstance(v, str):  # (player=5 was AttributeError from inside, at keep)
-                raise TypeError(f"{name} must be text (a str) or None, got {type(v).__name__} {shown(v, 80)}")
+                raise ArgumentTypeError(f"{name} must be text (a str) or None, got {type(v).__name__} {shown(v, 80)}")
             put(self, name, v)
         for name in ("since", "until"):
             v = getattr(self, name)

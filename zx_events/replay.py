@@ -43,7 +43,7 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, IntegrityError, PersistenceError, StoredEvent
 
 from zx_events import games
-from zx_events.errors import DamagedMatch, ReadOnlyService, ZXError, shown  # noqa: F401 (DamagedMatch, ReadOnlyService: their homes before)
+from zx_events.errors import ArgumentTypeError, DamagedMatch, ReadOnlyService, ZXError, shown  # noqa: F401 (DamagedMatch, ReadOnlyService: their homes before)
 from zx_events.ids import match_uuid, project
 from zx_events.narration import seat_players
 from zx_events.seats import JUDGE, PERSPECTIVES, Masker, ViolationView, event_fields, freeze, parse_perspective, plain
@@ -66,12 +66,12 @@ def whole(value: Any, name: str) -> int:
     a NumPy integer from a DataFrame column), else ``TypeError``. A ``numpy.int64`` went to SQLite as a
     BLOB, greater than every INTEGER: the seek answered with the end of the match; ``3.5`` read 3 events."""
     if isinstance(value, bool):
-        raise TypeError(f"{name} must be a whole number (an event's or a turn's number), got {value!r}")
+        raise ArgumentTypeError(f"{name} must be a whole number (an event's or a turn's number), got {value!r}")
     try:
         return operator.index(value)
     except TypeError:
-        raise TypeError(f"{name} must be a whole number (an event's or a turn's number), got "
-                        f"{type(value).__name__} {value!r}") from None
+        raise ArgumentTypeError(f"{name} must be a whole number (an event's or a turn's number), got "
+                                f"{type(value).__name__} {value!r}") from None
 
 
 class UnknownMatch(ZXError):
@@ -120,8 +120,9 @@ def _service(fn: Any) -> Any:
     @wraps(fn)
     def checked(svc: Any, *args: Any, **kwargs: Any) -> Any:
         if not isinstance(svc, Application):
-            raise TypeError(f"replay.{fn.__name__} takes a MatchService (zx_events.application.MatchService(store, "
-                            f"create=False)), not {type(svc).__name__} {shown(svc)}")
+            raise ArgumentTypeError(
+                f"replay.{fn.__name__} takes a MatchService (zx_events.application.MatchService(store, "
+                f"create=False)), not {type(svc).__name__} {shown(svc)}")
         store = getattr(svc, "store", None)
         if not isinstance(store, StoreConfig):  # (an Application of another kind: as before)
             return fn(svc, *args, **kwargs)
@@ -150,21 +151,24 @@ def given_catalogs(catalogs: Any, argument: str = "catalogs") -> tuple[Any, ...]
     want = (f"{argument} must be catalogs loaded from files, such as "
             f"zx_events.games.load_catalogs(FILE).values()")
     if isinstance(catalogs, Mapping):
-        raise TypeError(f"{want}, got a {type(catalogs).__name__} of keys {shown(list(catalogs)[:5], 80)}: pass its "
-                        f".values()")
+        raise ArgumentTypeError(
+            f"{want}, got a {type(catalogs).__name__} of keys {shown(list(catalogs)[:5], 80)}: pass its "
+            f".values()")
     if isinstance(catalogs, (str, bytes, os.PathLike)):
-        raise TypeError(f"{want}, got {type(catalogs).__name__} {shown(catalogs, 80)}: a file's name is read by "
-                        f"load_catalogs(FILE)")
+        raise ArgumentTypeError(
+            f"{want}, got {type(catalogs).__name__} {shown(catalogs, 80)}: a file's name is read by "
+            f"load_catalogs(FILE)")
     if hasattr(catalogs, "game") and hasattr(catalogs, "sha256"):
-        raise TypeError(f"{want}, got one catalog: pass it in a list, [catalog]")
+        raise ArgumentTypeError(f"{want}, got one catalog: pass it in a list, [catalog]")
     try:
         given = tuple(catalogs)
     except TypeError:
-        raise TypeError(f"{want}, got {type(catalogs).__name__} {shown(catalogs, 80)}") from None
+        raise ArgumentTypeError(f"{want}, got {type(catalogs).__name__} {shown(catalogs, 80)}") from None
     for c in given:
         if not (hasattr(c, "game") and hasattr(c, "sha256")) or isinstance(c, type):
-            raise TypeError(f"{want}, got a {type(catalogs).__name__} holding {type(c).__name__} {shown(c, 80)}"
-                            f"{': a file is read by load_catalogs(FILE)' if isinstance(c, (str, os.PathLike)) else ''}")
+            raise ArgumentTypeError(
+                f"{want}, got a {type(catalogs).__name__} holding {type(c).__name__} {shown(c, 80)}"
+                f"{': a file is read by load_catalogs(FILE)' if isinstance(c, (str, os.PathLike)) else ''}")
     return given
 
 
@@ -436,7 +440,7 @@ def _plain_value(value: Any) -> Any:
         return str(value)
     if isinstance(value, (set, frozenset)):
         return sorted(value)
-    raise TypeError(type(value).__name__)
+    raise ArgumentTypeError(type(value).__name__)
 
 
 def _take(match: Match, sid: uuid.UUID, chain: str) -> Snapshot:
@@ -1184,5 +1188,5 @@ def steps(svc: Any, match_id: str, perspective: str = JUDGE, catalogs: Any = ())
     """The ordered steps of a stored match (step 0 = the header), each with the state after it (``catalogs``:
     ``History.catalogs``)."""
     seat(perspective)  # at the call, not at the first step
-    given_catalogs(catalogs)
+    catalogs = given_catalogs(catalogs)  # (kept: an iterator is read once, QA round 37)
     return load_history(svc, match_id, catalogs).steps(perspective)
