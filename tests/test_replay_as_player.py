@@ -188,3 +188,15 @@ def test_the_http_api_takes_no_name(store):
         r = c.get("/api/matches/pov-ja/view", params={"as": "佐藤 蓮"})
         assert r.status_code == 400 and "as: unknown perspective '佐藤 蓮'" in r.text, r.text
         assert c.get("/api/matches/pov-ja/view", params={"as": "P2"}).json()["perspective"] == "P2"
+
+
+def test_the_exact_spelling_is_taken_in_any_unicode_normal_form():
+    """Zoë (NFC) facing ZOË: `--as` given Zoë typed decomposed (NFD, as some keyboards and file names give it) was
+    refused as both players' name, though it looks as the one typed (QA round 37): as the statistics take names."""
+    import unicodedata
+
+    from zx_events.seats import player_seat
+
+    players = {"P1": "Zo\u00eb", "P2": "ZO\u00cb"}
+    assert player_seat(unicodedata.normalize("NFD", "Zo\u00eb"), players, "mir-1") == "P1"
+    assert player_seat(unicodedata.normalize("NFD", "ZO\u00cb"), players, "mir-1") == "P2"
