@@ -309,9 +309,15 @@ def build(source: Any, filters: dict[str, Any], min_games: int) -> Dashboard:
 NO_DECK_NAME = "(no name)"  # the row of the sides without a deck name (zx_analytics.stats.NO_NAME): no list filter
 
 
+UNCARRIED = ("seat", "colours", "archetype", "opp_archetype")  # the dashboard's filters the match list has not: no
+# row links under them
+
+
 class MatchLinks:
     """Links from the dashboard's rows to the match list (``/matches``, zx_events.matchlist.MatchFilters) filtered
-    by the row's deck, with the dashboard's date, event, player and game filters carried over.
+    by the row's deck, with the dashboard's date, event, player, opponent, opponent's deck and game filters carried
+    over; under a filter the list has not (``UNCARRIED``: seat, colours, archetypes) no row links (it would list more
+    matches than the row counts).
 
     A name masked for this server's seat (a card's code or name in it: ``Backend.masked_name``, with the
     ``--catalog`` files) is never put in a URL: a row of such a deck gets no link, and no row gets one when a
@@ -323,7 +329,11 @@ class MatchLinks:
         self.source = source
         self.plain = plain_names(source)
         self.base: dict[str, str] | None = {"game": game}
-        for key, kind in (("event", "event"), ("player", "player"), ("opponent", "player")):
+        if any(filters.get(k) for k in UNCARRIED):  # (the list has no such filter: a link would list more matches
+            self.base = None  # than its row counts; seat=first linked 18 matches from a row of 10, QA round 37)
+        for key, kind in (("event", "event"), ("player", "player"), ("opponent", "player"), ("opp_deck", "deck")):
+            if self.base is None:
+                break
             value = filters.get(key)
             if value:
                 shown = self.shown(kind, value)
@@ -335,8 +345,8 @@ class MatchLinks:
             self.base.update({k: str(filters[k]) for k in ("since", "until") if filters.get(k)})
         base = self.base or {}
         self.carried = "".join(f" {words} {visible(base[key])}" for key, words in (
-            ("player", "played by"), ("opponent", "facing"), ("event", "at"), ("since", "from"), ("until", "to"))
-            if base.get(key))  # (a link's title: the filters it carries)
+            ("player", "played by"), ("opponent", "facing"), ("opp_deck", "against"), ("event", "at"),
+            ("since", "from"), ("until", "to")) if base.get(key))  # (a link's title: the filters it carries)
 
     def shown(self, kind: str, value: Any) -> str | None:
         """``value`` as a link may carry it (the form the match list shows), or None: it is masked, or none."""

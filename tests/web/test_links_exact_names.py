@@ -80,3 +80,19 @@ def test_a_page_past_the_end_of_the_list_says_so_and_links_to_its_last_page(clie
     last = re.search(r'<a href="([^"]+)" id="last-page">', page).group(1)
     assert parse_qs(urlsplit(last).query) == {"offset": ["0"]}
     assert 'data-match="m-mio"' in client.get(last, headers={"Accept": "text/html"}).text
+
+
+def test_the_links_carry_the_opponents_deck_and_are_left_out_under_a_filter_the_list_has_not(client):
+    """A dashboard filtered by seat (or colours, archetype) linked each row to the list without it: a row counting 10
+    linked 18 matches (QA round 37): no row links there; an opponent's deck filter is carried."""
+    rows = client.get("/api/matches", params={"game": "zx"}).json()["matches"]
+    mine, theirs = rows[0]["p1_deck"], rows[0]["p2_deck"]
+    page = client.get("/dashboard", params={"opp_deck": theirs}).text
+    links = [html.unescape(h) for h in re.findall(r'href="(/matches\?[^"]+)"', page)]
+    row = next(h for h in links if parse_qs(urlsplit(h).query).get("deck") == [mine])
+    q = {k: v[0] for k, v in parse_qs(urlsplit(row).query).items()}
+    assert q.get("opp_deck") == theirs and client.get("/api/matches", params=q).json()["total"] == 4, row
+    for key, value in (("seat", "first"), ("seat", "second")):
+        page = client.get("/dashboard", params={key: value}).text
+        assert not re.findall(r'href="/matches\?[^"]*deck=', page), (key, value)
+        assert "each deck links to its matches" not in page
