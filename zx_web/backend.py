@@ -255,7 +255,12 @@ class Follower:
         self.say = say
         self.stop = threading.Event()
         self.error: str | None = None
-        self.thread = threading.Thread(target=self._run, name="zx-serve-follow", daemon=True)
+        import contextvars
+
+        # (run in a copy of its starter's context: a thread starts in an empty one, and the follower's errors gave
+        # the server's users the Python API's remedy, zx_events.errors.ADVICE_FOR, QA round 37)
+        self.thread = threading.Thread(target=contextvars.copy_context().run, args=(self._run,),
+                                       name="zx-serve-follow", daemon=True)
 
     def _run(self) -> None:
         from zx_analytics.db import first_line

@@ -218,3 +218,34 @@ def test_the_live_dashboard_says_when_the_store_holds_events_its_figures_do_not_
         said = fresh(b, drawn)
         assert f"These figures count the store up to notification {position:,}; it holds {last - position:,} events " \
                f"more" in said and "zx-freshness" not in said
+
+
+def test_the_followers_errors_give_the_commands_remedy_not_the_python_apis(tmp_path):
+    """The follower thread started in an empty context, so ADVICE_FOR read "python" there: a file built from another
+    store gave the server's log and every statistic's 503 the Python API's remedy, "(in Python:
+    zx_analytics.projection.update(svc, ..., rebuild=True))" (QA round 37). It runs in its starter's context."""
+    from fastapi.testclient import TestClient
+
+    from zx_events.errors import ADVICE_FOR
+    from zx_web.app import create_app
+
+    logs = Path(__file__).resolve().parents[2] / "examples" / "legal"
+    analytics = str(tmp_path / "a.duckdb")
+    for name in ("a", "b"):
+        r = CliRunner().invoke(zx, ["--store", str(tmp_path / f"{name}.sqlite"), "import",
+                                    *(["--no-analytics"] if name == "b" else []), str(logs / "first-turns.zxlog")],
+                               env={"ZX_ANALYTICS": analytics})
+        assert r.exit_code == 0, r.output
+    said: list[str] = []
+    advice = ADVICE_FOR.set("cli")  # (as zx serve runs: zx_cli.main sets it for the command's run)
+    try:
+        with TestClient(create_app(str(tmp_path / "b.sqlite"), analytics=analytics)) as c:
+            b = c.app.state.backend
+            b.follow(interval=0.1, say=said.append)
+            b._follower.thread.join(timeout=CATCH_UP)
+            assert b._follower.error is not None and "a.sqlite" in b._follower.error, said
+            answer = c.get("/api/stats/winrates").json()
+    finally:
+        ADVICE_FOR.reset(advice)
+    assert "--rebuild" in b._follower.error and "in Python" not in b._follower.error, b._follower.error
+    assert "in Python" not in answer["error"] and not any("in Python" in s for s in said), (answer, said)
