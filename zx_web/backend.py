@@ -85,6 +85,7 @@ MOST_WAITING = {"dashboards": 16, "statistics": 64, "views": 64}
 BUSY_RETRY_SECONDS = 2
 GONE_POLL = 0.25  # s: how often a request waiting its turn (Backend.in_turn) looks whether its client is still there
 FOLLOW_INTERVAL = 1.0  # s: zx serve --follow polls the store's notification log this often (SQLite; PostgreSQL: LISTEN)
+DRAWN_KEPT = 32  # live dashboards kept under --follow to answer while they are drawn anew (zx_web.pages.drawn_before)
 FOLLOW_STOP_WAIT = 60.0  # s a stopping server waits for the follower's page under way to commit
 # the settings of the requests' reads (zx_analytics.db.SANDBOX's memory, DuckDB's order), set again on the shared
 # instance after each update of zx serve --follow (zx_analytics.db.connect_writer sets the projection's: they are global)
@@ -417,6 +418,12 @@ class Backend:
         # the watched requests waiting their turn (in_turn): {the cancel scope of its wait: (request, [counted])}
         self._waiting: dict[str, dict[Any, tuple[Any, list[bool]]]] = {what: {} for what in MOST_WAITING}
         self._identity: str | None = None
+        # under --follow, the live dashboards drawn last (key -> position, page, when: at most DRAWN_KEPT, the
+        # oldest dropped first), answered while the next is drawn (zx_web.pages.drawn_before), and the keys being
+        # drawn anew in the background with their tasks
+        self.drawn_pages: "OrderedDict[Any, tuple[int, str, float]]" = OrderedDict()
+        self.redrawing: set[Any] = set()
+        self.redraws: set[Any] = set()
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
         self._listed: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._masked_names: tuple[list[dict[str, Any]], dict[str, Any]] | None = None
@@ -979,6 +986,20 @@ class Backend:
                 if held is None or read[0] > held[0]:
                     self._projection = read
         return self._projection
+
+    @property
+    def following(self) -> bool:
+        """Whether this server keeps its analytics file up to date itself (``zx serve --follow``)."""
+        return self._follower is not None
+
+    def remember_drawn(self, key: Any, position: int, page: str) -> None:
+        """Keep the live dashboard ``page`` of ``key`` drawn at ``position`` (``drawn_pages``)."""
+        import time
+
+        self.drawn_pages[key] = (position, page, time.monotonic())
+        self.drawn_pages.move_to_end(key)
+        while len(self.drawn_pages) > DRAWN_KEPT:
+            self.drawn_pages.popitem(last=False)
 
     def follow(self, interval: float = FOLLOW_INTERVAL, say: Callable[[str], None] = log.warning,
                catalogs: tuple[Any, ...] = ()) -> None:

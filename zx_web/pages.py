@@ -291,26 +291,70 @@ async def dashboard_page(request: Request, q: api.StatsQuery = Depends(api.stats
     ``Backend.dashboard_limiter`` at once, the others waiting their turn in order (zx_web.app): never in the threads
     of the other endpoints, which it held while vl-convert drew (holding the GIL), with /api/status behind them."""
     filters = q.filters.params()
-    kept = await b.off_loop(lambda: fresh(b, b.peek_cached(dashboard_key(filters, q.min_games, live=True))),
-                            reads=b.store_due())
+    key = dashboard_key(filters, q.min_games, live=True)
+    kept = await b.off_loop(lambda: fresh(b, b.peek_cached(key)), reads=b.store_due())
     if kept is not None:
         return html_response(kept)
+    stale = drawn_before(b, key)
+    if stale is not None:  # under --follow: the page drawn a moment ago, at once, with its freshness line; the new
+        # one drawn meanwhile for the next request (during an import each update made every visitor wait for a
+        # redraw, 5-10 s at 25,000 matches, QA round 37)
+        redraw_later(b, key, lambda: dashboard_answer(b, filters, q.min_games))
+        return html_response(await b.off_loop(lambda: fresh(b, stale[1], stale[0])) or "")
     return await b.in_turn(b.dashboard_limiter, lambda: dashboard_answer(b, filters, q.min_games), "dashboards",
                            request)  # (a client gone leaves the queue before its turn)
+
+
+STALE_SECONDS = 60.0  # how old a page drawn before an update of --follow may be to be answered while it is drawn anew
+
+
+def drawn_before(b: Backend, key: tuple[Any, ...]) -> tuple[int, str, float] | None:
+    """The live dashboard of ``key`` drawn last under --follow, ``(position, page, when)``, if it was drawn within
+    ``STALE_SECONDS``; None otherwise, and without a follower (a plain server answers 503 once behind: its file
+    does not move)."""
+    import time
+
+    held = b.drawn_pages.get(key)
+    if held is None or not b.following or time.monotonic() - held[2] > STALE_SECONDS:
+        return None
+    return held
+
+
+def redraw_later(b: Backend, key: tuple[Any, ...], draw: Any) -> None:
+    """``draw()`` (the dashboard of ``key`` at the file's position now) in the dashboards' turn, in the background,
+    once at a time a key; its errors are the next request's (it draws again)."""
+    import asyncio
+
+    busy = b.redrawing
+    if key in busy:
+        return
+
+    async def run() -> None:
+        try:
+            await b.in_turn(b.dashboard_limiter, draw, "dashboards")
+        except Exception:  # noqa: BLE001 - (a 503 of a busy server, a store lost: the next request says it)
+            pass
+        finally:
+            busy.discard(key)
+    busy.add(key)
+    b.redraws = {t for t in b.redraws if not t.done()}  # (held until done: a task the loop holds only weakly may
+    b.redraws.add(asyncio.get_running_loop().create_task(run()))  # be collected)
 
 
 FRESHNESS = "<!--zx-freshness-->"  # where the live dashboard says its figures are behind the store (``fresh``)
 
 
-def fresh(b: Backend, page: str | None) -> str | None:
+def fresh(b: Backend, page: str | None, position: int | None = None) -> str | None:
     """A drawn live dashboard (cached by the analytics' position) with the line, at its ``FRESHNESS`` mark, that says
     the store holds events its figures do not count yet: under --follow, while matches are imported, the page said
     "24,064 matches" where the list said 24,768, and nothing on it said it lagged (QA round 37). Read now, never
-    cached: the store moves without the file's position."""
+    cached: the store moves without the file's position. ``position``: the page's own (one drawn before,
+    ``drawn_before``), else the file's now."""
     if page is None or FRESHNESS not in page:
         return page
     try:
-        position, last = b.projection()[0], b.store_last_id()
+        now, last = b.projection()[0], b.store_last_id()  # (the store's, re-read once a second: the file may be
+        position, last = (now, last) if position is None else (position, max(last, now or 0))  # past it)
     except Exception:  # noqa: BLE001 - (the figures were drawn: a store that does not answer now changes none)
         return page.replace(FRESHNESS, "")
     note = "" if position is None or position >= last else (
@@ -395,13 +439,19 @@ def unknown_name(b: Backend, game: str, filters: dict[str, Any]) -> str | None:
 def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, live: bool,
                      title: str = "Metagame") -> str:
     """The dashboard page: live (with the filter form and links) or static (``zx report``: one file)."""
+    key = dashboard_key(filters, min_games, live=live, title=title)
+
     def draw() -> str:
+        position = b.projection()[0]
         d = dashboard.build(b, filters, min_games)
         opts = offered_choices(dashboard.choices(b, d.game)) if live else {"event": [], "deck": []}
-        return render("dashboard.html", nav="dashboard", d=d, live=live, title=title, opts=opts,
+        page = render("dashboard.html", nav="dashboard", d=d, live=live, title=title, opts=opts,
                       inline_css=None if live else css(), store=b.svc.store.label)
+        if live and b.following:  # (answered while the next is drawn: drawn_before)
+            b.remember_drawn(key, position, page)
+        return page
 
-    return b.cached(dashboard_key(filters, min_games, live=live, title=title), draw)
+    return b.cached(key, draw)
 
 
 def dashboard_key(filters: dict[str, Any], min_games: int, *, live: bool, title: str = "Metagame") -> tuple[Any, ...]:

@@ -239,9 +239,10 @@ def test_the_followers_errors_give_the_commands_remedy_not_the_python_apis(tmp_p
     said: list[str] = []
     advice = ADVICE_FOR.set("cli")  # (as zx serve runs: zx_cli.main sets it for the command's run)
     try:
-        with TestClient(create_app(str(tmp_path / "b.sqlite"), analytics=analytics)) as c:
-            b = c.app.state.backend
-            b.follow(interval=0.1, say=said.append)
+        app = create_app(str(tmp_path / "b.sqlite"), analytics=analytics)
+        b = app.state.backend
+        b.follow(interval=0.1, say=said.append)  # (before it serves, as zx serve --follow starts it)
+        with TestClient(app) as c:
             b._follower.thread.join(timeout=CATCH_UP)
             assert b._follower.error is not None and "a.sqlite" in b._follower.error, said
             answer = c.get("/api/stats/winrates").json()
@@ -249,3 +250,41 @@ def test_the_followers_errors_give_the_commands_remedy_not_the_python_apis(tmp_p
         ADVICE_FOR.reset(advice)
     assert "--rebuild" in b._follower.error and "in Python" not in b._follower.error, b._follower.error
     assert "in Python" not in answer["error"] and not any("in Python" in s for s in said), (answer, said)
+
+
+def test_under_follow_a_dashboard_is_answered_at_once_while_it_is_drawn_anew(tmp_path):
+    """During an import each update of --follow made every dashboard visitor wait for a redraw (5-10 s at 25,000
+    matches, QA round 37): the page drawn last is answered at once, its freshness line at its own position, while the
+    new one is drawn in the background; the next request gets the new one."""
+    from fastapi.testclient import TestClient
+
+    from zx_web.app import create_app
+
+    logs = Path(__file__).resolve().parents[2] / "examples" / "legal"
+    store, analytics = str(tmp_path / "s.sqlite"), str(tmp_path / "s.duckdb")
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(logs / "first-turns.zxlog")],
+                           env={"ZX_ANALYTICS": analytics})
+    assert r.exit_code == 0, r.output
+    app = create_app(store, analytics=analytics)
+    b = app.state.backend
+    b.follow(interval=0.1, say=lambda text: None)  # (before it serves, as zx serve --follow starts it)
+    with TestClient(app) as c:
+        deadline = time.monotonic() + CATCH_UP
+        while b.projection()[0] is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        first = c.get("/dashboard").text
+        before = b.projection()[0]
+        assert "1 match " in first and 'id="freshness"' not in first
+        r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(logs / "rules-fidelity.zxlog")])
+        assert r.exit_code == 0, r.output
+        while b.projection()[0] == before:  # (the follower projects it)
+            assert time.monotonic() < deadline, "never projected"
+            time.sleep(0.05)
+        answered = c.get("/dashboard").text
+        assert "1 match " in answered, answered[:2000]  # the page drawn before, at once
+        assert f"These figures count the store up to notification {before:,}; it holds" in answered
+        while "2 matches" not in (page := c.get("/dashboard").text):  # drawn anew in the background
+            assert time.monotonic() < deadline, "never drawn anew"
+            time.sleep(0.05)
+        assert 'id="freshness"' not in page
