@@ -80,9 +80,10 @@ def check_effect(ref: Judge, r: dict) -> dict:
         owner = _square_owner(square)
         if owner is None:
             ref.fail("301.1", f"{square} is not a Player Square: there is no Player card on it", fatal=True)
-        if checks.controls_overboost(m, owner):
+        if checks.controls_overboost(m, owner):  # not applied, as a move 806 refuses is not (digest.13: recorded
+            # as unaffected and then applied, a move meeting an owed Void Bringer)
             ref.fail("202.7f", f"{owner} controls a Z/X Overboost on Square: {owner}'s Player card is "
-                               f"unaffected by card effects")
+                               f"unaffected by card effects", fatal=True)
         if op == "move" and r.get("to") == "square":
             ref.fail("303.6a", f"{owner}'s Player card on {square} does not move to another Square")
         elif op in ("move", "destroy"):  # to another zone: 303.6a does not forbid it; the card leaves the Square.
@@ -122,16 +123,19 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
     src, dst = r["from"], r["to"]
     code = r.get("card")
     if code is not None and ref.cat[code].is_player:
-        owner = r.get("owner") or pl
-        if checks.controls_overboost(m, owner):  # named by its code as by its Square (target: player)
+        owner = _player_card_owner(ref, r, code)
+        if checks.controls_overboost(m, owner):  # named by its code as by its Square (target: player); not applied
             ref.fail("202.7f", f"{owner} controls a Z/X Overboost on Square: {owner}'s Player card is "
-                               f"unaffected by card effects")
+                               f"unaffected by card effects", fatal=True)
     if code is not None and ref.cat[code].is_player and (src == "square" or dst == "square"):
         if dst == "square":
             ref.fail("303.6a", f"the Player card {code} does not move to another Square")
         else:  # from its Player Square to another zone: not what 303.6a forbids
-            owner = r.get("owner") or pl
+            owner = _player_card_owner(ref, r, code)
             if m.p[owner]["player_card"] != code:
+                if m.p[owner]["player_card"] is None and m.players.get(owner, {}).get("player_card") == code:
+                    ref.fail("301.1", f"{owner} has no Player card on {player_square(owner)} (it has left the "
+                                      f"Square)", fatal=True)
                 ref.fail("301.1", f"{code} is not {owner}'s Player card on Square", fatal=True)
             args["player_leaves"] = True
             args["owner"] = owner
@@ -207,6 +211,24 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
         args["kind"] = {CardType.ZX_EX: "ex", CardType.ZX_OB: "ob", CardType.TOKEN: "token"}.get(card.type, "zx")
     elif card.type.is_extra:
         args["kind"] = "ex"
+
+
+def _player_card_owner(ref: Judge, r: dict, code: str) -> str:
+    """Whose Player card a record naming it by its code means: its ``owner``, by default the card's owner
+    (docs/match-log.md, ``move``): the player whose Player card on Square it is, else whose it was (the header's),
+    the writer's first where both have that card (digest.13: always the writer's, a legal Void Bringer on the
+    opponent's Player card refused, 301.1)."""
+    if r.get("owner"):
+        return r["owner"]
+    pl = ref.by or "P1"
+    seats = (pl, "P2" if pl == "P1" else "P1")
+    for pl_ in seats:
+        if ref.m.p[pl_]["player_card"] == code:
+            return pl_
+    for pl_ in seats:
+        if ref.m.players.get(pl_, {}).get("player_card") == code:
+            return pl_
+    return pl
 
 
 def _void_resolved(ref: Judge, r: dict, args: dict) -> None:
