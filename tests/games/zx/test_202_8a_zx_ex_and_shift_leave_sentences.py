@@ -29,6 +29,7 @@ def effect(**fields) -> dict:
 
 
 EX_ON = [effect(op="move", card="EX-U01", from_="dynamis", to="square", dest="c3")]
+EX_DOWN = [effect(op="move", card="EX-U01", from_="dynamis", to="square", dest="c3", face="down")]
 SHIFT_ON = [P("P2", "play", card="EX-U03", pay=["U01-004"], from_="dynamis", on="a1")]
 LOGS = {
     "ex-hand": turn2() + EX_ON + [effect(op="move", square="c3", from_="square", to="hand"), END2],
@@ -40,6 +41,8 @@ LOGS = {
                                              face="down"), effect(op="destroy", square="c2"), END2],
     "token-destroyed": turn2() + [effect(op="token", square="c2", power=1000, name="Drone"),
                                   effect(op="destroy", square="c2"), END2],
+    "face-down-ex-hand": turn2() + EX_DOWN + [effect(op="move", square="c3", from_="square", to="hand"), END2],
+    "face-down-ex-destroyed": turn2() + EX_DOWN + [effect(op="destroy", square="c3"), END2],
 }
 SAID = {
     "ex-hand": f"{EX} on c3 would go to P2's hand: goes to P2's Dynamis face-up (Z/X EX)",
@@ -51,6 +54,11 @@ SAID = {
                          f"P2's hand",
     "face-down-destroyed": "the card on c2 is destroyed and goes to P2's Trash",  # (unnamed, 301.3b: no Z/X, 1007)
     "token-destroyed": "the Token Drone on c2 is destroyed and disappears (a Token, 202.11c)",
+    # a Z/X EX put face-down: to Dynamis face-up all the same, where it is public (301.3c): named, to every seat
+    "face-down-ex-hand": f"the card on c3 would go to P2's hand: goes to P2's Dynamis face-up, revealed: {EX} (an EX "
+                         f"card goes nowhere but Square or Dynamis)",
+    "face-down-ex-destroyed": f"the card on c3 is destroyed and goes to P2's Dynamis face-up, revealed: {EX} (an EX "
+                              f"card goes nowhere but Square or Dynamis)",
 }
 
 
@@ -96,3 +104,23 @@ def test_202_8a_the_state_has_the_shift_where_the_sentence_says():
     assert findings(c) == [] and "EX-U03" in c.match.p["P2"]["charge"] and "R01-002" in c.match.p["P1"]["charge"]
     c = checked(LOGS["shift-vessel-hand"])
     assert findings(c) == [] and "EX-U03" in c.match.p["P2"]["hand"] and "R01-002" in c.match.p["P1"]["hand"]
+
+
+@pytest.mark.parametrize("name", ["face-down-ex-hand", "face-down-ex-destroyed"])
+def test_202_8a_a_face_down_zx_ex_leaving_the_square_goes_to_dynamis_face_up(name):
+    """The digest: "Z/X EX and EV EX that would go anywhere but Square or Dynamis go to Dynamis face-up", put on the
+    Square face-down too (digest.13: it went to the hand, or to the Trash as a face-down card destroyed). QA round 37:
+    `leave-facedown-zxex-to-hand`, `leave-facedown-zxex-destroy`."""
+    c = checked(LOGS[name])
+    z = c.match.p["P2"]
+    assert findings(c) == [] and c.match.sq["c3"] is None
+    assert "EX-U01" not in z["hand"] and "EX-U01" not in z["trash"]
+    assert {"code": "EX-U01", "up": True} in z["dynamis"]
+
+
+def test_202_8a_a_stored_event_without_ex_to_dynamis_replays_as_before():
+    """EffectApplied's ``ex_to_dynamis`` is absent from the events stored before it: they replay as imported."""
+    c = checked(turn2() + EX_DOWN)
+    c.match._effect(player="P2", source="b3", op="move", args={"from": "square", "square": "c3", "to": "hand"},
+                    rec=None, line=15)
+    assert "EX-U01" in c.match.p["P2"]["hand"] and {"code": "EX-U01", "up": True} not in c.match.p["P2"]["dynamis"]

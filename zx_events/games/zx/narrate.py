@@ -262,6 +262,11 @@ def _destroyed(f: F, w: Words, before: Any) -> str:
         (_shift_goes(entry, "charge", w, before) if entry else "")
 
 
+def _revealed(entry: Mapping, w: Words) -> str:
+    """A face-down Z/X EX or EV EX that left the Square for Dynamis face-up: the card, public there (301.3c)."""
+    return f"{w.card(entry.get('code'))} (an EX card goes nowhere but Square or Dynamis)"
+
+
 def _effect(f: F, w: Words, before: Any = None) -> str:
     a = dict(f.get("args") or {})
     op, player = f.get("op"), f.get("player")
@@ -282,7 +287,9 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
             # the face-up card named, where it and its Shift go; digest.13: "the card on a1 is destroyed" alone)
             owner = entry.get("owner")
             whose = owner + chr(39) + "s" if owner else "the"
-            if entry.get("up") is False:  # a face-down card: no Z/X, to the Trash, unnamed (301.3b)
+            if entry.get("up") is False and a.get("ex_to_dynamis"):  # a Z/X EX (EV EX) put face-down: to Dynamis
+                what += f" and goes to {whose} Dynamis face-up, revealed: {_revealed(entry, w)}"  # face-up (public)
+            elif entry.get("up") is False:  # a face-down card: no Z/X, to the Trash, unnamed (301.3b)
                 what += f" and goes to {whose} Trash" + _shift_goes(entry, "trash", w, before)
             elif entry.get("kind") == "token":
                 name = w.free(entry.get("name"))
@@ -331,7 +338,10 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
                 to += f" (its owner's, 302.4: not {a['owner']}'s)"
             what = f"{on} goes to {to}"
             if isinstance(entry, Mapping) and a.get("target", "card") == "card" and a.get("to") != "square":
-                if entry.get("kind") == "ex" and a.get("to") != "dynamis":  # (the digest: anywhere but Square or
+                if entry.get("up") is False and a.get("ex_to_dynamis"):  # a Z/X EX (EV EX) put face-down: the same,
+                    # and face-up in Dynamis it is public (301.3c): named there (digest.13: the hand or the Trash)
+                    what = f"{on} would go to {to}: goes to {owner}'s Dynamis face-up, revealed: {_revealed(entry, w)}"
+                elif entry.get("kind") == "ex" and a.get("to") != "dynamis":  # (the digest: anywhere but Square or
                     # Dynamis, a Z/X EX goes to Dynamis face-up; the record's `to` said as written. Digest.13: the
                     # sentence said the hand, the state had Dynamis)
                     what = f"{on} would go to {to}: goes to {owner}'s Dynamis face-up (Z/X EX)"

@@ -112,10 +112,26 @@ def check_effect(ref: Judge, r: dict) -> dict:
             _missing(ref, "square", "an effect on a card on Square names its Square")
         if m.sq.get(square) is None:
             ref.fail("301.1", f"there is no card on {square}", fatal=True)
+        _face_down_ex(ref, r, args)
     handler = _OPS.get(op)
     if handler is not None:
         handler(ref, r, args)
     return args
+
+
+def _face_down_ex(ref: Judge, r: dict, args: dict) -> None:
+    """A face-down card on Square that is a Z/X EX or EV EX (put there from Dynamis with ``face: down``) and leaves
+    for anywhere but Square or Dynamis goes to Dynamis face-up, as a face-up one does (the digest): EffectApplied's
+    ``ex_to_dynamis`` (absent before, read only where present: digest.13 sent it to the hand or the Trash as a
+    card, the state's entry of a face-down card knowing no kind)."""
+    e = ref.m.sq.get(r.get("square"))
+    if e is None or e.get("up") is not False or r.get("target", "card") != "card":
+        return
+    card = ref.cat.get(e["code"])
+    if card is None or not card.type.is_extra:
+        return
+    if r["op"] == "destroy" or r["op"] == "move" and r.get("to") not in ("square", "dynamis"):
+        args["ex_to_dynamis"] = True
 
 
 def _move(ref: Judge, r: dict, args: dict) -> None:
@@ -159,7 +175,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
                     ref.fail(problem[0], f"{problem[1]}: {moved} on {r['square']} is not moved there (an effect's "
                                          f"move is held to the placement of a play)", fatal=True)
             if dst == "life" and e is not None:  # whose Life each arriving card joins (for Life counts)
-                owners = [] if e["kind"] in ("token", "ex") else [e["owner"]]  # 202.11c; an EX to Dynamis
+                owners = [] if e["kind"] in ("token", "ex") or args.get("ex_to_dynamis") else [e["owner"]]  # 202.11c;
+                # an EX to Dynamis, a face-down one too
                 if e.get("shift") and e["kind"] != "ex":  # 202.8a: its Shift goes with it (with an EX to Dynamis)
                     owners.append(e.get("shift_owner", e["owner"]))
                 if owners:
