@@ -120,3 +120,29 @@ def test_702_a_loss_by_damage_is_at_once_and_says_damage():
     assert (end.winner, end.reason, end.line, end.how) == ("P2", "life", 21, None)
     assert sentence("MatchEnded", {"winner": end.winner, "reason": end.reason, "how": end.how}, Words()) == \
         "The match ends: P2 won by damage with no Life left (a player with 0 Life loses)"
+
+
+@pytest.mark.parametrize("seat", SEATS)
+def test_702_the_logs_result_after_such_a_loss_says_how_too(store, seat):
+    """The log's `result` record of that loss ("life"): its sentence said "P2 won by damage with no Life left" after
+    the match's end said an effect took it. QA round 37: `L-p1-0-result`."""
+    r = CliRunner().invoke(zx, ["--store", store, "replay", "r37-loss-p1-only", "--as", seat, "--to", "end",
+                                "--format", "json"])
+    assert r.exit_code == 0, r.output
+    frames = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
+    (said,) = [e["text"] for f in frames for e in f["events"] if e["kind"] == "ResultRecorded"]
+    assert said == ("The log records the result: P2 won: P1 has no Life left (an effect took his last Life card; a "
+                    "player with 0 Life loses)")
+
+
+def test_702_the_logs_result_of_a_loss_by_damage_says_damage():
+    assert sentence("ResultRecorded", {"winner": "P2", "reason": "life"}, Words()) == \
+        "The log records the result: P2 won by damage with no Life left (a player with 0 Life loses)"
+
+
+def test_702_the_match_list_carries_how_where_the_match_end_has_it(store):
+    r = CliRunner().invoke(zx, ["--store", store, "matches", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    rows = {row["match"]: row for row in json.loads(r.stdout)}
+    assert rows["r37-loss-p1-only"]["how"] == "effect" and rows["r37-reload-last-life"]["how"] == "reload"
+    assert "how" not in rows["r37-loss-draw"]

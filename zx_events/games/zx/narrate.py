@@ -371,6 +371,17 @@ def _ended(f: F, w: Words) -> str:
     return "The match ends: " + result_text(winner, f.get("reason"), REASONS)
 
 
+def _result_recorded(f: F, w: Words, before: Any = None) -> str:
+    """The log's result; where it is the engine's loss at 0 Life whose last Life card went by no damage (the state's
+    outcome ``how``: the match ended before the `result` record), in the match's end's words (``_ended``), not "by
+    damage with no Life left" (digest.13 said it so)."""
+    outcome = getattr(before, "outcome", None)
+    if isinstance(outcome, Mapping) and outcome.get("how") in LAST_LIFE and f.get("reason") == "life" \
+            and outcome.get("reason") == "life" and f.get("winner") == outcome.get("winner"):
+        return "The log records the result: " + _ended({**f, "how": outcome["how"]}, w).removeprefix("The match ends: ")
+    return COMMON["ResultRecorded"][1](f, w)
+
+
 def _turn_ended(f: F, w: Words) -> str:
     return f"{w.who(f.get('player'))} ends the turn{discarding(f, w)}"
 
@@ -381,8 +392,9 @@ def _late(f: F, w: Words) -> str:
             + (f": {w.cards(discard)} goes from the hand to the Trash" if discard else ": nothing else happens"))
 
 
+COMMON = common(REASONS)
 SAYS: dict[str, tuple[frozenset[str], Any]] = {
-    **common(REASONS),
+    **COMMON,
     "Started": (known("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (known("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
                     _set_up),
@@ -416,12 +428,14 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "LateRecord": (known("player", "discard"), _late),
     "ViolationRecorded": (known("rule", "message", "turn", "player", "waive"), _violation),
     "MatchEnded": (known("winner", "reason", "how"), _ended),
+    "ResultRecorded": (known("winner", "reason"), _result_recorded),
 }
 
 
 # a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
 SEES_BEFORE = True
-READS_BEFORE = frozenset({"ZXDestroyed", "CardPlayed", "IgnitionPerformed", "LifeDamaged", "EffectApplied"})
+READS_BEFORE = frozenset({"ZXDestroyed", "CardPlayed", "IgnitionPerformed", "LifeDamaged", "EffectApplied",
+                          "ResultRecorded"})
 # the kinds written with it (where a destroyed card goes, a Token's name: ``_destroyed``; the card a card put onto a
 # Square sends away: ``_replacing``)
 
