@@ -29,6 +29,7 @@ def effect(**fields) -> dict:
 
 
 EX_ON = [effect(op="move", card="EX-U01", from_="dynamis", to="square", dest="c3")]
+TOKEN_ON = [effect(op="token", square="c3", name="Sprout", power=1000)]
 EX_DOWN = [effect(op="move", card="EX-U01", from_="dynamis", to="square", dest="c3", face="down")]
 SHIFT_ON = [P("P2", "play", card="EX-U03", pay=["U01-004"], from_="dynamis", on="a1")]
 LOGS = {
@@ -41,6 +42,10 @@ LOGS = {
                                              face="down"), effect(op="destroy", square="c2"), END2],
     "token-destroyed": turn2() + [effect(op="token", square="c2", power=1000, name="Drone"),
                                   effect(op="destroy", square="c2"), END2],
+    "token-hand": turn2() + TOKEN_ON + [effect(op="move", square="c3", from_="square", to="hand"), END2],
+    "token-shift-hand": turn2() + TOKEN_ON + [P("P2", "play", card="EX-U03", pay=["U01-004"], from_="dynamis",
+                                                on="c3"), effect(op="move", square="c3", from_="square", to="hand"),
+                                              END2],
     "face-down-ex-hand": turn2() + EX_DOWN + [effect(op="move", square="c3", from_="square", to="hand"), END2],
     "face-down-ex-destroyed": turn2() + EX_DOWN + [effect(op="destroy", square="c3"), END2],
 }
@@ -54,6 +59,11 @@ SAID = {
                          f"P2's hand",
     "face-down-destroyed": "the card on c2 is destroyed and goes to P2's Trash",  # (unnamed, 301.3b: no Z/X, 1007)
     "token-destroyed": "the Token Drone on c2 is destroyed and disappears (a Token, 202.11c)",
+    # 202.11c: a Token that leaves the Square disappears, as a destroy says (digest.13: "the card on c3 goes to P2's
+    # hand"); its Shift goes to its owner's zone
+    "token-hand": "the Token Sprout on c3 would go to P2's hand: it disappears (a Token, 202.11c)",
+    "token-shift-hand": f"the Token Sprout on c3 would go to P2's hand: it disappears (a Token, 202.11c); its Shift "
+                        f"{SHIFT} goes to P2's hand",
     # a Z/X EX put face-down: to Dynamis face-up all the same, where it is public (301.3c): named, to every seat
     "face-down-ex-hand": f"the card on c3 would go to P2's hand: goes to P2's Dynamis face-up, revealed: {EX} (an EX "
                          f"card goes nowhere but Square or Dynamis)",
@@ -124,3 +134,10 @@ def test_202_8a_a_stored_event_without_ex_to_dynamis_replays_as_before():
     c.match._effect(player="P2", source="b3", op="move", args={"from": "square", "square": "c3", "to": "hand"},
                     rec=None, line=15)
     assert "EX-U01" in c.match.p["P2"]["hand"] and {"code": "EX-U01", "up": True} not in c.match.p["P2"]["dynamis"]
+
+
+def test_202_11c_a_token_moved_to_a_hand_is_gone_and_its_shift_in_the_hand():
+    c = checked(LOGS["token-shift-hand"])
+    z = c.match.p["P2"]
+    assert findings(c) == [] and c.match.sq["c3"] is None and z["hand"].count("EX-U03") == 1
+    assert not any(x.startswith("TOKEN") for x in z["hand"])

@@ -60,10 +60,11 @@ def _replacing(square: Any, before: Any, w: Words, moved: Any = None) -> str:
     return f", replacing {card}{shift} there, which goes to {owner + chr(39) + 's' if owner else 'the'} Trash"
 
 
-def _shift_goes(entry: Mapping, dest: Any, w: Words, before: Any = None) -> str:
+def _shift_goes(entry: Mapping, dest: Any, w: Words, before: Any = None, alone: bool = False) -> str:
     """Where the Shift on a card leaving the Square for ``dest`` goes (202.8a: with its vessel, as one card, to its
     owner's zone, 302.4; with a Z/X EX vessel to Dynamis face-up, ``Match._leave_square``): "" for a card without
-    one. The Shift was face-up on the Square (public): it is named (digest.13: it went without a word)."""
+    one. The Shift was face-up on the Square (public): it is named (digest.13: it went without a word). ``alone``:
+    its vessel went nowhere (a Token, 202.11c): "; its Shift ... goes to ..."."""
     shift = entry.get("shift")
     if not shift:
         return ""
@@ -71,7 +72,10 @@ def _shift_goes(entry: Mapping, dest: Any, w: Words, before: Any = None) -> str:
     version = getattr(before, "rules_version", None)
     zone = "dynamis" if entry.get("kind") == "ex" and (version is None or digest_of(version) >= 3) else dest
     where = "Dynamis face-up" if zone == "dynamis" else _zone(zone).removeprefix("the ")
-    return f", with its Shift {w.card(shift)}, which goes to {owner + chr(39) + 's' if owner else 'the'} {where}"
+    whose = owner + chr(39) + 's' if owner else 'the'
+    if alone:
+        return f"; its Shift {w.card(shift)} goes to {whose} {where}"
+    return f", with its Shift {w.card(shift)}, which goes to {whose} {where}"
 
 
 def _set_up(f: F, w: Words) -> str:
@@ -338,14 +342,21 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
                 to += f" (its owner's, 302.4: not {a['owner']}'s)"
             what = f"{on} goes to {to}"
             if isinstance(entry, Mapping) and a.get("target", "card") == "card" and a.get("to") != "square":
-                if entry.get("up") is False and a.get("ex_to_dynamis"):  # a Z/X EX (EV EX) put face-down: the same,
+                if entry.get("kind") == "token":  # 202.11c: a Token that leaves the Square disappears (as a destroy
+                    # and lethal damage say; digest.13: "the card on c3 goes to P2's hand")
+                    name = w.free(entry.get("name"))
+                    token = f"the Token {name} on {square}" if name else f"the Token on {square}"
+                    what = f"{token} would go to {to}: it disappears (a Token, 202.11c)" + \
+                        _shift_goes(entry, a.get("to"), w, before, alone=True)
+                elif entry.get("up") is False and a.get("ex_to_dynamis"):  # a Z/X EX (EV EX) put face-down: the same,
                     # and face-up in Dynamis it is public (301.3c): named there (digest.13: the hand or the Trash)
                     what = f"{on} would go to {to}: goes to {owner}'s Dynamis face-up, revealed: {_revealed(entry, w)}"
                 elif entry.get("kind") == "ex" and a.get("to") != "dynamis":  # (the digest: anywhere but Square or
                     # Dynamis, a Z/X EX goes to Dynamis face-up; the record's `to` said as written. Digest.13: the
                     # sentence said the hand, the state had Dynamis)
                     what = f"{on} would go to {to}: goes to {owner}'s Dynamis face-up (Z/X EX)"
-                what += _shift_goes(entry, a.get("to"), w, before)
+                if entry.get("kind") != "token":
+                    what += _shift_goes(entry, a.get("to"), w, before)
         else:
             dest = a["dest"] if a.get("to") == "square" and a.get("dest") else \
                 f"{owner}'s " + _zone(a.get("to")).removeprefix("the ")
