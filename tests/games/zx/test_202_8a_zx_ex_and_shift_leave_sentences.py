@@ -22,6 +22,7 @@ from .boundary_logs import END2, P, checked, findings, text, turn2
 SEATS = ("judge", "P1", "P2", "spectator")
 EX = "Azure Leviathan Prime EX-U01"
 SHIFT = "Tidecaller Exosuit EX-U03"
+PL1 = "Kaito Blazeheart PL-001"
 
 
 def effect(**fields) -> dict:
@@ -46,6 +47,8 @@ LOGS = {
     "token-shift-hand": turn2() + TOKEN_ON + [P("P2", "play", card="EX-U03", pay=["U01-004"], from_="dynamis",
                                                 on="c3"), effect(op="move", square="c3", from_="square", to="hand"),
                                               END2],
+    "player-card-trash": turn2() + [effect(op="move", square="b1", target="player", from_="square", to="trash"), END2],
+    "player-card-by-code": turn2() + [effect(op="move", card="PL-001", from_="square", to="trash"), END2],
     "face-down-ex-hand": turn2() + EX_DOWN + [effect(op="move", square="c3", from_="square", to="hand"), END2],
     "face-down-ex-destroyed": turn2() + EX_DOWN + [effect(op="destroy", square="c3"), END2],
 }
@@ -64,6 +67,9 @@ SAID = {
     "token-hand": "the Token Sprout on c3 would go to P2's hand: it disappears (a Token, 202.11c)",
     "token-shift-hand": f"the Token Sprout on c3 would go to P2's hand: it disappears (a Token, 202.11c); its Shift "
                         f"{SHIFT} goes to P2's hand",
+    # the Player card, face-up on its Player Square (public), is named (it was "P1's Player card goes to the Trash")
+    "player-card-trash": f"P1's Player card {PL1} goes to the Trash",
+    "player-card-by-code": f"P1's Player card {PL1} goes to the Trash",
     # a Z/X EX put face-down: to Dynamis face-up all the same, where it is public (301.3c): named, to every seat
     "face-down-ex-hand": f"the card on c3 would go to P2's hand: goes to P2's Dynamis face-up, revealed: {EX} (an EX "
                          f"card goes nowhere but Square or Dynamis)",

@@ -266,6 +266,16 @@ def _destroyed(f: F, w: Words, before: Any) -> str:
         (_shift_goes(entry, "charge", w, before) if entry else "")
 
 
+def _player_card(a: Mapping, owner: str, w: Words, before: Any) -> str:
+    """" Mirei Tidecaller PL-002": the Player card an effect moves off its Player Square, face-up there (the record's
+    `card`, else the one ``before`` has on that Square); "" where neither says."""
+    code = a.get("card")
+    if not code:
+        players = getattr(before, "p", None) or {}
+        code = (players.get(owner) or {}).get("player_card")
+    return f" {w.card(code)}" if code else ""
+
+
 def _revealed(entry: Mapping, w: Words) -> str:
     """A face-down Z/X EX or EV EX that left the Square for Dynamis face-up: the card, public there (301.3c)."""
     return f"{w.card(entry.get('code'))} (an EX card goes nowhere but Square or Dynamis)"
@@ -324,8 +334,9 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
             _replacing(square, before, w)
     elif op == "move":
         owner = a.get("owner") or player
-        if a.get("player_leaves"):
-            what = f"{owner}'s Player card goes to {_zone(a.get('to'))}"
+        if a.get("player_leaves"):  # the Player card was face-up on its Player Square (public): named (digest.13:
+            # "P2's Player card goes to the Trash")
+            what = f"{owner}'s Player card{_player_card(a, owner, w, before)} goes to {_zone(a.get('to'))}"
         elif a.get("from") == "square" and a.get("target") == "player":  # 303.6a: the engine moves nothing
             what = f"{on} stays on {square} (a Player card does not move, 303.6a)"
         elif a.get("from") == "square":

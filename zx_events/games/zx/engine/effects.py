@@ -111,6 +111,11 @@ def check_effect(ref: Judge, r: dict) -> dict:
         if not square:
             _missing(ref, "square", "an effect on a card on Square names its Square")
         if m.sq.get(square) is None:
+            owner = _square_owner(square)
+            if owner is not None and m.p[owner]["player_card"]:  # (a record meaning the Player card there, its
+                # `target` left out: digest.13 said "there is no card on b1", the Player card in sight)
+                ref.fail("301.1", f"there is no card on {square} but {owner}'s Player card (an effect on it says "
+                                  f"target: player)", fatal=True)
             ref.fail("301.1", f"there is no card on {square}", fatal=True)
         _face_down_ex(ref, r, args)
     handler = _OPS.get(op)
