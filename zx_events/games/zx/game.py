@@ -10,7 +10,7 @@ from zx_events.games.base import Game
 from zx_events.games.schema import quoted
 
 from . import logformat
-from .rules import LAST_LIFE, REASONS, RULES_VERSION, title
+from .rules import LAST_LIFE, LAST_LIFE_BOTH, REASONS, RULES_VERSION, title
 
 
 class ZX(Game):
@@ -41,6 +41,8 @@ class ZX(Game):
         "damage with no Life left"."""
         if reason == "life" and how in LAST_LIFE:
             return f"no Life left ({LAST_LIFE[how]})"
+        if reason == "draw" and how in LAST_LIFE_BOTH:
+            return f"{super().reason_text(reason)} ({LAST_LIFE_BOTH[how]})"
         return super().reason_text(reason)
 
     def rule_title(self, rule: str) -> str:

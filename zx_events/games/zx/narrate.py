@@ -16,7 +16,7 @@ from zx_events.games import digest_of
 from zx_events.narration import (Words, common, compact, discarding, hand, hidden, known, known_now, say, short,
                                   signed, started, violation)
 
-from .rules import LAST_LIFE, REASONS
+from .rules import LAST_LIFE, LAST_LIFE_BOTH, REASONS
 
 F = Mapping[str, Any]
 ZONES = {"hand": "the hand", "deck": "the deck", "life": "Life", "charge": "the Charge", "trash": "the Trash",
@@ -390,6 +390,9 @@ def _ended(f: F, w: Words) -> str:
     if how and winner in ("P1", "P2") and f.get("reason") == "life":
         loser = "P2" if winner == "P1" else "P1"
         return f"The match ends: {winner} won: {loser} has no Life left ({how}; a player with 0 Life loses)"
+    if f.get("how") in LAST_LIFE_BOTH and winner is None and f.get("reason") == "draw":  # (an Event's steps took both
+        # players' last Life cards, digest.14; it said nothing of the effect)
+        return f"The match ends: {result_text(None, 'draw', REASONS)} ({LAST_LIFE_BOTH[f['how']]})"
     return "The match ends: " + result_text(winner, f.get("reason"), REASONS)
 
 
