@@ -114,6 +114,8 @@ def update(rows: dict[Any, dict[str, Any]], notes: Iterable[tuple[int, Any, str,
                 e = fields(state)
                 if row["reason"] != DAMAGED:
                     row["winner"], row["reason"] = e["winner"], e["reason"]
+                    if e.get("how"):  # (Z/X, digest.13: how a loser's last Life card went where it was no
+                        row["how"] = e["how"]  # damage, as the outcome has it; absent from older events and rows)
             else:
                 row["violations"] += 1
         except _NotCanonical:  # (read_sqlite: the application decodes this store's payloads)

@@ -235,6 +235,8 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
             result["turns"] = max(result["turns"], int(s.get("turn") or 0))
         elif r.topic == topic("MatchEnded"):
             result["winner"], result["reason"] = s.get("winner"), s.get("reason")
+            if s.get("how"):  # (Z/X, digest.13: how a loser's last Life card went where it was no damage)
+                result["how"] = s["how"]
         elif r.topic == topic("ViolationRecorded"):
             message = s.get("message", "")
             violations.append({"seq": seqs.get(s.get("line"), r.seq), "line": s.get("line"), "turn": s.get("turn"),
@@ -245,7 +247,10 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     if result["winner"] in players:
         result["winner_name"] = players[result["winner"]].get("name")
     verdict = b.verdict(match_id, rows)  # its chain, the store seal, its replay snapshots (a view reads them)
-    result["reason_text"] = game.reason_text(result["reason"]) if result["reason"] else None
+    how = result.get("how")  # (a game whose results carry one says it: "no Life left (a Reload put his ...)")
+    reason = result["reason"]
+    result["reason_text"] = None if not reason else \
+        game.reason_text(reason, how=how) if how else game.reason_text(reason)
     return {"match": match_id, "game": game.key, "header": header, "result": result, "events": len(rows),
             "violations": violations,
             "chain": {"head": verdict.head, "verifies": verdict.ok, "status": verdict.status, "seq": verdict.seq,

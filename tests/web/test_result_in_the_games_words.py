@@ -129,3 +129,34 @@ def test_zx_views_board_shows_a_player_cards_sleep_in_chromium(browser, store, t
     panels = {e.get_attribute("data-player"): e.find_element("css selector", ".pc").text
               for e in browser.find_elements("css selector", "section.player")}
     assert panels["P1"].endswith("(Sleep)") and not panels["P2"].endswith("(Sleep)"), panels
+
+
+@pytest.fixture(scope="module")
+def client(store):
+    from fastapi.testclient import TestClient
+
+    from zx_web.app import create_app
+
+    analytics = str(Path(store).parent / "events.duckdb")
+    with TestClient(create_app(store, analytics=analytics), raise_server_exceptions=False) as c:
+        yield c
+
+
+def test_a_loss_by_a_reload_says_so_on_the_match_page_the_api_and_the_match_list(client, store):
+    """A loss whose last Life card went by a Reload (MatchEnded's ``how``, digest.13) is no damage: the match page
+    and /api/matches/{id} said "by damage with no Life left", and ``how`` was in neither the API's result nor
+    zx matches --format json. A loss by damage (no ``how``) reads as before. QA round 37: `R-reload-noresult`."""
+    detail = client.get(f"/api/matches/{RELOAD[0]}").json()["result"]
+    assert detail["how"] == "reload" and detail["reason"] == "life"
+    assert detail["reason_text"] == "no Life left (a Reload put his last Life card into the Charge)"
+    page = client.get(f"/matches/{RELOAD[0]}").text
+    assert '<span id="reason" title="life">no Life left (a Reload put his last Life card into the Charge)</span>' \
+        in page and "by <span" not in page
+    detail = client.get(f"/api/matches/{ZX[0]}").json()["result"]
+    assert "how" not in detail and detail["reason_text"] == "damage with no Life left (a player with 0 Life loses)"
+    assert 'by <span id="reason" title="life">damage with no Life left' in client.get(f"/matches/{ZX[0]}").text
+    r = CliRunner().invoke(zx, ["--store", store, "matches", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    rows = {row["match"]: row for row in json.loads(r.stdout)}
+    assert rows[RELOAD[0]]["how"] == "reload" and rows[RELOAD[0]]["reason"] == "life"
+    assert "how" not in rows[ZX[0]] and "how" not in rows[DRAW[0]]  # (by damage; an X610Z draw)

@@ -22,6 +22,7 @@ from .boundary_logs import END2, P, checked, findings, text, turn2
 SEATS = ("judge", "P1", "P2", "spectator")
 EX = "Azure Leviathan Prime EX-U01"
 SHIFT = "Tidecaller Exosuit EX-U03"
+PL1 = "Kaito Blazeheart PL-001"
 
 
 def effect(**fields) -> dict:
@@ -29,6 +30,8 @@ def effect(**fields) -> dict:
 
 
 EX_ON = [effect(op="move", card="EX-U01", from_="dynamis", to="square", dest="c3")]
+TOKEN_ON = [effect(op="token", square="c3", name="Sprout", power=1000)]
+EX_DOWN = [effect(op="move", card="EX-U01", from_="dynamis", to="square", dest="c3", face="down")]
 SHIFT_ON = [P("P2", "play", card="EX-U03", pay=["U01-004"], from_="dynamis", on="a1")]
 LOGS = {
     "ex-hand": turn2() + EX_ON + [effect(op="move", square="c3", from_="square", to="hand"), END2],
@@ -40,6 +43,14 @@ LOGS = {
                                              face="down"), effect(op="destroy", square="c2"), END2],
     "token-destroyed": turn2() + [effect(op="token", square="c2", power=1000, name="Drone"),
                                   effect(op="destroy", square="c2"), END2],
+    "token-hand": turn2() + TOKEN_ON + [effect(op="move", square="c3", from_="square", to="hand"), END2],
+    "token-shift-hand": turn2() + TOKEN_ON + [P("P2", "play", card="EX-U03", pay=["U01-004"], from_="dynamis",
+                                                on="c3"), effect(op="move", square="c3", from_="square", to="hand"),
+                                              END2],
+    "player-card-trash": turn2() + [effect(op="move", square="b1", target="player", from_="square", to="trash"), END2],
+    "player-card-by-code": turn2() + [effect(op="move", card="PL-001", from_="square", to="trash"), END2],
+    "face-down-ex-hand": turn2() + EX_DOWN + [effect(op="move", square="c3", from_="square", to="hand"), END2],
+    "face-down-ex-destroyed": turn2() + EX_DOWN + [effect(op="destroy", square="c3"), END2],
 }
 SAID = {
     "ex-hand": f"{EX} on c3 would go to P2's hand: goes to P2's Dynamis face-up (Z/X EX)",
@@ -51,6 +62,19 @@ SAID = {
                          f"P2's hand",
     "face-down-destroyed": "the card on c2 is destroyed and goes to P2's Trash",  # (unnamed, 301.3b: no Z/X, 1007)
     "token-destroyed": "the Token Drone on c2 is destroyed and disappears (a Token, 202.11c)",
+    # 202.11c: a Token that leaves the Square disappears, as a destroy says (digest.13: "the card on c3 goes to P2's
+    # hand"); its Shift goes to its owner's zone
+    "token-hand": "the Token Sprout on c3 would go to P2's hand: it disappears (a Token, 202.11c)",
+    "token-shift-hand": f"the Token Sprout on c3 would go to P2's hand: it disappears (a Token, 202.11c); its Shift "
+                        f"{SHIFT} goes to P2's hand",
+    # the Player card, face-up on its Player Square (public), is named (it was "P1's Player card goes to the Trash")
+    "player-card-trash": f"P1's Player card {PL1} goes to the Trash",
+    "player-card-by-code": f"P1's Player card {PL1} goes to the Trash",
+    # a Z/X EX put face-down: to Dynamis face-up all the same, where it is public (301.3c): named, to every seat
+    "face-down-ex-hand": f"the card on c3 would go to P2's hand: goes to P2's Dynamis face-up, revealed: {EX} (an EX "
+                         f"card goes nowhere but Square or Dynamis)",
+    "face-down-ex-destroyed": f"the card on c3 is destroyed and goes to P2's Dynamis face-up, revealed: {EX} (an EX "
+                              f"card goes nowhere but Square or Dynamis)",
 }
 
 
@@ -96,3 +120,30 @@ def test_202_8a_the_state_has_the_shift_where_the_sentence_says():
     assert findings(c) == [] and "EX-U03" in c.match.p["P2"]["charge"] and "R01-002" in c.match.p["P1"]["charge"]
     c = checked(LOGS["shift-vessel-hand"])
     assert findings(c) == [] and "EX-U03" in c.match.p["P2"]["hand"] and "R01-002" in c.match.p["P1"]["hand"]
+
+
+@pytest.mark.parametrize("name", ["face-down-ex-hand", "face-down-ex-destroyed"])
+def test_202_8a_a_face_down_zx_ex_leaving_the_square_goes_to_dynamis_face_up(name):
+    """The digest: "Z/X EX and EV EX that would go anywhere but Square or Dynamis go to Dynamis face-up", put on the
+    Square face-down too (digest.13: it went to the hand, or to the Trash as a face-down card destroyed). QA round 37:
+    `leave-facedown-zxex-to-hand`, `leave-facedown-zxex-destroy`."""
+    c = checked(LOGS[name])
+    z = c.match.p["P2"]
+    assert findings(c) == [] and c.match.sq["c3"] is None
+    assert "EX-U01" not in z["hand"] and "EX-U01" not in z["trash"]
+    assert {"code": "EX-U01", "up": True} in z["dynamis"]
+
+
+def test_202_8a_a_stored_event_without_ex_to_dynamis_replays_as_before():
+    """EffectApplied's ``ex_to_dynamis`` is absent from the events stored before it: they replay as imported."""
+    c = checked(turn2() + EX_DOWN)
+    c.match._effect(player="P2", source="b3", op="move", args={"from": "square", "square": "c3", "to": "hand"},
+                    rec=None, line=15)
+    assert "EX-U01" in c.match.p["P2"]["hand"] and {"code": "EX-U01", "up": True} not in c.match.p["P2"]["dynamis"]
+
+
+def test_202_11c_a_token_moved_to_a_hand_is_gone_and_its_shift_in_the_hand():
+    c = checked(LOGS["token-shift-hand"])
+    z = c.match.p["P2"]
+    assert findings(c) == [] and c.match.sq["c3"] is None and z["hand"].count("EX-U03") == 1
+    assert not any(x.startswith("TOKEN") for x in z["hand"])

@@ -102,3 +102,13 @@ def test_302_2_an_event_stored_before_digest_13_replays_as_stored():
         if type(e).__name__ == "EffectApplied":
             e.__dict__["args"] = {k: v for k, v in e.args.items() if k != "player_state"}
     assert "pc_sleep" not in project(None, events).p["P1"]
+
+
+def test_301_1_a_sleep_of_a_player_square_without_target_names_the_player_card_there():
+    """A `sleep` on b1 without `target`, b1 holding only P1's Player card: 301.1, not applied, saying what is there and
+    how an effect aims at it (it said "there is no card on b1"). QA round 37: `pc-sleep-square-no-target`."""
+    c = checked(turn2() + [P("P2", "effect", source="b3", op="sleep", square="b1"), END2])
+    assert findings(c) == [("301.1", 14, "P2")]
+    assert c.violations[0].message == ("there is no card on b1 but P1's Player card (an effect on it says target: "
+                                       "player)")
+    assert "pc_sleep" not in c.match.p["P1"] and c.match.violations[0]["applied"] is False

@@ -52,12 +52,12 @@ def test_702_an_event_taking_both_players_last_life_is_a_draw(name):
     assert findings(c) == []
     (ended,) = events_of(c, "MatchEnded")
     assert (ended.winner, ended.reason, ended.line) == (None, "draw", 21)  # at its last step
-    assert c.match.outcome == {"winner": None, "reason": "draw"}
+    assert c.match.outcome == {"winner": None, "reason": "draw", "how": "effect"}
 
 
 def test_702_the_loss_is_checked_at_the_log_end_in_a_resolution_and_a_wrong_result_is_101_2():
     c = checked(both_at_0())
-    assert findings(c) == [] and c.match.outcome == {"winner": None, "reason": "draw"}
+    assert findings(c) == [] and c.match.outcome == {"winner": None, "reason": "draw", "how": "effect"}
     c = checked(both_at_0(P("P2", "result", winner="P2", reason="life")))
     assert findings(c) == [("101.2", 22, "P2")]
     assert c.violations[0].message == ("result says P2 won, the engine's outcome is a draw, both players at 0 Life at "
@@ -99,8 +99,10 @@ def ended(store: str, match: str, seat: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("seat", SEATS)
 def test_702_the_end_says_how_the_last_life_card_went(store, seat):
-    said, _ = ended(store, "r37-loss-draw", seat)
-    assert said == "The match ends: a draw by both players at 0 Life at once"
+    said, board = ended(store, "r37-loss-draw", seat)
+    assert "Match over: a draw by both players at 0 Life at once" in board and "None won" not in board
+    assert said == ("The match ends: a draw by both players at 0 Life at once (an effect took both players' last Life "
+                    "cards)")  # (digest.14: it said nothing of the effect)
     said, board = ended(store, "r37-loss-p1-only", seat)
     assert said == ("The match ends: P2 won: P1 has no Life left (an effect took his last Life card; a player with 0 "
                     "Life loses)")
@@ -120,3 +122,38 @@ def test_702_a_loss_by_damage_is_at_once_and_says_damage():
     assert (end.winner, end.reason, end.line, end.how) == ("P2", "life", 21, None)
     assert sentence("MatchEnded", {"winner": end.winner, "reason": end.reason, "how": end.how}, Words()) == \
         "The match ends: P2 won by damage with no Life left (a player with 0 Life loses)"
+
+
+@pytest.mark.parametrize("seat", SEATS)
+def test_702_the_logs_result_after_such_a_loss_says_how_too(store, seat):
+    """The log's `result` record of that loss ("life"): its sentence said "P2 won by damage with no Life left" after
+    the match's end said an effect took it. QA round 37: `L-p1-0-result`."""
+    r = CliRunner().invoke(zx, ["--store", store, "replay", "r37-loss-p1-only", "--as", seat, "--to", "end",
+                                "--format", "json"])
+    assert r.exit_code == 0, r.output
+    frames = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
+    (said,) = [e["text"] for f in frames for e in f["events"] if e["kind"] == "ResultRecorded"]
+    assert said == ("The log records the result: P2 won: P1 has no Life left (an effect took his last Life card; a "
+                    "player with 0 Life loses)")
+
+
+def test_702_the_logs_result_of_a_loss_by_damage_says_damage():
+    assert sentence("ResultRecorded", {"winner": "P2", "reason": "life"}, Words()) == \
+        "The log records the result: P2 won by damage with no Life left (a player with 0 Life loses)"
+
+
+def test_702_the_match_list_carries_how_where_the_match_end_has_it(store):
+    r = CliRunner().invoke(zx, ["--store", store, "matches", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    rows = {row["match"]: row for row in json.loads(r.stdout)}
+    assert rows["r37-loss-p1-only"]["how"] == "effect" and rows["r37-reload-last-life"]["how"] == "reload"
+    assert rows["r37-loss-draw"]["how"] == "effect"  # (a draw by an Event's steps, digest.14)
+
+
+def test_702_the_match_page_says_a_draw_by_an_effect():
+    from zx_events import games
+
+    game = games.get("zx")
+    assert game.reason_text("draw", how="effect") == \
+        "both players at 0 Life at once (an effect took both players' last Life cards)"
+    assert game.reason_text("draw") == "both players at 0 Life at once"

@@ -10,7 +10,7 @@ from zx_events.games.base import Game
 from zx_events.games.schema import quoted
 
 from . import logformat
-from .rules import REASONS, RULES_VERSION, title
+from .rules import LAST_LIFE, LAST_LIFE_BOTH, REASONS, RULES_VERSION, title
 
 
 class ZX(Game):
@@ -34,6 +34,16 @@ class ZX(Game):
     # (web/board.js's PHASES: tests/web/test_viewer_browser.py checks that they agree)
     phases = {"setup": "Setup", "draw": "Draw Phase", "resource": "Resource Phase", "ignition": "Ignition Phase",
               "main": "Main Phase", "end": "End Phase", "over": "End of turn", "ended": "Match ended"}
+
+    def reason_text(self, reason: str | None, how: str | None = None) -> str:
+        """A result's reason as the match page says it; a loss at 0 Life whose last Life card went by no damage
+        (MatchEnded's ``how``, digest.13) says how: "no Life left (an effect took his last Life card)", not
+        "damage with no Life left"."""
+        if reason == "life" and how in LAST_LIFE:
+            return f"no Life left ({LAST_LIFE[how]})"
+        if reason == "draw" and how in LAST_LIFE_BOTH:
+            return f"{super().reason_text(reason)} ({LAST_LIFE_BOTH[how]})"
+        return super().reason_text(reason)
 
     def rule_title(self, rule: str) -> str:
         return title(rule)

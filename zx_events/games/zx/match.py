@@ -654,8 +654,10 @@ def _op_destroy(m: Match, player: str, a: dict) -> None:
             links.pop()  # 915: the Link is banished
         return
     e = _entry_at(m, a.get("square"), a)
-    if e is not None:  # 1007: a Z/X to its owner's Charge, another card (face-down, no Z/X) to Trash
-        m._leave_square(a["square"], "trash" if e.get("up") is False else "charge")
+    if e is not None:  # 1007: a Z/X to its owner's Charge, another card (face-down, no Z/X) to Trash; a face-down
+        # Z/X EX or EV EX to Dynamis face-up (``ex_to_dynamis``, digest.13: absent from older events)
+        m._leave_square(a["square"], "dynamis" if a.get("ex_to_dynamis") else
+                        "trash" if e.get("up") is False else "charge")
 
 
 def _op_move(m: Match, player: str, a: dict) -> None:
@@ -691,6 +693,8 @@ def _op_move(m: Match, player: str, a: dict) -> None:
                     if isinstance(f, dict) and f.get("uid") == entry["uid"]:
                         f["square"] = dest
         else:
+            if a.get("ex_to_dynamis"):  # a face-down Z/X EX or EV EX: to Dynamis face-up, as a face-up one goes
+                dst = "dynamis"  # (digest.13: absent from older events, which sent it where `to` said)
             before = len(m.force)
             m._leave_square(sq, dst)
             if dst == "force":

@@ -16,7 +16,7 @@ from zx_events.games import digest_of
 from zx_events.narration import (Words, common, compact, discarding, hand, hidden, known, known_now, say, short,
                                   signed, started, violation)
 
-from .rules import LAST_LIFE, REASONS
+from .rules import LAST_LIFE, LAST_LIFE_BOTH, REASONS
 
 F = Mapping[str, Any]
 ZONES = {"hand": "the hand", "deck": "the deck", "life": "Life", "charge": "the Charge", "trash": "the Trash",
@@ -60,10 +60,11 @@ def _replacing(square: Any, before: Any, w: Words, moved: Any = None) -> str:
     return f", replacing {card}{shift} there, which goes to {owner + chr(39) + 's' if owner else 'the'} Trash"
 
 
-def _shift_goes(entry: Mapping, dest: Any, w: Words, before: Any = None) -> str:
+def _shift_goes(entry: Mapping, dest: Any, w: Words, before: Any = None, alone: bool = False) -> str:
     """Where the Shift on a card leaving the Square for ``dest`` goes (202.8a: with its vessel, as one card, to its
     owner's zone, 302.4; with a Z/X EX vessel to Dynamis face-up, ``Match._leave_square``): "" for a card without
-    one. The Shift was face-up on the Square (public): it is named (digest.13: it went without a word)."""
+    one. The Shift was face-up on the Square (public): it is named (digest.13: it went without a word). ``alone``:
+    its vessel went nowhere (a Token, 202.11c): "; its Shift ... goes to ..."."""
     shift = entry.get("shift")
     if not shift:
         return ""
@@ -71,7 +72,10 @@ def _shift_goes(entry: Mapping, dest: Any, w: Words, before: Any = None) -> str:
     version = getattr(before, "rules_version", None)
     zone = "dynamis" if entry.get("kind") == "ex" and (version is None or digest_of(version) >= 3) else dest
     where = "Dynamis face-up" if zone == "dynamis" else _zone(zone).removeprefix("the ")
-    return f", with its Shift {w.card(shift)}, which goes to {owner + chr(39) + 's' if owner else 'the'} {where}"
+    whose = owner + chr(39) + 's' if owner else 'the'
+    if alone:
+        return f"; its Shift {w.card(shift)} goes to {whose} {where}"
+    return f", with its Shift {w.card(shift)}, which goes to {whose} {where}"
 
 
 def _set_up(f: F, w: Words) -> str:
@@ -262,6 +266,21 @@ def _destroyed(f: F, w: Words, before: Any) -> str:
         (_shift_goes(entry, "charge", w, before) if entry else "")
 
 
+def _player_card(a: Mapping, owner: str, w: Words, before: Any) -> str:
+    """" Mirei Tidecaller PL-002": the Player card an effect moves off its Player Square, face-up there (the record's
+    `card`, else the one ``before`` has on that Square); "" where neither says."""
+    code = a.get("card")
+    if not code:
+        players = getattr(before, "p", None) or {}
+        code = (players.get(owner) or {}).get("player_card")
+    return f" {w.card(code)}" if code else ""
+
+
+def _revealed(entry: Mapping, w: Words) -> str:
+    """A face-down Z/X EX or EV EX that left the Square for Dynamis face-up: the card, public there (301.3c)."""
+    return f"{w.card(entry.get('code'))} (an EX card goes nowhere but Square or Dynamis)"
+
+
 def _effect(f: F, w: Words, before: Any = None) -> str:
     a = dict(f.get("args") or {})
     op, player = f.get("op"), f.get("player")
@@ -282,7 +301,9 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
             # the face-up card named, where it and its Shift go; digest.13: "the card on a1 is destroyed" alone)
             owner = entry.get("owner")
             whose = owner + chr(39) + "s" if owner else "the"
-            if entry.get("up") is False:  # a face-down card: no Z/X, to the Trash, unnamed (301.3b)
+            if entry.get("up") is False and a.get("ex_to_dynamis"):  # a Z/X EX (EV EX) put face-down: to Dynamis
+                what += f" and goes to {whose} Dynamis face-up, revealed: {_revealed(entry, w)}"  # face-up (public)
+            elif entry.get("up") is False:  # a face-down card: no Z/X, to the Trash, unnamed (301.3b)
                 what += f" and goes to {whose} Trash" + _shift_goes(entry, "trash", w, before)
             elif entry.get("kind") == "token":
                 name = w.free(entry.get("name"))
@@ -313,8 +334,9 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
             _replacing(square, before, w)
     elif op == "move":
         owner = a.get("owner") or player
-        if a.get("player_leaves"):
-            what = f"{owner}'s Player card goes to {_zone(a.get('to'))}"
+        if a.get("player_leaves"):  # the Player card was face-up on its Player Square (public): named (digest.13:
+            # "P2's Player card goes to the Trash")
+            what = f"{owner}'s Player card{_player_card(a, owner, w, before)} goes to {_zone(a.get('to'))}"
         elif a.get("from") == "square" and a.get("target") == "player":  # 303.6a: the engine moves nothing
             what = f"{on} stays on {square} (a Player card does not move, 303.6a)"
         elif a.get("from") == "square":
@@ -331,11 +353,21 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
                 to += f" (its owner's, 302.4: not {a['owner']}'s)"
             what = f"{on} goes to {to}"
             if isinstance(entry, Mapping) and a.get("target", "card") == "card" and a.get("to") != "square":
-                if entry.get("kind") == "ex" and a.get("to") != "dynamis":  # (the digest: anywhere but Square or
+                if entry.get("kind") == "token":  # 202.11c: a Token that leaves the Square disappears (as a destroy
+                    # and lethal damage say; digest.13: "the card on c3 goes to P2's hand")
+                    name = w.free(entry.get("name"))
+                    token = f"the Token {name} on {square}" if name else f"the Token on {square}"
+                    what = f"{token} would go to {to}: it disappears (a Token, 202.11c)" + \
+                        _shift_goes(entry, a.get("to"), w, before, alone=True)
+                elif entry.get("up") is False and a.get("ex_to_dynamis"):  # a Z/X EX (EV EX) put face-down: the same,
+                    # and face-up in Dynamis it is public (301.3c): named there (digest.13: the hand or the Trash)
+                    what = f"{on} would go to {to}: goes to {owner}'s Dynamis face-up, revealed: {_revealed(entry, w)}"
+                elif entry.get("kind") == "ex" and a.get("to") != "dynamis":  # (the digest: anywhere but Square or
                     # Dynamis, a Z/X EX goes to Dynamis face-up; the record's `to` said as written. Digest.13: the
                     # sentence said the hand, the state had Dynamis)
                     what = f"{on} would go to {to}: goes to {owner}'s Dynamis face-up (Z/X EX)"
-                what += _shift_goes(entry, a.get("to"), w, before)
+                if entry.get("kind") != "token":
+                    what += _shift_goes(entry, a.get("to"), w, before)
         else:
             dest = a["dest"] if a.get("to") == "square" and a.get("dest") else \
                 f"{owner}'s " + _zone(a.get("to")).removeprefix("the ")
@@ -358,7 +390,21 @@ def _ended(f: F, w: Words) -> str:
     if how and winner in ("P1", "P2") and f.get("reason") == "life":
         loser = "P2" if winner == "P1" else "P1"
         return f"The match ends: {winner} won: {loser} has no Life left ({how}; a player with 0 Life loses)"
+    if f.get("how") in LAST_LIFE_BOTH and winner is None and f.get("reason") == "draw":  # (an Event's steps took both
+        # players' last Life cards, digest.14; it said nothing of the effect)
+        return f"The match ends: {result_text(None, 'draw', REASONS)} ({LAST_LIFE_BOTH[f['how']]})"
     return "The match ends: " + result_text(winner, f.get("reason"), REASONS)
+
+
+def _result_recorded(f: F, w: Words, before: Any = None) -> str:
+    """The log's result; where it is the engine's loss at 0 Life whose last Life card went by no damage (the state's
+    outcome ``how``: the match ended before the `result` record), in the match's end's words (``_ended``), not "by
+    damage with no Life left" (digest.13 said it so)."""
+    outcome = getattr(before, "outcome", None)
+    if isinstance(outcome, Mapping) and outcome.get("how") in LAST_LIFE and f.get("reason") == "life" \
+            and outcome.get("reason") == "life" and f.get("winner") == outcome.get("winner"):
+        return "The log records the result: " + _ended({**f, "how": outcome["how"]}, w).removeprefix("The match ends: ")
+    return COMMON["ResultRecorded"][1](f, w)
 
 
 def _turn_ended(f: F, w: Words) -> str:
@@ -371,8 +417,9 @@ def _late(f: F, w: Words) -> str:
             + (f": {w.cards(discard)} goes from the hand to the Trash" if discard else ": nothing else happens"))
 
 
+COMMON = common(REASONS)
 SAYS: dict[str, tuple[frozenset[str], Any]] = {
-    **common(REASONS),
+    **COMMON,
     "Started": (known("match_id", "header", "catalog", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (known("player", "hand", "mulligan", "life", "resource", "start_card", "start_resource", "gate"),
                     _set_up),
@@ -406,12 +453,14 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "LateRecord": (known("player", "discard"), _late),
     "ViolationRecorded": (known("rule", "message", "turn", "player", "waive"), _violation),
     "MatchEnded": (known("winner", "reason", "how"), _ended),
+    "ResultRecorded": (known("winner", "reason"), _result_recorded),
 }
 
 
 # a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
 SEES_BEFORE = True
-READS_BEFORE = frozenset({"ZXDestroyed", "CardPlayed", "IgnitionPerformed", "LifeDamaged", "EffectApplied"})
+READS_BEFORE = frozenset({"ZXDestroyed", "CardPlayed", "IgnitionPerformed", "LifeDamaged", "EffectApplied",
+                          "ResultRecorded"})
 # the kinds written with it (where a destroyed card goes, a Token's name: ``_destroyed``; the card a card put onto a
 # Square sends away: ``_replacing``)
 

@@ -197,7 +197,8 @@ def draw_board(v: MatchView) -> Any:
                      + (f" · events {_cards(v, b.events)}" if b.events else "") + "\n", style="yellow")
     if v.outcome is not None:
         # in the game's words (rules.REASONS), as the match page and browser say it
-        how = LAST_LIFE.get(v.outcome.get("how"))  # (the last Life card gone by an effect or a Reload: no damage)
+        how = LAST_LIFE.get(v.outcome.get("how")) if v.outcome.get("winner") else None  # (the last Life card gone by
+        # an effect or a Reload: no damage; a draw, by an effect too, says its reason)
         said = result_text(v.outcome.get("winner"), v.outcome.get("reason"), REASONS) if not how else \
             f"{v.outcome.get('winner')} won: no Life left ({how})"
         extra.append(printable(f"Match over: {said}") + "\n", style="bold")

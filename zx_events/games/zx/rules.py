@@ -8,7 +8,7 @@ exactly what a citation meant.
 
 from __future__ import annotations
 
-RULES_VERSION = "zx-cr-seed-2026.11+digest.13"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
+RULES_VERSION = "zx-cr-seed-2026.11+digest.14"  # .2: 605.6, lethal Power 0, startup priority (issue 15)
 # .3: a Reload or Charge Excess keeps the Battle Event Step open (603.1c); 202.7f/202.7g also for an effect's
 # move; 302.1c for every Square source; a startup ability is a Main Phase action (506) and starts it; a Shift on
 # a Z/X EX goes with it to Dynamis (202.8a). A match keeps replaying as the version it was imported under
@@ -86,6 +86,14 @@ RULES_VERSION = "zx-cr-seed-2026.11+digest.13"  # .2: 605.6, lethal Power 0, sta
 # waits for the end of a resolution (the effect records of one card's: both at 0 a draw; the first step's player lost,
 # 501.3, 101.2 for a right draw); MatchEnded's `how` (effect, reload) says a last Life card that went by no damage;
 # sentences say where a Z/X EX (Dynamis face-up) and a Shift (with its vessel) go.
+# .14 (2026-11-29, QA round 37's second pass: digest.13's decisions made right; the referee's and the sentences' alone
+# but for one new event field and `how` on a draw, absent before and read only where present): a Player card a move
+# names by its code without owner is its owner's (it was the writer's: a legal Void Bringer refused, 301.1); 202.7f on
+# an Overboost controller's Player card is not applied and a refused move does not meet an owed Void Bringer (it was
+# recorded and applied); a face-down Z/X EX or EV EX leaving the Square for anywhere but Square or Dynamis goes to
+# Dynamis face-up (EffectApplied's `ex_to_dynamis`: it went to the hand or the Trash); a draw by an Event's steps has
+# MatchEnded's `how` (effect); sentences: a Token moved off the Square disappears, a Player card moved is named, the
+# log's result after a loss with `how` says it; 301.1 of a Player Square without `target` names the Player card there.
 
 # the end of the message of the 301.1 finding that a play names a card of the deck list the hand does not hold,
 # played as written for a card of the hand the log does not name (``Referee._ghost``, digest.7): stored in
@@ -156,3 +164,5 @@ REASONS = {"life": "damage with no Life left (a player with 0 Life loses)",
 # how a loser's last Life card went where it was no damage (``MatchEnded``'s ``how`` and the outcome's, digest.13):
 # the match's end says it in place of "damage with no Life left" (a Reload is "not damage", the digest)
 LAST_LIFE = {"effect": "an effect took his last Life card", "reload": "a Reload put his last Life card into the Charge"}
+# a draw whose last Life cards went by an effect (an Event's steps took both players' last Life, digest.14)
+LAST_LIFE_BOTH = {"effect": "an effect took both players' last Life cards"}

@@ -80,9 +80,10 @@ def check_effect(ref: Judge, r: dict) -> dict:
         owner = _square_owner(square)
         if owner is None:
             ref.fail("301.1", f"{square} is not a Player Square: there is no Player card on it", fatal=True)
-        if checks.controls_overboost(m, owner):
+        if checks.controls_overboost(m, owner):  # not applied, as a move 806 refuses is not (digest.13: recorded
+            # as unaffected and then applied, a move meeting an owed Void Bringer)
             ref.fail("202.7f", f"{owner} controls a Z/X Overboost on Square: {owner}'s Player card is "
-                               f"unaffected by card effects")
+                               f"unaffected by card effects", fatal=True)
         if op == "move" and r.get("to") == "square":
             ref.fail("303.6a", f"{owner}'s Player card on {square} does not move to another Square")
         elif op in ("move", "destroy"):  # to another zone: 303.6a does not forbid it; the card leaves the Square.
@@ -110,11 +111,32 @@ def check_effect(ref: Judge, r: dict) -> dict:
         if not square:
             _missing(ref, "square", "an effect on a card on Square names its Square")
         if m.sq.get(square) is None:
+            owner = _square_owner(square)
+            if owner is not None and m.p[owner]["player_card"]:  # (a record meaning the Player card there, its
+                # `target` left out: digest.13 said "there is no card on b1", the Player card in sight)
+                ref.fail("301.1", f"there is no card on {square} but {owner}'s Player card (an effect on it says "
+                                  f"target: player)", fatal=True)
             ref.fail("301.1", f"there is no card on {square}", fatal=True)
+        _face_down_ex(ref, r, args)
     handler = _OPS.get(op)
     if handler is not None:
         handler(ref, r, args)
     return args
+
+
+def _face_down_ex(ref: Judge, r: dict, args: dict) -> None:
+    """A face-down card on Square that is a Z/X EX or EV EX (put there from Dynamis with ``face: down``) and leaves
+    for anywhere but Square or Dynamis goes to Dynamis face-up, as a face-up one does (the digest): EffectApplied's
+    ``ex_to_dynamis`` (absent before, read only where present: digest.13 sent it to the hand or the Trash as a
+    card, the state's entry of a face-down card knowing no kind)."""
+    e = ref.m.sq.get(r.get("square"))
+    if e is None or e.get("up") is not False or r.get("target", "card") != "card":
+        return
+    card = ref.cat.get(e["code"])
+    if card is None or not card.type.is_extra:
+        return
+    if r["op"] == "destroy" or r["op"] == "move" and r.get("to") not in ("square", "dynamis"):
+        args["ex_to_dynamis"] = True
 
 
 def _move(ref: Judge, r: dict, args: dict) -> None:
@@ -122,16 +144,19 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
     src, dst = r["from"], r["to"]
     code = r.get("card")
     if code is not None and ref.cat[code].is_player:
-        owner = r.get("owner") or pl
-        if checks.controls_overboost(m, owner):  # named by its code as by its Square (target: player)
+        owner = _player_card_owner(ref, r, code)
+        if checks.controls_overboost(m, owner):  # named by its code as by its Square (target: player); not applied
             ref.fail("202.7f", f"{owner} controls a Z/X Overboost on Square: {owner}'s Player card is "
-                               f"unaffected by card effects")
+                               f"unaffected by card effects", fatal=True)
     if code is not None and ref.cat[code].is_player and (src == "square" or dst == "square"):
         if dst == "square":
             ref.fail("303.6a", f"the Player card {code} does not move to another Square")
         else:  # from its Player Square to another zone: not what 303.6a forbids
-            owner = r.get("owner") or pl
+            owner = _player_card_owner(ref, r, code)
             if m.p[owner]["player_card"] != code:
+                if m.p[owner]["player_card"] is None and m.players.get(owner, {}).get("player_card") == code:
+                    ref.fail("301.1", f"{owner} has no Player card on {player_square(owner)} (it has left the "
+                                      f"Square)", fatal=True)
                 ref.fail("301.1", f"{code} is not {owner}'s Player card on Square", fatal=True)
             args["player_leaves"] = True
             args["owner"] = owner
@@ -155,7 +180,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
                     ref.fail(problem[0], f"{problem[1]}: {moved} on {r['square']} is not moved there (an effect's "
                                          f"move is held to the placement of a play)", fatal=True)
             if dst == "life" and e is not None:  # whose Life each arriving card joins (for Life counts)
-                owners = [] if e["kind"] in ("token", "ex") else [e["owner"]]  # 202.11c; an EX to Dynamis
+                owners = [] if e["kind"] in ("token", "ex") or args.get("ex_to_dynamis") else [e["owner"]]  # 202.11c;
+                # an EX to Dynamis, a face-down one too
                 if e.get("shift") and e["kind"] != "ex":  # 202.8a: its Shift goes with it (with an EX to Dynamis)
                     owners.append(e.get("shift_owner", e["owner"]))
                 if owners:
@@ -207,6 +233,24 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
         args["kind"] = {CardType.ZX_EX: "ex", CardType.ZX_OB: "ob", CardType.TOKEN: "token"}.get(card.type, "zx")
     elif card.type.is_extra:
         args["kind"] = "ex"
+
+
+def _player_card_owner(ref: Judge, r: dict, code: str) -> str:
+    """Whose Player card a record naming it by its code means: its ``owner``, by default the card's owner
+    (docs/match-log.md, ``move``): the player whose Player card on Square it is, else whose it was (the header's),
+    the writer's first where both have that card (digest.13: always the writer's, a legal Void Bringer on the
+    opponent's Player card refused, 301.1)."""
+    if r.get("owner"):
+        return r["owner"]
+    pl = ref.by or "P1"
+    seats = (pl, "P2" if pl == "P1" else "P1")
+    for pl_ in seats:
+        if ref.m.p[pl_]["player_card"] == code:
+            return pl_
+    for pl_ in seats:
+        if ref.m.players.get(pl_, {}).get("player_card") == code:
+            return pl_
+    return pl
 
 
 def _void_resolved(ref: Judge, r: dict, args: dict) -> None:

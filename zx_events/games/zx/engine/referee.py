@@ -500,8 +500,8 @@ class Referee:
         if m.outcome is not None or held is None:
             return
         losers = [pl for pl in ("P1", "P2") if m.p[pl]["ready"] and not m.p[pl]["life"]]
-        if len(losers) == 2:
-            m._ended(winner=None, reason="draw", line=held[2])
+        if len(losers) == 2:  # (by an effect too: the sentence says so; digest.13 did not)
+            m._ended(winner=None, reason="draw", line=held[2], how="effect")
         elif losers:  # his last Life card went by an effect, not damage (the sentence says so)
             m._ended(winner=other(losers[0]), reason="life", line=held[2], how="effect")
 
