@@ -23,7 +23,8 @@ ZX = ("sim-1-0137", "examples/legal/range-attacks-win-by-life.zxlog",
       "won by damage with no Life left (a player with 0 Life loses)")
 DRAW = ("x610z-time-draw", "a draw by the time limit (106.1a)")  # (a log the store fixture writes)
 RELOAD = ("r37-reload-last-life", "tests/data/zx-loss-reload-takes-last-life.zxlog",
-          "won: no Life left (a Reload put his last Life card into the Charge)")  # (digest.13: no damage)
+          "won: P1 has no Life left (a Reload put his last Life card into the Charge)")  # (digest.13: no damage;
+# the loser named, round 37: "P2 won: no Life left" read as if the winner had none)
 PC_SLEEP = "r37-pc-sleep"  # P2's effect puts P1's Player card to Sleep in turn 2 (302.2, digest.13)
 
 

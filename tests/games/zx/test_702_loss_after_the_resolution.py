@@ -110,7 +110,7 @@ def test_702_the_end_says_how_the_last_life_card_went(store, seat):
     assert said == ("The match ends: P2 won: P1 has no Life left (a Reload put his last Life card into the Charge; a "
                     "player with 0 Life loses)")
     assert "damage" not in said
-    assert "Match over: P2 won: no Life left (a Reload put his last Life card into the Charge)" in board
+    assert "Match over: P2 won: P1 has no Life left (a Reload put his last Life card into the Charge)" in board
 
 
 def test_702_a_loss_by_damage_is_at_once_and_says_damage():

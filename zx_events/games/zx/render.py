@@ -199,8 +199,10 @@ def draw_board(v: MatchView) -> Any:
         # in the game's words (rules.REASONS), as the match page and browser say it
         how = LAST_LIFE.get(v.outcome.get("how")) if v.outcome.get("winner") else None  # (the last Life card gone by
         # an effect or a Reload: no damage; a draw, by an effect too, says its reason)
-        said = result_text(v.outcome.get("winner"), v.outcome.get("reason"), REASONS) if not how else \
-            f"{v.outcome.get('winner')} won: no Life left ({how})"
+        winner = v.outcome.get("winner")
+        said = result_text(winner, v.outcome.get("reason"), REASONS) if not how else \
+            f"{winner} won: {'P2' if winner == 'P1' else 'P1'} has no Life left ({how})"  # (the loser's Life: "P1 won:
+        # no Life left" read as if the winner had none, QA round 37)
         extra.append(printable(f"Match over: {said}") + "\n", style="bold")
     if extra:
         parts.append(extra)

@@ -160,7 +160,7 @@
     var w = s.outcome && s.outcome.winner;
     var how = s.outcome && Object.prototype.hasOwnProperty.call(LAST_LIFE, s.outcome.how) ? LAST_LIFE[s.outcome.how] : "";
     parts.outcome = !s.outcome ? "" : '<div class="outcome" data-field="outcome">Match over: ' +
-      (w ? esc(w) + " won" : "a draw") + (how && w ? ": no Life left (" + how + ")" :
+      (w ? esc(w) + " won" : "a draw") + (how && w ? ": " + (w === "P1" ? "P2" : "P1") + " has no Life left (" + how + ")" :
         s.outcome.reason ? " by " + esc(reasonText(s.outcome.reason)) : "") + "</div>";
 
     // one skeleton per orientation; a step rewrites only the parts whose HTML changed
