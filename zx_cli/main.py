@@ -220,7 +220,8 @@ def zx(ctx: click.Context, store: str | None) -> None:
       zx demo    (or: zx import examples/legal/*.zxlog && zx matches)
     """
     ctx.obj = {"store": store}
-    if "PGAPPNAME" not in os.environ and ctx.invoked_subcommand:  # a PostgreSQL session says which zx command it is
+    if "PGAPPNAME" not in os.environ and "application_name" not in os.environ.get("PGOPTIONS", "") \
+            and ctx.invoked_subcommand:  # a PostgreSQL session says which zx command it is (a name set is kept)
         # (pg_stat_activity's application_name, and the lock-wait note's "(zx import from ADDRESS)"): a DBA tells the
         # server's sessions from an import's before a pg_terminate_backend (QA round 37); libpq reads it
         os.environ["PGAPPNAME"] = f"zx {ctx.invoked_subcommand}"
