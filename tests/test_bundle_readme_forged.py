@@ -204,6 +204,18 @@ def test_warning_lines_duplicated_swapped_or_dropped_by_this_zxs_rules_are_alter
     assert v["message"].startswith(WRITTEN) and "differs at column 17: it holds " in v["message"], v
 
 
+@pytest.mark.parametrize("tail", ["   (approved by the head judge)", " ", "\u00a0"])
+def test_words_after_the_catalog_used_where_the_violations_differ_are_altered(made, tmp_path, tail):
+    """No state is derived where its violations differ from the recorded ones: the catalog it names was not checked,
+    and one with words after its hash (read as its hash) verified ``unchecked``."""
+    def change(t: str) -> str:
+        return re.sub(r"^(catalog used: .*)$", lambda m: m.group(1) + tail, t, count=1, flags=re.M)
+
+    r, v = verify(rewritten(made["square"], tmp_path / "f.zip", change))
+    assert (r.exit_code, v["status"]) == (1, "altered"), v
+    assert v["message"].startswith(("the bundle's README.txt names catalog sample sha256 ", WRITTEN)), v
+
+
 def test_an_older_zxs_bundle_is_intact_and_its_warning_duplicated_altered(made, tmp_path):
     """A copy of a warning kept the forger's copy (``[w for w in warnings if w in derived]``): intact, exit 0."""
     r, v = verify(made["old1"], made["head"])
@@ -319,6 +331,26 @@ def test_an_x610z_bundle_audited_with_a_venues_board_is_unchecked(tmp_path):
     r, v = verify(path)
     assert (r.exit_code, v["status"]) == (1, "unchecked"), v
     assert "its README.txt says the audit judged by board x610z-orbits-sample (sha256 " in v["message"], v
+
+
+def test_an_x610z_bundle_audited_with_a_board_of_another_name_is_unchecked(tmp_path):
+    """The audit finds the log malformed (its header names another board) and reads no board: its README.txt's pins
+    line names the catalog and rules alone, its finding is a format one (rule null), its count warning counts rule
+    findings: all as zx audit writes them, which the check called "other pins" (edited)."""
+    log = ROOT / "examples" / "x610z" / "invalid" / "502.5-hand-limit.x610zlog"
+    board = ROOT / "zx_events" / "games" / "x610z" / "boards" / "x610z-orbits-sample.json"
+    match = json.loads(log.read_text(encoding="utf-8").splitlines()[0])["match"]
+    venue, store, path = tmp_path / "venue.json", tmp_path / "x.sqlite", tmp_path / "x.zip"
+    data = json.loads(board.read_text(encoding="utf-8"))
+    venue.write_text(json.dumps({**data, "name": "venue-board"}), encoding="utf-8")
+    assert invoke("--store", str(store), "import", "--no-analytics", "--accept-violations", str(log)).exit_code == 0
+    audit(store, match, path, "--board", str(venue))
+    text = zipfile.ZipFile(path).read("README.txt").decode()
+    assert "holds board 'venue-board'" in text and "catalog used:   None sha256 None" in text, text
+    r, v = verify(path)
+    assert (r.exit_code, v["status"]) == (1, "unchecked"), v
+    r, v = verify(rewritten(path, tmp_path / "f.zip", lambda t: re.sub(r"warning: .*\n", "", t)))
+    assert (r.exit_code, v["status"]) == (1, "altered") and v["message"].startswith(WRITTEN), v
 
 
 # ---------------------------------------------------------------------------------------------------------- N2

@@ -743,8 +743,11 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return (f"the bundle's README.txt names head digest {str(readme_head)[:16]}, its events' chain ends at "
                 f"{str(chain_head)[:16]}: README.txt was edited (or is another match's)"), ""
     pinned = {kind: started.get(kind) for kind in ("catalog", *game.fixture_options())}
-    if printable(pins_line({**pinned, "rules_version": started.get("rules_version")}, game.fixture_options())) \
-            not in lines:
+    pins = {**pinned, "rules_version": started.get("rules_version")}
+    if printable(pins_line(pins, game.fixture_options())) not in lines and not (
+            field("catalog used") == "None sha256 None" and printable(pins_line(pins, ())) in lines):  # (an audit
+        # that found its log malformed, before any board: its pins line names the catalog and rules alone (a genuine
+        # X610Z bundle audited with a board of another name was "edited", QA round 37); the whole check holds it)
         return ("the bundle's README.txt names other pins than its Started event (the catalog, board and rules the "
                 "match was checked with at import): README.txt was edited"), ""
     try:
@@ -753,11 +756,14 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     except ValueError as e:
         return f"the bundle's violations.json is not the list zx audit writes ({e}): it was edited", ""
     seqs = seq_of_lines(rows)
-    if any(not isinstance(e.get("line"), int) or not isinstance(e.get("rule"), str) for e in entries):
+    if any(not isinstance(e.get("line"), int) or not isinstance(e.get("rule"), (str, type(None))) for e in entries):
         return ("the bundle's violations.json holds a violation without a line or a rule number, which zx audit of a "
                 "stored match never writes: it was edited"), ""
+    malformed = f"malformed log ({game.header_key} {game.format_version})"  # (a format finding's title: rule null,
+    # as zx audit writes a log it finds malformed, a board of another name than its header's: QA round 37)
     expected = [{**e, "n": n, "seq": seqs.get(e["line"], 1),  # (as the audit maps a finding's line to its seq)
-                 "title": game.rule_title(e["rule"])} for n, e in enumerate(entries, 1)]
+                 "title": game.rule_title(e["rule"]) if e["rule"] is not None else malformed}
+                for n, e in enumerate(entries, 1)]
     if any((e.get("n"), e.get("seq"), e.get("title")) != (x["n"], x["seq"], x["title"])
            for e, x in zip(entries, expected)):
         return ("the bundle's violations.json numbers a violation, or gives its seq or its rule's title, otherwise "
@@ -802,6 +808,17 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return (f"the bundle's violations.json lists {len(keys):,} violation{'s' if len(keys) != 1 else ''}, its "
                 f"events record {len(recorded):,} at import by the rules and reference data its README says the audit "
                 f"used: violations.json (and README.txt) were edited"), ""
+    if field("rules version") == game.rules_version:  # (a catalog or board nothing could have used, as the states'
+        shipped = _shipped_refs(game)  # check says it: "sample sha256 ...   (approved by head judge)" was unchecked
+        for kind, value in used.items():  # here, where no state is derived, QA round 37)
+            pin = pinned.get(kind)
+            if value is None or value == readme_ref(pin if isinstance(pin, dict) else {}) or \
+                    value in shipped.get(kind, ()) or value == (declared or {}).get(kind) or \
+                    (kind == "catalog" and value == "None sha256 None"):
+                continue
+            return (f"the bundle's README.txt names {kind} {cut(printable(value), 80)} used by the audit, which is "
+                    f"neither the {kind} its match pinned, nor a file of the bundle, nor one zx ships: README.txt was "
+                    f"edited"), ""
     wrong = _as_written(text, z, path, started, game, chain_head, log, expected, rows,
                         exact=field("rules version") == game.rules_version)  # (as above: all of them, in order, by
     if wrong:  # this zx's rules; a warning dropped verified "unchecked", QA round 37)
@@ -861,7 +878,8 @@ def _as_written(text: str, z: zipfile.ZipFile, path: str, started: dict, game: A
     fixture_kinds = list(game.fixture_options())
 
     def said(key: str) -> str | None:  # (the first line of ``key``: the check before says each is once)
-        return next((ln[len(key) + 1:].lstrip(" ") for ln in lines if ln.startswith(key + ":")), None)
+        return next((ln[len(key) + 1:].strip() for ln in lines if ln.startswith(key + ":")), None)  # (anything
+        # after its value is then a difference: "sample sha256 HEX " read as the hash "HEX " passed, QA round 37)
 
     def ref(value: str | None) -> dict | None:  # (a catalog or board as the README names it: "NAME sha256 HEX")
         if value is None or value == "None sha256 None":  # (none used: an audit that judged nothing)
@@ -882,12 +900,15 @@ def _as_written(text: str, z: zipfile.ZipFile, path: str, started: dict, game: A
         missing = unpinned_references(log, started, _bundle_references(z, path, started, game))
     except (ValueError, OSError):  # (its files were checked against their pins before)
         missing = {}
+    if catalog is None and not missing:  # (no catalog used and no pinned file missing: an audit that found its log
+        audit.fixtures = {}  # malformed before reading any reference data, whose pins line names no board either)
     derived = unchecked(log, missing).warnings if missing else []
     derived += pin_warnings(audit)
     if rows is not None:  # (a store intact at the audit: its warnings are the pins' and the count's, as audit_stored)
         recorded = sum(games.is_topic(r.topic, "ViolationRecorded") for r in rows)
-        if recorded != len(findings) and not missing:
-            derived.append(recount_warning(recorded, len(findings), audit.other_than_pinned))
+        found = sum(1 for f in findings if f.get("rule") is not None)  # (rule findings: not a format one, as
+        if recorded != found and not missing:  # audit_stored counts them)
+            derived.append(recount_warning(recorded, found, audit.other_than_pinned))
         derived = [printable(one_line(w)) for w in derived]  # (as the README's lines hold them)
         it = iter(derived)
         if warnings != derived and (exact or not all(w in it for w in warnings)):  # (some, in order: a subsequence)
