@@ -1,5 +1,5 @@
-"""``zx verify --bundle``: README.txt forgeries that passed the whole check, and its honest catalog or board (QA round 37,
-bundle2).
+"""``zx verify --bundle``: README.txt forgeries that passed the whole check, and its honest catalog or board (QA
+round 37, bundle2).
 
 D1: ``integrity: ok`` edited to ``ok (re-verified by the head judge)`` (no status zx audit writes) with a violation made
 up in README.txt and violations.json verified ``unchecked`` as a damaged store's bundle, and a damaged store's bundle
@@ -258,7 +258,8 @@ def test_an_older_zxs_bundle_verifies_and_its_warnings_duplicated_or_swapped_are
 def test_the_first_differing_line_is_quoted_at_its_column_with_look_alikes_escaped(made, tmp_path, change, said):
     r, v = verify(rewritten(made["genuine"], tmp_path / "f.zip", change), made["head"])
     assert (r.exit_code, v["status"]) == (1, "altered") and v["message"].startswith(WRITTEN), v
-    m = re.search(r"differs at column \d+: it holds ('.*'), zx audit writes ('.*'): README\.txt was edited", v["message"])
+    m = re.search(r"differs at column \d+: it holds ('.*'), zx audit writes ('.*'): README\.txt was edited",
+                  v["message"])
     assert m is not None and m.group(1) != m.group(2), v  # (the two quotes read apart)
     if said is not None:
         assert said in v["message"], v

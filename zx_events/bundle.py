@@ -671,8 +671,8 @@ def _said_used(z: zipfile.ZipFile, path: str, started: dict, game: Any, log: Any
     audit = Audit(started.get("match_id"), "", True, 0, [], "ok", None, None, catalog, game.key,
                   pinned.get("rules_version") or "", fixtures, pinned, [], log=log)
     warnings = {ln[len("warning:"):].lstrip(" ") for ln in lines if ln.startswith("warning:")}
-    wanted = [printable(one_line(w)) for w in pin_warnings(audit) if w.startswith(f"the match was checked at import against "
-                                                                         f"{kind} ")]
+    mine = f"the match was checked at import against {kind} "  # (the warning of that kind: not the rules')
+    wanted = [printable(one_line(w)) for w in pin_warnings(audit) if w.startswith(mine)]
     return used[0] if wanted and all(w in warnings for w in wanted) else None
 
 
