@@ -126,8 +126,8 @@ def test_a_readme_with_anything_zx_audit_does_not_write_is_altered_naming_its_fi
 def test_the_first_differing_line_is_named_with_what_zx_writes_there(stores, tmp_path):
     forged = with_readme(stores["path"], tmp_path / "forged.zip", FORGERIES["ansi-conceal"])
     (v,) = json.loads(verify(forged, stores["head"][:16]).stdout)
-    assert v["message"] == (f"{WRITTEN}15 holds '\\x1b[8mhidden text\\x1b[0m', zx audit writes 'Contents:': "
-                            f"README.txt was edited; its events are intact"), v
+    assert v["message"] == (f"{WRITTEN}15 differs at column 1: it holds '\\x1b[8mhidden text\\x1b[0m', zx audit "
+                            f"writes 'Contents:': README.txt was edited; its events are intact"), v
 
 
 def test_the_genuine_bundle_is_intact_and_its_readme_with_one_space_after_a_key_too(stores, tmp_path):

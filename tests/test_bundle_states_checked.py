@@ -261,6 +261,20 @@ def test_a_state_edited_under_a_readme_saying_the_store_was_altered_is_altered(b
     assert v["message"].startswith("the bundle's violation-01/state-after.json is not the state its log gives"), v
     r, v = verify(rewritten(path, tmp_path / "integrity.zip", _readme_line("integrity:",
                                                                             lambda ln: "integrity:      altered")))
+    assert r.exit_code == 1 and v["status"] == "altered", v  # (no status zx audit writes: QA round 37)
+    assert "records integrity 'altered' (its line " in v["message"], v
+
+    def failed(name: str, text: str) -> str | None:  # (the store's failure as zx audit writes it, its warning first)
+        if name != "README.txt":
+            return text
+        match = next(ln.split()[-1] for ln in text.split("\n") if ln.startswith("Dispute bundle for match "))
+        warning = (f"warning:        {match} fails verification (altered: seq 3 was edited): what is shown may not be "
+                   f"what was imported; zx verify {match} names the damage")
+        text = _readme_line("integrity:", lambda ln: "integrity:      altered (seq 3 was edited)")(name, text)
+        at = next(ln for ln in text.split("\n") if ln.startswith("original."))
+        return text.replace(at + "\n", f"{at}\n{warning}\n", 1)
+
+    r, v = verify(rewritten(path, tmp_path / "failed.zip", failed))
     assert r.exit_code == 1 and v["status"] == "unchecked", v  # (the states alike: the report not all checked)
 
 

@@ -109,6 +109,12 @@ def ref_text(ref: dict[str, Any]) -> str:
     return f"{name} sha256 {ref.get('sha256')}"
 
 
+def one_line(text: str) -> str:
+    """``text`` with its line breaks as their escapes (``\\n``), as README.txt writes a name or a warning on its
+    line (``printable`` keeps a line break)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n") if "\n" in text or "\r" in text else text
+
+
 def readme_ref(ref: dict[str, Any]) -> str:
     """A catalog or board as README.txt's lines hold it, its control characters escaped (``readme`` writes each line
     through ``printable``): what ``_readme_checked`` and ``_states_checked`` compare its lines with."""
@@ -163,8 +169,8 @@ def readme(audit: Audit, findings: list[dict[str, Any]], content_ok: bool | None
     if content_ok is not None:
         lines.append(f"{log}: " + ("reproduces the content hash recorded at import" if content_ok
                                            else "does NOT reproduce the content hash recorded at import"))
-    for w in audit.warnings:
-        lines.append(f"warning:        {w}")
+    for w in audit.warnings:  # (each on its line: a catalog file named with a line break broke one in two)
+        lines.append(f"warning:        {one_line(w)}")
     lines += ["", violations_line(len(findings))]
     lines += [finding_line(f, audit.stored) for f in findings]
     lines += [
@@ -492,11 +498,12 @@ def _verify_open(z: zipfile.ZipFile, path: str, head: str | None, covered: list[
         if edited:
             return Verdict(match, verdict.events, "altered", None, f"the bundle's {original} {edited}; its events are "
                                                                    f"intact", verdict.head)
-        wrong = _reference_files(z, path, names, started, games.for_topic(str(events[0]["topic"])))
+        wrong, declared = _reference_files(z, path, names, started, games.for_topic(str(events[0]["topic"])),
+                                           logs[0])
         if wrong:
             return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
         wrong, covered[0] = _readme_checked(z, path, rows, started, games.for_topic(str(events[0]["topic"])),
-                                            verdict.head, logs[0], progress)
+                                            verdict.head, logs[0], progress, declared)
         if wrong:
             return Verdict(match, verdict.events, "altered", None, f"{wrong}; its events are intact", verdict.head)
         if not covered[0].endswith(STATES_CHECKED):  # its chain intact, its report not all checked: not "ok" (a
@@ -574,14 +581,21 @@ def _out_of_order(match: str, rows: list, seqs: list[int], at: list[int], by_seq
     return verify_rows(match, by_seq)
 
 
-def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: dict, game: Any) -> str:
+def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: dict, game: Any, log: Any
+                     ) -> tuple[str, dict[str, str]]:
     """What is wrong with the board and catalog files a bundle holds (``zx audit --board FILE --catalog FILE``:
-    they change its findings), or "": each is hashed as zx hashes a reference file (its text, line ends as LF:
-    ``errors.decoded``) and compared with the one its match's Started event pinned at import (the chain checked
-    first: the pin is the importer's). A file of a kind its match pinned none of, or of another content, is named
-    with the pin and its hash."""
+    they change its findings), or "", and the kinds of those its README.txt says the audit used in place of the
+    pinned one (kind -> README.txt's words of it, ``NAME sha256 HEX``). Each is hashed as zx hashes a reference
+    file (its text, line ends as LF: ``errors.decoded``) and compared with the one its match's Started event pinned
+    at import (the chain checked first: the pin is the importer's). A file of a kind its match pinned none of is
+    named with the pin and its hash; so is one of another content, unless README.txt says so as zx audit writes it:
+    its ``catalog used:`` (``board used:``) line names that content's hash, and it holds the warning zx audit writes
+    of a match audited with another file than it pinned (a genuine bundle of ``zx audit MATCH --catalog OTHER``
+    was "edited, swapped, or given to the audit in its place", QA round 37): its findings and states are then that
+    file's, which ``_readme_checked`` says (not the match's: ``unchecked``)."""
     from zx_events.errors import FormatError, ZXError
 
+    declared: dict[str, str] = {}
     for name in dict.fromkeys(names):
         m = re.fullmatch(r"(catalog|board)(\.[^./]+)?", name)
         if m is None:
@@ -592,7 +606,7 @@ def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: d
             reads = kind == "catalog" or kind in game.fixture_options()
             return (f"the bundle's {name} is a {kind} file, but its match pinned no {kind} at import (its Started "
                     f"event names none{'' if reads else f': a {game.name} match reads no {kind}'}): it is not a "
-                    f"file the match was checked with")
+                    f"file the match was checked with"), {}
         try:
             data = _read_member(z, path, name)
         except (zipfile.BadZipFile, OSError) as e:
@@ -601,18 +615,70 @@ def _reference_files(z: zipfile.ZipFile, path: str, names: list[str], started: d
             sha = _reference_sha256(data, kind, name)
         except FormatError as e:
             return (f"the bundle's {name} is not the {kind} its match was imported with: {e.message} (its Started "
-                    f"event pins {kind} {pin.get('name')} sha256 {pin['sha256'][:12]})")
+                    f"event pins {kind} {pin.get('name')} sha256 {pin['sha256'][:12]})"), {}
         if sha != pin["sha256"]:
+            said = _said_used(z, path, started, game, log, kind, sha)
+            if said is not None:
+                declared[kind] = said
+                continue
             return (f"the bundle's {name} is not the {kind} its match was imported with: its Started event pins "
                     f"{kind} {pin.get('name')} sha256 {pin['sha256'][:12]}, the file hashes to {sha[:12]} (edited, "
-                    f"swapped, or given to the audit in its place: the findings of `zx audit` with it are not the "
-                    f"match's)")
-    return ""
+                    f"swapped, or given to the audit in its place, and its README.txt does not say the audit used "
+                    f"it, as zx audit writes: the findings of `zx audit` with it are not the match's)"), {}
+    return "", declared
+
+
+def _raw_name(z: zipfile.ZipFile, path: str, shown: str, sha: str) -> str:
+    """The name of a catalog of SHA-256 ``sha`` whose README.txt line (``readme_ref``: its control characters
+    escaped) names it ``shown``, as the audit named it, which its states hold: ``shown`` itself, or the name whose
+    escapes give it (``esc\\x1b[31mred``: ESC or a backslash, README.txt's line is the same), the one the bundle's
+    first state holds (its states are then derived again under it and compared: either is the README's)."""
+    if "\\" not in shown:
+        return shown
+    try:
+        raw = shown.encode("latin-1", "backslashreplace").decode("unicode_escape")
+    except (UnicodeError, ValueError):
+        return shown
+    if raw == shown or readme_ref({"name": raw, "sha256": sha}) != f"{shown} sha256 {sha}":
+        return shown
+    first = next((n for n in z.namelist() if STATE_FILE.fullmatch(n)), None)
+    held = (_member_text(z, path, first) or "") if first is not None else ""
+    return shown if json.dumps(shown, ensure_ascii=False) in held else raw
+
+
+def _said_used(z: zipfile.ZipFile, path: str, started: dict, game: Any, log: Any, kind: str, sha: str
+               ) -> str | None:
+    """README.txt's words of the ``kind`` the audit used (``NAME sha256 HEX``) where they name the bundle's
+    ``kind`` file of SHA-256 ``sha`` (not the match's pinned one), each such line once, and README.txt holds the
+    warning zx audit writes of that (``audit.pin_warnings``); else None."""
+    from zx_events.audit import Audit, pin_warnings
+
+    text = _member_text(z, path, "README.txt")
+    if text is None:
+        return None
+    lines = text.split("\n")
+    key = f"{kind} used:"
+    used = [ln[len(key):].lstrip(" ") for ln in lines if ln.startswith(key)]
+    if len(used) != 1 or not used[0].endswith(f" sha256 {sha}"):
+        return None
+    name = used[0][:-len(f" sha256 {sha}")]  # (its warning's words are the same under either name _raw_name reads)
+    pinned = {k: started.get(k) for k in ("catalog", *game.fixture_options())}
+    pinned["rules_version"] = started.get("rules_version")
+    fixtures = {k: None for k in game.fixture_options()}
+    catalog = {"name": name, "sha256": sha} if kind == "catalog" else started.get("catalog")
+    if kind != "catalog":
+        fixtures[kind] = {"name": name, "sha256": sha}
+    audit = Audit(started.get("match_id"), "", True, 0, [], "ok", None, None, catalog, game.key,
+                  pinned.get("rules_version") or "", fixtures, pinned, [], log=log)
+    warnings = {ln[len("warning:"):].lstrip(" ") for ln in lines if ln.startswith("warning:")}
+    mine = f"the match was checked at import against {kind} "  # (the warning of that kind: not the rules')
+    wanted = [printable(one_line(w)) for w in pin_warnings(audit) if w.startswith(mine)]
+    return used[0] if wanted and all(w in warnings for w in wanted) else None
 
 
 def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, game: Any,
-                    chain_head: str | None, log: Any, progress: Callable[[int, int], None] | None = None
-                    ) -> tuple[str, str]:
+                    chain_head: str | None, log: Any, progress: Callable[[int, int], None] | None = None,
+                    declared: dict[str, str] | None = None) -> tuple[str, str]:
     """What is wrong with a bundle's README.txt and violations.json, checked against its events (the chain verified
     first), or "", and what that covered (for the verdict line). README.txt is what the head judge reads first: its
     head digest and integrity lines were never checked (QA round 35: another head, and a made-up violation in it
@@ -648,6 +714,14 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return f"the bundle's README.txt has no `{missing}:` line, which zx audit writes: README.txt was edited", ""
     if integrity != "ok":  # (the states it holds are still its log's: one edited is said, QA round 36)
         wrong, _ = _states_checked(z, path, log, started, game, [], field, progress, only_held=True)
+        status, _, detail = str(integrity).partition(" (")
+        if not wrong and (status not in STORE_FAILURES or not detail.endswith(")") or len(detail) < 2):  # (a value
+            # zx audit never writes: "ok (re-verified by the head judge)" switched the check of its head and
+            # violations off, and one made up verified "unchecked", QA round 37)
+            at = next(i for i, ln in enumerate(lines, 1) if ln.startswith("integrity:"))
+            return (f"the bundle's README.txt records integrity {_quoted(str(integrity), 80)} (its line {at}), which "
+                    f"zx audit never writes: it writes `ok`, or the store's failure as `STATUS (what failed)` "
+                    f"({', '.join(STORE_FAILURES)}): README.txt was edited"), ""
         if not wrong:  # (its head, integrity, warnings and violations are the store's at the audit: as they are, but
             # every line one zx audit writes, in its place)
             try:
@@ -669,8 +743,11 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         return (f"the bundle's README.txt names head digest {str(readme_head)[:16]}, its events' chain ends at "
                 f"{str(chain_head)[:16]}: README.txt was edited (or is another match's)"), ""
     pinned = {kind: started.get(kind) for kind in ("catalog", *game.fixture_options())}
-    if printable(pins_line({**pinned, "rules_version": started.get("rules_version")}, game.fixture_options())) \
-            not in lines:
+    pins = {**pinned, "rules_version": started.get("rules_version")}
+    if printable(pins_line(pins, game.fixture_options())) not in lines and not (
+            field("catalog used") == "None sha256 None" and printable(pins_line(pins, ())) in lines):  # (an audit
+        # that found its log malformed, before any board: its pins line names the catalog and rules alone (a genuine
+        # X610Z bundle audited with a board of another name was "edited", QA round 37); the whole check holds it)
         return ("the bundle's README.txt names other pins than its Started event (the catalog, board and rules the "
                 "match was checked with at import): README.txt was edited"), ""
     try:
@@ -679,11 +756,14 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
     except ValueError as e:
         return f"the bundle's violations.json is not the list zx audit writes ({e}): it was edited", ""
     seqs = seq_of_lines(rows)
-    if any(not isinstance(e.get("line"), int) or not isinstance(e.get("rule"), str) for e in entries):
+    if any(not isinstance(e.get("line"), int) or not isinstance(e.get("rule"), (str, type(None))) for e in entries):
         return ("the bundle's violations.json holds a violation without a line or a rule number, which zx audit of a "
                 "stored match never writes: it was edited"), ""
+    malformed = f"malformed log ({game.header_key} {game.format_version})"  # (a format finding's title: rule null,
+    # as zx audit writes a log it finds malformed, a board of another name than its header's: QA round 37)
     expected = [{**e, "n": n, "seq": seqs.get(e["line"], 1),  # (as the audit maps a finding's line to its seq)
-                 "title": game.rule_title(e["rule"])} for n, e in enumerate(entries, 1)]
+                 "title": game.rule_title(e["rule"]) if e["rule"] is not None else malformed}
+                for n, e in enumerate(entries, 1)]
     if any((e.get("n"), e.get("seq"), e.get("title")) != (x["n"], x["seq"], x["title"])
            for e, x in zip(entries, expected)):
         return ("the bundle's violations.json numbers a violation, or gives its seq or its rule's title, otherwise "
@@ -711,17 +791,46 @@ def _readme_checked(z: zipfile.ZipFile, path: str, rows: list, started: dict, ga
         if not wrong:  # (its warnings derived again where this zx's rules are the ones it names)
             wrong = _as_written(text, z, path, started, game, chain_head, log, expected, rows,
                                 exact=field("rules version") == game.rules_version)
+        if not wrong and declared:  # (its reference files the audit used in place of the pinned ones, as its README
+            # says: the states are checked, by those, and are theirs, not the match's: not checked as the match's)
+            def short(words: str) -> str:  # ("NAME sha256 HEX" as "NAME (sha256 HEX[:12])")
+                name, _, sha = words.rpartition(" sha256 ")
+                return f"{cut(name, 60)} (sha256 {sha[:12]})"
+
+            said = "; ".join(f"{kind} {short(used)}" for kind, used in declared.items())
+            pins = "; ".join(f"{kind} {short(readme_ref(pinned[kind]))}" for kind in declared
+                             if isinstance(pinned.get(kind), dict))
+            states = (f"; its README.txt says the audit judged by {said}, the bundle's file, not by the one its match "
+                      f"pinned ({pins}): its findings and the states in violation-NN/ (derived again alike) are that "
+                      f"file's, not the match's (`zx audit` of its log with the pinned file judges them)")
         return wrong, "" if wrong else f"{agree}{states}"
     if as_pinned:
         return (f"the bundle's violations.json lists {len(keys):,} violation{'s' if len(keys) != 1 else ''}, its "
                 f"events record {len(recorded):,} at import by the rules and reference data its README says the audit "
                 f"used: violations.json (and README.txt) were edited"), ""
-    wrong = _as_written(text, z, path, started, game, chain_head, log, expected, rows, exact=False)
-    if wrong:
+    if field("rules version") == game.rules_version:  # (a catalog or board nothing could have used, as the states'
+        shipped = _shipped_refs(game)  # check says it: "sample sha256 ...   (approved by head judge)" was unchecked
+        for kind, value in used.items():  # here, where no state is derived, QA round 37)
+            pin = pinned.get(kind)
+            if value is None or value == readme_ref(pin if isinstance(pin, dict) else {}) or \
+                    value in shipped.get(kind, ()) or value == (declared or {}).get(kind) or \
+                    (kind == "catalog" and value == "None sha256 None"):
+                continue
+            return (f"the bundle's README.txt names {kind} {cut(printable(value), 80)} used by the audit, which is "
+                    f"neither the {kind} its match pinned, nor a file of the bundle, nor one zx ships: README.txt was "
+                    f"edited"), ""
+    wrong = _as_written(text, z, path, started, game, chain_head, log, expected, rows,
+                        exact=field("rules version") == game.rules_version)  # (as above: all of them, in order, by
+    if wrong:  # this zx's rules; a warning dropped verified "unchecked", QA round 37)
         return wrong, ""
     return "", (f"README.txt's head digest, integrity and pins agree with its events; its violations differ from the "
                 f"{len(recorded):,} its events record at import, and its README.txt says the audit judged by other "
                 f"rules or reference data than the match pinned: {NOT_COVERED} (zx audit of its log judges them)")
+
+
+# the statuses of a stored match's check zx audit writes as README.txt's ``integrity:`` when it fails (the chain's,
+# ``integrity.verify_rows``, and the store seal's, ``ledger.match_verdict``), each with what failed in brackets
+STORE_FAILURES = ("altered", "deleted", "inserted", "reordered", "unchained", "added", "rewritten", "seal")
 
 
 def _listed(listed: str) -> list[dict]:
@@ -736,13 +845,17 @@ def _listed(listed: str) -> list[dict]:
     return entries
 
 
-_KEY = re.compile(r"(source|audited|[a-z]+ used|rules version|head digest|integrity|warning): +")
+_KEY = re.compile(r"(source|audited|[a-z]+ used|rules version|head digest|integrity|warning):( +)")
 
 
 def _aligned(line: str) -> str:
     """A README line with the spaces after its key (``rules version:  ``) as one: they align the values, and a
-    README with one space after a key says what zx audit's says."""
-    return _KEY.sub(r"\1: ", line, count=1) if _KEY.match(line) else line
+    README with one space after a key says what zx audit's says; more than zx audit writes there (its values start
+    at column 16) are not alignment, and stay (10,000 spaces before a value verified intact, QA round 37)."""
+    m = _KEY.match(line)
+    if m is None or len(m.group(2)) > max(15 - len(m.group(1)) - 1, 0) + 1:
+        return line
+    return f"{m.group(1)}: {line[m.end():]}"
 
 
 def _as_written(text: str, z: zipfile.ZipFile, path: str, started: dict, game: Any, chain_head: str | None,
@@ -765,7 +878,8 @@ def _as_written(text: str, z: zipfile.ZipFile, path: str, started: dict, game: A
     fixture_kinds = list(game.fixture_options())
 
     def said(key: str) -> str | None:  # (the first line of ``key``: the check before says each is once)
-        return next((ln[len(key) + 1:].lstrip(" ") for ln in lines if ln.startswith(key + ":")), None)
+        return next((ln[len(key) + 1:].strip() for ln in lines if ln.startswith(key + ":")), None)  # (anything
+        # after its value is then a difference: "sample sha256 HEX " read as the hash "HEX " passed, QA round 37)
 
     def ref(value: str | None) -> dict | None:  # (a catalog or board as the README names it: "NAME sha256 HEX")
         if value is None or value == "None sha256 None":  # (none used: an audit that judged nothing)
@@ -786,16 +900,21 @@ def _as_written(text: str, z: zipfile.ZipFile, path: str, started: dict, game: A
         missing = unpinned_references(log, started, _bundle_references(z, path, started, game))
     except (ValueError, OSError):  # (its files were checked against their pins before)
         missing = {}
+    if catalog is None and not missing:  # (no catalog used and no pinned file missing: an audit that found its log
+        audit.fixtures = {}  # malformed before reading any reference data, whose pins line names no board either)
     derived = unchecked(log, missing).warnings if missing else []
     derived += pin_warnings(audit)
     if rows is not None:  # (a store intact at the audit: its warnings are the pins' and the count's, as audit_stored)
         recorded = sum(games.is_topic(r.topic, "ViolationRecorded") for r in rows)
-        if recorded != len(findings) and not missing:
-            derived.append(recount_warning(recorded, len(findings), audit.other_than_pinned))
-        derived = [printable(w) for w in derived]  # (as the README's lines hold them)
+        found = sum(1 for f in findings if f.get("rule") is not None)  # (rule findings: not a format one, as
+        if recorded != found and not missing:  # audit_stored counts them)
+            derived.append(recount_warning(recorded, found, audit.other_than_pinned))
+        derived = [printable(one_line(w)) for w in derived]  # (as the README's lines hold them)
         it = iter(derived)
         if warnings != derived and (exact or not all(w in it for w in warnings)):  # (some, in order: a subsequence)
-            audit.warnings = derived if exact else [w for w in warnings if w in derived]
+            # zx audit's own, in its order, each once: a warning duplicated or two swapped is an edit whatever the
+            # rules version (the forger's order and copies were kept, and a copy verified intact, QA round 37)
+            audit.warnings = derived if exact else [w for w in derived if w in warnings]
     else:  # the store failed at the audit: its failure, the pins', what it left out and the count's, in that order
         shapes = _failed_store_warnings(audit.match or "", integrity, derived, audit.other_than_pinned, bool(missing))
         kept, at = [], 0
@@ -804,6 +923,8 @@ def _as_written(text: str, z: zipfile.ZipFile, path: str, started: dict, game: A
             if found is not None:
                 kept.append(w)
                 at = found + 1
+        if not kept or not shapes[0].fullmatch(kept[0]):  # (zx audit writes the failure first, always: one left
+            kept.insert(0, printable(one_line(_failure(audit.match or "", integrity))))  # out is an edit, QA round 37)
         audit.warnings = kept  # (a line no warning of zx audit's: left out, so the README differs there)
     given = {m.group(1): name for name in dict.fromkeys(z.namelist())
              if (m := re.fullmatch(r"(catalog|board)(\.[^./]+)?", name)) is not None}
@@ -819,10 +940,57 @@ def _as_written(text: str, z: zipfile.ZipFile, path: str, started: dict, game: A
               min(len(lines), len(ours)))
     if at == len(lines) == len(ours):  # (alike but for the spaces that align a key's value: no word changed)
         return ""
-    theirs = f"holds {cut(printable(repr(lines[at])), 100)}" if at < len(lines) else "is not there"
-    want = f"zx audit writes {cut(printable(repr(ours[at])), 100)}" if at < len(ours) else "zx audit writes none"
+    if at < len(lines) and at < len(ours):
+        column, theirs, want = _differing(lines[at], ours[at])
+        return (f"the bundle's README.txt is not the one zx audit writes of its match: its line {at + 1} differs at "
+                f"column {column}: it holds {theirs}, zx audit writes {want}: README.txt was edited")
+    theirs = f"holds {_quoted(lines[at], 100)}" if at < len(lines) else "is not there"
+    want = f"zx audit writes {_quoted(ours[at], 100)}" if at < len(ours) else "zx audit writes none"
     return (f"the bundle's README.txt is not the one zx audit writes of its match: its line {at + 1} {theirs}, "
             f"{want}: README.txt was edited")
+
+
+def _quoted(text: str, width: int) -> str:
+    """``text`` quoted for a message: cut at ``width`` characters, its control characters escaped."""
+    return "'" + printable(cut(text, width).replace("\\", "\\\\")).replace("'", "\\'") + "'"
+
+
+def _ascii_escaped(text: str) -> str:
+    """``text`` with its backslashes doubled and every character that is not printable ASCII as its escape
+    (``\\u043e``, ``\\u00e9``, ``\\x1b``)."""
+    def one(c: str) -> str:
+        if c == "\\":
+            return "\\\\"
+        if " " <= c <= "~":
+            return c
+        return f"\\x{ord(c):02x}" if ord(c) < 0x80 else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
+
+    return "".join(map(one, text))
+
+
+def _differing(theirs: str, ours: str, before: int = 16, width: int = 60) -> tuple[int, str, str]:
+    """Where two lines first differ, for a message: the column (from 1) and each line quoted from a few
+    characters before it (``...`` where cut), the differing stretch with its characters past ASCII escaped
+    (``\\u043e``): a Cyrillic о for an o, an NFD é, an edit past character 100 were two quotes that read alike
+    (QA round 37)."""
+    i = next((k for k, (a, b) in enumerate(zip(theirs, ours)) if a != b), min(len(theirs), len(ours)))
+    tail = 0  # (the common end, after the differing stretch)
+    while tail < min(len(theirs), len(ours)) - i and theirs[len(theirs) - 1 - tail] == ours[len(ours) - 1 - tail]:
+        tail += 1
+    start = max(0, i - before)
+
+    def shown(text: str) -> str:  # (as repr shows it: a backslash of the line doubled, its quote escaped)
+        return printable(text.replace("\\", "\\\\")).replace("'", "\\'")
+
+    def quote(line: str) -> str:
+        end = len(line) - tail
+        stretch = line[i:end]
+        after = line[end:] if len(stretch) <= width else ""
+        room = max(width - len(stretch), 0)
+        text = shown(line[start:i]) + _ascii_escaped(stretch[:width]).replace("'", "\\'") + shown(after[:room])
+        return f"'{'...' if start else ''}{text}{'...' if len(stretch) > width or len(after) > room else ''}'"
+
+    return i + 1, quote(theirs), quote(ours)
 
 
 def _failed_store_warnings(match: str, integrity: str, derived: list[str], other: dict, missing: bool
@@ -831,23 +999,30 @@ def _failed_store_warnings(match: str, integrity: str, derived: list[str], other
     of README lines (the counts and the seq where the store was altered are the store's, which the bundle cannot
     give): the failure (its words are the README's ``integrity:`` line's), the unpinned and pins' ``derived``, the
     findings left out, the count recorded at import against the count found."""
-    from types import SimpleNamespace
-
     from zx_events.audit import recount_warning
-    from zx_events.ledger import failure_warning
 
-    status, _, detail = integrity.partition(" (")
-    failure = failure_warning(SimpleNamespace(match=match, status=status, message=detail[:-1]))
+    failure = _failure(match, integrity)
     number = r"[\d,]+"
     left_out = (rf"(?:an? finding|{number} findings) of the re-check at or after seq {number} (?:is|are) not shown: "
                 rf"the store was altered there \(zx verify {re.escape(printable(match))}\), so the records from there "
                 rf"on are not the ones imported; zx audit the original log file to judge them")
-    shapes = [re.escape(printable(w)) for w in (failure, *derived)] + [left_out]
+    shapes = [re.escape(printable(one_line(w))) for w in (failure, *derived)] + [left_out]
     if not missing:
-        count = printable(recount_warning(7_777_777, 8_888_888, other))  # (the counts: placeholders)
+        count = printable(one_line(recount_warning(7_777_777, 8_888_888, other)))  # (the counts: placeholders)
         count = re.escape(count.replace("7,777,777 violations were", "RECORDED").replace("8,888,888", "FOUND"))
         shapes.append(count.replace("RECORDED", rf"{number} violations? (?:were|was)").replace("FOUND", number))
     return [re.compile(shape) for shape in shapes]
+
+
+def _failure(match: str, integrity: str) -> str:
+    """The warning zx audit writes first of a store whose check failed at the audit, from README.txt's
+    ``integrity:`` value (``STATUS (what failed)``)."""
+    from types import SimpleNamespace
+
+    from zx_events.ledger import failure_warning
+
+    status, _, detail = integrity.partition(" (")
+    return failure_warning(SimpleNamespace(match=match, status=status, message=detail[:-1]))
 
 
 STATE_FILE = re.compile(r"violation-(\d{2,})/state-(before|after)\.json")
@@ -874,7 +1049,16 @@ def _bundle_references(z: zipfile.ZipFile, path: str, started: dict, game: Any) 
     pin = started.get("catalog")
     if refs and game.key in refs and isinstance(pin, dict) and isinstance(pin.get("name"), str) \
             and dataclasses.is_dataclass(refs[game.key]):
-        refs[game.key] = dataclasses.replace(refs[game.key], name=pin["name"])
+        name = pin["name"]
+        ref = getattr(refs[game.key], "ref", None)
+        if isinstance(ref, dict) and ref.get("sha256") != pin.get("sha256"):  # (a catalog the audit used in place of
+            # the pinned one, as README.txt says (``_reference_files``): under the name README.txt gives it)
+            readme = _member_text(z, path, "README.txt") or ""
+            used = next((ln[len("catalog used:"):].lstrip(" ") for ln in readme.split("\n")
+                         if ln.startswith("catalog used:")), "")
+            shown, _, sha = used.rpartition(" sha256 ")
+            name = _raw_name(z, path, shown, sha) if shown else name
+        refs[game.key] = dataclasses.replace(refs[game.key], name=name)
     return refs
 
 
@@ -911,7 +1095,8 @@ def _states_checked(z: zipfile.ZipFile, path: str, log: Any, started: dict, game
         derived_with["catalog used"] = readme_ref(audit.catalog or {})
         derived_with.update({f"{kind} used": readme_ref(used) for kind, used in audit.fixtures.items() if used})
     claimed = {key: field(key) for key in derived_with}
-    total = sum(1 for e in entries if e.get("rule")) if audit is not None else 0
+    total = sum(f.kind == "rule" for f in audit.findings) if audit is not None else 0  # (the states it derives: not
+    # violations.json's count, which is 0 where the store failed, and the bar said 1/0, QA round 37)
     wrong = ""
     seen: set[str] = set()
     pairs = state_pairs(audit) if audit is not None else iter(())
