@@ -69,7 +69,7 @@ def made(tmp_path_factory) -> dict:
     from zx_events import games
 
     with pytest.MonkeyPatch.context() as mp:  # (the audit by an older zx: its rules version another)
-        mp.setattr(type(games.get("zx")), "rules_version", "zx-cr-seed-2026.11+digest.14")
+        mp.setattr(type(games.get("zx")), "rules_version", "zx-cr-seed-2026.11+digest.999")
         out["old"] = audit(store, COLOUR, tmp / "old.zip", "--catalog", str(other))
         out["old1"] = audit(store, COLOUR, tmp / "old1.zip")  # (one warning: the rules')
     sealed = tmp / "seal.sqlite"  # the seal entry edited: the store's integrity fails, the match's chain is intact
@@ -229,7 +229,7 @@ def test_an_older_zxs_bundle_verifies_and_its_warnings_duplicated_or_swapped_are
     """By another rules version some of zx audit's warnings, in order: one left out is what an older release wrote;
     a copy or two swapped are no release's."""
     text = zipfile.ZipFile(made["old"]).read("README.txt").decode()
-    assert "rules version:  zx-cr-seed-2026.11+digest.14" in text and len(lines_of(text, "warning:")) >= 2, text
+    assert "rules version:  zx-cr-seed-2026.11+digest.999" in text and len(lines_of(text, "warning:")) >= 2, text
     r, v = verify(made["old"], made["head"])
     assert (r.exit_code, v["status"]) == (1, "unchecked"), v  # (another catalog file: D4, below)
     for how in ("dup", "swap"):
