@@ -294,7 +294,8 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     ``matches``: the ids (``matches.match_id``) of the matches to export (``zx export --player P ...``): every table
     holds those matches' rows only, ``card_catalog`` the catalogs they pinned; an id the file does not hold is
     ignored, but ids none of which it holds (or none: ``[]``) are ``NothingToExport``, nothing written; a ``str``
-    (one id) is a ``TypeError``: give a list, ``[id]``. None: every match. ``note``: text the export's data dictionary ends with (which filters chose them)."""
+    (one id) is a ``TypeError``: give a list, ``[id]``. None: every match. ``note``: text the export's data
+    dictionary ends with (which filters chose them)."""
     if not isinstance(con, duckdb.DuckDBPyConnection):  # (a Stats was AttributeError: no attribute 'execute')
         raise ArgumentTypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
                                 f"(zx_analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")

@@ -583,8 +583,8 @@ def _update(svc: Any, path: str | Path, *, rebuild: bool = False, page_size: int
             built_from = _position(con)[2]
             if not same_store(built_from, store, svc):
                 raise RebuildNeeded(f"{path} was built from {built_from}, not {store}: run `zx analytics update "
-                                     f"--rebuild` to rebuild it from this store, or choose another file with --analytics",
-                                     path)
+                                    f"--rebuild` to rebuild it from this store, or choose another file with "
+                                    f"--analytics", path)
             create_schema(con)  # tables exist; macros are refreshed
             if built_from != store:  # (an earlier release's name of this store: this one's from now on)
                 con.execute("UPDATE projection_position SET store = ? WHERE projection = ?", [store, NAME])

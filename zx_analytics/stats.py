@@ -803,8 +803,8 @@ class Stats:
     def __init__(self, source: str | Path | duckdb.DuckDBPyConnection, min_games: int = MIN_GAMES,
                  derived: Derived | None = None) -> None:
         if not isinstance(source, (str, os.PathLike, duckdb.DuckDBPyConnection)):
-            raise BadArgumentType(f"source must be the analytics file's path (a str or Path) or an open DuckDB connection, "
-                            f"got {type(source).__name__} {source!r}")
+            raise BadArgumentType(f"source must be the analytics file's path (a str or Path) or an open DuckDB "
+                                  f"connection, got {type(source).__name__} {source!r}")
         min_games = _whole("min_games", min_games, 1, "games")
         if not isinstance(source, duckdb.DuckDBPyConnection):
             from .paths import not_a_file

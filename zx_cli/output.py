@@ -724,7 +724,8 @@ def _table(title: str | None, headers: Sequence[str], rows: Sequence[Sequence[st
     table = Table(title=None if title is None else plain(printable(title)), show_lines=False, header_style="bold")
     for i in idx:
         header = printable(headers[i])
-        no_wrap = headers[i] in rigid or (natural and _unfolded([header, *(r[i] for r in rows)])) or (i == 0 and whole_key)
+        no_wrap = headers[i] in rigid or (natural and _unfolded([header, *(r[i] for r in rows)])) \
+            or (i == 0 and whole_key)
         table.add_column(plain(header), overflow="fold", no_wrap=no_wrap)
     for r in rows:
         table.add_row(*[plain(r[i]) for i in idx])

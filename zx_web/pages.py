@@ -138,9 +138,9 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     chosen = kept(everything, filters, sort)
     result = paged(chosen, filters, offset, PAGE_SIZE, sort)
     # a name the list folds over several spellings (as the list shows them), which the statistics count apart
+    # (of the rows listed, as zx matches says it of its own; none where names are taken as written, exact=1)
     folds = [(kind, found) for kind, name in (("player", filters.player), ("opponent", filters.opponent))
-             if name and not filters.exact and len(found := spellings_of(chosen, name, ("p1", "p2"))) > 1]  # (of the rows listed, as
-    # zx matches says it of its own)
+             if name and not filters.exact and len(found := spellings_of(chosen, name, ("p1", "p2"))) > 1]
     tallies = result.get("records") or []  # the player's record, in words (the API gives it as figures)
     record = [record_line(filters, t, chosen, len(tallies) > 1) for t in tallies]
     params = {**filters.params(), **({"sort": sort} if sort != "store" else {})}  # (the links keep the order)
