@@ -30,8 +30,10 @@ def match_uuid(match_id: str) -> uuid.UUID:
     except TypeError:  # None, a number: "encoding without a string argument" reached a caller of the Python API
         if isinstance(match_id, str):
             raise
-        raise TypeError(f"a match id is the match's name (a str, as zx matches lists it), got "
-                        f"{type(match_id).__name__} {match_id!r}") from None
+        from zx_events.errors import ArgumentTypeError
+
+        raise ArgumentTypeError(f"a match id is the match's name (a str, as zx matches lists it), got "
+                                f"{type(match_id).__name__} {match_id!r}") from None
     except UnicodeEncodeError:
         digest = sha1(NAMESPACE.bytes + match_id.encode("utf-8", "surrogatepass")).digest()
         return uuid.UUID(bytes=digest[:16], version=5)

@@ -250,7 +250,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     how = result.get("how")  # (a game whose results carry one says it: "no Life left (a Reload put his ...)")
     reason = result["reason"]
     result["reason_text"] = None if not reason else \
-        game.reason_text(reason, how=how) if how else game.reason_text(reason)
+        game.reason_text(reason, how=how, winner=result.get("winner")) if how else game.reason_text(reason)
     return {"match": match_id, "game": game.key, "header": header, "result": result, "events": len(rows),
             "violations": violations,
             "chain": {"head": verdict.head, "verifies": verdict.ok, "status": verdict.status, "seq": verdict.seq,

@@ -300,7 +300,7 @@ async def dashboard_page(request: Request, q: api.StatsQuery = Depends(api.stats
         # one drawn meanwhile for the next request (during an import each update made every visitor wait for a
         # redraw, 5-10 s at 25,000 matches, QA round 37)
         redraw_later(b, key, lambda: dashboard_answer(b, filters, q.min_games))
-        return html_response(await b.off_loop(lambda: fresh(b, stale[1], stale[0])) or "")
+        return html_response(await b.off_loop(lambda: fresh(b, stale[1], drawn_earlier=True)) or "")
     return await b.in_turn(b.dashboard_limiter, lambda: dashboard_answer(b, filters, q.min_games), "dashboards",
                            request)  # (a client gone leaves the queue before its turn)
 
@@ -321,18 +321,23 @@ def drawn_before(b: Backend, key: tuple[Any, ...]) -> tuple[int, str, float] | N
 
 
 def redraw_later(b: Backend, key: tuple[Any, ...], draw: Any) -> None:
-    """``draw()`` (the dashboard of ``key`` at the file's position now) in the dashboards' turn, in the background,
-    once at a time a key; its errors are the next request's (it draws again)."""
+    """``draw()`` (the dashboard of ``key`` at the file's position now) in the background, one at a time for the whole
+    server (another key asked meanwhile keeps its page drawn before until a later request finds none running), with
+    a token of the dashboards' limiter but never counted among the visitors waiting their turn: queued one a key,
+    31 kept dashboards re-opened after an update filled the queue and a new one was refused "busy" (QA round 37);
+    its errors are the next request's (it draws again)."""
     import asyncio
 
+    import anyio.to_thread
+
     busy = b.redrawing
-    if key in busy:
+    if busy:
         return
 
     async def run() -> None:
         try:
-            await b.in_turn(b.dashboard_limiter, draw, "dashboards")
-        except Exception:  # noqa: BLE001 - (a 503 of a busy server, a store lost: the next request says it)
+            await anyio.to_thread.run_sync(draw, limiter=b.dashboard_limiter)
+        except Exception:  # noqa: BLE001 - (a store lost, a file gone: the next request says it)
             pass
         finally:
             busy.discard(key)
@@ -344,23 +349,27 @@ def redraw_later(b: Backend, key: tuple[Any, ...], draw: Any) -> None:
 FRESHNESS = "<!--zx-freshness-->"  # where the live dashboard says its figures are behind the store (``fresh``)
 
 
-def fresh(b: Backend, page: str | None, position: int | None = None) -> str | None:
+def fresh(b: Backend, page: str | None, drawn_earlier: bool = False) -> str | None:
     """A drawn live dashboard (cached by the analytics' position) with the line, at its ``FRESHNESS`` mark, that says
-    the store holds events its figures do not count yet: under --follow, while matches are imported, the page said
-    "24,064 matches" where the list said 24,768, and nothing on it said it lagged (QA round 37). Read now, never
-    cached: the store moves without the file's position. ``position``: the page's own (one drawn before,
-    ``drawn_before``), else the file's now."""
+    its figures are behind the store: under --follow, while matches are imported, the page said "24,064 matches"
+    where the list said 24,768, and nothing on it said it lagged (QA round 37). Read now, never cached: the store
+    moves without the file's position. ``drawn_earlier``: a page drawn before the file's latest update
+    (``drawn_before``), said so. No position of the page's own is named: the follower may commit between the
+    statistics a page reads (a line naming one disagreed with the figures under it, QA round 37)."""
     if page is None or FRESHNESS not in page:
         return page
     try:
-        now, last = b.projection()[0], b.store_last_id()  # (the store's, re-read once a second: the file may be
-        position, last = (now, last) if position is None else (position, max(last, now or 0))  # past it)
+        position, last = b.projection()[0], b.store_last_id()  # (the store's, re-read once a second)
     except Exception:  # noqa: BLE001 - (the figures were drawn: a store that does not answer now changes none)
         return page.replace(FRESHNESS, "")
-    note = "" if position is None or position >= last else (
-        f'<p class="note" id="freshness" role="status">These figures count the store up to notification {position:,}; '
-        f'it holds {last - position:,} event{"s" if last - position != 1 else ""} more (matches imported in the last '
-        f'seconds), which the server is bringing into the analytics: reload in a moment.</p>')
+    behind = max(0, last - (position or 0))
+    said = []
+    if drawn_earlier:
+        said.append("This page was drawn before the analytics' latest update; a new one is being drawn.")
+    if behind:
+        said.append(f"The store holds {behind:,} event{'s' if behind != 1 else ''} the analytics do not count yet "
+                    f"(matches imported in the last seconds), which the server is bringing in.")
+    note = f'<p class="note" id="freshness" role="status">{" ".join(said)} Reload in a moment.</p>' if said else ""
     return page.replace(FRESHNESS, note)
 
 

@@ -35,12 +35,14 @@ class ZX(Game):
     phases = {"setup": "Setup", "draw": "Draw Phase", "resource": "Resource Phase", "ignition": "Ignition Phase",
               "main": "Main Phase", "end": "End Phase", "over": "End of turn", "ended": "Match ended"}
 
-    def reason_text(self, reason: str | None, how: str | None = None) -> str:
+    def reason_text(self, reason: str | None, how: str | None = None, winner: str | None = None) -> str:
         """A result's reason as the match page says it; a loss at 0 Life whose last Life card went by no damage
-        (MatchEnded's ``how``, digest.13) says how: "no Life left (an effect took his last Life card)", not
-        "damage with no Life left"."""
+        (MatchEnded's ``how``, digest.13) says how: "P1 has no Life left (an effect took his last Life card)" (the
+        loser named, the other seat of ``winner``: under "P2 Ren won", "no Life left" read as if the winner had
+        none, QA round 37), not "damage with no Life left"."""
         if reason == "life" and how in LAST_LIFE:
-            return f"no Life left ({LAST_LIFE[how]})"
+            loser = {"P1": "P2 has ", "P2": "P1 has "}.get(winner or "", "")
+            return f"{loser}no Life left ({LAST_LIFE[how]})"
         if reason == "draw" and how in LAST_LIFE_BOTH:
             return f"{super().reason_text(reason)} ({LAST_LIFE_BOTH[how]})"
         return super().reason_text(reason)
