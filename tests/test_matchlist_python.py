@@ -79,6 +79,10 @@ def test_the_docs_example_runs_against_the_demo_and_prints_what_it_says(demo):
         return sorted(pl.read_parquet(folder / "matches" / "**" / "*.parquet")["match_id"].to_list())
 
     assert ids(demo / "p2-bot") == ids(demo / "cli-export") and len(ids(demo / "p2-bot")) == 3
+    # and its dictionary says it is filtered, as zx export's does (it read as a whole export: QA round 37)
+    said = (demo / "p2-bot" / "data-dictionary.md").read_text(encoding="utf-8")
+    assert "## This export: filtered\n\nThis export holds 3 of the 6 matches of the analytics file: those that the " \
+           "ids given to `export_parquet(matches=...)` select" in said, said[-600:]
 
 
 def test_bad_filters_are_errors():

@@ -295,7 +295,8 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
     holds those matches' rows only, ``card_catalog`` the catalogs they pinned; an id the file does not hold is
     ignored, but ids none of which it holds (or none: ``[]``) are ``NothingToExport``, nothing written; a ``str``
     (one id) is a ``TypeError``: give a list, ``[id]``. None: every match. ``note``: text the export's data
-    dictionary ends with (which filters chose them)."""
+    dictionary ends with (which filters chose them); with ``matches`` and no ``note``, a section saying the export
+    holds those matches of how many (``filtered_note``)."""
     if not isinstance(con, duckdb.DuckDBPyConnection):  # (a Stats was AttributeError: no attribute 'execute')
         raise ArgumentTypeError(f"export_parquet reads through a DuckDB connection to the analytics file "
                                 f"(zx_analytics.db.connect_reader(PATH), or a Stats' .con), not {type(con).__name__}")
@@ -332,6 +333,10 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: Path,
             f"no match of {file} has the id{'s' if len(matches) > 1 else ''} given ({len(matches):,}: "
             f"{', '.join(shown(m, 60) for m in matches[:3])}{', ...' if len(matches) > 3 else ''}): nothing was "
             f"exported (zx matches lists the ids)")
+    if params is not None and note is None:  # (a Python caller's matches=: the dictionary says the export is of some
+        # matches, as zx export's does; it read as a whole export, QA round 37)
+        total = con.execute("SELECT count(*) FROM matches").fetchone()[0]
+        note = filtered_note("the ids given to `export_parquet(matches=...)`", len(params["matches"]), total)
     for table in tables:  # bound first: SQL of the file that reaches for a file is refused before anything is written
         try:
             for statement in _reads(table, params is not None):
