@@ -152,3 +152,17 @@ def test_with_limit_the_spellings_note_is_of_every_match_kept(store):
     r = CliRunner().invoke(zx, ["--store", store, "matches", "--player", "kai tan", "--limit", "1"])
     assert r.exit_code == 0, r.output
     assert "note: --player 'kai tan' matches 3 spellings of the name" in r.stderr, r.stderr
+
+
+def test_exact_takes_names_as_written_as_zx_stats_counts_them(store):
+    """The list folds case and width, zx stats counts each spelling apart: `--exact` lists (and records) what zx stats
+    counts (the README's record line promised zx stats' count; only the API had exact=1, QA round 37)."""
+    folded_rows = listed(store, "--player", "Kai Tan")
+    exact = listed(store, "--player", "Kai Tan", "--exact")
+    assert {m["player"] for m in exact} == {"Kai Tan"} and len(exact) < len(folded_rows)
+    r = CliRunner().invoke(zx, ["--store", store, "stats", "winrates", "--by", "player", "--player", "Kai Tan",
+                                "--min-games", "1", "--format", "json"])
+    (row,) = json.loads(r.stdout)
+    assert row["games"] == sum(m["result"] in ("won", "lost", "draw") for m in exact)
+    r = CliRunner().invoke(zx, ["--store", store, "matches", "--player", "Kai Tan", "--exact"])
+    assert f"of {row['games']} game" in r.stderr and "spellings" not in r.stderr, r.stderr

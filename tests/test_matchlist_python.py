@@ -94,3 +94,12 @@ def test_bad_filters_are_errors():
         kept([], MatchFilters(), sort="nwest")
     with pytest.raises(TypeError, match=r"player must be text \(a str\) or None, got int 5"):
         MatchFilters(player=5)  # (AttributeError from inside, as the rows were filtered)
+
+
+def test_an_unknown_filter_is_an_argument_type_error_naming_the_closest():
+    """`MatchFilters(oponent=...)` was Python's plain TypeError, no suggestion, which `except Error` missed (QA round
+    37), where `Stats.winrates(oponent=)` names the closest."""
+    from zx_events.errors import ArgumentTypeError
+
+    with pytest.raises(ArgumentTypeError, match=r"MatchFilters has no filter 'oponent'; did you mean 'opponent'\?"):
+        MatchFilters(oponent="Ren")

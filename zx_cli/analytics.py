@@ -297,13 +297,13 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catal
     try:
         state = follow(
             svc, path, stop=stop, interval=interval, page_size=page_size,
-            on_start=lambda st: err(f"{svc.store.label} -> {path}: caught up at notification {st.position} "
+            on_start=lambda st: err(f"{svc.store.label} -> {path}: caught up at notification {st.position:,} "
                                     f"({counted(st.events, 'event')}, {counted(st.matches, 'match', 'matches')} "
                                     f"projected); waiting for matches "
                                     + ("(LISTEN/NOTIFY)" if st.mode == "listen" else f"(polling every {interval:g} s)")),
             on_update=lambda r, st: (notes(r),
                                      err(f"+{counted(r.matches, 'match', 'matches')}, {counted(r.events, 'event')} "
-                                         f"in {r.seconds:.2f} s; at notification {st.position}")),
+                                         f"in {r.seconds:.2f} s; at notification {st.position:,}")),
             on_first=notes, on_wait=waiting, on_listen=err, catalogs=catalogs,
             update_options={"stop": stop})  # (a long first catching up ends after its page under way, as said)
     except AnalyticsError as e:
@@ -315,7 +315,7 @@ def follow_cmd(ctx: click.Context, interval: float, page_size: int | None, catal
         err(f"stopped before the first update: {path} was held by another process the whole time (zx serve, zx "
             f"sql?); nothing was projected")
         return
-    err(f"stopped at notification {state.position} ({counted(state.matches, 'match', 'matches')}, "
+    err(f"stopped at notification {state.position:,} ({counted(state.matches, 'match', 'matches')}, "
         f"{counted(state.events, 'event')} projected "
         f"since start)")
 

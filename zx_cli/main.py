@@ -527,12 +527,15 @@ def _without_collector(command):
                    "(ties in store order, undated matches last).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
               help="At most N matches (the first N in --sort's order).")
+@click.option("--exact", is_flag=True,
+              help="Names as written (in any Unicode normal form), each spelling apart, as zx stats counts them "
+                   "(default: in any case and width).")
 @format_option
 @click.pass_context
 @_without_collector
 def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, opponent: str | None, opp_deck: str | None,
                 event: str | None, since: str | None, until: str | None, winner: str | None, with_violations: bool,
-                game: str | None, sort: str, limit: int | None, fmt: str) -> None:
+                game: str | None, sort: str, limit: int | None, exact: bool, fmt: str) -> None:
     """List the stored matches: id, date, event, players, decks, turns, winner.
 
     \b
@@ -550,11 +553,11 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
 
     sort = sort.lower()
     try:
-        filters = MatchFilters(game, player, deck, event, since, until, winner, None, opponent, opp_deck)
+        filters = MatchFilters(game, player, deck, event, since, until, winner, None, opponent, opp_deck, exact)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     filtered = any(v is not None for v in (player, deck, opponent, opp_deck, event, since, until, winner, game)) \
-        or with_violations or sort != "store"
+        or with_violations or sort != "store" or exact
     rows = summaries(ctx, None if filtered else limit)  # (unfiltered in store order, the first N: read match by match)
     kept = [r for r in kept_rows(rows, filters, sort) if not with_violations or r["violations"] > 0]
     unknown = unknown_filter(rows, filters) if not kept else None  # a name no stored match has (of the game given)
@@ -576,8 +579,9 @@ def matches_cmd(ctx: click.Context, player: str | None, deck: str | None, oppone
         emit(kept, fmt, ["match", "played_at", "event", "p1", "p1_deck", "p2", "p2_deck", "turns", "winner",
                          "reason", "violations", "game"],
              first=("p1", "p2", "winner", *dated, "p1_deck", "p2_deck"))
-    for note in (spellings(chosen, "player", player, ("player",) if player else ("p1", "p2")),  # (of every match
-                 spellings(chosen, "opponent", opponent, ("opponent",) if player else ("p1", "p2"))):  # kept, QA r37)
+    for note in () if exact else (  # (names as written: one spelling each)
+            spellings(chosen, "player", player, ("player",) if player else ("p1", "p2")),  # (of every match kept,
+            spellings(chosen, "opponent", opponent, ("opponent",) if player else ("p1", "p2"))):  # QA round 37)
         if note:
             click.echo(printable(f"note: {note}"), err=True)
     for tally in tallies:  # the player's record, as zx stats winrates --by player counts it (on stderr: the table

@@ -80,8 +80,16 @@ class MatchFilters:
     def __init__(self, game: str | None = None, player: str | None = None, deck: str | None = None,
                  event: str | None = None, since: str | None = None, until: str | None = None,
                  winner: str | None = None, q: str | None = None, opponent: str | None = None,
-                 opp_deck: str | None = None, exact: bool | str | None = None) -> None:
+                 opp_deck: str | None = None, exact: bool | str | None = None, **unknown: Any) -> None:
         put = object.__setattr__
+        if unknown:  # (Python's own "unexpected keyword argument" was a plain TypeError, no suggestion: QA round 37)
+            import difflib
+
+            name = next(iter(unknown))
+            near = difflib.get_close_matches(name, self.FIELDS, n=1)
+            raise ArgumentTypeError(f"MatchFilters has no filter {name!r}"
+                                    f"{f'; did you mean {near[0]!r}?' if near else ''} (its filters: "
+                                    f"{', '.join(self.FIELDS)})")
         if isinstance(exact, bool) or exact is None:
             exact = "1" if exact else None
         elif isinstance(exact, str) and exact.strip().lower() in ("0", "false", "no", "off", ""):

@@ -274,7 +274,7 @@ class Follower:
             if result.events:
                 self.say(f"follow: +{result.matches:,} match{'es' if result.matches != 1 else ''}, {result.events:,} "
                          f"event{'s' if result.events != 1 else ''} in {result.seconds:.2f} s; at notification "
-                         f"{result.position}")
+                         f"{result.position:,}")
 
         try:
             follow(b.svc, b.analytics_path, stop=self.stop, interval=self.interval, on_first=moved, on_update=moved,
@@ -1074,7 +1074,7 @@ class Backend:
         if follower is not None:  # answered at the position committed last; the follower catches up
             behind = max(0, last - position)
             return Freshness(True, position, last, "following the store (zx serve --follow): " + (
-                f"{behind} notification{'s' if behind != 1 else ''} behind, projecting them now" if behind
+                f"{behind:,} notification{'s' if behind != 1 else ''} behind, projecting them now" if behind
                 else "up to date"))
         if position < last:
             # a server holds the file as long as it runs, and the update cannot write it meanwhile ("run zx analytics

@@ -138,7 +138,8 @@ RULES: dict[str, tuple[str, bool]] = {
     "507": ("End Phase", False),
     "602.1": ("A battle is declared in the turn player's Main Phase, one at a time", True),
     "602.1a": ("The attacker is a Reboot Z/X of the turn player on Square", True),
-    "602.1b": ("The target is an opponent Z/X next to (or in Range of) the attacker, or the empty opponent Player Square", True),
+    "602.1b": ("The target is an opponent Z/X next to (or in Range of) the attacker, or the empty opponent Player "
+               "Square while his Player card is on it", True),
     "603.1b": ("Battle Event Step: only the player with priority acts", True),
     "604.3b": ("An attack on a player deals 1 damage, one Life card a point", True),
     "604.3c": ("No damage is dealt to a player who controls a Z/X Overboost", True),
