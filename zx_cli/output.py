@@ -370,8 +370,10 @@ class _PlainBar:
 
         self.inner, self.label, self.total, self.done, self.in_bytes = inner, label, total, 0.0, in_bytes
         try:
-            self.every = max(0.0, float(os.environ.get("ZX_PROGRESS_SECONDS", "10")))
+            self.every = float(os.environ.get("ZX_PROGRESS_SECONDS", "10"))
         except ValueError:
+            self.every = 10.0
+        if not 0 <= self.every < float("inf"):  # (-5, nan, inf: the default; nan was 0, a line every item)
             self.every = 10.0
         self.clock = time.monotonic
         self.began = self.said = self.clock()
