@@ -9,7 +9,6 @@ the module; the damaged copies are made from them.
 
 from __future__ import annotations
 
-import shutil
 from importlib import resources
 from pathlib import Path
 

@@ -253,35 +253,50 @@ def test_the_followers_errors_give_the_commands_remedy_not_the_python_apis(tmp_p
     assert "in Python" not in answer["error"] and not any("in Python" in s for s in said), (answer, said)
 
 
+LEGAL = Path(__file__).resolve().parents[2] / "examples" / "legal"
+
+
+def following(tmp_path):
+    """An app over a store of one match, following it (started before it serves, as zx serve --follow starts it):
+    (app, its backend, the store, the deadline of the waits)."""
+    from zx_web.app import create_app
+
+    store, analytics = str(tmp_path / "s.sqlite"), str(tmp_path / "s.duckdb")
+    r = CliRunner().invoke(zx, ["--store", store, "import", str(LEGAL / "first-turns.zxlog")],
+                           env={"ZX_ANALYTICS": analytics})
+    assert r.exit_code == 0, r.output
+    app = create_app(store, analytics=analytics)
+    app.state.backend.follow(interval=0.1, say=lambda text: None)
+    return app, app.state.backend, store, time.monotonic() + CATCH_UP
+
+
+def projected(b, before, deadline) -> None:
+    """Wait until the follower has moved the file past ``before``."""
+    while b.projection()[0] == before:
+        assert time.monotonic() < deadline, "never projected"
+        time.sleep(0.05)
+
+
+def imported_meanwhile(b, store: str, before, deadline) -> None:
+    """A second match imported into the store by zx import, and projected by the follower."""
+    r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(LEGAL / "rules-fidelity.zxlog")])
+    assert r.exit_code == 0, r.output
+    projected(b, before, deadline)
+
+
 def test_under_follow_a_dashboard_is_answered_at_once_while_it_is_drawn_anew(tmp_path):
     """During an import each update of --follow made every dashboard visitor wait for a redraw (5-10 s at 25,000
     matches, QA round 37): the page drawn last is answered at once, its freshness line at its own position, while the
     new one is drawn in the background; the next request gets the new one."""
     from fastapi.testclient import TestClient
 
-    from zx_web.app import create_app
-
-    logs = Path(__file__).resolve().parents[2] / "examples" / "legal"
-    store, analytics = str(tmp_path / "s.sqlite"), str(tmp_path / "s.duckdb")
-    r = CliRunner().invoke(zx, ["--store", store, "import", str(logs / "first-turns.zxlog")],
-                           env={"ZX_ANALYTICS": analytics})
-    assert r.exit_code == 0, r.output
-    app = create_app(store, analytics=analytics)
-    b = app.state.backend
-    b.follow(interval=0.1, say=lambda text: None)  # (before it serves, as zx serve --follow starts it)
+    app, b, store, deadline = following(tmp_path)
     with TestClient(app) as c:
-        deadline = time.monotonic() + CATCH_UP
-        while b.projection()[0] is None:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        projected(b, None, deadline)
         first = c.get("/dashboard").text
         before = b.projection()[0]
         assert "1 match " in first and 'id="freshness"' not in first
-        r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(logs / "rules-fidelity.zxlog")])
-        assert r.exit_code == 0, r.output
-        while b.projection()[0] == before:  # (the follower projects it)
-            assert time.monotonic() < deadline, "never projected"
-            time.sleep(0.05)
+        imported_meanwhile(b, store, before, deadline)
         answered = c.get("/dashboard").text
         assert "1 match " in answered, answered[:2000]  # the page drawn before, at once
         assert "This page was drawn before the analytics' latest update; a new one is being drawn." in answered
@@ -297,29 +312,13 @@ def test_the_background_drawings_never_turn_a_visitor_away(tmp_path):
     drawing at a time, never counted among the visitors waiting their turn."""
     from fastapi.testclient import TestClient
 
-    from zx_web.app import create_app
-
-    logs = Path(__file__).resolve().parents[2] / "examples" / "legal"
-    store, analytics = str(tmp_path / "s.sqlite"), str(tmp_path / "s.duckdb")
-    r = CliRunner().invoke(zx, ["--store", store, "import", str(logs / "first-turns.zxlog")],
-                           env={"ZX_ANALYTICS": analytics})
-    assert r.exit_code == 0, r.output
-    app = create_app(store, analytics=analytics)
-    b = app.state.backend
-    b.follow(interval=0.1, say=lambda text: None)
+    app, b, store, deadline = following(tmp_path)
     with TestClient(app) as c:
-        deadline = time.monotonic() + CATCH_UP
-        while b.projection()[0] is None:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        projected(b, None, deadline)
         kept = [c.get("/dashboard", params={"min_games": n}) for n in range(1, 21)]
         assert {k.status_code for k in kept} == {200}
         before = b.projection()[0]
-        r = CliRunner().invoke(zx, ["--store", store, "import", "--no-analytics", str(logs / "rules-fidelity.zxlog")])
-        assert r.exit_code == 0, r.output
-        while b.projection()[0] == before:
-            assert time.monotonic() < deadline, "never projected"
-            time.sleep(0.05)
+        imported_meanwhile(b, store, before, deadline)
         again = [c.get("/dashboard", params={"min_games": n}) for n in range(1, 21)]
         assert {a.status_code for a in again} == {200} and len(b.redrawing) <= 1
         new = c.get("/dashboard", params={"min_games": 99})

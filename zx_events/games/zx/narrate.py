@@ -54,7 +54,7 @@ def _replacing(square: Any, before: Any, w: Words, moved: Any = None) -> str:
         return ""
     owner = entry.get("owner")
     if entry.get("kind") == "token":
-        return f", replacing the Token there, which disappears (202.11c)"
+        return ", replacing the Token there, which disappears (202.11c)"
     card = "a face-down card" if entry.get("up") is False else w.card(entry.get("code"))
     shift = " with its Shift" if entry.get("shift") else ""
     return f", replacing {card}{shift} there, which goes to {owner + chr(39) + 's' if owner else 'the'} Trash"
