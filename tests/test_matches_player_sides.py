@@ -166,3 +166,18 @@ def test_exact_takes_names_as_written_as_zx_stats_counts_them(store):
     assert row["games"] == sum(m["result"] in ("won", "lost", "draw") for m in exact)
     r = CliRunner().invoke(zx, ["--store", store, "matches", "--player", "Kai Tan", "--exact"])
     assert f"of {row['games']} game" in r.stderr and "spellings" not in r.stderr, r.stderr
+
+
+def test_a_filtered_export_with_exact_holds_what_zx_matches_exact_lists(store, tmp_path):
+    """`zx export --exact` chooses as `zx matches --exact` does (names as written, as zx stats counts them): only
+    `zx matches` had it (round 37's close)."""
+    import polars as pl
+
+    out = tmp_path / "exp"
+    r = CliRunner().invoke(zx, ["--store", store, "export", "--parquet", str(out), "--opponent", "KAI TAN", "--exact"])
+    assert r.exit_code == 0, r.output
+    exported = sorted(pl.read_parquet(out / "matches" / "**" / "*.parquet")["match_id"].to_list())
+    assert exported == sorted({m["match"] for m in listed(store, "--opponent", "KAI TAN", "--exact")}) == ["upper"]
+    said = (out / "data-dictionary.md").read_text(encoding="utf-8")
+    assert "`zx export --opponent 'KAI TAN' --exact`" in said and "spellings" not in said and "spellings" not in \
+        r.stderr, (said[-500:], r.stderr)

@@ -799,12 +799,15 @@ def unique_names(columns: list[str]) -> list[str]:
               help="Replace folders named like the export's tables in DIR even when DIR is not an earlier export.")
 @match_filter_options
 @click.option("--game", type=GAME, default=None, help="Only matches of this game (zx, x610z: zx games).")
+@click.option("--exact", is_flag=True,
+              help="Names as written (in any Unicode normal form), each spelling apart, as zx stats counts them "
+                   "(default: in any case and width, as zx matches).")
 @analytics_option
 @format_option
 @click.pass_context
 def export_cmd(ctx: click.Context, out: str, force: bool, player: str | None, deck: str | None, opponent: str | None,
                opp_deck: str | None, event: str | None, since: str | None, until: str | None, game: str | None,
-               analytics_path: str | None, fmt: str) -> None:
+               exact: bool, analytics_path: str | None, fmt: str) -> None:
     """Export every analytics table as Parquet, partitioned by month, with the data dictionary.
 
     \b
@@ -853,7 +856,7 @@ def export_cmd(ctx: click.Context, out: str, force: bool, player: str | None, de
 
         chosen, note = _export_selection(con, path, dict(player=player, deck=deck, opponent=opponent,
                                                             opp_deck=opp_deck, event=event, since=since,
-                                                            until=until, game=game))
+                                                            until=until, game=game), exact)
         stale_note(ctx, Stats(con), path)  # (Stats over the open connection: not closed here)
         with ExitStack() as stack:  # the bar drawn once DIR is made (a DIR that cannot be made: no empty bar)
             bar, tables, written = LateBar(stack, "exporting"), len(PARTITIONED) + 1, []  # (+ card_catalog, one file)
@@ -909,7 +912,8 @@ def export_cmd(ctx: click.Context, out: str, force: bool, player: str | None, de
 EXPORT_FILTERS = ("player", "deck", "opponent", "opp_deck", "event", "since", "until", "game")  # (zx export's options)
 
 
-def _export_selection(con: Any, path: str, given: dict[str, str | None]) -> tuple[list[str] | None, str | None]:
+def _export_selection(con: Any, path: str, given: dict[str, str | None],
+                      exact: bool = False) -> tuple[list[str] | None, str | None]:
     """The ids of the matches ``zx export``'s filters (``given``: option -> value) choose among the analytics file's,
     as ``zx matches`` chooses them (``zx_events.matchlist.MatchFilters``), and the note its data dictionary ends with;
     (None, None) without a filter (every match: the export as before, byte for byte). A name no match of the file
@@ -927,7 +931,7 @@ def _export_selection(con: Any, path: str, given: dict[str, str | None]) -> tupl
         return None, None
     try:
         filters = MatchFilters(given["game"], given["player"], given["deck"], given["event"], given["since"],
-                               given["until"], None, None, given["opponent"], given["opp_deck"])
+                               given["until"], None, None, given["opponent"], given["opp_deck"], exact)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     try:  # (the file's rows as the list's summaries: its date as written in the log's header)
@@ -949,11 +953,11 @@ def _export_selection(con: Any, path: str, given: dict[str, str | None]) -> tupl
             raise click.ClickException(str(UnknownName(*unknown[1])))
         raise click.ClickException(f"no match of the analytics file {path} matches these filters: nothing was "
                                    f"exported")
-    options = " ".join(f"--{k.replace('_', '-')} {shlex.quote(v)}" for k in EXPORT_FILTERS
-                       if (v := given.get(k)) is not None)
+    options = " ".join([*(f"--{k.replace('_', '-')} {shlex.quote(v)}" for k in EXPORT_FILTERS
+                          if (v := given.get(k)) is not None), *(["--exact"] if exact else [])])
     click.echo(printable(f"exporting {counted(len(chosen), 'match', 'matches')} of {len(rows):,} ({options})"), err=True)
-    notes = [n for n in (spellings(picked, "player", given["player"], ("p1", "p2")),
-                         spellings(picked, "opponent", given["opponent"], ("p1", "p2"))) if n]
+    notes = [] if exact else [n for n in (spellings(picked, "player", given["player"], ("p1", "p2")),
+                                          spellings(picked, "opponent", given["opponent"], ("p1", "p2"))) if n]
     for n in notes:  # (the list's folding, said as zx matches says it, and in the data dictionary)
         click.echo(printable(f"note: {n}"), err=True)
     return chosen, filtered_note(f"`zx export {options}`", len(chosen), len(rows)) + "".join(
