@@ -65,7 +65,7 @@ def told(store: str, name: str, seat: str) -> tuple[list[str], dict]:
 @pytest.mark.parametrize("seat", SEATS)
 def test_1007_a_destroyed_player_card_goes_to_its_owners_trash(store, seat):
     (sentence,), state = told(store, "destroy-player", seat)
-    assert sentence.endswith("the Player card on b1 is destroyed and goes to P1's Trash"), sentence
+    assert sentence.endswith("P1's Player card Kaito Blazeheart PL-001 on b1 is destroyed and goes to P1's Trash"), sentence
     assert "PL-001" in state["players"]["P1"]["trash"]
     c = checked(LOGS["destroy-player"])
     assert findings(c) == [] and c.match.p["P1"]["player_card"] is None and c.match.p["P1"]["trash"] == ["PL-001"]

@@ -68,8 +68,8 @@ SAID = {
     "token-shift-hand": f"the Token Sprout on c3 would go to P2's hand: it disappears (a Token, 202.11c); its Shift "
                         f"{SHIFT} goes to P2's hand",
     # the Player card, face-up on its Player Square (public), is named (it was "P1's Player card goes to the Trash")
-    "player-card-trash": f"P1's Player card {PL1} goes to the Trash",
-    "player-card-by-code": f"P1's Player card {PL1} goes to the Trash",
+    "player-card-trash": f"P1's Player card {PL1} goes to P1's Trash",
+    "player-card-by-code": f"P1's Player card {PL1} goes to P1's Trash",
     # a Z/X EX put face-down: to Dynamis face-up all the same, where it is public (301.3c): named, to every seat
     "face-down-ex-hand": f"the card on c3 would go to P2's hand: goes to P2's Dynamis face-up, revealed: {EX} (an EX "
                          f"card goes nowhere but Square or Dynamis)",

@@ -295,8 +295,10 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
     elif op == "destroy":
         what = f"{on} is destroyed"
         entry = (getattr(before, "sq", None) or {}).get(square) if before is not None and _square(square) else None
-        if a.get("player_leaves"):  # (1007: a card other than a Z/X goes to the Trash)
-            what += f" and goes to {a.get('owner') or player}'s Trash"
+        if a.get("player_leaves"):  # (1007: a card other than a Z/X goes to the Trash; named, face-up on its Square,
+            owner = a.get("owner") or player  # as a move of it names it: round 37's close)
+            what = f"{owner}'s Player card{_player_card(a, owner, w, before)} on {square} is destroyed and goes to " \
+                f"{owner}'s Trash"
         elif isinstance(entry, Mapping) and a.get("target", "card") == "card":  # (1007, as ``_op_destroy`` sends it:
             # the face-up card named, where it and its Shift go; digest.13: "the card on a1 is destroyed" alone)
             owner = entry.get("owner")
@@ -336,7 +338,8 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
         owner = a.get("owner") or player
         if a.get("player_leaves"):  # the Player card was face-up on its Player Square (public): named (digest.13:
             # "P2's Player card goes to the Trash")
-            what = f"{owner}'s Player card{_player_card(a, owner, w, before)} goes to {_zone(a.get('to'))}"
+            what = f"{owner}'s Player card{_player_card(a, owner, w, before)} goes to " \
+                f"{owner}'s {_zone(a.get('to')).removeprefix('the ')}"  # (its owner's zone: "to the hand" said no one's)
         elif a.get("from") == "square" and a.get("target") == "player":  # 303.6a: the engine moves nothing
             what = f"{on} stays on {square} (a Player card does not move, 303.6a)"
         elif a.get("from") == "square":
