@@ -58,3 +58,21 @@ def vb_turn2(n: int = 12) -> list[dict]:
 # P2 plays U01-001 onto c1 and attacks P1's Player Square (b1) from it; both pass (lines 13-16 after vb_turn2())
 ATTACK_P1 = [P("P2", "play", card="U01-001", pay=[], square="c1"), P("P2", "attack", from_="c1", target="b1"),
              P("P2", "pass"), P("P1", "pass")]
+
+
+def imported_store(folder: Path, logs: dict[str, list[dict]], prefix: str, files: tuple[str, ...] = ()) -> str:
+    """A SQLite store in ``folder`` of the logs ``logs`` (name -> records; each match named ``PREFIX-NAME``) and the
+    log ``files`` besides, imported with --accept-violations, no analytics: its path."""
+    from click.testing import CliRunner
+
+    from zx_cli.main import zx
+
+    paths = list(files)
+    for name, recs in logs.items():
+        path = folder / f"{name}.zxlog"
+        path.write_text(text(recs, f"{prefix}-{name}"), "utf-8")
+        paths.append(str(path))
+    db = str(folder / "events.sqlite")
+    r = CliRunner().invoke(zx, ["--store", db, "import", "--accept-violations", "--no-analytics", *paths])
+    assert r.exit_code == 0, r.output
+    return db

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from zx_cli.main import zx
 
-from .boundary_logs import END2, P, checked, findings, text, turn2
+from .boundary_logs import END2, P, checked, findings, imported_store, turn2
 
 SEATS = ("judge", "P1", "P2", "spectator")
 
@@ -43,15 +43,7 @@ LOGS = {
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
     folder = tmp_path_factory.mktemp("r36")
-    paths = []
-    for name, recs in LOGS.items():
-        path = folder / f"{name}.zxlog"
-        path.write_text(text(recs, f"r36-{name}"), "utf-8")
-        paths.append(str(path))
-    db = str(folder / "events.sqlite")
-    r = CliRunner().invoke(zx, ["--store", db, "import", "--accept-violations", "--no-analytics", *paths])
-    assert r.exit_code == 0, r.output
-    return db
+    return imported_store(folder, LOGS, "r36")
 
 
 def told(store: str, name: str, seat: str) -> tuple[list[str], dict]:

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from zx_cli.main import zx
 
-from .boundary_logs import BASE, END2, P, checked, findings, text, turn2
+from .boundary_logs import BASE, END2, P, checked, findings, imported_store, turn2
 
 SEATS = ("judge", "P1", "P2", "spectator")
 
@@ -59,15 +59,7 @@ def test_301_1_a_sleep_of_a_player_card_that_has_left_the_square_is_refused():
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
     folder = tmp_path_factory.mktemp("r37pc")
-    paths = []
-    for name in ("sleep-p1", "sleep-p1-turn3"):
-        path = folder / f"{name}.zxlog"
-        path.write_text(text(LOGS[name], f"r37-{name}"), "utf-8")
-        paths.append(str(path))
-    db = str(folder / "events.sqlite")
-    r = CliRunner().invoke(zx, ["--store", db, "import", "--accept-violations", "--no-analytics", *paths])
-    assert r.exit_code == 0, r.output
-    return db
+    return imported_store(folder, {name: LOGS[name] for name in ("sleep-p1", "sleep-p1-turn3")}, "r37")
 
 
 def replay(store: str, name: str, seat: str, *more: str) -> str:

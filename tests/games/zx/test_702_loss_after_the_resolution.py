@@ -19,7 +19,7 @@ from zx_cli.main import zx
 from zx_events.games.zx.narrate import sentence
 from zx_events.narration import Words
 
-from .boundary_logs import ATTACK_P1, P, checked, events_of, findings, text, vb_turn2
+from .boundary_logs import ATTACK_P1, P, checked, events_of, findings, imported_store, vb_turn2
 
 P1L = ["R01-010", "R01-012", "R01-005", "R01-006"]
 P2L = ["U01-011", "U01-013", "U01-005", "U01-006"]
@@ -77,15 +77,7 @@ def test_702_a_step_of_another_source_comes_after_the_loss():
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
     folder = tmp_path_factory.mktemp("r37loss")
-    paths = [str(RELOAD_LOG)]
-    for name in ("draw", "p1-only"):
-        path = folder / f"{name}.zxlog"
-        path.write_text(text(LOGS[name], f"r37-loss-{name}"), "utf-8")
-        paths.append(str(path))
-    db = str(folder / "events.sqlite")
-    r = CliRunner().invoke(zx, ["--store", db, "import", "--accept-violations", "--no-analytics", *paths])
-    assert r.exit_code == 0, r.output
-    return db
+    return imported_store(folder, {name: LOGS[name] for name in ("draw", "p1-only")}, "r37-loss", (str(RELOAD_LOG),))
 
 
 def ended(store: str, match: str, seat: str) -> tuple[str, str]:
