@@ -158,6 +158,13 @@ def folded_name(text: str) -> str:
     return text.casefold()
 
 
+def nfc(text: Any) -> Any:
+    """A header's free text (event, format, a player's and a deck's name) in Unicode NFC, so one name written in
+    two normal forms (a log from a system that stores "é" as e + combining acute) is one key in every grouping and
+    join of the analytics (one row by deck, one matchup), as the filters already compare it; anything else as is."""
+    return unicodedata.normalize("NFC", text) if isinstance(text, str) else text
+
+
 def normalize(text: str) -> str:
     """``text`` as compared for card codes and names, and as a mask shows it: without invisible characters
     (``_INVISIBLE``: dropped before NFKC, so that what they separated composes, and after it, should NFKC

@@ -21,6 +21,7 @@ from zx_events import freetext
 from zx_events.errors import ArgumentTypeError, ZXError, shown
 from zx_events.games import DEFAULT, GAME_MODULES
 
+
 GAMES = tuple(GAME_MODULES)  # the games a match list can be filtered by: every registered game
 SEATS = ("P1", "P2")
 
@@ -243,13 +244,8 @@ def unknown_filter(rows: Iterable[dict[str, Any]], filters: MatchFilters) -> tup
 
 
 folded = freetext.folded_name  # (one rule: zx replay --as NAME folds a name alike)
+nfc = freetext.nfc  # (a name as written, in any normal form, as the statistics take it: exact)
 
-
-def nfc(text: str) -> str:
-    """``text`` in Unicode's NFC: a name as written, in any normal form, as the statistics take it (``exact``)."""
-    import unicodedata
-
-    return unicodedata.normalize("NFC", text)
 
 
 SORTS = ("store", "newest", "oldest")  # the list's orders: as stored (imported), by date either way

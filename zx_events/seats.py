@@ -17,7 +17,7 @@ from typing import Any, Callable, Collection, Iterable
 import orjson
 
 from zx_events.errors import ArgumentTypeError, ZXError, not_ascii, shown
-from zx_events.freetext import BIDI_CONTROLS, JUDGE, folded_name, normalize
+from zx_events.freetext import BIDI_CONTROLS, JUDGE, folded_name, nfc, normalize
 
 SPECTATOR = "spectator"
 PLAYERS = ("P1", "P2")
@@ -76,9 +76,9 @@ def player_seat(name: str, players: dict[str, str], match_id: str) -> str:
     seats = [s for s in PLAYERS if isinstance(players.get(s), str) and folded_name(players[s]) == key]
     if len(seats) == 1:
         return seats[0]
-    if len(seats) > 1:  # folded alike: the one spelled exactly as given, if one is (``Ｍｉｏ`` facing ``Mio``: the
-        exact = [s for s in seats if _nfc(players[s]) == _nfc(name.strip())]  # name as written was refused, QA
-        # round 37; in any Unicode normal form, as the statistics take a name)
+    if len(seats) > 1:  # folded alike: the one spelled exactly as given, if one is, in any Unicode normal form, as
+        # the statistics take a name (``Ｍｉｏ`` facing ``Mio``: the name as written was refused, QA round 37)
+        exact = [s for s in seats if nfc(players[s]) == nfc(name.strip())]
         if len(exact) == 1:
             return exact[0]
         same = " and ".join(shown(n) for n in dict.fromkeys(players[s] for s in seats))
@@ -89,12 +89,6 @@ def player_seat(name: str, players: dict[str, str], match_id: str) -> str:
     raise ZXError(f"no player named {shown(name)}{f' ({named})' if named else ''} in match {shown(match_id)} "
                      f"({their}); give a player's name or a seat: {', '.join(map(repr, PERSPECTIVES))} (in any "
                      f"case)")
-
-
-def _nfc(text: str) -> str:
-    import unicodedata
-
-    return unicodedata.normalize("NFC", text)
 
 
 def _looks_like_a_seat(text: str) -> bool:

@@ -7,9 +7,10 @@ read a match header's values the same way in every game.
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import date, datetime, timezone
 from typing import Any, Callable, Iterable
+
+from zx_events.freetext import nfc  # (its home: the core's, which the match list and seats use too)
 
 SHARED_COLUMNS: dict[str, tuple[str, ...]] = {
     "matches": ("match_id", "match_no", "match_uuid", "game", "played_at", "played_on", "month", "event", "format",
@@ -33,13 +34,6 @@ def timestamp(v: Any) -> str | None:
     if isinstance(v, dict):
         v = v.get("_data_")
     return v if isinstance(v, str) else None
-
-
-def nfc(text: Any) -> Any:
-    """A header's free text (event, format, a player's and a deck's name) in Unicode NFC, so one name written in
-    two normal forms (a log from a system that stores "é" as e + combining acute) is one key in every grouping and
-    join of the analytics (one row by deck, one matchup), as the filters already compare it; anything else as is."""
-    return unicodedata.normalize("NFC", text) if isinstance(text, str) else text
 
 
 def match_head(d: dict, summary: Callable[[Any, tuple], tuple], given: Any = None,
