@@ -116,18 +116,16 @@ class StoreFailed(WebError):
 
 
 def store_failure(e: BaseException) -> bool:
-    """Whether ``e`` is the store failing under a read (eventsourcing's PersistenceError, psycopg's and
-    SQLite's errors), without importing them for it: a server that never loaded them cannot have raised them."""
-    import sqlite3
+    """Whether ``e`` is the store failing under a read: ``zx_events.store.is_failure`` (SQLite's and eventsourcing's
+    errors, the CLI's test too), the Python API's ``StoreFailure`` (its words of those, raised by MatchService's and
+    replay's reads), this server's ``StoreFailed``, or psycopg's errors; without importing them for it: a server that
+    never loaded them cannot have raised them."""
+    from zx_events.store import StoreFailure, is_failure
 
-    from zx_events.store import StoreFailure
-
-    if isinstance(e, (sqlite3.DatabaseError, StoreFailed, StoreFailure)):  # (StoreFailure: the Python API's words
-        return True  # of the others, raised by MatchService's and replay's reads)
-    persistence = sys.modules.get("eventsourcing.persistence")
+    if isinstance(e, (StoreFailed, StoreFailure)) or is_failure(e):
+        return True
     psycopg = sys.modules.get("psycopg")
-    return ((persistence is not None and isinstance(e, persistence.PersistenceError))
-            or (psycopg is not None and isinstance(e, psycopg.Error)))
+    return psycopg is not None and isinstance(e, psycopg.Error)
 
 
 def answer_size(value: Any) -> int:
@@ -418,10 +416,10 @@ class Backend:
         # the watched requests waiting their turn (in_turn): {the cancel scope of its wait: (request, [counted])}
         self._waiting: dict[str, dict[Any, tuple[Any, list[bool]]]] = {what: {} for what in MOST_WAITING}
         self._identity: str | None = None
-        # under --follow, the live dashboards drawn last (key -> position, page, when: at most DRAWN_KEPT, the
-        # oldest dropped first), answered while the next is drawn (zx_web.pages.drawn_before), and the keys being
-        # drawn anew in the background with their tasks
-        self.drawn_pages: "OrderedDict[Any, tuple[int, str, float]]" = OrderedDict()
+        # under --follow, the live dashboards drawn last (key -> page, when: at most DRAWN_KEPT, the oldest dropped
+        # first), answered while the next is drawn (zx_web.pages.drawn_before), and the keys being drawn anew in the
+        # background with their tasks
+        self.drawn_pages: "OrderedDict[Any, tuple[str, float]]" = OrderedDict()
         self.redrawing: set[Any] = set()
         self.redraws: set[Any] = set()
         self._summaries: tuple[int, list[dict[str, Any]]] | None = None
@@ -992,11 +990,11 @@ class Backend:
         """Whether this server keeps its analytics file up to date itself (``zx serve --follow``)."""
         return self._follower is not None
 
-    def remember_drawn(self, key: Any, position: int, page: str) -> None:
-        """Keep the live dashboard ``page`` of ``key`` drawn at ``position`` (``drawn_pages``)."""
+    def remember_drawn(self, key: Any, page: str) -> None:
+        """Keep the live dashboard ``page`` of ``key`` (``drawn_pages``)."""
         import time
 
-        self.drawn_pages[key] = (position, page, time.monotonic())
+        self.drawn_pages[key] = (page, time.monotonic())
         self.drawn_pages.move_to_end(key)
         while len(self.drawn_pages) > DRAWN_KEPT:
             self.drawn_pages.popitem(last=False)

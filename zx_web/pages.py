@@ -300,7 +300,7 @@ async def dashboard_page(request: Request, q: api.StatsQuery = Depends(api.stats
         # one drawn meanwhile for the next request (during an import each update made every visitor wait for a
         # redraw, 5-10 s at 25,000 matches, QA round 37)
         redraw_later(b, key, lambda: dashboard_answer(b, filters, q.min_games))
-        return html_response(await b.off_loop(lambda: fresh(b, stale[1], drawn_earlier=True)) or "")
+        return html_response(await b.off_loop(lambda: fresh(b, stale, drawn_earlier=True)) or "")
     return await b.in_turn(b.dashboard_limiter, lambda: dashboard_answer(b, filters, q.min_games), "dashboards",
                            request)  # (a client gone leaves the queue before its turn)
 
@@ -308,16 +308,15 @@ async def dashboard_page(request: Request, q: api.StatsQuery = Depends(api.stats
 STALE_SECONDS = 60.0  # how old a page drawn before an update of --follow may be to be answered while it is drawn anew
 
 
-def drawn_before(b: Backend, key: tuple[Any, ...]) -> tuple[int, str, float] | None:
-    """The live dashboard of ``key`` drawn last under --follow, ``(position, page, when)``, if it was drawn within
-    ``STALE_SECONDS``; None otherwise, and without a follower (a plain server answers 503 once behind: its file
-    does not move)."""
+def drawn_before(b: Backend, key: tuple[Any, ...]) -> str | None:
+    """The live dashboard of ``key`` drawn last under --follow, if it was drawn within ``STALE_SECONDS``; None
+    otherwise, and without a follower (a plain server answers 503 once behind: its file does not move)."""
     import time
 
     held = b.drawn_pages.get(key)
-    if held is None or not b.following or time.monotonic() - held[2] > STALE_SECONDS:
+    if held is None or not b.following or time.monotonic() - held[1] > STALE_SECONDS:
         return None
-    return held
+    return held[0]
 
 
 def redraw_later(b: Backend, key: tuple[Any, ...], draw: Any) -> None:
@@ -451,13 +450,12 @@ def render_dashboard(b: Backend, filters: dict[str, Any], min_games: int, *, liv
     key = dashboard_key(filters, min_games, live=live, title=title)
 
     def draw() -> str:
-        position = b.projection()[0]
         d = dashboard.build(b, filters, min_games)
         opts = offered_choices(dashboard.choices(b, d.game)) if live else {"event": [], "deck": []}
         page = render("dashboard.html", nav="dashboard", d=d, live=live, title=title, opts=opts,
                       inline_css=None if live else css(), store=b.svc.store.label)
         if live and b.following:  # (answered while the next is drawn: drawn_before)
-            b.remember_drawn(key, position, page)
+            b.remember_drawn(key, page)
         return page
 
     return b.cached(key, draw)
