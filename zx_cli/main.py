@@ -159,9 +159,10 @@ class ZXGroup(click.Group):
         except Exception as e:
             if interrupted(e):  # Ctrl-C while DuckDB ran a statement: the ordinary interrupt
                 raise click.Abort() from None
-            if not _store_failure(e):
+            from zx_events.store import StoreFailure, is_failure, parse_store
+
+            if not is_failure(e):
                 raise
-            from zx_events.store import StoreFailure, parse_store
 
             store = (ctx.obj or {}).get("store") or "zx-store.sqlite"
             try:
@@ -180,14 +181,6 @@ def closest(name: str, names: list[str]) -> list[str]:
     scored = [(SequenceMatcher(None, name, n).ratio(), n) for n in names]
     best = max((score for score, _ in scored), default=0.0)
     return [n for score, n in scored if score == best] if best >= 0.6 else []
-
-
-def _store_failure(e: Exception) -> bool:
-    """Whether ``e`` is the store failing (SQLite's DatabaseError, eventsourcing's PersistenceError):
-    ``zx_events.store.is_failure``."""
-    from zx_events.store import is_failure
-
-    return is_failure(e)
 
 
 def _version() -> str:
