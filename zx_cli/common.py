@@ -618,7 +618,7 @@ def write_page(path, data: bytes, force: bool) -> None:
             os.unlink(tmp)
 
 
-def with_store(text: str, ctx: click.Context | None = None) -> str:
+def with_store(text: str, ctx: click.Context | None = None, visitors: bool = False) -> str:
     """``text`` (a message) with the analytics commands it advises (`` `zx analytics update` ``, `` `zx import` ``,
     `` `zx serve --update` ``) given the ``--store`` (and, for the update and the server, the ``--analytics``) the
     user gave on the command line: run as
@@ -627,10 +627,10 @@ def with_store(text: str, ctx: click.Context | None = None) -> str:
     ``ZX_ANALYTICS`` with no ``--analytics`` is carried as it was given,
     ``ZX_ANALYTICS=x.duckdb zx ... analytics update``: given for that one command (``ZX_ANALYTICS=x.duckdb zx
     stats``, ``zx import``, ``zx serve``), the advice run as written updated the store's default file; a password
-    is shown hidden."""
+    is shown hidden; ``visitors``: for a served page or a report (``advice.with_given``)."""
     import os
 
-    return with_given(text, *given_store(ctx), os.environ.get("ZX_ANALYTICS") or None)
+    return with_given(text, *given_store(ctx), os.environ.get("ZX_ANALYTICS") or None, visitors=visitors)
 
 
 def given_store(ctx: click.Context | None = None) -> tuple[str | None, str | None]:

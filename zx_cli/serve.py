@@ -249,7 +249,8 @@ def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False
     path = resolve_analytics_path(ctx, analytics_path)
     try:
         backend = open_backend(store, path, judge=judge, deck_lists=deck_lists)
-        backend.advised = lambda text: with_store(text, ctx)  # its advice with the --store typed, as zx stats's
+        # its advice with the --store typed, as zx stats's (the terminal's; _to_visitors once it serves or writes)
+        backend.advised = backend.told = lambda text: with_store(text, ctx)
         return backend
     except ZXError as e:
         raise click.ClickException(e.message) from None
@@ -279,6 +280,13 @@ def _exposed(host: str) -> str:
     where = (f"every interface ({host}): anyone who can reach this machine on any of its addresses" if every
              else f"{host}: anyone who can reach this address")
     return f"warning: listening on {where} can read every stored match"
+
+
+def _to_visitors(backend: Any, ctx: click.Context) -> None:
+    """From here ``backend``'s advice is read by visitors (a served page, a shared report): its --store named by
+    ``store.for_visitors``, without the operator's connection parameters (an ``sslrootcert`` path, QA round 37);
+    what was said on the terminal until then, and the server's own log (``told``), keep them, to run as pasted."""
+    backend.advised = lambda text: with_store(text, ctx, visitors=True)
 
 
 def _visitors(judge: bool) -> str:
@@ -427,6 +435,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, judge: bool, deck_lists:
             # unusable file, and the server went on serving ("statistics unavailable: Query interrupted")
             raise click.Abort() from None
         fresh_note = f" (statistics unavailable: {getattr(e, 'message', e)})"
+    _to_visitors(backend, ctx)
     from zx_events.replay import no_snapshots
 
     if no_snapshots(backend.svc):
@@ -600,6 +609,7 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists
             store, (analytics, f"the analytics file {analytics}"),
             (f"{analytics}.wal", f"the analytics file's write-ahead log {analytics}.wal"),
             *((f, f"the catalog {f}") for f in catalog_files)))
+        _to_visitors(backend, ctx)
         text = render_dashboard(backend, filters.params(), min_games, live=False, title=title)
         game = shown_game(backend, filters.game)
     except WebError as e:

@@ -699,6 +699,12 @@ def _secret_name(name: str) -> bool:
     return any(word in unquote(name).lower() for word in ("password", "passwd"))
 
 
+def _param_name(raw: str) -> str:
+    """The name of a query parameter ``raw`` (``name=value``, ``name%3Dvalue``), percent-decoded, lower case."""
+    m = _re(_NAME_VALUE).fullmatch(raw)
+    return unquote(m.group(1) if m else raw).lower()
+
+
 def _param_secret(raw: str) -> tuple[str, str] | None:
     """(name, value) of a query parameter ``raw`` that holds a password, else None."""
     m = _re(_NAME_VALUE).fullmatch(raw)
@@ -725,6 +731,18 @@ def without_password(url: str) -> str:
     if not asked:
         return url
     kept = [part for part in _re(r"[&;]").split(query) if part and not _param_secret(part)]
+    return base + ("?" + "&".join(kept) if kept else "")
+
+
+def for_visitors(url: str) -> str:
+    """``url`` (a store as given) as a served page or a shared report names it: no password, and of its query
+    parameters only ``schema`` (the store's own); the others set up the operator's connection (``sslrootcert``,
+    ``sslkey`` and ``passfile`` paths, ``options``, timeouts) and are no visitor's business (QA round 37: a
+    public 503 page advised `zx --store postgresql://...?sslrootcert=/etc/zx/ca.pem ...`)."""
+    base, asked, query = without_password(url).partition("?")
+    if not asked:
+        return base
+    kept = [part for part in _re(r"[&;]").split(query) if _param_name(part) == "schema"]
     return base + ("?" + "&".join(kept) if kept else "")
 
 

@@ -492,7 +492,8 @@ def app_from_env() -> FastAPI:
         log.error("zx serve: worker process %d cannot start: %s; another is started in its place", os.getpid(),
                   with_given(message, *given))
         sys.exit(CANNOT_OPEN)
-    app.state.backend.advised = lambda text: with_given(text, *given)
+    app.state.backend.advised = lambda text: with_given(text, *given, visitors=True)
+    app.state.backend.told = lambda text: with_given(text, *given)
     return app
 
 

@@ -276,12 +276,12 @@ class Follower:
 
         try:
             follow(b.svc, b.analytics_path, stop=self.stop, interval=self.interval, on_first=moved, on_update=moved,
-                   on_wait=lambda text: self.say(f"follow: {b.advised(text)} (retrying)"),
+                   on_wait=lambda text: self.say(f"follow: {b.told(text)} (retrying)"),
                    on_listen=lambda text: self.say(f"follow: {text}"), catalogs=self.catalogs,
                    update_options={"workers": 0, "stop": self.stop})
         except BaseException as e:  # noqa: BLE001 - said, and answered by the statistics (freshness)
             self.error = b.advised(first_line(e))
-            self.say(f"follow: stopped following the store: {self.error}; the statistics answer 503 until the "
+            self.say(f"follow: stopped following the store: {b.told(first_line(e))}; the statistics answer 503 until the "
                      f"server is started again")
 
     def stop_and_wait(self, wait: float) -> None:
@@ -404,8 +404,10 @@ class Backend:
         reads_on_threads(self)  # (no import forks its workers while it is open: a thread of it may be inside SQLite)
         self.serving = False  # a server's (zx_web.app.create_app, zx serve), not zx report's: its advice says so
         # the commands its messages advise, as the user typed them (zx_cli.common.with_store: the --store and --analytics
-        # of the command line; run as written, `zx analytics update --rebuild` opened the default store)
+        # of the command line; run as written, `zx analytics update --rebuild` opened the default store): ``advised``
+        # in what a visitor reads (the store as store.for_visitors names it), ``told`` in the server's own log
         self.advised: Callable[[str], str] = lambda text: text
+        self.told: Callable[[str], str] = lambda text: text
         self.warming = False  # the match list and default statistics are being computed (zx_web.app)
         self.stats_limiter: Any = None  # how many statistics are computed at once (zx_web.app sets it)
         self.view_limiter: Any = None  # how many views and steps are computed at once (zx_web.app sets it)
