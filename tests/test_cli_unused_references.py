@@ -73,3 +73,46 @@ def test_analytics_update_warns_of_a_catalog_file_no_stored_match_was_checked_ag
     assert warnings[0].endswith(", Z/X); it was not used (a catalog file is for the matches imported with it: "
                                 "zx import --catalog FILE)")
     assert r.stdout.startswith("[")  # the data, as before
+
+
+def test_the_python_api_warns_of_a_catalog_of_another_game_it_does_not_use(tmp_path, files):
+    """``audit_log``, ``audit_stored``, ``import_log`` and ``import_logs`` used a Z/X catalog given for an X610Z
+    match for nothing, without a word, where zx warns (QA round 37). Each warns now (``OtherGameCatalog``, a
+    ``UserWarning``), once a call; a catalog of the match's game, or {game: catalog} naming it, gives none; and zx's
+    commands, which say it their own way, show no Python warning."""
+    import warnings
+
+    from zx_events.application import MatchService
+    from zx_events.audit import audit_log, audit_stored
+    from zx_events.games import load_catalogs
+    from zx_events.importer import OtherGameCatalog
+    from zx_events.logformat.reader import read_log
+
+    (x6,), (zxm,) = read_log(str(X610Z_LOG)), read_log(str(ZX_LOG))
+    said = r"the catalog my-zx-cards is a Z/X catalog, not used for X610Z matches: each is checked against the one " \
+           r"its header names; give a catalog of X610Z"
+    svc = MatchService("memory:")
+    try:
+        for catalog in (files["catalog"], str(files["catalog"]), load_catalogs(str(files["catalog"]))["zx"]):
+            with pytest.warns(OtherGameCatalog, match=said) as caught:
+                assert audit_log(x6, catalog=catalog).ok
+            assert len(caught) == 1 and caught[0].filename == __file__
+            with pytest.warns(OtherGameCatalog, match=said) as caught:
+                assert svc.import_log(x6, catalog=catalog).status in ("imported", "unchanged")
+            assert len(caught) == 1
+            with pytest.warns(OtherGameCatalog, match=said) as caught:
+                assert [o.status for o in svc.import_logs([x6], catalog=catalog)] == ["unchanged"]
+            assert len(caught) == 1 and caught[0].filename == __file__
+            with pytest.warns(OtherGameCatalog, match=said) as caught:
+                assert audit_stored(svc, x6.match_id, catalog=catalog).ok
+            assert len(caught) == 1 and caught[0].filename == __file__
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert audit_log(zxm, catalog=files["catalog"]).ok
+            assert audit_log(x6, catalog=None).ok and audit_log(x6, catalog="x610z-sample").ok
+            assert svc.import_log(zxm, catalog=files["catalog"]).status == "imported"
+            assert audit_stored(svc, zxm.match_id, catalog=files["catalog"]).ok
+    finally:
+        svc.close()
+    r = run(tmp_path / "s.sqlite", "import", "--no-analytics", "--catalog", str(files["catalog"]), str(X610Z_LOG))
+    assert r.exit_code == 0 and "OtherGameCatalog" not in r.stderr and r.stderr.count("warning") == 1, r.stderr

@@ -429,6 +429,9 @@ class MatchService(Application[UUID]):
                 f"{type(log).__name__} {_shown(log)}")
         out = ImportOutcome(log.source, log.header_line, log.match_id, "rejected",
                             game=log.game.key if log.game is not None else None)
+        from zx_events.importer import warn_other_game
+
+        warn_other_game(log, catalog, stacklevel=4)  # (import_logs' caller, who iterates it)
         try:
             if log.error is None and log.match_id is not None:
                 if self.seen_in_batch(out, log, in_batch):

@@ -20,7 +20,7 @@ from typing import Any, Iterable
 from zx_events import games
 from zx_events.errors import ArgumentTypeError, ZXError, cut, shown
 from zx_events.ids import match_uuid
-from zx_events.importer import Checked, build_match, fixtures_for, game_of
+from zx_events.importer import Checked, build_match, fixtures_for, game_of, warn_other_game
 from zx_events.integrity import ZERO, Row, Verdict, chain, stored_rows
 from zx_events.ledger import LedgerState, failure_warning, match_verdict, read_ledger
 from zx_events.logformat.reader import MatchLog, Record, _canonical
@@ -173,6 +173,12 @@ def audit_log(log: MatchLog, catalog: Catalog | None = None) -> Audit:
             f"list of them: [audit_log(log) for log in read_log(PATH)]), not {type(log).__name__} "
             f"{shown(log)}")
     catalog = _given_catalog(catalog)
+    warn_other_game(log, catalog)
+    return _audit_log(log, catalog)
+
+
+def _audit_log(log: MatchLog, catalog: Any) -> Audit:
+    """``audit_log`` of a ``log`` and a ``catalog`` already checked (and warned of)."""
     game = game_of(log).key
 
     def broken(e: ZXError) -> Audit:
@@ -328,11 +334,12 @@ def audit_stored(app: Any, match_id: str, catalog: Catalog | None = None, seal: 
         raise replay.unknown(app, match_id)
     verdict = (seal or SealReading(app)).verdict(match_id, match_uuid(match_id), rows)  # its chain and the seal
     log = stored_log(rows)
+    warn_other_game(log, catalog)
     started = next(r.state for r in rows if games.is_topic(r.topic, "Started") and r.state)
     missing = unpinned_references(log, started, catalog)
     # a board the match did not pin judges none of its records (QA round 28: a board file under a name zx does not
     # ship was "1 malformed log", one under a shipped name with other content was judged on the shipped board)
-    audit = unchecked(log, missing) if missing else audit_log(log, pinned_references(log, started, catalog))
+    audit = unchecked(log, missing) if missing else _audit_log(log, pinned_references(log, started, catalog))
     seqs = seq_of_lines(rows)
     audit.findings = [Finding(f.kind, f.line, f.turn, f.player, f.rule, f.message,
                               seqs.get(f.line, 1) if f.line is not None else None, f.game) for f in audit.findings]

@@ -46,6 +46,47 @@ def catalog_for(log: MatchLog, override: Any = None) -> Any:
         raise FormatError(e.message, source=log.source, line=log.header_line) from None
 
 
+class OtherGameCatalog(UserWarning):
+    """A catalog given to the Python API (``import_log(s)``, ``audit_log``, ``audit_stored``) that is another game's
+    than the match's: not used (``catalog_for``), the match checked against the one its header names. ``zx`` says it
+    once a command instead (``zx_cli.common.warn_unused_references``); this one was silent (QA round 37)."""
+
+
+def warn_other_game(log: MatchLog, catalog: Any, stacklevel: int = 3) -> bool:
+    """Warn (``OtherGameCatalog``, for a Python caller: ``errors.for_python``) when ``catalog`` is given, and is
+    another game's than ``log``'s: one catalog, or ``{game key: catalog}`` (``games.load_catalogs`` of a file: its
+    game's alone) naming none of ``log``'s game; whether it is."""
+    if catalog is None or log.game is None:
+        return False
+    game = log.game
+    if isinstance(catalog, Mapping):
+        given = [(key, cat) for key, cat in catalog.items() if isinstance(key, str)]  # (not the (game, "board") keys)
+        if not given or game.key in catalog:
+            return False
+        other, catalog = given[0]
+    else:
+        other = getattr(catalog, "game", game.key)
+    if other == game.key:
+        return False
+    from zx_events.errors import for_python
+
+    if for_python():
+        import warnings
+
+        from zx_events import games
+
+        def short(key: str) -> str:  # "Z/X", "X610Z" (as zx's warning names a game)
+            return games.get(key).name.split(" ")[0] if key in games.keys() else key
+
+        name = getattr(catalog, "name", None) or "given"
+        # (no match named: Python shows a warning once a place, not once each of a thousand matches)
+        warnings.warn(f"the catalog {name} is a {short(other)} catalog, not used for {short(game.key)} matches: each "
+                      f"is checked against the one its header names; give a catalog of {short(game.key)} "
+                      f"(or {{game key: catalog}}: zx_events.games.load_references)", OtherGameCatalog,
+                      stacklevel=stacklevel)
+    return True
+
+
 def fixtures_for(log: MatchLog, override: Any = None) -> dict[str, Any]:
     """Reference data the header pins besides the catalog (X610Z: the shipped board it names, or the
     one ``override`` holds: ``games.load_references`` for ``--board``)."""
