@@ -254,8 +254,10 @@ def test_the_server_tells_a_store_failure_by_its_cause_as_before_never_as_a_bad_
         backend = Backend(damaged, folder / "s.duckdb")
         assert store_failure(e.value) and StoreFailure in store_failures(backend)
         answer = backend.store_error(e.value)
-        assert (answer.status, answer.message) == (500, f"the store {corrupt} failed: DatabaseError: database disk "
-                                                         f"image is malformed (is it damaged? `zx verify` checks it)")
+        assert (answer.status, answer.message) == (500, f"the store {corrupt} failed to be read (is it damaged? `zx "
+                                                         f"verify` checks it)")
+        assert answer.logged == (f"the store {corrupt} failed: DatabaseError: database disk image is malformed (is "
+                                 f"it damaged? `zx verify` checks it)")  # (the server's log; the visitor: no class)
         assert answer.message == backend.store_error(e.value.cause).message
 
 

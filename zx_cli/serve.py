@@ -251,6 +251,7 @@ def _backend(ctx: click.Context, analytics_path: str | None, judge: bool = False
         backend = open_backend(store, path, judge=judge, deck_lists=deck_lists)
         # its advice with the --store typed, as zx stats's (the terminal's; _to_visitors once it serves or writes)
         backend.advised = backend.told = lambda text: with_store(text, ctx)
+        backend.visitors = False
         return backend
     except ZXError as e:
         raise click.ClickException(e.message) from None
@@ -287,6 +288,7 @@ def _to_visitors(backend: Any, ctx: click.Context) -> None:
     ``store.for_visitors``, without the operator's connection parameters (an ``sslrootcert`` path, QA round 37);
     what was said on the terminal until then, and the server's own log (``told``), keep them, to run as pasted."""
     backend.advised = lambda text: with_store(text, ctx, visitors=True)
+    backend.visitors = True
 
 
 def _visitors(judge: bool) -> str:

@@ -724,9 +724,7 @@ def without_password(url: str) -> str:
     """``url`` (a store as given) with no password: none typed after its user, no ``password=`` parameter. The
     store of a command a message advises, to be pasted and run: ``***`` (``_redact``) was then taken as the
     password (QA round 34); without one, libpq asks ``PGPASSWORD`` or ``~/.pgpass``, or the server lets it in."""
-    m = _re(_PASSWORD).match(url)
-    if m is not None:
-        url = m.group(1)[:-1] + url[m.end() - 1:]
+    url = _without_user_password(url)
     base, asked, query = url.partition("?")
     if not asked:
         return url
@@ -734,16 +732,22 @@ def without_password(url: str) -> str:
     return base + ("?" + "&".join(kept) if kept else "")
 
 
+def _without_user_password(url: str) -> str:
+    """``url`` without the password typed after its user (``USER:PASSWORD@``)."""
+    m = _re(_PASSWORD).match(url)
+    return url if m is None else m.group(1)[:-1] + url[m.end() - 1:]
+
+
 def for_visitors(url: str) -> str:
     """``url`` (a store as given) as a served page or a shared report names it: no password, and of its query
     parameters only ``schema`` (the store's own); the others set up the operator's connection (``sslrootcert``,
     ``sslkey`` and ``passfile`` paths, ``options``, timeouts) and are no visitor's business (QA round 37: a
     public 503 page advised `zx --store postgresql://...?sslrootcert=/etc/zx/ca.pem ...`)."""
-    base, asked, query = without_password(url).partition("?")
-    if not asked:
-        return base
-    kept = [part for part in _re(r"[&;]").split(query) if _param_name(part) == "schema"]
-    return base + ("?" + "&".join(kept) if kept else "")
+    base, _, query = _without_user_password(url).partition("?")
+    # (split as parse_store reads it, parse_qsl: on "&" alone, the last of a repeated name the one taken; "a;schema=s"
+    # is a value of a, QA round 38)
+    kept = [part for part in query.split("&") if _param_name(part) == "schema"][-1:]
+    return base + ("?" + kept[0] if kept else "")
 
 
 def _secrets(url: str) -> set[str]:

@@ -112,7 +112,7 @@ class Answers:
         except Exception as e:  # noqa: BLE001 - another error is the application's last resort (500, logged)
             if store_failure(e):  # the store's server gone: one line in the log, no traceback, no retry
                 error = self.backend.store_error(e)
-                log.warning("%s %s: %s", scope["method"], scope["path"], error.message)
+                log.warning("%s %s: %s", scope["method"], scope["path"], error.logged)
             elif isinstance(e, WebError):
                 error = e
             elif isinstance(e, ZXError):  # as the application's handler answers it

@@ -115,11 +115,16 @@ def frame(df: Any, q: StatsQuery, **extra: Any) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- status and games
 @router.get("/status", summary="The server: store, analytics and whether they agree")
-def status(b: Backend = Depends(backend)) -> Response:
+def status(request: Request, b: Backend = Depends(backend)) -> Response:
     # a plain function, in a worker thread: it reads the store (a round trip to a PostgreSQL server)
     out: dict[str, Any] = {"store": b.svc.store.label, "judge": b.judge, "deck_lists": b.deck_lists,
                            "seats": b.seats(), "warming": b.warming}
     try:
+        # its server still lost (app.store_reachable), or a read of the store failed under a request in the last
+        # STORE_FAILED_SECONDS (a damaged file: every page a 500, and the status said store_ok, QA round 38)
+        failed_before = getattr(request.state, "store_failed", None) or b.failed_recently()
+        if failed_before is not None:
+            raise failed_before
         try:
             fresh = b.freshness()
             more = {"analytics_ok": fresh.ok, "analytics_position": fresh.position,
@@ -140,7 +145,7 @@ def status(b: Backend = Depends(backend)) -> Response:
         out.update(store_ok=False, store_message=failed.message, store_last_notification=None,
                    analytics=str(b.analytics_path), analytics_ok=False, analytics_position=None,
                    analytics_message="not compared with the store: it cannot be read now")
-        raise StoreFailed(failed.status, failed.message, extra=out) from None
+        raise StoreFailed(failed.status, failed.message, extra=out, logged=failed.logged) from None
     out.update(store_ok=True, store_message=None, store_last_notification=last, analytics=str(b.analytics_path),
                **more)
     return JSON(out)

@@ -141,8 +141,8 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     app.add_middleware(Head)  # a HEAD is a GET to every layer below
     if hosts is not None:
         app.add_middleware(Hosts, names=hosts)  # nothing of the store before the Host is checked
-    app.add_middleware(NoSniff)  # outermost: every answer, JSON, errors and the Host refusal too, is read as the
-    # type it says
+    app.add_middleware(NoSniff)  # every answer, JSON, errors and the Host refusal too, is read as the type it says
+    app.add_middleware(ClosedByServer)  # outermost: an answer to a request uvicorn already refused, dropped quietly
     app.include_router(api.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     app.include_router(pages.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     # the icon reads nothing of the store: served while the store's server is out of reach too
@@ -205,7 +205,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
         # the store's server gone (or a damaged file): one line in the server's log, no traceback (a
         # handler of Exception is Starlette's last resort, which logs the traceback again after it)
         err = backend.store_error(e)
-        log.warning("%s %s: %s", request.method, request.url.path, err.message)
+        log.warning("%s %s: %s", request.method, request.url.path, err.logged)
         return error(request, err.status, err.message, extra=err.extra)
 
     for failure in store_failures(backend):
@@ -224,7 +224,7 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     @app.exception_handler(Exception)
     async def unexpected(request: Request, e: Exception) -> Any:
         log.exception("unexpected error on %s", request.url.path)  # the server's log, never the client
-        return error(request, 500, f"internal error ({type(e).__name__}); the server log has the details")
+        return error(request, 500, "internal error: the server log has the details")  # (no class name for a visitor)
 
     return app
 
@@ -319,6 +319,36 @@ class Hosts:
         await response(scope, receive, send)
 
 
+class ClosedByServer:
+    """An answer the HTTP server will not send: uvicorn's h11 protocol refuses a malformed request (a bad chunked
+    body: it answers 400 itself and closes) while the request is already in the application, whose answer it then
+    refuses with h11's ``LocalProtocolError``; the application's error handling tried a 500 after it, and the log got
+    two tracebacks a request (QA round 38). That answer is dropped here: one line in the log, no traceback."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refused: list[BaseException] = []
+
+        async def sending(message: dict[str, Any]) -> None:
+            if refused:
+                return
+            try:
+                await send(message)
+            except Exception as e:
+                if not type(e).__module__.startswith("h11"):
+                    raise
+                refused.append(e)
+                log.warning("%s %s: not answered: the HTTP server refused the request and closed its connection (%s)",
+                            scope.get("method"), scope.get("path"), str(e)[:200])
+
+        await self.app(scope, receive, sending)
+
+
 class NoSniff:
     """``X-Content-Type-Options: nosniff`` on every answer that does not say it already (the pages did;
     the JSON answers and errors did not, and a browser could read JSON that quotes a log's text as HTML);
@@ -405,7 +435,12 @@ async def store_reachable(request: Request) -> None:
     a 503 at once while it cannot be reached."""
     b = request.app.state.backend
     if b.store_lost:
-        await b.off_loop(b.store_reachable)
+        try:
+            await b.off_loop(b.store_reachable)
+        except StoreFailed as e:
+            if request.url.path != "/api/status":
+                raise
+            request.state.store_failed = e  # (the status answers it with the rest of the status: a health check's)
 
 
 def _query_names(dependant: Any) -> list[str]:
@@ -430,7 +465,7 @@ def _warm(backend: Backend, serving: bool = False) -> None:
         elif not store_failure(e):
             log.exception("warming the match summaries failed")
         else:  # the store's server gone: one line, as a request says it
-            log.warning("warming the match summaries: %s", backend.store_error(e).message)
+            log.warning("warming the match summaries: %s", backend.store_error(e).logged)
     try:
         api.warm_stats(backend)
         if serving and not backend.closed:
@@ -447,7 +482,7 @@ def _warm(backend: Backend, serving: bool = False) -> None:
         elif not store_failure(e):
             log.exception("warming the statistics failed")
         else:
-            log.warning("warming the statistics: %s", backend.store_error(e).message)
+            log.warning("warming the statistics: %s", backend.store_error(e).logged)
     finally:
         if serving and not backend.closed:
             gc.collect()

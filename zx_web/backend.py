@@ -86,6 +86,7 @@ BUSY_RETRY_SECONDS = 2
 GONE_POLL = 0.25  # s: how often a request waiting its turn (Backend.in_turn) looks whether its client is still there
 FOLLOW_INTERVAL = 1.0  # s: zx serve --follow polls the store's notification log this often (SQLite; PostgreSQL: LISTEN)
 DRAWN_KEPT = 32  # live dashboards kept under --follow to answer while they are drawn anew (zx_web.pages.drawn_before)
+STORE_FAILED_SECONDS = 60.0  # /api/status says a read of the store failed (a damaged file) for this long after it
 FOLLOW_STOP_WAIT = 60.0  # s a stopping server waits for the follower's page under way to commit
 # the settings of the requests' reads (zx_analytics.db.SANDBOX's memory, DuckDB's order), set again on the shared
 # instance after each update of zx serve --follow (zx_analytics.db.connect_writer sets the projection's: they are global)
@@ -112,7 +113,15 @@ class WebError(Exception):
 
 
 class StoreFailed(WebError):
-    """A request's answer when the store failed under it (``Backend.store_error``): the server logs one line."""
+    """A request's answer when the store failed under it (``Backend.store_error``): the server logs one line,
+    ``logged``, with the cause in the store's own words (libpq's hold the operator's file paths: a missing
+    ``sslrootcert``'s; SQLite's, its class's name); the visitor's ``message`` says what failed and what to do, no
+    more (QA round 38)."""
+
+    def __init__(self, status: int, message: str, retry_after: int | None = None,
+                 extra: dict[str, Any] | None = None, logged: str | None = None) -> None:
+        super().__init__(status, message, retry_after, extra)
+        self.logged = logged or message
 
 
 def store_failure(e: BaseException) -> bool:
@@ -408,6 +417,10 @@ class Backend:
         # in what a visitor reads (the store as store.for_visitors names it), ``told`` in the server's own log
         self.advised: Callable[[str], str] = lambda text: text
         self.told: Callable[[str], str] = lambda text: text
+        # what it says is read by visitors (a served page, a shared report): the causes in a library's words (a
+        # file's path in libpq's), another store's identity, are left to the terminal and the log (QA round 38);
+        # zx serve and zx report say their start-up checks on the terminal first (zx_cli.serve._backend)
+        self.visitors = True
         self.warming = False  # the match list and default statistics are being computed (zx_web.app)
         self.stats_limiter: Any = None  # how many statistics are computed at once (zx_web.app sets it)
         self.view_limiter: Any = None  # how many views and steps are computed at once (zx_web.app sets it)
@@ -438,6 +451,7 @@ class Backend:
         self._derived_lock = threading.Lock()
         self._follower: Follower | None = None  # zx serve --follow's updates (follow)
         self._position_lock = threading.Lock()
+        self._failed: tuple[float, StoreFailed] | None = None  # when a read of the store last failed (failed_recently)
         self._lost: tuple[float, StoreFailed] | None = None  # when the store's server was last found gone, and the answer
         self._probe_lock = threading.Lock()
         self._connect_timeout = CONNECT_TIMEOUT
@@ -650,7 +664,7 @@ class Backend:
                 else:
                     self._lost = None
                     return
-        raise StoreFailed(lost[1].status, lost[1].message)
+        raise StoreFailed(lost[1].status, lost[1].message, logged=lost[1].logged)
 
     def store_error(self, e: BaseException) -> "StoreFailed":
         """The answer to a request under which the store failed (``store_failure(e)``): ``503`` naming the
@@ -675,15 +689,27 @@ class Backend:
         lost = lost or (psycopg is not None and isinstance(e, (psycopg.OperationalError, psycopg.InterfaceError)))
         lost = lost or isinstance(e, sqlite3.OperationalError)
         if store.kind == "postgres" and lost:
-            error = StoreFailed(503, f"the store {store.label} cannot be reached ({detail}): is its PostgreSQL "
-                                     f"server down or out of reach? This server keeps running and reads the store "
-                                     f"again once it answers")
+            said = (f"is its PostgreSQL server down or out of reach? This server keeps running and reads the store "
+                    f"again once it answers")
+            error = StoreFailed(503, f"the store {store.label} cannot be reached: {said}",
+                                logged=f"the store {store.label} cannot be reached ({detail}): {said}")
             self._lost = (time.monotonic(), error)
             return error
         if lost:
-            return StoreFailed(503, f"the store {store.label} cannot be read now ({detail}); this server keeps running")
+            return StoreFailed(503, f"the store {store.label} cannot be read now; this server keeps running",
+                               logged=f"the store {store.label} cannot be read now ({detail}); this server keeps "
+                                      f"running")
         advice = " (is it damaged? `zx verify` checks it)" if store.kind == "sqlite" else ""
-        return StoreFailed(500, f"the store {store.label} failed: {type(e).__name__}: {detail}{advice}")
+        error = StoreFailed(500, f"the store {store.label} failed to be read{advice}",
+                            logged=f"the store {store.label} failed: {type(e).__name__}: {detail}{advice}")
+        self._failed = (time.monotonic(), error)
+        return error
+
+    def failed_recently(self) -> "StoreFailed | None":
+        """The answer of the last read of the store that failed (not for want of its server: ``store_reachable``
+        tells that), if within ``STORE_FAILED_SECONDS``: ``/api/status`` says it (``store_ok: false``)."""
+        failed = self._failed
+        return failed[1] if failed is not None and time.monotonic() - failed[0] <= STORE_FAILED_SECONDS else None
 
     def names(self, match: Any) -> Any:
         """``replay.names_for(match)``, built once per catalog (name and digest)."""
@@ -1060,17 +1086,20 @@ class Backend:
             try:  # (a connection lost is tried again inside: a lost server is no identity to keep, QA round 37)
                 self._identity = store_identity(self.svc)
             except (InterfaceError, OperationalError) as e:
+                cause = "" if self.visitors else f" ({first_line(e)})"
                 return Freshness(False, position, last, f"the store's server could not be reached to tell whether "
-                                                        f"the analytics file is its own ({first_line(e)}): try again")
+                                                        f"the analytics file is its own{cause}: try again")
         if not same_store(built_from, self._identity, self.svc):
+            # (a visitor is not told the other store: its path, or its PostgreSQL server's system identifier)
+            other = "another store" if self.visitors else built_from
             return Freshness(False, position, last, self._update_advice(
-                f"{self.analytics_path} was built from {built_from}, not from this store: run `zx analytics update "
+                f"{self.analytics_path} was built from {other}, not from this store: run `zx analytics update "
                 f"--rebuild`"))
         follower = self._follower
         if follower is not None and follower.error is not None:
+            why = "(the server's log says why)" if self.visitors else follower.error
             return Freshness(False, position, last, self._update_advice(
-                f"the analytics stopped following the store at notification {position} of {last}: "
-                f"{follower.error}"))
+                f"the analytics stopped following the store at notification {position} of {last}: {why}"))
         if follower is not None:  # answered at the position committed last; the follower catches up
             behind = max(0, last - position)
             return Freshness(True, position, last, "following the store (zx serve --follow): " + (

@@ -492,7 +492,7 @@ def render_svg(chart: Any, vega: Callable[[dict], dict] | None = None) -> str:
 
         logging.getLogger("zx.dashboard").error("a dashboard chart could not be drawn: %s: %s", type(e).__name__,
                                                 str(e)[:500])
-        return (f'<p class="error chart-failed">This chart could not be drawn ({type(e).__name__}, logged); '
+        return ('<p class="error chart-failed">This chart could not be drawn (the server\'s log says why); '
                 "the table below has its figures.</p>")
 
 

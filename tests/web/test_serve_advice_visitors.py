@@ -22,8 +22,12 @@ pytestmark = pytest.mark.postgres
 
 
 def test_for_visitors_keeps_the_schema_only():
-    assert with_given("run `zx analytics update`", "postgresql://u:pw@h/db?sslkey=/k&password=x&schema=s;options=-c",
+    assert with_given("run `zx analytics update`", "postgresql://u:pw@h/db?sslkey=/k&password=x&schema=s&options=-c",
                       None, visitors=True) == "run `zx --store 'postgresql://u@h/db?schema=s' analytics update`"
+    # (as parse_store reads a URL: on "&" alone, the last of a repeated name)
+    for typed, shown in (("postgresql://h/db?sslrootcert=/etc/ca.pem;schema=season", "postgresql://h/db"),
+                         ("postgresql://h/db?schema=a&schema=b", "postgresql://h/db?schema=b")):
+        assert with_given("`zx import`", typed, None, visitors=True) == f"`zx --store {shlex.quote(shown)} import`"
     assert with_given("run `zx analytics update`", "league/s.sqlite", None, visitors=True) == \
         "run `zx --store league/s.sqlite analytics update`"
 

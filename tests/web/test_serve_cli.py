@@ -25,8 +25,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_serve(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    """``zx ARGS serve --port P`` in a process of its own, once it answers; (the process, its base URL)."""
+def start_serve(args: list[str], cwd: Path, env: dict[str, str],
+                ready: str = "/api/status") -> tuple[subprocess.Popen, str]:
+    """``zx ARGS serve --port P`` in a process of its own, once it answers ``ready`` with 200; (the process, its
+    base URL)."""
     port = free_port()
     # (-m zx_cli.main: named as zx's in the argv another process reads, e.g. the holder of an analytics file)
     proc = subprocess.Popen([sys.executable, "-m", "zx_cli.main", *args, "--port", str(port)],
@@ -37,7 +39,7 @@ def start_serve(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[subpro
     with httpx.Client(timeout=2) as polling:  # (one client: a new one per poll costs ~45 ms of CPU)
         while True:
             try:
-                if polling.get(base + "/api/status").status_code == 200:
+                if polling.get(base + ready).status_code == 200:
                     return proc, base
             except httpx.HTTPError:
                 pass

@@ -117,3 +117,57 @@ def test_serve_answers_503_at_once_when_its_postgres_server_is_gone_and_stops_on
     lines = [line for line in err.splitlines() if "cannot be reached" in line]
     assert len(lines) == failed, err  # one line a failed request
     assert not password or password not in err
+
+
+def test_a_visitor_is_not_told_libpqs_cause_with_the_operators_file_paths(postgres_server, tmp_path):
+    """The 503 of a store whose server cannot be reached quoted libpq's cause to every visitor: with a CA file
+    rotated away, `root certificate file "/etc/.../root.crt" does not exist Either provide the file, ...` (QA round
+    38). A visitor reads that the store cannot be reached and what to do; the server's log keeps the cause; and the
+    status answers that 503 with the rest of the status (it was the error alone)."""
+    import shutil
+
+    from zx_web.backend import STORE_RETRY_SECONDS
+
+    ca = os.environ.get("ZX_TEST_POSTGRES_CA")
+    if not ca:
+        pytest.skip("ZX_TEST_POSTGRES_CA (the test server's certificate) is not set: .ci/run sets it")
+    url = postgres_server.fresh_url()
+    built = build_store(url, tmp_path, matches=2)
+    u = urlparse(url)
+    proxy = Proxy((u.hostname, u.port or 5432))
+    secret = tmp_path / "opsecret" / "root.crt"
+    secret.parent.mkdir()
+    shutil.copy(ca, secret)
+    served = u._replace(netloc=f"{u.netloc.rpartition('@')[0]}@127.0.0.1:{proxy.port}").geturl() + \
+        f"&sslmode=verify-full&sslrootcert={secret}"
+    env = {k: v for k, v in os.environ.items() if k not in ("PGSSLMODE", "PGSSLROOTCERT")}
+    proc, base = start_serve(["--store", served, "serve", "--analytics", str(built.analytics)], tmp_path, env)
+    back = None
+    try:
+        with httpx.Client(base_url=base, timeout=60) as client:
+            deadline = time.monotonic() + 60
+            while client.get("/api/status").json()["warming"] and time.monotonic() < deadline:
+                time.sleep(0.2)
+            proxy.close()
+            time.sleep(1.1)
+            assert client.get("/api/matches").status_code == 503  # lost: from here each request connects first
+            secret.unlink()  # the CA rotated away: every connection now fails in libpq's words, with the path
+            back = Proxy((u.hostname, u.port or 5432), proxy.port)
+            time.sleep(STORE_RETRY_SECONDS + 0.2)  # (until then the lost server's answer is given again at once)
+            answers = [client.get("/api/matches"), client.get("/api/status"),
+                       client.get("/matches", headers={"accept": "text/html"}),
+                       client.get(f"/api/matches/{built.matches[0]}/view?at=2")]
+    finally:
+        proxy.close()
+        if back is not None:
+            back.close()
+        proc.terminate()
+        err = proc.communicate(timeout=30)[1]
+    for r in answers:
+        assert r.status_code == 503, (r.request.url, r.status_code, r.text[:300])
+        assert "cannot be reached" in r.text and str(secret) not in r.text and "root certificate" not in r.text, \
+            r.text[:600]
+    status = answers[1].json()
+    assert status["store_ok"] is False and status["seats"] and "cannot be reached" in status["store_message"]
+    assert f'root certificate file "{secret}" does not exist' in err, err  # the operator's log: the cause
+    assert "Traceback" not in err
