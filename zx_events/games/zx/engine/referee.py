@@ -315,13 +315,19 @@ class Referee:
             else:
                 do(self, rec)
         except _Skip:
-            if kind == "resource" and self._early_rec is rec:  # (its card may be of a draw left out: _leave_draw)
+            if kind == "resource" and self._reported_early(rec):  # (its card may be of a draw left out: _leave_draw)
                 self._early_skipped = (m.turn, self.by, rec["card"])
             if kind == "resource" and not self._repeat:  # its card never went into Resource: the payments naming
                 self._absent.setdefault(rec["card"], m.turn)  # it follow from that
                 self._skipped_resource = (m.turn, self.by)
             self._store_skipped(since)
         self.settle()
+
+    def _reported_early(self, rec: dict) -> bool:
+        """Whether ``rec`` was reported as before its draw (``_before_draw``) while it was handled. (A method, not
+        ``self._early_rec is rec`` in ``handle``: there mypy takes the attribute for the None ``handle`` set it to
+        before the handler ran, which mypyc, compiling the engine, would check at run time.)"""
+        return self._early_rec is rec
 
     def _store_skipped(self, since: int) -> None:
         """A record skipped (not applied) is still stored at its line, carried by an event of it, as every record
