@@ -89,11 +89,17 @@ def startup_source(m: Match, player: str, source: str) -> Problem:
     return None
 
 
+def turn_player(m: Match) -> str:
+    """The turn player, once turn 1 has begun (``TurnStarted`` sets the turn and its player together)."""
+    assert m.active is not None
+    return m.active
+
+
 def to_draw(m: Match) -> int:
     """503.3 / 503.3a: how many cards the turn player's Draw Phase still owes: 2 (none on the first turn),
     but never more than deck and Trash hold (a Reload refills the deck from Trash; with both empty
     nothing does, and running out is no loss: docs/rules.md)."""
-    z = m.p[m.active]
+    z = m.p[turn_player(m)]  # (asked in a turn's Draw Phase)
     return max(0, min((0 if m.turn == 1 else 2) - m.drawn, deck_count(z) + len(z["trash"])))
 
 

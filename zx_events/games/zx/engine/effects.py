@@ -11,7 +11,7 @@ when a move puts one there.
 
 from __future__ import annotations
 
-from typing import NoReturn, Protocol
+from typing import Literal, NoReturn, Protocol, overload
 
 from zx_events.errors import FormatError
 from zx_events.games.zx.board import SQUARE_NAMES, Square, player_square
@@ -31,11 +31,26 @@ class Judge(Protocol):
     line: int | None
     resolving: tuple[str, str, str] | None  # the Event resolving in Temporary: player, code, zone the state holds it in
 
+    @overload
+    def fail(self, rule: str, message: str, *, fatal: Literal[True], waive: str | None = None) -> NoReturn: ...
+
+    @overload
+    def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None: ...
+
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None) -> None: ...
 
     def check(self, problem: tuple[str, str] | None, *, fatal: bool = False) -> None: ...
 
     def _known(self, pl: str, zone: str, code: str) -> bool: ...  # one of a setup left out's unknown cards (402)
+
+    def _drawn_late(self, pl: str, code: str) -> bool: ...  # one of the hand's unknown cards (402, 503.3)
+
+
+def _by(ref: Judge) -> str:
+    """The player of the effect record checked (its schema requires ``by``: ``Referee.handle`` set it)."""
+    assert ref.by is not None
+    return ref.by
+
 
 _FIELDS = ("square", "delta", "until", "amount", "card", "from", "to", "owner", "dest", "resource",
            "cards", "name", "power", "upper", "target", "face")
@@ -129,7 +144,8 @@ def _face_down_ex(ref: Judge, r: dict, args: dict) -> None:
     for anywhere but Square or Dynamis goes to Dynamis face-up, as a face-up one does (the digest): EffectApplied's
     ``ex_to_dynamis`` (absent before, read only where present: digest.13 sent it to the hand or the Trash as a
     card, the state's entry of a face-down card knowing no kind)."""
-    e = ref.m.sq.get(r.get("square"))
+    square = r.get("square")
+    e = ref.m.sq.get(square) if square is not None else None
     if e is None or e.get("up") is not False or r.get("target", "card") != "card":
         return
     card = ref.cat.get(e["code"])
@@ -140,7 +156,7 @@ def _face_down_ex(ref: Judge, r: dict, args: dict) -> None:
 
 
 def _move(ref: Judge, r: dict, args: dict) -> None:
-    m, pl = ref.m, ref.by
+    m, pl = ref.m, _by(ref)
     src, dst = r["from"], r["to"]
     code = r.get("card")
     if code is not None and ref.cat[code].is_player:
@@ -168,7 +184,8 @@ def _move(ref: Judge, r: dict, args: dict) -> None:
         ref.fail("301.1", f"there is no card on {r['dest']} to put a Force card under", fatal=True)
     if src == "square":
         if r.get("target", "card") == "card":
-            e = m.sq.get(r.get("square"))
+            square = r.get("square")
+            e = m.sq.get(square) if square is not None else None
             if dst == "square" and e is not None and r["dest"] != r.get("square"):
                 # 806: Square to Square too, the placement rule of a play, for the card's controller: not onto
                 # the opponent's Player Square, an opponent's Z/X (or face-down card), nor his own Sleep one; onto
@@ -268,7 +285,7 @@ _ZONE_WORDS = {"temporary": "Temporary Zone", "force": "Force Zone", "resource":
 
 def _resource_or_square(ref: Judge, r: dict, args: dict) -> None:
     if r.get("resource") is not None:
-        owner = r.get("owner") or ref.by
+        owner = r.get("owner") or _by(ref)
         if not any(x["code"] == r["resource"] for x in ref.m.p[owner]["resource"]) \
                 and not ref._known(owner, "resource", r["resource"]):  # (a setup left out's unknown card, 402)
             ref.fail("301.1", f"{r['resource']} is not in {owner}'s Resource", fatal=True)
@@ -277,13 +294,14 @@ def _resource_or_square(ref: Judge, r: dict, args: dict) -> None:
 
 
 def _draw(ref: Judge, r: dict, args: dict) -> None:
-    lost = checks.missing(ref.m.p[ref.by]["deck"], r.get("cards", []))
+    pl = _by(ref)
+    lost = checks.missing(ref.m.p[pl]["deck"], r.get("cards", []))
     if lost:
-        ref.fail("301.1", f"{', '.join(lost)} not in {ref.by}'s deck", fatal=True)
+        ref.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck", fatal=True)
 
 
 def _recover(ref: Judge, r: dict, args: dict) -> None:
-    m, pl = ref.m, ref.by
+    m, pl = ref.m, _by(ref)
     if r.get("card") not in m.p[pl]["deck"]:
         ref.fail("301.1", f"{r.get('card')} is not in {pl}'s deck", fatal=True)
     b = m.battle
@@ -292,13 +310,13 @@ def _recover(ref: Judge, r: dict, args: dict) -> None:
 
 
 def _token(ref: Judge, r: dict, args: dict) -> None:
-    ref.check(checks.placement(ref.m, ref.by, r["square"]), fatal=True)
+    ref.check(checks.placement(ref.m, _by(ref), r["square"]), fatal=True)
     if r.get("power") is None:
         ref.fail("202.11b", "a Z/X Token needs its power", fatal=True)
 
 
 def _counter(ref: Judge, r: dict, args: dict) -> None:
-    have = ref.m.p[ref.by]["counters"]
+    have = ref.m.p[_by(ref)]["counters"]
     if have + int(r.get("delta", 0)) < 0:
         ref.fail("202.12d", f"{ref.by} has {have} Counters: cannot expend {-int(r['delta'])}")
 
@@ -309,9 +327,9 @@ def _link(ref: Judge, r: dict, args: dict) -> None:
 
 
 def _overboost(ref: Judge, r: dict, args: dict) -> None:
-    m, pl = ref.m, ref.by
+    m, pl = ref.m, _by(ref)
     upper = r.get("upper")
-    if not any(d["code"] == upper for d in m.p[pl]["dynamis"]):
+    if upper is None or not any(d["code"] == upper for d in m.p[pl]["dynamis"]):  # (no Dynamis card is None)
         ref.fail("301.1", f"{upper} is not in {pl}'s Dynamis", fatal=True)
     card = ref.cat[upper]
     if card.type != CardType.ZX_OB:

@@ -13,6 +13,7 @@ obligations that the next records must meet.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, NoReturn, overload
 
 from zx_events.games.zx.board import Square, player_square
 from zx_events.games.zx.cards import Card, CardType, Catalog
@@ -24,13 +25,21 @@ from zx_events.games.zx.engine import checks
 from zx_events.games.zx.engine.effects import check_effect
 from zx_events.games.zx.rules import PLAYED_AS_WRITTEN
 
+
+def _event_class(name: str) -> type:
+    """``Match.NAME``: an event class ``Match``'s ``@event`` methods make (eventsourcing), which mypy cannot see."""
+    cls: type = getattr(Match, name)
+    return cls
+
+
+_VIOLATION_RECORDED = _event_class("ViolationRecorded")
 _DRAW = PHASES.index("draw")
 _PHASE_NO = {p: i for i, p in enumerate(PHASES)}  # PHASES.index, without a scan
 # events whose methods change nothing ``Referee.settle`` acts on (see there): a pass, a draw, a Resource
 # placed; a turn started (Sleep and Reboot, and waivers dropped: a battle owed nothing only waits longer);
 # an attack declared (the attacker Sleep, and a battle in its Event Step, which settle leaves alone)
-_INERT = frozenset({Match.PriorityPassed, Match.CardsDrawn, Match.ResourcePlaced, Match.TurnStarted,
-                    Match.AttackDeclared})
+_INERT = frozenset({_event_class("PriorityPassed"), _event_class("CardsDrawn"), _event_class("ResourcePlaced"),
+                    _event_class("TurnStarted"), _event_class("AttackDeclared")})
 _MAIN = PHASES.index("main")
 
 
@@ -64,15 +73,15 @@ class Referee:
         self._settled = -1  # the match's version when settle last found nothing to do
         self.meeting: str | None = None  # the obligation the record being handled meets, if any
         self._short_draw: int | None = None  # the turn whose Draw Phase was reported short (503.3)
-        self._draw_lines: tuple[int, list[int]] = (0, [])  # a turn, the lines of its draw records (503.3)
+        self._draw_lines: tuple[int, list[int | None]] = (0, [])  # a turn, the lines of its draw records (503.3)
         self._draw_seen = 0  # the last turn with a draw record, applied or not (``_before_draw``)
         self._early = 0  # the last turn a record was reported as before its draw (``_before_draw``)
         self._kept: tuple[int, str] = (-1, "draw")  # a turn, its phase as the referee keeps it after a record
         # of a later phase applied before the draw (``_phase_now``)
         self._early_rec: dict | None = None  # the record reported as before its draw, while it is handled
-        self._early_skipped: tuple[int, str, str] | None = None  # a turn, its player, the card of his Resource record
-        # reported as before the draw and not applied (its card not in the hand): the draw left out held it
-        # (``_leave_draw``)
+        self._early_skipped: tuple[int, str | None, str] | None = None  # a turn, its player, the card of his
+        # Resource record reported as before the draw and not applied (its card not in the hand): the draw left out
+        # held it (``_leave_draw``)
         self._broke: str | None = None  # the obligation the record being handled broke (reported), if any
         self._late_life: tuple[int, str] | None = None  # a turn, a player whose owed Life card a record broke
         self._late_excess: tuple[int, str] | None = None  # a turn, a player whose owed Charge Excess a record broke
@@ -92,14 +101,16 @@ class Referee:
         self._repeat = False  # the record being handled is the one before it again, verbatim (a line written twice)
         self._no_damage: tuple[int, str] | None = None  # a turn, the defender of its last battle, which dealt no
         # damage to him for his Overboost (604.3c): a Life card of his after it is 604.3c (``do_life``)
-        self._stray: tuple[int, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
+        self._stray: tuple[int | None, dict] | None = None  # a line, a pass there with no battle under way (603.1b)
         self._step_refused: dict | None = None  # the last play refused in a Battle Event Step (603.1b, ``do_play``)
-        self._wrong_pass: tuple[int, dict] | None = None  # a line, a pass there refused for its priority (603.1b)
+        self._wrong_pass: tuple[int | None, dict] | None = None  # a line, a pass there refused for its priority
+        # (603.1b)
         self._unended: tuple[int, str] | None = None  # a turn, the player of the turn before it, not ended (501.3)
         self._turn1: str | None = None  # the writer of a `turn 1` record the header's `first` does not name (501.3):
         # turn 1 begins at the next record, of whichever of the two acts first (``handle``, ``do_turn``)
         self._untold: tuple[int, str] | None = None  # a turn, its player: a turn begun with no turn record (501.3)
-        self._skipped_resource: tuple[int, str] | None = None  # a turn, a player: a Resource record of his refused
+        self._skipped_resource: tuple[int, str | None] | None = None  # a turn, a player: a Resource record of his
+        # refused
         self._absent: dict[str, int] = {}  # card -> turn: cards a payment named though not in Resource (301.1), or of a
         # Resource record reported and not applied: later payments naming them are not charged again (digest.7)
         self._ghost: dict[str, int] = {}  # player -> cards his hand holds that the log has used up under a name the
@@ -120,8 +131,18 @@ class Referee:
         # is checked when it ends (``_end_resolution``), so both at 0 at once is a draw (digest.13)
 
     # ------------------------------------------------------------------ violations
+    @overload
+    def fail(self, rule: str, message: str, *, fatal: Literal[True], waive: str | None = None,
+             player: str | None = None) -> NoReturn: ...
+
+    @overload
+    def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None,
+             player: str | None = None) -> None: ...
+
     def fail(self, rule: str, message: str, *, fatal: bool = False, waive: str | None = None,
              player: str | None = None) -> None:
+        """A violation at the record being handled: strict, ``RuleViolation``; lenient, recorded. ``fatal``: the record
+        cannot be applied (it never returns: ``_Skip``)."""
         if self.strict:
             raise RuleViolation(rule, message, source=self.source, line=self.line)
         if self._repeat and waive is None:  # a line written twice: its first finding stands for it, and it is
@@ -190,7 +211,7 @@ class Referee:
             if m.outcome is not None and kind != "result":
                 self.fail("501.3", f"{kind} record after the game has ended "
                                    f"({self._outcome_text()})", fatal=True)
-            if kind in _TURN_ACTS and self.by == (other(m.active) if m.turn else m.first) and (
+            if kind in _TURN_ACTS and self.by == (other(checks.turn_player(m)) if m.turn else m.first) and (
                     m.phase == "over" if m.turn else m.p["P1"]["ready"] and m.p["P2"]["ready"]):
                 # the next player acts after the End Phase: his turn record is left out (or written later). The turn
                 # begins here, reported once (digest.7: every record of the turn was charged as in the other
@@ -294,13 +315,19 @@ class Referee:
             else:
                 do(self, rec)
         except _Skip:
-            if kind == "resource" and self._early_rec is rec:  # (its card may be of a draw left out: _leave_draw)
+            if kind == "resource" and self._reported_early(rec):  # (its card may be of a draw left out: _leave_draw)
                 self._early_skipped = (m.turn, self.by, rec["card"])
             if kind == "resource" and not self._repeat:  # its card never went into Resource: the payments naming
                 self._absent.setdefault(rec["card"], m.turn)  # it follow from that
                 self._skipped_resource = (m.turn, self.by)
             self._store_skipped(since)
         self.settle()
+
+    def _reported_early(self, rec: dict) -> bool:
+        """Whether ``rec`` was reported as before its draw (``_before_draw``) while it was handled. (A method, not
+        ``self._early_rec is rec`` in ``handle``: there mypy takes the attribute for the None ``handle`` set it to
+        before the handler ran, which mypyc, compiling the engine, would check at run time.)"""
+        return self._early_rec is rec
 
     def _store_skipped(self, since: int) -> None:
         """A record skipped (not applied) is still stored at its line, carried by an event of it, as every record
@@ -318,7 +345,7 @@ class Referee:
             return
         for i in range(len(pending) - 1, since - 1, -1):
             e = pending[i]
-            if type(e) is Match.ViolationRecorded and e.line == self.line:
+            if type(e) is _VIOLATION_RECORDED and vars(e)["line"] == self.line:
                 carrier = object.__new__(type(e))
                 object.__setattr__(carrier, "__dict__", {**vars(e), "rec": rec})
                 pending[i] = carrier  # (the last ViolationRecorded of the match: its entry is the last one)
@@ -537,7 +564,8 @@ class Referee:
                 f" (the draws at lines {', '.join(map(str, lines[:-1]))} and {lines[-1]})" if lines else ""
             self.fail("503.3", f"{m.active} drew {_cards(m.drawn)} in the Draw Phase, "
                                f"{'needs exactly 2' if need == 2 else f'needs {need}, all its deck and Trash hold'}{at}")
-            pl, z = m.active, m.p[m.active]
+            pl = checks.turn_player(m)
+            z = m.p[pl]
             unknown = min(owed, deck_count(z))
             if unknown > 0:
                 m._drawn(player=pl, cards=[HIDDEN] * unknown, line=self.line)
@@ -597,6 +625,7 @@ class Referee:
 
     # ------------------------------------------------------------------ setup and turn
     def do_setup(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, pl = self.m, self.by
         z = m.p[pl]
         # a player not set up when turn 1 began was reported there (402): his setup, written late, is applied
@@ -665,12 +694,14 @@ class Referee:
         place of one still unknown there (``CardsDrawn`` with ``unknown`` and ``zone``; the first carries the
         record); a card the deck does not list is 301.1 and left out. Its Start Card, Start Resource and Gate Card
         are not applied (the Square and the Dynamis are as the records since left them)."""
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, pl = self.m, self.by
         z = m.p[pl]
         self._named.add(pl)
         lost, carried = [], False
         for zone, codes in (("hand", r.get("mulligan") or r["hand"]), ("life", r["life"]), ("resource", r["resource"])):
-            made, cards = self._made.get((pl, zone), []), []
+            made = self._made.get((pl, zone), [])
+            cards: list[str] = []
             deck = list(z["deck"])
             unknown = z["hand"].count(HIDDEN) if zone == "hand" else z["life"].count(HIDDEN) if zone == "life" \
                 else sum(e["code"] == HIDDEN for e in z["resource"])
@@ -689,6 +720,7 @@ class Referee:
             self.fail("301.1", f"{', '.join(lost)} not in {pl}'s deck (setup takes cards out of the deck)")
 
     def do_turn(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, pl = self.m, self.by
         unready = [p for p in ("P1", "P2") if not m.p[p]["ready"]]
         if unready and m.turn == 0:
@@ -697,7 +729,7 @@ class Referee:
             for p in unready:  # his setup happened unseen, the log left it out: hand 4, Life 4 and Resource 2 cards
                 self._unseen_setup(p)  # from his deck, unknown to every seat (digest.8: he was never set up, and
                 # his records were charged: 301.1 for every card he used, 902, 101.2 and the result lost)
-        expected = m.first if m.turn == 0 else other(m.active)
+        expected = m.first if m.turn == 0 else other(checks.turn_player(m))
         if m.turn == 0 and pl != expected:  # the header's `first` contradicted by the log's
             # turn 1: one 501.3 (digest.8: turn 1 was the header's player's, and every record of the log's first
             # player in it, then of the other in turn 2... charged: 503.3, 504.3, 506, 602.1, 501.3 at each `turn`)
@@ -709,7 +741,7 @@ class Referee:
             self.fail("501.3", f"turn {m.turn + 1} is {expected}'s, not {pl}'s")  # (digest.7: it was the writer's,
             # and every record of the player whose turn it was after it was charged, 503.3, 504.3, 506, 602.1)
         if m.turn > 0 and m.phase != "over":
-            self._unended = (m.turn + 1, m.active)  # its end may come next, written late (``do_end``)
+            self._unended = (m.turn + 1, checks.turn_player(m))  # its end may come next, written late (``do_end``)
             self.fail("501.3", f"turn {m.turn} of {m.active} has not ended (no end record)", player=m.active)
             # (its player's, who left his end out: it was the `turn` record's writer's)
         m._turn_started(turn=m.turn + 1, player=expected, rec=r, line=self.line)
@@ -743,6 +775,7 @@ class Referee:
         return True
 
     def do_draw(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m = self.m
         if m.active is not None and self.by != m.active:
             if not m.drawn:  # the wrong player's draw in the Draw Phase: this finding stands for the turn's draw
@@ -794,6 +827,7 @@ class Referee:
         return True
 
     def do_reload(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         z = self.m.p[self.by]
         if deck_count(z) > 0:
             self.fail("902", f"{self.by}'s deck is not empty ({deck_count(z)} cards): no Reload", fatal=True)
@@ -815,6 +849,7 @@ class Referee:
         self.m._reloaded(player=self.by, life=life, rec=r, line=self.line, taken=taken)
 
     def do_resource(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, z = self.m, self.m.p[self.by]
         self._turn_player("504.3")
         if self._absent.get(r["card"]) != m.turn:  # (a payment of this turn named it before it came: reported there,
@@ -834,6 +869,7 @@ class Referee:
         m._resource_placed(player=self.by, card=r["card"], rec=r, line=self.line)
 
     def do_ignition(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, z, pl = self.m, self.m.p[self.by], self.by
         self._turn_player("505.3")
         self._not_past("ignition", "505.3", "an Ignition")
@@ -874,6 +910,7 @@ class Referee:
 
     # ------------------------------------------------------------------ playing cards
     def do_play(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, pl = self.m, self.by
         z = m.p[pl]
         code = r["card"]
@@ -882,7 +919,7 @@ class Referee:
         b = m.battle
         in_step = b is not None and b["step"] == "event"
         if card.is_event:
-            if in_step:
+            if in_step and b is not None:
                 if b["priority"] != pl:
                     self.fail("603.1b", f"{pl} plays {code} without priority ({b['priority']} has it)")
             elif m.active is not None and pl != m.active:  # 506 (603.1b is the step's; before turn 1: _not_past)
@@ -893,9 +930,9 @@ class Referee:
                     self._leave_draw()
                     self._enter("main")
         else:
-            if in_step:  # one finding, not applied: the card stays in the hand, the priority where it was; the
-                # passes after it are the step's (digest.11: it closed the step as if its trailing passes were left
-                # out, then 604.3b for the Life card owed, 506 or 301.1 for the play, 603.1b for the next pass)
+            if in_step and b is not None:  # one finding, not applied: the card stays in the hand, the priority where
+                # it was; the passes after it are the step's (digest.11: it closed the step as if its trailing passes
+                # were left out, then 604.3b for the Life card owed, 506 or 301.1 for the play, 603.1b for the next pass)
                 how = "in the Battle Event Step" if b["priority"] == pl else \
                     f"without priority ({b['priority']} has it)"
                 self._step_refused = r
@@ -978,6 +1015,7 @@ class Referee:
                 self.fail("202.8c", f"{pl} already controls a Shift on Square")
         elif not card.is_event:
             self.fail("806", f"{card.type.a} card is not played", fatal=True)
+        assert kind is not None  # (a Z/X, a Shift or an Event: every other type is refused above, 806)
         m._played(player=pl, card=code, zone=zone, pay=list(r.get("pay", [])), kind=kind,
                   square=square if card.is_zx else None, on=on if card.type == CardType.SHIFT else None,
                   base=card.power, extra=extra, rec=r, line=self.line)
@@ -988,6 +1026,7 @@ class Referee:
 
     # ------------------------------------------------------------------ battle (601-605)
     def do_attack(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, pl = self.m, self.by
         if m.active is None:
             self.fail("602.1", f"{pl} declares a battle before the first turn (no turn record yet)", fatal=True)
@@ -1014,8 +1053,9 @@ class Referee:
             # finding, 604.3b)
             self.check(problem, fatal=True)
         entry = m.sq[src]
+        assert entry is not None  # (checks.attacker: a Z/X of his is there)
         target_kind, problem = checks.attack_target(m, pl, dst)
-        fatal = target_kind is None and problem[0] != "202.7e"
+        fatal = target_kind is None and problem is not None and problem[0] != "202.7e"  # (no target: a problem)
         if fatal:
             self._refuse(other(pl), on_player)
         self.check(problem, fatal=fatal)
@@ -1030,6 +1070,7 @@ class Referee:
         target_info = None
         if target_kind == "zx":
             t = m.sq[dst]
+            assert t is not None  # (checks.attack_target: a Z/X is there)
             target_info = {"uid": t["uid"], "code": t["code"], "power": power_of(t)}
         m._attack(player=pl, square=src, target=dst,
                   attacker={"uid": entry["uid"], "code": entry["code"], "power": power_of(entry)},
@@ -1056,7 +1097,7 @@ class Referee:
             # it closed this step, took this battle's damage, and both passes after it were 603.1b)
         if kind in ("reload", "charge_excess"):
             return self.due() is not None or f"{kind}:{self.by}" in self.m.waived \
-                or kind == "charge_excess" and bool(self._excess_kept.get(self.by))
+                or kind == "charge_excess" and self.by is not None and bool(self._excess_kept.get(self.by))
         card = self.cat.get(rec["card"]) if rec["do"] == "play" else None
         if card is None or card.is_event:
             return card is not None
@@ -1065,6 +1106,7 @@ class Referee:
         # would then owe a Life card, which it would break (604.3b) (digest.11: it closed the step, three findings)
         m = self.m
         b = m.battle
+        assert b is not None  # (``handle`` asks while a battle is in its Event Step)
         return self.by != m.active or b["target_kind"] == "player" and b["attacker_uid"] is not None \
             and checks.find_uid(m, b["attacker_uid"]) is not None and not checks.controls_overboost(m, b["defender"])
 
@@ -1077,6 +1119,7 @@ class Referee:
         self._refused_life = on_player
 
     def do_pass(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m = self.m
         b = m.battle
         if b is None and self._refused is not None and self._refused[0] == m.turn and self._refused_passes < 2:
@@ -1114,13 +1157,15 @@ class Referee:
             # not applied: it changes nothing (digest.7: it counted as the second pass, the damage step came
             # early, and the next legal pass was charged, 603.1b)
         self.m._passed(player=self.by, rec=r, line=self.line)
-        if self.m.battle["passes"] >= 2:  # 603.1c: both passed
+        after = self.m.battle
+        if after is not None and after["passes"] >= 2:  # 603.1c: both passed
             self._damage_step()
 
     def _damage_step(self) -> None:
         """604: the attacker deals its Power to a Z/X target, or 1 damage to the player."""
         m = self.m
         b = m.battle
+        assert b is not None  # (a battle's Event Step closing)
         att = checks.find_uid(m, b["attacker_uid"])
         if att is None:  # 604.2
             outcome, amount = "fizzled", 0
@@ -1138,6 +1183,7 @@ class Referee:
         self.settle()  # 604.4 / 605: rule effects, then the Battle End Step when nothing is owed
 
     def do_life(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, pl = self.m, self.by
         b = m.battle
         late = False
@@ -1175,7 +1221,7 @@ class Referee:
             if not card.ignition:
                 self.fail("505.3a", f"{code} has no IG icon: it cannot be played from Life")
             self._free_play(card, ignite, pl)
-        if misnamed:  # (after the checks that may skip the record)
+        if misnamed and taken is not None:  # (after the checks that may skip the record; misnamed: taken is set)
             self._take_life_card(pl, code, taken, earlier)
         life_after = len(z["life"]) - 1
         triggers: list[str] = []
@@ -1244,6 +1290,7 @@ class Referee:
             self.m._life_card_known(player=pl, card=code, placeholder=named, taken=was, line=self.line)
 
     def do_charge_excess(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         z = self.m.p[self.by]
         kept = self._kept_excess(self.by)  # left there by a Charge Excess left out: judged without them
         n = len(z["charge"]) - LIMIT_CHARGE - kept
@@ -1270,6 +1317,7 @@ class Referee:
 
     # ------------------------------------------------------------------ effects
     def do_effect(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         if r.get("startup"):
             self._startup(r)
         args = check_effect(self, r)
@@ -1284,6 +1332,7 @@ class Referee:
         outside a battle only the turn player plays one (the non-turn player acts only in a Battle
         Event Step), in their Main Phase (506): not before the first turn, in the Draw Phase before its
         draw, or after the End Phase."""
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, pl = self.m, self.by
         b = m.battle
         source = r["source"]
@@ -1304,6 +1353,7 @@ class Referee:
 
     # ------------------------------------------------------------------ end of turn and game
     def do_end(self, r: dict) -> None:
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         m, pl = self.m, self.by
         if m.active is None:
             self.fail("501.3", f"{pl} ends a turn before the first turn (no turn record yet)", fatal=True)
@@ -1342,6 +1392,7 @@ class Referee:
         m._turn_ended(player=pl, discard=discard, rec=r, line=self.line)
 
     def do_concede(self, r: dict) -> None:  # 101.4
+        assert self.by is not None  # (every record kind's schema requires `by`: ``handle`` set it)
         self.m._conceded(player=self.by, rec=r, line=self.line)
         self.m._ended(winner=other(self.by), reason="concede", line=self.line)
 
