@@ -139,3 +139,20 @@ def test_202_11c_a_token_moved_to_a_hand_is_gone_and_its_shift_in_the_hand():
     z = c.match.p["P2"]
     assert findings(c) == [] and c.match.sq["c3"] is None and z["hand"].count("EX-U03") == 1
     assert not any(x.startswith("TOKEN") for x in z["hand"])
+
+
+def test_202_8a_a_shift_played_onto_a_face_down_card_is_said_onto_it(tmp_path):
+    """A Shift played onto a face-down card (301.3b: unnamed, no Z/X to any seat) was narrated "onto the Z/X on c2"
+    (QA round 37); it is "onto the face-down card on c2", and no seat's sentence names the card under it."""
+    down = [effect(op="move", card="U01-009", from_="hand", to="square", dest="c2", face="down")]
+    store = imported_store(tmp_path, {"shift-face-down": turn2() + down + [
+        P("P2", "play", card="EX-U03", pay=["U01-004"], from_="dynamis", on="c2"), END2]}, "r38")
+    for seat in SEATS:
+        r = CliRunner().invoke(zx, ["--store", store, "replay", "r38-shift-face-down", "--as", seat, "--to", "end",
+                                    "--format", "json"])
+        assert r.exit_code == 0, r.output
+        texts = [e["text"] for line in r.stdout.splitlines() if line.strip()
+                 for e in json.loads(line)["events"] if "Shift" in e["text"]]
+        assert len(texts) == 1 and f"plays the Shift {SHIFT} from Dynamis onto the face-down card on c2, paying " \
+            in texts[0], (seat, texts)
+        assert "onto the Z/X" not in texts[0] and "U01-009" not in texts[0]

@@ -143,7 +143,9 @@ def _played(f: F, w: Words, before: Any = None) -> str:
     kind, card = f.get("kind"), w.card(f.get("card"))
     src = _zone(f.get("zone"))
     if kind == "shift":
-        what = f"the Shift {card} from {src} onto the Z/X on {f.get('on')}"
+        entry = (getattr(before, "sq", None) or {}).get(f.get("on")) if before is not None else None
+        vessel = "the face-down card" if isinstance(entry, Mapping) and entry.get("up") is False else "the Z/X"
+        what = f"the Shift {card} from {src} onto {vessel} on {f.get('on')}"
     elif kind in ("event", "evex"):
         what = f"the {'EV EX' if kind == 'evex' else 'Event'} {card} from {src}"
     elif kind == "ob":
