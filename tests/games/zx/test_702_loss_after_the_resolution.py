@@ -43,6 +43,7 @@ LOGS = {
     "draw": both_at_0(DRAW),
     "swapped": (lambda r: r[:-2] + [r[-1], r[-2]])(both_at_0()),
     "p1-only": vb_turn2() + [EVENT] + lose("P1", P1L) + [P("P2", "result", winner="P2", reason="life")],
+    "p1-only-no-reason": vb_turn2() + [EVENT] + lose("P1", P1L) + [P("P2", "result", winner="P2")],
 }
 
 
@@ -77,7 +78,8 @@ def test_702_a_step_of_another_source_comes_after_the_loss():
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
     folder = tmp_path_factory.mktemp("r37loss")
-    return imported_store(folder, {name: LOGS[name] for name in ("draw", "p1-only")}, "r37-loss", (str(RELOAD_LOG),))
+    return imported_store(folder, {name: LOGS[name] for name in ("draw", "p1-only", "p1-only-no-reason")}, "r37-loss",
+                          (str(RELOAD_LOG),))
 
 
 def ended(store: str, match: str, seat: str) -> tuple[str, str]:
@@ -116,11 +118,12 @@ def test_702_a_loss_by_damage_is_at_once_and_says_damage():
         "The match ends: P2 won by damage with no Life left (a player with 0 Life loses)"
 
 
+@pytest.mark.parametrize("name", ["p1-only", "p1-only-no-reason"])
 @pytest.mark.parametrize("seat", SEATS)
-def test_702_the_logs_result_after_such_a_loss_says_how_too(store, seat):
+def test_702_the_logs_result_after_such_a_loss_says_how_too(store, seat, name):
     """The log's `result` record of that loss ("life"): its sentence said "P2 won by damage with no Life left" after
-    the match's end said an effect took it. QA round 37: `L-p1-0-result`."""
-    r = CliRunner().invoke(zx, ["--store", store, "replay", "r37-loss-p1-only", "--as", seat, "--to", "end",
+    the match's end said an effect took it (QA round 37: `L-p1-0-result`); one giving no reason said "P2 won" alone."""
+    r = CliRunner().invoke(zx, ["--store", store, "replay", f"r37-loss-{name}", "--as", seat, "--to", "end",
                                 "--format", "json"])
     assert r.exit_code == 0, r.output
     frames = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]

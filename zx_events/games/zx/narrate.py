@@ -404,11 +404,11 @@ def _ended(f: F, w: Words) -> str:
 def _result_recorded(f: F, w: Words, before: Any = None) -> str:
     """The log's result; where it is the engine's loss at 0 Life whose last Life card went by no damage (the state's
     outcome ``how``: the match ended before the `result` record), in the match's end's words (``_ended``), not "by
-    damage with no Life left" (digest.13 said it so)."""
+    damage with no Life left" (digest.13 said it so); a record giving no reason too (it said "P2 won" alone)."""
     outcome = getattr(before, "outcome", None)
-    if isinstance(outcome, Mapping) and outcome.get("how") in LAST_LIFE and f.get("reason") == "life" \
+    if isinstance(outcome, Mapping) and outcome.get("how") in LAST_LIFE and f.get("reason") in ("life", None) \
             and outcome.get("reason") == "life" and f.get("winner") == outcome.get("winner"):
-        return "The log records the result: " + _ended({**f, "how": outcome["how"]}, w).removeprefix("The match ends: ")
+        return "The log records the result: " + _ended({**f, "how": outcome["how"], "reason": "life"}, w).removeprefix("The match ends: ")
     return COMMON["ResultRecorded"][1](f, w)
 
 
