@@ -23,7 +23,7 @@ ZX = ("sim-1-0137", "examples/legal/range-attacks-win-by-life.zxlog",
       "won by damage with no Life left (a player with 0 Life loses)")
 DRAW = ("x610z-time-draw", "a draw by the time limit (106.1a)")  # (a log the store fixture writes)
 RELOAD = ("r37-reload-last-life", "tests/data/zx-loss-reload-takes-last-life.zxlog",
-          "won: P1 has no Life left (a Reload put his last Life card into the Charge)")  # (digest.13: no damage;
+          "won: P1 has no Life left (a Reload put their last Life card into the Charge)")  # (digest.13: no damage;
 # the loser named, round 37: "P2 won: no Life left" read as if the winner had none)
 PC_SLEEP = "r37-pc-sleep"  # P2's effect puts P1's Player card to Sleep in turn 2 (302.2, digest.13)
 
@@ -149,9 +149,9 @@ def test_a_loss_by_a_reload_says_so_on_the_match_page_the_api_and_the_match_list
     zx matches --format json. A loss by damage (no ``how``) reads as before. QA round 37: `R-reload-noresult`."""
     detail = client.get(f"/api/matches/{RELOAD[0]}").json()["result"]
     assert detail["how"] == "reload" and detail["reason"] == "life"
-    assert detail["reason_text"] == "P1 has no Life left (a Reload put his last Life card into the Charge)"
+    assert detail["reason_text"] == "P1 has no Life left (a Reload put their last Life card into the Charge)"
     page = client.get(f"/matches/{RELOAD[0]}").text
-    assert '<span id="reason" title="life">P1 has no Life left (a Reload put his last Life card into the Charge)</span>' \
+    assert '<span id="reason" title="life">P1 has no Life left (a Reload put their last Life card into the Charge)</span>' \
         in page and "by <span" not in page
     detail = client.get(f"/api/matches/{ZX[0]}").json()["result"]
     assert "how" not in detail and detail["reason_text"] == "damage with no Life left (a player with 0 Life loses)"

@@ -37,7 +37,7 @@ class ZX(Game):
 
     def reason_text(self, reason: str | None, how: str | None = None, winner: str | None = None) -> str:
         """A result's reason as the match page says it; a loss at 0 Life whose last Life card went by no damage
-        (MatchEnded's ``how``, digest.13) says how: "P1 has no Life left (an effect took his last Life card)" (the
+        (MatchEnded's ``how``, digest.13) says how: "P1 has no Life left (an effect took their last Life card)" (the
         loser named, the other seat of ``winner``: under "P2 Ren won", "no Life left" read as if the winner had
         none, QA round 37), not "damage with no Life left"."""
         if reason == "life" and how in LAST_LIFE:

@@ -164,6 +164,7 @@ REASONS = {"life": "damage with no Life left (a player with 0 Life loses)",
            "draw": "both players at 0 Life at once", "concede": "concession"}
 # how a loser's last Life card went where it was no damage (``MatchEnded``'s ``how`` and the outcome's, digest.13):
 # the match's end says it in place of "damage with no Life left" (a Reload is "not damage", the digest)
-LAST_LIFE = {"effect": "an effect took his last Life card", "reload": "a Reload put his last Life card into the Charge"}
+LAST_LIFE = {"effect": "an effect took their last Life card",
+             "reload": "a Reload put their last Life card into the Charge"}
 # a draw whose last Life cards went by an effect (an Event's steps took both players' last Life, digest.14)
 LAST_LIFE_BOTH = {"effect": "an effect took both players' last Life cards"}
