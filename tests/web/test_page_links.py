@@ -449,3 +449,40 @@ def test_the_deck_share_bars_say_their_label():
     labels = re.findall(r'aria-label="([^"]*)"', html.unescape(share_chart(df, "of all 3 seats")))
     assert "A: 33.3% [6%–79%] n=1 of all 3 seats" in labels
     assert not any("33.333333" in label for label in labels), labels
+
+
+# ---------------------------------------------------------------------- 5. every link answers (QA round 38)
+def crawled_pages(client: TestClient) -> list[str]:
+    """The pages a visitor opens: the home, the list (a player's side of it too), a match of each game and its
+    replay, the dashboard of each game, the API page."""
+    zx_match, x6_match = sim_match(client, "zx"), sim_match(client, "x610z")
+    return ["/", "/matches", f"/matches?player={zx_match['p1']}", "/matches?game=x610z",
+            f"/matches/{zx_match['match']}", f"/matches/{zx_match['match']}/replay?as=P1",
+            f"/matches/{x6_match['match']}", f"/matches/{x6_match['match']}/replay?as=spectator",
+            "/dashboard?min_games=1", "/dashboard?game=x610z&min_games=1", "/about"]
+
+
+def test_every_link_of_every_page_answers(client):
+    """/about linked its endpoints' templates, `/api/matches/{match_id}` and three more: 404 (QA round 38, whose
+    crawl followed 450+ links). Every link of every page a visitor opens answers without an error; a template is
+    printed as code, and a stored match's id is given as its example."""
+    answers: dict[str, int] = {}
+    bad = []
+    for page in crawled_pages(client):
+        r = client.get(page, headers={"Accept": "text/html"})
+        assert r.status_code == 200, (page, r.status_code)
+        for href in sorted({html.unescape(h) for h in re.findall(r'href="([^"#]*)"', r.text)}):
+            if not href.startswith("/"):
+                assert href.startswith("data:"), (page, href)  # (the icon; nothing elsewhere)
+                continue
+            if href not in answers:
+                answers[href] = client.get(href, headers={"Accept": "text/html"}).status_code
+            if answers[href] >= 400:
+                bad.append((page, href, answers[href]))
+    assert not bad, bad
+    assert len(answers) > 60, len(answers)  # (the crawl reached the lists, matches, replays, API and downloads)
+    about = client.get("/about").text
+    assert "<code>/api/matches/{match_id}</code>" in about and 'href="/api/matches/{' not in about
+    example = html.unescape(re.search(r'<a href="([^"]+)" id="example">', about).group(1))
+    assert client.get(example).json()["match"] == example.rsplit("/", 1)[1]
+

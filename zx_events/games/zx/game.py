@@ -10,7 +10,7 @@ from zx_events.games.base import Game
 from zx_events.games.schema import quoted
 
 from . import logformat
-from .rules import LAST_LIFE, LAST_LIFE_BOTH, REASONS, RULES_VERSION, title
+from .rules import LAST_LIFE, LAST_LIFE_BOTH, REASONS, RULES_VERSION, SHORT_REASONS, title
 
 
 class ZX(Game):
@@ -25,6 +25,7 @@ class ZX(Game):
     seat_sees = "that seat's own hand and Dynamis too (301.3)"
     seats_rule = "301.3"
     reasons = REASONS
+    short_reasons = SHORT_REASONS
     # the analytics ``attacks`` table's outcomes as the dashboard's legend says them (narrate.BATTLE_ENDS's words,
     # shorter): 604.3a-604.3d, 605; fizzled: the attacker or its Z/X target gone from its Square (604.2, 604.3a);
     # unresolved: the attack's battle never reached its damage (the match, or the log, ended first)
