@@ -209,10 +209,16 @@ def test_the_match_list_says_each_result_in_the_games_short_words_with_the_whole
 
 
 def test_the_match_page_says_one_turn_and_its_reason_has_no_key_for_a_tooltip(client):
-    """"1 turns" (QA round 38), and the reason's tooltip was the engine's key (``title="life"``)."""
+    """"1 turns" (QA round 38), and the reason's tooltip was the engine's key (``title="life"``); "has 1 turns" in
+    /view's range error and "Data (1 rows)" under a dashboard's chart likewise."""
     page = client.get(f"/matches/{CONCEDE}").text
     assert re.search(r"by <span id=\"reason\">concession</span> · 1 turn · \d+ events", page), page
     assert 'title="concede"' not in page and 'title="life"' not in client.get(f"/matches/{ZX[0]}").text
+    said = client.get(f"/api/matches/{CONCEDE}/view", params={"turn": 3}).json()["error"]  # (and the API's range)
+    assert said == f"match {CONCEDE} has 1 turn: turn must be 1..1", said
+    page = client.get("/dashboard", params={"game": "zx", "player": "Aki", "min_games": 1}).text  # (one deck)
+    counts = re.findall(r"Data \((\d+) (rows?)\)", page)
+    assert ("1", "row") in counts and all((n == "1") == (word == "row") for n, word in counts), counts
 
 
 def test_each_games_short_reasons_are_words_for_every_reason():
