@@ -313,9 +313,7 @@ def reason_words(row: dict[str, Any]) -> tuple[str, str] | None:
         game = registry.get(row.get("game") or DEFAULT)
     except ValueError:  # (a game not installed here: its key as stored)
         return str(reason), str(reason)
-    how = row.get("how")
-    whole = game.reason_text(reason, how=how, winner=row.get("winner")) if how else game.reason_text(reason)
-    return game.reason_label(reason), whole
+    return game.reason_label(reason), game.reason_text(reason, how=row.get("how"), winner=row.get("winner"))
 
 
 def records(chosen: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -540,8 +540,7 @@ def result_said(data: dict[str, Any]) -> str:
         game = games.get(data["game"])
     except ValueError:
         game = None
-    words = "" if not reason else str(reason) if game is None else \
-        game.reason_text(reason, how=how, winner=winner) if how else game.reason_text(reason)
+    words = "" if not reason else str(reason) if game is None else game.reason_text(reason, how=how, winner=winner)
     if winner:
         name = _js_text((players.get(winner) or {}).get("name"))
         said = f"{winner} {name}".strip() + " won" + ((": " if how else " by ") + words if words else "")

@@ -199,9 +199,10 @@ class Game(ABC):
     attack_outcomes: Mapping[str, str] = {}
 
     # ------------------------------------------------------------------ identity
-    def reason_text(self, reason: str | None) -> str:
+    def reason_text(self, reason: str | None, how: str | None = None, winner: str | None = None) -> str:
         """A result's reason as the match page says it (``ending_dot`` -> "its Life Base reaching an Ending
-        Dot (602.2)"); one the game does not name (a log's own text) as it is."""
+        Dot (602.2)"); one the game does not name (a log's own text) as it is. ``how`` and ``winner``: how the end
+        came and who won, for a game whose results carry a ``how`` (Z/X's, digest.13); unused here."""
         return self.reasons.get(reason or "", reason or "")
 
     def reason_label(self, reason: str | None) -> str:
