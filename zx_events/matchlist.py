@@ -299,6 +299,23 @@ def pov(row: dict[str, Any], seat: str) -> dict[str, Any]:
             "opp_deck": row.get(f"{theirs}_deck"), "result": result}
 
 
+def reason_words(row: dict[str, Any]) -> tuple[str, str] | None:
+    """A listed match's result reason in its game's words: (short, as the list's result cell says it after "won",
+    "lost" or "draw": ``Game.reason_label``; whole, as the match page says it: ``Game.reason_text``, its tooltip);
+    None for a match without one. The list wrote the engine's key, "won (concede)" (read as if the winner had
+    conceded), "won (ending_dot)", its tooltip "life" (QA round 38); JSON and CSV keep the key (``reason``)."""
+    from zx_events import games as registry
+
+    reason = row.get("reason")
+    if not reason:
+        return None
+    try:
+        game = registry.get(row.get("game") or DEFAULT)
+    except ValueError:  # (a game not installed here: its key as stored)
+        return str(reason), str(reason)
+    return game.reason_label(reason), game.reason_text(reason, how=row.get("how"), winner=row.get("winner"))
+
+
 def records(chosen: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The player's record over the rows a player filter keeps (``kept``: each a side, ``pov``), one a game (games
     are never mixed, as ``zx stats``): ``game``, ``won``, ``lost``, ``drawn``, ``none`` (no result recorded),
@@ -326,9 +343,19 @@ def records(chosen: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 def record_line(filters: MatchFilters, rec: dict[str, Any], chosen: list[dict[str, Any]],
                 several_games: bool = False) -> str:
     """One game's ``records`` entry of the rows ``chosen`` in words, for the list's reader (``zx matches --player``
-    on stderr, the /matches page): "Aki against Mio: 3 won, 1 lost, 0 drawn of 4 games; win rate 75.0% (95%
-    interval 30.1-95.4)", its rate as ``zx stats`` shows one; each name as the rows spell it (as typed where they
-    spell it several ways)."""
+    on stderr): "Aki against Mio: 3 won, 1 lost, 0 drawn of 4 games; win rate 75.0% (95% interval 30.1-95.4)", its
+    rate as ``zx stats`` shows one; each name as the rows spell it (as typed where they spell it several ways).
+    The /matches page writes it as the dashboard does (``record_parts`` with ``percent``)."""
+    head, rate, tail = record_parts(filters, rec, chosen, several_games)
+    return head + (f"; {rate}" if rate else "") + tail
+
+
+def record_parts(filters: MatchFilters, rec: dict[str, Any], chosen: list[dict[str, Any]],
+                 several_games: bool = False, percent: bool = False) -> tuple[str, str, str]:
+    """``record_line`` in three parts: who and the counts, the win rate with its interval ("" without a finished
+    game), the rest ("; 2 without a result"). ``percent``: the interval as the dashboard writes one, "30.1%–95.4%"
+    (the /matches page, which keeps the rate and its interval on one line: "43.3-69.0)" wrapped alone, QA round
+    38)."""
     from zx_events import games as registry
 
     def spelled(key: str, value: str) -> str:
@@ -345,14 +372,15 @@ def record_line(filters: MatchFilters, rec: dict[str, Any], chosen: list[dict[st
         who += f" against {opp_deck}"
     if several_games:
         who += f" ({registry.choices([rec['game']])[0]['name']})"
-    said = (f"{who}: {rec['won']:,} won, {rec['lost']:,} lost, {rec['drawn']:,} drawn of {rec['games']:,} "
+    head = (f"{who}: {rec['won']:,} won, {rec['lost']:,} lost, {rec['drawn']:,} drawn of {rec['games']:,} "
             f"game{'' if rec['games'] == 1 else 's'}")
+    rate = ""
     if rec["win_rate"] is not None:
-        said += (f"; win rate {100 * rec['win_rate']:.1f}% (95% interval {100 * rec['win_rate_low']:.1f}-"
-                 f"{100 * rec['win_rate_high']:.1f})")
-    if rec["none"]:
-        said += f"; {rec['none']:,} without a result"
-    return said
+        low, high = 100 * rec["win_rate_low"], 100 * rec["win_rate_high"]
+        interval = f"{low:.1f}%\u2013{high:.1f}%" if percent else f"{low:.1f}-{high:.1f}"
+        rate = f"win rate {100 * rec['win_rate']:.1f}% (95% interval {interval})"
+    tail = f"; {rec['none']:,} without a result" if rec["none"] else ""
+    return head, rate, tail
 
 
 def kept(rows: Iterable[dict[str, Any]], filters: MatchFilters, sort: str | None = None) -> list[dict[str, Any]]:

@@ -252,7 +252,7 @@ def match_detail(match_id: str, b: Backend) -> dict[str, Any]:
     if result["winner"] in players:
         result["winner_name"] = players[result["winner"]].get("name")
     verdict = b.verdict(match_id, rows)  # its chain, the store seal, its replay snapshots (a view reads them)
-    how = result.get("how")  # (a game whose results carry one says it: "no Life left (a Reload put his ...)")
+    how = result.get("how")  # (a game whose results carry one says it: "no Life left (a Reload put their ...)")
     reason = result["reason"]
     result["reason_text"] = None if not reason else \
         game.reason_text(reason, how=how, winner=result.get("winner")) if how else game.reason_text(reason)

@@ -117,7 +117,8 @@ class Cursor:
 
     def check_seq(self, seq: int) -> int:
         if not 1 <= seq <= self.last:
-            raise replay.OutOfRange(f"match {self.match_id} has {self.last} events: seq must be 1..{self.last}")
+            raise replay.OutOfRange(f"match {self.match_id} has {self.last} event{'' if self.last == 1 else 's'}: "
+                                    f"seq must be 1..{self.last}")
         return seq
 
     def turn_seq(self, turn: int) -> int:
@@ -132,8 +133,8 @@ class Cursor:
                     turns.append(version)
             self.turns = turns
         if not 1 <= turn <= len(self.turns):
-            raise replay.OutOfRange(f"match {self.match_id} has {len(self.turns)} turns: "
-                                    f"turn must be 1..{len(self.turns)}")
+            n = len(self.turns)
+            raise replay.OutOfRange(f"match {self.match_id} has {n} turn{'' if n == 1 else 's'}: turn must be 1..{n}")
         return self.turns[turn - 1]
 
     def window(self, first: int, last: int) -> list[tuple[int, str, bytes]]:

@@ -21,7 +21,8 @@ from zx_events.freetext import visible
 from . import api, dashboard
 from .backend import Backend, WebError
 from .icon import icon, icon_href
-from zx_events.matchlist import OFFERED_MAX, MatchFilters, kept, paged, record_line, spellings_of  # noqa: F401 (OFFERED_MAX: its home was here)
+from zx_events.matchlist import (OFFERED_MAX, MatchFilters, kept, paged, reason_words,  # noqa: F401 (OFFERED_MAX:
+                                 record_parts, spellings_of)  # its home was here)
 
 router = APIRouter(include_in_schema=False)
 HERE = Path(__file__).parent
@@ -37,6 +38,7 @@ def env() -> jinja2.Environment:
     # read alike in a list, a table or a form's options (an option's value keeps the name exact)
     e.filters["visible"] = lambda value: visible(value) if isinstance(value, str) else value
     e.globals["icon_href"] = icon_href()
+    e.globals["reason_words"] = reason_words  # (a listed match's reason in its game's words, short and whole)
     return e
 
 
@@ -142,7 +144,7 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
     folds = [(kind, found) for kind, name in (("player", filters.player), ("opponent", filters.opponent))
              if name and not filters.exact and len(found := spellings_of(chosen, name, ("p1", "p2"))) > 1]
     tallies = result.get("records") or []  # the player's record, in words (the API gives it as figures)
-    record = [record_line(filters, t, chosen, len(tallies) > 1) for t in tallies]
+    record = [record_parts(filters, t, chosen, len(tallies) > 1, percent=True) for t in tallies]
     params = {**filters.params(), **({"sort": sort} if sort != "store" else {})}  # (the links keep the order)
     # a name no listed match has: said above the empty list, with links to the closest names (400, as the API)
     unknown = api.unknown_name(b, everything, filters) if not result["total"] else None
@@ -153,10 +155,10 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
         return "/matches?" + urlencode({**params, "offset": off})
 
     any_spelling = "/matches?" + urlencode({k: v for k, v in params.items() if k != "exact"})  # (exact dropped)
-    prev_link = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
-    last_link = link((result["total"] - 1) // PAGE_SIZE * PAGE_SIZE) if result["total"] else None  # (an offset past
-    # the end said "No match fits these filters" under "28000 matches, 1000000-999999 shown", QA round 37)
-    next_link = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < result["total"] else None
+    last = (result["total"] - 1) // PAGE_SIZE * PAGE_SIZE if result["total"] else None
+    last_link = link(last) if last is not None else None  # (an offset past the end said "No match fits these
+    # filters" under "28000 matches, 1000000-999999 shown", QA round 37)
+    prev_link, next_link = pager(offset, result["total"], link)
     from zx_events import games as registry
     from zx_events.games.rowkit import nfc
 
@@ -173,6 +175,20 @@ def match_list(request: Request, filters: MatchFilters = Depends(api.match_filte
                                 unknown=str(unknown[1]) if unknown else None, suggested=suggested, folds=folds,
                                 record=record, any_spelling=any_spelling, last_link=last_link),
                          status=400 if unknown else 200)
+
+
+def pager(offset: int, total: int, link: Any) -> tuple[str | None, str | None]:
+    """The list's "previous" and "next" links from ``offset`` among ``total`` rows: pages start at a multiple of
+    ``PAGE_SIZE``, each link going to the page that holds the row just before the first shown (previous) or just
+    after the last (next), so that no row is skipped and a page off the grid (``offset=53``: rows 54-103) is back on
+    it in one step; past the end, "previous" is the last page, as the count line's link. It was ``offset - 50``:
+    past the end, a page past the end again (20 empty pages to walk back from ``offset=1000`` of 53), and ``offset=3``
+    from ``offset=53`` (QA round 38)."""
+    if offset >= total:
+        return (link((total - 1) // PAGE_SIZE * PAGE_SIZE) if total else None), None
+    prev = link((offset - 1) // PAGE_SIZE * PAGE_SIZE) if offset > 0 else None
+    after = offset + PAGE_SIZE  # (the first row not shown)
+    return prev, (link(after // PAGE_SIZE * PAGE_SIZE) if after < total else None)
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
@@ -257,6 +273,11 @@ def _replay_of(match_id: str, as_: str | None, b: Backend) -> tuple[str, Any, An
     return perspective, b.verdict(match_id), viewer
 
 
+def seen_by(perspective: str) -> str:
+    """A seat as a sentence names it: "the spectator", "the judge", "P1" ("as spectator sees it", QA round 38)."""
+    return perspective if perspective in ("P1", "P2") else f"the {perspective}"
+
+
 def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
     """The served replay page's links: back to the match and the list, and the same match from each
     other seat this server offers (the judge's only with --judge). Links only, no script: the page's
@@ -276,7 +297,7 @@ def replay_nav(match_id: str, perspective: str, seats: list[str]) -> str:
     download = (f'<a class="download" id="download" '
                 f'href="{here}/replay/download?as={quote(perspective)}" '
                 f'download="{escape(file_name(match_id, [perspective]))}" '
-                f'aria-label="Download this replay as {escape(perspective)} sees it (one HTML file)" '
+                f'aria-label="Download this replay as {escape(seen_by(perspective))} sees it (one HTML file)" '
                 f'title="this replay as one HTML file, as zx view --as {escape(perspective)} writes it: it opens in any '
                 f'browser, offline">Download</a>')
     return (f'<nav class="served" id="served-nav" aria-label="zx serve"><a id="back-match" href="{here}">&larr; '
@@ -471,5 +492,9 @@ def about(request: Request, b: Backend = Depends(api.backend)) -> HTMLResponse:
     schema = request.app.openapi()
     endpoints = [(path, op.get("summary", ""), [p["name"] for p in op.get("parameters", [])])
                  for path, ops in schema["paths"].items() for op in ops.values()]
-    return html_response(render("about.html", nav="about", endpoints=endpoints, judge=b.judge,
+    try:  # a stored match's id, the example of a path's {match_id} (the paths are no links: QA round 38 followed
+        example = next((r["match"] for r in b.listed() if r.get("match")), None)  # /api/matches/{match_id}: 404)
+    except WebError:  # (a store that does not answer: the page without an example)
+        example = None
+    return html_response(render("about.html", nav="about", endpoints=endpoints, judge=b.judge, example=example,
                                 store=b.svc.store.label, seats=b.seats()))

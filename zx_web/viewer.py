@@ -336,7 +336,10 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
                         delta += (paths[path], -1)
                 previous[s] = now
                 out["changes"].append(delta)
-    return {"format": FORMAT, "game": game.key, "match": match_id, "info": info,
+    outcome = getattr(match, "outcome", None) if match is not None else None  # (public: every seat's board says it)
+    result = {k: outcome.get(k) for k in ("winner", "reason", "how") if outcome.get(k) is not None} \
+        if isinstance(outcome, dict) else None
+    return {"format": FORMAT, "game": game.key, "match": match_id, "info": info, "result": result,
             "seats": seats, "last": last, "turns": list(hist.turns), "steps": steps, "kinds": kinds,
             "paths": [list(p) for p in paths], "pool": pool.values, "views": per_seat,
             "warning": "; ".join(w for w in (cn.warning if cn else None, *_pin_warnings(game, match)) if w) or None}
@@ -495,8 +498,11 @@ def head_parts(data: dict[str, Any]) -> dict[str, str]:
                 (f" ({esc(deck)})" if deck else ""))
 
     round_ = info.get("round")
-    facts = [_js_text(x) for x in (info.get("event"), None if round_ is None else "round " + _js_text(round_),
-                                   info.get("played_at")) if x not in (None, "", 0, False)]
+    facts = [esc(_js_text(x)) for x in (info.get("event"), None if round_ is None else "round " + _js_text(round_))
+             if x not in (None, "", 0, False)]
+    when = info.get("played_at")  # (on one line: "2026-05-" / "28T17:54..." broke on a phone, QA round 38)
+    if when not in (None, "", 0, False):
+        facts.append(f'<span class="when">{esc(_js_text(when))}</span>')
     seats = list(data["seats"])
     seat = least_seeing(seats)
     notes, hidden = board_words(data["game"])
@@ -508,7 +514,7 @@ def head_parts(data: dict[str, Any]) -> dict[str, str]:
     warning = data.get("warning")
     return {
         "{{HEADING}}": esc(_js_text(info.get("match") or data.get("match"))),
-        "{{SUBTITLE}}": who("P1") + " vs " + who("P2") + " · " + esc(" · ".join(facts)),
+        "{{SUBTITLE}}": who("P1") + " vs " + who("P2") + " · " + " · ".join(facts),
         "{{SEATS}}": "".join(f'<option value="{esc(s)}"{" selected" if s == seat else ""}>{esc(s)}</option>'
                              for s in seats),
         "{{SEATOFF}}": " disabled" if len(seats) < 2 else "",
@@ -523,6 +529,51 @@ def head_parts(data: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def result_said(data: dict[str, Any]) -> str:
+    """The match's result as the match page says it ("P2 Yuna won by damage with no Life left (...)", "a draw by
+    the time limit (106.1a)", "no result"), its turns and events: text, from the page's data (the header's public
+    names, masked as the title bar's; the result is every seat's)."""
+    result = data.get("result") or {}
+    players = (_drawn(data.get("info") or {}).get("players")) or {}
+    winner, reason, how = result.get("winner"), result.get("reason"), result.get("how")
+    try:
+        game = games.get(data["game"])
+    except ValueError:
+        game = None
+    words = "" if not reason else str(reason) if game is None else game.reason_text(reason, how=how, winner=winner)
+    if winner:
+        name = _js_text((players.get(winner) or {}).get("name"))
+        said = f"{winner} {name}".strip() + " won" + ((": " if how else " by ") + words if words else "")
+    elif reason:
+        said = f"a draw by {words}"
+    else:
+        said = "no result"
+    turns, events = len(data.get("turns") or ()), int(data.get("last") or 0)
+    return (f"{said[:1].upper()}{said[1:]} · {turns:,} turn{'' if turns == 1 else 's'} · "
+            f"{events:,} event{'' if events == 1 else 's'}")
+
+
+def no_script(data: dict[str, Any], served: bool) -> str:
+    """What the page says where its scripts do not run (``<noscript>``): that the replay is drawn by them, the
+    match's result, and the two ways to step through it without them: ``zx replay MATCH --as SEAT`` in a terminal
+    and, served, the Download (one file, for a browser that runs scripts; a file of zx view: itself). Its dead
+    controls, empty chart, board and event list are hidden then (the head's ``<noscript><style>``): until 2026-11-29
+    the page was drawn blank and silent, its buttons doing nothing (QA round 38)."""
+    esc = html.escape
+    seats = list(data["seats"])
+    seat = least_seeing(seats)
+    match = printable(shlex.quote(str(data.get("match"))))
+    command = " or ".join(f"<code>zx replay {esc(match)} --as {esc(s)}</code>"
+                          for s in [seat] + [s for s in seats if s != seat])
+    how = ("the Download above: one HTML file, for a browser that runs scripts" if served else
+           "this file in a browser that runs scripts (it fetches nothing)")
+    return (f'<noscript><div id="no-script" class="banner noscript" role="note"><p>This replay is drawn by '
+            f'JavaScript, which this browser does not run here.</p>'
+            f'<p id="no-script-result">{esc(result_said(data))}</p>'
+            f'<p>To step through it: in a terminal, {command} (<code>--turn N</code>, <code>--step</code>), '
+            f'where the store is; or {how}.</p></div></noscript>\n')
+
+
 def chain_note(data: dict[str, Any]) -> str:
     """The footer's sentence on the match's head digest (``viewer_data``'s ``chain``), in HTML, or "" (a page of
     data without it): 16 hex digits, enough for ``zx verify --head`` and no wider than a phone's footer; and that
@@ -534,7 +585,7 @@ def chain_note(data: dict[str, Any]) -> str:
     esc = html.escape
     short = head[:16]
     match = shlex.quote(str(data.get("match")))
-    count = f" ({int(events):,} events)" if isinstance(events, int) else ""
+    count = f" ({int(events):,} event{'' if events == 1 else 's'})" if isinstance(events, int) else ""
     if not chain.get("ok"):
         return (f'<span id="chain-head">Head digest as stored <code>{short}</code>{count}: its chain does not verify '
                 f'(the warning above).</span>\n  ')
@@ -562,6 +613,7 @@ def page(data: dict[str, Any], nav: str = "") -> str:
         "{{BOARDSTYLE}}": _inline_code(board_style(data["game"]), "the board style"),
         "{{DATA}}": _inline_json(data),
         "{{NAV}}": nav,
+        "{{NOSCRIPT}}": no_script(data, served=bool(nav)),
         "{{CHAIN}}": chain_note(data),
         "{{ICON}}": icon_href(),
         # only these two scripts run (their SHA-256 in the page's CSP): a script a log's text might

@@ -82,6 +82,45 @@ def test_a_page_past_the_end_of_the_list_says_so_and_links_to_its_last_page(clie
     assert 'data-match="m-mio"' in client.get(last, headers={"Accept": "text/html"}).text
 
 
+def test_previous_from_past_the_end_is_the_last_page_and_every_pager_link_is_on_the_grid(client, monkeypatch):
+    """Past the end, "previous" went to offset - 50, past the end again (19 empty pages to walk back from 1000 of
+    53), and from offset=53 to offset=3 (QA round 38): past the end it is the last page, as the count line's link;
+    elsewhere a page start (a multiple of the page size) holding the row just before the first shown (previous) or
+    just after the last (next), so that no row is skipped. Pages of 2 rows here (the list's own code, a smaller
+    page), over the 4 matches."""
+    from zx_web import pages
+
+    monkeypatch.setattr(pages, "PAGE_SIZE", 2)
+
+    def pager(offset: int) -> tuple[dict | None, dict | None, list[str]]:
+        page = html.unescape(client.get("/matches", params={"offset": offset}, headers={"Accept": "text/html"}).text)
+        links = [re.search(rf'<a href="([^"]+)" id="{k}">', page) for k in ("prev", "next")]
+        return (*[parse_qs(urlsplit(m.group(1)).query) if m else None for m in links],
+                re.findall(r'<tr data-match="([^"]+)"', page))
+
+    assert pager(999999)[:2] == ({"offset": ["2"]}, None)  # (the last page: rows 3-4)
+    assert pager(4)[:2] == ({"offset": ["2"]}, None)
+    assert pager(3)[:2] == ({"offset": ["2"]}, None)  # (rows 4-4: previous holds row 3)
+    assert pager(1)[:2] == ({"offset": ["0"]}, {"offset": ["2"]})  # (rows 2-3: next holds row 4, on the grid)
+    assert pager(0)[:2] == (None, {"offset": ["2"]})
+    assert pager(2)[:2] == ({"offset": ["0"]}, None)
+    order = pager(0)[2] + pager(2)[2]
+    assert len(order) == 4 and pager(1)[2] == order[1:3]
+
+
+def test_a_players_record_writes_its_interval_as_the_dashboard_does_on_one_line(client):
+    """"win rate 56.6% (95% interval 43.3-69.0)": the dashboard writes "43.3%–69.0%", and "43.3-69.0)" wrapped alone
+    to a line of its own (QA round 38): the rate and its interval are one unbreakable span, as the dashboard writes
+    them (``zx matches``' stderr line keeps its own form: tests/test_matches_record.py)."""
+    from zx_analytics.wilson import wilson_interval
+    from zx_web.dashboard import pct
+
+    page = client.get("/matches", params={"player": "Ren"}, headers={"Accept": "text/html"}).text
+    low, high = wilson_interval(0, 4)  # (Ren lost all 4)
+    want = f'<span class="nowrap">win rate 0.0% (95% interval {pct(low)}\u2013{pct(high)})</span>'
+    assert f"Ren: 0 won, 4 lost, 0 drawn of 4 games; {want}</p>" in page, page[:4000]
+
+
 def test_the_links_carry_the_opponents_deck_and_are_left_out_under_a_filter_the_list_has_not(client):
     """A dashboard filtered by seat (or colours, archetype) linked each row to the list without it: a row counting 10
     linked 18 matches (QA round 37): no row links there; an opponent's deck filter is carried."""

@@ -449,3 +449,122 @@ def test_the_deck_share_bars_say_their_label():
     labels = re.findall(r'aria-label="([^"]*)"', html.unescape(share_chart(df, "of all 3 seats")))
     assert "A: 33.3% [6%–79%] n=1 of all 3 seats" in labels
     assert not any("33.333333" in label for label in labels), labels
+
+
+# ---------------------------------------------------------------------- 5. every link answers (QA round 38)
+def crawled_pages(client: TestClient) -> list[str]:
+    """The pages a visitor opens: the home, the list (a player's side of it too), a match of each game and its
+    replay, the dashboard of each game, the API page."""
+    zx_match, x6_match = sim_match(client, "zx"), sim_match(client, "x610z")
+    return ["/", "/matches", f"/matches?player={zx_match['p1']}", "/matches?game=x610z",
+            f"/matches/{zx_match['match']}", f"/matches/{zx_match['match']}/replay?as=P1",
+            f"/matches/{x6_match['match']}", f"/matches/{x6_match['match']}/replay?as=spectator",
+            "/dashboard?min_games=1", "/dashboard?game=x610z&min_games=1", "/about"]
+
+
+def test_every_link_of_every_page_answers(client):
+    """/about linked its endpoints' templates, `/api/matches/{match_id}` and three more: 404 (QA round 38, whose
+    crawl followed 450+ links). Every link of every page a visitor opens answers without an error; a template is
+    printed as code, and a stored match's id is given as its example."""
+    answers: dict[str, int] = {}
+    bad = []
+    for page in crawled_pages(client):
+        r = client.get(page, headers={"Accept": "text/html"})
+        assert r.status_code == 200, (page, r.status_code)
+        for href in sorted({html.unescape(h) for h in re.findall(r'href="([^"#]*)"', r.text)}):
+            if not href.startswith("/"):
+                assert href.startswith("data:"), (page, href)  # (the icon; nothing elsewhere)
+                continue
+            if href not in answers:
+                answers[href] = client.get(href, headers={"Accept": "text/html"}).status_code
+            if answers[href] >= 400:
+                bad.append((page, href, answers[href]))
+    assert not bad, bad
+    assert len(answers) > 60, len(answers)  # (the crawl reached the lists, matches, replays, API and downloads)
+    about = client.get("/about").text
+    assert "<code>/api/matches/{match_id}</code>" in about and 'href="/api/matches/{' not in about
+    example = html.unescape(re.search(r'<a href="([^"]+)" id="example">', about).group(1))
+    assert client.get(example).json()["match"] == example.rsplit("/", 1)[1]
+
+
+# ---------------------------------------------------------------------- 6. the replay without scripts (QA round 38)
+def shown(browser, selector: str) -> bool:
+    from selenium.webdriver.common.by import By
+
+    found = browser.find_elements(By.CSS_SELECTOR, selector)
+    return bool(found) and all(e.is_displayed() for e in found)
+
+
+def test_without_scripts_the_replay_says_so_with_its_result_and_how_to_step_through_it(browser, server, client,
+                                                                                         st, tmp_path):
+    """With JavaScript off the replay page was blank and silent: its buttons drawn but dead, the chart, board and
+    event list empty boxes. It now says why, the match's result as the match page says it, and how to step through
+    it: `zx replay MATCH --as SEAT` and the Download; the dead controls are hidden. The file zx view writes (the
+    Download's) says so too; with scripts on, nothing of it shows."""
+    from selenium.webdriver.common.by import By
+
+    match = sim_match(client)["match"]
+    detail = client.get(f"/api/matches/{match}").json()
+    result, turns, events = detail["result"], detail["result"]["turns"], detail["events"]
+    said = (f"{result['winner']} {result['winner_name']} won" +
+            (f": {result['reason_text']}" if result.get("how") else f" by {result['reason_text']}") +
+            f" · {turns} turn{'' if turns == 1 else 's'} · {events} events")
+    dead = ("#replay", ".chart-box", "main", "footer .keys", "#seat", ".skip")
+    path = tmp_path / "p1.html"
+    path.write_bytes(zx_view(st, match, "P1", path))
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        browser.get(f"{server}/matches/{match}/replay?as=P1")
+        note = browser.find_element(By.ID, "no-script")
+        assert note.is_displayed(), note
+        assert browser.find_element(By.ID, "no-script-result").text == said
+        assert f"zx replay {match} --as P1" in note.text and "the Download above" in note.text, note.text
+        assert not [s for s in dead if browser.find_elements(By.CSS_SELECTOR, s) and shown(browser, s)], \
+            [s for s in dead if shown(browser, s)]
+        assert shown(browser, "#download") and shown(browser, "#back-match") and shown(browser, "#seat-shown")
+        assert browser.find_element(By.ID, "seat-shown").text == "Seat: P1"
+        browser.get(path.as_uri())  # the file zx view writes: itself, no Download
+        note = browser.find_element(By.ID, "no-script")
+        assert note.is_displayed() and browser.find_element(By.ID, "no-script-result").text == said
+        assert f"zx replay {match} --as P1" in note.text and "this file in a browser that runs scripts" in note.text
+        assert not shown(browser, "#replay") and not shown(browser, "main")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    browser.get(f"{server}/matches/{match}/replay?as=P1")
+    assert browser.execute_script("return typeof zxViewer") == "object"
+    assert not shown(browser, "#no-script") and shown(browser, "#replay") and shown(browser, "main")
+    assert shown(browser, "footer .keys") and not shown(browser, "#seat-shown")
+
+
+# ---------------------------------------------------------------------- 7. how the pages read (QA round 38)
+def test_the_lists_record_and_the_replays_date_stay_on_one_line_and_names_hyphenate(browser, server, client, page):
+    """The record's rate and interval wrapped "43.3-69.0)" alone (1280 and 1920 px); the replay's date broke
+    "2026-05-" / "28T17:54..." on a phone; long names broke mid-word on a phone without a hyphen where one could
+    go (``hyphens: auto``, the page's lang); the Winner field cut its placeholder, "P1, P2, draw, a n"."""
+    from selenium.webdriver.common.by import By
+
+    zx_match = sim_match(client)
+    player = zx_match["p1"]
+    for width in (390, 1280, 1920):
+        browser.set_window_size(width, 900)
+        browser.get(f"{server}/matches?player={player}")
+        span = browser.find_element(By.CSS_SELECTOR, "#record .nowrap")
+        assert span.text.startswith("win rate ") and "%\u2013" in span.text, span.text
+        assert browser.execute_script("return arguments[0].getClientRects().length", span) == 1, width
+        assert browser.execute_script("return getComputedStyle(document.querySelector('main')).hyphens") == "auto"
+        assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+        fits = browser.execute_script(
+            "var i = document.querySelector('input[name=winner]'), c = document.createElement('canvas').getContext('2d'),"
+            " s = getComputedStyle(i); c.font = s.font;"
+            " return [c.measureText(i.placeholder).width, i.clientWidth - parseFloat(s.paddingLeft) -"
+            " parseFloat(s.paddingRight)];")
+        assert fits[0] <= fits[1], (width, fits)
+    browser.set_window_size(390, 844)
+    browser.get(f"{server}/matches/{zx_match['match']}/replay?as=spectator")
+    when = browser.find_element(By.CSS_SELECTOR, "#match-sub .when")
+    assert when.text == zx_match["played_at"] and \
+        browser.execute_script("return arguments[0].getClientRects().length", when) == 1
+    label = browser.find_element(By.ID, "download").get_attribute("aria-label")
+    assert label == "Download this replay as the spectator sees it (one HTML file)", label
+    page_html = client.get(f"/matches/{zx_match['match']}/replay", params={"as": "spectator"}).text
+    assert '<span class="when">' in page_html  # (drawn so before the script writes it again)

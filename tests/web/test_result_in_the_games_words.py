@@ -23,9 +23,10 @@ ZX = ("sim-1-0137", "examples/legal/range-attacks-win-by-life.zxlog",
       "won by damage with no Life left (a player with 0 Life loses)")
 DRAW = ("x610z-time-draw", "a draw by the time limit (106.1a)")  # (a log the store fixture writes)
 RELOAD = ("r37-reload-last-life", "tests/data/zx-loss-reload-takes-last-life.zxlog",
-          "won: P1 has no Life left (a Reload put his last Life card into the Charge)")  # (digest.13: no damage;
+          "won: P1 has no Life left (a Reload put their last Life card into the Charge)")  # (digest.13: no damage;
 # the loser named, round 37: "P2 won: no Life left" read as if the winner had none)
 PC_SLEEP = "r37-pc-sleep"  # P2's effect puts P1's Player card to Sleep in turn 2 (302.2, digest.13)
+CONCEDE = "r38-concede-turn-1"  # P1 concedes in its first turn: P2 wins by concession, in 1 turn
 
 
 def pc_sleep_log(folder: Path) -> Path:
@@ -36,6 +37,16 @@ def pc_sleep_log(folder: Path) -> Path:
                              "square": "b1"}, {"do": "end", "by": "P2"}]
     records[0] = {**records[0], "match": PC_SLEEP}
     path = folder / "pc-sleep.zxlog"
+    path.write_text("".join(json.dumps(x) + "\n" for x in records), encoding="utf-8")
+    return path
+
+
+def concede_log(folder: Path) -> Path:
+    """examples/legal/first-turns.zxlog to P1's second play of turn 1, then P1 concedes."""
+    lines = [json.loads(x) for x in (ROOT / "examples/legal/first-turns.zxlog").read_text("utf-8").splitlines() if x]
+    records = lines[:7] + [{"do": "concede", "by": "P1"}]
+    records[0] = {**records[0], "match": CONCEDE}
+    path = folder / "concede.zxlog"
     path.write_text("".join(json.dumps(x) + "\n" for x in records), encoding="utf-8")
     return path
 
@@ -54,7 +65,8 @@ def time_draw_log(folder: Path) -> Path:
 def store(tmp_path_factory) -> str:
     folder = tmp_path_factory.mktemp("reasons")
     path = str(folder / "events.sqlite")
-    for log in [ROOT / log for _, log, _ in (X610Z, ZX, RELOAD)] + [time_draw_log(folder), pc_sleep_log(folder)]:
+    for log in [ROOT / log for _, log, _ in (X610Z, ZX, RELOAD)] + [time_draw_log(folder), pc_sleep_log(folder),
+                                                                  concede_log(folder)]:
         r = CliRunner().invoke(zx, ["--store", path, "import", str(log)],
                                env={"ZX_ANALYTICS": str(folder / "events.duckdb")})
         assert r.exit_code == 0, r.output
@@ -149,15 +161,73 @@ def test_a_loss_by_a_reload_says_so_on_the_match_page_the_api_and_the_match_list
     zx matches --format json. A loss by damage (no ``how``) reads as before. QA round 37: `R-reload-noresult`."""
     detail = client.get(f"/api/matches/{RELOAD[0]}").json()["result"]
     assert detail["how"] == "reload" and detail["reason"] == "life"
-    assert detail["reason_text"] == "P1 has no Life left (a Reload put his last Life card into the Charge)"
+    assert detail["reason_text"] == "P1 has no Life left (a Reload put their last Life card into the Charge)"
     page = client.get(f"/matches/{RELOAD[0]}").text
-    assert '<span id="reason" title="life">P1 has no Life left (a Reload put his last Life card into the Charge)</span>' \
+    assert '<span id="reason">P1 has no Life left (a Reload put their last Life card into the Charge)</span>' \
         in page and "by <span" not in page
     detail = client.get(f"/api/matches/{ZX[0]}").json()["result"]
     assert "how" not in detail and detail["reason_text"] == "damage with no Life left (a player with 0 Life loses)"
-    assert 'by <span id="reason" title="life">damage with no Life left' in client.get(f"/matches/{ZX[0]}").text
+    assert 'by <span id="reason">damage with no Life left' in client.get(f"/matches/{ZX[0]}").text
     r = CliRunner().invoke(zx, ["--store", store, "matches", "--format", "json"])
     assert r.exit_code == 0, r.output
     rows = {row["match"]: row for row in json.loads(r.stdout)}
     assert rows[RELOAD[0]]["how"] == "reload" and rows[RELOAD[0]]["reason"] == "life"
     assert "how" not in rows[ZX[0]] and "how" not in rows[DRAW[0]]  # (by damage; an X610Z draw)
+
+
+def result_cells(page: str) -> dict[str, tuple[str, str | None]]:
+    """The match list's result cell of each match: its text, and its reason's tooltip."""
+    import html
+
+    out = {}
+    for match, cell in re.findall(r'<tr data-match="([^"]+)"[^>]*>.*?<td class="result[^"]*">(.*?)</td>', page, re.S):
+        title = re.search(r'title="([^"]*)"', cell)
+        out[match] = (html.unescape(re.sub(r"<[^>]+>", "", cell)), html.unescape(title.group(1)) if title else None)
+    return out
+
+
+def test_the_match_list_says_each_result_in_the_games_short_words_with_the_whole_as_its_tooltip(client):
+    """The list wrote the engine's keys, "P2 won (life)", "won (ending_dot)", and "won (concede)", which read as if the
+    winner had conceded (QA round 38): the game's short words (``Game.reason_label``), the match page's whole words
+    as the tooltip, on the list and on a player's side of it; JSON keeps the key."""
+    cells = result_cells(client.get("/matches").text)
+    assert cells[CONCEDE] == ("P2 won (by concession)", "concession")
+    assert cells[ZX[0]][0].endswith(" won (no Life left)") and cells[ZX[0]][1] == \
+        "damage with no Life left (a player with 0 Life loses)"
+    assert cells[RELOAD[0]] == ("P2 won (no Life left)",
+                                "P1 has no Life left (a Reload put their last Life card into the Charge)")
+    x6 = games.get("x610z")
+    assert cells[X610Z[0]] == (f"P2 won ({x6.reason_label('life_base')})", x6.reasons["life_base"])
+    assert cells[DRAW[0]] == (f"draw ({x6.reason_label('time')})", x6.reasons["time"])
+    assert cells[PC_SLEEP] == ("—", None)
+    for text, title in cells.values():  # never an engine's key
+        assert not re.search(r"\((life|concede|life_base|ending_dot|time|deck_out)\)", text), text
+    mine = result_cells(client.get("/matches", params={"player": "Aki"}).text)  # (P1 of first-turns.zxlog)
+    assert mine[CONCEDE] == ("lost (by concession)", "concession")
+    rows = {r["match"]: r for r in client.get("/api/matches", params={"limit": 500}).json()["matches"]}
+    assert (rows[CONCEDE]["reason"], rows[X610Z[0]]["reason"], rows[ZX[0]]["reason"]) == ("concede", "life_base", "life")
+
+
+def test_the_match_page_says_one_turn_and_its_reason_has_no_key_for_a_tooltip(client):
+    """"1 turns" (QA round 38), and the reason's tooltip was the engine's key (``title="life"``); "has 1 turns" in
+    /view's range error and "Data (1 rows)" under a dashboard's chart likewise."""
+    page = client.get(f"/matches/{CONCEDE}").text
+    assert re.search(r"by <span id=\"reason\">concession</span> · 1 turn · \d+ events", page), page
+    assert 'title="concede"' not in page and 'title="life"' not in client.get(f"/matches/{ZX[0]}").text
+    said = client.get(f"/api/matches/{CONCEDE}/view", params={"turn": 3}).json()["error"]  # (and the API's range)
+    assert said == f"match {CONCEDE} has 1 turn: turn must be 1..1", said
+    page = client.get("/dashboard", params={"game": "zx", "player": "Aki", "min_games": 1}).text  # (one deck)
+    counts = re.findall(r"Data \((\d+) (rows?)\)", page)
+    assert ("1", "row") in counts and all((n == "1") == (word == "row") for n, word in counts), counts
+
+
+def test_each_games_short_reasons_are_words_for_every_reason():
+    """Every reason a game names has short words (its own, or its whole words without the rule's number)."""
+    for key in ("zx", "x610z"):
+        game = games.get(key)
+        for reason in game.reasons:
+            label = game.reason_label(reason)
+            assert label and label != reason and "(" not in label, (key, reason, label)
+    assert games.get("zx").reason_label("concede") == "by concession"
+    assert games.get("zx").reason_label("a log's own words") == "a log's own words"
+

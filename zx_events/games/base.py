@@ -25,6 +25,8 @@ A game is one object (boardgame.io's "a game is a plain object"; shared/notes/ga
 
 from __future__ import annotations
 
+import re
+
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cached_property
@@ -189,16 +191,32 @@ class Game(ABC):
     public_names: frozenset[str] = frozenset()
     # the engine's result reasons (MatchEnded.reason) as a reader says them: "by {text}"
     reasons: Mapping[str, str] = {}
+    # the same, short, as a list's result cell says them, "won (deck out)", whoever won or lost (``reason_label``)
+    short_reasons: Mapping[str, str] = {}
     # the engine's phases as the replay viewer (web/board.js, its PHASES) and zx replay name them
     phases: Mapping[str, str] = {}
     # the outcomes of an attack (the analytics ``attacks`` table's columns) as the dashboard's legend says them
     attack_outcomes: Mapping[str, str] = {}
 
     # ------------------------------------------------------------------ identity
-    def reason_text(self, reason: str | None) -> str:
+    def reason_text(self, reason: str | None, how: str | None = None, winner: str | None = None) -> str:
         """A result's reason as the match page says it (``ending_dot`` -> "its Life Base reaching an Ending
-        Dot (602.2)"); one the game does not name (a log's own text) as it is."""
+        Dot (602.2)"); one the game does not name (a log's own text) as it is. ``how`` and ``winner``: how the end
+        came and who won, for a game whose results carry a ``how`` (Z/X's, digest.13); unused here."""
         return self.reasons.get(reason or "", reason or "")
+
+    def reason_label(self, reason: str | None) -> str:
+        """A result's reason short, as the match list says it after "won", "lost" or "draw" (``short_reasons``:
+        Z/X's ``life`` -> "no Life left"); a reason the game has no short words for: its ``reasons`` words without
+        their last parenthesis (the rule's number), one the game does not name at all (a log's own text) as it is.
+        The list wrote the engine's key, "won (concede)", which read as if the winner had conceded (QA round 38)."""
+        key = reason or ""
+        if key in self.short_reasons:
+            return self.short_reasons[key]
+        words = self.reasons.get(key)
+        if words is None:
+            return key
+        return re.sub(r"\s*\([^()]*\)$", "", words) or words
 
     def phase_text(self, phase: str | None) -> str:
         """A phase as the viewer shows it (``over`` -> "End of turn"); one the game does not name: "X Phase"."""

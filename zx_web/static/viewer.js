@@ -799,8 +799,9 @@
       (i.deck_name ? " (" + esc(i.deck_name) + ")" : "");
   };
   $("match-title").textContent = info.match || data.match;
-  $("match-sub").innerHTML = who("P1") + " vs " + who("P2") + " · " +
-    esc([info.event, info.round != null ? "round " + info.round : null, info.played_at].filter(Boolean).join(" · "));
+  var facts = [info.event, info.round != null ? "round " + info.round : null].filter(Boolean).map(esc);
+  if (info.played_at) facts.push('<span class="when">' + esc(info.played_at) + "</span>");  // (on one line)
+  $("match-sub").innerHTML = who("P1") + " vs " + who("P2") + " · " + facts.join(" · ");
   // the title bar, the Seat box and the banners are in the page as written (zx_web/viewer.py, head_parts): the same
   // words again here, so nothing moves when this runs (on a phone they pushed the controls and the board 150 px down)
   var sel = $("seat");

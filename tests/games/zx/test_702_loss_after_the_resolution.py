@@ -98,13 +98,13 @@ def test_702_the_end_says_how_the_last_life_card_went(store, seat):
     assert said == ("The match ends: a draw by both players at 0 Life at once (an effect took both players' last Life "
                     "cards)")  # (digest.14: it said nothing of the effect)
     said, board = ended(store, "r37-loss-p1-only", seat)
-    assert said == ("The match ends: P2 won: P1 has no Life left (an effect took his last Life card; a player with 0 "
+    assert said == ("The match ends: P2 won: P1 has no Life left (an effect took their last Life card; a player with 0 "
                     "Life loses)")
     said, board = ended(store, "r37-reload-last-life", seat)
-    assert said == ("The match ends: P2 won: P1 has no Life left (a Reload put his last Life card into the Charge; a "
+    assert said == ("The match ends: P2 won: P1 has no Life left (a Reload put their last Life card into the Charge; a "
                     "player with 0 Life loses)")
     assert "damage" not in said
-    assert "Match over: P2 won: P1 has no Life left (a Reload put his last Life card into the Charge)" in board
+    assert "Match over: P2 won: P1 has no Life left (a Reload put their last Life card into the Charge)" in board
 
 
 def test_702_a_loss_by_damage_is_at_once_and_says_damage():
@@ -128,7 +128,7 @@ def test_702_the_logs_result_after_such_a_loss_says_how_too(store, seat, name):
     assert r.exit_code == 0, r.output
     frames = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
     (said,) = [e["text"] for f in frames for e in f["events"] if e["kind"] == "ResultRecorded"]
-    assert said == ("The log records the result: P2 won: P1 has no Life left (an effect took his last Life card; a "
+    assert said == ("The log records the result: P2 won: P1 has no Life left (an effect took their last Life card; a "
                     "player with 0 Life loses)")
 
 

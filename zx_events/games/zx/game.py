@@ -10,7 +10,7 @@ from zx_events.games.base import Game
 from zx_events.games.schema import quoted
 
 from . import logformat
-from .rules import LAST_LIFE, LAST_LIFE_BOTH, REASONS, RULES_VERSION, title
+from .rules import LAST_LIFE, LAST_LIFE_BOTH, REASONS, RULES_VERSION, SHORT_REASONS, title
 
 
 class ZX(Game):
@@ -25,6 +25,7 @@ class ZX(Game):
     seat_sees = "that seat's own hand and Dynamis too (301.3)"
     seats_rule = "301.3"
     reasons = REASONS
+    short_reasons = SHORT_REASONS
     # the analytics ``attacks`` table's outcomes as the dashboard's legend says them (narrate.BATTLE_ENDS's words,
     # shorter): 604.3a-604.3d, 605; fizzled: the attacker or its Z/X target gone from its Square (604.2, 604.3a);
     # unresolved: the attack's battle never reached its damage (the match, or the log, ended first)
@@ -37,7 +38,7 @@ class ZX(Game):
 
     def reason_text(self, reason: str | None, how: str | None = None, winner: str | None = None) -> str:
         """A result's reason as the match page says it; a loss at 0 Life whose last Life card went by no damage
-        (MatchEnded's ``how``, digest.13) says how: "P1 has no Life left (an effect took his last Life card)" (the
+        (MatchEnded's ``how``, digest.13) says how: "P1 has no Life left (an effect took their last Life card)" (the
         loser named, the other seat of ``winner``: under "P2 Ren won", "no Life left" read as if the winner had
         none, QA round 37), not "damage with no Life left"."""
         if reason == "life" and how in LAST_LIFE:

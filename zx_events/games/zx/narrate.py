@@ -390,7 +390,7 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
 def _ended(f: F, w: Words) -> str:
     """The match's end in the game's words (``REASONS``); a loss at 0 Life whose last Life card went by an effect or
     a Reload says so, not "by damage" (the digest: a Reload is no damage): "P2 won: P1 has no Life left (an effect
-    took his last Life card; a player with 0 Life loses)"."""
+    took their last Life card; a player with 0 Life loses)"."""
     winner, how = f.get("winner"), LAST_LIFE.get(f.get("how"))
     if how and winner in ("P1", "P2") and f.get("reason") == "life":
         loser = "P2" if winner == "P1" else "P1"

@@ -162,8 +162,12 @@ def title(rule: str) -> str:
 # (a draw's line says "a draw by {text}" itself, so the text does not say it again)
 REASONS = {"life": "damage with no Life left (a player with 0 Life loses)",
            "draw": "both players at 0 Life at once", "concede": "concession"}
+# the same, short, as the match list says them after "won", "lost" or "draw" (Game.reason_label): "won (life)" and
+# "lost (concede)" were the engine's keys, "won (concede)" read as if the winner had conceded (QA round 38)
+SHORT_REASONS = {"life": "no Life left", "draw": "both at 0 Life", "concede": "by concession"}
 # how a loser's last Life card went where it was no damage (``MatchEnded``'s ``how`` and the outcome's, digest.13):
 # the match's end says it in place of "damage with no Life left" (a Reload is "not damage", the digest)
-LAST_LIFE = {"effect": "an effect took his last Life card", "reload": "a Reload put his last Life card into the Charge"}
+LAST_LIFE = {"effect": "an effect took their last Life card",
+             "reload": "a Reload put their last Life card into the Charge"}
 # a draw whose last Life cards went by an effect (an Event's steps took both players' last Life, digest.14)
 LAST_LIFE_BOTH = {"effect": "an effect took both players' last Life cards"}

@@ -20,7 +20,7 @@
   function reasonText(r) { return Object.prototype.hasOwnProperty.call(REASONS, r) ? REASONS[r] : r; }
   // the last Life card gone where it was no damage (digest.13: the outcome's ``how``; rules.LAST_LIFE, checked by
   // tests/web/test_result_in_the_games_words.py as REASONS)
-  var LAST_LIFE = { effect: "an effect took his last Life card", reload: "a Reload put his last Life card into the Charge" };
+  var LAST_LIFE = { effect: "an effect took their last Life card", reload: "a Reload put their last Life card into the Charge" };
   var KINDS = { ex: "Z/X EX", ob: "Overboost", token: "Token" };
   var PLAYER_SQUARE = { b1: "P1", b3: "P2" };
   var ROWS = {  // P2's side on top; from P2's seat the table is turned round
