@@ -24,34 +24,16 @@ seven rates. Both paths do the same IEEE operations in the same order, so they g
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
+
+# the scalar interval is the core's (the match list's record needs it without the analytics): the same operations
+from zx_events.wilson import Z95, wilson_interval  # noqa: F401  (re-exported: zx_analytics.wilson.wilson_interval)
+from zx_events.wilson import bounds as _bounds
 
 if TYPE_CHECKING:  # (polars only where a frame is: the match list's record needs the arithmetic alone, and
     import polars as pl  # zx matches would pay polars' ~0.2 s import, issue 20 target 4)
 
-Z95 = 1.959963984540054  # the 0.975 quantile of the standard normal distribution
-
-
 BY_ROW = 256  # with_rate: frames of at most this many rows are computed row by row
-
-
-def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float | None, float | None]:
-    """(low, high) for ``k`` successes in ``n`` trials; (None, None) when n is 0."""
-    if n <= 0:
-        return None, None
-    if not 0 <= k <= n:
-        raise ValueError(f"successes must be between 0 and n={n}, got {k}")
-    return _bounds(float(k) / float(n), float(n), z)
-
-
-def _bounds(p: float, nf: float, z: float = Z95) -> tuple[float, float]:
-    """(low, high) for the rate ``p`` of ``nf`` trials: the operations of ``wilson_exprs``, in its order."""
-    z2 = z * z
-    denom = 1 + z2 / nf
-    centre = (p + z2 / (2 * nf)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / nf + z2 / (4 * nf * nf))
-    return 0.0 if p == 0 else max(centre - half, 0.0), 1.0 if p == 1 else min(centre + half, 1.0)
 
 
 def wilson_exprs(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:

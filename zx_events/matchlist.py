@@ -323,7 +323,7 @@ def records(chosen: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     ``win_rate_high`` (None without a finished game), counted as ``zx stats winrates --by player`` counts them:
     a draw is a game without a win, a match without a result is no game, a player on both seats is a win and a
     loss. [] for rows not seen from a side (no player filter)."""
-    from zx_analytics.wilson import wilson_interval
+    from zx_events.wilson import wilson_interval
 
     counts: dict[str, dict[str, int]] = {}
     for r in chosen:
