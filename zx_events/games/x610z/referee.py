@@ -87,6 +87,11 @@ class Referee:
         # that emptied the loser's deck is the log's word that the draw came short, 106.3; digest.12)
         self.effect_draw: tuple[int, str, int | None, int] | None = None
         self.draw_before: tuple[int, str, int | None, int] | None = None
+        # the line of the last `effect` record of the resolution under way (choice 9: its `effect` and `trigger` records),
+        # else None: 210.5 and 210.8 are checked when it ends (``end_resolution``), so both Life Bases gone in one
+        # resolution is a draw (106.1a; digest.13: the player whose Life Base's record came first lost, the next record
+        # of the resolution was 106.1b and a right `result` of a draw too)
+        self._held: int | None = None
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -176,6 +181,8 @@ class Referee:
             # a resolution's effects are logged right after it: over (201.6); a pass without priority does nothing
             # (digest.8: it ended them, and the next effect of the resolution was 210.4 or 503.1)
             self.resolved = self.fizzled = None
+            if self._held is not None:
+                self.end_resolution()  # the resolution is over: 210.5 and 210.8 now, before this record (106.1b)
         repeat, self.last = self.last, (line, rec)
         self.draw_before, self.effect_draw = self.effect_draw, None
         self.repeat = repeat[0] if repeat is not None and repeat[1] == rec else None
@@ -214,7 +221,31 @@ class Referee:
         if answer is not None and m.stack and m.stack[-1].get("id") == line and m.prio == answer:
             m._passed(player=answer, line=line)  # (the pass without priority just before answers it: _stray_pass)
         self._flush()
-        self.settle()
+        if m.outcome is None and (kind == "effect" or self._held is not None):
+            # a step of a resolution (choice 9; a trigger may go on the stack during it, 207.4b, and a pass without
+            # priority does nothing): the rule effects are checked when it is over, not between its steps (106.1a)
+            if kind == "effect":
+                self._held = line
+        else:
+            self.settle()
+
+    def end_resolution(self) -> None:
+        """The resolution under way is over (choice 9: the next record that is neither an `effect` nor a `trigger`, or
+        the end of the log): 210.5 and 210.8 are checked now, once, at the line of its last `effect` record, so a
+        resolution whose effects took both Life Bases out of play is a draw (106.1a: "2 players/teams win/lose at the
+        same time"; ``settle``: ``simultaneous``), as Z/X holds a loss at 0 Life until its resolution ends (its
+        digest.13). digest.13: ``settle`` ran after every record, so the player whose Life Base's effect record came
+        first lost there, the next effect record of the same resolution was 106.1b "after the game has ended" and a
+        right `result` of a draw 106.1b too. (The X610Z simulator calls it after the effects it writes for a
+        resolution, where the import meets the next record.)"""
+        held, self._held = self._held, None
+        if held is None or self.m.outcome is not None:
+            return
+        here, self.line = self.line, held
+        try:
+            self.settle()
+        finally:
+            self.line = here
 
     def _holders(self, rec: dict, kind: str, holder: str) -> bool:
         """Whether the announcement ``rec`` names what the priority ``holder`` has and its player does not: a summon he
@@ -259,7 +290,10 @@ class Referee:
 
     def finish(self) -> None:
         """End of the log: nothing is left pending (an unfinished match is stored as it stands; a setup logged before
-        the starting player's, no turn after it, is its own finding: ``_settle_first``)."""
+        the starting player's, no turn after it, is its own finding: ``_settle_first``; a log ending in a resolution: its
+        rule effects, ``end_resolution``)."""
+        if self._held is not None:
+            self.end_resolution()
         if self.swap is not None:
             self.line, self.by, self.rec = None, None, None
             self._settle_first(None)

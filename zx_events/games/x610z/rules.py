@@ -8,7 +8,7 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.12"
+RULES_VERSION = "x610z-cr-1.1+digest.13"
 # the end of the message of the 200.1a or 200.1b finding that a `cast` or `crystal` names a card of the deck list the hand
 # does not hold, played as written for a card of the hand the log does not name (``Referee._unnamed``, digest.10), as
 # Z/X's 301.1 (zx_events.games.zx.rules.PLAYED_AS_WRITTEN): stored in ViolationRecorded events, never reworded
@@ -26,6 +26,13 @@ PLAYED_AS_WRITTEN = "played as written, for a card of the hand the log does not 
 # uncounted, ``match.hand_count``), its payment spent as logged (the cost is the card meant's); it was announced as
 # nothing, or skipped, and each later record of the summon or crystal was charged (202.2, 202.3, 203.3, 206.1e, 502.5).
 # Events stored before carry no ``unnamed``: they replay as stored.
+# .13 (2026-11-29; the referee's alone, stored events replay as stored): 210.5 and 210.8 are checked when a resolution
+# ends (choice 9: the next record that is neither an `effect` nor a `trigger`, or the end of the log), once, at the line
+# of its last `effect` record, not after each of its records: both Life Bases taken out of play by one resolution is a
+# draw (106.1a, `simultaneous`), as Z/X holds a loss at 0 Life until its resolution ends; a summon dealt lethal damage by
+# one of its records and healed by a later one stays (210.6: lethal damage is final once the action has resolved). The
+# player whose Life Base's record came first lost there, the next effect record was 106.1b and a right `result` of a
+# draw 106.1b too.
 # .12 (2026-11-29; the referee's alone, stored events replay as stored): a player who must draw for an effect and cannot
 # loses (106.3, not only in his Draw Phase): a `deck_out` result right after an effect draw of his that left his deck
 # empty is the log's word that the draw came short (the engine reads no card text), the loss (MatchEnded) applied at the
