@@ -1179,9 +1179,12 @@ class Referee:
         if kind in e["abil"]:
             self.fail(rule, f"the {kind} ability of {card.name} was already used this turn (once per turn)")
         elif kind == "activated" and e["act"]:
-            # (206.1e, an activated permanent is not used again, not also when the ability's own first use, which
-            # activates the summon, 402.10f, is what is repeated: the same fact, two findings)
-            self.fail("206.1e", f"{card.name} is activated: its activated ability needs it reactivated")
+            # 402.10f: "A summon with an activated ability ... can either be moved or its ability activated, since both
+            # require the activation of the summon": a summon activated (by its movement, or before) uses no activated
+            # ability until reactivated (digest.13: cited 206.1e, an activated permanent is not used again, which says
+            # it of every permanent; 402.10f words this case, as it does the ability used twice, above)
+            self.fail("402.10f", f"{card.name} is activated: it can either be moved or its activated ability "
+                                 f"activated, both activating it (it needs it reactivated)")
         entry: dict[str, Any] = {"id": self.line, "kind": "ability", "by": self.by, "card": e["code"],
                                  "uid": e["uid"], "ability": kind}
         if "target" in r:
