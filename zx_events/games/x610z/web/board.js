@@ -34,12 +34,17 @@
     return out;
   }
 
-  // one pawn in words, as the terminal replay's legend: "1a on B2: Sky Vessel (P1) A1 D2 S3 R2, activated"
+  // a summon's or permanent's counters (209.2: public markers), as the terminal replay says them: ", time 2"
+  function countersText(c) {
+    return Object.keys(c || {}).sort().map(function (k) { return ", " + k + " " + c[k]; }).join("");
+  }
+
+  // one pawn in words, as the terminal replay's legend: "1a on B2: Sky Vessel (P1) A1 D2 S3 R2, activated, time 2"
   function pawnText(label, d, p) {
     var state = [p.activated ? "activated" : "", p.deactivated ? "deactivated" : ""].filter(Boolean).join(", ");
     return label + " on " + d + ": " + (p.name || p.code) + " (" + p.ctrl + ") A" + p.stats.attack + " D" +
       p.stats.defense + " S" + p.stats.speed + " R" + p.stats.range + (p.damage ? ", " + p.damage + " damage" : "") +
-      (state ? ", " + state : "");
+      (state ? ", " + state : "") + countersText(p.counters);
   }
 
   function svgBoard(s, esc, turned) {
@@ -143,7 +148,10 @@
           (out === 1 ? " was" : " were") + " discarded, unknown which (502.5)</small>" : "")
         : new Array(p.hand_count + 1).join(mini(null)));
       h += zone("play", "Crystals and Effects", perms.length, perms.map(function (x) {
-        return mini(x.code, x.activated ? ' <small class="flag">activated</small>' : "", x.activated ? "activated" : "");
+        var counters = countersText(x.counters).slice(2);  // (its counters, as the terminal's Permanents line)
+        return mini(x.code, (x.activated ? ' <small class="flag">activated</small>' : "") +
+          (counters ? ' <small class="counters" data-field="counters">' + esc(counters) + "</small>" : ""),
+          x.activated ? "activated" : "");
       }).join(""));
       h += zone("discard", "Discard Pile", (p.discard || []).length, (p.discard || []).map(function (c) { return mini(c); }).join(""));
       if ((p.removed || []).length) h += zone("removed", "Removed From Game", p.removed.length,
