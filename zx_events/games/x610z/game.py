@@ -40,6 +40,9 @@ class X610Z(Game):
     simulate_policies = ("greedy",)  # (sim.py: one simple greedy policy)
     public_names = frozenset({"Life Base"})  # (the card type's and the sample catalog's A1-001's name)
     reasons = REASONS
+    # what a `turn` record writes after its TurnStarted (referee._turn_begun): 209.2f, a summon or permanent whose Time
+    # Counter ran out in the Reactivation Phase, and 106.3, the match ended by the draw due from an empty deck
+    turn_effects = frozenset({"Destroyed", "PermanentLeft", "MatchEnded"})
     # (web/board.js's PHASES: tests/web/test_viewer_browser.py checks that they agree)
     phases = {"setup": "Setup", "draw": "Draw Phase", "action": "Action Phase", "end": "End Phase",
               "closed": "End Phase (closed)", "over": "End of turn", "ended": "Match ended"}
