@@ -64,7 +64,7 @@ def test_x610z_210_8_a_later_effect_record_of_the_resolution_is_accepted():
     assert m.dots["B5"]["dmg"] == 1 and _ended(m) == [(len(recs) + 1, "P1", "life_base")]
 
 
-def test_x610z_210_5_is_checked_when_the_resolution_ends():
+def test_x610z_210_5_and_210_6_lethal_damage_counts_when_the_resolution_ends():
     """210.5 once, when the resolution ends: a Sky Vessel (Defense 2) dealt 2 damage by one of its records and healed
     1 by the next stays (210.6: lethal damage is final once the action has resolved); it was destroyed at the first,
     and the heal was 500.1 "no summon on B5". Lethal damage left at the end destroys it then."""
