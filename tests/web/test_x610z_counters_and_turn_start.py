@@ -17,6 +17,7 @@ in turn 9."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 from pathlib import Path
@@ -52,8 +53,9 @@ def pp(a: str) -> list[dict]:
     return [r("pass", "P2" if a == "P1" else "P1"), r("pass", a)]
 
 
-def records() -> list[dict]:
-    battle = [r("setup", "P1", dot="S1", hand=P1_HAND), r("setup", "P2", dot="S4", hand=P2_HAND), r("turn", "P1"),
+def battle() -> list[dict]:
+    """Three turns: P1's Sky Vessel on B1, P2's on B5; turn 3 (P1) has drawn."""
+    return [r("setup", "P1", dot="S1", hand=P1_HAND), r("setup", "P2", dot="S4", hand=P2_HAND), r("turn", "P1"),
               r("draw", "P1", card="A1-010"), r("crystal", "P1", card="A1-011"), r("energy", "P1", crystal="A1-011"),
               r("cast", "P1", card="A1-022", pay={}, dot="E1")] + pp("P1") + [
         r("move", "P1", **{"from": "E1"}, path=["B1"], pay={"B": 1})] + pp("P1") + [
@@ -61,7 +63,10 @@ def records() -> list[dict]:
         r("cast", "P2", card="A1-022", pay={}, dot="E4")] + pp("P2") + [
         r("energy", "P2", crystal="A1-011"), r("move", "P2", **{"from": "E4"}, path=["E5", "B5"], pay={"B": 1})] + \
         pp("P2") + [r("end", "P2"), r("turn", "P1"), r("draw", "P1", card="A1-010")]
-    recs = battle + [eff("place", card="A1-025", dot="A2", **{"from": "hand"}),
+
+
+def records() -> list[dict]:
+    recs = battle() + [eff("place", card="A1-025", dot="A2", **{"from": "hand"}),
                      eff("deactivate", dot="A2"), eff("reactivate", dot="A2"),
                      eff("deactivate", dot="A2"), eff("reactivate", dot="A2"),
                      eff("energy", type="C", amount=2), r("cast", "P1", card="A1-050", pay={"C": 2})] + pp("P1")
@@ -71,15 +76,27 @@ def records() -> list[dict]:
     return recs + [r("end", "P1")]
 
 
+DRAW = "qa38-both-life-bases"  # QA's D: Discount's resolution deals 12 damage to each Iron Keep (106.1a, digest.13)
+DRAW_TEXT = "both Life Bases left play at once (one resolution's effects took both out of play; 106.1a)"
+
+
+def both_life_bases() -> list[dict]:
+    discount = [r("effect", "P1", source="A1-031", op="damage", dot=d, amount=12) for d in ("S4", "S1")]
+    return battle() + [r("energy", "P1", crystal="A1-011"), r("cast", "P1", card="A1-031", pay={"B": 1})] + pp("P1") \
+        + discount + [r("result", "P1", winner=None, reason="simultaneous")]
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
     folder = tmp_path_factory.mktemp("counters")
-    header = {"x610zlog": 1, "rules": "x610z-cr-1.1", "match": MATCH, "catalog": "x610z-sample",
-              "board": "x610z-orbits-sample", "first": "P1",
-              "players": {"P1": {"name": "Ann", "deck": P1_DECK}, "P2": {"name": "Bob", "deck": P2_DECK}}}
-    log = folder / f"{MATCH}.x610zlog"
-    log.write_text("".join(json.dumps(x) + "\n" for x in [header] + records()))
-    return stored_as_played(folder, [log, ROOT / "examples" / "legal" / "first-turns.zxlog"])
+    logs = []
+    for match, recs in ((MATCH, records()), (DRAW, both_life_bases())):
+        header = {"x610zlog": 1, "rules": "x610z-cr-1.1", "match": match, "catalog": "x610z-sample",
+                  "board": "x610z-orbits-sample", "first": "P1",
+                  "players": {"P1": {"name": "Ann", "deck": P1_DECK}, "P2": {"name": "Bob", "deck": P2_DECK}}}
+        logs.append(folder / f"{match}.x610zlog")
+        logs[-1].write_text("".join(json.dumps(x) + "\n" for x in [header] + recs))
+    return stored_as_played(folder, [*logs, ROOT / "examples" / "legal" / "first-turns.zxlog"])
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +174,31 @@ def test_the_viewer_draws_a_summons_and_a_permanents_counters_and_begins_turns_a
     browser.find_element("css selector", "#next-turn").click()
     assert browser.execute_script("return zxViewer.seq()") == nine
     assert not browser.find_elements("css selector", "#board [data-field=pawns] li[data-dot=A2]")
+
+
+def test_106_1a_a_draw_by_one_resolution_says_so_on_every_surface(store, client, browser, tmp_path):
+    """MatchEnded's ``how`` (digest.13, as Z/X's): the Life Bases left play by a resolution's effects, the loss checked
+    when it ended. The terminal, the narration, the match page and its JSON, and the viewer say it alike."""
+    table = replay(store, DRAW, "spectator")
+    assert f"Result: a draw: {DRAW_TEXT}" in table
+    steps = replay(store, DRAW, "spectator", "--to", "end")
+    assert f"The match ends: a draw: {DRAW_TEXT}" in " ".join(steps.split())
+    assert view(store, "P1", match=DRAW)["outcome"] == {"winner": None, "reason": "simultaneous", "how": "effect"}
+    result = client.get(f"/api/matches/{DRAW}").json()["result"]
+    assert (result["how"], result["reason_text"]) == ("effect", DRAW_TEXT)
+    page = html.unescape(" ".join(client.get(f"/matches/{DRAW}").text.split()))
+    assert f'<span id="reason" title="simultaneous">{DRAW_TEXT}</span>' in page
+    browser_at_turn(browser, store, DRAW, "P2", 3, tmp_path)
+    browser.execute_script("zxViewer.go(zxViewer.data.last)")
+    assert browser.find_element("css selector", "[data-field=outcome]").text == f"Match over: a draw: {DRAW_TEXT}"
+
+
+def test_the_viewers_words_for_how_both_life_bases_left_play_are_the_rules():
+    """web/board.js's LIFE_BASES_GONE is rules.py's (the terminal's and the match page's)."""
+    import re
+
+    from zx_events.games.x610z.rules import LIFE_BASES_GONE
+
+    js = (ROOT / "zx_events" / "games" / "x610z" / "web" / "board.js").read_text(encoding="utf-8")
+    found = re.search(r"var LIFE_BASES_GONE = \{(.*?)\};", js, re.S).group(1)
+    assert dict(re.findall(r'(\w+): "([^"]+)"', found)) == LIFE_BASES_GONE

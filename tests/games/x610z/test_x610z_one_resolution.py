@@ -29,12 +29,12 @@ def _ended(m) -> list[tuple]:
 def test_x610z_106_1a_both_life_bases_gone_in_one_resolution_is_a_draw():
     recs = DISCOUNT + [KILL_P2, KILL_P1]
     m = legal(recs + [DRAW])
-    assert m.outcome == {"winner": None, "reason": "simultaneous"}
+    assert m.outcome == {"winner": None, "reason": "simultaneous", "how": "effect"}  # (the end says how: by effects)
     assert _ended(m) == [(len(recs) + 1, None, "simultaneous")]  # at the line of the resolution's last effect record
     assert not any(e["life"] for e in m.dots.values())
     # the log ending in the resolution: the same draw (``finish``)
     m, ref = run(recs)
-    assert ref.found == [] and m.outcome == {"winner": None, "reason": "simultaneous"}
+    assert ref.found == [] and m.outcome == {"winner": None, "reason": "simultaneous", "how": "effect"}
     # the breaking log: P1 won (it was the engine's word, and the draw's result 106.1b)
     refused(recs + [P1_WINS], "106.1b", contains="result P1 (life_base) disagrees with the engine: none (simultaneous)")
     assert RULES_VERSION == "x610z-cr-1.1+digest.13"

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from zx_events.narration import (Words, common, compact, counted, discarding, hand, hidden, known, known_now,
                                   say, signed, started, violation)
 
-from .rules import REASONS
+from .rules import REASONS, gone_text, outcome_text
 
 F = Mapping[str, Any]
 PHASES = {"draw": "Draw Phase", "action": "Action Phase", "end": "End Phase", "closed": "End Phase (closed)"}
@@ -264,8 +264,30 @@ def _left(what: str, f: F, before: Any) -> str:
     return f"{what} {verb} to {pile} {why}"
 
 
+COMMON = common(REASONS)
+
+
+def _ended(f: F, w: Words) -> str:
+    """The match's end in the game's words; a draw whose Life Bases one resolution's effects took out of play (``how``,
+    digest.13) says so (``rules.gone_text``): "The match ends: a draw: both Life Bases left play at once (one
+    resolution's effects took both out of play; 106.1a)"."""
+    return "The match ends: " + outcome_text(f.get("winner"), f.get("reason"), f.get("how"))
+
+
+def _result_recorded(f: F, w: Words, before: Any = None) -> str:
+    """The log's result; where it agrees with an outcome whose ``how`` says how both Life Bases left play (the match
+    ended before the `result` record), in the match's end's words (``_ended``), as Z/X's."""
+    outcome = getattr(before, "outcome", None)
+    if isinstance(outcome, Mapping) and gone_text(f.get("winner"), f.get("reason"), outcome.get("how")) \
+            and (f.get("winner"), f.get("reason")) == (outcome.get("winner"), outcome.get("reason")):
+        return "The log records the result: " + outcome_text(f.get("winner"), f.get("reason"), outcome["how"])
+    return COMMON["ResultRecorded"][1](f, w)
+
+
 SAYS: dict[str, tuple[frozenset[str], Any]] = {
-    **common(REASONS),
+    **COMMON,
+    "MatchEnded": (known("winner", "reason", "how"), _ended),
+    "ResultRecorded": (known("winner", "reason"), _result_recorded),
     "Started": (known("match_id", "header", "catalog", "board", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (known("player", "dot", "life_base", "hand", "murphy"), _set_up),
     "CardDrawn": (known("player", "card", "unknown", "left_out"), _drawn),
@@ -299,7 +321,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
 # a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
 SEES_BEFORE = True
 # the kinds written with it (the cards of an attack, a move, a battle's damage, a target, an effect's source and object)
-READS_BEFORE = frozenset({"Announced", "Resolved", "EffectApplied", "Destroyed", "PermanentLeft"})
+READS_BEFORE = frozenset({"Announced", "Resolved", "EffectApplied", "Destroyed", "PermanentLeft", "ResultRecorded"})
 
 
 def sentence(kind: str, fields: F, words: Words, before: Any = None) -> str | None:

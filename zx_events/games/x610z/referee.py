@@ -243,7 +243,7 @@ class Referee:
             return
         here, self.line = self.line, held
         try:
-            self.settle()
+            self.settle(how="effect")  # (the end says so: rules.gone_text)
         finally:
             self.line = here
 
@@ -321,8 +321,9 @@ class Referee:
             self.line, self.by = here
 
     # ------------------------------------------------------------------ derived rule effects
-    def settle(self) -> None:
-        """210.5 lethal damage, 210.8 / 106.3 a Life Base out of play loses the game.
+    def settle(self, how: str | None = None) -> None:
+        """210.5 lethal damage, 210.8 / 106.3 a Life Base out of play loses the game (``how``: the MatchEnded's of a draw
+        where a resolution's effects took both Life Bases out of play, ``end_resolution``).
 
         Nothing to do when it found nothing to do the last time and every event since is one whose
         method cannot give it anything to do (``_INERT``: none changes a summon's damage, stats,
@@ -353,7 +354,7 @@ class Referee:
                     break
         losers = [pl for pl in ("P1", "P2") if pl not in alive and pl not in self.unplaced]
         if len(losers) == 2:
-            m._ended(winner=None, reason="simultaneous", line=self.line)  # 106.1a
+            m._ended(winner=None, reason="simultaneous", line=self.line, **({"how": how} if how else {}))  # 106.1a
         elif losers:
             m._ended(winner=other(losers[0]), reason="life_base", line=self.line)  # 210.8
         elif d["_version"] == version:

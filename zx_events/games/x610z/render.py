@@ -6,11 +6,11 @@ Each dot is drawn as two characters: its id when empty, ``1L``/``2L`` for a play
 
 from __future__ import annotations
 
-from zx_events.freetext import cut_cells, result_text
+from zx_events.freetext import cut_cells
 from zx_events.seats import deck_listed_note
 
 from .board import Board
-from .rules import REASONS
+from .rules import outcome_text
 
 DECK_ELSEWHERE = "in his hand"  # where a deck list's codes not in the deck may be (a setup or a draw left out)
 WIDTH, HEIGHT = 61, 25
@@ -141,7 +141,7 @@ def zones(view) -> list[str]:
         out.append("Stack (top last): " + "; ".join(_entry(view, s) for s in view.stack))
     if view.outcome:
         o = view.outcome
-        out.append(f"Result: {result_text(o.get('winner'), o.get('reason'), REASONS)}")
+        out.append(f"Result: {outcome_text(o.get('winner'), o.get('reason'), o.get('how'))}")
     return out
 
 

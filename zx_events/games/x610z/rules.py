@@ -222,3 +222,26 @@ REASONS = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
            "life_base": "destroying the other Life Base (210.8)",
            "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
            "time": "the time limit (106.1a)", "simultaneous": "both losing at once (106.1a)"}
+# how both Life Bases left play where a resolution's effects took them (MatchEnded's ``how``, the outcome's, digest.13:
+# the loss checked when the resolution ended, ``Referee.end_resolution``), as Z/X's LAST_LIFE_BOTH: the draw says it
+# (``gone_text``) on every surface (the narration, zx replay's Result, the match page, web/board.js's table: tests/web/
+# test_x610z_counters_and_turn_start.py checks that they agree). A single Life Base an effect took out of play is said as
+# before ("destroying the other Life Base (210.8)"): its effect's lethal damage destroyed it.
+LIFE_BASES_GONE = {"effect": "one resolution's effects took both out of play"}
+
+
+def gone_text(winner: str | None, reason: str | None, how: str | None) -> str | None:
+    """The result's reason where ``how`` says how both Life Bases left play: "both Life Bases left play at once (one
+    resolution's effects took both out of play; 106.1a)" (a draw); None: the reason's ``REASONS`` words say it."""
+    if reason == "simultaneous" and how in LIFE_BASES_GONE and winner is None:
+        return f"both Life Bases left play at once ({LIFE_BASES_GONE[how]}; 106.1a)"
+    return None
+
+
+def outcome_text(winner: str | None, reason: str | None, how: str | None = None) -> str:
+    """A result as the boards say it: "a draw: both Life Bases left play at once (...)" where ``how`` says it
+    (``gone_text``), else ``freetext.result_text``'s "P1 won by destroying the other Life Base (210.8)"."""
+    from zx_events.freetext import result_text
+
+    gone = gone_text(winner, reason, how)
+    return f"{winner + ' won' if winner else 'a draw'}: {gone}" if gone else result_text(winner, reason, REASONS)
